@@ -110,6 +110,14 @@ func wantReason(t testing.TB, err error, what string, allowed ...Reason) {
 	}
 }
 
+// reasonIn asserts that r is one of allowed.
+func reasonIn(t testing.TB, r Reason, what string, allowed ...Reason) {
+	t.Helper()
+	if !slices.Contains(allowed, r) {
+		t.Errorf("%s: reason %v, want one of %v", what, r, allowed)
+	}
+}
+
 // openFails opens tok and fails the test if it opens; it returns the reason.
 func openFails(t testing.TB, c *Codec, b Binding, tok, what string) Reason {
 	t.Helper()
