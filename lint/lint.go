@@ -1,0 +1,124 @@
+// Package lint checks loaded specs against the practices of reliable
+// multi-round tools: no irreversible effect without a confirmation gate, no
+// input asked for that belongs in the arguments, bounded and non-sensitive
+// continuation state, a path to an end from every state, and more. Each
+// rule has a stable id, a severity, a one-line hint and a long explanation
+// (mrtrgen explain RULE). A spec silences a rule at one place with a
+// reviewable reason:
+//
+//	lint:
+//	  ignore:
+//	    ask-before-discovery: The conformance suite asks in its first round.
+package lint
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/mrtrgen/mrtrgen/spec"
+)
+
+// Run lints a loaded spec and returns its findings, sorted. Suppressed
+// findings are dropped; suppressions that silence nothing, and suppressions
+// of unknown rules, are findings themselves.
+func Run(f *spec.File) spec.Diagnostics {
+	c := &checker{file: f, used: map[*spec.Suppression]bool{}}
+	for _, r := range registry {
+		if r.check != nil {
+			r.check(c, r)
+		}
+	}
+	c.checkSuppressions()
+	c.out.Sort()
+	return c.out
+}
+
+// checker collects findings and applies the spec's opt-outs.
+type checker struct {
+	file *spec.File
+	out  spec.Diagnostics
+	used map[*spec.Suppression]bool
+}
+
+// scope is the chain of places a finding belongs to, innermost first; an
+// opt-out at any of them silences the finding.
+type scope []*spec.LintConfig
+
+func (c *checker) toolScope(t *spec.Tool, inner ...*spec.LintConfig) scope {
+	s := scope(slices.Clone(inner))
+	return append(s, t.Lint, c.file.Lint)
+}
+
+// report records a finding of rule r at pos unless an opt-out in sc
+// silences it.
+func (c *checker) report(r *Rule, pos spec.Pos, sc scope, format string, args ...any) {
+	for _, lc := range sc {
+		if lc == nil {
+			continue
+		}
+		for i := range lc.Ignore {
+			if lc.Ignore[i].Rule == r.ID {
+				c.used[&lc.Ignore[i]] = true
+				return
+			}
+		}
+	}
+	c.out = append(c.out, spec.Diagnostic{
+		Pos: pos, Severity: r.Severity, Rule: r.ID,
+		Message: fmt.Sprintf(format, args...), Hint: r.Hint,
+	})
+}
+
+// checkSuppressions reports opt-outs of unknown rules and opt-outs that
+// silenced nothing, so stale exceptions do not pile up.
+func (c *checker) checkSuppressions() {
+	for _, lc := range allLintConfigs(c.file) {
+		for i := range lc.Ignore {
+			s := &lc.Ignore[i]
+			r := Lookup(s.Rule)
+			switch {
+			case r == nil:
+				c.out = append(c.out, spec.Diagnostic{Pos: s.Pos, Severity: spec.Error, Rule: "lint-ignore",
+					Message: fmt.Sprintf("unknown lint rule %q", s.Rule), Hint: "run `mrtrgen explain` to list the rules"})
+			case r.Loader():
+				c.out = append(c.out, spec.Diagnostic{Pos: s.Pos, Severity: spec.Error, Rule: "lint-ignore",
+					Message: fmt.Sprintf("rule %q reports a broken spec and cannot be ignored", s.Rule), Hint: "fix the spec instead"})
+			case !c.used[s]:
+				c.out = append(c.out, spec.Diagnostic{Pos: s.Pos, Severity: spec.Warning, Rule: "unused-ignore",
+					Message: fmt.Sprintf("ignore of %q silences nothing here", s.Rule), Hint: "remove the stale opt-out"})
+			}
+		}
+	}
+}
+
+func allLintConfigs(f *spec.File) []*spec.LintConfig {
+	var out []*spec.LintConfig
+	add := func(lc *spec.LintConfig) {
+		if lc != nil {
+			out = append(out, lc)
+		}
+	}
+	var addFields func([]*spec.Field)
+	addFields = func(fs []*spec.Field) {
+		for _, fd := range fs {
+			add(fd.Lint)
+			if fd.Items != nil {
+				addFields([]*spec.Field{fd.Items})
+			}
+		}
+	}
+	add(f.Lint)
+	for _, t := range f.Workflows() {
+		add(t.Lint)
+		addFields(t.Arguments)
+		addFields(t.Continuation.Fields)
+		for _, s := range t.States {
+			add(s.Lint)
+			for _, q := range s.Requests {
+				add(q.Lint)
+				addFields(q.Fields)
+			}
+		}
+	}
+	return out
+}

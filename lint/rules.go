@@ -1,0 +1,646 @@
+package lint
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/mrtrgen/mrtrgen/spec"
+)
+
+// Rule is one lint check. Rules without a check function describe problems
+// the loader reports (a spec that cannot be loaded); they exist here so that
+// `mrtrgen explain` covers every id a user can see.
+type Rule struct {
+	ID       string
+	Severity spec.Severity
+	Summary  string // what it finds, one line
+	Hint     string // what to do, one line
+	Why      string // the long form: why it matters
+	Bad      string // a spec fragment that triggers it
+	Good     string // the fragment fixed
+	check    func(*checker, *Rule)
+	loader   bool
+}
+
+// Loader reports whether the rule is checked by the loader (and cannot be
+// ignored) rather than by lint.
+func (r *Rule) Loader() bool { return r.loader }
+
+// Rules returns every rule, loader rules first, each group sorted by id.
+func Rules() []*Rule { return slices.Clone(registry) }
+
+// Lookup returns the rule with the given id, or nil.
+func Lookup(id string) *Rule {
+	for _, r := range registry {
+		if r.ID == id {
+			return r
+		}
+	}
+	return nil
+}
+
+var registry []*Rule
+
+func init() {
+	for _, r := range loaderRules {
+		r.loader = true
+	}
+	registry = append(slices.Clone(loaderRules), lintRules...)
+}
+
+var lintRules = []*Rule{
+	{
+		ID: "ask-before-discovery", Severity: spec.Warning,
+		Summary: "an ask is reached before the tool has checked or done anything",
+		Hint:    "if the caller knows it up front, put it in the tool's arguments (MRTR is not a replacement for tool schemas)",
+		Why: `MRTR is for information that becomes necessary during execution: a closing reason
+once the ticket is known to be open, a confirmation once a subscription is found. A
+question asked before any check has run depends on nothing the server discovered, so
+the caller could have supplied it as an argument, and a round trip is wasted.`,
+		Bad: `initial: askCurrency
+states:
+  askCurrency: {ask: {currency: {elicit: {message: Which currency?, fields: {code: {type: string}}}}}, next: create}`,
+		Good: `arguments:
+  currency: {type: enum, values: [EUR, USD], required: true}
+initial: create`,
+		check: checkAskBeforeDiscovery,
+	},
+	{
+		ID: "ask-duplicates-argument", Severity: spec.Error,
+		Summary: "a form field asks mid-flow for something that is already an argument",
+		Hint:    "read the argument instead of asking for it again, or rename the field",
+		Why: `When a value is a declared argument the client has already sent it; asking for it
+again in a round means two sources for one value, and the later one silently wins.`,
+		Bad:   `arguments: {ticketId: {type: string}}\n... fields: {ticketId: {type: string}}`,
+		Good:  `arguments: {ticketId: {type: string}}\n... fields: {closeReason: {type: enum, values: [...]}}`,
+		check: checkAskDuplicatesArgument,
+	},
+	{
+		ID: "continuation-too-large", Severity: spec.Warning,
+		Summary: "the sealed requestState can grow past the budget",
+		Hint:    "bound the carried strings and arrays, carry ids instead of records, use storage: reference, or raise continuation.maxBytes",
+		Why: `requestState travels with every round. Keep it small: carry ids, not records.
+The estimate is the worst case under the generated encoding (every string at its
+maxLength in 4-byte characters, every array full), measured as base64url token length.`,
+		Bad:   `continuation: {fields: {customer: {type: string}}}`,
+		Good:  `continuation: {fields: {customerId: {type: string, maxLength: 32}}}`,
+		check: checkContinuationSize,
+	},
+	{
+		ID: "destructive-without-ttl", Severity: spec.Error,
+		Summary: "a destructive tool, or one with an irreversible effect, relies on the default TTL",
+		Hint:    "set continuation.ttl to how long a confirmation may stay valid (minutes, not hours)",
+		Why: `A confirmation given long ago may no longer reflect what the user wants. Tools that
+destroy or charge must say explicitly how long a continuation stays valid.`,
+		Bad:   `destructive: true`,
+		Good:  "destructive: true\ncontinuation: {ttl: 5m}",
+		check: checkDestructiveTTL,
+	},
+	{
+		ID: "effect-before-input", Severity: spec.Error,
+		Summary: "a side effect runs while the workflow may still ask for input",
+		Hint:    "move the effect after the last ask, or split the workflow",
+		Why: `"Avoid putting irreversible operations before the input boundary." If an ask or gate can
+follow an effect, the effect has run before all input was gathered: a declined or
+abandoned later round leaves a half-done operation behind.`,
+		Bad:   `create: {effect: createDraft, next: askTitle}`,
+		Good:  `askTitle: {ask: {...}, next: create}`,
+		check: checkEffectBeforeInput,
+	},
+	{
+		ID: "enum-without-values", Severity: spec.Error,
+		Summary: "an enum has no values",
+		Hint:    "list the allowed values: values: [a, b, c]",
+		Why:     `An enum without values accepts nothing; clients cannot render it as a choice.`,
+		Bad:     `closeReason: {type: enum}`,
+		Good:    `closeReason: {type: enum, values: [resolved, duplicate]}`,
+		check:   checkEnumValues,
+	},
+	{
+		ID: "go-identifier-collision", Severity: spec.Error,
+		Summary: "two spec names become the same Go identifier",
+		Hint:    "rename one of them so their Go names differ",
+		Why: `Generated names are derived from spec names (close_ticket and closeTicket both become
+CloseTicket). Two such names in one scope would not compile.`,
+		Bad:   "states: {close_ticket: ..., closeTicket: ...}",
+		Good:  "states: {closeTicket: ..., closed: ...}",
+		check: checkGoCollisions,
+	},
+	{
+		ID: "irreversible-without-confirmation", Severity: spec.Error,
+		Summary: "an irreversible effect can run without passing a confirmation gate",
+		Hint:    "add a confirm: state on every path to the effect",
+		Why: `"A confirmation should happen before the irreversible operation." Deleting, charging,
+publishing or sending must sit behind a confirmation gate on every path that reaches
+it; otherwise a model can trigger it without a person agreeing.`,
+		Bad:   "validate: {check: validatePayment, next: charge}\ncharge: {effect: chargeCard, irreversible: true, next: done}",
+		Good:  "validate: {check: validatePayment, next: confirm}\nconfirm: {confirm: {message: Charge {amount}?}, next: charge}",
+		check: checkIrreversibleConfirmation,
+	},
+	{
+		ID: "recheck-after-confirmation", Severity: spec.Warning,
+		Summary: "an irreversible effect follows a confirmation gate with no business recheck in between",
+		Hint:    "add a check: state between the gate and the effect",
+		Why: `"Even after confirmation, revalidate critical conditions." The user may take minutes to
+confirm; the account may have changed meanwhile. Recheck before the irreversible step.`,
+		Bad:   "confirm: {confirm: {...}, next: delete}",
+		Good:  "confirm: {confirm: {...}, next: recheck}\nrecheck: {check: stillDeletable, next: delete}",
+		check: checkRecheckAfterConfirmation,
+	},
+	{
+		ID: "sensitive-in-sealed-state", Severity: spec.Error,
+		Summary: "a sensitive continuation field would travel in the sealed token",
+		Hint:    "remove storage: sealed (sensitive fields make storage reference), or drop sensitive",
+		Why: `"Do not put sensitive data into request state." requestState travels through the client;
+even encrypted it can be logged, copied and replayed. Sensitive values stay server-side
+and the token carries only an opaque reference.`,
+		Bad:   "continuation: {storage: sealed, fields: {email: {type: string, sensitive: true}}}",
+		Good:  "continuation: {fields: {email: {type: string, sensitive: true}}}",
+		check: checkSensitiveSealed,
+	},
+	{
+		ID: "string-without-max-length", Severity: spec.Warning,
+		Summary: "a string input has no maxLength",
+		Hint:    "add maxLength: every round is a trust boundary and input is validated again",
+		Why: `"Validate length, format, allowed values." Input from a client or a model is untrusted;
+an unbounded string also makes the continuation's size unbounded.`,
+		Bad:   `comment: {type: string}`,
+		Good:  `comment: {type: string, maxLength: 500}`,
+		check: checkStringMaxLength,
+	},
+	{
+		ID: "unreachable-state", Severity: spec.Warning,
+		Summary: "a state cannot be reached from the initial state",
+		Hint:    "connect it or delete it",
+		Why:     `Only states reachable from the initial state ever run; the rest is dead code that misleads reviewers.`,
+		Bad:     "a: {check: x, next: done}\nb: {check: y, next: done}   # nothing leads to b",
+		Good:    "a: {check: x, next: b}\nb: {check: y, next: done}",
+		check:   checkReachability,
+	},
+	{
+		ID: "unused-state", Severity: spec.Warning,
+		Summary: "no transition leads to a state and it is not the initial state",
+		Hint:    "delete it, or point a next/outcome at it",
+		Why:     `A state nothing refers to is never used.`,
+		Bad:     "states: {start: {...}, leftover: {terminal: success}}",
+		Good:    "states: {start: {...}}",
+		check:   nil, // reported by checkReachability
+	},
+	{
+		ID: "no-terminal-path", Severity: spec.Error,
+		Summary: "from a state no path leads to a terminal state",
+		Hint:    "give the loop an exit to a terminal state",
+		Why:     `A workflow that can never end keeps asking forever; every state needs a way out.`,
+		Bad:     "a: {check: x, next: b}\nb: {check: y, next: a}",
+		Good:    "a: {check: x, next: b}\nb: {check: y, outcomes: {again: a, done: end}}",
+		check:   nil, // reported by checkReachability
+	},
+	{
+		ID: "unused-input", Severity: spec.Warning,
+		Summary: "an answer is never used",
+		Hint:    "use it in a message or an idempotency key, follow the ask with a check or effect that reads it, or stop asking",
+		Why:     `Every question costs the user a round. An answer no template names and no handler step can read after it was given is a question that should not be asked.`,
+		Bad:     "ask: {...}, next: done\ndone: {terminal: success, message: OK}",
+		Good:    "ask: {...}, next: done\ndone: {terminal: success, message: Closed ({reason.closeReason})}",
+		check:   checkUnusedInput,
+	},
+	{
+		ID: "vague-ask-message", Severity: spec.Warning,
+		Summary: "an ask or gate message does not say what it needs",
+		Hint:    `say exactly what is needed and for what: "Provide the reason for closing ticket {ticketId}."`,
+		Why: `"Avoid ambiguous input requests." A message like "Please provide additional information"
+gives the user and the client's model nothing to act on. Name the field or the object.`,
+		Bad:   `message: Please provide additional information.`,
+		Good:  `message: Provide the reason for closing ticket {ticketId}.`,
+		check: checkVagueMessages,
+	},
+	{
+		ID: "unused-ignore", Severity: spec.Warning,
+		Summary: "a lint opt-out silences nothing",
+		Hint:    "remove the stale opt-out",
+		Why:     `Opt-outs are reviewed exceptions; one that no longer applies hides the next real finding.`,
+		check:   nil, // reported by checkSuppressions
+	},
+}
+
+// loaderRules describe what the loader reports; they cannot be ignored.
+var loaderRules = []*Rule{
+	{ID: "input", Severity: spec.Error, Summary: "the file cannot be a spec: empty, binary, not UTF-8, too large or too deeply nested",
+		Why: "The loader bounds its work on any input: files over 8 MiB, deeper than 64 levels or whose aliases expand past 2,000,000 nodes are refused."},
+	{ID: "yaml-syntax", Severity: spec.Error, Summary: "the file is not well-formed YAML (or uses merge keys, several documents, or self-referencing aliases)"},
+	{ID: "duplicate-key", Severity: spec.Error, Summary: "a mapping has the same key twice", Hint: "remove one of them"},
+	{ID: "schema", Severity: spec.Error, Summary: "the spec does not match the JSON Schema: unknown key, wrong type, missing key",
+		Why: "The schema is embedded in mrtrgen (`mrtrgen schema` prints it); editors use it through a `# yaml-language-server: $schema=` line."},
+	{ID: "field", Severity: spec.Error, Summary: "a field's constraints do not fit its type or role, or contradict each other"},
+	{ID: "state", Severity: spec.Error, Summary: "a state does not say exactly one thing to do, or lacks its transition"},
+	{ID: "ask", Severity: spec.Error, Summary: "an input request does not say exactly one thing it asks for"},
+	{ID: "template", Severity: spec.Error, Summary: "a message template is malformed"},
+	{ID: "bad-regex", Severity: spec.Error, Summary: "a pattern is not a valid RE2 regular expression", Hint: "patterns use Go's RE2 syntax (no lookaround or backreferences)"},
+	{ID: "unknown-reference", Severity: spec.Error, Summary: "a name refers to no declared state, validator, argument, field or input request"},
+	{ID: "name-collision", Severity: spec.Error, Summary: "two things of one workflow share a name a template could refer to"},
+	{ID: "validator-type", Severity: spec.Error, Summary: "a custom validator is used on a field of another type"},
+	{ID: "output", Severity: spec.Error, Summary: "the output directory is not relative to the spec"},
+	{ID: "lint-ignore", Severity: spec.Error, Summary: "a lint opt-out names an unknown rule, a loader rule, or gives no reason"},
+}
+
+// The checks.
+
+func checkReachability(c *checker, r *Rule) {
+	unused := Lookup("unused-state")
+	noEnd := Lookup("no-terminal-path")
+	for _, t := range c.file.Workflows() {
+		reach := reachable(t)
+		ends := canEnd(t)
+		incoming := map[string]int{}
+		for _, s := range t.States {
+			for _, e := range s.Edges() {
+				incoming[e.To]++
+			}
+		}
+		for _, s := range t.States {
+			sc := c.toolScope(t, s.Lint)
+			switch {
+			case s.Name == t.Initial || reach[s.Name]:
+				if !ends[s.Name] {
+					c.report(noEnd, s.Pos, sc, "%s %q: no path from state %q leads to a terminal state", t.Kind, t.Name, s.Name)
+				}
+			case incoming[s.Name] == 0:
+				c.report(unused, s.Pos, sc, "%s %q: state %q is never used (no transition leads to it)", t.Kind, t.Name, s.Name)
+			default:
+				c.report(r, s.Pos, sc, "%s %q: state %q cannot be reached from %q", t.Kind, t.Name, s.Name, t.Initial)
+			}
+		}
+	}
+}
+
+func checkIrreversibleConfirmation(c *checker, r *Rule) {
+	for _, t := range c.file.Workflows() {
+		for _, s := range t.States {
+			if s.Kind != spec.StateEffect || !(s.Irreversible || t.Destructive) {
+				continue
+			}
+			if pathAvoiding(t, s.Name, isKind(spec.StateConfirm)) {
+				what := "irreversible effect"
+				if !s.Irreversible {
+					what = "effect of destructive tool"
+				}
+				c.report(r, s.Pos, c.toolScope(t, s.Lint), "%s %q: %s %s can run without passing a confirmation gate", t.Kind, t.Name, what, s.Effect.Name)
+			}
+		}
+	}
+}
+
+func checkRecheckAfterConfirmation(c *checker, r *Rule) {
+	for _, t := range c.file.Workflows() {
+		for _, g := range t.States {
+			if g.Kind != spec.StateConfirm {
+				continue
+			}
+			for _, e := range t.States {
+				if e.Kind != spec.StateEffect || !e.Irreversible {
+					continue
+				}
+				if pathBetweenAvoiding(t, g.Name, e.Name, isKind(spec.StateCheck)) {
+					c.report(r, e.Pos, c.toolScope(t, e.Lint), "%s %q: irreversible effect %s follows confirmation %q without a recheck", t.Kind, t.Name, e.Effect.Name, g.Name)
+				}
+			}
+		}
+	}
+}
+
+func checkEffectBeforeInput(c *checker, r *Rule) {
+	for _, t := range c.file.Workflows() {
+		for _, s := range t.States {
+			if s.Kind != spec.StateEffect {
+				continue
+			}
+			for name := range after(t, s) {
+				if a := t.State(name); a != nil && a.Interactive() {
+					c.report(r, s.Pos, c.toolScope(t, s.Lint), "%s %q: effect %s runs before state %q asks for input", t.Kind, t.Name, s.Effect.Name, name)
+					break
+				}
+			}
+		}
+	}
+}
+
+func checkAskBeforeDiscovery(c *checker, r *Rule) {
+	for _, t := range c.file.Workflows() {
+		for _, s := range t.States {
+			if s.Kind != spec.StateAsk {
+				continue
+			}
+			if pathAvoiding(t, s.Name, isKind(spec.StateCheck, spec.StateEffect)) {
+				var keys []string
+				for _, q := range s.Requests {
+					keys = append(keys, q.Key)
+				}
+				c.report(r, s.Pos, c.toolScope(t, s.Lint), "%s %q: state %q asks for %s before any check or effect has run", t.Kind, t.Name, s.Name, strings.Join(keys, ", "))
+			}
+		}
+	}
+}
+
+func checkAskDuplicatesArgument(c *checker, r *Rule) {
+	for _, t := range c.file.Workflows() {
+		for _, s := range t.States {
+			for _, q := range s.Requests {
+				for _, f := range q.Fields {
+					for _, a := range t.Arguments {
+						if spec.GoName(a.Name) == spec.GoName(f.Name) {
+							c.report(r, f.Pos, c.toolScope(t, f.Lint, q.Lint, s.Lint), "%s %q: input %s.%s asks again for argument %q", t.Kind, t.Name, q.Key, f.Name, a.Name)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func checkSensitiveSealed(c *checker, r *Rule) {
+	for _, t := range c.file.Workflows() {
+		if t.Continuation.Storage != spec.StorageSealed {
+			continue
+		}
+		for _, f := range t.Continuation.Fields {
+			if f.Sensitive {
+				c.report(r, f.Pos, c.toolScope(t, f.Lint), "%s %q: sensitive field %q is in sealed state", t.Kind, t.Name, f.Name)
+			}
+		}
+	}
+}
+
+func checkStringMaxLength(c *checker, r *Rule) {
+	for _, t := range c.file.Workflows() {
+		check := func(fs []*spec.Field, where string, sc scope) {
+			for _, f := range fs {
+				for _, x := range []*spec.Field{f, f.Items} {
+					if x != nil && x.Type == spec.TypeString && x.MaxLength == nil {
+						c.report(r, x.Pos, append(scope{x.Lint}, sc...), "%s %q: string %s %q has no maxLength", t.Kind, t.Name, where, f.Name)
+					}
+				}
+			}
+		}
+		check(t.Arguments, "argument", c.toolScope(t))
+		check(t.Continuation.Fields, "continuation field", c.toolScope(t))
+		for _, s := range t.States {
+			for _, q := range s.Requests {
+				check(q.Fields, "form field", c.toolScope(t, q.Lint, s.Lint))
+				if q.Kind == spec.RequestSample && q.MaxLength == nil {
+					c.report(r, q.Pos, c.toolScope(t, q.Lint, s.Lint), "%s %q: sampled answer %q has no maxLength", t.Kind, t.Name, q.Key)
+				}
+			}
+		}
+	}
+}
+
+func checkEnumValues(c *checker, r *Rule) {
+	for _, t := range c.file.Workflows() {
+		for _, f := range fieldsOf(t) {
+			if f.Type == spec.TypeEnum && len(f.Values) == 0 {
+				c.report(r, f.Pos, c.toolScope(t, f.Lint), "%s %q: enum %q has no values", t.Kind, t.Name, f.Name)
+			}
+		}
+	}
+}
+
+// fieldsOf lists every field and array item type of a workflow.
+func fieldsOf(t *spec.Tool) []*spec.Field {
+	var out []*spec.Field
+	add := func(fs []*spec.Field) {
+		for _, f := range fs {
+			out = append(out, f)
+			if f.Items != nil {
+				out = append(out, f.Items)
+			}
+		}
+	}
+	add(t.Arguments)
+	add(t.Continuation.Fields)
+	for _, s := range t.States {
+		for _, q := range s.Requests {
+			add(q.Fields)
+		}
+	}
+	return out
+}
+
+var vaguePhrase = regexp.MustCompile(`(?i)\b(additional|more|further|extra|some|other)\s+(info|information|details?|data|input)\b|\bprovide\s+(input|information|details)\b|\bneeds?\s+(input|information|more)\b`)
+
+func checkVagueMessages(c *checker, r *Rule) {
+	for _, t := range c.file.Workflows() {
+		for _, s := range t.States {
+			for _, q := range s.Requests {
+				if q.Kind == spec.RequestElicit && q.Message != nil && vague(q.Message, q.Fields) {
+					c.report(r, q.Message.Pos, c.toolScope(t, q.Lint, s.Lint), "%s %q: message %q of %q does not say what is needed", t.Kind, t.Name, q.Message.Raw, q.Key)
+				}
+			}
+			if s.Confirm != nil && s.Confirm.Message != nil && vague(s.Confirm.Message, nil) {
+				c.report(r, s.Confirm.Message.Pos, c.toolScope(t, s.Lint), "%s %q: confirmation %q does not say what is being confirmed", t.Kind, t.Name, s.Confirm.Message.Raw)
+			}
+		}
+	}
+}
+
+// vague reports whether a message is a stock phrase, or is short and names
+// neither a value (placeholder) nor any of its fields.
+func vague(m *spec.Template, fields []*spec.Field) bool {
+	if vaguePhrase.MatchString(m.Raw) {
+		return true
+	}
+	if len(m.Refs()) > 0 || len(strings.Fields(m.Raw)) >= 4 {
+		return false
+	}
+	text := strings.ToLower(m.Raw)
+	for _, f := range fields {
+		for _, w := range append(strings.Fields(strings.ToLower(f.Title)), strings.ToLower(spec.GoName(f.Name))) {
+			if len(w) >= 3 && strings.Contains(text, w) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func checkContinuationSize(c *checker, r *Rule) {
+	for _, t := range c.file.Workflows() {
+		if t.Continuation.Storage != spec.StorageSealed {
+			continue
+		}
+		for _, s := range t.States {
+			if !s.Interactive() {
+				continue
+			}
+			switch n := tokenSizeAt(t, s); {
+			case n == unbounded:
+				c.report(r, s.Pos, c.toolScope(t, s.Lint), "%s %q: requestState issued at %q has no size limit (a carried string or array is unbounded)", t.Kind, t.Name, s.Name)
+			case n > t.Continuation.MaxBytes:
+				c.report(r, s.Pos, c.toolScope(t, s.Lint), "%s %q: requestState issued at %q can reach %d bytes, over the budget of %d", t.Kind, t.Name, s.Name, n, t.Continuation.MaxBytes)
+			}
+		}
+	}
+}
+
+func checkDestructiveTTL(c *checker, r *Rule) {
+	for _, t := range c.file.Workflows() {
+		if t.Continuation.TTLSet {
+			continue
+		}
+		irreversible := slices.ContainsFunc(t.States, func(s *spec.State) bool { return s.Kind == spec.StateEffect && s.Irreversible })
+		if t.Destructive || irreversible {
+			c.report(r, t.Pos, c.toolScope(t), "%s %q is destructive but has no continuation.ttl (default %s)", t.Kind, t.Name, spec.DefaultTTL)
+		}
+	}
+}
+
+func checkUnusedInput(c *checker, r *Rule) {
+	for _, t := range c.file.Workflows() {
+		used := map[string]bool{}
+		for _, s := range t.States {
+			for _, tpl := range templatesOf(s) {
+				for _, ref := range tpl.Refs() {
+					used[ref.Path[0]] = true
+				}
+			}
+		}
+		for _, s := range t.States {
+			if s.Kind != spec.StateAsk {
+				continue
+			}
+			handlerAfter := false
+			for name := range after(t, s) {
+				if st := t.State(name); st != nil && (st.Kind == spec.StateCheck || st.Kind == spec.StateEffect) {
+					handlerAfter = true
+				}
+			}
+			if handlerAfter {
+				continue
+			}
+			for _, q := range s.Requests {
+				if !used[q.Key] {
+					c.report(r, q.Pos, c.toolScope(t, q.Lint, s.Lint), "%s %q: answer %q is never used (no template names it and no check or effect follows)", t.Kind, t.Name, q.Key)
+				}
+			}
+		}
+	}
+}
+
+func templatesOf(s *spec.State) []*spec.Template {
+	var ts []*spec.Template
+	add := func(t *spec.Template) {
+		if t != nil {
+			ts = append(ts, t)
+		}
+	}
+	for _, q := range s.Requests {
+		add(q.Message)
+		add(q.Prompt)
+	}
+	if s.Confirm != nil {
+		add(s.Confirm.Message)
+	}
+	if s.Idempotency != nil {
+		add(s.Idempotency.Key)
+	}
+	add(s.Message)
+	for _, m := range s.Messages {
+		add(m.Text)
+	}
+	return ts
+}
+
+// named is a spec name and where it is declared.
+type named struct {
+	name string
+	pos  spec.Pos
+}
+
+// checkGoCollisions reports names that differ in the spec but not in Go,
+// within each scope the generator emits into.
+func checkGoCollisions(c *checker, r *Rule) {
+	collide := func(what string, sc scope, names []named) {
+		first := map[string]named{}
+		for _, n := range names {
+			g := spec.GoName(n.name)
+			if prev, ok := first[g]; ok && prev.name != n.name {
+				c.report(r, n.pos, sc, "%s %q and %q are both %s in Go (first at %s)", what, prev.name, n.name, g, prev.pos)
+				continue
+			}
+			if _, ok := first[g]; !ok {
+				first[g] = n
+			}
+		}
+	}
+	var workflows []named
+	for _, t := range c.file.Workflows() {
+		workflows = append(workflows, named{t.Name, t.Pos})
+	}
+	collide("tools and prompts", scope{c.file.Lint}, workflows)
+	for _, t := range c.file.Workflows() {
+		sc := c.toolScope(t)
+		var states, args, conts, methods, flowFields []named
+		methods = append(methods, named{"authorize", t.Pos})
+		for _, v := range c.file.Validators {
+			methods = append(methods, named{v.Name, v.Pos})
+		}
+		for _, s := range t.States {
+			states = append(states, named{s.Name, s.Pos})
+			if s.Check != nil {
+				methods = append(methods, named{s.Check.Name, s.Check.Pos})
+			}
+			if s.Effect != nil {
+				methods = append(methods, named{s.Effect.Name, s.Effect.Pos})
+			}
+			var outcomes []named
+			for _, b := range s.Outcomes {
+				outcomes = append(outcomes, named{b.Name, b.Pos})
+			}
+			collide("outcomes", sc, outcomes)
+			for _, q := range s.Requests {
+				flowFields = append(flowFields, named{q.Key, q.Pos})
+				var form []named
+				for _, f := range q.Fields {
+					form = append(form, named{f.Name, f.Pos})
+				}
+				collide("form fields", sc, form)
+			}
+			if s.Confirm != nil {
+				flowFields = append(flowFields, named{s.Confirm.Key, s.Confirm.Pos})
+			}
+		}
+		for _, a := range t.Arguments {
+			args = append(args, named{a.Name, a.Pos})
+		}
+		for _, f := range t.Continuation.Fields {
+			conts = append(conts, named{f.Name, f.Pos})
+		}
+		for _, f := range fieldsOf(t) {
+			var vals []named
+			for _, v := range f.Values {
+				vals = append(vals, named{v.Value, v.Pos})
+			}
+			collide(fmt.Sprintf("values of %s", f.Name), sc, vals)
+		}
+		collide("states", sc, states)
+		collide("arguments", sc, args)
+		collide("continuation fields", sc, conts)
+		collide("handler methods", sc, dedupe(methods))
+		collide("input request keys", sc, flowFields)
+	}
+}
+
+// dedupe keeps the first use of each spec name (a check used in two states
+// is one method).
+func dedupe(ns []named) []named {
+	seen := map[string]bool{}
+	var out []named
+	for _, n := range ns {
+		if !seen[n.name] {
+			seen[n.name] = true
+			out = append(out, n)
+		}
+	}
+	return out
+}

@@ -1,0 +1,709 @@
+package spec
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// decoder builds the model from a schema-valid YAML tree. The schema has
+// already checked keys and types; the decoder checks what a schema cannot
+// say well (exactly one kind per state, constraints that fit the type,
+// regular expressions, durations, templates) and records positions.
+type decoder struct {
+	file  string
+	kind  Kind // of the workflow being decoded
+	diags Diagnostics
+}
+
+func (d *decoder) pos(n *yaml.Node) Pos { return Pos{File: d.file, Line: n.Line, Col: n.Column} }
+
+func (d *decoder) errorf(n *yaml.Node, rule, hint, format string, args ...any) {
+	d.diags = append(d.diags, Diagnostic{Pos: d.pos(n), Severity: Error, Rule: rule, Message: fmt.Sprintf(format, args...), Hint: hint})
+}
+
+// pair is one key/value of a mapping.
+type pair struct {
+	key  string
+	k, v *yaml.Node
+}
+
+func pairs(n *yaml.Node) []pair {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	ps := make([]pair, 0, len(n.Content)/2)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		ps = append(ps, pair{key: n.Content[i].Value, k: n.Content[i], v: n.Content[i+1]})
+	}
+	return ps
+}
+
+func (d *decoder) intVal(n *yaml.Node) int {
+	i, err := strconv.ParseInt(strings.ReplaceAll(n.Value, "_", ""), 0, 64)
+	if err != nil || i > 1<<31 {
+		d.errorf(n, "schema", "", "%q is not a usable integer", n.Value)
+		return 0
+	}
+	return int(i)
+}
+
+func (d *decoder) intPtr(n *yaml.Node) *int { i := d.intVal(n); return &i }
+
+func (d *decoder) floatPtr(n *yaml.Node) *float64 {
+	f, err := strconv.ParseFloat(strings.ReplaceAll(n.Value, "_", ""), 64)
+	if err != nil {
+		d.errorf(n, "schema", "", "%q is not a number", n.Value)
+		return nil
+	}
+	return &f
+}
+
+func boolVal(n *yaml.Node) bool { return strings.EqualFold(n.Value, "true") }
+
+func (d *decoder) duration(n *yaml.Node) time.Duration {
+	v, err := time.ParseDuration(n.Value)
+	if err != nil || v <= 0 {
+		d.errorf(n, "schema", "write a positive duration such as 90s, 10m or 1h30m", "%q is not a positive duration", n.Value)
+		return 0
+	}
+	return v
+}
+
+func (d *decoder) template(n *yaml.Node) *Template {
+	t, err := parseTemplate(n.Value, d.pos(n))
+	if err != nil {
+		d.errorf(n, "template", "", "bad template: %v", err)
+		return nil
+	}
+	return t
+}
+
+var mcpNameRE = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
+
+func (d *decoder) decodeFile(root *yaml.Node) *File {
+	f := &File{Path: d.file, Output: ".", Pos: d.pos(root)}
+	for _, p := range pairs(root) {
+		switch p.key {
+		case "version":
+			f.Version = d.intVal(p.v)
+		case "package":
+			f.Package, f.PackagePos = p.v.Value, d.pos(p.v)
+		case "output":
+			f.OutputPos = d.pos(p.v)
+			out := path.Clean(strings.ReplaceAll(p.v.Value, `\`, "/"))
+			if path.IsAbs(out) {
+				d.errorf(p.v, "output", "give a path relative to the spec file", "output %q must be relative to the spec file's directory", p.v.Value)
+			}
+			f.Output = out
+		case "validators":
+			for _, vp := range pairs(p.v) {
+				v := &Validator{Name: vp.key, Pos: d.pos(vp.k)}
+				d.checkIdent(vp.k, "validator")
+				for _, q := range pairs(vp.v) {
+					switch q.key {
+					case "type":
+						v.Type = fieldTypeByName[q.v.Value]
+					case "description":
+						v.Description = q.v.Value
+					}
+				}
+				f.Validators = append(f.Validators, v)
+			}
+		case "tools", "prompts":
+			d.kind = KindTool
+			if p.key == "prompts" {
+				d.kind = KindPrompt
+			}
+			for _, tp := range pairs(p.v) {
+				t := d.decodeWorkflow(tp)
+				if p.key == "tools" {
+					f.Tools = append(f.Tools, t)
+				} else {
+					f.Prompts = append(f.Prompts, t)
+				}
+			}
+		case "lint":
+			f.Lint = d.decodeLint(p.v)
+		}
+	}
+	if f.Version != 1 {
+		d.errorf(root, "schema", "", "version must be 1")
+	}
+	byName := func(a, b *Tool) int { return strings.Compare(a.Name, b.Name) }
+	slices.SortFunc(f.Tools, byName)
+	slices.SortFunc(f.Prompts, byName)
+	slices.SortFunc(f.Validators, func(a, b *Validator) int { return strings.Compare(a.Name, b.Name) })
+	return f
+}
+
+func (d *decoder) checkIdent(n *yaml.Node, what string) {
+	if !isIdent(n.Value) {
+		d.errorf(n, "schema", "use letters, digits and underscores, starting with a letter", "%s name %q is not a valid name", what, n.Value)
+	}
+}
+
+func (d *decoder) decodeWorkflow(tp pair) *Tool {
+	t := &Tool{Kind: d.kind, Name: tp.key, Pos: d.pos(tp.k)}
+	if !mcpNameRE.MatchString(tp.key) {
+		d.errorf(tp.k, "schema", "MCP names are 1-128 characters of A-Z a-z 0-9 _ . -", "%s name %q is not a valid MCP name", d.kind, tp.key)
+	}
+	var statesNode *yaml.Node
+	for _, p := range pairs(tp.v) {
+		switch p.key {
+		case "title":
+			t.Title = p.v.Value
+		case "description":
+			t.Description = p.v.Value
+		case "destructive":
+			t.Destructive = boolVal(p.v)
+			if d.kind == KindPrompt {
+				d.errorf(p.k, "schema", "", "destructive applies to tools, not prompts")
+			}
+		case "requires":
+			for _, c := range p.v.Content {
+				t.Requires = append(t.Requires, Capability(c.Value))
+			}
+			slices.Sort(t.Requires)
+		case "nonInteractive":
+			t.NonInteractive = boolVal(p.v)
+		case "arguments":
+			t.Arguments = d.decodeFields(p.v, fieldArgument)
+		case "continuation":
+			t.Continuation = d.decodeContinuation(p.v)
+		case "initial":
+			t.Initial, t.InitialPos = p.v.Value, d.pos(p.v)
+		case "states":
+			statesNode = p.v
+		case "lint":
+			t.Lint = d.decodeLint(p.v)
+		}
+	}
+	if t.Continuation == nil {
+		t.Continuation = &Continuation{TTL: DefaultTTL, Storage: StorageSealed, MaxBytes: DefaultMaxBytes, Pos: t.Pos, TTLPos: t.Pos}
+	}
+	var states []*State
+	for _, sp := range pairs(statesNode) {
+		d.checkIdent(sp.k, "state")
+		states = append(states, d.decodeState(sp))
+	}
+	t.States = orderStates(t.Initial, states)
+	return t
+}
+
+func (d *decoder) decodeContinuation(n *yaml.Node) *Continuation {
+	c := &Continuation{TTL: DefaultTTL, MaxBytes: DefaultMaxBytes, Pos: d.pos(n), TTLPos: d.pos(n)}
+	storage := "auto"
+	for _, p := range pairs(n) {
+		switch p.key {
+		case "ttl":
+			c.TTL, c.TTLSet, c.TTLPos = d.duration(p.v), true, d.pos(p.v)
+		case "storage":
+			storage = p.v.Value
+		case "maxBytes":
+			c.MaxBytes = d.intVal(p.v)
+		case "fields":
+			c.Fields = d.decodeFields(p.v, fieldContinuation)
+		}
+	}
+	switch storage {
+	case "sealed":
+		c.Storage = StorageSealed
+	case "reference":
+		c.Storage = StorageReference
+	default:
+		c.Storage = StorageSealed
+		if slices.ContainsFunc(c.Fields, func(f *Field) bool { return f.Sensitive }) {
+			c.Storage = StorageReference
+		}
+	}
+	return c
+}
+
+// fieldRole says where a field sits; each role allows different keys.
+type fieldRole int
+
+const (
+	fieldArgument fieldRole = iota + 1
+	fieldContinuation
+	fieldForm
+	fieldItems
+)
+
+var fieldTypeByName = map[string]FieldType{
+	"string": TypeString, "number": TypeNumber, "integer": TypeInteger,
+	"boolean": TypeBoolean, "enum": TypeEnum, "array": TypeArray,
+}
+
+func (d *decoder) decodeFields(n *yaml.Node, role fieldRole) []*Field {
+	var fs []*Field
+	for _, p := range pairs(n) {
+		d.checkIdent(p.k, "field")
+		fs = append(fs, d.decodeField(p.key, p.k, p.v, role))
+	}
+	slices.SortFunc(fs, func(a, b *Field) int { return strings.Compare(a.Name, b.Name) })
+	return fs
+}
+
+func (d *decoder) decodeField(name string, k, n *yaml.Node, role fieldRole) *Field {
+	f := &Field{Name: name, Pos: d.pos(k)}
+	var defaultNode, titlesNode *yaml.Node
+	keyNodes := map[string]*yaml.Node{}
+	for _, p := range pairs(n) {
+		keyNodes[p.key] = p.k
+		switch p.key {
+		case "type":
+			f.Type = fieldTypeByName[p.v.Value]
+		case "title":
+			f.Title = p.v.Value
+		case "description":
+			f.Description = p.v.Value
+		case "required":
+			f.Required = boolVal(p.v)
+		case "default":
+			defaultNode = p.v
+		case "minLength":
+			f.MinLength = d.intPtr(p.v)
+		case "maxLength":
+			f.MaxLength = d.intPtr(p.v)
+		case "pattern":
+			f.Pattern = p.v.Value
+			re, err := regexp.Compile(`^(?:` + p.v.Value + `)$`)
+			if err != nil {
+				d.errorf(p.v, "bad-regex", "patterns use Go's RE2 syntax (no lookaround or backreferences)", "pattern %q does not compile: %v", p.v.Value, err)
+			}
+			f.Regexp = re
+		case "format":
+			f.Format = p.v.Value
+		case "minimum":
+			f.Minimum = d.floatPtr(p.v)
+		case "maximum":
+			f.Maximum = d.floatPtr(p.v)
+		case "values":
+			for _, v := range p.v.Content {
+				if slices.ContainsFunc(f.Values, func(e EnumValue) bool { return e.Value == v.Value }) {
+					d.errorf(v, "schema", "", "enum value %q is listed twice", v.Value)
+				}
+				f.Values = append(f.Values, EnumValue{Value: v.Value, Pos: d.pos(v)})
+			}
+		case "titles":
+			titlesNode = p.v
+		case "items":
+			f.Items = d.decodeField(name+"[]", p.k, p.v, fieldItems)
+		case "minItems":
+			f.MinItems = d.intPtr(p.v)
+		case "maxItems":
+			f.MaxItems = d.intPtr(p.v)
+		case "validate":
+			for _, v := range p.v.Content {
+				f.Validate = append(f.Validate, NameRef{Name: v.Value, Pos: d.pos(v)})
+			}
+		case "sensitive":
+			f.Sensitive = boolVal(p.v)
+		case "lint":
+			f.Lint = d.decodeLint(p.v)
+		}
+	}
+	for _, tp := range pairs(titlesNode) {
+		i := slices.IndexFunc(f.Values, func(e EnumValue) bool { return e.Value == tp.key })
+		if i < 0 {
+			d.errorf(tp.k, "schema", "titles are keyed by enum value", "title for %q, which is not one of the values", tp.key)
+			continue
+		}
+		f.Values[i].Title = tp.v.Value
+	}
+	d.checkFieldKeys(f, keyNodes, n, role)
+	if defaultNode != nil {
+		f.Default = d.decodeDefault(f, defaultNode)
+	}
+	return f
+}
+
+// checkFieldKeys reports constraints that do not fit the field's type or
+// role, and bounds that contradict each other.
+func (d *decoder) checkFieldKeys(f *Field, keys map[string]*yaml.Node, n *yaml.Node, role fieldRole) {
+	only := func(key string, ok bool, why string) {
+		if k := keys[key]; k != nil && !ok {
+			d.errorf(k, "field", "", "%s: %s %s", f.Name, key, why)
+		}
+	}
+	str := f.Type == TypeString
+	num := f.Type == TypeNumber || f.Type == TypeInteger
+	only("minLength", str, "applies to strings only")
+	only("maxLength", str, "applies to strings only")
+	only("pattern", str, "applies to strings only")
+	only("format", str, "applies to strings only")
+	only("minimum", num, "applies to numbers and integers only")
+	only("maximum", num, "applies to numbers and integers only")
+	only("values", f.Type == TypeEnum, "applies to enums only")
+	only("titles", f.Type == TypeEnum, "applies to enums only")
+	only("items", f.Type == TypeArray, "applies to arrays only")
+	only("minItems", f.Type == TypeArray, "applies to arrays only")
+	only("maxItems", f.Type == TypeArray, "applies to arrays only")
+	only("sensitive", role == fieldContinuation, "applies to continuation fields only")
+	only("required", role == fieldArgument || role == fieldForm, "applies to arguments and form fields only")
+	only("default", role == fieldArgument || role == fieldForm, "applies to arguments and form fields only")
+	only("validate", role != fieldContinuation, "does not apply to continuation fields (the server sets them)")
+	if role == fieldItems {
+		only("required", false, "does not apply to array items")
+		only("default", false, "does not apply to array items")
+	}
+	if f.Type == TypeArray {
+		switch {
+		case f.Items == nil:
+			d.errorf(n, "field", "add items: {type: enum, values: [...]} or items: {type: string, maxLength: ...}", "%s: an array needs items", f.Name)
+		case f.Items.Type == TypeArray:
+			d.errorf(keys["items"], "field", "", "%s: arrays of arrays are not supported", f.Name)
+		case role == fieldForm && f.Items.Type != TypeEnum:
+			d.errorf(keys["items"], "field", "MCP forms allow multi-select enums only", "%s: form arrays must have enum items", f.Name)
+		}
+	}
+	if f.Type == TypeInteger {
+		for _, b := range []struct {
+			key string
+			v   *float64
+		}{{"minimum", f.Minimum}, {"maximum", f.Maximum}} {
+			if b.v != nil && *b.v != float64(int64(*b.v)) {
+				d.errorf(keys[b.key], "field", "", "%s: %s of an integer must be a whole number", f.Name, b.key)
+			}
+		}
+	}
+	if f.MinLength != nil && f.MaxLength != nil && *f.MinLength > *f.MaxLength {
+		d.errorf(keys["minLength"], "field", "", "%s: minLength %d is above maxLength %d", f.Name, *f.MinLength, *f.MaxLength)
+	}
+	if f.Minimum != nil && f.Maximum != nil && *f.Minimum > *f.Maximum {
+		d.errorf(keys["minimum"], "field", "", "%s: minimum %v is above maximum %v", f.Name, *f.Minimum, *f.Maximum)
+	}
+	if f.MinItems != nil && f.MaxItems != nil && *f.MinItems > *f.MaxItems {
+		d.errorf(keys["minItems"], "field", "", "%s: minItems %d is above maxItems %d", f.Name, *f.MinItems, *f.MaxItems)
+	}
+}
+
+// decodeDefault reads a default value of the field's type.
+func (d *decoder) decodeDefault(f *Field, n *yaml.Node) any {
+	bad := func(want string) any {
+		d.errorf(n, "field", "", "%s: default must be %s", f.Name, want)
+		return nil
+	}
+	switch f.Type {
+	case TypeString:
+		if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!str" {
+			return bad("a string")
+		}
+		return n.Value
+	case TypeEnum:
+		if n.Kind != yaml.ScalarNode || !slices.ContainsFunc(f.Values, func(e EnumValue) bool { return e.Value == n.Value }) {
+			return bad("one of the values")
+		}
+		return n.Value
+	case TypeBoolean:
+		if n.ShortTag() != "!!bool" {
+			return bad("true or false")
+		}
+		return boolVal(n)
+	case TypeInteger:
+		i, err := strconv.ParseInt(n.Value, 10, 64)
+		if n.ShortTag() != "!!int" || err != nil {
+			return bad("an integer")
+		}
+		return i
+	case TypeNumber:
+		v, err := strconv.ParseFloat(n.Value, 64)
+		if (n.ShortTag() != "!!int" && n.ShortTag() != "!!float") || err != nil {
+			return bad("a number")
+		}
+		return v
+	case TypeArray:
+		if n.Kind != yaml.SequenceNode || f.Items == nil || f.Items.Type != TypeEnum {
+			return bad("a list of enum values")
+		}
+		var vs []string
+		for _, c := range n.Content {
+			if !slices.ContainsFunc(f.Items.Values, func(e EnumValue) bool { return e.Value == c.Value }) {
+				return bad("a list of the item values")
+			}
+			vs = append(vs, c.Value)
+		}
+		return vs
+	}
+	return nil
+}
+
+var stateKindKeys = []string{"check", "ask", "confirm", "effect", "terminal"}
+
+func (d *decoder) decodeState(sp pair) *State {
+	s := &State{Name: sp.key, Pos: d.pos(sp.k)}
+	keys := map[string]*yaml.Node{}
+	var kinds []string
+	for _, p := range pairs(sp.v) {
+		keys[p.key] = p.k
+		if slices.Contains(stateKindKeys, p.key) {
+			kinds = append(kinds, p.key)
+		}
+		ref := func() *StateRef { return &StateRef{Name: p.v.Value, Pos: d.pos(p.v)} }
+		switch p.key {
+		case "description":
+			s.Description = p.v.Value
+		case "check":
+			s.Kind, s.Check = StateCheck, &NameRef{Name: p.v.Value, Pos: d.pos(p.v)}
+		case "outcomes":
+			for _, op := range pairs(p.v) {
+				d.checkIdent(op.k, "outcome")
+				s.Outcomes = append(s.Outcomes, &Branch{Name: op.key, Target: StateRef{Name: op.v.Value, Pos: d.pos(op.v)}, Pos: d.pos(op.k)})
+			}
+			slices.SortFunc(s.Outcomes, func(a, b *Branch) int { return strings.Compare(a.Name, b.Name) })
+		case "ask":
+			s.Kind = StateAsk
+			for _, rp := range pairs(p.v) {
+				d.checkIdent(rp.k, "input request")
+				if r := d.decodeRequest(rp); r != nil {
+					s.Requests = append(s.Requests, r)
+				}
+			}
+			slices.SortFunc(s.Requests, func(a, b *InputRequest) int { return strings.Compare(a.Key, b.Key) })
+		case "confirm":
+			s.Kind = StateConfirm
+			g := &Gate{Key: "confirm", Field: "confirm", Pos: d.pos(p.v)}
+			for _, gp := range pairs(p.v) {
+				switch gp.key {
+				case "message":
+					g.Message = d.template(gp.v)
+				case "key":
+					g.Key = gp.v.Value
+				case "field":
+					g.Field = gp.v.Value
+				}
+			}
+			s.Confirm = g
+		case "effect":
+			s.Kind, s.Effect = StateEffect, &NameRef{Name: p.v.Value, Pos: d.pos(p.v)}
+		case "irreversible":
+			s.Irreversible = boolVal(p.v)
+		case "idempotency":
+			idem := &Idempotency{Retain: DefaultRetain, Pos: d.pos(p.v)}
+			for _, ip := range pairs(p.v) {
+				switch ip.key {
+				case "key":
+					idem.Key = d.template(ip.v)
+				case "retain":
+					idem.Retain = d.duration(ip.v)
+				}
+			}
+			s.Idempotency = idem
+		case "terminal":
+			s.Kind = StateTerminal
+			s.Outcome = map[string]Outcome{"success": OutcomeSuccess, "cancelled": OutcomeCancelled, "failed": OutcomeFailed}[p.v.Value]
+		case "message":
+			s.Message = d.template(p.v)
+		case "messages":
+			for _, m := range p.v.Content {
+				pm := &PromptMessage{Pos: d.pos(m)}
+				for _, mp := range pairs(m) {
+					switch mp.key {
+					case "role":
+						pm.Role = mp.v.Value
+					case "text":
+						pm.Text = d.template(mp.v)
+					}
+				}
+				s.Messages = append(s.Messages, pm)
+			}
+		case "next":
+			s.Next = ref()
+		case "onDecline":
+			s.OnDecline = ref()
+		case "onCancel":
+			s.OnCancel = ref()
+		case "lint":
+			s.Lint = d.decodeLint(p.v)
+		}
+	}
+	switch len(kinds) {
+	case 0:
+		d.errorf(sp.k, "state", "add one of check, ask, confirm, effect, terminal", "state %q does not say what happens in it", s.Name)
+		return s
+	case 1:
+	default:
+		d.errorf(keys[kinds[1]], "state", "split it into one state per step", "state %q has both %s and %s; a state does exactly one thing", s.Name, kinds[0], kinds[1])
+		return s
+	}
+	d.checkStateKeys(s, keys, sp.k)
+	if s.Kind == StateEffect && s.Idempotency == nil {
+		s.Idempotency = &Idempotency{Retain: DefaultRetain, Pos: s.Pos}
+	}
+	if s.Idempotency != nil && s.Idempotency.Key == nil {
+		s.Idempotency.Key = &Template{Raw: "{workflowId}", Parts: []TemplatePart{{Ref: &TemplateRef{Path: []string{"workflowId"}, Kind: RefWorkflowID, Pos: s.Idempotency.Pos}}}, Pos: s.Idempotency.Pos}
+	}
+	return s
+}
+
+// checkStateKeys reports keys that do not belong to the state's kind and
+// transitions the kind needs but lacks.
+func (d *decoder) checkStateKeys(s *State, keys map[string]*yaml.Node, at *yaml.Node) {
+	allowed := map[StateKind][]string{
+		StateCheck:    {"check", "outcomes", "next"},
+		StateAsk:      {"ask", "next", "onDecline", "onCancel"},
+		StateConfirm:  {"confirm", "next", "onDecline", "onCancel"},
+		StateEffect:   {"effect", "irreversible", "idempotency", "next"},
+		StateTerminal: {"terminal", "message", "messages"},
+	}[s.Kind]
+	for _, key := range []string{"outcomes", "next", "onDecline", "onCancel", "irreversible", "idempotency", "message", "messages"} {
+		if k := keys[key]; k != nil && !slices.Contains(allowed, key) {
+			d.errorf(k, "state", "", "state %q: %s does not apply to a %s state", s.Name, key, s.Kind)
+		}
+	}
+	switch s.Kind {
+	case StateCheck:
+		switch {
+		case s.Next != nil && len(s.Outcomes) > 0:
+			d.errorf(keys["outcomes"], "state", "keep next for a plain check, or outcomes for a branching one", "state %q has both next and outcomes", s.Name)
+		case s.Next == nil && len(s.Outcomes) == 0:
+			d.errorf(at, "state", "add next: <state>, or outcomes: {name: <state>}", "check state %q does not say where to go", s.Name)
+		case keys["outcomes"] != nil && len(s.Outcomes) < 2:
+			d.errorf(keys["outcomes"], "state", "use next for a single way on", "state %q: outcomes needs at least two branches", s.Name)
+		}
+	case StateAsk, StateConfirm, StateEffect:
+		if s.Next == nil {
+			d.errorf(at, "state", "add next: <state>", "%s state %q does not say where to go", s.Kind, s.Name)
+		}
+	case StateTerminal:
+		if d.kind == KindTool && keys["messages"] != nil {
+			d.errorf(keys["messages"], "state", "use message: for a tool's result text", "state %q: messages is for prompts", s.Name)
+		}
+		if d.kind == KindPrompt && keys["message"] != nil {
+			d.errorf(keys["message"], "state", "use messages: [{role: user, text: ...}] for a prompt", "state %q: message is for tools", s.Name)
+		}
+		if d.kind == KindPrompt && s.Outcome == OutcomeSuccess && len(s.Messages) == 0 {
+			d.errorf(at, "state", "add messages: [{role: user, text: ...}]", "prompt terminal state %q has no messages", s.Name)
+		}
+	}
+	if s.Kind == StateAsk && len(s.Requests) == 0 && keys["ask"] != nil {
+		d.errorf(keys["ask"], "state", "add at least one input request", "state %q asks for nothing", s.Name)
+	}
+}
+
+func (d *decoder) decodeRequest(rp pair) *InputRequest {
+	r := &InputRequest{Key: rp.key, Pos: d.pos(rp.k)}
+	var kinds []*yaml.Node
+	for _, p := range pairs(rp.v) {
+		switch p.key {
+		case "elicit":
+			kinds = append(kinds, p.k)
+			r.Kind = RequestElicit
+			for _, ep := range pairs(p.v) {
+				switch ep.key {
+				case "message":
+					r.Message = d.template(ep.v)
+				case "fields":
+					r.Fields = d.decodeFields(ep.v, fieldForm)
+				}
+			}
+		case "sample":
+			kinds = append(kinds, p.k)
+			r.Kind = RequestSample
+			for _, sp := range pairs(p.v) {
+				switch sp.key {
+				case "prompt":
+					r.Prompt = d.template(sp.v)
+				case "systemPrompt":
+					r.SystemPrompt = sp.v.Value
+				case "maxTokens":
+					r.MaxTokens = d.intVal(sp.v)
+				case "maxLength":
+					r.MaxLength = d.intPtr(sp.v)
+				}
+			}
+			if r.MaxTokens == 0 {
+				r.MaxTokens = 256
+			}
+		case "roots":
+			kinds = append(kinds, p.k)
+			r.Kind = RequestRoots
+			r.MaxItems = DefaultMaxRoots
+			for _, sp := range pairs(p.v) {
+				switch sp.key {
+				case "minItems":
+					r.MinItems = d.intPtr(sp.v)
+				case "maxItems":
+					r.MaxItems = d.intVal(sp.v)
+				}
+			}
+		case "optional":
+			r.Optional = boolVal(p.v)
+		case "lint":
+			r.Lint = d.decodeLint(p.v)
+		}
+	}
+	switch len(kinds) {
+	case 0:
+		d.errorf(rp.k, "ask", "add one of elicit, sample, roots", "input request %q does not say what it asks for", r.Key)
+		return nil
+	case 1:
+		if r.Kind == RequestElicit && len(r.Fields) == 0 {
+			d.errorf(rp.k, "ask", "add fields: {name: {type: ...}}", "elicitation %q has no fields", r.Key)
+		}
+		return r
+	}
+	d.errorf(kinds[1], "ask", "use one request key per kind", "input request %q asks for more than one thing", r.Key)
+	return nil
+}
+
+func (d *decoder) decodeLint(n *yaml.Node) *LintConfig {
+	lc := &LintConfig{Pos: d.pos(n)}
+	for _, p := range pairs(n) {
+		if p.key != "ignore" {
+			continue
+		}
+		for _, ip := range pairs(p.v) {
+			if strings.TrimSpace(ip.v.Value) == "" {
+				d.errorf(ip.v, "lint-ignore", "say why the rule does not apply here", "ignoring rule %q needs a reason", ip.key)
+			}
+			lc.Ignore = append(lc.Ignore, Suppression{Rule: ip.key, Reason: ip.v.Value, Pos: d.pos(ip.k)})
+		}
+	}
+	slices.SortFunc(lc.Ignore, func(a, b Suppression) int { return strings.Compare(a.Rule, b.Rule) })
+	return lc
+}
+
+// orderStates sorts states by a breadth-first walk from the initial state;
+// states it does not reach follow, by name. The order is what a reader
+// expects (the flow, top to bottom) and does not depend on key order.
+func orderStates(initial string, states []*State) []*State {
+	byName := make(map[string]*State, len(states))
+	for _, s := range states {
+		if _, dup := byName[s.Name]; !dup {
+			byName[s.Name] = s
+		}
+	}
+	var out []*State
+	seen := map[string]bool{}
+	queue := []string{initial}
+	for len(queue) > 0 {
+		name := queue[0]
+		queue = queue[1:]
+		s := byName[name]
+		if s == nil || seen[name] {
+			continue
+		}
+		seen[name] = true
+		out = append(out, s)
+		for _, e := range s.Edges() {
+			queue = append(queue, e.To)
+		}
+	}
+	var rest []*State
+	for _, s := range states {
+		if !seen[s.Name] {
+			seen[s.Name] = true
+			rest = append(rest, s)
+		}
+	}
+	slices.SortFunc(rest, func(a, b *State) int { return strings.Compare(a.Name, b.Name) })
+	return append(out, rest...)
+}

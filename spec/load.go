@@ -1,0 +1,67 @@
+package spec
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+// Options tune the loader. The zero value is what mrtrgen uses.
+type Options struct {
+	Limits Limits
+}
+
+// LoadFile reads and loads the spec at path. A file that cannot be read is
+// reported as an error; problems in its content as Diagnostics.
+func LoadFile(path string, opts Options) (*File, Diagnostics, error) {
+	lim := opts.Limits.withDefaults()
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer fh.Close()
+	if st, err := fh.Stat(); err == nil && st.IsDir() {
+		return nil, nil, fmt.Errorf("%s is a directory", path)
+	}
+	// Read one byte past the limit so oversized files are caught without
+	// reading them whole.
+	data, err := io.ReadAll(io.LimitReader(fh, int64(lim.MaxFileBytes)+1))
+	if err != nil {
+		return nil, nil, err
+	}
+	f, ds := Parse(path, data, opts)
+	return f, ds, nil
+}
+
+// Parse loads a spec from bytes; path names it in diagnostics. It reports
+// every problem it finds in the file, each at its line and column, in
+// phases: YAML syntax and input limits, then the JSON Schema, then the
+// model's own rules and names. A later phase runs only when the earlier ones
+// found no errors, so one mistake is not reported three times. The File is
+// nil when there are errors.
+func Parse(path string, data []byte, opts Options) (*File, Diagnostics) {
+	lim := opts.Limits.withDefaults()
+	root, ds := parseYAML(path, data, lim)
+	if ds != nil {
+		return nil, ds
+	}
+	pos := map[string]Pos{}
+	doc := toJSON(root, "", pos, path)
+	if ds := validateSchema(path, doc, pos); ds != nil {
+		ds.Sort()
+		return nil, ds
+	}
+	d := &decoder{file: path}
+	f := d.decodeFile(root)
+	if d.diags.HasErrors() {
+		d.diags.Sort()
+		return nil, d.diags
+	}
+	r := &resolver{f: f}
+	r.resolveFile()
+	if r.diags.HasErrors() {
+		r.diags.Sort()
+		return nil, r.diags
+	}
+	return f, nil
+}

@@ -1,0 +1,470 @@
+package spec
+
+import (
+	"regexp"
+	"time"
+)
+
+// File is one loaded *.mrtr.yaml spec: a Go package of multi-round tools and
+// prompts. Every slice is in a deterministic order (see each field), so two
+// loads of the same bytes produce equal models.
+type File struct {
+	Path    string // as given to the loader
+	Version int
+	Package string // Go package name of the generated code
+	// Output is the output directory relative to the spec file's directory,
+	// cleaned, with forward slashes ("." by default).
+	Output string
+	// Validators are the named custom validators handlers implement, sorted
+	// by name.
+	Validators []*Validator
+	// Tools and Prompts are sorted by name.
+	Tools   []*Tool
+	Prompts []*Tool
+	Lint    *LintConfig // file-wide opt-outs, may be nil
+
+	Pos        Pos // start of the document
+	PackagePos Pos
+	OutputPos  Pos
+}
+
+// Workflows returns the tools followed by the prompts.
+func (f *File) Workflows() []*Tool {
+	all := make([]*Tool, 0, len(f.Tools)+len(f.Prompts))
+	all = append(all, f.Tools...)
+	return append(all, f.Prompts...)
+}
+
+// Validator is a named custom validator: a handler method checking one value
+// of Type (string, number, integer or boolean).
+type Validator struct {
+	Name        string
+	Type        FieldType
+	Description string
+	Pos         Pos
+}
+
+// Kind says whether a workflow serves tools/call or prompts/get.
+type Kind int
+
+const (
+	KindTool Kind = iota + 1
+	KindPrompt
+)
+
+func (k Kind) String() string {
+	if k == KindPrompt {
+		return "prompt"
+	}
+	return "tool"
+}
+
+// Method is the MCP method the workflow answers.
+func (k Kind) Method() string {
+	if k == KindPrompt {
+		return "prompts/get"
+	}
+	return "tools/call"
+}
+
+// Capability is a client capability an input request needs.
+type Capability string
+
+const (
+	CapElicitation Capability = "elicitation"
+	CapSampling    Capability = "sampling"
+	CapRoots       Capability = "roots"
+)
+
+// Storage says where a workflow's continuation lives between rounds.
+type Storage int
+
+const (
+	// StorageSealed: the continuation travels encrypted and authenticated
+	// inside requestState.
+	StorageSealed Storage = iota + 1
+	// StorageReference: requestState seals only a random reference; the data
+	// stays in the server-side store.
+	StorageReference
+)
+
+func (s Storage) String() string {
+	if s == StorageReference {
+		return "reference"
+	}
+	return "sealed"
+}
+
+// Tool is one multi-round workflow: an MCP tool, or a prompt (Kind says
+// which). Prompts share the whole model; their arguments are strings and
+// their terminal states produce messages.
+type Tool struct {
+	Kind        Kind
+	Name        string // MCP name, e.g. "close_support_ticket"
+	Title       string
+	Description string
+	// Destructive marks a tool whose effects destroy data (MCP
+	// destructiveHint); lint then insists on a TTL and confirmation.
+	Destructive bool
+	// Requires lists client capabilities the tool needs on every round
+	// (sorted). Asks add their own needs when they are sent.
+	Requires []Capability
+	// NonInteractive adds an optional "inputs" argument through which a
+	// client (for example an old one that cannot do MRTR) may supply every
+	// answer up front.
+	NonInteractive bool
+	Arguments      []*Field // sorted by name
+	Continuation   *Continuation
+	Initial        string
+	// States are ordered by a breadth-first walk from the initial state
+	// (following Next, then outcomes by name, then OnDecline, OnCancel);
+	// states the walk does not reach follow, sorted by name.
+	States []*State
+	Lint   *LintConfig
+
+	Pos        Pos // the tool's name key
+	InitialPos Pos
+}
+
+// State returns the state named name, or nil.
+func (t *Tool) State(name string) *State {
+	for _, s := range t.States {
+		if s.Name == name {
+			return s
+		}
+	}
+	return nil
+}
+
+// Argument returns the argument named name, or nil.
+func (t *Tool) Argument(name string) *Field { return findField(t.Arguments, name) }
+
+// Continuation is the typed data carried between rounds.
+type Continuation struct {
+	TTL time.Duration
+	// TTLSet reports whether the spec gave a TTL (otherwise DefaultTTL).
+	TTLSet   bool
+	Storage  Storage
+	MaxBytes int      // budget for the worst-case encoded size
+	Fields   []*Field // sorted by name
+
+	Pos    Pos
+	TTLPos Pos
+}
+
+// Field returns the continuation field named name, or nil.
+func (c *Continuation) Field(name string) *Field { return findField(c.Fields, name) }
+
+// Defaults used when a spec leaves them out.
+const (
+	DefaultTTL      = 10 * time.Minute
+	DefaultMaxBytes = 4096
+	DefaultRetain   = 24 * time.Hour
+	// DefaultMaxRoots and MaxRootURIBytes bound a roots/list answer.
+	DefaultMaxRoots = 8
+	MaxRootURIBytes = 512
+)
+
+// FieldType is the type of an argument, continuation field or form field.
+type FieldType int
+
+const (
+	TypeString FieldType = iota + 1
+	TypeNumber
+	TypeInteger
+	TypeBoolean
+	TypeEnum
+	TypeArray
+)
+
+var fieldTypeNames = map[FieldType]string{
+	TypeString: "string", TypeNumber: "number", TypeInteger: "integer",
+	TypeBoolean: "boolean", TypeEnum: "enum", TypeArray: "array",
+}
+
+func (t FieldType) String() string { return fieldTypeNames[t] }
+
+// Field is a typed value with constraints: a call argument, a continuation
+// field, a form field of an elicitation, or the items of an array.
+type Field struct {
+	Name        string
+	Type        FieldType
+	Title       string
+	Description string
+	Required    bool
+	Default     any // string, float64, int64, bool or []string; nil when absent
+
+	MinLength *int
+	MaxLength *int
+	Pattern   string
+	Regexp    *regexp.Regexp // compiled Pattern
+	Format    string         // email, uri, date, date-time
+	Minimum   *float64
+	Maximum   *float64
+
+	Values []EnumValue // for TypeEnum, in spec order (the order clients show)
+
+	Items    *Field // for TypeArray
+	MinItems *int
+	MaxItems *int
+
+	Validate  []NameRef // custom validators, in spec order
+	Sensitive bool      // continuation fields: keep server-side, never sealed
+	Lint      *LintConfig
+
+	Pos Pos // the field's name key
+}
+
+// EnumValue is one allowed value of an enum, with an optional display title.
+type EnumValue struct {
+	Value string
+	Title string
+	Pos   Pos
+}
+
+// NameRef is a name used at a position (a check, effect or validator).
+type NameRef struct {
+	Name string
+	Pos  Pos
+}
+
+// StateKind says what happens in a state.
+type StateKind int
+
+const (
+	// StateCheck runs a named business check (may fail, may branch).
+	StateCheck StateKind = iota + 1
+	// StateAsk sends one or more input requests in one round.
+	StateAsk
+	// StateConfirm is a confirmation gate: a yes/no elicitation that must be
+	// accepted before the workflow goes on.
+	StateConfirm
+	// StateEffect performs a named side effect, once per operation id.
+	StateEffect
+	// StateTerminal ends the workflow with a result.
+	StateTerminal
+)
+
+var stateKindNames = map[StateKind]string{
+	StateCheck: "check", StateAsk: "ask", StateConfirm: "confirm",
+	StateEffect: "effect", StateTerminal: "terminal",
+}
+
+func (k StateKind) String() string { return stateKindNames[k] }
+
+// Outcome ends a workflow in a terminal state.
+type Outcome int
+
+const (
+	OutcomeSuccess Outcome = iota + 1
+	OutcomeCancelled
+	OutcomeFailed
+)
+
+var outcomeNames = map[Outcome]string{
+	OutcomeSuccess: "success", OutcomeCancelled: "cancelled", OutcomeFailed: "failed",
+}
+
+func (o Outcome) String() string { return outcomeNames[o] }
+
+// State is one node of a workflow's state machine. Which fields are set
+// depends on Kind.
+type State struct {
+	Name        string
+	Kind        StateKind
+	Description string
+
+	// Check: the handler method; the next state, or one per named outcome.
+	Check    *NameRef
+	Outcomes []*Branch // sorted by name; empty when Next is used
+
+	// Ask: the requests of the round (sorted by key).
+	Requests []*InputRequest
+	// Confirm: the gate's question.
+	Confirm *Gate
+
+	// Effect: the handler method, whether it can be undone, and how its
+	// operation id is formed.
+	Effect       *NameRef
+	Irreversible bool
+	Idempotency  *Idempotency
+
+	// Terminal: how the workflow ends and what it says.
+	Outcome  Outcome
+	Message  *Template        // tools: the result text
+	Messages []*PromptMessage // prompts: the resulting messages
+
+	// Transitions. Next is the state after check (without outcomes), ask,
+	// confirm (accepted) and effect. OnDecline and OnCancel are where an ask
+	// or gate goes when the user declines or cancels; nil means the workflow
+	// ends as cancelled.
+	Next      *StateRef
+	OnDecline *StateRef
+	OnCancel  *StateRef
+
+	Lint *LintConfig
+	Pos  Pos // the state's name key
+}
+
+// Branch is a named outcome of a check and the state it leads to.
+type Branch struct {
+	Name   string
+	Target StateRef
+	Pos    Pos
+}
+
+// StateRef names a state at a position.
+type StateRef struct {
+	Name string
+	Pos  Pos
+}
+
+// Edge is one transition of the state machine.
+type Edge struct {
+	From, To string
+	// On says why: "next", "outcome:<name>", "decline", "cancel".
+	On  string
+	Pos Pos
+}
+
+// Edges lists the state's outgoing transitions in a fixed order: next,
+// outcomes by name, decline, cancel.
+func (s *State) Edges() []Edge {
+	var es []Edge
+	if s.Next != nil {
+		es = append(es, Edge{From: s.Name, To: s.Next.Name, On: "next", Pos: s.Next.Pos})
+	}
+	for _, b := range s.Outcomes {
+		es = append(es, Edge{From: s.Name, To: b.Target.Name, On: "outcome:" + b.Name, Pos: b.Target.Pos})
+	}
+	if s.OnDecline != nil {
+		es = append(es, Edge{From: s.Name, To: s.OnDecline.Name, On: "decline", Pos: s.OnDecline.Pos})
+	}
+	if s.OnCancel != nil {
+		es = append(es, Edge{From: s.Name, To: s.OnCancel.Name, On: "cancel", Pos: s.OnCancel.Pos})
+	}
+	return es
+}
+
+// Interactive reports whether the state sends input requests (ask or gate).
+func (s *State) Interactive() bool { return s.Kind == StateAsk || s.Kind == StateConfirm }
+
+// Request returns the state's input request with the given key, or nil.
+func (s *State) Request(key string) *InputRequest {
+	for _, r := range s.Requests {
+		if r.Key == key {
+			return r
+		}
+	}
+	return nil
+}
+
+// RequestKind is the MCP method of an input request.
+type RequestKind int
+
+const (
+	RequestElicit RequestKind = iota + 1 // elicitation/create (form mode)
+	RequestSample                        // sampling/createMessage
+	RequestRoots                         // roots/list
+)
+
+// Method is the MCP method name of the request.
+func (k RequestKind) Method() string {
+	switch k {
+	case RequestSample:
+		return "sampling/createMessage"
+	case RequestRoots:
+		return "roots/list"
+	}
+	return "elicitation/create"
+}
+
+// Capability is the client capability the request needs.
+func (k RequestKind) Capability() Capability {
+	switch k {
+	case RequestSample:
+		return CapSampling
+	case RequestRoots:
+		return CapRoots
+	}
+	return CapElicitation
+}
+
+// InputRequest is one entry of inputRequests: its key, and what it asks.
+type InputRequest struct {
+	Key  string
+	Kind RequestKind
+	// Optional requests are left out when the client lacks the capability;
+	// a round whose requests are all left out fails with -32021.
+	Optional bool
+
+	// Elicit: the form.
+	Message *Template
+	Fields  []*Field // sorted by name
+
+	// Sample: the conversation to complete and bounds on the answer.
+	Prompt       *Template
+	SystemPrompt string
+	MaxTokens    int
+	MaxLength    *int // of the returned text
+
+	// Roots: bounds on the answer.
+	MinItems *int
+	MaxItems int // default DefaultMaxRoots
+
+	Lint *LintConfig
+	Pos  Pos // the request's key
+}
+
+// Field returns the form field named name, or nil.
+func (r *InputRequest) Field(name string) *Field { return findField(r.Fields, name) }
+
+// Gate is a confirmation: a yes/no question sent as an elicitation whose
+// form has one required boolean field.
+type Gate struct {
+	Key     string // inputRequests key, "confirm" by default
+	Field   string // the boolean's name, "confirm" by default
+	Message *Template
+	Pos     Pos
+}
+
+// Idempotency says how an effect's operation id is formed and how long its
+// result is kept for replays.
+type Idempotency struct {
+	// Key is a template over arguments and continuation fields, plus
+	// {workflowId}. The default "{workflowId}" makes retries of one workflow
+	// idempotent; a business key ("charge-{invoiceId}") also catches a second
+	// workflow for the same thing.
+	Key    *Template
+	Retain time.Duration
+	Pos    Pos
+}
+
+// PromptMessage is one message of a prompt's result.
+type PromptMessage struct {
+	Role string // "user" or "assistant"
+	Text *Template
+	Pos  Pos
+}
+
+// LintConfig holds reasoned opt-outs: rule id → why it does not apply here.
+type LintConfig struct {
+	Ignore []Suppression // sorted by rule
+	Pos    Pos
+}
+
+// Suppression silences one rule at one place, with a reason reviewers read.
+type Suppression struct {
+	Rule   string
+	Reason string
+	Pos    Pos
+}
+
+func findField(fs []*Field, name string) *Field {
+	for _, f := range fs {
+		if f.Name == name {
+			return f
+		}
+	}
+	return nil
+}

@@ -1,0 +1,205 @@
+package spec
+
+import (
+	"fmt"
+	"slices"
+)
+
+// resolver checks that every name a spec uses is declared: states,
+// validators, and the placeholders of templates. Unresolved names are
+// errors, reported at the place they are used.
+type resolver struct {
+	f     *File
+	diags Diagnostics
+}
+
+func (r *resolver) errorf(at Pos, rule, hint, format string, args ...any) {
+	r.diags = append(r.diags, Diagnostic{Pos: at, Severity: Error, Rule: rule, Message: fmt.Sprintf(format, args...), Hint: hint})
+}
+
+func (r *resolver) resolveFile() {
+	for _, t := range r.f.Workflows() {
+		r.resolveWorkflow(t)
+	}
+}
+
+func (r *resolver) resolveWorkflow(t *Tool) {
+	names := make([]string, 0, len(t.States))
+	for _, s := range t.States {
+		names = append(names, s.Name)
+	}
+	stateHint := func(name string) string { return suggestKey(name, sortedCopy(names)) }
+	if t.Initial != "" && t.State(t.Initial) == nil {
+		r.errorf(t.InitialPos, "unknown-reference", stateHint(t.Initial), "initial state %q is not declared in %s %q", t.Initial, t.Kind, t.Name)
+	}
+	for _, s := range t.States {
+		for _, e := range s.Edges() {
+			if t.State(e.To) == nil {
+				r.errorf(e.Pos, "unknown-reference", stateHint(e.To), "state %q goes to %q, which is not declared", s.Name, e.To)
+			}
+		}
+	}
+	if t.Kind == KindPrompt {
+		for _, a := range t.Arguments {
+			if a.Type != TypeString {
+				r.errorf(a.Pos, "field", "declare it as type: string and parse it in a check", "prompt argument %q must be a string (MCP prompt arguments are strings)", a.Name)
+			}
+		}
+	}
+	// Names a template may use: arguments, continuation fields, ask keys.
+	for _, a := range t.Arguments {
+		if c := t.Continuation.Field(a.Name); c != nil {
+			r.errorf(c.Pos, "name-collision", "rename one of them", "continuation field %q has the same name as an argument", a.Name)
+		}
+	}
+	keys := map[string]*InputRequest{}
+	gates := map[string]Pos{}
+	for _, s := range t.States {
+		for _, q := range s.Requests {
+			if prev, dup := keys[q.Key]; dup {
+				r.errorf(q.Pos, "name-collision", "give every input request of a tool its own key", "input request key %q is already used at %s", q.Key, prev.Pos)
+				continue
+			}
+			keys[q.Key] = q
+		}
+		if s.Confirm != nil {
+			if prev, dup := gates[s.Confirm.Key]; dup {
+				r.errorf(s.Confirm.Pos, "name-collision", "set key: on one of the gates", "confirmation key %q is already used at %s", s.Confirm.Key, prev)
+			}
+			gates[s.Confirm.Key] = s.Confirm.Pos
+		}
+	}
+	for key, q := range keys {
+		if p, ok := gates[key]; ok {
+			r.errorf(q.Pos, "name-collision", "rename the request or set key: on the gate", "input request key %q is also a confirmation key (%s)", key, p)
+		}
+		if t.Argument(key) != nil || t.Continuation.Field(key) != nil {
+			r.errorf(q.Pos, "name-collision", "rename the request key", "input request key %q has the same name as an argument or continuation field", key)
+		}
+	}
+	// Validators and templates.
+	for _, f := range allFields(t) {
+		r.resolveValidators(f)
+	}
+	for _, s := range t.States {
+		for _, tpl := range stateTemplates(s) {
+			r.resolveTemplate(t, tpl, keys, s.Idempotency != nil && tpl == s.Idempotency.Key)
+		}
+	}
+}
+
+// stateTemplates lists the templates a state holds.
+func stateTemplates(s *State) []*Template {
+	var ts []*Template
+	add := func(t *Template) {
+		if t != nil {
+			ts = append(ts, t)
+		}
+	}
+	for _, q := range s.Requests {
+		add(q.Message)
+		add(q.Prompt)
+	}
+	if s.Confirm != nil {
+		add(s.Confirm.Message)
+	}
+	if s.Idempotency != nil {
+		add(s.Idempotency.Key)
+	}
+	add(s.Message)
+	for _, m := range s.Messages {
+		add(m.Text)
+	}
+	return ts
+}
+
+// allFields lists every field of a workflow (arguments, continuation, forms),
+// with array items.
+func allFields(t *Tool) []*Field {
+	var fs []*Field
+	add := func(list []*Field) {
+		for _, f := range list {
+			fs = append(fs, f)
+			if f.Items != nil {
+				fs = append(fs, f.Items)
+			}
+		}
+	}
+	add(t.Arguments)
+	add(t.Continuation.Fields)
+	for _, s := range t.States {
+		for _, q := range s.Requests {
+			add(q.Fields)
+		}
+	}
+	return fs
+}
+
+func (r *resolver) resolveValidators(f *Field) {
+	for _, v := range f.Validate {
+		i := slices.IndexFunc(r.f.Validators, func(x *Validator) bool { return x.Name == v.Name })
+		if i < 0 {
+			var declared []string
+			for _, x := range r.f.Validators {
+				declared = append(declared, x.Name)
+			}
+			hint := "declare it under validators: with its type"
+			if len(declared) > 0 {
+				hint = suggestKey(v.Name, declared)
+			}
+			r.errorf(v.Pos, "unknown-reference", hint, "validator %q is not declared", v.Name)
+			continue
+		}
+		want := r.f.Validators[i].Type
+		got := f.Type
+		if got == TypeEnum {
+			got = TypeString // enums are validated as their string value
+		}
+		if got != want {
+			r.errorf(v.Pos, "validator-type", "use a validator declared for this type", "validator %q checks %s values, but field %q is %s", v.Name, want, f.Name, f.Type)
+		}
+	}
+}
+
+func (r *resolver) resolveTemplate(t *Tool, tpl *Template, keys map[string]*InputRequest, isIdempotencyKey bool) {
+	for _, ref := range tpl.Refs() {
+		if ref.Kind != 0 {
+			continue // built in by the decoder
+		}
+		name := ref.Path[0]
+		switch {
+		case len(ref.Path) == 1 && name == "workflowId":
+			ref.Kind = RefWorkflowID
+		case len(ref.Path) == 1 && t.Argument(name) != nil:
+			ref.Kind = RefArgument
+		case len(ref.Path) == 1 && t.Continuation.Field(name) != nil:
+			ref.Kind = RefContinuation
+		case keys[name] != nil && len(ref.Path) == 2 && keys[name].Kind == RequestElicit:
+			if keys[name].Field(ref.Path[1]) == nil {
+				r.errorf(ref.Pos, "unknown-reference", "", "{%s}: elicitation %q has no field %q", ref.Name(), name, ref.Path[1])
+				continue
+			}
+			ref.Kind = RefFormField
+		case keys[name] != nil && len(ref.Path) == 1 && keys[name].Kind == RequestSample:
+			ref.Kind = RefSampled
+		case keys[name] != nil && len(ref.Path) == 1 && keys[name].Kind == RequestRoots:
+			ref.Kind = RefRoots
+		case keys[name] != nil:
+			r.errorf(ref.Pos, "unknown-reference", "write {key.field} for a form field, {key} for sampled text or roots", "{%s}: wrong form for input request %q", ref.Name(), name)
+			continue
+		default:
+			r.errorf(ref.Pos, "unknown-reference", "placeholders name an argument, a continuation field, an input request key, or workflowId",
+				"{%s} names nothing declared in %s %q", ref.Name(), t.Kind, t.Name)
+			continue
+		}
+		if isIdempotencyKey && (ref.Kind == RefSampled || ref.Kind == RefRoots) {
+			r.errorf(ref.Pos, "template", "form operation ids from arguments, continuation fields and form answers", "{%s}: an idempotency key cannot use model output or roots", ref.Name())
+		}
+	}
+}
+
+func sortedCopy(s []string) []string {
+	c := slices.Clone(s)
+	slices.Sort(c)
+	return c
+}

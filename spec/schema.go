@@ -1,0 +1,245 @@
+package spec
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v5"
+)
+
+// SchemaJSON is the JSON Schema (draft 2020-12) of spec files, version 1.
+// The loader validates every file against it; `mrtrgen schema` prints it for
+// editors (# yaml-language-server: $schema=...).
+//
+//go:embed schema/mrtr.v1.schema.json
+var SchemaJSON []byte
+
+// SchemaURL is the schema's $id.
+const SchemaURL = "https://raw.githubusercontent.com/mrtrgen/mrtrgen/main/spec/schema/mrtr.v1.schema.json"
+
+var compiledSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
+	c := jsonschema.NewCompiler()
+	c.Draft = jsonschema.Draft2020
+	c.AssertFormat = false
+	if err := c.AddResource(SchemaURL, bytes.NewReader(SchemaJSON)); err != nil {
+		return nil, err
+	}
+	return c.Compile(SchemaURL)
+})
+
+// schemaDoc is the schema parsed as plain JSON, used to name the keys an
+// object allows when a spec uses an unknown one.
+var schemaDoc = sync.OnceValue(func() map[string]any {
+	var m map[string]any
+	_ = json.Unmarshal(SchemaJSON, &m)
+	return m
+})
+
+// validateSchema checks a document against the schema and maps each
+// failure back to the line and column it came from.
+func validateSchema(file string, doc any, pos map[string]Pos) Diagnostics {
+	sch, err := compiledSchema()
+	if err != nil {
+		// The schema is embedded and tested; failing to compile it is a bug.
+		return Diagnostics{{Pos: Pos{File: file}, Severity: Error, Rule: "internal", Message: "cannot compile the embedded schema: " + err.Error()}}
+	}
+	err = sch.Validate(doc)
+	if err == nil {
+		return nil
+	}
+	ve, ok := err.(*jsonschema.ValidationError)
+	if !ok {
+		return Diagnostics{{Pos: Pos{File: file, Line: 1, Col: 1}, Severity: Error, Rule: "schema", Message: err.Error()}}
+	}
+	var ds Diagnostics
+	seen := map[string]bool{}
+	for _, leaf := range leaves(ve) {
+		for _, d := range describe(file, leaf, pos) {
+			k := d.Pos.String() + d.Message
+			if !seen[k] {
+				seen[k] = true
+				ds = append(ds, d)
+			}
+		}
+	}
+	return ds
+}
+
+func leaves(ve *jsonschema.ValidationError) []*jsonschema.ValidationError {
+	if len(ve.Causes) == 0 {
+		return []*jsonschema.ValidationError{ve}
+	}
+	var out []*jsonschema.ValidationError
+	for _, c := range ve.Causes {
+		out = append(out, leaves(c)...)
+	}
+	return out
+}
+
+var (
+	reAdditional = regexp.MustCompile(`^additionalProperties (.+) not allowed$`)
+	reMissing    = regexp.MustCompile(`^missing properties: (.+)$`)
+	reQuoted     = regexp.MustCompile(`'((?:[^'\\]|\\.)*)'`)
+	reExpected   = regexp.MustCompile(`^expected (\w+), but got (\w+)$`)
+	rePattern    = regexp.MustCompile(`^'(.*)' does not match pattern`)
+)
+
+// patternMeaning explains the schema's patterns in words.
+var patternMeaning = map[string]string{
+	"identifier": "a name of letters, digits and underscores, starting with a letter",
+	"duration":   "a duration such as 90s, 10m or 1h30m",
+	"package":    "a Go package name: lower-case letters and digits, starting with a letter",
+}
+
+// describe turns one schema failure into diagnostics a person can act on.
+func describe(file string, ve *jsonschema.ValidationError, pos map[string]Pos) Diagnostics {
+	loc := ve.InstanceLocation
+	at := pos[loc]
+	if at.File == "" {
+		at = Pos{File: file, Line: 1, Col: 1}
+	}
+	where := readablePath(loc)
+	d := func(p Pos, msg, hint string) Diagnostic {
+		return Diagnostic{Pos: p, Severity: Error, Rule: "schema", Message: msg, Hint: hint}
+	}
+	msg := ve.Message
+	if m := reAdditional.FindStringSubmatch(msg); m != nil {
+		allowed := allowedKeys(ve.AbsoluteKeywordLocation)
+		var ds Diagnostics
+		for _, q := range reQuoted.FindAllStringSubmatch(m[1], -1) {
+			key := q[1]
+			p, ok := pos[loc+"/"+escapePointer(key)+"#key"]
+			if !ok {
+				p = at
+			}
+			ds = append(ds, d(p, fmt.Sprintf("unknown key %q in %s", key, where), suggestKey(key, allowed)))
+		}
+		return ds
+	}
+	if m := reMissing.FindStringSubmatch(msg); m != nil {
+		var ds Diagnostics
+		for _, q := range reQuoted.FindAllStringSubmatch(m[1], -1) {
+			ds = append(ds, d(at, fmt.Sprintf("%s is missing required key %q", where, q[1]), ""))
+		}
+		return ds
+	}
+	if m := reExpected.FindStringSubmatch(msg); m != nil {
+		return Diagnostics{d(at, fmt.Sprintf("%s: expected %s, got %s", where, m[1], m[2]), "")}
+	}
+	if m := rePattern.FindStringSubmatch(msg); m != nil {
+		kw := ve.KeywordLocation
+		meaning := "the expected form"
+		switch {
+		case strings.Contains(ve.AbsoluteKeywordLocation, "/duration/"):
+			meaning = patternMeaning["duration"]
+		case strings.Contains(ve.AbsoluteKeywordLocation, "/identifier/"):
+			meaning = patternMeaning["identifier"]
+		case strings.HasSuffix(kw, "/package/pattern"):
+			meaning = patternMeaning["package"]
+		}
+		return Diagnostics{d(at, fmt.Sprintf("%s: %q is not %s", where, m[1], meaning), "")}
+	}
+	if strings.HasPrefix(msg, "value must be one of ") {
+		return Diagnostics{d(at, fmt.Sprintf("%s: must be one of %s", where, strings.TrimPrefix(msg, "value must be one of ")), "")}
+	}
+	if strings.HasPrefix(msg, "value must be ") {
+		return Diagnostics{d(at, fmt.Sprintf("%s must be %s", where, strings.TrimPrefix(msg, "value must be ")), "")}
+	}
+	return Diagnostics{d(at, fmt.Sprintf("%s: %s", where, msg), "")}
+}
+
+// readablePath turns a JSON pointer into the dotted path a person would
+// write: /tools/close_ticket/states → tools.close_ticket.states.
+func readablePath(ptr string) string {
+	if ptr == "" {
+		return "the spec"
+	}
+	parts := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
+	var b strings.Builder
+	for i, p := range parts {
+		p = strings.ReplaceAll(strings.ReplaceAll(p, "~1", "/"), "~0", "~")
+		if _, err := strconv.Atoi(p); err == nil {
+			fmt.Fprintf(&b, "[%s]", p)
+			continue
+		}
+		if i > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(p)
+	}
+	return b.String()
+}
+
+// allowedKeys finds the properties an object schema allows, from the
+// location of its additionalProperties keyword.
+func allowedKeys(absLoc string) []string {
+	_, frag, ok := strings.Cut(absLoc, "#")
+	if !ok {
+		return nil
+	}
+	frag = strings.TrimSuffix(frag, "/additionalProperties")
+	var node any = schemaDoc()
+	for _, tok := range strings.Split(strings.TrimPrefix(frag, "/"), "/") {
+		if tok == "" {
+			continue
+		}
+		m, ok := node.(map[string]any)
+		if !ok {
+			return nil
+		}
+		node = m[strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")]
+	}
+	m, _ := node.(map[string]any)
+	props, _ := m["properties"].(map[string]any)
+	keys := make([]string, 0, len(props))
+	for k := range props {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// suggestKey proposes the closest allowed key to a misspelt one.
+func suggestKey(key string, allowed []string) string {
+	if len(allowed) == 0 {
+		return ""
+	}
+	best, bestDist := "", 1<<30
+	for _, a := range allowed {
+		if d := editDistance(strings.ToLower(key), strings.ToLower(a)); d < bestDist {
+			best, bestDist = a, d
+		}
+	}
+	list := "allowed keys: " + strings.Join(allowed, ", ")
+	if bestDist <= max(2, len(key)/3) {
+		return fmt.Sprintf("did you mean %q? (%s)", best, list)
+	}
+	return list
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
