@@ -1,0 +1,39 @@
+package store
+
+import (
+	"context"
+	"time"
+)
+
+// DefaultSweepEvery is the interval RunSweeper uses when every <= 0.
+const DefaultSweepEvery = time.Minute
+
+// RunSweeper calls s.Sweep once right away and then every interval until
+// ctx is done, then returns. Errors (other than those caused by ctx ending)
+// go to onErr when it is non-nil; the loop keeps going after an error.
+// Run one sweeper per store per process (several instances sweeping the
+// same shared store is safe, merely redundant).
+func RunSweeper(ctx context.Context, s Store, every time.Duration, onErr func(error)) {
+	if every <= 0 {
+		every = DefaultSweepEvery
+	}
+	sweep := func() {
+		if _, err := s.Sweep(ctx); err != nil && ctx.Err() == nil && onErr != nil {
+			onErr(err)
+		}
+	}
+	if ctx.Err() != nil {
+		return
+	}
+	sweep()
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			sweep()
+		}
+	}
+}
