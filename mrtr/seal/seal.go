@@ -138,8 +138,17 @@ func (c *Codec) Seal(b Binding, ttl time.Duration, plaintext []byte) (string, er
 		return "", fmt.Errorf("seal: expiry %v out of range", expT)
 	}
 
+	al, ok := aadLen(&b)
+	if !ok {
+		return "", errors.New("seal: binding field longer than 4 GiB")
+	}
+	// One scratch allocation: token bytes, then a region that holds the
+	// associated data while the AEAD runs and the encoding afterwards.
+	el := b64.EncodedLen(n)
+	scratch := make([]byte, n+max(al, el))
+	buf, aadBuf, enc := scratch[:HeaderLen+NonceLen:n], scratch[n:n:n+al], scratch[n:n+el]
+
 	key := &c.ring.keys[0]
-	buf := make([]byte, HeaderLen+NonceLen, n)
 	buf[0] = Version
 	binary.BigEndian.PutUint32(buf[1:5], key.id)
 	binary.BigEndian.PutUint64(buf[5:HeaderLen], uint64(exp))
@@ -147,12 +156,9 @@ func (c *Codec) Seal(b Binding, ttl time.Duration, plaintext []byte) (string, er
 	if err := c.readNonce(nonce); err != nil {
 		return "", fmt.Errorf("seal: reading nonce: %w", err)
 	}
-	aad, ok := appendAAD(make([]byte, 0, aadLen(&b)), buf[:HeaderLen], &b)
-	if !ok {
-		return "", errors.New("seal: binding field longer than 4 GiB")
-	}
-	out := key.aead.Seal(buf, nonce, plaintext, aad)
-	return b64.EncodeToString(out), nil
+	aad := appendAAD(aadBuf, buf[:HeaderLen], &b)
+	b64.Encode(enc, key.aead.Seal(buf, nonce, plaintext, aad))
+	return string(enc), nil
 }
 
 func (c *Codec) readNonce(nonce []byte) error {
@@ -176,10 +182,18 @@ func (c *Codec) Open(b Binding, token string) ([]byte, error) {
 	if len(token) > c.maxLen {
 		return nil, invalid(TooLong, fmt.Sprintf("%d characters, limit %d", len(token), c.maxLen))
 	}
-	raw, err := b64.DecodeString(token)
+	al, ok := aadLen(&b)
+	if !ok {
+		return nil, invalid(Forged, "binding field longer than 4 GiB")
+	}
+	// One scratch allocation: token bytes | associated data.
+	dl := b64.DecodedLen(len(token))
+	scratch := make([]byte, dl+al)
+	n, err := b64.Decode(scratch[:dl], []byte(token))
 	if err != nil {
 		return nil, invalid(NotCanonical, "not unpadded base64url")
 	}
+	raw := scratch[:n:n]
 	if !canonical(token, raw) {
 		return nil, invalid(NotCanonical, "not the canonical encoding of its bytes (line breaks?)")
 	}
@@ -194,10 +208,7 @@ func (c *Codec) Open(b Binding, token string) ([]byte, error) {
 	if aead == nil {
 		return nil, invalid(UnknownKey, fmt.Sprintf("key id %d is not in the ring", kid))
 	}
-	aad, ok := appendAAD(make([]byte, 0, aadLen(&b)), raw[:HeaderLen], &b)
-	if !ok {
-		return nil, invalid(Forged, "binding field longer than 4 GiB")
-	}
+	aad := appendAAD(scratch[dl:dl:dl+al], raw[:HeaderLen], &b)
 	body := raw[HeaderLen+NonceLen:]
 	plaintext, err := aead.Open(body[:0], raw[HeaderLen:HeaderLen+NonceLen], body, aad)
 	if err != nil {
@@ -232,9 +243,17 @@ func canonical(token string, raw []byte) bool {
 	return true
 }
 
-// aadLen is the exact length of the associated data for b.
-func aadLen(b *Binding) int {
-	return len(Domain) + HeaderLen + 4*4 + len(b.Audience) + len(b.Subject) + len(b.Principal) + len(b.ArgsDigest)
+// aadLen is the exact length of the associated data for b; false when a
+// field is too long for its 4-byte length prefix.
+func aadLen(b *Binding) (int, bool) {
+	n := len(Domain) + HeaderLen + 4*4 + len(b.ArgsDigest)
+	for _, f := range [...]string{b.Audience, b.Subject, b.Principal} {
+		if uint64(len(f)) > math.MaxUint32 {
+			return 0, false
+		}
+		n += len(f)
+	}
+	return n, true
 }
 
 // appendAAD appends the associated data:
@@ -242,20 +261,17 @@ func aadLen(b *Binding) int {
 //	Domain | header(13) | len32(Audience) Audience | len32(Subject) Subject |
 //	len32(Principal) Principal | len32(32) ArgsDigest
 //
-// where len32 is a 4-byte big-endian length. Domain and header have fixed
-// lengths, and every variable field is length-prefixed, so distinct
-// (header, Binding) pairs always give distinct byte strings.
-func appendAAD(dst, header []byte, b *Binding) ([]byte, bool) {
+// where len32 is a 4-byte big-endian length (aadLen has checked that each
+// fits). Domain and header have fixed lengths, and every variable field is
+// length-prefixed, so distinct (header, Binding) pairs always give distinct
+// byte strings.
+func appendAAD(dst, header []byte, b *Binding) []byte {
 	dst = append(dst, Domain...)
 	dst = append(dst, header...)
 	for _, f := range [...]string{b.Audience, b.Subject, b.Principal} {
-		if uint64(len(f)) > math.MaxUint32 {
-			return nil, false
-		}
 		dst = binary.BigEndian.AppendUint32(dst, uint32(len(f)))
 		dst = append(dst, f...)
 	}
 	dst = binary.BigEndian.AppendUint32(dst, uint32(len(b.ArgsDigest)))
-	dst = append(dst, b.ArgsDigest[:]...)
-	return dst, true
+	return append(dst, b.ArgsDigest[:]...)
 }
