@@ -275,3 +275,9 @@ func appendAAD(dst, header []byte, b *Binding) []byte {
 	dst = binary.BigEndian.AppendUint32(dst, uint32(len(b.ArgsDigest)))
 	return append(dst, b.ArgsDigest[:]...)
 }
+
+// ToolSubject returns the Binding.Subject for a tools/call of tool.
+func ToolSubject(tool string) string { return "tools/call:" + tool }
+
+// PromptSubject returns the Binding.Subject for a prompts/get of prompt.
+func PromptSubject(prompt string) string { return "prompts/get:" + prompt }

@@ -26,6 +26,9 @@ func TestRoundTrip(t *testing.T) {
 		}
 		mustOpen(t, c, testBinding, tok, pt)
 	}
+	if ToolSubject("t") != "tools/call:t" || PromptSubject("p") != "prompts/get:p" {
+		t.Error("subject helpers")
+	}
 	if got := TokenLen(51); got != 123 {
 		t.Errorf("TokenLen(51) = %d, want 123 (41 bytes overhead)", got)
 	}
