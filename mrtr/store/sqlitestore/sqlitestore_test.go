@@ -1,0 +1,136 @@
+package sqlitestore
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/mrtrgen/mrtrgen/mrtr/store"
+	"github.com/mrtrgen/mrtrgen/mrtr/store/storetest"
+)
+
+func TestConformanceMemory(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, clock *storetest.Clock) store.Store {
+		s, err := Open(context.Background(), MemoryPath, Options{Options: store.Options{Now: clock.Now}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	})
+}
+
+func TestConformanceFile(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, clock *storetest.Clock) store.Store {
+		path := filepath.Join(t.TempDir(), "mrtr.db")
+		s, err := Open(context.Background(), path, Options{Options: store.Options{Now: clock.Now}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	})
+}
+
+func TestOpenIdempotentSchemaAndPersistence(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "db.sqlite")
+	s1, err := Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := store.ClaimRequest{Key: "k", Fingerprint: []byte("fp"), Owner: "a", Lease: time.Minute}
+	if r, err := s1.Claim(ctx, req); err != nil || r.Status != store.Acquired {
+		t.Fatalf("Claim = %v, %v", r, err)
+	}
+	if err := s1.Complete(ctx, "k", "a", []byte("res"), time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	var mode string
+	if err := s1.w.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil || mode != "wal" {
+		t.Fatalf("journal_mode = %q, %v; want wal", mode, err)
+	}
+	if err := s1.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// Reopen: the schema exists already, the record survived.
+	s2, err := Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	req.Owner = "b"
+	if r, err := s2.Claim(ctx, req); err != nil || r.Status != store.Replayed || string(r.Result) != "res" {
+		t.Fatalf("after reopen Claim = %+v, %v; want replay of %q", r, err, "res")
+	}
+	// Another prefix in the same file is a separate namespace.
+	s3, err := Open(ctx, path, Options{TablePrefix: "other_"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s3.Close()
+	if r, err := s3.Claim(ctx, req); err != nil || r.Status != store.Acquired {
+		t.Fatalf("other prefix Claim = %+v, %v; want acquired", r, err)
+	}
+}
+
+func TestInMemoryStoresAreIndependent(t *testing.T) {
+	ctx := context.Background()
+	a, err := Open(ctx, MemoryPath, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	b, err := Open(ctx, MemoryPath, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	req := store.ClaimRequest{Key: "k", Fingerprint: []byte("fp"), Owner: "a", Lease: time.Minute}
+	for _, s := range []*Store{a, b} {
+		if r, err := s.Claim(ctx, req); err != nil || r.Status != store.Acquired {
+			t.Fatalf("Claim = %+v, %v", r, err)
+		}
+	}
+}
+
+func TestOpenRejects(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		path   string
+		prefix string
+	}{
+		{"", ""},
+		{"x.db?mode=ro", ""},
+		{"file:x.db", ""},
+		{MemoryPath, "bad-prefix"},
+		{MemoryPath, "x; DROP TABLE y"},
+		{MemoryPath, "1abc"},
+	} {
+		if s, err := Open(ctx, c.path, Options{TablePrefix: c.prefix}); err == nil {
+			s.Close()
+			t.Errorf("Open(%q, prefix %q) succeeded", c.path, c.prefix)
+		}
+	}
+	if _, err := Open(ctx, filepath.Join(t.TempDir(), "no", "such", "dir", "x.db"), Options{}); err == nil {
+		t.Error("Open in a missing directory succeeded")
+	}
+}
+
+func BenchmarkClaimComplete(b *testing.B) {
+	for _, c := range []struct{ name, path string }{
+		{"memory", MemoryPath},
+		{"file", filepath.Join(b.TempDir(), "bench.db")},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			ctx := context.Background()
+			s, err := Open(ctx, c.path, Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			storetest.BenchClaimComplete(b, s)
+		})
+	}
+}

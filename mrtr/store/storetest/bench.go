@@ -1,0 +1,31 @@
+package storetest
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/mrtrgen/mrtrgen/mrtr/store"
+)
+
+// BenchClaimComplete measures one final round's store cost: Claim of a fresh
+// key (Acquired) followed by Complete with a 256-byte result.
+func BenchClaimComplete(b *testing.B, s store.Store) {
+	ctx := context.Background()
+	prefix := UniqueName()
+	result := make([]byte, 256)
+	fp := []byte("0123456789abcdef0123456789abcdef")
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		key := fmt.Sprintf("%s/op-%d", prefix, i)
+		r, err := s.Claim(ctx, store.ClaimRequest{Key: key, Fingerprint: fp, Owner: "bench", Lease: time.Minute})
+		if err != nil || r.Status != store.Acquired {
+			b.Fatalf("Claim = %v, %v", r.Status, err)
+		}
+		if err := s.Complete(ctx, key, "bench", result, time.Hour); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
