@@ -2,6 +2,7 @@ package seal
 
 import (
 	"encoding/base64"
+	"log"
 	"os"
 	"path/filepath"
 	"slices"
@@ -186,6 +187,18 @@ func TestEphemeralRing(t *testing.T) {
 	mustOpen(t, c1, testBinding, tok, []byte("x"))
 	// Another process's ephemeral key (almost surely another id).
 	wantReason(t, errOf(c2.Open(testBinding, tok)), "other ephemeral ring", UnknownKey, Forged)
+}
+
+func TestEphemeralRingNilWarnLogs(t *testing.T) {
+	var buf strings.Builder
+	log.SetOutput(&buf)
+	defer log.SetOutput(os.Stderr)
+	if _, err := EphemeralRing(nil); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "EPHEMERAL") {
+		t.Fatalf("nil warn: logged %q", buf.String())
+	}
 }
 
 func TestGenerateKeySpec(t *testing.T) {
