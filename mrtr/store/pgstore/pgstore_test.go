@@ -1,0 +1,292 @@
+package pgstore
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/mrtrgen/mrtrgen/mrtr/store"
+	"github.com/mrtrgen/mrtrgen/mrtr/store/storetest"
+)
+
+// counters counts what goes over the wire: queries (pgx tracer) and
+// client→server writes (each flush of a request is one round trip).
+type counters struct {
+	queries, writes atomic.Int64
+}
+
+func (c *counters) reset() { c.queries.Store(0); c.writes.Store(0) }
+
+func (c *counters) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
+	c.queries.Add(1)
+	return ctx
+}
+
+func (c *counters) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
+
+type countingConn struct {
+	net.Conn
+	c *counters
+}
+
+func (cc countingConn) Write(b []byte) (int, error) {
+	cc.c.writes.Add(1)
+	return cc.Conn.Write(b)
+}
+
+// testPool returns a pool on the test database (or skips/fails, see
+// storetest.PostgresURL), counting traffic into c when c is non-nil.
+func testPool(t testing.TB, maxConns int32, c *counters, runtimeParams ...map[string]string) *pgxpool.Pool {
+	t.Helper()
+	cfg, err := pgxpool.ParseConfig(storetest.PostgresURL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.MaxConns = maxConns
+	for _, m := range runtimeParams {
+		for k, v := range m {
+			cfg.ConnConfig.RuntimeParams[k] = v
+		}
+	}
+	if c != nil {
+		cfg.ConnConfig.Tracer = c
+		cfg.ConnConfig.DialFunc = func(ctx context.Context, network, addr string) (net.Conn, error) {
+			conn, err := (&net.Dialer{}).DialContext(ctx, network, addr)
+			if err != nil {
+				return nil, err
+			}
+			return countingConn{conn, c}, nil
+		}
+	}
+	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	return pool
+}
+
+// newTestStore returns a Store on its own, unique tables, dropped at the
+// end of the test.
+func newTestStore(t testing.TB, pool *pgxpool.Pool, now func() time.Time) *Store {
+	t.Helper()
+	prefix := storetest.UniqueName() + "_"
+	s, err := New(context.Background(), pool, Options{Options: store.Options{Now: now}, TablePrefix: prefix})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		s.Close()
+		if err := DropTables(context.Background(), pool, prefix); err != nil {
+			t.Errorf("drop tables %s*: %v", prefix, err)
+		}
+	})
+	return s
+}
+
+func TestConformance(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, clock *storetest.Clock) store.Store {
+		return newTestStore(t, testPool(t, 4, nil), clock.Now)
+	})
+}
+
+// TestRoundTrips checks the promise the runtime reports: after warm-up
+// (pgx caches prepared statements per connection), Claim and Complete are
+// one round trip each, so a final round costs ≤ 2.
+func TestRoundTrips(t *testing.T) {
+	var c counters
+	pool := testPool(t, 1, &c)
+	s := newTestStore(t, pool, nil)
+	ctx := context.Background()
+	claim := func(key, fp, owner string) store.ClaimStatus {
+		r, err := s.Claim(ctx, store.ClaimRequest{Key: key, Fingerprint: []byte(fp), Owner: owner, Lease: time.Minute})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Status
+	}
+	// Warm up: prepare the statements on the single connection (the first
+	// use of each costs one extra round trip per connection).
+	claim("warm", "fp", "a")
+	if err := s.Complete(ctx, "warm", "a", []byte("r"), time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Release(ctx, "warm", "a"); err != nil {
+		t.Fatal(err)
+	}
+
+	check := func(what string, max int64, f func()) {
+		t.Helper()
+		c.reset()
+		f()
+		q, w := c.queries.Load(), c.writes.Load()
+		t.Logf("%-32s queries=%d round trips=%d", what, q, w)
+		if q > max || w > max {
+			t.Errorf("%s: %d queries, %d round trips; want ≤ %d", what, q, w, max)
+		}
+	}
+	check("final round (Claim+Complete)", 2, func() {
+		if st := claim("op", "fp", "a"); st != store.Acquired {
+			t.Fatalf("claim = %v", st)
+		}
+		if err := s.Complete(ctx, "op", "a", make([]byte, 1024), time.Hour); err != nil {
+			t.Fatal(err)
+		}
+	})
+	check("Claim → replayed", 1, func() {
+		if st := claim("op", "fp", "b"); st != store.Replayed {
+			t.Fatalf("claim = %v", st)
+		}
+	})
+	check("Claim → mismatch", 1, func() {
+		if st := claim("op", "other", "b"); st != store.Mismatch {
+			t.Fatalf("claim = %v", st)
+		}
+	})
+	claim("pending", "fp", "a")
+	check("Claim → in-flight", 1, func() {
+		if st := claim("pending", "fp", "b"); st != store.InFlight {
+			t.Fatalf("claim = %v", st)
+		}
+	})
+	check("Release", 1, func() {
+		if err := s.Release(ctx, "pending", "a"); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// TestInstancesRace races several Store instances (own pools, as separate
+// server processes would have) over one operation on shared tables.
+func TestInstancesRace(t *testing.T) {
+	const instances, perInstance = 3, 10
+	prefix := storetest.UniqueName() + "_"
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	stores := make([]*Store, instances)
+	var wg sync.WaitGroup
+	errs := make([]error, instances)
+	for i := range instances {
+		pool := testPool(t, 4, nil)
+		wg.Go(func() { // concurrent schema creation
+			stores[i], errs[i] = New(ctx, pool, Options{TablePrefix: prefix})
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Cleanup(func() { DropTables(context.Background(), stores[0].Pool(), prefix) })
+
+	var effects atomic.Int32
+	results := make([]string, instances*perInstance)
+	for i := range instances * perInstance {
+		s := stores[i%instances]
+		wg.Go(func() {
+			owner := fmt.Sprintf("inst%d-%d", i%instances, i)
+			req := store.ClaimRequest{Key: "charge/1", Fingerprint: []byte("fp"), Owner: owner, Lease: time.Minute}
+			for ctx.Err() == nil {
+				r, err := s.Claim(ctx, req)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				switch r.Status {
+				case store.Acquired:
+					effects.Add(1)
+					res := "charged by " + owner
+					if err := s.Complete(ctx, req.Key, owner, []byte(res), time.Hour); err != nil {
+						t.Error(err)
+					}
+					results[i] = res
+					return
+				case store.Replayed:
+					results[i] = string(r.Result)
+					return
+				case store.InFlight:
+					time.Sleep(time.Millisecond)
+				default:
+					t.Errorf("claim = %v", r.Status)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if n := effects.Load(); n != 1 {
+		t.Fatalf("effect ran %d times across %d instances, want 1", n, instances)
+	}
+	for i, r := range results {
+		if r != results[0] {
+			t.Fatalf("result %d = %q, result 0 = %q", i, r, results[0])
+		}
+	}
+}
+
+func TestOpenAndPrefix(t *testing.T) {
+	url := storetest.PostgresURL(t)
+	ctx := context.Background()
+	prefix := storetest.UniqueName() + "_"
+	s, err := Open(ctx, url, Options{TablePrefix: prefix})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		DropTables(ctx, s.Pool(), prefix)
+		s.Close()
+	}()
+	if s.TablePrefix() != prefix {
+		t.Fatalf("TablePrefix() = %q", s.TablePrefix())
+	}
+	// Schema creation is idempotent.
+	s2, err := New(ctx, s.Pool(), Options{TablePrefix: prefix})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s2.Close()
+	if err := s.Pool().Ping(ctx); err != nil {
+		t.Fatalf("closing a store made with New closed the caller's pool: %v", err)
+	}
+	for _, bad := range []string{"Upper_", "x-y", "x; drop table y", "1x", "x\"y"} {
+		if _, err := New(ctx, s.Pool(), Options{TablePrefix: bad}); err == nil {
+			t.Errorf("prefix %q accepted", bad)
+		}
+	}
+	if _, err := Open(ctx, "postgres://127.0.0.1:1/none?connect_timeout=1&sslmode=disable", Options{}); err == nil {
+		t.Error("Open of an unreachable server succeeded")
+	}
+}
+
+// BenchmarkClaimComplete measures a final round's store cost. "durable" is
+// the default configuration (each commit waits for the WAL flush, so on
+// this kind of host the fsync dominates); "async_commit" sets
+// synchronous_commit=off on the connections to show the cost without the
+// flush wait (not recommended for the store: a database crash could forget
+// a completed effect).
+func BenchmarkClaimComplete(b *testing.B) {
+	for _, c := range []struct {
+		name   string
+		params map[string]string
+	}{
+		{"durable", nil},
+		{"async_commit", map[string]string{"synchronous_commit": "off"}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			var cnt counters
+			pool := testPool(b, 4, &cnt, c.params)
+			s := newTestStore(b, pool, nil)
+			cnt.reset()
+			storetest.BenchClaimComplete(b, s)
+			b.ReportMetric(float64(cnt.writes.Load())/float64(b.N), "roundtrips/op")
+		})
+	}
+}
