@@ -378,7 +378,7 @@ func checkStringMaxLength(c *checker, r *Rule) {
 			for _, f := range fs {
 				for _, x := range []*spec.Field{f, f.Items} {
 					if x != nil && x.Type == spec.TypeString && x.MaxLength == nil {
-						c.report(r, x.Pos, append(scope{x.Lint}, sc...), "%s %q: string %s %q has no maxLength", t.Kind, t.Name, where, f.Name)
+						c.report(r, x.Pos, append(scope{x.Lint, f.Lint}, sc...), "%s %q: string %s %q has no maxLength", t.Kind, t.Name, where, x.Name)
 					}
 				}
 			}
@@ -398,9 +398,20 @@ func checkStringMaxLength(c *checker, r *Rule) {
 
 func checkEnumValues(c *checker, r *Rule) {
 	for _, t := range c.file.Workflows() {
-		for _, f := range fieldsOf(t) {
-			if f.Type == spec.TypeEnum && len(f.Values) == 0 {
-				c.report(r, f.Pos, c.toolScope(t, f.Lint), "%s %q: enum %q has no values", t.Kind, t.Name, f.Name)
+		check := func(fs []*spec.Field, sc scope) {
+			for _, f := range fs {
+				for _, x := range []*spec.Field{f, f.Items} {
+					if x != nil && x.Type == spec.TypeEnum && len(x.Values) == 0 {
+						c.report(r, x.Pos, append(scope{x.Lint, f.Lint}, sc...), "%s %q: enum %q has no values", t.Kind, t.Name, x.Name)
+					}
+				}
+			}
+		}
+		check(t.Arguments, c.toolScope(t))
+		check(t.Continuation.Fields, c.toolScope(t))
+		for _, s := range t.States {
+			for _, q := range s.Requests {
+				check(q.Fields, c.toolScope(t, q.Lint, s.Lint))
 			}
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -77,12 +78,48 @@ func (d *decoder) duration(n *yaml.Node) time.Duration {
 }
 
 func (d *decoder) template(n *yaml.Node) *Template {
-	t, err := parseTemplate(n.Value, d.pos(n))
+	at := func(off int) Pos { return d.offsetPos(n, off) }
+	t, err := parseTemplate(n.Value, d.pos(n), at)
 	if err != nil {
-		d.errorf(n, "template", "", "bad template: %v", err)
+		p := d.pos(n)
+		if te, ok := err.(*templateError); ok {
+			p = at(te.Offset)
+		}
+		d.diags = append(d.diags, Diagnostic{Pos: p, Severity: Error, Rule: "template", Message: "bad template: " + err.Error(),
+			Hint: "placeholders are {name} or {askKey.field}; write {{ and }} for literal braces"})
 		return nil
 	}
 	return t
+}
+
+// offsetPos is the position of byte offset off of a scalar's value. It is
+// exact for a scalar on one line whose text up to off is written as is
+// (plain, or quoted without escapes); otherwise it is the scalar's start.
+func (d *decoder) offsetPos(n *yaml.Node, off int) Pos {
+	p := d.pos(n)
+	if p.Line == 0 || off < 0 || off > len(n.Value) {
+		return p
+	}
+	before := n.Value[:off]
+	if strings.ContainsAny(before, "\n\r") {
+		return p
+	}
+	switch {
+	case n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0:
+		return p
+	case n.Style&yaml.DoubleQuotedStyle != 0:
+		if strings.ContainsAny(before, `\"`) {
+			return p
+		}
+		p.Col++
+	case n.Style&yaml.SingleQuotedStyle != 0:
+		if strings.Contains(before, "'") {
+			return p
+		}
+		p.Col++
+	}
+	p.Col += utf8.RuneCountInString(before)
+	return p
 }
 
 var mcpNameRE = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
@@ -441,6 +478,7 @@ func (d *decoder) decodeState(sp pair) *State {
 	s := &State{Name: sp.key, Pos: d.pos(sp.k)}
 	keys := map[string]*yaml.Node{}
 	var kinds []string
+	askEntries := 0
 	for _, p := range pairs(sp.v) {
 		keys[p.key] = p.k
 		if slices.Contains(stateKindKeys, p.key) {
@@ -460,6 +498,10 @@ func (d *decoder) decodeState(sp pair) *State {
 			slices.SortFunc(s.Outcomes, func(a, b *Branch) int { return strings.Compare(a.Name, b.Name) })
 		case "ask":
 			s.Kind = StateAsk
+			// Requests that fail to decode are reported by decodeRequest;
+			// count what was written so the state is not also said to ask
+			// for nothing.
+			askEntries = len(p.v.Content) / 2
 			for _, rp := range pairs(p.v) {
 				d.checkIdent(rp.k, "input request")
 				if r := d.decodeRequest(rp); r != nil {
@@ -533,7 +575,7 @@ func (d *decoder) decodeState(sp pair) *State {
 		d.errorf(keys[kinds[1]], "state", "split it into one state per step", "state %q has both %s and %s; a state does exactly one thing", s.Name, kinds[0], kinds[1])
 		return s
 	}
-	d.checkStateKeys(s, keys, sp.k)
+	d.checkStateKeys(s, keys, sp.k, askEntries)
 	if s.Kind == StateEffect && s.Idempotency == nil {
 		s.Idempotency = &Idempotency{Retain: DefaultRetain, Pos: s.Pos}
 	}
@@ -545,7 +587,7 @@ func (d *decoder) decodeState(sp pair) *State {
 
 // checkStateKeys reports keys that do not belong to the state's kind and
 // transitions the kind needs but lacks.
-func (d *decoder) checkStateKeys(s *State, keys map[string]*yaml.Node, at *yaml.Node) {
+func (d *decoder) checkStateKeys(s *State, keys map[string]*yaml.Node, at *yaml.Node, askEntries int) {
 	allowed := map[StateKind][]string{
 		StateCheck:    {"check", "outcomes", "next"},
 		StateAsk:      {"ask", "next", "onDecline", "onCancel"},
@@ -583,7 +625,7 @@ func (d *decoder) checkStateKeys(s *State, keys map[string]*yaml.Node, at *yaml.
 			d.errorf(at, "state", "add messages: [{role: user, text: ...}]", "prompt terminal state %q has no messages", s.Name)
 		}
 	}
-	if s.Kind == StateAsk && len(s.Requests) == 0 && keys["ask"] != nil {
+	if s.Kind == StateAsk && len(s.Requests) == 0 && keys["ask"] != nil && askEntries == 0 {
 		d.errorf(keys["ask"], "state", "add at least one input request", "state %q asks for nothing", s.Name)
 	}
 }

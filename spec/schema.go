@@ -2,6 +2,7 @@ package spec
 
 import (
 	"bytes"
+	"cmp"
 	_ "embed"
 	"encoding/json"
 	"fmt"
@@ -58,10 +59,32 @@ func validateSchema(file string, doc any, pos map[string]Pos) Diagnostics {
 	if !ok {
 		return Diagnostics{{Pos: Pos{File: file, Line: 1, Col: 1}, Severity: Error, Rule: "schema", Message: err.Error()}}
 	}
+	// Order the failures by where they are before describing them, so that
+	// the output is stable (the validator walks objects in map order) and a
+	// file with thousands of them is not described in full.
+	type located struct {
+		at   Pos
+		leaf *jsonschema.ValidationError
+	}
+	var ls []located
+	for _, leaf := range leaves(ve) {
+		ls = append(ls, located{pos[leaf.InstanceLocation], leaf})
+	}
+	slices.SortFunc(ls, func(a, b located) int {
+		return cmp.Or(cmp.Compare(a.at.Line, b.at.Line), cmp.Compare(a.at.Col, b.at.Col),
+			cmp.Compare(a.leaf.InstanceLocation, b.leaf.InstanceLocation),
+			cmp.Compare(a.leaf.KeywordLocation, b.leaf.KeywordLocation), cmp.Compare(a.leaf.Message, b.leaf.Message))
+	})
 	var ds Diagnostics
 	seen := map[string]bool{}
-	for _, leaf := range leaves(ve) {
-		for _, d := range describe(file, leaf, pos) {
+	for i, l := range ls {
+		if len(ds) >= maxSchemaDiagnostics {
+			ds = append(ds, Diagnostic{Pos: ds[len(ds)-1].Pos, Severity: Error, Rule: "schema",
+				Message: fmt.Sprintf("too many schema errors: %d more not shown", len(ls)-i),
+				Hint:    "fix the errors above first"})
+			break
+		}
+		for _, d := range describe(file, l.leaf, pos, doc) {
 			k := d.Pos.String() + d.Message
 			if !seen[k] {
 				seen[k] = true
@@ -71,6 +94,9 @@ func validateSchema(file string, doc any, pos map[string]Pos) Diagnostics {
 	}
 	return ds
 }
+
+// maxSchemaDiagnostics bounds what one file reports from the schema phase.
+const maxSchemaDiagnostics = 100
 
 func leaves(ve *jsonschema.ValidationError) []*jsonschema.ValidationError {
 	if len(ve.Causes) == 0 {
@@ -88,7 +114,8 @@ var (
 	reMissing    = regexp.MustCompile(`^missing properties: (.+)$`)
 	reQuoted     = regexp.MustCompile(`'((?:[^'\\]|\\.)*)'`)
 	reExpected   = regexp.MustCompile(`^expected (\w+), but got (\w+)$`)
-	rePattern    = regexp.MustCompile(`^'(.*)' does not match pattern`)
+	reConst      = regexp.MustCompile(`^value must be "(-?[0-9][0-9.eE+-]*)"$`)
+	reNonFinite  = regexp.MustCompile(`^[-+]?\.(?:inf|Inf|INF|nan|NaN|NAN)$`)
 )
 
 // patternMeaning explains the schema's patterns in words.
@@ -99,7 +126,8 @@ var patternMeaning = map[string]string{
 }
 
 // describe turns one schema failure into diagnostics a person can act on.
-func describe(file string, ve *jsonschema.ValidationError, pos map[string]Pos) Diagnostics {
+// doc is the validated document, to quote the offending value.
+func describe(file string, ve *jsonschema.ValidationError, pos map[string]Pos, doc any) Diagnostics {
 	loc := ve.InstanceLocation
 	at := pos[loc]
 	if at.File == "" {
@@ -109,6 +137,7 @@ func describe(file string, ve *jsonschema.ValidationError, pos map[string]Pos) D
 	d := func(p Pos, msg, hint string) Diagnostic {
 		return Diagnostic{Pos: p, Severity: Error, Rule: "schema", Message: msg, Hint: hint}
 	}
+	val, _ := pointerValue(doc, loc)
 	msg := ve.Message
 	if m := reAdditional.FindStringSubmatch(msg); m != nil {
 		allowed := allowedKeys(ve.AbsoluteKeywordLocation)
@@ -124,35 +153,113 @@ func describe(file string, ve *jsonschema.ValidationError, pos map[string]Pos) D
 		return ds
 	}
 	if m := reMissing.FindStringSubmatch(msg); m != nil {
+		// At the key of the object that lacks it (the whole document for
+		// the top level), not at the object's first child.
+		p, ok := pos[loc+"#key"]
+		if !ok {
+			p = at
+		}
 		var ds Diagnostics
 		for _, q := range reQuoted.FindAllStringSubmatch(m[1], -1) {
-			ds = append(ds, d(at, fmt.Sprintf("%s is missing required key %q", where, q[1]), ""))
+			ds = append(ds, d(p, fmt.Sprintf("%s is missing required key %q", where, q[1]), ""))
 		}
 		return ds
 	}
 	if m := reExpected.FindStringSubmatch(msg); m != nil {
-		return Diagnostics{d(at, fmt.Sprintf("%s: expected %s, got %s", where, m[1], m[2]), "")}
+		if s, ok := val.(string); ok && reNonFinite.MatchString(s) && (m[1] == "number" || m[1] == "integer") {
+			return Diagnostics{d(at, fmt.Sprintf("%s: %s is not a finite number", where, s), "")}
+		}
+		got := m[2]
+		if s := scalarText(val); s != "" {
+			got += " " + s
+		}
+		hint := ""
+		if m[1] == "boolean" {
+			hint = "write true or false"
+		}
+		return Diagnostics{d(at, fmt.Sprintf("%s: expected %s, got %s", where, m[1], got), hint)}
 	}
-	if m := rePattern.FindStringSubmatch(msg); m != nil {
-		kw := ve.KeywordLocation
-		meaning := "the expected form"
+	if strings.HasPrefix(msg, "does not match pattern ") {
+		meaning := "of the expected form " + strings.TrimPrefix(msg, "does not match pattern ")
 		switch {
 		case strings.Contains(ve.AbsoluteKeywordLocation, "/duration/"):
 			meaning = patternMeaning["duration"]
 		case strings.Contains(ve.AbsoluteKeywordLocation, "/identifier/"):
 			meaning = patternMeaning["identifier"]
-		case strings.HasSuffix(kw, "/package/pattern"):
+		case strings.HasSuffix(ve.KeywordLocation, "/package/pattern"):
 			meaning = patternMeaning["package"]
 		}
-		return Diagnostics{d(at, fmt.Sprintf("%s: %q is not %s", where, m[1], meaning), "")}
+		return Diagnostics{d(at, fmt.Sprintf("%s: %s is not %s", where, scalarText(val), meaning), "")}
+	}
+	if m := reConst.FindStringSubmatch(msg); m != nil {
+		// The validator quotes numeric constants: value must be "1".
+		return Diagnostics{d(at, fmt.Sprintf("%s must be %s, not %s", where, m[1], scalarText(val)), "")}
 	}
 	if strings.HasPrefix(msg, "value must be one of ") {
-		return Diagnostics{d(at, fmt.Sprintf("%s: must be one of %s", where, strings.TrimPrefix(msg, "value must be one of ")), "")}
+		list := strings.TrimPrefix(msg, "value must be one of ")
+		hint := ""
+		if s, ok := val.(string); ok {
+			var opts []string
+			for _, q := range reQuoted.FindAllStringSubmatch(strings.ReplaceAll(list, `"`, "'"), -1) {
+				opts = append(opts, q[1])
+			}
+			if h := suggestKey(s, opts); strings.HasPrefix(h, "did you mean") {
+				hint, _, _ = strings.Cut(h, " (")
+			}
+		}
+		return Diagnostics{d(at, fmt.Sprintf("%s: %s is not one of %s", where, scalarText(val), list), hint)}
 	}
 	if strings.HasPrefix(msg, "value must be ") {
 		return Diagnostics{d(at, fmt.Sprintf("%s must be %s", where, strings.TrimPrefix(msg, "value must be ")), "")}
 	}
 	return Diagnostics{d(at, fmt.Sprintf("%s: %s", where, msg), "")}
+}
+
+// pointerValue finds the value a JSON pointer names in a document.
+func pointerValue(doc any, ptr string) (any, bool) {
+	if ptr == "" {
+		return doc, true
+	}
+	v := doc
+	for _, tok := range strings.Split(strings.TrimPrefix(ptr, "/"), "/") {
+		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		switch x := v.(type) {
+		case map[string]any:
+			c, ok := x[tok]
+			if !ok {
+				return nil, false
+			}
+			v = c
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(x) {
+				return nil, false
+			}
+			v = x[i]
+		default:
+			return nil, false
+		}
+	}
+	return v, true
+}
+
+// scalarText quotes a scalar for a message (long ones shortened), and is
+// empty for objects and arrays.
+func scalarText(v any) string {
+	switch x := v.(type) {
+	case string:
+		if r := []rune(x); len(r) > 40 {
+			x = string(r[:40]) + "…"
+		}
+		return strconv.Quote(x)
+	case json.Number:
+		return x.String()
+	case bool:
+		return strconv.FormatBool(x)
+	case nil:
+		return "null"
+	}
+	return ""
 }
 
 // readablePath turns a JSON pointer into the dotted path a person would

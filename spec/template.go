@@ -58,9 +58,21 @@ func (t *Template) Refs() []*TemplateRef {
 	return rs
 }
 
-// parseTemplate splits raw into literal text and placeholders. Errors name
-// the offending column within the scalar.
-func parseTemplate(raw string, pos Pos) (*Template, error) {
+// templateError is a malformed template; Offset is the byte offset of the
+// problem within the text.
+type templateError struct {
+	Offset int
+	Msg    string
+}
+
+func (e *templateError) Error() string { return e.Msg }
+
+// parseTemplate splits raw into literal text and placeholders. at gives the
+// position of a byte offset of raw in the file (nil: the template's start).
+func parseTemplate(raw string, pos Pos, at func(off int) Pos) (*Template, error) {
+	if at == nil {
+		at = func(int) Pos { return pos }
+	}
 	t := &Template{Raw: raw, Pos: pos}
 	var lit strings.Builder
 	flush := func() {
@@ -79,28 +91,24 @@ func parseTemplate(raw string, pos Pos) (*Template, error) {
 			lit.WriteByte('}')
 			i++
 		case c == '}':
-			return nil, fmt.Errorf("unmatched '}' at offset %d (write '}}' for a literal brace)", i)
+			return nil, &templateError{i, "unmatched '}' (write '}}' for a literal brace)"}
 		case c == '{':
 			end := strings.IndexByte(raw[i+1:], '}')
 			if end < 0 {
-				return nil, fmt.Errorf("unclosed placeholder at offset %d (write '{{' for a literal brace)", i)
+				return nil, &templateError{i, "unclosed placeholder (write '{{' for a literal brace)"}
 			}
 			name := raw[i+1 : i+1+end]
 			path := strings.Split(name, ".")
 			for _, p := range path {
 				if !isIdent(p) {
-					return nil, fmt.Errorf("placeholder {%s} at offset %d: want a name like {ticketId} or {reason.closeReason}", name, i)
+					return nil, &templateError{i, fmt.Sprintf("placeholder {%s}: want a name like {ticketId} or {reason.closeReason}", name)}
 				}
 			}
 			if len(path) > 2 {
-				return nil, fmt.Errorf("placeholder {%s} at offset %d: at most one dot (askKey.field)", name, i)
+				return nil, &templateError{i, fmt.Sprintf("placeholder {%s}: at most one dot (askKey.field)", name)}
 			}
 			flush()
-			refPos := pos
-			if pos.Line > 0 && !strings.Contains(raw[:i], "\n") {
-				refPos.Col += i
-			}
-			t.Parts = append(t.Parts, TemplatePart{Ref: &TemplateRef{Path: path, Pos: refPos}})
+			t.Parts = append(t.Parts, TemplatePart{Ref: &TemplateRef{Path: path, Pos: at(i)}})
 			i += end + 1
 		default:
 			lit.WriteByte(c)

@@ -44,7 +44,9 @@ func parseYAML(path string, data []byte, lim Limits) (*yaml.Node, Diagnostics) {
 		return nil, Diagnostics{{Pos: Pos{File: path, Line: line, Col: col}, Severity: Error, Rule: rule, Message: msg, Hint: hint}}
 	}
 	if len(data) > lim.MaxFileBytes {
-		return fail(0, 0, "input", fmt.Sprintf("file is %d bytes, over the %d-byte limit for a spec", len(data), lim.MaxFileBytes),
+		// LoadFile reads only one byte past the limit, so the length here
+		// is not the file's size: say what is known.
+		return fail(0, 0, "input", fmt.Sprintf("file is larger than %d bytes, the limit for a spec", lim.MaxFileBytes),
 			"split the spec into several files")
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
@@ -64,15 +66,23 @@ func parseYAML(path string, data []byte, lim Limits) (*yaml.Node, Diagnostics) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := safeDecode(dec, &doc); err != nil {
-		line, msg := yamlErrorLine(err)
-		return fail(line, 1, "yaml-syntax", msg, "")
+		if errors.Is(err, io.EOF) {
+			// Comments and document markers only.
+			return fail(1, 1, "input", "file is empty (it holds only comments)", "start from `mrtrgen init`, or see docs/spec.md")
+		}
+		line, col, msg, hint := yamlErrorPos(data, err)
+		if strings.Contains(msg, "exceeded max depth") {
+			// yaml.v3's own bound, far above ours.
+			return fail(line, col, "input", fmt.Sprintf("nesting deeper than %d levels", lim.MaxDepth), "")
+		}
+		return fail(line, col, "yaml-syntax", msg, hint)
 	}
 	var extra yaml.Node
 	if err := safeDecode(dec, &extra); err == nil {
 		return fail(extra.Line, extra.Column, "yaml-syntax", "more than one YAML document in the file", "keep one spec document per file")
 	} else if !errors.Is(err, io.EOF) {
-		line, msg := yamlErrorLine(err)
-		return fail(line, 1, "yaml-syntax", msg, "")
+		line, col, msg, hint := yamlErrorPos(data, err)
+		return fail(line, col, "yaml-syntax", msg, hint)
 	}
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
 		return fail(1, 1, "input", "file holds no YAML document", "")
@@ -98,24 +108,63 @@ func safeDecode(dec *yaml.Decoder, n *yaml.Node) (err error) {
 
 var yamlLineRE = regexp.MustCompile(`^yaml: (?:line (\d+): )?(.*)$`)
 
-// yamlErrorLine extracts the line number yaml.v3 puts in its messages.
-func yamlErrorLine(err error) (int, string) {
-	msg := err.Error()
+// yamlParserProblems are the messages of yaml.v3's parser (as opposed to its
+// scanner). For them yaml.v3 prints a 0-based line number (it adds one only
+// for scanner errors), so the line it names is one before the problem.
+var yamlParserProblems = map[string]bool{
+	"did not find expected <document start>": true,
+	"did not find expected node content":     true,
+	"did not find expected key":              true,
+	"did not find expected '-' indicator":    true,
+	"did not find expected ',' or ']'":       true,
+	"did not find expected ',' or '}'":       true,
+}
+
+// yamlErrorPos turns a yaml.v3 error into a 1-based line, a column (1 unless
+// the problem can be pinned down on its line), a message and a hint.
+func yamlErrorPos(data []byte, err error) (line, col int, msg, hint string) {
+	msg = err.Error()
+	line, col = 1, 1
 	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
-		line, _ := strconv.Atoi(m[1])
-		if line == 0 {
-			line = 1
+		msg = m[2]
+		if m[1] != "" {
+			line, _ = strconv.Atoi(m[1])
+			if yamlParserProblems[msg] {
+				line++
+			}
 		}
-		return line, m[2]
 	}
-	return 1, msg
+	lines := bytes.Split(data, []byte("\n"))
+	if line < 1 || line > len(lines) {
+		line = max(1, min(line, len(lines)))
+	}
+	text := lines[line-1]
+	switch {
+	case strings.Contains(msg, "tab character") || msg == "found character that cannot start any token" && bytes.IndexByte(text, '\t') >= 0:
+		if i := bytes.IndexByte(text, '\t'); i >= 0 {
+			col = utf8.RuneCount(text[:i]) + 1
+		}
+		hint = "indent with spaces: YAML does not allow tabs in indentation"
+	case strings.HasPrefix(msg, "unknown anchor"):
+		// yaml.v3 gives no line for this one: find the alias.
+		if q := reQuoted.FindStringSubmatch(msg); q != nil {
+			if i := bytes.Index(data, []byte("*"+q[1])); i >= 0 {
+				line, col = lineCol(data, i)
+			}
+		}
+		hint = "define the anchor (&name) before the alias (*name) that uses it"
+	case strings.Contains(msg, "could not find expected ':'") && len(text) > 1024:
+		hint = "YAML keys are at most 1024 characters"
+	}
+	return line, col, msg, hint
 }
 
 type expander struct {
-	path  string
-	lim   Limits
-	nodes int
-	diags Diagnostics
+	path    string
+	lim     Limits
+	nodes   int
+	aliases int // aliases expanded so far
+	diags   Diagnostics
 	// active holds anchors being expanded, to stop self-referencing aliases.
 	active []*yaml.Node
 }
@@ -135,7 +184,15 @@ func (x *expander) expand(n *yaml.Node, depth int) *yaml.Node {
 	}
 	x.nodes++
 	if x.nodes > x.lim.MaxNodes {
-		x.errorf(n, "input", "reduce the use of YAML aliases", "YAML aliases expand to more than %d nodes", x.lim.MaxNodes)
+		if x.aliases > 0 {
+			x.errorf(n, "input", "reduce the use of YAML aliases", "YAML aliases expand to more than %d nodes", x.lim.MaxNodes)
+		} else {
+			x.errorf(n, "input", "split the spec into several files", "the document has more than %d nodes", x.lim.MaxNodes)
+		}
+		return nil
+	}
+	if n.Style&yaml.TaggedStyle != 0 && !coreTags[n.ShortTag()] {
+		x.errorf(n, "yaml-syntax", "remove the tag: a spec uses plain YAML values", "YAML tag %s is not supported", n.Tag)
 		return nil
 	}
 	if depth > x.lim.MaxDepth {
@@ -154,6 +211,7 @@ func (x *expander) expand(n *yaml.Node, depth int) *yaml.Node {
 				return nil
 			}
 		}
+		x.aliases++
 		x.active = append(x.active, n.Alias)
 		c := x.expand(n.Alias, depth)
 		x.active = x.active[:len(x.active)-1]
@@ -200,6 +258,14 @@ func (x *expander) expand(n *yaml.Node, depth int) *yaml.Node {
 	}
 	x.errorf(n, "yaml-syntax", "", "unexpected YAML node")
 	return nil
+}
+
+// coreTags are the tags of the YAML 1.2 core schema (and the timestamps
+// yaml.v3 resolves plain dates to); any other explicit tag is refused rather
+// than silently read as text.
+var coreTags = map[string]bool{
+	"!!str": true, "!!int": true, "!!float": true, "!!bool": true, "!!null": true,
+	"!!map": true, "!!seq": true, "!!timestamp": true,
 }
 
 // toJSON converts an expanded tree into the values a JSON Schema validator
@@ -256,10 +322,12 @@ func escapePointer(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
 }
 
+// lineCol gives the 1-based line and column of a byte offset. Columns count
+// characters, as yaml.v3's do (an invalid byte counts as one).
 func lineCol(data []byte, off int) (int, int) {
 	line := 1 + bytes.Count(data[:off], []byte{'\n'})
-	col := off - bytes.LastIndexByte(data[:off], '\n')
-	return line, col
+	start := bytes.LastIndexByte(data[:off], '\n') + 1
+	return line, utf8.RuneCount(data[start:off]) + 1
 }
 
 func firstInvalidUTF8(data []byte) int {
