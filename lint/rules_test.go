@@ -31,7 +31,9 @@ type finding struct {
 	Rule      string
 }
 
-func (f finding) String() string { return fmt.Sprintf("%d:%d %s %s", f.Line, f.Col, f.Severity, f.Rule) }
+func (f finding) String() string {
+	return fmt.Sprintf("%d:%d %s %s", f.Line, f.Col, f.Severity, f.Rule)
+}
 
 func parseWants(t *testing.T, data []byte) []finding {
 	t.Helper()
