@@ -1,0 +1,297 @@
+package redisstore
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/mrtrgen/mrtrgen/mrtr/store"
+	"github.com/mrtrgen/mrtrgen/mrtr/store/storetest"
+)
+
+// counter is a go-redis hook counting commands and client→server writes
+// (each flushed request is one round trip).
+type counter struct {
+	cmds, writes atomic.Int64
+}
+
+func (c *counter) reset() { c.cmds.Store(0); c.writes.Store(0) }
+
+func (c *counter) DialHook(next redis.DialHook) redis.DialHook {
+	return func(ctx context.Context, network, addr string) (net.Conn, error) {
+		conn, err := next(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		return countingConn{conn, c}, nil
+	}
+}
+
+func (c *counter) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		c.cmds.Add(1)
+		return next(ctx, cmd)
+	}
+}
+
+func (c *counter) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return func(ctx context.Context, cmds []redis.Cmder) error {
+		c.cmds.Add(int64(len(cmds)))
+		return next(ctx, cmds)
+	}
+}
+
+type countingConn struct {
+	net.Conn
+	c *counter
+}
+
+func (cc countingConn) Write(b []byte) (int, error) {
+	cc.c.writes.Add(1)
+	return cc.Conn.Write(b)
+}
+
+// testClient returns a client of the test Redis (or skips/fails, see
+// storetest.RedisURL), counting into c when c is non-nil.
+func testClient(t testing.TB, c *counter) *redis.Client {
+	t.Helper()
+	opts, err := redis.ParseURL(storetest.RedisURL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.PoolSize = 8
+	rdb := redis.NewClient(opts)
+	if c != nil {
+		rdb.AddHook(c)
+	}
+	t.Cleanup(func() { rdb.Close() })
+	return rdb
+}
+
+// newTestStore returns a Store under a unique key prefix whose keys are
+// deleted at the end of the test.
+func newTestStore(t testing.TB, rdb *redis.Client, now func() time.Time) *Store {
+	t.Helper()
+	prefix := "mrtrtest:" + storetest.UniqueName() + ":"
+	s, err := New(context.Background(), rdb, Options{Options: store.Options{Now: now}, KeyPrefix: prefix})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		s.Close()
+		if _, err := DeleteKeys(context.Background(), rdb, prefix); err != nil {
+			t.Errorf("delete keys %s*: %v", prefix, err)
+		}
+	})
+	return s
+}
+
+func TestConformance(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, clock *storetest.Clock) store.Store {
+		return newTestStore(t, testClient(t, nil), clock.Now)
+	})
+}
+
+// TestRoundTrips checks that Claim and Complete are one round trip each,
+// so a final round costs ≤ 2, and that every other path is one too.
+func TestRoundTrips(t *testing.T) {
+	var c counter
+	rdb := testClient(t, &c)
+	s := newTestStore(t, rdb, nil)
+	ctx := context.Background()
+	if err := rdb.Ping(ctx).Err(); err != nil { // dial and handshake now
+		t.Fatal(err)
+	}
+	claim := func(key, fp, owner string) store.ClaimStatus {
+		r, err := s.Claim(ctx, store.ClaimRequest{Key: key, Fingerprint: []byte(fp), Owner: owner, Lease: time.Minute})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Status
+	}
+	check := func(what string, max int64, f func()) {
+		t.Helper()
+		c.reset()
+		f()
+		n, w := c.cmds.Load(), c.writes.Load()
+		t.Logf("%-32s commands=%d round trips=%d", what, n, w)
+		if n > max || w > max {
+			t.Errorf("%s: %d commands, %d round trips; want ≤ %d", what, n, w, max)
+		}
+	}
+	check("final round (Claim+Complete)", 2, func() {
+		if st := claim("op", "fp", "a"); st != store.Acquired {
+			t.Fatalf("claim = %v", st)
+		}
+		if err := s.Complete(ctx, "op", "a", make([]byte, 1024), time.Hour); err != nil {
+			t.Fatal(err)
+		}
+	})
+	check("Claim → replayed", 1, func() {
+		if st := claim("op", "fp", "b"); st != store.Replayed {
+			t.Fatalf("claim = %v", st)
+		}
+	})
+	check("Claim → mismatch", 1, func() {
+		if st := claim("op", "other", "b"); st != store.Mismatch {
+			t.Fatalf("claim = %v", st)
+		}
+	})
+	claim("pending", "fp", "a")
+	check("Claim → in-flight", 1, func() {
+		if st := claim("pending", "fp", "b"); st != store.InFlight {
+			t.Fatalf("claim = %v", st)
+		}
+	})
+	check("Release", 1, func() {
+		if err := s.Release(ctx, "pending", "a"); err != nil {
+			t.Fatal(err)
+		}
+	})
+	rec := store.StateRecord{Ref: "r", Workflow: "w", Data: []byte("d")}
+	check("PutState", 1, func() {
+		if err := s.PutState(ctx, rec, time.Hour); err != nil {
+			t.Fatal(err)
+		}
+	})
+	check("GetState", 1, func() {
+		if _, err := s.GetState(ctx, "r"); err != nil {
+			t.Fatal(err)
+		}
+	})
+	check("DeleteWorkflowStates", 1, func() {
+		if err := s.DeleteWorkflowStates(ctx, "w"); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// TestKeysHaveBackstopTTL checks that every key Redis holds for the store
+// expires on its own (no record is kept forever even without sweeping).
+func TestKeysHaveBackstopTTL(t *testing.T) {
+	rdb := testClient(t, nil)
+	s := newTestStore(t, rdb, nil)
+	ctx := context.Background()
+	if _, err := s.Claim(ctx, store.ClaimRequest{Key: "pending", Fingerprint: []byte("fp"), Owner: "a", Lease: time.Minute}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Claim(ctx, store.ClaimRequest{Key: "done", Fingerprint: []byte("fp"), Owner: "a", Lease: time.Minute}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Complete(ctx, "done", "a", []byte("x"), time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PutState(ctx, store.StateRecord{Ref: "r", Workflow: "w"}, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	for key, max := range map[string]time.Duration{
+		s.opKey("pending"): time.Minute + store.DefaultAbandonAfter + time.Hour,
+		s.opKey("done"):    time.Hour + time.Hour,
+		s.stateKey("r"):    time.Minute + time.Hour,
+		s.workflowKey("w"): time.Minute + time.Hour,
+	} {
+		ttl, err := rdb.PTTL(ctx, key).Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ttl <= 0 || ttl > max {
+			t.Errorf("PTTL(%s) = %v, want in (0, %v]", key, ttl, max)
+		}
+	}
+}
+
+// TestInstancesRace races several Store instances (own clients, as
+// separate server processes would have) over one operation.
+func TestInstancesRace(t *testing.T) {
+	const instances, perInstance = 3, 10
+	prefix := "mrtrtest:" + storetest.UniqueName() + ":"
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	stores := make([]*Store, instances)
+	for i := range instances {
+		var err error
+		stores[i], err = New(ctx, testClient(t, nil), Options{KeyPrefix: prefix})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Cleanup(func() { DeleteKeys(context.Background(), stores[0].Client(), prefix) })
+	var effects atomic.Int32
+	results := make([]string, instances*perInstance)
+	var wg sync.WaitGroup
+	for i := range instances * perInstance {
+		s := stores[i%instances]
+		wg.Go(func() {
+			owner := fmt.Sprintf("inst%d-%d", i%instances, i)
+			req := store.ClaimRequest{Key: "charge/1", Fingerprint: []byte("fp"), Owner: owner, Lease: time.Minute}
+			for ctx.Err() == nil {
+				r, err := s.Claim(ctx, req)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				switch r.Status {
+				case store.Acquired:
+					effects.Add(1)
+					res := "charged by " + owner
+					if err := s.Complete(ctx, req.Key, owner, []byte(res), time.Hour); err != nil {
+						t.Error(err)
+					}
+					results[i] = res
+					return
+				case store.Replayed:
+					results[i] = string(r.Result)
+					return
+				case store.InFlight:
+					time.Sleep(time.Millisecond)
+				default:
+					t.Errorf("claim = %v", r.Status)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if n := effects.Load(); n != 1 {
+		t.Fatalf("effect ran %d times across %d instances, want 1", n, instances)
+	}
+	for i, r := range results {
+		if r != results[0] {
+			t.Fatalf("result %d = %q, result 0 = %q", i, r, results[0])
+		}
+	}
+}
+
+func TestDeleteKeysEscapesPattern(t *testing.T) {
+	rdb := testClient(t, nil)
+	ctx := context.Background()
+	base := "mrtrtest:" + storetest.UniqueName()
+	for _, k := range []string{base + ":a*:1", base + ":ab:1", base + ":a?:1"} {
+		if err := rdb.Set(ctx, k, "v", time.Minute).Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Cleanup(func() { DeleteKeys(ctx, rdb, base+":") })
+	n, err := DeleteKeys(ctx, rdb, base+":a*")
+	if err != nil || n != 1 {
+		t.Fatalf("DeleteKeys(%q) = %d, %v; want 1 (only the literal match)", base+":a*", n, err)
+	}
+	if _, err := DeleteKeys(ctx, rdb, ""); err == nil {
+		t.Fatal("DeleteKeys with an empty prefix succeeded")
+	}
+}
+
+func BenchmarkClaimComplete(b *testing.B) {
+	var c counter
+	rdb := testClient(b, &c)
+	s := newTestStore(b, rdb, nil)
+	c.reset()
+	storetest.BenchClaimComplete(b, s)
+	b.ReportMetric(float64(c.writes.Load())/float64(b.N), "roundtrips/op")
+}
