@@ -170,7 +170,7 @@ func describe(file string, ve *jsonschema.ValidationError, pos map[string]Pos, d
 			return Diagnostics{d(at, fmt.Sprintf("%s: %s is not a finite number", where, s), "")}
 		}
 		got := m[2]
-		if s := scalarText(val); s != "" {
+		if s := scalarText(val); s != "" && val != nil {
 			got += " " + s
 		}
 		hint := ""
@@ -208,6 +208,9 @@ func describe(file string, ve *jsonschema.ValidationError, pos map[string]Pos, d
 			}
 		}
 		return Diagnostics{d(at, fmt.Sprintf("%s: %s is not one of %s", where, scalarText(val), list), hint)}
+	}
+	if msg == "length must be >= 1, but got 0" {
+		return Diagnostics{d(at, fmt.Sprintf("%s must not be empty", where), "")}
 	}
 	if strings.HasPrefix(msg, "value must be ") {
 		return Diagnostics{d(at, fmt.Sprintf("%s must be %s", where, strings.TrimPrefix(msg, "value must be ")), "")}
