@@ -1,0 +1,112 @@
+// Package storeopen opens a store.Store from a URL, for configuration
+// files and command-line flags.
+package storeopen
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/mrtrgen/mrtrgen/mrtr/store"
+	"github.com/mrtrgen/mrtrgen/mrtr/store/pgstore"
+	"github.com/mrtrgen/mrtrgen/mrtr/store/redisstore"
+	"github.com/mrtrgen/mrtrgen/mrtr/store/sqlitestore"
+)
+
+// PrefixParam is the URL query parameter that sets the table prefix
+// (PostgreSQL) or key prefix (Redis). It is removed from the URL before the
+// driver sees it.
+const PrefixParam = "mrtr_prefix"
+
+// Forms lists the accepted URL forms (used in error messages).
+const Forms = `memory:, sqlite:PATH, sqlite::memory:, postgres://…, postgresql://…, redis://…, rediss://…`
+
+// Open opens the store named by u:
+//
+//	memory:                      in-process store (nothing shared, nothing kept)
+//	sqlite:PATH                  SQLite file, e.g. sqlite:./mrtr.db, sqlite:/var/lib/mrtr/store.db
+//	                             (sqlite:///var/lib/… is accepted too)
+//	sqlite::memory:              private in-memory SQLite database
+//	postgres://… postgresql://…  PostgreSQL, a pgx connection URL
+//	redis://… rediss://…         Redis, a go-redis URL (rediss: TLS)
+//
+// For postgres and redis, the query parameter mrtr_prefix=… sets the
+// table or key prefix (defaults "mrtr_" and "mrtr:").
+func Open(ctx context.Context, u string) (store.Store, error) {
+	return OpenWithOptions(ctx, u, store.Options{})
+}
+
+// OpenWithOptions is Open with the options shared by every store (clock,
+// AbandonAfter).
+func OpenWithOptions(ctx context.Context, u string, opts store.Options) (store.Store, error) {
+	scheme, rest, ok := strings.Cut(u, ":")
+	if !ok {
+		return nil, fmt.Errorf("storeopen: store URL has no scheme; want one of %s", Forms)
+	}
+	switch strings.ToLower(scheme) {
+	case "memory":
+		if rest != "" && rest != "//" {
+			return nil, fmt.Errorf("storeopen: want exactly \"memory:\", got memory:%s", rest)
+		}
+		return store.NewMemory(opts), nil
+	case "sqlite", "sqlite3":
+		path := rest
+		if strings.HasPrefix(path, "//") {
+			path = path[2:]
+		}
+		if path == "" {
+			return nil, fmt.Errorf("storeopen: sqlite: needs a path (sqlite:PATH or sqlite::memory:)")
+		}
+		s, err := sqlitestore.Open(ctx, path, sqlitestore.Options{Options: opts})
+		if err != nil {
+			return nil, err
+		}
+		return s, nil
+	case "postgres", "postgresql":
+		clean, prefix, err := takePrefix(u)
+		if err != nil {
+			return nil, err
+		}
+		s, err := pgstore.Open(ctx, clean, pgstore.Options{Options: opts, TablePrefix: prefix})
+		if err != nil {
+			return nil, err
+		}
+		return s, nil
+	case "redis", "rediss":
+		clean, prefix, err := takePrefix(u)
+		if err != nil {
+			return nil, err
+		}
+		s, err := redisstore.Open(ctx, clean, redisstore.Options{Options: opts, KeyPrefix: prefix})
+		if err != nil {
+			return nil, err
+		}
+		return s, nil
+	}
+	// Name only the scheme: the rest may hold a password.
+	if len(scheme) > 20 || strings.ContainsAny(scheme, "/@ ") {
+		scheme = scheme[:min(len(scheme), 20)] + "…"
+	}
+	return nil, fmt.Errorf("storeopen: unsupported store URL scheme %q; want one of %s", scheme, Forms)
+}
+
+// takePrefix removes PrefixParam from u's query and returns its value.
+func takePrefix(u string) (clean, prefix string, err error) {
+	p, err := url.Parse(u)
+	if err != nil {
+		// url.Error repeats the URL, which may hold a password.
+		return "", "", fmt.Errorf("storeopen: malformed %s URL", strings.SplitN(u, ":", 2)[0])
+	}
+	q := p.Query()
+	if !q.Has(PrefixParam) {
+		return u, "", nil
+	}
+	prefix = q.Get(PrefixParam)
+	if prefix == "" {
+		return "", "", fmt.Errorf("storeopen: empty %s", PrefixParam)
+	}
+	q.Del(PrefixParam)
+	p.RawQuery = q.Encode()
+	return p.String(), prefix, nil
+}
