@@ -14,3 +14,8 @@ func TestMemoryConformance(t *testing.T) {
 		return s
 	})
 }
+
+func BenchmarkClaimComplete(b *testing.B) {
+	b.Run("serial", func(b *testing.B) { storetest.BenchClaimComplete(b, store.NewMemory(store.Options{})) })
+	b.Run("parallel", func(b *testing.B) { storetest.BenchClaimCompleteParallel(b, store.NewMemory(store.Options{})) })
+}

@@ -283,11 +283,14 @@ func BenchmarkClaimComplete(b *testing.B) {
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			var cnt counters
-			pool := testPool(b, 4, &cnt, c.params)
+			pool := testPool(b, 8, &cnt, c.params)
 			s := newTestStore(b, pool, nil)
-			cnt.reset()
-			storetest.BenchClaimComplete(b, s)
-			b.ReportMetric(float64(cnt.writes.Load())/float64(b.N), "roundtrips/op")
+			b.Run("serial", func(b *testing.B) {
+				cnt.reset()
+				storetest.BenchClaimComplete(b, s)
+				b.ReportMetric(float64(cnt.writes.Load())/float64(b.N), "roundtrips/op")
+			})
+			b.Run("parallel", func(b *testing.B) { storetest.BenchClaimCompleteParallel(b, s) })
 		})
 	}
 }

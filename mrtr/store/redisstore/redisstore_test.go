@@ -292,7 +292,10 @@ func BenchmarkClaimComplete(b *testing.B) {
 	var c counter
 	rdb := testClient(b, &c)
 	s := newTestStore(b, rdb, nil)
-	c.reset()
-	storetest.BenchClaimComplete(b, s)
-	b.ReportMetric(float64(c.writes.Load())/float64(b.N), "roundtrips/op")
+	b.Run("serial", func(b *testing.B) {
+		c.reset()
+		storetest.BenchClaimComplete(b, s)
+		b.ReportMetric(float64(c.writes.Load())/float64(b.N), "roundtrips/op")
+	})
+	b.Run("parallel", func(b *testing.B) { storetest.BenchClaimCompleteParallel(b, s) })
 }

@@ -130,7 +130,8 @@ func BenchmarkClaimComplete(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer s.Close()
-			storetest.BenchClaimComplete(b, s)
+			b.Run("serial", func(b *testing.B) { storetest.BenchClaimComplete(b, s) })
+			b.Run("parallel", func(b *testing.B) { storetest.BenchClaimCompleteParallel(b, s) })
 		})
 	}
 }

@@ -3,6 +3,7 @@ package storetest
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -28,4 +29,32 @@ func BenchClaimComplete(b *testing.B, s store.Store) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchClaimCompleteParallel is BenchClaimComplete from GOMAXPROCS
+// goroutines (b.RunParallel) on distinct keys: throughput of final rounds.
+func BenchClaimCompleteParallel(b *testing.B, s store.Store) {
+	ctx := context.Background()
+	prefix := UniqueName()
+	result := make([]byte, 256)
+	fp := []byte("0123456789abcdef0123456789abcdef")
+	var worker atomic.Int64
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		w := worker.Add(1)
+		owner := fmt.Sprintf("bench-%d", w)
+		for i := 0; pb.Next(); i++ {
+			key := fmt.Sprintf("%s/%d/op-%d", prefix, w, i)
+			r, err := s.Claim(ctx, store.ClaimRequest{Key: key, Fingerprint: fp, Owner: owner, Lease: time.Minute})
+			if err != nil || r.Status != store.Acquired {
+				b.Errorf("Claim = %v, %v", r.Status, err)
+				return
+			}
+			if err := s.Complete(ctx, key, owner, result, time.Hour); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
 }
