@@ -45,9 +45,8 @@ func Parse(path string, data []byte, opts Options) (*File, Diagnostics) {
 	if ds != nil {
 		return nil, ds
 	}
-	pos := map[string]Pos{}
-	doc := toJSON(root, "", pos, path)
-	if ds := validateSchema(path, doc, pos); ds != nil {
+	doc := toJSON(root)
+	if ds := validateSchema(path, doc, newLocator(path, root)); ds != nil {
 		ds.Sort()
 		return nil, ds
 	}

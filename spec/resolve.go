@@ -28,7 +28,7 @@ func (r *resolver) resolveWorkflow(t *Tool) {
 	for _, s := range t.States {
 		names = append(names, s.Name)
 	}
-	stateHint := func(name string) string { return suggestKey(name, sortedCopy(names)) }
+	stateHint := func(name string) string { return suggest(name, sortedCopy(names), "declared states") }
 	if t.Initial != "" && t.State(t.Initial) == nil {
 		r.errorf(t.InitialPos, "unknown-reference", stateHint(t.Initial), "initial state %q is not declared in %s %q", t.Initial, t.Kind, t.Name)
 	}
@@ -145,7 +145,7 @@ func (r *resolver) resolveValidators(f *Field) {
 			}
 			hint := "declare it under validators: with its type"
 			if len(declared) > 0 {
-				hint = suggestKey(v.Name, declared)
+				hint = suggest(v.Name, declared, "declared validators")
 			}
 			r.errorf(v.Pos, "unknown-reference", hint, "validator %q is not declared", v.Name)
 			continue
@@ -176,7 +176,11 @@ func (r *resolver) resolveTemplate(t *Tool, tpl *Template, keys map[string]*Inpu
 			ref.Kind = RefContinuation
 		case keys[name] != nil && len(ref.Path) == 2 && keys[name].Kind == RequestElicit:
 			if keys[name].Field(ref.Path[1]) == nil {
-				r.errorf(ref.Pos, "unknown-reference", "", "{%s}: elicitation %q has no field %q", ref.Name(), name, ref.Path[1])
+				var fields []string
+				for _, f := range keys[name].Fields {
+					fields = append(fields, f.Name)
+				}
+				r.errorf(ref.Pos, "unknown-reference", suggest(ref.Path[1], fields, "its fields"), "{%s}: elicitation %q has no field %q", ref.Name(), name, ref.Path[1])
 				continue
 			}
 			ref.Kind = RefFormField

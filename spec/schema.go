@@ -6,6 +6,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"regexp"
 	"slices"
 	"strconv"
@@ -45,7 +46,7 @@ var schemaDoc = sync.OnceValue(func() map[string]any {
 
 // validateSchema checks a document against the schema and maps each
 // failure back to the line and column it came from.
-func validateSchema(file string, doc any, pos map[string]Pos) Diagnostics {
+func validateSchema(file string, doc any, pos *locator) Diagnostics {
 	sch, err := compiledSchema()
 	if err != nil {
 		// The schema is embedded and tested; failing to compile it is a bug.
@@ -63,15 +64,19 @@ func validateSchema(file string, doc any, pos map[string]Pos) Diagnostics {
 	// the output is stable (the validator walks objects in map order) and a
 	// file with thousands of them is not described in full.
 	type located struct {
-		at   Pos
-		leaf *jsonschema.ValidationError
+		line, col int
+		leaf      *jsonschema.ValidationError
 	}
 	var ls []located
 	for _, leaf := range leaves(ve) {
-		ls = append(ls, located{pos[leaf.InstanceLocation], leaf})
+		at, _ := pos.at(unescapeLocation(leaf.InstanceLocation))
+		ls = append(ls, located{at.Line, at.Col, leaf})
 	}
 	slices.SortFunc(ls, func(a, b located) int {
-		return cmp.Or(cmp.Compare(a.at.Line, b.at.Line), cmp.Compare(a.at.Col, b.at.Col),
+		if a.line != b.line {
+			return a.line - b.line
+		}
+		return cmp.Or(cmp.Compare(a.col, b.col),
 			cmp.Compare(a.leaf.InstanceLocation, b.leaf.InstanceLocation),
 			cmp.Compare(a.leaf.KeywordLocation, b.leaf.KeywordLocation), cmp.Compare(a.leaf.Message, b.leaf.Message))
 	})
@@ -79,7 +84,8 @@ func validateSchema(file string, doc any, pos map[string]Pos) Diagnostics {
 	seen := map[string]bool{}
 	for i, l := range ls {
 		if len(ds) >= maxSchemaDiagnostics {
-			ds = append(ds, Diagnostic{Pos: ds[len(ds)-1].Pos, Severity: Error, Rule: "schema",
+			at := Pos{File: file, Line: max(l.line, 1), Col: max(l.col, 1)}
+			ds = append(ds, Diagnostic{Pos: at, Severity: Error, Rule: "schema",
 				Message: fmt.Sprintf("too many schema errors: %d more not shown", len(ls)-i),
 				Hint:    "fix the errors above first"})
 			break
@@ -127,10 +133,13 @@ var patternMeaning = map[string]string{
 
 // describe turns one schema failure into diagnostics a person can act on.
 // doc is the validated document, to quote the offending value.
-func describe(file string, ve *jsonschema.ValidationError, pos map[string]Pos, doc any) Diagnostics {
-	loc := ve.InstanceLocation
-	at := pos[loc]
-	if at.File == "" {
+func describe(file string, ve *jsonschema.ValidationError, pos *locator, doc any) Diagnostics {
+	// The validator escapes instance locations as URI fragments
+	// (a key "bad name" is /bad%20name); the positions are keyed by plain
+	// JSON pointers.
+	loc := unescapeLocation(ve.InstanceLocation)
+	at, ok := pos.at(loc)
+	if !ok {
 		at = Pos{File: file, Line: 1, Col: 1}
 	}
 	where := readablePath(loc)
@@ -144,7 +153,7 @@ func describe(file string, ve *jsonschema.ValidationError, pos map[string]Pos, d
 		var ds Diagnostics
 		for _, q := range reQuoted.FindAllStringSubmatch(m[1], -1) {
 			key := q[1]
-			p, ok := pos[loc+"/"+escapePointer(key)+"#key"]
+			p, ok := pos.keyAt(loc + "/" + escapePointer(key))
 			if !ok {
 				p = at
 			}
@@ -155,7 +164,7 @@ func describe(file string, ve *jsonschema.ValidationError, pos map[string]Pos, d
 	if m := reMissing.FindStringSubmatch(msg); m != nil {
 		// At the key of the object that lacks it (the whole document for
 		// the top level), not at the object's first child.
-		p, ok := pos[loc+"#key"]
+		p, ok := pos.keyAt(loc)
 		if !ok {
 			p = at
 		}
@@ -216,6 +225,16 @@ func describe(file string, ve *jsonschema.ValidationError, pos map[string]Pos, d
 		return Diagnostics{d(at, fmt.Sprintf("%s must be %s", where, strings.TrimPrefix(msg, "value must be ")), "")}
 	}
 	return Diagnostics{d(at, fmt.Sprintf("%s: %s", where, msg), "")}
+}
+
+func unescapeLocation(loc string) string {
+	if !strings.Contains(loc, "%") {
+		return loc
+	}
+	if u, err := url.PathUnescape(loc); err == nil {
+		return u
+	}
+	return loc
 }
 
 // pointerValue finds the value a JSON pointer names in a document.
@@ -317,7 +336,11 @@ func allowedKeys(absLoc string) []string {
 }
 
 // suggestKey proposes the closest allowed key to a misspelt one.
-func suggestKey(key string, allowed []string) string {
+func suggestKey(key string, allowed []string) string { return suggest(key, allowed, "allowed keys") }
+
+// suggest proposes the closest of the names a misspelt one could have
+// meant, and lists them under label ("allowed keys", "declared states").
+func suggest(key string, allowed []string, label string) string {
 	if len(allowed) == 0 {
 		return ""
 	}
@@ -327,7 +350,7 @@ func suggestKey(key string, allowed []string) string {
 			best, bestDist = a, d
 		}
 	}
-	list := "allowed keys: " + strings.Join(allowed, ", ")
+	list := label + ": " + strings.Join(allowed, ", ")
 	if bestDist <= max(2, len(key)/3) {
 		return fmt.Sprintf("did you mean %q? (%s)", best, list)
 	}

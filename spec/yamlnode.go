@@ -176,7 +176,10 @@ func (x *expander) errorf(n *yaml.Node, rule, hint, format string, args ...any) 
 	})
 }
 
-// expand copies n with aliases resolved. It stops at the first limit hit:
+// expand returns n with aliases resolved. A subtree without aliases is
+// returned as it is (no copy); one with aliases is copied with each alias
+// replaced by the expansion of its anchor, so the result may share nodes
+// (nothing downstream modifies the tree). It stops at the first limit hit:
 // past that point the tree is not worth more work.
 func (x *expander) expand(n *yaml.Node, depth int) *yaml.Node {
 	if len(x.diags) > 0 {
@@ -191,12 +194,12 @@ func (x *expander) expand(n *yaml.Node, depth int) *yaml.Node {
 		}
 		return nil
 	}
-	if n.Style&yaml.TaggedStyle != 0 && !coreTags[n.ShortTag()] {
-		x.errorf(n, "yaml-syntax", "remove the tag: a spec uses plain YAML values", "YAML tag %s is not supported", n.Tag)
-		return nil
-	}
 	if depth > x.lim.MaxDepth {
 		x.errorf(n, "input", "", "nesting deeper than %d levels", x.lim.MaxDepth)
+		return nil
+	}
+	if n.Style&yaml.TaggedStyle != 0 && !coreTags[n.ShortTag()] {
+		x.errorf(n, "yaml-syntax", "remove the tag: a spec uses plain YAML values", "YAML tag %s is not supported", n.Tag)
 		return nil
 	}
 	switch n.Kind {
@@ -217,13 +220,9 @@ func (x *expander) expand(n *yaml.Node, depth int) *yaml.Node {
 		x.active = x.active[:len(x.active)-1]
 		return c
 	case yaml.ScalarNode:
-		c := *n
-		c.Anchor = ""
-		return &c
+		return n
 	case yaml.MappingNode, yaml.SequenceNode:
-		c := *n
-		c.Anchor = ""
-		c.Content = make([]*yaml.Node, 0, len(n.Content))
+		var content []*yaml.Node // set once a child differs from the original
 		var seen map[string]*yaml.Node
 		if n.Kind == yaml.MappingNode {
 			seen = make(map[string]*yaml.Node, len(n.Content)/2)
@@ -243,7 +242,7 @@ func (x *expander) expand(n *yaml.Node, depth int) *yaml.Node {
 					return nil
 				}
 				if prev, dup := seen[key.Value]; dup {
-					x.errorf(ch, "duplicate-key", "remove one of them", "duplicate key %q (first at line %d)", key.Value, prev.Line)
+					x.errorf(ch, "duplicate-key", "remove one of them", "duplicate key %q (first at %d:%d)", key.Value, prev.Line, prev.Column)
 					return nil
 				}
 				seen[key.Value] = ch
@@ -252,8 +251,20 @@ func (x *expander) expand(n *yaml.Node, depth int) *yaml.Node {
 			if cc == nil {
 				return nil
 			}
-			c.Content = append(c.Content, cc)
+			if cc != ch && content == nil {
+				content = make([]*yaml.Node, i, len(n.Content))
+				copy(content, n.Content[:i])
+			}
+			if content != nil {
+				content = append(content, cc)
+			}
 		}
+		if content == nil {
+			return n
+		}
+		c := *n
+		c.Anchor = ""
+		c.Content = content
 		return &c
 	}
 	x.errorf(n, "yaml-syntax", "", "unexpected YAML node")
@@ -269,28 +280,90 @@ var coreTags = map[string]bool{
 }
 
 // toJSON converts an expanded tree into the values a JSON Schema validator
-// takes, recording where each JSON pointer came from (and where each
-// object key sits, under pointer + "#key").
-func toJSON(n *yaml.Node, ptr string, pos map[string]Pos, file string) any {
-	pos[ptr] = Pos{File: file, Line: n.Line, Col: n.Column}
+// takes. Positions are not recorded here: a locator finds the node a JSON
+// pointer names when a failure needs one.
+func toJSON(n *yaml.Node) any {
 	switch n.Kind {
 	case yaml.MappingNode:
 		m := make(map[string]any, len(n.Content)/2)
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			k, v := n.Content[i], n.Content[i+1]
-			child := ptr + "/" + escapePointer(k.Value)
-			pos[child+"#key"] = Pos{File: file, Line: k.Line, Col: k.Column}
-			m[k.Value] = toJSON(v, child, pos, file)
+			m[n.Content[i].Value] = toJSON(n.Content[i+1])
 		}
 		return m
 	case yaml.SequenceNode:
 		s := make([]any, len(n.Content))
 		for i, ch := range n.Content {
-			s[i] = toJSON(ch, ptr+"/"+strconv.Itoa(i), pos, file)
+			s[i] = toJSON(ch)
 		}
 		return s
 	}
 	return scalarValue(n)
+}
+
+// locator maps JSON pointers into the expanded tree back to positions.
+type locator struct {
+	file string
+	root *yaml.Node
+	// index of each mapping looked into: key → position of the key in
+	// Content, built on first use.
+	index map[*yaml.Node]map[string]int
+}
+
+func newLocator(file string, root *yaml.Node) *locator {
+	return &locator{file: file, root: root, index: map[*yaml.Node]map[string]int{}}
+}
+
+// find returns the node ptr names and, when its parent is a mapping, the
+// node of its key.
+func (l *locator) find(ptr string) (val, key *yaml.Node) {
+	n := l.root
+	if ptr == "" {
+		return n, nil
+	}
+	for _, tok := range strings.Split(strings.TrimPrefix(ptr, "/"), "/") {
+		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		switch n.Kind {
+		case yaml.MappingNode:
+			idx, ok := l.index[n]
+			if !ok {
+				idx = make(map[string]int, len(n.Content)/2)
+				for i := 0; i+1 < len(n.Content); i += 2 {
+					idx[n.Content[i].Value] = i
+				}
+				l.index[n] = idx
+			}
+			i, ok := idx[tok]
+			if !ok {
+				return nil, nil
+			}
+			key, n = n.Content[i], n.Content[i+1]
+		case yaml.SequenceNode:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(n.Content) {
+				return nil, nil
+			}
+			key, n = nil, n.Content[i]
+		default:
+			return nil, nil
+		}
+	}
+	return n, key
+}
+
+// at is the position of the value ptr names.
+func (l *locator) at(ptr string) (Pos, bool) {
+	if n, _ := l.find(ptr); n != nil {
+		return Pos{File: l.file, Line: n.Line, Col: n.Column}, true
+	}
+	return Pos{}, false
+}
+
+// keyAt is the position of the key under which ptr's value sits.
+func (l *locator) keyAt(ptr string) (Pos, bool) {
+	if _, k := l.find(ptr); k != nil {
+		return Pos{File: l.file, Line: k.Line, Col: k.Column}, true
+	}
+	return Pos{}, false
 }
 
 // scalarValue gives a scalar its YAML 1.2 core-schema type.
