@@ -2,6 +2,7 @@ package pgstore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"sync"
@@ -292,5 +293,46 @@ func BenchmarkClaimComplete(b *testing.B) {
 			})
 			b.Run("parallel", func(b *testing.B) { storetest.BenchClaimCompleteParallel(b, s) })
 		})
+	}
+}
+
+// TestContextWhileLocked: a Claim waiting on a row lock held by another
+// transaction gives up when its context ends, and the pool stays usable.
+func TestContextWhileLocked(t *testing.T) {
+	ctx := context.Background()
+	pool := testPool(t, 2, nil)
+	s := newTestStore(t, pool, nil)
+	req := store.ClaimRequest{Key: "k", Fingerprint: []byte("fp"), Owner: "a", Lease: time.Minute}
+	if _, err := s.Claim(ctx, req); err != nil {
+		t.Fatal(err)
+	}
+	locker, err := pgx.Connect(ctx, storetest.PostgresURL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer locker.Close(ctx)
+	tx, err := locker.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	if _, err := tx.Exec(ctx, `SELECT 1 FROM `+s.TablePrefix()+`ops WHERE op_key = 'k' FOR UPDATE`); err != nil {
+		t.Fatal(err)
+	}
+
+	cctx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	req.Owner = "b"
+	_, err = s.Claim(cctx, req)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Claim on a locked row = %v, want DeadlineExceeded", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Fatalf("Claim returned after %v, want soon after the 200ms deadline", d)
+	}
+	tx.Rollback(ctx)
+	if r, err := s.Claim(ctx, req); err != nil || r.Status != store.InFlight {
+		t.Fatalf("Claim after the lock was released = %+v, %v; want in-flight", r, err)
 	}
 }

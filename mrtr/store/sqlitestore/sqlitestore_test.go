@@ -2,6 +2,8 @@ package sqlitestore
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"path/filepath"
 	"testing"
 	"time"
@@ -133,5 +135,44 @@ func BenchmarkClaimComplete(b *testing.B) {
 			b.Run("serial", func(b *testing.B) { storetest.BenchClaimComplete(b, s) })
 			b.Run("parallel", func(b *testing.B) { storetest.BenchClaimCompleteParallel(b, s) })
 		})
+	}
+}
+
+// TestContextWhileLocked: a Claim waiting for another process's write
+// lock gives up when its context ends, not after the busy timeout.
+func TestContextWhileLocked(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "locked.db")
+	s, err := Open(ctx, path, Options{BusyTimeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	other, err := sql.Open("sqlite", path+"?_txlock=immediate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	tx, err := other.BeginTx(ctx, nil) // holds the write lock
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+
+	cctx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err = s.Claim(cctx, store.ClaimRequest{Key: "k", Fingerprint: []byte("fp"), Owner: "a", Lease: time.Minute})
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Claim while another connection held the write lock = %v, want DeadlineExceeded", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Fatalf("Claim returned after %v (%v), want soon after the 200ms deadline", d, err)
+	}
+	t.Logf("blocked Claim returned after %v: %v", time.Since(start).Round(time.Millisecond), err)
+	tx.Rollback()
+	// The store still works afterwards.
+	if r, err := s.Claim(ctx, store.ClaimRequest{Key: "k", Fingerprint: []byte("fp"), Owner: "a", Lease: time.Minute}); err != nil || r.Status != store.Acquired {
+		t.Fatalf("Claim after the lock was released = %+v, %v", r, err)
 	}
 }
