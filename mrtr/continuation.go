@@ -1,0 +1,173 @@
+package mrtr
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+
+	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/seal"
+	"github.com/mrtrgen/mrtrgen/mrtr/store"
+)
+
+// envelope is what a requestState seals: which workflow, where it stands,
+// and its data (inline, or a reference to the store).
+//
+//	version(1) | schema hash(8) | workflow id(16) | state(uvarint) | round(uvarint) | mode(1) | inline data or 16-byte reference
+type envelope struct {
+	workflow [16]byte
+	state    uint16
+	round    int
+	data     []byte // inline continuation (mode sealed)
+	ref      string // store reference (mode reference)
+}
+
+const (
+	envelopeVersion = 1
+	modeInline      = 0
+	modeReference   = 1
+)
+
+func (env *envelope) workflowID() string { return hex.EncodeToString(env.workflow[:]) }
+
+func newWorkflowID() ([16]byte, error) {
+	var id [16]byte
+	_, err := rand.Read(id[:])
+	return id, err
+}
+
+func (env *envelope) marshal(schemaHash uint64) []byte {
+	b := make([]byte, 0, 32+len(env.data))
+	b = append(b, envelopeVersion)
+	b = binary.BigEndian.AppendUint64(b, schemaHash)
+	b = append(b, env.workflow[:]...)
+	b = binenc.AppendUvarint(b, uint64(env.state))
+	b = binenc.AppendUvarint(b, uint64(env.round))
+	if env.ref != "" {
+		b = append(b, modeReference)
+		return binenc.AppendString(b, env.ref)
+	}
+	b = append(b, modeInline)
+	return append(b, env.data...)
+}
+
+// errSchema reports a token sealed for another shape of the workflow (the
+// spec changed since it was issued).
+var errSchema = errors.New("continuation was issued for another version of the workflow")
+
+func unmarshalEnvelope(b []byte, d *Descriptor) (*envelope, error) {
+	if len(b) < 1+8+16+3 || b[0] != envelopeVersion {
+		return nil, errors.New("malformed envelope")
+	}
+	if binary.BigEndian.Uint64(b[1:9]) != d.SchemaHash {
+		return nil, errSchema
+	}
+	env := &envelope{}
+	copy(env.workflow[:], b[9:25])
+	r := binenc.NewReader(b[25:])
+	state, round := r.Uvarint(), r.Uvarint()
+	if r.Err() != nil || state == 0 || state > uint64(len(d.States)) || round < 2 || round > 1<<20 {
+		return nil, errors.New("malformed envelope header")
+	}
+	env.state, env.round = uint16(state), int(round)
+	rest := r.Rest()
+	if len(rest) == 0 {
+		return nil, errors.New("malformed envelope mode")
+	}
+	switch rest[0] {
+	case modeInline:
+		if d.Storage != Sealed {
+			return nil, errors.New("inline continuation for a reference-mode program")
+		}
+		env.data = rest[1:]
+	case modeReference:
+		if d.Storage != Reference {
+			return nil, errors.New("reference continuation for a sealed-mode program")
+		}
+		rr := binenc.NewReader(rest[1:])
+		env.ref = rr.String()
+		if err := rr.Done(); err != nil || env.ref == "" {
+			return nil, errors.New("malformed continuation reference")
+		}
+	default:
+		return nil, errors.New("unknown continuation mode")
+	}
+	return env, nil
+}
+
+// seal stores the continuation (inline or by reference) and seals the
+// envelope into a requestState.
+func (e *Engine) sealState(ctx context.Context, d *Descriptor, b seal.Binding, env *envelope, principalHash string) (string, error) {
+	if d.Storage == Reference {
+		if e.cfg.Store == nil {
+			return "", errors.New("mrtr: program " + d.Name + " keeps its continuation by reference and needs Config.Store")
+		}
+		ref, err := seal.NewReference()
+		if err != nil {
+			return "", err
+		}
+		rec := store.StateRecord{Ref: ref, Workflow: env.workflowID(), Subject: d.Subject(), Principal: principalHash, Data: env.data}
+		if err := e.cfg.Store.PutState(ctx, rec, d.TTL+seal.DefaultSkew); err != nil {
+			return "", fmt.Errorf("storing continuation: %w", err)
+		}
+		env = &envelope{workflow: env.workflow, state: env.state, round: env.round, ref: ref}
+	}
+	return e.cfg.Codec.Seal(b, d.TTL, env.marshal(d.SchemaHash))
+}
+
+// openState opens a requestState. Every failure is a *stateError carrying
+// the precise reason for logs; clients see one opaque message.
+func (e *Engine) openState(ctx context.Context, d *Descriptor, b seal.Binding, token, principalHash string) (*envelope, error) {
+	plain, err := e.cfg.Codec.Open(b, token)
+	if err != nil {
+		reason := "invalid"
+		var se *seal.Error
+		if errors.As(err, &se) {
+			reason = se.Reason.String()
+		}
+		return nil, &stateError{reason: reason, err: err}
+	}
+	env, err := unmarshalEnvelope(plain, d)
+	if err != nil {
+		reason := "malformed"
+		if errors.Is(err, errSchema) {
+			reason = "schema_changed"
+		}
+		return nil, &stateError{reason: reason, err: err}
+	}
+	return env, nil
+}
+
+// loadReference fetches a by-reference continuation and checks that it
+// belongs to this workflow, program and principal.
+func (e *Engine) loadReference(ctx context.Context, d *Descriptor, env *envelope, principalHash string) error {
+	if env.ref == "" {
+		return nil
+	}
+	if e.cfg.Store == nil {
+		return &stateError{reason: "no_store", err: errors.New("reference continuation without a store")}
+	}
+	rec, err := e.cfg.Store.GetState(ctx, env.ref)
+	if errors.Is(err, store.ErrNotFound) {
+		return &stateError{reason: "reference_gone", err: err}
+	}
+	if err != nil {
+		return err
+	}
+	if rec.Workflow != env.workflowID() || rec.Subject != d.Subject() || rec.Principal != principalHash {
+		return &stateError{reason: "reference_mismatch", err: errors.New("continuation record belongs to another workflow, program or principal")}
+	}
+	env.data = rec.Data
+	return nil
+}
+
+// stateError is a rejected continuation.
+type stateError struct {
+	reason string
+	err    error
+}
+
+func (e *stateError) Error() string { return "requestState rejected (" + e.reason + "): " + e.err.Error() }

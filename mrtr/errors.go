@@ -1,0 +1,93 @@
+package mrtr
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"github.com/mrtrgen/mrtrgen/mrtr/seal"
+)
+
+// Rejection is a business refusal from a check or an effect: the request is
+// understood but cannot be done ("ticket 12345 is already closed"). The
+// workflow ends with an error result carrying the message, meant for the
+// user and the model. Any other error from a handler is a dependency
+// failure.
+type Rejection struct{ msg string }
+
+func (r *Rejection) Error() string { return r.msg }
+
+// Reject returns a Rejection with a formatted message.
+func Reject(format string, args ...any) error {
+	return &Rejection{msg: fmt.Sprintf(format, args...)}
+}
+
+// Forbidden is what Authorize returns to refuse a caller. The message is
+// shown to the client.
+func Forbidden(format string, args ...any) error {
+	return &Rejection{msg: fmt.Sprintf(format, args...)}
+}
+
+// ArgumentError reports arguments that fail their schema: each problem
+// names the argument. It becomes JSON-RPC error -32602.
+type ArgumentError struct {
+	Problems []string
+}
+
+func (e *ArgumentError) Error() string {
+	return "invalid arguments: " + strings.Join(e.Problems, "; ")
+}
+
+// Problems collects validation failures while decoding arguments or answers.
+type Problems []string
+
+// Addf records a problem.
+func (p *Problems) Addf(format string, args ...any) { *p = append(*p, fmt.Sprintf(format, args...)) }
+
+// Err returns nil when there are no problems.
+func (p Problems) Err() error {
+	if len(p) == 0 {
+		return nil
+	}
+	return &ArgumentError{Problems: slices.Clone(p)}
+}
+
+// JSON-RPC errors the engine returns. Clients see one message for every
+// bad requestState; the precise reason is logged.
+const (
+	codeInvalidParams       = jsonrpc.CodeInvalidParams // -32602
+	codeMissingCapabilities = -32021
+)
+
+func invalidStateError() error {
+	return &jsonrpc.Error{Code: codeInvalidParams, Message: seal.PublicMessage}
+}
+
+func invalidParamsError(err error) error {
+	return &jsonrpc.Error{Code: codeInvalidParams, Message: err.Error()}
+}
+
+// missingCapabilitiesError is -32021 with data.requiredCapabilities, a
+// ClientCapabilities object naming each missing capability.
+func missingCapabilitiesError(missing []string) error {
+	caps := map[string]map[string]any{}
+	for _, c := range missing {
+		caps[c] = map[string]any{}
+	}
+	data, _ := json.Marshal(map[string]any{"requiredCapabilities": caps})
+	return &jsonrpc.Error{
+		Code:    codeMissingCapabilities,
+		Message: "missing required client capabilities: " + strings.Join(missing, ", "),
+		Data:    data,
+	}
+}
+
+func isRejection(err error) (*Rejection, bool) {
+	var r *Rejection
+	ok := errors.As(err, &r)
+	return r, ok
+}

@@ -1,0 +1,215 @@
+package mrtr
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/mail"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Helpers for generated validators. Generated code states each constraint
+// explicitly (so reviewers see it); these helpers only read loosely typed
+// JSON values (arguments, form content) into Go values.
+
+// Presence says what a lookup found.
+type Presence uint8
+
+const (
+	// Absent: the key is missing or null.
+	Absent Presence = iota
+	// Present: the value has the expected type.
+	Present
+	// WrongType: the value has another type.
+	WrongType
+)
+
+// DecodeObject parses call arguments: a JSON object (numbers kept exact).
+func DecodeObject(raw json.RawMessage) (map[string]any, error) {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return map[string]any{}, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var m map[string]any
+	if err := dec.Decode(&m); err != nil {
+		return nil, &ArgumentError{Problems: []string{"arguments must be a JSON object"}}
+	}
+	if m == nil {
+		m = map[string]any{}
+	}
+	return m, nil
+}
+
+// Unknown records a problem for each key of m that is not known.
+func (p *Problems) Unknown(m map[string]any, known ...string) {
+	var extra []string
+	for k := range m {
+		if !slices.Contains(known, k) {
+			extra = append(extra, k)
+		}
+	}
+	slices.Sort(extra)
+	for _, k := range extra {
+		p.Addf("%s: unknown argument", k)
+	}
+}
+
+func lookup(m map[string]any, key string) (any, bool) {
+	v, ok := m[key]
+	return v, ok && v != nil
+}
+
+// FormString reads a string.
+func FormString(m map[string]any, key string) (string, Presence) {
+	v, ok := lookup(m, key)
+	if !ok {
+		return "", Absent
+	}
+	return AsString(v)
+}
+
+// FormInt reads an integer (a JSON number without a fractional part).
+func FormInt(m map[string]any, key string) (int64, Presence) {
+	v, ok := lookup(m, key)
+	if !ok {
+		return 0, Absent
+	}
+	return AsInt(v)
+}
+
+// FormFloat reads a number.
+func FormFloat(m map[string]any, key string) (float64, Presence) {
+	v, ok := lookup(m, key)
+	if !ok {
+		return 0, Absent
+	}
+	return AsFloat(v)
+}
+
+// FormBool reads a boolean.
+func FormBool(m map[string]any, key string) (bool, Presence) {
+	v, ok := lookup(m, key)
+	if !ok {
+		return false, Absent
+	}
+	return AsBool(v)
+}
+
+// FormList reads an array; the items are read with the As functions.
+func FormList(m map[string]any, key string) ([]any, Presence) {
+	v, ok := lookup(m, key)
+	if !ok {
+		return nil, Absent
+	}
+	l, ok := v.([]any)
+	if !ok {
+		return nil, WrongType
+	}
+	return l, Present
+}
+
+// AsString reads a string value.
+func AsString(v any) (string, Presence) {
+	s, ok := v.(string)
+	if !ok {
+		return "", WrongType
+	}
+	return s, Present
+}
+
+// AsInt reads an integral number. Besides JSON numbers it takes Go
+// integers, for answers built in tests.
+func AsInt(v any) (int64, Presence) {
+	switch n := v.(type) {
+	case int:
+		return int64(n), Present
+	case int64:
+		return n, Present
+	case json.Number:
+		i, err := n.Int64()
+		if err != nil {
+			return 0, WrongType
+		}
+		return i, Present
+	case float64:
+		if n != math.Trunc(n) || n < math.MinInt64 || n > math.MaxInt64 {
+			return 0, WrongType
+		}
+		return int64(n), Present
+	}
+	return 0, WrongType
+}
+
+// AsFloat reads a finite number.
+func AsFloat(v any) (float64, Presence) {
+	switch n := v.(type) {
+	case int:
+		return float64(n), Present
+	case int64:
+		return float64(n), Present
+	case json.Number:
+		f, err := n.Float64()
+		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+			return 0, WrongType
+		}
+		return f, Present
+	case float64:
+		return n, Present
+	}
+	return 0, WrongType
+}
+
+// AsBool reads a boolean.
+func AsBool(v any) (bool, Presence) {
+	b, ok := v.(bool)
+	if !ok {
+		return false, WrongType
+	}
+	return b, Present
+}
+
+// CheckFormat records a problem when v is not in the named format
+// (email, uri, date, date-time).
+func (p *Problems) CheckFormat(name, format, v string) {
+	ok := true
+	switch format {
+	case "email":
+		a, err := mail.ParseAddress(v)
+		ok = err == nil && a.Address == v
+	case "uri":
+		u, err := url.Parse(v)
+		ok = err == nil && u.Scheme != ""
+	case "date":
+		_, err := time.Parse(time.DateOnly, v)
+		ok = err == nil
+	case "date-time":
+		_, err := time.Parse(time.RFC3339, v)
+		ok = err == nil
+	}
+	if !ok {
+		p.Addf("%s: must be a valid %s", name, format)
+	}
+}
+
+// Join formats a list for a message: "a, b, c".
+func Join[T any](vs []T) string {
+	parts := make([]string, len(vs))
+	for i, v := range vs {
+		parts[i] = fmt.Sprint(v)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// WithProblems appends validation problems to a question, so the user sees
+// what to correct when it is asked again.
+func WithProblems(message string, problems Problems) string {
+	if len(problems) == 0 {
+		return message
+	}
+	return message + "\n\nPlease correct: " + strings.Join(problems, "; ") + "."
+}

@@ -1,0 +1,211 @@
+package mrtr
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The wire adapter: programs on an mcp.Server, served over streamable HTTP.
+
+// protocolMRTR is the first protocol revision with native MRTR.
+const protocolMRTR = "2026-07-28"
+
+// maxBridgeRounds bounds the rounds the engine drives itself for an older
+// client.
+const maxBridgeRounds = 16
+
+// defaultPrincipal is the user id of the bearer token the SDK's auth
+// middleware verified, or "" (anonymous).
+func defaultPrincipal(_ context.Context, extra *mcp.RequestExtra) (string, error) {
+	if extra != nil && extra.TokenInfo != nil {
+		return extra.TokenInfo.UserID, nil
+	}
+	return "", nil
+}
+
+// Authenticator finds the principal of a request. An error refuses the
+// round with "not authenticated".
+type Authenticator func(ctx context.Context, extra *mcp.RequestExtra) (string, error)
+
+// AddTool registers a generated tool program on s. Rounds of clients on
+// protocol 2026-07-28 and later are answered natively (input_required with
+// requestState); older clients on a stateful session are served by the
+// engine itself asking them over the session (elicitation, sampling, roots)
+// until the workflow ends, so one call completes it.
+func AddTool[F any](s *mcp.Server, e *Engine, p Program[F]) {
+	d := p.Descriptor()
+	if d.Kind != KindTool {
+		panic(fmt.Sprintf("mrtr.AddTool: %s is a prompt; use AddPrompt", d.Name))
+	}
+	tool := &mcp.Tool{Name: d.Name, Title: d.Title, Description: d.Description, InputSchema: d.InputSchema}
+	destructive := d.Destructive
+	tool.Annotations = &mcp.ToolAnnotations{Title: d.Title, DestructiveHint: &destructive}
+	s.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		r, err := e.request(ctx, req.Extra, req.Params.Arguments, req.Params.InputResponses, req.Params.RequestState, req.ClientCapabilities())
+		if err != nil {
+			return nil, err
+		}
+		reply, err := serveRounds(ctx, e, p, r, req.ProtocolVersion(), req.Session)
+		if err != nil {
+			return nil, wireError(err)
+		}
+		if reply.NeedsInput() {
+			return &mcp.CallToolResult{InputRequests: reply.InputRequests, RequestState: reply.RequestState}, nil
+		}
+		return &mcp.CallToolResult{
+			Content: []mcp.Content{&mcp.TextContent{Text: reply.Final.Text}},
+			IsError: reply.Final.IsError(),
+		}, nil
+	})
+}
+
+// AddPrompt registers a generated prompt program on s (see AddTool).
+// A prompt that does not end in success fails with JSON-RPC error -32000
+// carrying its message: prompts/get has no error result.
+func AddPrompt[F any](s *mcp.Server, e *Engine, p Program[F]) {
+	d := p.Descriptor()
+	if d.Kind != KindPrompt {
+		panic(fmt.Sprintf("mrtr.AddPrompt: %s is a tool; use AddTool", d.Name))
+	}
+	prompt := &mcp.Prompt{Name: d.Name, Title: d.Title, Description: d.Description, Arguments: d.PromptArguments}
+	s.AddPrompt(prompt, func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		args, err := json.Marshal(req.Params.Arguments)
+		if err != nil {
+			return nil, err
+		}
+		r, err := e.request(ctx, req.Extra, args, req.Params.InputResponses, req.Params.RequestState, req.ClientCapabilities())
+		if err != nil {
+			return nil, err
+		}
+		reply, err := serveRounds(ctx, e, p, r, req.ProtocolVersion(), req.Session)
+		if err != nil {
+			return nil, wireError(err)
+		}
+		if reply.NeedsInput() {
+			return &mcp.GetPromptResult{InputRequests: reply.InputRequests, RequestState: reply.RequestState}, nil
+		}
+		if reply.Final.Outcome != OutcomeSuccess {
+			return nil, &jsonrpc.Error{Code: -32000, Message: reply.Final.Text}
+		}
+		res := &mcp.GetPromptResult{Description: d.Description}
+		for _, m := range reply.Final.Messages {
+			res.Messages = append(res.Messages, &mcp.PromptMessage{Role: mcp.Role(m.Role), Content: &mcp.TextContent{Text: m.Text}})
+		}
+		return res, nil
+	})
+}
+
+// request builds the engine's view of a call.
+func (e *Engine) request(ctx context.Context, extra *mcp.RequestExtra, args json.RawMessage, responses mcp.InputResponseMap, state string, caps *mcp.ClientCapabilities) (Request, error) {
+	auth := e.cfg.Authenticate
+	if auth == nil {
+		auth = defaultPrincipal
+	}
+	principal, err := auth(ctx, extra)
+	if err != nil {
+		e.log.WarnContext(ctx, "mrtr: authentication failed", "error", err)
+		return Request{}, &jsonrpc.Error{Code: codeInvalidParams, Message: "not authenticated"}
+	}
+	return Request{Arguments: args, InputResponses: responses, RequestState: state, Capabilities: caps, Principal: principal}, nil
+}
+
+// serveRounds runs a round natively, or, for a client older than MRTR on a
+// stateful session, runs rounds until the workflow ends, asking the client
+// over the session in between (the SDK's own bridge re-invokes a handler
+// only once, which is not enough for workflows of three or more rounds).
+func serveRounds[F any](ctx context.Context, e *Engine, p Program[F], r Request, version string, ss *mcp.ServerSession) (*Reply, error) {
+	reply, err := Run(ctx, e, p, r)
+	if err != nil || !reply.NeedsInput() || version == "" || version >= protocolMRTR || ss == nil || ss.ID() == "" {
+		return reply, err
+	}
+	for range maxBridgeRounds {
+		responses, err := askOverSession(ctx, ss, reply.InputRequests)
+		if err != nil {
+			return nil, err
+		}
+		r.InputResponses, r.RequestState = responses, reply.RequestState
+		if reply, err = Run(ctx, e, p, r); err != nil || !reply.NeedsInput() {
+			return reply, err
+		}
+	}
+	return nil, fmt.Errorf("mrtr: %s still needs input after %d rounds", p.Descriptor().Name, maxBridgeRounds)
+}
+
+// askOverSession fulfils input requests by asking an older client directly
+// over its session.
+func askOverSession(ctx context.Context, ss *mcp.ServerSession, reqs mcp.InputRequestMap) (mcp.InputResponseMap, error) {
+	out := make(mcp.InputResponseMap, len(reqs))
+	for key, ir := range reqs {
+		var resp mcp.InputResponse
+		var err error
+		switch p := ir.(type) {
+		case *mcp.ElicitParams:
+			resp, err = ss.Elicit(ctx, p)
+		case *mcp.CreateMessageParams:
+			resp, err = ss.CreateMessage(ctx, p)
+		case *mcp.ListRootsParams:
+			resp, err = ss.ListRoots(ctx, p)
+		default:
+			err = fmt.Errorf("unsupported input request %T", ir)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("asking the client for %q: %w", key, err)
+		}
+		out[key] = resp
+	}
+	return out, nil
+}
+
+// wireError keeps JSON-RPC errors and context errors as they are and hides
+// other failures behind a generic internal error (their detail is logged).
+func wireError(err error) error {
+	var je *jsonrpc.Error
+	if errors.As(err, &je) {
+		return je
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "internal error"}
+}
+
+// HandlerOptions configure Handler.
+type HandlerOptions struct {
+	// SessionTimeout closes idle stateful sessions of older clients.
+	// Default 30 minutes.
+	SessionTimeout time.Duration
+}
+
+// Handler serves s over streamable HTTP: requests on protocol 2026-07-28
+// and later statelessly (any instance can serve any round), older clients
+// on stateful sessions, where the engine asks them over the session.
+//
+// Routing is by the MCP-Protocol-Version header: 2026-07-28 clients send
+// it on every request; older clients start with an initialize request
+// without it and then carry their session id.
+func Handler(s *mcp.Server, opts *HandlerOptions) http.Handler {
+	var o HandlerOptions
+	if opts != nil {
+		o = *opts
+	}
+	if o.SessionTimeout <= 0 {
+		o.SessionTimeout = 30 * time.Minute
+	}
+	get := func(*http.Request) *mcp.Server { return s }
+	stateless := mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{Stateless: true})
+	stateful := mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{SessionTimeout: o.SessionTimeout})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Mcp-Protocol-Version") >= protocolMRTR {
+			stateless.ServeHTTP(w, r)
+			return
+		}
+		stateful.ServeHTTP(w, r)
+	})
+}

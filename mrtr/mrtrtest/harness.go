@@ -1,0 +1,198 @@
+// Package mrtrtest runs generated programs in tests: a Harness drives
+// rounds directly (no network) with a fixed key ring, a memory store and a
+// controllable clock, and RunMatrix runs the whole contract of a
+// multi-round tool (the test matrix of the MRTR design article) against
+// any handler, the generated fake or your real one, given fixtures.
+package mrtrtest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mrtrgen/mrtrgen/mrtr"
+	"github.com/mrtrgen/mrtrgen/mrtr/seal"
+	"github.com/mrtrgen/mrtrgen/mrtr/store"
+	"github.com/mrtrgen/mrtrgen/mrtr/store/storetest"
+)
+
+// Audience is the server name test engines bind tokens to.
+const Audience = "mrtrtest"
+
+// Clock is a controllable clock shared by the harness's codec, engine and
+// store.
+type Clock = storetest.Clock
+
+// Harness serves one program in-process.
+type Harness[F any] struct {
+	Program mrtr.Program[F]
+	Engine  *mrtr.Engine
+	Store   store.Store
+	Clock   *Clock
+	// Principal is the caller of Call (change it to test authorization).
+	Principal string
+	// Capabilities are the client capabilities Call declares; by default
+	// elicitation, sampling and roots.
+	Capabilities *mcp.ClientCapabilities
+}
+
+// Option changes how New builds a harness.
+type Option func(*options)
+
+type options struct {
+	store  func(*Clock) store.Store
+	logger *slog.Logger
+}
+
+// WithStore makes the harness use a store built on its clock (for example
+// a SQLite or PostgreSQL store) instead of a memory store.
+func WithStore(f func(clock *Clock) store.Store) Option { return func(o *options) { o.store = f } }
+
+// WithLogger sends the engine's logs to l instead of discarding them.
+func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l } }
+
+// testSecret is the fixed key of test rings (never use it outside tests).
+var testSecret = []byte("mrtrtest: not a secret; do not use outside tests")
+
+// NewCodec returns a codec with a fixed test key on clock.
+func NewCodec(t testing.TB, clock *Clock) *seal.Codec {
+	t.Helper()
+	ring, err := seal.NewRing(seal.Key{ID: 1, Secret: testSecret})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return seal.New(ring, seal.Options{Now: clock.Now})
+}
+
+// New builds a harness for p.
+func New[F any](t testing.TB, p mrtr.Program[F], opts ...Option) *Harness[F] {
+	t.Helper()
+	o := options{logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	clock := storetest.NewClock()
+	var st store.Store
+	if o.store != nil {
+		st = o.store(clock)
+	} else {
+		st = store.NewMemory(store.Options{Now: clock.Now})
+	}
+	t.Cleanup(func() { st.Close() })
+	e, err := mrtr.NewEngine(mrtr.Config{
+		Audience: Audience, Codec: NewCodec(t, clock), Store: st, Now: clock.Now,
+		Logger: o.logger, Instance: "mrtrtest", Lease: 5 * time.Second,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Harness[F]{Program: p, Engine: e, Store: st, Clock: clock, Principal: "alice", Capabilities: AllCapabilities()}
+}
+
+// Call runs one round: args (any JSON-marshalable value, or
+// json.RawMessage), the requestState of the previous round ("" to start)
+// and the answers.
+func (h *Harness[F]) Call(ctx context.Context, args any, state string, responses mcp.InputResponseMap) (*mrtr.Reply, error) {
+	raw, err := marshalArgs(args)
+	if err != nil {
+		return nil, err
+	}
+	return mrtr.Run(ctx, h.Engine, h.Program, mrtr.Request{
+		Arguments: raw, RequestState: state, InputResponses: responses,
+		Capabilities: h.Capabilities, Principal: h.Principal,
+	})
+}
+
+func marshalArgs(args any) (json.RawMessage, error) {
+	switch a := args.(type) {
+	case nil:
+		return json.RawMessage("{}"), nil
+	case json.RawMessage:
+		return a, nil
+	}
+	return json.Marshal(args)
+}
+
+// AllCapabilities declares elicitation, sampling and roots.
+func AllCapabilities() *mcp.ClientCapabilities {
+	return Capabilities("elicitation", "sampling", "roots")
+}
+
+// Capabilities declares the named client capabilities only.
+func Capabilities(names ...string) *mcp.ClientCapabilities {
+	c := &mcp.ClientCapabilities{}
+	for _, n := range names {
+		switch n {
+		case "elicitation":
+			c.Elicitation = &mcp.ElicitationCapabilities{}
+		case "sampling":
+			c.Sampling = &mcp.SamplingCapabilities{}
+		case "roots":
+			c.RootsV2 = &mcp.RootCapabilities{}
+		}
+	}
+	return c
+}
+
+// Accept answers an elicitation with content.
+func Accept(content map[string]any) *mcp.ElicitResult {
+	return &mcp.ElicitResult{Action: "accept", Content: content}
+}
+
+// Decline answers an elicitation with "decline".
+func Decline() *mcp.ElicitResult { return &mcp.ElicitResult{Action: "decline"} }
+
+// Cancel answers an elicitation with "cancel".
+func Cancel() *mcp.ElicitResult { return &mcp.ElicitResult{Action: "cancel"} }
+
+// Text answers a sampling request with text.
+func Text(s string) *mcp.CreateMessageWithToolsResult {
+	return &mcp.CreateMessageWithToolsResult{Role: "assistant", Model: "mrtrtest", Content: []mcp.Content{&mcp.TextContent{Text: s}}}
+}
+
+// RootsOf answers a roots request.
+func RootsOf(uris ...string) *mcp.ListRootsResult {
+	r := &mcp.ListRootsResult{Roots: []*mcp.Root{}}
+	for _, u := range uris {
+		r.Roots = append(r.Roots, &mcp.Root{URI: u})
+	}
+	return r
+}
+
+// ErrorCode returns the JSON-RPC error code of err (0 if it is none).
+func ErrorCode(err error) int64 {
+	var je *jsonrpc.Error
+	if errors.As(err, &je) {
+		return je.Code
+	}
+	return 0
+}
+
+// IsInvalidState reports whether err is the one error a client sees for a
+// rejected requestState.
+func IsInvalidState(err error) bool {
+	var je *jsonrpc.Error
+	return errors.As(err, &je) && je.Code == jsonrpc.CodeInvalidParams && je.Message == seal.PublicMessage
+}
+
+// Tamper changes one character in the middle of a token.
+func Tamper(token string) string {
+	if token == "" {
+		return "x"
+	}
+	b := []byte(token)
+	i := len(b) / 2
+	if b[i] == 'A' {
+		b[i] = 'B'
+	} else {
+		b[i] = 'A'
+	}
+	return string(b)
+}

@@ -1,0 +1,70 @@
+package mrtrtest
+
+import (
+	"context"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mrtrgen/mrtrgen/mrtr"
+)
+
+// Script is a scripted run of a program, round by round: what each round
+// sends, which states it must run, and what it must ask for. Generated
+// transition tests use scripts to take every edge of the state table.
+type Script struct {
+	Args   any
+	Rounds []ScriptRound
+	// Want is how the workflow must end.
+	Want mrtr.Outcome
+}
+
+// ScriptRound is one request of a script.
+type ScriptRound struct {
+	// Send are the answers of this round (nil for the first).
+	Send mcp.InputResponseMap
+	// Path are the states the round must run, in order.
+	Path []string
+	// Asks are the request keys the round must end asking for; nil when
+	// the round ends the workflow.
+	Asks []string
+}
+
+// RunScript runs s on h and fails the test at the first round that does
+// not go as scripted.
+func RunScript[F any](t *testing.T, h *Harness[F], s Script) {
+	t.Helper()
+	state := ""
+	for i, r := range s.Rounds {
+		reply, err := h.Call(context.Background(), s.Args, state, r.Send)
+		if err != nil {
+			t.Fatalf("round %d: %v", i+1, err)
+		}
+		if !reflect.DeepEqual(reply.Path, r.Path) {
+			t.Fatalf("round %d ran %v, want %v", i+1, reply.Path, r.Path)
+		}
+		if r.Asks == nil {
+			if reply.NeedsInput() {
+				t.Fatalf("round %d asks for %v, want the end of the workflow", i+1, keys(reply.InputRequests))
+			}
+			if reply.Final.Outcome != s.Want {
+				t.Fatalf("round %d ended %s (%q), want %s", i+1, reply.Final.Outcome, reply.Final.Text, s.Want)
+			}
+			if i != len(s.Rounds)-1 {
+				t.Fatalf("round %d ended the workflow; the script has %d rounds", i+1, len(s.Rounds))
+			}
+			return
+		}
+		if !reply.NeedsInput() {
+			t.Fatalf("round %d ended %s (%q), want it to ask for %v", i+1, reply.Final.Outcome, reply.Final.Text, r.Asks)
+		}
+		want := slices.Clone(r.Asks)
+		slices.Sort(want)
+		if got := keys(reply.InputRequests); !reflect.DeepEqual(got, want) {
+			t.Fatalf("round %d asks for %v, want %v", i+1, got, want)
+		}
+		state = reply.RequestState
+	}
+}

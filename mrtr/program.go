@@ -1,0 +1,262 @@
+package mrtr
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Kind says which MCP method a program answers.
+type Kind uint8
+
+const (
+	KindTool   Kind = iota + 1 // tools/call
+	KindPrompt                 // prompts/get
+)
+
+// Method is the MCP method name.
+func (k Kind) Method() string {
+	if k == KindPrompt {
+		return "prompts/get"
+	}
+	return "tools/call"
+}
+
+// StateKind says what happens in a state.
+type StateKind uint8
+
+const (
+	StateCheck StateKind = iota + 1
+	StateAsk
+	StateConfirm
+	StateEffect
+	StateTerminal
+)
+
+var stateKindNames = [...]string{"", "check", "ask", "confirm", "effect", "terminal"}
+
+func (k StateKind) String() string {
+	if int(k) < len(stateKindNames) {
+		return stateKindNames[k]
+	}
+	return "unknown"
+}
+
+// Interactive reports whether states of this kind send input requests.
+func (k StateKind) Interactive() bool { return k == StateAsk || k == StateConfirm }
+
+// RequestKind is the MCP method of an input request.
+type RequestKind uint8
+
+const (
+	Elicit RequestKind = iota + 1 // elicitation/create
+	Sample                        // sampling/createMessage
+	Roots                         // roots/list
+)
+
+// Capability is the client capability the request kind needs.
+func (k RequestKind) Capability() string {
+	switch k {
+	case Sample:
+		return "sampling"
+	case Roots:
+		return "roots"
+	}
+	return "elicitation"
+}
+
+// Storage says where a continuation lives between rounds.
+type Storage uint8
+
+const (
+	// Sealed: the continuation travels inside requestState, encrypted and
+	// authenticated.
+	Sealed Storage = iota + 1
+	// Reference: requestState carries a random reference; the data stays in
+	// the store, bound to principal, tool and workflow.
+	Reference
+)
+
+// Descriptor is the static description of a program, generated from the
+// spec. The engine reads it; it never changes at run time.
+type Descriptor struct {
+	Kind        Kind
+	Name        string
+	Title       string
+	Description string
+	// InputSchema is the JSON Schema of the arguments (tools) — the MCP
+	// inputSchema.
+	InputSchema json.RawMessage
+	// PromptArguments describe a prompt's arguments.
+	PromptArguments []*mcp.PromptArgument
+	Destructive     bool
+	// Requires lists client capabilities needed on every round.
+	Requires []string
+	// NonInteractive programs accept every answer up front in the "inputs"
+	// argument.
+	NonInteractive bool
+	TTL            time.Duration
+	Storage        Storage
+	// SchemaHash identifies the shape of the continuation (states, fields,
+	// answers). A token sealed under another hash is rejected.
+	SchemaHash uint64
+	// Initial is the state a new workflow starts in. States are numbered
+	// from 1; States[i] describes state i+1.
+	Initial     uint16
+	States      []StateInfo
+	Transitions []Transition
+}
+
+// State returns the description of state s, or nil.
+func (d *Descriptor) State(s uint16) *StateInfo {
+	if s == 0 || int(s) > len(d.States) {
+		return nil
+	}
+	return &d.States[s-1]
+}
+
+// Subject is how tokens and records name the program: "tools/call:<name>".
+func (d *Descriptor) Subject() string { return d.Kind.Method() + ":" + d.Name }
+
+// allows reports whether the transition table has from → to.
+func (d *Descriptor) allows(from, to uint16) bool {
+	for _, t := range d.Transitions {
+		if t.From == from && t.To == to {
+			return true
+		}
+	}
+	return false
+}
+
+// StateInfo describes one state.
+type StateInfo struct {
+	Name     string
+	Kind     StateKind
+	Requests []RequestInfo // ask and confirm states
+}
+
+// RequestInfo describes one input request of an ask (or the single
+// request of a confirmation gate).
+type RequestInfo struct {
+	Key      string
+	Kind     RequestKind
+	Optional bool
+	// GateField is the boolean field of a confirmation gate's form ("" for
+	// asks).
+	GateField string
+}
+
+// Transition is one edge of the state machine.
+type Transition struct {
+	From, To uint16
+	On       string // "next", "outcome:<name>", "decline", "cancel"
+}
+
+// Program is the generated, typed half of one tool or prompt; F is its flow
+// type (a pointer to the generated <Tool>Flow struct). The engine calls the
+// methods in a fixed order each round; generated code implements them, and
+// handlers never see this interface.
+type Program[F any] interface {
+	Descriptor() *Descriptor
+	// NewFlow decodes and validates the arguments into a flow at the
+	// initial state. Invalid arguments return an *ArgumentError.
+	NewFlow(ctx context.Context, c *Call, args json.RawMessage) (F, error)
+	// AppendArgs appends the canonical encoding of the flow's arguments
+	// (what the requestState is bound to).
+	AppendArgs(dst []byte, f F) []byte
+	// Authorize asks the handler whether the caller may run this workflow
+	// with these arguments, now. It runs on every round.
+	Authorize(ctx context.Context, f F) error
+	// AppendContinuation and LoadContinuation encode and decode what the
+	// flow carries between rounds (continuation fields and answers).
+	AppendContinuation(dst []byte, f F) []byte
+	LoadContinuation(f F, data []byte) error
+	// State and SetState read and move the flow's current state.
+	State(f F) uint16
+	SetState(f F, s uint16)
+	// Step runs the current state once and says what comes next.
+	Step(ctx context.Context, r *Round, f F) (Step, error)
+}
+
+// Call is what handler methods know about the round being served.
+type Call struct {
+	// Principal is the authenticated caller ("" when anonymous).
+	Principal string
+	// WorkflowID identifies the workflow across its rounds (32 hex digits).
+	// Use it in logs and traces, never as a metric label.
+	WorkflowID string
+	// Round counts the requests of this workflow, from 1.
+	Round int
+	// Capabilities are the client's declared capabilities (never nil).
+	Capabilities *mcp.ClientCapabilities
+	// Instance names the serving instance (Config.Instance).
+	Instance string
+	// Logger carries the workflow id, tool and round.
+	Logger *slog.Logger
+}
+
+// Request is one tools/call or prompts/get, as the engine sees it.
+type Request struct {
+	// Arguments are the call's arguments as a JSON object (prompt
+	// arguments are encoded as an object of strings).
+	Arguments json.RawMessage
+	// InputResponses answer the previous round's input requests.
+	InputResponses mcp.InputResponseMap
+	// RequestState is the continuation echoed from the previous round.
+	RequestState string
+	// Capabilities are the client's declared capabilities (nil: none).
+	Capabilities *mcp.ClientCapabilities
+	// Principal is the authenticated caller, as Config.Authenticate found it.
+	Principal string
+}
+
+// Reply is the outcome of a round: either input is required, or the
+// workflow is finished.
+type Reply struct {
+	// InputRequests and RequestState are set when input is required.
+	InputRequests mcp.InputRequestMap `json:"inputRequests,omitempty"`
+	RequestState  string              `json:"requestState,omitempty"`
+	// Final is set when the workflow ended.
+	Final *Final `json:"final,omitempty"`
+	// Path lists the states this round ran, in order (for tests and
+	// debugging; a replayed reply has none).
+	Path []string `json:"-"`
+}
+
+// NeedsInput reports whether the round asks for more input.
+func (r *Reply) NeedsInput() bool { return r.Final == nil }
+
+// Outcome is how a workflow ended.
+type Outcome string
+
+const (
+	OutcomeSuccess      Outcome = "success"
+	OutcomeCancelled    Outcome = "cancelled"    // the user declined or cancelled
+	OutcomeFailed       Outcome = "failed"       // a terminal state of outcome failed
+	OutcomeRejected     Outcome = "rejected"     // a check or effect rejected the request
+	OutcomeUnauthorized Outcome = "unauthorized" // Authorize refused
+	OutcomeError        Outcome = "error"        // a dependency failed
+)
+
+// Final is the result of a finished workflow.
+type Final struct {
+	Outcome Outcome `json:"outcome"`
+	// Text is a tool's result text.
+	Text string `json:"text,omitempty"`
+	// Messages are a prompt's resulting messages.
+	Messages []PromptMessage `json:"messages,omitempty"`
+}
+
+// IsError reports whether the result is an error result (MCP isError).
+func (f *Final) IsError() bool {
+	return f.Outcome != OutcomeSuccess && f.Outcome != OutcomeCancelled
+}
+
+// PromptMessage is one message of a prompt's result.
+type PromptMessage struct {
+	Role string `json:"role"`
+	Text string `json:"text"`
+}

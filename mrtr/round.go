@@ -1,0 +1,333 @@
+package mrtr
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mrtrgen/mrtrgen/mrtr/seal"
+)
+
+// Step is what one state decided: go to another state, ask for input, or
+// finish. Generated code builds Steps with the Round's methods.
+type Step struct {
+	kind  stepKind
+	next  uint16
+	on    string
+	ask   []Pending
+	final *Final
+}
+
+type stepKind uint8
+
+const (
+	stepGoto stepKind = iota + 1
+	stepAsk
+	stepFinish
+)
+
+// Pending is one input request a state still needs answered.
+type Pending struct {
+	Key      string
+	Kind     RequestKind
+	Optional bool
+	Params   mcp.InputRequest
+}
+
+// Round is one request of a workflow as the engine serves it. Generated
+// Step code uses it to read answers, run effects and say what comes next;
+// it is not safe for concurrent use and lives for one request.
+type Round struct {
+	e    *Engine
+	d    *Descriptor
+	call *Call
+	req  *Request
+
+	// resumedAt is the state the requestState was issued at (0 on the first
+	// round). Only the first interactive state the round reaches may take
+	// answers from inputResponses, and a confirmation gate only when the
+	// round resumes at that very gate: nobody confirms what they were not
+	// shown.
+	resumedAt   uint16
+	current     uint16
+	answerState uint16
+	// inputs are answers supplied up front in the "inputs" argument
+	// (non-interactive programs).
+	inputs map[string]json.RawMessage
+
+	// effect plumbing, set by Run: encode/restore the flow's continuation.
+	snapshot   func() []byte
+	restore    func([]byte) error
+	argsDigest [32]byte
+	workflow   string
+	hasRecord  bool // the round holds a round record (retries replay it)
+}
+
+// Call returns what handlers know about this round.
+func (r *Round) Call() *Call { return r.call }
+
+// Goto moves the workflow to state next. on names the transition ("next",
+// "outcome:<name>", "decline", "cancel").
+func (r *Round) Goto(next uint16, on string) (Step, error) {
+	return Step{kind: stepGoto, next: next, on: on}, nil
+}
+
+// Finish ends the workflow with a result.
+func (r *Round) Finish(f Final) (Step, error) { return Step{kind: stepFinish, final: &f}, nil }
+
+// Ask ends the round asking for the pending requests; the workflow stays in
+// the current state.
+func (r *Round) Ask(p []Pending) (Step, error) {
+	if len(p) == 0 {
+		return Step{}, errors.New("mrtr: Ask with no requests")
+	}
+	return Step{kind: stepAsk, ask: p}, nil
+}
+
+// Can reports whether the client declared the capability a request kind
+// needs. Generated code skips optional requests the client cannot answer.
+func (r *Round) Can(k RequestKind) bool { return hasCapability(r.call.Capabilities, k.Capability()) }
+
+// ErrUnknownState is returned by generated Step code for a state number it
+// does not know (a bug, or a corrupted flow).
+var ErrUnknownState = errors.New("mrtr: unknown state")
+
+// Run serves one round of program p: the whole trust boundary described in
+// the package documentation. It returns the reply, or a *jsonrpc.Error for
+// protocol-level failures (invalid arguments -32602, rejected requestState
+// -32602, missing client capabilities -32021), or the context's error.
+func Run[F any](ctx context.Context, e *Engine, p Program[F], req Request) (reply *Reply, err error) {
+	d := p.Descriptor()
+	ctx, rt := e.tel.begin(ctx, e, d, req.RequestState == "")
+	defer func() { rt.end(ctx, reply, err) }()
+
+	caps := req.Capabilities
+	if caps == nil {
+		caps = &mcp.ClientCapabilities{}
+	}
+	if missing := missingCapabilities(caps, d.Requires); len(missing) > 0 {
+		rt.outcome = "missing_capability"
+		return nil, missingCapabilitiesError(missing)
+	}
+
+	// Arguments: decoded and validated by generated code, on every round.
+	args, inputs, err := splitInputs(req.Arguments, d.NonInteractive)
+	if err != nil {
+		rt.outcome = "invalid_arguments"
+		return nil, invalidParamsError(err)
+	}
+	call := &Call{Principal: req.Principal, Capabilities: caps, Instance: e.cfg.Instance, Round: 1}
+	f, err := p.NewFlow(ctx, call, args)
+	if err != nil {
+		rt.outcome = "invalid_arguments"
+		return nil, invalidParamsError(err)
+	}
+	pHash := e.principalHash(req.Principal)
+	argsDigest := sha256.Sum256(p.AppendArgs([]byte("mrtrgen/args/v1\x00"), f))
+	binding := seal.Binding{Audience: e.cfg.Audience, Subject: d.Subject(), Principal: pHash, ArgsDigest: argsDigest}
+
+	// Authorize on every round, before the continuation is even opened: an
+	// unauthorized caller learns nothing about a token.
+	if err := p.Authorize(ctx, f); err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		rt.outcome = string(OutcomeUnauthorized)
+		msg := "not authorized"
+		if rej, ok := isRejection(err); ok {
+			msg += ": " + rej.msg
+		} else {
+			e.log.WarnContext(ctx, "mrtr: authorize failed", "tool", d.Name, "error", err)
+		}
+		return &Reply{Final: &Final{Outcome: OutcomeUnauthorized, Text: msg}}, nil
+	}
+
+	// Verify the continuation, or start a new workflow.
+	var env *envelope
+	if req.RequestState == "" {
+		id, err := newWorkflowID()
+		if err != nil {
+			return nil, err
+		}
+		env = &envelope{workflow: id, state: d.Initial, round: 1}
+	} else {
+		env, err = e.openState(ctx, d, binding, req.RequestState, pHash)
+		if err != nil {
+			return nil, e.rejectState(ctx, rt, d, err)
+		}
+	}
+	call.WorkflowID, call.Round = env.workflowID(), env.round
+	call.Logger = e.log.With("tool", d.Name, "workflow", call.WorkflowID, "round", env.round)
+	rt.workflow(call.WorkflowID, env.round)
+
+	// A retried round replays its first reply.
+	var rec *roundRecord
+	if req.RequestState != "" && e.cfg.Store != nil {
+		rec, reply, err = e.claimRound(ctx, d, env, argsDigest, &req)
+		if err != nil || reply != nil {
+			if reply != nil {
+				rt.replayed = true
+			}
+			return reply, err
+		}
+		defer func() { rec.finish(ctx, reply, err) }()
+	}
+	if req.RequestState != "" {
+		if err := e.loadReference(ctx, d, env, pHash); err != nil {
+			var se *stateError
+			if errors.As(err, &se) {
+				return nil, e.rejectState(ctx, rt, d, err)
+			}
+			return nil, err
+		}
+		if err := p.LoadContinuation(f, env.data); err != nil {
+			return nil, e.rejectState(ctx, rt, d, &stateError{reason: "corrupt_data", err: err})
+		}
+	}
+	p.SetState(f, env.state)
+
+	r := &Round{
+		e: e, d: d, call: call, req: &req, inputs: inputs,
+		snapshot:   func() []byte { return p.AppendContinuation(nil, f) },
+		restore:    func(b []byte) error { return p.LoadContinuation(f, b) },
+		argsDigest: argsDigest, workflow: call.WorkflowID, hasRecord: rec != nil,
+	}
+	if req.RequestState != "" {
+		r.resumedAt = env.state
+	}
+
+	var path []string
+	for steps := 0; ; steps++ {
+		if err := ctx.Err(); err != nil {
+			rt.outcome = "cancelled"
+			return nil, err
+		}
+		if steps >= e.cfg.MaxSteps {
+			return nil, fmt.Errorf("mrtr: %s ran %d states in one round without asking for input (a loop?)", d.Name, steps)
+		}
+		cur := p.State(f)
+		info := d.State(cur)
+		if info == nil {
+			return nil, fmt.Errorf("%w %d in %s", ErrUnknownState, cur, d.Name)
+		}
+		r.current = cur
+		if info.Kind.Interactive() && r.answerState == 0 {
+			r.answerState = cur
+		}
+		st, err := p.Step(ctx, r, f)
+		if err != nil {
+			reply, err := e.stepFailed(ctx, rt, d, call, info, err)
+			if reply != nil {
+				reply.Path = append(path, info.Name)
+			}
+			return reply, err
+		}
+		rt.visit(info.Name)
+		path = append(path, info.Name)
+		switch st.kind {
+		case stepGoto:
+			if !d.allows(cur, st.next) {
+				return nil, fmt.Errorf("mrtr: %s: transition %s → %d is not in the table", d.Name, info.Name, st.next)
+			}
+			p.SetState(f, st.next)
+		case stepAsk:
+			next := &envelope{workflow: env.workflow, state: cur, round: env.round + 1, data: p.AppendContinuation(nil, f)}
+			reply, err := e.askReply(ctx, d, binding, next, pHash, caps, st.ask)
+			if err == nil {
+				rt.outcome = "input_required"
+				reply.Path = path
+			}
+			return reply, err
+		case stepFinish:
+			if d.Storage == Reference && e.cfg.Store != nil && req.RequestState != "" {
+				// The workflow is done: its server-side continuations are
+				// consumed. Retries of this round replay the round record.
+				cctx, cancel := detach(ctx)
+				if err := e.cfg.Store.DeleteWorkflowStates(cctx, call.WorkflowID); err != nil {
+					call.Logger.Warn("mrtr: deleting consumed continuations", "error", err)
+				}
+				cancel()
+			}
+			rt.outcome = string(st.final.Outcome)
+			return &Reply{Final: st.final, Path: path}, nil
+		default:
+			return nil, fmt.Errorf("mrtr: %s: state %s returned no step", d.Name, info.Name)
+		}
+	}
+}
+
+// stepFailed turns an error from a state into the round's outcome: the
+// context's error goes back as is (the client cancelled), a Rejection ends
+// the workflow with its message, anything else is a dependency failure
+// surfaced as an error result.
+func (e *Engine) stepFailed(ctx context.Context, rt *roundTelemetry, d *Descriptor, call *Call, info *StateInfo, err error) (*Reply, error) {
+	if ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, ctx.Err())) {
+		rt.outcome = "cancelled"
+		return nil, ctx.Err()
+	}
+	if rej, ok := isRejection(err); ok {
+		rt.outcome = string(OutcomeRejected)
+		return &Reply{Final: &Final{Outcome: OutcomeRejected, Text: rej.msg}}, nil
+	}
+	if errors.Is(err, ErrUnknownState) {
+		return nil, err
+	}
+	rt.outcome = string(OutcomeError)
+	call.Logger.Error("mrtr: state failed", "state", info.Name, "error", err)
+	return &Reply{Final: &Final{Outcome: OutcomeError, Text: fmt.Sprintf("%s failed at %s: %v", d.Name, info.Name, err)}}, nil
+}
+
+// rejectState logs why a requestState was refused and returns the one
+// error clients see.
+func (e *Engine) rejectState(ctx context.Context, rt *roundTelemetry, d *Descriptor, err error) error {
+	reason := "invalid"
+	var se *stateError
+	if errors.As(err, &se) {
+		reason = se.reason
+	}
+	rt.outcome = "invalid_state"
+	if reason == seal.Expired.String() {
+		rt.outcome = "expired"
+	}
+	e.log.WarnContext(ctx, "mrtr: requestState rejected", "tool", d.Name, "reason", reason, "error", err, "instance", e.cfg.Instance)
+	return invalidStateError()
+}
+
+// askReply seals the continuation and builds the input_required reply,
+// leaving out optional requests the client cannot answer and failing with
+// -32021 when a required one cannot be sent.
+func (e *Engine) askReply(ctx context.Context, d *Descriptor, b seal.Binding, env *envelope, pHash string, caps *mcp.ClientCapabilities, pending []Pending) (*Reply, error) {
+	reqs := mcp.InputRequestMap{}
+	var missing []string
+	for _, p := range pending {
+		capName := p.Kind.Capability()
+		if !hasCapability(caps, capName) {
+			if !p.Optional && !slices.Contains(missing, capName) {
+				missing = append(missing, capName)
+			}
+			continue
+		}
+		reqs[p.Key] = p.Params
+	}
+	if len(missing) == 0 && len(reqs) == 0 {
+		for _, p := range pending {
+			if c := p.Kind.Capability(); !slices.Contains(missing, c) {
+				missing = append(missing, c)
+			}
+		}
+	}
+	if len(missing) > 0 {
+		slices.Sort(missing)
+		return nil, missingCapabilitiesError(missing)
+	}
+	token, err := e.sealState(ctx, d, b, env, pHash)
+	if err != nil {
+		return nil, err
+	}
+	return &Reply{InputRequests: reqs, RequestState: token}, nil
+}

@@ -1,0 +1,127 @@
+package mrtr
+
+import (
+	"context"
+	"strings"
+
+	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/trace"
+)
+
+// Telemetry: one span per round, carrying the tool, round number, outcome
+// and workflow id (so the rounds of one workflow can be found together),
+// and the mcp.mrtr.* counters. Counters are labelled by tool name and
+// outcome only: ids go to spans and logs, never to metric labels.
+
+const instrumentation = "github.com/mrtrgen/mrtrgen/mrtr"
+
+type telemetry struct {
+	tracer                                                         trace.Tracer
+	started, inputRequired, completed, expired, cancelled, failed metric.Int64Counter
+}
+
+func newTelemetry(tp trace.TracerProvider, mp metric.MeterProvider) (*telemetry, error) {
+	if tp == nil {
+		tp = otel.GetTracerProvider()
+	}
+	if mp == nil {
+		mp = otel.GetMeterProvider()
+	}
+	m := mp.Meter(instrumentation)
+	t := &telemetry{tracer: tp.Tracer(instrumentation)}
+	for _, c := range []struct {
+		dst  *metric.Int64Counter
+		name string
+		desc string
+	}{
+		{&t.started, "mcp.mrtr.started", "Workflows started (first rounds)."},
+		{&t.inputRequired, "mcp.mrtr.input_required", "Rounds that ended asking for input."},
+		{&t.completed, "mcp.mrtr.completed", "Workflows that reached a terminal state (success, cancelled by the user, or a designed failure)."},
+		{&t.expired, "mcp.mrtr.expired", "Rounds refused because their requestState expired."},
+		{&t.cancelled, "mcp.mrtr.cancelled", "Rounds abandoned because the client cancelled the request."},
+		{&t.failed, "mcp.mrtr.failed", "Rounds that failed: rejected, unauthorized, invalid input or state, dependency errors."},
+	} {
+		ctr, err := m.Int64Counter(c.name, metric.WithDescription(c.desc), metric.WithUnit("{round}"))
+		if err != nil {
+			return nil, err
+		}
+		*c.dst = ctr
+	}
+	return t, nil
+}
+
+// roundTelemetry follows one round.
+type roundTelemetry struct {
+	t        *telemetry
+	d        *Descriptor
+	span     trace.Span
+	outcome  string
+	replayed bool
+	states   []string
+}
+
+func (t *telemetry) begin(ctx context.Context, e *Engine, d *Descriptor, first bool) (context.Context, *roundTelemetry) {
+	ctx, span := t.tracer.Start(ctx, d.Kind.Method()+" "+d.Name,
+		trace.WithSpanKind(trace.SpanKindServer),
+		trace.WithAttributes(
+			attribute.String("mcp.method.name", d.Kind.Method()),
+			attribute.String(nameAttr(d.Kind), d.Name),
+			attribute.String("service.instance.id", e.cfg.Instance),
+		))
+	if first {
+		t.started.Add(ctx, 1, metric.WithAttributes(attribute.String("tool", d.Name)))
+	}
+	return ctx, &roundTelemetry{t: t, d: d, span: span}
+}
+
+func nameAttr(k Kind) string {
+	if k == KindPrompt {
+		return "mcp.prompt.name"
+	}
+	return "gen_ai.tool.name"
+}
+
+func (rt *roundTelemetry) workflow(id string, round int) {
+	rt.span.SetAttributes(attribute.String("mrtr.workflow.id", id), attribute.Int("mrtr.round", round))
+}
+
+func (rt *roundTelemetry) visit(state string) { rt.states = append(rt.states, state) }
+
+func (rt *roundTelemetry) end(ctx context.Context, reply *Reply, err error) {
+	defer rt.span.End()
+	outcome := rt.outcome
+	switch {
+	case rt.replayed:
+		outcome = "replayed"
+	case outcome == "" && err != nil:
+		outcome = "error"
+	}
+	rt.span.SetAttributes(
+		attribute.String("mrtr.outcome", outcome),
+		attribute.Bool("mrtr.replayed", rt.replayed),
+		attribute.String("mrtr.states", strings.Join(rt.states, " > ")),
+	)
+	if err != nil {
+		rt.span.SetStatus(codes.Error, err.Error())
+	}
+	if rt.replayed {
+		return // counted when it first ran
+	}
+	attrs := metric.WithAttributes(attribute.String("tool", rt.d.Name), attribute.String("outcome", outcome))
+	t := rt.t
+	switch {
+	case outcome == "input_required":
+		t.inputRequired.Add(ctx, 1, metric.WithAttributes(attribute.String("tool", rt.d.Name)))
+	case outcome == "expired":
+		t.expired.Add(ctx, 1, metric.WithAttributes(attribute.String("tool", rt.d.Name)))
+	case outcome == "cancelled" && reply == nil:
+		t.cancelled.Add(ctx, 1, metric.WithAttributes(attribute.String("tool", rt.d.Name)))
+	case reply != nil && reply.Final != nil && !reply.Final.IsError() || outcome == string(OutcomeFailed):
+		t.completed.Add(ctx, 1, attrs)
+	default:
+		t.failed.Add(ctx, 1, attrs)
+	}
+}
