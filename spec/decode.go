@@ -290,7 +290,7 @@ func (d *decoder) decodeFields(n *yaml.Node, role fieldRole) []*Field {
 
 func (d *decoder) decodeField(name string, k, n *yaml.Node, role fieldRole) *Field {
 	f := &Field{Name: name, Pos: d.pos(k)}
-	var defaultNode, titlesNode *yaml.Node
+	var defaultNode, exampleNode, titlesNode *yaml.Node
 	keyNodes := map[string]*yaml.Node{}
 	for _, p := range pairs(n) {
 		keyNodes[p.key] = p.k
@@ -305,6 +305,8 @@ func (d *decoder) decodeField(name string, k, n *yaml.Node, role fieldRole) *Fie
 			f.Required = boolVal(p.v)
 		case "default":
 			defaultNode = p.v
+		case "example":
+			exampleNode = p.v
 		case "minLength":
 			f.MinLength = d.intPtr(p.v)
 		case "maxLength":
@@ -357,7 +359,10 @@ func (d *decoder) decodeField(name string, k, n *yaml.Node, role fieldRole) *Fie
 	}
 	d.checkFieldKeys(f, keyNodes, n, role)
 	if defaultNode != nil {
-		f.Default = d.decodeDefault(f, defaultNode)
+		f.Default = d.decodeValue(f, defaultNode, "default")
+	}
+	if exampleNode != nil {
+		f.Example = d.decodeValue(f, exampleNode, "example")
 	}
 	return f
 }
@@ -386,6 +391,7 @@ func (d *decoder) checkFieldKeys(f *Field, keys map[string]*yaml.Node, n *yaml.N
 	only("sensitive", role == fieldContinuation, "applies to continuation fields only")
 	only("required", role == fieldArgument || role == fieldForm, "applies to arguments and form fields only")
 	only("default", role == fieldArgument || role == fieldForm, "applies to arguments and form fields only")
+	only("example", role != fieldItems, "applies to the array, not its items")
 	only("validate", role != fieldContinuation, "does not apply to continuation fields (the server sets them)")
 	if role == fieldItems {
 		only("required", false, "does not apply to array items")
@@ -422,10 +428,10 @@ func (d *decoder) checkFieldKeys(f *Field, keys map[string]*yaml.Node, n *yaml.N
 	}
 }
 
-// decodeDefault reads a default value of the field's type.
-func (d *decoder) decodeDefault(f *Field, n *yaml.Node) any {
+// decodeValue reads a default or example value of the field's type.
+func (d *decoder) decodeValue(f *Field, n *yaml.Node, what string) any {
 	bad := func(want string) any {
-		d.errorf(n, "field", "", "%s: default must be %s", f.Name, want)
+		d.errorf(n, "field", "", "%s: %s must be %s", f.Name, what, want)
 		return nil
 	}
 	switch f.Type {

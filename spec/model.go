@@ -193,6 +193,7 @@ type Field struct {
 	Description string
 	Required    bool
 	Default     any // string, float64, int64, bool or []string; nil when absent
+	Example     any // same types as Default; nil when absent
 
 	MinLength *int
 	MaxLength *int
