@@ -1,0 +1,192 @@
+package generator
+
+import (
+	"fmt"
+	"regexp"
+	"regexp/syntax"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/mrtrgen/mrtrgen/spec"
+)
+
+// Example values for generated tests and docs: a field's `example:` when
+// the spec gives one, otherwise the simplest value its constraints allow.
+// variant 1 gives a second, different value where one exists (to prove a
+// requestState is bound to its arguments).
+
+// exampleValue returns a valid JSON value for f, or an error saying that
+// the spec should give an example.
+func exampleValue(f *spec.Field, variant int) (any, error) {
+	if f.Example != nil && variant == 0 {
+		return f.Example, nil
+	}
+	switch f.Type {
+	case spec.TypeEnum:
+		if len(f.Values) == 0 {
+			return nil, fmt.Errorf("enum %s has no values", f.Name)
+		}
+		return f.Values[min(variant, len(f.Values)-1)].Value, nil
+	case spec.TypeBoolean:
+		return variant == 0, nil
+	case spec.TypeInteger, spec.TypeNumber:
+		lo, hi := -1e18, 1e18
+		if f.Minimum != nil {
+			lo = *f.Minimum
+		}
+		if f.Maximum != nil {
+			hi = *f.Maximum
+		}
+		v := max(lo, min(hi, 1))
+		if variant > 0 && v+1 <= hi {
+			v++
+		}
+		if f.Type == spec.TypeInteger {
+			return int64(v), nil
+		}
+		return v, nil
+	case spec.TypeString:
+		return exampleString(f, variant)
+	case spec.TypeArray:
+		if f.Items == nil {
+			return nil, fmt.Errorf("array %s has no items", f.Name)
+		}
+		n := 1
+		if f.MinItems != nil && *f.MinItems > n {
+			n = *f.MinItems
+		}
+		if f.MaxItems != nil && *f.MaxItems < n {
+			n = *f.MaxItems
+		}
+		item := *f.Items
+		item.Name = f.Name
+		var out []any
+		for i := range n {
+			v, err := exampleValue(&item, (variant+i)%max(1, len(item.Values)))
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, v)
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("no example for %s", f.Name)
+}
+
+func exampleString(f *spec.Field, variant int) (string, error) {
+	var s string
+	switch {
+	case f.Pattern != "":
+		var err error
+		if s, err = matchingString(f.Pattern, variant); err != nil {
+			return "", fmt.Errorf("cannot derive an example for %s from pattern %q (%v); add example: to the field", f.Name, f.Pattern, err)
+		}
+	case f.Format == "email":
+		s = []string{"ada@example.com", "grace@example.com"}[min(variant, 1)]
+	case f.Format == "uri":
+		s = []string{"https://example.com/a", "https://example.com/b"}[min(variant, 1)]
+	case f.Format == "date":
+		s = []string{"2026-07-28", "2026-07-29"}[min(variant, 1)]
+	case f.Format == "date-time":
+		s = []string{"2026-07-28T12:00:00Z", "2026-07-29T12:00:00Z"}[min(variant, 1)]
+	default:
+		s = []string{"example", "another"}[min(variant, 1)]
+		if f.MaxLength != nil && utf8.RuneCountInString(s) > *f.MaxLength {
+			s = string([]rune(s)[:*f.MaxLength])
+		}
+		if f.MinLength != nil {
+			for utf8.RuneCountInString(s) < *f.MinLength {
+				s += "x"
+			}
+		}
+	}
+	n := utf8.RuneCountInString(s)
+	if (f.MaxLength != nil && n > *f.MaxLength) || (f.MinLength != nil && n < *f.MinLength) {
+		return "", fmt.Errorf("the derived example %q of %s does not fit its length bounds; add example: to the field", s, f.Name)
+	}
+	return s, nil
+}
+
+// matchingString derives a short string the whole pattern matches: the
+// first branch of alternations, the least repetitions (plus variant), and
+// a letter or digit from each class where there is one.
+func matchingString(pattern string, variant int) (string, error) {
+	re, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	if err := writeMatch(&b, re.Simplify(), variant); err != nil {
+		return "", err
+	}
+	s := b.String()
+	if !regexp.MustCompile(`^(?:` + pattern + `)$`).MatchString(s) {
+		return "", fmt.Errorf("derived %q does not match", s)
+	}
+	return s, nil
+}
+
+func writeMatch(b *strings.Builder, re *syntax.Regexp, variant int) error {
+	switch re.Op {
+	case syntax.OpLiteral:
+		for _, r := range re.Rune {
+			b.WriteRune(r)
+		}
+	case syntax.OpCharClass:
+		b.WriteRune(classRune(re.Rune, variant))
+	case syntax.OpAnyChar, syntax.OpAnyCharNotNL:
+		b.WriteByte('a')
+	case syntax.OpCapture:
+		return writeMatch(b, re.Sub[0], variant)
+	case syntax.OpConcat:
+		for _, s := range re.Sub {
+			if err := writeMatch(b, s, variant); err != nil {
+				return err
+			}
+		}
+	case syntax.OpAlternate:
+		return writeMatch(b, re.Sub[0], variant)
+	case syntax.OpPlus:
+		return writeMatch(b, re.Sub[0], variant)
+	case syntax.OpStar, syntax.OpQuest:
+		if variant > 0 {
+			return writeMatch(b, re.Sub[0], variant)
+		}
+	case syntax.OpRepeat:
+		n := re.Min
+		if variant > 0 && (re.Max == -1 || re.Min < re.Max) {
+			n++
+		}
+		for range n {
+			if err := writeMatch(b, re.Sub[0], variant); err != nil {
+				return err
+			}
+		}
+	case syntax.OpEmptyMatch, syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText:
+	default:
+		return fmt.Errorf("unsupported construct %s", re.Op)
+	}
+	return nil
+}
+
+// classRune picks a rune from a class: a letter or digit if the class has
+// one (the first, or with variant the last), else its first rune.
+func classRune(ranges []rune, variant int) rune {
+	var picks []rune
+	for i := 0; i+1 < len(ranges); i += 2 {
+		lo, hi := ranges[i], ranges[i+1]
+		for _, r := range []rune{lo, hi} {
+			if unicode.IsLetter(r) || unicode.IsDigit(r) {
+				picks = append(picks, r)
+			}
+		}
+	}
+	if len(picks) == 0 {
+		return ranges[0]
+	}
+	if variant > 0 {
+		return picks[len(picks)-1]
+	}
+	return picks[0]
+}

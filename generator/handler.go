@@ -1,0 +1,145 @@
+package generator
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/mrtrgen/mrtrgen/spec"
+)
+
+// handlerMethod is one method of a workflow's handler interface.
+type handlerMethod struct {
+	name    string // Go name
+	doc     []string
+	params  []jen.Code
+	results []jen.Code
+	// for the stub and the fake: what kind of method it is
+	kind      string // "authorize", "check", "effect", "validator"
+	specName  string
+	outcomes  []*spec.Branch
+	valueType spec.FieldType
+}
+
+// handlerMethods lists the interface in a fixed order: Authorize, then
+// checks and effects in state order, then custom validators by name.
+func (w *workflow) handlerMethods() []handlerMethod {
+	t, n := w.t, w.n
+	flowParam := jen.Id("f").Op("*").Id(n.flow())
+	ctxParam := jen.Id("ctx").Qual("context", "Context")
+	ms := []handlerMethod{{
+		name: "Authorize", kind: "authorize",
+		doc: []string{
+			fmt.Sprintf("Authorize decides whether f.Call.Principal may run %s with f.Args. It runs", t.Name),
+			"on every round, before the continuation is opened, because a decision from an",
+			"earlier round may no longer hold. Return mrtr.Forbidden to refuse.",
+		},
+		params: []jen.Code{ctxParam, flowParam}, results: []jen.Code{jen.Error()},
+	}}
+	seen := map[string]bool{}
+	for _, s := range t.States {
+		switch {
+		case s.Check != nil && !seen[s.Check.Name]:
+			seen[s.Check.Name] = true
+			m := handlerMethod{name: method(s.Check.Name), kind: "check", specName: s.Check.Name, params: []jen.Code{ctxParam, flowParam}}
+			m.doc = []string{fmt.Sprintf("%s is the check of state %s (%s).", m.name, s.Name, s.Check.Pos)}
+			if d := strings.TrimSpace(s.Description); d != "" {
+				m.doc = append(m.doc, d)
+			}
+			m.doc = append(m.doc, "Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.")
+			if len(s.Outcomes) > 0 {
+				m.outcomes = s.Outcomes
+				m.results = []jen.Code{jen.Id(n.outcome(s.Check.Name)), jen.Error()}
+			} else {
+				m.results = []jen.Code{jen.Error()}
+			}
+			ms = append(ms, m)
+		case s.Effect != nil && !seen[s.Effect.Name]:
+			seen[s.Effect.Name] = true
+			m := handlerMethod{name: method(s.Effect.Name), kind: "effect", specName: s.Effect.Name, params: []jen.Code{ctxParam, flowParam}, results: []jen.Code{jen.Error()}}
+			what := "the side effect"
+			if s.Irreversible {
+				what = "the irreversible side effect"
+			}
+			m.doc = []string{fmt.Sprintf("%s is %s of state %s (%s). It runs at most once per", m.name, what, s.Name, s.Effect.Pos)}
+			if isDefaultKey(s.Idempotency) {
+				m.doc = append(m.doc, "workflow round; retries replay its outcome. Store its results in f.Continuation.")
+			} else {
+				m.doc = append(m.doc, fmt.Sprintf("operation id %s; retries replay its outcome. Store its results in f.Continuation.", s.Idempotency.Key.Raw))
+			}
+			if d := strings.TrimSpace(s.Description); d != "" {
+				m.doc = append(m.doc, d)
+			}
+			m.doc = append(m.doc, "Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.")
+			ms = append(ms, m)
+		}
+	}
+	for _, v := range w.usedValidators() {
+		m := handlerMethod{name: method(v.Name), kind: "validator", specName: v.Name, valueType: v.Type,
+			params:  []jen.Code{ctxParam, jen.Id("value").Add(w.validatorType(v.Type))},
+			results: []jen.Code{jen.Error()},
+		}
+		m.doc = []string{fmt.Sprintf("%s is custom validator %s (%s): return an error saying what is wrong with value.", m.name, v.Name, v.Pos)}
+		if d := strings.TrimSpace(v.Description); d != "" {
+			m.doc = append(m.doc, d)
+		}
+		ms = append(ms, m)
+	}
+	return ms
+}
+
+func (w *workflow) validatorType(t spec.FieldType) *jen.Statement {
+	switch t {
+	case spec.TypeNumber:
+		return jen.Float64()
+	case spec.TypeInteger:
+		return jen.Int64()
+	case spec.TypeBoolean:
+		return jen.Bool()
+	}
+	return jen.String()
+}
+
+// usedValidators lists the file's validators this workflow uses, by name.
+func (w *workflow) usedValidators() []*spec.Validator {
+	used := map[string]bool{}
+	for _, f := range w.allFields() {
+		for _, x := range []*spec.Field{f, f.Items} {
+			if x == nil {
+				continue
+			}
+			for _, v := range x.Validate {
+				used[v.Name] = true
+			}
+		}
+	}
+	var out []*spec.Validator
+	for _, v := range w.g.f.Validators {
+		if used[v.Name] {
+			out = append(out, v)
+		}
+	}
+	slices.SortFunc(out, func(a, b *spec.Validator) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+func (w *workflow) handlerInterface(jf *jen.File) {
+	n := w.n
+	jf.Commentf("%s is what you implement for %s %s. Adding a check, effect or", n.handler(), w.t.Kind, w.t.Name)
+	jf.Comment("validator to the spec adds a method here, so an implementation that misses it")
+	jf.Comment("does not compile.")
+	jf.Type().Id(n.handler()).InterfaceFunc(func(g *jen.Group) {
+		for i, m := range w.handlerMethods() {
+			if i > 0 {
+				g.Line()
+			}
+			for _, d := range m.doc {
+				g.Comment(d)
+			}
+			g.Id(m.name).Params(m.params...).Params(m.results...)
+		}
+	})
+	jf.Line()
+}

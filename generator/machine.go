@@ -1,0 +1,270 @@
+package generator
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/mrtrgen/mrtrgen/spec"
+)
+
+// machine emits the state enum and the Step function: one case per state,
+// in flow order, each doing exactly what the spec says about the state.
+func (w *workflow) machine(jf *jen.File) {
+	t, n := w.t, w.n
+	jf.Commentf("%s is a state of %s %s. States are numbered in flow order; the", n.state(), t.Kind, t.Name)
+	jf.Comment("continuation records the number, and its schema hash changes when they do.")
+	jf.Type().Id(n.state()).Uint16()
+	jf.Line()
+	jf.Const().DefsFunc(func(g *jen.Group) {
+		for _, s := range t.States {
+			g.Comment(stateDoc(n.stateConst(s.Name), s))
+			g.Id(n.stateConst(s.Name)).Id(n.state()).Op("=").Lit(w.num[s.Name])
+		}
+	})
+	jf.Line()
+	jf.Comment("String returns the state's name in the spec.")
+	jf.Func().Params(jen.Id("s").Id(n.state())).Id("String").Params().String().Block(
+		jen.Switch(jen.Id("s")).BlockFunc(func(g *jen.Group) {
+			for _, s := range t.States {
+				g.Case(w.stateID(s.Name)).Block(jen.Return(jen.Lit(s.Name)))
+			}
+		}),
+		jen.Return(jen.Qual("fmt", "Sprintf").Call(jen.Lit(n.state()+"(%d)"), jen.Uint16().Call(jen.Id("s")))),
+	)
+	jf.Line()
+	jf.Comment(`An "invalid array index" compile error here means the state numbers were`)
+	jf.Comment("changed by hand: run mrtrgen generate again.")
+	jf.Func().Id("_").Params().BlockFunc(func(g *jen.Group) {
+		g.Var().Id("x").Index(jen.Lit(1)).Struct()
+		for _, s := range t.States {
+			g.Id("_").Op("=").Id("x").Index(w.stateID(s.Name).Op("-").Lit(w.num[s.Name]))
+		}
+	})
+	jf.Line()
+
+	// Step.
+	jf.Comment("Step runs the flow's current state once. Every state of the spec has a case;")
+	jf.Comment("each answer is validated here on every round, whatever an earlier round saw.")
+	jf.Func().Params(jen.Id("p").Id(n.program())).Id("Step").
+		Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("r").Op("*").Qual(pkgMRTR, "Round"), jen.Id("f").Op("*").Id(n.flow())).
+		Params(jen.Qual(pkgMRTR, "Step"), jen.Error()).
+		BlockFunc(func(g *jen.Group) {
+			g.Switch(jen.Id("f").Dot("state")).BlockFunc(func(sw *jen.Group) {
+				for _, s := range t.States {
+					sw.Case(w.stateID(s.Name)).BlockFunc(func(c *jen.Group) { w.stateCase(c, s) })
+				}
+			})
+			g.Return(jen.Qual(pkgMRTR, "Step").Values(), jen.Qual("fmt", "Errorf").Call(jen.Lit("%w %d in "+t.Name), jen.Qual(pkgMRTR, "ErrUnknownState"), jen.Id("f").Dot("state")))
+		})
+	jf.Line()
+}
+
+func stateDoc(constName string, s *spec.State) string {
+	var what string
+	switch s.Kind {
+	case spec.StateCheck:
+		what = "runs check " + s.Check.Name
+	case spec.StateAsk:
+		var keys []string
+		for _, q := range s.Requests {
+			keys = append(keys, q.Key)
+		}
+		what = "asks for " + strings.Join(keys, ", ")
+	case spec.StateConfirm:
+		what = "is a confirmation gate"
+	case spec.StateEffect:
+		what = "performs effect " + s.Effect.Name
+		if s.Irreversible {
+			what += " (irreversible)"
+		}
+	case spec.StateTerminal:
+		what = "ends the workflow: " + s.Outcome.String()
+	}
+	doc := fmt.Sprintf("%s %s.", constName, what)
+	if d := strings.TrimSpace(s.Description); d != "" {
+		doc += " " + d
+	}
+	return doc
+}
+
+// goTo is `return r.Goto(uint16(<state>), on)`.
+func (w *workflow) goTo(target, on string) *jen.Statement {
+	return jen.Return(jen.Id("r").Dot("Goto").Call(jen.Uint16().Call(w.stateID(target)), jen.Lit(on)))
+}
+
+func fail() *jen.Statement {
+	return jen.Return(jen.Qual(pkgMRTR, "Step").Values(), jen.Err())
+}
+
+// leave is where a declined or cancelled request goes: its state, or the
+// end of the workflow as cancelled.
+func (w *workflow) leave(ref *spec.StateRef, on, why string) *jen.Statement {
+	if ref != nil {
+		return w.goTo(ref.Name, on)
+	}
+	return jen.Return(jen.Id("r").Dot("Finish").Call(jen.Qual(pkgMRTR, "Final").Values(jen.Dict{
+		jen.Id("Outcome"): jen.Qual(pkgMRTR, "OutcomeCancelled"),
+		jen.Id("Text"):    jen.Lit(fmt.Sprintf("%s was cancelled: %s.", w.t.Name, why)),
+	})))
+}
+
+func (w *workflow) stateCase(c *jen.Group, s *spec.State) {
+	switch s.Kind {
+	case spec.StateCheck:
+		w.checkCase(c, s)
+	case spec.StateAsk:
+		w.askCase(c, s)
+	case spec.StateConfirm:
+		w.confirmCase(c, s)
+	case spec.StateEffect:
+		w.effectCase(c, s)
+	case spec.StateTerminal:
+		w.terminalCase(c, s)
+	}
+}
+
+func (w *workflow) checkCase(c *jen.Group, s *spec.State) {
+	call := jen.Id("p").Dot("h").Dot(method(s.Check.Name)).Call(jen.Id("ctx"), jen.Id("f"))
+	if len(s.Outcomes) == 0 {
+		c.If(jen.Err().Op(":=").Add(call), jen.Err().Op("!=").Nil()).Block(fail())
+		c.Add(w.goTo(s.Next.Name, "next"))
+		return
+	}
+	c.List(jen.Id("out"), jen.Err()).Op(":=").Add(call)
+	c.If(jen.Err().Op("!=").Nil()).Block(fail())
+	c.Switch(jen.Id("out")).BlockFunc(func(sw *jen.Group) {
+		for _, b := range s.Outcomes {
+			sw.Case(jen.Id(w.n.outcomeConst(s.Check.Name, b.Name))).Block(w.goTo(b.Target.Name, "outcome:"+b.Name))
+		}
+	})
+	c.Return(jen.Qual(pkgMRTR, "Step").Values(), jen.Qual("fmt", "Errorf").Call(jen.Lit(s.Check.Name+" returned unknown outcome %d"), jen.Id("out")))
+}
+
+// askCase takes each request's answer if the round carries one, validates
+// it, and asks again for what is still missing or invalid.
+func (w *workflow) askCase(c *jen.Group, s *spec.State) {
+	c.Var().Id("pending").Index().Qual(pkgMRTR, "Pending")
+	for _, q := range s.Requests {
+		cond := jen.Id("f").Dot(field(q.Key)).Op("==").Nil()
+		if q.Optional {
+			cond = cond.Op("&&").Id("r").Dot("Can").Call(requestKind(q.Kind))
+		}
+		c.If(cond).BlockFunc(func(b *jen.Group) { w.takeAnswer(b, s, q) })
+	}
+	c.If(jen.Len(jen.Id("pending")).Op(">").Lit(0)).Block(jen.Return(jen.Id("r").Dot("Ask").Call(jen.Id("pending"))))
+	c.Add(w.goTo(s.Next.Name, "next"))
+}
+
+func requestKind(k spec.RequestKind) *jen.Statement {
+	switch k {
+	case spec.RequestSample:
+		return jen.Qual(pkgMRTR, "Sample")
+	case spec.RequestRoots:
+		return jen.Qual(pkgMRTR, "Roots")
+	}
+	return jen.Qual(pkgMRTR, "Elicit")
+}
+
+func (w *workflow) takeAnswer(b *jen.Group, s *spec.State, q *spec.InputRequest) {
+	ask := func(problems jen.Code) *jen.Statement {
+		return jen.Id("pending").Op("=").Append(jen.Id("pending"), jen.Id("p").Dot(w.requestBuilder(q)).Call(jen.Id("f"), problems))
+	}
+	b.Id("resp").Op(":=").Id("r").Dot("Response").Call(jen.Lit(q.Key), requestKind(q.Kind))
+	b.Switch(jen.Id("resp").Dot("Status")).BlockFunc(func(sw *jen.Group) {
+		sw.Case(jen.Qual(pkgMRTR, "Accepted")).BlockFunc(func(a *jen.Group) {
+			var decoded jen.Code
+			switch q.Kind {
+			case spec.RequestElicit:
+				decoded = jen.Id("p").Dot(w.answerDecoder(q)).Call(jen.Id("ctx"), jen.Id("resp").Dot("Content"))
+			case spec.RequestSample:
+				decoded = jen.Id("p").Dot(w.answerDecoder(q)).Call(jen.Id("ctx"), jen.Id("resp").Dot("Text"))
+			case spec.RequestRoots:
+				decoded = jen.Id("p").Dot(w.answerDecoder(q)).Call(jen.Id("ctx"), jen.Id("resp").Dot("URIs"))
+			}
+			a.List(jen.Id("answer"), jen.Id("problems")).Op(":=").Add(decoded)
+			a.If(jen.Len(jen.Id("problems")).Op(">").Lit(0)).Block(
+				ask(jen.Id("problems")),
+			).Else().Block(
+				jen.Id("f").Dot(field(q.Key)).Op("=").Id("answer"),
+			)
+		})
+		if q.Kind == spec.RequestElicit {
+			sw.Case(jen.Qual(pkgMRTR, "Declined")).Block(w.leave(s.OnDecline, "decline", fmt.Sprintf("the user declined %q", q.Key)))
+			sw.Case(jen.Qual(pkgMRTR, "Cancelled")).Block(w.leave(s.OnCancel, "cancel", fmt.Sprintf("the user cancelled %q", q.Key)))
+		}
+		sw.Case(jen.Qual(pkgMRTR, "Malformed")).Block(ask(jen.Qual(pkgMRTR, "Problems").Values(jen.Id("resp").Dot("Problem"))))
+		sw.Default().Block(ask(jen.Nil()))
+	})
+}
+
+// confirmCase passes the gate only on an explicit yes to the question that
+// was shown in the previous round.
+func (w *workflow) confirmCase(c *jen.Group, s *spec.State) {
+	g := s.Confirm
+	builder := w.gateBuilder(s)
+	c.Id("resp").Op(":=").Id("r").Dot("Response").Call(jen.Lit(g.Key), jen.Qual(pkgMRTR, "Elicit"))
+	c.Switch(jen.Id("resp").Dot("Status")).BlockFunc(func(sw *jen.Group) {
+		sw.Case(jen.Qual(pkgMRTR, "Accepted")).Block(
+			jen.List(jen.Id("yes"), jen.Id("found")).Op(":=").Qual(pkgMRTR, "FormBool").Call(jen.Id("resp").Dot("Content"), jen.Lit(g.Field)),
+			jen.If(jen.Id("found").Op("!=").Qual(pkgMRTR, "Present")).Block(
+				jen.Return(jen.Id("r").Dot("Ask").Call(jen.Index().Qual(pkgMRTR, "Pending").Values(
+					jen.Id("p").Dot(builder).Call(jen.Id("f"), jen.Qual(pkgMRTR, "Problems").Values(jen.Lit(g.Field+": answer true or false"))),
+				))),
+			),
+			jen.If(jen.Id("yes")).Block(w.goTo(s.Next.Name, "next")),
+			w.leave(s.OnDecline, "decline", "the user did not confirm"),
+		)
+		sw.Case(jen.Qual(pkgMRTR, "Declined")).Block(w.leave(s.OnDecline, "decline", "the user did not confirm"))
+		sw.Case(jen.Qual(pkgMRTR, "Cancelled")).Block(w.leave(s.OnCancel, "cancel", "the user cancelled the confirmation"))
+	})
+	c.Return(jen.Id("r").Dot("Ask").Call(jen.Index().Qual(pkgMRTR, "Pending").Values(jen.Id("p").Dot(builder).Call(jen.Id("f"), jen.Nil()))))
+}
+
+func (w *workflow) effectCase(c *jen.Group, s *spec.State) {
+	key := jen.Lit("")
+	comment := "the workflow's own operation id: the round record covers retries"
+	if !isDefaultKey(s.Idempotency) {
+		key = jen.Id(w.templateFunc(s.Name, "OperationID")).Call(jen.Id("f"))
+		comment = "operation id " + s.Idempotency.Key.Raw
+	}
+	c.Comment(comment)
+	c.Return(jen.Id("r").Dot("Effect").Call(
+		jen.Id("ctx"), key, durationCode(s.Idempotency.Retain), jen.Uint16().Call(w.stateID(s.Next.Name)),
+		jen.Func().Params(jen.Id("ctx").Qual("context", "Context")).Error().Block(
+			jen.Return(jen.Id("p").Dot("h").Dot(method(s.Effect.Name)).Call(jen.Id("ctx"), jen.Id("f"))),
+		),
+	))
+}
+
+func isDefaultKey(i *spec.Idempotency) bool {
+	if i == nil || i.Key == nil {
+		return true
+	}
+	refs := i.Key.Refs()
+	return len(i.Key.Parts) == 1 && len(refs) == 1 && refs[0].Kind == spec.RefWorkflowID
+}
+
+func (w *workflow) terminalCase(c *jen.Group, s *spec.State) {
+	outcome := map[spec.Outcome]string{spec.OutcomeSuccess: "OutcomeSuccess", spec.OutcomeCancelled: "OutcomeCancelled", spec.OutcomeFailed: "OutcomeFailed"}[s.Outcome]
+	d := jen.Dict{jen.Id("Outcome"): jen.Qual(pkgMRTR, outcome)}
+	if w.t.Kind == spec.KindPrompt {
+		d[jen.Id("Messages")] = jen.Index().Qual(pkgMRTR, "PromptMessage").ValuesFunc(func(g *jen.Group) {
+			for i, m := range s.Messages {
+				g.Values(jen.Dict{
+					jen.Id("Role"): jen.Lit(m.Role),
+					jen.Id("Text"): jen.Id(w.templateFunc(s.Name, fmt.Sprintf("Message%d", i+1))).Call(jen.Id("f")),
+				})
+			}
+		})
+		if len(s.Messages) == 0 {
+			d[jen.Id("Text")] = jen.Lit(fmt.Sprintf("%s ended in state %s.", w.t.Name, s.Name))
+		}
+	} else if s.Message != nil {
+		d[jen.Id("Text")] = jen.Id(w.templateFunc(s.Name, "Message")).Call(jen.Id("f"))
+	} else {
+		d[jen.Id("Text")] = jen.Lit(fmt.Sprintf("%s ended in state %s.", w.t.Name, s.Name))
+	}
+	c.Return(jen.Id("r").Dot("Finish").Call(jen.Qual(pkgMRTR, "Final").Values(d)))
+}

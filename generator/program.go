@@ -1,0 +1,172 @@
+package generator
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/mrtrgen/mrtrgen/spec"
+)
+
+// program emits the program type the engine drives, its descriptor, and
+// the registration functions.
+func (w *workflow) program(jf *jen.File) {
+	t, n := w.t, w.n
+	jf.Commentf("%s is the generated half of %s: the engine calls it, the handler does the work.", n.program(), t.Name)
+	jf.Type().Id(n.program()).Struct(jen.Id("h").Id(n.handler()))
+	jf.Line()
+	jf.Var().Id("_").Qual(pkgMRTR, "Program").Types(jen.Op("*").Id(n.flow())).Op("=").Id(n.program()).Values()
+	jf.Line()
+
+	jf.Commentf("%s returns the %s for the engine (mrtr.Run, or tests).", n.newProgram(), t.Kind)
+	jf.Func().Id(n.newProgram()).Params(jen.Id("h").Id(n.handler())).Qual(pkgMRTR, "Program").Types(jen.Op("*").Id(n.flow())).Block(
+		jen.Return(jen.Id(n.program()).Values(jen.Dict{jen.Id("h"): jen.Id("h")})),
+	)
+	jf.Line()
+	add := "AddTool"
+	if t.Kind == spec.KindPrompt {
+		add = "AddPrompt"
+	}
+	jf.Commentf("%s adds %s %s to s, served by e and implemented by h.", n.register(), t.Kind, t.Name)
+	jf.Func().Id(n.register()).Params(jen.Id("s").Op("*").Qual(pkgMCP, "Server"), jen.Id("e").Op("*").Qual(pkgMRTR, "Engine"), jen.Id("h").Id(n.handler())).Block(
+		jen.Qual(pkgMRTR, add).Call(jen.Id("s"), jen.Id("e"), jen.Id(n.newProgram()).Call(jen.Id("h"))),
+	)
+	jf.Line()
+
+	recv := func() *jen.Statement { return jen.Func().Params(jen.Id("p").Id(n.program())) }
+	flow := jen.Id("f").Op("*").Id(n.flow())
+	jf.Func().Params(jen.Id(n.program())).Id("Descriptor").Params().Op("*").Qual(pkgMRTR, "Descriptor").Block(jen.Return(jen.Op("&").Id(n.descriptor())))
+	jf.Line()
+	jf.Add(recv()).Id("Authorize").Params(jen.Id("ctx").Qual("context", "Context"), flow).Error().Block(
+		jen.Return(jen.Id("p").Dot("h").Dot("Authorize").Call(jen.Id("ctx"), jen.Id("f"))),
+	)
+	jf.Line()
+	jf.Func().Params(jen.Id(n.program())).Id("State").Params(jen.Id("f").Op("*").Id(n.flow())).Uint16().Block(jen.Return(jen.Uint16().Call(jen.Id("f").Dot("state"))))
+	jf.Line()
+	jf.Func().Params(jen.Id(n.program())).Id("SetState").Params(jen.Id("f").Op("*").Id(n.flow()), jen.Id("s").Uint16()).Block(jen.Id("f").Dot("state").Op("=").Id(n.state()).Call(jen.Id("s")))
+	jf.Line()
+	w.descriptor(jf)
+}
+
+func (w *workflow) descriptor(jf *jen.File) {
+	t, n := w.t, w.n
+	kind := "KindTool"
+	if t.Kind == spec.KindPrompt {
+		kind = "KindPrompt"
+	}
+	storage := "Sealed"
+	if t.Continuation.Storage == spec.StorageReference {
+		storage = "Reference"
+	}
+	d := jen.Dict{
+		jen.Id("Kind"):        jen.Qual(pkgMRTR, kind),
+		jen.Id("Name"):        jen.Lit(t.Name),
+		jen.Id("Description"): jen.Lit(t.Description),
+		jen.Id("TTL"):         durationCode(t.Continuation.TTL),
+		jen.Id("Storage"):     jen.Qual(pkgMRTR, storage),
+		jen.Id("SchemaHash"):  jen.Lit(w.schemaHash()),
+		jen.Id("Initial"):     jen.Uint16().Call(w.stateID(t.Initial)),
+	}
+	if t.Title != "" {
+		d[jen.Id("Title")] = jen.Lit(t.Title)
+	}
+	if t.Destructive {
+		d[jen.Id("Destructive")] = jen.True()
+	}
+	if t.NonInteractive {
+		d[jen.Id("NonInteractive")] = jen.True()
+	}
+	if len(t.Requires) > 0 {
+		d[jen.Id("Requires")] = jen.Index().String().ValuesFunc(func(g *jen.Group) {
+			for _, c := range t.Requires {
+				g.Lit(string(c))
+			}
+		})
+	}
+	if t.Kind == spec.KindTool {
+		d[jen.Id("InputSchema")] = jen.Qual("encoding/json", "RawMessage").Call(jsonLiteral(w.inputSchema()))
+	} else {
+		d[jen.Id("PromptArguments")] = jen.Index().Op("*").Qual(pkgMCP, "PromptArgument").ValuesFunc(func(g *jen.Group) {
+			for _, a := range t.Arguments {
+				pd := jen.Dict{jen.Id("Name"): jen.Lit(a.Name)}
+				if a.Description != "" {
+					pd[jen.Id("Description")] = jen.Lit(a.Description)
+				}
+				if a.Required {
+					pd[jen.Id("Required")] = jen.True()
+				}
+				g.Values(pd)
+			}
+		})
+	}
+	d[jen.Id("States")] = jen.Index().Qual(pkgMRTR, "StateInfo").ValuesFunc(func(g *jen.Group) {
+		for _, s := range t.States {
+			sd := jen.Dict{jen.Id("Name"): jen.Lit(s.Name), jen.Id("Kind"): jen.Qual(pkgMRTR, stateKindName(s.Kind))}
+			var reqs []jen.Code
+			for _, q := range s.Requests {
+				rd := jen.Dict{jen.Id("Key"): jen.Lit(q.Key), jen.Id("Kind"): requestKind(q.Kind)}
+				if q.Optional {
+					rd[jen.Id("Optional")] = jen.True()
+				}
+				reqs = append(reqs, jen.Values(rd))
+			}
+			if s.Confirm != nil {
+				reqs = append(reqs, jen.Values(jen.Dict{jen.Id("Key"): jen.Lit(s.Confirm.Key), jen.Id("Kind"): jen.Qual(pkgMRTR, "Elicit"), jen.Id("GateField"): jen.Lit(s.Confirm.Field)}))
+			}
+			if len(reqs) > 0 {
+				sd[jen.Id("Requests")] = jen.Index().Qual(pkgMRTR, "RequestInfo").Values(reqs...)
+			}
+			g.Values(sd)
+		}
+	})
+	d[jen.Id("Transitions")] = jen.Index().Qual(pkgMRTR, "Transition").ValuesFunc(func(g *jen.Group) {
+		for _, s := range t.States {
+			for _, e := range s.Edges() {
+				g.Values(jen.Dict{
+					jen.Id("From"): jen.Uint16().Call(w.stateID(e.From)),
+					jen.Id("To"):   jen.Uint16().Call(w.stateID(e.To)),
+					jen.Id("On"):   jen.Lit(e.On),
+				})
+			}
+		}
+	})
+	jf.Commentf("%s describes %s to the engine: the state table, the transitions, and", n.descriptor(), t.Name)
+	jf.Comment("how its continuation is kept.")
+	jf.Var().Id(n.descriptor()).Op("=").Qual(pkgMRTR, "Descriptor").Values(d)
+	jf.Line()
+}
+
+func stateKindName(k spec.StateKind) string {
+	return map[spec.StateKind]string{
+		spec.StateCheck: "StateCheck", spec.StateAsk: "StateAsk", spec.StateConfirm: "StateConfirm",
+		spec.StateEffect: "StateEffect", spec.StateTerminal: "StateTerminal",
+	}[k]
+}
+
+// durationCode writes a duration the way a person would: 15 * time.Minute.
+func durationCode(d time.Duration) jen.Code {
+	for _, u := range []struct {
+		d    time.Duration
+		name string
+	}{{time.Hour, "Hour"}, {time.Minute, "Minute"}, {time.Second, "Second"}, {time.Millisecond, "Millisecond"}} {
+		if d%u.d == 0 {
+			if d == u.d {
+				return jen.Qual("time", u.name)
+			}
+			return jen.Lit(int(d / u.d)).Op("*").Qual("time", u.name)
+		}
+	}
+	return jen.Qual("time", "Duration").Call(jen.Lit(int64(d)))
+}
+
+// jsonLiteral writes JSON as a raw string when it can (readable in review).
+func jsonLiteral(b []byte) jen.Code {
+	s := string(b)
+	for _, r := range s {
+		if r == '`' {
+			return jen.Lit(s)
+		}
+	}
+	return jen.Id(fmt.Sprintf("`%s`", s))
+}

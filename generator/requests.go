@@ -1,0 +1,208 @@
+package generator
+
+import (
+	"fmt"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/mrtrgen/mrtrgen/spec"
+)
+
+// requestFuncs emits the input request builders (elicitation forms, sampling,
+// roots, confirmation gates) and the message templates they use.
+func (w *workflow) requestFuncs(jf *jen.File) {
+	for _, s := range w.t.States {
+		for _, q := range s.Requests {
+			w.requestBuilderFunc(jf, s, q)
+		}
+		if s.Confirm != nil {
+			w.gateBuilderFunc(jf, s)
+		}
+	}
+	for _, s := range w.t.States {
+		for _, q := range s.Requests {
+			if q.Message != nil {
+				w.templateFuncDecl(jf, w.templateFunc(s.Name, q.Key+"Message"), q.Message)
+			}
+			if q.Prompt != nil {
+				w.templateFuncDecl(jf, w.templateFunc(s.Name, q.Key+"Prompt"), q.Prompt)
+			}
+		}
+		if s.Confirm != nil {
+			w.templateFuncDecl(jf, w.templateFunc(s.Name, "Message"), s.Confirm.Message)
+		}
+		if !isDefaultKey(s.Idempotency) {
+			w.templateFuncDecl(jf, w.templateFunc(s.Name, "OperationID"), s.Idempotency.Key)
+		}
+		if s.Message != nil {
+			w.templateFuncDecl(jf, w.templateFunc(s.Name, "Message"), s.Message)
+		}
+		for i, m := range s.Messages {
+			w.templateFuncDecl(jf, w.templateFunc(s.Name, fmt.Sprintf("Message%d", i+1)), m.Text)
+		}
+	}
+}
+
+func (w *workflow) requestBuilder(q *spec.InputRequest) string { return "request" + spec.GoName(q.Key) }
+func (w *workflow) gateBuilder(s *spec.State) string         { return "gate" + spec.GoName(s.Name) }
+func (w *workflow) templateFunc(state, suffix string) string { return w.n.helper(state, suffix) }
+func (w *workflow) schemaVar(parts ...string) string         { return w.n.helper(append(parts, "schema")...) }
+
+func (w *workflow) requestBuilderFunc(jf *jen.File, s *spec.State, q *spec.InputRequest) {
+	name := w.requestBuilder(q)
+	pending := jen.Dict{jen.Id("Key"): jen.Lit(q.Key), jen.Id("Kind"): requestKind(q.Kind)}
+	if q.Optional {
+		pending[jen.Id("Optional")] = jen.True()
+	}
+	withProblems := func(text jen.Code) jen.Code {
+		return jen.Qual(pkgMRTR, "WithProblems").Call(text, jen.Id("problems"))
+	}
+	switch q.Kind {
+	case spec.RequestElicit:
+		jf.Commentf("%s is the form of input request %q.", w.schemaVar(q.Key), q.Key)
+		jf.Var().Id(w.schemaVar(q.Key)).Op("=").Qual("encoding/json", "RawMessage").Call(jsonLiteral(requestedSchema(q)))
+		jf.Line()
+		pending[jen.Id("Params")] = jen.Op("&").Qual(pkgMCP, "ElicitParams").Values(jen.Dict{
+			jen.Id("Mode"):            jen.Lit("form"),
+			jen.Id("Message"):         withProblems(jen.Id(w.templateFunc(s.Name, q.Key+"Message")).Call(jen.Id("f"))),
+			jen.Id("RequestedSchema"): jen.Id(w.schemaVar(q.Key)),
+		})
+	case spec.RequestSample:
+		params := jen.Dict{
+			jen.Id("Messages"): jen.Index().Op("*").Qual(pkgMCP, "SamplingMessage").Values(jen.Values(jen.Dict{
+				jen.Id("Role"):    jen.Lit("user"),
+				jen.Id("Content"): jen.Op("&").Qual(pkgMCP, "TextContent").Values(jen.Dict{jen.Id("Text"): withProblems(jen.Id(w.templateFunc(s.Name, q.Key+"Prompt")).Call(jen.Id("f")))}),
+			})),
+			jen.Id("MaxTokens"): jen.Lit(q.MaxTokens),
+		}
+		if q.SystemPrompt != "" {
+			params[jen.Id("SystemPrompt")] = jen.Lit(q.SystemPrompt)
+		}
+		pending[jen.Id("Params")] = jen.Op("&").Qual(pkgMCP, "CreateMessageParams").Values(params)
+	case spec.RequestRoots:
+		pending[jen.Id("Params")] = jen.Op("&").Qual(pkgMCP, "ListRootsParams").Values()
+	}
+	jf.Commentf("%s builds input request %q of state %s; problems with a previous answer are added to it.", name, q.Key, s.Name)
+	problemsParam := jen.Id("problems").Qual(pkgMRTR, "Problems")
+	if q.Kind == spec.RequestRoots {
+		problemsParam = jen.Id("_").Qual(pkgMRTR, "Problems")
+	}
+	jf.Func().Params(jen.Id(w.n.program())).Id(name).Params(jen.Id("f").Op("*").Id(w.n.flow()), problemsParam).Qual(pkgMRTR, "Pending").Block(
+		jen.Return(jen.Qual(pkgMRTR, "Pending").Values(pending)),
+	)
+	jf.Line()
+}
+
+func (w *workflow) gateBuilderFunc(jf *jen.File, s *spec.State) {
+	g := s.Confirm
+	schema := w.schemaVar(s.Name, "gate")
+	jf.Commentf("%s is the yes/no form of confirmation gate %s.", schema, s.Name)
+	jf.Var().Id(schema).Op("=").Qual("encoding/json", "RawMessage").Call(jsonLiteral(gateSchema(g)))
+	jf.Line()
+	jf.Commentf("%s builds the question of confirmation gate %s.", w.gateBuilder(s), s.Name)
+	jf.Func().Params(jen.Id(w.n.program())).Id(w.gateBuilder(s)).Params(jen.Id("f").Op("*").Id(w.n.flow()), jen.Id("problems").Qual(pkgMRTR, "Problems")).Qual(pkgMRTR, "Pending").Block(
+		jen.Return(jen.Qual(pkgMRTR, "Pending").Values(jen.Dict{
+			jen.Id("Key"):  jen.Lit(g.Key),
+			jen.Id("Kind"): jen.Qual(pkgMRTR, "Elicit"),
+			jen.Id("Params"): jen.Op("&").Qual(pkgMCP, "ElicitParams").Values(jen.Dict{
+				jen.Id("Mode"):            jen.Lit("form"),
+				jen.Id("Message"):         jen.Qual(pkgMRTR, "WithProblems").Call(jen.Id(w.templateFunc(s.Name, "Message")).Call(jen.Id("f")), jen.Id("problems")),
+				jen.Id("RequestedSchema"): jen.Id(schema),
+			}),
+		})),
+	)
+	jf.Line()
+}
+
+// templateFuncDecl emits a function rendering a template from the flow.
+func (w *workflow) templateFuncDecl(jf *jen.File, name string, tpl *spec.Template) {
+	jf.Commentf("%s renders %q.", name, tpl.Raw)
+	flowParam := jen.Id("f").Op("*").Id(w.n.flow())
+	if len(tpl.Refs()) == 0 {
+		jf.Func().Id(name).Params(jen.Id("_").Op("*").Id(w.n.flow())).String().Block(jen.Return(jen.Lit(literalText(tpl))))
+		jf.Line()
+		return
+	}
+	jf.Func().Id(name).Params(flowParam).String().BlockFunc(func(g *jen.Group) {
+		g.Var().Id("b").Qual("strings", "Builder")
+		for _, p := range tpl.Parts {
+			if p.Ref == nil {
+				g.Id("b").Dot("WriteString").Call(jen.Lit(p.Literal))
+				continue
+			}
+			w.writeRef(g, p.Ref)
+		}
+		g.Return(jen.Id("b").Dot("String").Call())
+	})
+	jf.Line()
+}
+
+func literalText(tpl *spec.Template) string {
+	var s string
+	for _, p := range tpl.Parts {
+		s += p.Literal
+	}
+	return s
+}
+
+// writeRef appends the statements writing one placeholder's value.
+func (w *workflow) writeRef(g *jen.Group, ref *spec.TemplateRef) {
+	f := jen.Id("f")
+	switch ref.Kind {
+	case spec.RefWorkflowID:
+		g.Id("b").Dot("WriteString").Call(f.Dot("Call").Dot("WorkflowID"))
+	case spec.RefArgument:
+		a := w.t.Argument(ref.Path[0])
+		w.writeValue(g, a, f.Clone().Dot("Args").Dot(field(a.Name)), !a.Required)
+	case spec.RefContinuation:
+		c := w.t.Continuation.Field(ref.Path[0])
+		w.writeValue(g, c, f.Clone().Dot("Continuation").Dot(field(c.Name)), false)
+	case spec.RefFormField:
+		q := w.request(ref.Path[0])
+		fd := q.Field(ref.Path[1])
+		ans := f.Clone().Dot(field(q.Key))
+		g.If(ans.Clone().Op("!=").Nil()).BlockFunc(func(g *jen.Group) {
+			w.writeValue(g, fd, ans.Clone().Dot(field(fd.Name)), !fd.Required)
+		})
+	case spec.RefSampled:
+		ans := f.Clone().Dot(field(ref.Path[0]))
+		g.If(ans.Clone().Op("!=").Nil()).Block(jen.Id("b").Dot("WriteString").Call(ans.Clone().Dot("Text")))
+	case spec.RefRoots:
+		ans := f.Clone().Dot(field(ref.Path[0]))
+		g.If(ans.Clone().Op("!=").Nil()).Block(jen.Id("b").Dot("WriteString").Call(jen.Qual("strings", "Join").Call(ans.Clone().Dot("URIs"), jen.Lit(", "))))
+	}
+}
+
+func (w *workflow) request(key string) *spec.InputRequest {
+	for _, q := range w.requests() {
+		if q.Key == key {
+			return q
+		}
+	}
+	return nil
+}
+
+func (w *workflow) writeValue(g *jen.Group, fd *spec.Field, v *jen.Statement, optional bool) {
+	if optional && fd.Type != spec.TypeArray {
+		g.If(v.Clone().Op("!=").Nil()).BlockFunc(func(g *jen.Group) {
+			w.writeValue(g, fd, jen.Op("*").Add(v.Clone()), false)
+		})
+		return
+	}
+	var s jen.Code
+	switch fd.Type {
+	case spec.TypeString:
+		s = v
+	case spec.TypeEnum:
+		s = jen.String().Call(v)
+	case spec.TypeInteger:
+		s = jen.Qual("strconv", "FormatInt").Call(v, jen.Lit(10))
+	case spec.TypeNumber:
+		s = jen.Qual("strconv", "FormatFloat").Call(v, jen.LitRune('f'), jen.Lit(-1), jen.Lit(64))
+	case spec.TypeBoolean:
+		s = jen.Qual("strconv", "FormatBool").Call(v)
+	case spec.TypeArray:
+		s = jen.Qual(pkgMRTR, "Join").Call(v)
+	}
+	g.Id("b").Dot("WriteString").Call(s)
+}

@@ -1,0 +1,219 @@
+package generator
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"strings"
+
+	"github.com/mrtrgen/mrtrgen/spec"
+)
+
+// JSON Schemas the generated code hands to clients: a tool's inputSchema
+// and each elicitation's requestedSchema. Keys are sorted (encoding/json
+// sorts maps), so the output is stable.
+
+func marshalSchema(v any) []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(v) // maps of plain values cannot fail
+	return bytes.TrimRight(buf.Bytes(), "\n")
+}
+
+// fieldSchema is the JSON Schema of one field. Forms get the subset MCP
+// elicitation allows (no pattern: it is checked server-side instead).
+func fieldSchema(f *spec.Field, form bool) map[string]any {
+	s := map[string]any{}
+	if f.Title != "" {
+		s["title"] = f.Title
+	}
+	if f.Description != "" {
+		s["description"] = f.Description
+	}
+	if f.Default != nil {
+		s["default"] = f.Default
+	}
+	switch f.Type {
+	case spec.TypeString:
+		s["type"] = "string"
+		if f.MinLength != nil {
+			s["minLength"] = *f.MinLength
+		}
+		if f.MaxLength != nil {
+			s["maxLength"] = *f.MaxLength
+		}
+		if f.Pattern != "" && !form {
+			s["pattern"] = "^(?:" + f.Pattern + ")$"
+		}
+		if f.Format != "" {
+			s["format"] = f.Format
+		}
+	case spec.TypeNumber, spec.TypeInteger:
+		s["type"] = "number"
+		if f.Type == spec.TypeInteger {
+			s["type"] = "integer"
+		}
+		if f.Minimum != nil {
+			s["minimum"] = *f.Minimum
+		}
+		if f.Maximum != nil {
+			s["maximum"] = *f.Maximum
+		}
+	case spec.TypeBoolean:
+		s["type"] = "boolean"
+	case spec.TypeEnum:
+		s["type"] = "string"
+		if hasTitles(f.Values) {
+			s["oneOf"] = titled(f.Values)
+		} else {
+			s["enum"] = values(f.Values)
+		}
+	case spec.TypeArray:
+		s["type"] = "array"
+		if f.Items != nil {
+			if f.Items.Type == spec.TypeEnum && hasTitles(f.Items.Values) {
+				s["items"] = map[string]any{"anyOf": titled(f.Items.Values)}
+			} else {
+				s["items"] = fieldSchema(f.Items, form)
+			}
+		}
+		if f.MinItems != nil {
+			s["minItems"] = *f.MinItems
+		}
+		if f.MaxItems != nil {
+			s["maxItems"] = *f.MaxItems
+		}
+	}
+	return s
+}
+
+func hasTitles(vs []spec.EnumValue) bool {
+	for _, v := range vs {
+		if v.Title != "" {
+			return true
+		}
+	}
+	return false
+}
+
+func titled(vs []spec.EnumValue) []any {
+	out := make([]any, len(vs))
+	for i, v := range vs {
+		title := v.Title
+		if title == "" {
+			title = v.Value
+		}
+		out[i] = map[string]any{"const": v.Value, "title": title}
+	}
+	return out
+}
+
+func values(vs []spec.EnumValue) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = v.Value
+	}
+	return out
+}
+
+func objectSchema(fields []*spec.Field, form bool) map[string]any {
+	props := map[string]any{}
+	var required []string
+	for _, f := range fields {
+		props[f.Name] = fieldSchema(f, form)
+		if f.Required {
+			required = append(required, f.Name)
+		}
+	}
+	s := map[string]any{"type": "object", "properties": props}
+	if len(required) > 0 {
+		s["required"] = required
+	}
+	return s
+}
+
+// inputSchema is the tool's MCP inputSchema.
+func (w *workflow) inputSchema() []byte {
+	s := objectSchema(w.t.Arguments, false)
+	s["additionalProperties"] = false
+	if w.t.NonInteractive {
+		props := s["properties"].(map[string]any)
+		answers := map[string]any{}
+		for _, st := range w.t.States {
+			for _, q := range st.Requests {
+				switch q.Kind {
+				case spec.RequestElicit:
+					answers[q.Key] = objectSchema(q.Fields, true)
+				case spec.RequestSample:
+					answers[q.Key] = map[string]any{"type": "string"}
+				case spec.RequestRoots:
+					answers[q.Key] = map[string]any{"type": "array", "items": map[string]any{"type": "string"}}
+				}
+			}
+			if st.Confirm != nil {
+				answers[st.Confirm.Key] = map[string]any{"type": "boolean"}
+			}
+		}
+		props["inputs"] = map[string]any{
+			"type":                 "object",
+			"description":          "Answers supplied up front, by input request key, for clients that cannot answer input requests. Each answer is validated like an interactive one.",
+			"properties":           answers,
+			"additionalProperties": false,
+		}
+	}
+	return marshalSchema(s)
+}
+
+// requestedSchema is an elicitation's form.
+func requestedSchema(q *spec.InputRequest) []byte { return marshalSchema(objectSchema(q.Fields, true)) }
+
+// gateSchema is a confirmation gate's one-boolean form.
+func gateSchema(g *spec.Gate) []byte {
+	return marshalSchema(map[string]any{
+		"type":       "object",
+		"properties": map[string]any{g.Field: map[string]any{"type": "boolean", "title": "Confirm"}},
+		"required":   []string{g.Field},
+	})
+}
+
+// schemaHash identifies everything the continuation encoding depends on:
+// the states and their numbers, the storage mode, the continuation fields
+// and every answer's shape. A token sealed under another hash is refused
+// cleanly instead of being misread.
+func (w *workflow) schemaHash() uint64 {
+	var b strings.Builder
+	fmt.Fprintf(&b, "mrtrgen/continuation/v1|%s|%s|%s|", w.t.Kind, w.t.Name, w.t.Continuation.Storage)
+	for _, s := range w.t.States {
+		fmt.Fprintf(&b, "state:%d:%s:%s|", w.num[s.Name], s.Name, s.Kind)
+	}
+	writeFields := func(prefix string, fs []*spec.Field, optional func(*spec.Field) bool) {
+		for _, f := range fs {
+			fmt.Fprintf(&b, "%s:%s:%s:%t", prefix, f.Name, typeSig(f), optional(f))
+			b.WriteByte('|')
+		}
+	}
+	writeFields("arg", w.t.Arguments, func(f *spec.Field) bool { return !f.Required })
+	writeFields("cont", w.t.Continuation.Fields, func(*spec.Field) bool { return false })
+	for _, q := range w.requests() {
+		fmt.Fprintf(&b, "answer:%s:%d|", q.Key, q.Kind)
+		writeFields("form:"+q.Key, q.Fields, func(f *spec.Field) bool { return !f.Required })
+	}
+	h := fnv.New64a()
+	h.Write([]byte(b.String()))
+	return h.Sum64()
+}
+
+func typeSig(f *spec.Field) string {
+	switch f.Type {
+	case spec.TypeEnum:
+		return "enum[" + strings.Join(values(f.Values), ",") + "]"
+	case spec.TypeArray:
+		if f.Items != nil {
+			return "array[" + typeSig(f.Items) + "]"
+		}
+	}
+	return f.Type.String()
+}

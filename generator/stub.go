@@ -1,0 +1,57 @@
+package generator
+
+import (
+	"fmt"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/mrtrgen/mrtrgen/spec"
+)
+
+// ScaffoldHeader opens every scaffold file: it says who owns the file.
+const ScaffoldHeader = "Written by mrtrgen as a starting point. This file is yours: edit it freely;\nmrtrgen never overwrites it (delete it to get a fresh scaffold)."
+
+// stubFile is <tool>_handler.go: a compiling implementation of the handler
+// whose methods say what to do and refuse until they are written. It is
+// written only when the file does not exist.
+func (g *gen) stubFile(t *spec.Tool) (File, error) {
+	w := newWorkflow(g, t)
+	n := w.n
+	jf := jen.NewFile(g.f.Package)
+	jf.HeaderComment(ScaffoldHeader)
+	jf.ImportName(pkgMRTR, "mrtr")
+	impl := n.base + "Impl"
+	jf.Commentf("%s implements %s for %s %s.", impl, n.handler(), t.Kind, t.Name)
+	jf.Comment("Give it what the methods need: a database handle, API clients.")
+	jf.Type().Id(impl).Struct()
+	jf.Line()
+	jf.Var().Id("_").Id(n.handler()).Op("=").Parens(jen.Op("*").Id(impl)).Parens(jen.Nil())
+	jf.Line()
+	for _, m := range w.handlerMethods() {
+		for _, d := range m.doc {
+			jf.Comment(d)
+		}
+		todo := jen.Qual("errors", "New").Call(jen.Lit(fmt.Sprintf("%s: %s is not implemented yet", t.Name, m.name)))
+		var body []jen.Code
+		switch m.kind {
+		case "authorize":
+			body = []jen.Code{jen.Comment("TODO: decide from f.Call.Principal and f.Args; refuse with mrtr.Forbidden."), jen.Return(jen.Qual(pkgMRTR, "Forbidden").Call(jen.Lit(t.Name + ": Authorize is not implemented yet")))}
+		case "check":
+			body = []jen.Code{jen.Commentf("TODO: check %s; set f.Continuation fields later states need.", m.specName)}
+			if len(m.outcomes) > 0 {
+				body = append(body, jen.Return(jen.Lit(0), todo))
+			} else {
+				body = append(body, jen.Return(todo))
+			}
+		case "effect":
+			body = []jen.Code{jen.Commentf("TODO: perform %s; record its results in f.Continuation.", m.specName), jen.Return(todo)}
+		case "validator":
+			body = []jen.Code{jen.Commentf("TODO: validate value; return nil when it is acceptable."), jen.Return(todo)}
+		}
+		jf.Func().Params(jen.Id("h").Op("*").Id(impl)).Id(m.name).Params(m.params...).Params(m.results...).Block(body...)
+		jf.Line()
+	}
+	name := fileBase(t) + "_handler.go"
+	b, err := render(name, jf)
+	return File{Path: g.out(name), Kind: Scaffold, Content: b}, err
+}

@@ -1,0 +1,708 @@
+package generator
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/mrtrgen/mrtrgen/spec"
+)
+
+// The generated transition test suite of a workflow: a fake handler that
+// allows everything, counts effects and can be told to refuse, fail or
+// branch; fixtures derived from the spec's constraints; the article's test
+// matrix (mrtrtest.RunMatrix, which teams also run against their real
+// handlers); a scripted run through every transition of the state table;
+// and, for every state that asks, proof that answers meant for other
+// states are not taken.
+
+const pkgTesting = "testing"
+
+// testFile is <tool>.mrtr_test.go.
+func (g *gen) testFile(t *spec.Tool) (File, error) {
+	w := newWorkflow(g, t)
+	jf := g.newFile(g.f.Package)
+	if err := w.tests(jf); err != nil {
+		return File{}, fmt.Errorf("%s %s: generating tests: %w", t.Kind, t.Name, err)
+	}
+	name := fileBase(t) + ".mrtr_test.go"
+	b, err := render(name, jf)
+	return File{Path: g.out(name), Kind: Generated, Content: b}, err
+}
+
+func (w *workflow) fakeName() string { return "fake" + w.n.base }
+
+func (w *workflow) tests(jf *jen.File) error {
+	w.fake(jf)
+	scripts, err := w.scripts()
+	if err != nil {
+		return err
+	}
+	fixtures, err := w.fixtures()
+	if err != nil {
+		return err
+	}
+	n := w.n
+	fake := w.fakeName()
+	newProgram := jen.Id(n.newProgram()).Call(jen.Id("h"))
+
+	// Fixtures and the matrix.
+	jf.Commentf("fixtures%s are a valid %s workflow derived from the spec, and the", n.base, w.t.Name)
+	jf.Comment("knobs of the fake that provoke each failure.")
+	jf.Func().Id("fixtures"+n.base).Params(jen.Id("h").Op("*").Id(fake)).Qual(pkgTest, "Fixtures").Block(jen.Return(fixtures))
+	jf.Line()
+	jf.Commentf("Test%sMatrix runs the MRTR test matrix against the fake. Run the same", n.base)
+	jf.Commentf("matrix against your real handler: mrtrtest.RunMatrix(t, %s(yours), fixtures).", n.newProgram())
+	jf.Func().Id("Test"+n.base+"Matrix").Params(jen.Id("t").Op("*").Qual(pkgTesting, "T")).Block(
+		jen.Id("h").Op(":=").Op("&").Id(fake).Values(),
+		jen.Qual(pkgTest, "RunMatrix").Call(jen.Id("t"), newProgram, jen.Id("fixtures"+n.base).Call(jen.Id("h"))),
+	)
+	jf.Line()
+
+	// Transitions.
+	jf.Commentf("Test%sTransitions takes every transition of the state table at least", n.base)
+	jf.Comment("once, round by round, checking the states each round runs and what it asks.")
+	jf.Func().Id("Test"+n.base+"Transitions").Params(jen.Id("t").Op("*").Qual(pkgTesting, "T")).BlockFunc(func(g *jen.Group) {
+		w.scriptTable(g, scripts.transitions)
+		g.For(jen.List(jen.Id("_"), jen.Id("tc")).Op(":=").Range().Id("cases")).Block(
+			jen.Id("t").Dot("Run").Call(jen.Id("tc").Dot("name"), jen.Func().Params(jen.Id("t").Op("*").Qual(pkgTesting, "T")).Block(
+				jen.Id("h").Op(":=").Op("&").Id(fake).Values(jen.Dict{jen.Id("outcomes"): jen.Id("tc").Dot("outcomes")}),
+				jen.Qual(pkgTest, "RunScript").Call(jen.Id("t"), jen.Qual(pkgTest, "New").Call(jen.Id("t"), newProgram), jen.Id("tc").Dot("script")),
+			)),
+		)
+	})
+	jf.Line()
+
+	// Rejected (state, input) pairs.
+	if len(scripts.rejected) > 0 {
+		jf.Commentf("Test%sRejectedInputs sends, at every state that asks, answers meant", n.base)
+		jf.Comment("for other states (and confirmations before their gate was shown): none is")
+		jf.Comment("taken, and the same question is asked again.")
+		jf.Func().Id("Test"+n.base+"RejectedInputs").Params(jen.Id("t").Op("*").Qual(pkgTesting, "T")).BlockFunc(func(g *jen.Group) {
+			w.scriptTable(g, scripts.rejected)
+			g.For(jen.List(jen.Id("_"), jen.Id("tc")).Op(":=").Range().Id("cases")).Block(
+				jen.Id("t").Dot("Run").Call(jen.Id("tc").Dot("name"), jen.Func().Params(jen.Id("t").Op("*").Qual(pkgTesting, "T")).Block(
+					jen.Id("h").Op(":=").Op("&").Id(fake).Values(jen.Dict{jen.Id("outcomes"): jen.Id("tc").Dot("outcomes")}),
+					jen.Qual(pkgTest, "RunScript").Call(jen.Id("t"), jen.Qual(pkgTest, "New").Call(jen.Id("t"), newProgram), jen.Id("tc").Dot("script")),
+					jen.If(jen.Id("h").Dot("effectCount").Call().Op("!=").Lit(0)).Block(
+						jen.Id("t").Dot("Fatalf").Call(jen.Lit("answers to other states performed %d side effects"), jen.Id("h").Dot("effectCount").Call()),
+					),
+				)),
+			)
+		})
+		jf.Line()
+	}
+	return nil
+}
+
+// fake emits the fake handler.
+func (w *workflow) fake(jf *jen.File) {
+	name := w.fakeName()
+	jf.Commentf("%s implements %s for the generated tests: it allows every", name, w.n.handler())
+	jf.Comment(`caller but "mallory", counts effects, fails every check and effect while broken,`)
+	jf.Comment("and takes check outcomes from queues (the first outcome when a queue is empty).")
+	jf.Type().Id(name).Struct(
+		jen.Id("mu").Qual("sync", "Mutex"),
+		jen.Id("broken").Bool(),
+		jen.Id("effects").Int(),
+		jen.Id("outcomes").Map(jen.String()).Index().Uint8(),
+	)
+	jf.Line()
+	jf.Var().Id("_").Id(w.n.handler()).Op("=").Parens(jen.Op("*").Id(name)).Parens(jen.Nil())
+	jf.Line()
+	recv := func() *jen.Statement { return jen.Func().Params(jen.Id("h").Op("*").Id(name)) }
+	jf.Add(recv()).Id("step").Params(jen.Id("ctx").Qual("context", "Context")).Error().Block(
+		jen.Id("h").Dot("mu").Dot("Lock").Call(),
+		jen.Defer().Id("h").Dot("mu").Dot("Unlock").Call(),
+		jen.If(jen.Id("h").Dot("broken")).Block(jen.Return(jen.Qual("errors", "New").Call(jen.Lit("fake dependency is down")))),
+		jen.Return(jen.Id("ctx").Dot("Err").Call()),
+	)
+	jf.Line()
+	jf.Add(recv()).Id("next").Params(jen.Id("check").String()).Uint8().Block(
+		jen.Id("h").Dot("mu").Dot("Lock").Call(),
+		jen.Defer().Id("h").Dot("mu").Dot("Unlock").Call(),
+		jen.Id("q").Op(":=").Id("h").Dot("outcomes").Index(jen.Id("check")),
+		jen.If(jen.Len(jen.Id("q")).Op("==").Lit(0)).Block(jen.Return(jen.Lit(1))),
+		jen.Id("h").Dot("outcomes").Index(jen.Id("check")).Op("=").Id("q").Index(jen.Lit(1), jen.Empty()),
+		jen.Return(jen.Id("q").Index(jen.Lit(0))),
+	)
+	jf.Line()
+	jf.Add(recv()).Id("effectCount").Params().Int().Block(
+		jen.Id("h").Dot("mu").Dot("Lock").Call(),
+		jen.Defer().Id("h").Dot("mu").Dot("Unlock").Call(),
+		jen.Return(jen.Id("h").Dot("effects")),
+	)
+	jf.Line()
+	jf.Add(recv()).Id("setBroken").Params(jen.Id("b").Bool()).Block(
+		jen.Id("h").Dot("mu").Dot("Lock").Call(),
+		jen.Defer().Id("h").Dot("mu").Dot("Unlock").Call(),
+		jen.Id("h").Dot("broken").Op("=").Id("b"),
+	)
+	jf.Line()
+	for _, m := range w.handlerMethods() {
+		var body []jen.Code
+		switch m.kind {
+		case "authorize":
+			body = []jen.Code{
+				jen.If(jen.Id("f").Dot("Call").Dot("Principal").Op("==").Lit("mallory")).Block(
+					jen.Return(jen.Qual(pkgMRTR, "Forbidden").Call(jen.Lit("mallory may not run " + w.t.Name)))),
+				jen.Return(jen.Nil()),
+			}
+		case "check":
+			if len(m.outcomes) > 0 {
+				body = []jen.Code{
+					jen.If(jen.Err().Op(":=").Id("h").Dot("step").Call(jen.Id("ctx")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Lit(0), jen.Err())),
+					jen.Return(jen.Id(w.n.outcome(m.specName)).Call(jen.Id("h").Dot("next").Call(jen.Lit(m.specName))), jen.Nil()),
+				}
+			} else {
+				body = []jen.Code{jen.Return(jen.Id("h").Dot("step").Call(jen.Id("ctx")))}
+			}
+		case "effect":
+			body = []jen.Code{
+				jen.If(jen.Err().Op(":=").Id("h").Dot("step").Call(jen.Id("ctx")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+				jen.Id("h").Dot("mu").Dot("Lock").Call(),
+				jen.Id("h").Dot("effects").Op("++"),
+				jen.Id("h").Dot("mu").Dot("Unlock").Call(),
+				jen.Return(jen.Nil()),
+			}
+		case "validator":
+			body = []jen.Code{jen.Return(jen.Nil())}
+		}
+		jf.Add(recv()).Id(m.name).Params(m.params...).Params(m.results...).Block(body...)
+		jf.Line()
+	}
+}
+
+// Scripts.
+
+type answerKind int
+
+const (
+	answerValid answerKind = iota
+	answerDecline
+	answerCancel
+	answerNo // a gate answered with false
+)
+
+type send struct {
+	key  string
+	req  *spec.InputRequest // nil for a gate
+	gate *spec.Gate
+	kind answerKind
+}
+
+type round struct {
+	send []send
+	path []string
+	asks []string // nil: ends the workflow
+}
+
+type script struct {
+	name     string
+	outcomes map[string][]int
+	rounds   []round
+	want     spec.Outcome
+}
+
+type scriptSet struct{ transitions, rejected []script }
+
+// bfs returns the shortest list of edges from one state to another (nil
+// and false when there is none).
+func (w *workflow) bfs(from string, done func(string) bool) ([]spec.Edge, bool) {
+	type item struct {
+		state string
+		path  []spec.Edge
+	}
+	seen := map[string]bool{from: true}
+	queue := []item{{state: from}}
+	for len(queue) > 0 {
+		it := queue[0]
+		queue = queue[1:]
+		if done(it.state) {
+			return it.path, true
+		}
+		s := w.t.State(it.state)
+		if s == nil {
+			continue
+		}
+		for _, e := range s.Edges() {
+			if seen[e.To] || !w.takeable(s, e) {
+				continue
+			}
+			seen[e.To] = true
+			queue = append(queue, item{state: e.To, path: append(slices.Clone(it.path), e)})
+		}
+	}
+	return nil, false
+}
+
+// takeable reports whether a test can make the machine take e: declining
+// or cancelling an ask needs a form to decline.
+func (w *workflow) takeable(s *spec.State, e spec.Edge) bool {
+	if s.Kind == spec.StateAsk && (e.On == "decline" || e.On == "cancel") {
+		return slices.ContainsFunc(s.Requests, func(q *spec.InputRequest) bool { return q.Kind == spec.RequestElicit })
+	}
+	return true
+}
+
+func (w *workflow) isTerminal(name string) bool {
+	s := w.t.State(name)
+	return s != nil && s.Kind == spec.StateTerminal
+}
+
+// scriptFor turns a path of edges from the initial state into a script.
+func (w *workflow) scriptFor(name string, edges []spec.Edge) script {
+	sc := script{name: name, outcomes: map[string][]int{}}
+	states := []string{w.t.Initial}
+	for _, e := range edges {
+		states = append(states, e.To)
+	}
+	cur := round{}
+	resumed := false
+	for i, name := range states {
+		s := w.t.State(name)
+		cur.path = append(cur.path, name)
+		if i < len(edges) && s.Check != nil && len(s.Outcomes) > 0 {
+			on := strings.TrimPrefix(edges[i].On, "outcome:")
+			for j, b := range s.Outcomes {
+				if b.Name == on {
+					sc.outcomes[s.Check.Name] = append(sc.outcomes[s.Check.Name], j+1)
+				}
+			}
+		}
+		if s.Interactive() && !resumed && i < len(edges) {
+			cur.asks = w.askKeys(s)
+			sc.rounds = append(sc.rounds, cur)
+			cur = round{path: []string{name}, send: w.answersFor(s, edges[i].On)}
+			resumed = false
+			continue
+		}
+		resumed = false
+		if s.Kind == spec.StateTerminal {
+			sc.want = s.Outcome
+		}
+	}
+	sc.rounds = append(sc.rounds, cur)
+	return sc
+}
+
+func (w *workflow) askKeys(s *spec.State) []string {
+	var keys []string
+	for _, q := range s.Requests {
+		keys = append(keys, q.Key)
+	}
+	if s.Confirm != nil {
+		keys = append(keys, s.Confirm.Key)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// answersFor are the answers that make interactive state s take the edge
+// labelled on.
+func (w *workflow) answersFor(s *spec.State, on string) []send {
+	if s.Confirm != nil {
+		k := map[string]answerKind{"next": answerValid, "decline": answerNo, "cancel": answerCancel}[on]
+		return []send{{key: s.Confirm.Key, gate: s.Confirm, kind: k}}
+	}
+	var out []send
+	for _, q := range s.Requests {
+		k := answerValid
+		if q.Kind == spec.RequestElicit {
+			switch on {
+			case "decline":
+				k = answerDecline
+			case "cancel":
+				k = answerCancel
+			}
+		}
+		out = append(out, send{key: q.Key, req: q, kind: k})
+	}
+	return out
+}
+
+func (w *workflow) scripts() (scriptSet, error) {
+	var set scriptSet
+	covered := map[string]bool{}
+	edgeID := func(e spec.Edge) string { return e.From + ">" + e.To + ":" + e.On }
+	toTerminal := func(from string) ([]spec.Edge, bool) { return w.bfs(from, w.isTerminal) }
+	// A workflow without transitions (one terminal state) still gets one
+	// script: its single round.
+	if to, ok := toTerminal(w.t.Initial); ok && len(w.allEdges()) == 0 {
+		set.transitions = append(set.transitions, w.scriptFor(w.t.Initial, to))
+	}
+	for _, e := range w.allEdges() {
+		if covered[edgeID(e)] || !w.takeable(w.t.State(e.From), e) {
+			continue
+		}
+		head, ok := w.bfs(w.t.Initial, func(s string) bool { return s == e.From })
+		if !ok {
+			continue // unreachable: lint reports it
+		}
+		tail, ok := toTerminal(e.To)
+		if !ok {
+			continue
+		}
+		path := append(append(head, e), tail...)
+		for _, pe := range path {
+			covered[edgeID(pe)] = true
+		}
+		set.transitions = append(set.transitions, w.scriptFor(pathName(w.t.Initial, path), path))
+	}
+	// Rejected inputs: at each interactive state, answers for every other
+	// request key are not taken.
+	for _, s := range w.t.States {
+		if !s.Interactive() {
+			continue
+		}
+		head, ok := w.bfs(w.t.Initial, func(x string) bool { return x == s.Name })
+		if !ok {
+			continue
+		}
+		sc := w.scriptFor("at "+s.Name+": answers to other states", head)
+		sc.rounds[len(sc.rounds)-1].asks = w.askKeys(s) // the prefix ends asking at s
+		var others []send
+		for _, o := range w.t.States {
+			if o == s || !o.Interactive() {
+				continue
+			}
+			others = append(others, w.answersFor(o, "next")...)
+		}
+		if len(others) == 0 {
+			others = []send{{key: "unrelated_key", kind: answerValid}}
+		}
+		sc.rounds = append(sc.rounds, round{send: others, path: []string{s.Name}, asks: w.askKeys(s)})
+		set.rejected = append(set.rejected, sc)
+		if s.Confirm != nil {
+			// A confirmation sent before its gate was shown is not taken.
+			gc := w.scriptFor("at "+s.Name+": confirmation before the gate was shown", head)
+			gc.rounds[len(gc.rounds)-1].asks = w.askKeys(s)
+			last := &gc.rounds[len(gc.rounds)-1]
+			last.send = append(slices.Clone(last.send), send{key: s.Confirm.Key, gate: s.Confirm, kind: answerValid})
+			set.rejected = append(set.rejected, gc)
+		}
+	}
+	return set, nil
+}
+
+func (w *workflow) allEdges() []spec.Edge {
+	var out []spec.Edge
+	for _, s := range w.t.States {
+		out = append(out, s.Edges()...)
+	}
+	return out
+}
+
+func pathName(initial string, path []spec.Edge) string {
+	var b strings.Builder
+	b.WriteString(initial)
+	for _, e := range path {
+		b.WriteString(">")
+		if e.On != "next" {
+			b.WriteString("(" + strings.TrimPrefix(e.On, "outcome:") + ")")
+		}
+		b.WriteString(e.To)
+	}
+	return b.String()
+}
+
+// scriptTable emits `cases := []struct{...}{...}`.
+func (w *workflow) scriptTable(g *jen.Group, scripts []script) {
+	g.Id("cases").Op(":=").Index().Struct(
+		jen.Id("name").String(),
+		jen.Id("outcomes").Map(jen.String()).Index().Uint8(),
+		jen.Id("script").Qual(pkgTest, "Script"),
+	).ValuesFunc(func(cases *jen.Group) {
+		for _, sc := range scripts {
+			outcomes := jen.Nil()
+			if len(sc.outcomes) > 0 {
+				d := jen.Dict{}
+				for check, qs := range sc.outcomes {
+					d[jen.Lit(check)] = jen.Values(intsCode(qs)...)
+				}
+				outcomes = jen.Map(jen.String()).Index().Uint8().Values(d)
+			}
+			sd := jen.Dict{
+				jen.Id("Args"):   w.argsLiteral(0),
+				jen.Id("Rounds"): jen.Index().Qual(pkgTest, "ScriptRound").ValuesFunc(func(rs *jen.Group) { w.roundsCode(rs, sc.rounds) }),
+			}
+			if sc.want != 0 {
+				sd[jen.Id("Want")] = jen.Qual(pkgMRTR, outcomeConst(sc.want))
+			}
+			cases.Values(jen.Dict{
+				jen.Id("name"):     jen.Lit(sc.name),
+				jen.Id("outcomes"): outcomes,
+				jen.Id("script"):   jen.Qual(pkgTest, "Script").Values(sd),
+			})
+		}
+	})
+}
+
+func intsCode(xs []int) []jen.Code {
+	out := make([]jen.Code, len(xs))
+	for i, x := range xs {
+		out[i] = jen.Lit(x)
+	}
+	return out
+}
+
+func outcomeConst(o spec.Outcome) string {
+	return map[spec.Outcome]string{spec.OutcomeSuccess: "OutcomeSuccess", spec.OutcomeCancelled: "OutcomeCancelled", spec.OutcomeFailed: "OutcomeFailed"}[o]
+}
+
+func stringsCode(xs []string) *jen.Statement {
+	vals := make([]jen.Code, len(xs))
+	for i, x := range xs {
+		vals[i] = jen.Lit(x)
+	}
+	return jen.Index().String().Values(vals...)
+}
+
+func (w *workflow) roundsCode(rs *jen.Group, rounds []round) {
+	for _, r := range rounds {
+		d := jen.Dict{jen.Id("Path"): stringsCode(r.path)}
+		if r.asks != nil {
+			d[jen.Id("Asks")] = stringsCode(r.asks)
+		}
+		if len(r.send) > 0 {
+			sends := jen.Dict{}
+			for _, s := range r.send {
+				sends[jen.Lit(s.key)] = w.answerCode(s)
+			}
+			d[jen.Id("Send")] = jen.Qual(pkgMCP, "InputResponseMap").Values(sends)
+		}
+		rs.Values(d)
+	}
+}
+
+// answerCode is the Go expression of one scripted answer.
+func (w *workflow) answerCode(s send) jen.Code {
+	switch {
+	case s.kind == answerDecline:
+		return jen.Qual(pkgTest, "Decline").Call()
+	case s.kind == answerCancel:
+		return jen.Qual(pkgTest, "Cancel").Call()
+	case s.gate != nil:
+		return jen.Qual(pkgTest, "Accept").Call(jen.Map(jen.String()).Any().Values(jen.Dict{jen.Lit(s.gate.Field): jen.Lit(s.kind != answerNo)}))
+	case s.req == nil:
+		return jen.Qual(pkgTest, "Accept").Call(jen.Map(jen.String()).Any().Values(jen.Dict{jen.Lit("unrelated"): jen.True()}))
+	}
+	code, _ := w.validAnswer(s.req)
+	return code
+}
+
+// validAnswer is a valid answer to a request, derived from its constraints.
+func (w *workflow) validAnswer(q *spec.InputRequest) (jen.Code, error) {
+	switch q.Kind {
+	case spec.RequestSample:
+		text := "A sampled answer."
+		if q.MaxLength != nil && len(text) > *q.MaxLength {
+			text = text[:*q.MaxLength]
+		}
+		return jen.Qual(pkgTest, "Text").Call(jen.Lit(text)), nil
+	case spec.RequestRoots:
+		n := 1
+		if q.MinItems != nil && *q.MinItems > n {
+			n = *q.MinItems
+		}
+		n = min(n, q.MaxItems)
+		var uris []jen.Code
+		for i := range n {
+			uris = append(uris, jen.Lit(fmt.Sprintf("file:///workspace/%d", i+1)))
+		}
+		return jen.Qual(pkgTest, "RootsOf").Call(uris...), nil
+	}
+	content := jen.Dict{}
+	for _, f := range q.Fields {
+		if !f.Required {
+			continue
+		}
+		v, err := exampleValue(f, 0)
+		if err != nil {
+			return nil, err
+		}
+		content[jen.Lit(f.Name)] = valueCode(v)
+	}
+	return jen.Qual(pkgTest, "Accept").Call(jen.Map(jen.String()).Any().Values(content)), nil
+}
+
+// invalidAnswer is an answer validation must refuse, or nil when the form
+// accepts anything of the right shape.
+func (w *workflow) invalidAnswer(q *spec.InputRequest) jen.Code {
+	switch q.Kind {
+	case spec.RequestSample:
+		if q.MaxLength == nil {
+			return nil
+		}
+		return jen.Qual(pkgTest, "Text").Call(jen.Qual("strings", "Repeat").Call(jen.Lit("x"), jen.Lit(*q.MaxLength+1)))
+	case spec.RequestRoots:
+		var uris []jen.Code
+		for i := range q.MaxItems + 1 {
+			uris = append(uris, jen.Lit(fmt.Sprintf("file:///workspace/%d", i+1)))
+		}
+		return jen.Qual(pkgTest, "RootsOf").Call(uris...)
+	}
+	for _, f := range q.Fields {
+		if f.Required {
+			content := jen.Dict{}
+			for _, other := range q.Fields {
+				if other.Required && other != f {
+					v, err := exampleValue(other, 0)
+					if err != nil {
+						return nil
+					}
+					content[jen.Lit(other.Name)] = valueCode(v)
+				}
+			}
+			// The wrong type for the field.
+			wrong := jen.Lit("not a number")
+			if f.Type == spec.TypeString || f.Type == spec.TypeEnum {
+				wrong = jen.Lit(12345)
+			}
+			content[jen.Lit(f.Name)] = wrong
+			return jen.Qual(pkgTest, "Accept").Call(jen.Map(jen.String()).Any().Values(content))
+		}
+	}
+	return nil
+}
+
+// valueCode is the Go literal of a JSON example value.
+func valueCode(v any) jen.Code {
+	switch x := v.(type) {
+	case []any:
+		vals := make([]jen.Code, len(x))
+		for i, e := range x {
+			vals[i] = valueCode(e)
+		}
+		return jen.Index().Any().Values(vals...)
+	case []string:
+		vals := make([]jen.Code, len(x))
+		for i, e := range x {
+			vals[i] = jen.Lit(e)
+		}
+		return jen.Index().Any().Values(vals...)
+	}
+	return jen.Lit(v)
+}
+
+// argsLiteral is a valid arguments object (variant 1: another valid one).
+func (w *workflow) argsLiteral(variant int) jen.Code {
+	d := jen.Dict{}
+	for _, a := range w.t.Arguments {
+		if !a.Required && variant == 0 {
+			continue
+		}
+		if !a.Required {
+			continue
+		}
+		v, err := exampleValue(a, variant)
+		if err != nil {
+			return jen.Nil()
+		}
+		d[jen.Lit(a.Name)] = valueCode(v)
+	}
+	if w.t.Kind == spec.KindPrompt {
+		// Prompt arguments are strings on the wire.
+		return jen.Map(jen.String()).Any().Values(d)
+	}
+	return jen.Map(jen.String()).Any().Values(d)
+}
+
+// fixtures is the mrtrtest.Fixtures literal for the fake.
+func (w *workflow) fixtures() (jen.Code, error) {
+	for _, a := range w.t.Arguments {
+		if _, err := exampleValue(a, 0); err != nil {
+			return nil, err
+		}
+	}
+	answers := jen.Dict{}
+	invalid := jen.Dict{}
+	for _, q := range w.requests() {
+		code, err := w.validAnswer(q)
+		if err != nil {
+			return nil, err
+		}
+		answers[jen.Lit(q.Key)] = code
+		if bad := w.invalidAnswer(q); bad != nil {
+			invalid[jen.Lit(q.Key)] = bad
+		}
+	}
+	want := spec.OutcomeSuccess
+	// The fixture workflow is what the fake does by default: first
+	// outcomes, answers accepted, gates confirmed.
+	defaultPath := w.defaultPath()
+	if last := w.t.State(defaultPath[len(defaultPath)-1]); last != nil && last.Kind == spec.StateTerminal {
+		want = last.Outcome
+	}
+	d := jen.Dict{
+		jen.Id("Args"):         w.argsLiteral(0),
+		jen.Id("Answers"):      jen.Map(jen.String()).Qual(pkgMCP, "InputResponse").Values(answers),
+		jen.Id("WantOutcome"):  jen.Qual(pkgMRTR, outcomeConst(want)),
+		jen.Id("Other"):        jen.Lit("bob"),
+		jen.Id("Unauthorized"): jen.Lit("mallory"),
+	}
+	if len(w.t.Arguments) > 0 {
+		if other := w.argsLiteral(1); !sameArgs(w, 0, 1) {
+			d[jen.Id("OtherArgs")] = other
+		}
+	}
+	if len(invalid) > 0 {
+		d[jen.Id("Invalid")] = jen.Map(jen.String()).Qual(pkgMCP, "InputResponse").Values(invalid)
+	}
+	hasHandlerStep := false
+	for _, name := range defaultPath {
+		if s := w.t.State(name); s != nil && (s.Kind == spec.StateCheck || s.Kind == spec.StateEffect) {
+			hasHandlerStep = true
+		}
+	}
+	if hasHandlerStep {
+		d[jen.Id("Effects")] = jen.Id("h").Dot("effectCount")
+		d[jen.Id("Break")] = jen.Func().Params().Func().Params().Block(
+			jen.Id("h").Dot("setBroken").Call(jen.True()),
+			jen.Return(jen.Func().Params().Block(jen.Id("h").Dot("setBroken").Call(jen.False()))),
+		)
+	}
+	return jen.Qual(pkgTest, "Fixtures").Values(d), nil
+}
+
+// defaultPath is the states the fake runs with default behaviour.
+func (w *workflow) defaultPath() []string {
+	path := []string{w.t.Initial}
+	seen := map[string]int{}
+	cur := w.t.State(w.t.Initial)
+	for cur != nil && cur.Kind != spec.StateTerminal && seen[cur.Name] < 2 {
+		seen[cur.Name]++
+		var next string
+		switch {
+		case cur.Next != nil:
+			next = cur.Next.Name
+		case len(cur.Outcomes) > 0:
+			next = cur.Outcomes[0].Target.Name
+		}
+		if next == "" {
+			break
+		}
+		path = append(path, next)
+		cur = w.t.State(next)
+	}
+	return path
+}
+
+func sameArgs(w *workflow, a, b int) bool {
+	for _, f := range w.t.Arguments {
+		if !f.Required {
+			continue
+		}
+		x, err1 := exampleValue(f, a)
+		y, err2 := exampleValue(f, b)
+		if err1 != nil || err2 != nil {
+			return true
+		}
+		if fmt.Sprint(x) != fmt.Sprint(y) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,267 @@
+package generator
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/mrtrgen/mrtrgen/spec"
+)
+
+// workflow generates the code of one tool or prompt.
+type workflow struct {
+	g     *gen
+	t     *spec.Tool
+	n     names
+	num   map[string]int // state name → number (1-based, in model order)
+	enums []*enumType
+}
+
+// enumType is a generated Go type for the values of an enum field.
+type enumType struct {
+	name   string
+	values []spec.EnumValue
+	doc    string
+}
+
+func newWorkflow(g *gen, t *spec.Tool) *workflow {
+	w := &workflow{g: g, t: t, n: newNames(t), num: map[string]int{}}
+	for i, s := range t.States {
+		w.num[s.Name] = i + 1
+	}
+	for _, f := range w.allFields() {
+		e := f
+		if f.Type == spec.TypeArray && f.Items != nil {
+			e = f.Items
+		}
+		if e.Type != spec.TypeEnum {
+			continue
+		}
+		name := w.n.enum(f.Name)
+		if slices.ContainsFunc(w.enums, func(x *enumType) bool { return x.name == name }) {
+			continue // same name, same values: lint guarantees it
+		}
+		w.enums = append(w.enums, &enumType{name: name, values: e.Values, doc: f.Name})
+	}
+	return w
+}
+
+// allFields lists arguments, continuation fields and form fields.
+func (w *workflow) allFields() []*spec.Field {
+	fs := slices.Clone(w.t.Arguments)
+	fs = append(fs, w.t.Continuation.Fields...)
+	for _, q := range w.requests() {
+		fs = append(fs, q.Fields...)
+	}
+	return fs
+}
+
+// requests lists every input request of the workflow in state order.
+func (w *workflow) requests() []*spec.InputRequest {
+	var out []*spec.InputRequest
+	for _, s := range w.t.States {
+		out = append(out, s.Requests...)
+	}
+	return out
+}
+
+func (w *workflow) stateID(name string) *jen.Statement { return jen.Id(w.n.stateConst(name)) }
+
+// goType is the Go type of a field's value; optional says whether an
+// absent value must be distinguishable (a pointer, or a nil slice).
+func (w *workflow) goType(f *spec.Field, optional bool) *jen.Statement {
+	var t *jen.Statement
+	switch f.Type {
+	case spec.TypeString:
+		t = jen.String()
+	case spec.TypeNumber:
+		t = jen.Float64()
+	case spec.TypeInteger:
+		t = jen.Int64()
+	case spec.TypeBoolean:
+		t = jen.Bool()
+	case spec.TypeEnum:
+		t = jen.Id(w.n.enum(f.Name))
+	case spec.TypeArray:
+		item := w.itemType(f)
+		return jen.Index().Add(item)
+	}
+	if optional {
+		return jen.Op("*").Add(t)
+	}
+	return t
+}
+
+func (w *workflow) itemType(f *spec.Field) *jen.Statement {
+	if f.Items == nil {
+		return jen.String()
+	}
+	if f.Items.Type == spec.TypeEnum {
+		return jen.Id(w.n.enum(f.Name))
+	}
+	return w.goType(f.Items, false)
+}
+
+// fieldDoc is a field's comment: its description, or what it is.
+func fieldDoc(goName string, f *spec.Field, what string) string {
+	d := strings.TrimSpace(f.Description)
+	if d == "" {
+		d = strings.TrimSpace(f.Title)
+	}
+	if d == "" {
+		return fmt.Sprintf("%s is %s %q.", goName, what, f.Name)
+	}
+	return fmt.Sprintf("%s: %s", goName, d)
+}
+
+func (w *workflow) types(jf *jen.File) {
+	t, n := w.t, w.n
+	// Enums.
+	for _, e := range w.enums {
+		jf.Commentf("%s is a value of %s.", e.name, e.doc)
+		jf.Type().Id(e.name).String()
+		jf.Line()
+		jf.Const().DefsFunc(func(g *jen.Group) {
+			for _, v := range e.values {
+				if v.Title != "" {
+					g.Comment(v.Title)
+				}
+				g.Id(w.n.enumConst(e.doc, v.Value)).Id(e.name).Op("=").Lit(v.Value)
+			}
+		})
+		jf.Line()
+		jf.Commentf("%s lists the values in spec order; the continuation codec stores a value as its position.", w.enumValues(e))
+		jf.Var().Id(w.enumValues(e)).Op("=").Index().Id(e.name).ValuesFunc(func(g *jen.Group) {
+			for _, v := range e.values {
+				g.Id(w.n.enumConst(e.doc, v.Value))
+			}
+		})
+		jf.Line()
+	}
+
+	// Arguments.
+	jf.Commentf("%s are the arguments of %s %s, validated on every round.", n.args(), t.Kind, t.Name)
+	jf.Type().Id(n.args()).StructFunc(func(g *jen.Group) {
+		for _, a := range t.Arguments {
+			tag := a.Name
+			if !a.Required {
+				tag += ",omitempty"
+			}
+			g.Comment(fieldDoc(field(a.Name), a, "argument"))
+			g.Id(field(a.Name)).Add(w.goType(a, !a.Required)).Tag(map[string]string{"json": tag})
+		}
+	})
+	jf.Line()
+
+	// Continuation.
+	where := "sealed in requestState"
+	if t.Continuation.Storage == spec.StorageReference {
+		where = "kept server-side; requestState holds only a reference"
+	}
+	jf.Commentf("%s is what %s carries between rounds (%s). Checks and effects set it.", n.continuation(), t.Name, where)
+	jf.Type().Id(n.continuation()).StructFunc(func(g *jen.Group) {
+		for _, f := range t.Continuation.Fields {
+			doc := fieldDoc(field(f.Name), f, "continuation field")
+			if f.Sensitive {
+				doc += " (sensitive: never sealed into the token)"
+			}
+			g.Comment(doc)
+			g.Id(field(f.Name)).Add(w.goType(f, false))
+		}
+	})
+	jf.Line()
+
+	// Answers.
+	for _, q := range w.requests() {
+		if q.Kind != spec.RequestElicit {
+			continue
+		}
+		jf.Commentf("%s is the validated answer to input request %q.", n.answer(q.Key), q.Key)
+		jf.Type().Id(n.answer(q.Key)).StructFunc(func(g *jen.Group) {
+			for _, f := range q.Fields {
+				g.Comment(fieldDoc(field(f.Name), f, "form field"))
+				g.Id(field(f.Name)).Add(w.goType(f, !f.Required))
+			}
+		})
+		jf.Line()
+	}
+
+	// Check outcomes.
+	for _, s := range t.States {
+		if s.Check == nil || len(s.Outcomes) == 0 || w.firstCheckState(s.Check.Name) != s {
+			continue
+		}
+		typ := n.outcome(s.Check.Name)
+		jf.Commentf("%s is what check %s decided; each outcome leads to its own state.", typ, s.Check.Name)
+		jf.Type().Id(typ).Uint8()
+		jf.Line()
+		jf.Const().DefsFunc(func(g *jen.Group) {
+			for i, b := range s.Outcomes {
+				g.Commentf("%s leads to state %s.", n.outcomeConst(s.Check.Name, b.Name), b.Target.Name)
+				g.Id(n.outcomeConst(s.Check.Name, b.Name)).Id(typ).Op("=").Lit(i + 1)
+			}
+		})
+		jf.Line()
+	}
+
+	// Flow.
+	jf.Commentf("%s is one workflow of %s as handler methods see it: the call, the", n.flow(), t.Name)
+	jf.Comment("arguments, the continuation and the answers given so far.")
+	jf.Type().Id(n.flow()).StructFunc(func(g *jen.Group) {
+		g.Comment("Call identifies the caller, the workflow and the round.")
+		g.Id("Call").Op("*").Qual(pkgMRTR, "Call")
+		g.Comment("Args are the call's arguments.")
+		g.Id("Args").Id(n.args())
+		g.Comment("Continuation is carried between rounds.")
+		g.Id("Continuation").Id(n.continuation())
+		for _, s := range t.States {
+			for _, q := range s.Requests {
+				g.Commentf("%s answers input request %q (state %s); nil until given.", field(q.Key), q.Key, s.Name)
+				g.Id(field(q.Key)).Add(w.answerType(q))
+			}
+		}
+		g.Line()
+		g.Id("state").Id(n.state())
+	})
+	jf.Line()
+	jf.Comment("State returns the state the workflow is in.")
+	jf.Func().Params(jen.Id("f").Op("*").Id(n.flow())).Id("State").Params().Id(n.state()).Block(jen.Return(jen.Id("f").Dot("state")))
+	jf.Line()
+}
+
+func (w *workflow) enumValues(e *enumType) string {
+	return strings.ToLower(e.name[:1]) + e.name[1:] + "Values"
+}
+
+// answerType is the Go type of the answer to an input request.
+func (w *workflow) answerType(q *spec.InputRequest) *jen.Statement {
+	switch q.Kind {
+	case spec.RequestSample:
+		return jen.Op("*").Qual(pkgMRTR, "Sampled")
+	case spec.RequestRoots:
+		return jen.Op("*").Qual(pkgMRTR, "RootList")
+	}
+	return jen.Op("*").Id(w.n.answer(q.Key))
+}
+
+// firstCheckState returns the first state running a check (a check used in
+// several states is one handler method and one outcome type).
+func (w *workflow) firstCheckState(check string) *spec.State {
+	for _, s := range w.t.States {
+		if s.Check != nil && s.Check.Name == check {
+			return s
+		}
+	}
+	return nil
+}
+
+func (w *workflow) enumByName(name string) *enumType {
+	for _, e := range w.enums {
+		if e.name == name {
+			return e
+		}
+	}
+	return nil
+}

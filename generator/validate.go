@@ -1,0 +1,310 @@
+package generator
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/mrtrgen/mrtrgen/spec"
+)
+
+// validators emits argument decoding (NewFlow), one check function per
+// constrained field, and the decoders of answers. Every constraint of the
+// spec appears as its own if statement, so a reviewer can match them.
+func (w *workflow) validators(jf *jen.File) {
+	t, n := w.t, w.n
+	jf.Comment("NewFlow decodes and validates the arguments; it runs on every round.")
+	jf.Func().Params(jen.Id("p").Id(n.program())).Id("NewFlow").
+		Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("c").Op("*").Qual(pkgMRTR, "Call"), jen.Id("raw").Qual("encoding/json", "RawMessage")).
+		Params(jen.Op("*").Id(n.flow()), jen.Error()).
+		BlockFunc(func(g *jen.Group) {
+			g.List(jen.Id("in"), jen.Err()).Op(":=").Qual(pkgMRTR, "DecodeObject").Call(jen.Id("raw"))
+			g.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err()))
+			g.Id("f").Op(":=").Op("&").Id(n.flow()).Values(jen.Dict{jen.Id("Call"): jen.Id("c"), jen.Id("state"): w.stateID(t.Initial)})
+			g.Var().Id("problems").Qual(pkgMRTR, "Problems")
+			known := []jen.Code{jen.Id("in")}
+			for _, a := range t.Arguments {
+				known = append(known, jen.Lit(a.Name))
+			}
+			g.Id("problems").Dot("Unknown").Call(known...)
+			for _, a := range t.Arguments {
+				w.readField(g, "in", a, jen.Id("f").Dot("Args").Dot(field(a.Name)), "Arg")
+			}
+			g.Return(jen.Id("f"), jen.Id("problems").Dot("Err").Call())
+		})
+	jf.Line()
+	for _, a := range t.Arguments {
+		w.checkFuncs(jf, a, "Arg", "argument")
+	}
+	for _, q := range w.requests() {
+		w.answerDecoderFunc(jf, q)
+		for _, f := range q.Fields {
+			w.checkFuncs(jf, f, q.Key, "field of "+q.Key)
+		}
+	}
+}
+
+func (w *workflow) checkName(scope string, f *spec.Field) string {
+	return "check" + spec.GoName(scope) + spec.GoName(f.Name)
+}
+
+func (w *workflow) patternVar(scope string, f *spec.Field) string {
+	return w.n.helper(scope, f.Name, "pattern")
+}
+
+// hasChecks reports whether a field (or, for arrays, its items) has a
+// constraint beyond its type.
+func hasChecks(f *spec.Field) bool {
+	if f == nil {
+		return false
+	}
+	return f.MinLength != nil || f.MaxLength != nil || f.Pattern != "" || f.Format != "" ||
+		f.Minimum != nil || f.Maximum != nil || f.Type == spec.TypeEnum || len(f.Validate) > 0
+}
+
+// readField appends the statements that read field f from the map src
+// into dst, recording problems.
+func (w *workflow) readField(g *jen.Group, src string, f *spec.Field, dst *jen.Statement, scope string) {
+	optional := !f.Required
+	if f.Type == spec.TypeArray {
+		w.readArray(g, src, f, dst, scope)
+		return
+	}
+	getter, want := formGetter(f.Type)
+	g.Switch(jen.List(jen.Id("v"), jen.Id("st")).Op(":=").Qual(pkgMRTR, getter).Call(jen.Id(src), jen.Lit(f.Name)), jen.Id("st")).BlockFunc(func(sw *jen.Group) {
+		sw.Case(jen.Qual(pkgMRTR, "Present")).BlockFunc(func(c *jen.Group) {
+			if hasChecks(f) {
+				c.Id("p").Dot(w.checkName(scope, f)).Call(jen.Id("ctx"), jen.Op("&").Id("problems"), jen.Id("v"))
+			}
+			val := jen.Id("v")
+			if f.Type == spec.TypeEnum {
+				val = jen.Id(w.n.enum(f.Name)).Call(jen.Id("v"))
+			}
+			if optional {
+				if f.Type == spec.TypeEnum {
+					c.Id("e").Op(":=").Add(val)
+					c.Add(dst.Clone()).Op("=").Op("&").Id("e")
+				} else {
+					c.Add(dst.Clone()).Op("=").Op("&").Id("v")
+				}
+			} else {
+				c.Add(dst.Clone()).Op("=").Add(val)
+			}
+		})
+		switch {
+		case f.Default != nil:
+			sw.Case(jen.Qual(pkgMRTR, "Absent")).BlockFunc(func(c *jen.Group) {
+				val := defaultLiteral(f, w)
+				if optional {
+					c.Id("d").Op(":=").Add(val)
+					c.Add(dst.Clone()).Op("=").Op("&").Id("d")
+				} else {
+					c.Add(dst.Clone()).Op("=").Add(val)
+				}
+			})
+		case f.Required:
+			sw.Case(jen.Qual(pkgMRTR, "Absent")).Block(jen.Id("problems").Dot("Addf").Call(jen.Lit(f.Name + ": required")))
+		}
+		sw.Case(jen.Qual(pkgMRTR, "WrongType")).Block(jen.Id("problems").Dot("Addf").Call(jen.Lit(f.Name + ": expected " + want)))
+	})
+}
+
+func (w *workflow) readArray(g *jen.Group, src string, f *spec.Field, dst *jen.Statement, scope string) {
+	item := f.Items
+	as, want := itemGetter(item.Type)
+	g.Switch(jen.List(jen.Id("list"), jen.Id("st")).Op(":=").Qual(pkgMRTR, "FormList").Call(jen.Id(src), jen.Lit(f.Name)), jen.Id("st")).BlockFunc(func(sw *jen.Group) {
+		sw.Case(jen.Qual(pkgMRTR, "Present")).BlockFunc(func(c *jen.Group) {
+			if f.MinItems != nil {
+				c.If(jen.Len(jen.Id("list")).Op("<").Lit(*f.MinItems)).Block(
+					jen.Id("problems").Dot("Addf").Call(jen.Lit(fmt.Sprintf("%s: choose at least %d", f.Name, *f.MinItems))))
+			}
+			if f.MaxItems != nil {
+				c.If(jen.Len(jen.Id("list")).Op(">").Lit(*f.MaxItems)).Block(
+					jen.Id("problems").Dot("Addf").Call(jen.Lit(fmt.Sprintf("%s: choose at most %d", f.Name, *f.MaxItems))))
+			}
+			c.For(jen.List(jen.Id("i"), jen.Id("it")).Op(":=").Range().Id("list")).BlockFunc(func(l *jen.Group) {
+				l.List(jen.Id("v"), jen.Id("ok")).Op(":=").Qual(pkgMRTR, as).Call(jen.Id("it"))
+				l.If(jen.Id("ok").Op("!=").Qual(pkgMRTR, "Present")).Block(
+					jen.Id("problems").Dot("Addf").Call(jen.Lit(f.Name+"[%d]: expected "+want), jen.Id("i")),
+					jen.Continue(),
+				)
+				itemField := *item
+				itemField.Name = f.Name
+				if hasChecks(item) {
+					l.Id("p").Dot(w.checkName(scope, &itemField)+"Item").Call(jen.Id("ctx"), jen.Op("&").Id("problems"), jen.Id("v"))
+				}
+				val := jen.Id("v")
+				if item.Type == spec.TypeEnum {
+					val = jen.Id(w.n.enum(f.Name)).Call(jen.Id("v"))
+				}
+				l.Add(dst.Clone()).Op("=").Append(dst.Clone(), val)
+			})
+		})
+		if f.Required {
+			sw.Case(jen.Qual(pkgMRTR, "Absent")).Block(jen.Id("problems").Dot("Addf").Call(jen.Lit(f.Name + ": required")))
+		}
+		sw.Case(jen.Qual(pkgMRTR, "WrongType")).Block(jen.Id("problems").Dot("Addf").Call(jen.Lit(f.Name + ": expected a list")))
+	})
+}
+
+func formGetter(t spec.FieldType) (string, string) {
+	switch t {
+	case spec.TypeInteger:
+		return "FormInt", "an integer"
+	case spec.TypeNumber:
+		return "FormFloat", "a number"
+	case spec.TypeBoolean:
+		return "FormBool", "true or false"
+	}
+	return "FormString", "a string"
+}
+
+func itemGetter(t spec.FieldType) (string, string) {
+	switch t {
+	case spec.TypeInteger:
+		return "AsInt", "an integer"
+	case spec.TypeNumber:
+		return "AsFloat", "a number"
+	case spec.TypeBoolean:
+		return "AsBool", "true or false"
+	}
+	return "AsString", "a string"
+}
+
+func defaultLiteral(f *spec.Field, w *workflow) *jen.Statement {
+	switch v := f.Default.(type) {
+	case string:
+		if f.Type == spec.TypeEnum {
+			return jen.Id(w.n.enumConst(f.Name, v))
+		}
+		return jen.Lit(v)
+	case int64:
+		return jen.Lit(v)
+	case float64:
+		return jen.Lit(v)
+	case bool:
+		return jen.Lit(v)
+	}
+	return jen.Nil()
+}
+
+// checkFuncs emits the check function of a field (and of its items).
+func (w *workflow) checkFuncs(jf *jen.File, f *spec.Field, scope, what string) {
+	if f.Type == spec.TypeArray {
+		if hasChecks(f.Items) {
+			item := *f.Items
+			item.Name = f.Name
+			w.checkFunc(jf, &item, scope, what, w.checkName(scope, &item)+"Item", f.Name+"[]")
+		}
+		return
+	}
+	if hasChecks(f) {
+		w.checkFunc(jf, f, scope, what, w.checkName(scope, f), f.Name)
+	}
+}
+
+func (w *workflow) checkFunc(jf *jen.File, f *spec.Field, scope, what, name, label string) {
+	if f.Pattern != "" {
+		jf.Var().Id(w.patternVar(scope, f)).Op("=").Qual("regexp", "MustCompile").Call(jen.Lit("^(?:" + f.Pattern + ")$"))
+		jf.Line()
+	}
+	vt := w.validatorType(f.Type)
+	jf.Commentf("%s checks %s %s against its constraints.", name, what, f.Name)
+	jf.Func().Params(jen.Id("p").Id(w.n.program())).Id(name).
+		Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("problems").Op("*").Qual(pkgMRTR, "Problems"), jen.Id("v").Add(vt)).
+		BlockFunc(func(g *jen.Group) {
+			if f.MinLength != nil {
+				g.If(jen.Id("n").Op(":=").Qual("unicode/utf8", "RuneCountInString").Call(jen.Id("v")), jen.Id("n").Op("<").Lit(*f.MinLength)).Block(
+					jen.Id("problems").Dot("Addf").Call(jen.Lit(fmt.Sprintf("%s: at least %d characters (got %%d)", label, *f.MinLength)), jen.Id("n")))
+			}
+			if f.MaxLength != nil {
+				g.If(jen.Id("n").Op(":=").Qual("unicode/utf8", "RuneCountInString").Call(jen.Id("v")), jen.Id("n").Op(">").Lit(*f.MaxLength)).Block(
+					jen.Id("problems").Dot("Addf").Call(jen.Lit(fmt.Sprintf("%s: at most %d characters (got %%d)", label, *f.MaxLength)), jen.Id("n")))
+			}
+			if f.Pattern != "" {
+				g.If(jen.Op("!").Id(w.patternVar(scope, f)).Dot("MatchString").Call(jen.Id("v"))).Block(
+					jen.Id("problems").Dot("Addf").Call(jen.Lit(label+": must match %s"), jen.Lit(f.Pattern)))
+			}
+			if f.Format != "" {
+				g.Id("problems").Dot("CheckFormat").Call(jen.Lit(label), jen.Lit(f.Format), jen.Id("v"))
+			}
+			num := func(x float64) jen.Code {
+				if f.Type == spec.TypeInteger {
+					return jen.Lit(int64(x))
+				}
+				return jen.Lit(x)
+			}
+			if f.Minimum != nil {
+				g.If(jen.Id("v").Op("<").Add(num(*f.Minimum))).Block(
+					jen.Id("problems").Dot("Addf").Call(jen.Lit(fmt.Sprintf("%s: at least %s", label, formatNum(*f.Minimum)))))
+			}
+			if f.Maximum != nil {
+				g.If(jen.Id("v").Op(">").Add(num(*f.Maximum))).Block(
+					jen.Id("problems").Dot("Addf").Call(jen.Lit(fmt.Sprintf("%s: at most %s", label, formatNum(*f.Maximum)))))
+			}
+			if f.Type == spec.TypeEnum {
+				e := w.enumByName(w.n.enum(f.Name))
+				g.If(jen.Op("!").Qual("slices", "Contains").Call(jen.Id(w.enumValues(e)), jen.Id(e.name).Call(jen.Id("v")))).Block(
+					jen.Id("problems").Dot("Addf").Call(jen.Lit(fmt.Sprintf("%s: must be one of %s", label, strings.Join(values(f.Values), ", ")))))
+			}
+			for _, v := range f.Validate {
+				g.If(jen.Err().Op(":=").Id("p").Dot("h").Dot(method(v.Name)).Call(jen.Id("ctx"), jen.Id("v")), jen.Err().Op("!=").Nil()).Block(
+					jen.Id("problems").Dot("Addf").Call(jen.Lit(label+": %v"), jen.Err()))
+			}
+		})
+	jf.Line()
+}
+
+func formatNum(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+
+func (w *workflow) answerDecoder(q *spec.InputRequest) string { return "decode" + spec.GoName(q.Key) }
+
+// answerDecoderFunc emits the decoder of one request's answer: typed,
+// validated, with every problem reported so the question can be asked
+// again saying what to fix.
+func (w *workflow) answerDecoderFunc(jf *jen.File, q *spec.InputRequest) {
+	name := w.answerDecoder(q)
+	recv := jen.Id("p").Id(w.n.program())
+	ctx := jen.Id("ctx").Qual("context", "Context")
+	switch q.Kind {
+	case spec.RequestElicit:
+		jf.Commentf("%s validates the form answered for %q.", name, q.Key)
+		jf.Func().Params(recv).Id(name).Params(ctx, jen.Id("content").Map(jen.String()).Any()).
+			Params(jen.Op("*").Id(w.n.answer(q.Key)), jen.Qual(pkgMRTR, "Problems")).
+			BlockFunc(func(g *jen.Group) {
+				g.Id("a").Op(":=").Op("&").Id(w.n.answer(q.Key)).Values()
+				g.Var().Id("problems").Qual(pkgMRTR, "Problems")
+				for _, f := range q.Fields {
+					w.readField(g, "content", f, jen.Id("a").Dot(field(f.Name)), q.Key)
+				}
+				g.Return(jen.Id("a"), jen.Id("problems"))
+			})
+	case spec.RequestSample:
+		jf.Commentf("%s validates the text the client's model returned for %q.", name, q.Key)
+		jf.Func().Params(recv).Id(name).Params(ctx, jen.Id("text").String()).
+			Params(jen.Op("*").Qual(pkgMRTR, "Sampled"), jen.Qual(pkgMRTR, "Problems")).
+			BlockFunc(func(g *jen.Group) {
+				g.Var().Id("problems").Qual(pkgMRTR, "Problems")
+				if q.MaxLength != nil {
+					g.If(jen.Id("n").Op(":=").Qual("unicode/utf8", "RuneCountInString").Call(jen.Id("text")), jen.Id("n").Op(">").Lit(*q.MaxLength)).Block(
+						jen.Id("problems").Dot("Addf").Call(jen.Lit(fmt.Sprintf("%s: at most %d characters (got %%d)", q.Key, *q.MaxLength)), jen.Id("n")))
+				}
+				g.Return(jen.Op("&").Qual(pkgMRTR, "Sampled").Values(jen.Dict{jen.Id("Text"): jen.Id("text")}), jen.Id("problems"))
+			})
+	case spec.RequestRoots:
+		minItems := 0
+		if q.MinItems != nil {
+			minItems = *q.MinItems
+		}
+		jf.Commentf("%s validates the roots the client listed for %q.", name, q.Key)
+		jf.Func().Params(recv).Id(name).Params(ctx, jen.Id("uris").Index().String()).
+			Params(jen.Op("*").Qual(pkgMRTR, "RootList"), jen.Qual(pkgMRTR, "Problems")).
+			Block(jen.Return(
+				jen.Op("&").Qual(pkgMRTR, "RootList").Values(jen.Dict{jen.Id("URIs"): jen.Id("uris")}),
+				jen.Qual(pkgMRTR, "CheckRoots").Call(jen.Id("uris"), jen.Lit(minItems), jen.Lit(q.MaxItems)),
+			))
+	}
+	jf.Line()
+}

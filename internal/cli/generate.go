@@ -1,0 +1,161 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mrtrgen/mrtrgen/generator"
+	"github.com/mrtrgen/mrtrgen/lint"
+	"github.com/mrtrgen/mrtrgen/spec"
+)
+
+// plannedSpec is one spec and what generating it would change.
+type plannedSpec struct {
+	path    string
+	changes []generator.Change
+}
+
+// planAll loads, lints and generates every spec in memory. Lint errors
+// (printed to stderr) stop everything before a byte is written.
+func planAll(args []string, stderr io.Writer) ([]plannedSpec, error) {
+	paths, err := spec.Discover(args)
+	if err != nil {
+		return nil, err
+	}
+	type loaded struct {
+		path string
+		file *spec.File
+	}
+	var specs []loaded
+	var all spec.Diagnostics
+	for _, p := range paths {
+		f, ds, err := loadAndLint(p)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, ds...)
+		if f != nil {
+			specs = append(specs, loaded{p, f})
+		}
+	}
+	all.Sort()
+	if len(all) > 0 {
+		if err := lint.Write(stderr, "text", all, Version); err != nil {
+			return nil, err
+		}
+	}
+	if all.HasErrors() {
+		return nil, findings()
+	}
+	outDirs := map[string]string{}
+	var plans []plannedSpec
+	for _, s := range specs {
+		dir := filepath.Join(filepath.Dir(s.path), filepath.FromSlash(s.file.Output))
+		if other, dup := outDirs[dir]; dup {
+			return nil, fmt.Errorf("%s and %s both generate into %s; give each spec its own output directory", other, s.path, dir)
+		}
+		outDirs[dir] = s.path
+		files, err := generator.Generate(s.file, generator.Options{SpecPath: s.path})
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", s.path, err)
+		}
+		changes, err := generator.Plan(s.path, files)
+		if err != nil {
+			return nil, err
+		}
+		plans = append(plans, plannedSpec{path: s.path, changes: changes})
+	}
+	return plans, nil
+}
+
+func newGenerateCmd() *cobra.Command {
+	var verbose bool
+	cmd := &cobra.Command{
+		Use:   "generate [PATH...]",
+		Short: "Generate Go code for specs",
+		Long: `Generate lints each spec (files, or directories searched recursively for
+*.mrtr.yaml) and writes its Go code into the output directory the spec
+names: per tool, <tool>.mrtr.go (types, state machine, codec, validators,
+registration) and <tool>.mrtr_test.go (the transition test suite); once,
+<tool>_handler.go, a scaffold of the handler for you to fill in, which is
+never overwritten. Only files whose bytes change are written; generated
+files of tools removed from the spec are deleted.
+
+Lint errors stop generation and nothing is written.`,
+		Example: `  mrtrgen generate                       # every spec under the current directory
+  mrtrgen generate examples/specs/tickets.mrtr.yaml
+
+  # in a Go file next to the spec:
+  //go:generate go run github.com/mrtrgen/mrtrgen/cmd/mrtrgen generate tickets.mrtr.yaml`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			plans, err := planAll(args, cmd.ErrOrStderr())
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			for _, p := range plans {
+				if err := generator.Apply(p.changes); err != nil {
+					return err
+				}
+				for _, c := range p.changes {
+					switch c.Action {
+					case generator.Create:
+						fmt.Fprintf(out, "wrote   %s\n", filepath.ToSlash(c.Path))
+					case generator.Update:
+						fmt.Fprintf(out, "updated %s\n", filepath.ToSlash(c.Path))
+					case generator.Delete:
+						fmt.Fprintf(out, "deleted %s (its tool is no longer in %s)\n", filepath.ToSlash(c.Path), filepath.ToSlash(p.path))
+					case generator.Keep:
+						fmt.Fprintf(out, "kept    %s (yours; mrtrgen never overwrites it)\n", filepath.ToSlash(c.Path))
+					case generator.Unchanged:
+						if verbose {
+							fmt.Fprintf(out, "same    %s\n", filepath.ToSlash(c.Path))
+						}
+					}
+				}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "also list files that did not change")
+	return cmd
+}
+
+func newCheckCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "check [PATH...]",
+		Short: "Fail when generated code is not current with its specs",
+		Long: `Check regenerates every spec in memory and compares the result with the
+files on disk. It writes nothing. For each stale, missing or left-over
+generated file it prints a unified diff.
+
+Exit status: 0 when everything is current, 1 when something is stale
+(or a spec has lint errors), 2 when mrtrgen could not run.`,
+		Example: `  mrtrgen check examples/specs     # in CI or a pre-commit hook`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			plans, err := planAll(args, cmd.ErrOrStderr())
+			if err != nil {
+				return err
+			}
+			stale := 0
+			out := cmd.OutOrStdout()
+			for _, p := range plans {
+				for _, c := range p.changes {
+					if c.Kind != generator.Generated || c.Action == generator.Unchanged {
+						continue
+					}
+					stale++
+					fmt.Fprint(out, generator.Diff(c))
+				}
+			}
+			if stale > 0 {
+				fmt.Fprintf(cmd.ErrOrStderr(), "mrtrgen: %d generated file(s) out of date; run mrtrgen generate\n", stale)
+				return findings()
+			}
+			return nil
+		},
+	}
+}
