@@ -116,7 +116,7 @@ func leaves(ve *jsonschema.ValidationError) []*jsonschema.ValidationError {
 }
 
 var (
-	reAdditional = regexp.MustCompile(`^additionalProperties (.+) not allowed$`)
+	reAdditional = regexp.MustCompile(`^additionalProperties .+ not allowed$`)
 	reMissing    = regexp.MustCompile(`^missing properties: (.+)$`)
 	reQuoted     = regexp.MustCompile(`'((?:[^'\\]|\\.)*)'`)
 	reExpected   = regexp.MustCompile(`^expected (\w+), but got (\w+)$`)
@@ -148,11 +148,21 @@ func describe(file string, ve *jsonschema.ValidationError, pos *locator, doc any
 	}
 	val, _ := pointerValue(doc, loc)
 	msg := ve.Message
-	if m := reAdditional.FindStringSubmatch(msg); m != nil {
+	if reAdditional.MatchString(msg) {
+		// The message lists the keys in map order and quotes them
+		// ambiguously (a key may contain quotes and backslashes): take the
+		// unknown keys from the document instead, sorted.
 		allowed := allowedKeys(ve.AbsoluteKeywordLocation)
+		obj, _ := val.(map[string]any)
+		var unknown []string
+		for k := range obj {
+			if !slices.Contains(allowed, k) {
+				unknown = append(unknown, k)
+			}
+		}
+		slices.Sort(unknown)
 		var ds Diagnostics
-		for _, q := range reQuoted.FindAllStringSubmatch(m[1], -1) {
-			key := q[1]
+		for _, key := range unknown {
 			p, ok := pos.keyAt(loc + "/" + escapePointer(key))
 			if !ok {
 				p = at
