@@ -102,7 +102,8 @@ func (w *workflow) fake(jf *jen.File) {
 	name := w.fakeName()
 	jf.Commentf("%s implements %s for the generated tests: it allows every", name, w.n.handler())
 	jf.Comment(`caller but "mallory", counts effects, fails every check and effect while broken,`)
-	jf.Comment("and takes check outcomes from queues (the first outcome when a queue is empty).")
+	jf.Comment("and takes check outcomes from queues; with an empty queue it takes the outcome")
+	jf.Comment("on the shortest way to a successful end.")
 	jf.Type().Id(name).Struct(
 		jen.Id("mu").Qual("sync", "Mutex"),
 		jen.Id("broken").Bool(),
@@ -120,11 +121,11 @@ func (w *workflow) fake(jf *jen.File) {
 		jen.Return(jen.Id("ctx").Dot("Err").Call()),
 	)
 	jf.Line()
-	jf.Add(recv()).Id("next").Params(jen.Id("check").String()).Uint8().Block(
+	jf.Add(recv()).Id("next").Params(jen.Id("check").String(), jen.Id("otherwise").Uint8()).Uint8().Block(
 		jen.Id("h").Dot("mu").Dot("Lock").Call(),
 		jen.Defer().Id("h").Dot("mu").Dot("Unlock").Call(),
 		jen.Id("q").Op(":=").Id("h").Dot("outcomes").Index(jen.Id("check")),
-		jen.If(jen.Len(jen.Id("q")).Op("==").Lit(0)).Block(jen.Return(jen.Lit(1))),
+		jen.If(jen.Len(jen.Id("q")).Op("==").Lit(0)).Block(jen.Return(jen.Id("otherwise"))),
 		jen.Id("h").Dot("outcomes").Index(jen.Id("check")).Op("=").Id("q").Index(jen.Lit(1), jen.Empty()),
 		jen.Return(jen.Id("q").Index(jen.Lit(0))),
 	)
@@ -154,7 +155,7 @@ func (w *workflow) fake(jf *jen.File) {
 			if len(m.outcomes) > 0 {
 				body = []jen.Code{
 					jen.If(jen.Err().Op(":=").Id("h").Dot("step").Call(jen.Id("ctx")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Lit(0), jen.Err())),
-					jen.Return(jen.Id(w.n.outcome(m.specName)).Call(jen.Id("h").Dot("next").Call(jen.Lit(m.specName))), jen.Nil()),
+					jen.Return(jen.Id(w.n.outcome(m.specName)).Call(jen.Id("h").Dot("next").Call(jen.Lit(m.specName), jen.Lit(w.defaultOutcome(m.specName)))), jen.Nil()),
 				}
 			} else {
 				body = []jen.Code{jen.Return(jen.Id("h").Dot("step").Call(jen.Id("ctx")))}
@@ -667,6 +668,42 @@ func (w *workflow) fixtures() (jen.Code, error) {
 	return jen.Qual(pkgTest, "Fixtures").Values(d), nil
 }
 
+// defaultOutcome is the outcome (1-based) the fake gives a check when no
+// script says otherwise: the branch on the shortest way to a successful
+// end (else to any end), so a default run finishes and, where it can,
+// succeeds.
+func (w *workflow) defaultOutcome(check string) int {
+	s := w.firstCheckState(check)
+	if s == nil || len(s.Outcomes) == 0 {
+		return 1
+	}
+	distance := func(from string, done func(string) bool) int {
+		p, ok := w.bfs(from, done)
+		if !ok {
+			return 1 << 20
+		}
+		return len(p)
+	}
+	success := func(name string) bool {
+		st := w.t.State(name)
+		return st != nil && st.Kind == spec.StateTerminal && st.Outcome == spec.OutcomeSuccess
+	}
+	best, bestDist := 1, 1<<21
+	for i, b := range s.Outcomes {
+		d := distance(b.Target.Name, success)
+		if d >= 1<<20 {
+			d = 1<<20 + distance(b.Target.Name, w.isTerminal)
+		}
+		if b.Target.Name == s.Name {
+			d = 1 << 22 // never loop back by default
+		}
+		if d < bestDist {
+			best, bestDist = i+1, d
+		}
+	}
+	return best
+}
+
 // defaultPath is the states the fake runs with default behaviour.
 func (w *workflow) defaultPath() []string {
 	path := []string{w.t.Initial}
@@ -679,7 +716,7 @@ func (w *workflow) defaultPath() []string {
 		case cur.Next != nil:
 			next = cur.Next.Name
 		case len(cur.Outcomes) > 0:
-			next = cur.Outcomes[0].Target.Name
+			next = cur.Outcomes[w.defaultOutcome(cur.Check.Name)-1].Target.Name
 		}
 		if next == "" {
 			break
