@@ -64,7 +64,7 @@ func (w *workflow) tests(jf *jen.File) error {
 	// Transitions.
 	jf.Commentf("Test%sTransitions takes every transition of the state table at least", n.base)
 	jf.Comment("once, round by round, checking the states each round runs and what it asks.")
-	jf.Func().Id("Test"+n.base+"Transitions").Params(jen.Id("t").Op("*").Qual(pkgTesting, "T")).BlockFunc(func(g *jen.Group) {
+	jf.Func().Id("Test" + n.base + "Transitions").Params(jen.Id("t").Op("*").Qual(pkgTesting, "T")).BlockFunc(func(g *jen.Group) {
 		w.scriptTable(g, scripts.transitions)
 		g.For(jen.List(jen.Id("_"), jen.Id("tc")).Op(":=").Range().Id("cases")).Block(
 			jen.Id("t").Dot("Run").Call(jen.Id("tc").Dot("name"), jen.Func().Params(jen.Id("t").Op("*").Qual(pkgTesting, "T")).Block(
@@ -80,7 +80,7 @@ func (w *workflow) tests(jf *jen.File) error {
 		jf.Commentf("Test%sRejectedInputs sends, at every state that asks, answers meant", n.base)
 		jf.Comment("for other states (and confirmations before their gate was shown): none is")
 		jf.Comment("taken, and the same question is asked again.")
-		jf.Func().Id("Test"+n.base+"RejectedInputs").Params(jen.Id("t").Op("*").Qual(pkgTesting, "T")).BlockFunc(func(g *jen.Group) {
+		jf.Func().Id("Test" + n.base + "RejectedInputs").Params(jen.Id("t").Op("*").Qual(pkgTesting, "T")).BlockFunc(func(g *jen.Group) {
 			w.scriptTable(g, scripts.rejected)
 			g.For(jen.List(jen.Id("_"), jen.Id("tc")).Op(":=").Range().Id("cases")).Block(
 				jen.Id("t").Dot("Run").Call(jen.Id("tc").Dot("name"), jen.Func().Params(jen.Id("t").Op("*").Qual(pkgTesting, "T")).Block(
