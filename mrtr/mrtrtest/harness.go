@@ -196,3 +196,6 @@ func Tamper(token string) string {
 	}
 	return string(b)
 }
+
+// NewClock returns a clock for an engine built by hand in a test.
+func NewClock() *Clock { return storetest.NewClock() }

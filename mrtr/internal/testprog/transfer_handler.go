@@ -1,56 +1,90 @@
-/*
-Written by mrtrgen as a starting point. This file is yours: edit it freely;
-mrtrgen never overwrites it (delete it to get a fresh scaffold).
-*/
-
 package testprog
 
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+
 	"github.com/mrtrgen/mrtrgen/mrtr"
 )
 
-// TransferImpl implements TransferHandler for tool transfer.
-// Give it what the methods need: a database handle, API clients.
-type TransferImpl struct{}
+// TransferImpl is the transfer handler the runtime's tests drive. Its
+// fields are knobs: a test sets them before the rounds it runs.
+type TransferImpl struct {
+	// Frozen makes InspectAccount answer "frozen".
+	Frozen atomic.Bool
+	// Deny refuses every caller in Authorize.
+	Deny atomic.Bool
+	// RejectSend makes SendMoney refuse (a definite, recorded outcome).
+	RejectSend atomic.Bool
+	// FailSend makes SendMoney fail once with a dependency error.
+	FailSend atomic.Bool
+	// Block makes InspectAccount wait until its context is done.
+	Block atomic.Bool
+
+	mu         sync.Mutex
+	Authorized int // calls to Authorize
+	Sent       int // transfers performed
+}
 
 var _ TransferHandler = (*TransferImpl)(nil)
 
-// Authorize decides whether f.Call.Principal may run transfer with f.Args. It runs
-// on every round, before the continuation is opened, because a decision from an
-// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 func (h *TransferImpl) Authorize(ctx context.Context, f *TransferFlow) error {
-	// TODO: decide from f.Call.Principal and f.Args; refuse with mrtr.Forbidden.
-	return mrtr.Forbidden("transfer: Authorize is not implemented yet")
+	h.mu.Lock()
+	h.Authorized++
+	h.mu.Unlock()
+	if h.Deny.Load() {
+		return mrtr.Forbidden("%s may not move money", f.Call.Principal)
+	}
+	return nil
 }
 
-// InspectAccount is the check of state inspect (mrtr/internal/testprog/testprog.mrtr.yaml:33:16).
-// The account exists; frozen accounts cannot send.
-// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 func (h *TransferImpl) InspectAccount(ctx context.Context, f *TransferFlow) (TransferInspectAccountOutcome, error) {
-	// TODO: check inspectAccount; set f.Continuation fields later states need.
-	return 0, errors.New("transfer: InspectAccount is not implemented yet")
+	if h.Block.Load() {
+		<-ctx.Done()
+		return 0, ctx.Err()
+	}
+	f.Continuation.Balance = 500
+	if h.Frozen.Load() {
+		return TransferInspectAccountFrozen, nil
+	}
+	return TransferInspectAccountOpen, nil
 }
 
-// AccountStillOpen is the check of state recheck (mrtr/internal/testprog/testprog.mrtr.yaml:57:16).
-// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 func (h *TransferImpl) AccountStillOpen(ctx context.Context, f *TransferFlow) error {
-	// TODO: check accountStillOpen; set f.Continuation fields later states need.
-	return errors.New("transfer: AccountStillOpen is not implemented yet")
+	if h.Frozen.Load() {
+		return mrtr.Reject("account %s was frozen in the meantime", f.Args.Account)
+	}
+	return nil
 }
 
-// SendMoney is the irreversible side effect of state send (mrtr/internal/testprog/testprog.mrtr.yaml:60:17). It runs at most once per
-// operation id transfer-{account}-{amount}; retries replay its outcome. Store its results in f.Continuation.
-// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
 func (h *TransferImpl) SendMoney(ctx context.Context, f *TransferFlow) error {
-	// TODO: perform sendMoney; record its results in f.Continuation.
-	return errors.New("transfer: SendMoney is not implemented yet")
+	if h.RejectSend.Load() {
+		return mrtr.Reject("insufficient funds in %s", f.Args.Account)
+	}
+	if h.FailSend.CompareAndSwap(true, false) {
+		return errors.New("bank API unavailable")
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.Sent++
+	f.Continuation.TransferID = fmt.Sprintf("tr-%d", h.Sent)
+	return nil
 }
 
-// NotBlank is custom validator notBlank (mrtr/internal/testprog/testprog.mrtr.yaml:12:3): return an error saying what is wrong with value.
-// Rejects whitespace-only text.
 func (h *TransferImpl) NotBlank(ctx context.Context, value string) error {
-	// TODO: validate value; return nil when it is acceptable.
-	return errors.New("transfer: NotBlank is not implemented yet")
+	if strings.TrimSpace(value) == "" {
+		return errors.New("must not be blank")
+	}
+	return nil
+}
+
+// SentCount returns how many transfers were performed.
+func (h *TransferImpl) SentCount() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.Sent
 }
