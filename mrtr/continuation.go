@@ -170,4 +170,6 @@ type stateError struct {
 	err    error
 }
 
-func (e *stateError) Error() string { return "requestState rejected (" + e.reason + "): " + e.err.Error() }
+func (e *stateError) Error() string {
+	return "requestState rejected (" + e.reason + "): " + e.err.Error()
+}

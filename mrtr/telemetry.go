@@ -19,7 +19,7 @@ import (
 const instrumentation = "github.com/mrtrgen/mrtrgen/mrtr"
 
 type telemetry struct {
-	tracer                                                         trace.Tracer
+	tracer                                                        trace.Tracer
 	started, inputRequired, completed, expired, cancelled, failed metric.Int64Counter
 }
 
