@@ -1,0 +1,156 @@
+package domain
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// Ticket is a support ticket (key ticket:<id>).
+type Ticket struct {
+	ID      string `json:"id"`
+	Subject string `json:"subject"`
+	// Status is "open" or "closed".
+	Status string `json:"status"`
+	// Assignees may close the ticket; nobody listed: anyone may.
+	Assignees []string `json:"assignees,omitempty"`
+	// Set when closed.
+	CloseReason string    `json:"closeReason,omitempty"`
+	Comment     string    `json:"comment,omitempty"`
+	ClosedBy    string    `json:"closedBy,omitempty"` // workflow id
+	ClosedAt    time.Time `json:"closedAt,omitzero"`
+}
+
+// Customer is a customer account (key customer:<id>).
+type Customer struct {
+	ID    string `json:"id"`
+	Name  string `json:"name"`
+	Email string `json:"email,omitempty"`
+	// Plan is the active subscription's plan; "" means none.
+	Plan string `json:"plan,omitempty"`
+	// Managers may delete the account; nobody listed: anyone may.
+	Managers []string `json:"managers,omitempty"`
+	// A deleted account keeps a tombstone without personal data.
+	Deleted   bool      `json:"deleted,omitempty"`
+	DeletedBy string    `json:"deletedBy,omitempty"` // workflow id
+	DeletedAt time.Time `json:"deletedAt,omitzero"`
+}
+
+// Invoice is an invoice to charge (key invoice:<id>).
+type Invoice struct {
+	ID          string `json:"id"`
+	AmountCents int64  `json:"amountCents"`
+	Currency    string `json:"currency"`
+	// CardLast4 is the card on file; "" means none.
+	CardLast4 string `json:"cardLast4,omitempty"`
+	// Status is "open", "paid" or "void".
+	Status string `json:"status"`
+	// BillingContacts may charge the invoice; nobody listed: anyone may.
+	BillingContacts []string  `json:"billingContacts,omitempty"`
+	ChargeID        string    `json:"chargeId,omitempty"`
+	ChargedBy       string    `json:"chargedBy,omitempty"` // workflow id
+	PaidAt          time.Time `json:"paidAt,omitzero"`
+}
+
+// Charge is a payment made on a card (key charge:<id>).
+type Charge struct {
+	ID          string    `json:"id"`
+	InvoiceID   string    `json:"invoiceId"`
+	AmountCents int64     `json:"amountCents"`
+	Currency    string    `json:"currency"`
+	CardLast4   string    `json:"cardLast4"`
+	At          time.Time `json:"at"`
+}
+
+// Team is a team that may get a workspace (key team:<slug>).
+type Team struct {
+	Slug string `json:"slug"`
+	// Members may provision the team's workspace; nobody listed: anyone may.
+	Members []string `json:"members,omitempty"`
+	// MaxSeats is the seat budget; 0 means the team has no budget.
+	MaxSeats    int64  `json:"maxSeats"`
+	WorkspaceID string `json:"workspaceId,omitempty"`
+	CreatedBy   string `json:"createdBy,omitempty"` // workflow id that created the workspace
+}
+
+// Workspace is a provisioned workspace (key workspace:<id>).
+type Workspace struct {
+	ID           string    `json:"id"`
+	Team         string    `json:"team"`
+	Tier         string    `json:"tier"`
+	Seats        int64     `json:"seats"`
+	Regions      []string  `json:"regions"`
+	MonthlyCents int64     `json:"monthlyCents"`
+	Welcome      string    `json:"welcome,omitempty"`
+	CreatedAt    time.Time `json:"createdAt"`
+}
+
+// Demo data. Records without an access list are open to everyone
+// (anonymous included), so the demo works without authentication; the
+// others belong to alice and bob.
+var (
+	demoTickets = []Ticket{
+		{ID: "12345", Subject: "Printer on floor 3 is jammed", Status: "open"},
+		{ID: "12346", Subject: "VPN drops every hour", Status: "open"},
+		{ID: "12347", Subject: "Refund for order 991", Status: "closed", CloseReason: "resolved"},
+		{ID: "12348", Subject: "Password reset e-mail never arrives", Status: "open"},
+		{ID: "4242", Subject: "Billing export is missing rows", Status: "open", Assignees: []string{"alice", "bob"}},
+	}
+	demoCustomers = []Customer{
+		{ID: "cus_demo1", Name: "Demo Shop", Email: "owner@demo-shop.example", Plan: "Pro"},
+		{ID: "cus_demo2", Name: "Demo Cafe", Email: "hello@demo-cafe.example"},
+		{ID: "cus_acme01", Name: "Acme Corp", Email: "it@acme.example", Plan: "Enterprise", Managers: []string{"alice", "bob"}},
+		{ID: "cus_beta02", Name: "Beta LLC", Email: "ops@beta.example", Managers: []string{"alice", "bob"}},
+	}
+	demoInvoices = []Invoice{
+		{ID: "inv_1001", AmountCents: 4900, Currency: "EUR", CardLast4: "4242", Status: "open"},
+		{ID: "inv_1002", AmountCents: 129900, Currency: "USD", CardLast4: "1881", Status: "open", BillingContacts: []string{"alice", "bob"}},
+		{ID: "inv_1003", AmountCents: 2500, Currency: "GBP", CardLast4: "0005", Status: "paid", ChargeID: "ch_seeded"},
+		{ID: "inv_1004", AmountCents: 9900, Currency: "EUR", Status: "open"},
+		{ID: "inv_1005", AmountCents: 1500, Currency: "EUR", CardLast4: "4444", Status: "open"},
+	}
+	demoTeams = []Team{
+		{Slug: "demo-team", MaxSeats: 10},
+		{Slug: "payments-core", Members: []string{"alice", "bob"}, MaxSeats: 25},
+		{Slug: "platform", MaxSeats: 50, WorkspaceID: "ws_platform"},
+		{Slug: "interns", MaxSeats: 0},
+	}
+)
+
+// Seed stores the demo records that are not there yet: records already
+// present (changed by earlier runs, or seeded by another instance) are left
+// alone, so every instance of a fleet may seed at startup.
+func Seed(ctx context.Context, s Store) error {
+	put := func(key string, rec any) error {
+		b, err := json.Marshal(rec)
+		if err != nil {
+			return err
+		}
+		if _, err := s.Swap(ctx, key, "", string(b), ""); err != nil {
+			return fmt.Errorf("domain: seeding %s: %w", key, err)
+		}
+		return nil
+	}
+	for _, t := range demoTickets {
+		if err := put(TicketKey(t.ID), t); err != nil {
+			return err
+		}
+	}
+	for _, c := range demoCustomers {
+		if err := put(CustomerKey(c.ID), c); err != nil {
+			return err
+		}
+	}
+	for _, i := range demoInvoices {
+		if err := put(InvoiceKey(i.ID), i); err != nil {
+			return err
+		}
+	}
+	for _, t := range demoTeams {
+		if err := put(TeamKey(t.Slug), t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
