@@ -1,0 +1,259 @@
+// Package diagram draws the state machine of a multi-round tool or prompt
+// for code review: every state with its kind, every transition with why it
+// is taken, and the exits the spec does not spell out but the runtime
+// takes (an ask or gate the user declines or cancels without onDecline or
+// onCancel ends as cancelled; a check or effect can refuse or fail).
+//
+// Build turns a workflow into a Graph; Mermaid renders it as a Mermaid
+// stateDiagram-v2 (GitHub renders it in Markdown), DOT as Graphviz. The
+// output is deterministic: states in the model's order (a breadth-first
+// walk from the initial state, then unreachable states by name),
+// transitions in each state's fixed order, so a change to a spec shows as
+// a small diff of its diagram.
+package diagram
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/mrtrgen/mrtrgen/spec"
+)
+
+// Formats lists the output formats Render accepts.
+var Formats = []string{"mermaid", "dot"}
+
+// NodeKind says what a node of a Graph stands for.
+type NodeKind int
+
+const (
+	// Start is the pseudo-state before the initial state.
+	Start NodeKind = iota + 1
+	// State is a state of the spec.
+	State
+	// Exit is an implicit end the runtime takes without a terminal state
+	// in the spec: "cancelled" (declined or cancelled ask or gate) or
+	// "rejected" (a check or effect refused or failed).
+	Exit
+	// End is the pseudo-state after every terminal state and exit.
+	End
+)
+
+// Implicit exits.
+const (
+	ExitCancelled = "cancelled"
+	ExitRejected  = "rejected"
+)
+
+// Node is one box of the diagram.
+type Node struct {
+	// ID is unique in the graph and safe as a Mermaid and DOT identifier:
+	// "s_<state>" for states, "x_<exit>" for exits.
+	ID   string
+	Kind NodeKind
+	// Name is the state's name, or the exit's outcome ("cancelled",
+	// "rejected or error").
+	Name string
+	// State is the spec state (nil unless Kind is State).
+	State *spec.State
+	// Lines describe the node under its name: its kind and what it does.
+	Lines []string
+	// Class is the node's style: check, ask, confirm, effect,
+	// irreversible, success, cancelled, failed, or exit.
+	Class string
+}
+
+// Edge is one arrow. Transitions between the same two nodes are merged
+// into one edge with several labels.
+type Edge struct {
+	From, To string // node IDs
+	Labels   []string
+	// Implicit marks an edge the spec does not write down.
+	Implicit bool
+}
+
+// Label is the edge's labels joined for display.
+func (e *Edge) Label() string { return strings.Join(e.Labels, ", ") }
+
+// Graph is the drawable state machine of one workflow.
+type Graph struct {
+	Kind  spec.Kind
+	Name  string // MCP name of the tool or prompt
+	Nodes []*Node
+	Edges []*Edge
+}
+
+// Node returns the node with the given ID, or nil.
+func (g *Graph) Node(id string) *Node {
+	for _, n := range g.Nodes {
+		if n.ID == id {
+			return n
+		}
+	}
+	return nil
+}
+
+const (
+	startID = "start"
+	endID   = "end"
+)
+
+func stateID(name string) string { return "s_" + name }
+func exitID(name string) string  { return "x_" + name }
+
+// Edge labels.
+const (
+	LabelNext      = "next"
+	LabelAnswered  = "answered"
+	LabelConfirmed = "confirmed"
+	LabelDeclined  = "declined"
+	LabelCancelled = "cancelled"
+	LabelRejected  = "rejected / error"
+)
+
+// Build returns the graph of a loaded workflow.
+func Build(t *spec.Tool) *Graph {
+	g := &Graph{Kind: t.Kind, Name: t.Name}
+	g.Nodes = append(g.Nodes, &Node{ID: startID, Kind: Start, Name: "start"})
+	for _, s := range t.States {
+		g.Nodes = append(g.Nodes, stateNode(s))
+	}
+	var edges []*Edge
+	add := func(from, to, label string, implicit bool) {
+		for _, e := range edges {
+			if e.From == from && e.To == to && e.Implicit == implicit {
+				if label != "" {
+					e.Labels = append(e.Labels, label)
+				}
+				return
+			}
+		}
+		e := &Edge{From: from, To: to, Implicit: implicit}
+		if label != "" {
+			e.Labels = []string{label}
+		}
+		edges = append(edges, e)
+	}
+	add(startID, stateID(t.Initial), "", false)
+	usedExit := map[string]bool{}
+	for _, s := range t.States {
+		from := stateID(s.Name)
+		for _, e := range s.Edges() {
+			add(from, stateID(e.To), edgeLabel(s, e), false)
+		}
+		switch s.Kind {
+		case spec.StateAsk, spec.StateConfirm:
+			if s.OnDecline == nil {
+				add(from, exitID(ExitCancelled), LabelDeclined, true)
+				usedExit[ExitCancelled] = true
+			}
+			if s.OnCancel == nil {
+				add(from, exitID(ExitCancelled), LabelCancelled, true)
+				usedExit[ExitCancelled] = true
+			}
+		case spec.StateCheck, spec.StateEffect:
+			add(from, exitID(ExitRejected), LabelRejected, true)
+			usedExit[ExitRejected] = true
+		case spec.StateTerminal:
+			add(from, endID, "", false)
+		}
+	}
+	if usedExit[ExitCancelled] {
+		g.Nodes = append(g.Nodes, &Node{ID: exitID(ExitCancelled), Kind: Exit, Name: "cancelled",
+			Lines: []string{"implicit end"}, Class: "exit"})
+		add(exitID(ExitCancelled), endID, "", true)
+	}
+	if usedExit[ExitRejected] {
+		g.Nodes = append(g.Nodes, &Node{ID: exitID(ExitRejected), Kind: Exit, Name: "rejected or error",
+			Lines: []string{"implicit end"}, Class: "exit"})
+		add(exitID(ExitRejected), endID, "", true)
+	}
+	g.Nodes = append(g.Nodes, &Node{ID: endID, Kind: End, Name: "end"})
+	g.Edges = edges
+	return g
+}
+
+func stateNode(s *spec.State) *Node {
+	n := &Node{ID: stateID(s.Name), Kind: State, Name: s.Name, State: s, Class: s.Kind.String()}
+	switch s.Kind {
+	case spec.StateCheck:
+		n.Lines = []string{"check " + s.Check.Name}
+	case spec.StateAsk:
+		for _, q := range s.Requests {
+			what := requestWhat(q.Kind)
+			if q.Optional {
+				what += ", optional"
+			}
+			n.Lines = append(n.Lines, fmt.Sprintf("ask %s (%s)", q.Key, what))
+		}
+	case spec.StateConfirm:
+		n.Lines = []string{"confirmation gate"}
+	case spec.StateEffect:
+		n.Lines = []string{"effect " + s.Effect.Name}
+		if s.Irreversible {
+			n.Lines = append(n.Lines, "IRREVERSIBLE")
+			n.Class = "irreversible"
+		}
+	case spec.StateTerminal:
+		n.Lines = []string{"terminal, outcome " + s.Outcome.String()}
+		n.Class = s.Outcome.String()
+	}
+	return n
+}
+
+// requestWhat names what an input request asks for, in a word.
+func requestWhat(k spec.RequestKind) string {
+	switch k {
+	case spec.RequestSample:
+		return "sampling"
+	case spec.RequestRoots:
+		return "roots"
+	}
+	return "form"
+}
+
+func edgeLabel(s *spec.State, e spec.Edge) string {
+	switch {
+	case e.On == "next" && s.Kind == spec.StateAsk:
+		return LabelAnswered
+	case e.On == "next" && s.Kind == spec.StateConfirm:
+		return LabelConfirmed
+	case e.On == "next":
+		return LabelNext
+	case e.On == "decline":
+		return LabelDeclined
+	case e.On == "cancel":
+		return LabelCancelled
+	}
+	return strings.TrimPrefix(e.On, "outcome:")
+}
+
+// Render writes the diagram of each workflow in format (one of Formats).
+// Several Mermaid diagrams are separated by a blank line and each opens
+// with a %% comment naming its workflow; several DOT graphs follow each
+// other, which Graphviz reads as one input.
+func Render(w io.Writer, format string, ts []*spec.Tool) error {
+	var render func(*Graph) string
+	switch format {
+	case "mermaid":
+		render = func(g *Graph) string { return g.Mermaid() }
+	case "dot":
+		render = func(g *Graph) string { return g.DOT() }
+	default:
+		return fmt.Errorf("unknown format %q (want one of %s)", format, strings.Join(Formats, ", "))
+	}
+	for i, t := range ts {
+		var b strings.Builder
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		if format == "mermaid" && len(ts) > 1 {
+			fmt.Fprintf(&b, "%%%% %s %s\n", t.Kind, t.Name)
+		}
+		b.WriteString(render(Build(t)))
+		if _, err := io.WriteString(w, b.String()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
