@@ -269,8 +269,8 @@ func TestMermaidSyntax(t *testing.T) {
 	// The checker itself refuses what Mermaid refuses.
 	for _, bad := range []string{
 		"graph TD\n",
-		"stateDiagram-v2\n    s_a --> s_b : x\n",                          // undeclared
-		"stateDiagram-v2\n    state \"a: b\" as s_a\n",                      // colon in a name
+		"stateDiagram-v2\n    s_a --> s_b : x\n",                           // undeclared
+		"stateDiagram-v2\n    state \"a: b\" as s_a\n",                     // colon in a name
 		"stateDiagram-v2\n    state \"a\" as s_a\n    class s_a nowhere\n", // undefined class
 	} {
 		if checkMermaid(bad) == nil {
