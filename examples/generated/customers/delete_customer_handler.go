@@ -1,50 +1,132 @@
-/*
-Written by mrtrgen as a starting point. This file is yours: edit it freely;
-mrtrgen never overwrites it (delete it to get a fresh scaffold).
-*/
-
 package customers
+
+//go:generate go run github.com/mrtrgen/mrtrgen/cmd/mrtrgen generate ../../specs/customers.mrtr.yaml
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"time"
+
+	"github.com/mrtrgen/mrtrgen/examples/domain"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 )
 
-// DeleteCustomerImpl implements DeleteCustomerHandler for tool delete_customer.
-// Give it what the methods need: a database handle, API clients.
-type DeleteCustomerImpl struct{}
+// DeleteCustomerImpl implements DeleteCustomerHandler on the domain store:
+// the account is inspected, rechecked after the confirmation, then deleted
+// (its subscription cancelled with it) and a deletion receipt queued for
+// the customer's address.
+//
+// Access rule: an account that has account managers may be deleted only by
+// them; an account without (the seeded sandbox accounts cus_demo…) by
+// anyone, anonymous callers included.
+type DeleteCustomerImpl struct {
+	Data domain.Store
+	// Now is the clock (nil: time.Now).
+	Now func() time.Time
+}
 
 var _ DeleteCustomerHandler = (*DeleteCustomerImpl)(nil)
 
-// Authorize decides whether f.Call.Principal may run delete_customer with f.Args. It runs
-// on every round, before the continuation is opened, because a decision from an
-// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
+const deleteTool = "delete_customer"
+
+func (h *DeleteCustomerImpl) now() time.Time {
+	if h.Now != nil {
+		return h.Now()
+	}
+	return time.Now()
+}
+
+// Authorize applies the access rule on every round (a manager removed
+// while the user was deciding can no longer delete). An unknown account is
+// left to the inspect check.
 func (h *DeleteCustomerImpl) Authorize(ctx context.Context, f *DeleteCustomerFlow) error {
-	// TODO: decide from f.Call.Principal and f.Args; refuse with mrtr.Forbidden.
-	return mrtr.Forbidden("delete_customer: Authorize is not implemented yet")
+	c, ok, err := domain.Load[domain.Customer](ctx, h.Data, domain.CustomerKey(f.Args.CustomerID))
+	if err != nil || !ok {
+		return err
+	}
+	if !domain.Allowed(f.Call.Principal, c.Managers) {
+		return mrtr.Forbidden("only the account managers of %s may delete it", c.ID)
+	}
+	return nil
 }
 
-// InspectCustomer is the check of state inspect (examples/specs/customers.mrtr.yaml:41:16).
-// The customer exists and the caller may delete it; find out whether a subscription is active.
-// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
+// InspectCustomer finds the account and whether a subscription is active.
+// The plan (shown in the question) and the contact address (for the
+// receipt; sensitive, so the continuation stays server-side) are kept for
+// the next rounds.
 func (h *DeleteCustomerImpl) InspectCustomer(ctx context.Context, f *DeleteCustomerFlow) (DeleteCustomerInspectCustomerOutcome, error) {
-	// TODO: check inspectCustomer; set f.Continuation fields later states need.
-	return 0, errors.New("delete_customer: InspectCustomer is not implemented yet")
+	c, ok, err := domain.Load[domain.Customer](ctx, h.Data, domain.CustomerKey(f.Args.CustomerID))
+	if err != nil {
+		return 0, err
+	}
+	if !ok || c.Deleted {
+		return 0, mrtr.Reject("customer %s does not exist", f.Args.CustomerID)
+	}
+	f.Continuation.Plan = c.Plan
+	f.Continuation.Email = c.Email
+	if c.Plan != "" {
+		return DeleteCustomerInspectCustomerActiveSubscription, nil
+	}
+	return DeleteCustomerInspectCustomerNoSubscription, nil
 }
 
-// RecheckCustomer is the check of state recheck (examples/specs/customers.mrtr.yaml:61:16).
-// Business validation after confirmation; the account may have changed while the user was deciding.
-// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
+// RecheckCustomer runs after the confirmation: the user confirmed what they
+// were shown, so a subscription taken or changed meanwhile means starting
+// again. An account deleted meanwhile is a refusal.
 func (h *DeleteCustomerImpl) RecheckCustomer(ctx context.Context, f *DeleteCustomerFlow) (DeleteCustomerRecheckCustomerOutcome, error) {
-	// TODO: check recheckCustomer; set f.Continuation fields later states need.
-	return 0, errors.New("delete_customer: RecheckCustomer is not implemented yet")
+	c, ok, err := domain.Load[domain.Customer](ctx, h.Data, domain.CustomerKey(f.Args.CustomerID))
+	if err != nil {
+		return 0, err
+	}
+	if !ok || c.Deleted {
+		return 0, mrtr.Reject("customer %s was deleted meanwhile", f.Args.CustomerID)
+	}
+	if c.Plan != f.Continuation.Plan {
+		return DeleteCustomerRecheckCustomerChanged, nil
+	}
+	return DeleteCustomerRecheckCustomerUnchanged, nil
 }
 
-// DeleteCustomer is the irreversible side effect of state delete (examples/specs/customers.mrtr.yaml:66:17). It runs at most once per
-// operation id delete-{customerId}; retries replay its outcome. Store its results in f.Continuation.
-// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
+// DeleteCustomer cancels the subscription and deletes the account in one
+// change (a tombstone without personal data stays), counted in
+// effects:delete_customer:<id>, then queues the receipt. The engine runs it
+// at most once per account (operation delete-{customerId}); a retry that
+// finds the account deleted by this very workflow only finishes queueing
+// the receipt.
 func (h *DeleteCustomerImpl) DeleteCustomer(ctx context.Context, f *DeleteCustomerFlow) error {
-	// TODO: perform deleteCustomer; record its results in f.Continuation.
-	return errors.New("delete_customer: DeleteCustomer is not implemented yet")
+	id := f.Args.CustomerID
+	now := h.now().UTC()
+	err := domain.Update(ctx, h.Data, domain.CustomerKey(id), domain.EffectKey(deleteTool, id), func(c *domain.Customer) error {
+		if c.Deleted {
+			if c.DeletedBy == f.Call.WorkflowID {
+				return domain.Unchanged
+			}
+			return mrtr.Reject("customer %s was deleted by someone else meanwhile", id)
+		}
+		if c.Plan != f.Continuation.Plan {
+			return mrtr.Reject("customer %s changed its subscription meanwhile; nothing was deleted", id)
+		}
+		*c = domain.Customer{ID: c.ID, Deleted: true, DeletedBy: f.Call.WorkflowID, DeletedAt: now}
+		return nil
+	})
+	if errors.Is(err, domain.ErrNotFound) {
+		return mrtr.Reject("customer %s no longer exists", id)
+	}
+	if err != nil {
+		return err
+	}
+	if f.Continuation.Email == "" {
+		return nil
+	}
+	receipt, err := json.Marshal(map[string]any{
+		"to":      f.Continuation.Email,
+		"subject": "Your account " + id + " was deleted",
+		"plan":    f.Continuation.Plan,
+		"at":      now,
+	})
+	if err != nil {
+		return err
+	}
+	return h.Data.Put(ctx, domain.OutboxKey("delete-"+id), string(receipt))
 }
