@@ -1,7 +1,710 @@
 package generator
 
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"path"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/mrtrgen/mrtrgen/diagram"
+	"github.com/mrtrgen/mrtrgen/spec"
+	"github.com/mrtrgen/mrtrgen/templates"
+)
+
 // docsFile is <spec>.md: a readable summary of the spec with a diagram per
-// workflow, rendered in code review.
+// workflow, rendered in code review. It is rendered from the embedded
+// template templates/docs.md.tmpl over a view of the spec in which every
+// string is already Markdown (escaped text, code spans, table cells), so
+// the template only lays out.
 func (g *gen) docsFile() (File, error) {
-	return File{Path: g.out(g.specBase() + ".md"), Kind: Generated, Content: []byte("<!-- " + Header + " -->\n")}, nil
+	tpl, err := templates.Parse(templates.Docs, nil)
+	if err != nil {
+		return File{}, fmt.Errorf("generator: docs template: %w", err)
+	}
+	page, err := g.docPage()
+	if err != nil {
+		return File{}, err
+	}
+	var b bytes.Buffer
+	if err := tpl.Execute(&b, page); err != nil {
+		return File{}, fmt.Errorf("generator: rendering %s.md: %w", g.specBase(), err)
+	}
+	return File{Path: g.out(g.specBase() + ".md"), Kind: Generated, Content: tidyMarkdown(b.Bytes())}, nil
+}
+
+// tidyMarkdown trims trailing spaces and collapses runs of blank lines, so
+// the template can be written for legibility.
+func tidyMarkdown(b []byte) []byte {
+	var out []string
+	blank := 0
+	for _, l := range strings.Split(string(b), "\n") {
+		l = strings.TrimRight(l, " \t")
+		if l == "" {
+			blank++
+			if blank > 1 {
+				continue
+			}
+		} else {
+			blank = 0
+		}
+		out = append(out, l)
+	}
+	return []byte(strings.TrimSpace(strings.Join(out, "\n")) + "\n")
+}
+
+// The view the template renders. Fields ending in MD hold Markdown.
+type docPage struct {
+	Header     string
+	Source     string // "source: ..." comment line, "" without one
+	SpecName   string // tickets.mrtr.yaml
+	SpecLinkMD string // a link to the spec, or its name in a code span
+	PackageMD  string
+	Validators []docValidator
+	Workflows  []*docWorkflow
+}
+
+type docValidator struct {
+	NameMD, TypeMD, DescriptionMD, MethodMD string
+}
+
+type docWorkflow struct {
+	KindTitle     string // Tool, Prompt
+	NameMD        string
+	Anchor        string
+	TitleMD       string
+	DescriptionMD string
+	Facts         [][2]string // property, value (Markdown)
+	Arguments     []docField
+	ExampleArgs   string // JSON of valid arguments, "" when none
+	Continuation  []docField
+	Mermaid       string
+	Rounds        []docRound
+	Gates         []docGate
+	Effects       []docEffect
+	Ends          []docEnd
+	Implicit      []string // Markdown sentences about implicit ends
+	Handler       string   // Go source of the handler interface
+	HandlerNameMD string
+	Methods       []docMethod
+	Files         [][2]string // file, what it is (Markdown)
+	TestsMD       string
+}
+
+type docField struct {
+	NameMD, TypeMD, RequiredMD, ConstraintsMD, DescriptionMD string
+}
+
+type docRound struct {
+	StateMD       string
+	DescriptionMD string
+	SummaryMD     string
+	Requests      []docRequest
+	ThenMD        string
+}
+
+type docRequest struct {
+	KeyMD     string
+	WhatMD    string // form (elicitation/create), needs elicitation
+	MessageMD string // the question, "" for roots
+	Fields    []docField
+	DetailsMD string // sampling and roots bounds
+}
+
+type docGate struct {
+	StateMD, QuestionMD, KeyMD, ConfirmedMD, DeclinedMD, CancelledMD string
+}
+
+type docEffect struct {
+	StateMD, MethodMD, IrreversibleMD, KeyMD, RetainMD, ThenMD string
+}
+
+type docEnd struct {
+	StateMD, OutcomeMD, ResultMD string
+}
+
+type docMethod struct {
+	NameMD, WhatMD string
+}
+
+func (g *gen) docPage() (*docPage, error) {
+	f := g.f
+	p := &docPage{Header: Header, PackageMD: code(f.Package)}
+	if s := g.sourceLine(); s != "" {
+		p.Source = s
+		rel := strings.TrimPrefix(s, "source: ")
+		p.SpecName = path.Base(rel)
+		p.SpecLinkMD = fmt.Sprintf("[%s](%s)", code(p.SpecName), linkTarget(rel))
+	} else {
+		p.SpecName = g.specBase() + spec.Ext
+		p.SpecLinkMD = code(p.SpecName)
+	}
+	for _, v := range f.Validators {
+		p.Validators = append(p.Validators, docValidator{
+			NameMD: code(v.Name), TypeMD: v.Type.String(), DescriptionMD: cell(v.Description), MethodMD: code(method(v.Name)),
+		})
+	}
+	for _, t := range f.Workflows() {
+		w, err := g.docWorkflow(t)
+		if err != nil {
+			return nil, err
+		}
+		p.Workflows = append(p.Workflows, w)
+	}
+	return p, nil
+}
+
+func (g *gen) docWorkflow(t *spec.Tool) (*docWorkflow, error) {
+	w := newWorkflow(g, t)
+	n := w.n
+	d := &docWorkflow{
+		KindTitle:     strings.ToUpper(t.Kind.String()[:1]) + t.Kind.String()[1:],
+		NameMD:        code(t.Name),
+		Anchor:        anchor(t.Kind.String() + " " + t.Name),
+		TitleMD:       text(t.Title),
+		DescriptionMD: text(t.Description),
+		Mermaid:       diagram.Build(t).Mermaid(),
+		HandlerNameMD: code(n.handler()),
+	}
+	c := t.Continuation
+
+	// Facts.
+	fact := func(k, v string) { d.Facts = append(d.Facts, [2]string{k, v}) }
+	fact("MCP method", code(t.Kind.Method()))
+	if t.Destructive {
+		fact("Destructive", "yes: clients see `destructiveHint`; lint requires a TTL and a confirmation before effects")
+	} else {
+		fact("Destructive", "no")
+	}
+	ttl := code(durationText(c.TTL))
+	if !c.TTLSet {
+		ttl += " (the default)"
+	}
+	fact("Continuation TTL", ttl+": a `requestState` older than this is refused and the caller must start again")
+	switch c.Storage {
+	case spec.StorageReference:
+		fact("Storage", "reference: `requestState` carries only a sealed random reference; the continuation stays in the server's store")
+	default:
+		fact("Storage", "sealed: the continuation travels encrypted and authenticated in `requestState`")
+	}
+	fact("Continuation budget", fmt.Sprintf("%d bytes (worst case, checked by lint)", c.MaxBytes))
+	fact("Client capabilities", capabilities(t))
+	if t.NonInteractive {
+		fact("Non-interactive", "yes: an optional `inputs` argument takes every answer up front, for clients without MRTR")
+	}
+
+	// Arguments and continuation.
+	for _, a := range t.Arguments {
+		d.Arguments = append(d.Arguments, docFieldOf(a))
+	}
+	if args := exampleArgs(t); args != "" {
+		d.ExampleArgs = args
+	}
+	for _, f := range c.Fields {
+		df := docFieldOf(f)
+		if f.Sensitive {
+			df.ConstraintsMD = joinMD(df.ConstraintsMD, "**sensitive**: kept server-side")
+		}
+		d.Continuation = append(d.Continuation, df)
+	}
+
+	// States.
+	for _, s := range t.States {
+		switch s.Kind {
+		case spec.StateAsk:
+			d.Rounds = append(d.Rounds, docRoundOf(t, s))
+		case spec.StateConfirm:
+			d.Rounds = append(d.Rounds, docRoundOf(t, s))
+			d.Gates = append(d.Gates, docGate{
+				StateMD:     code(s.Name),
+				QuestionMD:  cell(s.Confirm.Message.Raw),
+				KeyMD:       code(s.Confirm.Key) + " / " + code(s.Confirm.Field),
+				ConfirmedMD: target(s.Next),
+				DeclinedMD:  target(s.OnDecline),
+				CancelledMD: target(s.OnCancel),
+			})
+		case spec.StateEffect:
+			e := docEffect{StateMD: code(s.Name), MethodMD: code(method(s.Effect.Name)), IrreversibleMD: "no", ThenMD: target(s.Next)}
+			if s.Irreversible {
+				e.IrreversibleMD = "**yes**"
+			}
+			key, retain := "{workflowId}", spec.DefaultRetain
+			if s.Idempotency != nil {
+				if s.Idempotency.Key != nil {
+					key = s.Idempotency.Key.Raw
+				}
+				retain = s.Idempotency.Retain
+			}
+			e.KeyMD = cellCode(key)
+			if isDefaultKey(s.Idempotency) {
+				e.KeyMD += " (default: retries of one workflow)"
+			}
+			e.RetainMD = durationText(retain)
+			d.Effects = append(d.Effects, e)
+		case spec.StateTerminal:
+			e := docEnd{StateMD: code(s.Name), OutcomeMD: s.Outcome.String()}
+			if s.Message != nil {
+				e.ResultMD = cell(s.Message.Raw)
+			}
+			var msgs []string
+			for _, m := range s.Messages {
+				msgs = append(msgs, "**"+m.Role+":** "+cell(m.Text.Raw))
+			}
+			if len(msgs) > 0 {
+				e.ResultMD = strings.Join(msgs, "<br>")
+			}
+			d.Ends = append(d.Ends, e)
+		}
+	}
+	d.Implicit = implicitEnds(t)
+
+	// Handler.
+	methods := w.handlerMethods()
+	d.Handler = handlerSource(n.handler(), methods)
+	for _, m := range methods {
+		var what string
+		switch m.kind {
+		case "authorize":
+			what = "every round, before anything else: may `f.Call.Principal` run this with these arguments? Refuse with `mrtr.Forbidden`."
+		case "check":
+			what = "check " + code(m.specName) + " (" + statesUsing(t, m.specName, spec.StateCheck) + "): refuse with `mrtr.Reject`; any other error is a dependency failure"
+			if len(m.outcomes) > 0 {
+				var outs []string
+				for _, b := range m.outcomes {
+					outs = append(outs, code(b.Name))
+				}
+				what += "; returns one of " + strings.Join(outs, ", ")
+			}
+		case "effect":
+			what = "effect " + code(m.specName) + " (" + statesUsing(t, m.specName, spec.StateEffect) + "): runs at most once per operation id; store results in `f.Continuation`"
+		case "validator":
+			what = "custom validator " + code(m.specName) + " of a " + m.valueType.String() + " value"
+		}
+		d.Methods = append(d.Methods, docMethod{NameMD: code(m.name), WhatMD: what})
+	}
+	base := fileBase(t)
+	d.Files = [][2]string{
+		{code(base + ".mrtr.go"), "generated: types, state machine, handler interface, codec, validators, registration (" + code(n.register()) + ")"},
+		{code(base + ".mrtr_test.go"), "generated: the test matrix, every transition, answers sent to the wrong state"},
+		{code(base + "_handler.go"), "yours: a scaffold of " + code(n.base+"Impl") + ", written once and never overwritten"},
+	}
+	tests := []string{code("Test" + n.base + "Matrix"), code("Test" + n.base + "Transitions")}
+	if hasInteractive(t) {
+		tests = append(tests, code("Test"+n.base+"RejectedInputs"))
+	}
+	d.TestsMD = strings.Join(tests, ", ")
+	return d, nil
+}
+
+// statesUsing names the states that run a check or effect.
+func statesUsing(t *spec.Tool, name string, kind spec.StateKind) string {
+	var out []string
+	for _, s := range t.States {
+		if s.Kind != kind {
+			continue
+		}
+		if (s.Check != nil && s.Check.Name == name) || (s.Effect != nil && s.Effect.Name == name) {
+			out = append(out, code(s.Name))
+		}
+	}
+	if len(out) == 1 {
+		return "state " + out[0]
+	}
+	return "states " + strings.Join(out, ", ")
+}
+
+// hasInteractive reports whether the workflow has an interactive state (it
+// then gets a rejected-inputs test).
+func hasInteractive(t *spec.Tool) bool {
+	for _, s := range t.States {
+		if s.Interactive() {
+			return true
+		}
+	}
+	return false
+}
+
+func docFieldOf(f *spec.Field) docField {
+	df := docField{NameMD: code(f.Name), TypeMD: typeText(f), RequiredMD: "no", ConstraintsMD: constraints(f)}
+	if f.Required {
+		df.RequiredMD = "yes"
+	}
+	desc := f.Description
+	if f.Title != "" {
+		if desc != "" {
+			desc = f.Title + ": " + desc
+		} else {
+			desc = f.Title
+		}
+	}
+	df.DescriptionMD = cell(desc)
+	return df
+}
+
+func typeText(f *spec.Field) string {
+	if f.Type == spec.TypeArray && f.Items != nil {
+		return "array of " + f.Items.Type.String()
+	}
+	return f.Type.String()
+}
+
+// constraints lists a field's constraints as Markdown for a table cell.
+func constraints(f *spec.Field) string {
+	var cs []string
+	add := func(s string) { cs = append(cs, s) }
+	if f.MinLength != nil {
+		add(fmt.Sprintf("minLength %d", *f.MinLength))
+	}
+	if f.MaxLength != nil {
+		add(fmt.Sprintf("maxLength %d", *f.MaxLength))
+	}
+	if f.Pattern != "" {
+		add("pattern " + cellCode(f.Pattern))
+	}
+	if f.Format != "" {
+		add("format " + f.Format)
+	}
+	if f.Minimum != nil {
+		add("minimum " + number(*f.Minimum))
+	}
+	if f.Maximum != nil {
+		add("maximum " + number(*f.Maximum))
+	}
+	if len(f.Values) > 0 {
+		add(enumValues(f.Values))
+	}
+	if f.MinItems != nil {
+		add(fmt.Sprintf("minItems %d", *f.MinItems))
+	}
+	if f.MaxItems != nil {
+		add(fmt.Sprintf("maxItems %d", *f.MaxItems))
+	}
+	if f.Items != nil {
+		if ic := constraints(f.Items); ic != "" {
+			add("items: " + ic)
+		}
+	}
+	for _, v := range f.Validate {
+		add("validator " + code(v.Name))
+	}
+	if f.Default != nil {
+		add("default " + cellCode(jsonText(f.Default)))
+	}
+	return strings.Join(cs, "; ")
+}
+
+// enumValues lists an enum's values, one per line when they have titles.
+func enumValues(vs []spec.EnumValue) string {
+	titled := false
+	var out []string
+	for _, v := range vs {
+		s := cellCode(v.Value)
+		if v.Title != "" {
+			s += ": " + cell(v.Title)
+			titled = true
+		}
+		out = append(out, s)
+	}
+	if titled {
+		return "one of:<br>" + strings.Join(out, "<br>")
+	}
+	return "one of " + strings.Join(out, ", ")
+}
+
+func docRoundOf(t *spec.Tool, s *spec.State) docRound {
+	r := docRound{StateMD: code(s.Name), DescriptionMD: text(s.Description)}
+	if s.Kind == spec.StateConfirm {
+		r.SummaryMD = fmt.Sprintf("A confirmation gate: one form (input request %s) with the required boolean %s. The workflow goes on only when the user accepts with %s set to true.",
+			code(s.Confirm.Key), code(s.Confirm.Field), code(s.Confirm.Field))
+		r.Requests = []docRequest{{
+			KeyMD:     code(s.Confirm.Key),
+			WhatMD:    "form (" + code("elicitation/create") + "), needs " + code(string(spec.CapElicitation)),
+			MessageMD: quote(s.Confirm.Message.Raw),
+		}}
+		r.ThenMD = fmt.Sprintf("Confirmed → %s. Declined → %s. Cancelled → %s.", target(s.Next), target(s.OnDecline), target(s.OnCancel))
+		return r
+	}
+	if len(s.Requests) == 1 {
+		r.SummaryMD = "One input request."
+	} else {
+		r.SummaryMD = fmt.Sprintf("%d input requests in one round; the client answers them together.", len(s.Requests))
+	}
+	for _, q := range s.Requests {
+		dq := docRequest{KeyMD: code(q.Key)}
+		what := map[spec.RequestKind]string{spec.RequestElicit: "form", spec.RequestSample: "sampling", spec.RequestRoots: "roots"}[q.Kind]
+		dq.WhatMD = fmt.Sprintf("%s (%s), needs %s", what, code(q.Kind.Method()), code(string(q.Kind.Capability())))
+		if q.Optional {
+			dq.WhatMD += "; optional: left out when the client lacks the capability"
+		}
+		switch q.Kind {
+		case spec.RequestElicit:
+			dq.MessageMD = quote(q.Message.Raw)
+			for _, f := range q.Fields {
+				dq.Fields = append(dq.Fields, docFieldOf(f))
+			}
+		case spec.RequestSample:
+			dq.MessageMD = quote(q.Prompt.Raw)
+			var ds []string
+			if q.SystemPrompt != "" {
+				ds = append(ds, "System prompt: “"+text(q.SystemPrompt)+"”")
+			}
+			if q.MaxTokens > 0 {
+				ds = append(ds, fmt.Sprintf("At most %d tokens.", q.MaxTokens))
+			}
+			if q.MaxLength != nil {
+				ds = append(ds, fmt.Sprintf("Answers longer than %d characters are refused.", *q.MaxLength))
+			}
+			dq.DetailsMD = strings.Join(ds, " ")
+		case spec.RequestRoots:
+			lo := 0
+			if q.MinItems != nil {
+				lo = *q.MinItems
+			}
+			dq.DetailsMD = fmt.Sprintf("Accepts %d to %d roots, each URI at most %d bytes.", lo, q.MaxItems, spec.MaxRootURIBytes)
+		}
+		r.Requests = append(r.Requests, dq)
+	}
+	r.ThenMD = fmt.Sprintf("Answered → %s. Declined → %s. Cancelled → %s.", target(s.Next), target(s.OnDecline), target(s.OnCancel))
+	return r
+}
+
+// target names where a transition leads; nil is the implicit end.
+func target(r *spec.StateRef) string {
+	if r == nil {
+		return "ends as cancelled"
+	}
+	return code(r.Name)
+}
+
+// capabilities lists the client capabilities the workflow needs and when.
+func capabilities(t *spec.Tool) string {
+	var out []string
+	for _, c := range t.Requires {
+		out = append(out, code(string(c))+" (every round)")
+	}
+	type need struct {
+		states   []string
+		optional bool
+	}
+	needs := map[spec.Capability]*need{}
+	var order []spec.Capability
+	for _, s := range t.States {
+		var caps []spec.Capability
+		optional := map[spec.Capability]bool{}
+		for _, q := range s.Requests {
+			caps = append(caps, q.Kind.Capability())
+			if q.Optional {
+				optional[q.Kind.Capability()] = true
+			}
+		}
+		if s.Kind == spec.StateConfirm {
+			caps = append(caps, spec.CapElicitation)
+		}
+		for _, c := range caps {
+			nd := needs[c]
+			if nd == nil {
+				nd = &need{optional: true}
+				needs[c] = nd
+				order = append(order, c)
+			}
+			if len(nd.states) == 0 || nd.states[len(nd.states)-1] != s.Name {
+				nd.states = append(nd.states, s.Name)
+			}
+			nd.optional = nd.optional && optional[c]
+		}
+	}
+	for _, c := range order {
+		if containsCap(t.Requires, c) {
+			continue
+		}
+		var states []string
+		for _, s := range needs[c].states {
+			states = append(states, code(s))
+		}
+		s := code(string(c)) + " (at " + strings.Join(states, ", ")
+		if needs[c].optional {
+			s += "; optional"
+		}
+		out = append(out, s+")")
+	}
+	if len(out) == 0 {
+		return "none"
+	}
+	return strings.Join(out, ", ")
+}
+
+func containsCap(cs []spec.Capability, c spec.Capability) bool {
+	for _, x := range cs {
+		if x == c {
+			return true
+		}
+	}
+	return false
+}
+
+// implicitEnds says how the workflow can end without a terminal state.
+func implicitEnds(t *spec.Tool) []string {
+	var cancel, reject []string
+	for _, s := range t.States {
+		switch s.Kind {
+		case spec.StateAsk, spec.StateConfirm:
+			if s.OnDecline == nil || s.OnCancel == nil {
+				cancel = append(cancel, code(s.Name))
+			}
+		case spec.StateCheck, spec.StateEffect:
+			reject = append(reject, code(s.Name))
+		}
+	}
+	var out []string
+	if len(cancel) > 0 {
+		out = append(out, "**cancelled**: the user declines or cancels at "+strings.Join(cancel, ", ")+" where the spec names no "+code("onDecline")+"/"+code("onCancel")+" state.")
+	}
+	if len(reject) > 0 {
+		out = append(out, "**rejected** or **error**: a check or effect at "+strings.Join(reject, ", ")+" refuses with "+code("mrtr.Reject")+" (the message is shown) or fails (a dependency error; an effect may be retried).")
+	}
+	out = append(out, "**unauthorized**: "+code("Authorize")+" refuses the caller, on any round.")
+	return out
+}
+
+// handlerSource is the Go declaration of the handler interface (the table
+// under it says what each method is for).
+func handlerSource(name string, ms []handlerMethod) string {
+	s := jen.Type().Id(name).InterfaceFunc(func(g *jen.Group) {
+		for _, m := range ms {
+			g.Id(m.name).Params(m.params...).Params(m.results...)
+		}
+	})
+	return fmt.Sprintf("%#v", s)
+}
+
+// exampleArgs is a JSON object of valid required arguments ("" when the
+// workflow takes none or an example cannot be derived).
+func exampleArgs(t *spec.Tool) string {
+	args := map[string]any{}
+	for _, a := range t.Arguments {
+		if !a.Required {
+			continue
+		}
+		v, err := exampleValue(a, 0)
+		if err != nil {
+			return ""
+		}
+		args[a.Name] = v
+	}
+	if len(args) == 0 {
+		return ""
+	}
+	b, err := json.Marshal(args)
+	if err != nil {
+		return ""
+	}
+	return string(b)
+}
+
+func jsonText(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+func number(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+// durationText prints a duration the way specs write it (15m, 1h30m, 72h).
+func durationText(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}
+
+// Markdown helpers. text escapes prose; cell also keeps it on one line and
+// escapes the table's pipes; code and cellCode make code spans.
+
+// text escapes s for Markdown prose, on one line: characters that would
+// start emphasis, links, HTML or code are backslash-escaped. Underscores
+// inside words (snake_case) are left alone, as GitHub does not read them
+// as emphasis.
+func text(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	rs := []rune(s)
+	var b strings.Builder
+	for i, r := range rs {
+		switch r {
+		case '\\', '`', '*', '[', ']', '<', '>', '|', '~':
+			b.WriteByte('\\')
+		case '_':
+			inWord := i > 0 && i < len(rs)-1 && isWordRune(rs[i-1]) && isWordRune(rs[i+1])
+			if !inWord {
+				b.WriteByte('\\')
+			}
+		case '#':
+			if i == 0 {
+				b.WriteByte('\\')
+			}
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// cell is text for a table cell (text already escapes pipes).
+func cell(s string) string { return text(s) }
+
+// quote is text as a blockquote line.
+func quote(s string) string { return "> " + text(s) }
+
+// code is an inline code span of s, fenced with enough backticks.
+func code(s string) string {
+	fence := "`"
+	for strings.Contains(s, fence) {
+		fence += "`"
+	}
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		return fence + " " + s + " " + fence
+	}
+	return fence + s + fence
+}
+
+// cellCode is a code span inside a table cell: GitHub needs the pipes
+// escaped even there.
+func cellCode(s string) string { return strings.ReplaceAll(code(s), "|", `\|`) }
+
+func joinMD(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
+
+// linkTarget makes a relative path safe as a Markdown link target.
+func linkTarget(p string) string {
+	return strings.NewReplacer(" ", "%20", "(", "%28", ")", "%29").Replace(p)
+}
+
+// anchor is GitHub's anchor for a heading text: lower case, punctuation
+// other than - and _ dropped, spaces as hyphens.
+func anchor(heading string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(heading) {
+		switch {
+		case r == ' ':
+			b.WriteByte('-')
+		case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
