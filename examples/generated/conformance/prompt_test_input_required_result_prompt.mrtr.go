@@ -21,8 +21,8 @@ type TestInputRequiredResultPromptArgs struct{}
 // TestInputRequiredResultPromptContinuation is what test_input_required_result_prompt carries between rounds (sealed in requestState). Checks and effects set it.
 type TestInputRequiredResultPromptContinuation struct{}
 
-// TestInputRequiredResultPromptContextAnswer is the validated answer to input request "context".
-type TestInputRequiredResultPromptContextAnswer struct {
+// TestInputRequiredResultPromptUserContextAnswer is the validated answer to input request "user_context".
+type TestInputRequiredResultPromptUserContextAnswer struct {
 	// Context is form field "context".
 	Context string
 }
@@ -36,8 +36,8 @@ type TestInputRequiredResultPromptFlow struct {
 	Args TestInputRequiredResultPromptArgs
 	// Continuation is carried between rounds.
 	Continuation TestInputRequiredResultPromptContinuation
-	// Context answers input request "context" (state askContext); nil until given.
-	Context *TestInputRequiredResultPromptContextAnswer
+	// UserContext answers input request "user_context" (state askContext); nil until given.
+	UserContext *TestInputRequiredResultPromptUserContextAnswer
 
 	state TestInputRequiredResultPromptState
 }
@@ -52,7 +52,7 @@ func (f *TestInputRequiredResultPromptFlow) State() TestInputRequiredResultPromp
 type TestInputRequiredResultPromptState uint16
 
 const (
-	// TestInputRequiredResultPromptStateAskContext asks for context.
+	// TestInputRequiredResultPromptStateAskContext asks for user_context.
 	TestInputRequiredResultPromptStateAskContext TestInputRequiredResultPromptState = 1
 	// TestInputRequiredResultPromptStateRender ends the workflow: success.
 	TestInputRequiredResultPromptStateRender TestInputRequiredResultPromptState = 2
@@ -83,30 +83,30 @@ func (p testInputRequiredResultPromptProgram) Step(ctx context.Context, r *mrtr.
 	switch f.state {
 	case TestInputRequiredResultPromptStateAskContext:
 		var pending []mrtr.Pending
-		if f.Context == nil {
-			resp := r.Response("context", mrtr.Elicit)
+		if f.UserContext == nil {
+			resp := r.Response("user_context", mrtr.Elicit)
 			switch resp.Status {
 			case mrtr.Accepted:
-				answer, problems := p.decodeContext(ctx, resp.Content)
+				answer, problems := p.decodeUserContext(ctx, resp.Content)
 				if len(problems) > 0 {
-					pending = append(pending, p.requestContext(f, problems))
+					pending = append(pending, p.requestUserContext(f, problems))
 				} else {
-					f.Context = answer
+					f.UserContext = answer
 				}
 			case mrtr.Declined:
 				return r.Finish(mrtr.Final{
 					Outcome: mrtr.OutcomeCancelled,
-					Text:    "test_input_required_result_prompt was cancelled: the user declined \"context\".",
+					Text:    "test_input_required_result_prompt was cancelled: the user declined \"user_context\".",
 				})
 			case mrtr.Cancelled:
 				return r.Finish(mrtr.Final{
 					Outcome: mrtr.OutcomeCancelled,
-					Text:    "test_input_required_result_prompt was cancelled: the user cancelled \"context\".",
+					Text:    "test_input_required_result_prompt was cancelled: the user cancelled \"user_context\".",
 				})
 			case mrtr.Malformed:
-				pending = append(pending, p.requestContext(f, mrtr.Problems{resp.Problem}))
+				pending = append(pending, p.requestUserContext(f, mrtr.Problems{resp.Problem}))
 			default:
-				pending = append(pending, p.requestContext(f, nil))
+				pending = append(pending, p.requestUserContext(f, nil))
 			}
 		}
 		if len(pending) > 0 {
@@ -176,12 +176,12 @@ var testInputRequiredResultPromptDescriptor = mrtr.Descriptor{
 	Kind:            mrtr.KindPrompt,
 	Name:            "test_input_required_result_prompt",
 	PromptArguments: []*mcp.PromptArgument{},
-	SchemaHash:      uint64(0x2e57212d7411232),
+	SchemaHash:      uint64(0x7dd0f813afa82f02),
 	States: []mrtr.StateInfo{{
 		Kind: mrtr.StateAsk,
 		Name: "askContext",
 		Requests: []mrtr.RequestInfo{{
-			Key:  "context",
+			Key:  "user_context",
 			Kind: mrtr.Elicit,
 		}},
 	}, {
@@ -205,9 +205,9 @@ func (testInputRequiredResultPromptProgram) AppendArgs(b []byte, f *TestInputReq
 
 // AppendContinuation appends what the workflow carries between rounds.
 func (testInputRequiredResultPromptProgram) AppendContinuation(b []byte, f *TestInputRequiredResultPromptFlow) []byte {
-	b = binenc.AppendBool(b, f.Context != nil)
-	if f.Context != nil {
-		b = binenc.AppendString(b, f.Context.Context)
+	b = binenc.AppendBool(b, f.UserContext != nil)
+	if f.UserContext != nil {
+		b = binenc.AppendString(b, f.UserContext.Context)
 	}
 	return b
 }
@@ -216,9 +216,9 @@ func (testInputRequiredResultPromptProgram) AppendContinuation(b []byte, f *Test
 func (testInputRequiredResultPromptProgram) LoadContinuation(f *TestInputRequiredResultPromptFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	if r.Bool() {
-		a := &TestInputRequiredResultPromptContextAnswer{}
+		a := &TestInputRequiredResultPromptUserContextAnswer{}
 		a.Context = r.String()
-		f.Context = a
+		f.UserContext = a
 	}
 	return r.Done()
 }
@@ -238,13 +238,13 @@ func (p testInputRequiredResultPromptProgram) NewFlow(ctx context.Context, c *mr
 	return f, problems.Err()
 }
 
-// decodeContext validates the form answered for "context".
-func (p testInputRequiredResultPromptProgram) decodeContext(ctx context.Context, content map[string]any) (*TestInputRequiredResultPromptContextAnswer, mrtr.Problems) {
-	a := &TestInputRequiredResultPromptContextAnswer{}
+// decodeUserContext validates the form answered for "user_context".
+func (p testInputRequiredResultPromptProgram) decodeUserContext(ctx context.Context, content map[string]any) (*TestInputRequiredResultPromptUserContextAnswer, mrtr.Problems) {
+	a := &TestInputRequiredResultPromptUserContextAnswer{}
 	var problems mrtr.Problems
 	switch v, st := mrtr.FormString(content, "context"); st {
 	case mrtr.Present:
-		p.checkContextContext(ctx, &problems, v)
+		p.checkUserContextContext(ctx, &problems, v)
 		a.Context = v
 	case mrtr.Absent:
 		problems.Addf("context: required")
@@ -254,15 +254,15 @@ func (p testInputRequiredResultPromptProgram) decodeContext(ctx context.Context,
 	return a, problems
 }
 
-// checkContextContext checks field of context context against its constraints.
-func (p testInputRequiredResultPromptProgram) checkContextContext(ctx context.Context, problems *mrtr.Problems, v string) {
+// checkUserContextContext checks field of user_context context against its constraints.
+func (p testInputRequiredResultPromptProgram) checkUserContextContext(ctx context.Context, problems *mrtr.Problems, v string) {
 	if n := utf8.RuneCountInString(v); n > 500 {
 		problems.Addf("context: at most 500 characters (got %d)", n)
 	}
 }
 
-// testInputRequiredResultPromptContextSchema is the form of input request "context".
-var testInputRequiredResultPromptContextSchema = json.RawMessage(`{
+// testInputRequiredResultPromptUserContextSchema is the form of input request "user_context".
+var testInputRequiredResultPromptUserContextSchema = json.RawMessage(`{
   "properties": {
     "context": {
       "maxLength": 500,
@@ -275,30 +275,30 @@ var testInputRequiredResultPromptContextSchema = json.RawMessage(`{
   "type": "object"
 }`)
 
-// requestContext builds input request "context" of state askContext; problems with a previous answer are added to it.
-func (testInputRequiredResultPromptProgram) requestContext(f *TestInputRequiredResultPromptFlow, problems mrtr.Problems) mrtr.Pending {
+// requestUserContext builds input request "user_context" of state askContext; problems with a previous answer are added to it.
+func (testInputRequiredResultPromptProgram) requestUserContext(f *TestInputRequiredResultPromptFlow, problems mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{
-		Key:  "context",
+		Key:  "user_context",
 		Kind: mrtr.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtr.WithProblems(testInputRequiredResultPromptAskContextContextMessage(f), problems),
+			Message:         mrtr.WithProblems(testInputRequiredResultPromptAskContextUserContextMessage(f), problems),
 			Mode:            "form",
-			RequestedSchema: testInputRequiredResultPromptContextSchema,
+			RequestedSchema: testInputRequiredResultPromptUserContextSchema,
 		},
 	}
 }
 
-// testInputRequiredResultPromptAskContextContextMessage renders "What context should the prompt use?".
-func testInputRequiredResultPromptAskContextContextMessage(_ *TestInputRequiredResultPromptFlow) string {
+// testInputRequiredResultPromptAskContextUserContextMessage renders "What context should the prompt use?".
+func testInputRequiredResultPromptAskContextUserContextMessage(_ *TestInputRequiredResultPromptFlow) string {
 	return "What context should the prompt use?"
 }
 
-// testInputRequiredResultPromptRenderMessage1 renders "Use this context: {context.context}".
+// testInputRequiredResultPromptRenderMessage1 renders "Use this context: {user_context.context}".
 func testInputRequiredResultPromptRenderMessage1(f *TestInputRequiredResultPromptFlow) string {
 	var b strings.Builder
 	b.WriteString("Use this context: ")
-	if f.Context != nil {
-		b.WriteString(f.Context.Context)
+	if f.UserContext != nil {
+		b.WriteString(f.UserContext.Context)
 	}
 	return b.String()
 }

@@ -69,9 +69,9 @@ func (h *fakeTestInputRequiredResultPrompt) Authorize(ctx context.Context, f *Te
 // knobs of the fake that provoke each failure.
 func fixturesTestInputRequiredResultPrompt(h *fakeTestInputRequiredResultPrompt) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
-		Answers:      map[string]mcp.InputResponse{"context": mrtrtest.Accept(map[string]any{"context": "example"})},
+		Answers:      map[string]mcp.InputResponse{"user_context": mrtrtest.Accept(map[string]any{"context": "example"})},
 		Args:         map[string]any{},
-		Invalid:      map[string]mcp.InputResponse{"context": mrtrtest.Accept(map[string]any{"context": 12345})},
+		Invalid:      map[string]mcp.InputResponse{"user_context": mrtrtest.Accept(map[string]any{"context": 12345})},
 		Other:        "bob",
 		Unauthorized: "mallory",
 		WantOutcome:  mrtr.OutcomeSuccess,
@@ -98,11 +98,11 @@ func TestTestInputRequiredResultPromptTransitions(t *testing.T) {
 		script: mrtrtest.Script{
 			Args: map[string]any{},
 			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"context"},
+				Asks: []string{"user_context"},
 				Path: []string{"askContext"},
 			}, {
 				Path: []string{"askContext", "render"},
-				Send: mcp.InputResponseMap{"context": mrtrtest.Accept(map[string]any{"context": "example"})},
+				Send: mcp.InputResponseMap{"user_context": mrtrtest.Accept(map[string]any{"context": "example"})},
 			}},
 			Want: mrtr.OutcomeSuccess,
 		},
@@ -129,10 +129,10 @@ func TestTestInputRequiredResultPromptRejectedInputs(t *testing.T) {
 		script: mrtrtest.Script{
 			Args: map[string]any{},
 			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"context"},
+				Asks: []string{"user_context"},
 				Path: []string{"askContext"},
 			}, {
-				Asks: []string{"context"},
+				Asks: []string{"user_context"},
 				Path: []string{"askContext"},
 				Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})},
 			}},

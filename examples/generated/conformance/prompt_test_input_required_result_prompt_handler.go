@@ -1,25 +1,15 @@
-/*
-Written by mrtrgen as a starting point. This file is yours: edit it freely;
-mrtrgen never overwrites it (delete it to get a fresh scaffold).
-*/
-
 package conformance
 
-import (
-	"context"
-	"github.com/mrtrgen/mrtrgen/mrtr"
-)
+import "context"
 
-// TestInputRequiredResultPromptImpl implements TestInputRequiredResultPromptHandler for prompt test_input_required_result_prompt.
-// Give it what the methods need: a database handle, API clients.
+// TestInputRequiredResultPromptImpl implements TestInputRequiredResultPromptHandler for prompt test_input_required_result_prompt: the spec is the
+// whole fixture, so the handler only lets everyone in.
 type TestInputRequiredResultPromptImpl struct{}
 
 var _ TestInputRequiredResultPromptHandler = (*TestInputRequiredResultPromptImpl)(nil)
 
-// Authorize decides whether f.Call.Principal may run test_input_required_result_prompt with f.Args. It runs
-// on every round, before the continuation is opened, because a decision from an
-// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
-func (h *TestInputRequiredResultPromptImpl) Authorize(ctx context.Context, f *TestInputRequiredResultPromptFlow) error {
-	// TODO: decide from f.Call.Principal and f.Args; refuse with mrtr.Forbidden.
-	return mrtr.Forbidden("test_input_required_result_prompt: Authorize is not implemented yet")
+// Authorize allows every caller, anonymous included: the conformance suite
+// does not authenticate.
+func (*TestInputRequiredResultPromptImpl) Authorize(context.Context, *TestInputRequiredResultPromptFlow) error {
+	return nil
 }
