@@ -20,7 +20,7 @@ func (w *workflow) codec(jf *jen.File) {
 	jf.Comment("bound to its digest, so a continuation cannot be replayed with other arguments.")
 	jf.Func().Params(recv.Clone()).Id("AppendArgs").Params(jen.Id("b").Index().Byte(), jen.Id("f").Op("*").Id(n.flow())).Index().Byte().BlockFunc(func(g *jen.Group) {
 		for _, a := range t.Arguments {
-			w.encodeField(g, a, jen.Id("f").Dot("Args").Dot(field(a.Name)), !a.Required)
+			w.encodeField(g, a, jen.Id("f").Dot("Args").Dot(field(a.Name)), optional(a))
 		}
 		g.Return(b)
 	})
@@ -38,7 +38,7 @@ func (w *workflow) codec(jf *jen.File) {
 				switch q.Kind {
 				case spec.RequestElicit:
 					for _, f := range q.Fields {
-						w.encodeField(g, f, a.Clone().Dot(field(f.Name)), !f.Required)
+						w.encodeField(g, f, a.Clone().Dot(field(f.Name)), optional(f))
 					}
 				case spec.RequestSample:
 					g.Id("b").Op("=").Qual(pkgBinenc, "AppendString").Call(b, a.Clone().Dot("Text"))
@@ -66,7 +66,7 @@ func (w *workflow) codec(jf *jen.File) {
 				case spec.RequestElicit:
 					g.Id("a").Op(":=").Op("&").Id(n.answer(q.Key)).Values()
 					for _, f := range q.Fields {
-						w.decodeField(g, f, jen.Id("a").Dot(field(f.Name)), !f.Required)
+						w.decodeField(g, f, jen.Id("a").Dot(field(f.Name)), optional(f))
 					}
 				case spec.RequestSample:
 					g.Id("a").Op(":=").Op("&").Qual(pkgMRTR, "Sampled").Values(jen.Dict{jen.Id("Text"): jen.Id("r").Dot("String").Call()})
@@ -108,14 +108,12 @@ func (w *workflow) encodeValue(g *jen.Group, f *spec.Field, v *jen.Statement) {
 	case spec.TypeBoolean:
 		g.Id("b").Op("=").Qual(pkgBinenc, "AppendBool").Call(b, v)
 	case spec.TypeEnum:
-		e := w.enumByName(w.n.enum(f.Name))
+		e := w.enumOf[f]
 		g.Id("b").Op("=").Qual(pkgBinenc, "AppendEnum").Call(b, jen.Id(w.enumValues(e)), v)
 	case spec.TypeArray:
 		g.Id("b").Op("=").Qual(pkgBinenc, "AppendUvarint").Call(b, jen.Uint64().Call(jen.Len(v.Clone())))
-		item := *f.Items
-		item.Name = f.Name // enum items share the field's type name
 		g.For(jen.List(jen.Id("_"), jen.Id("x")).Op(":=").Range().Add(v)).BlockFunc(func(g *jen.Group) {
-			w.encodeValue(g, &item, jen.Id("x"))
+			w.encodeValue(g, f.Items, jen.Id("x"))
 		})
 	}
 }
@@ -130,10 +128,8 @@ func (w *workflow) decodeField(g *jen.Group, f *spec.Field, dst *jen.Statement, 
 		return
 	}
 	if f.Type == spec.TypeArray {
-		item := *f.Items
-		item.Name = f.Name
 		g.For(jen.List(jen.Id("i"), jen.Id("n")).Op(":=").List(jen.Lit(0), jen.Id("r").Dot("Count").Call()), jen.Id("i").Op("<").Id("n"), jen.Id("i").Op("++")).Block(
-			dst.Clone().Op("=").Append(dst.Clone(), w.readValue(&item)),
+			dst.Clone().Op("=").Append(dst.Clone(), w.readValue(f.Items)),
 		)
 		return
 	}
@@ -151,7 +147,7 @@ func (w *workflow) readValue(f *spec.Field) *jen.Statement {
 	case spec.TypeBoolean:
 		return jen.Id("r").Dot("Bool").Call()
 	case spec.TypeEnum:
-		e := w.enumByName(w.n.enum(f.Name))
+		e := w.enumOf[f]
 		return jen.Qual(pkgBinenc, "ReadEnum").Call(jen.Id("r"), jen.Id(w.enumValues(e)))
 	}
 	return jen.Nil()

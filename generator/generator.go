@@ -18,6 +18,7 @@ package generator
 import (
 	"bytes"
 	"fmt"
+	"go/token"
 	"path"
 	"path/filepath"
 	"slices"
@@ -141,7 +142,44 @@ func render(name string, jf *jen.File) ([]byte, error) {
 	if err := jf.Render(&buf); err != nil {
 		return nil, fmt.Errorf("generator: rendering %s: %w", name, err)
 	}
-	return buf.Bytes(), nil
+	return groupImports(buf.Bytes()), nil
+}
+
+// groupImports puts the standard library's imports first and the others
+// after a blank line, as goimports does (jen sorts them in one group). The
+// result stays gofmt-clean: each group keeps its sorted order.
+func groupImports(src []byte) []byte {
+	start := bytes.Index(src, []byte("\nimport (\n"))
+	if start < 0 {
+		return src
+	}
+	start += len("\nimport (\n")
+	end := bytes.Index(src[start:], []byte("\n)\n"))
+	if end < 0 {
+		return src
+	}
+	end += start + 1
+	var std, other []byte
+	for _, line := range bytes.SplitAfter(src[start:end], []byte("\n")) {
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		path := line[bytes.IndexByte(line, '"')+1:]
+		if first, _, _ := bytes.Cut(path, []byte("/")); bytes.Contains(first, []byte(".")) {
+			other = append(other, line...)
+		} else {
+			std = append(std, line...)
+		}
+	}
+	if len(std) == 0 || len(other) == 0 {
+		return src
+	}
+	out := make([]byte, 0, len(src)+1)
+	out = append(out, src[:start]...)
+	out = append(out, std...)
+	out = append(out, '\n')
+	out = append(out, other...)
+	return append(out, src[end:]...)
 }
 
 // workflowFile is <tool>.mrtr.go: everything generated for one workflow.
@@ -179,13 +217,25 @@ func (g *gen) packageFile() (File, error) {
 	var params []jen.Code
 	for _, t := range g.f.Workflows() {
 		n := newNames(t)
-		params = append(params, jen.Id(spec.GoNameLower(t.Name)).Id(n.handler()))
-		regs = append(regs, jen.Id(n.register()).Call(jen.Id("s"), jen.Id("e"), jen.Id(spec.GoNameLower(t.Name))))
+		param := handlerParam(t)
+		params = append(params, jen.Id(param).Id(n.handler()))
+		regs = append(regs, jen.Id(n.register()).Call(jen.Id("s"), jen.Id("e"), jen.Id(param)))
 	}
 	jf.Commentf("RegisterAll adds every tool and prompt of package %s to s, served by e.", g.f.Package)
 	jf.Func().Id("RegisterAll").Params(append([]jen.Code{jen.Id("s").Op("*").Qual(pkgMCP, "Server"), jen.Id("e").Op("*").Qual(pkgMRTR, "Engine")}, params...)...).Block(regs...)
 	b, err := render("package.mrtr.go", jf)
 	return File{Path: g.out("package.mrtr.go"), Kind: Generated, Content: b}, err
+}
+
+// handlerParam is the parameter of RegisterAll taking a workflow's handler:
+// its unexported Go name, unless that is a keyword or the name of another
+// parameter (tools named "type" or "s").
+func handlerParam(t *spec.Tool) string {
+	name := spec.GoNameLower(t.Name)
+	if token.IsKeyword(name) || name == "s" || name == "e" {
+		return name + "Handler"
+	}
+	return name
 }
 
 func (g *gen) gitattributes() File {

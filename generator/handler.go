@@ -2,6 +2,8 @@ package generator
 
 import (
 	"fmt"
+	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -44,7 +46,7 @@ func (w *workflow) handlerMethods() []handlerMethod {
 		case s.Check != nil && !seen[s.Check.Name]:
 			seen[s.Check.Name] = true
 			m := handlerMethod{name: method(s.Check.Name), kind: "check", specName: s.Check.Name, params: []jen.Code{ctxParam, flowParam}}
-			m.doc = []string{fmt.Sprintf("%s is the check of state %s (%s).", m.name, s.Name, s.Check.Pos)}
+			m.doc = []string{fmt.Sprintf("%s is the check of state %s (%s).", m.name, s.Name, specPos(s.Check.Pos))}
 			if d := strings.TrimSpace(s.Description); d != "" {
 				m.doc = append(m.doc, d)
 			}
@@ -63,7 +65,7 @@ func (w *workflow) handlerMethods() []handlerMethod {
 			if s.Irreversible {
 				what = "the irreversible side effect"
 			}
-			m.doc = []string{fmt.Sprintf("%s is %s of state %s (%s). It runs at most once per", m.name, what, s.Name, s.Effect.Pos)}
+			m.doc = []string{fmt.Sprintf("%s is %s of state %s (%s). It runs at most once per", m.name, what, s.Name, specPos(s.Effect.Pos))}
 			if isDefaultKey(s.Idempotency) {
 				m.doc = append(m.doc, "workflow round; retries replay its outcome. Store its results in f.Continuation.")
 			} else {
@@ -81,13 +83,21 @@ func (w *workflow) handlerMethods() []handlerMethod {
 			params:  []jen.Code{ctxParam, jen.Id("value").Add(w.validatorType(v.Type))},
 			results: []jen.Code{jen.Error()},
 		}
-		m.doc = []string{fmt.Sprintf("%s is custom validator %s (%s): return an error saying what is wrong with value.", m.name, v.Name, v.Pos)}
+		m.doc = []string{fmt.Sprintf("%s is custom validator %s (%s): return an error saying what is wrong with value.", m.name, v.Name, specPos(v.Pos))}
 		if d := strings.TrimSpace(v.Description); d != "" {
 			m.doc = append(m.doc, d)
 		}
 		ms = append(ms, m)
 	}
 	return ms
+}
+
+// specPos names a place in the spec by the spec file's base name, line and
+// column: generated code must not depend on the path mrtrgen was given
+// (tickets.mrtr.yaml and ./specs/tickets.mrtr.yaml give the same bytes).
+func specPos(p spec.Pos) string {
+	p.File = path.Base(filepath.ToSlash(p.File))
+	return p.String()
 }
 
 func (w *workflow) validatorType(t spec.FieldType) *jen.Statement {

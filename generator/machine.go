@@ -2,6 +2,7 @@ package generator
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -89,9 +90,79 @@ func stateDoc(constName string, s *spec.State) string {
 	return doc
 }
 
-// goTo is `return r.Goto(uint16(<state>), on)`.
+// goTo is `return r.Goto(uint16(<state>), on)`. Going (back) to an ask
+// that a loop can come back to first forgets its answers, so it asks again.
 func (w *workflow) goTo(target, on string) *jen.Statement {
-	return jen.Return(jen.Id("r").Dot("Goto").Call(jen.Uint16().Call(w.stateID(target)), jen.Lit(on)))
+	st := jen.Null()
+	if t := w.t.State(target); t != nil && t.Kind == spec.StateAsk && w.reentrant(target) {
+		for _, q := range t.Requests {
+			st.Id("f").Dot(field(q.Key)).Op("=").Nil().Line()
+		}
+	}
+	return st.Return(jen.Id("r").Dot("Goto").Call(jen.Uint16().Call(w.stateID(target)), jen.Lit(on)))
+}
+
+// reentrant reports whether a workflow can come back to a state after
+// leaving it (the state is on a cycle of the state table).
+func (w *workflow) reentrant(name string) bool {
+	if w.cycles == nil {
+		w.cycles = map[string]bool{}
+		for _, s := range w.t.States {
+			_, back := w.bfsAll(s.Name, func(e spec.Edge) bool { return e.To == s.Name })
+			w.cycles[s.Name] = back
+		}
+	}
+	return w.cycles[name]
+}
+
+// bfsAll walks every edge from a state (takeable or not) and reports
+// whether one satisfies hit.
+func (w *workflow) bfsAll(from string, hit func(spec.Edge) bool) (string, bool) {
+	seen := map[string]bool{from: true}
+	queue := []string{from}
+	for len(queue) > 0 {
+		s := w.t.State(queue[0])
+		queue = queue[1:]
+		if s == nil {
+			continue
+		}
+		for _, e := range s.Edges() {
+			if hit(e) {
+				return e.To, true
+			}
+			if !seen[e.To] {
+				seen[e.To] = true
+				queue = append(queue, e.To)
+			}
+		}
+	}
+	return "", false
+}
+
+// revisits reports whether a round can run one of the workflow's
+// interactive states twice (it is on a cycle): the flow then records the
+// interactive states a round has run (see firstRun).
+func (w *workflow) revisits() bool {
+	return slices.ContainsFunc(w.t.States, func(s *spec.State) bool { return s.Interactive() && w.reentrant(s.Name) })
+}
+
+// firstRunCheck starts the case of an interactive state a round may run
+// twice: only its first run in a round takes answers.
+func (w *workflow) firstRunCheck(c *jen.Group, s *spec.State) {
+	if w.reentrant(s.Name) {
+		c.Id("first").Op(":=").Id("f").Dot("firstRun").Call(w.stateID(s.Name))
+	}
+}
+
+// response is `resp := r.Response(key, kind)`, for a state a round may run
+// twice without the answers of its first run.
+func (w *workflow) response(g *jen.Group, s *spec.State, key string, kind jen.Code) {
+	g.Id("resp").Op(":=").Id("r").Dot("Response").Call(jen.Lit(key), kind)
+	if w.reentrant(s.Name) {
+		g.If(jen.Op("!").Id("first")).Block(
+			jen.Id("resp").Op("=").Qual(pkgMRTR, "Response").Values().Comment("answered earlier in this round: ask again"),
+		)
+	}
 }
 
 func fail() *jen.Statement {
@@ -145,6 +216,7 @@ func (w *workflow) checkCase(c *jen.Group, s *spec.State) {
 // askCase takes each request's answer if the round carries one, validates
 // it, and asks again for what is still missing or invalid.
 func (w *workflow) askCase(c *jen.Group, s *spec.State) {
+	w.firstRunCheck(c, s)
 	c.Var().Id("pending").Index().Qual(pkgMRTR, "Pending")
 	for _, q := range s.Requests {
 		cond := jen.Id("f").Dot(field(q.Key)).Op("==").Nil()
@@ -171,7 +243,7 @@ func (w *workflow) takeAnswer(b *jen.Group, s *spec.State, q *spec.InputRequest)
 	ask := func(problems jen.Code) *jen.Statement {
 		return jen.Id("pending").Op("=").Append(jen.Id("pending"), jen.Id("p").Dot(w.requestBuilder(q)).Call(jen.Id("f"), problems))
 	}
-	b.Id("resp").Op(":=").Id("r").Dot("Response").Call(jen.Lit(q.Key), requestKind(q.Kind))
+	w.response(b, s, q.Key, requestKind(q.Kind))
 	b.Switch(jen.Id("resp").Dot("Status")).BlockFunc(func(sw *jen.Group) {
 		sw.Case(jen.Qual(pkgMRTR, "Accepted")).BlockFunc(func(a *jen.Group) {
 			var decoded jen.Code
@@ -204,7 +276,8 @@ func (w *workflow) takeAnswer(b *jen.Group, s *spec.State, q *spec.InputRequest)
 func (w *workflow) confirmCase(c *jen.Group, s *spec.State) {
 	g := s.Confirm
 	builder := w.gateBuilder(s)
-	c.Id("resp").Op(":=").Id("r").Dot("Response").Call(jen.Lit(g.Key), jen.Qual(pkgMRTR, "Elicit"))
+	w.firstRunCheck(c, s)
+	w.response(c, s, g.Key, jen.Qual(pkgMRTR, "Elicit"))
 	c.Switch(jen.Id("resp").Dot("Status")).BlockFunc(func(sw *jen.Group) {
 		sw.Case(jen.Qual(pkgMRTR, "Accepted")).Block(
 			jen.List(jen.Id("yes"), jen.Id("found")).Op(":=").Qual(pkgMRTR, "FormBool").Call(jen.Id("resp").Dot("Content"), jen.Lit(g.Field)),

@@ -17,17 +17,14 @@ type names struct {
 
 func newNames(t *spec.Tool) names { return names{t: t, base: spec.GoName(t.Name)} }
 
-func (n names) state() string              { return n.base + "State" }
-func (n names) stateConst(s string) string { return n.base + "State" + spec.GoName(s) }
-func (n names) args() string               { return n.base + "Args" }
-func (n names) continuation() string       { return n.base + "Continuation" }
-func (n names) flow() string               { return n.base + "Flow" }
-func (n names) handler() string            { return n.base + "Handler" }
-func (n names) answer(key string) string   { return n.base + spec.GoName(key) + "Answer" }
-func (n names) enum(field string) string   { return n.base + spec.GoName(field) }
-func (n names) enumConst(field, value string) string {
-	return n.base + spec.GoName(field) + spec.GoName(value)
-}
+func (n names) state() string               { return n.base + "State" }
+func (n names) stateConst(s string) string  { return n.base + "State" + spec.GoName(s) }
+func (n names) args() string                { return n.base + "Args" }
+func (n names) continuation() string        { return n.base + "Continuation" }
+func (n names) flow() string                { return n.base + "Flow" }
+func (n names) handler() string             { return n.base + "Handler" }
+func (n names) answer(key string) string    { return n.base + spec.GoName(key) + "Answer" }
+func (n names) enum(field string) string    { return n.base + spec.GoName(field) }
 func (n names) outcome(check string) string { return n.base + spec.GoName(check) + "Outcome" }
 func (n names) outcomeConst(check, outcome string) string {
 	return n.base + spec.GoName(check) + spec.GoName(outcome)

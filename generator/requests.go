@@ -153,7 +153,7 @@ func (w *workflow) writeRef(g *jen.Group, ref *spec.TemplateRef) {
 		g.Id("b").Dot("WriteString").Call(f.Dot("Call").Dot("WorkflowID"))
 	case spec.RefArgument:
 		a := w.t.Argument(ref.Path[0])
-		w.writeValue(g, a, f.Clone().Dot("Args").Dot(field(a.Name)), !a.Required)
+		w.writeValue(g, a, f.Clone().Dot("Args").Dot(field(a.Name)), optional(a))
 	case spec.RefContinuation:
 		c := w.t.Continuation.Field(ref.Path[0])
 		w.writeValue(g, c, f.Clone().Dot("Continuation").Dot(field(c.Name)), false)
@@ -162,7 +162,7 @@ func (w *workflow) writeRef(g *jen.Group, ref *spec.TemplateRef) {
 		fd := q.Field(ref.Path[1])
 		ans := f.Clone().Dot(field(q.Key))
 		g.If(ans.Clone().Op("!=").Nil()).BlockFunc(func(g *jen.Group) {
-			w.writeValue(g, fd, ans.Clone().Dot(field(fd.Name)), !fd.Required)
+			w.writeValue(g, fd, ans.Clone().Dot(field(fd.Name)), optional(fd))
 		})
 	case spec.RefSampled:
 		ans := f.Clone().Dot(field(ref.Path[0]))

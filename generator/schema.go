@@ -195,11 +195,11 @@ func (w *workflow) schemaHash() uint64 {
 			b.WriteByte('|')
 		}
 	}
-	writeFields("arg", w.t.Arguments, func(f *spec.Field) bool { return !f.Required })
+	writeFields("arg", w.t.Arguments, optional)
 	writeFields("cont", w.t.Continuation.Fields, func(*spec.Field) bool { return false })
 	for _, q := range w.requests() {
 		fmt.Fprintf(&b, "answer:%s:%d|", q.Key, q.Kind)
-		writeFields("form:"+q.Key, q.Fields, func(f *spec.Field) bool { return !f.Required })
+		writeFields("form:"+q.Key, q.Fields, optional)
 	}
 	h := fnv.New64a()
 	h.Write([]byte(b.String()))

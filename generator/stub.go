@@ -2,6 +2,7 @@ package generator
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 
@@ -18,7 +19,9 @@ func (g *gen) stubFile(t *spec.Tool) (File, error) {
 	w := newWorkflow(g, t)
 	n := w.n
 	jf := jen.NewFile(g.f.Package)
-	jf.HeaderComment(ScaffoldHeader)
+	for _, line := range strings.Split(ScaffoldHeader, "\n") {
+		jf.HeaderComment(line) // line comments: jen makes a multi-line one a /* */ block
+	}
 	jf.ImportName(pkgMRTR, "mrtr")
 	impl := n.base + "Impl"
 	jf.Commentf("%s implements %s for %s %s.", impl, n.handler(), t.Kind, t.Name)

@@ -17,6 +17,10 @@ type workflow struct {
 	n     names
 	num   map[string]int // state name → number (1-based, in model order)
 	enums []*enumType
+	// enumOf is the Go type of each enum field, and of each array of enums
+	// and its items.
+	enumOf map[*spec.Field]*enumType
+	cycles map[string]bool // state name → on a cycle (see reentrant)
 }
 
 // enumType is a generated Go type for the values of an enum field.
@@ -27,11 +31,25 @@ type enumType struct {
 }
 
 func newWorkflow(g *gen, t *spec.Tool) *workflow {
-	w := &workflow{g: g, t: t, n: newNames(t), num: map[string]int{}}
+	w := &workflow{g: g, t: t, n: newNames(t), num: map[string]int{}, enumOf: map[*spec.Field]*enumType{}}
 	for i, s := range t.States {
 		w.num[s.Name] = i + 1
 	}
-	for _, f := range w.allFields() {
+	w.addEnums("arg", t.Arguments)
+	w.addEnums("continuation", t.Continuation.Fields)
+	for _, q := range w.requests() {
+		w.addEnums(q.Key, q.Fields)
+	}
+	return w
+}
+
+// addEnums gives each enum field of a scope (arguments, continuation, a
+// form) its Go type. Fields of one name share a type when their values
+// are the same (<Tool><Field>); a field whose values differ from those of
+// an earlier field of its name gets a type named after its scope too
+// (<Tool><Scope><Field>), so each is validated against its own values.
+func (w *workflow) addEnums(scope string, fields []*spec.Field) {
+	for _, f := range fields {
 		e := f
 		if f.Type == spec.TypeArray && f.Items != nil {
 			e = f.Items
@@ -39,14 +57,30 @@ func newWorkflow(g *gen, t *spec.Tool) *workflow {
 		if e.Type != spec.TypeEnum {
 			continue
 		}
-		name := w.n.enum(f.Name)
-		if slices.ContainsFunc(w.enums, func(x *enumType) bool { return x.name == name }) {
-			continue // same name, same values: lint guarantees it
+		var et *enumType
+		for i, name := 0, w.n.enum(f.Name); et == nil; i++ {
+			switch i {
+			case 0:
+			case 1:
+				name = w.n.base + spec.GoName(scope) + spec.GoName(f.Name)
+			default:
+				name = fmt.Sprintf("%s%s%s%d", w.n.base, spec.GoName(scope), spec.GoName(f.Name), i)
+			}
+			j := slices.IndexFunc(w.enums, func(x *enumType) bool { return x.name == name })
+			switch {
+			case j < 0:
+				et = &enumType{name: name, values: e.Values, doc: f.Name}
+				w.enums = append(w.enums, et)
+			case slices.Equal(values(w.enums[j].values), values(e.Values)):
+				et = w.enums[j]
+			}
 		}
-		w.enums = append(w.enums, &enumType{name: name, values: e.Values, doc: f.Name})
+		w.enumOf[f], w.enumOf[e] = et, et
 	}
-	return w
 }
+
+// enumConst is the Go constant of one value of an enum type.
+func (w *workflow) enumConst(e *enumType, value string) string { return e.name + spec.GoName(value) }
 
 // allFields lists arguments, continuation fields and form fields.
 func (w *workflow) allFields() []*spec.Field {
@@ -83,7 +117,7 @@ func (w *workflow) goType(f *spec.Field, optional bool) *jen.Statement {
 	case spec.TypeBoolean:
 		t = jen.Bool()
 	case spec.TypeEnum:
-		t = jen.Id(w.n.enum(f.Name))
+		t = jen.Id(w.enumOf[f].name)
 	case spec.TypeArray:
 		item := w.itemType(f)
 		return jen.Index().Add(item)
@@ -94,12 +128,18 @@ func (w *workflow) goType(f *spec.Field, optional bool) *jen.Statement {
 	return t
 }
 
+// optional reports whether a field may be absent after validation, so its
+// Go value must tell absence apart: an argument or form field that is not
+// required and has no default (a pointer; an array is a nil slice). A field
+// with a default always has a value.
+func optional(f *spec.Field) bool { return !f.Required && f.Default == nil }
+
 func (w *workflow) itemType(f *spec.Field) *jen.Statement {
 	if f.Items == nil {
 		return jen.String()
 	}
 	if f.Items.Type == spec.TypeEnum {
-		return jen.Id(w.n.enum(f.Name))
+		return jen.Id(w.enumOf[f.Items].name)
 	}
 	return w.goType(f.Items, false)
 }
@@ -128,14 +168,14 @@ func (w *workflow) types(jf *jen.File) {
 				if v.Title != "" {
 					g.Comment(v.Title)
 				}
-				g.Id(w.n.enumConst(e.doc, v.Value)).Id(e.name).Op("=").Lit(v.Value)
+				g.Id(w.enumConst(e, v.Value)).Id(e.name).Op("=").Lit(v.Value)
 			}
 		})
 		jf.Line()
 		jf.Commentf("%s lists the values in spec order; the continuation codec stores a value as its position.", w.enumValues(e))
 		jf.Var().Id(w.enumValues(e)).Op("=").Index().Id(e.name).ValuesFunc(func(g *jen.Group) {
 			for _, v := range e.values {
-				g.Id(w.n.enumConst(e.doc, v.Value))
+				g.Id(w.enumConst(e, v.Value))
 			}
 		})
 		jf.Line()
@@ -146,11 +186,11 @@ func (w *workflow) types(jf *jen.File) {
 	jf.Type().Id(n.args()).StructFunc(func(g *jen.Group) {
 		for _, a := range t.Arguments {
 			tag := a.Name
-			if !a.Required {
+			if optional(a) {
 				tag += ",omitempty"
 			}
 			g.Comment(fieldDoc(field(a.Name), a, "argument"))
-			g.Id(field(a.Name)).Add(w.goType(a, !a.Required)).Tag(map[string]string{"json": tag})
+			g.Id(field(a.Name)).Add(w.goType(a, optional(a))).Tag(map[string]string{"json": tag})
 		}
 	})
 	jf.Line()
@@ -182,7 +222,7 @@ func (w *workflow) types(jf *jen.File) {
 		jf.Type().Id(n.answer(q.Key)).StructFunc(func(g *jen.Group) {
 			for _, f := range q.Fields {
 				g.Comment(fieldDoc(field(f.Name), f, "form field"))
-				g.Id(field(f.Name)).Add(w.goType(f, !f.Required))
+				g.Id(field(f.Name)).Add(w.goType(f, optional(f)))
 			}
 		})
 		jf.Line()
@@ -224,15 +264,33 @@ func (w *workflow) types(jf *jen.File) {
 		}
 		g.Line()
 		g.Id("state").Id(n.state())
+		if w.revisits() {
+			g.Comment("ran lists the interactive states this round has run (see firstRun).")
+			g.Id("ran").Index().Id(n.state())
+		}
 	})
 	jf.Line()
 	jf.Comment("State returns the state the workflow is in.")
 	jf.Func().Params(jen.Id("f").Op("*").Id(n.flow())).Id("State").Params().Id(n.state()).Block(jen.Return(jen.Id("f").Dot("state")))
 	jf.Line()
+	if w.revisits() {
+		jf.Comment("firstRun records that this round runs interactive state s and reports")
+		jf.Comment("whether it had not run it yet. A round takes the answers to a state's")
+		jf.Comment("questions on its first run only: a loop that comes back to the state")
+		jf.Comment("within the round asks again instead of reusing them.")
+		jf.Func().Params(jen.Id("f").Op("*").Id(n.flow())).Id("firstRun").Params(jen.Id("s").Id(n.state())).Bool().Block(
+			jen.If(jen.Qual("slices", "Contains").Call(jen.Id("f").Dot("ran"), jen.Id("s"))).Block(jen.Return(jen.False())),
+			jen.Id("f").Dot("ran").Op("=").Append(jen.Id("f").Dot("ran"), jen.Id("s")),
+			jen.Return(jen.True()),
+		)
+		jf.Line()
+	}
 }
 
+// enumValues is the variable listing an enum type's values:
+// closeSupportTicketCloseReasonValues, httpServerLevelValues.
 func (w *workflow) enumValues(e *enumType) string {
-	return strings.ToLower(e.name[:1]) + e.name[1:] + "Values"
+	return w.n.lower() + strings.TrimPrefix(e.name, w.n.base) + "Values"
 }
 
 // answerType is the Go type of the answer to an input request.
@@ -252,15 +310,6 @@ func (w *workflow) firstCheckState(check string) *spec.State {
 	for _, s := range w.t.States {
 		if s.Check != nil && s.Check.Name == check {
 			return s
-		}
-	}
-	return nil
-}
-
-func (w *workflow) enumByName(name string) *enumType {
-	for _, e := range w.enums {
-		if e.name == name {
-			return e
 		}
 	}
 	return nil

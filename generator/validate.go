@@ -36,12 +36,12 @@ func (w *workflow) validators(jf *jen.File) {
 		})
 	jf.Line()
 	for _, a := range t.Arguments {
-		w.checkFuncs(jf, a, "Arg", "argument")
+		w.checkFuncs(jf, a, "Arg", "argument "+a.Name)
 	}
 	for _, q := range w.requests() {
 		w.answerDecoderFunc(jf, q)
 		for _, f := range q.Fields {
-			w.checkFuncs(jf, f, q.Key, "field of "+q.Key)
+			w.checkFuncs(jf, f, q.Key, fmt.Sprintf("field %s of %s", f.Name, q.Key))
 		}
 	}
 }
@@ -67,7 +67,7 @@ func hasChecks(f *spec.Field) bool {
 // readField appends the statements that read field f from the map src
 // into dst, recording problems.
 func (w *workflow) readField(g *jen.Group, src string, f *spec.Field, dst *jen.Statement, scope string) {
-	optional := !f.Required
+	optional := optional(f)
 	if f.Type == spec.TypeArray {
 		w.readArray(g, src, f, dst, scope)
 		return
@@ -80,7 +80,7 @@ func (w *workflow) readField(g *jen.Group, src string, f *spec.Field, dst *jen.S
 			}
 			val := jen.Id("v")
 			if f.Type == spec.TypeEnum {
-				val = jen.Id(w.n.enum(f.Name)).Call(jen.Id("v"))
+				val = jen.Id(w.enumOf[f].name).Call(jen.Id("v"))
 			}
 			if optional {
 				if f.Type == spec.TypeEnum {
@@ -95,15 +95,7 @@ func (w *workflow) readField(g *jen.Group, src string, f *spec.Field, dst *jen.S
 		})
 		switch {
 		case f.Default != nil:
-			sw.Case(jen.Qual(pkgMRTR, "Absent")).BlockFunc(func(c *jen.Group) {
-				val := defaultLiteral(f, w)
-				if optional {
-					c.Id("d").Op(":=").Add(val)
-					c.Add(dst.Clone()).Op("=").Op("&").Id("d")
-				} else {
-					c.Add(dst.Clone()).Op("=").Add(val)
-				}
-			})
+			sw.Case(jen.Qual(pkgMRTR, "Absent")).Block(dst.Clone().Op("=").Add(w.defaultLiteral(f)))
 		case f.Required:
 			sw.Case(jen.Qual(pkgMRTR, "Absent")).Block(jen.Id("problems").Dot("Addf").Call(jen.Lit(f.Name + ": required")))
 		}
@@ -130,19 +122,20 @@ func (w *workflow) readArray(g *jen.Group, src string, f *spec.Field, dst *jen.S
 					jen.Id("problems").Dot("Addf").Call(jen.Lit(f.Name+"[%d]: expected "+want), jen.Id("i")),
 					jen.Continue(),
 				)
-				itemField := *item
-				itemField.Name = f.Name
 				if hasChecks(item) {
-					l.Id("p").Dot(w.checkName(scope, &itemField)+"Item").Call(jen.Id("ctx"), jen.Op("&").Id("problems"), jen.Id("v"))
+					l.Id("p").Dot(w.checkName(scope, f)+"Item").Call(jen.Id("ctx"), jen.Op("&").Id("problems"), jen.Id("v"))
 				}
 				val := jen.Id("v")
 				if item.Type == spec.TypeEnum {
-					val = jen.Id(w.n.enum(f.Name)).Call(jen.Id("v"))
+					val = jen.Id(w.enumOf[item].name).Call(jen.Id("v"))
 				}
 				l.Add(dst.Clone()).Op("=").Append(dst.Clone(), val)
 			})
 		})
-		if f.Required {
+		switch {
+		case f.Default != nil:
+			sw.Case(jen.Qual(pkgMRTR, "Absent")).Block(dst.Clone().Op("=").Add(w.defaultLiteral(f)))
+		case f.Required:
 			sw.Case(jen.Qual(pkgMRTR, "Absent")).Block(jen.Id("problems").Dot("Addf").Call(jen.Lit(f.Name + ": required")))
 		}
 		sw.Case(jen.Qual(pkgMRTR, "WrongType")).Block(jen.Id("problems").Dot("Addf").Call(jen.Lit(f.Name + ": expected a list")))
@@ -173,30 +166,42 @@ func itemGetter(t spec.FieldType) (string, string) {
 	return "AsString", "a string"
 }
 
-func defaultLiteral(f *spec.Field, w *workflow) *jen.Statement {
+// defaultLiteral is the Go value of a field's default.
+func (w *workflow) defaultLiteral(f *spec.Field) *jen.Statement {
 	switch v := f.Default.(type) {
 	case string:
 		if f.Type == spec.TypeEnum {
-			return jen.Id(w.n.enumConst(f.Name, v))
+			return jen.Id(w.enumConst(w.enumOf[f], v))
 		}
 		return jen.Lit(v)
 	case int64:
-		return jen.Lit(v)
+		return intLit(v)
 	case float64:
 		return jen.Lit(v)
 	case bool:
 		return jen.Lit(v)
+	case []string:
+		e := w.enumOf[f]
+		return jen.Index().Id(e.name).ValuesFunc(func(g *jen.Group) {
+			for _, x := range v {
+				g.Id(w.enumConst(e, x))
+			}
+		})
 	}
 	return jen.Nil()
 }
 
-// checkFuncs emits the check function of a field (and of its items).
+// intLit is an untyped integer constant: 18, not int64(18).
+func intLit(v int64) *jen.Statement { return jen.Op(strconv.FormatInt(v, 10)) }
+
+// checkFuncs emits the check function of a field (and of its items). what
+// says what the field is ("argument", "field of reason").
 func (w *workflow) checkFuncs(jf *jen.File, f *spec.Field, scope, what string) {
 	if f.Type == spec.TypeArray {
 		if hasChecks(f.Items) {
-			item := *f.Items
-			item.Name = f.Name
-			w.checkFunc(jf, &item, scope, what, w.checkName(scope, &item)+"Item", f.Name+"[]")
+			// The decoder names items "<field>[]", which gives the same Go
+			// names as the field.
+			w.checkFunc(jf, f.Items, scope, "each item of "+what, w.checkName(scope, f)+"Item", f.Name+"[]")
 		}
 		return
 	}
@@ -211,7 +216,7 @@ func (w *workflow) checkFunc(jf *jen.File, f *spec.Field, scope, what, name, lab
 		jf.Line()
 	}
 	vt := w.validatorType(f.Type)
-	jf.Commentf("%s checks %s %s against its constraints.", name, what, f.Name)
+	jf.Commentf("%s checks %s against its constraints.", name, what)
 	jf.Func().Params(jen.Id("p").Id(w.n.program())).Id(name).
 		Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("problems").Op("*").Qual(pkgMRTR, "Problems"), jen.Id("v").Add(vt)).
 		BlockFunc(func(g *jen.Group) {
@@ -232,7 +237,7 @@ func (w *workflow) checkFunc(jf *jen.File, f *spec.Field, scope, what, name, lab
 			}
 			num := func(x float64) jen.Code {
 				if f.Type == spec.TypeInteger {
-					return jen.Lit(int64(x))
+					return intLit(int64(x))
 				}
 				return jen.Lit(x)
 			}
@@ -245,9 +250,9 @@ func (w *workflow) checkFunc(jf *jen.File, f *spec.Field, scope, what, name, lab
 					jen.Id("problems").Dot("Addf").Call(jen.Lit(fmt.Sprintf("%s: at most %s", label, formatNum(*f.Maximum)))))
 			}
 			if f.Type == spec.TypeEnum {
-				e := w.enumByName(w.n.enum(f.Name))
+				e := w.enumOf[f]
 				g.If(jen.Op("!").Qual("slices", "Contains").Call(jen.Id(w.enumValues(e)), jen.Id(e.name).Call(jen.Id("v")))).Block(
-					jen.Id("problems").Dot("Addf").Call(jen.Lit(fmt.Sprintf("%s: must be one of %s", label, strings.Join(values(f.Values), ", ")))))
+					jen.Id("problems").Dot("Addf").Call(jen.Lit(label+": must be one of %s"), jen.Lit(strings.Join(values(f.Values), ", "))))
 			}
 			for _, v := range f.Validate {
 				g.If(jen.Err().Op(":=").Id("p").Dot("h").Dot(method(v.Name)).Call(jen.Id("ctx"), jen.Id("v")), jen.Err().Op("!=").Nil()).Block(

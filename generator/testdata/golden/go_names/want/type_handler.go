@@ -1,0 +1,24 @@
+// Written by mrtrgen as a starting point. This file is yours: edit it freely;
+// mrtrgen never overwrites it (delete it to get a fresh scaffold).
+
+package names
+
+import (
+	"context"
+
+	"github.com/mrtrgen/mrtrgen/mrtr"
+)
+
+// TypeImpl implements TypeHandler for tool type.
+// Give it what the methods need: a database handle, API clients.
+type TypeImpl struct{}
+
+var _ TypeHandler = (*TypeImpl)(nil)
+
+// Authorize decides whether f.Call.Principal may run type with f.Args. It runs
+// on every round, before the continuation is opened, because a decision from an
+// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
+func (h *TypeImpl) Authorize(ctx context.Context, f *TypeFlow) error {
+	// TODO: decide from f.Call.Principal and f.Args; refuse with mrtr.Forbidden.
+	return mrtr.Forbidden("type: Authorize is not implemented yet")
+}

@@ -1,0 +1,73 @@
+// Written by mrtrgen as a starting point. This file is yours: edit it freely;
+// mrtrgen never overwrites it (delete it to get a fresh scaffold).
+
+package signup
+
+import (
+	"context"
+	"errors"
+
+	"github.com/mrtrgen/mrtrgen/mrtr"
+)
+
+// SignUpImpl implements SignUpHandler for tool sign_up.
+// Give it what the methods need: a database handle, API clients.
+type SignUpImpl struct{}
+
+var _ SignUpHandler = (*SignUpImpl)(nil)
+
+// Authorize decides whether f.Call.Principal may run sign_up with f.Args. It runs
+// on every round, before the continuation is opened, because a decision from an
+// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
+func (h *SignUpImpl) Authorize(ctx context.Context, f *SignUpFlow) error {
+	// TODO: decide from f.Call.Principal and f.Args; refuse with mrtr.Forbidden.
+	return mrtr.Forbidden("sign_up: Authorize is not implemented yet")
+}
+
+// EmailAvailable is the check of state check (signup.mrtr.yaml:32:16).
+// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
+func (h *SignUpImpl) EmailAvailable(ctx context.Context, f *SignUpFlow) error {
+	// TODO: check emailAvailable; set f.Continuation fields later states need.
+	return errors.New("sign_up: EmailAvailable is not implemented yet")
+}
+
+// CreateAccount is the side effect of state create (signup.mrtr.yaml:45:17). It runs at most once per
+// workflow round; retries replay its outcome. Store its results in f.Continuation.
+// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
+func (h *SignUpImpl) CreateAccount(ctx context.Context, f *SignUpFlow) error {
+	// TODO: perform createAccount; record its results in f.Continuation.
+	return errors.New("sign_up: CreateAccount is not implemented yet")
+}
+
+// MustBeTrue is custom validator mustBeTrue (signup.mrtr.yaml:12:3): return an error saying what is wrong with value.
+func (h *SignUpImpl) MustBeTrue(ctx context.Context, value bool) error {
+	// TODO: validate value; return nil when it is acceptable.
+	return errors.New("sign_up: MustBeTrue is not implemented yet")
+}
+
+// NoSecrets is custom validator noSecrets (signup.mrtr.yaml:8:3): return an error saying what is wrong with value.
+// Rejects text that looks like a password or token.
+func (h *SignUpImpl) NoSecrets(ctx context.Context, value string) error {
+	// TODO: validate value; return nil when it is acceptable.
+	return errors.New("sign_up: NoSecrets is not implemented yet")
+}
+
+// NotDisposable is custom validator notDisposable (signup.mrtr.yaml:9:3): return an error saying what is wrong with value.
+// Rejects throwaway e-mail domains.
+func (h *SignUpImpl) NotDisposable(ctx context.Context, value string) error {
+	// TODO: validate value; return nil when it is acceptable.
+	return errors.New("sign_up: NotDisposable is not implemented yet")
+}
+
+// PlausibleAge is custom validator plausibleAge (signup.mrtr.yaml:10:3): return an error saying what is wrong with value.
+func (h *SignUpImpl) PlausibleAge(ctx context.Context, value int64) error {
+	// TODO: validate value; return nil when it is acceptable.
+	return errors.New("sign_up: PlausibleAge is not implemented yet")
+}
+
+// SensibleRatio is custom validator sensibleRatio (signup.mrtr.yaml:11:3): return an error saying what is wrong with value.
+// Rejects ratios no one would choose.
+func (h *SignUpImpl) SensibleRatio(ctx context.Context, value float64) error {
+	// TODO: validate value; return nil when it is acceptable.
+	return errors.New("sign_up: SensibleRatio is not implemented yet")
+}
