@@ -122,3 +122,20 @@ func TestSyntheticSpec(t *testing.T) {
 		t.Errorf("unexpected shape: %d tools", len(f.Tools))
 	}
 }
+
+// BenchmarkRun1000Tools is the lint rules alone on the same spec, loaded
+// once.
+func BenchmarkRun1000Tools(b *testing.B) {
+	const tools = 1000
+	f, ds := spec.Parse("bench.mrtr.yaml", syntheticSpec(tools), spec.Options{})
+	if f == nil {
+		b.Fatal(ds.Error())
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if ds := Run(f); len(ds) != 0 {
+			b.Fatal(ds.Error())
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/tools, "ns/tool")
+}

@@ -1,116 +1,200 @@
 package lint
 
-import "github.com/mrtrgen/mrtrgen/spec"
+import (
+	"math/bits"
+
+	"github.com/mrtrgen/mrtrgen/spec"
+)
 
 // Graph questions the rules ask about one workflow's state machine.
+//
+// A workflow can have thousands of states, and several rules ask about
+// every state or pair of states, so the graph is built once per workflow
+// with states numbered in t.States order, and reachability from each state
+// is computed at most once, as a bit set. Every question is then at most
+// one breadth-first walk (O(states + edges)), and the rules stay within
+// O(states × (states + edges)) per workflow.
 
-// successors maps each state to the names of the states it can go to.
-func successors(t *spec.Tool) map[string][]string {
-	out := make(map[string][]string, len(t.States))
-	for _, s := range t.States {
-		for _, e := range s.Edges() {
-			out[s.Name] = append(out[s.Name], e.To)
-		}
+// bitset is a set of state indices.
+type bitset []uint64
+
+func newBitset(n int) bitset { return make(bitset, (n+63)/64) }
+
+func (b bitset) has(i int) bool { return b[i/64]&(1<<(i%64)) != 0 }
+func (b bitset) add(i int)      { b[i/64] |= 1 << (i % 64) }
+
+func (b bitset) or(o bitset) {
+	for i := range b {
+		b[i] |= o[i]
 	}
-	return out
 }
 
-// reachableFrom returns the states reachable from start (start included),
-// never entering a state for which stop returns true (other than start).
-func reachableFrom(t *spec.Tool, start string, stop func(*spec.State) bool) map[string]bool {
-	next := successors(t)
-	seen := map[string]bool{}
-	queue := []string{start}
-	for len(queue) > 0 {
-		name := queue[0]
-		queue = queue[1:]
-		s := t.State(name)
-		if s == nil || seen[name] {
-			continue
+// each calls f for every member, in increasing order (t.States order).
+func (b bitset) each(f func(int) bool) {
+	for w, word := range b {
+		for word != 0 {
+			i := w*64 + bits.TrailingZeros64(word)
+			if !f(i) {
+				return
+			}
+			word &= word - 1
 		}
-		if name != start && stop != nil && stop(s) {
-			continue
-		}
-		seen[name] = true
-		queue = append(queue, next[name]...)
 	}
-	return seen
+}
+
+// graph is one workflow's state machine, indexed.
+type graph struct {
+	t       *spec.Tool
+	states  []*spec.State
+	index   map[string]int
+	next    [][]int // successors, in Edges order; undeclared targets dropped
+	initial int     // -1 when the initial state is not declared
+	reach   []bitset
+}
+
+func newGraph(t *spec.Tool) *graph {
+	g := &graph{t: t, states: t.States, index: make(map[string]int, len(t.States)), initial: -1}
+	for i, s := range t.States {
+		if _, dup := g.index[s.Name]; !dup {
+			g.index[s.Name] = i
+		}
+	}
+	g.next = make([][]int, len(t.States))
+	for i, s := range t.States {
+		for _, e := range s.Edges() {
+			if j, ok := g.index[e.To]; ok {
+				g.next[i] = append(g.next[i], j)
+			}
+		}
+	}
+	if i, ok := g.index[t.Initial]; ok {
+		g.initial = i
+	}
+	g.reach = make([]bitset, len(t.States))
+	return g
+}
+
+// graph returns the (cached) graph of a workflow.
+func (c *checker) graph(t *spec.Tool) *graph {
+	if g, ok := c.graphs[t]; ok {
+		return g
+	}
+	g := newGraph(t)
+	c.graphs[t] = g
+	return g
+}
+
+// reachFrom returns the states reachable from state i, i included.
+func (g *graph) reachFrom(i int) bitset {
+	if r := g.reach[i]; r != nil {
+		return r
+	}
+	r := newBitset(len(g.states))
+	r.add(i)
+	queue := []int{i}
+	for len(queue) > 0 {
+		n := queue[0]
+		queue = queue[1:]
+		for _, m := range g.next[n] {
+			if !r.has(m) {
+				r.add(m)
+				queue = append(queue, m)
+			}
+		}
+	}
+	g.reach[i] = r
+	return r
 }
 
 // reachable returns the states reachable from the initial state.
-func reachable(t *spec.Tool) map[string]bool { return reachableFrom(t, t.Initial, nil) }
-
-// pathAvoiding reports whether target can be reached from the initial state
-// through states none of which satisfies avoid (the target itself may).
-func pathAvoiding(t *spec.Tool, target string, avoid func(*spec.State) bool) bool {
-	if t.Initial == target {
-		return true
+func (g *graph) reachable() bitset {
+	if g.initial < 0 {
+		return newBitset(len(g.states))
 	}
-	if s := t.State(t.Initial); s == nil || avoid(s) {
-		return false
-	}
-	return pathBetweenAvoiding(t, t.Initial, target, avoid)
+	return g.reachFrom(g.initial)
 }
 
-// pathBetweenAvoiding reports whether target can be reached from the
-// successors of from through states that do not satisfy avoid.
-func pathBetweenAvoiding(t *spec.Tool, from, target string, avoid func(*spec.State) bool) bool {
-	next := successors(t)
-	seen := map[string]bool{}
-	queue := append([]string(nil), next[from]...)
+// after returns the states reachable from i's successors (not i itself,
+// unless a cycle leads back to it).
+func (g *graph) after(i int) bitset {
+	out := newBitset(len(g.states))
+	for _, j := range g.next[i] {
+		out.or(g.reachFrom(j))
+	}
+	return out
+}
+
+// reachedAvoiding returns the states a walk from from's successors arrives
+// at when it never goes on from a state for which avoid is true: such
+// states are arrived at, but not passed through.
+func (g *graph) reachedAvoiding(from int, avoid func(*spec.State) bool) bitset {
+	arrived := newBitset(len(g.states))
+	passed := newBitset(len(g.states))
+	queue := append([]int(nil), g.next[from]...)
+	for _, j := range queue {
+		arrived.add(j)
+	}
 	for len(queue) > 0 {
-		name := queue[0]
+		n := queue[0]
 		queue = queue[1:]
-		if name == target {
-			return true
-		}
-		s := t.State(name)
-		if s == nil || seen[name] || avoid(s) {
+		if passed.has(n) || avoid(g.states[n]) {
 			continue
 		}
-		seen[name] = true
-		queue = append(queue, next[name]...)
+		passed.add(n)
+		for _, m := range g.next[n] {
+			arrived.add(m)
+			if !passed.has(m) {
+				queue = append(queue, m)
+			}
+		}
 	}
-	return false
+	return arrived
+}
+
+// pathAvoiding returns the states that can be arrived at from the initial
+// state through states none of which satisfies avoid (the state arrived at
+// itself may satisfy it). The initial state is in the set.
+func (g *graph) pathAvoiding(avoid func(*spec.State) bool) bitset {
+	if g.initial < 0 {
+		return newBitset(len(g.states))
+	}
+	var out bitset
+	if avoid(g.states[g.initial]) {
+		out = newBitset(len(g.states))
+	} else {
+		out = g.reachedAvoiding(g.initial, avoid)
+	}
+	out.add(g.initial)
+	return out
 }
 
 // canEnd returns the states from which some terminal state is reachable.
-func canEnd(t *spec.Tool) map[string]bool {
-	prev := map[string][]string{}
-	for _, s := range t.States {
-		for _, e := range s.Edges() {
-			prev[e.To] = append(prev[e.To], s.Name)
+func (g *graph) canEnd() bitset {
+	prev := make([][]int, len(g.states))
+	for i, ns := range g.next {
+		for _, j := range ns {
+			prev[j] = append(prev[j], i)
 		}
 	}
-	ok := map[string]bool{}
-	var queue []string
-	for _, s := range t.States {
+	ok := newBitset(len(g.states))
+	var queue []int
+	for i, s := range g.states {
 		if s.Kind == spec.StateTerminal {
-			queue = append(queue, s.Name)
+			ok.add(i)
+			queue = append(queue, i)
 		}
 	}
 	for len(queue) > 0 {
-		name := queue[0]
+		n := queue[0]
 		queue = queue[1:]
-		if ok[name] {
-			continue
+		for _, p := range prev[n] {
+			if !ok.has(p) {
+				ok.add(p)
+				queue = append(queue, p)
+			}
 		}
-		ok[name] = true
-		queue = append(queue, prev[name]...)
 	}
 	return ok
-}
-
-// after returns the states reachable from s's successors (not s itself,
-// unless a cycle leads back to it).
-func after(t *spec.Tool, s *spec.State) map[string]bool {
-	out := map[string]bool{}
-	for _, e := range s.Edges() {
-		for name := range reachableFrom(t, e.To, nil) {
-			out[name] = true
-		}
-	}
-	return out
 }
 
 func isKind(kinds ...spec.StateKind) func(*spec.State) bool {

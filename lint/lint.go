@@ -22,7 +22,7 @@ import (
 // findings are dropped; suppressions that silence nothing, and suppressions
 // of unknown rules, are findings themselves.
 func Run(f *spec.File) spec.Diagnostics {
-	c := &checker{file: f, used: map[*spec.Suppression]bool{}}
+	c := &checker{file: f, used: map[*spec.Suppression]bool{}, graphs: map[*spec.Tool]*graph{}, goNames: map[string]string{}}
 	for _, r := range registry {
 		if r.check != nil {
 			r.check(c, r)
@@ -35,9 +35,22 @@ func Run(f *spec.File) spec.Diagnostics {
 
 // checker collects findings and applies the spec's opt-outs.
 type checker struct {
-	file *spec.File
-	out  spec.Diagnostics
-	used map[*spec.Suppression]bool
+	file    *spec.File
+	out     spec.Diagnostics
+	used    map[*spec.Suppression]bool
+	graphs  map[*spec.Tool]*graph
+	goNames map[string]string
+}
+
+// goName is spec.GoName, remembered: the rules ask for the same names
+// many times.
+func (c *checker) goName(s string) string {
+	g, ok := c.goNames[s]
+	if !ok {
+		g = spec.GoName(s)
+		c.goNames[s] = g
+	}
+	return g
 }
 
 // scope is the chain of places a finding belongs to, innermost first; an

@@ -251,22 +251,23 @@ func checkReachability(c *checker, r *Rule) {
 	unused := Lookup("unused-state")
 	noEnd := Lookup("no-terminal-path")
 	for _, t := range c.file.Workflows() {
-		reach := reachable(t)
-		ends := canEnd(t)
-		incoming := map[string]int{}
-		for _, s := range t.States {
-			for _, e := range s.Edges() {
-				incoming[e.To]++
+		g := c.graph(t)
+		reach := g.reachable()
+		ends := g.canEnd()
+		incoming := make([]int, len(g.states))
+		for _, ns := range g.next {
+			for _, j := range ns {
+				incoming[j]++
 			}
 		}
-		for _, s := range t.States {
+		for i, s := range t.States {
 			sc := c.toolScope(t, s.Lint)
 			switch {
-			case s.Name == t.Initial || reach[s.Name]:
-				if !ends[s.Name] {
+			case s.Name == t.Initial || reach.has(i):
+				if !ends.has(i) {
 					c.report(noEnd, s.Pos, sc, "%s %q: no path from state %q leads to a terminal state", t.Kind, t.Name, s.Name)
 				}
-			case incoming[s.Name] == 0:
+			case incoming[i] == 0:
 				c.report(unused, s.Pos, sc, "%s %q: state %q is never used (no transition leads to it)", t.Kind, t.Name, s.Name)
 			default:
 				c.report(r, s.Pos, sc, "%s %q: state %q cannot be reached from %q", t.Kind, t.Name, s.Name, t.Initial)
@@ -277,11 +278,15 @@ func checkReachability(c *checker, r *Rule) {
 
 func checkIrreversibleConfirmation(c *checker, r *Rule) {
 	for _, t := range c.file.Workflows() {
-		for _, s := range t.States {
+		var unconfirmed bitset
+		for i, s := range t.States {
 			if s.Kind != spec.StateEffect || !(s.Irreversible || t.Destructive) {
 				continue
 			}
-			if pathAvoiding(t, s.Name, isKind(spec.StateConfirm)) {
+			if unconfirmed == nil {
+				unconfirmed = c.graph(t).pathAvoiding(isKind(spec.StateConfirm))
+			}
+			if unconfirmed.has(i) {
 				what := "irreversible effect"
 				if !s.Irreversible {
 					what = "effect of destructive tool"
@@ -294,15 +299,17 @@ func checkIrreversibleConfirmation(c *checker, r *Rule) {
 
 func checkRecheckAfterConfirmation(c *checker, r *Rule) {
 	for _, t := range c.file.Workflows() {
-		for _, g := range t.States {
+		gr := c.graph(t)
+		for gi, g := range t.States {
 			if g.Kind != spec.StateConfirm {
 				continue
 			}
-			for _, e := range t.States {
+			unchecked := gr.reachedAvoiding(gi, isKind(spec.StateCheck))
+			for ei, e := range t.States {
 				if e.Kind != spec.StateEffect || !e.Irreversible {
 					continue
 				}
-				if pathBetweenAvoiding(t, g.Name, e.Name, isKind(spec.StateCheck)) {
+				if unchecked.has(ei) {
 					c.report(r, e.Pos, c.toolScope(t, e.Lint), "%s %q: irreversible effect %s follows confirmation %q without a recheck", t.Kind, t.Name, e.Effect.Name, g.Name)
 				}
 			}
@@ -312,27 +319,35 @@ func checkRecheckAfterConfirmation(c *checker, r *Rule) {
 
 func checkEffectBeforeInput(c *checker, r *Rule) {
 	for _, t := range c.file.Workflows() {
-		for _, s := range t.States {
+		g := c.graph(t)
+		for i, s := range t.States {
 			if s.Kind != spec.StateEffect {
 				continue
 			}
-			for name := range after(t, s) {
-				if a := t.State(name); a != nil && a.Interactive() {
-					c.report(r, s.Pos, c.toolScope(t, s.Lint), "%s %q: effect %s runs before state %q asks for input", t.Kind, t.Name, s.Effect.Name, name)
-					break
+			// The first interactive state after it, in flow order, so the
+			// message does not change from run to run.
+			g.after(i).each(func(j int) bool {
+				if a := g.states[j]; a.Interactive() {
+					c.report(r, s.Pos, c.toolScope(t, s.Lint), "%s %q: effect %s runs before state %q asks for input", t.Kind, t.Name, s.Effect.Name, a.Name)
+					return false
 				}
-			}
+				return true
+			})
 		}
 	}
 }
 
 func checkAskBeforeDiscovery(c *checker, r *Rule) {
 	for _, t := range c.file.Workflows() {
-		for _, s := range t.States {
+		var undiscovered bitset
+		for i, s := range t.States {
 			if s.Kind != spec.StateAsk {
 				continue
 			}
-			if pathAvoiding(t, s.Name, isKind(spec.StateCheck, spec.StateEffect)) {
+			if undiscovered == nil {
+				undiscovered = c.graph(t).pathAvoiding(isKind(spec.StateCheck, spec.StateEffect))
+			}
+			if undiscovered.has(i) {
 				var keys []string
 				for _, q := range s.Requests {
 					keys = append(keys, q.Key)
@@ -349,7 +364,7 @@ func checkAskDuplicatesArgument(c *checker, r *Rule) {
 			for _, q := range s.Requests {
 				for _, f := range q.Fields {
 					for _, a := range t.Arguments {
-						if spec.GoName(a.Name) == spec.GoName(f.Name) {
+						if c.goName(a.Name) == c.goName(f.Name) {
 							c.report(r, f.Pos, c.toolScope(t, f.Lint, q.Lint, s.Lint), "%s %q: input %s.%s asks again for argument %q", t.Kind, t.Name, q.Key, f.Name, a.Name)
 						}
 					}
@@ -444,11 +459,11 @@ func checkVagueMessages(c *checker, r *Rule) {
 	for _, t := range c.file.Workflows() {
 		for _, s := range t.States {
 			for _, q := range s.Requests {
-				if q.Kind == spec.RequestElicit && q.Message != nil && vague(q.Message, q.Fields) {
+				if q.Kind == spec.RequestElicit && q.Message != nil && c.vague(q.Message, q.Fields) {
 					c.report(r, q.Message.Pos, c.toolScope(t, q.Lint, s.Lint), "%s %q: message %q of %q does not say what is needed", t.Kind, t.Name, q.Message.Raw, q.Key)
 				}
 			}
-			if s.Confirm != nil && s.Confirm.Message != nil && vague(s.Confirm.Message, nil) {
+			if s.Confirm != nil && s.Confirm.Message != nil && c.vague(s.Confirm.Message, nil) {
 				c.report(r, s.Confirm.Message.Pos, c.toolScope(t, s.Lint), "%s %q: confirmation %q does not say what is being confirmed", t.Kind, t.Name, s.Confirm.Message.Raw)
 			}
 		}
@@ -457,7 +472,7 @@ func checkVagueMessages(c *checker, r *Rule) {
 
 // vague reports whether a message is a stock phrase, or is short and names
 // neither a value (placeholder) nor any of its fields.
-func vague(m *spec.Template, fields []*spec.Field) bool {
+func (c *checker) vague(m *spec.Template, fields []*spec.Field) bool {
 	if vaguePhrase.MatchString(m.Raw) {
 		return true
 	}
@@ -466,7 +481,7 @@ func vague(m *spec.Template, fields []*spec.Field) bool {
 	}
 	text := strings.ToLower(m.Raw)
 	for _, f := range fields {
-		for _, w := range append(strings.Fields(strings.ToLower(f.Title)), strings.ToLower(spec.GoName(f.Name))) {
+		for _, w := range append(strings.Fields(strings.ToLower(f.Title)), strings.ToLower(c.goName(f.Name))) {
 			if len(w) >= 3 && strings.Contains(text, w) {
 				return false
 			}
@@ -484,7 +499,7 @@ func checkContinuationSize(c *checker, r *Rule) {
 			if !s.Interactive() {
 				continue
 			}
-			switch n := tokenSizeAt(t, s); {
+			switch n := tokenSizeAt(c.graph(t), s); {
 			case n == unbounded:
 				c.report(r, s.Pos, c.toolScope(t, s.Lint), "%s %q: requestState issued at %q has no size limit (a carried string or array is unbounded)", t.Kind, t.Name, s.Name)
 			case n > t.Continuation.MaxBytes:
@@ -516,16 +531,16 @@ func checkUnusedInput(c *checker, r *Rule) {
 				}
 			}
 		}
-		for _, s := range t.States {
+		g := c.graph(t)
+		for i, s := range t.States {
 			if s.Kind != spec.StateAsk {
 				continue
 			}
 			handlerAfter := false
-			for name := range after(t, s) {
-				if st := t.State(name); st != nil && (st.Kind == spec.StateCheck || st.Kind == spec.StateEffect) {
-					handlerAfter = true
-				}
-			}
+			g.after(i).each(func(j int) bool {
+				handlerAfter = isKind(spec.StateCheck, spec.StateEffect)(g.states[j])
+				return !handlerAfter
+			})
 			if handlerAfter {
 				continue
 			}
@@ -574,7 +589,7 @@ func checkGoCollisions(c *checker, r *Rule) {
 	collide := func(what string, sc scope, names []named) {
 		first := map[string]named{}
 		for _, n := range names {
-			g := spec.GoName(n.name)
+			g := c.goName(n.name)
 			if prev, ok := first[g]; ok && prev.name != n.name {
 				c.report(r, n.pos, sc, "%s %q and %q are both %s in Go (first at %s)", what, prev.name, n.name, g, prev.pos)
 				continue

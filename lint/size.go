@@ -99,16 +99,18 @@ func answerSize(q *spec.InputRequest) int {
 // waiting in state s: the continuation fields plus every answer that can
 // have been given by then (including partial answers of s itself). It
 // returns unbounded when a carried value has no limit.
-func tokenSizeAt(t *spec.Tool, s *spec.State) int {
+func tokenSizeAt(g *graph, s *spec.State) int {
+	t := g.t
+	si := g.index[s.Name]
 	body := 0
 	for _, f := range t.Continuation.Fields {
 		body = addSize(body, fieldSize(f))
 	}
-	for _, a := range t.States {
+	for ai, a := range t.States {
 		if !a.Interactive() {
 			continue
 		}
-		if a != s && !reachableFrom(t, a.Name, nil)[s.Name] {
+		if a != s && !g.reachFrom(ai).has(si) {
 			continue
 		}
 		for _, q := range a.Requests {
