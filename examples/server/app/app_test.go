@@ -1,0 +1,322 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mrtrgen/mrtrgen/examples/domain"
+	"github.com/mrtrgen/mrtrgen/mrtr/seal"
+)
+
+// server is an App serving on a loopback port.
+type server struct {
+	*App
+	URL  string // the MCP endpoint
+	base string
+	stop func() error
+}
+
+func testRing(t *testing.T) *seal.Ring {
+	t.Helper()
+	r, err := seal.EphemeralRing(func(string) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+
+// start serves an App on 127.0.0.1:0 until the test ends.
+func start(t *testing.T, storeURL string, ring *seal.Ring, instance string) *server {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	a, err := New(ctx, Config{StoreURL: storeURL, Ring: ring, Audience: "app-test", Instance: instance, Logger: quiet()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	served := make(chan error, 1)
+	go func() { served <- a.Serve(ctx, ln) }()
+	var once sync.Once
+	var serveErr error
+	s := &server{App: a, base: "http://" + ln.Addr().String()}
+	s.URL = s.base + MCPPath
+	s.stop = func() error {
+		once.Do(func() {
+			cancel()
+			select {
+			case serveErr = <-served:
+			case <-time.After(15 * time.Second):
+				serveErr = errors.New("Serve did not return after its context ended")
+			}
+			a.Close()
+		})
+		return serveErr
+	}
+	t.Cleanup(func() {
+		if err := s.stop(); err != nil {
+			t.Error(err)
+		}
+	})
+	return s
+}
+
+// connect opens a client session; with version "" the client negotiates
+// 2026-07-28 and answers rounds itself (MultiRoundTrip disabled).
+func connect(t *testing.T, url string, opts *mcp.ClientOptions, version string) *mcp.ClientSession {
+	t.Helper()
+	if opts == nil {
+		opts = &mcp.ClientOptions{MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true}}
+	}
+	// Declare elicitation and sampling; on 2026-07-28 they are asked for in
+	// input_required results, never over the session.
+	if opts.ElicitationHandler == nil {
+		opts.ElicitationHandler = func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			return nil, errors.New("asked over the session")
+		}
+	}
+	if opts.CreateMessageHandler == nil {
+		opts.CreateMessageHandler = func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+			return nil, errors.New("asked over the session")
+		}
+	}
+	c := mcp.NewClient(&mcp.Implementation{Name: "app-test", Version: "test"}, opts)
+	cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url}, &mcp.ClientSessionOptions{ProtocolVersion: version})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+func text(t *testing.T, res *mcp.CallToolResult) string {
+	t.Helper()
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
+
+var reason = mcp.InputResponseMap{"reason": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"closeReason": "resolved"}}}
+
+// TestServeRoundByRound: a 2026-07-28 client lists the tools and closes a
+// ticket round by round; the retried final round does not close it again.
+func TestServeRoundByRound(t *testing.T) {
+	s := start(t, "memory:", testRing(t), "test-1")
+	ctx := context.Background()
+	cs := connect(t, s.URL, nil, "")
+	if v := cs.InitializeResult().ProtocolVersion; v < "2026-07-28" {
+		t.Fatalf("negotiated %s, want 2026-07-28 or later", v)
+	}
+
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range tools.Tools {
+		names = append(names, tool.Name)
+	}
+	for _, want := range []string{"close_support_ticket", "delete_customer", "charge_payment", "provision_workspace",
+		"test_simple_text", "test_missing_capability", "test_streaming_elicitation", "test_logging_tool", "test_trigger_tool_change"} {
+		if !slices.Contains(names, want) {
+			t.Errorf("tools/list lacks %s: %v", want, names)
+		}
+	}
+	prompts, err := cs.ListPrompts(ctx, nil)
+	if err != nil || len(prompts.Prompts) != 1 || prompts.Prompts[0].Name != "test_input_required_result_prompt" {
+		t.Fatalf("prompts/list: %+v, %v", prompts, err)
+	}
+
+	args := map[string]any{"ticketId": "12345"}
+	r1, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "close_support_ticket", Arguments: args})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ask, ok := r1.InputRequests["reason"].(*mcp.ElicitParams)
+	if !r1.NeedsInput() || r1.RequestState == "" || !ok || !strings.Contains(ask.Message, "Printer on floor 3") {
+		t.Fatalf("round 1: %+v", r1)
+	}
+	final := &mcp.CallToolParams{Name: "close_support_ticket", Arguments: args, InputResponses: reason, RequestState: r1.RequestState}
+	r2, err := cs.CallTool(ctx, final)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r2.NeedsInput() || r2.IsError || text(t, r2) != "Closed ticket 12345 (resolved)." {
+		t.Fatalf("round 2: %+v %q", r2, text(t, r2))
+	}
+	again, err := cs.CallTool(ctx, final)
+	if err != nil || text(t, again) != text(t, r2) {
+		t.Fatalf("retried round 2: %+v, %v", again, err)
+	}
+	if n, _ := domain.Effects(ctx, s.Data, "close_support_ticket", "12345"); n != 1 {
+		t.Fatalf("ticket closed %d times", n)
+	}
+
+	// A business refusal is a tool error result, not a protocol error.
+	r, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "charge_payment", Arguments: map[string]any{"invoiceId": "inv_1003"}})
+	if err != nil || !r.IsError || !strings.Contains(text(t, r), "already paid") {
+		t.Fatalf("charging a paid invoice: %+v, %v", r, err)
+	}
+
+	resp, err := http.Get(s.base + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("/healthz: %s", resp.Status)
+	}
+}
+
+// TestServeAcrossInstances: two instances sharing a SQLite file, the key
+// ring and the audience serve the rounds of one workflow each; the charge
+// happens once, its id stored in the shared domain data.
+func TestServeAcrossInstances(t *testing.T) {
+	ring := testRing(t)
+	u := "sqlite:" + filepath.Join(t.TempDir(), "fleet.db")
+	a := start(t, u, ring, "a")
+	b := start(t, u, ring, "b")
+	ctx := context.Background()
+	ca, cb := connect(t, a.URL, nil, ""), connect(t, b.URL, nil, "")
+
+	args := map[string]any{"invoiceId": "inv_1001"}
+	r1, err := ca.CallTool(ctx, &mcp.CallToolParams{Name: "charge_payment", Arguments: args})
+	if err != nil || !r1.NeedsInput() {
+		t.Fatalf("round 1 on a: %+v, %v", r1, err)
+	}
+	confirm := mcp.InputResponseMap{"confirm": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"confirm": true}}}
+	final := &mcp.CallToolParams{Name: "charge_payment", Arguments: args, InputResponses: confirm, RequestState: r1.RequestState}
+	r2, err := cb.CallTool(ctx, final)
+	if err != nil || r2.NeedsInput() || r2.IsError {
+		t.Fatalf("round 2 on b: %+v, %v", r2, err)
+	}
+	inv, _, err := domain.Load[domain.Invoice](ctx, a.Data, domain.InvoiceKey("inv_1001"))
+	if err != nil || inv.Status != "paid" || !strings.Contains(text(t, r2), inv.ChargeID) {
+		t.Fatalf("invoice seen by a: %+v, %v; result %q", inv, err, text(t, r2))
+	}
+	// The same final round retried on a replays b's reply.
+	again, err := ca.CallTool(ctx, final)
+	if err != nil || text(t, again) != text(t, r2) {
+		t.Fatalf("round 2 retried on a: %q, %v; want %q", text(t, again), err, text(t, r2))
+	}
+	if n, _ := domain.Effects(ctx, b.Data, "charge_payment", "inv_1001"); n != 1 {
+		t.Fatalf("charged %d times", n)
+	}
+}
+
+// TestServeOlderClient: a 2025-11-25 client on a stateful session gets the
+// questions over its session and completes in one call.
+func TestServeOlderClient(t *testing.T) {
+	s := start(t, "memory:", testRing(t), "legacy")
+	ctx := context.Background()
+	asked := 0
+	cs := connect(t, s.URL, &mcp.ClientOptions{
+		ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			asked++
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"closeReason": "duplicate"}}, nil
+		},
+	}, "2025-11-25")
+	if cs.ID() == "" {
+		t.Fatal("no stateful session")
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "close_support_ticket", Arguments: map[string]any{"ticketId": "12346"}})
+	if err != nil || res.IsError || text(t, res) != "Closed ticket 12346 (duplicate)." || asked != 1 {
+		t.Fatalf("legacy call: %+v %q, %v (asked %d times)", res, text(t, res), err, asked)
+	}
+}
+
+// TestServeLogsOnRequest: test_logging_tool logs over the request's stream
+// when, and only when, the request asks for logs.
+func TestServeLogsOnRequest(t *testing.T) {
+	s := start(t, "memory:", testRing(t), "logs")
+	ctx := context.Background()
+	var mu sync.Mutex
+	var got []string
+	cs := connect(t, s.URL, &mcp.ClientOptions{
+		LoggingMessageHandler: func(_ context.Context, req *mcp.LoggingMessageRequest) {
+			mu.Lock()
+			defer mu.Unlock()
+			b, _ := json.Marshal(req.Params.Data)
+			got = append(got, string(b))
+		},
+	}, "")
+	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "test_logging_tool"}); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	n := len(got)
+	mu.Unlock()
+	if n != 0 {
+		t.Fatalf("logged without a log level: %v", got)
+	}
+	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "test_logging_tool", Meta: mcp.Meta{mcp.MetaKeyLogLevel: "info"}}); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		mu.Lock()
+		n := len(got)
+		mu.Unlock()
+		if n > 0 || time.Now().After(deadline) {
+			break
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(got) != 1 || !strings.Contains(got[0], "test_logging_tool was called") {
+		t.Fatalf("with log level info: %v", got)
+	}
+}
+
+// TestServeStops: Serve returns promptly when its context ends, and the
+// port is closed.
+func TestServeStops(t *testing.T) {
+	s := start(t, "memory:", testRing(t), "stop")
+	cs := connect(t, s.URL, nil, "2025-11-25") // an open stateful session
+	_ = cs
+	began := time.Now()
+	if err := s.stop(); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(began); d > 12*time.Second {
+		t.Fatalf("stopping took %v", d)
+	}
+	if _, err := http.Get(s.base + "/healthz"); err == nil {
+		t.Fatal("still serving after Serve returned")
+	}
+}
+
+func TestNewNeedsConfig(t *testing.T) {
+	ctx := context.Background()
+	for _, cfg := range []Config{
+		{Ring: testRing(t), Audience: "x"},
+		{StoreURL: "memory:", Audience: "x"},
+		{StoreURL: "memory:", Ring: testRing(t)},
+		{StoreURL: "ftp://nowhere", Ring: testRing(t), Audience: "x"},
+	} {
+		if a, err := New(ctx, cfg); err == nil {
+			a.Close()
+			t.Errorf("New(%+v) succeeded", cfg)
+		}
+	}
+}

@@ -1,0 +1,170 @@
+// Command server serves every example tool and prompt of mrtrgen over MCP
+// streamable HTTP at /mcp: protocol 2026-07-28 statelessly (any instance
+// serves any round), older clients on stateful sessions.
+//
+// On a fresh machine:
+//
+//	go run ./examples/server -dev
+//
+// serves http://127.0.0.1:8080/mcp with a SQLite file mrtr-example.db in
+// the working directory and an ephemeral requestState key. For anything
+// else, create a key once and give every instance the same one:
+//
+//	export MRTR_KEYS=$(go run ./examples/server -genkey)
+//	go run ./examples/server -store postgres://… -instance web-1
+//
+// Flags fall back to environment variables: -addr MRTR_ADDR, -store
+// MRTR_STORE, -instance MRTR_INSTANCE, -audience MRTR_AUDIENCE, -dev
+// MRTR_DEV, -log-level MRTR_LOG_LEVEL, -log-format MRTR_LOG_FORMAT. Keys
+// come from MRTR_KEYS or MRTR_KEYS_FILE only.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/mrtrgen/mrtrgen/examples/server/app"
+	"github.com/mrtrgen/mrtrgen/mrtr/seal"
+)
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("server", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	host, _ := os.Hostname()
+	addr := fs.String("addr", env("MRTR_ADDR", "127.0.0.1:8080"), "listen address (port 0: any free port, logged at startup)")
+	storeURL := fs.String("store", env("MRTR_STORE", "sqlite:mrtr-example.db"), "store URL: sqlite:PATH, postgres://…, redis://…, memory:")
+	instance := fs.String("instance", env("MRTR_INSTANCE", fmt.Sprintf("%s-%d", host, os.Getpid())), "name of this instance in logs and spans")
+	audience := fs.String("audience", env("MRTR_AUDIENCE", "mrtrgen-example"), "name of the fleet; all instances must share it (and the keys)")
+	dev := fs.Bool("dev", envBool("MRTR_DEV"), "development: without MRTR_KEYS/MRTR_KEYS_FILE, seal with an ephemeral key")
+	genkey := fs.Bool("genkey", false, "print a new key ring entry for MRTR_KEYS and exit")
+	logLevel := fs.String("log-level", env("MRTR_LOG_LEVEL", "info"), "debug, info, warn or error")
+	logFormat := fs.String("log-format", env("MRTR_LOG_FORMAT", "text"), "text or json")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "server: unexpected arguments %q\n", fs.Args())
+		return 2
+	}
+
+	if *genkey {
+		spec, err := seal.GenerateKeySpec(uint32(time.Now().Unix()))
+		if err != nil {
+			fmt.Fprintln(stderr, "server:", err)
+			return 1
+		}
+		fmt.Fprintln(stdout, spec)
+		return 0
+	}
+
+	log, err := newLogger(stderr, *logLevel, *logFormat)
+	if err != nil {
+		fmt.Fprintln(stderr, "server:", err)
+		return 2
+	}
+	ring, code := keys(*dev, stderr)
+	if ring == nil {
+		return code
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	a, err := app.New(ctx, app.Config{
+		StoreURL: *storeURL, Ring: ring, Audience: *audience, Instance: *instance, Logger: log,
+	})
+	if err != nil {
+		log.Error("cannot start", "error", err)
+		return 1
+	}
+	defer a.Close()
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		log.Error("cannot listen", "addr", *addr, "error", err)
+		return 1
+	}
+	go func() {
+		<-ctx.Done()
+		stop() // a second signal kills at once
+	}()
+	if err := a.Serve(ctx, ln); err != nil {
+		log.Error("serving failed", "error", err)
+		return 1
+	}
+	return 0
+}
+
+// keys loads the key ring from MRTR_KEYS or MRTR_KEYS_FILE; without either,
+// -dev generates an ephemeral one (loudly) and otherwise the server refuses
+// to start.
+func keys(dev bool, stderr io.Writer) (*seal.Ring, int) {
+	ring, err := seal.RingFromEnv()
+	if err == nil {
+		return ring, 0
+	}
+	if strings.TrimSpace(os.Getenv(seal.EnvKeys)) != "" || strings.TrimSpace(os.Getenv(seal.EnvKeysFile)) != "" {
+		fmt.Fprintln(stderr, "server:", err)
+		return nil, 2
+	}
+	if !dev {
+		fmt.Fprintf(stderr, `server: no requestState key configured.
+
+Multi-round tools seal their continuation with a key that every instance
+of the server must share. Create one and pass it in the environment:
+
+    export %s="$(go run ./examples/server -genkey)"
+
+(or put one such line per key in a file named by %s), or run with -dev
+for local development with a throwaway key.
+`, seal.EnvKeys, seal.EnvKeysFile)
+		return nil, 2
+	}
+	ring, err = seal.EphemeralRing(func(msg string) {
+		bar := strings.Repeat("=", 78)
+		fmt.Fprintf(stderr, "%s\nDEVELOPMENT MODE (-dev)\n%s\n%s\n", bar, msg, bar)
+	})
+	if err != nil {
+		fmt.Fprintln(stderr, "server:", err)
+		return nil, 1
+	}
+	return ring, 0
+}
+
+func newLogger(w io.Writer, level, format string) (*slog.Logger, error) {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(level)); err != nil {
+		return nil, fmt.Errorf("-log-level: %w", err)
+	}
+	opts := &slog.HandlerOptions{Level: l}
+	switch format {
+	case "text":
+		return slog.New(slog.NewTextHandler(w, opts)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, opts)), nil
+	}
+	return nil, errors.New(`-log-format: want "text" or "json"`)
+}
+
+func env(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return def
+}
+
+func envBool(name string) bool {
+	b, _ := strconv.ParseBool(os.Getenv(name))
+	return b
+}
