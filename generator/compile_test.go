@@ -43,6 +43,9 @@ func TestGoldenCompile(t *testing.T) {
 		if files == nil {
 			continue // an error case: nothing is generated
 		}
+		for p, b := range readTree(t, filepath.Join(c.dir, "extra")) {
+			files[p] = b // hand-written tests of the generated code
+		}
 		writeTree(t, filepath.Join(mod, "golden", c.name), files)
 		pkgs++
 	}

@@ -18,6 +18,8 @@ package generator
 import (
 	"bytes"
 	"fmt"
+	"go/ast"
+	"go/parser"
 	"go/token"
 	"path"
 	"path/filepath"
@@ -69,6 +71,9 @@ type Options struct {
 // Generate returns the files for one spec, sorted by path. The spec must
 // have loaded without errors (lint findings are the caller's business).
 func Generate(f *spec.File, opts Options) ([]File, error) {
+	if err := checkFlowFields(f); err != nil {
+		return nil, err
+	}
 	g := &gen{f: f, opts: opts}
 	var files []File
 	add := func(file File, err error) error {
@@ -94,7 +99,120 @@ func Generate(f *spec.File, opts Options) ([]File, error) {
 	}
 	files = append(files, g.gitattributes())
 	slices.SortFunc(files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
+	if err := checkCollisions(files); err != nil {
+		return nil, err
+	}
 	return files, nil
+}
+
+// flowFields are the fields and methods every generated flow has; an input
+// request key becomes a field too.
+var flowFields = []string{"Call", "Args", "Continuation", "State"}
+
+// checkFlowFields refuses input request keys that would become a field
+// the flow already has (a key named "state"), saying where the key is.
+func checkFlowFields(f *spec.File) error {
+	for _, t := range f.Workflows() {
+		for _, s := range t.States {
+			for _, q := range s.Requests {
+				if name := field(q.Key); slices.Contains(flowFields, name) {
+					return fmt.Errorf("generator: %s: input request key %q of %s %s would be the field %s of %sFlow, which every flow has; rename the key (for example %sAnswer)",
+						specPos(q.Pos), q.Key, t.Kind, t.Name, name, spec.GoName(t.Name), q.Key)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// checkCollisions fails when two outputs have one path (a tool named
+// "prompt_x" and a prompt named "x"; a tool named "package"), or when two
+// generated declarations of the package, or two members of one type, share
+// a Go name: spec names are joined into Go names (tool a_b's state c and
+// tool a's state b_c), and lint cannot see every such join. The code would
+// not compile; saying which names clash is more useful.
+func checkCollisions(files []File) error {
+	for i := 1; i < len(files); i++ {
+		if files[i].Path == files[i-1].Path {
+			return fmt.Errorf("generator: two workflows would be generated into %s; rename one of them", files[i].Path)
+		}
+	}
+	fset := token.NewFileSet()
+	declared := map[string]string{} // name, or Type.member → file
+	add := func(name, file string) error {
+		if name == "_" {
+			return nil
+		}
+		if prev, dup := declared[name]; dup {
+			where := path.Base(prev) + " and " + path.Base(file)
+			if prev == file {
+				where = path.Base(file)
+			}
+			return fmt.Errorf("generator: %s is declared twice (%s): two spec names make the same Go name; rename one of them", name, where)
+		}
+		declared[name] = file
+		return nil
+	}
+	for _, f := range files {
+		if !strings.HasSuffix(f.Path, ".go") {
+			continue
+		}
+		af, err := parser.ParseFile(fset, f.Path, f.Content, parser.SkipObjectResolution)
+		if err != nil {
+			return fmt.Errorf("generator: %s: generated code does not parse: %w", f.Path, err)
+		}
+		for _, decl := range af.Decls {
+			if err := declNames(decl, func(name string) error { return add(name, f.Path) }); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// declNames calls add with each name a declaration declares: package-level
+// names, Type.field for struct fields and Type.method for methods.
+func declNames(decl ast.Decl, add func(string) error) error {
+	switch d := decl.(type) {
+	case *ast.FuncDecl:
+		if d.Recv == nil || len(d.Recv.List) == 0 {
+			return add(d.Name.Name)
+		}
+		recv := d.Recv.List[0].Type
+		if star, ok := recv.(*ast.StarExpr); ok {
+			recv = star.X
+		}
+		if id, ok := recv.(*ast.Ident); ok {
+			return add(id.Name + "." + d.Name.Name)
+		}
+	case *ast.GenDecl:
+		for _, s := range d.Specs {
+			switch sp := s.(type) {
+			case *ast.TypeSpec:
+				if err := add(sp.Name.Name); err != nil {
+					return err
+				}
+				st, ok := sp.Type.(*ast.StructType)
+				if !ok {
+					continue
+				}
+				for _, fl := range st.Fields.List {
+					for _, n := range fl.Names {
+						if err := add(sp.Name.Name + "." + n.Name); err != nil {
+							return err
+						}
+					}
+				}
+			case *ast.ValueSpec:
+				for _, n := range sp.Names {
+					if err := add(n.Name); err != nil {
+						return err
+					}
+				}
+			}
+		}
+	}
+	return nil
 }
 
 type gen struct {

@@ -23,7 +23,8 @@ import (
 //	           (generated files and scaffolds alike)
 //	lint.txt   the warnings generate prints (text format), when there are any
 //	errors.txt for a spec whose lint errors stop generation: the findings,
-//	           exactly as generate prints them; such a case has no want/
+//	           exactly as generate prints them; or, for a spec Generate
+//	           refuses, its error; such a case has no want/
 //
 // go test ./generator -run TestGolden -update rewrites them from the
 // current generator; review the diff like any other change.
@@ -90,18 +91,16 @@ func lintText(t testing.TB, ds spec.Diagnostics) string {
 	return b.String()
 }
 
-// generateCase generates a golden case in memory.
-func generateCase(t testing.TB, c goldenCase) ([]generator.File, spec.Diagnostics) {
+// generateCase generates a golden case in memory: the files, or the
+// findings that stop generation, or the error of Generate.
+func generateCase(t testing.TB, c goldenCase) ([]generator.File, spec.Diagnostics, error) {
 	t.Helper()
 	f, ds := loadAndLint(t, c.spec)
 	if ds.HasErrors() {
-		return nil, ds
+		return nil, ds, nil
 	}
 	files, err := generator.Generate(f, generator.Options{SpecPath: c.spec})
-	if err != nil {
-		t.Fatalf("Generate: %v", err)
-	}
-	return files, ds
+	return files, ds, err
 }
 
 // readTree returns the files under dir by slash path relative to dir (nil
@@ -174,12 +173,15 @@ func compareText(t *testing.T, name string, got, want []byte) {
 func TestGolden(t *testing.T) {
 	for _, c := range goldenCases(t) {
 		t.Run(c.name, func(t *testing.T) {
-			files, ds := generateCase(t, c)
+			files, ds, genErr := generateCase(t, c)
 			errorsPath := filepath.Join(c.dir, "errors.txt")
 			lintPath := filepath.Join(c.dir, "lint.txt")
 			wantDir := filepath.Join(c.dir, "want")
-			if ds.HasErrors() {
+			if ds.HasErrors() || genErr != nil {
 				got := []byte(lintText(t, ds))
+				if genErr != nil {
+					got = []byte(genErr.Error() + "\n")
+				}
 				if *update {
 					writeTree(t, wantDir, nil)
 					os.Remove(lintPath)
@@ -190,11 +192,11 @@ func TestGolden(t *testing.T) {
 				}
 				want, err := os.ReadFile(errorsPath)
 				if err != nil {
-					t.Fatalf("the spec has lint errors but the case has no errors.txt:\n%s", got)
+					t.Fatalf("generation fails but the case has no errors.txt:\n%s", got)
 				}
 				compareText(t, "errors.txt", got, want)
 				if readTree(t, wantDir) != nil {
-					t.Errorf("the spec has lint errors, so nothing is generated, but the case has a want/ directory")
+					t.Errorf("generation fails, so nothing is generated, but the case has a want/ directory")
 				}
 				return
 			}
@@ -221,7 +223,7 @@ func TestGolden(t *testing.T) {
 				return
 			}
 			if _, err := os.Stat(errorsPath); err == nil {
-				t.Errorf("the case has errors.txt but the spec has no lint errors")
+				t.Errorf("the case has errors.txt but the spec generates")
 			}
 			wantWarnings, _ := os.ReadFile(lintPath)
 			compareText(t, "lint.txt", warnings, wantWarnings)

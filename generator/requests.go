@@ -153,17 +153,15 @@ func (w *workflow) writeRef(g *jen.Group, ref *spec.TemplateRef) {
 		g.Id("b").Dot("WriteString").Call(f.Dot("Call").Dot("WorkflowID"))
 	case spec.RefArgument:
 		a := w.t.Argument(ref.Path[0])
-		w.writeValue(g, a, f.Clone().Dot("Args").Dot(field(a.Name)), optional(a))
+		w.writeValue(g, a, f.Clone().Dot("Args").Dot(field(a.Name)), optional(a), nil)
 	case spec.RefContinuation:
 		c := w.t.Continuation.Field(ref.Path[0])
-		w.writeValue(g, c, f.Clone().Dot("Continuation").Dot(field(c.Name)), false)
+		w.writeValue(g, c, f.Clone().Dot("Continuation").Dot(field(c.Name)), false, nil)
 	case spec.RefFormField:
 		q := w.request(ref.Path[0])
 		fd := q.Field(ref.Path[1])
 		ans := f.Clone().Dot(field(q.Key))
-		g.If(ans.Clone().Op("!=").Nil()).BlockFunc(func(g *jen.Group) {
-			w.writeValue(g, fd, ans.Clone().Dot(field(fd.Name)), optional(fd))
-		})
+		w.writeValue(g, fd, ans.Clone().Dot(field(fd.Name)), optional(fd), ans.Clone().Op("!=").Nil())
 	case spec.RefSampled:
 		ans := f.Clone().Dot(field(ref.Path[0]))
 		g.If(ans.Clone().Op("!=").Nil()).Block(jen.Id("b").Dot("WriteString").Call(ans.Clone().Dot("Text")))
@@ -182,13 +180,28 @@ func (w *workflow) request(key string) *spec.InputRequest {
 	return nil
 }
 
-func (w *workflow) writeValue(g *jen.Group, fd *spec.Field, v *jen.Statement, optional bool) {
+// writeValue appends the statement writing value v of field fd, when guard
+// (if any) holds and, for an optional value, when it is present.
+func (w *workflow) writeValue(g *jen.Group, fd *spec.Field, v *jen.Statement, optional bool, guard *jen.Statement) {
 	if optional && fd.Type != spec.TypeArray {
-		g.If(v.Clone().Op("!=").Nil()).BlockFunc(func(g *jen.Group) {
-			w.writeValue(g, fd, jen.Op("*").Add(v.Clone()), false)
-		})
+		present := v.Clone().Op("!=").Nil()
+		if guard != nil {
+			guard = guard.Op("&&").Add(present)
+		} else {
+			guard = present
+		}
+		v = jen.Op("*").Add(v.Clone())
+	}
+	write := jen.Id("b").Dot("WriteString").Call(valueString(fd, v))
+	if guard != nil {
+		g.If(guard).Block(write)
 		return
 	}
+	g.Add(write)
+}
+
+// valueString is the text of value v of field fd in a message.
+func valueString(fd *spec.Field, v *jen.Statement) jen.Code {
 	var s jen.Code
 	switch fd.Type {
 	case spec.TypeString:
@@ -204,5 +217,5 @@ func (w *workflow) writeValue(g *jen.Group, fd *spec.Field, v *jen.Statement, op
 	case spec.TypeArray:
 		s = jen.Qual(pkgMRTR, "Join").Call(v)
 	}
-	g.Id("b").Dot("WriteString").Call(s)
+	return s
 }

@@ -21,6 +21,8 @@ type workflow struct {
 	// and its items.
 	enumOf map[*spec.Field]*enumType
 	cycles map[string]bool // state name → on a cycle (see reentrant)
+	// reserved are Go names enum types must not take.
+	reserved map[string]bool
 }
 
 // enumType is a generated Go type for the values of an enum field.
@@ -35,6 +37,21 @@ func newWorkflow(g *gen, t *spec.Tool) *workflow {
 	for i, s := range t.States {
 		w.num[s.Name] = i + 1
 	}
+	// Enum types must not take the names of the workflow's other types (a
+	// form field named "state" would make <Tool>State).
+	reserved := map[string]bool{}
+	for _, name := range []string{w.n.state(), w.n.args(), w.n.continuation(), w.n.flow(), w.n.handler(), w.n.base + "Impl"} {
+		reserved[name] = true
+	}
+	for _, q := range w.requests() {
+		reserved[w.n.answer(q.Key)] = true
+	}
+	for _, s := range t.States {
+		if s.Check != nil {
+			reserved[w.n.outcome(s.Check.Name)] = true
+		}
+	}
+	w.reserved = reserved
 	w.addEnums("arg", t.Arguments)
 	w.addEnums("continuation", t.Continuation.Fields)
 	for _, q := range w.requests() {
@@ -68,6 +85,7 @@ func (w *workflow) addEnums(scope string, fields []*spec.Field) {
 			}
 			j := slices.IndexFunc(w.enums, func(x *enumType) bool { return x.name == name })
 			switch {
+			case w.reserved[name]:
 			case j < 0:
 				et = &enumType{name: name, values: e.Values, doc: f.Name}
 				w.enums = append(w.enums, et)

@@ -930,10 +930,8 @@ func runSurveyThanksMessage(f *RunSurveyFlow) string {
 		b.WriteString(string(f.Form.Color))
 	}
 	b.WriteString(", ")
-	if f.Form != nil {
-		if f.Form.Size != nil {
-			b.WriteString(string(*f.Form.Size))
-		}
+	if f.Form != nil && f.Form.Size != nil {
+		b.WriteString(string(*f.Form.Size))
 	}
 	b.WriteString(", ")
 	if f.Form != nil {
@@ -960,22 +958,16 @@ func runSurveyThanksMessage(f *RunSurveyFlow) string {
 		b.WriteString(strconv.FormatBool(f.Form.Newsletter))
 	}
 	b.WriteString(", ")
-	if f.Form != nil {
-		if f.Form.Vip != nil {
-			b.WriteString(strconv.FormatBool(*f.Form.Vip))
-		}
+	if f.Form != nil && f.Form.Vip != nil {
+		b.WriteString(strconv.FormatBool(*f.Form.Vip))
 	}
 	b.WriteString(", ")
-	if f.Form != nil {
-		if f.Form.Weight != nil {
-			b.WriteString(strconv.FormatFloat(*f.Form.Weight, 'f', -1, 64))
-		}
+	if f.Form != nil && f.Form.Weight != nil {
+		b.WriteString(strconv.FormatFloat(*f.Form.Weight, 'f', -1, 64))
 	}
 	b.WriteString(", ")
-	if f.Form != nil {
-		if f.Form.Homepage != nil {
-			b.WriteString(*f.Form.Homepage)
-		}
+	if f.Form != nil && f.Form.Homepage != nil {
+		b.WriteString(*f.Form.Homepage)
 	}
 	b.WriteString(".")
 	return b.String()

@@ -33,6 +33,18 @@ const (
 // getUserInfoTypeValues lists the values in spec order; the continuation codec stores a value as its position.
 var getUserInfoTypeValues = []GetUserInfoType{GetUserInfoTypeAB, GetUserInfoTypeCD, GetUserInfoTypeX1st, GetUserInfoTypeXY, GetUserInfoTypeUPPER, GetUserInfoTypeCamelCase}
 
+// GetUserInfoSSOURLState is a value of state.
+type GetUserInfoSSOURLState string
+
+const (
+	GetUserInfoSSOURLStateCA   GetUserInfoSSOURLState = "CA"
+	GetUserInfoSSOURLStateNY   GetUserInfoSSOURLState = "NY"
+	GetUserInfoSSOURLStateX100 GetUserInfoSSOURLState = "100%"
+)
+
+// getUserInfoSSOURLStateValues lists the values in spec order; the continuation codec stores a value as its position.
+var getUserInfoSSOURLStateValues = []GetUserInfoSSOURLState{GetUserInfoSSOURLStateCA, GetUserInfoSSOURLStateNY, GetUserInfoSSOURLStateX100}
+
 // GetUserInfoString is a value of string.
 type GetUserInfoString string
 
@@ -72,6 +84,8 @@ type GetUserInfoContinuation struct {
 
 // GetUserInfoSSOURLAnswer is the validated answer to input request "sso_URL".
 type GetUserInfoSSOURLAnswer struct {
+	// State: A form field named like the state type.
+	State GetUserInfoSSOURLState
 	// String is form field "string".
 	String GetUserInfoString
 	// URL is form field "url".
@@ -219,7 +233,7 @@ type GetUserInfoHandler interface {
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *GetUserInfoFlow) error
 
-	// FetchUserAPI is the check of state fetchHTTP (names.mrtr.yaml:26:16).
+	// FetchUserAPI is the check of state fetchHTTP (names.mrtr.yaml:27:16).
 	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 	FetchUserAPI(ctx context.Context, f *GetUserInfoFlow) (GetUserInfoFetchUserAPIOutcome, error)
 }
@@ -314,7 +328,7 @@ var getUserInfoDescriptor = mrtr.Descriptor{
 }`),
 	Kind:       mrtr.KindTool,
 	Name:       "get-user.info",
-	SchemaHash: uint64(0x376c537c6d4df544),
+	SchemaHash: uint64(0x3abb5597ddc19e05),
 	States: []mrtr.StateInfo{{
 		Kind: mrtr.StateCheck,
 		Name: "fetchHTTP",
@@ -383,6 +397,7 @@ func (getUserInfoProgram) AppendContinuation(b []byte, f *GetUserInfoFlow) []byt
 	b = binenc.AppendInt(b, f.Continuation.TTLSeconds)
 	b = binenc.AppendBool(b, f.SSOURL != nil)
 	if f.SSOURL != nil {
+		b = binenc.AppendEnum(b, getUserInfoSSOURLStateValues, f.SSOURL.State)
 		b = binenc.AppendEnum(b, getUserInfoStringValues, f.SSOURL.String)
 		b = binenc.AppendString(b, f.SSOURL.URL)
 	}
@@ -396,6 +411,7 @@ func (getUserInfoProgram) LoadContinuation(f *GetUserInfoFlow, data []byte) erro
 	f.Continuation.TTLSeconds = r.Int()
 	if r.Bool() {
 		a := &GetUserInfoSSOURLAnswer{}
+		a.State = binenc.ReadEnum(r, getUserInfoSSOURLStateValues)
 		a.String = binenc.ReadEnum(r, getUserInfoStringValues)
 		a.URL = r.String()
 		f.SSOURL = a
@@ -530,6 +546,15 @@ func (p getUserInfoProgram) checkArgUserID(ctx context.Context, problems *mrtr.P
 func (p getUserInfoProgram) decodeSSOURL(ctx context.Context, content map[string]any) (*GetUserInfoSSOURLAnswer, mrtr.Problems) {
 	a := &GetUserInfoSSOURLAnswer{}
 	var problems mrtr.Problems
+	switch v, st := mrtr.FormString(content, "state"); st {
+	case mrtr.Present:
+		p.checkSSOURLState(ctx, &problems, v)
+		a.State = GetUserInfoSSOURLState(v)
+	case mrtr.Absent:
+		a.State = GetUserInfoSSOURLStateCA
+	case mrtr.WrongType:
+		problems.Addf("state: expected a string")
+	}
 	switch v, st := mrtr.FormString(content, "string"); st {
 	case mrtr.Present:
 		p.checkSSOURLString(ctx, &problems, v)
@@ -551,6 +576,13 @@ func (p getUserInfoProgram) decodeSSOURL(ctx context.Context, content map[string
 	return a, problems
 }
 
+// checkSSOURLState checks field state of sso_URL against its constraints.
+func (p getUserInfoProgram) checkSSOURLState(ctx context.Context, problems *mrtr.Problems, v string) {
+	if !slices.Contains(getUserInfoSSOURLStateValues, GetUserInfoSSOURLState(v)) {
+		problems.Addf("state: must be one of %s", "CA, NY, 100%")
+	}
+}
+
 // checkSSOURLString checks field string of sso_URL against its constraints.
 func (p getUserInfoProgram) checkSSOURLString(ctx context.Context, problems *mrtr.Problems, v string) {
 	if !slices.Contains(getUserInfoStringValues, GetUserInfoString(v)) {
@@ -569,6 +601,16 @@ func (p getUserInfoProgram) checkSSOURLURL(ctx context.Context, problems *mrtr.P
 // getUserInfoSSOURLSchema is the form of input request "sso_URL".
 var getUserInfoSSOURLSchema = json.RawMessage(`{
   "properties": {
+    "state": {
+      "default": "CA",
+      "description": "A form field named like the state type.",
+      "enum": [
+        "CA",
+        "NY",
+        "100%"
+      ],
+      "type": "string"
+    },
     "string": {
       "enum": [
         "go",
@@ -632,7 +674,7 @@ func getUserInfoMissingMessage(f *GetUserInfoFlow) string {
 	return b.String()
 }
 
-// getUserInfoDoneMessage renders "{userId} uses {sso_URL.url} ({sso_URL.string}, {apiURL}, {http_server}, {jsonRPCId}, {ttlSeconds}).".
+// getUserInfoDoneMessage renders "{userId} uses {sso_URL.url} ({sso_URL.string}, {sso_URL.state}, {apiURL}, {http_server}, {jsonRPCId}, {ttlSeconds}).".
 func getUserInfoDoneMessage(f *GetUserInfoFlow) string {
 	var b strings.Builder
 	b.WriteString(f.Args.UserID)
@@ -643,6 +685,10 @@ func getUserInfoDoneMessage(f *GetUserInfoFlow) string {
 	b.WriteString(" (")
 	if f.SSOURL != nil {
 		b.WriteString(string(f.SSOURL.String))
+	}
+	b.WriteString(", ")
+	if f.SSOURL != nil {
+		b.WriteString(string(f.SSOURL.State))
 	}
 	b.WriteString(", ")
 	if f.Args.APIURL != nil {

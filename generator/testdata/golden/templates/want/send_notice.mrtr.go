@@ -1239,50 +1239,40 @@ func sendNoticeConfirmSendMessage(f *SendNoticeFlow) string {
 		b.WriteString(f.Details.Title)
 	}
 	b.WriteString("\" (")
-	if f.Details != nil {
-		if f.Details.Note != nil {
-			b.WriteString(*f.Details.Note)
-		}
+	if f.Details != nil && f.Details.Note != nil {
+		b.WriteString(*f.Details.Note)
 	}
 	b.WriteString(") x")
 	if f.Details != nil {
 		b.WriteString(strconv.FormatInt(f.Details.Copies, 10))
 	}
 	b.WriteString("+")
-	if f.Details != nil {
-		if f.Details.Extra != nil {
-			b.WriteString(strconv.FormatInt(*f.Details.Extra, 10))
-		}
+	if f.Details != nil && f.Details.Extra != nil {
+		b.WriteString(strconv.FormatInt(*f.Details.Extra, 10))
 	}
 	b.WriteString(", weight ")
 	if f.Details != nil {
 		b.WriteString(strconv.FormatFloat(f.Details.Weight, 'f', -1, 64))
 	}
 	b.WriteString("+")
-	if f.Details != nil {
-		if f.Details.Bonus != nil {
-			b.WriteString(strconv.FormatFloat(*f.Details.Bonus, 'f', -1, 64))
-		}
+	if f.Details != nil && f.Details.Bonus != nil {
+		b.WriteString(strconv.FormatFloat(*f.Details.Bonus, 'f', -1, 64))
 	}
 	b.WriteString(", pin ")
 	if f.Details != nil {
 		b.WriteString(strconv.FormatBool(f.Details.Pin))
 	}
 	b.WriteString(", mute ")
-	if f.Details != nil {
-		if f.Details.Mute != nil {
-			b.WriteString(strconv.FormatBool(*f.Details.Mute))
-		}
+	if f.Details != nil && f.Details.Mute != nil {
+		b.WriteString(strconv.FormatBool(*f.Details.Mute))
 	}
 	b.WriteString(", ")
 	if f.Details != nil {
 		b.WriteString(string(f.Details.Tone))
 	}
 	b.WriteString("/")
-	if f.Details != nil {
-		if f.Details.Font != nil {
-			b.WriteString(string(*f.Details.Font))
-		}
+	if f.Details != nil && f.Details.Font != nil {
+		b.WriteString(string(*f.Details.Font))
 	}
 	b.WriteString(", badges ")
 	if f.Details != nil {

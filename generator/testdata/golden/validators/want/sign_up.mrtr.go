@@ -602,16 +602,12 @@ func signUpDoneMessage(f *SignUpFlow) string {
 		b.WriteString(strconv.FormatBool(f.Terms.Accepted))
 	}
 	b.WriteString(", ")
-	if f.Terms != nil {
-		if f.Terms.Share != nil {
-			b.WriteString(strconv.FormatFloat(*f.Terms.Share, 'f', -1, 64))
-		}
+	if f.Terms != nil && f.Terms.Share != nil {
+		b.WriteString(strconv.FormatFloat(*f.Terms.Share, 'f', -1, 64))
 	}
 	b.WriteString(", ")
-	if f.Terms != nil {
-		if f.Terms.Motto != nil {
-			b.WriteString(*f.Terms.Motto)
-		}
+	if f.Terms != nil && f.Terms.Motto != nil {
+		b.WriteString(*f.Terms.Motto)
 	}
 	b.WriteString(").")
 	return b.String()
