@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,15 +27,96 @@ var SchemaJSON []byte
 // SchemaURL is the schema's $id.
 const SchemaURL = "https://raw.githubusercontent.com/mrtrgen/mrtrgen/main/spec/schema/mrtr.v1.schema.json"
 
-var compiledSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
+// compiledSchemas are the schema of a whole spec and of one workflow (a
+// tool or prompt), compiled once.
+var compiledSchemas = sync.OnceValues(func() ([2]*jsonschema.Schema, error) {
 	c := jsonschema.NewCompiler()
 	c.Draft = jsonschema.Draft2020
 	c.AssertFormat = false
 	if err := c.AddResource(SchemaURL, bytes.NewReader(SchemaJSON)); err != nil {
-		return nil, err
+		return [2]*jsonschema.Schema{}, err
 	}
-	return c.Compile(SchemaURL)
+	root, err := c.Compile(SchemaURL)
+	if err != nil {
+		return [2]*jsonschema.Schema{}, err
+	}
+	workflow, err := c.Compile(SchemaURL + "#/$defs/workflow")
+	return [2]*jsonschema.Schema{root, workflow}, err
 })
+
+// parallelWorkflows is how many tools and prompts a spec needs before the
+// schema checks them on several cores.
+const parallelWorkflows = 64
+
+// schemaFailures validates doc and returns the failures, each a leaf of the
+// validator's error tree. A large spec's workflows are validated
+// concurrently, each against the workflow schema; their failures' instance
+// locations are then made absolute.
+func schemaFailures(schemas [2]*jsonschema.Schema, doc any) []*jsonschema.ValidationError {
+	var out []*jsonschema.ValidationError
+	collect := func(err error) []*jsonschema.ValidationError {
+		if err == nil {
+			return nil
+		}
+		if ve, ok := err.(*jsonschema.ValidationError); ok {
+			return leaves(ve)
+		}
+		return []*jsonschema.ValidationError{{InstanceLocation: "", Message: err.Error()}}
+	}
+	type workflow struct {
+		prefix string // escaped as the validator escapes locations
+		value  any
+	}
+	var wfs []workflow
+	m, ok := doc.(map[string]any)
+	if ok {
+		n := 0
+		for _, k := range []string{"tools", "prompts"} {
+			if wm, ok := m[k].(map[string]any); ok {
+				n += len(wm)
+			}
+		}
+		if n >= parallelWorkflows {
+			shallow := make(map[string]any, len(m))
+			for k, v := range m {
+				shallow[k] = v
+			}
+			for _, k := range []string{"tools", "prompts"} {
+				if wm, ok := m[k].(map[string]any); ok {
+					for name, v := range wm {
+						wfs = append(wfs, workflow{"/" + k + "/" + url.PathEscape(escapePointer(name)), v})
+					}
+					shallow[k] = map[string]any{}
+				}
+			}
+			doc = shallow
+		}
+	}
+	out = collect(schemas[0].Validate(doc))
+	if len(wfs) == 0 {
+		return out
+	}
+	workers := min(runtime.GOMAXPROCS(0), len(wfs))
+	results := make([][]*jsonschema.ValidationError, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(wfs); i += workers {
+				for _, leaf := range collect(schemas[1].Validate(wfs[i].value)) {
+					leaf.InstanceLocation = wfs[i].prefix + leaf.InstanceLocation
+					results[w] = append(results[w], leaf)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, r := range results {
+		out = append(out, r...)
+	}
+	return out
+}
 
 // schemaDoc is the schema parsed as plain JSON, used to name the keys an
 // object allows when a spec uses an unknown one.
@@ -47,18 +129,14 @@ var schemaDoc = sync.OnceValue(func() map[string]any {
 // validateSchema checks a document against the schema and maps each
 // failure back to the line and column it came from.
 func validateSchema(file string, doc any, pos *locator) Diagnostics {
-	sch, err := compiledSchema()
+	schemas, err := compiledSchemas()
 	if err != nil {
 		// The schema is embedded and tested; failing to compile it is a bug.
 		return Diagnostics{{Pos: Pos{File: file}, Severity: Error, Rule: "internal", Message: "cannot compile the embedded schema: " + err.Error()}}
 	}
-	err = sch.Validate(doc)
-	if err == nil {
+	failures := schemaFailures(schemas, doc)
+	if len(failures) == 0 {
 		return nil
-	}
-	ve, ok := err.(*jsonschema.ValidationError)
-	if !ok {
-		return Diagnostics{{Pos: Pos{File: file, Line: 1, Col: 1}, Severity: Error, Rule: "schema", Message: err.Error()}}
 	}
 	// Order the failures by where they are before describing them, so that
 	// the output is stable (the validator walks objects in map order) and a
@@ -68,7 +146,7 @@ func validateSchema(file string, doc any, pos *locator) Diagnostics {
 		leaf      *jsonschema.ValidationError
 	}
 	var ls []located
-	for _, leaf := range leaves(ve) {
+	for _, leaf := range failures {
 		at, _ := pos.at(unescapeLocation(leaf.InstanceLocation))
 		ls = append(ls, located{at.Line, at.Col, leaf})
 	}
