@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -15,10 +16,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/redis/go-redis/v9"
 
 	"github.com/mrtrgen/mrtrgen/examples/domain"
 	"github.com/mrtrgen/mrtrgen/mrtr/seal"
+	"github.com/mrtrgen/mrtrgen/mrtr/store/storeopen"
+	"github.com/mrtrgen/mrtrgen/mrtr/store/storetest"
 )
 
 // server is an App serving on a loopback port.
@@ -189,12 +194,62 @@ func TestServeRoundByRound(t *testing.T) {
 	}
 }
 
-// TestServeAcrossInstances: two instances sharing a SQLite file, the key
-// ring and the audience serve the rounds of one workflow each; the charge
-// happens once, its id stored in the shared domain data.
+// TestServeAcrossInstances: two instances sharing a store (SQLite file,
+// PostgreSQL database, Redis), the key ring and the audience serve the
+// rounds of one workflow each; the charge happens once, its id stored in
+// the shared domain data.
 func TestServeAcrossInstances(t *testing.T) {
+	t.Run("sqlite", func(t *testing.T) {
+		testAcrossInstances(t, "sqlite:"+filepath.Join(t.TempDir(), "fleet.db"))
+	})
+	t.Run("postgres", func(t *testing.T) {
+		base := storetest.PostgresURL(t)
+		prefix := storetest.UniqueName() + "_"
+		t.Cleanup(func() {
+			ctx := context.Background()
+			conn, err := pgx.Connect(ctx, base)
+			if err != nil {
+				return
+			}
+			defer conn.Close(ctx)
+			for _, table := range []string{"ops", "states", "example_kv"} {
+				conn.Exec(ctx, "DROP TABLE IF EXISTS "+prefix+table)
+			}
+		})
+		testAcrossInstances(t, withPrefix(t, base, prefix))
+	})
+	t.Run("redis", func(t *testing.T) {
+		base := storetest.RedisURL(t)
+		prefix := storetest.UniqueName() + ":"
+		t.Cleanup(func() {
+			ctx := context.Background()
+			opts, err := redis.ParseURL(base)
+			if err != nil {
+				return
+			}
+			rdb := redis.NewClient(opts)
+			defer rdb.Close()
+			for it := rdb.Scan(ctx, 0, prefix+"*", 100).Iterator(); it.Next(ctx); {
+				rdb.Del(ctx, it.Val())
+			}
+		})
+		testAcrossInstances(t, withPrefix(t, base, prefix))
+	})
+}
+
+func withPrefix(t *testing.T, u, prefix string) string {
+	p, err := url.Parse(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := p.Query()
+	q.Set(storeopen.PrefixParam, prefix)
+	p.RawQuery = q.Encode()
+	return p.String()
+}
+
+func testAcrossInstances(t *testing.T, u string) {
 	ring := testRing(t)
-	u := "sqlite:" + filepath.Join(t.TempDir(), "fleet.db")
 	a := start(t, u, ring, "a")
 	b := start(t, u, ring, "b")
 	ctx := context.Background()
