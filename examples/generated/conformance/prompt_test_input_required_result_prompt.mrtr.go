@@ -7,12 +7,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/mrtrgen/mrtrgen/mrtr"
-	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mrtrgen/mrtrgen/mrtr"
+	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
 )
 
 // TestInputRequiredResultPromptArgs are the arguments of prompt test_input_required_result_prompt, validated on every round.
@@ -254,7 +255,7 @@ func (p testInputRequiredResultPromptProgram) decodeUserContext(ctx context.Cont
 	return a, problems
 }
 
-// checkUserContextContext checks field of user_context context against its constraints.
+// checkUserContextContext checks field context of user_context against its constraints.
 func (p testInputRequiredResultPromptProgram) checkUserContextContext(ctx context.Context, problems *mrtr.Problems, v string) {
 	if n := utf8.RuneCountInString(v); n > 500 {
 		problems.Addf("context: at most 500 characters (got %d)", n)

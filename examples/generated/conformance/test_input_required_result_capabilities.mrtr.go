@@ -7,11 +7,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
+	"unicode/utf8"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
-	"time"
-	"unicode/utf8"
 )
 
 // TestInputRequiredResultCapabilitiesArgs are the arguments of tool test_input_required_result_capabilities, validated on every round.
@@ -294,7 +295,7 @@ func (p testInputRequiredResultCapabilitiesProgram) decodeUserName(ctx context.C
 	return a, problems
 }
 
-// checkUserNameName checks field of user_name name against its constraints.
+// checkUserNameName checks field name of user_name against its constraints.
 func (p testInputRequiredResultCapabilitiesProgram) checkUserNameName(ctx context.Context, problems *mrtr.Problems, v string) {
 	if n := utf8.RuneCountInString(v); n > 100 {
 		problems.Addf("name: at most 100 characters (got %d)", n)

@@ -7,12 +7,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/mrtrgen/mrtrgen/mrtr"
-	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mrtrgen/mrtrgen/mrtr"
+	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
 )
 
 // TestInputRequiredResultElicitationArgs are the arguments of tool test_input_required_result_elicitation, validated on every round.
@@ -255,7 +256,7 @@ func (p testInputRequiredResultElicitationProgram) decodeUserName(ctx context.Co
 	return a, problems
 }
 
-// checkUserNameName checks field of user_name name against its constraints.
+// checkUserNameName checks field name of user_name against its constraints.
 func (p testInputRequiredResultElicitationProgram) checkUserNameName(ctx context.Context, problems *mrtr.Problems, v string) {
 	if n := utf8.RuneCountInString(v); n > 100 {
 		problems.Addf("name: at most 100 characters (got %d)", n)

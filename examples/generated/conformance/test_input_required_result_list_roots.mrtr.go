@@ -7,11 +7,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
+	"time"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
-	"strings"
-	"time"
 )
 
 // TestInputRequiredResultListRootsArgs are the arguments of tool test_input_required_result_list_roots, validated on every round.

@@ -7,12 +7,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/mrtrgen/mrtrgen/mrtr"
-	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mrtrgen/mrtrgen/mrtr"
+	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
 )
 
 // TestInputRequiredResultMultiRoundArgs are the arguments of tool test_input_required_result_multi_round, validated on every round.
@@ -320,7 +321,7 @@ func (p testInputRequiredResultMultiRoundProgram) decodeStep1(ctx context.Contex
 	return a, problems
 }
 
-// checkStep1Name checks field of step1 name against its constraints.
+// checkStep1Name checks field name of step1 against its constraints.
 func (p testInputRequiredResultMultiRoundProgram) checkStep1Name(ctx context.Context, problems *mrtr.Problems, v string) {
 	if n := utf8.RuneCountInString(v); n > 100 {
 		problems.Addf("name: at most 100 characters (got %d)", n)
@@ -343,7 +344,7 @@ func (p testInputRequiredResultMultiRoundProgram) decodeStep2(ctx context.Contex
 	return a, problems
 }
 
-// checkStep2Color checks field of step2 color against its constraints.
+// checkStep2Color checks field color of step2 against its constraints.
 func (p testInputRequiredResultMultiRoundProgram) checkStep2Color(ctx context.Context, problems *mrtr.Problems, v string) {
 	if n := utf8.RuneCountInString(v); n > 100 {
 		problems.Addf("color: at most 100 characters (got %d)", n)
