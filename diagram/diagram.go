@@ -15,6 +15,7 @@ package diagram
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/mrtrgen/mrtrgen/spec"
@@ -230,8 +231,9 @@ func edgeLabel(s *spec.State, e spec.Edge) string {
 
 // Render writes the diagram of each workflow in format (one of Formats).
 // Several Mermaid diagrams are separated by a blank line and each opens
-// with a %% comment naming its workflow; several DOT graphs follow each
-// other, which Graphviz reads as one input.
+// with a %% comment naming its workflow and spec file (a Mermaid renderer
+// takes one diagram at a time); several DOT graphs follow each other, which
+// Graphviz reads as one input.
 func Render(w io.Writer, format string, ts []*spec.Tool) error {
 	var render func(*Graph) string
 	switch format {
@@ -248,7 +250,11 @@ func Render(w io.Writer, format string, ts []*spec.Tool) error {
 			b.WriteString("\n")
 		}
 		if format == "mermaid" && len(ts) > 1 {
-			fmt.Fprintf(&b, "%%%% %s %s\n", t.Kind, t.Name)
+			fmt.Fprintf(&b, "%%%% %s %s", t.Kind, t.Name)
+			if t.Pos.File != "" {
+				fmt.Fprintf(&b, " (%s)", filepath.ToSlash(t.Pos.File))
+			}
+			b.WriteString("\n")
 		}
 		b.WriteString(render(Build(t)))
 		if _, err := io.WriteString(w, b.String()); err != nil {

@@ -308,7 +308,7 @@ func TestRender(t *testing.T) {
 	if n := strings.Count(b.String(), "stateDiagram-v2\n"); n != 3 {
 		t.Errorf("%d diagrams", n)
 	}
-	if !strings.HasPrefix(b.String(), "%% "+ts[0].Kind.String()+" "+ts[0].Name+"\nstateDiagram-v2\n") {
+	if !strings.HasPrefix(b.String(), "%% "+ts[0].Kind.String()+" "+ts[0].Name+" ("+filepath.ToSlash(ts[0].Pos.File)+")\nstateDiagram-v2\n") {
 		t.Errorf("several diagrams are not headed by a comment:\n%s", b.String())
 	}
 	b.Reset()

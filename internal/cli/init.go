@@ -1,0 +1,144 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mrtrgen/mrtrgen/spec"
+	"github.com/mrtrgen/mrtrgen/templates"
+)
+
+func newInitCmd() *cobra.Command {
+	var pkg string
+	cmd := &cobra.Command{
+		Use:   "init [NAME]",
+		Short: "Write a commented starter spec",
+		Long: `Init writes NAME.mrtr.yaml, a commented starter spec with one tool that
+follows the MRTR practices lint enforces (a check before the question, a
+confirmation gate and a recheck before an irreversible, idempotent
+effect, a continuation TTL). It lints clean and generates as it is; edit
+it into your own tools.
+
+NAME defaults to the current directory's name, and may include a
+directory (specs/billing writes specs/billing.mrtr.yaml). The Go package
+is NAME in lower case without punctuation, unless --package says
+otherwise. The file starts with the yaml-language-server line that gives
+editors the schema, and says how to wire it into go generate.
+
+Init never overwrites a file: it fails (exit 2) when NAME.mrtr.yaml exists.`,
+		Example: `  mrtrgen init                      # <current directory>.mrtr.yaml
+  mrtrgen init billing              # billing.mrtr.yaml, package billing
+  mrtrgen init specs/billing --package billingmcp`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			name := ""
+			if len(args) == 1 {
+				name = args[0]
+			} else {
+				wd, err := os.Getwd()
+				if err != nil {
+					return err
+				}
+				name = filepath.Base(wd)
+			}
+			name = strings.TrimSuffix(name, spec.Ext)
+			dir, base := filepath.Split(name)
+			if base == "" || base == "." || base == ".." {
+				return usageError(cmd, fmt.Errorf("%q is not a spec name; give one, for example mrtrgen init billing", name))
+			}
+			if pkg == "" {
+				pkg = packageName(base)
+			} else if !validPackage(pkg) {
+				return usageError(cmd, fmt.Errorf("--package %q is not a Go package name of lower-case letters, digits and underscores", pkg))
+			}
+			file := base + spec.Ext
+			path := filepath.Join(dir, file)
+			content, err := starterSpec(file, pkg)
+			if err != nil {
+				return err
+			}
+			if dir != "" {
+				if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+					return fmt.Errorf("directory %s does not exist; create it first (mkdir -p %s)", dir, dir)
+				}
+			}
+			fh, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+			if errors.Is(err, fs.ErrExist) {
+				return fmt.Errorf("%s already exists; mrtrgen init never overwrites a file: pick another name (mrtrgen init OTHER), or move the file away", filepath.ToSlash(path))
+			}
+			if err != nil {
+				return err
+			}
+			if _, err := fh.Write(content); err != nil {
+				fh.Close()
+				return err
+			}
+			if err := fh.Close(); err != nil {
+				return err
+			}
+			slash := filepath.ToSlash(path)
+			fmt.Fprintf(cmd.OutOrStdout(), `wrote %s (package %s)
+next:
+  mrtrgen lint %s       # check it while you edit
+  mrtrgen generate %s   # Go code, tests and a handler scaffold next to it
+`, slash, pkg, slash, slash)
+			return nil
+		},
+	}
+	cmd.Flags().StringVarP(&pkg, "package", "p", "", "Go package name of the generated code (default: from NAME)")
+	return cmd
+}
+
+// starterSpec renders the starter spec template.
+func starterSpec(file, pkg string) ([]byte, error) {
+	tpl, err := templates.Parse(templates.Init, nil)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	err = tpl.Execute(&b, map[string]string{"File": file, "Package": pkg, "SchemaURL": spec.SchemaURL})
+	return b.Bytes(), err
+}
+
+// packageName derives a Go package name from a spec name: lower case,
+// letters and digits only ("Billing-API" → "billingapi"); "tools" when
+// nothing is left; a leading digit gets a "p" before it, and a Go keyword
+// a "pkg" after it.
+func packageName(name string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(name) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+		}
+	}
+	p := b.String()
+	switch {
+	case p == "":
+		return "tools"
+	case p[0] >= '0' && p[0] <= '9':
+		return "p" + p
+	case token.IsKeyword(p):
+		return p + "pkg"
+	}
+	return p
+}
+
+func validPackage(p string) bool {
+	if p == "" || p[0] < 'a' || p[0] > 'z' || token.IsKeyword(p) {
+		return false
+	}
+	for _, r := range p {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_') {
+			return false
+		}
+	}
+	return true
+}
