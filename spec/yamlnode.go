@@ -53,6 +53,9 @@ func parseYAML(path string, data []byte, lim Limits) (*yaml.Node, Diagnostics) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return fail(1, 1, "input", "file is empty", "start from `mrtrgen init`, or see docs/spec.md")
 	}
+	if bytes.HasPrefix(data, []byte("\xff\xfe")) || bytes.HasPrefix(data, []byte("\xfe\xff")) {
+		return fail(1, 1, "input", "file is UTF-16, not UTF-8", "save the spec as UTF-8")
+	}
 	if i := bytes.IndexByte(data, 0); i >= 0 {
 		line, col := lineCol(data, i)
 		return fail(line, col, "input", "file contains a NUL byte: binary data, not a YAML spec", "")
