@@ -429,3 +429,18 @@ func TestEngineConfigIsChecked(t *testing.T) {
 	}
 	var _ store.Store = store.NewMemory(store.Options{})
 }
+
+// An Authorize that cannot decide is a dependency failure, not a refusal.
+func TestAuthorizeFailureIsADependencyFailure(t *testing.T) {
+	h := mrtrtest.New(t, testprog.NewSpinProgram(brokenAuthorize{&testprog.SpinImpl{}}))
+	reply := call(t, h, nil, "", nil)
+	if reply.Final == nil || reply.Final.Outcome != mrtr.OutcomeError || !strings.Contains(reply.Final.Text, "authorization check failed") {
+		t.Fatalf("Authorize returned a plain error: %+v", reply.Final)
+	}
+}
+
+type brokenAuthorize struct{ *testprog.SpinImpl }
+
+func (brokenAuthorize) Authorize(context.Context, *testprog.SpinFlow) error {
+	return errors.New("directory unreachable")
+}

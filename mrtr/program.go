@@ -168,7 +168,9 @@ type Program[F any] interface {
 	// (what the requestState is bound to).
 	AppendArgs(dst []byte, f F) []byte
 	// Authorize asks the handler whether the caller may run this workflow
-	// with these arguments, now. It runs on every round.
+	// with these arguments, now. It runs on every round. A Rejection
+	// (mrtr.Forbidden) refuses the caller; any other error means the check
+	// could not be made and ends the round as a dependency failure.
 	Authorize(ctx context.Context, f F) error
 	// AppendContinuation and LoadContinuation encode and decode what the
 	// flow carries between rounds (continuation fields and answers).

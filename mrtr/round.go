@@ -137,14 +137,16 @@ func Run[F any](ctx context.Context, e *Engine, p Program[F], req Request) (repl
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		rt.outcome = string(OutcomeUnauthorized)
-		msg := "not authorized"
-		if rej, ok := isRejection(err); ok {
-			msg += ": " + rej.msg
-		} else {
-			e.log.WarnContext(ctx, "mrtr: authorize failed", "tool", d.Name, "error", err)
+		rej, ok := isRejection(err)
+		if !ok {
+			// Authorize could not decide (its database is down, say): that is
+			// a dependency failure, not a refusal.
+			rt.outcome = string(OutcomeError)
+			e.log.ErrorContext(ctx, "mrtr: authorization check failed", "tool", d.Name, "error", err)
+			return &Reply{Final: &Final{Outcome: OutcomeError, Text: fmt.Sprintf("%s: the authorization check failed: %v", d.Name, err)}}, nil
 		}
-		return &Reply{Final: &Final{Outcome: OutcomeUnauthorized, Text: msg}}, nil
+		rt.outcome = string(OutcomeUnauthorized)
+		return &Reply{Final: &Final{Outcome: OutcomeUnauthorized, Text: "not authorized: " + rej.msg}}, nil
 	}
 
 	// Verify the continuation, or start a new workflow.

@@ -86,14 +86,19 @@ func New[F any](t testing.TB, p mrtr.Program[F], opts ...Option) *Harness[F] {
 		st = store.NewMemory(store.Options{Now: clock.Now})
 	}
 	t.Cleanup(func() { st.Close() })
+	h := &Harness[F]{Program: p, Store: st, Clock: clock, Principal: "alice", Capabilities: AllCapabilities()}
 	e, err := mrtr.NewEngine(mrtr.Config{
 		Audience: Audience, Codec: NewCodec(t, clock), Store: st, Now: clock.Now,
 		Logger: o.logger, Instance: "mrtrtest", Lease: 5 * time.Second,
+		// Requests over HTTP (RunMatrix's "over HTTP") come from the
+		// harness's principal too.
+		Authenticate: func(context.Context, *mcp.RequestExtra) (string, error) { return h.Principal, nil },
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &Harness[F]{Program: p, Engine: e, Store: st, Clock: clock, Principal: "alice", Capabilities: AllCapabilities()}
+	h.Engine = e
+	return h
 }
 
 // Call runs one round: args (any JSON-marshalable value, or
