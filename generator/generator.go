@@ -19,12 +19,15 @@ import (
 	"bytes"
 	"fmt"
 	"go/ast"
+	"go/format"
 	"go/parser"
 	"go/token"
 	"path"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/dave/jennifer/jen"
 
@@ -59,6 +62,8 @@ type File struct {
 	Path    string
 	Kind    FileKind
 	Content []byte
+
+	decls []string // names a Go file declares (see declNames)
 }
 
 // Options tune generation.
@@ -75,29 +80,38 @@ func Generate(f *spec.File, opts Options) ([]File, error) {
 		return nil, err
 	}
 	g := &gen{f: f, opts: opts}
-	var files []File
-	add := func(file File, err error) error {
-		files = append(files, file)
-		return err
-	}
+	// Files are independent of each other: render them on every CPU (most
+	// of the time goes into formatting), each into its own slot, so the
+	// result does not depend on the order they finish in.
+	var jobs []func() (File, error)
 	for _, t := range f.Workflows() {
-		if err := add(g.workflowFile(t)); err != nil {
-			return nil, err
-		}
-		if err := add(g.testFile(t)); err != nil {
-			return nil, err
-		}
-		if err := add(g.stubFile(t)); err != nil {
-			return nil, err
+		jobs = append(jobs,
+			func() (File, error) { return g.workflowFile(t) },
+			func() (File, error) { return g.testFile(t) },
+			func() (File, error) { return g.stubFile(t) })
+	}
+	jobs = append(jobs, g.packageFile, g.docsFile, func() (File, error) { return g.gitattributes(), nil })
+	files := make([]File, len(jobs))
+	errs := make([]error, len(jobs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(jobs)) {
+		wg.Go(func() {
+			for i := range next {
+				files[i], errs[i] = jobs[i]()
+			}
+		})
+	}
+	for i := range jobs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err // the first in a fixed order
 		}
 	}
-	if err := add(g.packageFile()); err != nil {
-		return nil, err
-	}
-	if err := add(g.docsFile()); err != nil {
-		return nil, err
-	}
-	files = append(files, g.gitattributes())
 	slices.SortFunc(files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
 	if err := checkCollisions(files); err != nil {
 		return nil, err
@@ -137,7 +151,6 @@ func checkCollisions(files []File) error {
 			return fmt.Errorf("generator: two workflows would be generated into %s; rename one of them", files[i].Path)
 		}
 	}
-	fset := token.NewFileSet()
 	declared := map[string]string{} // name, or Type.member → file
 	add := func(name, file string) error {
 		if name == "_" {
@@ -154,15 +167,8 @@ func checkCollisions(files []File) error {
 		return nil
 	}
 	for _, f := range files {
-		if !strings.HasSuffix(f.Path, ".go") {
-			continue
-		}
-		af, err := parser.ParseFile(fset, f.Path, f.Content, parser.SkipObjectResolution)
-		if err != nil {
-			return fmt.Errorf("generator: %s: generated code does not parse: %w", f.Path, err)
-		}
-		for _, decl := range af.Decls {
-			if err := declNames(decl, func(name string) error { return add(name, f.Path) }); err != nil {
+		for _, name := range f.decls {
+			if err := add(name, f.Path); err != nil {
 				return err
 			}
 		}
@@ -255,12 +261,31 @@ func (g *gen) newFile(pkg string) *jen.File {
 	return jf
 }
 
-func render(name string, jf *jen.File) ([]byte, error) {
-	var buf bytes.Buffer
-	if err := jf.Render(&buf); err != nil {
-		return nil, fmt.Errorf("generator: rendering %s: %w", name, err)
+// render writes a Go file and returns it formatted, with the names it
+// declares. It parses jen's output once and formats that tree, which is
+// what format.Source (and so jen's own formatting) does for a whole file.
+func render(name string, jf *jen.File) ([]byte, []string, error) {
+	var raw bytes.Buffer
+	jf.NoFormat = true
+	if err := jf.Render(&raw); err != nil {
+		return nil, nil, fmt.Errorf("generator: rendering %s: %w", name, err)
 	}
-	return groupImports(buf.Bytes()), nil
+	fset := token.NewFileSet()
+	file, err := parser.ParseFile(fset, name, raw.Bytes(), parser.ParseComments|parser.SkipObjectResolution)
+	if err != nil {
+		return nil, nil, fmt.Errorf("generator: rendering %s: generated code does not parse: %w", name, err)
+	}
+	var decls []string
+	for _, d := range file.Decls {
+		_ = declNames(d, func(n string) error { decls = append(decls, n); return nil })
+	}
+	ast.SortImports(fset, file)
+	var out bytes.Buffer
+	out.Grow(raw.Len())
+	if err := format.Node(&out, fset, file); err != nil {
+		return nil, nil, fmt.Errorf("generator: formatting %s: %w", name, err)
+	}
+	return groupImports(out.Bytes()), decls, nil
 }
 
 // groupImports puts the standard library's imports first and the others
@@ -312,8 +337,8 @@ func (g *gen) workflowFile(t *spec.Tool) (File, error) {
 	w.validators(jf)
 	w.requestFuncs(jf)
 	name := fileBase(t) + ".mrtr.go"
-	b, err := render(name, jf)
-	return File{Path: g.out(name), Kind: Generated, Content: b}, err
+	b, decls, err := render(name, jf)
+	return File{Path: g.out(name), Kind: Generated, Content: b, decls: decls}, err
 }
 
 // specBase is the spec's file name without its extension ("tickets").
@@ -341,8 +366,8 @@ func (g *gen) packageFile() (File, error) {
 	}
 	jf.Commentf("RegisterAll adds every tool and prompt of package %s to s, served by e.", g.f.Package)
 	jf.Func().Id("RegisterAll").Params(append([]jen.Code{jen.Id("s").Op("*").Qual(pkgMCP, "Server"), jen.Id("e").Op("*").Qual(pkgMRTR, "Engine")}, params...)...).Block(regs...)
-	b, err := render("package.mrtr.go", jf)
-	return File{Path: g.out("package.mrtr.go"), Kind: Generated, Content: b}, err
+	b, decls, err := render("package.mrtr.go", jf)
+	return File{Path: g.out("package.mrtr.go"), Kind: Generated, Content: b, decls: decls}, err
 }
 
 // handlerParam is the parameter of RegisterAll taking a workflow's handler:

@@ -55,6 +55,6 @@ func (g *gen) stubFile(t *spec.Tool) (File, error) {
 		jf.Line()
 	}
 	name := fileBase(t) + "_handler.go"
-	b, err := render(name, jf)
-	return File{Path: g.out(name), Kind: Scaffold, Content: b}, err
+	b, decls, err := render(name, jf)
+	return File{Path: g.out(name), Kind: Scaffold, Content: b, decls: decls}, err
 }

@@ -28,8 +28,8 @@ func (g *gen) testFile(t *spec.Tool) (File, error) {
 		return File{}, fmt.Errorf("%s %s: generating tests: %w", t.Kind, t.Name, err)
 	}
 	name := fileBase(t) + ".mrtr_test.go"
-	b, err := render(name, jf)
-	return File{Path: g.out(name), Kind: Generated, Content: b}, err
+	b, decls, err := render(name, jf)
+	return File{Path: g.out(name), Kind: Generated, Content: b, decls: decls}, err
 }
 
 func (w *workflow) fakeName() string { return "fake" + w.n.base }
