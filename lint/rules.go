@@ -73,8 +73,8 @@ initial: create`,
 		Hint:    "read the argument instead of asking for it again, or rename the field",
 		Why: `When a value is a declared argument the client has already sent it; asking for it
 again in a round means two sources for one value, and the later one silently wins.`,
-		Bad:   `arguments: {ticketId: {type: string}}\n... fields: {ticketId: {type: string}}`,
-		Good:  `arguments: {ticketId: {type: string}}\n... fields: {closeReason: {type: enum, values: [...]}}`,
+		Bad:   "arguments: {ticketId: {type: string}}\n... fields: {ticketId: {type: string}}",
+		Good:  "arguments: {ticketId: {type: string}}\n... fields: {closeReason: {type: enum, values: [...]}}",
 		check: checkAskDuplicatesArgument,
 	},
 	{

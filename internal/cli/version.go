@@ -15,7 +15,10 @@ func newVersionCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Print the mrtrgen version",
-		Args:  cobra.NoArgs,
+		Long: `Version prints the version of mrtrgen. Generated code does not record it,
+so upgrading mrtrgen changes generated files only when their content changes.`,
+		Example: `  mrtrgen version`,
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			v := Version
 			if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
