@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -36,16 +37,22 @@ Exit status: 0 when clean (warnings allowed unless --strict),
 				return err
 			}
 			var all spec.Diagnostics
+			var unreadable []error
 			for _, p := range paths {
 				_, ds, err := loadAndLint(p)
 				if err != nil {
-					return err
+					// Report the other files' findings anyway, then fail.
+					unreadable = append(unreadable, err)
+					continue
 				}
 				all = append(all, ds...)
 			}
 			all.Sort()
 			if err := lint.Write(cmd.OutOrStdout(), format, all, Version); err != nil {
 				return err
+			}
+			if len(unreadable) > 0 {
+				return &exitError{code: ExitFailure, err: errors.Join(unreadable...)}
 			}
 			if all.HasErrors() || (strict && len(all) > 0) {
 				return findings()
