@@ -291,6 +291,11 @@ func (w *workflow) confirmCase(c *jen.Group, s *spec.State) {
 		)
 		sw.Case(jen.Qual(pkgMRTR, "Declined")).Block(w.leave(s.OnDecline, "decline", "the user did not confirm"))
 		sw.Case(jen.Qual(pkgMRTR, "Cancelled")).Block(w.leave(s.OnCancel, "cancel", "the user cancelled the confirmation"))
+		sw.Case(jen.Qual(pkgMRTR, "Malformed")).Block(
+			jen.Return(jen.Id("r").Dot("Ask").Call(jen.Index().Qual(pkgMRTR, "Pending").Values(
+				jen.Id("p").Dot(builder).Call(jen.Id("f"), jen.Qual(pkgMRTR, "Problems").Values(jen.Id("resp").Dot("Problem"))),
+			))),
+		)
 	})
 	c.Return(jen.Id("r").Dot("Ask").Call(jen.Index().Qual(pkgMRTR, "Pending").Values(jen.Id("p").Dot(builder).Call(jen.Id("f"), jen.Nil()))))
 }

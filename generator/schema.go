@@ -148,9 +148,17 @@ func (w *workflow) inputSchema() []byte {
 				case spec.RequestElicit:
 					answers[q.Key] = objectSchema(q.Fields, true)
 				case spec.RequestSample:
-					answers[q.Key] = map[string]any{"type": "string"}
+					a := map[string]any{"type": "string"}
+					if q.MaxLength != nil {
+						a["maxLength"] = *q.MaxLength
+					}
+					answers[q.Key] = a
 				case spec.RequestRoots:
-					answers[q.Key] = map[string]any{"type": "array", "items": map[string]any{"type": "string"}}
+					a := map[string]any{"type": "array", "items": map[string]any{"type": "string", "format": "uri"}, "maxItems": q.MaxItems}
+					if q.MinItems != nil {
+						a["minItems"] = *q.MinItems
+					}
+					answers[q.Key] = a
 				}
 			}
 			if st.Confirm != nil {

@@ -142,6 +142,8 @@ func (p cleanUpBranchesProgram) Step(ctx context.Context, r *mrtr.Round, f *Clea
 				Outcome: mrtr.OutcomeCancelled,
 				Text:    "clean_up_branches was cancelled: the user cancelled the confirmation.",
 			})
+		case mrtr.Malformed:
+			return r.Ask([]mrtr.Pending{p.gateConfirmMerged(f, mrtr.Problems{resp.Problem})})
 		}
 		return r.Ask([]mrtr.Pending{p.gateConfirmMerged(f, nil)})
 	case CleanUpBranchesStateConfirmStale:
@@ -166,6 +168,8 @@ func (p cleanUpBranchesProgram) Step(ctx context.Context, r *mrtr.Round, f *Clea
 			})
 		case mrtr.Cancelled:
 			return r.Goto(uint16(CleanUpBranchesStateKeptAll), "cancel")
+		case mrtr.Malformed:
+			return r.Ask([]mrtr.Pending{p.gateConfirmStale(f, mrtr.Problems{resp.Problem})})
 		}
 		return r.Ask([]mrtr.Pending{p.gateConfirmStale(f, nil)})
 	case CleanUpBranchesStateKeptAll:
@@ -189,6 +193,8 @@ func (p cleanUpBranchesProgram) Step(ctx context.Context, r *mrtr.Round, f *Clea
 			return r.Goto(uint16(CleanUpBranchesStateRecheck), "decline")
 		case mrtr.Cancelled:
 			return r.Goto(uint16(CleanUpBranchesStateKeptAll), "cancel")
+		case mrtr.Malformed:
+			return r.Ask([]mrtr.Pending{p.gateConfirmTags(f, mrtr.Problems{resp.Problem})})
 		}
 		return r.Ask([]mrtr.Pending{p.gateConfirmTags(f, nil)})
 	case CleanUpBranchesStateConfirmFinal:
@@ -216,6 +222,8 @@ func (p cleanUpBranchesProgram) Step(ctx context.Context, r *mrtr.Round, f *Clea
 				Outcome: mrtr.OutcomeCancelled,
 				Text:    "clean_up_branches was cancelled: the user cancelled the confirmation.",
 			})
+		case mrtr.Malformed:
+			return r.Ask([]mrtr.Pending{p.gateConfirmFinal(f, mrtr.Problems{resp.Problem})})
 		}
 		return r.Ask([]mrtr.Pending{p.gateConfirmFinal(f, nil)})
 	case CleanUpBranchesStateRecheck:

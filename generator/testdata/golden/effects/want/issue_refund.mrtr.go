@@ -203,6 +203,8 @@ func (p issueRefundProgram) Step(ctx context.Context, r *mrtr.Round, f *IssueRef
 				Outcome: mrtr.OutcomeCancelled,
 				Text:    "issue_refund was cancelled: the user cancelled the confirmation.",
 			})
+		case mrtr.Malformed:
+			return r.Ask([]mrtr.Pending{p.gateConfirmRefund(f, mrtr.Problems{resp.Problem})})
 		}
 		return r.Ask([]mrtr.Pending{p.gateConfirmRefund(f, nil)})
 	case IssueRefundStateRecheck:

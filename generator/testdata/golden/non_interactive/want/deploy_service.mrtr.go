@@ -209,6 +209,8 @@ func (p deployServiceProgram) Step(ctx context.Context, r *mrtr.Round, f *Deploy
 				Outcome: mrtr.OutcomeCancelled,
 				Text:    "deploy_service was cancelled: the user cancelled the confirmation.",
 			})
+		case mrtr.Malformed:
+			return r.Ask([]mrtr.Pending{p.gateConfirmDeploy(f, mrtr.Problems{resp.Problem})})
 		}
 		return r.Ask([]mrtr.Pending{p.gateConfirmDeploy(f, nil)})
 	case DeployServiceStateRecheck:
@@ -305,12 +307,15 @@ var deployServiceDescriptor = mrtr.Descriptor{
       "description": "Answers supplied up front, by input request key, for clients that cannot answer input requests. Each answer is validated like an interactive one.",
       "properties": {
         "changelog": {
+          "maxLength": 1000,
           "type": "string"
         },
         "checkout": {
           "items": {
+            "format": "uri",
             "type": "string"
           },
+          "maxItems": 1,
           "type": "array"
         },
         "confirm": {

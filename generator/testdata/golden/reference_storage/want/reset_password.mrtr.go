@@ -167,6 +167,8 @@ func (p resetPasswordProgram) Step(ctx context.Context, r *mrtr.Round, f *ResetP
 				Outcome: mrtr.OutcomeCancelled,
 				Text:    "reset_password was cancelled: the user cancelled the confirmation.",
 			})
+		case mrtr.Malformed:
+			return r.Ask([]mrtr.Pending{p.gateConfirmAddress(f, mrtr.Problems{resp.Problem})})
 		}
 		return r.Ask([]mrtr.Pending{p.gateConfirmAddress(f, nil)})
 	case ResetPasswordStateRecheck:

@@ -319,6 +319,8 @@ func (p sendNoticeProgram) Step(ctx context.Context, r *mrtr.Round, f *SendNotic
 				Outcome: mrtr.OutcomeCancelled,
 				Text:    "send_notice was cancelled: the user cancelled the confirmation.",
 			})
+		case mrtr.Malformed:
+			return r.Ask([]mrtr.Pending{p.gateConfirmSend(f, mrtr.Problems{resp.Problem})})
 		}
 		return r.Ask([]mrtr.Pending{p.gateConfirmSend(f, nil)})
 	case SendNoticeStateSend:
