@@ -16,7 +16,8 @@
 // Flags fall back to environment variables: -addr MRTR_ADDR, -store
 // MRTR_STORE, -instance MRTR_INSTANCE, -audience MRTR_AUDIENCE, -dev
 // MRTR_DEV, -log-level MRTR_LOG_LEVEL, -log-format MRTR_LOG_FORMAT. Keys
-// come from MRTR_KEYS or MRTR_KEYS_FILE only.
+// come from MRTR_KEYS or MRTR_KEYS_FILE only. -time-offset (no variable)
+// is a testing aid that shifts the instance's requestState clock.
 package main
 
 import (
@@ -52,6 +53,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	genkey := fs.Bool("genkey", false, "print a new key ring entry for MRTR_KEYS and exit")
 	logLevel := fs.String("log-level", env("MRTR_LOG_LEVEL", "info"), "debug, info, warn or error")
 	logFormat := fs.String("log-format", env("MRTR_LOG_FORMAT", "text"), "text or json")
+	timeOffset := fs.Duration("time-offset", 0, "testing aid: shift the clock that seals and opens requestState (e.g. 1h makes every continuation look expired); never in production")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -84,6 +86,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	a, err := app.New(ctx, app.Config{
 		StoreURL: *storeURL, Ring: ring, Audience: *audience, Instance: *instance, Logger: log,
+		ClockOffset: *timeOffset,
 	})
 	if err != nil {
 		log.Error("cannot start", "error", err)

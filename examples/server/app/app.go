@@ -62,6 +62,15 @@ type Config struct {
 	// ShutdownGrace is how long Serve waits for requests in flight when it
 	// stops (10s if zero); connections still open then are closed.
 	ShutdownGrace time.Duration
+	// ClockOffset shifts the clock this instance seals and opens
+	// requestState with (the seal codec's and the engine's) by the given
+	// amount. It is a testing aid: an instance started with an offset
+	// beyond a tool's TTL plus the codec's skew sees every continuation of
+	// that tool as expired, which is how the multi-instance test proves
+	// that expiry holds on every instance. The store's clock is not
+	// shifted (its sweeper would otherwise delete records the other
+	// instances still need). Never set it in production.
+	ClockOffset time.Duration
 }
 
 // App is a wired server.
@@ -112,12 +121,18 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 		a.Close()
 		return nil, err
 	}
+	now := time.Now
+	if off := cfg.ClockOffset; off != 0 {
+		now = func() time.Time { return time.Now().Add(off) }
+		log.Warn("TESTING: this instance's requestState clock is shifted; do not use in production", "offset", off)
+	}
 	a.Engine, err = mrtr.NewEngine(mrtr.Config{
 		Audience: cfg.Audience,
-		Codec:    seal.New(cfg.Ring, seal.Options{}),
+		Codec:    seal.New(cfg.Ring, seal.Options{Now: now}),
 		Store:    a.Store,
 		Instance: cfg.Instance,
 		Logger:   log,
+		Now:      now,
 	})
 	if err != nil {
 		a.Close()

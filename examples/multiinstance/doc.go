@@ -1,0 +1,13 @@
+// Package multiinstance holds the distributed proof of the example server
+// (its test file): three server processes built from examples/server share
+// one store and one key ring, and a fleet of concurrent workflows is driven
+// across them with the go-sdk client while instances are killed, restarted,
+// rotated to a new key and probed with clocks past every TTL.
+//
+// It has no code of its own; run it with
+//
+//	go test ./examples/multiinstance -v
+//
+// PostgreSQL and Redis (storetest.PostgresURL, storetest.RedisURL) are
+// skipped with a message when unreachable, and required when $CI is set.
+package multiinstance
