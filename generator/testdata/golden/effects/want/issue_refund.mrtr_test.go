@@ -185,6 +185,54 @@ func TestIssueRefundTransitions(t *testing.T) {
 	}
 }
 
+// TestIssueRefundOperationIDs runs the fixture workflow twice on one store. Effect
+// refundPayment has operation id refund-{orderId}-{amountCents}, which does not name the workflow: the
+// second workflow must not perform it again, and is refused.
+func TestIssueRefundOperationIDs(t *testing.T) {
+	h := &fakeIssueRefund{}
+	hs := mrtrtest.New(t, NewIssueRefundProgram(h))
+	mrtrtest.RunScript(t, hs, mrtrtest.Script{
+		Args: map[string]any{
+			"amountCents": int64(1),
+			"orderId":     "ord_0",
+		},
+		Rounds: []mrtrtest.ScriptRound{{
+			Asks: []string{"channel"},
+			Path: []string{"check", "askChannel"},
+		}, {
+			Asks: []string{"confirm"},
+			Path: []string{"askChannel", "confirmRefund"},
+			Send: mcp.InputResponseMap{"channel": mrtrtest.Accept(map[string]any{"via": "email"})},
+		}, {
+			Path: []string{"confirmRefund", "recheck", "reserve", "refund", "notify", "audit", "done"},
+			Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})},
+		}},
+		Want: mrtr.OutcomeSuccess,
+	})
+	before := h.effectCount()
+	mrtrtest.RunScript(t, hs, mrtrtest.Script{
+		Args: map[string]any{
+			"amountCents": int64(1),
+			"orderId":     "ord_0",
+		},
+		Rounds: []mrtrtest.ScriptRound{{
+			Asks: []string{"channel"},
+			Path: []string{"check", "askChannel"},
+		}, {
+			Asks: []string{"confirm"},
+			Path: []string{"askChannel", "confirmRefund"},
+			Send: mcp.InputResponseMap{"channel": mrtrtest.Accept(map[string]any{"via": "email"})},
+		}, {
+			Path: []string{"confirmRefund", "recheck", "reserve", "refund"},
+			Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})},
+		}},
+		Want: mrtr.OutcomeRejected,
+	})
+	if got := h.effectCount() - before; got != 1 {
+		t.Fatalf("the second workflow performed %d side effects, want 1: refundPayment must not run again", got)
+	}
+}
+
 // TestIssueRefundRejectedInputs sends, at every state that asks, answers meant
 // for other states (and confirmations before their gate was shown): none is
 // taken, and the same question is asked again.
