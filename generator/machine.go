@@ -218,14 +218,30 @@ func (w *workflow) checkCase(c *jen.Group, s *spec.State) {
 func (w *workflow) askCase(c *jen.Group, s *spec.State) {
 	w.firstRunCheck(c, s)
 	c.Var().Id("pending").Index().Qual(pkgMRTR, "Pending")
+	allOptional := true
+	var none *jen.Statement // every answer is missing
+	var all []jen.Code
 	for _, q := range s.Requests {
-		cond := jen.Id("f").Dot(field(q.Key)).Op("==").Nil()
-		if q.Optional {
-			cond = cond.Op("&&").Id("r").Dot("Can").Call(requestKind(q.Kind))
+		c.If(jen.Id("f").Dot(field(q.Key)).Op("==").Nil()).BlockFunc(func(b *jen.Group) { w.takeAnswer(b, s, q) })
+		allOptional = allOptional && q.Optional
+		missing := jen.Id("f").Dot(field(q.Key)).Op("==").Nil()
+		if none == nil {
+			none = missing
+		} else {
+			none = none.Op("&&").Add(missing)
 		}
-		c.If(cond).BlockFunc(func(b *jen.Group) { w.takeAnswer(b, s, q) })
+		all = append(all, jen.Id("p").Dot(w.requestBuilder(q)).Call(jen.Id("f"), jen.Nil()))
 	}
 	c.If(jen.Len(jen.Id("pending")).Op(">").Lit(0)).Block(jen.Return(jen.Id("r").Dot("Ask").Call(jen.Id("pending"))))
+	if allOptional {
+		// Optional requests the client cannot answer are left out, but a
+		// round that can ask none of them fails (the engine answers -32021
+		// naming the capabilities).
+		c.If(none).Block(
+			jen.Comment("The client can answer none of the requests: the engine fails the round with -32021."),
+			jen.Return(jen.Id("r").Dot("Ask").Call(jen.Index().Qual(pkgMRTR, "Pending").Values(all...))),
+		)
+	}
 	c.Add(w.goTo(s.Next.Name, "next"))
 }
 
@@ -239,9 +255,15 @@ func requestKind(k spec.RequestKind) *jen.Statement {
 	return jen.Qual(pkgMRTR, "Elicit")
 }
 
+// An optional request is asked only when the client can answer it; an
+// answer given up front in the "inputs" argument is taken either way.
 func (w *workflow) takeAnswer(b *jen.Group, s *spec.State, q *spec.InputRequest) {
 	ask := func(problems jen.Code) *jen.Statement {
-		return jen.Id("pending").Op("=").Append(jen.Id("pending"), jen.Id("p").Dot(w.requestBuilder(q)).Call(jen.Id("f"), problems))
+		st := jen.Id("pending").Op("=").Append(jen.Id("pending"), jen.Id("p").Dot(w.requestBuilder(q)).Call(jen.Id("f"), problems))
+		if q.Optional {
+			return jen.If(jen.Id("r").Dot("Can").Call(requestKind(q.Kind))).Block(st)
+		}
+		return st
 	}
 	w.response(b, s, q.Key, requestKind(q.Kind))
 	b.Switch(jen.Id("resp").Dot("Status")).BlockFunc(func(sw *jen.Group) {

@@ -163,36 +163,48 @@ func (p draftReleaseProgram) Step(ctx context.Context, r *mrtr.Round, f *DraftRe
 				pending = append(pending, p.requestAudience(f, nil))
 			}
 		}
-		if f.Outline == nil && r.Can(mrtr.Sample) {
+		if f.Outline == nil {
 			resp := r.Response("outline", mrtr.Sample)
 			switch resp.Status {
 			case mrtr.Accepted:
 				answer, problems := p.decodeOutline(ctx, resp.Text)
 				if len(problems) > 0 {
-					pending = append(pending, p.requestOutline(f, problems))
+					if r.Can(mrtr.Sample) {
+						pending = append(pending, p.requestOutline(f, problems))
+					}
 				} else {
 					f.Outline = answer
 				}
 			case mrtr.Malformed:
-				pending = append(pending, p.requestOutline(f, mrtr.Problems{resp.Problem}))
+				if r.Can(mrtr.Sample) {
+					pending = append(pending, p.requestOutline(f, mrtr.Problems{resp.Problem}))
+				}
 			default:
-				pending = append(pending, p.requestOutline(f, nil))
+				if r.Can(mrtr.Sample) {
+					pending = append(pending, p.requestOutline(f, nil))
+				}
 			}
 		}
-		if f.Workspace == nil && r.Can(mrtr.Roots) {
+		if f.Workspace == nil {
 			resp := r.Response("workspace", mrtr.Roots)
 			switch resp.Status {
 			case mrtr.Accepted:
 				answer, problems := p.decodeWorkspace(ctx, resp.URIs)
 				if len(problems) > 0 {
-					pending = append(pending, p.requestWorkspace(f, problems))
+					if r.Can(mrtr.Roots) {
+						pending = append(pending, p.requestWorkspace(f, problems))
+					}
 				} else {
 					f.Workspace = answer
 				}
 			case mrtr.Malformed:
-				pending = append(pending, p.requestWorkspace(f, mrtr.Problems{resp.Problem}))
+				if r.Can(mrtr.Roots) {
+					pending = append(pending, p.requestWorkspace(f, mrtr.Problems{resp.Problem}))
+				}
 			default:
-				pending = append(pending, p.requestWorkspace(f, nil))
+				if r.Can(mrtr.Roots) {
+					pending = append(pending, p.requestWorkspace(f, nil))
+				}
 			}
 		}
 		if len(pending) > 0 {
@@ -270,11 +282,11 @@ type DraftReleaseHandler interface {
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *DraftReleaseFlow) error
 
-	// CollectChanges is the check of state collect (release.mrtr.yaml:24:16).
+	// CollectChanges is the check of state collect (release.mrtr.yaml:26:16).
 	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 	CollectChanges(ctx context.Context, f *DraftReleaseFlow) error
 
-	// PublishNotes is the check of state publish (release.mrtr.yaml:58:16).
+	// PublishNotes is the check of state publish (release.mrtr.yaml:60:16).
 	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 	PublishNotes(ctx context.Context, f *DraftReleaseFlow) error
 }

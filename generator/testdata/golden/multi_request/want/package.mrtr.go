@@ -13,6 +13,7 @@ import (
 const _ = mrtr.SupportPackageIsVersion1
 
 // RegisterAll adds every tool and prompt of package release to s, served by e.
-func RegisterAll(s *mcp.Server, e *mrtr.Engine, draftRelease DraftReleaseHandler) {
+func RegisterAll(s *mcp.Server, e *mrtr.Engine, draftRelease DraftReleaseHandler, suggestTitle SuggestTitleHandler) {
 	RegisterDraftRelease(s, e, draftRelease)
+	RegisterSuggestTitle(s, e, suggestTitle)
 }
