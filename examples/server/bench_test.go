@@ -1,0 +1,817 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"slices"
+	"strconv"
+	"sync/atomic"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/mrtrgen/mrtrgen/examples/domain"
+	"github.com/mrtrgen/mrtrgen/examples/generated/customers"
+	"github.com/mrtrgen/mrtrgen/examples/generated/onboarding"
+	"github.com/mrtrgen/mrtrgen/examples/generated/tickets"
+	"github.com/mrtrgen/mrtrgen/mrtr"
+	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
+	"github.com/mrtrgen/mrtrgen/mrtr/seal"
+	"github.com/mrtrgen/mrtrgen/mrtr/store"
+	"github.com/mrtrgen/mrtrgen/mrtr/store/pgstore"
+	"github.com/mrtrgen/mrtrgen/mrtr/store/redisstore"
+	"github.com/mrtrgen/mrtrgen/mrtr/store/storetest"
+)
+
+// BenchmarkRound measures one MRTR round of close_support_ticket over the
+// wire: a go-sdk client (automatic multi-round handling disabled) calls an
+// httptest server serving stateless streamable HTTP. The same tool is
+// served three ways:
+//
+//   - generated-memory-store: the generated program on mrtr.Run with a
+//     memory store (round records, the effect's operation record);
+//   - generated-no-store: the same without a store (what the hand-written
+//     handler does: no retry protection);
+//   - baseline-handwritten-gosdk: a hand-written go-sdk tool handler doing
+//     the same work: the same argument and answer validation, the same
+//     elicitation request, the same state sealed and opened with the same
+//     seal.Codec and binding, the same business calls.
+//
+// The first round ends in input_required; the final round answers it and
+// closes the ticket. After the variants of a round kind ran, the ratio
+// generated/hand-written is logged (target ≤ 1.10).
+//
+//	go test ./examples/server -run '^$' -bench BenchmarkRound -benchtime 2000x -count 6
+func BenchmarkRound(b *testing.B) {
+	variants := []struct {
+		name  string
+		serve func(*benchTickets) *mcp.Server
+	}{
+		{"baseline-handwritten-gosdk", handWrittenServer},
+		{"generated-memory-store", func(d *benchTickets) *mcp.Server {
+			return generatedServer(d, store.NewMemory(store.Options{}))
+		}},
+		{"generated-no-store", func(d *benchTickets) *mcp.Server { return generatedServer(d, nil) }},
+	}
+	for _, kind := range []string{"first", "final"} {
+		nsop := map[string]float64{}
+		for _, v := range variants {
+			b.Run(kind+"/"+v.name, func(b *testing.B) {
+				d := &benchTickets{}
+				cs := benchClient(b, v.serve(d))
+				if kind == "first" {
+					benchFirstRound(b, cs)
+				} else {
+					benchFinalRound(b, cs, d)
+				}
+				nsop[v.name] = float64(b.Elapsed().Nanoseconds()) / float64(b.N)
+			})
+		}
+		base := nsop["baseline-handwritten-gosdk"]
+		if base > 0 {
+			b.Logf("%s round: generated-memory-store/hand-written = %.3f, generated-no-store/hand-written = %.3f (%.0f / %.0f / %.0f ns/op)",
+				kind, nsop["generated-memory-store"]/base, nsop["generated-no-store"]/base,
+				nsop["generated-memory-store"], nsop["generated-no-store"], base)
+		}
+		// The ratio proper: the three variants called in turn, round by
+		// round (rotating who goes first), so that the machine's load
+		// drifts the same for all of them.
+		b.Run(kind+"/interleaved", func(b *testing.B) {
+			var calls [3]func(i int)
+			var spent [3]time.Duration
+			for v := range variants {
+				d := &benchTickets{}
+				cs := benchClient(b, variants[v].serve(d))
+				ctx := context.Background()
+				if kind == "first" {
+					calls[v] = func(int) {
+						res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "close_support_ticket", Arguments: benchArgs})
+						if err != nil || !res.NeedsInput() {
+							b.Fatalf("first round: %+v, %v", res, err)
+						}
+					}
+					continue
+				}
+				finals := firstRounds(b, cs, b.N)
+				calls[v] = func(i int) {
+					res, err := cs.CallTool(ctx, finals[i])
+					if err != nil || res.NeedsInput() || res.IsError {
+						b.Fatalf("final round: %+v, %v", res, err)
+					}
+				}
+			}
+			b.ResetTimer()
+			for i := range b.N {
+				for k := range 3 {
+					v := (i + k) % 3
+					began := time.Now()
+					calls[v](i)
+					spent[v] += time.Since(began)
+				}
+			}
+			b.StopTimer()
+			hand := float64(spent[0])
+			b.ReportMetric(hand/float64(b.N), "handwritten-ns/round")
+			b.ReportMetric(float64(spent[1])/float64(b.N), "generated-ns/round")
+			b.ReportMetric(float64(spent[2])/float64(b.N), "nostore-ns/round")
+			b.ReportMetric(float64(spent[1])/hand, "generated/handwritten")
+			b.ReportMetric(float64(spent[2])/hand, "nostore/handwritten")
+		})
+	}
+}
+
+// firstRounds runs n first rounds, each on a ticket of its own (the effect
+// runs once per ticket), and returns the final rounds that answer them.
+func firstRounds(b *testing.B, cs *mcp.ClientSession, n int) []*mcp.CallToolParams {
+	ctx := context.Background()
+	finals := make([]*mcp.CallToolParams, n)
+	for i := range finals {
+		args := map[string]any{"ticketId": strconv.FormatInt(100000+ticketSeq.Add(1), 10)}
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "close_support_ticket", Arguments: args})
+		if err != nil || !res.NeedsInput() {
+			b.Fatalf("first round: %+v, %v", res, err)
+		}
+		finals[i] = &mcp.CallToolParams{Name: "close_support_ticket", Arguments: args, InputResponses: benchAnswer, RequestState: res.RequestState}
+	}
+	return finals
+}
+
+var (
+	benchArgs   = map[string]any{"ticketId": "12345"}
+	benchAnswer = mcp.InputResponseMap{"reason": &mcp.ElicitResult{Action: "accept",
+		Content: map[string]any{"closeReason": "resolved", "comment": "Replaced the toner cartridge."}}}
+	ticketSeq atomic.Int64
+)
+
+func benchFirstRound(b *testing.B, cs *mcp.ClientSession) {
+	ctx := context.Background()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "close_support_ticket", Arguments: benchArgs})
+		if err != nil || !res.NeedsInput() || res.RequestState == "" {
+			b.Fatalf("first round: %+v, %v", res, err)
+		}
+	}
+}
+
+// benchFinalRound answers b.N first rounds (each on a ticket of its own,
+// since the effect runs once per ticket), untimed, then times the final
+// rounds.
+func benchFinalRound(b *testing.B, cs *mcp.ClientSession, d *benchTickets) {
+	ctx := context.Background()
+	finals := firstRounds(b, cs, b.N)
+	before := d.closed.Load()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for _, p := range finals {
+		res, err := cs.CallTool(ctx, p)
+		if err != nil || res.NeedsInput() || res.IsError {
+			b.Fatalf("final round: %+v, %v", res, err)
+		}
+	}
+	b.StopTimer()
+	if n := d.closed.Load() - before; n != int64(b.N) {
+		b.Fatalf("%d tickets closed in %d final rounds", n, b.N)
+	}
+}
+
+// benchClient serves s statelessly on an httptest server and connects a
+// 2026-07-28 client with automatic multi-round handling disabled.
+func benchClient(b *testing.B, s *mcp.Server) *mcp.ClientSession {
+	b.Helper()
+	get := func(*http.Request) *mcp.Server { return s }
+	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{Stateless: true}))
+	b.Cleanup(srv.Close)
+	c := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "test"}, &mcp.ClientOptions{
+		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			return nil, errors.New("asked over the session")
+		},
+	})
+	cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: srv.URL, DisableStandaloneSSE: true}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// benchAudience is the audience both tools bind their requestState to.
+const benchAudience = "mrtrgen-bench"
+
+// benchCodec is the one codec both tools seal and open with.
+func benchCodec() *seal.Codec {
+	ring, err := seal.NewRing(seal.Key{ID: 1, Secret: bytes.Repeat([]byte{0x5a}, 32)})
+	if err != nil {
+		panic(err)
+	}
+	return seal.New(ring, seal.Options{})
+}
+
+// benchTickets is the business side both tools call: every ticket is open
+// and closing one is counted.
+type benchTickets struct{ closed atomic.Int64 }
+
+func (d *benchTickets) subject(id string) (string, error) {
+	if id == "" {
+		return "", mrtr.Reject("ticket %s does not exist", id)
+	}
+	return "Printer on floor 3 is jammed", nil
+}
+
+func (d *benchTickets) close(id, reason string, comment *string) error {
+	d.closed.Add(1)
+	return nil
+}
+
+// noSecrets is the example's comment validator, shared by both tools.
+var noSecrets = (&tickets.CloseSupportTicketImpl{}).NoSecrets
+
+// ---------------------------------------------------------------------------
+// The generated tool
+
+type genTickets struct{ d *benchTickets }
+
+func (genTickets) Authorize(context.Context, *tickets.CloseSupportTicketFlow) error { return nil }
+
+func (h genTickets) TicketIsOpen(_ context.Context, f *tickets.CloseSupportTicketFlow) error {
+	s, err := h.d.subject(f.Args.TicketID)
+	f.Continuation.Subject = s
+	return err
+}
+
+func (h genTickets) CloseTicket(_ context.Context, f *tickets.CloseSupportTicketFlow) error {
+	return h.d.close(f.Args.TicketID, string(f.Reason.CloseReason), f.Reason.Comment)
+}
+
+func (genTickets) NoSecrets(ctx context.Context, v string) error { return noSecrets(ctx, v) }
+
+func generatedServer(d *benchTickets, st store.Store) *mcp.Server {
+	e, err := mrtr.NewEngine(mrtr.Config{Audience: benchAudience, Codec: benchCodec(), Store: st, Logger: quietLogger()})
+	if err != nil {
+		panic(err)
+	}
+	s := mcp.NewServer(&mcp.Implementation{Name: "bench-generated", Version: "test"}, nil)
+	tickets.RegisterCloseSupportTicket(s, e, genTickets{d})
+	return s
+}
+
+// ---------------------------------------------------------------------------
+// The hand-written baseline: what a careful developer writes on the go-sdk
+// alone for the same tool.
+
+var (
+	handTicketIDPattern = regexp.MustCompile(`^(?:[0-9]{1,12})$`)
+	handReasons         = []string{"resolved", "duplicate", "cancelled"}
+	handInputSchema     = json.RawMessage(`{"type":"object","additionalProperties":false,"required":["ticketId"],
+		"properties":{"ticketId":{"type":"string","maxLength":12,"pattern":"^(?:[0-9]{1,12})$"}}}`)
+	// The same form the generated tool sends.
+	handReasonSchema = json.RawMessage(`{
+  "properties": {
+    "closeReason": {
+      "oneOf": [
+        {
+          "const": "resolved",
+          "title": "Issue resolved"
+        },
+        {
+          "const": "duplicate",
+          "title": "Duplicate of another ticket"
+        },
+        {
+          "const": "cancelled",
+          "title": "Cancelled by the customer"
+        }
+      ],
+      "title": "Closing reason",
+      "type": "string"
+    },
+    "comment": {
+      "maxLength": 500,
+      "title": "Comment for the customer",
+      "type": "string"
+    }
+  },
+  "required": [
+    "closeReason"
+  ],
+  "type": "object"
+}`)
+)
+
+func handWrittenServer(d *benchTickets) *mcp.Server {
+	h := &handTickets{codec: benchCodec(), d: d}
+	s := mcp.NewServer(&mcp.Implementation{Name: "bench-handwritten", Version: "test"}, nil)
+	s.AddTool(&mcp.Tool{Name: "close_support_ticket", Description: "Close a support ticket.", InputSchema: handInputSchema}, h.serve)
+	return s
+}
+
+type handTickets struct {
+	codec *seal.Codec
+	d     *benchTickets
+}
+
+func invalidParams(msg string) error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: msg}
+}
+
+func errorResult(msg string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: msg}}}
+}
+
+func (h *handTickets) serve(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	// Arguments, on every round.
+	var args map[string]any
+	if raw := req.Params.Arguments; len(bytes.TrimSpace(raw)) > 0 {
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.UseNumber()
+		if err := dec.Decode(&args); err != nil {
+			return nil, invalidParams("invalid arguments: arguments must be a JSON object")
+		}
+	}
+	var problems []string
+	for k := range args {
+		if k != "ticketId" {
+			problems = append(problems, k+": unknown argument")
+		}
+	}
+	id, isString := args["ticketId"].(string)
+	switch {
+	case args["ticketId"] == nil:
+		problems = append(problems, "ticketId: required")
+	case !isString:
+		problems = append(problems, "ticketId: expected a string")
+	default:
+		if n := utf8.RuneCountInString(id); n > 12 {
+			problems = append(problems, fmt.Sprintf("ticketId: at most 12 characters (got %d)", n))
+		}
+		if !handTicketIDPattern.MatchString(id) {
+			problems = append(problems, "ticketId: must match [0-9]{1,12}")
+		}
+	}
+	if len(problems) > 0 {
+		slices.Sort(problems)
+		return nil, invalidParams(fmt.Sprintf("invalid arguments: %v", problems))
+	}
+	// The state is bound to the server, the tool, the (anonymous) caller
+	// and the arguments, like the engine's.
+	b := seal.Binding{Audience: benchAudience, Subject: seal.ToolSubject("close_support_ticket"),
+		ArgsDigest: sha256.Sum256(binenc.AppendString([]byte("mrtrgen/args/v1\x00"), id))}
+
+	if req.Params.RequestState == "" {
+		subject, err := h.d.subject(id)
+		if err != nil {
+			return errorResult(err.Error()), nil
+		}
+		var wf [16]byte
+		if _, err := rand.Read(wf[:]); err != nil {
+			return nil, err
+		}
+		return h.ask(req, b, wf, id, subject, nil)
+	}
+	plain, err := h.codec.Open(b, req.Params.RequestState)
+	if err != nil {
+		return nil, invalidParams(seal.PublicMessage)
+	}
+	wf, subject, err := decodeHandState(plain)
+	if err != nil {
+		return nil, invalidParams(seal.PublicMessage)
+	}
+	resp, _ := req.Params.InputResponses["reason"].(*mcp.ElicitResult)
+	if resp == nil {
+		return h.ask(req, b, wf, id, subject, nil)
+	}
+	switch resp.Action {
+	case "decline", "cancel":
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "close_support_ticket was cancelled."}}}, nil
+	case "accept":
+	default:
+		return h.ask(req, b, wf, id, subject, []string{fmt.Sprintf("unknown elicitation action %q", resp.Action)})
+	}
+	// The answer, validated.
+	problems = problems[:0]
+	reason, isString := resp.Content["closeReason"].(string)
+	switch {
+	case resp.Content["closeReason"] == nil:
+		problems = append(problems, "closeReason: required")
+	case !isString:
+		problems = append(problems, "closeReason: expected a string")
+	case !slices.Contains(handReasons, reason):
+		problems = append(problems, "closeReason: must be one of resolved, duplicate, cancelled")
+	}
+	var comment *string
+	if v, ok := resp.Content["comment"]; ok && v != nil {
+		c, isString := v.(string)
+		switch {
+		case !isString:
+			problems = append(problems, "comment: expected a string")
+		case utf8.RuneCountInString(c) > 500:
+			problems = append(problems, fmt.Sprintf("comment: at most 500 characters (got %d)", utf8.RuneCountInString(c)))
+		default:
+			if err := noSecrets(ctx, c); err != nil {
+				problems = append(problems, "comment: "+err.Error())
+			}
+			comment = &c
+		}
+	}
+	if len(problems) > 0 {
+		return h.ask(req, b, wf, id, subject, problems)
+	}
+	if err := h.d.close(id, reason, comment); err != nil {
+		return errorResult(err.Error()), nil
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "Closed ticket " + id + " (" + reason + ")."}}}, nil
+}
+
+// ask seals the state and asks for the reason, the same question as the
+// generated tool's.
+func (h *handTickets) ask(req *mcp.CallToolRequest, b seal.Binding, wf [16]byte, id, subject string, problems []string) (*mcp.CallToolResult, error) {
+	if caps := req.ClientCapabilities(); caps == nil || caps.Elicitation == nil {
+		return nil, &jsonrpc.Error{Code: -32021, Message: "the client does not support elicitation"}
+	}
+	msg := "Provide the reason for closing ticket " + id + " (\"" + subject + "\")."
+	for _, p := range problems {
+		msg += "\n- " + p
+	}
+	token, err := h.codec.Seal(b, 15*time.Minute, encodeHandState(wf, subject))
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.CallToolResult{
+		InputRequests: mcp.InputRequestMap{"reason": &mcp.ElicitParams{Message: msg, Mode: "form", RequestedSchema: handReasonSchema}},
+		RequestState:  token,
+	}, nil
+}
+
+// The hand-written state: version, workflow id, state, round and subject,
+// what the engine's envelope holds for this tool.
+func encodeHandState(wf [16]byte, subject string) []byte {
+	p := make([]byte, 0, 32+len(subject))
+	p = append(p, 1)
+	p = append(p, wf[:]...)
+	p = binenc.AppendUvarint(p, 2) // state askReason
+	p = binenc.AppendUvarint(p, 2) // round
+	return binenc.AppendString(p, subject)
+}
+
+func decodeHandState(p []byte) (wf [16]byte, subject string, err error) {
+	if len(p) < 17 || p[0] != 1 {
+		return wf, "", errors.New("malformed state")
+	}
+	copy(wf[:], p[1:17])
+	r := binenc.NewReader(p[17:])
+	if state, round := r.Uvarint(), r.Uvarint(); state != 2 || round != 2 {
+		return wf, "", errors.New("malformed state")
+	}
+	subject = r.String()
+	return wf, subject, r.Done()
+}
+
+func quietLogger() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+
+// ---------------------------------------------------------------------------
+// Store round trips per round, through the engine
+
+// wire counts what goes over the wire to a store: commands or queries, and
+// client→server writes (each flushed request is one round trip).
+type wire struct{ cmds, writes atomic.Int64 }
+
+func (w *wire) reset() { w.cmds.Store(0); w.writes.Store(0) }
+
+func (w *wire) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
+	w.cmds.Add(1)
+	return ctx
+}
+
+func (w *wire) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
+
+func (w *wire) DialHook(next redis.DialHook) redis.DialHook {
+	return func(ctx context.Context, network, addr string) (net.Conn, error) {
+		conn, err := next(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		return countingConn{conn, w}, nil
+	}
+}
+
+func (w *wire) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		w.cmds.Add(1)
+		return next(ctx, cmd)
+	}
+}
+
+func (w *wire) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return func(ctx context.Context, cmds []redis.Cmder) error {
+		w.cmds.Add(int64(len(cmds)))
+		return next(ctx, cmds)
+	}
+}
+
+type countingConn struct {
+	net.Conn
+	w *wire
+}
+
+func (c countingConn) Write(b []byte) (int, error) {
+	c.w.writes.Add(1)
+	return c.Conn.Write(b)
+}
+
+// countedStore opens the engine's store on PostgreSQL or Redis (skipping,
+// or failing under $CI, when it is not reachable) with every round trip
+// counted in w, on tables or keys of its own.
+func countedStore(tb testing.TB, kind string, w *wire) store.Store {
+	tb.Helper()
+	ctx := context.Background()
+	switch kind {
+	case "postgres":
+		cfg, err := pgxpool.ParseConfig(storetest.PostgresURL(tb))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		// One connection: pgx prepares each statement once per connection,
+		// so after a warm-up every query is one round trip.
+		cfg.MaxConns = 1
+		cfg.ConnConfig.Tracer = w
+		cfg.ConnConfig.DialFunc = func(ctx context.Context, network, addr string) (net.Conn, error) {
+			conn, err := (&net.Dialer{}).DialContext(ctx, network, addr)
+			if err != nil {
+				return nil, err
+			}
+			return countingConn{conn, w}, nil
+		}
+		pool, err := pgxpool.NewWithConfig(ctx, cfg)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		prefix := storetest.UniqueName() + "_"
+		s, err := pgstore.New(ctx, pool, pgstore.Options{TablePrefix: prefix})
+		if err != nil {
+			pool.Close()
+			tb.Fatal(err)
+		}
+		tb.Cleanup(func() {
+			s.Close()
+			pgstore.DropTables(context.Background(), pool, prefix)
+			pool.Close()
+		})
+		return s
+	case "redis":
+		opts, err := redis.ParseURL(storetest.RedisURL(tb))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		rdb := redis.NewClient(opts)
+		rdb.AddHook(w)
+		prefix := "mrtrbench:" + storetest.UniqueName() + ":"
+		s, err := redisstore.New(ctx, rdb, redisstore.Options{KeyPrefix: prefix})
+		if err != nil {
+			rdb.Close()
+			tb.Fatal(err)
+		}
+		tb.Cleanup(func() {
+			s.Close()
+			redisstore.DeleteKeys(context.Background(), rdb, prefix)
+			rdb.Close()
+		})
+		return s
+	}
+	tb.Fatalf("unknown store %q", kind)
+	return nil
+}
+
+// answer answers any question of the example tools.
+func answer(key string) mcp.InputResponse {
+	switch key {
+	case "reason":
+		return mrtrtest.Accept(map[string]any{"closeReason": "resolved"})
+	case "plan":
+		return mrtrtest.Accept(map[string]any{"tier": "business", "seats": 4})
+	case "placement":
+		return mrtrtest.Accept(map[string]any{"regions": []any{"eu-west"}})
+	case "welcome":
+		return mrtrtest.Text("Welcome!")
+	case "projects":
+		return mrtrtest.RootsOf("file:///src/app")
+	}
+	return mrtrtest.Accept(map[string]any{"confirm": true}) // confirmation gates
+}
+
+// workflowTrips runs a workflow to its end through mrtr.Run and returns
+// the store round trips of each of its rounds.
+func workflowTrips[F any](tb testing.TB, e *mrtr.Engine, p mrtr.Program[F], args map[string]any, w *wire) []int64 {
+	tb.Helper()
+	ctx := context.Background()
+	raw, err := json.Marshal(args)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	req := mrtr.Request{Arguments: raw, Capabilities: mrtrtest.AllCapabilities()}
+	var trips []int64
+	for range 8 {
+		w.reset()
+		reply, err := mrtr.Run(ctx, e, p, req)
+		trips = append(trips, w.writes.Load())
+		if err != nil {
+			tb.Fatalf("%s round %d: %v", p.Descriptor().Name, len(trips), err)
+		}
+		if !reply.NeedsInput() {
+			if reply.Final.Outcome != mrtr.OutcomeSuccess {
+				tb.Fatalf("%s: %+v", p.Descriptor().Name, reply.Final)
+			}
+			return trips
+		}
+		responses := mcp.InputResponseMap{}
+		for key := range reply.InputRequests {
+			responses[key] = answer(key)
+		}
+		req.InputResponses, req.RequestState = responses, reply.RequestState
+	}
+	tb.Fatalf("%s did not end in 8 rounds", p.Descriptor().Name)
+	return nil
+}
+
+// roundTripCase is a workflow whose rounds' store round trips are counted.
+type roundTripCase struct {
+	name string
+	// run seeds the records of workflow i and runs it, returning the round
+	// trips of each round.
+	run func(tb testing.TB, e *mrtr.Engine, w *wire, i int) []int64
+	// want are the round trips of each round.
+	want []int64
+}
+
+func roundTripCases(data domain.Store) []roundTripCase {
+	ctx := context.Background()
+	return []roundTripCase{{
+		// close_support_ticket: sealed continuation, effect with the
+		// business operation id close-{ticketId}.
+		name: "operation-id",
+		run: func(tb testing.TB, e *mrtr.Engine, w *wire, i int) []int64 {
+			return workflowTrips(tb, e, tickets.NewCloseSupportTicketProgram(genTickets{&benchTickets{}}),
+				map[string]any{"ticketId": strconv.FormatInt(200000+ticketSeq.Add(1), 10)}, w)
+		},
+		want: []int64{0, 4},
+	}, {
+		// provision_workspace: four rounds, sealed continuation, an effect
+		// scoped to the workflow (no operation id: the round record covers
+		// it).
+		name: "workflow-effect",
+		run: func(tb testing.TB, e *mrtr.Engine, w *wire, i int) []int64 {
+			team := fmt.Sprintf("rt-team-%d", ticketSeq.Add(1))
+			if err := domain.Save(ctx, data, domain.TeamKey(team), domain.Team{Slug: team, MaxSeats: 10}); err != nil {
+				tb.Fatal(err)
+			}
+			return workflowTrips(tb, e, onboarding.NewProvisionWorkspaceProgram(&onboarding.ProvisionWorkspaceImpl{Data: data}),
+				map[string]any{"team": team}, w)
+		},
+		want: []int64{0, 2, 2, 2},
+	}, {
+		// delete_customer: a sensitive field keeps the continuation in the
+		// store (by reference), and the effect has the operation id
+		// delete-{customerId}.
+		name: "reference-operation-id",
+		run: func(tb testing.TB, e *mrtr.Engine, w *wire, i int) []int64 {
+			id := fmt.Sprintf("cus_rt%06d", ticketSeq.Add(1))
+			if err := domain.Save(ctx, data, domain.CustomerKey(id), domain.Customer{ID: id, Name: "Round Trip", Email: "rt@example.com"}); err != nil {
+				tb.Fatal(err)
+			}
+			return workflowTrips(tb, e, customers.NewDeleteCustomerProgram(&customers.DeleteCustomerImpl{Data: data}),
+				map[string]any{"customerId": id}, w)
+		},
+		want: []int64{1, 6},
+	}}
+}
+
+// TestEngineStoreRoundTrips counts the round trips to PostgreSQL and Redis
+// that the engine makes in each round of three workflows (after a warm-up
+// that prepares pgx's statements), and checks them: the round record is
+// one claim and one complete per resumed round; an effect with a business
+// operation id adds one claim and one complete; a continuation kept by
+// reference adds one write when it is stored, one read when it is loaded,
+// and one delete when the workflow ends.
+//
+//	go test ./examples/server -run TestEngineStoreRoundTrips -v
+func TestEngineStoreRoundTrips(t *testing.T) {
+	for _, kind := range []string{"postgres", "redis"} {
+		t.Run(kind, func(t *testing.T) {
+			w := &wire{}
+			st := countedStore(t, kind, w)
+			e, err := mrtr.NewEngine(mrtr.Config{Audience: benchAudience, Codec: benchCodec(), Store: st, Logger: quietLogger()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			data := domain.NewMemory()
+			for _, c := range roundTripCases(data) {
+				c.run(t, e, w, 0) // warm-up
+				for i := 1; i <= 3; i++ {
+					if got := c.run(t, e, w, i); !slices.Equal(got, c.want) {
+						t.Errorf("%s %s: round trips per round %v, want %v", kind, c.name, got, c.want)
+					}
+				}
+				t.Logf("%s %-22s store round trips per round %v (final round: %d)", kind, c.name, c.want, c.want[len(c.want)-1])
+			}
+		})
+	}
+}
+
+// untilFinal runs a workflow up to its last round and returns that
+// round's request.
+func untilFinal[F any](tb testing.TB, e *mrtr.Engine, p mrtr.Program[F], args map[string]any, rounds int) mrtr.Request {
+	tb.Helper()
+	raw, err := json.Marshal(args)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	req := mrtr.Request{Arguments: raw, Capabilities: mrtrtest.AllCapabilities()}
+	for k := 1; k < rounds; k++ {
+		reply, err := mrtr.Run(context.Background(), e, p, req)
+		if err != nil || !reply.NeedsInput() {
+			tb.Fatalf("%s round %d: %+v, %v", p.Descriptor().Name, k, reply, err)
+		}
+		responses := mcp.InputResponseMap{}
+		for key := range reply.InputRequests {
+			responses[key] = answer(key)
+		}
+		req.InputResponses, req.RequestState = responses, reply.RequestState
+	}
+	return req
+}
+
+// benchFinal times final rounds prepared by untilFinal and reports the
+// store round trips each made.
+func benchFinal[F any](b *testing.B, e *mrtr.Engine, p mrtr.Program[F], w *wire, args func() map[string]any, rounds int) {
+	finals := make([]mrtr.Request, b.N)
+	for i := range finals {
+		finals[i] = untilFinal(b, e, p, args(), rounds)
+	}
+	ctx := context.Background()
+	w.reset()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for _, req := range finals {
+		reply, err := mrtr.Run(ctx, e, p, req)
+		if err != nil || reply.NeedsInput() || reply.Final.Outcome != mrtr.OutcomeSuccess {
+			b.Fatalf("final round: %+v, %v", reply, err)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(w.writes.Load())/float64(b.N), "roundtrips/op")
+}
+
+// BenchmarkFinalRoundStore times one final round in-process (mrtr.Run, no
+// transport) on each shared store: close_support_ticket (effect with an
+// operation id) and provision_workspace (effect scoped to the workflow).
+//
+//	go test ./examples/server -run '^$' -bench BenchmarkFinalRoundStore -benchtime 500x
+func BenchmarkFinalRoundStore(b *testing.B) {
+	for _, kind := range []string{"memory", "postgres", "redis"} {
+		b.Run(kind, func(b *testing.B) {
+			w := &wire{}
+			var st store.Store = store.NewMemory(store.Options{})
+			if kind != "memory" {
+				st = countedStore(b, kind, w)
+			}
+			e, err := mrtr.NewEngine(mrtr.Config{Audience: benchAudience, Codec: benchCodec(), Store: st, Logger: quietLogger()})
+			if err != nil {
+				b.Fatal(err)
+			}
+			data := domain.NewMemory()
+			b.Run("operation-id", func(b *testing.B) {
+				benchFinal(b, e, tickets.NewCloseSupportTicketProgram(genTickets{&benchTickets{}}), w, func() map[string]any {
+					return map[string]any{"ticketId": strconv.FormatInt(300000+ticketSeq.Add(1), 10)}
+				}, 2)
+			})
+			b.Run("workflow-effect", func(b *testing.B) {
+				benchFinal(b, e, onboarding.NewProvisionWorkspaceProgram(&onboarding.ProvisionWorkspaceImpl{Data: data}), w, func() map[string]any {
+					team := fmt.Sprintf("bench-team-%d", ticketSeq.Add(1))
+					if err := domain.Save(context.Background(), data, domain.TeamKey(team), domain.Team{Slug: team, MaxSeats: 10}); err != nil {
+						b.Fatal(err)
+					}
+					return map[string]any{"team": team}
+				}, 4)
+			})
+		})
+	}
+}
