@@ -75,6 +75,8 @@ func (w *workflow) tests(jf *jen.File) error {
 	})
 	jf.Line()
 
+	w.validationTests(jf)
+
 	// Business operation ids.
 	if first, second, effect, ok := w.operationIDScripts(); ok {
 		jf.Commentf("Test%sOperationIDs runs the fixture workflow twice on one store. Effect", n.base)

@@ -5,7 +5,11 @@ package survey
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"maps"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -156,6 +160,93 @@ func TestRunSurveyTransitions(t *testing.T) {
 			h := &fakeRunSurvey{outcomes: tc.outcomes}
 			mrtrtest.RunScript(t, mrtrtest.New(t, NewRunSurveyProgram(h)), tc.script)
 		})
+	}
+}
+
+// TestRunSurveyValidation sends, for each constraint of an argument or a form
+// field, valid input but for one value that breaks the constraint, and
+// checks that validation reports it.
+func TestRunSurveyValidation(t *testing.T) {
+	p := runSurveyProgram{h: &fakeRunSurvey{}}
+	// valid input, by input request key ("" for the arguments)
+	valid := map[string]map[string]any{
+		"": {"customerId": "c-42"},
+		"form": {
+			"age":        int64(42),
+			"channels":   []any{"mail"},
+			"code":       "AA-000",
+			"color":      "red",
+			"email":      "ada@example.com",
+			"newsletter": true,
+			"nickname":   "Ada",
+			"rating":     1.0,
+		},
+	}
+	cases := []struct {
+		key   string
+		field string
+		value any    // nil: left out
+		want  string // the start of the problem
+	}{
+		{"", "customerId", nil, "customerId: required"},
+		{"", "customerId", strings.Repeat("x", 21), "customerId: at most 20 characters"},
+		{"", "customerId", "", "customerId: must match "},
+		{"form", "age", nil, "age: required"},
+		{"form", "age", int64(17), "age: at least 18"},
+		{"form", "age", int64(131), "age: at most 130"},
+		{"form", "birthday", "xxxxxxxxxxx", "birthday: at most 10 characters"},
+		{"form", "birthday", "2026-13-01", "birthday: must be a valid date"},
+		{"form", "channels", []any{}, "channels: choose at least 1"},
+		{"form", "channels", []any{"mail", "phone", "chat"}, "channels: choose at most 2"},
+		{"form", "channels", []any{"not-a-value"}, "channels[]: must be one of "},
+		{"form", "code", nil, "code: required"},
+		{"form", "code", "xxxxxxxxx", "code: at most 8 characters"},
+		{"form", "code", "", "code: must match "},
+		{"form", "color", "not-a-value", "color: must be one of "},
+		{"form", "email", nil, "email: required"},
+		{"form", "email", strings.Repeat("x", 255), "email: at most 254 characters"},
+		{"form", "email", "not an address", "email: must be a valid email"},
+		{"form", "homepage", strings.Repeat("x", 201), "homepage: at most 200 characters"},
+		{"form", "homepage", "no-scheme", "homepage: must be a valid uri"},
+		{"form", "lastSeen", strings.Repeat("x", 41), "lastSeen: at most 40 characters"},
+		{"form", "lastSeen", "not a time", "lastSeen: must be a valid date-time"},
+		{"form", "nickname", nil, "nickname: required"},
+		{"form", "nickname", "x", "nickname: at least 2 characters"},
+		{"form", "nickname", strings.Repeat("x", 31), "nickname: at most 30 characters"},
+		{"form", "rating", -0.5, "rating: at least 0.5"},
+		{"form", "rating", 5.5, "rating: at most 4.5"},
+		{"form", "size", "not-a-value", "size: must be one of "},
+		{"form", "topics", []any{"billing", "shipping", "returns", "other"}, "topics: choose at most 3"},
+		{"form", "topics", []any{"not-a-value"}, "topics[]: must be one of "},
+		{"form", "visits", int64(-1), "visits: at least 0"},
+	}
+	for _, tc := range cases {
+		input := maps.Clone(valid[tc.key])
+		if tc.value == nil {
+			delete(input, tc.field)
+		} else {
+			input[tc.field] = tc.value
+		}
+		var problems mrtr.Problems
+		switch tc.key {
+		case "":
+			raw, err := json.Marshal(input)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = p.NewFlow(context.Background(), &mrtr.Call{}, raw)
+			var ae *mrtr.ArgumentError
+			if errors.As(err, &ae) {
+				problems = ae.Problems
+			}
+		case "form":
+			_, problems = p.decodeForm(context.Background(), input)
+		}
+		if !slices.ContainsFunc(problems, func(s string) bool {
+			return strings.HasPrefix(s, tc.want)
+		}) {
+			t.Errorf("%q %s = %#v: problems %q, want one starting %q", tc.key, tc.field, tc.value, problems, tc.want)
+		}
 	}
 }
 

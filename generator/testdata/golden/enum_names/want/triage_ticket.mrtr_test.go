@@ -5,7 +5,11 @@ package tickets
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"maps"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -143,6 +147,69 @@ func TestTriageTicketTransitions(t *testing.T) {
 			h := &fakeTriageTicket{outcomes: tc.outcomes}
 			mrtrtest.RunScript(t, mrtrtest.New(t, NewTriageTicketProgram(h)), tc.script)
 		})
+	}
+}
+
+// TestTriageTicketValidation sends, for each constraint of an argument or a form
+// field, valid input but for one value that breaks the constraint, and
+// checks that validation reports it.
+func TestTriageTicketValidation(t *testing.T) {
+	p := triageTicketProgram{h: &fakeTriageTicket{}}
+	// valid input, by input request key ("" for the arguments)
+	valid := map[string]map[string]any{
+		"":         {"ticketId": "example"},
+		"customer": {"priority": "whenever"},
+		"impact":   {"priority": "low"},
+		"internal": {},
+	}
+	cases := []struct {
+		key   string
+		field string
+		value any    // nil: left out
+		want  string // the start of the problem
+	}{
+		{"", "ticketId", nil, "ticketId: required"},
+		{"", "ticketId", "xxxxxxxxxxxxx", "ticketId: at most 12 characters"},
+		{"impact", "priority", nil, "priority: required"},
+		{"impact", "priority", "not-a-value", "priority: must be one of "},
+		{"customer", "priority", nil, "priority: required"},
+		{"customer", "priority", "not-a-value", "priority: must be one of "},
+		{"customer", "tags", []any{"bug", "billing", "bug"}, "tags: choose at most 2"},
+		{"customer", "tags", []any{"not-a-value"}, "tags[]: must be one of "},
+		{"internal", "tags", []any{"p1", "p2", "p3", "p1"}, "tags: choose at most 3"},
+		{"internal", "tags", []any{"not-a-value"}, "tags[]: must be one of "},
+	}
+	for _, tc := range cases {
+		input := maps.Clone(valid[tc.key])
+		if tc.value == nil {
+			delete(input, tc.field)
+		} else {
+			input[tc.field] = tc.value
+		}
+		var problems mrtr.Problems
+		switch tc.key {
+		case "":
+			raw, err := json.Marshal(input)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = p.NewFlow(context.Background(), &mrtr.Call{}, raw)
+			var ae *mrtr.ArgumentError
+			if errors.As(err, &ae) {
+				problems = ae.Problems
+			}
+		case "impact":
+			_, problems = p.decodeImpact(context.Background(), input)
+		case "customer":
+			_, problems = p.decodeCustomer(context.Background(), input)
+		case "internal":
+			_, problems = p.decodeInternal(context.Background(), input)
+		}
+		if !slices.ContainsFunc(problems, func(s string) bool {
+			return strings.HasPrefix(s, tc.want)
+		}) {
+			t.Errorf("%q %s = %#v: problems %q, want one starting %q", tc.key, tc.field, tc.value, problems, tc.want)
+		}
 	}
 }
 

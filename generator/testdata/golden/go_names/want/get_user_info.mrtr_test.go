@@ -5,7 +5,11 @@ package names
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"maps"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -145,6 +149,72 @@ func TestGetUserInfoTransitions(t *testing.T) {
 			h := &fakeGetUserInfo{outcomes: tc.outcomes}
 			mrtrtest.RunScript(t, mrtrtest.New(t, NewGetUserInfoProgram(h)), tc.script)
 		})
+	}
+}
+
+// TestGetUserInfoValidation sends, for each constraint of an argument or a form
+// field, valid input but for one value that breaks the constraint, and
+// checks that validation reports it.
+func TestGetUserInfoValidation(t *testing.T) {
+	p := getUserInfoProgram{h: &fakeGetUserInfo{}}
+	// valid input, by input request key ("" for the arguments)
+	valid := map[string]map[string]any{
+		"": {"userId": "example"},
+		"sso_URL": {
+			"string": "go",
+			"url":    "https://example.com/a",
+		},
+	}
+	cases := []struct {
+		key   string
+		field string
+		value any    // nil: left out
+		want  string // the start of the problem
+	}{
+		{"", "apiURL", strings.Repeat("x", 201), "apiURL: at most 200 characters"},
+		{"", "apiURL", "no-scheme", "apiURL: must be a valid uri"},
+		{"", "http_server", strings.Repeat("x", 101), "http_server: at most 100 characters"},
+		{"", "map", []any{"examp", "examp", "examp"}, "map: choose at most 2"},
+		{"", "map", []any{"xxxxxx"}, "map[]: at most 5 characters"},
+		{"", "range", int64(-1), "range: at least 0"},
+		{"", "range", int64(11), "range: at most 10"},
+		{"", "type", "not-a-value", "type: must be one of "},
+		{"", "userId", nil, "userId: required"},
+		{"", "userId", strings.Repeat("x", 37), "userId: at most 36 characters"},
+		{"sso_URL", "state", "not-a-value", "state: must be one of "},
+		{"sso_URL", "string", nil, "string: required"},
+		{"sso_URL", "string", "not-a-value", "string: must be one of "},
+		{"sso_URL", "url", nil, "url: required"},
+		{"sso_URL", "url", strings.Repeat("x", 201), "url: at most 200 characters"},
+		{"sso_URL", "url", "no-scheme", "url: must be a valid uri"},
+	}
+	for _, tc := range cases {
+		input := maps.Clone(valid[tc.key])
+		if tc.value == nil {
+			delete(input, tc.field)
+		} else {
+			input[tc.field] = tc.value
+		}
+		var problems mrtr.Problems
+		switch tc.key {
+		case "":
+			raw, err := json.Marshal(input)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = p.NewFlow(context.Background(), &mrtr.Call{}, raw)
+			var ae *mrtr.ArgumentError
+			if errors.As(err, &ae) {
+				problems = ae.Problems
+			}
+		case "sso_URL":
+			_, problems = p.decodeSSOURL(context.Background(), input)
+		}
+		if !slices.ContainsFunc(problems, func(s string) bool {
+			return strings.HasPrefix(s, tc.want)
+		}) {
+			t.Errorf("%q %s = %#v: problems %q, want one starting %q", tc.key, tc.field, tc.value, problems, tc.want)
+		}
 	}
 }
 

@@ -5,7 +5,10 @@ package release
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -188,6 +191,58 @@ func TestDraftReleaseTransitions(t *testing.T) {
 			h := &fakeDraftRelease{outcomes: tc.outcomes}
 			mrtrtest.RunScript(t, mrtrtest.New(t, NewDraftReleaseProgram(h)), tc.script)
 		})
+	}
+}
+
+// TestDraftReleaseValidation sends, for each constraint of an argument or a form
+// field, valid input but for one value that breaks the constraint, and
+// checks that validation reports it.
+func TestDraftReleaseValidation(t *testing.T) {
+	p := draftReleaseProgram{h: &fakeDraftRelease{}}
+	// valid input, by input request key ("" for the arguments)
+	valid := map[string]map[string]any{
+		"":         {"version": "v0.0.0"},
+		"audience": {"reader": "users"},
+	}
+	cases := []struct {
+		key   string
+		field string
+		value any    // nil: left out
+		want  string // the start of the problem
+	}{
+		{"", "version", nil, "version: required"},
+		{"", "version", strings.Repeat("x", 21), "version: at most 20 characters"},
+		{"", "version", "", "version: must match "},
+		{"audience", "reader", nil, "reader: required"},
+		{"audience", "reader", "not-a-value", "reader: must be one of "},
+	}
+	for _, tc := range cases {
+		input := maps.Clone(valid[tc.key])
+		if tc.value == nil {
+			delete(input, tc.field)
+		} else {
+			input[tc.field] = tc.value
+		}
+		var problems mrtr.Problems
+		switch tc.key {
+		case "":
+			raw, err := json.Marshal(input)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = p.NewFlow(context.Background(), &mrtr.Call{}, raw)
+			var ae *mrtr.ArgumentError
+			if errors.As(err, &ae) {
+				problems = ae.Problems
+			}
+		case "audience":
+			_, problems = p.decodeAudience(context.Background(), input)
+		}
+		if !slices.ContainsFunc(problems, func(s string) bool {
+			return strings.HasPrefix(s, tc.want)
+		}) {
+			t.Errorf("%q %s = %#v: problems %q, want one starting %q", tc.key, tc.field, tc.value, problems, tc.want)
+		}
 	}
 }
 

@@ -5,7 +5,10 @@ package notify
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -188,6 +191,101 @@ func TestSendNoticeTransitions(t *testing.T) {
 			h := &fakeSendNotice{outcomes: tc.outcomes}
 			mrtrtest.RunScript(t, mrtrtest.New(t, NewSendNoticeProgram(h)), tc.script)
 		})
+	}
+}
+
+// TestSendNoticeValidation sends, for each constraint of an argument or a form
+// field, valid input but for one value that breaks the constraint, and
+// checks that validation reports it.
+func TestSendNoticeValidation(t *testing.T) {
+	p := sendNoticeProgram{h: &fakeSendNotice{}}
+	// valid input, by input request key ("" for the arguments)
+	valid := map[string]map[string]any{
+		"": {
+			"count":  int64(1),
+			"level":  "low",
+			"ratio":  1.0,
+			"to":     "example",
+			"urgent": true,
+		},
+		"details": {
+			"copies": int64(1),
+			"pin":    true,
+			"title":  "example",
+			"tone":   "plain",
+			"weight": 1.0,
+		},
+	}
+	cases := []struct {
+		key   string
+		field string
+		value any    // nil: left out
+		want  string // the start of the problem
+	}{
+		{"", "cc", strings.Repeat("x", 101), "cc: at most 100 characters"},
+		{"", "count", nil, "count: required"},
+		{"", "count", int64(0), "count: at least 1"},
+		{"", "count", int64(10), "count: at most 9"},
+		{"", "labels", []any{"example", "example", "example", "example"}, "labels: choose at most 3"},
+		{"", "labels", []any{"xxxxxxxxxxx"}, "labels[]: at most 10 characters"},
+		{"", "level", nil, "level: required"},
+		{"", "level", "not-a-value", "level: must be one of "},
+		{"", "mood", "not-a-value", "mood: must be one of "},
+		{"", "ratio", nil, "ratio: required"},
+		{"", "ratio", -1.0, "ratio: at least 0"},
+		{"", "ratio", 2.0, "ratio: at most 1"},
+		{"", "retries", int64(-1), "retries: at least 0"},
+		{"", "retries", int64(6), "retries: at most 5"},
+		{"", "to", nil, "to: required"},
+		{"", "to", strings.Repeat("x", 101), "to: at most 100 characters"},
+		{"", "urgent", nil, "urgent: required"},
+		{"details", "badges", []any{"new", "hot", "new"}, "badges: choose at most 2"},
+		{"details", "badges", []any{"not-a-value"}, "badges[]: must be one of "},
+		{"details", "bonus", -1.0, "bonus: at least 0"},
+		{"details", "bonus", 6.0, "bonus: at most 5"},
+		{"details", "copies", nil, "copies: required"},
+		{"details", "copies", int64(0), "copies: at least 1"},
+		{"details", "copies", int64(4), "copies: at most 3"},
+		{"details", "extra", int64(-1), "extra: at least 0"},
+		{"details", "extra", int64(4), "extra: at most 3"},
+		{"details", "font", "not-a-value", "font: must be one of "},
+		{"details", "note", strings.Repeat("x", 61), "note: at most 60 characters"},
+		{"details", "pin", nil, "pin: required"},
+		{"details", "title", nil, "title: required"},
+		{"details", "title", strings.Repeat("x", 61), "title: at most 60 characters"},
+		{"details", "tone", nil, "tone: required"},
+		{"details", "tone", "not-a-value", "tone: must be one of "},
+		{"details", "weight", nil, "weight: required"},
+		{"details", "weight", -1.0, "weight: at least 0"},
+		{"details", "weight", 6.0, "weight: at most 5"},
+	}
+	for _, tc := range cases {
+		input := maps.Clone(valid[tc.key])
+		if tc.value == nil {
+			delete(input, tc.field)
+		} else {
+			input[tc.field] = tc.value
+		}
+		var problems mrtr.Problems
+		switch tc.key {
+		case "":
+			raw, err := json.Marshal(input)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = p.NewFlow(context.Background(), &mrtr.Call{}, raw)
+			var ae *mrtr.ArgumentError
+			if errors.As(err, &ae) {
+				problems = ae.Problems
+			}
+		case "details":
+			_, problems = p.decodeDetails(context.Background(), input)
+		}
+		if !slices.ContainsFunc(problems, func(s string) bool {
+			return strings.HasPrefix(s, tc.want)
+		}) {
+			t.Errorf("%q %s = %#v: problems %q, want one starting %q", tc.key, tc.field, tc.value, problems, tc.want)
+		}
 	}
 }
 
