@@ -200,7 +200,7 @@ func (w *workflow) validationTests(jf *jen.File) {
 	jf.Commentf("Test%sValidation sends, for each constraint of an argument or a form", n.base)
 	jf.Comment("field, valid input but for one value that breaks the constraint, and")
 	jf.Comment("checks that validation reports it.")
-	jf.Func().Id("Test"+n.base+"Validation").Params(jen.Id("t").Op("*").Qual(pkgTesting, "T")).BlockFunc(func(g *jen.Group) {
+	jf.Func().Id("Test" + n.base + "Validation").Params(jen.Id("t").Op("*").Qual(pkgTesting, "T")).BlockFunc(func(g *jen.Group) {
 		g.Id("p").Op(":=").Id(n.program()).Values(jen.Dict{jen.Id("h"): jen.Op("&").Id(w.fakeName()).Values()})
 		g.Comment(`valid input, by input request key ("" for the arguments)`)
 		g.Id("valid").Op(":=").Map(jen.String()).Map(jen.String()).Any().Values(valid)
