@@ -177,15 +177,23 @@ func (f *fleet) killAll() {
 // start runs a server process listening on addr (127.0.0.1:0 for any free
 // port) with key ring keys and clock offset off, and connects a client.
 func (f *fleet) start(name, addr, keys string, off time.Duration) *proc {
-	t := f.t
-	t.Helper()
+	f.t.Helper()
+	p, err := f.tryStart(name, addr, keys, off)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return p
+}
+
+// tryStart is start for any goroutine: it returns its error.
+func (f *fleet) tryStart(name, addr, keys string, off time.Duration) (*proc, error) {
 	f.mu.Lock()
 	f.serial++
 	logPath := filepath.Join(f.dir, fmt.Sprintf("%02d-%s.log", f.serial, name))
 	f.mu.Unlock()
 	logFile, err := os.Create(logPath)
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	args := []string{"-addr", addr, "-store", f.storeURL, "-audience", audience, "-instance", name,
 		"-log-format", "json", "-log-level", "info"}
@@ -200,7 +208,8 @@ func (f *fleet) start(name, addr, keys string, off time.Duration) *proc {
 	cmd.Stdout, cmd.Stderr = pw, pw
 	orphanProof(cmd)
 	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting %s: %v", name, err)
+		pw.Close()
+		return nil, fmt.Errorf("starting %s: %w", name, err)
 	}
 	p := &proc{name: name, cmd: cmd, exited: make(chan struct{}), logPath: logPath}
 	f.mu.Lock()
@@ -238,19 +247,21 @@ func (f *fleet) start(name, addr, keys string, off time.Duration) *proc {
 	case u := <-ready:
 		pu, err := url.Parse(u)
 		if err != nil {
-			t.Fatalf("%s logged URL %q: %v", name, u, err)
+			return nil, fmt.Errorf("%s logged URL %q: %w", name, u, err)
 		}
 		p.addr = pu.Host
 	case <-p.exited:
-		t.Fatalf("%s exited before serving:\n%s", name, tail(logPath))
+		return nil, fmt.Errorf("%s exited before serving:\n%s", name, tail(logPath))
 	case <-time.After(30 * time.Second):
-		t.Fatalf("%s did not start serving within 30s:\n%s", name, tail(logPath))
+		return nil, fmt.Errorf("%s did not start serving within 30s:\n%s", name, tail(logPath))
 	}
 	if host, _, _ := net.SplitHostPort(p.addr); host != "127.0.0.1" {
-		t.Fatalf("%s listens on %s, not on loopback", name, p.addr)
+		return nil, fmt.Errorf("%s listens on %s, not on loopback", name, p.addr)
 	}
-	p.connect(t)
-	return p
+	if err := p.connect(); err != nil {
+		return nil, err
+	}
+	return p, nil
 }
 
 // environWithout returns the environment without the variables that start
@@ -267,8 +278,7 @@ func environWithout(prefix string) []string {
 
 // connect opens a go-sdk client session on protocol 2026-07-28 with its
 // automatic multi-round handling disabled: the test answers every round.
-func (p *proc) connect(t *testing.T) {
-	t.Helper()
+func (p *proc) connect() error {
 	p.hc = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}, Timeout: 60 * time.Second}
 	c := mcp.NewClient(&mcp.Implementation{Name: "multiinstance-test", Version: "test"}, &mcp.ClientOptions{
 		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
@@ -285,12 +295,13 @@ func (p *proc) connect(t *testing.T) {
 	defer cancel()
 	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: "http://" + p.addr + "/mcp", HTTPClient: p.hc, DisableStandaloneSSE: true}, nil)
 	if err != nil {
-		t.Fatalf("connecting to %s: %v\n%s", p.name, err, tail(p.logPath))
-	}
-	if v := cs.InitializeResult().ProtocolVersion; v < "2026-07-28" {
-		t.Fatalf("%s negotiated %s, want 2026-07-28 or later", p.name, v)
+		return fmt.Errorf("connecting to %s: %w\n%s", p.name, err, tail(p.logPath))
 	}
 	p.cs = cs
+	if v := cs.InitializeResult().ProtocolVersion; v < "2026-07-28" {
+		return fmt.Errorf("%s negotiated %s, want 2026-07-28 or later", p.name, v)
+	}
+	return nil
 }
 
 func (p *proc) closeClient() {
@@ -337,7 +348,6 @@ func (f *fleet) stop(p *proc) {
 		<-p.exited
 		f.t.Errorf("%s did not stop within 15s of SIGTERM", p.name)
 	}
-	f.graceful++
 }
 
 // restart replaces slot i by a new process on the same port.
@@ -347,6 +357,7 @@ func (f *fleet) restart(i int, keys string, hard bool) {
 		f.kill(old)
 	} else {
 		f.stop(old)
+		f.graceful++
 	}
 	f.slots[i] = f.start(fmt.Sprintf("web-%d", i), old.addr, keys, 0)
 }
@@ -607,26 +618,15 @@ func proveFleet(t *testing.T, bin, storeURL string, n int) {
 
 	// Three instances, started together as a fleet would be.
 	var wg sync.WaitGroup
-	var startMu sync.Mutex
-	var startErr []string
+	var errs [3]error
 	for i := range 3 {
 		wg.Go(func() {
-			defer func() {
-				if v := recover(); v != nil {
-					startMu.Lock()
-					startErr = append(startErr, fmt.Sprint(v))
-					startMu.Unlock()
-				}
-			}()
-			r.f.slots[i] = r.f.start(fmt.Sprintf("web-%d", i), "127.0.0.1:0", r.rings[0], 0)
+			r.f.slots[i], errs[i] = r.f.tryStart(fmt.Sprintf("web-%d", i), "127.0.0.1:0", r.rings[0], 0)
 		})
 	}
 	wg.Wait()
-	if len(startErr) > 0 {
-		t.Fatal(startErr)
-	}
-	if t.Failed() {
-		return
+	if err := errors.Join(errs[:]...); err != nil {
+		t.Fatal(err)
 	}
 
 	for s := 1; s <= steps; s++ {
@@ -850,7 +850,6 @@ func (r *run) probeExpiry(ctx context.Context) {
 	}
 	for _, p := range late {
 		r.f.stop(p)
-		r.f.graceful-- // not a restart of the fleet
 		rejected := logRecords(r.t, p.logPath, "mrtr: requestState rejected")
 		expired := 0
 		for _, rec := range rejected {
@@ -874,10 +873,7 @@ func (r *run) probeExpiry(ctx context.Context) {
 func (r *run) retireOldKey(ctx context.Context) {
 	k2only := strings.SplitN(r.rings[2], ",", 2)[0]
 	p := r.f.start("retired-k1", "127.0.0.1:0", k2only, 0)
-	defer func() {
-		r.f.stop(p)
-		r.f.graceful--
-	}()
+	defer r.f.stop(p)
 	var replayed, refused int
 	for _, w := range r.ws {
 		if w.final == nil {
