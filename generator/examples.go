@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -110,8 +111,33 @@ func exampleString(f *spec.Field, variant int) (string, error) {
 
 // matchingString derives a short string the whole pattern matches: the
 // first branch of alternations, the least repetitions (plus variant), and
-// a letter or digit from each class where there is one.
+// a letter or digit from each class where there is one. Results are
+// remembered: one pattern is asked for again and again (fixtures, scripts,
+// tests), and compiling it each time dominated generation.
 func matchingString(pattern string, variant int) (string, error) {
+	key := matchKey{pattern, variant}
+	if r, ok := matchCache.Load(key); ok {
+		m := r.(matchResult)
+		return m.s, m.err
+	}
+	s, err := deriveMatch(pattern, variant)
+	matchCache.Store(key, matchResult{s, err})
+	return s, err
+}
+
+type matchKey struct {
+	pattern string
+	variant int
+}
+
+type matchResult struct {
+	s   string
+	err error
+}
+
+var matchCache sync.Map // matchKey → matchResult
+
+func deriveMatch(pattern string, variant int) (string, error) {
 	re, err := syntax.Parse(pattern, syntax.Perl)
 	if err != nil {
 		return "", err

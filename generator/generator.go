@@ -266,6 +266,7 @@ func (g *gen) newFile(pkg string) *jen.File {
 // what format.Source (and so jen's own formatting) does for a whole file.
 func render(name string, jf *jen.File) ([]byte, []string, error) {
 	var raw bytes.Buffer
+	raw.Grow(64 << 10)
 	jf.NoFormat = true
 	if err := jf.Render(&raw); err != nil {
 		return nil, nil, fmt.Errorf("generator: rendering %s: %w", name, err)
