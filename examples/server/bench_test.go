@@ -815,3 +815,90 @@ func BenchmarkFinalRoundStore(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkRoundInProcess is BenchmarkRound without the transport: the
+// generated tool's round (mrtr.Run, and the result the wire adapter builds
+// from its reply) against the hand-written handler called directly. It is
+// what the generated tool adds per round, without the SDK's JSON-RPC and
+// HTTP work that dominates BenchmarkRound.
+//
+//	go test ./examples/server -run '^$' -bench BenchmarkRoundInProcess -benchmem
+func BenchmarkRoundInProcess(b *testing.B) {
+	ctx := context.Background()
+	meta := mcp.Meta{mcp.MetaKeyClientCapabilities: map[string]any{"elicitation": map[string]any{}}}
+	args := func(id string) json.RawMessage { return json.RawMessage(`{"ticketId":"` + id + `"}`) }
+	type round func(id, state string) (*mcp.CallToolResult, error)
+
+	generated := func(st store.Store) round {
+		e, err := mrtr.NewEngine(mrtr.Config{Audience: benchAudience, Codec: benchCodec(), Store: st, Logger: quietLogger()})
+		if err != nil {
+			b.Fatal(err)
+		}
+		p := tickets.NewCloseSupportTicketProgram(genTickets{&benchTickets{}})
+		return func(id, state string) (*mcp.CallToolResult, error) {
+			// The same request the hand-written handler gets; mrtr.AddTool
+			// reads the capabilities from it the same way.
+			params := &mcp.CallToolParamsRaw{Meta: meta, Name: "close_support_ticket", Arguments: args(id), RequestState: state}
+			if state != "" {
+				params.InputResponses = benchAnswer
+			}
+			call := &mcp.CallToolRequest{Params: params}
+			req := mrtr.Request{Arguments: params.Arguments, InputResponses: params.InputResponses, RequestState: state, Capabilities: call.ClientCapabilities()}
+			reply, err := mrtr.Run(ctx, e, p, req)
+			if err != nil {
+				return nil, err
+			}
+			// What mrtr.AddTool makes of the reply.
+			if reply.NeedsInput() {
+				return &mcp.CallToolResult{InputRequests: reply.InputRequests, RequestState: reply.RequestState}, nil
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: reply.Final.Text}}, IsError: reply.Final.IsError()}, nil
+		}
+	}
+	hand := func() round {
+		h := &handTickets{codec: benchCodec(), d: &benchTickets{}}
+		return func(id, state string) (*mcp.CallToolResult, error) {
+			params := &mcp.CallToolParamsRaw{Meta: meta, Name: "close_support_ticket", Arguments: args(id), RequestState: state}
+			if state != "" {
+				params.InputResponses = benchAnswer
+			}
+			return h.serve(ctx, &mcp.CallToolRequest{Params: params})
+		}
+	}
+	variants := []struct {
+		name string
+		make func() round
+	}{
+		{"baseline-handwritten-gosdk", hand},
+		{"generated-memory-store", func() round { return generated(store.NewMemory(store.Options{})) }},
+		{"generated-no-store", func() round { return generated(nil) }},
+	}
+	for _, kind := range []string{"first", "final"} {
+		for _, v := range variants {
+			b.Run(kind+"/"+v.name, func(b *testing.B) {
+				call := v.make()
+				ids := make([]string, b.N)
+				states := make([]string, b.N)
+				for i := range ids {
+					ids[i] = "12345"
+					if kind == "final" {
+						ids[i] = strconv.FormatInt(400000+ticketSeq.Add(1), 10)
+						res, err := call(ids[i], "")
+						if err != nil || res.RequestState == "" {
+							b.Fatalf("first round: %+v, %v", res, err)
+						}
+						states[i] = res.RequestState
+					}
+				}
+				b.ReportAllocs()
+				b.ResetTimer()
+				for i := range b.N {
+					res, err := call(ids[i], states[i])
+					if err != nil || res.IsError || (res.RequestState != "") != (kind == "first") {
+						b.Fatalf("%s round: %+v, %v", kind, res, err)
+					}
+				}
+			})
+		}
+	}
+}
