@@ -124,9 +124,26 @@ func Generate(f *spec.File, opts Options) ([]File, error) {
 var flowFields = []string{"Call", "Args", "Continuation", "State"}
 
 // checkFlowFields refuses input request keys that would become a field
-// the flow already has (a key named "state"), saying where the key is.
+// the flow already has (a key named "state"), and a check used by several
+// states with different outcomes (it is one handler method, with one
+// result type), saying where.
 func checkFlowFields(f *spec.File) error {
 	for _, t := range f.Workflows() {
+		first := map[string]*spec.State{}
+		for _, s := range t.States {
+			if s.Check == nil {
+				continue
+			}
+			prev, ok := first[s.Check.Name]
+			if !ok {
+				first[s.Check.Name] = s
+				continue
+			}
+			if outcomeNames(prev) != outcomeNames(s) {
+				return fmt.Errorf("generator: %s: check %s of %s %s has outcomes [%s] here but [%s] in state %s (%s); a check is one handler method: give every use the same outcomes, or use two checks",
+					specPos(s.Check.Pos), s.Check.Name, t.Kind, t.Name, outcomeNames(s), outcomeNames(prev), prev.Name, specPos(prev.Check.Pos))
+			}
+		}
 		for _, s := range t.States {
 			for _, q := range s.Requests {
 				if name := field(q.Key); slices.Contains(flowFields, name) {
@@ -137,6 +154,15 @@ func checkFlowFields(f *spec.File) error {
 		}
 	}
 	return nil
+}
+
+// outcomeNames lists a check state's outcomes ("" for a plain check).
+func outcomeNames(s *spec.State) string {
+	names := make([]string, len(s.Outcomes))
+	for i, b := range s.Outcomes {
+		names[i] = b.Name
+	}
+	return strings.Join(names, " ")
 }
 
 // checkCollisions fails when two outputs have one path (a tool named

@@ -602,14 +602,17 @@ func (w *workflow) validAnswer(q *spec.InputRequest) (jen.Code, error) {
 		}
 		return jen.Qual(pkgTest, "RootsOf").Call(uris...), nil
 	}
+	// Every field is answered (an optional one when an example can be
+	// derived), so the tests run the code of present values too, and a
+	// message made of optional answers is not empty.
 	content := jen.Dict{}
 	for _, f := range q.Fields {
-		if !f.Required {
-			continue
-		}
 		v, err := exampleValue(f, 0)
 		if err != nil {
-			return nil, err
+			if f.Required {
+				return nil, err
+			}
+			continue
 		}
 		content[jen.Lit(f.Name)] = valueCode(v)
 	}

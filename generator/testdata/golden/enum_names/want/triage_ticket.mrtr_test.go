@@ -83,9 +83,12 @@ func (h *fakeTriageTicket) SaveTriage(ctx context.Context, f *TriageTicketFlow) 
 func fixturesTriageTicket(h *fakeTriageTicket) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
 		Answers: map[string]mcp.InputResponse{
-			"customer": mrtrtest.Accept(map[string]any{"priority": "whenever"}),
+			"customer": mrtrtest.Accept(map[string]any{
+				"priority": "whenever",
+				"tags":     []any{"bug"},
+			}),
 			"impact":   mrtrtest.Accept(map[string]any{"priority": "low"}),
-			"internal": mrtrtest.Accept(map[string]any{}),
+			"internal": mrtrtest.Accept(map[string]any{"tags": []any{"p1"}}),
 		},
 		Args: map[string]any{"ticketId": "example"},
 		Break: func() func() {
@@ -135,8 +138,11 @@ func TestTriageTicketTransitions(t *testing.T) {
 			}, {
 				Path: []string{"askCustomer", "save", "done"},
 				Send: mcp.InputResponseMap{
-					"customer": mrtrtest.Accept(map[string]any{"priority": "whenever"}),
-					"internal": mrtrtest.Accept(map[string]any{}),
+					"customer": mrtrtest.Accept(map[string]any{
+						"priority": "whenever",
+						"tags":     []any{"bug"},
+					}),
+					"internal": mrtrtest.Accept(map[string]any{"tags": []any{"p1"}}),
 				},
 			}},
 			Want: mrtr.OutcomeSuccess,
@@ -233,8 +239,11 @@ func TestTriageTicketRejectedInputs(t *testing.T) {
 				Asks: []string{"impact"},
 				Path: []string{"askImpact"},
 				Send: mcp.InputResponseMap{
-					"customer": mrtrtest.Accept(map[string]any{"priority": "whenever"}),
-					"internal": mrtrtest.Accept(map[string]any{}),
+					"customer": mrtrtest.Accept(map[string]any{
+						"priority": "whenever",
+						"tags":     []any{"bug"},
+					}),
+					"internal": mrtrtest.Accept(map[string]any{"tags": []any{"p1"}}),
 				},
 			}},
 		},

@@ -82,6 +82,7 @@ func (h *fakeGetUserInfo) FetchUserAPI(ctx context.Context, f *GetUserInfoFlow) 
 func fixturesGetUserInfo(h *fakeGetUserInfo) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
 		Answers: map[string]mcp.InputResponse{"sso_URL": mrtrtest.Accept(map[string]any{
+			"state":  "CA",
 			"string": "go",
 			"url":    "https://example.com/a",
 		})},
@@ -129,6 +130,7 @@ func TestGetUserInfoTransitions(t *testing.T) {
 			}, {
 				Path: []string{"askSSO", "done"},
 				Send: mcp.InputResponseMap{"sso_URL": mrtrtest.Accept(map[string]any{
+					"state":  "CA",
 					"string": "go",
 					"url":    "https://example.com/a",
 				})},

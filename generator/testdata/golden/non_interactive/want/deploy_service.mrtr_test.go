@@ -95,7 +95,10 @@ func fixturesDeployService(h *fakeDeployService) mrtrtest.Fixtures {
 		Answers: map[string]mcp.InputResponse{
 			"changelog": mrtrtest.Text("A sampled answer."),
 			"checkout":  mrtrtest.RootsOf("file:///workspace/1"),
-			"target":    mrtrtest.Accept(map[string]any{"version": "example"}),
+			"target": mrtrtest.Accept(map[string]any{
+				"canary":  true,
+				"version": "example",
+			}),
 		},
 		Args: map[string]any{"service": "a"},
 		Break: func() func() {
@@ -145,7 +148,10 @@ func TestDeployServiceTransitions(t *testing.T) {
 				Send: mcp.InputResponseMap{
 					"changelog": mrtrtest.Text("A sampled answer."),
 					"checkout":  mrtrtest.RootsOf("file:///workspace/1"),
-					"target":    mrtrtest.Accept(map[string]any{"version": "example"}),
+					"target": mrtrtest.Accept(map[string]any{
+						"canary":  true,
+						"version": "example",
+					}),
 				},
 			}, {
 				Path: []string{"confirmDeploy", "aborted"},
@@ -167,7 +173,10 @@ func TestDeployServiceTransitions(t *testing.T) {
 				Send: mcp.InputResponseMap{
 					"changelog": mrtrtest.Text("A sampled answer."),
 					"checkout":  mrtrtest.RootsOf("file:///workspace/1"),
-					"target":    mrtrtest.Accept(map[string]any{"version": "example"}),
+					"target": mrtrtest.Accept(map[string]any{
+						"canary":  true,
+						"version": "example",
+					}),
 				},
 			}, {
 				Path: []string{"confirmDeploy", "recheck", "deploy", "deployed"},
@@ -272,7 +281,10 @@ func TestDeployServiceRejectedInputs(t *testing.T) {
 				Send: mcp.InputResponseMap{
 					"changelog": mrtrtest.Text("A sampled answer."),
 					"checkout":  mrtrtest.RootsOf("file:///workspace/1"),
-					"target":    mrtrtest.Accept(map[string]any{"version": "example"}),
+					"target": mrtrtest.Accept(map[string]any{
+						"canary":  true,
+						"version": "example",
+					}),
 				},
 			}, {
 				Asks: []string{"confirm"},
@@ -280,7 +292,10 @@ func TestDeployServiceRejectedInputs(t *testing.T) {
 				Send: mcp.InputResponseMap{
 					"changelog": mrtrtest.Text("A sampled answer."),
 					"checkout":  mrtrtest.RootsOf("file:///workspace/1"),
-					"target":    mrtrtest.Accept(map[string]any{"version": "example"}),
+					"target": mrtrtest.Accept(map[string]any{
+						"canary":  true,
+						"version": "example",
+					}),
 				},
 			}},
 		},
@@ -299,7 +314,10 @@ func TestDeployServiceRejectedInputs(t *testing.T) {
 					"changelog": mrtrtest.Text("A sampled answer."),
 					"checkout":  mrtrtest.RootsOf("file:///workspace/1"),
 					"confirm":   mrtrtest.Accept(map[string]any{"confirm": true}),
-					"target":    mrtrtest.Accept(map[string]any{"version": "example"}),
+					"target": mrtrtest.Accept(map[string]any{
+						"canary":  true,
+						"version": "example",
+					}),
 				},
 			}},
 		},

@@ -78,8 +78,11 @@ func (h *fakeCodeReview) LoadChange(ctx context.Context, f *CodeReviewFlow) erro
 // knobs of the fake that provoke each failure.
 func fixturesCodeReview(h *fakeCodeReview) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
-		Answers: map[string]mcp.InputResponse{"style": mrtrtest.Accept(map[string]any{"tone": "strict"})},
-		Args:    map[string]any{"change": "example"},
+		Answers: map[string]mcp.InputResponse{"style": mrtrtest.Accept(map[string]any{
+			"maxComments": int64(1),
+			"tone":        "strict",
+		})},
+		Args: map[string]any{"change": "example"},
 		Break: func() func() {
 			h.setBroken(true)
 			return func() {
@@ -119,7 +122,10 @@ func TestCodeReviewTransitions(t *testing.T) {
 				Path: []string{"lookup", "askStyle"},
 			}, {
 				Path: []string{"askStyle", "done"},
-				Send: mcp.InputResponseMap{"style": mrtrtest.Accept(map[string]any{"tone": "strict"})},
+				Send: mcp.InputResponseMap{"style": mrtrtest.Accept(map[string]any{
+					"maxComments": int64(1),
+					"tone":        "strict",
+				})},
 			}},
 			Want: mrtr.OutcomeSuccess,
 		},

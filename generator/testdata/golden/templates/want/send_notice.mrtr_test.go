@@ -90,7 +90,13 @@ func fixturesSendNotice(h *fakeSendNotice) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
 		Answers: map[string]mcp.InputResponse{
 			"details": mrtrtest.Accept(map[string]any{
+				"badges": []any{"new"},
+				"bonus":  1.0,
 				"copies": int64(1),
+				"extra":  int64(1),
+				"font":   "serif",
+				"mute":   true,
+				"note":   "example",
 				"pin":    true,
 				"title":  "example",
 				"tone":   "plain",
@@ -170,7 +176,13 @@ func TestSendNoticeTransitions(t *testing.T) {
 				Path: []string{"compose", "confirmSend"},
 				Send: mcp.InputResponseMap{
 					"details": mrtrtest.Accept(map[string]any{
+						"badges": []any{"new"},
+						"bonus":  1.0,
 						"copies": int64(1),
+						"extra":  int64(1),
+						"font":   "serif",
+						"mute":   true,
+						"note":   "example",
 						"pin":    true,
 						"title":  "example",
 						"tone":   "plain",
@@ -336,7 +348,13 @@ func TestSendNoticeRejectedInputs(t *testing.T) {
 				Path: []string{"compose", "confirmSend"},
 				Send: mcp.InputResponseMap{
 					"details": mrtrtest.Accept(map[string]any{
+						"badges": []any{"new"},
+						"bonus":  1.0,
 						"copies": int64(1),
+						"extra":  int64(1),
+						"font":   "serif",
+						"mute":   true,
+						"note":   "example",
 						"pin":    true,
 						"title":  "example",
 						"tone":   "plain",
@@ -350,7 +368,13 @@ func TestSendNoticeRejectedInputs(t *testing.T) {
 				Path: []string{"confirmSend"},
 				Send: mcp.InputResponseMap{
 					"details": mrtrtest.Accept(map[string]any{
+						"badges": []any{"new"},
+						"bonus":  1.0,
 						"copies": int64(1),
+						"extra":  int64(1),
+						"font":   "serif",
+						"mute":   true,
+						"note":   "example",
 						"pin":    true,
 						"title":  "example",
 						"tone":   "plain",
@@ -381,7 +405,13 @@ func TestSendNoticeRejectedInputs(t *testing.T) {
 				Send: mcp.InputResponseMap{
 					"confirm": mrtrtest.Accept(map[string]any{"confirm": true}),
 					"details": mrtrtest.Accept(map[string]any{
+						"badges": []any{"new"},
+						"bonus":  1.0,
 						"copies": int64(1),
+						"extra":  int64(1),
+						"font":   "serif",
+						"mute":   true,
+						"note":   "example",
 						"pin":    true,
 						"title":  "example",
 						"tone":   "plain",

@@ -108,8 +108,12 @@ func (h *fakeSignUp) SensibleRatio(ctx context.Context, value float64) error {
 // knobs of the fake that provoke each failure.
 func fixturesSignUp(h *fakeSignUp) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
-		Answers: map[string]mcp.InputResponse{"terms": mrtrtest.Accept(map[string]any{"accepted": true})},
-		Args:    map[string]any{"email": "ada@example.com"},
+		Answers: map[string]mcp.InputResponse{"terms": mrtrtest.Accept(map[string]any{
+			"accepted": true,
+			"motto":    "example",
+			"share":    1.0,
+		})},
+		Args: map[string]any{"email": "ada@example.com"},
 		Break: func() func() {
 			h.setBroken(true)
 			return func() {
@@ -149,7 +153,11 @@ func TestSignUpTransitions(t *testing.T) {
 				Path: []string{"check", "askTerms"},
 			}, {
 				Path: []string{"askTerms", "create", "done"},
-				Send: mcp.InputResponseMap{"terms": mrtrtest.Accept(map[string]any{"accepted": true})},
+				Send: mcp.InputResponseMap{"terms": mrtrtest.Accept(map[string]any{
+					"accepted": true,
+					"motto":    "example",
+					"share":    1.0,
+				})},
 			}},
 			Want: mrtr.OutcomeSuccess,
 		},
