@@ -401,7 +401,7 @@ func (g *gen) packageFile() (File, error) {
 // its unexported Go name, unless that is a keyword or the name of another
 // parameter (tools named "type" or "s").
 func handlerParam(t *spec.Tool) string {
-	name := spec.GoNameLower(t.Name)
+	name := lowerName(t.Name)
 	if token.IsKeyword(name) || name == "s" || name == "e" {
 		return name + "Handler"
 	}

@@ -2,6 +2,8 @@ package generator
 
 import (
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/mrtrgen/mrtrgen/spec"
 )
@@ -35,7 +37,7 @@ func (n names) newProgram() string {
 }
 
 // Unexported names of the program and its helpers.
-func (n names) lower() string      { return spec.GoNameLower(n.t.Name) }
+func (n names) lower() string      { return lowerName(n.t.Name) }
 func (n names) program() string    { return n.lower() + "Program" }
 func (n names) descriptor() string { return n.lower() + "Descriptor" }
 func (n names) helper(parts ...string) string {
@@ -69,4 +71,15 @@ func fileBase(t *spec.Tool) string {
 		return "prompt_" + b.String()
 	}
 	return b.String()
+}
+
+// lowerName is the unexported Go name of a spec name: spec.GoNameLower,
+// with an x in front when the name does not start with a letter (an MCP
+// name may: "2fa-setup" is x2faSetup, as its exported name is X2faSetup).
+func lowerName(s string) string {
+	name := spec.GoNameLower(s)
+	if r, _ := utf8.DecodeRuneInString(name); !unicode.IsLetter(r) {
+		return "x" + name
+	}
+	return name
 }

@@ -13,6 +13,7 @@ import (
 const _ = mrtr.SupportPackageIsVersion1
 
 // RegisterAll adds every tool and prompt of package review to s, served by e.
-func RegisterAll(s *mcp.Server, e *mrtr.Engine, reviewDocument ReviewDocumentHandler) {
+func RegisterAll(s *mcp.Server, e *mrtr.Engine, publishDocument PublishDocumentHandler, reviewDocument ReviewDocumentHandler) {
+	RegisterPublishDocument(s, e, publishDocument)
 	RegisterReviewDocument(s, e, reviewDocument)
 }

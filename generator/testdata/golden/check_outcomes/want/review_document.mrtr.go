@@ -247,17 +247,17 @@ type ReviewDocumentHandler interface {
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *ReviewDocumentFlow) error
 
-	// LoadDocument is the check of state load (review.mrtr.yaml:24:16).
+	// LoadDocument is the check of state load (review.mrtr.yaml:25:16).
 	// The document exists and the caller may review it.
 	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 	LoadDocument(ctx context.Context, f *ReviewDocumentFlow) error
 
-	// ReviewDocument is the check of state review (review.mrtr.yaml:28:16).
+	// ReviewDocument is the check of state review (review.mrtr.yaml:29:16).
 	// Decide what the document needs.
 	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 	ReviewDocument(ctx context.Context, f *ReviewDocumentFlow) (ReviewDocumentReviewDocumentOutcome, error)
 
-	// RecordApproval is the check of state approve (review.mrtr.yaml:50:16).
+	// RecordApproval is the check of state approve (review.mrtr.yaml:51:16).
 	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 	RecordApproval(ctx context.Context, f *ReviewDocumentFlow) error
 }

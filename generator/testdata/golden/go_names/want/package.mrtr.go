@@ -13,7 +13,8 @@ import (
 const _ = mrtr.SupportPackageIsVersion1
 
 // RegisterAll adds every tool and prompt of package names to s, served by e.
-func RegisterAll(s *mcp.Server, e *mrtr.Engine, httpServerV2 HTTPServerV2Handler, eHandler EHandler, getUserInfo GetUserInfoHandler, sHandler SHandler, typeHandler TypeHandler) {
+func RegisterAll(s *mcp.Server, e *mrtr.Engine, x2faSetup X2faSetupHandler, httpServerV2 HTTPServerV2Handler, eHandler EHandler, getUserInfo GetUserInfoHandler, sHandler SHandler, typeHandler TypeHandler) {
+	RegisterX2faSetup(s, e, x2faSetup)
 	RegisterHTTPServerV2(s, e, httpServerV2)
 	RegisterE(s, e, eHandler)
 	RegisterGetUserInfo(s, e, getUserInfo)
