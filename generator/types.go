@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/dave/jennifer/jen"
 
@@ -98,7 +100,39 @@ func (w *workflow) addEnums(scope string, fields []*spec.Field) {
 }
 
 // enumConst is the Go constant of one value of an enum type.
-func (w *workflow) enumConst(e *enumType, value string) string { return e.name + spec.GoName(value) }
+func (w *workflow) enumConst(e *enumType, value string) string { return e.name + valueName(value) }
+
+// valueName is the Go name of an enum value. Values are free text: an
+// ASCII value gets spec.GoName (ID, URL... as everywhere), any other one a
+// name built rune by rune (spec.GoName upper-cases the first byte, which
+// splits a multi-byte letter: "über" made invalid Go).
+func valueName(v string) string {
+	ascii := true
+	for i := 0; i < len(v); i++ {
+		ascii = ascii && v[i] < utf8.RuneSelf
+	}
+	if ascii {
+		return spec.GoName(v)
+	}
+	var b strings.Builder
+	upper := true
+	for _, r := range v {
+		switch {
+		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
+			upper = true
+		case upper:
+			b.WriteRune(unicode.ToUpper(r))
+			upper = false
+		default:
+			b.WriteRune(r)
+		}
+	}
+	name := b.String()
+	if r, _ := utf8.DecodeRuneInString(name); !unicode.IsLetter(r) {
+		name = "X" + name
+	}
+	return name
+}
 
 // allFields lists arguments, continuation fields and form fields.
 func (w *workflow) allFields() []*spec.Field {

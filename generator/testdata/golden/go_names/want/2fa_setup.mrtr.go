@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -16,10 +17,25 @@ import (
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
 )
 
+// X2faSetupMethod is a value of method.
+type X2faSetupMethod string
+
+const (
+	X2faSetupMethodÜber X2faSetupMethod = "über"
+	X2faSetupMethod日本   X2faSetupMethod = "日本"
+	X2faSetupMethodCafé X2faSetupMethod = "café"
+	X2faSetupMethodApp  X2faSetupMethod = "app"
+)
+
+// x2faSetupMethodValues lists the values in spec order; the continuation codec stores a value as its position.
+var x2faSetupMethodValues = []X2faSetupMethod{X2faSetupMethodÜber, X2faSetupMethod日本, X2faSetupMethodCafé, X2faSetupMethodApp}
+
 // X2faSetupArgs are the arguments of tool 2fa-setup, validated on every round.
 type X2faSetupArgs struct {
 	// Account is argument "account".
 	Account string `json:"account"`
+	// Method: Enum values that are not ASCII.
+	Method X2faSetupMethod `json:"method"`
 }
 
 // X2faSetupContinuation is what 2fa-setup carries between rounds (sealed in requestState). Checks and effects set it.
@@ -135,6 +151,17 @@ var x2faSetupDescriptor = mrtr.Descriptor{
     "account": {
       "maxLength": 40,
       "type": "string"
+    },
+    "method": {
+      "default": "café",
+      "description": "Enum values that are not ASCII.",
+      "enum": [
+        "über",
+        "日本",
+        "café",
+        "app"
+      ],
+      "type": "string"
     }
   },
   "required": [
@@ -144,7 +171,7 @@ var x2faSetupDescriptor = mrtr.Descriptor{
 }`),
 	Kind:       mrtr.KindTool,
 	Name:       "2fa-setup",
-	SchemaHash: uint64(0x979a96a8571a51cc),
+	SchemaHash: uint64(0x8b629b6c8e1b2a34),
 	States: []mrtr.StateInfo{{
 		Kind: mrtr.StateTerminal,
 		Name: "done",
@@ -158,6 +185,7 @@ var x2faSetupDescriptor = mrtr.Descriptor{
 // bound to its digest, so a continuation cannot be replayed with other arguments.
 func (x2faSetupProgram) AppendArgs(b []byte, f *X2faSetupFlow) []byte {
 	b = binenc.AppendString(b, f.Args.Account)
+	b = binenc.AppendEnum(b, x2faSetupMethodValues, f.Args.Method)
 	return b
 }
 
@@ -183,7 +211,7 @@ func (p x2faSetupProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.Ra
 		state: X2faSetupStateDone,
 	}
 	var problems mrtr.Problems
-	problems.Unknown(in, "account")
+	problems.Unknown(in, "account", "method")
 	switch v, st := mrtr.FormString(in, "account"); st {
 	case mrtr.Present:
 		p.checkArgAccount(ctx, &problems, v)
@@ -192,6 +220,15 @@ func (p x2faSetupProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.Ra
 		problems.Addf("account: required")
 	case mrtr.WrongType:
 		problems.Addf("account: expected a string")
+	}
+	switch v, st := mrtr.FormString(in, "method"); st {
+	case mrtr.Present:
+		p.checkArgMethod(ctx, &problems, v)
+		f.Args.Method = X2faSetupMethod(v)
+	case mrtr.Absent:
+		f.Args.Method = X2faSetupMethodCafé
+	case mrtr.WrongType:
+		problems.Addf("method: expected a string")
 	}
 	return f, problems.Err()
 }
@@ -203,11 +240,20 @@ func (p x2faSetupProgram) checkArgAccount(ctx context.Context, problems *mrtr.Pr
 	}
 }
 
-// x2faSetupDoneMessage renders "Set up for {account}.".
+// checkArgMethod checks argument method against its constraints.
+func (p x2faSetupProgram) checkArgMethod(ctx context.Context, problems *mrtr.Problems, v string) {
+	if !slices.Contains(x2faSetupMethodValues, X2faSetupMethod(v)) {
+		problems.Addf("method: must be one of %s", "über, 日本, café, app")
+	}
+}
+
+// x2faSetupDoneMessage renders "Set up for {account} ({method}).".
 func x2faSetupDoneMessage(f *X2faSetupFlow) string {
 	var b strings.Builder
 	b.WriteString("Set up for ")
 	b.WriteString(f.Args.Account)
-	b.WriteString(".")
+	b.WriteString(" (")
+	b.WriteString(string(f.Args.Method))
+	b.WriteString(").")
 	return b.String()
 }

@@ -129,6 +129,7 @@ func TestX2faSetupValidation(t *testing.T) {
 	}{
 		{"", "account", nil, "account: required"},
 		{"", "account", strings.Repeat("x", 41), "account: at most 40 characters"},
+		{"", "method", "not-a-value", "method: must be one of "},
 	}
 	for _, tc := range cases {
 		input := maps.Clone(valid[tc.key])
