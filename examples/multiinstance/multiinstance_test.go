@@ -932,6 +932,34 @@ func (r *run) report(ctx context.Context, data domain.Store, storeURL string, wa
 			}
 		}
 	}
+	// The servers' own view: nothing may have gone wrong on their side
+	// (ERROR records: a reply not stored, an effect whose record was lost, a
+	// failed round), and the only warnings are the probes' rejections (and
+	// the clock-offset notice).
+	warnings := map[string]int{}
+	for _, p := range r.f.all {
+		b, err := os.ReadFile(p.logPath)
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			var rec struct{ Level, Msg string }
+			if json.Unmarshal([]byte(line), &rec) != nil {
+				continue
+			}
+			switch rec.Level {
+			case "ERROR":
+				t.Errorf("%s logged an error: %s", p.name, line)
+			case "WARN":
+				warnings[rec.Msg]++
+				if !strings.HasPrefix(rec.Msg, "TESTING: ") && rec.Msg != "mrtr: requestState rejected" {
+					t.Errorf("%s logged an unexpected warning: %s", p.name, line)
+				}
+			}
+		}
+	}
+	t.Logf("server warnings: %v", warnings)
 	store := strings.SplitN(storeURL, ":", 2)[0]
 	t.Logf("multi-instance %s: workflows=%d rounds=%d duplicate-final-sends=%d probes=%d instances=3 processes=%d kills=%d rolling-restarts=%d lost=%d duplicated-effects=%d cross-checked-replies=%d wall=%s",
 		store, len(r.ws), r.roundsSent, r.dupSent, r.probes, r.f.started, r.f.kills, r.f.graceful, lost, duplicated, r.crossChecks, wall.Round(time.Millisecond))
