@@ -85,29 +85,37 @@ func (p testInputRequiredResultCapabilitiesProgram) Step(ctx context.Context, r 
 	switch f.state {
 	case TestInputRequiredResultCapabilitiesStateAskWhatWorks:
 		var pending []mrtr.Pending
-		if f.Greeting == nil && r.Can(mrtr.Sample) {
+		if f.Greeting == nil {
 			resp := r.Response("greeting", mrtr.Sample)
 			switch resp.Status {
 			case mrtr.Accepted:
 				answer, problems := p.decodeGreeting(ctx, resp.Text)
 				if len(problems) > 0 {
-					pending = append(pending, p.requestGreeting(f, problems))
+					if r.Can(mrtr.Sample) {
+						pending = append(pending, p.requestGreeting(f, problems))
+					}
 				} else {
 					f.Greeting = answer
 				}
 			case mrtr.Malformed:
-				pending = append(pending, p.requestGreeting(f, mrtr.Problems{resp.Problem}))
+				if r.Can(mrtr.Sample) {
+					pending = append(pending, p.requestGreeting(f, mrtr.Problems{resp.Problem}))
+				}
 			default:
-				pending = append(pending, p.requestGreeting(f, nil))
+				if r.Can(mrtr.Sample) {
+					pending = append(pending, p.requestGreeting(f, nil))
+				}
 			}
 		}
-		if f.UserName == nil && r.Can(mrtr.Elicit) {
+		if f.UserName == nil {
 			resp := r.Response("user_name", mrtr.Elicit)
 			switch resp.Status {
 			case mrtr.Accepted:
 				answer, problems := p.decodeUserName(ctx, resp.Content)
 				if len(problems) > 0 {
-					pending = append(pending, p.requestUserName(f, problems))
+					if r.Can(mrtr.Elicit) {
+						pending = append(pending, p.requestUserName(f, problems))
+					}
 				} else {
 					f.UserName = answer
 				}
@@ -122,13 +130,21 @@ func (p testInputRequiredResultCapabilitiesProgram) Step(ctx context.Context, r 
 					Text:    "test_input_required_result_capabilities was cancelled: the user cancelled \"user_name\".",
 				})
 			case mrtr.Malformed:
-				pending = append(pending, p.requestUserName(f, mrtr.Problems{resp.Problem}))
+				if r.Can(mrtr.Elicit) {
+					pending = append(pending, p.requestUserName(f, mrtr.Problems{resp.Problem}))
+				}
 			default:
-				pending = append(pending, p.requestUserName(f, nil))
+				if r.Can(mrtr.Elicit) {
+					pending = append(pending, p.requestUserName(f, nil))
+				}
 			}
 		}
 		if len(pending) > 0 {
 			return r.Ask(pending)
+		}
+		if f.Greeting == nil && f.UserName == nil {
+			// The client can answer none of the requests: the engine fails the round with -32021.
+			return r.Ask([]mrtr.Pending{p.requestGreeting(f, nil), p.requestUserName(f, nil)})
 		}
 		return r.Goto(uint16(TestInputRequiredResultCapabilitiesStateDone), "next")
 	case TestInputRequiredResultCapabilitiesStateDone:

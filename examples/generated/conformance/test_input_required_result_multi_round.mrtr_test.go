@@ -5,7 +5,11 @@ package conformance
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"maps"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -123,6 +127,59 @@ func TestTestInputRequiredResultMultiRoundTransitions(t *testing.T) {
 			h := &fakeTestInputRequiredResultMultiRound{outcomes: tc.outcomes}
 			mrtrtest.RunScript(t, mrtrtest.New(t, NewTestInputRequiredResultMultiRoundProgram(h)), tc.script)
 		})
+	}
+}
+
+// TestTestInputRequiredResultMultiRoundValidation sends, for each constraint of an argument or a form
+// field, valid input but for one value that breaks the constraint, and
+// checks that validation reports it.
+func TestTestInputRequiredResultMultiRoundValidation(t *testing.T) {
+	p := testInputRequiredResultMultiRoundProgram{h: &fakeTestInputRequiredResultMultiRound{}}
+	// valid input, by input request key ("" for the arguments)
+	valid := map[string]map[string]any{
+		"step1": {"name": "example"},
+		"step2": {"color": "example"},
+	}
+	cases := []struct {
+		key   string
+		field string
+		value any    // nil: left out
+		want  string // the start of the problem
+	}{
+		{"step1", "name", nil, "name: required"},
+		{"step1", "name", strings.Repeat("x", 101), "name: at most 100 characters"},
+		{"step2", "color", nil, "color: required"},
+		{"step2", "color", strings.Repeat("x", 101), "color: at most 100 characters"},
+	}
+	for _, tc := range cases {
+		input := maps.Clone(valid[tc.key])
+		if tc.value == nil {
+			delete(input, tc.field)
+		} else {
+			input[tc.field] = tc.value
+		}
+		var problems mrtr.Problems
+		switch tc.key {
+		case "":
+			raw, err := json.Marshal(input)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = p.NewFlow(context.Background(), &mrtr.Call{}, raw)
+			var ae *mrtr.ArgumentError
+			if errors.As(err, &ae) {
+				problems = ae.Problems
+			}
+		case "step1":
+			_, problems = p.decodeStep1(context.Background(), input)
+		case "step2":
+			_, problems = p.decodeStep2(context.Background(), input)
+		}
+		if !slices.ContainsFunc(problems, func(s string) bool {
+			return strings.HasPrefix(s, tc.want)
+		}) {
+			t.Errorf("%q %s = %#v: problems %q, want one starting %q", tc.key, tc.field, tc.value, problems, tc.want)
+		}
 	}
 }
 

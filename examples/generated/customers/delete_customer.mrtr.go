@@ -7,13 +7,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/mrtrgen/mrtrgen/mrtr"
-	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
 	"regexp"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mrtrgen/mrtrgen/mrtr"
+	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
 )
 
 // DeleteCustomerArgs are the arguments of tool delete_customer, validated on every round.
@@ -160,6 +161,8 @@ func (p deleteCustomerProgram) Step(ctx context.Context, r *mrtr.Round, f *Delet
 			return r.Goto(uint16(DeleteCustomerStateKept), "decline")
 		case mrtr.Cancelled:
 			return r.Goto(uint16(DeleteCustomerStateKept), "cancel")
+		case mrtr.Malformed:
+			return r.Ask([]mrtr.Pending{p.gateConfirmCancellation(f, mrtr.Problems{resp.Problem})})
 		}
 		return r.Ask([]mrtr.Pending{p.gateConfirmCancellation(f, nil)})
 	case DeleteCustomerStateConfirmDeletion:
@@ -178,6 +181,8 @@ func (p deleteCustomerProgram) Step(ctx context.Context, r *mrtr.Round, f *Delet
 			return r.Goto(uint16(DeleteCustomerStateKept), "decline")
 		case mrtr.Cancelled:
 			return r.Goto(uint16(DeleteCustomerStateKept), "cancel")
+		case mrtr.Malformed:
+			return r.Ask([]mrtr.Pending{p.gateConfirmDeletion(f, mrtr.Problems{resp.Problem})})
 		}
 		return r.Ask([]mrtr.Pending{p.gateConfirmDeletion(f, nil)})
 	case DeleteCustomerStateRecheck:
@@ -225,17 +230,17 @@ type DeleteCustomerHandler interface {
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *DeleteCustomerFlow) error
 
-	// InspectCustomer is the check of state inspect (examples/specs/customers.mrtr.yaml:41:16).
+	// InspectCustomer is the check of state inspect (customers.mrtr.yaml:41:16).
 	// The customer exists and the caller may delete it; find out whether a subscription is active.
 	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 	InspectCustomer(ctx context.Context, f *DeleteCustomerFlow) (DeleteCustomerInspectCustomerOutcome, error)
 
-	// RecheckCustomer is the check of state recheck (examples/specs/customers.mrtr.yaml:61:16).
+	// RecheckCustomer is the check of state recheck (customers.mrtr.yaml:61:16).
 	// Business validation after confirmation; the account may have changed while the user was deciding.
 	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 	RecheckCustomer(ctx context.Context, f *DeleteCustomerFlow) (DeleteCustomerRecheckCustomerOutcome, error)
 
-	// DeleteCustomer is the irreversible side effect of state delete (examples/specs/customers.mrtr.yaml:66:17). It runs at most once per
+	// DeleteCustomer is the irreversible side effect of state delete (customers.mrtr.yaml:66:17). It runs at most once per
 	// operation id delete-{customerId}; retries replay its outcome. Store its results in f.Continuation.
 	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
 	DeleteCustomer(ctx context.Context, f *DeleteCustomerFlow) error

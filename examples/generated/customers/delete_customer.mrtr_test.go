@@ -5,12 +5,17 @@ package customers
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
-	"sync"
-	"testing"
 )
 
 // fakeDeleteCustomer implements DeleteCustomerHandler for the generated tests: it allows every
@@ -236,6 +241,85 @@ func TestDeleteCustomerTransitions(t *testing.T) {
 			h := &fakeDeleteCustomer{outcomes: tc.outcomes}
 			mrtrtest.RunScript(t, mrtrtest.New(t, NewDeleteCustomerProgram(h)), tc.script)
 		})
+	}
+}
+
+// TestDeleteCustomerValidation sends, for each constraint of an argument or a form
+// field, valid input but for one value that breaks the constraint, and
+// checks that validation reports it.
+func TestDeleteCustomerValidation(t *testing.T) {
+	p := deleteCustomerProgram{h: &fakeDeleteCustomer{}}
+	// valid input, by input request key ("" for the arguments)
+	valid := map[string]map[string]any{"": {"customerId": "cus_0000"}}
+	cases := []struct {
+		key   string
+		field string
+		value any    // nil: left out
+		want  string // the start of the problem
+	}{
+		{"", "customerId", nil, "customerId: required"},
+		{"", "customerId", strings.Repeat("x", 29), "customerId: at most 28 characters"},
+		{"", "customerId", "", "customerId: must match "},
+	}
+	for _, tc := range cases {
+		input := maps.Clone(valid[tc.key])
+		if tc.value == nil {
+			delete(input, tc.field)
+		} else {
+			input[tc.field] = tc.value
+		}
+		var problems mrtr.Problems
+		switch tc.key {
+		case "":
+			raw, err := json.Marshal(input)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = p.NewFlow(context.Background(), &mrtr.Call{}, raw)
+			var ae *mrtr.ArgumentError
+			if errors.As(err, &ae) {
+				problems = ae.Problems
+			}
+		}
+		if !slices.ContainsFunc(problems, func(s string) bool {
+			return strings.HasPrefix(s, tc.want)
+		}) {
+			t.Errorf("%q %s = %#v: problems %q, want one starting %q", tc.key, tc.field, tc.value, problems, tc.want)
+		}
+	}
+}
+
+// TestDeleteCustomerOperationIDs runs the fixture workflow twice on one store. Effect
+// deleteCustomer has operation id delete-{customerId}, which does not name the workflow: the
+// second workflow must not perform it again, and is refused.
+func TestDeleteCustomerOperationIDs(t *testing.T) {
+	h := &fakeDeleteCustomer{}
+	hs := mrtrtest.New(t, NewDeleteCustomerProgram(h))
+	mrtrtest.RunScript(t, hs, mrtrtest.Script{
+		Args: map[string]any{"customerId": "cus_0000"},
+		Rounds: []mrtrtest.ScriptRound{{
+			Asks: []string{"cancelSubscription"},
+			Path: []string{"inspect", "confirmCancellation"},
+		}, {
+			Path: []string{"confirmCancellation", "recheck", "delete", "deleted"},
+			Send: mcp.InputResponseMap{"cancelSubscription": mrtrtest.Accept(map[string]any{"confirm": true})},
+		}},
+		Want: mrtr.OutcomeSuccess,
+	})
+	before := h.effectCount()
+	mrtrtest.RunScript(t, hs, mrtrtest.Script{
+		Args: map[string]any{"customerId": "cus_0000"},
+		Rounds: []mrtrtest.ScriptRound{{
+			Asks: []string{"cancelSubscription"},
+			Path: []string{"inspect", "confirmCancellation"},
+		}, {
+			Path: []string{"confirmCancellation", "recheck", "delete"},
+			Send: mcp.InputResponseMap{"cancelSubscription": mrtrtest.Accept(map[string]any{"confirm": true})},
+		}},
+		Want: mrtr.OutcomeRejected,
+	})
+	if got := h.effectCount() - before; got != 0 {
+		t.Fatalf("the second workflow performed %d side effects, want 0: deleteCustomer must not run again", got)
 	}
 }
 

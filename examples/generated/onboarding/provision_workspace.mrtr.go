@@ -7,15 +7,16 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/mrtrgen/mrtrgen/mrtr"
-	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mrtrgen/mrtrgen/mrtr"
+	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
 )
 
 // ProvisionWorkspaceTier is a value of tier.
@@ -237,20 +238,26 @@ func (p provisionWorkspaceProgram) Step(ctx context.Context, r *mrtr.Round, f *P
 				pending = append(pending, p.requestPlacement(f, nil))
 			}
 		}
-		if f.Projects == nil && r.Can(mrtr.Roots) {
+		if f.Projects == nil {
 			resp := r.Response("projects", mrtr.Roots)
 			switch resp.Status {
 			case mrtr.Accepted:
 				answer, problems := p.decodeProjects(ctx, resp.URIs)
 				if len(problems) > 0 {
-					pending = append(pending, p.requestProjects(f, problems))
+					if r.Can(mrtr.Roots) {
+						pending = append(pending, p.requestProjects(f, problems))
+					}
 				} else {
 					f.Projects = answer
 				}
 			case mrtr.Malformed:
-				pending = append(pending, p.requestProjects(f, mrtr.Problems{resp.Problem}))
+				if r.Can(mrtr.Roots) {
+					pending = append(pending, p.requestProjects(f, mrtr.Problems{resp.Problem}))
+				}
 			default:
-				pending = append(pending, p.requestProjects(f, nil))
+				if r.Can(mrtr.Roots) {
+					pending = append(pending, p.requestProjects(f, nil))
+				}
 			}
 		}
 		if f.Welcome == nil {
@@ -292,6 +299,8 @@ func (p provisionWorkspaceProgram) Step(ctx context.Context, r *mrtr.Round, f *P
 				Outcome: mrtr.OutcomeCancelled,
 				Text:    "provision_workspace was cancelled: the user cancelled the confirmation.",
 			})
+		case mrtr.Malformed:
+			return r.Ask([]mrtr.Pending{p.gateConfirmPrice(f, mrtr.Problems{resp.Problem})})
 		}
 		return r.Ask([]mrtr.Pending{p.gateConfirmPrice(f, nil)})
 	case ProvisionWorkspaceStateCreate:
@@ -322,17 +331,17 @@ type ProvisionWorkspaceHandler interface {
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *ProvisionWorkspaceFlow) error
 
-	// TeamCanProvision is the check of state lookupTeam (examples/specs/onboarding.mrtr.yaml:43:16).
+	// TeamCanProvision is the check of state lookupTeam (onboarding.mrtr.yaml:43:16).
 	// The team exists, has no workspace yet, and has a budget.
 	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 	TeamCanProvision(ctx context.Context, f *ProvisionWorkspaceFlow) error
 
-	// QuotePlan is the check of state quote (examples/specs/onboarding.mrtr.yaml:68:16).
+	// QuotePlan is the check of state quote (onboarding.mrtr.yaml:68:16).
 	// Price the plan; the seats must fit the budget discovered in round 1.
 	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 	QuotePlan(ctx context.Context, f *ProvisionWorkspaceFlow) error
 
-	// CreateWorkspace is the side effect of state create (examples/specs/onboarding.mrtr.yaml:101:17). It runs at most once per
+	// CreateWorkspace is the side effect of state create (onboarding.mrtr.yaml:101:17). It runs at most once per
 	// workflow round; retries replay its outcome. Store its results in f.Continuation.
 	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
 	CreateWorkspace(ctx context.Context, f *ProvisionWorkspaceFlow) error
@@ -589,7 +598,7 @@ func (p provisionWorkspaceProgram) decodePlan(ctx context.Context, content map[s
 		p.checkPlanSeats(ctx, &problems, v)
 		a.Seats = v
 	case mrtr.Absent:
-		a.Seats = int64(5)
+		a.Seats = 5
 	case mrtr.WrongType:
 		problems.Addf("seats: expected an integer")
 	}
@@ -605,20 +614,20 @@ func (p provisionWorkspaceProgram) decodePlan(ctx context.Context, content map[s
 	return a, problems
 }
 
-// checkPlanSeats checks field of plan seats against its constraints.
+// checkPlanSeats checks field seats of plan against its constraints.
 func (p provisionWorkspaceProgram) checkPlanSeats(ctx context.Context, problems *mrtr.Problems, v int64) {
-	if v < int64(1) {
+	if v < 1 {
 		problems.Addf("seats: at least 1")
 	}
-	if v > int64(1000) {
+	if v > 1000 {
 		problems.Addf("seats: at most 1000")
 	}
 }
 
-// checkPlanTier checks field of plan tier against its constraints.
+// checkPlanTier checks field tier of plan against its constraints.
 func (p provisionWorkspaceProgram) checkPlanTier(ctx context.Context, problems *mrtr.Problems, v string) {
 	if !slices.Contains(provisionWorkspaceTierValues, ProvisionWorkspaceTier(v)) {
-		problems.Addf("tier: must be one of starter, business, enterprise")
+		problems.Addf("tier: must be one of %s", "starter, business, enterprise")
 	}
 }
 
@@ -651,10 +660,10 @@ func (p provisionWorkspaceProgram) decodePlacement(ctx context.Context, content 
 	return a, problems
 }
 
-// checkPlacementRegionsItem checks field of placement regions against its constraints.
+// checkPlacementRegionsItem checks each item of field regions of placement against its constraints.
 func (p provisionWorkspaceProgram) checkPlacementRegionsItem(ctx context.Context, problems *mrtr.Problems, v string) {
 	if !slices.Contains(provisionWorkspaceRegionsValues, ProvisionWorkspaceRegions(v)) {
-		problems.Addf("regions[]: must be one of eu-west, eu-central, us-east, us-west, ap-south")
+		problems.Addf("regions[]: must be one of %s", "eu-west, eu-central, us-east, us-west, ap-south")
 	}
 }
 

@@ -7,14 +7,15 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/mrtrgen/mrtrgen/mrtr"
-	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mrtrgen/mrtrgen/mrtr"
+	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
 )
 
 // ChargePaymentCurrency is a value of currency.
@@ -143,6 +144,8 @@ func (p chargePaymentProgram) Step(ctx context.Context, r *mrtr.Round, f *Charge
 				Outcome: mrtr.OutcomeCancelled,
 				Text:    "charge_payment was cancelled: the user cancelled the confirmation.",
 			})
+		case mrtr.Malformed:
+			return r.Ask([]mrtr.Pending{p.gateConfirmCharge(f, mrtr.Problems{resp.Problem})})
 		}
 		return r.Ask([]mrtr.Pending{p.gateConfirmCharge(f, nil)})
 	case ChargePaymentStateRecheck:
@@ -178,17 +181,17 @@ type ChargePaymentHandler interface {
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *ChargePaymentFlow) error
 
-	// ValidateInvoice is the check of state validate (examples/specs/payments.mrtr.yaml:44:16).
+	// ValidateInvoice is the check of state validate (payments.mrtr.yaml:44:16).
 	// The invoice is open, its amount is known, and a card is on file.
 	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 	ValidateInvoice(ctx context.Context, f *ChargePaymentFlow) error
 
-	// InvoiceStillDue is the check of state recheck (examples/specs/payments.mrtr.yaml:53:16).
+	// InvoiceStillDue is the check of state recheck (payments.mrtr.yaml:53:16).
 	// The invoice may have been paid or changed while the payer decided.
 	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 	InvoiceStillDue(ctx context.Context, f *ChargePaymentFlow) error
 
-	// ChargeCard is the irreversible side effect of state charge (examples/specs/payments.mrtr.yaml:56:17). It runs at most once per
+	// ChargeCard is the irreversible side effect of state charge (payments.mrtr.yaml:56:17). It runs at most once per
 	// operation id charge-{invoiceId}; retries replay its outcome. Store its results in f.Continuation.
 	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
 	ChargeCard(ctx context.Context, f *ChargePaymentFlow) error

@@ -5,12 +5,17 @@ package payments
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
-	"sync"
-	"testing"
 )
 
 // fakeChargePayment implements ChargePaymentHandler for the generated tests: it allows every
@@ -151,6 +156,85 @@ func TestChargePaymentTransitions(t *testing.T) {
 			h := &fakeChargePayment{outcomes: tc.outcomes}
 			mrtrtest.RunScript(t, mrtrtest.New(t, NewChargePaymentProgram(h)), tc.script)
 		})
+	}
+}
+
+// TestChargePaymentValidation sends, for each constraint of an argument or a form
+// field, valid input but for one value that breaks the constraint, and
+// checks that validation reports it.
+func TestChargePaymentValidation(t *testing.T) {
+	p := chargePaymentProgram{h: &fakeChargePayment{}}
+	// valid input, by input request key ("" for the arguments)
+	valid := map[string]map[string]any{"": {"invoiceId": "inv_0"}}
+	cases := []struct {
+		key   string
+		field string
+		value any    // nil: left out
+		want  string // the start of the problem
+	}{
+		{"", "invoiceId", nil, "invoiceId: required"},
+		{"", "invoiceId", strings.Repeat("x", 17), "invoiceId: at most 16 characters"},
+		{"", "invoiceId", "", "invoiceId: must match "},
+	}
+	for _, tc := range cases {
+		input := maps.Clone(valid[tc.key])
+		if tc.value == nil {
+			delete(input, tc.field)
+		} else {
+			input[tc.field] = tc.value
+		}
+		var problems mrtr.Problems
+		switch tc.key {
+		case "":
+			raw, err := json.Marshal(input)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = p.NewFlow(context.Background(), &mrtr.Call{}, raw)
+			var ae *mrtr.ArgumentError
+			if errors.As(err, &ae) {
+				problems = ae.Problems
+			}
+		}
+		if !slices.ContainsFunc(problems, func(s string) bool {
+			return strings.HasPrefix(s, tc.want)
+		}) {
+			t.Errorf("%q %s = %#v: problems %q, want one starting %q", tc.key, tc.field, tc.value, problems, tc.want)
+		}
+	}
+}
+
+// TestChargePaymentOperationIDs runs the fixture workflow twice on one store. Effect
+// chargeCard has operation id charge-{invoiceId}, which does not name the workflow: the
+// second workflow must not perform it again, and is refused.
+func TestChargePaymentOperationIDs(t *testing.T) {
+	h := &fakeChargePayment{}
+	hs := mrtrtest.New(t, NewChargePaymentProgram(h))
+	mrtrtest.RunScript(t, hs, mrtrtest.Script{
+		Args: map[string]any{"invoiceId": "inv_0"},
+		Rounds: []mrtrtest.ScriptRound{{
+			Asks: []string{"confirm"},
+			Path: []string{"validate", "confirmCharge"},
+		}, {
+			Path: []string{"confirmCharge", "recheck", "charge", "charged"},
+			Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})},
+		}},
+		Want: mrtr.OutcomeSuccess,
+	})
+	before := h.effectCount()
+	mrtrtest.RunScript(t, hs, mrtrtest.Script{
+		Args: map[string]any{"invoiceId": "inv_0"},
+		Rounds: []mrtrtest.ScriptRound{{
+			Asks: []string{"confirm"},
+			Path: []string{"validate", "confirmCharge"},
+		}, {
+			Path: []string{"confirmCharge", "recheck", "charge"},
+			Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})},
+		}},
+		Want: mrtr.OutcomeRejected,
+	})
+	if got := h.effectCount() - before; got != 0 {
+		t.Fatalf("the second workflow performed %d side effects, want 0: chargeCard must not run again", got)
 	}
 }
 

@@ -7,14 +7,15 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/mrtrgen/mrtrgen/mrtr"
-	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
 	"regexp"
 	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mrtrgen/mrtrgen/mrtr"
+	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
 )
 
 // CloseSupportTicketCloseReason is a value of closeReason.
@@ -176,17 +177,17 @@ type CloseSupportTicketHandler interface {
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *CloseSupportTicketFlow) error
 
-	// TicketIsOpen is the check of state lookup (examples/specs/tickets.mrtr.yaml:37:16).
+	// TicketIsOpen is the check of state lookup (tickets.mrtr.yaml:37:16).
 	// The ticket exists, is open, and the caller may close it.
 	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 	TicketIsOpen(ctx context.Context, f *CloseSupportTicketFlow) error
 
-	// CloseTicket is the side effect of state close (examples/specs/tickets.mrtr.yaml:61:17). It runs at most once per
+	// CloseTicket is the side effect of state close (tickets.mrtr.yaml:61:17). It runs at most once per
 	// operation id close-{ticketId}; retries replay its outcome. Store its results in f.Continuation.
 	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
 	CloseTicket(ctx context.Context, f *CloseSupportTicketFlow) error
 
-	// NoSecrets is custom validator noSecrets (examples/specs/tickets.mrtr.yaml:11:3): return an error saying what is wrong with value.
+	// NoSecrets is custom validator noSecrets (tickets.mrtr.yaml:11:3): return an error saying what is wrong with value.
 	// Rejects text that looks like a password, token or API key.
 	NoSecrets(ctx context.Context, value string) error
 }
@@ -378,14 +379,14 @@ func (p closeSupportTicketProgram) decodeReason(ctx context.Context, content map
 	return a, problems
 }
 
-// checkReasonCloseReason checks field of reason closeReason against its constraints.
+// checkReasonCloseReason checks field closeReason of reason against its constraints.
 func (p closeSupportTicketProgram) checkReasonCloseReason(ctx context.Context, problems *mrtr.Problems, v string) {
 	if !slices.Contains(closeSupportTicketCloseReasonValues, CloseSupportTicketCloseReason(v)) {
-		problems.Addf("closeReason: must be one of resolved, duplicate, cancelled")
+		problems.Addf("closeReason: must be one of %s", "resolved, duplicate, cancelled")
 	}
 }
 
-// checkReasonComment checks field of reason comment against its constraints.
+// checkReasonComment checks field comment of reason against its constraints.
 func (p closeSupportTicketProgram) checkReasonComment(ctx context.Context, problems *mrtr.Problems, v string) {
 	if n := utf8.RuneCountInString(v); n > 500 {
 		problems.Addf("comment: at most 500 characters (got %d)", n)

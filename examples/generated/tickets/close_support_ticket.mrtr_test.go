@@ -5,12 +5,17 @@ package tickets
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
-	"sync"
-	"testing"
 )
 
 // fakeCloseSupportTicket implements CloseSupportTicketHandler for the generated tests: it allows every
@@ -87,8 +92,11 @@ func (h *fakeCloseSupportTicket) NoSecrets(ctx context.Context, value string) er
 // knobs of the fake that provoke each failure.
 func fixturesCloseSupportTicket(h *fakeCloseSupportTicket) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
-		Answers: map[string]mcp.InputResponse{"reason": mrtrtest.Accept(map[string]any{"closeReason": "resolved"})},
-		Args:    map[string]any{"ticketId": "0"},
+		Answers: map[string]mcp.InputResponse{"reason": mrtrtest.Accept(map[string]any{
+			"closeReason": "resolved",
+			"comment":     "example",
+		})},
+		Args: map[string]any{"ticketId": "0"},
 		Break: func() func() {
 			h.setBroken(true)
 			return func() {
@@ -128,7 +136,10 @@ func TestCloseSupportTicketTransitions(t *testing.T) {
 				Path: []string{"lookup", "askReason"},
 			}, {
 				Path: []string{"askReason", "close", "closed"},
-				Send: mcp.InputResponseMap{"reason": mrtrtest.Accept(map[string]any{"closeReason": "resolved"})},
+				Send: mcp.InputResponseMap{"reason": mrtrtest.Accept(map[string]any{
+					"closeReason": "resolved",
+					"comment":     "example",
+				})},
 			}},
 			Want: mrtr.OutcomeSuccess,
 		},
@@ -138,6 +149,99 @@ func TestCloseSupportTicketTransitions(t *testing.T) {
 			h := &fakeCloseSupportTicket{outcomes: tc.outcomes}
 			mrtrtest.RunScript(t, mrtrtest.New(t, NewCloseSupportTicketProgram(h)), tc.script)
 		})
+	}
+}
+
+// TestCloseSupportTicketValidation sends, for each constraint of an argument or a form
+// field, valid input but for one value that breaks the constraint, and
+// checks that validation reports it.
+func TestCloseSupportTicketValidation(t *testing.T) {
+	p := closeSupportTicketProgram{h: &fakeCloseSupportTicket{}}
+	// valid input, by input request key ("" for the arguments)
+	valid := map[string]map[string]any{
+		"":       {"ticketId": "0"},
+		"reason": {"closeReason": "resolved"},
+	}
+	cases := []struct {
+		key   string
+		field string
+		value any    // nil: left out
+		want  string // the start of the problem
+	}{
+		{"", "ticketId", nil, "ticketId: required"},
+		{"", "ticketId", "xxxxxxxxxxxxx", "ticketId: at most 12 characters"},
+		{"", "ticketId", "", "ticketId: must match "},
+		{"reason", "closeReason", nil, "closeReason: required"},
+		{"reason", "closeReason", "not-a-value", "closeReason: must be one of "},
+		{"reason", "comment", strings.Repeat("x", 501), "comment: at most 500 characters"},
+	}
+	for _, tc := range cases {
+		input := maps.Clone(valid[tc.key])
+		if tc.value == nil {
+			delete(input, tc.field)
+		} else {
+			input[tc.field] = tc.value
+		}
+		var problems mrtr.Problems
+		switch tc.key {
+		case "":
+			raw, err := json.Marshal(input)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = p.NewFlow(context.Background(), &mrtr.Call{}, raw)
+			var ae *mrtr.ArgumentError
+			if errors.As(err, &ae) {
+				problems = ae.Problems
+			}
+		case "reason":
+			_, problems = p.decodeReason(context.Background(), input)
+		}
+		if !slices.ContainsFunc(problems, func(s string) bool {
+			return strings.HasPrefix(s, tc.want)
+		}) {
+			t.Errorf("%q %s = %#v: problems %q, want one starting %q", tc.key, tc.field, tc.value, problems, tc.want)
+		}
+	}
+}
+
+// TestCloseSupportTicketOperationIDs runs the fixture workflow twice on one store. Effect
+// closeTicket has operation id close-{ticketId}, which does not name the workflow: the
+// second workflow must not perform it again, and is refused.
+func TestCloseSupportTicketOperationIDs(t *testing.T) {
+	h := &fakeCloseSupportTicket{}
+	hs := mrtrtest.New(t, NewCloseSupportTicketProgram(h))
+	mrtrtest.RunScript(t, hs, mrtrtest.Script{
+		Args: map[string]any{"ticketId": "0"},
+		Rounds: []mrtrtest.ScriptRound{{
+			Asks: []string{"reason"},
+			Path: []string{"lookup", "askReason"},
+		}, {
+			Path: []string{"askReason", "close", "closed"},
+			Send: mcp.InputResponseMap{"reason": mrtrtest.Accept(map[string]any{
+				"closeReason": "resolved",
+				"comment":     "example",
+			})},
+		}},
+		Want: mrtr.OutcomeSuccess,
+	})
+	before := h.effectCount()
+	mrtrtest.RunScript(t, hs, mrtrtest.Script{
+		Args: map[string]any{"ticketId": "0"},
+		Rounds: []mrtrtest.ScriptRound{{
+			Asks: []string{"reason"},
+			Path: []string{"lookup", "askReason"},
+		}, {
+			Path: []string{"askReason", "close"},
+			Send: mcp.InputResponseMap{"reason": mrtrtest.Accept(map[string]any{
+				"closeReason": "resolved",
+				"comment":     "example",
+			})},
+		}},
+		Want: mrtr.OutcomeRejected,
+	})
+	if got := h.effectCount() - before; got != 0 {
+		t.Fatalf("the second workflow performed %d side effects, want 0: closeTicket must not run again", got)
 	}
 }
 

@@ -7,12 +7,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/mrtrgen/mrtrgen/mrtr"
-	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mrtrgen/mrtrgen/mrtr"
+	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
 )
 
 // NeedsRootsArgs are the arguments of tool needs_roots, validated on every round.
@@ -125,7 +126,7 @@ type NeedsRootsHandler interface {
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *NeedsRootsFlow) error
 
-	// Probe is the check of state probe (mrtr/internal/testprog/testprog.mrtr.yaml:123:16).
+	// Probe is the check of state probe (testprog.mrtr.yaml:123:16).
 	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 	Probe(ctx context.Context, f *NeedsRootsFlow) error
 }

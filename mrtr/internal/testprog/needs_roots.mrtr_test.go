@@ -6,12 +6,13 @@ package testprog
 import (
 	"context"
 	"errors"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/mrtrgen/mrtrgen/mrtr"
-	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mrtrgen/mrtrgen/mrtr"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 )
 
 // fakeNeedsRoots implements NeedsRootsHandler for the generated tests: it allows every

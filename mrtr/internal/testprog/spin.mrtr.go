@@ -7,10 +7,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
-	"time"
 )
 
 // SpinArgs are the arguments of tool spin, validated on every round.
@@ -111,7 +112,7 @@ type SpinHandler interface {
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *SpinFlow) error
 
-	// TurnWheel is the check of state turn (mrtr/internal/testprog/testprog.mrtr.yaml:109:16).
+	// TurnWheel is the check of state turn (testprog.mrtr.yaml:109:16).
 	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 	TurnWheel(ctx context.Context, f *SpinFlow) (SpinTurnWheelOutcome, error)
 }

@@ -6,11 +6,12 @@ package testprog
 import (
 	"context"
 	"errors"
+	"sync"
+	"testing"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
-	"sync"
-	"testing"
 )
 
 // fakeSpin implements SpinHandler for the generated tests: it allows every

@@ -7,14 +7,15 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/mrtrgen/mrtrgen/mrtr"
-	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mrtrgen/mrtrgen/mrtr"
+	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
 )
 
 // TransferArgs are the arguments of tool transfer, validated on every round.
@@ -182,20 +183,26 @@ func (p transferProgram) Step(ctx context.Context, r *mrtr.Round, f *TransferFlo
 				pending = append(pending, p.requestMemo(f, nil))
 			}
 		}
-		if f.Summary == nil && r.Can(mrtr.Sample) {
+		if f.Summary == nil {
 			resp := r.Response("summary", mrtr.Sample)
 			switch resp.Status {
 			case mrtr.Accepted:
 				answer, problems := p.decodeSummary(ctx, resp.Text)
 				if len(problems) > 0 {
-					pending = append(pending, p.requestSummary(f, problems))
+					if r.Can(mrtr.Sample) {
+						pending = append(pending, p.requestSummary(f, problems))
+					}
 				} else {
 					f.Summary = answer
 				}
 			case mrtr.Malformed:
-				pending = append(pending, p.requestSummary(f, mrtr.Problems{resp.Problem}))
+				if r.Can(mrtr.Sample) {
+					pending = append(pending, p.requestSummary(f, mrtr.Problems{resp.Problem}))
+				}
 			default:
-				pending = append(pending, p.requestSummary(f, nil))
+				if r.Can(mrtr.Sample) {
+					pending = append(pending, p.requestSummary(f, nil))
+				}
 			}
 		}
 		if len(pending) > 0 {
@@ -221,6 +228,8 @@ func (p transferProgram) Step(ctx context.Context, r *mrtr.Round, f *TransferFlo
 				Outcome: mrtr.OutcomeCancelled,
 				Text:    "transfer was cancelled: the user cancelled the confirmation.",
 			})
+		case mrtr.Malformed:
+			return r.Ask([]mrtr.Pending{p.gateConfirm(f, mrtr.Problems{resp.Problem})})
 		}
 		return r.Ask([]mrtr.Pending{p.gateConfirm(f, nil)})
 	case TransferStateRecheck:
@@ -256,21 +265,21 @@ type TransferHandler interface {
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *TransferFlow) error
 
-	// InspectAccount is the check of state inspect (mrtr/internal/testprog/testprog.mrtr.yaml:33:16).
+	// InspectAccount is the check of state inspect (testprog.mrtr.yaml:33:16).
 	// The account exists; frozen accounts cannot send.
 	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 	InspectAccount(ctx context.Context, f *TransferFlow) (TransferInspectAccountOutcome, error)
 
-	// AccountStillOpen is the check of state recheck (mrtr/internal/testprog/testprog.mrtr.yaml:57:16).
+	// AccountStillOpen is the check of state recheck (testprog.mrtr.yaml:57:16).
 	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 	AccountStillOpen(ctx context.Context, f *TransferFlow) error
 
-	// SendMoney is the irreversible side effect of state send (mrtr/internal/testprog/testprog.mrtr.yaml:60:17). It runs at most once per
+	// SendMoney is the irreversible side effect of state send (testprog.mrtr.yaml:60:17). It runs at most once per
 	// operation id transfer-{account}-{amount}; retries replay its outcome. Store its results in f.Continuation.
 	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
 	SendMoney(ctx context.Context, f *TransferFlow) error
 
-	// NotBlank is custom validator notBlank (mrtr/internal/testprog/testprog.mrtr.yaml:12:3): return an error saying what is wrong with value.
+	// NotBlank is custom validator notBlank (testprog.mrtr.yaml:12:3): return an error saying what is wrong with value.
 	// Rejects whitespace-only text.
 	NotBlank(ctx context.Context, value string) error
 }
@@ -350,6 +359,7 @@ var transferDescriptor = mrtr.Descriptor{
           "type": "object"
         },
         "summary": {
+          "maxLength": 200,
           "type": "string"
         }
       },
@@ -532,10 +542,10 @@ func (p transferProgram) checkArgAccount(ctx context.Context, problems *mrtr.Pro
 
 // checkArgAmount checks argument amount against its constraints.
 func (p transferProgram) checkArgAmount(ctx context.Context, problems *mrtr.Problems, v int64) {
-	if v < int64(1) {
+	if v < 1 {
 		problems.Addf("amount: at least 1")
 	}
-	if v > int64(1000) {
+	if v > 1000 {
 		problems.Addf("amount: at most 1000")
 	}
 }
@@ -562,7 +572,7 @@ func (p transferProgram) decodeMemo(ctx context.Context, content map[string]any)
 	return a, problems
 }
 
-// checkMemoNote checks field of memo note against its constraints.
+// checkMemoNote checks field note of memo against its constraints.
 func (p transferProgram) checkMemoNote(ctx context.Context, problems *mrtr.Problems, v string) {
 	if n := utf8.RuneCountInString(v); n > 50 {
 		problems.Addf("note: at most 50 characters (got %d)", n)

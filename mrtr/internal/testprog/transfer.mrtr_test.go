@@ -5,13 +5,17 @@ package testprog
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/mrtrgen/mrtrgen/mrtr"
-	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mrtrgen/mrtrgen/mrtr"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 )
 
 // fakeTransfer implements TransferHandler for the generated tests: it allows every
@@ -96,7 +100,10 @@ func (h *fakeTransfer) NotBlank(ctx context.Context, value string) error {
 func fixturesTransfer(h *fakeTransfer) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
 		Answers: map[string]mcp.InputResponse{
-			"memo":    mrtrtest.Accept(map[string]any{"note": "example"}),
+			"memo": mrtrtest.Accept(map[string]any{
+				"note":   "example",
+				"urgent": true,
+			}),
 			"summary": mrtrtest.Text("A sampled answer."),
 		},
 		Args: map[string]any{
@@ -164,7 +171,10 @@ func TestTransferTransitions(t *testing.T) {
 				Asks: []string{"confirm"},
 				Path: []string{"askMemo", "confirm"},
 				Send: mcp.InputResponseMap{
-					"memo":    mrtrtest.Accept(map[string]any{"note": "example"}),
+					"memo": mrtrtest.Accept(map[string]any{
+						"note":   "example",
+						"urgent": true,
+					}),
 					"summary": mrtrtest.Text("A sampled answer."),
 				},
 			}, {
@@ -188,7 +198,10 @@ func TestTransferTransitions(t *testing.T) {
 				Asks: []string{"confirm"},
 				Path: []string{"askMemo", "confirm"},
 				Send: mcp.InputResponseMap{
-					"memo":    mrtrtest.Accept(map[string]any{"note": "example"}),
+					"memo": mrtrtest.Accept(map[string]any{
+						"note":   "example",
+						"urgent": true,
+					}),
 					"summary": mrtrtest.Text("A sampled answer."),
 				},
 			}, {
@@ -203,6 +216,124 @@ func TestTransferTransitions(t *testing.T) {
 			h := &fakeTransfer{outcomes: tc.outcomes}
 			mrtrtest.RunScript(t, mrtrtest.New(t, NewTransferProgram(h)), tc.script)
 		})
+	}
+}
+
+// TestTransferValidation sends, for each constraint of an argument or a form
+// field, valid input but for one value that breaks the constraint, and
+// checks that validation reports it.
+func TestTransferValidation(t *testing.T) {
+	p := transferProgram{h: &fakeTransfer{}}
+	// valid input, by input request key ("" for the arguments)
+	valid := map[string]map[string]any{
+		"": {
+			"account": "acc-000",
+			"amount":  int64(1),
+		},
+		"memo": {"note": "example"},
+	}
+	cases := []struct {
+		key   string
+		field string
+		value any    // nil: left out
+		want  string // the start of the problem
+	}{
+		{"", "account", nil, "account: required"},
+		{"", "account", "xxxxxxxx", "account: at most 7 characters"},
+		{"", "account", "", "account: must match "},
+		{"", "amount", nil, "amount: required"},
+		{"", "amount", int64(0), "amount: at least 1"},
+		{"", "amount", int64(1001), "amount: at most 1000"},
+		{"memo", "note", nil, "note: required"},
+		{"memo", "note", strings.Repeat("x", 51), "note: at most 50 characters"},
+	}
+	for _, tc := range cases {
+		input := maps.Clone(valid[tc.key])
+		if tc.value == nil {
+			delete(input, tc.field)
+		} else {
+			input[tc.field] = tc.value
+		}
+		var problems mrtr.Problems
+		switch tc.key {
+		case "":
+			raw, err := json.Marshal(input)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = p.NewFlow(context.Background(), &mrtr.Call{}, raw)
+			var ae *mrtr.ArgumentError
+			if errors.As(err, &ae) {
+				problems = ae.Problems
+			}
+		case "memo":
+			_, problems = p.decodeMemo(context.Background(), input)
+		}
+		if !slices.ContainsFunc(problems, func(s string) bool {
+			return strings.HasPrefix(s, tc.want)
+		}) {
+			t.Errorf("%q %s = %#v: problems %q, want one starting %q", tc.key, tc.field, tc.value, problems, tc.want)
+		}
+	}
+}
+
+// TestTransferOperationIDs runs the fixture workflow twice on one store. Effect
+// sendMoney has operation id transfer-{account}-{amount}, which does not name the workflow: the
+// second workflow must not perform it again, and is refused.
+func TestTransferOperationIDs(t *testing.T) {
+	h := &fakeTransfer{}
+	hs := mrtrtest.New(t, NewTransferProgram(h))
+	mrtrtest.RunScript(t, hs, mrtrtest.Script{
+		Args: map[string]any{
+			"account": "acc-000",
+			"amount":  int64(1),
+		},
+		Rounds: []mrtrtest.ScriptRound{{
+			Asks: []string{"memo", "summary"},
+			Path: []string{"inspect", "askMemo"},
+		}, {
+			Asks: []string{"confirm"},
+			Path: []string{"askMemo", "confirm"},
+			Send: mcp.InputResponseMap{
+				"memo": mrtrtest.Accept(map[string]any{
+					"note":   "example",
+					"urgent": true,
+				}),
+				"summary": mrtrtest.Text("A sampled answer."),
+			},
+		}, {
+			Path: []string{"confirm", "recheck", "send", "done"},
+			Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})},
+		}},
+		Want: mrtr.OutcomeSuccess,
+	})
+	before := h.effectCount()
+	mrtrtest.RunScript(t, hs, mrtrtest.Script{
+		Args: map[string]any{
+			"account": "acc-000",
+			"amount":  int64(1),
+		},
+		Rounds: []mrtrtest.ScriptRound{{
+			Asks: []string{"memo", "summary"},
+			Path: []string{"inspect", "askMemo"},
+		}, {
+			Asks: []string{"confirm"},
+			Path: []string{"askMemo", "confirm"},
+			Send: mcp.InputResponseMap{
+				"memo": mrtrtest.Accept(map[string]any{
+					"note":   "example",
+					"urgent": true,
+				}),
+				"summary": mrtrtest.Text("A sampled answer."),
+			},
+		}, {
+			Path: []string{"confirm", "recheck", "send"},
+			Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})},
+		}},
+		Want: mrtr.OutcomeRejected,
+	})
+	if got := h.effectCount() - before; got != 0 {
+		t.Fatalf("the second workflow performed %d side effects, want 0: sendMoney must not run again", got)
 	}
 }
 
@@ -246,14 +377,20 @@ func TestTransferRejectedInputs(t *testing.T) {
 				Asks: []string{"confirm"},
 				Path: []string{"askMemo", "confirm"},
 				Send: mcp.InputResponseMap{
-					"memo":    mrtrtest.Accept(map[string]any{"note": "example"}),
+					"memo": mrtrtest.Accept(map[string]any{
+						"note":   "example",
+						"urgent": true,
+					}),
 					"summary": mrtrtest.Text("A sampled answer."),
 				},
 			}, {
 				Asks: []string{"confirm"},
 				Path: []string{"confirm"},
 				Send: mcp.InputResponseMap{
-					"memo":    mrtrtest.Accept(map[string]any{"note": "example"}),
+					"memo": mrtrtest.Accept(map[string]any{
+						"note":   "example",
+						"urgent": true,
+					}),
 					"summary": mrtrtest.Text("A sampled answer."),
 				},
 			}},
@@ -274,7 +411,10 @@ func TestTransferRejectedInputs(t *testing.T) {
 				Path: []string{"askMemo", "confirm"},
 				Send: mcp.InputResponseMap{
 					"confirm": mrtrtest.Accept(map[string]any{"confirm": true}),
-					"memo":    mrtrtest.Accept(map[string]any{"note": "example"}),
+					"memo": mrtrtest.Accept(map[string]any{
+						"note":   "example",
+						"urgent": true,
+					}),
 					"summary": mrtrtest.Text("A sampled answer."),
 				},
 			}},

@@ -7,13 +7,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/mrtrgen/mrtrgen/mrtr"
-	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
 	"regexp"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mrtrgen/mrtrgen/mrtr"
+	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
 )
 
 // VaultArgs are the arguments of tool vault, validated on every round.
@@ -158,11 +159,11 @@ type VaultHandler interface {
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *VaultFlow) error
 
-	// LoadVault is the check of state load (mrtr/internal/testprog/testprog.mrtr.yaml:87:16).
+	// LoadVault is the check of state load (testprog.mrtr.yaml:87:16).
 	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 	LoadVault(ctx context.Context, f *VaultFlow) error
 
-	// OpenVault is the side effect of state open (mrtr/internal/testprog/testprog.mrtr.yaml:98:17). It runs at most once per
+	// OpenVault is the side effect of state open (testprog.mrtr.yaml:98:17). It runs at most once per
 	// workflow round; retries replay its outcome. Store its results in f.Continuation.
 	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
 	OpenVault(ctx context.Context, f *VaultFlow) error
@@ -334,7 +335,7 @@ func (p vaultProgram) decodePin(ctx context.Context, content map[string]any) (*V
 
 var vaultPinCodePattern = regexp.MustCompile("^(?:[0-9]{4})$")
 
-// checkPinCode checks field of pin code against its constraints.
+// checkPinCode checks field code of pin against its constraints.
 func (p vaultProgram) checkPinCode(ctx context.Context, problems *mrtr.Problems, v string) {
 	if n := utf8.RuneCountInString(v); n > 4 {
 		problems.Addf("code: at most 4 characters (got %d)", n)
