@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"runtime/debug"
 
 	"github.com/spf13/cobra"
 )
@@ -40,6 +42,12 @@ func findings() error { return &exitError{code: ExitFindings} }
 // Main runs mrtrgen with args (without the program name) and returns the
 // process exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if os.Getenv("GOGC") == "" {
+		// mrtrgen is a short-lived process that allocates a lot while it
+		// formats generated code: collecting garbage less often halves the
+		// time of a large generate, for memory it gives back on exit.
+		debug.SetGCPercent(400)
+	}
 	root := newRoot(stdin, stdout, stderr)
 	root.SetArgs(args)
 	err := root.Execute()
