@@ -23,7 +23,9 @@ type Config struct {
 	Audience string
 	// Codec seals and opens requestState. Required: build it from a key
 	// ring loaded from configuration (seal.RingFromEnv); only development
-	// setups should use seal.EphemeralRing.
+	// setups should use seal.EphemeralRing. The codec's clock
+	// (seal.Options.Now) decides when a requestState has expired; the
+	// store's clock (store.Options.Now) decides when records lapse.
 	Codec *seal.Codec
 	// Store keeps round and effect records (so retries never repeat side
 	// effects) and server-side continuations of sensitive workflows. With a
@@ -37,8 +39,6 @@ type Config struct {
 	Authenticate Authenticator
 	// Instance names the serving process in logs and spans.
 	Instance string
-	// Now is the clock (tests inject one); nil means time.Now.
-	Now func() time.Time
 	// Logger receives one record per rejected continuation and per failed
 	// round, with the precise reason clients are not shown. nil means
 	// slog.Default().
@@ -49,7 +49,8 @@ type Config struct {
 	MeterProvider  metric.MeterProvider
 	// Lease is how long a round or effect claim blocks duplicates before
 	// another instance may take it over. Default 30s; make it longer than
-	// your slowest effect.
+	// your slowest round. It is also how long a retry waits when the
+	// instance serving the first attempt died mid-round.
 	Lease time.Duration
 	// MaxSteps bounds the states one round may run (a guard against loops
 	// of checks without input). Default 64.
@@ -61,7 +62,6 @@ type Config struct {
 // audience, key ring and store can serve any round.
 type Engine struct {
 	cfg Config
-	now func() time.Time
 	log *slog.Logger
 	tel *telemetry
 }
@@ -80,10 +80,7 @@ func NewEngine(cfg Config) (*Engine, error) {
 	if cfg.MaxSteps <= 0 {
 		cfg.MaxSteps = 64
 	}
-	e := &Engine{cfg: cfg, now: cfg.Now, log: cfg.Logger}
-	if e.now == nil {
-		e.now = time.Now
-	}
+	e := &Engine{cfg: cfg, log: cfg.Logger}
 	if e.log == nil {
 		e.log = slog.Default()
 	}

@@ -69,7 +69,7 @@ func TestTokenOfAnotherToolIsRejected(t *testing.T) {
 func TestTokenOfAnotherServerIsRejected(t *testing.T) {
 	h := mrtrtest.New(t, testprog.NewTransferProgram(&testprog.TransferImpl{}))
 	r1 := call(t, h, transferArgs, "", nil)
-	other, err := mrtr.NewEngine(mrtr.Config{Audience: "another-server", Codec: mrtrtest.NewCodec(t, h.Clock), Store: h.Store, Now: h.Clock.Now, Logger: quiet})
+	other, err := mrtr.NewEngine(mrtr.Config{Audience: "another-server", Codec: mrtrtest.NewCodec(t, h.Clock), Store: h.Store, Logger: quiet})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +192,7 @@ func TestReferenceGoneIsRejected(t *testing.T) {
 
 func TestReferenceModeNeedsAStore(t *testing.T) {
 	clock := mrtrtest.NewClock()
-	e, err := mrtr.NewEngine(mrtr.Config{Audience: "a", Codec: mrtrtest.NewCodec(t, clock), Now: clock.Now})
+	e, err := mrtr.NewEngine(mrtr.Config{Audience: "a", Codec: mrtrtest.NewCodec(t, clock)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -408,7 +408,7 @@ func TestCancellationMidRound(t *testing.T) {
 
 func TestNoStoreRunsSealedPrograms(t *testing.T) {
 	clock := mrtrtest.NewClock()
-	e, err := mrtr.NewEngine(mrtr.Config{Audience: "a", Codec: mrtrtest.NewCodec(t, clock), Now: clock.Now})
+	e, err := mrtr.NewEngine(mrtr.Config{Audience: "a", Codec: mrtrtest.NewCodec(t, clock)})
 	if err != nil {
 		t.Fatal(err)
 	}

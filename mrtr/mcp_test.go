@@ -17,7 +17,7 @@ import (
 func serve(t *testing.T) (string, *testprog.TransferImpl) {
 	t.Helper()
 	clock := mrtrtest.NewClock()
-	e, err := mrtr.NewEngine(mrtr.Config{Audience: "http-test", Codec: mrtrtest.NewCodec(t, clock), Now: clock.Now, Logger: quiet,
+	e, err := mrtr.NewEngine(mrtr.Config{Audience: "http-test", Codec: mrtrtest.NewCodec(t, clock), Logger: quiet,
 		Store: store.NewMemory(store.Options{Now: clock.Now})})
 	if err != nil {
 		t.Fatal(err)

@@ -24,7 +24,7 @@ func TestTelemetry(t *testing.T) {
 	reader := sdkmetric.NewManualReader()
 	clock := mrtrtest.NewClock()
 	e, err := mrtr.NewEngine(mrtr.Config{
-		Audience: "telemetry", Codec: mrtrtest.NewCodec(t, clock), Now: clock.Now, Logger: quiet,
+		Audience: "telemetry", Codec: mrtrtest.NewCodec(t, clock), Logger: quiet,
 		Store:          store.NewMemory(store.Options{Now: clock.Now}),
 		TracerProvider: sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans)),
 		MeterProvider:  sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader)),

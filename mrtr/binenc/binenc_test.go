@@ -63,8 +63,8 @@ func TestCorrupt(t *testing.T) {
 		"truncated uvarint": func(r *Reader) { r.Uvarint() },
 		"truncated float":   func(r *Reader) { r.Float() },
 		"bool not 0 or 1":   func(r *Reader) { r.Bool() },
-		"string too long":   func(r *Reader) { r.String() },
-		"invalid utf-8":     func(r *Reader) { r.String() },
+		"string too long":   func(r *Reader) { _ = r.String() },
+		"invalid utf-8":     func(r *Reader) { _ = r.String() },
 		"enum out of range": func(r *Reader) { ReadEnum(r, []string{"x"}) },
 	}
 	inputs := map[string][]byte{
@@ -100,7 +100,7 @@ func FuzzReader(f *testing.F) {
 		for i := 0; i < 8 && r.Err() == nil; i++ {
 			switch i % 4 {
 			case 0:
-				r.String()
+				_ = r.String()
 			case 1:
 				n := r.Count()
 				if n > len(b) {

@@ -88,7 +88,7 @@ func New[F any](t testing.TB, p mrtr.Program[F], opts ...Option) *Harness[F] {
 	t.Cleanup(func() { st.Close() })
 	h := &Harness[F]{Program: p, Store: st, Clock: clock, Principal: "alice", Capabilities: AllCapabilities()}
 	e, err := mrtr.NewEngine(mrtr.Config{
-		Audience: Audience, Codec: NewCodec(t, clock), Store: st, Now: clock.Now,
+		Audience: Audience, Codec: NewCodec(t, clock), Store: st,
 		Logger: o.logger, Instance: "mrtrtest", Lease: 5 * time.Second,
 		// Requests over HTTP (RunMatrix's "over HTTP") come from the
 		// harness's principal too.

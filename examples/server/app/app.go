@@ -132,7 +132,6 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 		Store:    a.Store,
 		Instance: cfg.Instance,
 		Logger:   log,
-		Now:      now,
 	})
 	if err != nil {
 		a.Close()
