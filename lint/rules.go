@@ -119,6 +119,20 @@ abandoned later round leaves a half-done operation behind.`,
 		check:   checkEnumValues,
 	},
 	{
+		ID: "first-round-effect-without-operation-id", Severity: spec.Warning,
+		Summary: "an effect can run in the first call but has no operation id of its own",
+		Hint:    "give the effect an idempotency key made of arguments (key: \"create-{orderId}\"), or ask before it",
+		Why: `Retries of a later round replay that round (round records), but the first call has no
+requestState yet: a client that retries it starts a new workflow, and an effect whose
+operation id is the workflow's own ({workflowId}, the default) runs again. Effects that
+can run in the first call, before any question (or with every answer given up front by
+a non-interactive client), need an operation id the retry repeats: one built from the
+arguments.`,
+		Bad:   "initial: create\nstates:\n  create: {effect: createOrder, next: done}",
+		Good:  "create: {effect: createOrder, idempotency: {key: \"order-{orderRef}\"}, next: done}",
+		check: checkFirstRoundEffects,
+	},
+	{
 		ID: "go-identifier-collision", Severity: spec.Error,
 		Summary: "two spec names become the same Go identifier",
 		Hint:    "rename one of them so their Go names differ",
@@ -295,6 +309,39 @@ func checkIrreversibleConfirmation(c *checker, r *Rule) {
 			}
 		}
 	}
+}
+
+// checkFirstRoundEffects reports effects that can run before the workflow
+// has a requestState and whose operation id is the workflow's own.
+func checkFirstRoundEffects(c *checker, r *Rule) {
+	for _, t := range c.file.Workflows() {
+		var firstRound bitset
+		for i, s := range t.States {
+			if s.Kind != spec.StateEffect || !defaultOperationID(s) {
+				continue
+			}
+			if firstRound == nil {
+				stop := isKind(spec.StateAsk, spec.StateConfirm)
+				if t.NonInteractive {
+					stop = func(*spec.State) bool { return false } // answers may all come up front
+				}
+				firstRound = c.graph(t).pathAvoiding(stop)
+			}
+			if firstRound.has(i) {
+				c.report(r, s.Pos, c.toolScope(t, s.Lint), "%s %q: effect %s can run in the first call, whose retries are new workflows; it needs an operation id of its own", t.Kind, t.Name, s.Effect.Name)
+			}
+		}
+	}
+}
+
+// defaultOperationID reports whether an effect's operation id is the
+// workflow's own ({workflowId}).
+func defaultOperationID(s *spec.State) bool {
+	if s.Idempotency == nil || s.Idempotency.Key == nil {
+		return true
+	}
+	refs := s.Idempotency.Key.Refs()
+	return len(s.Idempotency.Key.Parts) == 1 && len(refs) == 1 && refs[0].Kind == spec.RefWorkflowID
 }
 
 func checkRecheckAfterConfirmation(c *checker, r *Rule) {

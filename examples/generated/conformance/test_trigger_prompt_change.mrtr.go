@@ -95,7 +95,7 @@ type TestTriggerPromptChangeHandler interface {
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *TestTriggerPromptChangeFlow) error
 
-	// ChangePromptList is the side effect of state change (conformance.mrtr.yaml:234:17). It runs at most once per
+	// ChangePromptList is the side effect of state change (conformance.mrtr.yaml:240:17). It runs at most once per
 	// workflow round; retries replay its outcome. Store its results in f.Continuation.
 	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
 	ChangePromptList(ctx context.Context, f *TestTriggerPromptChangeFlow) error

@@ -95,7 +95,7 @@ type TestTriggerToolChangeHandler interface {
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *TestTriggerToolChangeFlow) error
 
-	// ChangeToolList is the side effect of state change (conformance.mrtr.yaml:223:17). It runs at most once per
+	// ChangeToolList is the side effect of state change (conformance.mrtr.yaml:226:17). It runs at most once per
 	// workflow round; retries replay its outcome. Store its results in f.Continuation.
 	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
 	ChangeToolList(ctx context.Context, f *TestTriggerToolChangeFlow) error
