@@ -48,13 +48,10 @@ func AddTool[F any](s *mcp.Server, e *Engine, p Program[F]) {
 	destructive := d.Destructive
 	tool.Annotations = &mcp.ToolAnnotations{Title: d.Title, DestructiveHint: &destructive}
 	s.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		r, err := e.request(ctx, req.Extra, req.Params.Arguments, req.Params.InputResponses, req.Params.RequestState, req.ClientCapabilities())
+		reply, err := answer(ctx, e, p, req.Extra, req.Params.Arguments, req.Params.InputResponses, req.Params.RequestState,
+			req.ClientCapabilities(), req.ProtocolVersion(), req.Session)
 		if err != nil {
 			return nil, err
-		}
-		reply, err := serveRounds(ctx, e, p, r, req.ProtocolVersion(), req.Session)
-		if err != nil {
-			return nil, wireError(err)
 		}
 		if reply.NeedsInput() {
 			return &mcp.CallToolResult{InputRequests: reply.InputRequests, RequestState: reply.RequestState}, nil
@@ -80,13 +77,10 @@ func AddPrompt[F any](s *mcp.Server, e *Engine, p Program[F]) {
 		if err != nil {
 			return nil, err
 		}
-		r, err := e.request(ctx, req.Extra, args, req.Params.InputResponses, req.Params.RequestState, req.ClientCapabilities())
+		reply, err := answer(ctx, e, p, req.Extra, args, req.Params.InputResponses, req.Params.RequestState,
+			req.ClientCapabilities(), req.ProtocolVersion(), req.Session)
 		if err != nil {
 			return nil, err
-		}
-		reply, err := serveRounds(ctx, e, p, r, req.ProtocolVersion(), req.Session)
-		if err != nil {
-			return nil, wireError(err)
 		}
 		if reply.NeedsInput() {
 			return &mcp.GetPromptResult{InputRequests: reply.InputRequests, RequestState: reply.RequestState}, nil
@@ -100,6 +94,22 @@ func AddPrompt[F any](s *mcp.Server, e *Engine, p Program[F]) {
 		}
 		return res, nil
 	})
+}
+
+// answer serves one tools/call or prompts/get of p: the engine's view of
+// the call, then its round (or rounds, for an older client), with errors
+// shaped for the wire.
+func answer[F any](ctx context.Context, e *Engine, p Program[F], extra *mcp.RequestExtra, args json.RawMessage,
+	responses mcp.InputResponseMap, state string, caps *mcp.ClientCapabilities, version string, ss *mcp.ServerSession) (*Reply, error) {
+	r, err := e.request(ctx, extra, args, responses, state, caps)
+	if err != nil {
+		return nil, err
+	}
+	reply, err := serveRounds(ctx, e, p, r, version, ss)
+	if err != nil {
+		return nil, wireError(err)
+	}
+	return reply, nil
 }
 
 // request builds the engine's view of a call.
