@@ -110,7 +110,7 @@ func (e *Engine) sealState(ctx context.Context, d *Descriptor, b seal.Binding, e
 			return "", err
 		}
 		rec := store.StateRecord{Ref: ref, Workflow: env.workflowID(), Subject: d.Subject(), Principal: principalHash, Data: env.data}
-		if err := e.cfg.Store.PutState(ctx, rec, d.TTL+seal.DefaultSkew); err != nil {
+		if err := e.cfg.Store.PutState(ctx, rec, d.TTL+e.cfg.Codec.Skew()); err != nil {
 			return "", fmt.Errorf("storing continuation: %w", err)
 		}
 		env = &envelope{workflow: env.workflow, state: env.state, round: env.round, ref: ref}

@@ -339,15 +339,21 @@ func TestEffects(t *testing.T) {
 		h := mrtrtest.New(t, testprog.NewTransferProgram(impl))
 		gate := toGate(t, h)
 		failed := call(t, h, transferArgs, gate.RequestState, mcp.InputResponseMap{"confirm": confirm(true)})
-		if failed.Final.Outcome != mrtr.OutcomeError || !strings.Contains(failed.Final.Text, "bank API unavailable") {
+		if failed.Final.Outcome != mrtr.OutcomeError || !strings.Contains(failed.Final.Text, "a dependency failed") {
 			t.Fatalf("dependency failure: %+v", failed.Final)
 		}
-		// The round's reply is recorded, so the very same request replays
-		// the failure; the client starts over and the new workflow succeeds.
-		gate = toGate(t, h)
+		if strings.Contains(failed.Final.Text, "bank API") {
+			t.Fatalf("the client sees the internal error: %q", failed.Final.Text)
+		}
+		// A dependency failure is not the round's final word: the same
+		// request, retried, performs the effect once.
 		ok := call(t, h, transferArgs, gate.RequestState, mcp.InputResponseMap{"confirm": confirm(true)})
 		if ok.Final.Outcome != mrtr.OutcomeSuccess || impl.SentCount() != 1 {
 			t.Fatalf("after the failure: %+v, sent %d", ok.Final, impl.SentCount())
+		}
+		again := call(t, h, transferArgs, gate.RequestState, mcp.InputResponseMap{"confirm": confirm(true)})
+		if again.Final.Text != ok.Final.Text || impl.SentCount() != 1 {
+			t.Fatalf("a retry of the successful round: %+v, sent %d", again.Final, impl.SentCount())
 		}
 	})
 }
@@ -443,4 +449,67 @@ type brokenAuthorize struct{ *testprog.SpinImpl }
 
 func (brokenAuthorize) Authorize(context.Context, *testprog.SpinFlow) error {
 	return errors.New("directory unreachable")
+}
+
+// A panicking handler fails its round with an internal error; the server
+// goes on, and the round can be retried.
+func TestHandlerPanicFailsTheRound(t *testing.T) {
+	impl := &testprog.TransferImpl{}
+	h := mrtrtest.New(t, testprog.NewTransferProgram(impl))
+	gate := toGate(t, h)
+	impl.Panic.Store(true)
+	_, err := h.Call(context.Background(), transferArgs, gate.RequestState, mcp.InputResponseMap{"confirm": confirm(true)})
+	if mrtrtest.ErrorCode(err) != jsonrpc.CodeInternalError {
+		t.Fatalf("panicking handler: %v", err)
+	}
+	impl.Panic.Store(false)
+	ok := call(t, h, transferArgs, gate.RequestState, mcp.InputResponseMap{"confirm": confirm(true)})
+	if ok.Final == nil || ok.Final.Outcome != mrtr.OutcomeSuccess || impl.SentCount() != 1 {
+		t.Fatalf("retry after the panic: %+v", ok.Final)
+	}
+}
+
+// A client that goes away right after the effect ran does not make its
+// retry run the effect again: the round finishes and records its reply.
+func TestDisconnectAfterTheEffect(t *testing.T) {
+	impl := &testprog.TransferImpl{}
+	h := mrtrtest.New(t, testprog.NewTransferProgram(impl))
+	gate := toGate(t, h)
+	ctx, cancel := context.WithCancel(context.Background())
+	impl.AfterSend = cancel
+	first, err := h.Call(ctx, transferArgs, gate.RequestState, mcp.InputResponseMap{"confirm": confirm(true)})
+	if err != nil || first.Final == nil || first.Final.Outcome != mrtr.OutcomeSuccess {
+		t.Fatalf("round whose client left after the effect: %+v, %v", first, err)
+	}
+	impl.AfterSend = nil
+	retry := call(t, h, transferArgs, gate.RequestState, mcp.InputResponseMap{"confirm": confirm(true)})
+	if retry.Final.Text != first.Final.Text || impl.SentCount() != 1 {
+		t.Fatalf("retry: %+v, sent %d", retry.Final, impl.SentCount())
+	}
+}
+
+// A round slower than the lease keeps its claim: a retry waits for it
+// instead of taking over and sending twice.
+func TestSlowRoundKeepsItsLease(t *testing.T) {
+	impl := &testprog.TransferImpl{SendDelay: 600 * time.Millisecond}
+	st := store.NewMemory(store.Options{})
+	clock := mrtrtest.NewClock()
+	e, err := mrtr.NewEngine(mrtr.Config{Audience: "slow", Codec: mrtrtest.NewCodec(t, clock), Store: st, Logger: quiet, Lease: 150 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &mrtrtest.Harness[*testprog.TransferFlow]{Program: testprog.NewTransferProgram(impl), Engine: e, Store: st, Clock: clock, Principal: "alice", Capabilities: mrtrtest.AllCapabilities()}
+	gate := toGate(t, h)
+	replies := make([]*mrtr.Reply, 2)
+	var wg sync.WaitGroup
+	for i := range replies {
+		wg.Go(func() {
+			time.Sleep(time.Duration(i) * 300 * time.Millisecond) // the retry comes after two leases
+			replies[i] = call(t, h, transferArgs, gate.RequestState, mcp.InputResponseMap{"confirm": confirm(true)})
+		})
+	}
+	wg.Wait()
+	if impl.SentCount() != 1 || replies[0].Final.Text != replies[1].Final.Text {
+		t.Fatalf("sent %d times; replies %q and %q", impl.SentCount(), replies[0].Final.Text, replies[1].Final.Text)
+	}
 }

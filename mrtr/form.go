@@ -137,7 +137,8 @@ func AsInt(v any) (int64, Presence) {
 		}
 		return i, Present
 	case float64:
-		if n != math.Trunc(n) || n < math.MinInt64 || n > math.MaxInt64 {
+		// 2^63 itself is a float64 but not an int64: the bounds are exact.
+		if n != math.Trunc(n) || n < -0x1p63 || n >= 0x1p63 {
 			return 0, WrongType
 		}
 		return int64(n), Present

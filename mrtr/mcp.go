@@ -44,6 +44,7 @@ func AddTool[F any](s *mcp.Server, e *Engine, p Program[F]) {
 	if d.Kind != KindTool {
 		panic(fmt.Sprintf("mrtr.AddTool: %s is a prompt; use AddPrompt", d.Name))
 	}
+	mustServe(e, d)
 	tool := &mcp.Tool{Name: d.Name, Title: d.Title, Description: d.Description, InputSchema: d.InputSchema}
 	destructive := d.Destructive
 	tool.Annotations = &mcp.ToolAnnotations{Title: d.Title, DestructiveHint: &destructive}
@@ -71,6 +72,7 @@ func AddPrompt[F any](s *mcp.Server, e *Engine, p Program[F]) {
 	if d.Kind != KindPrompt {
 		panic(fmt.Sprintf("mrtr.AddPrompt: %s is a tool; use AddTool", d.Name))
 	}
+	mustServe(e, d)
 	prompt := &mcp.Prompt{Name: d.Name, Title: d.Title, Description: d.Description, Arguments: d.PromptArguments}
 	s.AddPrompt(prompt, func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 		args, err := json.Marshal(req.Params.Arguments)
@@ -94,6 +96,15 @@ func AddPrompt[F any](s *mcp.Server, e *Engine, p Program[F]) {
 		}
 		return res, nil
 	})
+}
+
+// mustServe refuses, at registration, a program the engine could not serve
+// (like the SDK, which panics on a tool without an input schema): better a
+// failed start than every round failing.
+func mustServe(e *Engine, d *Descriptor) {
+	if d.Storage == Reference && e.cfg.Store == nil {
+		panic(fmt.Sprintf("mrtr: %s keeps its continuation server-side and needs Config.Store", d.Name))
+	}
 }
 
 // answer serves one tools/call or prompts/get of p: the engine's view of
@@ -191,6 +202,10 @@ type HandlerOptions struct {
 	// SessionTimeout closes idle stateful sessions of older clients.
 	// Default 30 minutes.
 	SessionTimeout time.Duration
+	// Configure, when set, adjusts the SDK's streamable HTTP options of
+	// both handlers (cross-origin protection, body size limits, ...);
+	// Handler sets Stateless and SessionTimeout after it.
+	Configure func(*mcp.StreamableHTTPOptions)
 }
 
 // Handler serves s over streamable HTTP: requests on protocol 2026-07-28
@@ -209,8 +224,19 @@ func Handler(s *mcp.Server, opts *HandlerOptions) http.Handler {
 		o.SessionTimeout = 30 * time.Minute
 	}
 	get := func(*http.Request) *mcp.Server { return s }
-	stateless := mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{Stateless: true})
-	stateful := mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{SessionTimeout: o.SessionTimeout})
+	options := func(stateless bool) *mcp.StreamableHTTPOptions {
+		var so mcp.StreamableHTTPOptions
+		if o.Configure != nil {
+			o.Configure(&so)
+		}
+		so.Stateless = stateless
+		if !stateless {
+			so.SessionTimeout = o.SessionTimeout
+		}
+		return &so
+	}
+	stateless := mcp.NewStreamableHTTPHandler(get, options(true))
+	stateful := mcp.NewStreamableHTTPHandler(get, options(false))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Mcp-Protocol-Version") >= protocolMRTR {
 			stateless.ServeHTTP(w, r)

@@ -113,3 +113,19 @@ func TestNewClientRoundByRound(t *testing.T) {
 		t.Fatalf("round 3: %+v, %v", res, err)
 	}
 }
+
+// A program that keeps its continuation server-side cannot be registered
+// on an engine without a store: the server fails at start, not every round.
+func TestReferenceProgramNeedsAStoreAtRegistration(t *testing.T) {
+	clock := mrtrtest.NewClock()
+	e, err := mrtr.NewEngine(mrtr.Config{Audience: "a", Codec: mrtrtest.NewCodec(t, clock), Logger: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Fatal("registered a by-reference program without a store")
+		}
+	}()
+	testprog.RegisterVault(mcp.NewServer(&mcp.Implementation{Name: "x", Version: "1"}, nil), e, &testprog.VaultImpl{})
+}

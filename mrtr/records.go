@@ -14,7 +14,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
-	"github.com/mrtrgen/mrtrgen/mrtr/seal"
 	"github.com/mrtrgen/mrtrgen/mrtr/store"
 )
 
@@ -51,35 +50,77 @@ func (e *Engine) claim(ctx context.Context, req store.ClaimRequest) (store.Claim
 	}
 }
 
+// hold keeps a claim's lease alive while its holder works: a round or an
+// effect slower than the lease must not be taken over by a retry while it
+// still runs. It renews the claim (same owner) every third of the lease
+// until stop is called, which must happen before Complete or Release.
+func (e *Engine) hold(ctx context.Context, req store.ClaimRequest) (stop func()) {
+	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(max(req.Lease/3, time.Millisecond))
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+				res, err := e.cfg.Store.Claim(ctx, req)
+				if ctx.Err() != nil {
+					return
+				}
+				if err != nil || res.Status != store.Acquired {
+					e.log.Warn("mrtr: could not renew a claim's lease", "key", req.Key, "status", res.Status, "error", err)
+					return
+				}
+			}
+		}
+	}()
+	return func() { cancel(); <-done }
+}
+
+// retention is how long a record must outlive the token it protects: the
+// token's TTL plus the codec's clock skew, and a minute of margin.
+func (e *Engine) retention(d *Descriptor) time.Duration {
+	return d.TTL + e.cfg.Codec.Skew() + time.Minute
+}
+
 type roundRecord struct {
-	e      *Engine
-	key    string
-	owner  string
-	retain time.Duration
+	e       *Engine
+	key     string
+	owner   string
+	retain  time.Duration
+	release func() // stops renewing the lease
 }
 
 // claimRound takes the round record, or returns the reply a previous
-// attempt of this round stored.
-func (e *Engine) claimRound(ctx context.Context, d *Descriptor, env *envelope, argsDigest [32]byte, req *Request) (*roundRecord, *Reply, error) {
+// attempt of this round stored. The fingerprint covers everything the
+// client sent: arguments, answers and up-front inputs.
+func (e *Engine) claimRound(ctx context.Context, d *Descriptor, env *envelope, argsDigest [32]byte, req *Request, inputs map[string]json.RawMessage) (*roundRecord, *Reply, error) {
 	h := sha256.New()
 	h.Write(argsDigest[:])
-	responses, err := json.Marshal(req.InputResponses)
-	if err != nil {
-		return nil, nil, err
+	for _, v := range []any{req.InputResponses, inputs} {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil, nil, err
+		}
+		h.Write(b)
 	}
-	h.Write(responses)
 	rr := &roundRecord{
 		e:      e,
 		key:    fmt.Sprintf("%s/%s/round/%s/%d", e.cfg.Audience, d.Subject(), env.workflowID(), env.round),
 		owner:  newOwner(),
-		retain: d.TTL + seal.DefaultSkew + time.Minute,
+		retain: e.retention(d),
 	}
-	res, err := e.claim(ctx, store.ClaimRequest{Key: rr.key, Fingerprint: h.Sum(nil), Owner: rr.owner, Lease: e.cfg.Lease})
+	claim := store.ClaimRequest{Key: rr.key, Fingerprint: h.Sum(nil), Owner: rr.owner, Lease: e.cfg.Lease}
+	res, err := e.claim(ctx, claim)
 	if err != nil {
 		return nil, nil, err
 	}
 	switch res.Status {
 	case store.Acquired:
+		rr.release = e.hold(ctx, claim)
 		return rr, nil, nil
 	case store.Replayed:
 		var reply Reply
@@ -93,15 +134,17 @@ func (e *Engine) claimRound(ctx context.Context, d *Descriptor, env *envelope, a
 }
 
 // finish stores the round's reply, or releases the record when the round
-// failed so that a corrected retry can run.
+// failed so that a retry can run: protocol errors, cancellation, and
+// dependency failures (outcome error), which a retry may not meet again.
 func (rr *roundRecord) finish(ctx context.Context, reply *Reply, err error) {
 	if rr == nil {
 		return
 	}
+	rr.release()
 	cctx, cancel := detach(ctx)
 	defer cancel()
 	s := rr.e.cfg.Store
-	if err != nil || reply == nil {
+	if err != nil || reply == nil || (reply.Final != nil && reply.Final.Outcome == OutcomeError) {
 		if rerr := s.Release(cctx, rr.key, rr.owner); rerr != nil {
 			rr.e.log.Warn("mrtr: releasing round record", "key", rr.key, "error", rerr)
 		}
@@ -123,6 +166,32 @@ const (
 	effectRejected = 2
 )
 
+// runEffect runs a side effect once it is decided: on a context the client
+// can no longer cancel (an effect cut off half-way is worse than one that
+// finishes), bounded by the lease, which is renewed meanwhile when there is
+// a claim. A panic releases the claim before it goes on up.
+func (e *Engine) runEffect(ctx context.Context, claim store.ClaimRequest, run func(context.Context) error) (err error) {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	ectx, cancel := context.WithTimeout(context.WithoutCancel(ctx), e.cfg.Lease)
+	defer cancel()
+	if claim.Key == "" {
+		return run(ectx)
+	}
+	stop := e.hold(ctx, claim)
+	defer func() {
+		stop()
+		if v := recover(); v != nil {
+			rctx, cancel := detach(ctx)
+			_ = e.cfg.Store.Release(rctx, claim.Key, claim.Owner)
+			cancel()
+			panic(v)
+		}
+	}()
+	return run(ectx)
+}
+
 // Effect performs a side effect of the current state at most once per
 // operation and moves to next. key is the rendered operation id; "" means
 // the workflow's own (the round record already covers retries). Replays
@@ -131,16 +200,19 @@ const (
 func (r *Round) Effect(ctx context.Context, key string, retain time.Duration, next uint16, run func(context.Context) error) (Step, error) {
 	e := r.e
 	if key == "" || e.cfg.Store == nil {
-		if err := run(ctx); err != nil {
+		if err := e.runEffect(ctx, store.ClaimRequest{}, run); err != nil {
 			return Step{}, err
 		}
+		r.effected = true
 		return r.Goto(next, "next")
 	}
+	// The operation is this workflow's effect at this state with these
+	// arguments; what checks found before it may change between attempts
+	// without making it another operation.
 	h := sha256.New()
 	h.Write([]byte(r.workflow))
 	h.Write(binary.BigEndian.AppendUint16(nil, r.current))
 	h.Write(r.argsDigest[:])
-	h.Write(r.snapshot())
 	req := store.ClaimRequest{
 		Key:         fmt.Sprintf("%s/%s/effect/%s", e.cfg.Audience, r.d.Subject(), key),
 		Fingerprint: h.Sum(nil),
@@ -164,12 +236,14 @@ func (r *Round) Effect(ctx context.Context, key string, retain time.Duration, ne
 		if err := r.restore(data); err != nil {
 			return Step{}, fmt.Errorf("mrtr: effect record %s: %w", req.Key, err)
 		}
+		r.effected = true
 		return r.Goto(next, "next")
 	case store.Mismatch:
-		return Step{}, Reject("operation %s was already performed by another request; it was not done again", key)
+		return Step{}, Reject("operation %s belongs to another request (done, or its outcome unknown); it was not done again", key)
 	}
 	// Acquired: do it, then record what happened.
-	err = run(ctx)
+	err = e.runEffect(ctx, req, run)
+	r.effected = err == nil
 	var record []byte
 	switch rej, ok := isRejection(err); {
 	case err == nil:

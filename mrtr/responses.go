@@ -152,8 +152,8 @@ func upfrontResponse(raw json.RawMessage, kind RequestKind, gateField string) Re
 		return Response{Status: Accepted, Content: m}
 	case Sample:
 		var s string
-		if json.Unmarshal(raw, &s) != nil {
-			return bad("a string")
+		if json.Unmarshal(raw, &s) != nil || s == "" {
+			return bad("a non-empty string")
 		}
 		return Response{Status: Accepted, Text: s}
 	case Roots:

@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"slices"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mrtrgen/mrtrgen/mrtr/seal"
@@ -66,6 +68,9 @@ type Round struct {
 	argsDigest [32]byte
 	workflow   string
 	hasRecord  bool // the round holds a round record (retries replay it)
+	// effected is set once a side effect has run (or was replayed) in this
+	// round: from then on the round finishes whatever the client does.
+	effected bool
 }
 
 // Call returns what handlers know about this round.
@@ -105,6 +110,17 @@ func Run[F any](ctx context.Context, e *Engine, p Program[F], req Request) (repl
 	d := p.Descriptor()
 	ctx, rt := e.tel.begin(ctx, e, d, req.RequestState == "")
 	defer func() { rt.end(ctx, reply, err) }()
+	// A panicking handler (or generated code) fails its round, not the
+	// server: go-sdk runs handlers in goroutines without a recover, so an
+	// unrecovered panic would end the process and every round in flight.
+	// Claims are released by the deferred calls that run before this one.
+	defer func() {
+		if v := recover(); v != nil {
+			e.log.ErrorContext(ctx, "mrtr: round panicked", "tool", d.Name, "panic", v, "stack", string(debug.Stack()))
+			rt.outcome = "panic"
+			reply, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "internal error"}
+		}
+	}()
 
 	caps := req.Capabilities
 	if caps == nil {
@@ -121,7 +137,10 @@ func Run[F any](ctx context.Context, e *Engine, p Program[F], req Request) (repl
 		rt.outcome = "invalid_arguments"
 		return nil, invalidParamsError(err)
 	}
-	call := &Call{Principal: req.Principal, Capabilities: caps, Instance: e.cfg.Instance, Round: 1}
+	// WorkflowID and Round are known once the continuation is opened, after
+	// Authorize; the logger gets them then.
+	call := &Call{Principal: req.Principal, Capabilities: caps, Instance: e.cfg.Instance, Round: 1,
+		Logger: e.log.With("tool", d.Name)}
 	f, err := p.NewFlow(ctx, call, args)
 	if err != nil {
 		rt.outcome = "invalid_arguments"
@@ -143,7 +162,7 @@ func Run[F any](ctx context.Context, e *Engine, p Program[F], req Request) (repl
 			// a dependency failure, not a refusal.
 			rt.outcome = string(OutcomeError)
 			e.log.ErrorContext(ctx, "mrtr: authorization check failed", "tool", d.Name, "error", err)
-			return &Reply{Final: &Final{Outcome: OutcomeError, Text: fmt.Sprintf("%s: the authorization check failed: %v", d.Name, err)}}, nil
+			return &Reply{Final: &Final{Outcome: OutcomeError, Text: fmt.Sprintf("%s: the authorization check failed; try again later", d.Name)}}, nil
 		}
 		rt.outcome = string(OutcomeUnauthorized)
 		return &Reply{Final: &Final{Outcome: OutcomeUnauthorized, Text: "not authorized: " + rej.msg}}, nil
@@ -170,7 +189,7 @@ func Run[F any](ctx context.Context, e *Engine, p Program[F], req Request) (repl
 	// A retried round replays its first reply.
 	var rec *roundRecord
 	if req.RequestState != "" && e.cfg.Store != nil {
-		rec, reply, err = e.claimRound(ctx, d, env, argsDigest, &req)
+		rec, reply, err = e.claimRound(ctx, d, env, argsDigest, &req, inputs)
 		if err != nil || reply != nil {
 			if reply != nil {
 				rt.replayed = true
@@ -204,7 +223,17 @@ func Run[F any](ctx context.Context, e *Engine, p Program[F], req Request) (repl
 	}
 
 	var path []string
+	detached := false
 	for steps := 0; ; steps++ {
+		if r.effected && !detached {
+			// A side effect happened: finish the round and record its reply
+			// even if the client goes away now, or its retry would do the
+			// effect again (or misreport it).
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), e.cfg.Lease)
+			defer cancel()
+			detached = true
+		}
 		if err := ctx.Err(); err != nil {
 			rt.outcome = "cancelled"
 			return nil, err
@@ -226,6 +255,7 @@ func Run[F any](ctx context.Context, e *Engine, p Program[F], req Request) (repl
 			reply, err := e.stepFailed(ctx, rt, d, call, info, err)
 			if reply != nil {
 				reply.Path = append(path, info.Name)
+				e.consume(ctx, d, &req, call)
 			}
 			return reply, err
 		}
@@ -246,20 +276,25 @@ func Run[F any](ctx context.Context, e *Engine, p Program[F], req Request) (repl
 			}
 			return reply, err
 		case stepFinish:
-			if d.Storage == Reference && e.cfg.Store != nil && req.RequestState != "" {
-				// The workflow is done: its server-side continuations are
-				// consumed. Retries of this round replay the round record.
-				cctx, cancel := detach(ctx)
-				if err := e.cfg.Store.DeleteWorkflowStates(cctx, call.WorkflowID); err != nil {
-					call.Logger.Warn("mrtr: deleting consumed continuations", "error", err)
-				}
-				cancel()
-			}
+			e.consume(ctx, d, &req, call)
 			rt.outcome = string(st.final.Outcome)
 			return &Reply{Final: st.final, Path: path}, nil
 		default:
 			return nil, fmt.Errorf("mrtr: %s: state %s returned no step", d.Name, info.Name)
 		}
+	}
+}
+
+// consume deletes a finished workflow's server-side continuations, however
+// it ended. Retries of the round replay its round record.
+func (e *Engine) consume(ctx context.Context, d *Descriptor, req *Request, call *Call) {
+	if d.Storage != Reference || e.cfg.Store == nil || req.RequestState == "" {
+		return
+	}
+	cctx, cancel := detach(ctx)
+	defer cancel()
+	if err := e.cfg.Store.DeleteWorkflowStates(cctx, call.WorkflowID); err != nil {
+		call.Logger.Warn("mrtr: deleting consumed continuations", "error", err)
 	}
 }
 
@@ -280,8 +315,10 @@ func (e *Engine) stepFailed(ctx context.Context, rt *roundTelemetry, d *Descript
 		return nil, err
 	}
 	rt.outcome = string(OutcomeError)
+	// The precise error is for the logs: it may name hosts, users or
+	// queries. The client learns where it failed and may retry.
 	call.Logger.Error("mrtr: state failed", "state", info.Name, "error", err)
-	return &Reply{Final: &Final{Outcome: OutcomeError, Text: fmt.Sprintf("%s failed at %s: %v", d.Name, info.Name, err)}}, nil
+	return &Reply{Final: &Final{Outcome: OutcomeError, Text: fmt.Sprintf("%s failed at %s: a dependency failed; try again later (workflow %s)", d.Name, info.Name, call.WorkflowID)}}, nil
 }
 
 // rejectState logs why a requestState was refused and returns the one

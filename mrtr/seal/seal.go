@@ -111,6 +111,11 @@ func New(ring *Ring, opts Options) *Codec {
 // TokenLen returns the encoded length of a token carrying n plaintext bytes.
 func TokenLen(n int) int { return b64.EncodedLen(Overhead + n) }
 
+// Skew returns how long after its expiry the codec still accepts a token.
+// Records that must outlive every token still accepted (round records,
+// server-side continuations) are kept at least TTL + Skew.
+func (c *Codec) Skew() time.Duration { return c.skew }
+
 // MaxPlaintextLen returns the largest plaintext Seal accepts under the
 // codec's MaxTokenLen (negative when even an empty one does not fit).
 func (c *Codec) MaxPlaintextLen() int {

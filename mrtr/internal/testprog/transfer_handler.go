@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/mrtrgen/mrtrgen/mrtr"
 )
@@ -24,6 +25,13 @@ type TransferImpl struct {
 	FailSend atomic.Bool
 	// Block makes InspectAccount wait until its context is done.
 	Block atomic.Bool
+	// Panic makes AccountStillOpen panic.
+	Panic atomic.Bool
+	// SendDelay makes SendMoney take that long (a slow bank).
+	SendDelay time.Duration
+	// AfterSend runs once a transfer was performed (a test cancels the
+	// client's request there).
+	AfterSend func()
 
 	mu         sync.Mutex
 	Authorized int // calls to Authorize
@@ -55,6 +63,9 @@ func (h *TransferImpl) InspectAccount(ctx context.Context, f *TransferFlow) (Tra
 }
 
 func (h *TransferImpl) AccountStillOpen(ctx context.Context, f *TransferFlow) error {
+	if h.Panic.Load() {
+		panic("a bug in the handler")
+	}
 	if h.Frozen.Load() {
 		return mrtr.Reject("account %s was frozen in the meantime", f.Args.Account)
 	}
@@ -68,10 +79,16 @@ func (h *TransferImpl) SendMoney(ctx context.Context, f *TransferFlow) error {
 	if h.FailSend.CompareAndSwap(true, false) {
 		return errors.New("bank API unavailable")
 	}
+	if h.SendDelay > 0 {
+		time.Sleep(h.SendDelay)
+	}
 	h.mu.Lock()
-	defer h.mu.Unlock()
 	h.Sent++
 	f.Continuation.TransferID = fmt.Sprintf("tr-%d", h.Sent)
+	h.mu.Unlock()
+	if h.AfterSend != nil {
+		h.AfterSend()
+	}
 	return nil
 }
 
