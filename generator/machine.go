@@ -338,13 +338,8 @@ func (w *workflow) effectCase(c *jen.Group, s *spec.State) {
 	))
 }
 
-func isDefaultKey(i *spec.Idempotency) bool {
-	if i == nil || i.Key == nil {
-		return true
-	}
-	refs := i.Key.Refs()
-	return len(i.Key.Parts) == 1 && len(refs) == 1 && refs[0].Kind == spec.RefWorkflowID
-}
+// isDefaultKey reports whether an effect's operation id is the workflow's own.
+func isDefaultKey(i *spec.Idempotency) bool { return i.IsDefault() }
 
 func (w *workflow) terminalCase(c *jen.Group, s *spec.State) {
 	outcome := map[spec.Outcome]string{spec.OutcomeSuccess: "OutcomeSuccess", spec.OutcomeCancelled: "OutcomeCancelled", spec.OutcomeFailed: "OutcomeFailed"}[s.Outcome]

@@ -300,12 +300,17 @@ func checkIrreversibleConfirmation(c *checker, r *Rule) {
 			if unconfirmed == nil {
 				unconfirmed = c.graph(t).pathAvoiding(isKind(spec.StateConfirm))
 			}
-			if unconfirmed.has(i) {
-				what := "irreversible effect"
-				if !s.Irreversible {
-					what = "effect of destructive tool"
-				}
+			what := "irreversible effect"
+			if !s.Irreversible {
+				what = "effect of destructive tool"
+			}
+			switch {
+			case unconfirmed.has(i):
 				c.report(r, s.Pos, c.toolScope(t, s.Lint), "%s %q: %s %s can run without passing a confirmation gate", t.Kind, t.Name, what, s.Effect.Name)
+			case t.NonInteractive:
+				// Answers given up front in the inputs argument pass gates
+				// without anyone being shown the question.
+				c.report(r, s.Pos, c.toolScope(t, s.Lint), "%s %q: %s %s is gated, but nonInteractive lets the caller confirm up front, without a person", t.Kind, t.Name, what, s.Effect.Name)
 			}
 		}
 	}
@@ -317,11 +322,15 @@ func checkFirstRoundEffects(c *checker, r *Rule) {
 	for _, t := range c.file.Workflows() {
 		var firstRound bitset
 		for i, s := range t.States {
-			if s.Kind != spec.StateEffect || !defaultOperationID(s) {
+			if s.Kind != spec.StateEffect || !s.Idempotency.IsDefault() {
 				continue
 			}
 			if firstRound == nil {
-				stop := isKind(spec.StateAsk, spec.StateConfirm)
+				// The first call may carry the answers to the first asks
+				// (the runtime takes them, as MRTR clients may send what
+				// they already know), so only a confirmation gate, which
+				// must have been shown, ends the first round for sure.
+				stop := isKind(spec.StateConfirm)
 				if t.NonInteractive {
 					stop = func(*spec.State) bool { return false } // answers may all come up front
 				}
@@ -332,16 +341,6 @@ func checkFirstRoundEffects(c *checker, r *Rule) {
 			}
 		}
 	}
-}
-
-// defaultOperationID reports whether an effect's operation id is the
-// workflow's own ({workflowId}).
-func defaultOperationID(s *spec.State) bool {
-	if s.Idempotency == nil || s.Idempotency.Key == nil {
-		return true
-	}
-	refs := s.Idempotency.Key.Refs()
-	return len(s.Idempotency.Key.Parts) == 1 && len(refs) == 1 && refs[0].Kind == spec.RefWorkflowID
 }
 
 func checkRecheckAfterConfirmation(c *checker, r *Rule) {
@@ -701,6 +700,12 @@ func checkGoCollisions(c *checker, r *Rule) {
 		collide("continuation fields", sc, conts)
 		collide("handler methods", sc, dedupe(methods))
 		collide("input request keys", sc, flowFields)
+		for _, k := range flowFields {
+			switch g := spec.GoName(k.name); g {
+			case "Call", "Args", "Continuation", "State":
+				c.report(r, k.pos, sc, "input request key %q is %s in Go, a field every flow already has", k.name, g)
+			}
+		}
 	}
 }
 

@@ -441,6 +441,16 @@ type Idempotency struct {
 	Pos    Pos
 }
 
+// IsDefault reports whether the operation id is the workflow's own
+// ({workflowId}), the default.
+func (i *Idempotency) IsDefault() bool {
+	if i == nil || i.Key == nil {
+		return true
+	}
+	refs := i.Key.Refs()
+	return len(i.Key.Parts) == 1 && len(refs) == 1 && refs[0].Kind == RefWorkflowID
+}
+
 // PromptMessage is one message of a prompt's result.
 type PromptMessage struct {
 	Role string // "user" or "assistant"

@@ -46,6 +46,11 @@ func (r *resolver) resolveWorkflow(t *Tool) {
 			}
 		}
 	}
+	if t.NonInteractive {
+		if a := t.Argument("inputs"); a != nil {
+			r.errorf(a.Pos, "name-collision", "rename the argument: nonInteractive adds an argument named inputs", "argument %q clashes with the inputs argument of a nonInteractive %s", a.Name, t.Kind)
+		}
+	}
 	// Names a template may use: arguments, continuation fields, ask keys.
 	for _, a := range t.Arguments {
 		if c := t.Continuation.Field(a.Name); c != nil {

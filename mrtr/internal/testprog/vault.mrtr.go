@@ -137,8 +137,8 @@ func (p vaultProgram) Step(ctx context.Context, r *mrtr.Round, f *VaultFlow) (mr
 		}
 		return r.Goto(uint16(VaultStateOpen), "next")
 	case VaultStateOpen:
-		// the workflow's own operation id: the round record covers retries
-		return r.Effect(ctx, "", 24*time.Hour, uint16(VaultStateOpened), func(ctx context.Context) error {
+		// operation id open-{vaultId}
+		return r.Effect(ctx, vaultOpenOperationID(f), 24*time.Hour, uint16(VaultStateOpened), func(ctx context.Context) error {
 			return p.h.OpenVault(ctx, f)
 		})
 	case VaultStateOpened:
@@ -159,12 +159,12 @@ type VaultHandler interface {
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *VaultFlow) error
 
-	// LoadVault is the check of state load (testprog.mrtr.yaml:87:16).
+	// LoadVault is the check of state load (testprog.mrtr.yaml:90:16).
 	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 	LoadVault(ctx context.Context, f *VaultFlow) error
 
-	// OpenVault is the side effect of state open (testprog.mrtr.yaml:98:17). It runs at most once per
-	// workflow round; retries replay its outcome. Store its results in f.Continuation.
+	// OpenVault is the side effect of state open (testprog.mrtr.yaml:101:17). It runs at most once per
+	// operation id open-{vaultId}; retries replay its outcome. Store its results in f.Continuation.
 	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
 	OpenVault(ctx context.Context, f *VaultFlow) error
 }
@@ -378,6 +378,14 @@ func vaultAskPinPinMessage(f *VaultFlow) string {
 	b.WriteString("Enter the PIN of vault ")
 	b.WriteString(f.Args.VaultID)
 	b.WriteString(".")
+	return b.String()
+}
+
+// vaultOpenOperationID renders "open-{vaultId}".
+func vaultOpenOperationID(f *VaultFlow) string {
+	var b strings.Builder
+	b.WriteString("open-")
+	b.WriteString(f.Args.VaultID)
 	return b.String()
 }
 

@@ -194,6 +194,40 @@ func TestVaultValidation(t *testing.T) {
 	}
 }
 
+// TestVaultOperationIDs runs the fixture workflow twice on one store. Effect
+// openVault has operation id open-{vaultId}, which does not name the workflow: the
+// second workflow must not perform it again, and is refused.
+func TestVaultOperationIDs(t *testing.T) {
+	h := &fakeVault{}
+	hs := mrtrtest.New(t, NewVaultProgram(h))
+	mrtrtest.RunScript(t, hs, mrtrtest.Script{
+		Args: map[string]any{"vaultId": "v-1"},
+		Rounds: []mrtrtest.ScriptRound{{
+			Asks: []string{"pin"},
+			Path: []string{"load", "askPin"},
+		}, {
+			Path: []string{"askPin", "open", "opened"},
+			Send: mcp.InputResponseMap{"pin": mrtrtest.Accept(map[string]any{"code": "0000"})},
+		}},
+		Want: mrtr.OutcomeSuccess,
+	})
+	before := h.effectCount()
+	mrtrtest.RunScript(t, hs, mrtrtest.Script{
+		Args: map[string]any{"vaultId": "v-1"},
+		Rounds: []mrtrtest.ScriptRound{{
+			Asks: []string{"pin"},
+			Path: []string{"load", "askPin"},
+		}, {
+			Path: []string{"askPin", "open"},
+			Send: mcp.InputResponseMap{"pin": mrtrtest.Accept(map[string]any{"code": "0000"})},
+		}},
+		Want: mrtr.OutcomeRejected,
+	})
+	if got := h.effectCount() - before; got != 0 {
+		t.Fatalf("the second workflow performed %d side effects, want 0: openVault must not run again", got)
+	}
+}
+
 // TestVaultRejectedInputs sends, at every state that asks, answers meant
 // for other states (and confirmations before their gate was shown): none is
 // taken, and the same question is asked again.
