@@ -121,13 +121,14 @@ abandoned later round leaves a half-done operation behind.`,
 	{
 		ID: "first-round-effect-without-operation-id", Severity: spec.Warning,
 		Summary: "an effect can run in the first call but has no operation id of its own",
-		Hint:    "give the effect an idempotency key made of arguments (key: \"create-{orderId}\"), or ask before it",
+		Hint:    "give the effect an idempotency key made of arguments (key: \"create-{orderId}\"), or put a confirmation gate before it",
 		Why: `Retries of a later round replay that round (round records), but the first call has no
 requestState yet: a client that retries it starts a new workflow, and an effect whose
-operation id is the workflow's own ({workflowId}, the default) runs again. Effects that
-can run in the first call, before any question (or with every answer given up front by
-a non-interactive client), need an operation id the retry repeats: one built from the
-arguments.`,
+operation id is the workflow's own ({workflowId}, the default) runs again. A first call
+may carry the answers to the first questions already (clients send what they know), so
+every effect that is not behind a confirmation gate (any effect, for a non-interactive
+tool) can run in the first call and needs an operation id the retry repeats: one built
+from the arguments.`,
 		Bad:   "initial: create\nstates:\n  create: {effect: createOrder, next: done}",
 		Good:  "create: {effect: createOrder, idempotency: {key: \"order-{orderRef}\"}, next: done}",
 		check: checkFirstRoundEffects,
