@@ -2,9 +2,7 @@ package redisstore
 
 import (
 	"context"
-	"fmt"
 	"net"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -223,50 +221,11 @@ func TestInstancesRace(t *testing.T) {
 		}
 	}
 	t.Cleanup(func() { DeleteKeys(context.Background(), stores[0].Client(), prefix) })
-	var effects atomic.Int32
-	results := make([]string, instances*perInstance)
-	var wg sync.WaitGroup
-	for i := range instances * perInstance {
-		s := stores[i%instances]
-		wg.Go(func() {
-			owner := fmt.Sprintf("inst%d-%d", i%instances, i)
-			req := store.ClaimRequest{Key: "charge/1", Fingerprint: []byte("fp"), Owner: owner, Lease: time.Minute}
-			for ctx.Err() == nil {
-				r, err := s.Claim(ctx, req)
-				if err != nil {
-					t.Error(err)
-					return
-				}
-				switch r.Status {
-				case store.Acquired:
-					effects.Add(1)
-					res := "charged by " + owner
-					if err := s.Complete(ctx, req.Key, owner, []byte(res), time.Hour); err != nil {
-						t.Error(err)
-					}
-					results[i] = res
-					return
-				case store.Replayed:
-					results[i] = string(r.Result)
-					return
-				case store.InFlight:
-					time.Sleep(time.Millisecond)
-				default:
-					t.Errorf("claim = %v", r.Status)
-					return
-				}
-			}
-		})
+	all := make([]store.Store, len(stores))
+	for i, s := range stores {
+		all[i] = s
 	}
-	wg.Wait()
-	if n := effects.Load(); n != 1 {
-		t.Fatalf("effect ran %d times across %d instances, want 1", n, instances)
-	}
-	for i, r := range results {
-		if r != results[0] {
-			t.Fatalf("result %d = %q, result 0 = %q", i, r, results[0])
-		}
-	}
+	storetest.RaceInstances(t, ctx, all, perInstance)
 }
 
 func TestDeleteKeysEscapesPattern(t *testing.T) {

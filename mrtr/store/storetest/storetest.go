@@ -850,3 +850,37 @@ func testClose(e *env) {
 		e.Fatalf("second Close: %v", err)
 	}
 }
+
+// RaceInstances races perInstance goroutines on each of several Store
+// instances (own connections, as separate server processes would have)
+// over one operation, and fails unless exactly one performed the effect
+// and all hold the same result.
+func RaceInstances(t *testing.T, ctx context.Context, stores []store.Store, perInstance int) {
+	t.Helper()
+	n := len(stores) * perInstance
+	var effects atomic.Int32
+	results := make([][]byte, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			owner := fmt.Sprintf("inst%d-%d", i%len(stores), i)
+			results[i], errs[i] = perform(ctx, stores[i%len(stores)], "charge/1", "fp", owner, func() []byte {
+				effects.Add(1)
+				return []byte("charged by " + owner)
+			})
+		})
+	}
+	wg.Wait()
+	if got := effects.Load(); got != 1 {
+		t.Fatalf("effect ran %d times across %d instances, want 1", got, len(stores))
+	}
+	for i := range n {
+		if errs[i] != nil {
+			t.Fatalf("goroutine %d: %v", i, errs[i])
+		}
+		if !bytes.Equal(results[i], results[0]) {
+			t.Fatalf("result %d = %q, result 0 = %q", i, results[i], results[0])
+		}
+	}
+}
