@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mrtrgen/mrtrgen/mrtr/seal"
 )
 
 // Kind says which MCP method a program answers.
@@ -119,7 +121,12 @@ func (d *Descriptor) State(s uint16) *StateInfo {
 }
 
 // Subject is how tokens and records name the program: "tools/call:<name>".
-func (d *Descriptor) Subject() string { return d.Kind.Method() + ":" + d.Name }
+func (d *Descriptor) Subject() string {
+	if d.Kind == KindPrompt {
+		return seal.PromptSubject(d.Name)
+	}
+	return seal.ToolSubject(d.Name)
+}
 
 // allows reports whether the transition table has from → to.
 func (d *Descriptor) allows(from, to uint16) bool {
