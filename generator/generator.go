@@ -19,8 +19,8 @@ import (
 	"bytes"
 	"fmt"
 	"go/ast"
-	"go/format"
 	"go/parser"
+	"go/printer"
 	"go/token"
 	"path"
 	"path/filepath"
@@ -309,11 +309,17 @@ func render(name string, jf *jen.File) ([]byte, []string, error) {
 	ast.SortImports(fset, file)
 	var out bytes.Buffer
 	out.Grow(raw.Len())
-	if err := format.Node(&out, fset, file); err != nil {
+	if err := gofmt.Fprint(&out, fset, file); err != nil {
 		return nil, nil, fmt.Errorf("generator: formatting %s: %w", name, err)
 	}
 	return groupImports(out.Bytes()), decls, nil
 }
+
+// gofmt prints as gofmt does: go/format's settings, with the bit of its
+// unexported mode that canonicalizes number literals. format.Node itself
+// would print the file, parse it again and print it a second time, because
+// it assumes that grouped imports are unsorted (they are sorted above).
+var gofmt = printer.Config{Mode: printer.UseSpaces | printer.TabIndent | 1<<30, Tabwidth: 8}
 
 // groupImports puts the standard library's imports first and the others
 // after a blank line, as goimports does (jen sorts them in one group). The
