@@ -175,10 +175,10 @@ func (w *workflow) leave(ref *spec.StateRef, on, why string) *jen.Statement {
 	if ref != nil {
 		return w.goTo(ref.Name, on)
 	}
-	return jen.Return(jen.Id("r").Dot("Finish").Call(jen.Qual(pkgMRTR, "Final").Values(jen.Dict{
-		jen.Id("Outcome"): jen.Qual(pkgMRTR, "OutcomeCancelled"),
-		jen.Id("Text"):    jen.Lit(fmt.Sprintf("%s was cancelled: %s.", w.t.Name, why)),
-	})))
+	return jen.Return(jen.Id("r").Dot("Finish").Call(jen.Qual(pkgMRTR, "Final").Add(oneLine(
+		pair{jen.Id("Outcome"), jen.Qual(pkgMRTR, "OutcomeCancelled")},
+		pair{jen.Id("Text"), jen.Lit(fmt.Sprintf("%s was cancelled: %s.", w.t.Name, why))},
+	))))
 }
 
 func (w *workflow) stateCase(c *jen.Group, s *spec.State) {
@@ -343,23 +343,26 @@ func isDefaultKey(i *spec.Idempotency) bool { return i.IsDefault() }
 
 func (w *workflow) terminalCase(c *jen.Group, s *spec.State) {
 	outcome := map[spec.Outcome]string{spec.OutcomeSuccess: "OutcomeSuccess", spec.OutcomeCancelled: "OutcomeCancelled", spec.OutcomeFailed: "OutcomeFailed"}[s.Outcome]
-	d := jen.Dict{jen.Id("Outcome"): jen.Qual(pkgMRTR, outcome)}
-	if w.t.Kind == spec.KindPrompt {
-		d[jen.Id("Messages")] = jen.Index().Qual(pkgMRTR, "PromptMessage").ValuesFunc(func(g *jen.Group) {
-			for i, m := range s.Messages {
-				g.Values(jen.Dict{
-					jen.Id("Role"): jen.Lit(m.Role),
-					jen.Id("Text"): jen.Id(w.templateFunc(s.Name, fmt.Sprintf("Message%d", i+1))).Call(jen.Id("f")),
-				})
-			}
-		})
-		if len(s.Messages) == 0 {
-			d[jen.Id("Text")] = jen.Lit(fmt.Sprintf("%s ended in state %s.", w.t.Name, s.Name))
+	// One line for the final of a tool; a prompt's messages have a line each.
+	final := []pair{{jen.Id("Outcome"), jen.Qual(pkgMRTR, outcome)}}
+	switch {
+	case w.t.Kind == spec.KindPrompt && len(s.Messages) > 0:
+		var msgs []jen.Code
+		for i, m := range s.Messages {
+			msgs = append(msgs, oneLine(
+				pair{jen.Id("Role"), jen.Lit(m.Role)},
+				pair{jen.Id("Text"), jen.Id(w.templateFunc(s.Name, fmt.Sprintf("Message%d", i+1))).Call(jen.Id("f"))},
+			))
 		}
-	} else if s.Message != nil {
-		d[jen.Id("Text")] = jen.Id(w.templateFunc(s.Name, "Message")).Call(jen.Id("f"))
-	} else {
-		d[jen.Id("Text")] = jen.Lit(fmt.Sprintf("%s ended in state %s.", w.t.Name, s.Name))
+		c.Return(jen.Id("r").Dot("Finish").Call(jen.Qual(pkgMRTR, "Final").Values(jen.Dict{
+			jen.Id("Outcome"):  jen.Qual(pkgMRTR, outcome),
+			jen.Id("Messages"): jen.Index().Qual(pkgMRTR, "PromptMessage").Add(rows(msgs...)),
+		})))
+		return
+	case w.t.Kind != spec.KindPrompt && s.Message != nil:
+		final = append(final, pair{jen.Id("Text"), jen.Id(w.templateFunc(s.Name, "Message")).Call(jen.Id("f"))})
+	default:
+		final = append(final, pair{jen.Id("Text"), jen.Lit(fmt.Sprintf("%s ended in state %s.", w.t.Name, s.Name))})
 	}
-	c.Return(jen.Id("r").Dot("Finish").Call(jen.Qual(pkgMRTR, "Final").Values(d)))
+	c.Return(jen.Id("r").Dot("Finish").Call(jen.Qual(pkgMRTR, "Final").Add(oneLine(final...))))
 }

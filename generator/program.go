@@ -100,37 +100,38 @@ func (w *workflow) descriptor(jf *jen.File) {
 			}
 		})
 	}
-	d[jen.Id("States")] = jen.Index().Qual(pkgMRTR, "StateInfo").ValuesFunc(func(g *jen.Group) {
-		for _, s := range t.States {
-			sd := jen.Dict{jen.Id("Name"): jen.Lit(s.Name), jen.Id("Kind"): jen.Qual(pkgMRTR, stateKindName(s.Kind))}
-			var reqs []jen.Code
-			for _, q := range s.Requests {
-				rd := jen.Dict{jen.Id("Key"): jen.Lit(q.Key), jen.Id("Kind"): requestKind(q.Kind)}
-				if q.Optional {
-					rd[jen.Id("Optional")] = jen.True()
-				}
-				reqs = append(reqs, jen.Values(rd))
+	// The state and transition tables have a row a line.
+	var states []jen.Code
+	for _, s := range t.States {
+		row := []pair{{jen.Id("Name"), jen.Lit(s.Name)}, {jen.Id("Kind"), jen.Qual(pkgMRTR, stateKindName(s.Kind))}}
+		var reqs []jen.Code
+		for _, q := range s.Requests {
+			req := []pair{{jen.Id("Key"), jen.Lit(q.Key)}, {jen.Id("Kind"), requestKind(q.Kind)}}
+			if q.Optional {
+				req = append(req, pair{jen.Id("Optional"), jen.True()})
 			}
-			if s.Confirm != nil {
-				reqs = append(reqs, jen.Values(jen.Dict{jen.Id("Key"): jen.Lit(s.Confirm.Key), jen.Id("Kind"): jen.Qual(pkgMRTR, "Elicit"), jen.Id("GateField"): jen.Lit(s.Confirm.Field)}))
-			}
-			if len(reqs) > 0 {
-				sd[jen.Id("Requests")] = jen.Index().Qual(pkgMRTR, "RequestInfo").Values(reqs...)
-			}
-			g.Values(sd)
+			reqs = append(reqs, oneLine(req...))
 		}
-	})
-	d[jen.Id("Transitions")] = jen.Index().Qual(pkgMRTR, "Transition").ValuesFunc(func(g *jen.Group) {
-		for _, s := range t.States {
-			for _, e := range s.Edges() {
-				g.Values(jen.Dict{
-					jen.Id("From"): jen.Uint16().Call(w.stateID(e.From)),
-					jen.Id("To"):   jen.Uint16().Call(w.stateID(e.To)),
-					jen.Id("On"):   jen.Lit(e.On),
-				})
-			}
+		if s.Confirm != nil {
+			reqs = append(reqs, oneLine(pair{jen.Id("Key"), jen.Lit(s.Confirm.Key)}, pair{jen.Id("Kind"), jen.Qual(pkgMRTR, "Elicit")}, pair{jen.Id("GateField"), jen.Lit(s.Confirm.Field)}))
 		}
-	})
+		if len(reqs) > 0 {
+			row = append(row, pair{jen.Id("Requests"), jen.Index().Qual(pkgMRTR, "RequestInfo").Values(reqs...)})
+		}
+		states = append(states, oneLine(row...))
+	}
+	d[jen.Id("States")] = jen.Index().Qual(pkgMRTR, "StateInfo").Add(rows(states...))
+	var transitions []jen.Code
+	for _, s := range t.States {
+		for _, e := range s.Edges() {
+			transitions = append(transitions, oneLine(
+				pair{jen.Id("From"), jen.Uint16().Call(w.stateID(e.From))},
+				pair{jen.Id("On"), jen.Lit(e.On)},
+				pair{jen.Id("To"), jen.Uint16().Call(w.stateID(e.To))},
+			))
+		}
+	}
+	d[jen.Id("Transitions")] = jen.Index().Qual(pkgMRTR, "Transition").Add(rows(transitions...))
 	jf.Commentf("%s describes %s to the engine: the state table, the transitions, and", n.descriptor(), t.Name)
 	jf.Comment("how its continuation is kept.")
 	jf.Var().Id(n.descriptor()).Op("=").Qual(pkgMRTR, "Descriptor").Values(d)

@@ -2,6 +2,7 @@ package generator
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -44,6 +45,11 @@ func (w *workflow) tests(jf *jen.File) error {
 	if err != nil {
 		return err
 	}
+	if slices.ContainsFunc(w.t.States, func(s *spec.State) bool { return len(s.Requests) > 0 }) {
+		if err := w.answers(jf); err != nil {
+			return err
+		}
+	}
 	n := w.n
 	fake := w.fakeName()
 	newProgram := jen.Id(n.newProgram()).Call(jen.Id("h"))
@@ -68,8 +74,8 @@ func (w *workflow) tests(jf *jen.File) error {
 		w.scriptTable(g, scripts.transitions)
 		g.For(jen.List(jen.Id("_"), jen.Id("tc")).Op(":=").Range().Id("cases")).Block(
 			jen.Id("t").Dot("Run").Call(jen.Id("tc").Dot("name"), jen.Func().Params(jen.Id("t").Op("*").Qual(pkgTesting, "T")).Block(
-				jen.Id("h").Op(":=").Op("&").Id(fake).Values(jen.Dict{jen.Id("outcomes"): jen.Id("tc").Dot("outcomes")}),
-				jen.Qual(pkgTest, "RunScript").Call(jen.Id("t"), jen.Qual(pkgTest, "New").Call(jen.Id("t"), newProgram), jen.Id("tc").Dot("script")),
+				jen.Id("h").Op(":=").Op("&").Id(fake).Values(jen.Id("fake").Op(":").Qual(pkgTest, "Fake").Values(jen.Id("Outcomes").Op(":").Id("tc").Dot("outcomes"))),
+				w.scriptRun(),
 			)),
 		)
 	})
@@ -86,9 +92,9 @@ func (w *workflow) tests(jf *jen.File) error {
 			jen.Id("h").Op(":=").Op("&").Id(fake).Values(),
 			jen.Id("hs").Op(":=").Qual(pkgTest, "New").Call(jen.Id("t"), newProgram),
 			jen.Qual(pkgTest, "RunScript").Call(jen.Id("t"), jen.Id("hs"), w.scriptCode(first)),
-			jen.Id("before").Op(":=").Id("h").Dot("effectCount").Call(),
+			jen.Id("before").Op(":=").Id("h").Dot("fake").Dot("Effects").Call(),
 			jen.Qual(pkgTest, "RunScript").Call(jen.Id("t"), jen.Id("hs"), w.scriptCode(second)),
-			jen.If(jen.Id("got").Op(":=").Id("h").Dot("effectCount").Call().Op("-").Id("before"), jen.Id("got").Op("!=").Lit(second.effects)).Block(
+			jen.If(jen.Id("got").Op(":=").Id("h").Dot("fake").Dot("Effects").Call().Op("-").Id("before"), jen.Id("got").Op("!=").Lit(second.effects)).Block(
 				jen.Id("t").Dot("Fatalf").Call(jen.Lit(fmt.Sprintf("the second workflow performed %%d side effects, want %d: %s must not run again", second.effects, effect.Effect.Name)), jen.Id("got")),
 			),
 		)
@@ -104,10 +110,10 @@ func (w *workflow) tests(jf *jen.File) error {
 			w.scriptTable(g, scripts.rejected)
 			g.For(jen.List(jen.Id("_"), jen.Id("tc")).Op(":=").Range().Id("cases")).Block(
 				jen.Id("t").Dot("Run").Call(jen.Id("tc").Dot("name"), jen.Func().Params(jen.Id("t").Op("*").Qual(pkgTesting, "T")).Block(
-					jen.Id("h").Op(":=").Op("&").Id(fake).Values(jen.Dict{jen.Id("outcomes"): jen.Id("tc").Dot("outcomes")}),
-					jen.Qual(pkgTest, "RunScript").Call(jen.Id("t"), jen.Qual(pkgTest, "New").Call(jen.Id("t"), newProgram), jen.Id("tc").Dot("script")),
-					jen.If(jen.Id("h").Dot("effectCount").Call().Op("!=").Lit(0)).Block(
-						jen.Id("t").Dot("Fatalf").Call(jen.Lit("answers to other states performed %d side effects"), jen.Id("h").Dot("effectCount").Call()),
+					jen.Id("h").Op(":=").Op("&").Id(fake).Values(jen.Id("fake").Op(":").Qual(pkgTest, "Fake").Values(jen.Id("Outcomes").Op(":").Id("tc").Dot("outcomes"))),
+					w.scriptRun(),
+					jen.If(jen.Id("h").Dot("fake").Dot("Effects").Call().Op("!=").Lit(0)).Block(
+						jen.Id("t").Dot("Fatalf").Call(jen.Lit("answers to other states performed %d side effects"), jen.Id("h").Dot("fake").Dot("Effects").Call()),
 					),
 				)),
 			)
@@ -121,47 +127,17 @@ func (w *workflow) tests(jf *jen.File) error {
 func (w *workflow) fake(jf *jen.File) {
 	name := w.fakeName()
 	jf.Commentf("%s implements %s for the generated tests: it allows every", name, w.n.handler())
-	jf.Comment(`caller but "mallory", counts effects, fails every check and effect while broken,`)
-	jf.Comment("and takes check outcomes from queues; with an empty queue it takes the outcome")
-	jf.Comment("on the shortest way to a successful end.")
-	jf.Type().Id(name).Struct(
-		jen.Id("mu").Qual("sync", "Mutex"),
-		jen.Id("broken").Bool(),
-		jen.Id("effects").Int(),
-		jen.Id("outcomes").Map(jen.String()).Index().Uint8(),
-	)
+	jf.Comment(`caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and`)
+	jf.Comment("effect while broken, and takes check outcomes from queues; with an empty queue a")
+	jf.Comment("check takes the outcome on the shortest way to a successful end.")
+	// A field, not an embedded mrtrtest.Fake: a check or effect may be
+	// called Step, Check or Effect.
+	jf.Type().Id(name).Struct(jen.Id("fake").Qual(pkgTest, "Fake"))
 	jf.Line()
 	jf.Var().Id("_").Id(w.n.handler()).Op("=").Parens(jen.Op("*").Id(name)).Parens(jen.Nil())
 	jf.Line()
 	recv := func() *jen.Statement { return jen.Func().Params(jen.Id("h").Op("*").Id(name)) }
-	jf.Add(recv()).Id("step").Params(jen.Id("ctx").Qual("context", "Context")).Error().Block(
-		jen.Id("h").Dot("mu").Dot("Lock").Call(),
-		jen.Defer().Id("h").Dot("mu").Dot("Unlock").Call(),
-		jen.If(jen.Id("h").Dot("broken")).Block(jen.Return(jen.Qual("errors", "New").Call(jen.Lit("fake dependency is down")))),
-		jen.Return(jen.Id("ctx").Dot("Err").Call()),
-	)
-	jf.Line()
-	jf.Add(recv()).Id("next").Params(jen.Id("check").String(), jen.Id("otherwise").Uint8()).Uint8().Block(
-		jen.Id("h").Dot("mu").Dot("Lock").Call(),
-		jen.Defer().Id("h").Dot("mu").Dot("Unlock").Call(),
-		jen.Id("q").Op(":=").Id("h").Dot("outcomes").Index(jen.Id("check")),
-		jen.If(jen.Len(jen.Id("q")).Op("==").Lit(0)).Block(jen.Return(jen.Id("otherwise"))),
-		jen.Id("h").Dot("outcomes").Index(jen.Id("check")).Op("=").Id("q").Index(jen.Lit(1), jen.Empty()),
-		jen.Return(jen.Id("q").Index(jen.Lit(0))),
-	)
-	jf.Line()
-	jf.Add(recv()).Id("effectCount").Params().Int().Block(
-		jen.Id("h").Dot("mu").Dot("Lock").Call(),
-		jen.Defer().Id("h").Dot("mu").Dot("Unlock").Call(),
-		jen.Return(jen.Id("h").Dot("effects")),
-	)
-	jf.Line()
-	jf.Add(recv()).Id("setBroken").Params(jen.Id("b").Bool()).Block(
-		jen.Id("h").Dot("mu").Dot("Lock").Call(),
-		jen.Defer().Id("h").Dot("mu").Dot("Unlock").Call(),
-		jen.Id("h").Dot("broken").Op("=").Id("b"),
-	)
-	jf.Line()
+	fake := jen.Id("h").Dot("fake")
 	for _, m := range w.handlerMethods() {
 		var body []jen.Code
 		switch m.kind {
@@ -174,20 +150,14 @@ func (w *workflow) fake(jf *jen.File) {
 		case "check":
 			if len(m.outcomes) > 0 {
 				body = []jen.Code{
-					jen.If(jen.Err().Op(":=").Id("h").Dot("step").Call(jen.Id("ctx")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Lit(0), jen.Err())),
-					jen.Return(jen.Id(w.n.outcome(m.specName)).Call(jen.Id("h").Dot("next").Call(jen.Lit(m.specName), jen.Lit(w.defaultOutcome(m.specName)))), jen.Nil()),
+					jen.List(jen.Id("out"), jen.Err()).Op(":=").Add(fake.Clone().Dot("Check").Call(jen.Id("ctx"), jen.Lit(m.specName), jen.Lit(w.defaultOutcome(m.specName)))),
+					jen.Return(jen.Id(w.n.outcome(m.specName)).Call(jen.Id("out")), jen.Err()),
 				}
 			} else {
-				body = []jen.Code{jen.Return(jen.Id("h").Dot("step").Call(jen.Id("ctx")))}
+				body = []jen.Code{jen.Return(fake.Clone().Dot("Step").Call(jen.Id("ctx")))}
 			}
 		case "effect":
-			body = []jen.Code{
-				jen.If(jen.Err().Op(":=").Id("h").Dot("step").Call(jen.Id("ctx")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-				jen.Id("h").Dot("mu").Dot("Lock").Call(),
-				jen.Id("h").Dot("effects").Op("++"),
-				jen.Id("h").Dot("mu").Dot("Unlock").Call(),
-				jen.Return(jen.Nil()),
-			}
+			body = []jen.Code{jen.Return(fake.Clone().Dot("Effect").Call(jen.Id("ctx")))}
 		case "validator":
 			body = []jen.Code{jen.Return(jen.Nil())}
 		}
@@ -485,7 +455,7 @@ func (w *workflow) operationIDScripts() (first, second script, effect *spec.Stat
 func (w *workflow) scriptCode(sc script) jen.Code {
 	d := jen.Dict{
 		jen.Id("Args"):   w.argsLiteral(0),
-		jen.Id("Rounds"): jen.Index().Qual(pkgTest, "ScriptRound").ValuesFunc(func(rs *jen.Group) { w.roundsCode(rs, sc.rounds) }),
+		jen.Id("Rounds"): w.roundsCode(sc.rounds),
 	}
 	switch {
 	case sc.rejected:
@@ -496,36 +466,45 @@ func (w *workflow) scriptCode(sc script) jen.Code {
 	return jen.Qual(pkgTest, "Script").Values(d)
 }
 
-// scriptTable emits `cases := []struct{...}{...}`.
+// scriptTable emits `cases := []struct{...}{...}`: one row of a script
+// each, all with the fixture arguments (see scriptRun).
 func (w *workflow) scriptTable(g *jen.Group, scripts []script) {
 	g.Id("cases").Op(":=").Index().Struct(
 		jen.Id("name").String(),
 		jen.Id("outcomes").Map(jen.String()).Index().Uint8(),
-		jen.Id("script").Qual(pkgTest, "Script"),
+		jen.Id("rounds").Index().Qual(pkgTest, "ScriptRound"),
+		jen.Id("want").Qual(pkgMRTR, "Outcome"),
 	).ValuesFunc(func(cases *jen.Group) {
 		for _, sc := range scripts {
-			outcomes := jen.Nil()
-			if len(sc.outcomes) > 0 {
-				d := jen.Dict{}
-				for check, qs := range sc.outcomes {
-					d[jen.Lit(check)] = jen.Values(intsCode(qs)...)
-				}
-				outcomes = jen.Map(jen.String()).Index().Uint8().Values(d)
+			d := jen.Dict{
+				jen.Id("name"):   jen.Lit(sc.name),
+				jen.Id("rounds"): w.roundsCode(sc.rounds),
 			}
-			sd := jen.Dict{
-				jen.Id("Args"):   w.argsLiteral(0),
-				jen.Id("Rounds"): jen.Index().Qual(pkgTest, "ScriptRound").ValuesFunc(func(rs *jen.Group) { w.roundsCode(rs, sc.rounds) }),
+			if len(sc.outcomes) > 0 {
+				checks := slices.Sorted(maps.Keys(sc.outcomes))
+				d[jen.Id("outcomes")] = jen.Map(jen.String()).Index().Uint8().Add(oneLine(sortedPairs(checks, func(c string) jen.Code {
+					return jen.Values(intsCode(sc.outcomes[c])...)
+				})...))
 			}
 			if sc.want != 0 {
-				sd[jen.Id("Want")] = jen.Qual(pkgMRTR, outcomeConst(sc.want))
+				d[jen.Id("want")] = jen.Qual(pkgMRTR, outcomeConst(sc.want))
 			}
-			cases.Values(jen.Dict{
-				jen.Id("name"):     jen.Lit(sc.name),
-				jen.Id("outcomes"): outcomes,
-				jen.Id("script"):   jen.Qual(pkgTest, "Script").Values(sd),
-			})
+			cases.Values(d)
 		}
 	})
+}
+
+// scriptRun runs the case tc of a script table on a new harness.
+func (w *workflow) scriptRun() jen.Code {
+	return jen.Qual(pkgTest, "RunScript").Call(
+		jen.Id("t"),
+		jen.Qual(pkgTest, "New").Call(jen.Id("t"), jen.Id(w.n.newProgram()).Call(jen.Id("h"))),
+		jen.Qual(pkgTest, "Script").Add(oneLine(
+			pair{jen.Id("Args"), w.argsLiteral(0)},
+			pair{jen.Id("Rounds"), jen.Id("tc").Dot("rounds")},
+			pair{jen.Id("Want"), jen.Id("tc").Dot("want")},
+		)),
+	)
 }
 
 func intsCode(xs []int) []jen.Code {
@@ -548,21 +527,25 @@ func stringsCode(xs []string) *jen.Statement {
 	return jen.Index().String().Values(vals...)
 }
 
-func (w *workflow) roundsCode(rs *jen.Group, rounds []round) {
+func (w *workflow) roundsCode(rounds []round) jen.Code {
+	var rs []jen.Code
 	for _, r := range rounds {
-		d := jen.Dict{jen.Id("Path"): stringsCode(r.path)}
+		var row []pair
 		if r.asks != nil {
-			d[jen.Id("Asks")] = stringsCode(r.asks)
+			row = append(row, pair{jen.Id("Asks"), stringsCode(r.asks)})
 		}
+		row = append(row, pair{jen.Id("Path"), stringsCode(r.path)})
 		if len(r.send) > 0 {
-			sends := jen.Dict{}
+			answers := map[string]send{}
 			for _, s := range r.send {
-				sends[jen.Lit(s.key)] = w.answerCode(s)
+				answers[s.key] = s
 			}
-			d[jen.Id("Send")] = jen.Qual(pkgMCP, "InputResponseMap").Values(sends)
+			sends := sortedPairs(slices.Collect(maps.Keys(answers)), func(k string) jen.Code { return w.answerCode(answers[k]) })
+			row = append(row, pair{jen.Id("Send"), jen.Qual(pkgMCP, "InputResponseMap").Add(oneLine(sends...))})
 		}
-		rs.Values(d)
+		rs = append(rs, oneLine(row...))
 	}
+	return jen.Index().Qual(pkgTest, "ScriptRound").Add(rows(rs...))
 }
 
 // answerCode is the Go expression of one scripted answer.
@@ -577,8 +560,30 @@ func (w *workflow) answerCode(s send) jen.Code {
 	case s.req == nil:
 		return jen.Qual(pkgTest, "Accept").Call(jen.Map(jen.String()).Any().Values(jen.Dict{jen.Lit("unrelated"): jen.True()}))
 	}
-	code, _ := w.validAnswer(s.req)
-	return code
+	return jen.Id(w.answersName()).Index(jen.Lit(s.key))
+}
+
+// answersName names the test file's valid answers, by request key.
+func (w *workflow) answersName() string { return "answers" + w.n.base }
+
+// answers emits the valid answer to every input request of the tool,
+// which the fixtures and the scripts share.
+func (w *workflow) answers(jf *jen.File) error {
+	answers := map[string]jen.Code{}
+	for _, s := range w.t.States {
+		for _, q := range s.Requests {
+			code, err := w.validAnswer(q)
+			if err != nil {
+				return err
+			}
+			answers[q.Key] = code
+		}
+	}
+	entries := sortedPairs(slices.Collect(maps.Keys(answers)), func(k string) jen.Code { return answers[k] })
+	jf.Commentf("%s are valid answers to the input requests of %s, derived from the spec.", w.answersName(), w.t.Name)
+	jf.Var().Id(w.answersName()).Op("=").Map(jen.String()).Qual(pkgMCP, "InputResponse").Add(rows(pairCodes(entries)...))
+	jf.Line()
+	return nil
 }
 
 // validAnswer is a valid answer to a request, derived from its constraints.
@@ -680,11 +685,8 @@ func valueCode(v any) jen.Code {
 
 // argsLiteral is a valid arguments object (variant 1: another valid one).
 func (w *workflow) argsLiteral(variant int) jen.Code {
-	d := jen.Dict{}
+	values := map[string]jen.Code{}
 	for _, a := range w.t.Arguments {
-		if !a.Required && variant == 0 {
-			continue
-		}
 		if !a.Required {
 			continue
 		}
@@ -692,13 +694,9 @@ func (w *workflow) argsLiteral(variant int) jen.Code {
 		if err != nil {
 			return jen.Nil()
 		}
-		d[jen.Lit(a.Name)] = valueCode(v)
+		values[a.Name] = valueCode(v)
 	}
-	if w.t.Kind == spec.KindPrompt {
-		// Prompt arguments are strings on the wire.
-		return jen.Map(jen.String()).Any().Values(d)
-	}
-	return jen.Map(jen.String()).Any().Values(d)
+	return jen.Map(jen.String()).Any().Add(oneLine(sortedPairs(slices.Collect(maps.Keys(values)), func(k string) jen.Code { return values[k] })...))
 }
 
 // fixtures is the mrtrtest.Fixtures literal for the fake.
@@ -711,15 +709,11 @@ func (w *workflow) fixtures() (jen.Code, error) {
 	// The fixture workflow is what the fake does by default: first
 	// outcomes, answers accepted, gates confirmed.
 	defaultPath := w.defaultPath()
-	answers := jen.Dict{}
+	hasRequests := false
 	invalid := jen.Dict{}
 	for _, s := range w.t.States {
 		for _, q := range s.Requests {
-			code, err := w.validAnswer(q)
-			if err != nil {
-				return nil, err
-			}
-			answers[jen.Lit(q.Key)] = code
+			hasRequests = true
 			// The matrix sends an invalid answer where the fixture workflow
 			// asks; a request off its path is never asked.
 			if bad := w.invalidAnswer(q); bad != nil && slices.Contains(defaultPath, s.Name) {
@@ -733,10 +727,12 @@ func (w *workflow) fixtures() (jen.Code, error) {
 	}
 	d := jen.Dict{
 		jen.Id("Args"):         w.argsLiteral(0),
-		jen.Id("Answers"):      jen.Map(jen.String()).Qual(pkgMCP, "InputResponse").Values(answers),
 		jen.Id("WantOutcome"):  jen.Qual(pkgMRTR, outcomeConst(want)),
 		jen.Id("Other"):        jen.Lit("bob"),
 		jen.Id("Unauthorized"): jen.Lit("mallory"),
+	}
+	if hasRequests {
+		d[jen.Id("Answers")] = jen.Id(w.answersName())
 	}
 	if len(w.t.Arguments) > 0 {
 		if other := w.argsLiteral(1); !sameArgs(w, 0, 1) {
@@ -753,11 +749,8 @@ func (w *workflow) fixtures() (jen.Code, error) {
 		}
 	}
 	if hasHandlerStep {
-		d[jen.Id("Effects")] = jen.Id("h").Dot("effectCount")
-		d[jen.Id("Break")] = jen.Func().Params().Func().Params().Block(
-			jen.Id("h").Dot("setBroken").Call(jen.True()),
-			jen.Return(jen.Func().Params().Block(jen.Id("h").Dot("setBroken").Call(jen.False()))),
-		)
+		d[jen.Id("Effects")] = jen.Id("h").Dot("fake").Dot("Effects")
+		d[jen.Id("Break")] = jen.Id("h").Dot("fake").Dot("Break")
 	}
 	return jen.Qual(pkgTest, "Fixtures").Values(d), nil
 }

@@ -95,15 +95,9 @@ func (p testInputRequiredResultPromptProgram) Step(ctx context.Context, r *mrtr.
 					f.UserContext = answer
 				}
 			case mrtr.Declined:
-				return r.Finish(mrtr.Final{
-					Outcome: mrtr.OutcomeCancelled,
-					Text:    "test_input_required_result_prompt was cancelled: the user declined \"user_context\".",
-				})
+				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "test_input_required_result_prompt was cancelled: the user declined \"user_context\"."})
 			case mrtr.Cancelled:
-				return r.Finish(mrtr.Final{
-					Outcome: mrtr.OutcomeCancelled,
-					Text:    "test_input_required_result_prompt was cancelled: the user cancelled \"user_context\".",
-				})
+				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "test_input_required_result_prompt was cancelled: the user cancelled \"user_context\"."})
 			case mrtr.Malformed:
 				pending = append(pending, p.requestUserContext(f, mrtr.Problems{resp.Problem}))
 			default:
@@ -116,10 +110,9 @@ func (p testInputRequiredResultPromptProgram) Step(ctx context.Context, r *mrtr.
 		return r.Goto(uint16(TestInputRequiredResultPromptStateRender), "next")
 	case TestInputRequiredResultPromptStateRender:
 		return r.Finish(mrtr.Final{
-			Messages: []mrtr.PromptMessage{{
-				Role: "user",
-				Text: testInputRequiredResultPromptRenderMessage1(f),
-			}},
+			Messages: []mrtr.PromptMessage{
+				{Role: "user", Text: testInputRequiredResultPromptRenderMessage1(f)},
+			},
 			Outcome: mrtr.OutcomeSuccess,
 		})
 	}
@@ -178,24 +171,15 @@ var testInputRequiredResultPromptDescriptor = mrtr.Descriptor{
 	Name:            "test_input_required_result_prompt",
 	PromptArguments: []*mcp.PromptArgument{},
 	SchemaHash:      uint64(0x7dd0f813afa82f02),
-	States: []mrtr.StateInfo{{
-		Kind: mrtr.StateAsk,
-		Name: "askContext",
-		Requests: []mrtr.RequestInfo{{
-			Key:  "user_context",
-			Kind: mrtr.Elicit,
-		}},
-	}, {
-		Kind: mrtr.StateTerminal,
-		Name: "render",
-	}},
+	States: []mrtr.StateInfo{
+		{Name: "askContext", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "user_context", Kind: mrtr.Elicit}}},
+		{Name: "render", Kind: mrtr.StateTerminal},
+	},
 	Storage: mrtr.Sealed,
 	TTL:     10 * time.Minute,
-	Transitions: []mrtr.Transition{{
-		From: uint16(TestInputRequiredResultPromptStateAskContext),
-		On:   "next",
-		To:   uint16(TestInputRequiredResultPromptStateRender),
-	}},
+	Transitions: []mrtr.Transition{
+		{From: uint16(TestInputRequiredResultPromptStateAskContext), On: "next", To: uint16(TestInputRequiredResultPromptStateRender)},
+	},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is

@@ -10,7 +10,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -19,49 +18,14 @@ import (
 )
 
 // fakeTestInputRequiredResultPrompt implements TestInputRequiredResultPromptHandler for the generated tests: it allows every
-// caller but "mallory", counts effects, fails every check and effect while broken,
-// and takes check outcomes from queues; with an empty queue it takes the outcome
-// on the shortest way to a successful end.
+// caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
+// effect while broken, and takes check outcomes from queues; with an empty queue a
+// check takes the outcome on the shortest way to a successful end.
 type fakeTestInputRequiredResultPrompt struct {
-	mu       sync.Mutex
-	broken   bool
-	effects  int
-	outcomes map[string][]uint8
+	fake mrtrtest.Fake
 }
 
 var _ TestInputRequiredResultPromptHandler = (*fakeTestInputRequiredResultPrompt)(nil)
-
-func (h *fakeTestInputRequiredResultPrompt) step(ctx context.Context) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.broken {
-		return errors.New("fake dependency is down")
-	}
-	return ctx.Err()
-}
-
-func (h *fakeTestInputRequiredResultPrompt) next(check string, otherwise uint8) uint8 {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	q := h.outcomes[check]
-	if len(q) == 0 {
-		return otherwise
-	}
-	h.outcomes[check] = q[1:]
-	return q[0]
-}
-
-func (h *fakeTestInputRequiredResultPrompt) effectCount() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.effects
-}
-
-func (h *fakeTestInputRequiredResultPrompt) setBroken(b bool) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.broken = b
-}
 
 func (h *fakeTestInputRequiredResultPrompt) Authorize(ctx context.Context, f *TestInputRequiredResultPromptFlow) error {
 	if f.Call.Principal == "mallory" {
@@ -70,11 +34,16 @@ func (h *fakeTestInputRequiredResultPrompt) Authorize(ctx context.Context, f *Te
 	return nil
 }
 
+// answersTestInputRequiredResultPrompt are valid answers to the input requests of test_input_required_result_prompt, derived from the spec.
+var answersTestInputRequiredResultPrompt = map[string]mcp.InputResponse{
+	"user_context": mrtrtest.Accept(map[string]any{"context": "example"}),
+}
+
 // fixturesTestInputRequiredResultPrompt are a valid test_input_required_result_prompt workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesTestInputRequiredResultPrompt(h *fakeTestInputRequiredResultPrompt) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
-		Answers:      map[string]mcp.InputResponse{"user_context": mrtrtest.Accept(map[string]any{"context": "example"})},
+		Answers:      answersTestInputRequiredResultPrompt,
 		Args:         map[string]any{},
 		Invalid:      map[string]mcp.InputResponse{"user_context": mrtrtest.Accept(map[string]any{"context": 12345})},
 		Other:        "bob",
@@ -96,26 +65,20 @@ func TestTestInputRequiredResultPromptTransitions(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "askContext>render",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"user_context"},
-				Path: []string{"askContext"},
-			}, {
-				Path: []string{"askContext", "render"},
-				Send: mcp.InputResponseMap{"user_context": mrtrtest.Accept(map[string]any{"context": "example"})},
-			}},
-			Want: mrtr.OutcomeSuccess,
+		name: "askContext>render",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"user_context"}, Path: []string{"askContext"}},
+			{Path: []string{"askContext", "render"}, Send: mcp.InputResponseMap{"user_context": answersTestInputRequiredResultPrompt["user_context"]}},
 		},
+		want: mrtr.OutcomeSuccess,
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeTestInputRequiredResultPrompt{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewTestInputRequiredResultPromptProgram(h)), tc.script)
+			h := &fakeTestInputRequiredResultPrompt{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewTestInputRequiredResultPromptProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: tc.rounds, Want: tc.want})
 		})
 	}
 }
@@ -173,28 +136,21 @@ func TestTestInputRequiredResultPromptRejectedInputs(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "at askContext: answers to other states",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"user_context"},
-				Path: []string{"askContext"},
-			}, {
-				Asks: []string{"user_context"},
-				Path: []string{"askContext"},
-				Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})},
-			}},
+		name: "at askContext: answers to other states",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"user_context"}, Path: []string{"askContext"}},
+			{Asks: []string{"user_context"}, Path: []string{"askContext"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
 		},
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeTestInputRequiredResultPrompt{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewTestInputRequiredResultPromptProgram(h)), tc.script)
-			if h.effectCount() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.effectCount())
+			h := &fakeTestInputRequiredResultPrompt{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewTestInputRequiredResultPromptProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: tc.rounds, Want: tc.want})
+			if h.fake.Effects() != 0 {
+				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
 			}
 		})
 	}

@@ -68,10 +68,7 @@ func _() {
 func (p testErrorHandlingProgram) Step(ctx context.Context, r *mrtr.Round, f *TestErrorHandlingFlow) (mrtr.Step, error) {
 	switch f.state {
 	case TestErrorHandlingStateFailed:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeFailed,
-			Text:    testErrorHandlingFailedMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeFailed, Text: testErrorHandlingFailedMessage(f)})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in test_error_handling", mrtr.ErrUnknownState, f.state)
 }
@@ -132,10 +129,9 @@ var testErrorHandlingDescriptor = mrtr.Descriptor{
 	Kind:       mrtr.KindTool,
 	Name:       "test_error_handling",
 	SchemaHash: uint64(0xa96f22e732ca1ccc),
-	States: []mrtr.StateInfo{{
-		Kind: mrtr.StateTerminal,
-		Name: "failed",
-	}},
+	States: []mrtr.StateInfo{
+		{Name: "failed", Kind: mrtr.StateTerminal},
+	},
 	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
 	Transitions: []mrtr.Transition{},

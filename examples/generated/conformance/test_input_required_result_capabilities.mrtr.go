@@ -120,15 +120,9 @@ func (p testInputRequiredResultCapabilitiesProgram) Step(ctx context.Context, r 
 					f.UserName = answer
 				}
 			case mrtr.Declined:
-				return r.Finish(mrtr.Final{
-					Outcome: mrtr.OutcomeCancelled,
-					Text:    "test_input_required_result_capabilities was cancelled: the user declined \"user_name\".",
-				})
+				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "test_input_required_result_capabilities was cancelled: the user declined \"user_name\"."})
 			case mrtr.Cancelled:
-				return r.Finish(mrtr.Final{
-					Outcome: mrtr.OutcomeCancelled,
-					Text:    "test_input_required_result_capabilities was cancelled: the user cancelled \"user_name\".",
-				})
+				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "test_input_required_result_capabilities was cancelled: the user cancelled \"user_name\"."})
 			case mrtr.Malformed:
 				if r.Can(mrtr.Elicit) {
 					pending = append(pending, p.requestUserName(f, mrtr.Problems{resp.Problem}))
@@ -148,10 +142,7 @@ func (p testInputRequiredResultCapabilitiesProgram) Step(ctx context.Context, r 
 		}
 		return r.Goto(uint16(TestInputRequiredResultCapabilitiesStateDone), "next")
 	case TestInputRequiredResultCapabilitiesStateDone:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeSuccess,
-			Text:    testInputRequiredResultCapabilitiesDoneMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: testInputRequiredResultCapabilitiesDoneMessage(f)})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in test_input_required_result_capabilities", mrtr.ErrUnknownState, f.state)
 }
@@ -212,29 +203,15 @@ var testInputRequiredResultCapabilitiesDescriptor = mrtr.Descriptor{
 	Kind:       mrtr.KindTool,
 	Name:       "test_input_required_result_capabilities",
 	SchemaHash: uint64(0xff344ba1910a681c),
-	States: []mrtr.StateInfo{{
-		Kind: mrtr.StateAsk,
-		Name: "askWhatWorks",
-		Requests: []mrtr.RequestInfo{{
-			Key:      "greeting",
-			Kind:     mrtr.Sample,
-			Optional: true,
-		}, {
-			Key:      "user_name",
-			Kind:     mrtr.Elicit,
-			Optional: true,
-		}},
-	}, {
-		Kind: mrtr.StateTerminal,
-		Name: "done",
-	}},
+	States: []mrtr.StateInfo{
+		{Name: "askWhatWorks", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "greeting", Kind: mrtr.Sample, Optional: true}, {Key: "user_name", Kind: mrtr.Elicit, Optional: true}}},
+		{Name: "done", Kind: mrtr.StateTerminal},
+	},
 	Storage: mrtr.Sealed,
 	TTL:     10 * time.Minute,
-	Transitions: []mrtr.Transition{{
-		From: uint16(TestInputRequiredResultCapabilitiesStateAskWhatWorks),
-		On:   "next",
-		To:   uint16(TestInputRequiredResultCapabilitiesStateDone),
-	}},
+	Transitions: []mrtr.Transition{
+		{From: uint16(TestInputRequiredResultCapabilitiesStateAskWhatWorks), On: "next", To: uint16(TestInputRequiredResultCapabilitiesStateDone)},
+	},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is

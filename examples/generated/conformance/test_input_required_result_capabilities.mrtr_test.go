@@ -10,7 +10,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -19,49 +18,14 @@ import (
 )
 
 // fakeTestInputRequiredResultCapabilities implements TestInputRequiredResultCapabilitiesHandler for the generated tests: it allows every
-// caller but "mallory", counts effects, fails every check and effect while broken,
-// and takes check outcomes from queues; with an empty queue it takes the outcome
-// on the shortest way to a successful end.
+// caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
+// effect while broken, and takes check outcomes from queues; with an empty queue a
+// check takes the outcome on the shortest way to a successful end.
 type fakeTestInputRequiredResultCapabilities struct {
-	mu       sync.Mutex
-	broken   bool
-	effects  int
-	outcomes map[string][]uint8
+	fake mrtrtest.Fake
 }
 
 var _ TestInputRequiredResultCapabilitiesHandler = (*fakeTestInputRequiredResultCapabilities)(nil)
-
-func (h *fakeTestInputRequiredResultCapabilities) step(ctx context.Context) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.broken {
-		return errors.New("fake dependency is down")
-	}
-	return ctx.Err()
-}
-
-func (h *fakeTestInputRequiredResultCapabilities) next(check string, otherwise uint8) uint8 {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	q := h.outcomes[check]
-	if len(q) == 0 {
-		return otherwise
-	}
-	h.outcomes[check] = q[1:]
-	return q[0]
-}
-
-func (h *fakeTestInputRequiredResultCapabilities) effectCount() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.effects
-}
-
-func (h *fakeTestInputRequiredResultCapabilities) setBroken(b bool) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.broken = b
-}
 
 func (h *fakeTestInputRequiredResultCapabilities) Authorize(ctx context.Context, f *TestInputRequiredResultCapabilitiesFlow) error {
 	if f.Call.Principal == "mallory" {
@@ -70,15 +34,18 @@ func (h *fakeTestInputRequiredResultCapabilities) Authorize(ctx context.Context,
 	return nil
 }
 
+// answersTestInputRequiredResultCapabilities are valid answers to the input requests of test_input_required_result_capabilities, derived from the spec.
+var answersTestInputRequiredResultCapabilities = map[string]mcp.InputResponse{
+	"greeting":  mrtrtest.Text("A sampled answer."),
+	"user_name": mrtrtest.Accept(map[string]any{"name": "example"}),
+}
+
 // fixturesTestInputRequiredResultCapabilities are a valid test_input_required_result_capabilities workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesTestInputRequiredResultCapabilities(h *fakeTestInputRequiredResultCapabilities) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
-		Answers: map[string]mcp.InputResponse{
-			"greeting":  mrtrtest.Text("A sampled answer."),
-			"user_name": mrtrtest.Accept(map[string]any{"name": "example"}),
-		},
-		Args: map[string]any{},
+		Answers: answersTestInputRequiredResultCapabilities,
+		Args:    map[string]any{},
 		Invalid: map[string]mcp.InputResponse{
 			"greeting":  mrtrtest.Text(strings.Repeat("x", 301)),
 			"user_name": mrtrtest.Accept(map[string]any{"name": 12345}),
@@ -102,29 +69,20 @@ func TestTestInputRequiredResultCapabilitiesTransitions(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "askWhatWorks>done",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"greeting", "user_name"},
-				Path: []string{"askWhatWorks"},
-			}, {
-				Path: []string{"askWhatWorks", "done"},
-				Send: mcp.InputResponseMap{
-					"greeting":  mrtrtest.Text("A sampled answer."),
-					"user_name": mrtrtest.Accept(map[string]any{"name": "example"}),
-				},
-			}},
-			Want: mrtr.OutcomeSuccess,
+		name: "askWhatWorks>done",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"greeting", "user_name"}, Path: []string{"askWhatWorks"}},
+			{Path: []string{"askWhatWorks", "done"}, Send: mcp.InputResponseMap{"greeting": answersTestInputRequiredResultCapabilities["greeting"], "user_name": answersTestInputRequiredResultCapabilities["user_name"]}},
 		},
+		want: mrtr.OutcomeSuccess,
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeTestInputRequiredResultCapabilities{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewTestInputRequiredResultCapabilitiesProgram(h)), tc.script)
+			h := &fakeTestInputRequiredResultCapabilities{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewTestInputRequiredResultCapabilitiesProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: tc.rounds, Want: tc.want})
 		})
 	}
 }
@@ -182,28 +140,21 @@ func TestTestInputRequiredResultCapabilitiesRejectedInputs(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "at askWhatWorks: answers to other states",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"greeting", "user_name"},
-				Path: []string{"askWhatWorks"},
-			}, {
-				Asks: []string{"greeting", "user_name"},
-				Path: []string{"askWhatWorks"},
-				Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})},
-			}},
+		name: "at askWhatWorks: answers to other states",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"greeting", "user_name"}, Path: []string{"askWhatWorks"}},
+			{Asks: []string{"greeting", "user_name"}, Path: []string{"askWhatWorks"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
 		},
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeTestInputRequiredResultCapabilities{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewTestInputRequiredResultCapabilitiesProgram(h)), tc.script)
-			if h.effectCount() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.effectCount())
+			h := &fakeTestInputRequiredResultCapabilities{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewTestInputRequiredResultCapabilitiesProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: tc.rounds, Want: tc.want})
+			if h.fake.Effects() != 0 {
+				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
 			}
 		})
 	}

@@ -95,15 +95,9 @@ func (p testInputRequiredResultElicitationProgram) Step(ctx context.Context, r *
 					f.UserName = answer
 				}
 			case mrtr.Declined:
-				return r.Finish(mrtr.Final{
-					Outcome: mrtr.OutcomeCancelled,
-					Text:    "test_input_required_result_elicitation was cancelled: the user declined \"user_name\".",
-				})
+				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "test_input_required_result_elicitation was cancelled: the user declined \"user_name\"."})
 			case mrtr.Cancelled:
-				return r.Finish(mrtr.Final{
-					Outcome: mrtr.OutcomeCancelled,
-					Text:    "test_input_required_result_elicitation was cancelled: the user cancelled \"user_name\".",
-				})
+				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "test_input_required_result_elicitation was cancelled: the user cancelled \"user_name\"."})
 			case mrtr.Malformed:
 				pending = append(pending, p.requestUserName(f, mrtr.Problems{resp.Problem}))
 			default:
@@ -115,10 +109,7 @@ func (p testInputRequiredResultElicitationProgram) Step(ctx context.Context, r *
 		}
 		return r.Goto(uint16(TestInputRequiredResultElicitationStateGreet), "next")
 	case TestInputRequiredResultElicitationStateGreet:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeSuccess,
-			Text:    testInputRequiredResultElicitationGreetMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: testInputRequiredResultElicitationGreetMessage(f)})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in test_input_required_result_elicitation", mrtr.ErrUnknownState, f.state)
 }
@@ -179,24 +170,15 @@ var testInputRequiredResultElicitationDescriptor = mrtr.Descriptor{
 	Kind:       mrtr.KindTool,
 	Name:       "test_input_required_result_elicitation",
 	SchemaHash: uint64(0x4e5c39e031867732),
-	States: []mrtr.StateInfo{{
-		Kind: mrtr.StateAsk,
-		Name: "askName",
-		Requests: []mrtr.RequestInfo{{
-			Key:  "user_name",
-			Kind: mrtr.Elicit,
-		}},
-	}, {
-		Kind: mrtr.StateTerminal,
-		Name: "greet",
-	}},
+	States: []mrtr.StateInfo{
+		{Name: "askName", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "user_name", Kind: mrtr.Elicit}}},
+		{Name: "greet", Kind: mrtr.StateTerminal},
+	},
 	Storage: mrtr.Sealed,
 	TTL:     10 * time.Minute,
-	Transitions: []mrtr.Transition{{
-		From: uint16(TestInputRequiredResultElicitationStateAskName),
-		On:   "next",
-		To:   uint16(TestInputRequiredResultElicitationStateGreet),
-	}},
+	Transitions: []mrtr.Transition{
+		{From: uint16(TestInputRequiredResultElicitationStateAskName), On: "next", To: uint16(TestInputRequiredResultElicitationStateGreet)},
+	},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is

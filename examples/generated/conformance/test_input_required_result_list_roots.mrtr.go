@@ -98,10 +98,7 @@ func (p testInputRequiredResultListRootsProgram) Step(ctx context.Context, r *mr
 		}
 		return r.Goto(uint16(TestInputRequiredResultListRootsStateListed), "next")
 	case TestInputRequiredResultListRootsStateListed:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeSuccess,
-			Text:    testInputRequiredResultListRootsListedMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: testInputRequiredResultListRootsListedMessage(f)})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in test_input_required_result_list_roots", mrtr.ErrUnknownState, f.state)
 }
@@ -162,24 +159,15 @@ var testInputRequiredResultListRootsDescriptor = mrtr.Descriptor{
 	Kind:       mrtr.KindTool,
 	Name:       "test_input_required_result_list_roots",
 	SchemaHash: uint64(0xc74d4c723e1d3535),
-	States: []mrtr.StateInfo{{
-		Kind: mrtr.StateAsk,
-		Name: "askRoots",
-		Requests: []mrtr.RequestInfo{{
-			Key:  "client_roots",
-			Kind: mrtr.Roots,
-		}},
-	}, {
-		Kind: mrtr.StateTerminal,
-		Name: "listed",
-	}},
+	States: []mrtr.StateInfo{
+		{Name: "askRoots", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "client_roots", Kind: mrtr.Roots}}},
+		{Name: "listed", Kind: mrtr.StateTerminal},
+	},
 	Storage: mrtr.Sealed,
 	TTL:     10 * time.Minute,
-	Transitions: []mrtr.Transition{{
-		From: uint16(TestInputRequiredResultListRootsStateAskRoots),
-		On:   "next",
-		To:   uint16(TestInputRequiredResultListRootsStateListed),
-	}},
+	Transitions: []mrtr.Transition{
+		{From: uint16(TestInputRequiredResultListRootsStateAskRoots), On: "next", To: uint16(TestInputRequiredResultListRootsStateListed)},
+	},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is

@@ -5,8 +5,6 @@ package conformance
 
 import (
 	"context"
-	"errors"
-	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -15,49 +13,14 @@ import (
 )
 
 // fakeTestInputRequiredResultListRoots implements TestInputRequiredResultListRootsHandler for the generated tests: it allows every
-// caller but "mallory", counts effects, fails every check and effect while broken,
-// and takes check outcomes from queues; with an empty queue it takes the outcome
-// on the shortest way to a successful end.
+// caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
+// effect while broken, and takes check outcomes from queues; with an empty queue a
+// check takes the outcome on the shortest way to a successful end.
 type fakeTestInputRequiredResultListRoots struct {
-	mu       sync.Mutex
-	broken   bool
-	effects  int
-	outcomes map[string][]uint8
+	fake mrtrtest.Fake
 }
 
 var _ TestInputRequiredResultListRootsHandler = (*fakeTestInputRequiredResultListRoots)(nil)
-
-func (h *fakeTestInputRequiredResultListRoots) step(ctx context.Context) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.broken {
-		return errors.New("fake dependency is down")
-	}
-	return ctx.Err()
-}
-
-func (h *fakeTestInputRequiredResultListRoots) next(check string, otherwise uint8) uint8 {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	q := h.outcomes[check]
-	if len(q) == 0 {
-		return otherwise
-	}
-	h.outcomes[check] = q[1:]
-	return q[0]
-}
-
-func (h *fakeTestInputRequiredResultListRoots) effectCount() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.effects
-}
-
-func (h *fakeTestInputRequiredResultListRoots) setBroken(b bool) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.broken = b
-}
 
 func (h *fakeTestInputRequiredResultListRoots) Authorize(ctx context.Context, f *TestInputRequiredResultListRootsFlow) error {
 	if f.Call.Principal == "mallory" {
@@ -66,11 +29,16 @@ func (h *fakeTestInputRequiredResultListRoots) Authorize(ctx context.Context, f 
 	return nil
 }
 
+// answersTestInputRequiredResultListRoots are valid answers to the input requests of test_input_required_result_list_roots, derived from the spec.
+var answersTestInputRequiredResultListRoots = map[string]mcp.InputResponse{
+	"client_roots": mrtrtest.RootsOf("file:///workspace/1"),
+}
+
 // fixturesTestInputRequiredResultListRoots are a valid test_input_required_result_list_roots workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesTestInputRequiredResultListRoots(h *fakeTestInputRequiredResultListRoots) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
-		Answers:      map[string]mcp.InputResponse{"client_roots": mrtrtest.RootsOf("file:///workspace/1")},
+		Answers:      answersTestInputRequiredResultListRoots,
 		Args:         map[string]any{},
 		Invalid:      map[string]mcp.InputResponse{"client_roots": mrtrtest.RootsOf("file:///workspace/1", "file:///workspace/2", "file:///workspace/3", "file:///workspace/4", "file:///workspace/5")},
 		Other:        "bob",
@@ -92,26 +60,20 @@ func TestTestInputRequiredResultListRootsTransitions(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "askRoots>listed",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"client_roots"},
-				Path: []string{"askRoots"},
-			}, {
-				Path: []string{"askRoots", "listed"},
-				Send: mcp.InputResponseMap{"client_roots": mrtrtest.RootsOf("file:///workspace/1")},
-			}},
-			Want: mrtr.OutcomeSuccess,
+		name: "askRoots>listed",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"client_roots"}, Path: []string{"askRoots"}},
+			{Path: []string{"askRoots", "listed"}, Send: mcp.InputResponseMap{"client_roots": answersTestInputRequiredResultListRoots["client_roots"]}},
 		},
+		want: mrtr.OutcomeSuccess,
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeTestInputRequiredResultListRoots{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewTestInputRequiredResultListRootsProgram(h)), tc.script)
+			h := &fakeTestInputRequiredResultListRoots{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewTestInputRequiredResultListRootsProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: tc.rounds, Want: tc.want})
 		})
 	}
 }
@@ -123,28 +85,21 @@ func TestTestInputRequiredResultListRootsRejectedInputs(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "at askRoots: answers to other states",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"client_roots"},
-				Path: []string{"askRoots"},
-			}, {
-				Asks: []string{"client_roots"},
-				Path: []string{"askRoots"},
-				Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})},
-			}},
+		name: "at askRoots: answers to other states",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"client_roots"}, Path: []string{"askRoots"}},
+			{Asks: []string{"client_roots"}, Path: []string{"askRoots"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
 		},
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeTestInputRequiredResultListRoots{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewTestInputRequiredResultListRootsProgram(h)), tc.script)
-			if h.effectCount() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.effectCount())
+			h := &fakeTestInputRequiredResultListRoots{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewTestInputRequiredResultListRootsProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: tc.rounds, Want: tc.want})
+			if h.fake.Effects() != 0 {
+				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
 			}
 		})
 	}

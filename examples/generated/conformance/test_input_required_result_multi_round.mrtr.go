@@ -108,15 +108,9 @@ func (p testInputRequiredResultMultiRoundProgram) Step(ctx context.Context, r *m
 					f.Step1 = answer
 				}
 			case mrtr.Declined:
-				return r.Finish(mrtr.Final{
-					Outcome: mrtr.OutcomeCancelled,
-					Text:    "test_input_required_result_multi_round was cancelled: the user declined \"step1\".",
-				})
+				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "test_input_required_result_multi_round was cancelled: the user declined \"step1\"."})
 			case mrtr.Cancelled:
-				return r.Finish(mrtr.Final{
-					Outcome: mrtr.OutcomeCancelled,
-					Text:    "test_input_required_result_multi_round was cancelled: the user cancelled \"step1\".",
-				})
+				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "test_input_required_result_multi_round was cancelled: the user cancelled \"step1\"."})
 			case mrtr.Malformed:
 				pending = append(pending, p.requestStep1(f, mrtr.Problems{resp.Problem}))
 			default:
@@ -140,15 +134,9 @@ func (p testInputRequiredResultMultiRoundProgram) Step(ctx context.Context, r *m
 					f.Step2 = answer
 				}
 			case mrtr.Declined:
-				return r.Finish(mrtr.Final{
-					Outcome: mrtr.OutcomeCancelled,
-					Text:    "test_input_required_result_multi_round was cancelled: the user declined \"step2\".",
-				})
+				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "test_input_required_result_multi_round was cancelled: the user declined \"step2\"."})
 			case mrtr.Cancelled:
-				return r.Finish(mrtr.Final{
-					Outcome: mrtr.OutcomeCancelled,
-					Text:    "test_input_required_result_multi_round was cancelled: the user cancelled \"step2\".",
-				})
+				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "test_input_required_result_multi_round was cancelled: the user cancelled \"step2\"."})
 			case mrtr.Malformed:
 				pending = append(pending, p.requestStep2(f, mrtr.Problems{resp.Problem}))
 			default:
@@ -160,10 +148,7 @@ func (p testInputRequiredResultMultiRoundProgram) Step(ctx context.Context, r *m
 		}
 		return r.Goto(uint16(TestInputRequiredResultMultiRoundStateDone), "next")
 	case TestInputRequiredResultMultiRoundStateDone:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeSuccess,
-			Text:    testInputRequiredResultMultiRoundDoneMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: testInputRequiredResultMultiRoundDoneMessage(f)})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in test_input_required_result_multi_round", mrtr.ErrUnknownState, f.state)
 }
@@ -224,35 +209,17 @@ var testInputRequiredResultMultiRoundDescriptor = mrtr.Descriptor{
 	Kind:       mrtr.KindTool,
 	Name:       "test_input_required_result_multi_round",
 	SchemaHash: uint64(0x59eb5370206dfd1a),
-	States: []mrtr.StateInfo{{
-		Kind: mrtr.StateAsk,
-		Name: "step1",
-		Requests: []mrtr.RequestInfo{{
-			Key:  "step1",
-			Kind: mrtr.Elicit,
-		}},
-	}, {
-		Kind: mrtr.StateAsk,
-		Name: "step2",
-		Requests: []mrtr.RequestInfo{{
-			Key:  "step2",
-			Kind: mrtr.Elicit,
-		}},
-	}, {
-		Kind: mrtr.StateTerminal,
-		Name: "done",
-	}},
+	States: []mrtr.StateInfo{
+		{Name: "step1", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "step1", Kind: mrtr.Elicit}}},
+		{Name: "step2", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "step2", Kind: mrtr.Elicit}}},
+		{Name: "done", Kind: mrtr.StateTerminal},
+	},
 	Storage: mrtr.Sealed,
 	TTL:     10 * time.Minute,
-	Transitions: []mrtr.Transition{{
-		From: uint16(TestInputRequiredResultMultiRoundStateStep1),
-		On:   "next",
-		To:   uint16(TestInputRequiredResultMultiRoundStateStep2),
-	}, {
-		From: uint16(TestInputRequiredResultMultiRoundStateStep2),
-		On:   "next",
-		To:   uint16(TestInputRequiredResultMultiRoundStateDone),
-	}},
+	Transitions: []mrtr.Transition{
+		{From: uint16(TestInputRequiredResultMultiRoundStateStep1), On: "next", To: uint16(TestInputRequiredResultMultiRoundStateStep2)},
+		{From: uint16(TestInputRequiredResultMultiRoundStateStep2), On: "next", To: uint16(TestInputRequiredResultMultiRoundStateDone)},
+	},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is

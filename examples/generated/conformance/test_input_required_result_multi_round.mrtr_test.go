@@ -10,7 +10,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -19,49 +18,14 @@ import (
 )
 
 // fakeTestInputRequiredResultMultiRound implements TestInputRequiredResultMultiRoundHandler for the generated tests: it allows every
-// caller but "mallory", counts effects, fails every check and effect while broken,
-// and takes check outcomes from queues; with an empty queue it takes the outcome
-// on the shortest way to a successful end.
+// caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
+// effect while broken, and takes check outcomes from queues; with an empty queue a
+// check takes the outcome on the shortest way to a successful end.
 type fakeTestInputRequiredResultMultiRound struct {
-	mu       sync.Mutex
-	broken   bool
-	effects  int
-	outcomes map[string][]uint8
+	fake mrtrtest.Fake
 }
 
 var _ TestInputRequiredResultMultiRoundHandler = (*fakeTestInputRequiredResultMultiRound)(nil)
-
-func (h *fakeTestInputRequiredResultMultiRound) step(ctx context.Context) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.broken {
-		return errors.New("fake dependency is down")
-	}
-	return ctx.Err()
-}
-
-func (h *fakeTestInputRequiredResultMultiRound) next(check string, otherwise uint8) uint8 {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	q := h.outcomes[check]
-	if len(q) == 0 {
-		return otherwise
-	}
-	h.outcomes[check] = q[1:]
-	return q[0]
-}
-
-func (h *fakeTestInputRequiredResultMultiRound) effectCount() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.effects
-}
-
-func (h *fakeTestInputRequiredResultMultiRound) setBroken(b bool) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.broken = b
-}
 
 func (h *fakeTestInputRequiredResultMultiRound) Authorize(ctx context.Context, f *TestInputRequiredResultMultiRoundFlow) error {
 	if f.Call.Principal == "mallory" {
@@ -70,15 +34,18 @@ func (h *fakeTestInputRequiredResultMultiRound) Authorize(ctx context.Context, f
 	return nil
 }
 
+// answersTestInputRequiredResultMultiRound are valid answers to the input requests of test_input_required_result_multi_round, derived from the spec.
+var answersTestInputRequiredResultMultiRound = map[string]mcp.InputResponse{
+	"step1": mrtrtest.Accept(map[string]any{"name": "example"}),
+	"step2": mrtrtest.Accept(map[string]any{"color": "example"}),
+}
+
 // fixturesTestInputRequiredResultMultiRound are a valid test_input_required_result_multi_round workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesTestInputRequiredResultMultiRound(h *fakeTestInputRequiredResultMultiRound) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
-		Answers: map[string]mcp.InputResponse{
-			"step1": mrtrtest.Accept(map[string]any{"name": "example"}),
-			"step2": mrtrtest.Accept(map[string]any{"color": "example"}),
-		},
-		Args: map[string]any{},
+		Answers: answersTestInputRequiredResultMultiRound,
+		Args:    map[string]any{},
 		Invalid: map[string]mcp.InputResponse{
 			"step1": mrtrtest.Accept(map[string]any{"name": 12345}),
 			"step2": mrtrtest.Accept(map[string]any{"color": 12345}),
@@ -102,30 +69,21 @@ func TestTestInputRequiredResultMultiRoundTransitions(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "step1>step2>done",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"step1"},
-				Path: []string{"step1"},
-			}, {
-				Asks: []string{"step2"},
-				Path: []string{"step1", "step2"},
-				Send: mcp.InputResponseMap{"step1": mrtrtest.Accept(map[string]any{"name": "example"})},
-			}, {
-				Path: []string{"step2", "done"},
-				Send: mcp.InputResponseMap{"step2": mrtrtest.Accept(map[string]any{"color": "example"})},
-			}},
-			Want: mrtr.OutcomeSuccess,
+		name: "step1>step2>done",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"step1"}, Path: []string{"step1"}},
+			{Asks: []string{"step2"}, Path: []string{"step1", "step2"}, Send: mcp.InputResponseMap{"step1": answersTestInputRequiredResultMultiRound["step1"]}},
+			{Path: []string{"step2", "done"}, Send: mcp.InputResponseMap{"step2": answersTestInputRequiredResultMultiRound["step2"]}},
 		},
+		want: mrtr.OutcomeSuccess,
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeTestInputRequiredResultMultiRound{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewTestInputRequiredResultMultiRoundProgram(h)), tc.script)
+			h := &fakeTestInputRequiredResultMultiRound{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewTestInputRequiredResultMultiRoundProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: tc.rounds, Want: tc.want})
 		})
 	}
 }
@@ -190,46 +148,28 @@ func TestTestInputRequiredResultMultiRoundRejectedInputs(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "at step1: answers to other states",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"step1"},
-				Path: []string{"step1"},
-			}, {
-				Asks: []string{"step1"},
-				Path: []string{"step1"},
-				Send: mcp.InputResponseMap{"step2": mrtrtest.Accept(map[string]any{"color": "example"})},
-			}},
+		name: "at step1: answers to other states",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"step1"}, Path: []string{"step1"}},
+			{Asks: []string{"step1"}, Path: []string{"step1"}, Send: mcp.InputResponseMap{"step2": answersTestInputRequiredResultMultiRound["step2"]}},
 		},
 	}, {
-		name:     "at step2: answers to other states",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"step1"},
-				Path: []string{"step1"},
-			}, {
-				Asks: []string{"step2"},
-				Path: []string{"step1", "step2"},
-				Send: mcp.InputResponseMap{"step1": mrtrtest.Accept(map[string]any{"name": "example"})},
-			}, {
-				Asks: []string{"step2"},
-				Path: []string{"step2"},
-				Send: mcp.InputResponseMap{"step1": mrtrtest.Accept(map[string]any{"name": "example"})},
-			}},
+		name: "at step2: answers to other states",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"step1"}, Path: []string{"step1"}},
+			{Asks: []string{"step2"}, Path: []string{"step1", "step2"}, Send: mcp.InputResponseMap{"step1": answersTestInputRequiredResultMultiRound["step1"]}},
+			{Asks: []string{"step2"}, Path: []string{"step2"}, Send: mcp.InputResponseMap{"step1": answersTestInputRequiredResultMultiRound["step1"]}},
 		},
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeTestInputRequiredResultMultiRound{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewTestInputRequiredResultMultiRoundProgram(h)), tc.script)
-			if h.effectCount() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.effectCount())
+			h := &fakeTestInputRequiredResultMultiRound{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewTestInputRequiredResultMultiRoundProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: tc.rounds, Want: tc.want})
+			if h.fake.Effects() != 0 {
+				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
 			}
 		})
 	}

@@ -131,15 +131,9 @@ func (p testInputRequiredResultMultipleInputsProgram) Step(ctx context.Context, 
 					f.UserName = answer
 				}
 			case mrtr.Declined:
-				return r.Finish(mrtr.Final{
-					Outcome: mrtr.OutcomeCancelled,
-					Text:    "test_input_required_result_multiple_inputs was cancelled: the user declined \"user_name\".",
-				})
+				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "test_input_required_result_multiple_inputs was cancelled: the user declined \"user_name\"."})
 			case mrtr.Cancelled:
-				return r.Finish(mrtr.Final{
-					Outcome: mrtr.OutcomeCancelled,
-					Text:    "test_input_required_result_multiple_inputs was cancelled: the user cancelled \"user_name\".",
-				})
+				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "test_input_required_result_multiple_inputs was cancelled: the user cancelled \"user_name\"."})
 			case mrtr.Malformed:
 				pending = append(pending, p.requestUserName(f, mrtr.Problems{resp.Problem}))
 			default:
@@ -151,10 +145,7 @@ func (p testInputRequiredResultMultipleInputsProgram) Step(ctx context.Context, 
 		}
 		return r.Goto(uint16(TestInputRequiredResultMultipleInputsStateDone), "next")
 	case TestInputRequiredResultMultipleInputsStateDone:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeSuccess,
-			Text:    testInputRequiredResultMultipleInputsDoneMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: testInputRequiredResultMultipleInputsDoneMessage(f)})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in test_input_required_result_multiple_inputs", mrtr.ErrUnknownState, f.state)
 }
@@ -215,30 +206,15 @@ var testInputRequiredResultMultipleInputsDescriptor = mrtr.Descriptor{
 	Kind:       mrtr.KindTool,
 	Name:       "test_input_required_result_multiple_inputs",
 	SchemaHash: uint64(0x9378be0add8e8a15),
-	States: []mrtr.StateInfo{{
-		Kind: mrtr.StateAsk,
-		Name: "askAll",
-		Requests: []mrtr.RequestInfo{{
-			Key:  "client_roots",
-			Kind: mrtr.Roots,
-		}, {
-			Key:  "greeting",
-			Kind: mrtr.Sample,
-		}, {
-			Key:  "user_name",
-			Kind: mrtr.Elicit,
-		}},
-	}, {
-		Kind: mrtr.StateTerminal,
-		Name: "done",
-	}},
+	States: []mrtr.StateInfo{
+		{Name: "askAll", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "client_roots", Kind: mrtr.Roots}, {Key: "greeting", Kind: mrtr.Sample}, {Key: "user_name", Kind: mrtr.Elicit}}},
+		{Name: "done", Kind: mrtr.StateTerminal},
+	},
 	Storage: mrtr.Sealed,
 	TTL:     10 * time.Minute,
-	Transitions: []mrtr.Transition{{
-		From: uint16(TestInputRequiredResultMultipleInputsStateAskAll),
-		On:   "next",
-		To:   uint16(TestInputRequiredResultMultipleInputsStateDone),
-	}},
+	Transitions: []mrtr.Transition{
+		{From: uint16(TestInputRequiredResultMultipleInputsStateAskAll), On: "next", To: uint16(TestInputRequiredResultMultipleInputsStateDone)},
+	},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is

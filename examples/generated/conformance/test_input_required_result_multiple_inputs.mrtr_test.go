@@ -10,7 +10,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -19,49 +18,14 @@ import (
 )
 
 // fakeTestInputRequiredResultMultipleInputs implements TestInputRequiredResultMultipleInputsHandler for the generated tests: it allows every
-// caller but "mallory", counts effects, fails every check and effect while broken,
-// and takes check outcomes from queues; with an empty queue it takes the outcome
-// on the shortest way to a successful end.
+// caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
+// effect while broken, and takes check outcomes from queues; with an empty queue a
+// check takes the outcome on the shortest way to a successful end.
 type fakeTestInputRequiredResultMultipleInputs struct {
-	mu       sync.Mutex
-	broken   bool
-	effects  int
-	outcomes map[string][]uint8
+	fake mrtrtest.Fake
 }
 
 var _ TestInputRequiredResultMultipleInputsHandler = (*fakeTestInputRequiredResultMultipleInputs)(nil)
-
-func (h *fakeTestInputRequiredResultMultipleInputs) step(ctx context.Context) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.broken {
-		return errors.New("fake dependency is down")
-	}
-	return ctx.Err()
-}
-
-func (h *fakeTestInputRequiredResultMultipleInputs) next(check string, otherwise uint8) uint8 {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	q := h.outcomes[check]
-	if len(q) == 0 {
-		return otherwise
-	}
-	h.outcomes[check] = q[1:]
-	return q[0]
-}
-
-func (h *fakeTestInputRequiredResultMultipleInputs) effectCount() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.effects
-}
-
-func (h *fakeTestInputRequiredResultMultipleInputs) setBroken(b bool) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.broken = b
-}
 
 func (h *fakeTestInputRequiredResultMultipleInputs) Authorize(ctx context.Context, f *TestInputRequiredResultMultipleInputsFlow) error {
 	if f.Call.Principal == "mallory" {
@@ -70,16 +34,19 @@ func (h *fakeTestInputRequiredResultMultipleInputs) Authorize(ctx context.Contex
 	return nil
 }
 
+// answersTestInputRequiredResultMultipleInputs are valid answers to the input requests of test_input_required_result_multiple_inputs, derived from the spec.
+var answersTestInputRequiredResultMultipleInputs = map[string]mcp.InputResponse{
+	"client_roots": mrtrtest.RootsOf("file:///workspace/1"),
+	"greeting":     mrtrtest.Text("A sampled answer."),
+	"user_name":    mrtrtest.Accept(map[string]any{"name": "example"}),
+}
+
 // fixturesTestInputRequiredResultMultipleInputs are a valid test_input_required_result_multiple_inputs workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesTestInputRequiredResultMultipleInputs(h *fakeTestInputRequiredResultMultipleInputs) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
-		Answers: map[string]mcp.InputResponse{
-			"client_roots": mrtrtest.RootsOf("file:///workspace/1"),
-			"greeting":     mrtrtest.Text("A sampled answer."),
-			"user_name":    mrtrtest.Accept(map[string]any{"name": "example"}),
-		},
-		Args: map[string]any{},
+		Answers: answersTestInputRequiredResultMultipleInputs,
+		Args:    map[string]any{},
 		Invalid: map[string]mcp.InputResponse{
 			"client_roots": mrtrtest.RootsOf("file:///workspace/1", "file:///workspace/2", "file:///workspace/3"),
 			"greeting":     mrtrtest.Text(strings.Repeat("x", 301)),
@@ -104,30 +71,20 @@ func TestTestInputRequiredResultMultipleInputsTransitions(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "askAll>done",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"client_roots", "greeting", "user_name"},
-				Path: []string{"askAll"},
-			}, {
-				Path: []string{"askAll", "done"},
-				Send: mcp.InputResponseMap{
-					"client_roots": mrtrtest.RootsOf("file:///workspace/1"),
-					"greeting":     mrtrtest.Text("A sampled answer."),
-					"user_name":    mrtrtest.Accept(map[string]any{"name": "example"}),
-				},
-			}},
-			Want: mrtr.OutcomeSuccess,
+		name: "askAll>done",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"client_roots", "greeting", "user_name"}, Path: []string{"askAll"}},
+			{Path: []string{"askAll", "done"}, Send: mcp.InputResponseMap{"client_roots": answersTestInputRequiredResultMultipleInputs["client_roots"], "greeting": answersTestInputRequiredResultMultipleInputs["greeting"], "user_name": answersTestInputRequiredResultMultipleInputs["user_name"]}},
 		},
+		want: mrtr.OutcomeSuccess,
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeTestInputRequiredResultMultipleInputs{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewTestInputRequiredResultMultipleInputsProgram(h)), tc.script)
+			h := &fakeTestInputRequiredResultMultipleInputs{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewTestInputRequiredResultMultipleInputsProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: tc.rounds, Want: tc.want})
 		})
 	}
 }
@@ -185,28 +142,21 @@ func TestTestInputRequiredResultMultipleInputsRejectedInputs(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "at askAll: answers to other states",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"client_roots", "greeting", "user_name"},
-				Path: []string{"askAll"},
-			}, {
-				Asks: []string{"client_roots", "greeting", "user_name"},
-				Path: []string{"askAll"},
-				Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})},
-			}},
+		name: "at askAll: answers to other states",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"client_roots", "greeting", "user_name"}, Path: []string{"askAll"}},
+			{Asks: []string{"client_roots", "greeting", "user_name"}, Path: []string{"askAll"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
 		},
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeTestInputRequiredResultMultipleInputs{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewTestInputRequiredResultMultipleInputsProgram(h)), tc.script)
-			if h.effectCount() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.effectCount())
+			h := &fakeTestInputRequiredResultMultipleInputs{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewTestInputRequiredResultMultipleInputsProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: tc.rounds, Want: tc.want})
+			if h.fake.Effects() != 0 {
+				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
 			}
 		})
 	}

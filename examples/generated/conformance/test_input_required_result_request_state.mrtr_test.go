@@ -10,7 +10,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -19,49 +18,14 @@ import (
 )
 
 // fakeTestInputRequiredResultRequestState implements TestInputRequiredResultRequestStateHandler for the generated tests: it allows every
-// caller but "mallory", counts effects, fails every check and effect while broken,
-// and takes check outcomes from queues; with an empty queue it takes the outcome
-// on the shortest way to a successful end.
+// caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
+// effect while broken, and takes check outcomes from queues; with an empty queue a
+// check takes the outcome on the shortest way to a successful end.
 type fakeTestInputRequiredResultRequestState struct {
-	mu       sync.Mutex
-	broken   bool
-	effects  int
-	outcomes map[string][]uint8
+	fake mrtrtest.Fake
 }
 
 var _ TestInputRequiredResultRequestStateHandler = (*fakeTestInputRequiredResultRequestState)(nil)
-
-func (h *fakeTestInputRequiredResultRequestState) step(ctx context.Context) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.broken {
-		return errors.New("fake dependency is down")
-	}
-	return ctx.Err()
-}
-
-func (h *fakeTestInputRequiredResultRequestState) next(check string, otherwise uint8) uint8 {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	q := h.outcomes[check]
-	if len(q) == 0 {
-		return otherwise
-	}
-	h.outcomes[check] = q[1:]
-	return q[0]
-}
-
-func (h *fakeTestInputRequiredResultRequestState) effectCount() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.effects
-}
-
-func (h *fakeTestInputRequiredResultRequestState) setBroken(b bool) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.broken = b
-}
 
 func (h *fakeTestInputRequiredResultRequestState) Authorize(ctx context.Context, f *TestInputRequiredResultRequestStateFlow) error {
 	if f.Call.Principal == "mallory" {
@@ -70,11 +34,16 @@ func (h *fakeTestInputRequiredResultRequestState) Authorize(ctx context.Context,
 	return nil
 }
 
+// answersTestInputRequiredResultRequestState are valid answers to the input requests of test_input_required_result_request_state, derived from the spec.
+var answersTestInputRequiredResultRequestState = map[string]mcp.InputResponse{
+	"confirm": mrtrtest.Accept(map[string]any{"ok": true}),
+}
+
 // fixturesTestInputRequiredResultRequestState are a valid test_input_required_result_request_state workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesTestInputRequiredResultRequestState(h *fakeTestInputRequiredResultRequestState) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
-		Answers:      map[string]mcp.InputResponse{"confirm": mrtrtest.Accept(map[string]any{"ok": true})},
+		Answers:      answersTestInputRequiredResultRequestState,
 		Args:         map[string]any{},
 		Invalid:      map[string]mcp.InputResponse{"confirm": mrtrtest.Accept(map[string]any{"ok": "not a number"})},
 		Other:        "bob",
@@ -96,26 +65,20 @@ func TestTestInputRequiredResultRequestStateTransitions(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "askConfirm>verified",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"confirm"},
-				Path: []string{"askConfirm"},
-			}, {
-				Path: []string{"askConfirm", "verified"},
-				Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"ok": true})},
-			}},
-			Want: mrtr.OutcomeSuccess,
+		name: "askConfirm>verified",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"confirm"}, Path: []string{"askConfirm"}},
+			{Path: []string{"askConfirm", "verified"}, Send: mcp.InputResponseMap{"confirm": answersTestInputRequiredResultRequestState["confirm"]}},
 		},
+		want: mrtr.OutcomeSuccess,
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeTestInputRequiredResultRequestState{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewTestInputRequiredResultRequestStateProgram(h)), tc.script)
+			h := &fakeTestInputRequiredResultRequestState{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewTestInputRequiredResultRequestStateProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: tc.rounds, Want: tc.want})
 		})
 	}
 }
@@ -172,28 +135,21 @@ func TestTestInputRequiredResultRequestStateRejectedInputs(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "at askConfirm: answers to other states",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"confirm"},
-				Path: []string{"askConfirm"},
-			}, {
-				Asks: []string{"confirm"},
-				Path: []string{"askConfirm"},
-				Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})},
-			}},
+		name: "at askConfirm: answers to other states",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"confirm"}, Path: []string{"askConfirm"}},
+			{Asks: []string{"confirm"}, Path: []string{"askConfirm"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
 		},
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeTestInputRequiredResultRequestState{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewTestInputRequiredResultRequestStateProgram(h)), tc.script)
-			if h.effectCount() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.effectCount())
+			h := &fakeTestInputRequiredResultRequestState{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewTestInputRequiredResultRequestStateProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: tc.rounds, Want: tc.want})
+			if h.fake.Effects() != 0 {
+				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
 			}
 		})
 	}

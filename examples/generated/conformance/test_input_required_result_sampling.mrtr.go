@@ -99,10 +99,7 @@ func (p testInputRequiredResultSamplingProgram) Step(ctx context.Context, r *mrt
 		}
 		return r.Goto(uint16(TestInputRequiredResultSamplingStateAnswer), "next")
 	case TestInputRequiredResultSamplingStateAnswer:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeSuccess,
-			Text:    testInputRequiredResultSamplingAnswerMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: testInputRequiredResultSamplingAnswerMessage(f)})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in test_input_required_result_sampling", mrtr.ErrUnknownState, f.state)
 }
@@ -163,24 +160,15 @@ var testInputRequiredResultSamplingDescriptor = mrtr.Descriptor{
 	Kind:       mrtr.KindTool,
 	Name:       "test_input_required_result_sampling",
 	SchemaHash: uint64(0xe3b6280d4bd9ef62),
-	States: []mrtr.StateInfo{{
-		Kind: mrtr.StateAsk,
-		Name: "askModel",
-		Requests: []mrtr.RequestInfo{{
-			Key:  "capital_question",
-			Kind: mrtr.Sample,
-		}},
-	}, {
-		Kind: mrtr.StateTerminal,
-		Name: "answer",
-	}},
+	States: []mrtr.StateInfo{
+		{Name: "askModel", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "capital_question", Kind: mrtr.Sample}}},
+		{Name: "answer", Kind: mrtr.StateTerminal},
+	},
 	Storage: mrtr.Sealed,
 	TTL:     10 * time.Minute,
-	Transitions: []mrtr.Transition{{
-		From: uint16(TestInputRequiredResultSamplingStateAskModel),
-		On:   "next",
-		To:   uint16(TestInputRequiredResultSamplingStateAnswer),
-	}},
+	Transitions: []mrtr.Transition{
+		{From: uint16(TestInputRequiredResultSamplingStateAskModel), On: "next", To: uint16(TestInputRequiredResultSamplingStateAnswer)},
+	},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is

@@ -5,9 +5,7 @@ package conformance
 
 import (
 	"context"
-	"errors"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -16,49 +14,14 @@ import (
 )
 
 // fakeTestInputRequiredResultSampling implements TestInputRequiredResultSamplingHandler for the generated tests: it allows every
-// caller but "mallory", counts effects, fails every check and effect while broken,
-// and takes check outcomes from queues; with an empty queue it takes the outcome
-// on the shortest way to a successful end.
+// caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
+// effect while broken, and takes check outcomes from queues; with an empty queue a
+// check takes the outcome on the shortest way to a successful end.
 type fakeTestInputRequiredResultSampling struct {
-	mu       sync.Mutex
-	broken   bool
-	effects  int
-	outcomes map[string][]uint8
+	fake mrtrtest.Fake
 }
 
 var _ TestInputRequiredResultSamplingHandler = (*fakeTestInputRequiredResultSampling)(nil)
-
-func (h *fakeTestInputRequiredResultSampling) step(ctx context.Context) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.broken {
-		return errors.New("fake dependency is down")
-	}
-	return ctx.Err()
-}
-
-func (h *fakeTestInputRequiredResultSampling) next(check string, otherwise uint8) uint8 {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	q := h.outcomes[check]
-	if len(q) == 0 {
-		return otherwise
-	}
-	h.outcomes[check] = q[1:]
-	return q[0]
-}
-
-func (h *fakeTestInputRequiredResultSampling) effectCount() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.effects
-}
-
-func (h *fakeTestInputRequiredResultSampling) setBroken(b bool) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.broken = b
-}
 
 func (h *fakeTestInputRequiredResultSampling) Authorize(ctx context.Context, f *TestInputRequiredResultSamplingFlow) error {
 	if f.Call.Principal == "mallory" {
@@ -67,11 +30,16 @@ func (h *fakeTestInputRequiredResultSampling) Authorize(ctx context.Context, f *
 	return nil
 }
 
+// answersTestInputRequiredResultSampling are valid answers to the input requests of test_input_required_result_sampling, derived from the spec.
+var answersTestInputRequiredResultSampling = map[string]mcp.InputResponse{
+	"capital_question": mrtrtest.Text("A sampled answer."),
+}
+
 // fixturesTestInputRequiredResultSampling are a valid test_input_required_result_sampling workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesTestInputRequiredResultSampling(h *fakeTestInputRequiredResultSampling) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
-		Answers:      map[string]mcp.InputResponse{"capital_question": mrtrtest.Text("A sampled answer.")},
+		Answers:      answersTestInputRequiredResultSampling,
 		Args:         map[string]any{},
 		Invalid:      map[string]mcp.InputResponse{"capital_question": mrtrtest.Text(strings.Repeat("x", 501))},
 		Other:        "bob",
@@ -93,26 +61,20 @@ func TestTestInputRequiredResultSamplingTransitions(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "askModel>answer",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"capital_question"},
-				Path: []string{"askModel"},
-			}, {
-				Path: []string{"askModel", "answer"},
-				Send: mcp.InputResponseMap{"capital_question": mrtrtest.Text("A sampled answer.")},
-			}},
-			Want: mrtr.OutcomeSuccess,
+		name: "askModel>answer",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"capital_question"}, Path: []string{"askModel"}},
+			{Path: []string{"askModel", "answer"}, Send: mcp.InputResponseMap{"capital_question": answersTestInputRequiredResultSampling["capital_question"]}},
 		},
+		want: mrtr.OutcomeSuccess,
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeTestInputRequiredResultSampling{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewTestInputRequiredResultSamplingProgram(h)), tc.script)
+			h := &fakeTestInputRequiredResultSampling{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewTestInputRequiredResultSamplingProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: tc.rounds, Want: tc.want})
 		})
 	}
 }
@@ -124,28 +86,21 @@ func TestTestInputRequiredResultSamplingRejectedInputs(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "at askModel: answers to other states",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"capital_question"},
-				Path: []string{"askModel"},
-			}, {
-				Asks: []string{"capital_question"},
-				Path: []string{"askModel"},
-				Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})},
-			}},
+		name: "at askModel: answers to other states",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"capital_question"}, Path: []string{"askModel"}},
+			{Asks: []string{"capital_question"}, Path: []string{"askModel"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
 		},
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeTestInputRequiredResultSampling{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewTestInputRequiredResultSamplingProgram(h)), tc.script)
-			if h.effectCount() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.effectCount())
+			h := &fakeTestInputRequiredResultSampling{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewTestInputRequiredResultSamplingProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: tc.rounds, Want: tc.want})
+			if h.fake.Effects() != 0 {
+				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
 			}
 		})
 	}

@@ -95,15 +95,9 @@ func (p testInputRequiredResultTamperedStateProgram) Step(ctx context.Context, r
 					f.Confirm = answer
 				}
 			case mrtr.Declined:
-				return r.Finish(mrtr.Final{
-					Outcome: mrtr.OutcomeCancelled,
-					Text:    "test_input_required_result_tampered_state was cancelled: the user declined \"confirm\".",
-				})
+				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "test_input_required_result_tampered_state was cancelled: the user declined \"confirm\"."})
 			case mrtr.Cancelled:
-				return r.Finish(mrtr.Final{
-					Outcome: mrtr.OutcomeCancelled,
-					Text:    "test_input_required_result_tampered_state was cancelled: the user cancelled \"confirm\".",
-				})
+				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "test_input_required_result_tampered_state was cancelled: the user cancelled \"confirm\"."})
 			case mrtr.Malformed:
 				pending = append(pending, p.requestConfirm(f, mrtr.Problems{resp.Problem}))
 			default:
@@ -115,10 +109,7 @@ func (p testInputRequiredResultTamperedStateProgram) Step(ctx context.Context, r
 		}
 		return r.Goto(uint16(TestInputRequiredResultTamperedStateStateDone), "next")
 	case TestInputRequiredResultTamperedStateStateDone:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeSuccess,
-			Text:    testInputRequiredResultTamperedStateDoneMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: testInputRequiredResultTamperedStateDoneMessage(f)})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in test_input_required_result_tampered_state", mrtr.ErrUnknownState, f.state)
 }
@@ -179,24 +170,15 @@ var testInputRequiredResultTamperedStateDescriptor = mrtr.Descriptor{
 	Kind:       mrtr.KindTool,
 	Name:       "test_input_required_result_tampered_state",
 	SchemaHash: uint64(0xb859fc0e9e47f2ad),
-	States: []mrtr.StateInfo{{
-		Kind: mrtr.StateAsk,
-		Name: "askConfirm",
-		Requests: []mrtr.RequestInfo{{
-			Key:  "confirm",
-			Kind: mrtr.Elicit,
-		}},
-	}, {
-		Kind: mrtr.StateTerminal,
-		Name: "done",
-	}},
+	States: []mrtr.StateInfo{
+		{Name: "askConfirm", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit}}},
+		{Name: "done", Kind: mrtr.StateTerminal},
+	},
 	Storage: mrtr.Sealed,
 	TTL:     10 * time.Minute,
-	Transitions: []mrtr.Transition{{
-		From: uint16(TestInputRequiredResultTamperedStateStateAskConfirm),
-		On:   "next",
-		To:   uint16(TestInputRequiredResultTamperedStateStateDone),
-	}},
+	Transitions: []mrtr.Transition{
+		{From: uint16(TestInputRequiredResultTamperedStateStateAskConfirm), On: "next", To: uint16(TestInputRequiredResultTamperedStateStateDone)},
+	},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is

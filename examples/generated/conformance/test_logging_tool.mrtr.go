@@ -78,10 +78,7 @@ func (p testLoggingToolProgram) Step(ctx context.Context, r *mrtr.Round, f *Test
 			return p.h.EmitLog(ctx, f)
 		})
 	case TestLoggingToolStateDone:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeSuccess,
-			Text:    testLoggingToolDoneMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: testLoggingToolDoneMessage(f)})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in test_logging_tool", mrtr.ErrUnknownState, f.state)
 }
@@ -147,20 +144,15 @@ var testLoggingToolDescriptor = mrtr.Descriptor{
 	Kind:       mrtr.KindTool,
 	Name:       "test_logging_tool",
 	SchemaHash: uint64(0xaf299934a4320e77),
-	States: []mrtr.StateInfo{{
-		Kind: mrtr.StateEffect,
-		Name: "log",
-	}, {
-		Kind: mrtr.StateTerminal,
-		Name: "done",
-	}},
+	States: []mrtr.StateInfo{
+		{Name: "log", Kind: mrtr.StateEffect},
+		{Name: "done", Kind: mrtr.StateTerminal},
+	},
 	Storage: mrtr.Sealed,
 	TTL:     10 * time.Minute,
-	Transitions: []mrtr.Transition{{
-		From: uint16(TestLoggingToolStateLog),
-		On:   "next",
-		To:   uint16(TestLoggingToolStateDone),
-	}},
+	Transitions: []mrtr.Transition{
+		{From: uint16(TestLoggingToolStateLog), On: "next", To: uint16(TestLoggingToolStateDone)},
+	},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is

@@ -5,59 +5,21 @@ package conformance
 
 import (
 	"context"
-	"errors"
-	"sync"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 )
 
 // fakeTestLoggingTool implements TestLoggingToolHandler for the generated tests: it allows every
-// caller but "mallory", counts effects, fails every check and effect while broken,
-// and takes check outcomes from queues; with an empty queue it takes the outcome
-// on the shortest way to a successful end.
+// caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
+// effect while broken, and takes check outcomes from queues; with an empty queue a
+// check takes the outcome on the shortest way to a successful end.
 type fakeTestLoggingTool struct {
-	mu       sync.Mutex
-	broken   bool
-	effects  int
-	outcomes map[string][]uint8
+	fake mrtrtest.Fake
 }
 
 var _ TestLoggingToolHandler = (*fakeTestLoggingTool)(nil)
-
-func (h *fakeTestLoggingTool) step(ctx context.Context) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.broken {
-		return errors.New("fake dependency is down")
-	}
-	return ctx.Err()
-}
-
-func (h *fakeTestLoggingTool) next(check string, otherwise uint8) uint8 {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	q := h.outcomes[check]
-	if len(q) == 0 {
-		return otherwise
-	}
-	h.outcomes[check] = q[1:]
-	return q[0]
-}
-
-func (h *fakeTestLoggingTool) effectCount() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.effects
-}
-
-func (h *fakeTestLoggingTool) setBroken(b bool) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.broken = b
-}
 
 func (h *fakeTestLoggingTool) Authorize(ctx context.Context, f *TestLoggingToolFlow) error {
 	if f.Call.Principal == "mallory" {
@@ -67,28 +29,16 @@ func (h *fakeTestLoggingTool) Authorize(ctx context.Context, f *TestLoggingToolF
 }
 
 func (h *fakeTestLoggingTool) EmitLog(ctx context.Context, f *TestLoggingToolFlow) error {
-	if err := h.step(ctx); err != nil {
-		return err
-	}
-	h.mu.Lock()
-	h.effects++
-	h.mu.Unlock()
-	return nil
+	return h.fake.Effect(ctx)
 }
 
 // fixturesTestLoggingTool are a valid test_logging_tool workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesTestLoggingTool(h *fakeTestLoggingTool) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
-		Answers: map[string]mcp.InputResponse{},
-		Args:    map[string]any{},
-		Break: func() func() {
-			h.setBroken(true)
-			return func() {
-				h.setBroken(false)
-			}
-		},
-		Effects:      h.effectCount,
+		Args:         map[string]any{},
+		Break:        h.fake.Break,
+		Effects:      h.fake.Effects,
 		Other:        "bob",
 		Unauthorized: "mallory",
 		WantOutcome:  mrtr.OutcomeSuccess,
@@ -108,20 +58,19 @@ func TestTestLoggingToolTransitions(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "log>done",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args:   map[string]any{},
-			Rounds: []mrtrtest.ScriptRound{{Path: []string{"log", "done"}}},
-			Want:   mrtr.OutcomeSuccess,
+		name: "log>done",
+		rounds: []mrtrtest.ScriptRound{
+			{Path: []string{"log", "done"}},
 		},
+		want: mrtr.OutcomeSuccess,
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeTestLoggingTool{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewTestLoggingToolProgram(h)), tc.script)
+			h := &fakeTestLoggingTool{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewTestLoggingToolProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: tc.rounds, Want: tc.want})
 		})
 	}
 }

@@ -68,10 +68,7 @@ func _() {
 func (p testMissingCapabilityProgram) Step(ctx context.Context, r *mrtr.Round, f *TestMissingCapabilityFlow) (mrtr.Step, error) {
 	switch f.state {
 	case TestMissingCapabilityStateDone:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeSuccess,
-			Text:    testMissingCapabilityDoneMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: testMissingCapabilityDoneMessage(f)})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in test_missing_capability", mrtr.ErrUnknownState, f.state)
 }
@@ -133,10 +130,9 @@ var testMissingCapabilityDescriptor = mrtr.Descriptor{
 	Name:       "test_missing_capability",
 	Requires:   []string{"sampling"},
 	SchemaHash: uint64(0xa09db2450561d09c),
-	States: []mrtr.StateInfo{{
-		Kind: mrtr.StateTerminal,
-		Name: "done",
-	}},
+	States: []mrtr.StateInfo{
+		{Name: "done", Kind: mrtr.StateTerminal},
+	},
 	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
 	Transitions: []mrtr.Transition{},

@@ -68,10 +68,7 @@ func _() {
 func (p testSimpleTextProgram) Step(ctx context.Context, r *mrtr.Round, f *TestSimpleTextFlow) (mrtr.Step, error) {
 	switch f.state {
 	case TestSimpleTextStateDone:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeSuccess,
-			Text:    testSimpleTextDoneMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: testSimpleTextDoneMessage(f)})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in test_simple_text", mrtr.ErrUnknownState, f.state)
 }
@@ -132,10 +129,9 @@ var testSimpleTextDescriptor = mrtr.Descriptor{
 	Kind:       mrtr.KindTool,
 	Name:       "test_simple_text",
 	SchemaHash: uint64(0x2fc90c73b574385d),
-	States: []mrtr.StateInfo{{
-		Kind: mrtr.StateTerminal,
-		Name: "done",
-	}},
+	States: []mrtr.StateInfo{
+		{Name: "done", Kind: mrtr.StateTerminal},
+	},
 	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
 	Transitions: []mrtr.Transition{},

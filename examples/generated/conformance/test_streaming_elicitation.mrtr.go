@@ -95,15 +95,9 @@ func (p testStreamingElicitationProgram) Step(ctx context.Context, r *mrtr.Round
 					f.UserName = answer
 				}
 			case mrtr.Declined:
-				return r.Finish(mrtr.Final{
-					Outcome: mrtr.OutcomeCancelled,
-					Text:    "test_streaming_elicitation was cancelled: the user declined \"user_name\".",
-				})
+				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "test_streaming_elicitation was cancelled: the user declined \"user_name\"."})
 			case mrtr.Cancelled:
-				return r.Finish(mrtr.Final{
-					Outcome: mrtr.OutcomeCancelled,
-					Text:    "test_streaming_elicitation was cancelled: the user cancelled \"user_name\".",
-				})
+				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "test_streaming_elicitation was cancelled: the user cancelled \"user_name\"."})
 			case mrtr.Malformed:
 				pending = append(pending, p.requestUserName(f, mrtr.Problems{resp.Problem}))
 			default:
@@ -115,10 +109,7 @@ func (p testStreamingElicitationProgram) Step(ctx context.Context, r *mrtr.Round
 		}
 		return r.Goto(uint16(TestStreamingElicitationStateGreet), "next")
 	case TestStreamingElicitationStateGreet:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeSuccess,
-			Text:    testStreamingElicitationGreetMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: testStreamingElicitationGreetMessage(f)})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in test_streaming_elicitation", mrtr.ErrUnknownState, f.state)
 }
@@ -179,24 +170,15 @@ var testStreamingElicitationDescriptor = mrtr.Descriptor{
 	Kind:       mrtr.KindTool,
 	Name:       "test_streaming_elicitation",
 	SchemaHash: uint64(0xb6dcb0afa511932),
-	States: []mrtr.StateInfo{{
-		Kind: mrtr.StateAsk,
-		Name: "askName",
-		Requests: []mrtr.RequestInfo{{
-			Key:  "user_name",
-			Kind: mrtr.Elicit,
-		}},
-	}, {
-		Kind: mrtr.StateTerminal,
-		Name: "greet",
-	}},
+	States: []mrtr.StateInfo{
+		{Name: "askName", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "user_name", Kind: mrtr.Elicit}}},
+		{Name: "greet", Kind: mrtr.StateTerminal},
+	},
 	Storage: mrtr.Sealed,
 	TTL:     10 * time.Minute,
-	Transitions: []mrtr.Transition{{
-		From: uint16(TestStreamingElicitationStateAskName),
-		On:   "next",
-		To:   uint16(TestStreamingElicitationStateGreet),
-	}},
+	Transitions: []mrtr.Transition{
+		{From: uint16(TestStreamingElicitationStateAskName), On: "next", To: uint16(TestStreamingElicitationStateGreet)},
+	},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is

@@ -10,7 +10,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -19,49 +18,14 @@ import (
 )
 
 // fakeTestStreamingElicitation implements TestStreamingElicitationHandler for the generated tests: it allows every
-// caller but "mallory", counts effects, fails every check and effect while broken,
-// and takes check outcomes from queues; with an empty queue it takes the outcome
-// on the shortest way to a successful end.
+// caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
+// effect while broken, and takes check outcomes from queues; with an empty queue a
+// check takes the outcome on the shortest way to a successful end.
 type fakeTestStreamingElicitation struct {
-	mu       sync.Mutex
-	broken   bool
-	effects  int
-	outcomes map[string][]uint8
+	fake mrtrtest.Fake
 }
 
 var _ TestStreamingElicitationHandler = (*fakeTestStreamingElicitation)(nil)
-
-func (h *fakeTestStreamingElicitation) step(ctx context.Context) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.broken {
-		return errors.New("fake dependency is down")
-	}
-	return ctx.Err()
-}
-
-func (h *fakeTestStreamingElicitation) next(check string, otherwise uint8) uint8 {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	q := h.outcomes[check]
-	if len(q) == 0 {
-		return otherwise
-	}
-	h.outcomes[check] = q[1:]
-	return q[0]
-}
-
-func (h *fakeTestStreamingElicitation) effectCount() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.effects
-}
-
-func (h *fakeTestStreamingElicitation) setBroken(b bool) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.broken = b
-}
 
 func (h *fakeTestStreamingElicitation) Authorize(ctx context.Context, f *TestStreamingElicitationFlow) error {
 	if f.Call.Principal == "mallory" {
@@ -70,11 +34,16 @@ func (h *fakeTestStreamingElicitation) Authorize(ctx context.Context, f *TestStr
 	return nil
 }
 
+// answersTestStreamingElicitation are valid answers to the input requests of test_streaming_elicitation, derived from the spec.
+var answersTestStreamingElicitation = map[string]mcp.InputResponse{
+	"user_name": mrtrtest.Accept(map[string]any{"name": "example"}),
+}
+
 // fixturesTestStreamingElicitation are a valid test_streaming_elicitation workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesTestStreamingElicitation(h *fakeTestStreamingElicitation) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
-		Answers:      map[string]mcp.InputResponse{"user_name": mrtrtest.Accept(map[string]any{"name": "example"})},
+		Answers:      answersTestStreamingElicitation,
 		Args:         map[string]any{},
 		Invalid:      map[string]mcp.InputResponse{"user_name": mrtrtest.Accept(map[string]any{"name": 12345})},
 		Other:        "bob",
@@ -96,26 +65,20 @@ func TestTestStreamingElicitationTransitions(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "askName>greet",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"user_name"},
-				Path: []string{"askName"},
-			}, {
-				Path: []string{"askName", "greet"},
-				Send: mcp.InputResponseMap{"user_name": mrtrtest.Accept(map[string]any{"name": "example"})},
-			}},
-			Want: mrtr.OutcomeSuccess,
+		name: "askName>greet",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"user_name"}, Path: []string{"askName"}},
+			{Path: []string{"askName", "greet"}, Send: mcp.InputResponseMap{"user_name": answersTestStreamingElicitation["user_name"]}},
 		},
+		want: mrtr.OutcomeSuccess,
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeTestStreamingElicitation{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewTestStreamingElicitationProgram(h)), tc.script)
+			h := &fakeTestStreamingElicitation{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewTestStreamingElicitationProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: tc.rounds, Want: tc.want})
 		})
 	}
 }
@@ -173,28 +136,21 @@ func TestTestStreamingElicitationRejectedInputs(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "at askName: answers to other states",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"user_name"},
-				Path: []string{"askName"},
-			}, {
-				Asks: []string{"user_name"},
-				Path: []string{"askName"},
-				Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})},
-			}},
+		name: "at askName: answers to other states",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"user_name"}, Path: []string{"askName"}},
+			{Asks: []string{"user_name"}, Path: []string{"askName"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
 		},
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeTestStreamingElicitation{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewTestStreamingElicitationProgram(h)), tc.script)
-			if h.effectCount() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.effectCount())
+			h := &fakeTestStreamingElicitation{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewTestStreamingElicitationProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: tc.rounds, Want: tc.want})
+			if h.fake.Effects() != 0 {
+				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
 			}
 		})
 	}

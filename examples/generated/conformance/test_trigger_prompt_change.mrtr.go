@@ -78,10 +78,7 @@ func (p testTriggerPromptChangeProgram) Step(ctx context.Context, r *mrtr.Round,
 			return p.h.ChangePromptList(ctx, f)
 		})
 	case TestTriggerPromptChangeStateDone:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeSuccess,
-			Text:    testTriggerPromptChangeDoneMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: testTriggerPromptChangeDoneMessage(f)})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in test_trigger_prompt_change", mrtr.ErrUnknownState, f.state)
 }
@@ -147,20 +144,15 @@ var testTriggerPromptChangeDescriptor = mrtr.Descriptor{
 	Kind:       mrtr.KindTool,
 	Name:       "test_trigger_prompt_change",
 	SchemaHash: uint64(0xa8b9f6d3fb359a39),
-	States: []mrtr.StateInfo{{
-		Kind: mrtr.StateEffect,
-		Name: "change",
-	}, {
-		Kind: mrtr.StateTerminal,
-		Name: "done",
-	}},
+	States: []mrtr.StateInfo{
+		{Name: "change", Kind: mrtr.StateEffect},
+		{Name: "done", Kind: mrtr.StateTerminal},
+	},
 	Storage: mrtr.Sealed,
 	TTL:     10 * time.Minute,
-	Transitions: []mrtr.Transition{{
-		From: uint16(TestTriggerPromptChangeStateChange),
-		On:   "next",
-		To:   uint16(TestTriggerPromptChangeStateDone),
-	}},
+	Transitions: []mrtr.Transition{
+		{From: uint16(TestTriggerPromptChangeStateChange), On: "next", To: uint16(TestTriggerPromptChangeStateDone)},
+	},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is

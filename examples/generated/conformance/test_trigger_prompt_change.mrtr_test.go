@@ -5,59 +5,21 @@ package conformance
 
 import (
 	"context"
-	"errors"
-	"sync"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 )
 
 // fakeTestTriggerPromptChange implements TestTriggerPromptChangeHandler for the generated tests: it allows every
-// caller but "mallory", counts effects, fails every check and effect while broken,
-// and takes check outcomes from queues; with an empty queue it takes the outcome
-// on the shortest way to a successful end.
+// caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
+// effect while broken, and takes check outcomes from queues; with an empty queue a
+// check takes the outcome on the shortest way to a successful end.
 type fakeTestTriggerPromptChange struct {
-	mu       sync.Mutex
-	broken   bool
-	effects  int
-	outcomes map[string][]uint8
+	fake mrtrtest.Fake
 }
 
 var _ TestTriggerPromptChangeHandler = (*fakeTestTriggerPromptChange)(nil)
-
-func (h *fakeTestTriggerPromptChange) step(ctx context.Context) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.broken {
-		return errors.New("fake dependency is down")
-	}
-	return ctx.Err()
-}
-
-func (h *fakeTestTriggerPromptChange) next(check string, otherwise uint8) uint8 {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	q := h.outcomes[check]
-	if len(q) == 0 {
-		return otherwise
-	}
-	h.outcomes[check] = q[1:]
-	return q[0]
-}
-
-func (h *fakeTestTriggerPromptChange) effectCount() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.effects
-}
-
-func (h *fakeTestTriggerPromptChange) setBroken(b bool) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.broken = b
-}
 
 func (h *fakeTestTriggerPromptChange) Authorize(ctx context.Context, f *TestTriggerPromptChangeFlow) error {
 	if f.Call.Principal == "mallory" {
@@ -67,28 +29,16 @@ func (h *fakeTestTriggerPromptChange) Authorize(ctx context.Context, f *TestTrig
 }
 
 func (h *fakeTestTriggerPromptChange) ChangePromptList(ctx context.Context, f *TestTriggerPromptChangeFlow) error {
-	if err := h.step(ctx); err != nil {
-		return err
-	}
-	h.mu.Lock()
-	h.effects++
-	h.mu.Unlock()
-	return nil
+	return h.fake.Effect(ctx)
 }
 
 // fixturesTestTriggerPromptChange are a valid test_trigger_prompt_change workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesTestTriggerPromptChange(h *fakeTestTriggerPromptChange) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
-		Answers: map[string]mcp.InputResponse{},
-		Args:    map[string]any{},
-		Break: func() func() {
-			h.setBroken(true)
-			return func() {
-				h.setBroken(false)
-			}
-		},
-		Effects:      h.effectCount,
+		Args:         map[string]any{},
+		Break:        h.fake.Break,
+		Effects:      h.fake.Effects,
 		Other:        "bob",
 		Unauthorized: "mallory",
 		WantOutcome:  mrtr.OutcomeSuccess,
@@ -108,20 +58,19 @@ func TestTestTriggerPromptChangeTransitions(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "change>done",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args:   map[string]any{},
-			Rounds: []mrtrtest.ScriptRound{{Path: []string{"change", "done"}}},
-			Want:   mrtr.OutcomeSuccess,
+		name: "change>done",
+		rounds: []mrtrtest.ScriptRound{
+			{Path: []string{"change", "done"}},
 		},
+		want: mrtr.OutcomeSuccess,
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeTestTriggerPromptChange{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewTestTriggerPromptChangeProgram(h)), tc.script)
+			h := &fakeTestTriggerPromptChange{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewTestTriggerPromptChangeProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: tc.rounds, Want: tc.want})
 		})
 	}
 }

@@ -78,10 +78,7 @@ func (p testTriggerToolChangeProgram) Step(ctx context.Context, r *mrtr.Round, f
 			return p.h.ChangeToolList(ctx, f)
 		})
 	case TestTriggerToolChangeStateDone:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeSuccess,
-			Text:    testTriggerToolChangeDoneMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: testTriggerToolChangeDoneMessage(f)})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in test_trigger_tool_change", mrtr.ErrUnknownState, f.state)
 }
@@ -147,20 +144,15 @@ var testTriggerToolChangeDescriptor = mrtr.Descriptor{
 	Kind:       mrtr.KindTool,
 	Name:       "test_trigger_tool_change",
 	SchemaHash: uint64(0x4fb1b4e794c715fd),
-	States: []mrtr.StateInfo{{
-		Kind: mrtr.StateEffect,
-		Name: "change",
-	}, {
-		Kind: mrtr.StateTerminal,
-		Name: "done",
-	}},
+	States: []mrtr.StateInfo{
+		{Name: "change", Kind: mrtr.StateEffect},
+		{Name: "done", Kind: mrtr.StateTerminal},
+	},
 	Storage: mrtr.Sealed,
 	TTL:     10 * time.Minute,
-	Transitions: []mrtr.Transition{{
-		From: uint16(TestTriggerToolChangeStateChange),
-		On:   "next",
-		To:   uint16(TestTriggerToolChangeStateDone),
-	}},
+	Transitions: []mrtr.Transition{
+		{From: uint16(TestTriggerToolChangeStateChange), On: "next", To: uint16(TestTriggerToolChangeStateDone)},
+	},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is

@@ -198,25 +198,16 @@ func (p deleteCustomerProgram) Step(ctx context.Context, r *mrtr.Round, f *Delet
 		}
 		return mrtr.Step{}, fmt.Errorf("recheckCustomer returned unknown outcome %d", out)
 	case DeleteCustomerStateKept:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeCancelled,
-			Text:    deleteCustomerKeptMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: deleteCustomerKeptMessage(f)})
 	case DeleteCustomerStateChanged:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeFailed,
-			Text:    deleteCustomerChangedMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeFailed, Text: deleteCustomerChangedMessage(f)})
 	case DeleteCustomerStateDelete:
 		// operation id delete-{customerId}
 		return r.Effect(ctx, deleteCustomerDeleteOperationID(f), 24*time.Hour, uint16(DeleteCustomerStateDeleted), func(ctx context.Context) error {
 			return p.h.DeleteCustomer(ctx, f)
 		})
 	case DeleteCustomerStateDeleted:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeSuccess,
-			Text:    deleteCustomerDeletedMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: deleteCustomerDeletedMessage(f)})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in delete_customer", mrtr.ErrUnknownState, f.state)
 }
@@ -303,89 +294,32 @@ var deleteCustomerDescriptor = mrtr.Descriptor{
 	Kind:       mrtr.KindTool,
 	Name:       "delete_customer",
 	SchemaHash: uint64(0x64e31ccb72fdcc2c),
-	States: []mrtr.StateInfo{{
-		Kind: mrtr.StateCheck,
-		Name: "inspect",
-	}, {
-		Kind: mrtr.StateConfirm,
-		Name: "confirmCancellation",
-		Requests: []mrtr.RequestInfo{{
-			GateField: "confirm",
-			Key:       "cancelSubscription",
-			Kind:      mrtr.Elicit,
-		}},
-	}, {
-		Kind: mrtr.StateConfirm,
-		Name: "confirmDeletion",
-		Requests: []mrtr.RequestInfo{{
-			GateField: "confirm",
-			Key:       "deleteCustomer",
-			Kind:      mrtr.Elicit,
-		}},
-	}, {
-		Kind: mrtr.StateCheck,
-		Name: "recheck",
-	}, {
-		Kind: mrtr.StateTerminal,
-		Name: "kept",
-	}, {
-		Kind: mrtr.StateTerminal,
-		Name: "changed",
-	}, {
-		Kind: mrtr.StateEffect,
-		Name: "delete",
-	}, {
-		Kind: mrtr.StateTerminal,
-		Name: "deleted",
-	}},
+	States: []mrtr.StateInfo{
+		{Name: "inspect", Kind: mrtr.StateCheck},
+		{Name: "confirmCancellation", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "cancelSubscription", Kind: mrtr.Elicit, GateField: "confirm"}}},
+		{Name: "confirmDeletion", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "deleteCustomer", Kind: mrtr.Elicit, GateField: "confirm"}}},
+		{Name: "recheck", Kind: mrtr.StateCheck},
+		{Name: "kept", Kind: mrtr.StateTerminal},
+		{Name: "changed", Kind: mrtr.StateTerminal},
+		{Name: "delete", Kind: mrtr.StateEffect},
+		{Name: "deleted", Kind: mrtr.StateTerminal},
+	},
 	Storage: mrtr.Reference,
 	TTL:     5 * time.Minute,
 	Title:   "Delete customer",
-	Transitions: []mrtr.Transition{{
-		From: uint16(DeleteCustomerStateInspect),
-		On:   "outcome:activeSubscription",
-		To:   uint16(DeleteCustomerStateConfirmCancellation),
-	}, {
-		From: uint16(DeleteCustomerStateInspect),
-		On:   "outcome:noSubscription",
-		To:   uint16(DeleteCustomerStateConfirmDeletion),
-	}, {
-		From: uint16(DeleteCustomerStateConfirmCancellation),
-		On:   "next",
-		To:   uint16(DeleteCustomerStateRecheck),
-	}, {
-		From: uint16(DeleteCustomerStateConfirmCancellation),
-		On:   "decline",
-		To:   uint16(DeleteCustomerStateKept),
-	}, {
-		From: uint16(DeleteCustomerStateConfirmCancellation),
-		On:   "cancel",
-		To:   uint16(DeleteCustomerStateKept),
-	}, {
-		From: uint16(DeleteCustomerStateConfirmDeletion),
-		On:   "next",
-		To:   uint16(DeleteCustomerStateRecheck),
-	}, {
-		From: uint16(DeleteCustomerStateConfirmDeletion),
-		On:   "decline",
-		To:   uint16(DeleteCustomerStateKept),
-	}, {
-		From: uint16(DeleteCustomerStateConfirmDeletion),
-		On:   "cancel",
-		To:   uint16(DeleteCustomerStateKept),
-	}, {
-		From: uint16(DeleteCustomerStateRecheck),
-		On:   "outcome:changed",
-		To:   uint16(DeleteCustomerStateChanged),
-	}, {
-		From: uint16(DeleteCustomerStateRecheck),
-		On:   "outcome:unchanged",
-		To:   uint16(DeleteCustomerStateDelete),
-	}, {
-		From: uint16(DeleteCustomerStateDelete),
-		On:   "next",
-		To:   uint16(DeleteCustomerStateDeleted),
-	}},
+	Transitions: []mrtr.Transition{
+		{From: uint16(DeleteCustomerStateInspect), On: "outcome:activeSubscription", To: uint16(DeleteCustomerStateConfirmCancellation)},
+		{From: uint16(DeleteCustomerStateInspect), On: "outcome:noSubscription", To: uint16(DeleteCustomerStateConfirmDeletion)},
+		{From: uint16(DeleteCustomerStateConfirmCancellation), On: "next", To: uint16(DeleteCustomerStateRecheck)},
+		{From: uint16(DeleteCustomerStateConfirmCancellation), On: "decline", To: uint16(DeleteCustomerStateKept)},
+		{From: uint16(DeleteCustomerStateConfirmCancellation), On: "cancel", To: uint16(DeleteCustomerStateKept)},
+		{From: uint16(DeleteCustomerStateConfirmDeletion), On: "next", To: uint16(DeleteCustomerStateRecheck)},
+		{From: uint16(DeleteCustomerStateConfirmDeletion), On: "decline", To: uint16(DeleteCustomerStateKept)},
+		{From: uint16(DeleteCustomerStateConfirmDeletion), On: "cancel", To: uint16(DeleteCustomerStateKept)},
+		{From: uint16(DeleteCustomerStateRecheck), On: "outcome:changed", To: uint16(DeleteCustomerStateChanged)},
+		{From: uint16(DeleteCustomerStateRecheck), On: "outcome:unchanged", To: uint16(DeleteCustomerStateDelete)},
+		{From: uint16(DeleteCustomerStateDelete), On: "next", To: uint16(DeleteCustomerStateDeleted)},
+	},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is

@@ -10,7 +10,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -19,49 +18,14 @@ import (
 )
 
 // fakeDeleteCustomer implements DeleteCustomerHandler for the generated tests: it allows every
-// caller but "mallory", counts effects, fails every check and effect while broken,
-// and takes check outcomes from queues; with an empty queue it takes the outcome
-// on the shortest way to a successful end.
+// caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
+// effect while broken, and takes check outcomes from queues; with an empty queue a
+// check takes the outcome on the shortest way to a successful end.
 type fakeDeleteCustomer struct {
-	mu       sync.Mutex
-	broken   bool
-	effects  int
-	outcomes map[string][]uint8
+	fake mrtrtest.Fake
 }
 
 var _ DeleteCustomerHandler = (*fakeDeleteCustomer)(nil)
-
-func (h *fakeDeleteCustomer) step(ctx context.Context) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.broken {
-		return errors.New("fake dependency is down")
-	}
-	return ctx.Err()
-}
-
-func (h *fakeDeleteCustomer) next(check string, otherwise uint8) uint8 {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	q := h.outcomes[check]
-	if len(q) == 0 {
-		return otherwise
-	}
-	h.outcomes[check] = q[1:]
-	return q[0]
-}
-
-func (h *fakeDeleteCustomer) effectCount() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.effects
-}
-
-func (h *fakeDeleteCustomer) setBroken(b bool) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.broken = b
-}
 
 func (h *fakeDeleteCustomer) Authorize(ctx context.Context, f *DeleteCustomerFlow) error {
 	if f.Call.Principal == "mallory" {
@@ -71,42 +35,26 @@ func (h *fakeDeleteCustomer) Authorize(ctx context.Context, f *DeleteCustomerFlo
 }
 
 func (h *fakeDeleteCustomer) InspectCustomer(ctx context.Context, f *DeleteCustomerFlow) (DeleteCustomerInspectCustomerOutcome, error) {
-	if err := h.step(ctx); err != nil {
-		return 0, err
-	}
-	return DeleteCustomerInspectCustomerOutcome(h.next("inspectCustomer", 1)), nil
+	out, err := h.fake.Check(ctx, "inspectCustomer", 1)
+	return DeleteCustomerInspectCustomerOutcome(out), err
 }
 
 func (h *fakeDeleteCustomer) RecheckCustomer(ctx context.Context, f *DeleteCustomerFlow) (DeleteCustomerRecheckCustomerOutcome, error) {
-	if err := h.step(ctx); err != nil {
-		return 0, err
-	}
-	return DeleteCustomerRecheckCustomerOutcome(h.next("recheckCustomer", 2)), nil
+	out, err := h.fake.Check(ctx, "recheckCustomer", 2)
+	return DeleteCustomerRecheckCustomerOutcome(out), err
 }
 
 func (h *fakeDeleteCustomer) DeleteCustomer(ctx context.Context, f *DeleteCustomerFlow) error {
-	if err := h.step(ctx); err != nil {
-		return err
-	}
-	h.mu.Lock()
-	h.effects++
-	h.mu.Unlock()
-	return nil
+	return h.fake.Effect(ctx)
 }
 
 // fixturesDeleteCustomer are a valid delete_customer workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesDeleteCustomer(h *fakeDeleteCustomer) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
-		Answers: map[string]mcp.InputResponse{},
-		Args:    map[string]any{"customerId": "cus_0000"},
-		Break: func() func() {
-			h.setBroken(true)
-			return func() {
-				h.setBroken(false)
-			}
-		},
-		Effects:      h.effectCount,
+		Args:         map[string]any{"customerId": "cus_0000"},
+		Break:        h.fake.Break,
+		Effects:      h.fake.Effects,
 		Other:        "bob",
 		OtherArgs:    map[string]any{"customerId": "cus_zzzzzzzzzzzzzzzzzzzzzzzz"},
 		Unauthorized: "mallory",
@@ -127,119 +75,69 @@ func TestDeleteCustomerTransitions(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
 		name:     "inspect>(activeSubscription)confirmCancellation>(decline)kept",
 		outcomes: map[string][]uint8{"inspectCustomer": {1}},
-		script: mrtrtest.Script{
-			Args: map[string]any{"customerId": "cus_0000"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"cancelSubscription"},
-				Path: []string{"inspect", "confirmCancellation"},
-			}, {
-				Path: []string{"confirmCancellation", "kept"},
-				Send: mcp.InputResponseMap{"cancelSubscription": mrtrtest.Accept(map[string]any{"confirm": false})},
-			}},
-			Want: mrtr.OutcomeCancelled,
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"cancelSubscription"}, Path: []string{"inspect", "confirmCancellation"}},
+			{Path: []string{"confirmCancellation", "kept"}, Send: mcp.InputResponseMap{"cancelSubscription": mrtrtest.Accept(map[string]any{"confirm": false})}},
 		},
+		want: mrtr.OutcomeCancelled,
 	}, {
 		name:     "inspect>(noSubscription)confirmDeletion>(decline)kept",
 		outcomes: map[string][]uint8{"inspectCustomer": {2}},
-		script: mrtrtest.Script{
-			Args: map[string]any{"customerId": "cus_0000"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"deleteCustomer"},
-				Path: []string{"inspect", "confirmDeletion"},
-			}, {
-				Path: []string{"confirmDeletion", "kept"},
-				Send: mcp.InputResponseMap{"deleteCustomer": mrtrtest.Accept(map[string]any{"confirm": false})},
-			}},
-			Want: mrtr.OutcomeCancelled,
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"deleteCustomer"}, Path: []string{"inspect", "confirmDeletion"}},
+			{Path: []string{"confirmDeletion", "kept"}, Send: mcp.InputResponseMap{"deleteCustomer": mrtrtest.Accept(map[string]any{"confirm": false})}},
 		},
+		want: mrtr.OutcomeCancelled,
 	}, {
-		name: "inspect>(activeSubscription)confirmCancellation>recheck>(changed)changed",
-		outcomes: map[string][]uint8{
-			"inspectCustomer": {1},
-			"recheckCustomer": {1},
+		name:     "inspect>(activeSubscription)confirmCancellation>recheck>(changed)changed",
+		outcomes: map[string][]uint8{"inspectCustomer": {1}, "recheckCustomer": {1}},
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"cancelSubscription"}, Path: []string{"inspect", "confirmCancellation"}},
+			{Path: []string{"confirmCancellation", "recheck", "changed"}, Send: mcp.InputResponseMap{"cancelSubscription": mrtrtest.Accept(map[string]any{"confirm": true})}},
 		},
-		script: mrtrtest.Script{
-			Args: map[string]any{"customerId": "cus_0000"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"cancelSubscription"},
-				Path: []string{"inspect", "confirmCancellation"},
-			}, {
-				Path: []string{"confirmCancellation", "recheck", "changed"},
-				Send: mcp.InputResponseMap{"cancelSubscription": mrtrtest.Accept(map[string]any{"confirm": true})},
-			}},
-			Want: mrtr.OutcomeFailed,
-		},
+		want: mrtr.OutcomeFailed,
 	}, {
 		name:     "inspect>(activeSubscription)confirmCancellation>(cancel)kept",
 		outcomes: map[string][]uint8{"inspectCustomer": {1}},
-		script: mrtrtest.Script{
-			Args: map[string]any{"customerId": "cus_0000"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"cancelSubscription"},
-				Path: []string{"inspect", "confirmCancellation"},
-			}, {
-				Path: []string{"confirmCancellation", "kept"},
-				Send: mcp.InputResponseMap{"cancelSubscription": mrtrtest.Cancel()},
-			}},
-			Want: mrtr.OutcomeCancelled,
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"cancelSubscription"}, Path: []string{"inspect", "confirmCancellation"}},
+			{Path: []string{"confirmCancellation", "kept"}, Send: mcp.InputResponseMap{"cancelSubscription": mrtrtest.Cancel()}},
 		},
+		want: mrtr.OutcomeCancelled,
 	}, {
-		name: "inspect>(noSubscription)confirmDeletion>recheck>(changed)changed",
-		outcomes: map[string][]uint8{
-			"inspectCustomer": {2},
-			"recheckCustomer": {1},
+		name:     "inspect>(noSubscription)confirmDeletion>recheck>(changed)changed",
+		outcomes: map[string][]uint8{"inspectCustomer": {2}, "recheckCustomer": {1}},
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"deleteCustomer"}, Path: []string{"inspect", "confirmDeletion"}},
+			{Path: []string{"confirmDeletion", "recheck", "changed"}, Send: mcp.InputResponseMap{"deleteCustomer": mrtrtest.Accept(map[string]any{"confirm": true})}},
 		},
-		script: mrtrtest.Script{
-			Args: map[string]any{"customerId": "cus_0000"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"deleteCustomer"},
-				Path: []string{"inspect", "confirmDeletion"},
-			}, {
-				Path: []string{"confirmDeletion", "recheck", "changed"},
-				Send: mcp.InputResponseMap{"deleteCustomer": mrtrtest.Accept(map[string]any{"confirm": true})},
-			}},
-			Want: mrtr.OutcomeFailed,
-		},
+		want: mrtr.OutcomeFailed,
 	}, {
 		name:     "inspect>(noSubscription)confirmDeletion>(cancel)kept",
 		outcomes: map[string][]uint8{"inspectCustomer": {2}},
-		script: mrtrtest.Script{
-			Args: map[string]any{"customerId": "cus_0000"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"deleteCustomer"},
-				Path: []string{"inspect", "confirmDeletion"},
-			}, {
-				Path: []string{"confirmDeletion", "kept"},
-				Send: mcp.InputResponseMap{"deleteCustomer": mrtrtest.Cancel()},
-			}},
-			Want: mrtr.OutcomeCancelled,
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"deleteCustomer"}, Path: []string{"inspect", "confirmDeletion"}},
+			{Path: []string{"confirmDeletion", "kept"}, Send: mcp.InputResponseMap{"deleteCustomer": mrtrtest.Cancel()}},
 		},
+		want: mrtr.OutcomeCancelled,
 	}, {
-		name: "inspect>(activeSubscription)confirmCancellation>recheck>(unchanged)delete>deleted",
-		outcomes: map[string][]uint8{
-			"inspectCustomer": {1},
-			"recheckCustomer": {2},
+		name:     "inspect>(activeSubscription)confirmCancellation>recheck>(unchanged)delete>deleted",
+		outcomes: map[string][]uint8{"inspectCustomer": {1}, "recheckCustomer": {2}},
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"cancelSubscription"}, Path: []string{"inspect", "confirmCancellation"}},
+			{Path: []string{"confirmCancellation", "recheck", "delete", "deleted"}, Send: mcp.InputResponseMap{"cancelSubscription": mrtrtest.Accept(map[string]any{"confirm": true})}},
 		},
-		script: mrtrtest.Script{
-			Args: map[string]any{"customerId": "cus_0000"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"cancelSubscription"},
-				Path: []string{"inspect", "confirmCancellation"},
-			}, {
-				Path: []string{"confirmCancellation", "recheck", "delete", "deleted"},
-				Send: mcp.InputResponseMap{"cancelSubscription": mrtrtest.Accept(map[string]any{"confirm": true})},
-			}},
-			Want: mrtr.OutcomeSuccess,
-		},
+		want: mrtr.OutcomeSuccess,
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeDeleteCustomer{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewDeleteCustomerProgram(h)), tc.script)
+			h := &fakeDeleteCustomer{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewDeleteCustomerProgram(h)), mrtrtest.Script{Args: map[string]any{"customerId": "cus_0000"}, Rounds: tc.rounds, Want: tc.want})
 		})
 	}
 }
@@ -297,28 +195,22 @@ func TestDeleteCustomerOperationIDs(t *testing.T) {
 	hs := mrtrtest.New(t, NewDeleteCustomerProgram(h))
 	mrtrtest.RunScript(t, hs, mrtrtest.Script{
 		Args: map[string]any{"customerId": "cus_0000"},
-		Rounds: []mrtrtest.ScriptRound{{
-			Asks: []string{"cancelSubscription"},
-			Path: []string{"inspect", "confirmCancellation"},
-		}, {
-			Path: []string{"confirmCancellation", "recheck", "delete", "deleted"},
-			Send: mcp.InputResponseMap{"cancelSubscription": mrtrtest.Accept(map[string]any{"confirm": true})},
-		}},
+		Rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"cancelSubscription"}, Path: []string{"inspect", "confirmCancellation"}},
+			{Path: []string{"confirmCancellation", "recheck", "delete", "deleted"}, Send: mcp.InputResponseMap{"cancelSubscription": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		},
 		Want: mrtr.OutcomeSuccess,
 	})
-	before := h.effectCount()
+	before := h.fake.Effects()
 	mrtrtest.RunScript(t, hs, mrtrtest.Script{
 		Args: map[string]any{"customerId": "cus_0000"},
-		Rounds: []mrtrtest.ScriptRound{{
-			Asks: []string{"cancelSubscription"},
-			Path: []string{"inspect", "confirmCancellation"},
-		}, {
-			Path: []string{"confirmCancellation", "recheck", "delete"},
-			Send: mcp.InputResponseMap{"cancelSubscription": mrtrtest.Accept(map[string]any{"confirm": true})},
-		}},
+		Rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"cancelSubscription"}, Path: []string{"inspect", "confirmCancellation"}},
+			{Path: []string{"confirmCancellation", "recheck", "delete"}, Send: mcp.InputResponseMap{"cancelSubscription": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		},
 		Want: mrtr.OutcomeRejected,
 	})
-	if got := h.effectCount() - before; got != 0 {
+	if got := h.fake.Effects() - before; got != 0 {
 		t.Fatalf("the second workflow performed %d side effects, want 0: deleteCustomer must not run again", got)
 	}
 }
@@ -330,64 +222,41 @@ func TestDeleteCustomerRejectedInputs(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
 		name:     "at confirmCancellation: answers to other states",
 		outcomes: map[string][]uint8{"inspectCustomer": {1}},
-		script: mrtrtest.Script{
-			Args: map[string]any{"customerId": "cus_0000"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"cancelSubscription"},
-				Path: []string{"inspect", "confirmCancellation"},
-			}, {
-				Asks: []string{"cancelSubscription"},
-				Path: []string{"confirmCancellation"},
-				Send: mcp.InputResponseMap{"deleteCustomer": mrtrtest.Accept(map[string]any{"confirm": true})},
-			}},
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"cancelSubscription"}, Path: []string{"inspect", "confirmCancellation"}},
+			{Asks: []string{"cancelSubscription"}, Path: []string{"confirmCancellation"}, Send: mcp.InputResponseMap{"deleteCustomer": mrtrtest.Accept(map[string]any{"confirm": true})}},
 		},
 	}, {
 		name:     "at confirmCancellation: confirmation before the gate was shown",
 		outcomes: map[string][]uint8{"inspectCustomer": {1}},
-		script: mrtrtest.Script{
-			Args: map[string]any{"customerId": "cus_0000"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"cancelSubscription"},
-				Path: []string{"inspect", "confirmCancellation"},
-				Send: mcp.InputResponseMap{"cancelSubscription": mrtrtest.Accept(map[string]any{"confirm": true})},
-			}},
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"cancelSubscription"}, Path: []string{"inspect", "confirmCancellation"}, Send: mcp.InputResponseMap{"cancelSubscription": mrtrtest.Accept(map[string]any{"confirm": true})}},
 		},
 	}, {
 		name:     "at confirmDeletion: answers to other states",
 		outcomes: map[string][]uint8{"inspectCustomer": {2}},
-		script: mrtrtest.Script{
-			Args: map[string]any{"customerId": "cus_0000"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"deleteCustomer"},
-				Path: []string{"inspect", "confirmDeletion"},
-			}, {
-				Asks: []string{"deleteCustomer"},
-				Path: []string{"confirmDeletion"},
-				Send: mcp.InputResponseMap{"cancelSubscription": mrtrtest.Accept(map[string]any{"confirm": true})},
-			}},
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"deleteCustomer"}, Path: []string{"inspect", "confirmDeletion"}},
+			{Asks: []string{"deleteCustomer"}, Path: []string{"confirmDeletion"}, Send: mcp.InputResponseMap{"cancelSubscription": mrtrtest.Accept(map[string]any{"confirm": true})}},
 		},
 	}, {
 		name:     "at confirmDeletion: confirmation before the gate was shown",
 		outcomes: map[string][]uint8{"inspectCustomer": {2}},
-		script: mrtrtest.Script{
-			Args: map[string]any{"customerId": "cus_0000"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"deleteCustomer"},
-				Path: []string{"inspect", "confirmDeletion"},
-				Send: mcp.InputResponseMap{"deleteCustomer": mrtrtest.Accept(map[string]any{"confirm": true})},
-			}},
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"deleteCustomer"}, Path: []string{"inspect", "confirmDeletion"}, Send: mcp.InputResponseMap{"deleteCustomer": mrtrtest.Accept(map[string]any{"confirm": true})}},
 		},
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeDeleteCustomer{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewDeleteCustomerProgram(h)), tc.script)
-			if h.effectCount() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.effectCount())
+			h := &fakeDeleteCustomer{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewDeleteCustomerProgram(h)), mrtrtest.Script{Args: map[string]any{"customerId": "cus_0000"}, Rounds: tc.rounds, Want: tc.want})
+			if h.fake.Effects() != 0 {
+				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
 			}
 		})
 	}

@@ -186,15 +186,9 @@ func (p provisionWorkspaceProgram) Step(ctx context.Context, r *mrtr.Round, f *P
 					f.Plan = answer
 				}
 			case mrtr.Declined:
-				return r.Finish(mrtr.Final{
-					Outcome: mrtr.OutcomeCancelled,
-					Text:    "provision_workspace was cancelled: the user declined \"plan\".",
-				})
+				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "provision_workspace was cancelled: the user declined \"plan\"."})
 			case mrtr.Cancelled:
-				return r.Finish(mrtr.Final{
-					Outcome: mrtr.OutcomeCancelled,
-					Text:    "provision_workspace was cancelled: the user cancelled \"plan\".",
-				})
+				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "provision_workspace was cancelled: the user cancelled \"plan\"."})
 			case mrtr.Malformed:
 				pending = append(pending, p.requestPlan(f, mrtr.Problems{resp.Problem}))
 			default:
@@ -223,15 +217,9 @@ func (p provisionWorkspaceProgram) Step(ctx context.Context, r *mrtr.Round, f *P
 					f.Placement = answer
 				}
 			case mrtr.Declined:
-				return r.Finish(mrtr.Final{
-					Outcome: mrtr.OutcomeCancelled,
-					Text:    "provision_workspace was cancelled: the user declined \"placement\".",
-				})
+				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "provision_workspace was cancelled: the user declined \"placement\"."})
 			case mrtr.Cancelled:
-				return r.Finish(mrtr.Final{
-					Outcome: mrtr.OutcomeCancelled,
-					Text:    "provision_workspace was cancelled: the user cancelled \"placement\".",
-				})
+				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "provision_workspace was cancelled: the user cancelled \"placement\"."})
 			case mrtr.Malformed:
 				pending = append(pending, p.requestPlacement(f, mrtr.Problems{resp.Problem}))
 			default:
@@ -295,10 +283,7 @@ func (p provisionWorkspaceProgram) Step(ctx context.Context, r *mrtr.Round, f *P
 		case mrtr.Declined:
 			return r.Goto(uint16(ProvisionWorkspaceStateAbandoned), "decline")
 		case mrtr.Cancelled:
-			return r.Finish(mrtr.Final{
-				Outcome: mrtr.OutcomeCancelled,
-				Text:    "provision_workspace was cancelled: the user cancelled the confirmation.",
-			})
+			return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "provision_workspace was cancelled: the user cancelled the confirmation."})
 		case mrtr.Malformed:
 			return r.Ask([]mrtr.Pending{p.gateConfirmPrice(f, mrtr.Problems{resp.Problem})})
 		}
@@ -309,15 +294,9 @@ func (p provisionWorkspaceProgram) Step(ctx context.Context, r *mrtr.Round, f *P
 			return p.h.CreateWorkspace(ctx, f)
 		})
 	case ProvisionWorkspaceStateAbandoned:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeCancelled,
-			Text:    provisionWorkspaceAbandonedMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: provisionWorkspaceAbandonedMessage(f)})
 	case ProvisionWorkspaceStateReady:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeSuccess,
-			Text:    provisionWorkspaceReadyMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: provisionWorkspaceReadyMessage(f)})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in provision_workspace", mrtr.ErrUnknownState, f.state)
 }
@@ -403,83 +382,28 @@ var provisionWorkspaceDescriptor = mrtr.Descriptor{
 	Kind:       mrtr.KindTool,
 	Name:       "provision_workspace",
 	SchemaHash: uint64(0x223fdf11fa17dbf4),
-	States: []mrtr.StateInfo{{
-		Kind: mrtr.StateCheck,
-		Name: "lookupTeam",
-	}, {
-		Kind: mrtr.StateAsk,
-		Name: "askPlan",
-		Requests: []mrtr.RequestInfo{{
-			Key:  "plan",
-			Kind: mrtr.Elicit,
-		}},
-	}, {
-		Kind: mrtr.StateCheck,
-		Name: "quote",
-	}, {
-		Kind: mrtr.StateAsk,
-		Name: "askPlacement",
-		Requests: []mrtr.RequestInfo{{
-			Key:  "placement",
-			Kind: mrtr.Elicit,
-		}, {
-			Key:      "projects",
-			Kind:     mrtr.Roots,
-			Optional: true,
-		}, {
-			Key:  "welcome",
-			Kind: mrtr.Sample,
-		}},
-	}, {
-		Kind: mrtr.StateConfirm,
-		Name: "confirmPrice",
-		Requests: []mrtr.RequestInfo{{
-			GateField: "confirm",
-			Key:       "confirm",
-			Kind:      mrtr.Elicit,
-		}},
-	}, {
-		Kind: mrtr.StateEffect,
-		Name: "create",
-	}, {
-		Kind: mrtr.StateTerminal,
-		Name: "abandoned",
-	}, {
-		Kind: mrtr.StateTerminal,
-		Name: "ready",
-	}},
+	States: []mrtr.StateInfo{
+		{Name: "lookupTeam", Kind: mrtr.StateCheck},
+		{Name: "askPlan", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "plan", Kind: mrtr.Elicit}}},
+		{Name: "quote", Kind: mrtr.StateCheck},
+		{Name: "askPlacement", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "placement", Kind: mrtr.Elicit}, {Key: "projects", Kind: mrtr.Roots, Optional: true}, {Key: "welcome", Kind: mrtr.Sample}}},
+		{Name: "confirmPrice", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit, GateField: "confirm"}}},
+		{Name: "create", Kind: mrtr.StateEffect},
+		{Name: "abandoned", Kind: mrtr.StateTerminal},
+		{Name: "ready", Kind: mrtr.StateTerminal},
+	},
 	Storage: mrtr.Sealed,
 	TTL:     30 * time.Minute,
 	Title:   "Provision workspace",
-	Transitions: []mrtr.Transition{{
-		From: uint16(ProvisionWorkspaceStateLookupTeam),
-		On:   "next",
-		To:   uint16(ProvisionWorkspaceStateAskPlan),
-	}, {
-		From: uint16(ProvisionWorkspaceStateAskPlan),
-		On:   "next",
-		To:   uint16(ProvisionWorkspaceStateQuote),
-	}, {
-		From: uint16(ProvisionWorkspaceStateQuote),
-		On:   "next",
-		To:   uint16(ProvisionWorkspaceStateAskPlacement),
-	}, {
-		From: uint16(ProvisionWorkspaceStateAskPlacement),
-		On:   "next",
-		To:   uint16(ProvisionWorkspaceStateConfirmPrice),
-	}, {
-		From: uint16(ProvisionWorkspaceStateConfirmPrice),
-		On:   "next",
-		To:   uint16(ProvisionWorkspaceStateCreate),
-	}, {
-		From: uint16(ProvisionWorkspaceStateConfirmPrice),
-		On:   "decline",
-		To:   uint16(ProvisionWorkspaceStateAbandoned),
-	}, {
-		From: uint16(ProvisionWorkspaceStateCreate),
-		On:   "next",
-		To:   uint16(ProvisionWorkspaceStateReady),
-	}},
+	Transitions: []mrtr.Transition{
+		{From: uint16(ProvisionWorkspaceStateLookupTeam), On: "next", To: uint16(ProvisionWorkspaceStateAskPlan)},
+		{From: uint16(ProvisionWorkspaceStateAskPlan), On: "next", To: uint16(ProvisionWorkspaceStateQuote)},
+		{From: uint16(ProvisionWorkspaceStateQuote), On: "next", To: uint16(ProvisionWorkspaceStateAskPlacement)},
+		{From: uint16(ProvisionWorkspaceStateAskPlacement), On: "next", To: uint16(ProvisionWorkspaceStateConfirmPrice)},
+		{From: uint16(ProvisionWorkspaceStateConfirmPrice), On: "next", To: uint16(ProvisionWorkspaceStateCreate)},
+		{From: uint16(ProvisionWorkspaceStateConfirmPrice), On: "decline", To: uint16(ProvisionWorkspaceStateAbandoned)},
+		{From: uint16(ProvisionWorkspaceStateCreate), On: "next", To: uint16(ProvisionWorkspaceStateReady)},
+	},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is

@@ -10,7 +10,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -19,49 +18,14 @@ import (
 )
 
 // fakeProvisionWorkspace implements ProvisionWorkspaceHandler for the generated tests: it allows every
-// caller but "mallory", counts effects, fails every check and effect while broken,
-// and takes check outcomes from queues; with an empty queue it takes the outcome
-// on the shortest way to a successful end.
+// caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
+// effect while broken, and takes check outcomes from queues; with an empty queue a
+// check takes the outcome on the shortest way to a successful end.
 type fakeProvisionWorkspace struct {
-	mu       sync.Mutex
-	broken   bool
-	effects  int
-	outcomes map[string][]uint8
+	fake mrtrtest.Fake
 }
 
 var _ ProvisionWorkspaceHandler = (*fakeProvisionWorkspace)(nil)
-
-func (h *fakeProvisionWorkspace) step(ctx context.Context) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.broken {
-		return errors.New("fake dependency is down")
-	}
-	return ctx.Err()
-}
-
-func (h *fakeProvisionWorkspace) next(check string, otherwise uint8) uint8 {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	q := h.outcomes[check]
-	if len(q) == 0 {
-		return otherwise
-	}
-	h.outcomes[check] = q[1:]
-	return q[0]
-}
-
-func (h *fakeProvisionWorkspace) effectCount() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.effects
-}
-
-func (h *fakeProvisionWorkspace) setBroken(b bool) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.broken = b
-}
 
 func (h *fakeProvisionWorkspace) Authorize(ctx context.Context, f *ProvisionWorkspaceFlow) error {
 	if f.Call.Principal == "mallory" {
@@ -71,44 +35,36 @@ func (h *fakeProvisionWorkspace) Authorize(ctx context.Context, f *ProvisionWork
 }
 
 func (h *fakeProvisionWorkspace) TeamCanProvision(ctx context.Context, f *ProvisionWorkspaceFlow) error {
-	return h.step(ctx)
+	return h.fake.Step(ctx)
 }
 
 func (h *fakeProvisionWorkspace) QuotePlan(ctx context.Context, f *ProvisionWorkspaceFlow) error {
-	return h.step(ctx)
+	return h.fake.Step(ctx)
 }
 
 func (h *fakeProvisionWorkspace) CreateWorkspace(ctx context.Context, f *ProvisionWorkspaceFlow) error {
-	if err := h.step(ctx); err != nil {
-		return err
-	}
-	h.mu.Lock()
-	h.effects++
-	h.mu.Unlock()
-	return nil
+	return h.fake.Effect(ctx)
+}
+
+// answersProvisionWorkspace are valid answers to the input requests of provision_workspace, derived from the spec.
+var answersProvisionWorkspace = map[string]mcp.InputResponse{
+	"placement": mrtrtest.Accept(map[string]any{"regions": []any{"eu-west"}}),
+	"plan": mrtrtest.Accept(map[string]any{
+		"seats": int64(1),
+		"tier":  "starter",
+	}),
+	"projects": mrtrtest.RootsOf("file:///workspace/1"),
+	"welcome":  mrtrtest.Text("A sampled answer."),
 }
 
 // fixturesProvisionWorkspace are a valid provision_workspace workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesProvisionWorkspace(h *fakeProvisionWorkspace) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
-		Answers: map[string]mcp.InputResponse{
-			"placement": mrtrtest.Accept(map[string]any{"regions": []any{"eu-west"}}),
-			"plan": mrtrtest.Accept(map[string]any{
-				"seats": int64(1),
-				"tier":  "starter",
-			}),
-			"projects": mrtrtest.RootsOf("file:///workspace/1"),
-			"welcome":  mrtrtest.Text("A sampled answer."),
-		},
-		Args: map[string]any{"team": "a00"},
-		Break: func() func() {
-			h.setBroken(true)
-			return func() {
-				h.setBroken(false)
-			}
-		},
-		Effects: h.effectCount,
+		Answers: answersProvisionWorkspace,
+		Args:    map[string]any{"team": "a00"},
+		Break:   h.fake.Break,
+		Effects: h.fake.Effects,
 		Invalid: map[string]mcp.InputResponse{
 			"placement": mrtrtest.Accept(map[string]any{"regions": "not a number"}),
 			"plan": mrtrtest.Accept(map[string]any{
@@ -138,70 +94,31 @@ func TestProvisionWorkspaceTransitions(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "lookupTeam>askPlan>quote>askPlacement>confirmPrice>(decline)abandoned",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{"team": "a00"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"plan"},
-				Path: []string{"lookupTeam", "askPlan"},
-			}, {
-				Asks: []string{"placement", "projects", "welcome"},
-				Path: []string{"askPlan", "quote", "askPlacement"},
-				Send: mcp.InputResponseMap{"plan": mrtrtest.Accept(map[string]any{
-					"seats": int64(1),
-					"tier":  "starter",
-				})},
-			}, {
-				Asks: []string{"confirm"},
-				Path: []string{"askPlacement", "confirmPrice"},
-				Send: mcp.InputResponseMap{
-					"placement": mrtrtest.Accept(map[string]any{"regions": []any{"eu-west"}}),
-					"projects":  mrtrtest.RootsOf("file:///workspace/1"),
-					"welcome":   mrtrtest.Text("A sampled answer."),
-				},
-			}, {
-				Path: []string{"confirmPrice", "abandoned"},
-				Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": false})},
-			}},
-			Want: mrtr.OutcomeCancelled,
+		name: "lookupTeam>askPlan>quote>askPlacement>confirmPrice>(decline)abandoned",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"plan"}, Path: []string{"lookupTeam", "askPlan"}},
+			{Asks: []string{"placement", "projects", "welcome"}, Path: []string{"askPlan", "quote", "askPlacement"}, Send: mcp.InputResponseMap{"plan": answersProvisionWorkspace["plan"]}},
+			{Asks: []string{"confirm"}, Path: []string{"askPlacement", "confirmPrice"}, Send: mcp.InputResponseMap{"placement": answersProvisionWorkspace["placement"], "projects": answersProvisionWorkspace["projects"], "welcome": answersProvisionWorkspace["welcome"]}},
+			{Path: []string{"confirmPrice", "abandoned"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": false})}},
 		},
+		want: mrtr.OutcomeCancelled,
 	}, {
-		name:     "lookupTeam>askPlan>quote>askPlacement>confirmPrice>create>ready",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{"team": "a00"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"plan"},
-				Path: []string{"lookupTeam", "askPlan"},
-			}, {
-				Asks: []string{"placement", "projects", "welcome"},
-				Path: []string{"askPlan", "quote", "askPlacement"},
-				Send: mcp.InputResponseMap{"plan": mrtrtest.Accept(map[string]any{
-					"seats": int64(1),
-					"tier":  "starter",
-				})},
-			}, {
-				Asks: []string{"confirm"},
-				Path: []string{"askPlacement", "confirmPrice"},
-				Send: mcp.InputResponseMap{
-					"placement": mrtrtest.Accept(map[string]any{"regions": []any{"eu-west"}}),
-					"projects":  mrtrtest.RootsOf("file:///workspace/1"),
-					"welcome":   mrtrtest.Text("A sampled answer."),
-				},
-			}, {
-				Path: []string{"confirmPrice", "create", "ready"},
-				Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})},
-			}},
-			Want: mrtr.OutcomeSuccess,
+		name: "lookupTeam>askPlan>quote>askPlacement>confirmPrice>create>ready",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"plan"}, Path: []string{"lookupTeam", "askPlan"}},
+			{Asks: []string{"placement", "projects", "welcome"}, Path: []string{"askPlan", "quote", "askPlacement"}, Send: mcp.InputResponseMap{"plan": answersProvisionWorkspace["plan"]}},
+			{Asks: []string{"confirm"}, Path: []string{"askPlacement", "confirmPrice"}, Send: mcp.InputResponseMap{"placement": answersProvisionWorkspace["placement"], "projects": answersProvisionWorkspace["projects"], "welcome": answersProvisionWorkspace["welcome"]}},
+			{Path: []string{"confirmPrice", "create", "ready"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
 		},
+		want: mrtr.OutcomeSuccess,
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeProvisionWorkspace{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewProvisionWorkspaceProgram(h)), tc.script)
+			h := &fakeProvisionWorkspace{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewProvisionWorkspaceProgram(h)), mrtrtest.Script{Args: map[string]any{"team": "a00"}, Rounds: tc.rounds, Want: tc.want})
 		})
 	}
 }
@@ -277,123 +194,43 @@ func TestProvisionWorkspaceRejectedInputs(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "at askPlan: answers to other states",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{"team": "a00"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"plan"},
-				Path: []string{"lookupTeam", "askPlan"},
-			}, {
-				Asks: []string{"plan"},
-				Path: []string{"askPlan"},
-				Send: mcp.InputResponseMap{
-					"confirm":   mrtrtest.Accept(map[string]any{"confirm": true}),
-					"placement": mrtrtest.Accept(map[string]any{"regions": []any{"eu-west"}}),
-					"projects":  mrtrtest.RootsOf("file:///workspace/1"),
-					"welcome":   mrtrtest.Text("A sampled answer."),
-				},
-			}},
+		name: "at askPlan: answers to other states",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"plan"}, Path: []string{"lookupTeam", "askPlan"}},
+			{Asks: []string{"plan"}, Path: []string{"askPlan"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "placement": answersProvisionWorkspace["placement"], "projects": answersProvisionWorkspace["projects"], "welcome": answersProvisionWorkspace["welcome"]}},
 		},
 	}, {
-		name:     "at askPlacement: answers to other states",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{"team": "a00"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"plan"},
-				Path: []string{"lookupTeam", "askPlan"},
-			}, {
-				Asks: []string{"placement", "projects", "welcome"},
-				Path: []string{"askPlan", "quote", "askPlacement"},
-				Send: mcp.InputResponseMap{"plan": mrtrtest.Accept(map[string]any{
-					"seats": int64(1),
-					"tier":  "starter",
-				})},
-			}, {
-				Asks: []string{"placement", "projects", "welcome"},
-				Path: []string{"askPlacement"},
-				Send: mcp.InputResponseMap{
-					"confirm": mrtrtest.Accept(map[string]any{"confirm": true}),
-					"plan": mrtrtest.Accept(map[string]any{
-						"seats": int64(1),
-						"tier":  "starter",
-					}),
-				},
-			}},
+		name: "at askPlacement: answers to other states",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"plan"}, Path: []string{"lookupTeam", "askPlan"}},
+			{Asks: []string{"placement", "projects", "welcome"}, Path: []string{"askPlan", "quote", "askPlacement"}, Send: mcp.InputResponseMap{"plan": answersProvisionWorkspace["plan"]}},
+			{Asks: []string{"placement", "projects", "welcome"}, Path: []string{"askPlacement"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "plan": answersProvisionWorkspace["plan"]}},
 		},
 	}, {
-		name:     "at confirmPrice: answers to other states",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{"team": "a00"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"plan"},
-				Path: []string{"lookupTeam", "askPlan"},
-			}, {
-				Asks: []string{"placement", "projects", "welcome"},
-				Path: []string{"askPlan", "quote", "askPlacement"},
-				Send: mcp.InputResponseMap{"plan": mrtrtest.Accept(map[string]any{
-					"seats": int64(1),
-					"tier":  "starter",
-				})},
-			}, {
-				Asks: []string{"confirm"},
-				Path: []string{"askPlacement", "confirmPrice"},
-				Send: mcp.InputResponseMap{
-					"placement": mrtrtest.Accept(map[string]any{"regions": []any{"eu-west"}}),
-					"projects":  mrtrtest.RootsOf("file:///workspace/1"),
-					"welcome":   mrtrtest.Text("A sampled answer."),
-				},
-			}, {
-				Asks: []string{"confirm"},
-				Path: []string{"confirmPrice"},
-				Send: mcp.InputResponseMap{
-					"placement": mrtrtest.Accept(map[string]any{"regions": []any{"eu-west"}}),
-					"plan": mrtrtest.Accept(map[string]any{
-						"seats": int64(1),
-						"tier":  "starter",
-					}),
-					"projects": mrtrtest.RootsOf("file:///workspace/1"),
-					"welcome":  mrtrtest.Text("A sampled answer."),
-				},
-			}},
+		name: "at confirmPrice: answers to other states",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"plan"}, Path: []string{"lookupTeam", "askPlan"}},
+			{Asks: []string{"placement", "projects", "welcome"}, Path: []string{"askPlan", "quote", "askPlacement"}, Send: mcp.InputResponseMap{"plan": answersProvisionWorkspace["plan"]}},
+			{Asks: []string{"confirm"}, Path: []string{"askPlacement", "confirmPrice"}, Send: mcp.InputResponseMap{"placement": answersProvisionWorkspace["placement"], "projects": answersProvisionWorkspace["projects"], "welcome": answersProvisionWorkspace["welcome"]}},
+			{Asks: []string{"confirm"}, Path: []string{"confirmPrice"}, Send: mcp.InputResponseMap{"placement": answersProvisionWorkspace["placement"], "plan": answersProvisionWorkspace["plan"], "projects": answersProvisionWorkspace["projects"], "welcome": answersProvisionWorkspace["welcome"]}},
 		},
 	}, {
-		name:     "at confirmPrice: confirmation before the gate was shown",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{"team": "a00"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"plan"},
-				Path: []string{"lookupTeam", "askPlan"},
-			}, {
-				Asks: []string{"placement", "projects", "welcome"},
-				Path: []string{"askPlan", "quote", "askPlacement"},
-				Send: mcp.InputResponseMap{"plan": mrtrtest.Accept(map[string]any{
-					"seats": int64(1),
-					"tier":  "starter",
-				})},
-			}, {
-				Asks: []string{"confirm"},
-				Path: []string{"askPlacement", "confirmPrice"},
-				Send: mcp.InputResponseMap{
-					"confirm":   mrtrtest.Accept(map[string]any{"confirm": true}),
-					"placement": mrtrtest.Accept(map[string]any{"regions": []any{"eu-west"}}),
-					"projects":  mrtrtest.RootsOf("file:///workspace/1"),
-					"welcome":   mrtrtest.Text("A sampled answer."),
-				},
-			}},
+		name: "at confirmPrice: confirmation before the gate was shown",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"plan"}, Path: []string{"lookupTeam", "askPlan"}},
+			{Asks: []string{"placement", "projects", "welcome"}, Path: []string{"askPlan", "quote", "askPlacement"}, Send: mcp.InputResponseMap{"plan": answersProvisionWorkspace["plan"]}},
+			{Asks: []string{"confirm"}, Path: []string{"askPlacement", "confirmPrice"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "placement": answersProvisionWorkspace["placement"], "projects": answersProvisionWorkspace["projects"], "welcome": answersProvisionWorkspace["welcome"]}},
 		},
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeProvisionWorkspace{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewProvisionWorkspaceProgram(h)), tc.script)
-			if h.effectCount() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.effectCount())
+			h := &fakeProvisionWorkspace{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewProvisionWorkspaceProgram(h)), mrtrtest.Script{Args: map[string]any{"team": "a00"}, Rounds: tc.rounds, Want: tc.want})
+			if h.fake.Effects() != 0 {
+				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
 			}
 		})
 	}

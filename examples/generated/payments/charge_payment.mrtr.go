@@ -140,10 +140,7 @@ func (p chargePaymentProgram) Step(ctx context.Context, r *mrtr.Round, f *Charge
 		case mrtr.Declined:
 			return r.Goto(uint16(ChargePaymentStateNotCharged), "decline")
 		case mrtr.Cancelled:
-			return r.Finish(mrtr.Final{
-				Outcome: mrtr.OutcomeCancelled,
-				Text:    "charge_payment was cancelled: the user cancelled the confirmation.",
-			})
+			return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "charge_payment was cancelled: the user cancelled the confirmation."})
 		case mrtr.Malformed:
 			return r.Ask([]mrtr.Pending{p.gateConfirmCharge(f, mrtr.Problems{resp.Problem})})
 		}
@@ -154,20 +151,14 @@ func (p chargePaymentProgram) Step(ctx context.Context, r *mrtr.Round, f *Charge
 		}
 		return r.Goto(uint16(ChargePaymentStateCharge), "next")
 	case ChargePaymentStateNotCharged:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeCancelled,
-			Text:    chargePaymentNotChargedMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: chargePaymentNotChargedMessage(f)})
 	case ChargePaymentStateCharge:
 		// operation id charge-{invoiceId}
 		return r.Effect(ctx, chargePaymentChargeOperationID(f), 72*time.Hour, uint16(ChargePaymentStateCharged), func(ctx context.Context) error {
 			return p.h.ChargeCard(ctx, f)
 		})
 	case ChargePaymentStateCharged:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeSuccess,
-			Text:    chargePaymentChargedMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: chargePaymentChargedMessage(f)})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in charge_payment", mrtr.ErrUnknownState, f.state)
 }
@@ -254,54 +245,24 @@ var chargePaymentDescriptor = mrtr.Descriptor{
 	Kind:       mrtr.KindTool,
 	Name:       "charge_payment",
 	SchemaHash: uint64(0x59a7da8cb6eface6),
-	States: []mrtr.StateInfo{{
-		Kind: mrtr.StateCheck,
-		Name: "validate",
-	}, {
-		Kind: mrtr.StateConfirm,
-		Name: "confirmCharge",
-		Requests: []mrtr.RequestInfo{{
-			GateField: "confirm",
-			Key:       "confirm",
-			Kind:      mrtr.Elicit,
-		}},
-	}, {
-		Kind: mrtr.StateCheck,
-		Name: "recheck",
-	}, {
-		Kind: mrtr.StateTerminal,
-		Name: "notCharged",
-	}, {
-		Kind: mrtr.StateEffect,
-		Name: "charge",
-	}, {
-		Kind: mrtr.StateTerminal,
-		Name: "charged",
-	}},
+	States: []mrtr.StateInfo{
+		{Name: "validate", Kind: mrtr.StateCheck},
+		{Name: "confirmCharge", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit, GateField: "confirm"}}},
+		{Name: "recheck", Kind: mrtr.StateCheck},
+		{Name: "notCharged", Kind: mrtr.StateTerminal},
+		{Name: "charge", Kind: mrtr.StateEffect},
+		{Name: "charged", Kind: mrtr.StateTerminal},
+	},
 	Storage: mrtr.Sealed,
 	TTL:     10 * time.Minute,
 	Title:   "Charge payment",
-	Transitions: []mrtr.Transition{{
-		From: uint16(ChargePaymentStateValidate),
-		On:   "next",
-		To:   uint16(ChargePaymentStateConfirmCharge),
-	}, {
-		From: uint16(ChargePaymentStateConfirmCharge),
-		On:   "next",
-		To:   uint16(ChargePaymentStateRecheck),
-	}, {
-		From: uint16(ChargePaymentStateConfirmCharge),
-		On:   "decline",
-		To:   uint16(ChargePaymentStateNotCharged),
-	}, {
-		From: uint16(ChargePaymentStateRecheck),
-		On:   "next",
-		To:   uint16(ChargePaymentStateCharge),
-	}, {
-		From: uint16(ChargePaymentStateCharge),
-		On:   "next",
-		To:   uint16(ChargePaymentStateCharged),
-	}},
+	Transitions: []mrtr.Transition{
+		{From: uint16(ChargePaymentStateValidate), On: "next", To: uint16(ChargePaymentStateConfirmCharge)},
+		{From: uint16(ChargePaymentStateConfirmCharge), On: "next", To: uint16(ChargePaymentStateRecheck)},
+		{From: uint16(ChargePaymentStateConfirmCharge), On: "decline", To: uint16(ChargePaymentStateNotCharged)},
+		{From: uint16(ChargePaymentStateRecheck), On: "next", To: uint16(ChargePaymentStateCharge)},
+		{From: uint16(ChargePaymentStateCharge), On: "next", To: uint16(ChargePaymentStateCharged)},
+	},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is

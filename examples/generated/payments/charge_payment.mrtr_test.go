@@ -10,7 +10,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -19,49 +18,14 @@ import (
 )
 
 // fakeChargePayment implements ChargePaymentHandler for the generated tests: it allows every
-// caller but "mallory", counts effects, fails every check and effect while broken,
-// and takes check outcomes from queues; with an empty queue it takes the outcome
-// on the shortest way to a successful end.
+// caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
+// effect while broken, and takes check outcomes from queues; with an empty queue a
+// check takes the outcome on the shortest way to a successful end.
 type fakeChargePayment struct {
-	mu       sync.Mutex
-	broken   bool
-	effects  int
-	outcomes map[string][]uint8
+	fake mrtrtest.Fake
 }
 
 var _ ChargePaymentHandler = (*fakeChargePayment)(nil)
-
-func (h *fakeChargePayment) step(ctx context.Context) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.broken {
-		return errors.New("fake dependency is down")
-	}
-	return ctx.Err()
-}
-
-func (h *fakeChargePayment) next(check string, otherwise uint8) uint8 {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	q := h.outcomes[check]
-	if len(q) == 0 {
-		return otherwise
-	}
-	h.outcomes[check] = q[1:]
-	return q[0]
-}
-
-func (h *fakeChargePayment) effectCount() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.effects
-}
-
-func (h *fakeChargePayment) setBroken(b bool) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.broken = b
-}
 
 func (h *fakeChargePayment) Authorize(ctx context.Context, f *ChargePaymentFlow) error {
 	if f.Call.Principal == "mallory" {
@@ -71,36 +35,24 @@ func (h *fakeChargePayment) Authorize(ctx context.Context, f *ChargePaymentFlow)
 }
 
 func (h *fakeChargePayment) ValidateInvoice(ctx context.Context, f *ChargePaymentFlow) error {
-	return h.step(ctx)
+	return h.fake.Step(ctx)
 }
 
 func (h *fakeChargePayment) InvoiceStillDue(ctx context.Context, f *ChargePaymentFlow) error {
-	return h.step(ctx)
+	return h.fake.Step(ctx)
 }
 
 func (h *fakeChargePayment) ChargeCard(ctx context.Context, f *ChargePaymentFlow) error {
-	if err := h.step(ctx); err != nil {
-		return err
-	}
-	h.mu.Lock()
-	h.effects++
-	h.mu.Unlock()
-	return nil
+	return h.fake.Effect(ctx)
 }
 
 // fixturesChargePayment are a valid charge_payment workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesChargePayment(h *fakeChargePayment) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
-		Answers: map[string]mcp.InputResponse{},
-		Args:    map[string]any{"invoiceId": "inv_0"},
-		Break: func() func() {
-			h.setBroken(true)
-			return func() {
-				h.setBroken(false)
-			}
-		},
-		Effects:      h.effectCount,
+		Args:         map[string]any{"invoiceId": "inv_0"},
+		Break:        h.fake.Break,
+		Effects:      h.fake.Effects,
 		Other:        "bob",
 		OtherArgs:    map[string]any{"invoiceId": "inv_999999999999"},
 		Unauthorized: "mallory",
@@ -121,40 +73,27 @@ func TestChargePaymentTransitions(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "validate>confirmCharge>(decline)notCharged",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{"invoiceId": "inv_0"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"confirm"},
-				Path: []string{"validate", "confirmCharge"},
-			}, {
-				Path: []string{"confirmCharge", "notCharged"},
-				Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": false})},
-			}},
-			Want: mrtr.OutcomeCancelled,
+		name: "validate>confirmCharge>(decline)notCharged",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"confirm"}, Path: []string{"validate", "confirmCharge"}},
+			{Path: []string{"confirmCharge", "notCharged"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": false})}},
 		},
+		want: mrtr.OutcomeCancelled,
 	}, {
-		name:     "validate>confirmCharge>recheck>charge>charged",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{"invoiceId": "inv_0"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"confirm"},
-				Path: []string{"validate", "confirmCharge"},
-			}, {
-				Path: []string{"confirmCharge", "recheck", "charge", "charged"},
-				Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})},
-			}},
-			Want: mrtr.OutcomeSuccess,
+		name: "validate>confirmCharge>recheck>charge>charged",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"confirm"}, Path: []string{"validate", "confirmCharge"}},
+			{Path: []string{"confirmCharge", "recheck", "charge", "charged"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
 		},
+		want: mrtr.OutcomeSuccess,
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeChargePayment{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewChargePaymentProgram(h)), tc.script)
+			h := &fakeChargePayment{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewChargePaymentProgram(h)), mrtrtest.Script{Args: map[string]any{"invoiceId": "inv_0"}, Rounds: tc.rounds, Want: tc.want})
 		})
 	}
 }
@@ -212,28 +151,22 @@ func TestChargePaymentOperationIDs(t *testing.T) {
 	hs := mrtrtest.New(t, NewChargePaymentProgram(h))
 	mrtrtest.RunScript(t, hs, mrtrtest.Script{
 		Args: map[string]any{"invoiceId": "inv_0"},
-		Rounds: []mrtrtest.ScriptRound{{
-			Asks: []string{"confirm"},
-			Path: []string{"validate", "confirmCharge"},
-		}, {
-			Path: []string{"confirmCharge", "recheck", "charge", "charged"},
-			Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})},
-		}},
+		Rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"confirm"}, Path: []string{"validate", "confirmCharge"}},
+			{Path: []string{"confirmCharge", "recheck", "charge", "charged"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		},
 		Want: mrtr.OutcomeSuccess,
 	})
-	before := h.effectCount()
+	before := h.fake.Effects()
 	mrtrtest.RunScript(t, hs, mrtrtest.Script{
 		Args: map[string]any{"invoiceId": "inv_0"},
-		Rounds: []mrtrtest.ScriptRound{{
-			Asks: []string{"confirm"},
-			Path: []string{"validate", "confirmCharge"},
-		}, {
-			Path: []string{"confirmCharge", "recheck", "charge"},
-			Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})},
-		}},
+		Rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"confirm"}, Path: []string{"validate", "confirmCharge"}},
+			{Path: []string{"confirmCharge", "recheck", "charge"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		},
 		Want: mrtr.OutcomeRejected,
 	})
-	if got := h.effectCount() - before; got != 0 {
+	if got := h.fake.Effects() - before; got != 0 {
 		t.Fatalf("the second workflow performed %d side effects, want 0: chargeCard must not run again", got)
 	}
 }
@@ -245,39 +178,26 @@ func TestChargePaymentRejectedInputs(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "at confirmCharge: answers to other states",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{"invoiceId": "inv_0"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"confirm"},
-				Path: []string{"validate", "confirmCharge"},
-			}, {
-				Asks: []string{"confirm"},
-				Path: []string{"confirmCharge"},
-				Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})},
-			}},
+		name: "at confirmCharge: answers to other states",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"confirm"}, Path: []string{"validate", "confirmCharge"}},
+			{Asks: []string{"confirm"}, Path: []string{"confirmCharge"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
 		},
 	}, {
-		name:     "at confirmCharge: confirmation before the gate was shown",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{"invoiceId": "inv_0"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"confirm"},
-				Path: []string{"validate", "confirmCharge"},
-				Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})},
-			}},
+		name: "at confirmCharge: confirmation before the gate was shown",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"confirm"}, Path: []string{"validate", "confirmCharge"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
 		},
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeChargePayment{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewChargePaymentProgram(h)), tc.script)
-			if h.effectCount() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.effectCount())
+			h := &fakeChargePayment{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewChargePaymentProgram(h)), mrtrtest.Script{Args: map[string]any{"invoiceId": "inv_0"}, Rounds: tc.rounds, Want: tc.want})
+			if h.fake.Effects() != 0 {
+				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
 			}
 		})
 	}

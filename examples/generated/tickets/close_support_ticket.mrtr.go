@@ -135,15 +135,9 @@ func (p closeSupportTicketProgram) Step(ctx context.Context, r *mrtr.Round, f *C
 					f.Reason = answer
 				}
 			case mrtr.Declined:
-				return r.Finish(mrtr.Final{
-					Outcome: mrtr.OutcomeCancelled,
-					Text:    "close_support_ticket was cancelled: the user declined \"reason\".",
-				})
+				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "close_support_ticket was cancelled: the user declined \"reason\"."})
 			case mrtr.Cancelled:
-				return r.Finish(mrtr.Final{
-					Outcome: mrtr.OutcomeCancelled,
-					Text:    "close_support_ticket was cancelled: the user cancelled \"reason\".",
-				})
+				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "close_support_ticket was cancelled: the user cancelled \"reason\"."})
 			case mrtr.Malformed:
 				pending = append(pending, p.requestReason(f, mrtr.Problems{resp.Problem}))
 			default:
@@ -160,10 +154,7 @@ func (p closeSupportTicketProgram) Step(ctx context.Context, r *mrtr.Round, f *C
 			return p.h.CloseTicket(ctx, f)
 		})
 	case CloseSupportTicketStateClosed:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeSuccess,
-			Text:    closeSupportTicketClosedMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: closeSupportTicketClosedMessage(f)})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in close_support_ticket", mrtr.ErrUnknownState, f.state)
 }
@@ -248,39 +239,20 @@ var closeSupportTicketDescriptor = mrtr.Descriptor{
 	Kind:       mrtr.KindTool,
 	Name:       "close_support_ticket",
 	SchemaHash: uint64(0x7ae18f6e64a4a2dc),
-	States: []mrtr.StateInfo{{
-		Kind: mrtr.StateCheck,
-		Name: "lookup",
-	}, {
-		Kind: mrtr.StateAsk,
-		Name: "askReason",
-		Requests: []mrtr.RequestInfo{{
-			Key:  "reason",
-			Kind: mrtr.Elicit,
-		}},
-	}, {
-		Kind: mrtr.StateEffect,
-		Name: "close",
-	}, {
-		Kind: mrtr.StateTerminal,
-		Name: "closed",
-	}},
+	States: []mrtr.StateInfo{
+		{Name: "lookup", Kind: mrtr.StateCheck},
+		{Name: "askReason", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "reason", Kind: mrtr.Elicit}}},
+		{Name: "close", Kind: mrtr.StateEffect},
+		{Name: "closed", Kind: mrtr.StateTerminal},
+	},
 	Storage: mrtr.Sealed,
 	TTL:     15 * time.Minute,
 	Title:   "Close support ticket",
-	Transitions: []mrtr.Transition{{
-		From: uint16(CloseSupportTicketStateLookup),
-		On:   "next",
-		To:   uint16(CloseSupportTicketStateAskReason),
-	}, {
-		From: uint16(CloseSupportTicketStateAskReason),
-		On:   "next",
-		To:   uint16(CloseSupportTicketStateClose),
-	}, {
-		From: uint16(CloseSupportTicketStateClose),
-		On:   "next",
-		To:   uint16(CloseSupportTicketStateClosed),
-	}},
+	Transitions: []mrtr.Transition{
+		{From: uint16(CloseSupportTicketStateLookup), On: "next", To: uint16(CloseSupportTicketStateAskReason)},
+		{From: uint16(CloseSupportTicketStateAskReason), On: "next", To: uint16(CloseSupportTicketStateClose)},
+		{From: uint16(CloseSupportTicketStateClose), On: "next", To: uint16(CloseSupportTicketStateClosed)},
+	},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is

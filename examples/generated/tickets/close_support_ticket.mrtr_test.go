@@ -10,7 +10,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -19,49 +18,14 @@ import (
 )
 
 // fakeCloseSupportTicket implements CloseSupportTicketHandler for the generated tests: it allows every
-// caller but "mallory", counts effects, fails every check and effect while broken,
-// and takes check outcomes from queues; with an empty queue it takes the outcome
-// on the shortest way to a successful end.
+// caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
+// effect while broken, and takes check outcomes from queues; with an empty queue a
+// check takes the outcome on the shortest way to a successful end.
 type fakeCloseSupportTicket struct {
-	mu       sync.Mutex
-	broken   bool
-	effects  int
-	outcomes map[string][]uint8
+	fake mrtrtest.Fake
 }
 
 var _ CloseSupportTicketHandler = (*fakeCloseSupportTicket)(nil)
-
-func (h *fakeCloseSupportTicket) step(ctx context.Context) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.broken {
-		return errors.New("fake dependency is down")
-	}
-	return ctx.Err()
-}
-
-func (h *fakeCloseSupportTicket) next(check string, otherwise uint8) uint8 {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	q := h.outcomes[check]
-	if len(q) == 0 {
-		return otherwise
-	}
-	h.outcomes[check] = q[1:]
-	return q[0]
-}
-
-func (h *fakeCloseSupportTicket) effectCount() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.effects
-}
-
-func (h *fakeCloseSupportTicket) setBroken(b bool) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.broken = b
-}
 
 func (h *fakeCloseSupportTicket) Authorize(ctx context.Context, f *CloseSupportTicketFlow) error {
 	if f.Call.Principal == "mallory" {
@@ -71,39 +35,33 @@ func (h *fakeCloseSupportTicket) Authorize(ctx context.Context, f *CloseSupportT
 }
 
 func (h *fakeCloseSupportTicket) TicketIsOpen(ctx context.Context, f *CloseSupportTicketFlow) error {
-	return h.step(ctx)
+	return h.fake.Step(ctx)
 }
 
 func (h *fakeCloseSupportTicket) CloseTicket(ctx context.Context, f *CloseSupportTicketFlow) error {
-	if err := h.step(ctx); err != nil {
-		return err
-	}
-	h.mu.Lock()
-	h.effects++
-	h.mu.Unlock()
-	return nil
+	return h.fake.Effect(ctx)
 }
 
 func (h *fakeCloseSupportTicket) NoSecrets(ctx context.Context, value string) error {
 	return nil
 }
 
+// answersCloseSupportTicket are valid answers to the input requests of close_support_ticket, derived from the spec.
+var answersCloseSupportTicket = map[string]mcp.InputResponse{
+	"reason": mrtrtest.Accept(map[string]any{
+		"closeReason": "resolved",
+		"comment":     "example",
+	}),
+}
+
 // fixturesCloseSupportTicket are a valid close_support_ticket workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesCloseSupportTicket(h *fakeCloseSupportTicket) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
-		Answers: map[string]mcp.InputResponse{"reason": mrtrtest.Accept(map[string]any{
-			"closeReason": "resolved",
-			"comment":     "example",
-		})},
-		Args: map[string]any{"ticketId": "0"},
-		Break: func() func() {
-			h.setBroken(true)
-			return func() {
-				h.setBroken(false)
-			}
-		},
-		Effects:      h.effectCount,
+		Answers:      answersCloseSupportTicket,
+		Args:         map[string]any{"ticketId": "0"},
+		Break:        h.fake.Break,
+		Effects:      h.fake.Effects,
 		Invalid:      map[string]mcp.InputResponse{"reason": mrtrtest.Accept(map[string]any{"closeReason": 12345})},
 		Other:        "bob",
 		OtherArgs:    map[string]any{"ticketId": "999999999999"},
@@ -125,29 +83,20 @@ func TestCloseSupportTicketTransitions(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "lookup>askReason>close>closed",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{"ticketId": "0"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"reason"},
-				Path: []string{"lookup", "askReason"},
-			}, {
-				Path: []string{"askReason", "close", "closed"},
-				Send: mcp.InputResponseMap{"reason": mrtrtest.Accept(map[string]any{
-					"closeReason": "resolved",
-					"comment":     "example",
-				})},
-			}},
-			Want: mrtr.OutcomeSuccess,
+		name: "lookup>askReason>close>closed",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"reason"}, Path: []string{"lookup", "askReason"}},
+			{Path: []string{"askReason", "close", "closed"}, Send: mcp.InputResponseMap{"reason": answersCloseSupportTicket["reason"]}},
 		},
+		want: mrtr.OutcomeSuccess,
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeCloseSupportTicket{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewCloseSupportTicketProgram(h)), tc.script)
+			h := &fakeCloseSupportTicket{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewCloseSupportTicketProgram(h)), mrtrtest.Script{Args: map[string]any{"ticketId": "0"}, Rounds: tc.rounds, Want: tc.want})
 		})
 	}
 }
@@ -213,34 +162,22 @@ func TestCloseSupportTicketOperationIDs(t *testing.T) {
 	hs := mrtrtest.New(t, NewCloseSupportTicketProgram(h))
 	mrtrtest.RunScript(t, hs, mrtrtest.Script{
 		Args: map[string]any{"ticketId": "0"},
-		Rounds: []mrtrtest.ScriptRound{{
-			Asks: []string{"reason"},
-			Path: []string{"lookup", "askReason"},
-		}, {
-			Path: []string{"askReason", "close", "closed"},
-			Send: mcp.InputResponseMap{"reason": mrtrtest.Accept(map[string]any{
-				"closeReason": "resolved",
-				"comment":     "example",
-			})},
-		}},
+		Rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"reason"}, Path: []string{"lookup", "askReason"}},
+			{Path: []string{"askReason", "close", "closed"}, Send: mcp.InputResponseMap{"reason": answersCloseSupportTicket["reason"]}},
+		},
 		Want: mrtr.OutcomeSuccess,
 	})
-	before := h.effectCount()
+	before := h.fake.Effects()
 	mrtrtest.RunScript(t, hs, mrtrtest.Script{
 		Args: map[string]any{"ticketId": "0"},
-		Rounds: []mrtrtest.ScriptRound{{
-			Asks: []string{"reason"},
-			Path: []string{"lookup", "askReason"},
-		}, {
-			Path: []string{"askReason", "close"},
-			Send: mcp.InputResponseMap{"reason": mrtrtest.Accept(map[string]any{
-				"closeReason": "resolved",
-				"comment":     "example",
-			})},
-		}},
+		Rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"reason"}, Path: []string{"lookup", "askReason"}},
+			{Path: []string{"askReason", "close"}, Send: mcp.InputResponseMap{"reason": answersCloseSupportTicket["reason"]}},
+		},
 		Want: mrtr.OutcomeRejected,
 	})
-	if got := h.effectCount() - before; got != 0 {
+	if got := h.fake.Effects() - before; got != 0 {
 		t.Fatalf("the second workflow performed %d side effects, want 0: closeTicket must not run again", got)
 	}
 }
@@ -252,28 +189,21 @@ func TestCloseSupportTicketRejectedInputs(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "at askReason: answers to other states",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{"ticketId": "0"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"reason"},
-				Path: []string{"lookup", "askReason"},
-			}, {
-				Asks: []string{"reason"},
-				Path: []string{"askReason"},
-				Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})},
-			}},
+		name: "at askReason: answers to other states",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"reason"}, Path: []string{"lookup", "askReason"}},
+			{Asks: []string{"reason"}, Path: []string{"askReason"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
 		},
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeCloseSupportTicket{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewCloseSupportTicketProgram(h)), tc.script)
-			if h.effectCount() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.effectCount())
+			h := &fakeCloseSupportTicket{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewCloseSupportTicketProgram(h)), mrtrtest.Script{Args: map[string]any{"ticketId": "0"}, Rounds: tc.rounds, Want: tc.want})
+			if h.fake.Effects() != 0 {
+				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
 			}
 		})
 	}

@@ -109,10 +109,7 @@ func (p needsRootsProgram) Step(ctx context.Context, r *mrtr.Round, f *NeedsRoot
 		}
 		return r.Goto(uint16(NeedsRootsStateDone), "next")
 	case NeedsRootsStateDone:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeSuccess,
-			Text:    needsRootsDoneMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: needsRootsDoneMessage(f)})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in needs_roots", mrtr.ErrUnknownState, f.state)
 }
@@ -178,31 +175,17 @@ var needsRootsDescriptor = mrtr.Descriptor{
 	Name:       "needs_roots",
 	Requires:   []string{"roots"},
 	SchemaHash: uint64(0xe240af2b903eaf95),
-	States: []mrtr.StateInfo{{
-		Kind: mrtr.StateCheck,
-		Name: "probe",
-	}, {
-		Kind: mrtr.StateAsk,
-		Name: "askModel",
-		Requests: []mrtr.RequestInfo{{
-			Key:  "answer",
-			Kind: mrtr.Sample,
-		}},
-	}, {
-		Kind: mrtr.StateTerminal,
-		Name: "done",
-	}},
+	States: []mrtr.StateInfo{
+		{Name: "probe", Kind: mrtr.StateCheck},
+		{Name: "askModel", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "answer", Kind: mrtr.Sample}}},
+		{Name: "done", Kind: mrtr.StateTerminal},
+	},
 	Storage: mrtr.Sealed,
 	TTL:     10 * time.Minute,
-	Transitions: []mrtr.Transition{{
-		From: uint16(NeedsRootsStateProbe),
-		On:   "next",
-		To:   uint16(NeedsRootsStateAskModel),
-	}, {
-		From: uint16(NeedsRootsStateAskModel),
-		On:   "next",
-		To:   uint16(NeedsRootsStateDone),
-	}},
+	Transitions: []mrtr.Transition{
+		{From: uint16(NeedsRootsStateProbe), On: "next", To: uint16(NeedsRootsStateAskModel)},
+		{From: uint16(NeedsRootsStateAskModel), On: "next", To: uint16(NeedsRootsStateDone)},
+	},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is

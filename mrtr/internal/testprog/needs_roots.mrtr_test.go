@@ -5,9 +5,7 @@ package testprog
 
 import (
 	"context"
-	"errors"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -16,49 +14,14 @@ import (
 )
 
 // fakeNeedsRoots implements NeedsRootsHandler for the generated tests: it allows every
-// caller but "mallory", counts effects, fails every check and effect while broken,
-// and takes check outcomes from queues; with an empty queue it takes the outcome
-// on the shortest way to a successful end.
+// caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
+// effect while broken, and takes check outcomes from queues; with an empty queue a
+// check takes the outcome on the shortest way to a successful end.
 type fakeNeedsRoots struct {
-	mu       sync.Mutex
-	broken   bool
-	effects  int
-	outcomes map[string][]uint8
+	fake mrtrtest.Fake
 }
 
 var _ NeedsRootsHandler = (*fakeNeedsRoots)(nil)
-
-func (h *fakeNeedsRoots) step(ctx context.Context) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.broken {
-		return errors.New("fake dependency is down")
-	}
-	return ctx.Err()
-}
-
-func (h *fakeNeedsRoots) next(check string, otherwise uint8) uint8 {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	q := h.outcomes[check]
-	if len(q) == 0 {
-		return otherwise
-	}
-	h.outcomes[check] = q[1:]
-	return q[0]
-}
-
-func (h *fakeNeedsRoots) effectCount() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.effects
-}
-
-func (h *fakeNeedsRoots) setBroken(b bool) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.broken = b
-}
 
 func (h *fakeNeedsRoots) Authorize(ctx context.Context, f *NeedsRootsFlow) error {
 	if f.Call.Principal == "mallory" {
@@ -68,22 +31,22 @@ func (h *fakeNeedsRoots) Authorize(ctx context.Context, f *NeedsRootsFlow) error
 }
 
 func (h *fakeNeedsRoots) Probe(ctx context.Context, f *NeedsRootsFlow) error {
-	return h.step(ctx)
+	return h.fake.Step(ctx)
+}
+
+// answersNeedsRoots are valid answers to the input requests of needs_roots, derived from the spec.
+var answersNeedsRoots = map[string]mcp.InputResponse{
+	"answer": mrtrtest.Text("A sampled answer."),
 }
 
 // fixturesNeedsRoots are a valid needs_roots workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesNeedsRoots(h *fakeNeedsRoots) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
-		Answers: map[string]mcp.InputResponse{"answer": mrtrtest.Text("A sampled answer.")},
-		Args:    map[string]any{},
-		Break: func() func() {
-			h.setBroken(true)
-			return func() {
-				h.setBroken(false)
-			}
-		},
-		Effects:      h.effectCount,
+		Answers:      answersNeedsRoots,
+		Args:         map[string]any{},
+		Break:        h.fake.Break,
+		Effects:      h.fake.Effects,
 		Invalid:      map[string]mcp.InputResponse{"answer": mrtrtest.Text(strings.Repeat("x", 101))},
 		Other:        "bob",
 		Unauthorized: "mallory",
@@ -104,26 +67,20 @@ func TestNeedsRootsTransitions(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "probe>askModel>done",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"answer"},
-				Path: []string{"probe", "askModel"},
-			}, {
-				Path: []string{"askModel", "done"},
-				Send: mcp.InputResponseMap{"answer": mrtrtest.Text("A sampled answer.")},
-			}},
-			Want: mrtr.OutcomeSuccess,
+		name: "probe>askModel>done",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"answer"}, Path: []string{"probe", "askModel"}},
+			{Path: []string{"askModel", "done"}, Send: mcp.InputResponseMap{"answer": answersNeedsRoots["answer"]}},
 		},
+		want: mrtr.OutcomeSuccess,
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeNeedsRoots{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewNeedsRootsProgram(h)), tc.script)
+			h := &fakeNeedsRoots{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewNeedsRootsProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: tc.rounds, Want: tc.want})
 		})
 	}
 }
@@ -135,28 +92,21 @@ func TestNeedsRootsRejectedInputs(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "at askModel: answers to other states",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"answer"},
-				Path: []string{"probe", "askModel"},
-			}, {
-				Asks: []string{"answer"},
-				Path: []string{"askModel"},
-				Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})},
-			}},
+		name: "at askModel: answers to other states",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"answer"}, Path: []string{"probe", "askModel"}},
+			{Asks: []string{"answer"}, Path: []string{"askModel"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
 		},
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeNeedsRoots{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewNeedsRootsProgram(h)), tc.script)
-			if h.effectCount() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.effectCount())
+			h := &fakeNeedsRoots{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewNeedsRootsProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: tc.rounds, Want: tc.want})
+			if h.fake.Effects() != 0 {
+				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
 			}
 		})
 	}

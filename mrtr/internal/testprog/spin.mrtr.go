@@ -95,10 +95,7 @@ func (p spinProgram) Step(ctx context.Context, r *mrtr.Round, f *SpinFlow) (mrtr
 		}
 		return mrtr.Step{}, fmt.Errorf("turnWheel returned unknown outcome %d", out)
 	case SpinStateStopped:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeSuccess,
-			Text:    spinStoppedMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: spinStoppedMessage(f)})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in spin", mrtr.ErrUnknownState, f.state)
 }
@@ -163,24 +160,16 @@ var spinDescriptor = mrtr.Descriptor{
 	Kind:       mrtr.KindTool,
 	Name:       "spin",
 	SchemaHash: uint64(0x853d6d2fd7caae55),
-	States: []mrtr.StateInfo{{
-		Kind: mrtr.StateCheck,
-		Name: "turn",
-	}, {
-		Kind: mrtr.StateTerminal,
-		Name: "stopped",
-	}},
+	States: []mrtr.StateInfo{
+		{Name: "turn", Kind: mrtr.StateCheck},
+		{Name: "stopped", Kind: mrtr.StateTerminal},
+	},
 	Storage: mrtr.Sealed,
 	TTL:     10 * time.Minute,
-	Transitions: []mrtr.Transition{{
-		From: uint16(SpinStateTurn),
-		On:   "outcome:again",
-		To:   uint16(SpinStateTurn),
-	}, {
-		From: uint16(SpinStateTurn),
-		On:   "outcome:stop",
-		To:   uint16(SpinStateStopped),
-	}},
+	Transitions: []mrtr.Transition{
+		{From: uint16(SpinStateTurn), On: "outcome:again", To: uint16(SpinStateTurn)},
+		{From: uint16(SpinStateTurn), On: "outcome:stop", To: uint16(SpinStateStopped)},
+	},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is

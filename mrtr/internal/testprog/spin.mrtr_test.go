@@ -5,59 +5,21 @@ package testprog
 
 import (
 	"context"
-	"errors"
-	"sync"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 )
 
 // fakeSpin implements SpinHandler for the generated tests: it allows every
-// caller but "mallory", counts effects, fails every check and effect while broken,
-// and takes check outcomes from queues; with an empty queue it takes the outcome
-// on the shortest way to a successful end.
+// caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
+// effect while broken, and takes check outcomes from queues; with an empty queue a
+// check takes the outcome on the shortest way to a successful end.
 type fakeSpin struct {
-	mu       sync.Mutex
-	broken   bool
-	effects  int
-	outcomes map[string][]uint8
+	fake mrtrtest.Fake
 }
 
 var _ SpinHandler = (*fakeSpin)(nil)
-
-func (h *fakeSpin) step(ctx context.Context) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.broken {
-		return errors.New("fake dependency is down")
-	}
-	return ctx.Err()
-}
-
-func (h *fakeSpin) next(check string, otherwise uint8) uint8 {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	q := h.outcomes[check]
-	if len(q) == 0 {
-		return otherwise
-	}
-	h.outcomes[check] = q[1:]
-	return q[0]
-}
-
-func (h *fakeSpin) effectCount() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.effects
-}
-
-func (h *fakeSpin) setBroken(b bool) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.broken = b
-}
 
 func (h *fakeSpin) Authorize(ctx context.Context, f *SpinFlow) error {
 	if f.Call.Principal == "mallory" {
@@ -67,25 +29,17 @@ func (h *fakeSpin) Authorize(ctx context.Context, f *SpinFlow) error {
 }
 
 func (h *fakeSpin) TurnWheel(ctx context.Context, f *SpinFlow) (SpinTurnWheelOutcome, error) {
-	if err := h.step(ctx); err != nil {
-		return 0, err
-	}
-	return SpinTurnWheelOutcome(h.next("turnWheel", 2)), nil
+	out, err := h.fake.Check(ctx, "turnWheel", 2)
+	return SpinTurnWheelOutcome(out), err
 }
 
 // fixturesSpin are a valid spin workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesSpin(h *fakeSpin) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
-		Answers: map[string]mcp.InputResponse{},
-		Args:    map[string]any{},
-		Break: func() func() {
-			h.setBroken(true)
-			return func() {
-				h.setBroken(false)
-			}
-		},
-		Effects:      h.effectCount,
+		Args:         map[string]any{},
+		Break:        h.fake.Break,
+		Effects:      h.fake.Effects,
 		Other:        "bob",
 		Unauthorized: "mallory",
 		WantOutcome:  mrtr.OutcomeSuccess,
@@ -105,20 +59,20 @@ func TestSpinTransitions(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
 		name:     "turn>(again)turn>(stop)stopped",
 		outcomes: map[string][]uint8{"turnWheel": {1, 2}},
-		script: mrtrtest.Script{
-			Args:   map[string]any{},
-			Rounds: []mrtrtest.ScriptRound{{Path: []string{"turn", "turn", "stopped"}}},
-			Want:   mrtr.OutcomeSuccess,
+		rounds: []mrtrtest.ScriptRound{
+			{Path: []string{"turn", "turn", "stopped"}},
 		},
+		want: mrtr.OutcomeSuccess,
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeSpin{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewSpinProgram(h)), tc.script)
+			h := &fakeSpin{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewSpinProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: tc.rounds, Want: tc.want})
 		})
 	}
 }

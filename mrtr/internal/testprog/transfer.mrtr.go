@@ -151,10 +151,7 @@ func (p transferProgram) Step(ctx context.Context, r *mrtr.Round, f *TransferFlo
 		}
 		return mrtr.Step{}, fmt.Errorf("inspectAccount returned unknown outcome %d", out)
 	case TransferStateFrozen:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeFailed,
-			Text:    transferFrozenMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeFailed, Text: transferFrozenMessage(f)})
 	case TransferStateAskMemo:
 		var pending []mrtr.Pending
 		if f.Memo == nil {
@@ -168,15 +165,9 @@ func (p transferProgram) Step(ctx context.Context, r *mrtr.Round, f *TransferFlo
 					f.Memo = answer
 				}
 			case mrtr.Declined:
-				return r.Finish(mrtr.Final{
-					Outcome: mrtr.OutcomeCancelled,
-					Text:    "transfer was cancelled: the user declined \"memo\".",
-				})
+				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "transfer was cancelled: the user declined \"memo\"."})
 			case mrtr.Cancelled:
-				return r.Finish(mrtr.Final{
-					Outcome: mrtr.OutcomeCancelled,
-					Text:    "transfer was cancelled: the user cancelled \"memo\".",
-				})
+				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "transfer was cancelled: the user cancelled \"memo\"."})
 			case mrtr.Malformed:
 				pending = append(pending, p.requestMemo(f, mrtr.Problems{resp.Problem}))
 			default:
@@ -224,10 +215,7 @@ func (p transferProgram) Step(ctx context.Context, r *mrtr.Round, f *TransferFlo
 		case mrtr.Declined:
 			return r.Goto(uint16(TransferStateDeclined), "decline")
 		case mrtr.Cancelled:
-			return r.Finish(mrtr.Final{
-				Outcome: mrtr.OutcomeCancelled,
-				Text:    "transfer was cancelled: the user cancelled the confirmation.",
-			})
+			return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "transfer was cancelled: the user cancelled the confirmation."})
 		case mrtr.Malformed:
 			return r.Ask([]mrtr.Pending{p.gateConfirm(f, mrtr.Problems{resp.Problem})})
 		}
@@ -238,20 +226,14 @@ func (p transferProgram) Step(ctx context.Context, r *mrtr.Round, f *TransferFlo
 		}
 		return r.Goto(uint16(TransferStateSend), "next")
 	case TransferStateDeclined:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeCancelled,
-			Text:    transferDeclinedMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: transferDeclinedMessage(f)})
 	case TransferStateSend:
 		// operation id transfer-{account}-{amount}
 		return r.Effect(ctx, transferSendOperationID(f), time.Hour, uint16(TransferStateDone), func(ctx context.Context) error {
 			return p.h.SendMoney(ctx, f)
 		})
 	case TransferStateDone:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeSuccess,
-			Text:    transferDoneMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: transferDoneMessage(f)})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in transfer", mrtr.ErrUnknownState, f.state)
 }
@@ -376,75 +358,27 @@ var transferDescriptor = mrtr.Descriptor{
 	Name:           "transfer",
 	NonInteractive: true,
 	SchemaHash:     uint64(0xa467ad7d8d44623c),
-	States: []mrtr.StateInfo{{
-		Kind: mrtr.StateCheck,
-		Name: "inspect",
-	}, {
-		Kind: mrtr.StateTerminal,
-		Name: "frozen",
-	}, {
-		Kind: mrtr.StateAsk,
-		Name: "askMemo",
-		Requests: []mrtr.RequestInfo{{
-			Key:  "memo",
-			Kind: mrtr.Elicit,
-		}, {
-			Key:      "summary",
-			Kind:     mrtr.Sample,
-			Optional: true,
-		}},
-	}, {
-		Kind: mrtr.StateConfirm,
-		Name: "confirm",
-		Requests: []mrtr.RequestInfo{{
-			GateField: "confirm",
-			Key:       "confirm",
-			Kind:      mrtr.Elicit,
-		}},
-	}, {
-		Kind: mrtr.StateCheck,
-		Name: "recheck",
-	}, {
-		Kind: mrtr.StateTerminal,
-		Name: "declined",
-	}, {
-		Kind: mrtr.StateEffect,
-		Name: "send",
-	}, {
-		Kind: mrtr.StateTerminal,
-		Name: "done",
-	}},
+	States: []mrtr.StateInfo{
+		{Name: "inspect", Kind: mrtr.StateCheck},
+		{Name: "frozen", Kind: mrtr.StateTerminal},
+		{Name: "askMemo", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "memo", Kind: mrtr.Elicit}, {Key: "summary", Kind: mrtr.Sample, Optional: true}}},
+		{Name: "confirm", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit, GateField: "confirm"}}},
+		{Name: "recheck", Kind: mrtr.StateCheck},
+		{Name: "declined", Kind: mrtr.StateTerminal},
+		{Name: "send", Kind: mrtr.StateEffect},
+		{Name: "done", Kind: mrtr.StateTerminal},
+	},
 	Storage: mrtr.Sealed,
 	TTL:     5 * time.Minute,
-	Transitions: []mrtr.Transition{{
-		From: uint16(TransferStateInspect),
-		On:   "outcome:frozen",
-		To:   uint16(TransferStateFrozen),
-	}, {
-		From: uint16(TransferStateInspect),
-		On:   "outcome:open",
-		To:   uint16(TransferStateAskMemo),
-	}, {
-		From: uint16(TransferStateAskMemo),
-		On:   "next",
-		To:   uint16(TransferStateConfirm),
-	}, {
-		From: uint16(TransferStateConfirm),
-		On:   "next",
-		To:   uint16(TransferStateRecheck),
-	}, {
-		From: uint16(TransferStateConfirm),
-		On:   "decline",
-		To:   uint16(TransferStateDeclined),
-	}, {
-		From: uint16(TransferStateRecheck),
-		On:   "next",
-		To:   uint16(TransferStateSend),
-	}, {
-		From: uint16(TransferStateSend),
-		On:   "next",
-		To:   uint16(TransferStateDone),
-	}},
+	Transitions: []mrtr.Transition{
+		{From: uint16(TransferStateInspect), On: "outcome:frozen", To: uint16(TransferStateFrozen)},
+		{From: uint16(TransferStateInspect), On: "outcome:open", To: uint16(TransferStateAskMemo)},
+		{From: uint16(TransferStateAskMemo), On: "next", To: uint16(TransferStateConfirm)},
+		{From: uint16(TransferStateConfirm), On: "next", To: uint16(TransferStateRecheck)},
+		{From: uint16(TransferStateConfirm), On: "decline", To: uint16(TransferStateDeclined)},
+		{From: uint16(TransferStateRecheck), On: "next", To: uint16(TransferStateSend)},
+		{From: uint16(TransferStateSend), On: "next", To: uint16(TransferStateDone)},
+	},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is

@@ -10,7 +10,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -19,49 +18,14 @@ import (
 )
 
 // fakeTransfer implements TransferHandler for the generated tests: it allows every
-// caller but "mallory", counts effects, fails every check and effect while broken,
-// and takes check outcomes from queues; with an empty queue it takes the outcome
-// on the shortest way to a successful end.
+// caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
+// effect while broken, and takes check outcomes from queues; with an empty queue a
+// check takes the outcome on the shortest way to a successful end.
 type fakeTransfer struct {
-	mu       sync.Mutex
-	broken   bool
-	effects  int
-	outcomes map[string][]uint8
+	fake mrtrtest.Fake
 }
 
 var _ TransferHandler = (*fakeTransfer)(nil)
-
-func (h *fakeTransfer) step(ctx context.Context) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.broken {
-		return errors.New("fake dependency is down")
-	}
-	return ctx.Err()
-}
-
-func (h *fakeTransfer) next(check string, otherwise uint8) uint8 {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	q := h.outcomes[check]
-	if len(q) == 0 {
-		return otherwise
-	}
-	h.outcomes[check] = q[1:]
-	return q[0]
-}
-
-func (h *fakeTransfer) effectCount() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.effects
-}
-
-func (h *fakeTransfer) setBroken(b bool) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.broken = b
-}
 
 func (h *fakeTransfer) Authorize(ctx context.Context, f *TransferFlow) error {
 	if f.Call.Principal == "mallory" {
@@ -71,61 +35,45 @@ func (h *fakeTransfer) Authorize(ctx context.Context, f *TransferFlow) error {
 }
 
 func (h *fakeTransfer) InspectAccount(ctx context.Context, f *TransferFlow) (TransferInspectAccountOutcome, error) {
-	if err := h.step(ctx); err != nil {
-		return 0, err
-	}
-	return TransferInspectAccountOutcome(h.next("inspectAccount", 2)), nil
+	out, err := h.fake.Check(ctx, "inspectAccount", 2)
+	return TransferInspectAccountOutcome(out), err
 }
 
 func (h *fakeTransfer) AccountStillOpen(ctx context.Context, f *TransferFlow) error {
-	return h.step(ctx)
+	return h.fake.Step(ctx)
 }
 
 func (h *fakeTransfer) SendMoney(ctx context.Context, f *TransferFlow) error {
-	if err := h.step(ctx); err != nil {
-		return err
-	}
-	h.mu.Lock()
-	h.effects++
-	h.mu.Unlock()
-	return nil
+	return h.fake.Effect(ctx)
 }
 
 func (h *fakeTransfer) NotBlank(ctx context.Context, value string) error {
 	return nil
 }
 
+// answersTransfer are valid answers to the input requests of transfer, derived from the spec.
+var answersTransfer = map[string]mcp.InputResponse{
+	"memo": mrtrtest.Accept(map[string]any{
+		"note":   "example",
+		"urgent": true,
+	}),
+	"summary": mrtrtest.Text("A sampled answer."),
+}
+
 // fixturesTransfer are a valid transfer workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesTransfer(h *fakeTransfer) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
-		Answers: map[string]mcp.InputResponse{
-			"memo": mrtrtest.Accept(map[string]any{
-				"note":   "example",
-				"urgent": true,
-			}),
-			"summary": mrtrtest.Text("A sampled answer."),
-		},
-		Args: map[string]any{
-			"account": "acc-000",
-			"amount":  int64(1),
-		},
-		Break: func() func() {
-			h.setBroken(true)
-			return func() {
-				h.setBroken(false)
-			}
-		},
-		Effects: h.effectCount,
+		Answers: answersTransfer,
+		Args:    map[string]any{"account": "acc-000", "amount": int64(1)},
+		Break:   h.fake.Break,
+		Effects: h.fake.Effects,
 		Invalid: map[string]mcp.InputResponse{
 			"memo":    mrtrtest.Accept(map[string]any{"note": 12345}),
 			"summary": mrtrtest.Text(strings.Repeat("x", 201)),
 		},
-		Other: "bob",
-		OtherArgs: map[string]any{
-			"account": "acc-999",
-			"amount":  int64(2),
-		},
+		Other:        "bob",
+		OtherArgs:    map[string]any{"account": "acc-999", "amount": int64(2)},
 		Unauthorized: "mallory",
 		WantOutcome:  mrtr.OutcomeSuccess,
 	}
@@ -144,77 +92,38 @@ func TestTransferTransitions(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
 		name:     "inspect>(frozen)frozen",
 		outcomes: map[string][]uint8{"inspectAccount": {1}},
-		script: mrtrtest.Script{
-			Args: map[string]any{
-				"account": "acc-000",
-				"amount":  int64(1),
-			},
-			Rounds: []mrtrtest.ScriptRound{{Path: []string{"inspect", "frozen"}}},
-			Want:   mrtr.OutcomeFailed,
+		rounds: []mrtrtest.ScriptRound{
+			{Path: []string{"inspect", "frozen"}},
 		},
+		want: mrtr.OutcomeFailed,
 	}, {
 		name:     "inspect>(open)askMemo>confirm>(decline)declined",
 		outcomes: map[string][]uint8{"inspectAccount": {2}},
-		script: mrtrtest.Script{
-			Args: map[string]any{
-				"account": "acc-000",
-				"amount":  int64(1),
-			},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"memo", "summary"},
-				Path: []string{"inspect", "askMemo"},
-			}, {
-				Asks: []string{"confirm"},
-				Path: []string{"askMemo", "confirm"},
-				Send: mcp.InputResponseMap{
-					"memo": mrtrtest.Accept(map[string]any{
-						"note":   "example",
-						"urgent": true,
-					}),
-					"summary": mrtrtest.Text("A sampled answer."),
-				},
-			}, {
-				Path: []string{"confirm", "declined"},
-				Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": false})},
-			}},
-			Want: mrtr.OutcomeCancelled,
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"memo", "summary"}, Path: []string{"inspect", "askMemo"}},
+			{Asks: []string{"confirm"}, Path: []string{"askMemo", "confirm"}, Send: mcp.InputResponseMap{"memo": answersTransfer["memo"], "summary": answersTransfer["summary"]}},
+			{Path: []string{"confirm", "declined"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": false})}},
 		},
+		want: mrtr.OutcomeCancelled,
 	}, {
 		name:     "inspect>(open)askMemo>confirm>recheck>send>done",
 		outcomes: map[string][]uint8{"inspectAccount": {2}},
-		script: mrtrtest.Script{
-			Args: map[string]any{
-				"account": "acc-000",
-				"amount":  int64(1),
-			},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"memo", "summary"},
-				Path: []string{"inspect", "askMemo"},
-			}, {
-				Asks: []string{"confirm"},
-				Path: []string{"askMemo", "confirm"},
-				Send: mcp.InputResponseMap{
-					"memo": mrtrtest.Accept(map[string]any{
-						"note":   "example",
-						"urgent": true,
-					}),
-					"summary": mrtrtest.Text("A sampled answer."),
-				},
-			}, {
-				Path: []string{"confirm", "recheck", "send", "done"},
-				Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})},
-			}},
-			Want: mrtr.OutcomeSuccess,
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"memo", "summary"}, Path: []string{"inspect", "askMemo"}},
+			{Asks: []string{"confirm"}, Path: []string{"askMemo", "confirm"}, Send: mcp.InputResponseMap{"memo": answersTransfer["memo"], "summary": answersTransfer["summary"]}},
+			{Path: []string{"confirm", "recheck", "send", "done"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
 		},
+		want: mrtr.OutcomeSuccess,
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeTransfer{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewTransferProgram(h)), tc.script)
+			h := &fakeTransfer{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewTransferProgram(h)), mrtrtest.Script{Args: map[string]any{"account": "acc-000", "amount": int64(1)}, Rounds: tc.rounds, Want: tc.want})
 		})
 	}
 }
@@ -284,55 +193,25 @@ func TestTransferOperationIDs(t *testing.T) {
 	h := &fakeTransfer{}
 	hs := mrtrtest.New(t, NewTransferProgram(h))
 	mrtrtest.RunScript(t, hs, mrtrtest.Script{
-		Args: map[string]any{
-			"account": "acc-000",
-			"amount":  int64(1),
+		Args: map[string]any{"account": "acc-000", "amount": int64(1)},
+		Rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"memo", "summary"}, Path: []string{"inspect", "askMemo"}},
+			{Asks: []string{"confirm"}, Path: []string{"askMemo", "confirm"}, Send: mcp.InputResponseMap{"memo": answersTransfer["memo"], "summary": answersTransfer["summary"]}},
+			{Path: []string{"confirm", "recheck", "send", "done"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
 		},
-		Rounds: []mrtrtest.ScriptRound{{
-			Asks: []string{"memo", "summary"},
-			Path: []string{"inspect", "askMemo"},
-		}, {
-			Asks: []string{"confirm"},
-			Path: []string{"askMemo", "confirm"},
-			Send: mcp.InputResponseMap{
-				"memo": mrtrtest.Accept(map[string]any{
-					"note":   "example",
-					"urgent": true,
-				}),
-				"summary": mrtrtest.Text("A sampled answer."),
-			},
-		}, {
-			Path: []string{"confirm", "recheck", "send", "done"},
-			Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})},
-		}},
 		Want: mrtr.OutcomeSuccess,
 	})
-	before := h.effectCount()
+	before := h.fake.Effects()
 	mrtrtest.RunScript(t, hs, mrtrtest.Script{
-		Args: map[string]any{
-			"account": "acc-000",
-			"amount":  int64(1),
+		Args: map[string]any{"account": "acc-000", "amount": int64(1)},
+		Rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"memo", "summary"}, Path: []string{"inspect", "askMemo"}},
+			{Asks: []string{"confirm"}, Path: []string{"askMemo", "confirm"}, Send: mcp.InputResponseMap{"memo": answersTransfer["memo"], "summary": answersTransfer["summary"]}},
+			{Path: []string{"confirm", "recheck", "send"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
 		},
-		Rounds: []mrtrtest.ScriptRound{{
-			Asks: []string{"memo", "summary"},
-			Path: []string{"inspect", "askMemo"},
-		}, {
-			Asks: []string{"confirm"},
-			Path: []string{"askMemo", "confirm"},
-			Send: mcp.InputResponseMap{
-				"memo": mrtrtest.Accept(map[string]any{
-					"note":   "example",
-					"urgent": true,
-				}),
-				"summary": mrtrtest.Text("A sampled answer."),
-			},
-		}, {
-			Path: []string{"confirm", "recheck", "send"},
-			Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})},
-		}},
 		Want: mrtr.OutcomeRejected,
 	})
-	if got := h.effectCount() - before; got != 0 {
+	if got := h.fake.Effects() - before; got != 0 {
 		t.Fatalf("the second workflow performed %d side effects, want 0: sendMoney must not run again", got)
 	}
 }
@@ -344,88 +223,37 @@ func TestTransferRejectedInputs(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
 		name:     "at askMemo: answers to other states",
 		outcomes: map[string][]uint8{"inspectAccount": {2}},
-		script: mrtrtest.Script{
-			Args: map[string]any{
-				"account": "acc-000",
-				"amount":  int64(1),
-			},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"memo", "summary"},
-				Path: []string{"inspect", "askMemo"},
-			}, {
-				Asks: []string{"memo", "summary"},
-				Path: []string{"askMemo"},
-				Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})},
-			}},
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"memo", "summary"}, Path: []string{"inspect", "askMemo"}},
+			{Asks: []string{"memo", "summary"}, Path: []string{"askMemo"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
 		},
 	}, {
 		name:     "at confirm: answers to other states",
 		outcomes: map[string][]uint8{"inspectAccount": {2}},
-		script: mrtrtest.Script{
-			Args: map[string]any{
-				"account": "acc-000",
-				"amount":  int64(1),
-			},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"memo", "summary"},
-				Path: []string{"inspect", "askMemo"},
-			}, {
-				Asks: []string{"confirm"},
-				Path: []string{"askMemo", "confirm"},
-				Send: mcp.InputResponseMap{
-					"memo": mrtrtest.Accept(map[string]any{
-						"note":   "example",
-						"urgent": true,
-					}),
-					"summary": mrtrtest.Text("A sampled answer."),
-				},
-			}, {
-				Asks: []string{"confirm"},
-				Path: []string{"confirm"},
-				Send: mcp.InputResponseMap{
-					"memo": mrtrtest.Accept(map[string]any{
-						"note":   "example",
-						"urgent": true,
-					}),
-					"summary": mrtrtest.Text("A sampled answer."),
-				},
-			}},
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"memo", "summary"}, Path: []string{"inspect", "askMemo"}},
+			{Asks: []string{"confirm"}, Path: []string{"askMemo", "confirm"}, Send: mcp.InputResponseMap{"memo": answersTransfer["memo"], "summary": answersTransfer["summary"]}},
+			{Asks: []string{"confirm"}, Path: []string{"confirm"}, Send: mcp.InputResponseMap{"memo": answersTransfer["memo"], "summary": answersTransfer["summary"]}},
 		},
 	}, {
 		name:     "at confirm: confirmation before the gate was shown",
 		outcomes: map[string][]uint8{"inspectAccount": {2}},
-		script: mrtrtest.Script{
-			Args: map[string]any{
-				"account": "acc-000",
-				"amount":  int64(1),
-			},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"memo", "summary"},
-				Path: []string{"inspect", "askMemo"},
-			}, {
-				Asks: []string{"confirm"},
-				Path: []string{"askMemo", "confirm"},
-				Send: mcp.InputResponseMap{
-					"confirm": mrtrtest.Accept(map[string]any{"confirm": true}),
-					"memo": mrtrtest.Accept(map[string]any{
-						"note":   "example",
-						"urgent": true,
-					}),
-					"summary": mrtrtest.Text("A sampled answer."),
-				},
-			}},
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"memo", "summary"}, Path: []string{"inspect", "askMemo"}},
+			{Asks: []string{"confirm"}, Path: []string{"askMemo", "confirm"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "memo": answersTransfer["memo"], "summary": answersTransfer["summary"]}},
 		},
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeTransfer{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewTransferProgram(h)), tc.script)
-			if h.effectCount() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.effectCount())
+			h := &fakeTransfer{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewTransferProgram(h)), mrtrtest.Script{Args: map[string]any{"account": "acc-000", "amount": int64(1)}, Rounds: tc.rounds, Want: tc.want})
+			if h.fake.Effects() != 0 {
+				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
 			}
 		})
 	}

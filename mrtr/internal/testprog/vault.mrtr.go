@@ -117,15 +117,9 @@ func (p vaultProgram) Step(ctx context.Context, r *mrtr.Round, f *VaultFlow) (mr
 					f.Pin = answer
 				}
 			case mrtr.Declined:
-				return r.Finish(mrtr.Final{
-					Outcome: mrtr.OutcomeCancelled,
-					Text:    "vault was cancelled: the user declined \"pin\".",
-				})
+				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "vault was cancelled: the user declined \"pin\"."})
 			case mrtr.Cancelled:
-				return r.Finish(mrtr.Final{
-					Outcome: mrtr.OutcomeCancelled,
-					Text:    "vault was cancelled: the user cancelled \"pin\".",
-				})
+				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "vault was cancelled: the user cancelled \"pin\"."})
 			case mrtr.Malformed:
 				pending = append(pending, p.requestPin(f, mrtr.Problems{resp.Problem}))
 			default:
@@ -142,10 +136,7 @@ func (p vaultProgram) Step(ctx context.Context, r *mrtr.Round, f *VaultFlow) (mr
 			return p.h.OpenVault(ctx, f)
 		})
 	case VaultStateOpened:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeSuccess,
-			Text:    vaultOpenedMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: vaultOpenedMessage(f)})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in vault", mrtr.ErrUnknownState, f.state)
 }
@@ -223,38 +214,19 @@ var vaultDescriptor = mrtr.Descriptor{
 	Kind:       mrtr.KindTool,
 	Name:       "vault",
 	SchemaHash: uint64(0xaead2c5db208bca6),
-	States: []mrtr.StateInfo{{
-		Kind: mrtr.StateCheck,
-		Name: "load",
-	}, {
-		Kind: mrtr.StateAsk,
-		Name: "askPin",
-		Requests: []mrtr.RequestInfo{{
-			Key:  "pin",
-			Kind: mrtr.Elicit,
-		}},
-	}, {
-		Kind: mrtr.StateEffect,
-		Name: "open",
-	}, {
-		Kind: mrtr.StateTerminal,
-		Name: "opened",
-	}},
+	States: []mrtr.StateInfo{
+		{Name: "load", Kind: mrtr.StateCheck},
+		{Name: "askPin", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "pin", Kind: mrtr.Elicit}}},
+		{Name: "open", Kind: mrtr.StateEffect},
+		{Name: "opened", Kind: mrtr.StateTerminal},
+	},
 	Storage: mrtr.Reference,
 	TTL:     2 * time.Minute,
-	Transitions: []mrtr.Transition{{
-		From: uint16(VaultStateLoad),
-		On:   "next",
-		To:   uint16(VaultStateAskPin),
-	}, {
-		From: uint16(VaultStateAskPin),
-		On:   "next",
-		To:   uint16(VaultStateOpen),
-	}, {
-		From: uint16(VaultStateOpen),
-		On:   "next",
-		To:   uint16(VaultStateOpened),
-	}},
+	Transitions: []mrtr.Transition{
+		{From: uint16(VaultStateLoad), On: "next", To: uint16(VaultStateAskPin)},
+		{From: uint16(VaultStateAskPin), On: "next", To: uint16(VaultStateOpen)},
+		{From: uint16(VaultStateOpen), On: "next", To: uint16(VaultStateOpened)},
+	},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is

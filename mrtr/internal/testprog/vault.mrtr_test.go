@@ -10,7 +10,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -19,49 +18,14 @@ import (
 )
 
 // fakeVault implements VaultHandler for the generated tests: it allows every
-// caller but "mallory", counts effects, fails every check and effect while broken,
-// and takes check outcomes from queues; with an empty queue it takes the outcome
-// on the shortest way to a successful end.
+// caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
+// effect while broken, and takes check outcomes from queues; with an empty queue a
+// check takes the outcome on the shortest way to a successful end.
 type fakeVault struct {
-	mu       sync.Mutex
-	broken   bool
-	effects  int
-	outcomes map[string][]uint8
+	fake mrtrtest.Fake
 }
 
 var _ VaultHandler = (*fakeVault)(nil)
-
-func (h *fakeVault) step(ctx context.Context) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.broken {
-		return errors.New("fake dependency is down")
-	}
-	return ctx.Err()
-}
-
-func (h *fakeVault) next(check string, otherwise uint8) uint8 {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	q := h.outcomes[check]
-	if len(q) == 0 {
-		return otherwise
-	}
-	h.outcomes[check] = q[1:]
-	return q[0]
-}
-
-func (h *fakeVault) effectCount() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.effects
-}
-
-func (h *fakeVault) setBroken(b bool) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.broken = b
-}
 
 func (h *fakeVault) Authorize(ctx context.Context, f *VaultFlow) error {
 	if f.Call.Principal == "mallory" {
@@ -71,32 +35,26 @@ func (h *fakeVault) Authorize(ctx context.Context, f *VaultFlow) error {
 }
 
 func (h *fakeVault) LoadVault(ctx context.Context, f *VaultFlow) error {
-	return h.step(ctx)
+	return h.fake.Step(ctx)
 }
 
 func (h *fakeVault) OpenVault(ctx context.Context, f *VaultFlow) error {
-	if err := h.step(ctx); err != nil {
-		return err
-	}
-	h.mu.Lock()
-	h.effects++
-	h.mu.Unlock()
-	return nil
+	return h.fake.Effect(ctx)
+}
+
+// answersVault are valid answers to the input requests of vault, derived from the spec.
+var answersVault = map[string]mcp.InputResponse{
+	"pin": mrtrtest.Accept(map[string]any{"code": "0000"}),
 }
 
 // fixturesVault are a valid vault workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesVault(h *fakeVault) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
-		Answers: map[string]mcp.InputResponse{"pin": mrtrtest.Accept(map[string]any{"code": "0000"})},
-		Args:    map[string]any{"vaultId": "v-1"},
-		Break: func() func() {
-			h.setBroken(true)
-			return func() {
-				h.setBroken(false)
-			}
-		},
-		Effects:      h.effectCount,
+		Answers:      answersVault,
+		Args:         map[string]any{"vaultId": "v-1"},
+		Break:        h.fake.Break,
+		Effects:      h.fake.Effects,
 		Invalid:      map[string]mcp.InputResponse{"pin": mrtrtest.Accept(map[string]any{"code": 12345})},
 		Other:        "bob",
 		OtherArgs:    map[string]any{"vaultId": "another"},
@@ -118,26 +76,20 @@ func TestVaultTransitions(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "load>askPin>open>opened",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{"vaultId": "v-1"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"pin"},
-				Path: []string{"load", "askPin"},
-			}, {
-				Path: []string{"askPin", "open", "opened"},
-				Send: mcp.InputResponseMap{"pin": mrtrtest.Accept(map[string]any{"code": "0000"})},
-			}},
-			Want: mrtr.OutcomeSuccess,
+		name: "load>askPin>open>opened",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"pin"}, Path: []string{"load", "askPin"}},
+			{Path: []string{"askPin", "open", "opened"}, Send: mcp.InputResponseMap{"pin": answersVault["pin"]}},
 		},
+		want: mrtr.OutcomeSuccess,
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeVault{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewVaultProgram(h)), tc.script)
+			h := &fakeVault{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewVaultProgram(h)), mrtrtest.Script{Args: map[string]any{"vaultId": "v-1"}, Rounds: tc.rounds, Want: tc.want})
 		})
 	}
 }
@@ -202,28 +154,22 @@ func TestVaultOperationIDs(t *testing.T) {
 	hs := mrtrtest.New(t, NewVaultProgram(h))
 	mrtrtest.RunScript(t, hs, mrtrtest.Script{
 		Args: map[string]any{"vaultId": "v-1"},
-		Rounds: []mrtrtest.ScriptRound{{
-			Asks: []string{"pin"},
-			Path: []string{"load", "askPin"},
-		}, {
-			Path: []string{"askPin", "open", "opened"},
-			Send: mcp.InputResponseMap{"pin": mrtrtest.Accept(map[string]any{"code": "0000"})},
-		}},
+		Rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"pin"}, Path: []string{"load", "askPin"}},
+			{Path: []string{"askPin", "open", "opened"}, Send: mcp.InputResponseMap{"pin": answersVault["pin"]}},
+		},
 		Want: mrtr.OutcomeSuccess,
 	})
-	before := h.effectCount()
+	before := h.fake.Effects()
 	mrtrtest.RunScript(t, hs, mrtrtest.Script{
 		Args: map[string]any{"vaultId": "v-1"},
-		Rounds: []mrtrtest.ScriptRound{{
-			Asks: []string{"pin"},
-			Path: []string{"load", "askPin"},
-		}, {
-			Path: []string{"askPin", "open"},
-			Send: mcp.InputResponseMap{"pin": mrtrtest.Accept(map[string]any{"code": "0000"})},
-		}},
+		Rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"pin"}, Path: []string{"load", "askPin"}},
+			{Path: []string{"askPin", "open"}, Send: mcp.InputResponseMap{"pin": answersVault["pin"]}},
+		},
 		Want: mrtr.OutcomeRejected,
 	})
-	if got := h.effectCount() - before; got != 0 {
+	if got := h.fake.Effects() - before; got != 0 {
 		t.Fatalf("the second workflow performed %d side effects, want 0: openVault must not run again", got)
 	}
 }
@@ -235,28 +181,21 @@ func TestVaultRejectedInputs(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "at askPin: answers to other states",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{"vaultId": "v-1"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"pin"},
-				Path: []string{"load", "askPin"},
-			}, {
-				Asks: []string{"pin"},
-				Path: []string{"askPin"},
-				Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})},
-			}},
+		name: "at askPin: answers to other states",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"pin"}, Path: []string{"load", "askPin"}},
+			{Asks: []string{"pin"}, Path: []string{"askPin"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
 		},
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeVault{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewVaultProgram(h)), tc.script)
-			if h.effectCount() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.effectCount())
+			h := &fakeVault{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewVaultProgram(h)), mrtrtest.Script{Args: map[string]any{"vaultId": "v-1"}, Rounds: tc.rounds, Want: tc.want})
+			if h.fake.Effects() != 0 {
+				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
 			}
 		})
 	}

@@ -189,15 +189,9 @@ func (p searchOrdersProgram) Step(ctx context.Context, r *mrtr.Round, f *SearchO
 					f.Choice = answer
 				}
 			case mrtr.Declined:
-				return r.Finish(mrtr.Final{
-					Outcome: mrtr.OutcomeCancelled,
-					Text:    "search_orders was cancelled: the user declined \"choice\".",
-				})
+				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "search_orders was cancelled: the user declined \"choice\"."})
 			case mrtr.Cancelled:
-				return r.Finish(mrtr.Final{
-					Outcome: mrtr.OutcomeCancelled,
-					Text:    "search_orders was cancelled: the user cancelled \"choice\".",
-				})
+				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "search_orders was cancelled: the user cancelled \"choice\"."})
 			case mrtr.Malformed:
 				pending = append(pending, p.requestChoice(f, mrtr.Problems{resp.Problem}))
 			default:
@@ -214,10 +208,7 @@ func (p searchOrdersProgram) Step(ctx context.Context, r *mrtr.Round, f *SearchO
 		}
 		return r.Goto(uint16(SearchOrdersStateOpened), "next")
 	case SearchOrdersStateOpened:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeSuccess,
-			Text:    searchOrdersOpenedMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: searchOrdersOpenedMessage(f)})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in search_orders", mrtr.ErrUnknownState, f.state)
 }
@@ -417,39 +408,20 @@ var searchOrdersDescriptor = mrtr.Descriptor{
 	Kind:       mrtr.KindTool,
 	Name:       "search_orders",
 	SchemaHash: uint64(0xdb0388b052c024db),
-	States: []mrtr.StateInfo{{
-		Kind: mrtr.StateCheck,
-		Name: "find",
-	}, {
-		Kind: mrtr.StateAsk,
-		Name: "pick",
-		Requests: []mrtr.RequestInfo{{
-			Key:  "choice",
-			Kind: mrtr.Elicit,
-		}},
-	}, {
-		Kind: mrtr.StateCheck,
-		Name: "open",
-	}, {
-		Kind: mrtr.StateTerminal,
-		Name: "opened",
-	}},
+	States: []mrtr.StateInfo{
+		{Name: "find", Kind: mrtr.StateCheck},
+		{Name: "pick", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "choice", Kind: mrtr.Elicit}}},
+		{Name: "open", Kind: mrtr.StateCheck},
+		{Name: "opened", Kind: mrtr.StateTerminal},
+	},
 	Storage: mrtr.Sealed,
 	TTL:     10 * time.Minute,
 	Title:   "Search orders",
-	Transitions: []mrtr.Transition{{
-		From: uint16(SearchOrdersStateFind),
-		On:   "next",
-		To:   uint16(SearchOrdersStatePick),
-	}, {
-		From: uint16(SearchOrdersStatePick),
-		On:   "next",
-		To:   uint16(SearchOrdersStateOpen),
-	}, {
-		From: uint16(SearchOrdersStateOpen),
-		On:   "next",
-		To:   uint16(SearchOrdersStateOpened),
-	}},
+	Transitions: []mrtr.Transition{
+		{From: uint16(SearchOrdersStateFind), On: "next", To: uint16(SearchOrdersStatePick)},
+		{From: uint16(SearchOrdersStatePick), On: "next", To: uint16(SearchOrdersStateOpen)},
+		{From: uint16(SearchOrdersStateOpen), On: "next", To: uint16(SearchOrdersStateOpened)},
+	},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is

@@ -10,7 +10,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -19,49 +18,14 @@ import (
 )
 
 // fakeSearchOrders implements SearchOrdersHandler for the generated tests: it allows every
-// caller but "mallory", counts effects, fails every check and effect while broken,
-// and takes check outcomes from queues; with an empty queue it takes the outcome
-// on the shortest way to a successful end.
+// caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
+// effect while broken, and takes check outcomes from queues; with an empty queue a
+// check takes the outcome on the shortest way to a successful end.
 type fakeSearchOrders struct {
-	mu       sync.Mutex
-	broken   bool
-	effects  int
-	outcomes map[string][]uint8
+	fake mrtrtest.Fake
 }
 
 var _ SearchOrdersHandler = (*fakeSearchOrders)(nil)
-
-func (h *fakeSearchOrders) step(ctx context.Context) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.broken {
-		return errors.New("fake dependency is down")
-	}
-	return ctx.Err()
-}
-
-func (h *fakeSearchOrders) next(check string, otherwise uint8) uint8 {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	q := h.outcomes[check]
-	if len(q) == 0 {
-		return otherwise
-	}
-	h.outcomes[check] = q[1:]
-	return q[0]
-}
-
-func (h *fakeSearchOrders) effectCount() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.effects
-}
-
-func (h *fakeSearchOrders) setBroken(b bool) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.broken = b
-}
 
 func (h *fakeSearchOrders) Authorize(ctx context.Context, f *SearchOrdersFlow) error {
 	if f.Call.Principal == "mallory" {
@@ -71,37 +35,29 @@ func (h *fakeSearchOrders) Authorize(ctx context.Context, f *SearchOrdersFlow) e
 }
 
 func (h *fakeSearchOrders) FindOrders(ctx context.Context, f *SearchOrdersFlow) error {
-	return h.step(ctx)
+	return h.fake.Step(ctx)
 }
 
 func (h *fakeSearchOrders) OpenOrder(ctx context.Context, f *SearchOrdersFlow) error {
-	return h.step(ctx)
+	return h.fake.Step(ctx)
+}
+
+// answersSearchOrders are valid answers to the input requests of search_orders, derived from the spec.
+var answersSearchOrders = map[string]mcp.InputResponse{
+	"choice": mrtrtest.Accept(map[string]any{"orderNumber": int64(1)}),
 }
 
 // fixturesSearchOrders are a valid search_orders workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesSearchOrders(h *fakeSearchOrders) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
-		Answers: map[string]mcp.InputResponse{"choice": mrtrtest.Accept(map[string]any{"orderNumber": int64(1)})},
-		Args: map[string]any{
-			"query":   "example",
-			"regions": []any{"eu"},
-			"status":  "open",
-		},
-		Break: func() func() {
-			h.setBroken(true)
-			return func() {
-				h.setBroken(false)
-			}
-		},
-		Effects: h.effectCount,
-		Invalid: map[string]mcp.InputResponse{"choice": mrtrtest.Accept(map[string]any{"orderNumber": "not a number"})},
-		Other:   "bob",
-		OtherArgs: map[string]any{
-			"query":   "another",
-			"regions": []any{"us"},
-			"status":  "paid",
-		},
+		Answers:      answersSearchOrders,
+		Args:         map[string]any{"query": "example", "regions": []any{"eu"}, "status": "open"},
+		Break:        h.fake.Break,
+		Effects:      h.fake.Effects,
+		Invalid:      map[string]mcp.InputResponse{"choice": mrtrtest.Accept(map[string]any{"orderNumber": "not a number"})},
+		Other:        "bob",
+		OtherArgs:    map[string]any{"query": "another", "regions": []any{"us"}, "status": "paid"},
 		Unauthorized: "mallory",
 		WantOutcome:  mrtr.OutcomeSuccess,
 	}
@@ -120,30 +76,20 @@ func TestSearchOrdersTransitions(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "find>pick>open>opened",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{
-				"query":   "example",
-				"regions": []any{"eu"},
-				"status":  "open",
-			},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"choice"},
-				Path: []string{"find", "pick"},
-			}, {
-				Path: []string{"pick", "open", "opened"},
-				Send: mcp.InputResponseMap{"choice": mrtrtest.Accept(map[string]any{"orderNumber": int64(1)})},
-			}},
-			Want: mrtr.OutcomeSuccess,
+		name: "find>pick>open>opened",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"choice"}, Path: []string{"find", "pick"}},
+			{Path: []string{"pick", "open", "opened"}, Send: mcp.InputResponseMap{"choice": answersSearchOrders["choice"]}},
 		},
+		want: mrtr.OutcomeSuccess,
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeSearchOrders{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewSearchOrdersProgram(h)), tc.script)
+			h := &fakeSearchOrders{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewSearchOrdersProgram(h)), mrtrtest.Script{Args: map[string]any{"query": "example", "regions": []any{"eu"}, "status": "open"}, Rounds: tc.rounds, Want: tc.want})
 		})
 	}
 }
@@ -244,32 +190,21 @@ func TestSearchOrdersRejectedInputs(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "at pick: answers to other states",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{
-				"query":   "example",
-				"regions": []any{"eu"},
-				"status":  "open",
-			},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"choice"},
-				Path: []string{"find", "pick"},
-			}, {
-				Asks: []string{"choice"},
-				Path: []string{"pick"},
-				Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})},
-			}},
+		name: "at pick: answers to other states",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"choice"}, Path: []string{"find", "pick"}},
+			{Asks: []string{"choice"}, Path: []string{"pick"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
 		},
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeSearchOrders{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewSearchOrdersProgram(h)), tc.script)
-			if h.effectCount() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.effectCount())
+			h := &fakeSearchOrders{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewSearchOrdersProgram(h)), mrtrtest.Script{Args: map[string]any{"query": "example", "regions": []any{"eu"}, "status": "open"}, Rounds: tc.rounds, Want: tc.want})
+			if h.fake.Effects() != 0 {
+				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
 			}
 		})
 	}

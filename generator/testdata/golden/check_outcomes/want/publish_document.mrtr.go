@@ -136,10 +136,7 @@ func (p publishDocumentProgram) Step(ctx context.Context, r *mrtr.Round, f *Publ
 		case mrtr.Declined:
 			return r.Goto(uint16(PublishDocumentStateNotPublished), "decline")
 		case mrtr.Cancelled:
-			return r.Finish(mrtr.Final{
-				Outcome: mrtr.OutcomeCancelled,
-				Text:    "publish_document was cancelled: the user cancelled the confirmation.",
-			})
+			return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "publish_document was cancelled: the user cancelled the confirmation."})
 		case mrtr.Malformed:
 			return r.Ask([]mrtr.Pending{p.gateConfirmPublish(f, mrtr.Problems{resp.Problem})})
 		}
@@ -157,20 +154,14 @@ func (p publishDocumentProgram) Step(ctx context.Context, r *mrtr.Round, f *Publ
 		}
 		return mrtr.Step{}, fmt.Errorf("readyToPublish returned unknown outcome %d", out)
 	case PublishDocumentStateNotPublished:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeCancelled,
-			Text:    publishDocumentNotPublishedMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: publishDocumentNotPublishedMessage(f)})
 	case PublishDocumentStatePublish:
 		// the workflow's own operation id: the round record covers retries
 		return r.Effect(ctx, "", 24*time.Hour, uint16(PublishDocumentStatePublished), func(ctx context.Context) error {
 			return p.h.PublishDocument(ctx, f)
 		})
 	case PublishDocumentStatePublished:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeSuccess,
-			Text:    publishDocumentPublishedMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: publishDocumentPublishedMessage(f)})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in publish_document", mrtr.ErrUnknownState, f.state)
 }
@@ -249,51 +240,23 @@ var publishDocumentDescriptor = mrtr.Descriptor{
 	Kind:       mrtr.KindTool,
 	Name:       "publish_document",
 	SchemaHash: uint64(0x105db24ab853d036),
-	States: []mrtr.StateInfo{{
-		Kind: mrtr.StateConfirm,
-		Name: "confirmPublish",
-		Requests: []mrtr.RequestInfo{{
-			GateField: "confirm",
-			Key:       "confirm",
-			Kind:      mrtr.Elicit,
-		}},
-	}, {
-		Kind: mrtr.StateCheck,
-		Name: "recheck",
-	}, {
-		Kind: mrtr.StateTerminal,
-		Name: "notPublished",
-	}, {
-		Kind: mrtr.StateEffect,
-		Name: "publish",
-	}, {
-		Kind: mrtr.StateTerminal,
-		Name: "published",
-	}},
+	States: []mrtr.StateInfo{
+		{Name: "confirmPublish", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit, GateField: "confirm"}}},
+		{Name: "recheck", Kind: mrtr.StateCheck},
+		{Name: "notPublished", Kind: mrtr.StateTerminal},
+		{Name: "publish", Kind: mrtr.StateEffect},
+		{Name: "published", Kind: mrtr.StateTerminal},
+	},
 	Storage: mrtr.Sealed,
 	TTL:     5 * time.Minute,
 	Title:   "Publish document",
-	Transitions: []mrtr.Transition{{
-		From: uint16(PublishDocumentStateConfirmPublish),
-		On:   "next",
-		To:   uint16(PublishDocumentStateRecheck),
-	}, {
-		From: uint16(PublishDocumentStateConfirmPublish),
-		On:   "decline",
-		To:   uint16(PublishDocumentStateNotPublished),
-	}, {
-		From: uint16(PublishDocumentStateRecheck),
-		On:   "outcome:changed",
-		To:   uint16(PublishDocumentStateConfirmPublish),
-	}, {
-		From: uint16(PublishDocumentStateRecheck),
-		On:   "outcome:ready",
-		To:   uint16(PublishDocumentStatePublish),
-	}, {
-		From: uint16(PublishDocumentStatePublish),
-		On:   "next",
-		To:   uint16(PublishDocumentStatePublished),
-	}},
+	Transitions: []mrtr.Transition{
+		{From: uint16(PublishDocumentStateConfirmPublish), On: "next", To: uint16(PublishDocumentStateRecheck)},
+		{From: uint16(PublishDocumentStateConfirmPublish), On: "decline", To: uint16(PublishDocumentStateNotPublished)},
+		{From: uint16(PublishDocumentStateRecheck), On: "outcome:changed", To: uint16(PublishDocumentStateConfirmPublish)},
+		{From: uint16(PublishDocumentStateRecheck), On: "outcome:ready", To: uint16(PublishDocumentStatePublish)},
+		{From: uint16(PublishDocumentStatePublish), On: "next", To: uint16(PublishDocumentStatePublished)},
+	},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is

@@ -10,7 +10,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -19,49 +18,14 @@ import (
 )
 
 // fakePublishDocument implements PublishDocumentHandler for the generated tests: it allows every
-// caller but "mallory", counts effects, fails every check and effect while broken,
-// and takes check outcomes from queues; with an empty queue it takes the outcome
-// on the shortest way to a successful end.
+// caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
+// effect while broken, and takes check outcomes from queues; with an empty queue a
+// check takes the outcome on the shortest way to a successful end.
 type fakePublishDocument struct {
-	mu       sync.Mutex
-	broken   bool
-	effects  int
-	outcomes map[string][]uint8
+	fake mrtrtest.Fake
 }
 
 var _ PublishDocumentHandler = (*fakePublishDocument)(nil)
-
-func (h *fakePublishDocument) step(ctx context.Context) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.broken {
-		return errors.New("fake dependency is down")
-	}
-	return ctx.Err()
-}
-
-func (h *fakePublishDocument) next(check string, otherwise uint8) uint8 {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	q := h.outcomes[check]
-	if len(q) == 0 {
-		return otherwise
-	}
-	h.outcomes[check] = q[1:]
-	return q[0]
-}
-
-func (h *fakePublishDocument) effectCount() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.effects
-}
-
-func (h *fakePublishDocument) setBroken(b bool) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.broken = b
-}
 
 func (h *fakePublishDocument) Authorize(ctx context.Context, f *PublishDocumentFlow) error {
 	if f.Call.Principal == "mallory" {
@@ -71,35 +35,21 @@ func (h *fakePublishDocument) Authorize(ctx context.Context, f *PublishDocumentF
 }
 
 func (h *fakePublishDocument) ReadyToPublish(ctx context.Context, f *PublishDocumentFlow) (PublishDocumentReadyToPublishOutcome, error) {
-	if err := h.step(ctx); err != nil {
-		return 0, err
-	}
-	return PublishDocumentReadyToPublishOutcome(h.next("readyToPublish", 2)), nil
+	out, err := h.fake.Check(ctx, "readyToPublish", 2)
+	return PublishDocumentReadyToPublishOutcome(out), err
 }
 
 func (h *fakePublishDocument) PublishDocument(ctx context.Context, f *PublishDocumentFlow) error {
-	if err := h.step(ctx); err != nil {
-		return err
-	}
-	h.mu.Lock()
-	h.effects++
-	h.mu.Unlock()
-	return nil
+	return h.fake.Effect(ctx)
 }
 
 // fixturesPublishDocument are a valid publish_document workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesPublishDocument(h *fakePublishDocument) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
-		Answers: map[string]mcp.InputResponse{},
-		Args:    map[string]any{"documentId": "example"},
-		Break: func() func() {
-			h.setBroken(true)
-			return func() {
-				h.setBroken(false)
-			}
-		},
-		Effects:      h.effectCount,
+		Args:         map[string]any{"documentId": "example"},
+		Break:        h.fake.Break,
+		Effects:      h.fake.Effects,
 		Other:        "bob",
 		OtherArgs:    map[string]any{"documentId": "another"},
 		Unauthorized: "mallory",
@@ -120,44 +70,30 @@ func TestPublishDocumentTransitions(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
 		name:     "confirmPublish>recheck>(changed)confirmPublish>(decline)notPublished",
 		outcomes: map[string][]uint8{"readyToPublish": {1}},
-		script: mrtrtest.Script{
-			Args: map[string]any{"documentId": "example"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"confirm"},
-				Path: []string{"confirmPublish"},
-			}, {
-				Asks: []string{"confirm"},
-				Path: []string{"confirmPublish", "recheck", "confirmPublish"},
-				Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})},
-			}, {
-				Path: []string{"confirmPublish", "notPublished"},
-				Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": false})},
-			}},
-			Want: mrtr.OutcomeCancelled,
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"confirm"}, Path: []string{"confirmPublish"}},
+			{Asks: []string{"confirm"}, Path: []string{"confirmPublish", "recheck", "confirmPublish"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+			{Path: []string{"confirmPublish", "notPublished"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": false})}},
 		},
+		want: mrtr.OutcomeCancelled,
 	}, {
 		name:     "confirmPublish>recheck>(ready)publish>published",
 		outcomes: map[string][]uint8{"readyToPublish": {2}},
-		script: mrtrtest.Script{
-			Args: map[string]any{"documentId": "example"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"confirm"},
-				Path: []string{"confirmPublish"},
-			}, {
-				Path: []string{"confirmPublish", "recheck", "publish", "published"},
-				Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})},
-			}},
-			Want: mrtr.OutcomeSuccess,
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"confirm"}, Path: []string{"confirmPublish"}},
+			{Path: []string{"confirmPublish", "recheck", "publish", "published"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
 		},
+		want: mrtr.OutcomeSuccess,
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakePublishDocument{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewPublishDocumentProgram(h)), tc.script)
+			h := &fakePublishDocument{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewPublishDocumentProgram(h)), mrtrtest.Script{Args: map[string]any{"documentId": "example"}, Rounds: tc.rounds, Want: tc.want})
 		})
 	}
 }
@@ -213,39 +149,26 @@ func TestPublishDocumentRejectedInputs(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "at confirmPublish: answers to other states",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{"documentId": "example"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"confirm"},
-				Path: []string{"confirmPublish"},
-			}, {
-				Asks: []string{"confirm"},
-				Path: []string{"confirmPublish"},
-				Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})},
-			}},
+		name: "at confirmPublish: answers to other states",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"confirm"}, Path: []string{"confirmPublish"}},
+			{Asks: []string{"confirm"}, Path: []string{"confirmPublish"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
 		},
 	}, {
-		name:     "at confirmPublish: confirmation before the gate was shown",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{"documentId": "example"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"confirm"},
-				Path: []string{"confirmPublish"},
-				Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})},
-			}},
+		name: "at confirmPublish: confirmation before the gate was shown",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"confirm"}, Path: []string{"confirmPublish"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
 		},
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakePublishDocument{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewPublishDocumentProgram(h)), tc.script)
-			if h.effectCount() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.effectCount())
+			h := &fakePublishDocument{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewPublishDocumentProgram(h)), mrtrtest.Script{Args: map[string]any{"documentId": "example"}, Rounds: tc.rounds, Want: tc.want})
+			if h.fake.Effects() != 0 {
+				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
 			}
 		})
 	}

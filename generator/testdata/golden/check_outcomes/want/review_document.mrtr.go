@@ -190,10 +190,7 @@ func (p reviewDocumentProgram) Step(ctx context.Context, r *mrtr.Round, f *Revie
 			case mrtr.Declined:
 				return r.Goto(uint16(ReviewDocumentStateAbandoned), "decline")
 			case mrtr.Cancelled:
-				return r.Finish(mrtr.Final{
-					Outcome: mrtr.OutcomeCancelled,
-					Text:    "review_document was cancelled: the user cancelled \"change\".",
-				})
+				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "review_document was cancelled: the user cancelled \"change\"."})
 			case mrtr.Malformed:
 				pending = append(pending, p.requestChange(f, mrtr.Problems{resp.Problem}))
 			default:
@@ -205,15 +202,9 @@ func (p reviewDocumentProgram) Step(ctx context.Context, r *mrtr.Round, f *Revie
 		}
 		return r.Goto(uint16(ReviewDocumentStateReReview), "next")
 	case ReviewDocumentStateRejected:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeFailed,
-			Text:    reviewDocumentRejectedMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeFailed, Text: reviewDocumentRejectedMessage(f)})
 	case ReviewDocumentStateApproved:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeSuccess,
-			Text:    reviewDocumentApprovedMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: reviewDocumentApprovedMessage(f)})
 	case ReviewDocumentStateReReview:
 		out, err := p.h.ReviewDocument(ctx, f)
 		if err != nil {
@@ -230,10 +221,7 @@ func (p reviewDocumentProgram) Step(ctx context.Context, r *mrtr.Round, f *Revie
 		}
 		return mrtr.Step{}, fmt.Errorf("reviewDocument returned unknown outcome %d", out)
 	case ReviewDocumentStateAbandoned:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeCancelled,
-			Text:    reviewDocumentAbandonedMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: reviewDocumentAbandonedMessage(f)})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in review_document", mrtr.ErrUnknownState, f.state)
 }
@@ -316,79 +304,31 @@ var reviewDocumentDescriptor = mrtr.Descriptor{
 	Kind:       mrtr.KindTool,
 	Name:       "review_document",
 	SchemaHash: uint64(0x70fe83c3e9c38685),
-	States: []mrtr.StateInfo{{
-		Kind: mrtr.StateCheck,
-		Name: "load",
-	}, {
-		Kind: mrtr.StateCheck,
-		Name: "review",
-	}, {
-		Kind: mrtr.StateCheck,
-		Name: "approve",
-	}, {
-		Kind: mrtr.StateAsk,
-		Name: "askRevision",
-		Requests: []mrtr.RequestInfo{{
-			Key:  "change",
-			Kind: mrtr.Elicit,
-		}},
-	}, {
-		Kind: mrtr.StateTerminal,
-		Name: "rejected",
-	}, {
-		Kind: mrtr.StateTerminal,
-		Name: "approved",
-	}, {
-		Kind: mrtr.StateCheck,
-		Name: "reReview",
-	}, {
-		Kind: mrtr.StateTerminal,
-		Name: "abandoned",
-	}},
+	States: []mrtr.StateInfo{
+		{Name: "load", Kind: mrtr.StateCheck},
+		{Name: "review", Kind: mrtr.StateCheck},
+		{Name: "approve", Kind: mrtr.StateCheck},
+		{Name: "askRevision", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "change", Kind: mrtr.Elicit}}},
+		{Name: "rejected", Kind: mrtr.StateTerminal},
+		{Name: "approved", Kind: mrtr.StateTerminal},
+		{Name: "reReview", Kind: mrtr.StateCheck},
+		{Name: "abandoned", Kind: mrtr.StateTerminal},
+	},
 	Storage: mrtr.Sealed,
 	TTL:     time.Hour,
 	Title:   "Review document",
-	Transitions: []mrtr.Transition{{
-		From: uint16(ReviewDocumentStateLoad),
-		On:   "next",
-		To:   uint16(ReviewDocumentStateReview),
-	}, {
-		From: uint16(ReviewDocumentStateReview),
-		On:   "outcome:approved",
-		To:   uint16(ReviewDocumentStateApprove),
-	}, {
-		From: uint16(ReviewDocumentStateReview),
-		On:   "outcome:needsWork",
-		To:   uint16(ReviewDocumentStateAskRevision),
-	}, {
-		From: uint16(ReviewDocumentStateReview),
-		On:   "outcome:rejected",
-		To:   uint16(ReviewDocumentStateRejected),
-	}, {
-		From: uint16(ReviewDocumentStateApprove),
-		On:   "next",
-		To:   uint16(ReviewDocumentStateApproved),
-	}, {
-		From: uint16(ReviewDocumentStateAskRevision),
-		On:   "next",
-		To:   uint16(ReviewDocumentStateReReview),
-	}, {
-		From: uint16(ReviewDocumentStateAskRevision),
-		On:   "decline",
-		To:   uint16(ReviewDocumentStateAbandoned),
-	}, {
-		From: uint16(ReviewDocumentStateReReview),
-		On:   "outcome:approved",
-		To:   uint16(ReviewDocumentStateApprove),
-	}, {
-		From: uint16(ReviewDocumentStateReReview),
-		On:   "outcome:needsWork",
-		To:   uint16(ReviewDocumentStateAskRevision),
-	}, {
-		From: uint16(ReviewDocumentStateReReview),
-		On:   "outcome:rejected",
-		To:   uint16(ReviewDocumentStateRejected),
-	}},
+	Transitions: []mrtr.Transition{
+		{From: uint16(ReviewDocumentStateLoad), On: "next", To: uint16(ReviewDocumentStateReview)},
+		{From: uint16(ReviewDocumentStateReview), On: "outcome:approved", To: uint16(ReviewDocumentStateApprove)},
+		{From: uint16(ReviewDocumentStateReview), On: "outcome:needsWork", To: uint16(ReviewDocumentStateAskRevision)},
+		{From: uint16(ReviewDocumentStateReview), On: "outcome:rejected", To: uint16(ReviewDocumentStateRejected)},
+		{From: uint16(ReviewDocumentStateApprove), On: "next", To: uint16(ReviewDocumentStateApproved)},
+		{From: uint16(ReviewDocumentStateAskRevision), On: "next", To: uint16(ReviewDocumentStateReReview)},
+		{From: uint16(ReviewDocumentStateAskRevision), On: "decline", To: uint16(ReviewDocumentStateAbandoned)},
+		{From: uint16(ReviewDocumentStateReReview), On: "outcome:approved", To: uint16(ReviewDocumentStateApprove)},
+		{From: uint16(ReviewDocumentStateReReview), On: "outcome:needsWork", To: uint16(ReviewDocumentStateAskRevision)},
+		{From: uint16(ReviewDocumentStateReReview), On: "outcome:rejected", To: uint16(ReviewDocumentStateRejected)},
+	},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is

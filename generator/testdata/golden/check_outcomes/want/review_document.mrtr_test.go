@@ -10,7 +10,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -19,49 +18,14 @@ import (
 )
 
 // fakeReviewDocument implements ReviewDocumentHandler for the generated tests: it allows every
-// caller but "mallory", counts effects, fails every check and effect while broken,
-// and takes check outcomes from queues; with an empty queue it takes the outcome
-// on the shortest way to a successful end.
+// caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
+// effect while broken, and takes check outcomes from queues; with an empty queue a
+// check takes the outcome on the shortest way to a successful end.
 type fakeReviewDocument struct {
-	mu       sync.Mutex
-	broken   bool
-	effects  int
-	outcomes map[string][]uint8
+	fake mrtrtest.Fake
 }
 
 var _ ReviewDocumentHandler = (*fakeReviewDocument)(nil)
-
-func (h *fakeReviewDocument) step(ctx context.Context) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.broken {
-		return errors.New("fake dependency is down")
-	}
-	return ctx.Err()
-}
-
-func (h *fakeReviewDocument) next(check string, otherwise uint8) uint8 {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	q := h.outcomes[check]
-	if len(q) == 0 {
-		return otherwise
-	}
-	h.outcomes[check] = q[1:]
-	return q[0]
-}
-
-func (h *fakeReviewDocument) effectCount() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.effects
-}
-
-func (h *fakeReviewDocument) setBroken(b bool) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.broken = b
-}
 
 func (h *fakeReviewDocument) Authorize(ctx context.Context, f *ReviewDocumentFlow) error {
 	if f.Call.Principal == "mallory" {
@@ -71,33 +35,31 @@ func (h *fakeReviewDocument) Authorize(ctx context.Context, f *ReviewDocumentFlo
 }
 
 func (h *fakeReviewDocument) LoadDocument(ctx context.Context, f *ReviewDocumentFlow) error {
-	return h.step(ctx)
+	return h.fake.Step(ctx)
 }
 
 func (h *fakeReviewDocument) ReviewDocument(ctx context.Context, f *ReviewDocumentFlow) (ReviewDocumentReviewDocumentOutcome, error) {
-	if err := h.step(ctx); err != nil {
-		return 0, err
-	}
-	return ReviewDocumentReviewDocumentOutcome(h.next("reviewDocument", 1)), nil
+	out, err := h.fake.Check(ctx, "reviewDocument", 1)
+	return ReviewDocumentReviewDocumentOutcome(out), err
 }
 
 func (h *fakeReviewDocument) RecordApproval(ctx context.Context, f *ReviewDocumentFlow) error {
-	return h.step(ctx)
+	return h.fake.Step(ctx)
+}
+
+// answersReviewDocument are valid answers to the input requests of review_document, derived from the spec.
+var answersReviewDocument = map[string]mcp.InputResponse{
+	"change": mrtrtest.Accept(map[string]any{"summary": "example"}),
 }
 
 // fixturesReviewDocument are a valid review_document workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesReviewDocument(h *fakeReviewDocument) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
-		Answers: map[string]mcp.InputResponse{"change": mrtrtest.Accept(map[string]any{"summary": "example"})},
-		Args:    map[string]any{"documentId": "example"},
-		Break: func() func() {
-			h.setBroken(true)
-			return func() {
-				h.setBroken(false)
-			}
-		},
-		Effects:      h.effectCount,
+		Answers:      answersReviewDocument,
+		Args:         map[string]any{"documentId": "example"},
+		Break:        h.fake.Break,
+		Effects:      h.fake.Effects,
 		Other:        "bob",
 		OtherArgs:    map[string]any{"documentId": "another"},
 		Unauthorized: "mallory",
@@ -118,88 +80,60 @@ func TestReviewDocumentTransitions(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
 		name:     "load>review>(rejected)rejected",
 		outcomes: map[string][]uint8{"reviewDocument": {3}},
-		script: mrtrtest.Script{
-			Args:   map[string]any{"documentId": "example"},
-			Rounds: []mrtrtest.ScriptRound{{Path: []string{"load", "review", "rejected"}}},
-			Want:   mrtr.OutcomeFailed,
+		rounds: []mrtrtest.ScriptRound{
+			{Path: []string{"load", "review", "rejected"}},
 		},
+		want: mrtr.OutcomeFailed,
 	}, {
 		name:     "load>review>(approved)approve>approved",
 		outcomes: map[string][]uint8{"reviewDocument": {1}},
-		script: mrtrtest.Script{
-			Args:   map[string]any{"documentId": "example"},
-			Rounds: []mrtrtest.ScriptRound{{Path: []string{"load", "review", "approve", "approved"}}},
-			Want:   mrtr.OutcomeSuccess,
+		rounds: []mrtrtest.ScriptRound{
+			{Path: []string{"load", "review", "approve", "approved"}},
 		},
+		want: mrtr.OutcomeSuccess,
 	}, {
 		name:     "load>review>(needsWork)askRevision>(decline)abandoned",
 		outcomes: map[string][]uint8{"reviewDocument": {2}},
-		script: mrtrtest.Script{
-			Args: map[string]any{"documentId": "example"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"change"},
-				Path: []string{"load", "review", "askRevision"},
-			}, {
-				Path: []string{"askRevision", "abandoned"},
-				Send: mcp.InputResponseMap{"change": mrtrtest.Decline()},
-			}},
-			Want: mrtr.OutcomeCancelled,
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"change"}, Path: []string{"load", "review", "askRevision"}},
+			{Path: []string{"askRevision", "abandoned"}, Send: mcp.InputResponseMap{"change": mrtrtest.Decline()}},
 		},
+		want: mrtr.OutcomeCancelled,
 	}, {
 		name:     "load>review>(needsWork)askRevision>reReview>(rejected)rejected",
 		outcomes: map[string][]uint8{"reviewDocument": {2, 3}},
-		script: mrtrtest.Script{
-			Args: map[string]any{"documentId": "example"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"change"},
-				Path: []string{"load", "review", "askRevision"},
-			}, {
-				Path: []string{"askRevision", "reReview", "rejected"},
-				Send: mcp.InputResponseMap{"change": mrtrtest.Accept(map[string]any{"summary": "example"})},
-			}},
-			Want: mrtr.OutcomeFailed,
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"change"}, Path: []string{"load", "review", "askRevision"}},
+			{Path: []string{"askRevision", "reReview", "rejected"}, Send: mcp.InputResponseMap{"change": answersReviewDocument["change"]}},
 		},
+		want: mrtr.OutcomeFailed,
 	}, {
 		name:     "load>review>(needsWork)askRevision>reReview>(approved)approve>approved",
 		outcomes: map[string][]uint8{"reviewDocument": {2, 1}},
-		script: mrtrtest.Script{
-			Args: map[string]any{"documentId": "example"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"change"},
-				Path: []string{"load", "review", "askRevision"},
-			}, {
-				Path: []string{"askRevision", "reReview", "approve", "approved"},
-				Send: mcp.InputResponseMap{"change": mrtrtest.Accept(map[string]any{"summary": "example"})},
-			}},
-			Want: mrtr.OutcomeSuccess,
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"change"}, Path: []string{"load", "review", "askRevision"}},
+			{Path: []string{"askRevision", "reReview", "approve", "approved"}, Send: mcp.InputResponseMap{"change": answersReviewDocument["change"]}},
 		},
+		want: mrtr.OutcomeSuccess,
 	}, {
 		name:     "load>review>(needsWork)askRevision>reReview>(needsWork)askRevision>(decline)abandoned",
 		outcomes: map[string][]uint8{"reviewDocument": {2, 2}},
-		script: mrtrtest.Script{
-			Args: map[string]any{"documentId": "example"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"change"},
-				Path: []string{"load", "review", "askRevision"},
-			}, {
-				Asks: []string{"change"},
-				Path: []string{"askRevision", "reReview", "askRevision"},
-				Send: mcp.InputResponseMap{"change": mrtrtest.Accept(map[string]any{"summary": "example"})},
-			}, {
-				Path: []string{"askRevision", "abandoned"},
-				Send: mcp.InputResponseMap{"change": mrtrtest.Decline()},
-			}},
-			Want: mrtr.OutcomeCancelled,
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"change"}, Path: []string{"load", "review", "askRevision"}},
+			{Asks: []string{"change"}, Path: []string{"askRevision", "reReview", "askRevision"}, Send: mcp.InputResponseMap{"change": answersReviewDocument["change"]}},
+			{Path: []string{"askRevision", "abandoned"}, Send: mcp.InputResponseMap{"change": mrtrtest.Decline()}},
 		},
+		want: mrtr.OutcomeCancelled,
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeReviewDocument{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewReviewDocumentProgram(h)), tc.script)
+			h := &fakeReviewDocument{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewReviewDocumentProgram(h)), mrtrtest.Script{Args: map[string]any{"documentId": "example"}, Rounds: tc.rounds, Want: tc.want})
 		})
 	}
 }
@@ -262,28 +196,22 @@ func TestReviewDocumentRejectedInputs(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
 		name:     "at askRevision: answers to other states",
 		outcomes: map[string][]uint8{"reviewDocument": {2}},
-		script: mrtrtest.Script{
-			Args: map[string]any{"documentId": "example"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"change"},
-				Path: []string{"load", "review", "askRevision"},
-			}, {
-				Asks: []string{"change"},
-				Path: []string{"askRevision"},
-				Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})},
-			}},
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"change"}, Path: []string{"load", "review", "askRevision"}},
+			{Asks: []string{"change"}, Path: []string{"askRevision"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
 		},
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeReviewDocument{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewReviewDocumentProgram(h)), tc.script)
-			if h.effectCount() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.effectCount())
+			h := &fakeReviewDocument{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewReviewDocumentProgram(h)), mrtrtest.Script{Args: map[string]any{"documentId": "example"}, Rounds: tc.rounds, Want: tc.want})
+			if h.fake.Effects() != 0 {
+				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
 			}
 		})
 	}

@@ -138,10 +138,7 @@ func (p cleanUpBranchesProgram) Step(ctx context.Context, r *mrtr.Round, f *Clea
 		case mrtr.Declined:
 			return r.Goto(uint16(CleanUpBranchesStateKeptAll), "decline")
 		case mrtr.Cancelled:
-			return r.Finish(mrtr.Final{
-				Outcome: mrtr.OutcomeCancelled,
-				Text:    "clean_up_branches was cancelled: the user cancelled the confirmation.",
-			})
+			return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "clean_up_branches was cancelled: the user cancelled the confirmation."})
 		case mrtr.Malformed:
 			return r.Ask([]mrtr.Pending{p.gateConfirmMerged(f, mrtr.Problems{resp.Problem})})
 		}
@@ -157,15 +154,9 @@ func (p cleanUpBranchesProgram) Step(ctx context.Context, r *mrtr.Round, f *Clea
 			if yes {
 				return r.Goto(uint16(CleanUpBranchesStateConfirmTags), "next")
 			}
-			return r.Finish(mrtr.Final{
-				Outcome: mrtr.OutcomeCancelled,
-				Text:    "clean_up_branches was cancelled: the user did not confirm.",
-			})
+			return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "clean_up_branches was cancelled: the user did not confirm."})
 		case mrtr.Declined:
-			return r.Finish(mrtr.Final{
-				Outcome: mrtr.OutcomeCancelled,
-				Text:    "clean_up_branches was cancelled: the user did not confirm.",
-			})
+			return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "clean_up_branches was cancelled: the user did not confirm."})
 		case mrtr.Cancelled:
 			return r.Goto(uint16(CleanUpBranchesStateKeptAll), "cancel")
 		case mrtr.Malformed:
@@ -173,10 +164,7 @@ func (p cleanUpBranchesProgram) Step(ctx context.Context, r *mrtr.Round, f *Clea
 		}
 		return r.Ask([]mrtr.Pending{p.gateConfirmStale(f, nil)})
 	case CleanUpBranchesStateKeptAll:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeCancelled,
-			Text:    cleanUpBranchesKeptAllMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: cleanUpBranchesKeptAllMessage(f)})
 	case CleanUpBranchesStateConfirmTags:
 		resp := r.Response("tags", mrtr.Elicit)
 		switch resp.Status {
@@ -208,20 +196,11 @@ func (p cleanUpBranchesProgram) Step(ctx context.Context, r *mrtr.Round, f *Clea
 			if yes {
 				return r.Goto(uint16(CleanUpBranchesStateRecheck), "next")
 			}
-			return r.Finish(mrtr.Final{
-				Outcome: mrtr.OutcomeCancelled,
-				Text:    "clean_up_branches was cancelled: the user did not confirm.",
-			})
+			return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "clean_up_branches was cancelled: the user did not confirm."})
 		case mrtr.Declined:
-			return r.Finish(mrtr.Final{
-				Outcome: mrtr.OutcomeCancelled,
-				Text:    "clean_up_branches was cancelled: the user did not confirm.",
-			})
+			return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "clean_up_branches was cancelled: the user did not confirm."})
 		case mrtr.Cancelled:
-			return r.Finish(mrtr.Final{
-				Outcome: mrtr.OutcomeCancelled,
-				Text:    "clean_up_branches was cancelled: the user cancelled the confirmation.",
-			})
+			return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "clean_up_branches was cancelled: the user cancelled the confirmation."})
 		case mrtr.Malformed:
 			return r.Ask([]mrtr.Pending{p.gateConfirmFinal(f, mrtr.Problems{resp.Problem})})
 		}
@@ -237,10 +216,7 @@ func (p cleanUpBranchesProgram) Step(ctx context.Context, r *mrtr.Round, f *Clea
 			return p.h.DeleteBranches(ctx, f)
 		})
 	case CleanUpBranchesStateDeleted:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeSuccess,
-			Text:    cleanUpBranchesDeletedMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: cleanUpBranchesDeletedMessage(f)})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in clean_up_branches", mrtr.ErrUnknownState, f.state)
 }
@@ -323,102 +299,33 @@ var cleanUpBranchesDescriptor = mrtr.Descriptor{
 	Kind:       mrtr.KindTool,
 	Name:       "clean_up_branches",
 	SchemaHash: uint64(0x5018c693c5e92dcf),
-	States: []mrtr.StateInfo{{
-		Kind: mrtr.StateCheck,
-		Name: "scan",
-	}, {
-		Kind: mrtr.StateConfirm,
-		Name: "confirmMerged",
-		Requests: []mrtr.RequestInfo{{
-			GateField: "confirm",
-			Key:       "confirm",
-			Kind:      mrtr.Elicit,
-		}},
-	}, {
-		Kind: mrtr.StateConfirm,
-		Name: "confirmStale",
-		Requests: []mrtr.RequestInfo{{
-			GateField: "deleteStale",
-			Key:       "staleBranches",
-			Kind:      mrtr.Elicit,
-		}},
-	}, {
-		Kind: mrtr.StateTerminal,
-		Name: "keptAll",
-	}, {
-		Kind: mrtr.StateConfirm,
-		Name: "confirmTags",
-		Requests: []mrtr.RequestInfo{{
-			GateField: "confirm",
-			Key:       "tags",
-			Kind:      mrtr.Elicit,
-		}},
-	}, {
-		Kind: mrtr.StateConfirm,
-		Name: "confirmFinal",
-		Requests: []mrtr.RequestInfo{{
-			GateField: "sure",
-			Key:       "final",
-			Kind:      mrtr.Elicit,
-		}},
-	}, {
-		Kind: mrtr.StateCheck,
-		Name: "recheck",
-	}, {
-		Kind: mrtr.StateEffect,
-		Name: "delete",
-	}, {
-		Kind: mrtr.StateTerminal,
-		Name: "deleted",
-	}},
+	States: []mrtr.StateInfo{
+		{Name: "scan", Kind: mrtr.StateCheck},
+		{Name: "confirmMerged", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit, GateField: "confirm"}}},
+		{Name: "confirmStale", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "staleBranches", Kind: mrtr.Elicit, GateField: "deleteStale"}}},
+		{Name: "keptAll", Kind: mrtr.StateTerminal},
+		{Name: "confirmTags", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "tags", Kind: mrtr.Elicit, GateField: "confirm"}}},
+		{Name: "confirmFinal", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "final", Kind: mrtr.Elicit, GateField: "sure"}}},
+		{Name: "recheck", Kind: mrtr.StateCheck},
+		{Name: "delete", Kind: mrtr.StateEffect},
+		{Name: "deleted", Kind: mrtr.StateTerminal},
+	},
 	Storage: mrtr.Sealed,
 	TTL:     5 * time.Minute,
 	Title:   "Clean up branches",
-	Transitions: []mrtr.Transition{{
-		From: uint16(CleanUpBranchesStateScan),
-		On:   "next",
-		To:   uint16(CleanUpBranchesStateConfirmMerged),
-	}, {
-		From: uint16(CleanUpBranchesStateConfirmMerged),
-		On:   "next",
-		To:   uint16(CleanUpBranchesStateConfirmStale),
-	}, {
-		From: uint16(CleanUpBranchesStateConfirmMerged),
-		On:   "decline",
-		To:   uint16(CleanUpBranchesStateKeptAll),
-	}, {
-		From: uint16(CleanUpBranchesStateConfirmStale),
-		On:   "next",
-		To:   uint16(CleanUpBranchesStateConfirmTags),
-	}, {
-		From: uint16(CleanUpBranchesStateConfirmStale),
-		On:   "cancel",
-		To:   uint16(CleanUpBranchesStateKeptAll),
-	}, {
-		From: uint16(CleanUpBranchesStateConfirmTags),
-		On:   "next",
-		To:   uint16(CleanUpBranchesStateConfirmFinal),
-	}, {
-		From: uint16(CleanUpBranchesStateConfirmTags),
-		On:   "decline",
-		To:   uint16(CleanUpBranchesStateRecheck),
-	}, {
-		From: uint16(CleanUpBranchesStateConfirmTags),
-		On:   "cancel",
-		To:   uint16(CleanUpBranchesStateKeptAll),
-	}, {
-		From: uint16(CleanUpBranchesStateConfirmFinal),
-		On:   "next",
-		To:   uint16(CleanUpBranchesStateRecheck),
-	}, {
-		From: uint16(CleanUpBranchesStateRecheck),
-		On:   "next",
-		To:   uint16(CleanUpBranchesStateDelete),
-	}, {
-		From: uint16(CleanUpBranchesStateDelete),
-		On:   "next",
-		To:   uint16(CleanUpBranchesStateDeleted),
-	}},
+	Transitions: []mrtr.Transition{
+		{From: uint16(CleanUpBranchesStateScan), On: "next", To: uint16(CleanUpBranchesStateConfirmMerged)},
+		{From: uint16(CleanUpBranchesStateConfirmMerged), On: "next", To: uint16(CleanUpBranchesStateConfirmStale)},
+		{From: uint16(CleanUpBranchesStateConfirmMerged), On: "decline", To: uint16(CleanUpBranchesStateKeptAll)},
+		{From: uint16(CleanUpBranchesStateConfirmStale), On: "next", To: uint16(CleanUpBranchesStateConfirmTags)},
+		{From: uint16(CleanUpBranchesStateConfirmStale), On: "cancel", To: uint16(CleanUpBranchesStateKeptAll)},
+		{From: uint16(CleanUpBranchesStateConfirmTags), On: "next", To: uint16(CleanUpBranchesStateConfirmFinal)},
+		{From: uint16(CleanUpBranchesStateConfirmTags), On: "decline", To: uint16(CleanUpBranchesStateRecheck)},
+		{From: uint16(CleanUpBranchesStateConfirmTags), On: "cancel", To: uint16(CleanUpBranchesStateKeptAll)},
+		{From: uint16(CleanUpBranchesStateConfirmFinal), On: "next", To: uint16(CleanUpBranchesStateRecheck)},
+		{From: uint16(CleanUpBranchesStateRecheck), On: "next", To: uint16(CleanUpBranchesStateDelete)},
+		{From: uint16(CleanUpBranchesStateDelete), On: "next", To: uint16(CleanUpBranchesStateDeleted)},
+	},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is

@@ -10,7 +10,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -19,49 +18,14 @@ import (
 )
 
 // fakeCleanUpBranches implements CleanUpBranchesHandler for the generated tests: it allows every
-// caller but "mallory", counts effects, fails every check and effect while broken,
-// and takes check outcomes from queues; with an empty queue it takes the outcome
-// on the shortest way to a successful end.
+// caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
+// effect while broken, and takes check outcomes from queues; with an empty queue a
+// check takes the outcome on the shortest way to a successful end.
 type fakeCleanUpBranches struct {
-	mu       sync.Mutex
-	broken   bool
-	effects  int
-	outcomes map[string][]uint8
+	fake mrtrtest.Fake
 }
 
 var _ CleanUpBranchesHandler = (*fakeCleanUpBranches)(nil)
-
-func (h *fakeCleanUpBranches) step(ctx context.Context) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.broken {
-		return errors.New("fake dependency is down")
-	}
-	return ctx.Err()
-}
-
-func (h *fakeCleanUpBranches) next(check string, otherwise uint8) uint8 {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	q := h.outcomes[check]
-	if len(q) == 0 {
-		return otherwise
-	}
-	h.outcomes[check] = q[1:]
-	return q[0]
-}
-
-func (h *fakeCleanUpBranches) effectCount() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.effects
-}
-
-func (h *fakeCleanUpBranches) setBroken(b bool) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.broken = b
-}
 
 func (h *fakeCleanUpBranches) Authorize(ctx context.Context, f *CleanUpBranchesFlow) error {
 	if f.Call.Principal == "mallory" {
@@ -71,36 +35,24 @@ func (h *fakeCleanUpBranches) Authorize(ctx context.Context, f *CleanUpBranchesF
 }
 
 func (h *fakeCleanUpBranches) ScanBranches(ctx context.Context, f *CleanUpBranchesFlow) error {
-	return h.step(ctx)
+	return h.fake.Step(ctx)
 }
 
 func (h *fakeCleanUpBranches) BranchesUnchanged(ctx context.Context, f *CleanUpBranchesFlow) error {
-	return h.step(ctx)
+	return h.fake.Step(ctx)
 }
 
 func (h *fakeCleanUpBranches) DeleteBranches(ctx context.Context, f *CleanUpBranchesFlow) error {
-	if err := h.step(ctx); err != nil {
-		return err
-	}
-	h.mu.Lock()
-	h.effects++
-	h.mu.Unlock()
-	return nil
+	return h.fake.Effect(ctx)
 }
 
 // fixturesCleanUpBranches are a valid clean_up_branches workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesCleanUpBranches(h *fakeCleanUpBranches) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
-		Answers: map[string]mcp.InputResponse{},
-		Args:    map[string]any{"repo": "example"},
-		Break: func() func() {
-			h.setBroken(true)
-			return func() {
-				h.setBroken(false)
-			}
-		},
-		Effects:      h.effectCount,
+		Args:         map[string]any{"repo": "example"},
+		Break:        h.fake.Break,
+		Effects:      h.fake.Effects,
 		Other:        "bob",
 		OtherArgs:    map[string]any{"repo": "another"},
 		Unauthorized: "mallory",
@@ -121,114 +73,56 @@ func TestCleanUpBranchesTransitions(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "scan>confirmMerged>(decline)keptAll",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{"repo": "example"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"confirm"},
-				Path: []string{"scan", "confirmMerged"},
-			}, {
-				Path: []string{"confirmMerged", "keptAll"},
-				Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": false})},
-			}},
-			Want: mrtr.OutcomeCancelled,
+		name: "scan>confirmMerged>(decline)keptAll",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"confirm"}, Path: []string{"scan", "confirmMerged"}},
+			{Path: []string{"confirmMerged", "keptAll"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": false})}},
 		},
+		want: mrtr.OutcomeCancelled,
 	}, {
-		name:     "scan>confirmMerged>confirmStale>(cancel)keptAll",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{"repo": "example"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"confirm"},
-				Path: []string{"scan", "confirmMerged"},
-			}, {
-				Asks: []string{"staleBranches"},
-				Path: []string{"confirmMerged", "confirmStale"},
-				Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})},
-			}, {
-				Path: []string{"confirmStale", "keptAll"},
-				Send: mcp.InputResponseMap{"staleBranches": mrtrtest.Cancel()},
-			}},
-			Want: mrtr.OutcomeCancelled,
+		name: "scan>confirmMerged>confirmStale>(cancel)keptAll",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"confirm"}, Path: []string{"scan", "confirmMerged"}},
+			{Asks: []string{"staleBranches"}, Path: []string{"confirmMerged", "confirmStale"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+			{Path: []string{"confirmStale", "keptAll"}, Send: mcp.InputResponseMap{"staleBranches": mrtrtest.Cancel()}},
 		},
+		want: mrtr.OutcomeCancelled,
 	}, {
-		name:     "scan>confirmMerged>confirmStale>confirmTags>(cancel)keptAll",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{"repo": "example"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"confirm"},
-				Path: []string{"scan", "confirmMerged"},
-			}, {
-				Asks: []string{"staleBranches"},
-				Path: []string{"confirmMerged", "confirmStale"},
-				Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})},
-			}, {
-				Asks: []string{"tags"},
-				Path: []string{"confirmStale", "confirmTags"},
-				Send: mcp.InputResponseMap{"staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true})},
-			}, {
-				Path: []string{"confirmTags", "keptAll"},
-				Send: mcp.InputResponseMap{"tags": mrtrtest.Cancel()},
-			}},
-			Want: mrtr.OutcomeCancelled,
+		name: "scan>confirmMerged>confirmStale>confirmTags>(cancel)keptAll",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"confirm"}, Path: []string{"scan", "confirmMerged"}},
+			{Asks: []string{"staleBranches"}, Path: []string{"confirmMerged", "confirmStale"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+			{Asks: []string{"tags"}, Path: []string{"confirmStale", "confirmTags"}, Send: mcp.InputResponseMap{"staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true})}},
+			{Path: []string{"confirmTags", "keptAll"}, Send: mcp.InputResponseMap{"tags": mrtrtest.Cancel()}},
 		},
+		want: mrtr.OutcomeCancelled,
 	}, {
-		name:     "scan>confirmMerged>confirmStale>confirmTags>confirmFinal>recheck>delete>deleted",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{"repo": "example"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"confirm"},
-				Path: []string{"scan", "confirmMerged"},
-			}, {
-				Asks: []string{"staleBranches"},
-				Path: []string{"confirmMerged", "confirmStale"},
-				Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})},
-			}, {
-				Asks: []string{"tags"},
-				Path: []string{"confirmStale", "confirmTags"},
-				Send: mcp.InputResponseMap{"staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true})},
-			}, {
-				Asks: []string{"final"},
-				Path: []string{"confirmTags", "confirmFinal"},
-				Send: mcp.InputResponseMap{"tags": mrtrtest.Accept(map[string]any{"confirm": true})},
-			}, {
-				Path: []string{"confirmFinal", "recheck", "delete", "deleted"},
-				Send: mcp.InputResponseMap{"final": mrtrtest.Accept(map[string]any{"sure": true})},
-			}},
-			Want: mrtr.OutcomeSuccess,
+		name: "scan>confirmMerged>confirmStale>confirmTags>confirmFinal>recheck>delete>deleted",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"confirm"}, Path: []string{"scan", "confirmMerged"}},
+			{Asks: []string{"staleBranches"}, Path: []string{"confirmMerged", "confirmStale"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+			{Asks: []string{"tags"}, Path: []string{"confirmStale", "confirmTags"}, Send: mcp.InputResponseMap{"staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true})}},
+			{Asks: []string{"final"}, Path: []string{"confirmTags", "confirmFinal"}, Send: mcp.InputResponseMap{"tags": mrtrtest.Accept(map[string]any{"confirm": true})}},
+			{Path: []string{"confirmFinal", "recheck", "delete", "deleted"}, Send: mcp.InputResponseMap{"final": mrtrtest.Accept(map[string]any{"sure": true})}},
 		},
+		want: mrtr.OutcomeSuccess,
 	}, {
-		name:     "scan>confirmMerged>confirmStale>confirmTags>(decline)recheck>delete>deleted",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{"repo": "example"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"confirm"},
-				Path: []string{"scan", "confirmMerged"},
-			}, {
-				Asks: []string{"staleBranches"},
-				Path: []string{"confirmMerged", "confirmStale"},
-				Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})},
-			}, {
-				Asks: []string{"tags"},
-				Path: []string{"confirmStale", "confirmTags"},
-				Send: mcp.InputResponseMap{"staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true})},
-			}, {
-				Path: []string{"confirmTags", "recheck", "delete", "deleted"},
-				Send: mcp.InputResponseMap{"tags": mrtrtest.Accept(map[string]any{"confirm": false})},
-			}},
-			Want: mrtr.OutcomeSuccess,
+		name: "scan>confirmMerged>confirmStale>confirmTags>(decline)recheck>delete>deleted",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"confirm"}, Path: []string{"scan", "confirmMerged"}},
+			{Asks: []string{"staleBranches"}, Path: []string{"confirmMerged", "confirmStale"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+			{Asks: []string{"tags"}, Path: []string{"confirmStale", "confirmTags"}, Send: mcp.InputResponseMap{"staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true})}},
+			{Path: []string{"confirmTags", "recheck", "delete", "deleted"}, Send: mcp.InputResponseMap{"tags": mrtrtest.Accept(map[string]any{"confirm": false})}},
 		},
+		want: mrtr.OutcomeSuccess,
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeCleanUpBranches{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewCleanUpBranchesProgram(h)), tc.script)
+			h := &fakeCleanUpBranches{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewCleanUpBranchesProgram(h)), mrtrtest.Script{Args: map[string]any{"repo": "example"}, Rounds: tc.rounds, Want: tc.want})
 		})
 	}
 }
@@ -284,184 +178,71 @@ func TestCleanUpBranchesRejectedInputs(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "at confirmMerged: answers to other states",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{"repo": "example"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"confirm"},
-				Path: []string{"scan", "confirmMerged"},
-			}, {
-				Asks: []string{"confirm"},
-				Path: []string{"confirmMerged"},
-				Send: mcp.InputResponseMap{
-					"final":         mrtrtest.Accept(map[string]any{"sure": true}),
-					"staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true}),
-					"tags":          mrtrtest.Accept(map[string]any{"confirm": true}),
-				},
-			}},
+		name: "at confirmMerged: answers to other states",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"confirm"}, Path: []string{"scan", "confirmMerged"}},
+			{Asks: []string{"confirm"}, Path: []string{"confirmMerged"}, Send: mcp.InputResponseMap{"final": mrtrtest.Accept(map[string]any{"sure": true}), "staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true}), "tags": mrtrtest.Accept(map[string]any{"confirm": true})}},
 		},
 	}, {
-		name:     "at confirmMerged: confirmation before the gate was shown",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{"repo": "example"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"confirm"},
-				Path: []string{"scan", "confirmMerged"},
-				Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})},
-			}},
+		name: "at confirmMerged: confirmation before the gate was shown",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"confirm"}, Path: []string{"scan", "confirmMerged"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
 		},
 	}, {
-		name:     "at confirmStale: answers to other states",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{"repo": "example"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"confirm"},
-				Path: []string{"scan", "confirmMerged"},
-			}, {
-				Asks: []string{"staleBranches"},
-				Path: []string{"confirmMerged", "confirmStale"},
-				Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})},
-			}, {
-				Asks: []string{"staleBranches"},
-				Path: []string{"confirmStale"},
-				Send: mcp.InputResponseMap{
-					"confirm": mrtrtest.Accept(map[string]any{"confirm": true}),
-					"final":   mrtrtest.Accept(map[string]any{"sure": true}),
-					"tags":    mrtrtest.Accept(map[string]any{"confirm": true}),
-				},
-			}},
+		name: "at confirmStale: answers to other states",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"confirm"}, Path: []string{"scan", "confirmMerged"}},
+			{Asks: []string{"staleBranches"}, Path: []string{"confirmMerged", "confirmStale"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+			{Asks: []string{"staleBranches"}, Path: []string{"confirmStale"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "final": mrtrtest.Accept(map[string]any{"sure": true}), "tags": mrtrtest.Accept(map[string]any{"confirm": true})}},
 		},
 	}, {
-		name:     "at confirmStale: confirmation before the gate was shown",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{"repo": "example"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"confirm"},
-				Path: []string{"scan", "confirmMerged"},
-			}, {
-				Asks: []string{"staleBranches"},
-				Path: []string{"confirmMerged", "confirmStale"},
-				Send: mcp.InputResponseMap{
-					"confirm":       mrtrtest.Accept(map[string]any{"confirm": true}),
-					"staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true}),
-				},
-			}},
+		name: "at confirmStale: confirmation before the gate was shown",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"confirm"}, Path: []string{"scan", "confirmMerged"}},
+			{Asks: []string{"staleBranches"}, Path: []string{"confirmMerged", "confirmStale"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true})}},
 		},
 	}, {
-		name:     "at confirmTags: answers to other states",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{"repo": "example"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"confirm"},
-				Path: []string{"scan", "confirmMerged"},
-			}, {
-				Asks: []string{"staleBranches"},
-				Path: []string{"confirmMerged", "confirmStale"},
-				Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})},
-			}, {
-				Asks: []string{"tags"},
-				Path: []string{"confirmStale", "confirmTags"},
-				Send: mcp.InputResponseMap{"staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true})},
-			}, {
-				Asks: []string{"tags"},
-				Path: []string{"confirmTags"},
-				Send: mcp.InputResponseMap{
-					"confirm":       mrtrtest.Accept(map[string]any{"confirm": true}),
-					"final":         mrtrtest.Accept(map[string]any{"sure": true}),
-					"staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true}),
-				},
-			}},
+		name: "at confirmTags: answers to other states",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"confirm"}, Path: []string{"scan", "confirmMerged"}},
+			{Asks: []string{"staleBranches"}, Path: []string{"confirmMerged", "confirmStale"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+			{Asks: []string{"tags"}, Path: []string{"confirmStale", "confirmTags"}, Send: mcp.InputResponseMap{"staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true})}},
+			{Asks: []string{"tags"}, Path: []string{"confirmTags"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "final": mrtrtest.Accept(map[string]any{"sure": true}), "staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true})}},
 		},
 	}, {
-		name:     "at confirmTags: confirmation before the gate was shown",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{"repo": "example"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"confirm"},
-				Path: []string{"scan", "confirmMerged"},
-			}, {
-				Asks: []string{"staleBranches"},
-				Path: []string{"confirmMerged", "confirmStale"},
-				Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})},
-			}, {
-				Asks: []string{"tags"},
-				Path: []string{"confirmStale", "confirmTags"},
-				Send: mcp.InputResponseMap{
-					"staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true}),
-					"tags":          mrtrtest.Accept(map[string]any{"confirm": true}),
-				},
-			}},
+		name: "at confirmTags: confirmation before the gate was shown",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"confirm"}, Path: []string{"scan", "confirmMerged"}},
+			{Asks: []string{"staleBranches"}, Path: []string{"confirmMerged", "confirmStale"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+			{Asks: []string{"tags"}, Path: []string{"confirmStale", "confirmTags"}, Send: mcp.InputResponseMap{"staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true}), "tags": mrtrtest.Accept(map[string]any{"confirm": true})}},
 		},
 	}, {
-		name:     "at confirmFinal: answers to other states",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{"repo": "example"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"confirm"},
-				Path: []string{"scan", "confirmMerged"},
-			}, {
-				Asks: []string{"staleBranches"},
-				Path: []string{"confirmMerged", "confirmStale"},
-				Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})},
-			}, {
-				Asks: []string{"tags"},
-				Path: []string{"confirmStale", "confirmTags"},
-				Send: mcp.InputResponseMap{"staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true})},
-			}, {
-				Asks: []string{"final"},
-				Path: []string{"confirmTags", "confirmFinal"},
-				Send: mcp.InputResponseMap{"tags": mrtrtest.Accept(map[string]any{"confirm": true})},
-			}, {
-				Asks: []string{"final"},
-				Path: []string{"confirmFinal"},
-				Send: mcp.InputResponseMap{
-					"confirm":       mrtrtest.Accept(map[string]any{"confirm": true}),
-					"staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true}),
-					"tags":          mrtrtest.Accept(map[string]any{"confirm": true}),
-				},
-			}},
+		name: "at confirmFinal: answers to other states",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"confirm"}, Path: []string{"scan", "confirmMerged"}},
+			{Asks: []string{"staleBranches"}, Path: []string{"confirmMerged", "confirmStale"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+			{Asks: []string{"tags"}, Path: []string{"confirmStale", "confirmTags"}, Send: mcp.InputResponseMap{"staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true})}},
+			{Asks: []string{"final"}, Path: []string{"confirmTags", "confirmFinal"}, Send: mcp.InputResponseMap{"tags": mrtrtest.Accept(map[string]any{"confirm": true})}},
+			{Asks: []string{"final"}, Path: []string{"confirmFinal"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true}), "tags": mrtrtest.Accept(map[string]any{"confirm": true})}},
 		},
 	}, {
-		name:     "at confirmFinal: confirmation before the gate was shown",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{"repo": "example"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"confirm"},
-				Path: []string{"scan", "confirmMerged"},
-			}, {
-				Asks: []string{"staleBranches"},
-				Path: []string{"confirmMerged", "confirmStale"},
-				Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})},
-			}, {
-				Asks: []string{"tags"},
-				Path: []string{"confirmStale", "confirmTags"},
-				Send: mcp.InputResponseMap{"staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true})},
-			}, {
-				Asks: []string{"final"},
-				Path: []string{"confirmTags", "confirmFinal"},
-				Send: mcp.InputResponseMap{
-					"final": mrtrtest.Accept(map[string]any{"sure": true}),
-					"tags":  mrtrtest.Accept(map[string]any{"confirm": true}),
-				},
-			}},
+		name: "at confirmFinal: confirmation before the gate was shown",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"confirm"}, Path: []string{"scan", "confirmMerged"}},
+			{Asks: []string{"staleBranches"}, Path: []string{"confirmMerged", "confirmStale"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+			{Asks: []string{"tags"}, Path: []string{"confirmStale", "confirmTags"}, Send: mcp.InputResponseMap{"staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true})}},
+			{Asks: []string{"final"}, Path: []string{"confirmTags", "confirmFinal"}, Send: mcp.InputResponseMap{"final": mrtrtest.Accept(map[string]any{"sure": true}), "tags": mrtrtest.Accept(map[string]any{"confirm": true})}},
 		},
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeCleanUpBranches{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewCleanUpBranchesProgram(h)), tc.script)
-			if h.effectCount() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.effectCount())
+			h := &fakeCleanUpBranches{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewCleanUpBranchesProgram(h)), mrtrtest.Script{Args: map[string]any{"repo": "example"}, Rounds: tc.rounds, Want: tc.want})
+			if h.fake.Effects() != 0 {
+				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
 			}
 		})
 	}

@@ -159,15 +159,9 @@ func (p issueRefundProgram) Step(ctx context.Context, r *mrtr.Round, f *IssueRef
 					f.Channel = answer
 				}
 			case mrtr.Declined:
-				return r.Finish(mrtr.Final{
-					Outcome: mrtr.OutcomeCancelled,
-					Text:    "issue_refund was cancelled: the user declined \"channel\".",
-				})
+				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "issue_refund was cancelled: the user declined \"channel\"."})
 			case mrtr.Cancelled:
-				return r.Finish(mrtr.Final{
-					Outcome: mrtr.OutcomeCancelled,
-					Text:    "issue_refund was cancelled: the user cancelled \"channel\".",
-				})
+				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "issue_refund was cancelled: the user cancelled \"channel\"."})
 			case mrtr.Malformed:
 				pending = append(pending, p.requestChannel(f, mrtr.Problems{resp.Problem}))
 			default:
@@ -189,20 +183,11 @@ func (p issueRefundProgram) Step(ctx context.Context, r *mrtr.Round, f *IssueRef
 			if yes {
 				return r.Goto(uint16(IssueRefundStateRecheck), "next")
 			}
-			return r.Finish(mrtr.Final{
-				Outcome: mrtr.OutcomeCancelled,
-				Text:    "issue_refund was cancelled: the user did not confirm.",
-			})
+			return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "issue_refund was cancelled: the user did not confirm."})
 		case mrtr.Declined:
-			return r.Finish(mrtr.Final{
-				Outcome: mrtr.OutcomeCancelled,
-				Text:    "issue_refund was cancelled: the user did not confirm.",
-			})
+			return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "issue_refund was cancelled: the user did not confirm."})
 		case mrtr.Cancelled:
-			return r.Finish(mrtr.Final{
-				Outcome: mrtr.OutcomeCancelled,
-				Text:    "issue_refund was cancelled: the user cancelled the confirmation.",
-			})
+			return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "issue_refund was cancelled: the user cancelled the confirmation."})
 		case mrtr.Malformed:
 			return r.Ask([]mrtr.Pending{p.gateConfirmRefund(f, mrtr.Problems{resp.Problem})})
 		}
@@ -233,10 +218,7 @@ func (p issueRefundProgram) Step(ctx context.Context, r *mrtr.Round, f *IssueRef
 			return p.h.WriteAudit(ctx, f)
 		})
 	case IssueRefundStateDone:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeSuccess,
-			Text:    issueRefundDoneMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: issueRefundDoneMessage(f)})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in issue_refund", mrtr.ErrUnknownState, f.state)
 }
@@ -340,79 +322,30 @@ var issueRefundDescriptor = mrtr.Descriptor{
 	Kind:       mrtr.KindTool,
 	Name:       "issue_refund",
 	SchemaHash: uint64(0x90dda13b5f1123),
-	States: []mrtr.StateInfo{{
-		Kind: mrtr.StateCheck,
-		Name: "check",
-	}, {
-		Kind: mrtr.StateAsk,
-		Name: "askChannel",
-		Requests: []mrtr.RequestInfo{{
-			Key:  "channel",
-			Kind: mrtr.Elicit,
-		}},
-	}, {
-		Kind: mrtr.StateConfirm,
-		Name: "confirmRefund",
-		Requests: []mrtr.RequestInfo{{
-			GateField: "confirm",
-			Key:       "confirm",
-			Kind:      mrtr.Elicit,
-		}},
-	}, {
-		Kind: mrtr.StateCheck,
-		Name: "recheck",
-	}, {
-		Kind: mrtr.StateEffect,
-		Name: "reserve",
-	}, {
-		Kind: mrtr.StateEffect,
-		Name: "refund",
-	}, {
-		Kind: mrtr.StateEffect,
-		Name: "notify",
-	}, {
-		Kind: mrtr.StateEffect,
-		Name: "audit",
-	}, {
-		Kind: mrtr.StateTerminal,
-		Name: "done",
-	}},
+	States: []mrtr.StateInfo{
+		{Name: "check", Kind: mrtr.StateCheck},
+		{Name: "askChannel", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "channel", Kind: mrtr.Elicit}}},
+		{Name: "confirmRefund", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit, GateField: "confirm"}}},
+		{Name: "recheck", Kind: mrtr.StateCheck},
+		{Name: "reserve", Kind: mrtr.StateEffect},
+		{Name: "refund", Kind: mrtr.StateEffect},
+		{Name: "notify", Kind: mrtr.StateEffect},
+		{Name: "audit", Kind: mrtr.StateEffect},
+		{Name: "done", Kind: mrtr.StateTerminal},
+	},
 	Storage: mrtr.Sealed,
 	TTL:     10 * time.Minute,
 	Title:   "Issue refund",
-	Transitions: []mrtr.Transition{{
-		From: uint16(IssueRefundStateCheck),
-		On:   "next",
-		To:   uint16(IssueRefundStateAskChannel),
-	}, {
-		From: uint16(IssueRefundStateAskChannel),
-		On:   "next",
-		To:   uint16(IssueRefundStateConfirmRefund),
-	}, {
-		From: uint16(IssueRefundStateConfirmRefund),
-		On:   "next",
-		To:   uint16(IssueRefundStateRecheck),
-	}, {
-		From: uint16(IssueRefundStateRecheck),
-		On:   "next",
-		To:   uint16(IssueRefundStateReserve),
-	}, {
-		From: uint16(IssueRefundStateReserve),
-		On:   "next",
-		To:   uint16(IssueRefundStateRefund),
-	}, {
-		From: uint16(IssueRefundStateRefund),
-		On:   "next",
-		To:   uint16(IssueRefundStateNotify),
-	}, {
-		From: uint16(IssueRefundStateNotify),
-		On:   "next",
-		To:   uint16(IssueRefundStateAudit),
-	}, {
-		From: uint16(IssueRefundStateAudit),
-		On:   "next",
-		To:   uint16(IssueRefundStateDone),
-	}},
+	Transitions: []mrtr.Transition{
+		{From: uint16(IssueRefundStateCheck), On: "next", To: uint16(IssueRefundStateAskChannel)},
+		{From: uint16(IssueRefundStateAskChannel), On: "next", To: uint16(IssueRefundStateConfirmRefund)},
+		{From: uint16(IssueRefundStateConfirmRefund), On: "next", To: uint16(IssueRefundStateRecheck)},
+		{From: uint16(IssueRefundStateRecheck), On: "next", To: uint16(IssueRefundStateReserve)},
+		{From: uint16(IssueRefundStateReserve), On: "next", To: uint16(IssueRefundStateRefund)},
+		{From: uint16(IssueRefundStateRefund), On: "next", To: uint16(IssueRefundStateNotify)},
+		{From: uint16(IssueRefundStateNotify), On: "next", To: uint16(IssueRefundStateAudit)},
+		{From: uint16(IssueRefundStateAudit), On: "next", To: uint16(IssueRefundStateDone)},
+	},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is

@@ -10,7 +10,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -19,49 +18,14 @@ import (
 )
 
 // fakeIssueRefund implements IssueRefundHandler for the generated tests: it allows every
-// caller but "mallory", counts effects, fails every check and effect while broken,
-// and takes check outcomes from queues; with an empty queue it takes the outcome
-// on the shortest way to a successful end.
+// caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
+// effect while broken, and takes check outcomes from queues; with an empty queue a
+// check takes the outcome on the shortest way to a successful end.
 type fakeIssueRefund struct {
-	mu       sync.Mutex
-	broken   bool
-	effects  int
-	outcomes map[string][]uint8
+	fake mrtrtest.Fake
 }
 
 var _ IssueRefundHandler = (*fakeIssueRefund)(nil)
-
-func (h *fakeIssueRefund) step(ctx context.Context) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.broken {
-		return errors.New("fake dependency is down")
-	}
-	return ctx.Err()
-}
-
-func (h *fakeIssueRefund) next(check string, otherwise uint8) uint8 {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	q := h.outcomes[check]
-	if len(q) == 0 {
-		return otherwise
-	}
-	h.outcomes[check] = q[1:]
-	return q[0]
-}
-
-func (h *fakeIssueRefund) effectCount() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.effects
-}
-
-func (h *fakeIssueRefund) setBroken(b bool) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.broken = b
-}
 
 func (h *fakeIssueRefund) Authorize(ctx context.Context, f *IssueRefundFlow) error {
 	if f.Call.Principal == "mallory" {
@@ -71,75 +35,45 @@ func (h *fakeIssueRefund) Authorize(ctx context.Context, f *IssueRefundFlow) err
 }
 
 func (h *fakeIssueRefund) OrderRefundable(ctx context.Context, f *IssueRefundFlow) error {
-	return h.step(ctx)
+	return h.fake.Step(ctx)
 }
 
 func (h *fakeIssueRefund) StillRefundable(ctx context.Context, f *IssueRefundFlow) error {
-	return h.step(ctx)
+	return h.fake.Step(ctx)
 }
 
 func (h *fakeIssueRefund) ReserveFunds(ctx context.Context, f *IssueRefundFlow) error {
-	if err := h.step(ctx); err != nil {
-		return err
-	}
-	h.mu.Lock()
-	h.effects++
-	h.mu.Unlock()
-	return nil
+	return h.fake.Effect(ctx)
 }
 
 func (h *fakeIssueRefund) RefundPayment(ctx context.Context, f *IssueRefundFlow) error {
-	if err := h.step(ctx); err != nil {
-		return err
-	}
-	h.mu.Lock()
-	h.effects++
-	h.mu.Unlock()
-	return nil
+	return h.fake.Effect(ctx)
 }
 
 func (h *fakeIssueRefund) NotifyCustomer(ctx context.Context, f *IssueRefundFlow) error {
-	if err := h.step(ctx); err != nil {
-		return err
-	}
-	h.mu.Lock()
-	h.effects++
-	h.mu.Unlock()
-	return nil
+	return h.fake.Effect(ctx)
 }
 
 func (h *fakeIssueRefund) WriteAudit(ctx context.Context, f *IssueRefundFlow) error {
-	if err := h.step(ctx); err != nil {
-		return err
-	}
-	h.mu.Lock()
-	h.effects++
-	h.mu.Unlock()
-	return nil
+	return h.fake.Effect(ctx)
+}
+
+// answersIssueRefund are valid answers to the input requests of issue_refund, derived from the spec.
+var answersIssueRefund = map[string]mcp.InputResponse{
+	"channel": mrtrtest.Accept(map[string]any{"via": "email"}),
 }
 
 // fixturesIssueRefund are a valid issue_refund workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesIssueRefund(h *fakeIssueRefund) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
-		Answers: map[string]mcp.InputResponse{"channel": mrtrtest.Accept(map[string]any{"via": "email"})},
-		Args: map[string]any{
-			"amountCents": int64(1),
-			"orderId":     "ord_0",
-		},
-		Break: func() func() {
-			h.setBroken(true)
-			return func() {
-				h.setBroken(false)
-			}
-		},
-		Effects: h.effectCount,
-		Invalid: map[string]mcp.InputResponse{"channel": mrtrtest.Accept(map[string]any{"via": 12345})},
-		Other:   "bob",
-		OtherArgs: map[string]any{
-			"amountCents": int64(2),
-			"orderId":     "ord_999999999999",
-		},
+		Answers:      answersIssueRefund,
+		Args:         map[string]any{"amountCents": int64(1), "orderId": "ord_0"},
+		Break:        h.fake.Break,
+		Effects:      h.fake.Effects,
+		Invalid:      map[string]mcp.InputResponse{"channel": mrtrtest.Accept(map[string]any{"via": 12345})},
+		Other:        "bob",
+		OtherArgs:    map[string]any{"amountCents": int64(2), "orderId": "ord_999999999999"},
 		Unauthorized: "mallory",
 		WantOutcome:  mrtr.OutcomeSuccess,
 	}
@@ -158,33 +92,21 @@ func TestIssueRefundTransitions(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "check>askChannel>confirmRefund>recheck>reserve>refund>notify>audit>done",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{
-				"amountCents": int64(1),
-				"orderId":     "ord_0",
-			},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"channel"},
-				Path: []string{"check", "askChannel"},
-			}, {
-				Asks: []string{"confirm"},
-				Path: []string{"askChannel", "confirmRefund"},
-				Send: mcp.InputResponseMap{"channel": mrtrtest.Accept(map[string]any{"via": "email"})},
-			}, {
-				Path: []string{"confirmRefund", "recheck", "reserve", "refund", "notify", "audit", "done"},
-				Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})},
-			}},
-			Want: mrtr.OutcomeSuccess,
+		name: "check>askChannel>confirmRefund>recheck>reserve>refund>notify>audit>done",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"channel"}, Path: []string{"check", "askChannel"}},
+			{Asks: []string{"confirm"}, Path: []string{"askChannel", "confirmRefund"}, Send: mcp.InputResponseMap{"channel": answersIssueRefund["channel"]}},
+			{Path: []string{"confirmRefund", "recheck", "reserve", "refund", "notify", "audit", "done"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
 		},
+		want: mrtr.OutcomeSuccess,
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeIssueRefund{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewIssueRefundProgram(h)), tc.script)
+			h := &fakeIssueRefund{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewIssueRefundProgram(h)), mrtrtest.Script{Args: map[string]any{"amountCents": int64(1), "orderId": "ord_0"}, Rounds: tc.rounds, Want: tc.want})
 		})
 	}
 }
@@ -254,43 +176,25 @@ func TestIssueRefundOperationIDs(t *testing.T) {
 	h := &fakeIssueRefund{}
 	hs := mrtrtest.New(t, NewIssueRefundProgram(h))
 	mrtrtest.RunScript(t, hs, mrtrtest.Script{
-		Args: map[string]any{
-			"amountCents": int64(1),
-			"orderId":     "ord_0",
+		Args: map[string]any{"amountCents": int64(1), "orderId": "ord_0"},
+		Rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"channel"}, Path: []string{"check", "askChannel"}},
+			{Asks: []string{"confirm"}, Path: []string{"askChannel", "confirmRefund"}, Send: mcp.InputResponseMap{"channel": answersIssueRefund["channel"]}},
+			{Path: []string{"confirmRefund", "recheck", "reserve", "refund", "notify", "audit", "done"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
 		},
-		Rounds: []mrtrtest.ScriptRound{{
-			Asks: []string{"channel"},
-			Path: []string{"check", "askChannel"},
-		}, {
-			Asks: []string{"confirm"},
-			Path: []string{"askChannel", "confirmRefund"},
-			Send: mcp.InputResponseMap{"channel": mrtrtest.Accept(map[string]any{"via": "email"})},
-		}, {
-			Path: []string{"confirmRefund", "recheck", "reserve", "refund", "notify", "audit", "done"},
-			Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})},
-		}},
 		Want: mrtr.OutcomeSuccess,
 	})
-	before := h.effectCount()
+	before := h.fake.Effects()
 	mrtrtest.RunScript(t, hs, mrtrtest.Script{
-		Args: map[string]any{
-			"amountCents": int64(1),
-			"orderId":     "ord_0",
+		Args: map[string]any{"amountCents": int64(1), "orderId": "ord_0"},
+		Rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"channel"}, Path: []string{"check", "askChannel"}},
+			{Asks: []string{"confirm"}, Path: []string{"askChannel", "confirmRefund"}, Send: mcp.InputResponseMap{"channel": answersIssueRefund["channel"]}},
+			{Path: []string{"confirmRefund", "recheck", "reserve", "refund"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
 		},
-		Rounds: []mrtrtest.ScriptRound{{
-			Asks: []string{"channel"},
-			Path: []string{"check", "askChannel"},
-		}, {
-			Asks: []string{"confirm"},
-			Path: []string{"askChannel", "confirmRefund"},
-			Send: mcp.InputResponseMap{"channel": mrtrtest.Accept(map[string]any{"via": "email"})},
-		}, {
-			Path: []string{"confirmRefund", "recheck", "reserve", "refund"},
-			Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})},
-		}},
 		Want: mrtr.OutcomeRejected,
 	})
-	if got := h.effectCount() - before; got != 1 {
+	if got := h.fake.Effects() - before; got != 1 {
 		t.Fatalf("the second workflow performed %d side effects, want 1: refundPayment must not run again", got)
 	}
 }
@@ -302,72 +206,34 @@ func TestIssueRefundRejectedInputs(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "at askChannel: answers to other states",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{
-				"amountCents": int64(1),
-				"orderId":     "ord_0",
-			},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"channel"},
-				Path: []string{"check", "askChannel"},
-			}, {
-				Asks: []string{"channel"},
-				Path: []string{"askChannel"},
-				Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})},
-			}},
+		name: "at askChannel: answers to other states",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"channel"}, Path: []string{"check", "askChannel"}},
+			{Asks: []string{"channel"}, Path: []string{"askChannel"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
 		},
 	}, {
-		name:     "at confirmRefund: answers to other states",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{
-				"amountCents": int64(1),
-				"orderId":     "ord_0",
-			},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"channel"},
-				Path: []string{"check", "askChannel"},
-			}, {
-				Asks: []string{"confirm"},
-				Path: []string{"askChannel", "confirmRefund"},
-				Send: mcp.InputResponseMap{"channel": mrtrtest.Accept(map[string]any{"via": "email"})},
-			}, {
-				Asks: []string{"confirm"},
-				Path: []string{"confirmRefund"},
-				Send: mcp.InputResponseMap{"channel": mrtrtest.Accept(map[string]any{"via": "email"})},
-			}},
+		name: "at confirmRefund: answers to other states",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"channel"}, Path: []string{"check", "askChannel"}},
+			{Asks: []string{"confirm"}, Path: []string{"askChannel", "confirmRefund"}, Send: mcp.InputResponseMap{"channel": answersIssueRefund["channel"]}},
+			{Asks: []string{"confirm"}, Path: []string{"confirmRefund"}, Send: mcp.InputResponseMap{"channel": answersIssueRefund["channel"]}},
 		},
 	}, {
-		name:     "at confirmRefund: confirmation before the gate was shown",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{
-				"amountCents": int64(1),
-				"orderId":     "ord_0",
-			},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"channel"},
-				Path: []string{"check", "askChannel"},
-			}, {
-				Asks: []string{"confirm"},
-				Path: []string{"askChannel", "confirmRefund"},
-				Send: mcp.InputResponseMap{
-					"channel": mrtrtest.Accept(map[string]any{"via": "email"}),
-					"confirm": mrtrtest.Accept(map[string]any{"confirm": true}),
-				},
-			}},
+		name: "at confirmRefund: confirmation before the gate was shown",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"channel"}, Path: []string{"check", "askChannel"}},
+			{Asks: []string{"confirm"}, Path: []string{"askChannel", "confirmRefund"}, Send: mcp.InputResponseMap{"channel": answersIssueRefund["channel"], "confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
 		},
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeIssueRefund{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewIssueRefundProgram(h)), tc.script)
-			if h.effectCount() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.effectCount())
+			h := &fakeIssueRefund{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewIssueRefundProgram(h)), mrtrtest.Script{Args: map[string]any{"amountCents": int64(1), "orderId": "ord_0"}, Rounds: tc.rounds, Want: tc.want})
+			if h.fake.Effects() != 0 {
+				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
 			}
 		})
 	}

@@ -204,15 +204,9 @@ func (p runSurveyProgram) Step(ctx context.Context, r *mrtr.Round, f *RunSurveyF
 					f.Form = answer
 				}
 			case mrtr.Declined:
-				return r.Finish(mrtr.Final{
-					Outcome: mrtr.OutcomeCancelled,
-					Text:    "run_survey was cancelled: the user declined \"form\".",
-				})
+				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "run_survey was cancelled: the user declined \"form\"."})
 			case mrtr.Cancelled:
-				return r.Finish(mrtr.Final{
-					Outcome: mrtr.OutcomeCancelled,
-					Text:    "run_survey was cancelled: the user cancelled \"form\".",
-				})
+				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "run_survey was cancelled: the user cancelled \"form\"."})
 			case mrtr.Malformed:
 				pending = append(pending, p.requestForm(f, mrtr.Problems{resp.Problem}))
 			default:
@@ -229,10 +223,7 @@ func (p runSurveyProgram) Step(ctx context.Context, r *mrtr.Round, f *RunSurveyF
 		}
 		return r.Goto(uint16(RunSurveyStateThanks), "next")
 	case RunSurveyStateThanks:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeSuccess,
-			Text:    runSurveyThanksMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: runSurveyThanksMessage(f)})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in run_survey", mrtr.ErrUnknownState, f.state)
 }
@@ -310,39 +301,20 @@ var runSurveyDescriptor = mrtr.Descriptor{
 	Kind:       mrtr.KindTool,
 	Name:       "run_survey",
 	SchemaHash: uint64(0x551307576ecdc240),
-	States: []mrtr.StateInfo{{
-		Kind: mrtr.StateCheck,
-		Name: "lookup",
-	}, {
-		Kind: mrtr.StateAsk,
-		Name: "askForm",
-		Requests: []mrtr.RequestInfo{{
-			Key:  "form",
-			Kind: mrtr.Elicit,
-		}},
-	}, {
-		Kind: mrtr.StateCheck,
-		Name: "saveAnswers",
-	}, {
-		Kind: mrtr.StateTerminal,
-		Name: "thanks",
-	}},
+	States: []mrtr.StateInfo{
+		{Name: "lookup", Kind: mrtr.StateCheck},
+		{Name: "askForm", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "form", Kind: mrtr.Elicit}}},
+		{Name: "saveAnswers", Kind: mrtr.StateCheck},
+		{Name: "thanks", Kind: mrtr.StateTerminal},
+	},
 	Storage: mrtr.Sealed,
 	TTL:     20 * time.Minute,
 	Title:   "Run survey",
-	Transitions: []mrtr.Transition{{
-		From: uint16(RunSurveyStateLookup),
-		On:   "next",
-		To:   uint16(RunSurveyStateAskForm),
-	}, {
-		From: uint16(RunSurveyStateAskForm),
-		On:   "next",
-		To:   uint16(RunSurveyStateSaveAnswers),
-	}, {
-		From: uint16(RunSurveyStateSaveAnswers),
-		On:   "next",
-		To:   uint16(RunSurveyStateThanks),
-	}},
+	Transitions: []mrtr.Transition{
+		{From: uint16(RunSurveyStateLookup), On: "next", To: uint16(RunSurveyStateAskForm)},
+		{From: uint16(RunSurveyStateAskForm), On: "next", To: uint16(RunSurveyStateSaveAnswers)},
+		{From: uint16(RunSurveyStateSaveAnswers), On: "next", To: uint16(RunSurveyStateThanks)},
+	},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is

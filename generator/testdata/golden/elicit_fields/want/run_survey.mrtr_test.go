@@ -10,7 +10,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -19,49 +18,14 @@ import (
 )
 
 // fakeRunSurvey implements RunSurveyHandler for the generated tests: it allows every
-// caller but "mallory", counts effects, fails every check and effect while broken,
-// and takes check outcomes from queues; with an empty queue it takes the outcome
-// on the shortest way to a successful end.
+// caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
+// effect while broken, and takes check outcomes from queues; with an empty queue a
+// check takes the outcome on the shortest way to a successful end.
 type fakeRunSurvey struct {
-	mu       sync.Mutex
-	broken   bool
-	effects  int
-	outcomes map[string][]uint8
+	fake mrtrtest.Fake
 }
 
 var _ RunSurveyHandler = (*fakeRunSurvey)(nil)
-
-func (h *fakeRunSurvey) step(ctx context.Context) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.broken {
-		return errors.New("fake dependency is down")
-	}
-	return ctx.Err()
-}
-
-func (h *fakeRunSurvey) next(check string, otherwise uint8) uint8 {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	q := h.outcomes[check]
-	if len(q) == 0 {
-		return otherwise
-	}
-	h.outcomes[check] = q[1:]
-	return q[0]
-}
-
-func (h *fakeRunSurvey) effectCount() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.effects
-}
-
-func (h *fakeRunSurvey) setBroken(b bool) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.broken = b
-}
 
 func (h *fakeRunSurvey) Authorize(ctx context.Context, f *RunSurveyFlow) error {
 	if f.Call.Principal == "mallory" {
@@ -71,43 +35,43 @@ func (h *fakeRunSurvey) Authorize(ctx context.Context, f *RunSurveyFlow) error {
 }
 
 func (h *fakeRunSurvey) CustomerExists(ctx context.Context, f *RunSurveyFlow) error {
-	return h.step(ctx)
+	return h.fake.Step(ctx)
 }
 
 func (h *fakeRunSurvey) StoreSurvey(ctx context.Context, f *RunSurveyFlow) error {
-	return h.step(ctx)
+	return h.fake.Step(ctx)
+}
+
+// answersRunSurvey are valid answers to the input requests of run_survey, derived from the spec.
+var answersRunSurvey = map[string]mcp.InputResponse{
+	"form": mrtrtest.Accept(map[string]any{
+		"age":        int64(42),
+		"birthday":   "2026-07-28",
+		"channels":   []any{"mail"},
+		"code":       "AA-000",
+		"color":      "red",
+		"email":      "ada@example.com",
+		"homepage":   "https://example.com/a",
+		"lastSeen":   "2026-01-02T03:04:05Z",
+		"newsletter": true,
+		"nickname":   "Ada",
+		"rating":     1.0,
+		"size":       "s",
+		"topics":     []any{"shipping", "returns"},
+		"vip":        true,
+		"visits":     int64(1),
+		"weight":     1.0,
+	}),
 }
 
 // fixturesRunSurvey are a valid run_survey workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesRunSurvey(h *fakeRunSurvey) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
-		Answers: map[string]mcp.InputResponse{"form": mrtrtest.Accept(map[string]any{
-			"age":        int64(42),
-			"birthday":   "2026-07-28",
-			"channels":   []any{"mail"},
-			"code":       "AA-000",
-			"color":      "red",
-			"email":      "ada@example.com",
-			"homepage":   "https://example.com/a",
-			"lastSeen":   "2026-01-02T03:04:05Z",
-			"newsletter": true,
-			"nickname":   "Ada",
-			"rating":     1.0,
-			"size":       "s",
-			"topics":     []any{"shipping", "returns"},
-			"vip":        true,
-			"visits":     int64(1),
-			"weight":     1.0,
-		})},
-		Args: map[string]any{"customerId": "c-42"},
-		Break: func() func() {
-			h.setBroken(true)
-			return func() {
-				h.setBroken(false)
-			}
-		},
-		Effects: h.effectCount,
+		Answers: answersRunSurvey,
+		Args:    map[string]any{"customerId": "c-42"},
+		Break:   h.fake.Break,
+		Effects: h.fake.Effects,
 		Invalid: map[string]mcp.InputResponse{"form": mrtrtest.Accept(map[string]any{
 			"age":        "not a number",
 			"channels":   []any{"mail"},
@@ -138,43 +102,20 @@ func TestRunSurveyTransitions(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "lookup>askForm>saveAnswers>thanks",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{"customerId": "c-42"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"form"},
-				Path: []string{"lookup", "askForm"},
-			}, {
-				Path: []string{"askForm", "saveAnswers", "thanks"},
-				Send: mcp.InputResponseMap{"form": mrtrtest.Accept(map[string]any{
-					"age":        int64(42),
-					"birthday":   "2026-07-28",
-					"channels":   []any{"mail"},
-					"code":       "AA-000",
-					"color":      "red",
-					"email":      "ada@example.com",
-					"homepage":   "https://example.com/a",
-					"lastSeen":   "2026-01-02T03:04:05Z",
-					"newsletter": true,
-					"nickname":   "Ada",
-					"rating":     1.0,
-					"size":       "s",
-					"topics":     []any{"shipping", "returns"},
-					"vip":        true,
-					"visits":     int64(1),
-					"weight":     1.0,
-				})},
-			}},
-			Want: mrtr.OutcomeSuccess,
+		name: "lookup>askForm>saveAnswers>thanks",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"form"}, Path: []string{"lookup", "askForm"}},
+			{Path: []string{"askForm", "saveAnswers", "thanks"}, Send: mcp.InputResponseMap{"form": answersRunSurvey["form"]}},
 		},
+		want: mrtr.OutcomeSuccess,
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeRunSurvey{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewRunSurveyProgram(h)), tc.script)
+			h := &fakeRunSurvey{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewRunSurveyProgram(h)), mrtrtest.Script{Args: map[string]any{"customerId": "c-42"}, Rounds: tc.rounds, Want: tc.want})
 		})
 	}
 }
@@ -273,28 +214,21 @@ func TestRunSurveyRejectedInputs(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "at askForm: answers to other states",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{"customerId": "c-42"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"form"},
-				Path: []string{"lookup", "askForm"},
-			}, {
-				Asks: []string{"form"},
-				Path: []string{"askForm"},
-				Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})},
-			}},
+		name: "at askForm: answers to other states",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"form"}, Path: []string{"lookup", "askForm"}},
+			{Asks: []string{"form"}, Path: []string{"askForm"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
 		},
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeRunSurvey{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewRunSurveyProgram(h)), tc.script)
-			if h.effectCount() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.effectCount())
+			h := &fakeRunSurvey{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewRunSurveyProgram(h)), mrtrtest.Script{Args: map[string]any{"customerId": "c-42"}, Rounds: tc.rounds, Want: tc.want})
+			if h.fake.Effects() != 0 {
+				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
 			}
 		})
 	}

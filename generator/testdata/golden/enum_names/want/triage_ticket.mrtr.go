@@ -202,15 +202,9 @@ func (p triageTicketProgram) Step(ctx context.Context, r *mrtr.Round, f *TriageT
 					f.Impact = answer
 				}
 			case mrtr.Declined:
-				return r.Finish(mrtr.Final{
-					Outcome: mrtr.OutcomeCancelled,
-					Text:    "triage_ticket was cancelled: the user declined \"impact\".",
-				})
+				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "triage_ticket was cancelled: the user declined \"impact\"."})
 			case mrtr.Cancelled:
-				return r.Finish(mrtr.Final{
-					Outcome: mrtr.OutcomeCancelled,
-					Text:    "triage_ticket was cancelled: the user cancelled \"impact\".",
-				})
+				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "triage_ticket was cancelled: the user cancelled \"impact\"."})
 			case mrtr.Malformed:
 				pending = append(pending, p.requestImpact(f, mrtr.Problems{resp.Problem}))
 			default:
@@ -234,15 +228,9 @@ func (p triageTicketProgram) Step(ctx context.Context, r *mrtr.Round, f *TriageT
 					f.Customer = answer
 				}
 			case mrtr.Declined:
-				return r.Finish(mrtr.Final{
-					Outcome: mrtr.OutcomeCancelled,
-					Text:    "triage_ticket was cancelled: the user declined \"customer\".",
-				})
+				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "triage_ticket was cancelled: the user declined \"customer\"."})
 			case mrtr.Cancelled:
-				return r.Finish(mrtr.Final{
-					Outcome: mrtr.OutcomeCancelled,
-					Text:    "triage_ticket was cancelled: the user cancelled \"customer\".",
-				})
+				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "triage_ticket was cancelled: the user cancelled \"customer\"."})
 			case mrtr.Malformed:
 				pending = append(pending, p.requestCustomer(f, mrtr.Problems{resp.Problem}))
 			default:
@@ -260,15 +248,9 @@ func (p triageTicketProgram) Step(ctx context.Context, r *mrtr.Round, f *TriageT
 					f.Internal = answer
 				}
 			case mrtr.Declined:
-				return r.Finish(mrtr.Final{
-					Outcome: mrtr.OutcomeCancelled,
-					Text:    "triage_ticket was cancelled: the user declined \"internal\".",
-				})
+				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "triage_ticket was cancelled: the user declined \"internal\"."})
 			case mrtr.Cancelled:
-				return r.Finish(mrtr.Final{
-					Outcome: mrtr.OutcomeCancelled,
-					Text:    "triage_ticket was cancelled: the user cancelled \"internal\".",
-				})
+				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "triage_ticket was cancelled: the user cancelled \"internal\"."})
 			case mrtr.Malformed:
 				pending = append(pending, p.requestInternal(f, mrtr.Problems{resp.Problem}))
 			default:
@@ -285,10 +267,7 @@ func (p triageTicketProgram) Step(ctx context.Context, r *mrtr.Round, f *TriageT
 		}
 		return r.Goto(uint16(TriageTicketStateDone), "next")
 	case TriageTicketStateDone:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeSuccess,
-			Text:    triageTicketDoneMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: triageTicketDoneMessage(f)})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in triage_ticket", mrtr.ErrUnknownState, f.state)
 }
@@ -365,52 +344,21 @@ var triageTicketDescriptor = mrtr.Descriptor{
 	Kind:       mrtr.KindTool,
 	Name:       "triage_ticket",
 	SchemaHash: uint64(0x3089413d98b12aec),
-	States: []mrtr.StateInfo{{
-		Kind: mrtr.StateCheck,
-		Name: "lookup",
-	}, {
-		Kind: mrtr.StateAsk,
-		Name: "askImpact",
-		Requests: []mrtr.RequestInfo{{
-			Key:  "impact",
-			Kind: mrtr.Elicit,
-		}},
-	}, {
-		Kind: mrtr.StateAsk,
-		Name: "askCustomer",
-		Requests: []mrtr.RequestInfo{{
-			Key:  "customer",
-			Kind: mrtr.Elicit,
-		}, {
-			Key:  "internal",
-			Kind: mrtr.Elicit,
-		}},
-	}, {
-		Kind: mrtr.StateCheck,
-		Name: "save",
-	}, {
-		Kind: mrtr.StateTerminal,
-		Name: "done",
-	}},
+	States: []mrtr.StateInfo{
+		{Name: "lookup", Kind: mrtr.StateCheck},
+		{Name: "askImpact", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "impact", Kind: mrtr.Elicit}}},
+		{Name: "askCustomer", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "customer", Kind: mrtr.Elicit}, {Key: "internal", Kind: mrtr.Elicit}}},
+		{Name: "save", Kind: mrtr.StateCheck},
+		{Name: "done", Kind: mrtr.StateTerminal},
+	},
 	Storage: mrtr.Sealed,
 	TTL:     10 * time.Minute,
-	Transitions: []mrtr.Transition{{
-		From: uint16(TriageTicketStateLookup),
-		On:   "next",
-		To:   uint16(TriageTicketStateAskImpact),
-	}, {
-		From: uint16(TriageTicketStateAskImpact),
-		On:   "next",
-		To:   uint16(TriageTicketStateAskCustomer),
-	}, {
-		From: uint16(TriageTicketStateAskCustomer),
-		On:   "next",
-		To:   uint16(TriageTicketStateSave),
-	}, {
-		From: uint16(TriageTicketStateSave),
-		On:   "next",
-		To:   uint16(TriageTicketStateDone),
-	}},
+	Transitions: []mrtr.Transition{
+		{From: uint16(TriageTicketStateLookup), On: "next", To: uint16(TriageTicketStateAskImpact)},
+		{From: uint16(TriageTicketStateAskImpact), On: "next", To: uint16(TriageTicketStateAskCustomer)},
+		{From: uint16(TriageTicketStateAskCustomer), On: "next", To: uint16(TriageTicketStateSave)},
+		{From: uint16(TriageTicketStateSave), On: "next", To: uint16(TriageTicketStateDone)},
+	},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is

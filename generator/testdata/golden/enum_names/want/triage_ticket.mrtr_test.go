@@ -10,7 +10,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -19,49 +18,14 @@ import (
 )
 
 // fakeTriageTicket implements TriageTicketHandler for the generated tests: it allows every
-// caller but "mallory", counts effects, fails every check and effect while broken,
-// and takes check outcomes from queues; with an empty queue it takes the outcome
-// on the shortest way to a successful end.
+// caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
+// effect while broken, and takes check outcomes from queues; with an empty queue a
+// check takes the outcome on the shortest way to a successful end.
 type fakeTriageTicket struct {
-	mu       sync.Mutex
-	broken   bool
-	effects  int
-	outcomes map[string][]uint8
+	fake mrtrtest.Fake
 }
 
 var _ TriageTicketHandler = (*fakeTriageTicket)(nil)
-
-func (h *fakeTriageTicket) step(ctx context.Context) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.broken {
-		return errors.New("fake dependency is down")
-	}
-	return ctx.Err()
-}
-
-func (h *fakeTriageTicket) next(check string, otherwise uint8) uint8 {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	q := h.outcomes[check]
-	if len(q) == 0 {
-		return otherwise
-	}
-	h.outcomes[check] = q[1:]
-	return q[0]
-}
-
-func (h *fakeTriageTicket) effectCount() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.effects
-}
-
-func (h *fakeTriageTicket) setBroken(b bool) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.broken = b
-}
 
 func (h *fakeTriageTicket) Authorize(ctx context.Context, f *TriageTicketFlow) error {
 	if f.Call.Principal == "mallory" {
@@ -71,33 +35,31 @@ func (h *fakeTriageTicket) Authorize(ctx context.Context, f *TriageTicketFlow) e
 }
 
 func (h *fakeTriageTicket) LoadTicket(ctx context.Context, f *TriageTicketFlow) error {
-	return h.step(ctx)
+	return h.fake.Step(ctx)
 }
 
 func (h *fakeTriageTicket) SaveTriage(ctx context.Context, f *TriageTicketFlow) error {
-	return h.step(ctx)
+	return h.fake.Step(ctx)
+}
+
+// answersTriageTicket are valid answers to the input requests of triage_ticket, derived from the spec.
+var answersTriageTicket = map[string]mcp.InputResponse{
+	"customer": mrtrtest.Accept(map[string]any{
+		"priority": "whenever",
+		"tags":     []any{"bug"},
+	}),
+	"impact":   mrtrtest.Accept(map[string]any{"priority": "low"}),
+	"internal": mrtrtest.Accept(map[string]any{"tags": []any{"p1"}}),
 }
 
 // fixturesTriageTicket are a valid triage_ticket workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesTriageTicket(h *fakeTriageTicket) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
-		Answers: map[string]mcp.InputResponse{
-			"customer": mrtrtest.Accept(map[string]any{
-				"priority": "whenever",
-				"tags":     []any{"bug"},
-			}),
-			"impact":   mrtrtest.Accept(map[string]any{"priority": "low"}),
-			"internal": mrtrtest.Accept(map[string]any{"tags": []any{"p1"}}),
-		},
-		Args: map[string]any{"ticketId": "example"},
-		Break: func() func() {
-			h.setBroken(true)
-			return func() {
-				h.setBroken(false)
-			}
-		},
-		Effects: h.effectCount,
+		Answers: answersTriageTicket,
+		Args:    map[string]any{"ticketId": "example"},
+		Break:   h.fake.Break,
+		Effects: h.fake.Effects,
 		Invalid: map[string]mcp.InputResponse{
 			"customer": mrtrtest.Accept(map[string]any{"priority": 12345}),
 			"impact":   mrtrtest.Accept(map[string]any{"priority": 12345}),
@@ -122,36 +84,21 @@ func TestTriageTicketTransitions(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "lookup>askImpact>askCustomer>save>done",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{"ticketId": "example"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"impact"},
-				Path: []string{"lookup", "askImpact"},
-			}, {
-				Asks: []string{"customer", "internal"},
-				Path: []string{"askImpact", "askCustomer"},
-				Send: mcp.InputResponseMap{"impact": mrtrtest.Accept(map[string]any{"priority": "low"})},
-			}, {
-				Path: []string{"askCustomer", "save", "done"},
-				Send: mcp.InputResponseMap{
-					"customer": mrtrtest.Accept(map[string]any{
-						"priority": "whenever",
-						"tags":     []any{"bug"},
-					}),
-					"internal": mrtrtest.Accept(map[string]any{"tags": []any{"p1"}}),
-				},
-			}},
-			Want: mrtr.OutcomeSuccess,
+		name: "lookup>askImpact>askCustomer>save>done",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"impact"}, Path: []string{"lookup", "askImpact"}},
+			{Asks: []string{"customer", "internal"}, Path: []string{"askImpact", "askCustomer"}, Send: mcp.InputResponseMap{"impact": answersTriageTicket["impact"]}},
+			{Path: []string{"askCustomer", "save", "done"}, Send: mcp.InputResponseMap{"customer": answersTriageTicket["customer"], "internal": answersTriageTicket["internal"]}},
 		},
+		want: mrtr.OutcomeSuccess,
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeTriageTicket{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewTriageTicketProgram(h)), tc.script)
+			h := &fakeTriageTicket{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewTriageTicketProgram(h)), mrtrtest.Script{Args: map[string]any{"ticketId": "example"}, Rounds: tc.rounds, Want: tc.want})
 		})
 	}
 }
@@ -226,52 +173,28 @@ func TestTriageTicketRejectedInputs(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "at askImpact: answers to other states",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{"ticketId": "example"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"impact"},
-				Path: []string{"lookup", "askImpact"},
-			}, {
-				Asks: []string{"impact"},
-				Path: []string{"askImpact"},
-				Send: mcp.InputResponseMap{
-					"customer": mrtrtest.Accept(map[string]any{
-						"priority": "whenever",
-						"tags":     []any{"bug"},
-					}),
-					"internal": mrtrtest.Accept(map[string]any{"tags": []any{"p1"}}),
-				},
-			}},
+		name: "at askImpact: answers to other states",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"impact"}, Path: []string{"lookup", "askImpact"}},
+			{Asks: []string{"impact"}, Path: []string{"askImpact"}, Send: mcp.InputResponseMap{"customer": answersTriageTicket["customer"], "internal": answersTriageTicket["internal"]}},
 		},
 	}, {
-		name:     "at askCustomer: answers to other states",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{"ticketId": "example"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"impact"},
-				Path: []string{"lookup", "askImpact"},
-			}, {
-				Asks: []string{"customer", "internal"},
-				Path: []string{"askImpact", "askCustomer"},
-				Send: mcp.InputResponseMap{"impact": mrtrtest.Accept(map[string]any{"priority": "low"})},
-			}, {
-				Asks: []string{"customer", "internal"},
-				Path: []string{"askCustomer"},
-				Send: mcp.InputResponseMap{"impact": mrtrtest.Accept(map[string]any{"priority": "low"})},
-			}},
+		name: "at askCustomer: answers to other states",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"impact"}, Path: []string{"lookup", "askImpact"}},
+			{Asks: []string{"customer", "internal"}, Path: []string{"askImpact", "askCustomer"}, Send: mcp.InputResponseMap{"impact": answersTriageTicket["impact"]}},
+			{Asks: []string{"customer", "internal"}, Path: []string{"askCustomer"}, Send: mcp.InputResponseMap{"impact": answersTriageTicket["impact"]}},
 		},
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeTriageTicket{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewTriageTicketProgram(h)), tc.script)
-			if h.effectCount() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.effectCount())
+			h := &fakeTriageTicket{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewTriageTicketProgram(h)), mrtrtest.Script{Args: map[string]any{"ticketId": "example"}, Rounds: tc.rounds, Want: tc.want})
+			if h.fake.Effects() != 0 {
+				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
 			}
 		})
 	}

@@ -89,10 +89,7 @@ func _() {
 func (p x2faSetupProgram) Step(ctx context.Context, r *mrtr.Round, f *X2faSetupFlow) (mrtr.Step, error) {
 	switch f.state {
 	case X2faSetupStateDone:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeSuccess,
-			Text:    x2faSetupDoneMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: x2faSetupDoneMessage(f)})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in 2fa-setup", mrtr.ErrUnknownState, f.state)
 }
@@ -172,10 +169,9 @@ var x2faSetupDescriptor = mrtr.Descriptor{
 	Kind:       mrtr.KindTool,
 	Name:       "2fa-setup",
 	SchemaHash: uint64(0x8b629b6c8e1b2a34),
-	States: []mrtr.StateInfo{{
-		Kind: mrtr.StateTerminal,
-		Name: "done",
-	}},
+	States: []mrtr.StateInfo{
+		{Name: "done", Kind: mrtr.StateTerminal},
+	},
 	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
 	Transitions: []mrtr.Transition{},

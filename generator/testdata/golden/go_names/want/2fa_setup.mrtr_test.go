@@ -10,58 +10,21 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 )
 
 // fakeX2faSetup implements X2faSetupHandler for the generated tests: it allows every
-// caller but "mallory", counts effects, fails every check and effect while broken,
-// and takes check outcomes from queues; with an empty queue it takes the outcome
-// on the shortest way to a successful end.
+// caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
+// effect while broken, and takes check outcomes from queues; with an empty queue a
+// check takes the outcome on the shortest way to a successful end.
 type fakeX2faSetup struct {
-	mu       sync.Mutex
-	broken   bool
-	effects  int
-	outcomes map[string][]uint8
+	fake mrtrtest.Fake
 }
 
 var _ X2faSetupHandler = (*fakeX2faSetup)(nil)
-
-func (h *fakeX2faSetup) step(ctx context.Context) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.broken {
-		return errors.New("fake dependency is down")
-	}
-	return ctx.Err()
-}
-
-func (h *fakeX2faSetup) next(check string, otherwise uint8) uint8 {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	q := h.outcomes[check]
-	if len(q) == 0 {
-		return otherwise
-	}
-	h.outcomes[check] = q[1:]
-	return q[0]
-}
-
-func (h *fakeX2faSetup) effectCount() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.effects
-}
-
-func (h *fakeX2faSetup) setBroken(b bool) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.broken = b
-}
 
 func (h *fakeX2faSetup) Authorize(ctx context.Context, f *X2faSetupFlow) error {
 	if f.Call.Principal == "mallory" {
@@ -74,7 +37,6 @@ func (h *fakeX2faSetup) Authorize(ctx context.Context, f *X2faSetupFlow) error {
 // knobs of the fake that provoke each failure.
 func fixturesX2faSetup(h *fakeX2faSetup) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
-		Answers:      map[string]mcp.InputResponse{},
 		Args:         map[string]any{"account": "example"},
 		Other:        "bob",
 		OtherArgs:    map[string]any{"account": "another"},
@@ -96,20 +58,19 @@ func TestX2faSetupTransitions(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "done",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args:   map[string]any{"account": "example"},
-			Rounds: []mrtrtest.ScriptRound{{Path: []string{"done"}}},
-			Want:   mrtr.OutcomeSuccess,
+		name: "done",
+		rounds: []mrtrtest.ScriptRound{
+			{Path: []string{"done"}},
 		},
+		want: mrtr.OutcomeSuccess,
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeX2faSetup{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewX2faSetupProgram(h)), tc.script)
+			h := &fakeX2faSetup{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewX2faSetupProgram(h)), mrtrtest.Script{Args: map[string]any{"account": "example"}, Rounds: tc.rounds, Want: tc.want})
 		})
 	}
 }

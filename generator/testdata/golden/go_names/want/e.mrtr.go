@@ -68,10 +68,7 @@ func _() {
 func (p eProgram) Step(ctx context.Context, r *mrtr.Round, f *EFlow) (mrtr.Step, error) {
 	switch f.state {
 	case EStateDone:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeSuccess,
-			Text:    eDoneMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: eDoneMessage(f)})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in e", mrtr.ErrUnknownState, f.state)
 }
@@ -132,10 +129,9 @@ var eDescriptor = mrtr.Descriptor{
 	Kind:       mrtr.KindTool,
 	Name:       "e",
 	SchemaHash: uint64(0x13376dea783b1285),
-	States: []mrtr.StateInfo{{
-		Kind: mrtr.StateTerminal,
-		Name: "done",
-	}},
+	States: []mrtr.StateInfo{
+		{Name: "done", Kind: mrtr.StateTerminal},
+	},
 	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
 	Transitions: []mrtr.Transition{},

@@ -191,15 +191,9 @@ func (p getUserInfoProgram) Step(ctx context.Context, r *mrtr.Round, f *GetUserI
 					f.SSOURL = answer
 				}
 			case mrtr.Declined:
-				return r.Finish(mrtr.Final{
-					Outcome: mrtr.OutcomeCancelled,
-					Text:    "get-user.info was cancelled: the user declined \"sso_URL\".",
-				})
+				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "get-user.info was cancelled: the user declined \"sso_URL\"."})
 			case mrtr.Cancelled:
-				return r.Finish(mrtr.Final{
-					Outcome: mrtr.OutcomeCancelled,
-					Text:    "get-user.info was cancelled: the user cancelled \"sso_URL\".",
-				})
+				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "get-user.info was cancelled: the user cancelled \"sso_URL\"."})
 			case mrtr.Malformed:
 				pending = append(pending, p.requestSSOURL(f, mrtr.Problems{resp.Problem}))
 			default:
@@ -211,15 +205,9 @@ func (p getUserInfoProgram) Step(ctx context.Context, r *mrtr.Round, f *GetUserI
 		}
 		return r.Goto(uint16(GetUserInfoStateDone), "next")
 	case GetUserInfoStateMissing:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeFailed,
-			Text:    getUserInfoMissingMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeFailed, Text: getUserInfoMissingMessage(f)})
 	case GetUserInfoStateDone:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeSuccess,
-			Text:    getUserInfoDoneMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: getUserInfoDoneMessage(f)})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in get-user.info", mrtr.ErrUnknownState, f.state)
 }
@@ -329,38 +317,19 @@ var getUserInfoDescriptor = mrtr.Descriptor{
 	Kind:       mrtr.KindTool,
 	Name:       "get-user.info",
 	SchemaHash: uint64(0x3abb5597ddc19e05),
-	States: []mrtr.StateInfo{{
-		Kind: mrtr.StateCheck,
-		Name: "fetchHTTP",
-	}, {
-		Kind: mrtr.StateAsk,
-		Name: "askSSO",
-		Requests: []mrtr.RequestInfo{{
-			Key:  "sso_URL",
-			Kind: mrtr.Elicit,
-		}},
-	}, {
-		Kind: mrtr.StateTerminal,
-		Name: "missing",
-	}, {
-		Kind: mrtr.StateTerminal,
-		Name: "done",
-	}},
+	States: []mrtr.StateInfo{
+		{Name: "fetchHTTP", Kind: mrtr.StateCheck},
+		{Name: "askSSO", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "sso_URL", Kind: mrtr.Elicit}}},
+		{Name: "missing", Kind: mrtr.StateTerminal},
+		{Name: "done", Kind: mrtr.StateTerminal},
+	},
 	Storage: mrtr.Sealed,
 	TTL:     10 * time.Minute,
-	Transitions: []mrtr.Transition{{
-		From: uint16(GetUserInfoStateFetchHTTP),
-		On:   "outcome:found_it",
-		To:   uint16(GetUserInfoStateAskSSO),
-	}, {
-		From: uint16(GetUserInfoStateFetchHTTP),
-		On:   "outcome:not_found",
-		To:   uint16(GetUserInfoStateMissing),
-	}, {
-		From: uint16(GetUserInfoStateAskSSO),
-		On:   "next",
-		To:   uint16(GetUserInfoStateDone),
-	}},
+	Transitions: []mrtr.Transition{
+		{From: uint16(GetUserInfoStateFetchHTTP), On: "outcome:found_it", To: uint16(GetUserInfoStateAskSSO)},
+		{From: uint16(GetUserInfoStateFetchHTTP), On: "outcome:not_found", To: uint16(GetUserInfoStateMissing)},
+		{From: uint16(GetUserInfoStateAskSSO), On: "next", To: uint16(GetUserInfoStateDone)},
+	},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is

@@ -10,7 +10,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -19,49 +18,14 @@ import (
 )
 
 // fakeGetUserInfo implements GetUserInfoHandler for the generated tests: it allows every
-// caller but "mallory", counts effects, fails every check and effect while broken,
-// and takes check outcomes from queues; with an empty queue it takes the outcome
-// on the shortest way to a successful end.
+// caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
+// effect while broken, and takes check outcomes from queues; with an empty queue a
+// check takes the outcome on the shortest way to a successful end.
 type fakeGetUserInfo struct {
-	mu       sync.Mutex
-	broken   bool
-	effects  int
-	outcomes map[string][]uint8
+	fake mrtrtest.Fake
 }
 
 var _ GetUserInfoHandler = (*fakeGetUserInfo)(nil)
-
-func (h *fakeGetUserInfo) step(ctx context.Context) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.broken {
-		return errors.New("fake dependency is down")
-	}
-	return ctx.Err()
-}
-
-func (h *fakeGetUserInfo) next(check string, otherwise uint8) uint8 {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	q := h.outcomes[check]
-	if len(q) == 0 {
-		return otherwise
-	}
-	h.outcomes[check] = q[1:]
-	return q[0]
-}
-
-func (h *fakeGetUserInfo) effectCount() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.effects
-}
-
-func (h *fakeGetUserInfo) setBroken(b bool) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.broken = b
-}
 
 func (h *fakeGetUserInfo) Authorize(ctx context.Context, f *GetUserInfoFlow) error {
 	if f.Call.Principal == "mallory" {
@@ -71,29 +35,27 @@ func (h *fakeGetUserInfo) Authorize(ctx context.Context, f *GetUserInfoFlow) err
 }
 
 func (h *fakeGetUserInfo) FetchUserAPI(ctx context.Context, f *GetUserInfoFlow) (GetUserInfoFetchUserAPIOutcome, error) {
-	if err := h.step(ctx); err != nil {
-		return 0, err
-	}
-	return GetUserInfoFetchUserAPIOutcome(h.next("fetchUserAPI", 1)), nil
+	out, err := h.fake.Check(ctx, "fetchUserAPI", 1)
+	return GetUserInfoFetchUserAPIOutcome(out), err
+}
+
+// answersGetUserInfo are valid answers to the input requests of get-user.info, derived from the spec.
+var answersGetUserInfo = map[string]mcp.InputResponse{
+	"sso_URL": mrtrtest.Accept(map[string]any{
+		"state":  "CA",
+		"string": "go",
+		"url":    "https://example.com/a",
+	}),
 }
 
 // fixturesGetUserInfo are a valid get-user.info workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesGetUserInfo(h *fakeGetUserInfo) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
-		Answers: map[string]mcp.InputResponse{"sso_URL": mrtrtest.Accept(map[string]any{
-			"state":  "CA",
-			"string": "go",
-			"url":    "https://example.com/a",
-		})},
-		Args: map[string]any{"userId": "example"},
-		Break: func() func() {
-			h.setBroken(true)
-			return func() {
-				h.setBroken(false)
-			}
-		},
-		Effects: h.effectCount,
+		Answers: answersGetUserInfo,
+		Args:    map[string]any{"userId": "example"},
+		Break:   h.fake.Break,
+		Effects: h.fake.Effects,
 		Invalid: map[string]mcp.InputResponse{"sso_URL": mrtrtest.Accept(map[string]any{
 			"string": 12345,
 			"url":    "https://example.com/a",
@@ -118,38 +80,28 @@ func TestGetUserInfoTransitions(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
 		name:     "fetchHTTP>(found_it)askSSO>done",
 		outcomes: map[string][]uint8{"fetchUserAPI": {1}},
-		script: mrtrtest.Script{
-			Args: map[string]any{"userId": "example"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"sso_URL"},
-				Path: []string{"fetchHTTP", "askSSO"},
-			}, {
-				Path: []string{"askSSO", "done"},
-				Send: mcp.InputResponseMap{"sso_URL": mrtrtest.Accept(map[string]any{
-					"state":  "CA",
-					"string": "go",
-					"url":    "https://example.com/a",
-				})},
-			}},
-			Want: mrtr.OutcomeSuccess,
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"sso_URL"}, Path: []string{"fetchHTTP", "askSSO"}},
+			{Path: []string{"askSSO", "done"}, Send: mcp.InputResponseMap{"sso_URL": answersGetUserInfo["sso_URL"]}},
 		},
+		want: mrtr.OutcomeSuccess,
 	}, {
 		name:     "fetchHTTP>(not_found)missing",
 		outcomes: map[string][]uint8{"fetchUserAPI": {2}},
-		script: mrtrtest.Script{
-			Args:   map[string]any{"userId": "example"},
-			Rounds: []mrtrtest.ScriptRound{{Path: []string{"fetchHTTP", "missing"}}},
-			Want:   mrtr.OutcomeFailed,
+		rounds: []mrtrtest.ScriptRound{
+			{Path: []string{"fetchHTTP", "missing"}},
 		},
+		want: mrtr.OutcomeFailed,
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeGetUserInfo{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewGetUserInfoProgram(h)), tc.script)
+			h := &fakeGetUserInfo{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewGetUserInfoProgram(h)), mrtrtest.Script{Args: map[string]any{"userId": "example"}, Rounds: tc.rounds, Want: tc.want})
 		})
 	}
 }
@@ -227,28 +179,22 @@ func TestGetUserInfoRejectedInputs(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
 		name:     "at askSSO: answers to other states",
 		outcomes: map[string][]uint8{"fetchUserAPI": {1}},
-		script: mrtrtest.Script{
-			Args: map[string]any{"userId": "example"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"sso_URL"},
-				Path: []string{"fetchHTTP", "askSSO"},
-			}, {
-				Asks: []string{"sso_URL"},
-				Path: []string{"askSSO"},
-				Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})},
-			}},
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"sso_URL"}, Path: []string{"fetchHTTP", "askSSO"}},
+			{Asks: []string{"sso_URL"}, Path: []string{"askSSO"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
 		},
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeGetUserInfo{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewGetUserInfoProgram(h)), tc.script)
-			if h.effectCount() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.effectCount())
+			h := &fakeGetUserInfo{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewGetUserInfoProgram(h)), mrtrtest.Script{Args: map[string]any{"userId": "example"}, Rounds: tc.rounds, Want: tc.want})
+			if h.fake.Effects() != 0 {
+				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
 			}
 		})
 	}

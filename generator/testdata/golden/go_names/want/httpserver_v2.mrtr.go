@@ -73,10 +73,7 @@ func _() {
 func (p httpServerV2Program) Step(ctx context.Context, r *mrtr.Round, f *HTTPServerV2Flow) (mrtr.Step, error) {
 	switch f.state {
 	case HTTPServerV2StateDone:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeSuccess,
-			Text:    httpServerV2DoneMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: httpServerV2DoneMessage(f)})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in HTTPServer-v2", mrtr.ErrUnknownState, f.state)
 }
@@ -145,10 +142,9 @@ var httpServerV2Descriptor = mrtr.Descriptor{
 	Kind:       mrtr.KindTool,
 	Name:       "HTTPServer-v2",
 	SchemaHash: uint64(0xfa3bfb83455b4b95),
-	States: []mrtr.StateInfo{{
-		Kind: mrtr.StateTerminal,
-		Name: "done",
-	}},
+	States: []mrtr.StateInfo{
+		{Name: "done", Kind: mrtr.StateTerminal},
+	},
 	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
 	Transitions: []mrtr.Transition{},

@@ -10,58 +10,21 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 )
 
 // fakeHTTPServerV2 implements HTTPServerV2Handler for the generated tests: it allows every
-// caller but "mallory", counts effects, fails every check and effect while broken,
-// and takes check outcomes from queues; with an empty queue it takes the outcome
-// on the shortest way to a successful end.
+// caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
+// effect while broken, and takes check outcomes from queues; with an empty queue a
+// check takes the outcome on the shortest way to a successful end.
 type fakeHTTPServerV2 struct {
-	mu       sync.Mutex
-	broken   bool
-	effects  int
-	outcomes map[string][]uint8
+	fake mrtrtest.Fake
 }
 
 var _ HTTPServerV2Handler = (*fakeHTTPServerV2)(nil)
-
-func (h *fakeHTTPServerV2) step(ctx context.Context) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.broken {
-		return errors.New("fake dependency is down")
-	}
-	return ctx.Err()
-}
-
-func (h *fakeHTTPServerV2) next(check string, otherwise uint8) uint8 {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	q := h.outcomes[check]
-	if len(q) == 0 {
-		return otherwise
-	}
-	h.outcomes[check] = q[1:]
-	return q[0]
-}
-
-func (h *fakeHTTPServerV2) effectCount() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.effects
-}
-
-func (h *fakeHTTPServerV2) setBroken(b bool) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.broken = b
-}
 
 func (h *fakeHTTPServerV2) Authorize(ctx context.Context, f *HTTPServerV2Flow) error {
 	if f.Call.Principal == "mallory" {
@@ -74,7 +37,6 @@ func (h *fakeHTTPServerV2) Authorize(ctx context.Context, f *HTTPServerV2Flow) e
 // knobs of the fake that provoke each failure.
 func fixturesHTTPServerV2(h *fakeHTTPServerV2) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
-		Answers:      map[string]mcp.InputResponse{},
 		Args:         map[string]any{"ID": "example"},
 		Other:        "bob",
 		OtherArgs:    map[string]any{"ID": "another"},
@@ -96,20 +58,19 @@ func TestHTTPServerV2Transitions(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "done",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args:   map[string]any{"ID": "example"},
-			Rounds: []mrtrtest.ScriptRound{{Path: []string{"done"}}},
-			Want:   mrtr.OutcomeSuccess,
+		name: "done",
+		rounds: []mrtrtest.ScriptRound{
+			{Path: []string{"done"}},
 		},
+		want: mrtr.OutcomeSuccess,
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeHTTPServerV2{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewHTTPServerV2Program(h)), tc.script)
+			h := &fakeHTTPServerV2{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewHTTPServerV2Program(h)), mrtrtest.Script{Args: map[string]any{"ID": "example"}, Rounds: tc.rounds, Want: tc.want})
 		})
 	}
 }

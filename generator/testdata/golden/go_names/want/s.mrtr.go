@@ -68,10 +68,7 @@ func _() {
 func (p sProgram) Step(ctx context.Context, r *mrtr.Round, f *SFlow) (mrtr.Step, error) {
 	switch f.state {
 	case SStateDone:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeSuccess,
-			Text:    sDoneMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: sDoneMessage(f)})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in s", mrtr.ErrUnknownState, f.state)
 }
@@ -132,10 +129,9 @@ var sDescriptor = mrtr.Descriptor{
 	Kind:       mrtr.KindTool,
 	Name:       "s",
 	SchemaHash: uint64(0x111715d10706790f),
-	States: []mrtr.StateInfo{{
-		Kind: mrtr.StateTerminal,
-		Name: "done",
-	}},
+	States: []mrtr.StateInfo{
+		{Name: "done", Kind: mrtr.StateTerminal},
+	},
 	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
 	Transitions: []mrtr.Transition{},

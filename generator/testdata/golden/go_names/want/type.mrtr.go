@@ -68,10 +68,7 @@ func _() {
 func (p typeProgram) Step(ctx context.Context, r *mrtr.Round, f *TypeFlow) (mrtr.Step, error) {
 	switch f.state {
 	case TypeStateDone:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeSuccess,
-			Text:    typeDoneMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: typeDoneMessage(f)})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in type", mrtr.ErrUnknownState, f.state)
 }
@@ -132,10 +129,9 @@ var typeDescriptor = mrtr.Descriptor{
 	Kind:       mrtr.KindTool,
 	Name:       "type",
 	SchemaHash: uint64(0x258b19767924918e),
-	States: []mrtr.StateInfo{{
-		Kind: mrtr.StateTerminal,
-		Name: "done",
-	}},
+	States: []mrtr.StateInfo{
+		{Name: "done", Kind: mrtr.StateTerminal},
+	},
 	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
 	Transitions: []mrtr.Transition{},

@@ -250,25 +250,16 @@ func (p draftReleaseProgram) Step(ctx context.Context, r *mrtr.Round, f *DraftRe
 		}
 		return r.Goto(uint16(DraftReleaseStatePublish), "next")
 	case DraftReleaseStateDropped:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeCancelled,
-			Text:    draftReleaseDroppedMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: draftReleaseDroppedMessage(f)})
 	case DraftReleaseStateCancelled:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeCancelled,
-			Text:    "draft_release ended in state cancelled.",
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "draft_release ended in state cancelled."})
 	case DraftReleaseStatePublish:
 		if err := p.h.PublishNotes(ctx, f); err != nil {
 			return mrtr.Step{}, err
 		}
 		return r.Goto(uint16(DraftReleaseStatePublished), "next")
 	case DraftReleaseStatePublished:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeSuccess,
-			Text:    draftReleasePublishedMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: draftReleasePublishedMessage(f)})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in draft_release", mrtr.ErrUnknownState, f.state)
 }
@@ -346,75 +337,26 @@ var draftReleaseDescriptor = mrtr.Descriptor{
 	Kind:       mrtr.KindTool,
 	Name:       "draft_release",
 	SchemaHash: uint64(0x8c28788bae71e1c),
-	States: []mrtr.StateInfo{{
-		Kind: mrtr.StateCheck,
-		Name: "collect",
-	}, {
-		Kind: mrtr.StateAsk,
-		Name: "gather",
-		Requests: []mrtr.RequestInfo{{
-			Key:  "audience",
-			Kind: mrtr.Elicit,
-		}, {
-			Key:      "outline",
-			Kind:     mrtr.Sample,
-			Optional: true,
-		}, {
-			Key:      "workspace",
-			Kind:     mrtr.Roots,
-			Optional: true,
-		}},
-	}, {
-		Kind: mrtr.StateAsk,
-		Name: "polish",
-		Requests: []mrtr.RequestInfo{{
-			Key:  "repos",
-			Kind: mrtr.Roots,
-		}, {
-			Key:  "summary",
-			Kind: mrtr.Sample,
-		}},
-	}, {
-		Kind: mrtr.StateTerminal,
-		Name: "dropped",
-	}, {
-		Kind: mrtr.StateTerminal,
-		Name: "cancelled",
-	}, {
-		Kind: mrtr.StateCheck,
-		Name: "publish",
-	}, {
-		Kind: mrtr.StateTerminal,
-		Name: "published",
-	}},
+	States: []mrtr.StateInfo{
+		{Name: "collect", Kind: mrtr.StateCheck},
+		{Name: "gather", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "audience", Kind: mrtr.Elicit}, {Key: "outline", Kind: mrtr.Sample, Optional: true}, {Key: "workspace", Kind: mrtr.Roots, Optional: true}}},
+		{Name: "polish", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "repos", Kind: mrtr.Roots}, {Key: "summary", Kind: mrtr.Sample}}},
+		{Name: "dropped", Kind: mrtr.StateTerminal},
+		{Name: "cancelled", Kind: mrtr.StateTerminal},
+		{Name: "publish", Kind: mrtr.StateCheck},
+		{Name: "published", Kind: mrtr.StateTerminal},
+	},
 	Storage: mrtr.Sealed,
 	TTL:     10 * time.Minute,
 	Title:   "Draft release notes",
-	Transitions: []mrtr.Transition{{
-		From: uint16(DraftReleaseStateCollect),
-		On:   "next",
-		To:   uint16(DraftReleaseStateGather),
-	}, {
-		From: uint16(DraftReleaseStateGather),
-		On:   "next",
-		To:   uint16(DraftReleaseStatePolish),
-	}, {
-		From: uint16(DraftReleaseStateGather),
-		On:   "decline",
-		To:   uint16(DraftReleaseStateDropped),
-	}, {
-		From: uint16(DraftReleaseStateGather),
-		On:   "cancel",
-		To:   uint16(DraftReleaseStateCancelled),
-	}, {
-		From: uint16(DraftReleaseStatePolish),
-		On:   "next",
-		To:   uint16(DraftReleaseStatePublish),
-	}, {
-		From: uint16(DraftReleaseStatePublish),
-		On:   "next",
-		To:   uint16(DraftReleaseStatePublished),
-	}},
+	Transitions: []mrtr.Transition{
+		{From: uint16(DraftReleaseStateCollect), On: "next", To: uint16(DraftReleaseStateGather)},
+		{From: uint16(DraftReleaseStateGather), On: "next", To: uint16(DraftReleaseStatePolish)},
+		{From: uint16(DraftReleaseStateGather), On: "decline", To: uint16(DraftReleaseStateDropped)},
+		{From: uint16(DraftReleaseStateGather), On: "cancel", To: uint16(DraftReleaseStateCancelled)},
+		{From: uint16(DraftReleaseStatePolish), On: "next", To: uint16(DraftReleaseStatePublish)},
+		{From: uint16(DraftReleaseStatePublish), On: "next", To: uint16(DraftReleaseStatePublished)},
+	},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is

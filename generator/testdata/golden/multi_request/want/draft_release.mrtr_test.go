@@ -10,7 +10,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -19,49 +18,14 @@ import (
 )
 
 // fakeDraftRelease implements DraftReleaseHandler for the generated tests: it allows every
-// caller but "mallory", counts effects, fails every check and effect while broken,
-// and takes check outcomes from queues; with an empty queue it takes the outcome
-// on the shortest way to a successful end.
+// caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
+// effect while broken, and takes check outcomes from queues; with an empty queue a
+// check takes the outcome on the shortest way to a successful end.
 type fakeDraftRelease struct {
-	mu       sync.Mutex
-	broken   bool
-	effects  int
-	outcomes map[string][]uint8
+	fake mrtrtest.Fake
 }
 
 var _ DraftReleaseHandler = (*fakeDraftRelease)(nil)
-
-func (h *fakeDraftRelease) step(ctx context.Context) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.broken {
-		return errors.New("fake dependency is down")
-	}
-	return ctx.Err()
-}
-
-func (h *fakeDraftRelease) next(check string, otherwise uint8) uint8 {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	q := h.outcomes[check]
-	if len(q) == 0 {
-		return otherwise
-	}
-	h.outcomes[check] = q[1:]
-	return q[0]
-}
-
-func (h *fakeDraftRelease) effectCount() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.effects
-}
-
-func (h *fakeDraftRelease) setBroken(b bool) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.broken = b
-}
 
 func (h *fakeDraftRelease) Authorize(ctx context.Context, f *DraftReleaseFlow) error {
 	if f.Call.Principal == "mallory" {
@@ -71,32 +35,30 @@ func (h *fakeDraftRelease) Authorize(ctx context.Context, f *DraftReleaseFlow) e
 }
 
 func (h *fakeDraftRelease) CollectChanges(ctx context.Context, f *DraftReleaseFlow) error {
-	return h.step(ctx)
+	return h.fake.Step(ctx)
 }
 
 func (h *fakeDraftRelease) PublishNotes(ctx context.Context, f *DraftReleaseFlow) error {
-	return h.step(ctx)
+	return h.fake.Step(ctx)
+}
+
+// answersDraftRelease are valid answers to the input requests of draft_release, derived from the spec.
+var answersDraftRelease = map[string]mcp.InputResponse{
+	"audience":  mrtrtest.Accept(map[string]any{"reader": "users"}),
+	"outline":   mrtrtest.Text("A sampled answer."),
+	"repos":     mrtrtest.RootsOf("file:///workspace/1"),
+	"summary":   mrtrtest.Text("A sampled answer."),
+	"workspace": mrtrtest.RootsOf("file:///workspace/1"),
 }
 
 // fixturesDraftRelease are a valid draft_release workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesDraftRelease(h *fakeDraftRelease) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
-		Answers: map[string]mcp.InputResponse{
-			"audience":  mrtrtest.Accept(map[string]any{"reader": "users"}),
-			"outline":   mrtrtest.Text("A sampled answer."),
-			"repos":     mrtrtest.RootsOf("file:///workspace/1"),
-			"summary":   mrtrtest.Text("A sampled answer."),
-			"workspace": mrtrtest.RootsOf("file:///workspace/1"),
-		},
-		Args: map[string]any{"version": "v0.0.0"},
-		Break: func() func() {
-			h.setBroken(true)
-			return func() {
-				h.setBroken(false)
-			}
-		},
-		Effects: h.effectCount,
+		Answers: answersDraftRelease,
+		Args:    map[string]any{"version": "v0.0.0"},
+		Break:   h.fake.Break,
+		Effects: h.fake.Effects,
 		Invalid: map[string]mcp.InputResponse{
 			"audience":  mrtrtest.Accept(map[string]any{"reader": 12345}),
 			"outline":   mrtrtest.Text(strings.Repeat("x", 2001)),
@@ -123,73 +85,35 @@ func TestDraftReleaseTransitions(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "collect>gather>(decline)dropped",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{"version": "v0.0.0"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"audience", "outline", "workspace"},
-				Path: []string{"collect", "gather"},
-			}, {
-				Path: []string{"gather", "dropped"},
-				Send: mcp.InputResponseMap{
-					"audience":  mrtrtest.Decline(),
-					"outline":   mrtrtest.Text("A sampled answer."),
-					"workspace": mrtrtest.RootsOf("file:///workspace/1"),
-				},
-			}},
-			Want: mrtr.OutcomeCancelled,
+		name: "collect>gather>(decline)dropped",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"audience", "outline", "workspace"}, Path: []string{"collect", "gather"}},
+			{Path: []string{"gather", "dropped"}, Send: mcp.InputResponseMap{"audience": mrtrtest.Decline(), "outline": answersDraftRelease["outline"], "workspace": answersDraftRelease["workspace"]}},
 		},
+		want: mrtr.OutcomeCancelled,
 	}, {
-		name:     "collect>gather>polish>publish>published",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{"version": "v0.0.0"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"audience", "outline", "workspace"},
-				Path: []string{"collect", "gather"},
-			}, {
-				Asks: []string{"repos", "summary"},
-				Path: []string{"gather", "polish"},
-				Send: mcp.InputResponseMap{
-					"audience":  mrtrtest.Accept(map[string]any{"reader": "users"}),
-					"outline":   mrtrtest.Text("A sampled answer."),
-					"workspace": mrtrtest.RootsOf("file:///workspace/1"),
-				},
-			}, {
-				Path: []string{"polish", "publish", "published"},
-				Send: mcp.InputResponseMap{
-					"repos":   mrtrtest.RootsOf("file:///workspace/1"),
-					"summary": mrtrtest.Text("A sampled answer."),
-				},
-			}},
-			Want: mrtr.OutcomeSuccess,
+		name: "collect>gather>polish>publish>published",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"audience", "outline", "workspace"}, Path: []string{"collect", "gather"}},
+			{Asks: []string{"repos", "summary"}, Path: []string{"gather", "polish"}, Send: mcp.InputResponseMap{"audience": answersDraftRelease["audience"], "outline": answersDraftRelease["outline"], "workspace": answersDraftRelease["workspace"]}},
+			{Path: []string{"polish", "publish", "published"}, Send: mcp.InputResponseMap{"repos": answersDraftRelease["repos"], "summary": answersDraftRelease["summary"]}},
 		},
+		want: mrtr.OutcomeSuccess,
 	}, {
-		name:     "collect>gather>(cancel)cancelled",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{"version": "v0.0.0"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"audience", "outline", "workspace"},
-				Path: []string{"collect", "gather"},
-			}, {
-				Path: []string{"gather", "cancelled"},
-				Send: mcp.InputResponseMap{
-					"audience":  mrtrtest.Cancel(),
-					"outline":   mrtrtest.Text("A sampled answer."),
-					"workspace": mrtrtest.RootsOf("file:///workspace/1"),
-				},
-			}},
-			Want: mrtr.OutcomeCancelled,
+		name: "collect>gather>(cancel)cancelled",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"audience", "outline", "workspace"}, Path: []string{"collect", "gather"}},
+			{Path: []string{"gather", "cancelled"}, Send: mcp.InputResponseMap{"audience": mrtrtest.Cancel(), "outline": answersDraftRelease["outline"], "workspace": answersDraftRelease["workspace"]}},
 		},
+		want: mrtr.OutcomeCancelled,
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeDraftRelease{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewDraftReleaseProgram(h)), tc.script)
+			h := &fakeDraftRelease{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewDraftReleaseProgram(h)), mrtrtest.Script{Args: map[string]any{"version": "v0.0.0"}, Rounds: tc.rounds, Want: tc.want})
 		})
 	}
 }
@@ -253,57 +177,28 @@ func TestDraftReleaseRejectedInputs(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "at gather: answers to other states",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{"version": "v0.0.0"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"audience", "outline", "workspace"},
-				Path: []string{"collect", "gather"},
-			}, {
-				Asks: []string{"audience", "outline", "workspace"},
-				Path: []string{"gather"},
-				Send: mcp.InputResponseMap{
-					"repos":   mrtrtest.RootsOf("file:///workspace/1"),
-					"summary": mrtrtest.Text("A sampled answer."),
-				},
-			}},
+		name: "at gather: answers to other states",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"audience", "outline", "workspace"}, Path: []string{"collect", "gather"}},
+			{Asks: []string{"audience", "outline", "workspace"}, Path: []string{"gather"}, Send: mcp.InputResponseMap{"repos": answersDraftRelease["repos"], "summary": answersDraftRelease["summary"]}},
 		},
 	}, {
-		name:     "at polish: answers to other states",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{"version": "v0.0.0"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"audience", "outline", "workspace"},
-				Path: []string{"collect", "gather"},
-			}, {
-				Asks: []string{"repos", "summary"},
-				Path: []string{"gather", "polish"},
-				Send: mcp.InputResponseMap{
-					"audience":  mrtrtest.Accept(map[string]any{"reader": "users"}),
-					"outline":   mrtrtest.Text("A sampled answer."),
-					"workspace": mrtrtest.RootsOf("file:///workspace/1"),
-				},
-			}, {
-				Asks: []string{"repos", "summary"},
-				Path: []string{"polish"},
-				Send: mcp.InputResponseMap{
-					"audience":  mrtrtest.Accept(map[string]any{"reader": "users"}),
-					"outline":   mrtrtest.Text("A sampled answer."),
-					"workspace": mrtrtest.RootsOf("file:///workspace/1"),
-				},
-			}},
+		name: "at polish: answers to other states",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"audience", "outline", "workspace"}, Path: []string{"collect", "gather"}},
+			{Asks: []string{"repos", "summary"}, Path: []string{"gather", "polish"}, Send: mcp.InputResponseMap{"audience": answersDraftRelease["audience"], "outline": answersDraftRelease["outline"], "workspace": answersDraftRelease["workspace"]}},
+			{Asks: []string{"repos", "summary"}, Path: []string{"polish"}, Send: mcp.InputResponseMap{"audience": answersDraftRelease["audience"], "outline": answersDraftRelease["outline"], "workspace": answersDraftRelease["workspace"]}},
 		},
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeDraftRelease{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewDraftReleaseProgram(h)), tc.script)
-			if h.effectCount() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.effectCount())
+			h := &fakeDraftRelease{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewDraftReleaseProgram(h)), mrtrtest.Script{Args: map[string]any{"version": "v0.0.0"}, Rounds: tc.rounds, Want: tc.want})
+			if h.fake.Effects() != 0 {
+				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
 			}
 		})
 	}

@@ -146,10 +146,7 @@ func (p suggestTitleProgram) Step(ctx context.Context, r *mrtr.Round, f *Suggest
 		}
 		return r.Goto(uint16(SuggestTitleStateDone), "next")
 	case SuggestTitleStateDone:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeSuccess,
-			Text:    suggestTitleDoneMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: suggestTitleDoneMessage(f)})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in suggest_title", mrtr.ErrUnknownState, f.state)
 }
@@ -222,36 +219,17 @@ var suggestTitleDescriptor = mrtr.Descriptor{
 	Kind:       mrtr.KindTool,
 	Name:       "suggest_title",
 	SchemaHash: uint64(0x2cb65209edb73794),
-	States: []mrtr.StateInfo{{
-		Kind: mrtr.StateCheck,
-		Name: "lookup",
-	}, {
-		Kind: mrtr.StateAsk,
-		Name: "askModel",
-		Requests: []mrtr.RequestInfo{{
-			Key:      "folders",
-			Kind:     mrtr.Roots,
-			Optional: true,
-		}, {
-			Key:      "title",
-			Kind:     mrtr.Sample,
-			Optional: true,
-		}},
-	}, {
-		Kind: mrtr.StateTerminal,
-		Name: "done",
-	}},
+	States: []mrtr.StateInfo{
+		{Name: "lookup", Kind: mrtr.StateCheck},
+		{Name: "askModel", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "folders", Kind: mrtr.Roots, Optional: true}, {Key: "title", Kind: mrtr.Sample, Optional: true}}},
+		{Name: "done", Kind: mrtr.StateTerminal},
+	},
 	Storage: mrtr.Sealed,
 	TTL:     10 * time.Minute,
-	Transitions: []mrtr.Transition{{
-		From: uint16(SuggestTitleStateLookup),
-		On:   "next",
-		To:   uint16(SuggestTitleStateAskModel),
-	}, {
-		From: uint16(SuggestTitleStateAskModel),
-		On:   "next",
-		To:   uint16(SuggestTitleStateDone),
-	}},
+	Transitions: []mrtr.Transition{
+		{From: uint16(SuggestTitleStateLookup), On: "next", To: uint16(SuggestTitleStateAskModel)},
+		{From: uint16(SuggestTitleStateAskModel), On: "next", To: uint16(SuggestTitleStateDone)},
+	},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is

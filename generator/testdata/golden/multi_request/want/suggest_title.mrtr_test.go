@@ -10,7 +10,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -19,49 +18,14 @@ import (
 )
 
 // fakeSuggestTitle implements SuggestTitleHandler for the generated tests: it allows every
-// caller but "mallory", counts effects, fails every check and effect while broken,
-// and takes check outcomes from queues; with an empty queue it takes the outcome
-// on the shortest way to a successful end.
+// caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
+// effect while broken, and takes check outcomes from queues; with an empty queue a
+// check takes the outcome on the shortest way to a successful end.
 type fakeSuggestTitle struct {
-	mu       sync.Mutex
-	broken   bool
-	effects  int
-	outcomes map[string][]uint8
+	fake mrtrtest.Fake
 }
 
 var _ SuggestTitleHandler = (*fakeSuggestTitle)(nil)
-
-func (h *fakeSuggestTitle) step(ctx context.Context) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.broken {
-		return errors.New("fake dependency is down")
-	}
-	return ctx.Err()
-}
-
-func (h *fakeSuggestTitle) next(check string, otherwise uint8) uint8 {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	q := h.outcomes[check]
-	if len(q) == 0 {
-		return otherwise
-	}
-	h.outcomes[check] = q[1:]
-	return q[0]
-}
-
-func (h *fakeSuggestTitle) effectCount() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.effects
-}
-
-func (h *fakeSuggestTitle) setBroken(b bool) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.broken = b
-}
 
 func (h *fakeSuggestTitle) Authorize(ctx context.Context, f *SuggestTitleFlow) error {
 	if f.Call.Principal == "mallory" {
@@ -71,25 +35,23 @@ func (h *fakeSuggestTitle) Authorize(ctx context.Context, f *SuggestTitleFlow) e
 }
 
 func (h *fakeSuggestTitle) LoadTopic(ctx context.Context, f *SuggestTitleFlow) error {
-	return h.step(ctx)
+	return h.fake.Step(ctx)
+}
+
+// answersSuggestTitle are valid answers to the input requests of suggest_title, derived from the spec.
+var answersSuggestTitle = map[string]mcp.InputResponse{
+	"folders": mrtrtest.RootsOf("file:///workspace/1"),
+	"title":   mrtrtest.Text("A sampled answer."),
 }
 
 // fixturesSuggestTitle are a valid suggest_title workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesSuggestTitle(h *fakeSuggestTitle) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
-		Answers: map[string]mcp.InputResponse{
-			"folders": mrtrtest.RootsOf("file:///workspace/1"),
-			"title":   mrtrtest.Text("A sampled answer."),
-		},
-		Args: map[string]any{"topic": "example"},
-		Break: func() func() {
-			h.setBroken(true)
-			return func() {
-				h.setBroken(false)
-			}
-		},
-		Effects: h.effectCount,
+		Answers: answersSuggestTitle,
+		Args:    map[string]any{"topic": "example"},
+		Break:   h.fake.Break,
+		Effects: h.fake.Effects,
 		Invalid: map[string]mcp.InputResponse{
 			"folders": mrtrtest.RootsOf("file:///workspace/1", "file:///workspace/2", "file:///workspace/3"),
 			"title":   mrtrtest.Text(strings.Repeat("x", 81)),
@@ -114,29 +76,20 @@ func TestSuggestTitleTransitions(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "lookup>askModel>done",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{"topic": "example"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"folders", "title"},
-				Path: []string{"lookup", "askModel"},
-			}, {
-				Path: []string{"askModel", "done"},
-				Send: mcp.InputResponseMap{
-					"folders": mrtrtest.RootsOf("file:///workspace/1"),
-					"title":   mrtrtest.Text("A sampled answer."),
-				},
-			}},
-			Want: mrtr.OutcomeSuccess,
+		name: "lookup>askModel>done",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"folders", "title"}, Path: []string{"lookup", "askModel"}},
+			{Path: []string{"askModel", "done"}, Send: mcp.InputResponseMap{"folders": answersSuggestTitle["folders"], "title": answersSuggestTitle["title"]}},
 		},
+		want: mrtr.OutcomeSuccess,
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeSuggestTitle{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewSuggestTitleProgram(h)), tc.script)
+			h := &fakeSuggestTitle{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewSuggestTitleProgram(h)), mrtrtest.Script{Args: map[string]any{"topic": "example"}, Rounds: tc.rounds, Want: tc.want})
 		})
 	}
 }
@@ -192,28 +145,21 @@ func TestSuggestTitleRejectedInputs(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "at askModel: answers to other states",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{"topic": "example"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"folders", "title"},
-				Path: []string{"lookup", "askModel"},
-			}, {
-				Asks: []string{"folders", "title"},
-				Path: []string{"askModel"},
-				Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})},
-			}},
+		name: "at askModel: answers to other states",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"folders", "title"}, Path: []string{"lookup", "askModel"}},
+			{Asks: []string{"folders", "title"}, Path: []string{"askModel"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
 		},
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeSuggestTitle{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewSuggestTitleProgram(h)), tc.script)
-			if h.effectCount() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.effectCount())
+			h := &fakeSuggestTitle{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewSuggestTitleProgram(h)), mrtrtest.Script{Args: map[string]any{"topic": "example"}, Rounds: tc.rounds, Want: tc.want})
+			if h.fake.Effects() != 0 {
+				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
 			}
 		})
 	}

@@ -32,8 +32,8 @@ func TestUpfrontInputs(t *testing.T) {
 	if reply.NeedsInput() || reply.Final.Outcome != mrtr.OutcomeSuccess || reply.Final.Text != "Deployed api 1.2.3: Fixed bugs." {
 		t.Fatalf("one round with every answer: %+v %+v", reply, reply.Final)
 	}
-	if h.effectCount() != 1 {
-		t.Errorf("%d effects", h.effectCount())
+	if h.fake.Effects() != 1 {
+		t.Errorf("%d effects", h.fake.Effects())
 	}
 
 	// An invalid answer given up front is asked for again, saying why.
@@ -53,7 +53,7 @@ func TestUpfrontInputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if reply.NeedsInput() || reply.Final.Outcome != mrtr.OutcomeCancelled || h.effectCount() != 0 {
-		t.Fatalf("declined up front: %+v, %d effects", reply.Final, h.effectCount())
+	if reply.NeedsInput() || reply.Final.Outcome != mrtr.OutcomeCancelled || h.fake.Effects() != 0 {
+		t.Fatalf("declined up front: %+v, %d effects", reply.Final, h.fake.Effects())
 	}
 }

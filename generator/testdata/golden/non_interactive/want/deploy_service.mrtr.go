@@ -171,15 +171,9 @@ func (p deployServiceProgram) Step(ctx context.Context, r *mrtr.Round, f *Deploy
 					f.Target = answer
 				}
 			case mrtr.Declined:
-				return r.Finish(mrtr.Final{
-					Outcome: mrtr.OutcomeCancelled,
-					Text:    "deploy_service was cancelled: the user declined \"target\".",
-				})
+				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "deploy_service was cancelled: the user declined \"target\"."})
 			case mrtr.Cancelled:
-				return r.Finish(mrtr.Final{
-					Outcome: mrtr.OutcomeCancelled,
-					Text:    "deploy_service was cancelled: the user cancelled \"target\".",
-				})
+				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "deploy_service was cancelled: the user cancelled \"target\"."})
 			case mrtr.Malformed:
 				pending = append(pending, p.requestTarget(f, mrtr.Problems{resp.Problem}))
 			default:
@@ -205,10 +199,7 @@ func (p deployServiceProgram) Step(ctx context.Context, r *mrtr.Round, f *Deploy
 		case mrtr.Declined:
 			return r.Goto(uint16(DeployServiceStateAborted), "decline")
 		case mrtr.Cancelled:
-			return r.Finish(mrtr.Final{
-				Outcome: mrtr.OutcomeCancelled,
-				Text:    "deploy_service was cancelled: the user cancelled the confirmation.",
-			})
+			return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "deploy_service was cancelled: the user cancelled the confirmation."})
 		case mrtr.Malformed:
 			return r.Ask([]mrtr.Pending{p.gateConfirmDeploy(f, mrtr.Problems{resp.Problem})})
 		}
@@ -219,20 +210,14 @@ func (p deployServiceProgram) Step(ctx context.Context, r *mrtr.Round, f *Deploy
 		}
 		return r.Goto(uint16(DeployServiceStateDeploy), "next")
 	case DeployServiceStateAborted:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeCancelled,
-			Text:    deployServiceAbortedMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: deployServiceAbortedMessage(f)})
 	case DeployServiceStateDeploy:
 		// the workflow's own operation id: the round record covers retries
 		return r.Effect(ctx, "", 24*time.Hour, uint16(DeployServiceStateDeployed), func(ctx context.Context) error {
 			return p.h.RollOut(ctx, f)
 		})
 	case DeployServiceStateDeployed:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeSuccess,
-			Text:    deployServiceDeployedMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: deployServiceDeployedMessage(f)})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in deploy_service", mrtr.ErrUnknownState, f.state)
 }
@@ -355,71 +340,26 @@ var deployServiceDescriptor = mrtr.Descriptor{
 	Name:           "deploy_service",
 	NonInteractive: true,
 	SchemaHash:     uint64(0x5fa88cbf7bd9f338),
-	States: []mrtr.StateInfo{{
-		Kind: mrtr.StateCheck,
-		Name: "inspect",
-	}, {
-		Kind: mrtr.StateAsk,
-		Name: "askTarget",
-		Requests: []mrtr.RequestInfo{{
-			Key:  "changelog",
-			Kind: mrtr.Sample,
-		}, {
-			Key:  "checkout",
-			Kind: mrtr.Roots,
-		}, {
-			Key:  "target",
-			Kind: mrtr.Elicit,
-		}},
-	}, {
-		Kind: mrtr.StateConfirm,
-		Name: "confirmDeploy",
-		Requests: []mrtr.RequestInfo{{
-			GateField: "confirm",
-			Key:       "confirm",
-			Kind:      mrtr.Elicit,
-		}},
-	}, {
-		Kind: mrtr.StateCheck,
-		Name: "recheck",
-	}, {
-		Kind: mrtr.StateTerminal,
-		Name: "aborted",
-	}, {
-		Kind: mrtr.StateEffect,
-		Name: "deploy",
-	}, {
-		Kind: mrtr.StateTerminal,
-		Name: "deployed",
-	}},
+	States: []mrtr.StateInfo{
+		{Name: "inspect", Kind: mrtr.StateCheck},
+		{Name: "askTarget", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "changelog", Kind: mrtr.Sample}, {Key: "checkout", Kind: mrtr.Roots}, {Key: "target", Kind: mrtr.Elicit}}},
+		{Name: "confirmDeploy", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit, GateField: "confirm"}}},
+		{Name: "recheck", Kind: mrtr.StateCheck},
+		{Name: "aborted", Kind: mrtr.StateTerminal},
+		{Name: "deploy", Kind: mrtr.StateEffect},
+		{Name: "deployed", Kind: mrtr.StateTerminal},
+	},
 	Storage: mrtr.Sealed,
 	TTL:     15 * time.Minute,
 	Title:   "Deploy service",
-	Transitions: []mrtr.Transition{{
-		From: uint16(DeployServiceStateInspect),
-		On:   "next",
-		To:   uint16(DeployServiceStateAskTarget),
-	}, {
-		From: uint16(DeployServiceStateAskTarget),
-		On:   "next",
-		To:   uint16(DeployServiceStateConfirmDeploy),
-	}, {
-		From: uint16(DeployServiceStateConfirmDeploy),
-		On:   "next",
-		To:   uint16(DeployServiceStateRecheck),
-	}, {
-		From: uint16(DeployServiceStateConfirmDeploy),
-		On:   "decline",
-		To:   uint16(DeployServiceStateAborted),
-	}, {
-		From: uint16(DeployServiceStateRecheck),
-		On:   "next",
-		To:   uint16(DeployServiceStateDeploy),
-	}, {
-		From: uint16(DeployServiceStateDeploy),
-		On:   "next",
-		To:   uint16(DeployServiceStateDeployed),
-	}},
+	Transitions: []mrtr.Transition{
+		{From: uint16(DeployServiceStateInspect), On: "next", To: uint16(DeployServiceStateAskTarget)},
+		{From: uint16(DeployServiceStateAskTarget), On: "next", To: uint16(DeployServiceStateConfirmDeploy)},
+		{From: uint16(DeployServiceStateConfirmDeploy), On: "next", To: uint16(DeployServiceStateRecheck)},
+		{From: uint16(DeployServiceStateConfirmDeploy), On: "decline", To: uint16(DeployServiceStateAborted)},
+		{From: uint16(DeployServiceStateRecheck), On: "next", To: uint16(DeployServiceStateDeploy)},
+		{From: uint16(DeployServiceStateDeploy), On: "next", To: uint16(DeployServiceStateDeployed)},
+	},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is

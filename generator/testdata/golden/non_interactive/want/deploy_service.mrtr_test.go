@@ -10,7 +10,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -19,49 +18,14 @@ import (
 )
 
 // fakeDeployService implements DeployServiceHandler for the generated tests: it allows every
-// caller but "mallory", counts effects, fails every check and effect while broken,
-// and takes check outcomes from queues; with an empty queue it takes the outcome
-// on the shortest way to a successful end.
+// caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
+// effect while broken, and takes check outcomes from queues; with an empty queue a
+// check takes the outcome on the shortest way to a successful end.
 type fakeDeployService struct {
-	mu       sync.Mutex
-	broken   bool
-	effects  int
-	outcomes map[string][]uint8
+	fake mrtrtest.Fake
 }
 
 var _ DeployServiceHandler = (*fakeDeployService)(nil)
-
-func (h *fakeDeployService) step(ctx context.Context) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.broken {
-		return errors.New("fake dependency is down")
-	}
-	return ctx.Err()
-}
-
-func (h *fakeDeployService) next(check string, otherwise uint8) uint8 {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	q := h.outcomes[check]
-	if len(q) == 0 {
-		return otherwise
-	}
-	h.outcomes[check] = q[1:]
-	return q[0]
-}
-
-func (h *fakeDeployService) effectCount() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.effects
-}
-
-func (h *fakeDeployService) setBroken(b bool) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.broken = b
-}
 
 func (h *fakeDeployService) Authorize(ctx context.Context, f *DeployServiceFlow) error {
 	if f.Call.Principal == "mallory" {
@@ -71,43 +35,35 @@ func (h *fakeDeployService) Authorize(ctx context.Context, f *DeployServiceFlow)
 }
 
 func (h *fakeDeployService) InspectService(ctx context.Context, f *DeployServiceFlow) error {
-	return h.step(ctx)
+	return h.fake.Step(ctx)
 }
 
 func (h *fakeDeployService) StillDeployable(ctx context.Context, f *DeployServiceFlow) error {
-	return h.step(ctx)
+	return h.fake.Step(ctx)
 }
 
 func (h *fakeDeployService) RollOut(ctx context.Context, f *DeployServiceFlow) error {
-	if err := h.step(ctx); err != nil {
-		return err
-	}
-	h.mu.Lock()
-	h.effects++
-	h.mu.Unlock()
-	return nil
+	return h.fake.Effect(ctx)
+}
+
+// answersDeployService are valid answers to the input requests of deploy_service, derived from the spec.
+var answersDeployService = map[string]mcp.InputResponse{
+	"changelog": mrtrtest.Text("A sampled answer."),
+	"checkout":  mrtrtest.RootsOf("file:///workspace/1"),
+	"target": mrtrtest.Accept(map[string]any{
+		"canary":  true,
+		"version": "example",
+	}),
 }
 
 // fixturesDeployService are a valid deploy_service workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesDeployService(h *fakeDeployService) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
-		Answers: map[string]mcp.InputResponse{
-			"changelog": mrtrtest.Text("A sampled answer."),
-			"checkout":  mrtrtest.RootsOf("file:///workspace/1"),
-			"target": mrtrtest.Accept(map[string]any{
-				"canary":  true,
-				"version": "example",
-			}),
-		},
-		Args: map[string]any{"service": "a"},
-		Break: func() func() {
-			h.setBroken(true)
-			return func() {
-				h.setBroken(false)
-			}
-		},
-		Effects: h.effectCount,
+		Answers: answersDeployService,
+		Args:    map[string]any{"service": "a"},
+		Break:   h.fake.Break,
+		Effects: h.fake.Effects,
 		Invalid: map[string]mcp.InputResponse{
 			"changelog": mrtrtest.Text(strings.Repeat("x", 1001)),
 			"checkout":  mrtrtest.RootsOf("file:///workspace/1", "file:///workspace/2"),
@@ -133,62 +89,29 @@ func TestDeployServiceTransitions(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "inspect>askTarget>confirmDeploy>(decline)aborted",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{"service": "a"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"changelog", "checkout", "target"},
-				Path: []string{"inspect", "askTarget"},
-			}, {
-				Asks: []string{"confirm"},
-				Path: []string{"askTarget", "confirmDeploy"},
-				Send: mcp.InputResponseMap{
-					"changelog": mrtrtest.Text("A sampled answer."),
-					"checkout":  mrtrtest.RootsOf("file:///workspace/1"),
-					"target": mrtrtest.Accept(map[string]any{
-						"canary":  true,
-						"version": "example",
-					}),
-				},
-			}, {
-				Path: []string{"confirmDeploy", "aborted"},
-				Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": false})},
-			}},
-			Want: mrtr.OutcomeCancelled,
+		name: "inspect>askTarget>confirmDeploy>(decline)aborted",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"changelog", "checkout", "target"}, Path: []string{"inspect", "askTarget"}},
+			{Asks: []string{"confirm"}, Path: []string{"askTarget", "confirmDeploy"}, Send: mcp.InputResponseMap{"changelog": answersDeployService["changelog"], "checkout": answersDeployService["checkout"], "target": answersDeployService["target"]}},
+			{Path: []string{"confirmDeploy", "aborted"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": false})}},
 		},
+		want: mrtr.OutcomeCancelled,
 	}, {
-		name:     "inspect>askTarget>confirmDeploy>recheck>deploy>deployed",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{"service": "a"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"changelog", "checkout", "target"},
-				Path: []string{"inspect", "askTarget"},
-			}, {
-				Asks: []string{"confirm"},
-				Path: []string{"askTarget", "confirmDeploy"},
-				Send: mcp.InputResponseMap{
-					"changelog": mrtrtest.Text("A sampled answer."),
-					"checkout":  mrtrtest.RootsOf("file:///workspace/1"),
-					"target": mrtrtest.Accept(map[string]any{
-						"canary":  true,
-						"version": "example",
-					}),
-				},
-			}, {
-				Path: []string{"confirmDeploy", "recheck", "deploy", "deployed"},
-				Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})},
-			}},
-			Want: mrtr.OutcomeSuccess,
+		name: "inspect>askTarget>confirmDeploy>recheck>deploy>deployed",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"changelog", "checkout", "target"}, Path: []string{"inspect", "askTarget"}},
+			{Asks: []string{"confirm"}, Path: []string{"askTarget", "confirmDeploy"}, Send: mcp.InputResponseMap{"changelog": answersDeployService["changelog"], "checkout": answersDeployService["checkout"], "target": answersDeployService["target"]}},
+			{Path: []string{"confirmDeploy", "recheck", "deploy", "deployed"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
 		},
+		want: mrtr.OutcomeSuccess,
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeDeployService{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewDeployServiceProgram(h)), tc.script)
+			h := &fakeDeployService{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewDeployServiceProgram(h)), mrtrtest.Script{Args: map[string]any{"service": "a"}, Rounds: tc.rounds, Want: tc.want})
 		})
 	}
 }
@@ -252,82 +175,34 @@ func TestDeployServiceRejectedInputs(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "at askTarget: answers to other states",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{"service": "a"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"changelog", "checkout", "target"},
-				Path: []string{"inspect", "askTarget"},
-			}, {
-				Asks: []string{"changelog", "checkout", "target"},
-				Path: []string{"askTarget"},
-				Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})},
-			}},
+		name: "at askTarget: answers to other states",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"changelog", "checkout", "target"}, Path: []string{"inspect", "askTarget"}},
+			{Asks: []string{"changelog", "checkout", "target"}, Path: []string{"askTarget"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
 		},
 	}, {
-		name:     "at confirmDeploy: answers to other states",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{"service": "a"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"changelog", "checkout", "target"},
-				Path: []string{"inspect", "askTarget"},
-			}, {
-				Asks: []string{"confirm"},
-				Path: []string{"askTarget", "confirmDeploy"},
-				Send: mcp.InputResponseMap{
-					"changelog": mrtrtest.Text("A sampled answer."),
-					"checkout":  mrtrtest.RootsOf("file:///workspace/1"),
-					"target": mrtrtest.Accept(map[string]any{
-						"canary":  true,
-						"version": "example",
-					}),
-				},
-			}, {
-				Asks: []string{"confirm"},
-				Path: []string{"confirmDeploy"},
-				Send: mcp.InputResponseMap{
-					"changelog": mrtrtest.Text("A sampled answer."),
-					"checkout":  mrtrtest.RootsOf("file:///workspace/1"),
-					"target": mrtrtest.Accept(map[string]any{
-						"canary":  true,
-						"version": "example",
-					}),
-				},
-			}},
+		name: "at confirmDeploy: answers to other states",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"changelog", "checkout", "target"}, Path: []string{"inspect", "askTarget"}},
+			{Asks: []string{"confirm"}, Path: []string{"askTarget", "confirmDeploy"}, Send: mcp.InputResponseMap{"changelog": answersDeployService["changelog"], "checkout": answersDeployService["checkout"], "target": answersDeployService["target"]}},
+			{Asks: []string{"confirm"}, Path: []string{"confirmDeploy"}, Send: mcp.InputResponseMap{"changelog": answersDeployService["changelog"], "checkout": answersDeployService["checkout"], "target": answersDeployService["target"]}},
 		},
 	}, {
-		name:     "at confirmDeploy: confirmation before the gate was shown",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{"service": "a"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"changelog", "checkout", "target"},
-				Path: []string{"inspect", "askTarget"},
-			}, {
-				Asks: []string{"confirm"},
-				Path: []string{"askTarget", "confirmDeploy"},
-				Send: mcp.InputResponseMap{
-					"changelog": mrtrtest.Text("A sampled answer."),
-					"checkout":  mrtrtest.RootsOf("file:///workspace/1"),
-					"confirm":   mrtrtest.Accept(map[string]any{"confirm": true}),
-					"target": mrtrtest.Accept(map[string]any{
-						"canary":  true,
-						"version": "example",
-					}),
-				},
-			}},
+		name: "at confirmDeploy: confirmation before the gate was shown",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"changelog", "checkout", "target"}, Path: []string{"inspect", "askTarget"}},
+			{Asks: []string{"confirm"}, Path: []string{"askTarget", "confirmDeploy"}, Send: mcp.InputResponseMap{"changelog": answersDeployService["changelog"], "checkout": answersDeployService["checkout"], "confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "target": answersDeployService["target"]}},
 		},
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeDeployService{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewDeployServiceProgram(h)), tc.script)
-			if h.effectCount() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.effectCount())
+			h := &fakeDeployService{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewDeployServiceProgram(h)), mrtrtest.Script{Args: map[string]any{"service": "a"}, Rounds: tc.rounds, Want: tc.want})
+			if h.fake.Effects() != 0 {
+				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
 			}
 		})
 	}

@@ -68,10 +68,7 @@ func _() {
 func (p alwaysFailsProgram) Step(ctx context.Context, r *mrtr.Round, f *AlwaysFailsFlow) (mrtr.Step, error) {
 	switch f.state {
 	case AlwaysFailsStateFailed:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeFailed,
-			Text:    "always_fails ended in state failed.",
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeFailed, Text: "always_fails ended in state failed."})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in always_fails", mrtr.ErrUnknownState, f.state)
 }
@@ -132,10 +129,9 @@ var alwaysFailsDescriptor = mrtr.Descriptor{
 	Kind:       mrtr.KindTool,
 	Name:       "always_fails",
 	SchemaHash: uint64(0x68f81403156f4460),
-	States: []mrtr.StateInfo{{
-		Kind: mrtr.StateTerminal,
-		Name: "failed",
-	}},
+	States: []mrtr.StateInfo{
+		{Name: "failed", Kind: mrtr.StateTerminal},
+	},
 	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
 	Title:       "Always fails",

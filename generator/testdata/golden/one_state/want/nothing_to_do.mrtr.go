@@ -68,10 +68,7 @@ func _() {
 func (p nothingToDoProgram) Step(ctx context.Context, r *mrtr.Round, f *NothingToDoFlow) (mrtr.Step, error) {
 	switch f.state {
 	case NothingToDoStateDone:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeCancelled,
-			Text:    nothingToDoDoneMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: nothingToDoDoneMessage(f)})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in nothing_to_do", mrtr.ErrUnknownState, f.state)
 }
@@ -132,10 +129,9 @@ var nothingToDoDescriptor = mrtr.Descriptor{
 	Kind:       mrtr.KindTool,
 	Name:       "nothing_to_do",
 	SchemaHash: uint64(0x9a47f1a03f1d88d7),
-	States: []mrtr.StateInfo{{
-		Kind: mrtr.StateTerminal,
-		Name: "done",
-	}},
+	States: []mrtr.StateInfo{
+		{Name: "done", Kind: mrtr.StateTerminal},
+	},
 	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
 	Transitions: []mrtr.Transition{},

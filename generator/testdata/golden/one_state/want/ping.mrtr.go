@@ -68,10 +68,7 @@ func _() {
 func (p pingProgram) Step(ctx context.Context, r *mrtr.Round, f *PingFlow) (mrtr.Step, error) {
 	switch f.state {
 	case PingStatePong:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeSuccess,
-			Text:    pingPongMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: pingPongMessage(f)})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in ping", mrtr.ErrUnknownState, f.state)
 }
@@ -132,10 +129,9 @@ var pingDescriptor = mrtr.Descriptor{
 	Kind:       mrtr.KindTool,
 	Name:       "ping",
 	SchemaHash: uint64(0x8671c607deb17a9c),
-	States: []mrtr.StateInfo{{
-		Kind: mrtr.StateTerminal,
-		Name: "pong",
-	}},
+	States: []mrtr.StateInfo{
+		{Name: "pong", Kind: mrtr.StateTerminal},
+	},
 	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
 	Transitions: []mrtr.Transition{},

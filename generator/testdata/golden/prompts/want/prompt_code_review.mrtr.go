@@ -134,10 +134,7 @@ func (p codeReviewProgram) Step(ctx context.Context, r *mrtr.Round, f *CodeRevie
 			case mrtr.Declined:
 				return r.Goto(uint16(CodeReviewStateDeclined), "decline")
 			case mrtr.Cancelled:
-				return r.Finish(mrtr.Final{
-					Outcome: mrtr.OutcomeCancelled,
-					Text:    "code_review was cancelled: the user cancelled \"style\".",
-				})
+				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "code_review was cancelled: the user cancelled \"style\"."})
 			case mrtr.Malformed:
 				pending = append(pending, p.requestStyle(f, mrtr.Problems{resp.Problem}))
 			default:
@@ -150,24 +147,15 @@ func (p codeReviewProgram) Step(ctx context.Context, r *mrtr.Round, f *CodeRevie
 		return r.Goto(uint16(CodeReviewStateDone), "next")
 	case CodeReviewStateDone:
 		return r.Finish(mrtr.Final{
-			Messages: []mrtr.PromptMessage{{
-				Role: "user",
-				Text: codeReviewDoneMessage1(f),
-			}, {
-				Role: "assistant",
-				Text: codeReviewDoneMessage2(f),
-			}, {
-				Role: "user",
-				Text: codeReviewDoneMessage3(f),
-			}},
+			Messages: []mrtr.PromptMessage{
+				{Role: "user", Text: codeReviewDoneMessage1(f)},
+				{Role: "assistant", Text: codeReviewDoneMessage2(f)},
+				{Role: "user", Text: codeReviewDoneMessage3(f)},
+			},
 			Outcome: mrtr.OutcomeSuccess,
 		})
 	case CodeReviewStateDeclined:
-		return r.Finish(mrtr.Final{
-			Messages: []mrtr.PromptMessage{},
-			Outcome:  mrtr.OutcomeCancelled,
-			Text:     "code_review ended in state declined.",
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "code_review ended in state declined."})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in code_review", mrtr.ErrUnknownState, f.state)
 }
@@ -232,39 +220,20 @@ var codeReviewDescriptor = mrtr.Descriptor{
 		Required:    true,
 	}, {Name: "focus"}, {Name: "language"}},
 	SchemaHash: uint64(0x37de1c62574218d1),
-	States: []mrtr.StateInfo{{
-		Kind: mrtr.StateCheck,
-		Name: "lookup",
-	}, {
-		Kind: mrtr.StateAsk,
-		Name: "askStyle",
-		Requests: []mrtr.RequestInfo{{
-			Key:  "style",
-			Kind: mrtr.Elicit,
-		}},
-	}, {
-		Kind: mrtr.StateTerminal,
-		Name: "done",
-	}, {
-		Kind: mrtr.StateTerminal,
-		Name: "declined",
-	}},
+	States: []mrtr.StateInfo{
+		{Name: "lookup", Kind: mrtr.StateCheck},
+		{Name: "askStyle", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "style", Kind: mrtr.Elicit}}},
+		{Name: "done", Kind: mrtr.StateTerminal},
+		{Name: "declined", Kind: mrtr.StateTerminal},
+	},
 	Storage: mrtr.Sealed,
 	TTL:     10 * time.Minute,
 	Title:   "Code review",
-	Transitions: []mrtr.Transition{{
-		From: uint16(CodeReviewStateLookup),
-		On:   "next",
-		To:   uint16(CodeReviewStateAskStyle),
-	}, {
-		From: uint16(CodeReviewStateAskStyle),
-		On:   "next",
-		To:   uint16(CodeReviewStateDone),
-	}, {
-		From: uint16(CodeReviewStateAskStyle),
-		On:   "decline",
-		To:   uint16(CodeReviewStateDeclined),
-	}},
+	Transitions: []mrtr.Transition{
+		{From: uint16(CodeReviewStateLookup), On: "next", To: uint16(CodeReviewStateAskStyle)},
+		{From: uint16(CodeReviewStateAskStyle), On: "next", To: uint16(CodeReviewStateDone)},
+		{From: uint16(CodeReviewStateAskStyle), On: "decline", To: uint16(CodeReviewStateDeclined)},
+	},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is

@@ -10,7 +10,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -19,49 +18,14 @@ import (
 )
 
 // fakeCodeReview implements CodeReviewHandler for the generated tests: it allows every
-// caller but "mallory", counts effects, fails every check and effect while broken,
-// and takes check outcomes from queues; with an empty queue it takes the outcome
-// on the shortest way to a successful end.
+// caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
+// effect while broken, and takes check outcomes from queues; with an empty queue a
+// check takes the outcome on the shortest way to a successful end.
 type fakeCodeReview struct {
-	mu       sync.Mutex
-	broken   bool
-	effects  int
-	outcomes map[string][]uint8
+	fake mrtrtest.Fake
 }
 
 var _ CodeReviewHandler = (*fakeCodeReview)(nil)
-
-func (h *fakeCodeReview) step(ctx context.Context) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.broken {
-		return errors.New("fake dependency is down")
-	}
-	return ctx.Err()
-}
-
-func (h *fakeCodeReview) next(check string, otherwise uint8) uint8 {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	q := h.outcomes[check]
-	if len(q) == 0 {
-		return otherwise
-	}
-	h.outcomes[check] = q[1:]
-	return q[0]
-}
-
-func (h *fakeCodeReview) effectCount() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.effects
-}
-
-func (h *fakeCodeReview) setBroken(b bool) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.broken = b
-}
 
 func (h *fakeCodeReview) Authorize(ctx context.Context, f *CodeReviewFlow) error {
 	if f.Call.Principal == "mallory" {
@@ -71,25 +35,25 @@ func (h *fakeCodeReview) Authorize(ctx context.Context, f *CodeReviewFlow) error
 }
 
 func (h *fakeCodeReview) LoadChange(ctx context.Context, f *CodeReviewFlow) error {
-	return h.step(ctx)
+	return h.fake.Step(ctx)
+}
+
+// answersCodeReview are valid answers to the input requests of code_review, derived from the spec.
+var answersCodeReview = map[string]mcp.InputResponse{
+	"style": mrtrtest.Accept(map[string]any{
+		"maxComments": int64(1),
+		"tone":        "strict",
+	}),
 }
 
 // fixturesCodeReview are a valid code_review workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesCodeReview(h *fakeCodeReview) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
-		Answers: map[string]mcp.InputResponse{"style": mrtrtest.Accept(map[string]any{
-			"maxComments": int64(1),
-			"tone":        "strict",
-		})},
-		Args: map[string]any{"change": "example"},
-		Break: func() func() {
-			h.setBroken(true)
-			return func() {
-				h.setBroken(false)
-			}
-		},
-		Effects:      h.effectCount,
+		Answers:      answersCodeReview,
+		Args:         map[string]any{"change": "example"},
+		Break:        h.fake.Break,
+		Effects:      h.fake.Effects,
 		Invalid:      map[string]mcp.InputResponse{"style": mrtrtest.Accept(map[string]any{"tone": 12345})},
 		Other:        "bob",
 		OtherArgs:    map[string]any{"change": "another"},
@@ -111,43 +75,27 @@ func TestCodeReviewTransitions(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "lookup>askStyle>done",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{"change": "example"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"style"},
-				Path: []string{"lookup", "askStyle"},
-			}, {
-				Path: []string{"askStyle", "done"},
-				Send: mcp.InputResponseMap{"style": mrtrtest.Accept(map[string]any{
-					"maxComments": int64(1),
-					"tone":        "strict",
-				})},
-			}},
-			Want: mrtr.OutcomeSuccess,
+		name: "lookup>askStyle>done",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"style"}, Path: []string{"lookup", "askStyle"}},
+			{Path: []string{"askStyle", "done"}, Send: mcp.InputResponseMap{"style": answersCodeReview["style"]}},
 		},
+		want: mrtr.OutcomeSuccess,
 	}, {
-		name:     "lookup>askStyle>(decline)declined",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{"change": "example"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"style"},
-				Path: []string{"lookup", "askStyle"},
-			}, {
-				Path: []string{"askStyle", "declined"},
-				Send: mcp.InputResponseMap{"style": mrtrtest.Decline()},
-			}},
-			Want: mrtr.OutcomeCancelled,
+		name: "lookup>askStyle>(decline)declined",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"style"}, Path: []string{"lookup", "askStyle"}},
+			{Path: []string{"askStyle", "declined"}, Send: mcp.InputResponseMap{"style": mrtrtest.Decline()}},
 		},
+		want: mrtr.OutcomeCancelled,
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeCodeReview{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewCodeReviewProgram(h)), tc.script)
+			h := &fakeCodeReview{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewCodeReviewProgram(h)), mrtrtest.Script{Args: map[string]any{"change": "example"}, Rounds: tc.rounds, Want: tc.want})
 		})
 	}
 }
@@ -214,28 +162,21 @@ func TestCodeReviewRejectedInputs(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "at askStyle: answers to other states",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{"change": "example"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"style"},
-				Path: []string{"lookup", "askStyle"},
-			}, {
-				Asks: []string{"style"},
-				Path: []string{"askStyle"},
-				Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})},
-			}},
+		name: "at askStyle: answers to other states",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"style"}, Path: []string{"lookup", "askStyle"}},
+			{Asks: []string{"style"}, Path: []string{"askStyle"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
 		},
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeCodeReview{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewCodeReviewProgram(h)), tc.script)
-			if h.effectCount() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.effectCount())
+			h := &fakeCodeReview{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewCodeReviewProgram(h)), mrtrtest.Script{Args: map[string]any{"change": "example"}, Rounds: tc.rounds, Want: tc.want})
+			if h.fake.Effects() != 0 {
+				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
 			}
 		})
 	}

@@ -74,10 +74,9 @@ func (p greetingProgram) Step(ctx context.Context, r *mrtr.Round, f *GreetingFlo
 	switch f.state {
 	case GreetingStateDone:
 		return r.Finish(mrtr.Final{
-			Messages: []mrtr.PromptMessage{{
-				Role: "user",
-				Text: greetingDoneMessage1(f),
-			}},
+			Messages: []mrtr.PromptMessage{
+				{Role: "user", Text: greetingDoneMessage1(f)},
+			},
 			Outcome: mrtr.OutcomeSuccess,
 		})
 	}
@@ -136,10 +135,9 @@ var greetingDescriptor = mrtr.Descriptor{
 	Name:            "greeting",
 	PromptArguments: []*mcp.PromptArgument{{Name: "name"}},
 	SchemaHash:      uint64(0x310484d8b4c6ca11),
-	States: []mrtr.StateInfo{{
-		Kind: mrtr.StateTerminal,
-		Name: "done",
-	}},
+	States: []mrtr.StateInfo{
+		{Name: "done", Kind: mrtr.StateTerminal},
+	},
 	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
 	Transitions: []mrtr.Transition{},

@@ -129,15 +129,9 @@ func (p exportAuditLogProgram) Step(ctx context.Context, r *mrtr.Round, f *Expor
 					f.Format = answer
 				}
 			case mrtr.Declined:
-				return r.Finish(mrtr.Final{
-					Outcome: mrtr.OutcomeCancelled,
-					Text:    "export_audit_log was cancelled: the user declined \"format\".",
-				})
+				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "export_audit_log was cancelled: the user declined \"format\"."})
 			case mrtr.Cancelled:
-				return r.Finish(mrtr.Final{
-					Outcome: mrtr.OutcomeCancelled,
-					Text:    "export_audit_log was cancelled: the user cancelled \"format\".",
-				})
+				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "export_audit_log was cancelled: the user cancelled \"format\"."})
 			case mrtr.Malformed:
 				pending = append(pending, p.requestFormat(f, mrtr.Problems{resp.Problem}))
 			default:
@@ -154,10 +148,7 @@ func (p exportAuditLogProgram) Step(ctx context.Context, r *mrtr.Round, f *Expor
 			return p.h.ExportRows(ctx, f)
 		})
 	case ExportAuditLogStateExported:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeSuccess,
-			Text:    exportAuditLogExportedMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: exportAuditLogExportedMessage(f)})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in export_audit_log", mrtr.ErrUnknownState, f.state)
 }
@@ -236,38 +227,19 @@ var exportAuditLogDescriptor = mrtr.Descriptor{
 	Kind:       mrtr.KindTool,
 	Name:       "export_audit_log",
 	SchemaHash: uint64(0xefd9308a3088eb8d),
-	States: []mrtr.StateInfo{{
-		Kind: mrtr.StateCheck,
-		Name: "count",
-	}, {
-		Kind: mrtr.StateAsk,
-		Name: "askFormat",
-		Requests: []mrtr.RequestInfo{{
-			Key:  "format",
-			Kind: mrtr.Elicit,
-		}},
-	}, {
-		Kind: mrtr.StateEffect,
-		Name: "export",
-	}, {
-		Kind: mrtr.StateTerminal,
-		Name: "exported",
-	}},
+	States: []mrtr.StateInfo{
+		{Name: "count", Kind: mrtr.StateCheck},
+		{Name: "askFormat", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "format", Kind: mrtr.Elicit}}},
+		{Name: "export", Kind: mrtr.StateEffect},
+		{Name: "exported", Kind: mrtr.StateTerminal},
+	},
 	Storage: mrtr.Reference,
 	TTL:     10 * time.Minute,
-	Transitions: []mrtr.Transition{{
-		From: uint16(ExportAuditLogStateCount),
-		On:   "next",
-		To:   uint16(ExportAuditLogStateAskFormat),
-	}, {
-		From: uint16(ExportAuditLogStateAskFormat),
-		On:   "next",
-		To:   uint16(ExportAuditLogStateExport),
-	}, {
-		From: uint16(ExportAuditLogStateExport),
-		On:   "next",
-		To:   uint16(ExportAuditLogStateExported),
-	}},
+	Transitions: []mrtr.Transition{
+		{From: uint16(ExportAuditLogStateCount), On: "next", To: uint16(ExportAuditLogStateAskFormat)},
+		{From: uint16(ExportAuditLogStateAskFormat), On: "next", To: uint16(ExportAuditLogStateExport)},
+		{From: uint16(ExportAuditLogStateExport), On: "next", To: uint16(ExportAuditLogStateExported)},
+	},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is

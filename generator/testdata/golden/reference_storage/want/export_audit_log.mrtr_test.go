@@ -10,7 +10,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -19,49 +18,14 @@ import (
 )
 
 // fakeExportAuditLog implements ExportAuditLogHandler for the generated tests: it allows every
-// caller but "mallory", counts effects, fails every check and effect while broken,
-// and takes check outcomes from queues; with an empty queue it takes the outcome
-// on the shortest way to a successful end.
+// caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
+// effect while broken, and takes check outcomes from queues; with an empty queue a
+// check takes the outcome on the shortest way to a successful end.
 type fakeExportAuditLog struct {
-	mu       sync.Mutex
-	broken   bool
-	effects  int
-	outcomes map[string][]uint8
+	fake mrtrtest.Fake
 }
 
 var _ ExportAuditLogHandler = (*fakeExportAuditLog)(nil)
-
-func (h *fakeExportAuditLog) step(ctx context.Context) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.broken {
-		return errors.New("fake dependency is down")
-	}
-	return ctx.Err()
-}
-
-func (h *fakeExportAuditLog) next(check string, otherwise uint8) uint8 {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	q := h.outcomes[check]
-	if len(q) == 0 {
-		return otherwise
-	}
-	h.outcomes[check] = q[1:]
-	return q[0]
-}
-
-func (h *fakeExportAuditLog) effectCount() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.effects
-}
-
-func (h *fakeExportAuditLog) setBroken(b bool) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.broken = b
-}
 
 func (h *fakeExportAuditLog) Authorize(ctx context.Context, f *ExportAuditLogFlow) error {
 	if f.Call.Principal == "mallory" {
@@ -71,32 +35,26 @@ func (h *fakeExportAuditLog) Authorize(ctx context.Context, f *ExportAuditLogFlo
 }
 
 func (h *fakeExportAuditLog) CountRows(ctx context.Context, f *ExportAuditLogFlow) error {
-	return h.step(ctx)
+	return h.fake.Step(ctx)
 }
 
 func (h *fakeExportAuditLog) ExportRows(ctx context.Context, f *ExportAuditLogFlow) error {
-	if err := h.step(ctx); err != nil {
-		return err
-	}
-	h.mu.Lock()
-	h.effects++
-	h.mu.Unlock()
-	return nil
+	return h.fake.Effect(ctx)
+}
+
+// answersExportAuditLog are valid answers to the input requests of export_audit_log, derived from the spec.
+var answersExportAuditLog = map[string]mcp.InputResponse{
+	"format": mrtrtest.Accept(map[string]any{"kind": "csv"}),
 }
 
 // fixturesExportAuditLog are a valid export_audit_log workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesExportAuditLog(h *fakeExportAuditLog) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
-		Answers: map[string]mcp.InputResponse{"format": mrtrtest.Accept(map[string]any{"kind": "csv"})},
-		Args:    map[string]any{"since": "2026-07-28"},
-		Break: func() func() {
-			h.setBroken(true)
-			return func() {
-				h.setBroken(false)
-			}
-		},
-		Effects:      h.effectCount,
+		Answers:      answersExportAuditLog,
+		Args:         map[string]any{"since": "2026-07-28"},
+		Break:        h.fake.Break,
+		Effects:      h.fake.Effects,
 		Invalid:      map[string]mcp.InputResponse{"format": mrtrtest.Accept(map[string]any{"kind": 12345})},
 		Other:        "bob",
 		OtherArgs:    map[string]any{"since": "2026-07-29"},
@@ -118,26 +76,20 @@ func TestExportAuditLogTransitions(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "count>askFormat>export>exported",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{"since": "2026-07-28"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"format"},
-				Path: []string{"count", "askFormat"},
-			}, {
-				Path: []string{"askFormat", "export", "exported"},
-				Send: mcp.InputResponseMap{"format": mrtrtest.Accept(map[string]any{"kind": "csv"})},
-			}},
-			Want: mrtr.OutcomeSuccess,
+		name: "count>askFormat>export>exported",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"format"}, Path: []string{"count", "askFormat"}},
+			{Path: []string{"askFormat", "export", "exported"}, Send: mcp.InputResponseMap{"format": answersExportAuditLog["format"]}},
 		},
+		want: mrtr.OutcomeSuccess,
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeExportAuditLog{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewExportAuditLogProgram(h)), tc.script)
+			h := &fakeExportAuditLog{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewExportAuditLogProgram(h)), mrtrtest.Script{Args: map[string]any{"since": "2026-07-28"}, Rounds: tc.rounds, Want: tc.want})
 		})
 	}
 }
@@ -201,28 +153,21 @@ func TestExportAuditLogRejectedInputs(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "at askFormat: answers to other states",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{"since": "2026-07-28"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"format"},
-				Path: []string{"count", "askFormat"},
-			}, {
-				Asks: []string{"format"},
-				Path: []string{"askFormat"},
-				Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})},
-			}},
+		name: "at askFormat: answers to other states",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"format"}, Path: []string{"count", "askFormat"}},
+			{Asks: []string{"format"}, Path: []string{"askFormat"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
 		},
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeExportAuditLog{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewExportAuditLogProgram(h)), tc.script)
-			if h.effectCount() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.effectCount())
+			h := &fakeExportAuditLog{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewExportAuditLogProgram(h)), mrtrtest.Script{Args: map[string]any{"since": "2026-07-28"}, Rounds: tc.rounds, Want: tc.want})
+			if h.fake.Effects() != 0 {
+				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
 			}
 		})
 	}

@@ -163,10 +163,7 @@ func (p resetPasswordProgram) Step(ctx context.Context, r *mrtr.Round, f *ResetP
 		case mrtr.Declined:
 			return r.Goto(uint16(ResetPasswordStateKept), "decline")
 		case mrtr.Cancelled:
-			return r.Finish(mrtr.Final{
-				Outcome: mrtr.OutcomeCancelled,
-				Text:    "reset_password was cancelled: the user cancelled the confirmation.",
-			})
+			return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "reset_password was cancelled: the user cancelled the confirmation."})
 		case mrtr.Malformed:
 			return r.Ask([]mrtr.Pending{p.gateConfirmAddress(f, mrtr.Problems{resp.Problem})})
 		}
@@ -177,20 +174,14 @@ func (p resetPasswordProgram) Step(ctx context.Context, r *mrtr.Round, f *ResetP
 		}
 		return r.Goto(uint16(ResetPasswordStateSend), "next")
 	case ResetPasswordStateKept:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeCancelled,
-			Text:    resetPasswordKeptMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: resetPasswordKeptMessage(f)})
 	case ResetPasswordStateSend:
 		// the workflow's own operation id: the round record covers retries
 		return r.Effect(ctx, "", 24*time.Hour, uint16(ResetPasswordStateSent), func(ctx context.Context) error {
 			return p.h.SendResetLink(ctx, f)
 		})
 	case ResetPasswordStateSent:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeSuccess,
-			Text:    resetPasswordSentMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: resetPasswordSentMessage(f)})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in reset_password", mrtr.ErrUnknownState, f.state)
 }
@@ -273,54 +264,24 @@ var resetPasswordDescriptor = mrtr.Descriptor{
 	Kind:       mrtr.KindTool,
 	Name:       "reset_password",
 	SchemaHash: uint64(0xef3d0b16bb0fe60),
-	States: []mrtr.StateInfo{{
-		Kind: mrtr.StateCheck,
-		Name: "lookup",
-	}, {
-		Kind: mrtr.StateConfirm,
-		Name: "confirmAddress",
-		Requests: []mrtr.RequestInfo{{
-			GateField: "confirm",
-			Key:       "confirm",
-			Kind:      mrtr.Elicit,
-		}},
-	}, {
-		Kind: mrtr.StateCheck,
-		Name: "recheck",
-	}, {
-		Kind: mrtr.StateTerminal,
-		Name: "kept",
-	}, {
-		Kind: mrtr.StateEffect,
-		Name: "send",
-	}, {
-		Kind: mrtr.StateTerminal,
-		Name: "sent",
-	}},
+	States: []mrtr.StateInfo{
+		{Name: "lookup", Kind: mrtr.StateCheck},
+		{Name: "confirmAddress", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit, GateField: "confirm"}}},
+		{Name: "recheck", Kind: mrtr.StateCheck},
+		{Name: "kept", Kind: mrtr.StateTerminal},
+		{Name: "send", Kind: mrtr.StateEffect},
+		{Name: "sent", Kind: mrtr.StateTerminal},
+	},
 	Storage: mrtr.Reference,
 	TTL:     5 * time.Minute,
 	Title:   "Reset password",
-	Transitions: []mrtr.Transition{{
-		From: uint16(ResetPasswordStateLookup),
-		On:   "next",
-		To:   uint16(ResetPasswordStateConfirmAddress),
-	}, {
-		From: uint16(ResetPasswordStateConfirmAddress),
-		On:   "next",
-		To:   uint16(ResetPasswordStateRecheck),
-	}, {
-		From: uint16(ResetPasswordStateConfirmAddress),
-		On:   "decline",
-		To:   uint16(ResetPasswordStateKept),
-	}, {
-		From: uint16(ResetPasswordStateRecheck),
-		On:   "next",
-		To:   uint16(ResetPasswordStateSend),
-	}, {
-		From: uint16(ResetPasswordStateSend),
-		On:   "next",
-		To:   uint16(ResetPasswordStateSent),
-	}},
+	Transitions: []mrtr.Transition{
+		{From: uint16(ResetPasswordStateLookup), On: "next", To: uint16(ResetPasswordStateConfirmAddress)},
+		{From: uint16(ResetPasswordStateConfirmAddress), On: "next", To: uint16(ResetPasswordStateRecheck)},
+		{From: uint16(ResetPasswordStateConfirmAddress), On: "decline", To: uint16(ResetPasswordStateKept)},
+		{From: uint16(ResetPasswordStateRecheck), On: "next", To: uint16(ResetPasswordStateSend)},
+		{From: uint16(ResetPasswordStateSend), On: "next", To: uint16(ResetPasswordStateSent)},
+	},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is

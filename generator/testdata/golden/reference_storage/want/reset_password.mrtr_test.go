@@ -10,7 +10,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -19,49 +18,14 @@ import (
 )
 
 // fakeResetPassword implements ResetPasswordHandler for the generated tests: it allows every
-// caller but "mallory", counts effects, fails every check and effect while broken,
-// and takes check outcomes from queues; with an empty queue it takes the outcome
-// on the shortest way to a successful end.
+// caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
+// effect while broken, and takes check outcomes from queues; with an empty queue a
+// check takes the outcome on the shortest way to a successful end.
 type fakeResetPassword struct {
-	mu       sync.Mutex
-	broken   bool
-	effects  int
-	outcomes map[string][]uint8
+	fake mrtrtest.Fake
 }
 
 var _ ResetPasswordHandler = (*fakeResetPassword)(nil)
-
-func (h *fakeResetPassword) step(ctx context.Context) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.broken {
-		return errors.New("fake dependency is down")
-	}
-	return ctx.Err()
-}
-
-func (h *fakeResetPassword) next(check string, otherwise uint8) uint8 {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	q := h.outcomes[check]
-	if len(q) == 0 {
-		return otherwise
-	}
-	h.outcomes[check] = q[1:]
-	return q[0]
-}
-
-func (h *fakeResetPassword) effectCount() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.effects
-}
-
-func (h *fakeResetPassword) setBroken(b bool) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.broken = b
-}
 
 func (h *fakeResetPassword) Authorize(ctx context.Context, f *ResetPasswordFlow) error {
 	if f.Call.Principal == "mallory" {
@@ -71,36 +35,24 @@ func (h *fakeResetPassword) Authorize(ctx context.Context, f *ResetPasswordFlow)
 }
 
 func (h *fakeResetPassword) FindUser(ctx context.Context, f *ResetPasswordFlow) error {
-	return h.step(ctx)
+	return h.fake.Step(ctx)
 }
 
 func (h *fakeResetPassword) StillActive(ctx context.Context, f *ResetPasswordFlow) error {
-	return h.step(ctx)
+	return h.fake.Step(ctx)
 }
 
 func (h *fakeResetPassword) SendResetLink(ctx context.Context, f *ResetPasswordFlow) error {
-	if err := h.step(ctx); err != nil {
-		return err
-	}
-	h.mu.Lock()
-	h.effects++
-	h.mu.Unlock()
-	return nil
+	return h.fake.Effect(ctx)
 }
 
 // fixturesResetPassword are a valid reset_password workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesResetPassword(h *fakeResetPassword) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
-		Answers: map[string]mcp.InputResponse{},
-		Args:    map[string]any{"userId": "example"},
-		Break: func() func() {
-			h.setBroken(true)
-			return func() {
-				h.setBroken(false)
-			}
-		},
-		Effects:      h.effectCount,
+		Args:         map[string]any{"userId": "example"},
+		Break:        h.fake.Break,
+		Effects:      h.fake.Effects,
 		Other:        "bob",
 		OtherArgs:    map[string]any{"userId": "another"},
 		Unauthorized: "mallory",
@@ -121,40 +73,27 @@ func TestResetPasswordTransitions(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "lookup>confirmAddress>(decline)kept",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{"userId": "example"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"confirm"},
-				Path: []string{"lookup", "confirmAddress"},
-			}, {
-				Path: []string{"confirmAddress", "kept"},
-				Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": false})},
-			}},
-			Want: mrtr.OutcomeCancelled,
+		name: "lookup>confirmAddress>(decline)kept",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"confirm"}, Path: []string{"lookup", "confirmAddress"}},
+			{Path: []string{"confirmAddress", "kept"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": false})}},
 		},
+		want: mrtr.OutcomeCancelled,
 	}, {
-		name:     "lookup>confirmAddress>recheck>send>sent",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{"userId": "example"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"confirm"},
-				Path: []string{"lookup", "confirmAddress"},
-			}, {
-				Path: []string{"confirmAddress", "recheck", "send", "sent"},
-				Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})},
-			}},
-			Want: mrtr.OutcomeSuccess,
+		name: "lookup>confirmAddress>recheck>send>sent",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"confirm"}, Path: []string{"lookup", "confirmAddress"}},
+			{Path: []string{"confirmAddress", "recheck", "send", "sent"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
 		},
+		want: mrtr.OutcomeSuccess,
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeResetPassword{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewResetPasswordProgram(h)), tc.script)
+			h := &fakeResetPassword{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewResetPasswordProgram(h)), mrtrtest.Script{Args: map[string]any{"userId": "example"}, Rounds: tc.rounds, Want: tc.want})
 		})
 	}
 }
@@ -210,39 +149,26 @@ func TestResetPasswordRejectedInputs(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "at confirmAddress: answers to other states",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{"userId": "example"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"confirm"},
-				Path: []string{"lookup", "confirmAddress"},
-			}, {
-				Asks: []string{"confirm"},
-				Path: []string{"confirmAddress"},
-				Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})},
-			}},
+		name: "at confirmAddress: answers to other states",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"confirm"}, Path: []string{"lookup", "confirmAddress"}},
+			{Asks: []string{"confirm"}, Path: []string{"confirmAddress"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
 		},
 	}, {
-		name:     "at confirmAddress: confirmation before the gate was shown",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{"userId": "example"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"confirm"},
-				Path: []string{"lookup", "confirmAddress"},
-				Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})},
-			}},
+		name: "at confirmAddress: confirmation before the gate was shown",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"confirm"}, Path: []string{"lookup", "confirmAddress"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
 		},
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeResetPassword{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewResetPasswordProgram(h)), tc.script)
-			if h.effectCount() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.effectCount())
+			h := &fakeResetPassword{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewResetPasswordProgram(h)), mrtrtest.Script{Args: map[string]any{"userId": "example"}, Rounds: tc.rounds, Want: tc.want})
+			if h.fake.Effects() != 0 {
+				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
 			}
 		})
 	}

@@ -83,10 +83,7 @@ func (p showQuotaProgram) Step(ctx context.Context, r *mrtr.Round, f *ShowQuotaF
 		}
 		return r.Goto(uint16(ShowQuotaStateShown), "next")
 	case ShowQuotaStateShown:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeSuccess,
-			Text:    showQuotaShownMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: showQuotaShownMessage(f)})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in show_quota", mrtr.ErrUnknownState, f.state)
 }
@@ -151,20 +148,15 @@ var showQuotaDescriptor = mrtr.Descriptor{
 	Kind:       mrtr.KindTool,
 	Name:       "show_quota",
 	SchemaHash: uint64(0x8ec9f67a221d5556),
-	States: []mrtr.StateInfo{{
-		Kind: mrtr.StateCheck,
-		Name: "read",
-	}, {
-		Kind: mrtr.StateTerminal,
-		Name: "shown",
-	}},
+	States: []mrtr.StateInfo{
+		{Name: "read", Kind: mrtr.StateCheck},
+		{Name: "shown", Kind: mrtr.StateTerminal},
+	},
 	Storage: mrtr.Sealed,
 	TTL:     10 * time.Minute,
-	Transitions: []mrtr.Transition{{
-		From: uint16(ShowQuotaStateRead),
-		On:   "next",
-		To:   uint16(ShowQuotaStateShown),
-	}},
+	Transitions: []mrtr.Transition{
+		{From: uint16(ShowQuotaStateRead), On: "next", To: uint16(ShowQuotaStateShown)},
+	},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is

@@ -5,59 +5,21 @@ package accounts
 
 import (
 	"context"
-	"errors"
-	"sync"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 )
 
 // fakeShowQuota implements ShowQuotaHandler for the generated tests: it allows every
-// caller but "mallory", counts effects, fails every check and effect while broken,
-// and takes check outcomes from queues; with an empty queue it takes the outcome
-// on the shortest way to a successful end.
+// caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
+// effect while broken, and takes check outcomes from queues; with an empty queue a
+// check takes the outcome on the shortest way to a successful end.
 type fakeShowQuota struct {
-	mu       sync.Mutex
-	broken   bool
-	effects  int
-	outcomes map[string][]uint8
+	fake mrtrtest.Fake
 }
 
 var _ ShowQuotaHandler = (*fakeShowQuota)(nil)
-
-func (h *fakeShowQuota) step(ctx context.Context) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.broken {
-		return errors.New("fake dependency is down")
-	}
-	return ctx.Err()
-}
-
-func (h *fakeShowQuota) next(check string, otherwise uint8) uint8 {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	q := h.outcomes[check]
-	if len(q) == 0 {
-		return otherwise
-	}
-	h.outcomes[check] = q[1:]
-	return q[0]
-}
-
-func (h *fakeShowQuota) effectCount() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.effects
-}
-
-func (h *fakeShowQuota) setBroken(b bool) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.broken = b
-}
 
 func (h *fakeShowQuota) Authorize(ctx context.Context, f *ShowQuotaFlow) error {
 	if f.Call.Principal == "mallory" {
@@ -67,22 +29,16 @@ func (h *fakeShowQuota) Authorize(ctx context.Context, f *ShowQuotaFlow) error {
 }
 
 func (h *fakeShowQuota) ReadQuota(ctx context.Context, f *ShowQuotaFlow) error {
-	return h.step(ctx)
+	return h.fake.Step(ctx)
 }
 
 // fixturesShowQuota are a valid show_quota workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesShowQuota(h *fakeShowQuota) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
-		Answers: map[string]mcp.InputResponse{},
-		Args:    map[string]any{},
-		Break: func() func() {
-			h.setBroken(true)
-			return func() {
-				h.setBroken(false)
-			}
-		},
-		Effects:      h.effectCount,
+		Args:         map[string]any{},
+		Break:        h.fake.Break,
+		Effects:      h.fake.Effects,
 		Other:        "bob",
 		Unauthorized: "mallory",
 		WantOutcome:  mrtr.OutcomeSuccess,
@@ -102,20 +58,19 @@ func TestShowQuotaTransitions(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "read>shown",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args:   map[string]any{},
-			Rounds: []mrtrtest.ScriptRound{{Path: []string{"read", "shown"}}},
-			Want:   mrtr.OutcomeSuccess,
+		name: "read>shown",
+		rounds: []mrtrtest.ScriptRound{
+			{Path: []string{"read", "shown"}},
 		},
+		want: mrtr.OutcomeSuccess,
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeShowQuota{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewShowQuotaProgram(h)), tc.script)
+			h := &fakeShowQuota{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewShowQuotaProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: tc.rounds, Want: tc.want})
 		})
 	}
 }

@@ -68,10 +68,7 @@ func _() {
 func (p needsSamplingOnlyProgram) Step(ctx context.Context, r *mrtr.Round, f *NeedsSamplingOnlyFlow) (mrtr.Step, error) {
 	switch f.state {
 	case NeedsSamplingOnlyStateDone:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeSuccess,
-			Text:    needsSamplingOnlyDoneMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: needsSamplingOnlyDoneMessage(f)})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in needs_sampling_only", mrtr.ErrUnknownState, f.state)
 }
@@ -133,10 +130,9 @@ var needsSamplingOnlyDescriptor = mrtr.Descriptor{
 	Name:       "needs_sampling_only",
 	Requires:   []string{"sampling"},
 	SchemaHash: uint64(0xe7627367291cd844),
-	States: []mrtr.StateInfo{{
-		Kind: mrtr.StateTerminal,
-		Name: "done",
-	}},
+	States: []mrtr.StateInfo{
+		{Name: "done", Kind: mrtr.StateTerminal},
+	},
 	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
 	Transitions: []mrtr.Transition{},

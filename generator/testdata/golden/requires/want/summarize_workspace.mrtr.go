@@ -127,10 +127,7 @@ func (p summarizeWorkspaceProgram) Step(ctx context.Context, r *mrtr.Round, f *S
 		}
 		return r.Goto(uint16(SummarizeWorkspaceStateDone), "next")
 	case SummarizeWorkspaceStateDone:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeSuccess,
-			Text:    summarizeWorkspaceDoneMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: summarizeWorkspaceDoneMessage(f)})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in summarize_workspace", mrtr.ErrUnknownState, f.state)
 }
@@ -196,34 +193,17 @@ var summarizeWorkspaceDescriptor = mrtr.Descriptor{
 	Name:       "summarize_workspace",
 	Requires:   []string{"elicitation", "roots", "sampling"},
 	SchemaHash: uint64(0x98918c65370b0d4c),
-	States: []mrtr.StateInfo{{
-		Kind: mrtr.StateCheck,
-		Name: "scan",
-	}, {
-		Kind: mrtr.StateAsk,
-		Name: "askRoots",
-		Requests: []mrtr.RequestInfo{{
-			Key:  "summary",
-			Kind: mrtr.Sample,
-		}, {
-			Key:  "workspace",
-			Kind: mrtr.Roots,
-		}},
-	}, {
-		Kind: mrtr.StateTerminal,
-		Name: "done",
-	}},
+	States: []mrtr.StateInfo{
+		{Name: "scan", Kind: mrtr.StateCheck},
+		{Name: "askRoots", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "summary", Kind: mrtr.Sample}, {Key: "workspace", Kind: mrtr.Roots}}},
+		{Name: "done", Kind: mrtr.StateTerminal},
+	},
 	Storage: mrtr.Sealed,
 	TTL:     10 * time.Minute,
-	Transitions: []mrtr.Transition{{
-		From: uint16(SummarizeWorkspaceStateScan),
-		On:   "next",
-		To:   uint16(SummarizeWorkspaceStateAskRoots),
-	}, {
-		From: uint16(SummarizeWorkspaceStateAskRoots),
-		On:   "next",
-		To:   uint16(SummarizeWorkspaceStateDone),
-	}},
+	Transitions: []mrtr.Transition{
+		{From: uint16(SummarizeWorkspaceStateScan), On: "next", To: uint16(SummarizeWorkspaceStateAskRoots)},
+		{From: uint16(SummarizeWorkspaceStateAskRoots), On: "next", To: uint16(SummarizeWorkspaceStateDone)},
+	},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is

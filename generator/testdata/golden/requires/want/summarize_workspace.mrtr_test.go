@@ -5,9 +5,7 @@ package assist
 
 import (
 	"context"
-	"errors"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -16,49 +14,14 @@ import (
 )
 
 // fakeSummarizeWorkspace implements SummarizeWorkspaceHandler for the generated tests: it allows every
-// caller but "mallory", counts effects, fails every check and effect while broken,
-// and takes check outcomes from queues; with an empty queue it takes the outcome
-// on the shortest way to a successful end.
+// caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
+// effect while broken, and takes check outcomes from queues; with an empty queue a
+// check takes the outcome on the shortest way to a successful end.
 type fakeSummarizeWorkspace struct {
-	mu       sync.Mutex
-	broken   bool
-	effects  int
-	outcomes map[string][]uint8
+	fake mrtrtest.Fake
 }
 
 var _ SummarizeWorkspaceHandler = (*fakeSummarizeWorkspace)(nil)
-
-func (h *fakeSummarizeWorkspace) step(ctx context.Context) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.broken {
-		return errors.New("fake dependency is down")
-	}
-	return ctx.Err()
-}
-
-func (h *fakeSummarizeWorkspace) next(check string, otherwise uint8) uint8 {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	q := h.outcomes[check]
-	if len(q) == 0 {
-		return otherwise
-	}
-	h.outcomes[check] = q[1:]
-	return q[0]
-}
-
-func (h *fakeSummarizeWorkspace) effectCount() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.effects
-}
-
-func (h *fakeSummarizeWorkspace) setBroken(b bool) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.broken = b
-}
 
 func (h *fakeSummarizeWorkspace) Authorize(ctx context.Context, f *SummarizeWorkspaceFlow) error {
 	if f.Call.Principal == "mallory" {
@@ -68,25 +31,23 @@ func (h *fakeSummarizeWorkspace) Authorize(ctx context.Context, f *SummarizeWork
 }
 
 func (h *fakeSummarizeWorkspace) ScanWorkspace(ctx context.Context, f *SummarizeWorkspaceFlow) error {
-	return h.step(ctx)
+	return h.fake.Step(ctx)
+}
+
+// answersSummarizeWorkspace are valid answers to the input requests of summarize_workspace, derived from the spec.
+var answersSummarizeWorkspace = map[string]mcp.InputResponse{
+	"summary":   mrtrtest.Text("A sampled answer."),
+	"workspace": mrtrtest.RootsOf("file:///workspace/1"),
 }
 
 // fixturesSummarizeWorkspace are a valid summarize_workspace workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesSummarizeWorkspace(h *fakeSummarizeWorkspace) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
-		Answers: map[string]mcp.InputResponse{
-			"summary":   mrtrtest.Text("A sampled answer."),
-			"workspace": mrtrtest.RootsOf("file:///workspace/1"),
-		},
-		Args: map[string]any{},
-		Break: func() func() {
-			h.setBroken(true)
-			return func() {
-				h.setBroken(false)
-			}
-		},
-		Effects: h.effectCount,
+		Answers: answersSummarizeWorkspace,
+		Args:    map[string]any{},
+		Break:   h.fake.Break,
+		Effects: h.fake.Effects,
 		Invalid: map[string]mcp.InputResponse{
 			"summary":   mrtrtest.Text(strings.Repeat("x", 1001)),
 			"workspace": mrtrtest.RootsOf("file:///workspace/1", "file:///workspace/2", "file:///workspace/3", "file:///workspace/4", "file:///workspace/5"),
@@ -110,29 +71,20 @@ func TestSummarizeWorkspaceTransitions(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "scan>askRoots>done",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"summary", "workspace"},
-				Path: []string{"scan", "askRoots"},
-			}, {
-				Path: []string{"askRoots", "done"},
-				Send: mcp.InputResponseMap{
-					"summary":   mrtrtest.Text("A sampled answer."),
-					"workspace": mrtrtest.RootsOf("file:///workspace/1"),
-				},
-			}},
-			Want: mrtr.OutcomeSuccess,
+		name: "scan>askRoots>done",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"summary", "workspace"}, Path: []string{"scan", "askRoots"}},
+			{Path: []string{"askRoots", "done"}, Send: mcp.InputResponseMap{"summary": answersSummarizeWorkspace["summary"], "workspace": answersSummarizeWorkspace["workspace"]}},
 		},
+		want: mrtr.OutcomeSuccess,
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeSummarizeWorkspace{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewSummarizeWorkspaceProgram(h)), tc.script)
+			h := &fakeSummarizeWorkspace{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewSummarizeWorkspaceProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: tc.rounds, Want: tc.want})
 		})
 	}
 }
@@ -144,28 +96,21 @@ func TestSummarizeWorkspaceRejectedInputs(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "at askRoots: answers to other states",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"summary", "workspace"},
-				Path: []string{"scan", "askRoots"},
-			}, {
-				Asks: []string{"summary", "workspace"},
-				Path: []string{"askRoots"},
-				Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})},
-			}},
+		name: "at askRoots: answers to other states",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"summary", "workspace"}, Path: []string{"scan", "askRoots"}},
+			{Asks: []string{"summary", "workspace"}, Path: []string{"askRoots"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
 		},
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeSummarizeWorkspace{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewSummarizeWorkspaceProgram(h)), tc.script)
-			if h.effectCount() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.effectCount())
+			h := &fakeSummarizeWorkspace{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewSummarizeWorkspaceProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: tc.rounds, Want: tc.want})
+			if h.fake.Effects() != 0 {
+				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
 			}
 		})
 	}

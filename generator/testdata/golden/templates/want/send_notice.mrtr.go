@@ -243,15 +243,9 @@ func (p sendNoticeProgram) Step(ctx context.Context, r *mrtr.Round, f *SendNotic
 					f.Details = answer
 				}
 			case mrtr.Declined:
-				return r.Finish(mrtr.Final{
-					Outcome: mrtr.OutcomeCancelled,
-					Text:    "send_notice was cancelled: the user declined \"details\".",
-				})
+				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "send_notice was cancelled: the user declined \"details\"."})
 			case mrtr.Cancelled:
-				return r.Finish(mrtr.Final{
-					Outcome: mrtr.OutcomeCancelled,
-					Text:    "send_notice was cancelled: the user cancelled \"details\".",
-				})
+				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "send_notice was cancelled: the user cancelled \"details\"."})
 			case mrtr.Malformed:
 				pending = append(pending, p.requestDetails(f, mrtr.Problems{resp.Problem}))
 			default:
@@ -305,20 +299,11 @@ func (p sendNoticeProgram) Step(ctx context.Context, r *mrtr.Round, f *SendNotic
 			if yes {
 				return r.Goto(uint16(SendNoticeStateSend), "next")
 			}
-			return r.Finish(mrtr.Final{
-				Outcome: mrtr.OutcomeCancelled,
-				Text:    "send_notice was cancelled: the user did not confirm.",
-			})
+			return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "send_notice was cancelled: the user did not confirm."})
 		case mrtr.Declined:
-			return r.Finish(mrtr.Final{
-				Outcome: mrtr.OutcomeCancelled,
-				Text:    "send_notice was cancelled: the user did not confirm.",
-			})
+			return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "send_notice was cancelled: the user did not confirm."})
 		case mrtr.Cancelled:
-			return r.Finish(mrtr.Final{
-				Outcome: mrtr.OutcomeCancelled,
-				Text:    "send_notice was cancelled: the user cancelled the confirmation.",
-			})
+			return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "send_notice was cancelled: the user cancelled the confirmation."})
 		case mrtr.Malformed:
 			return r.Ask([]mrtr.Pending{p.gateConfirmSend(f, mrtr.Problems{resp.Problem})})
 		}
@@ -329,10 +314,7 @@ func (p sendNoticeProgram) Step(ctx context.Context, r *mrtr.Round, f *SendNotic
 			return p.h.SendNotice(ctx, f)
 		})
 	case SendNoticeStateSent:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeSuccess,
-			Text:    sendNoticeSentMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: sendNoticeSentMessage(f)})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in send_notice", mrtr.ErrUnknownState, f.state)
 }
@@ -464,56 +446,21 @@ var sendNoticeDescriptor = mrtr.Descriptor{
 	Kind:       mrtr.KindTool,
 	Name:       "send_notice",
 	SchemaHash: uint64(0x3bf044184690b186),
-	States: []mrtr.StateInfo{{
-		Kind: mrtr.StateCheck,
-		Name: "prepare",
-	}, {
-		Kind: mrtr.StateAsk,
-		Name: "compose",
-		Requests: []mrtr.RequestInfo{{
-			Key:  "details",
-			Kind: mrtr.Elicit,
-		}, {
-			Key:  "draft",
-			Kind: mrtr.Sample,
-		}, {
-			Key:  "places",
-			Kind: mrtr.Roots,
-		}},
-	}, {
-		Kind: mrtr.StateConfirm,
-		Name: "confirmSend",
-		Requests: []mrtr.RequestInfo{{
-			GateField: "confirm",
-			Key:       "confirm",
-			Kind:      mrtr.Elicit,
-		}},
-	}, {
-		Kind: mrtr.StateEffect,
-		Name: "send",
-	}, {
-		Kind: mrtr.StateTerminal,
-		Name: "sent",
-	}},
+	States: []mrtr.StateInfo{
+		{Name: "prepare", Kind: mrtr.StateCheck},
+		{Name: "compose", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "details", Kind: mrtr.Elicit}, {Key: "draft", Kind: mrtr.Sample}, {Key: "places", Kind: mrtr.Roots}}},
+		{Name: "confirmSend", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit, GateField: "confirm"}}},
+		{Name: "send", Kind: mrtr.StateEffect},
+		{Name: "sent", Kind: mrtr.StateTerminal},
+	},
 	Storage: mrtr.Sealed,
 	TTL:     10 * time.Minute,
-	Transitions: []mrtr.Transition{{
-		From: uint16(SendNoticeStatePrepare),
-		On:   "next",
-		To:   uint16(SendNoticeStateCompose),
-	}, {
-		From: uint16(SendNoticeStateCompose),
-		On:   "next",
-		To:   uint16(SendNoticeStateConfirmSend),
-	}, {
-		From: uint16(SendNoticeStateConfirmSend),
-		On:   "next",
-		To:   uint16(SendNoticeStateSend),
-	}, {
-		From: uint16(SendNoticeStateSend),
-		On:   "next",
-		To:   uint16(SendNoticeStateSent),
-	}},
+	Transitions: []mrtr.Transition{
+		{From: uint16(SendNoticeStatePrepare), On: "next", To: uint16(SendNoticeStateCompose)},
+		{From: uint16(SendNoticeStateCompose), On: "next", To: uint16(SendNoticeStateConfirmSend)},
+		{From: uint16(SendNoticeStateConfirmSend), On: "next", To: uint16(SendNoticeStateSend)},
+		{From: uint16(SendNoticeStateSend), On: "next", To: uint16(SendNoticeStateSent)},
+	},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is

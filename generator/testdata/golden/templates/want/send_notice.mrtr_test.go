@@ -10,7 +10,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -19,49 +18,14 @@ import (
 )
 
 // fakeSendNotice implements SendNoticeHandler for the generated tests: it allows every
-// caller but "mallory", counts effects, fails every check and effect while broken,
-// and takes check outcomes from queues; with an empty queue it takes the outcome
-// on the shortest way to a successful end.
+// caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
+// effect while broken, and takes check outcomes from queues; with an empty queue a
+// check takes the outcome on the shortest way to a successful end.
 type fakeSendNotice struct {
-	mu       sync.Mutex
-	broken   bool
-	effects  int
-	outcomes map[string][]uint8
+	fake mrtrtest.Fake
 }
 
 var _ SendNoticeHandler = (*fakeSendNotice)(nil)
-
-func (h *fakeSendNotice) step(ctx context.Context) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.broken {
-		return errors.New("fake dependency is down")
-	}
-	return ctx.Err()
-}
-
-func (h *fakeSendNotice) next(check string, otherwise uint8) uint8 {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	q := h.outcomes[check]
-	if len(q) == 0 {
-		return otherwise
-	}
-	h.outcomes[check] = q[1:]
-	return q[0]
-}
-
-func (h *fakeSendNotice) effectCount() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.effects
-}
-
-func (h *fakeSendNotice) setBroken(b bool) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.broken = b
-}
 
 func (h *fakeSendNotice) Authorize(ctx context.Context, f *SendNoticeFlow) error {
 	if f.Call.Principal == "mallory" {
@@ -71,54 +35,40 @@ func (h *fakeSendNotice) Authorize(ctx context.Context, f *SendNoticeFlow) error
 }
 
 func (h *fakeSendNotice) PrepareNotice(ctx context.Context, f *SendNoticeFlow) error {
-	return h.step(ctx)
+	return h.fake.Step(ctx)
 }
 
 func (h *fakeSendNotice) SendNotice(ctx context.Context, f *SendNoticeFlow) error {
-	if err := h.step(ctx); err != nil {
-		return err
-	}
-	h.mu.Lock()
-	h.effects++
-	h.mu.Unlock()
-	return nil
+	return h.fake.Effect(ctx)
+}
+
+// answersSendNotice are valid answers to the input requests of send_notice, derived from the spec.
+var answersSendNotice = map[string]mcp.InputResponse{
+	"details": mrtrtest.Accept(map[string]any{
+		"badges": []any{"new"},
+		"bonus":  1.0,
+		"copies": int64(1),
+		"extra":  int64(1),
+		"font":   "serif",
+		"mute":   true,
+		"note":   "example",
+		"pin":    true,
+		"title":  "example",
+		"tone":   "plain",
+		"weight": 1.0,
+	}),
+	"draft":  mrtrtest.Text("A sampled answer."),
+	"places": mrtrtest.RootsOf("file:///workspace/1"),
 }
 
 // fixturesSendNotice are a valid send_notice workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesSendNotice(h *fakeSendNotice) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
-		Answers: map[string]mcp.InputResponse{
-			"details": mrtrtest.Accept(map[string]any{
-				"badges": []any{"new"},
-				"bonus":  1.0,
-				"copies": int64(1),
-				"extra":  int64(1),
-				"font":   "serif",
-				"mute":   true,
-				"note":   "example",
-				"pin":    true,
-				"title":  "example",
-				"tone":   "plain",
-				"weight": 1.0,
-			}),
-			"draft":  mrtrtest.Text("A sampled answer."),
-			"places": mrtrtest.RootsOf("file:///workspace/1"),
-		},
-		Args: map[string]any{
-			"count":  int64(1),
-			"level":  "low",
-			"ratio":  1.0,
-			"to":     "example",
-			"urgent": true,
-		},
-		Break: func() func() {
-			h.setBroken(true)
-			return func() {
-				h.setBroken(false)
-			}
-		},
-		Effects: h.effectCount,
+		Answers: answersSendNotice,
+		Args:    map[string]any{"count": int64(1), "level": "low", "ratio": 1.0, "to": "example", "urgent": true},
+		Break:   h.fake.Break,
+		Effects: h.fake.Effects,
 		Invalid: map[string]mcp.InputResponse{
 			"details": mrtrtest.Accept(map[string]any{
 				"copies": "not a number",
@@ -130,14 +80,8 @@ func fixturesSendNotice(h *fakeSendNotice) mrtrtest.Fixtures {
 			"draft":  mrtrtest.Text(strings.Repeat("x", 501)),
 			"places": mrtrtest.RootsOf("file:///workspace/1", "file:///workspace/2", "file:///workspace/3"),
 		},
-		Other: "bob",
-		OtherArgs: map[string]any{
-			"count":  int64(2),
-			"level":  "high",
-			"ratio":  1.0,
-			"to":     "another",
-			"urgent": false,
-		},
+		Other:        "bob",
+		OtherArgs:    map[string]any{"count": int64(2), "level": "high", "ratio": 1.0, "to": "another", "urgent": false},
 		Unauthorized: "mallory",
 		WantOutcome:  mrtr.OutcomeSuccess,
 	}
@@ -156,52 +100,21 @@ func TestSendNoticeTransitions(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "prepare>compose>confirmSend>send>sent",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{
-				"count":  int64(1),
-				"level":  "low",
-				"ratio":  1.0,
-				"to":     "example",
-				"urgent": true,
-			},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"details", "draft", "places"},
-				Path: []string{"prepare", "compose"},
-			}, {
-				Asks: []string{"confirm"},
-				Path: []string{"compose", "confirmSend"},
-				Send: mcp.InputResponseMap{
-					"details": mrtrtest.Accept(map[string]any{
-						"badges": []any{"new"},
-						"bonus":  1.0,
-						"copies": int64(1),
-						"extra":  int64(1),
-						"font":   "serif",
-						"mute":   true,
-						"note":   "example",
-						"pin":    true,
-						"title":  "example",
-						"tone":   "plain",
-						"weight": 1.0,
-					}),
-					"draft":  mrtrtest.Text("A sampled answer."),
-					"places": mrtrtest.RootsOf("file:///workspace/1"),
-				},
-			}, {
-				Path: []string{"confirmSend", "send", "sent"},
-				Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})},
-			}},
-			Want: mrtr.OutcomeSuccess,
+		name: "prepare>compose>confirmSend>send>sent",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"details", "draft", "places"}, Path: []string{"prepare", "compose"}},
+			{Asks: []string{"confirm"}, Path: []string{"compose", "confirmSend"}, Send: mcp.InputResponseMap{"details": answersSendNotice["details"], "draft": answersSendNotice["draft"], "places": answersSendNotice["places"]}},
+			{Path: []string{"confirmSend", "send", "sent"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
 		},
+		want: mrtr.OutcomeSuccess,
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeSendNotice{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewSendNoticeProgram(h)), tc.script)
+			h := &fakeSendNotice{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewSendNoticeProgram(h)), mrtrtest.Script{Args: map[string]any{"count": int64(1), "level": "low", "ratio": 1.0, "to": "example", "urgent": true}, Rounds: tc.rounds, Want: tc.want})
 		})
 	}
 }
@@ -308,127 +221,34 @@ func TestSendNoticeRejectedInputs(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "at compose: answers to other states",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{
-				"count":  int64(1),
-				"level":  "low",
-				"ratio":  1.0,
-				"to":     "example",
-				"urgent": true,
-			},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"details", "draft", "places"},
-				Path: []string{"prepare", "compose"},
-			}, {
-				Asks: []string{"details", "draft", "places"},
-				Path: []string{"compose"},
-				Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})},
-			}},
+		name: "at compose: answers to other states",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"details", "draft", "places"}, Path: []string{"prepare", "compose"}},
+			{Asks: []string{"details", "draft", "places"}, Path: []string{"compose"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
 		},
 	}, {
-		name:     "at confirmSend: answers to other states",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{
-				"count":  int64(1),
-				"level":  "low",
-				"ratio":  1.0,
-				"to":     "example",
-				"urgent": true,
-			},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"details", "draft", "places"},
-				Path: []string{"prepare", "compose"},
-			}, {
-				Asks: []string{"confirm"},
-				Path: []string{"compose", "confirmSend"},
-				Send: mcp.InputResponseMap{
-					"details": mrtrtest.Accept(map[string]any{
-						"badges": []any{"new"},
-						"bonus":  1.0,
-						"copies": int64(1),
-						"extra":  int64(1),
-						"font":   "serif",
-						"mute":   true,
-						"note":   "example",
-						"pin":    true,
-						"title":  "example",
-						"tone":   "plain",
-						"weight": 1.0,
-					}),
-					"draft":  mrtrtest.Text("A sampled answer."),
-					"places": mrtrtest.RootsOf("file:///workspace/1"),
-				},
-			}, {
-				Asks: []string{"confirm"},
-				Path: []string{"confirmSend"},
-				Send: mcp.InputResponseMap{
-					"details": mrtrtest.Accept(map[string]any{
-						"badges": []any{"new"},
-						"bonus":  1.0,
-						"copies": int64(1),
-						"extra":  int64(1),
-						"font":   "serif",
-						"mute":   true,
-						"note":   "example",
-						"pin":    true,
-						"title":  "example",
-						"tone":   "plain",
-						"weight": 1.0,
-					}),
-					"draft":  mrtrtest.Text("A sampled answer."),
-					"places": mrtrtest.RootsOf("file:///workspace/1"),
-				},
-			}},
+		name: "at confirmSend: answers to other states",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"details", "draft", "places"}, Path: []string{"prepare", "compose"}},
+			{Asks: []string{"confirm"}, Path: []string{"compose", "confirmSend"}, Send: mcp.InputResponseMap{"details": answersSendNotice["details"], "draft": answersSendNotice["draft"], "places": answersSendNotice["places"]}},
+			{Asks: []string{"confirm"}, Path: []string{"confirmSend"}, Send: mcp.InputResponseMap{"details": answersSendNotice["details"], "draft": answersSendNotice["draft"], "places": answersSendNotice["places"]}},
 		},
 	}, {
-		name:     "at confirmSend: confirmation before the gate was shown",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{
-				"count":  int64(1),
-				"level":  "low",
-				"ratio":  1.0,
-				"to":     "example",
-				"urgent": true,
-			},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"details", "draft", "places"},
-				Path: []string{"prepare", "compose"},
-			}, {
-				Asks: []string{"confirm"},
-				Path: []string{"compose", "confirmSend"},
-				Send: mcp.InputResponseMap{
-					"confirm": mrtrtest.Accept(map[string]any{"confirm": true}),
-					"details": mrtrtest.Accept(map[string]any{
-						"badges": []any{"new"},
-						"bonus":  1.0,
-						"copies": int64(1),
-						"extra":  int64(1),
-						"font":   "serif",
-						"mute":   true,
-						"note":   "example",
-						"pin":    true,
-						"title":  "example",
-						"tone":   "plain",
-						"weight": 1.0,
-					}),
-					"draft":  mrtrtest.Text("A sampled answer."),
-					"places": mrtrtest.RootsOf("file:///workspace/1"),
-				},
-			}},
+		name: "at confirmSend: confirmation before the gate was shown",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"details", "draft", "places"}, Path: []string{"prepare", "compose"}},
+			{Asks: []string{"confirm"}, Path: []string{"compose", "confirmSend"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "details": answersSendNotice["details"], "draft": answersSendNotice["draft"], "places": answersSendNotice["places"]}},
 		},
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeSendNotice{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewSendNoticeProgram(h)), tc.script)
-			if h.effectCount() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.effectCount())
+			h := &fakeSendNotice{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewSendNoticeProgram(h)), mrtrtest.Script{Args: map[string]any{"count": int64(1), "level": "low", "ratio": 1.0, "to": "example", "urgent": true}, Rounds: tc.rounds, Want: tc.want})
+			if h.fake.Effects() != 0 {
+				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
 			}
 		})
 	}

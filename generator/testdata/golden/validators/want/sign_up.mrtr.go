@@ -137,15 +137,9 @@ func (p signUpProgram) Step(ctx context.Context, r *mrtr.Round, f *SignUpFlow) (
 					f.Terms = answer
 				}
 			case mrtr.Declined:
-				return r.Finish(mrtr.Final{
-					Outcome: mrtr.OutcomeCancelled,
-					Text:    "sign_up was cancelled: the user declined \"terms\".",
-				})
+				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "sign_up was cancelled: the user declined \"terms\"."})
 			case mrtr.Cancelled:
-				return r.Finish(mrtr.Final{
-					Outcome: mrtr.OutcomeCancelled,
-					Text:    "sign_up was cancelled: the user cancelled \"terms\".",
-				})
+				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "sign_up was cancelled: the user cancelled \"terms\"."})
 			case mrtr.Malformed:
 				pending = append(pending, p.requestTerms(f, mrtr.Problems{resp.Problem}))
 			default:
@@ -162,10 +156,7 @@ func (p signUpProgram) Step(ctx context.Context, r *mrtr.Round, f *SignUpFlow) (
 			return p.h.CreateAccount(ctx, f)
 		})
 	case SignUpStateDone:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeSuccess,
-			Text:    signUpDoneMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: signUpDoneMessage(f)})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in sign_up", mrtr.ErrUnknownState, f.state)
 }
@@ -287,38 +278,19 @@ var signUpDescriptor = mrtr.Descriptor{
 	Kind:       mrtr.KindTool,
 	Name:       "sign_up",
 	SchemaHash: uint64(0xcb3b30441fc77e57),
-	States: []mrtr.StateInfo{{
-		Kind: mrtr.StateCheck,
-		Name: "check",
-	}, {
-		Kind: mrtr.StateAsk,
-		Name: "askTerms",
-		Requests: []mrtr.RequestInfo{{
-			Key:  "terms",
-			Kind: mrtr.Elicit,
-		}},
-	}, {
-		Kind: mrtr.StateEffect,
-		Name: "create",
-	}, {
-		Kind: mrtr.StateTerminal,
-		Name: "done",
-	}},
+	States: []mrtr.StateInfo{
+		{Name: "check", Kind: mrtr.StateCheck},
+		{Name: "askTerms", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "terms", Kind: mrtr.Elicit}}},
+		{Name: "create", Kind: mrtr.StateEffect},
+		{Name: "done", Kind: mrtr.StateTerminal},
+	},
 	Storage: mrtr.Sealed,
 	TTL:     10 * time.Minute,
-	Transitions: []mrtr.Transition{{
-		From: uint16(SignUpStateCheck),
-		On:   "next",
-		To:   uint16(SignUpStateAskTerms),
-	}, {
-		From: uint16(SignUpStateAskTerms),
-		On:   "next",
-		To:   uint16(SignUpStateCreate),
-	}, {
-		From: uint16(SignUpStateCreate),
-		On:   "next",
-		To:   uint16(SignUpStateDone),
-	}},
+	Transitions: []mrtr.Transition{
+		{From: uint16(SignUpStateCheck), On: "next", To: uint16(SignUpStateAskTerms)},
+		{From: uint16(SignUpStateAskTerms), On: "next", To: uint16(SignUpStateCreate)},
+		{From: uint16(SignUpStateCreate), On: "next", To: uint16(SignUpStateDone)},
+	},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is

@@ -10,7 +10,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -19,49 +18,14 @@ import (
 )
 
 // fakeSignUp implements SignUpHandler for the generated tests: it allows every
-// caller but "mallory", counts effects, fails every check and effect while broken,
-// and takes check outcomes from queues; with an empty queue it takes the outcome
-// on the shortest way to a successful end.
+// caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
+// effect while broken, and takes check outcomes from queues; with an empty queue a
+// check takes the outcome on the shortest way to a successful end.
 type fakeSignUp struct {
-	mu       sync.Mutex
-	broken   bool
-	effects  int
-	outcomes map[string][]uint8
+	fake mrtrtest.Fake
 }
 
 var _ SignUpHandler = (*fakeSignUp)(nil)
-
-func (h *fakeSignUp) step(ctx context.Context) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.broken {
-		return errors.New("fake dependency is down")
-	}
-	return ctx.Err()
-}
-
-func (h *fakeSignUp) next(check string, otherwise uint8) uint8 {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	q := h.outcomes[check]
-	if len(q) == 0 {
-		return otherwise
-	}
-	h.outcomes[check] = q[1:]
-	return q[0]
-}
-
-func (h *fakeSignUp) effectCount() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.effects
-}
-
-func (h *fakeSignUp) setBroken(b bool) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.broken = b
-}
 
 func (h *fakeSignUp) Authorize(ctx context.Context, f *SignUpFlow) error {
 	if f.Call.Principal == "mallory" {
@@ -71,17 +35,11 @@ func (h *fakeSignUp) Authorize(ctx context.Context, f *SignUpFlow) error {
 }
 
 func (h *fakeSignUp) EmailAvailable(ctx context.Context, f *SignUpFlow) error {
-	return h.step(ctx)
+	return h.fake.Step(ctx)
 }
 
 func (h *fakeSignUp) CreateAccount(ctx context.Context, f *SignUpFlow) error {
-	if err := h.step(ctx); err != nil {
-		return err
-	}
-	h.mu.Lock()
-	h.effects++
-	h.mu.Unlock()
-	return nil
+	return h.fake.Effect(ctx)
 }
 
 func (h *fakeSignUp) MustBeTrue(ctx context.Context, value bool) error {
@@ -104,23 +62,23 @@ func (h *fakeSignUp) SensibleRatio(ctx context.Context, value float64) error {
 	return nil
 }
 
+// answersSignUp are valid answers to the input requests of sign_up, derived from the spec.
+var answersSignUp = map[string]mcp.InputResponse{
+	"terms": mrtrtest.Accept(map[string]any{
+		"accepted": true,
+		"motto":    "example",
+		"share":    1.0,
+	}),
+}
+
 // fixturesSignUp are a valid sign_up workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesSignUp(h *fakeSignUp) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
-		Answers: map[string]mcp.InputResponse{"terms": mrtrtest.Accept(map[string]any{
-			"accepted": true,
-			"motto":    "example",
-			"share":    1.0,
-		})},
-		Args: map[string]any{"email": "ada@example.com"},
-		Break: func() func() {
-			h.setBroken(true)
-			return func() {
-				h.setBroken(false)
-			}
-		},
-		Effects:      h.effectCount,
+		Answers:      answersSignUp,
+		Args:         map[string]any{"email": "ada@example.com"},
+		Break:        h.fake.Break,
+		Effects:      h.fake.Effects,
 		Invalid:      map[string]mcp.InputResponse{"terms": mrtrtest.Accept(map[string]any{"accepted": "not a number"})},
 		Other:        "bob",
 		OtherArgs:    map[string]any{"email": "grace@example.com"},
@@ -142,30 +100,20 @@ func TestSignUpTransitions(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "check>askTerms>create>done",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{"email": "ada@example.com"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"terms"},
-				Path: []string{"check", "askTerms"},
-			}, {
-				Path: []string{"askTerms", "create", "done"},
-				Send: mcp.InputResponseMap{"terms": mrtrtest.Accept(map[string]any{
-					"accepted": true,
-					"motto":    "example",
-					"share":    1.0,
-				})},
-			}},
-			Want: mrtr.OutcomeSuccess,
+		name: "check>askTerms>create>done",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"terms"}, Path: []string{"check", "askTerms"}},
+			{Path: []string{"askTerms", "create", "done"}, Send: mcp.InputResponseMap{"terms": answersSignUp["terms"]}},
 		},
+		want: mrtr.OutcomeSuccess,
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeSignUp{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewSignUpProgram(h)), tc.script)
+			h := &fakeSignUp{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewSignUpProgram(h)), mrtrtest.Script{Args: map[string]any{"email": "ada@example.com"}, Rounds: tc.rounds, Want: tc.want})
 		})
 	}
 }
@@ -237,28 +185,21 @@ func TestSignUpRejectedInputs(t *testing.T) {
 	cases := []struct {
 		name     string
 		outcomes map[string][]uint8
-		script   mrtrtest.Script
+		rounds   []mrtrtest.ScriptRound
+		want     mrtr.Outcome
 	}{{
-		name:     "at askTerms: answers to other states",
-		outcomes: nil,
-		script: mrtrtest.Script{
-			Args: map[string]any{"email": "ada@example.com"},
-			Rounds: []mrtrtest.ScriptRound{{
-				Asks: []string{"terms"},
-				Path: []string{"check", "askTerms"},
-			}, {
-				Asks: []string{"terms"},
-				Path: []string{"askTerms"},
-				Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})},
-			}},
+		name: "at askTerms: answers to other states",
+		rounds: []mrtrtest.ScriptRound{
+			{Asks: []string{"terms"}, Path: []string{"check", "askTerms"}},
+			{Asks: []string{"terms"}, Path: []string{"askTerms"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
 		},
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeSignUp{outcomes: tc.outcomes}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewSignUpProgram(h)), tc.script)
-			if h.effectCount() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.effectCount())
+			h := &fakeSignUp{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
+			mrtrtest.RunScript(t, mrtrtest.New(t, NewSignUpProgram(h)), mrtrtest.Script{Args: map[string]any{"email": "ada@example.com"}, Rounds: tc.rounds, Want: tc.want})
+			if h.fake.Effects() != 0 {
+				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
 			}
 		})
 	}

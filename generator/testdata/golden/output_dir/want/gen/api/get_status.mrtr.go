@@ -78,10 +78,7 @@ func (p getStatusProgram) Step(ctx context.Context, r *mrtr.Round, f *GetStatusF
 		}
 		return r.Goto(uint16(GetStatusStateDone), "next")
 	case GetStatusStateDone:
-		return r.Finish(mrtr.Final{
-			Outcome: mrtr.OutcomeSuccess,
-			Text:    getStatusDoneMessage(f),
-		})
+		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: getStatusDoneMessage(f)})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in get_status", mrtr.ErrUnknownState, f.state)
 }
@@ -146,20 +143,15 @@ var getStatusDescriptor = mrtr.Descriptor{
 	Kind:       mrtr.KindTool,
 	Name:       "get_status",
 	SchemaHash: uint64(0xa53121d7ae713c64),
-	States: []mrtr.StateInfo{{
-		Kind: mrtr.StateCheck,
-		Name: "read",
-	}, {
-		Kind: mrtr.StateTerminal,
-		Name: "done",
-	}},
+	States: []mrtr.StateInfo{
+		{Name: "read", Kind: mrtr.StateCheck},
+		{Name: "done", Kind: mrtr.StateTerminal},
+	},
 	Storage: mrtr.Sealed,
 	TTL:     10 * time.Minute,
-	Transitions: []mrtr.Transition{{
-		From: uint16(GetStatusStateRead),
-		On:   "next",
-		To:   uint16(GetStatusStateDone),
-	}},
+	Transitions: []mrtr.Transition{
+		{From: uint16(GetStatusStateRead), On: "next", To: uint16(GetStatusStateDone)},
+	},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
