@@ -83,14 +83,15 @@ func Generate(f *spec.File, opts Options) ([]File, error) {
 	// Files are independent of each other: render them on every CPU (most
 	// of the time goes into formatting), each into its own slot, so the
 	// result does not depend on the order they finish in.
-	var jobs []func() (File, error)
+	// The one Markdown page of the spec goes first: it takes as long as
+	// several tools, and last it would leave the other CPUs idle.
+	jobs := []func() (File, error){g.docsFile, g.packageFile, func() (File, error) { return g.gitattributes(), nil }}
 	for _, t := range f.Workflows() {
 		jobs = append(jobs,
 			func() (File, error) { return g.workflowFile(t) },
 			func() (File, error) { return g.testFile(t) },
 			func() (File, error) { return g.stubFile(t) })
 	}
-	jobs = append(jobs, g.packageFile, g.docsFile, func() (File, error) { return g.gitattributes(), nil })
 	files := make([]File, len(jobs))
 	errs := make([]error, len(jobs))
 	next := make(chan int)
