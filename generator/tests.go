@@ -67,17 +67,16 @@ func (w *workflow) tests(jf *jen.File) error {
 	)
 	jf.Line()
 
-	// Transitions.
+	// Scripts: the transitions, then the rejected inputs, each a call of
+	// the run helper with its rounds a line each.
+	w.scriptHelper(jf)
 	jf.Commentf("Test%sTransitions takes every transition of the state table at least", n.base)
-	jf.Comment("once, round by round, checking the states each round runs and what it asks.")
+	jf.Comment("once, round by round, checking the states each round runs, what it asks, how")
+	jf.Comment("the workflow ends and how many side effects it performed.")
 	jf.Func().Id("Test" + n.base + "Transitions").Params(jen.Id("t").Op("*").Qual(pkgTesting, "T")).BlockFunc(func(g *jen.Group) {
-		w.scriptTable(g, scripts.transitions)
-		g.For(jen.List(jen.Id("_"), jen.Id("tc")).Op(":=").Range().Id("cases")).Block(
-			jen.Id("t").Dot("Run").Call(jen.Id("tc").Dot("name"), jen.Func().Params(jen.Id("t").Op("*").Qual(pkgTesting, "T")).Block(
-				jen.Id("h").Op(":=").Op("&").Id(fake).Values(jen.Id("fake").Op(":").Qual(pkgTest, "Fake").Values(jen.Id("Outcomes").Op(":").Id("tc").Dot("outcomes"))),
-				w.scriptRun(),
-			)),
-		)
+		for _, sc := range scripts.transitions {
+			g.Add(w.scriptCall(sc))
+		}
 	})
 	jf.Line()
 
@@ -91,9 +90,11 @@ func (w *workflow) tests(jf *jen.File) error {
 		jf.Func().Id("Test"+n.base+"OperationIDs").Params(jen.Id("t").Op("*").Qual(pkgTesting, "T")).Block(
 			jen.Id("h").Op(":=").Op("&").Id(fake).Values(),
 			jen.Id("hs").Op(":=").Qual(pkgTest, "New").Call(jen.Id("t"), newProgram),
-			jen.Qual(pkgTest, "RunScript").Call(jen.Id("t"), jen.Id("hs"), w.scriptCode(first)),
+			jen.Id("first").Op(":=").Add(w.roundsCode(first.rounds)),
+			jen.Qual(pkgTest, "RunScript").Call(jen.Id("t"), jen.Id("hs"), w.scriptCode("first", first)),
 			jen.Id("before").Op(":=").Id("h").Dot("fake").Dot("Effects").Call(),
-			jen.Qual(pkgTest, "RunScript").Call(jen.Id("t"), jen.Id("hs"), w.scriptCode(second)),
+			jen.Id("second").Op(":=").Add(w.roundsCode(second.rounds)),
+			jen.Qual(pkgTest, "RunScript").Call(jen.Id("t"), jen.Id("hs"), w.scriptCode("second", second)),
 			jen.If(jen.Id("got").Op(":=").Id("h").Dot("fake").Dot("Effects").Call().Op("-").Id("before"), jen.Id("got").Op("!=").Lit(second.effects)).Block(
 				jen.Id("t").Dot("Fatalf").Call(jen.Lit(fmt.Sprintf("the second workflow performed %%d side effects, want %d: %s must not run again", second.effects, effect.Effect.Name)), jen.Id("got")),
 			),
@@ -105,18 +106,11 @@ func (w *workflow) tests(jf *jen.File) error {
 	if len(scripts.rejected) > 0 {
 		jf.Commentf("Test%sRejectedInputs sends, at every state that asks, answers meant", n.base)
 		jf.Comment("for other states (and confirmations before their gate was shown): none is")
-		jf.Comment("taken, and the same question is asked again.")
+		jf.Comment("taken, no side effect runs, and the same question is asked again.")
 		jf.Func().Id("Test" + n.base + "RejectedInputs").Params(jen.Id("t").Op("*").Qual(pkgTesting, "T")).BlockFunc(func(g *jen.Group) {
-			w.scriptTable(g, scripts.rejected)
-			g.For(jen.List(jen.Id("_"), jen.Id("tc")).Op(":=").Range().Id("cases")).Block(
-				jen.Id("t").Dot("Run").Call(jen.Id("tc").Dot("name"), jen.Func().Params(jen.Id("t").Op("*").Qual(pkgTesting, "T")).Block(
-					jen.Id("h").Op(":=").Op("&").Id(fake).Values(jen.Id("fake").Op(":").Qual(pkgTest, "Fake").Values(jen.Id("Outcomes").Op(":").Id("tc").Dot("outcomes"))),
-					w.scriptRun(),
-					jen.If(jen.Id("h").Dot("fake").Dot("Effects").Call().Op("!=").Lit(0)).Block(
-						jen.Id("t").Dot("Fatalf").Call(jen.Lit("answers to other states performed %d side effects"), jen.Id("h").Dot("fake").Dot("Effects").Call()),
-					),
-				)),
-			)
+			for _, sc := range scripts.rejected {
+				g.Add(w.scriptCall(sc))
+			}
 		})
 		jf.Line()
 	}
@@ -451,60 +445,89 @@ func (w *workflow) operationIDScripts() (first, second script, effect *spec.Stat
 	return first, second, effect, true
 }
 
-// scriptCode is the mrtrtest.Script literal of a script.
-func (w *workflow) scriptCode(sc script) jen.Code {
-	d := jen.Dict{
-		jen.Id("Args"):   w.argsLiteral(0),
-		jen.Id("Rounds"): w.roundsCode(sc.rounds),
+// scriptCode is the mrtrtest.Script of a script whose rounds are in the
+// variable rounds.
+func (w *workflow) scriptCode(rounds string, sc script) jen.Code {
+	want := jen.Qual(pkgMRTR, "OutcomeRejected")
+	if !sc.rejected {
+		want = jen.Qual(pkgMRTR, outcomeConst(sc.want))
 	}
-	switch {
-	case sc.rejected:
-		d[jen.Id("Want")] = jen.Qual(pkgMRTR, "OutcomeRejected")
-	case sc.want != 0:
-		d[jen.Id("Want")] = jen.Qual(pkgMRTR, outcomeConst(sc.want))
-	}
-	return jen.Qual(pkgTest, "Script").Values(d)
+	return jen.Qual(pkgTest, "Script").Add(oneLine(
+		pair{jen.Id("Args"), w.argsLiteral(0)},
+		pair{jen.Id("Rounds"), jen.Id(rounds)},
+		pair{jen.Id("Want"), want},
+	))
 }
 
-// scriptTable emits `cases := []struct{...}{...}`: one row of a script
-// each, all with the fixture arguments (see scriptRun).
-func (w *workflow) scriptTable(g *jen.Group, scripts []script) {
-	g.Id("cases").Op(":=").Index().Struct(
+// runName names the test file's helper that runs one script.
+func (w *workflow) runName() string { return "run" + w.n.base }
+
+// scriptHelper emits run<Tool>, which runs one script on a new fake.
+func (w *workflow) scriptHelper(jf *jen.File) {
+	t := jen.Id("t")
+	jf.Commentf("%s runs, as subtest name, a workflow of the fixture arguments round by round", w.runName())
+	jf.Comment("on a new fake whose checks take outcomes, and checks that it ends want (or")
+	jf.Comment(`keeps asking, when want is "") after performing effects side effects.`)
+	jf.Func().Id(w.runName()).Params(
+		t.Clone().Op("*").Qual(pkgTesting, "T"),
 		jen.Id("name").String(),
 		jen.Id("outcomes").Map(jen.String()).Index().Uint8(),
-		jen.Id("rounds").Index().Qual(pkgTest, "ScriptRound"),
 		jen.Id("want").Qual(pkgMRTR, "Outcome"),
-	).ValuesFunc(func(cases *jen.Group) {
-		for _, sc := range scripts {
-			d := jen.Dict{
-				jen.Id("name"):   jen.Lit(sc.name),
-				jen.Id("rounds"): w.roundsCode(sc.rounds),
-			}
-			if len(sc.outcomes) > 0 {
-				checks := slices.Sorted(maps.Keys(sc.outcomes))
-				d[jen.Id("outcomes")] = jen.Map(jen.String()).Index().Uint8().Add(oneLine(sortedPairs(checks, func(c string) jen.Code {
-					return jen.Values(intsCode(sc.outcomes[c])...)
-				})...))
-			}
-			if sc.want != 0 {
-				d[jen.Id("want")] = jen.Qual(pkgMRTR, outcomeConst(sc.want))
-			}
-			cases.Values(d)
-		}
-	})
-}
-
-// scriptRun runs the case tc of a script table on a new harness.
-func (w *workflow) scriptRun() jen.Code {
-	return jen.Qual(pkgTest, "RunScript").Call(
-		jen.Id("t"),
-		jen.Qual(pkgTest, "New").Call(jen.Id("t"), jen.Id(w.n.newProgram()).Call(jen.Id("h"))),
-		jen.Qual(pkgTest, "Script").Add(oneLine(
-			pair{jen.Id("Args"), w.argsLiteral(0)},
-			pair{jen.Id("Rounds"), jen.Id("tc").Dot("rounds")},
-			pair{jen.Id("Want"), jen.Id("tc").Dot("want")},
+		jen.Id("effects").Int(),
+		jen.Id("rounds").Op("...").Qual(pkgTest, "ScriptRound"),
+	).Block(
+		t.Clone().Dot("Run").Call(jen.Id("name"), jen.Func().Params(t.Clone().Op("*").Qual(pkgTesting, "T")).Block(
+			jen.Id("h").Op(":=").Op("&").Id(w.fakeName()).Values(jen.Id("fake").Op(":").Qual(pkgTest, "Fake").Values(jen.Id("Outcomes").Op(":").Id("outcomes"))),
+			jen.Qual(pkgTest, "RunScript").Call(
+				t,
+				jen.Qual(pkgTest, "New").Call(t, jen.Id(w.n.newProgram()).Call(jen.Id("h"))),
+				jen.Qual(pkgTest, "Script").Add(oneLine(
+					pair{jen.Id("Args"), w.argsLiteral(0)},
+					pair{jen.Id("Rounds"), jen.Id("rounds")},
+					pair{jen.Id("Want"), jen.Id("want")},
+				)),
+			),
+			jen.If(jen.Id("got").Op(":=").Id("h").Dot("fake").Dot("Effects").Call(), jen.Id("got").Op("!=").Id("effects")).Block(
+				t.Clone().Dot("Fatalf").Call(jen.Lit("%d side effects, want %d"), jen.Id("got"), jen.Id("effects")),
+			),
 		)),
 	)
+	jf.Line()
+}
+
+// scriptCall is the call of the run helper for one script: what it checks
+// on the first line, then a round a line.
+func (w *workflow) scriptCall(sc script) jen.Code {
+	outcomes := jen.Nil()
+	if len(sc.outcomes) > 0 {
+		checks := slices.Sorted(maps.Keys(sc.outcomes))
+		outcomes = jen.Map(jen.String()).Index().Uint8().Add(oneLine(sortedPairs(checks, func(c string) jen.Code {
+			return jen.Values(intsCode(sc.outcomes[c])...)
+		})...))
+	}
+	want := jen.Lit("")
+	if sc.want != 0 {
+		want = jen.Qual(pkgMRTR, outcomeConst(sc.want))
+	}
+	args := []jen.Code{jen.List(jen.Id("t"), jen.Lit(sc.name), outcomes, want, jen.Lit(w.effectsOf(sc)))}
+	for _, r := range w.roundRows(sc.rounds) {
+		args = append(args, jen.Qual(pkgTest, "ScriptRound").Add(r))
+	}
+	return jen.Id(w.runName()).Custom(jen.Options{Open: "(", Close: ")", Separator: ",", Multi: true}, args...)
+}
+
+// effectsOf counts the side effects a script performs: one per effect
+// state its rounds run (a script never runs a state twice).
+func (w *workflow) effectsOf(sc script) int {
+	n := 0
+	for _, r := range sc.rounds {
+		for _, name := range r.path {
+			if s := w.t.State(name); s != nil && s.Kind == spec.StateEffect {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 func intsCode(xs []int) []jen.Code {
@@ -528,6 +551,11 @@ func stringsCode(xs []string) *jen.Statement {
 }
 
 func (w *workflow) roundsCode(rounds []round) jen.Code {
+	return jen.Index().Qual(pkgTest, "ScriptRound").Add(rows(w.roundRows(rounds)...))
+}
+
+// roundRows are the rounds of a script, each a literal on one line.
+func (w *workflow) roundRows(rounds []round) []jen.Code {
 	var rs []jen.Code
 	for _, r := range rounds {
 		var row []pair
@@ -545,7 +573,7 @@ func (w *workflow) roundsCode(rounds []round) jen.Code {
 		}
 		rs = append(rs, oneLine(row...))
 	}
-	return jen.Index().Qual(pkgTest, "ScriptRound").Add(rows(rs...))
+	return rs
 }
 
 // answerCode is the Go expression of one scripted answer.

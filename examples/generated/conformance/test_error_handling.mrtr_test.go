@@ -46,25 +46,25 @@ func TestTestErrorHandlingMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewTestErrorHandlingProgram(h), fixturesTestErrorHandling(h))
 }
 
+// runTestErrorHandling runs, as subtest name, a workflow of the fixture arguments round by round
+// on a new fake whose checks take outcomes, and checks that it ends want (or
+// keeps asking, when want is "") after performing effects side effects.
+func runTestErrorHandling(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
+	t.Run(name, func(t *testing.T) {
+		h := &fakeTestErrorHandling{fake: mrtrtest.Fake{Outcomes: outcomes}}
+		mrtrtest.RunScript(t, mrtrtest.New(t, NewTestErrorHandlingProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: rounds, Want: want})
+		if got := h.fake.Effects(); got != effects {
+			t.Fatalf("%d side effects, want %d", got, effects)
+		}
+	})
+}
+
 // TestTestErrorHandlingTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs and what it asks.
+// once, round by round, checking the states each round runs, what it asks, how
+// the workflow ends and how many side effects it performed.
 func TestTestErrorHandlingTransitions(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name: "failed",
-		rounds: []mrtrtest.ScriptRound{
-			{Path: []string{"failed"}},
-		},
-		want: mrtr.OutcomeFailed,
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeTestErrorHandling{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewTestErrorHandlingProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: tc.rounds, Want: tc.want})
-		})
-	}
+	runTestErrorHandling(
+		t, "failed", nil, mrtr.OutcomeFailed, 0,
+		mrtrtest.ScriptRound{Path: []string{"failed"}},
+	)
 }

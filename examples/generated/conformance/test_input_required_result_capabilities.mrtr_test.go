@@ -63,28 +63,28 @@ func TestTestInputRequiredResultCapabilitiesMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewTestInputRequiredResultCapabilitiesProgram(h), fixturesTestInputRequiredResultCapabilities(h))
 }
 
+// runTestInputRequiredResultCapabilities runs, as subtest name, a workflow of the fixture arguments round by round
+// on a new fake whose checks take outcomes, and checks that it ends want (or
+// keeps asking, when want is "") after performing effects side effects.
+func runTestInputRequiredResultCapabilities(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
+	t.Run(name, func(t *testing.T) {
+		h := &fakeTestInputRequiredResultCapabilities{fake: mrtrtest.Fake{Outcomes: outcomes}}
+		mrtrtest.RunScript(t, mrtrtest.New(t, NewTestInputRequiredResultCapabilitiesProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: rounds, Want: want})
+		if got := h.fake.Effects(); got != effects {
+			t.Fatalf("%d side effects, want %d", got, effects)
+		}
+	})
+}
+
 // TestTestInputRequiredResultCapabilitiesTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs and what it asks.
+// once, round by round, checking the states each round runs, what it asks, how
+// the workflow ends and how many side effects it performed.
 func TestTestInputRequiredResultCapabilitiesTransitions(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name: "askWhatWorks>done",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"greeting", "user_name"}, Path: []string{"askWhatWorks"}},
-			{Path: []string{"askWhatWorks", "done"}, Send: mcp.InputResponseMap{"greeting": answersTestInputRequiredResultCapabilities["greeting"], "user_name": answersTestInputRequiredResultCapabilities["user_name"]}},
-		},
-		want: mrtr.OutcomeSuccess,
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeTestInputRequiredResultCapabilities{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewTestInputRequiredResultCapabilitiesProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: tc.rounds, Want: tc.want})
-		})
-	}
+	runTestInputRequiredResultCapabilities(
+		t, "askWhatWorks>done", nil, mrtr.OutcomeSuccess, 0,
+		mrtrtest.ScriptRound{Asks: []string{"greeting", "user_name"}, Path: []string{"askWhatWorks"}},
+		mrtrtest.ScriptRound{Path: []string{"askWhatWorks", "done"}, Send: mcp.InputResponseMap{"greeting": answersTestInputRequiredResultCapabilities["greeting"], "user_name": answersTestInputRequiredResultCapabilities["user_name"]}},
+	)
 }
 
 // TestTestInputRequiredResultCapabilitiesValidation sends, for each constraint of an argument or a form
@@ -135,27 +135,11 @@ func TestTestInputRequiredResultCapabilitiesValidation(t *testing.T) {
 
 // TestTestInputRequiredResultCapabilitiesRejectedInputs sends, at every state that asks, answers meant
 // for other states (and confirmations before their gate was shown): none is
-// taken, and the same question is asked again.
+// taken, no side effect runs, and the same question is asked again.
 func TestTestInputRequiredResultCapabilitiesRejectedInputs(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name: "at askWhatWorks: answers to other states",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"greeting", "user_name"}, Path: []string{"askWhatWorks"}},
-			{Asks: []string{"greeting", "user_name"}, Path: []string{"askWhatWorks"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
-		},
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeTestInputRequiredResultCapabilities{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewTestInputRequiredResultCapabilitiesProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: tc.rounds, Want: tc.want})
-			if h.fake.Effects() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
-			}
-		})
-	}
+	runTestInputRequiredResultCapabilities(
+		t, "at askWhatWorks: answers to other states", nil, "", 0,
+		mrtrtest.ScriptRound{Asks: []string{"greeting", "user_name"}, Path: []string{"askWhatWorks"}},
+		mrtrtest.ScriptRound{Asks: []string{"greeting", "user_name"}, Path: []string{"askWhatWorks"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
+	)
 }

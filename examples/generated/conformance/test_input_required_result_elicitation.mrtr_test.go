@@ -59,28 +59,28 @@ func TestTestInputRequiredResultElicitationMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewTestInputRequiredResultElicitationProgram(h), fixturesTestInputRequiredResultElicitation(h))
 }
 
+// runTestInputRequiredResultElicitation runs, as subtest name, a workflow of the fixture arguments round by round
+// on a new fake whose checks take outcomes, and checks that it ends want (or
+// keeps asking, when want is "") after performing effects side effects.
+func runTestInputRequiredResultElicitation(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
+	t.Run(name, func(t *testing.T) {
+		h := &fakeTestInputRequiredResultElicitation{fake: mrtrtest.Fake{Outcomes: outcomes}}
+		mrtrtest.RunScript(t, mrtrtest.New(t, NewTestInputRequiredResultElicitationProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: rounds, Want: want})
+		if got := h.fake.Effects(); got != effects {
+			t.Fatalf("%d side effects, want %d", got, effects)
+		}
+	})
+}
+
 // TestTestInputRequiredResultElicitationTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs and what it asks.
+// once, round by round, checking the states each round runs, what it asks, how
+// the workflow ends and how many side effects it performed.
 func TestTestInputRequiredResultElicitationTransitions(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name: "askName>greet",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"user_name"}, Path: []string{"askName"}},
-			{Path: []string{"askName", "greet"}, Send: mcp.InputResponseMap{"user_name": answersTestInputRequiredResultElicitation["user_name"]}},
-		},
-		want: mrtr.OutcomeSuccess,
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeTestInputRequiredResultElicitation{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewTestInputRequiredResultElicitationProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: tc.rounds, Want: tc.want})
-		})
-	}
+	runTestInputRequiredResultElicitation(
+		t, "askName>greet", nil, mrtr.OutcomeSuccess, 0,
+		mrtrtest.ScriptRound{Asks: []string{"user_name"}, Path: []string{"askName"}},
+		mrtrtest.ScriptRound{Path: []string{"askName", "greet"}, Send: mcp.InputResponseMap{"user_name": answersTestInputRequiredResultElicitation["user_name"]}},
+	)
 }
 
 // TestTestInputRequiredResultElicitationValidation sends, for each constraint of an argument or a form
@@ -131,27 +131,11 @@ func TestTestInputRequiredResultElicitationValidation(t *testing.T) {
 
 // TestTestInputRequiredResultElicitationRejectedInputs sends, at every state that asks, answers meant
 // for other states (and confirmations before their gate was shown): none is
-// taken, and the same question is asked again.
+// taken, no side effect runs, and the same question is asked again.
 func TestTestInputRequiredResultElicitationRejectedInputs(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name: "at askName: answers to other states",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"user_name"}, Path: []string{"askName"}},
-			{Asks: []string{"user_name"}, Path: []string{"askName"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
-		},
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeTestInputRequiredResultElicitation{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewTestInputRequiredResultElicitationProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: tc.rounds, Want: tc.want})
-			if h.fake.Effects() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
-			}
-		})
-	}
+	runTestInputRequiredResultElicitation(
+		t, "at askName: answers to other states", nil, "", 0,
+		mrtrtest.ScriptRound{Asks: []string{"user_name"}, Path: []string{"askName"}},
+		mrtrtest.ScriptRound{Asks: []string{"user_name"}, Path: []string{"askName"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
+	)
 }

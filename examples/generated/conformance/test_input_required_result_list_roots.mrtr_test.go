@@ -54,53 +54,37 @@ func TestTestInputRequiredResultListRootsMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewTestInputRequiredResultListRootsProgram(h), fixturesTestInputRequiredResultListRoots(h))
 }
 
+// runTestInputRequiredResultListRoots runs, as subtest name, a workflow of the fixture arguments round by round
+// on a new fake whose checks take outcomes, and checks that it ends want (or
+// keeps asking, when want is "") after performing effects side effects.
+func runTestInputRequiredResultListRoots(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
+	t.Run(name, func(t *testing.T) {
+		h := &fakeTestInputRequiredResultListRoots{fake: mrtrtest.Fake{Outcomes: outcomes}}
+		mrtrtest.RunScript(t, mrtrtest.New(t, NewTestInputRequiredResultListRootsProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: rounds, Want: want})
+		if got := h.fake.Effects(); got != effects {
+			t.Fatalf("%d side effects, want %d", got, effects)
+		}
+	})
+}
+
 // TestTestInputRequiredResultListRootsTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs and what it asks.
+// once, round by round, checking the states each round runs, what it asks, how
+// the workflow ends and how many side effects it performed.
 func TestTestInputRequiredResultListRootsTransitions(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name: "askRoots>listed",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"client_roots"}, Path: []string{"askRoots"}},
-			{Path: []string{"askRoots", "listed"}, Send: mcp.InputResponseMap{"client_roots": answersTestInputRequiredResultListRoots["client_roots"]}},
-		},
-		want: mrtr.OutcomeSuccess,
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeTestInputRequiredResultListRoots{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewTestInputRequiredResultListRootsProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: tc.rounds, Want: tc.want})
-		})
-	}
+	runTestInputRequiredResultListRoots(
+		t, "askRoots>listed", nil, mrtr.OutcomeSuccess, 0,
+		mrtrtest.ScriptRound{Asks: []string{"client_roots"}, Path: []string{"askRoots"}},
+		mrtrtest.ScriptRound{Path: []string{"askRoots", "listed"}, Send: mcp.InputResponseMap{"client_roots": answersTestInputRequiredResultListRoots["client_roots"]}},
+	)
 }
 
 // TestTestInputRequiredResultListRootsRejectedInputs sends, at every state that asks, answers meant
 // for other states (and confirmations before their gate was shown): none is
-// taken, and the same question is asked again.
+// taken, no side effect runs, and the same question is asked again.
 func TestTestInputRequiredResultListRootsRejectedInputs(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name: "at askRoots: answers to other states",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"client_roots"}, Path: []string{"askRoots"}},
-			{Asks: []string{"client_roots"}, Path: []string{"askRoots"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
-		},
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeTestInputRequiredResultListRoots{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewTestInputRequiredResultListRootsProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: tc.rounds, Want: tc.want})
-			if h.fake.Effects() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
-			}
-		})
-	}
+	runTestInputRequiredResultListRoots(
+		t, "at askRoots: answers to other states", nil, "", 0,
+		mrtrtest.ScriptRound{Asks: []string{"client_roots"}, Path: []string{"askRoots"}},
+		mrtrtest.ScriptRound{Asks: []string{"client_roots"}, Path: []string{"askRoots"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
+	)
 }

@@ -63,29 +63,29 @@ func TestTestInputRequiredResultMultiRoundMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewTestInputRequiredResultMultiRoundProgram(h), fixturesTestInputRequiredResultMultiRound(h))
 }
 
+// runTestInputRequiredResultMultiRound runs, as subtest name, a workflow of the fixture arguments round by round
+// on a new fake whose checks take outcomes, and checks that it ends want (or
+// keeps asking, when want is "") after performing effects side effects.
+func runTestInputRequiredResultMultiRound(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
+	t.Run(name, func(t *testing.T) {
+		h := &fakeTestInputRequiredResultMultiRound{fake: mrtrtest.Fake{Outcomes: outcomes}}
+		mrtrtest.RunScript(t, mrtrtest.New(t, NewTestInputRequiredResultMultiRoundProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: rounds, Want: want})
+		if got := h.fake.Effects(); got != effects {
+			t.Fatalf("%d side effects, want %d", got, effects)
+		}
+	})
+}
+
 // TestTestInputRequiredResultMultiRoundTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs and what it asks.
+// once, round by round, checking the states each round runs, what it asks, how
+// the workflow ends and how many side effects it performed.
 func TestTestInputRequiredResultMultiRoundTransitions(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name: "step1>step2>done",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"step1"}, Path: []string{"step1"}},
-			{Asks: []string{"step2"}, Path: []string{"step1", "step2"}, Send: mcp.InputResponseMap{"step1": answersTestInputRequiredResultMultiRound["step1"]}},
-			{Path: []string{"step2", "done"}, Send: mcp.InputResponseMap{"step2": answersTestInputRequiredResultMultiRound["step2"]}},
-		},
-		want: mrtr.OutcomeSuccess,
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeTestInputRequiredResultMultiRound{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewTestInputRequiredResultMultiRoundProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: tc.rounds, Want: tc.want})
-		})
-	}
+	runTestInputRequiredResultMultiRound(
+		t, "step1>step2>done", nil, mrtr.OutcomeSuccess, 0,
+		mrtrtest.ScriptRound{Asks: []string{"step1"}, Path: []string{"step1"}},
+		mrtrtest.ScriptRound{Asks: []string{"step2"}, Path: []string{"step1", "step2"}, Send: mcp.InputResponseMap{"step1": answersTestInputRequiredResultMultiRound["step1"]}},
+		mrtrtest.ScriptRound{Path: []string{"step2", "done"}, Send: mcp.InputResponseMap{"step2": answersTestInputRequiredResultMultiRound["step2"]}},
+	)
 }
 
 // TestTestInputRequiredResultMultiRoundValidation sends, for each constraint of an argument or a form
@@ -143,34 +143,17 @@ func TestTestInputRequiredResultMultiRoundValidation(t *testing.T) {
 
 // TestTestInputRequiredResultMultiRoundRejectedInputs sends, at every state that asks, answers meant
 // for other states (and confirmations before their gate was shown): none is
-// taken, and the same question is asked again.
+// taken, no side effect runs, and the same question is asked again.
 func TestTestInputRequiredResultMultiRoundRejectedInputs(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name: "at step1: answers to other states",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"step1"}, Path: []string{"step1"}},
-			{Asks: []string{"step1"}, Path: []string{"step1"}, Send: mcp.InputResponseMap{"step2": answersTestInputRequiredResultMultiRound["step2"]}},
-		},
-	}, {
-		name: "at step2: answers to other states",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"step1"}, Path: []string{"step1"}},
-			{Asks: []string{"step2"}, Path: []string{"step1", "step2"}, Send: mcp.InputResponseMap{"step1": answersTestInputRequiredResultMultiRound["step1"]}},
-			{Asks: []string{"step2"}, Path: []string{"step2"}, Send: mcp.InputResponseMap{"step1": answersTestInputRequiredResultMultiRound["step1"]}},
-		},
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeTestInputRequiredResultMultiRound{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewTestInputRequiredResultMultiRoundProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: tc.rounds, Want: tc.want})
-			if h.fake.Effects() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
-			}
-		})
-	}
+	runTestInputRequiredResultMultiRound(
+		t, "at step1: answers to other states", nil, "", 0,
+		mrtrtest.ScriptRound{Asks: []string{"step1"}, Path: []string{"step1"}},
+		mrtrtest.ScriptRound{Asks: []string{"step1"}, Path: []string{"step1"}, Send: mcp.InputResponseMap{"step2": answersTestInputRequiredResultMultiRound["step2"]}},
+	)
+	runTestInputRequiredResultMultiRound(
+		t, "at step2: answers to other states", nil, "", 0,
+		mrtrtest.ScriptRound{Asks: []string{"step1"}, Path: []string{"step1"}},
+		mrtrtest.ScriptRound{Asks: []string{"step2"}, Path: []string{"step1", "step2"}, Send: mcp.InputResponseMap{"step1": answersTestInputRequiredResultMultiRound["step1"]}},
+		mrtrtest.ScriptRound{Asks: []string{"step2"}, Path: []string{"step2"}, Send: mcp.InputResponseMap{"step1": answersTestInputRequiredResultMultiRound["step1"]}},
+	)
 }

@@ -65,28 +65,28 @@ func TestTestInputRequiredResultMultipleInputsMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewTestInputRequiredResultMultipleInputsProgram(h), fixturesTestInputRequiredResultMultipleInputs(h))
 }
 
+// runTestInputRequiredResultMultipleInputs runs, as subtest name, a workflow of the fixture arguments round by round
+// on a new fake whose checks take outcomes, and checks that it ends want (or
+// keeps asking, when want is "") after performing effects side effects.
+func runTestInputRequiredResultMultipleInputs(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
+	t.Run(name, func(t *testing.T) {
+		h := &fakeTestInputRequiredResultMultipleInputs{fake: mrtrtest.Fake{Outcomes: outcomes}}
+		mrtrtest.RunScript(t, mrtrtest.New(t, NewTestInputRequiredResultMultipleInputsProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: rounds, Want: want})
+		if got := h.fake.Effects(); got != effects {
+			t.Fatalf("%d side effects, want %d", got, effects)
+		}
+	})
+}
+
 // TestTestInputRequiredResultMultipleInputsTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs and what it asks.
+// once, round by round, checking the states each round runs, what it asks, how
+// the workflow ends and how many side effects it performed.
 func TestTestInputRequiredResultMultipleInputsTransitions(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name: "askAll>done",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"client_roots", "greeting", "user_name"}, Path: []string{"askAll"}},
-			{Path: []string{"askAll", "done"}, Send: mcp.InputResponseMap{"client_roots": answersTestInputRequiredResultMultipleInputs["client_roots"], "greeting": answersTestInputRequiredResultMultipleInputs["greeting"], "user_name": answersTestInputRequiredResultMultipleInputs["user_name"]}},
-		},
-		want: mrtr.OutcomeSuccess,
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeTestInputRequiredResultMultipleInputs{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewTestInputRequiredResultMultipleInputsProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: tc.rounds, Want: tc.want})
-		})
-	}
+	runTestInputRequiredResultMultipleInputs(
+		t, "askAll>done", nil, mrtr.OutcomeSuccess, 0,
+		mrtrtest.ScriptRound{Asks: []string{"client_roots", "greeting", "user_name"}, Path: []string{"askAll"}},
+		mrtrtest.ScriptRound{Path: []string{"askAll", "done"}, Send: mcp.InputResponseMap{"client_roots": answersTestInputRequiredResultMultipleInputs["client_roots"], "greeting": answersTestInputRequiredResultMultipleInputs["greeting"], "user_name": answersTestInputRequiredResultMultipleInputs["user_name"]}},
+	)
 }
 
 // TestTestInputRequiredResultMultipleInputsValidation sends, for each constraint of an argument or a form
@@ -137,27 +137,11 @@ func TestTestInputRequiredResultMultipleInputsValidation(t *testing.T) {
 
 // TestTestInputRequiredResultMultipleInputsRejectedInputs sends, at every state that asks, answers meant
 // for other states (and confirmations before their gate was shown): none is
-// taken, and the same question is asked again.
+// taken, no side effect runs, and the same question is asked again.
 func TestTestInputRequiredResultMultipleInputsRejectedInputs(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name: "at askAll: answers to other states",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"client_roots", "greeting", "user_name"}, Path: []string{"askAll"}},
-			{Asks: []string{"client_roots", "greeting", "user_name"}, Path: []string{"askAll"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
-		},
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeTestInputRequiredResultMultipleInputs{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewTestInputRequiredResultMultipleInputsProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: tc.rounds, Want: tc.want})
-			if h.fake.Effects() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
-			}
-		})
-	}
+	runTestInputRequiredResultMultipleInputs(
+		t, "at askAll: answers to other states", nil, "", 0,
+		mrtrtest.ScriptRound{Asks: []string{"client_roots", "greeting", "user_name"}, Path: []string{"askAll"}},
+		mrtrtest.ScriptRound{Asks: []string{"client_roots", "greeting", "user_name"}, Path: []string{"askAll"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
+	)
 }

@@ -59,28 +59,28 @@ func TestTestInputRequiredResultTamperedStateMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewTestInputRequiredResultTamperedStateProgram(h), fixturesTestInputRequiredResultTamperedState(h))
 }
 
+// runTestInputRequiredResultTamperedState runs, as subtest name, a workflow of the fixture arguments round by round
+// on a new fake whose checks take outcomes, and checks that it ends want (or
+// keeps asking, when want is "") after performing effects side effects.
+func runTestInputRequiredResultTamperedState(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
+	t.Run(name, func(t *testing.T) {
+		h := &fakeTestInputRequiredResultTamperedState{fake: mrtrtest.Fake{Outcomes: outcomes}}
+		mrtrtest.RunScript(t, mrtrtest.New(t, NewTestInputRequiredResultTamperedStateProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: rounds, Want: want})
+		if got := h.fake.Effects(); got != effects {
+			t.Fatalf("%d side effects, want %d", got, effects)
+		}
+	})
+}
+
 // TestTestInputRequiredResultTamperedStateTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs and what it asks.
+// once, round by round, checking the states each round runs, what it asks, how
+// the workflow ends and how many side effects it performed.
 func TestTestInputRequiredResultTamperedStateTransitions(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name: "askConfirm>done",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"confirm"}, Path: []string{"askConfirm"}},
-			{Path: []string{"askConfirm", "done"}, Send: mcp.InputResponseMap{"confirm": answersTestInputRequiredResultTamperedState["confirm"]}},
-		},
-		want: mrtr.OutcomeSuccess,
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeTestInputRequiredResultTamperedState{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewTestInputRequiredResultTamperedStateProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: tc.rounds, Want: tc.want})
-		})
-	}
+	runTestInputRequiredResultTamperedState(
+		t, "askConfirm>done", nil, mrtr.OutcomeSuccess, 0,
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"askConfirm"}},
+		mrtrtest.ScriptRound{Path: []string{"askConfirm", "done"}, Send: mcp.InputResponseMap{"confirm": answersTestInputRequiredResultTamperedState["confirm"]}},
+	)
 }
 
 // TestTestInputRequiredResultTamperedStateValidation sends, for each constraint of an argument or a form
@@ -130,27 +130,11 @@ func TestTestInputRequiredResultTamperedStateValidation(t *testing.T) {
 
 // TestTestInputRequiredResultTamperedStateRejectedInputs sends, at every state that asks, answers meant
 // for other states (and confirmations before their gate was shown): none is
-// taken, and the same question is asked again.
+// taken, no side effect runs, and the same question is asked again.
 func TestTestInputRequiredResultTamperedStateRejectedInputs(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name: "at askConfirm: answers to other states",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"confirm"}, Path: []string{"askConfirm"}},
-			{Asks: []string{"confirm"}, Path: []string{"askConfirm"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
-		},
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeTestInputRequiredResultTamperedState{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewTestInputRequiredResultTamperedStateProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: tc.rounds, Want: tc.want})
-			if h.fake.Effects() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
-			}
-		})
-	}
+	runTestInputRequiredResultTamperedState(
+		t, "at askConfirm: answers to other states", nil, "", 0,
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"askConfirm"}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"askConfirm"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
+	)
 }

@@ -52,25 +52,25 @@ func TestTestTriggerPromptChangeMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewTestTriggerPromptChangeProgram(h), fixturesTestTriggerPromptChange(h))
 }
 
+// runTestTriggerPromptChange runs, as subtest name, a workflow of the fixture arguments round by round
+// on a new fake whose checks take outcomes, and checks that it ends want (or
+// keeps asking, when want is "") after performing effects side effects.
+func runTestTriggerPromptChange(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
+	t.Run(name, func(t *testing.T) {
+		h := &fakeTestTriggerPromptChange{fake: mrtrtest.Fake{Outcomes: outcomes}}
+		mrtrtest.RunScript(t, mrtrtest.New(t, NewTestTriggerPromptChangeProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: rounds, Want: want})
+		if got := h.fake.Effects(); got != effects {
+			t.Fatalf("%d side effects, want %d", got, effects)
+		}
+	})
+}
+
 // TestTestTriggerPromptChangeTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs and what it asks.
+// once, round by round, checking the states each round runs, what it asks, how
+// the workflow ends and how many side effects it performed.
 func TestTestTriggerPromptChangeTransitions(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name: "change>done",
-		rounds: []mrtrtest.ScriptRound{
-			{Path: []string{"change", "done"}},
-		},
-		want: mrtr.OutcomeSuccess,
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeTestTriggerPromptChange{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewTestTriggerPromptChangeProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: tc.rounds, Want: tc.want})
-		})
-	}
+	runTestTriggerPromptChange(
+		t, "change>done", nil, mrtr.OutcomeSuccess, 1,
+		mrtrtest.ScriptRound{Path: []string{"change", "done"}},
+	)
 }

@@ -69,77 +69,58 @@ func TestDeleteCustomerMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewDeleteCustomerProgram(h), fixturesDeleteCustomer(h))
 }
 
+// runDeleteCustomer runs, as subtest name, a workflow of the fixture arguments round by round
+// on a new fake whose checks take outcomes, and checks that it ends want (or
+// keeps asking, when want is "") after performing effects side effects.
+func runDeleteCustomer(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
+	t.Run(name, func(t *testing.T) {
+		h := &fakeDeleteCustomer{fake: mrtrtest.Fake{Outcomes: outcomes}}
+		mrtrtest.RunScript(t, mrtrtest.New(t, NewDeleteCustomerProgram(h)), mrtrtest.Script{Args: map[string]any{"customerId": "cus_0000"}, Rounds: rounds, Want: want})
+		if got := h.fake.Effects(); got != effects {
+			t.Fatalf("%d side effects, want %d", got, effects)
+		}
+	})
+}
+
 // TestDeleteCustomerTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs and what it asks.
+// once, round by round, checking the states each round runs, what it asks, how
+// the workflow ends and how many side effects it performed.
 func TestDeleteCustomerTransitions(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name:     "inspect>(activeSubscription)confirmCancellation>(decline)kept",
-		outcomes: map[string][]uint8{"inspectCustomer": {1}},
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"cancelSubscription"}, Path: []string{"inspect", "confirmCancellation"}},
-			{Path: []string{"confirmCancellation", "kept"}, Send: mcp.InputResponseMap{"cancelSubscription": mrtrtest.Accept(map[string]any{"confirm": false})}},
-		},
-		want: mrtr.OutcomeCancelled,
-	}, {
-		name:     "inspect>(noSubscription)confirmDeletion>(decline)kept",
-		outcomes: map[string][]uint8{"inspectCustomer": {2}},
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"deleteCustomer"}, Path: []string{"inspect", "confirmDeletion"}},
-			{Path: []string{"confirmDeletion", "kept"}, Send: mcp.InputResponseMap{"deleteCustomer": mrtrtest.Accept(map[string]any{"confirm": false})}},
-		},
-		want: mrtr.OutcomeCancelled,
-	}, {
-		name:     "inspect>(activeSubscription)confirmCancellation>recheck>(changed)changed",
-		outcomes: map[string][]uint8{"inspectCustomer": {1}, "recheckCustomer": {1}},
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"cancelSubscription"}, Path: []string{"inspect", "confirmCancellation"}},
-			{Path: []string{"confirmCancellation", "recheck", "changed"}, Send: mcp.InputResponseMap{"cancelSubscription": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		},
-		want: mrtr.OutcomeFailed,
-	}, {
-		name:     "inspect>(activeSubscription)confirmCancellation>(cancel)kept",
-		outcomes: map[string][]uint8{"inspectCustomer": {1}},
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"cancelSubscription"}, Path: []string{"inspect", "confirmCancellation"}},
-			{Path: []string{"confirmCancellation", "kept"}, Send: mcp.InputResponseMap{"cancelSubscription": mrtrtest.Cancel()}},
-		},
-		want: mrtr.OutcomeCancelled,
-	}, {
-		name:     "inspect>(noSubscription)confirmDeletion>recheck>(changed)changed",
-		outcomes: map[string][]uint8{"inspectCustomer": {2}, "recheckCustomer": {1}},
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"deleteCustomer"}, Path: []string{"inspect", "confirmDeletion"}},
-			{Path: []string{"confirmDeletion", "recheck", "changed"}, Send: mcp.InputResponseMap{"deleteCustomer": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		},
-		want: mrtr.OutcomeFailed,
-	}, {
-		name:     "inspect>(noSubscription)confirmDeletion>(cancel)kept",
-		outcomes: map[string][]uint8{"inspectCustomer": {2}},
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"deleteCustomer"}, Path: []string{"inspect", "confirmDeletion"}},
-			{Path: []string{"confirmDeletion", "kept"}, Send: mcp.InputResponseMap{"deleteCustomer": mrtrtest.Cancel()}},
-		},
-		want: mrtr.OutcomeCancelled,
-	}, {
-		name:     "inspect>(activeSubscription)confirmCancellation>recheck>(unchanged)delete>deleted",
-		outcomes: map[string][]uint8{"inspectCustomer": {1}, "recheckCustomer": {2}},
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"cancelSubscription"}, Path: []string{"inspect", "confirmCancellation"}},
-			{Path: []string{"confirmCancellation", "recheck", "delete", "deleted"}, Send: mcp.InputResponseMap{"cancelSubscription": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		},
-		want: mrtr.OutcomeSuccess,
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeDeleteCustomer{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewDeleteCustomerProgram(h)), mrtrtest.Script{Args: map[string]any{"customerId": "cus_0000"}, Rounds: tc.rounds, Want: tc.want})
-		})
-	}
+	runDeleteCustomer(
+		t, "inspect>(activeSubscription)confirmCancellation>(decline)kept", map[string][]uint8{"inspectCustomer": {1}}, mrtr.OutcomeCancelled, 0,
+		mrtrtest.ScriptRound{Asks: []string{"cancelSubscription"}, Path: []string{"inspect", "confirmCancellation"}},
+		mrtrtest.ScriptRound{Path: []string{"confirmCancellation", "kept"}, Send: mcp.InputResponseMap{"cancelSubscription": mrtrtest.Accept(map[string]any{"confirm": false})}},
+	)
+	runDeleteCustomer(
+		t, "inspect>(noSubscription)confirmDeletion>(decline)kept", map[string][]uint8{"inspectCustomer": {2}}, mrtr.OutcomeCancelled, 0,
+		mrtrtest.ScriptRound{Asks: []string{"deleteCustomer"}, Path: []string{"inspect", "confirmDeletion"}},
+		mrtrtest.ScriptRound{Path: []string{"confirmDeletion", "kept"}, Send: mcp.InputResponseMap{"deleteCustomer": mrtrtest.Accept(map[string]any{"confirm": false})}},
+	)
+	runDeleteCustomer(
+		t, "inspect>(activeSubscription)confirmCancellation>recheck>(changed)changed", map[string][]uint8{"inspectCustomer": {1}, "recheckCustomer": {1}}, mrtr.OutcomeFailed, 0,
+		mrtrtest.ScriptRound{Asks: []string{"cancelSubscription"}, Path: []string{"inspect", "confirmCancellation"}},
+		mrtrtest.ScriptRound{Path: []string{"confirmCancellation", "recheck", "changed"}, Send: mcp.InputResponseMap{"cancelSubscription": mrtrtest.Accept(map[string]any{"confirm": true})}},
+	)
+	runDeleteCustomer(
+		t, "inspect>(activeSubscription)confirmCancellation>(cancel)kept", map[string][]uint8{"inspectCustomer": {1}}, mrtr.OutcomeCancelled, 0,
+		mrtrtest.ScriptRound{Asks: []string{"cancelSubscription"}, Path: []string{"inspect", "confirmCancellation"}},
+		mrtrtest.ScriptRound{Path: []string{"confirmCancellation", "kept"}, Send: mcp.InputResponseMap{"cancelSubscription": mrtrtest.Cancel()}},
+	)
+	runDeleteCustomer(
+		t, "inspect>(noSubscription)confirmDeletion>recheck>(changed)changed", map[string][]uint8{"inspectCustomer": {2}, "recheckCustomer": {1}}, mrtr.OutcomeFailed, 0,
+		mrtrtest.ScriptRound{Asks: []string{"deleteCustomer"}, Path: []string{"inspect", "confirmDeletion"}},
+		mrtrtest.ScriptRound{Path: []string{"confirmDeletion", "recheck", "changed"}, Send: mcp.InputResponseMap{"deleteCustomer": mrtrtest.Accept(map[string]any{"confirm": true})}},
+	)
+	runDeleteCustomer(
+		t, "inspect>(noSubscription)confirmDeletion>(cancel)kept", map[string][]uint8{"inspectCustomer": {2}}, mrtr.OutcomeCancelled, 0,
+		mrtrtest.ScriptRound{Asks: []string{"deleteCustomer"}, Path: []string{"inspect", "confirmDeletion"}},
+		mrtrtest.ScriptRound{Path: []string{"confirmDeletion", "kept"}, Send: mcp.InputResponseMap{"deleteCustomer": mrtrtest.Cancel()}},
+	)
+	runDeleteCustomer(
+		t, "inspect>(activeSubscription)confirmCancellation>recheck>(unchanged)delete>deleted", map[string][]uint8{"inspectCustomer": {1}, "recheckCustomer": {2}}, mrtr.OutcomeSuccess, 1,
+		mrtrtest.ScriptRound{Asks: []string{"cancelSubscription"}, Path: []string{"inspect", "confirmCancellation"}},
+		mrtrtest.ScriptRound{Path: []string{"confirmCancellation", "recheck", "delete", "deleted"}, Send: mcp.InputResponseMap{"cancelSubscription": mrtrtest.Accept(map[string]any{"confirm": true})}},
+	)
 }
 
 // TestDeleteCustomerValidation sends, for each constraint of an argument or a form
@@ -193,23 +174,17 @@ func TestDeleteCustomerValidation(t *testing.T) {
 func TestDeleteCustomerOperationIDs(t *testing.T) {
 	h := &fakeDeleteCustomer{}
 	hs := mrtrtest.New(t, NewDeleteCustomerProgram(h))
-	mrtrtest.RunScript(t, hs, mrtrtest.Script{
-		Args: map[string]any{"customerId": "cus_0000"},
-		Rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"cancelSubscription"}, Path: []string{"inspect", "confirmCancellation"}},
-			{Path: []string{"confirmCancellation", "recheck", "delete", "deleted"}, Send: mcp.InputResponseMap{"cancelSubscription": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		},
-		Want: mrtr.OutcomeSuccess,
-	})
+	first := []mrtrtest.ScriptRound{
+		{Asks: []string{"cancelSubscription"}, Path: []string{"inspect", "confirmCancellation"}},
+		{Path: []string{"confirmCancellation", "recheck", "delete", "deleted"}, Send: mcp.InputResponseMap{"cancelSubscription": mrtrtest.Accept(map[string]any{"confirm": true})}},
+	}
+	mrtrtest.RunScript(t, hs, mrtrtest.Script{Args: map[string]any{"customerId": "cus_0000"}, Rounds: first, Want: mrtr.OutcomeSuccess})
 	before := h.fake.Effects()
-	mrtrtest.RunScript(t, hs, mrtrtest.Script{
-		Args: map[string]any{"customerId": "cus_0000"},
-		Rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"cancelSubscription"}, Path: []string{"inspect", "confirmCancellation"}},
-			{Path: []string{"confirmCancellation", "recheck", "delete"}, Send: mcp.InputResponseMap{"cancelSubscription": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		},
-		Want: mrtr.OutcomeRejected,
-	})
+	second := []mrtrtest.ScriptRound{
+		{Asks: []string{"cancelSubscription"}, Path: []string{"inspect", "confirmCancellation"}},
+		{Path: []string{"confirmCancellation", "recheck", "delete"}, Send: mcp.InputResponseMap{"cancelSubscription": mrtrtest.Accept(map[string]any{"confirm": true})}},
+	}
+	mrtrtest.RunScript(t, hs, mrtrtest.Script{Args: map[string]any{"customerId": "cus_0000"}, Rounds: second, Want: mrtr.OutcomeRejected})
 	if got := h.fake.Effects() - before; got != 0 {
 		t.Fatalf("the second workflow performed %d side effects, want 0: deleteCustomer must not run again", got)
 	}
@@ -217,47 +192,24 @@ func TestDeleteCustomerOperationIDs(t *testing.T) {
 
 // TestDeleteCustomerRejectedInputs sends, at every state that asks, answers meant
 // for other states (and confirmations before their gate was shown): none is
-// taken, and the same question is asked again.
+// taken, no side effect runs, and the same question is asked again.
 func TestDeleteCustomerRejectedInputs(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name:     "at confirmCancellation: answers to other states",
-		outcomes: map[string][]uint8{"inspectCustomer": {1}},
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"cancelSubscription"}, Path: []string{"inspect", "confirmCancellation"}},
-			{Asks: []string{"cancelSubscription"}, Path: []string{"confirmCancellation"}, Send: mcp.InputResponseMap{"deleteCustomer": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		},
-	}, {
-		name:     "at confirmCancellation: confirmation before the gate was shown",
-		outcomes: map[string][]uint8{"inspectCustomer": {1}},
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"cancelSubscription"}, Path: []string{"inspect", "confirmCancellation"}, Send: mcp.InputResponseMap{"cancelSubscription": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		},
-	}, {
-		name:     "at confirmDeletion: answers to other states",
-		outcomes: map[string][]uint8{"inspectCustomer": {2}},
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"deleteCustomer"}, Path: []string{"inspect", "confirmDeletion"}},
-			{Asks: []string{"deleteCustomer"}, Path: []string{"confirmDeletion"}, Send: mcp.InputResponseMap{"cancelSubscription": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		},
-	}, {
-		name:     "at confirmDeletion: confirmation before the gate was shown",
-		outcomes: map[string][]uint8{"inspectCustomer": {2}},
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"deleteCustomer"}, Path: []string{"inspect", "confirmDeletion"}, Send: mcp.InputResponseMap{"deleteCustomer": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		},
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeDeleteCustomer{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewDeleteCustomerProgram(h)), mrtrtest.Script{Args: map[string]any{"customerId": "cus_0000"}, Rounds: tc.rounds, Want: tc.want})
-			if h.fake.Effects() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
-			}
-		})
-	}
+	runDeleteCustomer(
+		t, "at confirmCancellation: answers to other states", map[string][]uint8{"inspectCustomer": {1}}, "", 0,
+		mrtrtest.ScriptRound{Asks: []string{"cancelSubscription"}, Path: []string{"inspect", "confirmCancellation"}},
+		mrtrtest.ScriptRound{Asks: []string{"cancelSubscription"}, Path: []string{"confirmCancellation"}, Send: mcp.InputResponseMap{"deleteCustomer": mrtrtest.Accept(map[string]any{"confirm": true})}},
+	)
+	runDeleteCustomer(
+		t, "at confirmCancellation: confirmation before the gate was shown", map[string][]uint8{"inspectCustomer": {1}}, "", 0,
+		mrtrtest.ScriptRound{Asks: []string{"cancelSubscription"}, Path: []string{"inspect", "confirmCancellation"}, Send: mcp.InputResponseMap{"cancelSubscription": mrtrtest.Accept(map[string]any{"confirm": true})}},
+	)
+	runDeleteCustomer(
+		t, "at confirmDeletion: answers to other states", map[string][]uint8{"inspectCustomer": {2}}, "", 0,
+		mrtrtest.ScriptRound{Asks: []string{"deleteCustomer"}, Path: []string{"inspect", "confirmDeletion"}},
+		mrtrtest.ScriptRound{Asks: []string{"deleteCustomer"}, Path: []string{"confirmDeletion"}, Send: mcp.InputResponseMap{"cancelSubscription": mrtrtest.Accept(map[string]any{"confirm": true})}},
+	)
+	runDeleteCustomer(
+		t, "at confirmDeletion: confirmation before the gate was shown", map[string][]uint8{"inspectCustomer": {2}}, "", 0,
+		mrtrtest.ScriptRound{Asks: []string{"deleteCustomer"}, Path: []string{"inspect", "confirmDeletion"}, Send: mcp.InputResponseMap{"deleteCustomer": mrtrtest.Accept(map[string]any{"confirm": true})}},
+	)
 }

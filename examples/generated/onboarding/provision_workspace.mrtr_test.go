@@ -88,39 +88,37 @@ func TestProvisionWorkspaceMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewProvisionWorkspaceProgram(h), fixturesProvisionWorkspace(h))
 }
 
+// runProvisionWorkspace runs, as subtest name, a workflow of the fixture arguments round by round
+// on a new fake whose checks take outcomes, and checks that it ends want (or
+// keeps asking, when want is "") after performing effects side effects.
+func runProvisionWorkspace(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
+	t.Run(name, func(t *testing.T) {
+		h := &fakeProvisionWorkspace{fake: mrtrtest.Fake{Outcomes: outcomes}}
+		mrtrtest.RunScript(t, mrtrtest.New(t, NewProvisionWorkspaceProgram(h)), mrtrtest.Script{Args: map[string]any{"team": "a00"}, Rounds: rounds, Want: want})
+		if got := h.fake.Effects(); got != effects {
+			t.Fatalf("%d side effects, want %d", got, effects)
+		}
+	})
+}
+
 // TestProvisionWorkspaceTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs and what it asks.
+// once, round by round, checking the states each round runs, what it asks, how
+// the workflow ends and how many side effects it performed.
 func TestProvisionWorkspaceTransitions(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name: "lookupTeam>askPlan>quote>askPlacement>confirmPrice>(decline)abandoned",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"plan"}, Path: []string{"lookupTeam", "askPlan"}},
-			{Asks: []string{"placement", "projects", "welcome"}, Path: []string{"askPlan", "quote", "askPlacement"}, Send: mcp.InputResponseMap{"plan": answersProvisionWorkspace["plan"]}},
-			{Asks: []string{"confirm"}, Path: []string{"askPlacement", "confirmPrice"}, Send: mcp.InputResponseMap{"placement": answersProvisionWorkspace["placement"], "projects": answersProvisionWorkspace["projects"], "welcome": answersProvisionWorkspace["welcome"]}},
-			{Path: []string{"confirmPrice", "abandoned"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": false})}},
-		},
-		want: mrtr.OutcomeCancelled,
-	}, {
-		name: "lookupTeam>askPlan>quote>askPlacement>confirmPrice>create>ready",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"plan"}, Path: []string{"lookupTeam", "askPlan"}},
-			{Asks: []string{"placement", "projects", "welcome"}, Path: []string{"askPlan", "quote", "askPlacement"}, Send: mcp.InputResponseMap{"plan": answersProvisionWorkspace["plan"]}},
-			{Asks: []string{"confirm"}, Path: []string{"askPlacement", "confirmPrice"}, Send: mcp.InputResponseMap{"placement": answersProvisionWorkspace["placement"], "projects": answersProvisionWorkspace["projects"], "welcome": answersProvisionWorkspace["welcome"]}},
-			{Path: []string{"confirmPrice", "create", "ready"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		},
-		want: mrtr.OutcomeSuccess,
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeProvisionWorkspace{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewProvisionWorkspaceProgram(h)), mrtrtest.Script{Args: map[string]any{"team": "a00"}, Rounds: tc.rounds, Want: tc.want})
-		})
-	}
+	runProvisionWorkspace(
+		t, "lookupTeam>askPlan>quote>askPlacement>confirmPrice>(decline)abandoned", nil, mrtr.OutcomeCancelled, 0,
+		mrtrtest.ScriptRound{Asks: []string{"plan"}, Path: []string{"lookupTeam", "askPlan"}},
+		mrtrtest.ScriptRound{Asks: []string{"placement", "projects", "welcome"}, Path: []string{"askPlan", "quote", "askPlacement"}, Send: mcp.InputResponseMap{"plan": answersProvisionWorkspace["plan"]}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"askPlacement", "confirmPrice"}, Send: mcp.InputResponseMap{"placement": answersProvisionWorkspace["placement"], "projects": answersProvisionWorkspace["projects"], "welcome": answersProvisionWorkspace["welcome"]}},
+		mrtrtest.ScriptRound{Path: []string{"confirmPrice", "abandoned"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": false})}},
+	)
+	runProvisionWorkspace(
+		t, "lookupTeam>askPlan>quote>askPlacement>confirmPrice>create>ready", nil, mrtr.OutcomeSuccess, 1,
+		mrtrtest.ScriptRound{Asks: []string{"plan"}, Path: []string{"lookupTeam", "askPlan"}},
+		mrtrtest.ScriptRound{Asks: []string{"placement", "projects", "welcome"}, Path: []string{"askPlan", "quote", "askPlacement"}, Send: mcp.InputResponseMap{"plan": answersProvisionWorkspace["plan"]}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"askPlacement", "confirmPrice"}, Send: mcp.InputResponseMap{"placement": answersProvisionWorkspace["placement"], "projects": answersProvisionWorkspace["projects"], "welcome": answersProvisionWorkspace["welcome"]}},
+		mrtrtest.ScriptRound{Path: []string{"confirmPrice", "create", "ready"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+	)
 }
 
 // TestProvisionWorkspaceValidation sends, for each constraint of an argument or a form
@@ -189,49 +187,30 @@ func TestProvisionWorkspaceValidation(t *testing.T) {
 
 // TestProvisionWorkspaceRejectedInputs sends, at every state that asks, answers meant
 // for other states (and confirmations before their gate was shown): none is
-// taken, and the same question is asked again.
+// taken, no side effect runs, and the same question is asked again.
 func TestProvisionWorkspaceRejectedInputs(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name: "at askPlan: answers to other states",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"plan"}, Path: []string{"lookupTeam", "askPlan"}},
-			{Asks: []string{"plan"}, Path: []string{"askPlan"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "placement": answersProvisionWorkspace["placement"], "projects": answersProvisionWorkspace["projects"], "welcome": answersProvisionWorkspace["welcome"]}},
-		},
-	}, {
-		name: "at askPlacement: answers to other states",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"plan"}, Path: []string{"lookupTeam", "askPlan"}},
-			{Asks: []string{"placement", "projects", "welcome"}, Path: []string{"askPlan", "quote", "askPlacement"}, Send: mcp.InputResponseMap{"plan": answersProvisionWorkspace["plan"]}},
-			{Asks: []string{"placement", "projects", "welcome"}, Path: []string{"askPlacement"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "plan": answersProvisionWorkspace["plan"]}},
-		},
-	}, {
-		name: "at confirmPrice: answers to other states",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"plan"}, Path: []string{"lookupTeam", "askPlan"}},
-			{Asks: []string{"placement", "projects", "welcome"}, Path: []string{"askPlan", "quote", "askPlacement"}, Send: mcp.InputResponseMap{"plan": answersProvisionWorkspace["plan"]}},
-			{Asks: []string{"confirm"}, Path: []string{"askPlacement", "confirmPrice"}, Send: mcp.InputResponseMap{"placement": answersProvisionWorkspace["placement"], "projects": answersProvisionWorkspace["projects"], "welcome": answersProvisionWorkspace["welcome"]}},
-			{Asks: []string{"confirm"}, Path: []string{"confirmPrice"}, Send: mcp.InputResponseMap{"placement": answersProvisionWorkspace["placement"], "plan": answersProvisionWorkspace["plan"], "projects": answersProvisionWorkspace["projects"], "welcome": answersProvisionWorkspace["welcome"]}},
-		},
-	}, {
-		name: "at confirmPrice: confirmation before the gate was shown",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"plan"}, Path: []string{"lookupTeam", "askPlan"}},
-			{Asks: []string{"placement", "projects", "welcome"}, Path: []string{"askPlan", "quote", "askPlacement"}, Send: mcp.InputResponseMap{"plan": answersProvisionWorkspace["plan"]}},
-			{Asks: []string{"confirm"}, Path: []string{"askPlacement", "confirmPrice"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "placement": answersProvisionWorkspace["placement"], "projects": answersProvisionWorkspace["projects"], "welcome": answersProvisionWorkspace["welcome"]}},
-		},
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeProvisionWorkspace{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewProvisionWorkspaceProgram(h)), mrtrtest.Script{Args: map[string]any{"team": "a00"}, Rounds: tc.rounds, Want: tc.want})
-			if h.fake.Effects() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
-			}
-		})
-	}
+	runProvisionWorkspace(
+		t, "at askPlan: answers to other states", nil, "", 0,
+		mrtrtest.ScriptRound{Asks: []string{"plan"}, Path: []string{"lookupTeam", "askPlan"}},
+		mrtrtest.ScriptRound{Asks: []string{"plan"}, Path: []string{"askPlan"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "placement": answersProvisionWorkspace["placement"], "projects": answersProvisionWorkspace["projects"], "welcome": answersProvisionWorkspace["welcome"]}},
+	)
+	runProvisionWorkspace(
+		t, "at askPlacement: answers to other states", nil, "", 0,
+		mrtrtest.ScriptRound{Asks: []string{"plan"}, Path: []string{"lookupTeam", "askPlan"}},
+		mrtrtest.ScriptRound{Asks: []string{"placement", "projects", "welcome"}, Path: []string{"askPlan", "quote", "askPlacement"}, Send: mcp.InputResponseMap{"plan": answersProvisionWorkspace["plan"]}},
+		mrtrtest.ScriptRound{Asks: []string{"placement", "projects", "welcome"}, Path: []string{"askPlacement"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "plan": answersProvisionWorkspace["plan"]}},
+	)
+	runProvisionWorkspace(
+		t, "at confirmPrice: answers to other states", nil, "", 0,
+		mrtrtest.ScriptRound{Asks: []string{"plan"}, Path: []string{"lookupTeam", "askPlan"}},
+		mrtrtest.ScriptRound{Asks: []string{"placement", "projects", "welcome"}, Path: []string{"askPlan", "quote", "askPlacement"}, Send: mcp.InputResponseMap{"plan": answersProvisionWorkspace["plan"]}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"askPlacement", "confirmPrice"}, Send: mcp.InputResponseMap{"placement": answersProvisionWorkspace["placement"], "projects": answersProvisionWorkspace["projects"], "welcome": answersProvisionWorkspace["welcome"]}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"confirmPrice"}, Send: mcp.InputResponseMap{"placement": answersProvisionWorkspace["placement"], "plan": answersProvisionWorkspace["plan"], "projects": answersProvisionWorkspace["projects"], "welcome": answersProvisionWorkspace["welcome"]}},
+	)
+	runProvisionWorkspace(
+		t, "at confirmPrice: confirmation before the gate was shown", nil, "", 0,
+		mrtrtest.ScriptRound{Asks: []string{"plan"}, Path: []string{"lookupTeam", "askPlan"}},
+		mrtrtest.ScriptRound{Asks: []string{"placement", "projects", "welcome"}, Path: []string{"askPlan", "quote", "askPlacement"}, Send: mcp.InputResponseMap{"plan": answersProvisionWorkspace["plan"]}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"askPlacement", "confirmPrice"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "placement": answersProvisionWorkspace["placement"], "projects": answersProvisionWorkspace["projects"], "welcome": answersProvisionWorkspace["welcome"]}},
+	)
 }

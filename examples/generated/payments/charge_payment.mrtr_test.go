@@ -67,35 +67,33 @@ func TestChargePaymentMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewChargePaymentProgram(h), fixturesChargePayment(h))
 }
 
+// runChargePayment runs, as subtest name, a workflow of the fixture arguments round by round
+// on a new fake whose checks take outcomes, and checks that it ends want (or
+// keeps asking, when want is "") after performing effects side effects.
+func runChargePayment(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
+	t.Run(name, func(t *testing.T) {
+		h := &fakeChargePayment{fake: mrtrtest.Fake{Outcomes: outcomes}}
+		mrtrtest.RunScript(t, mrtrtest.New(t, NewChargePaymentProgram(h)), mrtrtest.Script{Args: map[string]any{"invoiceId": "inv_0"}, Rounds: rounds, Want: want})
+		if got := h.fake.Effects(); got != effects {
+			t.Fatalf("%d side effects, want %d", got, effects)
+		}
+	})
+}
+
 // TestChargePaymentTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs and what it asks.
+// once, round by round, checking the states each round runs, what it asks, how
+// the workflow ends and how many side effects it performed.
 func TestChargePaymentTransitions(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name: "validate>confirmCharge>(decline)notCharged",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"confirm"}, Path: []string{"validate", "confirmCharge"}},
-			{Path: []string{"confirmCharge", "notCharged"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": false})}},
-		},
-		want: mrtr.OutcomeCancelled,
-	}, {
-		name: "validate>confirmCharge>recheck>charge>charged",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"confirm"}, Path: []string{"validate", "confirmCharge"}},
-			{Path: []string{"confirmCharge", "recheck", "charge", "charged"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		},
-		want: mrtr.OutcomeSuccess,
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeChargePayment{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewChargePaymentProgram(h)), mrtrtest.Script{Args: map[string]any{"invoiceId": "inv_0"}, Rounds: tc.rounds, Want: tc.want})
-		})
-	}
+	runChargePayment(
+		t, "validate>confirmCharge>(decline)notCharged", nil, mrtr.OutcomeCancelled, 0,
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"validate", "confirmCharge"}},
+		mrtrtest.ScriptRound{Path: []string{"confirmCharge", "notCharged"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": false})}},
+	)
+	runChargePayment(
+		t, "validate>confirmCharge>recheck>charge>charged", nil, mrtr.OutcomeSuccess, 1,
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"validate", "confirmCharge"}},
+		mrtrtest.ScriptRound{Path: []string{"confirmCharge", "recheck", "charge", "charged"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+	)
 }
 
 // TestChargePaymentValidation sends, for each constraint of an argument or a form
@@ -149,23 +147,17 @@ func TestChargePaymentValidation(t *testing.T) {
 func TestChargePaymentOperationIDs(t *testing.T) {
 	h := &fakeChargePayment{}
 	hs := mrtrtest.New(t, NewChargePaymentProgram(h))
-	mrtrtest.RunScript(t, hs, mrtrtest.Script{
-		Args: map[string]any{"invoiceId": "inv_0"},
-		Rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"confirm"}, Path: []string{"validate", "confirmCharge"}},
-			{Path: []string{"confirmCharge", "recheck", "charge", "charged"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		},
-		Want: mrtr.OutcomeSuccess,
-	})
+	first := []mrtrtest.ScriptRound{
+		{Asks: []string{"confirm"}, Path: []string{"validate", "confirmCharge"}},
+		{Path: []string{"confirmCharge", "recheck", "charge", "charged"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+	}
+	mrtrtest.RunScript(t, hs, mrtrtest.Script{Args: map[string]any{"invoiceId": "inv_0"}, Rounds: first, Want: mrtr.OutcomeSuccess})
 	before := h.fake.Effects()
-	mrtrtest.RunScript(t, hs, mrtrtest.Script{
-		Args: map[string]any{"invoiceId": "inv_0"},
-		Rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"confirm"}, Path: []string{"validate", "confirmCharge"}},
-			{Path: []string{"confirmCharge", "recheck", "charge"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		},
-		Want: mrtr.OutcomeRejected,
-	})
+	second := []mrtrtest.ScriptRound{
+		{Asks: []string{"confirm"}, Path: []string{"validate", "confirmCharge"}},
+		{Path: []string{"confirmCharge", "recheck", "charge"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+	}
+	mrtrtest.RunScript(t, hs, mrtrtest.Script{Args: map[string]any{"invoiceId": "inv_0"}, Rounds: second, Want: mrtr.OutcomeRejected})
 	if got := h.fake.Effects() - before; got != 0 {
 		t.Fatalf("the second workflow performed %d side effects, want 0: chargeCard must not run again", got)
 	}
@@ -173,32 +165,15 @@ func TestChargePaymentOperationIDs(t *testing.T) {
 
 // TestChargePaymentRejectedInputs sends, at every state that asks, answers meant
 // for other states (and confirmations before their gate was shown): none is
-// taken, and the same question is asked again.
+// taken, no side effect runs, and the same question is asked again.
 func TestChargePaymentRejectedInputs(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name: "at confirmCharge: answers to other states",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"confirm"}, Path: []string{"validate", "confirmCharge"}},
-			{Asks: []string{"confirm"}, Path: []string{"confirmCharge"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
-		},
-	}, {
-		name: "at confirmCharge: confirmation before the gate was shown",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"confirm"}, Path: []string{"validate", "confirmCharge"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		},
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeChargePayment{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewChargePaymentProgram(h)), mrtrtest.Script{Args: map[string]any{"invoiceId": "inv_0"}, Rounds: tc.rounds, Want: tc.want})
-			if h.fake.Effects() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
-			}
-		})
-	}
+	runChargePayment(
+		t, "at confirmCharge: answers to other states", nil, "", 0,
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"validate", "confirmCharge"}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"confirmCharge"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
+	)
+	runChargePayment(
+		t, "at confirmCharge: confirmation before the gate was shown", nil, "", 0,
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"validate", "confirmCharge"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+	)
 }

@@ -77,28 +77,28 @@ func TestCloseSupportTicketMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewCloseSupportTicketProgram(h), fixturesCloseSupportTicket(h))
 }
 
+// runCloseSupportTicket runs, as subtest name, a workflow of the fixture arguments round by round
+// on a new fake whose checks take outcomes, and checks that it ends want (or
+// keeps asking, when want is "") after performing effects side effects.
+func runCloseSupportTicket(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
+	t.Run(name, func(t *testing.T) {
+		h := &fakeCloseSupportTicket{fake: mrtrtest.Fake{Outcomes: outcomes}}
+		mrtrtest.RunScript(t, mrtrtest.New(t, NewCloseSupportTicketProgram(h)), mrtrtest.Script{Args: map[string]any{"ticketId": "0"}, Rounds: rounds, Want: want})
+		if got := h.fake.Effects(); got != effects {
+			t.Fatalf("%d side effects, want %d", got, effects)
+		}
+	})
+}
+
 // TestCloseSupportTicketTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs and what it asks.
+// once, round by round, checking the states each round runs, what it asks, how
+// the workflow ends and how many side effects it performed.
 func TestCloseSupportTicketTransitions(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name: "lookup>askReason>close>closed",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"reason"}, Path: []string{"lookup", "askReason"}},
-			{Path: []string{"askReason", "close", "closed"}, Send: mcp.InputResponseMap{"reason": answersCloseSupportTicket["reason"]}},
-		},
-		want: mrtr.OutcomeSuccess,
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeCloseSupportTicket{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewCloseSupportTicketProgram(h)), mrtrtest.Script{Args: map[string]any{"ticketId": "0"}, Rounds: tc.rounds, Want: tc.want})
-		})
-	}
+	runCloseSupportTicket(
+		t, "lookup>askReason>close>closed", nil, mrtr.OutcomeSuccess, 1,
+		mrtrtest.ScriptRound{Asks: []string{"reason"}, Path: []string{"lookup", "askReason"}},
+		mrtrtest.ScriptRound{Path: []string{"askReason", "close", "closed"}, Send: mcp.InputResponseMap{"reason": answersCloseSupportTicket["reason"]}},
+	)
 }
 
 // TestCloseSupportTicketValidation sends, for each constraint of an argument or a form
@@ -160,23 +160,17 @@ func TestCloseSupportTicketValidation(t *testing.T) {
 func TestCloseSupportTicketOperationIDs(t *testing.T) {
 	h := &fakeCloseSupportTicket{}
 	hs := mrtrtest.New(t, NewCloseSupportTicketProgram(h))
-	mrtrtest.RunScript(t, hs, mrtrtest.Script{
-		Args: map[string]any{"ticketId": "0"},
-		Rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"reason"}, Path: []string{"lookup", "askReason"}},
-			{Path: []string{"askReason", "close", "closed"}, Send: mcp.InputResponseMap{"reason": answersCloseSupportTicket["reason"]}},
-		},
-		Want: mrtr.OutcomeSuccess,
-	})
+	first := []mrtrtest.ScriptRound{
+		{Asks: []string{"reason"}, Path: []string{"lookup", "askReason"}},
+		{Path: []string{"askReason", "close", "closed"}, Send: mcp.InputResponseMap{"reason": answersCloseSupportTicket["reason"]}},
+	}
+	mrtrtest.RunScript(t, hs, mrtrtest.Script{Args: map[string]any{"ticketId": "0"}, Rounds: first, Want: mrtr.OutcomeSuccess})
 	before := h.fake.Effects()
-	mrtrtest.RunScript(t, hs, mrtrtest.Script{
-		Args: map[string]any{"ticketId": "0"},
-		Rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"reason"}, Path: []string{"lookup", "askReason"}},
-			{Path: []string{"askReason", "close"}, Send: mcp.InputResponseMap{"reason": answersCloseSupportTicket["reason"]}},
-		},
-		Want: mrtr.OutcomeRejected,
-	})
+	second := []mrtrtest.ScriptRound{
+		{Asks: []string{"reason"}, Path: []string{"lookup", "askReason"}},
+		{Path: []string{"askReason", "close"}, Send: mcp.InputResponseMap{"reason": answersCloseSupportTicket["reason"]}},
+	}
+	mrtrtest.RunScript(t, hs, mrtrtest.Script{Args: map[string]any{"ticketId": "0"}, Rounds: second, Want: mrtr.OutcomeRejected})
 	if got := h.fake.Effects() - before; got != 0 {
 		t.Fatalf("the second workflow performed %d side effects, want 0: closeTicket must not run again", got)
 	}
@@ -184,27 +178,11 @@ func TestCloseSupportTicketOperationIDs(t *testing.T) {
 
 // TestCloseSupportTicketRejectedInputs sends, at every state that asks, answers meant
 // for other states (and confirmations before their gate was shown): none is
-// taken, and the same question is asked again.
+// taken, no side effect runs, and the same question is asked again.
 func TestCloseSupportTicketRejectedInputs(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name: "at askReason: answers to other states",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"reason"}, Path: []string{"lookup", "askReason"}},
-			{Asks: []string{"reason"}, Path: []string{"askReason"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
-		},
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeCloseSupportTicket{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewCloseSupportTicketProgram(h)), mrtrtest.Script{Args: map[string]any{"ticketId": "0"}, Rounds: tc.rounds, Want: tc.want})
-			if h.fake.Effects() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
-			}
-		})
-	}
+	runCloseSupportTicket(
+		t, "at askReason: answers to other states", nil, "", 0,
+		mrtrtest.ScriptRound{Asks: []string{"reason"}, Path: []string{"lookup", "askReason"}},
+		mrtrtest.ScriptRound{Asks: []string{"reason"}, Path: []string{"askReason"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
+	)
 }

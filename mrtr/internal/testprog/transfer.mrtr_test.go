@@ -86,46 +86,39 @@ func TestTransferMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewTransferProgram(h), fixturesTransfer(h))
 }
 
+// runTransfer runs, as subtest name, a workflow of the fixture arguments round by round
+// on a new fake whose checks take outcomes, and checks that it ends want (or
+// keeps asking, when want is "") after performing effects side effects.
+func runTransfer(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
+	t.Run(name, func(t *testing.T) {
+		h := &fakeTransfer{fake: mrtrtest.Fake{Outcomes: outcomes}}
+		mrtrtest.RunScript(t, mrtrtest.New(t, NewTransferProgram(h)), mrtrtest.Script{Args: map[string]any{"account": "acc-000", "amount": int64(1)}, Rounds: rounds, Want: want})
+		if got := h.fake.Effects(); got != effects {
+			t.Fatalf("%d side effects, want %d", got, effects)
+		}
+	})
+}
+
 // TestTransferTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs and what it asks.
+// once, round by round, checking the states each round runs, what it asks, how
+// the workflow ends and how many side effects it performed.
 func TestTransferTransitions(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name:     "inspect>(frozen)frozen",
-		outcomes: map[string][]uint8{"inspectAccount": {1}},
-		rounds: []mrtrtest.ScriptRound{
-			{Path: []string{"inspect", "frozen"}},
-		},
-		want: mrtr.OutcomeFailed,
-	}, {
-		name:     "inspect>(open)askMemo>confirm>(decline)declined",
-		outcomes: map[string][]uint8{"inspectAccount": {2}},
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"memo", "summary"}, Path: []string{"inspect", "askMemo"}},
-			{Asks: []string{"confirm"}, Path: []string{"askMemo", "confirm"}, Send: mcp.InputResponseMap{"memo": answersTransfer["memo"], "summary": answersTransfer["summary"]}},
-			{Path: []string{"confirm", "declined"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": false})}},
-		},
-		want: mrtr.OutcomeCancelled,
-	}, {
-		name:     "inspect>(open)askMemo>confirm>recheck>send>done",
-		outcomes: map[string][]uint8{"inspectAccount": {2}},
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"memo", "summary"}, Path: []string{"inspect", "askMemo"}},
-			{Asks: []string{"confirm"}, Path: []string{"askMemo", "confirm"}, Send: mcp.InputResponseMap{"memo": answersTransfer["memo"], "summary": answersTransfer["summary"]}},
-			{Path: []string{"confirm", "recheck", "send", "done"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		},
-		want: mrtr.OutcomeSuccess,
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeTransfer{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewTransferProgram(h)), mrtrtest.Script{Args: map[string]any{"account": "acc-000", "amount": int64(1)}, Rounds: tc.rounds, Want: tc.want})
-		})
-	}
+	runTransfer(
+		t, "inspect>(frozen)frozen", map[string][]uint8{"inspectAccount": {1}}, mrtr.OutcomeFailed, 0,
+		mrtrtest.ScriptRound{Path: []string{"inspect", "frozen"}},
+	)
+	runTransfer(
+		t, "inspect>(open)askMemo>confirm>(decline)declined", map[string][]uint8{"inspectAccount": {2}}, mrtr.OutcomeCancelled, 0,
+		mrtrtest.ScriptRound{Asks: []string{"memo", "summary"}, Path: []string{"inspect", "askMemo"}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"askMemo", "confirm"}, Send: mcp.InputResponseMap{"memo": answersTransfer["memo"], "summary": answersTransfer["summary"]}},
+		mrtrtest.ScriptRound{Path: []string{"confirm", "declined"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": false})}},
+	)
+	runTransfer(
+		t, "inspect>(open)askMemo>confirm>recheck>send>done", map[string][]uint8{"inspectAccount": {2}}, mrtr.OutcomeSuccess, 1,
+		mrtrtest.ScriptRound{Asks: []string{"memo", "summary"}, Path: []string{"inspect", "askMemo"}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"askMemo", "confirm"}, Send: mcp.InputResponseMap{"memo": answersTransfer["memo"], "summary": answersTransfer["summary"]}},
+		mrtrtest.ScriptRound{Path: []string{"confirm", "recheck", "send", "done"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+	)
 }
 
 // TestTransferValidation sends, for each constraint of an argument or a form
@@ -192,25 +185,19 @@ func TestTransferValidation(t *testing.T) {
 func TestTransferOperationIDs(t *testing.T) {
 	h := &fakeTransfer{}
 	hs := mrtrtest.New(t, NewTransferProgram(h))
-	mrtrtest.RunScript(t, hs, mrtrtest.Script{
-		Args: map[string]any{"account": "acc-000", "amount": int64(1)},
-		Rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"memo", "summary"}, Path: []string{"inspect", "askMemo"}},
-			{Asks: []string{"confirm"}, Path: []string{"askMemo", "confirm"}, Send: mcp.InputResponseMap{"memo": answersTransfer["memo"], "summary": answersTransfer["summary"]}},
-			{Path: []string{"confirm", "recheck", "send", "done"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		},
-		Want: mrtr.OutcomeSuccess,
-	})
+	first := []mrtrtest.ScriptRound{
+		{Asks: []string{"memo", "summary"}, Path: []string{"inspect", "askMemo"}},
+		{Asks: []string{"confirm"}, Path: []string{"askMemo", "confirm"}, Send: mcp.InputResponseMap{"memo": answersTransfer["memo"], "summary": answersTransfer["summary"]}},
+		{Path: []string{"confirm", "recheck", "send", "done"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+	}
+	mrtrtest.RunScript(t, hs, mrtrtest.Script{Args: map[string]any{"account": "acc-000", "amount": int64(1)}, Rounds: first, Want: mrtr.OutcomeSuccess})
 	before := h.fake.Effects()
-	mrtrtest.RunScript(t, hs, mrtrtest.Script{
-		Args: map[string]any{"account": "acc-000", "amount": int64(1)},
-		Rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"memo", "summary"}, Path: []string{"inspect", "askMemo"}},
-			{Asks: []string{"confirm"}, Path: []string{"askMemo", "confirm"}, Send: mcp.InputResponseMap{"memo": answersTransfer["memo"], "summary": answersTransfer["summary"]}},
-			{Path: []string{"confirm", "recheck", "send"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		},
-		Want: mrtr.OutcomeRejected,
-	})
+	second := []mrtrtest.ScriptRound{
+		{Asks: []string{"memo", "summary"}, Path: []string{"inspect", "askMemo"}},
+		{Asks: []string{"confirm"}, Path: []string{"askMemo", "confirm"}, Send: mcp.InputResponseMap{"memo": answersTransfer["memo"], "summary": answersTransfer["summary"]}},
+		{Path: []string{"confirm", "recheck", "send"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+	}
+	mrtrtest.RunScript(t, hs, mrtrtest.Script{Args: map[string]any{"account": "acc-000", "amount": int64(1)}, Rounds: second, Want: mrtr.OutcomeRejected})
 	if got := h.fake.Effects() - before; got != 0 {
 		t.Fatalf("the second workflow performed %d side effects, want 0: sendMoney must not run again", got)
 	}
@@ -218,43 +205,22 @@ func TestTransferOperationIDs(t *testing.T) {
 
 // TestTransferRejectedInputs sends, at every state that asks, answers meant
 // for other states (and confirmations before their gate was shown): none is
-// taken, and the same question is asked again.
+// taken, no side effect runs, and the same question is asked again.
 func TestTransferRejectedInputs(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name:     "at askMemo: answers to other states",
-		outcomes: map[string][]uint8{"inspectAccount": {2}},
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"memo", "summary"}, Path: []string{"inspect", "askMemo"}},
-			{Asks: []string{"memo", "summary"}, Path: []string{"askMemo"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		},
-	}, {
-		name:     "at confirm: answers to other states",
-		outcomes: map[string][]uint8{"inspectAccount": {2}},
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"memo", "summary"}, Path: []string{"inspect", "askMemo"}},
-			{Asks: []string{"confirm"}, Path: []string{"askMemo", "confirm"}, Send: mcp.InputResponseMap{"memo": answersTransfer["memo"], "summary": answersTransfer["summary"]}},
-			{Asks: []string{"confirm"}, Path: []string{"confirm"}, Send: mcp.InputResponseMap{"memo": answersTransfer["memo"], "summary": answersTransfer["summary"]}},
-		},
-	}, {
-		name:     "at confirm: confirmation before the gate was shown",
-		outcomes: map[string][]uint8{"inspectAccount": {2}},
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"memo", "summary"}, Path: []string{"inspect", "askMemo"}},
-			{Asks: []string{"confirm"}, Path: []string{"askMemo", "confirm"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "memo": answersTransfer["memo"], "summary": answersTransfer["summary"]}},
-		},
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeTransfer{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewTransferProgram(h)), mrtrtest.Script{Args: map[string]any{"account": "acc-000", "amount": int64(1)}, Rounds: tc.rounds, Want: tc.want})
-			if h.fake.Effects() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
-			}
-		})
-	}
+	runTransfer(
+		t, "at askMemo: answers to other states", map[string][]uint8{"inspectAccount": {2}}, "", 0,
+		mrtrtest.ScriptRound{Asks: []string{"memo", "summary"}, Path: []string{"inspect", "askMemo"}},
+		mrtrtest.ScriptRound{Asks: []string{"memo", "summary"}, Path: []string{"askMemo"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+	)
+	runTransfer(
+		t, "at confirm: answers to other states", map[string][]uint8{"inspectAccount": {2}}, "", 0,
+		mrtrtest.ScriptRound{Asks: []string{"memo", "summary"}, Path: []string{"inspect", "askMemo"}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"askMemo", "confirm"}, Send: mcp.InputResponseMap{"memo": answersTransfer["memo"], "summary": answersTransfer["summary"]}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"confirm"}, Send: mcp.InputResponseMap{"memo": answersTransfer["memo"], "summary": answersTransfer["summary"]}},
+	)
+	runTransfer(
+		t, "at confirm: confirmation before the gate was shown", map[string][]uint8{"inspectAccount": {2}}, "", 0,
+		mrtrtest.ScriptRound{Asks: []string{"memo", "summary"}, Path: []string{"inspect", "askMemo"}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"askMemo", "confirm"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "memo": answersTransfer["memo"], "summary": answersTransfer["summary"]}},
+	)
 }

@@ -70,28 +70,28 @@ func TestVaultMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewVaultProgram(h), fixturesVault(h))
 }
 
+// runVault runs, as subtest name, a workflow of the fixture arguments round by round
+// on a new fake whose checks take outcomes, and checks that it ends want (or
+// keeps asking, when want is "") after performing effects side effects.
+func runVault(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
+	t.Run(name, func(t *testing.T) {
+		h := &fakeVault{fake: mrtrtest.Fake{Outcomes: outcomes}}
+		mrtrtest.RunScript(t, mrtrtest.New(t, NewVaultProgram(h)), mrtrtest.Script{Args: map[string]any{"vaultId": "v-1"}, Rounds: rounds, Want: want})
+		if got := h.fake.Effects(); got != effects {
+			t.Fatalf("%d side effects, want %d", got, effects)
+		}
+	})
+}
+
 // TestVaultTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs and what it asks.
+// once, round by round, checking the states each round runs, what it asks, how
+// the workflow ends and how many side effects it performed.
 func TestVaultTransitions(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name: "load>askPin>open>opened",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"pin"}, Path: []string{"load", "askPin"}},
-			{Path: []string{"askPin", "open", "opened"}, Send: mcp.InputResponseMap{"pin": answersVault["pin"]}},
-		},
-		want: mrtr.OutcomeSuccess,
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeVault{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewVaultProgram(h)), mrtrtest.Script{Args: map[string]any{"vaultId": "v-1"}, Rounds: tc.rounds, Want: tc.want})
-		})
-	}
+	runVault(
+		t, "load>askPin>open>opened", nil, mrtr.OutcomeSuccess, 1,
+		mrtrtest.ScriptRound{Asks: []string{"pin"}, Path: []string{"load", "askPin"}},
+		mrtrtest.ScriptRound{Path: []string{"askPin", "open", "opened"}, Send: mcp.InputResponseMap{"pin": answersVault["pin"]}},
+	)
 }
 
 // TestVaultValidation sends, for each constraint of an argument or a form
@@ -152,23 +152,17 @@ func TestVaultValidation(t *testing.T) {
 func TestVaultOperationIDs(t *testing.T) {
 	h := &fakeVault{}
 	hs := mrtrtest.New(t, NewVaultProgram(h))
-	mrtrtest.RunScript(t, hs, mrtrtest.Script{
-		Args: map[string]any{"vaultId": "v-1"},
-		Rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"pin"}, Path: []string{"load", "askPin"}},
-			{Path: []string{"askPin", "open", "opened"}, Send: mcp.InputResponseMap{"pin": answersVault["pin"]}},
-		},
-		Want: mrtr.OutcomeSuccess,
-	})
+	first := []mrtrtest.ScriptRound{
+		{Asks: []string{"pin"}, Path: []string{"load", "askPin"}},
+		{Path: []string{"askPin", "open", "opened"}, Send: mcp.InputResponseMap{"pin": answersVault["pin"]}},
+	}
+	mrtrtest.RunScript(t, hs, mrtrtest.Script{Args: map[string]any{"vaultId": "v-1"}, Rounds: first, Want: mrtr.OutcomeSuccess})
 	before := h.fake.Effects()
-	mrtrtest.RunScript(t, hs, mrtrtest.Script{
-		Args: map[string]any{"vaultId": "v-1"},
-		Rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"pin"}, Path: []string{"load", "askPin"}},
-			{Path: []string{"askPin", "open"}, Send: mcp.InputResponseMap{"pin": answersVault["pin"]}},
-		},
-		Want: mrtr.OutcomeRejected,
-	})
+	second := []mrtrtest.ScriptRound{
+		{Asks: []string{"pin"}, Path: []string{"load", "askPin"}},
+		{Path: []string{"askPin", "open"}, Send: mcp.InputResponseMap{"pin": answersVault["pin"]}},
+	}
+	mrtrtest.RunScript(t, hs, mrtrtest.Script{Args: map[string]any{"vaultId": "v-1"}, Rounds: second, Want: mrtr.OutcomeRejected})
 	if got := h.fake.Effects() - before; got != 0 {
 		t.Fatalf("the second workflow performed %d side effects, want 0: openVault must not run again", got)
 	}
@@ -176,27 +170,11 @@ func TestVaultOperationIDs(t *testing.T) {
 
 // TestVaultRejectedInputs sends, at every state that asks, answers meant
 // for other states (and confirmations before their gate was shown): none is
-// taken, and the same question is asked again.
+// taken, no side effect runs, and the same question is asked again.
 func TestVaultRejectedInputs(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name: "at askPin: answers to other states",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"pin"}, Path: []string{"load", "askPin"}},
-			{Asks: []string{"pin"}, Path: []string{"askPin"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
-		},
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeVault{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewVaultProgram(h)), mrtrtest.Script{Args: map[string]any{"vaultId": "v-1"}, Rounds: tc.rounds, Want: tc.want})
-			if h.fake.Effects() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
-			}
-		})
-	}
+	runVault(
+		t, "at askPin: answers to other states", nil, "", 0,
+		mrtrtest.ScriptRound{Asks: []string{"pin"}, Path: []string{"load", "askPin"}},
+		mrtrtest.ScriptRound{Asks: []string{"pin"}, Path: []string{"askPin"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
+	)
 }

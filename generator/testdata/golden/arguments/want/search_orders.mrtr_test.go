@@ -70,28 +70,28 @@ func TestSearchOrdersMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewSearchOrdersProgram(h), fixturesSearchOrders(h))
 }
 
+// runSearchOrders runs, as subtest name, a workflow of the fixture arguments round by round
+// on a new fake whose checks take outcomes, and checks that it ends want (or
+// keeps asking, when want is "") after performing effects side effects.
+func runSearchOrders(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
+	t.Run(name, func(t *testing.T) {
+		h := &fakeSearchOrders{fake: mrtrtest.Fake{Outcomes: outcomes}}
+		mrtrtest.RunScript(t, mrtrtest.New(t, NewSearchOrdersProgram(h)), mrtrtest.Script{Args: map[string]any{"query": "example", "regions": []any{"eu"}, "status": "open"}, Rounds: rounds, Want: want})
+		if got := h.fake.Effects(); got != effects {
+			t.Fatalf("%d side effects, want %d", got, effects)
+		}
+	})
+}
+
 // TestSearchOrdersTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs and what it asks.
+// once, round by round, checking the states each round runs, what it asks, how
+// the workflow ends and how many side effects it performed.
 func TestSearchOrdersTransitions(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name: "find>pick>open>opened",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"choice"}, Path: []string{"find", "pick"}},
-			{Path: []string{"pick", "open", "opened"}, Send: mcp.InputResponseMap{"choice": answersSearchOrders["choice"]}},
-		},
-		want: mrtr.OutcomeSuccess,
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeSearchOrders{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewSearchOrdersProgram(h)), mrtrtest.Script{Args: map[string]any{"query": "example", "regions": []any{"eu"}, "status": "open"}, Rounds: tc.rounds, Want: tc.want})
-		})
-	}
+	runSearchOrders(
+		t, "find>pick>open>opened", nil, mrtr.OutcomeSuccess, 0,
+		mrtrtest.ScriptRound{Asks: []string{"choice"}, Path: []string{"find", "pick"}},
+		mrtrtest.ScriptRound{Path: []string{"pick", "open", "opened"}, Send: mcp.InputResponseMap{"choice": answersSearchOrders["choice"]}},
+	)
 }
 
 // TestSearchOrdersValidation sends, for each constraint of an argument or a form
@@ -185,27 +185,11 @@ func TestSearchOrdersValidation(t *testing.T) {
 
 // TestSearchOrdersRejectedInputs sends, at every state that asks, answers meant
 // for other states (and confirmations before their gate was shown): none is
-// taken, and the same question is asked again.
+// taken, no side effect runs, and the same question is asked again.
 func TestSearchOrdersRejectedInputs(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name: "at pick: answers to other states",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"choice"}, Path: []string{"find", "pick"}},
-			{Asks: []string{"choice"}, Path: []string{"pick"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
-		},
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeSearchOrders{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewSearchOrdersProgram(h)), mrtrtest.Script{Args: map[string]any{"query": "example", "regions": []any{"eu"}, "status": "open"}, Rounds: tc.rounds, Want: tc.want})
-			if h.fake.Effects() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
-			}
-		})
-	}
+	runSearchOrders(
+		t, "at pick: answers to other states", nil, "", 0,
+		mrtrtest.ScriptRound{Asks: []string{"choice"}, Path: []string{"find", "pick"}},
+		mrtrtest.ScriptRound{Asks: []string{"choice"}, Path: []string{"pick"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
+	)
 }

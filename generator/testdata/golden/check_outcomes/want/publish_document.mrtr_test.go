@@ -64,38 +64,34 @@ func TestPublishDocumentMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewPublishDocumentProgram(h), fixturesPublishDocument(h))
 }
 
+// runPublishDocument runs, as subtest name, a workflow of the fixture arguments round by round
+// on a new fake whose checks take outcomes, and checks that it ends want (or
+// keeps asking, when want is "") after performing effects side effects.
+func runPublishDocument(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
+	t.Run(name, func(t *testing.T) {
+		h := &fakePublishDocument{fake: mrtrtest.Fake{Outcomes: outcomes}}
+		mrtrtest.RunScript(t, mrtrtest.New(t, NewPublishDocumentProgram(h)), mrtrtest.Script{Args: map[string]any{"documentId": "example"}, Rounds: rounds, Want: want})
+		if got := h.fake.Effects(); got != effects {
+			t.Fatalf("%d side effects, want %d", got, effects)
+		}
+	})
+}
+
 // TestPublishDocumentTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs and what it asks.
+// once, round by round, checking the states each round runs, what it asks, how
+// the workflow ends and how many side effects it performed.
 func TestPublishDocumentTransitions(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name:     "confirmPublish>recheck>(changed)confirmPublish>(decline)notPublished",
-		outcomes: map[string][]uint8{"readyToPublish": {1}},
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"confirm"}, Path: []string{"confirmPublish"}},
-			{Asks: []string{"confirm"}, Path: []string{"confirmPublish", "recheck", "confirmPublish"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-			{Path: []string{"confirmPublish", "notPublished"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": false})}},
-		},
-		want: mrtr.OutcomeCancelled,
-	}, {
-		name:     "confirmPublish>recheck>(ready)publish>published",
-		outcomes: map[string][]uint8{"readyToPublish": {2}},
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"confirm"}, Path: []string{"confirmPublish"}},
-			{Path: []string{"confirmPublish", "recheck", "publish", "published"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		},
-		want: mrtr.OutcomeSuccess,
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakePublishDocument{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewPublishDocumentProgram(h)), mrtrtest.Script{Args: map[string]any{"documentId": "example"}, Rounds: tc.rounds, Want: tc.want})
-		})
-	}
+	runPublishDocument(
+		t, "confirmPublish>recheck>(changed)confirmPublish>(decline)notPublished", map[string][]uint8{"readyToPublish": {1}}, mrtr.OutcomeCancelled, 0,
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"confirmPublish"}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"confirmPublish", "recheck", "confirmPublish"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		mrtrtest.ScriptRound{Path: []string{"confirmPublish", "notPublished"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": false})}},
+	)
+	runPublishDocument(
+		t, "confirmPublish>recheck>(ready)publish>published", map[string][]uint8{"readyToPublish": {2}}, mrtr.OutcomeSuccess, 1,
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"confirmPublish"}},
+		mrtrtest.ScriptRound{Path: []string{"confirmPublish", "recheck", "publish", "published"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+	)
 }
 
 // TestPublishDocumentValidation sends, for each constraint of an argument or a form
@@ -144,32 +140,15 @@ func TestPublishDocumentValidation(t *testing.T) {
 
 // TestPublishDocumentRejectedInputs sends, at every state that asks, answers meant
 // for other states (and confirmations before their gate was shown): none is
-// taken, and the same question is asked again.
+// taken, no side effect runs, and the same question is asked again.
 func TestPublishDocumentRejectedInputs(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name: "at confirmPublish: answers to other states",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"confirm"}, Path: []string{"confirmPublish"}},
-			{Asks: []string{"confirm"}, Path: []string{"confirmPublish"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
-		},
-	}, {
-		name: "at confirmPublish: confirmation before the gate was shown",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"confirm"}, Path: []string{"confirmPublish"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		},
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakePublishDocument{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewPublishDocumentProgram(h)), mrtrtest.Script{Args: map[string]any{"documentId": "example"}, Rounds: tc.rounds, Want: tc.want})
-			if h.fake.Effects() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
-			}
-		})
-	}
+	runPublishDocument(
+		t, "at confirmPublish: answers to other states", nil, "", 0,
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"confirmPublish"}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"confirmPublish"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
+	)
+	runPublishDocument(
+		t, "at confirmPublish: confirmation before the gate was shown", nil, "", 0,
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"confirmPublish"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+	)
 }

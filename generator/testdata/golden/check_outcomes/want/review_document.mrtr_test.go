@@ -74,68 +74,52 @@ func TestReviewDocumentMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewReviewDocumentProgram(h), fixturesReviewDocument(h))
 }
 
+// runReviewDocument runs, as subtest name, a workflow of the fixture arguments round by round
+// on a new fake whose checks take outcomes, and checks that it ends want (or
+// keeps asking, when want is "") after performing effects side effects.
+func runReviewDocument(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
+	t.Run(name, func(t *testing.T) {
+		h := &fakeReviewDocument{fake: mrtrtest.Fake{Outcomes: outcomes}}
+		mrtrtest.RunScript(t, mrtrtest.New(t, NewReviewDocumentProgram(h)), mrtrtest.Script{Args: map[string]any{"documentId": "example"}, Rounds: rounds, Want: want})
+		if got := h.fake.Effects(); got != effects {
+			t.Fatalf("%d side effects, want %d", got, effects)
+		}
+	})
+}
+
 // TestReviewDocumentTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs and what it asks.
+// once, round by round, checking the states each round runs, what it asks, how
+// the workflow ends and how many side effects it performed.
 func TestReviewDocumentTransitions(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name:     "load>review>(rejected)rejected",
-		outcomes: map[string][]uint8{"reviewDocument": {3}},
-		rounds: []mrtrtest.ScriptRound{
-			{Path: []string{"load", "review", "rejected"}},
-		},
-		want: mrtr.OutcomeFailed,
-	}, {
-		name:     "load>review>(approved)approve>approved",
-		outcomes: map[string][]uint8{"reviewDocument": {1}},
-		rounds: []mrtrtest.ScriptRound{
-			{Path: []string{"load", "review", "approve", "approved"}},
-		},
-		want: mrtr.OutcomeSuccess,
-	}, {
-		name:     "load>review>(needsWork)askRevision>(decline)abandoned",
-		outcomes: map[string][]uint8{"reviewDocument": {2}},
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"change"}, Path: []string{"load", "review", "askRevision"}},
-			{Path: []string{"askRevision", "abandoned"}, Send: mcp.InputResponseMap{"change": mrtrtest.Decline()}},
-		},
-		want: mrtr.OutcomeCancelled,
-	}, {
-		name:     "load>review>(needsWork)askRevision>reReview>(rejected)rejected",
-		outcomes: map[string][]uint8{"reviewDocument": {2, 3}},
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"change"}, Path: []string{"load", "review", "askRevision"}},
-			{Path: []string{"askRevision", "reReview", "rejected"}, Send: mcp.InputResponseMap{"change": answersReviewDocument["change"]}},
-		},
-		want: mrtr.OutcomeFailed,
-	}, {
-		name:     "load>review>(needsWork)askRevision>reReview>(approved)approve>approved",
-		outcomes: map[string][]uint8{"reviewDocument": {2, 1}},
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"change"}, Path: []string{"load", "review", "askRevision"}},
-			{Path: []string{"askRevision", "reReview", "approve", "approved"}, Send: mcp.InputResponseMap{"change": answersReviewDocument["change"]}},
-		},
-		want: mrtr.OutcomeSuccess,
-	}, {
-		name:     "load>review>(needsWork)askRevision>reReview>(needsWork)askRevision>(decline)abandoned",
-		outcomes: map[string][]uint8{"reviewDocument": {2, 2}},
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"change"}, Path: []string{"load", "review", "askRevision"}},
-			{Asks: []string{"change"}, Path: []string{"askRevision", "reReview", "askRevision"}, Send: mcp.InputResponseMap{"change": answersReviewDocument["change"]}},
-			{Path: []string{"askRevision", "abandoned"}, Send: mcp.InputResponseMap{"change": mrtrtest.Decline()}},
-		},
-		want: mrtr.OutcomeCancelled,
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeReviewDocument{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewReviewDocumentProgram(h)), mrtrtest.Script{Args: map[string]any{"documentId": "example"}, Rounds: tc.rounds, Want: tc.want})
-		})
-	}
+	runReviewDocument(
+		t, "load>review>(rejected)rejected", map[string][]uint8{"reviewDocument": {3}}, mrtr.OutcomeFailed, 0,
+		mrtrtest.ScriptRound{Path: []string{"load", "review", "rejected"}},
+	)
+	runReviewDocument(
+		t, "load>review>(approved)approve>approved", map[string][]uint8{"reviewDocument": {1}}, mrtr.OutcomeSuccess, 0,
+		mrtrtest.ScriptRound{Path: []string{"load", "review", "approve", "approved"}},
+	)
+	runReviewDocument(
+		t, "load>review>(needsWork)askRevision>(decline)abandoned", map[string][]uint8{"reviewDocument": {2}}, mrtr.OutcomeCancelled, 0,
+		mrtrtest.ScriptRound{Asks: []string{"change"}, Path: []string{"load", "review", "askRevision"}},
+		mrtrtest.ScriptRound{Path: []string{"askRevision", "abandoned"}, Send: mcp.InputResponseMap{"change": mrtrtest.Decline()}},
+	)
+	runReviewDocument(
+		t, "load>review>(needsWork)askRevision>reReview>(rejected)rejected", map[string][]uint8{"reviewDocument": {2, 3}}, mrtr.OutcomeFailed, 0,
+		mrtrtest.ScriptRound{Asks: []string{"change"}, Path: []string{"load", "review", "askRevision"}},
+		mrtrtest.ScriptRound{Path: []string{"askRevision", "reReview", "rejected"}, Send: mcp.InputResponseMap{"change": answersReviewDocument["change"]}},
+	)
+	runReviewDocument(
+		t, "load>review>(needsWork)askRevision>reReview>(approved)approve>approved", map[string][]uint8{"reviewDocument": {2, 1}}, mrtr.OutcomeSuccess, 0,
+		mrtrtest.ScriptRound{Asks: []string{"change"}, Path: []string{"load", "review", "askRevision"}},
+		mrtrtest.ScriptRound{Path: []string{"askRevision", "reReview", "approve", "approved"}, Send: mcp.InputResponseMap{"change": answersReviewDocument["change"]}},
+	)
+	runReviewDocument(
+		t, "load>review>(needsWork)askRevision>reReview>(needsWork)askRevision>(decline)abandoned", map[string][]uint8{"reviewDocument": {2, 2}}, mrtr.OutcomeCancelled, 0,
+		mrtrtest.ScriptRound{Asks: []string{"change"}, Path: []string{"load", "review", "askRevision"}},
+		mrtrtest.ScriptRound{Asks: []string{"change"}, Path: []string{"askRevision", "reReview", "askRevision"}, Send: mcp.InputResponseMap{"change": answersReviewDocument["change"]}},
+		mrtrtest.ScriptRound{Path: []string{"askRevision", "abandoned"}, Send: mcp.InputResponseMap{"change": mrtrtest.Decline()}},
+	)
 }
 
 // TestReviewDocumentValidation sends, for each constraint of an argument or a form
@@ -191,28 +175,11 @@ func TestReviewDocumentValidation(t *testing.T) {
 
 // TestReviewDocumentRejectedInputs sends, at every state that asks, answers meant
 // for other states (and confirmations before their gate was shown): none is
-// taken, and the same question is asked again.
+// taken, no side effect runs, and the same question is asked again.
 func TestReviewDocumentRejectedInputs(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name:     "at askRevision: answers to other states",
-		outcomes: map[string][]uint8{"reviewDocument": {2}},
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"change"}, Path: []string{"load", "review", "askRevision"}},
-			{Asks: []string{"change"}, Path: []string{"askRevision"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
-		},
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeReviewDocument{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewReviewDocumentProgram(h)), mrtrtest.Script{Args: map[string]any{"documentId": "example"}, Rounds: tc.rounds, Want: tc.want})
-			if h.fake.Effects() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
-			}
-		})
-	}
+	runReviewDocument(
+		t, "at askRevision: answers to other states", map[string][]uint8{"reviewDocument": {2}}, "", 0,
+		mrtrtest.ScriptRound{Asks: []string{"change"}, Path: []string{"load", "review", "askRevision"}},
+		mrtrtest.ScriptRound{Asks: []string{"change"}, Path: []string{"askRevision"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
+	)
 }

@@ -67,64 +67,56 @@ func TestCleanUpBranchesMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewCleanUpBranchesProgram(h), fixturesCleanUpBranches(h))
 }
 
+// runCleanUpBranches runs, as subtest name, a workflow of the fixture arguments round by round
+// on a new fake whose checks take outcomes, and checks that it ends want (or
+// keeps asking, when want is "") after performing effects side effects.
+func runCleanUpBranches(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
+	t.Run(name, func(t *testing.T) {
+		h := &fakeCleanUpBranches{fake: mrtrtest.Fake{Outcomes: outcomes}}
+		mrtrtest.RunScript(t, mrtrtest.New(t, NewCleanUpBranchesProgram(h)), mrtrtest.Script{Args: map[string]any{"repo": "example"}, Rounds: rounds, Want: want})
+		if got := h.fake.Effects(); got != effects {
+			t.Fatalf("%d side effects, want %d", got, effects)
+		}
+	})
+}
+
 // TestCleanUpBranchesTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs and what it asks.
+// once, round by round, checking the states each round runs, what it asks, how
+// the workflow ends and how many side effects it performed.
 func TestCleanUpBranchesTransitions(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name: "scan>confirmMerged>(decline)keptAll",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"confirm"}, Path: []string{"scan", "confirmMerged"}},
-			{Path: []string{"confirmMerged", "keptAll"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": false})}},
-		},
-		want: mrtr.OutcomeCancelled,
-	}, {
-		name: "scan>confirmMerged>confirmStale>(cancel)keptAll",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"confirm"}, Path: []string{"scan", "confirmMerged"}},
-			{Asks: []string{"staleBranches"}, Path: []string{"confirmMerged", "confirmStale"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-			{Path: []string{"confirmStale", "keptAll"}, Send: mcp.InputResponseMap{"staleBranches": mrtrtest.Cancel()}},
-		},
-		want: mrtr.OutcomeCancelled,
-	}, {
-		name: "scan>confirmMerged>confirmStale>confirmTags>(cancel)keptAll",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"confirm"}, Path: []string{"scan", "confirmMerged"}},
-			{Asks: []string{"staleBranches"}, Path: []string{"confirmMerged", "confirmStale"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-			{Asks: []string{"tags"}, Path: []string{"confirmStale", "confirmTags"}, Send: mcp.InputResponseMap{"staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true})}},
-			{Path: []string{"confirmTags", "keptAll"}, Send: mcp.InputResponseMap{"tags": mrtrtest.Cancel()}},
-		},
-		want: mrtr.OutcomeCancelled,
-	}, {
-		name: "scan>confirmMerged>confirmStale>confirmTags>confirmFinal>recheck>delete>deleted",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"confirm"}, Path: []string{"scan", "confirmMerged"}},
-			{Asks: []string{"staleBranches"}, Path: []string{"confirmMerged", "confirmStale"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-			{Asks: []string{"tags"}, Path: []string{"confirmStale", "confirmTags"}, Send: mcp.InputResponseMap{"staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true})}},
-			{Asks: []string{"final"}, Path: []string{"confirmTags", "confirmFinal"}, Send: mcp.InputResponseMap{"tags": mrtrtest.Accept(map[string]any{"confirm": true})}},
-			{Path: []string{"confirmFinal", "recheck", "delete", "deleted"}, Send: mcp.InputResponseMap{"final": mrtrtest.Accept(map[string]any{"sure": true})}},
-		},
-		want: mrtr.OutcomeSuccess,
-	}, {
-		name: "scan>confirmMerged>confirmStale>confirmTags>(decline)recheck>delete>deleted",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"confirm"}, Path: []string{"scan", "confirmMerged"}},
-			{Asks: []string{"staleBranches"}, Path: []string{"confirmMerged", "confirmStale"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-			{Asks: []string{"tags"}, Path: []string{"confirmStale", "confirmTags"}, Send: mcp.InputResponseMap{"staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true})}},
-			{Path: []string{"confirmTags", "recheck", "delete", "deleted"}, Send: mcp.InputResponseMap{"tags": mrtrtest.Accept(map[string]any{"confirm": false})}},
-		},
-		want: mrtr.OutcomeSuccess,
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeCleanUpBranches{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewCleanUpBranchesProgram(h)), mrtrtest.Script{Args: map[string]any{"repo": "example"}, Rounds: tc.rounds, Want: tc.want})
-		})
-	}
+	runCleanUpBranches(
+		t, "scan>confirmMerged>(decline)keptAll", nil, mrtr.OutcomeCancelled, 0,
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"scan", "confirmMerged"}},
+		mrtrtest.ScriptRound{Path: []string{"confirmMerged", "keptAll"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": false})}},
+	)
+	runCleanUpBranches(
+		t, "scan>confirmMerged>confirmStale>(cancel)keptAll", nil, mrtr.OutcomeCancelled, 0,
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"scan", "confirmMerged"}},
+		mrtrtest.ScriptRound{Asks: []string{"staleBranches"}, Path: []string{"confirmMerged", "confirmStale"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		mrtrtest.ScriptRound{Path: []string{"confirmStale", "keptAll"}, Send: mcp.InputResponseMap{"staleBranches": mrtrtest.Cancel()}},
+	)
+	runCleanUpBranches(
+		t, "scan>confirmMerged>confirmStale>confirmTags>(cancel)keptAll", nil, mrtr.OutcomeCancelled, 0,
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"scan", "confirmMerged"}},
+		mrtrtest.ScriptRound{Asks: []string{"staleBranches"}, Path: []string{"confirmMerged", "confirmStale"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"tags"}, Path: []string{"confirmStale", "confirmTags"}, Send: mcp.InputResponseMap{"staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true})}},
+		mrtrtest.ScriptRound{Path: []string{"confirmTags", "keptAll"}, Send: mcp.InputResponseMap{"tags": mrtrtest.Cancel()}},
+	)
+	runCleanUpBranches(
+		t, "scan>confirmMerged>confirmStale>confirmTags>confirmFinal>recheck>delete>deleted", nil, mrtr.OutcomeSuccess, 1,
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"scan", "confirmMerged"}},
+		mrtrtest.ScriptRound{Asks: []string{"staleBranches"}, Path: []string{"confirmMerged", "confirmStale"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"tags"}, Path: []string{"confirmStale", "confirmTags"}, Send: mcp.InputResponseMap{"staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"final"}, Path: []string{"confirmTags", "confirmFinal"}, Send: mcp.InputResponseMap{"tags": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		mrtrtest.ScriptRound{Path: []string{"confirmFinal", "recheck", "delete", "deleted"}, Send: mcp.InputResponseMap{"final": mrtrtest.Accept(map[string]any{"sure": true})}},
+	)
+	runCleanUpBranches(
+		t, "scan>confirmMerged>confirmStale>confirmTags>(decline)recheck>delete>deleted", nil, mrtr.OutcomeSuccess, 1,
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"scan", "confirmMerged"}},
+		mrtrtest.ScriptRound{Asks: []string{"staleBranches"}, Path: []string{"confirmMerged", "confirmStale"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"tags"}, Path: []string{"confirmStale", "confirmTags"}, Send: mcp.InputResponseMap{"staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true})}},
+		mrtrtest.ScriptRound{Path: []string{"confirmTags", "recheck", "delete", "deleted"}, Send: mcp.InputResponseMap{"tags": mrtrtest.Accept(map[string]any{"confirm": false})}},
+	)
 }
 
 // TestCleanUpBranchesValidation sends, for each constraint of an argument or a form
@@ -173,77 +165,54 @@ func TestCleanUpBranchesValidation(t *testing.T) {
 
 // TestCleanUpBranchesRejectedInputs sends, at every state that asks, answers meant
 // for other states (and confirmations before their gate was shown): none is
-// taken, and the same question is asked again.
+// taken, no side effect runs, and the same question is asked again.
 func TestCleanUpBranchesRejectedInputs(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name: "at confirmMerged: answers to other states",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"confirm"}, Path: []string{"scan", "confirmMerged"}},
-			{Asks: []string{"confirm"}, Path: []string{"confirmMerged"}, Send: mcp.InputResponseMap{"final": mrtrtest.Accept(map[string]any{"sure": true}), "staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true}), "tags": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		},
-	}, {
-		name: "at confirmMerged: confirmation before the gate was shown",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"confirm"}, Path: []string{"scan", "confirmMerged"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		},
-	}, {
-		name: "at confirmStale: answers to other states",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"confirm"}, Path: []string{"scan", "confirmMerged"}},
-			{Asks: []string{"staleBranches"}, Path: []string{"confirmMerged", "confirmStale"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-			{Asks: []string{"staleBranches"}, Path: []string{"confirmStale"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "final": mrtrtest.Accept(map[string]any{"sure": true}), "tags": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		},
-	}, {
-		name: "at confirmStale: confirmation before the gate was shown",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"confirm"}, Path: []string{"scan", "confirmMerged"}},
-			{Asks: []string{"staleBranches"}, Path: []string{"confirmMerged", "confirmStale"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true})}},
-		},
-	}, {
-		name: "at confirmTags: answers to other states",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"confirm"}, Path: []string{"scan", "confirmMerged"}},
-			{Asks: []string{"staleBranches"}, Path: []string{"confirmMerged", "confirmStale"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-			{Asks: []string{"tags"}, Path: []string{"confirmStale", "confirmTags"}, Send: mcp.InputResponseMap{"staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true})}},
-			{Asks: []string{"tags"}, Path: []string{"confirmTags"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "final": mrtrtest.Accept(map[string]any{"sure": true}), "staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true})}},
-		},
-	}, {
-		name: "at confirmTags: confirmation before the gate was shown",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"confirm"}, Path: []string{"scan", "confirmMerged"}},
-			{Asks: []string{"staleBranches"}, Path: []string{"confirmMerged", "confirmStale"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-			{Asks: []string{"tags"}, Path: []string{"confirmStale", "confirmTags"}, Send: mcp.InputResponseMap{"staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true}), "tags": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		},
-	}, {
-		name: "at confirmFinal: answers to other states",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"confirm"}, Path: []string{"scan", "confirmMerged"}},
-			{Asks: []string{"staleBranches"}, Path: []string{"confirmMerged", "confirmStale"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-			{Asks: []string{"tags"}, Path: []string{"confirmStale", "confirmTags"}, Send: mcp.InputResponseMap{"staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true})}},
-			{Asks: []string{"final"}, Path: []string{"confirmTags", "confirmFinal"}, Send: mcp.InputResponseMap{"tags": mrtrtest.Accept(map[string]any{"confirm": true})}},
-			{Asks: []string{"final"}, Path: []string{"confirmFinal"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true}), "tags": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		},
-	}, {
-		name: "at confirmFinal: confirmation before the gate was shown",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"confirm"}, Path: []string{"scan", "confirmMerged"}},
-			{Asks: []string{"staleBranches"}, Path: []string{"confirmMerged", "confirmStale"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-			{Asks: []string{"tags"}, Path: []string{"confirmStale", "confirmTags"}, Send: mcp.InputResponseMap{"staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true})}},
-			{Asks: []string{"final"}, Path: []string{"confirmTags", "confirmFinal"}, Send: mcp.InputResponseMap{"final": mrtrtest.Accept(map[string]any{"sure": true}), "tags": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		},
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeCleanUpBranches{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewCleanUpBranchesProgram(h)), mrtrtest.Script{Args: map[string]any{"repo": "example"}, Rounds: tc.rounds, Want: tc.want})
-			if h.fake.Effects() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
-			}
-		})
-	}
+	runCleanUpBranches(
+		t, "at confirmMerged: answers to other states", nil, "", 0,
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"scan", "confirmMerged"}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"confirmMerged"}, Send: mcp.InputResponseMap{"final": mrtrtest.Accept(map[string]any{"sure": true}), "staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true}), "tags": mrtrtest.Accept(map[string]any{"confirm": true})}},
+	)
+	runCleanUpBranches(
+		t, "at confirmMerged: confirmation before the gate was shown", nil, "", 0,
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"scan", "confirmMerged"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+	)
+	runCleanUpBranches(
+		t, "at confirmStale: answers to other states", nil, "", 0,
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"scan", "confirmMerged"}},
+		mrtrtest.ScriptRound{Asks: []string{"staleBranches"}, Path: []string{"confirmMerged", "confirmStale"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"staleBranches"}, Path: []string{"confirmStale"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "final": mrtrtest.Accept(map[string]any{"sure": true}), "tags": mrtrtest.Accept(map[string]any{"confirm": true})}},
+	)
+	runCleanUpBranches(
+		t, "at confirmStale: confirmation before the gate was shown", nil, "", 0,
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"scan", "confirmMerged"}},
+		mrtrtest.ScriptRound{Asks: []string{"staleBranches"}, Path: []string{"confirmMerged", "confirmStale"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true})}},
+	)
+	runCleanUpBranches(
+		t, "at confirmTags: answers to other states", nil, "", 0,
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"scan", "confirmMerged"}},
+		mrtrtest.ScriptRound{Asks: []string{"staleBranches"}, Path: []string{"confirmMerged", "confirmStale"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"tags"}, Path: []string{"confirmStale", "confirmTags"}, Send: mcp.InputResponseMap{"staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"tags"}, Path: []string{"confirmTags"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "final": mrtrtest.Accept(map[string]any{"sure": true}), "staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true})}},
+	)
+	runCleanUpBranches(
+		t, "at confirmTags: confirmation before the gate was shown", nil, "", 0,
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"scan", "confirmMerged"}},
+		mrtrtest.ScriptRound{Asks: []string{"staleBranches"}, Path: []string{"confirmMerged", "confirmStale"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"tags"}, Path: []string{"confirmStale", "confirmTags"}, Send: mcp.InputResponseMap{"staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true}), "tags": mrtrtest.Accept(map[string]any{"confirm": true})}},
+	)
+	runCleanUpBranches(
+		t, "at confirmFinal: answers to other states", nil, "", 0,
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"scan", "confirmMerged"}},
+		mrtrtest.ScriptRound{Asks: []string{"staleBranches"}, Path: []string{"confirmMerged", "confirmStale"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"tags"}, Path: []string{"confirmStale", "confirmTags"}, Send: mcp.InputResponseMap{"staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"final"}, Path: []string{"confirmTags", "confirmFinal"}, Send: mcp.InputResponseMap{"tags": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"final"}, Path: []string{"confirmFinal"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true}), "tags": mrtrtest.Accept(map[string]any{"confirm": true})}},
+	)
+	runCleanUpBranches(
+		t, "at confirmFinal: confirmation before the gate was shown", nil, "", 0,
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"scan", "confirmMerged"}},
+		mrtrtest.ScriptRound{Asks: []string{"staleBranches"}, Path: []string{"confirmMerged", "confirmStale"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"tags"}, Path: []string{"confirmStale", "confirmTags"}, Send: mcp.InputResponseMap{"staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"final"}, Path: []string{"confirmTags", "confirmFinal"}, Send: mcp.InputResponseMap{"final": mrtrtest.Accept(map[string]any{"sure": true}), "tags": mrtrtest.Accept(map[string]any{"confirm": true})}},
+	)
 }

@@ -86,29 +86,29 @@ func TestIssueRefundMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewIssueRefundProgram(h), fixturesIssueRefund(h))
 }
 
+// runIssueRefund runs, as subtest name, a workflow of the fixture arguments round by round
+// on a new fake whose checks take outcomes, and checks that it ends want (or
+// keeps asking, when want is "") after performing effects side effects.
+func runIssueRefund(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
+	t.Run(name, func(t *testing.T) {
+		h := &fakeIssueRefund{fake: mrtrtest.Fake{Outcomes: outcomes}}
+		mrtrtest.RunScript(t, mrtrtest.New(t, NewIssueRefundProgram(h)), mrtrtest.Script{Args: map[string]any{"amountCents": int64(1), "orderId": "ord_0"}, Rounds: rounds, Want: want})
+		if got := h.fake.Effects(); got != effects {
+			t.Fatalf("%d side effects, want %d", got, effects)
+		}
+	})
+}
+
 // TestIssueRefundTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs and what it asks.
+// once, round by round, checking the states each round runs, what it asks, how
+// the workflow ends and how many side effects it performed.
 func TestIssueRefundTransitions(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name: "check>askChannel>confirmRefund>recheck>reserve>refund>notify>audit>done",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"channel"}, Path: []string{"check", "askChannel"}},
-			{Asks: []string{"confirm"}, Path: []string{"askChannel", "confirmRefund"}, Send: mcp.InputResponseMap{"channel": answersIssueRefund["channel"]}},
-			{Path: []string{"confirmRefund", "recheck", "reserve", "refund", "notify", "audit", "done"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		},
-		want: mrtr.OutcomeSuccess,
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeIssueRefund{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewIssueRefundProgram(h)), mrtrtest.Script{Args: map[string]any{"amountCents": int64(1), "orderId": "ord_0"}, Rounds: tc.rounds, Want: tc.want})
-		})
-	}
+	runIssueRefund(
+		t, "check>askChannel>confirmRefund>recheck>reserve>refund>notify>audit>done", nil, mrtr.OutcomeSuccess, 4,
+		mrtrtest.ScriptRound{Asks: []string{"channel"}, Path: []string{"check", "askChannel"}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"askChannel", "confirmRefund"}, Send: mcp.InputResponseMap{"channel": answersIssueRefund["channel"]}},
+		mrtrtest.ScriptRound{Path: []string{"confirmRefund", "recheck", "reserve", "refund", "notify", "audit", "done"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+	)
 }
 
 // TestIssueRefundValidation sends, for each constraint of an argument or a form
@@ -175,25 +175,19 @@ func TestIssueRefundValidation(t *testing.T) {
 func TestIssueRefundOperationIDs(t *testing.T) {
 	h := &fakeIssueRefund{}
 	hs := mrtrtest.New(t, NewIssueRefundProgram(h))
-	mrtrtest.RunScript(t, hs, mrtrtest.Script{
-		Args: map[string]any{"amountCents": int64(1), "orderId": "ord_0"},
-		Rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"channel"}, Path: []string{"check", "askChannel"}},
-			{Asks: []string{"confirm"}, Path: []string{"askChannel", "confirmRefund"}, Send: mcp.InputResponseMap{"channel": answersIssueRefund["channel"]}},
-			{Path: []string{"confirmRefund", "recheck", "reserve", "refund", "notify", "audit", "done"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		},
-		Want: mrtr.OutcomeSuccess,
-	})
+	first := []mrtrtest.ScriptRound{
+		{Asks: []string{"channel"}, Path: []string{"check", "askChannel"}},
+		{Asks: []string{"confirm"}, Path: []string{"askChannel", "confirmRefund"}, Send: mcp.InputResponseMap{"channel": answersIssueRefund["channel"]}},
+		{Path: []string{"confirmRefund", "recheck", "reserve", "refund", "notify", "audit", "done"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+	}
+	mrtrtest.RunScript(t, hs, mrtrtest.Script{Args: map[string]any{"amountCents": int64(1), "orderId": "ord_0"}, Rounds: first, Want: mrtr.OutcomeSuccess})
 	before := h.fake.Effects()
-	mrtrtest.RunScript(t, hs, mrtrtest.Script{
-		Args: map[string]any{"amountCents": int64(1), "orderId": "ord_0"},
-		Rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"channel"}, Path: []string{"check", "askChannel"}},
-			{Asks: []string{"confirm"}, Path: []string{"askChannel", "confirmRefund"}, Send: mcp.InputResponseMap{"channel": answersIssueRefund["channel"]}},
-			{Path: []string{"confirmRefund", "recheck", "reserve", "refund"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		},
-		Want: mrtr.OutcomeRejected,
-	})
+	second := []mrtrtest.ScriptRound{
+		{Asks: []string{"channel"}, Path: []string{"check", "askChannel"}},
+		{Asks: []string{"confirm"}, Path: []string{"askChannel", "confirmRefund"}, Send: mcp.InputResponseMap{"channel": answersIssueRefund["channel"]}},
+		{Path: []string{"confirmRefund", "recheck", "reserve", "refund"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+	}
+	mrtrtest.RunScript(t, hs, mrtrtest.Script{Args: map[string]any{"amountCents": int64(1), "orderId": "ord_0"}, Rounds: second, Want: mrtr.OutcomeRejected})
 	if got := h.fake.Effects() - before; got != 1 {
 		t.Fatalf("the second workflow performed %d side effects, want 1: refundPayment must not run again", got)
 	}
@@ -201,40 +195,22 @@ func TestIssueRefundOperationIDs(t *testing.T) {
 
 // TestIssueRefundRejectedInputs sends, at every state that asks, answers meant
 // for other states (and confirmations before their gate was shown): none is
-// taken, and the same question is asked again.
+// taken, no side effect runs, and the same question is asked again.
 func TestIssueRefundRejectedInputs(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name: "at askChannel: answers to other states",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"channel"}, Path: []string{"check", "askChannel"}},
-			{Asks: []string{"channel"}, Path: []string{"askChannel"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		},
-	}, {
-		name: "at confirmRefund: answers to other states",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"channel"}, Path: []string{"check", "askChannel"}},
-			{Asks: []string{"confirm"}, Path: []string{"askChannel", "confirmRefund"}, Send: mcp.InputResponseMap{"channel": answersIssueRefund["channel"]}},
-			{Asks: []string{"confirm"}, Path: []string{"confirmRefund"}, Send: mcp.InputResponseMap{"channel": answersIssueRefund["channel"]}},
-		},
-	}, {
-		name: "at confirmRefund: confirmation before the gate was shown",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"channel"}, Path: []string{"check", "askChannel"}},
-			{Asks: []string{"confirm"}, Path: []string{"askChannel", "confirmRefund"}, Send: mcp.InputResponseMap{"channel": answersIssueRefund["channel"], "confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		},
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeIssueRefund{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewIssueRefundProgram(h)), mrtrtest.Script{Args: map[string]any{"amountCents": int64(1), "orderId": "ord_0"}, Rounds: tc.rounds, Want: tc.want})
-			if h.fake.Effects() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
-			}
-		})
-	}
+	runIssueRefund(
+		t, "at askChannel: answers to other states", nil, "", 0,
+		mrtrtest.ScriptRound{Asks: []string{"channel"}, Path: []string{"check", "askChannel"}},
+		mrtrtest.ScriptRound{Asks: []string{"channel"}, Path: []string{"askChannel"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+	)
+	runIssueRefund(
+		t, "at confirmRefund: answers to other states", nil, "", 0,
+		mrtrtest.ScriptRound{Asks: []string{"channel"}, Path: []string{"check", "askChannel"}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"askChannel", "confirmRefund"}, Send: mcp.InputResponseMap{"channel": answersIssueRefund["channel"]}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"confirmRefund"}, Send: mcp.InputResponseMap{"channel": answersIssueRefund["channel"]}},
+	)
+	runIssueRefund(
+		t, "at confirmRefund: confirmation before the gate was shown", nil, "", 0,
+		mrtrtest.ScriptRound{Asks: []string{"channel"}, Path: []string{"check", "askChannel"}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"askChannel", "confirmRefund"}, Send: mcp.InputResponseMap{"channel": answersIssueRefund["channel"], "confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+	)
 }

@@ -96,28 +96,28 @@ func TestRunSurveyMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewRunSurveyProgram(h), fixturesRunSurvey(h))
 }
 
+// runRunSurvey runs, as subtest name, a workflow of the fixture arguments round by round
+// on a new fake whose checks take outcomes, and checks that it ends want (or
+// keeps asking, when want is "") after performing effects side effects.
+func runRunSurvey(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
+	t.Run(name, func(t *testing.T) {
+		h := &fakeRunSurvey{fake: mrtrtest.Fake{Outcomes: outcomes}}
+		mrtrtest.RunScript(t, mrtrtest.New(t, NewRunSurveyProgram(h)), mrtrtest.Script{Args: map[string]any{"customerId": "c-42"}, Rounds: rounds, Want: want})
+		if got := h.fake.Effects(); got != effects {
+			t.Fatalf("%d side effects, want %d", got, effects)
+		}
+	})
+}
+
 // TestRunSurveyTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs and what it asks.
+// once, round by round, checking the states each round runs, what it asks, how
+// the workflow ends and how many side effects it performed.
 func TestRunSurveyTransitions(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name: "lookup>askForm>saveAnswers>thanks",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"form"}, Path: []string{"lookup", "askForm"}},
-			{Path: []string{"askForm", "saveAnswers", "thanks"}, Send: mcp.InputResponseMap{"form": answersRunSurvey["form"]}},
-		},
-		want: mrtr.OutcomeSuccess,
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeRunSurvey{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewRunSurveyProgram(h)), mrtrtest.Script{Args: map[string]any{"customerId": "c-42"}, Rounds: tc.rounds, Want: tc.want})
-		})
-	}
+	runRunSurvey(
+		t, "lookup>askForm>saveAnswers>thanks", nil, mrtr.OutcomeSuccess, 0,
+		mrtrtest.ScriptRound{Asks: []string{"form"}, Path: []string{"lookup", "askForm"}},
+		mrtrtest.ScriptRound{Path: []string{"askForm", "saveAnswers", "thanks"}, Send: mcp.InputResponseMap{"form": answersRunSurvey["form"]}},
+	)
 }
 
 // TestRunSurveyValidation sends, for each constraint of an argument or a form
@@ -209,27 +209,11 @@ func TestRunSurveyValidation(t *testing.T) {
 
 // TestRunSurveyRejectedInputs sends, at every state that asks, answers meant
 // for other states (and confirmations before their gate was shown): none is
-// taken, and the same question is asked again.
+// taken, no side effect runs, and the same question is asked again.
 func TestRunSurveyRejectedInputs(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name: "at askForm: answers to other states",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"form"}, Path: []string{"lookup", "askForm"}},
-			{Asks: []string{"form"}, Path: []string{"askForm"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
-		},
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeRunSurvey{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewRunSurveyProgram(h)), mrtrtest.Script{Args: map[string]any{"customerId": "c-42"}, Rounds: tc.rounds, Want: tc.want})
-			if h.fake.Effects() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
-			}
-		})
-	}
+	runRunSurvey(
+		t, "at askForm: answers to other states", nil, "", 0,
+		mrtrtest.ScriptRound{Asks: []string{"form"}, Path: []string{"lookup", "askForm"}},
+		mrtrtest.ScriptRound{Asks: []string{"form"}, Path: []string{"askForm"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
+	)
 }

@@ -78,29 +78,29 @@ func TestTriageTicketMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewTriageTicketProgram(h), fixturesTriageTicket(h))
 }
 
+// runTriageTicket runs, as subtest name, a workflow of the fixture arguments round by round
+// on a new fake whose checks take outcomes, and checks that it ends want (or
+// keeps asking, when want is "") after performing effects side effects.
+func runTriageTicket(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
+	t.Run(name, func(t *testing.T) {
+		h := &fakeTriageTicket{fake: mrtrtest.Fake{Outcomes: outcomes}}
+		mrtrtest.RunScript(t, mrtrtest.New(t, NewTriageTicketProgram(h)), mrtrtest.Script{Args: map[string]any{"ticketId": "example"}, Rounds: rounds, Want: want})
+		if got := h.fake.Effects(); got != effects {
+			t.Fatalf("%d side effects, want %d", got, effects)
+		}
+	})
+}
+
 // TestTriageTicketTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs and what it asks.
+// once, round by round, checking the states each round runs, what it asks, how
+// the workflow ends and how many side effects it performed.
 func TestTriageTicketTransitions(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name: "lookup>askImpact>askCustomer>save>done",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"impact"}, Path: []string{"lookup", "askImpact"}},
-			{Asks: []string{"customer", "internal"}, Path: []string{"askImpact", "askCustomer"}, Send: mcp.InputResponseMap{"impact": answersTriageTicket["impact"]}},
-			{Path: []string{"askCustomer", "save", "done"}, Send: mcp.InputResponseMap{"customer": answersTriageTicket["customer"], "internal": answersTriageTicket["internal"]}},
-		},
-		want: mrtr.OutcomeSuccess,
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeTriageTicket{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewTriageTicketProgram(h)), mrtrtest.Script{Args: map[string]any{"ticketId": "example"}, Rounds: tc.rounds, Want: tc.want})
-		})
-	}
+	runTriageTicket(
+		t, "lookup>askImpact>askCustomer>save>done", nil, mrtr.OutcomeSuccess, 0,
+		mrtrtest.ScriptRound{Asks: []string{"impact"}, Path: []string{"lookup", "askImpact"}},
+		mrtrtest.ScriptRound{Asks: []string{"customer", "internal"}, Path: []string{"askImpact", "askCustomer"}, Send: mcp.InputResponseMap{"impact": answersTriageTicket["impact"]}},
+		mrtrtest.ScriptRound{Path: []string{"askCustomer", "save", "done"}, Send: mcp.InputResponseMap{"customer": answersTriageTicket["customer"], "internal": answersTriageTicket["internal"]}},
+	)
 }
 
 // TestTriageTicketValidation sends, for each constraint of an argument or a form
@@ -168,34 +168,17 @@ func TestTriageTicketValidation(t *testing.T) {
 
 // TestTriageTicketRejectedInputs sends, at every state that asks, answers meant
 // for other states (and confirmations before their gate was shown): none is
-// taken, and the same question is asked again.
+// taken, no side effect runs, and the same question is asked again.
 func TestTriageTicketRejectedInputs(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name: "at askImpact: answers to other states",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"impact"}, Path: []string{"lookup", "askImpact"}},
-			{Asks: []string{"impact"}, Path: []string{"askImpact"}, Send: mcp.InputResponseMap{"customer": answersTriageTicket["customer"], "internal": answersTriageTicket["internal"]}},
-		},
-	}, {
-		name: "at askCustomer: answers to other states",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"impact"}, Path: []string{"lookup", "askImpact"}},
-			{Asks: []string{"customer", "internal"}, Path: []string{"askImpact", "askCustomer"}, Send: mcp.InputResponseMap{"impact": answersTriageTicket["impact"]}},
-			{Asks: []string{"customer", "internal"}, Path: []string{"askCustomer"}, Send: mcp.InputResponseMap{"impact": answersTriageTicket["impact"]}},
-		},
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeTriageTicket{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewTriageTicketProgram(h)), mrtrtest.Script{Args: map[string]any{"ticketId": "example"}, Rounds: tc.rounds, Want: tc.want})
-			if h.fake.Effects() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
-			}
-		})
-	}
+	runTriageTicket(
+		t, "at askImpact: answers to other states", nil, "", 0,
+		mrtrtest.ScriptRound{Asks: []string{"impact"}, Path: []string{"lookup", "askImpact"}},
+		mrtrtest.ScriptRound{Asks: []string{"impact"}, Path: []string{"askImpact"}, Send: mcp.InputResponseMap{"customer": answersTriageTicket["customer"], "internal": answersTriageTicket["internal"]}},
+	)
+	runTriageTicket(
+		t, "at askCustomer: answers to other states", nil, "", 0,
+		mrtrtest.ScriptRound{Asks: []string{"impact"}, Path: []string{"lookup", "askImpact"}},
+		mrtrtest.ScriptRound{Asks: []string{"customer", "internal"}, Path: []string{"askImpact", "askCustomer"}, Send: mcp.InputResponseMap{"impact": answersTriageTicket["impact"]}},
+		mrtrtest.ScriptRound{Asks: []string{"customer", "internal"}, Path: []string{"askCustomer"}, Send: mcp.InputResponseMap{"impact": answersTriageTicket["impact"]}},
+	)
 }

@@ -52,27 +52,27 @@ func TestX2faSetupMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewX2faSetupProgram(h), fixturesX2faSetup(h))
 }
 
+// runX2faSetup runs, as subtest name, a workflow of the fixture arguments round by round
+// on a new fake whose checks take outcomes, and checks that it ends want (or
+// keeps asking, when want is "") after performing effects side effects.
+func runX2faSetup(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
+	t.Run(name, func(t *testing.T) {
+		h := &fakeX2faSetup{fake: mrtrtest.Fake{Outcomes: outcomes}}
+		mrtrtest.RunScript(t, mrtrtest.New(t, NewX2faSetupProgram(h)), mrtrtest.Script{Args: map[string]any{"account": "example"}, Rounds: rounds, Want: want})
+		if got := h.fake.Effects(); got != effects {
+			t.Fatalf("%d side effects, want %d", got, effects)
+		}
+	})
+}
+
 // TestX2faSetupTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs and what it asks.
+// once, round by round, checking the states each round runs, what it asks, how
+// the workflow ends and how many side effects it performed.
 func TestX2faSetupTransitions(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name: "done",
-		rounds: []mrtrtest.ScriptRound{
-			{Path: []string{"done"}},
-		},
-		want: mrtr.OutcomeSuccess,
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeX2faSetup{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewX2faSetupProgram(h)), mrtrtest.Script{Args: map[string]any{"account": "example"}, Rounds: tc.rounds, Want: tc.want})
-		})
-	}
+	runX2faSetup(
+		t, "done", nil, mrtr.OutcomeSuccess, 0,
+		mrtrtest.ScriptRound{Path: []string{"done"}},
+	)
 }
 
 // TestX2faSetupValidation sends, for each constraint of an argument or a form

@@ -74,36 +74,32 @@ func TestGetUserInfoMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewGetUserInfoProgram(h), fixturesGetUserInfo(h))
 }
 
+// runGetUserInfo runs, as subtest name, a workflow of the fixture arguments round by round
+// on a new fake whose checks take outcomes, and checks that it ends want (or
+// keeps asking, when want is "") after performing effects side effects.
+func runGetUserInfo(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
+	t.Run(name, func(t *testing.T) {
+		h := &fakeGetUserInfo{fake: mrtrtest.Fake{Outcomes: outcomes}}
+		mrtrtest.RunScript(t, mrtrtest.New(t, NewGetUserInfoProgram(h)), mrtrtest.Script{Args: map[string]any{"userId": "example"}, Rounds: rounds, Want: want})
+		if got := h.fake.Effects(); got != effects {
+			t.Fatalf("%d side effects, want %d", got, effects)
+		}
+	})
+}
+
 // TestGetUserInfoTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs and what it asks.
+// once, round by round, checking the states each round runs, what it asks, how
+// the workflow ends and how many side effects it performed.
 func TestGetUserInfoTransitions(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name:     "fetchHTTP>(found_it)askSSO>done",
-		outcomes: map[string][]uint8{"fetchUserAPI": {1}},
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"sso_URL"}, Path: []string{"fetchHTTP", "askSSO"}},
-			{Path: []string{"askSSO", "done"}, Send: mcp.InputResponseMap{"sso_URL": answersGetUserInfo["sso_URL"]}},
-		},
-		want: mrtr.OutcomeSuccess,
-	}, {
-		name:     "fetchHTTP>(not_found)missing",
-		outcomes: map[string][]uint8{"fetchUserAPI": {2}},
-		rounds: []mrtrtest.ScriptRound{
-			{Path: []string{"fetchHTTP", "missing"}},
-		},
-		want: mrtr.OutcomeFailed,
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeGetUserInfo{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewGetUserInfoProgram(h)), mrtrtest.Script{Args: map[string]any{"userId": "example"}, Rounds: tc.rounds, Want: tc.want})
-		})
-	}
+	runGetUserInfo(
+		t, "fetchHTTP>(found_it)askSSO>done", map[string][]uint8{"fetchUserAPI": {1}}, mrtr.OutcomeSuccess, 0,
+		mrtrtest.ScriptRound{Asks: []string{"sso_URL"}, Path: []string{"fetchHTTP", "askSSO"}},
+		mrtrtest.ScriptRound{Path: []string{"askSSO", "done"}, Send: mcp.InputResponseMap{"sso_URL": answersGetUserInfo["sso_URL"]}},
+	)
+	runGetUserInfo(
+		t, "fetchHTTP>(not_found)missing", map[string][]uint8{"fetchUserAPI": {2}}, mrtr.OutcomeFailed, 0,
+		mrtrtest.ScriptRound{Path: []string{"fetchHTTP", "missing"}},
+	)
 }
 
 // TestGetUserInfoValidation sends, for each constraint of an argument or a form
@@ -174,28 +170,11 @@ func TestGetUserInfoValidation(t *testing.T) {
 
 // TestGetUserInfoRejectedInputs sends, at every state that asks, answers meant
 // for other states (and confirmations before their gate was shown): none is
-// taken, and the same question is asked again.
+// taken, no side effect runs, and the same question is asked again.
 func TestGetUserInfoRejectedInputs(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name:     "at askSSO: answers to other states",
-		outcomes: map[string][]uint8{"fetchUserAPI": {1}},
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"sso_URL"}, Path: []string{"fetchHTTP", "askSSO"}},
-			{Asks: []string{"sso_URL"}, Path: []string{"askSSO"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
-		},
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeGetUserInfo{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewGetUserInfoProgram(h)), mrtrtest.Script{Args: map[string]any{"userId": "example"}, Rounds: tc.rounds, Want: tc.want})
-			if h.fake.Effects() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
-			}
-		})
-	}
+	runGetUserInfo(
+		t, "at askSSO: answers to other states", map[string][]uint8{"fetchUserAPI": {1}}, "", 0,
+		mrtrtest.ScriptRound{Asks: []string{"sso_URL"}, Path: []string{"fetchHTTP", "askSSO"}},
+		mrtrtest.ScriptRound{Asks: []string{"sso_URL"}, Path: []string{"askSSO"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
+	)
 }

@@ -79,43 +79,39 @@ func TestDraftReleaseMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewDraftReleaseProgram(h), fixturesDraftRelease(h))
 }
 
+// runDraftRelease runs, as subtest name, a workflow of the fixture arguments round by round
+// on a new fake whose checks take outcomes, and checks that it ends want (or
+// keeps asking, when want is "") after performing effects side effects.
+func runDraftRelease(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
+	t.Run(name, func(t *testing.T) {
+		h := &fakeDraftRelease{fake: mrtrtest.Fake{Outcomes: outcomes}}
+		mrtrtest.RunScript(t, mrtrtest.New(t, NewDraftReleaseProgram(h)), mrtrtest.Script{Args: map[string]any{"version": "v0.0.0"}, Rounds: rounds, Want: want})
+		if got := h.fake.Effects(); got != effects {
+			t.Fatalf("%d side effects, want %d", got, effects)
+		}
+	})
+}
+
 // TestDraftReleaseTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs and what it asks.
+// once, round by round, checking the states each round runs, what it asks, how
+// the workflow ends and how many side effects it performed.
 func TestDraftReleaseTransitions(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name: "collect>gather>(decline)dropped",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"audience", "outline", "workspace"}, Path: []string{"collect", "gather"}},
-			{Path: []string{"gather", "dropped"}, Send: mcp.InputResponseMap{"audience": mrtrtest.Decline(), "outline": answersDraftRelease["outline"], "workspace": answersDraftRelease["workspace"]}},
-		},
-		want: mrtr.OutcomeCancelled,
-	}, {
-		name: "collect>gather>polish>publish>published",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"audience", "outline", "workspace"}, Path: []string{"collect", "gather"}},
-			{Asks: []string{"repos", "summary"}, Path: []string{"gather", "polish"}, Send: mcp.InputResponseMap{"audience": answersDraftRelease["audience"], "outline": answersDraftRelease["outline"], "workspace": answersDraftRelease["workspace"]}},
-			{Path: []string{"polish", "publish", "published"}, Send: mcp.InputResponseMap{"repos": answersDraftRelease["repos"], "summary": answersDraftRelease["summary"]}},
-		},
-		want: mrtr.OutcomeSuccess,
-	}, {
-		name: "collect>gather>(cancel)cancelled",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"audience", "outline", "workspace"}, Path: []string{"collect", "gather"}},
-			{Path: []string{"gather", "cancelled"}, Send: mcp.InputResponseMap{"audience": mrtrtest.Cancel(), "outline": answersDraftRelease["outline"], "workspace": answersDraftRelease["workspace"]}},
-		},
-		want: mrtr.OutcomeCancelled,
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeDraftRelease{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewDraftReleaseProgram(h)), mrtrtest.Script{Args: map[string]any{"version": "v0.0.0"}, Rounds: tc.rounds, Want: tc.want})
-		})
-	}
+	runDraftRelease(
+		t, "collect>gather>(decline)dropped", nil, mrtr.OutcomeCancelled, 0,
+		mrtrtest.ScriptRound{Asks: []string{"audience", "outline", "workspace"}, Path: []string{"collect", "gather"}},
+		mrtrtest.ScriptRound{Path: []string{"gather", "dropped"}, Send: mcp.InputResponseMap{"audience": mrtrtest.Decline(), "outline": answersDraftRelease["outline"], "workspace": answersDraftRelease["workspace"]}},
+	)
+	runDraftRelease(
+		t, "collect>gather>polish>publish>published", nil, mrtr.OutcomeSuccess, 0,
+		mrtrtest.ScriptRound{Asks: []string{"audience", "outline", "workspace"}, Path: []string{"collect", "gather"}},
+		mrtrtest.ScriptRound{Asks: []string{"repos", "summary"}, Path: []string{"gather", "polish"}, Send: mcp.InputResponseMap{"audience": answersDraftRelease["audience"], "outline": answersDraftRelease["outline"], "workspace": answersDraftRelease["workspace"]}},
+		mrtrtest.ScriptRound{Path: []string{"polish", "publish", "published"}, Send: mcp.InputResponseMap{"repos": answersDraftRelease["repos"], "summary": answersDraftRelease["summary"]}},
+	)
+	runDraftRelease(
+		t, "collect>gather>(cancel)cancelled", nil, mrtr.OutcomeCancelled, 0,
+		mrtrtest.ScriptRound{Asks: []string{"audience", "outline", "workspace"}, Path: []string{"collect", "gather"}},
+		mrtrtest.ScriptRound{Path: []string{"gather", "cancelled"}, Send: mcp.InputResponseMap{"audience": mrtrtest.Cancel(), "outline": answersDraftRelease["outline"], "workspace": answersDraftRelease["workspace"]}},
+	)
 }
 
 // TestDraftReleaseValidation sends, for each constraint of an argument or a form
@@ -172,34 +168,17 @@ func TestDraftReleaseValidation(t *testing.T) {
 
 // TestDraftReleaseRejectedInputs sends, at every state that asks, answers meant
 // for other states (and confirmations before their gate was shown): none is
-// taken, and the same question is asked again.
+// taken, no side effect runs, and the same question is asked again.
 func TestDraftReleaseRejectedInputs(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name: "at gather: answers to other states",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"audience", "outline", "workspace"}, Path: []string{"collect", "gather"}},
-			{Asks: []string{"audience", "outline", "workspace"}, Path: []string{"gather"}, Send: mcp.InputResponseMap{"repos": answersDraftRelease["repos"], "summary": answersDraftRelease["summary"]}},
-		},
-	}, {
-		name: "at polish: answers to other states",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"audience", "outline", "workspace"}, Path: []string{"collect", "gather"}},
-			{Asks: []string{"repos", "summary"}, Path: []string{"gather", "polish"}, Send: mcp.InputResponseMap{"audience": answersDraftRelease["audience"], "outline": answersDraftRelease["outline"], "workspace": answersDraftRelease["workspace"]}},
-			{Asks: []string{"repos", "summary"}, Path: []string{"polish"}, Send: mcp.InputResponseMap{"audience": answersDraftRelease["audience"], "outline": answersDraftRelease["outline"], "workspace": answersDraftRelease["workspace"]}},
-		},
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeDraftRelease{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewDraftReleaseProgram(h)), mrtrtest.Script{Args: map[string]any{"version": "v0.0.0"}, Rounds: tc.rounds, Want: tc.want})
-			if h.fake.Effects() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
-			}
-		})
-	}
+	runDraftRelease(
+		t, "at gather: answers to other states", nil, "", 0,
+		mrtrtest.ScriptRound{Asks: []string{"audience", "outline", "workspace"}, Path: []string{"collect", "gather"}},
+		mrtrtest.ScriptRound{Asks: []string{"audience", "outline", "workspace"}, Path: []string{"gather"}, Send: mcp.InputResponseMap{"repos": answersDraftRelease["repos"], "summary": answersDraftRelease["summary"]}},
+	)
+	runDraftRelease(
+		t, "at polish: answers to other states", nil, "", 0,
+		mrtrtest.ScriptRound{Asks: []string{"audience", "outline", "workspace"}, Path: []string{"collect", "gather"}},
+		mrtrtest.ScriptRound{Asks: []string{"repos", "summary"}, Path: []string{"gather", "polish"}, Send: mcp.InputResponseMap{"audience": answersDraftRelease["audience"], "outline": answersDraftRelease["outline"], "workspace": answersDraftRelease["workspace"]}},
+		mrtrtest.ScriptRound{Asks: []string{"repos", "summary"}, Path: []string{"polish"}, Send: mcp.InputResponseMap{"audience": answersDraftRelease["audience"], "outline": answersDraftRelease["outline"], "workspace": answersDraftRelease["workspace"]}},
+	)
 }

@@ -70,28 +70,28 @@ func TestSuggestTitleMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewSuggestTitleProgram(h), fixturesSuggestTitle(h))
 }
 
+// runSuggestTitle runs, as subtest name, a workflow of the fixture arguments round by round
+// on a new fake whose checks take outcomes, and checks that it ends want (or
+// keeps asking, when want is "") after performing effects side effects.
+func runSuggestTitle(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
+	t.Run(name, func(t *testing.T) {
+		h := &fakeSuggestTitle{fake: mrtrtest.Fake{Outcomes: outcomes}}
+		mrtrtest.RunScript(t, mrtrtest.New(t, NewSuggestTitleProgram(h)), mrtrtest.Script{Args: map[string]any{"topic": "example"}, Rounds: rounds, Want: want})
+		if got := h.fake.Effects(); got != effects {
+			t.Fatalf("%d side effects, want %d", got, effects)
+		}
+	})
+}
+
 // TestSuggestTitleTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs and what it asks.
+// once, round by round, checking the states each round runs, what it asks, how
+// the workflow ends and how many side effects it performed.
 func TestSuggestTitleTransitions(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name: "lookup>askModel>done",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"folders", "title"}, Path: []string{"lookup", "askModel"}},
-			{Path: []string{"askModel", "done"}, Send: mcp.InputResponseMap{"folders": answersSuggestTitle["folders"], "title": answersSuggestTitle["title"]}},
-		},
-		want: mrtr.OutcomeSuccess,
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeSuggestTitle{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewSuggestTitleProgram(h)), mrtrtest.Script{Args: map[string]any{"topic": "example"}, Rounds: tc.rounds, Want: tc.want})
-		})
-	}
+	runSuggestTitle(
+		t, "lookup>askModel>done", nil, mrtr.OutcomeSuccess, 0,
+		mrtrtest.ScriptRound{Asks: []string{"folders", "title"}, Path: []string{"lookup", "askModel"}},
+		mrtrtest.ScriptRound{Path: []string{"askModel", "done"}, Send: mcp.InputResponseMap{"folders": answersSuggestTitle["folders"], "title": answersSuggestTitle["title"]}},
+	)
 }
 
 // TestSuggestTitleValidation sends, for each constraint of an argument or a form
@@ -140,27 +140,11 @@ func TestSuggestTitleValidation(t *testing.T) {
 
 // TestSuggestTitleRejectedInputs sends, at every state that asks, answers meant
 // for other states (and confirmations before their gate was shown): none is
-// taken, and the same question is asked again.
+// taken, no side effect runs, and the same question is asked again.
 func TestSuggestTitleRejectedInputs(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name: "at askModel: answers to other states",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"folders", "title"}, Path: []string{"lookup", "askModel"}},
-			{Asks: []string{"folders", "title"}, Path: []string{"askModel"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
-		},
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeSuggestTitle{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewSuggestTitleProgram(h)), mrtrtest.Script{Args: map[string]any{"topic": "example"}, Rounds: tc.rounds, Want: tc.want})
-			if h.fake.Effects() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
-			}
-		})
-	}
+	runSuggestTitle(
+		t, "at askModel: answers to other states", nil, "", 0,
+		mrtrtest.ScriptRound{Asks: []string{"folders", "title"}, Path: []string{"lookup", "askModel"}},
+		mrtrtest.ScriptRound{Asks: []string{"folders", "title"}, Path: []string{"askModel"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
+	)
 }

@@ -83,37 +83,35 @@ func TestDeployServiceMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewDeployServiceProgram(h), fixturesDeployService(h))
 }
 
+// runDeployService runs, as subtest name, a workflow of the fixture arguments round by round
+// on a new fake whose checks take outcomes, and checks that it ends want (or
+// keeps asking, when want is "") after performing effects side effects.
+func runDeployService(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
+	t.Run(name, func(t *testing.T) {
+		h := &fakeDeployService{fake: mrtrtest.Fake{Outcomes: outcomes}}
+		mrtrtest.RunScript(t, mrtrtest.New(t, NewDeployServiceProgram(h)), mrtrtest.Script{Args: map[string]any{"service": "a"}, Rounds: rounds, Want: want})
+		if got := h.fake.Effects(); got != effects {
+			t.Fatalf("%d side effects, want %d", got, effects)
+		}
+	})
+}
+
 // TestDeployServiceTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs and what it asks.
+// once, round by round, checking the states each round runs, what it asks, how
+// the workflow ends and how many side effects it performed.
 func TestDeployServiceTransitions(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name: "inspect>askTarget>confirmDeploy>(decline)aborted",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"changelog", "checkout", "target"}, Path: []string{"inspect", "askTarget"}},
-			{Asks: []string{"confirm"}, Path: []string{"askTarget", "confirmDeploy"}, Send: mcp.InputResponseMap{"changelog": answersDeployService["changelog"], "checkout": answersDeployService["checkout"], "target": answersDeployService["target"]}},
-			{Path: []string{"confirmDeploy", "aborted"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": false})}},
-		},
-		want: mrtr.OutcomeCancelled,
-	}, {
-		name: "inspect>askTarget>confirmDeploy>recheck>deploy>deployed",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"changelog", "checkout", "target"}, Path: []string{"inspect", "askTarget"}},
-			{Asks: []string{"confirm"}, Path: []string{"askTarget", "confirmDeploy"}, Send: mcp.InputResponseMap{"changelog": answersDeployService["changelog"], "checkout": answersDeployService["checkout"], "target": answersDeployService["target"]}},
-			{Path: []string{"confirmDeploy", "recheck", "deploy", "deployed"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		},
-		want: mrtr.OutcomeSuccess,
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeDeployService{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewDeployServiceProgram(h)), mrtrtest.Script{Args: map[string]any{"service": "a"}, Rounds: tc.rounds, Want: tc.want})
-		})
-	}
+	runDeployService(
+		t, "inspect>askTarget>confirmDeploy>(decline)aborted", nil, mrtr.OutcomeCancelled, 0,
+		mrtrtest.ScriptRound{Asks: []string{"changelog", "checkout", "target"}, Path: []string{"inspect", "askTarget"}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"askTarget", "confirmDeploy"}, Send: mcp.InputResponseMap{"changelog": answersDeployService["changelog"], "checkout": answersDeployService["checkout"], "target": answersDeployService["target"]}},
+		mrtrtest.ScriptRound{Path: []string{"confirmDeploy", "aborted"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": false})}},
+	)
+	runDeployService(
+		t, "inspect>askTarget>confirmDeploy>recheck>deploy>deployed", nil, mrtr.OutcomeSuccess, 1,
+		mrtrtest.ScriptRound{Asks: []string{"changelog", "checkout", "target"}, Path: []string{"inspect", "askTarget"}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"askTarget", "confirmDeploy"}, Send: mcp.InputResponseMap{"changelog": answersDeployService["changelog"], "checkout": answersDeployService["checkout"], "target": answersDeployService["target"]}},
+		mrtrtest.ScriptRound{Path: []string{"confirmDeploy", "recheck", "deploy", "deployed"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+	)
 }
 
 // TestDeployServiceValidation sends, for each constraint of an argument or a form
@@ -170,40 +168,22 @@ func TestDeployServiceValidation(t *testing.T) {
 
 // TestDeployServiceRejectedInputs sends, at every state that asks, answers meant
 // for other states (and confirmations before their gate was shown): none is
-// taken, and the same question is asked again.
+// taken, no side effect runs, and the same question is asked again.
 func TestDeployServiceRejectedInputs(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name: "at askTarget: answers to other states",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"changelog", "checkout", "target"}, Path: []string{"inspect", "askTarget"}},
-			{Asks: []string{"changelog", "checkout", "target"}, Path: []string{"askTarget"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		},
-	}, {
-		name: "at confirmDeploy: answers to other states",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"changelog", "checkout", "target"}, Path: []string{"inspect", "askTarget"}},
-			{Asks: []string{"confirm"}, Path: []string{"askTarget", "confirmDeploy"}, Send: mcp.InputResponseMap{"changelog": answersDeployService["changelog"], "checkout": answersDeployService["checkout"], "target": answersDeployService["target"]}},
-			{Asks: []string{"confirm"}, Path: []string{"confirmDeploy"}, Send: mcp.InputResponseMap{"changelog": answersDeployService["changelog"], "checkout": answersDeployService["checkout"], "target": answersDeployService["target"]}},
-		},
-	}, {
-		name: "at confirmDeploy: confirmation before the gate was shown",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"changelog", "checkout", "target"}, Path: []string{"inspect", "askTarget"}},
-			{Asks: []string{"confirm"}, Path: []string{"askTarget", "confirmDeploy"}, Send: mcp.InputResponseMap{"changelog": answersDeployService["changelog"], "checkout": answersDeployService["checkout"], "confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "target": answersDeployService["target"]}},
-		},
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeDeployService{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewDeployServiceProgram(h)), mrtrtest.Script{Args: map[string]any{"service": "a"}, Rounds: tc.rounds, Want: tc.want})
-			if h.fake.Effects() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
-			}
-		})
-	}
+	runDeployService(
+		t, "at askTarget: answers to other states", nil, "", 0,
+		mrtrtest.ScriptRound{Asks: []string{"changelog", "checkout", "target"}, Path: []string{"inspect", "askTarget"}},
+		mrtrtest.ScriptRound{Asks: []string{"changelog", "checkout", "target"}, Path: []string{"askTarget"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+	)
+	runDeployService(
+		t, "at confirmDeploy: answers to other states", nil, "", 0,
+		mrtrtest.ScriptRound{Asks: []string{"changelog", "checkout", "target"}, Path: []string{"inspect", "askTarget"}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"askTarget", "confirmDeploy"}, Send: mcp.InputResponseMap{"changelog": answersDeployService["changelog"], "checkout": answersDeployService["checkout"], "target": answersDeployService["target"]}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"confirmDeploy"}, Send: mcp.InputResponseMap{"changelog": answersDeployService["changelog"], "checkout": answersDeployService["checkout"], "target": answersDeployService["target"]}},
+	)
+	runDeployService(
+		t, "at confirmDeploy: confirmation before the gate was shown", nil, "", 0,
+		mrtrtest.ScriptRound{Asks: []string{"changelog", "checkout", "target"}, Path: []string{"inspect", "askTarget"}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"askTarget", "confirmDeploy"}, Send: mcp.InputResponseMap{"changelog": answersDeployService["changelog"], "checkout": answersDeployService["checkout"], "confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "target": answersDeployService["target"]}},
+	)
 }

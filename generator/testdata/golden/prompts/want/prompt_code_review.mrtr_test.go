@@ -69,35 +69,33 @@ func TestCodeReviewMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewCodeReviewProgram(h), fixturesCodeReview(h))
 }
 
+// runCodeReview runs, as subtest name, a workflow of the fixture arguments round by round
+// on a new fake whose checks take outcomes, and checks that it ends want (or
+// keeps asking, when want is "") after performing effects side effects.
+func runCodeReview(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
+	t.Run(name, func(t *testing.T) {
+		h := &fakeCodeReview{fake: mrtrtest.Fake{Outcomes: outcomes}}
+		mrtrtest.RunScript(t, mrtrtest.New(t, NewCodeReviewProgram(h)), mrtrtest.Script{Args: map[string]any{"change": "example"}, Rounds: rounds, Want: want})
+		if got := h.fake.Effects(); got != effects {
+			t.Fatalf("%d side effects, want %d", got, effects)
+		}
+	})
+}
+
 // TestCodeReviewTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs and what it asks.
+// once, round by round, checking the states each round runs, what it asks, how
+// the workflow ends and how many side effects it performed.
 func TestCodeReviewTransitions(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name: "lookup>askStyle>done",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"style"}, Path: []string{"lookup", "askStyle"}},
-			{Path: []string{"askStyle", "done"}, Send: mcp.InputResponseMap{"style": answersCodeReview["style"]}},
-		},
-		want: mrtr.OutcomeSuccess,
-	}, {
-		name: "lookup>askStyle>(decline)declined",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"style"}, Path: []string{"lookup", "askStyle"}},
-			{Path: []string{"askStyle", "declined"}, Send: mcp.InputResponseMap{"style": mrtrtest.Decline()}},
-		},
-		want: mrtr.OutcomeCancelled,
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeCodeReview{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewCodeReviewProgram(h)), mrtrtest.Script{Args: map[string]any{"change": "example"}, Rounds: tc.rounds, Want: tc.want})
-		})
-	}
+	runCodeReview(
+		t, "lookup>askStyle>done", nil, mrtr.OutcomeSuccess, 0,
+		mrtrtest.ScriptRound{Asks: []string{"style"}, Path: []string{"lookup", "askStyle"}},
+		mrtrtest.ScriptRound{Path: []string{"askStyle", "done"}, Send: mcp.InputResponseMap{"style": answersCodeReview["style"]}},
+	)
+	runCodeReview(
+		t, "lookup>askStyle>(decline)declined", nil, mrtr.OutcomeCancelled, 0,
+		mrtrtest.ScriptRound{Asks: []string{"style"}, Path: []string{"lookup", "askStyle"}},
+		mrtrtest.ScriptRound{Path: []string{"askStyle", "declined"}, Send: mcp.InputResponseMap{"style": mrtrtest.Decline()}},
+	)
 }
 
 // TestCodeReviewValidation sends, for each constraint of an argument or a form
@@ -157,27 +155,11 @@ func TestCodeReviewValidation(t *testing.T) {
 
 // TestCodeReviewRejectedInputs sends, at every state that asks, answers meant
 // for other states (and confirmations before their gate was shown): none is
-// taken, and the same question is asked again.
+// taken, no side effect runs, and the same question is asked again.
 func TestCodeReviewRejectedInputs(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name: "at askStyle: answers to other states",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"style"}, Path: []string{"lookup", "askStyle"}},
-			{Asks: []string{"style"}, Path: []string{"askStyle"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
-		},
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeCodeReview{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewCodeReviewProgram(h)), mrtrtest.Script{Args: map[string]any{"change": "example"}, Rounds: tc.rounds, Want: tc.want})
-			if h.fake.Effects() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
-			}
-		})
-	}
+	runCodeReview(
+		t, "at askStyle: answers to other states", nil, "", 0,
+		mrtrtest.ScriptRound{Asks: []string{"style"}, Path: []string{"lookup", "askStyle"}},
+		mrtrtest.ScriptRound{Asks: []string{"style"}, Path: []string{"askStyle"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
+	)
 }

@@ -70,28 +70,28 @@ func TestExportAuditLogMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewExportAuditLogProgram(h), fixturesExportAuditLog(h))
 }
 
+// runExportAuditLog runs, as subtest name, a workflow of the fixture arguments round by round
+// on a new fake whose checks take outcomes, and checks that it ends want (or
+// keeps asking, when want is "") after performing effects side effects.
+func runExportAuditLog(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
+	t.Run(name, func(t *testing.T) {
+		h := &fakeExportAuditLog{fake: mrtrtest.Fake{Outcomes: outcomes}}
+		mrtrtest.RunScript(t, mrtrtest.New(t, NewExportAuditLogProgram(h)), mrtrtest.Script{Args: map[string]any{"since": "2026-07-28"}, Rounds: rounds, Want: want})
+		if got := h.fake.Effects(); got != effects {
+			t.Fatalf("%d side effects, want %d", got, effects)
+		}
+	})
+}
+
 // TestExportAuditLogTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs and what it asks.
+// once, round by round, checking the states each round runs, what it asks, how
+// the workflow ends and how many side effects it performed.
 func TestExportAuditLogTransitions(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name: "count>askFormat>export>exported",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"format"}, Path: []string{"count", "askFormat"}},
-			{Path: []string{"askFormat", "export", "exported"}, Send: mcp.InputResponseMap{"format": answersExportAuditLog["format"]}},
-		},
-		want: mrtr.OutcomeSuccess,
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeExportAuditLog{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewExportAuditLogProgram(h)), mrtrtest.Script{Args: map[string]any{"since": "2026-07-28"}, Rounds: tc.rounds, Want: tc.want})
-		})
-	}
+	runExportAuditLog(
+		t, "count>askFormat>export>exported", nil, mrtr.OutcomeSuccess, 1,
+		mrtrtest.ScriptRound{Asks: []string{"format"}, Path: []string{"count", "askFormat"}},
+		mrtrtest.ScriptRound{Path: []string{"askFormat", "export", "exported"}, Send: mcp.InputResponseMap{"format": answersExportAuditLog["format"]}},
+	)
 }
 
 // TestExportAuditLogValidation sends, for each constraint of an argument or a form
@@ -148,27 +148,11 @@ func TestExportAuditLogValidation(t *testing.T) {
 
 // TestExportAuditLogRejectedInputs sends, at every state that asks, answers meant
 // for other states (and confirmations before their gate was shown): none is
-// taken, and the same question is asked again.
+// taken, no side effect runs, and the same question is asked again.
 func TestExportAuditLogRejectedInputs(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name: "at askFormat: answers to other states",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"format"}, Path: []string{"count", "askFormat"}},
-			{Asks: []string{"format"}, Path: []string{"askFormat"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
-		},
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeExportAuditLog{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewExportAuditLogProgram(h)), mrtrtest.Script{Args: map[string]any{"since": "2026-07-28"}, Rounds: tc.rounds, Want: tc.want})
-			if h.fake.Effects() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
-			}
-		})
-	}
+	runExportAuditLog(
+		t, "at askFormat: answers to other states", nil, "", 0,
+		mrtrtest.ScriptRound{Asks: []string{"format"}, Path: []string{"count", "askFormat"}},
+		mrtrtest.ScriptRound{Asks: []string{"format"}, Path: []string{"askFormat"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
+	)
 }

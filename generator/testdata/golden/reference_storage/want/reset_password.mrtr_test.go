@@ -67,35 +67,33 @@ func TestResetPasswordMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewResetPasswordProgram(h), fixturesResetPassword(h))
 }
 
+// runResetPassword runs, as subtest name, a workflow of the fixture arguments round by round
+// on a new fake whose checks take outcomes, and checks that it ends want (or
+// keeps asking, when want is "") after performing effects side effects.
+func runResetPassword(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
+	t.Run(name, func(t *testing.T) {
+		h := &fakeResetPassword{fake: mrtrtest.Fake{Outcomes: outcomes}}
+		mrtrtest.RunScript(t, mrtrtest.New(t, NewResetPasswordProgram(h)), mrtrtest.Script{Args: map[string]any{"userId": "example"}, Rounds: rounds, Want: want})
+		if got := h.fake.Effects(); got != effects {
+			t.Fatalf("%d side effects, want %d", got, effects)
+		}
+	})
+}
+
 // TestResetPasswordTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs and what it asks.
+// once, round by round, checking the states each round runs, what it asks, how
+// the workflow ends and how many side effects it performed.
 func TestResetPasswordTransitions(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name: "lookup>confirmAddress>(decline)kept",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"confirm"}, Path: []string{"lookup", "confirmAddress"}},
-			{Path: []string{"confirmAddress", "kept"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": false})}},
-		},
-		want: mrtr.OutcomeCancelled,
-	}, {
-		name: "lookup>confirmAddress>recheck>send>sent",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"confirm"}, Path: []string{"lookup", "confirmAddress"}},
-			{Path: []string{"confirmAddress", "recheck", "send", "sent"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		},
-		want: mrtr.OutcomeSuccess,
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeResetPassword{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewResetPasswordProgram(h)), mrtrtest.Script{Args: map[string]any{"userId": "example"}, Rounds: tc.rounds, Want: tc.want})
-		})
-	}
+	runResetPassword(
+		t, "lookup>confirmAddress>(decline)kept", nil, mrtr.OutcomeCancelled, 0,
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"lookup", "confirmAddress"}},
+		mrtrtest.ScriptRound{Path: []string{"confirmAddress", "kept"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": false})}},
+	)
+	runResetPassword(
+		t, "lookup>confirmAddress>recheck>send>sent", nil, mrtr.OutcomeSuccess, 1,
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"lookup", "confirmAddress"}},
+		mrtrtest.ScriptRound{Path: []string{"confirmAddress", "recheck", "send", "sent"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+	)
 }
 
 // TestResetPasswordValidation sends, for each constraint of an argument or a form
@@ -144,32 +142,15 @@ func TestResetPasswordValidation(t *testing.T) {
 
 // TestResetPasswordRejectedInputs sends, at every state that asks, answers meant
 // for other states (and confirmations before their gate was shown): none is
-// taken, and the same question is asked again.
+// taken, no side effect runs, and the same question is asked again.
 func TestResetPasswordRejectedInputs(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name: "at confirmAddress: answers to other states",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"confirm"}, Path: []string{"lookup", "confirmAddress"}},
-			{Asks: []string{"confirm"}, Path: []string{"confirmAddress"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
-		},
-	}, {
-		name: "at confirmAddress: confirmation before the gate was shown",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"confirm"}, Path: []string{"lookup", "confirmAddress"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		},
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeResetPassword{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewResetPasswordProgram(h)), mrtrtest.Script{Args: map[string]any{"userId": "example"}, Rounds: tc.rounds, Want: tc.want})
-			if h.fake.Effects() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
-			}
-		})
-	}
+	runResetPassword(
+		t, "at confirmAddress: answers to other states", nil, "", 0,
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"lookup", "confirmAddress"}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"confirmAddress"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
+	)
+	runResetPassword(
+		t, "at confirmAddress: confirmation before the gate was shown", nil, "", 0,
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"lookup", "confirmAddress"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+	)
 }

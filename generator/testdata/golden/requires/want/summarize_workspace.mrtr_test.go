@@ -65,53 +65,37 @@ func TestSummarizeWorkspaceMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewSummarizeWorkspaceProgram(h), fixturesSummarizeWorkspace(h))
 }
 
+// runSummarizeWorkspace runs, as subtest name, a workflow of the fixture arguments round by round
+// on a new fake whose checks take outcomes, and checks that it ends want (or
+// keeps asking, when want is "") after performing effects side effects.
+func runSummarizeWorkspace(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
+	t.Run(name, func(t *testing.T) {
+		h := &fakeSummarizeWorkspace{fake: mrtrtest.Fake{Outcomes: outcomes}}
+		mrtrtest.RunScript(t, mrtrtest.New(t, NewSummarizeWorkspaceProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: rounds, Want: want})
+		if got := h.fake.Effects(); got != effects {
+			t.Fatalf("%d side effects, want %d", got, effects)
+		}
+	})
+}
+
 // TestSummarizeWorkspaceTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs and what it asks.
+// once, round by round, checking the states each round runs, what it asks, how
+// the workflow ends and how many side effects it performed.
 func TestSummarizeWorkspaceTransitions(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name: "scan>askRoots>done",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"summary", "workspace"}, Path: []string{"scan", "askRoots"}},
-			{Path: []string{"askRoots", "done"}, Send: mcp.InputResponseMap{"summary": answersSummarizeWorkspace["summary"], "workspace": answersSummarizeWorkspace["workspace"]}},
-		},
-		want: mrtr.OutcomeSuccess,
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeSummarizeWorkspace{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewSummarizeWorkspaceProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: tc.rounds, Want: tc.want})
-		})
-	}
+	runSummarizeWorkspace(
+		t, "scan>askRoots>done", nil, mrtr.OutcomeSuccess, 0,
+		mrtrtest.ScriptRound{Asks: []string{"summary", "workspace"}, Path: []string{"scan", "askRoots"}},
+		mrtrtest.ScriptRound{Path: []string{"askRoots", "done"}, Send: mcp.InputResponseMap{"summary": answersSummarizeWorkspace["summary"], "workspace": answersSummarizeWorkspace["workspace"]}},
+	)
 }
 
 // TestSummarizeWorkspaceRejectedInputs sends, at every state that asks, answers meant
 // for other states (and confirmations before their gate was shown): none is
-// taken, and the same question is asked again.
+// taken, no side effect runs, and the same question is asked again.
 func TestSummarizeWorkspaceRejectedInputs(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name: "at askRoots: answers to other states",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"summary", "workspace"}, Path: []string{"scan", "askRoots"}},
-			{Asks: []string{"summary", "workspace"}, Path: []string{"askRoots"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
-		},
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeSummarizeWorkspace{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewSummarizeWorkspaceProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: tc.rounds, Want: tc.want})
-			if h.fake.Effects() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
-			}
-		})
-	}
+	runSummarizeWorkspace(
+		t, "at askRoots: answers to other states", nil, "", 0,
+		mrtrtest.ScriptRound{Asks: []string{"summary", "workspace"}, Path: []string{"scan", "askRoots"}},
+		mrtrtest.ScriptRound{Asks: []string{"summary", "workspace"}, Path: []string{"askRoots"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
+	)
 }

@@ -94,29 +94,29 @@ func TestSendNoticeMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewSendNoticeProgram(h), fixturesSendNotice(h))
 }
 
+// runSendNotice runs, as subtest name, a workflow of the fixture arguments round by round
+// on a new fake whose checks take outcomes, and checks that it ends want (or
+// keeps asking, when want is "") after performing effects side effects.
+func runSendNotice(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
+	t.Run(name, func(t *testing.T) {
+		h := &fakeSendNotice{fake: mrtrtest.Fake{Outcomes: outcomes}}
+		mrtrtest.RunScript(t, mrtrtest.New(t, NewSendNoticeProgram(h)), mrtrtest.Script{Args: map[string]any{"count": int64(1), "level": "low", "ratio": 1.0, "to": "example", "urgent": true}, Rounds: rounds, Want: want})
+		if got := h.fake.Effects(); got != effects {
+			t.Fatalf("%d side effects, want %d", got, effects)
+		}
+	})
+}
+
 // TestSendNoticeTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs and what it asks.
+// once, round by round, checking the states each round runs, what it asks, how
+// the workflow ends and how many side effects it performed.
 func TestSendNoticeTransitions(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name: "prepare>compose>confirmSend>send>sent",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"details", "draft", "places"}, Path: []string{"prepare", "compose"}},
-			{Asks: []string{"confirm"}, Path: []string{"compose", "confirmSend"}, Send: mcp.InputResponseMap{"details": answersSendNotice["details"], "draft": answersSendNotice["draft"], "places": answersSendNotice["places"]}},
-			{Path: []string{"confirmSend", "send", "sent"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		},
-		want: mrtr.OutcomeSuccess,
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeSendNotice{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewSendNoticeProgram(h)), mrtrtest.Script{Args: map[string]any{"count": int64(1), "level": "low", "ratio": 1.0, "to": "example", "urgent": true}, Rounds: tc.rounds, Want: tc.want})
-		})
-	}
+	runSendNotice(
+		t, "prepare>compose>confirmSend>send>sent", nil, mrtr.OutcomeSuccess, 1,
+		mrtrtest.ScriptRound{Asks: []string{"details", "draft", "places"}, Path: []string{"prepare", "compose"}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"compose", "confirmSend"}, Send: mcp.InputResponseMap{"details": answersSendNotice["details"], "draft": answersSendNotice["draft"], "places": answersSendNotice["places"]}},
+		mrtrtest.ScriptRound{Path: []string{"confirmSend", "send", "sent"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+	)
 }
 
 // TestSendNoticeValidation sends, for each constraint of an argument or a form
@@ -216,40 +216,22 @@ func TestSendNoticeValidation(t *testing.T) {
 
 // TestSendNoticeRejectedInputs sends, at every state that asks, answers meant
 // for other states (and confirmations before their gate was shown): none is
-// taken, and the same question is asked again.
+// taken, no side effect runs, and the same question is asked again.
 func TestSendNoticeRejectedInputs(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name: "at compose: answers to other states",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"details", "draft", "places"}, Path: []string{"prepare", "compose"}},
-			{Asks: []string{"details", "draft", "places"}, Path: []string{"compose"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		},
-	}, {
-		name: "at confirmSend: answers to other states",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"details", "draft", "places"}, Path: []string{"prepare", "compose"}},
-			{Asks: []string{"confirm"}, Path: []string{"compose", "confirmSend"}, Send: mcp.InputResponseMap{"details": answersSendNotice["details"], "draft": answersSendNotice["draft"], "places": answersSendNotice["places"]}},
-			{Asks: []string{"confirm"}, Path: []string{"confirmSend"}, Send: mcp.InputResponseMap{"details": answersSendNotice["details"], "draft": answersSendNotice["draft"], "places": answersSendNotice["places"]}},
-		},
-	}, {
-		name: "at confirmSend: confirmation before the gate was shown",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"details", "draft", "places"}, Path: []string{"prepare", "compose"}},
-			{Asks: []string{"confirm"}, Path: []string{"compose", "confirmSend"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "details": answersSendNotice["details"], "draft": answersSendNotice["draft"], "places": answersSendNotice["places"]}},
-		},
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeSendNotice{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewSendNoticeProgram(h)), mrtrtest.Script{Args: map[string]any{"count": int64(1), "level": "low", "ratio": 1.0, "to": "example", "urgent": true}, Rounds: tc.rounds, Want: tc.want})
-			if h.fake.Effects() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
-			}
-		})
-	}
+	runSendNotice(
+		t, "at compose: answers to other states", nil, "", 0,
+		mrtrtest.ScriptRound{Asks: []string{"details", "draft", "places"}, Path: []string{"prepare", "compose"}},
+		mrtrtest.ScriptRound{Asks: []string{"details", "draft", "places"}, Path: []string{"compose"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+	)
+	runSendNotice(
+		t, "at confirmSend: answers to other states", nil, "", 0,
+		mrtrtest.ScriptRound{Asks: []string{"details", "draft", "places"}, Path: []string{"prepare", "compose"}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"compose", "confirmSend"}, Send: mcp.InputResponseMap{"details": answersSendNotice["details"], "draft": answersSendNotice["draft"], "places": answersSendNotice["places"]}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"confirmSend"}, Send: mcp.InputResponseMap{"details": answersSendNotice["details"], "draft": answersSendNotice["draft"], "places": answersSendNotice["places"]}},
+	)
+	runSendNotice(
+		t, "at confirmSend: confirmation before the gate was shown", nil, "", 0,
+		mrtrtest.ScriptRound{Asks: []string{"details", "draft", "places"}, Path: []string{"prepare", "compose"}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"compose", "confirmSend"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "details": answersSendNotice["details"], "draft": answersSendNotice["draft"], "places": answersSendNotice["places"]}},
+	)
 }

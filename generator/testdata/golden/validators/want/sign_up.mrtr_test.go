@@ -94,28 +94,28 @@ func TestSignUpMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewSignUpProgram(h), fixturesSignUp(h))
 }
 
+// runSignUp runs, as subtest name, a workflow of the fixture arguments round by round
+// on a new fake whose checks take outcomes, and checks that it ends want (or
+// keeps asking, when want is "") after performing effects side effects.
+func runSignUp(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
+	t.Run(name, func(t *testing.T) {
+		h := &fakeSignUp{fake: mrtrtest.Fake{Outcomes: outcomes}}
+		mrtrtest.RunScript(t, mrtrtest.New(t, NewSignUpProgram(h)), mrtrtest.Script{Args: map[string]any{"email": "ada@example.com"}, Rounds: rounds, Want: want})
+		if got := h.fake.Effects(); got != effects {
+			t.Fatalf("%d side effects, want %d", got, effects)
+		}
+	})
+}
+
 // TestSignUpTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs and what it asks.
+// once, round by round, checking the states each round runs, what it asks, how
+// the workflow ends and how many side effects it performed.
 func TestSignUpTransitions(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name: "check>askTerms>create>done",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"terms"}, Path: []string{"check", "askTerms"}},
-			{Path: []string{"askTerms", "create", "done"}, Send: mcp.InputResponseMap{"terms": answersSignUp["terms"]}},
-		},
-		want: mrtr.OutcomeSuccess,
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeSignUp{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewSignUpProgram(h)), mrtrtest.Script{Args: map[string]any{"email": "ada@example.com"}, Rounds: tc.rounds, Want: tc.want})
-		})
-	}
+	runSignUp(
+		t, "check>askTerms>create>done", nil, mrtr.OutcomeSuccess, 1,
+		mrtrtest.ScriptRound{Asks: []string{"terms"}, Path: []string{"check", "askTerms"}},
+		mrtrtest.ScriptRound{Path: []string{"askTerms", "create", "done"}, Send: mcp.InputResponseMap{"terms": answersSignUp["terms"]}},
+	)
 }
 
 // TestSignUpValidation sends, for each constraint of an argument or a form
@@ -180,27 +180,11 @@ func TestSignUpValidation(t *testing.T) {
 
 // TestSignUpRejectedInputs sends, at every state that asks, answers meant
 // for other states (and confirmations before their gate was shown): none is
-// taken, and the same question is asked again.
+// taken, no side effect runs, and the same question is asked again.
 func TestSignUpRejectedInputs(t *testing.T) {
-	cases := []struct {
-		name     string
-		outcomes map[string][]uint8
-		rounds   []mrtrtest.ScriptRound
-		want     mrtr.Outcome
-	}{{
-		name: "at askTerms: answers to other states",
-		rounds: []mrtrtest.ScriptRound{
-			{Asks: []string{"terms"}, Path: []string{"check", "askTerms"}},
-			{Asks: []string{"terms"}, Path: []string{"askTerms"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
-		},
-	}}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := &fakeSignUp{fake: mrtrtest.Fake{Outcomes: tc.outcomes}}
-			mrtrtest.RunScript(t, mrtrtest.New(t, NewSignUpProgram(h)), mrtrtest.Script{Args: map[string]any{"email": "ada@example.com"}, Rounds: tc.rounds, Want: tc.want})
-			if h.fake.Effects() != 0 {
-				t.Fatalf("answers to other states performed %d side effects", h.fake.Effects())
-			}
-		})
-	}
+	runSignUp(
+		t, "at askTerms: answers to other states", nil, "", 0,
+		mrtrtest.ScriptRound{Asks: []string{"terms"}, Path: []string{"check", "askTerms"}},
+		mrtrtest.ScriptRound{Asks: []string{"terms"}, Path: []string{"askTerms"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
+	)
 }
