@@ -120,7 +120,7 @@ func (w *workflow) descriptor(jf *jen.File) {
 		}
 		states = append(states, oneLine(row...))
 	}
-	d[jen.Id("States")] = jen.Index().Qual(pkgMRTR, "StateInfo").Add(rows(states...))
+	d[jen.Id("States")] = jen.Id(n.lower() + "StateTable")
 	var transitions []jen.Code
 	for _, s := range t.States {
 		for _, e := range s.Edges() {
@@ -131,10 +131,17 @@ func (w *workflow) descriptor(jf *jen.File) {
 			))
 		}
 	}
-	d[jen.Id("Transitions")] = jen.Index().Qual(pkgMRTR, "Transition").Add(rows(transitions...))
+	d[jen.Id("Transitions")] = jen.Id(n.lower() + "TransitionTable")
 	jf.Commentf("%s describes %s to the engine: the state table, the transitions, and", n.descriptor(), t.Name)
 	jf.Comment("how its continuation is kept.")
 	jf.Var().Id(n.descriptor()).Op("=").Qual(pkgMRTR, "Descriptor").Values(d)
+	jf.Line()
+	jf.Commentf("%sStateTable describes each state, in the order of their numbers.", n.lower())
+	jf.Var().Id(n.lower() + "StateTable").Op("=").Index().Qual(pkgMRTR, "StateInfo").Add(rows(states...))
+	jf.Line()
+	jf.Commentf("%sTransitionTable lists every transition of the spec: a state may only go", n.lower())
+	jf.Comment("where a row says.")
+	jf.Var().Id(n.lower() + "TransitionTable").Op("=").Index().Qual(pkgMRTR, "Transition").Add(rows(transitions...))
 	jf.Line()
 }
 

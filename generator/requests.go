@@ -123,14 +123,43 @@ func (w *workflow) templateFuncDecl(jf *jen.File, name string, tpl *spec.Templat
 		jf.Line()
 		return
 	}
+	type piece struct{ value, guard *jen.Statement }
+	var pieces []piece
+	conditional := false
+	for _, p := range tpl.Parts {
+		if p.Ref == nil {
+			pieces = append(pieces, piece{value: jen.Lit(p.Literal)})
+			continue
+		}
+		v, guard := w.refValue(p.Ref)
+		pieces = append(pieces, piece{value: v, guard: guard})
+		conditional = conditional || guard != nil
+	}
+	if !conditional {
+		// Every value is there: one concatenation.
+		var sum *jen.Statement
+		for _, p := range pieces {
+			if sum == nil {
+				sum = p.value
+			} else {
+				sum = sum.Op("+").Add(p.value)
+			}
+		}
+		jf.Func().Id(name).Params(flowParam).String().Block(jen.Return(sum))
+		jf.Line()
+		return
+	}
+	// Values that may be missing (optional arguments, answers not given
+	// yet) are written only when present.
 	jf.Func().Id(name).Params(flowParam).String().BlockFunc(func(g *jen.Group) {
 		g.Var().Id("b").Qual("strings", "Builder")
-		for _, p := range tpl.Parts {
-			if p.Ref == nil {
-				g.Id("b").Dot("WriteString").Call(jen.Lit(p.Literal))
-				continue
+		for _, p := range pieces {
+			write := jen.Id("b").Dot("WriteString").Call(p.value)
+			if p.guard != nil {
+				g.If(p.guard).Block(write)
+			} else {
+				g.Add(write)
 			}
-			w.writeRef(g, p.Ref)
 		}
 		g.Return(jen.Id("b").Dot("String").Call())
 	})
@@ -145,30 +174,32 @@ func literalText(tpl *spec.Template) string {
 	return s
 }
 
-// writeRef appends the statements writing one placeholder's value.
-func (w *workflow) writeRef(g *jen.Group, ref *spec.TemplateRef) {
+// refValue is the string value of one placeholder, and the condition under
+// which it is there (nil: always).
+func (w *workflow) refValue(ref *spec.TemplateRef) (value, guard *jen.Statement) {
 	f := jen.Id("f")
 	switch ref.Kind {
 	case spec.RefWorkflowID:
-		g.Id("b").Dot("WriteString").Call(f.Dot("Call").Dot("WorkflowID"))
+		return f.Dot("Call").Dot("WorkflowID"), nil
 	case spec.RefArgument:
 		a := w.t.Argument(ref.Path[0])
-		w.writeValue(g, a, f.Clone().Dot("Args").Dot(field(a.Name)), optional(a), nil)
+		return fieldValue(a, f.Clone().Dot("Args").Dot(field(a.Name)), optional(a), nil)
 	case spec.RefContinuation:
 		c := w.t.Continuation.Field(ref.Path[0])
-		w.writeValue(g, c, f.Clone().Dot("Continuation").Dot(field(c.Name)), false, nil)
+		return fieldValue(c, f.Clone().Dot("Continuation").Dot(field(c.Name)), false, nil)
 	case spec.RefFormField:
 		q := w.request(ref.Path[0])
 		fd := q.Field(ref.Path[1])
 		ans := f.Clone().Dot(field(q.Key))
-		w.writeValue(g, fd, ans.Clone().Dot(field(fd.Name)), optional(fd), ans.Clone().Op("!=").Nil())
+		return fieldValue(fd, ans.Clone().Dot(field(fd.Name)), optional(fd), ans.Clone().Op("!=").Nil())
 	case spec.RefSampled:
 		ans := f.Clone().Dot(field(ref.Path[0]))
-		g.If(ans.Clone().Op("!=").Nil()).Block(jen.Id("b").Dot("WriteString").Call(ans.Clone().Dot("Text")))
+		return ans.Clone().Dot("Text"), ans.Clone().Op("!=").Nil()
 	case spec.RefRoots:
 		ans := f.Clone().Dot(field(ref.Path[0]))
-		g.If(ans.Clone().Op("!=").Nil()).Block(jen.Id("b").Dot("WriteString").Call(jen.Qual("strings", "Join").Call(ans.Clone().Dot("URIs"), jen.Lit(", "))))
+		return jen.Qual("strings", "Join").Call(ans.Clone().Dot("URIs"), jen.Lit(", ")), ans.Clone().Op("!=").Nil()
 	}
+	panic(fmt.Sprintf("generator: unknown template reference kind %v", ref.Kind))
 }
 
 func (w *workflow) request(key string) *spec.InputRequest {
@@ -180,9 +211,9 @@ func (w *workflow) request(key string) *spec.InputRequest {
 	return nil
 }
 
-// writeValue appends the statement writing value v of field fd, when guard
-// (if any) holds and, for an optional value, when it is present.
-func (w *workflow) writeValue(g *jen.Group, fd *spec.Field, v *jen.Statement, optional bool, guard *jen.Statement) {
+// fieldValue is the string value v of field fd and the condition under
+// which it is there: guard (if any) and, for an optional value, presence.
+func fieldValue(fd *spec.Field, v *jen.Statement, optional bool, guard *jen.Statement) (*jen.Statement, *jen.Statement) {
 	if optional && fd.Type != spec.TypeArray {
 		present := v.Clone().Op("!=").Nil()
 		if guard != nil {
@@ -192,20 +223,13 @@ func (w *workflow) writeValue(g *jen.Group, fd *spec.Field, v *jen.Statement, op
 		}
 		v = jen.Op("*").Add(v.Clone())
 	}
-	write := jen.Id("b").Dot("WriteString").Call(valueString(fd, v))
-	if guard != nil {
-		g.If(guard).Block(write)
-		return
-	}
-	g.Add(write)
+	return valueString(fd, v), guard
 }
 
 // valueString is the text of value v of field fd in a message.
-func valueString(fd *spec.Field, v *jen.Statement) jen.Code {
-	var s jen.Code
+func valueString(fd *spec.Field, v *jen.Statement) *jen.Statement {
+	s := v
 	switch fd.Type {
-	case spec.TypeString:
-		s = v
 	case spec.TypeEnum:
 		s = jen.String().Call(v)
 	case spec.TypeInteger:

@@ -171,15 +171,22 @@ var testInputRequiredResultPromptDescriptor = mrtr.Descriptor{
 	Name:            "test_input_required_result_prompt",
 	PromptArguments: []*mcp.PromptArgument{},
 	SchemaHash:      uint64(0x7dd0f813afa82f02),
-	States: []mrtr.StateInfo{
-		{Name: "askContext", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "user_context", Kind: mrtr.Elicit}}},
-		{Name: "render", Kind: mrtr.StateTerminal},
-	},
-	Storage: mrtr.Sealed,
-	TTL:     10 * time.Minute,
-	Transitions: []mrtr.Transition{
-		{From: uint16(TestInputRequiredResultPromptStateAskContext), On: "next", To: uint16(TestInputRequiredResultPromptStateRender)},
-	},
+	States:          testInputRequiredResultPromptStateTable,
+	Storage:         mrtr.Sealed,
+	TTL:             10 * time.Minute,
+	Transitions:     testInputRequiredResultPromptTransitionTable,
+}
+
+// testInputRequiredResultPromptStateTable describes each state, in the order of their numbers.
+var testInputRequiredResultPromptStateTable = []mrtr.StateInfo{
+	{Name: "askContext", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "user_context", Kind: mrtr.Elicit}}},
+	{Name: "render", Kind: mrtr.StateTerminal},
+}
+
+// testInputRequiredResultPromptTransitionTable lists every transition of the spec: a state may only go
+// where a row says.
+var testInputRequiredResultPromptTransitionTable = []mrtr.Transition{
+	{From: uint16(TestInputRequiredResultPromptStateAskContext), On: "next", To: uint16(TestInputRequiredResultPromptStateRender)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is

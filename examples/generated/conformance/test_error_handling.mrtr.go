@@ -126,16 +126,23 @@ var testErrorHandlingDescriptor = mrtr.Descriptor{
   "properties": {},
   "type": "object"
 }`),
-	Kind:       mrtr.KindTool,
-	Name:       "test_error_handling",
-	SchemaHash: uint64(0xa96f22e732ca1ccc),
-	States: []mrtr.StateInfo{
-		{Name: "failed", Kind: mrtr.StateTerminal},
-	},
+	Kind:        mrtr.KindTool,
+	Name:        "test_error_handling",
+	SchemaHash:  uint64(0xa96f22e732ca1ccc),
+	States:      testErrorHandlingStateTable,
 	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
-	Transitions: []mrtr.Transition{},
+	Transitions: testErrorHandlingTransitionTable,
 }
+
+// testErrorHandlingStateTable describes each state, in the order of their numbers.
+var testErrorHandlingStateTable = []mrtr.StateInfo{
+	{Name: "failed", Kind: mrtr.StateTerminal},
+}
+
+// testErrorHandlingTransitionTable lists every transition of the spec: a state may only go
+// where a row says.
+var testErrorHandlingTransitionTable = []mrtr.Transition{}
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
 // bound to its digest, so a continuation cannot be replayed with other arguments.

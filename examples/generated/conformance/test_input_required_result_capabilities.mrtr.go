@@ -200,18 +200,25 @@ var testInputRequiredResultCapabilitiesDescriptor = mrtr.Descriptor{
   "properties": {},
   "type": "object"
 }`),
-	Kind:       mrtr.KindTool,
-	Name:       "test_input_required_result_capabilities",
-	SchemaHash: uint64(0xff344ba1910a681c),
-	States: []mrtr.StateInfo{
-		{Name: "askWhatWorks", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "greeting", Kind: mrtr.Sample, Optional: true}, {Key: "user_name", Kind: mrtr.Elicit, Optional: true}}},
-		{Name: "done", Kind: mrtr.StateTerminal},
-	},
-	Storage: mrtr.Sealed,
-	TTL:     10 * time.Minute,
-	Transitions: []mrtr.Transition{
-		{From: uint16(TestInputRequiredResultCapabilitiesStateAskWhatWorks), On: "next", To: uint16(TestInputRequiredResultCapabilitiesStateDone)},
-	},
+	Kind:        mrtr.KindTool,
+	Name:        "test_input_required_result_capabilities",
+	SchemaHash:  uint64(0xff344ba1910a681c),
+	States:      testInputRequiredResultCapabilitiesStateTable,
+	Storage:     mrtr.Sealed,
+	TTL:         10 * time.Minute,
+	Transitions: testInputRequiredResultCapabilitiesTransitionTable,
+}
+
+// testInputRequiredResultCapabilitiesStateTable describes each state, in the order of their numbers.
+var testInputRequiredResultCapabilitiesStateTable = []mrtr.StateInfo{
+	{Name: "askWhatWorks", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "greeting", Kind: mrtr.Sample, Optional: true}, {Key: "user_name", Kind: mrtr.Elicit, Optional: true}}},
+	{Name: "done", Kind: mrtr.StateTerminal},
+}
+
+// testInputRequiredResultCapabilitiesTransitionTable lists every transition of the spec: a state may only go
+// where a row says.
+var testInputRequiredResultCapabilitiesTransitionTable = []mrtr.Transition{
+	{From: uint16(TestInputRequiredResultCapabilitiesStateAskWhatWorks), On: "next", To: uint16(TestInputRequiredResultCapabilitiesStateDone)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is

@@ -167,18 +167,25 @@ var testInputRequiredResultElicitationDescriptor = mrtr.Descriptor{
   "properties": {},
   "type": "object"
 }`),
-	Kind:       mrtr.KindTool,
-	Name:       "test_input_required_result_elicitation",
-	SchemaHash: uint64(0x4e5c39e031867732),
-	States: []mrtr.StateInfo{
-		{Name: "askName", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "user_name", Kind: mrtr.Elicit}}},
-		{Name: "greet", Kind: mrtr.StateTerminal},
-	},
-	Storage: mrtr.Sealed,
-	TTL:     10 * time.Minute,
-	Transitions: []mrtr.Transition{
-		{From: uint16(TestInputRequiredResultElicitationStateAskName), On: "next", To: uint16(TestInputRequiredResultElicitationStateGreet)},
-	},
+	Kind:        mrtr.KindTool,
+	Name:        "test_input_required_result_elicitation",
+	SchemaHash:  uint64(0x4e5c39e031867732),
+	States:      testInputRequiredResultElicitationStateTable,
+	Storage:     mrtr.Sealed,
+	TTL:         10 * time.Minute,
+	Transitions: testInputRequiredResultElicitationTransitionTable,
+}
+
+// testInputRequiredResultElicitationStateTable describes each state, in the order of their numbers.
+var testInputRequiredResultElicitationStateTable = []mrtr.StateInfo{
+	{Name: "askName", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "user_name", Kind: mrtr.Elicit}}},
+	{Name: "greet", Kind: mrtr.StateTerminal},
+}
+
+// testInputRequiredResultElicitationTransitionTable lists every transition of the spec: a state may only go
+// where a row says.
+var testInputRequiredResultElicitationTransitionTable = []mrtr.Transition{
+	{From: uint16(TestInputRequiredResultElicitationStateAskName), On: "next", To: uint16(TestInputRequiredResultElicitationStateGreet)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is

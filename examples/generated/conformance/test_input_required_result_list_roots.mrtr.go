@@ -156,18 +156,25 @@ var testInputRequiredResultListRootsDescriptor = mrtr.Descriptor{
   "properties": {},
   "type": "object"
 }`),
-	Kind:       mrtr.KindTool,
-	Name:       "test_input_required_result_list_roots",
-	SchemaHash: uint64(0xc74d4c723e1d3535),
-	States: []mrtr.StateInfo{
-		{Name: "askRoots", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "client_roots", Kind: mrtr.Roots}}},
-		{Name: "listed", Kind: mrtr.StateTerminal},
-	},
-	Storage: mrtr.Sealed,
-	TTL:     10 * time.Minute,
-	Transitions: []mrtr.Transition{
-		{From: uint16(TestInputRequiredResultListRootsStateAskRoots), On: "next", To: uint16(TestInputRequiredResultListRootsStateListed)},
-	},
+	Kind:        mrtr.KindTool,
+	Name:        "test_input_required_result_list_roots",
+	SchemaHash:  uint64(0xc74d4c723e1d3535),
+	States:      testInputRequiredResultListRootsStateTable,
+	Storage:     mrtr.Sealed,
+	TTL:         10 * time.Minute,
+	Transitions: testInputRequiredResultListRootsTransitionTable,
+}
+
+// testInputRequiredResultListRootsStateTable describes each state, in the order of their numbers.
+var testInputRequiredResultListRootsStateTable = []mrtr.StateInfo{
+	{Name: "askRoots", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "client_roots", Kind: mrtr.Roots}}},
+	{Name: "listed", Kind: mrtr.StateTerminal},
+}
+
+// testInputRequiredResultListRootsTransitionTable lists every transition of the spec: a state may only go
+// where a row says.
+var testInputRequiredResultListRootsTransitionTable = []mrtr.Transition{
+	{From: uint16(TestInputRequiredResultListRootsStateAskRoots), On: "next", To: uint16(TestInputRequiredResultListRootsStateListed)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is

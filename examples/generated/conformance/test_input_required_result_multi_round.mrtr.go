@@ -206,20 +206,27 @@ var testInputRequiredResultMultiRoundDescriptor = mrtr.Descriptor{
   "properties": {},
   "type": "object"
 }`),
-	Kind:       mrtr.KindTool,
-	Name:       "test_input_required_result_multi_round",
-	SchemaHash: uint64(0x59eb5370206dfd1a),
-	States: []mrtr.StateInfo{
-		{Name: "step1", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "step1", Kind: mrtr.Elicit}}},
-		{Name: "step2", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "step2", Kind: mrtr.Elicit}}},
-		{Name: "done", Kind: mrtr.StateTerminal},
-	},
-	Storage: mrtr.Sealed,
-	TTL:     10 * time.Minute,
-	Transitions: []mrtr.Transition{
-		{From: uint16(TestInputRequiredResultMultiRoundStateStep1), On: "next", To: uint16(TestInputRequiredResultMultiRoundStateStep2)},
-		{From: uint16(TestInputRequiredResultMultiRoundStateStep2), On: "next", To: uint16(TestInputRequiredResultMultiRoundStateDone)},
-	},
+	Kind:        mrtr.KindTool,
+	Name:        "test_input_required_result_multi_round",
+	SchemaHash:  uint64(0x59eb5370206dfd1a),
+	States:      testInputRequiredResultMultiRoundStateTable,
+	Storage:     mrtr.Sealed,
+	TTL:         10 * time.Minute,
+	Transitions: testInputRequiredResultMultiRoundTransitionTable,
+}
+
+// testInputRequiredResultMultiRoundStateTable describes each state, in the order of their numbers.
+var testInputRequiredResultMultiRoundStateTable = []mrtr.StateInfo{
+	{Name: "step1", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "step1", Kind: mrtr.Elicit}}},
+	{Name: "step2", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "step2", Kind: mrtr.Elicit}}},
+	{Name: "done", Kind: mrtr.StateTerminal},
+}
+
+// testInputRequiredResultMultiRoundTransitionTable lists every transition of the spec: a state may only go
+// where a row says.
+var testInputRequiredResultMultiRoundTransitionTable = []mrtr.Transition{
+	{From: uint16(TestInputRequiredResultMultiRoundStateStep1), On: "next", To: uint16(TestInputRequiredResultMultiRoundStateStep2)},
+	{From: uint16(TestInputRequiredResultMultiRoundStateStep2), On: "next", To: uint16(TestInputRequiredResultMultiRoundStateDone)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is

@@ -203,18 +203,25 @@ var testInputRequiredResultMultipleInputsDescriptor = mrtr.Descriptor{
   "properties": {},
   "type": "object"
 }`),
-	Kind:       mrtr.KindTool,
-	Name:       "test_input_required_result_multiple_inputs",
-	SchemaHash: uint64(0x9378be0add8e8a15),
-	States: []mrtr.StateInfo{
-		{Name: "askAll", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "client_roots", Kind: mrtr.Roots}, {Key: "greeting", Kind: mrtr.Sample}, {Key: "user_name", Kind: mrtr.Elicit}}},
-		{Name: "done", Kind: mrtr.StateTerminal},
-	},
-	Storage: mrtr.Sealed,
-	TTL:     10 * time.Minute,
-	Transitions: []mrtr.Transition{
-		{From: uint16(TestInputRequiredResultMultipleInputsStateAskAll), On: "next", To: uint16(TestInputRequiredResultMultipleInputsStateDone)},
-	},
+	Kind:        mrtr.KindTool,
+	Name:        "test_input_required_result_multiple_inputs",
+	SchemaHash:  uint64(0x9378be0add8e8a15),
+	States:      testInputRequiredResultMultipleInputsStateTable,
+	Storage:     mrtr.Sealed,
+	TTL:         10 * time.Minute,
+	Transitions: testInputRequiredResultMultipleInputsTransitionTable,
+}
+
+// testInputRequiredResultMultipleInputsStateTable describes each state, in the order of their numbers.
+var testInputRequiredResultMultipleInputsStateTable = []mrtr.StateInfo{
+	{Name: "askAll", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "client_roots", Kind: mrtr.Roots}, {Key: "greeting", Kind: mrtr.Sample}, {Key: "user_name", Kind: mrtr.Elicit}}},
+	{Name: "done", Kind: mrtr.StateTerminal},
+}
+
+// testInputRequiredResultMultipleInputsTransitionTable lists every transition of the spec: a state may only go
+// where a row says.
+var testInputRequiredResultMultipleInputsTransitionTable = []mrtr.Transition{
+	{From: uint16(TestInputRequiredResultMultipleInputsStateAskAll), On: "next", To: uint16(TestInputRequiredResultMultipleInputsStateDone)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is

@@ -167,18 +167,25 @@ var testInputRequiredResultRequestStateDescriptor = mrtr.Descriptor{
   "properties": {},
   "type": "object"
 }`),
-	Kind:       mrtr.KindTool,
-	Name:       "test_input_required_result_request_state",
-	SchemaHash: uint64(0x9c25579547b5794c),
-	States: []mrtr.StateInfo{
-		{Name: "askConfirm", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit}}},
-		{Name: "verified", Kind: mrtr.StateTerminal},
-	},
-	Storage: mrtr.Sealed,
-	TTL:     10 * time.Minute,
-	Transitions: []mrtr.Transition{
-		{From: uint16(TestInputRequiredResultRequestStateStateAskConfirm), On: "next", To: uint16(TestInputRequiredResultRequestStateStateVerified)},
-	},
+	Kind:        mrtr.KindTool,
+	Name:        "test_input_required_result_request_state",
+	SchemaHash:  uint64(0x9c25579547b5794c),
+	States:      testInputRequiredResultRequestStateStateTable,
+	Storage:     mrtr.Sealed,
+	TTL:         10 * time.Minute,
+	Transitions: testInputRequiredResultRequestStateTransitionTable,
+}
+
+// testInputRequiredResultRequestStateStateTable describes each state, in the order of their numbers.
+var testInputRequiredResultRequestStateStateTable = []mrtr.StateInfo{
+	{Name: "askConfirm", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit}}},
+	{Name: "verified", Kind: mrtr.StateTerminal},
+}
+
+// testInputRequiredResultRequestStateTransitionTable lists every transition of the spec: a state may only go
+// where a row says.
+var testInputRequiredResultRequestStateTransitionTable = []mrtr.Transition{
+	{From: uint16(TestInputRequiredResultRequestStateStateAskConfirm), On: "next", To: uint16(TestInputRequiredResultRequestStateStateVerified)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is

@@ -157,18 +157,25 @@ var testInputRequiredResultSamplingDescriptor = mrtr.Descriptor{
   "properties": {},
   "type": "object"
 }`),
-	Kind:       mrtr.KindTool,
-	Name:       "test_input_required_result_sampling",
-	SchemaHash: uint64(0xe3b6280d4bd9ef62),
-	States: []mrtr.StateInfo{
-		{Name: "askModel", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "capital_question", Kind: mrtr.Sample}}},
-		{Name: "answer", Kind: mrtr.StateTerminal},
-	},
-	Storage: mrtr.Sealed,
-	TTL:     10 * time.Minute,
-	Transitions: []mrtr.Transition{
-		{From: uint16(TestInputRequiredResultSamplingStateAskModel), On: "next", To: uint16(TestInputRequiredResultSamplingStateAnswer)},
-	},
+	Kind:        mrtr.KindTool,
+	Name:        "test_input_required_result_sampling",
+	SchemaHash:  uint64(0xe3b6280d4bd9ef62),
+	States:      testInputRequiredResultSamplingStateTable,
+	Storage:     mrtr.Sealed,
+	TTL:         10 * time.Minute,
+	Transitions: testInputRequiredResultSamplingTransitionTable,
+}
+
+// testInputRequiredResultSamplingStateTable describes each state, in the order of their numbers.
+var testInputRequiredResultSamplingStateTable = []mrtr.StateInfo{
+	{Name: "askModel", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "capital_question", Kind: mrtr.Sample}}},
+	{Name: "answer", Kind: mrtr.StateTerminal},
+}
+
+// testInputRequiredResultSamplingTransitionTable lists every transition of the spec: a state may only go
+// where a row says.
+var testInputRequiredResultSamplingTransitionTable = []mrtr.Transition{
+	{From: uint16(TestInputRequiredResultSamplingStateAskModel), On: "next", To: uint16(TestInputRequiredResultSamplingStateAnswer)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is

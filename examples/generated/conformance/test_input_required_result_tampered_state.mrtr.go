@@ -167,18 +167,25 @@ var testInputRequiredResultTamperedStateDescriptor = mrtr.Descriptor{
   "properties": {},
   "type": "object"
 }`),
-	Kind:       mrtr.KindTool,
-	Name:       "test_input_required_result_tampered_state",
-	SchemaHash: uint64(0xb859fc0e9e47f2ad),
-	States: []mrtr.StateInfo{
-		{Name: "askConfirm", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit}}},
-		{Name: "done", Kind: mrtr.StateTerminal},
-	},
-	Storage: mrtr.Sealed,
-	TTL:     10 * time.Minute,
-	Transitions: []mrtr.Transition{
-		{From: uint16(TestInputRequiredResultTamperedStateStateAskConfirm), On: "next", To: uint16(TestInputRequiredResultTamperedStateStateDone)},
-	},
+	Kind:        mrtr.KindTool,
+	Name:        "test_input_required_result_tampered_state",
+	SchemaHash:  uint64(0xb859fc0e9e47f2ad),
+	States:      testInputRequiredResultTamperedStateStateTable,
+	Storage:     mrtr.Sealed,
+	TTL:         10 * time.Minute,
+	Transitions: testInputRequiredResultTamperedStateTransitionTable,
+}
+
+// testInputRequiredResultTamperedStateStateTable describes each state, in the order of their numbers.
+var testInputRequiredResultTamperedStateStateTable = []mrtr.StateInfo{
+	{Name: "askConfirm", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit}}},
+	{Name: "done", Kind: mrtr.StateTerminal},
+}
+
+// testInputRequiredResultTamperedStateTransitionTable lists every transition of the spec: a state may only go
+// where a row says.
+var testInputRequiredResultTamperedStateTransitionTable = []mrtr.Transition{
+	{From: uint16(TestInputRequiredResultTamperedStateStateAskConfirm), On: "next", To: uint16(TestInputRequiredResultTamperedStateStateDone)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is

@@ -141,18 +141,25 @@ var testLoggingToolDescriptor = mrtr.Descriptor{
   "properties": {},
   "type": "object"
 }`),
-	Kind:       mrtr.KindTool,
-	Name:       "test_logging_tool",
-	SchemaHash: uint64(0xaf299934a4320e77),
-	States: []mrtr.StateInfo{
-		{Name: "log", Kind: mrtr.StateEffect},
-		{Name: "done", Kind: mrtr.StateTerminal},
-	},
-	Storage: mrtr.Sealed,
-	TTL:     10 * time.Minute,
-	Transitions: []mrtr.Transition{
-		{From: uint16(TestLoggingToolStateLog), On: "next", To: uint16(TestLoggingToolStateDone)},
-	},
+	Kind:        mrtr.KindTool,
+	Name:        "test_logging_tool",
+	SchemaHash:  uint64(0xaf299934a4320e77),
+	States:      testLoggingToolStateTable,
+	Storage:     mrtr.Sealed,
+	TTL:         10 * time.Minute,
+	Transitions: testLoggingToolTransitionTable,
+}
+
+// testLoggingToolStateTable describes each state, in the order of their numbers.
+var testLoggingToolStateTable = []mrtr.StateInfo{
+	{Name: "log", Kind: mrtr.StateEffect},
+	{Name: "done", Kind: mrtr.StateTerminal},
+}
+
+// testLoggingToolTransitionTable lists every transition of the spec: a state may only go
+// where a row says.
+var testLoggingToolTransitionTable = []mrtr.Transition{
+	{From: uint16(TestLoggingToolStateLog), On: "next", To: uint16(TestLoggingToolStateDone)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is

@@ -126,17 +126,24 @@ var testMissingCapabilityDescriptor = mrtr.Descriptor{
   "properties": {},
   "type": "object"
 }`),
-	Kind:       mrtr.KindTool,
-	Name:       "test_missing_capability",
-	Requires:   []string{"sampling"},
-	SchemaHash: uint64(0xa09db2450561d09c),
-	States: []mrtr.StateInfo{
-		{Name: "done", Kind: mrtr.StateTerminal},
-	},
+	Kind:        mrtr.KindTool,
+	Name:        "test_missing_capability",
+	Requires:    []string{"sampling"},
+	SchemaHash:  uint64(0xa09db2450561d09c),
+	States:      testMissingCapabilityStateTable,
 	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
-	Transitions: []mrtr.Transition{},
+	Transitions: testMissingCapabilityTransitionTable,
 }
+
+// testMissingCapabilityStateTable describes each state, in the order of their numbers.
+var testMissingCapabilityStateTable = []mrtr.StateInfo{
+	{Name: "done", Kind: mrtr.StateTerminal},
+}
+
+// testMissingCapabilityTransitionTable lists every transition of the spec: a state may only go
+// where a row says.
+var testMissingCapabilityTransitionTable = []mrtr.Transition{}
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
 // bound to its digest, so a continuation cannot be replayed with other arguments.

@@ -126,16 +126,23 @@ var testSimpleTextDescriptor = mrtr.Descriptor{
   "properties": {},
   "type": "object"
 }`),
-	Kind:       mrtr.KindTool,
-	Name:       "test_simple_text",
-	SchemaHash: uint64(0x2fc90c73b574385d),
-	States: []mrtr.StateInfo{
-		{Name: "done", Kind: mrtr.StateTerminal},
-	},
+	Kind:        mrtr.KindTool,
+	Name:        "test_simple_text",
+	SchemaHash:  uint64(0x2fc90c73b574385d),
+	States:      testSimpleTextStateTable,
 	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
-	Transitions: []mrtr.Transition{},
+	Transitions: testSimpleTextTransitionTable,
 }
+
+// testSimpleTextStateTable describes each state, in the order of their numbers.
+var testSimpleTextStateTable = []mrtr.StateInfo{
+	{Name: "done", Kind: mrtr.StateTerminal},
+}
+
+// testSimpleTextTransitionTable lists every transition of the spec: a state may only go
+// where a row says.
+var testSimpleTextTransitionTable = []mrtr.Transition{}
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
 // bound to its digest, so a continuation cannot be replayed with other arguments.

@@ -167,18 +167,25 @@ var testStreamingElicitationDescriptor = mrtr.Descriptor{
   "properties": {},
   "type": "object"
 }`),
-	Kind:       mrtr.KindTool,
-	Name:       "test_streaming_elicitation",
-	SchemaHash: uint64(0xb6dcb0afa511932),
-	States: []mrtr.StateInfo{
-		{Name: "askName", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "user_name", Kind: mrtr.Elicit}}},
-		{Name: "greet", Kind: mrtr.StateTerminal},
-	},
-	Storage: mrtr.Sealed,
-	TTL:     10 * time.Minute,
-	Transitions: []mrtr.Transition{
-		{From: uint16(TestStreamingElicitationStateAskName), On: "next", To: uint16(TestStreamingElicitationStateGreet)},
-	},
+	Kind:        mrtr.KindTool,
+	Name:        "test_streaming_elicitation",
+	SchemaHash:  uint64(0xb6dcb0afa511932),
+	States:      testStreamingElicitationStateTable,
+	Storage:     mrtr.Sealed,
+	TTL:         10 * time.Minute,
+	Transitions: testStreamingElicitationTransitionTable,
+}
+
+// testStreamingElicitationStateTable describes each state, in the order of their numbers.
+var testStreamingElicitationStateTable = []mrtr.StateInfo{
+	{Name: "askName", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "user_name", Kind: mrtr.Elicit}}},
+	{Name: "greet", Kind: mrtr.StateTerminal},
+}
+
+// testStreamingElicitationTransitionTable lists every transition of the spec: a state may only go
+// where a row says.
+var testStreamingElicitationTransitionTable = []mrtr.Transition{
+	{From: uint16(TestStreamingElicitationStateAskName), On: "next", To: uint16(TestStreamingElicitationStateGreet)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is

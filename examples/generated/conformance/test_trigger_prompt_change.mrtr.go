@@ -141,18 +141,25 @@ var testTriggerPromptChangeDescriptor = mrtr.Descriptor{
   "properties": {},
   "type": "object"
 }`),
-	Kind:       mrtr.KindTool,
-	Name:       "test_trigger_prompt_change",
-	SchemaHash: uint64(0xa8b9f6d3fb359a39),
-	States: []mrtr.StateInfo{
-		{Name: "change", Kind: mrtr.StateEffect},
-		{Name: "done", Kind: mrtr.StateTerminal},
-	},
-	Storage: mrtr.Sealed,
-	TTL:     10 * time.Minute,
-	Transitions: []mrtr.Transition{
-		{From: uint16(TestTriggerPromptChangeStateChange), On: "next", To: uint16(TestTriggerPromptChangeStateDone)},
-	},
+	Kind:        mrtr.KindTool,
+	Name:        "test_trigger_prompt_change",
+	SchemaHash:  uint64(0xa8b9f6d3fb359a39),
+	States:      testTriggerPromptChangeStateTable,
+	Storage:     mrtr.Sealed,
+	TTL:         10 * time.Minute,
+	Transitions: testTriggerPromptChangeTransitionTable,
+}
+
+// testTriggerPromptChangeStateTable describes each state, in the order of their numbers.
+var testTriggerPromptChangeStateTable = []mrtr.StateInfo{
+	{Name: "change", Kind: mrtr.StateEffect},
+	{Name: "done", Kind: mrtr.StateTerminal},
+}
+
+// testTriggerPromptChangeTransitionTable lists every transition of the spec: a state may only go
+// where a row says.
+var testTriggerPromptChangeTransitionTable = []mrtr.Transition{
+	{From: uint16(TestTriggerPromptChangeStateChange), On: "next", To: uint16(TestTriggerPromptChangeStateDone)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is

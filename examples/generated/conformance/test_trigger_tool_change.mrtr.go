@@ -141,18 +141,25 @@ var testTriggerToolChangeDescriptor = mrtr.Descriptor{
   "properties": {},
   "type": "object"
 }`),
-	Kind:       mrtr.KindTool,
-	Name:       "test_trigger_tool_change",
-	SchemaHash: uint64(0x4fb1b4e794c715fd),
-	States: []mrtr.StateInfo{
-		{Name: "change", Kind: mrtr.StateEffect},
-		{Name: "done", Kind: mrtr.StateTerminal},
-	},
-	Storage: mrtr.Sealed,
-	TTL:     10 * time.Minute,
-	Transitions: []mrtr.Transition{
-		{From: uint16(TestTriggerToolChangeStateChange), On: "next", To: uint16(TestTriggerToolChangeStateDone)},
-	},
+	Kind:        mrtr.KindTool,
+	Name:        "test_trigger_tool_change",
+	SchemaHash:  uint64(0x4fb1b4e794c715fd),
+	States:      testTriggerToolChangeStateTable,
+	Storage:     mrtr.Sealed,
+	TTL:         10 * time.Minute,
+	Transitions: testTriggerToolChangeTransitionTable,
+}
+
+// testTriggerToolChangeStateTable describes each state, in the order of their numbers.
+var testTriggerToolChangeStateTable = []mrtr.StateInfo{
+	{Name: "change", Kind: mrtr.StateEffect},
+	{Name: "done", Kind: mrtr.StateTerminal},
+}
+
+// testTriggerToolChangeTransitionTable lists every transition of the spec: a state may only go
+// where a row says.
+var testTriggerToolChangeTransitionTable = []mrtr.Transition{
+	{From: uint16(TestTriggerToolChangeStateChange), On: "next", To: uint16(TestTriggerToolChangeStateDone)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is

@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -291,35 +290,42 @@ var deleteCustomerDescriptor = mrtr.Descriptor{
   ],
   "type": "object"
 }`),
-	Kind:       mrtr.KindTool,
-	Name:       "delete_customer",
-	SchemaHash: uint64(0x64e31ccb72fdcc2c),
-	States: []mrtr.StateInfo{
-		{Name: "inspect", Kind: mrtr.StateCheck},
-		{Name: "confirmCancellation", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "cancelSubscription", Kind: mrtr.Elicit, GateField: "confirm"}}},
-		{Name: "confirmDeletion", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "deleteCustomer", Kind: mrtr.Elicit, GateField: "confirm"}}},
-		{Name: "recheck", Kind: mrtr.StateCheck},
-		{Name: "kept", Kind: mrtr.StateTerminal},
-		{Name: "changed", Kind: mrtr.StateTerminal},
-		{Name: "delete", Kind: mrtr.StateEffect},
-		{Name: "deleted", Kind: mrtr.StateTerminal},
-	},
-	Storage: mrtr.Reference,
-	TTL:     5 * time.Minute,
-	Title:   "Delete customer",
-	Transitions: []mrtr.Transition{
-		{From: uint16(DeleteCustomerStateInspect), On: "outcome:activeSubscription", To: uint16(DeleteCustomerStateConfirmCancellation)},
-		{From: uint16(DeleteCustomerStateInspect), On: "outcome:noSubscription", To: uint16(DeleteCustomerStateConfirmDeletion)},
-		{From: uint16(DeleteCustomerStateConfirmCancellation), On: "next", To: uint16(DeleteCustomerStateRecheck)},
-		{From: uint16(DeleteCustomerStateConfirmCancellation), On: "decline", To: uint16(DeleteCustomerStateKept)},
-		{From: uint16(DeleteCustomerStateConfirmCancellation), On: "cancel", To: uint16(DeleteCustomerStateKept)},
-		{From: uint16(DeleteCustomerStateConfirmDeletion), On: "next", To: uint16(DeleteCustomerStateRecheck)},
-		{From: uint16(DeleteCustomerStateConfirmDeletion), On: "decline", To: uint16(DeleteCustomerStateKept)},
-		{From: uint16(DeleteCustomerStateConfirmDeletion), On: "cancel", To: uint16(DeleteCustomerStateKept)},
-		{From: uint16(DeleteCustomerStateRecheck), On: "outcome:changed", To: uint16(DeleteCustomerStateChanged)},
-		{From: uint16(DeleteCustomerStateRecheck), On: "outcome:unchanged", To: uint16(DeleteCustomerStateDelete)},
-		{From: uint16(DeleteCustomerStateDelete), On: "next", To: uint16(DeleteCustomerStateDeleted)},
-	},
+	Kind:        mrtr.KindTool,
+	Name:        "delete_customer",
+	SchemaHash:  uint64(0x64e31ccb72fdcc2c),
+	States:      deleteCustomerStateTable,
+	Storage:     mrtr.Reference,
+	TTL:         5 * time.Minute,
+	Title:       "Delete customer",
+	Transitions: deleteCustomerTransitionTable,
+}
+
+// deleteCustomerStateTable describes each state, in the order of their numbers.
+var deleteCustomerStateTable = []mrtr.StateInfo{
+	{Name: "inspect", Kind: mrtr.StateCheck},
+	{Name: "confirmCancellation", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "cancelSubscription", Kind: mrtr.Elicit, GateField: "confirm"}}},
+	{Name: "confirmDeletion", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "deleteCustomer", Kind: mrtr.Elicit, GateField: "confirm"}}},
+	{Name: "recheck", Kind: mrtr.StateCheck},
+	{Name: "kept", Kind: mrtr.StateTerminal},
+	{Name: "changed", Kind: mrtr.StateTerminal},
+	{Name: "delete", Kind: mrtr.StateEffect},
+	{Name: "deleted", Kind: mrtr.StateTerminal},
+}
+
+// deleteCustomerTransitionTable lists every transition of the spec: a state may only go
+// where a row says.
+var deleteCustomerTransitionTable = []mrtr.Transition{
+	{From: uint16(DeleteCustomerStateInspect), On: "outcome:activeSubscription", To: uint16(DeleteCustomerStateConfirmCancellation)},
+	{From: uint16(DeleteCustomerStateInspect), On: "outcome:noSubscription", To: uint16(DeleteCustomerStateConfirmDeletion)},
+	{From: uint16(DeleteCustomerStateConfirmCancellation), On: "next", To: uint16(DeleteCustomerStateRecheck)},
+	{From: uint16(DeleteCustomerStateConfirmCancellation), On: "decline", To: uint16(DeleteCustomerStateKept)},
+	{From: uint16(DeleteCustomerStateConfirmCancellation), On: "cancel", To: uint16(DeleteCustomerStateKept)},
+	{From: uint16(DeleteCustomerStateConfirmDeletion), On: "next", To: uint16(DeleteCustomerStateRecheck)},
+	{From: uint16(DeleteCustomerStateConfirmDeletion), On: "decline", To: uint16(DeleteCustomerStateKept)},
+	{From: uint16(DeleteCustomerStateConfirmDeletion), On: "cancel", To: uint16(DeleteCustomerStateKept)},
+	{From: uint16(DeleteCustomerStateRecheck), On: "outcome:changed", To: uint16(DeleteCustomerStateChanged)},
+	{From: uint16(DeleteCustomerStateRecheck), On: "outcome:unchanged", To: uint16(DeleteCustomerStateDelete)},
+	{From: uint16(DeleteCustomerStateDelete), On: "next", To: uint16(DeleteCustomerStateDeleted)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -436,55 +442,30 @@ func (deleteCustomerProgram) gateConfirmDeletion(f *DeleteCustomerFlow, problems
 
 // deleteCustomerConfirmCancellationMessage renders "Customer {customerId} has an active {plan} subscription. Cancel the subscription and delete the customer? This cannot be undone.".
 func deleteCustomerConfirmCancellationMessage(f *DeleteCustomerFlow) string {
-	var b strings.Builder
-	b.WriteString("Customer ")
-	b.WriteString(f.Args.CustomerID)
-	b.WriteString(" has an active ")
-	b.WriteString(f.Continuation.Plan)
-	b.WriteString(" subscription. Cancel the subscription and delete the customer? This cannot be undone.")
-	return b.String()
+	return "Customer " + f.Args.CustomerID + " has an active " + f.Continuation.Plan + " subscription. Cancel the subscription and delete the customer? This cannot be undone."
 }
 
 // deleteCustomerConfirmDeletionMessage renders "Delete customer {customerId}? This cannot be undone.".
 func deleteCustomerConfirmDeletionMessage(f *DeleteCustomerFlow) string {
-	var b strings.Builder
-	b.WriteString("Delete customer ")
-	b.WriteString(f.Args.CustomerID)
-	b.WriteString("? This cannot be undone.")
-	return b.String()
+	return "Delete customer " + f.Args.CustomerID + "? This cannot be undone."
 }
 
 // deleteCustomerKeptMessage renders "Customer {customerId} was not deleted.".
 func deleteCustomerKeptMessage(f *DeleteCustomerFlow) string {
-	var b strings.Builder
-	b.WriteString("Customer ")
-	b.WriteString(f.Args.CustomerID)
-	b.WriteString(" was not deleted.")
-	return b.String()
+	return "Customer " + f.Args.CustomerID + " was not deleted."
 }
 
 // deleteCustomerChangedMessage renders "Customer {customerId} changed while waiting for confirmation; nothing was deleted. Start again.".
 func deleteCustomerChangedMessage(f *DeleteCustomerFlow) string {
-	var b strings.Builder
-	b.WriteString("Customer ")
-	b.WriteString(f.Args.CustomerID)
-	b.WriteString(" changed while waiting for confirmation; nothing was deleted. Start again.")
-	return b.String()
+	return "Customer " + f.Args.CustomerID + " changed while waiting for confirmation; nothing was deleted. Start again."
 }
 
 // deleteCustomerDeleteOperationID renders "delete-{customerId}".
 func deleteCustomerDeleteOperationID(f *DeleteCustomerFlow) string {
-	var b strings.Builder
-	b.WriteString("delete-")
-	b.WriteString(f.Args.CustomerID)
-	return b.String()
+	return "delete-" + f.Args.CustomerID
 }
 
 // deleteCustomerDeletedMessage renders "Deleted customer {customerId}.".
 func deleteCustomerDeletedMessage(f *DeleteCustomerFlow) string {
-	var b strings.Builder
-	b.WriteString("Deleted customer ")
-	b.WriteString(f.Args.CustomerID)
-	b.WriteString(".")
-	return b.String()
+	return "Deleted customer " + f.Args.CustomerID + "."
 }

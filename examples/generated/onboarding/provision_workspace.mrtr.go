@@ -379,31 +379,38 @@ var provisionWorkspaceDescriptor = mrtr.Descriptor{
   ],
   "type": "object"
 }`),
-	Kind:       mrtr.KindTool,
-	Name:       "provision_workspace",
-	SchemaHash: uint64(0x223fdf11fa17dbf4),
-	States: []mrtr.StateInfo{
-		{Name: "lookupTeam", Kind: mrtr.StateCheck},
-		{Name: "askPlan", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "plan", Kind: mrtr.Elicit}}},
-		{Name: "quote", Kind: mrtr.StateCheck},
-		{Name: "askPlacement", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "placement", Kind: mrtr.Elicit}, {Key: "projects", Kind: mrtr.Roots, Optional: true}, {Key: "welcome", Kind: mrtr.Sample}}},
-		{Name: "confirmPrice", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit, GateField: "confirm"}}},
-		{Name: "create", Kind: mrtr.StateEffect},
-		{Name: "abandoned", Kind: mrtr.StateTerminal},
-		{Name: "ready", Kind: mrtr.StateTerminal},
-	},
-	Storage: mrtr.Sealed,
-	TTL:     30 * time.Minute,
-	Title:   "Provision workspace",
-	Transitions: []mrtr.Transition{
-		{From: uint16(ProvisionWorkspaceStateLookupTeam), On: "next", To: uint16(ProvisionWorkspaceStateAskPlan)},
-		{From: uint16(ProvisionWorkspaceStateAskPlan), On: "next", To: uint16(ProvisionWorkspaceStateQuote)},
-		{From: uint16(ProvisionWorkspaceStateQuote), On: "next", To: uint16(ProvisionWorkspaceStateAskPlacement)},
-		{From: uint16(ProvisionWorkspaceStateAskPlacement), On: "next", To: uint16(ProvisionWorkspaceStateConfirmPrice)},
-		{From: uint16(ProvisionWorkspaceStateConfirmPrice), On: "next", To: uint16(ProvisionWorkspaceStateCreate)},
-		{From: uint16(ProvisionWorkspaceStateConfirmPrice), On: "decline", To: uint16(ProvisionWorkspaceStateAbandoned)},
-		{From: uint16(ProvisionWorkspaceStateCreate), On: "next", To: uint16(ProvisionWorkspaceStateReady)},
-	},
+	Kind:        mrtr.KindTool,
+	Name:        "provision_workspace",
+	SchemaHash:  uint64(0x223fdf11fa17dbf4),
+	States:      provisionWorkspaceStateTable,
+	Storage:     mrtr.Sealed,
+	TTL:         30 * time.Minute,
+	Title:       "Provision workspace",
+	Transitions: provisionWorkspaceTransitionTable,
+}
+
+// provisionWorkspaceStateTable describes each state, in the order of their numbers.
+var provisionWorkspaceStateTable = []mrtr.StateInfo{
+	{Name: "lookupTeam", Kind: mrtr.StateCheck},
+	{Name: "askPlan", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "plan", Kind: mrtr.Elicit}}},
+	{Name: "quote", Kind: mrtr.StateCheck},
+	{Name: "askPlacement", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "placement", Kind: mrtr.Elicit}, {Key: "projects", Kind: mrtr.Roots, Optional: true}, {Key: "welcome", Kind: mrtr.Sample}}},
+	{Name: "confirmPrice", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit, GateField: "confirm"}}},
+	{Name: "create", Kind: mrtr.StateEffect},
+	{Name: "abandoned", Kind: mrtr.StateTerminal},
+	{Name: "ready", Kind: mrtr.StateTerminal},
+}
+
+// provisionWorkspaceTransitionTable lists every transition of the spec: a state may only go
+// where a row says.
+var provisionWorkspaceTransitionTable = []mrtr.Transition{
+	{From: uint16(ProvisionWorkspaceStateLookupTeam), On: "next", To: uint16(ProvisionWorkspaceStateAskPlan)},
+	{From: uint16(ProvisionWorkspaceStateAskPlan), On: "next", To: uint16(ProvisionWorkspaceStateQuote)},
+	{From: uint16(ProvisionWorkspaceStateQuote), On: "next", To: uint16(ProvisionWorkspaceStateAskPlacement)},
+	{From: uint16(ProvisionWorkspaceStateAskPlacement), On: "next", To: uint16(ProvisionWorkspaceStateConfirmPrice)},
+	{From: uint16(ProvisionWorkspaceStateConfirmPrice), On: "next", To: uint16(ProvisionWorkspaceStateCreate)},
+	{From: uint16(ProvisionWorkspaceStateConfirmPrice), On: "decline", To: uint16(ProvisionWorkspaceStateAbandoned)},
+	{From: uint16(ProvisionWorkspaceStateCreate), On: "next", To: uint16(ProvisionWorkspaceStateReady)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -745,13 +752,7 @@ func (provisionWorkspaceProgram) gateConfirmPrice(f *ProvisionWorkspaceFlow, pro
 
 // provisionWorkspaceAskPlanPlanMessage renders "Team {team} may have up to {maxSeats} seats. Choose a plan and the number of seats.".
 func provisionWorkspaceAskPlanPlanMessage(f *ProvisionWorkspaceFlow) string {
-	var b strings.Builder
-	b.WriteString("Team ")
-	b.WriteString(f.Args.Team)
-	b.WriteString(" may have up to ")
-	b.WriteString(strconv.FormatInt(f.Continuation.MaxSeats, 10))
-	b.WriteString(" seats. Choose a plan and the number of seats.")
-	return b.String()
+	return "Team " + f.Args.Team + " may have up to " + strconv.FormatInt(f.Continuation.MaxSeats, 10) + " seats. Choose a plan and the number of seats."
 }
 
 // provisionWorkspaceAskPlacementPlacementMessage renders "Pick one to three regions for team {team}'s {plan.tier} workspace.".
@@ -805,11 +806,7 @@ func provisionWorkspaceConfirmPriceMessage(f *ProvisionWorkspaceFlow) string {
 
 // provisionWorkspaceAbandonedMessage renders "No workspace was created for {team}.".
 func provisionWorkspaceAbandonedMessage(f *ProvisionWorkspaceFlow) string {
-	var b strings.Builder
-	b.WriteString("No workspace was created for ")
-	b.WriteString(f.Args.Team)
-	b.WriteString(".")
-	return b.String()
+	return "No workspace was created for " + f.Args.Team + "."
 }
 
 // provisionWorkspaceReadyMessage renders "Workspace {workspaceId} is ready for {team}. {welcome}".

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -242,27 +241,34 @@ var chargePaymentDescriptor = mrtr.Descriptor{
   ],
   "type": "object"
 }`),
-	Kind:       mrtr.KindTool,
-	Name:       "charge_payment",
-	SchemaHash: uint64(0x59a7da8cb6eface6),
-	States: []mrtr.StateInfo{
-		{Name: "validate", Kind: mrtr.StateCheck},
-		{Name: "confirmCharge", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit, GateField: "confirm"}}},
-		{Name: "recheck", Kind: mrtr.StateCheck},
-		{Name: "notCharged", Kind: mrtr.StateTerminal},
-		{Name: "charge", Kind: mrtr.StateEffect},
-		{Name: "charged", Kind: mrtr.StateTerminal},
-	},
-	Storage: mrtr.Sealed,
-	TTL:     10 * time.Minute,
-	Title:   "Charge payment",
-	Transitions: []mrtr.Transition{
-		{From: uint16(ChargePaymentStateValidate), On: "next", To: uint16(ChargePaymentStateConfirmCharge)},
-		{From: uint16(ChargePaymentStateConfirmCharge), On: "next", To: uint16(ChargePaymentStateRecheck)},
-		{From: uint16(ChargePaymentStateConfirmCharge), On: "decline", To: uint16(ChargePaymentStateNotCharged)},
-		{From: uint16(ChargePaymentStateRecheck), On: "next", To: uint16(ChargePaymentStateCharge)},
-		{From: uint16(ChargePaymentStateCharge), On: "next", To: uint16(ChargePaymentStateCharged)},
-	},
+	Kind:        mrtr.KindTool,
+	Name:        "charge_payment",
+	SchemaHash:  uint64(0x59a7da8cb6eface6),
+	States:      chargePaymentStateTable,
+	Storage:     mrtr.Sealed,
+	TTL:         10 * time.Minute,
+	Title:       "Charge payment",
+	Transitions: chargePaymentTransitionTable,
+}
+
+// chargePaymentStateTable describes each state, in the order of their numbers.
+var chargePaymentStateTable = []mrtr.StateInfo{
+	{Name: "validate", Kind: mrtr.StateCheck},
+	{Name: "confirmCharge", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit, GateField: "confirm"}}},
+	{Name: "recheck", Kind: mrtr.StateCheck},
+	{Name: "notCharged", Kind: mrtr.StateTerminal},
+	{Name: "charge", Kind: mrtr.StateEffect},
+	{Name: "charged", Kind: mrtr.StateTerminal},
+}
+
+// chargePaymentTransitionTable lists every transition of the spec: a state may only go
+// where a row says.
+var chargePaymentTransitionTable = []mrtr.Transition{
+	{From: uint16(ChargePaymentStateValidate), On: "next", To: uint16(ChargePaymentStateConfirmCharge)},
+	{From: uint16(ChargePaymentStateConfirmCharge), On: "next", To: uint16(ChargePaymentStateRecheck)},
+	{From: uint16(ChargePaymentStateConfirmCharge), On: "decline", To: uint16(ChargePaymentStateNotCharged)},
+	{From: uint16(ChargePaymentStateRecheck), On: "next", To: uint16(ChargePaymentStateCharge)},
+	{From: uint16(ChargePaymentStateCharge), On: "next", To: uint16(ChargePaymentStateCharged)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -356,47 +362,20 @@ func (chargePaymentProgram) gateConfirmCharge(f *ChargePaymentFlow, problems mrt
 
 // chargePaymentConfirmChargeMessage renders "Charge {amountCents} cents ({currency}) to the card ending in {cardLast4} for invoice {invoiceId}?".
 func chargePaymentConfirmChargeMessage(f *ChargePaymentFlow) string {
-	var b strings.Builder
-	b.WriteString("Charge ")
-	b.WriteString(strconv.FormatInt(f.Continuation.AmountCents, 10))
-	b.WriteString(" cents (")
-	b.WriteString(string(f.Continuation.Currency))
-	b.WriteString(") to the card ending in ")
-	b.WriteString(f.Continuation.CardLast4)
-	b.WriteString(" for invoice ")
-	b.WriteString(f.Args.InvoiceID)
-	b.WriteString("?")
-	return b.String()
+	return "Charge " + strconv.FormatInt(f.Continuation.AmountCents, 10) + " cents (" + string(f.Continuation.Currency) + ") to the card ending in " + f.Continuation.CardLast4 + " for invoice " + f.Args.InvoiceID + "?"
 }
 
 // chargePaymentNotChargedMessage renders "Invoice {invoiceId} was not charged.".
 func chargePaymentNotChargedMessage(f *ChargePaymentFlow) string {
-	var b strings.Builder
-	b.WriteString("Invoice ")
-	b.WriteString(f.Args.InvoiceID)
-	b.WriteString(" was not charged.")
-	return b.String()
+	return "Invoice " + f.Args.InvoiceID + " was not charged."
 }
 
 // chargePaymentChargeOperationID renders "charge-{invoiceId}".
 func chargePaymentChargeOperationID(f *ChargePaymentFlow) string {
-	var b strings.Builder
-	b.WriteString("charge-")
-	b.WriteString(f.Args.InvoiceID)
-	return b.String()
+	return "charge-" + f.Args.InvoiceID
 }
 
 // chargePaymentChargedMessage renders "Charged invoice {invoiceId} {amountCents} cents ({currency}); charge {chargeId}.".
 func chargePaymentChargedMessage(f *ChargePaymentFlow) string {
-	var b strings.Builder
-	b.WriteString("Charged invoice ")
-	b.WriteString(f.Args.InvoiceID)
-	b.WriteString(" ")
-	b.WriteString(strconv.FormatInt(f.Continuation.AmountCents, 10))
-	b.WriteString(" cents (")
-	b.WriteString(string(f.Continuation.Currency))
-	b.WriteString("); charge ")
-	b.WriteString(f.Continuation.ChargeID)
-	b.WriteString(".")
-	return b.String()
+	return "Charged invoice " + f.Args.InvoiceID + " " + strconv.FormatInt(f.Continuation.AmountCents, 10) + " cents (" + string(f.Continuation.Currency) + "); charge " + f.Continuation.ChargeID + "."
 }

@@ -236,23 +236,30 @@ var closeSupportTicketDescriptor = mrtr.Descriptor{
   ],
   "type": "object"
 }`),
-	Kind:       mrtr.KindTool,
-	Name:       "close_support_ticket",
-	SchemaHash: uint64(0x7ae18f6e64a4a2dc),
-	States: []mrtr.StateInfo{
-		{Name: "lookup", Kind: mrtr.StateCheck},
-		{Name: "askReason", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "reason", Kind: mrtr.Elicit}}},
-		{Name: "close", Kind: mrtr.StateEffect},
-		{Name: "closed", Kind: mrtr.StateTerminal},
-	},
-	Storage: mrtr.Sealed,
-	TTL:     15 * time.Minute,
-	Title:   "Close support ticket",
-	Transitions: []mrtr.Transition{
-		{From: uint16(CloseSupportTicketStateLookup), On: "next", To: uint16(CloseSupportTicketStateAskReason)},
-		{From: uint16(CloseSupportTicketStateAskReason), On: "next", To: uint16(CloseSupportTicketStateClose)},
-		{From: uint16(CloseSupportTicketStateClose), On: "next", To: uint16(CloseSupportTicketStateClosed)},
-	},
+	Kind:        mrtr.KindTool,
+	Name:        "close_support_ticket",
+	SchemaHash:  uint64(0x7ae18f6e64a4a2dc),
+	States:      closeSupportTicketStateTable,
+	Storage:     mrtr.Sealed,
+	TTL:         15 * time.Minute,
+	Title:       "Close support ticket",
+	Transitions: closeSupportTicketTransitionTable,
+}
+
+// closeSupportTicketStateTable describes each state, in the order of their numbers.
+var closeSupportTicketStateTable = []mrtr.StateInfo{
+	{Name: "lookup", Kind: mrtr.StateCheck},
+	{Name: "askReason", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "reason", Kind: mrtr.Elicit}}},
+	{Name: "close", Kind: mrtr.StateEffect},
+	{Name: "closed", Kind: mrtr.StateTerminal},
+}
+
+// closeSupportTicketTransitionTable lists every transition of the spec: a state may only go
+// where a row says.
+var closeSupportTicketTransitionTable = []mrtr.Transition{
+	{From: uint16(CloseSupportTicketStateLookup), On: "next", To: uint16(CloseSupportTicketStateAskReason)},
+	{From: uint16(CloseSupportTicketStateAskReason), On: "next", To: uint16(CloseSupportTicketStateClose)},
+	{From: uint16(CloseSupportTicketStateClose), On: "next", To: uint16(CloseSupportTicketStateClosed)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -416,21 +423,12 @@ func (closeSupportTicketProgram) requestReason(f *CloseSupportTicketFlow, proble
 
 // closeSupportTicketAskReasonReasonMessage renders "Provide the reason for closing ticket {ticketId} (\"{subject}\").".
 func closeSupportTicketAskReasonReasonMessage(f *CloseSupportTicketFlow) string {
-	var b strings.Builder
-	b.WriteString("Provide the reason for closing ticket ")
-	b.WriteString(f.Args.TicketID)
-	b.WriteString(" (\"")
-	b.WriteString(f.Continuation.Subject)
-	b.WriteString("\").")
-	return b.String()
+	return "Provide the reason for closing ticket " + f.Args.TicketID + " (\"" + f.Continuation.Subject + "\")."
 }
 
 // closeSupportTicketCloseOperationID renders "close-{ticketId}".
 func closeSupportTicketCloseOperationID(f *CloseSupportTicketFlow) string {
-	var b strings.Builder
-	b.WriteString("close-")
-	b.WriteString(f.Args.TicketID)
-	return b.String()
+	return "close-" + f.Args.TicketID
 }
 
 // closeSupportTicketClosedMessage renders "Closed ticket {ticketId} ({reason.closeReason}).".

@@ -171,21 +171,28 @@ var needsRootsDescriptor = mrtr.Descriptor{
   "properties": {},
   "type": "object"
 }`),
-	Kind:       mrtr.KindTool,
-	Name:       "needs_roots",
-	Requires:   []string{"roots"},
-	SchemaHash: uint64(0xe240af2b903eaf95),
-	States: []mrtr.StateInfo{
-		{Name: "probe", Kind: mrtr.StateCheck},
-		{Name: "askModel", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "answer", Kind: mrtr.Sample}}},
-		{Name: "done", Kind: mrtr.StateTerminal},
-	},
-	Storage: mrtr.Sealed,
-	TTL:     10 * time.Minute,
-	Transitions: []mrtr.Transition{
-		{From: uint16(NeedsRootsStateProbe), On: "next", To: uint16(NeedsRootsStateAskModel)},
-		{From: uint16(NeedsRootsStateAskModel), On: "next", To: uint16(NeedsRootsStateDone)},
-	},
+	Kind:        mrtr.KindTool,
+	Name:        "needs_roots",
+	Requires:    []string{"roots"},
+	SchemaHash:  uint64(0xe240af2b903eaf95),
+	States:      needsRootsStateTable,
+	Storage:     mrtr.Sealed,
+	TTL:         10 * time.Minute,
+	Transitions: needsRootsTransitionTable,
+}
+
+// needsRootsStateTable describes each state, in the order of their numbers.
+var needsRootsStateTable = []mrtr.StateInfo{
+	{Name: "probe", Kind: mrtr.StateCheck},
+	{Name: "askModel", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "answer", Kind: mrtr.Sample}}},
+	{Name: "done", Kind: mrtr.StateTerminal},
+}
+
+// needsRootsTransitionTable lists every transition of the spec: a state may only go
+// where a row says.
+var needsRootsTransitionTable = []mrtr.Transition{
+	{From: uint16(NeedsRootsStateProbe), On: "next", To: uint16(NeedsRootsStateAskModel)},
+	{From: uint16(NeedsRootsStateAskModel), On: "next", To: uint16(NeedsRootsStateDone)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is

@@ -157,19 +157,26 @@ var spinDescriptor = mrtr.Descriptor{
   "properties": {},
   "type": "object"
 }`),
-	Kind:       mrtr.KindTool,
-	Name:       "spin",
-	SchemaHash: uint64(0x853d6d2fd7caae55),
-	States: []mrtr.StateInfo{
-		{Name: "turn", Kind: mrtr.StateCheck},
-		{Name: "stopped", Kind: mrtr.StateTerminal},
-	},
-	Storage: mrtr.Sealed,
-	TTL:     10 * time.Minute,
-	Transitions: []mrtr.Transition{
-		{From: uint16(SpinStateTurn), On: "outcome:again", To: uint16(SpinStateTurn)},
-		{From: uint16(SpinStateTurn), On: "outcome:stop", To: uint16(SpinStateStopped)},
-	},
+	Kind:        mrtr.KindTool,
+	Name:        "spin",
+	SchemaHash:  uint64(0x853d6d2fd7caae55),
+	States:      spinStateTable,
+	Storage:     mrtr.Sealed,
+	TTL:         10 * time.Minute,
+	Transitions: spinTransitionTable,
+}
+
+// spinStateTable describes each state, in the order of their numbers.
+var spinStateTable = []mrtr.StateInfo{
+	{Name: "turn", Kind: mrtr.StateCheck},
+	{Name: "stopped", Kind: mrtr.StateTerminal},
+}
+
+// spinTransitionTable lists every transition of the spec: a state may only go
+// where a row says.
+var spinTransitionTable = []mrtr.Transition{
+	{From: uint16(SpinStateTurn), On: "outcome:again", To: uint16(SpinStateTurn)},
+	{From: uint16(SpinStateTurn), On: "outcome:stop", To: uint16(SpinStateStopped)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is

@@ -358,27 +358,34 @@ var transferDescriptor = mrtr.Descriptor{
 	Name:           "transfer",
 	NonInteractive: true,
 	SchemaHash:     uint64(0xa467ad7d8d44623c),
-	States: []mrtr.StateInfo{
-		{Name: "inspect", Kind: mrtr.StateCheck},
-		{Name: "frozen", Kind: mrtr.StateTerminal},
-		{Name: "askMemo", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "memo", Kind: mrtr.Elicit}, {Key: "summary", Kind: mrtr.Sample, Optional: true}}},
-		{Name: "confirm", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit, GateField: "confirm"}}},
-		{Name: "recheck", Kind: mrtr.StateCheck},
-		{Name: "declined", Kind: mrtr.StateTerminal},
-		{Name: "send", Kind: mrtr.StateEffect},
-		{Name: "done", Kind: mrtr.StateTerminal},
-	},
-	Storage: mrtr.Sealed,
-	TTL:     5 * time.Minute,
-	Transitions: []mrtr.Transition{
-		{From: uint16(TransferStateInspect), On: "outcome:frozen", To: uint16(TransferStateFrozen)},
-		{From: uint16(TransferStateInspect), On: "outcome:open", To: uint16(TransferStateAskMemo)},
-		{From: uint16(TransferStateAskMemo), On: "next", To: uint16(TransferStateConfirm)},
-		{From: uint16(TransferStateConfirm), On: "next", To: uint16(TransferStateRecheck)},
-		{From: uint16(TransferStateConfirm), On: "decline", To: uint16(TransferStateDeclined)},
-		{From: uint16(TransferStateRecheck), On: "next", To: uint16(TransferStateSend)},
-		{From: uint16(TransferStateSend), On: "next", To: uint16(TransferStateDone)},
-	},
+	States:         transferStateTable,
+	Storage:        mrtr.Sealed,
+	TTL:            5 * time.Minute,
+	Transitions:    transferTransitionTable,
+}
+
+// transferStateTable describes each state, in the order of their numbers.
+var transferStateTable = []mrtr.StateInfo{
+	{Name: "inspect", Kind: mrtr.StateCheck},
+	{Name: "frozen", Kind: mrtr.StateTerminal},
+	{Name: "askMemo", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "memo", Kind: mrtr.Elicit}, {Key: "summary", Kind: mrtr.Sample, Optional: true}}},
+	{Name: "confirm", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit, GateField: "confirm"}}},
+	{Name: "recheck", Kind: mrtr.StateCheck},
+	{Name: "declined", Kind: mrtr.StateTerminal},
+	{Name: "send", Kind: mrtr.StateEffect},
+	{Name: "done", Kind: mrtr.StateTerminal},
+}
+
+// transferTransitionTable lists every transition of the spec: a state may only go
+// where a row says.
+var transferTransitionTable = []mrtr.Transition{
+	{From: uint16(TransferStateInspect), On: "outcome:frozen", To: uint16(TransferStateFrozen)},
+	{From: uint16(TransferStateInspect), On: "outcome:open", To: uint16(TransferStateAskMemo)},
+	{From: uint16(TransferStateAskMemo), On: "next", To: uint16(TransferStateConfirm)},
+	{From: uint16(TransferStateConfirm), On: "next", To: uint16(TransferStateRecheck)},
+	{From: uint16(TransferStateConfirm), On: "decline", To: uint16(TransferStateDeclined)},
+	{From: uint16(TransferStateRecheck), On: "next", To: uint16(TransferStateSend)},
+	{From: uint16(TransferStateSend), On: "next", To: uint16(TransferStateDone)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -600,35 +607,17 @@ func (transferProgram) gateConfirm(f *TransferFlow, problems mrtr.Problems) mrtr
 
 // transferFrozenMessage renders "Account {account} is frozen.".
 func transferFrozenMessage(f *TransferFlow) string {
-	var b strings.Builder
-	b.WriteString("Account ")
-	b.WriteString(f.Args.Account)
-	b.WriteString(" is frozen.")
-	return b.String()
+	return "Account " + f.Args.Account + " is frozen."
 }
 
 // transferAskMemoMemoMessage renders "Write a memo for the transfer of {amount} from {account} (balance {balance}).".
 func transferAskMemoMemoMessage(f *TransferFlow) string {
-	var b strings.Builder
-	b.WriteString("Write a memo for the transfer of ")
-	b.WriteString(strconv.FormatInt(f.Args.Amount, 10))
-	b.WriteString(" from ")
-	b.WriteString(f.Args.Account)
-	b.WriteString(" (balance ")
-	b.WriteString(strconv.FormatInt(f.Continuation.Balance, 10))
-	b.WriteString(").")
-	return b.String()
+	return "Write a memo for the transfer of " + strconv.FormatInt(f.Args.Amount, 10) + " from " + f.Args.Account + " (balance " + strconv.FormatInt(f.Continuation.Balance, 10) + ")."
 }
 
 // transferAskMemoSummaryPrompt renders "Summarise the transfer of {amount} from {account}.".
 func transferAskMemoSummaryPrompt(f *TransferFlow) string {
-	var b strings.Builder
-	b.WriteString("Summarise the transfer of ")
-	b.WriteString(strconv.FormatInt(f.Args.Amount, 10))
-	b.WriteString(" from ")
-	b.WriteString(f.Args.Account)
-	b.WriteString(".")
-	return b.String()
+	return "Summarise the transfer of " + strconv.FormatInt(f.Args.Amount, 10) + " from " + f.Args.Account + "."
 }
 
 // transferConfirmMessage renders "Send {amount} from {account} with memo \"{memo.note}\"?".
@@ -648,32 +637,15 @@ func transferConfirmMessage(f *TransferFlow) string {
 
 // transferDeclinedMessage renders "Nothing was sent from {account}.".
 func transferDeclinedMessage(f *TransferFlow) string {
-	var b strings.Builder
-	b.WriteString("Nothing was sent from ")
-	b.WriteString(f.Args.Account)
-	b.WriteString(".")
-	return b.String()
+	return "Nothing was sent from " + f.Args.Account + "."
 }
 
 // transferSendOperationID renders "transfer-{account}-{amount}".
 func transferSendOperationID(f *TransferFlow) string {
-	var b strings.Builder
-	b.WriteString("transfer-")
-	b.WriteString(f.Args.Account)
-	b.WriteString("-")
-	b.WriteString(strconv.FormatInt(f.Args.Amount, 10))
-	return b.String()
+	return "transfer-" + f.Args.Account + "-" + strconv.FormatInt(f.Args.Amount, 10)
 }
 
 // transferDoneMessage renders "Sent {amount} from {account} as {transferId}.".
 func transferDoneMessage(f *TransferFlow) string {
-	var b strings.Builder
-	b.WriteString("Sent ")
-	b.WriteString(strconv.FormatInt(f.Args.Amount, 10))
-	b.WriteString(" from ")
-	b.WriteString(f.Args.Account)
-	b.WriteString(" as ")
-	b.WriteString(f.Continuation.TransferID)
-	b.WriteString(".")
-	return b.String()
+	return "Sent " + strconv.FormatInt(f.Args.Amount, 10) + " from " + f.Args.Account + " as " + f.Continuation.TransferID + "."
 }

@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -211,22 +210,29 @@ var vaultDescriptor = mrtr.Descriptor{
   ],
   "type": "object"
 }`),
-	Kind:       mrtr.KindTool,
-	Name:       "vault",
-	SchemaHash: uint64(0xaead2c5db208bca6),
-	States: []mrtr.StateInfo{
-		{Name: "load", Kind: mrtr.StateCheck},
-		{Name: "askPin", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "pin", Kind: mrtr.Elicit}}},
-		{Name: "open", Kind: mrtr.StateEffect},
-		{Name: "opened", Kind: mrtr.StateTerminal},
-	},
-	Storage: mrtr.Reference,
-	TTL:     2 * time.Minute,
-	Transitions: []mrtr.Transition{
-		{From: uint16(VaultStateLoad), On: "next", To: uint16(VaultStateAskPin)},
-		{From: uint16(VaultStateAskPin), On: "next", To: uint16(VaultStateOpen)},
-		{From: uint16(VaultStateOpen), On: "next", To: uint16(VaultStateOpened)},
-	},
+	Kind:        mrtr.KindTool,
+	Name:        "vault",
+	SchemaHash:  uint64(0xaead2c5db208bca6),
+	States:      vaultStateTable,
+	Storage:     mrtr.Reference,
+	TTL:         2 * time.Minute,
+	Transitions: vaultTransitionTable,
+}
+
+// vaultStateTable describes each state, in the order of their numbers.
+var vaultStateTable = []mrtr.StateInfo{
+	{Name: "load", Kind: mrtr.StateCheck},
+	{Name: "askPin", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "pin", Kind: mrtr.Elicit}}},
+	{Name: "open", Kind: mrtr.StateEffect},
+	{Name: "opened", Kind: mrtr.StateTerminal},
+}
+
+// vaultTransitionTable lists every transition of the spec: a state may only go
+// where a row says.
+var vaultTransitionTable = []mrtr.Transition{
+	{From: uint16(VaultStateLoad), On: "next", To: uint16(VaultStateAskPin)},
+	{From: uint16(VaultStateAskPin), On: "next", To: uint16(VaultStateOpen)},
+	{From: uint16(VaultStateOpen), On: "next", To: uint16(VaultStateOpened)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -346,26 +352,15 @@ func (vaultProgram) requestPin(f *VaultFlow, problems mrtr.Problems) mrtr.Pendin
 
 // vaultAskPinPinMessage renders "Enter the PIN of vault {vaultId}.".
 func vaultAskPinPinMessage(f *VaultFlow) string {
-	var b strings.Builder
-	b.WriteString("Enter the PIN of vault ")
-	b.WriteString(f.Args.VaultID)
-	b.WriteString(".")
-	return b.String()
+	return "Enter the PIN of vault " + f.Args.VaultID + "."
 }
 
 // vaultOpenOperationID renders "open-{vaultId}".
 func vaultOpenOperationID(f *VaultFlow) string {
-	var b strings.Builder
-	b.WriteString("open-")
-	b.WriteString(f.Args.VaultID)
-	return b.String()
+	return "open-" + f.Args.VaultID
 }
 
 // vaultOpenedMessage renders "Vault {vaultId} opened.".
 func vaultOpenedMessage(f *VaultFlow) string {
-	var b strings.Builder
-	b.WriteString("Vault ")
-	b.WriteString(f.Args.VaultID)
-	b.WriteString(" opened.")
-	return b.String()
+	return "Vault " + f.Args.VaultID + " opened."
 }

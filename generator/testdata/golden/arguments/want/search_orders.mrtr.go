@@ -405,23 +405,30 @@ var searchOrdersDescriptor = mrtr.Descriptor{
   ],
   "type": "object"
 }`),
-	Kind:       mrtr.KindTool,
-	Name:       "search_orders",
-	SchemaHash: uint64(0xdb0388b052c024db),
-	States: []mrtr.StateInfo{
-		{Name: "find", Kind: mrtr.StateCheck},
-		{Name: "pick", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "choice", Kind: mrtr.Elicit}}},
-		{Name: "open", Kind: mrtr.StateCheck},
-		{Name: "opened", Kind: mrtr.StateTerminal},
-	},
-	Storage: mrtr.Sealed,
-	TTL:     10 * time.Minute,
-	Title:   "Search orders",
-	Transitions: []mrtr.Transition{
-		{From: uint16(SearchOrdersStateFind), On: "next", To: uint16(SearchOrdersStatePick)},
-		{From: uint16(SearchOrdersStatePick), On: "next", To: uint16(SearchOrdersStateOpen)},
-		{From: uint16(SearchOrdersStateOpen), On: "next", To: uint16(SearchOrdersStateOpened)},
-	},
+	Kind:        mrtr.KindTool,
+	Name:        "search_orders",
+	SchemaHash:  uint64(0xdb0388b052c024db),
+	States:      searchOrdersStateTable,
+	Storage:     mrtr.Sealed,
+	TTL:         10 * time.Minute,
+	Title:       "Search orders",
+	Transitions: searchOrdersTransitionTable,
+}
+
+// searchOrdersStateTable describes each state, in the order of their numbers.
+var searchOrdersStateTable = []mrtr.StateInfo{
+	{Name: "find", Kind: mrtr.StateCheck},
+	{Name: "pick", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "choice", Kind: mrtr.Elicit}}},
+	{Name: "open", Kind: mrtr.StateCheck},
+	{Name: "opened", Kind: mrtr.StateTerminal},
+}
+
+// searchOrdersTransitionTable lists every transition of the spec: a state may only go
+// where a row says.
+var searchOrdersTransitionTable = []mrtr.Transition{
+	{From: uint16(SearchOrdersStateFind), On: "next", To: uint16(SearchOrdersStatePick)},
+	{From: uint16(SearchOrdersStatePick), On: "next", To: uint16(SearchOrdersStateOpen)},
+	{From: uint16(SearchOrdersStateOpen), On: "next", To: uint16(SearchOrdersStateOpened)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -887,23 +894,7 @@ func (searchOrdersProgram) requestChoice(f *SearchOrdersFlow, problems mrtr.Prob
 
 // searchOrdersPickChoiceMessage renders "Found {matches} orders for \"{query}\" ({status}, {regions}, tags {tags}, ids {ids}, weights {weights}). Which one should be opened?".
 func searchOrdersPickChoiceMessage(f *SearchOrdersFlow) string {
-	var b strings.Builder
-	b.WriteString("Found ")
-	b.WriteString(strconv.FormatInt(f.Continuation.Matches, 10))
-	b.WriteString(" orders for \"")
-	b.WriteString(f.Args.Query)
-	b.WriteString("\" (")
-	b.WriteString(string(f.Args.Status))
-	b.WriteString(", ")
-	b.WriteString(mrtr.Join(f.Args.Regions))
-	b.WriteString(", tags ")
-	b.WriteString(mrtr.Join(f.Args.Tags))
-	b.WriteString(", ids ")
-	b.WriteString(mrtr.Join(f.Args.Ids))
-	b.WriteString(", weights ")
-	b.WriteString(mrtr.Join(f.Args.Weights))
-	b.WriteString("). Which one should be opened?")
-	return b.String()
+	return "Found " + strconv.FormatInt(f.Continuation.Matches, 10) + " orders for \"" + f.Args.Query + "\" (" + string(f.Args.Status) + ", " + mrtr.Join(f.Args.Regions) + ", tags " + mrtr.Join(f.Args.Tags) + ", ids " + mrtr.Join(f.Args.Ids) + ", weights " + mrtr.Join(f.Args.Weights) + "). Which one should be opened?"
 }
 
 // searchOrdersOpenedMessage renders "Opened order {choice.orderNumber} of {matches} (limit {limit}, offset {offset}, minTotal {minTotal}, exact {exact}, archived {archived}, sort {sort}, since {since}, customer {customerId}).".

@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -237,26 +236,33 @@ var publishDocumentDescriptor = mrtr.Descriptor{
   ],
   "type": "object"
 }`),
-	Kind:       mrtr.KindTool,
-	Name:       "publish_document",
-	SchemaHash: uint64(0x105db24ab853d036),
-	States: []mrtr.StateInfo{
-		{Name: "confirmPublish", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit, GateField: "confirm"}}},
-		{Name: "recheck", Kind: mrtr.StateCheck},
-		{Name: "notPublished", Kind: mrtr.StateTerminal},
-		{Name: "publish", Kind: mrtr.StateEffect},
-		{Name: "published", Kind: mrtr.StateTerminal},
-	},
-	Storage: mrtr.Sealed,
-	TTL:     5 * time.Minute,
-	Title:   "Publish document",
-	Transitions: []mrtr.Transition{
-		{From: uint16(PublishDocumentStateConfirmPublish), On: "next", To: uint16(PublishDocumentStateRecheck)},
-		{From: uint16(PublishDocumentStateConfirmPublish), On: "decline", To: uint16(PublishDocumentStateNotPublished)},
-		{From: uint16(PublishDocumentStateRecheck), On: "outcome:changed", To: uint16(PublishDocumentStateConfirmPublish)},
-		{From: uint16(PublishDocumentStateRecheck), On: "outcome:ready", To: uint16(PublishDocumentStatePublish)},
-		{From: uint16(PublishDocumentStatePublish), On: "next", To: uint16(PublishDocumentStatePublished)},
-	},
+	Kind:        mrtr.KindTool,
+	Name:        "publish_document",
+	SchemaHash:  uint64(0x105db24ab853d036),
+	States:      publishDocumentStateTable,
+	Storage:     mrtr.Sealed,
+	TTL:         5 * time.Minute,
+	Title:       "Publish document",
+	Transitions: publishDocumentTransitionTable,
+}
+
+// publishDocumentStateTable describes each state, in the order of their numbers.
+var publishDocumentStateTable = []mrtr.StateInfo{
+	{Name: "confirmPublish", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit, GateField: "confirm"}}},
+	{Name: "recheck", Kind: mrtr.StateCheck},
+	{Name: "notPublished", Kind: mrtr.StateTerminal},
+	{Name: "publish", Kind: mrtr.StateEffect},
+	{Name: "published", Kind: mrtr.StateTerminal},
+}
+
+// publishDocumentTransitionTable lists every transition of the spec: a state may only go
+// where a row says.
+var publishDocumentTransitionTable = []mrtr.Transition{
+	{From: uint16(PublishDocumentStateConfirmPublish), On: "next", To: uint16(PublishDocumentStateRecheck)},
+	{From: uint16(PublishDocumentStateConfirmPublish), On: "decline", To: uint16(PublishDocumentStateNotPublished)},
+	{From: uint16(PublishDocumentStateRecheck), On: "outcome:changed", To: uint16(PublishDocumentStateConfirmPublish)},
+	{From: uint16(PublishDocumentStateRecheck), On: "outcome:ready", To: uint16(PublishDocumentStatePublish)},
+	{From: uint16(PublishDocumentStatePublish), On: "next", To: uint16(PublishDocumentStatePublished)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -337,27 +343,15 @@ func (publishDocumentProgram) gateConfirmPublish(f *PublishDocumentFlow, problem
 
 // publishDocumentConfirmPublishMessage renders "Publish document {documentId} now?".
 func publishDocumentConfirmPublishMessage(f *PublishDocumentFlow) string {
-	var b strings.Builder
-	b.WriteString("Publish document ")
-	b.WriteString(f.Args.DocumentID)
-	b.WriteString(" now?")
-	return b.String()
+	return "Publish document " + f.Args.DocumentID + " now?"
 }
 
 // publishDocumentNotPublishedMessage renders "Document {documentId} was not published.".
 func publishDocumentNotPublishedMessage(f *PublishDocumentFlow) string {
-	var b strings.Builder
-	b.WriteString("Document ")
-	b.WriteString(f.Args.DocumentID)
-	b.WriteString(" was not published.")
-	return b.String()
+	return "Document " + f.Args.DocumentID + " was not published."
 }
 
 // publishDocumentPublishedMessage renders "Published {documentId}.".
 func publishDocumentPublishedMessage(f *PublishDocumentFlow) string {
-	var b strings.Builder
-	b.WriteString("Published ")
-	b.WriteString(f.Args.DocumentID)
-	b.WriteString(".")
-	return b.String()
+	return "Published " + f.Args.DocumentID + "."
 }

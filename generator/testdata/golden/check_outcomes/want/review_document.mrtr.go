@@ -301,34 +301,41 @@ var reviewDocumentDescriptor = mrtr.Descriptor{
   ],
   "type": "object"
 }`),
-	Kind:       mrtr.KindTool,
-	Name:       "review_document",
-	SchemaHash: uint64(0x70fe83c3e9c38685),
-	States: []mrtr.StateInfo{
-		{Name: "load", Kind: mrtr.StateCheck},
-		{Name: "review", Kind: mrtr.StateCheck},
-		{Name: "approve", Kind: mrtr.StateCheck},
-		{Name: "askRevision", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "change", Kind: mrtr.Elicit}}},
-		{Name: "rejected", Kind: mrtr.StateTerminal},
-		{Name: "approved", Kind: mrtr.StateTerminal},
-		{Name: "reReview", Kind: mrtr.StateCheck},
-		{Name: "abandoned", Kind: mrtr.StateTerminal},
-	},
-	Storage: mrtr.Sealed,
-	TTL:     time.Hour,
-	Title:   "Review document",
-	Transitions: []mrtr.Transition{
-		{From: uint16(ReviewDocumentStateLoad), On: "next", To: uint16(ReviewDocumentStateReview)},
-		{From: uint16(ReviewDocumentStateReview), On: "outcome:approved", To: uint16(ReviewDocumentStateApprove)},
-		{From: uint16(ReviewDocumentStateReview), On: "outcome:needsWork", To: uint16(ReviewDocumentStateAskRevision)},
-		{From: uint16(ReviewDocumentStateReview), On: "outcome:rejected", To: uint16(ReviewDocumentStateRejected)},
-		{From: uint16(ReviewDocumentStateApprove), On: "next", To: uint16(ReviewDocumentStateApproved)},
-		{From: uint16(ReviewDocumentStateAskRevision), On: "next", To: uint16(ReviewDocumentStateReReview)},
-		{From: uint16(ReviewDocumentStateAskRevision), On: "decline", To: uint16(ReviewDocumentStateAbandoned)},
-		{From: uint16(ReviewDocumentStateReReview), On: "outcome:approved", To: uint16(ReviewDocumentStateApprove)},
-		{From: uint16(ReviewDocumentStateReReview), On: "outcome:needsWork", To: uint16(ReviewDocumentStateAskRevision)},
-		{From: uint16(ReviewDocumentStateReReview), On: "outcome:rejected", To: uint16(ReviewDocumentStateRejected)},
-	},
+	Kind:        mrtr.KindTool,
+	Name:        "review_document",
+	SchemaHash:  uint64(0x70fe83c3e9c38685),
+	States:      reviewDocumentStateTable,
+	Storage:     mrtr.Sealed,
+	TTL:         time.Hour,
+	Title:       "Review document",
+	Transitions: reviewDocumentTransitionTable,
+}
+
+// reviewDocumentStateTable describes each state, in the order of their numbers.
+var reviewDocumentStateTable = []mrtr.StateInfo{
+	{Name: "load", Kind: mrtr.StateCheck},
+	{Name: "review", Kind: mrtr.StateCheck},
+	{Name: "approve", Kind: mrtr.StateCheck},
+	{Name: "askRevision", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "change", Kind: mrtr.Elicit}}},
+	{Name: "rejected", Kind: mrtr.StateTerminal},
+	{Name: "approved", Kind: mrtr.StateTerminal},
+	{Name: "reReview", Kind: mrtr.StateCheck},
+	{Name: "abandoned", Kind: mrtr.StateTerminal},
+}
+
+// reviewDocumentTransitionTable lists every transition of the spec: a state may only go
+// where a row says.
+var reviewDocumentTransitionTable = []mrtr.Transition{
+	{From: uint16(ReviewDocumentStateLoad), On: "next", To: uint16(ReviewDocumentStateReview)},
+	{From: uint16(ReviewDocumentStateReview), On: "outcome:approved", To: uint16(ReviewDocumentStateApprove)},
+	{From: uint16(ReviewDocumentStateReview), On: "outcome:needsWork", To: uint16(ReviewDocumentStateAskRevision)},
+	{From: uint16(ReviewDocumentStateReview), On: "outcome:rejected", To: uint16(ReviewDocumentStateRejected)},
+	{From: uint16(ReviewDocumentStateApprove), On: "next", To: uint16(ReviewDocumentStateApproved)},
+	{From: uint16(ReviewDocumentStateAskRevision), On: "next", To: uint16(ReviewDocumentStateReReview)},
+	{From: uint16(ReviewDocumentStateAskRevision), On: "decline", To: uint16(ReviewDocumentStateAbandoned)},
+	{From: uint16(ReviewDocumentStateReReview), On: "outcome:approved", To: uint16(ReviewDocumentStateApprove)},
+	{From: uint16(ReviewDocumentStateReReview), On: "outcome:needsWork", To: uint16(ReviewDocumentStateAskRevision)},
+	{From: uint16(ReviewDocumentStateReReview), On: "outcome:rejected", To: uint16(ReviewDocumentStateRejected)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -443,33 +450,17 @@ func (reviewDocumentProgram) requestChange(f *ReviewDocumentFlow, problems mrtr.
 
 // reviewDocumentAskRevisionChangeMessage renders "Document {documentId} (revision {revision}) needs work. Describe the change you made.".
 func reviewDocumentAskRevisionChangeMessage(f *ReviewDocumentFlow) string {
-	var b strings.Builder
-	b.WriteString("Document ")
-	b.WriteString(f.Args.DocumentID)
-	b.WriteString(" (revision ")
-	b.WriteString(strconv.FormatInt(f.Continuation.Revision, 10))
-	b.WriteString(") needs work. Describe the change you made.")
-	return b.String()
+	return "Document " + f.Args.DocumentID + " (revision " + strconv.FormatInt(f.Continuation.Revision, 10) + ") needs work. Describe the change you made."
 }
 
 // reviewDocumentRejectedMessage renders "Document {documentId} was rejected.".
 func reviewDocumentRejectedMessage(f *ReviewDocumentFlow) string {
-	var b strings.Builder
-	b.WriteString("Document ")
-	b.WriteString(f.Args.DocumentID)
-	b.WriteString(" was rejected.")
-	return b.String()
+	return "Document " + f.Args.DocumentID + " was rejected."
 }
 
 // reviewDocumentApprovedMessage renders "Document {documentId} was approved at revision {revision}.".
 func reviewDocumentApprovedMessage(f *ReviewDocumentFlow) string {
-	var b strings.Builder
-	b.WriteString("Document ")
-	b.WriteString(f.Args.DocumentID)
-	b.WriteString(" was approved at revision ")
-	b.WriteString(strconv.FormatInt(f.Continuation.Revision, 10))
-	b.WriteString(".")
-	return b.String()
+	return "Document " + f.Args.DocumentID + " was approved at revision " + strconv.FormatInt(f.Continuation.Revision, 10) + "."
 }
 
 // reviewDocumentAbandonedMessage renders "The review of {documentId} was abandoned after {change.summary}.".

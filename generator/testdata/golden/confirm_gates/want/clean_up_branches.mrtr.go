@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -296,36 +295,43 @@ var cleanUpBranchesDescriptor = mrtr.Descriptor{
   ],
   "type": "object"
 }`),
-	Kind:       mrtr.KindTool,
-	Name:       "clean_up_branches",
-	SchemaHash: uint64(0x5018c693c5e92dcf),
-	States: []mrtr.StateInfo{
-		{Name: "scan", Kind: mrtr.StateCheck},
-		{Name: "confirmMerged", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit, GateField: "confirm"}}},
-		{Name: "confirmStale", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "staleBranches", Kind: mrtr.Elicit, GateField: "deleteStale"}}},
-		{Name: "keptAll", Kind: mrtr.StateTerminal},
-		{Name: "confirmTags", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "tags", Kind: mrtr.Elicit, GateField: "confirm"}}},
-		{Name: "confirmFinal", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "final", Kind: mrtr.Elicit, GateField: "sure"}}},
-		{Name: "recheck", Kind: mrtr.StateCheck},
-		{Name: "delete", Kind: mrtr.StateEffect},
-		{Name: "deleted", Kind: mrtr.StateTerminal},
-	},
-	Storage: mrtr.Sealed,
-	TTL:     5 * time.Minute,
-	Title:   "Clean up branches",
-	Transitions: []mrtr.Transition{
-		{From: uint16(CleanUpBranchesStateScan), On: "next", To: uint16(CleanUpBranchesStateConfirmMerged)},
-		{From: uint16(CleanUpBranchesStateConfirmMerged), On: "next", To: uint16(CleanUpBranchesStateConfirmStale)},
-		{From: uint16(CleanUpBranchesStateConfirmMerged), On: "decline", To: uint16(CleanUpBranchesStateKeptAll)},
-		{From: uint16(CleanUpBranchesStateConfirmStale), On: "next", To: uint16(CleanUpBranchesStateConfirmTags)},
-		{From: uint16(CleanUpBranchesStateConfirmStale), On: "cancel", To: uint16(CleanUpBranchesStateKeptAll)},
-		{From: uint16(CleanUpBranchesStateConfirmTags), On: "next", To: uint16(CleanUpBranchesStateConfirmFinal)},
-		{From: uint16(CleanUpBranchesStateConfirmTags), On: "decline", To: uint16(CleanUpBranchesStateRecheck)},
-		{From: uint16(CleanUpBranchesStateConfirmTags), On: "cancel", To: uint16(CleanUpBranchesStateKeptAll)},
-		{From: uint16(CleanUpBranchesStateConfirmFinal), On: "next", To: uint16(CleanUpBranchesStateRecheck)},
-		{From: uint16(CleanUpBranchesStateRecheck), On: "next", To: uint16(CleanUpBranchesStateDelete)},
-		{From: uint16(CleanUpBranchesStateDelete), On: "next", To: uint16(CleanUpBranchesStateDeleted)},
-	},
+	Kind:        mrtr.KindTool,
+	Name:        "clean_up_branches",
+	SchemaHash:  uint64(0x5018c693c5e92dcf),
+	States:      cleanUpBranchesStateTable,
+	Storage:     mrtr.Sealed,
+	TTL:         5 * time.Minute,
+	Title:       "Clean up branches",
+	Transitions: cleanUpBranchesTransitionTable,
+}
+
+// cleanUpBranchesStateTable describes each state, in the order of their numbers.
+var cleanUpBranchesStateTable = []mrtr.StateInfo{
+	{Name: "scan", Kind: mrtr.StateCheck},
+	{Name: "confirmMerged", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit, GateField: "confirm"}}},
+	{Name: "confirmStale", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "staleBranches", Kind: mrtr.Elicit, GateField: "deleteStale"}}},
+	{Name: "keptAll", Kind: mrtr.StateTerminal},
+	{Name: "confirmTags", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "tags", Kind: mrtr.Elicit, GateField: "confirm"}}},
+	{Name: "confirmFinal", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "final", Kind: mrtr.Elicit, GateField: "sure"}}},
+	{Name: "recheck", Kind: mrtr.StateCheck},
+	{Name: "delete", Kind: mrtr.StateEffect},
+	{Name: "deleted", Kind: mrtr.StateTerminal},
+}
+
+// cleanUpBranchesTransitionTable lists every transition of the spec: a state may only go
+// where a row says.
+var cleanUpBranchesTransitionTable = []mrtr.Transition{
+	{From: uint16(CleanUpBranchesStateScan), On: "next", To: uint16(CleanUpBranchesStateConfirmMerged)},
+	{From: uint16(CleanUpBranchesStateConfirmMerged), On: "next", To: uint16(CleanUpBranchesStateConfirmStale)},
+	{From: uint16(CleanUpBranchesStateConfirmMerged), On: "decline", To: uint16(CleanUpBranchesStateKeptAll)},
+	{From: uint16(CleanUpBranchesStateConfirmStale), On: "next", To: uint16(CleanUpBranchesStateConfirmTags)},
+	{From: uint16(CleanUpBranchesStateConfirmStale), On: "cancel", To: uint16(CleanUpBranchesStateKeptAll)},
+	{From: uint16(CleanUpBranchesStateConfirmTags), On: "next", To: uint16(CleanUpBranchesStateConfirmFinal)},
+	{From: uint16(CleanUpBranchesStateConfirmTags), On: "decline", To: uint16(CleanUpBranchesStateRecheck)},
+	{From: uint16(CleanUpBranchesStateConfirmTags), On: "cancel", To: uint16(CleanUpBranchesStateKeptAll)},
+	{From: uint16(CleanUpBranchesStateConfirmFinal), On: "next", To: uint16(CleanUpBranchesStateRecheck)},
+	{From: uint16(CleanUpBranchesStateRecheck), On: "next", To: uint16(CleanUpBranchesStateDelete)},
+	{From: uint16(CleanUpBranchesStateDelete), On: "next", To: uint16(CleanUpBranchesStateDeleted)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -491,58 +497,30 @@ func (cleanUpBranchesProgram) gateConfirmFinal(f *CleanUpBranchesFlow, problems 
 
 // cleanUpBranchesConfirmMergedMessage renders "Delete {merged} merged branches of {repo}?".
 func cleanUpBranchesConfirmMergedMessage(f *CleanUpBranchesFlow) string {
-	var b strings.Builder
-	b.WriteString("Delete ")
-	b.WriteString(strconv.FormatInt(f.Continuation.Merged, 10))
-	b.WriteString(" merged branches of ")
-	b.WriteString(f.Args.Repo)
-	b.WriteString("?")
-	return b.String()
+	return "Delete " + strconv.FormatInt(f.Continuation.Merged, 10) + " merged branches of " + f.Args.Repo + "?"
 }
 
 // cleanUpBranchesConfirmStaleMessage renders "Also delete {stale} stale branches of {repo}?".
 func cleanUpBranchesConfirmStaleMessage(f *CleanUpBranchesFlow) string {
-	var b strings.Builder
-	b.WriteString("Also delete ")
-	b.WriteString(strconv.FormatInt(f.Continuation.Stale, 10))
-	b.WriteString(" stale branches of ")
-	b.WriteString(f.Args.Repo)
-	b.WriteString("?")
-	return b.String()
+	return "Also delete " + strconv.FormatInt(f.Continuation.Stale, 10) + " stale branches of " + f.Args.Repo + "?"
 }
 
 // cleanUpBranchesKeptAllMessage renders "Nothing was deleted in {repo}.".
 func cleanUpBranchesKeptAllMessage(f *CleanUpBranchesFlow) string {
-	var b strings.Builder
-	b.WriteString("Nothing was deleted in ")
-	b.WriteString(f.Args.Repo)
-	b.WriteString(".")
-	return b.String()
+	return "Nothing was deleted in " + f.Args.Repo + "."
 }
 
 // cleanUpBranchesConfirmTagsMessage renders "Delete the tags of the deleted branches of {repo} too?".
 func cleanUpBranchesConfirmTagsMessage(f *CleanUpBranchesFlow) string {
-	var b strings.Builder
-	b.WriteString("Delete the tags of the deleted branches of ")
-	b.WriteString(f.Args.Repo)
-	b.WriteString(" too?")
-	return b.String()
+	return "Delete the tags of the deleted branches of " + f.Args.Repo + " too?"
 }
 
 // cleanUpBranchesConfirmFinalMessage renders "Last chance: delete branches of {repo} now?".
 func cleanUpBranchesConfirmFinalMessage(f *CleanUpBranchesFlow) string {
-	var b strings.Builder
-	b.WriteString("Last chance: delete branches of ")
-	b.WriteString(f.Args.Repo)
-	b.WriteString(" now?")
-	return b.String()
+	return "Last chance: delete branches of " + f.Args.Repo + " now?"
 }
 
 // cleanUpBranchesDeletedMessage renders "Deleted the branches of {repo}.".
 func cleanUpBranchesDeletedMessage(f *CleanUpBranchesFlow) string {
-	var b strings.Builder
-	b.WriteString("Deleted the branches of ")
-	b.WriteString(f.Args.Repo)
-	b.WriteString(".")
-	return b.String()
+	return "Deleted the branches of " + f.Args.Repo + "."
 }

@@ -319,33 +319,40 @@ var issueRefundDescriptor = mrtr.Descriptor{
   ],
   "type": "object"
 }`),
-	Kind:       mrtr.KindTool,
-	Name:       "issue_refund",
-	SchemaHash: uint64(0x90dda13b5f1123),
-	States: []mrtr.StateInfo{
-		{Name: "check", Kind: mrtr.StateCheck},
-		{Name: "askChannel", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "channel", Kind: mrtr.Elicit}}},
-		{Name: "confirmRefund", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit, GateField: "confirm"}}},
-		{Name: "recheck", Kind: mrtr.StateCheck},
-		{Name: "reserve", Kind: mrtr.StateEffect},
-		{Name: "refund", Kind: mrtr.StateEffect},
-		{Name: "notify", Kind: mrtr.StateEffect},
-		{Name: "audit", Kind: mrtr.StateEffect},
-		{Name: "done", Kind: mrtr.StateTerminal},
-	},
-	Storage: mrtr.Sealed,
-	TTL:     10 * time.Minute,
-	Title:   "Issue refund",
-	Transitions: []mrtr.Transition{
-		{From: uint16(IssueRefundStateCheck), On: "next", To: uint16(IssueRefundStateAskChannel)},
-		{From: uint16(IssueRefundStateAskChannel), On: "next", To: uint16(IssueRefundStateConfirmRefund)},
-		{From: uint16(IssueRefundStateConfirmRefund), On: "next", To: uint16(IssueRefundStateRecheck)},
-		{From: uint16(IssueRefundStateRecheck), On: "next", To: uint16(IssueRefundStateReserve)},
-		{From: uint16(IssueRefundStateReserve), On: "next", To: uint16(IssueRefundStateRefund)},
-		{From: uint16(IssueRefundStateRefund), On: "next", To: uint16(IssueRefundStateNotify)},
-		{From: uint16(IssueRefundStateNotify), On: "next", To: uint16(IssueRefundStateAudit)},
-		{From: uint16(IssueRefundStateAudit), On: "next", To: uint16(IssueRefundStateDone)},
-	},
+	Kind:        mrtr.KindTool,
+	Name:        "issue_refund",
+	SchemaHash:  uint64(0x90dda13b5f1123),
+	States:      issueRefundStateTable,
+	Storage:     mrtr.Sealed,
+	TTL:         10 * time.Minute,
+	Title:       "Issue refund",
+	Transitions: issueRefundTransitionTable,
+}
+
+// issueRefundStateTable describes each state, in the order of their numbers.
+var issueRefundStateTable = []mrtr.StateInfo{
+	{Name: "check", Kind: mrtr.StateCheck},
+	{Name: "askChannel", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "channel", Kind: mrtr.Elicit}}},
+	{Name: "confirmRefund", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit, GateField: "confirm"}}},
+	{Name: "recheck", Kind: mrtr.StateCheck},
+	{Name: "reserve", Kind: mrtr.StateEffect},
+	{Name: "refund", Kind: mrtr.StateEffect},
+	{Name: "notify", Kind: mrtr.StateEffect},
+	{Name: "audit", Kind: mrtr.StateEffect},
+	{Name: "done", Kind: mrtr.StateTerminal},
+}
+
+// issueRefundTransitionTable lists every transition of the spec: a state may only go
+// where a row says.
+var issueRefundTransitionTable = []mrtr.Transition{
+	{From: uint16(IssueRefundStateCheck), On: "next", To: uint16(IssueRefundStateAskChannel)},
+	{From: uint16(IssueRefundStateAskChannel), On: "next", To: uint16(IssueRefundStateConfirmRefund)},
+	{From: uint16(IssueRefundStateConfirmRefund), On: "next", To: uint16(IssueRefundStateRecheck)},
+	{From: uint16(IssueRefundStateRecheck), On: "next", To: uint16(IssueRefundStateReserve)},
+	{From: uint16(IssueRefundStateReserve), On: "next", To: uint16(IssueRefundStateRefund)},
+	{From: uint16(IssueRefundStateRefund), On: "next", To: uint16(IssueRefundStateNotify)},
+	{From: uint16(IssueRefundStateNotify), On: "next", To: uint16(IssueRefundStateAudit)},
+	{From: uint16(IssueRefundStateAudit), On: "next", To: uint16(IssueRefundStateDone)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -517,34 +524,17 @@ func (issueRefundProgram) gateConfirmRefund(f *IssueRefundFlow, problems mrtr.Pr
 
 // issueRefundAskChannelChannelMessage renders "How should the customer of order {orderId} be told about the refund of {amountCents} cents?".
 func issueRefundAskChannelChannelMessage(f *IssueRefundFlow) string {
-	var b strings.Builder
-	b.WriteString("How should the customer of order ")
-	b.WriteString(f.Args.OrderID)
-	b.WriteString(" be told about the refund of ")
-	b.WriteString(strconv.FormatInt(f.Args.AmountCents, 10))
-	b.WriteString(" cents?")
-	return b.String()
+	return "How should the customer of order " + f.Args.OrderID + " be told about the refund of " + strconv.FormatInt(f.Args.AmountCents, 10) + " cents?"
 }
 
 // issueRefundConfirmRefundMessage renders "Refund {amountCents} cents for order {orderId}?".
 func issueRefundConfirmRefundMessage(f *IssueRefundFlow) string {
-	var b strings.Builder
-	b.WriteString("Refund ")
-	b.WriteString(strconv.FormatInt(f.Args.AmountCents, 10))
-	b.WriteString(" cents for order ")
-	b.WriteString(f.Args.OrderID)
-	b.WriteString("?")
-	return b.String()
+	return "Refund " + strconv.FormatInt(f.Args.AmountCents, 10) + " cents for order " + f.Args.OrderID + "?"
 }
 
 // issueRefundRefundOperationID renders "refund-{orderId}-{amountCents}".
 func issueRefundRefundOperationID(f *IssueRefundFlow) string {
-	var b strings.Builder
-	b.WriteString("refund-")
-	b.WriteString(f.Args.OrderID)
-	b.WriteString("-")
-	b.WriteString(strconv.FormatInt(f.Args.AmountCents, 10))
-	return b.String()
+	return "refund-" + f.Args.OrderID + "-" + strconv.FormatInt(f.Args.AmountCents, 10)
 }
 
 // issueRefundNotifyOperationID renders "notify/{refundId}/{channel.via}/{workflowId}".
@@ -563,15 +553,5 @@ func issueRefundNotifyOperationID(f *IssueRefundFlow) string {
 
 // issueRefundDoneMessage renders "Refunded {amountCents} cents for {orderId} (refund {refundId}, reservation {reservationId}).".
 func issueRefundDoneMessage(f *IssueRefundFlow) string {
-	var b strings.Builder
-	b.WriteString("Refunded ")
-	b.WriteString(strconv.FormatInt(f.Args.AmountCents, 10))
-	b.WriteString(" cents for ")
-	b.WriteString(f.Args.OrderID)
-	b.WriteString(" (refund ")
-	b.WriteString(f.Continuation.RefundID)
-	b.WriteString(", reservation ")
-	b.WriteString(f.Continuation.ReservationID)
-	b.WriteString(").")
-	return b.String()
+	return "Refunded " + strconv.FormatInt(f.Args.AmountCents, 10) + " cents for " + f.Args.OrderID + " (refund " + f.Continuation.RefundID + ", reservation " + f.Continuation.ReservationID + ")."
 }

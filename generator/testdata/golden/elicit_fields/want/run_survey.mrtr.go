@@ -298,23 +298,30 @@ var runSurveyDescriptor = mrtr.Descriptor{
   ],
   "type": "object"
 }`),
-	Kind:       mrtr.KindTool,
-	Name:       "run_survey",
-	SchemaHash: uint64(0x551307576ecdc240),
-	States: []mrtr.StateInfo{
-		{Name: "lookup", Kind: mrtr.StateCheck},
-		{Name: "askForm", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "form", Kind: mrtr.Elicit}}},
-		{Name: "saveAnswers", Kind: mrtr.StateCheck},
-		{Name: "thanks", Kind: mrtr.StateTerminal},
-	},
-	Storage: mrtr.Sealed,
-	TTL:     20 * time.Minute,
-	Title:   "Run survey",
-	Transitions: []mrtr.Transition{
-		{From: uint16(RunSurveyStateLookup), On: "next", To: uint16(RunSurveyStateAskForm)},
-		{From: uint16(RunSurveyStateAskForm), On: "next", To: uint16(RunSurveyStateSaveAnswers)},
-		{From: uint16(RunSurveyStateSaveAnswers), On: "next", To: uint16(RunSurveyStateThanks)},
-	},
+	Kind:        mrtr.KindTool,
+	Name:        "run_survey",
+	SchemaHash:  uint64(0x551307576ecdc240),
+	States:      runSurveyStateTable,
+	Storage:     mrtr.Sealed,
+	TTL:         20 * time.Minute,
+	Title:       "Run survey",
+	Transitions: runSurveyTransitionTable,
+}
+
+// runSurveyStateTable describes each state, in the order of their numbers.
+var runSurveyStateTable = []mrtr.StateInfo{
+	{Name: "lookup", Kind: mrtr.StateCheck},
+	{Name: "askForm", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "form", Kind: mrtr.Elicit}}},
+	{Name: "saveAnswers", Kind: mrtr.StateCheck},
+	{Name: "thanks", Kind: mrtr.StateTerminal},
+}
+
+// runSurveyTransitionTable lists every transition of the spec: a state may only go
+// where a row says.
+var runSurveyTransitionTable = []mrtr.Transition{
+	{From: uint16(RunSurveyStateLookup), On: "next", To: uint16(RunSurveyStateAskForm)},
+	{From: uint16(RunSurveyStateAskForm), On: "next", To: uint16(RunSurveyStateSaveAnswers)},
+	{From: uint16(RunSurveyStateSaveAnswers), On: "next", To: uint16(RunSurveyStateThanks)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -881,13 +888,7 @@ func (runSurveyProgram) requestForm(f *RunSurveyFlow, problems mrtr.Problems) mr
 
 // runSurveyAskFormFormMessage renders "Tell us about {customerName} (customer {customerId}).".
 func runSurveyAskFormFormMessage(f *RunSurveyFlow) string {
-	var b strings.Builder
-	b.WriteString("Tell us about ")
-	b.WriteString(f.Continuation.CustomerName)
-	b.WriteString(" (customer ")
-	b.WriteString(f.Args.CustomerID)
-	b.WriteString(").")
-	return b.String()
+	return "Tell us about " + f.Continuation.CustomerName + " (customer " + f.Args.CustomerID + ")."
 }
 
 // runSurveyThanksMessage renders "Thanks {form.nickname}: {form.color}, {form.size}, {form.channels}, {form.topics}, {form.rating}, {form.age}, {form.visits}, {form.newsletter}, {form.vip}, {form.weight}, {form.homepage}.".

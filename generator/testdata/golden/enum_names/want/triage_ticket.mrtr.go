@@ -341,24 +341,31 @@ var triageTicketDescriptor = mrtr.Descriptor{
   ],
   "type": "object"
 }`),
-	Kind:       mrtr.KindTool,
-	Name:       "triage_ticket",
-	SchemaHash: uint64(0x3089413d98b12aec),
-	States: []mrtr.StateInfo{
-		{Name: "lookup", Kind: mrtr.StateCheck},
-		{Name: "askImpact", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "impact", Kind: mrtr.Elicit}}},
-		{Name: "askCustomer", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "customer", Kind: mrtr.Elicit}, {Key: "internal", Kind: mrtr.Elicit}}},
-		{Name: "save", Kind: mrtr.StateCheck},
-		{Name: "done", Kind: mrtr.StateTerminal},
-	},
-	Storage: mrtr.Sealed,
-	TTL:     10 * time.Minute,
-	Transitions: []mrtr.Transition{
-		{From: uint16(TriageTicketStateLookup), On: "next", To: uint16(TriageTicketStateAskImpact)},
-		{From: uint16(TriageTicketStateAskImpact), On: "next", To: uint16(TriageTicketStateAskCustomer)},
-		{From: uint16(TriageTicketStateAskCustomer), On: "next", To: uint16(TriageTicketStateSave)},
-		{From: uint16(TriageTicketStateSave), On: "next", To: uint16(TriageTicketStateDone)},
-	},
+	Kind:        mrtr.KindTool,
+	Name:        "triage_ticket",
+	SchemaHash:  uint64(0x3089413d98b12aec),
+	States:      triageTicketStateTable,
+	Storage:     mrtr.Sealed,
+	TTL:         10 * time.Minute,
+	Transitions: triageTicketTransitionTable,
+}
+
+// triageTicketStateTable describes each state, in the order of their numbers.
+var triageTicketStateTable = []mrtr.StateInfo{
+	{Name: "lookup", Kind: mrtr.StateCheck},
+	{Name: "askImpact", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "impact", Kind: mrtr.Elicit}}},
+	{Name: "askCustomer", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "customer", Kind: mrtr.Elicit}, {Key: "internal", Kind: mrtr.Elicit}}},
+	{Name: "save", Kind: mrtr.StateCheck},
+	{Name: "done", Kind: mrtr.StateTerminal},
+}
+
+// triageTicketTransitionTable lists every transition of the spec: a state may only go
+// where a row says.
+var triageTicketTransitionTable = []mrtr.Transition{
+	{From: uint16(TriageTicketStateLookup), On: "next", To: uint16(TriageTicketStateAskImpact)},
+	{From: uint16(TriageTicketStateAskImpact), On: "next", To: uint16(TriageTicketStateAskCustomer)},
+	{From: uint16(TriageTicketStateAskCustomer), On: "next", To: uint16(TriageTicketStateSave)},
+	{From: uint16(TriageTicketStateSave), On: "next", To: uint16(TriageTicketStateDone)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -662,33 +669,17 @@ func (triageTicketProgram) requestInternal(f *TriageTicketFlow, problems mrtr.Pr
 
 // triageTicketAskImpactImpactMessage renders "How urgent is ticket {ticketId} (filed as {priority}) for team {team}?".
 func triageTicketAskImpactImpactMessage(f *TriageTicketFlow) string {
-	var b strings.Builder
-	b.WriteString("How urgent is ticket ")
-	b.WriteString(f.Args.TicketID)
-	b.WriteString(" (filed as ")
-	b.WriteString(string(f.Continuation.Priority))
-	b.WriteString(") for team ")
-	b.WriteString(f.Continuation.Team)
-	b.WriteString("?")
-	return b.String()
+	return "How urgent is ticket " + f.Args.TicketID + " (filed as " + string(f.Continuation.Priority) + ") for team " + f.Continuation.Team + "?"
 }
 
 // triageTicketAskCustomerCustomerMessage renders "How urgent is ticket {ticketId} for the customer?".
 func triageTicketAskCustomerCustomerMessage(f *TriageTicketFlow) string {
-	var b strings.Builder
-	b.WriteString("How urgent is ticket ")
-	b.WriteString(f.Args.TicketID)
-	b.WriteString(" for the customer?")
-	return b.String()
+	return "How urgent is ticket " + f.Args.TicketID + " for the customer?"
 }
 
 // triageTicketAskCustomerInternalMessage renders "Which internal tags apply to ticket {ticketId}?".
 func triageTicketAskCustomerInternalMessage(f *TriageTicketFlow) string {
-	var b strings.Builder
-	b.WriteString("Which internal tags apply to ticket ")
-	b.WriteString(f.Args.TicketID)
-	b.WriteString("?")
-	return b.String()
+	return "Which internal tags apply to ticket " + f.Args.TicketID + "?"
 }
 
 // triageTicketDoneMessage renders "Ticket {ticketId}: {priority}/{impact.priority}/{customer.priority} {customer.tags} {internal.tags}.".

@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -166,16 +165,23 @@ var x2faSetupDescriptor = mrtr.Descriptor{
   ],
   "type": "object"
 }`),
-	Kind:       mrtr.KindTool,
-	Name:       "2fa-setup",
-	SchemaHash: uint64(0x8b629b6c8e1b2a34),
-	States: []mrtr.StateInfo{
-		{Name: "done", Kind: mrtr.StateTerminal},
-	},
+	Kind:        mrtr.KindTool,
+	Name:        "2fa-setup",
+	SchemaHash:  uint64(0x8b629b6c8e1b2a34),
+	States:      x2faSetupStateTable,
 	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
-	Transitions: []mrtr.Transition{},
+	Transitions: x2faSetupTransitionTable,
 }
+
+// x2faSetupStateTable describes each state, in the order of their numbers.
+var x2faSetupStateTable = []mrtr.StateInfo{
+	{Name: "done", Kind: mrtr.StateTerminal},
+}
+
+// x2faSetupTransitionTable lists every transition of the spec: a state may only go
+// where a row says.
+var x2faSetupTransitionTable = []mrtr.Transition{}
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
 // bound to its digest, so a continuation cannot be replayed with other arguments.
@@ -245,11 +251,5 @@ func (p x2faSetupProgram) checkArgMethod(ctx context.Context, problems *mrtr.Pro
 
 // x2faSetupDoneMessage renders "Set up for {account} ({method}).".
 func x2faSetupDoneMessage(f *X2faSetupFlow) string {
-	var b strings.Builder
-	b.WriteString("Set up for ")
-	b.WriteString(f.Args.Account)
-	b.WriteString(" (")
-	b.WriteString(string(f.Args.Method))
-	b.WriteString(").")
-	return b.String()
+	return "Set up for " + f.Args.Account + " (" + string(f.Args.Method) + ")."
 }

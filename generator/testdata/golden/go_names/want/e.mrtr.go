@@ -126,16 +126,23 @@ var eDescriptor = mrtr.Descriptor{
   "properties": {},
   "type": "object"
 }`),
-	Kind:       mrtr.KindTool,
-	Name:       "e",
-	SchemaHash: uint64(0x13376dea783b1285),
-	States: []mrtr.StateInfo{
-		{Name: "done", Kind: mrtr.StateTerminal},
-	},
+	Kind:        mrtr.KindTool,
+	Name:        "e",
+	SchemaHash:  uint64(0x13376dea783b1285),
+	States:      eStateTable,
 	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
-	Transitions: []mrtr.Transition{},
+	Transitions: eTransitionTable,
 }
+
+// eStateTable describes each state, in the order of their numbers.
+var eStateTable = []mrtr.StateInfo{
+	{Name: "done", Kind: mrtr.StateTerminal},
+}
+
+// eTransitionTable lists every transition of the spec: a state may only go
+// where a row says.
+var eTransitionTable = []mrtr.Transition{}
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
 // bound to its digest, so a continuation cannot be replayed with other arguments.

@@ -314,22 +314,29 @@ var getUserInfoDescriptor = mrtr.Descriptor{
   ],
   "type": "object"
 }`),
-	Kind:       mrtr.KindTool,
-	Name:       "get-user.info",
-	SchemaHash: uint64(0x3abb5597ddc19e05),
-	States: []mrtr.StateInfo{
-		{Name: "fetchHTTP", Kind: mrtr.StateCheck},
-		{Name: "askSSO", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "sso_URL", Kind: mrtr.Elicit}}},
-		{Name: "missing", Kind: mrtr.StateTerminal},
-		{Name: "done", Kind: mrtr.StateTerminal},
-	},
-	Storage: mrtr.Sealed,
-	TTL:     10 * time.Minute,
-	Transitions: []mrtr.Transition{
-		{From: uint16(GetUserInfoStateFetchHTTP), On: "outcome:found_it", To: uint16(GetUserInfoStateAskSSO)},
-		{From: uint16(GetUserInfoStateFetchHTTP), On: "outcome:not_found", To: uint16(GetUserInfoStateMissing)},
-		{From: uint16(GetUserInfoStateAskSSO), On: "next", To: uint16(GetUserInfoStateDone)},
-	},
+	Kind:        mrtr.KindTool,
+	Name:        "get-user.info",
+	SchemaHash:  uint64(0x3abb5597ddc19e05),
+	States:      getUserInfoStateTable,
+	Storage:     mrtr.Sealed,
+	TTL:         10 * time.Minute,
+	Transitions: getUserInfoTransitionTable,
+}
+
+// getUserInfoStateTable describes each state, in the order of their numbers.
+var getUserInfoStateTable = []mrtr.StateInfo{
+	{Name: "fetchHTTP", Kind: mrtr.StateCheck},
+	{Name: "askSSO", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "sso_URL", Kind: mrtr.Elicit}}},
+	{Name: "missing", Kind: mrtr.StateTerminal},
+	{Name: "done", Kind: mrtr.StateTerminal},
+}
+
+// getUserInfoTransitionTable lists every transition of the spec: a state may only go
+// where a row says.
+var getUserInfoTransitionTable = []mrtr.Transition{
+	{From: uint16(GetUserInfoStateFetchHTTP), On: "outcome:found_it", To: uint16(GetUserInfoStateAskSSO)},
+	{From: uint16(GetUserInfoStateFetchHTTP), On: "outcome:not_found", To: uint16(GetUserInfoStateMissing)},
+	{From: uint16(GetUserInfoStateAskSSO), On: "next", To: uint16(GetUserInfoStateDone)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -636,11 +643,7 @@ func getUserInfoAskSSOSSOURLMessage(f *GetUserInfoFlow) string {
 
 // getUserInfoMissingMessage renders "No user {userId}.".
 func getUserInfoMissingMessage(f *GetUserInfoFlow) string {
-	var b strings.Builder
-	b.WriteString("No user ")
-	b.WriteString(f.Args.UserID)
-	b.WriteString(".")
-	return b.String()
+	return "No user " + f.Args.UserID + "."
 }
 
 // getUserInfoDoneMessage renders "{userId} uses {sso_URL.url} ({sso_URL.string}, {sso_URL.state}, {apiURL}, {http_server}, {jsonRPCId}, {ttlSeconds}).".

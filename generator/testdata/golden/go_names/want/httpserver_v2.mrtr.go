@@ -7,7 +7,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -139,16 +138,23 @@ var httpServerV2Descriptor = mrtr.Descriptor{
   ],
   "type": "object"
 }`),
-	Kind:       mrtr.KindTool,
-	Name:       "HTTPServer-v2",
-	SchemaHash: uint64(0xfa3bfb83455b4b95),
-	States: []mrtr.StateInfo{
-		{Name: "done", Kind: mrtr.StateTerminal},
-	},
+	Kind:        mrtr.KindTool,
+	Name:        "HTTPServer-v2",
+	SchemaHash:  uint64(0xfa3bfb83455b4b95),
+	States:      httpServerV2StateTable,
 	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
-	Transitions: []mrtr.Transition{},
+	Transitions: httpServerV2TransitionTable,
 }
+
+// httpServerV2StateTable describes each state, in the order of their numbers.
+var httpServerV2StateTable = []mrtr.StateInfo{
+	{Name: "done", Kind: mrtr.StateTerminal},
+}
+
+// httpServerV2TransitionTable lists every transition of the spec: a state may only go
+// where a row says.
+var httpServerV2TransitionTable = []mrtr.Transition{}
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
 // bound to its digest, so a continuation cannot be replayed with other arguments.
@@ -201,7 +207,5 @@ func (p httpServerV2Program) checkArgID(ctx context.Context, problems *mrtr.Prob
 
 // httpServerV2DoneMessage renders "{ID}".
 func httpServerV2DoneMessage(f *HTTPServerV2Flow) string {
-	var b strings.Builder
-	b.WriteString(f.Args.ID)
-	return b.String()
+	return f.Args.ID
 }

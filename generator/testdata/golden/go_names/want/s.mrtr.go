@@ -126,16 +126,23 @@ var sDescriptor = mrtr.Descriptor{
   "properties": {},
   "type": "object"
 }`),
-	Kind:       mrtr.KindTool,
-	Name:       "s",
-	SchemaHash: uint64(0x111715d10706790f),
-	States: []mrtr.StateInfo{
-		{Name: "done", Kind: mrtr.StateTerminal},
-	},
+	Kind:        mrtr.KindTool,
+	Name:        "s",
+	SchemaHash:  uint64(0x111715d10706790f),
+	States:      sStateTable,
 	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
-	Transitions: []mrtr.Transition{},
+	Transitions: sTransitionTable,
 }
+
+// sStateTable describes each state, in the order of their numbers.
+var sStateTable = []mrtr.StateInfo{
+	{Name: "done", Kind: mrtr.StateTerminal},
+}
+
+// sTransitionTable lists every transition of the spec: a state may only go
+// where a row says.
+var sTransitionTable = []mrtr.Transition{}
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
 // bound to its digest, so a continuation cannot be replayed with other arguments.

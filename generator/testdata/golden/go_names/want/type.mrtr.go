@@ -126,16 +126,23 @@ var typeDescriptor = mrtr.Descriptor{
   "properties": {},
   "type": "object"
 }`),
-	Kind:       mrtr.KindTool,
-	Name:       "type",
-	SchemaHash: uint64(0x258b19767924918e),
-	States: []mrtr.StateInfo{
-		{Name: "done", Kind: mrtr.StateTerminal},
-	},
+	Kind:        mrtr.KindTool,
+	Name:        "type",
+	SchemaHash:  uint64(0x258b19767924918e),
+	States:      typeStateTable,
 	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
-	Transitions: []mrtr.Transition{},
+	Transitions: typeTransitionTable,
 }
+
+// typeStateTable describes each state, in the order of their numbers.
+var typeStateTable = []mrtr.StateInfo{
+	{Name: "done", Kind: mrtr.StateTerminal},
+}
+
+// typeTransitionTable lists every transition of the spec: a state may only go
+// where a row says.
+var typeTransitionTable = []mrtr.Transition{}
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
 // bound to its digest, so a continuation cannot be replayed with other arguments.

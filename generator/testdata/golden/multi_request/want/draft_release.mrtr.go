@@ -334,29 +334,36 @@ var draftReleaseDescriptor = mrtr.Descriptor{
   ],
   "type": "object"
 }`),
-	Kind:       mrtr.KindTool,
-	Name:       "draft_release",
-	SchemaHash: uint64(0x8c28788bae71e1c),
-	States: []mrtr.StateInfo{
-		{Name: "collect", Kind: mrtr.StateCheck},
-		{Name: "gather", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "audience", Kind: mrtr.Elicit}, {Key: "outline", Kind: mrtr.Sample, Optional: true}, {Key: "workspace", Kind: mrtr.Roots, Optional: true}}},
-		{Name: "polish", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "repos", Kind: mrtr.Roots}, {Key: "summary", Kind: mrtr.Sample}}},
-		{Name: "dropped", Kind: mrtr.StateTerminal},
-		{Name: "cancelled", Kind: mrtr.StateTerminal},
-		{Name: "publish", Kind: mrtr.StateCheck},
-		{Name: "published", Kind: mrtr.StateTerminal},
-	},
-	Storage: mrtr.Sealed,
-	TTL:     10 * time.Minute,
-	Title:   "Draft release notes",
-	Transitions: []mrtr.Transition{
-		{From: uint16(DraftReleaseStateCollect), On: "next", To: uint16(DraftReleaseStateGather)},
-		{From: uint16(DraftReleaseStateGather), On: "next", To: uint16(DraftReleaseStatePolish)},
-		{From: uint16(DraftReleaseStateGather), On: "decline", To: uint16(DraftReleaseStateDropped)},
-		{From: uint16(DraftReleaseStateGather), On: "cancel", To: uint16(DraftReleaseStateCancelled)},
-		{From: uint16(DraftReleaseStatePolish), On: "next", To: uint16(DraftReleaseStatePublish)},
-		{From: uint16(DraftReleaseStatePublish), On: "next", To: uint16(DraftReleaseStatePublished)},
-	},
+	Kind:        mrtr.KindTool,
+	Name:        "draft_release",
+	SchemaHash:  uint64(0x8c28788bae71e1c),
+	States:      draftReleaseStateTable,
+	Storage:     mrtr.Sealed,
+	TTL:         10 * time.Minute,
+	Title:       "Draft release notes",
+	Transitions: draftReleaseTransitionTable,
+}
+
+// draftReleaseStateTable describes each state, in the order of their numbers.
+var draftReleaseStateTable = []mrtr.StateInfo{
+	{Name: "collect", Kind: mrtr.StateCheck},
+	{Name: "gather", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "audience", Kind: mrtr.Elicit}, {Key: "outline", Kind: mrtr.Sample, Optional: true}, {Key: "workspace", Kind: mrtr.Roots, Optional: true}}},
+	{Name: "polish", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "repos", Kind: mrtr.Roots}, {Key: "summary", Kind: mrtr.Sample}}},
+	{Name: "dropped", Kind: mrtr.StateTerminal},
+	{Name: "cancelled", Kind: mrtr.StateTerminal},
+	{Name: "publish", Kind: mrtr.StateCheck},
+	{Name: "published", Kind: mrtr.StateTerminal},
+}
+
+// draftReleaseTransitionTable lists every transition of the spec: a state may only go
+// where a row says.
+var draftReleaseTransitionTable = []mrtr.Transition{
+	{From: uint16(DraftReleaseStateCollect), On: "next", To: uint16(DraftReleaseStateGather)},
+	{From: uint16(DraftReleaseStateGather), On: "next", To: uint16(DraftReleaseStatePolish)},
+	{From: uint16(DraftReleaseStateGather), On: "decline", To: uint16(DraftReleaseStateDropped)},
+	{From: uint16(DraftReleaseStateGather), On: "cancel", To: uint16(DraftReleaseStateCancelled)},
+	{From: uint16(DraftReleaseStatePolish), On: "next", To: uint16(DraftReleaseStatePublish)},
+	{From: uint16(DraftReleaseStatePublish), On: "next", To: uint16(DraftReleaseStatePublished)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -600,24 +607,12 @@ func (draftReleaseProgram) requestSummary(f *DraftReleaseFlow, problems mrtr.Pro
 
 // draftReleaseGatherAudienceMessage renders "Who are the release notes for {version} ({changes} changes) written for?".
 func draftReleaseGatherAudienceMessage(f *DraftReleaseFlow) string {
-	var b strings.Builder
-	b.WriteString("Who are the release notes for ")
-	b.WriteString(f.Args.Version)
-	b.WriteString(" (")
-	b.WriteString(strconv.FormatInt(f.Continuation.Changes, 10))
-	b.WriteString(" changes) written for?")
-	return b.String()
+	return "Who are the release notes for " + f.Args.Version + " (" + strconv.FormatInt(f.Continuation.Changes, 10) + " changes) written for?"
 }
 
 // draftReleaseGatherOutlinePrompt renders "Outline release notes for {version}, which has {changes} changes.".
 func draftReleaseGatherOutlinePrompt(f *DraftReleaseFlow) string {
-	var b strings.Builder
-	b.WriteString("Outline release notes for ")
-	b.WriteString(f.Args.Version)
-	b.WriteString(", which has ")
-	b.WriteString(strconv.FormatInt(f.Continuation.Changes, 10))
-	b.WriteString(" changes.")
-	return b.String()
+	return "Outline release notes for " + f.Args.Version + ", which has " + strconv.FormatInt(f.Continuation.Changes, 10) + " changes."
 }
 
 // draftReleasePolishSummaryPrompt renders "Summarize for {audience.reader}: {outline}".
@@ -636,11 +631,7 @@ func draftReleasePolishSummaryPrompt(f *DraftReleaseFlow) string {
 
 // draftReleaseDroppedMessage renders "No release notes for {version}.".
 func draftReleaseDroppedMessage(f *DraftReleaseFlow) string {
-	var b strings.Builder
-	b.WriteString("No release notes for ")
-	b.WriteString(f.Args.Version)
-	b.WriteString(".")
-	return b.String()
+	return "No release notes for " + f.Args.Version + "."
 }
 
 // draftReleasePublishedMessage renders "Release notes for {version} ({audience.reader}) from {workspace} and {repos}: {summary}".

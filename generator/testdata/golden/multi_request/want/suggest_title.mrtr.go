@@ -216,20 +216,27 @@ var suggestTitleDescriptor = mrtr.Descriptor{
   ],
   "type": "object"
 }`),
-	Kind:       mrtr.KindTool,
-	Name:       "suggest_title",
-	SchemaHash: uint64(0x2cb65209edb73794),
-	States: []mrtr.StateInfo{
-		{Name: "lookup", Kind: mrtr.StateCheck},
-		{Name: "askModel", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "folders", Kind: mrtr.Roots, Optional: true}, {Key: "title", Kind: mrtr.Sample, Optional: true}}},
-		{Name: "done", Kind: mrtr.StateTerminal},
-	},
-	Storage: mrtr.Sealed,
-	TTL:     10 * time.Minute,
-	Transitions: []mrtr.Transition{
-		{From: uint16(SuggestTitleStateLookup), On: "next", To: uint16(SuggestTitleStateAskModel)},
-		{From: uint16(SuggestTitleStateAskModel), On: "next", To: uint16(SuggestTitleStateDone)},
-	},
+	Kind:        mrtr.KindTool,
+	Name:        "suggest_title",
+	SchemaHash:  uint64(0x2cb65209edb73794),
+	States:      suggestTitleStateTable,
+	Storage:     mrtr.Sealed,
+	TTL:         10 * time.Minute,
+	Transitions: suggestTitleTransitionTable,
+}
+
+// suggestTitleStateTable describes each state, in the order of their numbers.
+var suggestTitleStateTable = []mrtr.StateInfo{
+	{Name: "lookup", Kind: mrtr.StateCheck},
+	{Name: "askModel", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "folders", Kind: mrtr.Roots, Optional: true}, {Key: "title", Kind: mrtr.Sample, Optional: true}}},
+	{Name: "done", Kind: mrtr.StateTerminal},
+}
+
+// suggestTitleTransitionTable lists every transition of the spec: a state may only go
+// where a row says.
+var suggestTitleTransitionTable = []mrtr.Transition{
+	{From: uint16(SuggestTitleStateLookup), On: "next", To: uint16(SuggestTitleStateAskModel)},
+	{From: uint16(SuggestTitleStateAskModel), On: "next", To: uint16(SuggestTitleStateDone)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -345,11 +352,7 @@ func (suggestTitleProgram) requestTitle(f *SuggestTitleFlow, problems mrtr.Probl
 
 // suggestTitleAskModelTitlePrompt renders "Suggest a title about {topic}.".
 func suggestTitleAskModelTitlePrompt(f *SuggestTitleFlow) string {
-	var b strings.Builder
-	b.WriteString("Suggest a title about ")
-	b.WriteString(f.Args.Topic)
-	b.WriteString(".")
-	return b.String()
+	return "Suggest a title about " + f.Args.Topic + "."
 }
 
 // suggestTitleDoneMessage renders "Title: {title} ({folders})".

@@ -340,26 +340,33 @@ var deployServiceDescriptor = mrtr.Descriptor{
 	Name:           "deploy_service",
 	NonInteractive: true,
 	SchemaHash:     uint64(0x5fa88cbf7bd9f338),
-	States: []mrtr.StateInfo{
-		{Name: "inspect", Kind: mrtr.StateCheck},
-		{Name: "askTarget", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "changelog", Kind: mrtr.Sample}, {Key: "checkout", Kind: mrtr.Roots}, {Key: "target", Kind: mrtr.Elicit}}},
-		{Name: "confirmDeploy", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit, GateField: "confirm"}}},
-		{Name: "recheck", Kind: mrtr.StateCheck},
-		{Name: "aborted", Kind: mrtr.StateTerminal},
-		{Name: "deploy", Kind: mrtr.StateEffect},
-		{Name: "deployed", Kind: mrtr.StateTerminal},
-	},
-	Storage: mrtr.Sealed,
-	TTL:     15 * time.Minute,
-	Title:   "Deploy service",
-	Transitions: []mrtr.Transition{
-		{From: uint16(DeployServiceStateInspect), On: "next", To: uint16(DeployServiceStateAskTarget)},
-		{From: uint16(DeployServiceStateAskTarget), On: "next", To: uint16(DeployServiceStateConfirmDeploy)},
-		{From: uint16(DeployServiceStateConfirmDeploy), On: "next", To: uint16(DeployServiceStateRecheck)},
-		{From: uint16(DeployServiceStateConfirmDeploy), On: "decline", To: uint16(DeployServiceStateAborted)},
-		{From: uint16(DeployServiceStateRecheck), On: "next", To: uint16(DeployServiceStateDeploy)},
-		{From: uint16(DeployServiceStateDeploy), On: "next", To: uint16(DeployServiceStateDeployed)},
-	},
+	States:         deployServiceStateTable,
+	Storage:        mrtr.Sealed,
+	TTL:            15 * time.Minute,
+	Title:          "Deploy service",
+	Transitions:    deployServiceTransitionTable,
+}
+
+// deployServiceStateTable describes each state, in the order of their numbers.
+var deployServiceStateTable = []mrtr.StateInfo{
+	{Name: "inspect", Kind: mrtr.StateCheck},
+	{Name: "askTarget", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "changelog", Kind: mrtr.Sample}, {Key: "checkout", Kind: mrtr.Roots}, {Key: "target", Kind: mrtr.Elicit}}},
+	{Name: "confirmDeploy", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit, GateField: "confirm"}}},
+	{Name: "recheck", Kind: mrtr.StateCheck},
+	{Name: "aborted", Kind: mrtr.StateTerminal},
+	{Name: "deploy", Kind: mrtr.StateEffect},
+	{Name: "deployed", Kind: mrtr.StateTerminal},
+}
+
+// deployServiceTransitionTable lists every transition of the spec: a state may only go
+// where a row says.
+var deployServiceTransitionTable = []mrtr.Transition{
+	{From: uint16(DeployServiceStateInspect), On: "next", To: uint16(DeployServiceStateAskTarget)},
+	{From: uint16(DeployServiceStateAskTarget), On: "next", To: uint16(DeployServiceStateConfirmDeploy)},
+	{From: uint16(DeployServiceStateConfirmDeploy), On: "next", To: uint16(DeployServiceStateRecheck)},
+	{From: uint16(DeployServiceStateConfirmDeploy), On: "decline", To: uint16(DeployServiceStateAborted)},
+	{From: uint16(DeployServiceStateRecheck), On: "next", To: uint16(DeployServiceStateDeploy)},
+	{From: uint16(DeployServiceStateDeploy), On: "next", To: uint16(DeployServiceStateDeployed)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -580,24 +587,12 @@ func (deployServiceProgram) gateConfirmDeploy(f *DeployServiceFlow, problems mrt
 
 // deployServiceAskTargetChangelogPrompt renders "Summarize what changed in {service} since {current}.".
 func deployServiceAskTargetChangelogPrompt(f *DeployServiceFlow) string {
-	var b strings.Builder
-	b.WriteString("Summarize what changed in ")
-	b.WriteString(f.Args.Service)
-	b.WriteString(" since ")
-	b.WriteString(f.Continuation.Current)
-	b.WriteString(".")
-	return b.String()
+	return "Summarize what changed in " + f.Args.Service + " since " + f.Continuation.Current + "."
 }
 
 // deployServiceAskTargetTargetMessage renders "Deploy which version of {service} (running {current})?".
 func deployServiceAskTargetTargetMessage(f *DeployServiceFlow) string {
-	var b strings.Builder
-	b.WriteString("Deploy which version of ")
-	b.WriteString(f.Args.Service)
-	b.WriteString(" (running ")
-	b.WriteString(f.Continuation.Current)
-	b.WriteString(")?")
-	return b.String()
+	return "Deploy which version of " + f.Args.Service + " (running " + f.Continuation.Current + ")?"
 }
 
 // deployServiceConfirmDeployMessage renders "Deploy {service} {target.version} (canary {target.canary}) from {checkout}?".
@@ -623,10 +618,7 @@ func deployServiceConfirmDeployMessage(f *DeployServiceFlow) string {
 
 // deployServiceAbortedMessage renders "{service} was not deployed.".
 func deployServiceAbortedMessage(f *DeployServiceFlow) string {
-	var b strings.Builder
-	b.WriteString(f.Args.Service)
-	b.WriteString(" was not deployed.")
-	return b.String()
+	return f.Args.Service + " was not deployed."
 }
 
 // deployServiceDeployedMessage renders "Deployed {service} {target.version}: {changelog}".

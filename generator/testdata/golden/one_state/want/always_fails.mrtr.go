@@ -126,17 +126,24 @@ var alwaysFailsDescriptor = mrtr.Descriptor{
   "properties": {},
   "type": "object"
 }`),
-	Kind:       mrtr.KindTool,
-	Name:       "always_fails",
-	SchemaHash: uint64(0x68f81403156f4460),
-	States: []mrtr.StateInfo{
-		{Name: "failed", Kind: mrtr.StateTerminal},
-	},
+	Kind:        mrtr.KindTool,
+	Name:        "always_fails",
+	SchemaHash:  uint64(0x68f81403156f4460),
+	States:      alwaysFailsStateTable,
 	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
 	Title:       "Always fails",
-	Transitions: []mrtr.Transition{},
+	Transitions: alwaysFailsTransitionTable,
 }
+
+// alwaysFailsStateTable describes each state, in the order of their numbers.
+var alwaysFailsStateTable = []mrtr.StateInfo{
+	{Name: "failed", Kind: mrtr.StateTerminal},
+}
+
+// alwaysFailsTransitionTable lists every transition of the spec: a state may only go
+// where a row says.
+var alwaysFailsTransitionTable = []mrtr.Transition{}
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
 // bound to its digest, so a continuation cannot be replayed with other arguments.

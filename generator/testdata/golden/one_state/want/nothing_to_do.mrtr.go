@@ -126,16 +126,23 @@ var nothingToDoDescriptor = mrtr.Descriptor{
   "properties": {},
   "type": "object"
 }`),
-	Kind:       mrtr.KindTool,
-	Name:       "nothing_to_do",
-	SchemaHash: uint64(0x9a47f1a03f1d88d7),
-	States: []mrtr.StateInfo{
-		{Name: "done", Kind: mrtr.StateTerminal},
-	},
+	Kind:        mrtr.KindTool,
+	Name:        "nothing_to_do",
+	SchemaHash:  uint64(0x9a47f1a03f1d88d7),
+	States:      nothingToDoStateTable,
 	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
-	Transitions: []mrtr.Transition{},
+	Transitions: nothingToDoTransitionTable,
 }
+
+// nothingToDoStateTable describes each state, in the order of their numbers.
+var nothingToDoStateTable = []mrtr.StateInfo{
+	{Name: "done", Kind: mrtr.StateTerminal},
+}
+
+// nothingToDoTransitionTable lists every transition of the spec: a state may only go
+// where a row says.
+var nothingToDoTransitionTable = []mrtr.Transition{}
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
 // bound to its digest, so a continuation cannot be replayed with other arguments.

@@ -126,16 +126,23 @@ var pingDescriptor = mrtr.Descriptor{
   "properties": {},
   "type": "object"
 }`),
-	Kind:       mrtr.KindTool,
-	Name:       "ping",
-	SchemaHash: uint64(0x8671c607deb17a9c),
-	States: []mrtr.StateInfo{
-		{Name: "pong", Kind: mrtr.StateTerminal},
-	},
+	Kind:        mrtr.KindTool,
+	Name:        "ping",
+	SchemaHash:  uint64(0x8671c607deb17a9c),
+	States:      pingStateTable,
 	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
-	Transitions: []mrtr.Transition{},
+	Transitions: pingTransitionTable,
 }
+
+// pingStateTable describes each state, in the order of their numbers.
+var pingStateTable = []mrtr.StateInfo{
+	{Name: "pong", Kind: mrtr.StateTerminal},
+}
+
+// pingTransitionTable lists every transition of the spec: a state may only go
+// where a row says.
+var pingTransitionTable = []mrtr.Transition{}
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
 // bound to its digest, so a continuation cannot be replayed with other arguments.

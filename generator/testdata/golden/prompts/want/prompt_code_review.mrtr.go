@@ -219,21 +219,28 @@ var codeReviewDescriptor = mrtr.Descriptor{
 		Name:        "change",
 		Required:    true,
 	}, {Name: "focus"}, {Name: "language"}},
-	SchemaHash: uint64(0x37de1c62574218d1),
-	States: []mrtr.StateInfo{
-		{Name: "lookup", Kind: mrtr.StateCheck},
-		{Name: "askStyle", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "style", Kind: mrtr.Elicit}}},
-		{Name: "done", Kind: mrtr.StateTerminal},
-		{Name: "declined", Kind: mrtr.StateTerminal},
-	},
-	Storage: mrtr.Sealed,
-	TTL:     10 * time.Minute,
-	Title:   "Code review",
-	Transitions: []mrtr.Transition{
-		{From: uint16(CodeReviewStateLookup), On: "next", To: uint16(CodeReviewStateAskStyle)},
-		{From: uint16(CodeReviewStateAskStyle), On: "next", To: uint16(CodeReviewStateDone)},
-		{From: uint16(CodeReviewStateAskStyle), On: "decline", To: uint16(CodeReviewStateDeclined)},
-	},
+	SchemaHash:  uint64(0x37de1c62574218d1),
+	States:      codeReviewStateTable,
+	Storage:     mrtr.Sealed,
+	TTL:         10 * time.Minute,
+	Title:       "Code review",
+	Transitions: codeReviewTransitionTable,
+}
+
+// codeReviewStateTable describes each state, in the order of their numbers.
+var codeReviewStateTable = []mrtr.StateInfo{
+	{Name: "lookup", Kind: mrtr.StateCheck},
+	{Name: "askStyle", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "style", Kind: mrtr.Elicit}}},
+	{Name: "done", Kind: mrtr.StateTerminal},
+	{Name: "declined", Kind: mrtr.StateTerminal},
+}
+
+// codeReviewTransitionTable lists every transition of the spec: a state may only go
+// where a row says.
+var codeReviewTransitionTable = []mrtr.Transition{
+	{From: uint16(CodeReviewStateLookup), On: "next", To: uint16(CodeReviewStateAskStyle)},
+	{From: uint16(CodeReviewStateAskStyle), On: "next", To: uint16(CodeReviewStateDone)},
+	{From: uint16(CodeReviewStateAskStyle), On: "decline", To: uint16(CodeReviewStateDeclined)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -411,11 +418,7 @@ func (codeReviewProgram) requestStyle(f *CodeReviewFlow, problems mrtr.Problems)
 
 // codeReviewAskStyleStyleMessage renders "How should change {change} be reviewed?".
 func codeReviewAskStyleStyleMessage(f *CodeReviewFlow) string {
-	var b strings.Builder
-	b.WriteString("How should change ")
-	b.WriteString(f.Args.Change)
-	b.WriteString(" be reviewed?")
-	return b.String()
+	return "How should change " + f.Args.Change + " be reviewed?"
 }
 
 // codeReviewDoneMessage1 renders "Review {change} ({language}) with a {style.tone} tone, focusing on {focus}; at most {style.maxComments} comments.".
@@ -443,11 +446,7 @@ func codeReviewDoneMessage1(f *CodeReviewFlow) string {
 
 // codeReviewDoneMessage2 renders "I will review {change} now.".
 func codeReviewDoneMessage2(f *CodeReviewFlow) string {
-	var b strings.Builder
-	b.WriteString("I will review ")
-	b.WriteString(f.Args.Change)
-	b.WriteString(" now.")
-	return b.String()
+	return "I will review " + f.Args.Change + " now."
 }
 
 // codeReviewDoneMessage3 renders "Start with the riskiest part.".

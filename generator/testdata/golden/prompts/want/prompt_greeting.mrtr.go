@@ -135,13 +135,20 @@ var greetingDescriptor = mrtr.Descriptor{
 	Name:            "greeting",
 	PromptArguments: []*mcp.PromptArgument{{Name: "name"}},
 	SchemaHash:      uint64(0x310484d8b4c6ca11),
-	States: []mrtr.StateInfo{
-		{Name: "done", Kind: mrtr.StateTerminal},
-	},
-	Storage:     mrtr.Sealed,
-	TTL:         10 * time.Minute,
-	Transitions: []mrtr.Transition{},
+	States:          greetingStateTable,
+	Storage:         mrtr.Sealed,
+	TTL:             10 * time.Minute,
+	Transitions:     greetingTransitionTable,
 }
+
+// greetingStateTable describes each state, in the order of their numbers.
+var greetingStateTable = []mrtr.StateInfo{
+	{Name: "done", Kind: mrtr.StateTerminal},
+}
+
+// greetingTransitionTable lists every transition of the spec: a state may only go
+// where a row says.
+var greetingTransitionTable = []mrtr.Transition{}
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
 // bound to its digest, so a continuation cannot be replayed with other arguments.

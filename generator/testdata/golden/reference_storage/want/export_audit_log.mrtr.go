@@ -224,22 +224,29 @@ var exportAuditLogDescriptor = mrtr.Descriptor{
   ],
   "type": "object"
 }`),
-	Kind:       mrtr.KindTool,
-	Name:       "export_audit_log",
-	SchemaHash: uint64(0xefd9308a3088eb8d),
-	States: []mrtr.StateInfo{
-		{Name: "count", Kind: mrtr.StateCheck},
-		{Name: "askFormat", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "format", Kind: mrtr.Elicit}}},
-		{Name: "export", Kind: mrtr.StateEffect},
-		{Name: "exported", Kind: mrtr.StateTerminal},
-	},
-	Storage: mrtr.Reference,
-	TTL:     10 * time.Minute,
-	Transitions: []mrtr.Transition{
-		{From: uint16(ExportAuditLogStateCount), On: "next", To: uint16(ExportAuditLogStateAskFormat)},
-		{From: uint16(ExportAuditLogStateAskFormat), On: "next", To: uint16(ExportAuditLogStateExport)},
-		{From: uint16(ExportAuditLogStateExport), On: "next", To: uint16(ExportAuditLogStateExported)},
-	},
+	Kind:        mrtr.KindTool,
+	Name:        "export_audit_log",
+	SchemaHash:  uint64(0xefd9308a3088eb8d),
+	States:      exportAuditLogStateTable,
+	Storage:     mrtr.Reference,
+	TTL:         10 * time.Minute,
+	Transitions: exportAuditLogTransitionTable,
+}
+
+// exportAuditLogStateTable describes each state, in the order of their numbers.
+var exportAuditLogStateTable = []mrtr.StateInfo{
+	{Name: "count", Kind: mrtr.StateCheck},
+	{Name: "askFormat", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "format", Kind: mrtr.Elicit}}},
+	{Name: "export", Kind: mrtr.StateEffect},
+	{Name: "exported", Kind: mrtr.StateTerminal},
+}
+
+// exportAuditLogTransitionTable lists every transition of the spec: a state may only go
+// where a row says.
+var exportAuditLogTransitionTable = []mrtr.Transition{
+	{From: uint16(ExportAuditLogStateCount), On: "next", To: uint16(ExportAuditLogStateAskFormat)},
+	{From: uint16(ExportAuditLogStateAskFormat), On: "next", To: uint16(ExportAuditLogStateExport)},
+	{From: uint16(ExportAuditLogStateExport), On: "next", To: uint16(ExportAuditLogStateExported)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -358,13 +365,7 @@ func (exportAuditLogProgram) requestFormat(f *ExportAuditLogFlow, problems mrtr.
 
 // exportAuditLogAskFormatFormatMessage renders "Export {rows} audit rows since {since} as which format?".
 func exportAuditLogAskFormatFormatMessage(f *ExportAuditLogFlow) string {
-	var b strings.Builder
-	b.WriteString("Export ")
-	b.WriteString(strconv.FormatInt(f.Continuation.Rows, 10))
-	b.WriteString(" audit rows since ")
-	b.WriteString(f.Args.Since)
-	b.WriteString(" as which format?")
-	return b.String()
+	return "Export " + strconv.FormatInt(f.Continuation.Rows, 10) + " audit rows since " + f.Args.Since + " as which format?"
 }
 
 // exportAuditLogExportedMessage renders "Exported {rows} rows as {format.kind}.".

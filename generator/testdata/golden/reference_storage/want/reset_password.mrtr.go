@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -261,27 +260,34 @@ var resetPasswordDescriptor = mrtr.Descriptor{
   ],
   "type": "object"
 }`),
-	Kind:       mrtr.KindTool,
-	Name:       "reset_password",
-	SchemaHash: uint64(0xef3d0b16bb0fe60),
-	States: []mrtr.StateInfo{
-		{Name: "lookup", Kind: mrtr.StateCheck},
-		{Name: "confirmAddress", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit, GateField: "confirm"}}},
-		{Name: "recheck", Kind: mrtr.StateCheck},
-		{Name: "kept", Kind: mrtr.StateTerminal},
-		{Name: "send", Kind: mrtr.StateEffect},
-		{Name: "sent", Kind: mrtr.StateTerminal},
-	},
-	Storage: mrtr.Reference,
-	TTL:     5 * time.Minute,
-	Title:   "Reset password",
-	Transitions: []mrtr.Transition{
-		{From: uint16(ResetPasswordStateLookup), On: "next", To: uint16(ResetPasswordStateConfirmAddress)},
-		{From: uint16(ResetPasswordStateConfirmAddress), On: "next", To: uint16(ResetPasswordStateRecheck)},
-		{From: uint16(ResetPasswordStateConfirmAddress), On: "decline", To: uint16(ResetPasswordStateKept)},
-		{From: uint16(ResetPasswordStateRecheck), On: "next", To: uint16(ResetPasswordStateSend)},
-		{From: uint16(ResetPasswordStateSend), On: "next", To: uint16(ResetPasswordStateSent)},
-	},
+	Kind:        mrtr.KindTool,
+	Name:        "reset_password",
+	SchemaHash:  uint64(0xef3d0b16bb0fe60),
+	States:      resetPasswordStateTable,
+	Storage:     mrtr.Reference,
+	TTL:         5 * time.Minute,
+	Title:       "Reset password",
+	Transitions: resetPasswordTransitionTable,
+}
+
+// resetPasswordStateTable describes each state, in the order of their numbers.
+var resetPasswordStateTable = []mrtr.StateInfo{
+	{Name: "lookup", Kind: mrtr.StateCheck},
+	{Name: "confirmAddress", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit, GateField: "confirm"}}},
+	{Name: "recheck", Kind: mrtr.StateCheck},
+	{Name: "kept", Kind: mrtr.StateTerminal},
+	{Name: "send", Kind: mrtr.StateEffect},
+	{Name: "sent", Kind: mrtr.StateTerminal},
+}
+
+// resetPasswordTransitionTable lists every transition of the spec: a state may only go
+// where a row says.
+var resetPasswordTransitionTable = []mrtr.Transition{
+	{From: uint16(ResetPasswordStateLookup), On: "next", To: uint16(ResetPasswordStateConfirmAddress)},
+	{From: uint16(ResetPasswordStateConfirmAddress), On: "next", To: uint16(ResetPasswordStateRecheck)},
+	{From: uint16(ResetPasswordStateConfirmAddress), On: "decline", To: uint16(ResetPasswordStateKept)},
+	{From: uint16(ResetPasswordStateRecheck), On: "next", To: uint16(ResetPasswordStateSend)},
+	{From: uint16(ResetPasswordStateSend), On: "next", To: uint16(ResetPasswordStateSent)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -402,43 +408,15 @@ func (resetPasswordProgram) gateConfirmAddress(f *ResetPasswordFlow, problems mr
 
 // resetPasswordConfirmAddressMessage renders "Send a password reset link for {userId} ({tier}, factors {factors}) to the address on file?".
 func resetPasswordConfirmAddressMessage(f *ResetPasswordFlow) string {
-	var b strings.Builder
-	b.WriteString("Send a password reset link for ")
-	b.WriteString(f.Args.UserID)
-	b.WriteString(" (")
-	b.WriteString(string(f.Continuation.Tier))
-	b.WriteString(", factors ")
-	b.WriteString(mrtr.Join(f.Continuation.Factors))
-	b.WriteString(") to the address on file?")
-	return b.String()
+	return "Send a password reset link for " + f.Args.UserID + " (" + string(f.Continuation.Tier) + ", factors " + mrtr.Join(f.Continuation.Factors) + ") to the address on file?"
 }
 
 // resetPasswordKeptMessage renders "No link was sent to {userId}.".
 func resetPasswordKeptMessage(f *ResetPasswordFlow) string {
-	var b strings.Builder
-	b.WriteString("No link was sent to ")
-	b.WriteString(f.Args.UserID)
-	b.WriteString(".")
-	return b.String()
+	return "No link was sent to " + f.Args.UserID + "."
 }
 
 // resetPasswordSentMessage renders "Sent a reset link to {userId} after {attempts} attempts (score {score}, locked {locked}, notes {notes}, codes {codes}, ratios {ratios}).".
 func resetPasswordSentMessage(f *ResetPasswordFlow) string {
-	var b strings.Builder
-	b.WriteString("Sent a reset link to ")
-	b.WriteString(f.Args.UserID)
-	b.WriteString(" after ")
-	b.WriteString(strconv.FormatInt(f.Continuation.Attempts, 10))
-	b.WriteString(" attempts (score ")
-	b.WriteString(strconv.FormatFloat(f.Continuation.Score, 'f', -1, 64))
-	b.WriteString(", locked ")
-	b.WriteString(strconv.FormatBool(f.Continuation.Locked))
-	b.WriteString(", notes ")
-	b.WriteString(mrtr.Join(f.Continuation.Notes))
-	b.WriteString(", codes ")
-	b.WriteString(mrtr.Join(f.Continuation.Codes))
-	b.WriteString(", ratios ")
-	b.WriteString(mrtr.Join(f.Continuation.Ratios))
-	b.WriteString(").")
-	return b.String()
+	return "Sent a reset link to " + f.Args.UserID + " after " + strconv.FormatInt(f.Continuation.Attempts, 10) + " attempts (score " + strconv.FormatFloat(f.Continuation.Score, 'f', -1, 64) + ", locked " + strconv.FormatBool(f.Continuation.Locked) + ", notes " + mrtr.Join(f.Continuation.Notes) + ", codes " + mrtr.Join(f.Continuation.Codes) + ", ratios " + mrtr.Join(f.Continuation.Ratios) + ")."
 }

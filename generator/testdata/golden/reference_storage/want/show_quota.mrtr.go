@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -145,18 +144,25 @@ var showQuotaDescriptor = mrtr.Descriptor{
   "properties": {},
   "type": "object"
 }`),
-	Kind:       mrtr.KindTool,
-	Name:       "show_quota",
-	SchemaHash: uint64(0x8ec9f67a221d5556),
-	States: []mrtr.StateInfo{
-		{Name: "read", Kind: mrtr.StateCheck},
-		{Name: "shown", Kind: mrtr.StateTerminal},
-	},
-	Storage: mrtr.Sealed,
-	TTL:     10 * time.Minute,
-	Transitions: []mrtr.Transition{
-		{From: uint16(ShowQuotaStateRead), On: "next", To: uint16(ShowQuotaStateShown)},
-	},
+	Kind:        mrtr.KindTool,
+	Name:        "show_quota",
+	SchemaHash:  uint64(0x8ec9f67a221d5556),
+	States:      showQuotaStateTable,
+	Storage:     mrtr.Sealed,
+	TTL:         10 * time.Minute,
+	Transitions: showQuotaTransitionTable,
+}
+
+// showQuotaStateTable describes each state, in the order of their numbers.
+var showQuotaStateTable = []mrtr.StateInfo{
+	{Name: "read", Kind: mrtr.StateCheck},
+	{Name: "shown", Kind: mrtr.StateTerminal},
+}
+
+// showQuotaTransitionTable lists every transition of the spec: a state may only go
+// where a row says.
+var showQuotaTransitionTable = []mrtr.Transition{
+	{From: uint16(ShowQuotaStateRead), On: "next", To: uint16(ShowQuotaStateShown)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -195,9 +201,5 @@ func (p showQuotaProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.Ra
 
 // showQuotaShownMessage renders "Used: {used}.".
 func showQuotaShownMessage(f *ShowQuotaFlow) string {
-	var b strings.Builder
-	b.WriteString("Used: ")
-	b.WriteString(strconv.FormatInt(f.Continuation.Used, 10))
-	b.WriteString(".")
-	return b.String()
+	return "Used: " + strconv.FormatInt(f.Continuation.Used, 10) + "."
 }

@@ -126,17 +126,24 @@ var needsSamplingOnlyDescriptor = mrtr.Descriptor{
   "properties": {},
   "type": "object"
 }`),
-	Kind:       mrtr.KindTool,
-	Name:       "needs_sampling_only",
-	Requires:   []string{"sampling"},
-	SchemaHash: uint64(0xe7627367291cd844),
-	States: []mrtr.StateInfo{
-		{Name: "done", Kind: mrtr.StateTerminal},
-	},
+	Kind:        mrtr.KindTool,
+	Name:        "needs_sampling_only",
+	Requires:    []string{"sampling"},
+	SchemaHash:  uint64(0xe7627367291cd844),
+	States:      needsSamplingOnlyStateTable,
 	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
-	Transitions: []mrtr.Transition{},
+	Transitions: needsSamplingOnlyTransitionTable,
 }
+
+// needsSamplingOnlyStateTable describes each state, in the order of their numbers.
+var needsSamplingOnlyStateTable = []mrtr.StateInfo{
+	{Name: "done", Kind: mrtr.StateTerminal},
+}
+
+// needsSamplingOnlyTransitionTable lists every transition of the spec: a state may only go
+// where a row says.
+var needsSamplingOnlyTransitionTable = []mrtr.Transition{}
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
 // bound to its digest, so a continuation cannot be replayed with other arguments.

@@ -189,21 +189,28 @@ var summarizeWorkspaceDescriptor = mrtr.Descriptor{
   "properties": {},
   "type": "object"
 }`),
-	Kind:       mrtr.KindTool,
-	Name:       "summarize_workspace",
-	Requires:   []string{"elicitation", "roots", "sampling"},
-	SchemaHash: uint64(0x98918c65370b0d4c),
-	States: []mrtr.StateInfo{
-		{Name: "scan", Kind: mrtr.StateCheck},
-		{Name: "askRoots", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "summary", Kind: mrtr.Sample}, {Key: "workspace", Kind: mrtr.Roots}}},
-		{Name: "done", Kind: mrtr.StateTerminal},
-	},
-	Storage: mrtr.Sealed,
-	TTL:     10 * time.Minute,
-	Transitions: []mrtr.Transition{
-		{From: uint16(SummarizeWorkspaceStateScan), On: "next", To: uint16(SummarizeWorkspaceStateAskRoots)},
-		{From: uint16(SummarizeWorkspaceStateAskRoots), On: "next", To: uint16(SummarizeWorkspaceStateDone)},
-	},
+	Kind:        mrtr.KindTool,
+	Name:        "summarize_workspace",
+	Requires:    []string{"elicitation", "roots", "sampling"},
+	SchemaHash:  uint64(0x98918c65370b0d4c),
+	States:      summarizeWorkspaceStateTable,
+	Storage:     mrtr.Sealed,
+	TTL:         10 * time.Minute,
+	Transitions: summarizeWorkspaceTransitionTable,
+}
+
+// summarizeWorkspaceStateTable describes each state, in the order of their numbers.
+var summarizeWorkspaceStateTable = []mrtr.StateInfo{
+	{Name: "scan", Kind: mrtr.StateCheck},
+	{Name: "askRoots", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "summary", Kind: mrtr.Sample}, {Key: "workspace", Kind: mrtr.Roots}}},
+	{Name: "done", Kind: mrtr.StateTerminal},
+}
+
+// summarizeWorkspaceTransitionTable lists every transition of the spec: a state may only go
+// where a row says.
+var summarizeWorkspaceTransitionTable = []mrtr.Transition{
+	{From: uint16(SummarizeWorkspaceStateScan), On: "next", To: uint16(SummarizeWorkspaceStateAskRoots)},
+	{From: uint16(SummarizeWorkspaceStateAskRoots), On: "next", To: uint16(SummarizeWorkspaceStateDone)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is

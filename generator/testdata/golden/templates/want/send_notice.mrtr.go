@@ -443,24 +443,31 @@ var sendNoticeDescriptor = mrtr.Descriptor{
   ],
   "type": "object"
 }`),
-	Kind:       mrtr.KindTool,
-	Name:       "send_notice",
-	SchemaHash: uint64(0x3bf044184690b186),
-	States: []mrtr.StateInfo{
-		{Name: "prepare", Kind: mrtr.StateCheck},
-		{Name: "compose", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "details", Kind: mrtr.Elicit}, {Key: "draft", Kind: mrtr.Sample}, {Key: "places", Kind: mrtr.Roots}}},
-		{Name: "confirmSend", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit, GateField: "confirm"}}},
-		{Name: "send", Kind: mrtr.StateEffect},
-		{Name: "sent", Kind: mrtr.StateTerminal},
-	},
-	Storage: mrtr.Sealed,
-	TTL:     10 * time.Minute,
-	Transitions: []mrtr.Transition{
-		{From: uint16(SendNoticeStatePrepare), On: "next", To: uint16(SendNoticeStateCompose)},
-		{From: uint16(SendNoticeStateCompose), On: "next", To: uint16(SendNoticeStateConfirmSend)},
-		{From: uint16(SendNoticeStateConfirmSend), On: "next", To: uint16(SendNoticeStateSend)},
-		{From: uint16(SendNoticeStateSend), On: "next", To: uint16(SendNoticeStateSent)},
-	},
+	Kind:        mrtr.KindTool,
+	Name:        "send_notice",
+	SchemaHash:  uint64(0x3bf044184690b186),
+	States:      sendNoticeStateTable,
+	Storage:     mrtr.Sealed,
+	TTL:         10 * time.Minute,
+	Transitions: sendNoticeTransitionTable,
+}
+
+// sendNoticeStateTable describes each state, in the order of their numbers.
+var sendNoticeStateTable = []mrtr.StateInfo{
+	{Name: "prepare", Kind: mrtr.StateCheck},
+	{Name: "compose", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "details", Kind: mrtr.Elicit}, {Key: "draft", Kind: mrtr.Sample}, {Key: "places", Kind: mrtr.Roots}}},
+	{Name: "confirmSend", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit, GateField: "confirm"}}},
+	{Name: "send", Kind: mrtr.StateEffect},
+	{Name: "sent", Kind: mrtr.StateTerminal},
+}
+
+// sendNoticeTransitionTable lists every transition of the spec: a state may only go
+// where a row says.
+var sendNoticeTransitionTable = []mrtr.Transition{
+	{From: uint16(SendNoticeStatePrepare), On: "next", To: uint16(SendNoticeStateCompose)},
+	{From: uint16(SendNoticeStateCompose), On: "next", To: uint16(SendNoticeStateConfirmSend)},
+	{From: uint16(SendNoticeStateConfirmSend), On: "next", To: uint16(SendNoticeStateSend)},
+	{From: uint16(SendNoticeStateSend), On: "next", To: uint16(SendNoticeStateSent)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -1171,13 +1178,7 @@ func sendNoticeComposeDetailsMessage(f *SendNoticeFlow) string {
 
 // sendNoticeComposeDraftPrompt renders "Draft a notice to {to} about {subject}.".
 func sendNoticeComposeDraftPrompt(f *SendNoticeFlow) string {
-	var b strings.Builder
-	b.WriteString("Draft a notice to ")
-	b.WriteString(f.Args.To)
-	b.WriteString(" about ")
-	b.WriteString(f.Continuation.Subject)
-	b.WriteString(".")
-	return b.String()
+	return "Draft a notice to " + f.Args.To + " about " + f.Continuation.Subject + "."
 }
 
 // sendNoticeConfirmSendMessage renders "Send \"{details.title}\" ({details.note}) x{details.copies}+{details.extra}, weight {details.weight}+{details.bonus}, pin {details.pin}, mute {details.mute}, {details.tone}/{details.font}, badges {details.badges}, drafted as \"{draft}\" with files from {places}?".

@@ -275,22 +275,29 @@ var signUpDescriptor = mrtr.Descriptor{
   ],
   "type": "object"
 }`),
-	Kind:       mrtr.KindTool,
-	Name:       "sign_up",
-	SchemaHash: uint64(0xcb3b30441fc77e57),
-	States: []mrtr.StateInfo{
-		{Name: "check", Kind: mrtr.StateCheck},
-		{Name: "askTerms", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "terms", Kind: mrtr.Elicit}}},
-		{Name: "create", Kind: mrtr.StateEffect},
-		{Name: "done", Kind: mrtr.StateTerminal},
-	},
-	Storage: mrtr.Sealed,
-	TTL:     10 * time.Minute,
-	Transitions: []mrtr.Transition{
-		{From: uint16(SignUpStateCheck), On: "next", To: uint16(SignUpStateAskTerms)},
-		{From: uint16(SignUpStateAskTerms), On: "next", To: uint16(SignUpStateCreate)},
-		{From: uint16(SignUpStateCreate), On: "next", To: uint16(SignUpStateDone)},
-	},
+	Kind:        mrtr.KindTool,
+	Name:        "sign_up",
+	SchemaHash:  uint64(0xcb3b30441fc77e57),
+	States:      signUpStateTable,
+	Storage:     mrtr.Sealed,
+	TTL:         10 * time.Minute,
+	Transitions: signUpTransitionTable,
+}
+
+// signUpStateTable describes each state, in the order of their numbers.
+var signUpStateTable = []mrtr.StateInfo{
+	{Name: "check", Kind: mrtr.StateCheck},
+	{Name: "askTerms", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "terms", Kind: mrtr.Elicit}}},
+	{Name: "create", Kind: mrtr.StateEffect},
+	{Name: "done", Kind: mrtr.StateTerminal},
+}
+
+// signUpTransitionTable lists every transition of the spec: a state may only go
+// where a row says.
+var signUpTransitionTable = []mrtr.Transition{
+	{From: uint16(SignUpStateCheck), On: "next", To: uint16(SignUpStateAskTerms)},
+	{From: uint16(SignUpStateAskTerms), On: "next", To: uint16(SignUpStateCreate)},
+	{From: uint16(SignUpStateCreate), On: "next", To: uint16(SignUpStateDone)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -557,11 +564,7 @@ func (signUpProgram) requestTerms(f *SignUpFlow, problems mrtr.Problems) mrtr.Pe
 
 // signUpAskTermsTermsMessage renders "Accept the terms for {email}?".
 func signUpAskTermsTermsMessage(f *SignUpFlow) string {
-	var b strings.Builder
-	b.WriteString("Accept the terms for ")
-	b.WriteString(f.Args.Email)
-	b.WriteString("?")
-	return b.String()
+	return "Accept the terms for " + f.Args.Email + "?"
 }
 
 // signUpDoneMessage renders "Signed up {email} ({terms.accepted}, {terms.share}, {terms.motto}).".

@@ -140,18 +140,25 @@ var getStatusDescriptor = mrtr.Descriptor{
   "properties": {},
   "type": "object"
 }`),
-	Kind:       mrtr.KindTool,
-	Name:       "get_status",
-	SchemaHash: uint64(0xa53121d7ae713c64),
-	States: []mrtr.StateInfo{
-		{Name: "read", Kind: mrtr.StateCheck},
-		{Name: "done", Kind: mrtr.StateTerminal},
-	},
-	Storage: mrtr.Sealed,
-	TTL:     10 * time.Minute,
-	Transitions: []mrtr.Transition{
-		{From: uint16(GetStatusStateRead), On: "next", To: uint16(GetStatusStateDone)},
-	},
+	Kind:        mrtr.KindTool,
+	Name:        "get_status",
+	SchemaHash:  uint64(0xa53121d7ae713c64),
+	States:      getStatusStateTable,
+	Storage:     mrtr.Sealed,
+	TTL:         10 * time.Minute,
+	Transitions: getStatusTransitionTable,
+}
+
+// getStatusStateTable describes each state, in the order of their numbers.
+var getStatusStateTable = []mrtr.StateInfo{
+	{Name: "read", Kind: mrtr.StateCheck},
+	{Name: "done", Kind: mrtr.StateTerminal},
+}
+
+// getStatusTransitionTable lists every transition of the spec: a state may only go
+// where a row says.
+var getStatusTransitionTable = []mrtr.Transition{
+	{From: uint16(GetStatusStateRead), On: "next", To: uint16(GetStatusStateDone)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
