@@ -137,11 +137,11 @@ func (w *workflow) descriptor(jf *jen.File) {
 	jf.Var().Id(n.descriptor()).Op("=").Qual(pkgMRTR, "Descriptor").Values(d)
 	jf.Line()
 	jf.Commentf("%sStateTable describes each state, in the order of their numbers.", n.lower())
-	jf.Var().Id(n.lower() + "StateTable").Op("=").Index().Qual(pkgMRTR, "StateInfo").Add(rows(states...))
+	jf.Var().Id(n.lower()+"StateTable").Op("=").Index().Qual(pkgMRTR, "StateInfo").Add(rows(states...))
 	jf.Line()
 	jf.Commentf("%sTransitionTable lists every transition of the spec: a state may only go", n.lower())
 	jf.Comment("where a row says.")
-	jf.Var().Id(n.lower() + "TransitionTable").Op("=").Index().Qual(pkgMRTR, "Transition").Add(rows(transitions...))
+	jf.Var().Id(n.lower()+"TransitionTable").Op("=").Index().Qual(pkgMRTR, "Transition").Add(rows(transitions...))
 	jf.Line()
 }
 
