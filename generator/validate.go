@@ -36,32 +36,31 @@ func (w *workflow) validators(jf *jen.File) {
 		})
 	jf.Line()
 	for _, a := range t.Arguments {
-		w.checkFuncs(jf, a, "Arg", "argument "+a.Name)
+		w.patternVars(jf, a, "Arg")
 	}
 	for _, q := range w.requests() {
-		w.answerDecoderFunc(jf, q)
 		for _, f := range q.Fields {
-			w.checkFuncs(jf, f, q.Key, fmt.Sprintf("field %s of %s", f.Name, q.Key))
+			w.patternVars(jf, f, q.Key)
 		}
+		w.answerDecoderFunc(jf, q)
 	}
 }
 
-func (w *workflow) checkName(scope string, f *spec.Field) string {
-	return "check" + spec.GoName(scope) + spec.GoName(f.Name)
+// patternVars emits the compiled pattern of a field (or of its items).
+func (w *workflow) patternVars(jf *jen.File, f *spec.Field, scope string) {
+	if f.Type == spec.TypeArray {
+		// Items have the field's name, and so the field's pattern variable.
+		f = f.Items
+	}
+	if f == nil || f.Pattern == "" {
+		return
+	}
+	jf.Var().Id(w.patternVar(scope, f)).Op("=").Qual("regexp", "MustCompile").Call(jen.Lit("^(?:" + f.Pattern + ")$"))
+	jf.Line()
 }
 
 func (w *workflow) patternVar(scope string, f *spec.Field) string {
 	return w.n.helper(scope, f.Name, "pattern")
-}
-
-// hasChecks reports whether a field (or, for arrays, its items) has a
-// constraint beyond its type.
-func hasChecks(f *spec.Field) bool {
-	if f == nil {
-		return false
-	}
-	return f.MinLength != nil || f.MaxLength != nil || f.Pattern != "" || f.Format != "" ||
-		f.Minimum != nil || f.Maximum != nil || f.Type == spec.TypeEnum || len(f.Validate) > 0
 }
 
 // readField appends the statements that read field f from the map src
@@ -75,9 +74,7 @@ func (w *workflow) readField(g *jen.Group, src string, f *spec.Field, dst *jen.S
 	getter, want := formGetter(f.Type)
 	g.Switch(jen.List(jen.Id("v"), jen.Id("st")).Op(":=").Qual(pkgMRTR, getter).Call(jen.Id(src), jen.Lit(f.Name)), jen.Id("st")).BlockFunc(func(sw *jen.Group) {
 		sw.Case(jen.Qual(pkgMRTR, "Present")).BlockFunc(func(c *jen.Group) {
-			if hasChecks(f) {
-				c.Id("p").Dot(w.checkName(scope, f)).Call(jen.Id("ctx"), jen.Op("&").Id("problems"), jen.Id("v"))
-			}
+			w.checks(c, f, scope, f.Name)
 			val := jen.Id("v")
 			if f.Type == spec.TypeEnum {
 				val = jen.Id(w.enumOf[f].name).Call(jen.Id("v"))
@@ -122,9 +119,7 @@ func (w *workflow) readArray(g *jen.Group, src string, f *spec.Field, dst *jen.S
 					jen.Id("problems").Dot("Addf").Call(jen.Lit(f.Name+"[%d]: expected "+want), jen.Id("i")),
 					jen.Continue(),
 				)
-				if hasChecks(item) {
-					l.Id("p").Dot(w.checkName(scope, f)+"Item").Call(jen.Id("ctx"), jen.Op("&").Id("problems"), jen.Id("v"))
-				}
+				w.checks(l, item, scope, f.Name+"[]")
 				val := jen.Id("v")
 				if item.Type == spec.TypeEnum {
 					val = jen.Id(w.enumOf[item].name).Call(jen.Id("v"))
@@ -194,72 +189,48 @@ func (w *workflow) defaultLiteral(f *spec.Field) *jen.Statement {
 // intLit is an untyped integer constant: 18, not int64(18).
 func intLit(v int64) *jen.Statement { return jen.Op(strconv.FormatInt(v, 10)) }
 
-// checkFuncs emits the check function of a field (and of its items). what
-// says what the field is ("argument", "field of reason").
-func (w *workflow) checkFuncs(jf *jen.File, f *spec.Field, scope, what string) {
-	if f.Type == spec.TypeArray {
-		if hasChecks(f.Items) {
-			// The decoder names items "<field>[]", which gives the same Go
-			// names as the field.
-			w.checkFunc(jf, f.Items, scope, "each item of "+what, w.checkName(scope, f)+"Item", f.Name+"[]")
-		}
-		return
+// checks appends an if statement per constraint of field f on its value
+// v, right where the decoder has read it; label names the value in
+// problems.
+func (w *workflow) checks(g *jen.Group, f *spec.Field, scope, label string) {
+	if f.MinLength != nil {
+		g.If(jen.Id("n").Op(":=").Qual("unicode/utf8", "RuneCountInString").Call(jen.Id("v")), jen.Id("n").Op("<").Lit(*f.MinLength)).Block(
+			jen.Id("problems").Dot("Addf").Call(jen.Lit(fmt.Sprintf("%s: at least %d characters (got %%d)", label, *f.MinLength)), jen.Id("n")))
 	}
-	if hasChecks(f) {
-		w.checkFunc(jf, f, scope, what, w.checkName(scope, f), f.Name)
+	if f.MaxLength != nil {
+		g.If(jen.Id("n").Op(":=").Qual("unicode/utf8", "RuneCountInString").Call(jen.Id("v")), jen.Id("n").Op(">").Lit(*f.MaxLength)).Block(
+			jen.Id("problems").Dot("Addf").Call(jen.Lit(fmt.Sprintf("%s: at most %d characters (got %%d)", label, *f.MaxLength)), jen.Id("n")))
 	}
-}
-
-func (w *workflow) checkFunc(jf *jen.File, f *spec.Field, scope, what, name, label string) {
 	if f.Pattern != "" {
-		jf.Var().Id(w.patternVar(scope, f)).Op("=").Qual("regexp", "MustCompile").Call(jen.Lit("^(?:" + f.Pattern + ")$"))
-		jf.Line()
+		g.If(jen.Op("!").Id(w.patternVar(scope, f)).Dot("MatchString").Call(jen.Id("v"))).Block(
+			jen.Id("problems").Dot("Addf").Call(jen.Lit(label+": must match %s"), jen.Lit(f.Pattern)))
 	}
-	vt := w.validatorType(f.Type)
-	jf.Commentf("%s checks %s against its constraints.", name, what)
-	jf.Func().Params(jen.Id("p").Id(w.n.program())).Id(name).
-		Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("problems").Op("*").Qual(pkgMRTR, "Problems"), jen.Id("v").Add(vt)).
-		BlockFunc(func(g *jen.Group) {
-			if f.MinLength != nil {
-				g.If(jen.Id("n").Op(":=").Qual("unicode/utf8", "RuneCountInString").Call(jen.Id("v")), jen.Id("n").Op("<").Lit(*f.MinLength)).Block(
-					jen.Id("problems").Dot("Addf").Call(jen.Lit(fmt.Sprintf("%s: at least %d characters (got %%d)", label, *f.MinLength)), jen.Id("n")))
-			}
-			if f.MaxLength != nil {
-				g.If(jen.Id("n").Op(":=").Qual("unicode/utf8", "RuneCountInString").Call(jen.Id("v")), jen.Id("n").Op(">").Lit(*f.MaxLength)).Block(
-					jen.Id("problems").Dot("Addf").Call(jen.Lit(fmt.Sprintf("%s: at most %d characters (got %%d)", label, *f.MaxLength)), jen.Id("n")))
-			}
-			if f.Pattern != "" {
-				g.If(jen.Op("!").Id(w.patternVar(scope, f)).Dot("MatchString").Call(jen.Id("v"))).Block(
-					jen.Id("problems").Dot("Addf").Call(jen.Lit(label+": must match %s"), jen.Lit(f.Pattern)))
-			}
-			if f.Format != "" {
-				g.Id("problems").Dot("CheckFormat").Call(jen.Lit(label), jen.Lit(f.Format), jen.Id("v"))
-			}
-			num := func(x float64) jen.Code {
-				if f.Type == spec.TypeInteger {
-					return intLit(int64(x))
-				}
-				return jen.Lit(x)
-			}
-			if f.Minimum != nil {
-				g.If(jen.Id("v").Op("<").Add(num(*f.Minimum))).Block(
-					jen.Id("problems").Dot("Addf").Call(jen.Lit(fmt.Sprintf("%s: at least %s", label, formatNum(*f.Minimum)))))
-			}
-			if f.Maximum != nil {
-				g.If(jen.Id("v").Op(">").Add(num(*f.Maximum))).Block(
-					jen.Id("problems").Dot("Addf").Call(jen.Lit(fmt.Sprintf("%s: at most %s", label, formatNum(*f.Maximum)))))
-			}
-			if f.Type == spec.TypeEnum {
-				e := w.enumOf[f]
-				g.If(jen.Op("!").Qual("slices", "Contains").Call(jen.Id(w.enumValues(e)), jen.Id(e.name).Call(jen.Id("v")))).Block(
-					jen.Id("problems").Dot("Addf").Call(jen.Lit(label+": must be one of %s"), jen.Lit(strings.Join(values(f.Values), ", "))))
-			}
-			for _, v := range f.Validate {
-				g.If(jen.Err().Op(":=").Id("p").Dot("h").Dot(method(v.Name)).Call(jen.Id("ctx"), jen.Id("v")), jen.Err().Op("!=").Nil()).Block(
-					jen.Id("problems").Dot("Addf").Call(jen.Lit(label+": %v"), jen.Err()))
-			}
-		})
-	jf.Line()
+	if f.Format != "" {
+		g.Id("problems").Dot("CheckFormat").Call(jen.Lit(label), jen.Lit(f.Format), jen.Id("v"))
+	}
+	num := func(x float64) jen.Code {
+		if f.Type == spec.TypeInteger {
+			return intLit(int64(x))
+		}
+		return jen.Lit(x)
+	}
+	if f.Minimum != nil {
+		g.If(jen.Id("v").Op("<").Add(num(*f.Minimum))).Block(
+			jen.Id("problems").Dot("Addf").Call(jen.Lit(fmt.Sprintf("%s: at least %s", label, formatNum(*f.Minimum)))))
+	}
+	if f.Maximum != nil {
+		g.If(jen.Id("v").Op(">").Add(num(*f.Maximum))).Block(
+			jen.Id("problems").Dot("Addf").Call(jen.Lit(fmt.Sprintf("%s: at most %s", label, formatNum(*f.Maximum)))))
+	}
+	if f.Type == spec.TypeEnum {
+		e := w.enumOf[f]
+		g.If(jen.Op("!").Qual("slices", "Contains").Call(jen.Id(w.enumValues(e)), jen.Id(e.name).Call(jen.Id("v")))).Block(
+			jen.Id("problems").Dot("Addf").Call(jen.Lit(label+": must be one of %s"), jen.Lit(strings.Join(values(f.Values), ", "))))
+	}
+	for _, v := range f.Validate {
+		g.If(jen.Err().Op(":=").Id("p").Dot("h").Dot(method(v.Name)).Call(jen.Id("ctx"), jen.Id("v")), jen.Err().Op("!=").Nil()).Block(
+			jen.Id("problems").Dot("Addf").Call(jen.Lit(label+": %v"), jen.Err()))
+	}
 }
 
 func formatNum(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }

@@ -236,7 +236,9 @@ func (p testInputRequiredResultPromptProgram) decodeUserContext(ctx context.Cont
 	var problems mrtr.Problems
 	switch v, st := mrtr.FormString(content, "context"); st {
 	case mrtr.Present:
-		p.checkUserContextContext(ctx, &problems, v)
+		if n := utf8.RuneCountInString(v); n > 500 {
+			problems.Addf("context: at most 500 characters (got %d)", n)
+		}
 		a.Context = v
 	case mrtr.Absent:
 		problems.Addf("context: required")
@@ -244,13 +246,6 @@ func (p testInputRequiredResultPromptProgram) decodeUserContext(ctx context.Cont
 		problems.Addf("context: expected a string")
 	}
 	return a, problems
-}
-
-// checkUserContextContext checks field context of user_context against its constraints.
-func (p testInputRequiredResultPromptProgram) checkUserContextContext(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n > 500 {
-		problems.Addf("context: at most 500 characters (got %d)", n)
-	}
 }
 
 // testInputRequiredResultPromptUserContextSchema is the form of input request "user_context".

@@ -285,7 +285,9 @@ func (p testInputRequiredResultCapabilitiesProgram) decodeUserName(ctx context.C
 	var problems mrtr.Problems
 	switch v, st := mrtr.FormString(content, "name"); st {
 	case mrtr.Present:
-		p.checkUserNameName(ctx, &problems, v)
+		if n := utf8.RuneCountInString(v); n > 100 {
+			problems.Addf("name: at most 100 characters (got %d)", n)
+		}
 		a.Name = v
 	case mrtr.Absent:
 		problems.Addf("name: required")
@@ -293,13 +295,6 @@ func (p testInputRequiredResultCapabilitiesProgram) decodeUserName(ctx context.C
 		problems.Addf("name: expected a string")
 	}
 	return a, problems
-}
-
-// checkUserNameName checks field name of user_name against its constraints.
-func (p testInputRequiredResultCapabilitiesProgram) checkUserNameName(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n > 100 {
-		problems.Addf("name: at most 100 characters (got %d)", n)
-	}
 }
 
 // requestGreeting builds input request "greeting" of state askWhatWorks; problems with a previous answer are added to it.

@@ -235,7 +235,9 @@ func (p testInputRequiredResultElicitationProgram) decodeUserName(ctx context.Co
 	var problems mrtr.Problems
 	switch v, st := mrtr.FormString(content, "name"); st {
 	case mrtr.Present:
-		p.checkUserNameName(ctx, &problems, v)
+		if n := utf8.RuneCountInString(v); n > 100 {
+			problems.Addf("name: at most 100 characters (got %d)", n)
+		}
 		a.Name = v
 	case mrtr.Absent:
 		problems.Addf("name: required")
@@ -243,13 +245,6 @@ func (p testInputRequiredResultElicitationProgram) decodeUserName(ctx context.Co
 		problems.Addf("name: expected a string")
 	}
 	return a, problems
-}
-
-// checkUserNameName checks field name of user_name against its constraints.
-func (p testInputRequiredResultElicitationProgram) checkUserNameName(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n > 100 {
-		problems.Addf("name: at most 100 characters (got %d)", n)
-	}
 }
 
 // testInputRequiredResultElicitationUserNameSchema is the form of input request "user_name".

@@ -285,7 +285,9 @@ func (p testInputRequiredResultMultiRoundProgram) decodeStep1(ctx context.Contex
 	var problems mrtr.Problems
 	switch v, st := mrtr.FormString(content, "name"); st {
 	case mrtr.Present:
-		p.checkStep1Name(ctx, &problems, v)
+		if n := utf8.RuneCountInString(v); n > 100 {
+			problems.Addf("name: at most 100 characters (got %d)", n)
+		}
 		a.Name = v
 	case mrtr.Absent:
 		problems.Addf("name: required")
@@ -295,20 +297,15 @@ func (p testInputRequiredResultMultiRoundProgram) decodeStep1(ctx context.Contex
 	return a, problems
 }
 
-// checkStep1Name checks field name of step1 against its constraints.
-func (p testInputRequiredResultMultiRoundProgram) checkStep1Name(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n > 100 {
-		problems.Addf("name: at most 100 characters (got %d)", n)
-	}
-}
-
 // decodeStep2 validates the form answered for "step2".
 func (p testInputRequiredResultMultiRoundProgram) decodeStep2(ctx context.Context, content map[string]any) (*TestInputRequiredResultMultiRoundStep2Answer, mrtr.Problems) {
 	a := &TestInputRequiredResultMultiRoundStep2Answer{}
 	var problems mrtr.Problems
 	switch v, st := mrtr.FormString(content, "color"); st {
 	case mrtr.Present:
-		p.checkStep2Color(ctx, &problems, v)
+		if n := utf8.RuneCountInString(v); n > 100 {
+			problems.Addf("color: at most 100 characters (got %d)", n)
+		}
 		a.Color = v
 	case mrtr.Absent:
 		problems.Addf("color: required")
@@ -316,13 +313,6 @@ func (p testInputRequiredResultMultiRoundProgram) decodeStep2(ctx context.Contex
 		problems.Addf("color: expected a string")
 	}
 	return a, problems
-}
-
-// checkStep2Color checks field color of step2 against its constraints.
-func (p testInputRequiredResultMultiRoundProgram) checkStep2Color(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n > 100 {
-		problems.Addf("color: at most 100 characters (got %d)", n)
-	}
 }
 
 // testInputRequiredResultMultiRoundStep1Schema is the form of input request "step1".

@@ -307,7 +307,9 @@ func (p testInputRequiredResultMultipleInputsProgram) decodeUserName(ctx context
 	var problems mrtr.Problems
 	switch v, st := mrtr.FormString(content, "name"); st {
 	case mrtr.Present:
-		p.checkUserNameName(ctx, &problems, v)
+		if n := utf8.RuneCountInString(v); n > 100 {
+			problems.Addf("name: at most 100 characters (got %d)", n)
+		}
 		a.Name = v
 	case mrtr.Absent:
 		problems.Addf("name: required")
@@ -315,13 +317,6 @@ func (p testInputRequiredResultMultipleInputsProgram) decodeUserName(ctx context
 		problems.Addf("name: expected a string")
 	}
 	return a, problems
-}
-
-// checkUserNameName checks field name of user_name against its constraints.
-func (p testInputRequiredResultMultipleInputsProgram) checkUserNameName(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n > 100 {
-		problems.Addf("name: at most 100 characters (got %d)", n)
-	}
 }
 
 // requestClientRoots builds input request "client_roots" of state askAll; problems with a previous answer are added to it.

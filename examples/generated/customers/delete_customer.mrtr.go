@@ -364,7 +364,12 @@ func (p deleteCustomerProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw js
 	problems.Unknown(in, "customerId")
 	switch v, st := mrtr.FormString(in, "customerId"); st {
 	case mrtr.Present:
-		p.checkArgCustomerID(ctx, &problems, v)
+		if n := utf8.RuneCountInString(v); n > 28 {
+			problems.Addf("customerId: at most 28 characters (got %d)", n)
+		}
+		if !deleteCustomerArgCustomerIDPattern.MatchString(v) {
+			problems.Addf("customerId: must match %s", "cus_[A-Za-z0-9]{4,24}")
+		}
 		f.Args.CustomerID = v
 	case mrtr.Absent:
 		problems.Addf("customerId: required")
@@ -375,16 +380,6 @@ func (p deleteCustomerProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw js
 }
 
 var deleteCustomerArgCustomerIDPattern = regexp.MustCompile("^(?:cus_[A-Za-z0-9]{4,24})$")
-
-// checkArgCustomerID checks argument customerId against its constraints.
-func (p deleteCustomerProgram) checkArgCustomerID(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n > 28 {
-		problems.Addf("customerId: at most 28 characters (got %d)", n)
-	}
-	if !deleteCustomerArgCustomerIDPattern.MatchString(v) {
-		problems.Addf("customerId: must match %s", "cus_[A-Za-z0-9]{4,24}")
-	}
-}
 
 // deleteCustomerConfirmCancellationGateSchema is the yes/no form of confirmation gate confirmCancellation.
 var deleteCustomerConfirmCancellationGateSchema = json.RawMessage(`{

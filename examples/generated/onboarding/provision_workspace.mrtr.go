@@ -498,7 +498,12 @@ func (p provisionWorkspaceProgram) NewFlow(ctx context.Context, c *mrtr.Call, ra
 	problems.Unknown(in, "team")
 	switch v, st := mrtr.FormString(in, "team"); st {
 	case mrtr.Present:
-		p.checkArgTeam(ctx, &problems, v)
+		if n := utf8.RuneCountInString(v); n > 32 {
+			problems.Addf("team: at most 32 characters (got %d)", n)
+		}
+		if !provisionWorkspaceArgTeamPattern.MatchString(v) {
+			problems.Addf("team: must match %s", "[a-z][a-z0-9-]{2,31}")
+		}
 		f.Args.Team = v
 	case mrtr.Absent:
 		problems.Addf("team: required")
@@ -510,23 +515,18 @@ func (p provisionWorkspaceProgram) NewFlow(ctx context.Context, c *mrtr.Call, ra
 
 var provisionWorkspaceArgTeamPattern = regexp.MustCompile("^(?:[a-z][a-z0-9-]{2,31})$")
 
-// checkArgTeam checks argument team against its constraints.
-func (p provisionWorkspaceProgram) checkArgTeam(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n > 32 {
-		problems.Addf("team: at most 32 characters (got %d)", n)
-	}
-	if !provisionWorkspaceArgTeamPattern.MatchString(v) {
-		problems.Addf("team: must match %s", "[a-z][a-z0-9-]{2,31}")
-	}
-}
-
 // decodePlan validates the form answered for "plan".
 func (p provisionWorkspaceProgram) decodePlan(ctx context.Context, content map[string]any) (*ProvisionWorkspacePlanAnswer, mrtr.Problems) {
 	a := &ProvisionWorkspacePlanAnswer{}
 	var problems mrtr.Problems
 	switch v, st := mrtr.FormInt(content, "seats"); st {
 	case mrtr.Present:
-		p.checkPlanSeats(ctx, &problems, v)
+		if v < 1 {
+			problems.Addf("seats: at least 1")
+		}
+		if v > 1000 {
+			problems.Addf("seats: at most 1000")
+		}
 		a.Seats = v
 	case mrtr.Absent:
 		a.Seats = 5
@@ -535,7 +535,9 @@ func (p provisionWorkspaceProgram) decodePlan(ctx context.Context, content map[s
 	}
 	switch v, st := mrtr.FormString(content, "tier"); st {
 	case mrtr.Present:
-		p.checkPlanTier(ctx, &problems, v)
+		if !slices.Contains(provisionWorkspaceTierValues, ProvisionWorkspaceTier(v)) {
+			problems.Addf("tier: must be one of %s", "starter, business, enterprise")
+		}
 		a.Tier = ProvisionWorkspaceTier(v)
 	case mrtr.Absent:
 		problems.Addf("tier: required")
@@ -543,23 +545,6 @@ func (p provisionWorkspaceProgram) decodePlan(ctx context.Context, content map[s
 		problems.Addf("tier: expected a string")
 	}
 	return a, problems
-}
-
-// checkPlanSeats checks field seats of plan against its constraints.
-func (p provisionWorkspaceProgram) checkPlanSeats(ctx context.Context, problems *mrtr.Problems, v int64) {
-	if v < 1 {
-		problems.Addf("seats: at least 1")
-	}
-	if v > 1000 {
-		problems.Addf("seats: at most 1000")
-	}
-}
-
-// checkPlanTier checks field tier of plan against its constraints.
-func (p provisionWorkspaceProgram) checkPlanTier(ctx context.Context, problems *mrtr.Problems, v string) {
-	if !slices.Contains(provisionWorkspaceTierValues, ProvisionWorkspaceTier(v)) {
-		problems.Addf("tier: must be one of %s", "starter, business, enterprise")
-	}
 }
 
 // decodePlacement validates the form answered for "placement".
@@ -580,7 +565,9 @@ func (p provisionWorkspaceProgram) decodePlacement(ctx context.Context, content 
 				problems.Addf("regions[%d]: expected a string", i)
 				continue
 			}
-			p.checkPlacementRegionsItem(ctx, &problems, v)
+			if !slices.Contains(provisionWorkspaceRegionsValues, ProvisionWorkspaceRegions(v)) {
+				problems.Addf("regions[]: must be one of %s", "eu-west, eu-central, us-east, us-west, ap-south")
+			}
 			a.Regions = append(a.Regions, ProvisionWorkspaceRegions(v))
 		}
 	case mrtr.Absent:
@@ -589,13 +576,6 @@ func (p provisionWorkspaceProgram) decodePlacement(ctx context.Context, content 
 		problems.Addf("regions: expected a list")
 	}
 	return a, problems
-}
-
-// checkPlacementRegionsItem checks each item of field regions of placement against its constraints.
-func (p provisionWorkspaceProgram) checkPlacementRegionsItem(ctx context.Context, problems *mrtr.Problems, v string) {
-	if !slices.Contains(provisionWorkspaceRegionsValues, ProvisionWorkspaceRegions(v)) {
-		problems.Addf("regions[]: must be one of %s", "eu-west, eu-central, us-east, us-west, ap-south")
-	}
 }
 
 // decodeProjects validates the roots the client listed for "projects".

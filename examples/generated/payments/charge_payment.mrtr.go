@@ -311,7 +311,12 @@ func (p chargePaymentProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw jso
 	problems.Unknown(in, "invoiceId")
 	switch v, st := mrtr.FormString(in, "invoiceId"); st {
 	case mrtr.Present:
-		p.checkArgInvoiceID(ctx, &problems, v)
+		if n := utf8.RuneCountInString(v); n > 16 {
+			problems.Addf("invoiceId: at most 16 characters (got %d)", n)
+		}
+		if !chargePaymentArgInvoiceIDPattern.MatchString(v) {
+			problems.Addf("invoiceId: must match %s", "inv_[0-9]{1,12}")
+		}
 		f.Args.InvoiceID = v
 	case mrtr.Absent:
 		problems.Addf("invoiceId: required")
@@ -322,16 +327,6 @@ func (p chargePaymentProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw jso
 }
 
 var chargePaymentArgInvoiceIDPattern = regexp.MustCompile("^(?:inv_[0-9]{1,12})$")
-
-// checkArgInvoiceID checks argument invoiceId against its constraints.
-func (p chargePaymentProgram) checkArgInvoiceID(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n > 16 {
-		problems.Addf("invoiceId: at most 16 characters (got %d)", n)
-	}
-	if !chargePaymentArgInvoiceIDPattern.MatchString(v) {
-		problems.Addf("invoiceId: must match %s", "inv_[0-9]{1,12}")
-	}
-}
 
 // chargePaymentConfirmChargeGateSchema is the yes/no form of confirmation gate confirmCharge.
 var chargePaymentConfirmChargeGateSchema = json.RawMessage(`{

@@ -313,7 +313,12 @@ func (p closeSupportTicketProgram) NewFlow(ctx context.Context, c *mrtr.Call, ra
 	problems.Unknown(in, "ticketId")
 	switch v, st := mrtr.FormString(in, "ticketId"); st {
 	case mrtr.Present:
-		p.checkArgTicketID(ctx, &problems, v)
+		if n := utf8.RuneCountInString(v); n > 12 {
+			problems.Addf("ticketId: at most 12 characters (got %d)", n)
+		}
+		if !closeSupportTicketArgTicketIDPattern.MatchString(v) {
+			problems.Addf("ticketId: must match %s", "[0-9]{1,12}")
+		}
 		f.Args.TicketID = v
 	case mrtr.Absent:
 		problems.Addf("ticketId: required")
@@ -325,23 +330,15 @@ func (p closeSupportTicketProgram) NewFlow(ctx context.Context, c *mrtr.Call, ra
 
 var closeSupportTicketArgTicketIDPattern = regexp.MustCompile("^(?:[0-9]{1,12})$")
 
-// checkArgTicketID checks argument ticketId against its constraints.
-func (p closeSupportTicketProgram) checkArgTicketID(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n > 12 {
-		problems.Addf("ticketId: at most 12 characters (got %d)", n)
-	}
-	if !closeSupportTicketArgTicketIDPattern.MatchString(v) {
-		problems.Addf("ticketId: must match %s", "[0-9]{1,12}")
-	}
-}
-
 // decodeReason validates the form answered for "reason".
 func (p closeSupportTicketProgram) decodeReason(ctx context.Context, content map[string]any) (*CloseSupportTicketReasonAnswer, mrtr.Problems) {
 	a := &CloseSupportTicketReasonAnswer{}
 	var problems mrtr.Problems
 	switch v, st := mrtr.FormString(content, "closeReason"); st {
 	case mrtr.Present:
-		p.checkReasonCloseReason(ctx, &problems, v)
+		if !slices.Contains(closeSupportTicketCloseReasonValues, CloseSupportTicketCloseReason(v)) {
+			problems.Addf("closeReason: must be one of %s", "resolved, duplicate, cancelled")
+		}
 		a.CloseReason = CloseSupportTicketCloseReason(v)
 	case mrtr.Absent:
 		problems.Addf("closeReason: required")
@@ -350,29 +347,17 @@ func (p closeSupportTicketProgram) decodeReason(ctx context.Context, content map
 	}
 	switch v, st := mrtr.FormString(content, "comment"); st {
 	case mrtr.Present:
-		p.checkReasonComment(ctx, &problems, v)
+		if n := utf8.RuneCountInString(v); n > 500 {
+			problems.Addf("comment: at most 500 characters (got %d)", n)
+		}
+		if err := p.h.NoSecrets(ctx, v); err != nil {
+			problems.Addf("comment: %v", err)
+		}
 		a.Comment = &v
 	case mrtr.WrongType:
 		problems.Addf("comment: expected a string")
 	}
 	return a, problems
-}
-
-// checkReasonCloseReason checks field closeReason of reason against its constraints.
-func (p closeSupportTicketProgram) checkReasonCloseReason(ctx context.Context, problems *mrtr.Problems, v string) {
-	if !slices.Contains(closeSupportTicketCloseReasonValues, CloseSupportTicketCloseReason(v)) {
-		problems.Addf("closeReason: must be one of %s", "resolved, duplicate, cancelled")
-	}
-}
-
-// checkReasonComment checks field comment of reason against its constraints.
-func (p closeSupportTicketProgram) checkReasonComment(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n > 500 {
-		problems.Addf("comment: at most 500 characters (got %d)", n)
-	}
-	if err := p.h.NoSecrets(ctx, v); err != nil {
-		problems.Addf("comment: %v", err)
-	}
 }
 
 // closeSupportTicketReasonSchema is the form of input request "reason".

@@ -450,7 +450,12 @@ func (p transferProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.Raw
 	problems.Unknown(in, "account", "amount")
 	switch v, st := mrtr.FormString(in, "account"); st {
 	case mrtr.Present:
-		p.checkArgAccount(ctx, &problems, v)
+		if n := utf8.RuneCountInString(v); n > 7 {
+			problems.Addf("account: at most 7 characters (got %d)", n)
+		}
+		if !transferArgAccountPattern.MatchString(v) {
+			problems.Addf("account: must match %s", "acc-[0-9]{3}")
+		}
 		f.Args.Account = v
 	case mrtr.Absent:
 		problems.Addf("account: required")
@@ -459,7 +464,12 @@ func (p transferProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.Raw
 	}
 	switch v, st := mrtr.FormInt(in, "amount"); st {
 	case mrtr.Present:
-		p.checkArgAmount(ctx, &problems, v)
+		if v < 1 {
+			problems.Addf("amount: at least 1")
+		}
+		if v > 1000 {
+			problems.Addf("amount: at most 1000")
+		}
 		f.Args.Amount = v
 	case mrtr.Absent:
 		problems.Addf("amount: required")
@@ -471,33 +481,18 @@ func (p transferProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.Raw
 
 var transferArgAccountPattern = regexp.MustCompile("^(?:acc-[0-9]{3})$")
 
-// checkArgAccount checks argument account against its constraints.
-func (p transferProgram) checkArgAccount(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n > 7 {
-		problems.Addf("account: at most 7 characters (got %d)", n)
-	}
-	if !transferArgAccountPattern.MatchString(v) {
-		problems.Addf("account: must match %s", "acc-[0-9]{3}")
-	}
-}
-
-// checkArgAmount checks argument amount against its constraints.
-func (p transferProgram) checkArgAmount(ctx context.Context, problems *mrtr.Problems, v int64) {
-	if v < 1 {
-		problems.Addf("amount: at least 1")
-	}
-	if v > 1000 {
-		problems.Addf("amount: at most 1000")
-	}
-}
-
 // decodeMemo validates the form answered for "memo".
 func (p transferProgram) decodeMemo(ctx context.Context, content map[string]any) (*TransferMemoAnswer, mrtr.Problems) {
 	a := &TransferMemoAnswer{}
 	var problems mrtr.Problems
 	switch v, st := mrtr.FormString(content, "note"); st {
 	case mrtr.Present:
-		p.checkMemoNote(ctx, &problems, v)
+		if n := utf8.RuneCountInString(v); n > 50 {
+			problems.Addf("note: at most 50 characters (got %d)", n)
+		}
+		if err := p.h.NotBlank(ctx, v); err != nil {
+			problems.Addf("note: %v", err)
+		}
 		a.Note = v
 	case mrtr.Absent:
 		problems.Addf("note: required")
@@ -511,16 +506,6 @@ func (p transferProgram) decodeMemo(ctx context.Context, content map[string]any)
 		problems.Addf("urgent: expected true or false")
 	}
 	return a, problems
-}
-
-// checkMemoNote checks field note of memo against its constraints.
-func (p transferProgram) checkMemoNote(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n > 50 {
-		problems.Addf("note: at most 50 characters (got %d)", n)
-	}
-	if err := p.h.NotBlank(ctx, v); err != nil {
-		problems.Addf("note: %v", err)
-	}
 }
 
 // decodeSummary validates the text the client's model returned for "summary".

@@ -278,7 +278,9 @@ func (p vaultProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMes
 	problems.Unknown(in, "vaultId")
 	switch v, st := mrtr.FormString(in, "vaultId"); st {
 	case mrtr.Present:
-		p.checkArgVaultID(ctx, &problems, v)
+		if n := utf8.RuneCountInString(v); n > 10 {
+			problems.Addf("vaultId: at most 10 characters (got %d)", n)
+		}
 		f.Args.VaultID = v
 	case mrtr.Absent:
 		problems.Addf("vaultId: required")
@@ -288,12 +290,7 @@ func (p vaultProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMes
 	return f, problems.Err()
 }
 
-// checkArgVaultID checks argument vaultId against its constraints.
-func (p vaultProgram) checkArgVaultID(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n > 10 {
-		problems.Addf("vaultId: at most 10 characters (got %d)", n)
-	}
-}
+var vaultPinCodePattern = regexp.MustCompile("^(?:[0-9]{4})$")
 
 // decodePin validates the form answered for "pin".
 func (p vaultProgram) decodePin(ctx context.Context, content map[string]any) (*VaultPinAnswer, mrtr.Problems) {
@@ -301,7 +298,12 @@ func (p vaultProgram) decodePin(ctx context.Context, content map[string]any) (*V
 	var problems mrtr.Problems
 	switch v, st := mrtr.FormString(content, "code"); st {
 	case mrtr.Present:
-		p.checkPinCode(ctx, &problems, v)
+		if n := utf8.RuneCountInString(v); n > 4 {
+			problems.Addf("code: at most 4 characters (got %d)", n)
+		}
+		if !vaultPinCodePattern.MatchString(v) {
+			problems.Addf("code: must match %s", "[0-9]{4}")
+		}
 		a.Code = v
 	case mrtr.Absent:
 		problems.Addf("code: required")
@@ -309,18 +311,6 @@ func (p vaultProgram) decodePin(ctx context.Context, content map[string]any) (*V
 		problems.Addf("code: expected a string")
 	}
 	return a, problems
-}
-
-var vaultPinCodePattern = regexp.MustCompile("^(?:[0-9]{4})$")
-
-// checkPinCode checks field code of pin against its constraints.
-func (p vaultProgram) checkPinCode(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n > 4 {
-		problems.Addf("code: at most 4 characters (got %d)", n)
-	}
-	if !vaultPinCodePattern.MatchString(v) {
-		problems.Addf("code: must match %s", "[0-9]{4}")
-	}
 }
 
 // vaultPinSchema is the form of input request "pin".

@@ -529,21 +529,32 @@ func (p searchOrdersProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 	}
 	switch v, st := mrtr.FormString(in, "callback"); st {
 	case mrtr.Present:
-		p.checkArgCallback(ctx, &problems, v)
+		if n := utf8.RuneCountInString(v); n > 200 {
+			problems.Addf("callback: at most 200 characters (got %d)", n)
+		}
+		problems.CheckFormat("callback", "uri", v)
 		f.Args.Callback = &v
 	case mrtr.WrongType:
 		problems.Addf("callback: expected a string")
 	}
 	switch v, st := mrtr.FormString(in, "customerId"); st {
 	case mrtr.Present:
-		p.checkArgCustomerID(ctx, &problems, v)
+		if n := utf8.RuneCountInString(v); n > 12 {
+			problems.Addf("customerId: at most 12 characters (got %d)", n)
+		}
+		if !searchOrdersArgCustomerIDPattern.MatchString(v) {
+			problems.Addf("customerId: must match %s", "cus_[a-z0-9]{4,8}")
+		}
 		f.Args.CustomerID = &v
 	case mrtr.WrongType:
 		problems.Addf("customerId: expected a string")
 	}
 	switch v, st := mrtr.FormString(in, "email"); st {
 	case mrtr.Present:
-		p.checkArgEmail(ctx, &problems, v)
+		if n := utf8.RuneCountInString(v); n > 254 {
+			problems.Addf("email: at most 254 characters (got %d)", n)
+		}
+		problems.CheckFormat("email", "email", v)
 		f.Args.Email = &v
 	case mrtr.WrongType:
 		problems.Addf("email: expected a string")
@@ -570,7 +581,12 @@ func (p searchOrdersProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 				problems.Addf("ids[%d]: expected an integer", i)
 				continue
 			}
-			p.checkArgIdsItem(ctx, &problems, v)
+			if v < 1 {
+				problems.Addf("ids[]: at least 1")
+			}
+			if v > 999999 {
+				problems.Addf("ids[]: at most 999999")
+			}
 			f.Args.Ids = append(f.Args.Ids, v)
 		}
 	case mrtr.WrongType:
@@ -578,7 +594,12 @@ func (p searchOrdersProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 	}
 	switch v, st := mrtr.FormInt(in, "limit"); st {
 	case mrtr.Present:
-		p.checkArgLimit(ctx, &problems, v)
+		if v < 1 {
+			problems.Addf("limit: at least 1")
+		}
+		if v > 100 {
+			problems.Addf("limit: at most 100")
+		}
 		f.Args.Limit = v
 	case mrtr.Absent:
 		f.Args.Limit = 20
@@ -587,21 +608,33 @@ func (p searchOrdersProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 	}
 	switch v, st := mrtr.FormFloat(in, "minTotal"); st {
 	case mrtr.Present:
-		p.checkArgMinTotal(ctx, &problems, v)
+		if v < -10.5 {
+			problems.Addf("minTotal: at least -10.5")
+		}
+		if v > 1e+06 {
+			problems.Addf("minTotal: at most 1000000")
+		}
 		f.Args.MinTotal = &v
 	case mrtr.WrongType:
 		problems.Addf("minTotal: expected a number")
 	}
 	switch v, st := mrtr.FormInt(in, "offset"); st {
 	case mrtr.Present:
-		p.checkArgOffset(ctx, &problems, v)
+		if v < 0 {
+			problems.Addf("offset: at least 0")
+		}
 		f.Args.Offset = &v
 	case mrtr.WrongType:
 		problems.Addf("offset: expected an integer")
 	}
 	switch v, st := mrtr.FormString(in, "query"); st {
 	case mrtr.Present:
-		p.checkArgQuery(ctx, &problems, v)
+		if n := utf8.RuneCountInString(v); n < 3 {
+			problems.Addf("query: at least 3 characters (got %d)", n)
+		}
+		if n := utf8.RuneCountInString(v); n > 100 {
+			problems.Addf("query: at most 100 characters (got %d)", n)
+		}
 		f.Args.Query = v
 	case mrtr.Absent:
 		problems.Addf("query: required")
@@ -622,7 +655,9 @@ func (p searchOrdersProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 				problems.Addf("regions[%d]: expected a string", i)
 				continue
 			}
-			p.checkArgRegionsItem(ctx, &problems, v)
+			if !slices.Contains(searchOrdersRegionsValues, SearchOrdersRegions(v)) {
+				problems.Addf("regions[]: must be one of %s", "eu, us, apac")
+			}
 			f.Args.Regions = append(f.Args.Regions, SearchOrdersRegions(v))
 		}
 	case mrtr.Absent:
@@ -632,7 +667,10 @@ func (p searchOrdersProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 	}
 	switch v, st := mrtr.FormString(in, "since"); st {
 	case mrtr.Present:
-		p.checkArgSince(ctx, &problems, v)
+		if n := utf8.RuneCountInString(v); n > 10 {
+			problems.Addf("since: at most 10 characters (got %d)", n)
+		}
+		problems.CheckFormat("since", "date", v)
 		f.Args.Since = v
 	case mrtr.Absent:
 		f.Args.Since = "2026-01-01"
@@ -641,7 +679,9 @@ func (p searchOrdersProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 	}
 	switch v, st := mrtr.FormString(in, "sort"); st {
 	case mrtr.Present:
-		p.checkArgSort(ctx, &problems, v)
+		if !slices.Contains(searchOrdersSortValues, SearchOrdersSort(v)) {
+			problems.Addf("sort: must be one of %s", "newest, oldest, total")
+		}
 		f.Args.Sort = SearchOrdersSort(v)
 	case mrtr.Absent:
 		f.Args.Sort = SearchOrdersSortNewest
@@ -650,7 +690,9 @@ func (p searchOrdersProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 	}
 	switch v, st := mrtr.FormString(in, "status"); st {
 	case mrtr.Present:
-		p.checkArgStatus(ctx, &problems, v)
+		if !slices.Contains(searchOrdersStatusValues, SearchOrdersStatus(v)) {
+			problems.Addf("status: must be one of %s", "open, paid, refunded")
+		}
 		f.Args.Status = SearchOrdersStatus(v)
 	case mrtr.Absent:
 		problems.Addf("status: required")
@@ -668,7 +710,15 @@ func (p searchOrdersProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 				problems.Addf("tags[%d]: expected a string", i)
 				continue
 			}
-			p.checkArgTagsItem(ctx, &problems, v)
+			if n := utf8.RuneCountInString(v); n < 1 {
+				problems.Addf("tags[]: at least 1 characters (got %d)", n)
+			}
+			if n := utf8.RuneCountInString(v); n > 20 {
+				problems.Addf("tags[]: at most 20 characters (got %d)", n)
+			}
+			if !searchOrdersArgTagsPattern.MatchString(v) {
+				problems.Addf("tags[]: must match %s", "[a-z]+")
+			}
 			f.Args.Tags = append(f.Args.Tags, v)
 		}
 	case mrtr.WrongType:
@@ -676,7 +726,10 @@ func (p searchOrdersProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 	}
 	switch v, st := mrtr.FormString(in, "until"); st {
 	case mrtr.Present:
-		p.checkArgUntil(ctx, &problems, v)
+		if n := utf8.RuneCountInString(v); n > 30 {
+			problems.Addf("until: at most 30 characters (got %d)", n)
+		}
+		problems.CheckFormat("until", "date-time", v)
 		f.Args.Until = &v
 	case mrtr.WrongType:
 		problems.Addf("until: expected a string")
@@ -692,7 +745,12 @@ func (p searchOrdersProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 				problems.Addf("weights[%d]: expected a number", i)
 				continue
 			}
-			p.checkArgWeightsItem(ctx, &problems, v)
+			if v < 0.0 {
+				problems.Addf("weights[]: at least 0")
+			}
+			if v > 1.0 {
+				problems.Addf("weights[]: at most 1")
+			}
 			f.Args.Weights = append(f.Args.Weights, v)
 		}
 	case mrtr.WrongType:
@@ -701,142 +759,9 @@ func (p searchOrdersProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 	return f, problems.Err()
 }
 
-// checkArgCallback checks argument callback against its constraints.
-func (p searchOrdersProgram) checkArgCallback(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n > 200 {
-		problems.Addf("callback: at most 200 characters (got %d)", n)
-	}
-	problems.CheckFormat("callback", "uri", v)
-}
-
 var searchOrdersArgCustomerIDPattern = regexp.MustCompile("^(?:cus_[a-z0-9]{4,8})$")
 
-// checkArgCustomerID checks argument customerId against its constraints.
-func (p searchOrdersProgram) checkArgCustomerID(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n > 12 {
-		problems.Addf("customerId: at most 12 characters (got %d)", n)
-	}
-	if !searchOrdersArgCustomerIDPattern.MatchString(v) {
-		problems.Addf("customerId: must match %s", "cus_[a-z0-9]{4,8}")
-	}
-}
-
-// checkArgEmail checks argument email against its constraints.
-func (p searchOrdersProgram) checkArgEmail(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n > 254 {
-		problems.Addf("email: at most 254 characters (got %d)", n)
-	}
-	problems.CheckFormat("email", "email", v)
-}
-
-// checkArgIdsItem checks each item of argument ids against its constraints.
-func (p searchOrdersProgram) checkArgIdsItem(ctx context.Context, problems *mrtr.Problems, v int64) {
-	if v < 1 {
-		problems.Addf("ids[]: at least 1")
-	}
-	if v > 999999 {
-		problems.Addf("ids[]: at most 999999")
-	}
-}
-
-// checkArgLimit checks argument limit against its constraints.
-func (p searchOrdersProgram) checkArgLimit(ctx context.Context, problems *mrtr.Problems, v int64) {
-	if v < 1 {
-		problems.Addf("limit: at least 1")
-	}
-	if v > 100 {
-		problems.Addf("limit: at most 100")
-	}
-}
-
-// checkArgMinTotal checks argument minTotal against its constraints.
-func (p searchOrdersProgram) checkArgMinTotal(ctx context.Context, problems *mrtr.Problems, v float64) {
-	if v < -10.5 {
-		problems.Addf("minTotal: at least -10.5")
-	}
-	if v > 1e+06 {
-		problems.Addf("minTotal: at most 1000000")
-	}
-}
-
-// checkArgOffset checks argument offset against its constraints.
-func (p searchOrdersProgram) checkArgOffset(ctx context.Context, problems *mrtr.Problems, v int64) {
-	if v < 0 {
-		problems.Addf("offset: at least 0")
-	}
-}
-
-// checkArgQuery checks argument query against its constraints.
-func (p searchOrdersProgram) checkArgQuery(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n < 3 {
-		problems.Addf("query: at least 3 characters (got %d)", n)
-	}
-	if n := utf8.RuneCountInString(v); n > 100 {
-		problems.Addf("query: at most 100 characters (got %d)", n)
-	}
-}
-
-// checkArgRegionsItem checks each item of argument regions against its constraints.
-func (p searchOrdersProgram) checkArgRegionsItem(ctx context.Context, problems *mrtr.Problems, v string) {
-	if !slices.Contains(searchOrdersRegionsValues, SearchOrdersRegions(v)) {
-		problems.Addf("regions[]: must be one of %s", "eu, us, apac")
-	}
-}
-
-// checkArgSince checks argument since against its constraints.
-func (p searchOrdersProgram) checkArgSince(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n > 10 {
-		problems.Addf("since: at most 10 characters (got %d)", n)
-	}
-	problems.CheckFormat("since", "date", v)
-}
-
-// checkArgSort checks argument sort against its constraints.
-func (p searchOrdersProgram) checkArgSort(ctx context.Context, problems *mrtr.Problems, v string) {
-	if !slices.Contains(searchOrdersSortValues, SearchOrdersSort(v)) {
-		problems.Addf("sort: must be one of %s", "newest, oldest, total")
-	}
-}
-
-// checkArgStatus checks argument status against its constraints.
-func (p searchOrdersProgram) checkArgStatus(ctx context.Context, problems *mrtr.Problems, v string) {
-	if !slices.Contains(searchOrdersStatusValues, SearchOrdersStatus(v)) {
-		problems.Addf("status: must be one of %s", "open, paid, refunded")
-	}
-}
-
 var searchOrdersArgTagsPattern = regexp.MustCompile("^(?:[a-z]+)$")
-
-// checkArgTagsItem checks each item of argument tags against its constraints.
-func (p searchOrdersProgram) checkArgTagsItem(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n < 1 {
-		problems.Addf("tags[]: at least 1 characters (got %d)", n)
-	}
-	if n := utf8.RuneCountInString(v); n > 20 {
-		problems.Addf("tags[]: at most 20 characters (got %d)", n)
-	}
-	if !searchOrdersArgTagsPattern.MatchString(v) {
-		problems.Addf("tags[]: must match %s", "[a-z]+")
-	}
-}
-
-// checkArgUntil checks argument until against its constraints.
-func (p searchOrdersProgram) checkArgUntil(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n > 30 {
-		problems.Addf("until: at most 30 characters (got %d)", n)
-	}
-	problems.CheckFormat("until", "date-time", v)
-}
-
-// checkArgWeightsItem checks each item of argument weights against its constraints.
-func (p searchOrdersProgram) checkArgWeightsItem(ctx context.Context, problems *mrtr.Problems, v float64) {
-	if v < 0.0 {
-		problems.Addf("weights[]: at least 0")
-	}
-	if v > 1.0 {
-		problems.Addf("weights[]: at most 1")
-	}
-}
 
 // decodeChoice validates the form answered for "choice".
 func (p searchOrdersProgram) decodeChoice(ctx context.Context, content map[string]any) (*SearchOrdersChoiceAnswer, mrtr.Problems) {
@@ -844,7 +769,12 @@ func (p searchOrdersProgram) decodeChoice(ctx context.Context, content map[strin
 	var problems mrtr.Problems
 	switch v, st := mrtr.FormInt(content, "orderNumber"); st {
 	case mrtr.Present:
-		p.checkChoiceOrderNumber(ctx, &problems, v)
+		if v < 1 {
+			problems.Addf("orderNumber: at least 1")
+		}
+		if v > 1000 {
+			problems.Addf("orderNumber: at most 1000")
+		}
 		a.OrderNumber = v
 	case mrtr.Absent:
 		problems.Addf("orderNumber: required")
@@ -852,16 +782,6 @@ func (p searchOrdersProgram) decodeChoice(ctx context.Context, content map[strin
 		problems.Addf("orderNumber: expected an integer")
 	}
 	return a, problems
-}
-
-// checkChoiceOrderNumber checks field orderNumber of choice against its constraints.
-func (p searchOrdersProgram) checkChoiceOrderNumber(ctx context.Context, problems *mrtr.Problems, v int64) {
-	if v < 1 {
-		problems.Addf("orderNumber: at least 1")
-	}
-	if v > 1000 {
-		problems.Addf("orderNumber: at most 1000")
-	}
 }
 
 // searchOrdersChoiceSchema is the form of input request "choice".

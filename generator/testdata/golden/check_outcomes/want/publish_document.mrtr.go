@@ -297,7 +297,9 @@ func (p publishDocumentProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw j
 	problems.Unknown(in, "documentId")
 	switch v, st := mrtr.FormString(in, "documentId"); st {
 	case mrtr.Present:
-		p.checkArgDocumentID(ctx, &problems, v)
+		if n := utf8.RuneCountInString(v); n > 36 {
+			problems.Addf("documentId: at most 36 characters (got %d)", n)
+		}
 		f.Args.DocumentID = v
 	case mrtr.Absent:
 		problems.Addf("documentId: required")
@@ -305,13 +307,6 @@ func (p publishDocumentProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw j
 		problems.Addf("documentId: expected a string")
 	}
 	return f, problems.Err()
-}
-
-// checkArgDocumentID checks argument documentId against its constraints.
-func (p publishDocumentProgram) checkArgDocumentID(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n > 36 {
-		problems.Addf("documentId: at most 36 characters (got %d)", n)
-	}
 }
 
 // publishDocumentConfirmPublishGateSchema is the yes/no form of confirmation gate confirmPublish.

@@ -381,7 +381,9 @@ func (p reviewDocumentProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw js
 	problems.Unknown(in, "documentId")
 	switch v, st := mrtr.FormString(in, "documentId"); st {
 	case mrtr.Present:
-		p.checkArgDocumentID(ctx, &problems, v)
+		if n := utf8.RuneCountInString(v); n > 36 {
+			problems.Addf("documentId: at most 36 characters (got %d)", n)
+		}
 		f.Args.DocumentID = v
 	case mrtr.Absent:
 		problems.Addf("documentId: required")
@@ -391,20 +393,15 @@ func (p reviewDocumentProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw js
 	return f, problems.Err()
 }
 
-// checkArgDocumentID checks argument documentId against its constraints.
-func (p reviewDocumentProgram) checkArgDocumentID(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n > 36 {
-		problems.Addf("documentId: at most 36 characters (got %d)", n)
-	}
-}
-
 // decodeChange validates the form answered for "change".
 func (p reviewDocumentProgram) decodeChange(ctx context.Context, content map[string]any) (*ReviewDocumentChangeAnswer, mrtr.Problems) {
 	a := &ReviewDocumentChangeAnswer{}
 	var problems mrtr.Problems
 	switch v, st := mrtr.FormString(content, "summary"); st {
 	case mrtr.Present:
-		p.checkChangeSummary(ctx, &problems, v)
+		if n := utf8.RuneCountInString(v); n > 500 {
+			problems.Addf("summary: at most 500 characters (got %d)", n)
+		}
 		a.Summary = v
 	case mrtr.Absent:
 		problems.Addf("summary: required")
@@ -412,13 +409,6 @@ func (p reviewDocumentProgram) decodeChange(ctx context.Context, content map[str
 		problems.Addf("summary: expected a string")
 	}
 	return a, problems
-}
-
-// checkChangeSummary checks field summary of change against its constraints.
-func (p reviewDocumentProgram) checkChangeSummary(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n > 500 {
-		problems.Addf("summary: at most 500 characters (got %d)", n)
-	}
 }
 
 // reviewDocumentChangeSchema is the form of input request "change".

@@ -370,7 +370,9 @@ func (p cleanUpBranchesProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw j
 	problems.Unknown(in, "repo")
 	switch v, st := mrtr.FormString(in, "repo"); st {
 	case mrtr.Present:
-		p.checkArgRepo(ctx, &problems, v)
+		if n := utf8.RuneCountInString(v); n > 100 {
+			problems.Addf("repo: at most 100 characters (got %d)", n)
+		}
 		f.Args.Repo = v
 	case mrtr.Absent:
 		problems.Addf("repo: required")
@@ -378,13 +380,6 @@ func (p cleanUpBranchesProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw j
 		problems.Addf("repo: expected a string")
 	}
 	return f, problems.Err()
-}
-
-// checkArgRepo checks argument repo against its constraints.
-func (p cleanUpBranchesProgram) checkArgRepo(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n > 100 {
-		problems.Addf("repo: at most 100 characters (got %d)", n)
-	}
 }
 
 // cleanUpBranchesConfirmMergedGateSchema is the yes/no form of confirmation gate confirmMerged.

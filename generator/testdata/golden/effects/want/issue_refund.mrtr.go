@@ -401,7 +401,12 @@ func (p issueRefundProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.
 	problems.Unknown(in, "amountCents", "orderId")
 	switch v, st := mrtr.FormInt(in, "amountCents"); st {
 	case mrtr.Present:
-		p.checkArgAmountCents(ctx, &problems, v)
+		if v < 1 {
+			problems.Addf("amountCents: at least 1")
+		}
+		if v > 1000000 {
+			problems.Addf("amountCents: at most 1000000")
+		}
 		f.Args.AmountCents = v
 	case mrtr.Absent:
 		problems.Addf("amountCents: required")
@@ -410,7 +415,12 @@ func (p issueRefundProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.
 	}
 	switch v, st := mrtr.FormString(in, "orderId"); st {
 	case mrtr.Present:
-		p.checkArgOrderID(ctx, &problems, v)
+		if n := utf8.RuneCountInString(v); n > 16 {
+			problems.Addf("orderId: at most 16 characters (got %d)", n)
+		}
+		if !issueRefundArgOrderIDPattern.MatchString(v) {
+			problems.Addf("orderId: must match %s", "ord_[0-9]{1,12}")
+		}
 		f.Args.OrderID = v
 	case mrtr.Absent:
 		problems.Addf("orderId: required")
@@ -420,27 +430,7 @@ func (p issueRefundProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.
 	return f, problems.Err()
 }
 
-// checkArgAmountCents checks argument amountCents against its constraints.
-func (p issueRefundProgram) checkArgAmountCents(ctx context.Context, problems *mrtr.Problems, v int64) {
-	if v < 1 {
-		problems.Addf("amountCents: at least 1")
-	}
-	if v > 1000000 {
-		problems.Addf("amountCents: at most 1000000")
-	}
-}
-
 var issueRefundArgOrderIDPattern = regexp.MustCompile("^(?:ord_[0-9]{1,12})$")
-
-// checkArgOrderID checks argument orderId against its constraints.
-func (p issueRefundProgram) checkArgOrderID(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n > 16 {
-		problems.Addf("orderId: at most 16 characters (got %d)", n)
-	}
-	if !issueRefundArgOrderIDPattern.MatchString(v) {
-		problems.Addf("orderId: must match %s", "ord_[0-9]{1,12}")
-	}
-}
 
 // decodeChannel validates the form answered for "channel".
 func (p issueRefundProgram) decodeChannel(ctx context.Context, content map[string]any) (*IssueRefundChannelAnswer, mrtr.Problems) {
@@ -448,7 +438,9 @@ func (p issueRefundProgram) decodeChannel(ctx context.Context, content map[strin
 	var problems mrtr.Problems
 	switch v, st := mrtr.FormString(content, "via"); st {
 	case mrtr.Present:
-		p.checkChannelVia(ctx, &problems, v)
+		if !slices.Contains(issueRefundViaValues, IssueRefundVia(v)) {
+			problems.Addf("via: must be one of %s", "email, sms")
+		}
 		a.Via = IssueRefundVia(v)
 	case mrtr.Absent:
 		problems.Addf("via: required")
@@ -456,13 +448,6 @@ func (p issueRefundProgram) decodeChannel(ctx context.Context, content map[strin
 		problems.Addf("via: expected a string")
 	}
 	return a, problems
-}
-
-// checkChannelVia checks field via of channel against its constraints.
-func (p issueRefundProgram) checkChannelVia(ctx context.Context, problems *mrtr.Problems, v string) {
-	if !slices.Contains(issueRefundViaValues, IssueRefundVia(v)) {
-		problems.Addf("via: must be one of %s", "email, sms")
-	}
 }
 
 // issueRefundChannelSchema is the form of input request "channel".

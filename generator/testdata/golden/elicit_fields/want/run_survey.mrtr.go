@@ -437,7 +437,12 @@ func (p runSurveyProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.Ra
 	problems.Unknown(in, "customerId")
 	switch v, st := mrtr.FormString(in, "customerId"); st {
 	case mrtr.Present:
-		p.checkArgCustomerID(ctx, &problems, v)
+		if n := utf8.RuneCountInString(v); n > 20 {
+			problems.Addf("customerId: at most 20 characters (got %d)", n)
+		}
+		if !runSurveyArgCustomerIDPattern.MatchString(v) {
+			problems.Addf("customerId: must match %s", "c-[0-9]+")
+		}
 		f.Args.CustomerID = v
 	case mrtr.Absent:
 		problems.Addf("customerId: required")
@@ -449,15 +454,7 @@ func (p runSurveyProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.Ra
 
 var runSurveyArgCustomerIDPattern = regexp.MustCompile("^(?:c-[0-9]+)$")
 
-// checkArgCustomerID checks argument customerId against its constraints.
-func (p runSurveyProgram) checkArgCustomerID(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n > 20 {
-		problems.Addf("customerId: at most 20 characters (got %d)", n)
-	}
-	if !runSurveyArgCustomerIDPattern.MatchString(v) {
-		problems.Addf("customerId: must match %s", "c-[0-9]+")
-	}
-}
+var runSurveyFormCodePattern = regexp.MustCompile("^(?:[A-Z]{2}-[0-9]{3})$")
 
 // decodeForm validates the form answered for "form".
 func (p runSurveyProgram) decodeForm(ctx context.Context, content map[string]any) (*RunSurveyFormAnswer, mrtr.Problems) {
@@ -465,7 +462,12 @@ func (p runSurveyProgram) decodeForm(ctx context.Context, content map[string]any
 	var problems mrtr.Problems
 	switch v, st := mrtr.FormInt(content, "age"); st {
 	case mrtr.Present:
-		p.checkFormAge(ctx, &problems, v)
+		if v < 18 {
+			problems.Addf("age: at least 18")
+		}
+		if v > 130 {
+			problems.Addf("age: at most 130")
+		}
 		a.Age = v
 	case mrtr.Absent:
 		problems.Addf("age: required")
@@ -474,7 +476,10 @@ func (p runSurveyProgram) decodeForm(ctx context.Context, content map[string]any
 	}
 	switch v, st := mrtr.FormString(content, "birthday"); st {
 	case mrtr.Present:
-		p.checkFormBirthday(ctx, &problems, v)
+		if n := utf8.RuneCountInString(v); n > 10 {
+			problems.Addf("birthday: at most 10 characters (got %d)", n)
+		}
+		problems.CheckFormat("birthday", "date", v)
 		a.Birthday = v
 	case mrtr.Absent:
 		a.Birthday = "2000-01-01"
@@ -495,7 +500,9 @@ func (p runSurveyProgram) decodeForm(ctx context.Context, content map[string]any
 				problems.Addf("channels[%d]: expected a string", i)
 				continue
 			}
-			p.checkFormChannelsItem(ctx, &problems, v)
+			if !slices.Contains(runSurveyChannelsValues, RunSurveyChannels(v)) {
+				problems.Addf("channels[]: must be one of %s", "mail, phone, chat")
+			}
 			a.Channels = append(a.Channels, RunSurveyChannels(v))
 		}
 	case mrtr.Absent:
@@ -505,7 +512,12 @@ func (p runSurveyProgram) decodeForm(ctx context.Context, content map[string]any
 	}
 	switch v, st := mrtr.FormString(content, "code"); st {
 	case mrtr.Present:
-		p.checkFormCode(ctx, &problems, v)
+		if n := utf8.RuneCountInString(v); n > 8 {
+			problems.Addf("code: at most 8 characters (got %d)", n)
+		}
+		if !runSurveyFormCodePattern.MatchString(v) {
+			problems.Addf("code: must match %s", "[A-Z]{2}-[0-9]{3}")
+		}
 		a.Code = v
 	case mrtr.Absent:
 		problems.Addf("code: required")
@@ -514,7 +526,9 @@ func (p runSurveyProgram) decodeForm(ctx context.Context, content map[string]any
 	}
 	switch v, st := mrtr.FormString(content, "color"); st {
 	case mrtr.Present:
-		p.checkFormColor(ctx, &problems, v)
+		if !slices.Contains(runSurveyColorValues, RunSurveyColor(v)) {
+			problems.Addf("color: must be one of %s", "red, green, blue")
+		}
 		a.Color = RunSurveyColor(v)
 	case mrtr.Absent:
 		a.Color = RunSurveyColorGreen
@@ -523,7 +537,10 @@ func (p runSurveyProgram) decodeForm(ctx context.Context, content map[string]any
 	}
 	switch v, st := mrtr.FormString(content, "email"); st {
 	case mrtr.Present:
-		p.checkFormEmail(ctx, &problems, v)
+		if n := utf8.RuneCountInString(v); n > 254 {
+			problems.Addf("email: at most 254 characters (got %d)", n)
+		}
+		problems.CheckFormat("email", "email", v)
 		a.Email = v
 	case mrtr.Absent:
 		problems.Addf("email: required")
@@ -532,14 +549,20 @@ func (p runSurveyProgram) decodeForm(ctx context.Context, content map[string]any
 	}
 	switch v, st := mrtr.FormString(content, "homepage"); st {
 	case mrtr.Present:
-		p.checkFormHomepage(ctx, &problems, v)
+		if n := utf8.RuneCountInString(v); n > 200 {
+			problems.Addf("homepage: at most 200 characters (got %d)", n)
+		}
+		problems.CheckFormat("homepage", "uri", v)
 		a.Homepage = &v
 	case mrtr.WrongType:
 		problems.Addf("homepage: expected a string")
 	}
 	switch v, st := mrtr.FormString(content, "lastSeen"); st {
 	case mrtr.Present:
-		p.checkFormLastSeen(ctx, &problems, v)
+		if n := utf8.RuneCountInString(v); n > 40 {
+			problems.Addf("lastSeen: at most 40 characters (got %d)", n)
+		}
+		problems.CheckFormat("lastSeen", "date-time", v)
 		a.LastSeen = &v
 	case mrtr.WrongType:
 		problems.Addf("lastSeen: expected a string")
@@ -554,7 +577,12 @@ func (p runSurveyProgram) decodeForm(ctx context.Context, content map[string]any
 	}
 	switch v, st := mrtr.FormString(content, "nickname"); st {
 	case mrtr.Present:
-		p.checkFormNickname(ctx, &problems, v)
+		if n := utf8.RuneCountInString(v); n < 2 {
+			problems.Addf("nickname: at least 2 characters (got %d)", n)
+		}
+		if n := utf8.RuneCountInString(v); n > 30 {
+			problems.Addf("nickname: at most 30 characters (got %d)", n)
+		}
 		a.Nickname = v
 	case mrtr.Absent:
 		problems.Addf("nickname: required")
@@ -563,7 +591,12 @@ func (p runSurveyProgram) decodeForm(ctx context.Context, content map[string]any
 	}
 	switch v, st := mrtr.FormFloat(content, "rating"); st {
 	case mrtr.Present:
-		p.checkFormRating(ctx, &problems, v)
+		if v < 0.5 {
+			problems.Addf("rating: at least 0.5")
+		}
+		if v > 4.5 {
+			problems.Addf("rating: at most 4.5")
+		}
 		a.Rating = v
 	case mrtr.Absent:
 		a.Rating = 2.5
@@ -572,7 +605,9 @@ func (p runSurveyProgram) decodeForm(ctx context.Context, content map[string]any
 	}
 	switch v, st := mrtr.FormString(content, "size"); st {
 	case mrtr.Present:
-		p.checkFormSize(ctx, &problems, v)
+		if !slices.Contains(runSurveySizeValues, RunSurveySize(v)) {
+			problems.Addf("size: must be one of %s", "s, m, l, xl")
+		}
 		e := RunSurveySize(v)
 		a.Size = &e
 	case mrtr.WrongType:
@@ -589,7 +624,9 @@ func (p runSurveyProgram) decodeForm(ctx context.Context, content map[string]any
 				problems.Addf("topics[%d]: expected a string", i)
 				continue
 			}
-			p.checkFormTopicsItem(ctx, &problems, v)
+			if !slices.Contains(runSurveyTopicsValues, RunSurveyTopics(v)) {
+				problems.Addf("topics[]: must be one of %s", "billing, shipping, returns, other")
+			}
 			a.Topics = append(a.Topics, RunSurveyTopics(v))
 		}
 	case mrtr.WrongType:
@@ -603,7 +640,9 @@ func (p runSurveyProgram) decodeForm(ctx context.Context, content map[string]any
 	}
 	switch v, st := mrtr.FormInt(content, "visits"); st {
 	case mrtr.Present:
-		p.checkFormVisits(ctx, &problems, v)
+		if v < 0 {
+			problems.Addf("visits: at least 0")
+		}
 		a.Visits = v
 	case mrtr.Absent:
 		a.Visits = 3
@@ -617,115 +656,6 @@ func (p runSurveyProgram) decodeForm(ctx context.Context, content map[string]any
 		problems.Addf("weight: expected a number")
 	}
 	return a, problems
-}
-
-// checkFormAge checks field age of form against its constraints.
-func (p runSurveyProgram) checkFormAge(ctx context.Context, problems *mrtr.Problems, v int64) {
-	if v < 18 {
-		problems.Addf("age: at least 18")
-	}
-	if v > 130 {
-		problems.Addf("age: at most 130")
-	}
-}
-
-// checkFormBirthday checks field birthday of form against its constraints.
-func (p runSurveyProgram) checkFormBirthday(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n > 10 {
-		problems.Addf("birthday: at most 10 characters (got %d)", n)
-	}
-	problems.CheckFormat("birthday", "date", v)
-}
-
-// checkFormChannelsItem checks each item of field channels of form against its constraints.
-func (p runSurveyProgram) checkFormChannelsItem(ctx context.Context, problems *mrtr.Problems, v string) {
-	if !slices.Contains(runSurveyChannelsValues, RunSurveyChannels(v)) {
-		problems.Addf("channels[]: must be one of %s", "mail, phone, chat")
-	}
-}
-
-var runSurveyFormCodePattern = regexp.MustCompile("^(?:[A-Z]{2}-[0-9]{3})$")
-
-// checkFormCode checks field code of form against its constraints.
-func (p runSurveyProgram) checkFormCode(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n > 8 {
-		problems.Addf("code: at most 8 characters (got %d)", n)
-	}
-	if !runSurveyFormCodePattern.MatchString(v) {
-		problems.Addf("code: must match %s", "[A-Z]{2}-[0-9]{3}")
-	}
-}
-
-// checkFormColor checks field color of form against its constraints.
-func (p runSurveyProgram) checkFormColor(ctx context.Context, problems *mrtr.Problems, v string) {
-	if !slices.Contains(runSurveyColorValues, RunSurveyColor(v)) {
-		problems.Addf("color: must be one of %s", "red, green, blue")
-	}
-}
-
-// checkFormEmail checks field email of form against its constraints.
-func (p runSurveyProgram) checkFormEmail(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n > 254 {
-		problems.Addf("email: at most 254 characters (got %d)", n)
-	}
-	problems.CheckFormat("email", "email", v)
-}
-
-// checkFormHomepage checks field homepage of form against its constraints.
-func (p runSurveyProgram) checkFormHomepage(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n > 200 {
-		problems.Addf("homepage: at most 200 characters (got %d)", n)
-	}
-	problems.CheckFormat("homepage", "uri", v)
-}
-
-// checkFormLastSeen checks field lastSeen of form against its constraints.
-func (p runSurveyProgram) checkFormLastSeen(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n > 40 {
-		problems.Addf("lastSeen: at most 40 characters (got %d)", n)
-	}
-	problems.CheckFormat("lastSeen", "date-time", v)
-}
-
-// checkFormNickname checks field nickname of form against its constraints.
-func (p runSurveyProgram) checkFormNickname(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n < 2 {
-		problems.Addf("nickname: at least 2 characters (got %d)", n)
-	}
-	if n := utf8.RuneCountInString(v); n > 30 {
-		problems.Addf("nickname: at most 30 characters (got %d)", n)
-	}
-}
-
-// checkFormRating checks field rating of form against its constraints.
-func (p runSurveyProgram) checkFormRating(ctx context.Context, problems *mrtr.Problems, v float64) {
-	if v < 0.5 {
-		problems.Addf("rating: at least 0.5")
-	}
-	if v > 4.5 {
-		problems.Addf("rating: at most 4.5")
-	}
-}
-
-// checkFormSize checks field size of form against its constraints.
-func (p runSurveyProgram) checkFormSize(ctx context.Context, problems *mrtr.Problems, v string) {
-	if !slices.Contains(runSurveySizeValues, RunSurveySize(v)) {
-		problems.Addf("size: must be one of %s", "s, m, l, xl")
-	}
-}
-
-// checkFormTopicsItem checks each item of field topics of form against its constraints.
-func (p runSurveyProgram) checkFormTopicsItem(ctx context.Context, problems *mrtr.Problems, v string) {
-	if !slices.Contains(runSurveyTopicsValues, RunSurveyTopics(v)) {
-		problems.Addf("topics[]: must be one of %s", "billing, shipping, returns, other")
-	}
-}
-
-// checkFormVisits checks field visits of form against its constraints.
-func (p runSurveyProgram) checkFormVisits(ctx context.Context, problems *mrtr.Problems, v int64) {
-	if v < 0 {
-		problems.Addf("visits: at least 0")
-	}
 }
 
 // runSurveyFormSchema is the form of input request "form".

@@ -443,7 +443,9 @@ func (p triageTicketProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 	problems.Unknown(in, "ticketId")
 	switch v, st := mrtr.FormString(in, "ticketId"); st {
 	case mrtr.Present:
-		p.checkArgTicketID(ctx, &problems, v)
+		if n := utf8.RuneCountInString(v); n > 12 {
+			problems.Addf("ticketId: at most 12 characters (got %d)", n)
+		}
 		f.Args.TicketID = v
 	case mrtr.Absent:
 		problems.Addf("ticketId: required")
@@ -453,20 +455,15 @@ func (p triageTicketProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 	return f, problems.Err()
 }
 
-// checkArgTicketID checks argument ticketId against its constraints.
-func (p triageTicketProgram) checkArgTicketID(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n > 12 {
-		problems.Addf("ticketId: at most 12 characters (got %d)", n)
-	}
-}
-
 // decodeImpact validates the form answered for "impact".
 func (p triageTicketProgram) decodeImpact(ctx context.Context, content map[string]any) (*TriageTicketImpactAnswer, mrtr.Problems) {
 	a := &TriageTicketImpactAnswer{}
 	var problems mrtr.Problems
 	switch v, st := mrtr.FormString(content, "priority"); st {
 	case mrtr.Present:
-		p.checkImpactPriority(ctx, &problems, v)
+		if !slices.Contains(triageTicketImpactPriorityValues, TriageTicketImpactPriority(v)) {
+			problems.Addf("priority: must be one of %s", "low, medium, high")
+		}
 		a.Priority = TriageTicketImpactPriority(v)
 	case mrtr.Absent:
 		problems.Addf("priority: required")
@@ -476,20 +473,15 @@ func (p triageTicketProgram) decodeImpact(ctx context.Context, content map[strin
 	return a, problems
 }
 
-// checkImpactPriority checks field priority of impact against its constraints.
-func (p triageTicketProgram) checkImpactPriority(ctx context.Context, problems *mrtr.Problems, v string) {
-	if !slices.Contains(triageTicketImpactPriorityValues, TriageTicketImpactPriority(v)) {
-		problems.Addf("priority: must be one of %s", "low, medium, high")
-	}
-}
-
 // decodeCustomer validates the form answered for "customer".
 func (p triageTicketProgram) decodeCustomer(ctx context.Context, content map[string]any) (*TriageTicketCustomerAnswer, mrtr.Problems) {
 	a := &TriageTicketCustomerAnswer{}
 	var problems mrtr.Problems
 	switch v, st := mrtr.FormString(content, "priority"); st {
 	case mrtr.Present:
-		p.checkCustomerPriority(ctx, &problems, v)
+		if !slices.Contains(triageTicketCustomerPriorityValues, TriageTicketCustomerPriority(v)) {
+			problems.Addf("priority: must be one of %s", "whenever, soon, now, yesterday")
+		}
 		a.Priority = TriageTicketCustomerPriority(v)
 	case mrtr.Absent:
 		problems.Addf("priority: required")
@@ -507,27 +499,15 @@ func (p triageTicketProgram) decodeCustomer(ctx context.Context, content map[str
 				problems.Addf("tags[%d]: expected a string", i)
 				continue
 			}
-			p.checkCustomerTagsItem(ctx, &problems, v)
+			if !slices.Contains(triageTicketTagsValues, TriageTicketTags(v)) {
+				problems.Addf("tags[]: must be one of %s", "bug, billing")
+			}
 			a.Tags = append(a.Tags, TriageTicketTags(v))
 		}
 	case mrtr.WrongType:
 		problems.Addf("tags: expected a list")
 	}
 	return a, problems
-}
-
-// checkCustomerPriority checks field priority of customer against its constraints.
-func (p triageTicketProgram) checkCustomerPriority(ctx context.Context, problems *mrtr.Problems, v string) {
-	if !slices.Contains(triageTicketCustomerPriorityValues, TriageTicketCustomerPriority(v)) {
-		problems.Addf("priority: must be one of %s", "whenever, soon, now, yesterday")
-	}
-}
-
-// checkCustomerTagsItem checks each item of field tags of customer against its constraints.
-func (p triageTicketProgram) checkCustomerTagsItem(ctx context.Context, problems *mrtr.Problems, v string) {
-	if !slices.Contains(triageTicketTagsValues, TriageTicketTags(v)) {
-		problems.Addf("tags[]: must be one of %s", "bug, billing")
-	}
 }
 
 // decodeInternal validates the form answered for "internal".
@@ -545,20 +525,15 @@ func (p triageTicketProgram) decodeInternal(ctx context.Context, content map[str
 				problems.Addf("tags[%d]: expected a string", i)
 				continue
 			}
-			p.checkInternalTagsItem(ctx, &problems, v)
+			if !slices.Contains(triageTicketInternalTagsValues, TriageTicketInternalTags(v)) {
+				problems.Addf("tags[]: must be one of %s", "p1, p2, p3")
+			}
 			a.Tags = append(a.Tags, TriageTicketInternalTags(v))
 		}
 	case mrtr.WrongType:
 		problems.Addf("tags: expected a list")
 	}
 	return a, problems
-}
-
-// checkInternalTagsItem checks each item of field tags of internal against its constraints.
-func (p triageTicketProgram) checkInternalTagsItem(ctx context.Context, problems *mrtr.Problems, v string) {
-	if !slices.Contains(triageTicketInternalTagsValues, TriageTicketInternalTags(v)) {
-		problems.Addf("tags[]: must be one of %s", "p1, p2, p3")
-	}
 }
 
 // triageTicketImpactSchema is the form of input request "impact".

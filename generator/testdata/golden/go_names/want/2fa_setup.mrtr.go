@@ -216,7 +216,9 @@ func (p x2faSetupProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.Ra
 	problems.Unknown(in, "account", "method")
 	switch v, st := mrtr.FormString(in, "account"); st {
 	case mrtr.Present:
-		p.checkArgAccount(ctx, &problems, v)
+		if n := utf8.RuneCountInString(v); n > 40 {
+			problems.Addf("account: at most 40 characters (got %d)", n)
+		}
 		f.Args.Account = v
 	case mrtr.Absent:
 		problems.Addf("account: required")
@@ -225,7 +227,9 @@ func (p x2faSetupProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.Ra
 	}
 	switch v, st := mrtr.FormString(in, "method"); st {
 	case mrtr.Present:
-		p.checkArgMethod(ctx, &problems, v)
+		if !slices.Contains(x2faSetupMethodValues, X2faSetupMethod(v)) {
+			problems.Addf("method: must be one of %s", "über, 日本, café, app")
+		}
 		f.Args.Method = X2faSetupMethod(v)
 	case mrtr.Absent:
 		f.Args.Method = X2faSetupMethodCafé
@@ -233,20 +237,6 @@ func (p x2faSetupProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.Ra
 		problems.Addf("method: expected a string")
 	}
 	return f, problems.Err()
-}
-
-// checkArgAccount checks argument account against its constraints.
-func (p x2faSetupProgram) checkArgAccount(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n > 40 {
-		problems.Addf("account: at most 40 characters (got %d)", n)
-	}
-}
-
-// checkArgMethod checks argument method against its constraints.
-func (p x2faSetupProgram) checkArgMethod(ctx context.Context, problems *mrtr.Problems, v string) {
-	if !slices.Contains(x2faSetupMethodValues, X2faSetupMethod(v)) {
-		problems.Addf("method: must be one of %s", "über, 日本, café, app")
-	}
 }
 
 // x2faSetupDoneMessage renders "Set up for {account} ({method}).".

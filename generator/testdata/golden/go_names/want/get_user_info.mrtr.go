@@ -409,7 +409,10 @@ func (p getUserInfoProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.
 	problems.Unknown(in, "apiURL", "func", "http_server", "map", "range", "type", "userId")
 	switch v, st := mrtr.FormString(in, "apiURL"); st {
 	case mrtr.Present:
-		p.checkArgAPIURL(ctx, &problems, v)
+		if n := utf8.RuneCountInString(v); n > 200 {
+			problems.Addf("apiURL: at most 200 characters (got %d)", n)
+		}
+		problems.CheckFormat("apiURL", "uri", v)
 		f.Args.APIURL = &v
 	case mrtr.WrongType:
 		problems.Addf("apiURL: expected a string")
@@ -422,7 +425,9 @@ func (p getUserInfoProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.
 	}
 	switch v, st := mrtr.FormString(in, "http_server"); st {
 	case mrtr.Present:
-		p.checkArgHTTPServer(ctx, &problems, v)
+		if n := utf8.RuneCountInString(v); n > 100 {
+			problems.Addf("http_server: at most 100 characters (got %d)", n)
+		}
 		f.Args.HTTPServer = &v
 	case mrtr.WrongType:
 		problems.Addf("http_server: expected a string")
@@ -438,7 +443,9 @@ func (p getUserInfoProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.
 				problems.Addf("map[%d]: expected a string", i)
 				continue
 			}
-			p.checkArgMapItem(ctx, &problems, v)
+			if n := utf8.RuneCountInString(v); n > 5 {
+				problems.Addf("map[]: at most 5 characters (got %d)", n)
+			}
 			f.Args.Map = append(f.Args.Map, v)
 		}
 	case mrtr.WrongType:
@@ -446,14 +453,21 @@ func (p getUserInfoProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.
 	}
 	switch v, st := mrtr.FormInt(in, "range"); st {
 	case mrtr.Present:
-		p.checkArgRange(ctx, &problems, v)
+		if v < 0 {
+			problems.Addf("range: at least 0")
+		}
+		if v > 10 {
+			problems.Addf("range: at most 10")
+		}
 		f.Args.Range = &v
 	case mrtr.WrongType:
 		problems.Addf("range: expected an integer")
 	}
 	switch v, st := mrtr.FormString(in, "type"); st {
 	case mrtr.Present:
-		p.checkArgType(ctx, &problems, v)
+		if !slices.Contains(getUserInfoTypeValues, GetUserInfoType(v)) {
+			problems.Addf("type: must be one of %s", "a-b, c.d, 1st, x y, UPPER, camelCase")
+		}
 		f.Args.Type = GetUserInfoType(v)
 	case mrtr.Absent:
 		f.Args.Type = GetUserInfoTypeAB
@@ -462,7 +476,9 @@ func (p getUserInfoProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.
 	}
 	switch v, st := mrtr.FormString(in, "userId"); st {
 	case mrtr.Present:
-		p.checkArgUserID(ctx, &problems, v)
+		if n := utf8.RuneCountInString(v); n > 36 {
+			problems.Addf("userId: at most 36 characters (got %d)", n)
+		}
 		f.Args.UserID = v
 	case mrtr.Absent:
 		problems.Addf("userId: required")
@@ -472,59 +488,15 @@ func (p getUserInfoProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.
 	return f, problems.Err()
 }
 
-// checkArgAPIURL checks argument apiURL against its constraints.
-func (p getUserInfoProgram) checkArgAPIURL(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n > 200 {
-		problems.Addf("apiURL: at most 200 characters (got %d)", n)
-	}
-	problems.CheckFormat("apiURL", "uri", v)
-}
-
-// checkArgHTTPServer checks argument http_server against its constraints.
-func (p getUserInfoProgram) checkArgHTTPServer(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n > 100 {
-		problems.Addf("http_server: at most 100 characters (got %d)", n)
-	}
-}
-
-// checkArgMapItem checks each item of argument map against its constraints.
-func (p getUserInfoProgram) checkArgMapItem(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n > 5 {
-		problems.Addf("map[]: at most 5 characters (got %d)", n)
-	}
-}
-
-// checkArgRange checks argument range against its constraints.
-func (p getUserInfoProgram) checkArgRange(ctx context.Context, problems *mrtr.Problems, v int64) {
-	if v < 0 {
-		problems.Addf("range: at least 0")
-	}
-	if v > 10 {
-		problems.Addf("range: at most 10")
-	}
-}
-
-// checkArgType checks argument type against its constraints.
-func (p getUserInfoProgram) checkArgType(ctx context.Context, problems *mrtr.Problems, v string) {
-	if !slices.Contains(getUserInfoTypeValues, GetUserInfoType(v)) {
-		problems.Addf("type: must be one of %s", "a-b, c.d, 1st, x y, UPPER, camelCase")
-	}
-}
-
-// checkArgUserID checks argument userId against its constraints.
-func (p getUserInfoProgram) checkArgUserID(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n > 36 {
-		problems.Addf("userId: at most 36 characters (got %d)", n)
-	}
-}
-
 // decodeSSOURL validates the form answered for "sso_URL".
 func (p getUserInfoProgram) decodeSSOURL(ctx context.Context, content map[string]any) (*GetUserInfoSSOURLAnswer, mrtr.Problems) {
 	a := &GetUserInfoSSOURLAnswer{}
 	var problems mrtr.Problems
 	switch v, st := mrtr.FormString(content, "state"); st {
 	case mrtr.Present:
-		p.checkSSOURLState(ctx, &problems, v)
+		if !slices.Contains(getUserInfoSSOURLStateValues, GetUserInfoSSOURLState(v)) {
+			problems.Addf("state: must be one of %s", "CA, NY, 100%")
+		}
 		a.State = GetUserInfoSSOURLState(v)
 	case mrtr.Absent:
 		a.State = GetUserInfoSSOURLStateCA
@@ -533,7 +505,9 @@ func (p getUserInfoProgram) decodeSSOURL(ctx context.Context, content map[string
 	}
 	switch v, st := mrtr.FormString(content, "string"); st {
 	case mrtr.Present:
-		p.checkSSOURLString(ctx, &problems, v)
+		if !slices.Contains(getUserInfoStringValues, GetUserInfoString(v)) {
+			problems.Addf("string: must be one of %s", "go, if")
+		}
 		a.String = GetUserInfoString(v)
 	case mrtr.Absent:
 		problems.Addf("string: required")
@@ -542,7 +516,10 @@ func (p getUserInfoProgram) decodeSSOURL(ctx context.Context, content map[string
 	}
 	switch v, st := mrtr.FormString(content, "url"); st {
 	case mrtr.Present:
-		p.checkSSOURLURL(ctx, &problems, v)
+		if n := utf8.RuneCountInString(v); n > 200 {
+			problems.Addf("url: at most 200 characters (got %d)", n)
+		}
+		problems.CheckFormat("url", "uri", v)
 		a.URL = v
 	case mrtr.Absent:
 		problems.Addf("url: required")
@@ -550,28 +527,6 @@ func (p getUserInfoProgram) decodeSSOURL(ctx context.Context, content map[string
 		problems.Addf("url: expected a string")
 	}
 	return a, problems
-}
-
-// checkSSOURLState checks field state of sso_URL against its constraints.
-func (p getUserInfoProgram) checkSSOURLState(ctx context.Context, problems *mrtr.Problems, v string) {
-	if !slices.Contains(getUserInfoSSOURLStateValues, GetUserInfoSSOURLState(v)) {
-		problems.Addf("state: must be one of %s", "CA, NY, 100%")
-	}
-}
-
-// checkSSOURLString checks field string of sso_URL against its constraints.
-func (p getUserInfoProgram) checkSSOURLString(ctx context.Context, problems *mrtr.Problems, v string) {
-	if !slices.Contains(getUserInfoStringValues, GetUserInfoString(v)) {
-		problems.Addf("string: must be one of %s", "go, if")
-	}
-}
-
-// checkSSOURLURL checks field url of sso_URL against its constraints.
-func (p getUserInfoProgram) checkSSOURLURL(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n > 200 {
-		problems.Addf("url: at most 200 characters (got %d)", n)
-	}
-	problems.CheckFormat("url", "uri", v)
 }
 
 // getUserInfoSSOURLSchema is the form of input request "sso_URL".

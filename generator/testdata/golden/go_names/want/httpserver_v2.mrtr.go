@@ -188,7 +188,9 @@ func (p httpServerV2Program) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 	problems.Unknown(in, "ID")
 	switch v, st := mrtr.FormString(in, "ID"); st {
 	case mrtr.Present:
-		p.checkArgID(ctx, &problems, v)
+		if n := utf8.RuneCountInString(v); n > 10 {
+			problems.Addf("ID: at most 10 characters (got %d)", n)
+		}
 		f.Args.ID = v
 	case mrtr.Absent:
 		problems.Addf("ID: required")
@@ -196,13 +198,6 @@ func (p httpServerV2Program) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 		problems.Addf("ID: expected a string")
 	}
 	return f, problems.Err()
-}
-
-// checkArgID checks argument ID against its constraints.
-func (p httpServerV2Program) checkArgID(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n > 10 {
-		problems.Addf("ID: at most 10 characters (got %d)", n)
-	}
 }
 
 // httpServerV2DoneMessage renders "{ID}".

@@ -453,7 +453,12 @@ func (p draftReleaseProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 	problems.Unknown(in, "version")
 	switch v, st := mrtr.FormString(in, "version"); st {
 	case mrtr.Present:
-		p.checkArgVersion(ctx, &problems, v)
+		if n := utf8.RuneCountInString(v); n > 20 {
+			problems.Addf("version: at most 20 characters (got %d)", n)
+		}
+		if !draftReleaseArgVersionPattern.MatchString(v) {
+			problems.Addf("version: must match %s", "v[0-9]+\\.[0-9]+\\.[0-9]+")
+		}
 		f.Args.Version = v
 	case mrtr.Absent:
 		problems.Addf("version: required")
@@ -465,23 +470,15 @@ func (p draftReleaseProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 
 var draftReleaseArgVersionPattern = regexp.MustCompile("^(?:v[0-9]+\\.[0-9]+\\.[0-9]+)$")
 
-// checkArgVersion checks argument version against its constraints.
-func (p draftReleaseProgram) checkArgVersion(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n > 20 {
-		problems.Addf("version: at most 20 characters (got %d)", n)
-	}
-	if !draftReleaseArgVersionPattern.MatchString(v) {
-		problems.Addf("version: must match %s", "v[0-9]+\\.[0-9]+\\.[0-9]+")
-	}
-}
-
 // decodeAudience validates the form answered for "audience".
 func (p draftReleaseProgram) decodeAudience(ctx context.Context, content map[string]any) (*DraftReleaseAudienceAnswer, mrtr.Problems) {
 	a := &DraftReleaseAudienceAnswer{}
 	var problems mrtr.Problems
 	switch v, st := mrtr.FormString(content, "reader"); st {
 	case mrtr.Present:
-		p.checkAudienceReader(ctx, &problems, v)
+		if !slices.Contains(draftReleaseReaderValues, DraftReleaseReader(v)) {
+			problems.Addf("reader: must be one of %s", "users, operators, developers")
+		}
 		a.Reader = DraftReleaseReader(v)
 	case mrtr.Absent:
 		problems.Addf("reader: required")
@@ -489,13 +486,6 @@ func (p draftReleaseProgram) decodeAudience(ctx context.Context, content map[str
 		problems.Addf("reader: expected a string")
 	}
 	return a, problems
-}
-
-// checkAudienceReader checks field reader of audience against its constraints.
-func (p draftReleaseProgram) checkAudienceReader(ctx context.Context, problems *mrtr.Problems, v string) {
-	if !slices.Contains(draftReleaseReaderValues, DraftReleaseReader(v)) {
-		problems.Addf("reader: must be one of %s", "users, operators, developers")
-	}
 }
 
 // decodeOutline validates the text the client's model returned for "outline".

@@ -293,7 +293,9 @@ func (p suggestTitleProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 	problems.Unknown(in, "topic")
 	switch v, st := mrtr.FormString(in, "topic"); st {
 	case mrtr.Present:
-		p.checkArgTopic(ctx, &problems, v)
+		if n := utf8.RuneCountInString(v); n > 80 {
+			problems.Addf("topic: at most 80 characters (got %d)", n)
+		}
 		f.Args.Topic = v
 	case mrtr.Absent:
 		problems.Addf("topic: required")
@@ -301,13 +303,6 @@ func (p suggestTitleProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 		problems.Addf("topic: expected a string")
 	}
 	return f, problems.Err()
-}
-
-// checkArgTopic checks argument topic against its constraints.
-func (p suggestTitleProgram) checkArgTopic(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n > 80 {
-		problems.Addf("topic: at most 80 characters (got %d)", n)
-	}
 }
 
 // decodeFolders validates the roots the client listed for "folders".

@@ -436,7 +436,12 @@ func (p deployServiceProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw jso
 	problems.Unknown(in, "service")
 	switch v, st := mrtr.FormString(in, "service"); st {
 	case mrtr.Present:
-		p.checkArgService(ctx, &problems, v)
+		if n := utf8.RuneCountInString(v); n > 40 {
+			problems.Addf("service: at most 40 characters (got %d)", n)
+		}
+		if !deployServiceArgServicePattern.MatchString(v) {
+			problems.Addf("service: must match %s", "[a-z][a-z0-9-]*")
+		}
 		f.Args.Service = v
 	case mrtr.Absent:
 		problems.Addf("service: required")
@@ -447,16 +452,6 @@ func (p deployServiceProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw jso
 }
 
 var deployServiceArgServicePattern = regexp.MustCompile("^(?:[a-z][a-z0-9-]*)$")
-
-// checkArgService checks argument service against its constraints.
-func (p deployServiceProgram) checkArgService(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n > 40 {
-		problems.Addf("service: at most 40 characters (got %d)", n)
-	}
-	if !deployServiceArgServicePattern.MatchString(v) {
-		problems.Addf("service: must match %s", "[a-z][a-z0-9-]*")
-	}
-}
 
 // decodeChangelog validates the text the client's model returned for "changelog".
 func (p deployServiceProgram) decodeChangelog(ctx context.Context, text string) (*mrtr.Sampled, mrtr.Problems) {
@@ -486,7 +481,9 @@ func (p deployServiceProgram) decodeTarget(ctx context.Context, content map[stri
 	}
 	switch v, st := mrtr.FormString(content, "version"); st {
 	case mrtr.Present:
-		p.checkTargetVersion(ctx, &problems, v)
+		if n := utf8.RuneCountInString(v); n > 20 {
+			problems.Addf("version: at most 20 characters (got %d)", n)
+		}
 		a.Version = v
 	case mrtr.Absent:
 		problems.Addf("version: required")
@@ -494,13 +491,6 @@ func (p deployServiceProgram) decodeTarget(ctx context.Context, content map[stri
 		problems.Addf("version: expected a string")
 	}
 	return a, problems
-}
-
-// checkTargetVersion checks field version of target against its constraints.
-func (p deployServiceProgram) checkTargetVersion(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n > 20 {
-		problems.Addf("version: at most 20 characters (got %d)", n)
-	}
 }
 
 // requestChangelog builds input request "changelog" of state askTarget; problems with a previous answer are added to it.

@@ -291,7 +291,9 @@ func (p codeReviewProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.R
 	problems.Unknown(in, "change", "focus", "language")
 	switch v, st := mrtr.FormString(in, "change"); st {
 	case mrtr.Present:
-		p.checkArgChange(ctx, &problems, v)
+		if n := utf8.RuneCountInString(v); n > 200 {
+			problems.Addf("change: at most 200 characters (got %d)", n)
+		}
 		f.Args.Change = v
 	case mrtr.Absent:
 		problems.Addf("change: required")
@@ -300,7 +302,9 @@ func (p codeReviewProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.R
 	}
 	switch v, st := mrtr.FormString(in, "focus"); st {
 	case mrtr.Present:
-		p.checkArgFocus(ctx, &problems, v)
+		if n := utf8.RuneCountInString(v); n > 50 {
+			problems.Addf("focus: at most 50 characters (got %d)", n)
+		}
 		f.Args.Focus = v
 	case mrtr.Absent:
 		f.Args.Focus = "correctness"
@@ -309,33 +313,14 @@ func (p codeReviewProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.R
 	}
 	switch v, st := mrtr.FormString(in, "language"); st {
 	case mrtr.Present:
-		p.checkArgLanguage(ctx, &problems, v)
+		if n := utf8.RuneCountInString(v); n > 20 {
+			problems.Addf("language: at most 20 characters (got %d)", n)
+		}
 		f.Args.Language = &v
 	case mrtr.WrongType:
 		problems.Addf("language: expected a string")
 	}
 	return f, problems.Err()
-}
-
-// checkArgChange checks argument change against its constraints.
-func (p codeReviewProgram) checkArgChange(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n > 200 {
-		problems.Addf("change: at most 200 characters (got %d)", n)
-	}
-}
-
-// checkArgFocus checks argument focus against its constraints.
-func (p codeReviewProgram) checkArgFocus(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n > 50 {
-		problems.Addf("focus: at most 50 characters (got %d)", n)
-	}
-}
-
-// checkArgLanguage checks argument language against its constraints.
-func (p codeReviewProgram) checkArgLanguage(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n > 20 {
-		problems.Addf("language: at most 20 characters (got %d)", n)
-	}
 }
 
 // decodeStyle validates the form answered for "style".
@@ -344,7 +329,12 @@ func (p codeReviewProgram) decodeStyle(ctx context.Context, content map[string]a
 	var problems mrtr.Problems
 	switch v, st := mrtr.FormInt(content, "maxComments"); st {
 	case mrtr.Present:
-		p.checkStyleMaxComments(ctx, &problems, v)
+		if v < 1 {
+			problems.Addf("maxComments: at least 1")
+		}
+		if v > 50 {
+			problems.Addf("maxComments: at most 50")
+		}
 		a.MaxComments = v
 	case mrtr.Absent:
 		a.MaxComments = 10
@@ -353,7 +343,9 @@ func (p codeReviewProgram) decodeStyle(ctx context.Context, content map[string]a
 	}
 	switch v, st := mrtr.FormString(content, "tone"); st {
 	case mrtr.Present:
-		p.checkStyleTone(ctx, &problems, v)
+		if !slices.Contains(codeReviewToneValues, CodeReviewTone(v)) {
+			problems.Addf("tone: must be one of %s", "strict, friendly")
+		}
 		a.Tone = CodeReviewTone(v)
 	case mrtr.Absent:
 		problems.Addf("tone: required")
@@ -361,23 +353,6 @@ func (p codeReviewProgram) decodeStyle(ctx context.Context, content map[string]a
 		problems.Addf("tone: expected a string")
 	}
 	return a, problems
-}
-
-// checkStyleMaxComments checks field maxComments of style against its constraints.
-func (p codeReviewProgram) checkStyleMaxComments(ctx context.Context, problems *mrtr.Problems, v int64) {
-	if v < 1 {
-		problems.Addf("maxComments: at least 1")
-	}
-	if v > 50 {
-		problems.Addf("maxComments: at most 50")
-	}
-}
-
-// checkStyleTone checks field tone of style against its constraints.
-func (p codeReviewProgram) checkStyleTone(ctx context.Context, problems *mrtr.Problems, v string) {
-	if !slices.Contains(codeReviewToneValues, CodeReviewTone(v)) {
-		problems.Addf("tone: must be one of %s", "strict, friendly")
-	}
 }
 
 // codeReviewStyleSchema is the form of input request "style".

@@ -185,19 +185,14 @@ func (p greetingProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.Raw
 	problems.Unknown(in, "name")
 	switch v, st := mrtr.FormString(in, "name"); st {
 	case mrtr.Present:
-		p.checkArgName(ctx, &problems, v)
+		if n := utf8.RuneCountInString(v); n > 40 {
+			problems.Addf("name: at most 40 characters (got %d)", n)
+		}
 		f.Args.Name = &v
 	case mrtr.WrongType:
 		problems.Addf("name: expected a string")
 	}
 	return f, problems.Err()
-}
-
-// checkArgName checks argument name against its constraints.
-func (p greetingProgram) checkArgName(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n > 40 {
-		problems.Addf("name: at most 40 characters (got %d)", n)
-	}
 }
 
 // greetingDoneMessage1 renders "Say hello to {name}.".

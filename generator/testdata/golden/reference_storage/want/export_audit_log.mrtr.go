@@ -292,7 +292,10 @@ func (p exportAuditLogProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw js
 	problems.Unknown(in, "since")
 	switch v, st := mrtr.FormString(in, "since"); st {
 	case mrtr.Present:
-		p.checkArgSince(ctx, &problems, v)
+		if n := utf8.RuneCountInString(v); n > 10 {
+			problems.Addf("since: at most 10 characters (got %d)", n)
+		}
+		problems.CheckFormat("since", "date", v)
 		f.Args.Since = v
 	case mrtr.Absent:
 		problems.Addf("since: required")
@@ -302,21 +305,15 @@ func (p exportAuditLogProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw js
 	return f, problems.Err()
 }
 
-// checkArgSince checks argument since against its constraints.
-func (p exportAuditLogProgram) checkArgSince(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n > 10 {
-		problems.Addf("since: at most 10 characters (got %d)", n)
-	}
-	problems.CheckFormat("since", "date", v)
-}
-
 // decodeFormat validates the form answered for "format".
 func (p exportAuditLogProgram) decodeFormat(ctx context.Context, content map[string]any) (*ExportAuditLogFormatAnswer, mrtr.Problems) {
 	a := &ExportAuditLogFormatAnswer{}
 	var problems mrtr.Problems
 	switch v, st := mrtr.FormString(content, "kind"); st {
 	case mrtr.Present:
-		p.checkFormatKind(ctx, &problems, v)
+		if !slices.Contains(exportAuditLogKindValues, ExportAuditLogKind(v)) {
+			problems.Addf("kind: must be one of %s", "csv, json")
+		}
 		a.Kind = ExportAuditLogKind(v)
 	case mrtr.Absent:
 		problems.Addf("kind: required")
@@ -324,13 +321,6 @@ func (p exportAuditLogProgram) decodeFormat(ctx context.Context, content map[str
 		problems.Addf("kind: expected a string")
 	}
 	return a, problems
-}
-
-// checkFormatKind checks field kind of format against its constraints.
-func (p exportAuditLogProgram) checkFormatKind(ctx context.Context, problems *mrtr.Problems, v string) {
-	if !slices.Contains(exportAuditLogKindValues, ExportAuditLogKind(v)) {
-		problems.Addf("kind: must be one of %s", "csv, json")
-	}
 }
 
 // exportAuditLogFormatSchema is the form of input request "format".

@@ -362,7 +362,9 @@ func (p resetPasswordProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw jso
 	problems.Unknown(in, "userId")
 	switch v, st := mrtr.FormString(in, "userId"); st {
 	case mrtr.Present:
-		p.checkArgUserID(ctx, &problems, v)
+		if n := utf8.RuneCountInString(v); n > 36 {
+			problems.Addf("userId: at most 36 characters (got %d)", n)
+		}
 		f.Args.UserID = v
 	case mrtr.Absent:
 		problems.Addf("userId: required")
@@ -370,13 +372,6 @@ func (p resetPasswordProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw jso
 		problems.Addf("userId: expected a string")
 	}
 	return f, problems.Err()
-}
-
-// checkArgUserID checks argument userId against its constraints.
-func (p resetPasswordProgram) checkArgUserID(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n > 36 {
-		problems.Addf("userId: at most 36 characters (got %d)", n)
-	}
 }
 
 // resetPasswordConfirmAddressGateSchema is the yes/no form of confirmation gate confirmAddress.

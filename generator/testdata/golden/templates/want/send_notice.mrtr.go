@@ -633,14 +633,21 @@ func (p sendNoticeProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.R
 	problems.Unknown(in, "cc", "count", "factor", "labels", "level", "mood", "ratio", "retries", "silent", "to", "urgent")
 	switch v, st := mrtr.FormString(in, "cc"); st {
 	case mrtr.Present:
-		p.checkArgCc(ctx, &problems, v)
+		if n := utf8.RuneCountInString(v); n > 100 {
+			problems.Addf("cc: at most 100 characters (got %d)", n)
+		}
 		f.Args.Cc = &v
 	case mrtr.WrongType:
 		problems.Addf("cc: expected a string")
 	}
 	switch v, st := mrtr.FormInt(in, "count"); st {
 	case mrtr.Present:
-		p.checkArgCount(ctx, &problems, v)
+		if v < 1 {
+			problems.Addf("count: at least 1")
+		}
+		if v > 9 {
+			problems.Addf("count: at most 9")
+		}
 		f.Args.Count = v
 	case mrtr.Absent:
 		problems.Addf("count: required")
@@ -664,7 +671,9 @@ func (p sendNoticeProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.R
 				problems.Addf("labels[%d]: expected a string", i)
 				continue
 			}
-			p.checkArgLabelsItem(ctx, &problems, v)
+			if n := utf8.RuneCountInString(v); n > 10 {
+				problems.Addf("labels[]: at most 10 characters (got %d)", n)
+			}
 			f.Args.Labels = append(f.Args.Labels, v)
 		}
 	case mrtr.WrongType:
@@ -672,7 +681,9 @@ func (p sendNoticeProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.R
 	}
 	switch v, st := mrtr.FormString(in, "level"); st {
 	case mrtr.Present:
-		p.checkArgLevel(ctx, &problems, v)
+		if !slices.Contains(sendNoticeLevelValues, SendNoticeLevel(v)) {
+			problems.Addf("level: must be one of %s", "low, high")
+		}
 		f.Args.Level = SendNoticeLevel(v)
 	case mrtr.Absent:
 		problems.Addf("level: required")
@@ -681,7 +692,9 @@ func (p sendNoticeProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.R
 	}
 	switch v, st := mrtr.FormString(in, "mood"); st {
 	case mrtr.Present:
-		p.checkArgMood(ctx, &problems, v)
+		if !slices.Contains(sendNoticeMoodValues, SendNoticeMood(v)) {
+			problems.Addf("mood: must be one of %s", "calm, loud")
+		}
 		e := SendNoticeMood(v)
 		f.Args.Mood = &e
 	case mrtr.WrongType:
@@ -689,7 +702,12 @@ func (p sendNoticeProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.R
 	}
 	switch v, st := mrtr.FormFloat(in, "ratio"); st {
 	case mrtr.Present:
-		p.checkArgRatio(ctx, &problems, v)
+		if v < 0.0 {
+			problems.Addf("ratio: at least 0")
+		}
+		if v > 1.0 {
+			problems.Addf("ratio: at most 1")
+		}
 		f.Args.Ratio = v
 	case mrtr.Absent:
 		problems.Addf("ratio: required")
@@ -698,7 +716,12 @@ func (p sendNoticeProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.R
 	}
 	switch v, st := mrtr.FormInt(in, "retries"); st {
 	case mrtr.Present:
-		p.checkArgRetries(ctx, &problems, v)
+		if v < 0 {
+			problems.Addf("retries: at least 0")
+		}
+		if v > 5 {
+			problems.Addf("retries: at most 5")
+		}
 		f.Args.Retries = &v
 	case mrtr.WrongType:
 		problems.Addf("retries: expected an integer")
@@ -711,7 +734,9 @@ func (p sendNoticeProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.R
 	}
 	switch v, st := mrtr.FormString(in, "to"); st {
 	case mrtr.Present:
-		p.checkArgTo(ctx, &problems, v)
+		if n := utf8.RuneCountInString(v); n > 100 {
+			problems.Addf("to: at most 100 characters (got %d)", n)
+		}
 		f.Args.To = v
 	case mrtr.Absent:
 		problems.Addf("to: required")
@@ -729,71 +754,6 @@ func (p sendNoticeProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.R
 	return f, problems.Err()
 }
 
-// checkArgCc checks argument cc against its constraints.
-func (p sendNoticeProgram) checkArgCc(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n > 100 {
-		problems.Addf("cc: at most 100 characters (got %d)", n)
-	}
-}
-
-// checkArgCount checks argument count against its constraints.
-func (p sendNoticeProgram) checkArgCount(ctx context.Context, problems *mrtr.Problems, v int64) {
-	if v < 1 {
-		problems.Addf("count: at least 1")
-	}
-	if v > 9 {
-		problems.Addf("count: at most 9")
-	}
-}
-
-// checkArgLabelsItem checks each item of argument labels against its constraints.
-func (p sendNoticeProgram) checkArgLabelsItem(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n > 10 {
-		problems.Addf("labels[]: at most 10 characters (got %d)", n)
-	}
-}
-
-// checkArgLevel checks argument level against its constraints.
-func (p sendNoticeProgram) checkArgLevel(ctx context.Context, problems *mrtr.Problems, v string) {
-	if !slices.Contains(sendNoticeLevelValues, SendNoticeLevel(v)) {
-		problems.Addf("level: must be one of %s", "low, high")
-	}
-}
-
-// checkArgMood checks argument mood against its constraints.
-func (p sendNoticeProgram) checkArgMood(ctx context.Context, problems *mrtr.Problems, v string) {
-	if !slices.Contains(sendNoticeMoodValues, SendNoticeMood(v)) {
-		problems.Addf("mood: must be one of %s", "calm, loud")
-	}
-}
-
-// checkArgRatio checks argument ratio against its constraints.
-func (p sendNoticeProgram) checkArgRatio(ctx context.Context, problems *mrtr.Problems, v float64) {
-	if v < 0.0 {
-		problems.Addf("ratio: at least 0")
-	}
-	if v > 1.0 {
-		problems.Addf("ratio: at most 1")
-	}
-}
-
-// checkArgRetries checks argument retries against its constraints.
-func (p sendNoticeProgram) checkArgRetries(ctx context.Context, problems *mrtr.Problems, v int64) {
-	if v < 0 {
-		problems.Addf("retries: at least 0")
-	}
-	if v > 5 {
-		problems.Addf("retries: at most 5")
-	}
-}
-
-// checkArgTo checks argument to against its constraints.
-func (p sendNoticeProgram) checkArgTo(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n > 100 {
-		problems.Addf("to: at most 100 characters (got %d)", n)
-	}
-}
-
 // decodeDetails validates the form answered for "details".
 func (p sendNoticeProgram) decodeDetails(ctx context.Context, content map[string]any) (*SendNoticeDetailsAnswer, mrtr.Problems) {
 	a := &SendNoticeDetailsAnswer{}
@@ -809,7 +769,9 @@ func (p sendNoticeProgram) decodeDetails(ctx context.Context, content map[string
 				problems.Addf("badges[%d]: expected a string", i)
 				continue
 			}
-			p.checkDetailsBadgesItem(ctx, &problems, v)
+			if !slices.Contains(sendNoticeBadgesValues, SendNoticeBadges(v)) {
+				problems.Addf("badges[]: must be one of %s", "new, hot")
+			}
 			a.Badges = append(a.Badges, SendNoticeBadges(v))
 		}
 	case mrtr.WrongType:
@@ -817,14 +779,24 @@ func (p sendNoticeProgram) decodeDetails(ctx context.Context, content map[string
 	}
 	switch v, st := mrtr.FormFloat(content, "bonus"); st {
 	case mrtr.Present:
-		p.checkDetailsBonus(ctx, &problems, v)
+		if v < 0.0 {
+			problems.Addf("bonus: at least 0")
+		}
+		if v > 5.0 {
+			problems.Addf("bonus: at most 5")
+		}
 		a.Bonus = &v
 	case mrtr.WrongType:
 		problems.Addf("bonus: expected a number")
 	}
 	switch v, st := mrtr.FormInt(content, "copies"); st {
 	case mrtr.Present:
-		p.checkDetailsCopies(ctx, &problems, v)
+		if v < 1 {
+			problems.Addf("copies: at least 1")
+		}
+		if v > 3 {
+			problems.Addf("copies: at most 3")
+		}
 		a.Copies = v
 	case mrtr.Absent:
 		problems.Addf("copies: required")
@@ -833,14 +805,21 @@ func (p sendNoticeProgram) decodeDetails(ctx context.Context, content map[string
 	}
 	switch v, st := mrtr.FormInt(content, "extra"); st {
 	case mrtr.Present:
-		p.checkDetailsExtra(ctx, &problems, v)
+		if v < 0 {
+			problems.Addf("extra: at least 0")
+		}
+		if v > 3 {
+			problems.Addf("extra: at most 3")
+		}
 		a.Extra = &v
 	case mrtr.WrongType:
 		problems.Addf("extra: expected an integer")
 	}
 	switch v, st := mrtr.FormString(content, "font"); st {
 	case mrtr.Present:
-		p.checkDetailsFont(ctx, &problems, v)
+		if !slices.Contains(sendNoticeFontValues, SendNoticeFont(v)) {
+			problems.Addf("font: must be one of %s", "serif, sans")
+		}
 		e := SendNoticeFont(v)
 		a.Font = &e
 	case mrtr.WrongType:
@@ -854,7 +833,9 @@ func (p sendNoticeProgram) decodeDetails(ctx context.Context, content map[string
 	}
 	switch v, st := mrtr.FormString(content, "note"); st {
 	case mrtr.Present:
-		p.checkDetailsNote(ctx, &problems, v)
+		if n := utf8.RuneCountInString(v); n > 60 {
+			problems.Addf("note: at most 60 characters (got %d)", n)
+		}
 		a.Note = &v
 	case mrtr.WrongType:
 		problems.Addf("note: expected a string")
@@ -869,7 +850,9 @@ func (p sendNoticeProgram) decodeDetails(ctx context.Context, content map[string
 	}
 	switch v, st := mrtr.FormString(content, "title"); st {
 	case mrtr.Present:
-		p.checkDetailsTitle(ctx, &problems, v)
+		if n := utf8.RuneCountInString(v); n > 60 {
+			problems.Addf("title: at most 60 characters (got %d)", n)
+		}
 		a.Title = v
 	case mrtr.Absent:
 		problems.Addf("title: required")
@@ -878,7 +861,9 @@ func (p sendNoticeProgram) decodeDetails(ctx context.Context, content map[string
 	}
 	switch v, st := mrtr.FormString(content, "tone"); st {
 	case mrtr.Present:
-		p.checkDetailsTone(ctx, &problems, v)
+		if !slices.Contains(sendNoticeToneValues, SendNoticeTone(v)) {
+			problems.Addf("tone: must be one of %s", "plain, formal")
+		}
 		a.Tone = SendNoticeTone(v)
 	case mrtr.Absent:
 		problems.Addf("tone: required")
@@ -887,7 +872,12 @@ func (p sendNoticeProgram) decodeDetails(ctx context.Context, content map[string
 	}
 	switch v, st := mrtr.FormFloat(content, "weight"); st {
 	case mrtr.Present:
-		p.checkDetailsWeight(ctx, &problems, v)
+		if v < 0.0 {
+			problems.Addf("weight: at least 0")
+		}
+		if v > 5.0 {
+			problems.Addf("weight: at most 5")
+		}
 		a.Weight = v
 	case mrtr.Absent:
 		problems.Addf("weight: required")
@@ -895,81 +885,6 @@ func (p sendNoticeProgram) decodeDetails(ctx context.Context, content map[string
 		problems.Addf("weight: expected a number")
 	}
 	return a, problems
-}
-
-// checkDetailsBadgesItem checks each item of field badges of details against its constraints.
-func (p sendNoticeProgram) checkDetailsBadgesItem(ctx context.Context, problems *mrtr.Problems, v string) {
-	if !slices.Contains(sendNoticeBadgesValues, SendNoticeBadges(v)) {
-		problems.Addf("badges[]: must be one of %s", "new, hot")
-	}
-}
-
-// checkDetailsBonus checks field bonus of details against its constraints.
-func (p sendNoticeProgram) checkDetailsBonus(ctx context.Context, problems *mrtr.Problems, v float64) {
-	if v < 0.0 {
-		problems.Addf("bonus: at least 0")
-	}
-	if v > 5.0 {
-		problems.Addf("bonus: at most 5")
-	}
-}
-
-// checkDetailsCopies checks field copies of details against its constraints.
-func (p sendNoticeProgram) checkDetailsCopies(ctx context.Context, problems *mrtr.Problems, v int64) {
-	if v < 1 {
-		problems.Addf("copies: at least 1")
-	}
-	if v > 3 {
-		problems.Addf("copies: at most 3")
-	}
-}
-
-// checkDetailsExtra checks field extra of details against its constraints.
-func (p sendNoticeProgram) checkDetailsExtra(ctx context.Context, problems *mrtr.Problems, v int64) {
-	if v < 0 {
-		problems.Addf("extra: at least 0")
-	}
-	if v > 3 {
-		problems.Addf("extra: at most 3")
-	}
-}
-
-// checkDetailsFont checks field font of details against its constraints.
-func (p sendNoticeProgram) checkDetailsFont(ctx context.Context, problems *mrtr.Problems, v string) {
-	if !slices.Contains(sendNoticeFontValues, SendNoticeFont(v)) {
-		problems.Addf("font: must be one of %s", "serif, sans")
-	}
-}
-
-// checkDetailsNote checks field note of details against its constraints.
-func (p sendNoticeProgram) checkDetailsNote(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n > 60 {
-		problems.Addf("note: at most 60 characters (got %d)", n)
-	}
-}
-
-// checkDetailsTitle checks field title of details against its constraints.
-func (p sendNoticeProgram) checkDetailsTitle(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n > 60 {
-		problems.Addf("title: at most 60 characters (got %d)", n)
-	}
-}
-
-// checkDetailsTone checks field tone of details against its constraints.
-func (p sendNoticeProgram) checkDetailsTone(ctx context.Context, problems *mrtr.Problems, v string) {
-	if !slices.Contains(sendNoticeToneValues, SendNoticeTone(v)) {
-		problems.Addf("tone: must be one of %s", "plain, formal")
-	}
-}
-
-// checkDetailsWeight checks field weight of details against its constraints.
-func (p sendNoticeProgram) checkDetailsWeight(ctx context.Context, problems *mrtr.Problems, v float64) {
-	if v < 0.0 {
-		problems.Addf("weight: at least 0")
-	}
-	if v > 5.0 {
-		problems.Addf("weight: at most 5")
-	}
 }
 
 // decodeDraft validates the text the client's model returned for "draft".

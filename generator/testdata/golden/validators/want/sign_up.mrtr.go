@@ -369,14 +369,31 @@ func (p signUpProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 	problems.Unknown(in, "age", "email", "interests", "nicknames")
 	switch v, st := mrtr.FormInt(in, "age"); st {
 	case mrtr.Present:
-		p.checkArgAge(ctx, &problems, v)
+		if v < 13 {
+			problems.Addf("age: at least 13")
+		}
+		if v > 150 {
+			problems.Addf("age: at most 150")
+		}
+		if err := p.h.PlausibleAge(ctx, v); err != nil {
+			problems.Addf("age: %v", err)
+		}
 		f.Args.Age = &v
 	case mrtr.WrongType:
 		problems.Addf("age: expected an integer")
 	}
 	switch v, st := mrtr.FormString(in, "email"); st {
 	case mrtr.Present:
-		p.checkArgEmail(ctx, &problems, v)
+		if n := utf8.RuneCountInString(v); n > 254 {
+			problems.Addf("email: at most 254 characters (got %d)", n)
+		}
+		problems.CheckFormat("email", "email", v)
+		if err := p.h.NotDisposable(ctx, v); err != nil {
+			problems.Addf("email: %v", err)
+		}
+		if err := p.h.NoSecrets(ctx, v); err != nil {
+			problems.Addf("email: %v", err)
+		}
 		f.Args.Email = v
 	case mrtr.Absent:
 		problems.Addf("email: required")
@@ -394,7 +411,12 @@ func (p signUpProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 				problems.Addf("interests[%d]: expected a string", i)
 				continue
 			}
-			p.checkArgInterestsItem(ctx, &problems, v)
+			if !slices.Contains(signUpInterestsValues, SignUpInterests(v)) {
+				problems.Addf("interests[]: must be one of %s", "music, sport, code")
+			}
+			if err := p.h.NoSecrets(ctx, v); err != nil {
+				problems.Addf("interests[]: %v", err)
+			}
 			f.Args.Interests = append(f.Args.Interests, SignUpInterests(v))
 		}
 	case mrtr.WrongType:
@@ -411,7 +433,12 @@ func (p signUpProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 				problems.Addf("nicknames[%d]: expected a string", i)
 				continue
 			}
-			p.checkArgNicknamesItem(ctx, &problems, v)
+			if n := utf8.RuneCountInString(v); n > 20 {
+				problems.Addf("nicknames[]: at most 20 characters (got %d)", n)
+			}
+			if err := p.h.NoSecrets(ctx, v); err != nil {
+				problems.Addf("nicknames[]: %v", err)
+			}
 			f.Args.Nicknames = append(f.Args.Nicknames, v)
 		}
 	case mrtr.WrongType:
@@ -420,60 +447,15 @@ func (p signUpProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 	return f, problems.Err()
 }
 
-// checkArgAge checks argument age against its constraints.
-func (p signUpProgram) checkArgAge(ctx context.Context, problems *mrtr.Problems, v int64) {
-	if v < 13 {
-		problems.Addf("age: at least 13")
-	}
-	if v > 150 {
-		problems.Addf("age: at most 150")
-	}
-	if err := p.h.PlausibleAge(ctx, v); err != nil {
-		problems.Addf("age: %v", err)
-	}
-}
-
-// checkArgEmail checks argument email against its constraints.
-func (p signUpProgram) checkArgEmail(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n > 254 {
-		problems.Addf("email: at most 254 characters (got %d)", n)
-	}
-	problems.CheckFormat("email", "email", v)
-	if err := p.h.NotDisposable(ctx, v); err != nil {
-		problems.Addf("email: %v", err)
-	}
-	if err := p.h.NoSecrets(ctx, v); err != nil {
-		problems.Addf("email: %v", err)
-	}
-}
-
-// checkArgInterestsItem checks each item of argument interests against its constraints.
-func (p signUpProgram) checkArgInterestsItem(ctx context.Context, problems *mrtr.Problems, v string) {
-	if !slices.Contains(signUpInterestsValues, SignUpInterests(v)) {
-		problems.Addf("interests[]: must be one of %s", "music, sport, code")
-	}
-	if err := p.h.NoSecrets(ctx, v); err != nil {
-		problems.Addf("interests[]: %v", err)
-	}
-}
-
-// checkArgNicknamesItem checks each item of argument nicknames against its constraints.
-func (p signUpProgram) checkArgNicknamesItem(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n > 20 {
-		problems.Addf("nicknames[]: at most 20 characters (got %d)", n)
-	}
-	if err := p.h.NoSecrets(ctx, v); err != nil {
-		problems.Addf("nicknames[]: %v", err)
-	}
-}
-
 // decodeTerms validates the form answered for "terms".
 func (p signUpProgram) decodeTerms(ctx context.Context, content map[string]any) (*SignUpTermsAnswer, mrtr.Problems) {
 	a := &SignUpTermsAnswer{}
 	var problems mrtr.Problems
 	switch v, st := mrtr.FormBool(content, "accepted"); st {
 	case mrtr.Present:
-		p.checkTermsAccepted(ctx, &problems, v)
+		if err := p.h.MustBeTrue(ctx, v); err != nil {
+			problems.Addf("accepted: %v", err)
+		}
 		a.Accepted = v
 	case mrtr.Absent:
 		problems.Addf("accepted: required")
@@ -482,49 +464,32 @@ func (p signUpProgram) decodeTerms(ctx context.Context, content map[string]any) 
 	}
 	switch v, st := mrtr.FormString(content, "motto"); st {
 	case mrtr.Present:
-		p.checkTermsMotto(ctx, &problems, v)
+		if n := utf8.RuneCountInString(v); n > 80 {
+			problems.Addf("motto: at most 80 characters (got %d)", n)
+		}
+		if err := p.h.NoSecrets(ctx, v); err != nil {
+			problems.Addf("motto: %v", err)
+		}
 		a.Motto = &v
 	case mrtr.WrongType:
 		problems.Addf("motto: expected a string")
 	}
 	switch v, st := mrtr.FormFloat(content, "share"); st {
 	case mrtr.Present:
-		p.checkTermsShare(ctx, &problems, v)
+		if v < 0.0 {
+			problems.Addf("share: at least 0")
+		}
+		if v > 1.0 {
+			problems.Addf("share: at most 1")
+		}
+		if err := p.h.SensibleRatio(ctx, v); err != nil {
+			problems.Addf("share: %v", err)
+		}
 		a.Share = &v
 	case mrtr.WrongType:
 		problems.Addf("share: expected a number")
 	}
 	return a, problems
-}
-
-// checkTermsAccepted checks field accepted of terms against its constraints.
-func (p signUpProgram) checkTermsAccepted(ctx context.Context, problems *mrtr.Problems, v bool) {
-	if err := p.h.MustBeTrue(ctx, v); err != nil {
-		problems.Addf("accepted: %v", err)
-	}
-}
-
-// checkTermsMotto checks field motto of terms against its constraints.
-func (p signUpProgram) checkTermsMotto(ctx context.Context, problems *mrtr.Problems, v string) {
-	if n := utf8.RuneCountInString(v); n > 80 {
-		problems.Addf("motto: at most 80 characters (got %d)", n)
-	}
-	if err := p.h.NoSecrets(ctx, v); err != nil {
-		problems.Addf("motto: %v", err)
-	}
-}
-
-// checkTermsShare checks field share of terms against its constraints.
-func (p signUpProgram) checkTermsShare(ctx context.Context, problems *mrtr.Problems, v float64) {
-	if v < 0.0 {
-		problems.Addf("share: at least 0")
-	}
-	if v > 1.0 {
-		problems.Addf("share: at most 1")
-	}
-	if err := p.h.SensibleRatio(ctx, v); err != nil {
-		problems.Addf("share: %v", err)
-	}
 }
 
 // signUpTermsSchema is the form of input request "terms".
