@@ -35,7 +35,8 @@ import (
 
 	"github.com/mrtrgen/mrtrgen/mrtr/store"
 
-	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
+	"modernc.org/sqlite" // also registers the "sqlite" database/sql driver
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // Options configure a Store. The zero value is ready to use.
@@ -225,7 +226,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		s.r.SetMaxOpenConns(opts.ReadConns)
 		s.r.SetMaxIdleConns(opts.ReadConns)
 	}
-	if err := s.createSchema(ctx); err != nil {
+	if err := s.createSchemaRetrying(ctx); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("sqlitestore: open %s: %w", path, err)
 	}
@@ -234,6 +235,26 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		return nil, fmt.Errorf("sqlitestore: open %s: %w", path, err)
 	}
 	return s, nil
+}
+
+// createSchemaRetrying creates the schema, waiting out SQLITE_BUSY for up
+// to the busy timeout: when processes open a new database file at once,
+// switching it to WAL takes a lock for which SQLite does not call its busy
+// handler, so busy_timeout alone does not cover it.
+func (s *Store) createSchemaRetrying(ctx context.Context) error {
+	deadline := time.Now().Add(s.opts.BusyTimeout)
+	for wait := time.Millisecond; ; wait = min(2*wait, 50*time.Millisecond) {
+		err := s.createSchema(ctx)
+		var se *sqlite.Error
+		if err == nil || !errors.As(err, &se) || se.Code()&0xff != sqlite3.SQLITE_BUSY || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(wait):
+		}
+	}
 }
 
 func (s *Store) createSchema(ctx context.Context) error {
