@@ -15,9 +15,12 @@ import (
 type names struct {
 	t    *spec.Tool
 	base string // CloseSupportTicket
+	low  string // closeSupportTicket
 }
 
-func newNames(t *spec.Tool) names { return names{t: t, base: spec.GoName(t.Name)} }
+func newNames(t *spec.Tool) names {
+	return names{t: t, base: spec.GoName(t.Name), low: lowerName(t.Name)}
+}
 
 func (n names) state() string               { return n.base + "State" }
 func (n names) stateConst(s string) string  { return n.base + "State" + spec.GoName(s) }
@@ -37,7 +40,7 @@ func (n names) newProgram() string {
 }
 
 // Unexported names of the program and its helpers.
-func (n names) lower() string      { return lowerName(n.t.Name) }
+func (n names) lower() string      { return n.low }
 func (n names) program() string    { return n.lower() + "Program" }
 func (n names) descriptor() string { return n.lower() + "Descriptor" }
 func (n names) helper(parts ...string) string {

@@ -542,6 +542,10 @@ func outcomeConst(o spec.Outcome) string {
 	return map[spec.Outcome]string{spec.OutcomeSuccess: "OutcomeSuccess", spec.OutcomeCancelled: "OutcomeCancelled", spec.OutcomeFailed: "OutcomeFailed"}[o]
 }
 
+// pathSeparator is mrtrtest.PathSeparator (the generator does not link the
+// test runtime; TestPathSeparator keeps the two equal).
+const pathSeparator = " > "
+
 func stringsCode(xs []string) *jen.Statement {
 	vals := make([]jen.Code, len(xs))
 	for i, x := range xs {
@@ -562,7 +566,7 @@ func (w *workflow) roundRows(rounds []round) []jen.Code {
 		if r.asks != nil {
 			row = append(row, pair{jen.Id("Asks"), stringsCode(r.asks)})
 		}
-		row = append(row, pair{jen.Id("Path"), stringsCode(r.path)})
+		row = append(row, pair{jen.Id("Path"), jen.Lit(strings.Join(r.path, pathSeparator))})
 		if len(r.send) > 0 {
 			answers := map[string]send{}
 			for _, s := range r.send {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -21,12 +22,16 @@ type Script struct {
 	Want mrtr.Outcome
 }
 
+// PathSeparator separates the states of ScriptRound.Path.
+const PathSeparator = " > "
+
 // ScriptRound is one request of a script.
 type ScriptRound struct {
 	// Send are the answers of this round (nil for the first).
 	Send mcp.InputResponseMap
-	// Path are the states the round must run, in order.
-	Path []string
+	// Path are the states the round must run, in order, separated by " > "
+	// ("askReason > confirmRefund > refund > refunded").
+	Path string
 	// Asks are the request keys the round must end asking for; nil when
 	// the round ends the workflow.
 	Asks []string
@@ -42,8 +47,8 @@ func RunScript[F any](t *testing.T, h *Harness[F], s Script) {
 		if err != nil {
 			t.Fatalf("round %d: %v", i+1, err)
 		}
-		if !reflect.DeepEqual(reply.Path, r.Path) {
-			t.Fatalf("round %d ran %v, want %v", i+1, reply.Path, r.Path)
+		if got := strings.Join(reply.Path, PathSeparator); got != r.Path {
+			t.Fatalf("round %d ran %q, want %q", i+1, got, r.Path)
 		}
 		if r.Asks == nil {
 			if reply.NeedsInput() {

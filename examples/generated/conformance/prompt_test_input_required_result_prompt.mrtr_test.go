@@ -78,8 +78,8 @@ func runTestInputRequiredResultPrompt(t *testing.T, name string, outcomes map[st
 func TestTestInputRequiredResultPromptTransitions(t *testing.T) {
 	runTestInputRequiredResultPrompt(
 		t, "askContext>render", nil, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Asks: []string{"user_context"}, Path: []string{"askContext"}},
-		mrtrtest.ScriptRound{Path: []string{"askContext", "render"}, Send: mcp.InputResponseMap{"user_context": answersTestInputRequiredResultPrompt["user_context"]}},
+		mrtrtest.ScriptRound{Asks: []string{"user_context"}, Path: "askContext"},
+		mrtrtest.ScriptRound{Path: "askContext > render", Send: mcp.InputResponseMap{"user_context": answersTestInputRequiredResultPrompt["user_context"]}},
 	)
 }
 
@@ -135,7 +135,7 @@ func TestTestInputRequiredResultPromptValidation(t *testing.T) {
 func TestTestInputRequiredResultPromptRejectedInputs(t *testing.T) {
 	runTestInputRequiredResultPrompt(
 		t, "at askContext: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"user_context"}, Path: []string{"askContext"}},
-		mrtrtest.ScriptRound{Asks: []string{"user_context"}, Path: []string{"askContext"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"user_context"}, Path: "askContext"},
+		mrtrtest.ScriptRound{Asks: []string{"user_context"}, Path: "askContext", Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
 	)
 }

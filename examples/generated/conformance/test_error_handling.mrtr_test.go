@@ -65,6 +65,6 @@ func runTestErrorHandling(t *testing.T, name string, outcomes map[string][]uint8
 func TestTestErrorHandlingTransitions(t *testing.T) {
 	runTestErrorHandling(
 		t, "failed", nil, mrtr.OutcomeFailed, 0,
-		mrtrtest.ScriptRound{Path: []string{"failed"}},
+		mrtrtest.ScriptRound{Path: "failed"},
 	)
 }

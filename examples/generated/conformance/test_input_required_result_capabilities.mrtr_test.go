@@ -82,8 +82,8 @@ func runTestInputRequiredResultCapabilities(t *testing.T, name string, outcomes 
 func TestTestInputRequiredResultCapabilitiesTransitions(t *testing.T) {
 	runTestInputRequiredResultCapabilities(
 		t, "askWhatWorks>done", nil, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Asks: []string{"greeting", "user_name"}, Path: []string{"askWhatWorks"}},
-		mrtrtest.ScriptRound{Path: []string{"askWhatWorks", "done"}, Send: mcp.InputResponseMap{"greeting": answersTestInputRequiredResultCapabilities["greeting"], "user_name": answersTestInputRequiredResultCapabilities["user_name"]}},
+		mrtrtest.ScriptRound{Asks: []string{"greeting", "user_name"}, Path: "askWhatWorks"},
+		mrtrtest.ScriptRound{Path: "askWhatWorks > done", Send: mcp.InputResponseMap{"greeting": answersTestInputRequiredResultCapabilities["greeting"], "user_name": answersTestInputRequiredResultCapabilities["user_name"]}},
 	)
 }
 
@@ -139,7 +139,7 @@ func TestTestInputRequiredResultCapabilitiesValidation(t *testing.T) {
 func TestTestInputRequiredResultCapabilitiesRejectedInputs(t *testing.T) {
 	runTestInputRequiredResultCapabilities(
 		t, "at askWhatWorks: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"greeting", "user_name"}, Path: []string{"askWhatWorks"}},
-		mrtrtest.ScriptRound{Asks: []string{"greeting", "user_name"}, Path: []string{"askWhatWorks"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"greeting", "user_name"}, Path: "askWhatWorks"},
+		mrtrtest.ScriptRound{Asks: []string{"greeting", "user_name"}, Path: "askWhatWorks", Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
 	)
 }

@@ -73,8 +73,8 @@ func runTestInputRequiredResultListRoots(t *testing.T, name string, outcomes map
 func TestTestInputRequiredResultListRootsTransitions(t *testing.T) {
 	runTestInputRequiredResultListRoots(
 		t, "askRoots>listed", nil, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Asks: []string{"client_roots"}, Path: []string{"askRoots"}},
-		mrtrtest.ScriptRound{Path: []string{"askRoots", "listed"}, Send: mcp.InputResponseMap{"client_roots": answersTestInputRequiredResultListRoots["client_roots"]}},
+		mrtrtest.ScriptRound{Asks: []string{"client_roots"}, Path: "askRoots"},
+		mrtrtest.ScriptRound{Path: "askRoots > listed", Send: mcp.InputResponseMap{"client_roots": answersTestInputRequiredResultListRoots["client_roots"]}},
 	)
 }
 
@@ -84,7 +84,7 @@ func TestTestInputRequiredResultListRootsTransitions(t *testing.T) {
 func TestTestInputRequiredResultListRootsRejectedInputs(t *testing.T) {
 	runTestInputRequiredResultListRoots(
 		t, "at askRoots: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"client_roots"}, Path: []string{"askRoots"}},
-		mrtrtest.ScriptRound{Asks: []string{"client_roots"}, Path: []string{"askRoots"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"client_roots"}, Path: "askRoots"},
+		mrtrtest.ScriptRound{Asks: []string{"client_roots"}, Path: "askRoots", Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
 	)
 }

@@ -82,9 +82,9 @@ func runTestInputRequiredResultMultiRound(t *testing.T, name string, outcomes ma
 func TestTestInputRequiredResultMultiRoundTransitions(t *testing.T) {
 	runTestInputRequiredResultMultiRound(
 		t, "step1>step2>done", nil, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Asks: []string{"step1"}, Path: []string{"step1"}},
-		mrtrtest.ScriptRound{Asks: []string{"step2"}, Path: []string{"step1", "step2"}, Send: mcp.InputResponseMap{"step1": answersTestInputRequiredResultMultiRound["step1"]}},
-		mrtrtest.ScriptRound{Path: []string{"step2", "done"}, Send: mcp.InputResponseMap{"step2": answersTestInputRequiredResultMultiRound["step2"]}},
+		mrtrtest.ScriptRound{Asks: []string{"step1"}, Path: "step1"},
+		mrtrtest.ScriptRound{Asks: []string{"step2"}, Path: "step1 > step2", Send: mcp.InputResponseMap{"step1": answersTestInputRequiredResultMultiRound["step1"]}},
+		mrtrtest.ScriptRound{Path: "step2 > done", Send: mcp.InputResponseMap{"step2": answersTestInputRequiredResultMultiRound["step2"]}},
 	)
 }
 
@@ -147,13 +147,13 @@ func TestTestInputRequiredResultMultiRoundValidation(t *testing.T) {
 func TestTestInputRequiredResultMultiRoundRejectedInputs(t *testing.T) {
 	runTestInputRequiredResultMultiRound(
 		t, "at step1: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"step1"}, Path: []string{"step1"}},
-		mrtrtest.ScriptRound{Asks: []string{"step1"}, Path: []string{"step1"}, Send: mcp.InputResponseMap{"step2": answersTestInputRequiredResultMultiRound["step2"]}},
+		mrtrtest.ScriptRound{Asks: []string{"step1"}, Path: "step1"},
+		mrtrtest.ScriptRound{Asks: []string{"step1"}, Path: "step1", Send: mcp.InputResponseMap{"step2": answersTestInputRequiredResultMultiRound["step2"]}},
 	)
 	runTestInputRequiredResultMultiRound(
 		t, "at step2: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"step1"}, Path: []string{"step1"}},
-		mrtrtest.ScriptRound{Asks: []string{"step2"}, Path: []string{"step1", "step2"}, Send: mcp.InputResponseMap{"step1": answersTestInputRequiredResultMultiRound["step1"]}},
-		mrtrtest.ScriptRound{Asks: []string{"step2"}, Path: []string{"step2"}, Send: mcp.InputResponseMap{"step1": answersTestInputRequiredResultMultiRound["step1"]}},
+		mrtrtest.ScriptRound{Asks: []string{"step1"}, Path: "step1"},
+		mrtrtest.ScriptRound{Asks: []string{"step2"}, Path: "step1 > step2", Send: mcp.InputResponseMap{"step1": answersTestInputRequiredResultMultiRound["step1"]}},
+		mrtrtest.ScriptRound{Asks: []string{"step2"}, Path: "step2", Send: mcp.InputResponseMap{"step1": answersTestInputRequiredResultMultiRound["step1"]}},
 	)
 }

@@ -84,8 +84,8 @@ func runTestInputRequiredResultMultipleInputs(t *testing.T, name string, outcome
 func TestTestInputRequiredResultMultipleInputsTransitions(t *testing.T) {
 	runTestInputRequiredResultMultipleInputs(
 		t, "askAll>done", nil, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Asks: []string{"client_roots", "greeting", "user_name"}, Path: []string{"askAll"}},
-		mrtrtest.ScriptRound{Path: []string{"askAll", "done"}, Send: mcp.InputResponseMap{"client_roots": answersTestInputRequiredResultMultipleInputs["client_roots"], "greeting": answersTestInputRequiredResultMultipleInputs["greeting"], "user_name": answersTestInputRequiredResultMultipleInputs["user_name"]}},
+		mrtrtest.ScriptRound{Asks: []string{"client_roots", "greeting", "user_name"}, Path: "askAll"},
+		mrtrtest.ScriptRound{Path: "askAll > done", Send: mcp.InputResponseMap{"client_roots": answersTestInputRequiredResultMultipleInputs["client_roots"], "greeting": answersTestInputRequiredResultMultipleInputs["greeting"], "user_name": answersTestInputRequiredResultMultipleInputs["user_name"]}},
 	)
 }
 
@@ -141,7 +141,7 @@ func TestTestInputRequiredResultMultipleInputsValidation(t *testing.T) {
 func TestTestInputRequiredResultMultipleInputsRejectedInputs(t *testing.T) {
 	runTestInputRequiredResultMultipleInputs(
 		t, "at askAll: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"client_roots", "greeting", "user_name"}, Path: []string{"askAll"}},
-		mrtrtest.ScriptRound{Asks: []string{"client_roots", "greeting", "user_name"}, Path: []string{"askAll"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"client_roots", "greeting", "user_name"}, Path: "askAll"},
+		mrtrtest.ScriptRound{Asks: []string{"client_roots", "greeting", "user_name"}, Path: "askAll", Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
 	)
 }

@@ -78,8 +78,8 @@ func runTestInputRequiredResultRequestState(t *testing.T, name string, outcomes 
 func TestTestInputRequiredResultRequestStateTransitions(t *testing.T) {
 	runTestInputRequiredResultRequestState(
 		t, "askConfirm>verified", nil, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"askConfirm"}},
-		mrtrtest.ScriptRound{Path: []string{"askConfirm", "verified"}, Send: mcp.InputResponseMap{"confirm": answersTestInputRequiredResultRequestState["confirm"]}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "askConfirm"},
+		mrtrtest.ScriptRound{Path: "askConfirm > verified", Send: mcp.InputResponseMap{"confirm": answersTestInputRequiredResultRequestState["confirm"]}},
 	)
 }
 
@@ -134,7 +134,7 @@ func TestTestInputRequiredResultRequestStateValidation(t *testing.T) {
 func TestTestInputRequiredResultRequestStateRejectedInputs(t *testing.T) {
 	runTestInputRequiredResultRequestState(
 		t, "at askConfirm: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"askConfirm"}},
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"askConfirm"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "askConfirm"},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "askConfirm", Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
 	)
 }

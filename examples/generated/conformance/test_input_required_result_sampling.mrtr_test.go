@@ -74,8 +74,8 @@ func runTestInputRequiredResultSampling(t *testing.T, name string, outcomes map[
 func TestTestInputRequiredResultSamplingTransitions(t *testing.T) {
 	runTestInputRequiredResultSampling(
 		t, "askModel>answer", nil, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Asks: []string{"capital_question"}, Path: []string{"askModel"}},
-		mrtrtest.ScriptRound{Path: []string{"askModel", "answer"}, Send: mcp.InputResponseMap{"capital_question": answersTestInputRequiredResultSampling["capital_question"]}},
+		mrtrtest.ScriptRound{Asks: []string{"capital_question"}, Path: "askModel"},
+		mrtrtest.ScriptRound{Path: "askModel > answer", Send: mcp.InputResponseMap{"capital_question": answersTestInputRequiredResultSampling["capital_question"]}},
 	)
 }
 
@@ -85,7 +85,7 @@ func TestTestInputRequiredResultSamplingTransitions(t *testing.T) {
 func TestTestInputRequiredResultSamplingRejectedInputs(t *testing.T) {
 	runTestInputRequiredResultSampling(
 		t, "at askModel: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"capital_question"}, Path: []string{"askModel"}},
-		mrtrtest.ScriptRound{Asks: []string{"capital_question"}, Path: []string{"askModel"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"capital_question"}, Path: "askModel"},
+		mrtrtest.ScriptRound{Asks: []string{"capital_question"}, Path: "askModel", Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
 	)
 }

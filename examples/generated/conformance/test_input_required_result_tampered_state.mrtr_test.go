@@ -78,8 +78,8 @@ func runTestInputRequiredResultTamperedState(t *testing.T, name string, outcomes
 func TestTestInputRequiredResultTamperedStateTransitions(t *testing.T) {
 	runTestInputRequiredResultTamperedState(
 		t, "askConfirm>done", nil, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"askConfirm"}},
-		mrtrtest.ScriptRound{Path: []string{"askConfirm", "done"}, Send: mcp.InputResponseMap{"confirm": answersTestInputRequiredResultTamperedState["confirm"]}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "askConfirm"},
+		mrtrtest.ScriptRound{Path: "askConfirm > done", Send: mcp.InputResponseMap{"confirm": answersTestInputRequiredResultTamperedState["confirm"]}},
 	)
 }
 
@@ -134,7 +134,7 @@ func TestTestInputRequiredResultTamperedStateValidation(t *testing.T) {
 func TestTestInputRequiredResultTamperedStateRejectedInputs(t *testing.T) {
 	runTestInputRequiredResultTamperedState(
 		t, "at askConfirm: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"askConfirm"}},
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"askConfirm"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "askConfirm"},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "askConfirm", Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
 	)
 }

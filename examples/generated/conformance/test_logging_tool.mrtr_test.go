@@ -71,6 +71,6 @@ func runTestLoggingTool(t *testing.T, name string, outcomes map[string][]uint8, 
 func TestTestLoggingToolTransitions(t *testing.T) {
 	runTestLoggingTool(
 		t, "log>done", nil, mrtr.OutcomeSuccess, 1,
-		mrtrtest.ScriptRound{Path: []string{"log", "done"}},
+		mrtrtest.ScriptRound{Path: "log > done"},
 	)
 }

@@ -65,6 +65,6 @@ func runTestMissingCapability(t *testing.T, name string, outcomes map[string][]u
 func TestTestMissingCapabilityTransitions(t *testing.T) {
 	runTestMissingCapability(
 		t, "done", nil, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Path: []string{"done"}},
+		mrtrtest.ScriptRound{Path: "done"},
 	)
 }

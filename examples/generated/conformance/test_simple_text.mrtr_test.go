@@ -65,6 +65,6 @@ func runTestSimpleText(t *testing.T, name string, outcomes map[string][]uint8, w
 func TestTestSimpleTextTransitions(t *testing.T) {
 	runTestSimpleText(
 		t, "done", nil, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Path: []string{"done"}},
+		mrtrtest.ScriptRound{Path: "done"},
 	)
 }

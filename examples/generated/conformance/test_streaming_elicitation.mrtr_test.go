@@ -78,8 +78,8 @@ func runTestStreamingElicitation(t *testing.T, name string, outcomes map[string]
 func TestTestStreamingElicitationTransitions(t *testing.T) {
 	runTestStreamingElicitation(
 		t, "askName>greet", nil, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Asks: []string{"user_name"}, Path: []string{"askName"}},
-		mrtrtest.ScriptRound{Path: []string{"askName", "greet"}, Send: mcp.InputResponseMap{"user_name": answersTestStreamingElicitation["user_name"]}},
+		mrtrtest.ScriptRound{Asks: []string{"user_name"}, Path: "askName"},
+		mrtrtest.ScriptRound{Path: "askName > greet", Send: mcp.InputResponseMap{"user_name": answersTestStreamingElicitation["user_name"]}},
 	)
 }
 
@@ -135,7 +135,7 @@ func TestTestStreamingElicitationValidation(t *testing.T) {
 func TestTestStreamingElicitationRejectedInputs(t *testing.T) {
 	runTestStreamingElicitation(
 		t, "at askName: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"user_name"}, Path: []string{"askName"}},
-		mrtrtest.ScriptRound{Asks: []string{"user_name"}, Path: []string{"askName"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"user_name"}, Path: "askName"},
+		mrtrtest.ScriptRound{Asks: []string{"user_name"}, Path: "askName", Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
 	)
 }

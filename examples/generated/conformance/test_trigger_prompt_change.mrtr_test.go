@@ -71,6 +71,6 @@ func runTestTriggerPromptChange(t *testing.T, name string, outcomes map[string][
 func TestTestTriggerPromptChangeTransitions(t *testing.T) {
 	runTestTriggerPromptChange(
 		t, "change>done", nil, mrtr.OutcomeSuccess, 1,
-		mrtrtest.ScriptRound{Path: []string{"change", "done"}},
+		mrtrtest.ScriptRound{Path: "change > done"},
 	)
 }

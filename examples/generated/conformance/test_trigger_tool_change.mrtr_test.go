@@ -71,6 +71,6 @@ func runTestTriggerToolChange(t *testing.T, name string, outcomes map[string][]u
 func TestTestTriggerToolChangeTransitions(t *testing.T) {
 	runTestTriggerToolChange(
 		t, "change>done", nil, mrtr.OutcomeSuccess, 1,
-		mrtrtest.ScriptRound{Path: []string{"change", "done"}},
+		mrtrtest.ScriptRound{Path: "change > done"},
 	)
 }

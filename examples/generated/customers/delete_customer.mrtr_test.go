@@ -88,38 +88,38 @@ func runDeleteCustomer(t *testing.T, name string, outcomes map[string][]uint8, w
 func TestDeleteCustomerTransitions(t *testing.T) {
 	runDeleteCustomer(
 		t, "inspect>(activeSubscription)confirmCancellation>(decline)kept", map[string][]uint8{"inspectCustomer": {1}}, mrtr.OutcomeCancelled, 0,
-		mrtrtest.ScriptRound{Asks: []string{"cancelSubscription"}, Path: []string{"inspect", "confirmCancellation"}},
-		mrtrtest.ScriptRound{Path: []string{"confirmCancellation", "kept"}, Send: mcp.InputResponseMap{"cancelSubscription": mrtrtest.Accept(map[string]any{"confirm": false})}},
+		mrtrtest.ScriptRound{Asks: []string{"cancelSubscription"}, Path: "inspect > confirmCancellation"},
+		mrtrtest.ScriptRound{Path: "confirmCancellation > kept", Send: mcp.InputResponseMap{"cancelSubscription": mrtrtest.Accept(map[string]any{"confirm": false})}},
 	)
 	runDeleteCustomer(
 		t, "inspect>(noSubscription)confirmDeletion>(decline)kept", map[string][]uint8{"inspectCustomer": {2}}, mrtr.OutcomeCancelled, 0,
-		mrtrtest.ScriptRound{Asks: []string{"deleteCustomer"}, Path: []string{"inspect", "confirmDeletion"}},
-		mrtrtest.ScriptRound{Path: []string{"confirmDeletion", "kept"}, Send: mcp.InputResponseMap{"deleteCustomer": mrtrtest.Accept(map[string]any{"confirm": false})}},
+		mrtrtest.ScriptRound{Asks: []string{"deleteCustomer"}, Path: "inspect > confirmDeletion"},
+		mrtrtest.ScriptRound{Path: "confirmDeletion > kept", Send: mcp.InputResponseMap{"deleteCustomer": mrtrtest.Accept(map[string]any{"confirm": false})}},
 	)
 	runDeleteCustomer(
 		t, "inspect>(activeSubscription)confirmCancellation>recheck>(changed)changed", map[string][]uint8{"inspectCustomer": {1}, "recheckCustomer": {1}}, mrtr.OutcomeFailed, 0,
-		mrtrtest.ScriptRound{Asks: []string{"cancelSubscription"}, Path: []string{"inspect", "confirmCancellation"}},
-		mrtrtest.ScriptRound{Path: []string{"confirmCancellation", "recheck", "changed"}, Send: mcp.InputResponseMap{"cancelSubscription": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"cancelSubscription"}, Path: "inspect > confirmCancellation"},
+		mrtrtest.ScriptRound{Path: "confirmCancellation > recheck > changed", Send: mcp.InputResponseMap{"cancelSubscription": mrtrtest.Accept(map[string]any{"confirm": true})}},
 	)
 	runDeleteCustomer(
 		t, "inspect>(activeSubscription)confirmCancellation>(cancel)kept", map[string][]uint8{"inspectCustomer": {1}}, mrtr.OutcomeCancelled, 0,
-		mrtrtest.ScriptRound{Asks: []string{"cancelSubscription"}, Path: []string{"inspect", "confirmCancellation"}},
-		mrtrtest.ScriptRound{Path: []string{"confirmCancellation", "kept"}, Send: mcp.InputResponseMap{"cancelSubscription": mrtrtest.Cancel()}},
+		mrtrtest.ScriptRound{Asks: []string{"cancelSubscription"}, Path: "inspect > confirmCancellation"},
+		mrtrtest.ScriptRound{Path: "confirmCancellation > kept", Send: mcp.InputResponseMap{"cancelSubscription": mrtrtest.Cancel()}},
 	)
 	runDeleteCustomer(
 		t, "inspect>(noSubscription)confirmDeletion>recheck>(changed)changed", map[string][]uint8{"inspectCustomer": {2}, "recheckCustomer": {1}}, mrtr.OutcomeFailed, 0,
-		mrtrtest.ScriptRound{Asks: []string{"deleteCustomer"}, Path: []string{"inspect", "confirmDeletion"}},
-		mrtrtest.ScriptRound{Path: []string{"confirmDeletion", "recheck", "changed"}, Send: mcp.InputResponseMap{"deleteCustomer": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"deleteCustomer"}, Path: "inspect > confirmDeletion"},
+		mrtrtest.ScriptRound{Path: "confirmDeletion > recheck > changed", Send: mcp.InputResponseMap{"deleteCustomer": mrtrtest.Accept(map[string]any{"confirm": true})}},
 	)
 	runDeleteCustomer(
 		t, "inspect>(noSubscription)confirmDeletion>(cancel)kept", map[string][]uint8{"inspectCustomer": {2}}, mrtr.OutcomeCancelled, 0,
-		mrtrtest.ScriptRound{Asks: []string{"deleteCustomer"}, Path: []string{"inspect", "confirmDeletion"}},
-		mrtrtest.ScriptRound{Path: []string{"confirmDeletion", "kept"}, Send: mcp.InputResponseMap{"deleteCustomer": mrtrtest.Cancel()}},
+		mrtrtest.ScriptRound{Asks: []string{"deleteCustomer"}, Path: "inspect > confirmDeletion"},
+		mrtrtest.ScriptRound{Path: "confirmDeletion > kept", Send: mcp.InputResponseMap{"deleteCustomer": mrtrtest.Cancel()}},
 	)
 	runDeleteCustomer(
 		t, "inspect>(activeSubscription)confirmCancellation>recheck>(unchanged)delete>deleted", map[string][]uint8{"inspectCustomer": {1}, "recheckCustomer": {2}}, mrtr.OutcomeSuccess, 1,
-		mrtrtest.ScriptRound{Asks: []string{"cancelSubscription"}, Path: []string{"inspect", "confirmCancellation"}},
-		mrtrtest.ScriptRound{Path: []string{"confirmCancellation", "recheck", "delete", "deleted"}, Send: mcp.InputResponseMap{"cancelSubscription": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"cancelSubscription"}, Path: "inspect > confirmCancellation"},
+		mrtrtest.ScriptRound{Path: "confirmCancellation > recheck > delete > deleted", Send: mcp.InputResponseMap{"cancelSubscription": mrtrtest.Accept(map[string]any{"confirm": true})}},
 	)
 }
 
@@ -175,14 +175,14 @@ func TestDeleteCustomerOperationIDs(t *testing.T) {
 	h := &fakeDeleteCustomer{}
 	hs := mrtrtest.New(t, NewDeleteCustomerProgram(h))
 	first := []mrtrtest.ScriptRound{
-		{Asks: []string{"cancelSubscription"}, Path: []string{"inspect", "confirmCancellation"}},
-		{Path: []string{"confirmCancellation", "recheck", "delete", "deleted"}, Send: mcp.InputResponseMap{"cancelSubscription": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		{Asks: []string{"cancelSubscription"}, Path: "inspect > confirmCancellation"},
+		{Path: "confirmCancellation > recheck > delete > deleted", Send: mcp.InputResponseMap{"cancelSubscription": mrtrtest.Accept(map[string]any{"confirm": true})}},
 	}
 	mrtrtest.RunScript(t, hs, mrtrtest.Script{Args: map[string]any{"customerId": "cus_0000"}, Rounds: first, Want: mrtr.OutcomeSuccess})
 	before := h.fake.Effects()
 	second := []mrtrtest.ScriptRound{
-		{Asks: []string{"cancelSubscription"}, Path: []string{"inspect", "confirmCancellation"}},
-		{Path: []string{"confirmCancellation", "recheck", "delete"}, Send: mcp.InputResponseMap{"cancelSubscription": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		{Asks: []string{"cancelSubscription"}, Path: "inspect > confirmCancellation"},
+		{Path: "confirmCancellation > recheck > delete", Send: mcp.InputResponseMap{"cancelSubscription": mrtrtest.Accept(map[string]any{"confirm": true})}},
 	}
 	mrtrtest.RunScript(t, hs, mrtrtest.Script{Args: map[string]any{"customerId": "cus_0000"}, Rounds: second, Want: mrtr.OutcomeRejected})
 	if got := h.fake.Effects() - before; got != 0 {
@@ -196,20 +196,20 @@ func TestDeleteCustomerOperationIDs(t *testing.T) {
 func TestDeleteCustomerRejectedInputs(t *testing.T) {
 	runDeleteCustomer(
 		t, "at confirmCancellation: answers to other states", map[string][]uint8{"inspectCustomer": {1}}, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"cancelSubscription"}, Path: []string{"inspect", "confirmCancellation"}},
-		mrtrtest.ScriptRound{Asks: []string{"cancelSubscription"}, Path: []string{"confirmCancellation"}, Send: mcp.InputResponseMap{"deleteCustomer": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"cancelSubscription"}, Path: "inspect > confirmCancellation"},
+		mrtrtest.ScriptRound{Asks: []string{"cancelSubscription"}, Path: "confirmCancellation", Send: mcp.InputResponseMap{"deleteCustomer": mrtrtest.Accept(map[string]any{"confirm": true})}},
 	)
 	runDeleteCustomer(
 		t, "at confirmCancellation: confirmation before the gate was shown", map[string][]uint8{"inspectCustomer": {1}}, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"cancelSubscription"}, Path: []string{"inspect", "confirmCancellation"}, Send: mcp.InputResponseMap{"cancelSubscription": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"cancelSubscription"}, Path: "inspect > confirmCancellation", Send: mcp.InputResponseMap{"cancelSubscription": mrtrtest.Accept(map[string]any{"confirm": true})}},
 	)
 	runDeleteCustomer(
 		t, "at confirmDeletion: answers to other states", map[string][]uint8{"inspectCustomer": {2}}, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"deleteCustomer"}, Path: []string{"inspect", "confirmDeletion"}},
-		mrtrtest.ScriptRound{Asks: []string{"deleteCustomer"}, Path: []string{"confirmDeletion"}, Send: mcp.InputResponseMap{"cancelSubscription": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"deleteCustomer"}, Path: "inspect > confirmDeletion"},
+		mrtrtest.ScriptRound{Asks: []string{"deleteCustomer"}, Path: "confirmDeletion", Send: mcp.InputResponseMap{"cancelSubscription": mrtrtest.Accept(map[string]any{"confirm": true})}},
 	)
 	runDeleteCustomer(
 		t, "at confirmDeletion: confirmation before the gate was shown", map[string][]uint8{"inspectCustomer": {2}}, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"deleteCustomer"}, Path: []string{"inspect", "confirmDeletion"}, Send: mcp.InputResponseMap{"deleteCustomer": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"deleteCustomer"}, Path: "inspect > confirmDeletion", Send: mcp.InputResponseMap{"deleteCustomer": mrtrtest.Accept(map[string]any{"confirm": true})}},
 	)
 }

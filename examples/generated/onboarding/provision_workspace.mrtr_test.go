@@ -107,17 +107,17 @@ func runProvisionWorkspace(t *testing.T, name string, outcomes map[string][]uint
 func TestProvisionWorkspaceTransitions(t *testing.T) {
 	runProvisionWorkspace(
 		t, "lookupTeam>askPlan>quote>askPlacement>confirmPrice>(decline)abandoned", nil, mrtr.OutcomeCancelled, 0,
-		mrtrtest.ScriptRound{Asks: []string{"plan"}, Path: []string{"lookupTeam", "askPlan"}},
-		mrtrtest.ScriptRound{Asks: []string{"placement", "projects", "welcome"}, Path: []string{"askPlan", "quote", "askPlacement"}, Send: mcp.InputResponseMap{"plan": answersProvisionWorkspace["plan"]}},
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"askPlacement", "confirmPrice"}, Send: mcp.InputResponseMap{"placement": answersProvisionWorkspace["placement"], "projects": answersProvisionWorkspace["projects"], "welcome": answersProvisionWorkspace["welcome"]}},
-		mrtrtest.ScriptRound{Path: []string{"confirmPrice", "abandoned"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": false})}},
+		mrtrtest.ScriptRound{Asks: []string{"plan"}, Path: "lookupTeam > askPlan"},
+		mrtrtest.ScriptRound{Asks: []string{"placement", "projects", "welcome"}, Path: "askPlan > quote > askPlacement", Send: mcp.InputResponseMap{"plan": answersProvisionWorkspace["plan"]}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "askPlacement > confirmPrice", Send: mcp.InputResponseMap{"placement": answersProvisionWorkspace["placement"], "projects": answersProvisionWorkspace["projects"], "welcome": answersProvisionWorkspace["welcome"]}},
+		mrtrtest.ScriptRound{Path: "confirmPrice > abandoned", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": false})}},
 	)
 	runProvisionWorkspace(
 		t, "lookupTeam>askPlan>quote>askPlacement>confirmPrice>create>ready", nil, mrtr.OutcomeSuccess, 1,
-		mrtrtest.ScriptRound{Asks: []string{"plan"}, Path: []string{"lookupTeam", "askPlan"}},
-		mrtrtest.ScriptRound{Asks: []string{"placement", "projects", "welcome"}, Path: []string{"askPlan", "quote", "askPlacement"}, Send: mcp.InputResponseMap{"plan": answersProvisionWorkspace["plan"]}},
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"askPlacement", "confirmPrice"}, Send: mcp.InputResponseMap{"placement": answersProvisionWorkspace["placement"], "projects": answersProvisionWorkspace["projects"], "welcome": answersProvisionWorkspace["welcome"]}},
-		mrtrtest.ScriptRound{Path: []string{"confirmPrice", "create", "ready"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"plan"}, Path: "lookupTeam > askPlan"},
+		mrtrtest.ScriptRound{Asks: []string{"placement", "projects", "welcome"}, Path: "askPlan > quote > askPlacement", Send: mcp.InputResponseMap{"plan": answersProvisionWorkspace["plan"]}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "askPlacement > confirmPrice", Send: mcp.InputResponseMap{"placement": answersProvisionWorkspace["placement"], "projects": answersProvisionWorkspace["projects"], "welcome": answersProvisionWorkspace["welcome"]}},
+		mrtrtest.ScriptRound{Path: "confirmPrice > create > ready", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
 	)
 }
 
@@ -191,26 +191,26 @@ func TestProvisionWorkspaceValidation(t *testing.T) {
 func TestProvisionWorkspaceRejectedInputs(t *testing.T) {
 	runProvisionWorkspace(
 		t, "at askPlan: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"plan"}, Path: []string{"lookupTeam", "askPlan"}},
-		mrtrtest.ScriptRound{Asks: []string{"plan"}, Path: []string{"askPlan"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "placement": answersProvisionWorkspace["placement"], "projects": answersProvisionWorkspace["projects"], "welcome": answersProvisionWorkspace["welcome"]}},
+		mrtrtest.ScriptRound{Asks: []string{"plan"}, Path: "lookupTeam > askPlan"},
+		mrtrtest.ScriptRound{Asks: []string{"plan"}, Path: "askPlan", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "placement": answersProvisionWorkspace["placement"], "projects": answersProvisionWorkspace["projects"], "welcome": answersProvisionWorkspace["welcome"]}},
 	)
 	runProvisionWorkspace(
 		t, "at askPlacement: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"plan"}, Path: []string{"lookupTeam", "askPlan"}},
-		mrtrtest.ScriptRound{Asks: []string{"placement", "projects", "welcome"}, Path: []string{"askPlan", "quote", "askPlacement"}, Send: mcp.InputResponseMap{"plan": answersProvisionWorkspace["plan"]}},
-		mrtrtest.ScriptRound{Asks: []string{"placement", "projects", "welcome"}, Path: []string{"askPlacement"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "plan": answersProvisionWorkspace["plan"]}},
+		mrtrtest.ScriptRound{Asks: []string{"plan"}, Path: "lookupTeam > askPlan"},
+		mrtrtest.ScriptRound{Asks: []string{"placement", "projects", "welcome"}, Path: "askPlan > quote > askPlacement", Send: mcp.InputResponseMap{"plan": answersProvisionWorkspace["plan"]}},
+		mrtrtest.ScriptRound{Asks: []string{"placement", "projects", "welcome"}, Path: "askPlacement", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "plan": answersProvisionWorkspace["plan"]}},
 	)
 	runProvisionWorkspace(
 		t, "at confirmPrice: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"plan"}, Path: []string{"lookupTeam", "askPlan"}},
-		mrtrtest.ScriptRound{Asks: []string{"placement", "projects", "welcome"}, Path: []string{"askPlan", "quote", "askPlacement"}, Send: mcp.InputResponseMap{"plan": answersProvisionWorkspace["plan"]}},
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"askPlacement", "confirmPrice"}, Send: mcp.InputResponseMap{"placement": answersProvisionWorkspace["placement"], "projects": answersProvisionWorkspace["projects"], "welcome": answersProvisionWorkspace["welcome"]}},
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"confirmPrice"}, Send: mcp.InputResponseMap{"placement": answersProvisionWorkspace["placement"], "plan": answersProvisionWorkspace["plan"], "projects": answersProvisionWorkspace["projects"], "welcome": answersProvisionWorkspace["welcome"]}},
+		mrtrtest.ScriptRound{Asks: []string{"plan"}, Path: "lookupTeam > askPlan"},
+		mrtrtest.ScriptRound{Asks: []string{"placement", "projects", "welcome"}, Path: "askPlan > quote > askPlacement", Send: mcp.InputResponseMap{"plan": answersProvisionWorkspace["plan"]}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "askPlacement > confirmPrice", Send: mcp.InputResponseMap{"placement": answersProvisionWorkspace["placement"], "projects": answersProvisionWorkspace["projects"], "welcome": answersProvisionWorkspace["welcome"]}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "confirmPrice", Send: mcp.InputResponseMap{"placement": answersProvisionWorkspace["placement"], "plan": answersProvisionWorkspace["plan"], "projects": answersProvisionWorkspace["projects"], "welcome": answersProvisionWorkspace["welcome"]}},
 	)
 	runProvisionWorkspace(
 		t, "at confirmPrice: confirmation before the gate was shown", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"plan"}, Path: []string{"lookupTeam", "askPlan"}},
-		mrtrtest.ScriptRound{Asks: []string{"placement", "projects", "welcome"}, Path: []string{"askPlan", "quote", "askPlacement"}, Send: mcp.InputResponseMap{"plan": answersProvisionWorkspace["plan"]}},
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"askPlacement", "confirmPrice"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "placement": answersProvisionWorkspace["placement"], "projects": answersProvisionWorkspace["projects"], "welcome": answersProvisionWorkspace["welcome"]}},
+		mrtrtest.ScriptRound{Asks: []string{"plan"}, Path: "lookupTeam > askPlan"},
+		mrtrtest.ScriptRound{Asks: []string{"placement", "projects", "welcome"}, Path: "askPlan > quote > askPlacement", Send: mcp.InputResponseMap{"plan": answersProvisionWorkspace["plan"]}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "askPlacement > confirmPrice", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "placement": answersProvisionWorkspace["placement"], "projects": answersProvisionWorkspace["projects"], "welcome": answersProvisionWorkspace["welcome"]}},
 	)
 }

@@ -86,13 +86,13 @@ func runChargePayment(t *testing.T, name string, outcomes map[string][]uint8, wa
 func TestChargePaymentTransitions(t *testing.T) {
 	runChargePayment(
 		t, "validate>confirmCharge>(decline)notCharged", nil, mrtr.OutcomeCancelled, 0,
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"validate", "confirmCharge"}},
-		mrtrtest.ScriptRound{Path: []string{"confirmCharge", "notCharged"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": false})}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "validate > confirmCharge"},
+		mrtrtest.ScriptRound{Path: "confirmCharge > notCharged", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": false})}},
 	)
 	runChargePayment(
 		t, "validate>confirmCharge>recheck>charge>charged", nil, mrtr.OutcomeSuccess, 1,
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"validate", "confirmCharge"}},
-		mrtrtest.ScriptRound{Path: []string{"confirmCharge", "recheck", "charge", "charged"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "validate > confirmCharge"},
+		mrtrtest.ScriptRound{Path: "confirmCharge > recheck > charge > charged", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
 	)
 }
 
@@ -148,14 +148,14 @@ func TestChargePaymentOperationIDs(t *testing.T) {
 	h := &fakeChargePayment{}
 	hs := mrtrtest.New(t, NewChargePaymentProgram(h))
 	first := []mrtrtest.ScriptRound{
-		{Asks: []string{"confirm"}, Path: []string{"validate", "confirmCharge"}},
-		{Path: []string{"confirmCharge", "recheck", "charge", "charged"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		{Asks: []string{"confirm"}, Path: "validate > confirmCharge"},
+		{Path: "confirmCharge > recheck > charge > charged", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
 	}
 	mrtrtest.RunScript(t, hs, mrtrtest.Script{Args: map[string]any{"invoiceId": "inv_0"}, Rounds: first, Want: mrtr.OutcomeSuccess})
 	before := h.fake.Effects()
 	second := []mrtrtest.ScriptRound{
-		{Asks: []string{"confirm"}, Path: []string{"validate", "confirmCharge"}},
-		{Path: []string{"confirmCharge", "recheck", "charge"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		{Asks: []string{"confirm"}, Path: "validate > confirmCharge"},
+		{Path: "confirmCharge > recheck > charge", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
 	}
 	mrtrtest.RunScript(t, hs, mrtrtest.Script{Args: map[string]any{"invoiceId": "inv_0"}, Rounds: second, Want: mrtr.OutcomeRejected})
 	if got := h.fake.Effects() - before; got != 0 {
@@ -169,11 +169,11 @@ func TestChargePaymentOperationIDs(t *testing.T) {
 func TestChargePaymentRejectedInputs(t *testing.T) {
 	runChargePayment(
 		t, "at confirmCharge: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"validate", "confirmCharge"}},
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"confirmCharge"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "validate > confirmCharge"},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "confirmCharge", Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
 	)
 	runChargePayment(
 		t, "at confirmCharge: confirmation before the gate was shown", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"validate", "confirmCharge"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "validate > confirmCharge", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
 	)
 }

@@ -96,8 +96,8 @@ func runCloseSupportTicket(t *testing.T, name string, outcomes map[string][]uint
 func TestCloseSupportTicketTransitions(t *testing.T) {
 	runCloseSupportTicket(
 		t, "lookup>askReason>close>closed", nil, mrtr.OutcomeSuccess, 1,
-		mrtrtest.ScriptRound{Asks: []string{"reason"}, Path: []string{"lookup", "askReason"}},
-		mrtrtest.ScriptRound{Path: []string{"askReason", "close", "closed"}, Send: mcp.InputResponseMap{"reason": answersCloseSupportTicket["reason"]}},
+		mrtrtest.ScriptRound{Asks: []string{"reason"}, Path: "lookup > askReason"},
+		mrtrtest.ScriptRound{Path: "askReason > close > closed", Send: mcp.InputResponseMap{"reason": answersCloseSupportTicket["reason"]}},
 	)
 }
 
@@ -161,14 +161,14 @@ func TestCloseSupportTicketOperationIDs(t *testing.T) {
 	h := &fakeCloseSupportTicket{}
 	hs := mrtrtest.New(t, NewCloseSupportTicketProgram(h))
 	first := []mrtrtest.ScriptRound{
-		{Asks: []string{"reason"}, Path: []string{"lookup", "askReason"}},
-		{Path: []string{"askReason", "close", "closed"}, Send: mcp.InputResponseMap{"reason": answersCloseSupportTicket["reason"]}},
+		{Asks: []string{"reason"}, Path: "lookup > askReason"},
+		{Path: "askReason > close > closed", Send: mcp.InputResponseMap{"reason": answersCloseSupportTicket["reason"]}},
 	}
 	mrtrtest.RunScript(t, hs, mrtrtest.Script{Args: map[string]any{"ticketId": "0"}, Rounds: first, Want: mrtr.OutcomeSuccess})
 	before := h.fake.Effects()
 	second := []mrtrtest.ScriptRound{
-		{Asks: []string{"reason"}, Path: []string{"lookup", "askReason"}},
-		{Path: []string{"askReason", "close"}, Send: mcp.InputResponseMap{"reason": answersCloseSupportTicket["reason"]}},
+		{Asks: []string{"reason"}, Path: "lookup > askReason"},
+		{Path: "askReason > close", Send: mcp.InputResponseMap{"reason": answersCloseSupportTicket["reason"]}},
 	}
 	mrtrtest.RunScript(t, hs, mrtrtest.Script{Args: map[string]any{"ticketId": "0"}, Rounds: second, Want: mrtr.OutcomeRejected})
 	if got := h.fake.Effects() - before; got != 0 {
@@ -182,7 +182,7 @@ func TestCloseSupportTicketOperationIDs(t *testing.T) {
 func TestCloseSupportTicketRejectedInputs(t *testing.T) {
 	runCloseSupportTicket(
 		t, "at askReason: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"reason"}, Path: []string{"lookup", "askReason"}},
-		mrtrtest.ScriptRound{Asks: []string{"reason"}, Path: []string{"askReason"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"reason"}, Path: "lookup > askReason"},
+		mrtrtest.ScriptRound{Asks: []string{"reason"}, Path: "askReason", Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
 	)
 }

@@ -80,8 +80,8 @@ func runNeedsRoots(t *testing.T, name string, outcomes map[string][]uint8, want 
 func TestNeedsRootsTransitions(t *testing.T) {
 	runNeedsRoots(
 		t, "probe>askModel>done", nil, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Asks: []string{"answer"}, Path: []string{"probe", "askModel"}},
-		mrtrtest.ScriptRound{Path: []string{"askModel", "done"}, Send: mcp.InputResponseMap{"answer": answersNeedsRoots["answer"]}},
+		mrtrtest.ScriptRound{Asks: []string{"answer"}, Path: "probe > askModel"},
+		mrtrtest.ScriptRound{Path: "askModel > done", Send: mcp.InputResponseMap{"answer": answersNeedsRoots["answer"]}},
 	)
 }
 
@@ -91,7 +91,7 @@ func TestNeedsRootsTransitions(t *testing.T) {
 func TestNeedsRootsRejectedInputs(t *testing.T) {
 	runNeedsRoots(
 		t, "at askModel: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"answer"}, Path: []string{"probe", "askModel"}},
-		mrtrtest.ScriptRound{Asks: []string{"answer"}, Path: []string{"askModel"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"answer"}, Path: "probe > askModel"},
+		mrtrtest.ScriptRound{Asks: []string{"answer"}, Path: "askModel", Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
 	)
 }

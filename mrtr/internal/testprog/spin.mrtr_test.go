@@ -72,6 +72,6 @@ func runSpin(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.O
 func TestSpinTransitions(t *testing.T) {
 	runSpin(
 		t, "turn>(again)turn>(stop)stopped", map[string][]uint8{"turnWheel": {1, 2}}, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Path: []string{"turn", "turn", "stopped"}},
+		mrtrtest.ScriptRound{Path: "turn > turn > stopped"},
 	)
 }

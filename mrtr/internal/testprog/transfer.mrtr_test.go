@@ -105,19 +105,19 @@ func runTransfer(t *testing.T, name string, outcomes map[string][]uint8, want mr
 func TestTransferTransitions(t *testing.T) {
 	runTransfer(
 		t, "inspect>(frozen)frozen", map[string][]uint8{"inspectAccount": {1}}, mrtr.OutcomeFailed, 0,
-		mrtrtest.ScriptRound{Path: []string{"inspect", "frozen"}},
+		mrtrtest.ScriptRound{Path: "inspect > frozen"},
 	)
 	runTransfer(
 		t, "inspect>(open)askMemo>confirm>(decline)declined", map[string][]uint8{"inspectAccount": {2}}, mrtr.OutcomeCancelled, 0,
-		mrtrtest.ScriptRound{Asks: []string{"memo", "summary"}, Path: []string{"inspect", "askMemo"}},
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"askMemo", "confirm"}, Send: mcp.InputResponseMap{"memo": answersTransfer["memo"], "summary": answersTransfer["summary"]}},
-		mrtrtest.ScriptRound{Path: []string{"confirm", "declined"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": false})}},
+		mrtrtest.ScriptRound{Asks: []string{"memo", "summary"}, Path: "inspect > askMemo"},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "askMemo > confirm", Send: mcp.InputResponseMap{"memo": answersTransfer["memo"], "summary": answersTransfer["summary"]}},
+		mrtrtest.ScriptRound{Path: "confirm > declined", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": false})}},
 	)
 	runTransfer(
 		t, "inspect>(open)askMemo>confirm>recheck>send>done", map[string][]uint8{"inspectAccount": {2}}, mrtr.OutcomeSuccess, 1,
-		mrtrtest.ScriptRound{Asks: []string{"memo", "summary"}, Path: []string{"inspect", "askMemo"}},
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"askMemo", "confirm"}, Send: mcp.InputResponseMap{"memo": answersTransfer["memo"], "summary": answersTransfer["summary"]}},
-		mrtrtest.ScriptRound{Path: []string{"confirm", "recheck", "send", "done"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"memo", "summary"}, Path: "inspect > askMemo"},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "askMemo > confirm", Send: mcp.InputResponseMap{"memo": answersTransfer["memo"], "summary": answersTransfer["summary"]}},
+		mrtrtest.ScriptRound{Path: "confirm > recheck > send > done", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
 	)
 }
 
@@ -186,16 +186,16 @@ func TestTransferOperationIDs(t *testing.T) {
 	h := &fakeTransfer{}
 	hs := mrtrtest.New(t, NewTransferProgram(h))
 	first := []mrtrtest.ScriptRound{
-		{Asks: []string{"memo", "summary"}, Path: []string{"inspect", "askMemo"}},
-		{Asks: []string{"confirm"}, Path: []string{"askMemo", "confirm"}, Send: mcp.InputResponseMap{"memo": answersTransfer["memo"], "summary": answersTransfer["summary"]}},
-		{Path: []string{"confirm", "recheck", "send", "done"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		{Asks: []string{"memo", "summary"}, Path: "inspect > askMemo"},
+		{Asks: []string{"confirm"}, Path: "askMemo > confirm", Send: mcp.InputResponseMap{"memo": answersTransfer["memo"], "summary": answersTransfer["summary"]}},
+		{Path: "confirm > recheck > send > done", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
 	}
 	mrtrtest.RunScript(t, hs, mrtrtest.Script{Args: map[string]any{"account": "acc-000", "amount": int64(1)}, Rounds: first, Want: mrtr.OutcomeSuccess})
 	before := h.fake.Effects()
 	second := []mrtrtest.ScriptRound{
-		{Asks: []string{"memo", "summary"}, Path: []string{"inspect", "askMemo"}},
-		{Asks: []string{"confirm"}, Path: []string{"askMemo", "confirm"}, Send: mcp.InputResponseMap{"memo": answersTransfer["memo"], "summary": answersTransfer["summary"]}},
-		{Path: []string{"confirm", "recheck", "send"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		{Asks: []string{"memo", "summary"}, Path: "inspect > askMemo"},
+		{Asks: []string{"confirm"}, Path: "askMemo > confirm", Send: mcp.InputResponseMap{"memo": answersTransfer["memo"], "summary": answersTransfer["summary"]}},
+		{Path: "confirm > recheck > send", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
 	}
 	mrtrtest.RunScript(t, hs, mrtrtest.Script{Args: map[string]any{"account": "acc-000", "amount": int64(1)}, Rounds: second, Want: mrtr.OutcomeRejected})
 	if got := h.fake.Effects() - before; got != 0 {
@@ -209,18 +209,18 @@ func TestTransferOperationIDs(t *testing.T) {
 func TestTransferRejectedInputs(t *testing.T) {
 	runTransfer(
 		t, "at askMemo: answers to other states", map[string][]uint8{"inspectAccount": {2}}, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"memo", "summary"}, Path: []string{"inspect", "askMemo"}},
-		mrtrtest.ScriptRound{Asks: []string{"memo", "summary"}, Path: []string{"askMemo"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"memo", "summary"}, Path: "inspect > askMemo"},
+		mrtrtest.ScriptRound{Asks: []string{"memo", "summary"}, Path: "askMemo", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
 	)
 	runTransfer(
 		t, "at confirm: answers to other states", map[string][]uint8{"inspectAccount": {2}}, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"memo", "summary"}, Path: []string{"inspect", "askMemo"}},
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"askMemo", "confirm"}, Send: mcp.InputResponseMap{"memo": answersTransfer["memo"], "summary": answersTransfer["summary"]}},
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"confirm"}, Send: mcp.InputResponseMap{"memo": answersTransfer["memo"], "summary": answersTransfer["summary"]}},
+		mrtrtest.ScriptRound{Asks: []string{"memo", "summary"}, Path: "inspect > askMemo"},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "askMemo > confirm", Send: mcp.InputResponseMap{"memo": answersTransfer["memo"], "summary": answersTransfer["summary"]}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "confirm", Send: mcp.InputResponseMap{"memo": answersTransfer["memo"], "summary": answersTransfer["summary"]}},
 	)
 	runTransfer(
 		t, "at confirm: confirmation before the gate was shown", map[string][]uint8{"inspectAccount": {2}}, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"memo", "summary"}, Path: []string{"inspect", "askMemo"}},
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"askMemo", "confirm"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "memo": answersTransfer["memo"], "summary": answersTransfer["summary"]}},
+		mrtrtest.ScriptRound{Asks: []string{"memo", "summary"}, Path: "inspect > askMemo"},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "askMemo > confirm", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "memo": answersTransfer["memo"], "summary": answersTransfer["summary"]}},
 	)
 }

@@ -89,8 +89,8 @@ func runVault(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.
 func TestVaultTransitions(t *testing.T) {
 	runVault(
 		t, "load>askPin>open>opened", nil, mrtr.OutcomeSuccess, 1,
-		mrtrtest.ScriptRound{Asks: []string{"pin"}, Path: []string{"load", "askPin"}},
-		mrtrtest.ScriptRound{Path: []string{"askPin", "open", "opened"}, Send: mcp.InputResponseMap{"pin": answersVault["pin"]}},
+		mrtrtest.ScriptRound{Asks: []string{"pin"}, Path: "load > askPin"},
+		mrtrtest.ScriptRound{Path: "askPin > open > opened", Send: mcp.InputResponseMap{"pin": answersVault["pin"]}},
 	)
 }
 
@@ -153,14 +153,14 @@ func TestVaultOperationIDs(t *testing.T) {
 	h := &fakeVault{}
 	hs := mrtrtest.New(t, NewVaultProgram(h))
 	first := []mrtrtest.ScriptRound{
-		{Asks: []string{"pin"}, Path: []string{"load", "askPin"}},
-		{Path: []string{"askPin", "open", "opened"}, Send: mcp.InputResponseMap{"pin": answersVault["pin"]}},
+		{Asks: []string{"pin"}, Path: "load > askPin"},
+		{Path: "askPin > open > opened", Send: mcp.InputResponseMap{"pin": answersVault["pin"]}},
 	}
 	mrtrtest.RunScript(t, hs, mrtrtest.Script{Args: map[string]any{"vaultId": "v-1"}, Rounds: first, Want: mrtr.OutcomeSuccess})
 	before := h.fake.Effects()
 	second := []mrtrtest.ScriptRound{
-		{Asks: []string{"pin"}, Path: []string{"load", "askPin"}},
-		{Path: []string{"askPin", "open"}, Send: mcp.InputResponseMap{"pin": answersVault["pin"]}},
+		{Asks: []string{"pin"}, Path: "load > askPin"},
+		{Path: "askPin > open", Send: mcp.InputResponseMap{"pin": answersVault["pin"]}},
 	}
 	mrtrtest.RunScript(t, hs, mrtrtest.Script{Args: map[string]any{"vaultId": "v-1"}, Rounds: second, Want: mrtr.OutcomeRejected})
 	if got := h.fake.Effects() - before; got != 0 {
@@ -174,7 +174,7 @@ func TestVaultOperationIDs(t *testing.T) {
 func TestVaultRejectedInputs(t *testing.T) {
 	runVault(
 		t, "at askPin: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"pin"}, Path: []string{"load", "askPin"}},
-		mrtrtest.ScriptRound{Asks: []string{"pin"}, Path: []string{"askPin"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"pin"}, Path: "load > askPin"},
+		mrtrtest.ScriptRound{Asks: []string{"pin"}, Path: "askPin", Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
 	)
 }

@@ -89,8 +89,8 @@ func runSearchOrders(t *testing.T, name string, outcomes map[string][]uint8, wan
 func TestSearchOrdersTransitions(t *testing.T) {
 	runSearchOrders(
 		t, "find>pick>open>opened", nil, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Asks: []string{"choice"}, Path: []string{"find", "pick"}},
-		mrtrtest.ScriptRound{Path: []string{"pick", "open", "opened"}, Send: mcp.InputResponseMap{"choice": answersSearchOrders["choice"]}},
+		mrtrtest.ScriptRound{Asks: []string{"choice"}, Path: "find > pick"},
+		mrtrtest.ScriptRound{Path: "pick > open > opened", Send: mcp.InputResponseMap{"choice": answersSearchOrders["choice"]}},
 	)
 }
 
@@ -189,7 +189,7 @@ func TestSearchOrdersValidation(t *testing.T) {
 func TestSearchOrdersRejectedInputs(t *testing.T) {
 	runSearchOrders(
 		t, "at pick: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"choice"}, Path: []string{"find", "pick"}},
-		mrtrtest.ScriptRound{Asks: []string{"choice"}, Path: []string{"pick"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"choice"}, Path: "find > pick"},
+		mrtrtest.ScriptRound{Asks: []string{"choice"}, Path: "pick", Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
 	)
 }

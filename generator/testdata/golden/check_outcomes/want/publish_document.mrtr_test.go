@@ -83,14 +83,14 @@ func runPublishDocument(t *testing.T, name string, outcomes map[string][]uint8, 
 func TestPublishDocumentTransitions(t *testing.T) {
 	runPublishDocument(
 		t, "confirmPublish>recheck>(changed)confirmPublish>(decline)notPublished", map[string][]uint8{"readyToPublish": {1}}, mrtr.OutcomeCancelled, 0,
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"confirmPublish"}},
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"confirmPublish", "recheck", "confirmPublish"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		mrtrtest.ScriptRound{Path: []string{"confirmPublish", "notPublished"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": false})}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "confirmPublish"},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "confirmPublish > recheck > confirmPublish", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		mrtrtest.ScriptRound{Path: "confirmPublish > notPublished", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": false})}},
 	)
 	runPublishDocument(
 		t, "confirmPublish>recheck>(ready)publish>published", map[string][]uint8{"readyToPublish": {2}}, mrtr.OutcomeSuccess, 1,
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"confirmPublish"}},
-		mrtrtest.ScriptRound{Path: []string{"confirmPublish", "recheck", "publish", "published"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "confirmPublish"},
+		mrtrtest.ScriptRound{Path: "confirmPublish > recheck > publish > published", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
 	)
 }
 
@@ -144,11 +144,11 @@ func TestPublishDocumentValidation(t *testing.T) {
 func TestPublishDocumentRejectedInputs(t *testing.T) {
 	runPublishDocument(
 		t, "at confirmPublish: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"confirmPublish"}},
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"confirmPublish"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "confirmPublish"},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "confirmPublish", Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
 	)
 	runPublishDocument(
 		t, "at confirmPublish: confirmation before the gate was shown", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"confirmPublish"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "confirmPublish", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
 	)
 }

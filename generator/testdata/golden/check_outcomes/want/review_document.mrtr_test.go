@@ -93,32 +93,32 @@ func runReviewDocument(t *testing.T, name string, outcomes map[string][]uint8, w
 func TestReviewDocumentTransitions(t *testing.T) {
 	runReviewDocument(
 		t, "load>review>(rejected)rejected", map[string][]uint8{"reviewDocument": {3}}, mrtr.OutcomeFailed, 0,
-		mrtrtest.ScriptRound{Path: []string{"load", "review", "rejected"}},
+		mrtrtest.ScriptRound{Path: "load > review > rejected"},
 	)
 	runReviewDocument(
 		t, "load>review>(approved)approve>approved", map[string][]uint8{"reviewDocument": {1}}, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Path: []string{"load", "review", "approve", "approved"}},
+		mrtrtest.ScriptRound{Path: "load > review > approve > approved"},
 	)
 	runReviewDocument(
 		t, "load>review>(needsWork)askRevision>(decline)abandoned", map[string][]uint8{"reviewDocument": {2}}, mrtr.OutcomeCancelled, 0,
-		mrtrtest.ScriptRound{Asks: []string{"change"}, Path: []string{"load", "review", "askRevision"}},
-		mrtrtest.ScriptRound{Path: []string{"askRevision", "abandoned"}, Send: mcp.InputResponseMap{"change": mrtrtest.Decline()}},
+		mrtrtest.ScriptRound{Asks: []string{"change"}, Path: "load > review > askRevision"},
+		mrtrtest.ScriptRound{Path: "askRevision > abandoned", Send: mcp.InputResponseMap{"change": mrtrtest.Decline()}},
 	)
 	runReviewDocument(
 		t, "load>review>(needsWork)askRevision>reReview>(rejected)rejected", map[string][]uint8{"reviewDocument": {2, 3}}, mrtr.OutcomeFailed, 0,
-		mrtrtest.ScriptRound{Asks: []string{"change"}, Path: []string{"load", "review", "askRevision"}},
-		mrtrtest.ScriptRound{Path: []string{"askRevision", "reReview", "rejected"}, Send: mcp.InputResponseMap{"change": answersReviewDocument["change"]}},
+		mrtrtest.ScriptRound{Asks: []string{"change"}, Path: "load > review > askRevision"},
+		mrtrtest.ScriptRound{Path: "askRevision > reReview > rejected", Send: mcp.InputResponseMap{"change": answersReviewDocument["change"]}},
 	)
 	runReviewDocument(
 		t, "load>review>(needsWork)askRevision>reReview>(approved)approve>approved", map[string][]uint8{"reviewDocument": {2, 1}}, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Asks: []string{"change"}, Path: []string{"load", "review", "askRevision"}},
-		mrtrtest.ScriptRound{Path: []string{"askRevision", "reReview", "approve", "approved"}, Send: mcp.InputResponseMap{"change": answersReviewDocument["change"]}},
+		mrtrtest.ScriptRound{Asks: []string{"change"}, Path: "load > review > askRevision"},
+		mrtrtest.ScriptRound{Path: "askRevision > reReview > approve > approved", Send: mcp.InputResponseMap{"change": answersReviewDocument["change"]}},
 	)
 	runReviewDocument(
 		t, "load>review>(needsWork)askRevision>reReview>(needsWork)askRevision>(decline)abandoned", map[string][]uint8{"reviewDocument": {2, 2}}, mrtr.OutcomeCancelled, 0,
-		mrtrtest.ScriptRound{Asks: []string{"change"}, Path: []string{"load", "review", "askRevision"}},
-		mrtrtest.ScriptRound{Asks: []string{"change"}, Path: []string{"askRevision", "reReview", "askRevision"}, Send: mcp.InputResponseMap{"change": answersReviewDocument["change"]}},
-		mrtrtest.ScriptRound{Path: []string{"askRevision", "abandoned"}, Send: mcp.InputResponseMap{"change": mrtrtest.Decline()}},
+		mrtrtest.ScriptRound{Asks: []string{"change"}, Path: "load > review > askRevision"},
+		mrtrtest.ScriptRound{Asks: []string{"change"}, Path: "askRevision > reReview > askRevision", Send: mcp.InputResponseMap{"change": answersReviewDocument["change"]}},
+		mrtrtest.ScriptRound{Path: "askRevision > abandoned", Send: mcp.InputResponseMap{"change": mrtrtest.Decline()}},
 	)
 }
 
@@ -179,7 +179,7 @@ func TestReviewDocumentValidation(t *testing.T) {
 func TestReviewDocumentRejectedInputs(t *testing.T) {
 	runReviewDocument(
 		t, "at askRevision: answers to other states", map[string][]uint8{"reviewDocument": {2}}, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"change"}, Path: []string{"load", "review", "askRevision"}},
-		mrtrtest.ScriptRound{Asks: []string{"change"}, Path: []string{"askRevision"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"change"}, Path: "load > review > askRevision"},
+		mrtrtest.ScriptRound{Asks: []string{"change"}, Path: "askRevision", Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
 	)
 }

@@ -86,36 +86,36 @@ func runCleanUpBranches(t *testing.T, name string, outcomes map[string][]uint8, 
 func TestCleanUpBranchesTransitions(t *testing.T) {
 	runCleanUpBranches(
 		t, "scan>confirmMerged>(decline)keptAll", nil, mrtr.OutcomeCancelled, 0,
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"scan", "confirmMerged"}},
-		mrtrtest.ScriptRound{Path: []string{"confirmMerged", "keptAll"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": false})}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "scan > confirmMerged"},
+		mrtrtest.ScriptRound{Path: "confirmMerged > keptAll", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": false})}},
 	)
 	runCleanUpBranches(
 		t, "scan>confirmMerged>confirmStale>(cancel)keptAll", nil, mrtr.OutcomeCancelled, 0,
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"scan", "confirmMerged"}},
-		mrtrtest.ScriptRound{Asks: []string{"staleBranches"}, Path: []string{"confirmMerged", "confirmStale"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		mrtrtest.ScriptRound{Path: []string{"confirmStale", "keptAll"}, Send: mcp.InputResponseMap{"staleBranches": mrtrtest.Cancel()}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "scan > confirmMerged"},
+		mrtrtest.ScriptRound{Asks: []string{"staleBranches"}, Path: "confirmMerged > confirmStale", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		mrtrtest.ScriptRound{Path: "confirmStale > keptAll", Send: mcp.InputResponseMap{"staleBranches": mrtrtest.Cancel()}},
 	)
 	runCleanUpBranches(
 		t, "scan>confirmMerged>confirmStale>confirmTags>(cancel)keptAll", nil, mrtr.OutcomeCancelled, 0,
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"scan", "confirmMerged"}},
-		mrtrtest.ScriptRound{Asks: []string{"staleBranches"}, Path: []string{"confirmMerged", "confirmStale"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		mrtrtest.ScriptRound{Asks: []string{"tags"}, Path: []string{"confirmStale", "confirmTags"}, Send: mcp.InputResponseMap{"staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true})}},
-		mrtrtest.ScriptRound{Path: []string{"confirmTags", "keptAll"}, Send: mcp.InputResponseMap{"tags": mrtrtest.Cancel()}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "scan > confirmMerged"},
+		mrtrtest.ScriptRound{Asks: []string{"staleBranches"}, Path: "confirmMerged > confirmStale", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"tags"}, Path: "confirmStale > confirmTags", Send: mcp.InputResponseMap{"staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true})}},
+		mrtrtest.ScriptRound{Path: "confirmTags > keptAll", Send: mcp.InputResponseMap{"tags": mrtrtest.Cancel()}},
 	)
 	runCleanUpBranches(
 		t, "scan>confirmMerged>confirmStale>confirmTags>confirmFinal>recheck>delete>deleted", nil, mrtr.OutcomeSuccess, 1,
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"scan", "confirmMerged"}},
-		mrtrtest.ScriptRound{Asks: []string{"staleBranches"}, Path: []string{"confirmMerged", "confirmStale"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		mrtrtest.ScriptRound{Asks: []string{"tags"}, Path: []string{"confirmStale", "confirmTags"}, Send: mcp.InputResponseMap{"staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true})}},
-		mrtrtest.ScriptRound{Asks: []string{"final"}, Path: []string{"confirmTags", "confirmFinal"}, Send: mcp.InputResponseMap{"tags": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		mrtrtest.ScriptRound{Path: []string{"confirmFinal", "recheck", "delete", "deleted"}, Send: mcp.InputResponseMap{"final": mrtrtest.Accept(map[string]any{"sure": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "scan > confirmMerged"},
+		mrtrtest.ScriptRound{Asks: []string{"staleBranches"}, Path: "confirmMerged > confirmStale", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"tags"}, Path: "confirmStale > confirmTags", Send: mcp.InputResponseMap{"staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"final"}, Path: "confirmTags > confirmFinal", Send: mcp.InputResponseMap{"tags": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		mrtrtest.ScriptRound{Path: "confirmFinal > recheck > delete > deleted", Send: mcp.InputResponseMap{"final": mrtrtest.Accept(map[string]any{"sure": true})}},
 	)
 	runCleanUpBranches(
 		t, "scan>confirmMerged>confirmStale>confirmTags>(decline)recheck>delete>deleted", nil, mrtr.OutcomeSuccess, 1,
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"scan", "confirmMerged"}},
-		mrtrtest.ScriptRound{Asks: []string{"staleBranches"}, Path: []string{"confirmMerged", "confirmStale"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		mrtrtest.ScriptRound{Asks: []string{"tags"}, Path: []string{"confirmStale", "confirmTags"}, Send: mcp.InputResponseMap{"staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true})}},
-		mrtrtest.ScriptRound{Path: []string{"confirmTags", "recheck", "delete", "deleted"}, Send: mcp.InputResponseMap{"tags": mrtrtest.Accept(map[string]any{"confirm": false})}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "scan > confirmMerged"},
+		mrtrtest.ScriptRound{Asks: []string{"staleBranches"}, Path: "confirmMerged > confirmStale", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"tags"}, Path: "confirmStale > confirmTags", Send: mcp.InputResponseMap{"staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true})}},
+		mrtrtest.ScriptRound{Path: "confirmTags > recheck > delete > deleted", Send: mcp.InputResponseMap{"tags": mrtrtest.Accept(map[string]any{"confirm": false})}},
 	)
 }
 
@@ -169,50 +169,50 @@ func TestCleanUpBranchesValidation(t *testing.T) {
 func TestCleanUpBranchesRejectedInputs(t *testing.T) {
 	runCleanUpBranches(
 		t, "at confirmMerged: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"scan", "confirmMerged"}},
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"confirmMerged"}, Send: mcp.InputResponseMap{"final": mrtrtest.Accept(map[string]any{"sure": true}), "staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true}), "tags": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "scan > confirmMerged"},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "confirmMerged", Send: mcp.InputResponseMap{"final": mrtrtest.Accept(map[string]any{"sure": true}), "staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true}), "tags": mrtrtest.Accept(map[string]any{"confirm": true})}},
 	)
 	runCleanUpBranches(
 		t, "at confirmMerged: confirmation before the gate was shown", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"scan", "confirmMerged"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "scan > confirmMerged", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
 	)
 	runCleanUpBranches(
 		t, "at confirmStale: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"scan", "confirmMerged"}},
-		mrtrtest.ScriptRound{Asks: []string{"staleBranches"}, Path: []string{"confirmMerged", "confirmStale"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		mrtrtest.ScriptRound{Asks: []string{"staleBranches"}, Path: []string{"confirmStale"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "final": mrtrtest.Accept(map[string]any{"sure": true}), "tags": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "scan > confirmMerged"},
+		mrtrtest.ScriptRound{Asks: []string{"staleBranches"}, Path: "confirmMerged > confirmStale", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"staleBranches"}, Path: "confirmStale", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "final": mrtrtest.Accept(map[string]any{"sure": true}), "tags": mrtrtest.Accept(map[string]any{"confirm": true})}},
 	)
 	runCleanUpBranches(
 		t, "at confirmStale: confirmation before the gate was shown", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"scan", "confirmMerged"}},
-		mrtrtest.ScriptRound{Asks: []string{"staleBranches"}, Path: []string{"confirmMerged", "confirmStale"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "scan > confirmMerged"},
+		mrtrtest.ScriptRound{Asks: []string{"staleBranches"}, Path: "confirmMerged > confirmStale", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true})}},
 	)
 	runCleanUpBranches(
 		t, "at confirmTags: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"scan", "confirmMerged"}},
-		mrtrtest.ScriptRound{Asks: []string{"staleBranches"}, Path: []string{"confirmMerged", "confirmStale"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		mrtrtest.ScriptRound{Asks: []string{"tags"}, Path: []string{"confirmStale", "confirmTags"}, Send: mcp.InputResponseMap{"staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true})}},
-		mrtrtest.ScriptRound{Asks: []string{"tags"}, Path: []string{"confirmTags"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "final": mrtrtest.Accept(map[string]any{"sure": true}), "staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "scan > confirmMerged"},
+		mrtrtest.ScriptRound{Asks: []string{"staleBranches"}, Path: "confirmMerged > confirmStale", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"tags"}, Path: "confirmStale > confirmTags", Send: mcp.InputResponseMap{"staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"tags"}, Path: "confirmTags", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "final": mrtrtest.Accept(map[string]any{"sure": true}), "staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true})}},
 	)
 	runCleanUpBranches(
 		t, "at confirmTags: confirmation before the gate was shown", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"scan", "confirmMerged"}},
-		mrtrtest.ScriptRound{Asks: []string{"staleBranches"}, Path: []string{"confirmMerged", "confirmStale"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		mrtrtest.ScriptRound{Asks: []string{"tags"}, Path: []string{"confirmStale", "confirmTags"}, Send: mcp.InputResponseMap{"staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true}), "tags": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "scan > confirmMerged"},
+		mrtrtest.ScriptRound{Asks: []string{"staleBranches"}, Path: "confirmMerged > confirmStale", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"tags"}, Path: "confirmStale > confirmTags", Send: mcp.InputResponseMap{"staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true}), "tags": mrtrtest.Accept(map[string]any{"confirm": true})}},
 	)
 	runCleanUpBranches(
 		t, "at confirmFinal: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"scan", "confirmMerged"}},
-		mrtrtest.ScriptRound{Asks: []string{"staleBranches"}, Path: []string{"confirmMerged", "confirmStale"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		mrtrtest.ScriptRound{Asks: []string{"tags"}, Path: []string{"confirmStale", "confirmTags"}, Send: mcp.InputResponseMap{"staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true})}},
-		mrtrtest.ScriptRound{Asks: []string{"final"}, Path: []string{"confirmTags", "confirmFinal"}, Send: mcp.InputResponseMap{"tags": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		mrtrtest.ScriptRound{Asks: []string{"final"}, Path: []string{"confirmFinal"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true}), "tags": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "scan > confirmMerged"},
+		mrtrtest.ScriptRound{Asks: []string{"staleBranches"}, Path: "confirmMerged > confirmStale", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"tags"}, Path: "confirmStale > confirmTags", Send: mcp.InputResponseMap{"staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"final"}, Path: "confirmTags > confirmFinal", Send: mcp.InputResponseMap{"tags": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"final"}, Path: "confirmFinal", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true}), "tags": mrtrtest.Accept(map[string]any{"confirm": true})}},
 	)
 	runCleanUpBranches(
 		t, "at confirmFinal: confirmation before the gate was shown", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"scan", "confirmMerged"}},
-		mrtrtest.ScriptRound{Asks: []string{"staleBranches"}, Path: []string{"confirmMerged", "confirmStale"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		mrtrtest.ScriptRound{Asks: []string{"tags"}, Path: []string{"confirmStale", "confirmTags"}, Send: mcp.InputResponseMap{"staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true})}},
-		mrtrtest.ScriptRound{Asks: []string{"final"}, Path: []string{"confirmTags", "confirmFinal"}, Send: mcp.InputResponseMap{"final": mrtrtest.Accept(map[string]any{"sure": true}), "tags": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "scan > confirmMerged"},
+		mrtrtest.ScriptRound{Asks: []string{"staleBranches"}, Path: "confirmMerged > confirmStale", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"tags"}, Path: "confirmStale > confirmTags", Send: mcp.InputResponseMap{"staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"final"}, Path: "confirmTags > confirmFinal", Send: mcp.InputResponseMap{"final": mrtrtest.Accept(map[string]any{"sure": true}), "tags": mrtrtest.Accept(map[string]any{"confirm": true})}},
 	)
 }

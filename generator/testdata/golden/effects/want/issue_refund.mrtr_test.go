@@ -105,9 +105,9 @@ func runIssueRefund(t *testing.T, name string, outcomes map[string][]uint8, want
 func TestIssueRefundTransitions(t *testing.T) {
 	runIssueRefund(
 		t, "check>askChannel>confirmRefund>recheck>reserve>refund>notify>audit>done", nil, mrtr.OutcomeSuccess, 4,
-		mrtrtest.ScriptRound{Asks: []string{"channel"}, Path: []string{"check", "askChannel"}},
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"askChannel", "confirmRefund"}, Send: mcp.InputResponseMap{"channel": answersIssueRefund["channel"]}},
-		mrtrtest.ScriptRound{Path: []string{"confirmRefund", "recheck", "reserve", "refund", "notify", "audit", "done"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"channel"}, Path: "check > askChannel"},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "askChannel > confirmRefund", Send: mcp.InputResponseMap{"channel": answersIssueRefund["channel"]}},
+		mrtrtest.ScriptRound{Path: "confirmRefund > recheck > reserve > refund > notify > audit > done", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
 	)
 }
 
@@ -176,16 +176,16 @@ func TestIssueRefundOperationIDs(t *testing.T) {
 	h := &fakeIssueRefund{}
 	hs := mrtrtest.New(t, NewIssueRefundProgram(h))
 	first := []mrtrtest.ScriptRound{
-		{Asks: []string{"channel"}, Path: []string{"check", "askChannel"}},
-		{Asks: []string{"confirm"}, Path: []string{"askChannel", "confirmRefund"}, Send: mcp.InputResponseMap{"channel": answersIssueRefund["channel"]}},
-		{Path: []string{"confirmRefund", "recheck", "reserve", "refund", "notify", "audit", "done"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		{Asks: []string{"channel"}, Path: "check > askChannel"},
+		{Asks: []string{"confirm"}, Path: "askChannel > confirmRefund", Send: mcp.InputResponseMap{"channel": answersIssueRefund["channel"]}},
+		{Path: "confirmRefund > recheck > reserve > refund > notify > audit > done", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
 	}
 	mrtrtest.RunScript(t, hs, mrtrtest.Script{Args: map[string]any{"amountCents": int64(1), "orderId": "ord_0"}, Rounds: first, Want: mrtr.OutcomeSuccess})
 	before := h.fake.Effects()
 	second := []mrtrtest.ScriptRound{
-		{Asks: []string{"channel"}, Path: []string{"check", "askChannel"}},
-		{Asks: []string{"confirm"}, Path: []string{"askChannel", "confirmRefund"}, Send: mcp.InputResponseMap{"channel": answersIssueRefund["channel"]}},
-		{Path: []string{"confirmRefund", "recheck", "reserve", "refund"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		{Asks: []string{"channel"}, Path: "check > askChannel"},
+		{Asks: []string{"confirm"}, Path: "askChannel > confirmRefund", Send: mcp.InputResponseMap{"channel": answersIssueRefund["channel"]}},
+		{Path: "confirmRefund > recheck > reserve > refund", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
 	}
 	mrtrtest.RunScript(t, hs, mrtrtest.Script{Args: map[string]any{"amountCents": int64(1), "orderId": "ord_0"}, Rounds: second, Want: mrtr.OutcomeRejected})
 	if got := h.fake.Effects() - before; got != 1 {
@@ -199,18 +199,18 @@ func TestIssueRefundOperationIDs(t *testing.T) {
 func TestIssueRefundRejectedInputs(t *testing.T) {
 	runIssueRefund(
 		t, "at askChannel: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"channel"}, Path: []string{"check", "askChannel"}},
-		mrtrtest.ScriptRound{Asks: []string{"channel"}, Path: []string{"askChannel"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"channel"}, Path: "check > askChannel"},
+		mrtrtest.ScriptRound{Asks: []string{"channel"}, Path: "askChannel", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
 	)
 	runIssueRefund(
 		t, "at confirmRefund: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"channel"}, Path: []string{"check", "askChannel"}},
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"askChannel", "confirmRefund"}, Send: mcp.InputResponseMap{"channel": answersIssueRefund["channel"]}},
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"confirmRefund"}, Send: mcp.InputResponseMap{"channel": answersIssueRefund["channel"]}},
+		mrtrtest.ScriptRound{Asks: []string{"channel"}, Path: "check > askChannel"},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "askChannel > confirmRefund", Send: mcp.InputResponseMap{"channel": answersIssueRefund["channel"]}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "confirmRefund", Send: mcp.InputResponseMap{"channel": answersIssueRefund["channel"]}},
 	)
 	runIssueRefund(
 		t, "at confirmRefund: confirmation before the gate was shown", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"channel"}, Path: []string{"check", "askChannel"}},
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"askChannel", "confirmRefund"}, Send: mcp.InputResponseMap{"channel": answersIssueRefund["channel"], "confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"channel"}, Path: "check > askChannel"},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "askChannel > confirmRefund", Send: mcp.InputResponseMap{"channel": answersIssueRefund["channel"], "confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
 	)
 }

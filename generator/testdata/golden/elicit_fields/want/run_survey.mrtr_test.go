@@ -115,8 +115,8 @@ func runRunSurvey(t *testing.T, name string, outcomes map[string][]uint8, want m
 func TestRunSurveyTransitions(t *testing.T) {
 	runRunSurvey(
 		t, "lookup>askForm>saveAnswers>thanks", nil, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Asks: []string{"form"}, Path: []string{"lookup", "askForm"}},
-		mrtrtest.ScriptRound{Path: []string{"askForm", "saveAnswers", "thanks"}, Send: mcp.InputResponseMap{"form": answersRunSurvey["form"]}},
+		mrtrtest.ScriptRound{Asks: []string{"form"}, Path: "lookup > askForm"},
+		mrtrtest.ScriptRound{Path: "askForm > saveAnswers > thanks", Send: mcp.InputResponseMap{"form": answersRunSurvey["form"]}},
 	)
 }
 
@@ -213,7 +213,7 @@ func TestRunSurveyValidation(t *testing.T) {
 func TestRunSurveyRejectedInputs(t *testing.T) {
 	runRunSurvey(
 		t, "at askForm: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"form"}, Path: []string{"lookup", "askForm"}},
-		mrtrtest.ScriptRound{Asks: []string{"form"}, Path: []string{"askForm"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"form"}, Path: "lookup > askForm"},
+		mrtrtest.ScriptRound{Asks: []string{"form"}, Path: "askForm", Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
 	)
 }

@@ -97,9 +97,9 @@ func runTriageTicket(t *testing.T, name string, outcomes map[string][]uint8, wan
 func TestTriageTicketTransitions(t *testing.T) {
 	runTriageTicket(
 		t, "lookup>askImpact>askCustomer>save>done", nil, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Asks: []string{"impact"}, Path: []string{"lookup", "askImpact"}},
-		mrtrtest.ScriptRound{Asks: []string{"customer", "internal"}, Path: []string{"askImpact", "askCustomer"}, Send: mcp.InputResponseMap{"impact": answersTriageTicket["impact"]}},
-		mrtrtest.ScriptRound{Path: []string{"askCustomer", "save", "done"}, Send: mcp.InputResponseMap{"customer": answersTriageTicket["customer"], "internal": answersTriageTicket["internal"]}},
+		mrtrtest.ScriptRound{Asks: []string{"impact"}, Path: "lookup > askImpact"},
+		mrtrtest.ScriptRound{Asks: []string{"customer", "internal"}, Path: "askImpact > askCustomer", Send: mcp.InputResponseMap{"impact": answersTriageTicket["impact"]}},
+		mrtrtest.ScriptRound{Path: "askCustomer > save > done", Send: mcp.InputResponseMap{"customer": answersTriageTicket["customer"], "internal": answersTriageTicket["internal"]}},
 	)
 }
 
@@ -172,13 +172,13 @@ func TestTriageTicketValidation(t *testing.T) {
 func TestTriageTicketRejectedInputs(t *testing.T) {
 	runTriageTicket(
 		t, "at askImpact: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"impact"}, Path: []string{"lookup", "askImpact"}},
-		mrtrtest.ScriptRound{Asks: []string{"impact"}, Path: []string{"askImpact"}, Send: mcp.InputResponseMap{"customer": answersTriageTicket["customer"], "internal": answersTriageTicket["internal"]}},
+		mrtrtest.ScriptRound{Asks: []string{"impact"}, Path: "lookup > askImpact"},
+		mrtrtest.ScriptRound{Asks: []string{"impact"}, Path: "askImpact", Send: mcp.InputResponseMap{"customer": answersTriageTicket["customer"], "internal": answersTriageTicket["internal"]}},
 	)
 	runTriageTicket(
 		t, "at askCustomer: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"impact"}, Path: []string{"lookup", "askImpact"}},
-		mrtrtest.ScriptRound{Asks: []string{"customer", "internal"}, Path: []string{"askImpact", "askCustomer"}, Send: mcp.InputResponseMap{"impact": answersTriageTicket["impact"]}},
-		mrtrtest.ScriptRound{Asks: []string{"customer", "internal"}, Path: []string{"askCustomer"}, Send: mcp.InputResponseMap{"impact": answersTriageTicket["impact"]}},
+		mrtrtest.ScriptRound{Asks: []string{"impact"}, Path: "lookup > askImpact"},
+		mrtrtest.ScriptRound{Asks: []string{"customer", "internal"}, Path: "askImpact > askCustomer", Send: mcp.InputResponseMap{"impact": answersTriageTicket["impact"]}},
+		mrtrtest.ScriptRound{Asks: []string{"customer", "internal"}, Path: "askCustomer", Send: mcp.InputResponseMap{"impact": answersTriageTicket["impact"]}},
 	)
 }

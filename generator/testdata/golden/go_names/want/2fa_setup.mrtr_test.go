@@ -71,7 +71,7 @@ func runX2faSetup(t *testing.T, name string, outcomes map[string][]uint8, want m
 func TestX2faSetupTransitions(t *testing.T) {
 	runX2faSetup(
 		t, "done", nil, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Path: []string{"done"}},
+		mrtrtest.ScriptRound{Path: "done"},
 	)
 }
 

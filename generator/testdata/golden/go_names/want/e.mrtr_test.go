@@ -65,6 +65,6 @@ func runE(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outc
 func TestETransitions(t *testing.T) {
 	runE(
 		t, "done", nil, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Path: []string{"done"}},
+		mrtrtest.ScriptRound{Path: "done"},
 	)
 }

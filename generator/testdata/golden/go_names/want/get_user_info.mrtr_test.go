@@ -93,12 +93,12 @@ func runGetUserInfo(t *testing.T, name string, outcomes map[string][]uint8, want
 func TestGetUserInfoTransitions(t *testing.T) {
 	runGetUserInfo(
 		t, "fetchHTTP>(found_it)askSSO>done", map[string][]uint8{"fetchUserAPI": {1}}, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Asks: []string{"sso_URL"}, Path: []string{"fetchHTTP", "askSSO"}},
-		mrtrtest.ScriptRound{Path: []string{"askSSO", "done"}, Send: mcp.InputResponseMap{"sso_URL": answersGetUserInfo["sso_URL"]}},
+		mrtrtest.ScriptRound{Asks: []string{"sso_URL"}, Path: "fetchHTTP > askSSO"},
+		mrtrtest.ScriptRound{Path: "askSSO > done", Send: mcp.InputResponseMap{"sso_URL": answersGetUserInfo["sso_URL"]}},
 	)
 	runGetUserInfo(
 		t, "fetchHTTP>(not_found)missing", map[string][]uint8{"fetchUserAPI": {2}}, mrtr.OutcomeFailed, 0,
-		mrtrtest.ScriptRound{Path: []string{"fetchHTTP", "missing"}},
+		mrtrtest.ScriptRound{Path: "fetchHTTP > missing"},
 	)
 }
 
@@ -174,7 +174,7 @@ func TestGetUserInfoValidation(t *testing.T) {
 func TestGetUserInfoRejectedInputs(t *testing.T) {
 	runGetUserInfo(
 		t, "at askSSO: answers to other states", map[string][]uint8{"fetchUserAPI": {1}}, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"sso_URL"}, Path: []string{"fetchHTTP", "askSSO"}},
-		mrtrtest.ScriptRound{Asks: []string{"sso_URL"}, Path: []string{"askSSO"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"sso_URL"}, Path: "fetchHTTP > askSSO"},
+		mrtrtest.ScriptRound{Asks: []string{"sso_URL"}, Path: "askSSO", Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
 	)
 }

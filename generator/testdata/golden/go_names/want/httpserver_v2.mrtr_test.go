@@ -71,7 +71,7 @@ func runHTTPServerV2(t *testing.T, name string, outcomes map[string][]uint8, wan
 func TestHTTPServerV2Transitions(t *testing.T) {
 	runHTTPServerV2(
 		t, "done", nil, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Path: []string{"done"}},
+		mrtrtest.ScriptRound{Path: "done"},
 	)
 }
 

@@ -65,6 +65,6 @@ func runType(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.O
 func TestTypeTransitions(t *testing.T) {
 	runType(
 		t, "done", nil, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Path: []string{"done"}},
+		mrtrtest.ScriptRound{Path: "done"},
 	)
 }

@@ -98,19 +98,19 @@ func runDraftRelease(t *testing.T, name string, outcomes map[string][]uint8, wan
 func TestDraftReleaseTransitions(t *testing.T) {
 	runDraftRelease(
 		t, "collect>gather>(decline)dropped", nil, mrtr.OutcomeCancelled, 0,
-		mrtrtest.ScriptRound{Asks: []string{"audience", "outline", "workspace"}, Path: []string{"collect", "gather"}},
-		mrtrtest.ScriptRound{Path: []string{"gather", "dropped"}, Send: mcp.InputResponseMap{"audience": mrtrtest.Decline(), "outline": answersDraftRelease["outline"], "workspace": answersDraftRelease["workspace"]}},
+		mrtrtest.ScriptRound{Asks: []string{"audience", "outline", "workspace"}, Path: "collect > gather"},
+		mrtrtest.ScriptRound{Path: "gather > dropped", Send: mcp.InputResponseMap{"audience": mrtrtest.Decline(), "outline": answersDraftRelease["outline"], "workspace": answersDraftRelease["workspace"]}},
 	)
 	runDraftRelease(
 		t, "collect>gather>polish>publish>published", nil, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Asks: []string{"audience", "outline", "workspace"}, Path: []string{"collect", "gather"}},
-		mrtrtest.ScriptRound{Asks: []string{"repos", "summary"}, Path: []string{"gather", "polish"}, Send: mcp.InputResponseMap{"audience": answersDraftRelease["audience"], "outline": answersDraftRelease["outline"], "workspace": answersDraftRelease["workspace"]}},
-		mrtrtest.ScriptRound{Path: []string{"polish", "publish", "published"}, Send: mcp.InputResponseMap{"repos": answersDraftRelease["repos"], "summary": answersDraftRelease["summary"]}},
+		mrtrtest.ScriptRound{Asks: []string{"audience", "outline", "workspace"}, Path: "collect > gather"},
+		mrtrtest.ScriptRound{Asks: []string{"repos", "summary"}, Path: "gather > polish", Send: mcp.InputResponseMap{"audience": answersDraftRelease["audience"], "outline": answersDraftRelease["outline"], "workspace": answersDraftRelease["workspace"]}},
+		mrtrtest.ScriptRound{Path: "polish > publish > published", Send: mcp.InputResponseMap{"repos": answersDraftRelease["repos"], "summary": answersDraftRelease["summary"]}},
 	)
 	runDraftRelease(
 		t, "collect>gather>(cancel)cancelled", nil, mrtr.OutcomeCancelled, 0,
-		mrtrtest.ScriptRound{Asks: []string{"audience", "outline", "workspace"}, Path: []string{"collect", "gather"}},
-		mrtrtest.ScriptRound{Path: []string{"gather", "cancelled"}, Send: mcp.InputResponseMap{"audience": mrtrtest.Cancel(), "outline": answersDraftRelease["outline"], "workspace": answersDraftRelease["workspace"]}},
+		mrtrtest.ScriptRound{Asks: []string{"audience", "outline", "workspace"}, Path: "collect > gather"},
+		mrtrtest.ScriptRound{Path: "gather > cancelled", Send: mcp.InputResponseMap{"audience": mrtrtest.Cancel(), "outline": answersDraftRelease["outline"], "workspace": answersDraftRelease["workspace"]}},
 	)
 }
 
@@ -172,13 +172,13 @@ func TestDraftReleaseValidation(t *testing.T) {
 func TestDraftReleaseRejectedInputs(t *testing.T) {
 	runDraftRelease(
 		t, "at gather: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"audience", "outline", "workspace"}, Path: []string{"collect", "gather"}},
-		mrtrtest.ScriptRound{Asks: []string{"audience", "outline", "workspace"}, Path: []string{"gather"}, Send: mcp.InputResponseMap{"repos": answersDraftRelease["repos"], "summary": answersDraftRelease["summary"]}},
+		mrtrtest.ScriptRound{Asks: []string{"audience", "outline", "workspace"}, Path: "collect > gather"},
+		mrtrtest.ScriptRound{Asks: []string{"audience", "outline", "workspace"}, Path: "gather", Send: mcp.InputResponseMap{"repos": answersDraftRelease["repos"], "summary": answersDraftRelease["summary"]}},
 	)
 	runDraftRelease(
 		t, "at polish: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"audience", "outline", "workspace"}, Path: []string{"collect", "gather"}},
-		mrtrtest.ScriptRound{Asks: []string{"repos", "summary"}, Path: []string{"gather", "polish"}, Send: mcp.InputResponseMap{"audience": answersDraftRelease["audience"], "outline": answersDraftRelease["outline"], "workspace": answersDraftRelease["workspace"]}},
-		mrtrtest.ScriptRound{Asks: []string{"repos", "summary"}, Path: []string{"polish"}, Send: mcp.InputResponseMap{"audience": answersDraftRelease["audience"], "outline": answersDraftRelease["outline"], "workspace": answersDraftRelease["workspace"]}},
+		mrtrtest.ScriptRound{Asks: []string{"audience", "outline", "workspace"}, Path: "collect > gather"},
+		mrtrtest.ScriptRound{Asks: []string{"repos", "summary"}, Path: "gather > polish", Send: mcp.InputResponseMap{"audience": answersDraftRelease["audience"], "outline": answersDraftRelease["outline"], "workspace": answersDraftRelease["workspace"]}},
+		mrtrtest.ScriptRound{Asks: []string{"repos", "summary"}, Path: "polish", Send: mcp.InputResponseMap{"audience": answersDraftRelease["audience"], "outline": answersDraftRelease["outline"], "workspace": answersDraftRelease["workspace"]}},
 	)
 }

@@ -89,8 +89,8 @@ func runSuggestTitle(t *testing.T, name string, outcomes map[string][]uint8, wan
 func TestSuggestTitleTransitions(t *testing.T) {
 	runSuggestTitle(
 		t, "lookup>askModel>done", nil, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Asks: []string{"folders", "title"}, Path: []string{"lookup", "askModel"}},
-		mrtrtest.ScriptRound{Path: []string{"askModel", "done"}, Send: mcp.InputResponseMap{"folders": answersSuggestTitle["folders"], "title": answersSuggestTitle["title"]}},
+		mrtrtest.ScriptRound{Asks: []string{"folders", "title"}, Path: "lookup > askModel"},
+		mrtrtest.ScriptRound{Path: "askModel > done", Send: mcp.InputResponseMap{"folders": answersSuggestTitle["folders"], "title": answersSuggestTitle["title"]}},
 	)
 }
 
@@ -144,7 +144,7 @@ func TestSuggestTitleValidation(t *testing.T) {
 func TestSuggestTitleRejectedInputs(t *testing.T) {
 	runSuggestTitle(
 		t, "at askModel: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"folders", "title"}, Path: []string{"lookup", "askModel"}},
-		mrtrtest.ScriptRound{Asks: []string{"folders", "title"}, Path: []string{"askModel"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"folders", "title"}, Path: "lookup > askModel"},
+		mrtrtest.ScriptRound{Asks: []string{"folders", "title"}, Path: "askModel", Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
 	)
 }

@@ -102,15 +102,15 @@ func runDeployService(t *testing.T, name string, outcomes map[string][]uint8, wa
 func TestDeployServiceTransitions(t *testing.T) {
 	runDeployService(
 		t, "inspect>askTarget>confirmDeploy>(decline)aborted", nil, mrtr.OutcomeCancelled, 0,
-		mrtrtest.ScriptRound{Asks: []string{"changelog", "checkout", "target"}, Path: []string{"inspect", "askTarget"}},
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"askTarget", "confirmDeploy"}, Send: mcp.InputResponseMap{"changelog": answersDeployService["changelog"], "checkout": answersDeployService["checkout"], "target": answersDeployService["target"]}},
-		mrtrtest.ScriptRound{Path: []string{"confirmDeploy", "aborted"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": false})}},
+		mrtrtest.ScriptRound{Asks: []string{"changelog", "checkout", "target"}, Path: "inspect > askTarget"},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "askTarget > confirmDeploy", Send: mcp.InputResponseMap{"changelog": answersDeployService["changelog"], "checkout": answersDeployService["checkout"], "target": answersDeployService["target"]}},
+		mrtrtest.ScriptRound{Path: "confirmDeploy > aborted", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": false})}},
 	)
 	runDeployService(
 		t, "inspect>askTarget>confirmDeploy>recheck>deploy>deployed", nil, mrtr.OutcomeSuccess, 1,
-		mrtrtest.ScriptRound{Asks: []string{"changelog", "checkout", "target"}, Path: []string{"inspect", "askTarget"}},
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"askTarget", "confirmDeploy"}, Send: mcp.InputResponseMap{"changelog": answersDeployService["changelog"], "checkout": answersDeployService["checkout"], "target": answersDeployService["target"]}},
-		mrtrtest.ScriptRound{Path: []string{"confirmDeploy", "recheck", "deploy", "deployed"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"changelog", "checkout", "target"}, Path: "inspect > askTarget"},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "askTarget > confirmDeploy", Send: mcp.InputResponseMap{"changelog": answersDeployService["changelog"], "checkout": answersDeployService["checkout"], "target": answersDeployService["target"]}},
+		mrtrtest.ScriptRound{Path: "confirmDeploy > recheck > deploy > deployed", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
 	)
 }
 
@@ -172,18 +172,18 @@ func TestDeployServiceValidation(t *testing.T) {
 func TestDeployServiceRejectedInputs(t *testing.T) {
 	runDeployService(
 		t, "at askTarget: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"changelog", "checkout", "target"}, Path: []string{"inspect", "askTarget"}},
-		mrtrtest.ScriptRound{Asks: []string{"changelog", "checkout", "target"}, Path: []string{"askTarget"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"changelog", "checkout", "target"}, Path: "inspect > askTarget"},
+		mrtrtest.ScriptRound{Asks: []string{"changelog", "checkout", "target"}, Path: "askTarget", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
 	)
 	runDeployService(
 		t, "at confirmDeploy: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"changelog", "checkout", "target"}, Path: []string{"inspect", "askTarget"}},
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"askTarget", "confirmDeploy"}, Send: mcp.InputResponseMap{"changelog": answersDeployService["changelog"], "checkout": answersDeployService["checkout"], "target": answersDeployService["target"]}},
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"confirmDeploy"}, Send: mcp.InputResponseMap{"changelog": answersDeployService["changelog"], "checkout": answersDeployService["checkout"], "target": answersDeployService["target"]}},
+		mrtrtest.ScriptRound{Asks: []string{"changelog", "checkout", "target"}, Path: "inspect > askTarget"},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "askTarget > confirmDeploy", Send: mcp.InputResponseMap{"changelog": answersDeployService["changelog"], "checkout": answersDeployService["checkout"], "target": answersDeployService["target"]}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "confirmDeploy", Send: mcp.InputResponseMap{"changelog": answersDeployService["changelog"], "checkout": answersDeployService["checkout"], "target": answersDeployService["target"]}},
 	)
 	runDeployService(
 		t, "at confirmDeploy: confirmation before the gate was shown", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"changelog", "checkout", "target"}, Path: []string{"inspect", "askTarget"}},
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"askTarget", "confirmDeploy"}, Send: mcp.InputResponseMap{"changelog": answersDeployService["changelog"], "checkout": answersDeployService["checkout"], "confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "target": answersDeployService["target"]}},
+		mrtrtest.ScriptRound{Asks: []string{"changelog", "checkout", "target"}, Path: "inspect > askTarget"},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "askTarget > confirmDeploy", Send: mcp.InputResponseMap{"changelog": answersDeployService["changelog"], "checkout": answersDeployService["checkout"], "confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "target": answersDeployService["target"]}},
 	)
 }

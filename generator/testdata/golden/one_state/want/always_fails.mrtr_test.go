@@ -65,6 +65,6 @@ func runAlwaysFails(t *testing.T, name string, outcomes map[string][]uint8, want
 func TestAlwaysFailsTransitions(t *testing.T) {
 	runAlwaysFails(
 		t, "failed", nil, mrtr.OutcomeFailed, 0,
-		mrtrtest.ScriptRound{Path: []string{"failed"}},
+		mrtrtest.ScriptRound{Path: "failed"},
 	)
 }

@@ -65,6 +65,6 @@ func runNothingToDo(t *testing.T, name string, outcomes map[string][]uint8, want
 func TestNothingToDoTransitions(t *testing.T) {
 	runNothingToDo(
 		t, "done", nil, mrtr.OutcomeCancelled, 0,
-		mrtrtest.ScriptRound{Path: []string{"done"}},
+		mrtrtest.ScriptRound{Path: "done"},
 	)
 }

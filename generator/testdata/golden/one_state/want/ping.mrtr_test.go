@@ -65,6 +65,6 @@ func runPing(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.O
 func TestPingTransitions(t *testing.T) {
 	runPing(
 		t, "pong", nil, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Path: []string{"pong"}},
+		mrtrtest.ScriptRound{Path: "pong"},
 	)
 }

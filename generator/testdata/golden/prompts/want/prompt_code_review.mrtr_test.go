@@ -88,13 +88,13 @@ func runCodeReview(t *testing.T, name string, outcomes map[string][]uint8, want 
 func TestCodeReviewTransitions(t *testing.T) {
 	runCodeReview(
 		t, "lookup>askStyle>done", nil, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Asks: []string{"style"}, Path: []string{"lookup", "askStyle"}},
-		mrtrtest.ScriptRound{Path: []string{"askStyle", "done"}, Send: mcp.InputResponseMap{"style": answersCodeReview["style"]}},
+		mrtrtest.ScriptRound{Asks: []string{"style"}, Path: "lookup > askStyle"},
+		mrtrtest.ScriptRound{Path: "askStyle > done", Send: mcp.InputResponseMap{"style": answersCodeReview["style"]}},
 	)
 	runCodeReview(
 		t, "lookup>askStyle>(decline)declined", nil, mrtr.OutcomeCancelled, 0,
-		mrtrtest.ScriptRound{Asks: []string{"style"}, Path: []string{"lookup", "askStyle"}},
-		mrtrtest.ScriptRound{Path: []string{"askStyle", "declined"}, Send: mcp.InputResponseMap{"style": mrtrtest.Decline()}},
+		mrtrtest.ScriptRound{Asks: []string{"style"}, Path: "lookup > askStyle"},
+		mrtrtest.ScriptRound{Path: "askStyle > declined", Send: mcp.InputResponseMap{"style": mrtrtest.Decline()}},
 	)
 }
 
@@ -159,7 +159,7 @@ func TestCodeReviewValidation(t *testing.T) {
 func TestCodeReviewRejectedInputs(t *testing.T) {
 	runCodeReview(
 		t, "at askStyle: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"style"}, Path: []string{"lookup", "askStyle"}},
-		mrtrtest.ScriptRound{Asks: []string{"style"}, Path: []string{"askStyle"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"style"}, Path: "lookup > askStyle"},
+		mrtrtest.ScriptRound{Asks: []string{"style"}, Path: "askStyle", Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
 	)
 }

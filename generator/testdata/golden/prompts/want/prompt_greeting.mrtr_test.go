@@ -70,7 +70,7 @@ func runGreeting(t *testing.T, name string, outcomes map[string][]uint8, want mr
 func TestGreetingTransitions(t *testing.T) {
 	runGreeting(
 		t, "done", nil, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Path: []string{"done"}},
+		mrtrtest.ScriptRound{Path: "done"},
 	)
 }
 

@@ -89,8 +89,8 @@ func runExportAuditLog(t *testing.T, name string, outcomes map[string][]uint8, w
 func TestExportAuditLogTransitions(t *testing.T) {
 	runExportAuditLog(
 		t, "count>askFormat>export>exported", nil, mrtr.OutcomeSuccess, 1,
-		mrtrtest.ScriptRound{Asks: []string{"format"}, Path: []string{"count", "askFormat"}},
-		mrtrtest.ScriptRound{Path: []string{"askFormat", "export", "exported"}, Send: mcp.InputResponseMap{"format": answersExportAuditLog["format"]}},
+		mrtrtest.ScriptRound{Asks: []string{"format"}, Path: "count > askFormat"},
+		mrtrtest.ScriptRound{Path: "askFormat > export > exported", Send: mcp.InputResponseMap{"format": answersExportAuditLog["format"]}},
 	)
 }
 
@@ -152,7 +152,7 @@ func TestExportAuditLogValidation(t *testing.T) {
 func TestExportAuditLogRejectedInputs(t *testing.T) {
 	runExportAuditLog(
 		t, "at askFormat: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"format"}, Path: []string{"count", "askFormat"}},
-		mrtrtest.ScriptRound{Asks: []string{"format"}, Path: []string{"askFormat"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"format"}, Path: "count > askFormat"},
+		mrtrtest.ScriptRound{Asks: []string{"format"}, Path: "askFormat", Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
 	)
 }

@@ -86,13 +86,13 @@ func runResetPassword(t *testing.T, name string, outcomes map[string][]uint8, wa
 func TestResetPasswordTransitions(t *testing.T) {
 	runResetPassword(
 		t, "lookup>confirmAddress>(decline)kept", nil, mrtr.OutcomeCancelled, 0,
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"lookup", "confirmAddress"}},
-		mrtrtest.ScriptRound{Path: []string{"confirmAddress", "kept"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": false})}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "lookup > confirmAddress"},
+		mrtrtest.ScriptRound{Path: "confirmAddress > kept", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": false})}},
 	)
 	runResetPassword(
 		t, "lookup>confirmAddress>recheck>send>sent", nil, mrtr.OutcomeSuccess, 1,
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"lookup", "confirmAddress"}},
-		mrtrtest.ScriptRound{Path: []string{"confirmAddress", "recheck", "send", "sent"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "lookup > confirmAddress"},
+		mrtrtest.ScriptRound{Path: "confirmAddress > recheck > send > sent", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
 	)
 }
 
@@ -146,11 +146,11 @@ func TestResetPasswordValidation(t *testing.T) {
 func TestResetPasswordRejectedInputs(t *testing.T) {
 	runResetPassword(
 		t, "at confirmAddress: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"lookup", "confirmAddress"}},
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"confirmAddress"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "lookup > confirmAddress"},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "confirmAddress", Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
 	)
 	runResetPassword(
 		t, "at confirmAddress: confirmation before the gate was shown", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"lookup", "confirmAddress"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "lookup > confirmAddress", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
 	)
 }

@@ -71,6 +71,6 @@ func runShowQuota(t *testing.T, name string, outcomes map[string][]uint8, want m
 func TestShowQuotaTransitions(t *testing.T) {
 	runShowQuota(
 		t, "read>shown", nil, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Path: []string{"read", "shown"}},
+		mrtrtest.ScriptRound{Path: "read > shown"},
 	)
 }

@@ -65,6 +65,6 @@ func runNeedsSamplingOnly(t *testing.T, name string, outcomes map[string][]uint8
 func TestNeedsSamplingOnlyTransitions(t *testing.T) {
 	runNeedsSamplingOnly(
 		t, "done", nil, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Path: []string{"done"}},
+		mrtrtest.ScriptRound{Path: "done"},
 	)
 }

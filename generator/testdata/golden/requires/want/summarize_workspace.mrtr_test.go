@@ -84,8 +84,8 @@ func runSummarizeWorkspace(t *testing.T, name string, outcomes map[string][]uint
 func TestSummarizeWorkspaceTransitions(t *testing.T) {
 	runSummarizeWorkspace(
 		t, "scan>askRoots>done", nil, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Asks: []string{"summary", "workspace"}, Path: []string{"scan", "askRoots"}},
-		mrtrtest.ScriptRound{Path: []string{"askRoots", "done"}, Send: mcp.InputResponseMap{"summary": answersSummarizeWorkspace["summary"], "workspace": answersSummarizeWorkspace["workspace"]}},
+		mrtrtest.ScriptRound{Asks: []string{"summary", "workspace"}, Path: "scan > askRoots"},
+		mrtrtest.ScriptRound{Path: "askRoots > done", Send: mcp.InputResponseMap{"summary": answersSummarizeWorkspace["summary"], "workspace": answersSummarizeWorkspace["workspace"]}},
 	)
 }
 
@@ -95,7 +95,7 @@ func TestSummarizeWorkspaceTransitions(t *testing.T) {
 func TestSummarizeWorkspaceRejectedInputs(t *testing.T) {
 	runSummarizeWorkspace(
 		t, "at askRoots: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"summary", "workspace"}, Path: []string{"scan", "askRoots"}},
-		mrtrtest.ScriptRound{Asks: []string{"summary", "workspace"}, Path: []string{"askRoots"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"summary", "workspace"}, Path: "scan > askRoots"},
+		mrtrtest.ScriptRound{Asks: []string{"summary", "workspace"}, Path: "askRoots", Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
 	)
 }

@@ -113,9 +113,9 @@ func runSendNotice(t *testing.T, name string, outcomes map[string][]uint8, want 
 func TestSendNoticeTransitions(t *testing.T) {
 	runSendNotice(
 		t, "prepare>compose>confirmSend>send>sent", nil, mrtr.OutcomeSuccess, 1,
-		mrtrtest.ScriptRound{Asks: []string{"details", "draft", "places"}, Path: []string{"prepare", "compose"}},
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"compose", "confirmSend"}, Send: mcp.InputResponseMap{"details": answersSendNotice["details"], "draft": answersSendNotice["draft"], "places": answersSendNotice["places"]}},
-		mrtrtest.ScriptRound{Path: []string{"confirmSend", "send", "sent"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"details", "draft", "places"}, Path: "prepare > compose"},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "compose > confirmSend", Send: mcp.InputResponseMap{"details": answersSendNotice["details"], "draft": answersSendNotice["draft"], "places": answersSendNotice["places"]}},
+		mrtrtest.ScriptRound{Path: "confirmSend > send > sent", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
 	)
 }
 
@@ -220,18 +220,18 @@ func TestSendNoticeValidation(t *testing.T) {
 func TestSendNoticeRejectedInputs(t *testing.T) {
 	runSendNotice(
 		t, "at compose: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"details", "draft", "places"}, Path: []string{"prepare", "compose"}},
-		mrtrtest.ScriptRound{Asks: []string{"details", "draft", "places"}, Path: []string{"compose"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"details", "draft", "places"}, Path: "prepare > compose"},
+		mrtrtest.ScriptRound{Asks: []string{"details", "draft", "places"}, Path: "compose", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
 	)
 	runSendNotice(
 		t, "at confirmSend: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"details", "draft", "places"}, Path: []string{"prepare", "compose"}},
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"compose", "confirmSend"}, Send: mcp.InputResponseMap{"details": answersSendNotice["details"], "draft": answersSendNotice["draft"], "places": answersSendNotice["places"]}},
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"confirmSend"}, Send: mcp.InputResponseMap{"details": answersSendNotice["details"], "draft": answersSendNotice["draft"], "places": answersSendNotice["places"]}},
+		mrtrtest.ScriptRound{Asks: []string{"details", "draft", "places"}, Path: "prepare > compose"},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "compose > confirmSend", Send: mcp.InputResponseMap{"details": answersSendNotice["details"], "draft": answersSendNotice["draft"], "places": answersSendNotice["places"]}},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "confirmSend", Send: mcp.InputResponseMap{"details": answersSendNotice["details"], "draft": answersSendNotice["draft"], "places": answersSendNotice["places"]}},
 	)
 	runSendNotice(
 		t, "at confirmSend: confirmation before the gate was shown", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"details", "draft", "places"}, Path: []string{"prepare", "compose"}},
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: []string{"compose", "confirmSend"}, Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "details": answersSendNotice["details"], "draft": answersSendNotice["draft"], "places": answersSendNotice["places"]}},
+		mrtrtest.ScriptRound{Asks: []string{"details", "draft", "places"}, Path: "prepare > compose"},
+		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "compose > confirmSend", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "details": answersSendNotice["details"], "draft": answersSendNotice["draft"], "places": answersSendNotice["places"]}},
 	)
 }

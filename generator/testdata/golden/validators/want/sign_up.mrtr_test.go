@@ -113,8 +113,8 @@ func runSignUp(t *testing.T, name string, outcomes map[string][]uint8, want mrtr
 func TestSignUpTransitions(t *testing.T) {
 	runSignUp(
 		t, "check>askTerms>create>done", nil, mrtr.OutcomeSuccess, 1,
-		mrtrtest.ScriptRound{Asks: []string{"terms"}, Path: []string{"check", "askTerms"}},
-		mrtrtest.ScriptRound{Path: []string{"askTerms", "create", "done"}, Send: mcp.InputResponseMap{"terms": answersSignUp["terms"]}},
+		mrtrtest.ScriptRound{Asks: []string{"terms"}, Path: "check > askTerms"},
+		mrtrtest.ScriptRound{Path: "askTerms > create > done", Send: mcp.InputResponseMap{"terms": answersSignUp["terms"]}},
 	)
 }
 
@@ -184,7 +184,7 @@ func TestSignUpValidation(t *testing.T) {
 func TestSignUpRejectedInputs(t *testing.T) {
 	runSignUp(
 		t, "at askTerms: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"terms"}, Path: []string{"check", "askTerms"}},
-		mrtrtest.ScriptRound{Asks: []string{"terms"}, Path: []string{"askTerms"}, Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
+		mrtrtest.ScriptRound{Asks: []string{"terms"}, Path: "check > askTerms"},
+		mrtrtest.ScriptRound{Asks: []string{"terms"}, Path: "askTerms", Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
 	)
 }

@@ -71,6 +71,6 @@ func runGetStatus(t *testing.T, name string, outcomes map[string][]uint8, want m
 func TestGetStatusTransitions(t *testing.T) {
 	runGetStatus(
 		t, "read>done", nil, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Path: []string{"read", "done"}},
+		mrtrtest.ScriptRound{Path: "read > done"},
 	)
 }
