@@ -45,22 +45,44 @@ func Parse(path string, data []byte, opts Options) (*File, Diagnostics) {
 	if ds != nil {
 		return nil, ds
 	}
-	doc := toJSON(root)
-	if ds := validateSchema(path, doc, newLocator(path, root)); ds != nil {
-		ds.Sort()
-		return nil, ds
+	// The JSON Schema check and the decoder only read the tree: run them
+	// at once. What the decoder finds counts only when the schema passes
+	// (it may stumble over what the schema refuses, its panics included).
+	type decoded struct {
+		f        *File
+		diags    Diagnostics
+		panicked any
 	}
-	d := &decoder{file: path}
-	f := d.decodeFile(root)
-	if d.diags.HasErrors() {
-		d.diags.Sort()
-		return nil, d.diags
+	done := make(chan decoded, 1)
+	go func() {
+		var out decoded
+		defer func() {
+			out.panicked = recover()
+			done <- out
+		}()
+		d := &decoder{file: path}
+		out.f = d.decodeFile(root)
+		if d.diags.HasErrors() {
+			out.diags = d.diags
+			return
+		}
+		r := &resolver{f: out.f}
+		r.resolveFile()
+		if r.diags.HasErrors() {
+			out.diags = r.diags
+		}
+	}()
+	schema := validateSchema(path, toJSON(root), newLocator(path, root))
+	dec := <-done
+	switch {
+	case schema != nil:
+		schema.Sort()
+		return nil, schema
+	case dec.panicked != nil:
+		panic(dec.panicked)
+	case dec.diags != nil:
+		dec.diags.Sort()
+		return nil, dec.diags
 	}
-	r := &resolver{f: f}
-	r.resolveFile()
-	if r.diags.HasErrors() {
-		r.diags.Sort()
-		return nil, r.diags
-	}
-	return f, nil
+	return dec.f, nil
 }
