@@ -2,6 +2,7 @@ package spec
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -20,6 +21,18 @@ var commonInitialisms = map[string]bool{
 // ticketId → TicketID. Different spec names can map to one Go name; lint
 // reports such collisions.
 func GoName(s string) string {
+	// The generator asks for the same few names thousands of times.
+	if name, ok := goNames.Load(s); ok {
+		return name.(string)
+	}
+	name := goName(s)
+	goNames.Store(s, name)
+	return name
+}
+
+var goNames sync.Map // spec name → GoName
+
+func goName(s string) string {
 	words := splitWords(s)
 	var b strings.Builder
 	for _, w := range words {
