@@ -341,6 +341,13 @@ func (w *workflow) effectCase(c *jen.Group, s *spec.State) {
 // isDefaultKey reports whether an effect's operation id is the workflow's own.
 func isDefaultKey(i *spec.Idempotency) bool { return i.IsDefault() }
 
+// businessKey reports whether effect state s has an operation id that does
+// not name the workflow, one a second workflow for the same thing shares.
+func businessKey(s *spec.State) bool {
+	return s.Kind == spec.StateEffect && s.Idempotency != nil && !isDefaultKey(s.Idempotency) &&
+		!slices.ContainsFunc(s.Idempotency.Key.Refs(), func(r *spec.TemplateRef) bool { return r.Kind == spec.RefWorkflowID })
+}
+
 func (w *workflow) terminalCase(c *jen.Group, s *spec.State) {
 	outcome := map[spec.Outcome]string{spec.OutcomeSuccess: "OutcomeSuccess", spec.OutcomeCancelled: "OutcomeCancelled", spec.OutcomeFailed: "OutcomeFailed"}[s.Outcome]
 	// One line for the final of a tool; a prompt's messages have a line each.

@@ -118,6 +118,9 @@ func (w *workflow) descriptor(jf *jen.File) {
 		if len(reqs) > 0 {
 			row = append(row, pair{jen.Id("Requests"), jen.Index().Qual(pkgMRTR, "RequestInfo").Values(reqs...)})
 		}
+		if businessKey(s) {
+			row = append(row, pair{jen.Id("BusinessKey"), jen.Lit(s.Idempotency.Key.Raw)})
+		}
 		states = append(states, oneLine(row...))
 	}
 	d[jen.Id("States")] = jen.Id(n.lower() + "StateTable")

@@ -82,26 +82,6 @@ func (w *workflow) tests(jf *jen.File) error {
 
 	w.validationTests(jf)
 
-	// Business operation ids.
-	if first, second, effect, ok := w.operationIDScripts(); ok {
-		jf.Commentf("Test%sOperationIDs runs the fixture workflow twice on one store. Effect", n.base)
-		jf.Commentf("%s has operation id %s, which does not name the workflow: the", effect.Effect.Name, effect.Idempotency.Key.Raw)
-		jf.Comment("second workflow must not perform it again, and is refused.")
-		jf.Func().Id("Test"+n.base+"OperationIDs").Params(jen.Id("t").Op("*").Qual(pkgTesting, "T")).Block(
-			jen.Id("h").Op(":=").Op("&").Id(fake).Values(),
-			jen.Id("hs").Op(":=").Qual(pkgTest, "New").Call(jen.Id("t"), newProgram),
-			jen.Id("first").Op(":=").Add(w.roundsCode(first.rounds)),
-			jen.Qual(pkgTest, "RunScript").Call(jen.Id("t"), jen.Id("hs"), w.scriptCode("first", first)),
-			jen.Id("before").Op(":=").Id("h").Dot("fake").Dot("Effects").Call(),
-			jen.Id("second").Op(":=").Add(w.roundsCode(second.rounds)),
-			jen.Qual(pkgTest, "RunScript").Call(jen.Id("t"), jen.Id("hs"), w.scriptCode("second", second)),
-			jen.If(jen.Id("got").Op(":=").Id("h").Dot("fake").Dot("Effects").Call().Op("-").Id("before"), jen.Id("got").Op("!=").Lit(second.effects)).Block(
-				jen.Id("t").Dot("Fatalf").Call(jen.Lit(fmt.Sprintf("the second workflow performed %%d side effects, want %d: %s must not run again", second.effects, effect.Effect.Name)), jen.Id("got")),
-			),
-		)
-		jf.Line()
-	}
-
 	// Rejected (state, input) pairs.
 	if len(scripts.rejected) > 0 {
 		jf.Commentf("Test%sRejectedInputs sends, at every state that asks, answers meant", n.base)
@@ -189,9 +169,6 @@ type script struct {
 	outcomes map[string][]int
 	rounds   []round
 	want     spec.Outcome
-	// operationIDScripts: the script ends refused, after this many effects.
-	rejected bool
-	effects  int
 }
 
 type scriptSet struct{ transitions, rejected []script }
@@ -394,69 +371,6 @@ func pathName(initial string, path []spec.Edge) string {
 		b.WriteString(e.To)
 	}
 	return b.String()
-}
-
-// operationIDScripts are the scripts of TestXOperationIDs: the fixture
-// workflow (what the fake does by default), and the same workflow again,
-// refused at the first effect on its way whose operation id is a business
-// key (one that does not name the workflow). ok is false when there is no
-// such effect.
-func (w *workflow) operationIDScripts() (first, second script, effect *spec.State, ok bool) {
-	path := w.defaultPath()
-	if last := w.t.State(path[len(path)-1]); last == nil || last.Kind != spec.StateTerminal {
-		return first, second, nil, false
-	}
-	var edges []spec.Edge
-	for i := 0; i+1 < len(path); i++ {
-		s := w.t.State(path[i])
-		for _, e := range s.Edges() {
-			if e.To == path[i+1] && (e.On == "next" || strings.HasPrefix(e.On, "outcome:")) {
-				edges = append(edges, e)
-				break
-			}
-		}
-		if effect == nil && s.Kind == spec.StateEffect && !isDefaultKey(s.Idempotency) &&
-			!slices.ContainsFunc(s.Idempotency.Key.Refs(), func(r *spec.TemplateRef) bool { return r.Kind == spec.RefWorkflowID }) {
-			effect = s
-		}
-	}
-	if effect == nil || len(edges) != len(path)-1 {
-		return first, second, nil, false
-	}
-	first = w.scriptFor("", edges)
-	first.outcomes = nil // the fake's defaults take this way
-	second = script{rejected: true}
-	// Effects before the refused one (with operation ids of their own
-	// workflow) run again.
-	for _, name := range path[:slices.Index(path, effect.Name)] {
-		if w.t.State(name).Kind == spec.StateEffect {
-			second.effects++
-		}
-	}
-	for _, r := range first.rounds {
-		i := slices.Index(r.path, effect.Name)
-		if i < 0 {
-			second.rounds = append(second.rounds, r)
-			continue
-		}
-		second.rounds = append(second.rounds, round{send: r.send, path: slices.Clone(r.path[:i+1])})
-		break
-	}
-	return first, second, effect, true
-}
-
-// scriptCode is the mrtrtest.Script of a script whose rounds are in the
-// variable rounds.
-func (w *workflow) scriptCode(rounds string, sc script) jen.Code {
-	want := jen.Qual(pkgMRTR, "OutcomeRejected")
-	if !sc.rejected {
-		want = jen.Qual(pkgMRTR, outcomeConst(sc.want))
-	}
-	return jen.Qual(pkgTest, "Script").Add(oneLine(
-		pair{jen.Id("Args"), w.argsLiteral(0)},
-		pair{jen.Id("Rounds"), jen.Id(rounds)},
-		pair{jen.Id("Want"), want},
-	))
 }
 
 // runName names the test file's helper that runs one script.

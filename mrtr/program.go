@@ -143,6 +143,11 @@ type StateInfo struct {
 	Name     string
 	Kind     StateKind
 	Requests []RequestInfo // ask and confirm states
+	// BusinessKey is the template of an effect state's operation id when
+	// it does not name the workflow ("refund-{orderId}"): a second workflow
+	// for the same thing shares the operation, and is refused instead of
+	// performing the effect again. Empty for effects scoped to the workflow.
+	BusinessKey string
 }
 
 // RequestInfo describes one input request of an ask (or the single

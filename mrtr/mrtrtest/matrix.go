@@ -163,7 +163,7 @@ func keys(m mcp.InputRequestMap) []string {
 // scenarios of the MRTR test matrix: complete input, missing input, valid
 // continuation, invalid response, expired state, tampered state, state
 // used by another caller or with other arguments, duplicate final round,
-// cancellation, unauthorized caller, dependency failure, and the whole
+// a second workflow sharing a business operation id, cancellation, unauthorized caller, dependency failure, and the whole
 // workflow over real HTTP with the official SDK client. Scenarios whose
 // fixtures are missing are skipped with a message.
 func RunMatrix[F any](t *testing.T, p mrtr.Program[F], fx Fixtures, opts ...Option) {
@@ -351,6 +351,10 @@ func RunMatrix[F any](t *testing.T, p mrtr.Program[F], fx Fixtures, opts ...Opti
 		}
 	})
 
+	t.Run("business operation id", func(t *testing.T) {
+		runBusinessKey(t, newHarness(t), &fx)
+	})
+
 	t.Run("cancellation", func(t *testing.T) {
 		h := newHarness(t)
 		ctx, cancel := context.WithCancel(context.Background())
@@ -412,6 +416,64 @@ func RunMatrix[F any](t *testing.T, p mrtr.Program[F], fx Fixtures, opts ...Opti
 		h := newHarness(t)
 		runHTTP(t, h, &fx)
 	})
+}
+
+// runBusinessKey runs the fixture workflow twice on one store. An effect
+// whose operation id is a business key (it does not name the workflow)
+// must not run for the second workflow: the second may end earlier (a
+// real check may notice that the thing was done), but when it reaches the
+// effect it is refused, and it performs no side effects but those of the
+// workflow's own effects before that one.
+func runBusinessKey[F any](t *testing.T, h *Harness[F], fx *Fixtures) {
+	d := h.Program.Descriptor()
+	shared := map[string]bool{}
+	for _, s := range d.States {
+		if s.Kind == mrtr.StateEffect && s.BusinessKey != "" {
+			shared[s.Name] = true
+		}
+	}
+	if len(shared) == 0 {
+		t.Skipf("no effect of %s has a business operation id", d.Name)
+	}
+	count := func() int {
+		if fx.Effects == nil {
+			return 0
+		}
+		return fx.Effects()
+	}
+	var path []string
+	for _, s := range drive(t, h, fx, nil) {
+		path = append(path, s.reply.Path...)
+	}
+	i := slices.IndexFunc(path, func(name string) bool { return shared[name] })
+	if i < 0 {
+		t.Skipf("the fixture workflow passes no effect with a business operation id (path %v)", path)
+	}
+	effect := path[i]
+	ownBefore := 0
+	for _, name := range path[:i] {
+		if s := stateNamed(d, name); s != nil && s.Kind == mrtr.StateEffect {
+			ownBefore++
+		}
+	}
+	before := count()
+	steps := drive(t, h, fx, nil)
+	last := steps[len(steps)-1].reply
+	if slices.Contains(last.Path, effect) && last.Final.Outcome != mrtr.OutcomeRejected {
+		t.Fatalf("a second workflow reached effect %s (operation id %s) and ended %s (%q), want rejected", effect, stateNamed(d, effect).BusinessKey, last.Final.Outcome, last.Final.Text)
+	}
+	if got := count() - before; got > ownBefore {
+		t.Fatalf("the second workflow performed %d side effects; at most %d (its own before %s) may run again", got, ownBefore, effect)
+	}
+}
+
+func stateNamed(d *mrtr.Descriptor, name string) *mrtr.StateInfo {
+	for i := range d.States {
+		if d.States[i].Name == name {
+			return &d.States[i]
+		}
+	}
+	return nil
 }
 
 // runHTTP walks the fixture workflow round by round over streamable HTTP

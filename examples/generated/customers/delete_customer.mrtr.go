@@ -308,7 +308,7 @@ var deleteCustomerStateTable = []mrtr.StateInfo{
 	{Name: "recheck", Kind: mrtr.StateCheck},
 	{Name: "kept", Kind: mrtr.StateTerminal},
 	{Name: "changed", Kind: mrtr.StateTerminal},
-	{Name: "delete", Kind: mrtr.StateEffect},
+	{Name: "delete", Kind: mrtr.StateEffect, BusinessKey: "delete-{customerId}"},
 	{Name: "deleted", Kind: mrtr.StateTerminal},
 }
 

@@ -168,28 +168,6 @@ func TestDeleteCustomerValidation(t *testing.T) {
 	}
 }
 
-// TestDeleteCustomerOperationIDs runs the fixture workflow twice on one store. Effect
-// deleteCustomer has operation id delete-{customerId}, which does not name the workflow: the
-// second workflow must not perform it again, and is refused.
-func TestDeleteCustomerOperationIDs(t *testing.T) {
-	h := &fakeDeleteCustomer{}
-	hs := mrtrtest.New(t, NewDeleteCustomerProgram(h))
-	first := []mrtrtest.ScriptRound{
-		{Asks: []string{"cancelSubscription"}, Path: "inspect > confirmCancellation"},
-		{Path: "confirmCancellation > recheck > delete > deleted", Send: mcp.InputResponseMap{"cancelSubscription": mrtrtest.Accept(map[string]any{"confirm": true})}},
-	}
-	mrtrtest.RunScript(t, hs, mrtrtest.Script{Args: map[string]any{"customerId": "cus_0000"}, Rounds: first, Want: mrtr.OutcomeSuccess})
-	before := h.fake.Effects()
-	second := []mrtrtest.ScriptRound{
-		{Asks: []string{"cancelSubscription"}, Path: "inspect > confirmCancellation"},
-		{Path: "confirmCancellation > recheck > delete", Send: mcp.InputResponseMap{"cancelSubscription": mrtrtest.Accept(map[string]any{"confirm": true})}},
-	}
-	mrtrtest.RunScript(t, hs, mrtrtest.Script{Args: map[string]any{"customerId": "cus_0000"}, Rounds: second, Want: mrtr.OutcomeRejected})
-	if got := h.fake.Effects() - before; got != 0 {
-		t.Fatalf("the second workflow performed %d side effects, want 0: deleteCustomer must not run again", got)
-	}
-}
-
 // TestDeleteCustomerRejectedInputs sends, at every state that asks, answers meant
 // for other states (and confirmations before their gate was shown): none is
 // taken, no side effect runs, and the same question is asked again.

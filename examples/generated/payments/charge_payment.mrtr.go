@@ -257,7 +257,7 @@ var chargePaymentStateTable = []mrtr.StateInfo{
 	{Name: "confirmCharge", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit, GateField: "confirm"}}},
 	{Name: "recheck", Kind: mrtr.StateCheck},
 	{Name: "notCharged", Kind: mrtr.StateTerminal},
-	{Name: "charge", Kind: mrtr.StateEffect},
+	{Name: "charge", Kind: mrtr.StateEffect, BusinessKey: "charge-{invoiceId}"},
 	{Name: "charged", Kind: mrtr.StateTerminal},
 }
 

@@ -141,28 +141,6 @@ func TestChargePaymentValidation(t *testing.T) {
 	}
 }
 
-// TestChargePaymentOperationIDs runs the fixture workflow twice on one store. Effect
-// chargeCard has operation id charge-{invoiceId}, which does not name the workflow: the
-// second workflow must not perform it again, and is refused.
-func TestChargePaymentOperationIDs(t *testing.T) {
-	h := &fakeChargePayment{}
-	hs := mrtrtest.New(t, NewChargePaymentProgram(h))
-	first := []mrtrtest.ScriptRound{
-		{Asks: []string{"confirm"}, Path: "validate > confirmCharge"},
-		{Path: "confirmCharge > recheck > charge > charged", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-	}
-	mrtrtest.RunScript(t, hs, mrtrtest.Script{Args: map[string]any{"invoiceId": "inv_0"}, Rounds: first, Want: mrtr.OutcomeSuccess})
-	before := h.fake.Effects()
-	second := []mrtrtest.ScriptRound{
-		{Asks: []string{"confirm"}, Path: "validate > confirmCharge"},
-		{Path: "confirmCharge > recheck > charge", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-	}
-	mrtrtest.RunScript(t, hs, mrtrtest.Script{Args: map[string]any{"invoiceId": "inv_0"}, Rounds: second, Want: mrtr.OutcomeRejected})
-	if got := h.fake.Effects() - before; got != 0 {
-		t.Fatalf("the second workflow performed %d side effects, want 0: chargeCard must not run again", got)
-	}
-}
-
 // TestChargePaymentRejectedInputs sends, at every state that asks, answers meant
 // for other states (and confirmations before their gate was shown): none is
 // taken, no side effect runs, and the same question is asked again.

@@ -250,7 +250,7 @@ var closeSupportTicketDescriptor = mrtr.Descriptor{
 var closeSupportTicketStateTable = []mrtr.StateInfo{
 	{Name: "lookup", Kind: mrtr.StateCheck},
 	{Name: "askReason", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "reason", Kind: mrtr.Elicit}}},
-	{Name: "close", Kind: mrtr.StateEffect},
+	{Name: "close", Kind: mrtr.StateEffect, BusinessKey: "close-{ticketId}"},
 	{Name: "closed", Kind: mrtr.StateTerminal},
 }
 

@@ -154,28 +154,6 @@ func TestCloseSupportTicketValidation(t *testing.T) {
 	}
 }
 
-// TestCloseSupportTicketOperationIDs runs the fixture workflow twice on one store. Effect
-// closeTicket has operation id close-{ticketId}, which does not name the workflow: the
-// second workflow must not perform it again, and is refused.
-func TestCloseSupportTicketOperationIDs(t *testing.T) {
-	h := &fakeCloseSupportTicket{}
-	hs := mrtrtest.New(t, NewCloseSupportTicketProgram(h))
-	first := []mrtrtest.ScriptRound{
-		{Asks: []string{"reason"}, Path: "lookup > askReason"},
-		{Path: "askReason > close > closed", Send: mcp.InputResponseMap{"reason": answersCloseSupportTicket["reason"]}},
-	}
-	mrtrtest.RunScript(t, hs, mrtrtest.Script{Args: map[string]any{"ticketId": "0"}, Rounds: first, Want: mrtr.OutcomeSuccess})
-	before := h.fake.Effects()
-	second := []mrtrtest.ScriptRound{
-		{Asks: []string{"reason"}, Path: "lookup > askReason"},
-		{Path: "askReason > close", Send: mcp.InputResponseMap{"reason": answersCloseSupportTicket["reason"]}},
-	}
-	mrtrtest.RunScript(t, hs, mrtrtest.Script{Args: map[string]any{"ticketId": "0"}, Rounds: second, Want: mrtr.OutcomeRejected})
-	if got := h.fake.Effects() - before; got != 0 {
-		t.Fatalf("the second workflow performed %d side effects, want 0: closeTicket must not run again", got)
-	}
-}
-
 // TestCloseSupportTicketRejectedInputs sends, at every state that asks, answers meant
 // for other states (and confirmations before their gate was shown): none is
 // taken, no side effect runs, and the same question is asked again.

@@ -372,7 +372,7 @@ var transferStateTable = []mrtr.StateInfo{
 	{Name: "confirm", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit, GateField: "confirm"}}},
 	{Name: "recheck", Kind: mrtr.StateCheck},
 	{Name: "declined", Kind: mrtr.StateTerminal},
-	{Name: "send", Kind: mrtr.StateEffect},
+	{Name: "send", Kind: mrtr.StateEffect, BusinessKey: "transfer-{account}-{amount}"},
 	{Name: "done", Kind: mrtr.StateTerminal},
 }
 

@@ -179,30 +179,6 @@ func TestTransferValidation(t *testing.T) {
 	}
 }
 
-// TestTransferOperationIDs runs the fixture workflow twice on one store. Effect
-// sendMoney has operation id transfer-{account}-{amount}, which does not name the workflow: the
-// second workflow must not perform it again, and is refused.
-func TestTransferOperationIDs(t *testing.T) {
-	h := &fakeTransfer{}
-	hs := mrtrtest.New(t, NewTransferProgram(h))
-	first := []mrtrtest.ScriptRound{
-		{Asks: []string{"memo", "summary"}, Path: "inspect > askMemo"},
-		{Asks: []string{"confirm"}, Path: "askMemo > confirm", Send: mcp.InputResponseMap{"memo": answersTransfer["memo"], "summary": answersTransfer["summary"]}},
-		{Path: "confirm > recheck > send > done", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-	}
-	mrtrtest.RunScript(t, hs, mrtrtest.Script{Args: map[string]any{"account": "acc-000", "amount": int64(1)}, Rounds: first, Want: mrtr.OutcomeSuccess})
-	before := h.fake.Effects()
-	second := []mrtrtest.ScriptRound{
-		{Asks: []string{"memo", "summary"}, Path: "inspect > askMemo"},
-		{Asks: []string{"confirm"}, Path: "askMemo > confirm", Send: mcp.InputResponseMap{"memo": answersTransfer["memo"], "summary": answersTransfer["summary"]}},
-		{Path: "confirm > recheck > send", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-	}
-	mrtrtest.RunScript(t, hs, mrtrtest.Script{Args: map[string]any{"account": "acc-000", "amount": int64(1)}, Rounds: second, Want: mrtr.OutcomeRejected})
-	if got := h.fake.Effects() - before; got != 0 {
-		t.Fatalf("the second workflow performed %d side effects, want 0: sendMoney must not run again", got)
-	}
-}
-
 // TestTransferRejectedInputs sends, at every state that asks, answers meant
 // for other states (and confirmations before their gate was shown): none is
 // taken, no side effect runs, and the same question is asked again.

@@ -223,7 +223,7 @@ var vaultDescriptor = mrtr.Descriptor{
 var vaultStateTable = []mrtr.StateInfo{
 	{Name: "load", Kind: mrtr.StateCheck},
 	{Name: "askPin", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "pin", Kind: mrtr.Elicit}}},
-	{Name: "open", Kind: mrtr.StateEffect},
+	{Name: "open", Kind: mrtr.StateEffect, BusinessKey: "open-{vaultId}"},
 	{Name: "opened", Kind: mrtr.StateTerminal},
 }
 

@@ -146,28 +146,6 @@ func TestVaultValidation(t *testing.T) {
 	}
 }
 
-// TestVaultOperationIDs runs the fixture workflow twice on one store. Effect
-// openVault has operation id open-{vaultId}, which does not name the workflow: the
-// second workflow must not perform it again, and is refused.
-func TestVaultOperationIDs(t *testing.T) {
-	h := &fakeVault{}
-	hs := mrtrtest.New(t, NewVaultProgram(h))
-	first := []mrtrtest.ScriptRound{
-		{Asks: []string{"pin"}, Path: "load > askPin"},
-		{Path: "askPin > open > opened", Send: mcp.InputResponseMap{"pin": answersVault["pin"]}},
-	}
-	mrtrtest.RunScript(t, hs, mrtrtest.Script{Args: map[string]any{"vaultId": "v-1"}, Rounds: first, Want: mrtr.OutcomeSuccess})
-	before := h.fake.Effects()
-	second := []mrtrtest.ScriptRound{
-		{Asks: []string{"pin"}, Path: "load > askPin"},
-		{Path: "askPin > open", Send: mcp.InputResponseMap{"pin": answersVault["pin"]}},
-	}
-	mrtrtest.RunScript(t, hs, mrtrtest.Script{Args: map[string]any{"vaultId": "v-1"}, Rounds: second, Want: mrtr.OutcomeRejected})
-	if got := h.fake.Effects() - before; got != 0 {
-		t.Fatalf("the second workflow performed %d side effects, want 0: openVault must not run again", got)
-	}
-}
-
 // TestVaultRejectedInputs sends, at every state that asks, answers meant
 // for other states (and confirmations before their gate was shown): none is
 // taken, no side effect runs, and the same question is asked again.

@@ -336,7 +336,7 @@ var issueRefundStateTable = []mrtr.StateInfo{
 	{Name: "confirmRefund", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit, GateField: "confirm"}}},
 	{Name: "recheck", Kind: mrtr.StateCheck},
 	{Name: "reserve", Kind: mrtr.StateEffect},
-	{Name: "refund", Kind: mrtr.StateEffect},
+	{Name: "refund", Kind: mrtr.StateEffect, BusinessKey: "refund-{orderId}-{amountCents}"},
 	{Name: "notify", Kind: mrtr.StateEffect},
 	{Name: "audit", Kind: mrtr.StateEffect},
 	{Name: "done", Kind: mrtr.StateTerminal},

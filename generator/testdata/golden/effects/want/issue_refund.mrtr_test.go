@@ -169,30 +169,6 @@ func TestIssueRefundValidation(t *testing.T) {
 	}
 }
 
-// TestIssueRefundOperationIDs runs the fixture workflow twice on one store. Effect
-// refundPayment has operation id refund-{orderId}-{amountCents}, which does not name the workflow: the
-// second workflow must not perform it again, and is refused.
-func TestIssueRefundOperationIDs(t *testing.T) {
-	h := &fakeIssueRefund{}
-	hs := mrtrtest.New(t, NewIssueRefundProgram(h))
-	first := []mrtrtest.ScriptRound{
-		{Asks: []string{"channel"}, Path: "check > askChannel"},
-		{Asks: []string{"confirm"}, Path: "askChannel > confirmRefund", Send: mcp.InputResponseMap{"channel": answersIssueRefund["channel"]}},
-		{Path: "confirmRefund > recheck > reserve > refund > notify > audit > done", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-	}
-	mrtrtest.RunScript(t, hs, mrtrtest.Script{Args: map[string]any{"amountCents": int64(1), "orderId": "ord_0"}, Rounds: first, Want: mrtr.OutcomeSuccess})
-	before := h.fake.Effects()
-	second := []mrtrtest.ScriptRound{
-		{Asks: []string{"channel"}, Path: "check > askChannel"},
-		{Asks: []string{"confirm"}, Path: "askChannel > confirmRefund", Send: mcp.InputResponseMap{"channel": answersIssueRefund["channel"]}},
-		{Path: "confirmRefund > recheck > reserve > refund", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-	}
-	mrtrtest.RunScript(t, hs, mrtrtest.Script{Args: map[string]any{"amountCents": int64(1), "orderId": "ord_0"}, Rounds: second, Want: mrtr.OutcomeRejected})
-	if got := h.fake.Effects() - before; got != 1 {
-		t.Fatalf("the second workflow performed %d side effects, want 1: refundPayment must not run again", got)
-	}
-}
-
 // TestIssueRefundRejectedInputs sends, at every state that asks, answers meant
 // for other states (and confirmations before their gate was shown): none is
 // taken, no side effect runs, and the same question is asked again.

@@ -1,0 +1,67 @@
+package mrtrtest_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mrtrgen/mrtrgen/mrtr/internal/testprog"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
+	"github.com/mrtrgen/mrtrgen/mrtr/store"
+)
+
+// forgetfulStore loses every effect record: a second workflow sharing a
+// business operation id claims it anew, as if the id named the workflow.
+type forgetfulStore struct{ store.Store }
+
+func (s forgetfulStore) Claim(ctx context.Context, req store.ClaimRequest) (store.ClaimResult, error) {
+	if strings.Contains(req.Key, "/effect/") {
+		req.Key += "/" + req.Owner
+	}
+	return s.Store.Claim(ctx, req)
+}
+
+func (s forgetfulStore) Complete(ctx context.Context, key, owner string, result []byte, retain time.Duration) error {
+	if strings.Contains(key, "/effect/") {
+		key += "/" + owner
+	}
+	return s.Store.Complete(ctx, key, owner, result, retain)
+}
+
+// TestMatrixBusinessKeyRun is run by TestMatrixCatchesRepeatedBusinessEffect
+// in a child process, whose failure it expects.
+func TestMatrixBusinessKeyRun(t *testing.T) {
+	if os.Getenv("MRTRTEST_FORGETFUL") == "" {
+		t.Skip("run by TestMatrixCatchesRepeatedBusinessEffect")
+	}
+	h := &testprog.TransferImpl{}
+	mrtrtest.RunMatrix(t, testprog.NewTransferProgram(h), mrtrtest.Fixtures{
+		Args: map[string]any{"account": "acc-000", "amount": int64(1)},
+		Answers: map[string]mcp.InputResponse{
+			"memo":    mrtrtest.Accept(map[string]any{"note": "example", "urgent": true}),
+			"summary": mrtrtest.Text("A sampled answer."),
+		},
+		Effects: h.SentCount,
+	}, mrtrtest.WithStore(func(c *mrtrtest.Clock) store.Store {
+		return forgetfulStore{store.NewMemory(store.Options{Now: c.Now})}
+	}))
+}
+
+// The matrix's "business operation id" scenario fails a program whose
+// effect runs again for a second workflow with the same business key.
+func TestMatrixCatchesRepeatedBusinessEffect(t *testing.T) {
+	cmd := exec.Command(os.Args[0], "-test.run", "^TestMatrixBusinessKeyRun$/^business_operation_id$", "-test.v")
+	cmd.Env = append(os.Environ(), "MRTRTEST_FORGETFUL=1")
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatalf("the matrix passed a program that repeats a business-keyed effect:\n%s", out)
+	}
+	if !strings.Contains(string(out), "a second workflow reached effect send (operation id transfer-{account}-{amount}) and ended success") {
+		t.Fatalf("the matrix failed for another reason:\n%s", out)
+	}
+}
