@@ -5,10 +5,6 @@ package customers
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"maps"
-	"slices"
 	"strings"
 	"testing"
 
@@ -128,44 +124,11 @@ func TestDeleteCustomerTransitions(t *testing.T) {
 // checks that validation reports it.
 func TestDeleteCustomerValidation(t *testing.T) {
 	p := deleteCustomerProgram{h: &fakeDeleteCustomer{}}
-	// valid input, by input request key ("" for the arguments)
-	valid := map[string]map[string]any{"": {"customerId": "cus_0000"}}
-	cases := []struct {
-		key   string
-		field string
-		value any    // nil: left out
-		want  string // the start of the problem
-	}{
-		{"", "customerId", nil, "customerId: required"},
-		{"", "customerId", strings.Repeat("x", 29), "customerId: at most 28 characters"},
-		{"", "customerId", "", "customerId: must match "},
-	}
-	for _, tc := range cases {
-		input := maps.Clone(valid[tc.key])
-		if tc.value == nil {
-			delete(input, tc.field)
-		} else {
-			input[tc.field] = tc.value
-		}
-		var problems mrtr.Problems
-		switch tc.key {
-		case "":
-			raw, err := json.Marshal(input)
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, err = p.NewFlow(context.Background(), &mrtr.Call{}, raw)
-			var ae *mrtr.ArgumentError
-			if errors.As(err, &ae) {
-				problems = ae.Problems
-			}
-		}
-		if !slices.ContainsFunc(problems, func(s string) bool {
-			return strings.HasPrefix(s, tc.want)
-		}) {
-			t.Errorf("%q %s = %#v: problems %q, want one starting %q", tc.key, tc.field, tc.value, problems, tc.want)
-		}
-	}
+	decodeArguments := mrtrtest.ArgumentDecoder(p)
+	validArguments := map[string]any{"customerId": "cus_0000"}
+	mrtrtest.Broken(t, decodeArguments, validArguments, "customerId", nil, "customerId: required")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "customerId", strings.Repeat("x", 29), "customerId: at most 28 characters")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "customerId", "", "customerId: must match ")
 }
 
 // TestDeleteCustomerRejectedInputs sends, at every state that asks, answers meant

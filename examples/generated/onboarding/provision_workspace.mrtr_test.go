@@ -5,10 +5,6 @@ package onboarding
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"maps"
-	"slices"
 	"strings"
 	"testing"
 
@@ -126,63 +122,32 @@ func TestProvisionWorkspaceTransitions(t *testing.T) {
 // checks that validation reports it.
 func TestProvisionWorkspaceValidation(t *testing.T) {
 	p := provisionWorkspaceProgram{h: &fakeProvisionWorkspace{}}
-	// valid input, by input request key ("" for the arguments)
-	valid := map[string]map[string]any{
-		"":          {"team": "a00"},
-		"placement": {"regions": []any{"eu-west"}},
-		"plan": {
-			"seats": int64(1),
-			"tier":  "starter",
-		},
+	decodeArguments := mrtrtest.ArgumentDecoder(p)
+	validArguments := map[string]any{"team": "a00"}
+	decodePlanAnswer := func(in map[string]any) mrtr.Problems {
+		_, problems := p.decodePlan(context.Background(), in)
+		return problems
 	}
-	cases := []struct {
-		key   string
-		field string
-		value any    // nil: left out
-		want  string // the start of the problem
-	}{
-		{"", "team", nil, "team: required"},
-		{"", "team", strings.Repeat("x", 33), "team: at most 32 characters"},
-		{"", "team", "", "team: must match "},
-		{"plan", "seats", int64(0), "seats: at least 1"},
-		{"plan", "seats", int64(1001), "seats: at most 1000"},
-		{"plan", "tier", nil, "tier: required"},
-		{"plan", "tier", "not-a-value", "tier: must be one of "},
-		{"placement", "regions", nil, "regions: required"},
-		{"placement", "regions", []any{}, "regions: choose at least 1"},
-		{"placement", "regions", []any{"eu-west", "eu-central", "us-east", "us-west"}, "regions: choose at most 3"},
-		{"placement", "regions", []any{"not-a-value"}, "regions[]: must be one of "},
+	validPlanAnswer := map[string]any{
+		"seats": int64(1),
+		"tier":  "starter",
 	}
-	for _, tc := range cases {
-		input := maps.Clone(valid[tc.key])
-		if tc.value == nil {
-			delete(input, tc.field)
-		} else {
-			input[tc.field] = tc.value
-		}
-		var problems mrtr.Problems
-		switch tc.key {
-		case "":
-			raw, err := json.Marshal(input)
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, err = p.NewFlow(context.Background(), &mrtr.Call{}, raw)
-			var ae *mrtr.ArgumentError
-			if errors.As(err, &ae) {
-				problems = ae.Problems
-			}
-		case "plan":
-			_, problems = p.decodePlan(context.Background(), input)
-		case "placement":
-			_, problems = p.decodePlacement(context.Background(), input)
-		}
-		if !slices.ContainsFunc(problems, func(s string) bool {
-			return strings.HasPrefix(s, tc.want)
-		}) {
-			t.Errorf("%q %s = %#v: problems %q, want one starting %q", tc.key, tc.field, tc.value, problems, tc.want)
-		}
+	decodePlacementAnswer := func(in map[string]any) mrtr.Problems {
+		_, problems := p.decodePlacement(context.Background(), in)
+		return problems
 	}
+	validPlacementAnswer := map[string]any{"regions": []any{"eu-west"}}
+	mrtrtest.Broken(t, decodeArguments, validArguments, "team", nil, "team: required")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "team", strings.Repeat("x", 33), "team: at most 32 characters")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "team", "", "team: must match ")
+	mrtrtest.Broken(t, decodePlanAnswer, validPlanAnswer, "seats", int64(0), "seats: at least 1")
+	mrtrtest.Broken(t, decodePlanAnswer, validPlanAnswer, "seats", int64(1001), "seats: at most 1000")
+	mrtrtest.Broken(t, decodePlanAnswer, validPlanAnswer, "tier", nil, "tier: required")
+	mrtrtest.Broken(t, decodePlanAnswer, validPlanAnswer, "tier", "not-a-value", "tier: must be one of ")
+	mrtrtest.Broken(t, decodePlacementAnswer, validPlacementAnswer, "regions", nil, "regions: required")
+	mrtrtest.Broken(t, decodePlacementAnswer, validPlacementAnswer, "regions", []any{}, "regions: choose at least 1")
+	mrtrtest.Broken(t, decodePlacementAnswer, validPlacementAnswer, "regions", []any{"eu-west", "eu-central", "us-east", "us-west"}, "regions: choose at most 3")
+	mrtrtest.Broken(t, decodePlacementAnswer, validPlacementAnswer, "regions", []any{"not-a-value"}, "regions[]: must be one of ")
 }
 
 // TestProvisionWorkspaceRejectedInputs sends, at every state that asks, answers meant

@@ -5,10 +5,6 @@ package payments
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"maps"
-	"slices"
 	"strings"
 	"testing"
 
@@ -101,44 +97,11 @@ func TestChargePaymentTransitions(t *testing.T) {
 // checks that validation reports it.
 func TestChargePaymentValidation(t *testing.T) {
 	p := chargePaymentProgram{h: &fakeChargePayment{}}
-	// valid input, by input request key ("" for the arguments)
-	valid := map[string]map[string]any{"": {"invoiceId": "inv_0"}}
-	cases := []struct {
-		key   string
-		field string
-		value any    // nil: left out
-		want  string // the start of the problem
-	}{
-		{"", "invoiceId", nil, "invoiceId: required"},
-		{"", "invoiceId", strings.Repeat("x", 17), "invoiceId: at most 16 characters"},
-		{"", "invoiceId", "", "invoiceId: must match "},
-	}
-	for _, tc := range cases {
-		input := maps.Clone(valid[tc.key])
-		if tc.value == nil {
-			delete(input, tc.field)
-		} else {
-			input[tc.field] = tc.value
-		}
-		var problems mrtr.Problems
-		switch tc.key {
-		case "":
-			raw, err := json.Marshal(input)
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, err = p.NewFlow(context.Background(), &mrtr.Call{}, raw)
-			var ae *mrtr.ArgumentError
-			if errors.As(err, &ae) {
-				problems = ae.Problems
-			}
-		}
-		if !slices.ContainsFunc(problems, func(s string) bool {
-			return strings.HasPrefix(s, tc.want)
-		}) {
-			t.Errorf("%q %s = %#v: problems %q, want one starting %q", tc.key, tc.field, tc.value, problems, tc.want)
-		}
-	}
+	decodeArguments := mrtrtest.ArgumentDecoder(p)
+	validArguments := map[string]any{"invoiceId": "inv_0"}
+	mrtrtest.Broken(t, decodeArguments, validArguments, "invoiceId", nil, "invoiceId: required")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "invoiceId", strings.Repeat("x", 17), "invoiceId: at most 16 characters")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "invoiceId", "", "invoiceId: must match ")
 }
 
 // TestChargePaymentRejectedInputs sends, at every state that asks, answers meant

@@ -5,10 +5,6 @@ package tickets
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"maps"
-	"slices"
 	"strings"
 	"testing"
 
@@ -106,52 +102,19 @@ func TestCloseSupportTicketTransitions(t *testing.T) {
 // checks that validation reports it.
 func TestCloseSupportTicketValidation(t *testing.T) {
 	p := closeSupportTicketProgram{h: &fakeCloseSupportTicket{}}
-	// valid input, by input request key ("" for the arguments)
-	valid := map[string]map[string]any{
-		"":       {"ticketId": "0"},
-		"reason": {"closeReason": "resolved"},
+	decodeArguments := mrtrtest.ArgumentDecoder(p)
+	validArguments := map[string]any{"ticketId": "0"}
+	decodeReasonAnswer := func(in map[string]any) mrtr.Problems {
+		_, problems := p.decodeReason(context.Background(), in)
+		return problems
 	}
-	cases := []struct {
-		key   string
-		field string
-		value any    // nil: left out
-		want  string // the start of the problem
-	}{
-		{"", "ticketId", nil, "ticketId: required"},
-		{"", "ticketId", "xxxxxxxxxxxxx", "ticketId: at most 12 characters"},
-		{"", "ticketId", "", "ticketId: must match "},
-		{"reason", "closeReason", nil, "closeReason: required"},
-		{"reason", "closeReason", "not-a-value", "closeReason: must be one of "},
-		{"reason", "comment", strings.Repeat("x", 501), "comment: at most 500 characters"},
-	}
-	for _, tc := range cases {
-		input := maps.Clone(valid[tc.key])
-		if tc.value == nil {
-			delete(input, tc.field)
-		} else {
-			input[tc.field] = tc.value
-		}
-		var problems mrtr.Problems
-		switch tc.key {
-		case "":
-			raw, err := json.Marshal(input)
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, err = p.NewFlow(context.Background(), &mrtr.Call{}, raw)
-			var ae *mrtr.ArgumentError
-			if errors.As(err, &ae) {
-				problems = ae.Problems
-			}
-		case "reason":
-			_, problems = p.decodeReason(context.Background(), input)
-		}
-		if !slices.ContainsFunc(problems, func(s string) bool {
-			return strings.HasPrefix(s, tc.want)
-		}) {
-			t.Errorf("%q %s = %#v: problems %q, want one starting %q", tc.key, tc.field, tc.value, problems, tc.want)
-		}
-	}
+	validReasonAnswer := map[string]any{"closeReason": "resolved"}
+	mrtrtest.Broken(t, decodeArguments, validArguments, "ticketId", nil, "ticketId: required")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "ticketId", "xxxxxxxxxxxxx", "ticketId: at most 12 characters")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "ticketId", "", "ticketId: must match ")
+	mrtrtest.Broken(t, decodeReasonAnswer, validReasonAnswer, "closeReason", nil, "closeReason: required")
+	mrtrtest.Broken(t, decodeReasonAnswer, validReasonAnswer, "closeReason", "not-a-value", "closeReason: must be one of ")
+	mrtrtest.Broken(t, decodeReasonAnswer, validReasonAnswer, "comment", strings.Repeat("x", 501), "comment: at most 500 characters")
 }
 
 // TestCloseSupportTicketRejectedInputs sends, at every state that asks, answers meant

@@ -5,11 +5,6 @@ package testprog
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"maps"
-	"slices"
-	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -99,51 +94,18 @@ func TestVaultTransitions(t *testing.T) {
 // checks that validation reports it.
 func TestVaultValidation(t *testing.T) {
 	p := vaultProgram{h: &fakeVault{}}
-	// valid input, by input request key ("" for the arguments)
-	valid := map[string]map[string]any{
-		"":    {"vaultId": "v-1"},
-		"pin": {"code": "0000"},
+	decodeArguments := mrtrtest.ArgumentDecoder(p)
+	validArguments := map[string]any{"vaultId": "v-1"}
+	decodePinAnswer := func(in map[string]any) mrtr.Problems {
+		_, problems := p.decodePin(context.Background(), in)
+		return problems
 	}
-	cases := []struct {
-		key   string
-		field string
-		value any    // nil: left out
-		want  string // the start of the problem
-	}{
-		{"", "vaultId", nil, "vaultId: required"},
-		{"", "vaultId", "xxxxxxxxxxx", "vaultId: at most 10 characters"},
-		{"pin", "code", nil, "code: required"},
-		{"pin", "code", "xxxxx", "code: at most 4 characters"},
-		{"pin", "code", "", "code: must match "},
-	}
-	for _, tc := range cases {
-		input := maps.Clone(valid[tc.key])
-		if tc.value == nil {
-			delete(input, tc.field)
-		} else {
-			input[tc.field] = tc.value
-		}
-		var problems mrtr.Problems
-		switch tc.key {
-		case "":
-			raw, err := json.Marshal(input)
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, err = p.NewFlow(context.Background(), &mrtr.Call{}, raw)
-			var ae *mrtr.ArgumentError
-			if errors.As(err, &ae) {
-				problems = ae.Problems
-			}
-		case "pin":
-			_, problems = p.decodePin(context.Background(), input)
-		}
-		if !slices.ContainsFunc(problems, func(s string) bool {
-			return strings.HasPrefix(s, tc.want)
-		}) {
-			t.Errorf("%q %s = %#v: problems %q, want one starting %q", tc.key, tc.field, tc.value, problems, tc.want)
-		}
-	}
+	validPinAnswer := map[string]any{"code": "0000"}
+	mrtrtest.Broken(t, decodeArguments, validArguments, "vaultId", nil, "vaultId: required")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "vaultId", "xxxxxxxxxxx", "vaultId: at most 10 characters")
+	mrtrtest.Broken(t, decodePinAnswer, validPinAnswer, "code", nil, "code: required")
+	mrtrtest.Broken(t, decodePinAnswer, validPinAnswer, "code", "xxxxx", "code: at most 4 characters")
+	mrtrtest.Broken(t, decodePinAnswer, validPinAnswer, "code", "", "code: must match ")
 }
 
 // TestVaultRejectedInputs sends, at every state that asks, answers meant

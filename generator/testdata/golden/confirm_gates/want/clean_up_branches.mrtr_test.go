@@ -5,10 +5,6 @@ package cleanup
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"maps"
-	"slices"
 	"strings"
 	"testing"
 
@@ -124,43 +120,10 @@ func TestCleanUpBranchesTransitions(t *testing.T) {
 // checks that validation reports it.
 func TestCleanUpBranchesValidation(t *testing.T) {
 	p := cleanUpBranchesProgram{h: &fakeCleanUpBranches{}}
-	// valid input, by input request key ("" for the arguments)
-	valid := map[string]map[string]any{"": {"repo": "example"}}
-	cases := []struct {
-		key   string
-		field string
-		value any    // nil: left out
-		want  string // the start of the problem
-	}{
-		{"", "repo", nil, "repo: required"},
-		{"", "repo", strings.Repeat("x", 101), "repo: at most 100 characters"},
-	}
-	for _, tc := range cases {
-		input := maps.Clone(valid[tc.key])
-		if tc.value == nil {
-			delete(input, tc.field)
-		} else {
-			input[tc.field] = tc.value
-		}
-		var problems mrtr.Problems
-		switch tc.key {
-		case "":
-			raw, err := json.Marshal(input)
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, err = p.NewFlow(context.Background(), &mrtr.Call{}, raw)
-			var ae *mrtr.ArgumentError
-			if errors.As(err, &ae) {
-				problems = ae.Problems
-			}
-		}
-		if !slices.ContainsFunc(problems, func(s string) bool {
-			return strings.HasPrefix(s, tc.want)
-		}) {
-			t.Errorf("%q %s = %#v: problems %q, want one starting %q", tc.key, tc.field, tc.value, problems, tc.want)
-		}
-	}
+	decodeArguments := mrtrtest.ArgumentDecoder(p)
+	validArguments := map[string]any{"repo": "example"}
+	mrtrtest.Broken(t, decodeArguments, validArguments, "repo", nil, "repo: required")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "repo", strings.Repeat("x", 101), "repo: at most 100 characters")
 }
 
 // TestCleanUpBranchesRejectedInputs sends, at every state that asks, answers meant

@@ -5,11 +5,6 @@ package tickets
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"maps"
-	"slices"
-	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -108,62 +103,33 @@ func TestTriageTicketTransitions(t *testing.T) {
 // checks that validation reports it.
 func TestTriageTicketValidation(t *testing.T) {
 	p := triageTicketProgram{h: &fakeTriageTicket{}}
-	// valid input, by input request key ("" for the arguments)
-	valid := map[string]map[string]any{
-		"":         {"ticketId": "example"},
-		"customer": {"priority": "whenever"},
-		"impact":   {"priority": "low"},
-		"internal": {},
+	decodeArguments := mrtrtest.ArgumentDecoder(p)
+	validArguments := map[string]any{"ticketId": "example"}
+	decodeImpactAnswer := func(in map[string]any) mrtr.Problems {
+		_, problems := p.decodeImpact(context.Background(), in)
+		return problems
 	}
-	cases := []struct {
-		key   string
-		field string
-		value any    // nil: left out
-		want  string // the start of the problem
-	}{
-		{"", "ticketId", nil, "ticketId: required"},
-		{"", "ticketId", "xxxxxxxxxxxxx", "ticketId: at most 12 characters"},
-		{"impact", "priority", nil, "priority: required"},
-		{"impact", "priority", "not-a-value", "priority: must be one of "},
-		{"customer", "priority", nil, "priority: required"},
-		{"customer", "priority", "not-a-value", "priority: must be one of "},
-		{"customer", "tags", []any{"bug", "billing", "bug"}, "tags: choose at most 2"},
-		{"customer", "tags", []any{"not-a-value"}, "tags[]: must be one of "},
-		{"internal", "tags", []any{"p1", "p2", "p3", "p1"}, "tags: choose at most 3"},
-		{"internal", "tags", []any{"not-a-value"}, "tags[]: must be one of "},
+	validImpactAnswer := map[string]any{"priority": "low"}
+	decodeCustomerAnswer := func(in map[string]any) mrtr.Problems {
+		_, problems := p.decodeCustomer(context.Background(), in)
+		return problems
 	}
-	for _, tc := range cases {
-		input := maps.Clone(valid[tc.key])
-		if tc.value == nil {
-			delete(input, tc.field)
-		} else {
-			input[tc.field] = tc.value
-		}
-		var problems mrtr.Problems
-		switch tc.key {
-		case "":
-			raw, err := json.Marshal(input)
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, err = p.NewFlow(context.Background(), &mrtr.Call{}, raw)
-			var ae *mrtr.ArgumentError
-			if errors.As(err, &ae) {
-				problems = ae.Problems
-			}
-		case "impact":
-			_, problems = p.decodeImpact(context.Background(), input)
-		case "customer":
-			_, problems = p.decodeCustomer(context.Background(), input)
-		case "internal":
-			_, problems = p.decodeInternal(context.Background(), input)
-		}
-		if !slices.ContainsFunc(problems, func(s string) bool {
-			return strings.HasPrefix(s, tc.want)
-		}) {
-			t.Errorf("%q %s = %#v: problems %q, want one starting %q", tc.key, tc.field, tc.value, problems, tc.want)
-		}
+	validCustomerAnswer := map[string]any{"priority": "whenever"}
+	decodeInternalAnswer := func(in map[string]any) mrtr.Problems {
+		_, problems := p.decodeInternal(context.Background(), in)
+		return problems
 	}
+	validInternalAnswer := map[string]any{}
+	mrtrtest.Broken(t, decodeArguments, validArguments, "ticketId", nil, "ticketId: required")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "ticketId", "xxxxxxxxxxxxx", "ticketId: at most 12 characters")
+	mrtrtest.Broken(t, decodeImpactAnswer, validImpactAnswer, "priority", nil, "priority: required")
+	mrtrtest.Broken(t, decodeImpactAnswer, validImpactAnswer, "priority", "not-a-value", "priority: must be one of ")
+	mrtrtest.Broken(t, decodeCustomerAnswer, validCustomerAnswer, "priority", nil, "priority: required")
+	mrtrtest.Broken(t, decodeCustomerAnswer, validCustomerAnswer, "priority", "not-a-value", "priority: must be one of ")
+	mrtrtest.Broken(t, decodeCustomerAnswer, validCustomerAnswer, "tags", []any{"bug", "billing", "bug"}, "tags: choose at most 2")
+	mrtrtest.Broken(t, decodeCustomerAnswer, validCustomerAnswer, "tags", []any{"not-a-value"}, "tags[]: must be one of ")
+	mrtrtest.Broken(t, decodeInternalAnswer, validInternalAnswer, "tags", []any{"p1", "p2", "p3", "p1"}, "tags: choose at most 3")
+	mrtrtest.Broken(t, decodeInternalAnswer, validInternalAnswer, "tags", []any{"not-a-value"}, "tags[]: must be one of ")
 }
 
 // TestTriageTicketRejectedInputs sends, at every state that asks, answers meant

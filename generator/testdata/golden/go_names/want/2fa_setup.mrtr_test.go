@@ -5,10 +5,6 @@ package names
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"maps"
-	"slices"
 	"strings"
 	"testing"
 
@@ -80,42 +76,9 @@ func TestX2faSetupTransitions(t *testing.T) {
 // checks that validation reports it.
 func TestX2faSetupValidation(t *testing.T) {
 	p := x2faSetupProgram{h: &fakeX2faSetup{}}
-	// valid input, by input request key ("" for the arguments)
-	valid := map[string]map[string]any{"": {"account": "example"}}
-	cases := []struct {
-		key   string
-		field string
-		value any    // nil: left out
-		want  string // the start of the problem
-	}{
-		{"", "account", nil, "account: required"},
-		{"", "account", strings.Repeat("x", 41), "account: at most 40 characters"},
-		{"", "method", "not-a-value", "method: must be one of "},
-	}
-	for _, tc := range cases {
-		input := maps.Clone(valid[tc.key])
-		if tc.value == nil {
-			delete(input, tc.field)
-		} else {
-			input[tc.field] = tc.value
-		}
-		var problems mrtr.Problems
-		switch tc.key {
-		case "":
-			raw, err := json.Marshal(input)
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, err = p.NewFlow(context.Background(), &mrtr.Call{}, raw)
-			var ae *mrtr.ArgumentError
-			if errors.As(err, &ae) {
-				problems = ae.Problems
-			}
-		}
-		if !slices.ContainsFunc(problems, func(s string) bool {
-			return strings.HasPrefix(s, tc.want)
-		}) {
-			t.Errorf("%q %s = %#v: problems %q, want one starting %q", tc.key, tc.field, tc.value, problems, tc.want)
-		}
-	}
+	decodeArguments := mrtrtest.ArgumentDecoder(p)
+	validArguments := map[string]any{"account": "example"}
+	mrtrtest.Broken(t, decodeArguments, validArguments, "account", nil, "account: required")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "account", strings.Repeat("x", 41), "account: at most 40 characters")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "method", "not-a-value", "method: must be one of ")
 }

@@ -5,11 +5,6 @@ package names
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"maps"
-	"slices"
-	"strings"
 	"testing"
 
 	"github.com/mrtrgen/mrtrgen/mrtr"
@@ -80,41 +75,8 @@ func TestHTTPServerV2Transitions(t *testing.T) {
 // checks that validation reports it.
 func TestHTTPServerV2Validation(t *testing.T) {
 	p := httpServerV2Program{h: &fakeHTTPServerV2{}}
-	// valid input, by input request key ("" for the arguments)
-	valid := map[string]map[string]any{"": {"ID": "example"}}
-	cases := []struct {
-		key   string
-		field string
-		value any    // nil: left out
-		want  string // the start of the problem
-	}{
-		{"", "ID", nil, "ID: required"},
-		{"", "ID", "xxxxxxxxxxx", "ID: at most 10 characters"},
-	}
-	for _, tc := range cases {
-		input := maps.Clone(valid[tc.key])
-		if tc.value == nil {
-			delete(input, tc.field)
-		} else {
-			input[tc.field] = tc.value
-		}
-		var problems mrtr.Problems
-		switch tc.key {
-		case "":
-			raw, err := json.Marshal(input)
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, err = p.NewFlow(context.Background(), &mrtr.Call{}, raw)
-			var ae *mrtr.ArgumentError
-			if errors.As(err, &ae) {
-				problems = ae.Problems
-			}
-		}
-		if !slices.ContainsFunc(problems, func(s string) bool {
-			return strings.HasPrefix(s, tc.want)
-		}) {
-			t.Errorf("%q %s = %#v: problems %q, want one starting %q", tc.key, tc.field, tc.value, problems, tc.want)
-		}
-	}
+	decodeArguments := mrtrtest.ArgumentDecoder(p)
+	validArguments := map[string]any{"ID": "example"}
+	mrtrtest.Broken(t, decodeArguments, validArguments, "ID", nil, "ID: required")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "ID", "xxxxxxxxxxx", "ID: at most 10 characters")
 }

@@ -5,10 +5,6 @@ package deploy
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"maps"
-	"slices"
 	"strings"
 	"testing"
 
@@ -119,51 +115,18 @@ func TestDeployServiceTransitions(t *testing.T) {
 // checks that validation reports it.
 func TestDeployServiceValidation(t *testing.T) {
 	p := deployServiceProgram{h: &fakeDeployService{}}
-	// valid input, by input request key ("" for the arguments)
-	valid := map[string]map[string]any{
-		"":       {"service": "a"},
-		"target": {"version": "example"},
+	decodeArguments := mrtrtest.ArgumentDecoder(p)
+	validArguments := map[string]any{"service": "a"}
+	decodeTargetAnswer := func(in map[string]any) mrtr.Problems {
+		_, problems := p.decodeTarget(context.Background(), in)
+		return problems
 	}
-	cases := []struct {
-		key   string
-		field string
-		value any    // nil: left out
-		want  string // the start of the problem
-	}{
-		{"", "service", nil, "service: required"},
-		{"", "service", strings.Repeat("x", 41), "service: at most 40 characters"},
-		{"", "service", "", "service: must match "},
-		{"target", "version", nil, "version: required"},
-		{"target", "version", strings.Repeat("x", 21), "version: at most 20 characters"},
-	}
-	for _, tc := range cases {
-		input := maps.Clone(valid[tc.key])
-		if tc.value == nil {
-			delete(input, tc.field)
-		} else {
-			input[tc.field] = tc.value
-		}
-		var problems mrtr.Problems
-		switch tc.key {
-		case "":
-			raw, err := json.Marshal(input)
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, err = p.NewFlow(context.Background(), &mrtr.Call{}, raw)
-			var ae *mrtr.ArgumentError
-			if errors.As(err, &ae) {
-				problems = ae.Problems
-			}
-		case "target":
-			_, problems = p.decodeTarget(context.Background(), input)
-		}
-		if !slices.ContainsFunc(problems, func(s string) bool {
-			return strings.HasPrefix(s, tc.want)
-		}) {
-			t.Errorf("%q %s = %#v: problems %q, want one starting %q", tc.key, tc.field, tc.value, problems, tc.want)
-		}
-	}
+	validTargetAnswer := map[string]any{"version": "example"}
+	mrtrtest.Broken(t, decodeArguments, validArguments, "service", nil, "service: required")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "service", strings.Repeat("x", 41), "service: at most 40 characters")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "service", "", "service: must match ")
+	mrtrtest.Broken(t, decodeTargetAnswer, validTargetAnswer, "version", nil, "version: required")
+	mrtrtest.Broken(t, decodeTargetAnswer, validTargetAnswer, "version", strings.Repeat("x", 21), "version: at most 20 characters")
 }
 
 // TestDeployServiceRejectedInputs sends, at every state that asks, answers meant

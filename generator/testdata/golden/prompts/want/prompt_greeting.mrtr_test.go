@@ -5,10 +5,6 @@ package prompts
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"maps"
-	"slices"
 	"strings"
 	"testing"
 
@@ -79,40 +75,7 @@ func TestGreetingTransitions(t *testing.T) {
 // checks that validation reports it.
 func TestGreetingValidation(t *testing.T) {
 	p := greetingProgram{h: &fakeGreeting{}}
-	// valid input, by input request key ("" for the arguments)
-	valid := map[string]map[string]any{"": {}}
-	cases := []struct {
-		key   string
-		field string
-		value any    // nil: left out
-		want  string // the start of the problem
-	}{
-		{"", "name", strings.Repeat("x", 41), "name: at most 40 characters"},
-	}
-	for _, tc := range cases {
-		input := maps.Clone(valid[tc.key])
-		if tc.value == nil {
-			delete(input, tc.field)
-		} else {
-			input[tc.field] = tc.value
-		}
-		var problems mrtr.Problems
-		switch tc.key {
-		case "":
-			raw, err := json.Marshal(input)
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, err = p.NewFlow(context.Background(), &mrtr.Call{}, raw)
-			var ae *mrtr.ArgumentError
-			if errors.As(err, &ae) {
-				problems = ae.Problems
-			}
-		}
-		if !slices.ContainsFunc(problems, func(s string) bool {
-			return strings.HasPrefix(s, tc.want)
-		}) {
-			t.Errorf("%q %s = %#v: problems %q, want one starting %q", tc.key, tc.field, tc.value, problems, tc.want)
-		}
-	}
+	decodeArguments := mrtrtest.ArgumentDecoder(p)
+	validArguments := map[string]any{}
+	mrtrtest.Broken(t, decodeArguments, validArguments, "name", strings.Repeat("x", 41), "name: at most 40 characters")
 }

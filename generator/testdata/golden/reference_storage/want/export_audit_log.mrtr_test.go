@@ -5,11 +5,6 @@ package accounts
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"maps"
-	"slices"
-	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -99,51 +94,18 @@ func TestExportAuditLogTransitions(t *testing.T) {
 // checks that validation reports it.
 func TestExportAuditLogValidation(t *testing.T) {
 	p := exportAuditLogProgram{h: &fakeExportAuditLog{}}
-	// valid input, by input request key ("" for the arguments)
-	valid := map[string]map[string]any{
-		"":       {"since": "2026-07-28"},
-		"format": {"kind": "csv"},
+	decodeArguments := mrtrtest.ArgumentDecoder(p)
+	validArguments := map[string]any{"since": "2026-07-28"}
+	decodeFormatAnswer := func(in map[string]any) mrtr.Problems {
+		_, problems := p.decodeFormat(context.Background(), in)
+		return problems
 	}
-	cases := []struct {
-		key   string
-		field string
-		value any    // nil: left out
-		want  string // the start of the problem
-	}{
-		{"", "since", nil, "since: required"},
-		{"", "since", "xxxxxxxxxxx", "since: at most 10 characters"},
-		{"", "since", "2026-13-01", "since: must be a valid date"},
-		{"format", "kind", nil, "kind: required"},
-		{"format", "kind", "not-a-value", "kind: must be one of "},
-	}
-	for _, tc := range cases {
-		input := maps.Clone(valid[tc.key])
-		if tc.value == nil {
-			delete(input, tc.field)
-		} else {
-			input[tc.field] = tc.value
-		}
-		var problems mrtr.Problems
-		switch tc.key {
-		case "":
-			raw, err := json.Marshal(input)
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, err = p.NewFlow(context.Background(), &mrtr.Call{}, raw)
-			var ae *mrtr.ArgumentError
-			if errors.As(err, &ae) {
-				problems = ae.Problems
-			}
-		case "format":
-			_, problems = p.decodeFormat(context.Background(), input)
-		}
-		if !slices.ContainsFunc(problems, func(s string) bool {
-			return strings.HasPrefix(s, tc.want)
-		}) {
-			t.Errorf("%q %s = %#v: problems %q, want one starting %q", tc.key, tc.field, tc.value, problems, tc.want)
-		}
-	}
+	validFormatAnswer := map[string]any{"kind": "csv"}
+	mrtrtest.Broken(t, decodeArguments, validArguments, "since", nil, "since: required")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "since", "xxxxxxxxxxx", "since: at most 10 characters")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "since", "2026-13-01", "since: must be a valid date")
+	mrtrtest.Broken(t, decodeFormatAnswer, validFormatAnswer, "kind", nil, "kind: required")
+	mrtrtest.Broken(t, decodeFormatAnswer, validFormatAnswer, "kind", "not-a-value", "kind: must be one of ")
 }
 
 // TestExportAuditLogRejectedInputs sends, at every state that asks, answers meant

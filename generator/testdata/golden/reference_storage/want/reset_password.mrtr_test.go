@@ -5,10 +5,6 @@ package accounts
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"maps"
-	"slices"
 	"strings"
 	"testing"
 
@@ -101,43 +97,10 @@ func TestResetPasswordTransitions(t *testing.T) {
 // checks that validation reports it.
 func TestResetPasswordValidation(t *testing.T) {
 	p := resetPasswordProgram{h: &fakeResetPassword{}}
-	// valid input, by input request key ("" for the arguments)
-	valid := map[string]map[string]any{"": {"userId": "example"}}
-	cases := []struct {
-		key   string
-		field string
-		value any    // nil: left out
-		want  string // the start of the problem
-	}{
-		{"", "userId", nil, "userId: required"},
-		{"", "userId", strings.Repeat("x", 37), "userId: at most 36 characters"},
-	}
-	for _, tc := range cases {
-		input := maps.Clone(valid[tc.key])
-		if tc.value == nil {
-			delete(input, tc.field)
-		} else {
-			input[tc.field] = tc.value
-		}
-		var problems mrtr.Problems
-		switch tc.key {
-		case "":
-			raw, err := json.Marshal(input)
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, err = p.NewFlow(context.Background(), &mrtr.Call{}, raw)
-			var ae *mrtr.ArgumentError
-			if errors.As(err, &ae) {
-				problems = ae.Problems
-			}
-		}
-		if !slices.ContainsFunc(problems, func(s string) bool {
-			return strings.HasPrefix(s, tc.want)
-		}) {
-			t.Errorf("%q %s = %#v: problems %q, want one starting %q", tc.key, tc.field, tc.value, problems, tc.want)
-		}
-	}
+	decodeArguments := mrtrtest.ArgumentDecoder(p)
+	validArguments := map[string]any{"userId": "example"}
+	mrtrtest.Broken(t, decodeArguments, validArguments, "userId", nil, "userId: required")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "userId", strings.Repeat("x", 37), "userId: at most 36 characters")
 }
 
 // TestResetPasswordRejectedInputs sends, at every state that asks, answers meant

@@ -5,10 +5,6 @@ package notify
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"maps"
-	"slices"
 	"strings"
 	"testing"
 
@@ -124,94 +120,61 @@ func TestSendNoticeTransitions(t *testing.T) {
 // checks that validation reports it.
 func TestSendNoticeValidation(t *testing.T) {
 	p := sendNoticeProgram{h: &fakeSendNotice{}}
-	// valid input, by input request key ("" for the arguments)
-	valid := map[string]map[string]any{
-		"": {
-			"count":  int64(1),
-			"level":  "low",
-			"ratio":  1.0,
-			"to":     "example",
-			"urgent": true,
-		},
-		"details": {
-			"copies": int64(1),
-			"pin":    true,
-			"title":  "example",
-			"tone":   "plain",
-			"weight": 1.0,
-		},
+	decodeArguments := mrtrtest.ArgumentDecoder(p)
+	validArguments := map[string]any{
+		"count":  int64(1),
+		"level":  "low",
+		"ratio":  1.0,
+		"to":     "example",
+		"urgent": true,
 	}
-	cases := []struct {
-		key   string
-		field string
-		value any    // nil: left out
-		want  string // the start of the problem
-	}{
-		{"", "cc", strings.Repeat("x", 101), "cc: at most 100 characters"},
-		{"", "count", nil, "count: required"},
-		{"", "count", int64(0), "count: at least 1"},
-		{"", "count", int64(10), "count: at most 9"},
-		{"", "labels", []any{"example", "example", "example", "example"}, "labels: choose at most 3"},
-		{"", "labels", []any{"xxxxxxxxxxx"}, "labels[]: at most 10 characters"},
-		{"", "level", nil, "level: required"},
-		{"", "level", "not-a-value", "level: must be one of "},
-		{"", "mood", "not-a-value", "mood: must be one of "},
-		{"", "ratio", nil, "ratio: required"},
-		{"", "ratio", -1.0, "ratio: at least 0"},
-		{"", "ratio", 2.0, "ratio: at most 1"},
-		{"", "retries", int64(-1), "retries: at least 0"},
-		{"", "retries", int64(6), "retries: at most 5"},
-		{"", "to", nil, "to: required"},
-		{"", "to", strings.Repeat("x", 101), "to: at most 100 characters"},
-		{"", "urgent", nil, "urgent: required"},
-		{"details", "badges", []any{"new", "hot", "new"}, "badges: choose at most 2"},
-		{"details", "badges", []any{"not-a-value"}, "badges[]: must be one of "},
-		{"details", "bonus", -1.0, "bonus: at least 0"},
-		{"details", "bonus", 6.0, "bonus: at most 5"},
-		{"details", "copies", nil, "copies: required"},
-		{"details", "copies", int64(0), "copies: at least 1"},
-		{"details", "copies", int64(4), "copies: at most 3"},
-		{"details", "extra", int64(-1), "extra: at least 0"},
-		{"details", "extra", int64(4), "extra: at most 3"},
-		{"details", "font", "not-a-value", "font: must be one of "},
-		{"details", "note", strings.Repeat("x", 61), "note: at most 60 characters"},
-		{"details", "pin", nil, "pin: required"},
-		{"details", "title", nil, "title: required"},
-		{"details", "title", strings.Repeat("x", 61), "title: at most 60 characters"},
-		{"details", "tone", nil, "tone: required"},
-		{"details", "tone", "not-a-value", "tone: must be one of "},
-		{"details", "weight", nil, "weight: required"},
-		{"details", "weight", -1.0, "weight: at least 0"},
-		{"details", "weight", 6.0, "weight: at most 5"},
+	decodeDetailsAnswer := func(in map[string]any) mrtr.Problems {
+		_, problems := p.decodeDetails(context.Background(), in)
+		return problems
 	}
-	for _, tc := range cases {
-		input := maps.Clone(valid[tc.key])
-		if tc.value == nil {
-			delete(input, tc.field)
-		} else {
-			input[tc.field] = tc.value
-		}
-		var problems mrtr.Problems
-		switch tc.key {
-		case "":
-			raw, err := json.Marshal(input)
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, err = p.NewFlow(context.Background(), &mrtr.Call{}, raw)
-			var ae *mrtr.ArgumentError
-			if errors.As(err, &ae) {
-				problems = ae.Problems
-			}
-		case "details":
-			_, problems = p.decodeDetails(context.Background(), input)
-		}
-		if !slices.ContainsFunc(problems, func(s string) bool {
-			return strings.HasPrefix(s, tc.want)
-		}) {
-			t.Errorf("%q %s = %#v: problems %q, want one starting %q", tc.key, tc.field, tc.value, problems, tc.want)
-		}
+	validDetailsAnswer := map[string]any{
+		"copies": int64(1),
+		"pin":    true,
+		"title":  "example",
+		"tone":   "plain",
+		"weight": 1.0,
 	}
+	mrtrtest.Broken(t, decodeArguments, validArguments, "cc", strings.Repeat("x", 101), "cc: at most 100 characters")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "count", nil, "count: required")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "count", int64(0), "count: at least 1")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "count", int64(10), "count: at most 9")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "labels", []any{"example", "example", "example", "example"}, "labels: choose at most 3")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "labels", []any{"xxxxxxxxxxx"}, "labels[]: at most 10 characters")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "level", nil, "level: required")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "level", "not-a-value", "level: must be one of ")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "mood", "not-a-value", "mood: must be one of ")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "ratio", nil, "ratio: required")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "ratio", -1.0, "ratio: at least 0")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "ratio", 2.0, "ratio: at most 1")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "retries", int64(-1), "retries: at least 0")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "retries", int64(6), "retries: at most 5")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "to", nil, "to: required")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "to", strings.Repeat("x", 101), "to: at most 100 characters")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "urgent", nil, "urgent: required")
+	mrtrtest.Broken(t, decodeDetailsAnswer, validDetailsAnswer, "badges", []any{"new", "hot", "new"}, "badges: choose at most 2")
+	mrtrtest.Broken(t, decodeDetailsAnswer, validDetailsAnswer, "badges", []any{"not-a-value"}, "badges[]: must be one of ")
+	mrtrtest.Broken(t, decodeDetailsAnswer, validDetailsAnswer, "bonus", -1.0, "bonus: at least 0")
+	mrtrtest.Broken(t, decodeDetailsAnswer, validDetailsAnswer, "bonus", 6.0, "bonus: at most 5")
+	mrtrtest.Broken(t, decodeDetailsAnswer, validDetailsAnswer, "copies", nil, "copies: required")
+	mrtrtest.Broken(t, decodeDetailsAnswer, validDetailsAnswer, "copies", int64(0), "copies: at least 1")
+	mrtrtest.Broken(t, decodeDetailsAnswer, validDetailsAnswer, "copies", int64(4), "copies: at most 3")
+	mrtrtest.Broken(t, decodeDetailsAnswer, validDetailsAnswer, "extra", int64(-1), "extra: at least 0")
+	mrtrtest.Broken(t, decodeDetailsAnswer, validDetailsAnswer, "extra", int64(4), "extra: at most 3")
+	mrtrtest.Broken(t, decodeDetailsAnswer, validDetailsAnswer, "font", "not-a-value", "font: must be one of ")
+	mrtrtest.Broken(t, decodeDetailsAnswer, validDetailsAnswer, "note", strings.Repeat("x", 61), "note: at most 60 characters")
+	mrtrtest.Broken(t, decodeDetailsAnswer, validDetailsAnswer, "pin", nil, "pin: required")
+	mrtrtest.Broken(t, decodeDetailsAnswer, validDetailsAnswer, "title", nil, "title: required")
+	mrtrtest.Broken(t, decodeDetailsAnswer, validDetailsAnswer, "title", strings.Repeat("x", 61), "title: at most 60 characters")
+	mrtrtest.Broken(t, decodeDetailsAnswer, validDetailsAnswer, "tone", nil, "tone: required")
+	mrtrtest.Broken(t, decodeDetailsAnswer, validDetailsAnswer, "tone", "not-a-value", "tone: must be one of ")
+	mrtrtest.Broken(t, decodeDetailsAnswer, validDetailsAnswer, "weight", nil, "weight: required")
+	mrtrtest.Broken(t, decodeDetailsAnswer, validDetailsAnswer, "weight", -1.0, "weight: at least 0")
+	mrtrtest.Broken(t, decodeDetailsAnswer, validDetailsAnswer, "weight", 6.0, "weight: at most 5")
 }
 
 // TestSendNoticeRejectedInputs sends, at every state that asks, answers meant
