@@ -341,11 +341,15 @@ func (w *workflow) effectCase(c *jen.Group, s *spec.State) {
 // isDefaultKey reports whether an effect's operation id is the workflow's own.
 func isDefaultKey(i *spec.Idempotency) bool { return i.IsDefault() }
 
-// businessKey reports whether effect state s has an operation id that does
-// not name the workflow, one a second workflow for the same thing shares.
+// businessKey reports whether effect state s has an operation id made of
+// what the caller sent (arguments, answers) and nothing a workflow makes
+// for itself (its id, continuation fields a handler fills): a second
+// workflow sent the same shares the operation.
 func businessKey(s *spec.State) bool {
 	return s.Kind == spec.StateEffect && s.Idempotency != nil && !isDefaultKey(s.Idempotency) &&
-		!slices.ContainsFunc(s.Idempotency.Key.Refs(), func(r *spec.TemplateRef) bool { return r.Kind == spec.RefWorkflowID })
+		!slices.ContainsFunc(s.Idempotency.Key.Refs(), func(r *spec.TemplateRef) bool {
+			return r.Kind == spec.RefWorkflowID || r.Kind == spec.RefContinuation
+		})
 }
 
 func (w *workflow) terminalCase(c *jen.Group, s *spec.State) {

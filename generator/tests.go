@@ -430,14 +430,26 @@ func (w *workflow) scriptCall(sc script) jen.Code {
 	return jen.Id(w.runName()).Custom(jen.Options{Open: "(", Close: ")", Separator: ",", Multi: true}, args...)
 }
 
-// effectsOf counts the side effects a script performs: one per effect
-// state its rounds run (a script never runs a state twice).
+// effectsOf counts the side effects a script performs. An effect with the
+// workflow's own operation id runs on every visit (the round record only
+// covers retries of a round); one with an operation id of its own runs on
+// the first visit and replays on later ones in the same workflow (the
+// fake's id does not change: its checks set no continuation fields).
 func (w *workflow) effectsOf(sc script) int {
 	n := 0
-	for _, r := range sc.rounds {
-		for _, name := range r.path {
-			if s := w.t.State(name); s != nil && s.Kind == spec.StateEffect {
-				n++
+	done := map[string]bool{}
+	for i, r := range sc.rounds {
+		for j, name := range r.path {
+			if i > 0 && j == 0 {
+				continue // the state the previous round ended in, resumed
+			}
+			s := w.t.State(name)
+			if s == nil || s.Kind != spec.StateEffect || done[name] {
+				continue
+			}
+			n++
+			if !isDefaultKey(s.Idempotency) {
+				done[name] = true
 			}
 		}
 	}

@@ -144,9 +144,10 @@ type StateInfo struct {
 	Kind     StateKind
 	Requests []RequestInfo // ask and confirm states
 	// BusinessKey is the template of an effect state's operation id when
-	// it does not name the workflow ("refund-{orderId}"): a second workflow
-	// for the same thing shares the operation, and is refused instead of
-	// performing the effect again. Empty for effects scoped to the workflow.
+	// it is made only of what the caller sends, arguments and answers
+	// ("refund-{orderId}"): a second workflow sent the same shares the
+	// operation, and is refused instead of performing the effect again.
+	// Empty for ids that name the workflow or use continuation fields.
 	BusinessKey string
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 )
 
 // Options tune the loader. The zero value is what mrtrgen uses.
@@ -57,7 +58,10 @@ func Parse(path string, data []byte, opts Options) (*File, Diagnostics) {
 	go func() {
 		var out decoded
 		defer func() {
-			out.panicked = recover()
+			if r := recover(); r != nil {
+				// Keep where it happened: it is re-raised on another goroutine.
+				out.panicked = fmt.Sprintf("%v\n\ndecoder goroutine:\n%s", r, debug.Stack())
+			}
 			done <- out
 		}()
 		d := &decoder{file: path}

@@ -30,6 +30,9 @@ func ArgumentDecoder[F any](p mrtr.Program[F]) Decoder {
 		if ae, ok := errors.AsType[*mrtr.ArgumentError](err); ok {
 			return ae.Problems
 		}
+		if err != nil {
+			return mrtr.Problems{"NewFlow failed without an argument error: " + err.Error()}
+		}
 		return nil
 	}
 }
@@ -39,6 +42,12 @@ func ArgumentDecoder[F any](p mrtr.Program[F]) Decoder {
 // constraint want names is enforced.
 func Broken(t testing.TB, decode Decoder, valid map[string]any, field string, value any, want string) {
 	t.Helper()
+	// The valid input alone must pass, or a validator that refuses
+	// everything would pass every case.
+	if problems := decode(maps.Clone(valid)); len(problems) > 0 {
+		t.Errorf("the valid input %v has problems %q", valid, problems)
+		return
+	}
 	input := maps.Clone(valid)
 	if input == nil {
 		input = map[string]any{}

@@ -42,6 +42,12 @@ func TestBrokenReportsAMissingCheck(t *testing.T) {
 	if valid["name"] != "ok" {
 		t.Fatal("Broken changed the valid input")
 	}
+	r.errors = nil
+	refuseAll := func(map[string]any) mrtr.Problems { return mrtr.Problems{"name: at most 3 characters"} }
+	mrtrtest.Broken(r, refuseAll, valid, "name", "long", "name: at most 3 characters")
+	if len(r.errors) != 1 || !strings.Contains(r.errors[0], "the valid input") {
+		t.Fatalf("a validator that refuses valid input passed: %q", r.errors)
+	}
 }
 
 func TestArgumentDecoderRunsNewFlow(t *testing.T) {
