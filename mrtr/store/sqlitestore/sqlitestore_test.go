@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -174,5 +175,26 @@ func TestContextWhileLocked(t *testing.T) {
 	// The store still works afterwards.
 	if r, err := s.Claim(ctx, store.ClaimRequest{Key: "k", Fingerprint: []byte("fp"), Owner: "a", Lease: time.Minute}); err != nil || r.Status != store.Acquired {
 		t.Fatalf("Claim after the lock was released = %+v, %v", r, err)
+	}
+}
+
+// Processes and goroutines that open one new database file at once race
+// to create it and switch it to WAL; every Open must succeed.
+func TestConcurrentOpensOfANewFile(t *testing.T) {
+	for i := range 20 {
+		path := filepath.Join(t.TempDir(), "new.db")
+		errs := make([]error, 8)
+		stores := make([]*Store, 8)
+		var wg sync.WaitGroup
+		for j := range 8 {
+			wg.Go(func() { stores[j], errs[j] = Open(context.Background(), path, Options{}) })
+		}
+		wg.Wait()
+		for j, err := range errs {
+			if err != nil {
+				t.Fatalf("attempt %d, opener %d: %v", i, j, err)
+			}
+			stores[j].Close()
+		}
 	}
 }
