@@ -71,6 +71,10 @@ type Options struct {
 	// SpecPath is how the `// source:` line names the spec; generated files
 	// show it relative to their own directory. Empty omits the line.
 	SpecPath string
+	// ScaffoldExists, when set, tells whether a scaffold (its path as in
+	// File.Path) is already on disk. Generate then does not render it: Plan
+	// keeps the user's file anyway, and every later run saves its work.
+	ScaffoldExists func(path string) bool
 }
 
 // Generate returns the files for one spec, sorted by path. The spec must

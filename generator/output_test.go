@@ -417,3 +417,77 @@ func TestOtherSpecsFilesNotOverwritten(t *testing.T) {
 		t.Errorf("package.mrtr.go: %s, want update", got)
 	}
 }
+
+// With ScaffoldExists, a scaffold already on disk is not rendered again and
+// Plan keeps it; one that is missing is rendered and written; one that
+// disappears between Generate and Plan is an error, never an empty file.
+func TestScaffoldExistsSkipsRendering(t *testing.T) {
+	dir := t.TempDir()
+	specPath := writeSpec(t, dir, "pair.mrtr.yaml", twoTools)
+	apply(t, plan(t, specPath))
+	f, ds, err := spec.LoadFile(specPath, spec.Options{})
+	if err != nil || ds.HasErrors() {
+		t.Fatalf("%v\n%v", err, ds)
+	}
+	var removed string
+	exists := func(p string) bool {
+		_, err := os.Stat(filepath.Join(dir, filepath.FromSlash(p)))
+		return err == nil
+	}
+	files, err := generator.Generate(f, generator.Options{SpecPath: specPath, ScaffoldExists: exists})
+	if err != nil {
+		t.Fatal(err)
+	}
+	scaffolds := 0
+	for _, f := range files {
+		if f.Kind != generator.Scaffold {
+			continue
+		}
+		scaffolds++
+		if f.Content != nil {
+			t.Errorf("%s exists but was rendered again", f.Path)
+		}
+		removed = f.Path
+	}
+	if scaffolds != 2 {
+		t.Fatalf("%d scaffolds, want 2", scaffolds)
+	}
+	changes, err := generator.Plan(specPath, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range changes {
+		if c.Action != generator.Unchanged && c.Action != generator.Keep {
+			t.Errorf("an unchanged spec with existing scaffolds would %s %s", c.Action, c.Path)
+		}
+	}
+
+	// A scaffold deleted after Generate saw it: Plan refuses.
+	if err := os.Remove(filepath.Join(dir, filepath.FromSlash(removed))); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := generator.Plan(specPath, files); err == nil || !strings.Contains(err.Error(), "disappeared while generating") {
+		t.Fatalf("Plan with a vanished scaffold: %v", err)
+	}
+	// The next run renders and writes it again.
+	files, err = generator.Generate(f, generator.Options{SpecPath: specPath, ScaffoldExists: exists})
+	if err != nil {
+		t.Fatal(err)
+	}
+	changes, err = generator.Plan(specPath, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	created := 0
+	for _, c := range changes {
+		if c.Action == generator.Create {
+			created++
+			if filepath.Base(c.Path) != filepath.Base(removed) || len(c.New) == 0 {
+				t.Errorf("creates %s (%d bytes), want the missing scaffold %s", c.Path, len(c.New), removed)
+			}
+		}
+	}
+	if created != 1 {
+		t.Fatalf("%d files created, want the missing scaffold", created)
+	}
+}

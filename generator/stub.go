@@ -18,6 +18,16 @@ const ScaffoldHeader = "Written by mrtrgen as a starting point. This file is you
 func (g *gen) stubFile(t *spec.Tool) (File, error) {
 	w := newWorkflow(g, t)
 	n := w.n
+	name := fileBase(t) + "_handler.go"
+	if exists := g.opts.ScaffoldExists; exists != nil && exists(g.out(name)) {
+		// Kept as it is; the names a fresh scaffold declares still take
+		// part in the collision check.
+		decls := []string{n.base + "Impl"}
+		for _, m := range w.handlerMethods() {
+			decls = append(decls, n.base+"Impl."+m.name)
+		}
+		return File{Path: g.out(name), Kind: Scaffold, decls: decls}, nil
+	}
 	jf := jen.NewFile(g.f.Package)
 	for _, line := range strings.Split(ScaffoldHeader, "\n") {
 		jf.HeaderComment(line) // line comments: jen makes a multi-line one a /* */ block
@@ -54,7 +64,6 @@ func (g *gen) stubFile(t *spec.Tool) (File, error) {
 		jf.Func().Params(jen.Id("h").Op("*").Id(impl)).Id(m.name).Params(m.params...).Params(m.results...).Block(body...)
 		jf.Line()
 	}
-	name := fileBase(t) + "_handler.go"
 	b, decls, err := render(name, jf)
 	return File{Path: g.out(name), Kind: Scaffold, Content: b, decls: decls}, err
 }

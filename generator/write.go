@@ -55,6 +55,15 @@ func Plan(specPath string, files []File) ([]Change, error) {
 		p := filepath.Join(base, filepath.FromSlash(f.Path))
 		want[p] = true
 		dirs[filepath.Dir(p)] = true
+		if f.Kind == Scaffold && f.Content == nil {
+			// Generate skipped it because it exists: keep it, unless it
+			// went away meanwhile.
+			if _, err := os.Stat(p); err != nil {
+				return nil, fmt.Errorf("%s disappeared while generating; run generate again to write a fresh scaffold", p)
+			}
+			changes = append(changes, Change{Path: p, Action: Keep, Kind: f.Kind})
+			continue
+		}
 		old, err := os.ReadFile(p)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):

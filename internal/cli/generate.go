@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
@@ -58,7 +59,14 @@ func planAll(args []string, stderr io.Writer) ([]plannedSpec, error) {
 			return nil, fmt.Errorf("%s and %s both generate into %s; give each spec its own output directory", other, s.path, dir)
 		}
 		outDirs[dir] = s.path
-		files, err := generator.Generate(s.file, generator.Options{SpecPath: s.path})
+		base := filepath.Dir(s.path)
+		files, err := generator.Generate(s.file, generator.Options{
+			SpecPath: s.path,
+			ScaffoldExists: func(p string) bool {
+				_, err := os.Stat(filepath.Join(base, filepath.FromSlash(p)))
+				return err == nil
+			},
+		})
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", s.path, err)
 		}
