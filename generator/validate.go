@@ -44,6 +44,89 @@ func (w *workflow) validators(jf *jen.File) {
 		}
 		w.answerDecoderFunc(jf, q)
 	}
+	w.continuationCheck(jf)
+}
+
+// continuationCheck emits CheckContinuation: the constraints of the
+// continuation fields, which handlers fill, checked before the engine seals
+// them (an enum value outside the list would otherwise be sealed as no value).
+// A field still at its zero value has not been set, and is not checked.
+func (w *workflow) continuationCheck(jf *jen.File) {
+	const scope = "Continuation"
+	for _, c := range w.t.Continuation.Fields {
+		w.patternVars(jf, c, scope)
+	}
+	jf.Comment("CheckContinuation checks what handlers stored in the continuation against the")
+	jf.Comment("spec before the engine seals it; a field still at its zero value is not set yet.")
+	jf.Func().Params(jen.Id("p").Id(w.n.program())).Id("CheckContinuation").
+		Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("f").Op("*").Id(w.n.flow())).
+		Qual(pkgMRTR, "Problems").
+		BlockFunc(func(g *jen.Group) {
+			var checked []*spec.Field
+			for _, c := range w.t.Continuation.Fields {
+				if hasConstraints(c) {
+					checked = append(checked, c)
+				}
+			}
+			if len(checked) == 0 {
+				g.Return(jen.Nil())
+				return
+			}
+			g.Var().Id("problems").Qual(pkgMRTR, "Problems")
+			for _, c := range checked {
+				value := jen.Id("f").Dot("Continuation").Dot(field(c.Name))
+				if c.Type == spec.TypeArray {
+					g.If(jen.Id("list").Op(":=").Add(value), jen.Len(jen.Id("list")).Op(">").Lit(0)).BlockFunc(func(b *jen.Group) {
+						if c.MinItems != nil {
+							b.If(jen.Len(jen.Id("list")).Op("<").Lit(*c.MinItems)).Block(
+								jen.Id("problems").Dot("Addf").Call(jen.Lit(fmt.Sprintf("%s: at least %d items", c.Name, *c.MinItems))))
+						}
+						if c.MaxItems != nil {
+							b.If(jen.Len(jen.Id("list")).Op(">").Lit(*c.MaxItems)).Block(
+								jen.Id("problems").Dot("Addf").Call(jen.Lit(fmt.Sprintf("%s: at most %d items", c.Name, *c.MaxItems))))
+						}
+						if c.Items != nil && hasConstraints(c.Items) {
+							b.For(jen.List(jen.Id("_"), jen.Id("v")).Op(":=").Range().Id("list")).BlockFunc(func(l *jen.Group) {
+								w.checks(l, c.Items, scope, c.Name+"[]")
+							})
+						}
+					})
+					continue
+				}
+				if c.Type == spec.TypeEnum {
+					value = jen.String().Call(value) // checks compares it as the string it came as
+				}
+				g.If(jen.Id("v").Op(":=").Add(value), jen.Id("v").Op("!=").Add(zeroOf(c))).BlockFunc(func(b *jen.Group) {
+					w.checks(b, c, scope, c.Name)
+				})
+			}
+			g.Return(jen.Id("problems"))
+		})
+	jf.Line()
+}
+
+// hasConstraints reports whether checks would emit anything for f (for an
+// array: bounds on its length or constraints on its items).
+func hasConstraints(f *spec.Field) bool {
+	if f == nil {
+		return false
+	}
+	if f.Type == spec.TypeArray {
+		return f.MinItems != nil || f.MaxItems != nil || hasConstraints(f.Items)
+	}
+	return f.MinLength != nil || f.MaxLength != nil || f.Pattern != "" || f.Format != "" ||
+		f.Minimum != nil || f.Maximum != nil || f.Type == spec.TypeEnum || len(f.Validate) > 0
+}
+
+// zeroOf is the zero value of a scalar field's Go type.
+func zeroOf(f *spec.Field) jen.Code {
+	switch f.Type {
+	case spec.TypeString, spec.TypeEnum:
+		return jen.Lit("")
+	case spec.TypeBoolean:
+		return jen.False()
+	}
+	return jen.Lit(0)
 }
 
 // patternVars emits the compiled pattern of a field (or of its items).

@@ -53,6 +53,22 @@ func toGate(t *testing.T, h *mrtrtest.Harness[*testprog.TransferFlow]) *mrtr.Rep
 	return r2
 }
 
+// A continuation value the spec refuses, stored by a handler, fails the
+// round with a message naming the field, instead of being sealed.
+func TestContinuationCheckedBeforeSealing(t *testing.T) {
+	impl := &testprog.TransferImpl{}
+	impl.Overdrawn.Store(true)
+	h := mrtrtest.New(t, testprog.NewTransferProgram(impl))
+	_, err := h.Call(context.Background(), transferArgs, "", nil)
+	if err == nil || !strings.Contains(err.Error(), "balance: at least 0") || !strings.Contains(err.Error(), "at state askMemo") {
+		t.Fatalf("a negative balance was sealed, or the error does not say which field: %v", err)
+	}
+	impl.Overdrawn.Store(false)
+	if r := call(t, h, transferArgs, "", nil); r.InputRequests["memo"] == nil {
+		t.Fatalf("with a valid balance the workflow asks for the memo: %+v", r)
+	}
+}
+
 func TestTokenOfAnotherToolIsRejected(t *testing.T) {
 	h := mrtrtest.New(t, testprog.NewTransferProgram(&testprog.TransferImpl{}))
 	r1 := call(t, h, transferArgs, "", nil)

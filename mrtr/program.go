@@ -189,6 +189,11 @@ type Program[F any] interface {
 	// flow carries between rounds (continuation fields and answers).
 	AppendContinuation(dst []byte, f F) []byte
 	LoadContinuation(f F, data []byte) error
+	// CheckContinuation reports continuation values the spec's constraints
+	// refuse. Handlers fill the continuation; the engine checks it before
+	// sealing it, so a handler's mistake fails the round instead of being
+	// carried on (or, for an enum value outside its list, lost).
+	CheckContinuation(ctx context.Context, f F) Problems
 	// State and SetState read and move the flow's current state.
 	State(f F) uint16
 	SetState(f F, s uint16)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"slices"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -268,6 +269,9 @@ func Run[F any](ctx context.Context, e *Engine, p Program[F], req Request) (repl
 			}
 			p.SetState(f, st.next)
 		case stepAsk:
+			if problems := p.CheckContinuation(ctx, f); len(problems) > 0 {
+				return nil, fmt.Errorf("mrtr: %s: at state %s the continuation breaks the spec (a handler stored a value it does not allow): %s", d.Name, info.Name, strings.Join(problems, "; "))
+			}
 			next := &envelope{workflow: env.workflow, state: cur, round: env.round + 1, data: p.AppendContinuation(nil, f)}
 			reply, err := e.askReply(ctx, d, binding, next, pHash, caps, st.ask)
 			if err == nil {

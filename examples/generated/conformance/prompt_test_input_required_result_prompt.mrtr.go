@@ -248,6 +248,12 @@ func (p testInputRequiredResultPromptProgram) decodeUserContext(ctx context.Cont
 	return a, problems
 }
 
+// CheckContinuation checks what handlers stored in the continuation against the
+// spec before the engine seals it; a field still at its zero value is not set yet.
+func (p testInputRequiredResultPromptProgram) CheckContinuation(ctx context.Context, f *TestInputRequiredResultPromptFlow) mrtr.Problems {
+	return nil
+}
+
 // testInputRequiredResultPromptUserContextSchema is the form of input request "user_context".
 var testInputRequiredResultPromptUserContextSchema = json.RawMessage(`{
   "properties": {

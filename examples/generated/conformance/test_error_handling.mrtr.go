@@ -176,6 +176,12 @@ func (p testErrorHandlingProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw
 	return f, problems.Err()
 }
 
+// CheckContinuation checks what handlers stored in the continuation against the
+// spec before the engine seals it; a field still at its zero value is not set yet.
+func (p testErrorHandlingProgram) CheckContinuation(ctx context.Context, f *TestErrorHandlingFlow) mrtr.Problems {
+	return nil
+}
+
 // testErrorHandlingFailedMessage renders "This tool intentionally returns an error for testing".
 func testErrorHandlingFailedMessage(_ *TestErrorHandlingFlow) string {
 	return "This tool intentionally returns an error for testing"

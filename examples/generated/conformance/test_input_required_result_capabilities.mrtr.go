@@ -297,6 +297,12 @@ func (p testInputRequiredResultCapabilitiesProgram) decodeUserName(ctx context.C
 	return a, problems
 }
 
+// CheckContinuation checks what handlers stored in the continuation against the
+// spec before the engine seals it; a field still at its zero value is not set yet.
+func (p testInputRequiredResultCapabilitiesProgram) CheckContinuation(ctx context.Context, f *TestInputRequiredResultCapabilitiesFlow) mrtr.Problems {
+	return nil
+}
+
 // requestGreeting builds input request "greeting" of state askWhatWorks; problems with a previous answer are added to it.
 func (testInputRequiredResultCapabilitiesProgram) requestGreeting(f *TestInputRequiredResultCapabilitiesFlow, problems mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{

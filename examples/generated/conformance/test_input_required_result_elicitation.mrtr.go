@@ -247,6 +247,12 @@ func (p testInputRequiredResultElicitationProgram) decodeUserName(ctx context.Co
 	return a, problems
 }
 
+// CheckContinuation checks what handlers stored in the continuation against the
+// spec before the engine seals it; a field still at its zero value is not set yet.
+func (p testInputRequiredResultElicitationProgram) CheckContinuation(ctx context.Context, f *TestInputRequiredResultElicitationFlow) mrtr.Problems {
+	return nil
+}
+
 // testInputRequiredResultElicitationUserNameSchema is the form of input request "user_name".
 var testInputRequiredResultElicitationUserNameSchema = json.RawMessage(`{
   "properties": {

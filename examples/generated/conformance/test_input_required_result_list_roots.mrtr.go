@@ -228,6 +228,12 @@ func (p testInputRequiredResultListRootsProgram) decodeClientRoots(ctx context.C
 	return &mrtr.RootList{URIs: uris}, mrtr.CheckRoots(uris, 0, 4)
 }
 
+// CheckContinuation checks what handlers stored in the continuation against the
+// spec before the engine seals it; a field still at its zero value is not set yet.
+func (p testInputRequiredResultListRootsProgram) CheckContinuation(ctx context.Context, f *TestInputRequiredResultListRootsFlow) mrtr.Problems {
+	return nil
+}
+
 // requestClientRoots builds input request "client_roots" of state askRoots; problems with a previous answer are added to it.
 func (testInputRequiredResultListRootsProgram) requestClientRoots(f *TestInputRequiredResultListRootsFlow, _ mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{

@@ -315,6 +315,12 @@ func (p testInputRequiredResultMultiRoundProgram) decodeStep2(ctx context.Contex
 	return a, problems
 }
 
+// CheckContinuation checks what handlers stored in the continuation against the
+// spec before the engine seals it; a field still at its zero value is not set yet.
+func (p testInputRequiredResultMultiRoundProgram) CheckContinuation(ctx context.Context, f *TestInputRequiredResultMultiRoundFlow) mrtr.Problems {
+	return nil
+}
+
 // testInputRequiredResultMultiRoundStep1Schema is the form of input request "step1".
 var testInputRequiredResultMultiRoundStep1Schema = json.RawMessage(`{
   "properties": {

@@ -319,6 +319,12 @@ func (p testInputRequiredResultMultipleInputsProgram) decodeUserName(ctx context
 	return a, problems
 }
 
+// CheckContinuation checks what handlers stored in the continuation against the
+// spec before the engine seals it; a field still at its zero value is not set yet.
+func (p testInputRequiredResultMultipleInputsProgram) CheckContinuation(ctx context.Context, f *TestInputRequiredResultMultipleInputsFlow) mrtr.Problems {
+	return nil
+}
+
 // requestClientRoots builds input request "client_roots" of state askAll; problems with a previous answer are added to it.
 func (testInputRequiredResultMultipleInputsProgram) requestClientRoots(f *TestInputRequiredResultMultipleInputsFlow, _ mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{

@@ -244,6 +244,12 @@ func (p testInputRequiredResultRequestStateProgram) decodeConfirm(ctx context.Co
 	return a, problems
 }
 
+// CheckContinuation checks what handlers stored in the continuation against the
+// spec before the engine seals it; a field still at its zero value is not set yet.
+func (p testInputRequiredResultRequestStateProgram) CheckContinuation(ctx context.Context, f *TestInputRequiredResultRequestStateFlow) mrtr.Problems {
+	return nil
+}
+
 // testInputRequiredResultRequestStateConfirmSchema is the form of input request "confirm".
 var testInputRequiredResultRequestStateConfirmSchema = json.RawMessage(`{
   "properties": {

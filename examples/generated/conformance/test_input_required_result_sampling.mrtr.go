@@ -227,6 +227,12 @@ func (p testInputRequiredResultSamplingProgram) decodeCapitalQuestion(ctx contex
 	return &mrtr.Sampled{Text: text}, problems
 }
 
+// CheckContinuation checks what handlers stored in the continuation against the
+// spec before the engine seals it; a field still at its zero value is not set yet.
+func (p testInputRequiredResultSamplingProgram) CheckContinuation(ctx context.Context, f *TestInputRequiredResultSamplingFlow) mrtr.Problems {
+	return nil
+}
+
 // requestCapitalQuestion builds input request "capital_question" of state askModel; problems with a previous answer are added to it.
 func (testInputRequiredResultSamplingProgram) requestCapitalQuestion(f *TestInputRequiredResultSamplingFlow, problems mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{

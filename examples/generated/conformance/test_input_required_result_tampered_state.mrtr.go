@@ -244,6 +244,12 @@ func (p testInputRequiredResultTamperedStateProgram) decodeConfirm(ctx context.C
 	return a, problems
 }
 
+// CheckContinuation checks what handlers stored in the continuation against the
+// spec before the engine seals it; a field still at its zero value is not set yet.
+func (p testInputRequiredResultTamperedStateProgram) CheckContinuation(ctx context.Context, f *TestInputRequiredResultTamperedStateFlow) mrtr.Problems {
+	return nil
+}
+
 // testInputRequiredResultTamperedStateConfirmSchema is the form of input request "confirm".
 var testInputRequiredResultTamperedStateConfirmSchema = json.RawMessage(`{
   "properties": {

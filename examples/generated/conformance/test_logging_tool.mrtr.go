@@ -194,6 +194,12 @@ func (p testLoggingToolProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw j
 	return f, problems.Err()
 }
 
+// CheckContinuation checks what handlers stored in the continuation against the
+// spec before the engine seals it; a field still at its zero value is not set yet.
+func (p testLoggingToolProgram) CheckContinuation(ctx context.Context, f *TestLoggingToolFlow) mrtr.Problems {
+	return nil
+}
+
 // testLoggingToolDoneMessage renders "Logged one info message (delivered only if the request asked for logs).".
 func testLoggingToolDoneMessage(_ *TestLoggingToolFlow) string {
 	return "Logged one info message (delivered only if the request asked for logs)."

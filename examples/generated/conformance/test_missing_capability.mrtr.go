@@ -177,6 +177,12 @@ func (p testMissingCapabilityProgram) NewFlow(ctx context.Context, c *mrtr.Call,
 	return f, problems.Err()
 }
 
+// CheckContinuation checks what handlers stored in the continuation against the
+// spec before the engine seals it; a field still at its zero value is not set yet.
+func (p testMissingCapabilityProgram) CheckContinuation(ctx context.Context, f *TestMissingCapabilityFlow) mrtr.Problems {
+	return nil
+}
+
 // testMissingCapabilityDoneMessage renders "The client declared sampling.".
 func testMissingCapabilityDoneMessage(_ *TestMissingCapabilityFlow) string {
 	return "The client declared sampling."

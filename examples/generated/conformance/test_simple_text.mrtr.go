@@ -176,6 +176,12 @@ func (p testSimpleTextProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw js
 	return f, problems.Err()
 }
 
+// CheckContinuation checks what handlers stored in the continuation against the
+// spec before the engine seals it; a field still at its zero value is not set yet.
+func (p testSimpleTextProgram) CheckContinuation(ctx context.Context, f *TestSimpleTextFlow) mrtr.Problems {
+	return nil
+}
+
 // testSimpleTextDoneMessage renders "This is a simple text response for testing.".
 func testSimpleTextDoneMessage(_ *TestSimpleTextFlow) string {
 	return "This is a simple text response for testing."

@@ -247,6 +247,12 @@ func (p testStreamingElicitationProgram) decodeUserName(ctx context.Context, con
 	return a, problems
 }
 
+// CheckContinuation checks what handlers stored in the continuation against the
+// spec before the engine seals it; a field still at its zero value is not set yet.
+func (p testStreamingElicitationProgram) CheckContinuation(ctx context.Context, f *TestStreamingElicitationFlow) mrtr.Problems {
+	return nil
+}
+
 // testStreamingElicitationUserNameSchema is the form of input request "user_name".
 var testStreamingElicitationUserNameSchema = json.RawMessage(`{
   "properties": {

@@ -194,6 +194,12 @@ func (p testTriggerPromptChangeProgram) NewFlow(ctx context.Context, c *mrtr.Cal
 	return f, problems.Err()
 }
 
+// CheckContinuation checks what handlers stored in the continuation against the
+// spec before the engine seals it; a field still at its zero value is not set yet.
+func (p testTriggerPromptChangeProgram) CheckContinuation(ctx context.Context, f *TestTriggerPromptChangeFlow) mrtr.Problems {
+	return nil
+}
+
 // testTriggerPromptChangeDoneMessage renders "The prompt list changed.".
 func testTriggerPromptChangeDoneMessage(_ *TestTriggerPromptChangeFlow) string {
 	return "The prompt list changed."

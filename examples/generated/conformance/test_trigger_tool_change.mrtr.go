@@ -194,6 +194,12 @@ func (p testTriggerToolChangeProgram) NewFlow(ctx context.Context, c *mrtr.Call,
 	return f, problems.Err()
 }
 
+// CheckContinuation checks what handlers stored in the continuation against the
+// spec before the engine seals it; a field still at its zero value is not set yet.
+func (p testTriggerToolChangeProgram) CheckContinuation(ctx context.Context, f *TestTriggerToolChangeFlow) mrtr.Problems {
+	return nil
+}
+
 // testTriggerToolChangeDoneMessage renders "The tool list changed.".
 func testTriggerToolChangeDoneMessage(_ *TestTriggerToolChangeFlow) string {
 	return "The tool list changed."

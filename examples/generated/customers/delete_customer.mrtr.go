@@ -381,6 +381,23 @@ func (p deleteCustomerProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw js
 
 var deleteCustomerArgCustomerIDPattern = regexp.MustCompile("^(?:cus_[A-Za-z0-9]{4,24})$")
 
+// CheckContinuation checks what handlers stored in the continuation against the
+// spec before the engine seals it; a field still at its zero value is not set yet.
+func (p deleteCustomerProgram) CheckContinuation(ctx context.Context, f *DeleteCustomerFlow) mrtr.Problems {
+	var problems mrtr.Problems
+	if v := f.Continuation.Email; v != "" {
+		if n := utf8.RuneCountInString(v); n > 254 {
+			problems.Addf("email: at most 254 characters (got %d)", n)
+		}
+	}
+	if v := f.Continuation.Plan; v != "" {
+		if n := utf8.RuneCountInString(v); n > 40 {
+			problems.Addf("plan: at most 40 characters (got %d)", n)
+		}
+	}
+	return problems
+}
+
 // deleteCustomerConfirmCancellationGateSchema is the yes/no form of confirmation gate confirmCancellation.
 var deleteCustomerConfirmCancellationGateSchema = json.RawMessage(`{
   "properties": {

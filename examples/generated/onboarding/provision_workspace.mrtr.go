@@ -592,6 +592,34 @@ func (p provisionWorkspaceProgram) decodeWelcome(ctx context.Context, text strin
 	return &mrtr.Sampled{Text: text}, problems
 }
 
+// CheckContinuation checks what handlers stored in the continuation against the
+// spec before the engine seals it; a field still at its zero value is not set yet.
+func (p provisionWorkspaceProgram) CheckContinuation(ctx context.Context, f *ProvisionWorkspaceFlow) mrtr.Problems {
+	var problems mrtr.Problems
+	if v := f.Continuation.MaxSeats; v != 0 {
+		if v < 1 {
+			problems.Addf("maxSeats: at least 1")
+		}
+		if v > 1000 {
+			problems.Addf("maxSeats: at most 1000")
+		}
+	}
+	if v := f.Continuation.MonthlyCents; v != 0 {
+		if v < 0 {
+			problems.Addf("monthlyCents: at least 0")
+		}
+		if v > 100000000 {
+			problems.Addf("monthlyCents: at most 100000000")
+		}
+	}
+	if v := f.Continuation.WorkspaceID; v != "" {
+		if n := utf8.RuneCountInString(v); n > 40 {
+			problems.Addf("workspaceId: at most 40 characters (got %d)", n)
+		}
+	}
+	return problems
+}
+
 // provisionWorkspacePlanSchema is the form of input request "plan".
 var provisionWorkspacePlanSchema = json.RawMessage(`{
   "properties": {

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"time"
 	"unicode/utf8"
@@ -327,6 +328,41 @@ func (p chargePaymentProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw jso
 }
 
 var chargePaymentArgInvoiceIDPattern = regexp.MustCompile("^(?:inv_[0-9]{1,12})$")
+
+var chargePaymentContinuationCardLast4Pattern = regexp.MustCompile("^(?:[0-9]{4})$")
+
+// CheckContinuation checks what handlers stored in the continuation against the
+// spec before the engine seals it; a field still at its zero value is not set yet.
+func (p chargePaymentProgram) CheckContinuation(ctx context.Context, f *ChargePaymentFlow) mrtr.Problems {
+	var problems mrtr.Problems
+	if v := f.Continuation.AmountCents; v != 0 {
+		if v < 1 {
+			problems.Addf("amountCents: at least 1")
+		}
+		if v > 100000000 {
+			problems.Addf("amountCents: at most 100000000")
+		}
+	}
+	if v := f.Continuation.CardLast4; v != "" {
+		if n := utf8.RuneCountInString(v); n > 4 {
+			problems.Addf("cardLast4: at most 4 characters (got %d)", n)
+		}
+		if !chargePaymentContinuationCardLast4Pattern.MatchString(v) {
+			problems.Addf("cardLast4: must match %s", "[0-9]{4}")
+		}
+	}
+	if v := f.Continuation.ChargeID; v != "" {
+		if n := utf8.RuneCountInString(v); n > 40 {
+			problems.Addf("chargeId: at most 40 characters (got %d)", n)
+		}
+	}
+	if v := string(f.Continuation.Currency); v != "" {
+		if !slices.Contains(chargePaymentCurrencyValues, ChargePaymentCurrency(v)) {
+			problems.Addf("currency: must be one of %s", "EUR, GBP, USD")
+		}
+	}
+	return problems
+}
 
 // chargePaymentConfirmChargeGateSchema is the yes/no form of confirmation gate confirmCharge.
 var chargePaymentConfirmChargeGateSchema = json.RawMessage(`{

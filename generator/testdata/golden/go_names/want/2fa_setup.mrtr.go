@@ -239,6 +239,12 @@ func (p x2faSetupProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.Ra
 	return f, problems.Err()
 }
 
+// CheckContinuation checks what handlers stored in the continuation against the
+// spec before the engine seals it; a field still at its zero value is not set yet.
+func (p x2faSetupProgram) CheckContinuation(ctx context.Context, f *X2faSetupFlow) mrtr.Problems {
+	return nil
+}
+
 // x2faSetupDoneMessage renders "Set up for {account} ({method}).".
 func x2faSetupDoneMessage(f *X2faSetupFlow) string {
 	return "Set up for " + f.Args.Account + " (" + string(f.Args.Method) + ")."

@@ -176,6 +176,12 @@ func (p eProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage
 	return f, problems.Err()
 }
 
+// CheckContinuation checks what handlers stored in the continuation against the
+// spec before the engine seals it; a field still at its zero value is not set yet.
+func (p eProgram) CheckContinuation(ctx context.Context, f *EFlow) mrtr.Problems {
+	return nil
+}
+
 // eDoneMessage renders "e".
 func eDoneMessage(_ *EFlow) string {
 	return "e"

@@ -529,6 +529,26 @@ func (p getUserInfoProgram) decodeSSOURL(ctx context.Context, content map[string
 	return a, problems
 }
 
+// CheckContinuation checks what handlers stored in the continuation against the
+// spec before the engine seals it; a field still at its zero value is not set yet.
+func (p getUserInfoProgram) CheckContinuation(ctx context.Context, f *GetUserInfoFlow) mrtr.Problems {
+	var problems mrtr.Problems
+	if v := f.Continuation.JSONRPCID; v != "" {
+		if n := utf8.RuneCountInString(v); n > 20 {
+			problems.Addf("jsonRPCId: at most 20 characters (got %d)", n)
+		}
+	}
+	if v := f.Continuation.TTLSeconds; v != 0 {
+		if v < 0 {
+			problems.Addf("ttlSeconds: at least 0")
+		}
+		if v > 3600 {
+			problems.Addf("ttlSeconds: at most 3600")
+		}
+	}
+	return problems
+}
+
 // getUserInfoSSOURLSchema is the form of input request "sso_URL".
 var getUserInfoSSOURLSchema = json.RawMessage(`{
   "properties": {

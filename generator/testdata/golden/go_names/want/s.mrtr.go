@@ -176,6 +176,12 @@ func (p sProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage
 	return f, problems.Err()
 }
 
+// CheckContinuation checks what handlers stored in the continuation against the
+// spec before the engine seals it; a field still at its zero value is not set yet.
+func (p sProgram) CheckContinuation(ctx context.Context, f *SFlow) mrtr.Problems {
+	return nil
+}
+
 // sDoneMessage renders "s".
 func sDoneMessage(_ *SFlow) string {
 	return "s"

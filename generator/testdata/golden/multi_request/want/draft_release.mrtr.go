@@ -513,6 +513,21 @@ func (p draftReleaseProgram) decodeSummary(ctx context.Context, text string) (*m
 	return &mrtr.Sampled{Text: text}, problems
 }
 
+// CheckContinuation checks what handlers stored in the continuation against the
+// spec before the engine seals it; a field still at its zero value is not set yet.
+func (p draftReleaseProgram) CheckContinuation(ctx context.Context, f *DraftReleaseFlow) mrtr.Problems {
+	var problems mrtr.Problems
+	if v := f.Continuation.Changes; v != 0 {
+		if v < 0 {
+			problems.Addf("changes: at least 0")
+		}
+		if v > 10000 {
+			problems.Addf("changes: at most 10000")
+		}
+	}
+	return problems
+}
+
 // draftReleaseAudienceSchema is the form of input request "audience".
 var draftReleaseAudienceSchema = json.RawMessage(`{
   "properties": {

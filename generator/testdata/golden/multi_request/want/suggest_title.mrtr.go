@@ -319,6 +319,12 @@ func (p suggestTitleProgram) decodeTitle(ctx context.Context, text string) (*mrt
 	return &mrtr.Sampled{Text: text}, problems
 }
 
+// CheckContinuation checks what handlers stored in the continuation against the
+// spec before the engine seals it; a field still at its zero value is not set yet.
+func (p suggestTitleProgram) CheckContinuation(ctx context.Context, f *SuggestTitleFlow) mrtr.Problems {
+	return nil
+}
+
 // requestFolders builds input request "folders" of state askModel; problems with a previous answer are added to it.
 func (suggestTitleProgram) requestFolders(f *SuggestTitleFlow, _ mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{

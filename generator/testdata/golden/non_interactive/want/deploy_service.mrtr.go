@@ -493,6 +493,18 @@ func (p deployServiceProgram) decodeTarget(ctx context.Context, content map[stri
 	return a, problems
 }
 
+// CheckContinuation checks what handlers stored in the continuation against the
+// spec before the engine seals it; a field still at its zero value is not set yet.
+func (p deployServiceProgram) CheckContinuation(ctx context.Context, f *DeployServiceFlow) mrtr.Problems {
+	var problems mrtr.Problems
+	if v := f.Continuation.Current; v != "" {
+		if n := utf8.RuneCountInString(v); n > 20 {
+			problems.Addf("current: at most 20 characters (got %d)", n)
+		}
+	}
+	return problems
+}
+
 // requestChangelog builds input request "changelog" of state askTarget; problems with a previous answer are added to it.
 func (deployServiceProgram) requestChangelog(f *DeployServiceFlow, problems mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{

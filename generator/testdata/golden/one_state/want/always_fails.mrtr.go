@@ -176,3 +176,9 @@ func (p alwaysFailsProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.
 	problems.Unknown(in)
 	return f, problems.Err()
 }
+
+// CheckContinuation checks what handlers stored in the continuation against the
+// spec before the engine seals it; a field still at its zero value is not set yet.
+func (p alwaysFailsProgram) CheckContinuation(ctx context.Context, f *AlwaysFailsFlow) mrtr.Problems {
+	return nil
+}

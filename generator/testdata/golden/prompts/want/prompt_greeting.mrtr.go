@@ -195,6 +195,12 @@ func (p greetingProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.Raw
 	return f, problems.Err()
 }
 
+// CheckContinuation checks what handlers stored in the continuation against the
+// spec before the engine seals it; a field still at its zero value is not set yet.
+func (p greetingProgram) CheckContinuation(ctx context.Context, f *GreetingFlow) mrtr.Problems {
+	return nil
+}
+
 // greetingDoneMessage1 renders "Say hello to {name}.".
 func greetingDoneMessage1(f *GreetingFlow) string {
 	var b strings.Builder

@@ -323,6 +323,21 @@ func (p exportAuditLogProgram) decodeFormat(ctx context.Context, content map[str
 	return a, problems
 }
 
+// CheckContinuation checks what handlers stored in the continuation against the
+// spec before the engine seals it; a field still at its zero value is not set yet.
+func (p exportAuditLogProgram) CheckContinuation(ctx context.Context, f *ExportAuditLogFlow) mrtr.Problems {
+	var problems mrtr.Problems
+	if v := f.Continuation.Rows; v != 0 {
+		if v < 0 {
+			problems.Addf("rows: at least 0")
+		}
+		if v > 1000000 {
+			problems.Addf("rows: at most 1000000")
+		}
+	}
+	return problems
+}
+
 // exportAuditLogFormatSchema is the form of input request "format".
 var exportAuditLogFormatSchema = json.RawMessage(`{
   "properties": {

@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 	"unicode/utf8"
@@ -372,6 +373,82 @@ func (p resetPasswordProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw jso
 		problems.Addf("userId: expected a string")
 	}
 	return f, problems.Err()
+}
+
+// CheckContinuation checks what handlers stored in the continuation against the
+// spec before the engine seals it; a field still at its zero value is not set yet.
+func (p resetPasswordProgram) CheckContinuation(ctx context.Context, f *ResetPasswordFlow) mrtr.Problems {
+	var problems mrtr.Problems
+	if v := f.Continuation.Attempts; v != 0 {
+		if v < 0 {
+			problems.Addf("attempts: at least 0")
+		}
+		if v > 10 {
+			problems.Addf("attempts: at most 10")
+		}
+	}
+	if list := f.Continuation.Codes; len(list) > 0 {
+		if len(list) > 2 {
+			problems.Addf("codes: at most 2 items")
+		}
+		for _, v := range list {
+			if v < 0 {
+				problems.Addf("codes[]: at least 0")
+			}
+			if v > 999999 {
+				problems.Addf("codes[]: at most 999999")
+			}
+		}
+	}
+	if v := f.Continuation.Email; v != "" {
+		if n := utf8.RuneCountInString(v); n > 254 {
+			problems.Addf("email: at most 254 characters (got %d)", n)
+		}
+	}
+	if list := f.Continuation.Factors; len(list) > 0 {
+		if len(list) > 3 {
+			problems.Addf("factors: at most 3 items")
+		}
+		for _, v := range list {
+			if !slices.Contains(resetPasswordFactorsValues, ResetPasswordFactors(v)) {
+				problems.Addf("factors[]: must be one of %s", "totp, sms, key")
+			}
+		}
+	}
+	if list := f.Continuation.Notes; len(list) > 0 {
+		if len(list) > 2 {
+			problems.Addf("notes: at most 2 items")
+		}
+		for _, v := range list {
+			if n := utf8.RuneCountInString(v); n > 50 {
+				problems.Addf("notes[]: at most 50 characters (got %d)", n)
+			}
+		}
+	}
+	if v := f.Continuation.Phone; v != "" {
+		if n := utf8.RuneCountInString(v); n > 20 {
+			problems.Addf("phone: at most 20 characters (got %d)", n)
+		}
+	}
+	if list := f.Continuation.Ratios; len(list) > 0 {
+		if len(list) > 2 {
+			problems.Addf("ratios: at most 2 items")
+		}
+	}
+	if v := f.Continuation.Score; v != 0 {
+		if v < 0.0 {
+			problems.Addf("score: at least 0")
+		}
+		if v > 1.0 {
+			problems.Addf("score: at most 1")
+		}
+	}
+	if v := string(f.Continuation.Tier); v != "" {
+		if !slices.Contains(resetPasswordTierValues, ResetPasswordTier(v)) {
+			problems.Addf("tier: must be one of %s", "free, pro, enterprise")
+		}
+	}
+	return problems
 }
 
 // resetPasswordConfirmAddressGateSchema is the yes/no form of confirmation gate confirmAddress.

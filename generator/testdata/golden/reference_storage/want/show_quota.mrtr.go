@@ -199,6 +199,21 @@ func (p showQuotaProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.Ra
 	return f, problems.Err()
 }
 
+// CheckContinuation checks what handlers stored in the continuation against the
+// spec before the engine seals it; a field still at its zero value is not set yet.
+func (p showQuotaProgram) CheckContinuation(ctx context.Context, f *ShowQuotaFlow) mrtr.Problems {
+	var problems mrtr.Problems
+	if v := f.Continuation.Used; v != 0 {
+		if v < 0 {
+			problems.Addf("used: at least 0")
+		}
+		if v > 1000 {
+			problems.Addf("used: at most 1000")
+		}
+	}
+	return problems
+}
+
 // showQuotaShownMessage renders "Used: {used}.".
 func showQuotaShownMessage(f *ShowQuotaFlow) string {
 	return "Used: " + strconv.FormatInt(f.Continuation.Used, 10) + "."

@@ -177,6 +177,12 @@ func (p needsSamplingOnlyProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw
 	return f, problems.Err()
 }
 
+// CheckContinuation checks what handlers stored in the continuation against the
+// spec before the engine seals it; a field still at its zero value is not set yet.
+func (p needsSamplingOnlyProgram) CheckContinuation(ctx context.Context, f *NeedsSamplingOnlyFlow) mrtr.Problems {
+	return nil
+}
+
 // needsSamplingOnlyDoneMessage renders "The client can sample.".
 func needsSamplingOnlyDoneMessage(_ *NeedsSamplingOnlyFlow) string {
 	return "The client can sample."

@@ -281,6 +281,12 @@ func (p summarizeWorkspaceProgram) decodeWorkspace(ctx context.Context, uris []s
 	return &mrtr.RootList{URIs: uris}, mrtr.CheckRoots(uris, 1, 4)
 }
 
+// CheckContinuation checks what handlers stored in the continuation against the
+// spec before the engine seals it; a field still at its zero value is not set yet.
+func (p summarizeWorkspaceProgram) CheckContinuation(ctx context.Context, f *SummarizeWorkspaceFlow) mrtr.Problems {
+	return nil
+}
+
 // requestSummary builds input request "summary" of state askRoots; problems with a previous answer are added to it.
 func (summarizeWorkspaceProgram) requestSummary(f *SummarizeWorkspaceFlow, problems mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{

@@ -901,6 +901,49 @@ func (p sendNoticeProgram) decodePlaces(ctx context.Context, uris []string) (*mr
 	return &mrtr.RootList{URIs: uris}, mrtr.CheckRoots(uris, 0, 2)
 }
 
+// CheckContinuation checks what handlers stored in the continuation against the
+// spec before the engine seals it; a field still at its zero value is not set yet.
+func (p sendNoticeProgram) CheckContinuation(ctx context.Context, f *SendNoticeFlow) mrtr.Problems {
+	var problems mrtr.Problems
+	if v := string(f.Continuation.Channel); v != "" {
+		if !slices.Contains(sendNoticeChannelValues, SendNoticeChannel(v)) {
+			problems.Addf("channel: must be one of %s", "mail, chat")
+		}
+	}
+	if v := f.Continuation.Cost; v != 0 {
+		if v < 0.0 {
+			problems.Addf("cost: at least 0")
+		}
+		if v > 100.0 {
+			problems.Addf("cost: at most 100")
+		}
+	}
+	if list := f.Continuation.Recipients; len(list) > 0 {
+		if len(list) > 3 {
+			problems.Addf("recipients: at most 3 items")
+		}
+		for _, v := range list {
+			if n := utf8.RuneCountInString(v); n > 40 {
+				problems.Addf("recipients[]: at most 40 characters (got %d)", n)
+			}
+		}
+	}
+	if v := f.Continuation.Sent; v != 0 {
+		if v < 0 {
+			problems.Addf("sent: at least 0")
+		}
+		if v > 100 {
+			problems.Addf("sent: at most 100")
+		}
+	}
+	if v := f.Continuation.Subject; v != "" {
+		if n := utf8.RuneCountInString(v); n > 80 {
+			problems.Addf("subject: at most 80 characters (got %d)", n)
+		}
+	}
+	return problems
+}
+
 // sendNoticeDetailsSchema is the form of input request "details".
 var sendNoticeDetailsSchema = json.RawMessage(`{
   "properties": {

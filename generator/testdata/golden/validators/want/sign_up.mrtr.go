@@ -492,6 +492,12 @@ func (p signUpProgram) decodeTerms(ctx context.Context, content map[string]any) 
 	return a, problems
 }
 
+// CheckContinuation checks what handlers stored in the continuation against the
+// spec before the engine seals it; a field still at its zero value is not set yet.
+func (p signUpProgram) CheckContinuation(ctx context.Context, f *SignUpFlow) mrtr.Problems {
+	return nil
+}
+
 // signUpTermsSchema is the form of input request "terms".
 var signUpTermsSchema = json.RawMessage(`{
   "properties": {

@@ -193,6 +193,12 @@ func (p getStatusProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.Ra
 	return f, problems.Err()
 }
 
+// CheckContinuation checks what handlers stored in the continuation against the
+// spec before the engine seals it; a field still at its zero value is not set yet.
+func (p getStatusProgram) CheckContinuation(ctx context.Context, f *GetStatusFlow) mrtr.Problems {
+	return nil
+}
+
 // getStatusDoneMessage renders "OK".
 func getStatusDoneMessage(_ *GetStatusFlow) string {
 	return "OK"
