@@ -118,8 +118,24 @@ func (w *workflow) descriptor(jf *jen.File) {
 		if len(reqs) > 0 {
 			row = append(row, pair{jen.Id("Requests"), jen.Index().Qual(pkgMRTR, "RequestInfo").Values(reqs...)})
 		}
-		if businessKey(s) {
-			row = append(row, pair{jen.Id("BusinessKey"), jen.Lit(s.Idempotency.Key.Raw)})
+		if s.Check != nil {
+			row = append(row, pair{jen.Id("Check"), jen.Lit(s.Check.Name)})
+			if len(s.Outcomes) > 0 {
+				var names []jen.Code
+				for _, o := range s.Outcomes {
+					names = append(names, jen.Lit(o.Name))
+				}
+				row = append(row, pair{jen.Id("Outcomes"), jen.Index().String().Values(names...)})
+			}
+		}
+		if s.Kind == spec.StateTerminal {
+			row = append(row, pair{jen.Id("End"), jen.Qual(pkgMRTR, outcomeConst(s.Outcome))})
+		}
+		if s.Kind == spec.StateEffect && !isDefaultKey(s.Idempotency) {
+			row = append(row, pair{jen.Id("OperationID"), jen.Lit(s.Idempotency.Key.Raw)})
+			if businessKey(s) {
+				row = append(row, pair{jen.Id("BusinessKey"), jen.True()})
+			}
 		}
 		states = append(states, oneLine(row...))
 	}

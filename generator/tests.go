@@ -37,10 +37,7 @@ func (w *workflow) fakeName() string { return "fake" + w.n.base }
 
 func (w *workflow) tests(jf *jen.File) error {
 	w.fake(jf)
-	scripts, err := w.scripts()
-	if err != nil {
-		return err
-	}
+	walks := w.walks()
 	fixtures, err := w.fixtures()
 	if err != nil {
 		return err
@@ -67,15 +64,20 @@ func (w *workflow) tests(jf *jen.File) error {
 	)
 	jf.Line()
 
-	// Scripts: the transitions, then the rejected inputs, each a call of
-	// the run helper with its rounds a line each.
-	w.scriptHelper(jf)
+	// Walks: the transitions, then the rejected inputs, one line each.
+	walker := func(g *jen.Group) {
+		g.Id("w").Op(":=").Qual(pkgTest, "NewWalker").Call(jen.Id(w.fakeProgramName()), jen.Id("fixtures"+n.base).Call(jen.Op("&").Id(fake).Values()))
+	}
+	w.fakeProgram(jf)
 	jf.Commentf("Test%sTransitions takes every transition of the state table at least", n.base)
-	jf.Comment("once, round by round, checking the states each round runs, what it asks, how")
-	jf.Comment("the workflow ends and how many side effects it performed.")
+	jf.Comment("once. Each walk names the states it passes, and in parentheses the answer or")
+	jf.Comment("check outcome that moves it on; mrtrtest plays it round by round on a new fake,")
+	jf.Comment("checking the states each round runs, what it asks, how the workflow ends and")
+	jf.Comment("how many side effects it performed.")
 	jf.Func().Id("Test" + n.base + "Transitions").Params(jen.Id("t").Op("*").Qual(pkgTesting, "T")).BlockFunc(func(g *jen.Group) {
-		for _, sc := range scripts.transitions {
-			g.Add(w.scriptCall(sc))
+		walker(g)
+		for _, walk := range walks.transitions {
+			g.Id("w").Dot("Walk").Call(jen.Id("t"), jen.Lit(walk))
 		}
 	})
 	jf.Line()
@@ -83,13 +85,17 @@ func (w *workflow) tests(jf *jen.File) error {
 	w.validationTests(jf)
 
 	// Rejected (state, input) pairs.
-	if len(scripts.rejected) > 0 {
-		jf.Commentf("Test%sRejectedInputs sends, at every state that asks, answers meant", n.base)
-		jf.Comment("for other states (and confirmations before their gate was shown): none is")
-		jf.Comment("taken, no side effect runs, and the same question is asked again.")
+	if len(walks.rejectAt) > 0 {
+		jf.Commentf("Test%sRejectedInputs walks to every state that asks and sends there answers", n.base)
+		jf.Comment("meant for other states (and, at a gate, its confirmation before it was shown):")
+		jf.Comment("none is taken, no side effect runs, and the same question is asked again.")
 		jf.Func().Id("Test" + n.base + "RejectedInputs").Params(jen.Id("t").Op("*").Qual(pkgTesting, "T")).BlockFunc(func(g *jen.Group) {
-			for _, sc := range scripts.rejected {
-				g.Add(w.scriptCall(sc))
+			walker(g)
+			for _, walk := range walks.rejectAt {
+				g.Id("w").Dot("RejectAt").Call(jen.Id("t"), jen.Lit(walk))
+			}
+			for _, walk := range walks.confirmEarly {
+				g.Id("w").Dot("ConfirmEarly").Call(jen.Id("t"), jen.Lit(walk))
 			}
 		})
 		jf.Line()
@@ -140,38 +146,12 @@ func (w *workflow) fake(jf *jen.File) {
 	}
 }
 
-// Scripts.
-
-type answerKind int
-
-const (
-	answerValid answerKind = iota
-	answerDecline
-	answerCancel
-	answerNo // a gate answered with false
-)
-
-type send struct {
-	key  string
-	req  *spec.InputRequest // nil for a gate
-	gate *spec.Gate
-	kind answerKind
+// walkSet names the walks of the generated tests (see mrtrtest.Walker).
+type walkSet struct {
+	transitions  []string // together, every transition of the state table
+	rejectAt     []string // one to each state that asks
+	confirmEarly []string // one to each confirmation gate
 }
-
-type round struct {
-	send []send
-	path []string
-	asks []string // nil: ends the workflow
-}
-
-type script struct {
-	name     string
-	outcomes map[string][]int
-	rounds   []round
-	want     spec.Outcome
-}
-
-type scriptSet struct{ transitions, rejected []script }
 
 // bfs returns the shortest list of edges from one state to another (nil
 // and false when there is none).
@@ -217,86 +197,18 @@ func (w *workflow) isTerminal(name string) bool {
 	return s != nil && s.Kind == spec.StateTerminal
 }
 
-// scriptFor turns a path of edges from the initial state into a script.
-func (w *workflow) scriptFor(name string, edges []spec.Edge) script {
-	sc := script{name: name, outcomes: map[string][]int{}}
-	states := []string{w.t.Initial}
-	for _, e := range edges {
-		states = append(states, e.To)
-	}
-	cur := round{}
-	resumed := false
-	for i, name := range states {
-		s := w.t.State(name)
-		cur.path = append(cur.path, name)
-		if i < len(edges) && s.Check != nil && len(s.Outcomes) > 0 {
-			on := strings.TrimPrefix(edges[i].On, "outcome:")
-			for j, b := range s.Outcomes {
-				if b.Name == on {
-					sc.outcomes[s.Check.Name] = append(sc.outcomes[s.Check.Name], j+1)
-				}
-			}
-		}
-		if s.Interactive() && !resumed && i < len(edges) {
-			cur.asks = w.askKeys(s)
-			sc.rounds = append(sc.rounds, cur)
-			cur = round{path: []string{name}, send: w.answersFor(s, edges[i].On)}
-			resumed = false
-			continue
-		}
-		resumed = false
-		if s.Kind == spec.StateTerminal {
-			sc.want = s.Outcome
-		}
-	}
-	sc.rounds = append(sc.rounds, cur)
-	return sc
-}
-
-func (w *workflow) askKeys(s *spec.State) []string {
-	var keys []string
-	for _, q := range s.Requests {
-		keys = append(keys, q.Key)
-	}
-	if s.Confirm != nil {
-		keys = append(keys, s.Confirm.Key)
-	}
-	slices.Sort(keys)
-	return keys
-}
-
-// answersFor are the answers that make interactive state s take the edge
-// labelled on.
-func (w *workflow) answersFor(s *spec.State, on string) []send {
-	if s.Confirm != nil {
-		k := map[string]answerKind{"next": answerValid, "decline": answerNo, "cancel": answerCancel}[on]
-		return []send{{key: s.Confirm.Key, gate: s.Confirm, kind: k}}
-	}
-	var out []send
-	for _, q := range s.Requests {
-		k := answerValid
-		if q.Kind == spec.RequestElicit {
-			switch on {
-			case "decline":
-				k = answerDecline
-			case "cancel":
-				k = answerCancel
-			}
-		}
-		out = append(out, send{key: q.Key, req: q, kind: k})
-	}
-	return out
-}
-
-func (w *workflow) scripts() (scriptSet, error) {
-	var set scriptSet
+// walks finds walks that take every transition at least once (each the
+// shortest way to the transition and on from it to an end), and the
+// shortest walk to each state that asks.
+func (w *workflow) walks() walkSet {
+	var set walkSet
 	covered := map[string]bool{}
 	edgeID := func(e spec.Edge) string { return e.From + ">" + e.To + ":" + e.On }
 	toTerminal := func(from string) ([]spec.Edge, bool) { return w.bfs(from, w.isTerminal) }
 	// A workflow without transitions (one terminal state) still gets one
-	// script: its single round.
+	// walk: its single round.
 	if to, ok := toTerminal(w.t.Initial); ok && len(w.allEdges()) == 0 {
-		set.transitions = append(set.transitions, w.scriptFor(w.t.Initial, to))
+		set.transitions = append(set.transitions, pathName(w.t.Initial, to))
 	}
 	for _, e := range w.allEdges() {
 		if covered[edgeID(e)] || !w.takeable(w.t.State(e.From), e) {
@@ -314,10 +226,8 @@ func (w *workflow) scripts() (scriptSet, error) {
 		for _, pe := range path {
 			covered[edgeID(pe)] = true
 		}
-		set.transitions = append(set.transitions, w.scriptFor(pathName(w.t.Initial, path), path))
+		set.transitions = append(set.transitions, pathName(w.t.Initial, path))
 	}
-	// Rejected inputs: at each interactive state, answers for every other
-	// request key are not taken.
 	for _, s := range w.t.States {
 		if !s.Interactive() {
 			continue
@@ -326,30 +236,12 @@ func (w *workflow) scripts() (scriptSet, error) {
 		if !ok {
 			continue
 		}
-		sc := w.scriptFor("at "+s.Name+": answers to other states", head)
-		sc.rounds[len(sc.rounds)-1].asks = w.askKeys(s) // the prefix ends asking at s
-		var others []send
-		for _, o := range w.t.States {
-			if o == s || !o.Interactive() {
-				continue
-			}
-			others = append(others, w.answersFor(o, "next")...)
-		}
-		if len(others) == 0 {
-			others = []send{{key: "unrelated_key", kind: answerValid}}
-		}
-		sc.rounds = append(sc.rounds, round{send: others, path: []string{s.Name}, asks: w.askKeys(s)})
-		set.rejected = append(set.rejected, sc)
+		set.rejectAt = append(set.rejectAt, pathName(w.t.Initial, head))
 		if s.Confirm != nil {
-			// A confirmation sent before its gate was shown is not taken.
-			gc := w.scriptFor("at "+s.Name+": confirmation before the gate was shown", head)
-			gc.rounds[len(gc.rounds)-1].asks = w.askKeys(s)
-			last := &gc.rounds[len(gc.rounds)-1]
-			last.send = append(slices.Clone(last.send), send{key: s.Confirm.Key, gate: s.Confirm, kind: answerValid})
-			set.rejected = append(set.rejected, gc)
+			set.confirmEarly = append(set.confirmEarly, pathName(w.t.Initial, head))
 		}
 	}
-	return set, nil
+	return set
 }
 
 func (w *workflow) allEdges() []spec.Edge {
@@ -373,152 +265,25 @@ func pathName(initial string, path []spec.Edge) string {
 	return b.String()
 }
 
-// runName names the test file's helper that runs one script.
-func (w *workflow) runName() string { return "run" + w.n.base }
+// fakeProgramName names the test file's constructor of the program on a
+// fake, which mrtrtest's walks use.
+func (w *workflow) fakeProgramName() string { return "newFake" + w.n.base }
 
-// scriptHelper emits run<Tool>, which runs one script on a new fake.
-func (w *workflow) scriptHelper(jf *jen.File) {
-	t := jen.Id("t")
-	jf.Commentf("%s runs, as subtest name, a workflow of the fixture arguments round by round", w.runName())
-	jf.Comment("on a new fake whose checks take outcomes, and checks that it ends want (or")
-	jf.Comment(`keeps asking, when want is "") after performing effects side effects.`)
-	jf.Func().Id(w.runName()).Params(
-		t.Clone().Op("*").Qual(pkgTesting, "T"),
-		jen.Id("name").String(),
-		jen.Id("outcomes").Map(jen.String()).Index().Uint8(),
-		jen.Id("want").Qual(pkgMRTR, "Outcome"),
-		jen.Id("effects").Int(),
-		jen.Id("rounds").Op("...").Qual(pkgTest, "ScriptRound"),
-	).Block(
-		t.Clone().Dot("Run").Call(jen.Id("name"), jen.Func().Params(t.Clone().Op("*").Qual(pkgTesting, "T")).Block(
+// fakeProgram emits newFake<Tool>: the program on a new fake whose checks
+// take the outcomes a walk needs.
+func (w *workflow) fakeProgram(jf *jen.File) {
+	jf.Commentf("%s is %s on a new fake whose checks take outcomes (for mrtrtest's walks).", w.fakeProgramName(), w.t.Name)
+	jf.Func().Id(w.fakeProgramName()).Params(jen.Id("outcomes").Map(jen.String()).Index().Uint8()).
+		Params(jen.Qual(pkgMRTR, "Program").Types(jen.Op("*").Id(w.n.flow())), jen.Func().Params().Int()).
+		Block(
 			jen.Id("h").Op(":=").Op("&").Id(w.fakeName()).Values(jen.Id("fake").Op(":").Qual(pkgTest, "Fake").Values(jen.Id("Outcomes").Op(":").Id("outcomes"))),
-			jen.Qual(pkgTest, "RunScript").Call(
-				t,
-				jen.Qual(pkgTest, "New").Call(t, jen.Id(w.n.newProgram()).Call(jen.Id("h"))),
-				jen.Qual(pkgTest, "Script").Add(oneLine(
-					pair{jen.Id("Args"), w.argsLiteral(0)},
-					pair{jen.Id("Rounds"), jen.Id("rounds")},
-					pair{jen.Id("Want"), jen.Id("want")},
-				)),
-			),
-			jen.If(jen.Id("got").Op(":=").Id("h").Dot("fake").Dot("Effects").Call(), jen.Id("got").Op("!=").Id("effects")).Block(
-				t.Clone().Dot("Fatalf").Call(jen.Lit("%d side effects, want %d"), jen.Id("got"), jen.Id("effects")),
-			),
-		)),
-	)
+			jen.Return(jen.Id(w.n.newProgram()).Call(jen.Id("h")), jen.Id("h").Dot("fake").Dot("Effects")),
+		)
 	jf.Line()
-}
-
-// scriptCall is the call of the run helper for one script: what it checks
-// on the first line, then a round a line.
-func (w *workflow) scriptCall(sc script) jen.Code {
-	outcomes := jen.Nil()
-	if len(sc.outcomes) > 0 {
-		checks := slices.Sorted(maps.Keys(sc.outcomes))
-		outcomes = jen.Map(jen.String()).Index().Uint8().Add(oneLine(sortedPairs(checks, func(c string) jen.Code {
-			return jen.Values(intsCode(sc.outcomes[c])...)
-		})...))
-	}
-	want := jen.Lit("")
-	if sc.want != 0 {
-		want = jen.Qual(pkgMRTR, outcomeConst(sc.want))
-	}
-	args := []jen.Code{jen.List(jen.Id("t"), jen.Lit(sc.name), outcomes, want, jen.Lit(w.effectsOf(sc)))}
-	for _, r := range w.roundRows(sc.rounds) {
-		args = append(args, jen.Qual(pkgTest, "ScriptRound").Add(r))
-	}
-	return jen.Id(w.runName()).Custom(jen.Options{Open: "(", Close: ")", Separator: ",", Multi: true}, args...)
-}
-
-// effectsOf counts the side effects a script performs. An effect with the
-// workflow's own operation id runs on every visit (the round record only
-// covers retries of a round); one with an operation id of its own runs on
-// the first visit and replays on later ones in the same workflow (the
-// fake's id does not change: its checks set no continuation fields).
-func (w *workflow) effectsOf(sc script) int {
-	n := 0
-	done := map[string]bool{}
-	for i, r := range sc.rounds {
-		for j, name := range r.path {
-			if i > 0 && j == 0 {
-				continue // the state the previous round ended in, resumed
-			}
-			s := w.t.State(name)
-			if s == nil || s.Kind != spec.StateEffect || done[name] {
-				continue
-			}
-			n++
-			if !isDefaultKey(s.Idempotency) {
-				done[name] = true
-			}
-		}
-	}
-	return n
-}
-
-func intsCode(xs []int) []jen.Code {
-	out := make([]jen.Code, len(xs))
-	for i, x := range xs {
-		out[i] = jen.Lit(x)
-	}
-	return out
 }
 
 func outcomeConst(o spec.Outcome) string {
 	return map[spec.Outcome]string{spec.OutcomeSuccess: "OutcomeSuccess", spec.OutcomeCancelled: "OutcomeCancelled", spec.OutcomeFailed: "OutcomeFailed"}[o]
-}
-
-// pathSeparator is mrtrtest.PathSeparator (the generator does not link the
-// test runtime; TestPathSeparator keeps the two equal).
-const pathSeparator = " > "
-
-func stringsCode(xs []string) *jen.Statement {
-	vals := make([]jen.Code, len(xs))
-	for i, x := range xs {
-		vals[i] = jen.Lit(x)
-	}
-	return jen.Index().String().Values(vals...)
-}
-
-func (w *workflow) roundsCode(rounds []round) jen.Code {
-	return jen.Index().Qual(pkgTest, "ScriptRound").Add(rows(w.roundRows(rounds)...))
-}
-
-// roundRows are the rounds of a script, each a literal on one line.
-func (w *workflow) roundRows(rounds []round) []jen.Code {
-	var rs []jen.Code
-	for _, r := range rounds {
-		var row []pair
-		if r.asks != nil {
-			row = append(row, pair{jen.Id("Asks"), stringsCode(r.asks)})
-		}
-		row = append(row, pair{jen.Id("Path"), jen.Lit(strings.Join(r.path, pathSeparator))})
-		if len(r.send) > 0 {
-			answers := map[string]send{}
-			for _, s := range r.send {
-				answers[s.key] = s
-			}
-			sends := sortedPairs(slices.Collect(maps.Keys(answers)), func(k string) jen.Code { return w.answerCode(answers[k]) })
-			row = append(row, pair{jen.Id("Send"), jen.Qual(pkgMCP, "InputResponseMap").Add(oneLine(sends...))})
-		}
-		rs = append(rs, oneLine(row...))
-	}
-	return rs
-}
-
-// answerCode is the Go expression of one scripted answer.
-func (w *workflow) answerCode(s send) jen.Code {
-	switch {
-	case s.kind == answerDecline:
-		return jen.Qual(pkgTest, "Decline").Call()
-	case s.kind == answerCancel:
-		return jen.Qual(pkgTest, "Cancel").Call()
-	case s.gate != nil:
-		return jen.Qual(pkgTest, "Accept").Call(jen.Map(jen.String()).Any().Values(jen.Dict{jen.Lit(s.gate.Field): jen.Lit(s.kind != answerNo)}))
-	case s.req == nil:
-		return jen.Qual(pkgTest, "Accept").Call(jen.Map(jen.String()).Any().Values(jen.Dict{jen.Lit("unrelated"): jen.True()}))
-	}
-	return jen.Id(w.answersName()).Index(jen.Lit(s.key))
 }
 
 // answersName names the test file's valid answers, by request key.

@@ -143,12 +143,21 @@ type StateInfo struct {
 	Name     string
 	Kind     StateKind
 	Requests []RequestInfo // ask and confirm states
-	// BusinessKey is the template of an effect state's operation id when
-	// it is made only of what the caller sends, arguments and answers
-	// ("refund-{orderId}"): a second workflow sent the same shares the
-	// operation, and is refused instead of performing the effect again.
-	// Empty for ids that name the workflow or use continuation fields.
-	BusinessKey string
+	// Check names the handler check of a check state, and Outcomes its
+	// outcomes in spec order (numbered from 1 in generated code), if any.
+	Check    string
+	Outcomes []string
+	// End is how a terminal state ends the workflow.
+	End Outcome
+	// OperationID is the template of an effect state's operation id when it
+	// is not the workflow's own ("refund-{orderId}"): the effect runs once
+	// per id, and later visits replay it.
+	OperationID string
+	// BusinessKey is set when OperationID is made only of what the caller
+	// sends, arguments and answers: a second workflow sent the same shares
+	// the operation, and is refused instead of performing the effect again.
+	// (An id using the workflow id or continuation fields may differ.)
+	BusinessKey bool
 }
 
 // RequestInfo describes one input request of an ask (or the single

@@ -428,7 +428,7 @@ func runBusinessKey[F any](t *testing.T, h *Harness[F], fx *Fixtures) {
 	d := h.Program.Descriptor()
 	shared := map[string]bool{}
 	for _, s := range d.States {
-		if s.Kind == mrtr.StateEffect && s.BusinessKey != "" {
+		if s.Kind == mrtr.StateEffect && s.BusinessKey {
 			shared[s.Name] = true
 		}
 	}
@@ -471,7 +471,7 @@ func runBusinessKey[F any](t *testing.T, h *Harness[F], fx *Fixtures) {
 		// end the workflow.
 		reached = true
 		if s.reply.NeedsInput() || s.reply.Final.Outcome != mrtr.OutcomeRejected {
-			t.Fatalf("a second workflow reached effect %s (operation id %s) and went on (%s), want it refused", effect, stateNamed(d, effect).BusinessKey, outcomeOf(s.reply))
+			t.Fatalf("a second workflow reached effect %s (operation id %s) and went on (%s), want it refused", effect, stateNamed(d, effect).OperationID, outcomeOf(s.reply))
 		}
 		break
 	}

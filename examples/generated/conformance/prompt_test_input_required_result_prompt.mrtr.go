@@ -180,7 +180,7 @@ var testInputRequiredResultPromptDescriptor = mrtr.Descriptor{
 // testInputRequiredResultPromptStateTable describes each state, in the order of their numbers.
 var testInputRequiredResultPromptStateTable = []mrtr.StateInfo{
 	{Name: "askContext", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "user_context", Kind: mrtr.Elicit}}},
-	{Name: "render", Kind: mrtr.StateTerminal},
+	{Name: "render", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
 }
 
 // testInputRequiredResultPromptTransitionTable lists every transition of the spec: a state may only go

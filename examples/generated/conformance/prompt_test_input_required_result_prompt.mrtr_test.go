@@ -55,28 +55,20 @@ func TestTestInputRequiredResultPromptMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewTestInputRequiredResultPromptProgram(h), fixturesTestInputRequiredResultPrompt(h))
 }
 
-// runTestInputRequiredResultPrompt runs, as subtest name, a workflow of the fixture arguments round by round
-// on a new fake whose checks take outcomes, and checks that it ends want (or
-// keeps asking, when want is "") after performing effects side effects.
-func runTestInputRequiredResultPrompt(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
-	t.Run(name, func(t *testing.T) {
-		h := &fakeTestInputRequiredResultPrompt{fake: mrtrtest.Fake{Outcomes: outcomes}}
-		mrtrtest.RunScript(t, mrtrtest.New(t, NewTestInputRequiredResultPromptProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: rounds, Want: want})
-		if got := h.fake.Effects(); got != effects {
-			t.Fatalf("%d side effects, want %d", got, effects)
-		}
-	})
+// newFakeTestInputRequiredResultPrompt is test_input_required_result_prompt on a new fake whose checks take outcomes (for mrtrtest's walks).
+func newFakeTestInputRequiredResultPrompt(outcomes map[string][]uint8) (mrtr.Program[*TestInputRequiredResultPromptFlow], func() int) {
+	h := &fakeTestInputRequiredResultPrompt{fake: mrtrtest.Fake{Outcomes: outcomes}}
+	return NewTestInputRequiredResultPromptProgram(h), h.fake.Effects
 }
 
 // TestTestInputRequiredResultPromptTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs, what it asks, how
-// the workflow ends and how many side effects it performed.
+// once. Each walk names the states it passes, and in parentheses the answer or
+// check outcome that moves it on; mrtrtest plays it round by round on a new fake,
+// checking the states each round runs, what it asks, how the workflow ends and
+// how many side effects it performed.
 func TestTestInputRequiredResultPromptTransitions(t *testing.T) {
-	runTestInputRequiredResultPrompt(
-		t, "askContext>render", nil, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Asks: []string{"user_context"}, Path: "askContext"},
-		mrtrtest.ScriptRound{Path: "askContext > render", Send: mcp.InputResponseMap{"user_context": answersTestInputRequiredResultPrompt["user_context"]}},
-	)
+	w := mrtrtest.NewWalker(newFakeTestInputRequiredResultPrompt, fixturesTestInputRequiredResultPrompt(&fakeTestInputRequiredResultPrompt{}))
+	w.Walk(t, "askContext>render")
 }
 
 // TestTestInputRequiredResultPromptValidation sends, for each constraint of an argument or a form
@@ -93,13 +85,10 @@ func TestTestInputRequiredResultPromptValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeUserContextAnswer, validUserContextAnswer, "context", strings.Repeat("x", 501), "context: at most 500 characters")
 }
 
-// TestTestInputRequiredResultPromptRejectedInputs sends, at every state that asks, answers meant
-// for other states (and confirmations before their gate was shown): none is
-// taken, no side effect runs, and the same question is asked again.
+// TestTestInputRequiredResultPromptRejectedInputs walks to every state that asks and sends there answers
+// meant for other states (and, at a gate, its confirmation before it was shown):
+// none is taken, no side effect runs, and the same question is asked again.
 func TestTestInputRequiredResultPromptRejectedInputs(t *testing.T) {
-	runTestInputRequiredResultPrompt(
-		t, "at askContext: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"user_context"}, Path: "askContext"},
-		mrtrtest.ScriptRound{Asks: []string{"user_context"}, Path: "askContext", Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
-	)
+	w := mrtrtest.NewWalker(newFakeTestInputRequiredResultPrompt, fixturesTestInputRequiredResultPrompt(&fakeTestInputRequiredResultPrompt{}))
+	w.RejectAt(t, "askContext")
 }

@@ -137,7 +137,7 @@ var testErrorHandlingDescriptor = mrtr.Descriptor{
 
 // testErrorHandlingStateTable describes each state, in the order of their numbers.
 var testErrorHandlingStateTable = []mrtr.StateInfo{
-	{Name: "failed", Kind: mrtr.StateTerminal},
+	{Name: "failed", Kind: mrtr.StateTerminal, End: mrtr.OutcomeFailed},
 }
 
 // testErrorHandlingTransitionTable lists every transition of the spec: a state may only go

@@ -46,25 +46,18 @@ func TestTestErrorHandlingMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewTestErrorHandlingProgram(h), fixturesTestErrorHandling(h))
 }
 
-// runTestErrorHandling runs, as subtest name, a workflow of the fixture arguments round by round
-// on a new fake whose checks take outcomes, and checks that it ends want (or
-// keeps asking, when want is "") after performing effects side effects.
-func runTestErrorHandling(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
-	t.Run(name, func(t *testing.T) {
-		h := &fakeTestErrorHandling{fake: mrtrtest.Fake{Outcomes: outcomes}}
-		mrtrtest.RunScript(t, mrtrtest.New(t, NewTestErrorHandlingProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: rounds, Want: want})
-		if got := h.fake.Effects(); got != effects {
-			t.Fatalf("%d side effects, want %d", got, effects)
-		}
-	})
+// newFakeTestErrorHandling is test_error_handling on a new fake whose checks take outcomes (for mrtrtest's walks).
+func newFakeTestErrorHandling(outcomes map[string][]uint8) (mrtr.Program[*TestErrorHandlingFlow], func() int) {
+	h := &fakeTestErrorHandling{fake: mrtrtest.Fake{Outcomes: outcomes}}
+	return NewTestErrorHandlingProgram(h), h.fake.Effects
 }
 
 // TestTestErrorHandlingTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs, what it asks, how
-// the workflow ends and how many side effects it performed.
+// once. Each walk names the states it passes, and in parentheses the answer or
+// check outcome that moves it on; mrtrtest plays it round by round on a new fake,
+// checking the states each round runs, what it asks, how the workflow ends and
+// how many side effects it performed.
 func TestTestErrorHandlingTransitions(t *testing.T) {
-	runTestErrorHandling(
-		t, "failed", nil, mrtr.OutcomeFailed, 0,
-		mrtrtest.ScriptRound{Path: "failed"},
-	)
+	w := mrtrtest.NewWalker(newFakeTestErrorHandling, fixturesTestErrorHandling(&fakeTestErrorHandling{}))
+	w.Walk(t, "failed")
 }

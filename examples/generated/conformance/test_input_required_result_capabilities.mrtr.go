@@ -212,7 +212,7 @@ var testInputRequiredResultCapabilitiesDescriptor = mrtr.Descriptor{
 // testInputRequiredResultCapabilitiesStateTable describes each state, in the order of their numbers.
 var testInputRequiredResultCapabilitiesStateTable = []mrtr.StateInfo{
 	{Name: "askWhatWorks", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "greeting", Kind: mrtr.Sample, Optional: true}, {Key: "user_name", Kind: mrtr.Elicit, Optional: true}}},
-	{Name: "done", Kind: mrtr.StateTerminal},
+	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
 }
 
 // testInputRequiredResultCapabilitiesTransitionTable lists every transition of the spec: a state may only go

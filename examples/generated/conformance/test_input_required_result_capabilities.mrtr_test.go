@@ -59,28 +59,20 @@ func TestTestInputRequiredResultCapabilitiesMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewTestInputRequiredResultCapabilitiesProgram(h), fixturesTestInputRequiredResultCapabilities(h))
 }
 
-// runTestInputRequiredResultCapabilities runs, as subtest name, a workflow of the fixture arguments round by round
-// on a new fake whose checks take outcomes, and checks that it ends want (or
-// keeps asking, when want is "") after performing effects side effects.
-func runTestInputRequiredResultCapabilities(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
-	t.Run(name, func(t *testing.T) {
-		h := &fakeTestInputRequiredResultCapabilities{fake: mrtrtest.Fake{Outcomes: outcomes}}
-		mrtrtest.RunScript(t, mrtrtest.New(t, NewTestInputRequiredResultCapabilitiesProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: rounds, Want: want})
-		if got := h.fake.Effects(); got != effects {
-			t.Fatalf("%d side effects, want %d", got, effects)
-		}
-	})
+// newFakeTestInputRequiredResultCapabilities is test_input_required_result_capabilities on a new fake whose checks take outcomes (for mrtrtest's walks).
+func newFakeTestInputRequiredResultCapabilities(outcomes map[string][]uint8) (mrtr.Program[*TestInputRequiredResultCapabilitiesFlow], func() int) {
+	h := &fakeTestInputRequiredResultCapabilities{fake: mrtrtest.Fake{Outcomes: outcomes}}
+	return NewTestInputRequiredResultCapabilitiesProgram(h), h.fake.Effects
 }
 
 // TestTestInputRequiredResultCapabilitiesTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs, what it asks, how
-// the workflow ends and how many side effects it performed.
+// once. Each walk names the states it passes, and in parentheses the answer or
+// check outcome that moves it on; mrtrtest plays it round by round on a new fake,
+// checking the states each round runs, what it asks, how the workflow ends and
+// how many side effects it performed.
 func TestTestInputRequiredResultCapabilitiesTransitions(t *testing.T) {
-	runTestInputRequiredResultCapabilities(
-		t, "askWhatWorks>done", nil, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Asks: []string{"greeting", "user_name"}, Path: "askWhatWorks"},
-		mrtrtest.ScriptRound{Path: "askWhatWorks > done", Send: mcp.InputResponseMap{"greeting": answersTestInputRequiredResultCapabilities["greeting"], "user_name": answersTestInputRequiredResultCapabilities["user_name"]}},
-	)
+	w := mrtrtest.NewWalker(newFakeTestInputRequiredResultCapabilities, fixturesTestInputRequiredResultCapabilities(&fakeTestInputRequiredResultCapabilities{}))
+	w.Walk(t, "askWhatWorks>done")
 }
 
 // TestTestInputRequiredResultCapabilitiesValidation sends, for each constraint of an argument or a form
@@ -97,13 +89,10 @@ func TestTestInputRequiredResultCapabilitiesValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeUserNameAnswer, validUserNameAnswer, "name", strings.Repeat("x", 101), "name: at most 100 characters")
 }
 
-// TestTestInputRequiredResultCapabilitiesRejectedInputs sends, at every state that asks, answers meant
-// for other states (and confirmations before their gate was shown): none is
-// taken, no side effect runs, and the same question is asked again.
+// TestTestInputRequiredResultCapabilitiesRejectedInputs walks to every state that asks and sends there answers
+// meant for other states (and, at a gate, its confirmation before it was shown):
+// none is taken, no side effect runs, and the same question is asked again.
 func TestTestInputRequiredResultCapabilitiesRejectedInputs(t *testing.T) {
-	runTestInputRequiredResultCapabilities(
-		t, "at askWhatWorks: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"greeting", "user_name"}, Path: "askWhatWorks"},
-		mrtrtest.ScriptRound{Asks: []string{"greeting", "user_name"}, Path: "askWhatWorks", Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
-	)
+	w := mrtrtest.NewWalker(newFakeTestInputRequiredResultCapabilities, fixturesTestInputRequiredResultCapabilities(&fakeTestInputRequiredResultCapabilities{}))
+	w.RejectAt(t, "askWhatWorks")
 }

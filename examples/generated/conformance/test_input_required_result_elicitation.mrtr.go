@@ -179,7 +179,7 @@ var testInputRequiredResultElicitationDescriptor = mrtr.Descriptor{
 // testInputRequiredResultElicitationStateTable describes each state, in the order of their numbers.
 var testInputRequiredResultElicitationStateTable = []mrtr.StateInfo{
 	{Name: "askName", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "user_name", Kind: mrtr.Elicit}}},
-	{Name: "greet", Kind: mrtr.StateTerminal},
+	{Name: "greet", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
 }
 
 // testInputRequiredResultElicitationTransitionTable lists every transition of the spec: a state may only go

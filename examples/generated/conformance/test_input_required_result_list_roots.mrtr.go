@@ -168,7 +168,7 @@ var testInputRequiredResultListRootsDescriptor = mrtr.Descriptor{
 // testInputRequiredResultListRootsStateTable describes each state, in the order of their numbers.
 var testInputRequiredResultListRootsStateTable = []mrtr.StateInfo{
 	{Name: "askRoots", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "client_roots", Kind: mrtr.Roots}}},
-	{Name: "listed", Kind: mrtr.StateTerminal},
+	{Name: "listed", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
 }
 
 // testInputRequiredResultListRootsTransitionTable lists every transition of the spec: a state may only go

@@ -54,37 +54,26 @@ func TestTestInputRequiredResultListRootsMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewTestInputRequiredResultListRootsProgram(h), fixturesTestInputRequiredResultListRoots(h))
 }
 
-// runTestInputRequiredResultListRoots runs, as subtest name, a workflow of the fixture arguments round by round
-// on a new fake whose checks take outcomes, and checks that it ends want (or
-// keeps asking, when want is "") after performing effects side effects.
-func runTestInputRequiredResultListRoots(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
-	t.Run(name, func(t *testing.T) {
-		h := &fakeTestInputRequiredResultListRoots{fake: mrtrtest.Fake{Outcomes: outcomes}}
-		mrtrtest.RunScript(t, mrtrtest.New(t, NewTestInputRequiredResultListRootsProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: rounds, Want: want})
-		if got := h.fake.Effects(); got != effects {
-			t.Fatalf("%d side effects, want %d", got, effects)
-		}
-	})
+// newFakeTestInputRequiredResultListRoots is test_input_required_result_list_roots on a new fake whose checks take outcomes (for mrtrtest's walks).
+func newFakeTestInputRequiredResultListRoots(outcomes map[string][]uint8) (mrtr.Program[*TestInputRequiredResultListRootsFlow], func() int) {
+	h := &fakeTestInputRequiredResultListRoots{fake: mrtrtest.Fake{Outcomes: outcomes}}
+	return NewTestInputRequiredResultListRootsProgram(h), h.fake.Effects
 }
 
 // TestTestInputRequiredResultListRootsTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs, what it asks, how
-// the workflow ends and how many side effects it performed.
+// once. Each walk names the states it passes, and in parentheses the answer or
+// check outcome that moves it on; mrtrtest plays it round by round on a new fake,
+// checking the states each round runs, what it asks, how the workflow ends and
+// how many side effects it performed.
 func TestTestInputRequiredResultListRootsTransitions(t *testing.T) {
-	runTestInputRequiredResultListRoots(
-		t, "askRoots>listed", nil, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Asks: []string{"client_roots"}, Path: "askRoots"},
-		mrtrtest.ScriptRound{Path: "askRoots > listed", Send: mcp.InputResponseMap{"client_roots": answersTestInputRequiredResultListRoots["client_roots"]}},
-	)
+	w := mrtrtest.NewWalker(newFakeTestInputRequiredResultListRoots, fixturesTestInputRequiredResultListRoots(&fakeTestInputRequiredResultListRoots{}))
+	w.Walk(t, "askRoots>listed")
 }
 
-// TestTestInputRequiredResultListRootsRejectedInputs sends, at every state that asks, answers meant
-// for other states (and confirmations before their gate was shown): none is
-// taken, no side effect runs, and the same question is asked again.
+// TestTestInputRequiredResultListRootsRejectedInputs walks to every state that asks and sends there answers
+// meant for other states (and, at a gate, its confirmation before it was shown):
+// none is taken, no side effect runs, and the same question is asked again.
 func TestTestInputRequiredResultListRootsRejectedInputs(t *testing.T) {
-	runTestInputRequiredResultListRoots(
-		t, "at askRoots: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"client_roots"}, Path: "askRoots"},
-		mrtrtest.ScriptRound{Asks: []string{"client_roots"}, Path: "askRoots", Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
-	)
+	w := mrtrtest.NewWalker(newFakeTestInputRequiredResultListRoots, fixturesTestInputRequiredResultListRoots(&fakeTestInputRequiredResultListRoots{}))
+	w.RejectAt(t, "askRoots")
 }

@@ -219,7 +219,7 @@ var testInputRequiredResultMultiRoundDescriptor = mrtr.Descriptor{
 var testInputRequiredResultMultiRoundStateTable = []mrtr.StateInfo{
 	{Name: "step1", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "step1", Kind: mrtr.Elicit}}},
 	{Name: "step2", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "step2", Kind: mrtr.Elicit}}},
-	{Name: "done", Kind: mrtr.StateTerminal},
+	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
 }
 
 // testInputRequiredResultMultiRoundTransitionTable lists every transition of the spec: a state may only go

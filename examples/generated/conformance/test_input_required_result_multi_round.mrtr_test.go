@@ -59,29 +59,20 @@ func TestTestInputRequiredResultMultiRoundMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewTestInputRequiredResultMultiRoundProgram(h), fixturesTestInputRequiredResultMultiRound(h))
 }
 
-// runTestInputRequiredResultMultiRound runs, as subtest name, a workflow of the fixture arguments round by round
-// on a new fake whose checks take outcomes, and checks that it ends want (or
-// keeps asking, when want is "") after performing effects side effects.
-func runTestInputRequiredResultMultiRound(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
-	t.Run(name, func(t *testing.T) {
-		h := &fakeTestInputRequiredResultMultiRound{fake: mrtrtest.Fake{Outcomes: outcomes}}
-		mrtrtest.RunScript(t, mrtrtest.New(t, NewTestInputRequiredResultMultiRoundProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: rounds, Want: want})
-		if got := h.fake.Effects(); got != effects {
-			t.Fatalf("%d side effects, want %d", got, effects)
-		}
-	})
+// newFakeTestInputRequiredResultMultiRound is test_input_required_result_multi_round on a new fake whose checks take outcomes (for mrtrtest's walks).
+func newFakeTestInputRequiredResultMultiRound(outcomes map[string][]uint8) (mrtr.Program[*TestInputRequiredResultMultiRoundFlow], func() int) {
+	h := &fakeTestInputRequiredResultMultiRound{fake: mrtrtest.Fake{Outcomes: outcomes}}
+	return NewTestInputRequiredResultMultiRoundProgram(h), h.fake.Effects
 }
 
 // TestTestInputRequiredResultMultiRoundTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs, what it asks, how
-// the workflow ends and how many side effects it performed.
+// once. Each walk names the states it passes, and in parentheses the answer or
+// check outcome that moves it on; mrtrtest plays it round by round on a new fake,
+// checking the states each round runs, what it asks, how the workflow ends and
+// how many side effects it performed.
 func TestTestInputRequiredResultMultiRoundTransitions(t *testing.T) {
-	runTestInputRequiredResultMultiRound(
-		t, "step1>step2>done", nil, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Asks: []string{"step1"}, Path: "step1"},
-		mrtrtest.ScriptRound{Asks: []string{"step2"}, Path: "step1 > step2", Send: mcp.InputResponseMap{"step1": answersTestInputRequiredResultMultiRound["step1"]}},
-		mrtrtest.ScriptRound{Path: "step2 > done", Send: mcp.InputResponseMap{"step2": answersTestInputRequiredResultMultiRound["step2"]}},
-	)
+	w := mrtrtest.NewWalker(newFakeTestInputRequiredResultMultiRound, fixturesTestInputRequiredResultMultiRound(&fakeTestInputRequiredResultMultiRound{}))
+	w.Walk(t, "step1>step2>done")
 }
 
 // TestTestInputRequiredResultMultiRoundValidation sends, for each constraint of an argument or a form
@@ -105,19 +96,11 @@ func TestTestInputRequiredResultMultiRoundValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeStep2Answer, validStep2Answer, "color", strings.Repeat("x", 101), "color: at most 100 characters")
 }
 
-// TestTestInputRequiredResultMultiRoundRejectedInputs sends, at every state that asks, answers meant
-// for other states (and confirmations before their gate was shown): none is
-// taken, no side effect runs, and the same question is asked again.
+// TestTestInputRequiredResultMultiRoundRejectedInputs walks to every state that asks and sends there answers
+// meant for other states (and, at a gate, its confirmation before it was shown):
+// none is taken, no side effect runs, and the same question is asked again.
 func TestTestInputRequiredResultMultiRoundRejectedInputs(t *testing.T) {
-	runTestInputRequiredResultMultiRound(
-		t, "at step1: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"step1"}, Path: "step1"},
-		mrtrtest.ScriptRound{Asks: []string{"step1"}, Path: "step1", Send: mcp.InputResponseMap{"step2": answersTestInputRequiredResultMultiRound["step2"]}},
-	)
-	runTestInputRequiredResultMultiRound(
-		t, "at step2: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"step1"}, Path: "step1"},
-		mrtrtest.ScriptRound{Asks: []string{"step2"}, Path: "step1 > step2", Send: mcp.InputResponseMap{"step1": answersTestInputRequiredResultMultiRound["step1"]}},
-		mrtrtest.ScriptRound{Asks: []string{"step2"}, Path: "step2", Send: mcp.InputResponseMap{"step1": answersTestInputRequiredResultMultiRound["step1"]}},
-	)
+	w := mrtrtest.NewWalker(newFakeTestInputRequiredResultMultiRound, fixturesTestInputRequiredResultMultiRound(&fakeTestInputRequiredResultMultiRound{}))
+	w.RejectAt(t, "step1")
+	w.RejectAt(t, "step1>step2")
 }

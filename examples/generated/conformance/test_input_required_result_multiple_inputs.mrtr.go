@@ -215,7 +215,7 @@ var testInputRequiredResultMultipleInputsDescriptor = mrtr.Descriptor{
 // testInputRequiredResultMultipleInputsStateTable describes each state, in the order of their numbers.
 var testInputRequiredResultMultipleInputsStateTable = []mrtr.StateInfo{
 	{Name: "askAll", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "client_roots", Kind: mrtr.Roots}, {Key: "greeting", Kind: mrtr.Sample}, {Key: "user_name", Kind: mrtr.Elicit}}},
-	{Name: "done", Kind: mrtr.StateTerminal},
+	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
 }
 
 // testInputRequiredResultMultipleInputsTransitionTable lists every transition of the spec: a state may only go

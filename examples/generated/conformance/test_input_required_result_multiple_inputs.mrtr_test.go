@@ -61,28 +61,20 @@ func TestTestInputRequiredResultMultipleInputsMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewTestInputRequiredResultMultipleInputsProgram(h), fixturesTestInputRequiredResultMultipleInputs(h))
 }
 
-// runTestInputRequiredResultMultipleInputs runs, as subtest name, a workflow of the fixture arguments round by round
-// on a new fake whose checks take outcomes, and checks that it ends want (or
-// keeps asking, when want is "") after performing effects side effects.
-func runTestInputRequiredResultMultipleInputs(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
-	t.Run(name, func(t *testing.T) {
-		h := &fakeTestInputRequiredResultMultipleInputs{fake: mrtrtest.Fake{Outcomes: outcomes}}
-		mrtrtest.RunScript(t, mrtrtest.New(t, NewTestInputRequiredResultMultipleInputsProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: rounds, Want: want})
-		if got := h.fake.Effects(); got != effects {
-			t.Fatalf("%d side effects, want %d", got, effects)
-		}
-	})
+// newFakeTestInputRequiredResultMultipleInputs is test_input_required_result_multiple_inputs on a new fake whose checks take outcomes (for mrtrtest's walks).
+func newFakeTestInputRequiredResultMultipleInputs(outcomes map[string][]uint8) (mrtr.Program[*TestInputRequiredResultMultipleInputsFlow], func() int) {
+	h := &fakeTestInputRequiredResultMultipleInputs{fake: mrtrtest.Fake{Outcomes: outcomes}}
+	return NewTestInputRequiredResultMultipleInputsProgram(h), h.fake.Effects
 }
 
 // TestTestInputRequiredResultMultipleInputsTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs, what it asks, how
-// the workflow ends and how many side effects it performed.
+// once. Each walk names the states it passes, and in parentheses the answer or
+// check outcome that moves it on; mrtrtest plays it round by round on a new fake,
+// checking the states each round runs, what it asks, how the workflow ends and
+// how many side effects it performed.
 func TestTestInputRequiredResultMultipleInputsTransitions(t *testing.T) {
-	runTestInputRequiredResultMultipleInputs(
-		t, "askAll>done", nil, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Asks: []string{"client_roots", "greeting", "user_name"}, Path: "askAll"},
-		mrtrtest.ScriptRound{Path: "askAll > done", Send: mcp.InputResponseMap{"client_roots": answersTestInputRequiredResultMultipleInputs["client_roots"], "greeting": answersTestInputRequiredResultMultipleInputs["greeting"], "user_name": answersTestInputRequiredResultMultipleInputs["user_name"]}},
-	)
+	w := mrtrtest.NewWalker(newFakeTestInputRequiredResultMultipleInputs, fixturesTestInputRequiredResultMultipleInputs(&fakeTestInputRequiredResultMultipleInputs{}))
+	w.Walk(t, "askAll>done")
 }
 
 // TestTestInputRequiredResultMultipleInputsValidation sends, for each constraint of an argument or a form
@@ -99,13 +91,10 @@ func TestTestInputRequiredResultMultipleInputsValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeUserNameAnswer, validUserNameAnswer, "name", strings.Repeat("x", 101), "name: at most 100 characters")
 }
 
-// TestTestInputRequiredResultMultipleInputsRejectedInputs sends, at every state that asks, answers meant
-// for other states (and confirmations before their gate was shown): none is
-// taken, no side effect runs, and the same question is asked again.
+// TestTestInputRequiredResultMultipleInputsRejectedInputs walks to every state that asks and sends there answers
+// meant for other states (and, at a gate, its confirmation before it was shown):
+// none is taken, no side effect runs, and the same question is asked again.
 func TestTestInputRequiredResultMultipleInputsRejectedInputs(t *testing.T) {
-	runTestInputRequiredResultMultipleInputs(
-		t, "at askAll: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"client_roots", "greeting", "user_name"}, Path: "askAll"},
-		mrtrtest.ScriptRound{Asks: []string{"client_roots", "greeting", "user_name"}, Path: "askAll", Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
-	)
+	w := mrtrtest.NewWalker(newFakeTestInputRequiredResultMultipleInputs, fixturesTestInputRequiredResultMultipleInputs(&fakeTestInputRequiredResultMultipleInputs{}))
+	w.RejectAt(t, "askAll")
 }

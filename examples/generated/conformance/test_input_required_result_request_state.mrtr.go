@@ -179,7 +179,7 @@ var testInputRequiredResultRequestStateDescriptor = mrtr.Descriptor{
 // testInputRequiredResultRequestStateStateTable describes each state, in the order of their numbers.
 var testInputRequiredResultRequestStateStateTable = []mrtr.StateInfo{
 	{Name: "askConfirm", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit}}},
-	{Name: "verified", Kind: mrtr.StateTerminal},
+	{Name: "verified", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
 }
 
 // testInputRequiredResultRequestStateTransitionTable lists every transition of the spec: a state may only go

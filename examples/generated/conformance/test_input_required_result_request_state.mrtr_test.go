@@ -54,28 +54,20 @@ func TestTestInputRequiredResultRequestStateMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewTestInputRequiredResultRequestStateProgram(h), fixturesTestInputRequiredResultRequestState(h))
 }
 
-// runTestInputRequiredResultRequestState runs, as subtest name, a workflow of the fixture arguments round by round
-// on a new fake whose checks take outcomes, and checks that it ends want (or
-// keeps asking, when want is "") after performing effects side effects.
-func runTestInputRequiredResultRequestState(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
-	t.Run(name, func(t *testing.T) {
-		h := &fakeTestInputRequiredResultRequestState{fake: mrtrtest.Fake{Outcomes: outcomes}}
-		mrtrtest.RunScript(t, mrtrtest.New(t, NewTestInputRequiredResultRequestStateProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: rounds, Want: want})
-		if got := h.fake.Effects(); got != effects {
-			t.Fatalf("%d side effects, want %d", got, effects)
-		}
-	})
+// newFakeTestInputRequiredResultRequestState is test_input_required_result_request_state on a new fake whose checks take outcomes (for mrtrtest's walks).
+func newFakeTestInputRequiredResultRequestState(outcomes map[string][]uint8) (mrtr.Program[*TestInputRequiredResultRequestStateFlow], func() int) {
+	h := &fakeTestInputRequiredResultRequestState{fake: mrtrtest.Fake{Outcomes: outcomes}}
+	return NewTestInputRequiredResultRequestStateProgram(h), h.fake.Effects
 }
 
 // TestTestInputRequiredResultRequestStateTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs, what it asks, how
-// the workflow ends and how many side effects it performed.
+// once. Each walk names the states it passes, and in parentheses the answer or
+// check outcome that moves it on; mrtrtest plays it round by round on a new fake,
+// checking the states each round runs, what it asks, how the workflow ends and
+// how many side effects it performed.
 func TestTestInputRequiredResultRequestStateTransitions(t *testing.T) {
-	runTestInputRequiredResultRequestState(
-		t, "askConfirm>verified", nil, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "askConfirm"},
-		mrtrtest.ScriptRound{Path: "askConfirm > verified", Send: mcp.InputResponseMap{"confirm": answersTestInputRequiredResultRequestState["confirm"]}},
-	)
+	w := mrtrtest.NewWalker(newFakeTestInputRequiredResultRequestState, fixturesTestInputRequiredResultRequestState(&fakeTestInputRequiredResultRequestState{}))
+	w.Walk(t, "askConfirm>verified")
 }
 
 // TestTestInputRequiredResultRequestStateValidation sends, for each constraint of an argument or a form
@@ -91,13 +83,10 @@ func TestTestInputRequiredResultRequestStateValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeConfirmAnswer, validConfirmAnswer, "ok", nil, "ok: required")
 }
 
-// TestTestInputRequiredResultRequestStateRejectedInputs sends, at every state that asks, answers meant
-// for other states (and confirmations before their gate was shown): none is
-// taken, no side effect runs, and the same question is asked again.
+// TestTestInputRequiredResultRequestStateRejectedInputs walks to every state that asks and sends there answers
+// meant for other states (and, at a gate, its confirmation before it was shown):
+// none is taken, no side effect runs, and the same question is asked again.
 func TestTestInputRequiredResultRequestStateRejectedInputs(t *testing.T) {
-	runTestInputRequiredResultRequestState(
-		t, "at askConfirm: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "askConfirm"},
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "askConfirm", Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
-	)
+	w := mrtrtest.NewWalker(newFakeTestInputRequiredResultRequestState, fixturesTestInputRequiredResultRequestState(&fakeTestInputRequiredResultRequestState{}))
+	w.RejectAt(t, "askConfirm")
 }

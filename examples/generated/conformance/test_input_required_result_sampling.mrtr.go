@@ -169,7 +169,7 @@ var testInputRequiredResultSamplingDescriptor = mrtr.Descriptor{
 // testInputRequiredResultSamplingStateTable describes each state, in the order of their numbers.
 var testInputRequiredResultSamplingStateTable = []mrtr.StateInfo{
 	{Name: "askModel", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "capital_question", Kind: mrtr.Sample}}},
-	{Name: "answer", Kind: mrtr.StateTerminal},
+	{Name: "answer", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
 }
 
 // testInputRequiredResultSamplingTransitionTable lists every transition of the spec: a state may only go

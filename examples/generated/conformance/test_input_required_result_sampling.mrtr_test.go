@@ -55,37 +55,26 @@ func TestTestInputRequiredResultSamplingMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewTestInputRequiredResultSamplingProgram(h), fixturesTestInputRequiredResultSampling(h))
 }
 
-// runTestInputRequiredResultSampling runs, as subtest name, a workflow of the fixture arguments round by round
-// on a new fake whose checks take outcomes, and checks that it ends want (or
-// keeps asking, when want is "") after performing effects side effects.
-func runTestInputRequiredResultSampling(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
-	t.Run(name, func(t *testing.T) {
-		h := &fakeTestInputRequiredResultSampling{fake: mrtrtest.Fake{Outcomes: outcomes}}
-		mrtrtest.RunScript(t, mrtrtest.New(t, NewTestInputRequiredResultSamplingProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: rounds, Want: want})
-		if got := h.fake.Effects(); got != effects {
-			t.Fatalf("%d side effects, want %d", got, effects)
-		}
-	})
+// newFakeTestInputRequiredResultSampling is test_input_required_result_sampling on a new fake whose checks take outcomes (for mrtrtest's walks).
+func newFakeTestInputRequiredResultSampling(outcomes map[string][]uint8) (mrtr.Program[*TestInputRequiredResultSamplingFlow], func() int) {
+	h := &fakeTestInputRequiredResultSampling{fake: mrtrtest.Fake{Outcomes: outcomes}}
+	return NewTestInputRequiredResultSamplingProgram(h), h.fake.Effects
 }
 
 // TestTestInputRequiredResultSamplingTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs, what it asks, how
-// the workflow ends and how many side effects it performed.
+// once. Each walk names the states it passes, and in parentheses the answer or
+// check outcome that moves it on; mrtrtest plays it round by round on a new fake,
+// checking the states each round runs, what it asks, how the workflow ends and
+// how many side effects it performed.
 func TestTestInputRequiredResultSamplingTransitions(t *testing.T) {
-	runTestInputRequiredResultSampling(
-		t, "askModel>answer", nil, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Asks: []string{"capital_question"}, Path: "askModel"},
-		mrtrtest.ScriptRound{Path: "askModel > answer", Send: mcp.InputResponseMap{"capital_question": answersTestInputRequiredResultSampling["capital_question"]}},
-	)
+	w := mrtrtest.NewWalker(newFakeTestInputRequiredResultSampling, fixturesTestInputRequiredResultSampling(&fakeTestInputRequiredResultSampling{}))
+	w.Walk(t, "askModel>answer")
 }
 
-// TestTestInputRequiredResultSamplingRejectedInputs sends, at every state that asks, answers meant
-// for other states (and confirmations before their gate was shown): none is
-// taken, no side effect runs, and the same question is asked again.
+// TestTestInputRequiredResultSamplingRejectedInputs walks to every state that asks and sends there answers
+// meant for other states (and, at a gate, its confirmation before it was shown):
+// none is taken, no side effect runs, and the same question is asked again.
 func TestTestInputRequiredResultSamplingRejectedInputs(t *testing.T) {
-	runTestInputRequiredResultSampling(
-		t, "at askModel: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"capital_question"}, Path: "askModel"},
-		mrtrtest.ScriptRound{Asks: []string{"capital_question"}, Path: "askModel", Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
-	)
+	w := mrtrtest.NewWalker(newFakeTestInputRequiredResultSampling, fixturesTestInputRequiredResultSampling(&fakeTestInputRequiredResultSampling{}))
+	w.RejectAt(t, "askModel")
 }

@@ -179,7 +179,7 @@ var testInputRequiredResultTamperedStateDescriptor = mrtr.Descriptor{
 // testInputRequiredResultTamperedStateStateTable describes each state, in the order of their numbers.
 var testInputRequiredResultTamperedStateStateTable = []mrtr.StateInfo{
 	{Name: "askConfirm", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit}}},
-	{Name: "done", Kind: mrtr.StateTerminal},
+	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
 }
 
 // testInputRequiredResultTamperedStateTransitionTable lists every transition of the spec: a state may only go

@@ -153,7 +153,7 @@ var testLoggingToolDescriptor = mrtr.Descriptor{
 // testLoggingToolStateTable describes each state, in the order of their numbers.
 var testLoggingToolStateTable = []mrtr.StateInfo{
 	{Name: "log", Kind: mrtr.StateEffect},
-	{Name: "done", Kind: mrtr.StateTerminal},
+	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
 }
 
 // testLoggingToolTransitionTable lists every transition of the spec: a state may only go

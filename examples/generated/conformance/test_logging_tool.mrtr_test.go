@@ -52,25 +52,18 @@ func TestTestLoggingToolMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewTestLoggingToolProgram(h), fixturesTestLoggingTool(h))
 }
 
-// runTestLoggingTool runs, as subtest name, a workflow of the fixture arguments round by round
-// on a new fake whose checks take outcomes, and checks that it ends want (or
-// keeps asking, when want is "") after performing effects side effects.
-func runTestLoggingTool(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
-	t.Run(name, func(t *testing.T) {
-		h := &fakeTestLoggingTool{fake: mrtrtest.Fake{Outcomes: outcomes}}
-		mrtrtest.RunScript(t, mrtrtest.New(t, NewTestLoggingToolProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: rounds, Want: want})
-		if got := h.fake.Effects(); got != effects {
-			t.Fatalf("%d side effects, want %d", got, effects)
-		}
-	})
+// newFakeTestLoggingTool is test_logging_tool on a new fake whose checks take outcomes (for mrtrtest's walks).
+func newFakeTestLoggingTool(outcomes map[string][]uint8) (mrtr.Program[*TestLoggingToolFlow], func() int) {
+	h := &fakeTestLoggingTool{fake: mrtrtest.Fake{Outcomes: outcomes}}
+	return NewTestLoggingToolProgram(h), h.fake.Effects
 }
 
 // TestTestLoggingToolTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs, what it asks, how
-// the workflow ends and how many side effects it performed.
+// once. Each walk names the states it passes, and in parentheses the answer or
+// check outcome that moves it on; mrtrtest plays it round by round on a new fake,
+// checking the states each round runs, what it asks, how the workflow ends and
+// how many side effects it performed.
 func TestTestLoggingToolTransitions(t *testing.T) {
-	runTestLoggingTool(
-		t, "log>done", nil, mrtr.OutcomeSuccess, 1,
-		mrtrtest.ScriptRound{Path: "log > done"},
-	)
+	w := mrtrtest.NewWalker(newFakeTestLoggingTool, fixturesTestLoggingTool(&fakeTestLoggingTool{}))
+	w.Walk(t, "log>done")
 }

@@ -138,7 +138,7 @@ var testMissingCapabilityDescriptor = mrtr.Descriptor{
 
 // testMissingCapabilityStateTable describes each state, in the order of their numbers.
 var testMissingCapabilityStateTable = []mrtr.StateInfo{
-	{Name: "done", Kind: mrtr.StateTerminal},
+	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
 }
 
 // testMissingCapabilityTransitionTable lists every transition of the spec: a state may only go

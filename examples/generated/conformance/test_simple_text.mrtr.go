@@ -137,7 +137,7 @@ var testSimpleTextDescriptor = mrtr.Descriptor{
 
 // testSimpleTextStateTable describes each state, in the order of their numbers.
 var testSimpleTextStateTable = []mrtr.StateInfo{
-	{Name: "done", Kind: mrtr.StateTerminal},
+	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
 }
 
 // testSimpleTextTransitionTable lists every transition of the spec: a state may only go

@@ -179,7 +179,7 @@ var testStreamingElicitationDescriptor = mrtr.Descriptor{
 // testStreamingElicitationStateTable describes each state, in the order of their numbers.
 var testStreamingElicitationStateTable = []mrtr.StateInfo{
 	{Name: "askName", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "user_name", Kind: mrtr.Elicit}}},
-	{Name: "greet", Kind: mrtr.StateTerminal},
+	{Name: "greet", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
 }
 
 // testStreamingElicitationTransitionTable lists every transition of the spec: a state may only go

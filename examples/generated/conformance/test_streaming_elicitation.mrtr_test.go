@@ -55,28 +55,20 @@ func TestTestStreamingElicitationMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewTestStreamingElicitationProgram(h), fixturesTestStreamingElicitation(h))
 }
 
-// runTestStreamingElicitation runs, as subtest name, a workflow of the fixture arguments round by round
-// on a new fake whose checks take outcomes, and checks that it ends want (or
-// keeps asking, when want is "") after performing effects side effects.
-func runTestStreamingElicitation(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
-	t.Run(name, func(t *testing.T) {
-		h := &fakeTestStreamingElicitation{fake: mrtrtest.Fake{Outcomes: outcomes}}
-		mrtrtest.RunScript(t, mrtrtest.New(t, NewTestStreamingElicitationProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: rounds, Want: want})
-		if got := h.fake.Effects(); got != effects {
-			t.Fatalf("%d side effects, want %d", got, effects)
-		}
-	})
+// newFakeTestStreamingElicitation is test_streaming_elicitation on a new fake whose checks take outcomes (for mrtrtest's walks).
+func newFakeTestStreamingElicitation(outcomes map[string][]uint8) (mrtr.Program[*TestStreamingElicitationFlow], func() int) {
+	h := &fakeTestStreamingElicitation{fake: mrtrtest.Fake{Outcomes: outcomes}}
+	return NewTestStreamingElicitationProgram(h), h.fake.Effects
 }
 
 // TestTestStreamingElicitationTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs, what it asks, how
-// the workflow ends and how many side effects it performed.
+// once. Each walk names the states it passes, and in parentheses the answer or
+// check outcome that moves it on; mrtrtest plays it round by round on a new fake,
+// checking the states each round runs, what it asks, how the workflow ends and
+// how many side effects it performed.
 func TestTestStreamingElicitationTransitions(t *testing.T) {
-	runTestStreamingElicitation(
-		t, "askName>greet", nil, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Asks: []string{"user_name"}, Path: "askName"},
-		mrtrtest.ScriptRound{Path: "askName > greet", Send: mcp.InputResponseMap{"user_name": answersTestStreamingElicitation["user_name"]}},
-	)
+	w := mrtrtest.NewWalker(newFakeTestStreamingElicitation, fixturesTestStreamingElicitation(&fakeTestStreamingElicitation{}))
+	w.Walk(t, "askName>greet")
 }
 
 // TestTestStreamingElicitationValidation sends, for each constraint of an argument or a form
@@ -93,13 +85,10 @@ func TestTestStreamingElicitationValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeUserNameAnswer, validUserNameAnswer, "name", strings.Repeat("x", 101), "name: at most 100 characters")
 }
 
-// TestTestStreamingElicitationRejectedInputs sends, at every state that asks, answers meant
-// for other states (and confirmations before their gate was shown): none is
-// taken, no side effect runs, and the same question is asked again.
+// TestTestStreamingElicitationRejectedInputs walks to every state that asks and sends there answers
+// meant for other states (and, at a gate, its confirmation before it was shown):
+// none is taken, no side effect runs, and the same question is asked again.
 func TestTestStreamingElicitationRejectedInputs(t *testing.T) {
-	runTestStreamingElicitation(
-		t, "at askName: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"user_name"}, Path: "askName"},
-		mrtrtest.ScriptRound{Asks: []string{"user_name"}, Path: "askName", Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
-	)
+	w := mrtrtest.NewWalker(newFakeTestStreamingElicitation, fixturesTestStreamingElicitation(&fakeTestStreamingElicitation{}))
+	w.RejectAt(t, "askName")
 }

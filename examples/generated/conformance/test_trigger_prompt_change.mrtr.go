@@ -153,7 +153,7 @@ var testTriggerPromptChangeDescriptor = mrtr.Descriptor{
 // testTriggerPromptChangeStateTable describes each state, in the order of their numbers.
 var testTriggerPromptChangeStateTable = []mrtr.StateInfo{
 	{Name: "change", Kind: mrtr.StateEffect},
-	{Name: "done", Kind: mrtr.StateTerminal},
+	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
 }
 
 // testTriggerPromptChangeTransitionTable lists every transition of the spec: a state may only go

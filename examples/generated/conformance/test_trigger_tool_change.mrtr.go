@@ -153,7 +153,7 @@ var testTriggerToolChangeDescriptor = mrtr.Descriptor{
 // testTriggerToolChangeStateTable describes each state, in the order of their numbers.
 var testTriggerToolChangeStateTable = []mrtr.StateInfo{
 	{Name: "change", Kind: mrtr.StateEffect},
-	{Name: "done", Kind: mrtr.StateTerminal},
+	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
 }
 
 // testTriggerToolChangeTransitionTable lists every transition of the spec: a state may only go

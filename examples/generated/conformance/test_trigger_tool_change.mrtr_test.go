@@ -52,25 +52,18 @@ func TestTestTriggerToolChangeMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewTestTriggerToolChangeProgram(h), fixturesTestTriggerToolChange(h))
 }
 
-// runTestTriggerToolChange runs, as subtest name, a workflow of the fixture arguments round by round
-// on a new fake whose checks take outcomes, and checks that it ends want (or
-// keeps asking, when want is "") after performing effects side effects.
-func runTestTriggerToolChange(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
-	t.Run(name, func(t *testing.T) {
-		h := &fakeTestTriggerToolChange{fake: mrtrtest.Fake{Outcomes: outcomes}}
-		mrtrtest.RunScript(t, mrtrtest.New(t, NewTestTriggerToolChangeProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: rounds, Want: want})
-		if got := h.fake.Effects(); got != effects {
-			t.Fatalf("%d side effects, want %d", got, effects)
-		}
-	})
+// newFakeTestTriggerToolChange is test_trigger_tool_change on a new fake whose checks take outcomes (for mrtrtest's walks).
+func newFakeTestTriggerToolChange(outcomes map[string][]uint8) (mrtr.Program[*TestTriggerToolChangeFlow], func() int) {
+	h := &fakeTestTriggerToolChange{fake: mrtrtest.Fake{Outcomes: outcomes}}
+	return NewTestTriggerToolChangeProgram(h), h.fake.Effects
 }
 
 // TestTestTriggerToolChangeTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs, what it asks, how
-// the workflow ends and how many side effects it performed.
+// once. Each walk names the states it passes, and in parentheses the answer or
+// check outcome that moves it on; mrtrtest plays it round by round on a new fake,
+// checking the states each round runs, what it asks, how the workflow ends and
+// how many side effects it performed.
 func TestTestTriggerToolChangeTransitions(t *testing.T) {
-	runTestTriggerToolChange(
-		t, "change>done", nil, mrtr.OutcomeSuccess, 1,
-		mrtrtest.ScriptRound{Path: "change > done"},
-	)
+	w := mrtrtest.NewWalker(newFakeTestTriggerToolChange, fixturesTestTriggerToolChange(&fakeTestTriggerToolChange{}))
+	w.Walk(t, "change>done")
 }

@@ -302,14 +302,14 @@ var deleteCustomerDescriptor = mrtr.Descriptor{
 
 // deleteCustomerStateTable describes each state, in the order of their numbers.
 var deleteCustomerStateTable = []mrtr.StateInfo{
-	{Name: "inspect", Kind: mrtr.StateCheck},
+	{Name: "inspect", Kind: mrtr.StateCheck, Check: "inspectCustomer", Outcomes: []string{"activeSubscription", "noSubscription"}},
 	{Name: "confirmCancellation", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "cancelSubscription", Kind: mrtr.Elicit, GateField: "confirm"}}},
 	{Name: "confirmDeletion", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "deleteCustomer", Kind: mrtr.Elicit, GateField: "confirm"}}},
-	{Name: "recheck", Kind: mrtr.StateCheck},
-	{Name: "kept", Kind: mrtr.StateTerminal},
-	{Name: "changed", Kind: mrtr.StateTerminal},
-	{Name: "delete", Kind: mrtr.StateEffect, BusinessKey: "delete-{customerId}"},
-	{Name: "deleted", Kind: mrtr.StateTerminal},
+	{Name: "recheck", Kind: mrtr.StateCheck, Check: "recheckCustomer", Outcomes: []string{"changed", "unchanged"}},
+	{Name: "kept", Kind: mrtr.StateTerminal, End: mrtr.OutcomeCancelled},
+	{Name: "changed", Kind: mrtr.StateTerminal, End: mrtr.OutcomeFailed},
+	{Name: "delete", Kind: mrtr.StateEffect, OperationID: "delete-{customerId}", BusinessKey: true},
+	{Name: "deleted", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
 }
 
 // deleteCustomerTransitionTable lists every transition of the spec: a state may only go

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 )
@@ -65,58 +64,26 @@ func TestDeleteCustomerMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewDeleteCustomerProgram(h), fixturesDeleteCustomer(h))
 }
 
-// runDeleteCustomer runs, as subtest name, a workflow of the fixture arguments round by round
-// on a new fake whose checks take outcomes, and checks that it ends want (or
-// keeps asking, when want is "") after performing effects side effects.
-func runDeleteCustomer(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
-	t.Run(name, func(t *testing.T) {
-		h := &fakeDeleteCustomer{fake: mrtrtest.Fake{Outcomes: outcomes}}
-		mrtrtest.RunScript(t, mrtrtest.New(t, NewDeleteCustomerProgram(h)), mrtrtest.Script{Args: map[string]any{"customerId": "cus_0000"}, Rounds: rounds, Want: want})
-		if got := h.fake.Effects(); got != effects {
-			t.Fatalf("%d side effects, want %d", got, effects)
-		}
-	})
+// newFakeDeleteCustomer is delete_customer on a new fake whose checks take outcomes (for mrtrtest's walks).
+func newFakeDeleteCustomer(outcomes map[string][]uint8) (mrtr.Program[*DeleteCustomerFlow], func() int) {
+	h := &fakeDeleteCustomer{fake: mrtrtest.Fake{Outcomes: outcomes}}
+	return NewDeleteCustomerProgram(h), h.fake.Effects
 }
 
 // TestDeleteCustomerTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs, what it asks, how
-// the workflow ends and how many side effects it performed.
+// once. Each walk names the states it passes, and in parentheses the answer or
+// check outcome that moves it on; mrtrtest plays it round by round on a new fake,
+// checking the states each round runs, what it asks, how the workflow ends and
+// how many side effects it performed.
 func TestDeleteCustomerTransitions(t *testing.T) {
-	runDeleteCustomer(
-		t, "inspect>(activeSubscription)confirmCancellation>(decline)kept", map[string][]uint8{"inspectCustomer": {1}}, mrtr.OutcomeCancelled, 0,
-		mrtrtest.ScriptRound{Asks: []string{"cancelSubscription"}, Path: "inspect > confirmCancellation"},
-		mrtrtest.ScriptRound{Path: "confirmCancellation > kept", Send: mcp.InputResponseMap{"cancelSubscription": mrtrtest.Accept(map[string]any{"confirm": false})}},
-	)
-	runDeleteCustomer(
-		t, "inspect>(noSubscription)confirmDeletion>(decline)kept", map[string][]uint8{"inspectCustomer": {2}}, mrtr.OutcomeCancelled, 0,
-		mrtrtest.ScriptRound{Asks: []string{"deleteCustomer"}, Path: "inspect > confirmDeletion"},
-		mrtrtest.ScriptRound{Path: "confirmDeletion > kept", Send: mcp.InputResponseMap{"deleteCustomer": mrtrtest.Accept(map[string]any{"confirm": false})}},
-	)
-	runDeleteCustomer(
-		t, "inspect>(activeSubscription)confirmCancellation>recheck>(changed)changed", map[string][]uint8{"inspectCustomer": {1}, "recheckCustomer": {1}}, mrtr.OutcomeFailed, 0,
-		mrtrtest.ScriptRound{Asks: []string{"cancelSubscription"}, Path: "inspect > confirmCancellation"},
-		mrtrtest.ScriptRound{Path: "confirmCancellation > recheck > changed", Send: mcp.InputResponseMap{"cancelSubscription": mrtrtest.Accept(map[string]any{"confirm": true})}},
-	)
-	runDeleteCustomer(
-		t, "inspect>(activeSubscription)confirmCancellation>(cancel)kept", map[string][]uint8{"inspectCustomer": {1}}, mrtr.OutcomeCancelled, 0,
-		mrtrtest.ScriptRound{Asks: []string{"cancelSubscription"}, Path: "inspect > confirmCancellation"},
-		mrtrtest.ScriptRound{Path: "confirmCancellation > kept", Send: mcp.InputResponseMap{"cancelSubscription": mrtrtest.Cancel()}},
-	)
-	runDeleteCustomer(
-		t, "inspect>(noSubscription)confirmDeletion>recheck>(changed)changed", map[string][]uint8{"inspectCustomer": {2}, "recheckCustomer": {1}}, mrtr.OutcomeFailed, 0,
-		mrtrtest.ScriptRound{Asks: []string{"deleteCustomer"}, Path: "inspect > confirmDeletion"},
-		mrtrtest.ScriptRound{Path: "confirmDeletion > recheck > changed", Send: mcp.InputResponseMap{"deleteCustomer": mrtrtest.Accept(map[string]any{"confirm": true})}},
-	)
-	runDeleteCustomer(
-		t, "inspect>(noSubscription)confirmDeletion>(cancel)kept", map[string][]uint8{"inspectCustomer": {2}}, mrtr.OutcomeCancelled, 0,
-		mrtrtest.ScriptRound{Asks: []string{"deleteCustomer"}, Path: "inspect > confirmDeletion"},
-		mrtrtest.ScriptRound{Path: "confirmDeletion > kept", Send: mcp.InputResponseMap{"deleteCustomer": mrtrtest.Cancel()}},
-	)
-	runDeleteCustomer(
-		t, "inspect>(activeSubscription)confirmCancellation>recheck>(unchanged)delete>deleted", map[string][]uint8{"inspectCustomer": {1}, "recheckCustomer": {2}}, mrtr.OutcomeSuccess, 1,
-		mrtrtest.ScriptRound{Asks: []string{"cancelSubscription"}, Path: "inspect > confirmCancellation"},
-		mrtrtest.ScriptRound{Path: "confirmCancellation > recheck > delete > deleted", Send: mcp.InputResponseMap{"cancelSubscription": mrtrtest.Accept(map[string]any{"confirm": true})}},
-	)
+	w := mrtrtest.NewWalker(newFakeDeleteCustomer, fixturesDeleteCustomer(&fakeDeleteCustomer{}))
+	w.Walk(t, "inspect>(activeSubscription)confirmCancellation>(decline)kept")
+	w.Walk(t, "inspect>(noSubscription)confirmDeletion>(decline)kept")
+	w.Walk(t, "inspect>(activeSubscription)confirmCancellation>recheck>(changed)changed")
+	w.Walk(t, "inspect>(activeSubscription)confirmCancellation>(cancel)kept")
+	w.Walk(t, "inspect>(noSubscription)confirmDeletion>recheck>(changed)changed")
+	w.Walk(t, "inspect>(noSubscription)confirmDeletion>(cancel)kept")
+	w.Walk(t, "inspect>(activeSubscription)confirmCancellation>recheck>(unchanged)delete>deleted")
 }
 
 // TestDeleteCustomerValidation sends, for each constraint of an argument or a form
@@ -131,26 +98,13 @@ func TestDeleteCustomerValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeArguments, validArguments, "customerId", "", "customerId: must match ")
 }
 
-// TestDeleteCustomerRejectedInputs sends, at every state that asks, answers meant
-// for other states (and confirmations before their gate was shown): none is
-// taken, no side effect runs, and the same question is asked again.
+// TestDeleteCustomerRejectedInputs walks to every state that asks and sends there answers
+// meant for other states (and, at a gate, its confirmation before it was shown):
+// none is taken, no side effect runs, and the same question is asked again.
 func TestDeleteCustomerRejectedInputs(t *testing.T) {
-	runDeleteCustomer(
-		t, "at confirmCancellation: answers to other states", map[string][]uint8{"inspectCustomer": {1}}, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"cancelSubscription"}, Path: "inspect > confirmCancellation"},
-		mrtrtest.ScriptRound{Asks: []string{"cancelSubscription"}, Path: "confirmCancellation", Send: mcp.InputResponseMap{"deleteCustomer": mrtrtest.Accept(map[string]any{"confirm": true})}},
-	)
-	runDeleteCustomer(
-		t, "at confirmCancellation: confirmation before the gate was shown", map[string][]uint8{"inspectCustomer": {1}}, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"cancelSubscription"}, Path: "inspect > confirmCancellation", Send: mcp.InputResponseMap{"cancelSubscription": mrtrtest.Accept(map[string]any{"confirm": true})}},
-	)
-	runDeleteCustomer(
-		t, "at confirmDeletion: answers to other states", map[string][]uint8{"inspectCustomer": {2}}, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"deleteCustomer"}, Path: "inspect > confirmDeletion"},
-		mrtrtest.ScriptRound{Asks: []string{"deleteCustomer"}, Path: "confirmDeletion", Send: mcp.InputResponseMap{"cancelSubscription": mrtrtest.Accept(map[string]any{"confirm": true})}},
-	)
-	runDeleteCustomer(
-		t, "at confirmDeletion: confirmation before the gate was shown", map[string][]uint8{"inspectCustomer": {2}}, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"deleteCustomer"}, Path: "inspect > confirmDeletion", Send: mcp.InputResponseMap{"deleteCustomer": mrtrtest.Accept(map[string]any{"confirm": true})}},
-	)
+	w := mrtrtest.NewWalker(newFakeDeleteCustomer, fixturesDeleteCustomer(&fakeDeleteCustomer{}))
+	w.RejectAt(t, "inspect>(activeSubscription)confirmCancellation")
+	w.RejectAt(t, "inspect>(noSubscription)confirmDeletion")
+	w.ConfirmEarly(t, "inspect>(activeSubscription)confirmCancellation")
+	w.ConfirmEarly(t, "inspect>(noSubscription)confirmDeletion")
 }

@@ -391,14 +391,14 @@ var provisionWorkspaceDescriptor = mrtr.Descriptor{
 
 // provisionWorkspaceStateTable describes each state, in the order of their numbers.
 var provisionWorkspaceStateTable = []mrtr.StateInfo{
-	{Name: "lookupTeam", Kind: mrtr.StateCheck},
+	{Name: "lookupTeam", Kind: mrtr.StateCheck, Check: "teamCanProvision"},
 	{Name: "askPlan", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "plan", Kind: mrtr.Elicit}}},
-	{Name: "quote", Kind: mrtr.StateCheck},
+	{Name: "quote", Kind: mrtr.StateCheck, Check: "quotePlan"},
 	{Name: "askPlacement", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "placement", Kind: mrtr.Elicit}, {Key: "projects", Kind: mrtr.Roots, Optional: true}, {Key: "welcome", Kind: mrtr.Sample}}},
 	{Name: "confirmPrice", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit, GateField: "confirm"}}},
 	{Name: "create", Kind: mrtr.StateEffect},
-	{Name: "abandoned", Kind: mrtr.StateTerminal},
-	{Name: "ready", Kind: mrtr.StateTerminal},
+	{Name: "abandoned", Kind: mrtr.StateTerminal, End: mrtr.OutcomeCancelled},
+	{Name: "ready", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
 }
 
 // provisionWorkspaceTransitionTable lists every transition of the spec: a state may only go

@@ -84,37 +84,21 @@ func TestProvisionWorkspaceMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewProvisionWorkspaceProgram(h), fixturesProvisionWorkspace(h))
 }
 
-// runProvisionWorkspace runs, as subtest name, a workflow of the fixture arguments round by round
-// on a new fake whose checks take outcomes, and checks that it ends want (or
-// keeps asking, when want is "") after performing effects side effects.
-func runProvisionWorkspace(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
-	t.Run(name, func(t *testing.T) {
-		h := &fakeProvisionWorkspace{fake: mrtrtest.Fake{Outcomes: outcomes}}
-		mrtrtest.RunScript(t, mrtrtest.New(t, NewProvisionWorkspaceProgram(h)), mrtrtest.Script{Args: map[string]any{"team": "a00"}, Rounds: rounds, Want: want})
-		if got := h.fake.Effects(); got != effects {
-			t.Fatalf("%d side effects, want %d", got, effects)
-		}
-	})
+// newFakeProvisionWorkspace is provision_workspace on a new fake whose checks take outcomes (for mrtrtest's walks).
+func newFakeProvisionWorkspace(outcomes map[string][]uint8) (mrtr.Program[*ProvisionWorkspaceFlow], func() int) {
+	h := &fakeProvisionWorkspace{fake: mrtrtest.Fake{Outcomes: outcomes}}
+	return NewProvisionWorkspaceProgram(h), h.fake.Effects
 }
 
 // TestProvisionWorkspaceTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs, what it asks, how
-// the workflow ends and how many side effects it performed.
+// once. Each walk names the states it passes, and in parentheses the answer or
+// check outcome that moves it on; mrtrtest plays it round by round on a new fake,
+// checking the states each round runs, what it asks, how the workflow ends and
+// how many side effects it performed.
 func TestProvisionWorkspaceTransitions(t *testing.T) {
-	runProvisionWorkspace(
-		t, "lookupTeam>askPlan>quote>askPlacement>confirmPrice>(decline)abandoned", nil, mrtr.OutcomeCancelled, 0,
-		mrtrtest.ScriptRound{Asks: []string{"plan"}, Path: "lookupTeam > askPlan"},
-		mrtrtest.ScriptRound{Asks: []string{"placement", "projects", "welcome"}, Path: "askPlan > quote > askPlacement", Send: mcp.InputResponseMap{"plan": answersProvisionWorkspace["plan"]}},
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "askPlacement > confirmPrice", Send: mcp.InputResponseMap{"placement": answersProvisionWorkspace["placement"], "projects": answersProvisionWorkspace["projects"], "welcome": answersProvisionWorkspace["welcome"]}},
-		mrtrtest.ScriptRound{Path: "confirmPrice > abandoned", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": false})}},
-	)
-	runProvisionWorkspace(
-		t, "lookupTeam>askPlan>quote>askPlacement>confirmPrice>create>ready", nil, mrtr.OutcomeSuccess, 1,
-		mrtrtest.ScriptRound{Asks: []string{"plan"}, Path: "lookupTeam > askPlan"},
-		mrtrtest.ScriptRound{Asks: []string{"placement", "projects", "welcome"}, Path: "askPlan > quote > askPlacement", Send: mcp.InputResponseMap{"plan": answersProvisionWorkspace["plan"]}},
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "askPlacement > confirmPrice", Send: mcp.InputResponseMap{"placement": answersProvisionWorkspace["placement"], "projects": answersProvisionWorkspace["projects"], "welcome": answersProvisionWorkspace["welcome"]}},
-		mrtrtest.ScriptRound{Path: "confirmPrice > create > ready", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-	)
+	w := mrtrtest.NewWalker(newFakeProvisionWorkspace, fixturesProvisionWorkspace(&fakeProvisionWorkspace{}))
+	w.Walk(t, "lookupTeam>askPlan>quote>askPlacement>confirmPrice>(decline)abandoned")
+	w.Walk(t, "lookupTeam>askPlan>quote>askPlacement>confirmPrice>create>ready")
 }
 
 // TestProvisionWorkspaceValidation sends, for each constraint of an argument or a form
@@ -150,32 +134,13 @@ func TestProvisionWorkspaceValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodePlacementAnswer, validPlacementAnswer, "regions", []any{"not-a-value"}, "regions[]: must be one of ")
 }
 
-// TestProvisionWorkspaceRejectedInputs sends, at every state that asks, answers meant
-// for other states (and confirmations before their gate was shown): none is
-// taken, no side effect runs, and the same question is asked again.
+// TestProvisionWorkspaceRejectedInputs walks to every state that asks and sends there answers
+// meant for other states (and, at a gate, its confirmation before it was shown):
+// none is taken, no side effect runs, and the same question is asked again.
 func TestProvisionWorkspaceRejectedInputs(t *testing.T) {
-	runProvisionWorkspace(
-		t, "at askPlan: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"plan"}, Path: "lookupTeam > askPlan"},
-		mrtrtest.ScriptRound{Asks: []string{"plan"}, Path: "askPlan", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "placement": answersProvisionWorkspace["placement"], "projects": answersProvisionWorkspace["projects"], "welcome": answersProvisionWorkspace["welcome"]}},
-	)
-	runProvisionWorkspace(
-		t, "at askPlacement: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"plan"}, Path: "lookupTeam > askPlan"},
-		mrtrtest.ScriptRound{Asks: []string{"placement", "projects", "welcome"}, Path: "askPlan > quote > askPlacement", Send: mcp.InputResponseMap{"plan": answersProvisionWorkspace["plan"]}},
-		mrtrtest.ScriptRound{Asks: []string{"placement", "projects", "welcome"}, Path: "askPlacement", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "plan": answersProvisionWorkspace["plan"]}},
-	)
-	runProvisionWorkspace(
-		t, "at confirmPrice: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"plan"}, Path: "lookupTeam > askPlan"},
-		mrtrtest.ScriptRound{Asks: []string{"placement", "projects", "welcome"}, Path: "askPlan > quote > askPlacement", Send: mcp.InputResponseMap{"plan": answersProvisionWorkspace["plan"]}},
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "askPlacement > confirmPrice", Send: mcp.InputResponseMap{"placement": answersProvisionWorkspace["placement"], "projects": answersProvisionWorkspace["projects"], "welcome": answersProvisionWorkspace["welcome"]}},
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "confirmPrice", Send: mcp.InputResponseMap{"placement": answersProvisionWorkspace["placement"], "plan": answersProvisionWorkspace["plan"], "projects": answersProvisionWorkspace["projects"], "welcome": answersProvisionWorkspace["welcome"]}},
-	)
-	runProvisionWorkspace(
-		t, "at confirmPrice: confirmation before the gate was shown", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"plan"}, Path: "lookupTeam > askPlan"},
-		mrtrtest.ScriptRound{Asks: []string{"placement", "projects", "welcome"}, Path: "askPlan > quote > askPlacement", Send: mcp.InputResponseMap{"plan": answersProvisionWorkspace["plan"]}},
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "askPlacement > confirmPrice", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "placement": answersProvisionWorkspace["placement"], "projects": answersProvisionWorkspace["projects"], "welcome": answersProvisionWorkspace["welcome"]}},
-	)
+	w := mrtrtest.NewWalker(newFakeProvisionWorkspace, fixturesProvisionWorkspace(&fakeProvisionWorkspace{}))
+	w.RejectAt(t, "lookupTeam>askPlan")
+	w.RejectAt(t, "lookupTeam>askPlan>quote>askPlacement")
+	w.RejectAt(t, "lookupTeam>askPlan>quote>askPlacement>confirmPrice")
+	w.ConfirmEarly(t, "lookupTeam>askPlan>quote>askPlacement>confirmPrice")
 }

@@ -254,12 +254,12 @@ var chargePaymentDescriptor = mrtr.Descriptor{
 
 // chargePaymentStateTable describes each state, in the order of their numbers.
 var chargePaymentStateTable = []mrtr.StateInfo{
-	{Name: "validate", Kind: mrtr.StateCheck},
+	{Name: "validate", Kind: mrtr.StateCheck, Check: "validateInvoice"},
 	{Name: "confirmCharge", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit, GateField: "confirm"}}},
-	{Name: "recheck", Kind: mrtr.StateCheck},
-	{Name: "notCharged", Kind: mrtr.StateTerminal},
-	{Name: "charge", Kind: mrtr.StateEffect, BusinessKey: "charge-{invoiceId}"},
-	{Name: "charged", Kind: mrtr.StateTerminal},
+	{Name: "recheck", Kind: mrtr.StateCheck, Check: "invoiceStillDue"},
+	{Name: "notCharged", Kind: mrtr.StateTerminal, End: mrtr.OutcomeCancelled},
+	{Name: "charge", Kind: mrtr.StateEffect, OperationID: "charge-{invoiceId}", BusinessKey: true},
+	{Name: "charged", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
 }
 
 // chargePaymentTransitionTable lists every transition of the spec: a state may only go

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 )
@@ -63,33 +62,21 @@ func TestChargePaymentMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewChargePaymentProgram(h), fixturesChargePayment(h))
 }
 
-// runChargePayment runs, as subtest name, a workflow of the fixture arguments round by round
-// on a new fake whose checks take outcomes, and checks that it ends want (or
-// keeps asking, when want is "") after performing effects side effects.
-func runChargePayment(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
-	t.Run(name, func(t *testing.T) {
-		h := &fakeChargePayment{fake: mrtrtest.Fake{Outcomes: outcomes}}
-		mrtrtest.RunScript(t, mrtrtest.New(t, NewChargePaymentProgram(h)), mrtrtest.Script{Args: map[string]any{"invoiceId": "inv_0"}, Rounds: rounds, Want: want})
-		if got := h.fake.Effects(); got != effects {
-			t.Fatalf("%d side effects, want %d", got, effects)
-		}
-	})
+// newFakeChargePayment is charge_payment on a new fake whose checks take outcomes (for mrtrtest's walks).
+func newFakeChargePayment(outcomes map[string][]uint8) (mrtr.Program[*ChargePaymentFlow], func() int) {
+	h := &fakeChargePayment{fake: mrtrtest.Fake{Outcomes: outcomes}}
+	return NewChargePaymentProgram(h), h.fake.Effects
 }
 
 // TestChargePaymentTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs, what it asks, how
-// the workflow ends and how many side effects it performed.
+// once. Each walk names the states it passes, and in parentheses the answer or
+// check outcome that moves it on; mrtrtest plays it round by round on a new fake,
+// checking the states each round runs, what it asks, how the workflow ends and
+// how many side effects it performed.
 func TestChargePaymentTransitions(t *testing.T) {
-	runChargePayment(
-		t, "validate>confirmCharge>(decline)notCharged", nil, mrtr.OutcomeCancelled, 0,
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "validate > confirmCharge"},
-		mrtrtest.ScriptRound{Path: "confirmCharge > notCharged", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": false})}},
-	)
-	runChargePayment(
-		t, "validate>confirmCharge>recheck>charge>charged", nil, mrtr.OutcomeSuccess, 1,
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "validate > confirmCharge"},
-		mrtrtest.ScriptRound{Path: "confirmCharge > recheck > charge > charged", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-	)
+	w := mrtrtest.NewWalker(newFakeChargePayment, fixturesChargePayment(&fakeChargePayment{}))
+	w.Walk(t, "validate>confirmCharge>(decline)notCharged")
+	w.Walk(t, "validate>confirmCharge>recheck>charge>charged")
 }
 
 // TestChargePaymentValidation sends, for each constraint of an argument or a form
@@ -104,17 +91,11 @@ func TestChargePaymentValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeArguments, validArguments, "invoiceId", "", "invoiceId: must match ")
 }
 
-// TestChargePaymentRejectedInputs sends, at every state that asks, answers meant
-// for other states (and confirmations before their gate was shown): none is
-// taken, no side effect runs, and the same question is asked again.
+// TestChargePaymentRejectedInputs walks to every state that asks and sends there answers
+// meant for other states (and, at a gate, its confirmation before it was shown):
+// none is taken, no side effect runs, and the same question is asked again.
 func TestChargePaymentRejectedInputs(t *testing.T) {
-	runChargePayment(
-		t, "at confirmCharge: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "validate > confirmCharge"},
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "confirmCharge", Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
-	)
-	runChargePayment(
-		t, "at confirmCharge: confirmation before the gate was shown", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "validate > confirmCharge", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-	)
+	w := mrtrtest.NewWalker(newFakeChargePayment, fixturesChargePayment(&fakeChargePayment{}))
+	w.RejectAt(t, "validate>confirmCharge")
+	w.ConfirmEarly(t, "validate>confirmCharge")
 }

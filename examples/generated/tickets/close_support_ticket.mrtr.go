@@ -248,10 +248,10 @@ var closeSupportTicketDescriptor = mrtr.Descriptor{
 
 // closeSupportTicketStateTable describes each state, in the order of their numbers.
 var closeSupportTicketStateTable = []mrtr.StateInfo{
-	{Name: "lookup", Kind: mrtr.StateCheck},
+	{Name: "lookup", Kind: mrtr.StateCheck, Check: "ticketIsOpen"},
 	{Name: "askReason", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "reason", Kind: mrtr.Elicit}}},
-	{Name: "close", Kind: mrtr.StateEffect, BusinessKey: "close-{ticketId}"},
-	{Name: "closed", Kind: mrtr.StateTerminal},
+	{Name: "close", Kind: mrtr.StateEffect, OperationID: "close-{ticketId}", BusinessKey: true},
+	{Name: "closed", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
 }
 
 // closeSupportTicketTransitionTable lists every transition of the spec: a state may only go

@@ -73,28 +73,20 @@ func TestCloseSupportTicketMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewCloseSupportTicketProgram(h), fixturesCloseSupportTicket(h))
 }
 
-// runCloseSupportTicket runs, as subtest name, a workflow of the fixture arguments round by round
-// on a new fake whose checks take outcomes, and checks that it ends want (or
-// keeps asking, when want is "") after performing effects side effects.
-func runCloseSupportTicket(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
-	t.Run(name, func(t *testing.T) {
-		h := &fakeCloseSupportTicket{fake: mrtrtest.Fake{Outcomes: outcomes}}
-		mrtrtest.RunScript(t, mrtrtest.New(t, NewCloseSupportTicketProgram(h)), mrtrtest.Script{Args: map[string]any{"ticketId": "0"}, Rounds: rounds, Want: want})
-		if got := h.fake.Effects(); got != effects {
-			t.Fatalf("%d side effects, want %d", got, effects)
-		}
-	})
+// newFakeCloseSupportTicket is close_support_ticket on a new fake whose checks take outcomes (for mrtrtest's walks).
+func newFakeCloseSupportTicket(outcomes map[string][]uint8) (mrtr.Program[*CloseSupportTicketFlow], func() int) {
+	h := &fakeCloseSupportTicket{fake: mrtrtest.Fake{Outcomes: outcomes}}
+	return NewCloseSupportTicketProgram(h), h.fake.Effects
 }
 
 // TestCloseSupportTicketTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs, what it asks, how
-// the workflow ends and how many side effects it performed.
+// once. Each walk names the states it passes, and in parentheses the answer or
+// check outcome that moves it on; mrtrtest plays it round by round on a new fake,
+// checking the states each round runs, what it asks, how the workflow ends and
+// how many side effects it performed.
 func TestCloseSupportTicketTransitions(t *testing.T) {
-	runCloseSupportTicket(
-		t, "lookup>askReason>close>closed", nil, mrtr.OutcomeSuccess, 1,
-		mrtrtest.ScriptRound{Asks: []string{"reason"}, Path: "lookup > askReason"},
-		mrtrtest.ScriptRound{Path: "askReason > close > closed", Send: mcp.InputResponseMap{"reason": answersCloseSupportTicket["reason"]}},
-	)
+	w := mrtrtest.NewWalker(newFakeCloseSupportTicket, fixturesCloseSupportTicket(&fakeCloseSupportTicket{}))
+	w.Walk(t, "lookup>askReason>close>closed")
 }
 
 // TestCloseSupportTicketValidation sends, for each constraint of an argument or a form
@@ -117,13 +109,10 @@ func TestCloseSupportTicketValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeReasonAnswer, validReasonAnswer, "comment", strings.Repeat("x", 501), "comment: at most 500 characters")
 }
 
-// TestCloseSupportTicketRejectedInputs sends, at every state that asks, answers meant
-// for other states (and confirmations before their gate was shown): none is
-// taken, no side effect runs, and the same question is asked again.
+// TestCloseSupportTicketRejectedInputs walks to every state that asks and sends there answers
+// meant for other states (and, at a gate, its confirmation before it was shown):
+// none is taken, no side effect runs, and the same question is asked again.
 func TestCloseSupportTicketRejectedInputs(t *testing.T) {
-	runCloseSupportTicket(
-		t, "at askReason: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"reason"}, Path: "lookup > askReason"},
-		mrtrtest.ScriptRound{Asks: []string{"reason"}, Path: "askReason", Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
-	)
+	w := mrtrtest.NewWalker(newFakeCloseSupportTicket, fixturesCloseSupportTicket(&fakeCloseSupportTicket{}))
+	w.RejectAt(t, "lookup>askReason")
 }

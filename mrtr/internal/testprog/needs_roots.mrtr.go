@@ -183,9 +183,9 @@ var needsRootsDescriptor = mrtr.Descriptor{
 
 // needsRootsStateTable describes each state, in the order of their numbers.
 var needsRootsStateTable = []mrtr.StateInfo{
-	{Name: "probe", Kind: mrtr.StateCheck},
+	{Name: "probe", Kind: mrtr.StateCheck, Check: "probe"},
 	{Name: "askModel", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "answer", Kind: mrtr.Sample}}},
-	{Name: "done", Kind: mrtr.StateTerminal},
+	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
 }
 
 // needsRootsTransitionTable lists every transition of the spec: a state may only go

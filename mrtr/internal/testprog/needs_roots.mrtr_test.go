@@ -61,37 +61,26 @@ func TestNeedsRootsMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewNeedsRootsProgram(h), fixturesNeedsRoots(h))
 }
 
-// runNeedsRoots runs, as subtest name, a workflow of the fixture arguments round by round
-// on a new fake whose checks take outcomes, and checks that it ends want (or
-// keeps asking, when want is "") after performing effects side effects.
-func runNeedsRoots(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
-	t.Run(name, func(t *testing.T) {
-		h := &fakeNeedsRoots{fake: mrtrtest.Fake{Outcomes: outcomes}}
-		mrtrtest.RunScript(t, mrtrtest.New(t, NewNeedsRootsProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: rounds, Want: want})
-		if got := h.fake.Effects(); got != effects {
-			t.Fatalf("%d side effects, want %d", got, effects)
-		}
-	})
+// newFakeNeedsRoots is needs_roots on a new fake whose checks take outcomes (for mrtrtest's walks).
+func newFakeNeedsRoots(outcomes map[string][]uint8) (mrtr.Program[*NeedsRootsFlow], func() int) {
+	h := &fakeNeedsRoots{fake: mrtrtest.Fake{Outcomes: outcomes}}
+	return NewNeedsRootsProgram(h), h.fake.Effects
 }
 
 // TestNeedsRootsTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs, what it asks, how
-// the workflow ends and how many side effects it performed.
+// once. Each walk names the states it passes, and in parentheses the answer or
+// check outcome that moves it on; mrtrtest plays it round by round on a new fake,
+// checking the states each round runs, what it asks, how the workflow ends and
+// how many side effects it performed.
 func TestNeedsRootsTransitions(t *testing.T) {
-	runNeedsRoots(
-		t, "probe>askModel>done", nil, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Asks: []string{"answer"}, Path: "probe > askModel"},
-		mrtrtest.ScriptRound{Path: "askModel > done", Send: mcp.InputResponseMap{"answer": answersNeedsRoots["answer"]}},
-	)
+	w := mrtrtest.NewWalker(newFakeNeedsRoots, fixturesNeedsRoots(&fakeNeedsRoots{}))
+	w.Walk(t, "probe>askModel>done")
 }
 
-// TestNeedsRootsRejectedInputs sends, at every state that asks, answers meant
-// for other states (and confirmations before their gate was shown): none is
-// taken, no side effect runs, and the same question is asked again.
+// TestNeedsRootsRejectedInputs walks to every state that asks and sends there answers
+// meant for other states (and, at a gate, its confirmation before it was shown):
+// none is taken, no side effect runs, and the same question is asked again.
 func TestNeedsRootsRejectedInputs(t *testing.T) {
-	runNeedsRoots(
-		t, "at askModel: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"answer"}, Path: "probe > askModel"},
-		mrtrtest.ScriptRound{Asks: []string{"answer"}, Path: "askModel", Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
-	)
+	w := mrtrtest.NewWalker(newFakeNeedsRoots, fixturesNeedsRoots(&fakeNeedsRoots{}))
+	w.RejectAt(t, "probe>askModel")
 }

@@ -168,8 +168,8 @@ var spinDescriptor = mrtr.Descriptor{
 
 // spinStateTable describes each state, in the order of their numbers.
 var spinStateTable = []mrtr.StateInfo{
-	{Name: "turn", Kind: mrtr.StateCheck},
-	{Name: "stopped", Kind: mrtr.StateTerminal},
+	{Name: "turn", Kind: mrtr.StateCheck, Check: "turnWheel", Outcomes: []string{"again", "stop"}},
+	{Name: "stopped", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
 }
 
 // spinTransitionTable lists every transition of the spec: a state may only go

@@ -53,25 +53,18 @@ func TestSpinMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewSpinProgram(h), fixturesSpin(h))
 }
 
-// runSpin runs, as subtest name, a workflow of the fixture arguments round by round
-// on a new fake whose checks take outcomes, and checks that it ends want (or
-// keeps asking, when want is "") after performing effects side effects.
-func runSpin(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
-	t.Run(name, func(t *testing.T) {
-		h := &fakeSpin{fake: mrtrtest.Fake{Outcomes: outcomes}}
-		mrtrtest.RunScript(t, mrtrtest.New(t, NewSpinProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: rounds, Want: want})
-		if got := h.fake.Effects(); got != effects {
-			t.Fatalf("%d side effects, want %d", got, effects)
-		}
-	})
+// newFakeSpin is spin on a new fake whose checks take outcomes (for mrtrtest's walks).
+func newFakeSpin(outcomes map[string][]uint8) (mrtr.Program[*SpinFlow], func() int) {
+	h := &fakeSpin{fake: mrtrtest.Fake{Outcomes: outcomes}}
+	return NewSpinProgram(h), h.fake.Effects
 }
 
 // TestSpinTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs, what it asks, how
-// the workflow ends and how many side effects it performed.
+// once. Each walk names the states it passes, and in parentheses the answer or
+// check outcome that moves it on; mrtrtest plays it round by round on a new fake,
+// checking the states each round runs, what it asks, how the workflow ends and
+// how many side effects it performed.
 func TestSpinTransitions(t *testing.T) {
-	runSpin(
-		t, "turn>(again)turn>(stop)stopped", map[string][]uint8{"turnWheel": {1, 2}}, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Path: "turn > turn > stopped"},
-	)
+	w := mrtrtest.NewWalker(newFakeSpin, fixturesSpin(&fakeSpin{}))
+	w.Walk(t, "turn>(again)turn>(stop)stopped")
 }

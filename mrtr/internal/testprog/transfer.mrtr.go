@@ -366,14 +366,14 @@ var transferDescriptor = mrtr.Descriptor{
 
 // transferStateTable describes each state, in the order of their numbers.
 var transferStateTable = []mrtr.StateInfo{
-	{Name: "inspect", Kind: mrtr.StateCheck},
-	{Name: "frozen", Kind: mrtr.StateTerminal},
+	{Name: "inspect", Kind: mrtr.StateCheck, Check: "inspectAccount", Outcomes: []string{"frozen", "open"}},
+	{Name: "frozen", Kind: mrtr.StateTerminal, End: mrtr.OutcomeFailed},
 	{Name: "askMemo", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "memo", Kind: mrtr.Elicit}, {Key: "summary", Kind: mrtr.Sample, Optional: true}}},
 	{Name: "confirm", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit, GateField: "confirm"}}},
-	{Name: "recheck", Kind: mrtr.StateCheck},
-	{Name: "declined", Kind: mrtr.StateTerminal},
-	{Name: "send", Kind: mrtr.StateEffect, BusinessKey: "transfer-{account}-{amount}"},
-	{Name: "done", Kind: mrtr.StateTerminal},
+	{Name: "recheck", Kind: mrtr.StateCheck, Check: "accountStillOpen"},
+	{Name: "declined", Kind: mrtr.StateTerminal, End: mrtr.OutcomeCancelled},
+	{Name: "send", Kind: mrtr.StateEffect, OperationID: "transfer-{account}-{amount}", BusinessKey: true},
+	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
 }
 
 // transferTransitionTable lists every transition of the spec: a state may only go

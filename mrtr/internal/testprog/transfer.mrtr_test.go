@@ -82,39 +82,22 @@ func TestTransferMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewTransferProgram(h), fixturesTransfer(h))
 }
 
-// runTransfer runs, as subtest name, a workflow of the fixture arguments round by round
-// on a new fake whose checks take outcomes, and checks that it ends want (or
-// keeps asking, when want is "") after performing effects side effects.
-func runTransfer(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
-	t.Run(name, func(t *testing.T) {
-		h := &fakeTransfer{fake: mrtrtest.Fake{Outcomes: outcomes}}
-		mrtrtest.RunScript(t, mrtrtest.New(t, NewTransferProgram(h)), mrtrtest.Script{Args: map[string]any{"account": "acc-000", "amount": int64(1)}, Rounds: rounds, Want: want})
-		if got := h.fake.Effects(); got != effects {
-			t.Fatalf("%d side effects, want %d", got, effects)
-		}
-	})
+// newFakeTransfer is transfer on a new fake whose checks take outcomes (for mrtrtest's walks).
+func newFakeTransfer(outcomes map[string][]uint8) (mrtr.Program[*TransferFlow], func() int) {
+	h := &fakeTransfer{fake: mrtrtest.Fake{Outcomes: outcomes}}
+	return NewTransferProgram(h), h.fake.Effects
 }
 
 // TestTransferTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs, what it asks, how
-// the workflow ends and how many side effects it performed.
+// once. Each walk names the states it passes, and in parentheses the answer or
+// check outcome that moves it on; mrtrtest plays it round by round on a new fake,
+// checking the states each round runs, what it asks, how the workflow ends and
+// how many side effects it performed.
 func TestTransferTransitions(t *testing.T) {
-	runTransfer(
-		t, "inspect>(frozen)frozen", map[string][]uint8{"inspectAccount": {1}}, mrtr.OutcomeFailed, 0,
-		mrtrtest.ScriptRound{Path: "inspect > frozen"},
-	)
-	runTransfer(
-		t, "inspect>(open)askMemo>confirm>(decline)declined", map[string][]uint8{"inspectAccount": {2}}, mrtr.OutcomeCancelled, 0,
-		mrtrtest.ScriptRound{Asks: []string{"memo", "summary"}, Path: "inspect > askMemo"},
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "askMemo > confirm", Send: mcp.InputResponseMap{"memo": answersTransfer["memo"], "summary": answersTransfer["summary"]}},
-		mrtrtest.ScriptRound{Path: "confirm > declined", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": false})}},
-	)
-	runTransfer(
-		t, "inspect>(open)askMemo>confirm>recheck>send>done", map[string][]uint8{"inspectAccount": {2}}, mrtr.OutcomeSuccess, 1,
-		mrtrtest.ScriptRound{Asks: []string{"memo", "summary"}, Path: "inspect > askMemo"},
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "askMemo > confirm", Send: mcp.InputResponseMap{"memo": answersTransfer["memo"], "summary": answersTransfer["summary"]}},
-		mrtrtest.ScriptRound{Path: "confirm > recheck > send > done", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-	)
+	w := mrtrtest.NewWalker(newFakeTransfer, fixturesTransfer(&fakeTransfer{}))
+	w.Walk(t, "inspect>(frozen)frozen")
+	w.Walk(t, "inspect>(open)askMemo>confirm>(decline)declined")
+	w.Walk(t, "inspect>(open)askMemo>confirm>recheck>send>done")
 }
 
 // TestTransferValidation sends, for each constraint of an argument or a form
@@ -142,24 +125,12 @@ func TestTransferValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeMemoAnswer, validMemoAnswer, "note", strings.Repeat("x", 51), "note: at most 50 characters")
 }
 
-// TestTransferRejectedInputs sends, at every state that asks, answers meant
-// for other states (and confirmations before their gate was shown): none is
-// taken, no side effect runs, and the same question is asked again.
+// TestTransferRejectedInputs walks to every state that asks and sends there answers
+// meant for other states (and, at a gate, its confirmation before it was shown):
+// none is taken, no side effect runs, and the same question is asked again.
 func TestTransferRejectedInputs(t *testing.T) {
-	runTransfer(
-		t, "at askMemo: answers to other states", map[string][]uint8{"inspectAccount": {2}}, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"memo", "summary"}, Path: "inspect > askMemo"},
-		mrtrtest.ScriptRound{Asks: []string{"memo", "summary"}, Path: "askMemo", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-	)
-	runTransfer(
-		t, "at confirm: answers to other states", map[string][]uint8{"inspectAccount": {2}}, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"memo", "summary"}, Path: "inspect > askMemo"},
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "askMemo > confirm", Send: mcp.InputResponseMap{"memo": answersTransfer["memo"], "summary": answersTransfer["summary"]}},
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "confirm", Send: mcp.InputResponseMap{"memo": answersTransfer["memo"], "summary": answersTransfer["summary"]}},
-	)
-	runTransfer(
-		t, "at confirm: confirmation before the gate was shown", map[string][]uint8{"inspectAccount": {2}}, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"memo", "summary"}, Path: "inspect > askMemo"},
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "askMemo > confirm", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "memo": answersTransfer["memo"], "summary": answersTransfer["summary"]}},
-	)
+	w := mrtrtest.NewWalker(newFakeTransfer, fixturesTransfer(&fakeTransfer{}))
+	w.RejectAt(t, "inspect>(open)askMemo")
+	w.RejectAt(t, "inspect>(open)askMemo>confirm")
+	w.ConfirmEarly(t, "inspect>(open)askMemo>confirm")
 }

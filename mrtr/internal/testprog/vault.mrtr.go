@@ -221,10 +221,10 @@ var vaultDescriptor = mrtr.Descriptor{
 
 // vaultStateTable describes each state, in the order of their numbers.
 var vaultStateTable = []mrtr.StateInfo{
-	{Name: "load", Kind: mrtr.StateCheck},
+	{Name: "load", Kind: mrtr.StateCheck, Check: "loadVault"},
 	{Name: "askPin", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "pin", Kind: mrtr.Elicit}}},
-	{Name: "open", Kind: mrtr.StateEffect, BusinessKey: "open-{vaultId}"},
-	{Name: "opened", Kind: mrtr.StateTerminal},
+	{Name: "open", Kind: mrtr.StateEffect, OperationID: "open-{vaultId}", BusinessKey: true},
+	{Name: "opened", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
 }
 
 // vaultTransitionTable lists every transition of the spec: a state may only go

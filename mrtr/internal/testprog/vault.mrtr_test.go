@@ -65,28 +65,20 @@ func TestVaultMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewVaultProgram(h), fixturesVault(h))
 }
 
-// runVault runs, as subtest name, a workflow of the fixture arguments round by round
-// on a new fake whose checks take outcomes, and checks that it ends want (or
-// keeps asking, when want is "") after performing effects side effects.
-func runVault(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
-	t.Run(name, func(t *testing.T) {
-		h := &fakeVault{fake: mrtrtest.Fake{Outcomes: outcomes}}
-		mrtrtest.RunScript(t, mrtrtest.New(t, NewVaultProgram(h)), mrtrtest.Script{Args: map[string]any{"vaultId": "v-1"}, Rounds: rounds, Want: want})
-		if got := h.fake.Effects(); got != effects {
-			t.Fatalf("%d side effects, want %d", got, effects)
-		}
-	})
+// newFakeVault is vault on a new fake whose checks take outcomes (for mrtrtest's walks).
+func newFakeVault(outcomes map[string][]uint8) (mrtr.Program[*VaultFlow], func() int) {
+	h := &fakeVault{fake: mrtrtest.Fake{Outcomes: outcomes}}
+	return NewVaultProgram(h), h.fake.Effects
 }
 
 // TestVaultTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs, what it asks, how
-// the workflow ends and how many side effects it performed.
+// once. Each walk names the states it passes, and in parentheses the answer or
+// check outcome that moves it on; mrtrtest plays it round by round on a new fake,
+// checking the states each round runs, what it asks, how the workflow ends and
+// how many side effects it performed.
 func TestVaultTransitions(t *testing.T) {
-	runVault(
-		t, "load>askPin>open>opened", nil, mrtr.OutcomeSuccess, 1,
-		mrtrtest.ScriptRound{Asks: []string{"pin"}, Path: "load > askPin"},
-		mrtrtest.ScriptRound{Path: "askPin > open > opened", Send: mcp.InputResponseMap{"pin": answersVault["pin"]}},
-	)
+	w := mrtrtest.NewWalker(newFakeVault, fixturesVault(&fakeVault{}))
+	w.Walk(t, "load>askPin>open>opened")
 }
 
 // TestVaultValidation sends, for each constraint of an argument or a form
@@ -108,13 +100,10 @@ func TestVaultValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodePinAnswer, validPinAnswer, "code", "", "code: must match ")
 }
 
-// TestVaultRejectedInputs sends, at every state that asks, answers meant
-// for other states (and confirmations before their gate was shown): none is
-// taken, no side effect runs, and the same question is asked again.
+// TestVaultRejectedInputs walks to every state that asks and sends there answers
+// meant for other states (and, at a gate, its confirmation before it was shown):
+// none is taken, no side effect runs, and the same question is asked again.
 func TestVaultRejectedInputs(t *testing.T) {
-	runVault(
-		t, "at askPin: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"pin"}, Path: "load > askPin"},
-		mrtrtest.ScriptRound{Asks: []string{"pin"}, Path: "askPin", Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
-	)
+	w := mrtrtest.NewWalker(newFakeVault, fixturesVault(&fakeVault{}))
+	w.RejectAt(t, "load>askPin")
 }

@@ -417,10 +417,10 @@ var searchOrdersDescriptor = mrtr.Descriptor{
 
 // searchOrdersStateTable describes each state, in the order of their numbers.
 var searchOrdersStateTable = []mrtr.StateInfo{
-	{Name: "find", Kind: mrtr.StateCheck},
+	{Name: "find", Kind: mrtr.StateCheck, Check: "findOrders"},
 	{Name: "pick", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "choice", Kind: mrtr.Elicit}}},
-	{Name: "open", Kind: mrtr.StateCheck},
-	{Name: "opened", Kind: mrtr.StateTerminal},
+	{Name: "open", Kind: mrtr.StateCheck, Check: "openOrder"},
+	{Name: "opened", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
 }
 
 // searchOrdersTransitionTable lists every transition of the spec: a state may only go

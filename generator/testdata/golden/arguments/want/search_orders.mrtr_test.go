@@ -66,28 +66,20 @@ func TestSearchOrdersMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewSearchOrdersProgram(h), fixturesSearchOrders(h))
 }
 
-// runSearchOrders runs, as subtest name, a workflow of the fixture arguments round by round
-// on a new fake whose checks take outcomes, and checks that it ends want (or
-// keeps asking, when want is "") after performing effects side effects.
-func runSearchOrders(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
-	t.Run(name, func(t *testing.T) {
-		h := &fakeSearchOrders{fake: mrtrtest.Fake{Outcomes: outcomes}}
-		mrtrtest.RunScript(t, mrtrtest.New(t, NewSearchOrdersProgram(h)), mrtrtest.Script{Args: map[string]any{"query": "example", "regions": []any{"eu"}, "status": "open"}, Rounds: rounds, Want: want})
-		if got := h.fake.Effects(); got != effects {
-			t.Fatalf("%d side effects, want %d", got, effects)
-		}
-	})
+// newFakeSearchOrders is search_orders on a new fake whose checks take outcomes (for mrtrtest's walks).
+func newFakeSearchOrders(outcomes map[string][]uint8) (mrtr.Program[*SearchOrdersFlow], func() int) {
+	h := &fakeSearchOrders{fake: mrtrtest.Fake{Outcomes: outcomes}}
+	return NewSearchOrdersProgram(h), h.fake.Effects
 }
 
 // TestSearchOrdersTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs, what it asks, how
-// the workflow ends and how many side effects it performed.
+// once. Each walk names the states it passes, and in parentheses the answer or
+// check outcome that moves it on; mrtrtest plays it round by round on a new fake,
+// checking the states each round runs, what it asks, how the workflow ends and
+// how many side effects it performed.
 func TestSearchOrdersTransitions(t *testing.T) {
-	runSearchOrders(
-		t, "find>pick>open>opened", nil, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Asks: []string{"choice"}, Path: "find > pick"},
-		mrtrtest.ScriptRound{Path: "pick > open > opened", Send: mcp.InputResponseMap{"choice": answersSearchOrders["choice"]}},
-	)
+	w := mrtrtest.NewWalker(newFakeSearchOrders, fixturesSearchOrders(&fakeSearchOrders{}))
+	w.Walk(t, "find>pick>open>opened")
 }
 
 // TestSearchOrdersValidation sends, for each constraint of an argument or a form
@@ -146,13 +138,10 @@ func TestSearchOrdersValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeChoiceAnswer, validChoiceAnswer, "orderNumber", int64(1001), "orderNumber: at most 1000")
 }
 
-// TestSearchOrdersRejectedInputs sends, at every state that asks, answers meant
-// for other states (and confirmations before their gate was shown): none is
-// taken, no side effect runs, and the same question is asked again.
+// TestSearchOrdersRejectedInputs walks to every state that asks and sends there answers
+// meant for other states (and, at a gate, its confirmation before it was shown):
+// none is taken, no side effect runs, and the same question is asked again.
 func TestSearchOrdersRejectedInputs(t *testing.T) {
-	runSearchOrders(
-		t, "at pick: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"choice"}, Path: "find > pick"},
-		mrtrtest.ScriptRound{Asks: []string{"choice"}, Path: "pick", Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
-	)
+	w := mrtrtest.NewWalker(newFakeSearchOrders, fixturesSearchOrders(&fakeSearchOrders{}))
+	w.RejectAt(t, "find>pick")
 }

@@ -249,10 +249,10 @@ var publishDocumentDescriptor = mrtr.Descriptor{
 // publishDocumentStateTable describes each state, in the order of their numbers.
 var publishDocumentStateTable = []mrtr.StateInfo{
 	{Name: "confirmPublish", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit, GateField: "confirm"}}},
-	{Name: "recheck", Kind: mrtr.StateCheck},
-	{Name: "notPublished", Kind: mrtr.StateTerminal},
+	{Name: "recheck", Kind: mrtr.StateCheck, Check: "readyToPublish", Outcomes: []string{"changed", "ready"}},
+	{Name: "notPublished", Kind: mrtr.StateTerminal, End: mrtr.OutcomeCancelled},
 	{Name: "publish", Kind: mrtr.StateEffect},
-	{Name: "published", Kind: mrtr.StateTerminal},
+	{Name: "published", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
 }
 
 // publishDocumentTransitionTable lists every transition of the spec: a state may only go

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 )
@@ -60,34 +59,21 @@ func TestPublishDocumentMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewPublishDocumentProgram(h), fixturesPublishDocument(h))
 }
 
-// runPublishDocument runs, as subtest name, a workflow of the fixture arguments round by round
-// on a new fake whose checks take outcomes, and checks that it ends want (or
-// keeps asking, when want is "") after performing effects side effects.
-func runPublishDocument(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
-	t.Run(name, func(t *testing.T) {
-		h := &fakePublishDocument{fake: mrtrtest.Fake{Outcomes: outcomes}}
-		mrtrtest.RunScript(t, mrtrtest.New(t, NewPublishDocumentProgram(h)), mrtrtest.Script{Args: map[string]any{"documentId": "example"}, Rounds: rounds, Want: want})
-		if got := h.fake.Effects(); got != effects {
-			t.Fatalf("%d side effects, want %d", got, effects)
-		}
-	})
+// newFakePublishDocument is publish_document on a new fake whose checks take outcomes (for mrtrtest's walks).
+func newFakePublishDocument(outcomes map[string][]uint8) (mrtr.Program[*PublishDocumentFlow], func() int) {
+	h := &fakePublishDocument{fake: mrtrtest.Fake{Outcomes: outcomes}}
+	return NewPublishDocumentProgram(h), h.fake.Effects
 }
 
 // TestPublishDocumentTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs, what it asks, how
-// the workflow ends and how many side effects it performed.
+// once. Each walk names the states it passes, and in parentheses the answer or
+// check outcome that moves it on; mrtrtest plays it round by round on a new fake,
+// checking the states each round runs, what it asks, how the workflow ends and
+// how many side effects it performed.
 func TestPublishDocumentTransitions(t *testing.T) {
-	runPublishDocument(
-		t, "confirmPublish>recheck>(changed)confirmPublish>(decline)notPublished", map[string][]uint8{"readyToPublish": {1}}, mrtr.OutcomeCancelled, 0,
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "confirmPublish"},
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "confirmPublish > recheck > confirmPublish", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		mrtrtest.ScriptRound{Path: "confirmPublish > notPublished", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": false})}},
-	)
-	runPublishDocument(
-		t, "confirmPublish>recheck>(ready)publish>published", map[string][]uint8{"readyToPublish": {2}}, mrtr.OutcomeSuccess, 1,
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "confirmPublish"},
-		mrtrtest.ScriptRound{Path: "confirmPublish > recheck > publish > published", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-	)
+	w := mrtrtest.NewWalker(newFakePublishDocument, fixturesPublishDocument(&fakePublishDocument{}))
+	w.Walk(t, "confirmPublish>recheck>(changed)confirmPublish>(decline)notPublished")
+	w.Walk(t, "confirmPublish>recheck>(ready)publish>published")
 }
 
 // TestPublishDocumentValidation sends, for each constraint of an argument or a form
@@ -101,17 +87,11 @@ func TestPublishDocumentValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeArguments, validArguments, "documentId", strings.Repeat("x", 37), "documentId: at most 36 characters")
 }
 
-// TestPublishDocumentRejectedInputs sends, at every state that asks, answers meant
-// for other states (and confirmations before their gate was shown): none is
-// taken, no side effect runs, and the same question is asked again.
+// TestPublishDocumentRejectedInputs walks to every state that asks and sends there answers
+// meant for other states (and, at a gate, its confirmation before it was shown):
+// none is taken, no side effect runs, and the same question is asked again.
 func TestPublishDocumentRejectedInputs(t *testing.T) {
-	runPublishDocument(
-		t, "at confirmPublish: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "confirmPublish"},
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "confirmPublish", Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
-	)
-	runPublishDocument(
-		t, "at confirmPublish: confirmation before the gate was shown", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "confirmPublish", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-	)
+	w := mrtrtest.NewWalker(newFakePublishDocument, fixturesPublishDocument(&fakePublishDocument{}))
+	w.RejectAt(t, "confirmPublish")
+	w.ConfirmEarly(t, "confirmPublish")
 }

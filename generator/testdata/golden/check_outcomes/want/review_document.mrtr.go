@@ -313,14 +313,14 @@ var reviewDocumentDescriptor = mrtr.Descriptor{
 
 // reviewDocumentStateTable describes each state, in the order of their numbers.
 var reviewDocumentStateTable = []mrtr.StateInfo{
-	{Name: "load", Kind: mrtr.StateCheck},
-	{Name: "review", Kind: mrtr.StateCheck},
-	{Name: "approve", Kind: mrtr.StateCheck},
+	{Name: "load", Kind: mrtr.StateCheck, Check: "loadDocument"},
+	{Name: "review", Kind: mrtr.StateCheck, Check: "reviewDocument", Outcomes: []string{"approved", "needsWork", "rejected"}},
+	{Name: "approve", Kind: mrtr.StateCheck, Check: "recordApproval"},
 	{Name: "askRevision", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "change", Kind: mrtr.Elicit}}},
-	{Name: "rejected", Kind: mrtr.StateTerminal},
-	{Name: "approved", Kind: mrtr.StateTerminal},
-	{Name: "reReview", Kind: mrtr.StateCheck},
-	{Name: "abandoned", Kind: mrtr.StateTerminal},
+	{Name: "rejected", Kind: mrtr.StateTerminal, End: mrtr.OutcomeFailed},
+	{Name: "approved", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
+	{Name: "reReview", Kind: mrtr.StateCheck, Check: "reviewDocument", Outcomes: []string{"approved", "needsWork", "rejected"}},
+	{Name: "abandoned", Kind: mrtr.StateTerminal, End: mrtr.OutcomeCancelled},
 }
 
 // reviewDocumentTransitionTable lists every transition of the spec: a state may only go

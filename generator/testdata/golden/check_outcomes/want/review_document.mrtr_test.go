@@ -70,52 +70,25 @@ func TestReviewDocumentMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewReviewDocumentProgram(h), fixturesReviewDocument(h))
 }
 
-// runReviewDocument runs, as subtest name, a workflow of the fixture arguments round by round
-// on a new fake whose checks take outcomes, and checks that it ends want (or
-// keeps asking, when want is "") after performing effects side effects.
-func runReviewDocument(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
-	t.Run(name, func(t *testing.T) {
-		h := &fakeReviewDocument{fake: mrtrtest.Fake{Outcomes: outcomes}}
-		mrtrtest.RunScript(t, mrtrtest.New(t, NewReviewDocumentProgram(h)), mrtrtest.Script{Args: map[string]any{"documentId": "example"}, Rounds: rounds, Want: want})
-		if got := h.fake.Effects(); got != effects {
-			t.Fatalf("%d side effects, want %d", got, effects)
-		}
-	})
+// newFakeReviewDocument is review_document on a new fake whose checks take outcomes (for mrtrtest's walks).
+func newFakeReviewDocument(outcomes map[string][]uint8) (mrtr.Program[*ReviewDocumentFlow], func() int) {
+	h := &fakeReviewDocument{fake: mrtrtest.Fake{Outcomes: outcomes}}
+	return NewReviewDocumentProgram(h), h.fake.Effects
 }
 
 // TestReviewDocumentTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs, what it asks, how
-// the workflow ends and how many side effects it performed.
+// once. Each walk names the states it passes, and in parentheses the answer or
+// check outcome that moves it on; mrtrtest plays it round by round on a new fake,
+// checking the states each round runs, what it asks, how the workflow ends and
+// how many side effects it performed.
 func TestReviewDocumentTransitions(t *testing.T) {
-	runReviewDocument(
-		t, "load>review>(rejected)rejected", map[string][]uint8{"reviewDocument": {3}}, mrtr.OutcomeFailed, 0,
-		mrtrtest.ScriptRound{Path: "load > review > rejected"},
-	)
-	runReviewDocument(
-		t, "load>review>(approved)approve>approved", map[string][]uint8{"reviewDocument": {1}}, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Path: "load > review > approve > approved"},
-	)
-	runReviewDocument(
-		t, "load>review>(needsWork)askRevision>(decline)abandoned", map[string][]uint8{"reviewDocument": {2}}, mrtr.OutcomeCancelled, 0,
-		mrtrtest.ScriptRound{Asks: []string{"change"}, Path: "load > review > askRevision"},
-		mrtrtest.ScriptRound{Path: "askRevision > abandoned", Send: mcp.InputResponseMap{"change": mrtrtest.Decline()}},
-	)
-	runReviewDocument(
-		t, "load>review>(needsWork)askRevision>reReview>(rejected)rejected", map[string][]uint8{"reviewDocument": {2, 3}}, mrtr.OutcomeFailed, 0,
-		mrtrtest.ScriptRound{Asks: []string{"change"}, Path: "load > review > askRevision"},
-		mrtrtest.ScriptRound{Path: "askRevision > reReview > rejected", Send: mcp.InputResponseMap{"change": answersReviewDocument["change"]}},
-	)
-	runReviewDocument(
-		t, "load>review>(needsWork)askRevision>reReview>(approved)approve>approved", map[string][]uint8{"reviewDocument": {2, 1}}, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Asks: []string{"change"}, Path: "load > review > askRevision"},
-		mrtrtest.ScriptRound{Path: "askRevision > reReview > approve > approved", Send: mcp.InputResponseMap{"change": answersReviewDocument["change"]}},
-	)
-	runReviewDocument(
-		t, "load>review>(needsWork)askRevision>reReview>(needsWork)askRevision>(decline)abandoned", map[string][]uint8{"reviewDocument": {2, 2}}, mrtr.OutcomeCancelled, 0,
-		mrtrtest.ScriptRound{Asks: []string{"change"}, Path: "load > review > askRevision"},
-		mrtrtest.ScriptRound{Asks: []string{"change"}, Path: "askRevision > reReview > askRevision", Send: mcp.InputResponseMap{"change": answersReviewDocument["change"]}},
-		mrtrtest.ScriptRound{Path: "askRevision > abandoned", Send: mcp.InputResponseMap{"change": mrtrtest.Decline()}},
-	)
+	w := mrtrtest.NewWalker(newFakeReviewDocument, fixturesReviewDocument(&fakeReviewDocument{}))
+	w.Walk(t, "load>review>(rejected)rejected")
+	w.Walk(t, "load>review>(approved)approve>approved")
+	w.Walk(t, "load>review>(needsWork)askRevision>(decline)abandoned")
+	w.Walk(t, "load>review>(needsWork)askRevision>reReview>(rejected)rejected")
+	w.Walk(t, "load>review>(needsWork)askRevision>reReview>(approved)approve>approved")
+	w.Walk(t, "load>review>(needsWork)askRevision>reReview>(needsWork)askRevision>(decline)abandoned")
 }
 
 // TestReviewDocumentValidation sends, for each constraint of an argument or a form
@@ -136,13 +109,10 @@ func TestReviewDocumentValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeChangeAnswer, validChangeAnswer, "summary", strings.Repeat("x", 501), "summary: at most 500 characters")
 }
 
-// TestReviewDocumentRejectedInputs sends, at every state that asks, answers meant
-// for other states (and confirmations before their gate was shown): none is
-// taken, no side effect runs, and the same question is asked again.
+// TestReviewDocumentRejectedInputs walks to every state that asks and sends there answers
+// meant for other states (and, at a gate, its confirmation before it was shown):
+// none is taken, no side effect runs, and the same question is asked again.
 func TestReviewDocumentRejectedInputs(t *testing.T) {
-	runReviewDocument(
-		t, "at askRevision: answers to other states", map[string][]uint8{"reviewDocument": {2}}, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"change"}, Path: "load > review > askRevision"},
-		mrtrtest.ScriptRound{Asks: []string{"change"}, Path: "askRevision", Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
-	)
+	w := mrtrtest.NewWalker(newFakeReviewDocument, fixturesReviewDocument(&fakeReviewDocument{}))
+	w.RejectAt(t, "load>review>(needsWork)askRevision")
 }

@@ -307,15 +307,15 @@ var cleanUpBranchesDescriptor = mrtr.Descriptor{
 
 // cleanUpBranchesStateTable describes each state, in the order of their numbers.
 var cleanUpBranchesStateTable = []mrtr.StateInfo{
-	{Name: "scan", Kind: mrtr.StateCheck},
+	{Name: "scan", Kind: mrtr.StateCheck, Check: "scanBranches"},
 	{Name: "confirmMerged", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit, GateField: "confirm"}}},
 	{Name: "confirmStale", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "staleBranches", Kind: mrtr.Elicit, GateField: "deleteStale"}}},
-	{Name: "keptAll", Kind: mrtr.StateTerminal},
+	{Name: "keptAll", Kind: mrtr.StateTerminal, End: mrtr.OutcomeCancelled},
 	{Name: "confirmTags", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "tags", Kind: mrtr.Elicit, GateField: "confirm"}}},
 	{Name: "confirmFinal", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "final", Kind: mrtr.Elicit, GateField: "sure"}}},
-	{Name: "recheck", Kind: mrtr.StateCheck},
+	{Name: "recheck", Kind: mrtr.StateCheck, Check: "branchesUnchanged"},
 	{Name: "delete", Kind: mrtr.StateEffect},
-	{Name: "deleted", Kind: mrtr.StateTerminal},
+	{Name: "deleted", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
 }
 
 // cleanUpBranchesTransitionTable lists every transition of the spec: a state may only go

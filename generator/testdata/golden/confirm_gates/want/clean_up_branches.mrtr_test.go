@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 )
@@ -63,56 +62,24 @@ func TestCleanUpBranchesMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewCleanUpBranchesProgram(h), fixturesCleanUpBranches(h))
 }
 
-// runCleanUpBranches runs, as subtest name, a workflow of the fixture arguments round by round
-// on a new fake whose checks take outcomes, and checks that it ends want (or
-// keeps asking, when want is "") after performing effects side effects.
-func runCleanUpBranches(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
-	t.Run(name, func(t *testing.T) {
-		h := &fakeCleanUpBranches{fake: mrtrtest.Fake{Outcomes: outcomes}}
-		mrtrtest.RunScript(t, mrtrtest.New(t, NewCleanUpBranchesProgram(h)), mrtrtest.Script{Args: map[string]any{"repo": "example"}, Rounds: rounds, Want: want})
-		if got := h.fake.Effects(); got != effects {
-			t.Fatalf("%d side effects, want %d", got, effects)
-		}
-	})
+// newFakeCleanUpBranches is clean_up_branches on a new fake whose checks take outcomes (for mrtrtest's walks).
+func newFakeCleanUpBranches(outcomes map[string][]uint8) (mrtr.Program[*CleanUpBranchesFlow], func() int) {
+	h := &fakeCleanUpBranches{fake: mrtrtest.Fake{Outcomes: outcomes}}
+	return NewCleanUpBranchesProgram(h), h.fake.Effects
 }
 
 // TestCleanUpBranchesTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs, what it asks, how
-// the workflow ends and how many side effects it performed.
+// once. Each walk names the states it passes, and in parentheses the answer or
+// check outcome that moves it on; mrtrtest plays it round by round on a new fake,
+// checking the states each round runs, what it asks, how the workflow ends and
+// how many side effects it performed.
 func TestCleanUpBranchesTransitions(t *testing.T) {
-	runCleanUpBranches(
-		t, "scan>confirmMerged>(decline)keptAll", nil, mrtr.OutcomeCancelled, 0,
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "scan > confirmMerged"},
-		mrtrtest.ScriptRound{Path: "confirmMerged > keptAll", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": false})}},
-	)
-	runCleanUpBranches(
-		t, "scan>confirmMerged>confirmStale>(cancel)keptAll", nil, mrtr.OutcomeCancelled, 0,
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "scan > confirmMerged"},
-		mrtrtest.ScriptRound{Asks: []string{"staleBranches"}, Path: "confirmMerged > confirmStale", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		mrtrtest.ScriptRound{Path: "confirmStale > keptAll", Send: mcp.InputResponseMap{"staleBranches": mrtrtest.Cancel()}},
-	)
-	runCleanUpBranches(
-		t, "scan>confirmMerged>confirmStale>confirmTags>(cancel)keptAll", nil, mrtr.OutcomeCancelled, 0,
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "scan > confirmMerged"},
-		mrtrtest.ScriptRound{Asks: []string{"staleBranches"}, Path: "confirmMerged > confirmStale", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		mrtrtest.ScriptRound{Asks: []string{"tags"}, Path: "confirmStale > confirmTags", Send: mcp.InputResponseMap{"staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true})}},
-		mrtrtest.ScriptRound{Path: "confirmTags > keptAll", Send: mcp.InputResponseMap{"tags": mrtrtest.Cancel()}},
-	)
-	runCleanUpBranches(
-		t, "scan>confirmMerged>confirmStale>confirmTags>confirmFinal>recheck>delete>deleted", nil, mrtr.OutcomeSuccess, 1,
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "scan > confirmMerged"},
-		mrtrtest.ScriptRound{Asks: []string{"staleBranches"}, Path: "confirmMerged > confirmStale", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		mrtrtest.ScriptRound{Asks: []string{"tags"}, Path: "confirmStale > confirmTags", Send: mcp.InputResponseMap{"staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true})}},
-		mrtrtest.ScriptRound{Asks: []string{"final"}, Path: "confirmTags > confirmFinal", Send: mcp.InputResponseMap{"tags": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		mrtrtest.ScriptRound{Path: "confirmFinal > recheck > delete > deleted", Send: mcp.InputResponseMap{"final": mrtrtest.Accept(map[string]any{"sure": true})}},
-	)
-	runCleanUpBranches(
-		t, "scan>confirmMerged>confirmStale>confirmTags>(decline)recheck>delete>deleted", nil, mrtr.OutcomeSuccess, 1,
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "scan > confirmMerged"},
-		mrtrtest.ScriptRound{Asks: []string{"staleBranches"}, Path: "confirmMerged > confirmStale", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		mrtrtest.ScriptRound{Asks: []string{"tags"}, Path: "confirmStale > confirmTags", Send: mcp.InputResponseMap{"staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true})}},
-		mrtrtest.ScriptRound{Path: "confirmTags > recheck > delete > deleted", Send: mcp.InputResponseMap{"tags": mrtrtest.Accept(map[string]any{"confirm": false})}},
-	)
+	w := mrtrtest.NewWalker(newFakeCleanUpBranches, fixturesCleanUpBranches(&fakeCleanUpBranches{}))
+	w.Walk(t, "scan>confirmMerged>(decline)keptAll")
+	w.Walk(t, "scan>confirmMerged>confirmStale>(cancel)keptAll")
+	w.Walk(t, "scan>confirmMerged>confirmStale>confirmTags>(cancel)keptAll")
+	w.Walk(t, "scan>confirmMerged>confirmStale>confirmTags>confirmFinal>recheck>delete>deleted")
+	w.Walk(t, "scan>confirmMerged>confirmStale>confirmTags>(decline)recheck>delete>deleted")
 }
 
 // TestCleanUpBranchesValidation sends, for each constraint of an argument or a form
@@ -126,56 +93,17 @@ func TestCleanUpBranchesValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeArguments, validArguments, "repo", strings.Repeat("x", 101), "repo: at most 100 characters")
 }
 
-// TestCleanUpBranchesRejectedInputs sends, at every state that asks, answers meant
-// for other states (and confirmations before their gate was shown): none is
-// taken, no side effect runs, and the same question is asked again.
+// TestCleanUpBranchesRejectedInputs walks to every state that asks and sends there answers
+// meant for other states (and, at a gate, its confirmation before it was shown):
+// none is taken, no side effect runs, and the same question is asked again.
 func TestCleanUpBranchesRejectedInputs(t *testing.T) {
-	runCleanUpBranches(
-		t, "at confirmMerged: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "scan > confirmMerged"},
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "confirmMerged", Send: mcp.InputResponseMap{"final": mrtrtest.Accept(map[string]any{"sure": true}), "staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true}), "tags": mrtrtest.Accept(map[string]any{"confirm": true})}},
-	)
-	runCleanUpBranches(
-		t, "at confirmMerged: confirmation before the gate was shown", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "scan > confirmMerged", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-	)
-	runCleanUpBranches(
-		t, "at confirmStale: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "scan > confirmMerged"},
-		mrtrtest.ScriptRound{Asks: []string{"staleBranches"}, Path: "confirmMerged > confirmStale", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		mrtrtest.ScriptRound{Asks: []string{"staleBranches"}, Path: "confirmStale", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "final": mrtrtest.Accept(map[string]any{"sure": true}), "tags": mrtrtest.Accept(map[string]any{"confirm": true})}},
-	)
-	runCleanUpBranches(
-		t, "at confirmStale: confirmation before the gate was shown", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "scan > confirmMerged"},
-		mrtrtest.ScriptRound{Asks: []string{"staleBranches"}, Path: "confirmMerged > confirmStale", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true})}},
-	)
-	runCleanUpBranches(
-		t, "at confirmTags: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "scan > confirmMerged"},
-		mrtrtest.ScriptRound{Asks: []string{"staleBranches"}, Path: "confirmMerged > confirmStale", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		mrtrtest.ScriptRound{Asks: []string{"tags"}, Path: "confirmStale > confirmTags", Send: mcp.InputResponseMap{"staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true})}},
-		mrtrtest.ScriptRound{Asks: []string{"tags"}, Path: "confirmTags", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "final": mrtrtest.Accept(map[string]any{"sure": true}), "staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true})}},
-	)
-	runCleanUpBranches(
-		t, "at confirmTags: confirmation before the gate was shown", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "scan > confirmMerged"},
-		mrtrtest.ScriptRound{Asks: []string{"staleBranches"}, Path: "confirmMerged > confirmStale", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		mrtrtest.ScriptRound{Asks: []string{"tags"}, Path: "confirmStale > confirmTags", Send: mcp.InputResponseMap{"staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true}), "tags": mrtrtest.Accept(map[string]any{"confirm": true})}},
-	)
-	runCleanUpBranches(
-		t, "at confirmFinal: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "scan > confirmMerged"},
-		mrtrtest.ScriptRound{Asks: []string{"staleBranches"}, Path: "confirmMerged > confirmStale", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		mrtrtest.ScriptRound{Asks: []string{"tags"}, Path: "confirmStale > confirmTags", Send: mcp.InputResponseMap{"staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true})}},
-		mrtrtest.ScriptRound{Asks: []string{"final"}, Path: "confirmTags > confirmFinal", Send: mcp.InputResponseMap{"tags": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		mrtrtest.ScriptRound{Asks: []string{"final"}, Path: "confirmFinal", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true}), "tags": mrtrtest.Accept(map[string]any{"confirm": true})}},
-	)
-	runCleanUpBranches(
-		t, "at confirmFinal: confirmation before the gate was shown", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "scan > confirmMerged"},
-		mrtrtest.ScriptRound{Asks: []string{"staleBranches"}, Path: "confirmMerged > confirmStale", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-		mrtrtest.ScriptRound{Asks: []string{"tags"}, Path: "confirmStale > confirmTags", Send: mcp.InputResponseMap{"staleBranches": mrtrtest.Accept(map[string]any{"deleteStale": true})}},
-		mrtrtest.ScriptRound{Asks: []string{"final"}, Path: "confirmTags > confirmFinal", Send: mcp.InputResponseMap{"final": mrtrtest.Accept(map[string]any{"sure": true}), "tags": mrtrtest.Accept(map[string]any{"confirm": true})}},
-	)
+	w := mrtrtest.NewWalker(newFakeCleanUpBranches, fixturesCleanUpBranches(&fakeCleanUpBranches{}))
+	w.RejectAt(t, "scan>confirmMerged")
+	w.RejectAt(t, "scan>confirmMerged>confirmStale")
+	w.RejectAt(t, "scan>confirmMerged>confirmStale>confirmTags")
+	w.RejectAt(t, "scan>confirmMerged>confirmStale>confirmTags>confirmFinal")
+	w.ConfirmEarly(t, "scan>confirmMerged")
+	w.ConfirmEarly(t, "scan>confirmMerged>confirmStale")
+	w.ConfirmEarly(t, "scan>confirmMerged>confirmStale>confirmTags")
+	w.ConfirmEarly(t, "scan>confirmMerged>confirmStale>confirmTags>confirmFinal")
 }

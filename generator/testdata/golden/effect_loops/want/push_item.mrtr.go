@@ -242,11 +242,11 @@ var pushItemDescriptor = mrtr.Descriptor{
 
 // pushItemStateTable describes each state, in the order of their numbers.
 var pushItemStateTable = []mrtr.StateInfo{
-	{Name: "push", Kind: mrtr.StateEffect, BusinessKey: "push-{item}"},
-	{Name: "verify", Kind: mrtr.StateCheck},
+	{Name: "push", Kind: mrtr.StateEffect, OperationID: "push-{item}", BusinessKey: true},
+	{Name: "verify", Kind: mrtr.StateCheck, Check: "pushVerified", Outcomes: []string{"again", "ok"}},
 	{Name: "ping", Kind: mrtr.StateEffect},
-	{Name: "settle", Kind: mrtr.StateCheck},
-	{Name: "done", Kind: mrtr.StateTerminal},
+	{Name: "settle", Kind: mrtr.StateCheck, Check: "settled", Outcomes: []string{"again", "ok"}},
+	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
 }
 
 // pushItemTransitionTable lists every transition of the spec: a state may only go

@@ -68,35 +68,22 @@ func TestPushItemMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewPushItemProgram(h), fixturesPushItem(h))
 }
 
-// runPushItem runs, as subtest name, a workflow of the fixture arguments round by round
-// on a new fake whose checks take outcomes, and checks that it ends want (or
-// keeps asking, when want is "") after performing effects side effects.
-func runPushItem(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
-	t.Run(name, func(t *testing.T) {
-		h := &fakePushItem{fake: mrtrtest.Fake{Outcomes: outcomes}}
-		mrtrtest.RunScript(t, mrtrtest.New(t, NewPushItemProgram(h)), mrtrtest.Script{Args: map[string]any{"item": "example"}, Rounds: rounds, Want: want})
-		if got := h.fake.Effects(); got != effects {
-			t.Fatalf("%d side effects, want %d", got, effects)
-		}
-	})
+// newFakePushItem is push_item on a new fake whose checks take outcomes (for mrtrtest's walks).
+func newFakePushItem(outcomes map[string][]uint8) (mrtr.Program[*PushItemFlow], func() int) {
+	h := &fakePushItem{fake: mrtrtest.Fake{Outcomes: outcomes}}
+	return NewPushItemProgram(h), h.fake.Effects
 }
 
 // TestPushItemTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs, what it asks, how
-// the workflow ends and how many side effects it performed.
+// once. Each walk names the states it passes, and in parentheses the answer or
+// check outcome that moves it on; mrtrtest plays it round by round on a new fake,
+// checking the states each round runs, what it asks, how the workflow ends and
+// how many side effects it performed.
 func TestPushItemTransitions(t *testing.T) {
-	runPushItem(
-		t, "push>verify>(ok)ping>settle>(ok)done", map[string][]uint8{"pushVerified": {2}, "settled": {2}}, mrtr.OutcomeSuccess, 2,
-		mrtrtest.ScriptRound{Path: "push > verify > ping > settle > done"},
-	)
-	runPushItem(
-		t, "push>verify>(again)push>verify>(ok)ping>settle>(ok)done", map[string][]uint8{"pushVerified": {1, 2}, "settled": {2}}, mrtr.OutcomeSuccess, 2,
-		mrtrtest.ScriptRound{Path: "push > verify > push > verify > ping > settle > done"},
-	)
-	runPushItem(
-		t, "push>verify>(ok)ping>settle>(again)ping>settle>(ok)done", map[string][]uint8{"pushVerified": {2}, "settled": {1, 2}}, mrtr.OutcomeSuccess, 3,
-		mrtrtest.ScriptRound{Path: "push > verify > ping > settle > ping > settle > done"},
-	)
+	w := mrtrtest.NewWalker(newFakePushItem, fixturesPushItem(&fakePushItem{}))
+	w.Walk(t, "push>verify>(ok)ping>settle>(ok)done")
+	w.Walk(t, "push>verify>(again)push>verify>(ok)ping>settle>(ok)done")
+	w.Walk(t, "push>verify>(ok)ping>settle>(again)ping>settle>(ok)done")
 }
 
 // TestPushItemValidation sends, for each constraint of an argument or a form

@@ -331,15 +331,15 @@ var issueRefundDescriptor = mrtr.Descriptor{
 
 // issueRefundStateTable describes each state, in the order of their numbers.
 var issueRefundStateTable = []mrtr.StateInfo{
-	{Name: "check", Kind: mrtr.StateCheck},
+	{Name: "check", Kind: mrtr.StateCheck, Check: "orderRefundable"},
 	{Name: "askChannel", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "channel", Kind: mrtr.Elicit}}},
 	{Name: "confirmRefund", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit, GateField: "confirm"}}},
-	{Name: "recheck", Kind: mrtr.StateCheck},
+	{Name: "recheck", Kind: mrtr.StateCheck, Check: "stillRefundable"},
 	{Name: "reserve", Kind: mrtr.StateEffect},
-	{Name: "refund", Kind: mrtr.StateEffect, BusinessKey: "refund-{orderId}-{amountCents}"},
-	{Name: "notify", Kind: mrtr.StateEffect},
+	{Name: "refund", Kind: mrtr.StateEffect, OperationID: "refund-{orderId}-{amountCents}", BusinessKey: true},
+	{Name: "notify", Kind: mrtr.StateEffect, OperationID: "notify/{refundId}/{channel.via}/{workflowId}"},
 	{Name: "audit", Kind: mrtr.StateEffect},
-	{Name: "done", Kind: mrtr.StateTerminal},
+	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
 }
 
 // issueRefundTransitionTable lists every transition of the spec: a state may only go

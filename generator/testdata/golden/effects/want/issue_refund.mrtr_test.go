@@ -82,29 +82,20 @@ func TestIssueRefundMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewIssueRefundProgram(h), fixturesIssueRefund(h))
 }
 
-// runIssueRefund runs, as subtest name, a workflow of the fixture arguments round by round
-// on a new fake whose checks take outcomes, and checks that it ends want (or
-// keeps asking, when want is "") after performing effects side effects.
-func runIssueRefund(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
-	t.Run(name, func(t *testing.T) {
-		h := &fakeIssueRefund{fake: mrtrtest.Fake{Outcomes: outcomes}}
-		mrtrtest.RunScript(t, mrtrtest.New(t, NewIssueRefundProgram(h)), mrtrtest.Script{Args: map[string]any{"amountCents": int64(1), "orderId": "ord_0"}, Rounds: rounds, Want: want})
-		if got := h.fake.Effects(); got != effects {
-			t.Fatalf("%d side effects, want %d", got, effects)
-		}
-	})
+// newFakeIssueRefund is issue_refund on a new fake whose checks take outcomes (for mrtrtest's walks).
+func newFakeIssueRefund(outcomes map[string][]uint8) (mrtr.Program[*IssueRefundFlow], func() int) {
+	h := &fakeIssueRefund{fake: mrtrtest.Fake{Outcomes: outcomes}}
+	return NewIssueRefundProgram(h), h.fake.Effects
 }
 
 // TestIssueRefundTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs, what it asks, how
-// the workflow ends and how many side effects it performed.
+// once. Each walk names the states it passes, and in parentheses the answer or
+// check outcome that moves it on; mrtrtest plays it round by round on a new fake,
+// checking the states each round runs, what it asks, how the workflow ends and
+// how many side effects it performed.
 func TestIssueRefundTransitions(t *testing.T) {
-	runIssueRefund(
-		t, "check>askChannel>confirmRefund>recheck>reserve>refund>notify>audit>done", nil, mrtr.OutcomeSuccess, 4,
-		mrtrtest.ScriptRound{Asks: []string{"channel"}, Path: "check > askChannel"},
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "askChannel > confirmRefund", Send: mcp.InputResponseMap{"channel": answersIssueRefund["channel"]}},
-		mrtrtest.ScriptRound{Path: "confirmRefund > recheck > reserve > refund > notify > audit > done", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-	)
+	w := mrtrtest.NewWalker(newFakeIssueRefund, fixturesIssueRefund(&fakeIssueRefund{}))
+	w.Walk(t, "check>askChannel>confirmRefund>recheck>reserve>refund>notify>audit>done")
 }
 
 // TestIssueRefundValidation sends, for each constraint of an argument or a form
@@ -132,24 +123,12 @@ func TestIssueRefundValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeChannelAnswer, validChannelAnswer, "via", "not-a-value", "via: must be one of ")
 }
 
-// TestIssueRefundRejectedInputs sends, at every state that asks, answers meant
-// for other states (and confirmations before their gate was shown): none is
-// taken, no side effect runs, and the same question is asked again.
+// TestIssueRefundRejectedInputs walks to every state that asks and sends there answers
+// meant for other states (and, at a gate, its confirmation before it was shown):
+// none is taken, no side effect runs, and the same question is asked again.
 func TestIssueRefundRejectedInputs(t *testing.T) {
-	runIssueRefund(
-		t, "at askChannel: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"channel"}, Path: "check > askChannel"},
-		mrtrtest.ScriptRound{Asks: []string{"channel"}, Path: "askChannel", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-	)
-	runIssueRefund(
-		t, "at confirmRefund: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"channel"}, Path: "check > askChannel"},
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "askChannel > confirmRefund", Send: mcp.InputResponseMap{"channel": answersIssueRefund["channel"]}},
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "confirmRefund", Send: mcp.InputResponseMap{"channel": answersIssueRefund["channel"]}},
-	)
-	runIssueRefund(
-		t, "at confirmRefund: confirmation before the gate was shown", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"channel"}, Path: "check > askChannel"},
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "askChannel > confirmRefund", Send: mcp.InputResponseMap{"channel": answersIssueRefund["channel"], "confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-	)
+	w := mrtrtest.NewWalker(newFakeIssueRefund, fixturesIssueRefund(&fakeIssueRefund{}))
+	w.RejectAt(t, "check>askChannel")
+	w.RejectAt(t, "check>askChannel>confirmRefund")
+	w.ConfirmEarly(t, "check>askChannel>confirmRefund")
 }

@@ -310,10 +310,10 @@ var runSurveyDescriptor = mrtr.Descriptor{
 
 // runSurveyStateTable describes each state, in the order of their numbers.
 var runSurveyStateTable = []mrtr.StateInfo{
-	{Name: "lookup", Kind: mrtr.StateCheck},
+	{Name: "lookup", Kind: mrtr.StateCheck, Check: "customerExists"},
 	{Name: "askForm", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "form", Kind: mrtr.Elicit}}},
-	{Name: "saveAnswers", Kind: mrtr.StateCheck},
-	{Name: "thanks", Kind: mrtr.StateTerminal},
+	{Name: "saveAnswers", Kind: mrtr.StateCheck, Check: "storeSurvey"},
+	{Name: "thanks", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
 }
 
 // runSurveyTransitionTable lists every transition of the spec: a state may only go

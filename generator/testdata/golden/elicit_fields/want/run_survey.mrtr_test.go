@@ -92,28 +92,20 @@ func TestRunSurveyMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewRunSurveyProgram(h), fixturesRunSurvey(h))
 }
 
-// runRunSurvey runs, as subtest name, a workflow of the fixture arguments round by round
-// on a new fake whose checks take outcomes, and checks that it ends want (or
-// keeps asking, when want is "") after performing effects side effects.
-func runRunSurvey(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
-	t.Run(name, func(t *testing.T) {
-		h := &fakeRunSurvey{fake: mrtrtest.Fake{Outcomes: outcomes}}
-		mrtrtest.RunScript(t, mrtrtest.New(t, NewRunSurveyProgram(h)), mrtrtest.Script{Args: map[string]any{"customerId": "c-42"}, Rounds: rounds, Want: want})
-		if got := h.fake.Effects(); got != effects {
-			t.Fatalf("%d side effects, want %d", got, effects)
-		}
-	})
+// newFakeRunSurvey is run_survey on a new fake whose checks take outcomes (for mrtrtest's walks).
+func newFakeRunSurvey(outcomes map[string][]uint8) (mrtr.Program[*RunSurveyFlow], func() int) {
+	h := &fakeRunSurvey{fake: mrtrtest.Fake{Outcomes: outcomes}}
+	return NewRunSurveyProgram(h), h.fake.Effects
 }
 
 // TestRunSurveyTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs, what it asks, how
-// the workflow ends and how many side effects it performed.
+// once. Each walk names the states it passes, and in parentheses the answer or
+// check outcome that moves it on; mrtrtest plays it round by round on a new fake,
+// checking the states each round runs, what it asks, how the workflow ends and
+// how many side effects it performed.
 func TestRunSurveyTransitions(t *testing.T) {
-	runRunSurvey(
-		t, "lookup>askForm>saveAnswers>thanks", nil, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Asks: []string{"form"}, Path: "lookup > askForm"},
-		mrtrtest.ScriptRound{Path: "askForm > saveAnswers > thanks", Send: mcp.InputResponseMap{"form": answersRunSurvey["form"]}},
-	)
+	w := mrtrtest.NewWalker(newFakeRunSurvey, fixturesRunSurvey(&fakeRunSurvey{}))
+	w.Walk(t, "lookup>askForm>saveAnswers>thanks")
 }
 
 // TestRunSurveyValidation sends, for each constraint of an argument or a form
@@ -170,13 +162,10 @@ func TestRunSurveyValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeFormAnswer, validFormAnswer, "visits", int64(-1), "visits: at least 0")
 }
 
-// TestRunSurveyRejectedInputs sends, at every state that asks, answers meant
-// for other states (and confirmations before their gate was shown): none is
-// taken, no side effect runs, and the same question is asked again.
+// TestRunSurveyRejectedInputs walks to every state that asks and sends there answers
+// meant for other states (and, at a gate, its confirmation before it was shown):
+// none is taken, no side effect runs, and the same question is asked again.
 func TestRunSurveyRejectedInputs(t *testing.T) {
-	runRunSurvey(
-		t, "at askForm: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"form"}, Path: "lookup > askForm"},
-		mrtrtest.ScriptRound{Asks: []string{"form"}, Path: "askForm", Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
-	)
+	w := mrtrtest.NewWalker(newFakeRunSurvey, fixturesRunSurvey(&fakeRunSurvey{}))
+	w.RejectAt(t, "lookup>askForm")
 }

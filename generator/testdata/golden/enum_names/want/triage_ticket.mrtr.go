@@ -352,11 +352,11 @@ var triageTicketDescriptor = mrtr.Descriptor{
 
 // triageTicketStateTable describes each state, in the order of their numbers.
 var triageTicketStateTable = []mrtr.StateInfo{
-	{Name: "lookup", Kind: mrtr.StateCheck},
+	{Name: "lookup", Kind: mrtr.StateCheck, Check: "loadTicket"},
 	{Name: "askImpact", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "impact", Kind: mrtr.Elicit}}},
 	{Name: "askCustomer", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "customer", Kind: mrtr.Elicit}, {Key: "internal", Kind: mrtr.Elicit}}},
-	{Name: "save", Kind: mrtr.StateCheck},
-	{Name: "done", Kind: mrtr.StateTerminal},
+	{Name: "save", Kind: mrtr.StateCheck, Check: "saveTriage"},
+	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
 }
 
 // triageTicketTransitionTable lists every transition of the spec: a state may only go

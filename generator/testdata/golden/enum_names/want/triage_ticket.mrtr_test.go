@@ -73,29 +73,20 @@ func TestTriageTicketMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewTriageTicketProgram(h), fixturesTriageTicket(h))
 }
 
-// runTriageTicket runs, as subtest name, a workflow of the fixture arguments round by round
-// on a new fake whose checks take outcomes, and checks that it ends want (or
-// keeps asking, when want is "") after performing effects side effects.
-func runTriageTicket(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
-	t.Run(name, func(t *testing.T) {
-		h := &fakeTriageTicket{fake: mrtrtest.Fake{Outcomes: outcomes}}
-		mrtrtest.RunScript(t, mrtrtest.New(t, NewTriageTicketProgram(h)), mrtrtest.Script{Args: map[string]any{"ticketId": "example"}, Rounds: rounds, Want: want})
-		if got := h.fake.Effects(); got != effects {
-			t.Fatalf("%d side effects, want %d", got, effects)
-		}
-	})
+// newFakeTriageTicket is triage_ticket on a new fake whose checks take outcomes (for mrtrtest's walks).
+func newFakeTriageTicket(outcomes map[string][]uint8) (mrtr.Program[*TriageTicketFlow], func() int) {
+	h := &fakeTriageTicket{fake: mrtrtest.Fake{Outcomes: outcomes}}
+	return NewTriageTicketProgram(h), h.fake.Effects
 }
 
 // TestTriageTicketTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs, what it asks, how
-// the workflow ends and how many side effects it performed.
+// once. Each walk names the states it passes, and in parentheses the answer or
+// check outcome that moves it on; mrtrtest plays it round by round on a new fake,
+// checking the states each round runs, what it asks, how the workflow ends and
+// how many side effects it performed.
 func TestTriageTicketTransitions(t *testing.T) {
-	runTriageTicket(
-		t, "lookup>askImpact>askCustomer>save>done", nil, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Asks: []string{"impact"}, Path: "lookup > askImpact"},
-		mrtrtest.ScriptRound{Asks: []string{"customer", "internal"}, Path: "askImpact > askCustomer", Send: mcp.InputResponseMap{"impact": answersTriageTicket["impact"]}},
-		mrtrtest.ScriptRound{Path: "askCustomer > save > done", Send: mcp.InputResponseMap{"customer": answersTriageTicket["customer"], "internal": answersTriageTicket["internal"]}},
-	)
+	w := mrtrtest.NewWalker(newFakeTriageTicket, fixturesTriageTicket(&fakeTriageTicket{}))
+	w.Walk(t, "lookup>askImpact>askCustomer>save>done")
 }
 
 // TestTriageTicketValidation sends, for each constraint of an argument or a form
@@ -132,19 +123,11 @@ func TestTriageTicketValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeInternalAnswer, validInternalAnswer, "tags", []any{"not-a-value"}, "tags[]: must be one of ")
 }
 
-// TestTriageTicketRejectedInputs sends, at every state that asks, answers meant
-// for other states (and confirmations before their gate was shown): none is
-// taken, no side effect runs, and the same question is asked again.
+// TestTriageTicketRejectedInputs walks to every state that asks and sends there answers
+// meant for other states (and, at a gate, its confirmation before it was shown):
+// none is taken, no side effect runs, and the same question is asked again.
 func TestTriageTicketRejectedInputs(t *testing.T) {
-	runTriageTicket(
-		t, "at askImpact: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"impact"}, Path: "lookup > askImpact"},
-		mrtrtest.ScriptRound{Asks: []string{"impact"}, Path: "askImpact", Send: mcp.InputResponseMap{"customer": answersTriageTicket["customer"], "internal": answersTriageTicket["internal"]}},
-	)
-	runTriageTicket(
-		t, "at askCustomer: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"impact"}, Path: "lookup > askImpact"},
-		mrtrtest.ScriptRound{Asks: []string{"customer", "internal"}, Path: "askImpact > askCustomer", Send: mcp.InputResponseMap{"impact": answersTriageTicket["impact"]}},
-		mrtrtest.ScriptRound{Asks: []string{"customer", "internal"}, Path: "askCustomer", Send: mcp.InputResponseMap{"impact": answersTriageTicket["impact"]}},
-	)
+	w := mrtrtest.NewWalker(newFakeTriageTicket, fixturesTriageTicket(&fakeTriageTicket{}))
+	w.RejectAt(t, "lookup>askImpact")
+	w.RejectAt(t, "lookup>askImpact>askCustomer")
 }

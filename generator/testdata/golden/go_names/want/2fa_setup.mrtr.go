@@ -176,7 +176,7 @@ var x2faSetupDescriptor = mrtr.Descriptor{
 
 // x2faSetupStateTable describes each state, in the order of their numbers.
 var x2faSetupStateTable = []mrtr.StateInfo{
-	{Name: "done", Kind: mrtr.StateTerminal},
+	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
 }
 
 // x2faSetupTransitionTable lists every transition of the spec: a state may only go

@@ -48,27 +48,20 @@ func TestX2faSetupMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewX2faSetupProgram(h), fixturesX2faSetup(h))
 }
 
-// runX2faSetup runs, as subtest name, a workflow of the fixture arguments round by round
-// on a new fake whose checks take outcomes, and checks that it ends want (or
-// keeps asking, when want is "") after performing effects side effects.
-func runX2faSetup(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
-	t.Run(name, func(t *testing.T) {
-		h := &fakeX2faSetup{fake: mrtrtest.Fake{Outcomes: outcomes}}
-		mrtrtest.RunScript(t, mrtrtest.New(t, NewX2faSetupProgram(h)), mrtrtest.Script{Args: map[string]any{"account": "example"}, Rounds: rounds, Want: want})
-		if got := h.fake.Effects(); got != effects {
-			t.Fatalf("%d side effects, want %d", got, effects)
-		}
-	})
+// newFakeX2faSetup is 2fa-setup on a new fake whose checks take outcomes (for mrtrtest's walks).
+func newFakeX2faSetup(outcomes map[string][]uint8) (mrtr.Program[*X2faSetupFlow], func() int) {
+	h := &fakeX2faSetup{fake: mrtrtest.Fake{Outcomes: outcomes}}
+	return NewX2faSetupProgram(h), h.fake.Effects
 }
 
 // TestX2faSetupTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs, what it asks, how
-// the workflow ends and how many side effects it performed.
+// once. Each walk names the states it passes, and in parentheses the answer or
+// check outcome that moves it on; mrtrtest plays it round by round on a new fake,
+// checking the states each round runs, what it asks, how the workflow ends and
+// how many side effects it performed.
 func TestX2faSetupTransitions(t *testing.T) {
-	runX2faSetup(
-		t, "done", nil, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Path: "done"},
-	)
+	w := mrtrtest.NewWalker(newFakeX2faSetup, fixturesX2faSetup(&fakeX2faSetup{}))
+	w.Walk(t, "done")
 }
 
 // TestX2faSetupValidation sends, for each constraint of an argument or a form

@@ -137,7 +137,7 @@ var eDescriptor = mrtr.Descriptor{
 
 // eStateTable describes each state, in the order of their numbers.
 var eStateTable = []mrtr.StateInfo{
-	{Name: "done", Kind: mrtr.StateTerminal},
+	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
 }
 
 // eTransitionTable lists every transition of the spec: a state may only go

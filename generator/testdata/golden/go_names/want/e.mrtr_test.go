@@ -46,25 +46,18 @@ func TestEMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewEProgram(h), fixturesE(h))
 }
 
-// runE runs, as subtest name, a workflow of the fixture arguments round by round
-// on a new fake whose checks take outcomes, and checks that it ends want (or
-// keeps asking, when want is "") after performing effects side effects.
-func runE(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
-	t.Run(name, func(t *testing.T) {
-		h := &fakeE{fake: mrtrtest.Fake{Outcomes: outcomes}}
-		mrtrtest.RunScript(t, mrtrtest.New(t, NewEProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: rounds, Want: want})
-		if got := h.fake.Effects(); got != effects {
-			t.Fatalf("%d side effects, want %d", got, effects)
-		}
-	})
+// newFakeE is e on a new fake whose checks take outcomes (for mrtrtest's walks).
+func newFakeE(outcomes map[string][]uint8) (mrtr.Program[*EFlow], func() int) {
+	h := &fakeE{fake: mrtrtest.Fake{Outcomes: outcomes}}
+	return NewEProgram(h), h.fake.Effects
 }
 
 // TestETransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs, what it asks, how
-// the workflow ends and how many side effects it performed.
+// once. Each walk names the states it passes, and in parentheses the answer or
+// check outcome that moves it on; mrtrtest plays it round by round on a new fake,
+// checking the states each round runs, what it asks, how the workflow ends and
+// how many side effects it performed.
 func TestETransitions(t *testing.T) {
-	runE(
-		t, "done", nil, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Path: "done"},
-	)
+	w := mrtrtest.NewWalker(newFakeE, fixturesE(&fakeE{}))
+	w.Walk(t, "done")
 }

@@ -325,10 +325,10 @@ var getUserInfoDescriptor = mrtr.Descriptor{
 
 // getUserInfoStateTable describes each state, in the order of their numbers.
 var getUserInfoStateTable = []mrtr.StateInfo{
-	{Name: "fetchHTTP", Kind: mrtr.StateCheck},
+	{Name: "fetchHTTP", Kind: mrtr.StateCheck, Check: "fetchUserAPI", Outcomes: []string{"found_it", "not_found"}},
 	{Name: "askSSO", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "sso_URL", Kind: mrtr.Elicit}}},
-	{Name: "missing", Kind: mrtr.StateTerminal},
-	{Name: "done", Kind: mrtr.StateTerminal},
+	{Name: "missing", Kind: mrtr.StateTerminal, End: mrtr.OutcomeFailed},
+	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
 }
 
 // getUserInfoTransitionTable lists every transition of the spec: a state may only go

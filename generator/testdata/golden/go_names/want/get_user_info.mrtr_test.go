@@ -70,32 +70,21 @@ func TestGetUserInfoMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewGetUserInfoProgram(h), fixturesGetUserInfo(h))
 }
 
-// runGetUserInfo runs, as subtest name, a workflow of the fixture arguments round by round
-// on a new fake whose checks take outcomes, and checks that it ends want (or
-// keeps asking, when want is "") after performing effects side effects.
-func runGetUserInfo(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
-	t.Run(name, func(t *testing.T) {
-		h := &fakeGetUserInfo{fake: mrtrtest.Fake{Outcomes: outcomes}}
-		mrtrtest.RunScript(t, mrtrtest.New(t, NewGetUserInfoProgram(h)), mrtrtest.Script{Args: map[string]any{"userId": "example"}, Rounds: rounds, Want: want})
-		if got := h.fake.Effects(); got != effects {
-			t.Fatalf("%d side effects, want %d", got, effects)
-		}
-	})
+// newFakeGetUserInfo is get-user.info on a new fake whose checks take outcomes (for mrtrtest's walks).
+func newFakeGetUserInfo(outcomes map[string][]uint8) (mrtr.Program[*GetUserInfoFlow], func() int) {
+	h := &fakeGetUserInfo{fake: mrtrtest.Fake{Outcomes: outcomes}}
+	return NewGetUserInfoProgram(h), h.fake.Effects
 }
 
 // TestGetUserInfoTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs, what it asks, how
-// the workflow ends and how many side effects it performed.
+// once. Each walk names the states it passes, and in parentheses the answer or
+// check outcome that moves it on; mrtrtest plays it round by round on a new fake,
+// checking the states each round runs, what it asks, how the workflow ends and
+// how many side effects it performed.
 func TestGetUserInfoTransitions(t *testing.T) {
-	runGetUserInfo(
-		t, "fetchHTTP>(found_it)askSSO>done", map[string][]uint8{"fetchUserAPI": {1}}, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Asks: []string{"sso_URL"}, Path: "fetchHTTP > askSSO"},
-		mrtrtest.ScriptRound{Path: "askSSO > done", Send: mcp.InputResponseMap{"sso_URL": answersGetUserInfo["sso_URL"]}},
-	)
-	runGetUserInfo(
-		t, "fetchHTTP>(not_found)missing", map[string][]uint8{"fetchUserAPI": {2}}, mrtr.OutcomeFailed, 0,
-		mrtrtest.ScriptRound{Path: "fetchHTTP > missing"},
-	)
+	w := mrtrtest.NewWalker(newFakeGetUserInfo, fixturesGetUserInfo(&fakeGetUserInfo{}))
+	w.Walk(t, "fetchHTTP>(found_it)askSSO>done")
+	w.Walk(t, "fetchHTTP>(not_found)missing")
 }
 
 // TestGetUserInfoValidation sends, for each constraint of an argument or a form
@@ -131,13 +120,10 @@ func TestGetUserInfoValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeSSOURLAnswer, validSSOURLAnswer, "url", "no-scheme", "url: must be a valid uri")
 }
 
-// TestGetUserInfoRejectedInputs sends, at every state that asks, answers meant
-// for other states (and confirmations before their gate was shown): none is
-// taken, no side effect runs, and the same question is asked again.
+// TestGetUserInfoRejectedInputs walks to every state that asks and sends there answers
+// meant for other states (and, at a gate, its confirmation before it was shown):
+// none is taken, no side effect runs, and the same question is asked again.
 func TestGetUserInfoRejectedInputs(t *testing.T) {
-	runGetUserInfo(
-		t, "at askSSO: answers to other states", map[string][]uint8{"fetchUserAPI": {1}}, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"sso_URL"}, Path: "fetchHTTP > askSSO"},
-		mrtrtest.ScriptRound{Asks: []string{"sso_URL"}, Path: "askSSO", Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
-	)
+	w := mrtrtest.NewWalker(newFakeGetUserInfo, fixturesGetUserInfo(&fakeGetUserInfo{}))
+	w.RejectAt(t, "fetchHTTP>(found_it)askSSO")
 }

@@ -149,7 +149,7 @@ var httpServerV2Descriptor = mrtr.Descriptor{
 
 // httpServerV2StateTable describes each state, in the order of their numbers.
 var httpServerV2StateTable = []mrtr.StateInfo{
-	{Name: "done", Kind: mrtr.StateTerminal},
+	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
 }
 
 // httpServerV2TransitionTable lists every transition of the spec: a state may only go

@@ -47,27 +47,20 @@ func TestHTTPServerV2Matrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewHTTPServerV2Program(h), fixturesHTTPServerV2(h))
 }
 
-// runHTTPServerV2 runs, as subtest name, a workflow of the fixture arguments round by round
-// on a new fake whose checks take outcomes, and checks that it ends want (or
-// keeps asking, when want is "") after performing effects side effects.
-func runHTTPServerV2(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
-	t.Run(name, func(t *testing.T) {
-		h := &fakeHTTPServerV2{fake: mrtrtest.Fake{Outcomes: outcomes}}
-		mrtrtest.RunScript(t, mrtrtest.New(t, NewHTTPServerV2Program(h)), mrtrtest.Script{Args: map[string]any{"ID": "example"}, Rounds: rounds, Want: want})
-		if got := h.fake.Effects(); got != effects {
-			t.Fatalf("%d side effects, want %d", got, effects)
-		}
-	})
+// newFakeHTTPServerV2 is HTTPServer-v2 on a new fake whose checks take outcomes (for mrtrtest's walks).
+func newFakeHTTPServerV2(outcomes map[string][]uint8) (mrtr.Program[*HTTPServerV2Flow], func() int) {
+	h := &fakeHTTPServerV2{fake: mrtrtest.Fake{Outcomes: outcomes}}
+	return NewHTTPServerV2Program(h), h.fake.Effects
 }
 
 // TestHTTPServerV2Transitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs, what it asks, how
-// the workflow ends and how many side effects it performed.
+// once. Each walk names the states it passes, and in parentheses the answer or
+// check outcome that moves it on; mrtrtest plays it round by round on a new fake,
+// checking the states each round runs, what it asks, how the workflow ends and
+// how many side effects it performed.
 func TestHTTPServerV2Transitions(t *testing.T) {
-	runHTTPServerV2(
-		t, "done", nil, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Path: "done"},
-	)
+	w := mrtrtest.NewWalker(newFakeHTTPServerV2, fixturesHTTPServerV2(&fakeHTTPServerV2{}))
+	w.Walk(t, "done")
 }
 
 // TestHTTPServerV2Validation sends, for each constraint of an argument or a form

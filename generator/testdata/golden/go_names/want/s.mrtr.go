@@ -137,7 +137,7 @@ var sDescriptor = mrtr.Descriptor{
 
 // sStateTable describes each state, in the order of their numbers.
 var sStateTable = []mrtr.StateInfo{
-	{Name: "done", Kind: mrtr.StateTerminal},
+	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
 }
 
 // sTransitionTable lists every transition of the spec: a state may only go

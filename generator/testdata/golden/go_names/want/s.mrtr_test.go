@@ -46,25 +46,18 @@ func TestSMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewSProgram(h), fixturesS(h))
 }
 
-// runS runs, as subtest name, a workflow of the fixture arguments round by round
-// on a new fake whose checks take outcomes, and checks that it ends want (or
-// keeps asking, when want is "") after performing effects side effects.
-func runS(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
-	t.Run(name, func(t *testing.T) {
-		h := &fakeS{fake: mrtrtest.Fake{Outcomes: outcomes}}
-		mrtrtest.RunScript(t, mrtrtest.New(t, NewSProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: rounds, Want: want})
-		if got := h.fake.Effects(); got != effects {
-			t.Fatalf("%d side effects, want %d", got, effects)
-		}
-	})
+// newFakeS is s on a new fake whose checks take outcomes (for mrtrtest's walks).
+func newFakeS(outcomes map[string][]uint8) (mrtr.Program[*SFlow], func() int) {
+	h := &fakeS{fake: mrtrtest.Fake{Outcomes: outcomes}}
+	return NewSProgram(h), h.fake.Effects
 }
 
 // TestSTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs, what it asks, how
-// the workflow ends and how many side effects it performed.
+// once. Each walk names the states it passes, and in parentheses the answer or
+// check outcome that moves it on; mrtrtest plays it round by round on a new fake,
+// checking the states each round runs, what it asks, how the workflow ends and
+// how many side effects it performed.
 func TestSTransitions(t *testing.T) {
-	runS(
-		t, "done", nil, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Path: "done"},
-	)
+	w := mrtrtest.NewWalker(newFakeS, fixturesS(&fakeS{}))
+	w.Walk(t, "done")
 }

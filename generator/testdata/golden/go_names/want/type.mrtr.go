@@ -137,7 +137,7 @@ var typeDescriptor = mrtr.Descriptor{
 
 // typeStateTable describes each state, in the order of their numbers.
 var typeStateTable = []mrtr.StateInfo{
-	{Name: "done", Kind: mrtr.StateTerminal},
+	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
 }
 
 // typeTransitionTable lists every transition of the spec: a state may only go

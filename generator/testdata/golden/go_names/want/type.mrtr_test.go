@@ -46,25 +46,18 @@ func TestTypeMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewTypeProgram(h), fixturesType(h))
 }
 
-// runType runs, as subtest name, a workflow of the fixture arguments round by round
-// on a new fake whose checks take outcomes, and checks that it ends want (or
-// keeps asking, when want is "") after performing effects side effects.
-func runType(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
-	t.Run(name, func(t *testing.T) {
-		h := &fakeType{fake: mrtrtest.Fake{Outcomes: outcomes}}
-		mrtrtest.RunScript(t, mrtrtest.New(t, NewTypeProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: rounds, Want: want})
-		if got := h.fake.Effects(); got != effects {
-			t.Fatalf("%d side effects, want %d", got, effects)
-		}
-	})
+// newFakeType is type on a new fake whose checks take outcomes (for mrtrtest's walks).
+func newFakeType(outcomes map[string][]uint8) (mrtr.Program[*TypeFlow], func() int) {
+	h := &fakeType{fake: mrtrtest.Fake{Outcomes: outcomes}}
+	return NewTypeProgram(h), h.fake.Effects
 }
 
 // TestTypeTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs, what it asks, how
-// the workflow ends and how many side effects it performed.
+// once. Each walk names the states it passes, and in parentheses the answer or
+// check outcome that moves it on; mrtrtest plays it round by round on a new fake,
+// checking the states each round runs, what it asks, how the workflow ends and
+// how many side effects it performed.
 func TestTypeTransitions(t *testing.T) {
-	runType(
-		t, "done", nil, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Path: "done"},
-	)
+	w := mrtrtest.NewWalker(newFakeType, fixturesType(&fakeType{}))
+	w.Walk(t, "done")
 }

@@ -346,13 +346,13 @@ var draftReleaseDescriptor = mrtr.Descriptor{
 
 // draftReleaseStateTable describes each state, in the order of their numbers.
 var draftReleaseStateTable = []mrtr.StateInfo{
-	{Name: "collect", Kind: mrtr.StateCheck},
+	{Name: "collect", Kind: mrtr.StateCheck, Check: "collectChanges"},
 	{Name: "gather", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "audience", Kind: mrtr.Elicit}, {Key: "outline", Kind: mrtr.Sample, Optional: true}, {Key: "workspace", Kind: mrtr.Roots, Optional: true}}},
 	{Name: "polish", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "repos", Kind: mrtr.Roots}, {Key: "summary", Kind: mrtr.Sample}}},
-	{Name: "dropped", Kind: mrtr.StateTerminal},
-	{Name: "cancelled", Kind: mrtr.StateTerminal},
-	{Name: "publish", Kind: mrtr.StateCheck},
-	{Name: "published", Kind: mrtr.StateTerminal},
+	{Name: "dropped", Kind: mrtr.StateTerminal, End: mrtr.OutcomeCancelled},
+	{Name: "cancelled", Kind: mrtr.StateTerminal, End: mrtr.OutcomeCancelled},
+	{Name: "publish", Kind: mrtr.StateCheck, Check: "publishNotes"},
+	{Name: "published", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
 }
 
 // draftReleaseTransitionTable lists every transition of the spec: a state may only go

@@ -75,39 +75,22 @@ func TestDraftReleaseMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewDraftReleaseProgram(h), fixturesDraftRelease(h))
 }
 
-// runDraftRelease runs, as subtest name, a workflow of the fixture arguments round by round
-// on a new fake whose checks take outcomes, and checks that it ends want (or
-// keeps asking, when want is "") after performing effects side effects.
-func runDraftRelease(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
-	t.Run(name, func(t *testing.T) {
-		h := &fakeDraftRelease{fake: mrtrtest.Fake{Outcomes: outcomes}}
-		mrtrtest.RunScript(t, mrtrtest.New(t, NewDraftReleaseProgram(h)), mrtrtest.Script{Args: map[string]any{"version": "v0.0.0"}, Rounds: rounds, Want: want})
-		if got := h.fake.Effects(); got != effects {
-			t.Fatalf("%d side effects, want %d", got, effects)
-		}
-	})
+// newFakeDraftRelease is draft_release on a new fake whose checks take outcomes (for mrtrtest's walks).
+func newFakeDraftRelease(outcomes map[string][]uint8) (mrtr.Program[*DraftReleaseFlow], func() int) {
+	h := &fakeDraftRelease{fake: mrtrtest.Fake{Outcomes: outcomes}}
+	return NewDraftReleaseProgram(h), h.fake.Effects
 }
 
 // TestDraftReleaseTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs, what it asks, how
-// the workflow ends and how many side effects it performed.
+// once. Each walk names the states it passes, and in parentheses the answer or
+// check outcome that moves it on; mrtrtest plays it round by round on a new fake,
+// checking the states each round runs, what it asks, how the workflow ends and
+// how many side effects it performed.
 func TestDraftReleaseTransitions(t *testing.T) {
-	runDraftRelease(
-		t, "collect>gather>(decline)dropped", nil, mrtr.OutcomeCancelled, 0,
-		mrtrtest.ScriptRound{Asks: []string{"audience", "outline", "workspace"}, Path: "collect > gather"},
-		mrtrtest.ScriptRound{Path: "gather > dropped", Send: mcp.InputResponseMap{"audience": mrtrtest.Decline(), "outline": answersDraftRelease["outline"], "workspace": answersDraftRelease["workspace"]}},
-	)
-	runDraftRelease(
-		t, "collect>gather>polish>publish>published", nil, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Asks: []string{"audience", "outline", "workspace"}, Path: "collect > gather"},
-		mrtrtest.ScriptRound{Asks: []string{"repos", "summary"}, Path: "gather > polish", Send: mcp.InputResponseMap{"audience": answersDraftRelease["audience"], "outline": answersDraftRelease["outline"], "workspace": answersDraftRelease["workspace"]}},
-		mrtrtest.ScriptRound{Path: "polish > publish > published", Send: mcp.InputResponseMap{"repos": answersDraftRelease["repos"], "summary": answersDraftRelease["summary"]}},
-	)
-	runDraftRelease(
-		t, "collect>gather>(cancel)cancelled", nil, mrtr.OutcomeCancelled, 0,
-		mrtrtest.ScriptRound{Asks: []string{"audience", "outline", "workspace"}, Path: "collect > gather"},
-		mrtrtest.ScriptRound{Path: "gather > cancelled", Send: mcp.InputResponseMap{"audience": mrtrtest.Cancel(), "outline": answersDraftRelease["outline"], "workspace": answersDraftRelease["workspace"]}},
-	)
+	w := mrtrtest.NewWalker(newFakeDraftRelease, fixturesDraftRelease(&fakeDraftRelease{}))
+	w.Walk(t, "collect>gather>(decline)dropped")
+	w.Walk(t, "collect>gather>polish>publish>published")
+	w.Walk(t, "collect>gather>(cancel)cancelled")
 }
 
 // TestDraftReleaseValidation sends, for each constraint of an argument or a form
@@ -129,19 +112,11 @@ func TestDraftReleaseValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeAudienceAnswer, validAudienceAnswer, "reader", "not-a-value", "reader: must be one of ")
 }
 
-// TestDraftReleaseRejectedInputs sends, at every state that asks, answers meant
-// for other states (and confirmations before their gate was shown): none is
-// taken, no side effect runs, and the same question is asked again.
+// TestDraftReleaseRejectedInputs walks to every state that asks and sends there answers
+// meant for other states (and, at a gate, its confirmation before it was shown):
+// none is taken, no side effect runs, and the same question is asked again.
 func TestDraftReleaseRejectedInputs(t *testing.T) {
-	runDraftRelease(
-		t, "at gather: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"audience", "outline", "workspace"}, Path: "collect > gather"},
-		mrtrtest.ScriptRound{Asks: []string{"audience", "outline", "workspace"}, Path: "gather", Send: mcp.InputResponseMap{"repos": answersDraftRelease["repos"], "summary": answersDraftRelease["summary"]}},
-	)
-	runDraftRelease(
-		t, "at polish: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"audience", "outline", "workspace"}, Path: "collect > gather"},
-		mrtrtest.ScriptRound{Asks: []string{"repos", "summary"}, Path: "gather > polish", Send: mcp.InputResponseMap{"audience": answersDraftRelease["audience"], "outline": answersDraftRelease["outline"], "workspace": answersDraftRelease["workspace"]}},
-		mrtrtest.ScriptRound{Asks: []string{"repos", "summary"}, Path: "polish", Send: mcp.InputResponseMap{"audience": answersDraftRelease["audience"], "outline": answersDraftRelease["outline"], "workspace": answersDraftRelease["workspace"]}},
-	)
+	w := mrtrtest.NewWalker(newFakeDraftRelease, fixturesDraftRelease(&fakeDraftRelease{}))
+	w.RejectAt(t, "collect>gather")
+	w.RejectAt(t, "collect>gather>polish")
 }

@@ -227,9 +227,9 @@ var suggestTitleDescriptor = mrtr.Descriptor{
 
 // suggestTitleStateTable describes each state, in the order of their numbers.
 var suggestTitleStateTable = []mrtr.StateInfo{
-	{Name: "lookup", Kind: mrtr.StateCheck},
+	{Name: "lookup", Kind: mrtr.StateCheck, Check: "loadTopic"},
 	{Name: "askModel", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "folders", Kind: mrtr.Roots, Optional: true}, {Key: "title", Kind: mrtr.Sample, Optional: true}}},
-	{Name: "done", Kind: mrtr.StateTerminal},
+	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
 }
 
 // suggestTitleTransitionTable lists every transition of the spec: a state may only go

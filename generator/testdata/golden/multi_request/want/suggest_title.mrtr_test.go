@@ -66,28 +66,20 @@ func TestSuggestTitleMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewSuggestTitleProgram(h), fixturesSuggestTitle(h))
 }
 
-// runSuggestTitle runs, as subtest name, a workflow of the fixture arguments round by round
-// on a new fake whose checks take outcomes, and checks that it ends want (or
-// keeps asking, when want is "") after performing effects side effects.
-func runSuggestTitle(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
-	t.Run(name, func(t *testing.T) {
-		h := &fakeSuggestTitle{fake: mrtrtest.Fake{Outcomes: outcomes}}
-		mrtrtest.RunScript(t, mrtrtest.New(t, NewSuggestTitleProgram(h)), mrtrtest.Script{Args: map[string]any{"topic": "example"}, Rounds: rounds, Want: want})
-		if got := h.fake.Effects(); got != effects {
-			t.Fatalf("%d side effects, want %d", got, effects)
-		}
-	})
+// newFakeSuggestTitle is suggest_title on a new fake whose checks take outcomes (for mrtrtest's walks).
+func newFakeSuggestTitle(outcomes map[string][]uint8) (mrtr.Program[*SuggestTitleFlow], func() int) {
+	h := &fakeSuggestTitle{fake: mrtrtest.Fake{Outcomes: outcomes}}
+	return NewSuggestTitleProgram(h), h.fake.Effects
 }
 
 // TestSuggestTitleTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs, what it asks, how
-// the workflow ends and how many side effects it performed.
+// once. Each walk names the states it passes, and in parentheses the answer or
+// check outcome that moves it on; mrtrtest plays it round by round on a new fake,
+// checking the states each round runs, what it asks, how the workflow ends and
+// how many side effects it performed.
 func TestSuggestTitleTransitions(t *testing.T) {
-	runSuggestTitle(
-		t, "lookup>askModel>done", nil, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Asks: []string{"folders", "title"}, Path: "lookup > askModel"},
-		mrtrtest.ScriptRound{Path: "askModel > done", Send: mcp.InputResponseMap{"folders": answersSuggestTitle["folders"], "title": answersSuggestTitle["title"]}},
-	)
+	w := mrtrtest.NewWalker(newFakeSuggestTitle, fixturesSuggestTitle(&fakeSuggestTitle{}))
+	w.Walk(t, "lookup>askModel>done")
 }
 
 // TestSuggestTitleValidation sends, for each constraint of an argument or a form
@@ -101,13 +93,10 @@ func TestSuggestTitleValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeArguments, validArguments, "topic", strings.Repeat("x", 81), "topic: at most 80 characters")
 }
 
-// TestSuggestTitleRejectedInputs sends, at every state that asks, answers meant
-// for other states (and confirmations before their gate was shown): none is
-// taken, no side effect runs, and the same question is asked again.
+// TestSuggestTitleRejectedInputs walks to every state that asks and sends there answers
+// meant for other states (and, at a gate, its confirmation before it was shown):
+// none is taken, no side effect runs, and the same question is asked again.
 func TestSuggestTitleRejectedInputs(t *testing.T) {
-	runSuggestTitle(
-		t, "at askModel: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"folders", "title"}, Path: "lookup > askModel"},
-		mrtrtest.ScriptRound{Asks: []string{"folders", "title"}, Path: "askModel", Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
-	)
+	w := mrtrtest.NewWalker(newFakeSuggestTitle, fixturesSuggestTitle(&fakeSuggestTitle{}))
+	w.RejectAt(t, "lookup>askModel")
 }

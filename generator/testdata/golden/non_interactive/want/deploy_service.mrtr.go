@@ -349,13 +349,13 @@ var deployServiceDescriptor = mrtr.Descriptor{
 
 // deployServiceStateTable describes each state, in the order of their numbers.
 var deployServiceStateTable = []mrtr.StateInfo{
-	{Name: "inspect", Kind: mrtr.StateCheck},
+	{Name: "inspect", Kind: mrtr.StateCheck, Check: "inspectService"},
 	{Name: "askTarget", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "changelog", Kind: mrtr.Sample}, {Key: "checkout", Kind: mrtr.Roots}, {Key: "target", Kind: mrtr.Elicit}}},
 	{Name: "confirmDeploy", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit, GateField: "confirm"}}},
-	{Name: "recheck", Kind: mrtr.StateCheck},
-	{Name: "aborted", Kind: mrtr.StateTerminal},
+	{Name: "recheck", Kind: mrtr.StateCheck, Check: "stillDeployable"},
+	{Name: "aborted", Kind: mrtr.StateTerminal, End: mrtr.OutcomeCancelled},
 	{Name: "deploy", Kind: mrtr.StateEffect},
-	{Name: "deployed", Kind: mrtr.StateTerminal},
+	{Name: "deployed", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
 }
 
 // deployServiceTransitionTable lists every transition of the spec: a state may only go

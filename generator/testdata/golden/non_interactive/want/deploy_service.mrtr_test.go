@@ -79,35 +79,21 @@ func TestDeployServiceMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewDeployServiceProgram(h), fixturesDeployService(h))
 }
 
-// runDeployService runs, as subtest name, a workflow of the fixture arguments round by round
-// on a new fake whose checks take outcomes, and checks that it ends want (or
-// keeps asking, when want is "") after performing effects side effects.
-func runDeployService(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
-	t.Run(name, func(t *testing.T) {
-		h := &fakeDeployService{fake: mrtrtest.Fake{Outcomes: outcomes}}
-		mrtrtest.RunScript(t, mrtrtest.New(t, NewDeployServiceProgram(h)), mrtrtest.Script{Args: map[string]any{"service": "a"}, Rounds: rounds, Want: want})
-		if got := h.fake.Effects(); got != effects {
-			t.Fatalf("%d side effects, want %d", got, effects)
-		}
-	})
+// newFakeDeployService is deploy_service on a new fake whose checks take outcomes (for mrtrtest's walks).
+func newFakeDeployService(outcomes map[string][]uint8) (mrtr.Program[*DeployServiceFlow], func() int) {
+	h := &fakeDeployService{fake: mrtrtest.Fake{Outcomes: outcomes}}
+	return NewDeployServiceProgram(h), h.fake.Effects
 }
 
 // TestDeployServiceTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs, what it asks, how
-// the workflow ends and how many side effects it performed.
+// once. Each walk names the states it passes, and in parentheses the answer or
+// check outcome that moves it on; mrtrtest plays it round by round on a new fake,
+// checking the states each round runs, what it asks, how the workflow ends and
+// how many side effects it performed.
 func TestDeployServiceTransitions(t *testing.T) {
-	runDeployService(
-		t, "inspect>askTarget>confirmDeploy>(decline)aborted", nil, mrtr.OutcomeCancelled, 0,
-		mrtrtest.ScriptRound{Asks: []string{"changelog", "checkout", "target"}, Path: "inspect > askTarget"},
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "askTarget > confirmDeploy", Send: mcp.InputResponseMap{"changelog": answersDeployService["changelog"], "checkout": answersDeployService["checkout"], "target": answersDeployService["target"]}},
-		mrtrtest.ScriptRound{Path: "confirmDeploy > aborted", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": false})}},
-	)
-	runDeployService(
-		t, "inspect>askTarget>confirmDeploy>recheck>deploy>deployed", nil, mrtr.OutcomeSuccess, 1,
-		mrtrtest.ScriptRound{Asks: []string{"changelog", "checkout", "target"}, Path: "inspect > askTarget"},
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "askTarget > confirmDeploy", Send: mcp.InputResponseMap{"changelog": answersDeployService["changelog"], "checkout": answersDeployService["checkout"], "target": answersDeployService["target"]}},
-		mrtrtest.ScriptRound{Path: "confirmDeploy > recheck > deploy > deployed", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-	)
+	w := mrtrtest.NewWalker(newFakeDeployService, fixturesDeployService(&fakeDeployService{}))
+	w.Walk(t, "inspect>askTarget>confirmDeploy>(decline)aborted")
+	w.Walk(t, "inspect>askTarget>confirmDeploy>recheck>deploy>deployed")
 }
 
 // TestDeployServiceValidation sends, for each constraint of an argument or a form
@@ -129,24 +115,12 @@ func TestDeployServiceValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeTargetAnswer, validTargetAnswer, "version", strings.Repeat("x", 21), "version: at most 20 characters")
 }
 
-// TestDeployServiceRejectedInputs sends, at every state that asks, answers meant
-// for other states (and confirmations before their gate was shown): none is
-// taken, no side effect runs, and the same question is asked again.
+// TestDeployServiceRejectedInputs walks to every state that asks and sends there answers
+// meant for other states (and, at a gate, its confirmation before it was shown):
+// none is taken, no side effect runs, and the same question is asked again.
 func TestDeployServiceRejectedInputs(t *testing.T) {
-	runDeployService(
-		t, "at askTarget: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"changelog", "checkout", "target"}, Path: "inspect > askTarget"},
-		mrtrtest.ScriptRound{Asks: []string{"changelog", "checkout", "target"}, Path: "askTarget", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-	)
-	runDeployService(
-		t, "at confirmDeploy: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"changelog", "checkout", "target"}, Path: "inspect > askTarget"},
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "askTarget > confirmDeploy", Send: mcp.InputResponseMap{"changelog": answersDeployService["changelog"], "checkout": answersDeployService["checkout"], "target": answersDeployService["target"]}},
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "confirmDeploy", Send: mcp.InputResponseMap{"changelog": answersDeployService["changelog"], "checkout": answersDeployService["checkout"], "target": answersDeployService["target"]}},
-	)
-	runDeployService(
-		t, "at confirmDeploy: confirmation before the gate was shown", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"changelog", "checkout", "target"}, Path: "inspect > askTarget"},
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "askTarget > confirmDeploy", Send: mcp.InputResponseMap{"changelog": answersDeployService["changelog"], "checkout": answersDeployService["checkout"], "confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "target": answersDeployService["target"]}},
-	)
+	w := mrtrtest.NewWalker(newFakeDeployService, fixturesDeployService(&fakeDeployService{}))
+	w.RejectAt(t, "inspect>askTarget")
+	w.RejectAt(t, "inspect>askTarget>confirmDeploy")
+	w.ConfirmEarly(t, "inspect>askTarget>confirmDeploy")
 }

@@ -138,7 +138,7 @@ var alwaysFailsDescriptor = mrtr.Descriptor{
 
 // alwaysFailsStateTable describes each state, in the order of their numbers.
 var alwaysFailsStateTable = []mrtr.StateInfo{
-	{Name: "failed", Kind: mrtr.StateTerminal},
+	{Name: "failed", Kind: mrtr.StateTerminal, End: mrtr.OutcomeFailed},
 }
 
 // alwaysFailsTransitionTable lists every transition of the spec: a state may only go

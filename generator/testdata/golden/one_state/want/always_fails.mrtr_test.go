@@ -46,25 +46,18 @@ func TestAlwaysFailsMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewAlwaysFailsProgram(h), fixturesAlwaysFails(h))
 }
 
-// runAlwaysFails runs, as subtest name, a workflow of the fixture arguments round by round
-// on a new fake whose checks take outcomes, and checks that it ends want (or
-// keeps asking, when want is "") after performing effects side effects.
-func runAlwaysFails(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
-	t.Run(name, func(t *testing.T) {
-		h := &fakeAlwaysFails{fake: mrtrtest.Fake{Outcomes: outcomes}}
-		mrtrtest.RunScript(t, mrtrtest.New(t, NewAlwaysFailsProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: rounds, Want: want})
-		if got := h.fake.Effects(); got != effects {
-			t.Fatalf("%d side effects, want %d", got, effects)
-		}
-	})
+// newFakeAlwaysFails is always_fails on a new fake whose checks take outcomes (for mrtrtest's walks).
+func newFakeAlwaysFails(outcomes map[string][]uint8) (mrtr.Program[*AlwaysFailsFlow], func() int) {
+	h := &fakeAlwaysFails{fake: mrtrtest.Fake{Outcomes: outcomes}}
+	return NewAlwaysFailsProgram(h), h.fake.Effects
 }
 
 // TestAlwaysFailsTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs, what it asks, how
-// the workflow ends and how many side effects it performed.
+// once. Each walk names the states it passes, and in parentheses the answer or
+// check outcome that moves it on; mrtrtest plays it round by round on a new fake,
+// checking the states each round runs, what it asks, how the workflow ends and
+// how many side effects it performed.
 func TestAlwaysFailsTransitions(t *testing.T) {
-	runAlwaysFails(
-		t, "failed", nil, mrtr.OutcomeFailed, 0,
-		mrtrtest.ScriptRound{Path: "failed"},
-	)
+	w := mrtrtest.NewWalker(newFakeAlwaysFails, fixturesAlwaysFails(&fakeAlwaysFails{}))
+	w.Walk(t, "failed")
 }

@@ -137,7 +137,7 @@ var nothingToDoDescriptor = mrtr.Descriptor{
 
 // nothingToDoStateTable describes each state, in the order of their numbers.
 var nothingToDoStateTable = []mrtr.StateInfo{
-	{Name: "done", Kind: mrtr.StateTerminal},
+	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeCancelled},
 }
 
 // nothingToDoTransitionTable lists every transition of the spec: a state may only go

@@ -137,7 +137,7 @@ var pingDescriptor = mrtr.Descriptor{
 
 // pingStateTable describes each state, in the order of their numbers.
 var pingStateTable = []mrtr.StateInfo{
-	{Name: "pong", Kind: mrtr.StateTerminal},
+	{Name: "pong", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
 }
 
 // pingTransitionTable lists every transition of the spec: a state may only go

@@ -46,25 +46,18 @@ func TestPingMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewPingProgram(h), fixturesPing(h))
 }
 
-// runPing runs, as subtest name, a workflow of the fixture arguments round by round
-// on a new fake whose checks take outcomes, and checks that it ends want (or
-// keeps asking, when want is "") after performing effects side effects.
-func runPing(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
-	t.Run(name, func(t *testing.T) {
-		h := &fakePing{fake: mrtrtest.Fake{Outcomes: outcomes}}
-		mrtrtest.RunScript(t, mrtrtest.New(t, NewPingProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: rounds, Want: want})
-		if got := h.fake.Effects(); got != effects {
-			t.Fatalf("%d side effects, want %d", got, effects)
-		}
-	})
+// newFakePing is ping on a new fake whose checks take outcomes (for mrtrtest's walks).
+func newFakePing(outcomes map[string][]uint8) (mrtr.Program[*PingFlow], func() int) {
+	h := &fakePing{fake: mrtrtest.Fake{Outcomes: outcomes}}
+	return NewPingProgram(h), h.fake.Effects
 }
 
 // TestPingTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs, what it asks, how
-// the workflow ends and how many side effects it performed.
+// once. Each walk names the states it passes, and in parentheses the answer or
+// check outcome that moves it on; mrtrtest plays it round by round on a new fake,
+// checking the states each round runs, what it asks, how the workflow ends and
+// how many side effects it performed.
 func TestPingTransitions(t *testing.T) {
-	runPing(
-		t, "pong", nil, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Path: "pong"},
-	)
+	w := mrtrtest.NewWalker(newFakePing, fixturesPing(&fakePing{}))
+	w.Walk(t, "pong")
 }

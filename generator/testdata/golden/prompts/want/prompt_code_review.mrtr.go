@@ -229,10 +229,10 @@ var codeReviewDescriptor = mrtr.Descriptor{
 
 // codeReviewStateTable describes each state, in the order of their numbers.
 var codeReviewStateTable = []mrtr.StateInfo{
-	{Name: "lookup", Kind: mrtr.StateCheck},
+	{Name: "lookup", Kind: mrtr.StateCheck, Check: "loadChange"},
 	{Name: "askStyle", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "style", Kind: mrtr.Elicit}}},
-	{Name: "done", Kind: mrtr.StateTerminal},
-	{Name: "declined", Kind: mrtr.StateTerminal},
+	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
+	{Name: "declined", Kind: mrtr.StateTerminal, End: mrtr.OutcomeCancelled},
 }
 
 // codeReviewTransitionTable lists every transition of the spec: a state may only go

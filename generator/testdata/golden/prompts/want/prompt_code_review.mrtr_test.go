@@ -65,33 +65,21 @@ func TestCodeReviewMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewCodeReviewProgram(h), fixturesCodeReview(h))
 }
 
-// runCodeReview runs, as subtest name, a workflow of the fixture arguments round by round
-// on a new fake whose checks take outcomes, and checks that it ends want (or
-// keeps asking, when want is "") after performing effects side effects.
-func runCodeReview(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
-	t.Run(name, func(t *testing.T) {
-		h := &fakeCodeReview{fake: mrtrtest.Fake{Outcomes: outcomes}}
-		mrtrtest.RunScript(t, mrtrtest.New(t, NewCodeReviewProgram(h)), mrtrtest.Script{Args: map[string]any{"change": "example"}, Rounds: rounds, Want: want})
-		if got := h.fake.Effects(); got != effects {
-			t.Fatalf("%d side effects, want %d", got, effects)
-		}
-	})
+// newFakeCodeReview is code_review on a new fake whose checks take outcomes (for mrtrtest's walks).
+func newFakeCodeReview(outcomes map[string][]uint8) (mrtr.Program[*CodeReviewFlow], func() int) {
+	h := &fakeCodeReview{fake: mrtrtest.Fake{Outcomes: outcomes}}
+	return NewCodeReviewProgram(h), h.fake.Effects
 }
 
 // TestCodeReviewTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs, what it asks, how
-// the workflow ends and how many side effects it performed.
+// once. Each walk names the states it passes, and in parentheses the answer or
+// check outcome that moves it on; mrtrtest plays it round by round on a new fake,
+// checking the states each round runs, what it asks, how the workflow ends and
+// how many side effects it performed.
 func TestCodeReviewTransitions(t *testing.T) {
-	runCodeReview(
-		t, "lookup>askStyle>done", nil, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Asks: []string{"style"}, Path: "lookup > askStyle"},
-		mrtrtest.ScriptRound{Path: "askStyle > done", Send: mcp.InputResponseMap{"style": answersCodeReview["style"]}},
-	)
-	runCodeReview(
-		t, "lookup>askStyle>(decline)declined", nil, mrtr.OutcomeCancelled, 0,
-		mrtrtest.ScriptRound{Asks: []string{"style"}, Path: "lookup > askStyle"},
-		mrtrtest.ScriptRound{Path: "askStyle > declined", Send: mcp.InputResponseMap{"style": mrtrtest.Decline()}},
-	)
+	w := mrtrtest.NewWalker(newFakeCodeReview, fixturesCodeReview(&fakeCodeReview{}))
+	w.Walk(t, "lookup>askStyle>done")
+	w.Walk(t, "lookup>askStyle>(decline)declined")
 }
 
 // TestCodeReviewValidation sends, for each constraint of an argument or a form
@@ -116,13 +104,10 @@ func TestCodeReviewValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeStyleAnswer, validStyleAnswer, "tone", "not-a-value", "tone: must be one of ")
 }
 
-// TestCodeReviewRejectedInputs sends, at every state that asks, answers meant
-// for other states (and confirmations before their gate was shown): none is
-// taken, no side effect runs, and the same question is asked again.
+// TestCodeReviewRejectedInputs walks to every state that asks and sends there answers
+// meant for other states (and, at a gate, its confirmation before it was shown):
+// none is taken, no side effect runs, and the same question is asked again.
 func TestCodeReviewRejectedInputs(t *testing.T) {
-	runCodeReview(
-		t, "at askStyle: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"style"}, Path: "lookup > askStyle"},
-		mrtrtest.ScriptRound{Asks: []string{"style"}, Path: "askStyle", Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
-	)
+	w := mrtrtest.NewWalker(newFakeCodeReview, fixturesCodeReview(&fakeCodeReview{}))
+	w.RejectAt(t, "lookup>askStyle")
 }

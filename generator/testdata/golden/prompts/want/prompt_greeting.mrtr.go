@@ -143,7 +143,7 @@ var greetingDescriptor = mrtr.Descriptor{
 
 // greetingStateTable describes each state, in the order of their numbers.
 var greetingStateTable = []mrtr.StateInfo{
-	{Name: "done", Kind: mrtr.StateTerminal},
+	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
 }
 
 // greetingTransitionTable lists every transition of the spec: a state may only go

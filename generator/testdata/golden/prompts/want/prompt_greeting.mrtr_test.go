@@ -47,27 +47,20 @@ func TestGreetingMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewGreetingProgram(h), fixturesGreeting(h))
 }
 
-// runGreeting runs, as subtest name, a workflow of the fixture arguments round by round
-// on a new fake whose checks take outcomes, and checks that it ends want (or
-// keeps asking, when want is "") after performing effects side effects.
-func runGreeting(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
-	t.Run(name, func(t *testing.T) {
-		h := &fakeGreeting{fake: mrtrtest.Fake{Outcomes: outcomes}}
-		mrtrtest.RunScript(t, mrtrtest.New(t, NewGreetingProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: rounds, Want: want})
-		if got := h.fake.Effects(); got != effects {
-			t.Fatalf("%d side effects, want %d", got, effects)
-		}
-	})
+// newFakeGreeting is greeting on a new fake whose checks take outcomes (for mrtrtest's walks).
+func newFakeGreeting(outcomes map[string][]uint8) (mrtr.Program[*GreetingFlow], func() int) {
+	h := &fakeGreeting{fake: mrtrtest.Fake{Outcomes: outcomes}}
+	return NewGreetingProgram(h), h.fake.Effects
 }
 
 // TestGreetingTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs, what it asks, how
-// the workflow ends and how many side effects it performed.
+// once. Each walk names the states it passes, and in parentheses the answer or
+// check outcome that moves it on; mrtrtest plays it round by round on a new fake,
+// checking the states each round runs, what it asks, how the workflow ends and
+// how many side effects it performed.
 func TestGreetingTransitions(t *testing.T) {
-	runGreeting(
-		t, "done", nil, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Path: "done"},
-	)
+	w := mrtrtest.NewWalker(newFakeGreeting, fixturesGreeting(&fakeGreeting{}))
+	w.Walk(t, "done")
 }
 
 // TestGreetingValidation sends, for each constraint of an argument or a form

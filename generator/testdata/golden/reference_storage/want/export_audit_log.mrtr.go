@@ -235,10 +235,10 @@ var exportAuditLogDescriptor = mrtr.Descriptor{
 
 // exportAuditLogStateTable describes each state, in the order of their numbers.
 var exportAuditLogStateTable = []mrtr.StateInfo{
-	{Name: "count", Kind: mrtr.StateCheck},
+	{Name: "count", Kind: mrtr.StateCheck, Check: "countRows"},
 	{Name: "askFormat", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "format", Kind: mrtr.Elicit}}},
 	{Name: "export", Kind: mrtr.StateEffect},
-	{Name: "exported", Kind: mrtr.StateTerminal},
+	{Name: "exported", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
 }
 
 // exportAuditLogTransitionTable lists every transition of the spec: a state may only go

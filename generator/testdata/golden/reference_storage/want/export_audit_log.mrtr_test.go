@@ -65,28 +65,20 @@ func TestExportAuditLogMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewExportAuditLogProgram(h), fixturesExportAuditLog(h))
 }
 
-// runExportAuditLog runs, as subtest name, a workflow of the fixture arguments round by round
-// on a new fake whose checks take outcomes, and checks that it ends want (or
-// keeps asking, when want is "") after performing effects side effects.
-func runExportAuditLog(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
-	t.Run(name, func(t *testing.T) {
-		h := &fakeExportAuditLog{fake: mrtrtest.Fake{Outcomes: outcomes}}
-		mrtrtest.RunScript(t, mrtrtest.New(t, NewExportAuditLogProgram(h)), mrtrtest.Script{Args: map[string]any{"since": "2026-07-28"}, Rounds: rounds, Want: want})
-		if got := h.fake.Effects(); got != effects {
-			t.Fatalf("%d side effects, want %d", got, effects)
-		}
-	})
+// newFakeExportAuditLog is export_audit_log on a new fake whose checks take outcomes (for mrtrtest's walks).
+func newFakeExportAuditLog(outcomes map[string][]uint8) (mrtr.Program[*ExportAuditLogFlow], func() int) {
+	h := &fakeExportAuditLog{fake: mrtrtest.Fake{Outcomes: outcomes}}
+	return NewExportAuditLogProgram(h), h.fake.Effects
 }
 
 // TestExportAuditLogTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs, what it asks, how
-// the workflow ends and how many side effects it performed.
+// once. Each walk names the states it passes, and in parentheses the answer or
+// check outcome that moves it on; mrtrtest plays it round by round on a new fake,
+// checking the states each round runs, what it asks, how the workflow ends and
+// how many side effects it performed.
 func TestExportAuditLogTransitions(t *testing.T) {
-	runExportAuditLog(
-		t, "count>askFormat>export>exported", nil, mrtr.OutcomeSuccess, 1,
-		mrtrtest.ScriptRound{Asks: []string{"format"}, Path: "count > askFormat"},
-		mrtrtest.ScriptRound{Path: "askFormat > export > exported", Send: mcp.InputResponseMap{"format": answersExportAuditLog["format"]}},
-	)
+	w := mrtrtest.NewWalker(newFakeExportAuditLog, fixturesExportAuditLog(&fakeExportAuditLog{}))
+	w.Walk(t, "count>askFormat>export>exported")
 }
 
 // TestExportAuditLogValidation sends, for each constraint of an argument or a form
@@ -108,13 +100,10 @@ func TestExportAuditLogValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeFormatAnswer, validFormatAnswer, "kind", "not-a-value", "kind: must be one of ")
 }
 
-// TestExportAuditLogRejectedInputs sends, at every state that asks, answers meant
-// for other states (and confirmations before their gate was shown): none is
-// taken, no side effect runs, and the same question is asked again.
+// TestExportAuditLogRejectedInputs walks to every state that asks and sends there answers
+// meant for other states (and, at a gate, its confirmation before it was shown):
+// none is taken, no side effect runs, and the same question is asked again.
 func TestExportAuditLogRejectedInputs(t *testing.T) {
-	runExportAuditLog(
-		t, "at askFormat: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"format"}, Path: "count > askFormat"},
-		mrtrtest.ScriptRound{Asks: []string{"format"}, Path: "askFormat", Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
-	)
+	w := mrtrtest.NewWalker(newFakeExportAuditLog, fixturesExportAuditLog(&fakeExportAuditLog{}))
+	w.RejectAt(t, "count>askFormat")
 }

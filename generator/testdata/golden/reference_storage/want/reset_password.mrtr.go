@@ -273,12 +273,12 @@ var resetPasswordDescriptor = mrtr.Descriptor{
 
 // resetPasswordStateTable describes each state, in the order of their numbers.
 var resetPasswordStateTable = []mrtr.StateInfo{
-	{Name: "lookup", Kind: mrtr.StateCheck},
+	{Name: "lookup", Kind: mrtr.StateCheck, Check: "findUser"},
 	{Name: "confirmAddress", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit, GateField: "confirm"}}},
-	{Name: "recheck", Kind: mrtr.StateCheck},
-	{Name: "kept", Kind: mrtr.StateTerminal},
+	{Name: "recheck", Kind: mrtr.StateCheck, Check: "stillActive"},
+	{Name: "kept", Kind: mrtr.StateTerminal, End: mrtr.OutcomeCancelled},
 	{Name: "send", Kind: mrtr.StateEffect},
-	{Name: "sent", Kind: mrtr.StateTerminal},
+	{Name: "sent", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
 }
 
 // resetPasswordTransitionTable lists every transition of the spec: a state may only go

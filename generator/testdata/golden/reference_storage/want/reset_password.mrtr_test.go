@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 )
@@ -63,33 +62,21 @@ func TestResetPasswordMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewResetPasswordProgram(h), fixturesResetPassword(h))
 }
 
-// runResetPassword runs, as subtest name, a workflow of the fixture arguments round by round
-// on a new fake whose checks take outcomes, and checks that it ends want (or
-// keeps asking, when want is "") after performing effects side effects.
-func runResetPassword(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
-	t.Run(name, func(t *testing.T) {
-		h := &fakeResetPassword{fake: mrtrtest.Fake{Outcomes: outcomes}}
-		mrtrtest.RunScript(t, mrtrtest.New(t, NewResetPasswordProgram(h)), mrtrtest.Script{Args: map[string]any{"userId": "example"}, Rounds: rounds, Want: want})
-		if got := h.fake.Effects(); got != effects {
-			t.Fatalf("%d side effects, want %d", got, effects)
-		}
-	})
+// newFakeResetPassword is reset_password on a new fake whose checks take outcomes (for mrtrtest's walks).
+func newFakeResetPassword(outcomes map[string][]uint8) (mrtr.Program[*ResetPasswordFlow], func() int) {
+	h := &fakeResetPassword{fake: mrtrtest.Fake{Outcomes: outcomes}}
+	return NewResetPasswordProgram(h), h.fake.Effects
 }
 
 // TestResetPasswordTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs, what it asks, how
-// the workflow ends and how many side effects it performed.
+// once. Each walk names the states it passes, and in parentheses the answer or
+// check outcome that moves it on; mrtrtest plays it round by round on a new fake,
+// checking the states each round runs, what it asks, how the workflow ends and
+// how many side effects it performed.
 func TestResetPasswordTransitions(t *testing.T) {
-	runResetPassword(
-		t, "lookup>confirmAddress>(decline)kept", nil, mrtr.OutcomeCancelled, 0,
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "lookup > confirmAddress"},
-		mrtrtest.ScriptRound{Path: "confirmAddress > kept", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": false})}},
-	)
-	runResetPassword(
-		t, "lookup>confirmAddress>recheck>send>sent", nil, mrtr.OutcomeSuccess, 1,
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "lookup > confirmAddress"},
-		mrtrtest.ScriptRound{Path: "confirmAddress > recheck > send > sent", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-	)
+	w := mrtrtest.NewWalker(newFakeResetPassword, fixturesResetPassword(&fakeResetPassword{}))
+	w.Walk(t, "lookup>confirmAddress>(decline)kept")
+	w.Walk(t, "lookup>confirmAddress>recheck>send>sent")
 }
 
 // TestResetPasswordValidation sends, for each constraint of an argument or a form
@@ -103,17 +90,11 @@ func TestResetPasswordValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeArguments, validArguments, "userId", strings.Repeat("x", 37), "userId: at most 36 characters")
 }
 
-// TestResetPasswordRejectedInputs sends, at every state that asks, answers meant
-// for other states (and confirmations before their gate was shown): none is
-// taken, no side effect runs, and the same question is asked again.
+// TestResetPasswordRejectedInputs walks to every state that asks and sends there answers
+// meant for other states (and, at a gate, its confirmation before it was shown):
+// none is taken, no side effect runs, and the same question is asked again.
 func TestResetPasswordRejectedInputs(t *testing.T) {
-	runResetPassword(
-		t, "at confirmAddress: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "lookup > confirmAddress"},
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "confirmAddress", Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
-	)
-	runResetPassword(
-		t, "at confirmAddress: confirmation before the gate was shown", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "lookup > confirmAddress", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-	)
+	w := mrtrtest.NewWalker(newFakeResetPassword, fixturesResetPassword(&fakeResetPassword{}))
+	w.RejectAt(t, "lookup>confirmAddress")
+	w.ConfirmEarly(t, "lookup>confirmAddress")
 }

@@ -155,8 +155,8 @@ var showQuotaDescriptor = mrtr.Descriptor{
 
 // showQuotaStateTable describes each state, in the order of their numbers.
 var showQuotaStateTable = []mrtr.StateInfo{
-	{Name: "read", Kind: mrtr.StateCheck},
-	{Name: "shown", Kind: mrtr.StateTerminal},
+	{Name: "read", Kind: mrtr.StateCheck, Check: "readQuota"},
+	{Name: "shown", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
 }
 
 // showQuotaTransitionTable lists every transition of the spec: a state may only go

@@ -52,25 +52,18 @@ func TestShowQuotaMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewShowQuotaProgram(h), fixturesShowQuota(h))
 }
 
-// runShowQuota runs, as subtest name, a workflow of the fixture arguments round by round
-// on a new fake whose checks take outcomes, and checks that it ends want (or
-// keeps asking, when want is "") after performing effects side effects.
-func runShowQuota(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
-	t.Run(name, func(t *testing.T) {
-		h := &fakeShowQuota{fake: mrtrtest.Fake{Outcomes: outcomes}}
-		mrtrtest.RunScript(t, mrtrtest.New(t, NewShowQuotaProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: rounds, Want: want})
-		if got := h.fake.Effects(); got != effects {
-			t.Fatalf("%d side effects, want %d", got, effects)
-		}
-	})
+// newFakeShowQuota is show_quota on a new fake whose checks take outcomes (for mrtrtest's walks).
+func newFakeShowQuota(outcomes map[string][]uint8) (mrtr.Program[*ShowQuotaFlow], func() int) {
+	h := &fakeShowQuota{fake: mrtrtest.Fake{Outcomes: outcomes}}
+	return NewShowQuotaProgram(h), h.fake.Effects
 }
 
 // TestShowQuotaTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs, what it asks, how
-// the workflow ends and how many side effects it performed.
+// once. Each walk names the states it passes, and in parentheses the answer or
+// check outcome that moves it on; mrtrtest plays it round by round on a new fake,
+// checking the states each round runs, what it asks, how the workflow ends and
+// how many side effects it performed.
 func TestShowQuotaTransitions(t *testing.T) {
-	runShowQuota(
-		t, "read>shown", nil, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Path: "read > shown"},
-	)
+	w := mrtrtest.NewWalker(newFakeShowQuota, fixturesShowQuota(&fakeShowQuota{}))
+	w.Walk(t, "read>shown")
 }

@@ -138,7 +138,7 @@ var needsSamplingOnlyDescriptor = mrtr.Descriptor{
 
 // needsSamplingOnlyStateTable describes each state, in the order of their numbers.
 var needsSamplingOnlyStateTable = []mrtr.StateInfo{
-	{Name: "done", Kind: mrtr.StateTerminal},
+	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
 }
 
 // needsSamplingOnlyTransitionTable lists every transition of the spec: a state may only go

@@ -46,25 +46,18 @@ func TestNeedsSamplingOnlyMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewNeedsSamplingOnlyProgram(h), fixturesNeedsSamplingOnly(h))
 }
 
-// runNeedsSamplingOnly runs, as subtest name, a workflow of the fixture arguments round by round
-// on a new fake whose checks take outcomes, and checks that it ends want (or
-// keeps asking, when want is "") after performing effects side effects.
-func runNeedsSamplingOnly(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
-	t.Run(name, func(t *testing.T) {
-		h := &fakeNeedsSamplingOnly{fake: mrtrtest.Fake{Outcomes: outcomes}}
-		mrtrtest.RunScript(t, mrtrtest.New(t, NewNeedsSamplingOnlyProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: rounds, Want: want})
-		if got := h.fake.Effects(); got != effects {
-			t.Fatalf("%d side effects, want %d", got, effects)
-		}
-	})
+// newFakeNeedsSamplingOnly is needs_sampling_only on a new fake whose checks take outcomes (for mrtrtest's walks).
+func newFakeNeedsSamplingOnly(outcomes map[string][]uint8) (mrtr.Program[*NeedsSamplingOnlyFlow], func() int) {
+	h := &fakeNeedsSamplingOnly{fake: mrtrtest.Fake{Outcomes: outcomes}}
+	return NewNeedsSamplingOnlyProgram(h), h.fake.Effects
 }
 
 // TestNeedsSamplingOnlyTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs, what it asks, how
-// the workflow ends and how many side effects it performed.
+// once. Each walk names the states it passes, and in parentheses the answer or
+// check outcome that moves it on; mrtrtest plays it round by round on a new fake,
+// checking the states each round runs, what it asks, how the workflow ends and
+// how many side effects it performed.
 func TestNeedsSamplingOnlyTransitions(t *testing.T) {
-	runNeedsSamplingOnly(
-		t, "done", nil, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Path: "done"},
-	)
+	w := mrtrtest.NewWalker(newFakeNeedsSamplingOnly, fixturesNeedsSamplingOnly(&fakeNeedsSamplingOnly{}))
+	w.Walk(t, "done")
 }

@@ -201,9 +201,9 @@ var summarizeWorkspaceDescriptor = mrtr.Descriptor{
 
 // summarizeWorkspaceStateTable describes each state, in the order of their numbers.
 var summarizeWorkspaceStateTable = []mrtr.StateInfo{
-	{Name: "scan", Kind: mrtr.StateCheck},
+	{Name: "scan", Kind: mrtr.StateCheck, Check: "scanWorkspace"},
 	{Name: "askRoots", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "summary", Kind: mrtr.Sample}, {Key: "workspace", Kind: mrtr.Roots}}},
-	{Name: "done", Kind: mrtr.StateTerminal},
+	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
 }
 
 // summarizeWorkspaceTransitionTable lists every transition of the spec: a state may only go

@@ -65,37 +65,26 @@ func TestSummarizeWorkspaceMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewSummarizeWorkspaceProgram(h), fixturesSummarizeWorkspace(h))
 }
 
-// runSummarizeWorkspace runs, as subtest name, a workflow of the fixture arguments round by round
-// on a new fake whose checks take outcomes, and checks that it ends want (or
-// keeps asking, when want is "") after performing effects side effects.
-func runSummarizeWorkspace(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
-	t.Run(name, func(t *testing.T) {
-		h := &fakeSummarizeWorkspace{fake: mrtrtest.Fake{Outcomes: outcomes}}
-		mrtrtest.RunScript(t, mrtrtest.New(t, NewSummarizeWorkspaceProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: rounds, Want: want})
-		if got := h.fake.Effects(); got != effects {
-			t.Fatalf("%d side effects, want %d", got, effects)
-		}
-	})
+// newFakeSummarizeWorkspace is summarize_workspace on a new fake whose checks take outcomes (for mrtrtest's walks).
+func newFakeSummarizeWorkspace(outcomes map[string][]uint8) (mrtr.Program[*SummarizeWorkspaceFlow], func() int) {
+	h := &fakeSummarizeWorkspace{fake: mrtrtest.Fake{Outcomes: outcomes}}
+	return NewSummarizeWorkspaceProgram(h), h.fake.Effects
 }
 
 // TestSummarizeWorkspaceTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs, what it asks, how
-// the workflow ends and how many side effects it performed.
+// once. Each walk names the states it passes, and in parentheses the answer or
+// check outcome that moves it on; mrtrtest plays it round by round on a new fake,
+// checking the states each round runs, what it asks, how the workflow ends and
+// how many side effects it performed.
 func TestSummarizeWorkspaceTransitions(t *testing.T) {
-	runSummarizeWorkspace(
-		t, "scan>askRoots>done", nil, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Asks: []string{"summary", "workspace"}, Path: "scan > askRoots"},
-		mrtrtest.ScriptRound{Path: "askRoots > done", Send: mcp.InputResponseMap{"summary": answersSummarizeWorkspace["summary"], "workspace": answersSummarizeWorkspace["workspace"]}},
-	)
+	w := mrtrtest.NewWalker(newFakeSummarizeWorkspace, fixturesSummarizeWorkspace(&fakeSummarizeWorkspace{}))
+	w.Walk(t, "scan>askRoots>done")
 }
 
-// TestSummarizeWorkspaceRejectedInputs sends, at every state that asks, answers meant
-// for other states (and confirmations before their gate was shown): none is
-// taken, no side effect runs, and the same question is asked again.
+// TestSummarizeWorkspaceRejectedInputs walks to every state that asks and sends there answers
+// meant for other states (and, at a gate, its confirmation before it was shown):
+// none is taken, no side effect runs, and the same question is asked again.
 func TestSummarizeWorkspaceRejectedInputs(t *testing.T) {
-	runSummarizeWorkspace(
-		t, "at askRoots: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"summary", "workspace"}, Path: "scan > askRoots"},
-		mrtrtest.ScriptRound{Asks: []string{"summary", "workspace"}, Path: "askRoots", Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
-	)
+	w := mrtrtest.NewWalker(newFakeSummarizeWorkspace, fixturesSummarizeWorkspace(&fakeSummarizeWorkspace{}))
+	w.RejectAt(t, "scan>askRoots")
 }

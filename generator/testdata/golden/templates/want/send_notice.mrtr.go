@@ -454,11 +454,11 @@ var sendNoticeDescriptor = mrtr.Descriptor{
 
 // sendNoticeStateTable describes each state, in the order of their numbers.
 var sendNoticeStateTable = []mrtr.StateInfo{
-	{Name: "prepare", Kind: mrtr.StateCheck},
+	{Name: "prepare", Kind: mrtr.StateCheck, Check: "prepareNotice"},
 	{Name: "compose", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "details", Kind: mrtr.Elicit}, {Key: "draft", Kind: mrtr.Sample}, {Key: "places", Kind: mrtr.Roots}}},
 	{Name: "confirmSend", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit, GateField: "confirm"}}},
-	{Name: "send", Kind: mrtr.StateEffect},
-	{Name: "sent", Kind: mrtr.StateTerminal},
+	{Name: "send", Kind: mrtr.StateEffect, OperationID: "notice-{to}-{count}-{ratio}-{urgent}-{level}-{details.title}-{details.copies}-{details.pin}-{details.tone}-{subject}-{sent}-{workflowId}"},
+	{Name: "sent", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
 }
 
 // sendNoticeTransitionTable lists every transition of the spec: a state may only go

@@ -90,29 +90,20 @@ func TestSendNoticeMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewSendNoticeProgram(h), fixturesSendNotice(h))
 }
 
-// runSendNotice runs, as subtest name, a workflow of the fixture arguments round by round
-// on a new fake whose checks take outcomes, and checks that it ends want (or
-// keeps asking, when want is "") after performing effects side effects.
-func runSendNotice(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
-	t.Run(name, func(t *testing.T) {
-		h := &fakeSendNotice{fake: mrtrtest.Fake{Outcomes: outcomes}}
-		mrtrtest.RunScript(t, mrtrtest.New(t, NewSendNoticeProgram(h)), mrtrtest.Script{Args: map[string]any{"count": int64(1), "level": "low", "ratio": 1.0, "to": "example", "urgent": true}, Rounds: rounds, Want: want})
-		if got := h.fake.Effects(); got != effects {
-			t.Fatalf("%d side effects, want %d", got, effects)
-		}
-	})
+// newFakeSendNotice is send_notice on a new fake whose checks take outcomes (for mrtrtest's walks).
+func newFakeSendNotice(outcomes map[string][]uint8) (mrtr.Program[*SendNoticeFlow], func() int) {
+	h := &fakeSendNotice{fake: mrtrtest.Fake{Outcomes: outcomes}}
+	return NewSendNoticeProgram(h), h.fake.Effects
 }
 
 // TestSendNoticeTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs, what it asks, how
-// the workflow ends and how many side effects it performed.
+// once. Each walk names the states it passes, and in parentheses the answer or
+// check outcome that moves it on; mrtrtest plays it round by round on a new fake,
+// checking the states each round runs, what it asks, how the workflow ends and
+// how many side effects it performed.
 func TestSendNoticeTransitions(t *testing.T) {
-	runSendNotice(
-		t, "prepare>compose>confirmSend>send>sent", nil, mrtr.OutcomeSuccess, 1,
-		mrtrtest.ScriptRound{Asks: []string{"details", "draft", "places"}, Path: "prepare > compose"},
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "compose > confirmSend", Send: mcp.InputResponseMap{"details": answersSendNotice["details"], "draft": answersSendNotice["draft"], "places": answersSendNotice["places"]}},
-		mrtrtest.ScriptRound{Path: "confirmSend > send > sent", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-	)
+	w := mrtrtest.NewWalker(newFakeSendNotice, fixturesSendNotice(&fakeSendNotice{}))
+	w.Walk(t, "prepare>compose>confirmSend>send>sent")
 }
 
 // TestSendNoticeValidation sends, for each constraint of an argument or a form
@@ -177,24 +168,12 @@ func TestSendNoticeValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeDetailsAnswer, validDetailsAnswer, "weight", 6.0, "weight: at most 5")
 }
 
-// TestSendNoticeRejectedInputs sends, at every state that asks, answers meant
-// for other states (and confirmations before their gate was shown): none is
-// taken, no side effect runs, and the same question is asked again.
+// TestSendNoticeRejectedInputs walks to every state that asks and sends there answers
+// meant for other states (and, at a gate, its confirmation before it was shown):
+// none is taken, no side effect runs, and the same question is asked again.
 func TestSendNoticeRejectedInputs(t *testing.T) {
-	runSendNotice(
-		t, "at compose: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"details", "draft", "places"}, Path: "prepare > compose"},
-		mrtrtest.ScriptRound{Asks: []string{"details", "draft", "places"}, Path: "compose", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}},
-	)
-	runSendNotice(
-		t, "at confirmSend: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"details", "draft", "places"}, Path: "prepare > compose"},
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "compose > confirmSend", Send: mcp.InputResponseMap{"details": answersSendNotice["details"], "draft": answersSendNotice["draft"], "places": answersSendNotice["places"]}},
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "confirmSend", Send: mcp.InputResponseMap{"details": answersSendNotice["details"], "draft": answersSendNotice["draft"], "places": answersSendNotice["places"]}},
-	)
-	runSendNotice(
-		t, "at confirmSend: confirmation before the gate was shown", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"details", "draft", "places"}, Path: "prepare > compose"},
-		mrtrtest.ScriptRound{Asks: []string{"confirm"}, Path: "compose > confirmSend", Send: mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true}), "details": answersSendNotice["details"], "draft": answersSendNotice["draft"], "places": answersSendNotice["places"]}},
-	)
+	w := mrtrtest.NewWalker(newFakeSendNotice, fixturesSendNotice(&fakeSendNotice{}))
+	w.RejectAt(t, "prepare>compose")
+	w.RejectAt(t, "prepare>compose>confirmSend")
+	w.ConfirmEarly(t, "prepare>compose>confirmSend")
 }

@@ -286,10 +286,10 @@ var signUpDescriptor = mrtr.Descriptor{
 
 // signUpStateTable describes each state, in the order of their numbers.
 var signUpStateTable = []mrtr.StateInfo{
-	{Name: "check", Kind: mrtr.StateCheck},
+	{Name: "check", Kind: mrtr.StateCheck, Check: "emailAvailable"},
 	{Name: "askTerms", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "terms", Kind: mrtr.Elicit}}},
 	{Name: "create", Kind: mrtr.StateEffect},
-	{Name: "done", Kind: mrtr.StateTerminal},
+	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
 }
 
 // signUpTransitionTable lists every transition of the spec: a state may only go

@@ -90,28 +90,20 @@ func TestSignUpMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewSignUpProgram(h), fixturesSignUp(h))
 }
 
-// runSignUp runs, as subtest name, a workflow of the fixture arguments round by round
-// on a new fake whose checks take outcomes, and checks that it ends want (or
-// keeps asking, when want is "") after performing effects side effects.
-func runSignUp(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
-	t.Run(name, func(t *testing.T) {
-		h := &fakeSignUp{fake: mrtrtest.Fake{Outcomes: outcomes}}
-		mrtrtest.RunScript(t, mrtrtest.New(t, NewSignUpProgram(h)), mrtrtest.Script{Args: map[string]any{"email": "ada@example.com"}, Rounds: rounds, Want: want})
-		if got := h.fake.Effects(); got != effects {
-			t.Fatalf("%d side effects, want %d", got, effects)
-		}
-	})
+// newFakeSignUp is sign_up on a new fake whose checks take outcomes (for mrtrtest's walks).
+func newFakeSignUp(outcomes map[string][]uint8) (mrtr.Program[*SignUpFlow], func() int) {
+	h := &fakeSignUp{fake: mrtrtest.Fake{Outcomes: outcomes}}
+	return NewSignUpProgram(h), h.fake.Effects
 }
 
 // TestSignUpTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs, what it asks, how
-// the workflow ends and how many side effects it performed.
+// once. Each walk names the states it passes, and in parentheses the answer or
+// check outcome that moves it on; mrtrtest plays it round by round on a new fake,
+// checking the states each round runs, what it asks, how the workflow ends and
+// how many side effects it performed.
 func TestSignUpTransitions(t *testing.T) {
-	runSignUp(
-		t, "check>askTerms>create>done", nil, mrtr.OutcomeSuccess, 1,
-		mrtrtest.ScriptRound{Asks: []string{"terms"}, Path: "check > askTerms"},
-		mrtrtest.ScriptRound{Path: "askTerms > create > done", Send: mcp.InputResponseMap{"terms": answersSignUp["terms"]}},
-	)
+	w := mrtrtest.NewWalker(newFakeSignUp, fixturesSignUp(&fakeSignUp{}))
+	w.Walk(t, "check>askTerms>create>done")
 }
 
 // TestSignUpValidation sends, for each constraint of an argument or a form
@@ -141,13 +133,10 @@ func TestSignUpValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeTermsAnswer, validTermsAnswer, "share", 2.0, "share: at most 1")
 }
 
-// TestSignUpRejectedInputs sends, at every state that asks, answers meant
-// for other states (and confirmations before their gate was shown): none is
-// taken, no side effect runs, and the same question is asked again.
+// TestSignUpRejectedInputs walks to every state that asks and sends there answers
+// meant for other states (and, at a gate, its confirmation before it was shown):
+// none is taken, no side effect runs, and the same question is asked again.
 func TestSignUpRejectedInputs(t *testing.T) {
-	runSignUp(
-		t, "at askTerms: answers to other states", nil, "", 0,
-		mrtrtest.ScriptRound{Asks: []string{"terms"}, Path: "check > askTerms"},
-		mrtrtest.ScriptRound{Asks: []string{"terms"}, Path: "askTerms", Send: mcp.InputResponseMap{"unrelated_key": mrtrtest.Accept(map[string]any{"unrelated": true})}},
-	)
+	w := mrtrtest.NewWalker(newFakeSignUp, fixturesSignUp(&fakeSignUp{}))
+	w.RejectAt(t, "check>askTerms")
 }

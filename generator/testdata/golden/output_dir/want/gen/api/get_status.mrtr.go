@@ -151,8 +151,8 @@ var getStatusDescriptor = mrtr.Descriptor{
 
 // getStatusStateTable describes each state, in the order of their numbers.
 var getStatusStateTable = []mrtr.StateInfo{
-	{Name: "read", Kind: mrtr.StateCheck},
-	{Name: "done", Kind: mrtr.StateTerminal},
+	{Name: "read", Kind: mrtr.StateCheck, Check: "readStatus"},
+	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
 }
 
 // getStatusTransitionTable lists every transition of the spec: a state may only go

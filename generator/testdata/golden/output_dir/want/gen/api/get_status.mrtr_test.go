@@ -52,25 +52,18 @@ func TestGetStatusMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewGetStatusProgram(h), fixturesGetStatus(h))
 }
 
-// runGetStatus runs, as subtest name, a workflow of the fixture arguments round by round
-// on a new fake whose checks take outcomes, and checks that it ends want (or
-// keeps asking, when want is "") after performing effects side effects.
-func runGetStatus(t *testing.T, name string, outcomes map[string][]uint8, want mrtr.Outcome, effects int, rounds ...mrtrtest.ScriptRound) {
-	t.Run(name, func(t *testing.T) {
-		h := &fakeGetStatus{fake: mrtrtest.Fake{Outcomes: outcomes}}
-		mrtrtest.RunScript(t, mrtrtest.New(t, NewGetStatusProgram(h)), mrtrtest.Script{Args: map[string]any{}, Rounds: rounds, Want: want})
-		if got := h.fake.Effects(); got != effects {
-			t.Fatalf("%d side effects, want %d", got, effects)
-		}
-	})
+// newFakeGetStatus is get_status on a new fake whose checks take outcomes (for mrtrtest's walks).
+func newFakeGetStatus(outcomes map[string][]uint8) (mrtr.Program[*GetStatusFlow], func() int) {
+	h := &fakeGetStatus{fake: mrtrtest.Fake{Outcomes: outcomes}}
+	return NewGetStatusProgram(h), h.fake.Effects
 }
 
 // TestGetStatusTransitions takes every transition of the state table at least
-// once, round by round, checking the states each round runs, what it asks, how
-// the workflow ends and how many side effects it performed.
+// once. Each walk names the states it passes, and in parentheses the answer or
+// check outcome that moves it on; mrtrtest plays it round by round on a new fake,
+// checking the states each round runs, what it asks, how the workflow ends and
+// how many side effects it performed.
 func TestGetStatusTransitions(t *testing.T) {
-	runGetStatus(
-		t, "read>done", nil, mrtr.OutcomeSuccess, 0,
-		mrtrtest.ScriptRound{Path: "read > done"},
-	)
+	w := mrtrtest.NewWalker(newFakeGetStatus, fixturesGetStatus(&fakeGetStatus{}))
+	w.Walk(t, "read>done")
 }

@@ -1,0 +1,262 @@
+package mrtrtest
+
+import (
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mrtrgen/mrtrgen/mrtr"
+)
+
+// Walks are how generated tests take every transition of a state table. A
+// walk names the states it passes, from the initial one, and puts the
+// answer or check outcome that moves it on in parentheses ("next" is left
+// out):
+//
+//	lookup>(refundable)askReason>confirmRefund>(decline)kept
+//
+// A Walker turns a walk into rounds using the program's descriptor: a round
+// ends at every state that asks; the next round answers it as the label
+// says (valid answers from the fixtures, a declined or cancelled form, a
+// gate confirmed or refused), and checks with outcomes are steered to the
+// outcome named. It then checks the states each round runs, what each
+// asks, how the workflow ends and how many side effects it performed.
+
+// FakeProgram builds the program under test on a new fake handler whose
+// checks take the queued outcomes (1-based, in spec order, per check), and
+// returns it with the count of the side effects the fake performed.
+type FakeProgram[F any] func(outcomes map[string][]uint8) (p mrtr.Program[F], effects func() int)
+
+// A Walker plays walks of one program on new fakes, with the arguments and
+// answers of fixtures.
+type Walker[F any] struct {
+	fake FakeProgram[F]
+	fx   Fixtures
+}
+
+// NewWalker returns a walker of the programs fake builds.
+func NewWalker[F any](fake FakeProgram[F], fx Fixtures) *Walker[F] {
+	return &Walker[F]{fake: fake, fx: fx}
+}
+
+// Walk plays walk, as a subtest named after it, to its end.
+func (w *Walker[F]) Walk(t *testing.T, walk string) {
+	t.Helper()
+	t.Run(walk, func(t *testing.T) {
+		w.play(t, w.plan(t, w.descriptor(), walk))
+	})
+}
+
+func (w *Walker[F]) descriptor() *mrtr.Descriptor {
+	p, _ := w.fake(nil)
+	return p.Descriptor()
+}
+
+// RejectAt plays walk, which ends at a state that asks, and there sends
+// the answers meant for every other state that asks: none may be taken,
+// the same question must come again, and no side effect may run but those
+// of the walk.
+func (w *Walker[F]) RejectAt(t *testing.T, walk string) {
+	t.Helper()
+	d := w.descriptor()
+	at := lastState(walk)
+	t.Run("at "+at+": answers to other states", func(t *testing.T) {
+		pl := w.plan(t, d, walk)
+		s := stateNamed(d, at)
+		others := mcp.InputResponseMap{}
+		for i := range d.States {
+			o := &d.States[i]
+			if o.Name != at && interactive(o) {
+				maps.Copy(others, w.answers(t, o, ""))
+			}
+		}
+		if len(others) == 0 {
+			others["unrelated_key"] = Accept(map[string]any{"unrelated": true})
+		}
+		pl.rounds = append(pl.rounds, ScriptRound{Send: others, Path: s.Name, Asks: askKeys(s)})
+		w.play(t, pl)
+	})
+}
+
+// ConfirmEarly plays walk, which ends at a confirmation gate, sending the
+// gate's confirmation along with the answers that lead there: a
+// confirmation the user has not been shown may not be taken.
+func (w *Walker[F]) ConfirmEarly(t *testing.T, walk string) {
+	t.Helper()
+	d := w.descriptor()
+	at := lastState(walk)
+	t.Run("at "+at+": confirmation before the gate was shown", func(t *testing.T) {
+		pl := w.plan(t, d, walk)
+		s := stateNamed(d, at)
+		if s.Kind != mrtr.StateConfirm {
+			t.Fatalf("walk %q ends at %s, which is not a confirmation gate", walk, at)
+		}
+		last := &pl.rounds[len(pl.rounds)-1]
+		send := maps.Clone(last.Send)
+		if send == nil {
+			send = mcp.InputResponseMap{}
+		}
+		maps.Copy(send, w.answers(t, s, ""))
+		last.Send = send
+		w.play(t, pl)
+	})
+}
+
+// A plan is a walk turned into a script.
+type plan struct {
+	walk     string
+	outcomes map[string][]uint8
+	rounds   []ScriptRound
+	want     mrtr.Outcome
+	effects  int
+}
+
+// plan turns a walk into its rounds. A walk that ends at a state that
+// asks ends with that question.
+func (w *Walker[F]) plan(t *testing.T, d *mrtr.Descriptor, walk string) plan {
+	t.Helper()
+	hops := strings.Split(walk, ">")
+	names := make([]string, len(hops))
+	labels := make([]string, len(hops)) // labels[i] moves from names[i-1] to names[i]
+	for i, h := range hops {
+		if rest, ok := strings.CutPrefix(h, "("); ok && i > 0 {
+			label, name, ok := strings.Cut(rest, ")")
+			if !ok {
+				t.Fatalf("walk %q: %q has no closing parenthesis", walk, h)
+			}
+			labels[i], names[i] = label, name
+			continue
+		}
+		names[i] = h
+	}
+	states := make([]*mrtr.StateInfo, len(names))
+	for i, name := range names {
+		if states[i] = stateNamed(d, name); states[i] == nil {
+			t.Fatalf("walk %q: %s has no state %q", walk, d.Name, name)
+		}
+	}
+	if states[0] != d.State(d.Initial) {
+		t.Fatalf("walk %q does not start at the initial state %s", walk, d.State(d.Initial).Name)
+	}
+	pl := plan{walk: walk, outcomes: map[string][]uint8{}}
+	cur := ScriptRound{}
+	seen := map[string]bool{}
+	for i, s := range states {
+		if cur.Path != "" {
+			cur.Path += PathSeparator
+		}
+		cur.Path += s.Name
+		if s.Kind == mrtr.StateEffect && !seen[s.Name] {
+			// An effect with an operation id of its own runs once per
+			// workflow (later visits replay it); one with the
+			// workflow's own id runs on every visit.
+			pl.effects++
+			seen[s.Name] = s.OperationID != ""
+		}
+		last := i == len(states)-1
+		if s.Kind == mrtr.StateTerminal {
+			pl.want = s.End
+		}
+		if last {
+			if interactive(s) {
+				cur.Asks = askKeys(s)
+			}
+			break
+		}
+		on := labels[i+1]
+		if !hasTransition(d, s.Name, names[i+1], edgeLabel(s, on)) {
+			t.Fatalf("walk %q: the state table has no transition %s -(%s)-> %s", walk, s.Name, edgeLabel(s, on), names[i+1])
+		}
+		if s.Kind == mrtr.StateCheck && len(s.Outcomes) > 0 {
+			pl.outcomes[s.Check] = append(pl.outcomes[s.Check], uint8(slices.Index(s.Outcomes, on)+1))
+		}
+		if interactive(s) {
+			cur.Asks = askKeys(s)
+			pl.rounds = append(pl.rounds, cur)
+			cur = ScriptRound{Path: s.Name, Send: w.answers(t, s, on)}
+		}
+	}
+	pl.rounds = append(pl.rounds, cur)
+	return pl
+}
+
+// play runs a plan on a new fake.
+func (w *Walker[F]) play(t *testing.T, pl plan) {
+	t.Helper()
+	p, effects := w.fake(pl.outcomes)
+	RunScript(t, New(t, p), Script{Args: w.fx.Args, Rounds: pl.rounds, Want: pl.want})
+	if got := effects(); got != pl.effects {
+		t.Fatalf("walk %q performed %d side effects, want %d", pl.walk, got, pl.effects)
+	}
+}
+
+// answers are what a round sends to state s to leave it on the edge
+// labelled on: a gate confirmed ("" — next), refused (decline) or
+// cancelled; the forms of an ask declined or cancelled, its other requests
+// (and every request, for next) answered with the fixtures' valid answers.
+func (w *Walker[F]) answers(t *testing.T, s *mrtr.StateInfo, on string) mcp.InputResponseMap {
+	t.Helper()
+	out := mcp.InputResponseMap{}
+	for _, q := range s.Requests {
+		switch {
+		case q.GateField != "" && on == "cancel":
+			out[q.Key] = Cancel()
+		case q.GateField != "":
+			out[q.Key] = Accept(map[string]any{q.GateField: on != "decline"})
+		case q.Kind == mrtr.Elicit && on == "decline":
+			out[q.Key] = Decline()
+		case q.Kind == mrtr.Elicit && on == "cancel":
+			out[q.Key] = Cancel()
+		default:
+			a, ok := w.fx.Answers[q.Key]
+			if !ok {
+				t.Fatalf("state %s asks for %q, but the fixtures have no answer for it", s.Name, q.Key)
+			}
+			out[q.Key] = a
+		}
+	}
+	return out
+}
+
+func interactive(s *mrtr.StateInfo) bool {
+	return s.Kind == mrtr.StateAsk || s.Kind == mrtr.StateConfirm
+}
+
+// askKeys are the request keys a state asks for, sorted.
+func askKeys(s *mrtr.StateInfo) []string {
+	var keys []string
+	for _, q := range s.Requests {
+		keys = append(keys, q.Key)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// edgeLabel is the On of a transition from s labelled label in a walk.
+func edgeLabel(s *mrtr.StateInfo, label string) string {
+	switch {
+	case label == "":
+		return "next"
+	case s.Kind == mrtr.StateCheck && len(s.Outcomes) > 0:
+		return "outcome:" + label
+	}
+	return label
+}
+
+func hasTransition(d *mrtr.Descriptor, from, to, on string) bool {
+	return slices.ContainsFunc(d.Transitions, func(tr mrtr.Transition) bool {
+		return d.State(tr.From).Name == from && d.State(tr.To).Name == to && tr.On == on
+	})
+}
+
+// lastState is the state a walk ends at.
+func lastState(walk string) string {
+	last := walk[strings.LastIndex(walk, ">")+1:]
+	if _, name, ok := strings.Cut(last, ")"); ok {
+		return name
+	}
+	return last
+}
