@@ -144,7 +144,8 @@ type StateInfo struct {
 	Kind     StateKind
 	Requests []RequestInfo // ask and confirm states
 	// Check names the handler check of a check state, and Outcomes its
-	// outcomes in spec order (numbered from 1 in generated code), if any.
+	// outcomes, if any, sorted by name: generated code numbers them from 1
+	// in this order.
 	Check    string
 	Outcomes []string
 	// End is how a terminal state ends the workflow.

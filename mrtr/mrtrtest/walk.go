@@ -26,8 +26,9 @@ import (
 // asks, how the workflow ends and how many side effects it performed.
 
 // FakeProgram builds the program under test on a new fake handler whose
-// checks take the queued outcomes (1-based, in spec order, per check), and
-// returns it with the count of the side effects the fake performed.
+// checks take the queued outcomes (per check, numbered from 1 in the order
+// of StateInfo.Outcomes), and returns it with the count of the side effects
+// the fake performed.
 type FakeProgram[F any] func(outcomes map[string][]uint8) (p mrtr.Program[F], effects func() int)
 
 // A Walker plays walks of one program on new fakes, with the arguments and
@@ -61,24 +62,29 @@ func (w *Walker[F]) descriptor() *mrtr.Descriptor {
 // of the walk.
 func (w *Walker[F]) RejectAt(t *testing.T, walk string) {
 	t.Helper()
-	d := w.descriptor()
-	at := lastState(walk)
-	t.Run("at "+at+": answers to other states", func(t *testing.T) {
-		pl := w.plan(t, d, walk)
-		s := stateNamed(d, at)
-		others := mcp.InputResponseMap{}
-		for i := range d.States {
-			o := &d.States[i]
-			if o.Name != at && interactive(o) {
-				maps.Copy(others, w.answers(t, o, ""))
-			}
-		}
-		if len(others) == 0 {
-			others["unrelated_key"] = Accept(map[string]any{"unrelated": true})
-		}
-		pl.rounds = append(pl.rounds, ScriptRound{Send: others, Path: s.Name, Asks: askKeys(s)})
-		w.play(t, pl)
+	t.Run("at "+lastState(walk)+": answers to other states", func(t *testing.T) {
+		w.play(t, w.rejectPlan(t, w.descriptor(), walk))
 	})
+}
+
+func (w *Walker[F]) rejectPlan(t *testing.T, d *mrtr.Descriptor, walk string) plan {
+	t.Helper()
+	pl := w.plan(t, d, walk)
+	s := stateNamed(d, lastState(walk))
+	if !interactive(s) {
+		t.Fatalf("walk %q ends at %s, which asks nothing", walk, s.Name)
+	}
+	others := mcp.InputResponseMap{}
+	for i := range d.States {
+		if o := &d.States[i]; o.Name != s.Name && interactive(o) {
+			maps.Copy(others, w.answers(t, o, ""))
+		}
+	}
+	if len(others) == 0 {
+		others["unrelated_key"] = Accept(map[string]any{"unrelated": true})
+	}
+	pl.rounds = append(pl.rounds, ScriptRound{Send: others, Path: s.Name, Asks: askKeys(s)})
+	return pl
 }
 
 // ConfirmEarly plays walk, which ends at a confirmation gate, sending the
@@ -86,23 +92,26 @@ func (w *Walker[F]) RejectAt(t *testing.T, walk string) {
 // confirmation the user has not been shown may not be taken.
 func (w *Walker[F]) ConfirmEarly(t *testing.T, walk string) {
 	t.Helper()
-	d := w.descriptor()
-	at := lastState(walk)
-	t.Run("at "+at+": confirmation before the gate was shown", func(t *testing.T) {
-		pl := w.plan(t, d, walk)
-		s := stateNamed(d, at)
-		if s.Kind != mrtr.StateConfirm {
-			t.Fatalf("walk %q ends at %s, which is not a confirmation gate", walk, at)
-		}
-		last := &pl.rounds[len(pl.rounds)-1]
-		send := maps.Clone(last.Send)
-		if send == nil {
-			send = mcp.InputResponseMap{}
-		}
-		maps.Copy(send, w.answers(t, s, ""))
-		last.Send = send
-		w.play(t, pl)
+	t.Run("at "+lastState(walk)+": confirmation before the gate was shown", func(t *testing.T) {
+		w.play(t, w.confirmEarlyPlan(t, w.descriptor(), walk))
 	})
+}
+
+func (w *Walker[F]) confirmEarlyPlan(t *testing.T, d *mrtr.Descriptor, walk string) plan {
+	t.Helper()
+	pl := w.plan(t, d, walk)
+	s := stateNamed(d, lastState(walk))
+	if s.Kind != mrtr.StateConfirm {
+		t.Fatalf("walk %q ends at %s, which is not a confirmation gate", walk, s.Name)
+	}
+	last := &pl.rounds[len(pl.rounds)-1]
+	send := maps.Clone(last.Send)
+	if send == nil {
+		send = mcp.InputResponseMap{}
+	}
+	maps.Copy(send, w.answers(t, s, ""))
+	last.Send = send
+	return pl
 }
 
 // A plan is a walk turned into a script.
@@ -124,8 +133,8 @@ func (w *Walker[F]) plan(t *testing.T, d *mrtr.Descriptor, walk string) plan {
 	for i, h := range hops {
 		if rest, ok := strings.CutPrefix(h, "("); ok && i > 0 {
 			label, name, ok := strings.Cut(rest, ")")
-			if !ok {
-				t.Fatalf("walk %q: %q has no closing parenthesis", walk, h)
+			if !ok || label == "" {
+				t.Fatalf("walk %q: %q is not (label)state", walk, h)
 			}
 			labels[i], names[i] = label, name
 			continue
@@ -172,6 +181,10 @@ func (w *Walker[F]) plan(t *testing.T, d *mrtr.Descriptor, walk string) plan {
 		}
 		if s.Kind == mrtr.StateCheck && len(s.Outcomes) > 0 {
 			pl.outcomes[s.Check] = append(pl.outcomes[s.Check], uint8(slices.Index(s.Outcomes, on)+1))
+		}
+		if s.Kind == mrtr.StateAsk && (on == "decline" || on == "cancel") &&
+			!slices.ContainsFunc(s.Requests, func(q mrtr.RequestInfo) bool { return q.Kind == mrtr.Elicit }) {
+			t.Fatalf("walk %q: %s asks no form, so it cannot be left with %s", walk, s.Name, on)
 		}
 		if interactive(s) {
 			cur.Asks = askKeys(s)
@@ -248,7 +261,8 @@ func edgeLabel(s *mrtr.StateInfo, label string) string {
 
 func hasTransition(d *mrtr.Descriptor, from, to, on string) bool {
 	return slices.ContainsFunc(d.Transitions, func(tr mrtr.Transition) bool {
-		return d.State(tr.From).Name == from && d.State(tr.To).Name == to && tr.On == on
+		f, t := d.State(tr.From), d.State(tr.To)
+		return f != nil && t != nil && f.Name == from && t.Name == to && tr.On == on
 	})
 }
 

@@ -51,6 +51,9 @@ func TestWalkerFailures(t *testing.T) {
 		{"transition", "the state table has no transition inspect -(outcome:open)-> confirm"},
 		{"effects", `walk "inspect>(open)askMemo>confirm>recheck>send>done" performed 0 side effects, want 1`},
 		{"gate", "ends at askMemo, which is not a confirmation gate"},
+		{"label", `"()askMemo" is not (label)state`},
+		{"asks nothing", "ends at frozen, which asks nothing"},
+		{"start", "does not start at the initial state inspect"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			cmd := exec.Command(os.Args[0], "-test.run", "^TestWalkerFailureRun$", "-test.v", "-test.timeout", "2m")
@@ -78,5 +81,11 @@ func TestWalkerFailureRun(t *testing.T) {
 		transferWalker(false, true).Walk(t, "inspect>(open)askMemo>confirm>recheck>send>done")
 	case "gate":
 		transferWalker(false, false).ConfirmEarly(t, "inspect>(open)askMemo")
+	case "label":
+		transferWalker(false, false).Walk(t, "inspect>()askMemo")
+	case "asks nothing":
+		transferWalker(true, false).RejectAt(t, "inspect>(frozen)frozen")
+	case "start":
+		transferWalker(false, false).Walk(t, "askMemo")
 	}
 }
