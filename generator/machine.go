@@ -352,10 +352,14 @@ func businessKey(s *spec.State) bool {
 		})
 }
 
+// finalOutcome is the runtime's constant for how a terminal state ends.
+func finalOutcome(o spec.Outcome) *jen.Statement {
+	return jen.Qual(pkgMRTR, map[spec.Outcome]string{spec.OutcomeSuccess: "OutcomeSuccess", spec.OutcomeCancelled: "OutcomeCancelled", spec.OutcomeFailed: "OutcomeFailed"}[o])
+}
+
 func (w *workflow) terminalCase(c *jen.Group, s *spec.State) {
-	outcome := map[spec.Outcome]string{spec.OutcomeSuccess: "OutcomeSuccess", spec.OutcomeCancelled: "OutcomeCancelled", spec.OutcomeFailed: "OutcomeFailed"}[s.Outcome]
 	// One line for the final of a tool; a prompt's messages have a line each.
-	final := []pair{{jen.Id("Outcome"), jen.Qual(pkgMRTR, outcome)}}
+	final := []pair{{jen.Id("Outcome"), finalOutcome(s.Outcome)}}
 	switch {
 	case w.t.Kind == spec.KindPrompt && len(s.Messages) > 0:
 		var msgs []jen.Code
@@ -366,7 +370,7 @@ func (w *workflow) terminalCase(c *jen.Group, s *spec.State) {
 			))
 		}
 		c.Return(jen.Id("r").Dot("Finish").Call(jen.Qual(pkgMRTR, "Final").Values(jen.Dict{
-			jen.Id("Outcome"):  jen.Qual(pkgMRTR, outcome),
+			jen.Id("Outcome"):  finalOutcome(s.Outcome),
 			jen.Id("Messages"): jen.Index().Qual(pkgMRTR, "PromptMessage").Add(rows(msgs...)),
 		})))
 		return

@@ -129,7 +129,7 @@ func (w *workflow) descriptor(jf *jen.File) {
 			}
 		}
 		if s.Kind == spec.StateTerminal {
-			row = append(row, pair{jen.Id("End"), jen.Qual(pkgMRTR, outcomeConst(s.Outcome))})
+			row = append(row, pair{jen.Id("End"), finalOutcome(s.Outcome)})
 		}
 		if s.Kind == spec.StateEffect && !isDefaultKey(s.Idempotency) {
 			row = append(row, pair{jen.Id("OperationID"), jen.Lit(s.Idempotency.Key.Raw)})
@@ -139,7 +139,8 @@ func (w *workflow) descriptor(jf *jen.File) {
 		}
 		states = append(states, oneLine(row...))
 	}
-	d[jen.Id("States")] = jen.Id(n.lower() + "StateTable")
+	stateTable, transitionTable := n.lower()+"StateTable", n.lower()+"TransitionTable"
+	d[jen.Id("States")] = jen.Id(stateTable)
 	var transitions []jen.Code
 	for _, s := range t.States {
 		for _, e := range s.Edges() {
@@ -150,17 +151,17 @@ func (w *workflow) descriptor(jf *jen.File) {
 			))
 		}
 	}
-	d[jen.Id("Transitions")] = jen.Id(n.lower() + "TransitionTable")
+	d[jen.Id("Transitions")] = jen.Id(transitionTable)
 	jf.Commentf("%s describes %s to the engine: the state table, the transitions, and", n.descriptor(), t.Name)
 	jf.Comment("how its continuation is kept.")
 	jf.Var().Id(n.descriptor()).Op("=").Qual(pkgMRTR, "Descriptor").Values(d)
 	jf.Line()
-	jf.Commentf("%sStateTable describes each state, in the order of their numbers.", n.lower())
-	jf.Var().Id(n.lower()+"StateTable").Op("=").Index().Qual(pkgMRTR, "StateInfo").Add(rows(states...))
+	jf.Commentf("%s describes each state, in the order of their numbers.", stateTable)
+	jf.Var().Id(stateTable).Op("=").Index().Qual(pkgMRTR, "StateInfo").Add(rows(states...))
 	jf.Line()
-	jf.Commentf("%sTransitionTable lists every transition of the spec: a state may only go", n.lower())
+	jf.Commentf("%s lists every transition of the spec: a state may only go", transitionTable)
 	jf.Comment("where a row says.")
-	jf.Var().Id(n.lower()+"TransitionTable").Op("=").Index().Qual(pkgMRTR, "Transition").Add(rows(transitions...))
+	jf.Var().Id(transitionTable).Op("=").Index().Qual(pkgMRTR, "Transition").Add(rows(transitions...))
 	jf.Line()
 }
 

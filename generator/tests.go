@@ -282,15 +282,11 @@ func (w *workflow) fakeProgram(jf *jen.File) {
 	jf.Line()
 }
 
-func outcomeConst(o spec.Outcome) string {
-	return map[spec.Outcome]string{spec.OutcomeSuccess: "OutcomeSuccess", spec.OutcomeCancelled: "OutcomeCancelled", spec.OutcomeFailed: "OutcomeFailed"}[o]
-}
-
 // answersName names the test file's valid answers, by request key.
 func (w *workflow) answersName() string { return "answers" + w.n.base }
 
-// answers emits the valid answer to every input request of the tool,
-// which the fixtures and the scripts share.
+// answers emits the valid answer to every input request of the tool: the
+// fixtures' Answers, which the matrix and the walks send.
 func (w *workflow) answers(jf *jen.File) error {
 	answers := map[string]jen.Code{}
 	for _, s := range w.t.States {
@@ -450,7 +446,7 @@ func (w *workflow) fixtures() (jen.Code, error) {
 	}
 	d := jen.Dict{
 		jen.Id("Args"):         w.argsLiteral(0),
-		jen.Id("WantOutcome"):  jen.Qual(pkgMRTR, outcomeConst(want)),
+		jen.Id("WantOutcome"):  finalOutcome(want),
 		jen.Id("Other"):        jen.Lit("bob"),
 		jen.Id("Unauthorized"): jen.Lit("mallory"),
 	}

@@ -77,14 +77,7 @@ func (w *workflow) continuationCheck(jf *jen.File) {
 				value := jen.Id("f").Dot("Continuation").Dot(field(c.Name))
 				if c.Type == spec.TypeArray {
 					g.If(jen.Id("list").Op(":=").Add(value), jen.Len(jen.Id("list")).Op(">").Lit(0)).BlockFunc(func(b *jen.Group) {
-						if c.MinItems != nil {
-							b.If(jen.Len(jen.Id("list")).Op("<").Lit(*c.MinItems)).Block(
-								jen.Id("problems").Dot("Addf").Call(jen.Lit(fmt.Sprintf("%s: at least %d items", c.Name, *c.MinItems))))
-						}
-						if c.MaxItems != nil {
-							b.If(jen.Len(jen.Id("list")).Op(">").Lit(*c.MaxItems)).Block(
-								jen.Id("problems").Dot("Addf").Call(jen.Lit(fmt.Sprintf("%s: at most %d items", c.Name, *c.MaxItems))))
-						}
+						countChecks(b, c, "%s: at least %d items", "%s: at most %d items")
 						if c.Items != nil && hasConstraints(c.Items) {
 							b.For(jen.List(jen.Id("_"), jen.Id("v")).Op(":=").Range().Id("list")).BlockFunc(func(l *jen.Group) {
 								w.checks(l, c.Items, scope, c.Name+"[]")
@@ -103,6 +96,19 @@ func (w *workflow) continuationCheck(jf *jen.File) {
 			g.Return(jen.Id("problems"))
 		})
 	jf.Line()
+}
+
+// countChecks appends the bounds of array field f on the length of the
+// variable list; least and most word the problems (field name, bound).
+func countChecks(g *jen.Group, f *spec.Field, least, most string) {
+	if f.MinItems != nil {
+		g.If(jen.Len(jen.Id("list")).Op("<").Lit(*f.MinItems)).Block(
+			jen.Id("problems").Dot("Addf").Call(jen.Lit(fmt.Sprintf(least, f.Name, *f.MinItems))))
+	}
+	if f.MaxItems != nil {
+		g.If(jen.Len(jen.Id("list")).Op(">").Lit(*f.MaxItems)).Block(
+			jen.Id("problems").Dot("Addf").Call(jen.Lit(fmt.Sprintf(most, f.Name, *f.MaxItems))))
+	}
 }
 
 // hasConstraints reports whether checks would emit anything for f (for an
@@ -188,14 +194,7 @@ func (w *workflow) readArray(g *jen.Group, src string, f *spec.Field, dst *jen.S
 	as, want := itemGetter(item.Type)
 	g.Switch(jen.List(jen.Id("list"), jen.Id("st")).Op(":=").Qual(pkgMRTR, "FormList").Call(jen.Id(src), jen.Lit(f.Name)), jen.Id("st")).BlockFunc(func(sw *jen.Group) {
 		sw.Case(jen.Qual(pkgMRTR, "Present")).BlockFunc(func(c *jen.Group) {
-			if f.MinItems != nil {
-				c.If(jen.Len(jen.Id("list")).Op("<").Lit(*f.MinItems)).Block(
-					jen.Id("problems").Dot("Addf").Call(jen.Lit(fmt.Sprintf("%s: choose at least %d", f.Name, *f.MinItems))))
-			}
-			if f.MaxItems != nil {
-				c.If(jen.Len(jen.Id("list")).Op(">").Lit(*f.MaxItems)).Block(
-					jen.Id("problems").Dot("Addf").Call(jen.Lit(fmt.Sprintf("%s: choose at most %d", f.Name, *f.MaxItems))))
-			}
+			countChecks(c, f, "%s: choose at least %d", "%s: choose at most %d")
 			c.For(jen.List(jen.Id("i"), jen.Id("it")).Op(":=").Range().Id("list")).BlockFunc(func(l *jen.Group) {
 				l.List(jen.Id("v"), jen.Id("ok")).Op(":=").Qual(pkgMRTR, as).Call(jen.Id("it"))
 				l.If(jen.Id("ok").Op("!=").Qual(pkgMRTR, "Present")).Block(

@@ -69,8 +69,7 @@ func (w *Walker[F]) RejectAt(t *testing.T, walk string) {
 
 func (w *Walker[F]) rejectPlan(t *testing.T, d *mrtr.Descriptor, walk string) plan {
 	t.Helper()
-	pl := w.plan(t, d, walk)
-	s := stateNamed(d, lastState(walk))
+	pl, s := w.planTo(t, d, walk)
 	if !interactive(s) {
 		t.Fatalf("walk %q ends at %s, which asks nothing", walk, s.Name)
 	}
@@ -99,8 +98,7 @@ func (w *Walker[F]) ConfirmEarly(t *testing.T, walk string) {
 
 func (w *Walker[F]) confirmEarlyPlan(t *testing.T, d *mrtr.Descriptor, walk string) plan {
 	t.Helper()
-	pl := w.plan(t, d, walk)
-	s := stateNamed(d, lastState(walk))
+	pl, s := w.planTo(t, d, walk)
 	if s.Kind != mrtr.StateConfirm {
 		t.Fatalf("walk %q ends at %s, which is not a confirmation gate", walk, s.Name)
 	}
@@ -121,6 +119,12 @@ type plan struct {
 	rounds   []ScriptRound
 	want     mrtr.Outcome
 	effects  int
+}
+
+// planTo is plan, and the state the walk ends at.
+func (w *Walker[F]) planTo(t *testing.T, d *mrtr.Descriptor, walk string) (plan, *mrtr.StateInfo) {
+	t.Helper()
+	return w.plan(t, d, walk), stateNamed(d, lastState(walk))
 }
 
 // plan turns a walk into its rounds. A walk that ends at a state that
