@@ -87,6 +87,7 @@ func (m *Memory) Claim(ctx context.Context, req ClaimRequest) (ClaimResult, erro
 		// lapsed lease of the same operation (takeover), or the same owner
 		// claiming again (lease renewed)
 	}
+	takeover := ok && op.owner != req.Owner
 	lease := now.Add(req.Lease)
 	m.ops[req.Key] = &memOp{
 		fingerprint:  clone(req.Fingerprint),
@@ -94,7 +95,7 @@ func (m *Memory) Claim(ctx context.Context, req ClaimRequest) (ClaimResult, erro
 		leaseExpires: lease,
 		expiresAt:    lease.Add(m.opts.AbandonAfter),
 	}
-	return ClaimResult{Status: Acquired}, nil
+	return ClaimResult{Status: Acquired, Takeover: takeover}, nil
 }
 
 // Complete implements [Store.Complete].

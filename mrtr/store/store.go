@@ -81,6 +81,12 @@ type ClaimResult struct {
 	Result []byte
 	// LeaseExpires is when the live lease ends when Status is InFlight.
 	LeaseExpires time.Time
+	// Takeover is set with Acquired when the caller took over a pending
+	// claim of another owner whose lease had lapsed: an earlier attempt
+	// started the operation and never recorded an outcome (its process
+	// died, or lost the store), so the effect may already have happened.
+	// A fresh claim, or the same owner renewing its own, is not a takeover.
+	Takeover bool
 }
 
 // StateRecord is continuation data kept server-side and referenced from a

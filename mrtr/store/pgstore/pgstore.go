@@ -104,16 +104,17 @@ func newQueries(p string) queries {
 	VALUES ($1, $2, $3, false, $5, $6, NULL)
 	ON CONFLICT (op_key) DO UPDATE
 		SET fingerprint = excluded.fingerprint, owner = excluded.owner, done = false,
-			lease_expires = excluded.lease_expires, expires_at = excluded.expires_at, result = NULL
+			lease_expires = excluded.lease_expires, expires_at = excluded.expires_at, result = NULL,
+			taken_over = o.expires_at > $4 AND o.owner <> excluded.owner
 		WHERE o.expires_at <= $4
 			OR (NOT o.done AND o.fingerprint = excluded.fingerprint
 				AND (o.lease_expires <= $4 OR o.owner = excluded.owner))
-	RETURNING true AS acquired
+	RETURNING o.taken_over
 )
-SELECT true, false, false, false, NULL::timestamptz, NULL::timestamptz, NULL::bytea FROM claimed
+SELECT true, false, false, false, NULL::timestamptz, NULL::timestamptz, NULL::bytea, taken_over FROM claimed
 UNION ALL
 SELECT false, o.done, o.fingerprint = $2, o.owner = $3, o.lease_expires, o.expires_at,
-	CASE WHEN o.done AND o.fingerprint = $2 THEN o.result END
+	CASE WHEN o.done AND o.fingerprint = $2 THEN o.result END, false
 FROM ` + ops + ` o
 WHERE o.op_key = $1 AND NOT EXISTS (SELECT 1 FROM claimed)`,
 		complete: `UPDATE ` + ops + ` SET done = true, result = $3, lease_expires = NULL, expires_at = $5
@@ -142,6 +143,8 @@ CREATE TABLE IF NOT EXISTS ` + ops + ` (
 	expires_at    timestamptz NOT NULL,
 	result        bytea
 );
+-- taken_over: the last Claim took over another owner's lapsed claim.
+ALTER TABLE ` + ops + ` ADD COLUMN IF NOT EXISTS taken_over boolean NOT NULL DEFAULT false;
 CREATE INDEX IF NOT EXISTS ` + ops + `_expires_at ON ` + ops + ` (expires_at);
 CREATE TABLE IF NOT EXISTS ` + states + ` (
 	ref        text        PRIMARY KEY,
@@ -249,20 +252,20 @@ func (s *Store) Claim(ctx context.Context, req store.ClaimRequest) (store.ClaimR
 		now := s.opts.Now()
 		lease := now.Add(req.Lease)
 		var (
-			acquired, done, sameFP, sameOwner bool
-			leaseExpires, expiresAt           *time.Time
-			result                            []byte
+			acquired, done, sameFP, sameOwner, takeover bool
+			leaseExpires, expiresAt                     *time.Time
+			result                                      []byte
 		)
 		err := s.pool.QueryRow(ctx, s.q.claim, req.Key, req.Fingerprint, req.Owner, now, lease,
 			lease.Add(s.opts.AbandonAfter)).
-			Scan(&acquired, &done, &sameFP, &sameOwner, &leaseExpires, &expiresAt, &result)
+			Scan(&acquired, &done, &sameFP, &sameOwner, &leaseExpires, &expiresAt, &result, &takeover)
 		switch {
 		case errors.Is(err, pgx.ErrNoRows):
 			continue // a concurrent insert our snapshot does not show yet
 		case err != nil:
 			return store.ClaimResult{}, wrap("claim", err)
 		case acquired:
-			return store.ClaimResult{Status: store.Acquired}, nil
+			return store.ClaimResult{Status: store.Acquired, Takeover: takeover}, nil
 		case expiresAt == nil || !now.Before(*expiresAt):
 			continue // stale snapshot of a row that is dead by now
 		case !sameFP:

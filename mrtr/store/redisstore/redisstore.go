@@ -83,12 +83,14 @@ type Store struct {
 var _ store.Store = (*Store)(nil)
 
 // Claim: KEYS op key, exp zset; ARGV fp, owner, now, lease until, exp, px.
-// Returns {1} acquired, {2, result} replayed, {3, lease} in flight,
+// Returns {1, takeover} acquired (takeover 1 when a lapsed claim of another
+// owner was taken over), {2, result} replayed, {3, lease} in flight,
 // {4} mismatch.
 var claimScript = redis.NewScript(`
 local k = KEYS[1]
 local now = tonumber(ARGV[3])
 local r = redis.call('HMGET', k, 'fp', 'own', 'st', 'lease', 'exp')
+local takeover = 0
 if r[5] and tonumber(r[5]) > now then
 	if r[1] ~= ARGV[1] then
 		return {4}
@@ -99,12 +101,15 @@ if r[5] and tonumber(r[5]) > now then
 	if tonumber(r[4]) > now and r[2] ~= ARGV[2] then
 		return {3, r[4]}
 	end
+	if r[2] ~= ARGV[2] then
+		takeover = 1
+	end
 end
 redis.call('DEL', k)
 redis.call('HSET', k, 'fp', ARGV[1], 'own', ARGV[2], 'st', 'p', 'lease', ARGV[4], 'exp', ARGV[5])
 redis.call('PEXPIRE', k, ARGV[6])
 redis.call('ZADD', KEYS[2], ARGV[5], k)
-return {1}
+return {1, takeover}
 `)
 
 // Complete: KEYS op key, exp zset; ARGV owner, now, exp, px, result.
@@ -203,6 +208,10 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("redisstore: %w", err)
 	}
+	// Deadlines of the caller's context bound every command (the engine
+	// gives each store call one): without this, go-redis bounds a command
+	// on a dead link only by its read and write timeouts.
+	ropts.ContextTimeoutEnabled = true
 	rdb := redis.NewClient(ropts)
 	s, err := New(ctx, rdb, opts)
 	if err != nil {
@@ -280,7 +289,7 @@ func (s *Store) Claim(ctx context.Context, req store.ClaimRequest) (store.ClaimR
 	}
 	switch v[0] {
 	case int64(1):
-		return store.ClaimResult{Status: store.Acquired}, nil
+		return store.ClaimResult{Status: store.Acquired, Takeover: len(v) > 1 && v[1] == int64(1)}, nil
 	case int64(2):
 		res, _ := v[1].(string)
 		return store.ClaimResult{Status: store.Replayed, Result: append([]byte{}, res...)}, nil

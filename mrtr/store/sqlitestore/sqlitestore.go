@@ -311,6 +311,7 @@ func (s *Store) Claim(ctx context.Context, req store.ClaimRequest) (store.ClaimR
 	default:
 		// lapsed lease of the same operation (takeover) or same owner again
 	}
+	takeover := err == nil && expiresAt > now && owner != req.Owner
 	lease := now + int64(req.Lease)
 	if _, err := tx.StmtContext(ctx, s.st.claimUpsert).ExecContext(ctx, req.Key, req.Fingerprint, req.Owner,
 		lease, lease+int64(s.opts.AbandonAfter)); err != nil {
@@ -319,7 +320,7 @@ func (s *Store) Claim(ctx context.Context, req store.ClaimRequest) (store.ClaimR
 	if err := tx.Commit(); err != nil {
 		return store.ClaimResult{}, wrap("claim", err)
 	}
-	return store.ClaimResult{Status: store.Acquired}, nil
+	return store.ClaimResult{Status: store.Acquired, Takeover: takeover}, nil
 }
 
 // Complete implements store.Store.

@@ -53,6 +53,7 @@ var cases = []struct {
 	{"InFlightWhileLeaseLive", testInFlightWhileLeaseLive},
 	{"SameOwnerReclaimRenewsLease", testSameOwnerReclaim},
 	{"TakeoverAfterLeaseLapses", testTakeover},
+	{"TakeoverFlag", testTakeoverFlag},
 	{"CompleteByNonOwnerLeaseLost", testCompleteNonOwner},
 	{"CompleteAfterTakeoverLeaseLost", testCompleteAfterTakeover},
 	{"CompleteAfterLapseWithoutTakeover", testCompleteAfterLapse},
@@ -291,6 +292,37 @@ func testTakeover(e *env) {
 	e.wantClaim("op", "fp", "c", store.InFlight)
 	e.complete("op", "b", []byte("by b"), retain)
 	e.wantReplay("op", "fp", "c", []byte("by b"))
+}
+
+// testTakeoverFlag: only taking over another owner's lapsed claim is a
+// takeover (the effect may have happened); fresh claims, renewals by the
+// owner, claims after a Release and after the retention or abandonment
+// are not.
+func testTakeoverFlag(e *env) {
+	takeover := func(key, fp, owner string, want bool) {
+		e.Helper()
+		if r := e.wantClaim(key, fp, owner, store.Acquired); r.Takeover != want {
+			e.Fatalf("Claim(%s, owner %s).Takeover = %v, want %v", key, owner, r.Takeover, want)
+		}
+	}
+	takeover("op", "fp", "a", false) // fresh
+	takeover("op", "fp", "a", false) // renewed by its owner
+	e.clock.Advance(lease)
+	takeover("op", "fp", "a", false) // its own lapsed claim, renewed
+	e.clock.Advance(lease)
+	takeover("op", "fp", "b", true) // a's lapsed claim
+	takeover("op", "fp", "b", false) // b renews
+	e.clock.Advance(lease)
+	takeover("op", "fp", "c", true)
+	e.release("op", "c")
+	takeover("op", "fp", "d", false) // released: nothing was in progress
+
+	takeover("op2", "fp1", "a", false)
+	e.clock.Advance(lease + store.DefaultAbandonAfter)
+	takeover("op2", "fp1", "b", false) // abandoned counts as absent
+	e.complete("op2", "b", []byte("done"), retain)
+	e.clock.Advance(retain)
+	takeover("op2", "fp1", "c", false) // past its retention
 }
 
 func testCompleteNonOwner(e *env) {
