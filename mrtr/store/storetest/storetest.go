@@ -310,7 +310,7 @@ func testTakeoverFlag(e *env) {
 	e.clock.Advance(lease)
 	takeover("op", "fp", "a", false) // its own lapsed claim, renewed
 	e.clock.Advance(lease)
-	takeover("op", "fp", "b", true) // a's lapsed claim
+	takeover("op", "fp", "b", true)  // a's lapsed claim
 	takeover("op", "fp", "b", false) // b renews
 	e.clock.Advance(lease)
 	takeover("op", "fp", "c", true)
