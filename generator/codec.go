@@ -54,9 +54,16 @@ func (w *workflow) codec(jf *jen.File) {
 	})
 	jf.Line()
 
-	jf.Comment("LoadContinuation reads what AppendContinuation wrote, all of it and nothing more.")
+	jf.Comment("LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,")
+	jf.Comment("in place of what the flow carried (an effect's replay restores the continuation it left).")
 	jf.Func().Params(recv.Clone()).Id("LoadContinuation").Params(jen.Id("f").Op("*").Id(n.flow()), jen.Id("data").Index().Byte()).Error().BlockFunc(func(g *jen.Group) {
 		g.Id("r").Op(":=").Qual(pkgBinenc, "NewReader").Call(jen.Id("data"))
+		if len(t.Continuation.Fields) > 0 {
+			g.Id("f").Dot("Continuation").Op("=").Id(n.continuation()).Values()
+		}
+		for _, q := range w.requests() {
+			g.Id("f").Dot(field(q.Key)).Op("=").Nil()
+		}
 		for _, c := range t.Continuation.Fields {
 			w.decodeField(g, c, jen.Id("f").Dot("Continuation").Dot(field(c.Name)), false)
 		}

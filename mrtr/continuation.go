@@ -14,22 +14,39 @@ import (
 )
 
 // envelope is what a requestState seals: which workflow, where it stands,
-// and its data (inline, or a reference to the store).
+// which of the state's requests were sent, and its data (inline, or a
+// reference to the store).
 //
-//	version(1) | schema hash(8) | workflow id(16) | state(uvarint) | round(uvarint) | mode(1) | inline data or 16-byte reference
+//	version(1) | schema hash(8) | workflow id(16) | state(uvarint) | round(uvarint) | sent(uvarint, v2) | mode(1) | inline data or reference
+//
+// sent is a bit mask over the state's requests (StateInfo.Requests, bit i
+// for request i): an answer counts only for a request this server sent,
+// and an optional request left out (the client could not answer it) takes
+// no answer either. Version 1 tokens (earlier builds) carry no mask: every
+// request of their state counts as sent, as those builds assumed.
 type envelope struct {
 	workflow [16]byte
 	state    uint16
 	round    int
+	sent     uint64
 	data     []byte // inline continuation (mode sealed)
 	ref      string // store reference (mode reference)
 }
 
 const (
-	envelopeVersion = 1
+	envelopeV1      = 1
+	envelopeVersion = 2
 	modeInline      = 0
 	modeReference   = 1
 )
+
+// allSent is the mask of every request of a state with n requests.
+func allSent(n int) uint64 {
+	if n >= 64 {
+		return ^uint64(0)
+	}
+	return 1<<n - 1
+}
 
 func (env *envelope) workflowID() string { return hex.EncodeToString(env.workflow[:]) }
 
@@ -46,6 +63,7 @@ func (env *envelope) marshal(schemaHash uint64) []byte {
 	b = append(b, env.workflow[:]...)
 	b = binenc.AppendUvarint(b, uint64(env.state))
 	b = binenc.AppendUvarint(b, uint64(env.round))
+	b = binenc.AppendUvarint(b, env.sent)
 	if env.ref != "" {
 		b = append(b, modeReference)
 		return binenc.AppendString(b, env.ref)
@@ -59,7 +77,7 @@ func (env *envelope) marshal(schemaHash uint64) []byte {
 var errSchema = errors.New("continuation was issued for another version of the workflow")
 
 func unmarshalEnvelope(b []byte, d *Descriptor) (*envelope, error) {
-	if len(b) < 1+8+16+3 || b[0] != envelopeVersion {
+	if len(b) < 1+8+16+3 || (b[0] != envelopeVersion && b[0] != envelopeV1) {
 		return nil, errors.New("malformed envelope")
 	}
 	if binary.BigEndian.Uint64(b[1:9]) != d.SchemaHash {
@@ -73,6 +91,12 @@ func unmarshalEnvelope(b []byte, d *Descriptor) (*envelope, error) {
 		return nil, errors.New("malformed envelope header")
 	}
 	env.state, env.round = uint16(state), int(round)
+	requests := len(d.States[state-1].Requests)
+	if b[0] == envelopeV1 {
+		env.sent = allSent(requests)
+	} else if env.sent = r.Uvarint(); r.Err() != nil || env.sent&^allSent(requests) != 0 {
+		return nil, errors.New("malformed envelope: sent requests")
+	}
 	rest := r.Rest()
 	if len(rest) == 0 {
 		return nil, errors.New("malformed envelope mode")
@@ -113,13 +137,14 @@ func (e *Engine) sealState(ctx context.Context, d *Descriptor, b seal.Binding, e
 		if err := e.cfg.Store.PutState(ctx, rec, d.TTL+e.cfg.Codec.Skew()); err != nil {
 			return "", fmt.Errorf("storing continuation: %w", err)
 		}
-		env = &envelope{workflow: env.workflow, state: env.state, round: env.round, ref: ref}
+		env = &envelope{workflow: env.workflow, state: env.state, round: env.round, sent: env.sent, ref: ref}
 	}
 	return e.cfg.Codec.Seal(b, d.TTL, env.marshal(d.SchemaHash))
 }
 
 // openState opens a requestState. Every failure is a *stateError carrying
-// the precise reason for logs; clients see one opaque message.
+// the precise reason for logs; clients see one opaque message. An expired
+// but authentic token returns its envelope with the error.
 func (e *Engine) openState(ctx context.Context, d *Descriptor, b seal.Binding, token, principalHash string) (*envelope, error) {
 	plain, err := e.cfg.Codec.Open(b, token)
 	if err != nil {
@@ -128,7 +153,16 @@ func (e *Engine) openState(ctx context.Context, d *Descriptor, b seal.Binding, t
 		if errors.As(err, &se) {
 			reason = se.Reason.String()
 		}
-		return nil, &stateError{reason: reason, err: err}
+		serr := &stateError{reason: reason, err: err}
+		if se != nil && se.Reason == seal.Expired && plain != nil {
+			// Authentic but expired: the envelope may still find the
+			// round's record (a finished round replays for the record's
+			// retention); the caller refuses anything else.
+			if env, uerr := unmarshalEnvelope(plain, d); uerr == nil {
+				return env, serr
+			}
+		}
+		return nil, serr
 	}
 	env, err := unmarshalEnvelope(plain, d)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"log/slog"
+	"sync"
 	"time"
 
 	"go.opentelemetry.io/otel/metric"
@@ -55,6 +56,16 @@ type Config struct {
 	// MaxSteps bounds the states one round may run (a guard against loops
 	// of checks without input). Default 64.
 	MaxSteps int
+	// StoreTimeout bounds each call to the Store. A round whose store call
+	// times out ends with a retryable error result instead of hanging while
+	// the store is unreachable. Default 5s.
+	StoreTimeout time.Duration
+	// RecordFor is how long an instance keeps trying, in the background, to
+	// record the outcome of an effect (and the reply of its round) that
+	// returned while the store was unreachable. Until it succeeds, retries
+	// of that round wait on its claim instead of running the effect again.
+	// Default 15 minutes. See Engine.Drain for shutdowns.
+	RecordFor time.Duration
 }
 
 // Engine runs rounds of generated programs. It is safe for concurrent use
@@ -64,6 +75,11 @@ type Engine struct {
 	cfg Config
 	log *slog.Logger
 	tel *telemetry
+	// userStore is Config.Store as given; cfg.Store wraps it with
+	// StoreTimeout.
+	userStore store.Store
+	// recording counts background recordings (see recordLater).
+	recording sync.WaitGroup
 }
 
 // NewEngine checks cfg and returns an Engine.
@@ -80,7 +96,14 @@ func NewEngine(cfg Config) (*Engine, error) {
 	if cfg.MaxSteps <= 0 {
 		cfg.MaxSteps = 64
 	}
-	e := &Engine{cfg: cfg, log: cfg.Logger}
+	if cfg.StoreTimeout <= 0 {
+		cfg.StoreTimeout = 5 * time.Second
+	}
+	if cfg.RecordFor <= 0 {
+		cfg.RecordFor = 15 * time.Minute
+	}
+	e := &Engine{cfg: cfg, log: cfg.Logger, userStore: cfg.Store}
+	e.cfg.Store = bounded(cfg.Store, cfg.StoreTimeout)
 	if e.log == nil {
 		e.log = slog.Default()
 	}
@@ -93,7 +116,23 @@ func NewEngine(cfg Config) (*Engine, error) {
 }
 
 // Store returns the engine's store (may be nil).
-func (e *Engine) Store() store.Store { return e.cfg.Store }
+func (e *Engine) Store() store.Store { return e.userStore }
+
+// Drain waits until the outcomes this instance still has to record (effects
+// that returned while the store was unreachable) are recorded or given up,
+// or until ctx ends. Call it on shutdown after the server stopped taking
+// requests: an instance that exits before its recordings finish leaves those
+// operations to be taken over (and run again) by a retry.
+func (e *Engine) Drain(ctx context.Context) error {
+	done := make(chan struct{})
+	go func() { e.recording.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
 
 // principalHash is what records and tokens bind instead of the raw
 // identity: a salted (by audience) SHA-256.

@@ -230,7 +230,13 @@ func Handler(s *mcp.Server, opts *HandlerOptions) http.Handler {
 			o.Configure(&so)
 		}
 		so.Stateless = stateless
-		if !stateless {
+		if stateless {
+			// A client that goes away cancels its round: the engine stops
+			// before an effect starts (once one started, the round finishes
+			// and records it, detached). Without this, rounds of clients long
+			// gone would wait out a store outage and then run their effects.
+			so.PropagateRequestCancellation = true
+		} else {
 			so.SessionTimeout = o.SessionTimeout
 		}
 		return &so

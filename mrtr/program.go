@@ -128,6 +128,16 @@ func (d *Descriptor) Subject() string {
 	return seal.ToolSubject(d.Name)
 }
 
+// requestInfo finds the request with key (keys are unique in a program).
+func (d *Descriptor) requestInfo(key string) *RequestInfo {
+	for i := range d.States {
+		if j := d.States[i].request(key); j >= 0 {
+			return &d.States[i].Requests[j]
+		}
+	}
+	return nil
+}
+
 // allows reports whether the transition table has from → to.
 func (d *Descriptor) allows(from, to uint16) bool {
 	for _, t := range d.Transitions {
@@ -159,6 +169,16 @@ type StateInfo struct {
 	// the operation, and is refused instead of performing the effect again.
 	// (An id using the workflow id or continuation fields may differ.)
 	BusinessKey bool
+}
+
+// request returns the index of the request with key in s.Requests, or -1.
+func (s *StateInfo) request(key string) int {
+	for i, q := range s.Requests {
+		if q.Key == key {
+			return i
+		}
+	}
+	return -1
 }
 
 // RequestInfo describes one input request of an ask (or the single
@@ -226,6 +246,38 @@ type Call struct {
 	Instance string
 	// Logger carries the workflow id, tool and round.
 	Logger *slog.Logger
+	// Attempt is set while an effect method runs (nil in every other
+	// handler method): which operation it performs and whether an earlier
+	// attempt may already have performed it.
+	Attempt *Attempt
+}
+
+// OperationID names one side effect of one workflow (or, with a business
+// operation id, of every workflow sent the same values): the same on every
+// retry, on every instance, and in a takeover after a crash. Pass it as the
+// idempotency key of the downstream call (payment and messaging APIs accept
+// one) so that the rare second attempt of a crashed one is deduplicated
+// there too.
+type OperationID string
+
+// Attempt describes the run of an effect in progress.
+//
+// What the engine guarantees: an effect whose method returned (nil or a
+// Rejection) runs once per operation id; retries and duplicates of the
+// round, on any instance, replay its recorded outcome, also when the store
+// failed for a while right after it returned (the instance keeps trying to
+// record it for Config.RecordFor). An effect whose instance died while it
+// ran (or that returned while the store stayed unreachable for longer than
+// the lease, then lost the race to a retry) is run again by the next
+// attempt after the lease, with Takeover set: at least once, never silently.
+type Attempt struct {
+	// OperationID is the operation's stable id.
+	OperationID OperationID
+	// Takeover is set when an earlier attempt claimed this operation and
+	// never recorded an outcome (its instance died, or lost the store, while
+	// the effect ran): the effect may already have happened. Check the
+	// downstream system (by OperationID) before doing it again.
+	Takeover bool
 }
 
 // Request is one tools/call or prompts/get, as the engine sees it.

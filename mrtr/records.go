@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -12,8 +11,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
 	"github.com/mrtrgen/mrtrgen/mrtr/store"
 )
 
@@ -21,9 +20,11 @@ import (
 // round record (workflow id + round number) while it runs and stores its
 // reply in it: a retry of the round, on any instance, gets the same reply
 // without running anything again, and a duplicate that arrives while the
-// first is still running waits for it. Effects with a business operation
-// id ("charge-{invoiceId}") also hold an effect record, which stops a
-// second workflow from doing the same thing again.
+// first is still running waits for it. Every effect also holds an effect
+// record (effects.go): a retry that runs the round again (its reply was not
+// stored) replays the effect instead of repeating it, and an effect with a
+// business operation id ("charge-{invoiceId}") is not done again by a
+// second workflow either.
 
 func newOwner() string {
 	var b [12]byte
@@ -53,27 +54,45 @@ func (e *Engine) claim(ctx context.Context, req store.ClaimRequest) (store.Claim
 // hold keeps a claim's lease alive while its holder works: a round or an
 // effect slower than the lease must not be taken over by a retry while it
 // still runs. It renews the claim (same owner) every third of the lease
-// until stop is called, which must happen before Complete or Release.
+// until stop is called, which must happen before Complete or Release. A
+// renewal that fails (the store is briefly unreachable) is retried every
+// twentieth of the lease: giving up would let the lease lapse under a live
+// holder. Only losing the claim to another owner ends it early.
 func (e *Engine) hold(ctx context.Context, req store.ClaimRequest) (stop func()) {
 	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		tick := time.NewTicker(max(req.Lease/3, time.Millisecond))
-		defer tick.Stop()
+		every, retry := max(req.Lease/3, time.Millisecond), max(req.Lease/20, time.Millisecond)
+		t := time.NewTimer(every)
+		defer t.Stop()
+		failing := false
 		for {
 			select {
 			case <-ctx.Done():
 				return
-			case <-tick.C:
-				res, err := e.cfg.Store.Claim(ctx, req)
-				if ctx.Err() != nil {
-					return
+			case <-t.C:
+			}
+			res, err := e.cfg.Store.Claim(ctx, req)
+			if ctx.Err() != nil {
+				return
+			}
+			switch {
+			case err != nil:
+				if !failing {
+					e.log.Warn("mrtr: could not renew a claim's lease; retrying", "key", req.Key, "error", err)
 				}
-				if err != nil || res.Status != store.Acquired {
-					e.log.Warn("mrtr: could not renew a claim's lease", "key", req.Key, "status", res.Status, "error", err)
-					return
+				failing = true
+				t.Reset(retry)
+			case res.Status != store.Acquired:
+				e.log.Error("mrtr: a claim's lease was lost to another attempt while its holder still works", "key", req.Key, "status", res.Status)
+				return
+			default:
+				if failing {
+					e.log.Info("mrtr: renewed a claim's lease again", "key", req.Key)
 				}
+				failing = false
+				t.Reset(every)
 			}
 		}
 	}()
@@ -98,9 +117,20 @@ type roundRecord struct {
 // attempt of this round stored. The fingerprint covers everything the
 // client sent: arguments, answers and up-front inputs.
 func (e *Engine) claimRound(ctx context.Context, d *Descriptor, env *envelope, argsDigest [32]byte, req *Request, inputs map[string]json.RawMessage) (*roundRecord, *Reply, error) {
+	// Only answers to requests this round was sent count: a retry that adds
+	// or drops a key nobody asked for is the same round (such keys are
+	// ignored, as the MCP MRTR rules ask), and replays.
+	asked := mcp.InputResponseMap{}
+	if info := d.State(env.state); info != nil {
+		for i, q := range info.Requests {
+			if resp, ok := req.InputResponses[q.Key]; ok && i < 64 && env.sent&(1<<i) != 0 {
+				asked[q.Key] = resp
+			}
+		}
+	}
 	h := sha256.New()
 	h.Write(argsDigest[:])
-	for _, v := range []any{req.InputResponses, inputs} {
+	for _, v := range []any{asked, inputs} {
 		b, err := json.Marshal(v)
 		if err != nil {
 			return nil, nil, err
@@ -133,6 +163,17 @@ func (e *Engine) claimRound(ctx context.Context, d *Descriptor, env *envelope, a
 	return nil, nil, &jsonrpc.Error{Code: codeInvalidParams, Message: "this requestState was already used with other input; start the operation again"}
 }
 
+// abandon releases the record of a round that will not run (its token
+// expired and no earlier attempt recorded a reply).
+func (rr *roundRecord) abandon(ctx context.Context) {
+	rr.release()
+	cctx, cancel := detach(ctx)
+	defer cancel()
+	if err := rr.e.cfg.Store.Release(cctx, rr.key, rr.owner); err != nil {
+		rr.e.log.Warn("mrtr: releasing round record", "key", rr.key, "error", err)
+	}
+}
+
 // finish stores the round's reply, or releases the record when the round
 // failed so that a retry can run: protocol errors, cancellation, and
 // dependency failures (outcome error), which a retry may not meet again.
@@ -141,134 +182,71 @@ func (rr *roundRecord) finish(ctx context.Context, reply *Reply, err error) {
 		return
 	}
 	rr.release()
-	cctx, cancel := detach(ctx)
-	defer cancel()
-	s := rr.e.cfg.Store
 	if err != nil || reply == nil || (reply.Final != nil && reply.Final.Outcome == OutcomeError) {
-		if rerr := s.Release(cctx, rr.key, rr.owner); rerr != nil {
+		cctx, cancel := detach(ctx)
+		defer cancel()
+		if rerr := rr.e.cfg.Store.Release(cctx, rr.key, rr.owner); rerr != nil {
+			// The claim lapses after its lease; a retry waits until then.
 			rr.e.log.Warn("mrtr: releasing round record", "key", rr.key, "error", rerr)
 		}
 		return
 	}
 	data, merr := json.Marshal(reply)
-	if merr == nil {
-		merr = s.Complete(cctx, rr.key, rr.owner, data, rr.retain)
-	}
 	if merr != nil {
-		rr.e.log.Error("mrtr: storing round reply; a retry of this round will run again", "key", rr.key, "error", merr)
+		rr.e.log.Error("mrtr: encoding a round reply; a retry of this round will run it again", "key", rr.key, "error", merr)
+		return
 	}
+	rr.e.record(ctx, "round reply", rr.key, func(ctx context.Context) error {
+		return rr.e.cfg.Store.Complete(ctx, rr.key, rr.owner, data, rr.retain)
+	})
 }
 
-// Effect records: status byte, then the continuation after the effect (ok)
-// or the rejection message.
-const (
-	effectOK       = 1
-	effectRejected = 2
-)
+// record runs write, which completes a claim (and may store what the
+// record points to first). When the store cannot be reached it does not
+// give up: the claim stays pending under its owner (so retries wait on it,
+// or replay once it is recorded) and a background recording keeps trying
+// for Config.RecordFor. Only a claim lost to another owner is final: that
+// is logged as the error it is.
+func (e *Engine) record(ctx context.Context, what, key string, write func(context.Context) error) {
+	cctx, cancel := detach(ctx)
+	err := write(cctx)
+	cancel()
+	switch {
+	case err == nil:
+		return
+	case errors.Is(err, store.ErrLeaseLost):
+		e.log.Error("mrtr: "+what+" not recorded: another attempt took over its claim", "key", key, "error", err)
+		return
+	}
+	e.log.Warn("mrtr: "+what+" not recorded yet; retrying in the background", "key", key, "error", err)
+	e.recordLater(what, key, write)
+}
 
-// runEffect runs a side effect once it is decided: on a context the client
-// can no longer cancel (an effect cut off half-way is worse than one that
-// finishes), bounded by the lease, which is renewed meanwhile when there is
-// a claim. A panic releases the claim before it goes on up.
-func (e *Engine) runEffect(ctx context.Context, claim store.ClaimRequest, run func(context.Context) error) (err error) {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	ectx, cancel := context.WithTimeout(context.WithoutCancel(ctx), e.cfg.Lease)
-	defer cancel()
-	if claim.Key == "" {
-		return run(ectx)
-	}
-	stop := e.hold(ctx, claim)
-	defer func() {
-		stop()
-		if v := recover(); v != nil {
-			rctx, cancel := detach(ctx)
-			_ = e.cfg.Store.Release(rctx, claim.Key, claim.Owner)
-			cancel()
-			panic(v)
+// recordLater retries write until it succeeds, the claim is lost, or
+// Config.RecordFor has passed. Attempts start 20 ms apart and back off to
+// 500 ms: when the store comes back, the holder should record before a
+// retry whose lease wait ran out takes the claim over.
+func (e *Engine) recordLater(what, key string, write func(context.Context) error) {
+	e.recording.Add(1)
+	go func() {
+		defer e.recording.Done()
+		deadline := time.Now().Add(e.cfg.RecordFor)
+		wait := 20 * time.Millisecond
+		for attempt := 2; ; attempt++ {
+			time.Sleep(wait)
+			wait = min(2*wait, 500*time.Millisecond)
+			err := write(context.Background())
+			switch {
+			case err == nil:
+				e.log.Info("mrtr: "+what+" recorded", "key", key, "attempts", attempt)
+				return
+			case errors.Is(err, store.ErrLeaseLost):
+				e.log.Error("mrtr: "+what+" not recorded: another attempt took over its claim", "key", key, "attempts", attempt)
+				return
+			case time.Now().After(deadline):
+				e.log.Error("mrtr: gave up recording "+what+"; a retry will take the claim over", "key", key, "attempts", attempt, "error", err)
+				return
+			}
 		}
 	}()
-	return run(ectx)
-}
-
-// Effect performs a side effect of the current state at most once per
-// operation and moves to next. key is the rendered operation id; "" means
-// the workflow's own (the round record already covers retries). Replays
-// restore the continuation the first run left behind, so results that the
-// effect stored in it (a charge id) come back the same.
-func (r *Round) Effect(ctx context.Context, key string, retain time.Duration, next uint16, run func(context.Context) error) (Step, error) {
-	e := r.e
-	if key == "" || e.cfg.Store == nil {
-		if err := e.runEffect(ctx, store.ClaimRequest{}, run); err != nil {
-			return Step{}, err
-		}
-		r.effected = true
-		return r.Goto(next, "next")
-	}
-	// The operation is this workflow's effect at this state with these
-	// arguments; what checks found before it may change between attempts
-	// without making it another operation.
-	h := sha256.New()
-	h.Write([]byte(r.workflow))
-	h.Write(binary.BigEndian.AppendUint16(nil, r.current))
-	h.Write(r.argsDigest[:])
-	req := store.ClaimRequest{
-		Key:         fmt.Sprintf("%s/%s/effect/%s", e.cfg.Audience, r.d.Subject(), key),
-		Fingerprint: h.Sum(nil),
-		Owner:       newOwner(),
-		Lease:       e.cfg.Lease,
-	}
-	res, err := e.claim(ctx, req)
-	if err != nil {
-		return Step{}, err
-	}
-	switch res.Status {
-	case store.Replayed:
-		rd := binenc.NewReader(res.Result)
-		status, data := rd.Uvarint(), rd.Bytes()
-		if err := rd.Done(); err != nil {
-			return Step{}, fmt.Errorf("mrtr: effect record %s: %w", req.Key, err)
-		}
-		if status == effectRejected {
-			return Step{}, &Rejection{msg: string(data)}
-		}
-		if err := r.restore(data); err != nil {
-			return Step{}, fmt.Errorf("mrtr: effect record %s: %w", req.Key, err)
-		}
-		r.effected = true
-		return r.Goto(next, "next")
-	case store.Mismatch:
-		return Step{}, Reject("operation %s belongs to another request (done, or its outcome unknown); it was not done again", key)
-	}
-	// Acquired: do it, then record what happened.
-	err = e.runEffect(ctx, req, run)
-	r.effected = err == nil
-	var record []byte
-	switch rej, ok := isRejection(err); {
-	case err == nil:
-		record = binenc.AppendBytes(binenc.AppendUvarint(nil, effectOK), r.snapshot())
-	case ok:
-		record = binenc.AppendBytes(binenc.AppendUvarint(nil, effectRejected), []byte(rej.msg))
-	default:
-		// The effect failed without a definite outcome: let a retry try again.
-		cctx, cancel := detach(ctx)
-		if rerr := e.cfg.Store.Release(cctx, req.Key, req.Owner); rerr != nil {
-			r.call.Logger.Warn("mrtr: releasing effect claim", "key", req.Key, "error", rerr)
-		}
-		cancel()
-		return Step{}, err
-	}
-	cctx, cancel := detach(ctx)
-	defer cancel()
-	if cerr := e.cfg.Store.Complete(cctx, req.Key, req.Owner, record, retain); cerr != nil {
-		r.call.Logger.Error("mrtr: effect done but its record was not stored; a retry could repeat it", "key", req.Key, "error", cerr)
-		if !errors.Is(cerr, store.ErrLeaseLost) {
-			return Step{}, cerr
-		}
-	}
-	if err != nil {
-		return Step{}, err
-	}
-	return r.Goto(next, "next")
 }

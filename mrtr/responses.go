@@ -41,14 +41,18 @@ type Response struct {
 
 // available reports whether this round may take answers for the current
 // state from inputResponses.
-func (r *Round) available() bool {
-	if r.current != r.answerState {
-		return false // a later question in the same round: nobody saw it yet
+// available reports whether this round may take the answer to key from
+// inputResponses: only at the state the requestState was issued at (a
+// first call, or a later question in the same round, was never shown),
+// before the round left it (a loop back asks again), and only for a
+// request that was sent (an unsolicited key is ignored, as the MCP MRTR
+// rules ask).
+func (r *Round) available(key string) bool {
+	if r.resumedAt == 0 || r.current != r.resumedAt || r.leftResumed {
+		return false
 	}
-	if info := r.d.State(r.current); info != nil && info.Kind == StateConfirm && r.resumedAt != r.current {
-		return false // a gate is answered only after it was shown
-	}
-	return true
+	i := r.d.State(r.current).request(key)
+	return i >= 0 && i < 64 && r.sent&(1<<i) != 0
 }
 
 // Response returns the answer to the current state's request key: from
@@ -58,7 +62,7 @@ func (r *Round) Response(key string, kind RequestKind) Response {
 	if raw, ok := r.inputs[key]; ok {
 		return upfrontResponse(raw, kind, r.gateField(key))
 	}
-	if !r.available() {
+	if !r.available(key) {
 		return Response{Status: Missing}
 	}
 	resp, ok := r.req.InputResponses[key]

@@ -52,13 +52,15 @@ type Round struct {
 	req  *Request
 
 	// resumedAt is the state the requestState was issued at (0 on the first
-	// round). Only the first interactive state the round reaches may take
-	// answers from inputResponses, and a confirmation gate only when the
-	// round resumes at that very gate: nobody confirms what they were not
-	// shown.
+	// round), and sent the mask of its requests that were sent (see
+	// envelope). Answers from inputResponses count only there, only for a
+	// request that was sent, and only until the round leaves that state:
+	// nobody answers, or confirms, what they were not shown, and a loop back
+	// to the same question asks it again.
 	resumedAt   uint16
+	sent        uint64
+	leftResumed bool
 	current     uint16
-	answerState uint16
 	// inputs are answers supplied up front in the "inputs" argument
 	// (non-interactive programs).
 	inputs map[string]json.RawMessage
@@ -68,10 +70,14 @@ type Round struct {
 	restore    func([]byte) error
 	argsDigest [32]byte
 	workflow   string
+	pHash      string
 	hasRecord  bool // the round holds a round record (retries replay it)
 	// effected is set once a side effect has run (or was replayed) in this
 	// round: from then on the round finishes whatever the client does.
 	effected bool
+	// visits counts the round's visits of each effect state with the
+	// workflow's own operation id (see operation).
+	visits map[uint16]int
 }
 
 // Call returns what handlers know about this round.
@@ -171,6 +177,7 @@ func Run[F any](ctx context.Context, e *Engine, p Program[F], req Request) (repl
 
 	// Verify the continuation, or start a new workflow.
 	var env *envelope
+	var expired error // an authentic token past its expiry: replays only
 	if req.RequestState == "" {
 		id, err := newWorkflowID()
 		if err != nil {
@@ -179,23 +186,29 @@ func Run[F any](ctx context.Context, e *Engine, p Program[F], req Request) (repl
 		env = &envelope{workflow: id, state: d.Initial, round: 1}
 	} else {
 		env, err = e.openState(ctx, d, binding, req.RequestState, pHash)
-		if err != nil {
+		if err != nil && (env == nil || e.cfg.Store == nil) {
 			return nil, e.rejectState(ctx, rt, d, err)
 		}
+		expired = err
 	}
 	call.WorkflowID, call.Round = env.workflowID(), env.round
 	call.Logger = e.log.With("tool", d.Name, "workflow", call.WorkflowID, "round", env.round)
 	rt.workflow(call.WorkflowID, env.round)
 
-	// A retried round replays its first reply.
+	// A retried round replays its first reply, also after its token expired
+	// (the record outlives it); an expired token starts nothing new.
 	var rec *roundRecord
 	if req.RequestState != "" && e.cfg.Store != nil {
 		rec, reply, err = e.claimRound(ctx, d, env, argsDigest, &req, inputs)
-		if err != nil || reply != nil {
-			if reply != nil {
-				rt.replayed = true
-			}
-			return reply, err
+		switch {
+		case reply != nil:
+			rt.replayed = true
+			return e.replay(d, caps, reply)
+		case err != nil:
+			return e.storeFailed(ctx, rt, d, err)
+		case expired != nil:
+			rec.abandon(ctx)
+			return nil, e.rejectState(ctx, rt, d, expired)
 		}
 		defer func() { rec.finish(ctx, reply, err) }()
 	}
@@ -217,10 +230,10 @@ func Run[F any](ctx context.Context, e *Engine, p Program[F], req Request) (repl
 		e: e, d: d, call: call, req: &req, inputs: inputs,
 		snapshot:   func() []byte { return p.AppendContinuation(nil, f) },
 		restore:    func(b []byte) error { return p.LoadContinuation(f, b) },
-		argsDigest: argsDigest, workflow: call.WorkflowID, hasRecord: rec != nil,
+		argsDigest: argsDigest, workflow: call.WorkflowID, pHash: pHash, hasRecord: rec != nil,
 	}
 	if req.RequestState != "" {
-		r.resumedAt = env.state
+		r.resumedAt, r.sent = env.state, env.sent
 	}
 
 	var path []string
@@ -248,9 +261,6 @@ func Run[F any](ctx context.Context, e *Engine, p Program[F], req Request) (repl
 			return nil, fmt.Errorf("%w %d in %s", ErrUnknownState, cur, d.Name)
 		}
 		r.current = cur
-		if info.Kind.Interactive() && r.answerState == 0 {
-			r.answerState = cur
-		}
 		st, err := p.Step(ctx, r, f)
 		if err != nil {
 			reply, err := e.stepFailed(ctx, rt, d, call, info, err)
@@ -266,6 +276,9 @@ func Run[F any](ctx context.Context, e *Engine, p Program[F], req Request) (repl
 		case stepGoto:
 			if !d.allows(cur, st.next) {
 				return nil, fmt.Errorf("mrtr: %s: transition %s → %d is not in the table", d.Name, info.Name, st.next)
+			}
+			if cur == r.resumedAt {
+				r.leftResumed = true // its answers are used up: a loop back asks again
 			}
 			p.SetState(f, st.next)
 		case stepAsk:
@@ -341,12 +354,65 @@ func (e *Engine) rejectState(ctx context.Context, rt *roundTelemetry, d *Descrip
 	return invalidStateError()
 }
 
+// storeFailed answers a round whose round record could not be read or
+// taken: nothing ran, so the client may retry. Protocol errors and the
+// context's error go back as they are.
+func (e *Engine) storeFailed(ctx context.Context, rt *roundTelemetry, d *Descriptor, err error) (*Reply, error) {
+	var je *jsonrpc.Error
+	if errors.As(err, &je) || ctx.Err() != nil {
+		if ctx.Err() != nil {
+			rt.outcome = "cancelled"
+			return nil, ctx.Err()
+		}
+		return nil, err
+	}
+	rt.outcome = string(OutcomeError)
+	e.log.ErrorContext(ctx, "mrtr: the store failed before the round ran", "tool", d.Name, "error", err)
+	return &Reply{Final: &Final{Outcome: OutcomeError, Text: d.Name + ": the server's store is unavailable; nothing was done, try the same request again later"}}, nil
+}
+
+// replay returns a recorded reply to a retry. An input_required reply is
+// sent only with the requests the retrying client can answer: one it no
+// longer declares the capability of is left out when optional, and fails
+// the round with -32021 when required (as a first reply would).
+func (e *Engine) replay(d *Descriptor, caps *mcp.ClientCapabilities, reply *Reply) (*Reply, error) {
+	if !reply.NeedsInput() {
+		return reply, nil
+	}
+	var missing []string
+	out := *reply
+	out.InputRequests = mcp.InputRequestMap{}
+	for key, params := range reply.InputRequests {
+		q := d.requestInfo(key)
+		if q == nil || hasCapability(caps, q.Kind.Capability()) {
+			out.InputRequests[key] = params
+			continue
+		}
+		if !q.Optional && !slices.Contains(missing, q.Kind.Capability()) {
+			missing = append(missing, q.Kind.Capability())
+		}
+	}
+	if len(missing) > 0 || len(out.InputRequests) == 0 {
+		if len(missing) == 0 {
+			for key := range reply.InputRequests {
+				if q := d.requestInfo(key); q != nil && !slices.Contains(missing, q.Kind.Capability()) {
+					missing = append(missing, q.Kind.Capability())
+				}
+			}
+		}
+		slices.Sort(missing)
+		return nil, missingCapabilitiesError(missing)
+	}
+	return &out, nil
+}
+
 // askReply seals the continuation and builds the input_required reply,
 // leaving out optional requests the client cannot answer and failing with
 // -32021 when a required one cannot be sent.
 func (e *Engine) askReply(ctx context.Context, d *Descriptor, b seal.Binding, env *envelope, pHash string, caps *mcp.ClientCapabilities, pending []Pending) (*Reply, error) {
 	reqs := mcp.InputRequestMap{}
 	var missing []string
+	info := d.State(env.state)
 	for _, p := range pending {
 		capName := p.Kind.Capability()
 		if !hasCapability(caps, capName) {
@@ -356,6 +422,9 @@ func (e *Engine) askReply(ctx context.Context, d *Descriptor, b seal.Binding, en
 			continue
 		}
 		reqs[p.Key] = p.Params
+		if i := info.request(p.Key); i >= 0 && i < 64 {
+			env.sent |= 1 << i
+		}
 	}
 	if len(missing) == 0 && len(reqs) == 0 {
 		for _, p := range pending {

@@ -182,7 +182,9 @@ func (c *Codec) readNonce(nonce []byte) error {
 // version, key id, AEAD authentication (which covers the header and the
 // binding), expiry. Every error satisfies errors.Is(err, ErrInvalid) and is
 // an *Error carrying the Reason; clients must only ever be shown
-// PublicMessage.
+// PublicMessage. For Expired alone the plaintext is returned too: the token
+// is authentic, and a caller may look up what it already did (the reply
+// recorded for its round), but must not continue the work it describes.
 func (c *Codec) Open(b Binding, token string) ([]byte, error) {
 	if len(token) > c.maxLen {
 		return nil, invalid(TooLong, fmt.Sprintf("%d characters, limit %d", len(token), c.maxLen))
@@ -222,7 +224,9 @@ func (c *Codec) Open(b Binding, token string) ([]byte, error) {
 	exp := binary.BigEndian.Uint64(raw[5:HeaderLen])
 	now := c.now()
 	if exp > math.MaxInt64 || now.After(time.Unix(int64(exp), 0).Add(c.skew)) {
-		return nil, invalid(Expired, fmt.Sprintf("expired at unix %d, now %d, skew %v", exp, now.Unix(), c.skew))
+		// Authentic: the plaintext is returned with the error, for lookups
+		// of what the token already did (a recorded reply), never to go on.
+		return plaintext, invalid(Expired, fmt.Sprintf("expired at unix %d, now %d, skew %v", exp, now.Unix(), c.skew))
 	}
 	return plaintext, nil
 }

@@ -204,9 +204,11 @@ func (testInputRequiredResultPromptProgram) AppendContinuation(b []byte, f *Test
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more.
+// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
+// in place of what the flow carried (an effect's replay restores the continuation it left).
 func (testInputRequiredResultPromptProgram) LoadContinuation(f *TestInputRequiredResultPromptFlow, data []byte) error {
 	r := binenc.NewReader(data)
+	f.UserContext = nil
 	if r.Bool() {
 		a := &TestInputRequiredResultPromptUserContextAnswer{}
 		a.Context = r.String()

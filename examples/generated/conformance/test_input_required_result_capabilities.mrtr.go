@@ -240,9 +240,12 @@ func (testInputRequiredResultCapabilitiesProgram) AppendContinuation(b []byte, f
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more.
+// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
+// in place of what the flow carried (an effect's replay restores the continuation it left).
 func (testInputRequiredResultCapabilitiesProgram) LoadContinuation(f *TestInputRequiredResultCapabilitiesFlow, data []byte) error {
 	r := binenc.NewReader(data)
+	f.Greeting = nil
+	f.UserName = nil
 	if r.Bool() {
 		a := &mrtr.Sampled{Text: r.String()}
 		f.Greeting = a

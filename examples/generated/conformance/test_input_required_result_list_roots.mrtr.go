@@ -195,9 +195,11 @@ func (testInputRequiredResultListRootsProgram) AppendContinuation(b []byte, f *T
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more.
+// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
+// in place of what the flow carried (an effect's replay restores the continuation it left).
 func (testInputRequiredResultListRootsProgram) LoadContinuation(f *TestInputRequiredResultListRootsFlow, data []byte) error {
 	r := binenc.NewReader(data)
+	f.ClientRoots = nil
 	if r.Bool() {
 		a := &mrtr.RootList{}
 		for i, n := 0, r.Count(); i < n; i++ {

@@ -248,9 +248,12 @@ func (testInputRequiredResultMultiRoundProgram) AppendContinuation(b []byte, f *
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more.
+// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
+// in place of what the flow carried (an effect's replay restores the continuation it left).
 func (testInputRequiredResultMultiRoundProgram) LoadContinuation(f *TestInputRequiredResultMultiRoundFlow, data []byte) error {
 	r := binenc.NewReader(data)
+	f.Step1 = nil
+	f.Step2 = nil
 	if r.Bool() {
 		a := &TestInputRequiredResultMultiRoundStep1Answer{}
 		a.Name = r.String()

@@ -250,9 +250,13 @@ func (testInputRequiredResultMultipleInputsProgram) AppendContinuation(b []byte,
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more.
+// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
+// in place of what the flow carried (an effect's replay restores the continuation it left).
 func (testInputRequiredResultMultipleInputsProgram) LoadContinuation(f *TestInputRequiredResultMultipleInputsFlow, data []byte) error {
 	r := binenc.NewReader(data)
+	f.ClientRoots = nil
+	f.Greeting = nil
+	f.UserName = nil
 	if r.Bool() {
 		a := &mrtr.RootList{}
 		for i, n := 0, r.Count(); i < n; i++ {

@@ -203,9 +203,11 @@ func (testInputRequiredResultRequestStateProgram) AppendContinuation(b []byte, f
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more.
+// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
+// in place of what the flow carried (an effect's replay restores the continuation it left).
 func (testInputRequiredResultRequestStateProgram) LoadContinuation(f *TestInputRequiredResultRequestStateFlow, data []byte) error {
 	r := binenc.NewReader(data)
+	f.Confirm = nil
 	if r.Bool() {
 		a := &TestInputRequiredResultRequestStateConfirmAnswer{}
 		a.Ok = r.Bool()

@@ -193,9 +193,11 @@ func (testInputRequiredResultSamplingProgram) AppendContinuation(b []byte, f *Te
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more.
+// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
+// in place of what the flow carried (an effect's replay restores the continuation it left).
 func (testInputRequiredResultSamplingProgram) LoadContinuation(f *TestInputRequiredResultSamplingFlow, data []byte) error {
 	r := binenc.NewReader(data)
+	f.CapitalQuestion = nil
 	if r.Bool() {
 		a := &mrtr.Sampled{Text: r.String()}
 		f.CapitalQuestion = a

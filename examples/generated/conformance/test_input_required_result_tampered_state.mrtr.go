@@ -203,9 +203,11 @@ func (testInputRequiredResultTamperedStateProgram) AppendContinuation(b []byte, 
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more.
+// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
+// in place of what the flow carried (an effect's replay restores the continuation it left).
 func (testInputRequiredResultTamperedStateProgram) LoadContinuation(f *TestInputRequiredResultTamperedStateFlow, data []byte) error {
 	r := binenc.NewReader(data)
+	f.Confirm = nil
 	if r.Bool() {
 		a := &TestInputRequiredResultTamperedStateConfirmAnswer{}
 		a.Ok = r.Bool()

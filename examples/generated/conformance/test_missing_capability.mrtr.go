@@ -156,7 +156,8 @@ func (testMissingCapabilityProgram) AppendContinuation(b []byte, f *TestMissingC
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more.
+// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
+// in place of what the flow carried (an effect's replay restores the continuation it left).
 func (testMissingCapabilityProgram) LoadContinuation(f *TestMissingCapabilityFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	return r.Done()

@@ -203,9 +203,11 @@ func (testStreamingElicitationProgram) AppendContinuation(b []byte, f *TestStrea
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more.
+// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
+// in place of what the flow carried (an effect's replay restores the continuation it left).
 func (testStreamingElicitationProgram) LoadContinuation(f *TestStreamingElicitationFlow, data []byte) error {
 	r := binenc.NewReader(data)
+	f.UserName = nil
 	if r.Bool() {
 		a := &TestStreamingElicitationUserNameAnswer{}
 		a.Name = r.String()

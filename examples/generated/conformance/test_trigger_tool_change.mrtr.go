@@ -173,7 +173,8 @@ func (testTriggerToolChangeProgram) AppendContinuation(b []byte, f *TestTriggerT
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more.
+// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
+// in place of what the flow carried (an effect's replay restores the continuation it left).
 func (testTriggerToolChangeProgram) LoadContinuation(f *TestTriggerToolChangeFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	return r.Done()

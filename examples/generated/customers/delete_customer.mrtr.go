@@ -342,9 +342,11 @@ func (deleteCustomerProgram) AppendContinuation(b []byte, f *DeleteCustomerFlow)
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more.
+// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
+// in place of what the flow carried (an effect's replay restores the continuation it left).
 func (deleteCustomerProgram) LoadContinuation(f *DeleteCustomerFlow, data []byte) error {
 	r := binenc.NewReader(data)
+	f.Continuation = DeleteCustomerContinuation{}
 	f.Continuation.Email = r.String()
 	f.Continuation.Plan = r.String()
 	return r.Done()

@@ -451,9 +451,15 @@ func (provisionWorkspaceProgram) AppendContinuation(b []byte, f *ProvisionWorksp
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more.
+// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
+// in place of what the flow carried (an effect's replay restores the continuation it left).
 func (provisionWorkspaceProgram) LoadContinuation(f *ProvisionWorkspaceFlow, data []byte) error {
 	r := binenc.NewReader(data)
+	f.Continuation = ProvisionWorkspaceContinuation{}
+	f.Plan = nil
+	f.Placement = nil
+	f.Projects = nil
+	f.Welcome = nil
 	f.Continuation.MaxSeats = r.Int()
 	f.Continuation.MonthlyCents = r.Int()
 	f.Continuation.WorkspaceID = r.String()

@@ -288,9 +288,11 @@ func (chargePaymentProgram) AppendContinuation(b []byte, f *ChargePaymentFlow) [
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more.
+// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
+// in place of what the flow carried (an effect's replay restores the continuation it left).
 func (chargePaymentProgram) LoadContinuation(f *ChargePaymentFlow, data []byte) error {
 	r := binenc.NewReader(data)
+	f.Continuation = ChargePaymentContinuation{}
 	f.Continuation.AmountCents = r.Int()
 	f.Continuation.CardLast4 = r.String()
 	f.Continuation.ChargeID = r.String()

@@ -283,9 +283,12 @@ func (closeSupportTicketProgram) AppendContinuation(b []byte, f *CloseSupportTic
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more.
+// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
+// in place of what the flow carried (an effect's replay restores the continuation it left).
 func (closeSupportTicketProgram) LoadContinuation(f *CloseSupportTicketFlow, data []byte) error {
 	r := binenc.NewReader(data)
+	f.Continuation = CloseSupportTicketContinuation{}
+	f.Reason = nil
 	f.Continuation.Subject = r.String()
 	if r.Bool() {
 		a := &CloseSupportTicketReasonAnswer{}

@@ -210,9 +210,11 @@ func (needsRootsProgram) AppendContinuation(b []byte, f *NeedsRootsFlow) []byte 
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more.
+// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
+// in place of what the flow carried (an effect's replay restores the continuation it left).
 func (needsRootsProgram) LoadContinuation(f *NeedsRootsFlow, data []byte) error {
 	r := binenc.NewReader(data)
+	f.Answer = nil
 	if r.Bool() {
 		a := &mrtr.Sampled{Text: r.String()}
 		f.Answer = a

@@ -190,7 +190,8 @@ func (spinProgram) AppendContinuation(b []byte, f *SpinFlow) []byte {
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more.
+// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
+// in place of what the flow carried (an effect's replay restores the continuation it left).
 func (spinProgram) LoadContinuation(f *SpinFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	return r.Done()

@@ -415,9 +415,13 @@ func (transferProgram) AppendContinuation(b []byte, f *TransferFlow) []byte {
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more.
+// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
+// in place of what the flow carried (an effect's replay restores the continuation it left).
 func (transferProgram) LoadContinuation(f *TransferFlow, data []byte) error {
 	r := binenc.NewReader(data)
+	f.Continuation = TransferContinuation{}
+	f.Memo = nil
+	f.Summary = nil
 	f.Continuation.Balance = r.Int()
 	f.Continuation.TransferID = r.String()
 	if r.Bool() {

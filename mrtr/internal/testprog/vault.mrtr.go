@@ -252,9 +252,12 @@ func (vaultProgram) AppendContinuation(b []byte, f *VaultFlow) []byte {
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more.
+// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
+// in place of what the flow carried (an effect's replay restores the continuation it left).
 func (vaultProgram) LoadContinuation(f *VaultFlow, data []byte) error {
 	r := binenc.NewReader(data)
+	f.Continuation = VaultContinuation{}
+	f.Pin = nil
 	f.Continuation.Owner = r.String()
 	if r.Bool() {
 		a := &VaultPinAnswer{}

@@ -497,9 +497,12 @@ func (searchOrdersProgram) AppendContinuation(b []byte, f *SearchOrdersFlow) []b
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more.
+// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
+// in place of what the flow carried (an effect's replay restores the continuation it left).
 func (searchOrdersProgram) LoadContinuation(f *SearchOrdersFlow, data []byte) error {
 	r := binenc.NewReader(data)
+	f.Continuation = SearchOrdersContinuation{}
+	f.Choice = nil
 	f.Continuation.Matches = r.Int()
 	if r.Bool() {
 		a := &SearchOrdersChoiceAnswer{}

@@ -277,7 +277,8 @@ func (publishDocumentProgram) AppendContinuation(b []byte, f *PublishDocumentFlo
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more.
+// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
+// in place of what the flow carried (an effect's replay restores the continuation it left).
 func (publishDocumentProgram) LoadContinuation(f *PublishDocumentFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	return r.Done()

@@ -355,9 +355,12 @@ func (reviewDocumentProgram) AppendContinuation(b []byte, f *ReviewDocumentFlow)
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more.
+// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
+// in place of what the flow carried (an effect's replay restores the continuation it left).
 func (reviewDocumentProgram) LoadContinuation(f *ReviewDocumentFlow, data []byte) error {
 	r := binenc.NewReader(data)
+	f.Continuation = ReviewDocumentContinuation{}
+	f.Change = nil
 	f.Continuation.Revision = r.Int()
 	if r.Bool() {
 		a := &ReviewDocumentChangeAnswer{}

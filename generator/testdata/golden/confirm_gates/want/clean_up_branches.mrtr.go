@@ -348,9 +348,11 @@ func (cleanUpBranchesProgram) AppendContinuation(b []byte, f *CleanUpBranchesFlo
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more.
+// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
+// in place of what the flow carried (an effect's replay restores the continuation it left).
 func (cleanUpBranchesProgram) LoadContinuation(f *CleanUpBranchesFlow, data []byte) error {
 	r := binenc.NewReader(data)
+	f.Continuation = CleanUpBranchesContinuation{}
 	f.Continuation.Merged = r.Int()
 	f.Continuation.Stale = r.Int()
 	return r.Done()

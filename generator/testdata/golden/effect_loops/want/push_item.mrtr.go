@@ -272,7 +272,8 @@ func (pushItemProgram) AppendContinuation(b []byte, f *PushItemFlow) []byte {
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more.
+// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
+// in place of what the flow carried (an effect's replay restores the continuation it left).
 func (pushItemProgram) LoadContinuation(f *PushItemFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	return r.Done()

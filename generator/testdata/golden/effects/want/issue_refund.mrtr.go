@@ -374,9 +374,12 @@ func (issueRefundProgram) AppendContinuation(b []byte, f *IssueRefundFlow) []byt
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more.
+// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
+// in place of what the flow carried (an effect's replay restores the continuation it left).
 func (issueRefundProgram) LoadContinuation(f *IssueRefundFlow, data []byte) error {
 	r := binenc.NewReader(data)
+	f.Continuation = IssueRefundContinuation{}
+	f.Channel = nil
 	f.Continuation.RefundID = r.String()
 	f.Continuation.ReservationID = r.String()
 	if r.Bool() {

@@ -377,9 +377,12 @@ func (runSurveyProgram) AppendContinuation(b []byte, f *RunSurveyFlow) []byte {
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more.
+// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
+// in place of what the flow carried (an effect's replay restores the continuation it left).
 func (runSurveyProgram) LoadContinuation(f *RunSurveyFlow, data []byte) error {
 	r := binenc.NewReader(data)
+	f.Continuation = RunSurveyContinuation{}
+	f.Form = nil
 	f.Continuation.CustomerName = r.String()
 	if r.Bool() {
 		a := &RunSurveyFormAnswer{}

@@ -401,9 +401,14 @@ func (triageTicketProgram) AppendContinuation(b []byte, f *TriageTicketFlow) []b
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more.
+// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
+// in place of what the flow carried (an effect's replay restores the continuation it left).
 func (triageTicketProgram) LoadContinuation(f *TriageTicketFlow, data []byte) error {
 	r := binenc.NewReader(data)
+	f.Continuation = TriageTicketContinuation{}
+	f.Impact = nil
+	f.Customer = nil
+	f.Internal = nil
 	f.Continuation.Priority = binenc.ReadEnum(r, triageTicketPriorityValues)
 	f.Continuation.Team = r.String()
 	if r.Bool() {

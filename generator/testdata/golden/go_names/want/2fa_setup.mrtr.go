@@ -196,7 +196,8 @@ func (x2faSetupProgram) AppendContinuation(b []byte, f *X2faSetupFlow) []byte {
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more.
+// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
+// in place of what the flow carried (an effect's replay restores the continuation it left).
 func (x2faSetupProgram) LoadContinuation(f *X2faSetupFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	return r.Done()

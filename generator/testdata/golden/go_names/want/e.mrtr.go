@@ -155,7 +155,8 @@ func (eProgram) AppendContinuation(b []byte, f *EFlow) []byte {
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more.
+// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
+// in place of what the flow carried (an effect's replay restores the continuation it left).
 func (eProgram) LoadContinuation(f *EFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	return r.Done()

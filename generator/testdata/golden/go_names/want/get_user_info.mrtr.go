@@ -380,9 +380,12 @@ func (getUserInfoProgram) AppendContinuation(b []byte, f *GetUserInfoFlow) []byt
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more.
+// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
+// in place of what the flow carried (an effect's replay restores the continuation it left).
 func (getUserInfoProgram) LoadContinuation(f *GetUserInfoFlow, data []byte) error {
 	r := binenc.NewReader(data)
+	f.Continuation = GetUserInfoContinuation{}
+	f.SSOURL = nil
 	f.Continuation.JSONRPCID = r.String()
 	f.Continuation.TTLSeconds = r.Int()
 	if r.Bool() {

@@ -168,7 +168,8 @@ func (httpServerV2Program) AppendContinuation(b []byte, f *HTTPServerV2Flow) []b
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more.
+// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
+// in place of what the flow carried (an effect's replay restores the continuation it left).
 func (httpServerV2Program) LoadContinuation(f *HTTPServerV2Flow, data []byte) error {
 	r := binenc.NewReader(data)
 	return r.Done()

@@ -155,7 +155,8 @@ func (sProgram) AppendContinuation(b []byte, f *SFlow) []byte {
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more.
+// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
+// in place of what the flow carried (an effect's replay restores the continuation it left).
 func (sProgram) LoadContinuation(f *SFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	return r.Done()

@@ -405,9 +405,16 @@ func (draftReleaseProgram) AppendContinuation(b []byte, f *DraftReleaseFlow) []b
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more.
+// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
+// in place of what the flow carried (an effect's replay restores the continuation it left).
 func (draftReleaseProgram) LoadContinuation(f *DraftReleaseFlow, data []byte) error {
 	r := binenc.NewReader(data)
+	f.Continuation = DraftReleaseContinuation{}
+	f.Audience = nil
+	f.Outline = nil
+	f.Workspace = nil
+	f.Repos = nil
+	f.Summary = nil
 	f.Continuation.Changes = r.Int()
 	if r.Bool() {
 		a := &DraftReleaseAudienceAnswer{}

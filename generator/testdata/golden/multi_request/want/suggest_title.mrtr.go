@@ -262,9 +262,12 @@ func (suggestTitleProgram) AppendContinuation(b []byte, f *SuggestTitleFlow) []b
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more.
+// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
+// in place of what the flow carried (an effect's replay restores the continuation it left).
 func (suggestTitleProgram) LoadContinuation(f *SuggestTitleFlow, data []byte) error {
 	r := binenc.NewReader(data)
+	f.Folders = nil
+	f.Title = nil
 	if r.Bool() {
 		a := &mrtr.RootList{}
 		for i, n := 0, r.Count(); i < n; i++ {

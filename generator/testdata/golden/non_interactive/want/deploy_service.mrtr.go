@@ -398,9 +398,14 @@ func (deployServiceProgram) AppendContinuation(b []byte, f *DeployServiceFlow) [
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more.
+// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
+// in place of what the flow carried (an effect's replay restores the continuation it left).
 func (deployServiceProgram) LoadContinuation(f *DeployServiceFlow, data []byte) error {
 	r := binenc.NewReader(data)
+	f.Continuation = DeployServiceContinuation{}
+	f.Changelog = nil
+	f.Checkout = nil
+	f.Target = nil
 	f.Continuation.Current = r.String()
 	if r.Bool() {
 		a := &mrtr.Sampled{Text: r.String()}

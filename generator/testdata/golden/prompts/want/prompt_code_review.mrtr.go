@@ -265,9 +265,11 @@ func (codeReviewProgram) AppendContinuation(b []byte, f *CodeReviewFlow) []byte 
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more.
+// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
+// in place of what the flow carried (an effect's replay restores the continuation it left).
 func (codeReviewProgram) LoadContinuation(f *CodeReviewFlow, data []byte) error {
 	r := binenc.NewReader(data)
+	f.Style = nil
 	if r.Bool() {
 		a := &CodeReviewStyleAnswer{}
 		a.MaxComments = r.Int()

@@ -165,7 +165,8 @@ func (greetingProgram) AppendContinuation(b []byte, f *GreetingFlow) []byte {
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more.
+// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
+// in place of what the flow carried (an effect's replay restores the continuation it left).
 func (greetingProgram) LoadContinuation(f *GreetingFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	return r.Done()

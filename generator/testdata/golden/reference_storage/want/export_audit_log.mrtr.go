@@ -266,9 +266,12 @@ func (exportAuditLogProgram) AppendContinuation(b []byte, f *ExportAuditLogFlow)
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more.
+// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
+// in place of what the flow carried (an effect's replay restores the continuation it left).
 func (exportAuditLogProgram) LoadContinuation(f *ExportAuditLogFlow, data []byte) error {
 	r := binenc.NewReader(data)
+	f.Continuation = ExportAuditLogContinuation{}
+	f.Format = nil
 	f.Continuation.Rows = r.Int()
 	if r.Bool() {
 		a := &ExportAuditLogFormatAnswer{}

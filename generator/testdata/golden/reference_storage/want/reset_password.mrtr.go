@@ -325,9 +325,11 @@ func (resetPasswordProgram) AppendContinuation(b []byte, f *ResetPasswordFlow) [
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more.
+// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
+// in place of what the flow carried (an effect's replay restores the continuation it left).
 func (resetPasswordProgram) LoadContinuation(f *ResetPasswordFlow, data []byte) error {
 	r := binenc.NewReader(data)
+	f.Continuation = ResetPasswordContinuation{}
 	f.Continuation.Attempts = r.Int()
 	for i, n := 0, r.Count(); i < n; i++ {
 		f.Continuation.Codes = append(f.Continuation.Codes, r.Int())

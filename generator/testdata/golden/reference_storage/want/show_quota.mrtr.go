@@ -177,9 +177,11 @@ func (showQuotaProgram) AppendContinuation(b []byte, f *ShowQuotaFlow) []byte {
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more.
+// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
+// in place of what the flow carried (an effect's replay restores the continuation it left).
 func (showQuotaProgram) LoadContinuation(f *ShowQuotaFlow, data []byte) error {
 	r := binenc.NewReader(data)
+	f.Continuation = ShowQuotaContinuation{}
 	f.Continuation.Used = r.Int()
 	return r.Done()
 }

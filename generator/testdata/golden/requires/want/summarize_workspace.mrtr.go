@@ -235,9 +235,12 @@ func (summarizeWorkspaceProgram) AppendContinuation(b []byte, f *SummarizeWorksp
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more.
+// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
+// in place of what the flow carried (an effect's replay restores the continuation it left).
 func (summarizeWorkspaceProgram) LoadContinuation(f *SummarizeWorkspaceFlow, data []byte) error {
 	r := binenc.NewReader(data)
+	f.Summary = nil
+	f.Workspace = nil
 	if r.Bool() {
 		a := &mrtr.Sampled{Text: r.String()}
 		f.Summary = a

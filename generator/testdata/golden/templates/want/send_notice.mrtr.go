@@ -562,9 +562,14 @@ func (sendNoticeProgram) AppendContinuation(b []byte, f *SendNoticeFlow) []byte 
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more.
+// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
+// in place of what the flow carried (an effect's replay restores the continuation it left).
 func (sendNoticeProgram) LoadContinuation(f *SendNoticeFlow, data []byte) error {
 	r := binenc.NewReader(data)
+	f.Continuation = SendNoticeContinuation{}
+	f.Details = nil
+	f.Draft = nil
+	f.Places = nil
 	f.Continuation.Channel = binenc.ReadEnum(r, sendNoticeChannelValues)
 	f.Continuation.Cost = r.Float()
 	f.Continuation.Queued = r.Bool()

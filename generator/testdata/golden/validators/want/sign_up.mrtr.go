@@ -336,9 +336,11 @@ func (signUpProgram) AppendContinuation(b []byte, f *SignUpFlow) []byte {
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more.
+// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
+// in place of what the flow carried (an effect's replay restores the continuation it left).
 func (signUpProgram) LoadContinuation(f *SignUpFlow, data []byte) error {
 	r := binenc.NewReader(data)
+	f.Terms = nil
 	if r.Bool() {
 		a := &SignUpTermsAnswer{}
 		a.Accepted = r.Bool()

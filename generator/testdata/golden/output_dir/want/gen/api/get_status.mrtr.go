@@ -172,7 +172,8 @@ func (getStatusProgram) AppendContinuation(b []byte, f *GetStatusFlow) []byte {
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more.
+// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
+// in place of what the flow carried (an effect's replay restores the continuation it left).
 func (getStatusProgram) LoadContinuation(f *GetStatusFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	return r.Done()

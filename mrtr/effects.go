@@ -1,0 +1,226 @@
+package mrtr
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/seal"
+	"github.com/mrtrgen/mrtrgen/mrtr/store"
+)
+
+// Effects. Every effect holds an effect record while it runs and stores its
+// outcome there: the continuation it left behind (ok) or its Rejection. The
+// record is claimed before the effect starts and completed right after it
+// returns; in between, its lease is renewed. What follows from that:
+//
+//   - an effect that returned runs once per operation id: a retry of the
+//     round, a duplicate on another instance, or (for a business operation
+//     id) another workflow replays the recorded outcome;
+//   - a store failure right after it returned does not lose the outcome: the
+//     claim stays pending under its holder, which keeps trying to record it
+//     (Engine.record), so retries wait and then replay;
+//   - a crash while it ran leaves a pending claim without an outcome; after
+//     the lease, the next attempt takes it over and runs the effect again,
+//     with Attempt.Takeover set. That is at least once, and the only case.
+
+// Effect records: status byte, then the continuation after the effect
+// (ok), the rejection message, or (ok by reference) the reference of a
+// continuation record holding it. Programs whose continuation is kept by
+// reference (all those with sensitive fields) never put it in an effect
+// record, which outlives the workflow by its retention: it goes to a
+// continuation record of the workflow, deleted with the others when the
+// workflow ends, and the effect record holds only its reference.
+const (
+	effectOK       = 1
+	effectRejected = 2
+	effectOKRef    = 3
+)
+
+// outcomeRecord encodes a successful effect's record; for a program kept by
+// reference, before stores the continuation record it refers to.
+func (r *Round) outcomeRecord() (record []byte, before func(context.Context) error, err error) {
+	data := r.snapshot()
+	if r.d.Storage != Reference {
+		return binenc.AppendBytes(binenc.AppendUvarint(nil, effectOK), data), nil, nil
+	}
+	ref, err := seal.NewReference()
+	if err != nil {
+		return nil, nil, err
+	}
+	rec := store.StateRecord{Ref: ref, Workflow: r.workflow, Subject: r.d.Subject(), Principal: r.pHash, Data: data}
+	ttl := r.d.TTL + r.e.cfg.Codec.Skew()
+	before = func(ctx context.Context) error { return r.e.cfg.Store.PutState(ctx, rec, ttl) }
+	return binenc.AppendBytes(binenc.AppendUvarint(nil, effectOKRef), []byte(ref)), before, nil
+}
+
+// operation names the effect the round is about to run: its OperationID
+// and its record's key. key is the rendered business operation id, or ""
+// for the workflow's own: then the id names the workflow, the round, the
+// state and, for a state the round visits more than once (a loop without
+// input), the visit, so each visit is an effect of its own and each is the
+// same on a retry of the round.
+func (r *Round) operation(key string) (OperationID, string) {
+	prefix := r.e.cfg.Audience + "/" + r.d.Subject()
+	if key != "" {
+		return OperationID(key), prefix + "/effect/" + key
+	}
+	if r.visits == nil {
+		r.visits = map[uint16]int{}
+	}
+	r.visits[r.current]++
+	id := r.workflow + "-r" + strconv.Itoa(r.call.Round) + "-" + r.d.State(r.current).Name
+	if n := r.visits[r.current]; n > 1 {
+		id += "-" + strconv.Itoa(n)
+	}
+	return OperationID(id), prefix + "/workflow-effect/" + id
+}
+
+// Effect performs a side effect of the current state and moves to next:
+// at most once per operation id for an effect that returned, at least once
+// for one whose instance died while it ran (see the top of this file). key
+// is the rendered operation id; "" means the workflow's own. retain is how
+// long a business operation's record is kept; a workflow's own effect is
+// kept as long as its round's record. Replays restore the continuation the
+// first run left behind, so results it stored there (a charge id) come back
+// the same.
+func (r *Round) Effect(ctx context.Context, key string, retain time.Duration, next uint16, run func(context.Context) error) (Step, error) {
+	e := r.e
+	id, recordKey := r.operation(key)
+	if e.cfg.Store == nil {
+		// Without a store nothing is recorded: a retry runs it again.
+		r.call.Attempt = &Attempt{OperationID: id}
+		err := e.runEffect(ctx, store.ClaimRequest{}, run)
+		r.call.Attempt = nil
+		if err != nil {
+			return Step{}, err
+		}
+		r.effected = true
+		return r.Goto(next, "next")
+	}
+	if key == "" {
+		retain = e.retention(r.d)
+	}
+	// The operation is this workflow's effect at this state with these
+	// arguments; what checks found before it may change between attempts
+	// without making it another operation.
+	h := sha256.New()
+	h.Write([]byte(r.workflow))
+	h.Write(binary.BigEndian.AppendUint16(nil, r.current))
+	h.Write(r.argsDigest[:])
+	req := store.ClaimRequest{Key: recordKey, Fingerprint: h.Sum(nil), Owner: newOwner(), Lease: e.cfg.Lease}
+	if err := ctx.Err(); err != nil {
+		return Step{}, err // the client left before the effect started
+	}
+	res, err := e.claim(ctx, req)
+	if err != nil {
+		return Step{}, err
+	}
+	switch res.Status {
+	case store.Replayed:
+		return r.replayEffect(ctx, req.Key, res.Result, next)
+	case store.Mismatch:
+		return Step{}, Reject("operation %s belongs to another request (done, or its outcome unknown); it was not done again", key)
+	}
+	// Acquired: do it, then record what happened.
+	if res.Takeover {
+		r.call.Logger.Warn("mrtr: taking over an effect whose earlier attempt recorded no outcome; it may have run", "operation", string(id))
+	}
+	r.call.Attempt = &Attempt{OperationID: id, Takeover: res.Takeover}
+	err = e.runEffect(ctx, req, run)
+	r.call.Attempt = nil
+	var record []byte
+	var before func(context.Context) error // stores what the record points to
+	switch rej, ok := isRejection(err); {
+	case err == nil:
+		record, before, err = r.outcomeRecord()
+		if err != nil {
+			return Step{}, err
+		}
+	case ok:
+		record = binenc.AppendBytes(binenc.AppendUvarint(nil, effectRejected), []byte(rej.msg))
+	default:
+		// The effect failed without a definite outcome (its method's
+		// contract): let a retry try again.
+		cctx, cancel := detach(ctx)
+		if rerr := e.cfg.Store.Release(cctx, req.Key, req.Owner); rerr != nil {
+			r.call.Logger.Warn("mrtr: releasing effect claim", "key", req.Key, "error", rerr)
+		}
+		cancel()
+		return Step{}, err
+	}
+	// From here on the outcome is known: the round goes on whether or not
+	// the store takes the record right away (record keeps trying).
+	r.effected = true
+	e.record(ctx, "effect outcome", req.Key, func(ctx context.Context) error {
+		if before != nil {
+			if err := before(ctx); err != nil {
+				return err
+			}
+		}
+		return e.cfg.Store.Complete(ctx, req.Key, req.Owner, record, retain)
+	})
+	if err != nil {
+		return Step{}, err
+	}
+	return r.Goto(next, "next")
+}
+
+// replayEffect restores what an effect's earlier run recorded.
+func (r *Round) replayEffect(ctx context.Context, key string, record []byte, next uint16) (Step, error) {
+	rd := binenc.NewReader(record)
+	status, data := rd.Uvarint(), rd.Bytes()
+	if err := rd.Done(); err != nil {
+		return Step{}, fmt.Errorf("mrtr: effect record %s: %w", key, err)
+	}
+	switch status {
+	case effectRejected:
+		return Step{}, &Rejection{msg: string(data)}
+	case effectOKRef:
+		rec, err := r.e.cfg.Store.GetState(ctx, string(data))
+		if err != nil {
+			// Gone with its workflow: only a retry of a round whose reply
+			// was never recorded, after the workflow ended, gets here.
+			return Step{}, fmt.Errorf("mrtr: effect record %s: its continuation: %w", key, err)
+		}
+		if rec.Workflow != r.workflow || rec.Subject != r.d.Subject() || rec.Principal != r.pHash {
+			return Step{}, fmt.Errorf("mrtr: effect record %s: its continuation belongs to another workflow", key)
+		}
+		data = rec.Data
+	}
+	if err := r.restore(data); err != nil {
+		return Step{}, fmt.Errorf("mrtr: effect record %s: %w", key, err)
+	}
+	r.effected = true
+	return r.Goto(next, "next")
+}
+
+// runEffect runs a side effect once it is decided: on a context the client
+// can no longer cancel (an effect cut off half-way is worse than one that
+// finishes), bounded by the lease, which is renewed meanwhile when there is
+// a claim. A panic releases the claim before it goes on up.
+func (e *Engine) runEffect(ctx context.Context, claim store.ClaimRequest, run func(context.Context) error) (err error) {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	ectx, cancel := context.WithTimeout(context.WithoutCancel(ctx), e.cfg.Lease)
+	defer cancel()
+	if claim.Key == "" {
+		return run(ectx)
+	}
+	stop := e.hold(ctx, claim)
+	defer func() {
+		stop()
+		if v := recover(); v != nil {
+			rctx, cancel := detach(ctx)
+			_ = e.cfg.Store.Release(rctx, claim.Key, claim.Owner)
+			cancel()
+			panic(v)
+		}
+	}()
+	return run(ectx)
+}
