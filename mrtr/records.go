@@ -223,18 +223,18 @@ func (e *Engine) record(ctx context.Context, what, key string, write func(contex
 }
 
 // recordLater retries write until it succeeds, the claim is lost, or
-// Config.RecordFor has passed. Attempts start 20 ms apart and back off to
-// 500 ms: when the store comes back, the holder should record before a
-// retry whose lease wait ran out takes the claim over.
+// Config.RecordFor has passed. Attempts start 10 ms apart and back off to
+// 100 ms only: when the store comes back, the holder must record before a
+// retry whose lease ran out meanwhile takes the claim over.
 func (e *Engine) recordLater(what, key string, write func(context.Context) error) {
 	e.recording.Add(1)
 	go func() {
 		defer e.recording.Done()
 		deadline := time.Now().Add(e.cfg.RecordFor)
-		wait := 20 * time.Millisecond
+		wait := 10 * time.Millisecond
 		for attempt := 2; ; attempt++ {
 			time.Sleep(wait)
-			wait = min(2*wait, 500*time.Millisecond)
+			wait = min(2*wait, 100*time.Millisecond)
 			err := write(context.Background())
 			switch {
 			case err == nil:

@@ -37,8 +37,9 @@ type TransferImpl struct {
 	AfterSend func()
 
 	mu         sync.Mutex
-	Authorized int // calls to Authorize
-	Sent       int // transfers performed
+	Authorized int            // calls to Authorize
+	Sent       int            // transfers performed
+	Attempts   []mrtr.Attempt // what the engine said of each SendMoney call
 }
 
 var _ TransferHandler = (*TransferImpl)(nil)
@@ -79,6 +80,9 @@ func (h *TransferImpl) AccountStillOpen(ctx context.Context, f *TransferFlow) er
 }
 
 func (h *TransferImpl) SendMoney(ctx context.Context, f *TransferFlow) error {
+	h.mu.Lock()
+	h.Attempts = append(h.Attempts, *f.Call.Attempt)
+	h.mu.Unlock()
 	if h.RejectSend.Load() {
 		return mrtr.Reject("insufficient funds in %s", f.Args.Account)
 	}
@@ -110,4 +114,11 @@ func (h *TransferImpl) SentCount() int {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.Sent
+}
+
+// AttemptsMade returns what the engine said of each SendMoney call.
+func (h *TransferImpl) AttemptsMade() []mrtr.Attempt {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]mrtr.Attempt(nil), h.Attempts...)
 }
