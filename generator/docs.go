@@ -281,7 +281,7 @@ func (g *gen) docWorkflow(t *spec.Tool) (*docWorkflow, error) {
 				what += "; returns one of " + strings.Join(outs, ", ")
 			}
 		case "effect":
-			what = "effect " + code(m.specName) + " (" + statesUsing(t, m.specName, spec.StateEffect) + "): runs at most once per operation id; store results in `f.Continuation`"
+			what = "effect " + code(m.specName) + " (" + statesUsing(t, m.specName, spec.StateEffect) + "): not run again once it returned (retries replay it); at least once if its instance dies mid-effect (`f.Call.Attempt`); store results in `f.Continuation`"
 		case "validator":
 			what = "custom validator " + code(m.specName) + " of a " + m.valueType.String() + " value"
 		}

@@ -65,12 +65,16 @@ func (w *workflow) handlerMethods() []handlerMethod {
 			if s.Irreversible {
 				what = "the irreversible side effect"
 			}
-			m.doc = []string{fmt.Sprintf("%s is %s of state %s (%s). It runs at most once per", m.name, what, s.Name, specPos(s.Effect.Pos))}
+			m.doc = []string{fmt.Sprintf("%s is %s of state %s (%s).", m.name, what, s.Name, specPos(s.Effect.Pos))}
 			if isDefaultKey(s.Idempotency) {
-				m.doc = append(m.doc, "workflow round; retries replay its outcome. Store its results in f.Continuation.")
+				m.doc = append(m.doc, "Once it returned, it is not run again for this workflow round: retries replay its outcome.")
 			} else {
-				m.doc = append(m.doc, fmt.Sprintf("operation id %s; retries replay its outcome. Store its results in f.Continuation.", s.Idempotency.Key.Raw))
+				m.doc = append(m.doc, fmt.Sprintf("Once it returned, it is not run again for operation id %s: retries replay its outcome.", s.Idempotency.Key.Raw))
 			}
+			m.doc = append(m.doc,
+				"If the instance running it dies first, a retry runs it again after the lease (at least once):",
+				"f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;",
+				"pass it as the idempotency key of the downstream call. Store its results in f.Continuation.")
 			if d := strings.TrimSpace(s.Description); d != "" {
 				m.doc = append(m.doc, d)
 			}

@@ -230,8 +230,11 @@ type DeleteCustomerHandler interface {
 	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 	RecheckCustomer(ctx context.Context, f *DeleteCustomerFlow) (DeleteCustomerRecheckCustomerOutcome, error)
 
-	// DeleteCustomer is the irreversible side effect of state delete (customers.mrtr.yaml:66:17). It runs at most once per
-	// operation id delete-{customerId}; retries replay its outcome. Store its results in f.Continuation.
+	// DeleteCustomer is the irreversible side effect of state delete (customers.mrtr.yaml:66:17).
+	// Once it returned, it is not run again for operation id delete-{customerId}: retries replay its outcome.
+	// If the instance running it dies first, a retry runs it again after the lease (at least once):
+	// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
+	// pass it as the idempotency key of the downstream call. Store its results in f.Continuation.
 	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
 	DeleteCustomer(ctx context.Context, f *DeleteCustomerFlow) error
 }

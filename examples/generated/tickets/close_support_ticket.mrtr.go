@@ -173,8 +173,11 @@ type CloseSupportTicketHandler interface {
 	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 	TicketIsOpen(ctx context.Context, f *CloseSupportTicketFlow) error
 
-	// CloseTicket is the side effect of state close (tickets.mrtr.yaml:61:17). It runs at most once per
-	// operation id close-{ticketId}; retries replay its outcome. Store its results in f.Continuation.
+	// CloseTicket is the side effect of state close (tickets.mrtr.yaml:61:17).
+	// Once it returned, it is not run again for operation id close-{ticketId}: retries replay its outcome.
+	// If the instance running it dies first, a retry runs it again after the lease (at least once):
+	// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
+	// pass it as the idempotency key of the downstream call. Store its results in f.Continuation.
 	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
 	CloseTicket(ctx context.Context, f *CloseSupportTicketFlow) error
 

@@ -136,8 +136,11 @@ type NotifyHandler interface {
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *NotifyFlow) error
 
-	// SendNote is the side effect of state send (testprog.mrtr.yaml:156:17). It runs at most once per
-	// workflow round; retries replay its outcome. Store its results in f.Continuation.
+	// SendNote is the side effect of state send (testprog.mrtr.yaml:156:17).
+	// Once it returned, it is not run again for this workflow round: retries replay its outcome.
+	// If the instance running it dies first, a retry runs it again after the lease (at least once):
+	// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
+	// pass it as the idempotency key of the downstream call. Store its results in f.Continuation.
 	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
 	SendNote(ctx context.Context, f *NotifyFlow) error
 }

@@ -256,8 +256,11 @@ type TransferHandler interface {
 	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 	AccountStillOpen(ctx context.Context, f *TransferFlow) error
 
-	// SendMoney is the irreversible side effect of state send (testprog.mrtr.yaml:60:17). It runs at most once per
-	// operation id transfer-{account}-{amount}; retries replay its outcome. Store its results in f.Continuation.
+	// SendMoney is the irreversible side effect of state send (testprog.mrtr.yaml:60:17).
+	// Once it returned, it is not run again for operation id transfer-{account}-{amount}: retries replay its outcome.
+	// If the instance running it dies first, a retry runs it again after the lease (at least once):
+	// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
+	// pass it as the idempotency key of the downstream call. Store its results in f.Continuation.
 	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
 	SendMoney(ctx context.Context, f *TransferFlow) error
 

@@ -153,8 +153,11 @@ type VaultHandler interface {
 	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 	LoadVault(ctx context.Context, f *VaultFlow) error
 
-	// OpenVault is the side effect of state open (testprog.mrtr.yaml:101:17). It runs at most once per
-	// operation id open-{vaultId}; retries replay its outcome. Store its results in f.Continuation.
+	// OpenVault is the side effect of state open (testprog.mrtr.yaml:101:17).
+	// Once it returned, it is not run again for operation id open-{vaultId}: retries replay its outcome.
+	// If the instance running it dies first, a retry runs it again after the lease (at least once):
+	// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
+	// pass it as the idempotency key of the downstream call. Store its results in f.Continuation.
 	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
 	OpenVault(ctx context.Context, f *VaultFlow) error
 }

@@ -31,8 +31,11 @@ func (h *PublishDocumentImpl) ReadyToPublish(ctx context.Context, f *PublishDocu
 	return 0, errors.New("publish_document: ReadyToPublish is not implemented yet")
 }
 
-// PublishDocument is the irreversible side effect of state publish (review.mrtr.yaml:84:17). It runs at most once per
-// workflow round; retries replay its outcome. Store its results in f.Continuation.
+// PublishDocument is the irreversible side effect of state publish (review.mrtr.yaml:84:17).
+// Once it returned, it is not run again for this workflow round: retries replay its outcome.
+// If the instance running it dies first, a retry runs it again after the lease (at least once):
+// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
+// pass it as the idempotency key of the downstream call. Store its results in f.Continuation.
 // Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
 func (h *PublishDocumentImpl) PublishDocument(ctx context.Context, f *PublishDocumentFlow) error {
 	// TODO: perform publishDocument; record its results in f.Continuation.

@@ -38,8 +38,11 @@ func (h *CleanUpBranchesImpl) BranchesUnchanged(ctx context.Context, f *CleanUpB
 	return errors.New("clean_up_branches: BranchesUnchanged is not implemented yet")
 }
 
-// DeleteBranches is the irreversible side effect of state delete (cleanup.mrtr.yaml:56:17). It runs at most once per
-// workflow round; retries replay its outcome. Store its results in f.Continuation.
+// DeleteBranches is the irreversible side effect of state delete (cleanup.mrtr.yaml:56:17).
+// Once it returned, it is not run again for this workflow round: retries replay its outcome.
+// If the instance running it dies first, a retry runs it again after the lease (at least once):
+// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
+// pass it as the idempotency key of the downstream call. Store its results in f.Continuation.
 // Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
 func (h *CleanUpBranchesImpl) DeleteBranches(ctx context.Context, f *CleanUpBranchesFlow) error {
 	// TODO: perform deleteBranches; record its results in f.Continuation.

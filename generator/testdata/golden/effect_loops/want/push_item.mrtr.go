@@ -160,8 +160,11 @@ type PushItemHandler interface {
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *PushItemFlow) error
 
-	// PushItem is the side effect of state push (loops.mrtr.yaml:16:17). It runs at most once per
-	// operation id push-{item}; retries replay its outcome. Store its results in f.Continuation.
+	// PushItem is the side effect of state push (loops.mrtr.yaml:16:17).
+	// Once it returned, it is not run again for operation id push-{item}: retries replay its outcome.
+	// If the instance running it dies first, a retry runs it again after the lease (at least once):
+	// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
+	// pass it as the idempotency key of the downstream call. Store its results in f.Continuation.
 	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
 	PushItem(ctx context.Context, f *PushItemFlow) error
 
@@ -169,8 +172,11 @@ type PushItemHandler interface {
 	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 	PushVerified(ctx context.Context, f *PushItemFlow) (PushItemPushVerifiedOutcome, error)
 
-	// SendPing is the side effect of state ping (loops.mrtr.yaml:26:17). It runs at most once per
-	// workflow round; retries replay its outcome. Store its results in f.Continuation.
+	// SendPing is the side effect of state ping (loops.mrtr.yaml:26:17).
+	// Once it returned, it is not run again for this workflow round: retries replay its outcome.
+	// If the instance running it dies first, a retry runs it again after the lease (at least once):
+	// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
+	// pass it as the idempotency key of the downstream call. Store its results in f.Continuation.
 	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
 	SendPing(ctx context.Context, f *PushItemFlow) error
 

@@ -24,8 +24,11 @@ func (h *PushItemImpl) Authorize(ctx context.Context, f *PushItemFlow) error {
 	return mrtr.Forbidden("push_item: Authorize is not implemented yet")
 }
 
-// PushItem is the side effect of state push (loops.mrtr.yaml:16:17). It runs at most once per
-// operation id push-{item}; retries replay its outcome. Store its results in f.Continuation.
+// PushItem is the side effect of state push (loops.mrtr.yaml:16:17).
+// Once it returned, it is not run again for operation id push-{item}: retries replay its outcome.
+// If the instance running it dies first, a retry runs it again after the lease (at least once):
+// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
+// pass it as the idempotency key of the downstream call. Store its results in f.Continuation.
 // Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
 func (h *PushItemImpl) PushItem(ctx context.Context, f *PushItemFlow) error {
 	// TODO: perform pushItem; record its results in f.Continuation.
@@ -39,8 +42,11 @@ func (h *PushItemImpl) PushVerified(ctx context.Context, f *PushItemFlow) (PushI
 	return 0, errors.New("push_item: PushVerified is not implemented yet")
 }
 
-// SendPing is the side effect of state ping (loops.mrtr.yaml:26:17). It runs at most once per
-// workflow round; retries replay its outcome. Store its results in f.Continuation.
+// SendPing is the side effect of state ping (loops.mrtr.yaml:26:17).
+// Once it returned, it is not run again for this workflow round: retries replay its outcome.
+// If the instance running it dies first, a retry runs it again after the lease (at least once):
+// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
+// pass it as the idempotency key of the downstream call. Store its results in f.Continuation.
 // Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
 func (h *PushItemImpl) SendPing(ctx context.Context, f *PushItemFlow) error {
 	// TODO: perform sendPing; record its results in f.Continuation.

@@ -240,23 +240,35 @@ type IssueRefundHandler interface {
 	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 	StillRefundable(ctx context.Context, f *IssueRefundFlow) error
 
-	// ReserveFunds is the side effect of state reserve (billing.mrtr.yaml:48:17). It runs at most once per
-	// workflow round; retries replay its outcome. Store its results in f.Continuation.
+	// ReserveFunds is the side effect of state reserve (billing.mrtr.yaml:48:17).
+	// Once it returned, it is not run again for this workflow round: retries replay its outcome.
+	// If the instance running it dies first, a retry runs it again after the lease (at least once):
+	// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
+	// pass it as the idempotency key of the downstream call. Store its results in f.Continuation.
 	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
 	ReserveFunds(ctx context.Context, f *IssueRefundFlow) error
 
-	// RefundPayment is the irreversible side effect of state refund (billing.mrtr.yaml:51:17). It runs at most once per
-	// operation id refund-{orderId}-{amountCents}; retries replay its outcome. Store its results in f.Continuation.
+	// RefundPayment is the irreversible side effect of state refund (billing.mrtr.yaml:51:17).
+	// Once it returned, it is not run again for operation id refund-{orderId}-{amountCents}: retries replay its outcome.
+	// If the instance running it dies first, a retry runs it again after the lease (at least once):
+	// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
+	// pass it as the idempotency key of the downstream call. Store its results in f.Continuation.
 	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
 	RefundPayment(ctx context.Context, f *IssueRefundFlow) error
 
-	// NotifyCustomer is the side effect of state notify (billing.mrtr.yaml:58:17). It runs at most once per
-	// operation id notify/{refundId}/{channel.via}/{workflowId}; retries replay its outcome. Store its results in f.Continuation.
+	// NotifyCustomer is the side effect of state notify (billing.mrtr.yaml:58:17).
+	// Once it returned, it is not run again for operation id notify/{refundId}/{channel.via}/{workflowId}: retries replay its outcome.
+	// If the instance running it dies first, a retry runs it again after the lease (at least once):
+	// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
+	// pass it as the idempotency key of the downstream call. Store its results in f.Continuation.
 	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
 	NotifyCustomer(ctx context.Context, f *IssueRefundFlow) error
 
-	// WriteAudit is the side effect of state audit (billing.mrtr.yaml:64:17). It runs at most once per
-	// workflow round; retries replay its outcome. Store its results in f.Continuation.
+	// WriteAudit is the side effect of state audit (billing.mrtr.yaml:64:17).
+	// Once it returned, it is not run again for this workflow round: retries replay its outcome.
+	// If the instance running it dies first, a retry runs it again after the lease (at least once):
+	// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
+	// pass it as the idempotency key of the downstream call. Store its results in f.Continuation.
 	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
 	WriteAudit(ctx context.Context, f *IssueRefundFlow) error
 }

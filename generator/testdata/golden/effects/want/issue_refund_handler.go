@@ -38,32 +38,44 @@ func (h *IssueRefundImpl) StillRefundable(ctx context.Context, f *IssueRefundFlo
 	return errors.New("issue_refund: StillRefundable is not implemented yet")
 }
 
-// ReserveFunds is the side effect of state reserve (billing.mrtr.yaml:48:17). It runs at most once per
-// workflow round; retries replay its outcome. Store its results in f.Continuation.
+// ReserveFunds is the side effect of state reserve (billing.mrtr.yaml:48:17).
+// Once it returned, it is not run again for this workflow round: retries replay its outcome.
+// If the instance running it dies first, a retry runs it again after the lease (at least once):
+// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
+// pass it as the idempotency key of the downstream call. Store its results in f.Continuation.
 // Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
 func (h *IssueRefundImpl) ReserveFunds(ctx context.Context, f *IssueRefundFlow) error {
 	// TODO: perform reserveFunds; record its results in f.Continuation.
 	return errors.New("issue_refund: ReserveFunds is not implemented yet")
 }
 
-// RefundPayment is the irreversible side effect of state refund (billing.mrtr.yaml:51:17). It runs at most once per
-// operation id refund-{orderId}-{amountCents}; retries replay its outcome. Store its results in f.Continuation.
+// RefundPayment is the irreversible side effect of state refund (billing.mrtr.yaml:51:17).
+// Once it returned, it is not run again for operation id refund-{orderId}-{amountCents}: retries replay its outcome.
+// If the instance running it dies first, a retry runs it again after the lease (at least once):
+// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
+// pass it as the idempotency key of the downstream call. Store its results in f.Continuation.
 // Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
 func (h *IssueRefundImpl) RefundPayment(ctx context.Context, f *IssueRefundFlow) error {
 	// TODO: perform refundPayment; record its results in f.Continuation.
 	return errors.New("issue_refund: RefundPayment is not implemented yet")
 }
 
-// NotifyCustomer is the side effect of state notify (billing.mrtr.yaml:58:17). It runs at most once per
-// operation id notify/{refundId}/{channel.via}/{workflowId}; retries replay its outcome. Store its results in f.Continuation.
+// NotifyCustomer is the side effect of state notify (billing.mrtr.yaml:58:17).
+// Once it returned, it is not run again for operation id notify/{refundId}/{channel.via}/{workflowId}: retries replay its outcome.
+// If the instance running it dies first, a retry runs it again after the lease (at least once):
+// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
+// pass it as the idempotency key of the downstream call. Store its results in f.Continuation.
 // Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
 func (h *IssueRefundImpl) NotifyCustomer(ctx context.Context, f *IssueRefundFlow) error {
 	// TODO: perform notifyCustomer; record its results in f.Continuation.
 	return errors.New("issue_refund: NotifyCustomer is not implemented yet")
 }
 
-// WriteAudit is the side effect of state audit (billing.mrtr.yaml:64:17). It runs at most once per
-// workflow round; retries replay its outcome. Store its results in f.Continuation.
+// WriteAudit is the side effect of state audit (billing.mrtr.yaml:64:17).
+// Once it returned, it is not run again for this workflow round: retries replay its outcome.
+// If the instance running it dies first, a retry runs it again after the lease (at least once):
+// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
+// pass it as the idempotency key of the downstream call. Store its results in f.Continuation.
 // Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
 func (h *IssueRefundImpl) WriteAudit(ctx context.Context, f *IssueRefundFlow) error {
 	// TODO: perform writeAudit; record its results in f.Continuation.

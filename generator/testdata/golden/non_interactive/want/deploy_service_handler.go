@@ -38,8 +38,11 @@ func (h *DeployServiceImpl) StillDeployable(ctx context.Context, f *DeployServic
 	return errors.New("deploy_service: StillDeployable is not implemented yet")
 }
 
-// RollOut is the irreversible side effect of state deploy (deploy.mrtr.yaml:50:17). It runs at most once per
-// workflow round; retries replay its outcome. Store its results in f.Continuation.
+// RollOut is the irreversible side effect of state deploy (deploy.mrtr.yaml:50:17).
+// Once it returned, it is not run again for this workflow round: retries replay its outcome.
+// If the instance running it dies first, a retry runs it again after the lease (at least once):
+// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
+// pass it as the idempotency key of the downstream call. Store its results in f.Continuation.
 // Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
 func (h *DeployServiceImpl) RollOut(ctx context.Context, f *DeployServiceFlow) error {
 	// TODO: perform rollOut; record its results in f.Continuation.

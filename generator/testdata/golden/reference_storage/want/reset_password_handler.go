@@ -38,8 +38,11 @@ func (h *ResetPasswordImpl) StillActive(ctx context.Context, f *ResetPasswordFlo
 	return errors.New("reset_password: StillActive is not implemented yet")
 }
 
-// SendResetLink is the irreversible side effect of state send (accounts.mrtr.yaml:41:17). It runs at most once per
-// workflow round; retries replay its outcome. Store its results in f.Continuation.
+// SendResetLink is the irreversible side effect of state send (accounts.mrtr.yaml:41:17).
+// Once it returned, it is not run again for this workflow round: retries replay its outcome.
+// If the instance running it dies first, a retry runs it again after the lease (at least once):
+// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
+// pass it as the idempotency key of the downstream call. Store its results in f.Continuation.
 // Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
 func (h *ResetPasswordImpl) SendResetLink(ctx context.Context, f *ResetPasswordFlow) error {
 	// TODO: perform sendResetLink; record its results in f.Continuation.

@@ -174,8 +174,11 @@ type SignUpHandler interface {
 	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 	EmailAvailable(ctx context.Context, f *SignUpFlow) error
 
-	// CreateAccount is the side effect of state create (signup.mrtr.yaml:45:17). It runs at most once per
-	// workflow round; retries replay its outcome. Store its results in f.Continuation.
+	// CreateAccount is the side effect of state create (signup.mrtr.yaml:45:17).
+	// Once it returned, it is not run again for this workflow round: retries replay its outcome.
+	// If the instance running it dies first, a retry runs it again after the lease (at least once):
+	// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
+	// pass it as the idempotency key of the downstream call. Store its results in f.Continuation.
 	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
 	CreateAccount(ctx context.Context, f *SignUpFlow) error
 
