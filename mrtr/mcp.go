@@ -6,7 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"runtime"
+	"sync"
 	"time"
+	"weak"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -45,6 +48,7 @@ func AddTool[F any](s *mcp.Server, e *Engine, p Program[F]) {
 		panic(fmt.Sprintf("mrtr.AddTool: %s is a prompt; use AddPrompt", d.Name))
 	}
 	mustServe(e, d)
+	keepClientAnswers(s)
 	tool := &mcp.Tool{Name: d.Name, Title: d.Title, Description: d.Description, InputSchema: d.InputSchema}
 	destructive := d.Destructive
 	tool.Annotations = &mcp.ToolAnnotations{Title: d.Title, DestructiveHint: &destructive}
@@ -73,6 +77,7 @@ func AddPrompt[F any](s *mcp.Server, e *Engine, p Program[F]) {
 		panic(fmt.Sprintf("mrtr.AddPrompt: %s is a tool; use AddTool", d.Name))
 	}
 	mustServe(e, d)
+	keepClientAnswers(s)
 	prompt := &mcp.Prompt{Name: d.Name, Title: d.Title, Description: d.Description, Arguments: d.PromptArguments}
 	s.AddPrompt(prompt, func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 		args, err := json.Marshal(req.Params.Arguments)
@@ -118,7 +123,7 @@ func answer[F any](ctx context.Context, e *Engine, p Program[F], extra *mcp.Requ
 	}
 	reply, err := serveRounds(ctx, e, p, r, version, ss)
 	if err != nil {
-		return nil, wireError(err)
+		return nil, e.wireError(ctx, p.Descriptor(), err)
 	}
 	return reply, nil
 }
@@ -147,7 +152,7 @@ func serveRounds[F any](ctx context.Context, e *Engine, p Program[F], r Request,
 		return reply, err
 	}
 	for range maxBridgeRounds {
-		responses, err := askOverSession(ctx, ss, reply.InputRequests)
+		responses, err := askOverSession(ctx, e, ss, reply.InputRequests)
 		if err != nil {
 			return nil, err
 		}
@@ -161,14 +166,31 @@ func serveRounds[F any](ctx context.Context, e *Engine, p Program[F], r Request,
 
 // askOverSession fulfils input requests by asking an older client directly
 // over its session.
-func askOverSession(ctx context.Context, ss *mcp.ServerSession, reqs mcp.InputRequestMap) (mcp.InputResponseMap, error) {
+//
+// An answer that breaks the requested schema (a value outside an enum, a
+// number under its minimum) is taken as the client sent it: the program's
+// own validation refuses it and asks again with "Please correct: ...",
+// as it does for a 2026-07-28 client. go-sdk's ServerSession.Elicit would
+// instead fail the whole call with an error of its own (v1.8.0 checks the
+// content against requestedSchema after the client answered), so the
+// client's result is kept on its way in (keepClientAnswers) and used when
+// that check is the only thing that failed.
+func askOverSession(ctx context.Context, e *Engine, ss *mcp.ServerSession, reqs mcp.InputRequestMap) (mcp.InputResponseMap, error) {
 	out := make(mcp.InputResponseMap, len(reqs))
 	for key, ir := range reqs {
 		var resp mcp.InputResponse
 		var err error
 		switch p := ir.(type) {
 		case *mcp.ElicitParams:
-			resp, err = ss.Elicit(ctx, p)
+			kept := &clientAnswer{}
+			var res *mcp.ElicitResult
+			res, err = ss.Elicit(context.WithValue(ctx, clientAnswerKey{}, kept), p)
+			if err != nil && kept.res != nil && ctx.Err() == nil {
+				e.log.InfoContext(ctx, "mrtr: the client's answer does not match the requested schema; the workflow asks again",
+					"request", key, "error", err)
+				res, err = kept.res, nil
+			}
+			resp = res
 		case *mcp.CreateMessageParams:
 			resp, err = ss.CreateMessage(ctx, p)
 		case *mcp.ListRootsParams:
@@ -177,22 +199,75 @@ func askOverSession(ctx context.Context, ss *mcp.ServerSession, reqs mcp.InputRe
 			err = fmt.Errorf("unsupported input request %T", ir)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("asking the client for %q: %w", key, err)
+			return nil, &askError{key: key, err: err}
 		}
 		out[key] = resp
 	}
 	return out, nil
 }
 
-// wireError keeps JSON-RPC errors and context errors as they are and hides
-// other failures behind a generic internal error (their detail is logged).
-func wireError(err error) error {
+// askError is a failure to get an answer from an older client over its
+// session: the client returned an error, went away, or timed out.
+type askError struct {
+	key string
+	err error
+}
+
+func (a *askError) Error() string { return fmt.Sprintf("asking the client for %q: %v", a.key, a.err) }
+func (a *askError) Unwrap() error { return a.err }
+
+// clientAnswer receives the elicitation result a client sent, before the
+// SDK checks it against the requested schema.
+type clientAnswer struct{ res *mcp.ElicitResult }
+
+type clientAnswerKey struct{}
+
+// answersKept lists the servers keepClientAnswers has wrapped, weakly: a
+// server that is gone drops out.
+var answersKept sync.Map // weak.Pointer[mcp.Server] -> struct{}
+
+// keepClientAnswers adds, once per server, a sending middleware that
+// stores an elicitation result in the clientAnswer of the request's
+// context (askOverSession's) as it comes back from the client. Other
+// requests and contexts without a clientAnswer pass through untouched.
+func keepClientAnswers(s *mcp.Server) {
+	key := weak.Make(s)
+	if _, loaded := answersKept.LoadOrStore(key, struct{}{}); loaded {
+		return
+	}
+	runtime.AddCleanup(s, func(k weak.Pointer[mcp.Server]) { answersKept.Delete(k) }, key)
+	s.AddSendingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			res, err := next(ctx, method, req)
+			if kept, ok := ctx.Value(clientAnswerKey{}).(*clientAnswer); ok && err == nil {
+				if er, ok := res.(*mcp.ElicitResult); ok {
+					kept.res = er
+				}
+			}
+			return res, err
+		}
+	})
+}
+
+// wireError shapes a failed call for the client. The context's errors and
+// JSON-RPC errors (-32602, -32021, or one the client itself returned when
+// asked over its session) go back as they are; anything else is an
+// internal error the client sees only as "internal error", so its cause is
+// logged here, with the tool.
+func (e *Engine) wireError(ctx context.Context, d *Descriptor, err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	var ae *askError
+	if errors.As(err, &ae) {
+		e.log.WarnContext(ctx, "mrtr: asking the client over its session failed", "tool", d.Name, "request", ae.key, "error", ae.err)
+	}
 	var je *jsonrpc.Error
 	if errors.As(err, &je) {
 		return je
 	}
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return err
+	if ae == nil {
+		e.log.ErrorContext(ctx, "mrtr: internal error", "tool", d.Name, "error", err)
 	}
 	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "internal error"}
 }

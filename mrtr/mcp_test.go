@@ -1,10 +1,16 @@
 package mrtr_test
 
 import (
+	"bytes"
 	"context"
+	"errors"
+	"log/slog"
 	"net/http/httptest"
+	"strings"
+	"sync"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mrtrgen/mrtrgen/mrtr"
@@ -15,9 +21,14 @@ import (
 
 // serve starts transfer and vault behind mrtr.Handler.
 func serve(t *testing.T) (string, *testprog.TransferImpl) {
+	return serveLogging(t, quiet)
+}
+
+// serveLogging is serve with the engine logging to log; it serves spin too.
+func serveLogging(t *testing.T, log *slog.Logger) (string, *testprog.TransferImpl) {
 	t.Helper()
 	clock := mrtrtest.NewClock()
-	e, err := mrtr.NewEngine(mrtr.Config{Audience: "http-test", Codec: mrtrtest.NewCodec(t, clock), Logger: quiet,
+	e, err := mrtr.NewEngine(mrtr.Config{Audience: "http-test", Codec: mrtrtest.NewCodec(t, clock), Logger: log,
 		Store: store.NewMemory(store.Options{Now: clock.Now})})
 	if err != nil {
 		t.Fatal(err)
@@ -26,6 +37,7 @@ func serve(t *testing.T) (string, *testprog.TransferImpl) {
 	impl := &testprog.TransferImpl{}
 	testprog.RegisterTransfer(s, e, impl)
 	testprog.RegisterVault(s, e, &testprog.VaultImpl{})
+	testprog.RegisterSpin(s, e, &testprog.SpinImpl{})
 	ts := httptest.NewServer(mrtr.Handler(s, nil))
 	t.Cleanup(ts.Close)
 	return ts.URL, impl
@@ -128,4 +140,112 @@ func TestReferenceProgramNeedsAStoreAtRegistration(t *testing.T) {
 		}
 	}()
 	testprog.RegisterVault(mcp.NewServer(&mcp.Implementation{Name: "x", Version: "1"}, nil), e, &testprog.VaultImpl{})
+}
+
+// answerElicitations makes a go-sdk client answer elicitation/create
+// requests with answer's results as they are, skipping the SDK client's
+// own schema check: TypeScript SDK clients (v1 and v2, default mode) and
+// mcp-go send what their user typed, valid or not, and a server must cope.
+func answerElicitations(answer func(*mcp.ElicitParams) *mcp.ElicitResult) mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if er, ok := req.(*mcp.ElicitRequest); ok {
+				return answer(er.Params), nil
+			}
+			return next(ctx, method, req)
+		}
+	}
+}
+
+// An older client on a session whose answer breaks the requested schema
+// (a memo over its 50 characters) is asked again with the problem, as a
+// 2026-07-28 client would be, and completes with its corrected answer.
+// go-sdk's ServerSession.Elicit refuses such an answer with an error of
+// its own; the call used to end in -32603 "internal error".
+func TestOldClientIsAskedAgainAfterASchemaInvalidAnswer(t *testing.T) {
+	url, impl := serve(t)
+	var messages []string
+	c := mcp.NewClient(&mcp.Implementation{Name: "client", Version: "test"}, &mcp.ClientOptions{
+		// Declares elicitation; answers come from the middleware below.
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) { panic("unused") },
+	})
+	c.AddReceivingMiddleware(answerElicitations(func(p *mcp.ElicitParams) *mcp.ElicitResult {
+		messages = append(messages, p.Message)
+		props := p.RequestedSchema.(map[string]any)["properties"].(map[string]any)
+		switch {
+		case props["confirm"] != nil:
+			return confirm(true)
+		case len(messages) == 1:
+			return memo(strings.Repeat("x", 60)) // maxLength is 50
+		default:
+			return memo("rent")
+		}
+	}))
+	cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "transfer", Arguments: transferArgs})
+	if err != nil {
+		t.Fatalf("the call failed: %v (asked %q)", err, messages)
+	}
+	if res.IsError || impl.SentCount() != 1 {
+		t.Fatalf("result %+v, sent %d", res, impl.SentCount())
+	}
+	if len(messages) != 3 || !strings.Contains(messages[1], "Please correct: note: at most 50 characters") {
+		t.Fatalf("the client was asked %q, want the memo, the memo again with the problem, the confirmation", messages)
+	}
+}
+
+// syncBuffer is a log sink the server's goroutines may share.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// Every internal error a client gets is in the server's log with its
+// cause and tool: the client only learns "internal error".
+func TestInternalErrorsAreLoggedWithTheirCause(t *testing.T) {
+	var logs syncBuffer
+	url, _ := serveLogging(t, slog.New(slog.NewTextHandler(&logs, nil)))
+	ctx := context.Background()
+
+	// A round that never asks (the engine bounds it).
+	cs := connect(t, url, &mcp.ClientOptions{MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true}}, "")
+	_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "spin"})
+	var je *jsonrpc.Error
+	if !errors.As(err, &je) || je.Code != jsonrpc.CodeInternalError || je.Message != "internal error" {
+		t.Fatalf("spin: %v, want -32603 internal error", err)
+	}
+	if l := logs.String(); !strings.Contains(l, "mrtr: internal error") || !strings.Contains(l, "tool=spin") ||
+		!strings.Contains(l, "without asking for input") {
+		t.Fatalf("the internal error is not logged with its cause:\n%s", l)
+	}
+
+	// An older client that fails to answer over its session.
+	old := connect(t, url, &mcp.ClientOptions{
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			return nil, errors.New("the user's dialog crashed")
+		},
+	}, "2025-11-25")
+	if _, err := old.CallTool(ctx, &mcp.CallToolParams{Name: "transfer", Arguments: transferArgs}); err == nil {
+		t.Fatal("a client that cannot answer completed the call")
+	}
+	if l := logs.String(); !strings.Contains(l, "mrtr: asking the client over its session failed") ||
+		!strings.Contains(l, "the user's dialog crashed") || !strings.Contains(l, "request=memo") {
+		t.Fatalf("the failure to ask is not logged with its cause:\n%s", l)
+	}
 }
