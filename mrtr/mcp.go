@@ -37,7 +37,10 @@ func defaultPrincipal(_ context.Context, extra *mcp.RequestExtra) (string, error
 // round with "not authenticated".
 type Authenticator func(ctx context.Context, extra *mcp.RequestExtra) (string, error)
 
-// AddTool registers a generated tool program on s. Rounds of clients on
+// AddTool registers a generated tool program on s. Arguments that fail
+// validation get an error result (isError) naming each problem, on every
+// protocol version; an unknown tool (the SDK) and a rejected requestState
+// get JSON-RPC error -32602. Rounds of clients on
 // protocol 2026-07-28 and later are answered natively (input_required with
 // requestState); older clients on a stateful session are served by the
 // engine itself asking them over the session (elicitation, sampling, roots)
@@ -70,7 +73,8 @@ func AddTool[F any](s *mcp.Server, e *Engine, p Program[F]) {
 
 // AddPrompt registers a generated prompt program on s (see AddTool).
 // A prompt that does not end in success fails with JSON-RPC error -32000
-// carrying its message: prompts/get has no error result.
+// carrying its message, and one whose arguments fail validation with
+// -32602 naming each problem: prompts/get has no error result.
 func AddPrompt[F any](s *mcp.Server, e *Engine, p Program[F]) {
 	d := p.Descriptor()
 	if d.Kind != KindPrompt {
@@ -92,7 +96,11 @@ func AddPrompt[F any](s *mcp.Server, e *Engine, p Program[F]) {
 		if reply.NeedsInput() {
 			return &mcp.GetPromptResult{InputRequests: reply.InputRequests, RequestState: reply.RequestState}, nil
 		}
-		if reply.Final.Outcome != OutcomeSuccess {
+		switch reply.Final.Outcome {
+		case OutcomeSuccess:
+		case OutcomeInvalidArguments:
+			return nil, &jsonrpc.Error{Code: codeInvalidParams, Message: reply.Final.Text}
+		default:
 			return nil, &jsonrpc.Error{Code: -32000, Message: reply.Final.Text}
 		}
 		res := &mcp.GetPromptResult{Description: d.Description}

@@ -249,3 +249,39 @@ func TestInternalErrorsAreLoggedWithTheirCause(t *testing.T) {
 		t.Fatalf("the failure to ask is not logged with its cause:\n%s", l)
 	}
 }
+
+// Invalid arguments are a tool result with isError and the problems, on
+// 2026-07-28 and on an older session alike; an unknown tool and a bad
+// requestState stay JSON-RPC error -32602.
+func TestInvalidArgumentsAreAToolError(t *testing.T) {
+	url, impl := serve(t)
+	ctx := context.Background()
+	for _, version := range []string{"", "2025-11-25"} {
+		cs := connect(t, url, &mcp.ClientOptions{MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true}}, version)
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "transfer", Arguments: map[string]any{"account": "nope", "amount": 0}})
+		if err != nil {
+			t.Fatalf("protocol %q: invalid arguments: %v, want an error result", version, err)
+		}
+		text := ""
+		if len(res.Content) == 1 {
+			if tc, ok := res.Content[0].(*mcp.TextContent); ok {
+				text = tc.Text
+			}
+		}
+		if !res.IsError || !strings.Contains(text, "account: must match acc-[0-9]{3}") || !strings.Contains(text, "amount: at least 1") {
+			t.Fatalf("protocol %q: invalid arguments: %+v (%q)", version, res, text)
+		}
+		var je *jsonrpc.Error
+		if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "no_such_tool"}); !errors.As(err, &je) || je.Code != jsonrpc.CodeInvalidParams {
+			t.Fatalf("protocol %q: unknown tool: %v, want -32602", version, err)
+		}
+		_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "transfer", Arguments: transferArgs, RequestState: "garbage",
+			InputResponses: mcp.InputResponseMap{"memo": memo("rent")}})
+		if !errors.As(err, &je) || je.Code != jsonrpc.CodeInvalidParams {
+			t.Fatalf("protocol %q: bad requestState: %v, want -32602", version, err)
+		}
+	}
+	if impl.SentCount() != 0 {
+		t.Fatalf("sent %d", impl.SentCount())
+	}
+}
