@@ -3,8 +3,10 @@ package mrtr_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
@@ -283,5 +285,62 @@ func TestInvalidArgumentsAreAToolError(t *testing.T) {
 	}
 	if impl.SentCount() != 0 {
 		t.Fatalf("sent %d", impl.SentCount())
+	}
+}
+
+// post sends one JSON-RPC request the way a 2026-07-28 client does.
+func post(t *testing.T, url, method, name, params string) *http.Response {
+	t.Helper()
+	body := `{"jsonrpc":"2.0","id":1,"method":"` + method + `","params":` + params + `}`
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", method)
+	if name != "" {
+		req.Header.Set("Mcp-Name", name)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { resp.Body.Close() })
+	return resp
+}
+
+// A 2026-07-28 request that asks for no notifications is answered with
+// plain JSON (curl | jq works); one that asks for logs gets an event
+// stream, where its log messages can travel before the result.
+func TestPlainJSONUnlessNotificationsAreWanted(t *testing.T) {
+	url, _ := serve(t)
+	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}}`
+	resp := post(t, url, "tools/call", "transfer", `{"name":"transfer","arguments":{"account":"acc-123","amount":40},`+meta+`}}`)
+	if ct := resp.Header.Get("Content-Type"); ct != "application/json" {
+		t.Fatalf("Content-Type %q, want application/json", ct)
+	}
+	var reply struct {
+		Result struct {
+			ResultType    string         `json:"resultType"`
+			InputRequests map[string]any `json:"inputRequests"`
+			RequestState  string         `json:"requestState"`
+		} `json:"result"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&reply); err != nil {
+		t.Fatal(err)
+	}
+	if reply.Result.ResultType != "input_required" || reply.Result.InputRequests["memo"] == nil || reply.Result.RequestState == "" {
+		t.Fatalf("reply %+v", reply.Result)
+	}
+
+	logs := post(t, url, "tools/call", "transfer", `{"name":"transfer","arguments":{"account":"acc-123","amount":40},`+meta+`,"io.modelcontextprotocol/logLevel":"info"}}`)
+	if ct := logs.Header.Get("Content-Type"); ct != "text/event-stream" {
+		t.Fatalf("with a log level: Content-Type %q, want text/event-stream", ct)
+	}
+	progress := post(t, url, "tools/call", "transfer", `{"name":"transfer","arguments":{"account":"acc-123","amount":40},`+meta+`,"progressToken":"p1"}}`)
+	if ct := progress.Header.Get("Content-Type"); ct != "text/event-stream" {
+		t.Fatalf("with a progress token: Content-Type %q, want text/event-stream", ct)
 	}
 }
