@@ -11,8 +11,8 @@
 #    and access to its registry the first time.
 # 2. Builds examples/server and starts it on a free loopback port with
 #    -dev -store memory:, and waits until it answers.
-# 3. Runs the 18 scenarios below, one at a time, and prints one line each and
-#    the summary "conformance: N/18 scenarios passed". A scenario passes when
+# 3. Runs the 19 scenarios below, one at a time, and prints one line each and
+#    the summary "conformance: N/19 scenarios passed". A scenario passes when
 #    it has no FAILURE check (WARNINGs are allowed).
 # 4. Always stops the server. Exits 1 if any scenario failed.
 #
@@ -42,6 +42,7 @@ SCENARIOS=(
   input-required-result-capability-check
   input-required-result-ignore-extra-params
   input-required-result-validate-input
+  http-header-validation
 )
 
 cache="${MRTR_CI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mrtrgen-ci}"

@@ -390,16 +390,18 @@ func TestAuthorizeRunsOnEveryRound(t *testing.T) {
 	}
 }
 
+// Invalid arguments end the call with an error result naming each problem
+// (MCP: input validation errors are tool execution errors, so a model can
+// correct itself), not a JSON-RPC error.
 func TestInvalidArguments(t *testing.T) {
 	h := mrtrtest.New(t, testprog.NewTransferProgram(&testprog.TransferImpl{}))
-	_, err := h.Call(context.Background(), map[string]any{"account": "nope", "amount": 0, "extra": 1}, "", nil)
-	var je *jsonrpc.Error
-	if !errors.As(err, &je) || je.Code != jsonrpc.CodeInvalidParams {
-		t.Fatalf("invalid arguments: %v", err)
+	r, err := h.Call(context.Background(), map[string]any{"account": "nope", "amount": 0, "extra": 1}, "", nil)
+	if err != nil || r.Final == nil || r.Final.Outcome != mrtr.OutcomeInvalidArguments || !r.Final.IsError() {
+		t.Fatalf("invalid arguments: %+v, %v; want an error result", r, err)
 	}
-	for _, want := range []string{"account: must match", "amount: at least 1", "extra: unknown argument"} {
-		if !strings.Contains(je.Message, want) {
-			t.Errorf("message %q lacks %q", je.Message, want)
+	for _, want := range []string{"invalid arguments: ", "account: must match", "amount: at least 1", "extra: unknown argument"} {
+		if !strings.Contains(r.Final.Text, want) {
+			t.Errorf("message %q lacks %q", r.Final.Text, want)
 		}
 	}
 }

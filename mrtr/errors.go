@@ -33,7 +33,9 @@ func Forbidden(format string, args ...any) error {
 }
 
 // ArgumentError reports arguments that fail their schema: each problem
-// names the argument. It becomes JSON-RPC error -32602.
+// names the argument. Run ends the round with an error result of outcome
+// OutcomeInvalidArguments carrying its message (prompts: JSON-RPC error
+// -32602).
 type ArgumentError struct {
 	Problems []string
 }
@@ -67,8 +69,18 @@ func invalidStateError() error {
 	return &jsonrpc.Error{Code: codeInvalidParams, Message: seal.PublicMessage}
 }
 
-func invalidParamsError(err error) error {
-	return &jsonrpc.Error{Code: codeInvalidParams, Message: err.Error()}
+// invalidArguments ends a round whose arguments fail validation. The MCP
+// tools page counts input validation errors as tool execution errors
+// (isError results, which a model reads and corrects), not protocol errors.
+// An error from decoding that is not an *ArgumentError is not about the
+// arguments (a handler's validator failed, say) and goes back as it is.
+func invalidArguments(rt *roundTelemetry, err error) (*Reply, error) {
+	var ae *ArgumentError
+	if !errors.As(err, &ae) {
+		return nil, err
+	}
+	rt.outcome = string(OutcomeInvalidArguments)
+	return &Reply{Final: &Final{Outcome: OutcomeInvalidArguments, Text: ae.Error()}}, nil
 }
 
 // missingCapabilitiesError is -32021 with data.requiredCapabilities, a

@@ -1,12 +1,17 @@
 package mrtr
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
+	"runtime"
+	"sync"
 	"time"
+	"weak"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -34,7 +39,10 @@ func defaultPrincipal(_ context.Context, extra *mcp.RequestExtra) (string, error
 // round with "not authenticated".
 type Authenticator func(ctx context.Context, extra *mcp.RequestExtra) (string, error)
 
-// AddTool registers a generated tool program on s. Rounds of clients on
+// AddTool registers a generated tool program on s. Arguments that fail
+// validation get an error result (isError) naming each problem, on every
+// protocol version; an unknown tool (the SDK) and a rejected requestState
+// get JSON-RPC error -32602. Rounds of clients on
 // protocol 2026-07-28 and later are answered natively (input_required with
 // requestState); older clients on a stateful session are served by the
 // engine itself asking them over the session (elicitation, sampling, roots)
@@ -45,6 +53,7 @@ func AddTool[F any](s *mcp.Server, e *Engine, p Program[F]) {
 		panic(fmt.Sprintf("mrtr.AddTool: %s is a prompt; use AddPrompt", d.Name))
 	}
 	mustServe(e, d)
+	keepClientAnswers(s)
 	tool := &mcp.Tool{Name: d.Name, Title: d.Title, Description: d.Description, InputSchema: d.InputSchema}
 	destructive := d.Destructive
 	tool.Annotations = &mcp.ToolAnnotations{Title: d.Title, DestructiveHint: &destructive}
@@ -66,13 +75,15 @@ func AddTool[F any](s *mcp.Server, e *Engine, p Program[F]) {
 
 // AddPrompt registers a generated prompt program on s (see AddTool).
 // A prompt that does not end in success fails with JSON-RPC error -32000
-// carrying its message: prompts/get has no error result.
+// carrying its message, and one whose arguments fail validation with
+// -32602 naming each problem: prompts/get has no error result.
 func AddPrompt[F any](s *mcp.Server, e *Engine, p Program[F]) {
 	d := p.Descriptor()
 	if d.Kind != KindPrompt {
 		panic(fmt.Sprintf("mrtr.AddPrompt: %s is a tool; use AddTool", d.Name))
 	}
 	mustServe(e, d)
+	keepClientAnswers(s)
 	prompt := &mcp.Prompt{Name: d.Name, Title: d.Title, Description: d.Description, Arguments: d.PromptArguments}
 	s.AddPrompt(prompt, func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 		args, err := json.Marshal(req.Params.Arguments)
@@ -87,7 +98,11 @@ func AddPrompt[F any](s *mcp.Server, e *Engine, p Program[F]) {
 		if reply.NeedsInput() {
 			return &mcp.GetPromptResult{InputRequests: reply.InputRequests, RequestState: reply.RequestState}, nil
 		}
-		if reply.Final.Outcome != OutcomeSuccess {
+		switch reply.Final.Outcome {
+		case OutcomeSuccess:
+		case OutcomeInvalidArguments:
+			return nil, &jsonrpc.Error{Code: codeInvalidParams, Message: reply.Final.Text}
+		default:
 			return nil, &jsonrpc.Error{Code: -32000, Message: reply.Final.Text}
 		}
 		res := &mcp.GetPromptResult{Description: d.Description}
@@ -118,7 +133,7 @@ func answer[F any](ctx context.Context, e *Engine, p Program[F], extra *mcp.Requ
 	}
 	reply, err := serveRounds(ctx, e, p, r, version, ss)
 	if err != nil {
-		return nil, wireError(err)
+		return nil, e.wireError(ctx, p.Descriptor(), err)
 	}
 	return reply, nil
 }
@@ -147,7 +162,7 @@ func serveRounds[F any](ctx context.Context, e *Engine, p Program[F], r Request,
 		return reply, err
 	}
 	for range maxBridgeRounds {
-		responses, err := askOverSession(ctx, ss, reply.InputRequests)
+		responses, err := askOverSession(ctx, e, ss, reply.InputRequests)
 		if err != nil {
 			return nil, err
 		}
@@ -161,14 +176,31 @@ func serveRounds[F any](ctx context.Context, e *Engine, p Program[F], r Request,
 
 // askOverSession fulfils input requests by asking an older client directly
 // over its session.
-func askOverSession(ctx context.Context, ss *mcp.ServerSession, reqs mcp.InputRequestMap) (mcp.InputResponseMap, error) {
+//
+// An answer that breaks the requested schema (a value outside an enum, a
+// number under its minimum) is taken as the client sent it: the program's
+// own validation refuses it and asks again with "Please correct: ...",
+// as it does for a 2026-07-28 client. go-sdk's ServerSession.Elicit would
+// instead fail the whole call with an error of its own (v1.8.0 checks the
+// content against requestedSchema after the client answered), so the
+// client's result is kept on its way in (keepClientAnswers) and used when
+// that check is the only thing that failed.
+func askOverSession(ctx context.Context, e *Engine, ss *mcp.ServerSession, reqs mcp.InputRequestMap) (mcp.InputResponseMap, error) {
 	out := make(mcp.InputResponseMap, len(reqs))
 	for key, ir := range reqs {
 		var resp mcp.InputResponse
 		var err error
 		switch p := ir.(type) {
 		case *mcp.ElicitParams:
-			resp, err = ss.Elicit(ctx, p)
+			kept := &clientAnswer{}
+			var res *mcp.ElicitResult
+			res, err = ss.Elicit(context.WithValue(ctx, clientAnswerKey{}, kept), p)
+			if err != nil && kept.res != nil && ctx.Err() == nil {
+				e.log.InfoContext(ctx, "mrtr: the client's answer does not match the requested schema; the workflow asks again",
+					"request", key, "error", err)
+				res, err = kept.res, nil
+			}
+			resp = res
 		case *mcp.CreateMessageParams:
 			resp, err = ss.CreateMessage(ctx, p)
 		case *mcp.ListRootsParams:
@@ -177,22 +209,75 @@ func askOverSession(ctx context.Context, ss *mcp.ServerSession, reqs mcp.InputRe
 			err = fmt.Errorf("unsupported input request %T", ir)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("asking the client for %q: %w", key, err)
+			return nil, &askError{key: key, err: err}
 		}
 		out[key] = resp
 	}
 	return out, nil
 }
 
-// wireError keeps JSON-RPC errors and context errors as they are and hides
-// other failures behind a generic internal error (their detail is logged).
-func wireError(err error) error {
+// askError is a failure to get an answer from an older client over its
+// session: the client returned an error, went away, or timed out.
+type askError struct {
+	key string
+	err error
+}
+
+func (a *askError) Error() string { return fmt.Sprintf("asking the client for %q: %v", a.key, a.err) }
+func (a *askError) Unwrap() error { return a.err }
+
+// clientAnswer receives the elicitation result a client sent, before the
+// SDK checks it against the requested schema.
+type clientAnswer struct{ res *mcp.ElicitResult }
+
+type clientAnswerKey struct{}
+
+// answersKept lists the servers keepClientAnswers has wrapped, weakly: a
+// server that is gone drops out.
+var answersKept sync.Map // weak.Pointer[mcp.Server] -> struct{}
+
+// keepClientAnswers adds, once per server, a sending middleware that
+// stores an elicitation result in the clientAnswer of the request's
+// context (askOverSession's) as it comes back from the client. Other
+// requests and contexts without a clientAnswer pass through untouched.
+func keepClientAnswers(s *mcp.Server) {
+	key := weak.Make(s)
+	if _, loaded := answersKept.LoadOrStore(key, struct{}{}); loaded {
+		return
+	}
+	runtime.AddCleanup(s, func(k weak.Pointer[mcp.Server]) { answersKept.Delete(k) }, key)
+	s.AddSendingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			res, err := next(ctx, method, req)
+			if kept, ok := ctx.Value(clientAnswerKey{}).(*clientAnswer); ok && err == nil {
+				if er, ok := res.(*mcp.ElicitResult); ok {
+					kept.res = er
+				}
+			}
+			return res, err
+		}
+	})
+}
+
+// wireError shapes a failed call for the client. The context's errors and
+// JSON-RPC errors (-32602, -32021, or one the client itself returned when
+// asked over its session) go back as they are; anything else is an
+// internal error the client sees only as "internal error", so its cause is
+// logged here, with the tool.
+func (e *Engine) wireError(ctx context.Context, d *Descriptor, err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	var ae *askError
+	if errors.As(err, &ae) {
+		e.log.WarnContext(ctx, "mrtr: asking the client over its session failed", "tool", d.Name, "request", ae.key, "error", ae.err)
+	}
 	var je *jsonrpc.Error
 	if errors.As(err, &je) {
 		return je
 	}
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return err
+	if ae == nil {
+		e.log.ErrorContext(ctx, "mrtr: internal error", "tool", d.Name, "error", err)
 	}
 	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "internal error"}
 }
@@ -202,9 +287,14 @@ type HandlerOptions struct {
 	// SessionTimeout closes idle stateful sessions of older clients.
 	// Default 30 minutes.
 	SessionTimeout time.Duration
+	// EventStreams answers every 2026-07-28 request with an event stream
+	// (text/event-stream), as the SDK does by default. Without it, a
+	// request that asks for no notifications (no progressToken, no log
+	// level in its _meta) gets its one reply as plain application/json.
+	EventStreams bool
 	// Configure, when set, adjusts the SDK's streamable HTTP options of
-	// both handlers (cross-origin protection, body size limits, ...);
-	// Handler sets Stateless and SessionTimeout after it.
+	// every handler (cross-origin protection, body size limits, ...);
+	// Handler sets Stateless, SessionTimeout and JSONResponse after it.
 	Configure func(*mcp.StreamableHTTPOptions)
 }
 
@@ -215,6 +305,13 @@ type HandlerOptions struct {
 // Routing is by the MCP-Protocol-Version header: 2026-07-28 clients send
 // it on every request; older clients start with an initialize request
 // without it and then carry their session id.
+//
+// A 2026-07-28 request gets its reply as plain JSON (one result, readable
+// with curl and jq) unless it asks for notifications on its stream
+// (_meta progressToken or log level) or HandlerOptions.EventStreams is
+// set; subscriptions/listen is always a stream. Older clients' sessions
+// always answer with event streams: the engine's questions to them travel
+// on the stream of the call that asks.
 func Handler(s *mcp.Server, opts *HandlerOptions) http.Handler {
 	var o HandlerOptions
 	if opts != nil {
@@ -224,12 +321,13 @@ func Handler(s *mcp.Server, opts *HandlerOptions) http.Handler {
 		o.SessionTimeout = 30 * time.Minute
 	}
 	get := func(*http.Request) *mcp.Server { return s }
-	options := func(stateless bool) *mcp.StreamableHTTPOptions {
+	options := func(stateless, jsonResponse bool) *mcp.StreamableHTTPOptions {
 		var so mcp.StreamableHTTPOptions
 		if o.Configure != nil {
 			o.Configure(&so)
 		}
 		so.Stateless = stateless
+		so.JSONResponse = jsonResponse
 		if stateless {
 			// A client that goes away cancels its round: the engine stops
 			// before an effect starts (once one started, the round finishes
@@ -241,13 +339,62 @@ func Handler(s *mcp.Server, opts *HandlerOptions) http.Handler {
 		}
 		return &so
 	}
-	stateless := mcp.NewStreamableHTTPHandler(get, options(true))
-	stateful := mcp.NewStreamableHTTPHandler(get, options(false))
+	stateless := mcp.NewStreamableHTTPHandler(get, options(true, false))
+	statelessJSON := mcp.NewStreamableHTTPHandler(get, options(true, true))
+	stateful := mcp.NewStreamableHTTPHandler(get, options(false, false))
+	limit := options(true, true).MaxRequestBodyBytes
+	if limit == 0 {
+		limit = mcp.DefaultMaxRequestBodyBytes
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("Mcp-Protocol-Version") >= protocolMRTR {
-			stateless.ServeHTTP(w, r)
+		if r.Header.Get("Mcp-Protocol-Version") < protocolMRTR {
+			stateful.ServeHTTP(w, r)
 			return
 		}
-		stateful.ServeHTTP(w, r)
+		if !o.EventStreams && r.Method == http.MethodPost && !wantsNotifications(r, limit) {
+			statelessJSON.ServeHTTP(w, r)
+			return
+		}
+		stateless.ServeHTTP(w, r)
 	})
+}
+
+// wantsNotifications reports whether a 2026-07-28 request may be sent
+// notifications on its own response stream: it carries a progress token
+// or a log level in params._meta. It reads the body (at most limit bytes;
+// limit < 0: all of it) and puts it back for the SDK. A body it cannot
+// read or parse counts as wanting a stream: the SDK then answers it as it
+// would anyway (413, parse error).
+func wantsNotifications(r *http.Request, limit int64) bool {
+	if r.Body == nil {
+		return false
+	}
+	var body []byte
+	var err error
+	if limit < 0 {
+		body, err = io.ReadAll(r.Body)
+	} else {
+		body, err = io.ReadAll(io.LimitReader(r.Body, limit+1))
+	}
+	r.Body = readCloser{io.MultiReader(bytes.NewReader(body), r.Body), r.Body}
+	if err != nil || (limit >= 0 && int64(len(body)) > limit) {
+		return true
+	}
+	var msg struct {
+		Params struct {
+			Meta map[string]json.RawMessage `json:"_meta"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(body, &msg) != nil {
+		return true
+	}
+	_, progress := msg.Params.Meta["progressToken"]
+	_, logs := msg.Params.Meta[mcp.MetaKeyLogLevel]
+	return progress || logs
+}
+
+// readCloser reads from a reader and closes the original body.
+type readCloser struct {
+	io.Reader
+	io.Closer
 }

@@ -321,6 +321,10 @@ const (
 	OutcomeRejected     Outcome = "rejected"     // a check or effect rejected the request
 	OutcomeUnauthorized Outcome = "unauthorized" // Authorize refused
 	OutcomeError        Outcome = "error"        // a dependency failed
+	// OutcomeInvalidArguments: the arguments failed validation; the result
+	// names each problem so the caller (often a model) can correct them.
+	// Prompts turn it into JSON-RPC error -32602.
+	OutcomeInvalidArguments Outcome = "invalid_arguments"
 )
 
 // Final is the result of a finished workflow.

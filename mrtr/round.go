@@ -110,9 +110,10 @@ func (r *Round) Can(k RequestKind) bool { return hasCapability(r.call.Capabiliti
 var ErrUnknownState = errors.New("mrtr: unknown state")
 
 // Run serves one round of program p: the whole trust boundary described in
-// the package documentation. It returns the reply, or a *jsonrpc.Error for
-// protocol-level failures (invalid arguments -32602, rejected requestState
-// -32602, missing client capabilities -32021), or the context's error.
+// the package documentation. It returns the reply (arguments that fail
+// validation end it with outcome invalid_arguments), or a *jsonrpc.Error for
+// protocol-level failures (rejected requestState -32602, missing client
+// capabilities -32021), or the context's error.
 func Run[F any](ctx context.Context, e *Engine, p Program[F], req Request) (reply *Reply, err error) {
 	d := p.Descriptor()
 	ctx, rt := e.tel.begin(ctx, e, d, req.RequestState == "")
@@ -141,8 +142,7 @@ func Run[F any](ctx context.Context, e *Engine, p Program[F], req Request) (repl
 	// Arguments: decoded and validated by generated code, on every round.
 	args, inputs, err := splitInputs(req.Arguments, d.NonInteractive)
 	if err != nil {
-		rt.outcome = "invalid_arguments"
-		return nil, invalidParamsError(err)
+		return invalidArguments(rt, err)
 	}
 	// WorkflowID and Round are known once the continuation is opened, after
 	// Authorize; the logger gets them then.
@@ -150,8 +150,7 @@ func Run[F any](ctx context.Context, e *Engine, p Program[F], req Request) (repl
 		Logger: e.log.With("tool", d.Name)}
 	f, err := p.NewFlow(ctx, call, args)
 	if err != nil {
-		rt.outcome = "invalid_arguments"
-		return nil, invalidParamsError(err)
+		return invalidArguments(rt, err)
 	}
 	pHash := e.principalHash(req.Principal)
 	argsDigest := sha256.Sum256(p.AppendArgs([]byte("mrtrgen/args/v1\x00"), f))

@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -345,7 +346,7 @@ func (h *handTickets) serve(ctx context.Context, req *mcp.CallToolRequest) (*mcp
 		dec := json.NewDecoder(bytes.NewReader(raw))
 		dec.UseNumber()
 		if err := dec.Decode(&args); err != nil {
-			return nil, invalidParams("invalid arguments: arguments must be a JSON object")
+			return errorResult("invalid arguments: arguments must be a JSON object"), nil
 		}
 	}
 	var problems []string
@@ -370,7 +371,9 @@ func (h *handTickets) serve(ctx context.Context, req *mcp.CallToolRequest) (*mcp
 	}
 	if len(problems) > 0 {
 		slices.Sort(problems)
-		return nil, invalidParams(fmt.Sprintf("invalid arguments: %v", problems))
+		// A tool execution error, as the engine answers (a model reads it
+		// and corrects its call).
+		return errorResult("invalid arguments: " + strings.Join(problems, "; ")), nil
 	}
 	// The state is bound to the server, the tool, the (anonymous) caller
 	// and the arguments, like the engine's.

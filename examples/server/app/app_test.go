@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/redis/go-redis/v9"
 
@@ -373,5 +374,64 @@ func TestNewNeedsConfig(t *testing.T) {
 			a.Close()
 			t.Errorf("New(%+v) succeeded", cfg)
 		}
+	}
+}
+
+// TestServeOlderClientCorrectsAnInvalidAnswer: an older client that sends
+// a closing reason outside the enum (as TypeScript SDK and mcp-go clients
+// do; go-sdk's client would refuse it itself, so a middleware answers) is
+// asked again with the problem and completes with its second answer.
+func TestServeOlderClientCorrectsAnInvalidAnswer(t *testing.T) {
+	s := start(t, "memory:", testRing(t), "legacy")
+	var messages []string
+	c := mcp.NewClient(&mcp.Implementation{Name: "app-test", Version: "test"}, &mcp.ClientOptions{
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) { panic("unused") },
+	})
+	c.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			er, ok := req.(*mcp.ElicitRequest)
+			if !ok {
+				return next(ctx, method, req)
+			}
+			messages = append(messages, er.Params.Message)
+			reason := "because"
+			if len(messages) > 1 {
+				reason = "duplicate"
+			}
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"closeReason": reason}}, nil
+		}
+	})
+	cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: s.URL}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "close_support_ticket", Arguments: map[string]any{"ticketId": "12346"}})
+	if err != nil || res.IsError || text(t, res) != "Closed ticket 12346 (duplicate)." {
+		t.Fatalf("legacy call: %+v, %v (asked %q)", res, err, messages)
+	}
+	if len(messages) != 2 || !strings.Contains(messages[1], "Please correct: closeReason: must be one of resolved, duplicate, cancelled") {
+		t.Fatalf("asked %q, want the question, then again with the problem", messages)
+	}
+}
+
+// TestServeInvalidArguments: a tool's invalid arguments are an error
+// result the model can read; a prompt's (prompts/get has no error result)
+// are JSON-RPC error -32602.
+func TestServeInvalidArguments(t *testing.T) {
+	s := start(t, "memory:", testRing(t), "test-1")
+	cs := connect(t, s.URL, nil, "")
+	ctx := context.Background()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "close_support_ticket", Arguments: map[string]any{"ticketId": "abc"}})
+	if err != nil {
+		t.Fatalf("tool: %v, want an error result", err)
+	}
+	if !res.IsError || text(t, res) != "invalid arguments: ticketId: must match [0-9]{1,12}" {
+		t.Fatalf("tool: %+v %q", res, text(t, res))
+	}
+	_, err = cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "test_input_required_result_prompt", Arguments: map[string]string{"bogus": "x"}})
+	var je *jsonrpc.Error
+	if !errors.As(err, &je) || je.Code != jsonrpc.CodeInvalidParams || !strings.Contains(je.Message, "bogus: unknown argument") {
+		t.Fatalf("prompt: %v, want -32602 naming the argument", err)
 	}
 }

@@ -33,6 +33,17 @@ const Forms = `memory:, sqlite:PATH, sqlite::memory:, postgres://…, postgresql
 //
 // For postgres and redis, the query parameter mrtr_prefix=… sets the
 // table or key prefix (defaults "mrtr_" and "mrtr:").
+//
+// Open starts nothing in the background: expired records (round and effect
+// records past their retention, continuations past their TTL) stay until
+// the store's Sweep deletes them, so a server runs a sweeper for as long as
+// it uses the store, one line next to Open:
+//
+//	go store.RunSweeper(ctx, st, store.DefaultSweepEvery, func(err error) { log.Print("sweeping the store: ", err) })
+//
+// Without it a SQLite or PostgreSQL store grows without bound. The
+// sweeper's lifetime is the caller's ctx, not Open's (which may be a
+// timeout for connecting), and stopping it is part of shutting down.
 func Open(ctx context.Context, u string) (store.Store, error) {
 	return OpenWithOptions(ctx, u, store.Options{})
 }
