@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -65,14 +66,16 @@ import (
 // second is a takeover and succeeds, and the client gets the success.
 
 const (
-	faultWorkflows  = 32
-	faultImpatient  = 6
-	faultCuts       = 4
-	faultCutFor     = time.Second
-	faultCutGap     = 400 * time.Millisecond
-	faultHoleFor    = 2 * time.Second
-	faultLease      = 3 * time.Second
-	faultEffectTook = 300 * time.Millisecond
+	faultWorkflows = 32
+	faultImpatient = 6
+	faultCuts      = 4
+	faultCutFor    = time.Second
+	faultCutGap    = 400 * time.Millisecond
+	faultHoleFor   = 2 * time.Second
+	faultLease     = 3 * time.Second
+	// A store call should not take longer than this; the black hole does.
+	faultStoreTimeout = time.Second
+	faultEffectTook   = 300 * time.Millisecond
 	// A client waits this long for a reply before it gives up on the call
 	// (and retries it), and this long in all for its workflow.
 	faultPatience = 1500 * time.Millisecond
@@ -136,8 +139,9 @@ type faultRun struct {
 	cuts, holes     int
 	holeBegan       time.Time
 	holeEnded       time.Time
-	unsynchronised  int       // faults that found no effect in progress
-	gaveUp          time.Time // when the last impatient client left
+	windows         [][2]time.Time // when the link was cut or black-holed
+	unsynchronised  int            // faults that found no effect in progress
+	gaveUp          time.Time      // when the last impatient client left
 	impatientCalled int
 }
 
@@ -146,7 +150,7 @@ func proveStoreFaults(t *testing.T, bin, directURL string) {
 	proxy, proxied := proxyStore(t, directURL)
 	r := &faultRun{t: t, proxy: proxy, logPath: filepath.Join(t.TempDir(), "effects.log")}
 	r.f = newFleet(t, bin, proxied)
-	r.f.args = []string{"-data", directURL, "-lease", faultLease.String(),
+	r.f.args = []string{"-data", directURL, "-lease", faultLease.String(), "-store-timeout", faultStoreTimeout.String(),
 		"-effect-log", r.logPath, "-effect-delay", faultEffectTook.String()}
 	all := faultWorkflowSet(faultWorkflows+faultImpatient, 90)
 	r.ws, r.late = all[:faultWorkflows], all[faultWorkflows:]
@@ -327,8 +331,8 @@ func callWithin(ctx context.Context, p *proc, params *mcp.CallToolParams, d time
 
 // retryable: what a client retries. No answer at all (a timeout, a
 // transport error), an internal error, and an error result that says to
-// try again; not a refused requestState (-32602), missing capabilities
-// (-32021) or a result.
+// try again later (as a model reading it would); not a refused
+// requestState (-32602), missing capabilities (-32021) or another result.
 func retryable(res *mcp.CallToolResult, err error) bool {
 	if err != nil {
 		var je *jsonrpc.Error
@@ -337,8 +341,10 @@ func retryable(res *mcp.CallToolResult, err error) bool {
 		}
 		return true
 	}
-	return res.IsError && strings.Contains(resultText(res), "try again")
+	return res.IsError && againLater.MatchString(resultText(res))
 }
+
+var againLater = regexp.MustCompile(`(?i)\bagain later\b`)
 
 // faults cuts the link faultCuts times, each time while an effect is in
 // progress, then black-holes it once, sending the impatient clients'
@@ -347,10 +353,12 @@ func (r *faultRun) faults(ctx context.Context) {
 	for range faultCuts {
 		r.awaitEffect()
 		r.proxy.Cut()
+		cut := time.Now()
 		time.Sleep(faultCutFor)
 		r.proxy.Restore()
 		r.mu.Lock()
 		r.cuts++
+		r.windows = append(r.windows, [2]time.Time{cut, time.Now()})
 		r.mu.Unlock()
 		time.Sleep(faultCutGap)
 	}
@@ -365,6 +373,7 @@ func (r *faultRun) faults(ctx context.Context) {
 	r.proxy.Restore()
 	r.mu.Lock()
 	r.holeEnded = time.Now()
+	r.windows = append(r.windows, [2]time.Time{r.holeBegan, r.holeEnded})
 	r.mu.Unlock()
 }
 
@@ -505,6 +514,21 @@ func (r *faultRun) report(ctx context.Context, data domain.Store) {
 			}
 		}
 	}
+	// How many effects returned while the link was down: the case the
+	// test is about (their outcome must not be lost).
+	returnedInFault, takeovers := 0, 0
+	for _, evs := range runs {
+		for _, ev := range evs {
+			if ev.Event == "start" && ev.Takeover {
+				takeovers++
+			}
+			if ev.Event == "end" && slices.ContainsFunc(r.windows, func(w [2]time.Time) bool {
+				return ev.At.After(w[0]) && ev.At.Before(w[1])
+			}) {
+				returnedInFault++
+			}
+		}
+	}
 	abandonedEffects := 0
 	for _, w := range r.late {
 		for _, p := range w.problems {
@@ -525,8 +549,8 @@ func (r *faultRun) report(ctx context.Context, data domain.Store) {
 	}
 	ps := r.proxy.Stats()
 	store := strings.SplitN(r.f.storeURL, ":", 2)[0]
-	t.Logf("store faults %s: workflows=%d (concurrent) impatient=%d cuts=%d blackholes=%d (%v) calls=%d retries=%d completed=%d lost=%d effect-runs=%d duplicated=%d abandoned-effects=%d server-errors-logged=%d proxy-conns=%d proxy-resets=%d unsynchronised-faults=%d wall=%s",
-		store, len(r.ws), len(r.late), r.cuts, r.holes, faultHoleFor, r.calls, r.retries, completed, lost, effects, duplicated,
+	t.Logf("store faults %s: workflows=%d (concurrent) impatient=%d cuts=%d blackholes=%d (%v) calls=%d retries=%d completed=%d lost=%d effect-runs=%d returned-while-down=%d takeovers=%d duplicated=%d abandoned-effects=%d server-errors-logged=%d proxy-conns=%d proxy-resets=%d unsynchronised-faults=%d wall=%s",
+		store, len(r.ws), len(r.late), r.cuts, r.holes, faultHoleFor, r.calls, r.retries, completed, lost, effects, returnedInFault, takeovers, duplicated,
 		abandonedEffects, errorsLogged, ps.Accepted, ps.Reset, r.unsynchronised, time.Since(r.began).Round(time.Millisecond))
 	if lost != 0 || duplicated != 0 || abandonedEffects != 0 {
 		t.Errorf("lost %d workflows, %d duplicated effects, %d effects for clients that had left; want 0, 0 and 0", lost, duplicated, abandonedEffects)
@@ -669,6 +693,10 @@ func proveKillMidEffect(t *testing.T, bin, storeURL string) {
 			ends[0].Instance == survivor.name && ends[0].Error == ""
 		if !ok {
 			t.Errorf("%s: want 2 runs (one cut off on %s, one complete on %s), got:%s", w, victim.name, survivor.name, describeRuns(evs))
+		}
+		if len(starts) == 2 && (starts[0].Operation == "" || starts[0].Operation != starts[1].Operation) {
+			t.Errorf("%s: both runs must be given the same operation id (mrtr.Call.Attempt.OperationID); got %q and %q",
+				w, starts[0].Operation, starts[1].Operation)
 		}
 		if len(starts) == 2 && (starts[0].Takeover || !starts[1].Takeover) {
 			t.Errorf("%s: the second run must be told it is a takeover (mrtr.Call.Attempt.Takeover) and the first not; got first=%v second=%v",

@@ -16,10 +16,11 @@
 // Flags fall back to environment variables: -addr MRTR_ADDR, -store
 // MRTR_STORE, -instance MRTR_INSTANCE, -audience MRTR_AUDIENCE, -dev
 // MRTR_DEV, -log-level MRTR_LOG_LEVEL, -log-format MRTR_LOG_FORMAT, -data
-// MRTR_DATA, -lease MRTR_LEASE. Keys come from MRTR_KEYS or MRTR_KEYS_FILE
-// only. -time-offset, -effect-log and -effect-delay (no variables) are
-// testing aids: they shift the instance's requestState clock, log every
-// effect run to a file and slow every effect down.
+// MRTR_DATA, -lease MRTR_LEASE, -store-timeout MRTR_STORE_TIMEOUT. Keys
+// come from MRTR_KEYS or MRTR_KEYS_FILE only. -time-offset, -effect-log and
+// -effect-delay (no variables) are testing aids: they shift the instance's
+// requestState clock, log every effect run to a file and slow every effect
+// down.
 package main
 
 import (
@@ -57,6 +58,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	logFormat := fs.String("log-format", env("MRTR_LOG_FORMAT", "text"), "text or json")
 	dataURL := fs.String("data", env("MRTR_DATA", ""), "store URL of the example's business data, if not the -store one (same forms)")
 	lease := fs.Duration("lease", envDuration("MRTR_LEASE"), "how long a round or effect claim blocks duplicates before another instance may take it over (0: the engine's default, 30s)")
+	storeTimeout := fs.Duration("store-timeout", envDuration("MRTR_STORE_TIMEOUT"), "bound of each mrtr store call; a round whose store call times out gets a retryable error (0: the engine's default, 5s)")
 	effectLog := fs.String("effect-log", "", "testing aid: append a line to this file when an effect starts and when it returns (instances may share it)")
 	effectDelay := fs.Duration("effect-delay", 0, "testing aid: make every effect wait this long before it acts; never in production")
 	timeOffset := fs.Duration("time-offset", 0, "testing aid: shift the clock that seals and opens requestState (e.g. 1h makes every continuation look expired); never in production")
@@ -92,7 +94,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	a, err := app.New(ctx, app.Config{
 		StoreURL: *storeURL, Ring: ring, Audience: *audience, Instance: *instance, Logger: log,
-		ClockOffset: *timeOffset, DataURL: *dataURL, Lease: *lease,
+		ClockOffset: *timeOffset, DataURL: *dataURL, Lease: *lease, StoreTimeout: *storeTimeout,
 		EffectLog: *effectLog, EffectDelay: *effectDelay,
 	})
 	if err != nil {

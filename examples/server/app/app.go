@@ -49,6 +49,9 @@ type Config struct {
 	// Lease is the engine's claim lease (mrtr.Config.Lease; its default
 	// if zero).
 	Lease time.Duration
+	// StoreTimeout bounds each mrtr store call (mrtr.Config.StoreTimeout;
+	// its default if zero).
+	StoreTimeout time.Duration
 	// Ring seals requestState. Required; every instance of a fleet needs
 	// the same ring.
 	Ring *seal.Ring
@@ -146,12 +149,13 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 		log.Warn("TESTING: this instance's requestState clock is shifted; do not use in production", "offset", off)
 	}
 	a.Engine, err = mrtr.NewEngine(mrtr.Config{
-		Audience: cfg.Audience,
-		Codec:    seal.New(cfg.Ring, seal.Options{Now: now}),
-		Store:    a.Store,
-		Instance: cfg.Instance,
-		Logger:   log,
-		Lease:    cfg.Lease,
+		Audience:     cfg.Audience,
+		Codec:        seal.New(cfg.Ring, seal.Options{Now: now}),
+		Store:        a.Store,
+		Instance:     cfg.Instance,
+		Logger:       log,
+		Lease:        cfg.Lease,
+		StoreTimeout: cfg.StoreTimeout,
 	})
 	if err != nil {
 		a.Close()

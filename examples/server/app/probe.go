@@ -68,7 +68,11 @@ func (p *effectProbe) run(ctx context.Context, call *mrtr.Call, tool, id string,
 // attemptEvent describes the run: which workflow, and what the engine says
 // about this attempt.
 func attemptEvent(call *mrtr.Call, tool, id string) domain.EffectEvent {
-	return domain.EffectEvent{Tool: tool, ID: id, Workflow: call.WorkflowID}
+	ev := domain.EffectEvent{Tool: tool, ID: id, Workflow: call.WorkflowID}
+	if a := call.Attempt; a != nil {
+		ev.Operation, ev.Takeover = string(a.OperationID), a.Takeover
+	}
+	return ev
 }
 
 func (p *effectProbe) wrap(t tickets.CloseSupportTicketHandler, c customers.DeleteCustomerHandler,
