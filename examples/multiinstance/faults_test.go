@@ -46,11 +46,14 @@ import (
 // (-effect-delay), so the faults hit effects in progress: four times the
 // link is cut (every connection reset, new ones refused) for 1s while an
 // effect runs, then it is black-holed (connections held, nothing
-// forwarded) for 2s, longer than a store call should take and shorter than
-// the lease. Clients behave like real ones: a timeout per call, retries of
-// the same requestState with the same answers after a backoff, a bounded
-// total time. During the black hole six more clients send their final
-// round and give up after 300ms without retrying.
+// forwarded) for 2s, longer than a store call should take (-store-timeout
+// 1s) and shorter than the lease (3s). Clients behave like real ones: a
+// timeout per call, retries of the same requestState with the same answers
+// after a backoff, a bounded total time. During the black hole six more
+// clients send their final round and give up after 300ms without
+// retrying; then a second black hole of 600ms, shorter than a store call
+// may take, gets four more such clients: only their leaving (not a store
+// timeout) can stop what they asked for.
 //
 // Expected: every workflow ends with its success (lost=0); no effect that
 // returned runs again (duplicated=0); and no effect runs for a client that
@@ -67,12 +70,15 @@ import (
 
 const (
 	faultWorkflows = 32
-	faultImpatient = 6
+	faultImpatient = 6 // clients that leave in the long black hole
+	faultFickle    = 4 // clients that leave in the short one
 	faultCuts      = 4
 	faultCutFor    = time.Second
 	faultCutGap    = 400 * time.Millisecond
 	faultHoleFor   = 2 * time.Second
-	faultLease     = 3 * time.Second
+	// The short black hole ends before a store call times out.
+	faultShortHoleFor = 600 * time.Millisecond
+	faultLease        = 3 * time.Second
 	// A store call should not take longer than this; the black hole does.
 	faultStoreTimeout = time.Second
 	faultEffectTook   = 300 * time.Millisecond
@@ -131,18 +137,16 @@ type faultRun struct {
 	proxy   *faultproxy.Proxy
 	logPath string
 	ws      []*workflow // the clients that see their workflow through
-	late    []*workflow // the clients that give up during the black hole
+	late    []*workflow // the clients that give up during the long black hole
+	later   []*workflow // the clients that give up during the short one
 	began   time.Time
 
-	mu              sync.Mutex
-	calls, retries  int
-	cuts, holes     int
-	holeBegan       time.Time
-	holeEnded       time.Time
-	windows         [][2]time.Time // when the link was cut or black-holed
-	unsynchronised  int            // faults that found no effect in progress
-	gaveUp          time.Time      // when the last impatient client left
-	impatientCalled int
+	mu             sync.Mutex
+	calls, retries int
+	cuts, holes    int
+	restored       time.Time      // when the last fault ended
+	windows        [][2]time.Time // when the link was cut or black-holed
+	unsynchronised int            // faults that found no effect in progress
 }
 
 func proveStoreFaults(t *testing.T, bin, directURL string) {
@@ -152,8 +156,8 @@ func proveStoreFaults(t *testing.T, bin, directURL string) {
 	r.f = newFleet(t, bin, proxied)
 	r.f.args = []string{"-data", directURL, "-lease", faultLease.String(), "-store-timeout", faultStoreTimeout.String(),
 		"-effect-log", r.logPath, "-effect-delay", faultEffectTook.String()}
-	all := faultWorkflowSet(faultWorkflows+faultImpatient, 90)
-	r.ws, r.late = all[:faultWorkflows], all[faultWorkflows:]
+	all := faultWorkflowSet(faultWorkflows+faultImpatient+faultFickle, 90)
+	r.ws, r.late, r.later = all[:faultWorkflows], all[faultWorkflows:faultWorkflows+faultImpatient], all[faultWorkflows+faultImpatient:]
 
 	data, err := domain.Open(ctx, directURL)
 	if err != nil {
@@ -347,8 +351,8 @@ func retryable(res *mcp.CallToolResult, err error) bool {
 var againLater = regexp.MustCompile(`(?i)\bagain later\b`)
 
 // faults cuts the link faultCuts times, each time while an effect is in
-// progress, then black-holes it once, sending the impatient clients'
-// final rounds into the hole.
+// progress, then black-holes it twice, sending impatient clients' final
+// rounds into each hole.
 func (r *faultRun) faults(ctx context.Context) {
 	for range faultCuts {
 		r.awaitEffect()
@@ -356,25 +360,36 @@ func (r *faultRun) faults(ctx context.Context) {
 		cut := time.Now()
 		time.Sleep(faultCutFor)
 		r.proxy.Restore()
-		r.mu.Lock()
-		r.cuts++
-		r.windows = append(r.windows, [2]time.Time{cut, time.Now()})
-		r.mu.Unlock()
+		r.note(&r.cuts, cut)
 		time.Sleep(faultCutGap)
 	}
+	// Longer than a store call may take: the abandoned rounds are stopped
+	// by bounded store calls or by their clients' leaving.
 	r.awaitEffect()
+	r.hole(ctx, faultHoleFor, r.late)
+	time.Sleep(faultCutGap)
+	// Shorter: only their clients' leaving can stop them.
+	r.hole(ctx, faultShortHoleFor, r.later)
+}
+
+// hole black-holes the link for d; the clients of abandoned send their
+// final rounds into it and leave.
+func (r *faultRun) hole(ctx context.Context, d time.Duration, abandoned []*workflow) {
 	r.proxy.Blackhole()
-	r.mu.Lock()
-	r.holes++
-	r.holeBegan = time.Now()
-	r.mu.Unlock()
-	r.abandon(ctx)
-	time.Sleep(time.Until(r.holeBegan.Add(faultHoleFor)))
+	began := time.Now()
+	r.abandon(ctx, abandoned)
+	time.Sleep(time.Until(began.Add(d)))
 	r.proxy.Restore()
+	r.note(&r.holes, began)
+}
+
+// note counts a fault that began at began and just ended.
+func (r *faultRun) note(count *int, began time.Time) {
 	r.mu.Lock()
-	r.holeEnded = time.Now()
-	r.windows = append(r.windows, [2]time.Time{r.holeBegan, r.holeEnded})
-	r.mu.Unlock()
+	defer r.mu.Unlock()
+	*count++
+	r.restored = time.Now()
+	r.windows = append(r.windows, [2]time.Time{began, r.restored})
 }
 
 // awaitEffect waits (3s at most) until an effect is in progress, then a
@@ -413,11 +428,11 @@ func inFlight(t *testing.T, path string) int {
 	return n
 }
 
-// abandon sends the impatient clients' final rounds into the black hole;
-// each gives up after faultImpatience and never comes back.
-func (r *faultRun) abandon(ctx context.Context) {
+// abandon sends the final rounds of ws into the black hole; each client
+// gives up after faultImpatience and never comes back.
+func (r *faultRun) abandon(ctx context.Context, ws []*workflow) {
 	var wg sync.WaitGroup
-	for _, w := range r.late {
+	for _, w := range ws {
 		if w.done != 1 {
 			continue
 		}
@@ -432,10 +447,6 @@ func (r *faultRun) abandon(ctx context.Context) {
 		})
 	}
 	wg.Wait()
-	r.mu.Lock()
-	r.gaveUp = time.Now()
-	r.impatientCalled = len(r.late)
-	r.mu.Unlock()
 }
 
 // settle waits until what the abandoned requests would do after the black
@@ -443,7 +454,7 @@ func (r *faultRun) abandon(ctx context.Context) {
 func (r *faultRun) settle() {
 	deadline := time.Now().Add(faultBound)
 	for time.Now().Before(deadline) {
-		if inFlight(r.t, r.logPath) == 0 && time.Since(r.holeEnded) > faultLease {
+		if inFlight(r.t, r.logPath) == 0 && time.Since(r.restored) > faultLease {
 			return
 		}
 		time.Sleep(50 * time.Millisecond)
@@ -530,16 +541,16 @@ func (r *faultRun) report(ctx context.Context, data domain.Store) {
 		}
 	}
 	abandonedEffects := 0
-	for _, w := range r.late {
+	for _, w := range slices.Concat(r.late, r.later) {
 		for _, p := range w.problems {
 			t.Errorf("%s (impatient): %s", w, p)
 		}
 		evs := runs[w.tool+":"+w.id]
 		if n := countEvents(evs, "start"); n > 0 {
 			abandonedEffects += n
-			// Its client left during the black hole, before its round could
+			// Its client left during a black hole, before its round could
 			// even claim its record: nothing may run for it.
-			t.Errorf("%s: its client gave up %v into the black hole and never came back, yet its effect ran %d times: %s",
+			t.Errorf("%s: its client gave up %v into a black hole and never came back, yet its effect ran %d times: %s",
 				w, faultImpatience, n, describeRuns(evs))
 		}
 	}
@@ -549,8 +560,8 @@ func (r *faultRun) report(ctx context.Context, data domain.Store) {
 	}
 	ps := r.proxy.Stats()
 	store := strings.SplitN(r.f.storeURL, ":", 2)[0]
-	t.Logf("store faults %s: workflows=%d (concurrent) impatient=%d cuts=%d blackholes=%d (%v) calls=%d retries=%d completed=%d lost=%d effect-runs=%d returned-while-down=%d takeovers=%d duplicated=%d abandoned-effects=%d server-errors-logged=%d proxy-conns=%d proxy-resets=%d unsynchronised-faults=%d wall=%s",
-		store, len(r.ws), len(r.late), r.cuts, r.holes, faultHoleFor, r.calls, r.retries, completed, lost, effects, returnedInFault, takeovers, duplicated,
+	t.Logf("store faults %s: workflows=%d (concurrent) impatient=%d+%d cuts=%d blackholes=%d (%v, %v) calls=%d retries=%d completed=%d lost=%d effect-runs=%d returned-while-down=%d takeovers=%d duplicated=%d abandoned-effects=%d server-errors-logged=%d proxy-conns=%d proxy-resets=%d unsynchronised-faults=%d wall=%s",
+		store, len(r.ws), len(r.late), len(r.later), r.cuts, r.holes, faultHoleFor, faultShortHoleFor, r.calls, r.retries, completed, lost, effects, returnedInFault, takeovers, duplicated,
 		abandonedEffects, errorsLogged, ps.Accepted, ps.Reset, r.unsynchronised, time.Since(r.began).Round(time.Millisecond))
 	if lost != 0 || duplicated != 0 || abandonedEffects != 0 {
 		t.Errorf("lost %d workflows, %d duplicated effects, %d effects for clients that had left; want 0, 0 and 0", lost, duplicated, abandonedEffects)
