@@ -175,9 +175,6 @@ func proveStoreFaults(t *testing.T, bin, directURL string) {
 		wg.Go(func() { r.firstRound(ctx, w) })
 	}
 	wg.Wait()
-	if t.Failed() {
-		return
-	}
 	// Then the final rounds, spread over the fault schedule, while the
 	// faults happen.
 	schedule := time.Duration(faultCuts)*(faultCutFor+faultCutGap+faultEffectTook) + faultHoleFor
@@ -232,34 +229,23 @@ func faultWorkflowSet(n, base int) []*workflow {
 	return ws
 }
 
+// startFleet starts n instances on one new key ring.
 func (r *faultRun) startFleet(n int) {
+	keys, err := seal.GenerateKeySpec(1)
+	if err != nil {
+		r.t.Fatal(err)
+	}
 	var wg sync.WaitGroup
 	errs := make([]error, n)
 	for i := range n {
 		wg.Go(func() {
-			r.f.slots[i], errs[i] = r.f.tryStart(fmt.Sprintf("web-%d", i), "127.0.0.1:0", mustKey(r.t), 0)
+			r.f.slots[i], errs[i] = r.f.tryStart(fmt.Sprintf("web-%d", i), "127.0.0.1:0", keys, 0)
 		})
 	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
 		r.t.Fatal(err)
 	}
-}
-
-var (
-	keyOnce sync.Once
-	keySpec string
-)
-
-// mustKey is the key ring of every fault fleet.
-func mustKey(t *testing.T) string {
-	keyOnce.Do(func() {
-		var err error
-		if keySpec, err = seal.GenerateKeySpec(1); err != nil {
-			t.Fatal(err)
-		}
-	})
-	return keySpec
 }
 
 func (r *faultRun) firstRound(ctx context.Context, w *workflow) {
