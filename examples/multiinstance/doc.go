@@ -4,9 +4,15 @@
 // across them with the go-sdk client while instances are killed, restarted,
 // rotated to a new key and probed with clocks past every TTL.
 //
+// Its fault test (faults_test.go) runs fleets whose store link goes
+// through a cuttable proxy (internal/faultproxy) while workflows run, and
+// SIGKILLs an instance mid-effect; effects are counted from the handler's
+// side with the server's -effect-log.
+//
 // It has no code of its own; run it with
 //
 //	go test ./examples/multiinstance -v
+//	go test ./examples/multiinstance -run TestFaults -v
 //
 // PostgreSQL and Redis (storetest.PostgresURL, storetest.RedisURL) are
 // skipped with a message when unreachable, and required when $CI is set.

@@ -138,6 +138,7 @@ type fleet struct {
 	bin      string
 	storeURL string
 	dir      string
+	args     []string // more flags for every process (the fault tests')
 
 	mu     sync.Mutex
 	all    []*proc // every process ever started, for the cleanup
@@ -197,6 +198,7 @@ func (f *fleet) tryStart(name, addr, keys string, off time.Duration) (*proc, err
 	}
 	args := []string{"-addr", addr, "-store", f.storeURL, "-audience", audience, "-instance", name,
 		"-log-format", "json", "-log-level", "info"}
+	args = append(args, f.args...)
 	if off != 0 {
 		args = append(args, "-time-offset", off.String())
 	}
@@ -327,11 +329,13 @@ func (p *proc) call(ctx context.Context, params *mcp.CallToolParams) (*mcp.CallT
 // kill sends SIGKILL and waits for the process to go.
 func (f *fleet) kill(p *proc) {
 	f.t.Helper()
-	p.closeClient()
+	// Kill first: closing the client waits for the calls in flight, and a
+	// kill is meant to cut them off.
 	if err := p.cmd.Process.Kill(); err != nil {
 		f.t.Fatalf("killing %s: %v", p.name, err)
 	}
 	<-p.exited
+	p.closeClient()
 	f.kills++
 }
 

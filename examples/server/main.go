@@ -15,9 +15,12 @@
 //
 // Flags fall back to environment variables: -addr MRTR_ADDR, -store
 // MRTR_STORE, -instance MRTR_INSTANCE, -audience MRTR_AUDIENCE, -dev
-// MRTR_DEV, -log-level MRTR_LOG_LEVEL, -log-format MRTR_LOG_FORMAT. Keys
-// come from MRTR_KEYS or MRTR_KEYS_FILE only. -time-offset (no variable)
-// is a testing aid that shifts the instance's requestState clock.
+// MRTR_DEV, -log-level MRTR_LOG_LEVEL, -log-format MRTR_LOG_FORMAT, -data
+// MRTR_DATA, -lease MRTR_LEASE, -store-timeout MRTR_STORE_TIMEOUT. Keys
+// come from MRTR_KEYS or MRTR_KEYS_FILE only. -time-offset, -effect-log and
+// -effect-delay (no variables) are testing aids: they shift the instance's
+// requestState clock, log every effect run to a file and slow every effect
+// down.
 package main
 
 import (
@@ -53,6 +56,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	genkey := fs.Bool("genkey", false, "print a new key ring entry for MRTR_KEYS and exit")
 	logLevel := fs.String("log-level", env("MRTR_LOG_LEVEL", "info"), "debug, info, warn or error")
 	logFormat := fs.String("log-format", env("MRTR_LOG_FORMAT", "text"), "text or json")
+	dataURL := fs.String("data", env("MRTR_DATA", ""), "store URL of the example's business data, if not the -store one (same forms)")
+	lease := fs.Duration("lease", envDuration("MRTR_LEASE"), "how long a round or effect claim blocks duplicates before another instance may take it over (0: the engine's default, 30s)")
+	storeTimeout := fs.Duration("store-timeout", envDuration("MRTR_STORE_TIMEOUT"), "bound of each mrtr store call; a round whose store call times out gets a retryable error (0: the engine's default, 5s)")
+	effectLog := fs.String("effect-log", "", "testing aid: append a line to this file when an effect starts and when it returns (instances may share it)")
+	effectDelay := fs.Duration("effect-delay", 0, "testing aid: make every effect wait this long before it acts; never in production")
 	timeOffset := fs.Duration("time-offset", 0, "testing aid: shift the clock that seals and opens requestState (e.g. 1h makes every continuation look expired); never in production")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -86,7 +94,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	a, err := app.New(ctx, app.Config{
 		StoreURL: *storeURL, Ring: ring, Audience: *audience, Instance: *instance, Logger: log,
-		ClockOffset: *timeOffset,
+		ClockOffset: *timeOffset, DataURL: *dataURL, Lease: *lease, StoreTimeout: *storeTimeout,
+		EffectLog: *effectLog, EffectDelay: *effectDelay,
 	})
 	if err != nil {
 		log.Error("cannot start", "error", err)
@@ -165,6 +174,13 @@ func env(name, def string) string {
 		return v
 	}
 	return def
+}
+
+// envDuration reads a duration variable; an invalid one counts as unset
+// (flag parsing then takes over).
+func envDuration(name string) time.Duration {
+	d, _ := time.ParseDuration(os.Getenv(name))
+	return d
 }
 
 func envBool(name string) bool {

@@ -42,6 +42,16 @@ type Config struct {
 	// StoreURL names the mrtr store and the domain store (storeopen forms:
 	// memory:, sqlite:PATH, postgres://…, redis://…). Required.
 	StoreURL string
+	// DataURL, when set, names the domain store instead of StoreURL: the
+	// business data then lives apart from the mrtr records, as a payment
+	// provider does (fault tests cut the link to the mrtr store alone).
+	DataURL string
+	// Lease is the engine's claim lease (mrtr.Config.Lease; its default
+	// if zero).
+	Lease time.Duration
+	// StoreTimeout bounds each mrtr store call (mrtr.Config.StoreTimeout;
+	// its default if zero).
+	StoreTimeout time.Duration
 	// Ring seals requestState. Required; every instance of a fleet needs
 	// the same ring.
 	Ring *seal.Ring
@@ -71,12 +81,20 @@ type Config struct {
 	// shifted (its sweeper would otherwise delete records the other
 	// instances still need). Never set it in production.
 	ClockOffset time.Duration
+	// EffectLog, when set, is a file every effect method run appends a
+	// start and an end line to (domain.EffectLog), so that tests count
+	// effects from the handler's side. A testing aid.
+	EffectLog string
+	// EffectDelay makes every effect method wait this long before it acts
+	// (an effect slow enough to kill an instance during it). A testing aid.
+	EffectDelay time.Duration
 }
 
 // App is a wired server.
 type App struct {
 	cfg    Config
 	log    *slog.Logger
+	probe  *effectProbe // nil unless EffectLog or EffectDelay is set
 	Store  store.Store  // the mrtr store (round and effect records, continuations)
 	Data   domain.Store // the business data of the example tools
 	Engine *mrtr.Engine
@@ -113,7 +131,11 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 	if a.Store, err = storeopen.Open(ctx, cfg.StoreURL); err != nil {
 		return nil, err
 	}
-	if a.Data, err = domain.Open(ctx, cfg.StoreURL); err != nil {
+	dataURL := cfg.StoreURL
+	if cfg.DataURL != "" {
+		dataURL = cfg.DataURL
+	}
+	if a.Data, err = domain.Open(ctx, dataURL); err != nil {
 		a.Store.Close()
 		return nil, err
 	}
@@ -127,11 +149,13 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 		log.Warn("TESTING: this instance's requestState clock is shifted; do not use in production", "offset", off)
 	}
 	a.Engine, err = mrtr.NewEngine(mrtr.Config{
-		Audience: cfg.Audience,
-		Codec:    seal.New(cfg.Ring, seal.Options{Now: now}),
-		Store:    a.Store,
-		Instance: cfg.Instance,
-		Logger:   log,
+		Audience:     cfg.Audience,
+		Codec:        seal.New(cfg.Ring, seal.Options{Now: now}),
+		Store:        a.Store,
+		Instance:     cfg.Instance,
+		Logger:       log,
+		Lease:        cfg.Lease,
+		StoreTimeout: cfg.StoreTimeout,
 	})
 	if err != nil {
 		a.Close()
@@ -145,10 +169,26 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 		// The SDK logs every stateless request's session at info: only at debug.
 		Logger: slog.New(&quietHandler{Handler: log.Handler()}),
 	})
-	tickets.RegisterAll(a.Server, a.Engine, &tickets.CloseSupportTicketImpl{Data: a.Data})
-	customers.RegisterAll(a.Server, a.Engine, &customers.DeleteCustomerImpl{Data: a.Data})
-	payments.RegisterAll(a.Server, a.Engine, &payments.ChargePaymentImpl{Data: a.Data})
-	onboarding.RegisterAll(a.Server, a.Engine, &onboarding.ProvisionWorkspaceImpl{Data: a.Data})
+	if cfg.EffectLog != "" || cfg.EffectDelay > 0 {
+		if a.probe, err = newEffectProbe(cfg.EffectLog, cfg.Instance, cfg.EffectDelay); err != nil {
+			a.Close()
+			return nil, err
+		}
+		log.Warn("TESTING: effects are probed; do not use in production", "effect_log", cfg.EffectLog, "effect_delay", cfg.EffectDelay)
+	}
+	var (
+		ticketsH    tickets.CloseSupportTicketHandler    = &tickets.CloseSupportTicketImpl{Data: a.Data}
+		customersH  customers.DeleteCustomerHandler      = &customers.DeleteCustomerImpl{Data: a.Data}
+		paymentsH   payments.ChargePaymentHandler        = &payments.ChargePaymentImpl{Data: a.Data}
+		onboardingH onboarding.ProvisionWorkspaceHandler = &onboarding.ProvisionWorkspaceImpl{Data: a.Data}
+	)
+	if a.probe != nil {
+		ticketsH, customersH, paymentsH, onboardingH = a.probe.wrap(ticketsH, customersH, paymentsH, onboardingH)
+	}
+	tickets.RegisterAll(a.Server, a.Engine, ticketsH)
+	customers.RegisterAll(a.Server, a.Engine, customersH)
+	payments.RegisterAll(a.Server, a.Engine, paymentsH)
+	onboarding.RegisterAll(a.Server, a.Engine, onboardingH)
 	conformance.Register(a.Server, a.Engine)
 	return a, nil
 }
@@ -242,6 +282,9 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 // Close closes the stores.
 func (a *App) Close() error {
 	var errs []error
+	if a.probe != nil {
+		errs = append(errs, a.probe.close())
+	}
 	if a.Data != nil {
 		errs = append(errs, a.Data.Close())
 	}

@@ -1,0 +1,126 @@
+package app
+
+import (
+	"context"
+	"time"
+
+	"github.com/mrtrgen/mrtrgen/examples/domain"
+	"github.com/mrtrgen/mrtrgen/examples/generated/customers"
+	"github.com/mrtrgen/mrtrgen/examples/generated/onboarding"
+	"github.com/mrtrgen/mrtrgen/examples/generated/payments"
+	"github.com/mrtrgen/mrtrgen/examples/generated/tickets"
+	"github.com/mrtrgen/mrtrgen/mrtr"
+)
+
+// effectProbe wraps the effect methods of the example handlers for fault
+// tests (Config.EffectLog, Config.EffectDelay): every run the engine makes
+// is logged from the handler's side, before the handler acts and after it
+// returns, and may be slowed down. The handlers themselves are unchanged.
+type effectProbe struct {
+	log   *domain.EffectLog // nil: delay only
+	delay time.Duration
+}
+
+func newEffectProbe(path, instance string, delay time.Duration) (*effectProbe, error) {
+	p := &effectProbe{delay: delay}
+	if path != "" {
+		l, err := domain.OpenEffectLog(path, instance)
+		if err != nil {
+			return nil, err
+		}
+		p.log = l
+	}
+	return p, nil
+}
+
+func (p *effectProbe) close() error {
+	if p.log == nil {
+		return nil
+	}
+	return p.log.Close()
+}
+
+// run logs the start of an effect, waits out the delay (the effect is then
+// in progress: a kill now is a crash mid-effect), runs it and logs its end.
+func (p *effectProbe) run(ctx context.Context, call *mrtr.Call, tool, id string, effect func(context.Context) error) error {
+	end := func(error) {}
+	if p.log != nil {
+		var err error
+		if end, err = p.log.Start(attemptEvent(call, tool, id)); err != nil {
+			return err
+		}
+	}
+	if p.delay > 0 {
+		t := time.NewTimer(p.delay)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			end(ctx.Err())
+			return ctx.Err()
+		case <-t.C:
+		}
+	}
+	err := effect(ctx)
+	end(err)
+	return err
+}
+
+// attemptEvent describes the run: which workflow, and what the engine says
+// about this attempt.
+func attemptEvent(call *mrtr.Call, tool, id string) domain.EffectEvent {
+	ev := domain.EffectEvent{Tool: tool, ID: id, Workflow: call.WorkflowID}
+	if a := call.Attempt; a != nil {
+		ev.Operation, ev.Takeover = string(a.OperationID), a.Takeover
+	}
+	return ev
+}
+
+func (p *effectProbe) wrap(t tickets.CloseSupportTicketHandler, c customers.DeleteCustomerHandler,
+	pay payments.ChargePaymentHandler, o onboarding.ProvisionWorkspaceHandler,
+) (tickets.CloseSupportTicketHandler, customers.DeleteCustomerHandler, payments.ChargePaymentHandler, onboarding.ProvisionWorkspaceHandler) {
+	return probedTicket{t, p}, probedCustomer{c, p}, probedPayment{pay, p}, probedWorkspace{o, p}
+}
+
+type probedTicket struct {
+	tickets.CloseSupportTicketHandler
+	p *effectProbe
+}
+
+func (h probedTicket) CloseTicket(ctx context.Context, f *tickets.CloseSupportTicketFlow) error {
+	return h.p.run(ctx, f.Call, "close_support_ticket", f.Args.TicketID, func(ctx context.Context) error {
+		return h.CloseSupportTicketHandler.CloseTicket(ctx, f)
+	})
+}
+
+type probedCustomer struct {
+	customers.DeleteCustomerHandler
+	p *effectProbe
+}
+
+func (h probedCustomer) DeleteCustomer(ctx context.Context, f *customers.DeleteCustomerFlow) error {
+	return h.p.run(ctx, f.Call, "delete_customer", f.Args.CustomerID, func(ctx context.Context) error {
+		return h.DeleteCustomerHandler.DeleteCustomer(ctx, f)
+	})
+}
+
+type probedPayment struct {
+	payments.ChargePaymentHandler
+	p *effectProbe
+}
+
+func (h probedPayment) ChargeCard(ctx context.Context, f *payments.ChargePaymentFlow) error {
+	return h.p.run(ctx, f.Call, "charge_payment", f.Args.InvoiceID, func(ctx context.Context) error {
+		return h.ChargePaymentHandler.ChargeCard(ctx, f)
+	})
+}
+
+type probedWorkspace struct {
+	onboarding.ProvisionWorkspaceHandler
+	p *effectProbe
+}
+
+func (h probedWorkspace) CreateWorkspace(ctx context.Context, f *onboarding.ProvisionWorkspaceFlow) error {
+	return h.p.run(ctx, f.Call, "provision_workspace", f.Args.Team, func(ctx context.Context) error {
+		return h.ProvisionWorkspaceHandler.CreateWorkspace(ctx, f)
+	})
+}
