@@ -70,5 +70,7 @@ func run() error {
 	if err := srv.Shutdown(shutdown); err != nil && !errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
-	return nil
+	// Effect outcomes the store could not take yet are recorded in the
+	// background: wait for them, or a retry takes those effects over.
+	return engine.Drain(shutdown)
 }

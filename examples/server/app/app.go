@@ -216,7 +216,8 @@ func (a *App) Handler() http.Handler {
 
 // Serve serves HTTP on ln, and sweeps expired store records, until ctx is
 // done; then it stops accepting connections, waits up to ShutdownGrace for
-// requests in flight and returns. It does not close the stores (Close).
+// requests in flight and for outcomes the engine still has to record
+// (Engine.Drain), and returns. It does not close the stores (Close).
 func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 	sweepCtx, stopSweeper := context.WithCancel(context.WithoutCancel(ctx))
 	swept := make(chan struct{})
@@ -275,6 +276,14 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 		err = srv.Close()
 	}
 	<-served
+	// Outcomes of effects that returned while the store was unreachable are
+	// still being recorded: exiting now would leave them to be taken over,
+	// and run again, by a retry.
+	dctx, dcancel := context.WithTimeout(context.Background(), a.cfg.ShutdownGrace)
+	defer dcancel()
+	if derr := a.Engine.Drain(dctx); derr != nil {
+		a.log.Warn("stopping with effect outcomes not yet recorded; retries will take them over", "error", derr)
+	}
 	a.log.Info("stopped")
 	return err
 }
