@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -94,7 +95,7 @@ func (r *Round) Effect(ctx context.Context, key string, retain time.Duration, ne
 	if e.cfg.Store == nil {
 		// Without a store nothing is recorded: a retry runs it again.
 		r.call.Attempt = &Attempt{OperationID: id}
-		err := e.runEffect(ctx, store.ClaimRequest{}, run)
+		err := e.runEffect(ctx, store.ClaimRequest{}, nil, run)
 		r.call.Attempt = nil
 		if err != nil {
 			return Step{}, err
@@ -131,8 +132,12 @@ func (r *Round) Effect(ctx context.Context, key string, retain time.Duration, ne
 		r.call.Logger.Warn("mrtr: taking over an effect whose earlier attempt recorded no outcome; it may have run", "operation", string(id))
 	}
 	r.call.Attempt = &Attempt{OperationID: id, Takeover: res.Takeover}
-	err = e.runEffect(ctx, req, run)
+	scope := store.NewEffectScope(e.cfg.Store)
+	err = e.runEffect(store.WithEffectScope(ctx, scope), req, scope, run)
 	r.call.Attempt = nil
+	if tx := scope.Tx(); tx != nil {
+		return r.finishInTx(ctx, tx, req, retain, next, err)
+	}
 	var record []byte
 	var before func(context.Context) error // stores what the record points to
 	switch rej, ok := isRejection(err); {
@@ -202,8 +207,9 @@ func (r *Round) replayEffect(ctx context.Context, key string, record []byte, nex
 // runEffect runs a side effect once it is decided: on a context the client
 // can no longer cancel (an effect cut off half-way is worse than one that
 // finishes), bounded by the lease, which is renewed meanwhile when there is
-// a claim. A panic releases the claim before it goes on up.
-func (e *Engine) runEffect(ctx context.Context, claim store.ClaimRequest, run func(context.Context) error) (err error) {
+// a claim. A panic rolls back the effect's transaction, if it began one,
+// and releases the claim before it goes on up.
+func (e *Engine) runEffect(ctx context.Context, claim store.ClaimRequest, scope *store.EffectScope, run func(context.Context) error) (err error) {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -217,10 +223,78 @@ func (e *Engine) runEffect(ctx context.Context, claim store.ClaimRequest, run fu
 		stop()
 		if v := recover(); v != nil {
 			rctx, cancel := detach(ctx)
+			if tx := scope.Tx(); tx != nil {
+				_ = tx.Rollback(rctx) // first: a SQLite transaction holds the write lock
+			}
 			_ = e.cfg.Store.Release(rctx, claim.Key, claim.Owner)
 			cancel()
 			panic(v)
 		}
 	}()
 	return run(ectx)
+}
+
+// finishInTx records the outcome of an effect that wrote through its
+// transaction (pgstore.EffectTx, sqlitestore.EffectTx): the record is
+// completed in that transaction, and the two commit together or not at
+// all. So a failure anywhere before the commit undoes the effect too, and a
+// retry may run it again safely; a commit whose outcome is unknown (the
+// link died during COMMIT) leaves the claim pending: a retry replays it if
+// it committed and takes it over after the lease if it did not.
+func (r *Round) finishInTx(ctx context.Context, tx store.EffectTx, req store.ClaimRequest, retain time.Duration, next uint16, ran error) (Step, error) {
+	e := r.e
+	cctx, cancel := detach(ctx)
+	defer cancel()
+	undo := func(release bool) {
+		if err := tx.Rollback(cctx); err != nil {
+			r.call.Logger.Warn("mrtr: rolling back an effect's transaction", "key", req.Key, "error", err)
+		}
+		if release {
+			if err := e.cfg.Store.Release(cctx, req.Key, req.Owner); err != nil {
+				r.call.Logger.Warn("mrtr: releasing effect claim", "key", req.Key, "error", err)
+			}
+		}
+	}
+	if rej, ok := isRejection(ran); ok {
+		// A definite refusal: nothing the effect wrote stands; the refusal
+		// is recorded as usual.
+		undo(false)
+		record := binenc.AppendBytes(binenc.AppendUvarint(nil, effectRejected), []byte(rej.msg))
+		e.record(ctx, "effect outcome", req.Key, func(ctx context.Context) error {
+			return e.cfg.Store.Complete(ctx, req.Key, req.Owner, record, retain)
+		})
+		return Step{}, ran
+	}
+	if ran != nil {
+		undo(true)
+		return Step{}, ran
+	}
+	data := r.snapshot()
+	status := uint64(effectOK)
+	if r.d.Storage == Reference {
+		ref, err := seal.NewReference()
+		if err != nil {
+			undo(true)
+			return Step{}, err
+		}
+		rec := store.StateRecord{Ref: ref, Workflow: r.workflow, Subject: r.d.Subject(), Principal: r.pHash, Data: data}
+		if err := tx.PutState(cctx, rec, r.d.TTL+e.cfg.Codec.Skew()); err != nil {
+			undo(true)
+			return Step{}, fmt.Errorf("mrtr: storing an effect's continuation in its transaction: %w", err)
+		}
+		status, data = effectOKRef, []byte(ref)
+	}
+	record := binenc.AppendBytes(binenc.AppendUvarint(nil, status), data)
+	if err := tx.Complete(cctx, req.Key, req.Owner, record, retain); err != nil {
+		// Lost to another attempt, or the store failed: either way the
+		// effect's writes are undone with the record.
+		undo(!errors.Is(err, store.ErrLeaseLost))
+		return Step{}, fmt.Errorf("mrtr: recording an effect in its transaction (its writes were rolled back): %w", err)
+	}
+	if err := tx.Commit(cctx); err != nil {
+		r.call.Logger.Error("mrtr: committing an effect's transaction failed; its outcome is unknown until a retry finds the record or takes the claim over", "key", req.Key, "error", err)
+		return Step{}, fmt.Errorf("mrtr: committing an effect: %w", err)
+	}
+	r.effected = true
+	return r.Goto(next, "next")
 }

@@ -63,3 +63,14 @@ func (b *boundedStore) DeleteWorkflowStates(ctx context.Context, workflow string
 func (b *boundedStore) Sweep(ctx context.Context) (int, error) { return b.s.Sweep(ctx) }
 
 func (b *boundedStore) Close() error { return b.s.Close() }
+
+// BeginEffectTx forwards to the store when it can begin effect
+// transactions (store.TxBeginner); the transaction's own calls are not
+// bounded, as they run inside the effect.
+func (b *boundedStore) BeginEffectTx(ctx context.Context) (store.EffectTx, error) {
+	tb, ok := b.s.(store.TxBeginner)
+	if !ok {
+		return nil, store.ErrNoEffectTx
+	}
+	return tb.BeginEffectTx(ctx)
+}

@@ -292,11 +292,21 @@ func (s *Store) Complete(ctx context.Context, key, owner string, result []byte, 
 	if err := s.begin(ctx); err != nil {
 		return err
 	}
+	return s.complete(ctx, s.pool, key, owner, result, retain)
+}
+
+// querier is what Complete runs on: the pool, or an effect's transaction.
+type querier interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+func (s *Store) complete(ctx context.Context, q querier, key, owner string, result []byte, retain time.Duration) error {
 	if result == nil {
 		result = []byte{} // nil would be NULL
 	}
 	now := s.opts.Now()
-	tag, err := s.pool.Exec(ctx, s.q.complete, key, owner, result, now, now.Add(retain))
+	tag, err := q.Exec(ctx, s.q.complete, key, owner, result, now, now.Add(retain))
 	if err != nil {
 		return wrap("complete", err)
 	}
@@ -306,7 +316,7 @@ func (s *Store) Complete(ctx context.Context, key, owner string, result []byte, 
 	// Not our live pending claim: a repeated Complete by the owner of the
 	// completed record is fine, anything else lost the lease.
 	var done bool
-	err = s.pool.QueryRow(ctx, s.q.completeCheck, key, owner, now).Scan(&done)
+	err = q.QueryRow(ctx, s.q.completeCheck, key, owner, now).Scan(&done)
 	switch {
 	case err == nil && done:
 		return nil

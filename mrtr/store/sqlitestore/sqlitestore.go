@@ -331,8 +331,17 @@ func (s *Store) Complete(ctx context.Context, key, owner string, result []byte, 
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	return s.complete(ctx, nil, key, owner, result, retain)
+}
+
+// complete is Complete, inside tx when it is not nil.
+func (s *Store) complete(ctx context.Context, tx *sql.Tx, key, owner string, result []byte, retain time.Duration) error {
+	complete, check := s.st.complete, s.st.completeCheck
+	if tx != nil {
+		complete, check = tx.StmtContext(ctx, complete), tx.StmtContext(ctx, check)
+	}
 	now := s.now()
-	res, err := s.st.complete.ExecContext(ctx, nonNil(result), now+int64(retain), key, owner, now)
+	res, err := complete.ExecContext(ctx, nonNil(result), now+int64(retain), key, owner, now)
 	if err != nil {
 		return wrap("complete", err)
 	}
@@ -344,7 +353,7 @@ func (s *Store) Complete(ctx context.Context, key, owner string, result []byte, 
 	// Not our live pending claim. A repeated Complete by the owner of the
 	// completed record is fine; anything else lost the lease.
 	var done bool
-	err = s.st.completeCheck.QueryRowContext(ctx, key, owner, now).Scan(&done)
+	err = check.QueryRowContext(ctx, key, owner, now).Scan(&done)
 	switch {
 	case err == nil && done:
 		return nil

@@ -1,0 +1,78 @@
+package sqlitestore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/mrtrgen/mrtrgen/mrtr/store"
+)
+
+// EffectTx returns the transaction of the effect method running with ctx,
+// beginning it on the first call: write the effect's own rows with it (in
+// the store's database file), and the engine commits them together with
+// the effect's record after the method returns, or rolls them back when it
+// fails. A crash can then never split the two: exactly once for what the
+// transaction covers. Do not commit or roll it back yourself. The
+// transaction holds the database's one write lock until the method
+// returns: keep the effect short.
+//
+// It fails with store.ErrNoEffectTx outside an effect method, and when the
+// engine's store is not a sqlitestore.Store.
+func EffectTx(ctx context.Context) (*sql.Tx, error) {
+	tx, err := store.BeginEffectTx(ctx)
+	if err != nil {
+		return nil, err
+	}
+	et, ok := tx.(*effectTx)
+	if !ok {
+		return nil, fmt.Errorf("%w: the engine's store is not SQLite", store.ErrNoEffectTx)
+	}
+	return et.tx, nil
+}
+
+// BeginEffectTx implements store.TxBeginner.
+func (s *Store) BeginEffectTx(ctx context.Context) (store.EffectTx, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	// Not bound to ctx: database/sql rolls a transaction back when its
+	// context ends, and the effect's context ends before the engine commits.
+	tx, err := s.w.BeginTx(context.WithoutCancel(ctx), nil)
+	if err != nil {
+		return nil, wrap("begin effect transaction", err)
+	}
+	return &effectTx{s: s, tx: tx}, nil
+}
+
+type effectTx struct {
+	s  *Store
+	tx *sql.Tx
+}
+
+func (t *effectTx) Complete(ctx context.Context, key, owner string, result []byte, retain time.Duration) error {
+	if err := store.ValidateComplete(key, owner, retain); err != nil {
+		return err
+	}
+	return t.s.complete(ctx, t.tx, key, owner, result, retain)
+}
+
+func (t *effectTx) PutState(ctx context.Context, rec store.StateRecord, ttl time.Duration) error {
+	if err := store.ValidateState(rec, ttl); err != nil {
+		return err
+	}
+	_, err := t.tx.StmtContext(ctx, t.s.st.putState).ExecContext(ctx, rec.Ref, rec.Workflow, rec.Subject, rec.Principal,
+		nonNil(rec.Data), t.s.now()+int64(ttl))
+	return wrap("put state", err)
+}
+
+func (t *effectTx) Commit(context.Context) error { return wrap("commit effect", t.tx.Commit()) }
+
+func (t *effectTx) Rollback(context.Context) error {
+	if err := t.tx.Rollback(); err != nil && !errors.Is(err, sql.ErrTxDone) {
+		return wrap("roll back effect", err)
+	}
+	return nil
+}
