@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"time"
 )
@@ -92,4 +93,20 @@ func BeginEffectTx(ctx context.Context) (EffectTx, error) {
 		sc.tx, sc.err = sc.begin(ctx)
 	}
 	return sc.tx, sc.err
+}
+
+// EffectTxOf is BeginEffectTx for a store package's own transaction type:
+// it fails with ErrNoEffectTx when the engine's store is another kind
+// (named by backend in the message).
+func EffectTxOf[E EffectTx](ctx context.Context, backend string) (E, error) {
+	var zero E
+	tx, err := BeginEffectTx(ctx)
+	if err != nil {
+		return zero, err
+	}
+	e, ok := tx.(E)
+	if !ok {
+		return zero, fmt.Errorf("%w: the engine's store is not %s", ErrNoEffectTx, backend)
+	}
+	return e, nil
 }

@@ -3,7 +3,6 @@ package pgstore
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -21,13 +20,9 @@ import (
 // It fails with store.ErrNoEffectTx outside an effect method, and when the
 // engine's store is not a pgstore.Store.
 func EffectTx(ctx context.Context) (pgx.Tx, error) {
-	tx, err := store.BeginEffectTx(ctx)
+	et, err := store.EffectTxOf[*effectTx](ctx, "PostgreSQL")
 	if err != nil {
 		return nil, err
-	}
-	et, ok := tx.(*effectTx)
-	if !ok {
-		return nil, fmt.Errorf("%w: the engine's store is not PostgreSQL", store.ErrNoEffectTx)
 	}
 	return et.tx, nil
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/mrtrgen/mrtrgen/mrtr/store"
@@ -22,13 +21,9 @@ import (
 // It fails with store.ErrNoEffectTx outside an effect method, and when the
 // engine's store is not a sqlitestore.Store.
 func EffectTx(ctx context.Context) (*sql.Tx, error) {
-	tx, err := store.BeginEffectTx(ctx)
+	et, err := store.EffectTxOf[*effectTx](ctx, "SQLite")
 	if err != nil {
 		return nil, err
-	}
-	et, ok := tx.(*effectTx)
-	if !ok {
-		return nil, fmt.Errorf("%w: the engine's store is not SQLite", store.ErrNoEffectTx)
 	}
 	return et.tx, nil
 }
