@@ -52,6 +52,7 @@ func fixturesDeleteCustomer(h *fakeDeleteCustomer) mrtrtest.Fixtures {
 		Effects:      h.fake.Effects,
 		Other:        "bob",
 		OtherArgs:    map[string]any{"customerId": "cus_zzzzzzzzzzzzzzzzzzzzzzzz"},
+		Steer:        h.fake.Steer,
 		Unauthorized: "mallory",
 		WantOutcome:  mrtr.OutcomeSuccess,
 	}

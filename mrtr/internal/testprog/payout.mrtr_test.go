@@ -52,8 +52,10 @@ func fixturesPayout(h *fakePayout) mrtrtest.Fixtures {
 		Args:         map[string]any{"amount": int64(1), "payee": "p-000"},
 		Break:        h.fake.Break,
 		Effects:      h.fake.Effects,
+		Invalid:      map[string]mcp.InputResponse{"approval": mrtrtest.Accept(map[string]any{"approver": 12345})},
 		Other:        "bob",
 		OtherArgs:    map[string]any{"amount": int64(2), "payee": "p-999"},
+		Steer:        h.fake.Steer,
 		Unauthorized: "mallory",
 		WantOutcome:  mrtr.OutcomeSuccess,
 	}

@@ -41,6 +41,7 @@ func fixturesSpin(h *fakeSpin) mrtrtest.Fixtures {
 		Break:        h.fake.Break,
 		Effects:      h.fake.Effects,
 		Other:        "bob",
+		Steer:        h.fake.Steer,
 		Unauthorized: "mallory",
 		WantOutcome:  mrtr.OutcomeSuccess,
 	}

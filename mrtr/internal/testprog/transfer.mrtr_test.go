@@ -70,6 +70,7 @@ func fixturesTransfer(h *fakeTransfer) mrtrtest.Fixtures {
 		},
 		Other:        "bob",
 		OtherArgs:    map[string]any{"account": "acc-999", "amount": int64(2)},
+		Steer:        h.fake.Steer,
 		Unauthorized: "mallory",
 		WantOutcome:  mrtr.OutcomeSuccess,
 	}

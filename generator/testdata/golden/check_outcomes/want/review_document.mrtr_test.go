@@ -56,8 +56,10 @@ func fixturesReviewDocument(h *fakeReviewDocument) mrtrtest.Fixtures {
 		Args:         map[string]any{"documentId": "example"},
 		Break:        h.fake.Break,
 		Effects:      h.fake.Effects,
+		Invalid:      map[string]mcp.InputResponse{"change": mrtrtest.Accept(map[string]any{"summary": 12345})},
 		Other:        "bob",
 		OtherArgs:    map[string]any{"documentId": "another"},
+		Steer:        h.fake.Steer,
 		Unauthorized: "mallory",
 		WantOutcome:  mrtr.OutcomeSuccess,
 	}

@@ -56,6 +56,7 @@ func fixturesPushItem(h *fakePushItem) mrtrtest.Fixtures {
 		Effects:      h.fake.Effects,
 		Other:        "bob",
 		OtherArgs:    map[string]any{"item": "another"},
+		Steer:        h.fake.Steer,
 		Unauthorized: "mallory",
 		WantOutcome:  mrtr.OutcomeSuccess,
 	}

@@ -58,6 +58,7 @@ func fixturesGetUserInfo(h *fakeGetUserInfo) mrtrtest.Fixtures {
 		})},
 		Other:        "bob",
 		OtherArgs:    map[string]any{"userId": "another"},
+		Steer:        h.fake.Steer,
 		Unauthorized: "mallory",
 		WantOutcome:  mrtr.OutcomeSuccess,
 	}
