@@ -56,8 +56,11 @@ func (w *workflow) tests(jf *jen.File) error {
 	jf.Comment("knobs of the fake that provoke each failure.")
 	jf.Func().Id("fixtures"+n.base).Params(jen.Id("h").Op("*").Id(fake)).Qual(pkgTest, "Fixtures").Block(jen.Return(fixtures))
 	jf.Line()
-	jf.Commentf("Test%sMatrix runs the MRTR test matrix against the fake. Run the same", n.base)
-	jf.Commentf("matrix against your real handler: mrtrtest.RunMatrix(t, %s(yours), fixtures).", n.newProgram())
+	jf.Commentf("Test%sMatrix runs the MRTR test matrix against the fake; the matrix steers", n.base)
+	jf.Comment("its check outcomes onto a branch that reaches each scenario, and logs the ones")
+	jf.Comment("that do not apply. Run the same matrix against your real handler:")
+	jf.Commentf("mrtrtest.RunMatrix(t, %s(yours), fixtures), with Fixtures.Variants for the", n.newProgram())
+	jf.Comment("branches your fixture workflow does not take.")
 	jf.Func().Id("Test"+n.base+"Matrix").Params(jen.Id("t").Op("*").Qual(pkgTesting, "T")).Block(
 		jen.Id("h").Op(":=").Op("&").Id(fake).Values(),
 		jen.Qual(pkgTest, "RunMatrix").Call(jen.Id("t"), newProgram, jen.Id("fixtures"+n.base).Call(jen.Id("h"))),

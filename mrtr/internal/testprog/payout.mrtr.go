@@ -179,8 +179,11 @@ type PayoutHandler interface {
 	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 	RoutePayout(ctx context.Context, f *PayoutFlow) (PayoutRoutePayoutOutcome, error)
 
-	// SendPayout is the side effect of state pay (testprog.mrtr.yaml:207:17). It runs at most once per
-	// operation id payout-{payee}-{amount}; retries replay its outcome. Store its results in f.Continuation.
+	// SendPayout is the side effect of state pay (testprog.mrtr.yaml:207:17).
+	// Once it returned, it is not run again for operation id payout-{payee}-{amount}: retries replay its outcome.
+	// If the instance running it dies first, a retry runs it again after the lease (at least once):
+	// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
+	// pass it as the idempotency key of the downstream call. Store its results in f.Continuation.
 	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
 	SendPayout(ctx context.Context, f *PayoutFlow) error
 }

@@ -61,8 +61,11 @@ func fixturesPayout(h *fakePayout) mrtrtest.Fixtures {
 	}
 }
 
-// TestPayoutMatrix runs the MRTR test matrix against the fake. Run the same
-// matrix against your real handler: mrtrtest.RunMatrix(t, NewPayoutProgram(yours), fixtures).
+// TestPayoutMatrix runs the MRTR test matrix against the fake; the matrix steers
+// its check outcomes onto a branch that reaches each scenario, and logs the ones
+// that do not apply. Run the same matrix against your real handler:
+// mrtrtest.RunMatrix(t, NewPayoutProgram(yours), fixtures), with Fixtures.Variants for the
+// branches your fixture workflow does not take.
 func TestPayoutMatrix(t *testing.T) {
 	h := &fakePayout{}
 	mrtrtest.RunMatrix(t, NewPayoutProgram(h), fixturesPayout(h))

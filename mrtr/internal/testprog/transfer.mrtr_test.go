@@ -76,8 +76,11 @@ func fixturesTransfer(h *fakeTransfer) mrtrtest.Fixtures {
 	}
 }
 
-// TestTransferMatrix runs the MRTR test matrix against the fake. Run the same
-// matrix against your real handler: mrtrtest.RunMatrix(t, NewTransferProgram(yours), fixtures).
+// TestTransferMatrix runs the MRTR test matrix against the fake; the matrix steers
+// its check outcomes onto a branch that reaches each scenario, and logs the ones
+// that do not apply. Run the same matrix against your real handler:
+// mrtrtest.RunMatrix(t, NewTransferProgram(yours), fixtures), with Fixtures.Variants for the
+// branches your fixture workflow does not take.
 func TestTransferMatrix(t *testing.T) {
 	h := &fakeTransfer{}
 	mrtrtest.RunMatrix(t, NewTransferProgram(h), fixturesTransfer(h))
