@@ -329,9 +329,11 @@ func (approvePayoutProgram) AppendContinuation(b []byte, f *ApprovePayoutFlow) [
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more.
+// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
+// in place of what the flow carried (an effect's replay restores the continuation it left).
 func (approvePayoutProgram) LoadContinuation(f *ApprovePayoutFlow, data []byte) error {
 	r := binenc.NewReader(data)
+	f.Approval = nil
 	if r.Bool() {
 		a := &ApprovePayoutApprovalAnswer{}
 		a.Approver = r.String()

@@ -192,9 +192,11 @@ func (summarizeDayProgram) AppendContinuation(b []byte, f *SummarizeDayFlow) []b
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more.
+// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
+// in place of what the flow carried (an effect's replay restores the continuation it left).
 func (summarizeDayProgram) LoadContinuation(f *SummarizeDayFlow, data []byte) error {
 	r := binenc.NewReader(data)
+	f.Summary = nil
 	if r.Bool() {
 		a := &mrtr.Sampled{Text: r.String()}
 		f.Summary = a
