@@ -461,18 +461,35 @@ func (m *matrix[F]) firstAsk(t *testing.T, scenario string) (*route, *Harness[F]
 	return r, h, first, responses
 }
 
+// missingInput runs at every state that asks (every gate too): a
+// continuation sent there without answers is asked the same again.
 func (m *matrix[F]) missingInput(t *testing.T) {
 	if !m.asks(t, "nothing can be missing") {
 		return
 	}
-	r, h, first, _ := m.firstAsk(t, ScenarioMissingInput)
-	again, err := h.Call(context.Background(), r.args, first.RequestState, mcp.InputResponseMap{})
-	if err != nil {
-		t.Fatal(err)
+	for _, s := range m.g.interactiveStates() {
+		t.Run("at "+s.Name, func(t *testing.T) {
+			asksHere := func(steps []step) bool { return asksState(m.d, steps[len(steps)-1].reply, s.Name) }
+			r, h, steps := m.find(t, ScenarioMissingInput+"/at "+s.Name, fmt.Sprintf("a workflow that asks at %s", s.Name), m.candidates(s.Name), nil,
+				asksHere, func(_ *route, steps []step) bool { return asksHere(steps) })
+			asked := steps[len(steps)-1].reply
+			again, err := h.Call(context.Background(), r.args, asked.RequestState, mcp.InputResponseMap{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !again.NeedsInput() || !reflect.DeepEqual(keys(again.InputRequests), keys(asked.InputRequests)) {
+				t.Fatalf("after no answers: %s, want the same requests %v again", outcomeOf(again), keys(asked.InputRequests))
+			}
+		})
 	}
-	if !again.NeedsInput() || !reflect.DeepEqual(keys(again.InputRequests), keys(first.InputRequests)) {
-		t.Fatalf("after no answers: %+v, want the same requests %v again", again, keys(first.InputRequests))
+}
+
+// asksState reports whether reply asks the questions of state name.
+func asksState(d *mrtr.Descriptor, reply *mrtr.Reply, name string) bool {
+	for key := range reply.InputRequests {
+		return requestOwner(d, key).Name == name
 	}
+	return false
 }
 
 func (m *matrix[F]) invalidResponse(t *testing.T) {
