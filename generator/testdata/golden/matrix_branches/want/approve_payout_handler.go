@@ -32,16 +32,22 @@ func (h *ApprovePayoutImpl) RoutePayout(ctx context.Context, f *ApprovePayoutFlo
 	return 0, errors.New("approve_payout: RoutePayout is not implemented yet")
 }
 
-// SendPayout is the side effect of state pay (branches.mrtr.yaml:35:17). It runs at most once per
-// operation id payout-{payee}; retries replay its outcome. Store its results in f.Continuation.
+// SendPayout is the side effect of state pay (branches.mrtr.yaml:35:17).
+// Once it returned, it is not run again for operation id payout-{payee}: retries replay its outcome.
+// If the instance running it dies first, a retry runs it again after the lease (at least once):
+// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
+// pass it as the idempotency key of the downstream call. Store its results in f.Continuation.
 // Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
 func (h *ApprovePayoutImpl) SendPayout(ctx context.Context, f *ApprovePayoutFlow) error {
 	// TODO: perform sendPayout; record its results in f.Continuation.
 	return errors.New("approve_payout: SendPayout is not implemented yet")
 }
 
-// AuditDecline is the side effect of state recordDecline (branches.mrtr.yaml:41:17). It runs at most once per
-// workflow round; retries replay its outcome. Store its results in f.Continuation.
+// AuditDecline is the side effect of state recordDecline (branches.mrtr.yaml:41:17).
+// Once it returned, it is not run again for this workflow round: retries replay its outcome.
+// If the instance running it dies first, a retry runs it again after the lease (at least once):
+// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
+// pass it as the idempotency key of the downstream call. Store its results in f.Continuation.
 // Notes the declined payout for the audit log.
 // Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
 func (h *ApprovePayoutImpl) AuditDecline(ctx context.Context, f *ApprovePayoutFlow) error {
