@@ -56,8 +56,11 @@ func (w *workflow) tests(jf *jen.File) error {
 	jf.Comment("knobs of the fake that provoke each failure.")
 	jf.Func().Id("fixtures"+n.base).Params(jen.Id("h").Op("*").Id(fake)).Qual(pkgTest, "Fixtures").Block(jen.Return(fixtures))
 	jf.Line()
-	jf.Commentf("Test%sMatrix runs the MRTR test matrix against the fake. Run the same", n.base)
-	jf.Commentf("matrix against your real handler: mrtrtest.RunMatrix(t, %s(yours), fixtures).", n.newProgram())
+	jf.Commentf("Test%sMatrix runs the MRTR test matrix against the fake; the matrix steers", n.base)
+	jf.Comment("its check outcomes onto a branch that reaches each scenario, and logs the ones")
+	jf.Comment("that do not apply. Run the same matrix against your real handler:")
+	jf.Commentf("mrtrtest.RunMatrix(t, %s(yours), fixtures), with Fixtures.Variants for the", n.newProgram())
+	jf.Comment("branches your fixture workflow does not take.")
 	jf.Func().Id("Test"+n.base+"Matrix").Params(jen.Id("t").Op("*").Qual(pkgTesting, "T")).Block(
 		jen.Id("h").Op(":=").Op("&").Id(fake).Values(),
 		jen.Qual(pkgTest, "RunMatrix").Call(jen.Id("t"), newProgram, jen.Id("fixtures"+n.base).Call(jen.Id("h"))),
@@ -425,17 +428,18 @@ func (w *workflow) fixtures() (jen.Code, error) {
 			return nil, err
 		}
 	}
-	// The fixture workflow is what the fake does by default: first
-	// outcomes, answers accepted, gates confirmed.
+	// The fixture workflow is what the fake does by default: the outcome
+	// on the shortest way to a successful end, answers accepted, gates
+	// confirmed. The matrix steers the fake (Fake.Steer) onto the other
+	// branches a scenario needs, so every request gets an invalid answer,
+	// on the default path or not.
 	defaultPath := w.defaultPath()
 	hasRequests := false
 	invalid := jen.Dict{}
 	for _, s := range w.t.States {
 		for _, q := range s.Requests {
 			hasRequests = true
-			// The matrix sends an invalid answer where the fixture workflow
-			// asks; a request off its path is never asked.
-			if bad := w.invalidAnswer(q); bad != nil && slices.Contains(defaultPath, s.Name) {
+			if bad := w.invalidAnswer(q); bad != nil {
 				invalid[jen.Lit(q.Key)] = bad
 			}
 		}
@@ -458,18 +462,33 @@ func (w *workflow) fixtures() (jen.Code, error) {
 			d[jen.Id("OtherArgs")] = other
 		}
 	}
-	if len(invalid) > 0 {
+	notApplicable := jen.Dict{}
+	switch {
+	case len(invalid) > 0:
 		d[jen.Id("Invalid")] = jen.Map(jen.String()).Qual(pkgMCP, "InputResponse").Values(invalid)
+	case hasRequests:
+		// Said in the test, and logged by the matrix, rather than skipped.
+		notApplicable[jen.Qual(pkgTest, "ScenarioInvalid")] = jen.Lit(fmt.Sprintf("no request of %s has a constraint an answer can break", w.t.Name))
 	}
-	hasHandlerStep := false
-	for _, name := range defaultPath {
-		if s := w.t.State(name); s != nil && (s.Kind == spec.StateCheck || s.Kind == spec.StateEffect) {
+	hasHandlerStep, steered := false, false
+	for _, s := range w.t.States {
+		switch s.Kind {
+		case spec.StateCheck, spec.StateEffect:
 			hasHandlerStep = true
+		}
+		if len(s.Outcomes) > 0 {
+			steered = true
 		}
 	}
 	if hasHandlerStep {
 		d[jen.Id("Effects")] = jen.Id("h").Dot("fake").Dot("Effects")
 		d[jen.Id("Break")] = jen.Id("h").Dot("fake").Dot("Break")
+	}
+	if steered {
+		d[jen.Id("Steer")] = jen.Id("h").Dot("fake").Dot("Steer")
+	}
+	if len(notApplicable) > 0 {
+		d[jen.Id("NotApplicable")] = jen.Map(jen.String()).String().Values(notApplicable)
 	}
 	return jen.Qual(pkgTest, "Fixtures").Values(d), nil
 }

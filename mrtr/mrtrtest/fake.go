@@ -3,6 +3,7 @@ package mrtrtest
 import (
 	"context"
 	"errors"
+	"maps"
 	"sync"
 )
 
@@ -50,6 +51,15 @@ func (f *Fake) Check(ctx context.Context, check string, otherwise uint8) (uint8,
 	}
 	f.Outcomes[check] = q[1:]
 	return q[0], nil
+}
+
+// Steer replaces every queue with outcomes (nil empties them): it is the
+// fake's Fixtures.Steer, with which the matrix steers each workflow onto
+// the route its scenario needs.
+func (f *Fake) Steer(outcomes map[string][]uint8) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.Outcomes = maps.Clone(outcomes)
 }
 
 // Effect is what an effect does: Step, then count one side effect.

@@ -19,8 +19,40 @@ import (
 	"github.com/mrtrgen/mrtrgen/mrtr/seal"
 )
 
+// The scenarios of the matrix, in the order RunMatrix runs them; each is a
+// subtest of that name.
+const (
+	ScenarioCompleteInput  = "complete input"
+	ScenarioMissingInput   = "missing input"
+	ScenarioInvalid        = "invalid response"
+	ScenarioExpired        = "expired state"
+	ScenarioTampered       = "tampered state"
+	ScenarioOtherCaller    = "state of another caller"
+	ScenarioOtherArguments = "state with other arguments"
+	ScenarioDuplicateFinal = "duplicate final round"
+	ScenarioBusinessKey    = "business operation id"
+	ScenarioCancellation   = "cancellation"
+	ScenarioUnauthorized   = "unauthorized"
+	ScenarioDependency     = "dependency failure"
+	ScenarioHTTP           = "over HTTP"
+)
+
+// Scenarios lists every scenario of the matrix.
+var Scenarios = []string{
+	ScenarioCompleteInput, ScenarioMissingInput, ScenarioInvalid, ScenarioExpired, ScenarioTampered,
+	ScenarioOtherCaller, ScenarioOtherArguments, ScenarioDuplicateFinal, ScenarioBusinessKey,
+	ScenarioCancellation, ScenarioUnauthorized, ScenarioDependency, ScenarioHTTP,
+}
+
+// NotApplicablePrefix starts the log line of a scenario (or part of one)
+// that does not apply to the program: it passes, and says why.
+const NotApplicablePrefix = "not applicable: "
+
 // Fixtures describe a valid workflow of one program, and the knobs the
-// matrix needs to provoke each failure. Only Args and Answers are required.
+// matrix needs to provoke each failure. Only Args and Answers are required
+// by every program; a scenario that applies to the program (decided from
+// its descriptor) but lacks its knob, or that no workflow of the fixtures
+// reaches, fails the test and says what is missing.
 type Fixtures struct {
 	// Args are valid arguments.
 	Args any
@@ -34,18 +66,48 @@ type Fixtures struct {
 	// Principal calls the workflow (default "alice"); Other is another
 	// authorized caller, who must not be able to use alice's requestState.
 	Principal, Other string
-	// Unauthorized is a principal Authorize refuses ("" skips the check).
+	// Unauthorized is a principal Authorize refuses.
 	Unauthorized string
 	// OtherArgs are different valid arguments a requestState must not
-	// continue with (nil skips the check).
+	// continue with.
 	OtherArgs any
-	// Effects counts the side effects performed so far (nil skips counting).
+	// Effects counts the side effects performed so far (nil: not counted).
 	Effects func() int
 	// Break makes a dependency of the handler fail until restore is
-	// called (nil skips the check).
+	// called.
 	Break func() (restore func())
 	// Duplicates is how many copies of the final round race (default 8).
 	Duplicates int
+
+	// Steer, when set, makes the handler's checks take the given outcomes
+	// in the next workflow: per check name, the outcomes of its next calls
+	// in order, numbered from 1 in the order of StateInfo.Outcomes; nil
+	// puts back the handler's own choice. The generated fake's is
+	// Fake.Steer. With it the matrix computes from the state table a route
+	// to what each scenario needs (a state that asks, each effect) and
+	// steers the handler onto it.
+	Steer func(outcomes map[string][]uint8)
+	// Variants are other valid workflows, for a handler that cannot be
+	// steered: arguments or answers that take another branch (an amount
+	// above the approval threshold). A scenario the fixture workflow does
+	// not reach runs on the first variant that does.
+	Variants []Variant
+	// NotApplicable names scenarios that do not apply to this handler
+	// although the descriptor allows them (an Authorize that refuses no
+	// one), each with the reason; the matrix logs it and passes them.
+	NotApplicable map[string]string
+}
+
+// Variant is another valid workflow of the program.
+type Variant struct {
+	// Name says which branch it takes ("amount above the threshold").
+	Name string
+	// Args are its arguments (nil: Fixtures.Args).
+	Args any
+	// Answers are added to (and replace) Fixtures.Answers.
+	Answers map[string]mcp.InputResponse
+	// WantOutcome is how it ends; default success.
+	WantOutcome mrtr.Outcome
 }
 
 func (fx *Fixtures) defaults() {
@@ -67,420 +129,772 @@ type step struct {
 	reply     *mrtr.Reply
 }
 
-// answers builds the responses to a reply's input requests from fixtures.
-func answers[F any](t testing.TB, h *Harness[F], fx *Fixtures, reply *mrtr.Reply) mcp.InputResponseMap {
-	t.Helper()
-	d := h.Program.Descriptor()
+// respond builds a route's responses to a reply's input requests: the
+// route's answers, gates confirmed, or, when the route leaves the state by
+// declining or cancelling, its forms declined or cancelled.
+func respond(d *mrtr.Descriptor, r *route, reply *mrtr.Reply, leave string) (mcp.InputResponseMap, error) {
 	out := mcp.InputResponseMap{}
 	for key := range reply.InputRequests {
-		if a, ok := fx.Answers[key]; ok {
-			out[key] = a
-			continue
-		}
-		if field := gateField(d, key); field != "" {
-			out[key] = Accept(map[string]any{field: true})
-			continue
-		}
-		t.Fatalf("%s asks for %q, but the fixtures have no answer for it", d.Name, key)
-	}
-	return out
-}
-
-func gateField(d *mrtr.Descriptor, key string) string {
-	for _, s := range d.States {
-		for _, q := range s.Requests {
-			if q.Key == key {
-				return q.GateField
+		q := requestNamed(d, key)
+		switch {
+		case q == nil:
+			return nil, fmt.Errorf("%s asks for %q, which its descriptor does not declare", d.Name, key)
+		case q.GateField != "" && leave == "cancel":
+			out[key] = Cancel()
+		case q.GateField != "" && leave == "decline":
+			out[key] = Accept(map[string]any{q.GateField: false})
+		case q.Kind == mrtr.Elicit && leave == "decline":
+			out[key] = Decline()
+		case q.Kind == mrtr.Elicit && leave == "cancel":
+			out[key] = Cancel()
+		default:
+			if a, ok := r.answers[key]; ok {
+				out[key] = a
+			} else if q.GateField != "" {
+				out[key] = Accept(map[string]any{q.GateField: true})
+			} else {
+				return nil, fmt.Errorf("%s asks for %q, but the fixtures have no answer for it", d.Name, key)
 			}
 		}
 	}
-	return ""
+	return out, nil
 }
 
-// drive runs the fixture workflow to its end, answering every request, and
-// returns each request with its reply. stop, when set, ends the drive
-// before sending the request it returns true for.
-func drive[F any](t testing.TB, h *Harness[F], fx *Fixtures, stop func(i int, s step) bool) []step {
-	t.Helper()
-	ctx := context.Background()
-	var steps []step
-	s := step{}
-	for i := 0; i < 32; i++ {
-		if stop != nil && stop(i, s) {
-			return steps
+func requestNamed(d *mrtr.Descriptor, key string) *mrtr.RequestInfo {
+	for i := range d.States {
+		for j := range d.States[i].Requests {
+			if q := &d.States[i].Requests[j]; q.Key == key {
+				return q
+			}
 		}
-		reply, err := h.Call(ctx, fx.Args, s.state, s.responses)
-		if err != nil {
-			t.Fatalf("round %d: %v", i+1, err)
-		}
-		s.reply = reply
-		steps = append(steps, s)
-		checkRequests(t, h.Program.Descriptor(), reply)
-		if !reply.NeedsInput() {
-			return steps
-		}
-		s = step{state: reply.RequestState, responses: answers(t, h, fx, reply)}
 	}
-	t.Fatalf("the workflow did not end within 32 rounds")
 	return nil
 }
 
-// checkRequests asserts that an input_required reply asks only for
+// requestOwner is the state that asks key, or nil.
+func requestOwner(d *mrtr.Descriptor, key string) *mrtr.StateInfo {
+	for i := range d.States {
+		for _, q := range d.States[i].Requests {
+			if q.Key == key {
+				return &d.States[i]
+			}
+		}
+	}
+	return nil
+}
+
+// checkRequests says whether an input_required reply asks only for
 // requests the descriptor declares, all of one state.
-func checkRequests(t testing.TB, d *mrtr.Descriptor, reply *mrtr.Reply) {
-	t.Helper()
+func checkRequests(d *mrtr.Descriptor, reply *mrtr.Reply) error {
 	if !reply.NeedsInput() {
-		return
+		return nil
 	}
 	if reply.RequestState == "" || len(reply.InputRequests) == 0 {
-		t.Fatalf("input required without requestState or requests: %+v", reply)
+		return fmt.Errorf("input required without requestState or requests: %+v", reply)
 	}
 	var owner string
 	for key := range reply.InputRequests {
-		state := ""
-		for _, s := range d.States {
-			for _, q := range s.Requests {
-				if q.Key == key {
-					state = s.Name
-				}
-			}
+		s := requestOwner(d, key)
+		if s == nil {
+			return fmt.Errorf("input request %q is not declared by %s", key, d.Name)
 		}
-		if state == "" {
-			t.Fatalf("input request %q is not declared by %s", key, d.Name)
+		if owner != "" && owner != s.Name {
+			return fmt.Errorf("one round asks for requests of two states (%s and %s)", owner, s.Name)
 		}
-		if owner != "" && owner != state {
-			t.Fatalf("one round asks for requests of two states (%s and %s)", owner, state)
-		}
-		owner = state
+		owner = s.Name
 	}
+	return nil
 }
 
 func keys(m mcp.InputRequestMap) []string {
 	return slices.Sorted(maps.Keys(m))
 }
 
+// matrix is one run of RunMatrix.
+type matrix[F any] struct {
+	p        mrtr.Program[F]
+	d        *mrtr.Descriptor
+	g        *graph
+	fx       *Fixtures
+	opts     []Option
+	fixture  route
+	variants []route
+}
+
+func (m *matrix[F]) newHarness(t *testing.T) *Harness[F] {
+	h := New(t, m.p, m.opts...)
+	h.Principal = m.fx.Principal
+	return h
+}
+
+func (m *matrix[F]) count() int {
+	if m.fx.Effects == nil {
+		return 0
+	}
+	return m.fx.Effects()
+}
+
+// drive runs route r on h, answering every request, and returns each
+// request with its reply. before, when set, ends the drive before sending
+// the request it returns true for; after ends it after the reply of a
+// round that asks.
+func (m *matrix[F]) drive(h *Harness[F], r *route, before func(i int, s step) bool, after func([]step) bool) ([]step, error) {
+	if m.fx.Steer != nil {
+		m.fx.Steer(r.steer)
+	}
+	var steps []step
+	s := step{}
+	for i := range 32 {
+		if before != nil && before(i, s) {
+			return steps, nil
+		}
+		reply, err := h.Call(context.Background(), r.args, s.state, s.responses)
+		if err != nil {
+			return steps, fmt.Errorf("round %d: %w", i+1, err)
+		}
+		s.reply = reply
+		steps = append(steps, s)
+		if err := checkRequests(m.d, reply); err != nil {
+			return steps, err
+		}
+		if !reply.NeedsInput() || (after != nil && after(steps)) {
+			return steps, nil
+		}
+		responses, err := respond(m.d, r, reply, r.leaveAt(i))
+		if err != nil {
+			return steps, err
+		}
+		s = step{state: reply.RequestState, responses: responses}
+	}
+	return steps, errors.New("the workflow did not end within 32 rounds")
+}
+
+// leaveAt is how the route leaves the state that asked in round i+1.
+func (r *route) leaveAt(i int) string {
+	if i < len(r.leave) {
+		return r.leave[i]
+	}
+	return ""
+}
+
+// candidates are the routes that may reach what a scenario needs: the
+// fixture workflow, the variants, and, when the handler can be steered,
+// the route through via computed from the state table.
+func (m *matrix[F]) candidates(via ...string) []route {
+	out := append([]route{m.fixture}, m.variants...)
+	if m.fx.Steer != nil {
+		if r, ok := m.g.plan(m.fx, via...); ok {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// find drives each candidate on a new harness until ok accepts its steps,
+// and fails the test, naming the scenario and what it needs, when none
+// does.
+func (m *matrix[F]) find(t *testing.T, scenario, need string, cands []route, before func(int, step) bool, after func([]step) bool, ok func(r *route, steps []step) bool) (*route, *Harness[F], []step) {
+	t.Helper()
+	var tried []string
+	for i := range cands {
+		r := &cands[i]
+		h := m.newHarness(t)
+		steps, err := m.drive(h, r, before, after)
+		if err == nil && ok(r, steps) {
+			if i > 0 {
+				t.Logf("runs on %s", r.name)
+			}
+			return r, h, steps
+		}
+		tried = append(tried, r.name+" ("+describe(steps, err)+")")
+	}
+	hint := "Add a Fixtures.Variants entry that takes that branch (other arguments or answers)"
+	if m.fx.Steer == nil {
+		hint += ", or Fixtures.Steer to steer the handler's checks"
+	}
+	t.Fatalf("scenario %q applies to %s but no workflow of the fixtures reaches it: it needs %s; tried %s. %s",
+		scenario, m.d.Name, need, strings.Join(tried, "; "), hint)
+	return nil, nil, nil
+}
+
+// describe says what a driven workflow did, round by round.
+func describe(steps []step, err error) string {
+	var rounds []string
+	for _, s := range steps {
+		rounds = append(rounds, strings.Join(s.reply.Path, PathSeparator)+" → "+outcomeOf(s.reply))
+	}
+	out := strings.Join(rounds, " | ")
+	if err != nil {
+		if out != "" {
+			out += " | "
+		}
+		out += err.Error()
+	}
+	if out == "" {
+		return "nothing ran"
+	}
+	return out
+}
+
+// notApplicable logs why a scenario (or part of one) does not apply.
+func notApplicable(t *testing.T, format string, args ...any) {
+	t.Helper()
+	t.Logf(NotApplicablePrefix+format, args...)
+}
+
 // RunMatrix runs the contract of a multi-round tool against p, the
 // scenarios of the MRTR test matrix: complete input, missing input, valid
 // continuation, invalid response, expired state, tampered state, state
-// used by another caller or with other arguments, duplicate final round,
-// a second workflow sharing a business operation id, cancellation, unauthorized caller, dependency failure, and the whole
-// workflow over real HTTP with the official SDK client. Scenarios whose
-// fixtures are missing are skipped with a message.
+// used by another caller or with other arguments, duplicate final round
+// (at every effect), a second workflow sharing a business operation id (at
+// every effect that has one), cancellation, unauthorized caller,
+// dependency failure, and the whole workflow over real HTTP with the
+// official SDK client.
+//
+// Whether a scenario applies is decided from p's descriptor: a program
+// that never asks has no requestState to tamper with, one without effects
+// none to repeat. A scenario that does not apply passes and logs
+// "not applicable: <why>". One that applies runs on a workflow that reaches
+// it (the fixture workflow, a variant, or a route the matrix steers the
+// handler onto); when none does, or a knob it needs is missing from the
+// fixtures, the test fails and says what is missing.
 func RunMatrix[F any](t *testing.T, p mrtr.Program[F], fx Fixtures, opts ...Option) {
 	fx.defaults()
 	d := p.Descriptor()
-	newHarness := func(t *testing.T) *Harness[F] {
-		h := New(t, p, opts...)
-		h.Principal = fx.Principal
-		return h
+	m := &matrix[F]{p: p, d: d, g: newGraph(d), fx: &fx, opts: opts,
+		fixture: route{name: "the fixture workflow", args: fx.Args, answers: fx.Answers, want: fx.WantOutcome}}
+	for i, v := range fx.Variants {
+		r := route{name: fmt.Sprintf("variant %d (%s)", i+1, v.Name), args: v.Args, want: v.WantOutcome,
+			answers: maps.Clone(fx.Answers)}
+		if r.args == nil {
+			r.args = fx.Args
+		}
+		if r.want == "" {
+			r.want = mrtr.OutcomeSuccess
+		}
+		if r.answers == nil {
+			r.answers = map[string]mcp.InputResponse{}
+		}
+		maps.Copy(r.answers, v.Answers)
+		m.variants = append(m.variants, r)
 	}
-	wantEnd := func(t *testing.T, reply *mrtr.Reply) {
-		t.Helper()
-		if reply.NeedsInput() {
-			t.Fatalf("still needs input: %v", keys(reply.InputRequests))
-		}
-		if reply.Final.Outcome != fx.WantOutcome {
-			t.Fatalf("outcome %s (%q), want %s", reply.Final.Outcome, reply.Final.Text, fx.WantOutcome)
+	for name := range fx.NotApplicable {
+		if !slices.Contains(Scenarios, name) {
+			t.Fatalf("Fixtures.NotApplicable names %q, which is not a scenario (%s)", name, strings.Join(Scenarios, ", "))
 		}
 	}
+	scenarios := map[string]func(*testing.T){
+		ScenarioCompleteInput:  m.completeInput,
+		ScenarioMissingInput:   m.missingInput,
+		ScenarioInvalid:        m.invalidResponse,
+		ScenarioExpired:        m.expired,
+		ScenarioTampered:       m.tampered,
+		ScenarioOtherCaller:    m.otherCaller,
+		ScenarioOtherArguments: m.otherArguments,
+		ScenarioDuplicateFinal: m.duplicateFinal,
+		ScenarioBusinessKey:    m.businessKey,
+		ScenarioCancellation:   m.cancellation,
+		ScenarioUnauthorized:   m.unauthorized,
+		ScenarioDependency:     m.dependencyFailure,
+		ScenarioHTTP:           m.overHTTP,
+	}
+	for _, name := range Scenarios {
+		t.Run(name, func(t *testing.T) {
+			if why, ok := fx.NotApplicable[name]; ok {
+				notApplicable(t, "%s (Fixtures.NotApplicable)", why)
+				return
+			}
+			scenarios[name](t)
+		})
+	}
+}
 
-	t.Run("complete input", func(t *testing.T) {
-		h := newHarness(t)
-		steps := drive(t, h, &fx, nil)
-		wantEnd(t, steps[len(steps)-1].reply)
-	})
+func (m *matrix[F]) wantEnd(t *testing.T, reply *mrtr.Reply, want mrtr.Outcome) {
+	t.Helper()
+	if reply.NeedsInput() {
+		t.Fatalf("still needs input: %v", keys(reply.InputRequests))
+	}
+	if reply.Final.Outcome != want {
+		t.Fatalf("outcome %s (%q), want %s", reply.Final.Outcome, reply.Final.Text, want)
+	}
+}
 
-	t.Run("missing input", func(t *testing.T) {
-		h := newHarness(t)
-		first, err := h.Call(context.Background(), fx.Args, "", nil)
+func (m *matrix[F]) completeInput(t *testing.T) {
+	for _, r := range append([]route{m.fixture}, m.variants...) {
+		steps, err := m.drive(m.newHarness(t), &r, nil, nil)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s: %v", r.name, err)
 		}
-		if !first.NeedsInput() {
-			t.Skipf("%s completes in one round; nothing is ever missing", d.Name)
-		}
-		again, err := h.Call(context.Background(), fx.Args, first.RequestState, mcp.InputResponseMap{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !again.NeedsInput() || !reflect.DeepEqual(keys(again.InputRequests), keys(first.InputRequests)) {
-			t.Fatalf("after no answers: %+v, want the same requests %v again", again, keys(first.InputRequests))
-		}
-	})
+		m.wantEnd(t, steps[len(steps)-1].reply, r.want)
+	}
+}
 
-	t.Run("invalid response", func(t *testing.T) {
-		if len(fx.Invalid) == 0 {
-			t.Skip("no invalid answers in the fixtures")
-		}
-		for key, bad := range fx.Invalid {
-			t.Run(key, func(t *testing.T) {
-				h := newHarness(t)
-				var at step
-				drive(t, h, &fx, func(_ int, s step) bool {
+// asks reports whether the program can ask at all, logging why not.
+func (m *matrix[F]) asks(t *testing.T, consequence string) bool {
+	t.Helper()
+	if len(m.g.interactiveStates()) == 0 {
+		notApplicable(t, "%s asks for nothing on any path (it has no reachable ask or confirm state), so %s", m.d.Name, consequence)
+		return false
+	}
+	return true
+}
+
+// firstAsk finds a workflow whose first round asks, and returns it with
+// the harness that ran it, the first reply and the answers to it.
+func (m *matrix[F]) firstAsk(t *testing.T, scenario string) (*route, *Harness[F], *mrtr.Reply, mcp.InputResponseMap) {
+	t.Helper()
+	var via []string
+	if p, ok := m.g.shortest(m.g.initial(), func(name string) bool { return stateNamed(m.d, name).Kind.Interactive() }); ok && len(p) > 0 {
+		via = []string{p[len(p)-1].to}
+	} else if ok {
+		via = []string{m.g.initial()}
+	}
+	need := fmt.Sprintf("a workflow that asks for input (states that ask: %s)", strings.Join(stateNames(m.g.interactiveStates()), ", "))
+	r, h, steps := m.find(t, scenario, need, m.candidates(via...), nil,
+		func([]step) bool { return true },
+		func(_ *route, steps []step) bool { return steps[0].reply.NeedsInput() })
+	first := steps[0].reply
+	responses, err := respond(m.d, r, first, r.leaveAt(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, h, first, responses
+}
+
+// missingInput runs at every state that asks (every gate too): a
+// continuation sent there without answers is asked the same again.
+func (m *matrix[F]) missingInput(t *testing.T) {
+	if !m.asks(t, "nothing can be missing") {
+		return
+	}
+	for _, s := range m.g.interactiveStates() {
+		t.Run("at "+s.Name, func(t *testing.T) {
+			asksHere := func(steps []step) bool { return asksState(m.d, steps[len(steps)-1].reply, s.Name) }
+			r, h, steps := m.find(t, ScenarioMissingInput+"/at "+s.Name, fmt.Sprintf("a workflow that asks at %s", s.Name), m.candidates(s.Name), nil,
+				asksHere, func(_ *route, steps []step) bool { return asksHere(steps) })
+			asked := steps[len(steps)-1].reply
+			again, err := h.Call(context.Background(), r.args, asked.RequestState, mcp.InputResponseMap{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !again.NeedsInput() || !reflect.DeepEqual(keys(again.InputRequests), keys(asked.InputRequests)) {
+				t.Fatalf("after no answers: %s, want the same requests %v again", outcomeOf(again), keys(asked.InputRequests))
+			}
+		})
+	}
+}
+
+// asksState reports whether reply asks the questions of state name.
+func asksState(d *mrtr.Descriptor, reply *mrtr.Reply, name string) bool {
+	for key := range reply.InputRequests {
+		return requestOwner(d, key).Name == name
+	}
+	return false
+}
+
+func (m *matrix[F]) invalidResponse(t *testing.T) {
+	if !m.asks(t, "no answer can be invalid") {
+		return
+	}
+	if len(m.fx.Invalid) == 0 && !m.onlyGates() {
+		t.Fatalf("%s asks (%s), but Fixtures.Invalid is empty: give, per request key, an answer validation must refuse (or say why none can be in Fixtures.NotApplicable)",
+			m.d.Name, strings.Join(stateNames(m.g.interactiveStates()), ", "))
+	}
+	if len(m.fx.Invalid) == 0 {
+		notApplicable(t, "the only questions of %s are confirmation gates, answered yes or no", m.d.Name)
+		return
+	}
+	for _, key := range slices.Sorted(maps.Keys(m.fx.Invalid)) {
+		bad := m.fx.Invalid[key]
+		t.Run(key, func(t *testing.T) {
+			owner := requestOwner(m.d, key)
+			if owner == nil {
+				t.Fatalf("Fixtures.Invalid has an answer to %q, which %s never asks", key, m.d.Name)
+			}
+			var at step
+			r, h, _ := m.find(t, ScenarioInvalid+"/"+key, fmt.Sprintf("a workflow that asks for %q (state %s)", key, owner.Name), m.candidates(owner.Name),
+				func(_ int, s step) bool {
 					if _, ok := s.responses[key]; ok {
 						at = s
 						return true
 					}
 					return false
-				})
-				if at.state == "" {
-					t.Fatalf("the workflow never asked for %q", key)
-				}
-				responses := maps.Clone(at.responses)
-				responses[key] = bad
-				reply, err := h.Call(context.Background(), fx.Args, at.state, responses)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !reply.NeedsInput() || reply.InputRequests[key] == nil {
-					t.Fatalf("an invalid answer to %q was accepted: %+v", key, reply)
-				}
-				if ep, ok := reply.InputRequests[key].(*mcp.ElicitParams); ok && !strings.Contains(ep.Message, "Please correct") {
-					t.Fatalf("asked again without saying what to correct: %q", ep.Message)
-				}
-			})
-		}
-	})
-
-	firstState := func(t *testing.T, h *Harness[F]) (*mrtr.Reply, mcp.InputResponseMap) {
-		t.Helper()
-		reply, err := h.Call(context.Background(), fx.Args, "", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !reply.NeedsInput() {
-			t.Skipf("%s completes in one round; it issues no requestState", d.Name)
-		}
-		return reply, answers(t, h, &fx, reply)
+				}, nil,
+				func(*route, []step) bool { return at.state != "" })
+			responses := maps.Clone(at.responses)
+			responses[key] = bad
+			reply, err := h.Call(context.Background(), r.args, at.state, responses)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reply.NeedsInput() || reply.InputRequests[key] == nil {
+				t.Fatalf("an invalid answer to %q was accepted: %+v", key, reply)
+			}
+			if ep, ok := reply.InputRequests[key].(*mcp.ElicitParams); ok && !strings.Contains(ep.Message, "Please correct") {
+				t.Fatalf("asked again without saying what to correct: %q", ep.Message)
+			}
+		})
 	}
-
-	t.Run("expired state", func(t *testing.T) {
-		h := newHarness(t)
-		reply, responses := firstState(t, h)
-		h.Clock.Advance(d.TTL + seal.DefaultSkew + 1e9)
-		_, err := h.Call(context.Background(), fx.Args, reply.RequestState, responses)
-		if !IsInvalidState(err) {
-			t.Fatalf("expired continuation: got %v, want the restart error", err)
-		}
-	})
-
-	t.Run("tampered state", func(t *testing.T) {
-		h := newHarness(t)
-		reply, responses := firstState(t, h)
-		for _, bad := range []string{Tamper(reply.RequestState), reply.RequestState + "-TAMPERED", reply.RequestState[:len(reply.RequestState)-1]} {
-			if _, err := h.Call(context.Background(), fx.Args, bad, responses); !IsInvalidState(err) {
-				t.Fatalf("tampered continuation %q: got %v, want the restart error", bad, err)
-			}
-		}
-	})
-
-	t.Run("state of another caller", func(t *testing.T) {
-		if fx.Other == "" {
-			t.Skip("no second authorized principal in the fixtures")
-		}
-		h := newHarness(t)
-		reply, responses := firstState(t, h)
-		h.Principal = fx.Other
-		if _, err := h.Call(context.Background(), fx.Args, reply.RequestState, responses); !IsInvalidState(err) {
-			t.Fatalf("requestState used by another principal: got %v, want the restart error", err)
-		}
-	})
-
-	t.Run("state with other arguments", func(t *testing.T) {
-		if fx.OtherArgs == nil {
-			t.Skip("no second set of arguments in the fixtures")
-		}
-		h := newHarness(t)
-		reply, responses := firstState(t, h)
-		if _, err := h.Call(context.Background(), fx.OtherArgs, reply.RequestState, responses); !IsInvalidState(err) {
-			t.Fatalf("requestState used with other arguments: got %v, want the restart error", err)
-		}
-	})
-
-	t.Run("duplicate final round", func(t *testing.T) {
-		count := func() int {
-			if fx.Effects == nil {
-				return 0
-			}
-			return fx.Effects()
-		}
-		// A reference run measures the side effects of one workflow.
-		before := count()
-		reference := drive(t, newHarness(t), &fx, nil)
-		perRun := count() - before
-		if len(reference) < 2 {
-			t.Skipf("%s completes in one round; a retried first call is a new workflow", d.Name)
-		}
-		last := len(reference) - 1
-		// The same workflow on a fresh store, stopped before its final round,
-		// which then arrives several times at once.
-		h := newHarness(t)
-		steps := drive(t, h, &fx, func(i int, _ step) bool { return i == last })
-		final := step{state: steps[len(steps)-1].reply.RequestState, responses: answers(t, h, &fx, steps[len(steps)-1].reply)}
-		before = count()
-		replies := make([]*mrtr.Reply, fx.Duplicates)
-		errs := make([]error, fx.Duplicates)
-		var wg sync.WaitGroup
-		for i := range fx.Duplicates {
-			wg.Go(func() {
-				replies[i], errs[i] = h.Call(context.Background(), fx.Args, final.state, final.responses)
-			})
-		}
-		wg.Wait()
-		for i := range fx.Duplicates {
-			if errs[i] != nil {
-				t.Fatalf("duplicate %d: %v", i, errs[i])
-			}
-			a, _ := json.Marshal(replies[i])
-			b, _ := json.Marshal(replies[0])
-			if string(a) != string(b) {
-				t.Fatalf("duplicate %d replied differently:\n%s\n%s", i, a, b)
-			}
-		}
-		wantEnd(t, replies[0])
-		if got := count() - before; fx.Effects != nil && got > perRun {
-			t.Fatalf("%d racing copies of the final round performed %d side effects; one round performs %d", fx.Duplicates, got, perRun)
-		}
-		// And a late retry replays too.
-		again, err := h.Call(context.Background(), fx.Args, final.state, final.responses)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !reflect.DeepEqual(again.Final, replies[0].Final) {
-			t.Fatalf("late retry: %+v, want %+v", again.Final, replies[0].Final)
-		}
-	})
-
-	t.Run("business operation id", func(t *testing.T) {
-		runBusinessKey(t, newHarness(t), &fx)
-	})
-
-	t.Run("cancellation", func(t *testing.T) {
-		h := newHarness(t)
-		ctx, cancel := context.WithCancel(context.Background())
-		cancel()
-		before := 0
-		if fx.Effects != nil {
-			before = fx.Effects()
-		}
-		_, err := h.Call(ctx, fx.Args, "", nil)
-		if !errors.Is(err, context.Canceled) {
-			t.Fatalf("cancelled call: got %v, want context.Canceled", err)
-		}
-		if fx.Effects != nil && fx.Effects() != before {
-			t.Fatal("a cancelled call performed a side effect")
-		}
-	})
-
-	t.Run("unauthorized", func(t *testing.T) {
-		if fx.Unauthorized == "" {
-			t.Skip("no unauthorized principal in the fixtures")
-		}
-		h := newHarness(t)
-		h.Principal = fx.Unauthorized
-		reply, err := h.Call(context.Background(), fx.Args, "", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if reply.NeedsInput() || reply.Final.Outcome != mrtr.OutcomeUnauthorized {
-			t.Fatalf("unauthorized caller: %+v, want outcome unauthorized", reply)
-		}
-		// Authorization is checked again on every round.
-		h.Principal = fx.Principal
-		first, responses := firstState(t, h)
-		h.Principal = fx.Unauthorized
-		reply, err = h.Call(context.Background(), fx.Args, first.RequestState, responses)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if reply.NeedsInput() || reply.Final.Outcome != mrtr.OutcomeUnauthorized {
-			t.Fatalf("unauthorized continuation: %+v, want outcome unauthorized", reply)
-		}
-	})
-
-	t.Run("dependency failure", func(t *testing.T) {
-		if fx.Break == nil {
-			t.Skip("no way to break a dependency in the fixtures")
-		}
-		h := newHarness(t)
-		restore := fx.Break()
-		defer restore()
-		steps := drive(t, h, &fx, nil)
-		final := steps[len(steps)-1].reply
-		if final.Final.Outcome != mrtr.OutcomeError || final.Final.Text == "" {
-			t.Fatalf("dependency failure: %+v, want outcome error with a message", final.Final)
-		}
-	})
-
-	t.Run("over HTTP", func(t *testing.T) {
-		h := newHarness(t)
-		runHTTP(t, h, &fx)
-	})
 }
 
-// runBusinessKey runs the fixture workflow twice on one store. An effect
-// whose operation id is a business key (it does not name the workflow)
-// must not run for the second workflow: the second may end earlier (a
-// real check may notice that the thing was done), but when it reaches the
-// effect it is refused, and it performs no side effects but those of the
-// workflow's own effects before that one.
-func runBusinessKey[F any](t *testing.T, h *Harness[F], fx *Fixtures) {
-	d := h.Program.Descriptor()
-	shared := map[string]bool{}
-	for _, s := range d.States {
-		if s.Kind == mrtr.StateEffect && s.BusinessKey {
-			shared[s.Name] = true
+// onlyGates reports whether every question the program asks is a
+// confirmation gate.
+func (m *matrix[F]) onlyGates() bool {
+	for _, s := range m.g.interactiveStates() {
+		for _, q := range s.Requests {
+			if q.GateField == "" {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+const noState = "it never issues a requestState"
+
+func (m *matrix[F]) expired(t *testing.T) {
+	if !m.asks(t, noState) {
+		return
+	}
+	r, h, first, responses := m.firstAsk(t, ScenarioExpired)
+	h.Clock.Advance(m.d.TTL + seal.DefaultSkew + 1e9)
+	if _, err := h.Call(context.Background(), r.args, first.RequestState, responses); !IsInvalidState(err) {
+		t.Fatalf("expired continuation: got %v, want the restart error", err)
+	}
+}
+
+func (m *matrix[F]) tampered(t *testing.T) {
+	if !m.asks(t, noState) {
+		return
+	}
+	r, h, first, responses := m.firstAsk(t, ScenarioTampered)
+	token := first.RequestState
+	for _, bad := range []string{Tamper(token), token + "-TAMPERED", token[:len(token)-1]} {
+		if _, err := h.Call(context.Background(), r.args, bad, responses); !IsInvalidState(err) {
+			t.Fatalf("tampered continuation %q: got %v, want the restart error", bad, err)
+		}
+	}
+}
+
+func (m *matrix[F]) otherCaller(t *testing.T) {
+	if !m.asks(t, noState) {
+		return
+	}
+	if m.fx.Other == "" {
+		t.Fatalf("%s issues requestStates, but the fixtures have no second authorized principal (Fixtures.Other)", m.d.Name)
+	}
+	r, h, first, responses := m.firstAsk(t, ScenarioOtherCaller)
+	h.Principal = m.fx.Other
+	if _, err := h.Call(context.Background(), r.args, first.RequestState, responses); !IsInvalidState(err) {
+		t.Fatalf("requestState used by another principal: got %v, want the restart error", err)
+	}
+}
+
+func (m *matrix[F]) otherArguments(t *testing.T) {
+	if !m.asks(t, noState) {
+		return
+	}
+	if !hasArguments(m.d) {
+		notApplicable(t, "%s takes no arguments", m.d.Name)
+		return
+	}
+	if m.fx.OtherArgs == nil {
+		t.Fatalf("%s takes arguments, but the fixtures have no second set of them (Fixtures.OtherArgs)", m.d.Name)
+	}
+	r, h, first, responses := m.firstAsk(t, ScenarioOtherArguments)
+	other := m.fx.OtherArgs
+	if sameJSON(other, r.args) {
+		other = m.fx.Args // the workflow found runs on a variant's arguments
+	}
+	if sameJSON(other, r.args) {
+		t.Fatalf("Fixtures.OtherArgs are the arguments of %s", r.name)
+	}
+	if _, err := h.Call(context.Background(), other, first.RequestState, responses); !IsInvalidState(err) {
+		t.Fatalf("requestState used with other arguments: got %v, want the restart error", err)
+	}
+}
+
+func sameJSON(a, b any) bool {
+	x, err1 := marshalArgs(a)
+	y, err2 := marshalArgs(b)
+	return err1 == nil && err2 == nil && string(x) == string(y)
+}
+
+// duplicateFinal races copies of the round that runs each effect (of the
+// final round, for a program without effects): they reply alike, and
+// together perform no more side effects than the round does once.
+func (m *matrix[F]) duplicateFinal(t *testing.T) {
+	if !m.asks(t, "every call is a first call, and a retried first call is a new workflow") {
+		return
+	}
+	effects := m.g.effectStates()
+	if len(effects) == 0 {
+		t.Run("final round", func(t *testing.T) {
+			var via []string
+			if asker := m.g.interactiveStates(); len(asker) > 0 {
+				via = []string{asker[0].Name}
+			}
+			r, _, steps := m.find(t, ScenarioDuplicateFinal, "a workflow of two rounds or more", m.candidates(via...), nil, nil,
+				func(_ *route, steps []step) bool { return len(steps) >= 2 && !steps[len(steps)-1].reply.NeedsInput() })
+			m.race(t, r, len(steps)-1, steps[len(steps)-1].reply.Path)
+		})
+		return
+	}
+	for _, e := range effects {
+		t.Run("at "+e.Name, func(t *testing.T) {
+			asker := m.g.askerBefore(e.Name)
+			if asker == "" {
+				notApplicable(t, "effect %s runs only in a first round (no state that asks comes before it): a retried first call is a new workflow (%q covers a repeated operation id)", e.Name, ScenarioBusinessKey)
+				return
+			}
+			k := -1
+			r, _, steps := m.find(t, ScenarioDuplicateFinal+"/at "+e.Name, fmt.Sprintf("a workflow that runs effect %s in a round after the first (after %s)", e.Name, asker),
+				m.candidates(asker, e.Name), nil, nil,
+				func(_ *route, steps []step) bool {
+					for i, s := range steps[1:] {
+						if slices.Contains(s.reply.Path, e.Name) {
+							k = i + 1
+							return true
+						}
+					}
+					return false
+				})
+			m.race(t, r, k, steps[k].reply.Path)
+		})
+	}
+}
+
+// race drives r on a new harness up to round k+1 (0-based k ≥ 1), sends
+// that round several times at once, then once more late. path is what the
+// round ran when r was first driven.
+func (m *matrix[F]) race(t *testing.T, r *route, k int, path []string) {
+	t.Helper()
+	h := m.newHarness(t)
+	steps, err := m.drive(h, r, func(i int, _ step) bool { return i == k }, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(steps) != k {
+		t.Fatalf("%s ended after %d rounds the second time, %d before", r.name, len(steps), k+1)
+	}
+	prev := steps[k-1].reply
+	responses, err := respond(m.d, r, prev, r.leaveAt(k-1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := m.count()
+	n := m.fx.Duplicates
+	replies := make([]*mrtr.Reply, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			replies[i], errs[i] = h.Call(context.Background(), r.args, prev.RequestState, responses)
+		})
+	}
+	wg.Wait()
+	for i := range n {
+		if errs[i] != nil {
+			t.Fatalf("duplicate %d: %v", i, errs[i])
+		}
+		a, _ := json.Marshal(replies[i])
+		b, _ := json.Marshal(replies[0])
+		if string(a) != string(b) {
+			t.Fatalf("duplicate %d replied differently:\n%s\n%s", i, a, b)
+		}
+	}
+	if !replies[0].NeedsInput() {
+		m.wantEnd(t, replies[0], r.want)
+	}
+	perRound := 0
+	for _, name := range path {
+		if s := stateNamed(m.d, name); s != nil && s.Kind == mrtr.StateEffect {
+			perRound++
+		}
+	}
+	if got := m.count() - before; got > perRound {
+		t.Fatalf("%d racing copies of round %d performed %d side effects; the round performs %d (%s)", n, k+1, got, perRound, strings.Join(path, PathSeparator))
+	}
+	// And a late retry replays too.
+	again, err := h.Call(context.Background(), r.args, prev.RequestState, responses)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := json.Marshal(again)
+	b, _ := json.Marshal(replies[0])
+	if string(a) != string(b) {
+		t.Fatalf("late retry replied differently:\n%s\n%s", a, b)
+	}
+}
+
+// businessKey runs, for every effect whose operation id is a business key
+// (it does not name the workflow), two workflows through it on one store:
+// the second may end earlier (a real check may notice that the thing was
+// done), but when it reaches the effect it is refused, and it performs no
+// side effects but those of the workflow's own effects before that one.
+func (m *matrix[F]) businessKey(t *testing.T) {
+	var shared []*mrtr.StateInfo
+	for _, s := range m.g.effectStates() {
+		if s.BusinessKey {
+			shared = append(shared, s)
 		}
 	}
 	if len(shared) == 0 {
-		t.Skipf("no effect of %s has a business operation id", d.Name)
+		notApplicable(t, "no effect of %s has a business operation id", m.d.Name)
+		return
 	}
-	count := func() int {
-		if fx.Effects == nil {
-			return 0
-		}
-		return fx.Effects()
+	for _, e := range shared {
+		t.Run("at "+e.Name, func(t *testing.T) {
+			var path []string
+			r, h, _ := m.find(t, ScenarioBusinessKey+"/at "+e.Name, fmt.Sprintf("a workflow that passes effect %s and ends as it should", e.Name),
+				m.candidates(e.Name), nil, nil,
+				func(r *route, steps []step) bool {
+					path = nil
+					for _, s := range steps {
+						path = append(path, s.reply.Path...)
+					}
+					// It must end as it should, or the effect's outcome may
+					// not have been recorded.
+					end := steps[len(steps)-1].reply
+					return slices.Contains(path, e.Name) && !end.NeedsInput() && end.Final.Outcome == r.want
+				})
+			i := slices.Index(path, e.Name)
+			ownBefore := 0
+			for _, name := range path[:i] {
+				if s := stateNamed(m.d, name); s != nil && s.Kind == mrtr.StateEffect {
+					ownBefore++
+				}
+			}
+			before := m.count()
+			second, err := m.drive(h, r, nil, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			reached := false
+			for _, s := range second {
+				if !slices.Contains(s.reply.Path, e.Name) {
+					continue
+				}
+				// The round that reaches the effect must be refused there,
+				// and end the workflow.
+				reached = true
+				if s.reply.NeedsInput() || s.reply.Final.Outcome != mrtr.OutcomeRejected {
+					t.Fatalf("a second workflow reached effect %s (operation id %s) and went on (%s), want it refused", e.Name, e.OperationID, outcomeOf(s.reply))
+				}
+				break
+			}
+			if got := m.count() - before; got > ownBefore {
+				t.Fatalf("the second workflow performed %d side effects; at most %d (its own before %s) may run again", got, ownBefore, e.Name)
+			}
+			if !reached {
+				t.Logf("the second workflow ended before effect %s (its handler noticed?): nothing to refuse", e.Name)
+			}
+		})
 	}
-	var path []string
-	first := drive(t, h, fx, nil)
-	for _, s := range first {
-		path = append(path, s.reply.Path...)
+}
+
+// cancellation: a cancelled first call, and a cancelled continuation,
+// return the context's error and perform no side effect; the cancelled
+// continuation can then be sent again.
+func (m *matrix[F]) cancellation(t *testing.T) {
+	if m.fx.Steer != nil {
+		m.fx.Steer(nil)
 	}
-	if end := first[len(first)-1].reply; end.NeedsInput() || end.Final.Outcome != fx.WantOutcome {
-		t.Skipf("the fixture workflow did not end %s (%s), so its effects may not be recorded", fx.WantOutcome, end.Final.Outcome)
+	h := m.newHarness(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	before := m.count()
+	if _, err := h.Call(ctx, m.fixture.args, "", nil); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled first call: got %v, want context.Canceled", err)
 	}
-	i := slices.IndexFunc(path, func(name string) bool { return shared[name] })
-	if i < 0 {
-		t.Skipf("the fixture workflow passes no effect with a business operation id (path %v)", path)
+	if m.count() != before {
+		t.Fatal("a cancelled first call performed a side effect")
 	}
-	effect := path[i]
-	ownBefore := 0
-	for _, name := range path[:i] {
-		if s := stateNamed(d, name); s != nil && s.Kind == mrtr.StateEffect {
-			ownBefore++
-		}
+	if len(m.g.interactiveStates()) == 0 {
+		notApplicable(t, "a cancelled continuation: %s asks for nothing on any path, so %s", m.d.Name, noState)
+		return
 	}
-	before := count()
-	second := drive(t, h, fx, nil)
-	reached := false
-	for _, s := range second {
-		if !slices.Contains(s.reply.Path, effect) {
-			continue
-		}
-		// The round that reaches the effect must be refused there, and
-		// end the workflow.
-		reached = true
-		if s.reply.NeedsInput() || s.reply.Final.Outcome != mrtr.OutcomeRejected {
-			t.Fatalf("a second workflow reached effect %s (operation id %s) and went on (%s), want it refused", effect, stateNamed(d, effect).OperationID, outcomeOf(s.reply))
-		}
-		break
+	r, h, first, responses := m.firstAsk(t, ScenarioCancellation)
+	before = m.count()
+	if _, err := h.Call(ctx, r.args, first.RequestState, responses); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled continuation: got %v, want context.Canceled", err)
 	}
-	if got := count() - before; got > ownBefore {
-		t.Fatalf("the second workflow performed %d side effects; at most %d (its own before %s) may run again", got, ownBefore, effect)
+	if m.count() != before {
+		t.Fatal("a cancelled continuation performed a side effect")
 	}
-	if !reached {
-		t.Logf("the second workflow ended before effect %s (its handler noticed?): nothing to refuse", effect)
+	// Nothing of the cancelled attempt sticks: sent again, the round runs.
+	again, err := h.Call(context.Background(), r.args, first.RequestState, responses)
+	if err != nil {
+		t.Fatalf("the continuation sent again after its cancelled attempt: %v", err)
 	}
+	if !again.NeedsInput() && again.Final.Outcome == mrtr.OutcomeError {
+		t.Fatalf("the continuation sent again after its cancelled attempt: %s", outcomeOf(again))
+	}
+}
+
+func (m *matrix[F]) unauthorized(t *testing.T) {
+	if m.fx.Unauthorized == "" {
+		t.Fatalf("the fixtures have no principal Authorize refuses (Fixtures.Unauthorized; if the handler refuses no one, say so in Fixtures.NotApplicable)")
+	}
+	if m.fx.Steer != nil {
+		m.fx.Steer(nil)
+	}
+	h := m.newHarness(t)
+	h.Principal = m.fx.Unauthorized
+	reply, err := h.Call(context.Background(), m.fixture.args, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if reply.NeedsInput() || reply.Final.Outcome != mrtr.OutcomeUnauthorized {
+		t.Fatalf("unauthorized caller: %+v, want outcome unauthorized", reply)
+	}
+	// Authorization is checked again on every round.
+	if len(m.g.interactiveStates()) == 0 {
+		notApplicable(t, "an unauthorized continuation: %s asks for nothing on any path, so %s", m.d.Name, noState)
+		return
+	}
+	r, h, first, responses := m.firstAsk(t, ScenarioUnauthorized)
+	h.Principal = m.fx.Unauthorized
+	reply, err = h.Call(context.Background(), r.args, first.RequestState, responses)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if reply.NeedsInput() || reply.Final.Outcome != mrtr.OutcomeUnauthorized {
+		t.Fatalf("unauthorized continuation: %+v, want outcome unauthorized", reply)
+	}
+}
+
+func (m *matrix[F]) dependencyFailure(t *testing.T) {
+	steps := m.g.stepStates()
+	if len(steps) == 0 {
+		notApplicable(t, "%s has no check or effect, so no handler dependency can fail", m.d.Name)
+		return
+	}
+	if m.fx.Break == nil {
+		t.Fatalf("%s has checks or effects (%s), but the fixtures have no way to break a dependency (Fixtures.Break)", m.d.Name, strings.Join(stateNames(steps), ", "))
+	}
+	var via []string
+	if p, ok := m.g.shortest(m.g.initial(), func(name string) bool {
+		k := stateNamed(m.d, name).Kind
+		return k == mrtr.StateCheck || k == mrtr.StateEffect
+	}); ok && len(p) > 0 {
+		via = []string{p[len(p)-1].to}
+	}
+	restore := m.fx.Break()
+	defer restore()
+	m.find(t, ScenarioDependency, fmt.Sprintf("a workflow that reaches a check or effect (%s) and ends with outcome error and a message", strings.Join(stateNames(steps), ", ")),
+		m.candidates(via...), nil, nil,
+		func(_ *route, steps []step) bool {
+			end := steps[len(steps)-1].reply
+			return !end.NeedsInput() && end.Final.Outcome == mrtr.OutcomeError && end.Final.Text != ""
+		})
+}
+
+func (m *matrix[F]) overHTTP(t *testing.T) {
+	if m.fx.Steer != nil {
+		m.fx.Steer(nil)
+	}
+	runHTTP(t, m.newHarness(t), m.fx, &m.fixture)
 }
 
 // outcomeOf says how a reply ended: its outcome and text, or what it asks.
@@ -503,7 +917,7 @@ func stateNamed(d *mrtr.Descriptor, name string) *mrtr.StateInfo {
 // runHTTP walks the fixture workflow round by round over streamable HTTP
 // with the official SDK client (automatic MRTR retries off, so each round
 // is visible).
-func runHTTP[F any](t *testing.T, h *Harness[F], fx *Fixtures) {
+func runHTTP[F any](t *testing.T, h *Harness[F], fx *Fixtures, r *route) {
 	d := h.Program.Descriptor()
 	server := mcp.NewServer(&mcp.Implementation{Name: Audience, Version: "test"}, nil)
 	if d.Kind == mrtr.KindPrompt {
@@ -529,7 +943,7 @@ func runHTTP[F any](t *testing.T, h *Harness[F], fx *Fixtures) {
 		t.Fatal(err)
 	}
 	defer session.Close()
-	raw, err := marshalArgs(fx.Args)
+	raw, err := marshalArgs(r.args)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -546,7 +960,7 @@ func runHTTP[F any](t *testing.T, h *Harness[F], fx *Fixtures) {
 			}
 			res, err := session.GetPrompt(ctx, &mcp.GetPromptParams{Name: d.Name, Arguments: args, InputResponses: responses, RequestState: state})
 			if err != nil {
-				if fx.WantOutcome != mrtr.OutcomeSuccess {
+				if r.want != mrtr.OutcomeSuccess {
 					return
 				}
 				t.Fatalf("round %d: %v", round, err)
@@ -570,7 +984,7 @@ func runHTTP[F any](t *testing.T, h *Harness[F], fx *Fixtures) {
 					}
 				}
 				isError = res.IsError
-				want := fx.WantOutcome != mrtr.OutcomeSuccess && fx.WantOutcome != mrtr.OutcomeCancelled
+				want := r.want != mrtr.OutcomeSuccess && r.want != mrtr.OutcomeCancelled
 				if isError != want || text == "" {
 					t.Fatalf("round %d: final result isError=%v text=%q, want isError=%v with text", round, isError, text, want)
 				}
@@ -578,7 +992,10 @@ func runHTTP[F any](t *testing.T, h *Harness[F], fx *Fixtures) {
 			}
 			inputs, state = res.InputRequests, res.RequestState
 		}
-		responses = answers(t, h, fx, &mrtr.Reply{InputRequests: inputs, RequestState: state})
+		responses, err = respond(d, r, &mrtr.Reply{InputRequests: inputs, RequestState: state}, r.leaveAt(round-1))
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
-	t.Fatal(fmt.Sprintf("%s did not end within 32 rounds over HTTP", d.Name))
+	t.Fatalf("%s did not end within 32 rounds over HTTP", d.Name)
 }

@@ -48,8 +48,11 @@ func fixturesTestInputRequiredResultPrompt(h *fakeTestInputRequiredResultPrompt)
 	}
 }
 
-// TestTestInputRequiredResultPromptMatrix runs the MRTR test matrix against the fake. Run the same
-// matrix against your real handler: mrtrtest.RunMatrix(t, NewTestInputRequiredResultPromptProgram(yours), fixtures).
+// TestTestInputRequiredResultPromptMatrix runs the MRTR test matrix against the fake; the matrix steers
+// its check outcomes onto a branch that reaches each scenario, and logs the ones
+// that do not apply. Run the same matrix against your real handler:
+// mrtrtest.RunMatrix(t, NewTestInputRequiredResultPromptProgram(yours), fixtures), with Fixtures.Variants for the
+// branches your fixture workflow does not take.
 func TestTestInputRequiredResultPromptMatrix(t *testing.T) {
 	h := &fakeTestInputRequiredResultPrompt{}
 	mrtrtest.RunMatrix(t, NewTestInputRequiredResultPromptProgram(h), fixturesTestInputRequiredResultPrompt(h))

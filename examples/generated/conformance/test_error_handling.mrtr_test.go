@@ -39,8 +39,11 @@ func fixturesTestErrorHandling(h *fakeTestErrorHandling) mrtrtest.Fixtures {
 	}
 }
 
-// TestTestErrorHandlingMatrix runs the MRTR test matrix against the fake. Run the same
-// matrix against your real handler: mrtrtest.RunMatrix(t, NewTestErrorHandlingProgram(yours), fixtures).
+// TestTestErrorHandlingMatrix runs the MRTR test matrix against the fake; the matrix steers
+// its check outcomes onto a branch that reaches each scenario, and logs the ones
+// that do not apply. Run the same matrix against your real handler:
+// mrtrtest.RunMatrix(t, NewTestErrorHandlingProgram(yours), fixtures), with Fixtures.Variants for the
+// branches your fixture workflow does not take.
 func TestTestErrorHandlingMatrix(t *testing.T) {
 	h := &fakeTestErrorHandling{}
 	mrtrtest.RunMatrix(t, NewTestErrorHandlingProgram(h), fixturesTestErrorHandling(h))

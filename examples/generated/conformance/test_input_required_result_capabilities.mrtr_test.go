@@ -52,8 +52,11 @@ func fixturesTestInputRequiredResultCapabilities(h *fakeTestInputRequiredResultC
 	}
 }
 
-// TestTestInputRequiredResultCapabilitiesMatrix runs the MRTR test matrix against the fake. Run the same
-// matrix against your real handler: mrtrtest.RunMatrix(t, NewTestInputRequiredResultCapabilitiesProgram(yours), fixtures).
+// TestTestInputRequiredResultCapabilitiesMatrix runs the MRTR test matrix against the fake; the matrix steers
+// its check outcomes onto a branch that reaches each scenario, and logs the ones
+// that do not apply. Run the same matrix against your real handler:
+// mrtrtest.RunMatrix(t, NewTestInputRequiredResultCapabilitiesProgram(yours), fixtures), with Fixtures.Variants for the
+// branches your fixture workflow does not take.
 func TestTestInputRequiredResultCapabilitiesMatrix(t *testing.T) {
 	h := &fakeTestInputRequiredResultCapabilities{}
 	mrtrtest.RunMatrix(t, NewTestInputRequiredResultCapabilitiesProgram(h), fixturesTestInputRequiredResultCapabilities(h))

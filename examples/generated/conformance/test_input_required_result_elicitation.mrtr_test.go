@@ -48,8 +48,11 @@ func fixturesTestInputRequiredResultElicitation(h *fakeTestInputRequiredResultEl
 	}
 }
 
-// TestTestInputRequiredResultElicitationMatrix runs the MRTR test matrix against the fake. Run the same
-// matrix against your real handler: mrtrtest.RunMatrix(t, NewTestInputRequiredResultElicitationProgram(yours), fixtures).
+// TestTestInputRequiredResultElicitationMatrix runs the MRTR test matrix against the fake; the matrix steers
+// its check outcomes onto a branch that reaches each scenario, and logs the ones
+// that do not apply. Run the same matrix against your real handler:
+// mrtrtest.RunMatrix(t, NewTestInputRequiredResultElicitationProgram(yours), fixtures), with Fixtures.Variants for the
+// branches your fixture workflow does not take.
 func TestTestInputRequiredResultElicitationMatrix(t *testing.T) {
 	h := &fakeTestInputRequiredResultElicitation{}
 	mrtrtest.RunMatrix(t, NewTestInputRequiredResultElicitationProgram(h), fixturesTestInputRequiredResultElicitation(h))

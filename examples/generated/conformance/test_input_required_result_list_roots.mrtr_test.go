@@ -47,8 +47,11 @@ func fixturesTestInputRequiredResultListRoots(h *fakeTestInputRequiredResultList
 	}
 }
 
-// TestTestInputRequiredResultListRootsMatrix runs the MRTR test matrix against the fake. Run the same
-// matrix against your real handler: mrtrtest.RunMatrix(t, NewTestInputRequiredResultListRootsProgram(yours), fixtures).
+// TestTestInputRequiredResultListRootsMatrix runs the MRTR test matrix against the fake; the matrix steers
+// its check outcomes onto a branch that reaches each scenario, and logs the ones
+// that do not apply. Run the same matrix against your real handler:
+// mrtrtest.RunMatrix(t, NewTestInputRequiredResultListRootsProgram(yours), fixtures), with Fixtures.Variants for the
+// branches your fixture workflow does not take.
 func TestTestInputRequiredResultListRootsMatrix(t *testing.T) {
 	h := &fakeTestInputRequiredResultListRoots{}
 	mrtrtest.RunMatrix(t, NewTestInputRequiredResultListRootsProgram(h), fixturesTestInputRequiredResultListRoots(h))

@@ -52,8 +52,11 @@ func fixturesTestInputRequiredResultMultiRound(h *fakeTestInputRequiredResultMul
 	}
 }
 
-// TestTestInputRequiredResultMultiRoundMatrix runs the MRTR test matrix against the fake. Run the same
-// matrix against your real handler: mrtrtest.RunMatrix(t, NewTestInputRequiredResultMultiRoundProgram(yours), fixtures).
+// TestTestInputRequiredResultMultiRoundMatrix runs the MRTR test matrix against the fake; the matrix steers
+// its check outcomes onto a branch that reaches each scenario, and logs the ones
+// that do not apply. Run the same matrix against your real handler:
+// mrtrtest.RunMatrix(t, NewTestInputRequiredResultMultiRoundProgram(yours), fixtures), with Fixtures.Variants for the
+// branches your fixture workflow does not take.
 func TestTestInputRequiredResultMultiRoundMatrix(t *testing.T) {
 	h := &fakeTestInputRequiredResultMultiRound{}
 	mrtrtest.RunMatrix(t, NewTestInputRequiredResultMultiRoundProgram(h), fixturesTestInputRequiredResultMultiRound(h))

@@ -54,8 +54,11 @@ func fixturesTestInputRequiredResultMultipleInputs(h *fakeTestInputRequiredResul
 	}
 }
 
-// TestTestInputRequiredResultMultipleInputsMatrix runs the MRTR test matrix against the fake. Run the same
-// matrix against your real handler: mrtrtest.RunMatrix(t, NewTestInputRequiredResultMultipleInputsProgram(yours), fixtures).
+// TestTestInputRequiredResultMultipleInputsMatrix runs the MRTR test matrix against the fake; the matrix steers
+// its check outcomes onto a branch that reaches each scenario, and logs the ones
+// that do not apply. Run the same matrix against your real handler:
+// mrtrtest.RunMatrix(t, NewTestInputRequiredResultMultipleInputsProgram(yours), fixtures), with Fixtures.Variants for the
+// branches your fixture workflow does not take.
 func TestTestInputRequiredResultMultipleInputsMatrix(t *testing.T) {
 	h := &fakeTestInputRequiredResultMultipleInputs{}
 	mrtrtest.RunMatrix(t, NewTestInputRequiredResultMultipleInputsProgram(h), fixturesTestInputRequiredResultMultipleInputs(h))

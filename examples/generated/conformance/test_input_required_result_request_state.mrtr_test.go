@@ -47,8 +47,11 @@ func fixturesTestInputRequiredResultRequestState(h *fakeTestInputRequiredResultR
 	}
 }
 
-// TestTestInputRequiredResultRequestStateMatrix runs the MRTR test matrix against the fake. Run the same
-// matrix against your real handler: mrtrtest.RunMatrix(t, NewTestInputRequiredResultRequestStateProgram(yours), fixtures).
+// TestTestInputRequiredResultRequestStateMatrix runs the MRTR test matrix against the fake; the matrix steers
+// its check outcomes onto a branch that reaches each scenario, and logs the ones
+// that do not apply. Run the same matrix against your real handler:
+// mrtrtest.RunMatrix(t, NewTestInputRequiredResultRequestStateProgram(yours), fixtures), with Fixtures.Variants for the
+// branches your fixture workflow does not take.
 func TestTestInputRequiredResultRequestStateMatrix(t *testing.T) {
 	h := &fakeTestInputRequiredResultRequestState{}
 	mrtrtest.RunMatrix(t, NewTestInputRequiredResultRequestStateProgram(h), fixturesTestInputRequiredResultRequestState(h))

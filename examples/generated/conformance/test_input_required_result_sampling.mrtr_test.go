@@ -48,8 +48,11 @@ func fixturesTestInputRequiredResultSampling(h *fakeTestInputRequiredResultSampl
 	}
 }
 
-// TestTestInputRequiredResultSamplingMatrix runs the MRTR test matrix against the fake. Run the same
-// matrix against your real handler: mrtrtest.RunMatrix(t, NewTestInputRequiredResultSamplingProgram(yours), fixtures).
+// TestTestInputRequiredResultSamplingMatrix runs the MRTR test matrix against the fake; the matrix steers
+// its check outcomes onto a branch that reaches each scenario, and logs the ones
+// that do not apply. Run the same matrix against your real handler:
+// mrtrtest.RunMatrix(t, NewTestInputRequiredResultSamplingProgram(yours), fixtures), with Fixtures.Variants for the
+// branches your fixture workflow does not take.
 func TestTestInputRequiredResultSamplingMatrix(t *testing.T) {
 	h := &fakeTestInputRequiredResultSampling{}
 	mrtrtest.RunMatrix(t, NewTestInputRequiredResultSamplingProgram(h), fixturesTestInputRequiredResultSampling(h))

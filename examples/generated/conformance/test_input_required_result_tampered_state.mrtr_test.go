@@ -47,8 +47,11 @@ func fixturesTestInputRequiredResultTamperedState(h *fakeTestInputRequiredResult
 	}
 }
 
-// TestTestInputRequiredResultTamperedStateMatrix runs the MRTR test matrix against the fake. Run the same
-// matrix against your real handler: mrtrtest.RunMatrix(t, NewTestInputRequiredResultTamperedStateProgram(yours), fixtures).
+// TestTestInputRequiredResultTamperedStateMatrix runs the MRTR test matrix against the fake; the matrix steers
+// its check outcomes onto a branch that reaches each scenario, and logs the ones
+// that do not apply. Run the same matrix against your real handler:
+// mrtrtest.RunMatrix(t, NewTestInputRequiredResultTamperedStateProgram(yours), fixtures), with Fixtures.Variants for the
+// branches your fixture workflow does not take.
 func TestTestInputRequiredResultTamperedStateMatrix(t *testing.T) {
 	h := &fakeTestInputRequiredResultTamperedState{}
 	mrtrtest.RunMatrix(t, NewTestInputRequiredResultTamperedStateProgram(h), fixturesTestInputRequiredResultTamperedState(h))

@@ -45,8 +45,11 @@ func fixturesTestLoggingTool(h *fakeTestLoggingTool) mrtrtest.Fixtures {
 	}
 }
 
-// TestTestLoggingToolMatrix runs the MRTR test matrix against the fake. Run the same
-// matrix against your real handler: mrtrtest.RunMatrix(t, NewTestLoggingToolProgram(yours), fixtures).
+// TestTestLoggingToolMatrix runs the MRTR test matrix against the fake; the matrix steers
+// its check outcomes onto a branch that reaches each scenario, and logs the ones
+// that do not apply. Run the same matrix against your real handler:
+// mrtrtest.RunMatrix(t, NewTestLoggingToolProgram(yours), fixtures), with Fixtures.Variants for the
+// branches your fixture workflow does not take.
 func TestTestLoggingToolMatrix(t *testing.T) {
 	h := &fakeTestLoggingTool{}
 	mrtrtest.RunMatrix(t, NewTestLoggingToolProgram(h), fixturesTestLoggingTool(h))

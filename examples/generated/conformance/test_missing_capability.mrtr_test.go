@@ -39,8 +39,11 @@ func fixturesTestMissingCapability(h *fakeTestMissingCapability) mrtrtest.Fixtur
 	}
 }
 
-// TestTestMissingCapabilityMatrix runs the MRTR test matrix against the fake. Run the same
-// matrix against your real handler: mrtrtest.RunMatrix(t, NewTestMissingCapabilityProgram(yours), fixtures).
+// TestTestMissingCapabilityMatrix runs the MRTR test matrix against the fake; the matrix steers
+// its check outcomes onto a branch that reaches each scenario, and logs the ones
+// that do not apply. Run the same matrix against your real handler:
+// mrtrtest.RunMatrix(t, NewTestMissingCapabilityProgram(yours), fixtures), with Fixtures.Variants for the
+// branches your fixture workflow does not take.
 func TestTestMissingCapabilityMatrix(t *testing.T) {
 	h := &fakeTestMissingCapability{}
 	mrtrtest.RunMatrix(t, NewTestMissingCapabilityProgram(h), fixturesTestMissingCapability(h))

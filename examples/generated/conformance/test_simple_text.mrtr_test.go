@@ -39,8 +39,11 @@ func fixturesTestSimpleText(h *fakeTestSimpleText) mrtrtest.Fixtures {
 	}
 }
 
-// TestTestSimpleTextMatrix runs the MRTR test matrix against the fake. Run the same
-// matrix against your real handler: mrtrtest.RunMatrix(t, NewTestSimpleTextProgram(yours), fixtures).
+// TestTestSimpleTextMatrix runs the MRTR test matrix against the fake; the matrix steers
+// its check outcomes onto a branch that reaches each scenario, and logs the ones
+// that do not apply. Run the same matrix against your real handler:
+// mrtrtest.RunMatrix(t, NewTestSimpleTextProgram(yours), fixtures), with Fixtures.Variants for the
+// branches your fixture workflow does not take.
 func TestTestSimpleTextMatrix(t *testing.T) {
 	h := &fakeTestSimpleText{}
 	mrtrtest.RunMatrix(t, NewTestSimpleTextProgram(h), fixturesTestSimpleText(h))

@@ -48,8 +48,11 @@ func fixturesTestStreamingElicitation(h *fakeTestStreamingElicitation) mrtrtest.
 	}
 }
 
-// TestTestStreamingElicitationMatrix runs the MRTR test matrix against the fake. Run the same
-// matrix against your real handler: mrtrtest.RunMatrix(t, NewTestStreamingElicitationProgram(yours), fixtures).
+// TestTestStreamingElicitationMatrix runs the MRTR test matrix against the fake; the matrix steers
+// its check outcomes onto a branch that reaches each scenario, and logs the ones
+// that do not apply. Run the same matrix against your real handler:
+// mrtrtest.RunMatrix(t, NewTestStreamingElicitationProgram(yours), fixtures), with Fixtures.Variants for the
+// branches your fixture workflow does not take.
 func TestTestStreamingElicitationMatrix(t *testing.T) {
 	h := &fakeTestStreamingElicitation{}
 	mrtrtest.RunMatrix(t, NewTestStreamingElicitationProgram(h), fixturesTestStreamingElicitation(h))

@@ -45,8 +45,11 @@ func fixturesTestTriggerPromptChange(h *fakeTestTriggerPromptChange) mrtrtest.Fi
 	}
 }
 
-// TestTestTriggerPromptChangeMatrix runs the MRTR test matrix against the fake. Run the same
-// matrix against your real handler: mrtrtest.RunMatrix(t, NewTestTriggerPromptChangeProgram(yours), fixtures).
+// TestTestTriggerPromptChangeMatrix runs the MRTR test matrix against the fake; the matrix steers
+// its check outcomes onto a branch that reaches each scenario, and logs the ones
+// that do not apply. Run the same matrix against your real handler:
+// mrtrtest.RunMatrix(t, NewTestTriggerPromptChangeProgram(yours), fixtures), with Fixtures.Variants for the
+// branches your fixture workflow does not take.
 func TestTestTriggerPromptChangeMatrix(t *testing.T) {
 	h := &fakeTestTriggerPromptChange{}
 	mrtrtest.RunMatrix(t, NewTestTriggerPromptChangeProgram(h), fixturesTestTriggerPromptChange(h))

@@ -45,8 +45,11 @@ func fixturesTestTriggerToolChange(h *fakeTestTriggerToolChange) mrtrtest.Fixtur
 	}
 }
 
-// TestTestTriggerToolChangeMatrix runs the MRTR test matrix against the fake. Run the same
-// matrix against your real handler: mrtrtest.RunMatrix(t, NewTestTriggerToolChangeProgram(yours), fixtures).
+// TestTestTriggerToolChangeMatrix runs the MRTR test matrix against the fake; the matrix steers
+// its check outcomes onto a branch that reaches each scenario, and logs the ones
+// that do not apply. Run the same matrix against your real handler:
+// mrtrtest.RunMatrix(t, NewTestTriggerToolChangeProgram(yours), fixtures), with Fixtures.Variants for the
+// branches your fixture workflow does not take.
 func TestTestTriggerToolChangeMatrix(t *testing.T) {
 	h := &fakeTestTriggerToolChange{}
 	mrtrtest.RunMatrix(t, NewTestTriggerToolChangeProgram(h), fixturesTestTriggerToolChange(h))

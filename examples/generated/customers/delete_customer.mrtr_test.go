@@ -52,13 +52,17 @@ func fixturesDeleteCustomer(h *fakeDeleteCustomer) mrtrtest.Fixtures {
 		Effects:      h.fake.Effects,
 		Other:        "bob",
 		OtherArgs:    map[string]any{"customerId": "cus_zzzzzzzzzzzzzzzzzzzzzzzz"},
+		Steer:        h.fake.Steer,
 		Unauthorized: "mallory",
 		WantOutcome:  mrtr.OutcomeSuccess,
 	}
 }
 
-// TestDeleteCustomerMatrix runs the MRTR test matrix against the fake. Run the same
-// matrix against your real handler: mrtrtest.RunMatrix(t, NewDeleteCustomerProgram(yours), fixtures).
+// TestDeleteCustomerMatrix runs the MRTR test matrix against the fake; the matrix steers
+// its check outcomes onto a branch that reaches each scenario, and logs the ones
+// that do not apply. Run the same matrix against your real handler:
+// mrtrtest.RunMatrix(t, NewDeleteCustomerProgram(yours), fixtures), with Fixtures.Variants for the
+// branches your fixture workflow does not take.
 func TestDeleteCustomerMatrix(t *testing.T) {
 	h := &fakeDeleteCustomer{}
 	mrtrtest.RunMatrix(t, NewDeleteCustomerProgram(h), fixturesDeleteCustomer(h))

@@ -18,18 +18,22 @@ func yes(key string) mcp.InputResponseMap {
 }
 
 // TestDeleteCustomerRealMatrix runs the MRTR matrix against the real
-// handler on the sandbox customer cus_demo1 (active Pro subscription),
-// which anyone may delete: the matrix's over-HTTP scenario calls
-// anonymously (the manager rule is tested below).
+// handler on the demo customer cus_acme01 (active Enterprise
+// subscription), which only its managers alice and bob may delete (mallory
+// is refused on every round). The gate of a customer without subscription
+// (confirmDeletion) is on another branch: the variant cus_beta02 takes it.
 func TestDeleteCustomerRealMatrix(t *testing.T) {
 	data := domaintest.New(t)
+	acme, beta := data.Effects(deleteTool, "cus_acme01"), data.Effects(deleteTool, "cus_beta02")
 	mrtrtest.RunMatrix(t, NewDeleteCustomerProgram(&DeleteCustomerImpl{Data: data}), mrtrtest.Fixtures{
-		Args:      map[string]any{"customerId": "cus_demo1"},
-		Principal: "alice",
-		Other:     "bob",
-		OtherArgs: map[string]any{"customerId": "cus_demo2"},
-		Effects:   data.Effects(deleteTool, "cus_demo1"),
-		Break:     data.BreakWrites,
+		Args:         map[string]any{"customerId": "cus_acme01"},
+		Principal:    "alice",
+		Other:        "bob",
+		Unauthorized: "mallory",
+		OtherArgs:    map[string]any{"customerId": "cus_demo2"},
+		Effects:      func() int { return acme() + beta() },
+		Break:        data.BreakWrites,
+		Variants:     []mrtrtest.Variant{{Name: "no subscription", Args: map[string]any{"customerId": "cus_beta02"}}},
 	}, data.Harness(t))
 }
 

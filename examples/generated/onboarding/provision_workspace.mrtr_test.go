@@ -77,8 +77,11 @@ func fixturesProvisionWorkspace(h *fakeProvisionWorkspace) mrtrtest.Fixtures {
 	}
 }
 
-// TestProvisionWorkspaceMatrix runs the MRTR test matrix against the fake. Run the same
-// matrix against your real handler: mrtrtest.RunMatrix(t, NewProvisionWorkspaceProgram(yours), fixtures).
+// TestProvisionWorkspaceMatrix runs the MRTR test matrix against the fake; the matrix steers
+// its check outcomes onto a branch that reaches each scenario, and logs the ones
+// that do not apply. Run the same matrix against your real handler:
+// mrtrtest.RunMatrix(t, NewProvisionWorkspaceProgram(yours), fixtures), with Fixtures.Variants for the
+// branches your fixture workflow does not take.
 func TestProvisionWorkspaceMatrix(t *testing.T) {
 	h := &fakeProvisionWorkspace{}
 	mrtrtest.RunMatrix(t, NewProvisionWorkspaceProgram(h), fixturesProvisionWorkspace(h))

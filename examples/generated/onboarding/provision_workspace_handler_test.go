@@ -25,22 +25,23 @@ func answers(tier string, seats int) map[string]mcp.InputResponse {
 }
 
 // TestProvisionWorkspaceRealMatrix runs the MRTR matrix against the real
-// handler on demo-team, which anyone may provision: the matrix's
-// over-HTTP scenario calls anonymously (the member rule is tested below).
+// handler on team payments-core, whose workspace only its members alice
+// and bob may provision (mallory is refused on every round).
 func TestProvisionWorkspaceRealMatrix(t *testing.T) {
 	data := domaintest.New(t)
 	mrtrtest.RunMatrix(t, NewProvisionWorkspaceProgram(&ProvisionWorkspaceImpl{Data: data}), mrtrtest.Fixtures{
-		Args:    map[string]any{"team": "demo-team"},
+		Args:    map[string]any{"team": "payments-core"},
 		Answers: answers("business", 4),
 		Invalid: map[string]mcp.InputResponse{
 			"plan":      mrtrtest.Accept(map[string]any{"tier": "platinum", "seats": 4}),
 			"placement": mrtrtest.Accept(map[string]any{"regions": []any{}}),
 		},
-		Principal: "alice",
-		Other:     "bob",
-		OtherArgs: map[string]any{"team": "platform"},
-		Effects:   data.Effects(provisionTool, "demo-team"),
-		Break:     data.BreakWrites,
+		Principal:    "alice",
+		Other:        "bob",
+		Unauthorized: "mallory",
+		OtherArgs:    map[string]any{"team": "platform"},
+		Effects:      data.Effects(provisionTool, "payments-core"),
+		Break:        data.BreakWrites,
 	}, data.Harness(t))
 }
 

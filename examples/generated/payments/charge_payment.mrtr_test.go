@@ -55,8 +55,11 @@ func fixturesChargePayment(h *fakeChargePayment) mrtrtest.Fixtures {
 	}
 }
 
-// TestChargePaymentMatrix runs the MRTR test matrix against the fake. Run the same
-// matrix against your real handler: mrtrtest.RunMatrix(t, NewChargePaymentProgram(yours), fixtures).
+// TestChargePaymentMatrix runs the MRTR test matrix against the fake; the matrix steers
+// its check outcomes onto a branch that reaches each scenario, and logs the ones
+// that do not apply. Run the same matrix against your real handler:
+// mrtrtest.RunMatrix(t, NewChargePaymentProgram(yours), fixtures), with Fixtures.Variants for the
+// branches your fixture workflow does not take.
 func TestChargePaymentMatrix(t *testing.T) {
 	h := &fakeChargePayment{}
 	mrtrtest.RunMatrix(t, NewChargePaymentProgram(h), fixturesChargePayment(h))

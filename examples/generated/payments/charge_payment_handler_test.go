@@ -16,18 +16,18 @@ import (
 var confirm = mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})}
 
 // TestChargePaymentRealMatrix runs the MRTR matrix against the real handler
-// on the sandbox invoice inv_1001, which anyone may charge: the matrix's
-// over-HTTP scenario calls anonymously (the billing-contact rule is tested
-// below).
+// on the demo invoice inv_1002, which only its billing contacts alice and
+// bob may charge (mallory is refused on every round).
 func TestChargePaymentRealMatrix(t *testing.T) {
 	data := domaintest.New(t)
 	mrtrtest.RunMatrix(t, NewChargePaymentProgram(&ChargePaymentImpl{Data: data}), mrtrtest.Fixtures{
-		Args:      map[string]any{"invoiceId": "inv_1001"},
-		Principal: "alice",
-		Other:     "bob",
-		OtherArgs: map[string]any{"invoiceId": "inv_1005"},
-		Effects:   data.Effects(chargeTool, "inv_1001"),
-		Break:     data.BreakWrites,
+		Args:         map[string]any{"invoiceId": "inv_1002"},
+		Principal:    "alice",
+		Other:        "bob",
+		Unauthorized: "mallory",
+		OtherArgs:    map[string]any{"invoiceId": "inv_1005"},
+		Effects:      data.Effects(chargeTool, "inv_1002"),
+		Break:        data.BreakWrites,
 	}, data.Harness(t))
 }
 

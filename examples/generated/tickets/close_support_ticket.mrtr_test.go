@@ -66,8 +66,11 @@ func fixturesCloseSupportTicket(h *fakeCloseSupportTicket) mrtrtest.Fixtures {
 	}
 }
 
-// TestCloseSupportTicketMatrix runs the MRTR test matrix against the fake. Run the same
-// matrix against your real handler: mrtrtest.RunMatrix(t, NewCloseSupportTicketProgram(yours), fixtures).
+// TestCloseSupportTicketMatrix runs the MRTR test matrix against the fake; the matrix steers
+// its check outcomes onto a branch that reaches each scenario, and logs the ones
+// that do not apply. Run the same matrix against your real handler:
+// mrtrtest.RunMatrix(t, NewCloseSupportTicketProgram(yours), fixtures), with Fixtures.Variants for the
+// branches your fixture workflow does not take.
 func TestCloseSupportTicketMatrix(t *testing.T) {
 	h := &fakeCloseSupportTicket{}
 	mrtrtest.RunMatrix(t, NewCloseSupportTicketProgram(h), fixturesCloseSupportTicket(h))

@@ -17,21 +17,21 @@ import (
 var resolved = mrtrtest.Accept(map[string]any{"closeReason": "resolved", "comment": "Fixed by the 2.3 release."})
 
 // TestCloseSupportTicketRealMatrix runs the MRTR matrix against the real
-// handler on the demo ticket 12345, which anyone may close: the matrix's
-// over-HTTP scenario calls anonymously (the principal rules are tested
-// below).
+// handler on the demo ticket 4242, which only its assignees alice and bob
+// may close (mallory is refused on every round).
 func TestCloseSupportTicketRealMatrix(t *testing.T) {
 	data := domaintest.New(t)
 	h := &CloseSupportTicketImpl{Data: data}
 	mrtrtest.RunMatrix(t, NewCloseSupportTicketProgram(h), mrtrtest.Fixtures{
-		Args:      map[string]any{"ticketId": "12345"},
-		Answers:   map[string]mcp.InputResponse{"reason": resolved},
-		Invalid:   map[string]mcp.InputResponse{"reason": mrtrtest.Accept(map[string]any{"closeReason": "resolved", "comment": "new password: hunter2"})},
-		Principal: "alice",
-		Other:     "bob",
-		OtherArgs: map[string]any{"ticketId": "12346"},
-		Effects:   data.Effects(closeTool, "12345"),
-		Break:     data.BreakWrites,
+		Args:         map[string]any{"ticketId": "4242"},
+		Answers:      map[string]mcp.InputResponse{"reason": resolved},
+		Invalid:      map[string]mcp.InputResponse{"reason": mrtrtest.Accept(map[string]any{"closeReason": "resolved", "comment": "new password: hunter2"})},
+		Principal:    "alice",
+		Other:        "bob",
+		Unauthorized: "mallory",
+		OtherArgs:    map[string]any{"ticketId": "12346"},
+		Effects:      data.Effects(closeTool, "4242"),
+		Break:        data.BreakWrites,
 	}, data.Harness(t))
 }
 

@@ -54,8 +54,11 @@ func fixturesNeedsRoots(h *fakeNeedsRoots) mrtrtest.Fixtures {
 	}
 }
 
-// TestNeedsRootsMatrix runs the MRTR test matrix against the fake. Run the same
-// matrix against your real handler: mrtrtest.RunMatrix(t, NewNeedsRootsProgram(yours), fixtures).
+// TestNeedsRootsMatrix runs the MRTR test matrix against the fake; the matrix steers
+// its check outcomes onto a branch that reaches each scenario, and logs the ones
+// that do not apply. Run the same matrix against your real handler:
+// mrtrtest.RunMatrix(t, NewNeedsRootsProgram(yours), fixtures), with Fixtures.Variants for the
+// branches your fixture workflow does not take.
 func TestNeedsRootsMatrix(t *testing.T) {
 	h := &fakeNeedsRoots{}
 	mrtrtest.RunMatrix(t, NewNeedsRootsProgram(h), fixturesNeedsRoots(h))

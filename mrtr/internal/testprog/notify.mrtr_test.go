@@ -55,8 +55,11 @@ func fixturesNotify(h *fakeNotify) mrtrtest.Fixtures {
 	}
 }
 
-// TestNotifyMatrix runs the MRTR test matrix against the fake. Run the same
-// matrix against your real handler: mrtrtest.RunMatrix(t, NewNotifyProgram(yours), fixtures).
+// TestNotifyMatrix runs the MRTR test matrix against the fake; the matrix steers
+// its check outcomes onto a branch that reaches each scenario, and logs the ones
+// that do not apply. Run the same matrix against your real handler:
+// mrtrtest.RunMatrix(t, NewNotifyProgram(yours), fixtures), with Fixtures.Variants for the
+// branches your fixture workflow does not take.
 func TestNotifyMatrix(t *testing.T) {
 	h := &fakeNotify{}
 	mrtrtest.RunMatrix(t, NewNotifyProgram(h), fixturesNotify(h))

@@ -13,9 +13,10 @@ import (
 const _ = mrtr.SupportPackageIsVersion2
 
 // RegisterAll adds every tool and prompt of package testprog to s, served by e.
-func RegisterAll(s *mcp.Server, e *mrtr.Engine, needsRoots NeedsRootsHandler, notify NotifyHandler, spin SpinHandler, transfer TransferHandler, unlock UnlockHandler, vault VaultHandler) {
+func RegisterAll(s *mcp.Server, e *mrtr.Engine, needsRoots NeedsRootsHandler, notify NotifyHandler, payout PayoutHandler, spin SpinHandler, transfer TransferHandler, unlock UnlockHandler, vault VaultHandler) {
 	RegisterNeedsRoots(s, e, needsRoots)
 	RegisterNotify(s, e, notify)
+	RegisterPayout(s, e, payout)
 	RegisterSpin(s, e, spin)
 	RegisterTransfer(s, e, transfer)
 	RegisterUnlock(s, e, unlock)

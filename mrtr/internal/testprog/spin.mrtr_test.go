@@ -41,13 +41,17 @@ func fixturesSpin(h *fakeSpin) mrtrtest.Fixtures {
 		Break:        h.fake.Break,
 		Effects:      h.fake.Effects,
 		Other:        "bob",
+		Steer:        h.fake.Steer,
 		Unauthorized: "mallory",
 		WantOutcome:  mrtr.OutcomeSuccess,
 	}
 }
 
-// TestSpinMatrix runs the MRTR test matrix against the fake. Run the same
-// matrix against your real handler: mrtrtest.RunMatrix(t, NewSpinProgram(yours), fixtures).
+// TestSpinMatrix runs the MRTR test matrix against the fake; the matrix steers
+// its check outcomes onto a branch that reaches each scenario, and logs the ones
+// that do not apply. Run the same matrix against your real handler:
+// mrtrtest.RunMatrix(t, NewSpinProgram(yours), fixtures), with Fixtures.Variants for the
+// branches your fixture workflow does not take.
 func TestSpinMatrix(t *testing.T) {
 	h := &fakeSpin{}
 	mrtrtest.RunMatrix(t, NewSpinProgram(h), fixturesSpin(h))

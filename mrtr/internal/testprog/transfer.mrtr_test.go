@@ -70,13 +70,17 @@ func fixturesTransfer(h *fakeTransfer) mrtrtest.Fixtures {
 		},
 		Other:        "bob",
 		OtherArgs:    map[string]any{"account": "acc-999", "amount": int64(2)},
+		Steer:        h.fake.Steer,
 		Unauthorized: "mallory",
 		WantOutcome:  mrtr.OutcomeSuccess,
 	}
 }
 
-// TestTransferMatrix runs the MRTR test matrix against the fake. Run the same
-// matrix against your real handler: mrtrtest.RunMatrix(t, NewTransferProgram(yours), fixtures).
+// TestTransferMatrix runs the MRTR test matrix against the fake; the matrix steers
+// its check outcomes onto a branch that reaches each scenario, and logs the ones
+// that do not apply. Run the same matrix against your real handler:
+// mrtrtest.RunMatrix(t, NewTransferProgram(yours), fixtures), with Fixtures.Variants for the
+// branches your fixture workflow does not take.
 func TestTransferMatrix(t *testing.T) {
 	h := &fakeTransfer{}
 	mrtrtest.RunMatrix(t, NewTransferProgram(h), fixturesTransfer(h))

@@ -51,13 +51,17 @@ func fixturesUnlock(h *fakeUnlock) mrtrtest.Fixtures {
 		Invalid:      map[string]mcp.InputResponse{"code": mrtrtest.Accept(map[string]any{"digits": 12345})},
 		Other:        "bob",
 		OtherArgs:    map[string]any{"door": "another"},
+		Steer:        h.fake.Steer,
 		Unauthorized: "mallory",
 		WantOutcome:  mrtr.OutcomeSuccess,
 	}
 }
 
-// TestUnlockMatrix runs the MRTR test matrix against the fake. Run the same
-// matrix against your real handler: mrtrtest.RunMatrix(t, NewUnlockProgram(yours), fixtures).
+// TestUnlockMatrix runs the MRTR test matrix against the fake; the matrix steers
+// its check outcomes onto a branch that reaches each scenario, and logs the ones
+// that do not apply. Run the same matrix against your real handler:
+// mrtrtest.RunMatrix(t, NewUnlockProgram(yours), fixtures), with Fixtures.Variants for the
+// branches your fixture workflow does not take.
 func TestUnlockMatrix(t *testing.T) {
 	h := &fakeUnlock{}
 	mrtrtest.RunMatrix(t, NewUnlockProgram(h), fixturesUnlock(h))

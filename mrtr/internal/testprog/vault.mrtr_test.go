@@ -58,8 +58,11 @@ func fixturesVault(h *fakeVault) mrtrtest.Fixtures {
 	}
 }
 
-// TestVaultMatrix runs the MRTR test matrix against the fake. Run the same
-// matrix against your real handler: mrtrtest.RunMatrix(t, NewVaultProgram(yours), fixtures).
+// TestVaultMatrix runs the MRTR test matrix against the fake; the matrix steers
+// its check outcomes onto a branch that reaches each scenario, and logs the ones
+// that do not apply. Run the same matrix against your real handler:
+// mrtrtest.RunMatrix(t, NewVaultProgram(yours), fixtures), with Fixtures.Variants for the
+// branches your fixture workflow does not take.
 func TestVaultMatrix(t *testing.T) {
 	h := &fakeVault{}
 	mrtrtest.RunMatrix(t, NewVaultProgram(h), fixturesVault(h))

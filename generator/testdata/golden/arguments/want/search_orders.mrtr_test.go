@@ -59,8 +59,11 @@ func fixturesSearchOrders(h *fakeSearchOrders) mrtrtest.Fixtures {
 	}
 }
 
-// TestSearchOrdersMatrix runs the MRTR test matrix against the fake. Run the same
-// matrix against your real handler: mrtrtest.RunMatrix(t, NewSearchOrdersProgram(yours), fixtures).
+// TestSearchOrdersMatrix runs the MRTR test matrix against the fake; the matrix steers
+// its check outcomes onto a branch that reaches each scenario, and logs the ones
+// that do not apply. Run the same matrix against your real handler:
+// mrtrtest.RunMatrix(t, NewSearchOrdersProgram(yours), fixtures), with Fixtures.Variants for the
+// branches your fixture workflow does not take.
 func TestSearchOrdersMatrix(t *testing.T) {
 	h := &fakeSearchOrders{}
 	mrtrtest.RunMatrix(t, NewSearchOrdersProgram(h), fixturesSearchOrders(h))

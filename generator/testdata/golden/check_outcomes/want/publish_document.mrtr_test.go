@@ -47,13 +47,17 @@ func fixturesPublishDocument(h *fakePublishDocument) mrtrtest.Fixtures {
 		Effects:      h.fake.Effects,
 		Other:        "bob",
 		OtherArgs:    map[string]any{"documentId": "another"},
+		Steer:        h.fake.Steer,
 		Unauthorized: "mallory",
 		WantOutcome:  mrtr.OutcomeSuccess,
 	}
 }
 
-// TestPublishDocumentMatrix runs the MRTR test matrix against the fake. Run the same
-// matrix against your real handler: mrtrtest.RunMatrix(t, NewPublishDocumentProgram(yours), fixtures).
+// TestPublishDocumentMatrix runs the MRTR test matrix against the fake; the matrix steers
+// its check outcomes onto a branch that reaches each scenario, and logs the ones
+// that do not apply. Run the same matrix against your real handler:
+// mrtrtest.RunMatrix(t, NewPublishDocumentProgram(yours), fixtures), with Fixtures.Variants for the
+// branches your fixture workflow does not take.
 func TestPublishDocumentMatrix(t *testing.T) {
 	h := &fakePublishDocument{}
 	mrtrtest.RunMatrix(t, NewPublishDocumentProgram(h), fixturesPublishDocument(h))

@@ -56,15 +56,20 @@ func fixturesReviewDocument(h *fakeReviewDocument) mrtrtest.Fixtures {
 		Args:         map[string]any{"documentId": "example"},
 		Break:        h.fake.Break,
 		Effects:      h.fake.Effects,
+		Invalid:      map[string]mcp.InputResponse{"change": mrtrtest.Accept(map[string]any{"summary": 12345})},
 		Other:        "bob",
 		OtherArgs:    map[string]any{"documentId": "another"},
+		Steer:        h.fake.Steer,
 		Unauthorized: "mallory",
 		WantOutcome:  mrtr.OutcomeSuccess,
 	}
 }
 
-// TestReviewDocumentMatrix runs the MRTR test matrix against the fake. Run the same
-// matrix against your real handler: mrtrtest.RunMatrix(t, NewReviewDocumentProgram(yours), fixtures).
+// TestReviewDocumentMatrix runs the MRTR test matrix against the fake; the matrix steers
+// its check outcomes onto a branch that reaches each scenario, and logs the ones
+// that do not apply. Run the same matrix against your real handler:
+// mrtrtest.RunMatrix(t, NewReviewDocumentProgram(yours), fixtures), with Fixtures.Variants for the
+// branches your fixture workflow does not take.
 func TestReviewDocumentMatrix(t *testing.T) {
 	h := &fakeReviewDocument{}
 	mrtrtest.RunMatrix(t, NewReviewDocumentProgram(h), fixturesReviewDocument(h))

@@ -55,8 +55,11 @@ func fixturesCleanUpBranches(h *fakeCleanUpBranches) mrtrtest.Fixtures {
 	}
 }
 
-// TestCleanUpBranchesMatrix runs the MRTR test matrix against the fake. Run the same
-// matrix against your real handler: mrtrtest.RunMatrix(t, NewCleanUpBranchesProgram(yours), fixtures).
+// TestCleanUpBranchesMatrix runs the MRTR test matrix against the fake; the matrix steers
+// its check outcomes onto a branch that reaches each scenario, and logs the ones
+// that do not apply. Run the same matrix against your real handler:
+// mrtrtest.RunMatrix(t, NewCleanUpBranchesProgram(yours), fixtures), with Fixtures.Variants for the
+// branches your fixture workflow does not take.
 func TestCleanUpBranchesMatrix(t *testing.T) {
 	h := &fakeCleanUpBranches{}
 	mrtrtest.RunMatrix(t, NewCleanUpBranchesProgram(h), fixturesCleanUpBranches(h))

@@ -56,13 +56,17 @@ func fixturesPushItem(h *fakePushItem) mrtrtest.Fixtures {
 		Effects:      h.fake.Effects,
 		Other:        "bob",
 		OtherArgs:    map[string]any{"item": "another"},
+		Steer:        h.fake.Steer,
 		Unauthorized: "mallory",
 		WantOutcome:  mrtr.OutcomeSuccess,
 	}
 }
 
-// TestPushItemMatrix runs the MRTR test matrix against the fake. Run the same
-// matrix against your real handler: mrtrtest.RunMatrix(t, NewPushItemProgram(yours), fixtures).
+// TestPushItemMatrix runs the MRTR test matrix against the fake; the matrix steers
+// its check outcomes onto a branch that reaches each scenario, and logs the ones
+// that do not apply. Run the same matrix against your real handler:
+// mrtrtest.RunMatrix(t, NewPushItemProgram(yours), fixtures), with Fixtures.Variants for the
+// branches your fixture workflow does not take.
 func TestPushItemMatrix(t *testing.T) {
 	h := &fakePushItem{}
 	mrtrtest.RunMatrix(t, NewPushItemProgram(h), fixturesPushItem(h))

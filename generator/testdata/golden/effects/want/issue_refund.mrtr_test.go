@@ -75,8 +75,11 @@ func fixturesIssueRefund(h *fakeIssueRefund) mrtrtest.Fixtures {
 	}
 }
 
-// TestIssueRefundMatrix runs the MRTR test matrix against the fake. Run the same
-// matrix against your real handler: mrtrtest.RunMatrix(t, NewIssueRefundProgram(yours), fixtures).
+// TestIssueRefundMatrix runs the MRTR test matrix against the fake; the matrix steers
+// its check outcomes onto a branch that reaches each scenario, and logs the ones
+// that do not apply. Run the same matrix against your real handler:
+// mrtrtest.RunMatrix(t, NewIssueRefundProgram(yours), fixtures), with Fixtures.Variants for the
+// branches your fixture workflow does not take.
 func TestIssueRefundMatrix(t *testing.T) {
 	h := &fakeIssueRefund{}
 	mrtrtest.RunMatrix(t, NewIssueRefundProgram(h), fixturesIssueRefund(h))

@@ -85,8 +85,11 @@ func fixturesRunSurvey(h *fakeRunSurvey) mrtrtest.Fixtures {
 	}
 }
 
-// TestRunSurveyMatrix runs the MRTR test matrix against the fake. Run the same
-// matrix against your real handler: mrtrtest.RunMatrix(t, NewRunSurveyProgram(yours), fixtures).
+// TestRunSurveyMatrix runs the MRTR test matrix against the fake; the matrix steers
+// its check outcomes onto a branch that reaches each scenario, and logs the ones
+// that do not apply. Run the same matrix against your real handler:
+// mrtrtest.RunMatrix(t, NewRunSurveyProgram(yours), fixtures), with Fixtures.Variants for the
+// branches your fixture workflow does not take.
 func TestRunSurveyMatrix(t *testing.T) {
 	h := &fakeRunSurvey{}
 	mrtrtest.RunMatrix(t, NewRunSurveyProgram(h), fixturesRunSurvey(h))

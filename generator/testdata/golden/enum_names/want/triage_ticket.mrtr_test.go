@@ -66,8 +66,11 @@ func fixturesTriageTicket(h *fakeTriageTicket) mrtrtest.Fixtures {
 	}
 }
 
-// TestTriageTicketMatrix runs the MRTR test matrix against the fake. Run the same
-// matrix against your real handler: mrtrtest.RunMatrix(t, NewTriageTicketProgram(yours), fixtures).
+// TestTriageTicketMatrix runs the MRTR test matrix against the fake; the matrix steers
+// its check outcomes onto a branch that reaches each scenario, and logs the ones
+// that do not apply. Run the same matrix against your real handler:
+// mrtrtest.RunMatrix(t, NewTriageTicketProgram(yours), fixtures), with Fixtures.Variants for the
+// branches your fixture workflow does not take.
 func TestTriageTicketMatrix(t *testing.T) {
 	h := &fakeTriageTicket{}
 	mrtrtest.RunMatrix(t, NewTriageTicketProgram(h), fixturesTriageTicket(h))

@@ -41,8 +41,11 @@ func fixturesX2faSetup(h *fakeX2faSetup) mrtrtest.Fixtures {
 	}
 }
 
-// TestX2faSetupMatrix runs the MRTR test matrix against the fake. Run the same
-// matrix against your real handler: mrtrtest.RunMatrix(t, NewX2faSetupProgram(yours), fixtures).
+// TestX2faSetupMatrix runs the MRTR test matrix against the fake; the matrix steers
+// its check outcomes onto a branch that reaches each scenario, and logs the ones
+// that do not apply. Run the same matrix against your real handler:
+// mrtrtest.RunMatrix(t, NewX2faSetupProgram(yours), fixtures), with Fixtures.Variants for the
+// branches your fixture workflow does not take.
 func TestX2faSetupMatrix(t *testing.T) {
 	h := &fakeX2faSetup{}
 	mrtrtest.RunMatrix(t, NewX2faSetupProgram(h), fixturesX2faSetup(h))

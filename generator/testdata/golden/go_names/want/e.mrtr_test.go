@@ -39,8 +39,11 @@ func fixturesE(h *fakeE) mrtrtest.Fixtures {
 	}
 }
 
-// TestEMatrix runs the MRTR test matrix against the fake. Run the same
-// matrix against your real handler: mrtrtest.RunMatrix(t, NewEProgram(yours), fixtures).
+// TestEMatrix runs the MRTR test matrix against the fake; the matrix steers
+// its check outcomes onto a branch that reaches each scenario, and logs the ones
+// that do not apply. Run the same matrix against your real handler:
+// mrtrtest.RunMatrix(t, NewEProgram(yours), fixtures), with Fixtures.Variants for the
+// branches your fixture workflow does not take.
 func TestEMatrix(t *testing.T) {
 	h := &fakeE{}
 	mrtrtest.RunMatrix(t, NewEProgram(h), fixturesE(h))

@@ -58,13 +58,17 @@ func fixturesGetUserInfo(h *fakeGetUserInfo) mrtrtest.Fixtures {
 		})},
 		Other:        "bob",
 		OtherArgs:    map[string]any{"userId": "another"},
+		Steer:        h.fake.Steer,
 		Unauthorized: "mallory",
 		WantOutcome:  mrtr.OutcomeSuccess,
 	}
 }
 
-// TestGetUserInfoMatrix runs the MRTR test matrix against the fake. Run the same
-// matrix against your real handler: mrtrtest.RunMatrix(t, NewGetUserInfoProgram(yours), fixtures).
+// TestGetUserInfoMatrix runs the MRTR test matrix against the fake; the matrix steers
+// its check outcomes onto a branch that reaches each scenario, and logs the ones
+// that do not apply. Run the same matrix against your real handler:
+// mrtrtest.RunMatrix(t, NewGetUserInfoProgram(yours), fixtures), with Fixtures.Variants for the
+// branches your fixture workflow does not take.
 func TestGetUserInfoMatrix(t *testing.T) {
 	h := &fakeGetUserInfo{}
 	mrtrtest.RunMatrix(t, NewGetUserInfoProgram(h), fixturesGetUserInfo(h))

@@ -40,8 +40,11 @@ func fixturesHTTPServerV2(h *fakeHTTPServerV2) mrtrtest.Fixtures {
 	}
 }
 
-// TestHTTPServerV2Matrix runs the MRTR test matrix against the fake. Run the same
-// matrix against your real handler: mrtrtest.RunMatrix(t, NewHTTPServerV2Program(yours), fixtures).
+// TestHTTPServerV2Matrix runs the MRTR test matrix against the fake; the matrix steers
+// its check outcomes onto a branch that reaches each scenario, and logs the ones
+// that do not apply. Run the same matrix against your real handler:
+// mrtrtest.RunMatrix(t, NewHTTPServerV2Program(yours), fixtures), with Fixtures.Variants for the
+// branches your fixture workflow does not take.
 func TestHTTPServerV2Matrix(t *testing.T) {
 	h := &fakeHTTPServerV2{}
 	mrtrtest.RunMatrix(t, NewHTTPServerV2Program(h), fixturesHTTPServerV2(h))

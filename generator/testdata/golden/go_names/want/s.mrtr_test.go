@@ -39,8 +39,11 @@ func fixturesS(h *fakeS) mrtrtest.Fixtures {
 	}
 }
 
-// TestSMatrix runs the MRTR test matrix against the fake. Run the same
-// matrix against your real handler: mrtrtest.RunMatrix(t, NewSProgram(yours), fixtures).
+// TestSMatrix runs the MRTR test matrix against the fake; the matrix steers
+// its check outcomes onto a branch that reaches each scenario, and logs the ones
+// that do not apply. Run the same matrix against your real handler:
+// mrtrtest.RunMatrix(t, NewSProgram(yours), fixtures), with Fixtures.Variants for the
+// branches your fixture workflow does not take.
 func TestSMatrix(t *testing.T) {
 	h := &fakeS{}
 	mrtrtest.RunMatrix(t, NewSProgram(h), fixturesS(h))

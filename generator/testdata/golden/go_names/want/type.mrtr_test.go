@@ -39,8 +39,11 @@ func fixturesType(h *fakeType) mrtrtest.Fixtures {
 	}
 }
 
-// TestTypeMatrix runs the MRTR test matrix against the fake. Run the same
-// matrix against your real handler: mrtrtest.RunMatrix(t, NewTypeProgram(yours), fixtures).
+// TestTypeMatrix runs the MRTR test matrix against the fake; the matrix steers
+// its check outcomes onto a branch that reaches each scenario, and logs the ones
+// that do not apply. Run the same matrix against your real handler:
+// mrtrtest.RunMatrix(t, NewTypeProgram(yours), fixtures), with Fixtures.Variants for the
+// branches your fixture workflow does not take.
 func TestTypeMatrix(t *testing.T) {
 	h := &fakeType{}
 	mrtrtest.RunMatrix(t, NewTypeProgram(h), fixturesType(h))

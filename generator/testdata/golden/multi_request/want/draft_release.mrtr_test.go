@@ -68,8 +68,11 @@ func fixturesDraftRelease(h *fakeDraftRelease) mrtrtest.Fixtures {
 	}
 }
 
-// TestDraftReleaseMatrix runs the MRTR test matrix against the fake. Run the same
-// matrix against your real handler: mrtrtest.RunMatrix(t, NewDraftReleaseProgram(yours), fixtures).
+// TestDraftReleaseMatrix runs the MRTR test matrix against the fake; the matrix steers
+// its check outcomes onto a branch that reaches each scenario, and logs the ones
+// that do not apply. Run the same matrix against your real handler:
+// mrtrtest.RunMatrix(t, NewDraftReleaseProgram(yours), fixtures), with Fixtures.Variants for the
+// branches your fixture workflow does not take.
 func TestDraftReleaseMatrix(t *testing.T) {
 	h := &fakeDraftRelease{}
 	mrtrtest.RunMatrix(t, NewDraftReleaseProgram(h), fixturesDraftRelease(h))

@@ -59,8 +59,11 @@ func fixturesSuggestTitle(h *fakeSuggestTitle) mrtrtest.Fixtures {
 	}
 }
 
-// TestSuggestTitleMatrix runs the MRTR test matrix against the fake. Run the same
-// matrix against your real handler: mrtrtest.RunMatrix(t, NewSuggestTitleProgram(yours), fixtures).
+// TestSuggestTitleMatrix runs the MRTR test matrix against the fake; the matrix steers
+// its check outcomes onto a branch that reaches each scenario, and logs the ones
+// that do not apply. Run the same matrix against your real handler:
+// mrtrtest.RunMatrix(t, NewSuggestTitleProgram(yours), fixtures), with Fixtures.Variants for the
+// branches your fixture workflow does not take.
 func TestSuggestTitleMatrix(t *testing.T) {
 	h := &fakeSuggestTitle{}
 	mrtrtest.RunMatrix(t, NewSuggestTitleProgram(h), fixturesSuggestTitle(h))

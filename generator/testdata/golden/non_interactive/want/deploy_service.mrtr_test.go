@@ -72,8 +72,11 @@ func fixturesDeployService(h *fakeDeployService) mrtrtest.Fixtures {
 	}
 }
 
-// TestDeployServiceMatrix runs the MRTR test matrix against the fake. Run the same
-// matrix against your real handler: mrtrtest.RunMatrix(t, NewDeployServiceProgram(yours), fixtures).
+// TestDeployServiceMatrix runs the MRTR test matrix against the fake; the matrix steers
+// its check outcomes onto a branch that reaches each scenario, and logs the ones
+// that do not apply. Run the same matrix against your real handler:
+// mrtrtest.RunMatrix(t, NewDeployServiceProgram(yours), fixtures), with Fixtures.Variants for the
+// branches your fixture workflow does not take.
 func TestDeployServiceMatrix(t *testing.T) {
 	h := &fakeDeployService{}
 	mrtrtest.RunMatrix(t, NewDeployServiceProgram(h), fixturesDeployService(h))

@@ -39,8 +39,11 @@ func fixturesAlwaysFails(h *fakeAlwaysFails) mrtrtest.Fixtures {
 	}
 }
 
-// TestAlwaysFailsMatrix runs the MRTR test matrix against the fake. Run the same
-// matrix against your real handler: mrtrtest.RunMatrix(t, NewAlwaysFailsProgram(yours), fixtures).
+// TestAlwaysFailsMatrix runs the MRTR test matrix against the fake; the matrix steers
+// its check outcomes onto a branch that reaches each scenario, and logs the ones
+// that do not apply. Run the same matrix against your real handler:
+// mrtrtest.RunMatrix(t, NewAlwaysFailsProgram(yours), fixtures), with Fixtures.Variants for the
+// branches your fixture workflow does not take.
 func TestAlwaysFailsMatrix(t *testing.T) {
 	h := &fakeAlwaysFails{}
 	mrtrtest.RunMatrix(t, NewAlwaysFailsProgram(h), fixturesAlwaysFails(h))

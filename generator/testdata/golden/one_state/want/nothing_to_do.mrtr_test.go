@@ -39,8 +39,11 @@ func fixturesNothingToDo(h *fakeNothingToDo) mrtrtest.Fixtures {
 	}
 }
 
-// TestNothingToDoMatrix runs the MRTR test matrix against the fake. Run the same
-// matrix against your real handler: mrtrtest.RunMatrix(t, NewNothingToDoProgram(yours), fixtures).
+// TestNothingToDoMatrix runs the MRTR test matrix against the fake; the matrix steers
+// its check outcomes onto a branch that reaches each scenario, and logs the ones
+// that do not apply. Run the same matrix against your real handler:
+// mrtrtest.RunMatrix(t, NewNothingToDoProgram(yours), fixtures), with Fixtures.Variants for the
+// branches your fixture workflow does not take.
 func TestNothingToDoMatrix(t *testing.T) {
 	h := &fakeNothingToDo{}
 	mrtrtest.RunMatrix(t, NewNothingToDoProgram(h), fixturesNothingToDo(h))

@@ -39,8 +39,11 @@ func fixturesPing(h *fakePing) mrtrtest.Fixtures {
 	}
 }
 
-// TestPingMatrix runs the MRTR test matrix against the fake. Run the same
-// matrix against your real handler: mrtrtest.RunMatrix(t, NewPingProgram(yours), fixtures).
+// TestPingMatrix runs the MRTR test matrix against the fake; the matrix steers
+// its check outcomes onto a branch that reaches each scenario, and logs the ones
+// that do not apply. Run the same matrix against your real handler:
+// mrtrtest.RunMatrix(t, NewPingProgram(yours), fixtures), with Fixtures.Variants for the
+// branches your fixture workflow does not take.
 func TestPingMatrix(t *testing.T) {
 	h := &fakePing{}
 	mrtrtest.RunMatrix(t, NewPingProgram(h), fixturesPing(h))

@@ -58,8 +58,11 @@ func fixturesCodeReview(h *fakeCodeReview) mrtrtest.Fixtures {
 	}
 }
 
-// TestCodeReviewMatrix runs the MRTR test matrix against the fake. Run the same
-// matrix against your real handler: mrtrtest.RunMatrix(t, NewCodeReviewProgram(yours), fixtures).
+// TestCodeReviewMatrix runs the MRTR test matrix against the fake; the matrix steers
+// its check outcomes onto a branch that reaches each scenario, and logs the ones
+// that do not apply. Run the same matrix against your real handler:
+// mrtrtest.RunMatrix(t, NewCodeReviewProgram(yours), fixtures), with Fixtures.Variants for the
+// branches your fixture workflow does not take.
 func TestCodeReviewMatrix(t *testing.T) {
 	h := &fakeCodeReview{}
 	mrtrtest.RunMatrix(t, NewCodeReviewProgram(h), fixturesCodeReview(h))

@@ -40,8 +40,11 @@ func fixturesGreeting(h *fakeGreeting) mrtrtest.Fixtures {
 	}
 }
 
-// TestGreetingMatrix runs the MRTR test matrix against the fake. Run the same
-// matrix against your real handler: mrtrtest.RunMatrix(t, NewGreetingProgram(yours), fixtures).
+// TestGreetingMatrix runs the MRTR test matrix against the fake; the matrix steers
+// its check outcomes onto a branch that reaches each scenario, and logs the ones
+// that do not apply. Run the same matrix against your real handler:
+// mrtrtest.RunMatrix(t, NewGreetingProgram(yours), fixtures), with Fixtures.Variants for the
+// branches your fixture workflow does not take.
 func TestGreetingMatrix(t *testing.T) {
 	h := &fakeGreeting{}
 	mrtrtest.RunMatrix(t, NewGreetingProgram(h), fixturesGreeting(h))

@@ -58,8 +58,11 @@ func fixturesExportAuditLog(h *fakeExportAuditLog) mrtrtest.Fixtures {
 	}
 }
 
-// TestExportAuditLogMatrix runs the MRTR test matrix against the fake. Run the same
-// matrix against your real handler: mrtrtest.RunMatrix(t, NewExportAuditLogProgram(yours), fixtures).
+// TestExportAuditLogMatrix runs the MRTR test matrix against the fake; the matrix steers
+// its check outcomes onto a branch that reaches each scenario, and logs the ones
+// that do not apply. Run the same matrix against your real handler:
+// mrtrtest.RunMatrix(t, NewExportAuditLogProgram(yours), fixtures), with Fixtures.Variants for the
+// branches your fixture workflow does not take.
 func TestExportAuditLogMatrix(t *testing.T) {
 	h := &fakeExportAuditLog{}
 	mrtrtest.RunMatrix(t, NewExportAuditLogProgram(h), fixturesExportAuditLog(h))

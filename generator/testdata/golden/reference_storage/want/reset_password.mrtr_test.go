@@ -55,8 +55,11 @@ func fixturesResetPassword(h *fakeResetPassword) mrtrtest.Fixtures {
 	}
 }
 
-// TestResetPasswordMatrix runs the MRTR test matrix against the fake. Run the same
-// matrix against your real handler: mrtrtest.RunMatrix(t, NewResetPasswordProgram(yours), fixtures).
+// TestResetPasswordMatrix runs the MRTR test matrix against the fake; the matrix steers
+// its check outcomes onto a branch that reaches each scenario, and logs the ones
+// that do not apply. Run the same matrix against your real handler:
+// mrtrtest.RunMatrix(t, NewResetPasswordProgram(yours), fixtures), with Fixtures.Variants for the
+// branches your fixture workflow does not take.
 func TestResetPasswordMatrix(t *testing.T) {
 	h := &fakeResetPassword{}
 	mrtrtest.RunMatrix(t, NewResetPasswordProgram(h), fixturesResetPassword(h))

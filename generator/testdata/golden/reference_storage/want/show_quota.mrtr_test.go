@@ -45,8 +45,11 @@ func fixturesShowQuota(h *fakeShowQuota) mrtrtest.Fixtures {
 	}
 }
 
-// TestShowQuotaMatrix runs the MRTR test matrix against the fake. Run the same
-// matrix against your real handler: mrtrtest.RunMatrix(t, NewShowQuotaProgram(yours), fixtures).
+// TestShowQuotaMatrix runs the MRTR test matrix against the fake; the matrix steers
+// its check outcomes onto a branch that reaches each scenario, and logs the ones
+// that do not apply. Run the same matrix against your real handler:
+// mrtrtest.RunMatrix(t, NewShowQuotaProgram(yours), fixtures), with Fixtures.Variants for the
+// branches your fixture workflow does not take.
 func TestShowQuotaMatrix(t *testing.T) {
 	h := &fakeShowQuota{}
 	mrtrtest.RunMatrix(t, NewShowQuotaProgram(h), fixturesShowQuota(h))

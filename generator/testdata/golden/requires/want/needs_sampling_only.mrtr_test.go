@@ -39,8 +39,11 @@ func fixturesNeedsSamplingOnly(h *fakeNeedsSamplingOnly) mrtrtest.Fixtures {
 	}
 }
 
-// TestNeedsSamplingOnlyMatrix runs the MRTR test matrix against the fake. Run the same
-// matrix against your real handler: mrtrtest.RunMatrix(t, NewNeedsSamplingOnlyProgram(yours), fixtures).
+// TestNeedsSamplingOnlyMatrix runs the MRTR test matrix against the fake; the matrix steers
+// its check outcomes onto a branch that reaches each scenario, and logs the ones
+// that do not apply. Run the same matrix against your real handler:
+// mrtrtest.RunMatrix(t, NewNeedsSamplingOnlyProgram(yours), fixtures), with Fixtures.Variants for the
+// branches your fixture workflow does not take.
 func TestNeedsSamplingOnlyMatrix(t *testing.T) {
 	h := &fakeNeedsSamplingOnly{}
 	mrtrtest.RunMatrix(t, NewNeedsSamplingOnlyProgram(h), fixturesNeedsSamplingOnly(h))

@@ -58,8 +58,11 @@ func fixturesSummarizeWorkspace(h *fakeSummarizeWorkspace) mrtrtest.Fixtures {
 	}
 }
 
-// TestSummarizeWorkspaceMatrix runs the MRTR test matrix against the fake. Run the same
-// matrix against your real handler: mrtrtest.RunMatrix(t, NewSummarizeWorkspaceProgram(yours), fixtures).
+// TestSummarizeWorkspaceMatrix runs the MRTR test matrix against the fake; the matrix steers
+// its check outcomes onto a branch that reaches each scenario, and logs the ones
+// that do not apply. Run the same matrix against your real handler:
+// mrtrtest.RunMatrix(t, NewSummarizeWorkspaceProgram(yours), fixtures), with Fixtures.Variants for the
+// branches your fixture workflow does not take.
 func TestSummarizeWorkspaceMatrix(t *testing.T) {
 	h := &fakeSummarizeWorkspace{}
 	mrtrtest.RunMatrix(t, NewSummarizeWorkspaceProgram(h), fixturesSummarizeWorkspace(h))

@@ -83,8 +83,11 @@ func fixturesSendNotice(h *fakeSendNotice) mrtrtest.Fixtures {
 	}
 }
 
-// TestSendNoticeMatrix runs the MRTR test matrix against the fake. Run the same
-// matrix against your real handler: mrtrtest.RunMatrix(t, NewSendNoticeProgram(yours), fixtures).
+// TestSendNoticeMatrix runs the MRTR test matrix against the fake; the matrix steers
+// its check outcomes onto a branch that reaches each scenario, and logs the ones
+// that do not apply. Run the same matrix against your real handler:
+// mrtrtest.RunMatrix(t, NewSendNoticeProgram(yours), fixtures), with Fixtures.Variants for the
+// branches your fixture workflow does not take.
 func TestSendNoticeMatrix(t *testing.T) {
 	h := &fakeSendNotice{}
 	mrtrtest.RunMatrix(t, NewSendNoticeProgram(h), fixturesSendNotice(h))

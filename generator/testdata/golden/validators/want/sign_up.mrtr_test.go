@@ -83,8 +83,11 @@ func fixturesSignUp(h *fakeSignUp) mrtrtest.Fixtures {
 	}
 }
 
-// TestSignUpMatrix runs the MRTR test matrix against the fake. Run the same
-// matrix against your real handler: mrtrtest.RunMatrix(t, NewSignUpProgram(yours), fixtures).
+// TestSignUpMatrix runs the MRTR test matrix against the fake; the matrix steers
+// its check outcomes onto a branch that reaches each scenario, and logs the ones
+// that do not apply. Run the same matrix against your real handler:
+// mrtrtest.RunMatrix(t, NewSignUpProgram(yours), fixtures), with Fixtures.Variants for the
+// branches your fixture workflow does not take.
 func TestSignUpMatrix(t *testing.T) {
 	h := &fakeSignUp{}
 	mrtrtest.RunMatrix(t, NewSignUpProgram(h), fixturesSignUp(h))

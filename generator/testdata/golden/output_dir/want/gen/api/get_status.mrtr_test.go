@@ -45,8 +45,11 @@ func fixturesGetStatus(h *fakeGetStatus) mrtrtest.Fixtures {
 	}
 }
 
-// TestGetStatusMatrix runs the MRTR test matrix against the fake. Run the same
-// matrix against your real handler: mrtrtest.RunMatrix(t, NewGetStatusProgram(yours), fixtures).
+// TestGetStatusMatrix runs the MRTR test matrix against the fake; the matrix steers
+// its check outcomes onto a branch that reaches each scenario, and logs the ones
+// that do not apply. Run the same matrix against your real handler:
+// mrtrtest.RunMatrix(t, NewGetStatusProgram(yours), fixtures), with Fixtures.Variants for the
+// branches your fixture workflow does not take.
 func TestGetStatusMatrix(t *testing.T) {
 	h := &fakeGetStatus{}
 	mrtrtest.RunMatrix(t, NewGetStatusProgram(h), fixturesGetStatus(h))

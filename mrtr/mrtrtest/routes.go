@@ -1,0 +1,241 @@
+package mrtrtest
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mrtrgen/mrtrgen/mrtr"
+)
+
+// The matrix decides from the descriptor which scenarios apply to a
+// program (a program that never asks issues no requestState; one without
+// effects has no effect to repeat), and finds for each scenario a workflow
+// that reaches it: the fixture workflow, a variant the team gave, or, when
+// the handler can be steered (Fixtures.Steer, as the generated fake can),
+// a route computed from the state table whose check outcomes it steers.
+
+// route is one way through a workflow the matrix can drive.
+type route struct {
+	name    string
+	args    any
+	answers map[string]mcp.InputResponse
+	want    mrtr.Outcome
+	// steer are the check outcomes handed to Fixtures.Steer before the
+	// first round (nil: the handler's own); steered routes only.
+	steer map[string][]uint8
+	// leave says, for the n-th round that answers, how the state that
+	// asked is left: "" (answered, or a gate confirmed), "decline" or
+	// "cancel". Past its end, "".
+	leave []string
+}
+
+// edge is a transition by state name.
+type edge struct{ from, to, on string }
+
+// graph is the state table of a descriptor, by state name.
+type graph struct {
+	d   *mrtr.Descriptor
+	out map[string][]edge
+}
+
+func newGraph(d *mrtr.Descriptor) *graph {
+	g := &graph{d: d, out: map[string][]edge{}}
+	for _, tr := range d.Transitions {
+		f, to := d.State(tr.From), d.State(tr.To)
+		if f == nil || to == nil {
+			continue
+		}
+		g.out[f.Name] = append(g.out[f.Name], edge{from: f.Name, to: to.Name, on: tr.On})
+	}
+	return g
+}
+
+func (g *graph) initial() string {
+	if s := g.d.State(g.d.Initial); s != nil {
+		return s.Name
+	}
+	return ""
+}
+
+// takeable reports whether a test can make the machine take e: declining
+// or cancelling an ask needs a form to decline.
+func (g *graph) takeable(e edge) bool {
+	s := stateNamed(g.d, e.from)
+	if s != nil && s.Kind == mrtr.StateAsk && (e.on == "decline" || e.on == "cancel") {
+		return slices.ContainsFunc(s.Requests, func(q mrtr.RequestInfo) bool { return q.Kind == mrtr.Elicit })
+	}
+	return true
+}
+
+// shortest is the shortest list of takeable edges from a state to one done
+// accepts, preferring paths that answer and confirm over ones that decline
+// or cancel.
+func (g *graph) shortest(from string, done func(string) bool) ([]edge, bool) {
+	accepting := func(e edge) bool { return e.on != "decline" && e.on != "cancel" }
+	if p, ok := g.bfs(from, done, accepting); ok {
+		return p, true
+	}
+	return g.bfs(from, done, func(edge) bool { return true })
+}
+
+func (g *graph) bfs(from string, done func(string) bool, allow func(edge) bool) ([]edge, bool) {
+	type item struct {
+		state string
+		path  []edge
+	}
+	seen := map[string]bool{from: true}
+	queue := []item{{state: from}}
+	for len(queue) > 0 {
+		it := queue[0]
+		queue = queue[1:]
+		if done(it.state) {
+			return it.path, true
+		}
+		for _, e := range g.out[it.state] {
+			if seen[e.to] || !g.takeable(e) || !allow(e) {
+				continue
+			}
+			seen[e.to] = true
+			queue = append(queue, item{state: e.to, path: append(slices.Clone(it.path), e)})
+		}
+	}
+	return nil, false
+}
+
+// reaches reports whether to can be reached from from.
+func (g *graph) reaches(from, to string) bool {
+	_, ok := g.shortest(from, func(s string) bool { return s == to })
+	return ok
+}
+
+// reachable lists the states reachable from the initial one that ok
+// accepts, in descriptor order.
+func (g *graph) reachable(ok func(*mrtr.StateInfo) bool) []*mrtr.StateInfo {
+	var out []*mrtr.StateInfo
+	for i := range g.d.States {
+		s := &g.d.States[i]
+		if ok(s) && g.reaches(g.initial(), s.Name) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// interactiveStates are the reachable states that ask.
+func (g *graph) interactiveStates() []*mrtr.StateInfo {
+	return g.reachable(func(s *mrtr.StateInfo) bool { return s.Kind.Interactive() })
+}
+
+// effectStates are the reachable effects.
+func (g *graph) effectStates() []*mrtr.StateInfo {
+	return g.reachable(func(s *mrtr.StateInfo) bool { return s.Kind == mrtr.StateEffect })
+}
+
+// askerBefore is a reachable state that asks from which effect can be
+// reached, so that the effect can run in a round that continues a
+// requestState ("" when the effect only ever runs in a first round).
+func (g *graph) askerBefore(effect string) string {
+	best, bestLen := "", 1<<30
+	for _, s := range g.interactiveStates() {
+		head, ok1 := g.shortest(g.initial(), func(x string) bool { return x == s.Name })
+		tail, ok2 := g.shortest(s.Name, func(x string) bool { return x == effect })
+		if ok1 && ok2 && len(head)+len(tail) < bestLen {
+			best, bestLen = s.Name, len(head)+len(tail)
+		}
+	}
+	return best
+}
+
+// plan is the route from the initial state through each of via, in order,
+// to an end (a successful one when there is one), or false when there is
+// none. Its check outcomes are steered.
+func (g *graph) plan(fx *Fixtures, via ...string) (route, bool) {
+	var path []edge
+	cur := g.initial()
+	for _, v := range via {
+		p, ok := g.shortest(cur, func(s string) bool { return s == v })
+		if !ok {
+			return route{}, false
+		}
+		path, cur = append(path, p...), v
+	}
+	terminal := func(success bool) func(string) bool {
+		return func(name string) bool {
+			s := stateNamed(g.d, name)
+			return s != nil && s.Kind == mrtr.StateTerminal && (!success || s.End == mrtr.OutcomeSuccess)
+		}
+	}
+	tail, ok := g.shortest(cur, terminal(true))
+	if !ok {
+		if tail, ok = g.shortest(cur, terminal(false)); !ok {
+			return route{}, false
+		}
+	}
+	path = append(path, tail...)
+	r := route{args: fx.Args, answers: fx.Answers, steer: map[string][]uint8{}}
+	var name strings.Builder
+	name.WriteString(g.initial())
+	for _, e := range path {
+		s := stateNamed(g.d, e.from)
+		name.WriteString(">")
+		label := strings.TrimPrefix(e.on, "outcome:")
+		if e.on != "next" {
+			name.WriteString("(" + label + ")")
+		}
+		name.WriteString(e.to)
+		switch {
+		case s.Kind == mrtr.StateCheck && len(s.Outcomes) > 0:
+			r.steer[s.Check] = append(r.steer[s.Check], uint8(slices.Index(s.Outcomes, label)+1))
+		case s.Kind.Interactive():
+			leave := ""
+			if e.on == "decline" || e.on == "cancel" {
+				leave = e.on
+			}
+			r.leave = append(r.leave, leave)
+		}
+	}
+	r.name = name.String()
+	end := cur
+	if len(path) > 0 {
+		end = path[len(path)-1].to
+	}
+	r.want = stateNamed(g.d, end).End
+	return r, true
+}
+
+// hasArguments reports whether a program takes arguments a requestState is
+// bound to (the "inputs" argument of non-interactive tools is not one).
+func hasArguments(d *mrtr.Descriptor) bool {
+	if d.Kind == mrtr.KindPrompt {
+		return len(d.PromptArguments) > 0
+	}
+	var schema struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	if err := json.Unmarshal(d.InputSchema, &schema); err != nil {
+		return true // the matrix then asks for OtherArgs rather than guess
+	}
+	for name := range schema.Properties {
+		if !(d.NonInteractive && name == "inputs") {
+			return true
+		}
+	}
+	return false
+}
+
+// stepStates are the reachable checks and effects: what a broken
+// dependency can fail.
+func (g *graph) stepStates() []*mrtr.StateInfo {
+	return g.reachable(func(s *mrtr.StateInfo) bool { return s.Kind == mrtr.StateCheck || s.Kind == mrtr.StateEffect })
+}
+
+func stateNames(states []*mrtr.StateInfo) []string {
+	var out []string
+	for _, s := range states {
+		out = append(out, s.Name)
+	}
+	return out
+}
