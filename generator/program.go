@@ -46,7 +46,39 @@ func (w *workflow) program(jf *jen.File) {
 	jf.Line()
 	jf.Func().Params(jen.Id(n.program())).Id("SetState").Params(jen.Id("f").Op("*").Id(n.flow()), jen.Id("s").Uint16()).Block(jen.Id("f").Dot("state").Op("=").Id(n.state()).Call(jen.Id("s")))
 	jf.Line()
+	w.questions(jf)
 	w.descriptor(jf)
+}
+
+// questions emits Questions: each interactive state's requests as a round
+// first asks them. The engine seals a digest of each question it sends and
+// takes an answer only while the question it would send now is the same.
+func (w *workflow) questions(jf *jen.File) {
+	n := w.n
+	jf.Comment("Questions returns the requests of interactive state s as a round first asks them (no")
+	jf.Comment("problems added): the engine pins each answer to the exact question that was sent.")
+	jf.Func().Params(jen.Id("p").Id(n.program())).Id("Questions").Params(jen.Id("f").Op("*").Id(n.flow()), jen.Id("s").Uint16()).Index().Qual(pkgMRTR, "Pending").BlockFunc(func(g *jen.Group) {
+		var cases []jen.Code
+		for _, s := range w.t.States {
+			var qs []jen.Code
+			for _, q := range s.Requests {
+				qs = append(qs, jen.Id("p").Dot(w.requestBuilder(q)).Call(jen.Id("f"), jen.Nil()))
+			}
+			if s.Confirm != nil {
+				qs = append(qs, jen.Id("p").Dot(w.gateBuilder(s)).Call(jen.Id("f"), jen.Nil()))
+			}
+			if len(qs) > 0 {
+				cases = append(cases, jen.Case(w.stateID(s.Name)).Block(jen.Return(jen.Index().Qual(pkgMRTR, "Pending").Values(qs...))))
+			}
+		}
+		if len(cases) == 0 {
+			g.Return(jen.Nil())
+			return
+		}
+		g.Switch(jen.Id(n.state()).Call(jen.Id("s"))).Block(cases...)
+		g.Return(jen.Nil())
+	})
+	jf.Line()
 }
 
 func (w *workflow) descriptor(jf *jen.File) {

@@ -111,3 +111,42 @@ func TestReplayRespectsTheRetrysCapabilities(t *testing.T) {
 		t.Fatalf("replay to a client without elicitation: %v, want -32021", err)
 	}
 }
+
+// changedQuestions serves transfer as a later build whose confirmation
+// gate reads differently: Questions renders the gate's new text.
+type changedQuestions struct {
+	mrtr.Program[*testprog.TransferFlow]
+}
+
+func (c changedQuestions) Questions(f *testprog.TransferFlow, s uint16) []mrtr.Pending {
+	qs := c.Program.Questions(f, s)
+	for i, q := range qs {
+		if ep, ok := q.Params.(*mcp.ElicitParams); ok && q.Key == "confirm" {
+			changed := *ep
+			changed.Message = "Send " + ep.Message + " (to a new payee)"
+			qs[i].Params = &changed
+		}
+	}
+	return qs
+}
+
+// An answer counts only for the very question that was sent: when what a
+// gate confirms changed since it was shown (a deploy between the rounds),
+// its yes does not count and the gate is asked again; the same yes to the
+// unchanged gate passes.
+func TestAnAnswerIsPinnedToTheQuestionShown(t *testing.T) {
+	impl := &testprog.TransferImpl{}
+	h := mrtrtest.New(t, testprog.NewTransferProgram(impl))
+	gate := toGate(t, h)
+	later := &mrtrtest.Harness[*testprog.TransferFlow]{Program: changedQuestions{h.Program}, Engine: h.Engine, Store: h.Store,
+		Clock: h.Clock, Principal: h.Principal, Capabilities: h.Capabilities}
+	yes := mcp.InputResponseMap{"confirm": confirm(true)}
+	r := call(t, later, transferArgs, gate.RequestState, yes)
+	if !r.NeedsInput() || r.InputRequests["confirm"] == nil || impl.SentCount() != 0 {
+		t.Fatalf("a yes to a gate that changed since it was shown: %+v (sent %d), want the gate again", r, impl.SentCount())
+	}
+	fresh := toGate(t, h)
+	if r := call(t, h, transferArgs, fresh.RequestState, yes); r.Final == nil || r.Final.Outcome != mrtr.OutcomeSuccess {
+		t.Fatalf("a yes to the unchanged gate: %+v", r.Final)
+	}
+}

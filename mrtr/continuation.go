@@ -3,10 +3,13 @@ package mrtr
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"math/bits"
 
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
 	"github.com/mrtrgen/mrtrgen/mrtr/seal"
@@ -17,20 +20,36 @@ import (
 // which of the state's requests were sent, and its data (inline, or a
 // reference to the store).
 //
-//	version(1) | schema hash(8) | workflow id(16) | state(uvarint) | round(uvarint) | sent(uvarint, v2) | mode(1) | inline data or reference
+//	version(1) | schema hash(8) | workflow id(16) | state(uvarint) | round(uvarint)
+//	| sent(uvarint) | digest(8) per sent request (v2) | mode(1) | inline data or reference
 //
 // sent is a bit mask over the state's requests (StateInfo.Requests, bit i
-// for request i): an answer counts only for a request this server sent,
-// and an optional request left out (the client could not answer it) takes
-// no answer either. Version 1 tokens (earlier builds) carry no mask: every
+// for request i), and each sent request has a digest of the question as it
+// was sent (questionDigest): an answer counts only for a request this server
+// sent, and only while the question it would send now is that same
+// question. An optional request left out (the client could not answer it)
+// takes no answer. Version 1 tokens (earlier builds) carry neither: every
 // request of their state counts as sent, as those builds assumed.
 type envelope struct {
 	workflow [16]byte
 	state    uint16
 	round    int
 	sent     uint64
-	data     []byte // inline continuation (mode sealed)
-	ref      string // store reference (mode reference)
+	digests  []uint64 // one per bit set in sent, in request order; nil in v1
+	data     []byte   // inline continuation (mode sealed)
+	ref      string   // store reference (mode reference)
+}
+
+// questionDigest identifies a question: its key, kind and everything the
+// client was shown or asked to fill (message, schema, prompt...).
+func questionDigest(p Pending) uint64 {
+	h := sha256.New()
+	h.Write([]byte(p.Key))
+	h.Write([]byte{0, byte(p.Kind), 0})
+	if b, err := json.Marshal(p.Params); err == nil {
+		h.Write(b)
+	}
+	return binary.BigEndian.Uint64(h.Sum(nil))
 }
 
 const (
@@ -64,6 +83,9 @@ func (env *envelope) marshal(schemaHash uint64) []byte {
 	b = binenc.AppendUvarint(b, uint64(env.state))
 	b = binenc.AppendUvarint(b, uint64(env.round))
 	b = binenc.AppendUvarint(b, env.sent)
+	for _, d := range env.digests {
+		b = binary.BigEndian.AppendUint64(b, d)
+	}
 	if env.ref != "" {
 		b = append(b, modeReference)
 		return binenc.AppendString(b, env.ref)
@@ -98,6 +120,17 @@ func unmarshalEnvelope(b []byte, d *Descriptor) (*envelope, error) {
 		return nil, errors.New("malformed envelope: sent requests")
 	}
 	rest := r.Rest()
+	if b[0] != envelopeV1 {
+		n := bits.OnesCount64(env.sent)
+		if len(rest) < 8*n {
+			return nil, errors.New("malformed envelope: question digests")
+		}
+		env.digests = make([]uint64, n)
+		for i := range env.digests {
+			env.digests[i] = binary.BigEndian.Uint64(rest[8*i:])
+		}
+		rest = rest[8*n:]
+	}
 	if len(rest) == 0 {
 		return nil, errors.New("malformed envelope mode")
 	}
@@ -137,7 +170,7 @@ func (e *Engine) sealState(ctx context.Context, d *Descriptor, b seal.Binding, e
 		if err := e.cfg.Store.PutState(ctx, rec, d.TTL+e.cfg.Codec.Skew()); err != nil {
 			return "", fmt.Errorf("storing continuation: %w", err)
 		}
-		env = &envelope{workflow: env.workflow, state: env.state, round: env.round, sent: env.sent, ref: ref}
+		env = &envelope{workflow: env.workflow, state: env.state, round: env.round, sent: env.sent, digests: env.digests, ref: ref}
 	}
 	return e.cfg.Codec.Seal(b, d.TTL, env.marshal(d.SchemaHash))
 }
@@ -206,4 +239,30 @@ type stateError struct {
 
 func (e *stateError) Error() string {
 	return "requestState rejected (" + e.reason + "): " + e.err.Error()
+}
+
+// pinQuestions drops from sent every request whose question changed since
+// it was sent (a deploy changed its message, schema or what a gate
+// confirms; a continuation value it shows was changed): its answer does
+// not count, and the state asks the question as it is now.
+func (env *envelope) pinQuestions(info *StateInfo, now []Pending) (changed []string) {
+	if env.digests == nil {
+		return nil // a version 1 token: no digests to compare
+	}
+	current := map[string]uint64{}
+	for _, q := range now {
+		current[q.Key] = questionDigest(q)
+	}
+	d := 0
+	for i, q := range info.Requests {
+		if i >= 64 || env.sent&(1<<i) == 0 {
+			continue
+		}
+		if got, ok := current[q.Key]; !ok || got != env.digests[d] {
+			env.sent &^= 1 << i
+			changed = append(changed, q.Key)
+		}
+		d++
+	}
+	return changed
 }

@@ -25,9 +25,9 @@
 // (OpenTelemetry API; no-op unless a provider is installed).
 package mrtr
 
-// SupportPackageIsVersion2 is referenced by generated code. A build that
-// fails on it (or on SupportPackageIsVersion1, from code generated before
-// Program had CheckContinuation) means the generated code needs a different
-// version of this runtime than the one in go.mod: regenerate with a
-// matching mrtrgen, or upgrade github.com/mrtrgen/mrtrgen.
-const SupportPackageIsVersion2 = true
+// SupportPackageIsVersion3 is referenced by generated code. A build that
+// fails on it (or on SupportPackageIsVersion2 or 1, from code generated
+// before Program had Questions or CheckContinuation) means the generated
+// code needs a different version of this runtime than the one in go.mod:
+// regenerate with a matching mrtrgen, or upgrade github.com/mrtrgen/mrtrgen.
+const SupportPackageIsVersion3 = true

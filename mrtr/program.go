@@ -227,6 +227,11 @@ type Program[F any] interface {
 	// State and SetState read and move the flow's current state.
 	State(f F) uint16
 	SetState(f F, s uint16)
+	// Questions returns the requests of interactive state s as a round
+	// first asks them (no problems added). The engine seals a digest of
+	// each question it sends, and takes an answer in the next round only if
+	// the question it would send now is the same one.
+	Questions(f F, s uint16) []Pending
 	// Step runs the current state once and says what comes next.
 	Step(ctx context.Context, r *Round, f F) (Step, error)
 }

@@ -232,6 +232,9 @@ func Run[F any](ctx context.Context, e *Engine, p Program[F], req Request) (repl
 		argsDigest: argsDigest, workflow: call.WorkflowID, pHash: pHash, hasRecord: rec != nil,
 	}
 	if req.RequestState != "" {
+		if changed := env.pinQuestions(d.State(env.state), p.Questions(f, env.state)); len(changed) > 0 {
+			call.Logger.Info("mrtr: questions changed since they were sent; asking them again", "requests", changed)
+		}
 		r.resumedAt, r.sent = env.state, env.sent
 	}
 
@@ -285,7 +288,7 @@ func Run[F any](ctx context.Context, e *Engine, p Program[F], req Request) (repl
 				return nil, fmt.Errorf("mrtr: %s: at state %s the continuation breaks the spec (a handler stored a value it does not allow): %s", d.Name, info.Name, strings.Join(problems, "; "))
 			}
 			next := &envelope{workflow: env.workflow, state: cur, round: env.round + 1, data: p.AppendContinuation(nil, f)}
-			reply, err := e.askReply(ctx, d, binding, next, pHash, caps, st.ask)
+			reply, err := e.askReply(ctx, d, binding, next, pHash, caps, st.ask, p.Questions(f, cur))
 			if err == nil {
 				rt.outcome = "input_required"
 				reply.Path = path
@@ -408,7 +411,7 @@ func (e *Engine) replay(d *Descriptor, caps *mcp.ClientCapabilities, reply *Repl
 // askReply seals the continuation and builds the input_required reply,
 // leaving out optional requests the client cannot answer and failing with
 // -32021 when a required one cannot be sent.
-func (e *Engine) askReply(ctx context.Context, d *Descriptor, b seal.Binding, env *envelope, pHash string, caps *mcp.ClientCapabilities, pending []Pending) (*Reply, error) {
+func (e *Engine) askReply(ctx context.Context, d *Descriptor, b seal.Binding, env *envelope, pHash string, caps *mcp.ClientCapabilities, pending, questions []Pending) (*Reply, error) {
 	reqs := mcp.InputRequestMap{}
 	var missing []string
 	info := d.State(env.state)
@@ -435,6 +438,20 @@ func (e *Engine) askReply(ctx context.Context, d *Descriptor, b seal.Binding, en
 	if len(missing) > 0 {
 		slices.Sort(missing)
 		return nil, missingCapabilitiesError(missing)
+	}
+	// The digests of the sent questions, as Questions renders them (without
+	// the problems a re-ask adds): what the next round compares.
+	for i, q := range info.Requests {
+		if i >= 64 || env.sent&(1<<i) == 0 {
+			continue
+		}
+		var digest uint64
+		for _, now := range questions {
+			if now.Key == q.Key {
+				digest = questionDigest(now)
+			}
+		}
+		env.digests = append(env.digests, digest)
 	}
 	token, err := e.sealState(ctx, d, b, env, pHash)
 	if err != nil {

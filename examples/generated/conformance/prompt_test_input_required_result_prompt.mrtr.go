@@ -162,6 +162,16 @@ func (testInputRequiredResultPromptProgram) SetState(f *TestInputRequiredResultP
 	f.state = TestInputRequiredResultPromptState(s)
 }
 
+// Questions returns the requests of interactive state s as a round first asks them (no
+// problems added): the engine pins each answer to the exact question that was sent.
+func (p testInputRequiredResultPromptProgram) Questions(f *TestInputRequiredResultPromptFlow, s uint16) []mrtr.Pending {
+	switch TestInputRequiredResultPromptState(s) {
+	case TestInputRequiredResultPromptStateAskContext:
+		return []mrtr.Pending{p.requestUserContext(f, nil)}
+	}
+	return nil
+}
+
 // testInputRequiredResultPromptDescriptor describes test_input_required_result_prompt to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var testInputRequiredResultPromptDescriptor = mrtr.Descriptor{

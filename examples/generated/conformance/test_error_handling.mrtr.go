@@ -116,6 +116,12 @@ func (testErrorHandlingProgram) SetState(f *TestErrorHandlingFlow, s uint16) {
 	f.state = TestErrorHandlingState(s)
 }
 
+// Questions returns the requests of interactive state s as a round first asks them (no
+// problems added): the engine pins each answer to the exact question that was sent.
+func (p testErrorHandlingProgram) Questions(f *TestErrorHandlingFlow, s uint16) []mrtr.Pending {
+	return nil
+}
+
 // testErrorHandlingDescriptor describes test_error_handling to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var testErrorHandlingDescriptor = mrtr.Descriptor{

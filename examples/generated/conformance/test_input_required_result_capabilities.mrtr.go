@@ -190,6 +190,16 @@ func (testInputRequiredResultCapabilitiesProgram) SetState(f *TestInputRequiredR
 	f.state = TestInputRequiredResultCapabilitiesState(s)
 }
 
+// Questions returns the requests of interactive state s as a round first asks them (no
+// problems added): the engine pins each answer to the exact question that was sent.
+func (p testInputRequiredResultCapabilitiesProgram) Questions(f *TestInputRequiredResultCapabilitiesFlow, s uint16) []mrtr.Pending {
+	switch TestInputRequiredResultCapabilitiesState(s) {
+	case TestInputRequiredResultCapabilitiesStateAskWhatWorks:
+		return []mrtr.Pending{p.requestGreeting(f, nil), p.requestUserName(f, nil)}
+	}
+	return nil
+}
+
 // testInputRequiredResultCapabilitiesDescriptor describes test_input_required_result_capabilities to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var testInputRequiredResultCapabilitiesDescriptor = mrtr.Descriptor{

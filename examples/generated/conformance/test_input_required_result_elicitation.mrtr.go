@@ -157,6 +157,16 @@ func (testInputRequiredResultElicitationProgram) SetState(f *TestInputRequiredRe
 	f.state = TestInputRequiredResultElicitationState(s)
 }
 
+// Questions returns the requests of interactive state s as a round first asks them (no
+// problems added): the engine pins each answer to the exact question that was sent.
+func (p testInputRequiredResultElicitationProgram) Questions(f *TestInputRequiredResultElicitationFlow, s uint16) []mrtr.Pending {
+	switch TestInputRequiredResultElicitationState(s) {
+	case TestInputRequiredResultElicitationStateAskName:
+		return []mrtr.Pending{p.requestUserName(f, nil)}
+	}
+	return nil
+}
+
 // testInputRequiredResultElicitationDescriptor describes test_input_required_result_elicitation to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var testInputRequiredResultElicitationDescriptor = mrtr.Descriptor{

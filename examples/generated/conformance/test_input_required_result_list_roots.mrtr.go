@@ -146,6 +146,16 @@ func (testInputRequiredResultListRootsProgram) SetState(f *TestInputRequiredResu
 	f.state = TestInputRequiredResultListRootsState(s)
 }
 
+// Questions returns the requests of interactive state s as a round first asks them (no
+// problems added): the engine pins each answer to the exact question that was sent.
+func (p testInputRequiredResultListRootsProgram) Questions(f *TestInputRequiredResultListRootsFlow, s uint16) []mrtr.Pending {
+	switch TestInputRequiredResultListRootsState(s) {
+	case TestInputRequiredResultListRootsStateAskRoots:
+		return []mrtr.Pending{p.requestClientRoots(f, nil)}
+	}
+	return nil
+}
+
 // testInputRequiredResultListRootsDescriptor describes test_input_required_result_list_roots to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var testInputRequiredResultListRootsDescriptor = mrtr.Descriptor{

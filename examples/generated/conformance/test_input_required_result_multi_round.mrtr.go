@@ -196,6 +196,18 @@ func (testInputRequiredResultMultiRoundProgram) SetState(f *TestInputRequiredRes
 	f.state = TestInputRequiredResultMultiRoundState(s)
 }
 
+// Questions returns the requests of interactive state s as a round first asks them (no
+// problems added): the engine pins each answer to the exact question that was sent.
+func (p testInputRequiredResultMultiRoundProgram) Questions(f *TestInputRequiredResultMultiRoundFlow, s uint16) []mrtr.Pending {
+	switch TestInputRequiredResultMultiRoundState(s) {
+	case TestInputRequiredResultMultiRoundStateStep1:
+		return []mrtr.Pending{p.requestStep1(f, nil)}
+	case TestInputRequiredResultMultiRoundStateStep2:
+		return []mrtr.Pending{p.requestStep2(f, nil)}
+	}
+	return nil
+}
+
 // testInputRequiredResultMultiRoundDescriptor describes test_input_required_result_multi_round to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var testInputRequiredResultMultiRoundDescriptor = mrtr.Descriptor{

@@ -193,6 +193,16 @@ func (testInputRequiredResultMultipleInputsProgram) SetState(f *TestInputRequire
 	f.state = TestInputRequiredResultMultipleInputsState(s)
 }
 
+// Questions returns the requests of interactive state s as a round first asks them (no
+// problems added): the engine pins each answer to the exact question that was sent.
+func (p testInputRequiredResultMultipleInputsProgram) Questions(f *TestInputRequiredResultMultipleInputsFlow, s uint16) []mrtr.Pending {
+	switch TestInputRequiredResultMultipleInputsState(s) {
+	case TestInputRequiredResultMultipleInputsStateAskAll:
+		return []mrtr.Pending{p.requestClientRoots(f, nil), p.requestGreeting(f, nil), p.requestUserName(f, nil)}
+	}
+	return nil
+}
+
 // testInputRequiredResultMultipleInputsDescriptor describes test_input_required_result_multiple_inputs to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var testInputRequiredResultMultipleInputsDescriptor = mrtr.Descriptor{

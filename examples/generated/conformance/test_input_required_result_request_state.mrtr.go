@@ -157,6 +157,16 @@ func (testInputRequiredResultRequestStateProgram) SetState(f *TestInputRequiredR
 	f.state = TestInputRequiredResultRequestStateState(s)
 }
 
+// Questions returns the requests of interactive state s as a round first asks them (no
+// problems added): the engine pins each answer to the exact question that was sent.
+func (p testInputRequiredResultRequestStateProgram) Questions(f *TestInputRequiredResultRequestStateFlow, s uint16) []mrtr.Pending {
+	switch TestInputRequiredResultRequestStateState(s) {
+	case TestInputRequiredResultRequestStateStateAskConfirm:
+		return []mrtr.Pending{p.requestConfirm(f, nil)}
+	}
+	return nil
+}
+
 // testInputRequiredResultRequestStateDescriptor describes test_input_required_result_request_state to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var testInputRequiredResultRequestStateDescriptor = mrtr.Descriptor{

@@ -147,6 +147,16 @@ func (testInputRequiredResultSamplingProgram) SetState(f *TestInputRequiredResul
 	f.state = TestInputRequiredResultSamplingState(s)
 }
 
+// Questions returns the requests of interactive state s as a round first asks them (no
+// problems added): the engine pins each answer to the exact question that was sent.
+func (p testInputRequiredResultSamplingProgram) Questions(f *TestInputRequiredResultSamplingFlow, s uint16) []mrtr.Pending {
+	switch TestInputRequiredResultSamplingState(s) {
+	case TestInputRequiredResultSamplingStateAskModel:
+		return []mrtr.Pending{p.requestCapitalQuestion(f, nil)}
+	}
+	return nil
+}
+
 // testInputRequiredResultSamplingDescriptor describes test_input_required_result_sampling to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var testInputRequiredResultSamplingDescriptor = mrtr.Descriptor{

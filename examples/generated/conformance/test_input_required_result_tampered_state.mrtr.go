@@ -157,6 +157,16 @@ func (testInputRequiredResultTamperedStateProgram) SetState(f *TestInputRequired
 	f.state = TestInputRequiredResultTamperedStateState(s)
 }
 
+// Questions returns the requests of interactive state s as a round first asks them (no
+// problems added): the engine pins each answer to the exact question that was sent.
+func (p testInputRequiredResultTamperedStateProgram) Questions(f *TestInputRequiredResultTamperedStateFlow, s uint16) []mrtr.Pending {
+	switch TestInputRequiredResultTamperedStateState(s) {
+	case TestInputRequiredResultTamperedStateStateAskConfirm:
+		return []mrtr.Pending{p.requestConfirm(f, nil)}
+	}
+	return nil
+}
+
 // testInputRequiredResultTamperedStateDescriptor describes test_input_required_result_tampered_state to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var testInputRequiredResultTamperedStateDescriptor = mrtr.Descriptor{

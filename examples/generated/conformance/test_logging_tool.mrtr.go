@@ -134,6 +134,12 @@ func (testLoggingToolProgram) SetState(f *TestLoggingToolFlow, s uint16) {
 	f.state = TestLoggingToolState(s)
 }
 
+// Questions returns the requests of interactive state s as a round first asks them (no
+// problems added): the engine pins each answer to the exact question that was sent.
+func (p testLoggingToolProgram) Questions(f *TestLoggingToolFlow, s uint16) []mrtr.Pending {
+	return nil
+}
+
 // testLoggingToolDescriptor describes test_logging_tool to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var testLoggingToolDescriptor = mrtr.Descriptor{

@@ -116,6 +116,12 @@ func (testMissingCapabilityProgram) SetState(f *TestMissingCapabilityFlow, s uin
 	f.state = TestMissingCapabilityState(s)
 }
 
+// Questions returns the requests of interactive state s as a round first asks them (no
+// problems added): the engine pins each answer to the exact question that was sent.
+func (p testMissingCapabilityProgram) Questions(f *TestMissingCapabilityFlow, s uint16) []mrtr.Pending {
+	return nil
+}
+
 // testMissingCapabilityDescriptor describes test_missing_capability to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var testMissingCapabilityDescriptor = mrtr.Descriptor{

@@ -116,6 +116,12 @@ func (testSimpleTextProgram) SetState(f *TestSimpleTextFlow, s uint16) {
 	f.state = TestSimpleTextState(s)
 }
 
+// Questions returns the requests of interactive state s as a round first asks them (no
+// problems added): the engine pins each answer to the exact question that was sent.
+func (p testSimpleTextProgram) Questions(f *TestSimpleTextFlow, s uint16) []mrtr.Pending {
+	return nil
+}
+
 // testSimpleTextDescriptor describes test_simple_text to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var testSimpleTextDescriptor = mrtr.Descriptor{

@@ -157,6 +157,16 @@ func (testStreamingElicitationProgram) SetState(f *TestStreamingElicitationFlow,
 	f.state = TestStreamingElicitationState(s)
 }
 
+// Questions returns the requests of interactive state s as a round first asks them (no
+// problems added): the engine pins each answer to the exact question that was sent.
+func (p testStreamingElicitationProgram) Questions(f *TestStreamingElicitationFlow, s uint16) []mrtr.Pending {
+	switch TestStreamingElicitationState(s) {
+	case TestStreamingElicitationStateAskName:
+		return []mrtr.Pending{p.requestUserName(f, nil)}
+	}
+	return nil
+}
+
 // testStreamingElicitationDescriptor describes test_streaming_elicitation to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var testStreamingElicitationDescriptor = mrtr.Descriptor{

@@ -134,6 +134,12 @@ func (testTriggerPromptChangeProgram) SetState(f *TestTriggerPromptChangeFlow, s
 	f.state = TestTriggerPromptChangeState(s)
 }
 
+// Questions returns the requests of interactive state s as a round first asks them (no
+// problems added): the engine pins each answer to the exact question that was sent.
+func (p testTriggerPromptChangeProgram) Questions(f *TestTriggerPromptChangeFlow, s uint16) []mrtr.Pending {
+	return nil
+}
+
 // testTriggerPromptChangeDescriptor describes test_trigger_prompt_change to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var testTriggerPromptChangeDescriptor = mrtr.Descriptor{

@@ -134,6 +134,12 @@ func (testTriggerToolChangeProgram) SetState(f *TestTriggerToolChangeFlow, s uin
 	f.state = TestTriggerToolChangeState(s)
 }
 
+// Questions returns the requests of interactive state s as a round first asks them (no
+// problems added): the engine pins each answer to the exact question that was sent.
+func (p testTriggerToolChangeProgram) Questions(f *TestTriggerToolChangeFlow, s uint16) []mrtr.Pending {
+	return nil
+}
+
 // testTriggerToolChangeDescriptor describes test_trigger_tool_change to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var testTriggerToolChangeDescriptor = mrtr.Descriptor{

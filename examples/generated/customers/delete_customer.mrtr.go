@@ -272,6 +272,18 @@ func (deleteCustomerProgram) SetState(f *DeleteCustomerFlow, s uint16) {
 	f.state = DeleteCustomerState(s)
 }
 
+// Questions returns the requests of interactive state s as a round first asks them (no
+// problems added): the engine pins each answer to the exact question that was sent.
+func (p deleteCustomerProgram) Questions(f *DeleteCustomerFlow, s uint16) []mrtr.Pending {
+	switch DeleteCustomerState(s) {
+	case DeleteCustomerStateConfirmCancellation:
+		return []mrtr.Pending{p.gateConfirmCancellation(f, nil)}
+	case DeleteCustomerStateConfirmDeletion:
+		return []mrtr.Pending{p.gateConfirmDeletion(f, nil)}
+	}
+	return nil
+}
+
 // deleteCustomerDescriptor describes delete_customer to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var deleteCustomerDescriptor = mrtr.Descriptor{

@@ -362,6 +362,20 @@ func (provisionWorkspaceProgram) SetState(f *ProvisionWorkspaceFlow, s uint16) {
 	f.state = ProvisionWorkspaceState(s)
 }
 
+// Questions returns the requests of interactive state s as a round first asks them (no
+// problems added): the engine pins each answer to the exact question that was sent.
+func (p provisionWorkspaceProgram) Questions(f *ProvisionWorkspaceFlow, s uint16) []mrtr.Pending {
+	switch ProvisionWorkspaceState(s) {
+	case ProvisionWorkspaceStateAskPlan:
+		return []mrtr.Pending{p.requestPlan(f, nil)}
+	case ProvisionWorkspaceStateAskPlacement:
+		return []mrtr.Pending{p.requestPlacement(f, nil), p.requestProjects(f, nil), p.requestWelcome(f, nil)}
+	case ProvisionWorkspaceStateConfirmPrice:
+		return []mrtr.Pending{p.gateConfirmPrice(f, nil)}
+	}
+	return nil
+}
+
 // provisionWorkspaceDescriptor describes provision_workspace to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var provisionWorkspaceDescriptor = mrtr.Descriptor{

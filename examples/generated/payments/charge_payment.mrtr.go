@@ -224,6 +224,16 @@ func (chargePaymentProgram) SetState(f *ChargePaymentFlow, s uint16) {
 	f.state = ChargePaymentState(s)
 }
 
+// Questions returns the requests of interactive state s as a round first asks them (no
+// problems added): the engine pins each answer to the exact question that was sent.
+func (p chargePaymentProgram) Questions(f *ChargePaymentFlow, s uint16) []mrtr.Pending {
+	switch ChargePaymentState(s) {
+	case ChargePaymentStateConfirmCharge:
+		return []mrtr.Pending{p.gateConfirmCharge(f, nil)}
+	}
+	return nil
+}
+
 // chargePaymentDescriptor describes charge_payment to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var chargePaymentDescriptor = mrtr.Descriptor{

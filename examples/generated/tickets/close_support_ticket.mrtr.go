@@ -219,6 +219,16 @@ func (closeSupportTicketProgram) SetState(f *CloseSupportTicketFlow, s uint16) {
 	f.state = CloseSupportTicketState(s)
 }
 
+// Questions returns the requests of interactive state s as a round first asks them (no
+// problems added): the engine pins each answer to the exact question that was sent.
+func (p closeSupportTicketProgram) Questions(f *CloseSupportTicketFlow, s uint16) []mrtr.Pending {
+	switch CloseSupportTicketState(s) {
+	case CloseSupportTicketStateAskReason:
+		return []mrtr.Pending{p.requestReason(f, nil)}
+	}
+	return nil
+}
+
 // closeSupportTicketDescriptor describes close_support_ticket to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var closeSupportTicketDescriptor = mrtr.Descriptor{

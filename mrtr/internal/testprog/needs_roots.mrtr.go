@@ -161,6 +161,16 @@ func (needsRootsProgram) SetState(f *NeedsRootsFlow, s uint16) {
 	f.state = NeedsRootsState(s)
 }
 
+// Questions returns the requests of interactive state s as a round first asks them (no
+// problems added): the engine pins each answer to the exact question that was sent.
+func (p needsRootsProgram) Questions(f *NeedsRootsFlow, s uint16) []mrtr.Pending {
+	switch NeedsRootsState(s) {
+	case NeedsRootsStateAskModel:
+		return []mrtr.Pending{p.requestAnswer(f, nil)}
+	}
+	return nil
+}
+
 // needsRootsDescriptor describes needs_roots to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var needsRootsDescriptor = mrtr.Descriptor{

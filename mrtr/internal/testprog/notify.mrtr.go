@@ -178,6 +178,16 @@ func (notifyProgram) SetState(f *NotifyFlow, s uint16) {
 	f.state = NotifyState(s)
 }
 
+// Questions returns the requests of interactive state s as a round first asks them (no
+// problems added): the engine pins each answer to the exact question that was sent.
+func (p notifyProgram) Questions(f *NotifyFlow, s uint16) []mrtr.Pending {
+	switch NotifyState(s) {
+	case NotifyStateAskText:
+		return []mrtr.Pending{p.requestNote(f, nil)}
+	}
+	return nil
+}
+
 // notifyDescriptor describes notify to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var notifyDescriptor = mrtr.Descriptor{

@@ -221,6 +221,16 @@ func (payoutProgram) SetState(f *PayoutFlow, s uint16) {
 	f.state = PayoutState(s)
 }
 
+// Questions returns the requests of interactive state s as a round first asks them (no
+// problems added): the engine pins each answer to the exact question that was sent.
+func (p payoutProgram) Questions(f *PayoutFlow, s uint16) []mrtr.Pending {
+	switch PayoutState(s) {
+	case PayoutStateAskApproval:
+		return []mrtr.Pending{p.requestApproval(f, nil)}
+	}
+	return nil
+}
+
 // payoutDescriptor describes payout to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var payoutDescriptor = mrtr.Descriptor{

@@ -147,6 +147,12 @@ func (spinProgram) SetState(f *SpinFlow, s uint16) {
 	f.state = SpinState(s)
 }
 
+// Questions returns the requests of interactive state s as a round first asks them (no
+// problems added): the engine pins each answer to the exact question that was sent.
+func (p spinProgram) Questions(f *SpinFlow, s uint16) []mrtr.Pending {
+	return nil
+}
+
 // spinDescriptor describes spin to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var spinDescriptor = mrtr.Descriptor{

@@ -302,6 +302,18 @@ func (transferProgram) SetState(f *TransferFlow, s uint16) {
 	f.state = TransferState(s)
 }
 
+// Questions returns the requests of interactive state s as a round first asks them (no
+// problems added): the engine pins each answer to the exact question that was sent.
+func (p transferProgram) Questions(f *TransferFlow, s uint16) []mrtr.Pending {
+	switch TransferState(s) {
+	case TransferStateAskMemo:
+		return []mrtr.Pending{p.requestMemo(f, nil), p.requestSummary(f, nil)}
+	case TransferStateConfirm:
+		return []mrtr.Pending{p.gateConfirm(f, nil)}
+	}
+	return nil
+}
+
 // transferDescriptor describes transfer to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var transferDescriptor = mrtr.Descriptor{

@@ -212,6 +212,16 @@ func (unlockProgram) SetState(f *UnlockFlow, s uint16) {
 	f.state = UnlockState(s)
 }
 
+// Questions returns the requests of interactive state s as a round first asks them (no
+// problems added): the engine pins each answer to the exact question that was sent.
+func (p unlockProgram) Questions(f *UnlockFlow, s uint16) []mrtr.Pending {
+	switch UnlockState(s) {
+	case UnlockStateAskCode:
+		return []mrtr.Pending{p.requestCode(f, nil)}
+	}
+	return nil
+}
+
 // unlockDescriptor describes unlock to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var unlockDescriptor = mrtr.Descriptor{

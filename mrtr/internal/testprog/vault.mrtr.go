@@ -195,6 +195,16 @@ func (vaultProgram) SetState(f *VaultFlow, s uint16) {
 	f.state = VaultState(s)
 }
 
+// Questions returns the requests of interactive state s as a round first asks them (no
+// problems added): the engine pins each answer to the exact question that was sent.
+func (p vaultProgram) Questions(f *VaultFlow, s uint16) []mrtr.Pending {
+	switch VaultState(s) {
+	case VaultStateAskPin:
+		return []mrtr.Pending{p.requestPin(f, nil)}
+	}
+	return nil
+}
+
 // vaultDescriptor describes vault to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var vaultDescriptor = mrtr.Descriptor{

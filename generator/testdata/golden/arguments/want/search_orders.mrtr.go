@@ -264,6 +264,16 @@ func (searchOrdersProgram) SetState(f *SearchOrdersFlow, s uint16) {
 	f.state = SearchOrdersState(s)
 }
 
+// Questions returns the requests of interactive state s as a round first asks them (no
+// problems added): the engine pins each answer to the exact question that was sent.
+func (p searchOrdersProgram) Questions(f *SearchOrdersFlow, s uint16) []mrtr.Pending {
+	switch SearchOrdersState(s) {
+	case SearchOrdersStatePick:
+		return []mrtr.Pending{p.requestChoice(f, nil)}
+	}
+	return nil
+}
+
 // searchOrdersDescriptor describes search_orders to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var searchOrdersDescriptor = mrtr.Descriptor{

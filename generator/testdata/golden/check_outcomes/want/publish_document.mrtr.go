@@ -220,6 +220,16 @@ func (publishDocumentProgram) SetState(f *PublishDocumentFlow, s uint16) {
 	f.state = PublishDocumentState(s)
 }
 
+// Questions returns the requests of interactive state s as a round first asks them (no
+// problems added): the engine pins each answer to the exact question that was sent.
+func (p publishDocumentProgram) Questions(f *PublishDocumentFlow, s uint16) []mrtr.Pending {
+	switch PublishDocumentState(s) {
+	case PublishDocumentStateConfirmPublish:
+		return []mrtr.Pending{p.gateConfirmPublish(f, nil)}
+	}
+	return nil
+}
+
 // publishDocumentDescriptor describes publish_document to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var publishDocumentDescriptor = mrtr.Descriptor{

@@ -283,6 +283,16 @@ func (reviewDocumentProgram) SetState(f *ReviewDocumentFlow, s uint16) {
 	f.state = ReviewDocumentState(s)
 }
 
+// Questions returns the requests of interactive state s as a round first asks them (no
+// problems added): the engine pins each answer to the exact question that was sent.
+func (p reviewDocumentProgram) Questions(f *ReviewDocumentFlow, s uint16) []mrtr.Pending {
+	switch ReviewDocumentState(s) {
+	case ReviewDocumentStateAskRevision:
+		return []mrtr.Pending{p.requestChange(f, nil)}
+	}
+	return nil
+}
+
 // reviewDocumentDescriptor describes review_document to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var reviewDocumentDescriptor = mrtr.Descriptor{

@@ -279,6 +279,22 @@ func (cleanUpBranchesProgram) SetState(f *CleanUpBranchesFlow, s uint16) {
 	f.state = CleanUpBranchesState(s)
 }
 
+// Questions returns the requests of interactive state s as a round first asks them (no
+// problems added): the engine pins each answer to the exact question that was sent.
+func (p cleanUpBranchesProgram) Questions(f *CleanUpBranchesFlow, s uint16) []mrtr.Pending {
+	switch CleanUpBranchesState(s) {
+	case CleanUpBranchesStateConfirmMerged:
+		return []mrtr.Pending{p.gateConfirmMerged(f, nil)}
+	case CleanUpBranchesStateConfirmStale:
+		return []mrtr.Pending{p.gateConfirmStale(f, nil)}
+	case CleanUpBranchesStateConfirmTags:
+		return []mrtr.Pending{p.gateConfirmTags(f, nil)}
+	case CleanUpBranchesStateConfirmFinal:
+		return []mrtr.Pending{p.gateConfirmFinal(f, nil)}
+	}
+	return nil
+}
+
 // cleanUpBranchesDescriptor describes clean_up_branches to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var cleanUpBranchesDescriptor = mrtr.Descriptor{

@@ -218,6 +218,12 @@ func (pushItemProgram) SetState(f *PushItemFlow, s uint16) {
 	f.state = PushItemState(s)
 }
 
+// Questions returns the requests of interactive state s as a round first asks them (no
+// problems added): the engine pins each answer to the exact question that was sent.
+func (p pushItemProgram) Questions(f *PushItemFlow, s uint16) []mrtr.Pending {
+	return nil
+}
+
 // pushItemDescriptor describes push_item to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var pushItemDescriptor = mrtr.Descriptor{

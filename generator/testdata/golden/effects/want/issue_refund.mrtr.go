@@ -306,6 +306,18 @@ func (issueRefundProgram) SetState(f *IssueRefundFlow, s uint16) {
 	f.state = IssueRefundState(s)
 }
 
+// Questions returns the requests of interactive state s as a round first asks them (no
+// problems added): the engine pins each answer to the exact question that was sent.
+func (p issueRefundProgram) Questions(f *IssueRefundFlow, s uint16) []mrtr.Pending {
+	switch IssueRefundState(s) {
+	case IssueRefundStateAskChannel:
+		return []mrtr.Pending{p.requestChannel(f, nil)}
+	case IssueRefundStateConfirmRefund:
+		return []mrtr.Pending{p.gateConfirmRefund(f, nil)}
+	}
+	return nil
+}
+
 // issueRefundDescriptor describes issue_refund to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var issueRefundDescriptor = mrtr.Descriptor{

@@ -279,6 +279,16 @@ func (runSurveyProgram) SetState(f *RunSurveyFlow, s uint16) {
 	f.state = RunSurveyState(s)
 }
 
+// Questions returns the requests of interactive state s as a round first asks them (no
+// problems added): the engine pins each answer to the exact question that was sent.
+func (p runSurveyProgram) Questions(f *RunSurveyFlow, s uint16) []mrtr.Pending {
+	switch RunSurveyState(s) {
+	case RunSurveyStateAskForm:
+		return []mrtr.Pending{p.requestForm(f, nil)}
+	}
+	return nil
+}
+
 // runSurveyDescriptor describes run_survey to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var runSurveyDescriptor = mrtr.Descriptor{

@@ -323,6 +323,18 @@ func (triageTicketProgram) SetState(f *TriageTicketFlow, s uint16) {
 	f.state = TriageTicketState(s)
 }
 
+// Questions returns the requests of interactive state s as a round first asks them (no
+// problems added): the engine pins each answer to the exact question that was sent.
+func (p triageTicketProgram) Questions(f *TriageTicketFlow, s uint16) []mrtr.Pending {
+	switch TriageTicketState(s) {
+	case TriageTicketStateAskImpact:
+		return []mrtr.Pending{p.requestImpact(f, nil)}
+	case TriageTicketStateAskCustomer:
+		return []mrtr.Pending{p.requestCustomer(f, nil), p.requestInternal(f, nil)}
+	}
+	return nil
+}
+
 // triageTicketDescriptor describes triage_ticket to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var triageTicketDescriptor = mrtr.Descriptor{

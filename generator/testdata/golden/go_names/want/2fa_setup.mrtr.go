@@ -136,6 +136,12 @@ func (x2faSetupProgram) SetState(f *X2faSetupFlow, s uint16) {
 	f.state = X2faSetupState(s)
 }
 
+// Questions returns the requests of interactive state s as a round first asks them (no
+// problems added): the engine pins each answer to the exact question that was sent.
+func (p x2faSetupProgram) Questions(f *X2faSetupFlow, s uint16) []mrtr.Pending {
+	return nil
+}
+
 // x2faSetupDescriptor describes 2fa-setup to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var x2faSetupDescriptor = mrtr.Descriptor{

@@ -116,6 +116,12 @@ func (eProgram) SetState(f *EFlow, s uint16) {
 	f.state = EState(s)
 }
 
+// Questions returns the requests of interactive state s as a round first asks them (no
+// problems added): the engine pins each answer to the exact question that was sent.
+func (p eProgram) Questions(f *EFlow, s uint16) []mrtr.Pending {
+	return nil
+}
+
 // eDescriptor describes e to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var eDescriptor = mrtr.Descriptor{

@@ -259,6 +259,16 @@ func (getUserInfoProgram) SetState(f *GetUserInfoFlow, s uint16) {
 	f.state = GetUserInfoState(s)
 }
 
+// Questions returns the requests of interactive state s as a round first asks them (no
+// problems added): the engine pins each answer to the exact question that was sent.
+func (p getUserInfoProgram) Questions(f *GetUserInfoFlow, s uint16) []mrtr.Pending {
+	switch GetUserInfoState(s) {
+	case GetUserInfoStateAskSSO:
+		return []mrtr.Pending{p.requestSSOURL(f, nil)}
+	}
+	return nil
+}
+
 // getUserInfoDescriptor describes get-user.info to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var getUserInfoDescriptor = mrtr.Descriptor{

@@ -120,6 +120,12 @@ func (httpServerV2Program) SetState(f *HTTPServerV2Flow, s uint16) {
 	f.state = HTTPServerV2State(s)
 }
 
+// Questions returns the requests of interactive state s as a round first asks them (no
+// problems added): the engine pins each answer to the exact question that was sent.
+func (p httpServerV2Program) Questions(f *HTTPServerV2Flow, s uint16) []mrtr.Pending {
+	return nil
+}
+
 // httpServerV2Descriptor describes HTTPServer-v2 to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var httpServerV2Descriptor = mrtr.Descriptor{

@@ -116,6 +116,12 @@ func (sProgram) SetState(f *SFlow, s uint16) {
 	f.state = SState(s)
 }
 
+// Questions returns the requests of interactive state s as a round first asks them (no
+// problems added): the engine pins each answer to the exact question that was sent.
+func (p sProgram) Questions(f *SFlow, s uint16) []mrtr.Pending {
+	return nil
+}
+
 // sDescriptor describes s to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var sDescriptor = mrtr.Descriptor{

@@ -116,6 +116,12 @@ func (typeProgram) SetState(f *TypeFlow, s uint16) {
 	f.state = TypeState(s)
 }
 
+// Questions returns the requests of interactive state s as a round first asks them (no
+// problems added): the engine pins each answer to the exact question that was sent.
+func (p typeProgram) Questions(f *TypeFlow, s uint16) []mrtr.Pending {
+	return nil
+}
+
 // typeDescriptor describes type to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var typeDescriptor = mrtr.Descriptor{

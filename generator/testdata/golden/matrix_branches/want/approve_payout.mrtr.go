@@ -268,6 +268,18 @@ func (approvePayoutProgram) SetState(f *ApprovePayoutFlow, s uint16) {
 	f.state = ApprovePayoutState(s)
 }
 
+// Questions returns the requests of interactive state s as a round first asks them (no
+// problems added): the engine pins each answer to the exact question that was sent.
+func (p approvePayoutProgram) Questions(f *ApprovePayoutFlow, s uint16) []mrtr.Pending {
+	switch ApprovePayoutState(s) {
+	case ApprovePayoutStateAskApproval:
+		return []mrtr.Pending{p.requestApproval(f, nil)}
+	case ApprovePayoutStateConfirmPay:
+		return []mrtr.Pending{p.gateConfirmPay(f, nil)}
+	}
+	return nil
+}
+
 // approvePayoutDescriptor describes approve_payout to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var approvePayoutDescriptor = mrtr.Descriptor{

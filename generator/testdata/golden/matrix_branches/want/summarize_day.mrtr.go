@@ -146,6 +146,16 @@ func (summarizeDayProgram) SetState(f *SummarizeDayFlow, s uint16) {
 	f.state = SummarizeDayState(s)
 }
 
+// Questions returns the requests of interactive state s as a round first asks them (no
+// problems added): the engine pins each answer to the exact question that was sent.
+func (p summarizeDayProgram) Questions(f *SummarizeDayFlow, s uint16) []mrtr.Pending {
+	switch SummarizeDayState(s) {
+	case SummarizeDayStateAskModel:
+		return []mrtr.Pending{p.requestSummary(f, nil)}
+	}
+	return nil
+}
+
 // summarizeDayDescriptor describes summarize_day to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var summarizeDayDescriptor = mrtr.Descriptor{

@@ -315,6 +315,18 @@ func (draftReleaseProgram) SetState(f *DraftReleaseFlow, s uint16) {
 	f.state = DraftReleaseState(s)
 }
 
+// Questions returns the requests of interactive state s as a round first asks them (no
+// problems added): the engine pins each answer to the exact question that was sent.
+func (p draftReleaseProgram) Questions(f *DraftReleaseFlow, s uint16) []mrtr.Pending {
+	switch DraftReleaseState(s) {
+	case DraftReleaseStateGather:
+		return []mrtr.Pending{p.requestAudience(f, nil), p.requestOutline(f, nil), p.requestWorkspace(f, nil)}
+	case DraftReleaseStatePolish:
+		return []mrtr.Pending{p.requestRepos(f, nil), p.requestSummary(f, nil)}
+	}
+	return nil
+}
+
 // draftReleaseDescriptor describes draft_release to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var draftReleaseDescriptor = mrtr.Descriptor{

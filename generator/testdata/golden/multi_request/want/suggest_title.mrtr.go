@@ -198,6 +198,16 @@ func (suggestTitleProgram) SetState(f *SuggestTitleFlow, s uint16) {
 	f.state = SuggestTitleState(s)
 }
 
+// Questions returns the requests of interactive state s as a round first asks them (no
+// problems added): the engine pins each answer to the exact question that was sent.
+func (p suggestTitleProgram) Questions(f *SuggestTitleFlow, s uint16) []mrtr.Pending {
+	switch SuggestTitleState(s) {
+	case SuggestTitleStateAskModel:
+		return []mrtr.Pending{p.requestFolders(f, nil), p.requestTitle(f, nil)}
+	}
+	return nil
+}
+
 // suggestTitleDescriptor describes suggest_title to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var suggestTitleDescriptor = mrtr.Descriptor{

@@ -281,6 +281,18 @@ func (deployServiceProgram) SetState(f *DeployServiceFlow, s uint16) {
 	f.state = DeployServiceState(s)
 }
 
+// Questions returns the requests of interactive state s as a round first asks them (no
+// problems added): the engine pins each answer to the exact question that was sent.
+func (p deployServiceProgram) Questions(f *DeployServiceFlow, s uint16) []mrtr.Pending {
+	switch DeployServiceState(s) {
+	case DeployServiceStateAskTarget:
+		return []mrtr.Pending{p.requestChangelog(f, nil), p.requestCheckout(f, nil), p.requestTarget(f, nil)}
+	case DeployServiceStateConfirmDeploy:
+		return []mrtr.Pending{p.gateConfirmDeploy(f, nil)}
+	}
+	return nil
+}
+
 // deployServiceDescriptor describes deploy_service to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var deployServiceDescriptor = mrtr.Descriptor{

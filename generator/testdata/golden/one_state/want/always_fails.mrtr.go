@@ -116,6 +116,12 @@ func (alwaysFailsProgram) SetState(f *AlwaysFailsFlow, s uint16) {
 	f.state = AlwaysFailsState(s)
 }
 
+// Questions returns the requests of interactive state s as a round first asks them (no
+// problems added): the engine pins each answer to the exact question that was sent.
+func (p alwaysFailsProgram) Questions(f *AlwaysFailsFlow, s uint16) []mrtr.Pending {
+	return nil
+}
+
 // alwaysFailsDescriptor describes always_fails to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var alwaysFailsDescriptor = mrtr.Descriptor{

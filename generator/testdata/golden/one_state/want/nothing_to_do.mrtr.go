@@ -116,6 +116,12 @@ func (nothingToDoProgram) SetState(f *NothingToDoFlow, s uint16) {
 	f.state = NothingToDoState(s)
 }
 
+// Questions returns the requests of interactive state s as a round first asks them (no
+// problems added): the engine pins each answer to the exact question that was sent.
+func (p nothingToDoProgram) Questions(f *NothingToDoFlow, s uint16) []mrtr.Pending {
+	return nil
+}
+
 // nothingToDoDescriptor describes nothing_to_do to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var nothingToDoDescriptor = mrtr.Descriptor{

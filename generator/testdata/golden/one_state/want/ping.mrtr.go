@@ -116,6 +116,12 @@ func (pingProgram) SetState(f *PingFlow, s uint16) {
 	f.state = PingState(s)
 }
 
+// Questions returns the requests of interactive state s as a round first asks them (no
+// problems added): the engine pins each answer to the exact question that was sent.
+func (p pingProgram) Questions(f *PingFlow, s uint16) []mrtr.Pending {
+	return nil
+}
+
 // pingDescriptor describes ping to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var pingDescriptor = mrtr.Descriptor{

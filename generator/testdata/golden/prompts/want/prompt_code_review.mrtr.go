@@ -207,6 +207,16 @@ func (codeReviewProgram) SetState(f *CodeReviewFlow, s uint16) {
 	f.state = CodeReviewState(s)
 }
 
+// Questions returns the requests of interactive state s as a round first asks them (no
+// problems added): the engine pins each answer to the exact question that was sent.
+func (p codeReviewProgram) Questions(f *CodeReviewFlow, s uint16) []mrtr.Pending {
+	switch CodeReviewState(s) {
+	case CodeReviewStateAskStyle:
+		return []mrtr.Pending{p.requestStyle(f, nil)}
+	}
+	return nil
+}
+
 // codeReviewDescriptor describes code_review to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var codeReviewDescriptor = mrtr.Descriptor{

@@ -126,6 +126,12 @@ func (greetingProgram) SetState(f *GreetingFlow, s uint16) {
 	f.state = GreetingState(s)
 }
 
+// Questions returns the requests of interactive state s as a round first asks them (no
+// problems added): the engine pins each answer to the exact question that was sent.
+func (p greetingProgram) Questions(f *GreetingFlow, s uint16) []mrtr.Pending {
+	return nil
+}
+
 // greetingDescriptor describes greeting to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var greetingDescriptor = mrtr.Descriptor{

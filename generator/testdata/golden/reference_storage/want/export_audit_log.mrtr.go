@@ -208,6 +208,16 @@ func (exportAuditLogProgram) SetState(f *ExportAuditLogFlow, s uint16) {
 	f.state = ExportAuditLogState(s)
 }
 
+// Questions returns the requests of interactive state s as a round first asks them (no
+// problems added): the engine pins each answer to the exact question that was sent.
+func (p exportAuditLogProgram) Questions(f *ExportAuditLogFlow, s uint16) []mrtr.Pending {
+	switch ExportAuditLogState(s) {
+	case ExportAuditLogStateAskFormat:
+		return []mrtr.Pending{p.requestFormat(f, nil)}
+	}
+	return nil
+}
+
 // exportAuditLogDescriptor describes export_audit_log to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var exportAuditLogDescriptor = mrtr.Descriptor{

@@ -245,6 +245,16 @@ func (resetPasswordProgram) SetState(f *ResetPasswordFlow, s uint16) {
 	f.state = ResetPasswordState(s)
 }
 
+// Questions returns the requests of interactive state s as a round first asks them (no
+// problems added): the engine pins each answer to the exact question that was sent.
+func (p resetPasswordProgram) Questions(f *ResetPasswordFlow, s uint16) []mrtr.Pending {
+	switch ResetPasswordState(s) {
+	case ResetPasswordStateConfirmAddress:
+		return []mrtr.Pending{p.gateConfirmAddress(f, nil)}
+	}
+	return nil
+}
+
 // resetPasswordDescriptor describes reset_password to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var resetPasswordDescriptor = mrtr.Descriptor{

@@ -134,6 +134,12 @@ func (showQuotaProgram) SetState(f *ShowQuotaFlow, s uint16) {
 	f.state = ShowQuotaState(s)
 }
 
+// Questions returns the requests of interactive state s as a round first asks them (no
+// problems added): the engine pins each answer to the exact question that was sent.
+func (p showQuotaProgram) Questions(f *ShowQuotaFlow, s uint16) []mrtr.Pending {
+	return nil
+}
+
 // showQuotaDescriptor describes show_quota to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var showQuotaDescriptor = mrtr.Descriptor{

@@ -116,6 +116,12 @@ func (needsSamplingOnlyProgram) SetState(f *NeedsSamplingOnlyFlow, s uint16) {
 	f.state = NeedsSamplingOnlyState(s)
 }
 
+// Questions returns the requests of interactive state s as a round first asks them (no
+// problems added): the engine pins each answer to the exact question that was sent.
+func (p needsSamplingOnlyProgram) Questions(f *NeedsSamplingOnlyFlow, s uint16) []mrtr.Pending {
+	return nil
+}
+
 // needsSamplingOnlyDescriptor describes needs_sampling_only to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var needsSamplingOnlyDescriptor = mrtr.Descriptor{

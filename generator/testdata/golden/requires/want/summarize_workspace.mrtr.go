@@ -179,6 +179,16 @@ func (summarizeWorkspaceProgram) SetState(f *SummarizeWorkspaceFlow, s uint16) {
 	f.state = SummarizeWorkspaceState(s)
 }
 
+// Questions returns the requests of interactive state s as a round first asks them (no
+// problems added): the engine pins each answer to the exact question that was sent.
+func (p summarizeWorkspaceProgram) Questions(f *SummarizeWorkspaceFlow, s uint16) []mrtr.Pending {
+	switch SummarizeWorkspaceState(s) {
+	case SummarizeWorkspaceStateAskRoots:
+		return []mrtr.Pending{p.requestSummary(f, nil), p.requestWorkspace(f, nil)}
+	}
+	return nil
+}
+
 // summarizeWorkspaceDescriptor describes summarize_workspace to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var summarizeWorkspaceDescriptor = mrtr.Descriptor{

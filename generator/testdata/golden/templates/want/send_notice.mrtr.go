@@ -374,6 +374,18 @@ func (sendNoticeProgram) SetState(f *SendNoticeFlow, s uint16) {
 	f.state = SendNoticeState(s)
 }
 
+// Questions returns the requests of interactive state s as a round first asks them (no
+// problems added): the engine pins each answer to the exact question that was sent.
+func (p sendNoticeProgram) Questions(f *SendNoticeFlow, s uint16) []mrtr.Pending {
+	switch SendNoticeState(s) {
+	case SendNoticeStateCompose:
+		return []mrtr.Pending{p.requestDetails(f, nil), p.requestDraft(f, nil), p.requestPlaces(f, nil)}
+	case SendNoticeStateConfirmSend:
+		return []mrtr.Pending{p.gateConfirmSend(f, nil)}
+	}
+	return nil
+}
+
 // sendNoticeDescriptor describes send_notice to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var sendNoticeDescriptor = mrtr.Descriptor{

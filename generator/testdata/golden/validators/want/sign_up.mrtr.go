@@ -234,6 +234,16 @@ func (signUpProgram) SetState(f *SignUpFlow, s uint16) {
 	f.state = SignUpState(s)
 }
 
+// Questions returns the requests of interactive state s as a round first asks them (no
+// problems added): the engine pins each answer to the exact question that was sent.
+func (p signUpProgram) Questions(f *SignUpFlow, s uint16) []mrtr.Pending {
+	switch SignUpState(s) {
+	case SignUpStateAskTerms:
+		return []mrtr.Pending{p.requestTerms(f, nil)}
+	}
+	return nil
+}
+
 // signUpDescriptor describes sign_up to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var signUpDescriptor = mrtr.Descriptor{

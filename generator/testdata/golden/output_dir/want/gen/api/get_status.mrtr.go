@@ -130,6 +130,12 @@ func (getStatusProgram) SetState(f *GetStatusFlow, s uint16) {
 	f.state = GetStatusState(s)
 }
 
+// Questions returns the requests of interactive state s as a round first asks them (no
+// problems added): the engine pins each answer to the exact question that was sent.
+func (p getStatusProgram) Questions(f *GetStatusFlow, s uint16) []mrtr.Pending {
+	return nil
+}
+
 // getStatusDescriptor describes get_status to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var getStatusDescriptor = mrtr.Descriptor{
