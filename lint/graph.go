@@ -44,11 +44,16 @@ func (b bitset) each(f func(int) bool) {
 
 // graph is one workflow's state machine, indexed.
 type graph struct {
-	t       *spec.Tool
-	states  []*spec.State
-	index   map[string]int
-	next    [][]int // successors, in Edges order; undeclared targets dropped
-	initial int     // -1 when the initial state is not declared
+	t      *spec.Tool
+	states []*spec.State
+	index  map[string]int
+	next   [][]int // successors, in Edges order; undeclared targets dropped
+	// on says which edge each successor is ("next", "outcome:x",
+	// "decline", "cancel"), parallel to next. Rules about consent and
+	// answers must tell a gate's or ask's accept edge (next) from its
+	// decline and cancel edges, where nothing was agreed or answered.
+	on      [][]string
+	initial int // -1 when the initial state is not declared
 	reach   []bitset
 }
 
@@ -60,10 +65,12 @@ func newGraph(t *spec.Tool) *graph {
 		}
 	}
 	g.next = make([][]int, len(t.States))
+	g.on = make([][]string, len(t.States))
 	for i, s := range t.States {
 		for _, e := range s.Edges() {
 			if j, ok := g.index[e.To]; ok {
 				g.next[i] = append(g.next[i], j)
+				g.on[i] = append(g.on[i], e.On)
 			}
 		}
 	}
@@ -116,21 +123,42 @@ func (g *graph) reachable() bitset {
 
 // after returns the states reachable from i's successors (not i itself,
 // unless a cycle leads back to it).
-func (g *graph) after(i int) bitset {
+func (g *graph) after(i int) bitset { return g.afterAll(g.next[i]) }
+
+// afterNext is after for the successor by i's next edge only: for an ask
+// or a gate, what can follow once it was answered or accepted.
+func (g *graph) afterNext(i int) bitset { return g.afterAll(g.nextOf(i)) }
+
+func (g *graph) afterAll(starts []int) bitset {
 	out := newBitset(len(g.states))
-	for _, j := range g.next[i] {
+	for _, j := range starts {
 		out.or(g.reachFrom(j))
 	}
 	return out
+}
+
+// nextOf returns the successor of i by its next edge (none or one).
+func (g *graph) nextOf(i int) []int {
+	for k, on := range g.on[i] {
+		if on == "next" {
+			return g.next[i][k : k+1]
+		}
+	}
+	return nil
 }
 
 // reachedAvoiding returns the states a walk from from's successors arrives
 // at when it never goes on from a state for which avoid is true: such
 // states are arrived at, but not passed through.
 func (g *graph) reachedAvoiding(from int, avoid func(*spec.State) bool) bitset {
+	return g.arrivedAvoiding(g.next[from], avoid)
+}
+
+// arrivedAvoiding is reachedAvoiding from the given start states.
+func (g *graph) arrivedAvoiding(starts []int, avoid func(*spec.State) bool) bitset {
 	arrived := newBitset(len(g.states))
 	passed := newBitset(len(g.states))
-	queue := append([]int(nil), g.next[from]...)
+	queue := append([]int(nil), starts...)
 	for _, j := range queue {
 		arrived.add(j)
 	}
@@ -166,6 +194,35 @@ func (g *graph) pathAvoiding(avoid func(*spec.State) bool) bitset {
 	}
 	out.add(g.initial)
 	return out
+}
+
+// reachCutting returns the states reachable from the initial state, the
+// initial state included, by walks that never take an edge for which cut
+// is true (from is the state the edge leaves, on its kind as in spec.Edge).
+func (g *graph) reachCutting(cut func(from *spec.State, on string) bool) bitset {
+	out := newBitset(len(g.states))
+	if g.initial < 0 {
+		return out
+	}
+	out.add(g.initial)
+	queue := []int{g.initial}
+	for len(queue) > 0 {
+		n := queue[0]
+		queue = queue[1:]
+		for k, m := range g.next[n] {
+			if !out.has(m) && !cut(g.states[n], g.on[n][k]) {
+				out.add(m)
+				queue = append(queue, m)
+			}
+		}
+	}
+	return out
+}
+
+// acceptsGate reports whether an edge is a confirmation gate's accept
+// edge: the only way through a gate that is consent.
+func acceptsGate(from *spec.State, on string) bool {
+	return from.Kind == spec.StateConfirm && on == "next"
 }
 
 // canEnd returns the states from which some terminal state is reachable.

@@ -146,10 +146,12 @@ CloseTicket). Two such names in one scope would not compile.`,
 	{
 		ID: "irreversible-without-confirmation", Severity: spec.Error,
 		Summary: "an irreversible effect can run without passing a confirmation gate",
-		Hint:    "add a confirm: state on every path to the effect",
+		Hint:    "add a confirm: state on every path to the effect, and point its onDecline/onCancel away from it",
 		Why: `"A confirmation should happen before the irreversible operation." Deleting, charging,
 publishing or sending must sit behind a confirmation gate on every path that reaches
-it; otherwise a model can trigger it without a person agreeing.`,
+it; otherwise a model can trigger it without a person agreeing. A path counts as
+confirmed only when it leaves a gate by its accept edge (next): a gate whose onDecline
+or onCancel leads on to the effect lets "no" or a dismissed dialog run it.`,
 		Bad:   "validate: {check: validatePayment, next: charge}\ncharge: {effect: chargeCard, irreversible: true, next: done}",
 		Good:  "validate: {check: validatePayment, next: confirm}\nconfirm: {confirm: {message: Charge {amount}?}, next: charge}",
 		check: checkIrreversibleConfirmation,
@@ -159,7 +161,9 @@ it; otherwise a model can trigger it without a person agreeing.`,
 		Summary: "an irreversible effect follows a confirmation gate with no business recheck in between",
 		Hint:    "add a check: state between the gate and the effect",
 		Why: `"Even after confirmation, revalidate critical conditions." The user may take minutes to
-confirm; the account may have changed meanwhile. Recheck before the irreversible step.`,
+confirm; the account may have changed meanwhile. Recheck before the irreversible step.
+Only what follows a gate's accept edge (next) follows the confirmation; a decline or
+cancel edge confirms nothing.`,
 		Bad:   "confirm: {confirm: {...}, next: delete}",
 		Good:  "confirm: {confirm: {...}, next: recheck}\nrecheck: {check: stillDeletable, next: delete}",
 		check: checkRecheckAfterConfirmation,
@@ -216,10 +220,12 @@ an unbounded string also makes the continuation's size unbounded.`,
 		ID: "unused-input", Severity: spec.Warning,
 		Summary: "an answer is never used",
 		Hint:    "use it in a message or an idempotency key, follow the ask with a check or effect that reads it, or stop asking",
-		Why:     `Every question costs the user a round. An answer no template names and no handler step can read after it was given is a question that should not be asked.`,
-		Bad:     "ask: {...}, next: done\ndone: {terminal: success, message: OK}",
-		Good:    "ask: {...}, next: done\ndone: {terminal: success, message: Closed ({reason.closeReason})}",
-		check:   checkUnusedInput,
+		Why: `Every question costs the user a round. An answer no template names and no handler
+step can read after it was given (after the ask's next edge: a check reached only by
+declining or cancelling has no answer to read) is a question that should not be asked.`,
+		Bad:   "ask: {...}, next: done\ndone: {terminal: success, message: OK}",
+		Good:  "ask: {...}, next: done\ndone: {terminal: success, message: Closed ({reason.closeReason})}",
+		check: checkUnusedInput,
 	},
 	{
 		ID: "vague-ask-message", Severity: spec.Warning,
@@ -299,7 +305,10 @@ func checkIrreversibleConfirmation(c *checker, r *Rule) {
 				continue
 			}
 			if unconfirmed == nil {
-				unconfirmed = c.graph(t).pathAvoiding(isKind(spec.StateConfirm))
+				// Only a gate's accept edge is consent: a path that leaves
+				// a gate by decline or cancel has not been confirmed, even
+				// when it leads on to the effect.
+				unconfirmed = c.graph(t).reachCutting(acceptsGate)
 			}
 			what := "irreversible effect"
 			if !s.Irreversible {
@@ -351,7 +360,11 @@ func checkRecheckAfterConfirmation(c *checker, r *Rule) {
 			if g.Kind != spec.StateConfirm {
 				continue
 			}
-			unchecked := gr.reachedAvoiding(gi, isKind(spec.StateCheck))
+			// What follows the gate's accept edge: a decline or cancel edge
+			// is no confirmation, so an effect after it does not follow
+			// this gate (irreversible-without-confirmation or another
+			// gate covers it).
+			unchecked := gr.arrivedAvoiding(gr.nextOf(gi), isKind(spec.StateCheck))
 			for ei, e := range t.States {
 				if e.Kind != spec.StateEffect || !e.Irreversible {
 					continue
@@ -583,8 +596,10 @@ func checkUnusedInput(c *checker, r *Rule) {
 			if s.Kind != spec.StateAsk {
 				continue
 			}
+			// Only what follows the answer counts: after a decline or
+			// cancel there is no answer for a check or effect to read.
 			handlerAfter := false
-			g.after(i).each(func(j int) bool {
+			g.afterNext(i).each(func(j int) bool {
 				handlerAfter = isKind(spec.StateCheck, spec.StateEffect)(g.states[j])
 				return !handlerAfter
 			})
