@@ -23,6 +23,26 @@ func newBitset(n int) bitset { return make(bitset, (n+63)/64) }
 func (b bitset) has(i int) bool { return b[i/64]&(1<<(i%64)) != 0 }
 func (b bitset) add(i int)      { b[i/64] |= 1 << (i % 64) }
 
+func (b bitset) del(i int)     { b[i/64] &^= 1 << (i % 64) }
+func (b bitset) clone() bitset { return append(bitset(nil), b...) }
+
+func (b bitset) andNot(o bitset) {
+	for i := range b {
+		b[i] &^= o[i]
+	}
+}
+
+// and keeps the members of b that are in o, and reports whether b changed.
+func (b bitset) and(o bitset) bool {
+	changed := false
+	for i := range b {
+		if w := b[i] & o[i]; w != b[i] {
+			b[i], changed = w, true
+		}
+	}
+	return changed
+}
+
 func (b bitset) or(o bitset) {
 	for i := range b {
 		b[i] |= o[i]

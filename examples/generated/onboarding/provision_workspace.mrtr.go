@@ -320,7 +320,7 @@ type ProvisionWorkspaceHandler interface {
 	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 	QuotePlan(ctx context.Context, f *ProvisionWorkspaceFlow) error
 
-	// CreateWorkspace is the side effect of state create (onboarding.mrtr.yaml:101:17).
+	// CreateWorkspace is the side effect of state create (onboarding.mrtr.yaml:107:17).
 	// Once it returned, it is not run again for this workflow round: retries replay its outcome.
 	// If the instance running it dies first, a retry runs it again after the lease (at least once):
 	// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
