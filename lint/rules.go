@@ -304,6 +304,29 @@ cancel edge confirms nothing.`,
 		check: checkRecheckAfterConfirmation,
 	},
 	{
+		ID: "secret-not-sensitive", Severity: spec.Warning,
+		Summary: "a continuation field is named like a secret but is not marked sensitive",
+		Hint:    "add sensitive: true, or rename the field if it holds no secret",
+		Why: `"Do not put sensitive data into request state." A continuation field holding a token,
+password, API key, private key, one-time code or PIN must say so with sensitive: true:
+then it stays server-side behind an opaque reference and is consumed when the workflow
+completes. Without it, the value is handled like any other continuation value: by
+default sealed into requestState, which travels through the client, where it can be
+logged, copied and replayed.
+
+Names are matched by words, not substrings (apiKey, api_key and APIKey match;
+keyboard and spinner do not), and a name describing a secret rather than holding it
+is not reported: tokenCount, maxTokens, passwordHint, secretName, tokenExpiresAt.
+Where a name still misleads, silence the finding on the field with a reason.`,
+		Bad: `continuation:
+  fields:
+    paymentToken: {type: string, maxLength: 64}`,
+		Good: `continuation:
+  fields:
+    paymentToken: {type: string, maxLength: 64, sensitive: true}`,
+		check: checkSecretNotSensitive,
+	},
+	{
 		ID: "sensitive-in-sealed-state", Severity: spec.Error,
 		Summary: "a sensitive continuation field would travel in the sealed token",
 		Hint:    "remove storage: sealed (sensitive fields make storage reference), or drop sensitive",
