@@ -1,8 +1,6 @@
 package lint
 
 import (
-	"strings"
-
 	"github.com/mrtrgen/mrtrgen/spec"
 )
 
@@ -102,50 +100,14 @@ func (a *answerFlow) leaving(i int, on string) bitset {
 // witness returns a walk from the initial state into state i on which the
 // answer to key is not given, written like the generated tests' walks
 // (lookup>askReason>(decline)done).
+//
+// A walk that never takes the ask's next edge arrives only where the
+// answer is missing, and it finds every such arrival: the first visit of
+// the ask never has its answer, and after the last visit the answer is
+// missing only if the ask was left by decline or cancel.
 func (a *answerFlow) witness(i int, key string) string {
-	g := a.g
-	bit := a.keys[key]
-	// A breadth-first walk that never takes the ask's next edge arrives
-	// only where the answer is missing.
-	//
-	// That walk finds every such arrival: the first visit of the ask never
-	// has its answer, and after the last visit the answer is missing only
-	// if the ask was left by decline or cancel.
-	type step struct{ from, edge int }
-	seen := newBitset(len(g.states))
-	prev := make([]step, len(g.states))
-	seen.add(g.initial)
-	prev[g.initial] = step{-1, -1}
-	queue := []int{g.initial}
-	for len(queue) > 0 && !seen.has(i) {
-		n := queue[0]
-		queue = queue[1:]
-		for k, m := range g.next[n] {
-			gives := g.on[n][k] == "next" && a.owner[bit] == n
-			if gives || seen.has(m) || m == g.initial {
-				continue
-			}
-			seen.add(m)
-			prev[m] = step{n, k}
-			queue = append(queue, m)
-		}
-	}
-	if !seen.has(i) {
-		return ""
-	}
-	var steps []string
-	for n := i; prev[n].from >= 0; n = prev[n].from {
-		step := g.states[n].Name
-		if on := g.on[prev[n].from][prev[n].edge]; on != "next" {
-			step = "(" + strings.TrimPrefix(on, "outcome:") + ")" + step
-		}
-		steps = append(steps, step)
-	}
-	steps = append(steps, g.states[g.initial].Name)
-	for l, r := 0, len(steps)-1; l < r; l, r = l+1, r-1 {
-		steps[l], steps[r] = steps[r], steps[l]
-	}
-	return strings.Join(steps, ">")
+	owner := a.owner[a.keys[key]]
+	return a.g.walkTo(i, func(from int, on string) bool { return from == owner && on == "next" })
 }
 
 // templateUse is one template of a state and the opt-out scopes that apply

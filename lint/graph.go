@@ -2,6 +2,7 @@ package lint
 
 import (
 	"math/bits"
+	"strings"
 
 	"github.com/mrtrgen/mrtrgen/spec"
 )
@@ -24,7 +25,7 @@ func (b bitset) has(i int) bool { return b[i/64]&(1<<(i%64)) != 0 }
 func (b bitset) add(i int)      { b[i/64] |= 1 << (i % 64) }
 
 func (b bitset) del(i int)     { b[i/64] &^= 1 << (i % 64) }
-func (b bitset) clone() bitset { return append(bitset(nil), b...) }
+func (b bitset) clone() bitset { return append(make(bitset, 0, len(b)), b...) } // never nil: nil means "not computed"
 
 func (b bitset) andNot(o bitset) {
 	for i := range b {
@@ -237,6 +238,50 @@ func (g *graph) reachCutting(cut func(from *spec.State, on string) bool) bitset 
 		}
 	}
 	return out
+}
+
+// walkTo returns a shortest walk from the initial state to state i that
+// never takes an edge for which cut is true, written like the generated
+// tests' walks ("lookup>confirm>(cancel)recheck>wipe"), or "" when there
+// is none.
+func (g *graph) walkTo(i int, cut func(from int, on string) bool) string {
+	if g.initial < 0 {
+		return ""
+	}
+	type step struct{ from, edge int }
+	seen := newBitset(len(g.states))
+	prev := make([]step, len(g.states))
+	seen.add(g.initial)
+	prev[g.initial] = step{-1, -1}
+	queue := []int{g.initial}
+	for len(queue) > 0 && !seen.has(i) {
+		n := queue[0]
+		queue = queue[1:]
+		for k, m := range g.next[n] {
+			if seen.has(m) || cut(n, g.on[n][k]) {
+				continue
+			}
+			seen.add(m)
+			prev[m] = step{n, k}
+			queue = append(queue, m)
+		}
+	}
+	if !seen.has(i) {
+		return ""
+	}
+	var steps []string
+	for n := i; prev[n].from >= 0; n = prev[n].from {
+		name := g.states[n].Name
+		if on := g.on[prev[n].from][prev[n].edge]; on != "next" {
+			name = "(" + strings.TrimPrefix(on, "outcome:") + ")" + name
+		}
+		steps = append(steps, name)
+	}
+	steps = append(steps, g.states[g.initial].Name)
+	for l, r := 0, len(steps)-1; l < r; l, r = l+1, r-1 {
+		steps[l], steps[r] = steps[r], steps[l]
+	}
+	return strings.Join(steps, ">")
 }
 
 // acceptsGate reports whether an edge is a confirmation gate's accept

@@ -490,7 +490,12 @@ func checkIrreversibleConfirmation(c *checker, r *Rule) {
 			}
 			switch {
 			case unconfirmed.has(i):
-				c.report(r, s.Pos, c.toolScope(t, s.Lint), "%s %q: %s %s can run without passing a confirmation gate", t.Kind, t.Name, what, s.Effect.Name)
+				g := c.graph(t)
+				where := "it is the initial state"
+				if i != g.initial {
+					where = "on the walk " + g.walkTo(i, func(from int, on string) bool { return acceptsGate(g.states[from], on) })
+				}
+				c.report(r, s.Pos, c.toolScope(t, s.Lint), "%s %q: %s %s can run without passing a confirmation gate (%s)", t.Kind, t.Name, what, s.Effect.Name, where)
 			case t.NonInteractive:
 				// Answers given up front in the inputs argument pass gates
 				// without anyone being shown the question.
