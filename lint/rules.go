@@ -58,8 +58,8 @@ var lintRules = []*Rule{
 		Why: `A placeholder renders what the workflow holds when the text is made. An answer exists
 only once its ask was left by its next edge: on a path that skips the ask, declines or
 cancels it, or comes back into it (which forgets the earlier answer, so it is asked
-again), the placeholder renders as nothing: "Deploy to PRODUCTION under CHG-1:
-(canary %)". An ask's own messages cannot name its own answers either: they are shown
+again), the placeholder renders as nothing:
+"Deploy to PRODUCTION under CHG-1:  (canary %)". An ask's own messages cannot name its own answers either: they are shown
 before anything is answered. This covers every template: ask and confirmation
 messages, sampling prompts, result and prompt messages, idempotency keys.
 
