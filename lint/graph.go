@@ -2,6 +2,7 @@ package lint
 
 import (
 	"math/bits"
+	"strings"
 
 	"github.com/mrtrgen/mrtrgen/spec"
 )
@@ -22,6 +23,26 @@ func newBitset(n int) bitset { return make(bitset, (n+63)/64) }
 
 func (b bitset) has(i int) bool { return b[i/64]&(1<<(i%64)) != 0 }
 func (b bitset) add(i int)      { b[i/64] |= 1 << (i % 64) }
+
+func (b bitset) del(i int)     { b[i/64] &^= 1 << (i % 64) }
+func (b bitset) clone() bitset { return append(make(bitset, 0, len(b)), b...) } // never nil: nil means "not computed"
+
+func (b bitset) andNot(o bitset) {
+	for i := range b {
+		b[i] &^= o[i]
+	}
+}
+
+// and keeps the members of b that are in o, and reports whether b changed.
+func (b bitset) and(o bitset) bool {
+	changed := false
+	for i := range b {
+		if w := b[i] & o[i]; w != b[i] {
+			b[i], changed = w, true
+		}
+	}
+	return changed
+}
 
 func (b bitset) or(o bitset) {
 	for i := range b {
@@ -44,11 +65,16 @@ func (b bitset) each(f func(int) bool) {
 
 // graph is one workflow's state machine, indexed.
 type graph struct {
-	t       *spec.Tool
-	states  []*spec.State
-	index   map[string]int
-	next    [][]int // successors, in Edges order; undeclared targets dropped
-	initial int     // -1 when the initial state is not declared
+	t      *spec.Tool
+	states []*spec.State
+	index  map[string]int
+	next   [][]int // successors, in Edges order; undeclared targets dropped
+	// on says which edge each successor is ("next", "outcome:x",
+	// "decline", "cancel"), parallel to next. Rules about consent and
+	// answers must tell a gate's or ask's accept edge (next) from its
+	// decline and cancel edges, where nothing was agreed or answered.
+	on      [][]string
+	initial int // -1 when the initial state is not declared
 	reach   []bitset
 }
 
@@ -60,10 +86,12 @@ func newGraph(t *spec.Tool) *graph {
 		}
 	}
 	g.next = make([][]int, len(t.States))
+	g.on = make([][]string, len(t.States))
 	for i, s := range t.States {
 		for _, e := range s.Edges() {
 			if j, ok := g.index[e.To]; ok {
 				g.next[i] = append(g.next[i], j)
+				g.on[i] = append(g.on[i], e.On)
 			}
 		}
 	}
@@ -116,21 +144,42 @@ func (g *graph) reachable() bitset {
 
 // after returns the states reachable from i's successors (not i itself,
 // unless a cycle leads back to it).
-func (g *graph) after(i int) bitset {
+func (g *graph) after(i int) bitset { return g.afterAll(g.next[i]) }
+
+// afterNext is after for the successor by i's next edge only: for an ask
+// or a gate, what can follow once it was answered or accepted.
+func (g *graph) afterNext(i int) bitset { return g.afterAll(g.nextOf(i)) }
+
+func (g *graph) afterAll(starts []int) bitset {
 	out := newBitset(len(g.states))
-	for _, j := range g.next[i] {
+	for _, j := range starts {
 		out.or(g.reachFrom(j))
 	}
 	return out
+}
+
+// nextOf returns the successor of i by its next edge (none or one).
+func (g *graph) nextOf(i int) []int {
+	for k, on := range g.on[i] {
+		if on == "next" {
+			return g.next[i][k : k+1]
+		}
+	}
+	return nil
 }
 
 // reachedAvoiding returns the states a walk from from's successors arrives
 // at when it never goes on from a state for which avoid is true: such
 // states are arrived at, but not passed through.
 func (g *graph) reachedAvoiding(from int, avoid func(*spec.State) bool) bitset {
+	return g.arrivedAvoiding(g.next[from], avoid)
+}
+
+// arrivedAvoiding is reachedAvoiding from the given start states.
+func (g *graph) arrivedAvoiding(starts []int, avoid func(*spec.State) bool) bitset {
 	arrived := newBitset(len(g.states))
 	passed := newBitset(len(g.states))
-	queue := append([]int(nil), g.next[from]...)
+	queue := append([]int(nil), starts...)
 	for _, j := range queue {
 		arrived.add(j)
 	}
@@ -166,6 +215,79 @@ func (g *graph) pathAvoiding(avoid func(*spec.State) bool) bitset {
 	}
 	out.add(g.initial)
 	return out
+}
+
+// reachCutting returns the states reachable from the initial state, the
+// initial state included, by walks that never take an edge for which cut
+// is true (from is the state the edge leaves, on its kind as in spec.Edge).
+func (g *graph) reachCutting(cut func(from *spec.State, on string) bool) bitset {
+	out := newBitset(len(g.states))
+	if g.initial < 0 {
+		return out
+	}
+	out.add(g.initial)
+	queue := []int{g.initial}
+	for len(queue) > 0 {
+		n := queue[0]
+		queue = queue[1:]
+		for k, m := range g.next[n] {
+			if !out.has(m) && !cut(g.states[n], g.on[n][k]) {
+				out.add(m)
+				queue = append(queue, m)
+			}
+		}
+	}
+	return out
+}
+
+// walkTo returns a shortest walk from the initial state to state i that
+// never takes an edge for which cut is true, written like the generated
+// tests' walks ("lookup>confirm>(cancel)recheck>wipe"), or "" when there
+// is none.
+func (g *graph) walkTo(i int, cut func(from int, on string) bool) string {
+	if g.initial < 0 {
+		return ""
+	}
+	type step struct{ from, edge int }
+	seen := newBitset(len(g.states))
+	prev := make([]step, len(g.states))
+	seen.add(g.initial)
+	prev[g.initial] = step{-1, -1}
+	queue := []int{g.initial}
+	for len(queue) > 0 && !seen.has(i) {
+		n := queue[0]
+		queue = queue[1:]
+		for k, m := range g.next[n] {
+			if seen.has(m) || cut(n, g.on[n][k]) {
+				continue
+			}
+			seen.add(m)
+			prev[m] = step{n, k}
+			queue = append(queue, m)
+		}
+	}
+	if !seen.has(i) {
+		return ""
+	}
+	var steps []string
+	for n := i; prev[n].from >= 0; n = prev[n].from {
+		name := g.states[n].Name
+		if on := g.on[prev[n].from][prev[n].edge]; on != "next" {
+			name = "(" + strings.TrimPrefix(on, "outcome:") + ")" + name
+		}
+		steps = append(steps, name)
+	}
+	steps = append(steps, g.states[g.initial].Name)
+	for l, r := 0, len(steps)-1; l < r; l, r = l+1, r-1 {
+		steps[l], steps[r] = steps[r], steps[l]
+	}
+	return strings.Join(steps, ">")
+}
+
+// acceptsGate reports whether an edge is a confirmation gate's accept
+// edge: the only way through a gate that is consent.
+func acceptsGate(from *spec.State, on string) bool {
+	return from.Kind == spec.StateConfirm && on == "next"
 }
 
 // canEnd returns the states from which some terminal state is reachable.

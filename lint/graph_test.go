@@ -31,6 +31,9 @@ func randomTool(r *rand.Rand, n int) *spec.Tool {
 			if r.IntN(4) == 0 {
 				s.OnDecline = ref()
 			}
+			if r.IntN(5) == 0 {
+				s.OnCancel = ref()
+			}
 		}
 		t.States = append(t.States, s)
 	}
@@ -98,6 +101,26 @@ func refPathBetween(t *spec.Tool, from, target string, avoid func(*spec.State) b
 	return false
 }
 
+// refReachByEdges: the states reachable from start by edges keep allows.
+func refReachByEdges(t *spec.Tool, start string, keep func(spec.Edge) bool) map[string]bool {
+	seen := map[string]bool{}
+	var walk func(string)
+	walk = func(n string) {
+		s := t.State(n)
+		if seen[n] || s == nil {
+			return
+		}
+		seen[n] = true
+		for _, e := range s.Edges() {
+			if keep(e) {
+				walk(e.To)
+			}
+		}
+	}
+	walk(start)
+	return seen
+}
+
 func TestGraphAgainstReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	avoids := []func(*spec.State) bool{isKind(spec.StateConfirm), isKind(spec.StateCheck), isKind(spec.StateCheck, spec.StateEffect)}
@@ -120,6 +143,24 @@ func TestGraphAgainstReference(t *testing.T) {
 					t.Fatalf("iter %d: after(%s) has %s = %v", iter, s.Name, u.Name, !want)
 				}
 			}
+			// By the next edge only: what follows an answer or a consent.
+			var nextTo string
+			if s.Next != nil {
+				nextTo = s.Next.Name
+			}
+			afterNext := g.afterNext(i)
+			for j, u := range tool.States {
+				want := nextTo != "" && refReach(tool, nextTo)[u.Name]
+				if afterNext.has(j) != want {
+					t.Fatalf("iter %d: afterNext(%s) has %s = %v", iter, s.Name, u.Name, !want)
+				}
+			}
+			gated := refReachByEdges(tool, tool.Initial, func(e spec.Edge) bool {
+				return !(tool.State(e.From).Kind == spec.StateConfirm && e.On == "next")
+			})
+			if g.reachCutting(acceptsGate).has(i) != gated[s.Name] {
+				t.Fatalf("iter %d: reachCutting(acceptsGate) has %s = %v", iter, s.Name, !gated[s.Name])
+			}
 			ends := false
 			for n := range refReach(tool, s.Name) {
 				ends = ends || tool.State(n).Kind == spec.StateTerminal
@@ -132,6 +173,15 @@ func TestGraphAgainstReference(t *testing.T) {
 				for j, u := range tool.States {
 					if want := refPathBetween(tool, s.Name, u.Name, avoid); between.has(j) != want {
 						t.Fatalf("iter %d avoid %d: path %s→%s = %v", iter, ai, s.Name, u.Name, !want)
+					}
+				}
+				// From the next edge only: a path from next's target (itself
+				// included) through states that fail avoid.
+				nextBetween := g.arrivedAvoiding(g.nextOf(i), avoid)
+				for j, u := range tool.States {
+					want := nextTo != "" && tool.State(nextTo) != nil && (nextTo == u.Name || !avoid(tool.State(nextTo)) && refPathBetween(tool, nextTo, u.Name, avoid))
+					if nextBetween.has(j) != want {
+						t.Fatalf("iter %d avoid %d: path %s-next→%s = %v", iter, ai, s.Name, u.Name, !want)
 					}
 				}
 				// From the initial state: the initial state itself counts,

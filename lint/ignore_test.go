@@ -71,7 +71,7 @@ tools:
         lint:
           ignore:
             string-without-max-length: Comments are truncated by the handler.
-      note: {type: string}
+      note: {type: string, required: true}
     initial: lookup
     states:
       lookup:

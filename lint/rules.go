@@ -52,6 +52,49 @@ func init() {
 
 var lintRules = []*Rule{
 	{
+		ID: "answer-not-given", Severity: spec.Error,
+		Summary: "a template names an answer that is not given on every path to it",
+		Hint:    "name the answer only after its ask on every path (point onDecline/onCancel elsewhere), or drop the placeholder",
+		Why: `A placeholder renders what the workflow holds when the text is made. An answer exists
+only once its ask was left by its next edge: on a path that skips the ask, declines or
+cancels it, or comes back into it (which forgets the earlier answer, so it is asked
+again), the placeholder renders as nothing:
+"Deploy to PRODUCTION under CHG-1:  (canary %)". An ask's own messages cannot name its own answers either: they are shown
+before anything is answered. This covers every template: ask and confirmation
+messages, sampling prompts, result and prompt messages, idempotency keys.
+
+Arguments are always given. Continuation fields are set by checks and effects, which
+lint cannot follow (nothing in a spec says which check sets which field), so they are
+not checked here. An answer that is given but may be empty (an optional request, a
+form field that is not required) is optional-value-in-template's.`,
+		Bad: `askRollout:
+  ask:
+    rollout:
+      elicit:
+        message: Choose the canary share for {service}.
+        fields:
+          canary: {type: integer, minimum: 1, maximum: 100, required: true}
+  next: confirmDeploy
+  onDecline: confirmDeploy
+confirmDeploy:
+  confirm: {message: "Deploy {service} to PRODUCTION ({rollout.canary} % canary)?"}
+  next: deploy`,
+		Good: `askRollout:
+  ask:
+    rollout:
+      elicit:
+        message: Choose the canary share for {service}.
+        fields:
+          canary: {type: integer, minimum: 1, maximum: 100, required: true}
+  next: confirmDeploy
+  onDecline: notDeployed
+confirmDeploy:
+  confirm: {message: "Deploy {service} to PRODUCTION ({rollout.canary} % canary)?"}
+  next: deploy
+notDeployed: {terminal: cancelled, message: "Did not deploy {service}."}`,
+		check: checkAnswerNotGiven,
+	},
+	{
 		ID: "ask-before-discovery", Severity: spec.Warning,
 		Summary: "an ask is reached before the tool has checked or done anything",
 		Hint:    "if the caller knows it up front, put it in the tool's arguments (MRTR is not a replacement for tool schemas)",
@@ -61,7 +104,14 @@ question asked before any check has run depends on nothing the server discovered
 the caller could have supplied it as an argument, and a round trip is wasted.`,
 		Bad: `initial: askCurrency
 states:
-  askCurrency: {ask: {currency: {elicit: {message: Which currency?, fields: {code: {type: string}}}}}, next: create}`,
+  askCurrency:
+    ask:
+      currency:
+        elicit:
+          message: Which currency should the invoice use?
+          fields:
+            code: {type: enum, values: [EUR, USD], required: true}
+    next: create`,
 		Good: `arguments:
   currency: {type: enum, values: [EUR, USD], required: true}
 initial: create`,
@@ -73,8 +123,26 @@ initial: create`,
 		Hint:    "read the argument instead of asking for it again, or rename the field",
 		Why: `When a value is a declared argument the client has already sent it; asking for it
 again in a round means two sources for one value, and the later one silently wins.`,
-		Bad:   "arguments: {ticketId: {type: string}}\n... fields: {ticketId: {type: string}}",
-		Good:  "arguments: {ticketId: {type: string}}\n... fields: {closeReason: {type: enum, values: [...]}}",
+		Bad: `arguments:
+  ticketId: {type: string, maxLength: 12, required: true}
+states:
+  askReason:
+    ask:
+      reason:
+        elicit:
+          message: Provide the reason for closing ticket {ticketId}.
+          fields:
+            ticketId: {type: string, maxLength: 12}`,
+		Good: `arguments:
+  ticketId: {type: string, maxLength: 12, required: true}
+states:
+  askReason:
+    ask:
+      reason:
+        elicit:
+          message: Provide the reason for closing ticket {ticketId}.
+          fields:
+            closeReason: {type: enum, values: [resolved, duplicate], required: true}`,
 		check: checkAskDuplicatesArgument,
 	},
 	{
@@ -87,6 +155,48 @@ maxLength in 4-byte characters, every array full), measured as base64url token l
 		Bad:   `continuation: {fields: {customer: {type: string}}}`,
 		Good:  `continuation: {fields: {customerId: {type: string, maxLength: 32}}}`,
 		check: checkContinuationSize,
+	},
+	{
+		ID: "deprecated-feature", Severity: spec.Warning,
+		Summary: "a tool uses sampling or roots, which MCP 2026-07-28 deprecates (SEP-2577)",
+		Hint:    "instead of sampling, call an LLM provider's API from a check; instead of roots, take directories or files as arguments, resource URIs or server configuration",
+		Why: `SEP-2577 deprecates sampling (sampling/createMessage), roots (roots/list) and logging as
+of protocol revision 2026-07-28. They keep working during the deprecation window (every
+revision released within a year of it supports them; the earliest removal is the first
+revision released on or after 2027-07-28), but new tools should not build on them, and
+clients may stop offering them. The migration paths of the specification's deprecated
+features registry: for sampling, integrate directly with an LLM provider's API (in
+mrtrgen, a check that calls it and stores the text in a continuation field); for roots,
+pass directories or files as tool parameters, resource URIs or server configuration.
+
+Each sample: and roots: request is reported, and so is requires: naming sampling or
+roots (those capabilities serve nothing else). A spec that must exercise them, such as
+a conformance fixture, silences this with a reason.`,
+		Bad: `arguments:
+  ticketId: {type: string, maxLength: 12, required: true}
+states:
+  askSummary:
+    ask:
+      summary:
+        sample:
+          prompt: Summarize ticket {ticketId} in one line.
+          maxTokens: 60
+          maxLength: 300
+      folder:
+        roots: {maxItems: 1}
+    next: done`,
+		Good: `arguments:
+  ticketId: {type: string, maxLength: 12, required: true}
+  folder: {type: string, format: uri, maxLength: 512, required: true}
+continuation:
+  fields:
+    summary: {type: string, maxLength: 300}
+states:
+  summarize:
+    description: The handler asks the team's LLM provider and stores the text in summary.
+    check: summarizeTicket
+    next: done`,
+		check: checkDeprecatedFeatures,
 	},
 	{
 		ID: "destructive-without-ttl", Severity: spec.Error,
@@ -146,23 +256,75 @@ CloseTicket). Two such names in one scope would not compile.`,
 	{
 		ID: "irreversible-without-confirmation", Severity: spec.Error,
 		Summary: "an irreversible effect can run without passing a confirmation gate",
-		Hint:    "add a confirm: state on every path to the effect",
+		Hint:    "add a confirm: state on every path to the effect, and point its onDecline/onCancel away from it",
 		Why: `"A confirmation should happen before the irreversible operation." Deleting, charging,
 publishing or sending must sit behind a confirmation gate on every path that reaches
-it; otherwise a model can trigger it without a person agreeing.`,
+it; otherwise a model can trigger it without a person agreeing. A path counts as
+confirmed only when it leaves a gate by its accept edge (next): a gate whose onDecline
+or onCancel leads on to the effect lets "no" or a dismissed dialog run it.`,
 		Bad:   "validate: {check: validatePayment, next: charge}\ncharge: {effect: chargeCard, irreversible: true, next: done}",
-		Good:  "validate: {check: validatePayment, next: confirm}\nconfirm: {confirm: {message: Charge {amount}?}, next: charge}",
+		Good:  "validate: {check: validatePayment, next: confirm}\nconfirm: {confirm: {message: \"Charge {amount}?\"}, next: charge, onDecline: kept}",
 		check: checkIrreversibleConfirmation,
+	},
+	{
+		ID: "optional-value-in-template", Severity: spec.Warning,
+		Summary: "a template names a value that may be absent: an optional argument or form field, or the answer of an optional request",
+		Hint:    "make the value required or give it a default; where the text reads well without it, silence this with a reason",
+		Why: `Templates have no conditionals: a value that is absent renders as nothing, and the text
+around it stays ("Closed ticket 42 ()."). Arguments and form fields that are not
+required and have no default may be absent; so may the answer of an optional request,
+which is left out when the client cannot answer it. In an idempotency key, an absent
+value and an empty one give the same operation id. A check can also compose the text
+into a continuation field, which the template then names.
+
+Continuation fields are not checked (checks and effects set them, and lint cannot see
+which). Answers that are not given at all on some path are answer-not-given's errors.`,
+		Bad: `arguments:
+  ticketId: {type: string, maxLength: 12, required: true}
+  note: {type: string, maxLength: 200}
+states:
+  closed: {terminal: success, message: "Closed ticket {ticketId} ({note})."}`,
+		Good: `arguments:
+  ticketId: {type: string, maxLength: 12, required: true}
+  note: {type: string, maxLength: 200, default: no note}
+states:
+  closed: {terminal: success, message: "Closed ticket {ticketId} ({note})."}`,
+		check: checkOptionalInTemplate,
 	},
 	{
 		ID: "recheck-after-confirmation", Severity: spec.Warning,
 		Summary: "an irreversible effect follows a confirmation gate with no business recheck in between",
 		Hint:    "add a check: state between the gate and the effect",
 		Why: `"Even after confirmation, revalidate critical conditions." The user may take minutes to
-confirm; the account may have changed meanwhile. Recheck before the irreversible step.`,
+confirm; the account may have changed meanwhile. Recheck before the irreversible step.
+Only what follows a gate's accept edge (next) follows the confirmation; a decline or
+cancel edge confirms nothing.`,
 		Bad:   "confirm: {confirm: {...}, next: delete}",
 		Good:  "confirm: {confirm: {...}, next: recheck}\nrecheck: {check: stillDeletable, next: delete}",
 		check: checkRecheckAfterConfirmation,
+	},
+	{
+		ID: "secret-not-sensitive", Severity: spec.Warning,
+		Summary: "a continuation field is named like a secret but is not marked sensitive",
+		Hint:    "add sensitive: true, or rename the field if it holds no secret",
+		Why: `"Do not put sensitive data into request state." A continuation field holding a token,
+password, API key, private key, one-time code or PIN must say so with sensitive: true:
+then it stays server-side behind an opaque reference and is consumed when the workflow
+completes. Without it, the value is handled like any other continuation value: by
+default sealed into requestState, which travels through the client, where it can be
+logged, copied and replayed.
+
+Names are matched by words, not substrings (apiKey, api_key and APIKey match;
+keyboard and spinner do not), and a name describing a secret rather than holding it
+is not reported: tokenCount, maxTokens, passwordHint, secretName, tokenExpiresAt.
+Where a name still misleads, silence the finding on the field with a reason.`,
+		Bad: `continuation:
+  fields:
+    paymentToken: {type: string, maxLength: 64}`,
+		Good: `continuation:
+  fields:
+    paymentToken: {type: string, maxLength: 64, sensitive: true}`,
+		check: checkSecretNotSensitive,
 	},
 	{
 		ID: "sensitive-in-sealed-state", Severity: spec.Error,
@@ -216,10 +378,28 @@ an unbounded string also makes the continuation's size unbounded.`,
 		ID: "unused-input", Severity: spec.Warning,
 		Summary: "an answer is never used",
 		Hint:    "use it in a message or an idempotency key, follow the ask with a check or effect that reads it, or stop asking",
-		Why:     `Every question costs the user a round. An answer no template names and no handler step can read after it was given is a question that should not be asked.`,
-		Bad:     "ask: {...}, next: done\ndone: {terminal: success, message: OK}",
-		Good:    "ask: {...}, next: done\ndone: {terminal: success, message: Closed ({reason.closeReason})}",
-		check:   checkUnusedInput,
+		Why: `Every question costs the user a round. An answer no template names and no handler
+step can read after it was given (after the ask's next edge: a check reached only by
+declining or cancelling has no answer to read) is a question that should not be asked.`,
+		Bad: `askReason:
+  ask:
+    reason:
+      elicit:
+        message: Provide the reason for closing ticket {ticketId}.
+        fields:
+          closeReason: {type: enum, values: [resolved, duplicate], required: true}
+  next: done
+done: {terminal: success, message: OK}`,
+		Good: `askReason:
+  ask:
+    reason:
+      elicit:
+        message: Provide the reason for closing ticket {ticketId}.
+        fields:
+          closeReason: {type: enum, values: [resolved, duplicate], required: true}
+  next: done
+done: {terminal: success, message: "Closed {ticketId} ({reason.closeReason})."}`,
+		check: checkUnusedInput,
 	},
 	{
 		ID: "vague-ask-message", Severity: spec.Warning,
@@ -299,7 +479,10 @@ func checkIrreversibleConfirmation(c *checker, r *Rule) {
 				continue
 			}
 			if unconfirmed == nil {
-				unconfirmed = c.graph(t).pathAvoiding(isKind(spec.StateConfirm))
+				// Only a gate's accept edge is consent: a path that leaves
+				// a gate by decline or cancel has not been confirmed, even
+				// when it leads on to the effect.
+				unconfirmed = c.graph(t).reachCutting(acceptsGate)
 			}
 			what := "irreversible effect"
 			if !s.Irreversible {
@@ -307,7 +490,12 @@ func checkIrreversibleConfirmation(c *checker, r *Rule) {
 			}
 			switch {
 			case unconfirmed.has(i):
-				c.report(r, s.Pos, c.toolScope(t, s.Lint), "%s %q: %s %s can run without passing a confirmation gate", t.Kind, t.Name, what, s.Effect.Name)
+				g := c.graph(t)
+				where := "it is the initial state"
+				if i != g.initial {
+					where = "on the walk " + g.walkTo(i, func(from int, on string) bool { return acceptsGate(g.states[from], on) })
+				}
+				c.report(r, s.Pos, c.toolScope(t, s.Lint), "%s %q: %s %s can run without passing a confirmation gate (%s)", t.Kind, t.Name, what, s.Effect.Name, where)
 			case t.NonInteractive:
 				// Answers given up front in the inputs argument pass gates
 				// without anyone being shown the question.
@@ -351,7 +539,11 @@ func checkRecheckAfterConfirmation(c *checker, r *Rule) {
 			if g.Kind != spec.StateConfirm {
 				continue
 			}
-			unchecked := gr.reachedAvoiding(gi, isKind(spec.StateCheck))
+			// What follows the gate's accept edge: a decline or cancel edge
+			// is no confirmation, so an effect after it does not follow
+			// this gate (irreversible-without-confirmation or another
+			// gate covers it).
+			unchecked := gr.arrivedAvoiding(gr.nextOf(gi), isKind(spec.StateCheck))
 			for ei, e := range t.States {
 				if e.Kind != spec.StateEffect || !e.Irreversible {
 					continue
@@ -415,6 +607,30 @@ func checkAskDuplicatesArgument(c *checker, r *Rule) {
 							c.report(r, f.Pos, c.toolScope(t, f.Lint, q.Lint, s.Lint), "%s %q: input %s.%s asks again for argument %q", t.Kind, t.Name, q.Key, f.Name, a.Name)
 						}
 					}
+				}
+			}
+		}
+	}
+}
+
+// deprecatedInstead says, per deprecated capability, what SEP-2577's
+// migration path is.
+var deprecatedInstead = map[spec.Capability]string{
+	spec.CapSampling: "call an LLM provider's API from a check instead",
+	spec.CapRoots:    "take the directories or files as tool arguments, resource URIs or server configuration instead",
+}
+
+func checkDeprecatedFeatures(c *checker, r *Rule) {
+	for _, t := range c.file.Workflows() {
+		for _, capa := range t.Requires {
+			if instead, ok := deprecatedInstead[capa]; ok {
+				c.report(r, t.RequiresPos, c.toolScope(t), "%s %q requires the %s capability, which only %s needs, deprecated since MCP 2026-07-28 (SEP-2577); %s", t.Kind, t.Name, capa, capa, instead)
+			}
+		}
+		for _, s := range t.States {
+			for _, q := range s.Requests {
+				if instead, ok := deprecatedInstead[q.Kind.Capability()]; ok {
+					c.report(r, q.Pos, c.toolScope(t, q.Lint, s.Lint), "%s %q: request %q uses %s, deprecated since MCP 2026-07-28 (SEP-2577); %s", t.Kind, t.Name, q.Key, q.Kind.Method(), instead)
 				}
 			}
 		}
@@ -583,8 +799,10 @@ func checkUnusedInput(c *checker, r *Rule) {
 			if s.Kind != spec.StateAsk {
 				continue
 			}
+			// Only what follows the answer counts: after a decline or
+			// cancel there is no answer for a check or effect to read.
 			handlerAfter := false
-			g.after(i).each(func(j int) bool {
+			g.afterNext(i).each(func(j int) bool {
 				handlerAfter = isKind(spec.StateCheck, spec.StateEffect)(g.states[j])
 				return !handlerAfter
 			})

@@ -204,6 +204,7 @@ func (d *decoder) decodeWorkflow(tp pair) *Tool {
 				d.errorf(p.k, "schema", "", "destructive applies to tools, not prompts")
 			}
 		case "requires":
+			t.RequiresPos = d.pos(p.v)
 			for _, c := range p.v.Content {
 				t.Requires = append(t.Requires, Capability(c.Value))
 			}

@@ -108,7 +108,8 @@ type Tool struct {
 	Destructive bool
 	// Requires lists client capabilities the tool needs on every round
 	// (sorted). Asks add their own needs when they are sent.
-	Requires []Capability
+	Requires    []Capability
+	RequiresPos Pos // the requires list, when given
 	// NonInteractive adds an optional "inputs" argument through which a
 	// client (for example an old one that cannot do MRTR) may supply every
 	// answer up front.

@@ -92,7 +92,7 @@ type TestLoggingToolHandler interface {
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *TestLoggingToolFlow) error
 
-	// EmitLog is the side effect of state log (conformance.mrtr.yaml:212:17).
+	// EmitLog is the side effect of state log (conformance.mrtr.yaml:213:17).
 	// Once it returned, it is not run again for this workflow round: retries replay its outcome.
 	// If the instance running it dies first, a retry runs it again after the lease (at least once):
 	// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;

@@ -92,7 +92,7 @@ type TestTriggerToolChangeHandler interface {
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *TestTriggerToolChangeFlow) error
 
-	// ChangeToolList is the side effect of state change (conformance.mrtr.yaml:226:17).
+	// ChangeToolList is the side effect of state change (conformance.mrtr.yaml:227:17).
 	// Once it returned, it is not run again for this workflow round: retries replay its outcome.
 	// If the instance running it dies first, a retry runs it again after the lease (at least once):
 	// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -481,15 +480,7 @@ func reviewDocumentApprovedMessage(f *ReviewDocumentFlow) string {
 	return "Document " + f.Args.DocumentID + " was approved at revision " + strconv.FormatInt(f.Continuation.Revision, 10) + "."
 }
 
-// reviewDocumentAbandonedMessage renders "The review of {documentId} was abandoned after {change.summary}.".
+// reviewDocumentAbandonedMessage renders "The review of {documentId} was abandoned at revision {revision}.".
 func reviewDocumentAbandonedMessage(f *ReviewDocumentFlow) string {
-	var b strings.Builder
-	b.WriteString("The review of ")
-	b.WriteString(f.Args.DocumentID)
-	b.WriteString(" was abandoned after ")
-	if f.Change != nil {
-		b.WriteString(f.Change.Summary)
-	}
-	b.WriteString(".")
-	return b.String()
+	return "The review of " + f.Args.DocumentID + " was abandoned at revision " + strconv.FormatInt(f.Continuation.Revision, 10) + "."
 }

@@ -1,0 +1,239 @@
+package lint
+
+import (
+	"github.com/mrtrgen/mrtrgen/spec"
+)
+
+// Which answers are given where.
+//
+// An ask's answers exist once the workflow has left the ask by its next
+// edge: declining or cancelling it gives none, and going (back) into an ask
+// forgets what it was answered before (the generated code clears a
+// reentrant ask's answers on entry, so it asks again). The answers given on
+// entry to a state are those given on every path from the initial state to
+// it: a must-analysis, the intersection over all incoming edges, computed
+// to a fixed point with a worklist. Each state's set only shrinks, so the
+// work is bounded by states × keys × edges / 64.
+
+// answerFlow says, for every state of one workflow, which input request
+// keys are answered on entry on every path to it.
+type answerFlow struct {
+	g     *graph
+	keys  map[string]int // request key → bit
+	owner []int          // bit → state whose ask holds the request
+	own   []bitset       // per state: the bits of its own requests
+	given []bitset       // per state, on entry; nil for a state no walk reaches
+}
+
+func (c *checker) answers(t *spec.Tool) *answerFlow {
+	g := c.graph(t)
+	a := &answerFlow{g: g, keys: map[string]int{}}
+	for i, s := range g.states {
+		for _, q := range s.Requests {
+			if _, dup := a.keys[q.Key]; !dup {
+				a.keys[q.Key] = len(a.owner)
+				a.owner = append(a.owner, i)
+			}
+		}
+	}
+	n := len(a.owner)
+	a.own = make([]bitset, len(g.states))
+	for i, s := range g.states {
+		a.own[i] = newBitset(n)
+		for _, q := range s.Requests {
+			if a.owner[a.keys[q.Key]] == i {
+				a.own[i].add(a.keys[q.Key])
+			}
+		}
+	}
+	a.given = make([]bitset, len(g.states))
+	if g.initial < 0 {
+		return a
+	}
+	a.given[g.initial] = newBitset(n)
+	queue := []int{g.initial}
+	queued := newBitset(len(g.states))
+	queued.add(g.initial)
+	for len(queue) > 0 {
+		i := queue[0]
+		queue = queue[1:]
+		queued.del(i)
+		for k, j := range g.next[i] {
+			out := a.leaving(i, g.on[i][k])
+			if j == g.initial {
+				continue // the first call starts with no answers, whatever loops back
+			}
+			changed := false
+			if a.given[j] == nil {
+				a.given[j], changed = out, true
+			} else {
+				changed = a.given[j].and(out)
+			}
+			if changed && !queued.has(j) {
+				queued.add(j)
+				queue = append(queue, j)
+			}
+		}
+	}
+	return a
+}
+
+// at returns the answers a template of state i can use: those given on
+// entry, less the state's own (an ask's message is shown before its
+// answer, and entering an ask again forgets its earlier answer).
+func (a *answerFlow) at(i int) bitset {
+	out := a.given[i].clone()
+	out.andNot(a.own[i])
+	return out
+}
+
+// leaving returns the answers given after state i is left by an edge of
+// kind on: an ask's next edge adds its own.
+func (a *answerFlow) leaving(i int, on string) bitset {
+	out := a.at(i)
+	if on == "next" && a.g.states[i].Kind == spec.StateAsk {
+		out.or(a.own[i])
+	}
+	return out
+}
+
+// witness returns a walk from the initial state into state i on which the
+// answer to key is not given, written like the generated tests' walks
+// (lookup>askReason>(decline)done).
+//
+// A walk that never takes the ask's next edge arrives only where the
+// answer is missing, and it finds every such arrival: the first visit of
+// the ask never has its answer, and after the last visit the answer is
+// missing only if the ask was left by decline or cancel.
+func (a *answerFlow) witness(i int, key string) string {
+	owner := a.owner[a.keys[key]]
+	return a.g.walkTo(i, func(from int, on string) bool { return from == owner && on == "next" })
+}
+
+// templateUse is one template of a state and the opt-out scopes that apply
+// to a finding in it.
+type templateUse struct {
+	tpl  *spec.Template
+	what string // "the message of askReason", for findings
+	sc   scope
+}
+
+func (c *checker) templateUses(t *spec.Tool, s *spec.State) []templateUse {
+	var out []templateUse
+	add := func(tpl *spec.Template, what string, sc scope) {
+		if tpl != nil {
+			out = append(out, templateUse{tpl, what, sc})
+		}
+	}
+	for _, q := range s.Requests {
+		sc := c.toolScope(t, q.Lint, s.Lint)
+		add(q.Message, "the message of request "+q.Key, sc)
+		add(q.Prompt, "the prompt of request "+q.Key, sc)
+	}
+	sc := c.toolScope(t, s.Lint)
+	if s.Confirm != nil {
+		add(s.Confirm.Message, "the confirmation message", sc)
+	}
+	if s.Idempotency != nil {
+		add(s.Idempotency.Key, "the idempotency key", sc)
+	}
+	add(s.Message, "the result message", sc)
+	for _, m := range s.Messages {
+		add(m.Text, "a "+m.Role+" message", sc)
+	}
+	return out
+}
+
+// checkAnswerNotGiven reports placeholders naming an answer that some path
+// to the template has not given.
+func checkAnswerNotGiven(c *checker, r *Rule) {
+	for _, t := range c.file.Workflows() {
+		var flow *answerFlow
+		for i, s := range t.States {
+			for _, u := range c.templateUses(t, s) {
+				for _, ref := range u.tpl.Refs() {
+					if !isAnswer(ref) {
+						continue
+					}
+					if flow == nil {
+						flow = c.answers(t)
+					}
+					bit, ok := flow.keys[ref.Path[0]]
+					if !ok || flow.given[i] == nil || flow.at(i).has(bit) {
+						continue // unknown key (the loader said so) or unreachable state
+					}
+					owner := flow.g.states[flow.owner[bit]].Name
+					if flow.owner[bit] == i {
+						c.report(r, ref.Pos, u.sc, "%s %q: {%s} in %s of state %q names the answer to %q, which is asked in this same state: it is not given yet when the text is shown",
+							t.Kind, t.Name, ref.Name(), u.what, s.Name, ref.Path[0])
+						continue
+					}
+					c.report(r, ref.Pos, u.sc, "%s %q: {%s} in %s of state %q names the answer to %q, which is not given on every path here (it is given only after %q by its next edge); it would render as nothing on the walk %s",
+						t.Kind, t.Name, ref.Name(), u.what, s.Name, ref.Path[0], owner, flow.witness(i, ref.Path[0]))
+				}
+			}
+		}
+	}
+}
+
+func isAnswer(ref *spec.TemplateRef) bool {
+	switch ref.Kind {
+	case spec.RefFormField, spec.RefSampled, spec.RefRoots:
+		return true
+	}
+	return false
+}
+
+// mayBeAbsent reports whether a value the generated code renders may be
+// missing: not required and without a default (as the generator decides
+// whether a field is optional), or the answer of an optional request.
+func mayBeAbsent(f *spec.Field) bool { return !f.Required && f.Default == nil }
+
+// checkOptionalInTemplate reports placeholders naming a value that may be
+// absent where the template renders: an optional argument, an optional
+// form field, or the answer of an optional request. Answers not given at
+// all are answer-not-given's.
+func checkOptionalInTemplate(c *checker, r *Rule) {
+	for _, t := range c.file.Workflows() {
+		requests := map[string]*spec.InputRequest{}
+		for _, s := range t.States {
+			for _, q := range s.Requests {
+				if requests[q.Key] == nil {
+					requests[q.Key] = q
+				}
+			}
+		}
+		for _, s := range t.States {
+			for _, u := range c.templateUses(t, s) {
+				for _, ref := range u.tpl.Refs() {
+					var why string
+					switch ref.Kind {
+					case spec.RefArgument:
+						if a := t.Argument(ref.Path[0]); a != nil && mayBeAbsent(a) {
+							why = "argument " + a.Name + " is optional and has no default"
+						}
+					case spec.RefFormField, spec.RefSampled, spec.RefRoots:
+						q := requests[ref.Path[0]]
+						switch {
+						case q == nil:
+						case q.Optional:
+							why = "request " + q.Key + " is optional (left out when the client cannot answer it)"
+						case ref.Kind == spec.RefFormField:
+							if f := q.Field(ref.Path[1]); f != nil && mayBeAbsent(f) {
+								why = "form field " + ref.Name() + " is not required and has no default"
+							}
+						}
+					}
+					if why == "" {
+						continue
+					}
+					effect := "renders as nothing when it is absent"
+					if s.Idempotency != nil && u.tpl == s.Idempotency.Key {
+						effect = "is left out of the operation id when it is absent, so an absent and an empty value share one id"
+					}
+					c.report(r, ref.Pos, u.sc, "%s %q: {%s} in %s of state %q: %s; the placeholder %s", t.Kind, t.Name, ref.Name(), u.what, s.Name, why, effect)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,107 @@
+package lint
+
+import (
+	"math/rand/v2"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/mrtrgen/mrtrgen/spec"
+)
+
+// refNotGiven simulates the generated state machine for one answer: the
+// pairs (state, answered) a workflow can be in on entering a state, where
+// entering the ask forgets its answer and leaving it by next gives it. It
+// returns the states that can be entered without the answer, as seen by a
+// template of that state (so the ask itself always lacks it).
+func refNotGiven(t *spec.Tool, owner string) map[string]bool {
+	type pair struct {
+		state    string
+		answered bool
+	}
+	seen := map[pair]bool{}
+	var walk func(pair)
+	walk = func(p pair) {
+		s := t.State(p.state)
+		if s == nil || seen[p] {
+			return
+		}
+		seen[p] = true
+		if p.state == owner {
+			p.answered = false
+		}
+		for _, e := range s.Edges() {
+			walk(pair{e.To, p.answered || (p.state == owner && e.On == "next" && s.Kind == spec.StateAsk)})
+		}
+	}
+	walk(pair{t.Initial, false})
+	out := map[string]bool{}
+	for p := range seen {
+		if !p.answered || p.state == owner {
+			out[p.state] = true
+		}
+	}
+	return out
+}
+
+// The answer analysis agrees with a simulation of the state machine on
+// random workflows, and its witness walks are real walks that end where
+// the answer is missing.
+func TestAnswersAgainstReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for iter := range 300 {
+		tool := randomTool(r, 1+r.IntN(25))
+		for _, s := range tool.States {
+			if s.Kind == spec.StateAsk {
+				s.Requests = []*spec.InputRequest{{Key: "k" + s.Name, Kind: spec.RequestElicit}}
+			}
+		}
+		c := &checker{graphs: map[*spec.Tool]*graph{}}
+		flow := c.answers(tool)
+		for _, owner := range tool.States {
+			if owner.Kind != spec.StateAsk {
+				continue
+			}
+			key := "k" + owner.Name
+			want := refNotGiven(tool, owner.Name)
+			for i, s := range tool.States {
+				if flow.given[i] == nil {
+					if want[s.Name] {
+						t.Fatalf("iter %d: %s is reachable without %s but the analysis never reached it", iter, s.Name, key)
+					}
+					continue
+				}
+				missing := !flow.at(i).has(flow.keys[key])
+				if missing != want[s.Name] {
+					t.Fatalf("iter %d: answer %s missing at %s = %v, simulation says %v", iter, key, s.Name, missing, want[s.Name])
+				}
+				if missing && s.Name != owner.Name {
+					w := flow.witness(i, key)
+					if !strings.HasSuffix(w, s.Name) || !strings.HasPrefix(w, tool.Initial) {
+						t.Fatalf("iter %d: witness %q for %s at %s", iter, w, key, s.Name)
+					}
+				}
+			}
+		}
+	}
+}
+
+// Findings name a walk that shows the problem.
+func TestFindingsNameTheWalk(t *testing.T) {
+	for path, walks := range map[string][]string{
+		"testdata/rules/irreversible-without-confirmation.mrtr.yaml": {"lookup>confirmWipe>(cancel)recheck>wipe", "lookup>confirmErase>(decline)recheck>erase"},
+		"testdata/rules/answer-not-given.mrtr.yaml":                  {"inspect>(hotfix)askRollout>confirmDeploy", "inspect>(current)done", "lookup>(linked)move"},
+	} {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, ds := loadAndLint(path, data)
+		text := ds.Error()
+		for _, w := range walks {
+			if !strings.Contains(text, "walk "+w) {
+				t.Errorf("%s: no finding names the walk %s:\n%s", path, w, text)
+			}
+		}
+	}
+}
