@@ -231,13 +231,14 @@ abandoned later round leaves a half-done operation behind.`,
 	{
 		ID: "first-round-effect-without-operation-id", Severity: spec.Warning,
 		Summary: "an effect can run in the first call but has no operation id of its own",
-		Hint:    "give the effect an idempotency key made of arguments (key: \"create-{orderId}\"), or put a confirmation gate before it",
+		Hint:    "give the effect an idempotency key made of arguments (key: \"create-{orderId}\"), or ask (or confirm) before it",
 		Why: `Retries of a later round replay that round (round records), but the first call has no
 requestState yet: a client that retries it starts a new workflow, and an effect whose
-operation id is the workflow's own ({workflowId}, the default) runs again. A first call
-may carry the answers to the first questions already (clients send what they know), so
-every effect that is not behind a confirmation gate (any effect, for a non-interactive
-tool) can run in the first call and needs an operation id the retry repeats: one built
+operation id is the workflow's own ({workflowId}, the default) runs again. The runtime
+takes no answers in a first call (answers count only for questions it sent), so every
+interactive state ends the first round; an effect reachable from the start without one
+(any effect, for a non-interactive tool, whose inputs argument answers everything up
+front) can run in the first call and needs an operation id the retry repeats: one built
 from the arguments.`,
 		Bad:   "initial: create\nstates:\n  create: {effect: createOrder, next: done}",
 		Good:  "create: {effect: createOrder, idempotency: {key: \"order-{orderRef}\"}, next: done}",
@@ -515,11 +516,9 @@ func checkFirstRoundEffects(c *checker, r *Rule) {
 				continue
 			}
 			if firstRound == nil {
-				// The first call may carry the answers to the first asks
-				// (the runtime takes them, as MRTR clients may send what
-				// they already know), so only a confirmation gate, which
-				// must have been shown, ends the first round for sure.
-				stop := isKind(spec.StateConfirm)
+				// The runtime takes answers only for questions it sent in
+				// an earlier round, so any ask or gate ends the first round.
+				stop := func(s *spec.State) bool { return s.Kind == spec.StateAsk || s.Kind == spec.StateConfirm }
 				if t.NonInteractive {
 					stop = func(*spec.State) bool { return false } // answers may all come up front
 				}

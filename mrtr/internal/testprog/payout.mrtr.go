@@ -174,12 +174,12 @@ type PayoutHandler interface {
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *PayoutFlow) error
 
-	// RoutePayout is the check of state route (testprog.mrtr.yaml:194:16).
+	// RoutePayout is the check of state route (testprog.mrtr.yaml:200:16).
 	// Amounts above the approval threshold need an approver; the others join the nightly batch.
 	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 	RoutePayout(ctx context.Context, f *PayoutFlow) (PayoutRoutePayoutOutcome, error)
 
-	// SendPayout is the side effect of state pay (testprog.mrtr.yaml:207:17).
+	// SendPayout is the side effect of state pay (testprog.mrtr.yaml:213:17).
 	// Once it returned, it is not run again for operation id payout-{payee}-{amount}: retries replay its outcome.
 	// If the instance running it dies first, a retry runs it again after the lease (at least once):
 	// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
