@@ -59,8 +59,14 @@ func breakCases(f *spec.Field) []breakCase {
 	if f.MinItems != nil && *f.MinItems > 0 {
 		out = append(out, breakCase{f.Name, items(*f.MinItems - 1), fmt.Sprintf("%s: choose at least %d", f.Name, *f.MinItems)})
 	}
-	if f.MaxItems != nil {
+	// Repeated enum values count once, so an enum list can only exceed
+	// maxItems when the enum has more values.
+	enum := f.Items.Type == spec.TypeEnum
+	if f.MaxItems != nil && (!enum || *f.MaxItems < len(f.Items.Values)) {
 		out = append(out, breakCase{f.Name, items(*f.MaxItems + 1), fmt.Sprintf("%s: choose at most %d", f.Name, *f.MaxItems)})
+	}
+	if f.UniqueItems {
+		out = append(out, breakCase{f.Name, []any{item(0), item(0)}, f.Name + ": choose each value once"})
 	}
 	for _, c := range valueBreaks(f.Items, f.Name+"[]") {
 		out = append(out, breakCase{f.Name, []any{c.value}, c.want})
@@ -201,10 +207,7 @@ func (w *workflow) validationTests(jf *jen.File) {
 			if in.q == nil {
 				g.Id(in.decoder).Op(":=").Qual(pkgTest, "ArgumentDecoder").Call(jen.Id("p"))
 			} else {
-				g.Id(in.decoder).Op(":=").Func().Params(jen.Id("in").Map(jen.String()).Any()).Qual(pkgMRTR, "Problems").Block(
-					jen.List(jen.Id("_"), jen.Id("problems")).Op(":=").Id("p").Dot(w.answerDecoder(in.q)).Call(jen.Qual("context", "Background").Call(), jen.Id("in")),
-					jen.Return(jen.Id("problems")),
-				)
+				g.Id(in.decoder).Op(":=").Qual(pkgTest, "AnswerDecoder").Call(jen.Id("p").Dot(w.answerDecoder(in.q)))
 			}
 			g.Id(in.valid).Op(":=").Map(jen.String()).Any().Values(in.base)
 		}
@@ -212,6 +215,78 @@ func (w *workflow) validationTests(jf *jen.File) {
 			for _, c := range in.cases {
 				g.Qual(pkgTest, "Broken").Call(jen.Id("t"), jen.Id(in.decoder), jen.Id(in.valid), jen.Lit(c.field), breakValue(c.value), jen.Lit(c.want))
 			}
+		}
+	})
+	jf.Line()
+}
+
+// validatorTests emits Test<Tool>Validators when the workflow's arguments
+// or the forms its fixture workflow asks use custom validators: each use,
+// one at a time, refuses (the user must be told why), fails as a
+// dependency (the round must end as a dependency error, the text in the
+// log only), and is not called for a value that breaks a built-in
+// constraint of its field.
+func (w *workflow) validatorTests(jf *jen.File) {
+	type use struct {
+		validator, request string
+		f                  *spec.Field
+	}
+	var uses []use
+	add := func(request string, fields []*spec.Field) {
+		for _, f := range fields {
+			vs := f.Validate
+			if f.Type == spec.TypeArray && f.Items != nil {
+				vs = f.Items.Validate
+			}
+			for _, v := range vs {
+				uses = append(uses, use{v.Name, request, f})
+			}
+		}
+	}
+	add("", w.t.Arguments)
+	onPath := w.defaultPath()
+	for _, s := range w.t.States {
+		if !slices.Contains(onPath, s.Name) {
+			continue // the fixture workflow never asks it
+		}
+		for _, q := range s.Requests {
+			if q.Kind == spec.RequestElicit {
+				add(q.Key, q.Fields)
+			}
+		}
+	}
+	if len(uses) == 0 {
+		return
+	}
+	if _, err := exampleValue(uses[0].f, 0); err != nil {
+		return
+	}
+	n := w.n
+	jf.Commentf("Test%sValidators makes each use of a custom validator, one at a time,", n.base)
+	jf.Comment("refuse the value (the user must be told why) and fail as a dependency (the")
+	jf.Comment("round must end as a dependency error, the text in the log only); a value that")
+	jf.Comment("breaks a built-in constraint of the same field must not reach the validator.")
+	jf.Func().Id("Test" + n.base + "Validators").Params(jen.Id("t").Op("*").Qual(pkgTesting, "T")).BlockFunc(func(g *jen.Group) {
+		g.Id("h").Op(":=").Op("&").Id(w.fakeName()).Values()
+		g.Id("fx").Op(":=").Id("fixtures" + n.base).Call(jen.Id("h"))
+		g.Id("p").Op(":=").Id(n.newProgram()).Call(jen.Id("h"))
+		for _, u := range uses {
+			v, err := exampleValue(u.f, 0)
+			if err != nil {
+				continue
+			}
+			d := jen.Dict{jen.Id("Field"): jen.Lit(u.f.Name), jen.Id("Value"): valueCode(v)}
+			if u.request != "" {
+				d[jen.Id("Request")] = jen.Lit(u.request)
+			}
+			for _, c := range breakCases(u.f) {
+				if c.value != nil {
+					d[jen.Id("Broken")] = breakValue(c.value)
+					break
+				}
+			}
+			g.Qual(pkgTest, "CheckValidator").Call(jen.Id("t"), jen.Id("p"), jen.Id("fx"),
+				jen.Id("h").Dot("fake").Dot("Use").Call(jen.Lit(u.validator), jen.Qual(pkgTest, "ValidatorUse").Values(d)))
 		}
 	})
 	jf.Line()

@@ -384,6 +384,12 @@ func constraints(f *spec.Field) string {
 	if f.MaxItems != nil {
 		add(fmt.Sprintf("maxItems %d", *f.MaxItems))
 	}
+	switch {
+	case f.UniqueItems:
+		add("uniqueItems (a repeated value is refused)")
+	case f.Items != nil && f.Items.Type == spec.TypeEnum:
+		add("repeated values count once, kept in spec order")
+	}
 	if f.Items != nil {
 		if ic := constraints(f.Items); ic != "" {
 			add("items: " + ic)

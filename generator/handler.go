@@ -87,10 +87,14 @@ func (w *workflow) handlerMethods() []handlerMethod {
 			params:  []jen.Code{ctxParam, jen.Id("value").Add(w.validatorType(v.Type))},
 			results: []jen.Code{jen.Error()},
 		}
-		m.doc = []string{fmt.Sprintf("%s is custom validator %s (%s): return an error saying what is wrong with value.", m.name, v.Name, specPos(v.Pos))}
+		m.doc = []string{fmt.Sprintf("%s is custom validator %s (%s); it runs once value has passed the spec's built-in constraints.", m.name, v.Name, specPos(v.Pos))}
 		if d := strings.TrimSpace(v.Description); d != "" {
 			m.doc = append(m.doc, d)
 		}
+		m.doc = append(m.doc,
+			"Return mrtr.Invalid saying what is wrong with value: the user is shown it (an answer is asked for again).",
+			"Any other error means value could not be checked (a backend is down): the round fails as a dependency",
+			"error, and the error goes to the log only.")
 		ms = append(ms, m)
 	}
 	return ms

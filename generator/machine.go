@@ -277,7 +277,14 @@ func (w *workflow) takeAnswer(b *jen.Group, s *spec.State, q *spec.InputRequest)
 			case spec.RequestRoots:
 				decoded = jen.Id("p").Dot(w.answerDecoder(q)).Call(jen.Id("ctx"), jen.Id("resp").Dot("URIs"))
 			}
-			a.List(jen.Id("answer"), jen.Id("problems")).Op(":=").Add(decoded)
+			if q.Kind == spec.RequestElicit {
+				// An error is a custom validator that could not check a
+				// value: the round fails as a dependency error.
+				a.List(jen.Id("answer"), jen.Id("problems"), jen.Err()).Op(":=").Add(decoded)
+				a.If(jen.Err().Op("!=").Nil()).Block(fail())
+			} else {
+				a.List(jen.Id("answer"), jen.Id("problems")).Op(":=").Add(decoded)
+			}
 			a.If(jen.Len(jen.Id("problems")).Op(">").Lit(0)).Block(
 				ask(jen.Id("problems")),
 			).Else().Block(

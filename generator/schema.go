@@ -86,6 +86,11 @@ func fieldSchema(f *spec.Field, form bool) map[string]any {
 		if f.MaxItems != nil {
 			s["maxItems"] = *f.MaxItems
 		}
+		// MCP's multi-select form schema has no uniqueItems: a form's
+		// duplicates are refused server-side, with a message.
+		if f.UniqueItems && !form {
+			s["uniqueItems"] = true
+		}
 	}
 	return s
 }

@@ -59,7 +59,7 @@ func (g *gen) stubFile(t *spec.Tool) (File, error) {
 		case "effect":
 			body = []jen.Code{jen.Commentf("TODO: perform %s; record its results in f.Continuation.", m.specName), jen.Return(todo)}
 		case "validator":
-			body = []jen.Code{jen.Commentf("TODO: validate value; return nil when it is acceptable."), jen.Return(todo)}
+			body = []jen.Code{jen.Commentf("TODO: validate value; return nil when it is acceptable, mrtr.Invalid(\"...\") saying what is wrong when it is not."), jen.Return(todo)}
 		}
 		jf.Func().Params(jen.Id("h").Op("*").Id(impl)).Id(m.name).Params(m.params...).Params(m.results...).Block(body...)
 		jf.Line()

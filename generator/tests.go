@@ -86,6 +86,7 @@ func (w *workflow) tests(jf *jen.File) error {
 	jf.Line()
 
 	w.validationTests(jf)
+	w.validatorTests(jf)
 
 	// Rejected (state, input) pairs.
 	if len(walks.rejectAt) > 0 {
@@ -113,6 +114,9 @@ func (w *workflow) fake(jf *jen.File) {
 	jf.Comment(`caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and`)
 	jf.Comment("effect while broken, and takes check outcomes from queues; with an empty queue a")
 	jf.Comment("check takes the outcome on the shortest way to a successful end.")
+	if len(w.usedValidators()) > 0 {
+		jf.Comment("Its custom validators accept every value unless told to refuse or fail.")
+	}
 	// A field, not an embedded mrtrtest.Fake: a check or effect may be
 	// called Step, Check or Effect.
 	jf.Type().Id(name).Struct(jen.Id("fake").Qual(pkgTest, "Fake"))
@@ -142,7 +146,7 @@ func (w *workflow) fake(jf *jen.File) {
 		case "effect":
 			body = []jen.Code{jen.Return(fake.Clone().Dot("Effect").Call(jen.Id("ctx")))}
 		case "validator":
-			body = []jen.Code{jen.Return(jen.Nil())}
+			body = []jen.Code{jen.Return(fake.Clone().Dot("Validate").Call(jen.Id("ctx"), jen.Lit(m.specName), jen.Id("value")))}
 		}
 		jf.Add(recv()).Id(m.name).Params(m.params...).Params(m.results...).Block(body...)
 		jf.Line()

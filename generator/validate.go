@@ -2,6 +2,7 @@ package generator
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -30,7 +31,7 @@ func (w *workflow) validators(jf *jen.File) {
 			}
 			g.Id("problems").Dot("Unknown").Call(known...)
 			for _, a := range t.Arguments {
-				w.readField(g, "in", a, jen.Id("f").Dot("Args").Dot(field(a.Name)), "Arg")
+				w.readField(g, reader{src: "in", scope: "Arg", fail: []jen.Code{jen.Nil()}}, a, jen.Id("f").Dot("Args").Dot(field(a.Name)))
 			}
 			g.Return(jen.Id("f"), jen.Id("problems").Dot("Err").Call())
 		})
@@ -77,7 +78,7 @@ func (w *workflow) continuationCheck(jf *jen.File) {
 				value := jen.Id("f").Dot("Continuation").Dot(field(c.Name))
 				if c.Type == spec.TypeArray {
 					g.If(jen.Id("list").Op(":=").Add(value), jen.Len(jen.Id("list")).Op(">").Lit(0)).BlockFunc(func(b *jen.Group) {
-						countChecks(b, c, "%s: at least %d items", "%s: at most %d items")
+						countChecks(b, c, jen.Len(jen.Id("list")), "%s: at least %d items", "%s: at most %d items")
 						if c.Items != nil && hasConstraints(c.Items) {
 							b.For(jen.List(jen.Id("_"), jen.Id("v")).Op(":=").Range().Id("list")).BlockFunc(func(l *jen.Group) {
 								w.checks(l, c.Items, scope, c.Name+"[]")
@@ -98,15 +99,15 @@ func (w *workflow) continuationCheck(jf *jen.File) {
 	jf.Line()
 }
 
-// countChecks appends the bounds of array field f on the length of the
-// variable list; least and most word the problems (field name, bound).
-func countChecks(g *jen.Group, f *spec.Field, least, most string) {
+// countChecks appends the bounds of array field f on its length n; least
+// and most word the problems (field name, bound).
+func countChecks(g *jen.Group, f *spec.Field, n jen.Code, least, most string) {
 	if f.MinItems != nil {
-		g.If(jen.Len(jen.Id("list")).Op("<").Lit(*f.MinItems)).Block(
+		g.If(jen.Add(n).Op("<").Lit(*f.MinItems)).Block(
 			jen.Id("problems").Dot("Addf").Call(jen.Lit(fmt.Sprintf(least, f.Name, *f.MinItems))))
 	}
 	if f.MaxItems != nil {
-		g.If(jen.Len(jen.Id("list")).Op(">").Lit(*f.MaxItems)).Block(
+		g.If(jen.Add(n).Op(">").Lit(*f.MaxItems)).Block(
 			jen.Id("problems").Dot("Addf").Call(jen.Lit(fmt.Sprintf(most, f.Name, *f.MaxItems))))
 	}
 }
@@ -120,8 +121,14 @@ func hasConstraints(f *spec.Field) bool {
 	if f.Type == spec.TypeArray {
 		return f.MinItems != nil || f.MaxItems != nil || hasConstraints(f.Items)
 	}
+	return hasBuiltins(f) || len(f.Validate) > 0
+}
+
+// hasBuiltins reports whether scalar field f has a built-in constraint
+// (anything checks emits but custom validators).
+func hasBuiltins(f *spec.Field) bool {
 	return f.MinLength != nil || f.MaxLength != nil || f.Pattern != "" || f.Format != "" ||
-		f.Minimum != nil || f.Maximum != nil || f.Type == spec.TypeEnum || len(f.Validate) > 0
+		f.Minimum != nil || f.Maximum != nil || f.Type == spec.TypeEnum
 }
 
 // zeroOf is the zero value of a scalar field's Go type.
@@ -152,18 +159,31 @@ func (w *workflow) patternVar(scope string, f *spec.Field) string {
 	return w.n.helper(scope, f.Name, "pattern")
 }
 
-// readField appends the statements that read field f from the map src
+// reader says how a decoder reports a custom validator that failed as a
+// dependency: it returns fail (the zero values of its other results) and
+// the error; where prefixes the value's name in that error ("terms." for
+// a form field, "" for an argument).
+type reader struct {
+	src   string
+	scope string
+	where string
+	fail  []jen.Code
+}
+
+// readField appends the statements that read field f from the map r.src
 // into dst, recording problems.
-func (w *workflow) readField(g *jen.Group, src string, f *spec.Field, dst *jen.Statement, scope string) {
+func (w *workflow) readField(g *jen.Group, r reader, f *spec.Field, dst *jen.Statement) {
 	optional := optional(f)
 	if f.Type == spec.TypeArray {
-		w.readArray(g, src, f, dst, scope)
+		w.readArray(g, r, f, dst)
 		return
 	}
 	getter, want := formGetter(f.Type)
-	g.Switch(jen.List(jen.Id("v"), jen.Id("st")).Op(":=").Qual(pkgMRTR, getter).Call(jen.Id(src), jen.Lit(f.Name)), jen.Id("st")).BlockFunc(func(sw *jen.Group) {
+	g.Switch(jen.List(jen.Id("v"), jen.Id("st")).Op(":=").Qual(pkgMRTR, getter).Call(jen.Id(r.src), jen.Lit(f.Name)), jen.Id("st")).BlockFunc(func(sw *jen.Group) {
 		sw.Case(jen.Qual(pkgMRTR, "Present")).BlockFunc(func(c *jen.Group) {
-			w.checks(c, f, scope, f.Name)
+			guarded(c, hasBuiltins(f) && len(f.Validate) > 0,
+				func(b *jen.Group) { w.checks(b, f, r.scope, f.Name) },
+				func(b *jen.Group) { w.validatorCalls(b, r, f.Validate, f.Name, jen.Id("v")) })
 			val := jen.Id("v")
 			if f.Type == spec.TypeEnum {
 				val = jen.Id(w.enumOf[f].name).Call(jen.Id("v"))
@@ -189,25 +209,85 @@ func (w *workflow) readField(g *jen.Group, src string, f *spec.Field, dst *jen.S
 	})
 }
 
-func (w *workflow) readArray(g *jen.Group, src string, f *spec.Field, dst *jen.Statement, scope string) {
+// guarded appends the built-in checks of a value, then its custom
+// validators; with guard, the validators run only when no built-in check
+// added a problem: a value already known to be wrong is not sent to a
+// validator's backend (which may be slow, or count calls).
+func guarded(g *jen.Group, guard bool, builtins, validators func(*jen.Group)) {
+	if !guard {
+		builtins(g)
+		validators(g)
+		return
+	}
+	g.Id("checked").Op(":=").Len(jen.Id("problems"))
+	builtins(g)
+	g.If(jen.Len(jen.Id("problems")).Op("==").Id("checked")).BlockFunc(validators)
+}
+
+// readArray reads a list. A list of enum values is made canonical before
+// anything reads it: each value once, in the order of the spec's values
+// (with uniqueItems, a repeated value is a problem instead), and its
+// bounds count distinct values. Custom validators of the items run once
+// the whole list has passed its built-in checks.
+func (w *workflow) readArray(g *jen.Group, r reader, f *spec.Field, dst *jen.Statement) {
 	item := f.Items
 	as, want := itemGetter(item.Type)
-	g.Switch(jen.List(jen.Id("list"), jen.Id("st")).Op(":=").Qual(pkgMRTR, "FormList").Call(jen.Id(src), jen.Lit(f.Name)), jen.Id("st")).BlockFunc(func(sw *jen.Group) {
+	enum := item.Type == spec.TypeEnum
+	g.Switch(jen.List(jen.Id("list"), jen.Id("st")).Op(":=").Qual(pkgMRTR, "FormList").Call(jen.Id(r.src), jen.Lit(f.Name)), jen.Id("st")).BlockFunc(func(sw *jen.Group) {
 		sw.Case(jen.Qual(pkgMRTR, "Present")).BlockFunc(func(c *jen.Group) {
-			countChecks(c, f, "%s: choose at least %d", "%s: choose at most %d")
+			guard := len(item.Validate) > 0
+			bounded := f.MinItems != nil || f.MaxItems != nil
+			if guard || (enum && bounded) {
+				c.Id("checked").Op(":=").Len(jen.Id("problems"))
+			}
+			if !enum {
+				countChecks(c, f, jen.Len(jen.Id("list")), "%s: choose at least %d", "%s: choose at most %d")
+			}
 			c.For(jen.List(jen.Id("i"), jen.Id("it")).Op(":=").Range().Id("list")).BlockFunc(func(l *jen.Group) {
 				l.List(jen.Id("v"), jen.Id("ok")).Op(":=").Qual(pkgMRTR, as).Call(jen.Id("it"))
 				l.If(jen.Id("ok").Op("!=").Qual(pkgMRTR, "Present")).Block(
 					jen.Id("problems").Dot("Addf").Call(jen.Lit(f.Name+"[%d]: expected "+want), jen.Id("i")),
 					jen.Continue(),
 				)
-				w.checks(l, item, scope, f.Name+"[]")
 				val := jen.Id("v")
-				if item.Type == spec.TypeEnum {
-					val = jen.Id(w.enumOf[item].name).Call(jen.Id("v"))
+				if enum {
+					e := w.enumOf[item]
+					// A value outside the list is not kept: SpecOrder
+					// would drop it anyway.
+					l.If(jen.Op("!").Qual("slices", "Contains").Call(jen.Id(w.enumValues(e)), jen.Id(e.name).Call(jen.Id("v")))).Block(
+						jen.Id("problems").Dot("Addf").Call(jen.Lit(f.Name+"[]: must be one of %s"), jen.Lit(strings.Join(values(item.Values), ", "))),
+						jen.Continue(),
+					)
+					val = jen.Id(e.name).Call(jen.Id("v"))
+				} else {
+					w.checks(l, item, r.scope, f.Name+"[]")
 				}
 				l.Add(dst.Clone()).Op("=").Append(dst.Clone(), val)
 			})
+			if f.UniqueItems {
+				c.If(jen.Id("twice").Op(":=").Qual(pkgMRTR, "Repeated").Call(dst.Clone()), jen.Len(jen.Id("twice")).Op(">").Lit(0)).Block(
+					jen.Id("problems").Dot("Addf").Call(jen.Lit(f.Name+": choose each value once (repeated: %s)"), jen.Qual(pkgMRTR, "Join").Call(jen.Id("twice"))))
+			}
+			if enum {
+				c.Comment("One answer, however it was sent: each value once, in the order of the spec's values.")
+				c.Add(dst.Clone()).Op("=").Qual(pkgMRTR, "SpecOrder").Call(dst.Clone(), jen.Id(w.enumValues(w.enumOf[item])))
+				if bounded {
+					// The bounds count distinct values, once every value is known.
+					c.If(jen.Len(jen.Id("problems")).Op("==").Id("checked")).BlockFunc(func(b *jen.Group) {
+						countChecks(b, f, jen.Len(dst.Clone()), "%s: choose at least %d", "%s: choose at most %d")
+					})
+				}
+			}
+			if guard {
+				c.If(jen.Len(jen.Id("problems")).Op("==").Id("checked")).Block(
+					jen.For(jen.List(jen.Id("_"), jen.Id("x")).Op(":=").Range().Add(dst.Clone())).BlockFunc(func(l *jen.Group) {
+						arg := jen.Id("x")
+						if enum {
+							arg = jen.String().Call(jen.Id("x")) // enum items are validated as strings
+						}
+						w.validatorCalls(l, r, item.Validate, f.Name+"[]", arg)
+					}))
+			}
 		})
 		switch {
 		case f.Default != nil:
@@ -217,6 +297,18 @@ func (w *workflow) readArray(g *jen.Group, src string, f *spec.Field, dst *jen.S
 		}
 		sw.Case(jen.Qual(pkgMRTR, "WrongType")).Block(jen.Id("problems").Dot("Addf").Call(jen.Lit(f.Name + ": expected a list")))
 	})
+}
+
+// validatorCalls appends the calls of custom validators on value arg: an
+// mrtr.Invalid becomes a problem (the user corrects it); any other error
+// ends the decoder, a dependency failure the engine logs.
+func (w *workflow) validatorCalls(g *jen.Group, r reader, vs []spec.NameRef, label string, arg jen.Code) {
+	for _, v := range vs {
+		g.If(
+			jen.Err().Op(":=").Id("p").Dot("h").Dot(method(v.Name)).Call(jen.Id("ctx"), arg),
+			jen.Err().Op("!=").Nil().Op("&&").Op("!").Id("problems").Dot("AddInvalid").Call(jen.Lit(label), jen.Err()),
+		).Block(jen.Return(append(slices.Clone(r.fail), jen.Qual(pkgMRTR, "ValidatorFailed").Call(jen.Lit(v.Name), jen.Lit(r.where+label), jen.Err()))...))
+	}
 }
 
 func formGetter(t spec.FieldType) (string, string) {
@@ -271,9 +363,9 @@ func (w *workflow) defaultLiteral(f *spec.Field) *jen.Statement {
 // intLit is an untyped integer constant: 18, not int64(18).
 func intLit(v int64) *jen.Statement { return jen.Op(strconv.FormatInt(v, 10)) }
 
-// checks appends an if statement per constraint of field f on its value
-// v, right where the decoder has read it; label names the value in
-// problems.
+// checks appends an if statement per built-in constraint of field f on
+// its value v, right where the decoder has read it; label names the value
+// in problems. Custom validators are validatorCalls.
 func (w *workflow) checks(g *jen.Group, f *spec.Field, scope, label string) {
 	if f.MinLength != nil {
 		g.If(jen.Id("n").Op(":=").Qual("unicode/utf8", "RuneCountInString").Call(jen.Id("v")), jen.Id("n").Op("<").Lit(*f.MinLength)).Block(
@@ -309,10 +401,6 @@ func (w *workflow) checks(g *jen.Group, f *spec.Field, scope, label string) {
 		g.If(jen.Op("!").Qual("slices", "Contains").Call(jen.Id(w.enumValues(e)), jen.Id(e.name).Call(jen.Id("v")))).Block(
 			jen.Id("problems").Dot("Addf").Call(jen.Lit(label+": must be one of %s"), jen.Lit(strings.Join(values(f.Values), ", "))))
 	}
-	for _, v := range f.Validate {
-		g.If(jen.Err().Op(":=").Id("p").Dot("h").Dot(method(v.Name)).Call(jen.Id("ctx"), jen.Id("v")), jen.Err().Op("!=").Nil()).Block(
-			jen.Id("problems").Dot("Addf").Call(jen.Lit(label+": %v"), jen.Err()))
-	}
 }
 
 func formatNum(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
@@ -328,16 +416,17 @@ func (w *workflow) answerDecoderFunc(jf *jen.File, q *spec.InputRequest) {
 	ctx := jen.Id("ctx").Qual("context", "Context")
 	switch q.Kind {
 	case spec.RequestElicit:
-		jf.Commentf("%s validates the form answered for %q.", name, q.Key)
+		jf.Commentf("%s validates the form answered for %q: problems are for the user to", name, q.Key)
+		jf.Comment("correct; an error is a custom validator that could not check a value.")
 		jf.Func().Params(recv).Id(name).Params(ctx, jen.Id("content").Map(jen.String()).Any()).
-			Params(jen.Op("*").Id(w.n.answer(q.Key)), jen.Qual(pkgMRTR, "Problems")).
+			Params(jen.Op("*").Id(w.n.answer(q.Key)), jen.Qual(pkgMRTR, "Problems"), jen.Error()).
 			BlockFunc(func(g *jen.Group) {
 				g.Id("a").Op(":=").Op("&").Id(w.n.answer(q.Key)).Values()
 				g.Var().Id("problems").Qual(pkgMRTR, "Problems")
 				for _, f := range q.Fields {
-					w.readField(g, "content", f, jen.Id("a").Dot(field(f.Name)), q.Key)
+					w.readField(g, reader{src: "content", scope: q.Key, where: q.Key + ".", fail: []jen.Code{jen.Nil(), jen.Nil()}}, f, jen.Id("a").Dot(field(f.Name)))
 				}
-				g.Return(jen.Id("a"), jen.Id("problems"))
+				g.Return(jen.Id("a"), jen.Id("problems"), jen.Nil())
 			})
 	case spec.RequestSample:
 		jf.Commentf("%s validates the text the client's model returned for %q.", name, q.Key)

@@ -214,3 +214,35 @@ func WithProblems(message string, problems Problems) string {
 	}
 	return message + "\n\nPlease correct: " + strings.Join(problems, "; ") + "."
 }
+
+// SpecOrder returns the distinct values of list in the order of order (an
+// enum's values in spec order), dropping values order does not have (the
+// caller has reported them). Generated code canonicalises every list of
+// enum values with it before anything reads the list, so [b, a, b] and
+// [a, b] are one answer: the same templates, operation ids, argument
+// digest and continuation encoding.
+func SpecOrder[T comparable](list, order []T) []T {
+	if list == nil {
+		return nil
+	}
+	out := make([]T, 0, len(list))
+	for _, v := range order {
+		if slices.Contains(list, v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// Repeated returns the values that occur more than once in list, each
+// once, in the order they first repeat (nil when all are distinct): the
+// problem of a list whose spec sets uniqueItems.
+func Repeated[T comparable](list []T) []T {
+	var out []T
+	for i, v := range list {
+		if slices.Contains(list[:i], v) && !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}

@@ -2,6 +2,7 @@ package mrtr
 
 import (
 	"encoding/json"
+	"slices"
 	"testing"
 )
 
@@ -21,5 +22,26 @@ func TestAsIntBounds(t *testing.T) {
 		if _, got := AsInt(c.in); got != c.want {
 			t.Errorf("AsInt(%v) = %v, want %v", c.in, got, c.want)
 		}
+	}
+}
+
+func TestSpecOrder(t *testing.T) {
+	order := []string{"billing", "checkout", "search"}
+	for _, in := range [][]string{{"billing", "checkout"}, {"checkout", "billing"}, {"billing", "checkout", "billing"}} {
+		if got := SpecOrder(in, order); !slices.Equal(got, []string{"billing", "checkout"}) {
+			t.Errorf("SpecOrder(%q) = %q", in, got)
+		}
+	}
+	if got := SpecOrder([]string{}, order); got == nil || len(got) != 0 {
+		t.Errorf("an empty list stays an empty list, got %#v", got)
+	}
+	if got := SpecOrder(nil, order); got != nil {
+		t.Errorf("no list stays no list, got %#v", got)
+	}
+	if got := Repeated([]string{"a", "b", "a", "c", "b", "a"}); !slices.Equal(got, []string{"a", "b"}) {
+		t.Errorf("Repeated = %q", got)
+	}
+	if got := Repeated([]string{"a", "b"}); got != nil {
+		t.Errorf("Repeated of distinct values = %q", got)
 	}
 }

@@ -150,7 +150,7 @@ func Run[F any](ctx context.Context, e *Engine, p Program[F], req Request) (repl
 		Logger: e.log.With("tool", d.Name)}
 	f, err := p.NewFlow(ctx, call, args)
 	if err != nil {
-		return invalidArguments(rt, err)
+		return e.argumentsFailed(ctx, rt, d, err) // an argument validator may fail as a dependency
 	}
 	pHash := e.principalHash(req.Principal)
 	argsDigest := sha256.Sum256(p.AppendArgs([]byte("mrtrgen/args/v1\x00"), f))

@@ -340,6 +340,8 @@ func (d *decoder) decodeField(name string, k, n *yaml.Node, role fieldRole) *Fie
 			f.MinItems = d.intPtr(p.v)
 		case "maxItems":
 			f.MaxItems = d.intPtr(p.v)
+		case "uniqueItems":
+			f.UniqueItems = boolVal(p.v)
 		case "validate":
 			for _, v := range p.v.Content {
 				f.Validate = append(f.Validate, NameRef{Name: v.Value, Pos: d.pos(v)})
@@ -389,6 +391,8 @@ func (d *decoder) checkFieldKeys(f *Field, keys map[string]*yaml.Node, n *yaml.N
 	only("items", f.Type == TypeArray, "applies to arrays only")
 	only("minItems", f.Type == TypeArray, "applies to arrays only")
 	only("maxItems", f.Type == TypeArray, "applies to arrays only")
+	only("uniqueItems", f.Type == TypeArray, "applies to arrays only")
+	only("uniqueItems", role == fieldArgument || role == fieldForm, "applies to arguments and form fields only (continuation lists of enum values are always made distinct)")
 	only("sensitive", role == fieldContinuation, "applies to continuation fields only")
 	only("required", role == fieldArgument || role == fieldForm, "applies to arguments and form fields only")
 	only("default", role == fieldArgument || role == fieldForm, "applies to arguments and form fields only")
@@ -406,6 +410,8 @@ func (d *decoder) checkFieldKeys(f *Field, keys map[string]*yaml.Node, n *yaml.N
 			d.errorf(keys["items"], "field", "", "%s: arrays of arrays are not supported", f.Name)
 		case role == fieldForm && f.Items.Type != TypeEnum:
 			d.errorf(keys["items"], "field", "MCP forms allow multi-select enums only", "%s: form arrays must have enum items", f.Name)
+		case f.Items.Type == TypeEnum && f.MinItems != nil && *f.MinItems > len(f.Items.Values):
+			d.errorf(keys["minItems"], "field", "a repeated value counts once", "%s: minItems %d is above the number of values (%d)", f.Name, *f.MinItems, len(f.Items.Values))
 		}
 	}
 	if f.Type == TypeInteger {

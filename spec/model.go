@@ -207,8 +207,12 @@ type Field struct {
 	Values []EnumValue // for TypeEnum, in spec order (the order clients show)
 
 	Items    *Field // for TypeArray
-	MinItems *int
+	MinItems *int   // counted after duplicates of enum values are dropped
 	MaxItems *int
+	// UniqueItems refuses a list that repeats a value (arguments and form
+	// fields). Without it, repeated enum values are dropped: lists of enum
+	// values are always distinct and in spec order.
+	UniqueItems bool
 
 	Validate  []NameRef // custom validators, in spec order
 	Sensitive bool      // continuation fields: keep server-side, never sealed

@@ -3,8 +3,12 @@ package mrtrtest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"maps"
+	"slices"
 	"sync"
+
+	"github.com/mrtrgen/mrtrgen/mrtr"
 )
 
 // ErrFakeDown is what a Fake's checks and effects return while it is broken.
@@ -24,6 +28,95 @@ type Fake struct {
 	mu      sync.Mutex
 	broken  bool
 	effects int
+	// refused and failing hold, per custom validator, the values it is
+	// told to refuse (mrtr.Invalid) or to fail on as a dependency.
+	refused, failing map[string][]any
+}
+
+// ErrFakeValidatorDown is what a Fake's failing custom validator returns: a
+// dependency failure whose text (it names an internal host) must reach
+// the log only, never the client.
+var ErrFakeValidatorDown = errors.New("fake validator backend at 10.0.0.7:5432 is down")
+
+// FakeInvalidMessage is what a Fake's refusing custom validator says about
+// the value (its mrtr.Invalid message), which the user must be shown.
+const FakeInvalidMessage = "the fake validator refuses this value"
+
+// Validate is what custom validator validator does with value: accept,
+// unless told to refuse it (RefuseValidator) or to fail on it
+// (FailValidator); stop when ctx is done.
+func (f *Fake) Validate(ctx context.Context, validator string, value any) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	switch {
+	case matches(f.failing[validator], value):
+		return ErrFakeValidatorDown
+	case matches(f.refused[validator], value):
+		return mrtr.Invalid("%s", FakeInvalidMessage)
+	}
+	return ctx.Err()
+}
+
+// matches reports whether value is one of vs, or an item of a list in vs
+// (a validator of list items is told about the list).
+func matches(vs []any, value any) bool {
+	for _, v := range vs {
+		if items, ok := v.([]any); ok {
+			if slices.ContainsFunc(items, func(x any) bool { return sameValue(x, value) }) {
+				return true
+			}
+		} else if sameValue(v, value) {
+			return true
+		}
+	}
+	return false
+}
+
+// sameValue compares a value as a test wrote it (1.0, int64(3), "x") with
+// the typed value a validator gets (an enum value is validated as its
+// string, an integer as int64).
+func sameValue(a, b any) bool { return fmt.Sprintf("%T:%v", a, a) == fmt.Sprintf("%T:%v", b, b) }
+
+// RefuseValidator makes custom validator name refuse value (for a list,
+// each of its items) with mrtr.Invalid(FakeInvalidMessage) until restore is
+// called. Other values are still accepted, so a validator used by several
+// fields refuses only the field under test.
+func (f *Fake) RefuseValidator(name string, value any) (restore func()) {
+	return f.setValidator(&f.refused, name, value)
+}
+
+// FailValidator makes custom validator name fail on value (for a list,
+// each of its items) with ErrFakeValidatorDown until restore is called.
+func (f *Fake) FailValidator(name string, value any) (restore func()) {
+	return f.setValidator(&f.failing, name, value)
+}
+
+func (f *Fake) setValidator(m *map[string][]any, name string, value any) func() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if *m == nil {
+		*m = map[string][]any{}
+	}
+	(*m)[name] = append((*m)[name], value)
+	return func() {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		l := (*m)[name]
+		if i := slices.IndexFunc(l, func(x any) bool { return sameValue(x, value) }); i >= 0 {
+			(*m)[name] = slices.Delete(slices.Clone(l), i, i+1)
+		}
+	}
+}
+
+// Use completes u, a use of custom validator name, with this fake's knobs
+// and texts (for CheckValidator).
+func (f *Fake) Use(name string, u ValidatorUse) ValidatorUse {
+	u.Validator = name
+	u.Refuse = func(value any) func() { return f.RefuseValidator(name, value) }
+	u.Fail = func(value any) func() { return f.FailValidator(name, value) }
+	u.Message = FakeInvalidMessage
+	u.Secret = ErrFakeValidatorDown.Error()
+	return u
 }
 
 // Step is what a check without outcomes does: fail while broken, stop

@@ -359,25 +359,7 @@ func notApplicable(t *testing.T, format string, args ...any) {
 // handler onto); when none does, or a knob it needs is missing from the
 // fixtures, the test fails and says what is missing.
 func RunMatrix[F any](t *testing.T, p mrtr.Program[F], fx Fixtures, opts ...Option) {
-	fx.defaults()
-	d := p.Descriptor()
-	m := &matrix[F]{p: p, d: d, g: newGraph(d), fx: &fx, opts: opts,
-		fixture: route{name: "the fixture workflow", args: fx.Args, answers: fx.Answers, want: fx.WantOutcome}}
-	for i, v := range fx.Variants {
-		r := route{name: fmt.Sprintf("variant %d (%s)", i+1, v.Name), args: v.Args, want: v.WantOutcome,
-			answers: maps.Clone(fx.Answers)}
-		if r.args == nil {
-			r.args = fx.Args
-		}
-		if r.want == "" {
-			r.want = mrtr.OutcomeSuccess
-		}
-		if r.answers == nil {
-			r.answers = map[string]mcp.InputResponse{}
-		}
-		maps.Copy(r.answers, v.Answers)
-		m.variants = append(m.variants, r)
-	}
+	m := newMatrix(p, &fx, opts)
 	for name := range fx.NotApplicable {
 		if !slices.Contains(Scenarios, name) {
 			t.Fatalf("Fixtures.NotApplicable names %q, which is not a scenario (%s)", name, strings.Join(Scenarios, ", "))
@@ -407,6 +389,32 @@ func RunMatrix[F any](t *testing.T, p mrtr.Program[F], fx Fixtures, opts ...Opti
 			scenarios[name](t)
 		})
 	}
+}
+
+// newMatrix prepares a run of the matrix (or of CheckValidator) on p: the
+// fixture workflow, its variants and the state graph routes are planned
+// on.
+func newMatrix[F any](p mrtr.Program[F], fx *Fixtures, opts []Option) *matrix[F] {
+	fx.defaults()
+	d := p.Descriptor()
+	m := &matrix[F]{p: p, d: d, g: newGraph(d), fx: fx, opts: opts,
+		fixture: route{name: "the fixture workflow", args: fx.Args, answers: fx.Answers, want: fx.WantOutcome}}
+	for i, v := range fx.Variants {
+		r := route{name: fmt.Sprintf("variant %d (%s)", i+1, v.Name), args: v.Args, want: v.WantOutcome,
+			answers: maps.Clone(fx.Answers)}
+		if r.args == nil {
+			r.args = fx.Args
+		}
+		if r.want == "" {
+			r.want = mrtr.OutcomeSuccess
+		}
+		if r.answers == nil {
+			r.answers = map[string]mcp.InputResponse{}
+		}
+		maps.Copy(r.answers, v.Answers)
+		m.variants = append(m.variants, r)
+	}
+	return m
 }
 
 func (m *matrix[F]) wantEnd(t *testing.T, reply *mrtr.Reply, want mrtr.Outcome) {

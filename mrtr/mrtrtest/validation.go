@@ -1,13 +1,19 @@
 package mrtrtest
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"log/slog"
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mrtrgen/mrtrgen/mrtr"
 )
@@ -61,4 +67,229 @@ func Broken(t testing.TB, decode Decoder, valid map[string]any, field string, va
 	if !slices.ContainsFunc(problems, func(p string) bool { return strings.HasPrefix(p, want) }) {
 		t.Errorf("%s = %#v: problems %q, want one starting %q", field, value, problems, want)
 	}
+}
+
+// AnswerDecoder adapts a generated answer decoder (decode<Key>: the
+// answer, its problems, and an error when a custom validator could not
+// check a value) to a Decoder. Generated validation tests run with a fake
+// whose validators accept, so an error is reported as a problem that no
+// Broken case expects.
+func AnswerDecoder[A any](decode func(context.Context, map[string]any) (A, mrtr.Problems, error)) Decoder {
+	return func(input map[string]any) mrtr.Problems {
+		_, problems, err := decode(context.Background(), input)
+		if err != nil {
+			return append(problems, "the decoder failed: "+err.Error())
+		}
+		return problems
+	}
+}
+
+// ValidatorUse is one use of a custom validator by a program: the value
+// it checks, and how to make it refuse or fail. Fake.Use fills in the
+// knobs and texts of a generated fake.
+type ValidatorUse struct {
+	// Validator is the validator's name in the spec.
+	Validator string
+	// Request is the key of the form the value is a field of; "" for an
+	// argument.
+	Request string
+	// Field is the argument or form field, and Value a valid value of it
+	// (for a list, a valid list) that the fixture workflow sends instead.
+	Field string
+	Value any
+	// Broken is a value of the field that breaks a built-in constraint
+	// (maxLength, an enum, maxItems...), nil when it has none: the
+	// validator must not even be called for it.
+	Broken any
+	// Refuse makes the validator refuse value (for a list, its items) with
+	// mrtr.Invalid and Message; Fail makes it fail on value as a dependency
+	// with an error whose text is Secret. Each returns its restore.
+	// CheckValidator arms them just before the round that sends the value,
+	// so earlier rounds (and other fields the validator checks) pass.
+	Refuse, Fail func(value any) (restore func())
+	Message     string
+	Secret      string
+}
+
+// CheckValidator runs the contract of one custom validator use against p
+// with the fixture workflow:
+//   - refusing (mrtr.Invalid), the user is told its message: an answer is
+//     asked for again saying what to correct, an argument is refused;
+//   - failing (any other error), the round ends as a dependency error
+//     (outcome error) performing no side effect, the error's text is in
+//     the log and in nothing the client receives;
+//   - failing, a value that breaks a built-in constraint of the same field
+//     is refused as such: the validator was not called.
+func CheckValidator[F any](t *testing.T, p mrtr.Program[F], fx Fixtures, u ValidatorUse) {
+	t.Helper()
+	name := u.Validator + " of " + u.Field
+	if u.Request != "" {
+		name = u.Validator + " of " + u.Request + "." + u.Field
+	}
+	t.Run(name, func(t *testing.T) {
+		t.Run("invalid", func(t *testing.T) {
+			reply, _, err := roundWith(t, p, &fx, u, u.Value, func() func() { return u.Refuse(u.Value) })
+			wantRefused(t, u, reply, err, u.Message)
+		})
+		t.Run("dependency failure", func(t *testing.T) {
+			count := func() int {
+				if fx.Effects == nil {
+					return 0
+				}
+				return fx.Effects()
+			}
+			before := 0
+			reply, logs, err := roundWith(t, p, &fx, u, u.Value, func() func() {
+				before = count()
+				return u.Fail(u.Value)
+			})
+			if err != nil {
+				t.Fatalf("a validator that failed as a dependency: error %v, want an error result (outcome error)", err)
+			}
+			if reply.NeedsInput() || reply.Final.Outcome != mrtr.OutcomeError || reply.Final.Text == "" {
+				t.Fatalf("a validator that failed as a dependency: %s, want outcome error with a message", outcomeOf(reply))
+			}
+			if got := count() - before; got != 0 {
+				t.Fatalf("the round whose validator failed performed %d side effects", got)
+			}
+			seen, _ := json.Marshal(reply)
+			if strings.Contains(string(seen), u.Secret) {
+				t.Fatalf("the client was sent the validator's error text %q: %s", u.Secret, seen)
+			}
+			if !strings.Contains(logs, u.Secret) {
+				t.Fatalf("the validator's error %q is not in the log:\n%s", u.Secret, logs)
+			}
+		})
+		if u.Broken != nil {
+			t.Run("built-in constraint first", func(t *testing.T) {
+				reply, _, err := roundWith(t, p, &fx, u, u.Broken, func() func() { return u.Fail(u.Broken) })
+				wantRefused(t, u, reply, err, "")
+			})
+		}
+	})
+}
+
+// roundWith runs the fixture workflow with the field set to value and
+// returns the reply (or error) of the round that sends it, and the
+// engine's log; arm is called just before that round, and what it
+// returns right after it.
+func roundWith[F any](t *testing.T, p mrtr.Program[F], fx *Fixtures, u ValidatorUse, value any, arm func() (restore func())) (*mrtr.Reply, string, error) {
+	t.Helper()
+	var logs syncBuffer
+	m := newMatrix(p, fx, []Option{WithLogger(slog.New(slog.NewTextHandler(&logs, nil)))})
+	if u.Request == "" {
+		args, err := withValue(fx.Args, u.Field, value)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := m.newHarness(t)
+		restore := arm()
+		defer restore()
+		reply, err := h.Call(context.Background(), args, "", nil)
+		return reply, logs.String(), err
+	}
+	owner := requestOwner(m.d, u.Request)
+	if owner == nil {
+		t.Fatalf("%s never asks for %q", m.d.Name, u.Request)
+	}
+	// A route to the question, as the matrix finds one: the fixture
+	// workflow, a variant, or the handler steered onto a branch that asks.
+	var at step
+	r, h, _ := m.find(t, "validator "+u.Validator, fmt.Sprintf("a workflow that asks for %q (state %s)", u.Request, owner.Name), m.candidates(owner.Name),
+		func(_ int, s step) bool {
+			if _, ok := s.responses[u.Request]; ok {
+				at = s
+				return true
+			}
+			return false
+		}, nil,
+		func(*route, []step) bool { return at.state != "" })
+	answer, ok := at.responses[u.Request].(*mcp.ElicitResult)
+	if !ok || answer.Action != "accept" {
+		t.Fatalf("the fixtures' answer to %q is not an accepted form: %#v", u.Request, at.responses[u.Request])
+	}
+	content := maps.Clone(answer.Content)
+	if content == nil {
+		content = map[string]any{}
+	}
+	content[u.Field] = value
+	responses := maps.Clone(at.responses)
+	responses[u.Request] = Accept(content)
+	restore := arm()
+	defer restore()
+	reply, err := h.Call(context.Background(), r.args, at.state, responses)
+	return reply, logs.String(), err
+}
+
+// wantRefused checks that the value was refused for the user to correct:
+// an argument with an error naming the field (and message, when set), an
+// answer asked for again saying what to correct.
+func wantRefused(t *testing.T, u ValidatorUse, reply *mrtr.Reply, err error, message string) {
+	t.Helper()
+	if u.Request == "" {
+		// An invalid argument is a JSON-RPC error or an error result; not a
+		// dependency failure either way.
+		text := ""
+		switch {
+		case err != nil:
+			text = err.Error()
+		case reply != nil && !reply.NeedsInput() && reply.Final.IsError() && reply.Final.Outcome != mrtr.OutcomeError:
+			text = reply.Final.Text
+		default:
+			t.Fatalf("argument %s was not refused: %v, %s", u.Field, err, outcomeOf(reply))
+		}
+		if !strings.Contains(text, u.Field) || !strings.Contains(text, message) {
+			t.Fatalf("argument %s refused with %q, want it to name the field and say %q", u.Field, text, message)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatalf("answer %s.%s: error %v, want the question asked again", u.Request, u.Field, err)
+	}
+	if !reply.NeedsInput() || reply.InputRequests[u.Request] == nil {
+		t.Fatalf("answer %s.%s: %s, want %q asked again", u.Request, u.Field, outcomeOf(reply), u.Request)
+	}
+	ep, ok := reply.InputRequests[u.Request].(*mcp.ElicitParams)
+	if !ok || !strings.Contains(ep.Message, "Please correct: ") || !strings.Contains(ep.Message, u.Field) || !strings.Contains(ep.Message, message) {
+		t.Fatalf("asked again with %q, want it to say what to correct in %s (%q)", messageOf(reply.InputRequests[u.Request]), u.Field, message)
+	}
+}
+
+func messageOf(r mcp.InputRequest) string {
+	if ep, ok := r.(*mcp.ElicitParams); ok {
+		return ep.Message
+	}
+	return fmt.Sprintf("%T", r)
+}
+
+// withValue returns args (a JSON object) with key set to value.
+func withValue(args any, key string, value any) (map[string]any, error) {
+	raw, err := marshalArgs(args)
+	if err != nil {
+		return nil, err
+	}
+	m := map[string]any{}
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, fmt.Errorf("the fixture arguments are not a JSON object: %w", err)
+	}
+	m[key] = value
+	return m, nil
+}
+
+// syncBuffer is a log destination safe for the engine's goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

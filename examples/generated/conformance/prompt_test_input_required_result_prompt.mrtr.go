@@ -88,7 +88,10 @@ func (p testInputRequiredResultPromptProgram) Step(ctx context.Context, r *mrtr.
 			resp := r.Response("user_context", mrtr.Elicit)
 			switch resp.Status {
 			case mrtr.Accepted:
-				answer, problems := p.decodeUserContext(ctx, resp.Content)
+				answer, problems, err := p.decodeUserContext(ctx, resp.Content)
+				if err != nil {
+					return mrtr.Step{}, err
+				}
 				if len(problems) > 0 {
 					pending = append(pending, p.requestUserContext(f, problems))
 				} else {
@@ -242,8 +245,9 @@ func (p testInputRequiredResultPromptProgram) NewFlow(ctx context.Context, c *mr
 	return f, problems.Err()
 }
 
-// decodeUserContext validates the form answered for "user_context".
-func (p testInputRequiredResultPromptProgram) decodeUserContext(ctx context.Context, content map[string]any) (*TestInputRequiredResultPromptUserContextAnswer, mrtr.Problems) {
+// decodeUserContext validates the form answered for "user_context": problems are for the user to
+// correct; an error is a custom validator that could not check a value.
+func (p testInputRequiredResultPromptProgram) decodeUserContext(ctx context.Context, content map[string]any) (*TestInputRequiredResultPromptUserContextAnswer, mrtr.Problems, error) {
 	a := &TestInputRequiredResultPromptUserContextAnswer{}
 	var problems mrtr.Problems
 	switch v, st := mrtr.FormString(content, "context"); st {
@@ -257,7 +261,7 @@ func (p testInputRequiredResultPromptProgram) decodeUserContext(ctx context.Cont
 	case mrtr.WrongType:
 		problems.Addf("context: expected a string")
 	}
-	return a, problems
+	return a, problems, nil
 }
 
 // CheckContinuation checks what handlers stored in the continuation against the

@@ -79,10 +79,7 @@ func TestTestInputRequiredResultPromptTransitions(t *testing.T) {
 // checks that validation reports it.
 func TestTestInputRequiredResultPromptValidation(t *testing.T) {
 	p := testInputRequiredResultPromptProgram{h: &fakeTestInputRequiredResultPrompt{}}
-	decodeUserContextAnswer := func(in map[string]any) mrtr.Problems {
-		_, problems := p.decodeUserContext(context.Background(), in)
-		return problems
-	}
+	decodeUserContextAnswer := mrtrtest.AnswerDecoder(p.decodeUserContext)
 	validUserContextAnswer := map[string]any{"context": "example"}
 	mrtrtest.Broken(t, decodeUserContextAnswer, validUserContextAnswer, "context", nil, "context: required")
 	mrtrtest.Broken(t, decodeUserContextAnswer, validUserContextAnswer, "context", strings.Repeat("x", 501), "context: at most 500 characters")

@@ -112,7 +112,10 @@ func (p testInputRequiredResultCapabilitiesProgram) Step(ctx context.Context, r 
 			resp := r.Response("user_name", mrtr.Elicit)
 			switch resp.Status {
 			case mrtr.Accepted:
-				answer, problems := p.decodeUserName(ctx, resp.Content)
+				answer, problems, err := p.decodeUserName(ctx, resp.Content)
+				if err != nil {
+					return mrtr.Step{}, err
+				}
 				if len(problems) > 0 {
 					if r.Can(mrtr.Elicit) {
 						pending = append(pending, p.requestUserName(f, problems))
@@ -293,8 +296,9 @@ func (p testInputRequiredResultCapabilitiesProgram) decodeGreeting(ctx context.C
 	return &mrtr.Sampled{Text: text}, problems
 }
 
-// decodeUserName validates the form answered for "user_name".
-func (p testInputRequiredResultCapabilitiesProgram) decodeUserName(ctx context.Context, content map[string]any) (*TestInputRequiredResultCapabilitiesUserNameAnswer, mrtr.Problems) {
+// decodeUserName validates the form answered for "user_name": problems are for the user to
+// correct; an error is a custom validator that could not check a value.
+func (p testInputRequiredResultCapabilitiesProgram) decodeUserName(ctx context.Context, content map[string]any) (*TestInputRequiredResultCapabilitiesUserNameAnswer, mrtr.Problems, error) {
 	a := &TestInputRequiredResultCapabilitiesUserNameAnswer{}
 	var problems mrtr.Problems
 	switch v, st := mrtr.FormString(content, "name"); st {
@@ -308,7 +312,7 @@ func (p testInputRequiredResultCapabilitiesProgram) decodeUserName(ctx context.C
 	case mrtr.WrongType:
 		problems.Addf("name: expected a string")
 	}
-	return a, problems
+	return a, problems, nil
 }
 
 // CheckContinuation checks what handlers stored in the continuation against the

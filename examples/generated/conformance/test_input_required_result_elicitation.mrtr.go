@@ -88,7 +88,10 @@ func (p testInputRequiredResultElicitationProgram) Step(ctx context.Context, r *
 			resp := r.Response("user_name", mrtr.Elicit)
 			switch resp.Status {
 			case mrtr.Accepted:
-				answer, problems := p.decodeUserName(ctx, resp.Content)
+				answer, problems, err := p.decodeUserName(ctx, resp.Content)
+				if err != nil {
+					return mrtr.Step{}, err
+				}
 				if len(problems) > 0 {
 					pending = append(pending, p.requestUserName(f, problems))
 				} else {
@@ -241,8 +244,9 @@ func (p testInputRequiredResultElicitationProgram) NewFlow(ctx context.Context, 
 	return f, problems.Err()
 }
 
-// decodeUserName validates the form answered for "user_name".
-func (p testInputRequiredResultElicitationProgram) decodeUserName(ctx context.Context, content map[string]any) (*TestInputRequiredResultElicitationUserNameAnswer, mrtr.Problems) {
+// decodeUserName validates the form answered for "user_name": problems are for the user to
+// correct; an error is a custom validator that could not check a value.
+func (p testInputRequiredResultElicitationProgram) decodeUserName(ctx context.Context, content map[string]any) (*TestInputRequiredResultElicitationUserNameAnswer, mrtr.Problems, error) {
 	a := &TestInputRequiredResultElicitationUserNameAnswer{}
 	var problems mrtr.Problems
 	switch v, st := mrtr.FormString(content, "name"); st {
@@ -256,7 +260,7 @@ func (p testInputRequiredResultElicitationProgram) decodeUserName(ctx context.Co
 	case mrtr.WrongType:
 		problems.Addf("name: expected a string")
 	}
-	return a, problems
+	return a, problems, nil
 }
 
 // CheckContinuation checks what handlers stored in the continuation against the

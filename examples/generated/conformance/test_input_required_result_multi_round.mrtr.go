@@ -101,7 +101,10 @@ func (p testInputRequiredResultMultiRoundProgram) Step(ctx context.Context, r *m
 			resp := r.Response("step1", mrtr.Elicit)
 			switch resp.Status {
 			case mrtr.Accepted:
-				answer, problems := p.decodeStep1(ctx, resp.Content)
+				answer, problems, err := p.decodeStep1(ctx, resp.Content)
+				if err != nil {
+					return mrtr.Step{}, err
+				}
 				if len(problems) > 0 {
 					pending = append(pending, p.requestStep1(f, problems))
 				} else {
@@ -127,7 +130,10 @@ func (p testInputRequiredResultMultiRoundProgram) Step(ctx context.Context, r *m
 			resp := r.Response("step2", mrtr.Elicit)
 			switch resp.Status {
 			case mrtr.Accepted:
-				answer, problems := p.decodeStep2(ctx, resp.Content)
+				answer, problems, err := p.decodeStep2(ctx, resp.Content)
+				if err != nil {
+					return mrtr.Step{}, err
+				}
 				if len(problems) > 0 {
 					pending = append(pending, p.requestStep2(f, problems))
 				} else {
@@ -294,8 +300,9 @@ func (p testInputRequiredResultMultiRoundProgram) NewFlow(ctx context.Context, c
 	return f, problems.Err()
 }
 
-// decodeStep1 validates the form answered for "step1".
-func (p testInputRequiredResultMultiRoundProgram) decodeStep1(ctx context.Context, content map[string]any) (*TestInputRequiredResultMultiRoundStep1Answer, mrtr.Problems) {
+// decodeStep1 validates the form answered for "step1": problems are for the user to
+// correct; an error is a custom validator that could not check a value.
+func (p testInputRequiredResultMultiRoundProgram) decodeStep1(ctx context.Context, content map[string]any) (*TestInputRequiredResultMultiRoundStep1Answer, mrtr.Problems, error) {
 	a := &TestInputRequiredResultMultiRoundStep1Answer{}
 	var problems mrtr.Problems
 	switch v, st := mrtr.FormString(content, "name"); st {
@@ -309,11 +316,12 @@ func (p testInputRequiredResultMultiRoundProgram) decodeStep1(ctx context.Contex
 	case mrtr.WrongType:
 		problems.Addf("name: expected a string")
 	}
-	return a, problems
+	return a, problems, nil
 }
 
-// decodeStep2 validates the form answered for "step2".
-func (p testInputRequiredResultMultiRoundProgram) decodeStep2(ctx context.Context, content map[string]any) (*TestInputRequiredResultMultiRoundStep2Answer, mrtr.Problems) {
+// decodeStep2 validates the form answered for "step2": problems are for the user to
+// correct; an error is a custom validator that could not check a value.
+func (p testInputRequiredResultMultiRoundProgram) decodeStep2(ctx context.Context, content map[string]any) (*TestInputRequiredResultMultiRoundStep2Answer, mrtr.Problems, error) {
 	a := &TestInputRequiredResultMultiRoundStep2Answer{}
 	var problems mrtr.Problems
 	switch v, st := mrtr.FormString(content, "color"); st {
@@ -327,7 +335,7 @@ func (p testInputRequiredResultMultiRoundProgram) decodeStep2(ctx context.Contex
 	case mrtr.WrongType:
 		problems.Addf("color: expected a string")
 	}
-	return a, problems
+	return a, problems, nil
 }
 
 // CheckContinuation checks what handlers stored in the continuation against the

@@ -83,15 +83,9 @@ func TestTestInputRequiredResultMultiRoundTransitions(t *testing.T) {
 // checks that validation reports it.
 func TestTestInputRequiredResultMultiRoundValidation(t *testing.T) {
 	p := testInputRequiredResultMultiRoundProgram{h: &fakeTestInputRequiredResultMultiRound{}}
-	decodeStep1Answer := func(in map[string]any) mrtr.Problems {
-		_, problems := p.decodeStep1(context.Background(), in)
-		return problems
-	}
+	decodeStep1Answer := mrtrtest.AnswerDecoder(p.decodeStep1)
 	validStep1Answer := map[string]any{"name": "example"}
-	decodeStep2Answer := func(in map[string]any) mrtr.Problems {
-		_, problems := p.decodeStep2(context.Background(), in)
-		return problems
-	}
+	decodeStep2Answer := mrtrtest.AnswerDecoder(p.decodeStep2)
 	validStep2Answer := map[string]any{"color": "example"}
 	mrtrtest.Broken(t, decodeStep1Answer, validStep1Answer, "name", nil, "name: required")
 	mrtrtest.Broken(t, decodeStep1Answer, validStep1Answer, "name", strings.Repeat("x", 101), "name: at most 100 characters")

@@ -125,7 +125,10 @@ func (p testInputRequiredResultMultipleInputsProgram) Step(ctx context.Context, 
 			resp := r.Response("user_name", mrtr.Elicit)
 			switch resp.Status {
 			case mrtr.Accepted:
-				answer, problems := p.decodeUserName(ctx, resp.Content)
+				answer, problems, err := p.decodeUserName(ctx, resp.Content)
+				if err != nil {
+					return mrtr.Step{}, err
+				}
 				if len(problems) > 0 {
 					pending = append(pending, p.requestUserName(f, problems))
 				} else {
@@ -316,8 +319,9 @@ func (p testInputRequiredResultMultipleInputsProgram) decodeGreeting(ctx context
 	return &mrtr.Sampled{Text: text}, problems
 }
 
-// decodeUserName validates the form answered for "user_name".
-func (p testInputRequiredResultMultipleInputsProgram) decodeUserName(ctx context.Context, content map[string]any) (*TestInputRequiredResultMultipleInputsUserNameAnswer, mrtr.Problems) {
+// decodeUserName validates the form answered for "user_name": problems are for the user to
+// correct; an error is a custom validator that could not check a value.
+func (p testInputRequiredResultMultipleInputsProgram) decodeUserName(ctx context.Context, content map[string]any) (*TestInputRequiredResultMultipleInputsUserNameAnswer, mrtr.Problems, error) {
 	a := &TestInputRequiredResultMultipleInputsUserNameAnswer{}
 	var problems mrtr.Problems
 	switch v, st := mrtr.FormString(content, "name"); st {
@@ -331,7 +335,7 @@ func (p testInputRequiredResultMultipleInputsProgram) decodeUserName(ctx context
 	case mrtr.WrongType:
 		problems.Addf("name: expected a string")
 	}
-	return a, problems
+	return a, problems, nil
 }
 
 // CheckContinuation checks what handlers stored in the continuation against the

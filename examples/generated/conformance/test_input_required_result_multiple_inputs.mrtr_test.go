@@ -85,10 +85,7 @@ func TestTestInputRequiredResultMultipleInputsTransitions(t *testing.T) {
 // checks that validation reports it.
 func TestTestInputRequiredResultMultipleInputsValidation(t *testing.T) {
 	p := testInputRequiredResultMultipleInputsProgram{h: &fakeTestInputRequiredResultMultipleInputs{}}
-	decodeUserNameAnswer := func(in map[string]any) mrtr.Problems {
-		_, problems := p.decodeUserName(context.Background(), in)
-		return problems
-	}
+	decodeUserNameAnswer := mrtrtest.AnswerDecoder(p.decodeUserName)
 	validUserNameAnswer := map[string]any{"name": "example"}
 	mrtrtest.Broken(t, decodeUserNameAnswer, validUserNameAnswer, "name", nil, "name: required")
 	mrtrtest.Broken(t, decodeUserNameAnswer, validUserNameAnswer, "name", strings.Repeat("x", 101), "name: at most 100 characters")

@@ -88,7 +88,10 @@ func (p testInputRequiredResultRequestStateProgram) Step(ctx context.Context, r 
 			resp := r.Response("confirm", mrtr.Elicit)
 			switch resp.Status {
 			case mrtr.Accepted:
-				answer, problems := p.decodeConfirm(ctx, resp.Content)
+				answer, problems, err := p.decodeConfirm(ctx, resp.Content)
+				if err != nil {
+					return mrtr.Step{}, err
+				}
 				if len(problems) > 0 {
 					pending = append(pending, p.requestConfirm(f, problems))
 				} else {
@@ -241,8 +244,9 @@ func (p testInputRequiredResultRequestStateProgram) NewFlow(ctx context.Context,
 	return f, problems.Err()
 }
 
-// decodeConfirm validates the form answered for "confirm".
-func (p testInputRequiredResultRequestStateProgram) decodeConfirm(ctx context.Context, content map[string]any) (*TestInputRequiredResultRequestStateConfirmAnswer, mrtr.Problems) {
+// decodeConfirm validates the form answered for "confirm": problems are for the user to
+// correct; an error is a custom validator that could not check a value.
+func (p testInputRequiredResultRequestStateProgram) decodeConfirm(ctx context.Context, content map[string]any) (*TestInputRequiredResultRequestStateConfirmAnswer, mrtr.Problems, error) {
 	a := &TestInputRequiredResultRequestStateConfirmAnswer{}
 	var problems mrtr.Problems
 	switch v, st := mrtr.FormBool(content, "ok"); st {
@@ -253,7 +257,7 @@ func (p testInputRequiredResultRequestStateProgram) decodeConfirm(ctx context.Co
 	case mrtr.WrongType:
 		problems.Addf("ok: expected true or false")
 	}
-	return a, problems
+	return a, problems, nil
 }
 
 // CheckContinuation checks what handlers stored in the continuation against the

@@ -88,7 +88,10 @@ func (p testInputRequiredResultTamperedStateProgram) Step(ctx context.Context, r
 			resp := r.Response("confirm", mrtr.Elicit)
 			switch resp.Status {
 			case mrtr.Accepted:
-				answer, problems := p.decodeConfirm(ctx, resp.Content)
+				answer, problems, err := p.decodeConfirm(ctx, resp.Content)
+				if err != nil {
+					return mrtr.Step{}, err
+				}
 				if len(problems) > 0 {
 					pending = append(pending, p.requestConfirm(f, problems))
 				} else {
@@ -241,8 +244,9 @@ func (p testInputRequiredResultTamperedStateProgram) NewFlow(ctx context.Context
 	return f, problems.Err()
 }
 
-// decodeConfirm validates the form answered for "confirm".
-func (p testInputRequiredResultTamperedStateProgram) decodeConfirm(ctx context.Context, content map[string]any) (*TestInputRequiredResultTamperedStateConfirmAnswer, mrtr.Problems) {
+// decodeConfirm validates the form answered for "confirm": problems are for the user to
+// correct; an error is a custom validator that could not check a value.
+func (p testInputRequiredResultTamperedStateProgram) decodeConfirm(ctx context.Context, content map[string]any) (*TestInputRequiredResultTamperedStateConfirmAnswer, mrtr.Problems, error) {
 	a := &TestInputRequiredResultTamperedStateConfirmAnswer{}
 	var problems mrtr.Problems
 	switch v, st := mrtr.FormBool(content, "ok"); st {
@@ -253,7 +257,7 @@ func (p testInputRequiredResultTamperedStateProgram) decodeConfirm(ctx context.C
 	case mrtr.WrongType:
 		problems.Addf("ok: expected true or false")
 	}
-	return a, problems
+	return a, problems, nil
 }
 
 // CheckContinuation checks what handlers stored in the continuation against the

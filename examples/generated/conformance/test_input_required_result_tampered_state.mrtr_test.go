@@ -78,10 +78,7 @@ func TestTestInputRequiredResultTamperedStateTransitions(t *testing.T) {
 // checks that validation reports it.
 func TestTestInputRequiredResultTamperedStateValidation(t *testing.T) {
 	p := testInputRequiredResultTamperedStateProgram{h: &fakeTestInputRequiredResultTamperedState{}}
-	decodeConfirmAnswer := func(in map[string]any) mrtr.Problems {
-		_, problems := p.decodeConfirm(context.Background(), in)
-		return problems
-	}
+	decodeConfirmAnswer := mrtrtest.AnswerDecoder(p.decodeConfirm)
 	validConfirmAnswer := map[string]any{"ok": true}
 	mrtrtest.Broken(t, decodeConfirmAnswer, validConfirmAnswer, "ok", nil, "ok: required")
 }

@@ -88,7 +88,10 @@ func (p testStreamingElicitationProgram) Step(ctx context.Context, r *mrtr.Round
 			resp := r.Response("user_name", mrtr.Elicit)
 			switch resp.Status {
 			case mrtr.Accepted:
-				answer, problems := p.decodeUserName(ctx, resp.Content)
+				answer, problems, err := p.decodeUserName(ctx, resp.Content)
+				if err != nil {
+					return mrtr.Step{}, err
+				}
 				if len(problems) > 0 {
 					pending = append(pending, p.requestUserName(f, problems))
 				} else {
@@ -241,8 +244,9 @@ func (p testStreamingElicitationProgram) NewFlow(ctx context.Context, c *mrtr.Ca
 	return f, problems.Err()
 }
 
-// decodeUserName validates the form answered for "user_name".
-func (p testStreamingElicitationProgram) decodeUserName(ctx context.Context, content map[string]any) (*TestStreamingElicitationUserNameAnswer, mrtr.Problems) {
+// decodeUserName validates the form answered for "user_name": problems are for the user to
+// correct; an error is a custom validator that could not check a value.
+func (p testStreamingElicitationProgram) decodeUserName(ctx context.Context, content map[string]any) (*TestStreamingElicitationUserNameAnswer, mrtr.Problems, error) {
 	a := &TestStreamingElicitationUserNameAnswer{}
 	var problems mrtr.Problems
 	switch v, st := mrtr.FormString(content, "name"); st {
@@ -256,7 +260,7 @@ func (p testStreamingElicitationProgram) decodeUserName(ctx context.Context, con
 	case mrtr.WrongType:
 		problems.Addf("name: expected a string")
 	}
-	return a, problems
+	return a, problems, nil
 }
 
 // CheckContinuation checks what handlers stored in the continuation against the

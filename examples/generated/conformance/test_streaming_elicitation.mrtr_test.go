@@ -79,10 +79,7 @@ func TestTestStreamingElicitationTransitions(t *testing.T) {
 // checks that validation reports it.
 func TestTestStreamingElicitationValidation(t *testing.T) {
 	p := testStreamingElicitationProgram{h: &fakeTestStreamingElicitation{}}
-	decodeUserNameAnswer := func(in map[string]any) mrtr.Problems {
-		_, problems := p.decodeUserName(context.Background(), in)
-		return problems
-	}
+	decodeUserNameAnswer := mrtrtest.AnswerDecoder(p.decodeUserName)
 	validUserNameAnswer := map[string]any{"name": "example"}
 	mrtrtest.Broken(t, decodeUserNameAnswer, validUserNameAnswer, "name", nil, "name: required")
 	mrtrtest.Broken(t, decodeUserNameAnswer, validUserNameAnswer, "name", strings.Repeat("x", 101), "name: at most 100 characters")

@@ -180,7 +180,10 @@ func (p provisionWorkspaceProgram) Step(ctx context.Context, r *mrtr.Round, f *P
 			resp := r.Response("plan", mrtr.Elicit)
 			switch resp.Status {
 			case mrtr.Accepted:
-				answer, problems := p.decodePlan(ctx, resp.Content)
+				answer, problems, err := p.decodePlan(ctx, resp.Content)
+				if err != nil {
+					return mrtr.Step{}, err
+				}
 				if len(problems) > 0 {
 					pending = append(pending, p.requestPlan(f, problems))
 				} else {
@@ -211,7 +214,10 @@ func (p provisionWorkspaceProgram) Step(ctx context.Context, r *mrtr.Round, f *P
 			resp := r.Response("placement", mrtr.Elicit)
 			switch resp.Status {
 			case mrtr.Accepted:
-				answer, problems := p.decodePlacement(ctx, resp.Content)
+				answer, problems, err := p.decodePlacement(ctx, resp.Content)
+				if err != nil {
+					return mrtr.Step{}, err
+				}
 				if len(problems) > 0 {
 					pending = append(pending, p.requestPlacement(f, problems))
 				} else {
@@ -539,8 +545,9 @@ func (p provisionWorkspaceProgram) NewFlow(ctx context.Context, c *mrtr.Call, ra
 
 var provisionWorkspaceArgTeamPattern = regexp.MustCompile("^(?:[a-z][a-z0-9-]{2,31})$")
 
-// decodePlan validates the form answered for "plan".
-func (p provisionWorkspaceProgram) decodePlan(ctx context.Context, content map[string]any) (*ProvisionWorkspacePlanAnswer, mrtr.Problems) {
+// decodePlan validates the form answered for "plan": problems are for the user to
+// correct; an error is a custom validator that could not check a value.
+func (p provisionWorkspaceProgram) decodePlan(ctx context.Context, content map[string]any) (*ProvisionWorkspacePlanAnswer, mrtr.Problems, error) {
 	a := &ProvisionWorkspacePlanAnswer{}
 	var problems mrtr.Problems
 	switch v, st := mrtr.FormInt(content, "seats"); st {
@@ -568,21 +575,17 @@ func (p provisionWorkspaceProgram) decodePlan(ctx context.Context, content map[s
 	case mrtr.WrongType:
 		problems.Addf("tier: expected a string")
 	}
-	return a, problems
+	return a, problems, nil
 }
 
-// decodePlacement validates the form answered for "placement".
-func (p provisionWorkspaceProgram) decodePlacement(ctx context.Context, content map[string]any) (*ProvisionWorkspacePlacementAnswer, mrtr.Problems) {
+// decodePlacement validates the form answered for "placement": problems are for the user to
+// correct; an error is a custom validator that could not check a value.
+func (p provisionWorkspaceProgram) decodePlacement(ctx context.Context, content map[string]any) (*ProvisionWorkspacePlacementAnswer, mrtr.Problems, error) {
 	a := &ProvisionWorkspacePlacementAnswer{}
 	var problems mrtr.Problems
 	switch list, st := mrtr.FormList(content, "regions"); st {
 	case mrtr.Present:
-		if len(list) < 1 {
-			problems.Addf("regions: choose at least 1")
-		}
-		if len(list) > 3 {
-			problems.Addf("regions: choose at most 3")
-		}
+		checked := len(problems)
 		for i, it := range list {
 			v, ok := mrtr.AsString(it)
 			if ok != mrtr.Present {
@@ -591,15 +594,26 @@ func (p provisionWorkspaceProgram) decodePlacement(ctx context.Context, content 
 			}
 			if !slices.Contains(provisionWorkspaceRegionsValues, ProvisionWorkspaceRegions(v)) {
 				problems.Addf("regions[]: must be one of %s", "eu-west, eu-central, us-east, us-west, ap-south")
+				continue
 			}
 			a.Regions = append(a.Regions, ProvisionWorkspaceRegions(v))
+		}
+		// One answer, however it was sent: each value once, in the order of the spec's values.
+		a.Regions = mrtr.SpecOrder(a.Regions, provisionWorkspaceRegionsValues)
+		if len(problems) == checked {
+			if len(a.Regions) < 1 {
+				problems.Addf("regions: choose at least 1")
+			}
+			if len(a.Regions) > 3 {
+				problems.Addf("regions: choose at most 3")
+			}
 		}
 	case mrtr.Absent:
 		problems.Addf("regions: required")
 	case mrtr.WrongType:
 		problems.Addf("regions: expected a list")
 	}
-	return a, problems
+	return a, problems, nil
 }
 
 // decodeProjects validates the roots the client listed for "projects".

@@ -111,18 +111,12 @@ func TestProvisionWorkspaceValidation(t *testing.T) {
 	p := provisionWorkspaceProgram{h: &fakeProvisionWorkspace{}}
 	decodeArguments := mrtrtest.ArgumentDecoder(p)
 	validArguments := map[string]any{"team": "a00"}
-	decodePlanAnswer := func(in map[string]any) mrtr.Problems {
-		_, problems := p.decodePlan(context.Background(), in)
-		return problems
-	}
+	decodePlanAnswer := mrtrtest.AnswerDecoder(p.decodePlan)
 	validPlanAnswer := map[string]any{
 		"seats": int64(1),
 		"tier":  "starter",
 	}
-	decodePlacementAnswer := func(in map[string]any) mrtr.Problems {
-		_, problems := p.decodePlacement(context.Background(), in)
-		return problems
-	}
+	decodePlacementAnswer := mrtrtest.AnswerDecoder(p.decodePlacement)
 	validPlacementAnswer := map[string]any{"regions": []any{"eu-west"}}
 	mrtrtest.Broken(t, decodeArguments, validArguments, "team", nil, "team: required")
 	mrtrtest.Broken(t, decodeArguments, validArguments, "team", strings.Repeat("x", 33), "team: at most 32 characters")

@@ -128,7 +128,10 @@ func (p closeSupportTicketProgram) Step(ctx context.Context, r *mrtr.Round, f *C
 			resp := r.Response("reason", mrtr.Elicit)
 			switch resp.Status {
 			case mrtr.Accepted:
-				answer, problems := p.decodeReason(ctx, resp.Content)
+				answer, problems, err := p.decodeReason(ctx, resp.Content)
+				if err != nil {
+					return mrtr.Step{}, err
+				}
 				if len(problems) > 0 {
 					pending = append(pending, p.requestReason(f, problems))
 				} else {
@@ -181,8 +184,11 @@ type CloseSupportTicketHandler interface {
 	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
 	CloseTicket(ctx context.Context, f *CloseSupportTicketFlow) error
 
-	// NoSecrets is custom validator noSecrets (tickets.mrtr.yaml:11:3): return an error saying what is wrong with value.
+	// NoSecrets is custom validator noSecrets (tickets.mrtr.yaml:11:3); it runs once value has passed the spec's built-in constraints.
 	// Rejects text that looks like a password, token or API key.
+	// Return mrtr.Invalid saying what is wrong with value: the user is shown it (an answer is asked for again).
+	// Any other error means value could not be checked (a backend is down): the round fails as a dependency
+	// error, and the error goes to the log only.
 	NoSecrets(ctx context.Context, value string) error
 }
 
@@ -346,8 +352,9 @@ func (p closeSupportTicketProgram) NewFlow(ctx context.Context, c *mrtr.Call, ra
 
 var closeSupportTicketArgTicketIDPattern = regexp.MustCompile("^(?:[0-9]{1,12})$")
 
-// decodeReason validates the form answered for "reason".
-func (p closeSupportTicketProgram) decodeReason(ctx context.Context, content map[string]any) (*CloseSupportTicketReasonAnswer, mrtr.Problems) {
+// decodeReason validates the form answered for "reason": problems are for the user to
+// correct; an error is a custom validator that could not check a value.
+func (p closeSupportTicketProgram) decodeReason(ctx context.Context, content map[string]any) (*CloseSupportTicketReasonAnswer, mrtr.Problems, error) {
 	a := &CloseSupportTicketReasonAnswer{}
 	var problems mrtr.Problems
 	switch v, st := mrtr.FormString(content, "closeReason"); st {
@@ -363,17 +370,20 @@ func (p closeSupportTicketProgram) decodeReason(ctx context.Context, content map
 	}
 	switch v, st := mrtr.FormString(content, "comment"); st {
 	case mrtr.Present:
+		checked := len(problems)
 		if n := utf8.RuneCountInString(v); n > 500 {
 			problems.Addf("comment: at most 500 characters (got %d)", n)
 		}
-		if err := p.h.NoSecrets(ctx, v); err != nil {
-			problems.Addf("comment: %v", err)
+		if len(problems) == checked {
+			if err := p.h.NoSecrets(ctx, v); err != nil && !problems.AddInvalid("comment", err) {
+				return nil, nil, mrtr.ValidatorFailed("noSecrets", "reason.comment", err)
+			}
 		}
 		a.Comment = &v
 	case mrtr.WrongType:
 		problems.Addf("comment: expected a string")
 	}
-	return a, problems
+	return a, problems, nil
 }
 
 // CheckContinuation checks what handlers stored in the continuation against the

@@ -17,6 +17,7 @@ import (
 // caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
 // effect while broken, and takes check outcomes from queues; with an empty queue a
 // check takes the outcome on the shortest way to a successful end.
+// Its custom validators accept every value unless told to refuse or fail.
 type fakeCloseSupportTicket struct {
 	fake mrtrtest.Fake
 }
@@ -39,7 +40,7 @@ func (h *fakeCloseSupportTicket) CloseTicket(ctx context.Context, f *CloseSuppor
 }
 
 func (h *fakeCloseSupportTicket) NoSecrets(ctx context.Context, value string) error {
-	return nil
+	return h.fake.Validate(ctx, "noSecrets", value)
 }
 
 // answersCloseSupportTicket are valid answers to the input requests of close_support_ticket, derived from the spec.
@@ -99,10 +100,7 @@ func TestCloseSupportTicketValidation(t *testing.T) {
 	p := closeSupportTicketProgram{h: &fakeCloseSupportTicket{}}
 	decodeArguments := mrtrtest.ArgumentDecoder(p)
 	validArguments := map[string]any{"ticketId": "0"}
-	decodeReasonAnswer := func(in map[string]any) mrtr.Problems {
-		_, problems := p.decodeReason(context.Background(), in)
-		return problems
-	}
+	decodeReasonAnswer := mrtrtest.AnswerDecoder(p.decodeReason)
 	validReasonAnswer := map[string]any{"closeReason": "resolved"}
 	mrtrtest.Broken(t, decodeArguments, validArguments, "ticketId", nil, "ticketId: required")
 	mrtrtest.Broken(t, decodeArguments, validArguments, "ticketId", "xxxxxxxxxxxxx", "ticketId: at most 12 characters")
@@ -110,6 +108,22 @@ func TestCloseSupportTicketValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeReasonAnswer, validReasonAnswer, "closeReason", nil, "closeReason: required")
 	mrtrtest.Broken(t, decodeReasonAnswer, validReasonAnswer, "closeReason", "not-a-value", "closeReason: must be one of ")
 	mrtrtest.Broken(t, decodeReasonAnswer, validReasonAnswer, "comment", strings.Repeat("x", 501), "comment: at most 500 characters")
+}
+
+// TestCloseSupportTicketValidators makes each use of a custom validator, one at a time,
+// refuse the value (the user must be told why) and fail as a dependency (the
+// round must end as a dependency error, the text in the log only); a value that
+// breaks a built-in constraint of the same field must not reach the validator.
+func TestCloseSupportTicketValidators(t *testing.T) {
+	h := &fakeCloseSupportTicket{}
+	fx := fixturesCloseSupportTicket(h)
+	p := NewCloseSupportTicketProgram(h)
+	mrtrtest.CheckValidator(t, p, fx, h.fake.Use("noSecrets", mrtrtest.ValidatorUse{
+		Broken:  strings.Repeat("x", 501),
+		Field:   "comment",
+		Request: "reason",
+		Value:   "example",
+	}))
 }
 
 // TestCloseSupportTicketRejectedInputs walks to every state that asks and sends there answers

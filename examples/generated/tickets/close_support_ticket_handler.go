@@ -5,7 +5,6 @@ package tickets
 import (
 	"context"
 	"errors"
-	"fmt"
 	"regexp"
 	"strings"
 	"time"
@@ -112,11 +111,13 @@ var secretPatterns = []*regexp.Regexp{
 }
 
 // NoSecrets refuses comments that look like they carry a password, token or
-// API key: the comment is sent to the customer.
+// API key: the comment is sent to the customer. The refusal is
+// mrtr.Invalid, shown to the user, who is asked for the comment again (any
+// other error would mean the check itself failed).
 func (h *CloseSupportTicketImpl) NoSecrets(ctx context.Context, value string) error {
 	for _, re := range secretPatterns {
 		if re.MatchString(value) {
-			return fmt.Errorf("looks like it contains a password, token or API key; leave secrets out of the comment")
+			return mrtr.Invalid("looks like it contains a password, token or API key; leave secrets out of the comment")
 		}
 	}
 	return nil

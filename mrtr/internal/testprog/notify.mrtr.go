@@ -96,7 +96,10 @@ func (p notifyProgram) Step(ctx context.Context, r *mrtr.Round, f *NotifyFlow) (
 			resp := r.Response("note", mrtr.Elicit)
 			switch resp.Status {
 			case mrtr.Accepted:
-				answer, problems := p.decodeNote(ctx, resp.Content)
+				answer, problems, err := p.decodeNote(ctx, resp.Content)
+				if err != nil {
+					return mrtr.Step{}, err
+				}
 				if len(problems) > 0 {
 					pending = append(pending, p.requestNote(f, problems))
 				} else {
@@ -284,8 +287,9 @@ func (p notifyProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 	return f, problems.Err()
 }
 
-// decodeNote validates the form answered for "note".
-func (p notifyProgram) decodeNote(ctx context.Context, content map[string]any) (*NotifyNoteAnswer, mrtr.Problems) {
+// decodeNote validates the form answered for "note": problems are for the user to
+// correct; an error is a custom validator that could not check a value.
+func (p notifyProgram) decodeNote(ctx context.Context, content map[string]any) (*NotifyNoteAnswer, mrtr.Problems, error) {
 	a := &NotifyNoteAnswer{}
 	var problems mrtr.Problems
 	switch v, st := mrtr.FormString(content, "text"); st {
@@ -299,7 +303,7 @@ func (p notifyProgram) decodeNote(ctx context.Context, content map[string]any) (
 	case mrtr.WrongType:
 		problems.Addf("text: expected a string")
 	}
-	return a, problems
+	return a, problems, nil
 }
 
 // CheckContinuation checks what handlers stored in the continuation against the

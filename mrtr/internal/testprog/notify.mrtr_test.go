@@ -88,10 +88,7 @@ func TestNotifyValidation(t *testing.T) {
 	p := notifyProgram{h: &fakeNotify{}}
 	decodeArguments := mrtrtest.ArgumentDecoder(p)
 	validArguments := map[string]any{"to": "example"}
-	decodeNoteAnswer := func(in map[string]any) mrtr.Problems {
-		_, problems := p.decodeNote(context.Background(), in)
-		return problems
-	}
+	decodeNoteAnswer := mrtrtest.AnswerDecoder(p.decodeNote)
 	validNoteAnswer := map[string]any{"text": "example"}
 	mrtrtest.Broken(t, decodeArguments, validArguments, "to", nil, "to: required")
 	mrtrtest.Broken(t, decodeArguments, validArguments, "to", strings.Repeat("x", 21), "to: at most 20 characters")

@@ -159,7 +159,10 @@ func (p transferProgram) Step(ctx context.Context, r *mrtr.Round, f *TransferFlo
 			resp := r.Response("memo", mrtr.Elicit)
 			switch resp.Status {
 			case mrtr.Accepted:
-				answer, problems := p.decodeMemo(ctx, resp.Content)
+				answer, problems, err := p.decodeMemo(ctx, resp.Content)
+				if err != nil {
+					return mrtr.Step{}, err
+				}
 				if len(problems) > 0 {
 					pending = append(pending, p.requestMemo(f, problems))
 				} else {
@@ -265,8 +268,11 @@ type TransferHandler interface {
 	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
 	SendMoney(ctx context.Context, f *TransferFlow) error
 
-	// NotBlank is custom validator notBlank (testprog.mrtr.yaml:12:3): return an error saying what is wrong with value.
+	// NotBlank is custom validator notBlank (testprog.mrtr.yaml:12:3); it runs once value has passed the spec's built-in constraints.
 	// Rejects whitespace-only text.
+	// Return mrtr.Invalid saying what is wrong with value: the user is shown it (an answer is asked for again).
+	// Any other error means value could not be checked (a backend is down): the round fails as a dependency
+	// error, and the error goes to the log only.
 	NotBlank(ctx context.Context, value string) error
 }
 
@@ -501,17 +507,21 @@ func (p transferProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.Raw
 
 var transferArgAccountPattern = regexp.MustCompile("^(?:acc-[0-9]{3})$")
 
-// decodeMemo validates the form answered for "memo".
-func (p transferProgram) decodeMemo(ctx context.Context, content map[string]any) (*TransferMemoAnswer, mrtr.Problems) {
+// decodeMemo validates the form answered for "memo": problems are for the user to
+// correct; an error is a custom validator that could not check a value.
+func (p transferProgram) decodeMemo(ctx context.Context, content map[string]any) (*TransferMemoAnswer, mrtr.Problems, error) {
 	a := &TransferMemoAnswer{}
 	var problems mrtr.Problems
 	switch v, st := mrtr.FormString(content, "note"); st {
 	case mrtr.Present:
+		checked := len(problems)
 		if n := utf8.RuneCountInString(v); n > 50 {
 			problems.Addf("note: at most 50 characters (got %d)", n)
 		}
-		if err := p.h.NotBlank(ctx, v); err != nil {
-			problems.Addf("note: %v", err)
+		if len(problems) == checked {
+			if err := p.h.NotBlank(ctx, v); err != nil && !problems.AddInvalid("note", err) {
+				return nil, nil, mrtr.ValidatorFailed("notBlank", "memo.note", err)
+			}
 		}
 		a.Note = v
 	case mrtr.Absent:
@@ -525,7 +535,7 @@ func (p transferProgram) decodeMemo(ctx context.Context, content map[string]any)
 	case mrtr.WrongType:
 		problems.Addf("urgent: expected true or false")
 	}
-	return a, problems
+	return a, problems, nil
 }
 
 // decodeSummary validates the text the client's model returned for "summary".

@@ -17,6 +17,7 @@ import (
 // caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
 // effect while broken, and takes check outcomes from queues; with an empty queue a
 // check takes the outcome on the shortest way to a successful end.
+// Its custom validators accept every value unless told to refuse or fail.
 type fakeTransfer struct {
 	fake mrtrtest.Fake
 }
@@ -44,7 +45,7 @@ func (h *fakeTransfer) SendMoney(ctx context.Context, f *TransferFlow) error {
 }
 
 func (h *fakeTransfer) NotBlank(ctx context.Context, value string) error {
-	return nil
+	return h.fake.Validate(ctx, "notBlank", value)
 }
 
 // answersTransfer are valid answers to the input requests of transfer, derived from the spec.
@@ -114,10 +115,7 @@ func TestTransferValidation(t *testing.T) {
 		"account": "acc-000",
 		"amount":  int64(1),
 	}
-	decodeMemoAnswer := func(in map[string]any) mrtr.Problems {
-		_, problems := p.decodeMemo(context.Background(), in)
-		return problems
-	}
+	decodeMemoAnswer := mrtrtest.AnswerDecoder(p.decodeMemo)
 	validMemoAnswer := map[string]any{"note": "example"}
 	mrtrtest.Broken(t, decodeArguments, validArguments, "account", nil, "account: required")
 	mrtrtest.Broken(t, decodeArguments, validArguments, "account", "xxxxxxxx", "account: at most 7 characters")
@@ -127,6 +125,22 @@ func TestTransferValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeArguments, validArguments, "amount", int64(1001), "amount: at most 1000")
 	mrtrtest.Broken(t, decodeMemoAnswer, validMemoAnswer, "note", nil, "note: required")
 	mrtrtest.Broken(t, decodeMemoAnswer, validMemoAnswer, "note", strings.Repeat("x", 51), "note: at most 50 characters")
+}
+
+// TestTransferValidators makes each use of a custom validator, one at a time,
+// refuse the value (the user must be told why) and fail as a dependency (the
+// round must end as a dependency error, the text in the log only); a value that
+// breaks a built-in constraint of the same field must not reach the validator.
+func TestTransferValidators(t *testing.T) {
+	h := &fakeTransfer{}
+	fx := fixturesTransfer(h)
+	p := NewTransferProgram(h)
+	mrtrtest.CheckValidator(t, p, fx, h.fake.Use("notBlank", mrtrtest.ValidatorUse{
+		Broken:  strings.Repeat("x", 51),
+		Field:   "note",
+		Request: "memo",
+		Value:   "example",
+	}))
 }
 
 // TestTransferRejectedInputs walks to every state that asks and sends there answers

@@ -104,7 +104,7 @@ func (h *TransferImpl) SendMoney(ctx context.Context, f *TransferFlow) error {
 
 func (h *TransferImpl) NotBlank(ctx context.Context, value string) error {
 	if strings.TrimSpace(value) == "" {
-		return errors.New("must not be blank")
+		return mrtr.Invalid("must not be blank")
 	}
 	return nil
 }

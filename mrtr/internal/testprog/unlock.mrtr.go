@@ -126,7 +126,10 @@ func (p unlockProgram) Step(ctx context.Context, r *mrtr.Round, f *UnlockFlow) (
 			}
 			switch resp.Status {
 			case mrtr.Accepted:
-				answer, problems := p.decodeCode(ctx, resp.Content)
+				answer, problems, err := p.decodeCode(ctx, resp.Content)
+				if err != nil {
+					return mrtr.Step{}, err
+				}
 				if len(problems) > 0 {
 					pending = append(pending, p.requestCode(f, problems))
 				} else {
@@ -321,8 +324,9 @@ func (p unlockProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 
 var unlockCodeDigitsPattern = regexp.MustCompile("^(?:[0-9]{4})$")
 
-// decodeCode validates the form answered for "code".
-func (p unlockProgram) decodeCode(ctx context.Context, content map[string]any) (*UnlockCodeAnswer, mrtr.Problems) {
+// decodeCode validates the form answered for "code": problems are for the user to
+// correct; an error is a custom validator that could not check a value.
+func (p unlockProgram) decodeCode(ctx context.Context, content map[string]any) (*UnlockCodeAnswer, mrtr.Problems, error) {
 	a := &UnlockCodeAnswer{}
 	var problems mrtr.Problems
 	switch v, st := mrtr.FormString(content, "digits"); st {
@@ -339,7 +343,7 @@ func (p unlockProgram) decodeCode(ctx context.Context, content map[string]any) (
 	case mrtr.WrongType:
 		problems.Addf("digits: expected a string")
 	}
-	return a, problems
+	return a, problems, nil
 }
 
 // CheckContinuation checks what handlers stored in the continuation against the

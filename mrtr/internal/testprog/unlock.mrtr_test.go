@@ -91,10 +91,7 @@ func TestUnlockValidation(t *testing.T) {
 	p := unlockProgram{h: &fakeUnlock{}}
 	decodeArguments := mrtrtest.ArgumentDecoder(p)
 	validArguments := map[string]any{"door": "example"}
-	decodeCodeAnswer := func(in map[string]any) mrtr.Problems {
-		_, problems := p.decodeCode(context.Background(), in)
-		return problems
-	}
+	decodeCodeAnswer := mrtrtest.AnswerDecoder(p.decodeCode)
 	validCodeAnswer := map[string]any{"digits": "0000"}
 	mrtrtest.Broken(t, decodeArguments, validArguments, "door", nil, "door: required")
 	mrtrtest.Broken(t, decodeArguments, validArguments, "door", strings.Repeat("x", 21), "door: at most 20 characters")

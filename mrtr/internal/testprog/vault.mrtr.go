@@ -109,7 +109,10 @@ func (p vaultProgram) Step(ctx context.Context, r *mrtr.Round, f *VaultFlow) (mr
 			resp := r.Response("pin", mrtr.Elicit)
 			switch resp.Status {
 			case mrtr.Accepted:
-				answer, problems := p.decodePin(ctx, resp.Content)
+				answer, problems, err := p.decodePin(ctx, resp.Content)
+				if err != nil {
+					return mrtr.Step{}, err
+				}
 				if len(problems) > 0 {
 					pending = append(pending, p.requestPin(f, problems))
 				} else {
@@ -308,8 +311,9 @@ func (p vaultProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMes
 
 var vaultPinCodePattern = regexp.MustCompile("^(?:[0-9]{4})$")
 
-// decodePin validates the form answered for "pin".
-func (p vaultProgram) decodePin(ctx context.Context, content map[string]any) (*VaultPinAnswer, mrtr.Problems) {
+// decodePin validates the form answered for "pin": problems are for the user to
+// correct; an error is a custom validator that could not check a value.
+func (p vaultProgram) decodePin(ctx context.Context, content map[string]any) (*VaultPinAnswer, mrtr.Problems, error) {
 	a := &VaultPinAnswer{}
 	var problems mrtr.Problems
 	switch v, st := mrtr.FormString(content, "code"); st {
@@ -326,7 +330,7 @@ func (p vaultProgram) decodePin(ctx context.Context, content map[string]any) (*V
 	case mrtr.WrongType:
 		problems.Addf("code: expected a string")
 	}
-	return a, problems
+	return a, problems, nil
 }
 
 // CheckContinuation checks what handlers stored in the continuation against the

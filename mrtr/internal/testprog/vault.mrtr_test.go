@@ -91,10 +91,7 @@ func TestVaultValidation(t *testing.T) {
 	p := vaultProgram{h: &fakeVault{}}
 	decodeArguments := mrtrtest.ArgumentDecoder(p)
 	validArguments := map[string]any{"vaultId": "v-1"}
-	decodePinAnswer := func(in map[string]any) mrtr.Problems {
-		_, problems := p.decodePin(context.Background(), in)
-		return problems
-	}
+	decodePinAnswer := mrtrtest.AnswerDecoder(p.decodePin)
 	validPinAnswer := map[string]any{"code": "0000"}
 	mrtrtest.Broken(t, decodeArguments, validArguments, "vaultId", nil, "vaultId: required")
 	mrtrtest.Broken(t, decodeArguments, validArguments, "vaultId", "xxxxxxxxxxx", "vaultId: at most 10 characters")

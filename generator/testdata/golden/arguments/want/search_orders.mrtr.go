@@ -182,7 +182,10 @@ func (p searchOrdersProgram) Step(ctx context.Context, r *mrtr.Round, f *SearchO
 			resp := r.Response("choice", mrtr.Elicit)
 			switch resp.Status {
 			case mrtr.Accepted:
-				answer, problems := p.decodeChoice(ctx, resp.Content)
+				answer, problems, err := p.decodeChoice(ctx, resp.Content)
+				if err != nil {
+					return mrtr.Step{}, err
+				}
 				if len(problems) > 0 {
 					pending = append(pending, p.requestChoice(f, problems))
 				} else {
@@ -656,12 +659,7 @@ func (p searchOrdersProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 	}
 	switch list, st := mrtr.FormList(in, "regions"); st {
 	case mrtr.Present:
-		if len(list) < 1 {
-			problems.Addf("regions: choose at least 1")
-		}
-		if len(list) > 2 {
-			problems.Addf("regions: choose at most 2")
-		}
+		checked := len(problems)
 		for i, it := range list {
 			v, ok := mrtr.AsString(it)
 			if ok != mrtr.Present {
@@ -670,8 +668,19 @@ func (p searchOrdersProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 			}
 			if !slices.Contains(searchOrdersRegionsValues, SearchOrdersRegions(v)) {
 				problems.Addf("regions[]: must be one of %s", "eu, us, apac")
+				continue
 			}
 			f.Args.Regions = append(f.Args.Regions, SearchOrdersRegions(v))
+		}
+		// One answer, however it was sent: each value once, in the order of the spec's values.
+		f.Args.Regions = mrtr.SpecOrder(f.Args.Regions, searchOrdersRegionsValues)
+		if len(problems) == checked {
+			if len(f.Args.Regions) < 1 {
+				problems.Addf("regions: choose at least 1")
+			}
+			if len(f.Args.Regions) > 2 {
+				problems.Addf("regions: choose at most 2")
+			}
 		}
 	case mrtr.Absent:
 		f.Args.Regions = []SearchOrdersRegions{SearchOrdersRegionsEu}
@@ -776,8 +785,9 @@ var searchOrdersArgCustomerIDPattern = regexp.MustCompile("^(?:cus_[a-z0-9]{4,8}
 
 var searchOrdersArgTagsPattern = regexp.MustCompile("^(?:[a-z]+)$")
 
-// decodeChoice validates the form answered for "choice".
-func (p searchOrdersProgram) decodeChoice(ctx context.Context, content map[string]any) (*SearchOrdersChoiceAnswer, mrtr.Problems) {
+// decodeChoice validates the form answered for "choice": problems are for the user to
+// correct; an error is a custom validator that could not check a value.
+func (p searchOrdersProgram) decodeChoice(ctx context.Context, content map[string]any) (*SearchOrdersChoiceAnswer, mrtr.Problems, error) {
 	a := &SearchOrdersChoiceAnswer{}
 	var problems mrtr.Problems
 	switch v, st := mrtr.FormInt(content, "orderNumber"); st {
@@ -794,7 +804,7 @@ func (p searchOrdersProgram) decodeChoice(ctx context.Context, content map[strin
 	case mrtr.WrongType:
 		problems.Addf("orderNumber: expected an integer")
 	}
-	return a, problems
+	return a, problems, nil
 }
 
 // CheckContinuation checks what handlers stored in the continuation against the

@@ -96,10 +96,7 @@ func TestSearchOrdersValidation(t *testing.T) {
 		"regions": []any{"eu"},
 		"status":  "open",
 	}
-	decodeChoiceAnswer := func(in map[string]any) mrtr.Problems {
-		_, problems := p.decodeChoice(context.Background(), in)
-		return problems
-	}
+	decodeChoiceAnswer := mrtrtest.AnswerDecoder(p.decodeChoice)
 	validChoiceAnswer := map[string]any{"orderNumber": int64(1)}
 	mrtrtest.Broken(t, decodeArguments, validArguments, "callback", strings.Repeat("x", 201), "callback: at most 200 characters")
 	mrtrtest.Broken(t, decodeArguments, validArguments, "callback", "no-scheme", "callback: must be a valid uri")

@@ -180,7 +180,10 @@ func (p reviewDocumentProgram) Step(ctx context.Context, r *mrtr.Round, f *Revie
 			}
 			switch resp.Status {
 			case mrtr.Accepted:
-				answer, problems := p.decodeChange(ctx, resp.Content)
+				answer, problems, err := p.decodeChange(ctx, resp.Content)
+				if err != nil {
+					return mrtr.Step{}, err
+				}
 				if len(problems) > 0 {
 					pending = append(pending, p.requestChange(f, problems))
 				} else {
@@ -405,8 +408,9 @@ func (p reviewDocumentProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw js
 	return f, problems.Err()
 }
 
-// decodeChange validates the form answered for "change".
-func (p reviewDocumentProgram) decodeChange(ctx context.Context, content map[string]any) (*ReviewDocumentChangeAnswer, mrtr.Problems) {
+// decodeChange validates the form answered for "change": problems are for the user to
+// correct; an error is a custom validator that could not check a value.
+func (p reviewDocumentProgram) decodeChange(ctx context.Context, content map[string]any) (*ReviewDocumentChangeAnswer, mrtr.Problems, error) {
 	a := &ReviewDocumentChangeAnswer{}
 	var problems mrtr.Problems
 	switch v, st := mrtr.FormString(content, "summary"); st {
@@ -420,7 +424,7 @@ func (p reviewDocumentProgram) decodeChange(ctx context.Context, content map[str
 	case mrtr.WrongType:
 		problems.Addf("summary: expected a string")
 	}
-	return a, problems
+	return a, problems, nil
 }
 
 // CheckContinuation checks what handlers stored in the continuation against the

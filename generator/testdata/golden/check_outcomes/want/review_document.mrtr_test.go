@@ -103,10 +103,7 @@ func TestReviewDocumentValidation(t *testing.T) {
 	p := reviewDocumentProgram{h: &fakeReviewDocument{}}
 	decodeArguments := mrtrtest.ArgumentDecoder(p)
 	validArguments := map[string]any{"documentId": "example"}
-	decodeChangeAnswer := func(in map[string]any) mrtr.Problems {
-		_, problems := p.decodeChange(context.Background(), in)
-		return problems
-	}
+	decodeChangeAnswer := mrtrtest.AnswerDecoder(p.decodeChange)
 	validChangeAnswer := map[string]any{"summary": "example"}
 	mrtrtest.Broken(t, decodeArguments, validArguments, "documentId", nil, "documentId: required")
 	mrtrtest.Broken(t, decodeArguments, validArguments, "documentId", strings.Repeat("x", 37), "documentId: at most 36 characters")

@@ -152,7 +152,10 @@ func (p issueRefundProgram) Step(ctx context.Context, r *mrtr.Round, f *IssueRef
 			resp := r.Response("channel", mrtr.Elicit)
 			switch resp.Status {
 			case mrtr.Accepted:
-				answer, problems := p.decodeChannel(ctx, resp.Content)
+				answer, problems, err := p.decodeChannel(ctx, resp.Content)
+				if err != nil {
+					return mrtr.Step{}, err
+				}
 				if len(problems) > 0 {
 					pending = append(pending, p.requestChannel(f, problems))
 				} else {
@@ -459,8 +462,9 @@ func (p issueRefundProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.
 
 var issueRefundArgOrderIDPattern = regexp.MustCompile("^(?:ord_[0-9]{1,12})$")
 
-// decodeChannel validates the form answered for "channel".
-func (p issueRefundProgram) decodeChannel(ctx context.Context, content map[string]any) (*IssueRefundChannelAnswer, mrtr.Problems) {
+// decodeChannel validates the form answered for "channel": problems are for the user to
+// correct; an error is a custom validator that could not check a value.
+func (p issueRefundProgram) decodeChannel(ctx context.Context, content map[string]any) (*IssueRefundChannelAnswer, mrtr.Problems, error) {
 	a := &IssueRefundChannelAnswer{}
 	var problems mrtr.Problems
 	switch v, st := mrtr.FormString(content, "via"); st {
@@ -474,7 +478,7 @@ func (p issueRefundProgram) decodeChannel(ctx context.Context, content map[strin
 	case mrtr.WrongType:
 		problems.Addf("via: expected a string")
 	}
-	return a, problems
+	return a, problems, nil
 }
 
 // CheckContinuation checks what handlers stored in the continuation against the

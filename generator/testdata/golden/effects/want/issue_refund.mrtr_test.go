@@ -111,10 +111,7 @@ func TestIssueRefundValidation(t *testing.T) {
 		"amountCents": int64(1),
 		"orderId":     "ord_0",
 	}
-	decodeChannelAnswer := func(in map[string]any) mrtr.Problems {
-		_, problems := p.decodeChannel(context.Background(), in)
-		return problems
-	}
+	decodeChannelAnswer := mrtrtest.AnswerDecoder(p.decodeChannel)
 	validChannelAnswer := map[string]any{"via": "email"}
 	mrtrtest.Broken(t, decodeArguments, validArguments, "amountCents", nil, "amountCents: required")
 	mrtrtest.Broken(t, decodeArguments, validArguments, "amountCents", int64(0), "amountCents: at least 1")

@@ -23,7 +23,7 @@ func validForm() map[string]any {
 func TestFormConstraints(t *testing.T) {
 	p := runSurveyProgram{}
 	ctx := context.Background()
-	if a, problems := p.decodeForm(ctx, validForm()); len(problems) > 0 {
+	if a, problems, _ := p.decodeForm(ctx, validForm()); len(problems) > 0 {
 		t.Fatalf("a valid form: %v", problems)
 	} else if a.Nickname != "Ada" || a.Size == nil || *a.Size != RunSurveySizeXl || len(a.Channels) != 2 || a.Vip == nil || *a.Vip {
 		t.Fatalf("decoded %+v", a)
@@ -72,7 +72,7 @@ func TestFormConstraints(t *testing.T) {
 		} else {
 			form[tc.field] = tc.value
 		}
-		_, problems := p.decodeForm(ctx, form)
+		_, problems, _ := p.decodeForm(ctx, form)
 		if got := strings.Join(problems, "; "); !strings.HasPrefix(got, tc.want) || strings.Count(got, ";") != strings.Count(tc.want, ";") {
 			t.Errorf("%s = %#v: problems %q, want %q", tc.field, tc.value, got, tc.want)
 		}
@@ -84,7 +84,7 @@ func TestFormDefaults(t *testing.T) {
 	for _, k := range []string{"birthday", "rating", "visits", "newsletter", "color", "channels", "vip", "size", "topics", "weight", "homepage", "lastSeen"} {
 		delete(form, k)
 	}
-	a, problems := runSurveyProgram{}.decodeForm(context.Background(), form)
+	a, problems, _ := runSurveyProgram{}.decodeForm(context.Background(), form)
 	if len(problems) > 0 {
 		t.Fatalf("problems %v", problems)
 	}
@@ -100,7 +100,7 @@ func TestFormDefaults(t *testing.T) {
 
 func TestContinuationRoundTrip(t *testing.T) {
 	p := runSurveyProgram{}
-	a, problems := p.decodeForm(context.Background(), validForm())
+	a, problems, _ := p.decodeForm(context.Background(), validForm())
 	if len(problems) > 0 {
 		t.Fatal(problems)
 	}

@@ -197,7 +197,10 @@ func (p runSurveyProgram) Step(ctx context.Context, r *mrtr.Round, f *RunSurveyF
 			resp := r.Response("form", mrtr.Elicit)
 			switch resp.Status {
 			case mrtr.Accepted:
-				answer, problems := p.decodeForm(ctx, resp.Content)
+				answer, problems, err := p.decodeForm(ctx, resp.Content)
+				if err != nil {
+					return mrtr.Step{}, err
+				}
 				if len(problems) > 0 {
 					pending = append(pending, p.requestForm(f, problems))
 				} else {
@@ -469,8 +472,9 @@ var runSurveyArgCustomerIDPattern = regexp.MustCompile("^(?:c-[0-9]+)$")
 
 var runSurveyFormCodePattern = regexp.MustCompile("^(?:[A-Z]{2}-[0-9]{3})$")
 
-// decodeForm validates the form answered for "form".
-func (p runSurveyProgram) decodeForm(ctx context.Context, content map[string]any) (*RunSurveyFormAnswer, mrtr.Problems) {
+// decodeForm validates the form answered for "form": problems are for the user to
+// correct; an error is a custom validator that could not check a value.
+func (p runSurveyProgram) decodeForm(ctx context.Context, content map[string]any) (*RunSurveyFormAnswer, mrtr.Problems, error) {
 	a := &RunSurveyFormAnswer{}
 	var problems mrtr.Problems
 	switch v, st := mrtr.FormInt(content, "age"); st {
@@ -501,12 +505,7 @@ func (p runSurveyProgram) decodeForm(ctx context.Context, content map[string]any
 	}
 	switch list, st := mrtr.FormList(content, "channels"); st {
 	case mrtr.Present:
-		if len(list) < 1 {
-			problems.Addf("channels: choose at least 1")
-		}
-		if len(list) > 2 {
-			problems.Addf("channels: choose at most 2")
-		}
+		checked := len(problems)
 		for i, it := range list {
 			v, ok := mrtr.AsString(it)
 			if ok != mrtr.Present {
@@ -515,8 +514,19 @@ func (p runSurveyProgram) decodeForm(ctx context.Context, content map[string]any
 			}
 			if !slices.Contains(runSurveyChannelsValues, RunSurveyChannels(v)) {
 				problems.Addf("channels[]: must be one of %s", "mail, phone, chat")
+				continue
 			}
 			a.Channels = append(a.Channels, RunSurveyChannels(v))
+		}
+		// One answer, however it was sent: each value once, in the order of the spec's values.
+		a.Channels = mrtr.SpecOrder(a.Channels, runSurveyChannelsValues)
+		if len(problems) == checked {
+			if len(a.Channels) < 1 {
+				problems.Addf("channels: choose at least 1")
+			}
+			if len(a.Channels) > 2 {
+				problems.Addf("channels: choose at most 2")
+			}
 		}
 	case mrtr.Absent:
 		a.Channels = []RunSurveyChannels{RunSurveyChannelsMail}
@@ -628,9 +638,7 @@ func (p runSurveyProgram) decodeForm(ctx context.Context, content map[string]any
 	}
 	switch list, st := mrtr.FormList(content, "topics"); st {
 	case mrtr.Present:
-		if len(list) > 3 {
-			problems.Addf("topics: choose at most 3")
-		}
+		checked := len(problems)
 		for i, it := range list {
 			v, ok := mrtr.AsString(it)
 			if ok != mrtr.Present {
@@ -639,8 +647,16 @@ func (p runSurveyProgram) decodeForm(ctx context.Context, content map[string]any
 			}
 			if !slices.Contains(runSurveyTopicsValues, RunSurveyTopics(v)) {
 				problems.Addf("topics[]: must be one of %s", "billing, shipping, returns, other")
+				continue
 			}
 			a.Topics = append(a.Topics, RunSurveyTopics(v))
+		}
+		// One answer, however it was sent: each value once, in the order of the spec's values.
+		a.Topics = mrtr.SpecOrder(a.Topics, runSurveyTopicsValues)
+		if len(problems) == checked {
+			if len(a.Topics) > 3 {
+				problems.Addf("topics: choose at most 3")
+			}
 		}
 	case mrtr.WrongType:
 		problems.Addf("topics: expected a list")
@@ -668,7 +684,7 @@ func (p runSurveyProgram) decodeForm(ctx context.Context, content map[string]any
 	case mrtr.WrongType:
 		problems.Addf("weight: expected a number")
 	}
-	return a, problems
+	return a, problems, nil
 }
 
 // CheckContinuation checks what handlers stored in the continuation against the

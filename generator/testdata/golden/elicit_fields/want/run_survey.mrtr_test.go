@@ -118,10 +118,7 @@ func TestRunSurveyValidation(t *testing.T) {
 	p := runSurveyProgram{h: &fakeRunSurvey{}}
 	decodeArguments := mrtrtest.ArgumentDecoder(p)
 	validArguments := map[string]any{"customerId": "c-42"}
-	decodeFormAnswer := func(in map[string]any) mrtr.Problems {
-		_, problems := p.decodeForm(context.Background(), in)
-		return problems
-	}
+	decodeFormAnswer := mrtrtest.AnswerDecoder(p.decodeForm)
 	validFormAnswer := map[string]any{
 		"age":        int64(42),
 		"channels":   []any{"mail"},

@@ -16,27 +16,27 @@ func TestEnumsOfOneName(t *testing.T) {
 		decode func() []string
 		want   string
 	}{
-		{func() []string { _, pr := p.decodeImpact(ctx, map[string]any{"priority": "high"}); return pr }, ""},
-		{func() []string { _, pr := p.decodeImpact(ctx, map[string]any{"priority": "p1"}); return pr }, "priority: must be one of low, medium, high"},
-		{func() []string { _, pr := p.decodeCustomer(ctx, map[string]any{"priority": "yesterday"}); return pr }, ""},
-		{func() []string { _, pr := p.decodeCustomer(ctx, map[string]any{"priority": "high"}); return pr }, "priority: must be one of whenever, soon, now, yesterday"},
+		{func() []string { _, pr, _ := p.decodeImpact(ctx, map[string]any{"priority": "high"}); return pr }, ""},
+		{func() []string { _, pr, _ := p.decodeImpact(ctx, map[string]any{"priority": "p1"}); return pr }, "priority: must be one of low, medium, high"},
+		{func() []string { _, pr, _ := p.decodeCustomer(ctx, map[string]any{"priority": "yesterday"}); return pr }, ""},
+		{func() []string { _, pr, _ := p.decodeCustomer(ctx, map[string]any{"priority": "high"}); return pr }, "priority: must be one of whenever, soon, now, yesterday"},
 		{func() []string {
-			_, pr := p.decodeCustomer(ctx, map[string]any{"priority": "now", "tags": []any{"bug", "billing"}})
+			_, pr, _ := p.decodeCustomer(ctx, map[string]any{"priority": "now", "tags": []any{"bug", "billing"}})
 			return pr
 		}, ""},
 		{func() []string {
-			_, pr := p.decodeCustomer(ctx, map[string]any{"priority": "now", "tags": []any{"p1"}})
+			_, pr, _ := p.decodeCustomer(ctx, map[string]any{"priority": "now", "tags": []any{"p1"}})
 			return pr
 		}, "tags[]: must be one of bug, billing"},
-		{func() []string { _, pr := p.decodeInternal(ctx, map[string]any{"tags": []any{"p1", "p3"}}); return pr }, ""},
-		{func() []string { _, pr := p.decodeInternal(ctx, map[string]any{"tags": []any{"bug"}}); return pr }, "tags[]: must be one of p1, p2, p3"},
+		{func() []string { _, pr, _ := p.decodeInternal(ctx, map[string]any{"tags": []any{"p1", "p3"}}); return pr }, ""},
+		{func() []string { _, pr, _ := p.decodeInternal(ctx, map[string]any{"tags": []any{"bug"}}); return pr }, "tags[]: must be one of p1, p2, p3"},
 	} {
 		if got := strings.Join(tc.decode(), "; "); got != tc.want {
 			t.Errorf("got %q, want %q", got, tc.want)
 		}
 	}
-	a, _ := p.decodeImpact(ctx, map[string]any{"priority": "high"})
-	c, _ := p.decodeCustomer(ctx, map[string]any{"priority": "now"})
+	a, _, _ := p.decodeImpact(ctx, map[string]any{"priority": "high"})
+	c, _, _ := p.decodeCustomer(ctx, map[string]any{"priority": "now"})
 	var _ TriageTicketPriority = TriageTicketPriorityP1 // the continuation's
 	if a.Priority != TriageTicketImpactPriorityHigh || c.Priority != TriageTicketCustomerPriorityNow {
 		t.Errorf("%v %v", a.Priority, c.Priority)

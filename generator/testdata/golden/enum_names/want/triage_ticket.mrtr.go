@@ -195,7 +195,10 @@ func (p triageTicketProgram) Step(ctx context.Context, r *mrtr.Round, f *TriageT
 			resp := r.Response("impact", mrtr.Elicit)
 			switch resp.Status {
 			case mrtr.Accepted:
-				answer, problems := p.decodeImpact(ctx, resp.Content)
+				answer, problems, err := p.decodeImpact(ctx, resp.Content)
+				if err != nil {
+					return mrtr.Step{}, err
+				}
 				if len(problems) > 0 {
 					pending = append(pending, p.requestImpact(f, problems))
 				} else {
@@ -221,7 +224,10 @@ func (p triageTicketProgram) Step(ctx context.Context, r *mrtr.Round, f *TriageT
 			resp := r.Response("customer", mrtr.Elicit)
 			switch resp.Status {
 			case mrtr.Accepted:
-				answer, problems := p.decodeCustomer(ctx, resp.Content)
+				answer, problems, err := p.decodeCustomer(ctx, resp.Content)
+				if err != nil {
+					return mrtr.Step{}, err
+				}
 				if len(problems) > 0 {
 					pending = append(pending, p.requestCustomer(f, problems))
 				} else {
@@ -241,7 +247,10 @@ func (p triageTicketProgram) Step(ctx context.Context, r *mrtr.Round, f *TriageT
 			resp := r.Response("internal", mrtr.Elicit)
 			switch resp.Status {
 			case mrtr.Accepted:
-				answer, problems := p.decodeInternal(ctx, resp.Content)
+				answer, problems, err := p.decodeInternal(ctx, resp.Content)
+				if err != nil {
+					return mrtr.Step{}, err
+				}
 				if len(problems) > 0 {
 					pending = append(pending, p.requestInternal(f, problems))
 				} else {
@@ -472,8 +481,9 @@ func (p triageTicketProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 	return f, problems.Err()
 }
 
-// decodeImpact validates the form answered for "impact".
-func (p triageTicketProgram) decodeImpact(ctx context.Context, content map[string]any) (*TriageTicketImpactAnswer, mrtr.Problems) {
+// decodeImpact validates the form answered for "impact": problems are for the user to
+// correct; an error is a custom validator that could not check a value.
+func (p triageTicketProgram) decodeImpact(ctx context.Context, content map[string]any) (*TriageTicketImpactAnswer, mrtr.Problems, error) {
 	a := &TriageTicketImpactAnswer{}
 	var problems mrtr.Problems
 	switch v, st := mrtr.FormString(content, "priority"); st {
@@ -487,11 +497,12 @@ func (p triageTicketProgram) decodeImpact(ctx context.Context, content map[strin
 	case mrtr.WrongType:
 		problems.Addf("priority: expected a string")
 	}
-	return a, problems
+	return a, problems, nil
 }
 
-// decodeCustomer validates the form answered for "customer".
-func (p triageTicketProgram) decodeCustomer(ctx context.Context, content map[string]any) (*TriageTicketCustomerAnswer, mrtr.Problems) {
+// decodeCustomer validates the form answered for "customer": problems are for the user to
+// correct; an error is a custom validator that could not check a value.
+func (p triageTicketProgram) decodeCustomer(ctx context.Context, content map[string]any) (*TriageTicketCustomerAnswer, mrtr.Problems, error) {
 	a := &TriageTicketCustomerAnswer{}
 	var problems mrtr.Problems
 	switch v, st := mrtr.FormString(content, "priority"); st {
@@ -507,9 +518,7 @@ func (p triageTicketProgram) decodeCustomer(ctx context.Context, content map[str
 	}
 	switch list, st := mrtr.FormList(content, "tags"); st {
 	case mrtr.Present:
-		if len(list) > 2 {
-			problems.Addf("tags: choose at most 2")
-		}
+		checked := len(problems)
 		for i, it := range list {
 			v, ok := mrtr.AsString(it)
 			if ok != mrtr.Present {
@@ -518,24 +527,31 @@ func (p triageTicketProgram) decodeCustomer(ctx context.Context, content map[str
 			}
 			if !slices.Contains(triageTicketTagsValues, TriageTicketTags(v)) {
 				problems.Addf("tags[]: must be one of %s", "bug, billing")
+				continue
 			}
 			a.Tags = append(a.Tags, TriageTicketTags(v))
+		}
+		// One answer, however it was sent: each value once, in the order of the spec's values.
+		a.Tags = mrtr.SpecOrder(a.Tags, triageTicketTagsValues)
+		if len(problems) == checked {
+			if len(a.Tags) > 2 {
+				problems.Addf("tags: choose at most 2")
+			}
 		}
 	case mrtr.WrongType:
 		problems.Addf("tags: expected a list")
 	}
-	return a, problems
+	return a, problems, nil
 }
 
-// decodeInternal validates the form answered for "internal".
-func (p triageTicketProgram) decodeInternal(ctx context.Context, content map[string]any) (*TriageTicketInternalAnswer, mrtr.Problems) {
+// decodeInternal validates the form answered for "internal": problems are for the user to
+// correct; an error is a custom validator that could not check a value.
+func (p triageTicketProgram) decodeInternal(ctx context.Context, content map[string]any) (*TriageTicketInternalAnswer, mrtr.Problems, error) {
 	a := &TriageTicketInternalAnswer{}
 	var problems mrtr.Problems
 	switch list, st := mrtr.FormList(content, "tags"); st {
 	case mrtr.Present:
-		if len(list) > 3 {
-			problems.Addf("tags: choose at most 3")
-		}
+		checked := len(problems)
 		for i, it := range list {
 			v, ok := mrtr.AsString(it)
 			if ok != mrtr.Present {
@@ -544,13 +560,21 @@ func (p triageTicketProgram) decodeInternal(ctx context.Context, content map[str
 			}
 			if !slices.Contains(triageTicketInternalTagsValues, TriageTicketInternalTags(v)) {
 				problems.Addf("tags[]: must be one of %s", "p1, p2, p3")
+				continue
 			}
 			a.Tags = append(a.Tags, TriageTicketInternalTags(v))
+		}
+		// One answer, however it was sent: each value once, in the order of the spec's values.
+		a.Tags = mrtr.SpecOrder(a.Tags, triageTicketInternalTagsValues)
+		if len(problems) == checked {
+			if len(a.Tags) > 3 {
+				problems.Addf("tags: choose at most 3")
+			}
 		}
 	case mrtr.WrongType:
 		problems.Addf("tags: expected a list")
 	}
-	return a, problems
+	return a, problems, nil
 }
 
 // CheckContinuation checks what handlers stored in the continuation against the

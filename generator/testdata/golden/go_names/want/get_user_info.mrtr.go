@@ -184,7 +184,10 @@ func (p getUserInfoProgram) Step(ctx context.Context, r *mrtr.Round, f *GetUserI
 			resp := r.Response("sso_URL", mrtr.Elicit)
 			switch resp.Status {
 			case mrtr.Accepted:
-				answer, problems := p.decodeSSOURL(ctx, resp.Content)
+				answer, problems, err := p.decodeSSOURL(ctx, resp.Content)
+				if err != nil {
+					return mrtr.Step{}, err
+				}
 				if len(problems) > 0 {
 					pending = append(pending, p.requestSSOURL(f, problems))
 				} else {
@@ -501,8 +504,9 @@ func (p getUserInfoProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.
 	return f, problems.Err()
 }
 
-// decodeSSOURL validates the form answered for "sso_URL".
-func (p getUserInfoProgram) decodeSSOURL(ctx context.Context, content map[string]any) (*GetUserInfoSSOURLAnswer, mrtr.Problems) {
+// decodeSSOURL validates the form answered for "sso_URL": problems are for the user to
+// correct; an error is a custom validator that could not check a value.
+func (p getUserInfoProgram) decodeSSOURL(ctx context.Context, content map[string]any) (*GetUserInfoSSOURLAnswer, mrtr.Problems, error) {
 	a := &GetUserInfoSSOURLAnswer{}
 	var problems mrtr.Problems
 	switch v, st := mrtr.FormString(content, "state"); st {
@@ -539,7 +543,7 @@ func (p getUserInfoProgram) decodeSSOURL(ctx context.Context, content map[string
 	case mrtr.WrongType:
 		problems.Addf("url: expected a string")
 	}
-	return a, problems
+	return a, problems, nil
 }
 
 // CheckContinuation checks what handlers stored in the continuation against the

@@ -98,10 +98,7 @@ func TestGetUserInfoValidation(t *testing.T) {
 	p := getUserInfoProgram{h: &fakeGetUserInfo{}}
 	decodeArguments := mrtrtest.ArgumentDecoder(p)
 	validArguments := map[string]any{"userId": "example"}
-	decodeSSOURLAnswer := func(in map[string]any) mrtr.Problems {
-		_, problems := p.decodeSSOURL(context.Background(), in)
-		return problems
-	}
+	decodeSSOURLAnswer := mrtrtest.AnswerDecoder(p.decodeSSOURL)
 	validSSOURLAnswer := map[string]any{
 		"string": "go",
 		"url":    "https://example.com/a",

@@ -148,7 +148,10 @@ func (p draftReleaseProgram) Step(ctx context.Context, r *mrtr.Round, f *DraftRe
 			resp := r.Response("audience", mrtr.Elicit)
 			switch resp.Status {
 			case mrtr.Accepted:
-				answer, problems := p.decodeAudience(ctx, resp.Content)
+				answer, problems, err := p.decodeAudience(ctx, resp.Content)
+				if err != nil {
+					return mrtr.Step{}, err
+				}
 				if len(problems) > 0 {
 					pending = append(pending, p.requestAudience(f, problems))
 				} else {
@@ -490,8 +493,9 @@ func (p draftReleaseProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 
 var draftReleaseArgVersionPattern = regexp.MustCompile("^(?:v[0-9]+\\.[0-9]+\\.[0-9]+)$")
 
-// decodeAudience validates the form answered for "audience".
-func (p draftReleaseProgram) decodeAudience(ctx context.Context, content map[string]any) (*DraftReleaseAudienceAnswer, mrtr.Problems) {
+// decodeAudience validates the form answered for "audience": problems are for the user to
+// correct; an error is a custom validator that could not check a value.
+func (p draftReleaseProgram) decodeAudience(ctx context.Context, content map[string]any) (*DraftReleaseAudienceAnswer, mrtr.Problems, error) {
 	a := &DraftReleaseAudienceAnswer{}
 	var problems mrtr.Problems
 	switch v, st := mrtr.FormString(content, "reader"); st {
@@ -505,7 +509,7 @@ func (p draftReleaseProgram) decodeAudience(ctx context.Context, content map[str
 	case mrtr.WrongType:
 		problems.Addf("reader: expected a string")
 	}
-	return a, problems
+	return a, problems, nil
 }
 
 // decodeOutline validates the text the client's model returned for "outline".

@@ -103,10 +103,7 @@ func TestDraftReleaseValidation(t *testing.T) {
 	p := draftReleaseProgram{h: &fakeDraftRelease{}}
 	decodeArguments := mrtrtest.ArgumentDecoder(p)
 	validArguments := map[string]any{"version": "v0.0.0"}
-	decodeAudienceAnswer := func(in map[string]any) mrtr.Problems {
-		_, problems := p.decodeAudience(context.Background(), in)
-		return problems
-	}
+	decodeAudienceAnswer := mrtrtest.AnswerDecoder(p.decodeAudience)
 	validAudienceAnswer := map[string]any{"reader": "users"}
 	mrtrtest.Broken(t, decodeArguments, validArguments, "version", nil, "version: required")
 	mrtrtest.Broken(t, decodeArguments, validArguments, "version", strings.Repeat("x", 21), "version: at most 20 characters")

@@ -165,7 +165,10 @@ func (p deployServiceProgram) Step(ctx context.Context, r *mrtr.Round, f *Deploy
 			resp := r.Response("target", mrtr.Elicit)
 			switch resp.Status {
 			case mrtr.Accepted:
-				answer, problems := p.decodeTarget(ctx, resp.Content)
+				answer, problems, err := p.decodeTarget(ctx, resp.Content)
+				if err != nil {
+					return mrtr.Step{}, err
+				}
 				if len(problems) > 0 {
 					pending = append(pending, p.requestTarget(f, problems))
 				} else {
@@ -488,8 +491,9 @@ func (p deployServiceProgram) decodeCheckout(ctx context.Context, uris []string)
 	return &mrtr.RootList{URIs: uris}, mrtr.CheckRoots(uris, 0, 1)
 }
 
-// decodeTarget validates the form answered for "target".
-func (p deployServiceProgram) decodeTarget(ctx context.Context, content map[string]any) (*DeployServiceTargetAnswer, mrtr.Problems) {
+// decodeTarget validates the form answered for "target": problems are for the user to
+// correct; an error is a custom validator that could not check a value.
+func (p deployServiceProgram) decodeTarget(ctx context.Context, content map[string]any) (*DeployServiceTargetAnswer, mrtr.Problems, error) {
 	a := &DeployServiceTargetAnswer{}
 	var problems mrtr.Problems
 	switch v, st := mrtr.FormBool(content, "canary"); st {
@@ -511,7 +515,7 @@ func (p deployServiceProgram) decodeTarget(ctx context.Context, content map[stri
 	case mrtr.WrongType:
 		problems.Addf("version: expected a string")
 	}
-	return a, problems
+	return a, problems, nil
 }
 
 // CheckContinuation checks what handlers stored in the continuation against the

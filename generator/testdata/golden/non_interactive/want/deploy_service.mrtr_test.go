@@ -106,10 +106,7 @@ func TestDeployServiceValidation(t *testing.T) {
 	p := deployServiceProgram{h: &fakeDeployService{}}
 	decodeArguments := mrtrtest.ArgumentDecoder(p)
 	validArguments := map[string]any{"service": "a"}
-	decodeTargetAnswer := func(in map[string]any) mrtr.Problems {
-		_, problems := p.decodeTarget(context.Background(), in)
-		return problems
-	}
+	decodeTargetAnswer := mrtrtest.AnswerDecoder(p.decodeTarget)
 	validTargetAnswer := map[string]any{"version": "example"}
 	mrtrtest.Broken(t, decodeArguments, validArguments, "service", nil, "service: required")
 	mrtrtest.Broken(t, decodeArguments, validArguments, "service", strings.Repeat("x", 41), "service: at most 40 characters")

@@ -125,7 +125,10 @@ func (p codeReviewProgram) Step(ctx context.Context, r *mrtr.Round, f *CodeRevie
 			resp := r.Response("style", mrtr.Elicit)
 			switch resp.Status {
 			case mrtr.Accepted:
-				answer, problems := p.decodeStyle(ctx, resp.Content)
+				answer, problems, err := p.decodeStyle(ctx, resp.Content)
+				if err != nil {
+					return mrtr.Step{}, err
+				}
 				if len(problems) > 0 {
 					pending = append(pending, p.requestStyle(f, problems))
 				} else {
@@ -335,8 +338,9 @@ func (p codeReviewProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.R
 	return f, problems.Err()
 }
 
-// decodeStyle validates the form answered for "style".
-func (p codeReviewProgram) decodeStyle(ctx context.Context, content map[string]any) (*CodeReviewStyleAnswer, mrtr.Problems) {
+// decodeStyle validates the form answered for "style": problems are for the user to
+// correct; an error is a custom validator that could not check a value.
+func (p codeReviewProgram) decodeStyle(ctx context.Context, content map[string]any) (*CodeReviewStyleAnswer, mrtr.Problems, error) {
 	a := &CodeReviewStyleAnswer{}
 	var problems mrtr.Problems
 	switch v, st := mrtr.FormInt(content, "maxComments"); st {
@@ -364,7 +368,7 @@ func (p codeReviewProgram) decodeStyle(ctx context.Context, content map[string]a
 	case mrtr.WrongType:
 		problems.Addf("tone: expected a string")
 	}
-	return a, problems
+	return a, problems, nil
 }
 
 // CheckContinuation checks what handlers stored in the continuation against the

@@ -92,10 +92,7 @@ func TestCodeReviewValidation(t *testing.T) {
 	p := codeReviewProgram{h: &fakeCodeReview{}}
 	decodeArguments := mrtrtest.ArgumentDecoder(p)
 	validArguments := map[string]any{"change": "example"}
-	decodeStyleAnswer := func(in map[string]any) mrtr.Problems {
-		_, problems := p.decodeStyle(context.Background(), in)
-		return problems
-	}
+	decodeStyleAnswer := mrtrtest.AnswerDecoder(p.decodeStyle)
 	validStyleAnswer := map[string]any{"tone": "strict"}
 	mrtrtest.Broken(t, decodeArguments, validArguments, "change", nil, "change: required")
 	mrtrtest.Broken(t, decodeArguments, validArguments, "change", strings.Repeat("x", 201), "change: at most 200 characters")

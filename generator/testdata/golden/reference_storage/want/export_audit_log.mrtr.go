@@ -122,7 +122,10 @@ func (p exportAuditLogProgram) Step(ctx context.Context, r *mrtr.Round, f *Expor
 			resp := r.Response("format", mrtr.Elicit)
 			switch resp.Status {
 			case mrtr.Accepted:
-				answer, problems := p.decodeFormat(ctx, resp.Content)
+				answer, problems, err := p.decodeFormat(ctx, resp.Content)
+				if err != nil {
+					return mrtr.Step{}, err
+				}
 				if len(problems) > 0 {
 					pending = append(pending, p.requestFormat(f, problems))
 				} else {
@@ -321,8 +324,9 @@ func (p exportAuditLogProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw js
 	return f, problems.Err()
 }
 
-// decodeFormat validates the form answered for "format".
-func (p exportAuditLogProgram) decodeFormat(ctx context.Context, content map[string]any) (*ExportAuditLogFormatAnswer, mrtr.Problems) {
+// decodeFormat validates the form answered for "format": problems are for the user to
+// correct; an error is a custom validator that could not check a value.
+func (p exportAuditLogProgram) decodeFormat(ctx context.Context, content map[string]any) (*ExportAuditLogFormatAnswer, mrtr.Problems, error) {
 	a := &ExportAuditLogFormatAnswer{}
 	var problems mrtr.Problems
 	switch v, st := mrtr.FormString(content, "kind"); st {
@@ -336,7 +340,7 @@ func (p exportAuditLogProgram) decodeFormat(ctx context.Context, content map[str
 	case mrtr.WrongType:
 		problems.Addf("kind: expected a string")
 	}
-	return a, problems
+	return a, problems, nil
 }
 
 // CheckContinuation checks what handlers stored in the continuation against the

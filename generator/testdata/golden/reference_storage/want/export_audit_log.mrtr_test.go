@@ -91,10 +91,7 @@ func TestExportAuditLogValidation(t *testing.T) {
 	p := exportAuditLogProgram{h: &fakeExportAuditLog{}}
 	decodeArguments := mrtrtest.ArgumentDecoder(p)
 	validArguments := map[string]any{"since": "2026-07-28"}
-	decodeFormatAnswer := func(in map[string]any) mrtr.Problems {
-		_, problems := p.decodeFormat(context.Background(), in)
-		return problems
-	}
+	decodeFormatAnswer := mrtrtest.AnswerDecoder(p.decodeFormat)
 	validFormatAnswer := map[string]any{"kind": "csv"}
 	mrtrtest.Broken(t, decodeArguments, validArguments, "since", nil, "since: required")
 	mrtrtest.Broken(t, decodeArguments, validArguments, "since", "xxxxxxxxxxx", "since: at most 10 characters")

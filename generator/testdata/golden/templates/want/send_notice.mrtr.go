@@ -237,7 +237,10 @@ func (p sendNoticeProgram) Step(ctx context.Context, r *mrtr.Round, f *SendNotic
 			resp := r.Response("details", mrtr.Elicit)
 			switch resp.Status {
 			case mrtr.Accepted:
-				answer, problems := p.decodeDetails(ctx, resp.Content)
+				answer, problems, err := p.decodeDetails(ctx, resp.Content)
+				if err != nil {
+					return mrtr.Step{}, err
+				}
 				if len(problems) > 0 {
 					pending = append(pending, p.requestDetails(f, problems))
 				} else {
@@ -775,15 +778,14 @@ func (p sendNoticeProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.R
 	return f, problems.Err()
 }
 
-// decodeDetails validates the form answered for "details".
-func (p sendNoticeProgram) decodeDetails(ctx context.Context, content map[string]any) (*SendNoticeDetailsAnswer, mrtr.Problems) {
+// decodeDetails validates the form answered for "details": problems are for the user to
+// correct; an error is a custom validator that could not check a value.
+func (p sendNoticeProgram) decodeDetails(ctx context.Context, content map[string]any) (*SendNoticeDetailsAnswer, mrtr.Problems, error) {
 	a := &SendNoticeDetailsAnswer{}
 	var problems mrtr.Problems
 	switch list, st := mrtr.FormList(content, "badges"); st {
 	case mrtr.Present:
-		if len(list) > 2 {
-			problems.Addf("badges: choose at most 2")
-		}
+		checked := len(problems)
 		for i, it := range list {
 			v, ok := mrtr.AsString(it)
 			if ok != mrtr.Present {
@@ -792,8 +794,16 @@ func (p sendNoticeProgram) decodeDetails(ctx context.Context, content map[string
 			}
 			if !slices.Contains(sendNoticeBadgesValues, SendNoticeBadges(v)) {
 				problems.Addf("badges[]: must be one of %s", "new, hot")
+				continue
 			}
 			a.Badges = append(a.Badges, SendNoticeBadges(v))
+		}
+		// One answer, however it was sent: each value once, in the order of the spec's values.
+		a.Badges = mrtr.SpecOrder(a.Badges, sendNoticeBadgesValues)
+		if len(problems) == checked {
+			if len(a.Badges) > 2 {
+				problems.Addf("badges: choose at most 2")
+			}
 		}
 	case mrtr.WrongType:
 		problems.Addf("badges: expected a list")
@@ -905,7 +915,7 @@ func (p sendNoticeProgram) decodeDetails(ctx context.Context, content map[string
 	case mrtr.WrongType:
 		problems.Addf("weight: expected a number")
 	}
-	return a, problems
+	return a, problems, nil
 }
 
 // decodeDraft validates the text the client's model returned for "draft".

@@ -1,6 +1,8 @@
 // Hand-written tests of the generated code of this case, run next to it
 // by TestGoldenCompile: every custom validator runs on the values it is
-// declared for, in spec order, and its error becomes a problem.
+// declared for, in spec order, once the value has passed its built-in
+// constraints; mrtr.Invalid is a problem for the user and any other error
+// a dependency failure; lists of enum values are canonical.
 package signup
 
 import (
@@ -9,18 +11,26 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/mrtrgen/mrtrgen/mrtr"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 )
 
-// refusing fails every validator, saying which one and what value it saw.
+// refusing refuses every value with mrtr.Invalid, saying which validator
+// and what value it saw, or (down) fails every validator as a dependency.
 type refusing struct {
 	fakeSignUp
 	calls []string
+	down  bool
 }
 
 func (h *refusing) fail(name string, v any) error {
 	s := name + "(" + strings.TrimSpace(strings.ReplaceAll(jsonOf(v), `"`, "")) + ")"
 	h.calls = append(h.calls, s)
-	return errors.New("refused by " + s)
+	if h.down {
+		return errors.New("backend of " + s + " unavailable")
+	}
+	return mrtr.Invalid("refused by %s", s)
 }
 
 func jsonOf(v any) string { b, _ := json.Marshal(v); return string(b) }
@@ -36,27 +46,129 @@ func (h *refusing) SensibleRatio(_ context.Context, v float64) error {
 func (h *refusing) MustBeTrue(_ context.Context, v bool) error { return h.fail("mustBeTrue", v) }
 
 func TestValidatorsRun(t *testing.T) {
+	ctx := context.Background()
 	h := &refusing{}
 	p := signUpProgram{h: h}
-	raw := `{"email": "ada@example.com", "age": 30, "interests": ["code", "music"], "nicknames": ["ada"]}`
-	_, err := p.NewFlow(context.Background(), nil, []byte(raw))
-	want := "invalid arguments: age: refused by plausibleAge(30); email: refused by notDisposable(ada@example.com); email: refused by noSecrets(ada@example.com); interests[]: refused by noSecrets(code); interests[]: refused by noSecrets(music); nicknames[]: refused by noSecrets(ada)"
+	// Enum items are validated once each, in spec order, after the list
+	// is made canonical.
+	raw := `{"email": "ada@example.com", "age": 30, "interests": ["code", "music", "code"], "nicknames": ["ada"]}`
+	_, err := p.NewFlow(ctx, nil, []byte(raw))
+	want := "invalid arguments: age: refused by plausibleAge(30); email: refused by notDisposable(ada@example.com); email: refused by noSecrets(ada@example.com); interests[]: refused by noSecrets(music); interests[]: refused by noSecrets(code); nicknames[]: refused by noSecrets(ada)"
 	if err == nil || err.Error() != want {
 		t.Errorf("arguments:\n got %v\nwant %s", err, want)
 	}
 	h.calls = nil
-	_, problems := p.decodeTerms(context.Background(), map[string]any{"accepted": false, "share": 0.5, "motto": "hi"})
-	if got := strings.Join(problems, "; "); got != "accepted: refused by mustBeTrue(false); motto: refused by noSecrets(hi); share: refused by sensibleRatio(0.5)" {
-		t.Errorf("form: %s", got)
+	_, problems, err := p.decodeTerms(ctx, map[string]any{"accepted": false, "share": 0.5, "motto": "hi"})
+	if got := strings.Join(problems, "; "); err != nil || got != "accepted: refused by mustBeTrue(false); motto: refused by noSecrets(hi); share: refused by sensibleRatio(0.5)" {
+		t.Errorf("form: %s (%v)", got, err)
 	}
-	// Built-in constraints are checked too, and validators still run.
+	// A value that broke a built-in constraint is not sent to its
+	// validators; the other values still are.
 	h.calls = nil
-	_, problems = p.decodeTerms(context.Background(), map[string]any{"accepted": true, "share": 2.0})
-	if got := strings.Join(problems, "; "); got != "accepted: refused by mustBeTrue(true); share: at most 1; share: refused by sensibleRatio(2)" {
-		t.Errorf("form with a bound broken: %s", got)
+	_, problems, _ = p.decodeTerms(ctx, map[string]any{"accepted": true, "share": 2.0, "motto": strings.Repeat("x", 81)})
+	if got := strings.Join(problems, "; "); got != "accepted: refused by mustBeTrue(true); motto: at most 80 characters (got 81); share: at most 1" {
+		t.Errorf("form with bounds broken: %s", got)
+	}
+	if got := strings.Join(h.calls, " "); got != "mustBeTrue(true)" {
+		t.Errorf("validators called for values that broke a built-in constraint: %s", got)
+	}
+	// A list is validated item by item only when the whole list passed:
+	// one value outside the enum, and no validator runs for the others.
+	h.calls = nil
+	if _, err := p.NewFlow(ctx, nil, []byte(`{"email": "not an address", "interests": ["code", "jazz"], "age": 200}`)); err == nil {
+		t.Fatal("invalid arguments were taken")
+	}
+	if len(h.calls) != 0 {
+		t.Errorf("validators called for values that broke a built-in constraint: %s", h.calls)
 	}
 	// The fake accepts everything.
-	if _, problems := (signUpProgram{h: &fakeSignUp{}}).decodeTerms(context.Background(), map[string]any{"accepted": true}); len(problems) > 0 {
-		t.Errorf("fake: %v", problems)
+	if _, problems, err := (signUpProgram{h: &fakeSignUp{}}).decodeTerms(ctx, map[string]any{"accepted": true}); len(problems) > 0 || err != nil {
+		t.Errorf("fake: %v %v", problems, err)
+	}
+}
+
+// TestValidatorDown: a validator that fails as a dependency stops the
+// decoder with an error naming the validator and the value, and adds no
+// problem: the user is not asked to correct what they did not get wrong.
+func TestValidatorDown(t *testing.T) {
+	ctx := context.Background()
+	p := signUpProgram{h: &refusing{down: true}}
+	_, err := p.NewFlow(ctx, nil, []byte(`{"email": "ada@example.com"}`))
+	var ve *mrtr.ValidatorError
+	if !errors.As(err, &ve) || ve.Validator != "notDisposable" || ve.Value != "email" {
+		t.Fatalf("arguments: %v, want the ValidatorError of notDisposable of email", err)
+	}
+	if _, ok := errors.AsType[*mrtr.ArgumentError](err); ok {
+		t.Fatalf("a dependency failure reported as invalid arguments: %v", err)
+	}
+	a, problems, err := p.decodeTerms(ctx, map[string]any{"accepted": true})
+	if !errors.As(err, &ve) || ve.Value != "terms.accepted" || a != nil || problems != nil {
+		t.Fatalf("form: %v %v %v, want the ValidatorError of mustBeTrue of terms.accepted", a, problems, err)
+	}
+	// Through the engine: the round ends as a dependency error, and the
+	// validator's text is not in the reply.
+	hr := mrtrtest.New(t, NewSignUpProgram(&refusing{down: true}))
+	reply, err := hr.Call(ctx, map[string]any{"email": "ada@example.com"}, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(reply)
+	if reply.Final == nil || reply.Final.Outcome != mrtr.OutcomeError || strings.Contains(string(b), "unavailable") {
+		t.Fatalf("reply %s, want outcome error without the validator's text", b)
+	}
+}
+
+// TestCanonicalLists: lists of enum values are one answer however they are
+// sent (each value once, in spec order), so the operation id made of one
+// is the same: three workflows sending one set of interests in three
+// spellings create one account; the second and the third are refused as
+// the same operation. With uniqueItems (teams), a repeat is refused.
+func TestCanonicalLists(t *testing.T) {
+	ctx := context.Background()
+	p := signUpProgram{h: &fakeSignUp{}}
+	for _, in := range []string{`["sport", "code"]`, `["code", "sport"]`, `["sport", "code", "sport"]`} {
+		f, err := p.NewFlow(ctx, nil, []byte(`{"email": "ada@example.com", "interests": `+in+`}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := mrtr.Join(f.Args.Interests); got != "sport, code" {
+			t.Errorf("interests %s read as %s, want sport, code", in, got)
+		}
+		if got := signUpCreateOperationID(f); got != "account-ada@example.com-sport, code" {
+			t.Errorf("interests %s: operation id %q", in, got)
+		}
+	}
+	a, problems, err := p.decodeTerms(ctx, map[string]any{"accepted": true, "topics": []any{"tips", "news", "tips"}})
+	if err != nil || len(problems) > 0 || mrtr.Join(a.Topics) != "news, tips" {
+		t.Errorf("topics [tips news tips]: %v %v %v, want news, tips", a, problems, err)
+	}
+	// maxItems counts distinct values: [news, tips, news] is two.
+	if _, problems, _ := p.decodeTerms(ctx, map[string]any{"accepted": true, "topics": []any{"news", "tips", "news"}}); len(problems) > 0 {
+		t.Errorf("two distinct topics sent three times: %v", problems)
+	}
+	if _, err := p.NewFlow(ctx, nil, []byte(`{"email": "ada@example.com", "teams": ["red", "red"]}`)); err == nil || !strings.Contains(err.Error(), "teams: choose each value once (repeated: red)") {
+		t.Errorf("teams [red red]: %v, want it refused", err)
+	}
+
+	h := &fakeSignUp{}
+	hr := mrtrtest.New(t, NewSignUpProgram(h))
+	var outcomes []mrtr.Outcome
+	for _, in := range [][]any{{"sport", "code"}, {"code", "sport"}, {"sport", "code", "sport"}} {
+		args := map[string]any{"email": "ada@example.com", "interests": in}
+		reply, err := hr.Call(ctx, args, "", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		reply, err = hr.Call(ctx, args, reply.RequestState, answersSignUp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if reply.NeedsInput() {
+			t.Fatalf("interests %v: still asks %v", in, reply.InputRequests)
+		}
+		outcomes = append(outcomes, reply.Final.Outcome)
+	}
+	if h.fake.Effects() != 1 || outcomes[0] != mrtr.OutcomeSuccess || outcomes[1] != mrtr.OutcomeRejected || outcomes[2] != mrtr.OutcomeRejected {
+		t.Fatalf("three spellings of one set of interests: %d accounts created, outcomes %v; want 1, [success rejected rejected]", h.fake.Effects(), outcomes)
 	}
 }

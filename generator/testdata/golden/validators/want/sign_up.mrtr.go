@@ -30,6 +30,30 @@ const (
 // signUpInterestsValues lists the values in spec order; the continuation codec stores a value as its position.
 var signUpInterestsValues = []SignUpInterests{SignUpInterestsMusic, SignUpInterestsSport, SignUpInterestsCode}
 
+// SignUpTeams is a value of teams.
+type SignUpTeams string
+
+const (
+	SignUpTeamsRed   SignUpTeams = "red"
+	SignUpTeamsBlue  SignUpTeams = "blue"
+	SignUpTeamsGreen SignUpTeams = "green"
+)
+
+// signUpTeamsValues lists the values in spec order; the continuation codec stores a value as its position.
+var signUpTeamsValues = []SignUpTeams{SignUpTeamsRed, SignUpTeamsBlue, SignUpTeamsGreen}
+
+// SignUpTopics is a value of topics.
+type SignUpTopics string
+
+const (
+	SignUpTopicsNews   SignUpTopics = "news"
+	SignUpTopicsOffers SignUpTopics = "offers"
+	SignUpTopicsTips   SignUpTopics = "tips"
+)
+
+// signUpTopicsValues lists the values in spec order; the continuation codec stores a value as its position.
+var signUpTopicsValues = []SignUpTopics{SignUpTopicsNews, SignUpTopicsOffers, SignUpTopicsTips}
+
 // SignUpArgs are the arguments of tool sign_up, validated on every round.
 type SignUpArgs struct {
 	// Age is argument "age".
@@ -40,6 +64,8 @@ type SignUpArgs struct {
 	Interests []SignUpInterests `json:"interests,omitempty"`
 	// Nicknames is argument "nicknames".
 	Nicknames []string `json:"nicknames,omitempty"`
+	// Teams is argument "teams".
+	Teams []SignUpTeams `json:"teams,omitempty"`
 }
 
 // SignUpContinuation is what sign_up carries between rounds (sealed in requestState). Checks and effects set it.
@@ -53,6 +79,8 @@ type SignUpTermsAnswer struct {
 	Motto *string
 	// Share is form field "share".
 	Share *float64
+	// Topics is form field "topics".
+	Topics []SignUpTopics
 }
 
 // SignUpFlow is one workflow of sign_up as handler methods see it: the call, the
@@ -130,7 +158,10 @@ func (p signUpProgram) Step(ctx context.Context, r *mrtr.Round, f *SignUpFlow) (
 			resp := r.Response("terms", mrtr.Elicit)
 			switch resp.Status {
 			case mrtr.Accepted:
-				answer, problems := p.decodeTerms(ctx, resp.Content)
+				answer, problems, err := p.decodeTerms(ctx, resp.Content)
+				if err != nil {
+					return mrtr.Step{}, err
+				}
 				if len(problems) > 0 {
 					pending = append(pending, p.requestTerms(f, problems))
 				} else {
@@ -151,8 +182,8 @@ func (p signUpProgram) Step(ctx context.Context, r *mrtr.Round, f *SignUpFlow) (
 		}
 		return r.Goto(uint16(SignUpStateCreate), "next")
 	case SignUpStateCreate:
-		// the workflow's own operation id: the round record covers retries
-		return r.Effect(ctx, "", 24*time.Hour, uint16(SignUpStateDone), func(ctx context.Context) error {
+		// operation id account-{email}-{interests}
+		return r.Effect(ctx, signUpCreateOperationID(f), 24*time.Hour, uint16(SignUpStateDone), func(ctx context.Context) error {
 			return p.h.CreateAccount(ctx, f)
 		})
 	case SignUpStateDone:
@@ -170,34 +201,49 @@ type SignUpHandler interface {
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *SignUpFlow) error
 
-	// EmailAvailable is the check of state check (signup.mrtr.yaml:32:16).
+	// EmailAvailable is the check of state check (signup.mrtr.yaml:40:16).
 	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 	EmailAvailable(ctx context.Context, f *SignUpFlow) error
 
-	// CreateAccount is the side effect of state create (signup.mrtr.yaml:45:17).
-	// Once it returned, it is not run again for this workflow round: retries replay its outcome.
+	// CreateAccount is the side effect of state create (signup.mrtr.yaml:57:17).
+	// Once it returned, it is not run again for operation id account-{email}-{interests}: retries replay its outcome.
 	// If the instance running it dies first, a retry runs it again after the lease (at least once):
 	// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
 	// pass it as the idempotency key of the downstream call. Store its results in f.Continuation.
 	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
 	CreateAccount(ctx context.Context, f *SignUpFlow) error
 
-	// MustBeTrue is custom validator mustBeTrue (signup.mrtr.yaml:12:3): return an error saying what is wrong with value.
+	// MustBeTrue is custom validator mustBeTrue (signup.mrtr.yaml:15:3); it runs once value has passed the spec's built-in constraints.
+	// Return mrtr.Invalid saying what is wrong with value: the user is shown it (an answer is asked for again).
+	// Any other error means value could not be checked (a backend is down): the round fails as a dependency
+	// error, and the error goes to the log only.
 	MustBeTrue(ctx context.Context, value bool) error
 
-	// NoSecrets is custom validator noSecrets (signup.mrtr.yaml:8:3): return an error saying what is wrong with value.
+	// NoSecrets is custom validator noSecrets (signup.mrtr.yaml:11:3); it runs once value has passed the spec's built-in constraints.
 	// Rejects text that looks like a password or token.
+	// Return mrtr.Invalid saying what is wrong with value: the user is shown it (an answer is asked for again).
+	// Any other error means value could not be checked (a backend is down): the round fails as a dependency
+	// error, and the error goes to the log only.
 	NoSecrets(ctx context.Context, value string) error
 
-	// NotDisposable is custom validator notDisposable (signup.mrtr.yaml:9:3): return an error saying what is wrong with value.
+	// NotDisposable is custom validator notDisposable (signup.mrtr.yaml:12:3); it runs once value has passed the spec's built-in constraints.
 	// Rejects throwaway e-mail domains.
+	// Return mrtr.Invalid saying what is wrong with value: the user is shown it (an answer is asked for again).
+	// Any other error means value could not be checked (a backend is down): the round fails as a dependency
+	// error, and the error goes to the log only.
 	NotDisposable(ctx context.Context, value string) error
 
-	// PlausibleAge is custom validator plausibleAge (signup.mrtr.yaml:10:3): return an error saying what is wrong with value.
+	// PlausibleAge is custom validator plausibleAge (signup.mrtr.yaml:13:3); it runs once value has passed the spec's built-in constraints.
+	// Return mrtr.Invalid saying what is wrong with value: the user is shown it (an answer is asked for again).
+	// Any other error means value could not be checked (a backend is down): the round fails as a dependency
+	// error, and the error goes to the log only.
 	PlausibleAge(ctx context.Context, value int64) error
 
-	// SensibleRatio is custom validator sensibleRatio (signup.mrtr.yaml:11:3): return an error saying what is wrong with value.
+	// SensibleRatio is custom validator sensibleRatio (signup.mrtr.yaml:14:3); it runs once value has passed the spec's built-in constraints.
 	// Rejects ratios no one would choose.
+	// Return mrtr.Invalid saying what is wrong with value: the user is shown it (an answer is asked for again).
+	// Any other error means value could not be checked (a backend is down): the round fails as a dependency
+	// error, and the error goes to the log only.
 	SensibleRatio(ctx context.Context, value float64) error
 }
 
@@ -281,6 +327,19 @@ var signUpDescriptor = mrtr.Descriptor{
       },
       "maxItems": 2,
       "type": "array"
+    },
+    "teams": {
+      "items": {
+        "enum": [
+          "red",
+          "blue",
+          "green"
+        ],
+        "type": "string"
+      },
+      "maxItems": 2,
+      "type": "array",
+      "uniqueItems": true
     }
   },
   "required": [
@@ -290,7 +349,7 @@ var signUpDescriptor = mrtr.Descriptor{
 }`),
 	Kind:        mrtr.KindTool,
 	Name:        "sign_up",
-	SchemaHash:  uint64(0xcb3b30441fc77e57),
+	SchemaHash:  uint64(0xb6c42dc1ebab3b34),
 	States:      signUpStateTable,
 	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
@@ -301,7 +360,7 @@ var signUpDescriptor = mrtr.Descriptor{
 var signUpStateTable = []mrtr.StateInfo{
 	{Name: "check", Kind: mrtr.StateCheck, Check: "emailAvailable"},
 	{Name: "askTerms", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "terms", Kind: mrtr.Elicit}}},
-	{Name: "create", Kind: mrtr.StateEffect},
+	{Name: "create", Kind: mrtr.StateEffect, OperationID: "account-{email}-{interests}", BusinessKey: true},
 	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
 }
 
@@ -329,6 +388,10 @@ func (signUpProgram) AppendArgs(b []byte, f *SignUpFlow) []byte {
 	for _, x := range f.Args.Nicknames {
 		b = binenc.AppendString(b, x)
 	}
+	b = binenc.AppendUvarint(b, uint64(len(f.Args.Teams)))
+	for _, x := range f.Args.Teams {
+		b = binenc.AppendEnum(b, signUpTeamsValues, x)
+	}
 	return b
 }
 
@@ -344,6 +407,10 @@ func (signUpProgram) AppendContinuation(b []byte, f *SignUpFlow) []byte {
 		b = binenc.AppendBool(b, f.Terms.Share != nil)
 		if f.Terms.Share != nil {
 			b = binenc.AppendFloat(b, *f.Terms.Share)
+		}
+		b = binenc.AppendUvarint(b, uint64(len(f.Terms.Topics)))
+		for _, x := range f.Terms.Topics {
+			b = binenc.AppendEnum(b, signUpTopicsValues, x)
 		}
 	}
 	return b
@@ -365,6 +432,9 @@ func (signUpProgram) LoadContinuation(f *SignUpFlow, data []byte) error {
 			v := r.Float()
 			a.Share = &v
 		}
+		for i, n := 0, r.Count(); i < n; i++ {
+			a.Topics = append(a.Topics, binenc.ReadEnum(r, signUpTopicsValues))
+		}
 		f.Terms = a
 	}
 	return r.Done()
@@ -381,17 +451,20 @@ func (p signUpProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 		state: SignUpStateCheck,
 	}
 	var problems mrtr.Problems
-	problems.Unknown(in, "age", "email", "interests", "nicknames")
+	problems.Unknown(in, "age", "email", "interests", "nicknames", "teams")
 	switch v, st := mrtr.FormInt(in, "age"); st {
 	case mrtr.Present:
+		checked := len(problems)
 		if v < 13 {
 			problems.Addf("age: at least 13")
 		}
 		if v > 150 {
 			problems.Addf("age: at most 150")
 		}
-		if err := p.h.PlausibleAge(ctx, v); err != nil {
-			problems.Addf("age: %v", err)
+		if len(problems) == checked {
+			if err := p.h.PlausibleAge(ctx, v); err != nil && !problems.AddInvalid("age", err) {
+				return nil, mrtr.ValidatorFailed("plausibleAge", "age", err)
+			}
 		}
 		f.Args.Age = &v
 	case mrtr.WrongType:
@@ -399,15 +472,18 @@ func (p signUpProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 	}
 	switch v, st := mrtr.FormString(in, "email"); st {
 	case mrtr.Present:
+		checked := len(problems)
 		if n := utf8.RuneCountInString(v); n > 254 {
 			problems.Addf("email: at most 254 characters (got %d)", n)
 		}
 		problems.CheckFormat("email", "email", v)
-		if err := p.h.NotDisposable(ctx, v); err != nil {
-			problems.Addf("email: %v", err)
-		}
-		if err := p.h.NoSecrets(ctx, v); err != nil {
-			problems.Addf("email: %v", err)
+		if len(problems) == checked {
+			if err := p.h.NotDisposable(ctx, v); err != nil && !problems.AddInvalid("email", err) {
+				return nil, mrtr.ValidatorFailed("notDisposable", "email", err)
+			}
+			if err := p.h.NoSecrets(ctx, v); err != nil && !problems.AddInvalid("email", err) {
+				return nil, mrtr.ValidatorFailed("noSecrets", "email", err)
+			}
 		}
 		f.Args.Email = v
 	case mrtr.Absent:
@@ -417,9 +493,7 @@ func (p signUpProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 	}
 	switch list, st := mrtr.FormList(in, "interests"); st {
 	case mrtr.Present:
-		if len(list) > 4 {
-			problems.Addf("interests: choose at most 4")
-		}
+		checked := len(problems)
 		for i, it := range list {
 			v, ok := mrtr.AsString(it)
 			if ok != mrtr.Present {
@@ -428,17 +502,30 @@ func (p signUpProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 			}
 			if !slices.Contains(signUpInterestsValues, SignUpInterests(v)) {
 				problems.Addf("interests[]: must be one of %s", "music, sport, code")
-			}
-			if err := p.h.NoSecrets(ctx, v); err != nil {
-				problems.Addf("interests[]: %v", err)
+				continue
 			}
 			f.Args.Interests = append(f.Args.Interests, SignUpInterests(v))
+		}
+		// One answer, however it was sent: each value once, in the order of the spec's values.
+		f.Args.Interests = mrtr.SpecOrder(f.Args.Interests, signUpInterestsValues)
+		if len(problems) == checked {
+			if len(f.Args.Interests) > 4 {
+				problems.Addf("interests: choose at most 4")
+			}
+		}
+		if len(problems) == checked {
+			for _, x := range f.Args.Interests {
+				if err := p.h.NoSecrets(ctx, string(x)); err != nil && !problems.AddInvalid("interests[]", err) {
+					return nil, mrtr.ValidatorFailed("noSecrets", "interests[]", err)
+				}
+			}
 		}
 	case mrtr.WrongType:
 		problems.Addf("interests: expected a list")
 	}
 	switch list, st := mrtr.FormList(in, "nicknames"); st {
 	case mrtr.Present:
+		checked := len(problems)
 		if len(list) > 2 {
 			problems.Addf("nicknames: choose at most 2")
 		}
@@ -451,25 +538,58 @@ func (p signUpProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 			if n := utf8.RuneCountInString(v); n > 20 {
 				problems.Addf("nicknames[]: at most 20 characters (got %d)", n)
 			}
-			if err := p.h.NoSecrets(ctx, v); err != nil {
-				problems.Addf("nicknames[]: %v", err)
-			}
 			f.Args.Nicknames = append(f.Args.Nicknames, v)
+		}
+		if len(problems) == checked {
+			for _, x := range f.Args.Nicknames {
+				if err := p.h.NoSecrets(ctx, x); err != nil && !problems.AddInvalid("nicknames[]", err) {
+					return nil, mrtr.ValidatorFailed("noSecrets", "nicknames[]", err)
+				}
+			}
 		}
 	case mrtr.WrongType:
 		problems.Addf("nicknames: expected a list")
 	}
+	switch list, st := mrtr.FormList(in, "teams"); st {
+	case mrtr.Present:
+		checked := len(problems)
+		for i, it := range list {
+			v, ok := mrtr.AsString(it)
+			if ok != mrtr.Present {
+				problems.Addf("teams[%d]: expected a string", i)
+				continue
+			}
+			if !slices.Contains(signUpTeamsValues, SignUpTeams(v)) {
+				problems.Addf("teams[]: must be one of %s", "red, blue, green")
+				continue
+			}
+			f.Args.Teams = append(f.Args.Teams, SignUpTeams(v))
+		}
+		if twice := mrtr.Repeated(f.Args.Teams); len(twice) > 0 {
+			problems.Addf("teams: choose each value once (repeated: %s)", mrtr.Join(twice))
+		}
+		// One answer, however it was sent: each value once, in the order of the spec's values.
+		f.Args.Teams = mrtr.SpecOrder(f.Args.Teams, signUpTeamsValues)
+		if len(problems) == checked {
+			if len(f.Args.Teams) > 2 {
+				problems.Addf("teams: choose at most 2")
+			}
+		}
+	case mrtr.WrongType:
+		problems.Addf("teams: expected a list")
+	}
 	return f, problems.Err()
 }
 
-// decodeTerms validates the form answered for "terms".
-func (p signUpProgram) decodeTerms(ctx context.Context, content map[string]any) (*SignUpTermsAnswer, mrtr.Problems) {
+// decodeTerms validates the form answered for "terms": problems are for the user to
+// correct; an error is a custom validator that could not check a value.
+func (p signUpProgram) decodeTerms(ctx context.Context, content map[string]any) (*SignUpTermsAnswer, mrtr.Problems, error) {
 	a := &SignUpTermsAnswer{}
 	var problems mrtr.Problems
 	switch v, st := mrtr.FormBool(content, "accepted"); st {
 	case mrtr.Present:
-		if err := p.h.MustBeTrue(ctx, v); err != nil {
-			problems.Addf("accepted: %v", err)
+		if err := p.h.MustBeTrue(ctx, v); err != nil && !problems.AddInvalid("accepted", err) {
+			return nil, nil, mrtr.ValidatorFailed("mustBeTrue", "terms.accepted", err)
 		}
 		a.Accepted = v
 	case mrtr.Absent:
@@ -479,11 +599,14 @@ func (p signUpProgram) decodeTerms(ctx context.Context, content map[string]any) 
 	}
 	switch v, st := mrtr.FormString(content, "motto"); st {
 	case mrtr.Present:
+		checked := len(problems)
 		if n := utf8.RuneCountInString(v); n > 80 {
 			problems.Addf("motto: at most 80 characters (got %d)", n)
 		}
-		if err := p.h.NoSecrets(ctx, v); err != nil {
-			problems.Addf("motto: %v", err)
+		if len(problems) == checked {
+			if err := p.h.NoSecrets(ctx, v); err != nil && !problems.AddInvalid("motto", err) {
+				return nil, nil, mrtr.ValidatorFailed("noSecrets", "terms.motto", err)
+			}
 		}
 		a.Motto = &v
 	case mrtr.WrongType:
@@ -491,20 +614,55 @@ func (p signUpProgram) decodeTerms(ctx context.Context, content map[string]any) 
 	}
 	switch v, st := mrtr.FormFloat(content, "share"); st {
 	case mrtr.Present:
+		checked := len(problems)
 		if v < 0.0 {
 			problems.Addf("share: at least 0")
 		}
 		if v > 1.0 {
 			problems.Addf("share: at most 1")
 		}
-		if err := p.h.SensibleRatio(ctx, v); err != nil {
-			problems.Addf("share: %v", err)
+		if len(problems) == checked {
+			if err := p.h.SensibleRatio(ctx, v); err != nil && !problems.AddInvalid("share", err) {
+				return nil, nil, mrtr.ValidatorFailed("sensibleRatio", "terms.share", err)
+			}
 		}
 		a.Share = &v
 	case mrtr.WrongType:
 		problems.Addf("share: expected a number")
 	}
-	return a, problems
+	switch list, st := mrtr.FormList(content, "topics"); st {
+	case mrtr.Present:
+		checked := len(problems)
+		for i, it := range list {
+			v, ok := mrtr.AsString(it)
+			if ok != mrtr.Present {
+				problems.Addf("topics[%d]: expected a string", i)
+				continue
+			}
+			if !slices.Contains(signUpTopicsValues, SignUpTopics(v)) {
+				problems.Addf("topics[]: must be one of %s", "news, offers, tips")
+				continue
+			}
+			a.Topics = append(a.Topics, SignUpTopics(v))
+		}
+		// One answer, however it was sent: each value once, in the order of the spec's values.
+		a.Topics = mrtr.SpecOrder(a.Topics, signUpTopicsValues)
+		if len(problems) == checked {
+			if len(a.Topics) > 2 {
+				problems.Addf("topics: choose at most 2")
+			}
+		}
+		if len(problems) == checked {
+			for _, x := range a.Topics {
+				if err := p.h.NoSecrets(ctx, string(x)); err != nil && !problems.AddInvalid("topics[]", err) {
+					return nil, nil, mrtr.ValidatorFailed("noSecrets", "terms.topics[]", err)
+				}
+			}
+		}
+	case mrtr.WrongType:
+		problems.Addf("topics: expected a list")
+	}
+	return a, problems, nil
 }
 
 // CheckContinuation checks what handlers stored in the continuation against the
@@ -527,6 +685,18 @@ var signUpTermsSchema = json.RawMessage(`{
       "maximum": 1,
       "minimum": 0,
       "type": "number"
+    },
+    "topics": {
+      "items": {
+        "enum": [
+          "news",
+          "offers",
+          "tips"
+        ],
+        "type": "string"
+      },
+      "maxItems": 2,
+      "type": "array"
     }
   },
   "required": [
@@ -551,6 +721,11 @@ func (signUpProgram) requestTerms(f *SignUpFlow, problems mrtr.Problems) mrtr.Pe
 // signUpAskTermsTermsMessage renders "Accept the terms for {email}?".
 func signUpAskTermsTermsMessage(f *SignUpFlow) string {
 	return "Accept the terms for " + f.Args.Email + "?"
+}
+
+// signUpCreateOperationID renders "account-{email}-{interests}".
+func signUpCreateOperationID(f *SignUpFlow) string {
+	return "account-" + f.Args.Email + "-" + mrtr.Join(f.Args.Interests)
 }
 
 // signUpDoneMessage renders "Signed up {email} ({terms.accepted}, {terms.share}, {terms.motto}).".

@@ -17,6 +17,7 @@ import (
 // caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
 // effect while broken, and takes check outcomes from queues; with an empty queue a
 // check takes the outcome on the shortest way to a successful end.
+// Its custom validators accept every value unless told to refuse or fail.
 type fakeSignUp struct {
 	fake mrtrtest.Fake
 }
@@ -39,23 +40,23 @@ func (h *fakeSignUp) CreateAccount(ctx context.Context, f *SignUpFlow) error {
 }
 
 func (h *fakeSignUp) MustBeTrue(ctx context.Context, value bool) error {
-	return nil
+	return h.fake.Validate(ctx, "mustBeTrue", value)
 }
 
 func (h *fakeSignUp) NoSecrets(ctx context.Context, value string) error {
-	return nil
+	return h.fake.Validate(ctx, "noSecrets", value)
 }
 
 func (h *fakeSignUp) NotDisposable(ctx context.Context, value string) error {
-	return nil
+	return h.fake.Validate(ctx, "notDisposable", value)
 }
 
 func (h *fakeSignUp) PlausibleAge(ctx context.Context, value int64) error {
-	return nil
+	return h.fake.Validate(ctx, "plausibleAge", value)
 }
 
 func (h *fakeSignUp) SensibleRatio(ctx context.Context, value float64) error {
-	return nil
+	return h.fake.Validate(ctx, "sensibleRatio", value)
 }
 
 // answersSignUp are valid answers to the input requests of sign_up, derived from the spec.
@@ -64,6 +65,7 @@ var answersSignUp = map[string]mcp.InputResponse{
 		"accepted": true,
 		"motto":    "example",
 		"share":    1.0,
+		"topics":   []any{"news"},
 	}),
 }
 
@@ -116,24 +118,83 @@ func TestSignUpValidation(t *testing.T) {
 	p := signUpProgram{h: &fakeSignUp{}}
 	decodeArguments := mrtrtest.ArgumentDecoder(p)
 	validArguments := map[string]any{"email": "ada@example.com"}
-	decodeTermsAnswer := func(in map[string]any) mrtr.Problems {
-		_, problems := p.decodeTerms(context.Background(), in)
-		return problems
-	}
+	decodeTermsAnswer := mrtrtest.AnswerDecoder(p.decodeTerms)
 	validTermsAnswer := map[string]any{"accepted": true}
 	mrtrtest.Broken(t, decodeArguments, validArguments, "age", int64(12), "age: at least 13")
 	mrtrtest.Broken(t, decodeArguments, validArguments, "age", int64(151), "age: at most 150")
 	mrtrtest.Broken(t, decodeArguments, validArguments, "email", nil, "email: required")
 	mrtrtest.Broken(t, decodeArguments, validArguments, "email", strings.Repeat("x", 255), "email: at most 254 characters")
 	mrtrtest.Broken(t, decodeArguments, validArguments, "email", "not an address", "email: must be a valid email")
-	mrtrtest.Broken(t, decodeArguments, validArguments, "interests", []any{"music", "sport", "code", "music", "sport"}, "interests: choose at most 4")
 	mrtrtest.Broken(t, decodeArguments, validArguments, "interests", []any{"not-a-value"}, "interests[]: must be one of ")
 	mrtrtest.Broken(t, decodeArguments, validArguments, "nicknames", []any{"example", "example", "example"}, "nicknames: choose at most 2")
 	mrtrtest.Broken(t, decodeArguments, validArguments, "nicknames", []any{strings.Repeat("x", 21)}, "nicknames[]: at most 20 characters")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "teams", []any{"red", "blue", "green"}, "teams: choose at most 2")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "teams", []any{"red", "red"}, "teams: choose each value once")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "teams", []any{"not-a-value"}, "teams[]: must be one of ")
 	mrtrtest.Broken(t, decodeTermsAnswer, validTermsAnswer, "accepted", nil, "accepted: required")
 	mrtrtest.Broken(t, decodeTermsAnswer, validTermsAnswer, "motto", strings.Repeat("x", 81), "motto: at most 80 characters")
 	mrtrtest.Broken(t, decodeTermsAnswer, validTermsAnswer, "share", -1.0, "share: at least 0")
 	mrtrtest.Broken(t, decodeTermsAnswer, validTermsAnswer, "share", 2.0, "share: at most 1")
+	mrtrtest.Broken(t, decodeTermsAnswer, validTermsAnswer, "topics", []any{"news", "offers", "tips"}, "topics: choose at most 2")
+	mrtrtest.Broken(t, decodeTermsAnswer, validTermsAnswer, "topics", []any{"not-a-value"}, "topics[]: must be one of ")
+}
+
+// TestSignUpValidators makes each use of a custom validator, one at a time,
+// refuse the value (the user must be told why) and fail as a dependency (the
+// round must end as a dependency error, the text in the log only); a value that
+// breaks a built-in constraint of the same field must not reach the validator.
+func TestSignUpValidators(t *testing.T) {
+	h := &fakeSignUp{}
+	fx := fixturesSignUp(h)
+	p := NewSignUpProgram(h)
+	mrtrtest.CheckValidator(t, p, fx, h.fake.Use("plausibleAge", mrtrtest.ValidatorUse{
+		Broken: int64(12),
+		Field:  "age",
+		Value:  int64(13),
+	}))
+	mrtrtest.CheckValidator(t, p, fx, h.fake.Use("notDisposable", mrtrtest.ValidatorUse{
+		Broken: strings.Repeat("x", 255),
+		Field:  "email",
+		Value:  "ada@example.com",
+	}))
+	mrtrtest.CheckValidator(t, p, fx, h.fake.Use("noSecrets", mrtrtest.ValidatorUse{
+		Broken: strings.Repeat("x", 255),
+		Field:  "email",
+		Value:  "ada@example.com",
+	}))
+	mrtrtest.CheckValidator(t, p, fx, h.fake.Use("noSecrets", mrtrtest.ValidatorUse{
+		Broken: []any{"not-a-value"},
+		Field:  "interests",
+		Value:  []any{"music"},
+	}))
+	mrtrtest.CheckValidator(t, p, fx, h.fake.Use("noSecrets", mrtrtest.ValidatorUse{
+		Broken: []any{"example", "example", "example"},
+		Field:  "nicknames",
+		Value:  []any{"example"},
+	}))
+	mrtrtest.CheckValidator(t, p, fx, h.fake.Use("mustBeTrue", mrtrtest.ValidatorUse{
+		Field:   "accepted",
+		Request: "terms",
+		Value:   true,
+	}))
+	mrtrtest.CheckValidator(t, p, fx, h.fake.Use("noSecrets", mrtrtest.ValidatorUse{
+		Broken:  strings.Repeat("x", 81),
+		Field:   "motto",
+		Request: "terms",
+		Value:   "example",
+	}))
+	mrtrtest.CheckValidator(t, p, fx, h.fake.Use("sensibleRatio", mrtrtest.ValidatorUse{
+		Broken:  -1.0,
+		Field:   "share",
+		Request: "terms",
+		Value:   1.0,
+	}))
+	mrtrtest.CheckValidator(t, p, fx, h.fake.Use("noSecrets", mrtrtest.ValidatorUse{
+		Broken:  []any{"news", "offers", "tips"},
+		Field:   "topics",
+		Request: "terms",
+		Value:   []any{"news"},
+	}))
 }
 
 // TestSignUpRejectedInputs walks to every state that asks and sends there answers
