@@ -205,7 +205,9 @@ type Transition struct {
 type Program[F any] interface {
 	Descriptor() *Descriptor
 	// NewFlow decodes and validates the arguments into a flow at the
-	// initial state. Invalid arguments return an *ArgumentError.
+	// initial state. Invalid arguments return an *ArgumentError; a custom
+	// validator that could not check one returns a *ValidatorError (a
+	// dependency failure, not the caller's mistake).
 	NewFlow(ctx context.Context, c *Call, args json.RawMessage) (F, error)
 	// AppendArgs appends the canonical encoding of the flow's arguments
 	// (what the requestState is bound to).

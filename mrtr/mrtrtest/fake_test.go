@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 )
 
@@ -56,5 +57,31 @@ func TestFakeCountsConcurrentEffects(t *testing.T) {
 	wg.Wait()
 	if f.Effects() != 50 {
 		t.Fatalf("%d effects, want 50", f.Effects())
+	}
+}
+
+func TestFakeValidators(t *testing.T) {
+	var f mrtrtest.Fake
+	ctx := context.Background()
+	if err := f.Validate(ctx, "noSecrets", "x"); err != nil {
+		t.Fatalf("an untold validator refused: %v", err)
+	}
+	restore := f.RefuseValidator("noSecrets", []any{"a", "b"})
+	if _, ok := errors.AsType[*mrtr.InvalidValue](f.Validate(ctx, "noSecrets", "b")); !ok {
+		t.Error("an item of the refused list was not refused with mrtr.Invalid")
+	}
+	if f.Validate(ctx, "noSecrets", "c") != nil || f.Validate(ctx, "other", "a") != nil {
+		t.Error("a refusal reached another value or another validator")
+	}
+	restore()
+	if f.Validate(ctx, "noSecrets", "a") != nil {
+		t.Error("restore left the refusal in place")
+	}
+	defer f.FailValidator("plausibleAge", int64(13))()
+	if err := f.Validate(ctx, "plausibleAge", int64(13)); !errors.Is(err, mrtrtest.ErrFakeValidatorDown) {
+		t.Errorf("a failing validator returned %v", err)
+	}
+	if f.Validate(ctx, "plausibleAge", 13.0) != nil {
+		t.Error("13.0 (a number) matched int64(13) (an integer)")
 	}
 }

@@ -107,8 +107,8 @@ type ValidatorUse struct {
 	// CheckValidator arms them just before the round that sends the value,
 	// so earlier rounds (and other fields the validator checks) pass.
 	Refuse, Fail func(value any) (restore func())
-	Message     string
-	Secret      string
+	Message      string
+	Secret       string
 }
 
 // CheckValidator runs the contract of one custom validator use against p

@@ -1,9 +1,16 @@
 package mrtrtest_test
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"os"
+	"os/exec"
 	"strings"
+	"sync/atomic"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/internal/testprog"
@@ -58,5 +65,69 @@ func TestArgumentDecoderRunsNewFlow(t *testing.T) {
 	ps := decode(map[string]any{"amount": int64(1), "extra": true})
 	if !strings.Contains(strings.Join(ps, "\n"), "account: required") {
 		t.Fatalf("arguments without the required account: %q", ps)
+	}
+}
+
+// leaky shows its validator's backend failure to the user as a value
+// problem ("Please correct: note: text service unavailable"): the bug
+// CheckValidator exists to catch.
+type leaky struct{ *testprog.TransferImpl }
+
+func (h leaky) NotBlank(ctx context.Context, v string) error {
+	err := h.TransferImpl.NotBlank(ctx, v)
+	if _, ok := errors.AsType[*mrtr.InvalidValue](err); err != nil && !ok {
+		return mrtr.Invalid("%v", err)
+	}
+	return err
+}
+
+// noteUse is the notBlank validator of transfer's memo, with the knobs of
+// impl.
+func noteUse(impl *testprog.TransferImpl) mrtrtest.ValidatorUse {
+	knob := func(b *atomic.Bool) func(any) func() {
+		return func(any) func() { b.Store(true); return func() { b.Store(false) } }
+	}
+	return mrtrtest.ValidatorUse{
+		Validator: "notBlank", Request: "memo", Field: "note", Value: "rent", Broken: strings.Repeat("x", 51),
+		Refuse: knob(&impl.NotBlankRefuses), Fail: knob(&impl.NotBlankDown),
+		Message: "must not be blank", Secret: "connection refused",
+	}
+}
+
+func transferFixtures(impl *testprog.TransferImpl) mrtrtest.Fixtures {
+	return mrtrtest.Fixtures{
+		Args: map[string]any{"account": "acc-000", "amount": int64(1)},
+		Answers: map[string]mcp.InputResponse{
+			"memo":    mrtrtest.Accept(map[string]any{"note": "example"}),
+			"summary": mrtrtest.Text("A sampled answer."),
+		},
+		Effects: impl.SentCount,
+	}
+}
+
+// TestCheckValidatorLeakRun is run by TestCheckValidatorCatchesALeak in a
+// child process, whose failure it expects.
+func TestCheckValidatorLeakRun(t *testing.T) {
+	if os.Getenv("MRTRTEST_LEAKY") == "" {
+		t.Skip("run by TestCheckValidatorCatchesALeak")
+	}
+	impl := &testprog.TransferImpl{}
+	mrtrtest.CheckValidator(t, testprog.NewTransferProgram(leaky{impl}), transferFixtures(impl), noteUse(impl))
+}
+
+// CheckValidator passes a handler that keeps the convention, and fails one
+// that shows its backend's failure to the user as a problem to correct.
+func TestCheckValidatorCatchesALeak(t *testing.T) {
+	impl := &testprog.TransferImpl{}
+	mrtrtest.CheckValidator(t, testprog.NewTransferProgram(impl), transferFixtures(impl), noteUse(impl))
+
+	cmd := exec.Command(os.Args[0], "-test.run", "^TestCheckValidatorLeakRun$", "-test.v", "-test.timeout", "2m")
+	cmd.Env = append(os.Environ(), "MRTRTEST_LEAKY=1")
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatalf("CheckValidator passed a handler that shows a dependency failure to the user:\n%s", out)
+	}
+	if !strings.Contains(string(out), "a validator that failed as a dependency: asks for [memo], want outcome error") {
+		t.Fatalf("CheckValidator failed for another reason:\n%s", out)
 	}
 }

@@ -124,7 +124,7 @@ type NeedsRootsHandler interface {
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *NeedsRootsFlow) error
 
-	// Probe is the check of state probe (testprog.mrtr.yaml:128:16).
+	// Probe is the check of state probe (testprog.mrtr.yaml:163:16).
 	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 	Probe(ctx context.Context, f *NeedsRootsFlow) error
 }

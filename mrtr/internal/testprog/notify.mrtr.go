@@ -139,7 +139,7 @@ type NotifyHandler interface {
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *NotifyFlow) error
 
-	// SendNote is the side effect of state send (testprog.mrtr.yaml:159:17).
+	// SendNote is the side effect of state send (testprog.mrtr.yaml:194:17).
 	// Once it returned, it is not run again for this workflow round: retries replay its outcome.
 	// If the instance running it dies first, a retry runs it again after the lease (at least once):
 	// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;

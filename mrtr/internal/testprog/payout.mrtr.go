@@ -132,7 +132,10 @@ func (p payoutProgram) Step(ctx context.Context, r *mrtr.Round, f *PayoutFlow) (
 			resp := r.Response("approval", mrtr.Elicit)
 			switch resp.Status {
 			case mrtr.Accepted:
-				answer, problems := p.decodeApproval(ctx, resp.Content)
+				answer, problems, err := p.decodeApproval(ctx, resp.Content)
+				if err != nil {
+					return mrtr.Step{}, err
+				}
 				if len(problems) > 0 {
 					pending = append(pending, p.requestApproval(f, problems))
 				} else {
@@ -174,12 +177,12 @@ type PayoutHandler interface {
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *PayoutFlow) error
 
-	// RoutePayout is the check of state route (testprog.mrtr.yaml:200:16).
+	// RoutePayout is the check of state route (testprog.mrtr.yaml:235:16).
 	// Amounts above the approval threshold need an approver; the others join the nightly batch.
 	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 	RoutePayout(ctx context.Context, f *PayoutFlow) (PayoutRoutePayoutOutcome, error)
 
-	// SendPayout is the side effect of state pay (testprog.mrtr.yaml:213:17).
+	// SendPayout is the side effect of state pay (testprog.mrtr.yaml:248:17).
 	// Once it returned, it is not run again for operation id payout-{payee}-{amount}: retries replay its outcome.
 	// If the instance running it dies first, a retry runs it again after the lease (at least once):
 	// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
@@ -358,8 +361,9 @@ func (p payoutProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 
 var payoutArgPayeePattern = regexp.MustCompile("^(?:p-[0-9]{3})$")
 
-// decodeApproval validates the form answered for "approval".
-func (p payoutProgram) decodeApproval(ctx context.Context, content map[string]any) (*PayoutApprovalAnswer, mrtr.Problems) {
+// decodeApproval validates the form answered for "approval": problems are for the user to
+// correct; an error is a custom validator that could not check a value.
+func (p payoutProgram) decodeApproval(ctx context.Context, content map[string]any) (*PayoutApprovalAnswer, mrtr.Problems, error) {
 	a := &PayoutApprovalAnswer{}
 	var problems mrtr.Problems
 	switch v, st := mrtr.FormString(content, "approver"); st {
@@ -373,7 +377,7 @@ func (p payoutProgram) decodeApproval(ctx context.Context, content map[string]an
 	case mrtr.WrongType:
 		problems.Addf("approver: expected a string")
 	}
-	return a, problems
+	return a, problems, nil
 }
 
 // CheckContinuation checks what handlers stored in the continuation against the

@@ -98,10 +98,7 @@ func TestPayoutValidation(t *testing.T) {
 		"amount": int64(1),
 		"payee":  "p-000",
 	}
-	decodeApprovalAnswer := func(in map[string]any) mrtr.Problems {
-		_, problems := p.decodeApproval(context.Background(), in)
-		return problems
-	}
+	decodeApprovalAnswer := mrtrtest.AnswerDecoder(p.decodeApproval)
 	validApprovalAnswer := map[string]any{"approver": "example"}
 	mrtrtest.Broken(t, decodeArguments, validArguments, "amount", nil, "amount: required")
 	mrtrtest.Broken(t, decodeArguments, validArguments, "amount", int64(0), "amount: at least 1")

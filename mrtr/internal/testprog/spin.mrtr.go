@@ -109,7 +109,7 @@ type SpinHandler interface {
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *SpinFlow) error
 
-	// TurnWheel is the check of state turn (testprog.mrtr.yaml:114:16).
+	// TurnWheel is the check of state turn (testprog.mrtr.yaml:149:16).
 	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 	TurnWheel(ctx context.Context, f *SpinFlow) (SpinTurnWheelOutcome, error)
 }

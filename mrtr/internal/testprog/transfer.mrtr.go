@@ -251,16 +251,16 @@ type TransferHandler interface {
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *TransferFlow) error
 
-	// InspectAccount is the check of state inspect (testprog.mrtr.yaml:33:16).
+	// InspectAccount is the check of state inspect (testprog.mrtr.yaml:37:16).
 	// The account exists; frozen accounts cannot send.
 	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 	InspectAccount(ctx context.Context, f *TransferFlow) (TransferInspectAccountOutcome, error)
 
-	// AccountStillOpen is the check of state recheck (testprog.mrtr.yaml:57:16).
+	// AccountStillOpen is the check of state recheck (testprog.mrtr.yaml:61:16).
 	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 	AccountStillOpen(ctx context.Context, f *TransferFlow) error
 
-	// SendMoney is the irreversible side effect of state send (testprog.mrtr.yaml:60:17).
+	// SendMoney is the irreversible side effect of state send (testprog.mrtr.yaml:64:17).
 	// Once it returned, it is not run again for operation id transfer-{account}-{amount}: retries replay its outcome.
 	// If the instance running it dies first, a retry runs it again after the lease (at least once):
 	// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
@@ -268,7 +268,14 @@ type TransferHandler interface {
 	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
 	SendMoney(ctx context.Context, f *TransferFlow) error
 
-	// NotBlank is custom validator notBlank (testprog.mrtr.yaml:12:3); it runs once value has passed the spec's built-in constraints.
+	// AccountExists is custom validator accountExists (testprog.mrtr.yaml:16:3); it runs once value has passed the spec's built-in constraints.
+	// Asks the account directory whether the account exists.
+	// Return mrtr.Invalid saying what is wrong with value: the user is shown it (an answer is asked for again).
+	// Any other error means value could not be checked (a backend is down): the round fails as a dependency
+	// error, and the error goes to the log only.
+	AccountExists(ctx context.Context, value string) error
+
+	// NotBlank is custom validator notBlank (testprog.mrtr.yaml:13:3); it runs once value has passed the spec's built-in constraints.
 	// Rejects whitespace-only text.
 	// Return mrtr.Invalid saying what is wrong with value: the user is shown it (an answer is asked for again).
 	// Any other error means value could not be checked (a backend is down): the round fails as a dependency
@@ -476,11 +483,17 @@ func (p transferProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.Raw
 	problems.Unknown(in, "account", "amount")
 	switch v, st := mrtr.FormString(in, "account"); st {
 	case mrtr.Present:
+		checked := len(problems)
 		if n := utf8.RuneCountInString(v); n > 7 {
 			problems.Addf("account: at most 7 characters (got %d)", n)
 		}
 		if !transferArgAccountPattern.MatchString(v) {
 			problems.Addf("account: must match %s", "acc-[0-9]{3}")
+		}
+		if len(problems) == checked {
+			if err := p.h.AccountExists(ctx, v); err != nil && !problems.AddInvalid("account", err) {
+				return nil, mrtr.ValidatorFailed("accountExists", "account", err)
+			}
 		}
 		f.Args.Account = v
 	case mrtr.Absent:

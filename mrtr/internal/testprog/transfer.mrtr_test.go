@@ -44,6 +44,10 @@ func (h *fakeTransfer) SendMoney(ctx context.Context, f *TransferFlow) error {
 	return h.fake.Effect(ctx)
 }
 
+func (h *fakeTransfer) AccountExists(ctx context.Context, value string) error {
+	return h.fake.Validate(ctx, "accountExists", value)
+}
+
 func (h *fakeTransfer) NotBlank(ctx context.Context, value string) error {
 	return h.fake.Validate(ctx, "notBlank", value)
 }
@@ -135,6 +139,11 @@ func TestTransferValidators(t *testing.T) {
 	h := &fakeTransfer{}
 	fx := fixturesTransfer(h)
 	p := NewTransferProgram(h)
+	mrtrtest.CheckValidator(t, p, fx, h.fake.Use("accountExists", mrtrtest.ValidatorUse{
+		Broken: "xxxxxxxx",
+		Field:  "account",
+		Value:  "acc-000",
+	}))
 	mrtrtest.CheckValidator(t, p, fx, h.fake.Use("notBlank", mrtrtest.ValidatorUse{
 		Broken:  strings.Repeat("x", 51),
 		Field:   "note",

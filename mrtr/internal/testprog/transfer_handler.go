@@ -35,6 +35,13 @@ type TransferImpl struct {
 	// AfterSend runs once a transfer was performed (a test cancels the
 	// client's request there).
 	AfterSend func()
+	// DirectoryDown makes AccountExists fail as a dependency, and
+	// NotBlankDown makes NotBlank fail (their backends are unreachable);
+	// NotBlankRefuses makes NotBlank refuse every note, as if blank.
+	DirectoryDown, NotBlankDown, NotBlankRefuses atomic.Bool
+	// RejectAccounts makes AccountExists refuse the request (mrtr.Reject)
+	// instead of answering about the value.
+	RejectAccounts atomic.Bool
 
 	mu         sync.Mutex
 	Authorized int            // calls to Authorize
@@ -102,8 +109,28 @@ func (h *TransferImpl) SendMoney(ctx context.Context, f *TransferFlow) error {
 	return nil
 }
 
+// AccountExists asks the (pretend) account directory: acc-404 does not
+// exist. Its context error is returned as is (a cancelled call).
+func (h *TransferImpl) AccountExists(ctx context.Context, value string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	switch {
+	case h.DirectoryDown.Load():
+		return errors.New("account directory at 10.1.2.3:8443 unavailable")
+	case h.RejectAccounts.Load():
+		return mrtr.Reject("transfers are suspended")
+	case value == "acc-404":
+		return mrtr.Invalid("no account %s", value)
+	}
+	return nil
+}
+
 func (h *TransferImpl) NotBlank(ctx context.Context, value string) error {
-	if strings.TrimSpace(value) == "" {
+	if h.NotBlankDown.Load() {
+		return errors.New("text service unavailable: connection refused")
+	}
+	if strings.TrimSpace(value) == "" || h.NotBlankRefuses.Load() {
 		return mrtr.Invalid("must not be blank")
 	}
 	return nil

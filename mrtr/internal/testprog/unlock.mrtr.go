@@ -177,7 +177,7 @@ type UnlockHandler interface {
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *UnlockFlow) error
 
-	// CodeMatches is the check of state verify (testprog.mrtr.yaml:183:16).
+	// CodeMatches is the check of state verify (testprog.mrtr.yaml:218:16).
 	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 	CodeMatches(ctx context.Context, f *UnlockFlow) (UnlockCodeMatchesOutcome, error)
 }

@@ -152,11 +152,11 @@ type VaultHandler interface {
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *VaultFlow) error
 
-	// LoadVault is the check of state load (testprog.mrtr.yaml:90:16).
+	// LoadVault is the check of state load (testprog.mrtr.yaml:94:16).
 	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 	LoadVault(ctx context.Context, f *VaultFlow) error
 
-	// OpenVault is the side effect of state open (testprog.mrtr.yaml:101:17).
+	// OpenVault is the side effect of state open (testprog.mrtr.yaml:105:17).
 	// Once it returned, it is not run again for operation id open-{vaultId}: retries replay its outcome.
 	// If the instance running it dies first, a retry runs it again after the lease (at least once):
 	// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;

@@ -28,7 +28,10 @@ func TestEnumsOfOneName(t *testing.T) {
 			_, pr, _ := p.decodeCustomer(ctx, map[string]any{"priority": "now", "tags": []any{"p1"}})
 			return pr
 		}, "tags[]: must be one of bug, billing"},
-		{func() []string { _, pr, _ := p.decodeInternal(ctx, map[string]any{"tags": []any{"p1", "p3"}}); return pr }, ""},
+		{func() []string {
+			_, pr, _ := p.decodeInternal(ctx, map[string]any{"tags": []any{"p1", "p3"}})
+			return pr
+		}, ""},
 		{func() []string { _, pr, _ := p.decodeInternal(ctx, map[string]any{"tags": []any{"bug"}}); return pr }, "tags[]: must be one of p1, p2, p3"},
 	} {
 		if got := strings.Join(tc.decode(), "; "); got != tc.want {
