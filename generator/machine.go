@@ -200,11 +200,13 @@ func (w *workflow) checkCase(c *jen.Group, s *spec.State) {
 	call := jen.Id("p").Dot("h").Dot(method(s.Check.Name)).Call(jen.Id("ctx"), jen.Id("f"))
 	if len(s.Outcomes) == 0 {
 		c.If(jen.Err().Op(":=").Add(call), jen.Err().Op("!=").Nil()).Block(fail())
+		c.Add(w.canonicalCall())
 		c.Add(w.goTo(s.Next.Name, "next"))
 		return
 	}
 	c.List(jen.Id("out"), jen.Err()).Op(":=").Add(call)
 	c.If(jen.Err().Op("!=").Nil()).Block(fail())
+	c.Add(w.canonicalCall())
 	c.Switch(jen.Id("out")).BlockFunc(func(sw *jen.Group) {
 		for _, b := range s.Outcomes {
 			sw.Case(jen.Id(w.n.outcomeConst(s.Check.Name, b.Name))).Block(w.goTo(b.Target.Name, "outcome:"+b.Name))
@@ -339,9 +341,16 @@ func (w *workflow) effectCase(c *jen.Group, s *spec.State) {
 	c.Comment(comment)
 	c.Return(jen.Id("r").Dot("Effect").Call(
 		jen.Id("ctx"), key, durationCode(s.Idempotency.Retain), jen.Uint16().Call(w.stateID(s.Next.Name)),
-		jen.Func().Params(jen.Id("ctx").Qual("context", "Context")).Error().Block(
-			jen.Return(jen.Id("p").Dot("h").Dot(method(s.Effect.Name)).Call(jen.Id("ctx"), jen.Id("f"))),
-		),
+		jen.Func().Params(jen.Id("ctx").Qual("context", "Context")).Error().BlockFunc(func(g *jen.Group) {
+			effect := jen.Id("p").Dot("h").Dot(method(s.Effect.Name)).Call(jen.Id("ctx"), jen.Id("f"))
+			if len(w.canonicalLists()) == 0 {
+				g.Return(effect)
+				return
+			}
+			g.Err().Op(":=").Add(effect)
+			g.Add(w.canonicalCall()) // before the engine records the continuation
+			g.Return(jen.Err())
+		}),
 	))
 }
 

@@ -46,6 +46,49 @@ func (w *workflow) validators(jf *jen.File) {
 		w.answerDecoderFunc(jf, q)
 	}
 	w.continuationCheck(jf)
+	w.canonicalContinuation(jf)
+}
+
+// canonicalLists are the continuation's lists of enum values.
+func (w *workflow) canonicalLists() []*spec.Field {
+	var out []*spec.Field
+	for _, c := range w.t.Continuation.Fields {
+		if c.Type == spec.TypeArray && c.Items != nil && c.Items.Type == spec.TypeEnum {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func (w *workflow) canonicalName() string { return "canonical" + w.n.base + "Continuation" }
+
+// canonicalContinuation emits the function that makes the lists of enum
+// values a handler stored in the continuation canonical, as answers are:
+// generated code calls it after every check and effect, so what later
+// states read (templates, operation ids) and what is sealed does not
+// depend on the order a handler appended values in.
+func (w *workflow) canonicalContinuation(jf *jen.File) {
+	lists := w.canonicalLists()
+	if len(lists) == 0 {
+		return
+	}
+	jf.Commentf("%s makes the continuation's lists of enum values canonical (each", w.canonicalName())
+	jf.Comment("value once, in spec order) after a handler may have set them.")
+	jf.Func().Id(w.canonicalName()).Params(jen.Id("f").Op("*").Id(w.n.flow())).BlockFunc(func(g *jen.Group) {
+		for _, c := range lists {
+			v := jen.Id("f").Dot("Continuation").Dot(field(c.Name))
+			g.Add(v.Clone()).Op("=").Qual(pkgMRTR, "SpecOrder").Call(v.Clone(), jen.Id(w.enumValues(w.enumOf[c.Items])))
+		}
+	})
+	jf.Line()
+}
+
+// canonicalCall is the call of canonicalContinuation, or nothing.
+func (w *workflow) canonicalCall() jen.Code {
+	if len(w.canonicalLists()) == 0 {
+		return jen.Null()
+	}
+	return jen.Id(w.canonicalName()).Call(jen.Id("f"))
 }
 
 // continuationCheck emits CheckContinuation: the constraints of the
@@ -350,10 +393,13 @@ func (w *workflow) defaultLiteral(f *spec.Field) *jen.Statement {
 	case bool:
 		return jen.Lit(v)
 	case []string:
+		// A default list is canonical too: each value once, in spec order.
 		e := w.enumOf[f]
 		return jen.Index().Id(e.name).ValuesFunc(func(g *jen.Group) {
-			for _, x := range v {
-				g.Id(w.enumConst(e, x))
+			for _, x := range values(f.Items.Values) {
+				if slices.Contains(v, x) {
+					g.Id(w.enumConst(e, x))
+				}
 			}
 		})
 	}

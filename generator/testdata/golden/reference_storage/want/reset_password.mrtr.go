@@ -147,6 +147,7 @@ func (p resetPasswordProgram) Step(ctx context.Context, r *mrtr.Round, f *ResetP
 		if err := p.h.FindUser(ctx, f); err != nil {
 			return mrtr.Step{}, err
 		}
+		canonicalResetPasswordContinuation(f)
 		return r.Goto(uint16(ResetPasswordStateConfirmAddress), "next")
 	case ResetPasswordStateConfirmAddress:
 		resp := r.Response("confirm", mrtr.Elicit)
@@ -172,13 +173,16 @@ func (p resetPasswordProgram) Step(ctx context.Context, r *mrtr.Round, f *ResetP
 		if err := p.h.StillActive(ctx, f); err != nil {
 			return mrtr.Step{}, err
 		}
+		canonicalResetPasswordContinuation(f)
 		return r.Goto(uint16(ResetPasswordStateSend), "next")
 	case ResetPasswordStateKept:
 		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: resetPasswordKeptMessage(f)})
 	case ResetPasswordStateSend:
 		// the workflow's own operation id: the round record covers retries
 		return r.Effect(ctx, "", 24*time.Hour, uint16(ResetPasswordStateSent), func(ctx context.Context) error {
-			return p.h.SendResetLink(ctx, f)
+			err := p.h.SendResetLink(ctx, f)
+			canonicalResetPasswordContinuation(f)
+			return err
 		})
 	case ResetPasswordStateSent:
 		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: resetPasswordSentMessage(f)})
@@ -464,6 +468,12 @@ func (p resetPasswordProgram) CheckContinuation(ctx context.Context, f *ResetPas
 		}
 	}
 	return problems
+}
+
+// canonicalResetPasswordContinuation makes the continuation's lists of enum values canonical (each
+// value once, in spec order) after a handler may have set them.
+func canonicalResetPasswordContinuation(f *ResetPasswordFlow) {
+	f.Continuation.Factors = mrtr.SpecOrder(f.Continuation.Factors, resetPasswordFactorsValues)
 }
 
 // resetPasswordConfirmAddressGateSchema is the yes/no form of confirmation gate confirmAddress.

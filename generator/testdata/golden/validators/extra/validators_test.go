@@ -172,3 +172,31 @@ func TestCanonicalLists(t *testing.T) {
 		t.Fatalf("three spellings of one set of interests: %d accounts created, outcomes %v; want 1, [success rejected rejected]", h.fake.Effects(), outcomes)
 	}
 }
+
+// grouping stores a continuation list in an order of its own, with a
+// repeat.
+type grouping struct{ fakeSignUp }
+
+func (h *grouping) EmailAvailable(_ context.Context, f *SignUpFlow) error {
+	f.Continuation.Groups = []SignUpGroups{SignUpGroupsGuests, SignUpGroupsAdmins, SignUpGroupsGuests}
+	return nil
+}
+
+// TestCanonicalContinuation: a list of enum values a check stored is made
+// canonical right after the check, before it is sealed or read.
+func TestCanonicalContinuation(t *testing.T) {
+	ctx := context.Background()
+	hr := mrtrtest.New(t, NewSignUpProgram(&grouping{}))
+	args := map[string]any{"email": "ada@example.com"}
+	reply, err := hr.Call(ctx, args, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reply, err = hr.Call(ctx, args, reply.RequestState, answersSignUp)
+	if err != nil || reply.NeedsInput() {
+		t.Fatalf("%+v %v", reply, err)
+	}
+	if !strings.HasSuffix(reply.Final.Text, " in admins, guests.") {
+		t.Errorf("final %q, want the groups as admins, guests", reply.Final.Text)
+	}
+}

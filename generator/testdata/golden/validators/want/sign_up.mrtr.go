@@ -42,6 +42,18 @@ const (
 // signUpTeamsValues lists the values in spec order; the continuation codec stores a value as its position.
 var signUpTeamsValues = []SignUpTeams{SignUpTeamsRed, SignUpTeamsBlue, SignUpTeamsGreen}
 
+// SignUpGroups is a value of groups.
+type SignUpGroups string
+
+const (
+	SignUpGroupsAdmins SignUpGroups = "admins"
+	SignUpGroupsStaff  SignUpGroups = "staff"
+	SignUpGroupsGuests SignUpGroups = "guests"
+)
+
+// signUpGroupsValues lists the values in spec order; the continuation codec stores a value as its position.
+var signUpGroupsValues = []SignUpGroups{SignUpGroupsAdmins, SignUpGroupsStaff, SignUpGroupsGuests}
+
 // SignUpTopics is a value of topics.
 type SignUpTopics string
 
@@ -69,7 +81,10 @@ type SignUpArgs struct {
 }
 
 // SignUpContinuation is what sign_up carries between rounds (sealed in requestState). Checks and effects set it.
-type SignUpContinuation struct{}
+type SignUpContinuation struct {
+	// Groups is continuation field "groups".
+	Groups []SignUpGroups
+}
 
 // SignUpTermsAnswer is the validated answer to input request "terms".
 type SignUpTermsAnswer struct {
@@ -151,6 +166,7 @@ func (p signUpProgram) Step(ctx context.Context, r *mrtr.Round, f *SignUpFlow) (
 		if err := p.h.EmailAvailable(ctx, f); err != nil {
 			return mrtr.Step{}, err
 		}
+		canonicalSignUpContinuation(f)
 		return r.Goto(uint16(SignUpStateAskTerms), "next")
 	case SignUpStateAskTerms:
 		var pending []mrtr.Pending
@@ -184,7 +200,9 @@ func (p signUpProgram) Step(ctx context.Context, r *mrtr.Round, f *SignUpFlow) (
 	case SignUpStateCreate:
 		// operation id account-{email}-{interests}
 		return r.Effect(ctx, signUpCreateOperationID(f), 24*time.Hour, uint16(SignUpStateDone), func(ctx context.Context) error {
-			return p.h.CreateAccount(ctx, f)
+			err := p.h.CreateAccount(ctx, f)
+			canonicalSignUpContinuation(f)
+			return err
 		})
 	case SignUpStateDone:
 		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: signUpDoneMessage(f)})
@@ -201,11 +219,11 @@ type SignUpHandler interface {
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *SignUpFlow) error
 
-	// EmailAvailable is the check of state check (signup.mrtr.yaml:40:16).
+	// EmailAvailable is the check of state check (signup.mrtr.yaml:44:16).
 	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 	EmailAvailable(ctx context.Context, f *SignUpFlow) error
 
-	// CreateAccount is the side effect of state create (signup.mrtr.yaml:57:17).
+	// CreateAccount is the side effect of state create (signup.mrtr.yaml:61:17).
 	// Once it returned, it is not run again for operation id account-{email}-{interests}: retries replay its outcome.
 	// If the instance running it dies first, a retry runs it again after the lease (at least once):
 	// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
@@ -213,33 +231,33 @@ type SignUpHandler interface {
 	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
 	CreateAccount(ctx context.Context, f *SignUpFlow) error
 
-	// MustBeTrue is custom validator mustBeTrue (signup.mrtr.yaml:15:3); it runs once value has passed the spec's built-in constraints.
+	// MustBeTrue is custom validator mustBeTrue (signup.mrtr.yaml:16:3); it runs once value has passed the spec's built-in constraints.
 	// Return mrtr.Invalid saying what is wrong with value: the user is shown it (an answer is asked for again).
 	// Any other error means value could not be checked (a backend is down): the round fails as a dependency
 	// error, and the error goes to the log only.
 	MustBeTrue(ctx context.Context, value bool) error
 
-	// NoSecrets is custom validator noSecrets (signup.mrtr.yaml:11:3); it runs once value has passed the spec's built-in constraints.
+	// NoSecrets is custom validator noSecrets (signup.mrtr.yaml:12:3); it runs once value has passed the spec's built-in constraints.
 	// Rejects text that looks like a password or token.
 	// Return mrtr.Invalid saying what is wrong with value: the user is shown it (an answer is asked for again).
 	// Any other error means value could not be checked (a backend is down): the round fails as a dependency
 	// error, and the error goes to the log only.
 	NoSecrets(ctx context.Context, value string) error
 
-	// NotDisposable is custom validator notDisposable (signup.mrtr.yaml:12:3); it runs once value has passed the spec's built-in constraints.
+	// NotDisposable is custom validator notDisposable (signup.mrtr.yaml:13:3); it runs once value has passed the spec's built-in constraints.
 	// Rejects throwaway e-mail domains.
 	// Return mrtr.Invalid saying what is wrong with value: the user is shown it (an answer is asked for again).
 	// Any other error means value could not be checked (a backend is down): the round fails as a dependency
 	// error, and the error goes to the log only.
 	NotDisposable(ctx context.Context, value string) error
 
-	// PlausibleAge is custom validator plausibleAge (signup.mrtr.yaml:13:3); it runs once value has passed the spec's built-in constraints.
+	// PlausibleAge is custom validator plausibleAge (signup.mrtr.yaml:14:3); it runs once value has passed the spec's built-in constraints.
 	// Return mrtr.Invalid saying what is wrong with value: the user is shown it (an answer is asked for again).
 	// Any other error means value could not be checked (a backend is down): the round fails as a dependency
 	// error, and the error goes to the log only.
 	PlausibleAge(ctx context.Context, value int64) error
 
-	// SensibleRatio is custom validator sensibleRatio (signup.mrtr.yaml:14:3); it runs once value has passed the spec's built-in constraints.
+	// SensibleRatio is custom validator sensibleRatio (signup.mrtr.yaml:15:3); it runs once value has passed the spec's built-in constraints.
 	// Rejects ratios no one would choose.
 	// Return mrtr.Invalid saying what is wrong with value: the user is shown it (an answer is asked for again).
 	// Any other error means value could not be checked (a backend is down): the round fails as a dependency
@@ -349,7 +367,7 @@ var signUpDescriptor = mrtr.Descriptor{
 }`),
 	Kind:        mrtr.KindTool,
 	Name:        "sign_up",
-	SchemaHash:  uint64(0xb6c42dc1ebab3b34),
+	SchemaHash:  uint64(0x8482123f7ca16d0c),
 	States:      signUpStateTable,
 	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
@@ -397,6 +415,10 @@ func (signUpProgram) AppendArgs(b []byte, f *SignUpFlow) []byte {
 
 // AppendContinuation appends what the workflow carries between rounds.
 func (signUpProgram) AppendContinuation(b []byte, f *SignUpFlow) []byte {
+	b = binenc.AppendUvarint(b, uint64(len(f.Continuation.Groups)))
+	for _, x := range f.Continuation.Groups {
+		b = binenc.AppendEnum(b, signUpGroupsValues, x)
+	}
 	b = binenc.AppendBool(b, f.Terms != nil)
 	if f.Terms != nil {
 		b = binenc.AppendBool(b, f.Terms.Accepted)
@@ -420,7 +442,11 @@ func (signUpProgram) AppendContinuation(b []byte, f *SignUpFlow) []byte {
 // in place of what the flow carried (an effect's replay restores the continuation it left).
 func (signUpProgram) LoadContinuation(f *SignUpFlow, data []byte) error {
 	r := binenc.NewReader(data)
+	f.Continuation = SignUpContinuation{}
 	f.Terms = nil
+	for i, n := 0, r.Count(); i < n; i++ {
+		f.Continuation.Groups = append(f.Continuation.Groups, binenc.ReadEnum(r, signUpGroupsValues))
+	}
 	if r.Bool() {
 		a := &SignUpTermsAnswer{}
 		a.Accepted = r.Bool()
@@ -668,7 +694,24 @@ func (p signUpProgram) decodeTerms(ctx context.Context, content map[string]any) 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
 func (p signUpProgram) CheckContinuation(ctx context.Context, f *SignUpFlow) mrtr.Problems {
-	return nil
+	var problems mrtr.Problems
+	if list := f.Continuation.Groups; len(list) > 0 {
+		if len(list) > 3 {
+			problems.Addf("groups: at most 3 items")
+		}
+		for _, v := range list {
+			if !slices.Contains(signUpGroupsValues, SignUpGroups(v)) {
+				problems.Addf("groups[]: must be one of %s", "admins, staff, guests")
+			}
+		}
+	}
+	return problems
+}
+
+// canonicalSignUpContinuation makes the continuation's lists of enum values canonical (each
+// value once, in spec order) after a handler may have set them.
+func canonicalSignUpContinuation(f *SignUpFlow) {
+	f.Continuation.Groups = mrtr.SpecOrder(f.Continuation.Groups, signUpGroupsValues)
 }
 
 // signUpTermsSchema is the form of input request "terms".
@@ -728,7 +771,7 @@ func signUpCreateOperationID(f *SignUpFlow) string {
 	return "account-" + f.Args.Email + "-" + mrtr.Join(f.Args.Interests)
 }
 
-// signUpDoneMessage renders "Signed up {email} ({terms.accepted}, {terms.share}, {terms.motto}).".
+// signUpDoneMessage renders "Signed up {email} ({terms.accepted}, {terms.share}, {terms.motto}) in {groups}.".
 func signUpDoneMessage(f *SignUpFlow) string {
 	var b strings.Builder
 	b.WriteString("Signed up ")
@@ -745,6 +788,8 @@ func signUpDoneMessage(f *SignUpFlow) string {
 	if f.Terms != nil && f.Terms.Motto != nil {
 		b.WriteString(*f.Terms.Motto)
 	}
-	b.WriteString(").")
+	b.WriteString(") in ")
+	b.WriteString(mrtr.Join(f.Continuation.Groups))
+	b.WriteString(".")
 	return b.String()
 }
