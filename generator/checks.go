@@ -245,20 +245,25 @@ func (w *workflow) validatorTests(jf *jen.File) {
 	}
 	add("", w.t.Arguments)
 	onPath := w.defaultPath()
+	var offPath []string // forms the fixture workflow never asks
 	for _, s := range w.t.States {
-		if !slices.Contains(onPath, s.Name) {
-			continue // the fixture workflow never asks it
-		}
 		for _, q := range s.Requests {
-			if q.Kind == spec.RequestElicit {
-				add(q.Key, q.Fields)
+			if q.Kind != spec.RequestElicit {
+				continue
 			}
+			if !slices.Contains(onPath, s.Name) {
+				before := len(uses)
+				add(q.Key, q.Fields)
+				for _, u := range uses[before:] {
+					offPath = append(offPath, u.validator+" of "+q.Key+"."+u.f.Name)
+				}
+				uses = uses[:before]
+				continue
+			}
+			add(q.Key, q.Fields)
 		}
 	}
-	if len(uses) == 0 {
-		return
-	}
-	if _, err := exampleValue(uses[0].f, 0); err != nil {
+	if len(uses) == 0 && len(offPath) == 0 {
 		return
 	}
 	n := w.n
@@ -270,9 +275,14 @@ func (w *workflow) validatorTests(jf *jen.File) {
 		g.Id("h").Op(":=").Op("&").Id(w.fakeName()).Values()
 		g.Id("fx").Op(":=").Id("fixtures" + n.base).Call(jen.Id("h"))
 		g.Id("p").Op(":=").Id(n.newProgram()).Call(jen.Id("h"))
+		for _, name := range offPath {
+			g.Commentf("Not checked: %s (the fixture workflow does not ask for it;", name)
+			g.Comment("run mrtrtest.CheckValidator with fixtures that reach it).")
+		}
 		for _, u := range uses {
 			v, err := exampleValue(u.f, 0)
 			if err != nil {
+				g.Commentf("Not checked: %s of %s (no example value; give the field an example:).", u.validator, u.f.Name)
 				continue
 			}
 			d := jen.Dict{jen.Id("Field"): jen.Lit(u.f.Name), jen.Id("Value"): valueCode(v)}

@@ -491,3 +491,48 @@ func TestScaffoldExistsSkipsRendering(t *testing.T) {
 		t.Fatalf("%d files created, want the missing scaffold", created)
 	}
 }
+
+// A validator the generated tests cannot reach (its form is off the
+// fixture workflow's path) is named in the generated test, not skipped
+// in silence.
+func TestValidatorOffPathIsNamed(t *testing.T) {
+	p := writeSpec(t, t.TempDir(), "offpath.mrtr.yaml", `version: 1
+package: offpath
+validators:
+  notBlank: {type: string}
+tools:
+  pick:
+    description: Picks.
+    initial: decide
+    states:
+      decide:
+        check: decide
+        outcomes: {fast: done, slow: askWhy}
+      askWhy:
+        ask:
+          why:
+            elicit:
+              message: Why slow?
+              fields:
+                reason: {type: string, required: true, maxLength: 20, validate: [notBlank]}
+        next: done
+      done: {terminal: success, message: Done.}
+`)
+	f, ds, err := spec.LoadFile(p, spec.Options{})
+	if err != nil || ds.HasErrors() {
+		t.Fatalf("%v\n%v", err, ds)
+	}
+	files, err := generator.Generate(f, generator.Options{SpecPath: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, file := range files {
+		if strings.HasSuffix(file.Path, "pick.mrtr_test.go") {
+			if !strings.Contains(string(file.Content), "// Not checked: notBlank of why.reason (the fixture workflow does not ask for it;") {
+				t.Fatalf("the off-path validator is not named:\n%s", file.Content)
+			}
+			return
+		}
+	}
+	t.Fatal("no pick.mrtr_test.go")
+}
