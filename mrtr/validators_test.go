@@ -71,9 +71,9 @@ func TestAnswerValidatorOutage(t *testing.T) {
 func TestValidatorInvalid(t *testing.T) {
 	impl := &testprog.TransferImpl{}
 	h, _ := transferHarness(t, impl)
-	_, err := h.Call(context.Background(), map[string]any{"account": "acc-404", "amount": 40}, "", nil)
-	if mrtrtest.ErrorCode(err) != -32602 || !strings.Contains(err.Error(), "account: no account acc-404") {
-		t.Fatalf("an argument the validator refuses: %v, want -32602 naming it", err)
+	reply := call(t, h, map[string]any{"account": "acc-404", "amount": 40}, "", nil)
+	if reply.NeedsInput() || reply.Final.Outcome != mrtr.OutcomeInvalidArguments || !strings.Contains(reply.Final.Text, "account: no account acc-404") {
+		t.Fatalf("an argument the validator refuses: %+v, want invalid arguments naming it", reply.Final)
 	}
 	r1 := call(t, h, transferArgs, "", nil)
 	r2 := call(t, h, transferArgs, r1.RequestState, mcp.InputResponseMap{"memo": memo("   "), "summary": mrtrtest.Text("rent")})
@@ -112,9 +112,10 @@ func TestBuiltinConstraintsBeforeValidator(t *testing.T) {
 	impl := &testprog.TransferImpl{}
 	impl.DirectoryDown.Store(true)
 	h, _ := transferHarness(t, impl)
-	_, err := h.Call(context.Background(), map[string]any{"account": "acc-1234", "amount": 40}, "", nil)
-	if mrtrtest.ErrorCode(err) != -32602 || !strings.Contains(err.Error(), "account: at most 7 characters") || strings.Contains(err.Error(), "unavailable") {
-		t.Fatalf("an account breaking maxLength: %v, want -32602 for maxLength only", err)
+	reply := call(t, h, map[string]any{"account": "acc-1234", "amount": 40}, "", nil)
+	if reply.NeedsInput() || reply.Final.Outcome != mrtr.OutcomeInvalidArguments ||
+		!strings.Contains(reply.Final.Text, "account: at most 7 characters") || strings.Contains(reply.Final.Text, "unavailable") {
+		t.Fatalf("an account breaking maxLength: %+v, want invalid arguments for maxLength only", reply.Final)
 	}
 }
 

@@ -227,13 +227,13 @@ func roundWith[F any](t *testing.T, p mrtr.Program[F], fx *Fixtures, u Validator
 func wantRefused(t *testing.T, u ValidatorUse, reply *mrtr.Reply, err error, message string) {
 	t.Helper()
 	if u.Request == "" {
-		// An invalid argument is a JSON-RPC error or an error result; not a
-		// dependency failure either way.
+		// An invalid argument ends the call with an invalid-arguments
+		// result, not a dependency failure.
 		text := ""
 		switch {
 		case err != nil:
-			text = err.Error()
-		case reply != nil && !reply.NeedsInput() && reply.Final.IsError() && reply.Final.Outcome != mrtr.OutcomeError:
+			t.Fatalf("argument %s: error %v, want an invalid-arguments result", u.Field, err)
+		case reply != nil && !reply.NeedsInput() && reply.Final.Outcome == mrtr.OutcomeInvalidArguments:
 			text = reply.Final.Text
 		default:
 			t.Fatalf("argument %s was not refused: %v, %s", u.Field, err, outcomeOf(reply))
