@@ -5,6 +5,7 @@ import (
 	"go/format"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -492,10 +493,9 @@ func TestScaffoldExistsSkipsRendering(t *testing.T) {
 	}
 }
 
-// A validator the generated tests cannot reach (its form is off the
-// fixture workflow's path) is named in the generated test, not skipped
-// in silence.
-func TestValidatorOffPathIsNamed(t *testing.T) {
+// A validator of a form off the fixture workflow's path is checked too:
+// CheckValidator steers the fake onto the branch that asks.
+func TestValidatorOffPathIsChecked(t *testing.T) {
 	p := writeSpec(t, t.TempDir(), "offpath.mrtr.yaml", `version: 1
 package: offpath
 validators:
@@ -528,8 +528,8 @@ tools:
 	}
 	for _, file := range files {
 		if strings.HasSuffix(file.Path, "pick.mrtr_test.go") {
-			if !strings.Contains(string(file.Content), "// Not checked: notBlank of why.reason (the fixture workflow does not ask for it;") {
-				t.Fatalf("the off-path validator is not named:\n%s", file.Content)
+			if !regexp.MustCompile(`CheckValidator\(t, p, fx, h\.fake\.Use\("notBlank", mrtrtest\.ValidatorUse\{[^}]*Request: +"why"`).Match(file.Content) {
+				t.Fatalf("the off-path validator is not checked:\n%s", file.Content)
 			}
 			return
 		}

@@ -143,7 +143,10 @@ func (p approvePayoutProgram) Step(ctx context.Context, r *mrtr.Round, f *Approv
 			resp := r.Response("approval", mrtr.Elicit)
 			switch resp.Status {
 			case mrtr.Accepted:
-				answer, problems := p.decodeApproval(ctx, resp.Content)
+				answer, problems, err := p.decodeApproval(ctx, resp.Content)
+				if err != nil {
+					return mrtr.Step{}, err
+				}
 				if len(problems) > 0 {
 					pending = append(pending, p.requestApproval(f, problems))
 				} else {
@@ -212,12 +215,12 @@ type ApprovePayoutHandler interface {
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *ApprovePayoutFlow) error
 
-	// RoutePayout is the check of state route (branches.mrtr.yaml:17:16).
+	// RoutePayout is the check of state route (branches.mrtr.yaml:21:16).
 	// Amounts above the threshold need an approver.
 	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 	RoutePayout(ctx context.Context, f *ApprovePayoutFlow) (ApprovePayoutRoutePayoutOutcome, error)
 
-	// SendPayout is the side effect of state pay (branches.mrtr.yaml:35:17).
+	// SendPayout is the side effect of state pay (branches.mrtr.yaml:39:17).
 	// Once it returned, it is not run again for operation id payout-{payee}: retries replay its outcome.
 	// If the instance running it dies first, a retry runs it again after the lease (at least once):
 	// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
@@ -225,7 +228,7 @@ type ApprovePayoutHandler interface {
 	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
 	SendPayout(ctx context.Context, f *ApprovePayoutFlow) error
 
-	// AuditDecline is the side effect of state recordDecline (branches.mrtr.yaml:41:17).
+	// AuditDecline is the side effect of state recordDecline (branches.mrtr.yaml:45:17).
 	// Once it returned, it is not run again for this workflow round: retries replay its outcome.
 	// If the instance running it dies first, a retry runs it again after the lease (at least once):
 	// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
@@ -233,6 +236,13 @@ type ApprovePayoutHandler interface {
 	// Notes the declined payout for the audit log.
 	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
 	AuditDecline(ctx context.Context, f *ApprovePayoutFlow) error
+
+	// KnownApprover is custom validator knownApprover (branches.mrtr.yaml:10:3); it runs once value has passed the spec's built-in constraints.
+	// The approver is in the directory.
+	// Return mrtr.Invalid saying what is wrong with value: the user is shown it (an answer is asked for again).
+	// Any other error means value could not be checked (a backend is down): the round fails as a dependency
+	// error, and the error goes to the log only.
+	KnownApprover(ctx context.Context, value string) error
 }
 
 // approvePayoutProgram is the generated half of approve_payout: the engine calls it, the handler does the work.
@@ -386,14 +396,21 @@ func (p approvePayoutProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw jso
 	return f, problems.Err()
 }
 
-// decodeApproval validates the form answered for "approval".
-func (p approvePayoutProgram) decodeApproval(ctx context.Context, content map[string]any) (*ApprovePayoutApprovalAnswer, mrtr.Problems) {
+// decodeApproval validates the form answered for "approval": problems are for the user to
+// correct; an error is a custom validator that could not check a value.
+func (p approvePayoutProgram) decodeApproval(ctx context.Context, content map[string]any) (*ApprovePayoutApprovalAnswer, mrtr.Problems, error) {
 	a := &ApprovePayoutApprovalAnswer{}
 	var problems mrtr.Problems
 	switch v, st := mrtr.FormString(content, "approver"); st {
 	case mrtr.Present:
+		checked := len(problems)
 		if n := utf8.RuneCountInString(v); n > 40 {
 			problems.Addf("approver: at most 40 characters (got %d)", n)
+		}
+		if len(problems) == checked {
+			if err := p.h.KnownApprover(ctx, v); err != nil && !problems.AddInvalid("approver", err) {
+				return nil, nil, mrtr.ValidatorFailed("knownApprover", "approval.approver", err)
+			}
 		}
 		a.Approver = v
 	case mrtr.Absent:
@@ -401,7 +418,7 @@ func (p approvePayoutProgram) decodeApproval(ctx context.Context, content map[st
 	case mrtr.WrongType:
 		problems.Addf("approver: expected a string")
 	}
-	return a, problems
+	return a, problems, nil
 }
 
 // CheckContinuation checks what handlers stored in the continuation against the

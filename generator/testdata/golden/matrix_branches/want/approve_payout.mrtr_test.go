@@ -17,6 +17,7 @@ import (
 // caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
 // effect while broken, and takes check outcomes from queues; with an empty queue a
 // check takes the outcome on the shortest way to a successful end.
+// Its custom validators accept every value unless told to refuse or fail.
 type fakeApprovePayout struct {
 	fake mrtrtest.Fake
 }
@@ -41,6 +42,10 @@ func (h *fakeApprovePayout) SendPayout(ctx context.Context, f *ApprovePayoutFlow
 
 func (h *fakeApprovePayout) AuditDecline(ctx context.Context, f *ApprovePayoutFlow) error {
 	return h.fake.Effect(ctx)
+}
+
+func (h *fakeApprovePayout) KnownApprover(ctx context.Context, value string) error {
+	return h.fake.Validate(ctx, "knownApprover", value)
 }
 
 // answersApprovePayout are valid answers to the input requests of approve_payout, derived from the spec.
@@ -100,15 +105,28 @@ func TestApprovePayoutValidation(t *testing.T) {
 	p := approvePayoutProgram{h: &fakeApprovePayout{}}
 	decodeArguments := mrtrtest.ArgumentDecoder(p)
 	validArguments := map[string]any{"payee": "example"}
-	decodeApprovalAnswer := func(in map[string]any) mrtr.Problems {
-		_, problems := p.decodeApproval(context.Background(), in)
-		return problems
-	}
+	decodeApprovalAnswer := mrtrtest.AnswerDecoder(p.decodeApproval)
 	validApprovalAnswer := map[string]any{"approver": "example"}
 	mrtrtest.Broken(t, decodeArguments, validArguments, "payee", nil, "payee: required")
 	mrtrtest.Broken(t, decodeArguments, validArguments, "payee", strings.Repeat("x", 21), "payee: at most 20 characters")
 	mrtrtest.Broken(t, decodeApprovalAnswer, validApprovalAnswer, "approver", nil, "approver: required")
 	mrtrtest.Broken(t, decodeApprovalAnswer, validApprovalAnswer, "approver", strings.Repeat("x", 41), "approver: at most 40 characters")
+}
+
+// TestApprovePayoutValidators makes each use of a custom validator, one at a time,
+// refuse the value (the user must be told why) and fail as a dependency (the
+// round must end as a dependency error, the text in the log only); a value that
+// breaks a built-in constraint of the same field must not reach the validator.
+func TestApprovePayoutValidators(t *testing.T) {
+	h := &fakeApprovePayout{}
+	fx := fixturesApprovePayout(h)
+	p := NewApprovePayoutProgram(h)
+	mrtrtest.CheckValidator(t, p, fx, h.fake.Use("knownApprover", mrtrtest.ValidatorUse{
+		Broken:  strings.Repeat("x", 41),
+		Field:   "approver",
+		Request: "approval",
+		Value:   "example",
+	}))
 }
 
 // TestApprovePayoutRejectedInputs walks to every state that asks and sends there answers
