@@ -106,7 +106,7 @@ func faultHarness[F any](t *testing.T, p mrtr.Program[F], fs store.Store, lease 
 	t.Helper()
 	clock := mrtrtest.NewClock()
 	e, err := mrtr.NewEngine(mrtr.Config{Audience: "faults", Codec: mrtrtest.NewCodec(t, clock), Store: fs, Logger: quiet,
-		Lease: lease, StoreTimeout: 100 * time.Millisecond, RecordFor: 5 * time.Second})
+		Lease: lease, StoreTimeout: 500 * time.Millisecond, RecordFor: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,7 +253,7 @@ func TestBlackholedStoreFailsFast(t *testing.T) {
 	fs.blackholed.Store(true)
 	start := time.Now()
 	r := call(t, h, transferArgs, gate.RequestState, answers)
-	if took := time.Since(start); took > 2*time.Second {
+	if took := time.Since(start); took > 3*time.Second { // StoreTimeout is 500ms
 		t.Fatalf("a black-holed store held the round for %v", took)
 	}
 	if r.Final == nil || r.Final.Outcome != mrtr.OutcomeError || impl.SentCount() != 0 {

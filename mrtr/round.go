@@ -110,134 +110,213 @@ func (r *Round) Can(k RequestKind) bool { return hasCapability(r.call.Capabiliti
 var ErrUnknownState = errors.New("mrtr: unknown state")
 
 // Run serves one round of program p: the whole trust boundary described in
-// the package documentation. It returns the reply (arguments that fail
-// validation end it with outcome invalid_arguments), or a *jsonrpc.Error for
+// the package documentation. It returns the reply, or a *jsonrpc.Error for
 // protocol-level failures (rejected requestState -32602, missing client
 // capabilities -32021), or the context's error.
 func Run[F any](ctx context.Context, e *Engine, p Program[F], req Request) (reply *Reply, err error) {
-	d := p.Descriptor()
-	ctx, rt := e.tel.begin(ctx, e, d, req.RequestState == "")
-	defer func() { rt.end(ctx, reply, err) }()
+	rr := &run[F]{e: e, p: p, d: p.Descriptor(), req: req}
+	ctx, rr.rt = e.tel.begin(ctx, e, rr.d, req.RequestState == "")
+	defer func() { rr.rt.end(ctx, reply, err) }()
 	// A panicking handler (or generated code) fails its round, not the
 	// server: go-sdk runs handlers in goroutines without a recover, so an
 	// unrecovered panic would end the process and every round in flight.
 	// Claims are released by the deferred calls that run before this one.
 	defer func() {
 		if v := recover(); v != nil {
-			e.log.ErrorContext(ctx, "mrtr: round panicked", "tool", d.Name, "panic", v, "stack", string(debug.Stack()))
-			rt.outcome = "panic"
+			e.log.ErrorContext(ctx, "mrtr: round panicked", "tool", rr.d.Name, "panic", v, "stack", string(debug.Stack()))
+			rr.rt.outcome = "panic"
 			reply, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "internal error"}
 		}
 	}()
+	// The round record (taken by claimRound) stores this round's reply, or
+	// is released when the round failed.
+	defer func() { rr.rec.finish(ctx, reply, err) }()
 
-	caps := req.Capabilities
-	if caps == nil {
-		caps = &mcp.ClientCapabilities{}
+	// The trust boundary, in order: each step passes, or ends the round
+	// with its reply or error.
+	for _, step := range []func(context.Context) (*Reply, error){
+		rr.checkCapabilities,
+		rr.decodeArguments,
+		rr.authorize,
+		rr.openContinuation,
+		rr.claimRound,
+		rr.loadContinuation,
+	} {
+		if reply, err := step(ctx); reply != nil || err != nil {
+			return reply, err
+		}
 	}
-	if missing := missingCapabilities(caps, d.Requires); len(missing) > 0 {
-		rt.outcome = "missing_capability"
+	return rr.runStates(ctx)
+}
+
+// run is one round of Run as it goes through its steps.
+type run[F any] struct {
+	e   *Engine
+	p   Program[F]
+	d   *Descriptor
+	req Request
+	rt  *roundTelemetry
+
+	caps       *mcp.ClientCapabilities
+	call       *Call
+	f          F
+	inputs     map[string]json.RawMessage // up-front answers (non-interactive programs)
+	pHash      string
+	argsDigest [32]byte
+	binding    seal.Binding
+	env        *envelope    // the continuation opened, or the new workflow's
+	expired    error        // set for an authentic token past its expiry: replays only
+	rec        *roundRecord // nil on a first round, or without a store
+}
+
+func (rr *run[F]) resumed() bool { return rr.req.RequestState != "" }
+
+// checkCapabilities refuses a client without the capabilities the program
+// needs on every round (-32021).
+func (rr *run[F]) checkCapabilities(context.Context) (*Reply, error) {
+	rr.caps = rr.req.Capabilities
+	if rr.caps == nil {
+		rr.caps = &mcp.ClientCapabilities{}
+	}
+	if missing := missingCapabilities(rr.caps, rr.d.Requires); len(missing) > 0 {
+		rr.rt.outcome = "missing_capability"
 		return nil, missingCapabilitiesError(missing)
 	}
+	return nil, nil
+}
 
-	// Arguments: decoded and validated by generated code, on every round.
-	args, inputs, err := splitInputs(req.Arguments, d.NonInteractive)
+// decodeArguments decodes and validates the arguments (generated code, on
+// every round) and derives what tokens are bound to.
+func (rr *run[F]) decodeArguments(ctx context.Context) (*Reply, error) {
+	e, d := rr.e, rr.d
+	args, inputs, err := splitInputs(rr.req.Arguments, d.NonInteractive)
 	if err != nil {
-		return invalidArguments(rt, err)
+		return invalidArguments(rr.rt, err)
 	}
+	rr.inputs = inputs
 	// WorkflowID and Round are known once the continuation is opened, after
 	// Authorize; the logger gets them then.
-	call := &Call{Principal: req.Principal, Capabilities: caps, Instance: e.cfg.Instance, Round: 1,
+	rr.call = &Call{Principal: rr.req.Principal, Capabilities: rr.caps, Instance: e.cfg.Instance, Round: 1,
 		Logger: e.log.With("tool", d.Name)}
-	f, err := p.NewFlow(ctx, call, args)
-	if err != nil {
-		return e.argumentsFailed(ctx, rt, d, err) // an argument validator may fail as a dependency
+	if rr.f, err = rr.p.NewFlow(ctx, rr.call, args); err != nil {
+		return e.argumentsFailed(ctx, rr.rt, d, err) // an argument validator may fail as a dependency
 	}
-	pHash := e.principalHash(req.Principal)
-	argsDigest := sha256.Sum256(p.AppendArgs([]byte("mrtrgen/args/v1\x00"), f))
-	binding := seal.Binding{Audience: e.cfg.Audience, Subject: d.Subject(), Principal: pHash, ArgsDigest: argsDigest}
+	rr.pHash = e.principalHash(rr.req.Principal)
+	rr.argsDigest = sha256.Sum256(rr.p.AppendArgs([]byte("mrtrgen/args/v1\x00"), rr.f))
+	rr.binding = seal.Binding{Audience: e.cfg.Audience, Subject: d.Subject(), Principal: rr.pHash, ArgsDigest: rr.argsDigest}
+	return nil, nil
+}
 
-	// Authorize on every round, before the continuation is even opened: an
-	// unauthorized caller learns nothing about a token.
-	if err := p.Authorize(ctx, f); err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		rej, ok := isRejection(err)
-		if !ok {
-			// Authorize could not decide (its database is down, say): that is
-			// a dependency failure, not a refusal.
-			rt.outcome = string(OutcomeError)
-			e.log.ErrorContext(ctx, "mrtr: authorization check failed", "tool", d.Name, "error", err)
-			return &Reply{Final: &Final{Outcome: OutcomeError, Text: fmt.Sprintf("%s: the authorization check failed; try again later", d.Name)}}, nil
-		}
-		rt.outcome = string(OutcomeUnauthorized)
-		return &Reply{Final: &Final{Outcome: OutcomeUnauthorized, Text: "not authorized: " + rej.msg}}, nil
+// authorize asks the handler on every round, before the continuation is
+// even opened: an unauthorized caller learns nothing about a token.
+func (rr *run[F]) authorize(ctx context.Context) (*Reply, error) {
+	err := rr.p.Authorize(ctx, rr.f)
+	if err == nil {
+		return nil, nil
 	}
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	rej, ok := isRejection(err)
+	if !ok {
+		// Authorize could not decide (its database is down, say): that is a
+		// dependency failure, not a refusal.
+		rr.rt.outcome = string(OutcomeError)
+		rr.e.log.ErrorContext(ctx, "mrtr: authorization check failed", "tool", rr.d.Name, "error", err)
+		return &Reply{Final: &Final{Outcome: OutcomeError, Text: fmt.Sprintf("%s: the authorization check failed; try again later", rr.d.Name)}}, nil
+	}
+	rr.rt.outcome = string(OutcomeUnauthorized)
+	return &Reply{Final: &Final{Outcome: OutcomeUnauthorized, Text: "not authorized: " + rej.msg}}, nil
+}
 
-	// Verify the continuation, or start a new workflow.
-	var env *envelope
-	var expired error // an authentic token past its expiry: replays only
-	if req.RequestState == "" {
+// openContinuation verifies the requestState, or starts a new workflow.
+func (rr *run[F]) openContinuation(ctx context.Context) (*Reply, error) {
+	e, d := rr.e, rr.d
+	if !rr.resumed() {
 		id, err := newWorkflowID()
 		if err != nil {
 			return nil, err
 		}
-		env = &envelope{workflow: id, state: d.Initial, round: 1}
+		rr.env = &envelope{workflow: id, state: d.Initial, round: 1}
 	} else {
-		env, err = e.openState(ctx, d, binding, req.RequestState, pHash)
+		env, err := e.openState(ctx, d, rr.binding, rr.req.RequestState, rr.pHash)
 		if err != nil && (env == nil || e.cfg.Store == nil) {
-			return nil, e.rejectState(ctx, rt, d, err)
+			return nil, e.rejectState(ctx, rr.rt, d, err)
 		}
-		expired = err
+		rr.env, rr.expired = env, err
 	}
-	call.WorkflowID, call.Round = env.workflowID(), env.round
-	call.Logger = e.log.With("tool", d.Name, "workflow", call.WorkflowID, "round", env.round)
-	rt.workflow(call.WorkflowID, env.round)
+	rr.call.WorkflowID, rr.call.Round = rr.env.workflowID(), rr.env.round
+	rr.call.Logger = e.log.With("tool", d.Name, "workflow", rr.call.WorkflowID, "round", rr.env.round)
+	rr.rt.workflow(rr.call.WorkflowID, rr.env.round)
+	return nil, nil
+}
 
-	// A retried round replays its first reply, also after its token expired
-	// (the record outlives it); an expired token starts nothing new.
-	var rec *roundRecord
-	if req.RequestState != "" && e.cfg.Store != nil {
-		rec, reply, err = e.claimRound(ctx, d, env, argsDigest, &req, inputs)
-		switch {
-		case reply != nil:
-			rt.replayed = true
-			return e.replay(d, caps, reply)
-		case err != nil:
-			return e.storeFailed(ctx, rt, d, err)
-		case expired != nil:
-			rec.abandon(ctx)
-			return nil, e.rejectState(ctx, rt, d, expired)
-		}
-		defer func() { rec.finish(ctx, reply, err) }()
+// claimRound takes the round record, or replays the reply a previous
+// attempt of the round stored, also after its token expired (the record
+// outlives it); an expired token starts nothing new.
+func (rr *run[F]) claimRound(ctx context.Context) (*Reply, error) {
+	e := rr.e
+	if !rr.resumed() || e.cfg.Store == nil {
+		return nil, nil
 	}
-	if req.RequestState != "" {
-		if err := e.loadReference(ctx, d, env, pHash); err != nil {
-			var se *stateError
-			if errors.As(err, &se) {
-				return nil, e.rejectState(ctx, rt, d, err)
+	rec, reply, err := e.claimRound(ctx, rr.d, rr.env, rr.argsDigest, &rr.req, rr.inputs)
+	switch {
+	case reply != nil:
+		rr.rt.replayed = true
+		return e.replay(rr.d, rr.caps, reply)
+	case err != nil:
+		return e.storeFailed(ctx, rr.rt, rr.d, err)
+	case rr.expired != nil:
+		rec.abandon(ctx)
+		return nil, e.rejectState(ctx, rr.rt, rr.d, rr.expired)
+	}
+	rr.rec = rec
+	return nil, nil
+}
+
+// loadContinuation restores what the workflow carries (fetching it from the
+// store when it is kept by reference) and puts the flow in its state.
+func (rr *run[F]) loadContinuation(ctx context.Context) (*Reply, error) {
+	e, d, env := rr.e, rr.d, rr.env
+	if rr.resumed() {
+		if err := e.loadReference(ctx, d, env, rr.pHash); err != nil {
+			if _, ok := errors.AsType[*stateError](err); ok {
+				return nil, e.rejectState(ctx, rr.rt, d, err)
 			}
 			return nil, err
 		}
-		if err := p.LoadContinuation(f, env.data); err != nil {
-			return nil, e.rejectState(ctx, rt, d, &stateError{reason: "corrupt_data", err: err})
+		if err := rr.p.LoadContinuation(rr.f, env.data); err != nil {
+			return nil, e.rejectState(ctx, rr.rt, d, &stateError{reason: "corrupt_data", err: err})
 		}
 	}
-	p.SetState(f, env.state)
+	rr.p.SetState(rr.f, env.state)
+	return nil, nil
+}
 
+// newRound is the Round the states of this run see.
+func (rr *run[F]) newRound(ctx context.Context) *Round {
+	p, f := rr.p, rr.f
 	r := &Round{
-		e: e, d: d, call: call, req: &req, inputs: inputs,
+		e: rr.e, d: rr.d, call: rr.call, req: &rr.req, inputs: rr.inputs,
 		snapshot:   func() []byte { return p.AppendContinuation(nil, f) },
 		restore:    func(b []byte) error { return p.LoadContinuation(f, b) },
-		argsDigest: argsDigest, workflow: call.WorkflowID, pHash: pHash, hasRecord: rec != nil,
+		argsDigest: rr.argsDigest, workflow: rr.call.WorkflowID, pHash: rr.pHash, hasRecord: rr.rec != nil,
 	}
-	if req.RequestState != "" {
-		if changed := env.pinQuestions(d.State(env.state), p.Questions(f, env.state)); len(changed) > 0 {
-			call.Logger.Info("mrtr: questions changed since they were sent; asking them again", "requests", changed)
+	if rr.resumed() {
+		// Answers count only for the questions sent, as they were sent.
+		env := rr.env
+		if changed := env.pinQuestions(rr.d.State(env.state), p.Questions(f, env.state)); len(changed) > 0 {
+			rr.call.Logger.InfoContext(ctx, "mrtr: questions changed since they were sent; asking them again", "requests", changed)
 		}
 		r.resumedAt, r.sent = env.state, env.sent
 	}
+	return r
+}
 
+// runStates runs states until one asks for input or the workflow ends.
+func (rr *run[F]) runStates(ctx context.Context) (*Reply, error) {
+	e, d, p, f := rr.e, rr.d, rr.p, rr.f
+	r := rr.newRound(ctx)
 	var path []string
 	detached := false
 	for steps := 0; ; steps++ {
@@ -251,7 +330,7 @@ func Run[F any](ctx context.Context, e *Engine, p Program[F], req Request) (repl
 			detached = true
 		}
 		if err := ctx.Err(); err != nil {
-			rt.outcome = "cancelled"
+			rr.rt.outcome = "cancelled"
 			return nil, err
 		}
 		if steps >= e.cfg.MaxSteps {
@@ -265,17 +344,16 @@ func Run[F any](ctx context.Context, e *Engine, p Program[F], req Request) (repl
 		r.current = cur
 		st, err := p.Step(ctx, r, f)
 		if err != nil {
-			reply, err := e.stepFailed(ctx, rt, d, call, info, err)
+			reply, err := e.stepFailed(ctx, rr.rt, d, rr.call, info, err)
 			if reply != nil {
 				reply.Path = append(path, info.Name)
-				e.consume(ctx, d, &req, call)
+				e.consume(ctx, d, &rr.req, rr.call)
 			}
 			return reply, err
 		}
-		rt.visit(info.Name)
+		rr.rt.visit(info.Name)
 		path = append(path, info.Name)
-		switch st.kind {
-		case stepGoto:
+		if st.kind == stepGoto {
 			if !d.allows(cur, st.next) {
 				return nil, fmt.Errorf("mrtr: %s: transition %s → %d is not in the table", d.Name, info.Name, st.next)
 			}
@@ -283,25 +361,35 @@ func Run[F any](ctx context.Context, e *Engine, p Program[F], req Request) (repl
 				r.leftResumed = true // its answers are used up: a loop back asks again
 			}
 			p.SetState(f, st.next)
-		case stepAsk:
-			if problems := p.CheckContinuation(ctx, f); len(problems) > 0 {
-				return nil, fmt.Errorf("mrtr: %s: at state %s the continuation breaks the spec (a handler stored a value it does not allow): %s", d.Name, info.Name, strings.Join(problems, "; "))
-			}
-			next := &envelope{workflow: env.workflow, state: cur, round: env.round + 1, data: p.AppendContinuation(nil, f)}
-			reply, err := e.askReply(ctx, d, binding, next, pHash, caps, st.ask, p.Questions(f, cur))
-			if err == nil {
-				rt.outcome = "input_required"
-				reply.Path = path
-			}
-			return reply, err
-		case stepFinish:
-			e.consume(ctx, d, &req, call)
-			rt.outcome = string(st.final.Outcome)
-			return &Reply{Final: st.final, Path: path}, nil
-		default:
-			return nil, fmt.Errorf("mrtr: %s: state %s returned no step", d.Name, info.Name)
+			continue
 		}
+		return rr.endRound(ctx, info, st, path)
 	}
+}
+
+// endRound turns the step that stopped the round into its reply: the
+// questions (with the next continuation sealed), or the workflow's result.
+func (rr *run[F]) endRound(ctx context.Context, info *StateInfo, st Step, path []string) (*Reply, error) {
+	e, d, p, f := rr.e, rr.d, rr.p, rr.f
+	switch st.kind {
+	case stepAsk:
+		if problems := p.CheckContinuation(ctx, f); len(problems) > 0 {
+			return nil, fmt.Errorf("mrtr: %s: at state %s the continuation breaks the spec (a handler stored a value it does not allow): %s", d.Name, info.Name, strings.Join(problems, "; "))
+		}
+		cur := p.State(f)
+		next := &envelope{workflow: rr.env.workflow, state: cur, round: rr.env.round + 1, data: p.AppendContinuation(nil, f)}
+		reply, err := e.askReply(ctx, d, rr.binding, next, rr.pHash, rr.caps, st.ask, p.Questions(f, cur))
+		if err == nil {
+			rr.rt.outcome = "input_required"
+			reply.Path = path
+		}
+		return reply, err
+	case stepFinish:
+		e.consume(ctx, d, &rr.req, rr.call)
+		rr.rt.outcome = string(st.final.Outcome)
+		return &Reply{Final: st.final, Path: path}, nil
+	}
+	return nil, fmt.Errorf("mrtr: %s: state %s returned no step", d.Name, info.Name)
 }
 
 // consume deletes a finished workflow's server-side continuations, however
