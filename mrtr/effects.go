@@ -93,15 +93,7 @@ func (r *Round) Effect(ctx context.Context, key string, retain time.Duration, ne
 	e := r.e
 	id, recordKey := r.operation(key)
 	if e.cfg.Store == nil {
-		// Without a store nothing is recorded: a retry runs it again.
-		r.call.Attempt = &Attempt{OperationID: id}
-		err := e.runEffect(ctx, store.ClaimRequest{}, nil, run)
-		r.call.Attempt = nil
-		if err != nil {
-			return Step{}, err
-		}
-		r.effected = true
-		return r.Goto(next, "next")
+		return r.effectWithoutStore(ctx, id, next, run)
 	}
 	if key == "" {
 		retain = e.retention(r.d)
@@ -138,6 +130,27 @@ func (r *Round) Effect(ctx context.Context, key string, retain time.Duration, ne
 	if tx := scope.Tx(); tx != nil {
 		return r.finishInTx(ctx, tx, req, retain, next, err)
 	}
+	return r.finishRecorded(ctx, req, retain, next, err)
+}
+
+// effectWithoutStore runs an effect of an engine without a store: nothing
+// is recorded, so a retry runs it again.
+func (r *Round) effectWithoutStore(ctx context.Context, id OperationID, next uint16, run func(context.Context) error) (Step, error) {
+	r.call.Attempt = &Attempt{OperationID: id}
+	err := r.e.runEffect(ctx, store.ClaimRequest{}, nil, run)
+	r.call.Attempt = nil
+	if err != nil {
+		return Step{}, err
+	}
+	r.effected = true
+	return r.Goto(next, "next")
+}
+
+// finishRecorded records the outcome of an effect that returned (nil, or a
+// Rejection), or releases its claim when it failed without a definite
+// outcome.
+func (r *Round) finishRecorded(ctx context.Context, req store.ClaimRequest, retain time.Duration, next uint16, err error) (Step, error) {
+	e := r.e
 	var record []byte
 	var before func(context.Context) error // stores what the record points to
 	switch rej, ok := isRejection(err); {
