@@ -208,9 +208,18 @@ func fieldDoc(goName string, f *spec.Field, what string) string {
 	return fmt.Sprintf("%s: %s", goName, d)
 }
 
+// types emits the Go types of a workflow, in the order a reader meets them.
 func (w *workflow) types(jf *jen.File) {
-	t, n := w.t, w.n
-	// Enums.
+	w.enumTypes(jf)
+	w.argsType(jf)
+	w.continuationType(jf)
+	w.answerTypes(jf)
+	w.outcomeTypes(jf)
+	w.flowType(jf)
+}
+
+// enumTypes emits each enum type, its constants and its values in spec order.
+func (w *workflow) enumTypes(jf *jen.File) {
 	for _, e := range w.enums {
 		jf.Commentf("%s is a value of %s.", e.name, e.doc)
 		jf.Type().Id(e.name).String()
@@ -232,8 +241,11 @@ func (w *workflow) types(jf *jen.File) {
 		})
 		jf.Line()
 	}
+}
 
-	// Arguments.
+// argsType emits the arguments struct.
+func (w *workflow) argsType(jf *jen.File) {
+	t, n := w.t, w.n
 	jf.Commentf("%s are the arguments of %s %s, validated on every round.", n.args(), t.Kind, t.Name)
 	jf.Type().Id(n.args()).StructFunc(func(g *jen.Group) {
 		for _, a := range t.Arguments {
@@ -246,8 +258,11 @@ func (w *workflow) types(jf *jen.File) {
 		}
 	})
 	jf.Line()
+}
 
-	// Continuation.
+// continuationType emits the continuation struct.
+func (w *workflow) continuationType(jf *jen.File) {
+	t, n := w.t, w.n
 	where := "sealed in requestState"
 	if t.Continuation.Storage == spec.StorageReference {
 		where = "kept server-side; requestState holds only a reference"
@@ -264,8 +279,11 @@ func (w *workflow) types(jf *jen.File) {
 		}
 	})
 	jf.Line()
+}
 
-	// Answers.
+// answerTypes emits a struct per form answer.
+func (w *workflow) answerTypes(jf *jen.File) {
+	n := w.n
 	for _, q := range w.requests() {
 		if q.Kind != spec.RequestElicit {
 			continue
@@ -279,8 +297,11 @@ func (w *workflow) types(jf *jen.File) {
 		})
 		jf.Line()
 	}
+}
 
-	// Check outcomes.
+// outcomeTypes emits the outcome type of each check that has outcomes.
+func (w *workflow) outcomeTypes(jf *jen.File) {
+	t, n := w.t, w.n
 	for _, s := range t.States {
 		if s.Check == nil || len(s.Outcomes) == 0 || w.firstCheckState(s.Check.Name) != s {
 			continue
@@ -297,8 +318,11 @@ func (w *workflow) types(jf *jen.File) {
 		})
 		jf.Line()
 	}
+}
 
-	// Flow.
+// flowType emits the flow struct handlers see, and its methods.
+func (w *workflow) flowType(jf *jen.File) {
+	t, n := w.t, w.n
 	jf.Commentf("%s is one workflow of %s as handler methods see it: the call, the", n.flow(), t.Name)
 	jf.Comment("arguments, the continuation and the answers given so far.")
 	jf.Type().Id(n.flow()).StructFunc(func(g *jen.Group) {
