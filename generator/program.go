@@ -135,41 +135,7 @@ func (w *workflow) descriptor(jf *jen.File) {
 	// The state and transition tables have a row a line.
 	var states []jen.Code
 	for _, s := range t.States {
-		row := []pair{{jen.Id("Name"), jen.Lit(s.Name)}, {jen.Id("Kind"), jen.Qual(pkgMRTR, stateKindName(s.Kind))}}
-		var reqs []jen.Code
-		for _, q := range s.Requests {
-			req := []pair{{jen.Id("Key"), jen.Lit(q.Key)}, {jen.Id("Kind"), requestKind(q.Kind)}}
-			if q.Optional {
-				req = append(req, pair{jen.Id("Optional"), jen.True()})
-			}
-			reqs = append(reqs, oneLine(req...))
-		}
-		if s.Confirm != nil {
-			reqs = append(reqs, oneLine(pair{jen.Id("Key"), jen.Lit(s.Confirm.Key)}, pair{jen.Id("Kind"), jen.Qual(pkgMRTR, "Elicit")}, pair{jen.Id("GateField"), jen.Lit(s.Confirm.Field)}))
-		}
-		if len(reqs) > 0 {
-			row = append(row, pair{jen.Id("Requests"), jen.Index().Qual(pkgMRTR, "RequestInfo").Values(reqs...)})
-		}
-		if s.Check != nil {
-			row = append(row, pair{jen.Id("Check"), jen.Lit(s.Check.Name)})
-			if len(s.Outcomes) > 0 {
-				var names []jen.Code
-				for _, o := range s.Outcomes {
-					names = append(names, jen.Lit(o.Name))
-				}
-				row = append(row, pair{jen.Id("Outcomes"), jen.Index().String().Values(names...)})
-			}
-		}
-		if s.Kind == spec.StateTerminal {
-			row = append(row, pair{jen.Id("End"), finalOutcome(s.Outcome)})
-		}
-		if s.Kind == spec.StateEffect && !isDefaultKey(s.Idempotency) {
-			row = append(row, pair{jen.Id("OperationID"), jen.Lit(s.Idempotency.Key.Raw)})
-			if businessKey(s) {
-				row = append(row, pair{jen.Id("BusinessKey"), jen.True()})
-			}
-		}
-		states = append(states, oneLine(row...))
+		states = append(states, w.stateRow(s))
 	}
 	stateTable, transitionTable := n.lower()+"StateTable", n.lower()+"TransitionTable"
 	d[jen.Id("States")] = jen.Id(stateTable)
@@ -229,4 +195,44 @@ func jsonLiteral(b []byte) jen.Code {
 		}
 	}
 	return jen.Id(fmt.Sprintf("`%s`", s))
+}
+
+// stateRow is the state table's row of s: what the engine and the test
+// walker know of it.
+func (w *workflow) stateRow(s *spec.State) jen.Code {
+	row := []pair{{jen.Id("Name"), jen.Lit(s.Name)}, {jen.Id("Kind"), jen.Qual(pkgMRTR, stateKindName(s.Kind))}}
+	var reqs []jen.Code
+	for _, q := range s.Requests {
+		req := []pair{{jen.Id("Key"), jen.Lit(q.Key)}, {jen.Id("Kind"), requestKind(q.Kind)}}
+		if q.Optional {
+			req = append(req, pair{jen.Id("Optional"), jen.True()})
+		}
+		reqs = append(reqs, oneLine(req...))
+	}
+	if s.Confirm != nil {
+		reqs = append(reqs, oneLine(pair{jen.Id("Key"), jen.Lit(s.Confirm.Key)}, pair{jen.Id("Kind"), jen.Qual(pkgMRTR, "Elicit")}, pair{jen.Id("GateField"), jen.Lit(s.Confirm.Field)}))
+	}
+	if len(reqs) > 0 {
+		row = append(row, pair{jen.Id("Requests"), jen.Index().Qual(pkgMRTR, "RequestInfo").Values(reqs...)})
+	}
+	if s.Check != nil {
+		row = append(row, pair{jen.Id("Check"), jen.Lit(s.Check.Name)})
+		if len(s.Outcomes) > 0 {
+			var names []jen.Code
+			for _, o := range s.Outcomes {
+				names = append(names, jen.Lit(o.Name))
+			}
+			row = append(row, pair{jen.Id("Outcomes"), jen.Index().String().Values(names...)})
+		}
+	}
+	if s.Kind == spec.StateTerminal {
+		row = append(row, pair{jen.Id("End"), finalOutcome(s.Outcome)})
+	}
+	if s.Kind == spec.StateEffect && !isDefaultKey(s.Idempotency) {
+		row = append(row, pair{jen.Id("OperationID"), jen.Lit(s.Idempotency.Key.Raw)})
+		if businessKey(s) {
+			row = append(row, pair{jen.Id("BusinessKey"), jen.True()})
+		}
+	}
+	return oneLine(row...)
 }
