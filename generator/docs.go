@@ -173,30 +173,7 @@ func (g *gen) docWorkflow(t *spec.Tool) (*docWorkflow, error) {
 	}
 	c := t.Continuation
 
-	// Facts.
-	fact := func(k, v string) { d.Facts = append(d.Facts, [2]string{k, v}) }
-	fact("MCP method", code(t.Kind.Method()))
-	if t.Destructive {
-		fact("Destructive", "yes: clients see `destructiveHint`; lint requires a TTL and a confirmation before effects")
-	} else {
-		fact("Destructive", "no")
-	}
-	ttl := code(durationText(c.TTL))
-	if !c.TTLSet {
-		ttl += " (the default)"
-	}
-	fact("Continuation TTL", ttl+": a `requestState` older than this is refused and the caller must start again")
-	switch c.Storage {
-	case spec.StorageReference:
-		fact("Storage", "reference: `requestState` carries only a sealed random reference; the continuation stays in the server's store")
-	default:
-		fact("Storage", "sealed: the continuation travels encrypted and authenticated in `requestState`")
-	}
-	fact("Continuation budget", fmt.Sprintf("%d bytes (worst case, checked by lint)", c.MaxBytes))
-	fact("Client capabilities", capabilities(t))
-	if t.NonInteractive {
-		fact("Non-interactive", "yes: an optional `inputs` argument takes every answer up front, for clients without MRTR")
-	}
+	d.Facts = docFacts(t)
 
 	// Arguments and continuation.
 	for _, a := range t.Arguments {
@@ -229,36 +206,9 @@ func (g *gen) docWorkflow(t *spec.Tool) (*docWorkflow, error) {
 				CancelledMD: target(s.OnCancel),
 			})
 		case spec.StateEffect:
-			e := docEffect{StateMD: code(s.Name), MethodMD: code(method(s.Effect.Name)), IrreversibleMD: "no", ThenMD: target(s.Next)}
-			if s.Irreversible {
-				e.IrreversibleMD = "**yes**"
-			}
-			key, retain := "{workflowId}", spec.DefaultRetain
-			if s.Idempotency != nil {
-				if s.Idempotency.Key != nil {
-					key = s.Idempotency.Key.Raw
-				}
-				retain = s.Idempotency.Retain
-			}
-			e.KeyMD = cellCode(key)
-			if isDefaultKey(s.Idempotency) {
-				e.KeyMD += " (default: retries of one workflow)"
-			}
-			e.RetainMD = durationText(retain)
-			d.Effects = append(d.Effects, e)
+			d.Effects = append(d.Effects, docEffectOf(s))
 		case spec.StateTerminal:
-			e := docEnd{StateMD: code(s.Name), OutcomeMD: s.Outcome.String()}
-			if s.Message != nil {
-				e.ResultMD = cell(s.Message.Raw)
-			}
-			var msgs []string
-			for _, m := range s.Messages {
-				msgs = append(msgs, "**"+m.Role+":** "+cell(m.Text.Raw))
-			}
-			if len(msgs) > 0 {
-				e.ResultMD = strings.Join(msgs, "<br>")
-			}
-			d.Ends = append(d.Ends, e)
+			d.Ends = append(d.Ends, docEndOf(s))
 		}
 	}
 	d.Implicit = implicitEnds(t)
@@ -267,25 +217,7 @@ func (g *gen) docWorkflow(t *spec.Tool) (*docWorkflow, error) {
 	methods := w.handlerMethods()
 	d.Handler = handlerSource(n.handler(), methods)
 	for _, m := range methods {
-		var what string
-		switch m.kind {
-		case "authorize":
-			what = "every round, before anything else: may `f.Call.Principal` run this with these arguments? Refuse with `mrtr.Forbidden`."
-		case "check":
-			what = "check " + code(m.specName) + " (" + statesUsing(t, m.specName, spec.StateCheck) + "): refuse with `mrtr.Reject`; any other error is a dependency failure"
-			if len(m.outcomes) > 0 {
-				var outs []string
-				for _, b := range m.outcomes {
-					outs = append(outs, code(b.Name))
-				}
-				what += "; returns one of " + strings.Join(outs, ", ")
-			}
-		case "effect":
-			what = "effect " + code(m.specName) + " (" + statesUsing(t, m.specName, spec.StateEffect) + "): not run again once it returned (retries replay it); at least once if its instance dies mid-effect (`f.Call.Attempt`); store results in `f.Continuation`"
-		case "validator":
-			what = "custom validator " + code(m.specName) + " of a " + m.valueType.String() + " value"
-		}
-		d.Methods = append(d.Methods, docMethod{NameMD: code(m.name), WhatMD: what})
+		d.Methods = append(d.Methods, docMethod{NameMD: code(m.name), WhatMD: methodWhat(t, m)})
 	}
 	base := fileBase(t)
 	d.Files = [][2]string{
@@ -713,4 +645,93 @@ func anchor(heading string) string {
 		}
 	}
 	return b.String()
+}
+
+// docFacts are the facts table of a workflow's page.
+func docFacts(t *spec.Tool) (facts [][2]string) {
+	c := t.Continuation
+	fact := func(k, v string) { facts = append(facts, [2]string{k, v}) }
+	fact("MCP method", code(t.Kind.Method()))
+	if t.Destructive {
+		fact("Destructive", "yes: clients see `destructiveHint`; lint requires a TTL and a confirmation before effects")
+	} else {
+		fact("Destructive", "no")
+	}
+	ttl := code(durationText(c.TTL))
+	if !c.TTLSet {
+		ttl += " (the default)"
+	}
+	fact("Continuation TTL", ttl+": a `requestState` older than this is refused and the caller must start again")
+	switch c.Storage {
+	case spec.StorageReference:
+		fact("Storage", "reference: `requestState` carries only a sealed random reference; the continuation stays in the server's store")
+	default:
+		fact("Storage", "sealed: the continuation travels encrypted and authenticated in `requestState`")
+	}
+	fact("Continuation budget", fmt.Sprintf("%d bytes (worst case, checked by lint)", c.MaxBytes))
+	fact("Client capabilities", capabilities(t))
+	if t.NonInteractive {
+		fact("Non-interactive", "yes: an optional `inputs` argument takes every answer up front, for clients without MRTR")
+	}
+	return facts
+}
+
+// docEffectOf is the effects table's row of effect state s.
+func docEffectOf(s *spec.State) docEffect {
+	e := docEffect{StateMD: code(s.Name), MethodMD: code(method(s.Effect.Name)), IrreversibleMD: "no", ThenMD: target(s.Next)}
+	if s.Irreversible {
+		e.IrreversibleMD = "**yes**"
+	}
+	key, retain := "{workflowId}", spec.DefaultRetain
+	if s.Idempotency != nil {
+		if s.Idempotency.Key != nil {
+			key = s.Idempotency.Key.Raw
+		}
+		retain = s.Idempotency.Retain
+	}
+	e.KeyMD = cellCode(key)
+	if isDefaultKey(s.Idempotency) {
+		e.KeyMD += " (default: retries of one workflow)"
+	}
+	e.RetainMD = durationText(retain)
+	return e
+}
+
+// docEndOf is the ends table's row of terminal state s.
+func docEndOf(s *spec.State) docEnd {
+	e := docEnd{StateMD: code(s.Name), OutcomeMD: s.Outcome.String()}
+	if s.Message != nil {
+		e.ResultMD = cell(s.Message.Raw)
+	}
+	var msgs []string
+	for _, m := range s.Messages {
+		msgs = append(msgs, "**"+m.Role+":** "+cell(m.Text.Raw))
+	}
+	if len(msgs) > 0 {
+		e.ResultMD = strings.Join(msgs, "<br>")
+	}
+	return e
+}
+
+// methodWhat says what a handler method is for, for the page's table.
+func methodWhat(t *spec.Tool, m handlerMethod) string {
+	var what string
+	switch m.kind {
+	case "authorize":
+		what = "every round, before anything else: may `f.Call.Principal` run this with these arguments? Refuse with `mrtr.Forbidden`."
+	case "check":
+		what = "check " + code(m.specName) + " (" + statesUsing(t, m.specName, spec.StateCheck) + "): refuse with `mrtr.Reject`; any other error is a dependency failure"
+		if len(m.outcomes) > 0 {
+			var outs []string
+			for _, b := range m.outcomes {
+				outs = append(outs, code(b.Name))
+			}
+			what += "; returns one of " + strings.Join(outs, ", ")
+		}
+	case "effect":
+		what = "effect " + code(m.specName) + " (" + statesUsing(t, m.specName, spec.StateEffect) + "): not run again once it returned (retries replay it); at least once if its instance dies mid-effect (`f.Call.Attempt`); store results in `f.Continuation`"
+	case "validator":
+		what = "custom validator " + code(m.specName) + " of a " + m.valueType.String() + " value"
+	}
+	return what
 }
