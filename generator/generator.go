@@ -317,7 +317,7 @@ func render(name string, jf *jen.File) ([]byte, []string, error) {
 	if err := gofmt.Fprint(&out, fset, file); err != nil {
 		return nil, nil, fmt.Errorf("generator: formatting %s: %w", name, err)
 	}
-	return groupImports(out.Bytes()), decls, nil
+	return wrapComments(groupImports(out.Bytes())), decls, nil
 }
 
 // gofmt prints as gofmt does: go/format's settings, with the bit of its

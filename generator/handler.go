@@ -46,7 +46,7 @@ func (w *workflow) handlerMethods() []handlerMethod {
 		case s.Check != nil && !seen[s.Check.Name]:
 			seen[s.Check.Name] = true
 			m := handlerMethod{name: method(s.Check.Name), kind: "check", specName: s.Check.Name, params: []jen.Code{ctxParam, flowParam}}
-			m.doc = []string{fmt.Sprintf("%s is the check of state %s (%s).", m.name, s.Name, specPos(s.Check.Pos))}
+			m.doc = []string{fmt.Sprintf("%s is the check of state %s.", m.name, s.Name)}
 			if d := strings.TrimSpace(s.Description); d != "" {
 				m.doc = append(m.doc, d)
 			}
@@ -65,7 +65,7 @@ func (w *workflow) handlerMethods() []handlerMethod {
 			if s.Irreversible {
 				what = "the irreversible side effect"
 			}
-			m.doc = []string{fmt.Sprintf("%s is %s of state %s (%s).", m.name, what, s.Name, specPos(s.Effect.Pos))}
+			m.doc = []string{fmt.Sprintf("%s is %s of state %s.", m.name, what, s.Name)}
 			if isDefaultKey(s.Idempotency) {
 				m.doc = append(m.doc, "Once it returned, it is not run again for this workflow round: retries replay its outcome.")
 			} else {
@@ -87,7 +87,7 @@ func (w *workflow) handlerMethods() []handlerMethod {
 			params:  []jen.Code{ctxParam, jen.Id("value").Add(w.validatorType(v.Type))},
 			results: []jen.Code{jen.Error()},
 		}
-		m.doc = []string{fmt.Sprintf("%s is custom validator %s (%s); it runs once value has passed the spec's built-in constraints.", m.name, v.Name, specPos(v.Pos))}
+		m.doc = []string{fmt.Sprintf("%s is custom validator %s; it runs once value has passed the spec's built-in constraints.", m.name, v.Name)}
 		if d := strings.TrimSpace(v.Description); d != "" {
 			m.doc = append(m.doc, d)
 		}

@@ -90,7 +90,7 @@ func stateDoc(constName string, s *spec.State) string {
 	return doc
 }
 
-// goTo is `return r.Goto(uint16(<state>), on)`. Going (back) to an ask
+// goTo is `return mrtr.Goto(r, <state>, on)`. Going (back) to an ask
 // that a loop can come back to first forgets its answers, so it asks again.
 func (w *workflow) goTo(target, on string) *jen.Statement {
 	st := jen.Null()
@@ -99,7 +99,7 @@ func (w *workflow) goTo(target, on string) *jen.Statement {
 			st.Id("f").Dot(field(q.Key)).Op("=").Nil().Line()
 		}
 	}
-	return st.Return(jen.Id("r").Dot("Goto").Call(jen.Uint16().Call(w.stateID(target)), jen.Lit(on)))
+	return st.Return(jen.Qual(pkgMRTR, "Goto").Call(jen.Id("r"), w.stateID(target), jen.Lit(on)))
 }
 
 // reentrant reports whether a workflow can come back to a state after

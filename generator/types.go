@@ -205,7 +205,11 @@ func fieldDoc(goName string, f *spec.Field, what string) string {
 	if d == "" {
 		return fmt.Sprintf("%s is %s %q.", goName, what, f.Name)
 	}
-	return fmt.Sprintf("%s: %s", goName, d)
+	if !strings.HasSuffix(d, ".") && !strings.HasSuffix(d, "?") && !strings.HasSuffix(d, "!") {
+		d += "."
+	}
+	// Go doc style: the comment starts with the name it documents.
+	return fmt.Sprintf("%s is %s %q. %s", goName, what, f.Name, d)
 }
 
 // types emits the Go types of a workflow, in the order a reader meets them.

@@ -89,6 +89,12 @@ func (r *Round) Goto(next uint16, on string) (Step, error) {
 	return Step{kind: stepGoto, next: next, on: on}, nil
 }
 
+// Goto is r.Goto for a program's own state type: generated Step code moves
+// with it, so no state number is converted by hand.
+func Goto[S ~uint16](r *Round, next S, on string) (Step, error) {
+	return r.Goto(uint16(next), on)
+}
+
 // Finish ends the workflow with a result.
 func (r *Round) Finish(f Final) (Step, error) { return Step{kind: stepFinish, final: &f}, nil }
 

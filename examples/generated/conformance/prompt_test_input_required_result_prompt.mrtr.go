@@ -16,20 +16,23 @@ import (
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
 )
 
-// TestInputRequiredResultPromptArgs are the arguments of prompt test_input_required_result_prompt, validated on every round.
+// TestInputRequiredResultPromptArgs are the arguments of prompt test_input_required_result_prompt,
+// validated on every round.
 type TestInputRequiredResultPromptArgs struct{}
 
-// TestInputRequiredResultPromptContinuation is what test_input_required_result_prompt carries between rounds (sealed in requestState). Checks and effects set it.
+// TestInputRequiredResultPromptContinuation is what test_input_required_result_prompt carries
+// between rounds (sealed in requestState). Checks and effects set it.
 type TestInputRequiredResultPromptContinuation struct{}
 
-// TestInputRequiredResultPromptUserContextAnswer is the validated answer to input request "user_context".
+// TestInputRequiredResultPromptUserContextAnswer is the validated answer to input request
+// "user_context".
 type TestInputRequiredResultPromptUserContextAnswer struct {
 	// Context is form field "context".
 	Context string
 }
 
-// TestInputRequiredResultPromptFlow is one workflow of test_input_required_result_prompt as handler methods see it: the call, the
-// arguments, the continuation and the answers given so far.
+// TestInputRequiredResultPromptFlow is one workflow of test_input_required_result_prompt as handler
+// methods see it: the call, the arguments, the continuation and the answers given so far.
 type TestInputRequiredResultPromptFlow struct {
 	// Call identifies the caller, the workflow and the round.
 	Call *mrtr.Call
@@ -48,8 +51,9 @@ func (f *TestInputRequiredResultPromptFlow) State() TestInputRequiredResultPromp
 	return f.state
 }
 
-// TestInputRequiredResultPromptState is a state of prompt test_input_required_result_prompt. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// TestInputRequiredResultPromptState is a state of prompt test_input_required_result_prompt. States
+// are numbered in flow order; the continuation records the number, and its schema hash changes when
+// they do.
 type TestInputRequiredResultPromptState uint16
 
 const (
@@ -110,7 +114,7 @@ func (p testInputRequiredResultPromptProgram) Step(ctx context.Context, r *mrtr.
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return r.Goto(uint16(TestInputRequiredResultPromptStateRender), "next")
+		return mrtr.Goto(r, TestInputRequiredResultPromptStateRender, "next")
 	case TestInputRequiredResultPromptStateRender:
 		return r.Finish(mrtr.Final{
 			Messages: []mrtr.PromptMessage{
@@ -122,17 +126,18 @@ func (p testInputRequiredResultPromptProgram) Step(ctx context.Context, r *mrtr.
 	return mrtr.Step{}, fmt.Errorf("%w %d in test_input_required_result_prompt", mrtr.ErrUnknownState, f.state)
 }
 
-// TestInputRequiredResultPromptHandler is what you implement for prompt test_input_required_result_prompt. Adding a check, effect or
-// validator to the spec adds a method here, so an implementation that misses it
-// does not compile.
+// TestInputRequiredResultPromptHandler is what you implement for prompt
+// test_input_required_result_prompt. Adding a check, effect or validator to the spec adds a method
+// here, so an implementation that misses it does not compile.
 type TestInputRequiredResultPromptHandler interface {
-	// Authorize decides whether f.Call.Principal may run test_input_required_result_prompt with f.Args. It runs
-	// on every round, before the continuation is opened, because a decision from an
+	// Authorize decides whether f.Call.Principal may run test_input_required_result_prompt with
+	// f.Args. It runs on every round, before the continuation is opened, because a decision from an
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *TestInputRequiredResultPromptFlow) error
 }
 
-// testInputRequiredResultPromptProgram is the generated half of test_input_required_result_prompt: the engine calls it, the handler does the work.
+// testInputRequiredResultPromptProgram is the generated half of test_input_required_result_prompt:
+// the engine calls it, the handler does the work.
 type testInputRequiredResultPromptProgram struct {
 	h TestInputRequiredResultPromptHandler
 }
@@ -144,7 +149,8 @@ func NewTestInputRequiredResultPromptProgram(h TestInputRequiredResultPromptHand
 	return testInputRequiredResultPromptProgram{h: h}
 }
 
-// RegisterTestInputRequiredResultPrompt adds prompt test_input_required_result_prompt to s, served by e and implemented by h.
+// RegisterTestInputRequiredResultPrompt adds prompt test_input_required_result_prompt to s, served
+// by e and implemented by h.
 func RegisterTestInputRequiredResultPrompt(s *mcp.Server, e *mrtr.Engine, h TestInputRequiredResultPromptHandler) {
 	mrtr.AddPrompt(s, e, NewTestInputRequiredResultPromptProgram(h))
 }
@@ -175,8 +181,8 @@ func (p testInputRequiredResultPromptProgram) Questions(f *TestInputRequiredResu
 	return nil
 }
 
-// testInputRequiredResultPromptDescriptor describes test_input_required_result_prompt to the engine: the state table, the transitions, and
-// how its continuation is kept.
+// testInputRequiredResultPromptDescriptor describes test_input_required_result_prompt to the
+// engine: the state table, the transitions, and how its continuation is kept.
 var testInputRequiredResultPromptDescriptor = mrtr.Descriptor{
 	Description:     "A prompt that asks for context before it is rendered.",
 	Initial:         uint16(TestInputRequiredResultPromptStateAskContext),
@@ -196,8 +202,8 @@ var testInputRequiredResultPromptStateTable = []mrtr.StateInfo{
 	{Name: "render", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
 }
 
-// testInputRequiredResultPromptTransitionTable lists every transition of the spec: a state may only go
-// where a row says.
+// testInputRequiredResultPromptTransitionTable lists every transition of the spec: a state may only
+// go where a row says.
 var testInputRequiredResultPromptTransitionTable = []mrtr.Transition{
 	{From: uint16(TestInputRequiredResultPromptStateAskContext), On: "next", To: uint16(TestInputRequiredResultPromptStateRender)},
 }
@@ -284,7 +290,8 @@ var testInputRequiredResultPromptUserContextSchema = json.RawMessage(`{
   "type": "object"
 }`)
 
-// requestUserContext builds input request "user_context" of state askContext; problems with a previous answer are added to it.
+// requestUserContext builds input request "user_context" of state askContext; problems with a
+// previous answer are added to it.
 func (testInputRequiredResultPromptProgram) requestUserContext(f *TestInputRequiredResultPromptFlow, problems mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{
 		Key:  "user_context",
@@ -297,7 +304,8 @@ func (testInputRequiredResultPromptProgram) requestUserContext(f *TestInputRequi
 	}
 }
 
-// testInputRequiredResultPromptAskContextUserContextMessage renders "What context should the prompt use?".
+// testInputRequiredResultPromptAskContextUserContextMessage renders "What context should the prompt
+// use?".
 func testInputRequiredResultPromptAskContextUserContextMessage(_ *TestInputRequiredResultPromptFlow) string {
 	return "What context should the prompt use?"
 }

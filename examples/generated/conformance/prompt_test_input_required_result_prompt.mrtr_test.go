@@ -13,9 +13,9 @@ import (
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 )
 
-// fakeTestInputRequiredResultPrompt implements TestInputRequiredResultPromptHandler for the generated tests: it allows every
-// caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
-// effect while broken, and takes check outcomes from queues; with an empty queue a
+// fakeTestInputRequiredResultPrompt implements TestInputRequiredResultPromptHandler for the
+// generated tests: it allows every caller but "mallory"; its mrtrtest.Fake counts effects, fails
+// every check and effect while broken, and takes check outcomes from queues; with an empty queue a
 // check takes the outcome on the shortest way to a successful end.
 type fakeTestInputRequiredResultPrompt struct {
 	fake mrtrtest.Fake
@@ -30,13 +30,14 @@ func (h *fakeTestInputRequiredResultPrompt) Authorize(ctx context.Context, f *Te
 	return nil
 }
 
-// answersTestInputRequiredResultPrompt are valid answers to the input requests of test_input_required_result_prompt, derived from the spec.
+// answersTestInputRequiredResultPrompt are valid answers to the input requests of
+// test_input_required_result_prompt, derived from the spec.
 var answersTestInputRequiredResultPrompt = map[string]mcp.InputResponse{
 	"user_context": mrtrtest.Accept(map[string]any{"context": "example"}),
 }
 
-// fixturesTestInputRequiredResultPrompt are a valid test_input_required_result_prompt workflow derived from the spec, and the
-// knobs of the fake that provoke each failure.
+// fixturesTestInputRequiredResultPrompt are a valid test_input_required_result_prompt workflow
+// derived from the spec, and the knobs of the fake that provoke each failure.
 func fixturesTestInputRequiredResultPrompt(h *fakeTestInputRequiredResultPrompt) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
 		Answers:      answersTestInputRequiredResultPrompt,
@@ -48,17 +49,18 @@ func fixturesTestInputRequiredResultPrompt(h *fakeTestInputRequiredResultPrompt)
 	}
 }
 
-// TestTestInputRequiredResultPromptMatrix runs the MRTR test matrix against the fake; the matrix steers
-// its check outcomes onto a branch that reaches each scenario, and logs the ones
-// that do not apply. Run the same matrix against your real handler:
-// mrtrtest.RunMatrix(t, NewTestInputRequiredResultPromptProgram(yours), fixtures), with Fixtures.Variants for the
+// TestTestInputRequiredResultPromptMatrix runs the MRTR test matrix against the fake; the matrix
+// steers its check outcomes onto a branch that reaches each scenario, and logs the ones that do not
+// apply. Run the same matrix against your real handler: mrtrtest.RunMatrix(t,
+// NewTestInputRequiredResultPromptProgram(yours), fixtures), with Fixtures.Variants for the
 // branches your fixture workflow does not take.
 func TestTestInputRequiredResultPromptMatrix(t *testing.T) {
 	h := &fakeTestInputRequiredResultPrompt{}
 	mrtrtest.RunMatrix(t, NewTestInputRequiredResultPromptProgram(h), fixturesTestInputRequiredResultPrompt(h))
 }
 
-// newFakeTestInputRequiredResultPrompt is test_input_required_result_prompt on a new fake whose checks take outcomes (for mrtrtest's walks).
+// newFakeTestInputRequiredResultPrompt is test_input_required_result_prompt on a new fake whose
+// checks take outcomes (for mrtrtest's walks).
 func newFakeTestInputRequiredResultPrompt(outcomes map[string][]uint8) (mrtr.Program[*TestInputRequiredResultPromptFlow], func() int) {
 	h := &fakeTestInputRequiredResultPrompt{fake: mrtrtest.Fake{Outcomes: outcomes}}
 	return NewTestInputRequiredResultPromptProgram(h), h.fake.Effects
@@ -85,9 +87,9 @@ func TestTestInputRequiredResultPromptValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeUserContextAnswer, validUserContextAnswer, "context", strings.Repeat("x", 501), "context: at most 500 characters")
 }
 
-// TestTestInputRequiredResultPromptRejectedInputs walks to every state that asks and sends there answers
-// meant for other states (and, at a gate, its confirmation before it was shown):
-// none is taken, no side effect runs, and the same question is asked again.
+// TestTestInputRequiredResultPromptRejectedInputs walks to every state that asks and sends there
+// answers meant for other states (and, at a gate, its confirmation before it was shown): none is
+// taken, no side effect runs, and the same question is asked again.
 func TestTestInputRequiredResultPromptRejectedInputs(t *testing.T) {
 	w := mrtrtest.NewWalker(newFakeTestInputRequiredResultPrompt, fixturesTestInputRequiredResultPrompt(&fakeTestInputRequiredResultPrompt{}))
 	w.RejectAt(t, "askContext")

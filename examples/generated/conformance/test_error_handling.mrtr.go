@@ -17,11 +17,12 @@ import (
 // TestErrorHandlingArgs are the arguments of tool test_error_handling, validated on every round.
 type TestErrorHandlingArgs struct{}
 
-// TestErrorHandlingContinuation is what test_error_handling carries between rounds (sealed in requestState). Checks and effects set it.
+// TestErrorHandlingContinuation is what test_error_handling carries between rounds (sealed in
+// requestState). Checks and effects set it.
 type TestErrorHandlingContinuation struct{}
 
-// TestErrorHandlingFlow is one workflow of test_error_handling as handler methods see it: the call, the
-// arguments, the continuation and the answers given so far.
+// TestErrorHandlingFlow is one workflow of test_error_handling as handler methods see it: the call,
+// the arguments, the continuation and the answers given so far.
 type TestErrorHandlingFlow struct {
 	// Call identifies the caller, the workflow and the round.
 	Call *mrtr.Call
@@ -38,8 +39,8 @@ func (f *TestErrorHandlingFlow) State() TestErrorHandlingState {
 	return f.state
 }
 
-// TestErrorHandlingState is a state of tool test_error_handling. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// TestErrorHandlingState is a state of tool test_error_handling. States are numbered in flow order;
+// the continuation records the number, and its schema hash changes when they do.
 type TestErrorHandlingState uint16
 
 const (
@@ -73,9 +74,9 @@ func (p testErrorHandlingProgram) Step(ctx context.Context, r *mrtr.Round, f *Te
 	return mrtr.Step{}, fmt.Errorf("%w %d in test_error_handling", mrtr.ErrUnknownState, f.state)
 }
 
-// TestErrorHandlingHandler is what you implement for tool test_error_handling. Adding a check, effect or
-// validator to the spec adds a method here, so an implementation that misses it
-// does not compile.
+// TestErrorHandlingHandler is what you implement for tool test_error_handling. Adding a check,
+// effect or validator to the spec adds a method here, so an implementation that misses it does not
+// compile.
 type TestErrorHandlingHandler interface {
 	// Authorize decides whether f.Call.Principal may run test_error_handling with f.Args. It runs
 	// on every round, before the continuation is opened, because a decision from an
@@ -83,7 +84,8 @@ type TestErrorHandlingHandler interface {
 	Authorize(ctx context.Context, f *TestErrorHandlingFlow) error
 }
 
-// testErrorHandlingProgram is the generated half of test_error_handling: the engine calls it, the handler does the work.
+// testErrorHandlingProgram is the generated half of test_error_handling: the engine calls it, the
+// handler does the work.
 type testErrorHandlingProgram struct {
 	h TestErrorHandlingHandler
 }
@@ -122,8 +124,8 @@ func (p testErrorHandlingProgram) Questions(f *TestErrorHandlingFlow, s uint16) 
 	return nil
 }
 
-// testErrorHandlingDescriptor describes test_error_handling to the engine: the state table, the transitions, and
-// how its continuation is kept.
+// testErrorHandlingDescriptor describes test_error_handling to the engine: the state table, the
+// transitions, and how its continuation is kept.
 var testErrorHandlingDescriptor = mrtr.Descriptor{
 	Description: "Always fails with a tool error (conformance tools-call-error).",
 	Initial:     uint16(TestErrorHandlingStateFailed),

@@ -11,10 +11,10 @@ import (
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 )
 
-// fakeTestErrorHandling implements TestErrorHandlingHandler for the generated tests: it allows every
-// caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
-// effect while broken, and takes check outcomes from queues; with an empty queue a
-// check takes the outcome on the shortest way to a successful end.
+// fakeTestErrorHandling implements TestErrorHandlingHandler for the generated tests: it allows
+// every caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and effect while
+// broken, and takes check outcomes from queues; with an empty queue a check takes the outcome on
+// the shortest way to a successful end.
 type fakeTestErrorHandling struct {
 	fake mrtrtest.Fake
 }
@@ -39,17 +39,18 @@ func fixturesTestErrorHandling(h *fakeTestErrorHandling) mrtrtest.Fixtures {
 	}
 }
 
-// TestTestErrorHandlingMatrix runs the MRTR test matrix against the fake; the matrix steers
-// its check outcomes onto a branch that reaches each scenario, and logs the ones
-// that do not apply. Run the same matrix against your real handler:
-// mrtrtest.RunMatrix(t, NewTestErrorHandlingProgram(yours), fixtures), with Fixtures.Variants for the
-// branches your fixture workflow does not take.
+// TestTestErrorHandlingMatrix runs the MRTR test matrix against the fake; the matrix steers its
+// check outcomes onto a branch that reaches each scenario, and logs the ones that do not apply. Run
+// the same matrix against your real handler: mrtrtest.RunMatrix(t,
+// NewTestErrorHandlingProgram(yours), fixtures), with Fixtures.Variants for the branches your
+// fixture workflow does not take.
 func TestTestErrorHandlingMatrix(t *testing.T) {
 	h := &fakeTestErrorHandling{}
 	mrtrtest.RunMatrix(t, NewTestErrorHandlingProgram(h), fixturesTestErrorHandling(h))
 }
 
-// newFakeTestErrorHandling is test_error_handling on a new fake whose checks take outcomes (for mrtrtest's walks).
+// newFakeTestErrorHandling is test_error_handling on a new fake whose checks take outcomes (for
+// mrtrtest's walks).
 func newFakeTestErrorHandling(outcomes map[string][]uint8) (mrtr.Program[*TestErrorHandlingFlow], func() int) {
 	h := &fakeTestErrorHandling{fake: mrtrtest.Fake{Outcomes: outcomes}}
 	return NewTestErrorHandlingProgram(h), h.fake.Effects

@@ -16,20 +16,24 @@ import (
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
 )
 
-// TestInputRequiredResultCapabilitiesArgs are the arguments of tool test_input_required_result_capabilities, validated on every round.
+// TestInputRequiredResultCapabilitiesArgs are the arguments of tool
+// test_input_required_result_capabilities, validated on every round.
 type TestInputRequiredResultCapabilitiesArgs struct{}
 
-// TestInputRequiredResultCapabilitiesContinuation is what test_input_required_result_capabilities carries between rounds (sealed in requestState). Checks and effects set it.
+// TestInputRequiredResultCapabilitiesContinuation is what test_input_required_result_capabilities
+// carries between rounds (sealed in requestState). Checks and effects set it.
 type TestInputRequiredResultCapabilitiesContinuation struct{}
 
-// TestInputRequiredResultCapabilitiesUserNameAnswer is the validated answer to input request "user_name".
+// TestInputRequiredResultCapabilitiesUserNameAnswer is the validated answer to input request
+// "user_name".
 type TestInputRequiredResultCapabilitiesUserNameAnswer struct {
 	// Name is form field "name".
 	Name string
 }
 
-// TestInputRequiredResultCapabilitiesFlow is one workflow of test_input_required_result_capabilities as handler methods see it: the call, the
-// arguments, the continuation and the answers given so far.
+// TestInputRequiredResultCapabilitiesFlow is one workflow of
+// test_input_required_result_capabilities as handler methods see it: the call, the arguments, the
+// continuation and the answers given so far.
 type TestInputRequiredResultCapabilitiesFlow struct {
 	// Call identifies the caller, the workflow and the round.
 	Call *mrtr.Call
@@ -50,8 +54,9 @@ func (f *TestInputRequiredResultCapabilitiesFlow) State() TestInputRequiredResul
 	return f.state
 }
 
-// TestInputRequiredResultCapabilitiesState is a state of tool test_input_required_result_capabilities. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// TestInputRequiredResultCapabilitiesState is a state of tool
+// test_input_required_result_capabilities. States are numbered in flow order; the continuation
+// records the number, and its schema hash changes when they do.
 type TestInputRequiredResultCapabilitiesState uint16
 
 const (
@@ -144,36 +149,39 @@ func (p testInputRequiredResultCapabilitiesProgram) Step(ctx context.Context, r 
 			// The client can answer none of the requests: the engine fails the round with -32021.
 			return r.Ask([]mrtr.Pending{p.requestGreeting(f, nil), p.requestUserName(f, nil)})
 		}
-		return r.Goto(uint16(TestInputRequiredResultCapabilitiesStateDone), "next")
+		return mrtr.Goto(r, TestInputRequiredResultCapabilitiesStateDone, "next")
 	case TestInputRequiredResultCapabilitiesStateDone:
 		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: testInputRequiredResultCapabilitiesDoneMessage(f)})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in test_input_required_result_capabilities", mrtr.ErrUnknownState, f.state)
 }
 
-// TestInputRequiredResultCapabilitiesHandler is what you implement for tool test_input_required_result_capabilities. Adding a check, effect or
-// validator to the spec adds a method here, so an implementation that misses it
-// does not compile.
+// TestInputRequiredResultCapabilitiesHandler is what you implement for tool
+// test_input_required_result_capabilities. Adding a check, effect or validator to the spec adds a
+// method here, so an implementation that misses it does not compile.
 type TestInputRequiredResultCapabilitiesHandler interface {
-	// Authorize decides whether f.Call.Principal may run test_input_required_result_capabilities with f.Args. It runs
-	// on every round, before the continuation is opened, because a decision from an
-	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
+	// Authorize decides whether f.Call.Principal may run test_input_required_result_capabilities
+	// with f.Args. It runs on every round, before the continuation is opened, because a decision
+	// from an earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *TestInputRequiredResultCapabilitiesFlow) error
 }
 
-// testInputRequiredResultCapabilitiesProgram is the generated half of test_input_required_result_capabilities: the engine calls it, the handler does the work.
+// testInputRequiredResultCapabilitiesProgram is the generated half of
+// test_input_required_result_capabilities: the engine calls it, the handler does the work.
 type testInputRequiredResultCapabilitiesProgram struct {
 	h TestInputRequiredResultCapabilitiesHandler
 }
 
 var _ mrtr.Program[*TestInputRequiredResultCapabilitiesFlow] = testInputRequiredResultCapabilitiesProgram{}
 
-// NewTestInputRequiredResultCapabilitiesProgram returns the tool for the engine (mrtr.Run, or tests).
+// NewTestInputRequiredResultCapabilitiesProgram returns the tool for the engine (mrtr.Run, or
+// tests).
 func NewTestInputRequiredResultCapabilitiesProgram(h TestInputRequiredResultCapabilitiesHandler) mrtr.Program[*TestInputRequiredResultCapabilitiesFlow] {
 	return testInputRequiredResultCapabilitiesProgram{h: h}
 }
 
-// RegisterTestInputRequiredResultCapabilities adds tool test_input_required_result_capabilities to s, served by e and implemented by h.
+// RegisterTestInputRequiredResultCapabilities adds tool test_input_required_result_capabilities to
+// s, served by e and implemented by h.
 func RegisterTestInputRequiredResultCapabilities(s *mcp.Server, e *mrtr.Engine, h TestInputRequiredResultCapabilitiesHandler) {
 	mrtr.AddTool(s, e, NewTestInputRequiredResultCapabilitiesProgram(h))
 }
@@ -204,8 +212,8 @@ func (p testInputRequiredResultCapabilitiesProgram) Questions(f *TestInputRequir
 	return nil
 }
 
-// testInputRequiredResultCapabilitiesDescriptor describes test_input_required_result_capabilities to the engine: the state table, the transitions, and
-// how its continuation is kept.
+// testInputRequiredResultCapabilitiesDescriptor describes test_input_required_result_capabilities
+// to the engine: the state table, the transitions, and how its continuation is kept.
 var testInputRequiredResultCapabilitiesDescriptor = mrtr.Descriptor{
 	Description: "Sends only the input requests whose capability the client declared.",
 	Initial:     uint16(TestInputRequiredResultCapabilitiesStateAskWhatWorks),
@@ -223,14 +231,15 @@ var testInputRequiredResultCapabilitiesDescriptor = mrtr.Descriptor{
 	Transitions: testInputRequiredResultCapabilitiesTransitionTable,
 }
 
-// testInputRequiredResultCapabilitiesStateTable describes each state, in the order of their numbers.
+// testInputRequiredResultCapabilitiesStateTable describes each state, in the order of their
+// numbers.
 var testInputRequiredResultCapabilitiesStateTable = []mrtr.StateInfo{
 	{Name: "askWhatWorks", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "greeting", Kind: mrtr.Sample, Optional: true}, {Key: "user_name", Kind: mrtr.Elicit, Optional: true}}},
 	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
 }
 
-// testInputRequiredResultCapabilitiesTransitionTable lists every transition of the spec: a state may only go
-// where a row says.
+// testInputRequiredResultCapabilitiesTransitionTable lists every transition of the spec: a state
+// may only go where a row says.
 var testInputRequiredResultCapabilitiesTransitionTable = []mrtr.Transition{
 	{From: uint16(TestInputRequiredResultCapabilitiesStateAskWhatWorks), On: "next", To: uint16(TestInputRequiredResultCapabilitiesStateDone)},
 }
@@ -321,7 +330,8 @@ func (p testInputRequiredResultCapabilitiesProgram) CheckContinuation(ctx contex
 	return nil
 }
 
-// requestGreeting builds input request "greeting" of state askWhatWorks; problems with a previous answer are added to it.
+// requestGreeting builds input request "greeting" of state askWhatWorks; problems with a previous
+// answer are added to it.
 func (testInputRequiredResultCapabilitiesProgram) requestGreeting(f *TestInputRequiredResultCapabilitiesFlow, problems mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{
 		Key:      "greeting",
@@ -351,7 +361,8 @@ var testInputRequiredResultCapabilitiesUserNameSchema = json.RawMessage(`{
   "type": "object"
 }`)
 
-// requestUserName builds input request "user_name" of state askWhatWorks; problems with a previous answer are added to it.
+// requestUserName builds input request "user_name" of state askWhatWorks; problems with a previous
+// answer are added to it.
 func (testInputRequiredResultCapabilitiesProgram) requestUserName(f *TestInputRequiredResultCapabilitiesFlow, problems mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{
 		Key:      "user_name",
@@ -375,7 +386,8 @@ func testInputRequiredResultCapabilitiesAskWhatWorksUserNameMessage(_ *TestInput
 	return "What is your name?"
 }
 
-// testInputRequiredResultCapabilitiesDoneMessage renders "Received the inputs the client could provide.".
+// testInputRequiredResultCapabilitiesDoneMessage renders "Received the inputs the client could
+// provide.".
 func testInputRequiredResultCapabilitiesDoneMessage(_ *TestInputRequiredResultCapabilitiesFlow) string {
 	return "Received the inputs the client could provide."
 }

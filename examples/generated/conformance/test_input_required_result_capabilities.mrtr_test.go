@@ -13,10 +13,10 @@ import (
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 )
 
-// fakeTestInputRequiredResultCapabilities implements TestInputRequiredResultCapabilitiesHandler for the generated tests: it allows every
-// caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
-// effect while broken, and takes check outcomes from queues; with an empty queue a
-// check takes the outcome on the shortest way to a successful end.
+// fakeTestInputRequiredResultCapabilities implements TestInputRequiredResultCapabilitiesHandler for
+// the generated tests: it allows every caller but "mallory"; its mrtrtest.Fake counts effects,
+// fails every check and effect while broken, and takes check outcomes from queues; with an empty
+// queue a check takes the outcome on the shortest way to a successful end.
 type fakeTestInputRequiredResultCapabilities struct {
 	fake mrtrtest.Fake
 }
@@ -30,14 +30,15 @@ func (h *fakeTestInputRequiredResultCapabilities) Authorize(ctx context.Context,
 	return nil
 }
 
-// answersTestInputRequiredResultCapabilities are valid answers to the input requests of test_input_required_result_capabilities, derived from the spec.
+// answersTestInputRequiredResultCapabilities are valid answers to the input requests of
+// test_input_required_result_capabilities, derived from the spec.
 var answersTestInputRequiredResultCapabilities = map[string]mcp.InputResponse{
 	"greeting":  mrtrtest.Text("A sampled answer."),
 	"user_name": mrtrtest.Accept(map[string]any{"name": "example"}),
 }
 
-// fixturesTestInputRequiredResultCapabilities are a valid test_input_required_result_capabilities workflow derived from the spec, and the
-// knobs of the fake that provoke each failure.
+// fixturesTestInputRequiredResultCapabilities are a valid test_input_required_result_capabilities
+// workflow derived from the spec, and the knobs of the fake that provoke each failure.
 func fixturesTestInputRequiredResultCapabilities(h *fakeTestInputRequiredResultCapabilities) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
 		Answers: answersTestInputRequiredResultCapabilities,
@@ -52,35 +53,35 @@ func fixturesTestInputRequiredResultCapabilities(h *fakeTestInputRequiredResultC
 	}
 }
 
-// TestTestInputRequiredResultCapabilitiesMatrix runs the MRTR test matrix against the fake; the matrix steers
-// its check outcomes onto a branch that reaches each scenario, and logs the ones
-// that do not apply. Run the same matrix against your real handler:
-// mrtrtest.RunMatrix(t, NewTestInputRequiredResultCapabilitiesProgram(yours), fixtures), with Fixtures.Variants for the
+// TestTestInputRequiredResultCapabilitiesMatrix runs the MRTR test matrix against the fake; the
+// matrix steers its check outcomes onto a branch that reaches each scenario, and logs the ones that
+// do not apply. Run the same matrix against your real handler: mrtrtest.RunMatrix(t,
+// NewTestInputRequiredResultCapabilitiesProgram(yours), fixtures), with Fixtures.Variants for the
 // branches your fixture workflow does not take.
 func TestTestInputRequiredResultCapabilitiesMatrix(t *testing.T) {
 	h := &fakeTestInputRequiredResultCapabilities{}
 	mrtrtest.RunMatrix(t, NewTestInputRequiredResultCapabilitiesProgram(h), fixturesTestInputRequiredResultCapabilities(h))
 }
 
-// newFakeTestInputRequiredResultCapabilities is test_input_required_result_capabilities on a new fake whose checks take outcomes (for mrtrtest's walks).
+// newFakeTestInputRequiredResultCapabilities is test_input_required_result_capabilities on a new
+// fake whose checks take outcomes (for mrtrtest's walks).
 func newFakeTestInputRequiredResultCapabilities(outcomes map[string][]uint8) (mrtr.Program[*TestInputRequiredResultCapabilitiesFlow], func() int) {
 	h := &fakeTestInputRequiredResultCapabilities{fake: mrtrtest.Fake{Outcomes: outcomes}}
 	return NewTestInputRequiredResultCapabilitiesProgram(h), h.fake.Effects
 }
 
-// TestTestInputRequiredResultCapabilitiesTransitions takes every transition of the state table at least
-// once. Each walk names the states it passes, and in parentheses the answer or
-// check outcome that moves it on; mrtrtest plays it round by round on a new fake,
-// checking the states each round runs, what it asks, how the workflow ends and
-// how many side effects it performed.
+// TestTestInputRequiredResultCapabilitiesTransitions takes every transition of the state table at
+// least once. Each walk names the states it passes, and in parentheses the answer or check outcome
+// that moves it on; mrtrtest plays it round by round on a new fake, checking the states each round
+// runs, what it asks, how the workflow ends and how many side effects it performed.
 func TestTestInputRequiredResultCapabilitiesTransitions(t *testing.T) {
 	w := mrtrtest.NewWalker(newFakeTestInputRequiredResultCapabilities, fixturesTestInputRequiredResultCapabilities(&fakeTestInputRequiredResultCapabilities{}))
 	w.Walk(t, "askWhatWorks>done")
 }
 
-// TestTestInputRequiredResultCapabilitiesValidation sends, for each constraint of an argument or a form
-// field, valid input but for one value that breaks the constraint, and
-// checks that validation reports it.
+// TestTestInputRequiredResultCapabilitiesValidation sends, for each constraint of an argument or a
+// form field, valid input but for one value that breaks the constraint, and checks that validation
+// reports it.
 func TestTestInputRequiredResultCapabilitiesValidation(t *testing.T) {
 	p := testInputRequiredResultCapabilitiesProgram{h: &fakeTestInputRequiredResultCapabilities{}}
 	decodeUserNameAnswer := mrtrtest.AnswerDecoder(p.decodeUserName)
@@ -89,9 +90,9 @@ func TestTestInputRequiredResultCapabilitiesValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeUserNameAnswer, validUserNameAnswer, "name", strings.Repeat("x", 101), "name: at most 100 characters")
 }
 
-// TestTestInputRequiredResultCapabilitiesRejectedInputs walks to every state that asks and sends there answers
-// meant for other states (and, at a gate, its confirmation before it was shown):
-// none is taken, no side effect runs, and the same question is asked again.
+// TestTestInputRequiredResultCapabilitiesRejectedInputs walks to every state that asks and sends
+// there answers meant for other states (and, at a gate, its confirmation before it was shown): none
+// is taken, no side effect runs, and the same question is asked again.
 func TestTestInputRequiredResultCapabilitiesRejectedInputs(t *testing.T) {
 	w := mrtrtest.NewWalker(newFakeTestInputRequiredResultCapabilities, fixturesTestInputRequiredResultCapabilities(&fakeTestInputRequiredResultCapabilities{}))
 	w.RejectAt(t, "askWhatWorks")

@@ -16,20 +16,24 @@ import (
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
 )
 
-// TestInputRequiredResultElicitationArgs are the arguments of tool test_input_required_result_elicitation, validated on every round.
+// TestInputRequiredResultElicitationArgs are the arguments of tool
+// test_input_required_result_elicitation, validated on every round.
 type TestInputRequiredResultElicitationArgs struct{}
 
-// TestInputRequiredResultElicitationContinuation is what test_input_required_result_elicitation carries between rounds (sealed in requestState). Checks and effects set it.
+// TestInputRequiredResultElicitationContinuation is what test_input_required_result_elicitation
+// carries between rounds (sealed in requestState). Checks and effects set it.
 type TestInputRequiredResultElicitationContinuation struct{}
 
-// TestInputRequiredResultElicitationUserNameAnswer is the validated answer to input request "user_name".
+// TestInputRequiredResultElicitationUserNameAnswer is the validated answer to input request
+// "user_name".
 type TestInputRequiredResultElicitationUserNameAnswer struct {
 	// Name is form field "name".
 	Name string
 }
 
-// TestInputRequiredResultElicitationFlow is one workflow of test_input_required_result_elicitation as handler methods see it: the call, the
-// arguments, the continuation and the answers given so far.
+// TestInputRequiredResultElicitationFlow is one workflow of test_input_required_result_elicitation
+// as handler methods see it: the call, the arguments, the continuation and the answers given so
+// far.
 type TestInputRequiredResultElicitationFlow struct {
 	// Call identifies the caller, the workflow and the round.
 	Call *mrtr.Call
@@ -48,8 +52,9 @@ func (f *TestInputRequiredResultElicitationFlow) State() TestInputRequiredResult
 	return f.state
 }
 
-// TestInputRequiredResultElicitationState is a state of tool test_input_required_result_elicitation. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// TestInputRequiredResultElicitationState is a state of tool
+// test_input_required_result_elicitation. States are numbered in flow order; the continuation
+// records the number, and its schema hash changes when they do.
 type TestInputRequiredResultElicitationState uint16
 
 const (
@@ -110,36 +115,39 @@ func (p testInputRequiredResultElicitationProgram) Step(ctx context.Context, r *
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return r.Goto(uint16(TestInputRequiredResultElicitationStateGreet), "next")
+		return mrtr.Goto(r, TestInputRequiredResultElicitationStateGreet, "next")
 	case TestInputRequiredResultElicitationStateGreet:
 		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: testInputRequiredResultElicitationGreetMessage(f)})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in test_input_required_result_elicitation", mrtr.ErrUnknownState, f.state)
 }
 
-// TestInputRequiredResultElicitationHandler is what you implement for tool test_input_required_result_elicitation. Adding a check, effect or
-// validator to the spec adds a method here, so an implementation that misses it
-// does not compile.
+// TestInputRequiredResultElicitationHandler is what you implement for tool
+// test_input_required_result_elicitation. Adding a check, effect or validator to the spec adds a
+// method here, so an implementation that misses it does not compile.
 type TestInputRequiredResultElicitationHandler interface {
-	// Authorize decides whether f.Call.Principal may run test_input_required_result_elicitation with f.Args. It runs
-	// on every round, before the continuation is opened, because a decision from an
-	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
+	// Authorize decides whether f.Call.Principal may run test_input_required_result_elicitation
+	// with f.Args. It runs on every round, before the continuation is opened, because a decision
+	// from an earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *TestInputRequiredResultElicitationFlow) error
 }
 
-// testInputRequiredResultElicitationProgram is the generated half of test_input_required_result_elicitation: the engine calls it, the handler does the work.
+// testInputRequiredResultElicitationProgram is the generated half of
+// test_input_required_result_elicitation: the engine calls it, the handler does the work.
 type testInputRequiredResultElicitationProgram struct {
 	h TestInputRequiredResultElicitationHandler
 }
 
 var _ mrtr.Program[*TestInputRequiredResultElicitationFlow] = testInputRequiredResultElicitationProgram{}
 
-// NewTestInputRequiredResultElicitationProgram returns the tool for the engine (mrtr.Run, or tests).
+// NewTestInputRequiredResultElicitationProgram returns the tool for the engine (mrtr.Run, or
+// tests).
 func NewTestInputRequiredResultElicitationProgram(h TestInputRequiredResultElicitationHandler) mrtr.Program[*TestInputRequiredResultElicitationFlow] {
 	return testInputRequiredResultElicitationProgram{h: h}
 }
 
-// RegisterTestInputRequiredResultElicitation adds tool test_input_required_result_elicitation to s, served by e and implemented by h.
+// RegisterTestInputRequiredResultElicitation adds tool test_input_required_result_elicitation to s,
+// served by e and implemented by h.
 func RegisterTestInputRequiredResultElicitation(s *mcp.Server, e *mrtr.Engine, h TestInputRequiredResultElicitationHandler) {
 	mrtr.AddTool(s, e, NewTestInputRequiredResultElicitationProgram(h))
 }
@@ -170,8 +178,8 @@ func (p testInputRequiredResultElicitationProgram) Questions(f *TestInputRequire
 	return nil
 }
 
-// testInputRequiredResultElicitationDescriptor describes test_input_required_result_elicitation to the engine: the state table, the transitions, and
-// how its continuation is kept.
+// testInputRequiredResultElicitationDescriptor describes test_input_required_result_elicitation to
+// the engine: the state table, the transitions, and how its continuation is kept.
 var testInputRequiredResultElicitationDescriptor = mrtr.Descriptor{
 	Description: "Asks for the caller's name with one elicitation.",
 	Initial:     uint16(TestInputRequiredResultElicitationStateAskName),
@@ -195,8 +203,8 @@ var testInputRequiredResultElicitationStateTable = []mrtr.StateInfo{
 	{Name: "greet", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
 }
 
-// testInputRequiredResultElicitationTransitionTable lists every transition of the spec: a state may only go
-// where a row says.
+// testInputRequiredResultElicitationTransitionTable lists every transition of the spec: a state may
+// only go where a row says.
 var testInputRequiredResultElicitationTransitionTable = []mrtr.Transition{
 	{From: uint16(TestInputRequiredResultElicitationStateAskName), On: "next", To: uint16(TestInputRequiredResultElicitationStateGreet)},
 }
@@ -283,7 +291,8 @@ var testInputRequiredResultElicitationUserNameSchema = json.RawMessage(`{
   "type": "object"
 }`)
 
-// requestUserName builds input request "user_name" of state askName; problems with a previous answer are added to it.
+// requestUserName builds input request "user_name" of state askName; problems with a previous
+// answer are added to it.
 func (testInputRequiredResultElicitationProgram) requestUserName(f *TestInputRequiredResultElicitationFlow, problems mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{
 		Key:  "user_name",

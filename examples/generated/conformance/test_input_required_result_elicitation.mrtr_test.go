@@ -13,10 +13,10 @@ import (
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 )
 
-// fakeTestInputRequiredResultElicitation implements TestInputRequiredResultElicitationHandler for the generated tests: it allows every
-// caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
-// effect while broken, and takes check outcomes from queues; with an empty queue a
-// check takes the outcome on the shortest way to a successful end.
+// fakeTestInputRequiredResultElicitation implements TestInputRequiredResultElicitationHandler for
+// the generated tests: it allows every caller but "mallory"; its mrtrtest.Fake counts effects,
+// fails every check and effect while broken, and takes check outcomes from queues; with an empty
+// queue a check takes the outcome on the shortest way to a successful end.
 type fakeTestInputRequiredResultElicitation struct {
 	fake mrtrtest.Fake
 }
@@ -30,13 +30,14 @@ func (h *fakeTestInputRequiredResultElicitation) Authorize(ctx context.Context, 
 	return nil
 }
 
-// answersTestInputRequiredResultElicitation are valid answers to the input requests of test_input_required_result_elicitation, derived from the spec.
+// answersTestInputRequiredResultElicitation are valid answers to the input requests of
+// test_input_required_result_elicitation, derived from the spec.
 var answersTestInputRequiredResultElicitation = map[string]mcp.InputResponse{
 	"user_name": mrtrtest.Accept(map[string]any{"name": "example"}),
 }
 
-// fixturesTestInputRequiredResultElicitation are a valid test_input_required_result_elicitation workflow derived from the spec, and the
-// knobs of the fake that provoke each failure.
+// fixturesTestInputRequiredResultElicitation are a valid test_input_required_result_elicitation
+// workflow derived from the spec, and the knobs of the fake that provoke each failure.
 func fixturesTestInputRequiredResultElicitation(h *fakeTestInputRequiredResultElicitation) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
 		Answers:      answersTestInputRequiredResultElicitation,
@@ -48,35 +49,35 @@ func fixturesTestInputRequiredResultElicitation(h *fakeTestInputRequiredResultEl
 	}
 }
 
-// TestTestInputRequiredResultElicitationMatrix runs the MRTR test matrix against the fake; the matrix steers
-// its check outcomes onto a branch that reaches each scenario, and logs the ones
-// that do not apply. Run the same matrix against your real handler:
-// mrtrtest.RunMatrix(t, NewTestInputRequiredResultElicitationProgram(yours), fixtures), with Fixtures.Variants for the
+// TestTestInputRequiredResultElicitationMatrix runs the MRTR test matrix against the fake; the
+// matrix steers its check outcomes onto a branch that reaches each scenario, and logs the ones that
+// do not apply. Run the same matrix against your real handler: mrtrtest.RunMatrix(t,
+// NewTestInputRequiredResultElicitationProgram(yours), fixtures), with Fixtures.Variants for the
 // branches your fixture workflow does not take.
 func TestTestInputRequiredResultElicitationMatrix(t *testing.T) {
 	h := &fakeTestInputRequiredResultElicitation{}
 	mrtrtest.RunMatrix(t, NewTestInputRequiredResultElicitationProgram(h), fixturesTestInputRequiredResultElicitation(h))
 }
 
-// newFakeTestInputRequiredResultElicitation is test_input_required_result_elicitation on a new fake whose checks take outcomes (for mrtrtest's walks).
+// newFakeTestInputRequiredResultElicitation is test_input_required_result_elicitation on a new fake
+// whose checks take outcomes (for mrtrtest's walks).
 func newFakeTestInputRequiredResultElicitation(outcomes map[string][]uint8) (mrtr.Program[*TestInputRequiredResultElicitationFlow], func() int) {
 	h := &fakeTestInputRequiredResultElicitation{fake: mrtrtest.Fake{Outcomes: outcomes}}
 	return NewTestInputRequiredResultElicitationProgram(h), h.fake.Effects
 }
 
-// TestTestInputRequiredResultElicitationTransitions takes every transition of the state table at least
-// once. Each walk names the states it passes, and in parentheses the answer or
-// check outcome that moves it on; mrtrtest plays it round by round on a new fake,
-// checking the states each round runs, what it asks, how the workflow ends and
-// how many side effects it performed.
+// TestTestInputRequiredResultElicitationTransitions takes every transition of the state table at
+// least once. Each walk names the states it passes, and in parentheses the answer or check outcome
+// that moves it on; mrtrtest plays it round by round on a new fake, checking the states each round
+// runs, what it asks, how the workflow ends and how many side effects it performed.
 func TestTestInputRequiredResultElicitationTransitions(t *testing.T) {
 	w := mrtrtest.NewWalker(newFakeTestInputRequiredResultElicitation, fixturesTestInputRequiredResultElicitation(&fakeTestInputRequiredResultElicitation{}))
 	w.Walk(t, "askName>greet")
 }
 
-// TestTestInputRequiredResultElicitationValidation sends, for each constraint of an argument or a form
-// field, valid input but for one value that breaks the constraint, and
-// checks that validation reports it.
+// TestTestInputRequiredResultElicitationValidation sends, for each constraint of an argument or a
+// form field, valid input but for one value that breaks the constraint, and checks that validation
+// reports it.
 func TestTestInputRequiredResultElicitationValidation(t *testing.T) {
 	p := testInputRequiredResultElicitationProgram{h: &fakeTestInputRequiredResultElicitation{}}
 	decodeUserNameAnswer := mrtrtest.AnswerDecoder(p.decodeUserName)
@@ -85,9 +86,9 @@ func TestTestInputRequiredResultElicitationValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeUserNameAnswer, validUserNameAnswer, "name", strings.Repeat("x", 101), "name: at most 100 characters")
 }
 
-// TestTestInputRequiredResultElicitationRejectedInputs walks to every state that asks and sends there answers
-// meant for other states (and, at a gate, its confirmation before it was shown):
-// none is taken, no side effect runs, and the same question is asked again.
+// TestTestInputRequiredResultElicitationRejectedInputs walks to every state that asks and sends
+// there answers meant for other states (and, at a gate, its confirmation before it was shown): none
+// is taken, no side effect runs, and the same question is asked again.
 func TestTestInputRequiredResultElicitationRejectedInputs(t *testing.T) {
 	w := mrtrtest.NewWalker(newFakeTestInputRequiredResultElicitation, fixturesTestInputRequiredResultElicitation(&fakeTestInputRequiredResultElicitation{}))
 	w.RejectAt(t, "askName")

@@ -16,14 +16,16 @@ import (
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
 )
 
-// TestInputRequiredResultListRootsArgs are the arguments of tool test_input_required_result_list_roots, validated on every round.
+// TestInputRequiredResultListRootsArgs are the arguments of tool
+// test_input_required_result_list_roots, validated on every round.
 type TestInputRequiredResultListRootsArgs struct{}
 
-// TestInputRequiredResultListRootsContinuation is what test_input_required_result_list_roots carries between rounds (sealed in requestState). Checks and effects set it.
+// TestInputRequiredResultListRootsContinuation is what test_input_required_result_list_roots
+// carries between rounds (sealed in requestState). Checks and effects set it.
 type TestInputRequiredResultListRootsContinuation struct{}
 
-// TestInputRequiredResultListRootsFlow is one workflow of test_input_required_result_list_roots as handler methods see it: the call, the
-// arguments, the continuation and the answers given so far.
+// TestInputRequiredResultListRootsFlow is one workflow of test_input_required_result_list_roots as
+// handler methods see it: the call, the arguments, the continuation and the answers given so far.
 type TestInputRequiredResultListRootsFlow struct {
 	// Call identifies the caller, the workflow and the round.
 	Call *mrtr.Call
@@ -42,8 +44,9 @@ func (f *TestInputRequiredResultListRootsFlow) State() TestInputRequiredResultLi
 	return f.state
 }
 
-// TestInputRequiredResultListRootsState is a state of tool test_input_required_result_list_roots. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// TestInputRequiredResultListRootsState is a state of tool test_input_required_result_list_roots.
+// States are numbered in flow order; the continuation records the number, and its schema hash
+// changes when they do.
 type TestInputRequiredResultListRootsState uint16
 
 const (
@@ -97,24 +100,25 @@ func (p testInputRequiredResultListRootsProgram) Step(ctx context.Context, r *mr
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return r.Goto(uint16(TestInputRequiredResultListRootsStateListed), "next")
+		return mrtr.Goto(r, TestInputRequiredResultListRootsStateListed, "next")
 	case TestInputRequiredResultListRootsStateListed:
 		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: testInputRequiredResultListRootsListedMessage(f)})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in test_input_required_result_list_roots", mrtr.ErrUnknownState, f.state)
 }
 
-// TestInputRequiredResultListRootsHandler is what you implement for tool test_input_required_result_list_roots. Adding a check, effect or
-// validator to the spec adds a method here, so an implementation that misses it
-// does not compile.
+// TestInputRequiredResultListRootsHandler is what you implement for tool
+// test_input_required_result_list_roots. Adding a check, effect or validator to the spec adds a
+// method here, so an implementation that misses it does not compile.
 type TestInputRequiredResultListRootsHandler interface {
-	// Authorize decides whether f.Call.Principal may run test_input_required_result_list_roots with f.Args. It runs
-	// on every round, before the continuation is opened, because a decision from an
+	// Authorize decides whether f.Call.Principal may run test_input_required_result_list_roots with
+	// f.Args. It runs on every round, before the continuation is opened, because a decision from an
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *TestInputRequiredResultListRootsFlow) error
 }
 
-// testInputRequiredResultListRootsProgram is the generated half of test_input_required_result_list_roots: the engine calls it, the handler does the work.
+// testInputRequiredResultListRootsProgram is the generated half of
+// test_input_required_result_list_roots: the engine calls it, the handler does the work.
 type testInputRequiredResultListRootsProgram struct {
 	h TestInputRequiredResultListRootsHandler
 }
@@ -126,7 +130,8 @@ func NewTestInputRequiredResultListRootsProgram(h TestInputRequiredResultListRoo
 	return testInputRequiredResultListRootsProgram{h: h}
 }
 
-// RegisterTestInputRequiredResultListRoots adds tool test_input_required_result_list_roots to s, served by e and implemented by h.
+// RegisterTestInputRequiredResultListRoots adds tool test_input_required_result_list_roots to s,
+// served by e and implemented by h.
 func RegisterTestInputRequiredResultListRoots(s *mcp.Server, e *mrtr.Engine, h TestInputRequiredResultListRootsHandler) {
 	mrtr.AddTool(s, e, NewTestInputRequiredResultListRootsProgram(h))
 }
@@ -157,8 +162,8 @@ func (p testInputRequiredResultListRootsProgram) Questions(f *TestInputRequiredR
 	return nil
 }
 
-// testInputRequiredResultListRootsDescriptor describes test_input_required_result_list_roots to the engine: the state table, the transitions, and
-// how its continuation is kept.
+// testInputRequiredResultListRootsDescriptor describes test_input_required_result_list_roots to the
+// engine: the state table, the transitions, and how its continuation is kept.
 var testInputRequiredResultListRootsDescriptor = mrtr.Descriptor{
 	Description: "Asks for the client's roots.",
 	Initial:     uint16(TestInputRequiredResultListRootsStateAskRoots),
@@ -182,8 +187,8 @@ var testInputRequiredResultListRootsStateTable = []mrtr.StateInfo{
 	{Name: "listed", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
 }
 
-// testInputRequiredResultListRootsTransitionTable lists every transition of the spec: a state may only go
-// where a row says.
+// testInputRequiredResultListRootsTransitionTable lists every transition of the spec: a state may
+// only go where a row says.
 var testInputRequiredResultListRootsTransitionTable = []mrtr.Transition{
 	{From: uint16(TestInputRequiredResultListRootsStateAskRoots), On: "next", To: uint16(TestInputRequiredResultListRootsStateListed)},
 }
@@ -247,7 +252,8 @@ func (p testInputRequiredResultListRootsProgram) CheckContinuation(ctx context.C
 	return nil
 }
 
-// requestClientRoots builds input request "client_roots" of state askRoots; problems with a previous answer are added to it.
+// requestClientRoots builds input request "client_roots" of state askRoots; problems with a
+// previous answer are added to it.
 func (testInputRequiredResultListRootsProgram) requestClientRoots(f *TestInputRequiredResultListRootsFlow, _ mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{
 		Key:    "client_roots",

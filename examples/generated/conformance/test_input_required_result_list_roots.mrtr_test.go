@@ -12,9 +12,9 @@ import (
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 )
 
-// fakeTestInputRequiredResultListRoots implements TestInputRequiredResultListRootsHandler for the generated tests: it allows every
-// caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
-// effect while broken, and takes check outcomes from queues; with an empty queue a
+// fakeTestInputRequiredResultListRoots implements TestInputRequiredResultListRootsHandler for the
+// generated tests: it allows every caller but "mallory"; its mrtrtest.Fake counts effects, fails
+// every check and effect while broken, and takes check outcomes from queues; with an empty queue a
 // check takes the outcome on the shortest way to a successful end.
 type fakeTestInputRequiredResultListRoots struct {
 	fake mrtrtest.Fake
@@ -29,13 +29,14 @@ func (h *fakeTestInputRequiredResultListRoots) Authorize(ctx context.Context, f 
 	return nil
 }
 
-// answersTestInputRequiredResultListRoots are valid answers to the input requests of test_input_required_result_list_roots, derived from the spec.
+// answersTestInputRequiredResultListRoots are valid answers to the input requests of
+// test_input_required_result_list_roots, derived from the spec.
 var answersTestInputRequiredResultListRoots = map[string]mcp.InputResponse{
 	"client_roots": mrtrtest.RootsOf("file:///workspace/1"),
 }
 
-// fixturesTestInputRequiredResultListRoots are a valid test_input_required_result_list_roots workflow derived from the spec, and the
-// knobs of the fake that provoke each failure.
+// fixturesTestInputRequiredResultListRoots are a valid test_input_required_result_list_roots
+// workflow derived from the spec, and the knobs of the fake that provoke each failure.
 func fixturesTestInputRequiredResultListRoots(h *fakeTestInputRequiredResultListRoots) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
 		Answers:      answersTestInputRequiredResultListRoots,
@@ -47,35 +48,35 @@ func fixturesTestInputRequiredResultListRoots(h *fakeTestInputRequiredResultList
 	}
 }
 
-// TestTestInputRequiredResultListRootsMatrix runs the MRTR test matrix against the fake; the matrix steers
-// its check outcomes onto a branch that reaches each scenario, and logs the ones
-// that do not apply. Run the same matrix against your real handler:
-// mrtrtest.RunMatrix(t, NewTestInputRequiredResultListRootsProgram(yours), fixtures), with Fixtures.Variants for the
+// TestTestInputRequiredResultListRootsMatrix runs the MRTR test matrix against the fake; the matrix
+// steers its check outcomes onto a branch that reaches each scenario, and logs the ones that do not
+// apply. Run the same matrix against your real handler: mrtrtest.RunMatrix(t,
+// NewTestInputRequiredResultListRootsProgram(yours), fixtures), with Fixtures.Variants for the
 // branches your fixture workflow does not take.
 func TestTestInputRequiredResultListRootsMatrix(t *testing.T) {
 	h := &fakeTestInputRequiredResultListRoots{}
 	mrtrtest.RunMatrix(t, NewTestInputRequiredResultListRootsProgram(h), fixturesTestInputRequiredResultListRoots(h))
 }
 
-// newFakeTestInputRequiredResultListRoots is test_input_required_result_list_roots on a new fake whose checks take outcomes (for mrtrtest's walks).
+// newFakeTestInputRequiredResultListRoots is test_input_required_result_list_roots on a new fake
+// whose checks take outcomes (for mrtrtest's walks).
 func newFakeTestInputRequiredResultListRoots(outcomes map[string][]uint8) (mrtr.Program[*TestInputRequiredResultListRootsFlow], func() int) {
 	h := &fakeTestInputRequiredResultListRoots{fake: mrtrtest.Fake{Outcomes: outcomes}}
 	return NewTestInputRequiredResultListRootsProgram(h), h.fake.Effects
 }
 
-// TestTestInputRequiredResultListRootsTransitions takes every transition of the state table at least
-// once. Each walk names the states it passes, and in parentheses the answer or
-// check outcome that moves it on; mrtrtest plays it round by round on a new fake,
-// checking the states each round runs, what it asks, how the workflow ends and
-// how many side effects it performed.
+// TestTestInputRequiredResultListRootsTransitions takes every transition of the state table at
+// least once. Each walk names the states it passes, and in parentheses the answer or check outcome
+// that moves it on; mrtrtest plays it round by round on a new fake, checking the states each round
+// runs, what it asks, how the workflow ends and how many side effects it performed.
 func TestTestInputRequiredResultListRootsTransitions(t *testing.T) {
 	w := mrtrtest.NewWalker(newFakeTestInputRequiredResultListRoots, fixturesTestInputRequiredResultListRoots(&fakeTestInputRequiredResultListRoots{}))
 	w.Walk(t, "askRoots>listed")
 }
 
-// TestTestInputRequiredResultListRootsRejectedInputs walks to every state that asks and sends there answers
-// meant for other states (and, at a gate, its confirmation before it was shown):
-// none is taken, no side effect runs, and the same question is asked again.
+// TestTestInputRequiredResultListRootsRejectedInputs walks to every state that asks and sends there
+// answers meant for other states (and, at a gate, its confirmation before it was shown): none is
+// taken, no side effect runs, and the same question is asked again.
 func TestTestInputRequiredResultListRootsRejectedInputs(t *testing.T) {
 	w := mrtrtest.NewWalker(newFakeTestInputRequiredResultListRoots, fixturesTestInputRequiredResultListRoots(&fakeTestInputRequiredResultListRoots{}))
 	w.RejectAt(t, "askRoots")

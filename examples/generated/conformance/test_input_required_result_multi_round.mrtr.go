@@ -16,10 +16,12 @@ import (
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
 )
 
-// TestInputRequiredResultMultiRoundArgs are the arguments of tool test_input_required_result_multi_round, validated on every round.
+// TestInputRequiredResultMultiRoundArgs are the arguments of tool
+// test_input_required_result_multi_round, validated on every round.
 type TestInputRequiredResultMultiRoundArgs struct{}
 
-// TestInputRequiredResultMultiRoundContinuation is what test_input_required_result_multi_round carries between rounds (sealed in requestState). Checks and effects set it.
+// TestInputRequiredResultMultiRoundContinuation is what test_input_required_result_multi_round
+// carries between rounds (sealed in requestState). Checks and effects set it.
 type TestInputRequiredResultMultiRoundContinuation struct{}
 
 // TestInputRequiredResultMultiRoundStep1Answer is the validated answer to input request "step1".
@@ -34,8 +36,9 @@ type TestInputRequiredResultMultiRoundStep2Answer struct {
 	Color string
 }
 
-// TestInputRequiredResultMultiRoundFlow is one workflow of test_input_required_result_multi_round as handler methods see it: the call, the
-// arguments, the continuation and the answers given so far.
+// TestInputRequiredResultMultiRoundFlow is one workflow of test_input_required_result_multi_round
+// as handler methods see it: the call, the arguments, the continuation and the answers given so
+// far.
 type TestInputRequiredResultMultiRoundFlow struct {
 	// Call identifies the caller, the workflow and the round.
 	Call *mrtr.Call
@@ -56,8 +59,9 @@ func (f *TestInputRequiredResultMultiRoundFlow) State() TestInputRequiredResultM
 	return f.state
 }
 
-// TestInputRequiredResultMultiRoundState is a state of tool test_input_required_result_multi_round. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// TestInputRequiredResultMultiRoundState is a state of tool test_input_required_result_multi_round.
+// States are numbered in flow order; the continuation records the number, and its schema hash
+// changes when they do.
 type TestInputRequiredResultMultiRoundState uint16
 
 const (
@@ -123,7 +127,7 @@ func (p testInputRequiredResultMultiRoundProgram) Step(ctx context.Context, r *m
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return r.Goto(uint16(TestInputRequiredResultMultiRoundStateStep2), "next")
+		return mrtr.Goto(r, TestInputRequiredResultMultiRoundStateStep2, "next")
 	case TestInputRequiredResultMultiRoundStateStep2:
 		var pending []mrtr.Pending
 		if f.Step2 == nil {
@@ -152,24 +156,25 @@ func (p testInputRequiredResultMultiRoundProgram) Step(ctx context.Context, r *m
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return r.Goto(uint16(TestInputRequiredResultMultiRoundStateDone), "next")
+		return mrtr.Goto(r, TestInputRequiredResultMultiRoundStateDone, "next")
 	case TestInputRequiredResultMultiRoundStateDone:
 		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: testInputRequiredResultMultiRoundDoneMessage(f)})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in test_input_required_result_multi_round", mrtr.ErrUnknownState, f.state)
 }
 
-// TestInputRequiredResultMultiRoundHandler is what you implement for tool test_input_required_result_multi_round. Adding a check, effect or
-// validator to the spec adds a method here, so an implementation that misses it
-// does not compile.
+// TestInputRequiredResultMultiRoundHandler is what you implement for tool
+// test_input_required_result_multi_round. Adding a check, effect or validator to the spec adds a
+// method here, so an implementation that misses it does not compile.
 type TestInputRequiredResultMultiRoundHandler interface {
-	// Authorize decides whether f.Call.Principal may run test_input_required_result_multi_round with f.Args. It runs
-	// on every round, before the continuation is opened, because a decision from an
-	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
+	// Authorize decides whether f.Call.Principal may run test_input_required_result_multi_round
+	// with f.Args. It runs on every round, before the continuation is opened, because a decision
+	// from an earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *TestInputRequiredResultMultiRoundFlow) error
 }
 
-// testInputRequiredResultMultiRoundProgram is the generated half of test_input_required_result_multi_round: the engine calls it, the handler does the work.
+// testInputRequiredResultMultiRoundProgram is the generated half of
+// test_input_required_result_multi_round: the engine calls it, the handler does the work.
 type testInputRequiredResultMultiRoundProgram struct {
 	h TestInputRequiredResultMultiRoundHandler
 }
@@ -181,7 +186,8 @@ func NewTestInputRequiredResultMultiRoundProgram(h TestInputRequiredResultMultiR
 	return testInputRequiredResultMultiRoundProgram{h: h}
 }
 
-// RegisterTestInputRequiredResultMultiRound adds tool test_input_required_result_multi_round to s, served by e and implemented by h.
+// RegisterTestInputRequiredResultMultiRound adds tool test_input_required_result_multi_round to s,
+// served by e and implemented by h.
 func RegisterTestInputRequiredResultMultiRound(s *mcp.Server, e *mrtr.Engine, h TestInputRequiredResultMultiRoundHandler) {
 	mrtr.AddTool(s, e, NewTestInputRequiredResultMultiRoundProgram(h))
 }
@@ -214,8 +220,8 @@ func (p testInputRequiredResultMultiRoundProgram) Questions(f *TestInputRequired
 	return nil
 }
 
-// testInputRequiredResultMultiRoundDescriptor describes test_input_required_result_multi_round to the engine: the state table, the transitions, and
-// how its continuation is kept.
+// testInputRequiredResultMultiRoundDescriptor describes test_input_required_result_multi_round to
+// the engine: the state table, the transitions, and how its continuation is kept.
 var testInputRequiredResultMultiRoundDescriptor = mrtr.Descriptor{
 	Description: "Two elicitation rounds with an evolving requestState.",
 	Initial:     uint16(TestInputRequiredResultMultiRoundStateStep1),
@@ -240,8 +246,8 @@ var testInputRequiredResultMultiRoundStateTable = []mrtr.StateInfo{
 	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
 }
 
-// testInputRequiredResultMultiRoundTransitionTable lists every transition of the spec: a state may only go
-// where a row says.
+// testInputRequiredResultMultiRoundTransitionTable lists every transition of the spec: a state may
+// only go where a row says.
 var testInputRequiredResultMultiRoundTransitionTable = []mrtr.Transition{
 	{From: uint16(TestInputRequiredResultMultiRoundStateStep1), On: "next", To: uint16(TestInputRequiredResultMultiRoundStateStep2)},
 	{From: uint16(TestInputRequiredResultMultiRoundStateStep2), On: "next", To: uint16(TestInputRequiredResultMultiRoundStateDone)},
@@ -358,7 +364,8 @@ var testInputRequiredResultMultiRoundStep1Schema = json.RawMessage(`{
   "type": "object"
 }`)
 
-// requestStep1 builds input request "step1" of state step1; problems with a previous answer are added to it.
+// requestStep1 builds input request "step1" of state step1; problems with a previous answer are
+// added to it.
 func (testInputRequiredResultMultiRoundProgram) requestStep1(f *TestInputRequiredResultMultiRoundFlow, problems mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{
 		Key:  "step1",
@@ -385,7 +392,8 @@ var testInputRequiredResultMultiRoundStep2Schema = json.RawMessage(`{
   "type": "object"
 }`)
 
-// requestStep2 builds input request "step2" of state step2; problems with a previous answer are added to it.
+// requestStep2 builds input request "step2" of state step2; problems with a previous answer are
+// added to it.
 func (testInputRequiredResultMultiRoundProgram) requestStep2(f *TestInputRequiredResultMultiRoundFlow, problems mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{
 		Key:  "step2",
@@ -403,7 +411,8 @@ func testInputRequiredResultMultiRoundStep1Step1Message(_ *TestInputRequiredResu
 	return "Step 1: What is your name?"
 }
 
-// testInputRequiredResultMultiRoundStep2Step2Message renders "Step 2: What is your favorite color?".
+// testInputRequiredResultMultiRoundStep2Step2Message renders "Step 2: What is your favorite
+// color?".
 func testInputRequiredResultMultiRoundStep2Step2Message(_ *TestInputRequiredResultMultiRoundFlow) string {
 	return "Step 2: What is your favorite color?"
 }

@@ -13,9 +13,9 @@ import (
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 )
 
-// fakeTestInputRequiredResultMultiRound implements TestInputRequiredResultMultiRoundHandler for the generated tests: it allows every
-// caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
-// effect while broken, and takes check outcomes from queues; with an empty queue a
+// fakeTestInputRequiredResultMultiRound implements TestInputRequiredResultMultiRoundHandler for the
+// generated tests: it allows every caller but "mallory"; its mrtrtest.Fake counts effects, fails
+// every check and effect while broken, and takes check outcomes from queues; with an empty queue a
 // check takes the outcome on the shortest way to a successful end.
 type fakeTestInputRequiredResultMultiRound struct {
 	fake mrtrtest.Fake
@@ -30,14 +30,15 @@ func (h *fakeTestInputRequiredResultMultiRound) Authorize(ctx context.Context, f
 	return nil
 }
 
-// answersTestInputRequiredResultMultiRound are valid answers to the input requests of test_input_required_result_multi_round, derived from the spec.
+// answersTestInputRequiredResultMultiRound are valid answers to the input requests of
+// test_input_required_result_multi_round, derived from the spec.
 var answersTestInputRequiredResultMultiRound = map[string]mcp.InputResponse{
 	"step1": mrtrtest.Accept(map[string]any{"name": "example"}),
 	"step2": mrtrtest.Accept(map[string]any{"color": "example"}),
 }
 
-// fixturesTestInputRequiredResultMultiRound are a valid test_input_required_result_multi_round workflow derived from the spec, and the
-// knobs of the fake that provoke each failure.
+// fixturesTestInputRequiredResultMultiRound are a valid test_input_required_result_multi_round
+// workflow derived from the spec, and the knobs of the fake that provoke each failure.
 func fixturesTestInputRequiredResultMultiRound(h *fakeTestInputRequiredResultMultiRound) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
 		Answers: answersTestInputRequiredResultMultiRound,
@@ -52,35 +53,35 @@ func fixturesTestInputRequiredResultMultiRound(h *fakeTestInputRequiredResultMul
 	}
 }
 
-// TestTestInputRequiredResultMultiRoundMatrix runs the MRTR test matrix against the fake; the matrix steers
-// its check outcomes onto a branch that reaches each scenario, and logs the ones
-// that do not apply. Run the same matrix against your real handler:
-// mrtrtest.RunMatrix(t, NewTestInputRequiredResultMultiRoundProgram(yours), fixtures), with Fixtures.Variants for the
+// TestTestInputRequiredResultMultiRoundMatrix runs the MRTR test matrix against the fake; the
+// matrix steers its check outcomes onto a branch that reaches each scenario, and logs the ones that
+// do not apply. Run the same matrix against your real handler: mrtrtest.RunMatrix(t,
+// NewTestInputRequiredResultMultiRoundProgram(yours), fixtures), with Fixtures.Variants for the
 // branches your fixture workflow does not take.
 func TestTestInputRequiredResultMultiRoundMatrix(t *testing.T) {
 	h := &fakeTestInputRequiredResultMultiRound{}
 	mrtrtest.RunMatrix(t, NewTestInputRequiredResultMultiRoundProgram(h), fixturesTestInputRequiredResultMultiRound(h))
 }
 
-// newFakeTestInputRequiredResultMultiRound is test_input_required_result_multi_round on a new fake whose checks take outcomes (for mrtrtest's walks).
+// newFakeTestInputRequiredResultMultiRound is test_input_required_result_multi_round on a new fake
+// whose checks take outcomes (for mrtrtest's walks).
 func newFakeTestInputRequiredResultMultiRound(outcomes map[string][]uint8) (mrtr.Program[*TestInputRequiredResultMultiRoundFlow], func() int) {
 	h := &fakeTestInputRequiredResultMultiRound{fake: mrtrtest.Fake{Outcomes: outcomes}}
 	return NewTestInputRequiredResultMultiRoundProgram(h), h.fake.Effects
 }
 
-// TestTestInputRequiredResultMultiRoundTransitions takes every transition of the state table at least
-// once. Each walk names the states it passes, and in parentheses the answer or
-// check outcome that moves it on; mrtrtest plays it round by round on a new fake,
-// checking the states each round runs, what it asks, how the workflow ends and
-// how many side effects it performed.
+// TestTestInputRequiredResultMultiRoundTransitions takes every transition of the state table at
+// least once. Each walk names the states it passes, and in parentheses the answer or check outcome
+// that moves it on; mrtrtest plays it round by round on a new fake, checking the states each round
+// runs, what it asks, how the workflow ends and how many side effects it performed.
 func TestTestInputRequiredResultMultiRoundTransitions(t *testing.T) {
 	w := mrtrtest.NewWalker(newFakeTestInputRequiredResultMultiRound, fixturesTestInputRequiredResultMultiRound(&fakeTestInputRequiredResultMultiRound{}))
 	w.Walk(t, "step1>step2>done")
 }
 
-// TestTestInputRequiredResultMultiRoundValidation sends, for each constraint of an argument or a form
-// field, valid input but for one value that breaks the constraint, and
-// checks that validation reports it.
+// TestTestInputRequiredResultMultiRoundValidation sends, for each constraint of an argument or a
+// form field, valid input but for one value that breaks the constraint, and checks that validation
+// reports it.
 func TestTestInputRequiredResultMultiRoundValidation(t *testing.T) {
 	p := testInputRequiredResultMultiRoundProgram{h: &fakeTestInputRequiredResultMultiRound{}}
 	decodeStep1Answer := mrtrtest.AnswerDecoder(p.decodeStep1)
@@ -93,9 +94,9 @@ func TestTestInputRequiredResultMultiRoundValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeStep2Answer, validStep2Answer, "color", strings.Repeat("x", 101), "color: at most 100 characters")
 }
 
-// TestTestInputRequiredResultMultiRoundRejectedInputs walks to every state that asks and sends there answers
-// meant for other states (and, at a gate, its confirmation before it was shown):
-// none is taken, no side effect runs, and the same question is asked again.
+// TestTestInputRequiredResultMultiRoundRejectedInputs walks to every state that asks and sends
+// there answers meant for other states (and, at a gate, its confirmation before it was shown): none
+// is taken, no side effect runs, and the same question is asked again.
 func TestTestInputRequiredResultMultiRoundRejectedInputs(t *testing.T) {
 	w := mrtrtest.NewWalker(newFakeTestInputRequiredResultMultiRound, fixturesTestInputRequiredResultMultiRound(&fakeTestInputRequiredResultMultiRound{}))
 	w.RejectAt(t, "step1")

@@ -17,20 +17,25 @@ import (
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
 )
 
-// TestInputRequiredResultMultipleInputsArgs are the arguments of tool test_input_required_result_multiple_inputs, validated on every round.
+// TestInputRequiredResultMultipleInputsArgs are the arguments of tool
+// test_input_required_result_multiple_inputs, validated on every round.
 type TestInputRequiredResultMultipleInputsArgs struct{}
 
-// TestInputRequiredResultMultipleInputsContinuation is what test_input_required_result_multiple_inputs carries between rounds (sealed in requestState). Checks and effects set it.
+// TestInputRequiredResultMultipleInputsContinuation is what
+// test_input_required_result_multiple_inputs carries between rounds (sealed in requestState).
+// Checks and effects set it.
 type TestInputRequiredResultMultipleInputsContinuation struct{}
 
-// TestInputRequiredResultMultipleInputsUserNameAnswer is the validated answer to input request "user_name".
+// TestInputRequiredResultMultipleInputsUserNameAnswer is the validated answer to input request
+// "user_name".
 type TestInputRequiredResultMultipleInputsUserNameAnswer struct {
 	// Name is form field "name".
 	Name string
 }
 
-// TestInputRequiredResultMultipleInputsFlow is one workflow of test_input_required_result_multiple_inputs as handler methods see it: the call, the
-// arguments, the continuation and the answers given so far.
+// TestInputRequiredResultMultipleInputsFlow is one workflow of
+// test_input_required_result_multiple_inputs as handler methods see it: the call, the arguments,
+// the continuation and the answers given so far.
 type TestInputRequiredResultMultipleInputsFlow struct {
 	// Call identifies the caller, the workflow and the round.
 	Call *mrtr.Call
@@ -53,8 +58,9 @@ func (f *TestInputRequiredResultMultipleInputsFlow) State() TestInputRequiredRes
 	return f.state
 }
 
-// TestInputRequiredResultMultipleInputsState is a state of tool test_input_required_result_multiple_inputs. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// TestInputRequiredResultMultipleInputsState is a state of tool
+// test_input_required_result_multiple_inputs. States are numbered in flow order; the continuation
+// records the number, and its schema hash changes when they do.
 type TestInputRequiredResultMultipleInputsState uint16
 
 const (
@@ -147,36 +153,39 @@ func (p testInputRequiredResultMultipleInputsProgram) Step(ctx context.Context, 
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return r.Goto(uint16(TestInputRequiredResultMultipleInputsStateDone), "next")
+		return mrtr.Goto(r, TestInputRequiredResultMultipleInputsStateDone, "next")
 	case TestInputRequiredResultMultipleInputsStateDone:
 		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: testInputRequiredResultMultipleInputsDoneMessage(f)})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in test_input_required_result_multiple_inputs", mrtr.ErrUnknownState, f.state)
 }
 
-// TestInputRequiredResultMultipleInputsHandler is what you implement for tool test_input_required_result_multiple_inputs. Adding a check, effect or
-// validator to the spec adds a method here, so an implementation that misses it
-// does not compile.
+// TestInputRequiredResultMultipleInputsHandler is what you implement for tool
+// test_input_required_result_multiple_inputs. Adding a check, effect or validator to the spec adds
+// a method here, so an implementation that misses it does not compile.
 type TestInputRequiredResultMultipleInputsHandler interface {
-	// Authorize decides whether f.Call.Principal may run test_input_required_result_multiple_inputs with f.Args. It runs
-	// on every round, before the continuation is opened, because a decision from an
-	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
+	// Authorize decides whether f.Call.Principal may run test_input_required_result_multiple_inputs
+	// with f.Args. It runs on every round, before the continuation is opened, because a decision
+	// from an earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *TestInputRequiredResultMultipleInputsFlow) error
 }
 
-// testInputRequiredResultMultipleInputsProgram is the generated half of test_input_required_result_multiple_inputs: the engine calls it, the handler does the work.
+// testInputRequiredResultMultipleInputsProgram is the generated half of
+// test_input_required_result_multiple_inputs: the engine calls it, the handler does the work.
 type testInputRequiredResultMultipleInputsProgram struct {
 	h TestInputRequiredResultMultipleInputsHandler
 }
 
 var _ mrtr.Program[*TestInputRequiredResultMultipleInputsFlow] = testInputRequiredResultMultipleInputsProgram{}
 
-// NewTestInputRequiredResultMultipleInputsProgram returns the tool for the engine (mrtr.Run, or tests).
+// NewTestInputRequiredResultMultipleInputsProgram returns the tool for the engine (mrtr.Run, or
+// tests).
 func NewTestInputRequiredResultMultipleInputsProgram(h TestInputRequiredResultMultipleInputsHandler) mrtr.Program[*TestInputRequiredResultMultipleInputsFlow] {
 	return testInputRequiredResultMultipleInputsProgram{h: h}
 }
 
-// RegisterTestInputRequiredResultMultipleInputs adds tool test_input_required_result_multiple_inputs to s, served by e and implemented by h.
+// RegisterTestInputRequiredResultMultipleInputs adds tool
+// test_input_required_result_multiple_inputs to s, served by e and implemented by h.
 func RegisterTestInputRequiredResultMultipleInputs(s *mcp.Server, e *mrtr.Engine, h TestInputRequiredResultMultipleInputsHandler) {
 	mrtr.AddTool(s, e, NewTestInputRequiredResultMultipleInputsProgram(h))
 }
@@ -207,7 +216,8 @@ func (p testInputRequiredResultMultipleInputsProgram) Questions(f *TestInputRequ
 	return nil
 }
 
-// testInputRequiredResultMultipleInputsDescriptor describes test_input_required_result_multiple_inputs to the engine: the state table, the transitions, and
+// testInputRequiredResultMultipleInputsDescriptor describes
+// test_input_required_result_multiple_inputs to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var testInputRequiredResultMultipleInputsDescriptor = mrtr.Descriptor{
 	Description: "Sends an elicitation, a sampling request and a roots request in one round.",
@@ -226,14 +236,15 @@ var testInputRequiredResultMultipleInputsDescriptor = mrtr.Descriptor{
 	Transitions: testInputRequiredResultMultipleInputsTransitionTable,
 }
 
-// testInputRequiredResultMultipleInputsStateTable describes each state, in the order of their numbers.
+// testInputRequiredResultMultipleInputsStateTable describes each state, in the order of their
+// numbers.
 var testInputRequiredResultMultipleInputsStateTable = []mrtr.StateInfo{
 	{Name: "askAll", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "client_roots", Kind: mrtr.Roots}, {Key: "greeting", Kind: mrtr.Sample}, {Key: "user_name", Kind: mrtr.Elicit}}},
 	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
 }
 
-// testInputRequiredResultMultipleInputsTransitionTable lists every transition of the spec: a state may only go
-// where a row says.
+// testInputRequiredResultMultipleInputsTransitionTable lists every transition of the spec: a state
+// may only go where a row says.
 var testInputRequiredResultMultipleInputsTransitionTable = []mrtr.Transition{
 	{From: uint16(TestInputRequiredResultMultipleInputsStateAskAll), On: "next", To: uint16(TestInputRequiredResultMultipleInputsStateDone)},
 }
@@ -344,7 +355,8 @@ func (p testInputRequiredResultMultipleInputsProgram) CheckContinuation(ctx cont
 	return nil
 }
 
-// requestClientRoots builds input request "client_roots" of state askAll; problems with a previous answer are added to it.
+// requestClientRoots builds input request "client_roots" of state askAll; problems with a previous
+// answer are added to it.
 func (testInputRequiredResultMultipleInputsProgram) requestClientRoots(f *TestInputRequiredResultMultipleInputsFlow, _ mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{
 		Key:    "client_roots",
@@ -353,7 +365,8 @@ func (testInputRequiredResultMultipleInputsProgram) requestClientRoots(f *TestIn
 	}
 }
 
-// requestGreeting builds input request "greeting" of state askAll; problems with a previous answer are added to it.
+// requestGreeting builds input request "greeting" of state askAll; problems with a previous answer
+// are added to it.
 func (testInputRequiredResultMultipleInputsProgram) requestGreeting(f *TestInputRequiredResultMultipleInputsFlow, problems mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{
 		Key:  "greeting",
@@ -382,7 +395,8 @@ var testInputRequiredResultMultipleInputsUserNameSchema = json.RawMessage(`{
   "type": "object"
 }`)
 
-// requestUserName builds input request "user_name" of state askAll; problems with a previous answer are added to it.
+// requestUserName builds input request "user_name" of state askAll; problems with a previous answer
+// are added to it.
 func (testInputRequiredResultMultipleInputsProgram) requestUserName(f *TestInputRequiredResultMultipleInputsFlow, problems mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{
 		Key:  "user_name",
@@ -405,7 +419,8 @@ func testInputRequiredResultMultipleInputsAskAllUserNameMessage(_ *TestInputRequ
 	return "What is your name?"
 }
 
-// testInputRequiredResultMultipleInputsDoneMessage renders "{greeting} {user_name.name} (roots: {client_roots})".
+// testInputRequiredResultMultipleInputsDoneMessage renders "{greeting} {user_name.name} (roots:
+// {client_roots})".
 func testInputRequiredResultMultipleInputsDoneMessage(f *TestInputRequiredResultMultipleInputsFlow) string {
 	var b strings.Builder
 	if f.Greeting != nil {

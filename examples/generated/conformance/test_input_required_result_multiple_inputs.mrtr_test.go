@@ -13,10 +13,10 @@ import (
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 )
 
-// fakeTestInputRequiredResultMultipleInputs implements TestInputRequiredResultMultipleInputsHandler for the generated tests: it allows every
-// caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
-// effect while broken, and takes check outcomes from queues; with an empty queue a
-// check takes the outcome on the shortest way to a successful end.
+// fakeTestInputRequiredResultMultipleInputs implements TestInputRequiredResultMultipleInputsHandler
+// for the generated tests: it allows every caller but "mallory"; its mrtrtest.Fake counts effects,
+// fails every check and effect while broken, and takes check outcomes from queues; with an empty
+// queue a check takes the outcome on the shortest way to a successful end.
 type fakeTestInputRequiredResultMultipleInputs struct {
 	fake mrtrtest.Fake
 }
@@ -30,15 +30,17 @@ func (h *fakeTestInputRequiredResultMultipleInputs) Authorize(ctx context.Contex
 	return nil
 }
 
-// answersTestInputRequiredResultMultipleInputs are valid answers to the input requests of test_input_required_result_multiple_inputs, derived from the spec.
+// answersTestInputRequiredResultMultipleInputs are valid answers to the input requests of
+// test_input_required_result_multiple_inputs, derived from the spec.
 var answersTestInputRequiredResultMultipleInputs = map[string]mcp.InputResponse{
 	"client_roots": mrtrtest.RootsOf("file:///workspace/1"),
 	"greeting":     mrtrtest.Text("A sampled answer."),
 	"user_name":    mrtrtest.Accept(map[string]any{"name": "example"}),
 }
 
-// fixturesTestInputRequiredResultMultipleInputs are a valid test_input_required_result_multiple_inputs workflow derived from the spec, and the
-// knobs of the fake that provoke each failure.
+// fixturesTestInputRequiredResultMultipleInputs are a valid
+// test_input_required_result_multiple_inputs workflow derived from the spec, and the knobs of the
+// fake that provoke each failure.
 func fixturesTestInputRequiredResultMultipleInputs(h *fakeTestInputRequiredResultMultipleInputs) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
 		Answers: answersTestInputRequiredResultMultipleInputs,
@@ -54,35 +56,35 @@ func fixturesTestInputRequiredResultMultipleInputs(h *fakeTestInputRequiredResul
 	}
 }
 
-// TestTestInputRequiredResultMultipleInputsMatrix runs the MRTR test matrix against the fake; the matrix steers
-// its check outcomes onto a branch that reaches each scenario, and logs the ones
-// that do not apply. Run the same matrix against your real handler:
-// mrtrtest.RunMatrix(t, NewTestInputRequiredResultMultipleInputsProgram(yours), fixtures), with Fixtures.Variants for the
+// TestTestInputRequiredResultMultipleInputsMatrix runs the MRTR test matrix against the fake; the
+// matrix steers its check outcomes onto a branch that reaches each scenario, and logs the ones that
+// do not apply. Run the same matrix against your real handler: mrtrtest.RunMatrix(t,
+// NewTestInputRequiredResultMultipleInputsProgram(yours), fixtures), with Fixtures.Variants for the
 // branches your fixture workflow does not take.
 func TestTestInputRequiredResultMultipleInputsMatrix(t *testing.T) {
 	h := &fakeTestInputRequiredResultMultipleInputs{}
 	mrtrtest.RunMatrix(t, NewTestInputRequiredResultMultipleInputsProgram(h), fixturesTestInputRequiredResultMultipleInputs(h))
 }
 
-// newFakeTestInputRequiredResultMultipleInputs is test_input_required_result_multiple_inputs on a new fake whose checks take outcomes (for mrtrtest's walks).
+// newFakeTestInputRequiredResultMultipleInputs is test_input_required_result_multiple_inputs on a
+// new fake whose checks take outcomes (for mrtrtest's walks).
 func newFakeTestInputRequiredResultMultipleInputs(outcomes map[string][]uint8) (mrtr.Program[*TestInputRequiredResultMultipleInputsFlow], func() int) {
 	h := &fakeTestInputRequiredResultMultipleInputs{fake: mrtrtest.Fake{Outcomes: outcomes}}
 	return NewTestInputRequiredResultMultipleInputsProgram(h), h.fake.Effects
 }
 
-// TestTestInputRequiredResultMultipleInputsTransitions takes every transition of the state table at least
-// once. Each walk names the states it passes, and in parentheses the answer or
-// check outcome that moves it on; mrtrtest plays it round by round on a new fake,
-// checking the states each round runs, what it asks, how the workflow ends and
-// how many side effects it performed.
+// TestTestInputRequiredResultMultipleInputsTransitions takes every transition of the state table at
+// least once. Each walk names the states it passes, and in parentheses the answer or check outcome
+// that moves it on; mrtrtest plays it round by round on a new fake, checking the states each round
+// runs, what it asks, how the workflow ends and how many side effects it performed.
 func TestTestInputRequiredResultMultipleInputsTransitions(t *testing.T) {
 	w := mrtrtest.NewWalker(newFakeTestInputRequiredResultMultipleInputs, fixturesTestInputRequiredResultMultipleInputs(&fakeTestInputRequiredResultMultipleInputs{}))
 	w.Walk(t, "askAll>done")
 }
 
-// TestTestInputRequiredResultMultipleInputsValidation sends, for each constraint of an argument or a form
-// field, valid input but for one value that breaks the constraint, and
-// checks that validation reports it.
+// TestTestInputRequiredResultMultipleInputsValidation sends, for each constraint of an argument or
+// a form field, valid input but for one value that breaks the constraint, and checks that
+// validation reports it.
 func TestTestInputRequiredResultMultipleInputsValidation(t *testing.T) {
 	p := testInputRequiredResultMultipleInputsProgram{h: &fakeTestInputRequiredResultMultipleInputs{}}
 	decodeUserNameAnswer := mrtrtest.AnswerDecoder(p.decodeUserName)
@@ -91,9 +93,9 @@ func TestTestInputRequiredResultMultipleInputsValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeUserNameAnswer, validUserNameAnswer, "name", strings.Repeat("x", 101), "name: at most 100 characters")
 }
 
-// TestTestInputRequiredResultMultipleInputsRejectedInputs walks to every state that asks and sends there answers
-// meant for other states (and, at a gate, its confirmation before it was shown):
-// none is taken, no side effect runs, and the same question is asked again.
+// TestTestInputRequiredResultMultipleInputsRejectedInputs walks to every state that asks and sends
+// there answers meant for other states (and, at a gate, its confirmation before it was shown): none
+// is taken, no side effect runs, and the same question is asked again.
 func TestTestInputRequiredResultMultipleInputsRejectedInputs(t *testing.T) {
 	w := mrtrtest.NewWalker(newFakeTestInputRequiredResultMultipleInputs, fixturesTestInputRequiredResultMultipleInputs(&fakeTestInputRequiredResultMultipleInputs{}))
 	w.RejectAt(t, "askAll")

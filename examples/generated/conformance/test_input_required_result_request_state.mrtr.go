@@ -16,20 +16,24 @@ import (
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
 )
 
-// TestInputRequiredResultRequestStateArgs are the arguments of tool test_input_required_result_request_state, validated on every round.
+// TestInputRequiredResultRequestStateArgs are the arguments of tool
+// test_input_required_result_request_state, validated on every round.
 type TestInputRequiredResultRequestStateArgs struct{}
 
-// TestInputRequiredResultRequestStateContinuation is what test_input_required_result_request_state carries between rounds (sealed in requestState). Checks and effects set it.
+// TestInputRequiredResultRequestStateContinuation is what test_input_required_result_request_state
+// carries between rounds (sealed in requestState). Checks and effects set it.
 type TestInputRequiredResultRequestStateContinuation struct{}
 
-// TestInputRequiredResultRequestStateConfirmAnswer is the validated answer to input request "confirm".
+// TestInputRequiredResultRequestStateConfirmAnswer is the validated answer to input request
+// "confirm".
 type TestInputRequiredResultRequestStateConfirmAnswer struct {
 	// Ok is form field "ok".
 	Ok bool
 }
 
-// TestInputRequiredResultRequestStateFlow is one workflow of test_input_required_result_request_state as handler methods see it: the call, the
-// arguments, the continuation and the answers given so far.
+// TestInputRequiredResultRequestStateFlow is one workflow of
+// test_input_required_result_request_state as handler methods see it: the call, the arguments, the
+// continuation and the answers given so far.
 type TestInputRequiredResultRequestStateFlow struct {
 	// Call identifies the caller, the workflow and the round.
 	Call *mrtr.Call
@@ -48,8 +52,9 @@ func (f *TestInputRequiredResultRequestStateFlow) State() TestInputRequiredResul
 	return f.state
 }
 
-// TestInputRequiredResultRequestStateState is a state of tool test_input_required_result_request_state. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// TestInputRequiredResultRequestStateState is a state of tool
+// test_input_required_result_request_state. States are numbered in flow order; the continuation
+// records the number, and its schema hash changes when they do.
 type TestInputRequiredResultRequestStateState uint16
 
 const (
@@ -110,36 +115,39 @@ func (p testInputRequiredResultRequestStateProgram) Step(ctx context.Context, r 
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return r.Goto(uint16(TestInputRequiredResultRequestStateStateVerified), "next")
+		return mrtr.Goto(r, TestInputRequiredResultRequestStateStateVerified, "next")
 	case TestInputRequiredResultRequestStateStateVerified:
 		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: testInputRequiredResultRequestStateVerifiedMessage(f)})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in test_input_required_result_request_state", mrtr.ErrUnknownState, f.state)
 }
 
-// TestInputRequiredResultRequestStateHandler is what you implement for tool test_input_required_result_request_state. Adding a check, effect or
-// validator to the spec adds a method here, so an implementation that misses it
-// does not compile.
+// TestInputRequiredResultRequestStateHandler is what you implement for tool
+// test_input_required_result_request_state. Adding a check, effect or validator to the spec adds a
+// method here, so an implementation that misses it does not compile.
 type TestInputRequiredResultRequestStateHandler interface {
-	// Authorize decides whether f.Call.Principal may run test_input_required_result_request_state with f.Args. It runs
-	// on every round, before the continuation is opened, because a decision from an
-	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
+	// Authorize decides whether f.Call.Principal may run test_input_required_result_request_state
+	// with f.Args. It runs on every round, before the continuation is opened, because a decision
+	// from an earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *TestInputRequiredResultRequestStateFlow) error
 }
 
-// testInputRequiredResultRequestStateProgram is the generated half of test_input_required_result_request_state: the engine calls it, the handler does the work.
+// testInputRequiredResultRequestStateProgram is the generated half of
+// test_input_required_result_request_state: the engine calls it, the handler does the work.
 type testInputRequiredResultRequestStateProgram struct {
 	h TestInputRequiredResultRequestStateHandler
 }
 
 var _ mrtr.Program[*TestInputRequiredResultRequestStateFlow] = testInputRequiredResultRequestStateProgram{}
 
-// NewTestInputRequiredResultRequestStateProgram returns the tool for the engine (mrtr.Run, or tests).
+// NewTestInputRequiredResultRequestStateProgram returns the tool for the engine (mrtr.Run, or
+// tests).
 func NewTestInputRequiredResultRequestStateProgram(h TestInputRequiredResultRequestStateHandler) mrtr.Program[*TestInputRequiredResultRequestStateFlow] {
 	return testInputRequiredResultRequestStateProgram{h: h}
 }
 
-// RegisterTestInputRequiredResultRequestState adds tool test_input_required_result_request_state to s, served by e and implemented by h.
+// RegisterTestInputRequiredResultRequestState adds tool test_input_required_result_request_state to
+// s, served by e and implemented by h.
 func RegisterTestInputRequiredResultRequestState(s *mcp.Server, e *mrtr.Engine, h TestInputRequiredResultRequestStateHandler) {
 	mrtr.AddTool(s, e, NewTestInputRequiredResultRequestStateProgram(h))
 }
@@ -170,8 +178,8 @@ func (p testInputRequiredResultRequestStateProgram) Questions(f *TestInputRequir
 	return nil
 }
 
-// testInputRequiredResultRequestStateDescriptor describes test_input_required_result_request_state to the engine: the state table, the transitions, and
-// how its continuation is kept.
+// testInputRequiredResultRequestStateDescriptor describes test_input_required_result_request_state
+// to the engine: the state table, the transitions, and how its continuation is kept.
 var testInputRequiredResultRequestStateDescriptor = mrtr.Descriptor{
 	Description: "Round-trips a sealed requestState and confirms it was verified.",
 	Initial:     uint16(TestInputRequiredResultRequestStateStateAskConfirm),
@@ -189,14 +197,15 @@ var testInputRequiredResultRequestStateDescriptor = mrtr.Descriptor{
 	Transitions: testInputRequiredResultRequestStateTransitionTable,
 }
 
-// testInputRequiredResultRequestStateStateTable describes each state, in the order of their numbers.
+// testInputRequiredResultRequestStateStateTable describes each state, in the order of their
+// numbers.
 var testInputRequiredResultRequestStateStateTable = []mrtr.StateInfo{
 	{Name: "askConfirm", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit}}},
 	{Name: "verified", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
 }
 
-// testInputRequiredResultRequestStateTransitionTable lists every transition of the spec: a state may only go
-// where a row says.
+// testInputRequiredResultRequestStateTransitionTable lists every transition of the spec: a state
+// may only go where a row says.
 var testInputRequiredResultRequestStateTransitionTable = []mrtr.Transition{
 	{From: uint16(TestInputRequiredResultRequestStateStateAskConfirm), On: "next", To: uint16(TestInputRequiredResultRequestStateStateVerified)},
 }
@@ -279,7 +288,8 @@ var testInputRequiredResultRequestStateConfirmSchema = json.RawMessage(`{
   "type": "object"
 }`)
 
-// requestConfirm builds input request "confirm" of state askConfirm; problems with a previous answer are added to it.
+// requestConfirm builds input request "confirm" of state askConfirm; problems with a previous
+// answer are added to it.
 func (testInputRequiredResultRequestStateProgram) requestConfirm(f *TestInputRequiredResultRequestStateFlow, problems mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{
 		Key:  "confirm",

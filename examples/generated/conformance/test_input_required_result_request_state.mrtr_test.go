@@ -12,10 +12,10 @@ import (
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 )
 
-// fakeTestInputRequiredResultRequestState implements TestInputRequiredResultRequestStateHandler for the generated tests: it allows every
-// caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
-// effect while broken, and takes check outcomes from queues; with an empty queue a
-// check takes the outcome on the shortest way to a successful end.
+// fakeTestInputRequiredResultRequestState implements TestInputRequiredResultRequestStateHandler for
+// the generated tests: it allows every caller but "mallory"; its mrtrtest.Fake counts effects,
+// fails every check and effect while broken, and takes check outcomes from queues; with an empty
+// queue a check takes the outcome on the shortest way to a successful end.
 type fakeTestInputRequiredResultRequestState struct {
 	fake mrtrtest.Fake
 }
@@ -29,13 +29,14 @@ func (h *fakeTestInputRequiredResultRequestState) Authorize(ctx context.Context,
 	return nil
 }
 
-// answersTestInputRequiredResultRequestState are valid answers to the input requests of test_input_required_result_request_state, derived from the spec.
+// answersTestInputRequiredResultRequestState are valid answers to the input requests of
+// test_input_required_result_request_state, derived from the spec.
 var answersTestInputRequiredResultRequestState = map[string]mcp.InputResponse{
 	"confirm": mrtrtest.Accept(map[string]any{"ok": true}),
 }
 
-// fixturesTestInputRequiredResultRequestState are a valid test_input_required_result_request_state workflow derived from the spec, and the
-// knobs of the fake that provoke each failure.
+// fixturesTestInputRequiredResultRequestState are a valid test_input_required_result_request_state
+// workflow derived from the spec, and the knobs of the fake that provoke each failure.
 func fixturesTestInputRequiredResultRequestState(h *fakeTestInputRequiredResultRequestState) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
 		Answers:      answersTestInputRequiredResultRequestState,
@@ -47,35 +48,35 @@ func fixturesTestInputRequiredResultRequestState(h *fakeTestInputRequiredResultR
 	}
 }
 
-// TestTestInputRequiredResultRequestStateMatrix runs the MRTR test matrix against the fake; the matrix steers
-// its check outcomes onto a branch that reaches each scenario, and logs the ones
-// that do not apply. Run the same matrix against your real handler:
-// mrtrtest.RunMatrix(t, NewTestInputRequiredResultRequestStateProgram(yours), fixtures), with Fixtures.Variants for the
+// TestTestInputRequiredResultRequestStateMatrix runs the MRTR test matrix against the fake; the
+// matrix steers its check outcomes onto a branch that reaches each scenario, and logs the ones that
+// do not apply. Run the same matrix against your real handler: mrtrtest.RunMatrix(t,
+// NewTestInputRequiredResultRequestStateProgram(yours), fixtures), with Fixtures.Variants for the
 // branches your fixture workflow does not take.
 func TestTestInputRequiredResultRequestStateMatrix(t *testing.T) {
 	h := &fakeTestInputRequiredResultRequestState{}
 	mrtrtest.RunMatrix(t, NewTestInputRequiredResultRequestStateProgram(h), fixturesTestInputRequiredResultRequestState(h))
 }
 
-// newFakeTestInputRequiredResultRequestState is test_input_required_result_request_state on a new fake whose checks take outcomes (for mrtrtest's walks).
+// newFakeTestInputRequiredResultRequestState is test_input_required_result_request_state on a new
+// fake whose checks take outcomes (for mrtrtest's walks).
 func newFakeTestInputRequiredResultRequestState(outcomes map[string][]uint8) (mrtr.Program[*TestInputRequiredResultRequestStateFlow], func() int) {
 	h := &fakeTestInputRequiredResultRequestState{fake: mrtrtest.Fake{Outcomes: outcomes}}
 	return NewTestInputRequiredResultRequestStateProgram(h), h.fake.Effects
 }
 
-// TestTestInputRequiredResultRequestStateTransitions takes every transition of the state table at least
-// once. Each walk names the states it passes, and in parentheses the answer or
-// check outcome that moves it on; mrtrtest plays it round by round on a new fake,
-// checking the states each round runs, what it asks, how the workflow ends and
-// how many side effects it performed.
+// TestTestInputRequiredResultRequestStateTransitions takes every transition of the state table at
+// least once. Each walk names the states it passes, and in parentheses the answer or check outcome
+// that moves it on; mrtrtest plays it round by round on a new fake, checking the states each round
+// runs, what it asks, how the workflow ends and how many side effects it performed.
 func TestTestInputRequiredResultRequestStateTransitions(t *testing.T) {
 	w := mrtrtest.NewWalker(newFakeTestInputRequiredResultRequestState, fixturesTestInputRequiredResultRequestState(&fakeTestInputRequiredResultRequestState{}))
 	w.Walk(t, "askConfirm>verified")
 }
 
-// TestTestInputRequiredResultRequestStateValidation sends, for each constraint of an argument or a form
-// field, valid input but for one value that breaks the constraint, and
-// checks that validation reports it.
+// TestTestInputRequiredResultRequestStateValidation sends, for each constraint of an argument or a
+// form field, valid input but for one value that breaks the constraint, and checks that validation
+// reports it.
 func TestTestInputRequiredResultRequestStateValidation(t *testing.T) {
 	p := testInputRequiredResultRequestStateProgram{h: &fakeTestInputRequiredResultRequestState{}}
 	decodeConfirmAnswer := mrtrtest.AnswerDecoder(p.decodeConfirm)
@@ -83,9 +84,9 @@ func TestTestInputRequiredResultRequestStateValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeConfirmAnswer, validConfirmAnswer, "ok", nil, "ok: required")
 }
 
-// TestTestInputRequiredResultRequestStateRejectedInputs walks to every state that asks and sends there answers
-// meant for other states (and, at a gate, its confirmation before it was shown):
-// none is taken, no side effect runs, and the same question is asked again.
+// TestTestInputRequiredResultRequestStateRejectedInputs walks to every state that asks and sends
+// there answers meant for other states (and, at a gate, its confirmation before it was shown): none
+// is taken, no side effect runs, and the same question is asked again.
 func TestTestInputRequiredResultRequestStateRejectedInputs(t *testing.T) {
 	w := mrtrtest.NewWalker(newFakeTestInputRequiredResultRequestState, fixturesTestInputRequiredResultRequestState(&fakeTestInputRequiredResultRequestState{}))
 	w.RejectAt(t, "askConfirm")

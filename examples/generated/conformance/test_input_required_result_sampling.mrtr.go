@@ -17,14 +17,16 @@ import (
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
 )
 
-// TestInputRequiredResultSamplingArgs are the arguments of tool test_input_required_result_sampling, validated on every round.
+// TestInputRequiredResultSamplingArgs are the arguments of tool
+// test_input_required_result_sampling, validated on every round.
 type TestInputRequiredResultSamplingArgs struct{}
 
-// TestInputRequiredResultSamplingContinuation is what test_input_required_result_sampling carries between rounds (sealed in requestState). Checks and effects set it.
+// TestInputRequiredResultSamplingContinuation is what test_input_required_result_sampling carries
+// between rounds (sealed in requestState). Checks and effects set it.
 type TestInputRequiredResultSamplingContinuation struct{}
 
-// TestInputRequiredResultSamplingFlow is one workflow of test_input_required_result_sampling as handler methods see it: the call, the
-// arguments, the continuation and the answers given so far.
+// TestInputRequiredResultSamplingFlow is one workflow of test_input_required_result_sampling as
+// handler methods see it: the call, the arguments, the continuation and the answers given so far.
 type TestInputRequiredResultSamplingFlow struct {
 	// Call identifies the caller, the workflow and the round.
 	Call *mrtr.Call
@@ -43,8 +45,9 @@ func (f *TestInputRequiredResultSamplingFlow) State() TestInputRequiredResultSam
 	return f.state
 }
 
-// TestInputRequiredResultSamplingState is a state of tool test_input_required_result_sampling. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// TestInputRequiredResultSamplingState is a state of tool test_input_required_result_sampling.
+// States are numbered in flow order; the continuation records the number, and its schema hash
+// changes when they do.
 type TestInputRequiredResultSamplingState uint16
 
 const (
@@ -98,24 +101,25 @@ func (p testInputRequiredResultSamplingProgram) Step(ctx context.Context, r *mrt
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return r.Goto(uint16(TestInputRequiredResultSamplingStateAnswer), "next")
+		return mrtr.Goto(r, TestInputRequiredResultSamplingStateAnswer, "next")
 	case TestInputRequiredResultSamplingStateAnswer:
 		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: testInputRequiredResultSamplingAnswerMessage(f)})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in test_input_required_result_sampling", mrtr.ErrUnknownState, f.state)
 }
 
-// TestInputRequiredResultSamplingHandler is what you implement for tool test_input_required_result_sampling. Adding a check, effect or
-// validator to the spec adds a method here, so an implementation that misses it
-// does not compile.
+// TestInputRequiredResultSamplingHandler is what you implement for tool
+// test_input_required_result_sampling. Adding a check, effect or validator to the spec adds a
+// method here, so an implementation that misses it does not compile.
 type TestInputRequiredResultSamplingHandler interface {
-	// Authorize decides whether f.Call.Principal may run test_input_required_result_sampling with f.Args. It runs
-	// on every round, before the continuation is opened, because a decision from an
+	// Authorize decides whether f.Call.Principal may run test_input_required_result_sampling with
+	// f.Args. It runs on every round, before the continuation is opened, because a decision from an
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *TestInputRequiredResultSamplingFlow) error
 }
 
-// testInputRequiredResultSamplingProgram is the generated half of test_input_required_result_sampling: the engine calls it, the handler does the work.
+// testInputRequiredResultSamplingProgram is the generated half of
+// test_input_required_result_sampling: the engine calls it, the handler does the work.
 type testInputRequiredResultSamplingProgram struct {
 	h TestInputRequiredResultSamplingHandler
 }
@@ -127,7 +131,8 @@ func NewTestInputRequiredResultSamplingProgram(h TestInputRequiredResultSampling
 	return testInputRequiredResultSamplingProgram{h: h}
 }
 
-// RegisterTestInputRequiredResultSampling adds tool test_input_required_result_sampling to s, served by e and implemented by h.
+// RegisterTestInputRequiredResultSampling adds tool test_input_required_result_sampling to s,
+// served by e and implemented by h.
 func RegisterTestInputRequiredResultSampling(s *mcp.Server, e *mrtr.Engine, h TestInputRequiredResultSamplingHandler) {
 	mrtr.AddTool(s, e, NewTestInputRequiredResultSamplingProgram(h))
 }
@@ -158,8 +163,8 @@ func (p testInputRequiredResultSamplingProgram) Questions(f *TestInputRequiredRe
 	return nil
 }
 
-// testInputRequiredResultSamplingDescriptor describes test_input_required_result_sampling to the engine: the state table, the transitions, and
-// how its continuation is kept.
+// testInputRequiredResultSamplingDescriptor describes test_input_required_result_sampling to the
+// engine: the state table, the transitions, and how its continuation is kept.
 var testInputRequiredResultSamplingDescriptor = mrtr.Descriptor{
 	Description: "Asks the client's model one question.",
 	Initial:     uint16(TestInputRequiredResultSamplingStateAskModel),
@@ -183,8 +188,8 @@ var testInputRequiredResultSamplingStateTable = []mrtr.StateInfo{
 	{Name: "answer", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
 }
 
-// testInputRequiredResultSamplingTransitionTable lists every transition of the spec: a state may only go
-// where a row says.
+// testInputRequiredResultSamplingTransitionTable lists every transition of the spec: a state may
+// only go where a row says.
 var testInputRequiredResultSamplingTransitionTable = []mrtr.Transition{
 	{From: uint16(TestInputRequiredResultSamplingStateAskModel), On: "next", To: uint16(TestInputRequiredResultSamplingStateAnswer)},
 }
@@ -246,7 +251,8 @@ func (p testInputRequiredResultSamplingProgram) CheckContinuation(ctx context.Co
 	return nil
 }
 
-// requestCapitalQuestion builds input request "capital_question" of state askModel; problems with a previous answer are added to it.
+// requestCapitalQuestion builds input request "capital_question" of state askModel; problems with a
+// previous answer are added to it.
 func (testInputRequiredResultSamplingProgram) requestCapitalQuestion(f *TestInputRequiredResultSamplingFlow, problems mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{
 		Key:  "capital_question",
@@ -261,7 +267,8 @@ func (testInputRequiredResultSamplingProgram) requestCapitalQuestion(f *TestInpu
 	}
 }
 
-// testInputRequiredResultSamplingAskModelCapitalQuestionPrompt renders "What is the capital of France?".
+// testInputRequiredResultSamplingAskModelCapitalQuestionPrompt renders "What is the capital of
+// France?".
 func testInputRequiredResultSamplingAskModelCapitalQuestionPrompt(_ *TestInputRequiredResultSamplingFlow) string {
 	return "What is the capital of France?"
 }

@@ -13,9 +13,9 @@ import (
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 )
 
-// fakeTestInputRequiredResultSampling implements TestInputRequiredResultSamplingHandler for the generated tests: it allows every
-// caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
-// effect while broken, and takes check outcomes from queues; with an empty queue a
+// fakeTestInputRequiredResultSampling implements TestInputRequiredResultSamplingHandler for the
+// generated tests: it allows every caller but "mallory"; its mrtrtest.Fake counts effects, fails
+// every check and effect while broken, and takes check outcomes from queues; with an empty queue a
 // check takes the outcome on the shortest way to a successful end.
 type fakeTestInputRequiredResultSampling struct {
 	fake mrtrtest.Fake
@@ -30,13 +30,14 @@ func (h *fakeTestInputRequiredResultSampling) Authorize(ctx context.Context, f *
 	return nil
 }
 
-// answersTestInputRequiredResultSampling are valid answers to the input requests of test_input_required_result_sampling, derived from the spec.
+// answersTestInputRequiredResultSampling are valid answers to the input requests of
+// test_input_required_result_sampling, derived from the spec.
 var answersTestInputRequiredResultSampling = map[string]mcp.InputResponse{
 	"capital_question": mrtrtest.Text("A sampled answer."),
 }
 
-// fixturesTestInputRequiredResultSampling are a valid test_input_required_result_sampling workflow derived from the spec, and the
-// knobs of the fake that provoke each failure.
+// fixturesTestInputRequiredResultSampling are a valid test_input_required_result_sampling workflow
+// derived from the spec, and the knobs of the fake that provoke each failure.
 func fixturesTestInputRequiredResultSampling(h *fakeTestInputRequiredResultSampling) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
 		Answers:      answersTestInputRequiredResultSampling,
@@ -48,17 +49,18 @@ func fixturesTestInputRequiredResultSampling(h *fakeTestInputRequiredResultSampl
 	}
 }
 
-// TestTestInputRequiredResultSamplingMatrix runs the MRTR test matrix against the fake; the matrix steers
-// its check outcomes onto a branch that reaches each scenario, and logs the ones
-// that do not apply. Run the same matrix against your real handler:
-// mrtrtest.RunMatrix(t, NewTestInputRequiredResultSamplingProgram(yours), fixtures), with Fixtures.Variants for the
+// TestTestInputRequiredResultSamplingMatrix runs the MRTR test matrix against the fake; the matrix
+// steers its check outcomes onto a branch that reaches each scenario, and logs the ones that do not
+// apply. Run the same matrix against your real handler: mrtrtest.RunMatrix(t,
+// NewTestInputRequiredResultSamplingProgram(yours), fixtures), with Fixtures.Variants for the
 // branches your fixture workflow does not take.
 func TestTestInputRequiredResultSamplingMatrix(t *testing.T) {
 	h := &fakeTestInputRequiredResultSampling{}
 	mrtrtest.RunMatrix(t, NewTestInputRequiredResultSamplingProgram(h), fixturesTestInputRequiredResultSampling(h))
 }
 
-// newFakeTestInputRequiredResultSampling is test_input_required_result_sampling on a new fake whose checks take outcomes (for mrtrtest's walks).
+// newFakeTestInputRequiredResultSampling is test_input_required_result_sampling on a new fake whose
+// checks take outcomes (for mrtrtest's walks).
 func newFakeTestInputRequiredResultSampling(outcomes map[string][]uint8) (mrtr.Program[*TestInputRequiredResultSamplingFlow], func() int) {
 	h := &fakeTestInputRequiredResultSampling{fake: mrtrtest.Fake{Outcomes: outcomes}}
 	return NewTestInputRequiredResultSamplingProgram(h), h.fake.Effects
@@ -74,9 +76,9 @@ func TestTestInputRequiredResultSamplingTransitions(t *testing.T) {
 	w.Walk(t, "askModel>answer")
 }
 
-// TestTestInputRequiredResultSamplingRejectedInputs walks to every state that asks and sends there answers
-// meant for other states (and, at a gate, its confirmation before it was shown):
-// none is taken, no side effect runs, and the same question is asked again.
+// TestTestInputRequiredResultSamplingRejectedInputs walks to every state that asks and sends there
+// answers meant for other states (and, at a gate, its confirmation before it was shown): none is
+// taken, no side effect runs, and the same question is asked again.
 func TestTestInputRequiredResultSamplingRejectedInputs(t *testing.T) {
 	w := mrtrtest.NewWalker(newFakeTestInputRequiredResultSampling, fixturesTestInputRequiredResultSampling(&fakeTestInputRequiredResultSampling{}))
 	w.RejectAt(t, "askModel")

@@ -16,20 +16,25 @@ import (
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
 )
 
-// TestInputRequiredResultTamperedStateArgs are the arguments of tool test_input_required_result_tampered_state, validated on every round.
+// TestInputRequiredResultTamperedStateArgs are the arguments of tool
+// test_input_required_result_tampered_state, validated on every round.
 type TestInputRequiredResultTamperedStateArgs struct{}
 
-// TestInputRequiredResultTamperedStateContinuation is what test_input_required_result_tampered_state carries between rounds (sealed in requestState). Checks and effects set it.
+// TestInputRequiredResultTamperedStateContinuation is what
+// test_input_required_result_tampered_state carries between rounds (sealed in requestState). Checks
+// and effects set it.
 type TestInputRequiredResultTamperedStateContinuation struct{}
 
-// TestInputRequiredResultTamperedStateConfirmAnswer is the validated answer to input request "confirm".
+// TestInputRequiredResultTamperedStateConfirmAnswer is the validated answer to input request
+// "confirm".
 type TestInputRequiredResultTamperedStateConfirmAnswer struct {
 	// Ok is form field "ok".
 	Ok bool
 }
 
-// TestInputRequiredResultTamperedStateFlow is one workflow of test_input_required_result_tampered_state as handler methods see it: the call, the
-// arguments, the continuation and the answers given so far.
+// TestInputRequiredResultTamperedStateFlow is one workflow of
+// test_input_required_result_tampered_state as handler methods see it: the call, the arguments, the
+// continuation and the answers given so far.
 type TestInputRequiredResultTamperedStateFlow struct {
 	// Call identifies the caller, the workflow and the round.
 	Call *mrtr.Call
@@ -48,8 +53,9 @@ func (f *TestInputRequiredResultTamperedStateFlow) State() TestInputRequiredResu
 	return f.state
 }
 
-// TestInputRequiredResultTamperedStateState is a state of tool test_input_required_result_tampered_state. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// TestInputRequiredResultTamperedStateState is a state of tool
+// test_input_required_result_tampered_state. States are numbered in flow order; the continuation
+// records the number, and its schema hash changes when they do.
 type TestInputRequiredResultTamperedStateState uint16
 
 const (
@@ -110,36 +116,39 @@ func (p testInputRequiredResultTamperedStateProgram) Step(ctx context.Context, r
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return r.Goto(uint16(TestInputRequiredResultTamperedStateStateDone), "next")
+		return mrtr.Goto(r, TestInputRequiredResultTamperedStateStateDone, "next")
 	case TestInputRequiredResultTamperedStateStateDone:
 		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: testInputRequiredResultTamperedStateDoneMessage(f)})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in test_input_required_result_tampered_state", mrtr.ErrUnknownState, f.state)
 }
 
-// TestInputRequiredResultTamperedStateHandler is what you implement for tool test_input_required_result_tampered_state. Adding a check, effect or
-// validator to the spec adds a method here, so an implementation that misses it
-// does not compile.
+// TestInputRequiredResultTamperedStateHandler is what you implement for tool
+// test_input_required_result_tampered_state. Adding a check, effect or validator to the spec adds a
+// method here, so an implementation that misses it does not compile.
 type TestInputRequiredResultTamperedStateHandler interface {
-	// Authorize decides whether f.Call.Principal may run test_input_required_result_tampered_state with f.Args. It runs
-	// on every round, before the continuation is opened, because a decision from an
-	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
+	// Authorize decides whether f.Call.Principal may run test_input_required_result_tampered_state
+	// with f.Args. It runs on every round, before the continuation is opened, because a decision
+	// from an earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *TestInputRequiredResultTamperedStateFlow) error
 }
 
-// testInputRequiredResultTamperedStateProgram is the generated half of test_input_required_result_tampered_state: the engine calls it, the handler does the work.
+// testInputRequiredResultTamperedStateProgram is the generated half of
+// test_input_required_result_tampered_state: the engine calls it, the handler does the work.
 type testInputRequiredResultTamperedStateProgram struct {
 	h TestInputRequiredResultTamperedStateHandler
 }
 
 var _ mrtr.Program[*TestInputRequiredResultTamperedStateFlow] = testInputRequiredResultTamperedStateProgram{}
 
-// NewTestInputRequiredResultTamperedStateProgram returns the tool for the engine (mrtr.Run, or tests).
+// NewTestInputRequiredResultTamperedStateProgram returns the tool for the engine (mrtr.Run, or
+// tests).
 func NewTestInputRequiredResultTamperedStateProgram(h TestInputRequiredResultTamperedStateHandler) mrtr.Program[*TestInputRequiredResultTamperedStateFlow] {
 	return testInputRequiredResultTamperedStateProgram{h: h}
 }
 
-// RegisterTestInputRequiredResultTamperedState adds tool test_input_required_result_tampered_state to s, served by e and implemented by h.
+// RegisterTestInputRequiredResultTamperedState adds tool test_input_required_result_tampered_state
+// to s, served by e and implemented by h.
 func RegisterTestInputRequiredResultTamperedState(s *mcp.Server, e *mrtr.Engine, h TestInputRequiredResultTamperedStateHandler) {
 	mrtr.AddTool(s, e, NewTestInputRequiredResultTamperedStateProgram(h))
 }
@@ -170,7 +179,8 @@ func (p testInputRequiredResultTamperedStateProgram) Questions(f *TestInputRequi
 	return nil
 }
 
-// testInputRequiredResultTamperedStateDescriptor describes test_input_required_result_tampered_state to the engine: the state table, the transitions, and
+// testInputRequiredResultTamperedStateDescriptor describes
+// test_input_required_result_tampered_state to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var testInputRequiredResultTamperedStateDescriptor = mrtr.Descriptor{
 	Description: "Rejects a requestState that fails integrity verification (-32602).",
@@ -189,14 +199,15 @@ var testInputRequiredResultTamperedStateDescriptor = mrtr.Descriptor{
 	Transitions: testInputRequiredResultTamperedStateTransitionTable,
 }
 
-// testInputRequiredResultTamperedStateStateTable describes each state, in the order of their numbers.
+// testInputRequiredResultTamperedStateStateTable describes each state, in the order of their
+// numbers.
 var testInputRequiredResultTamperedStateStateTable = []mrtr.StateInfo{
 	{Name: "askConfirm", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit}}},
 	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
 }
 
-// testInputRequiredResultTamperedStateTransitionTable lists every transition of the spec: a state may only go
-// where a row says.
+// testInputRequiredResultTamperedStateTransitionTable lists every transition of the spec: a state
+// may only go where a row says.
 var testInputRequiredResultTamperedStateTransitionTable = []mrtr.Transition{
 	{From: uint16(TestInputRequiredResultTamperedStateStateAskConfirm), On: "next", To: uint16(TestInputRequiredResultTamperedStateStateDone)},
 }
@@ -279,7 +290,8 @@ var testInputRequiredResultTamperedStateConfirmSchema = json.RawMessage(`{
   "type": "object"
 }`)
 
-// requestConfirm builds input request "confirm" of state askConfirm; problems with a previous answer are added to it.
+// requestConfirm builds input request "confirm" of state askConfirm; problems with a previous
+// answer are added to it.
 func (testInputRequiredResultTamperedStateProgram) requestConfirm(f *TestInputRequiredResultTamperedStateFlow, problems mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{
 		Key:  "confirm",

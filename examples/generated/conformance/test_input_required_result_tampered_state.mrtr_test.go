@@ -12,10 +12,10 @@ import (
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 )
 
-// fakeTestInputRequiredResultTamperedState implements TestInputRequiredResultTamperedStateHandler for the generated tests: it allows every
-// caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
-// effect while broken, and takes check outcomes from queues; with an empty queue a
-// check takes the outcome on the shortest way to a successful end.
+// fakeTestInputRequiredResultTamperedState implements TestInputRequiredResultTamperedStateHandler
+// for the generated tests: it allows every caller but "mallory"; its mrtrtest.Fake counts effects,
+// fails every check and effect while broken, and takes check outcomes from queues; with an empty
+// queue a check takes the outcome on the shortest way to a successful end.
 type fakeTestInputRequiredResultTamperedState struct {
 	fake mrtrtest.Fake
 }
@@ -29,13 +29,15 @@ func (h *fakeTestInputRequiredResultTamperedState) Authorize(ctx context.Context
 	return nil
 }
 
-// answersTestInputRequiredResultTamperedState are valid answers to the input requests of test_input_required_result_tampered_state, derived from the spec.
+// answersTestInputRequiredResultTamperedState are valid answers to the input requests of
+// test_input_required_result_tampered_state, derived from the spec.
 var answersTestInputRequiredResultTamperedState = map[string]mcp.InputResponse{
 	"confirm": mrtrtest.Accept(map[string]any{"ok": true}),
 }
 
-// fixturesTestInputRequiredResultTamperedState are a valid test_input_required_result_tampered_state workflow derived from the spec, and the
-// knobs of the fake that provoke each failure.
+// fixturesTestInputRequiredResultTamperedState are a valid
+// test_input_required_result_tampered_state workflow derived from the spec, and the knobs of the
+// fake that provoke each failure.
 func fixturesTestInputRequiredResultTamperedState(h *fakeTestInputRequiredResultTamperedState) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
 		Answers:      answersTestInputRequiredResultTamperedState,
@@ -47,35 +49,35 @@ func fixturesTestInputRequiredResultTamperedState(h *fakeTestInputRequiredResult
 	}
 }
 
-// TestTestInputRequiredResultTamperedStateMatrix runs the MRTR test matrix against the fake; the matrix steers
-// its check outcomes onto a branch that reaches each scenario, and logs the ones
-// that do not apply. Run the same matrix against your real handler:
-// mrtrtest.RunMatrix(t, NewTestInputRequiredResultTamperedStateProgram(yours), fixtures), with Fixtures.Variants for the
+// TestTestInputRequiredResultTamperedStateMatrix runs the MRTR test matrix against the fake; the
+// matrix steers its check outcomes onto a branch that reaches each scenario, and logs the ones that
+// do not apply. Run the same matrix against your real handler: mrtrtest.RunMatrix(t,
+// NewTestInputRequiredResultTamperedStateProgram(yours), fixtures), with Fixtures.Variants for the
 // branches your fixture workflow does not take.
 func TestTestInputRequiredResultTamperedStateMatrix(t *testing.T) {
 	h := &fakeTestInputRequiredResultTamperedState{}
 	mrtrtest.RunMatrix(t, NewTestInputRequiredResultTamperedStateProgram(h), fixturesTestInputRequiredResultTamperedState(h))
 }
 
-// newFakeTestInputRequiredResultTamperedState is test_input_required_result_tampered_state on a new fake whose checks take outcomes (for mrtrtest's walks).
+// newFakeTestInputRequiredResultTamperedState is test_input_required_result_tampered_state on a new
+// fake whose checks take outcomes (for mrtrtest's walks).
 func newFakeTestInputRequiredResultTamperedState(outcomes map[string][]uint8) (mrtr.Program[*TestInputRequiredResultTamperedStateFlow], func() int) {
 	h := &fakeTestInputRequiredResultTamperedState{fake: mrtrtest.Fake{Outcomes: outcomes}}
 	return NewTestInputRequiredResultTamperedStateProgram(h), h.fake.Effects
 }
 
-// TestTestInputRequiredResultTamperedStateTransitions takes every transition of the state table at least
-// once. Each walk names the states it passes, and in parentheses the answer or
-// check outcome that moves it on; mrtrtest plays it round by round on a new fake,
-// checking the states each round runs, what it asks, how the workflow ends and
-// how many side effects it performed.
+// TestTestInputRequiredResultTamperedStateTransitions takes every transition of the state table at
+// least once. Each walk names the states it passes, and in parentheses the answer or check outcome
+// that moves it on; mrtrtest plays it round by round on a new fake, checking the states each round
+// runs, what it asks, how the workflow ends and how many side effects it performed.
 func TestTestInputRequiredResultTamperedStateTransitions(t *testing.T) {
 	w := mrtrtest.NewWalker(newFakeTestInputRequiredResultTamperedState, fixturesTestInputRequiredResultTamperedState(&fakeTestInputRequiredResultTamperedState{}))
 	w.Walk(t, "askConfirm>done")
 }
 
-// TestTestInputRequiredResultTamperedStateValidation sends, for each constraint of an argument or a form
-// field, valid input but for one value that breaks the constraint, and
-// checks that validation reports it.
+// TestTestInputRequiredResultTamperedStateValidation sends, for each constraint of an argument or a
+// form field, valid input but for one value that breaks the constraint, and checks that validation
+// reports it.
 func TestTestInputRequiredResultTamperedStateValidation(t *testing.T) {
 	p := testInputRequiredResultTamperedStateProgram{h: &fakeTestInputRequiredResultTamperedState{}}
 	decodeConfirmAnswer := mrtrtest.AnswerDecoder(p.decodeConfirm)
@@ -83,9 +85,9 @@ func TestTestInputRequiredResultTamperedStateValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeConfirmAnswer, validConfirmAnswer, "ok", nil, "ok: required")
 }
 
-// TestTestInputRequiredResultTamperedStateRejectedInputs walks to every state that asks and sends there answers
-// meant for other states (and, at a gate, its confirmation before it was shown):
-// none is taken, no side effect runs, and the same question is asked again.
+// TestTestInputRequiredResultTamperedStateRejectedInputs walks to every state that asks and sends
+// there answers meant for other states (and, at a gate, its confirmation before it was shown): none
+// is taken, no side effect runs, and the same question is asked again.
 func TestTestInputRequiredResultTamperedStateRejectedInputs(t *testing.T) {
 	w := mrtrtest.NewWalker(newFakeTestInputRequiredResultTamperedState, fixturesTestInputRequiredResultTamperedState(&fakeTestInputRequiredResultTamperedState{}))
 	w.RejectAt(t, "askConfirm")

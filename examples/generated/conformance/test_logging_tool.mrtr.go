@@ -17,7 +17,8 @@ import (
 // TestLoggingToolArgs are the arguments of tool test_logging_tool, validated on every round.
 type TestLoggingToolArgs struct{}
 
-// TestLoggingToolContinuation is what test_logging_tool carries between rounds (sealed in requestState). Checks and effects set it.
+// TestLoggingToolContinuation is what test_logging_tool carries between rounds (sealed in
+// requestState). Checks and effects set it.
 type TestLoggingToolContinuation struct{}
 
 // TestLoggingToolFlow is one workflow of test_logging_tool as handler methods see it: the call, the
@@ -83,25 +84,26 @@ func (p testLoggingToolProgram) Step(ctx context.Context, r *mrtr.Round, f *Test
 	return mrtr.Step{}, fmt.Errorf("%w %d in test_logging_tool", mrtr.ErrUnknownState, f.state)
 }
 
-// TestLoggingToolHandler is what you implement for tool test_logging_tool. Adding a check, effect or
-// validator to the spec adds a method here, so an implementation that misses it
-// does not compile.
+// TestLoggingToolHandler is what you implement for tool test_logging_tool. Adding a check, effect
+// or validator to the spec adds a method here, so an implementation that misses it does not
+// compile.
 type TestLoggingToolHandler interface {
 	// Authorize decides whether f.Call.Principal may run test_logging_tool with f.Args. It runs
 	// on every round, before the continuation is opened, because a decision from an
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *TestLoggingToolFlow) error
 
-	// EmitLog is the side effect of state log (conformance.mrtr.yaml:213:17).
-	// Once it returned, it is not run again for this workflow round: retries replay its outcome.
-	// If the instance running it dies first, a retry runs it again after the lease (at least once):
-	// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
-	// pass it as the idempotency key of the downstream call. Store its results in f.Continuation.
-	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
+	// EmitLog is the side effect of state log. Once it returned, it is not run again for this
+	// workflow round: retries replay its outcome. If the instance running it dies first, a retry
+	// runs it again after the lease (at least once): f.Call.Attempt.Takeover says so, and
+	// f.Call.Attempt.OperationID is the same on every attempt; pass it as the idempotency key of
+	// the downstream call. Store its results in f.Continuation. Return mrtr.Reject for a definite
+	// refusal (recorded and replayed); any other error lets a retry try again.
 	EmitLog(ctx context.Context, f *TestLoggingToolFlow) error
 }
 
-// testLoggingToolProgram is the generated half of test_logging_tool: the engine calls it, the handler does the work.
+// testLoggingToolProgram is the generated half of test_logging_tool: the engine calls it, the
+// handler does the work.
 type testLoggingToolProgram struct {
 	h TestLoggingToolHandler
 }
@@ -140,8 +142,8 @@ func (p testLoggingToolProgram) Questions(f *TestLoggingToolFlow, s uint16) []mr
 	return nil
 }
 
-// testLoggingToolDescriptor describes test_logging_tool to the engine: the state table, the transitions, and
-// how its continuation is kept.
+// testLoggingToolDescriptor describes test_logging_tool to the engine: the state table, the
+// transitions, and how its continuation is kept.
 var testLoggingToolDescriptor = mrtr.Descriptor{
 	Description: "Sends an info log message to the client, which the SDK delivers only when the request set a log level (conformance server-stateless).",
 	Initial:     uint16(TestLoggingToolStateLog),
@@ -210,7 +212,8 @@ func (p testLoggingToolProgram) CheckContinuation(ctx context.Context, f *TestLo
 	return nil
 }
 
-// testLoggingToolDoneMessage renders "Logged one info message (delivered only if the request asked for logs).".
+// testLoggingToolDoneMessage renders "Logged one info message (delivered only if the request asked
+// for logs).".
 func testLoggingToolDoneMessage(_ *TestLoggingToolFlow) string {
 	return "Logged one info message (delivered only if the request asked for logs)."
 }

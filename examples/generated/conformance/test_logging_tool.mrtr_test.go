@@ -55,7 +55,8 @@ func TestTestLoggingToolMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewTestLoggingToolProgram(h), fixturesTestLoggingTool(h))
 }
 
-// newFakeTestLoggingTool is test_logging_tool on a new fake whose checks take outcomes (for mrtrtest's walks).
+// newFakeTestLoggingTool is test_logging_tool on a new fake whose checks take outcomes (for
+// mrtrtest's walks).
 func newFakeTestLoggingTool(outcomes map[string][]uint8) (mrtr.Program[*TestLoggingToolFlow], func() int) {
 	h := &fakeTestLoggingTool{fake: mrtrtest.Fake{Outcomes: outcomes}}
 	return NewTestLoggingToolProgram(h), h.fake.Effects

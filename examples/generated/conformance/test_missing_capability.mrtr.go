@@ -14,14 +14,16 @@ import (
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
 )
 
-// TestMissingCapabilityArgs are the arguments of tool test_missing_capability, validated on every round.
+// TestMissingCapabilityArgs are the arguments of tool test_missing_capability, validated on every
+// round.
 type TestMissingCapabilityArgs struct{}
 
-// TestMissingCapabilityContinuation is what test_missing_capability carries between rounds (sealed in requestState). Checks and effects set it.
+// TestMissingCapabilityContinuation is what test_missing_capability carries between rounds (sealed
+// in requestState). Checks and effects set it.
 type TestMissingCapabilityContinuation struct{}
 
-// TestMissingCapabilityFlow is one workflow of test_missing_capability as handler methods see it: the call, the
-// arguments, the continuation and the answers given so far.
+// TestMissingCapabilityFlow is one workflow of test_missing_capability as handler methods see it:
+// the call, the arguments, the continuation and the answers given so far.
 type TestMissingCapabilityFlow struct {
 	// Call identifies the caller, the workflow and the round.
 	Call *mrtr.Call
@@ -38,8 +40,8 @@ func (f *TestMissingCapabilityFlow) State() TestMissingCapabilityState {
 	return f.state
 }
 
-// TestMissingCapabilityState is a state of tool test_missing_capability. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// TestMissingCapabilityState is a state of tool test_missing_capability. States are numbered in
+// flow order; the continuation records the number, and its schema hash changes when they do.
 type TestMissingCapabilityState uint16
 
 const (
@@ -73,17 +75,18 @@ func (p testMissingCapabilityProgram) Step(ctx context.Context, r *mrtr.Round, f
 	return mrtr.Step{}, fmt.Errorf("%w %d in test_missing_capability", mrtr.ErrUnknownState, f.state)
 }
 
-// TestMissingCapabilityHandler is what you implement for tool test_missing_capability. Adding a check, effect or
-// validator to the spec adds a method here, so an implementation that misses it
+// TestMissingCapabilityHandler is what you implement for tool test_missing_capability. Adding a
+// check, effect or validator to the spec adds a method here, so an implementation that misses it
 // does not compile.
 type TestMissingCapabilityHandler interface {
-	// Authorize decides whether f.Call.Principal may run test_missing_capability with f.Args. It runs
-	// on every round, before the continuation is opened, because a decision from an
-	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
+	// Authorize decides whether f.Call.Principal may run test_missing_capability with f.Args. It
+	// runs on every round, before the continuation is opened, because a decision from an earlier
+	// round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *TestMissingCapabilityFlow) error
 }
 
-// testMissingCapabilityProgram is the generated half of test_missing_capability: the engine calls it, the handler does the work.
+// testMissingCapabilityProgram is the generated half of test_missing_capability: the engine calls
+// it, the handler does the work.
 type testMissingCapabilityProgram struct {
 	h TestMissingCapabilityHandler
 }
@@ -95,7 +98,8 @@ func NewTestMissingCapabilityProgram(h TestMissingCapabilityHandler) mrtr.Progra
 	return testMissingCapabilityProgram{h: h}
 }
 
-// RegisterTestMissingCapability adds tool test_missing_capability to s, served by e and implemented by h.
+// RegisterTestMissingCapability adds tool test_missing_capability to s, served by e and implemented
+// by h.
 func RegisterTestMissingCapability(s *mcp.Server, e *mrtr.Engine, h TestMissingCapabilityHandler) {
 	mrtr.AddTool(s, e, NewTestMissingCapabilityProgram(h))
 }
@@ -122,8 +126,8 @@ func (p testMissingCapabilityProgram) Questions(f *TestMissingCapabilityFlow, s 
 	return nil
 }
 
-// testMissingCapabilityDescriptor describes test_missing_capability to the engine: the state table, the transitions, and
-// how its continuation is kept.
+// testMissingCapabilityDescriptor describes test_missing_capability to the engine: the state table,
+// the transitions, and how its continuation is kept.
 var testMissingCapabilityDescriptor = mrtr.Descriptor{
 	Description: "Needs the client's sampling capability; a client that did not declare it gets -32021 (conformance server-stateless).",
 	Initial:     uint16(TestMissingCapabilityStateDone),

@@ -11,10 +11,10 @@ import (
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 )
 
-// fakeTestMissingCapability implements TestMissingCapabilityHandler for the generated tests: it allows every
-// caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
-// effect while broken, and takes check outcomes from queues; with an empty queue a
-// check takes the outcome on the shortest way to a successful end.
+// fakeTestMissingCapability implements TestMissingCapabilityHandler for the generated tests: it
+// allows every caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and effect
+// while broken, and takes check outcomes from queues; with an empty queue a check takes the outcome
+// on the shortest way to a successful end.
 type fakeTestMissingCapability struct {
 	fake mrtrtest.Fake
 }
@@ -28,8 +28,8 @@ func (h *fakeTestMissingCapability) Authorize(ctx context.Context, f *TestMissin
 	return nil
 }
 
-// fixturesTestMissingCapability are a valid test_missing_capability workflow derived from the spec, and the
-// knobs of the fake that provoke each failure.
+// fixturesTestMissingCapability are a valid test_missing_capability workflow derived from the spec,
+// and the knobs of the fake that provoke each failure.
 func fixturesTestMissingCapability(h *fakeTestMissingCapability) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
 		Args:         map[string]any{},
@@ -39,17 +39,18 @@ func fixturesTestMissingCapability(h *fakeTestMissingCapability) mrtrtest.Fixtur
 	}
 }
 
-// TestTestMissingCapabilityMatrix runs the MRTR test matrix against the fake; the matrix steers
-// its check outcomes onto a branch that reaches each scenario, and logs the ones
-// that do not apply. Run the same matrix against your real handler:
-// mrtrtest.RunMatrix(t, NewTestMissingCapabilityProgram(yours), fixtures), with Fixtures.Variants for the
-// branches your fixture workflow does not take.
+// TestTestMissingCapabilityMatrix runs the MRTR test matrix against the fake; the matrix steers its
+// check outcomes onto a branch that reaches each scenario, and logs the ones that do not apply. Run
+// the same matrix against your real handler: mrtrtest.RunMatrix(t,
+// NewTestMissingCapabilityProgram(yours), fixtures), with Fixtures.Variants for the branches your
+// fixture workflow does not take.
 func TestTestMissingCapabilityMatrix(t *testing.T) {
 	h := &fakeTestMissingCapability{}
 	mrtrtest.RunMatrix(t, NewTestMissingCapabilityProgram(h), fixturesTestMissingCapability(h))
 }
 
-// newFakeTestMissingCapability is test_missing_capability on a new fake whose checks take outcomes (for mrtrtest's walks).
+// newFakeTestMissingCapability is test_missing_capability on a new fake whose checks take outcomes
+// (for mrtrtest's walks).
 func newFakeTestMissingCapability(outcomes map[string][]uint8) (mrtr.Program[*TestMissingCapabilityFlow], func() int) {
 	h := &fakeTestMissingCapability{fake: mrtrtest.Fake{Outcomes: outcomes}}
 	return NewTestMissingCapabilityProgram(h), h.fake.Effects

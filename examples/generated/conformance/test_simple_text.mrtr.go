@@ -17,7 +17,8 @@ import (
 // TestSimpleTextArgs are the arguments of tool test_simple_text, validated on every round.
 type TestSimpleTextArgs struct{}
 
-// TestSimpleTextContinuation is what test_simple_text carries between rounds (sealed in requestState). Checks and effects set it.
+// TestSimpleTextContinuation is what test_simple_text carries between rounds (sealed in
+// requestState). Checks and effects set it.
 type TestSimpleTextContinuation struct{}
 
 // TestSimpleTextFlow is one workflow of test_simple_text as handler methods see it: the call, the
@@ -83,7 +84,8 @@ type TestSimpleTextHandler interface {
 	Authorize(ctx context.Context, f *TestSimpleTextFlow) error
 }
 
-// testSimpleTextProgram is the generated half of test_simple_text: the engine calls it, the handler does the work.
+// testSimpleTextProgram is the generated half of test_simple_text: the engine calls it, the handler
+// does the work.
 type testSimpleTextProgram struct {
 	h TestSimpleTextHandler
 }
@@ -122,8 +124,8 @@ func (p testSimpleTextProgram) Questions(f *TestSimpleTextFlow, s uint16) []mrtr
 	return nil
 }
 
-// testSimpleTextDescriptor describes test_simple_text to the engine: the state table, the transitions, and
-// how its continuation is kept.
+// testSimpleTextDescriptor describes test_simple_text to the engine: the state table, the
+// transitions, and how its continuation is kept.
 var testSimpleTextDescriptor = mrtr.Descriptor{
 	Description: "Returns a fixed text (conformance tools-call-simple-text).",
 	Initial:     uint16(TestSimpleTextStateDone),

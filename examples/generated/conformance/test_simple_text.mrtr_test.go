@@ -49,7 +49,8 @@ func TestTestSimpleTextMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewTestSimpleTextProgram(h), fixturesTestSimpleText(h))
 }
 
-// newFakeTestSimpleText is test_simple_text on a new fake whose checks take outcomes (for mrtrtest's walks).
+// newFakeTestSimpleText is test_simple_text on a new fake whose checks take outcomes (for
+// mrtrtest's walks).
 func newFakeTestSimpleText(outcomes map[string][]uint8) (mrtr.Program[*TestSimpleTextFlow], func() int) {
 	h := &fakeTestSimpleText{fake: mrtrtest.Fake{Outcomes: outcomes}}
 	return NewTestSimpleTextProgram(h), h.fake.Effects

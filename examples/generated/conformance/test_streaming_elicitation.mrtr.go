@@ -16,10 +16,12 @@ import (
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
 )
 
-// TestStreamingElicitationArgs are the arguments of tool test_streaming_elicitation, validated on every round.
+// TestStreamingElicitationArgs are the arguments of tool test_streaming_elicitation, validated on
+// every round.
 type TestStreamingElicitationArgs struct{}
 
-// TestStreamingElicitationContinuation is what test_streaming_elicitation carries between rounds (sealed in requestState). Checks and effects set it.
+// TestStreamingElicitationContinuation is what test_streaming_elicitation carries between rounds
+// (sealed in requestState). Checks and effects set it.
 type TestStreamingElicitationContinuation struct{}
 
 // TestStreamingElicitationUserNameAnswer is the validated answer to input request "user_name".
@@ -28,8 +30,8 @@ type TestStreamingElicitationUserNameAnswer struct {
 	Name string
 }
 
-// TestStreamingElicitationFlow is one workflow of test_streaming_elicitation as handler methods see it: the call, the
-// arguments, the continuation and the answers given so far.
+// TestStreamingElicitationFlow is one workflow of test_streaming_elicitation as handler methods see
+// it: the call, the arguments, the continuation and the answers given so far.
 type TestStreamingElicitationFlow struct {
 	// Call identifies the caller, the workflow and the round.
 	Call *mrtr.Call
@@ -48,8 +50,8 @@ func (f *TestStreamingElicitationFlow) State() TestStreamingElicitationState {
 	return f.state
 }
 
-// TestStreamingElicitationState is a state of tool test_streaming_elicitation. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// TestStreamingElicitationState is a state of tool test_streaming_elicitation. States are numbered
+// in flow order; the continuation records the number, and its schema hash changes when they do.
 type TestStreamingElicitationState uint16
 
 const (
@@ -110,24 +112,25 @@ func (p testStreamingElicitationProgram) Step(ctx context.Context, r *mrtr.Round
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return r.Goto(uint16(TestStreamingElicitationStateGreet), "next")
+		return mrtr.Goto(r, TestStreamingElicitationStateGreet, "next")
 	case TestStreamingElicitationStateGreet:
 		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: testStreamingElicitationGreetMessage(f)})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in test_streaming_elicitation", mrtr.ErrUnknownState, f.state)
 }
 
-// TestStreamingElicitationHandler is what you implement for tool test_streaming_elicitation. Adding a check, effect or
-// validator to the spec adds a method here, so an implementation that misses it
+// TestStreamingElicitationHandler is what you implement for tool test_streaming_elicitation. Adding
+// a check, effect or validator to the spec adds a method here, so an implementation that misses it
 // does not compile.
 type TestStreamingElicitationHandler interface {
-	// Authorize decides whether f.Call.Principal may run test_streaming_elicitation with f.Args. It runs
-	// on every round, before the continuation is opened, because a decision from an
-	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
+	// Authorize decides whether f.Call.Principal may run test_streaming_elicitation with f.Args. It
+	// runs on every round, before the continuation is opened, because a decision from an earlier
+	// round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *TestStreamingElicitationFlow) error
 }
 
-// testStreamingElicitationProgram is the generated half of test_streaming_elicitation: the engine calls it, the handler does the work.
+// testStreamingElicitationProgram is the generated half of test_streaming_elicitation: the engine
+// calls it, the handler does the work.
 type testStreamingElicitationProgram struct {
 	h TestStreamingElicitationHandler
 }
@@ -139,7 +142,8 @@ func NewTestStreamingElicitationProgram(h TestStreamingElicitationHandler) mrtr.
 	return testStreamingElicitationProgram{h: h}
 }
 
-// RegisterTestStreamingElicitation adds tool test_streaming_elicitation to s, served by e and implemented by h.
+// RegisterTestStreamingElicitation adds tool test_streaming_elicitation to s, served by e and
+// implemented by h.
 func RegisterTestStreamingElicitation(s *mcp.Server, e *mrtr.Engine, h TestStreamingElicitationHandler) {
 	mrtr.AddTool(s, e, NewTestStreamingElicitationProgram(h))
 }
@@ -170,8 +174,8 @@ func (p testStreamingElicitationProgram) Questions(f *TestStreamingElicitationFl
 	return nil
 }
 
-// testStreamingElicitationDescriptor describes test_streaming_elicitation to the engine: the state table, the transitions, and
-// how its continuation is kept.
+// testStreamingElicitationDescriptor describes test_streaming_elicitation to the engine: the state
+// table, the transitions, and how its continuation is kept.
 var testStreamingElicitationDescriptor = mrtr.Descriptor{
 	Description: "Asks for a name the 2026-07-28 way, with an input_required result on the request's own stream, never with an independent server-to-client request (conformance server-stateless).",
 	Initial:     uint16(TestStreamingElicitationStateAskName),
@@ -283,7 +287,8 @@ var testStreamingElicitationUserNameSchema = json.RawMessage(`{
   "type": "object"
 }`)
 
-// requestUserName builds input request "user_name" of state askName; problems with a previous answer are added to it.
+// requestUserName builds input request "user_name" of state askName; problems with a previous
+// answer are added to it.
 func (testStreamingElicitationProgram) requestUserName(f *TestStreamingElicitationFlow, problems mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{
 		Key:  "user_name",

@@ -13,10 +13,10 @@ import (
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 )
 
-// fakeTestStreamingElicitation implements TestStreamingElicitationHandler for the generated tests: it allows every
-// caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
-// effect while broken, and takes check outcomes from queues; with an empty queue a
-// check takes the outcome on the shortest way to a successful end.
+// fakeTestStreamingElicitation implements TestStreamingElicitationHandler for the generated tests:
+// it allows every caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
+// effect while broken, and takes check outcomes from queues; with an empty queue a check takes the
+// outcome on the shortest way to a successful end.
 type fakeTestStreamingElicitation struct {
 	fake mrtrtest.Fake
 }
@@ -30,13 +30,14 @@ func (h *fakeTestStreamingElicitation) Authorize(ctx context.Context, f *TestStr
 	return nil
 }
 
-// answersTestStreamingElicitation are valid answers to the input requests of test_streaming_elicitation, derived from the spec.
+// answersTestStreamingElicitation are valid answers to the input requests of
+// test_streaming_elicitation, derived from the spec.
 var answersTestStreamingElicitation = map[string]mcp.InputResponse{
 	"user_name": mrtrtest.Accept(map[string]any{"name": "example"}),
 }
 
-// fixturesTestStreamingElicitation are a valid test_streaming_elicitation workflow derived from the spec, and the
-// knobs of the fake that provoke each failure.
+// fixturesTestStreamingElicitation are a valid test_streaming_elicitation workflow derived from the
+// spec, and the knobs of the fake that provoke each failure.
 func fixturesTestStreamingElicitation(h *fakeTestStreamingElicitation) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
 		Answers:      answersTestStreamingElicitation,
@@ -49,16 +50,17 @@ func fixturesTestStreamingElicitation(h *fakeTestStreamingElicitation) mrtrtest.
 }
 
 // TestTestStreamingElicitationMatrix runs the MRTR test matrix against the fake; the matrix steers
-// its check outcomes onto a branch that reaches each scenario, and logs the ones
-// that do not apply. Run the same matrix against your real handler:
-// mrtrtest.RunMatrix(t, NewTestStreamingElicitationProgram(yours), fixtures), with Fixtures.Variants for the
-// branches your fixture workflow does not take.
+// its check outcomes onto a branch that reaches each scenario, and logs the ones that do not apply.
+// Run the same matrix against your real handler: mrtrtest.RunMatrix(t,
+// NewTestStreamingElicitationProgram(yours), fixtures), with Fixtures.Variants for the branches
+// your fixture workflow does not take.
 func TestTestStreamingElicitationMatrix(t *testing.T) {
 	h := &fakeTestStreamingElicitation{}
 	mrtrtest.RunMatrix(t, NewTestStreamingElicitationProgram(h), fixturesTestStreamingElicitation(h))
 }
 
-// newFakeTestStreamingElicitation is test_streaming_elicitation on a new fake whose checks take outcomes (for mrtrtest's walks).
+// newFakeTestStreamingElicitation is test_streaming_elicitation on a new fake whose checks take
+// outcomes (for mrtrtest's walks).
 func newFakeTestStreamingElicitation(outcomes map[string][]uint8) (mrtr.Program[*TestStreamingElicitationFlow], func() int) {
 	h := &fakeTestStreamingElicitation{fake: mrtrtest.Fake{Outcomes: outcomes}}
 	return NewTestStreamingElicitationProgram(h), h.fake.Effects

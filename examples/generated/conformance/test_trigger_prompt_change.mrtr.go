@@ -14,14 +14,16 @@ import (
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
 )
 
-// TestTriggerPromptChangeArgs are the arguments of tool test_trigger_prompt_change, validated on every round.
+// TestTriggerPromptChangeArgs are the arguments of tool test_trigger_prompt_change, validated on
+// every round.
 type TestTriggerPromptChangeArgs struct{}
 
-// TestTriggerPromptChangeContinuation is what test_trigger_prompt_change carries between rounds (sealed in requestState). Checks and effects set it.
+// TestTriggerPromptChangeContinuation is what test_trigger_prompt_change carries between rounds
+// (sealed in requestState). Checks and effects set it.
 type TestTriggerPromptChangeContinuation struct{}
 
-// TestTriggerPromptChangeFlow is one workflow of test_trigger_prompt_change as handler methods see it: the call, the
-// arguments, the continuation and the answers given so far.
+// TestTriggerPromptChangeFlow is one workflow of test_trigger_prompt_change as handler methods see
+// it: the call, the arguments, the continuation and the answers given so far.
 type TestTriggerPromptChangeFlow struct {
 	// Call identifies the caller, the workflow and the round.
 	Call *mrtr.Call
@@ -38,8 +40,8 @@ func (f *TestTriggerPromptChangeFlow) State() TestTriggerPromptChangeState {
 	return f.state
 }
 
-// TestTriggerPromptChangeState is a state of tool test_trigger_prompt_change. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// TestTriggerPromptChangeState is a state of tool test_trigger_prompt_change. States are numbered
+// in flow order; the continuation records the number, and its schema hash changes when they do.
 type TestTriggerPromptChangeState uint16
 
 const (
@@ -83,25 +85,26 @@ func (p testTriggerPromptChangeProgram) Step(ctx context.Context, r *mrtr.Round,
 	return mrtr.Step{}, fmt.Errorf("%w %d in test_trigger_prompt_change", mrtr.ErrUnknownState, f.state)
 }
 
-// TestTriggerPromptChangeHandler is what you implement for tool test_trigger_prompt_change. Adding a check, effect or
-// validator to the spec adds a method here, so an implementation that misses it
+// TestTriggerPromptChangeHandler is what you implement for tool test_trigger_prompt_change. Adding
+// a check, effect or validator to the spec adds a method here, so an implementation that misses it
 // does not compile.
 type TestTriggerPromptChangeHandler interface {
-	// Authorize decides whether f.Call.Principal may run test_trigger_prompt_change with f.Args. It runs
-	// on every round, before the continuation is opened, because a decision from an
-	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
+	// Authorize decides whether f.Call.Principal may run test_trigger_prompt_change with f.Args. It
+	// runs on every round, before the continuation is opened, because a decision from an earlier
+	// round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *TestTriggerPromptChangeFlow) error
 
-	// ChangePromptList is the side effect of state change (conformance.mrtr.yaml:241:17).
-	// Once it returned, it is not run again for this workflow round: retries replay its outcome.
-	// If the instance running it dies first, a retry runs it again after the lease (at least once):
-	// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
-	// pass it as the idempotency key of the downstream call. Store its results in f.Continuation.
-	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
+	// ChangePromptList is the side effect of state change. Once it returned, it is not run again
+	// for this workflow round: retries replay its outcome. If the instance running it dies first, a
+	// retry runs it again after the lease (at least once): f.Call.Attempt.Takeover says so, and
+	// f.Call.Attempt.OperationID is the same on every attempt; pass it as the idempotency key of
+	// the downstream call. Store its results in f.Continuation. Return mrtr.Reject for a definite
+	// refusal (recorded and replayed); any other error lets a retry try again.
 	ChangePromptList(ctx context.Context, f *TestTriggerPromptChangeFlow) error
 }
 
-// testTriggerPromptChangeProgram is the generated half of test_trigger_prompt_change: the engine calls it, the handler does the work.
+// testTriggerPromptChangeProgram is the generated half of test_trigger_prompt_change: the engine
+// calls it, the handler does the work.
 type testTriggerPromptChangeProgram struct {
 	h TestTriggerPromptChangeHandler
 }
@@ -113,7 +116,8 @@ func NewTestTriggerPromptChangeProgram(h TestTriggerPromptChangeHandler) mrtr.Pr
 	return testTriggerPromptChangeProgram{h: h}
 }
 
-// RegisterTestTriggerPromptChange adds tool test_trigger_prompt_change to s, served by e and implemented by h.
+// RegisterTestTriggerPromptChange adds tool test_trigger_prompt_change to s, served by e and
+// implemented by h.
 func RegisterTestTriggerPromptChange(s *mcp.Server, e *mrtr.Engine, h TestTriggerPromptChangeHandler) {
 	mrtr.AddTool(s, e, NewTestTriggerPromptChangeProgram(h))
 }
@@ -140,8 +144,8 @@ func (p testTriggerPromptChangeProgram) Questions(f *TestTriggerPromptChangeFlow
 	return nil
 }
 
-// testTriggerPromptChangeDescriptor describes test_trigger_prompt_change to the engine: the state table, the transitions, and
-// how its continuation is kept.
+// testTriggerPromptChangeDescriptor describes test_trigger_prompt_change to the engine: the state
+// table, the transitions, and how its continuation is kept.
 var testTriggerPromptChangeDescriptor = mrtr.Descriptor{
 	Description: "Changes the prompt list (adds and removes a transient prompt), so subscribers get notifications/prompts/list_changed (conformance server-stateless).",
 	Initial:     uint16(TestTriggerPromptChangeStateChange),

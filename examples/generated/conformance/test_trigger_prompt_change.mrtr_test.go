@@ -11,10 +11,10 @@ import (
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 )
 
-// fakeTestTriggerPromptChange implements TestTriggerPromptChangeHandler for the generated tests: it allows every
-// caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
-// effect while broken, and takes check outcomes from queues; with an empty queue a
-// check takes the outcome on the shortest way to a successful end.
+// fakeTestTriggerPromptChange implements TestTriggerPromptChangeHandler for the generated tests: it
+// allows every caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and effect
+// while broken, and takes check outcomes from queues; with an empty queue a check takes the outcome
+// on the shortest way to a successful end.
 type fakeTestTriggerPromptChange struct {
 	fake mrtrtest.Fake
 }
@@ -32,8 +32,8 @@ func (h *fakeTestTriggerPromptChange) ChangePromptList(ctx context.Context, f *T
 	return h.fake.Effect(ctx)
 }
 
-// fixturesTestTriggerPromptChange are a valid test_trigger_prompt_change workflow derived from the spec, and the
-// knobs of the fake that provoke each failure.
+// fixturesTestTriggerPromptChange are a valid test_trigger_prompt_change workflow derived from the
+// spec, and the knobs of the fake that provoke each failure.
 func fixturesTestTriggerPromptChange(h *fakeTestTriggerPromptChange) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
 		Args:         map[string]any{},
@@ -46,16 +46,17 @@ func fixturesTestTriggerPromptChange(h *fakeTestTriggerPromptChange) mrtrtest.Fi
 }
 
 // TestTestTriggerPromptChangeMatrix runs the MRTR test matrix against the fake; the matrix steers
-// its check outcomes onto a branch that reaches each scenario, and logs the ones
-// that do not apply. Run the same matrix against your real handler:
-// mrtrtest.RunMatrix(t, NewTestTriggerPromptChangeProgram(yours), fixtures), with Fixtures.Variants for the
-// branches your fixture workflow does not take.
+// its check outcomes onto a branch that reaches each scenario, and logs the ones that do not apply.
+// Run the same matrix against your real handler: mrtrtest.RunMatrix(t,
+// NewTestTriggerPromptChangeProgram(yours), fixtures), with Fixtures.Variants for the branches your
+// fixture workflow does not take.
 func TestTestTriggerPromptChangeMatrix(t *testing.T) {
 	h := &fakeTestTriggerPromptChange{}
 	mrtrtest.RunMatrix(t, NewTestTriggerPromptChangeProgram(h), fixturesTestTriggerPromptChange(h))
 }
 
-// newFakeTestTriggerPromptChange is test_trigger_prompt_change on a new fake whose checks take outcomes (for mrtrtest's walks).
+// newFakeTestTriggerPromptChange is test_trigger_prompt_change on a new fake whose checks take
+// outcomes (for mrtrtest's walks).
 func newFakeTestTriggerPromptChange(outcomes map[string][]uint8) (mrtr.Program[*TestTriggerPromptChangeFlow], func() int) {
 	h := &fakeTestTriggerPromptChange{fake: mrtrtest.Fake{Outcomes: outcomes}}
 	return NewTestTriggerPromptChangeProgram(h), h.fake.Effects

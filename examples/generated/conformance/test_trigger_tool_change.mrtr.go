@@ -14,14 +14,16 @@ import (
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
 )
 
-// TestTriggerToolChangeArgs are the arguments of tool test_trigger_tool_change, validated on every round.
+// TestTriggerToolChangeArgs are the arguments of tool test_trigger_tool_change, validated on every
+// round.
 type TestTriggerToolChangeArgs struct{}
 
-// TestTriggerToolChangeContinuation is what test_trigger_tool_change carries between rounds (sealed in requestState). Checks and effects set it.
+// TestTriggerToolChangeContinuation is what test_trigger_tool_change carries between rounds (sealed
+// in requestState). Checks and effects set it.
 type TestTriggerToolChangeContinuation struct{}
 
-// TestTriggerToolChangeFlow is one workflow of test_trigger_tool_change as handler methods see it: the call, the
-// arguments, the continuation and the answers given so far.
+// TestTriggerToolChangeFlow is one workflow of test_trigger_tool_change as handler methods see it:
+// the call, the arguments, the continuation and the answers given so far.
 type TestTriggerToolChangeFlow struct {
 	// Call identifies the caller, the workflow and the round.
 	Call *mrtr.Call
@@ -38,8 +40,8 @@ func (f *TestTriggerToolChangeFlow) State() TestTriggerToolChangeState {
 	return f.state
 }
 
-// TestTriggerToolChangeState is a state of tool test_trigger_tool_change. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// TestTriggerToolChangeState is a state of tool test_trigger_tool_change. States are numbered in
+// flow order; the continuation records the number, and its schema hash changes when they do.
 type TestTriggerToolChangeState uint16
 
 const (
@@ -83,25 +85,26 @@ func (p testTriggerToolChangeProgram) Step(ctx context.Context, r *mrtr.Round, f
 	return mrtr.Step{}, fmt.Errorf("%w %d in test_trigger_tool_change", mrtr.ErrUnknownState, f.state)
 }
 
-// TestTriggerToolChangeHandler is what you implement for tool test_trigger_tool_change. Adding a check, effect or
-// validator to the spec adds a method here, so an implementation that misses it
+// TestTriggerToolChangeHandler is what you implement for tool test_trigger_tool_change. Adding a
+// check, effect or validator to the spec adds a method here, so an implementation that misses it
 // does not compile.
 type TestTriggerToolChangeHandler interface {
-	// Authorize decides whether f.Call.Principal may run test_trigger_tool_change with f.Args. It runs
-	// on every round, before the continuation is opened, because a decision from an
-	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
+	// Authorize decides whether f.Call.Principal may run test_trigger_tool_change with f.Args. It
+	// runs on every round, before the continuation is opened, because a decision from an earlier
+	// round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *TestTriggerToolChangeFlow) error
 
-	// ChangeToolList is the side effect of state change (conformance.mrtr.yaml:227:17).
-	// Once it returned, it is not run again for this workflow round: retries replay its outcome.
-	// If the instance running it dies first, a retry runs it again after the lease (at least once):
-	// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
-	// pass it as the idempotency key of the downstream call. Store its results in f.Continuation.
-	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
+	// ChangeToolList is the side effect of state change. Once it returned, it is not run again for
+	// this workflow round: retries replay its outcome. If the instance running it dies first, a
+	// retry runs it again after the lease (at least once): f.Call.Attempt.Takeover says so, and
+	// f.Call.Attempt.OperationID is the same on every attempt; pass it as the idempotency key of
+	// the downstream call. Store its results in f.Continuation. Return mrtr.Reject for a definite
+	// refusal (recorded and replayed); any other error lets a retry try again.
 	ChangeToolList(ctx context.Context, f *TestTriggerToolChangeFlow) error
 }
 
-// testTriggerToolChangeProgram is the generated half of test_trigger_tool_change: the engine calls it, the handler does the work.
+// testTriggerToolChangeProgram is the generated half of test_trigger_tool_change: the engine calls
+// it, the handler does the work.
 type testTriggerToolChangeProgram struct {
 	h TestTriggerToolChangeHandler
 }
@@ -113,7 +116,8 @@ func NewTestTriggerToolChangeProgram(h TestTriggerToolChangeHandler) mrtr.Progra
 	return testTriggerToolChangeProgram{h: h}
 }
 
-// RegisterTestTriggerToolChange adds tool test_trigger_tool_change to s, served by e and implemented by h.
+// RegisterTestTriggerToolChange adds tool test_trigger_tool_change to s, served by e and
+// implemented by h.
 func RegisterTestTriggerToolChange(s *mcp.Server, e *mrtr.Engine, h TestTriggerToolChangeHandler) {
 	mrtr.AddTool(s, e, NewTestTriggerToolChangeProgram(h))
 }
@@ -140,8 +144,8 @@ func (p testTriggerToolChangeProgram) Questions(f *TestTriggerToolChangeFlow, s 
 	return nil
 }
 
-// testTriggerToolChangeDescriptor describes test_trigger_tool_change to the engine: the state table, the transitions, and
-// how its continuation is kept.
+// testTriggerToolChangeDescriptor describes test_trigger_tool_change to the engine: the state
+// table, the transitions, and how its continuation is kept.
 var testTriggerToolChangeDescriptor = mrtr.Descriptor{
 	Description: "Changes the tool list (adds and removes a transient tool), so subscribers get notifications/tools/list_changed (conformance server-stateless).",
 	Initial:     uint16(TestTriggerToolChangeStateChange),

@@ -11,10 +11,10 @@ import (
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 )
 
-// fakeTestTriggerToolChange implements TestTriggerToolChangeHandler for the generated tests: it allows every
-// caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
-// effect while broken, and takes check outcomes from queues; with an empty queue a
-// check takes the outcome on the shortest way to a successful end.
+// fakeTestTriggerToolChange implements TestTriggerToolChangeHandler for the generated tests: it
+// allows every caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and effect
+// while broken, and takes check outcomes from queues; with an empty queue a check takes the outcome
+// on the shortest way to a successful end.
 type fakeTestTriggerToolChange struct {
 	fake mrtrtest.Fake
 }
@@ -32,8 +32,8 @@ func (h *fakeTestTriggerToolChange) ChangeToolList(ctx context.Context, f *TestT
 	return h.fake.Effect(ctx)
 }
 
-// fixturesTestTriggerToolChange are a valid test_trigger_tool_change workflow derived from the spec, and the
-// knobs of the fake that provoke each failure.
+// fixturesTestTriggerToolChange are a valid test_trigger_tool_change workflow derived from the
+// spec, and the knobs of the fake that provoke each failure.
 func fixturesTestTriggerToolChange(h *fakeTestTriggerToolChange) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
 		Args:         map[string]any{},
@@ -45,17 +45,18 @@ func fixturesTestTriggerToolChange(h *fakeTestTriggerToolChange) mrtrtest.Fixtur
 	}
 }
 
-// TestTestTriggerToolChangeMatrix runs the MRTR test matrix against the fake; the matrix steers
-// its check outcomes onto a branch that reaches each scenario, and logs the ones
-// that do not apply. Run the same matrix against your real handler:
-// mrtrtest.RunMatrix(t, NewTestTriggerToolChangeProgram(yours), fixtures), with Fixtures.Variants for the
-// branches your fixture workflow does not take.
+// TestTestTriggerToolChangeMatrix runs the MRTR test matrix against the fake; the matrix steers its
+// check outcomes onto a branch that reaches each scenario, and logs the ones that do not apply. Run
+// the same matrix against your real handler: mrtrtest.RunMatrix(t,
+// NewTestTriggerToolChangeProgram(yours), fixtures), with Fixtures.Variants for the branches your
+// fixture workflow does not take.
 func TestTestTriggerToolChangeMatrix(t *testing.T) {
 	h := &fakeTestTriggerToolChange{}
 	mrtrtest.RunMatrix(t, NewTestTriggerToolChangeProgram(h), fixturesTestTriggerToolChange(h))
 }
 
-// newFakeTestTriggerToolChange is test_trigger_tool_change on a new fake whose checks take outcomes (for mrtrtest's walks).
+// newFakeTestTriggerToolChange is test_trigger_tool_change on a new fake whose checks take outcomes
+// (for mrtrtest's walks).
 func newFakeTestTriggerToolChange(outcomes map[string][]uint8) (mrtr.Program[*TestTriggerToolChangeFlow], func() int) {
 	h := &fakeTestTriggerToolChange{fake: mrtrtest.Fake{Outcomes: outcomes}}
 	return NewTestTriggerToolChangeProgram(h), h.fake.Effects

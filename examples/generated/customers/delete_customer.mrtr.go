@@ -18,19 +18,22 @@ import (
 
 // DeleteCustomerArgs are the arguments of tool delete_customer, validated on every round.
 type DeleteCustomerArgs struct {
-	// CustomerID: Id of the customer to delete.
+	// CustomerID is argument "customerId". Id of the customer to delete.
 	CustomerID string `json:"customerId"`
 }
 
-// DeleteCustomerContinuation is what delete_customer carries between rounds (kept server-side; requestState holds only a reference). Checks and effects set it.
+// DeleteCustomerContinuation is what delete_customer carries between rounds (kept server-side;
+// requestState holds only a reference). Checks and effects set it.
 type DeleteCustomerContinuation struct {
-	// Email: Contact address, used to send the deletion receipt. (sensitive: never sealed into the token)
+	// Email is continuation field "email". Contact address, used to send the deletion receipt.
+	// (sensitive: never sealed into the token)
 	Email string
-	// Plan: Name of the active subscription's plan, if any.
+	// Plan is continuation field "plan". Name of the active subscription's plan, if any.
 	Plan string
 }
 
-// DeleteCustomerInspectCustomerOutcome is what check inspectCustomer decided; each outcome leads to its own state.
+// DeleteCustomerInspectCustomerOutcome is what check inspectCustomer decided; each outcome leads to
+// its own state.
 type DeleteCustomerInspectCustomerOutcome uint8
 
 const (
@@ -40,7 +43,8 @@ const (
 	DeleteCustomerInspectCustomerNoSubscription DeleteCustomerInspectCustomerOutcome = 2
 )
 
-// DeleteCustomerRecheckCustomerOutcome is what check recheckCustomer decided; each outcome leads to its own state.
+// DeleteCustomerRecheckCustomerOutcome is what check recheckCustomer decided; each outcome leads to
+// its own state.
 type DeleteCustomerRecheckCustomerOutcome uint8
 
 const (
@@ -73,13 +77,15 @@ func (f *DeleteCustomerFlow) State() DeleteCustomerState {
 type DeleteCustomerState uint16
 
 const (
-	// DeleteCustomerStateInspect runs check inspectCustomer. The customer exists and the caller may delete it; find out whether a subscription is active.
+	// DeleteCustomerStateInspect runs check inspectCustomer. The customer exists and the caller may
+	// delete it; find out whether a subscription is active.
 	DeleteCustomerStateInspect DeleteCustomerState = 1
 	// DeleteCustomerStateConfirmCancellation is a confirmation gate.
 	DeleteCustomerStateConfirmCancellation DeleteCustomerState = 2
 	// DeleteCustomerStateConfirmDeletion is a confirmation gate.
 	DeleteCustomerStateConfirmDeletion DeleteCustomerState = 3
-	// DeleteCustomerStateRecheck runs check recheckCustomer. Business validation after confirmation; the account may have changed while the user was deciding.
+	// DeleteCustomerStateRecheck runs check recheckCustomer. Business validation after
+	// confirmation; the account may have changed while the user was deciding.
 	DeleteCustomerStateRecheck DeleteCustomerState = 4
 	// DeleteCustomerStateKept ends the workflow: cancelled.
 	DeleteCustomerStateKept DeleteCustomerState = 5
@@ -139,9 +145,9 @@ func (p deleteCustomerProgram) Step(ctx context.Context, r *mrtr.Round, f *Delet
 		}
 		switch out {
 		case DeleteCustomerInspectCustomerActiveSubscription:
-			return r.Goto(uint16(DeleteCustomerStateConfirmCancellation), "outcome:activeSubscription")
+			return mrtr.Goto(r, DeleteCustomerStateConfirmCancellation, "outcome:activeSubscription")
 		case DeleteCustomerInspectCustomerNoSubscription:
-			return r.Goto(uint16(DeleteCustomerStateConfirmDeletion), "outcome:noSubscription")
+			return mrtr.Goto(r, DeleteCustomerStateConfirmDeletion, "outcome:noSubscription")
 		}
 		return mrtr.Step{}, fmt.Errorf("inspectCustomer returned unknown outcome %d", out)
 	case DeleteCustomerStateConfirmCancellation:
@@ -153,13 +159,13 @@ func (p deleteCustomerProgram) Step(ctx context.Context, r *mrtr.Round, f *Delet
 				return r.Ask([]mrtr.Pending{p.gateConfirmCancellation(f, mrtr.Problems{"confirm: answer true or false"})})
 			}
 			if yes {
-				return r.Goto(uint16(DeleteCustomerStateRecheck), "next")
+				return mrtr.Goto(r, DeleteCustomerStateRecheck, "next")
 			}
-			return r.Goto(uint16(DeleteCustomerStateKept), "decline")
+			return mrtr.Goto(r, DeleteCustomerStateKept, "decline")
 		case mrtr.Declined:
-			return r.Goto(uint16(DeleteCustomerStateKept), "decline")
+			return mrtr.Goto(r, DeleteCustomerStateKept, "decline")
 		case mrtr.Cancelled:
-			return r.Goto(uint16(DeleteCustomerStateKept), "cancel")
+			return mrtr.Goto(r, DeleteCustomerStateKept, "cancel")
 		case mrtr.Malformed:
 			return r.Ask([]mrtr.Pending{p.gateConfirmCancellation(f, mrtr.Problems{resp.Problem})})
 		}
@@ -173,13 +179,13 @@ func (p deleteCustomerProgram) Step(ctx context.Context, r *mrtr.Round, f *Delet
 				return r.Ask([]mrtr.Pending{p.gateConfirmDeletion(f, mrtr.Problems{"confirm: answer true or false"})})
 			}
 			if yes {
-				return r.Goto(uint16(DeleteCustomerStateRecheck), "next")
+				return mrtr.Goto(r, DeleteCustomerStateRecheck, "next")
 			}
-			return r.Goto(uint16(DeleteCustomerStateKept), "decline")
+			return mrtr.Goto(r, DeleteCustomerStateKept, "decline")
 		case mrtr.Declined:
-			return r.Goto(uint16(DeleteCustomerStateKept), "decline")
+			return mrtr.Goto(r, DeleteCustomerStateKept, "decline")
 		case mrtr.Cancelled:
-			return r.Goto(uint16(DeleteCustomerStateKept), "cancel")
+			return mrtr.Goto(r, DeleteCustomerStateKept, "cancel")
 		case mrtr.Malformed:
 			return r.Ask([]mrtr.Pending{p.gateConfirmDeletion(f, mrtr.Problems{resp.Problem})})
 		}
@@ -191,9 +197,9 @@ func (p deleteCustomerProgram) Step(ctx context.Context, r *mrtr.Round, f *Delet
 		}
 		switch out {
 		case DeleteCustomerRecheckCustomerChanged:
-			return r.Goto(uint16(DeleteCustomerStateChanged), "outcome:changed")
+			return mrtr.Goto(r, DeleteCustomerStateChanged, "outcome:changed")
 		case DeleteCustomerRecheckCustomerUnchanged:
-			return r.Goto(uint16(DeleteCustomerStateDelete), "outcome:unchanged")
+			return mrtr.Goto(r, DeleteCustomerStateDelete, "outcome:unchanged")
 		}
 		return mrtr.Step{}, fmt.Errorf("recheckCustomer returned unknown outcome %d", out)
 	case DeleteCustomerStateKept:
@@ -220,26 +226,28 @@ type DeleteCustomerHandler interface {
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *DeleteCustomerFlow) error
 
-	// InspectCustomer is the check of state inspect (customers.mrtr.yaml:41:16).
-	// The customer exists and the caller may delete it; find out whether a subscription is active.
-	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
+	// InspectCustomer is the check of state inspect. The customer exists and the caller may delete
+	// it; find out whether a subscription is active. Return mrtr.Reject to refuse the request with
+	// a message; any other error is a dependency failure.
 	InspectCustomer(ctx context.Context, f *DeleteCustomerFlow) (DeleteCustomerInspectCustomerOutcome, error)
 
-	// RecheckCustomer is the check of state recheck (customers.mrtr.yaml:61:16).
-	// Business validation after confirmation; the account may have changed while the user was deciding.
-	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
+	// RecheckCustomer is the check of state recheck. Business validation after confirmation; the
+	// account may have changed while the user was deciding. Return mrtr.Reject to refuse the
+	// request with a message; any other error is a dependency failure.
 	RecheckCustomer(ctx context.Context, f *DeleteCustomerFlow) (DeleteCustomerRecheckCustomerOutcome, error)
 
-	// DeleteCustomer is the irreversible side effect of state delete (customers.mrtr.yaml:66:17).
-	// Once it returned, it is not run again for operation id delete-{customerId}: retries replay its outcome.
-	// If the instance running it dies first, a retry runs it again after the lease (at least once):
+	// DeleteCustomer is the irreversible side effect of state delete. Once it returned, it is not
+	// run again for operation id delete-{customerId}: retries replay its outcome. If the instance
+	// running it dies first, a retry runs it again after the lease (at least once):
 	// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
 	// pass it as the idempotency key of the downstream call. Store its results in f.Continuation.
-	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
+	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a
+	// retry try again.
 	DeleteCustomer(ctx context.Context, f *DeleteCustomerFlow) error
 }
 
-// deleteCustomerProgram is the generated half of delete_customer: the engine calls it, the handler does the work.
+// deleteCustomerProgram is the generated half of delete_customer: the engine calls it, the handler
+// does the work.
 type deleteCustomerProgram struct {
 	h DeleteCustomerHandler
 }
@@ -284,8 +292,8 @@ func (p deleteCustomerProgram) Questions(f *DeleteCustomerFlow, s uint16) []mrtr
 	return nil
 }
 
-// deleteCustomerDescriptor describes delete_customer to the engine: the state table, the transitions, and
-// how its continuation is kept.
+// deleteCustomerDescriptor describes delete_customer to the engine: the state table, the
+// transitions, and how its continuation is kept.
 var deleteCustomerDescriptor = mrtr.Descriptor{
 	Description: "Delete a customer account. Asks for confirmation first (cancelling an active subscription if there is one) and rechecks the account after the confirmation.",
 	Destructive: true,
@@ -415,7 +423,8 @@ func (p deleteCustomerProgram) CheckContinuation(ctx context.Context, f *DeleteC
 	return problems
 }
 
-// deleteCustomerConfirmCancellationGateSchema is the yes/no form of confirmation gate confirmCancellation.
+// deleteCustomerConfirmCancellationGateSchema is the yes/no form of confirmation gate
+// confirmCancellation.
 var deleteCustomerConfirmCancellationGateSchema = json.RawMessage(`{
   "properties": {
     "confirm": {
@@ -469,12 +478,14 @@ func (deleteCustomerProgram) gateConfirmDeletion(f *DeleteCustomerFlow, problems
 	}
 }
 
-// deleteCustomerConfirmCancellationMessage renders "Customer {customerId} has an active {plan} subscription. Cancel the subscription and delete the customer? This cannot be undone.".
+// deleteCustomerConfirmCancellationMessage renders "Customer {customerId} has an active {plan}
+// subscription. Cancel the subscription and delete the customer? This cannot be undone.".
 func deleteCustomerConfirmCancellationMessage(f *DeleteCustomerFlow) string {
 	return "Customer " + f.Args.CustomerID + " has an active " + f.Continuation.Plan + " subscription. Cancel the subscription and delete the customer? This cannot be undone."
 }
 
-// deleteCustomerConfirmDeletionMessage renders "Delete customer {customerId}? This cannot be undone.".
+// deleteCustomerConfirmDeletionMessage renders "Delete customer {customerId}? This cannot be
+// undone.".
 func deleteCustomerConfirmDeletionMessage(f *DeleteCustomerFlow) string {
 	return "Delete customer " + f.Args.CustomerID + "? This cannot be undone."
 }
@@ -484,7 +495,8 @@ func deleteCustomerKeptMessage(f *DeleteCustomerFlow) string {
 	return "Customer " + f.Args.CustomerID + " was not deleted."
 }
 
-// deleteCustomerChangedMessage renders "Customer {customerId} changed while waiting for confirmation; nothing was deleted. Start again.".
+// deleteCustomerChangedMessage renders "Customer {customerId} changed while waiting for
+// confirmation; nothing was deleted. Start again.".
 func deleteCustomerChangedMessage(f *DeleteCustomerFlow) string {
 	return "Customer " + f.Args.CustomerID + " changed while waiting for confirmation; nothing was deleted. Start again."
 }

@@ -68,7 +68,8 @@ func TestDeleteCustomerMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewDeleteCustomerProgram(h), fixturesDeleteCustomer(h))
 }
 
-// newFakeDeleteCustomer is delete_customer on a new fake whose checks take outcomes (for mrtrtest's walks).
+// newFakeDeleteCustomer is delete_customer on a new fake whose checks take outcomes (for mrtrtest's
+// walks).
 func newFakeDeleteCustomer(outcomes map[string][]uint8) (mrtr.Program[*DeleteCustomerFlow], func() int) {
 	h := &fakeDeleteCustomer{fake: mrtrtest.Fake{Outcomes: outcomes}}
 	return NewDeleteCustomerProgram(h), h.fake.Effects

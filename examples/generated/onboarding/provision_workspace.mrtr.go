@@ -32,7 +32,8 @@ const (
 	ProvisionWorkspaceTierEnterprise ProvisionWorkspaceTier = "enterprise"
 )
 
-// provisionWorkspaceTierValues lists the values in spec order; the continuation codec stores a value as its position.
+// provisionWorkspaceTierValues lists the values in spec order; the continuation codec stores a
+// value as its position.
 var provisionWorkspaceTierValues = []ProvisionWorkspaceTier{ProvisionWorkspaceTierStarter, ProvisionWorkspaceTierBusiness, ProvisionWorkspaceTierEnterprise}
 
 // ProvisionWorkspaceRegions is a value of regions.
@@ -46,20 +47,24 @@ const (
 	ProvisionWorkspaceRegionsApSouth   ProvisionWorkspaceRegions = "ap-south"
 )
 
-// provisionWorkspaceRegionsValues lists the values in spec order; the continuation codec stores a value as its position.
+// provisionWorkspaceRegionsValues lists the values in spec order; the continuation codec stores a
+// value as its position.
 var provisionWorkspaceRegionsValues = []ProvisionWorkspaceRegions{ProvisionWorkspaceRegionsEuWest, ProvisionWorkspaceRegionsEuCentral, ProvisionWorkspaceRegionsUsEast, ProvisionWorkspaceRegionsUsWest, ProvisionWorkspaceRegionsApSouth}
 
 // ProvisionWorkspaceArgs are the arguments of tool provision_workspace, validated on every round.
 type ProvisionWorkspaceArgs struct {
-	// Team: Team slug, for example "payments-core".
+	// Team is argument "team". Team slug, for example "payments-core".
 	Team string `json:"team"`
 }
 
-// ProvisionWorkspaceContinuation is what provision_workspace carries between rounds (sealed in requestState). Checks and effects set it.
+// ProvisionWorkspaceContinuation is what provision_workspace carries between rounds (sealed in
+// requestState). Checks and effects set it.
 type ProvisionWorkspaceContinuation struct {
-	// MaxSeats: Seats the team's budget allows (discovered in round 1).
+	// MaxSeats is continuation field "maxSeats". Seats the team's budget allows (discovered in
+	// round 1).
 	MaxSeats int64
-	// MonthlyCents: Price quoted for the chosen plan and seats.
+	// MonthlyCents is continuation field "monthlyCents". Price quoted for the chosen plan and
+	// seats.
 	MonthlyCents int64
 	// WorkspaceID is continuation field "workspaceId".
 	WorkspaceID string
@@ -79,8 +84,8 @@ type ProvisionWorkspacePlacementAnswer struct {
 	Regions []ProvisionWorkspaceRegions
 }
 
-// ProvisionWorkspaceFlow is one workflow of provision_workspace as handler methods see it: the call, the
-// arguments, the continuation and the answers given so far.
+// ProvisionWorkspaceFlow is one workflow of provision_workspace as handler methods see it: the
+// call, the arguments, the continuation and the answers given so far.
 type ProvisionWorkspaceFlow struct {
 	// Call identifies the caller, the workflow and the round.
 	Call *mrtr.Call
@@ -105,16 +110,18 @@ func (f *ProvisionWorkspaceFlow) State() ProvisionWorkspaceState {
 	return f.state
 }
 
-// ProvisionWorkspaceState is a state of tool provision_workspace. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// ProvisionWorkspaceState is a state of tool provision_workspace. States are numbered in flow
+// order; the continuation records the number, and its schema hash changes when they do.
 type ProvisionWorkspaceState uint16
 
 const (
-	// ProvisionWorkspaceStateLookupTeam runs check teamCanProvision. The team exists, has no workspace yet, and has a budget.
+	// ProvisionWorkspaceStateLookupTeam runs check teamCanProvision. The team exists, has no
+	// workspace yet, and has a budget.
 	ProvisionWorkspaceStateLookupTeam ProvisionWorkspaceState = 1
 	// ProvisionWorkspaceStateAskPlan asks for plan.
 	ProvisionWorkspaceStateAskPlan ProvisionWorkspaceState = 2
-	// ProvisionWorkspaceStateQuote runs check quotePlan. Price the plan; the seats must fit the budget discovered in round 1.
+	// ProvisionWorkspaceStateQuote runs check quotePlan. Price the plan; the seats must fit the
+	// budget discovered in round 1.
 	ProvisionWorkspaceStateQuote ProvisionWorkspaceState = 3
 	// ProvisionWorkspaceStateAskPlacement asks for placement, projects, welcome.
 	ProvisionWorkspaceStateAskPlacement ProvisionWorkspaceState = 4
@@ -173,7 +180,7 @@ func (p provisionWorkspaceProgram) Step(ctx context.Context, r *mrtr.Round, f *P
 		if err := p.h.TeamCanProvision(ctx, f); err != nil {
 			return mrtr.Step{}, err
 		}
-		return r.Goto(uint16(ProvisionWorkspaceStateAskPlan), "next")
+		return mrtr.Goto(r, ProvisionWorkspaceStateAskPlan, "next")
 	case ProvisionWorkspaceStateAskPlan:
 		var pending []mrtr.Pending
 		if f.Plan == nil {
@@ -202,12 +209,12 @@ func (p provisionWorkspaceProgram) Step(ctx context.Context, r *mrtr.Round, f *P
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return r.Goto(uint16(ProvisionWorkspaceStateQuote), "next")
+		return mrtr.Goto(r, ProvisionWorkspaceStateQuote, "next")
 	case ProvisionWorkspaceStateQuote:
 		if err := p.h.QuotePlan(ctx, f); err != nil {
 			return mrtr.Step{}, err
 		}
-		return r.Goto(uint16(ProvisionWorkspaceStateAskPlacement), "next")
+		return mrtr.Goto(r, ProvisionWorkspaceStateAskPlacement, "next")
 	case ProvisionWorkspaceStateAskPlacement:
 		var pending []mrtr.Pending
 		if f.Placement == nil {
@@ -274,7 +281,7 @@ func (p provisionWorkspaceProgram) Step(ctx context.Context, r *mrtr.Round, f *P
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return r.Goto(uint16(ProvisionWorkspaceStateConfirmPrice), "next")
+		return mrtr.Goto(r, ProvisionWorkspaceStateConfirmPrice, "next")
 	case ProvisionWorkspaceStateConfirmPrice:
 		resp := r.Response("confirm", mrtr.Elicit)
 		switch resp.Status {
@@ -284,11 +291,11 @@ func (p provisionWorkspaceProgram) Step(ctx context.Context, r *mrtr.Round, f *P
 				return r.Ask([]mrtr.Pending{p.gateConfirmPrice(f, mrtr.Problems{"confirm: answer true or false"})})
 			}
 			if yes {
-				return r.Goto(uint16(ProvisionWorkspaceStateCreate), "next")
+				return mrtr.Goto(r, ProvisionWorkspaceStateCreate, "next")
 			}
-			return r.Goto(uint16(ProvisionWorkspaceStateAbandoned), "decline")
+			return mrtr.Goto(r, ProvisionWorkspaceStateAbandoned, "decline")
 		case mrtr.Declined:
-			return r.Goto(uint16(ProvisionWorkspaceStateAbandoned), "decline")
+			return mrtr.Goto(r, ProvisionWorkspaceStateAbandoned, "decline")
 		case mrtr.Cancelled:
 			return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "provision_workspace was cancelled: the user cancelled the confirmation."})
 		case mrtr.Malformed:
@@ -308,35 +315,36 @@ func (p provisionWorkspaceProgram) Step(ctx context.Context, r *mrtr.Round, f *P
 	return mrtr.Step{}, fmt.Errorf("%w %d in provision_workspace", mrtr.ErrUnknownState, f.state)
 }
 
-// ProvisionWorkspaceHandler is what you implement for tool provision_workspace. Adding a check, effect or
-// validator to the spec adds a method here, so an implementation that misses it
-// does not compile.
+// ProvisionWorkspaceHandler is what you implement for tool provision_workspace. Adding a check,
+// effect or validator to the spec adds a method here, so an implementation that misses it does not
+// compile.
 type ProvisionWorkspaceHandler interface {
 	// Authorize decides whether f.Call.Principal may run provision_workspace with f.Args. It runs
 	// on every round, before the continuation is opened, because a decision from an
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *ProvisionWorkspaceFlow) error
 
-	// TeamCanProvision is the check of state lookupTeam (onboarding.mrtr.yaml:43:16).
-	// The team exists, has no workspace yet, and has a budget.
-	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
+	// TeamCanProvision is the check of state lookupTeam. The team exists, has no workspace yet, and
+	// has a budget. Return mrtr.Reject to refuse the request with a message; any other error is a
+	// dependency failure.
 	TeamCanProvision(ctx context.Context, f *ProvisionWorkspaceFlow) error
 
-	// QuotePlan is the check of state quote (onboarding.mrtr.yaml:68:16).
-	// Price the plan; the seats must fit the budget discovered in round 1.
-	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
+	// QuotePlan is the check of state quote. Price the plan; the seats must fit the budget
+	// discovered in round 1. Return mrtr.Reject to refuse the request with a message; any other
+	// error is a dependency failure.
 	QuotePlan(ctx context.Context, f *ProvisionWorkspaceFlow) error
 
-	// CreateWorkspace is the side effect of state create (onboarding.mrtr.yaml:107:17).
-	// Once it returned, it is not run again for this workflow round: retries replay its outcome.
-	// If the instance running it dies first, a retry runs it again after the lease (at least once):
-	// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
-	// pass it as the idempotency key of the downstream call. Store its results in f.Continuation.
-	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
+	// CreateWorkspace is the side effect of state create. Once it returned, it is not run again for
+	// this workflow round: retries replay its outcome. If the instance running it dies first, a
+	// retry runs it again after the lease (at least once): f.Call.Attempt.Takeover says so, and
+	// f.Call.Attempt.OperationID is the same on every attempt; pass it as the idempotency key of
+	// the downstream call. Store its results in f.Continuation. Return mrtr.Reject for a definite
+	// refusal (recorded and replayed); any other error lets a retry try again.
 	CreateWorkspace(ctx context.Context, f *ProvisionWorkspaceFlow) error
 }
 
-// provisionWorkspaceProgram is the generated half of provision_workspace: the engine calls it, the handler does the work.
+// provisionWorkspaceProgram is the generated half of provision_workspace: the engine calls it, the
+// handler does the work.
 type provisionWorkspaceProgram struct {
 	h ProvisionWorkspaceHandler
 }
@@ -383,8 +391,8 @@ func (p provisionWorkspaceProgram) Questions(f *ProvisionWorkspaceFlow, s uint16
 	return nil
 }
 
-// provisionWorkspaceDescriptor describes provision_workspace to the engine: the state table, the transitions, and
-// how its continuation is kept.
+// provisionWorkspaceDescriptor describes provision_workspace to the engine: the state table, the
+// transitions, and how its continuation is kept.
 var provisionWorkspaceDescriptor = mrtr.Descriptor{
 	Description: "Create a workspace for a team. Asks for the plan, then the regions, then confirms the monthly price before creating anything.",
 	Initial:     uint16(ProvisionWorkspaceStateLookupTeam),
@@ -692,7 +700,8 @@ var provisionWorkspacePlanSchema = json.RawMessage(`{
   "type": "object"
 }`)
 
-// requestPlan builds input request "plan" of state askPlan; problems with a previous answer are added to it.
+// requestPlan builds input request "plan" of state askPlan; problems with a previous answer are
+// added to it.
 func (provisionWorkspaceProgram) requestPlan(f *ProvisionWorkspaceFlow, problems mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{
 		Key:  "plan",
@@ -730,7 +739,8 @@ var provisionWorkspacePlacementSchema = json.RawMessage(`{
   "type": "object"
 }`)
 
-// requestPlacement builds input request "placement" of state askPlacement; problems with a previous answer are added to it.
+// requestPlacement builds input request "placement" of state askPlacement; problems with a previous
+// answer are added to it.
 func (provisionWorkspaceProgram) requestPlacement(f *ProvisionWorkspaceFlow, problems mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{
 		Key:  "placement",
@@ -743,7 +753,8 @@ func (provisionWorkspaceProgram) requestPlacement(f *ProvisionWorkspaceFlow, pro
 	}
 }
 
-// requestProjects builds input request "projects" of state askPlacement; problems with a previous answer are added to it.
+// requestProjects builds input request "projects" of state askPlacement; problems with a previous
+// answer are added to it.
 func (provisionWorkspaceProgram) requestProjects(f *ProvisionWorkspaceFlow, _ mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{
 		Key:      "projects",
@@ -753,7 +764,8 @@ func (provisionWorkspaceProgram) requestProjects(f *ProvisionWorkspaceFlow, _ mr
 	}
 }
 
-// requestWelcome builds input request "welcome" of state askPlacement; problems with a previous answer are added to it.
+// requestWelcome builds input request "welcome" of state askPlacement; problems with a previous
+// answer are added to it.
 func (provisionWorkspaceProgram) requestWelcome(f *ProvisionWorkspaceFlow, problems mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{
 		Key:  "welcome",
@@ -796,12 +808,14 @@ func (provisionWorkspaceProgram) gateConfirmPrice(f *ProvisionWorkspaceFlow, pro
 	}
 }
 
-// provisionWorkspaceAskPlanPlanMessage renders "Team {team} may have up to {maxSeats} seats. Choose a plan and the number of seats.".
+// provisionWorkspaceAskPlanPlanMessage renders "Team {team} may have up to {maxSeats} seats. Choose
+// a plan and the number of seats.".
 func provisionWorkspaceAskPlanPlanMessage(f *ProvisionWorkspaceFlow) string {
 	return "Team " + f.Args.Team + " may have up to " + strconv.FormatInt(f.Continuation.MaxSeats, 10) + " seats. Choose a plan and the number of seats."
 }
 
-// provisionWorkspaceAskPlacementPlacementMessage renders "Pick one to three regions for team {team}'s {plan.tier} workspace.".
+// provisionWorkspaceAskPlacementPlacementMessage renders "Pick one to three regions for team
+// {team}'s {plan.tier} workspace.".
 func provisionWorkspaceAskPlacementPlacementMessage(f *ProvisionWorkspaceFlow) string {
 	var b strings.Builder
 	b.WriteString("Pick one to three regions for team ")
@@ -814,7 +828,8 @@ func provisionWorkspaceAskPlacementPlacementMessage(f *ProvisionWorkspaceFlow) s
 	return b.String()
 }
 
-// provisionWorkspaceAskPlacementWelcomePrompt renders "Write a two-sentence welcome note for team {team}, who just chose the {plan.tier} plan.".
+// provisionWorkspaceAskPlacementWelcomePrompt renders "Write a two-sentence welcome note for team
+// {team}, who just chose the {plan.tier} plan.".
 func provisionWorkspaceAskPlacementWelcomePrompt(f *ProvisionWorkspaceFlow) string {
 	var b strings.Builder
 	b.WriteString("Write a two-sentence welcome note for team ")
@@ -827,7 +842,8 @@ func provisionWorkspaceAskPlacementWelcomePrompt(f *ProvisionWorkspaceFlow) stri
 	return b.String()
 }
 
-// provisionWorkspaceConfirmPriceMessage renders "Create workspace for {team} on {plan.tier} with {plan.seats} seats in {placement.regions} for {monthlyCents} cents a month?".
+// provisionWorkspaceConfirmPriceMessage renders "Create workspace for {team} on {plan.tier} with
+// {plan.seats} seats in {placement.regions} for {monthlyCents} cents a month?".
 func provisionWorkspaceConfirmPriceMessage(f *ProvisionWorkspaceFlow) string {
 	var b strings.Builder
 	b.WriteString("Create workspace for ")

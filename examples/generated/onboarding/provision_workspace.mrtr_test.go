@@ -13,10 +13,10 @@ import (
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 )
 
-// fakeProvisionWorkspace implements ProvisionWorkspaceHandler for the generated tests: it allows every
-// caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
-// effect while broken, and takes check outcomes from queues; with an empty queue a
-// check takes the outcome on the shortest way to a successful end.
+// fakeProvisionWorkspace implements ProvisionWorkspaceHandler for the generated tests: it allows
+// every caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and effect while
+// broken, and takes check outcomes from queues; with an empty queue a check takes the outcome on
+// the shortest way to a successful end.
 type fakeProvisionWorkspace struct {
 	fake mrtrtest.Fake
 }
@@ -42,7 +42,8 @@ func (h *fakeProvisionWorkspace) CreateWorkspace(ctx context.Context, f *Provisi
 	return h.fake.Effect(ctx)
 }
 
-// answersProvisionWorkspace are valid answers to the input requests of provision_workspace, derived from the spec.
+// answersProvisionWorkspace are valid answers to the input requests of provision_workspace, derived
+// from the spec.
 var answersProvisionWorkspace = map[string]mcp.InputResponse{
 	"placement": mrtrtest.Accept(map[string]any{"regions": []any{"eu-west"}}),
 	"plan": mrtrtest.Accept(map[string]any{
@@ -53,8 +54,8 @@ var answersProvisionWorkspace = map[string]mcp.InputResponse{
 	"welcome":  mrtrtest.Text("A sampled answer."),
 }
 
-// fixturesProvisionWorkspace are a valid provision_workspace workflow derived from the spec, and the
-// knobs of the fake that provoke each failure.
+// fixturesProvisionWorkspace are a valid provision_workspace workflow derived from the spec, and
+// the knobs of the fake that provoke each failure.
 func fixturesProvisionWorkspace(h *fakeProvisionWorkspace) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
 		Answers: answersProvisionWorkspace,
@@ -77,17 +78,18 @@ func fixturesProvisionWorkspace(h *fakeProvisionWorkspace) mrtrtest.Fixtures {
 	}
 }
 
-// TestProvisionWorkspaceMatrix runs the MRTR test matrix against the fake; the matrix steers
-// its check outcomes onto a branch that reaches each scenario, and logs the ones
-// that do not apply. Run the same matrix against your real handler:
-// mrtrtest.RunMatrix(t, NewProvisionWorkspaceProgram(yours), fixtures), with Fixtures.Variants for the
-// branches your fixture workflow does not take.
+// TestProvisionWorkspaceMatrix runs the MRTR test matrix against the fake; the matrix steers its
+// check outcomes onto a branch that reaches each scenario, and logs the ones that do not apply. Run
+// the same matrix against your real handler: mrtrtest.RunMatrix(t,
+// NewProvisionWorkspaceProgram(yours), fixtures), with Fixtures.Variants for the branches your
+// fixture workflow does not take.
 func TestProvisionWorkspaceMatrix(t *testing.T) {
 	h := &fakeProvisionWorkspace{}
 	mrtrtest.RunMatrix(t, NewProvisionWorkspaceProgram(h), fixturesProvisionWorkspace(h))
 }
 
-// newFakeProvisionWorkspace is provision_workspace on a new fake whose checks take outcomes (for mrtrtest's walks).
+// newFakeProvisionWorkspace is provision_workspace on a new fake whose checks take outcomes (for
+// mrtrtest's walks).
 func newFakeProvisionWorkspace(outcomes map[string][]uint8) (mrtr.Program[*ProvisionWorkspaceFlow], func() int) {
 	h := &fakeProvisionWorkspace{fake: mrtrtest.Fake{Outcomes: outcomes}}
 	return NewProvisionWorkspaceProgram(h), h.fake.Effects

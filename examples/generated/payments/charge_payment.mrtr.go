@@ -27,16 +27,18 @@ const (
 	ChargePaymentCurrencyUSD ChargePaymentCurrency = "USD"
 )
 
-// chargePaymentCurrencyValues lists the values in spec order; the continuation codec stores a value as its position.
+// chargePaymentCurrencyValues lists the values in spec order; the continuation codec stores a value
+// as its position.
 var chargePaymentCurrencyValues = []ChargePaymentCurrency{ChargePaymentCurrencyEUR, ChargePaymentCurrencyGBP, ChargePaymentCurrencyUSD}
 
 // ChargePaymentArgs are the arguments of tool charge_payment, validated on every round.
 type ChargePaymentArgs struct {
-	// InvoiceID: The invoice to charge.
+	// InvoiceID is argument "invoiceId". The invoice to charge.
 	InvoiceID string `json:"invoiceId"`
 }
 
-// ChargePaymentContinuation is what charge_payment carries between rounds (sealed in requestState). Checks and effects set it.
+// ChargePaymentContinuation is what charge_payment carries between rounds (sealed in requestState).
+// Checks and effects set it.
 type ChargePaymentContinuation struct {
 	// AmountCents is continuation field "amountCents".
 	AmountCents int64
@@ -71,11 +73,13 @@ func (f *ChargePaymentFlow) State() ChargePaymentState {
 type ChargePaymentState uint16
 
 const (
-	// ChargePaymentStateValidate runs check validateInvoice. The invoice is open, its amount is known, and a card is on file.
+	// ChargePaymentStateValidate runs check validateInvoice. The invoice is open, its amount is
+	// known, and a card is on file.
 	ChargePaymentStateValidate ChargePaymentState = 1
 	// ChargePaymentStateConfirmCharge is a confirmation gate.
 	ChargePaymentStateConfirmCharge ChargePaymentState = 2
-	// ChargePaymentStateRecheck runs check invoiceStillDue. The invoice may have been paid or changed while the payer decided.
+	// ChargePaymentStateRecheck runs check invoiceStillDue. The invoice may have been paid or
+	// changed while the payer decided.
 	ChargePaymentStateRecheck ChargePaymentState = 3
 	// ChargePaymentStateNotCharged ends the workflow: cancelled.
 	ChargePaymentStateNotCharged ChargePaymentState = 4
@@ -124,7 +128,7 @@ func (p chargePaymentProgram) Step(ctx context.Context, r *mrtr.Round, f *Charge
 		if err := p.h.ValidateInvoice(ctx, f); err != nil {
 			return mrtr.Step{}, err
 		}
-		return r.Goto(uint16(ChargePaymentStateConfirmCharge), "next")
+		return mrtr.Goto(r, ChargePaymentStateConfirmCharge, "next")
 	case ChargePaymentStateConfirmCharge:
 		resp := r.Response("confirm", mrtr.Elicit)
 		switch resp.Status {
@@ -134,11 +138,11 @@ func (p chargePaymentProgram) Step(ctx context.Context, r *mrtr.Round, f *Charge
 				return r.Ask([]mrtr.Pending{p.gateConfirmCharge(f, mrtr.Problems{"confirm: answer true or false"})})
 			}
 			if yes {
-				return r.Goto(uint16(ChargePaymentStateRecheck), "next")
+				return mrtr.Goto(r, ChargePaymentStateRecheck, "next")
 			}
-			return r.Goto(uint16(ChargePaymentStateNotCharged), "decline")
+			return mrtr.Goto(r, ChargePaymentStateNotCharged, "decline")
 		case mrtr.Declined:
-			return r.Goto(uint16(ChargePaymentStateNotCharged), "decline")
+			return mrtr.Goto(r, ChargePaymentStateNotCharged, "decline")
 		case mrtr.Cancelled:
 			return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "charge_payment was cancelled: the user cancelled the confirmation."})
 		case mrtr.Malformed:
@@ -149,7 +153,7 @@ func (p chargePaymentProgram) Step(ctx context.Context, r *mrtr.Round, f *Charge
 		if err := p.h.InvoiceStillDue(ctx, f); err != nil {
 			return mrtr.Step{}, err
 		}
-		return r.Goto(uint16(ChargePaymentStateCharge), "next")
+		return mrtr.Goto(r, ChargePaymentStateCharge, "next")
 	case ChargePaymentStateNotCharged:
 		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: chargePaymentNotChargedMessage(f)})
 	case ChargePaymentStateCharge:
@@ -172,26 +176,28 @@ type ChargePaymentHandler interface {
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *ChargePaymentFlow) error
 
-	// ValidateInvoice is the check of state validate (payments.mrtr.yaml:44:16).
-	// The invoice is open, its amount is known, and a card is on file.
-	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
+	// ValidateInvoice is the check of state validate. The invoice is open, its amount is known, and
+	// a card is on file. Return mrtr.Reject to refuse the request with a message; any other error
+	// is a dependency failure.
 	ValidateInvoice(ctx context.Context, f *ChargePaymentFlow) error
 
-	// InvoiceStillDue is the check of state recheck (payments.mrtr.yaml:53:16).
-	// The invoice may have been paid or changed while the payer decided.
-	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
+	// InvoiceStillDue is the check of state recheck. The invoice may have been paid or changed
+	// while the payer decided. Return mrtr.Reject to refuse the request with a message; any other
+	// error is a dependency failure.
 	InvoiceStillDue(ctx context.Context, f *ChargePaymentFlow) error
 
-	// ChargeCard is the irreversible side effect of state charge (payments.mrtr.yaml:56:17).
-	// Once it returned, it is not run again for operation id charge-{invoiceId}: retries replay its outcome.
-	// If the instance running it dies first, a retry runs it again after the lease (at least once):
+	// ChargeCard is the irreversible side effect of state charge. Once it returned, it is not run
+	// again for operation id charge-{invoiceId}: retries replay its outcome. If the instance
+	// running it dies first, a retry runs it again after the lease (at least once):
 	// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
 	// pass it as the idempotency key of the downstream call. Store its results in f.Continuation.
-	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
+	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a
+	// retry try again.
 	ChargeCard(ctx context.Context, f *ChargePaymentFlow) error
 }
 
-// chargePaymentProgram is the generated half of charge_payment: the engine calls it, the handler does the work.
+// chargePaymentProgram is the generated half of charge_payment: the engine calls it, the handler
+// does the work.
 type chargePaymentProgram struct {
 	h ChargePaymentHandler
 }
@@ -234,8 +240,8 @@ func (p chargePaymentProgram) Questions(f *ChargePaymentFlow, s uint16) []mrtr.P
 	return nil
 }
 
-// chargePaymentDescriptor describes charge_payment to the engine: the state table, the transitions, and
-// how its continuation is kept.
+// chargePaymentDescriptor describes charge_payment to the engine: the state table, the transitions,
+// and how its continuation is kept.
 var chargePaymentDescriptor = mrtr.Descriptor{
 	Description: "Charge the card on file for an open invoice, after the payer confirms the amount. Never charges twice.",
 	Destructive: true,
@@ -406,7 +412,8 @@ func (chargePaymentProgram) gateConfirmCharge(f *ChargePaymentFlow, problems mrt
 	}
 }
 
-// chargePaymentConfirmChargeMessage renders "Charge {amountCents} cents ({currency}) to the card ending in {cardLast4} for invoice {invoiceId}?".
+// chargePaymentConfirmChargeMessage renders "Charge {amountCents} cents ({currency}) to the card
+// ending in {cardLast4} for invoice {invoiceId}?".
 func chargePaymentConfirmChargeMessage(f *ChargePaymentFlow) string {
 	return "Charge " + strconv.FormatInt(f.Continuation.AmountCents, 10) + " cents (" + string(f.Continuation.Currency) + ") to the card ending in " + f.Continuation.CardLast4 + " for invoice " + f.Args.InvoiceID + "?"
 }
@@ -421,7 +428,8 @@ func chargePaymentChargeOperationID(f *ChargePaymentFlow) string {
 	return "charge-" + f.Args.InvoiceID
 }
 
-// chargePaymentChargedMessage renders "Charged invoice {invoiceId} {amountCents} cents ({currency}); charge {chargeId}.".
+// chargePaymentChargedMessage renders "Charged invoice {invoiceId} {amountCents} cents
+// ({currency}); charge {chargeId}.".
 func chargePaymentChargedMessage(f *ChargePaymentFlow) string {
 	return "Charged invoice " + f.Args.InvoiceID + " " + strconv.FormatInt(f.Continuation.AmountCents, 10) + " cents (" + string(f.Continuation.Currency) + "); charge " + f.Continuation.ChargeID + "."
 }

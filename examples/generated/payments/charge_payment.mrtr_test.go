@@ -65,7 +65,8 @@ func TestChargePaymentMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewChargePaymentProgram(h), fixturesChargePayment(h))
 }
 
-// newFakeChargePayment is charge_payment on a new fake whose checks take outcomes (for mrtrtest's walks).
+// newFakeChargePayment is charge_payment on a new fake whose checks take outcomes (for mrtrtest's
+// walks).
 func newFakeChargePayment(outcomes map[string][]uint8) (mrtr.Program[*ChargePaymentFlow], func() int) {
 	h := &fakeChargePayment{fake: mrtrtest.Fake{Outcomes: outcomes}}
 	return NewChargePaymentProgram(h), h.fake.Effects

@@ -30,31 +30,33 @@ const (
 	CloseSupportTicketCloseReasonCancelled CloseSupportTicketCloseReason = "cancelled"
 )
 
-// closeSupportTicketCloseReasonValues lists the values in spec order; the continuation codec stores a value as its position.
+// closeSupportTicketCloseReasonValues lists the values in spec order; the continuation codec stores
+// a value as its position.
 var closeSupportTicketCloseReasonValues = []CloseSupportTicketCloseReason{CloseSupportTicketCloseReasonResolved, CloseSupportTicketCloseReasonDuplicate, CloseSupportTicketCloseReasonCancelled}
 
 // CloseSupportTicketArgs are the arguments of tool close_support_ticket, validated on every round.
 type CloseSupportTicketArgs struct {
-	// TicketID: Numeric id of the ticket to close.
+	// TicketID is argument "ticketId". Numeric id of the ticket to close.
 	TicketID string `json:"ticketId"`
 }
 
-// CloseSupportTicketContinuation is what close_support_ticket carries between rounds (sealed in requestState). Checks and effects set it.
+// CloseSupportTicketContinuation is what close_support_ticket carries between rounds (sealed in
+// requestState). Checks and effects set it.
 type CloseSupportTicketContinuation struct {
-	// Subject: The ticket's subject, shown in the question.
+	// Subject is continuation field "subject". The ticket's subject, shown in the question.
 	Subject string
 }
 
 // CloseSupportTicketReasonAnswer is the validated answer to input request "reason".
 type CloseSupportTicketReasonAnswer struct {
-	// CloseReason: Closing reason
+	// CloseReason is form field "closeReason". Closing reason.
 	CloseReason CloseSupportTicketCloseReason
-	// Comment: Comment for the customer
+	// Comment is form field "comment". Comment for the customer.
 	Comment *string
 }
 
-// CloseSupportTicketFlow is one workflow of close_support_ticket as handler methods see it: the call, the
-// arguments, the continuation and the answers given so far.
+// CloseSupportTicketFlow is one workflow of close_support_ticket as handler methods see it: the
+// call, the arguments, the continuation and the answers given so far.
 type CloseSupportTicketFlow struct {
 	// Call identifies the caller, the workflow and the round.
 	Call *mrtr.Call
@@ -73,12 +75,13 @@ func (f *CloseSupportTicketFlow) State() CloseSupportTicketState {
 	return f.state
 }
 
-// CloseSupportTicketState is a state of tool close_support_ticket. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// CloseSupportTicketState is a state of tool close_support_ticket. States are numbered in flow
+// order; the continuation records the number, and its schema hash changes when they do.
 type CloseSupportTicketState uint16
 
 const (
-	// CloseSupportTicketStateLookup runs check ticketIsOpen. The ticket exists, is open, and the caller may close it.
+	// CloseSupportTicketStateLookup runs check ticketIsOpen. The ticket exists, is open, and the
+	// caller may close it.
 	CloseSupportTicketStateLookup CloseSupportTicketState = 1
 	// CloseSupportTicketStateAskReason asks for reason.
 	CloseSupportTicketStateAskReason CloseSupportTicketState = 2
@@ -121,7 +124,7 @@ func (p closeSupportTicketProgram) Step(ctx context.Context, r *mrtr.Round, f *C
 		if err := p.h.TicketIsOpen(ctx, f); err != nil {
 			return mrtr.Step{}, err
 		}
-		return r.Goto(uint16(CloseSupportTicketStateAskReason), "next")
+		return mrtr.Goto(r, CloseSupportTicketStateAskReason, "next")
 	case CloseSupportTicketStateAskReason:
 		var pending []mrtr.Pending
 		if f.Reason == nil {
@@ -150,7 +153,7 @@ func (p closeSupportTicketProgram) Step(ctx context.Context, r *mrtr.Round, f *C
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return r.Goto(uint16(CloseSupportTicketStateClose), "next")
+		return mrtr.Goto(r, CloseSupportTicketStateClose, "next")
 	case CloseSupportTicketStateClose:
 		// operation id close-{ticketId}
 		return r.Effect(ctx, closeSupportTicketCloseOperationID(f), 24*time.Hour, uint16(CloseSupportTicketStateClosed), func(ctx context.Context) error {
@@ -162,37 +165,38 @@ func (p closeSupportTicketProgram) Step(ctx context.Context, r *mrtr.Round, f *C
 	return mrtr.Step{}, fmt.Errorf("%w %d in close_support_ticket", mrtr.ErrUnknownState, f.state)
 }
 
-// CloseSupportTicketHandler is what you implement for tool close_support_ticket. Adding a check, effect or
-// validator to the spec adds a method here, so an implementation that misses it
-// does not compile.
+// CloseSupportTicketHandler is what you implement for tool close_support_ticket. Adding a check,
+// effect or validator to the spec adds a method here, so an implementation that misses it does not
+// compile.
 type CloseSupportTicketHandler interface {
 	// Authorize decides whether f.Call.Principal may run close_support_ticket with f.Args. It runs
 	// on every round, before the continuation is opened, because a decision from an
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *CloseSupportTicketFlow) error
 
-	// TicketIsOpen is the check of state lookup (tickets.mrtr.yaml:37:16).
-	// The ticket exists, is open, and the caller may close it.
-	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
+	// TicketIsOpen is the check of state lookup. The ticket exists, is open, and the caller may
+	// close it. Return mrtr.Reject to refuse the request with a message; any other error is a
+	// dependency failure.
 	TicketIsOpen(ctx context.Context, f *CloseSupportTicketFlow) error
 
-	// CloseTicket is the side effect of state close (tickets.mrtr.yaml:61:17).
-	// Once it returned, it is not run again for operation id close-{ticketId}: retries replay its outcome.
-	// If the instance running it dies first, a retry runs it again after the lease (at least once):
-	// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
-	// pass it as the idempotency key of the downstream call. Store its results in f.Continuation.
-	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
+	// CloseTicket is the side effect of state close. Once it returned, it is not run again for
+	// operation id close-{ticketId}: retries replay its outcome. If the instance running it dies
+	// first, a retry runs it again after the lease (at least once): f.Call.Attempt.Takeover says
+	// so, and f.Call.Attempt.OperationID is the same on every attempt; pass it as the idempotency
+	// key of the downstream call. Store its results in f.Continuation. Return mrtr.Reject for a
+	// definite refusal (recorded and replayed); any other error lets a retry try again.
 	CloseTicket(ctx context.Context, f *CloseSupportTicketFlow) error
 
-	// NoSecrets is custom validator noSecrets (tickets.mrtr.yaml:11:3); it runs once value has passed the spec's built-in constraints.
-	// Rejects text that looks like a password, token or API key.
-	// Return mrtr.Invalid saying what is wrong with value: the user is shown it (an answer is asked for again).
-	// Any other error means value could not be checked (a backend is down): the round fails as a dependency
-	// error, and the error goes to the log only.
+	// NoSecrets is custom validator noSecrets; it runs once value has passed the spec's built-in
+	// constraints. Rejects text that looks like a password, token or API key. Return mrtr.Invalid
+	// saying what is wrong with value: the user is shown it (an answer is asked for again). Any
+	// other error means value could not be checked (a backend is down): the round fails as a
+	// dependency error, and the error goes to the log only.
 	NoSecrets(ctx context.Context, value string) error
 }
 
-// closeSupportTicketProgram is the generated half of close_support_ticket: the engine calls it, the handler does the work.
+// closeSupportTicketProgram is the generated half of close_support_ticket: the engine calls it, the
+// handler does the work.
 type closeSupportTicketProgram struct {
 	h CloseSupportTicketHandler
 }
@@ -235,8 +239,8 @@ func (p closeSupportTicketProgram) Questions(f *CloseSupportTicketFlow, s uint16
 	return nil
 }
 
-// closeSupportTicketDescriptor describes close_support_ticket to the engine: the state table, the transitions, and
-// how its continuation is kept.
+// closeSupportTicketDescriptor describes close_support_ticket to the engine: the state table, the
+// transitions, and how its continuation is kept.
 var closeSupportTicketDescriptor = mrtr.Descriptor{
 	Description: "Close a support ticket. Asks the user for the closing reason, then closes the ticket exactly once.",
 	Initial:     uint16(CloseSupportTicketStateLookup),
@@ -431,7 +435,8 @@ var closeSupportTicketReasonSchema = json.RawMessage(`{
   "type": "object"
 }`)
 
-// requestReason builds input request "reason" of state askReason; problems with a previous answer are added to it.
+// requestReason builds input request "reason" of state askReason; problems with a previous answer
+// are added to it.
 func (closeSupportTicketProgram) requestReason(f *CloseSupportTicketFlow, problems mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{
 		Key:  "reason",
@@ -444,7 +449,8 @@ func (closeSupportTicketProgram) requestReason(f *CloseSupportTicketFlow, proble
 	}
 }
 
-// closeSupportTicketAskReasonReasonMessage renders "Provide the reason for closing ticket {ticketId} (\"{subject}\").".
+// closeSupportTicketAskReasonReasonMessage renders "Provide the reason for closing ticket
+// {ticketId} (\"{subject}\").".
 func closeSupportTicketAskReasonReasonMessage(f *CloseSupportTicketFlow) string {
 	return "Provide the reason for closing ticket " + f.Args.TicketID + " (\"" + f.Continuation.Subject + "\")."
 }

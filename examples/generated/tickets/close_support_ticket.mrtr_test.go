@@ -13,11 +13,11 @@ import (
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 )
 
-// fakeCloseSupportTicket implements CloseSupportTicketHandler for the generated tests: it allows every
-// caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
-// effect while broken, and takes check outcomes from queues; with an empty queue a
-// check takes the outcome on the shortest way to a successful end.
-// Its custom validators accept every value unless told to refuse or fail.
+// fakeCloseSupportTicket implements CloseSupportTicketHandler for the generated tests: it allows
+// every caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and effect while
+// broken, and takes check outcomes from queues; with an empty queue a check takes the outcome on
+// the shortest way to a successful end. Its custom validators accept every value unless told to
+// refuse or fail.
 type fakeCloseSupportTicket struct {
 	fake mrtrtest.Fake
 }
@@ -43,7 +43,8 @@ func (h *fakeCloseSupportTicket) NoSecrets(ctx context.Context, value string) er
 	return h.fake.Validate(ctx, "noSecrets", value)
 }
 
-// answersCloseSupportTicket are valid answers to the input requests of close_support_ticket, derived from the spec.
+// answersCloseSupportTicket are valid answers to the input requests of close_support_ticket,
+// derived from the spec.
 var answersCloseSupportTicket = map[string]mcp.InputResponse{
 	"reason": mrtrtest.Accept(map[string]any{
 		"closeReason": "resolved",
@@ -51,8 +52,8 @@ var answersCloseSupportTicket = map[string]mcp.InputResponse{
 	}),
 }
 
-// fixturesCloseSupportTicket are a valid close_support_ticket workflow derived from the spec, and the
-// knobs of the fake that provoke each failure.
+// fixturesCloseSupportTicket are a valid close_support_ticket workflow derived from the spec, and
+// the knobs of the fake that provoke each failure.
 func fixturesCloseSupportTicket(h *fakeCloseSupportTicket) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
 		Answers:      answersCloseSupportTicket,
@@ -67,17 +68,18 @@ func fixturesCloseSupportTicket(h *fakeCloseSupportTicket) mrtrtest.Fixtures {
 	}
 }
 
-// TestCloseSupportTicketMatrix runs the MRTR test matrix against the fake; the matrix steers
-// its check outcomes onto a branch that reaches each scenario, and logs the ones
-// that do not apply. Run the same matrix against your real handler:
-// mrtrtest.RunMatrix(t, NewCloseSupportTicketProgram(yours), fixtures), with Fixtures.Variants for the
-// branches your fixture workflow does not take.
+// TestCloseSupportTicketMatrix runs the MRTR test matrix against the fake; the matrix steers its
+// check outcomes onto a branch that reaches each scenario, and logs the ones that do not apply. Run
+// the same matrix against your real handler: mrtrtest.RunMatrix(t,
+// NewCloseSupportTicketProgram(yours), fixtures), with Fixtures.Variants for the branches your
+// fixture workflow does not take.
 func TestCloseSupportTicketMatrix(t *testing.T) {
 	h := &fakeCloseSupportTicket{}
 	mrtrtest.RunMatrix(t, NewCloseSupportTicketProgram(h), fixturesCloseSupportTicket(h))
 }
 
-// newFakeCloseSupportTicket is close_support_ticket on a new fake whose checks take outcomes (for mrtrtest's walks).
+// newFakeCloseSupportTicket is close_support_ticket on a new fake whose checks take outcomes (for
+// mrtrtest's walks).
 func newFakeCloseSupportTicket(outcomes map[string][]uint8) (mrtr.Program[*CloseSupportTicketFlow], func() int) {
 	h := &fakeCloseSupportTicket{fake: mrtrtest.Fake{Outcomes: outcomes}}
 	return NewCloseSupportTicketProgram(h), h.fake.Effects

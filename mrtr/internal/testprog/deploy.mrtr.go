@@ -24,7 +24,8 @@ const (
 	DeployEnvProduction DeployEnv = "production"
 )
 
-// deployEnvValues lists the values in spec order; the continuation codec stores a value as its position.
+// deployEnvValues lists the values in spec order; the continuation codec stores a value as its
+// position.
 var deployEnvValues = []DeployEnv{DeployEnvStaging, DeployEnvProduction}
 
 // DeployServices is a value of services.
@@ -36,7 +37,8 @@ const (
 	DeployServicesSearch   DeployServices = "search"
 )
 
-// deployServicesValues lists the values in spec order; the continuation codec stores a value as its position.
+// deployServicesValues lists the values in spec order; the continuation codec stores a value as its
+// position.
 var deployServicesValues = []DeployServices{DeployServicesBilling, DeployServicesCheckout, DeployServicesSearch}
 
 // DeployArgs are the arguments of tool deploy, validated on every round.
@@ -45,7 +47,8 @@ type DeployArgs struct {
 	Env DeployEnv `json:"env"`
 }
 
-// DeployContinuation is what deploy carries between rounds (sealed in requestState). Checks and effects set it.
+// DeployContinuation is what deploy carries between rounds (sealed in requestState). Checks and
+// effects set it.
 type DeployContinuation struct{}
 
 // DeployPickAnswer is the validated answer to input request "pick".
@@ -141,7 +144,7 @@ func (p deployProgram) Step(ctx context.Context, r *mrtr.Round, f *DeployFlow) (
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return r.Goto(uint16(DeployStateShip), "next")
+		return mrtr.Goto(r, DeployStateShip, "next")
 	case DeployStateShip:
 		// operation id deploy-{env}-{pick.services}
 		return r.Effect(ctx, deployShipOperationID(f), 24*time.Hour, uint16(DeployStateShipped), func(ctx context.Context) error {
@@ -162,12 +165,13 @@ type DeployHandler interface {
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *DeployFlow) error
 
-	// DeployServices is the side effect of state ship (testprog.mrtr.yaml:136:17).
-	// Once it returned, it is not run again for operation id deploy-{env}-{pick.services}: retries replay its outcome.
-	// If the instance running it dies first, a retry runs it again after the lease (at least once):
+	// DeployServices is the side effect of state ship. Once it returned, it is not run again for
+	// operation id deploy-{env}-{pick.services}: retries replay its outcome. If the instance
+	// running it dies first, a retry runs it again after the lease (at least once):
 	// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
 	// pass it as the idempotency key of the downstream call. Store its results in f.Continuation.
-	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
+	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a
+	// retry try again.
 	DeployServices(ctx context.Context, f *DeployFlow) error
 }
 
@@ -385,7 +389,8 @@ var deployPickSchema = json.RawMessage(`{
   "type": "object"
 }`)
 
-// requestPick builds input request "pick" of state choose; problems with a previous answer are added to it.
+// requestPick builds input request "pick" of state choose; problems with a previous answer are
+// added to it.
 func (deployProgram) requestPick(f *DeployFlow, problems mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{
 		Key:  "pick",

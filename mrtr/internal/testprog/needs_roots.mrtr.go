@@ -20,7 +20,8 @@ import (
 // NeedsRootsArgs are the arguments of tool needs_roots, validated on every round.
 type NeedsRootsArgs struct{}
 
-// NeedsRootsContinuation is what needs_roots carries between rounds (sealed in requestState). Checks and effects set it.
+// NeedsRootsContinuation is what needs_roots carries between rounds (sealed in requestState).
+// Checks and effects set it.
 type NeedsRootsContinuation struct{}
 
 // NeedsRootsFlow is one workflow of needs_roots as handler methods see it: the call, the
@@ -86,7 +87,7 @@ func (p needsRootsProgram) Step(ctx context.Context, r *mrtr.Round, f *NeedsRoot
 		if err := p.h.Probe(ctx, f); err != nil {
 			return mrtr.Step{}, err
 		}
-		return r.Goto(uint16(NeedsRootsStateAskModel), "next")
+		return mrtr.Goto(r, NeedsRootsStateAskModel, "next")
 	case NeedsRootsStateAskModel:
 		var pending []mrtr.Pending
 		if f.Answer == nil {
@@ -108,7 +109,7 @@ func (p needsRootsProgram) Step(ctx context.Context, r *mrtr.Round, f *NeedsRoot
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return r.Goto(uint16(NeedsRootsStateDone), "next")
+		return mrtr.Goto(r, NeedsRootsStateDone, "next")
 	case NeedsRootsStateDone:
 		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: needsRootsDoneMessage(f)})
 	}
@@ -124,12 +125,13 @@ type NeedsRootsHandler interface {
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *NeedsRootsFlow) error
 
-	// Probe is the check of state probe (testprog.mrtr.yaml:163:16).
-	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
+	// Probe is the check of state probe. Return mrtr.Reject to refuse the request with a message;
+	// any other error is a dependency failure.
 	Probe(ctx context.Context, f *NeedsRootsFlow) error
 }
 
-// needsRootsProgram is the generated half of needs_roots: the engine calls it, the handler does the work.
+// needsRootsProgram is the generated half of needs_roots: the engine calls it, the handler does the
+// work.
 type needsRootsProgram struct {
 	h NeedsRootsHandler
 }
@@ -263,7 +265,8 @@ func (p needsRootsProgram) CheckContinuation(ctx context.Context, f *NeedsRootsF
 	return nil
 }
 
-// requestAnswer builds input request "answer" of state askModel; problems with a previous answer are added to it.
+// requestAnswer builds input request "answer" of state askModel; problems with a previous answer
+// are added to it.
 func (needsRootsProgram) requestAnswer(f *NeedsRootsFlow, problems mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{
 		Key:  "answer",

@@ -22,7 +22,8 @@ type NotifyArgs struct {
 	To string `json:"to"`
 }
 
-// NotifyContinuation is what notify carries between rounds (sealed in requestState). Checks and effects set it.
+// NotifyContinuation is what notify carries between rounds (sealed in requestState). Checks and
+// effects set it.
 type NotifyContinuation struct{}
 
 // NotifyNoteAnswer is the validated answer to input request "note".
@@ -118,7 +119,7 @@ func (p notifyProgram) Step(ctx context.Context, r *mrtr.Round, f *NotifyFlow) (
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return r.Goto(uint16(NotifyStateSend), "next")
+		return mrtr.Goto(r, NotifyStateSend, "next")
 	case NotifyStateSend:
 		// the workflow's own operation id: the round record covers retries
 		return r.Effect(ctx, "", 24*time.Hour, uint16(NotifyStateSent), func(ctx context.Context) error {
@@ -139,12 +140,12 @@ type NotifyHandler interface {
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *NotifyFlow) error
 
-	// SendNote is the side effect of state send (testprog.mrtr.yaml:194:17).
-	// Once it returned, it is not run again for this workflow round: retries replay its outcome.
-	// If the instance running it dies first, a retry runs it again after the lease (at least once):
-	// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
-	// pass it as the idempotency key of the downstream call. Store its results in f.Continuation.
-	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
+	// SendNote is the side effect of state send. Once it returned, it is not run again for this
+	// workflow round: retries replay its outcome. If the instance running it dies first, a retry
+	// runs it again after the lease (at least once): f.Call.Attempt.Takeover says so, and
+	// f.Call.Attempt.OperationID is the same on every attempt; pass it as the idempotency key of
+	// the downstream call. Store its results in f.Continuation. Return mrtr.Reject for a definite
+	// refusal (recorded and replayed); any other error lets a retry try again.
 	SendNote(ctx context.Context, f *NotifyFlow) error
 }
 
@@ -326,7 +327,8 @@ var notifyNoteSchema = json.RawMessage(`{
   "type": "object"
 }`)
 
-// requestNote builds input request "note" of state askText; problems with a previous answer are added to it.
+// requestNote builds input request "note" of state askText; problems with a previous answer are
+// added to it.
 func (notifyProgram) requestNote(f *NotifyFlow, problems mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{
 		Key:  "note",

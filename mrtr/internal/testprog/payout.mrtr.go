@@ -26,7 +26,8 @@ type PayoutArgs struct {
 	Payee string `json:"payee"`
 }
 
-// PayoutContinuation is what payout carries between rounds (sealed in requestState). Checks and effects set it.
+// PayoutContinuation is what payout carries between rounds (sealed in requestState). Checks and
+// effects set it.
 type PayoutContinuation struct{}
 
 // PayoutApprovalAnswer is the validated answer to input request "approval".
@@ -70,7 +71,8 @@ func (f *PayoutFlow) State() PayoutState {
 type PayoutState uint16
 
 const (
-	// PayoutStateRoute runs check routePayout. Amounts above the approval threshold need an approver; the others join the nightly batch.
+	// PayoutStateRoute runs check routePayout. Amounts above the approval threshold need an
+	// approver; the others join the nightly batch.
 	PayoutStateRoute PayoutState = 1
 	// PayoutStateAskApproval asks for approval.
 	PayoutStateAskApproval PayoutState = 2
@@ -121,9 +123,9 @@ func (p payoutProgram) Step(ctx context.Context, r *mrtr.Round, f *PayoutFlow) (
 		}
 		switch out {
 		case PayoutRoutePayoutLarge:
-			return r.Goto(uint16(PayoutStateAskApproval), "outcome:large")
+			return mrtr.Goto(r, PayoutStateAskApproval, "outcome:large")
 		case PayoutRoutePayoutSmall:
-			return r.Goto(uint16(PayoutStateBatched), "outcome:small")
+			return mrtr.Goto(r, PayoutStateBatched, "outcome:small")
 		}
 		return mrtr.Step{}, fmt.Errorf("routePayout returned unknown outcome %d", out)
 	case PayoutStateAskApproval:
@@ -154,7 +156,7 @@ func (p payoutProgram) Step(ctx context.Context, r *mrtr.Round, f *PayoutFlow) (
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return r.Goto(uint16(PayoutStatePay), "next")
+		return mrtr.Goto(r, PayoutStatePay, "next")
 	case PayoutStateBatched:
 		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: payoutBatchedMessage(f)})
 	case PayoutStatePay:
@@ -177,17 +179,18 @@ type PayoutHandler interface {
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *PayoutFlow) error
 
-	// RoutePayout is the check of state route (testprog.mrtr.yaml:235:16).
-	// Amounts above the approval threshold need an approver; the others join the nightly batch.
-	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
+	// RoutePayout is the check of state route. Amounts above the approval threshold need an
+	// approver; the others join the nightly batch. Return mrtr.Reject to refuse the request with a
+	// message; any other error is a dependency failure.
 	RoutePayout(ctx context.Context, f *PayoutFlow) (PayoutRoutePayoutOutcome, error)
 
-	// SendPayout is the side effect of state pay (testprog.mrtr.yaml:248:17).
-	// Once it returned, it is not run again for operation id payout-{payee}-{amount}: retries replay its outcome.
-	// If the instance running it dies first, a retry runs it again after the lease (at least once):
-	// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
-	// pass it as the idempotency key of the downstream call. Store its results in f.Continuation.
-	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
+	// SendPayout is the side effect of state pay. Once it returned, it is not run again for
+	// operation id payout-{payee}-{amount}: retries replay its outcome. If the instance running it
+	// dies first, a retry runs it again after the lease (at least once): f.Call.Attempt.Takeover
+	// says so, and f.Call.Attempt.OperationID is the same on every attempt; pass it as the
+	// idempotency key of the downstream call. Store its results in f.Continuation. Return
+	// mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try
+	// again.
 	SendPayout(ctx context.Context, f *PayoutFlow) error
 }
 
@@ -400,7 +403,8 @@ var payoutApprovalSchema = json.RawMessage(`{
   "type": "object"
 }`)
 
-// requestApproval builds input request "approval" of state askApproval; problems with a previous answer are added to it.
+// requestApproval builds input request "approval" of state askApproval; problems with a previous
+// answer are added to it.
 func (payoutProgram) requestApproval(f *PayoutFlow, problems mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{
 		Key:  "approval",

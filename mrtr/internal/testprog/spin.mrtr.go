@@ -17,7 +17,8 @@ import (
 // SpinArgs are the arguments of tool spin, validated on every round.
 type SpinArgs struct{}
 
-// SpinContinuation is what spin carries between rounds (sealed in requestState). Checks and effects set it.
+// SpinContinuation is what spin carries between rounds (sealed in requestState). Checks and effects
+// set it.
 type SpinContinuation struct{}
 
 // SpinTurnWheelOutcome is what check turnWheel decided; each outcome leads to its own state.
@@ -89,9 +90,9 @@ func (p spinProgram) Step(ctx context.Context, r *mrtr.Round, f *SpinFlow) (mrtr
 		}
 		switch out {
 		case SpinTurnWheelAgain:
-			return r.Goto(uint16(SpinStateTurn), "outcome:again")
+			return mrtr.Goto(r, SpinStateTurn, "outcome:again")
 		case SpinTurnWheelStop:
-			return r.Goto(uint16(SpinStateStopped), "outcome:stop")
+			return mrtr.Goto(r, SpinStateStopped, "outcome:stop")
 		}
 		return mrtr.Step{}, fmt.Errorf("turnWheel returned unknown outcome %d", out)
 	case SpinStateStopped:
@@ -109,8 +110,8 @@ type SpinHandler interface {
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *SpinFlow) error
 
-	// TurnWheel is the check of state turn (testprog.mrtr.yaml:149:16).
-	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
+	// TurnWheel is the check of state turn. Return mrtr.Reject to refuse the request with a
+	// message; any other error is a dependency failure.
 	TurnWheel(ctx context.Context, f *SpinFlow) (SpinTurnWheelOutcome, error)
 }
 

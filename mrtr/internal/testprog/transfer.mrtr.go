@@ -27,7 +27,8 @@ type TransferArgs struct {
 	Amount int64 `json:"amount"`
 }
 
-// TransferContinuation is what transfer carries between rounds (sealed in requestState). Checks and effects set it.
+// TransferContinuation is what transfer carries between rounds (sealed in requestState). Checks and
+// effects set it.
 type TransferContinuation struct {
 	// Balance is continuation field "balance".
 	Balance int64
@@ -43,7 +44,8 @@ type TransferMemoAnswer struct {
 	Urgent *bool
 }
 
-// TransferInspectAccountOutcome is what check inspectAccount decided; each outcome leads to its own state.
+// TransferInspectAccountOutcome is what check inspectAccount decided; each outcome leads to its own
+// state.
 type TransferInspectAccountOutcome uint8
 
 const (
@@ -80,7 +82,8 @@ func (f *TransferFlow) State() TransferState {
 type TransferState uint16
 
 const (
-	// TransferStateInspect runs check inspectAccount. The account exists; frozen accounts cannot send.
+	// TransferStateInspect runs check inspectAccount. The account exists; frozen accounts cannot
+	// send.
 	TransferStateInspect TransferState = 1
 	// TransferStateFrozen ends the workflow: failed.
 	TransferStateFrozen TransferState = 2
@@ -146,9 +149,9 @@ func (p transferProgram) Step(ctx context.Context, r *mrtr.Round, f *TransferFlo
 		}
 		switch out {
 		case TransferInspectAccountFrozen:
-			return r.Goto(uint16(TransferStateFrozen), "outcome:frozen")
+			return mrtr.Goto(r, TransferStateFrozen, "outcome:frozen")
 		case TransferInspectAccountOpen:
-			return r.Goto(uint16(TransferStateAskMemo), "outcome:open")
+			return mrtr.Goto(r, TransferStateAskMemo, "outcome:open")
 		}
 		return mrtr.Step{}, fmt.Errorf("inspectAccount returned unknown outcome %d", out)
 	case TransferStateFrozen:
@@ -203,7 +206,7 @@ func (p transferProgram) Step(ctx context.Context, r *mrtr.Round, f *TransferFlo
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return r.Goto(uint16(TransferStateConfirm), "next")
+		return mrtr.Goto(r, TransferStateConfirm, "next")
 	case TransferStateConfirm:
 		resp := r.Response("confirm", mrtr.Elicit)
 		switch resp.Status {
@@ -213,11 +216,11 @@ func (p transferProgram) Step(ctx context.Context, r *mrtr.Round, f *TransferFlo
 				return r.Ask([]mrtr.Pending{p.gateConfirm(f, mrtr.Problems{"confirm: answer true or false"})})
 			}
 			if yes {
-				return r.Goto(uint16(TransferStateRecheck), "next")
+				return mrtr.Goto(r, TransferStateRecheck, "next")
 			}
-			return r.Goto(uint16(TransferStateDeclined), "decline")
+			return mrtr.Goto(r, TransferStateDeclined, "decline")
 		case mrtr.Declined:
-			return r.Goto(uint16(TransferStateDeclined), "decline")
+			return mrtr.Goto(r, TransferStateDeclined, "decline")
 		case mrtr.Cancelled:
 			return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "transfer was cancelled: the user cancelled the confirmation."})
 		case mrtr.Malformed:
@@ -228,7 +231,7 @@ func (p transferProgram) Step(ctx context.Context, r *mrtr.Round, f *TransferFlo
 		if err := p.h.AccountStillOpen(ctx, f); err != nil {
 			return mrtr.Step{}, err
 		}
-		return r.Goto(uint16(TransferStateSend), "next")
+		return mrtr.Goto(r, TransferStateSend, "next")
 	case TransferStateDeclined:
 		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: transferDeclinedMessage(f)})
 	case TransferStateSend:
@@ -251,39 +254,41 @@ type TransferHandler interface {
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *TransferFlow) error
 
-	// InspectAccount is the check of state inspect (testprog.mrtr.yaml:37:16).
-	// The account exists; frozen accounts cannot send.
-	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
+	// InspectAccount is the check of state inspect. The account exists; frozen accounts cannot
+	// send. Return mrtr.Reject to refuse the request with a message; any other error is a
+	// dependency failure.
 	InspectAccount(ctx context.Context, f *TransferFlow) (TransferInspectAccountOutcome, error)
 
-	// AccountStillOpen is the check of state recheck (testprog.mrtr.yaml:61:16).
-	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
+	// AccountStillOpen is the check of state recheck. Return mrtr.Reject to refuse the request with
+	// a message; any other error is a dependency failure.
 	AccountStillOpen(ctx context.Context, f *TransferFlow) error
 
-	// SendMoney is the irreversible side effect of state send (testprog.mrtr.yaml:64:17).
-	// Once it returned, it is not run again for operation id transfer-{account}-{amount}: retries replay its outcome.
-	// If the instance running it dies first, a retry runs it again after the lease (at least once):
+	// SendMoney is the irreversible side effect of state send. Once it returned, it is not run
+	// again for operation id transfer-{account}-{amount}: retries replay its outcome. If the
+	// instance running it dies first, a retry runs it again after the lease (at least once):
 	// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
 	// pass it as the idempotency key of the downstream call. Store its results in f.Continuation.
-	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
+	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a
+	// retry try again.
 	SendMoney(ctx context.Context, f *TransferFlow) error
 
-	// AccountExists is custom validator accountExists (testprog.mrtr.yaml:16:3); it runs once value has passed the spec's built-in constraints.
-	// Asks the account directory whether the account exists.
-	// Return mrtr.Invalid saying what is wrong with value: the user is shown it (an answer is asked for again).
-	// Any other error means value could not be checked (a backend is down): the round fails as a dependency
-	// error, and the error goes to the log only.
+	// AccountExists is custom validator accountExists; it runs once value has passed the spec's
+	// built-in constraints. Asks the account directory whether the account exists. Return
+	// mrtr.Invalid saying what is wrong with value: the user is shown it (an answer is asked for
+	// again). Any other error means value could not be checked (a backend is down): the round fails
+	// as a dependency error, and the error goes to the log only.
 	AccountExists(ctx context.Context, value string) error
 
-	// NotBlank is custom validator notBlank (testprog.mrtr.yaml:13:3); it runs once value has passed the spec's built-in constraints.
-	// Rejects whitespace-only text.
-	// Return mrtr.Invalid saying what is wrong with value: the user is shown it (an answer is asked for again).
-	// Any other error means value could not be checked (a backend is down): the round fails as a dependency
-	// error, and the error goes to the log only.
+	// NotBlank is custom validator notBlank; it runs once value has passed the spec's built-in
+	// constraints. Rejects whitespace-only text. Return mrtr.Invalid saying what is wrong with
+	// value: the user is shown it (an answer is asked for again). Any other error means value could
+	// not be checked (a backend is down): the round fails as a dependency error, and the error goes
+	// to the log only.
 	NotBlank(ctx context.Context, value string) error
 }
 
-// transferProgram is the generated half of transfer: the engine calls it, the handler does the work.
+// transferProgram is the generated half of transfer: the engine calls it, the handler does the
+// work.
 type transferProgram struct {
 	h TransferHandler
 }
@@ -597,7 +602,8 @@ var transferMemoSchema = json.RawMessage(`{
   "type": "object"
 }`)
 
-// requestMemo builds input request "memo" of state askMemo; problems with a previous answer are added to it.
+// requestMemo builds input request "memo" of state askMemo; problems with a previous answer are
+// added to it.
 func (transferProgram) requestMemo(f *TransferFlow, problems mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{
 		Key:  "memo",
@@ -610,7 +616,8 @@ func (transferProgram) requestMemo(f *TransferFlow, problems mrtr.Problems) mrtr
 	}
 }
 
-// requestSummary builds input request "summary" of state askMemo; problems with a previous answer are added to it.
+// requestSummary builds input request "summary" of state askMemo; problems with a previous answer
+// are added to it.
 func (transferProgram) requestSummary(f *TransferFlow, problems mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{
 		Key:      "summary",
@@ -658,7 +665,8 @@ func transferFrozenMessage(f *TransferFlow) string {
 	return "Account " + f.Args.Account + " is frozen."
 }
 
-// transferAskMemoMemoMessage renders "Write a memo for the transfer of {amount} from {account} (balance {balance}).".
+// transferAskMemoMemoMessage renders "Write a memo for the transfer of {amount} from {account}
+// (balance {balance}).".
 func transferAskMemoMemoMessage(f *TransferFlow) string {
 	return "Write a memo for the transfer of " + strconv.FormatInt(f.Args.Amount, 10) + " from " + f.Args.Account + " (balance " + strconv.FormatInt(f.Continuation.Balance, 10) + ")."
 }

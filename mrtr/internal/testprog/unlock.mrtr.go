@@ -24,7 +24,8 @@ type UnlockArgs struct {
 	Door string `json:"door"`
 }
 
-// UnlockContinuation is what unlock carries between rounds (sealed in requestState). Checks and effects set it.
+// UnlockContinuation is what unlock carries between rounds (sealed in requestState). Checks and
+// effects set it.
 type UnlockContinuation struct{}
 
 // UnlockCodeAnswer is the validated answer to input request "code".
@@ -148,7 +149,7 @@ func (p unlockProgram) Step(ctx context.Context, r *mrtr.Round, f *UnlockFlow) (
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return r.Goto(uint16(UnlockStateVerify), "next")
+		return mrtr.Goto(r, UnlockStateVerify, "next")
 	case UnlockStateVerify:
 		out, err := p.h.CodeMatches(ctx, f)
 		if err != nil {
@@ -156,10 +157,10 @@ func (p unlockProgram) Step(ctx context.Context, r *mrtr.Round, f *UnlockFlow) (
 		}
 		switch out {
 		case UnlockCodeMatchesRight:
-			return r.Goto(uint16(UnlockStateUnlocked), "outcome:right")
+			return mrtr.Goto(r, UnlockStateUnlocked, "outcome:right")
 		case UnlockCodeMatchesWrong:
 			f.Code = nil
-			return r.Goto(uint16(UnlockStateAskCode), "outcome:wrong")
+			return mrtr.Goto(r, UnlockStateAskCode, "outcome:wrong")
 		}
 		return mrtr.Step{}, fmt.Errorf("codeMatches returned unknown outcome %d", out)
 	case UnlockStateUnlocked:
@@ -177,8 +178,8 @@ type UnlockHandler interface {
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *UnlockFlow) error
 
-	// CodeMatches is the check of state verify (testprog.mrtr.yaml:218:16).
-	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
+	// CodeMatches is the check of state verify. Return mrtr.Reject to refuse the request with a
+	// message; any other error is a dependency failure.
 	CodeMatches(ctx context.Context, f *UnlockFlow) (UnlockCodeMatchesOutcome, error)
 }
 
@@ -366,7 +367,8 @@ var unlockCodeSchema = json.RawMessage(`{
   "type": "object"
 }`)
 
-// requestCode builds input request "code" of state askCode; problems with a previous answer are added to it.
+// requestCode builds input request "code" of state askCode; problems with a previous answer are
+// added to it.
 func (unlockProgram) requestCode(f *UnlockFlow, problems mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{
 		Key:  "code",

@@ -22,7 +22,8 @@ type VaultArgs struct {
 	VaultID string `json:"vaultId"`
 }
 
-// VaultContinuation is what vault carries between rounds (kept server-side; requestState holds only a reference). Checks and effects set it.
+// VaultContinuation is what vault carries between rounds (kept server-side; requestState holds only
+// a reference). Checks and effects set it.
 type VaultContinuation struct {
 	// Owner is continuation field "owner". (sensitive: never sealed into the token)
 	Owner string
@@ -102,7 +103,7 @@ func (p vaultProgram) Step(ctx context.Context, r *mrtr.Round, f *VaultFlow) (mr
 		if err := p.h.LoadVault(ctx, f); err != nil {
 			return mrtr.Step{}, err
 		}
-		return r.Goto(uint16(VaultStateAskPin), "next")
+		return mrtr.Goto(r, VaultStateAskPin, "next")
 	case VaultStateAskPin:
 		var pending []mrtr.Pending
 		if f.Pin == nil {
@@ -131,7 +132,7 @@ func (p vaultProgram) Step(ctx context.Context, r *mrtr.Round, f *VaultFlow) (mr
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return r.Goto(uint16(VaultStateOpen), "next")
+		return mrtr.Goto(r, VaultStateOpen, "next")
 	case VaultStateOpen:
 		// operation id open-{vaultId}
 		return r.Effect(ctx, vaultOpenOperationID(f), 24*time.Hour, uint16(VaultStateOpened), func(ctx context.Context) error {
@@ -152,16 +153,16 @@ type VaultHandler interface {
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *VaultFlow) error
 
-	// LoadVault is the check of state load (testprog.mrtr.yaml:94:16).
-	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
+	// LoadVault is the check of state load. Return mrtr.Reject to refuse the request with a
+	// message; any other error is a dependency failure.
 	LoadVault(ctx context.Context, f *VaultFlow) error
 
-	// OpenVault is the side effect of state open (testprog.mrtr.yaml:105:17).
-	// Once it returned, it is not run again for operation id open-{vaultId}: retries replay its outcome.
-	// If the instance running it dies first, a retry runs it again after the lease (at least once):
-	// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
-	// pass it as the idempotency key of the downstream call. Store its results in f.Continuation.
-	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
+	// OpenVault is the side effect of state open. Once it returned, it is not run again for
+	// operation id open-{vaultId}: retries replay its outcome. If the instance running it dies
+	// first, a retry runs it again after the lease (at least once): f.Call.Attempt.Takeover says
+	// so, and f.Call.Attempt.OperationID is the same on every attempt; pass it as the idempotency
+	// key of the downstream call. Store its results in f.Continuation. Return mrtr.Reject for a
+	// definite refusal (recorded and replayed); any other error lets a retry try again.
 	OpenVault(ctx context.Context, f *VaultFlow) error
 }
 
@@ -359,7 +360,8 @@ var vaultPinSchema = json.RawMessage(`{
   "type": "object"
 }`)
 
-// requestPin builds input request "pin" of state askPin; problems with a previous answer are added to it.
+// requestPin builds input request "pin" of state askPin; problems with a previous answer are added
+// to it.
 func (vaultProgram) requestPin(f *VaultFlow, problems mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{
 		Key:  "pin",

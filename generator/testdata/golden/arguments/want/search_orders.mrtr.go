@@ -28,7 +28,8 @@ const (
 	SearchOrdersRegionsApac SearchOrdersRegions = "apac"
 )
 
-// searchOrdersRegionsValues lists the values in spec order; the continuation codec stores a value as its position.
+// searchOrdersRegionsValues lists the values in spec order; the continuation codec stores a value
+// as its position.
 var searchOrdersRegionsValues = []SearchOrdersRegions{SearchOrdersRegionsEu, SearchOrdersRegionsUs, SearchOrdersRegionsApac}
 
 // SearchOrdersSort is a value of sort.
@@ -40,7 +41,8 @@ const (
 	SearchOrdersSortTotal  SearchOrdersSort = "total"
 )
 
-// searchOrdersSortValues lists the values in spec order; the continuation codec stores a value as its position.
+// searchOrdersSortValues lists the values in spec order; the continuation codec stores a value as
+// its position.
 var searchOrdersSortValues = []SearchOrdersSort{SearchOrdersSortNewest, SearchOrdersSortOldest, SearchOrdersSortTotal}
 
 // SearchOrdersStatus is a value of status.
@@ -54,7 +56,8 @@ const (
 	SearchOrdersStatusRefunded SearchOrdersStatus = "refunded"
 )
 
-// searchOrdersStatusValues lists the values in spec order; the continuation codec stores a value as its position.
+// searchOrdersStatusValues lists the values in spec order; the continuation codec stores a value as
+// its position.
 var searchOrdersStatusValues = []SearchOrdersStatus{SearchOrdersStatusOpen, SearchOrdersStatusPaid, SearchOrdersStatusRefunded}
 
 // SearchOrdersArgs are the arguments of tool search_orders, validated on every round.
@@ -77,7 +80,7 @@ type SearchOrdersArgs struct {
 	MinTotal *float64 `json:"minTotal,omitempty"`
 	// Offset is argument "offset".
 	Offset *int64 `json:"offset,omitempty"`
-	// Query: Free text to search for.
+	// Query is argument "query". Free text to search for.
 	Query string `json:"query"`
 	// Regions is argument "regions".
 	Regions []SearchOrdersRegions `json:"regions"`
@@ -95,7 +98,8 @@ type SearchOrdersArgs struct {
 	Weights []float64 `json:"weights,omitempty"`
 }
 
-// SearchOrdersContinuation is what search_orders carries between rounds (sealed in requestState). Checks and effects set it.
+// SearchOrdersContinuation is what search_orders carries between rounds (sealed in requestState).
+// Checks and effects set it.
 type SearchOrdersContinuation struct {
 	// Matches is continuation field "matches".
 	Matches int64
@@ -175,7 +179,7 @@ func (p searchOrdersProgram) Step(ctx context.Context, r *mrtr.Round, f *SearchO
 		if err := p.h.FindOrders(ctx, f); err != nil {
 			return mrtr.Step{}, err
 		}
-		return r.Goto(uint16(SearchOrdersStatePick), "next")
+		return mrtr.Goto(r, SearchOrdersStatePick, "next")
 	case SearchOrdersStatePick:
 		var pending []mrtr.Pending
 		if f.Choice == nil {
@@ -204,12 +208,12 @@ func (p searchOrdersProgram) Step(ctx context.Context, r *mrtr.Round, f *SearchO
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return r.Goto(uint16(SearchOrdersStateOpen), "next")
+		return mrtr.Goto(r, SearchOrdersStateOpen, "next")
 	case SearchOrdersStateOpen:
 		if err := p.h.OpenOrder(ctx, f); err != nil {
 			return mrtr.Step{}, err
 		}
-		return r.Goto(uint16(SearchOrdersStateOpened), "next")
+		return mrtr.Goto(r, SearchOrdersStateOpened, "next")
 	case SearchOrdersStateOpened:
 		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: searchOrdersOpenedMessage(f)})
 	}
@@ -225,16 +229,17 @@ type SearchOrdersHandler interface {
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *SearchOrdersFlow) error
 
-	// FindOrders is the check of state find (search.mrtr.yaml:93:16).
-	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
+	// FindOrders is the check of state find. Return mrtr.Reject to refuse the request with a
+	// message; any other error is a dependency failure.
 	FindOrders(ctx context.Context, f *SearchOrdersFlow) error
 
-	// OpenOrder is the check of state open (search.mrtr.yaml:104:16).
-	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
+	// OpenOrder is the check of state open. Return mrtr.Reject to refuse the request with a
+	// message; any other error is a dependency failure.
 	OpenOrder(ctx context.Context, f *SearchOrdersFlow) error
 }
 
-// searchOrdersProgram is the generated half of search_orders: the engine calls it, the handler does the work.
+// searchOrdersProgram is the generated half of search_orders: the engine calls it, the handler does
+// the work.
 type searchOrdersProgram struct {
 	h SearchOrdersHandler
 }
@@ -277,8 +282,8 @@ func (p searchOrdersProgram) Questions(f *SearchOrdersFlow, s uint16) []mrtr.Pen
 	return nil
 }
 
-// searchOrdersDescriptor describes search_orders to the engine: the state table, the transitions, and
-// how its continuation is kept.
+// searchOrdersDescriptor describes search_orders to the engine: the state table, the transitions,
+// and how its continuation is kept.
 var searchOrdersDescriptor = mrtr.Descriptor{
 	Description: "Finds orders matching the arguments, then asks which one to open.",
 	Initial:     uint16(SearchOrdersStateFind),
@@ -837,7 +842,8 @@ var searchOrdersChoiceSchema = json.RawMessage(`{
   "type": "object"
 }`)
 
-// requestChoice builds input request "choice" of state pick; problems with a previous answer are added to it.
+// requestChoice builds input request "choice" of state pick; problems with a previous answer are
+// added to it.
 func (searchOrdersProgram) requestChoice(f *SearchOrdersFlow, problems mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{
 		Key:  "choice",
@@ -850,12 +856,15 @@ func (searchOrdersProgram) requestChoice(f *SearchOrdersFlow, problems mrtr.Prob
 	}
 }
 
-// searchOrdersPickChoiceMessage renders "Found {matches} orders for \"{query}\" ({status}, {regions}, tags {tags}, ids {ids}, weights {weights}). Which one should be opened?".
+// searchOrdersPickChoiceMessage renders "Found {matches} orders for \"{query}\" ({status},
+// {regions}, tags {tags}, ids {ids}, weights {weights}). Which one should be opened?".
 func searchOrdersPickChoiceMessage(f *SearchOrdersFlow) string {
 	return "Found " + strconv.FormatInt(f.Continuation.Matches, 10) + " orders for \"" + f.Args.Query + "\" (" + string(f.Args.Status) + ", " + mrtr.Join(f.Args.Regions) + ", tags " + mrtr.Join(f.Args.Tags) + ", ids " + mrtr.Join(f.Args.Ids) + ", weights " + mrtr.Join(f.Args.Weights) + "). Which one should be opened?"
 }
 
-// searchOrdersOpenedMessage renders "Opened order {choice.orderNumber} of {matches} (limit {limit}, offset {offset}, minTotal {minTotal}, exact {exact}, archived {archived}, sort {sort}, since {since}, customer {customerId}).".
+// searchOrdersOpenedMessage renders "Opened order {choice.orderNumber} of {matches} (limit {limit},
+// offset {offset}, minTotal {minTotal}, exact {exact}, archived {archived}, sort {sort}, since
+// {since}, customer {customerId}).".
 func searchOrdersOpenedMessage(f *SearchOrdersFlow) string {
 	var b strings.Builder
 	b.WriteString("Opened order ")

@@ -38,7 +38,8 @@ func (h *fakeSearchOrders) OpenOrder(ctx context.Context, f *SearchOrdersFlow) e
 	return h.fake.Step(ctx)
 }
 
-// answersSearchOrders are valid answers to the input requests of search_orders, derived from the spec.
+// answersSearchOrders are valid answers to the input requests of search_orders, derived from the
+// spec.
 var answersSearchOrders = map[string]mcp.InputResponse{
 	"choice": mrtrtest.Accept(map[string]any{"orderNumber": int64(1)}),
 }
@@ -69,7 +70,8 @@ func TestSearchOrdersMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewSearchOrdersProgram(h), fixturesSearchOrders(h))
 }
 
-// newFakeSearchOrders is search_orders on a new fake whose checks take outcomes (for mrtrtest's walks).
+// newFakeSearchOrders is search_orders on a new fake whose checks take outcomes (for mrtrtest's
+// walks).
 func newFakeSearchOrders(outcomes map[string][]uint8) (mrtr.Program[*SearchOrdersFlow], func() int) {
 	h := &fakeSearchOrders{fake: mrtrtest.Fake{Outcomes: outcomes}}
 	return NewSearchOrdersProgram(h), h.fake.Effects

@@ -24,14 +24,14 @@ func (h *SearchOrdersImpl) Authorize(ctx context.Context, f *SearchOrdersFlow) e
 	return mrtr.Forbidden("search_orders: Authorize is not implemented yet")
 }
 
-// FindOrders is the check of state find (search.mrtr.yaml:93:16).
+// FindOrders is the check of state find.
 // Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 func (h *SearchOrdersImpl) FindOrders(ctx context.Context, f *SearchOrdersFlow) error {
 	// TODO: check findOrders; set f.Continuation fields later states need.
 	return errors.New("search_orders: FindOrders is not implemented yet")
 }
 
-// OpenOrder is the check of state open (search.mrtr.yaml:104:16).
+// OpenOrder is the check of state open.
 // Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 func (h *SearchOrdersImpl) OpenOrder(ctx context.Context, f *SearchOrdersFlow) error {
 	// TODO: check openOrder; set f.Continuation fields later states need.

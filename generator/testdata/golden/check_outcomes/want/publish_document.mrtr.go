@@ -22,10 +22,12 @@ type PublishDocumentArgs struct {
 	DocumentID string `json:"documentId"`
 }
 
-// PublishDocumentContinuation is what publish_document carries between rounds (sealed in requestState). Checks and effects set it.
+// PublishDocumentContinuation is what publish_document carries between rounds (sealed in
+// requestState). Checks and effects set it.
 type PublishDocumentContinuation struct{}
 
-// PublishDocumentReadyToPublishOutcome is what check readyToPublish decided; each outcome leads to its own state.
+// PublishDocumentReadyToPublishOutcome is what check readyToPublish decided; each outcome leads to
+// its own state.
 type PublishDocumentReadyToPublishOutcome uint8
 
 const (
@@ -129,11 +131,11 @@ func (p publishDocumentProgram) Step(ctx context.Context, r *mrtr.Round, f *Publ
 				return r.Ask([]mrtr.Pending{p.gateConfirmPublish(f, mrtr.Problems{"confirm: answer true or false"})})
 			}
 			if yes {
-				return r.Goto(uint16(PublishDocumentStateRecheck), "next")
+				return mrtr.Goto(r, PublishDocumentStateRecheck, "next")
 			}
-			return r.Goto(uint16(PublishDocumentStateNotPublished), "decline")
+			return mrtr.Goto(r, PublishDocumentStateNotPublished, "decline")
 		case mrtr.Declined:
-			return r.Goto(uint16(PublishDocumentStateNotPublished), "decline")
+			return mrtr.Goto(r, PublishDocumentStateNotPublished, "decline")
 		case mrtr.Cancelled:
 			return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "publish_document was cancelled: the user cancelled the confirmation."})
 		case mrtr.Malformed:
@@ -147,9 +149,9 @@ func (p publishDocumentProgram) Step(ctx context.Context, r *mrtr.Round, f *Publ
 		}
 		switch out {
 		case PublishDocumentReadyToPublishChanged:
-			return r.Goto(uint16(PublishDocumentStateConfirmPublish), "outcome:changed")
+			return mrtr.Goto(r, PublishDocumentStateConfirmPublish, "outcome:changed")
 		case PublishDocumentReadyToPublishReady:
-			return r.Goto(uint16(PublishDocumentStatePublish), "outcome:ready")
+			return mrtr.Goto(r, PublishDocumentStatePublish, "outcome:ready")
 		}
 		return mrtr.Step{}, fmt.Errorf("readyToPublish returned unknown outcome %d", out)
 	case PublishDocumentStateNotPublished:
@@ -174,20 +176,22 @@ type PublishDocumentHandler interface {
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *PublishDocumentFlow) error
 
-	// ReadyToPublish is the check of state recheck (review.mrtr.yaml:79:16).
-	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
+	// ReadyToPublish is the check of state recheck. Return mrtr.Reject to refuse the request with a
+	// message; any other error is a dependency failure.
 	ReadyToPublish(ctx context.Context, f *PublishDocumentFlow) (PublishDocumentReadyToPublishOutcome, error)
 
-	// PublishDocument is the irreversible side effect of state publish (review.mrtr.yaml:84:17).
-	// Once it returned, it is not run again for this workflow round: retries replay its outcome.
-	// If the instance running it dies first, a retry runs it again after the lease (at least once):
-	// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
-	// pass it as the idempotency key of the downstream call. Store its results in f.Continuation.
-	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
+	// PublishDocument is the irreversible side effect of state publish. Once it returned, it is not
+	// run again for this workflow round: retries replay its outcome. If the instance running it
+	// dies first, a retry runs it again after the lease (at least once): f.Call.Attempt.Takeover
+	// says so, and f.Call.Attempt.OperationID is the same on every attempt; pass it as the
+	// idempotency key of the downstream call. Store its results in f.Continuation. Return
+	// mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try
+	// again.
 	PublishDocument(ctx context.Context, f *PublishDocumentFlow) error
 }
 
-// publishDocumentProgram is the generated half of publish_document: the engine calls it, the handler does the work.
+// publishDocumentProgram is the generated half of publish_document: the engine calls it, the
+// handler does the work.
 type publishDocumentProgram struct {
 	h PublishDocumentHandler
 }
@@ -230,8 +234,8 @@ func (p publishDocumentProgram) Questions(f *PublishDocumentFlow, s uint16) []mr
 	return nil
 }
 
-// publishDocumentDescriptor describes publish_document to the engine: the state table, the transitions, and
-// how its continuation is kept.
+// publishDocumentDescriptor describes publish_document to the engine: the state table, the
+// transitions, and how its continuation is kept.
 var publishDocumentDescriptor = mrtr.Descriptor{
 	Description: "Confirms publication until a check is satisfied; a loop that comes back to a gate asks again.",
 	Destructive: true,

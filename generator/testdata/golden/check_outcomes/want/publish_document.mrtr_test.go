@@ -63,7 +63,8 @@ func TestPublishDocumentMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewPublishDocumentProgram(h), fixturesPublishDocument(h))
 }
 
-// newFakePublishDocument is publish_document on a new fake whose checks take outcomes (for mrtrtest's walks).
+// newFakePublishDocument is publish_document on a new fake whose checks take outcomes (for
+// mrtrtest's walks).
 func newFakePublishDocument(outcomes map[string][]uint8) (mrtr.Program[*PublishDocumentFlow], func() int) {
 	h := &fakePublishDocument{fake: mrtrtest.Fake{Outcomes: outcomes}}
 	return NewPublishDocumentProgram(h), h.fake.Effects

@@ -24,19 +24,19 @@ func (h *PublishDocumentImpl) Authorize(ctx context.Context, f *PublishDocumentF
 	return mrtr.Forbidden("publish_document: Authorize is not implemented yet")
 }
 
-// ReadyToPublish is the check of state recheck (review.mrtr.yaml:79:16).
+// ReadyToPublish is the check of state recheck.
 // Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 func (h *PublishDocumentImpl) ReadyToPublish(ctx context.Context, f *PublishDocumentFlow) (PublishDocumentReadyToPublishOutcome, error) {
 	// TODO: check readyToPublish; set f.Continuation fields later states need.
 	return 0, errors.New("publish_document: ReadyToPublish is not implemented yet")
 }
 
-// PublishDocument is the irreversible side effect of state publish (review.mrtr.yaml:84:17).
-// Once it returned, it is not run again for this workflow round: retries replay its outcome.
-// If the instance running it dies first, a retry runs it again after the lease (at least once):
-// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
-// pass it as the idempotency key of the downstream call. Store its results in f.Continuation.
-// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
+// PublishDocument is the irreversible side effect of state publish. Once it returned, it is not run
+// again for this workflow round: retries replay its outcome. If the instance running it dies first,
+// a retry runs it again after the lease (at least once): f.Call.Attempt.Takeover says so, and
+// f.Call.Attempt.OperationID is the same on every attempt; pass it as the idempotency key of the
+// downstream call. Store its results in f.Continuation. Return mrtr.Reject for a definite refusal
+// (recorded and replayed); any other error lets a retry try again.
 func (h *PublishDocumentImpl) PublishDocument(ctx context.Context, f *PublishDocumentFlow) error {
 	// TODO: perform publishDocument; record its results in f.Continuation.
 	return errors.New("publish_document: PublishDocument is not implemented yet")

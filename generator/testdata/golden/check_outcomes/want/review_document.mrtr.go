@@ -23,7 +23,8 @@ type ReviewDocumentArgs struct {
 	DocumentID string `json:"documentId"`
 }
 
-// ReviewDocumentContinuation is what review_document carries between rounds (sealed in requestState). Checks and effects set it.
+// ReviewDocumentContinuation is what review_document carries between rounds (sealed in
+// requestState). Checks and effects set it.
 type ReviewDocumentContinuation struct {
 	// Revision is continuation field "revision".
 	Revision int64
@@ -35,7 +36,8 @@ type ReviewDocumentChangeAnswer struct {
 	Summary string
 }
 
-// ReviewDocumentReviewDocumentOutcome is what check reviewDocument decided; each outcome leads to its own state.
+// ReviewDocumentReviewDocumentOutcome is what check reviewDocument decided; each outcome leads to
+// its own state.
 type ReviewDocumentReviewDocumentOutcome uint8
 
 const (
@@ -86,7 +88,8 @@ func (f *ReviewDocumentFlow) firstRun(s ReviewDocumentState) bool {
 type ReviewDocumentState uint16
 
 const (
-	// ReviewDocumentStateLoad runs check loadDocument. The document exists and the caller may review it.
+	// ReviewDocumentStateLoad runs check loadDocument. The document exists and the caller may
+	// review it.
 	ReviewDocumentStateLoad ReviewDocumentState = 1
 	// ReviewDocumentStateReview runs check reviewDocument. Decide what the document needs.
 	ReviewDocumentStateReview ReviewDocumentState = 2
@@ -98,7 +101,8 @@ const (
 	ReviewDocumentStateRejected ReviewDocumentState = 5
 	// ReviewDocumentStateApproved ends the workflow: success.
 	ReviewDocumentStateApproved ReviewDocumentState = 6
-	// ReviewDocumentStateReReview runs check reviewDocument. The same check as review, for a revised document.
+	// ReviewDocumentStateReReview runs check reviewDocument. The same check as review, for a
+	// revised document.
 	ReviewDocumentStateReReview ReviewDocumentState = 7
 	// ReviewDocumentStateAbandoned ends the workflow: cancelled.
 	ReviewDocumentStateAbandoned ReviewDocumentState = 8
@@ -149,7 +153,7 @@ func (p reviewDocumentProgram) Step(ctx context.Context, r *mrtr.Round, f *Revie
 		if err := p.h.LoadDocument(ctx, f); err != nil {
 			return mrtr.Step{}, err
 		}
-		return r.Goto(uint16(ReviewDocumentStateReview), "next")
+		return mrtr.Goto(r, ReviewDocumentStateReview, "next")
 	case ReviewDocumentStateReview:
 		out, err := p.h.ReviewDocument(ctx, f)
 		if err != nil {
@@ -157,19 +161,19 @@ func (p reviewDocumentProgram) Step(ctx context.Context, r *mrtr.Round, f *Revie
 		}
 		switch out {
 		case ReviewDocumentReviewDocumentApproved:
-			return r.Goto(uint16(ReviewDocumentStateApprove), "outcome:approved")
+			return mrtr.Goto(r, ReviewDocumentStateApprove, "outcome:approved")
 		case ReviewDocumentReviewDocumentNeedsWork:
 			f.Change = nil
-			return r.Goto(uint16(ReviewDocumentStateAskRevision), "outcome:needsWork")
+			return mrtr.Goto(r, ReviewDocumentStateAskRevision, "outcome:needsWork")
 		case ReviewDocumentReviewDocumentRejected:
-			return r.Goto(uint16(ReviewDocumentStateRejected), "outcome:rejected")
+			return mrtr.Goto(r, ReviewDocumentStateRejected, "outcome:rejected")
 		}
 		return mrtr.Step{}, fmt.Errorf("reviewDocument returned unknown outcome %d", out)
 	case ReviewDocumentStateApprove:
 		if err := p.h.RecordApproval(ctx, f); err != nil {
 			return mrtr.Step{}, err
 		}
-		return r.Goto(uint16(ReviewDocumentStateApproved), "next")
+		return mrtr.Goto(r, ReviewDocumentStateApproved, "next")
 	case ReviewDocumentStateAskRevision:
 		first := f.firstRun(ReviewDocumentStateAskRevision)
 		var pending []mrtr.Pending
@@ -190,7 +194,7 @@ func (p reviewDocumentProgram) Step(ctx context.Context, r *mrtr.Round, f *Revie
 					f.Change = answer
 				}
 			case mrtr.Declined:
-				return r.Goto(uint16(ReviewDocumentStateAbandoned), "decline")
+				return mrtr.Goto(r, ReviewDocumentStateAbandoned, "decline")
 			case mrtr.Cancelled:
 				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "review_document was cancelled: the user cancelled \"change\"."})
 			case mrtr.Malformed:
@@ -202,7 +206,7 @@ func (p reviewDocumentProgram) Step(ctx context.Context, r *mrtr.Round, f *Revie
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return r.Goto(uint16(ReviewDocumentStateReReview), "next")
+		return mrtr.Goto(r, ReviewDocumentStateReReview, "next")
 	case ReviewDocumentStateRejected:
 		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeFailed, Text: reviewDocumentRejectedMessage(f)})
 	case ReviewDocumentStateApproved:
@@ -214,12 +218,12 @@ func (p reviewDocumentProgram) Step(ctx context.Context, r *mrtr.Round, f *Revie
 		}
 		switch out {
 		case ReviewDocumentReviewDocumentApproved:
-			return r.Goto(uint16(ReviewDocumentStateApprove), "outcome:approved")
+			return mrtr.Goto(r, ReviewDocumentStateApprove, "outcome:approved")
 		case ReviewDocumentReviewDocumentNeedsWork:
 			f.Change = nil
-			return r.Goto(uint16(ReviewDocumentStateAskRevision), "outcome:needsWork")
+			return mrtr.Goto(r, ReviewDocumentStateAskRevision, "outcome:needsWork")
 		case ReviewDocumentReviewDocumentRejected:
-			return r.Goto(uint16(ReviewDocumentStateRejected), "outcome:rejected")
+			return mrtr.Goto(r, ReviewDocumentStateRejected, "outcome:rejected")
 		}
 		return mrtr.Step{}, fmt.Errorf("reviewDocument returned unknown outcome %d", out)
 	case ReviewDocumentStateAbandoned:
@@ -237,22 +241,22 @@ type ReviewDocumentHandler interface {
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *ReviewDocumentFlow) error
 
-	// LoadDocument is the check of state load (review.mrtr.yaml:25:16).
-	// The document exists and the caller may review it.
-	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
+	// LoadDocument is the check of state load. The document exists and the caller may review it.
+	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency
+	// failure.
 	LoadDocument(ctx context.Context, f *ReviewDocumentFlow) error
 
-	// ReviewDocument is the check of state review (review.mrtr.yaml:29:16).
-	// Decide what the document needs.
-	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
+	// ReviewDocument is the check of state review. Decide what the document needs. Return
+	// mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 	ReviewDocument(ctx context.Context, f *ReviewDocumentFlow) (ReviewDocumentReviewDocumentOutcome, error)
 
-	// RecordApproval is the check of state approve (review.mrtr.yaml:51:16).
-	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
+	// RecordApproval is the check of state approve. Return mrtr.Reject to refuse the request with a
+	// message; any other error is a dependency failure.
 	RecordApproval(ctx context.Context, f *ReviewDocumentFlow) error
 }
 
-// reviewDocumentProgram is the generated half of review_document: the engine calls it, the handler does the work.
+// reviewDocumentProgram is the generated half of review_document: the engine calls it, the handler
+// does the work.
 type reviewDocumentProgram struct {
 	h ReviewDocumentHandler
 }
@@ -295,8 +299,8 @@ func (p reviewDocumentProgram) Questions(f *ReviewDocumentFlow, s uint16) []mrtr
 	return nil
 }
 
-// reviewDocumentDescriptor describes review_document to the engine: the state table, the transitions, and
-// how its continuation is kept.
+// reviewDocumentDescriptor describes review_document to the engine: the state table, the
+// transitions, and how its continuation is kept.
 var reviewDocumentDescriptor = mrtr.Descriptor{
 	Description: "Reviews a document; asks for a revision while the review says it needs one.",
 	Initial:     uint16(ReviewDocumentStateLoad),
@@ -456,7 +460,8 @@ var reviewDocumentChangeSchema = json.RawMessage(`{
   "type": "object"
 }`)
 
-// requestChange builds input request "change" of state askRevision; problems with a previous answer are added to it.
+// requestChange builds input request "change" of state askRevision; problems with a previous answer
+// are added to it.
 func (reviewDocumentProgram) requestChange(f *ReviewDocumentFlow, problems mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{
 		Key:  "change",
@@ -469,7 +474,8 @@ func (reviewDocumentProgram) requestChange(f *ReviewDocumentFlow, problems mrtr.
 	}
 }
 
-// reviewDocumentAskRevisionChangeMessage renders "Document {documentId} (revision {revision}) needs work. Describe the change you made.".
+// reviewDocumentAskRevisionChangeMessage renders "Document {documentId} (revision {revision}) needs
+// work. Describe the change you made.".
 func reviewDocumentAskRevisionChangeMessage(f *ReviewDocumentFlow) string {
 	return "Document " + f.Args.DocumentID + " (revision " + strconv.FormatInt(f.Continuation.Revision, 10) + ") needs work. Describe the change you made."
 }
@@ -479,12 +485,14 @@ func reviewDocumentRejectedMessage(f *ReviewDocumentFlow) string {
 	return "Document " + f.Args.DocumentID + " was rejected."
 }
 
-// reviewDocumentApprovedMessage renders "Document {documentId} was approved at revision {revision}.".
+// reviewDocumentApprovedMessage renders "Document {documentId} was approved at revision
+// {revision}.".
 func reviewDocumentApprovedMessage(f *ReviewDocumentFlow) string {
 	return "Document " + f.Args.DocumentID + " was approved at revision " + strconv.FormatInt(f.Continuation.Revision, 10) + "."
 }
 
-// reviewDocumentAbandonedMessage renders "The review of {documentId} was abandoned at revision {revision}.".
+// reviewDocumentAbandonedMessage renders "The review of {documentId} was abandoned at revision
+// {revision}.".
 func reviewDocumentAbandonedMessage(f *ReviewDocumentFlow) string {
 	return "The review of " + f.Args.DocumentID + " was abandoned at revision " + strconv.FormatInt(f.Continuation.Revision, 10) + "."
 }

@@ -43,7 +43,8 @@ func (h *fakeReviewDocument) RecordApproval(ctx context.Context, f *ReviewDocume
 	return h.fake.Step(ctx)
 }
 
-// answersReviewDocument are valid answers to the input requests of review_document, derived from the spec.
+// answersReviewDocument are valid answers to the input requests of review_document, derived from
+// the spec.
 var answersReviewDocument = map[string]mcp.InputResponse{
 	"change": mrtrtest.Accept(map[string]any{"summary": "example"}),
 }
@@ -75,7 +76,8 @@ func TestReviewDocumentMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewReviewDocumentProgram(h), fixturesReviewDocument(h))
 }
 
-// newFakeReviewDocument is review_document on a new fake whose checks take outcomes (for mrtrtest's walks).
+// newFakeReviewDocument is review_document on a new fake whose checks take outcomes (for mrtrtest's
+// walks).
 func newFakeReviewDocument(outcomes map[string][]uint8) (mrtr.Program[*ReviewDocumentFlow], func() int) {
 	h := &fakeReviewDocument{fake: mrtrtest.Fake{Outcomes: outcomes}}
 	return NewReviewDocumentProgram(h), h.fake.Effects

@@ -24,7 +24,7 @@ func (h *ReviewDocumentImpl) Authorize(ctx context.Context, f *ReviewDocumentFlo
 	return mrtr.Forbidden("review_document: Authorize is not implemented yet")
 }
 
-// LoadDocument is the check of state load (review.mrtr.yaml:25:16).
+// LoadDocument is the check of state load.
 // The document exists and the caller may review it.
 // Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 func (h *ReviewDocumentImpl) LoadDocument(ctx context.Context, f *ReviewDocumentFlow) error {
@@ -32,7 +32,7 @@ func (h *ReviewDocumentImpl) LoadDocument(ctx context.Context, f *ReviewDocument
 	return errors.New("review_document: LoadDocument is not implemented yet")
 }
 
-// ReviewDocument is the check of state review (review.mrtr.yaml:29:16).
+// ReviewDocument is the check of state review.
 // Decide what the document needs.
 // Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 func (h *ReviewDocumentImpl) ReviewDocument(ctx context.Context, f *ReviewDocumentFlow) (ReviewDocumentReviewDocumentOutcome, error) {
@@ -40,7 +40,7 @@ func (h *ReviewDocumentImpl) ReviewDocument(ctx context.Context, f *ReviewDocume
 	return 0, errors.New("review_document: ReviewDocument is not implemented yet")
 }
 
-// RecordApproval is the check of state approve (review.mrtr.yaml:51:16).
+// RecordApproval is the check of state approve.
 // Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 func (h *ReviewDocumentImpl) RecordApproval(ctx context.Context, f *ReviewDocumentFlow) error {
 	// TODO: check recordApproval; set f.Continuation fields later states need.

@@ -22,7 +22,8 @@ type CleanUpBranchesArgs struct {
 	Repo string `json:"repo"`
 }
 
-// CleanUpBranchesContinuation is what clean_up_branches carries between rounds (sealed in requestState). Checks and effects set it.
+// CleanUpBranchesContinuation is what clean_up_branches carries between rounds (sealed in
+// requestState). Checks and effects set it.
 type CleanUpBranchesContinuation struct {
 	// Merged is continuation field "merged".
 	Merged int64
@@ -121,7 +122,7 @@ func (p cleanUpBranchesProgram) Step(ctx context.Context, r *mrtr.Round, f *Clea
 		if err := p.h.ScanBranches(ctx, f); err != nil {
 			return mrtr.Step{}, err
 		}
-		return r.Goto(uint16(CleanUpBranchesStateConfirmMerged), "next")
+		return mrtr.Goto(r, CleanUpBranchesStateConfirmMerged, "next")
 	case CleanUpBranchesStateConfirmMerged:
 		resp := r.Response("confirm", mrtr.Elicit)
 		switch resp.Status {
@@ -131,11 +132,11 @@ func (p cleanUpBranchesProgram) Step(ctx context.Context, r *mrtr.Round, f *Clea
 				return r.Ask([]mrtr.Pending{p.gateConfirmMerged(f, mrtr.Problems{"confirm: answer true or false"})})
 			}
 			if yes {
-				return r.Goto(uint16(CleanUpBranchesStateConfirmStale), "next")
+				return mrtr.Goto(r, CleanUpBranchesStateConfirmStale, "next")
 			}
-			return r.Goto(uint16(CleanUpBranchesStateKeptAll), "decline")
+			return mrtr.Goto(r, CleanUpBranchesStateKeptAll, "decline")
 		case mrtr.Declined:
-			return r.Goto(uint16(CleanUpBranchesStateKeptAll), "decline")
+			return mrtr.Goto(r, CleanUpBranchesStateKeptAll, "decline")
 		case mrtr.Cancelled:
 			return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "clean_up_branches was cancelled: the user cancelled the confirmation."})
 		case mrtr.Malformed:
@@ -151,13 +152,13 @@ func (p cleanUpBranchesProgram) Step(ctx context.Context, r *mrtr.Round, f *Clea
 				return r.Ask([]mrtr.Pending{p.gateConfirmStale(f, mrtr.Problems{"deleteStale: answer true or false"})})
 			}
 			if yes {
-				return r.Goto(uint16(CleanUpBranchesStateConfirmTags), "next")
+				return mrtr.Goto(r, CleanUpBranchesStateConfirmTags, "next")
 			}
 			return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "clean_up_branches was cancelled: the user did not confirm."})
 		case mrtr.Declined:
 			return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "clean_up_branches was cancelled: the user did not confirm."})
 		case mrtr.Cancelled:
-			return r.Goto(uint16(CleanUpBranchesStateKeptAll), "cancel")
+			return mrtr.Goto(r, CleanUpBranchesStateKeptAll, "cancel")
 		case mrtr.Malformed:
 			return r.Ask([]mrtr.Pending{p.gateConfirmStale(f, mrtr.Problems{resp.Problem})})
 		}
@@ -173,13 +174,13 @@ func (p cleanUpBranchesProgram) Step(ctx context.Context, r *mrtr.Round, f *Clea
 				return r.Ask([]mrtr.Pending{p.gateConfirmTags(f, mrtr.Problems{"confirm: answer true or false"})})
 			}
 			if yes {
-				return r.Goto(uint16(CleanUpBranchesStateConfirmFinal), "next")
+				return mrtr.Goto(r, CleanUpBranchesStateConfirmFinal, "next")
 			}
-			return r.Goto(uint16(CleanUpBranchesStateRecheck), "decline")
+			return mrtr.Goto(r, CleanUpBranchesStateRecheck, "decline")
 		case mrtr.Declined:
-			return r.Goto(uint16(CleanUpBranchesStateRecheck), "decline")
+			return mrtr.Goto(r, CleanUpBranchesStateRecheck, "decline")
 		case mrtr.Cancelled:
-			return r.Goto(uint16(CleanUpBranchesStateKeptAll), "cancel")
+			return mrtr.Goto(r, CleanUpBranchesStateKeptAll, "cancel")
 		case mrtr.Malformed:
 			return r.Ask([]mrtr.Pending{p.gateConfirmTags(f, mrtr.Problems{resp.Problem})})
 		}
@@ -193,7 +194,7 @@ func (p cleanUpBranchesProgram) Step(ctx context.Context, r *mrtr.Round, f *Clea
 				return r.Ask([]mrtr.Pending{p.gateConfirmFinal(f, mrtr.Problems{"sure: answer true or false"})})
 			}
 			if yes {
-				return r.Goto(uint16(CleanUpBranchesStateRecheck), "next")
+				return mrtr.Goto(r, CleanUpBranchesStateRecheck, "next")
 			}
 			return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "clean_up_branches was cancelled: the user did not confirm."})
 		case mrtr.Declined:
@@ -208,7 +209,7 @@ func (p cleanUpBranchesProgram) Step(ctx context.Context, r *mrtr.Round, f *Clea
 		if err := p.h.BranchesUnchanged(ctx, f); err != nil {
 			return mrtr.Step{}, err
 		}
-		return r.Goto(uint16(CleanUpBranchesStateDelete), "next")
+		return mrtr.Goto(r, CleanUpBranchesStateDelete, "next")
 	case CleanUpBranchesStateDelete:
 		// the workflow's own operation id: the round record covers retries
 		return r.Effect(ctx, "", 24*time.Hour, uint16(CleanUpBranchesStateDeleted), func(ctx context.Context) error {
@@ -220,33 +221,35 @@ func (p cleanUpBranchesProgram) Step(ctx context.Context, r *mrtr.Round, f *Clea
 	return mrtr.Step{}, fmt.Errorf("%w %d in clean_up_branches", mrtr.ErrUnknownState, f.state)
 }
 
-// CleanUpBranchesHandler is what you implement for tool clean_up_branches. Adding a check, effect or
-// validator to the spec adds a method here, so an implementation that misses it
-// does not compile.
+// CleanUpBranchesHandler is what you implement for tool clean_up_branches. Adding a check, effect
+// or validator to the spec adds a method here, so an implementation that misses it does not
+// compile.
 type CleanUpBranchesHandler interface {
 	// Authorize decides whether f.Call.Principal may run clean_up_branches with f.Args. It runs
 	// on every round, before the continuation is opened, because a decision from an
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *CleanUpBranchesFlow) error
 
-	// ScanBranches is the check of state scan (cleanup.mrtr.yaml:25:16).
-	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
+	// ScanBranches is the check of state scan. Return mrtr.Reject to refuse the request with a
+	// message; any other error is a dependency failure.
 	ScanBranches(ctx context.Context, f *CleanUpBranchesFlow) error
 
-	// BranchesUnchanged is the check of state recheck (cleanup.mrtr.yaml:53:16).
-	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
+	// BranchesUnchanged is the check of state recheck. Return mrtr.Reject to refuse the request
+	// with a message; any other error is a dependency failure.
 	BranchesUnchanged(ctx context.Context, f *CleanUpBranchesFlow) error
 
-	// DeleteBranches is the irreversible side effect of state delete (cleanup.mrtr.yaml:56:17).
-	// Once it returned, it is not run again for this workflow round: retries replay its outcome.
-	// If the instance running it dies first, a retry runs it again after the lease (at least once):
-	// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
-	// pass it as the idempotency key of the downstream call. Store its results in f.Continuation.
-	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
+	// DeleteBranches is the irreversible side effect of state delete. Once it returned, it is not
+	// run again for this workflow round: retries replay its outcome. If the instance running it
+	// dies first, a retry runs it again after the lease (at least once): f.Call.Attempt.Takeover
+	// says so, and f.Call.Attempt.OperationID is the same on every attempt; pass it as the
+	// idempotency key of the downstream call. Store its results in f.Continuation. Return
+	// mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try
+	// again.
 	DeleteBranches(ctx context.Context, f *CleanUpBranchesFlow) error
 }
 
-// cleanUpBranchesProgram is the generated half of clean_up_branches: the engine calls it, the handler does the work.
+// cleanUpBranchesProgram is the generated half of clean_up_branches: the engine calls it, the
+// handler does the work.
 type cleanUpBranchesProgram struct {
 	h CleanUpBranchesHandler
 }
@@ -295,8 +298,8 @@ func (p cleanUpBranchesProgram) Questions(f *CleanUpBranchesFlow, s uint16) []mr
 	return nil
 }
 
-// cleanUpBranchesDescriptor describes clean_up_branches to the engine: the state table, the transitions, and
-// how its continuation is kept.
+// cleanUpBranchesDescriptor describes clean_up_branches to the engine: the state table, the
+// transitions, and how its continuation is kept.
 var cleanUpBranchesDescriptor = mrtr.Descriptor{
 	Description: "Deletes merged branches of a repository after confirmations.",
 	Destructive: true,
@@ -549,7 +552,8 @@ func cleanUpBranchesKeptAllMessage(f *CleanUpBranchesFlow) string {
 	return "Nothing was deleted in " + f.Args.Repo + "."
 }
 
-// cleanUpBranchesConfirmTagsMessage renders "Delete the tags of the deleted branches of {repo} too?".
+// cleanUpBranchesConfirmTagsMessage renders "Delete the tags of the deleted branches of {repo}
+// too?".
 func cleanUpBranchesConfirmTagsMessage(f *CleanUpBranchesFlow) string {
 	return "Delete the tags of the deleted branches of " + f.Args.Repo + " too?"
 }

@@ -65,7 +65,8 @@ func TestCleanUpBranchesMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewCleanUpBranchesProgram(h), fixturesCleanUpBranches(h))
 }
 
-// newFakeCleanUpBranches is clean_up_branches on a new fake whose checks take outcomes (for mrtrtest's walks).
+// newFakeCleanUpBranches is clean_up_branches on a new fake whose checks take outcomes (for
+// mrtrtest's walks).
 func newFakeCleanUpBranches(outcomes map[string][]uint8) (mrtr.Program[*CleanUpBranchesFlow], func() int) {
 	h := &fakeCleanUpBranches{fake: mrtrtest.Fake{Outcomes: outcomes}}
 	return NewCleanUpBranchesProgram(h), h.fake.Effects

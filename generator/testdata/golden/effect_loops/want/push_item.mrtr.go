@@ -21,10 +21,12 @@ type PushItemArgs struct {
 	Item string `json:"item"`
 }
 
-// PushItemContinuation is what push_item carries between rounds (sealed in requestState). Checks and effects set it.
+// PushItemContinuation is what push_item carries between rounds (sealed in requestState). Checks
+// and effects set it.
 type PushItemContinuation struct{}
 
-// PushItemPushVerifiedOutcome is what check pushVerified decided; each outcome leads to its own state.
+// PushItemPushVerifiedOutcome is what check pushVerified decided; each outcome leads to its own
+// state.
 type PushItemPushVerifiedOutcome uint8
 
 const (
@@ -123,9 +125,9 @@ func (p pushItemProgram) Step(ctx context.Context, r *mrtr.Round, f *PushItemFlo
 		}
 		switch out {
 		case PushItemPushVerifiedAgain:
-			return r.Goto(uint16(PushItemStatePush), "outcome:again")
+			return mrtr.Goto(r, PushItemStatePush, "outcome:again")
 		case PushItemPushVerifiedOk:
-			return r.Goto(uint16(PushItemStatePing), "outcome:ok")
+			return mrtr.Goto(r, PushItemStatePing, "outcome:ok")
 		}
 		return mrtr.Step{}, fmt.Errorf("pushVerified returned unknown outcome %d", out)
 	case PushItemStatePing:
@@ -140,9 +142,9 @@ func (p pushItemProgram) Step(ctx context.Context, r *mrtr.Round, f *PushItemFlo
 		}
 		switch out {
 		case PushItemSettledAgain:
-			return r.Goto(uint16(PushItemStatePing), "outcome:again")
+			return mrtr.Goto(r, PushItemStatePing, "outcome:again")
 		case PushItemSettledOk:
-			return r.Goto(uint16(PushItemStateDone), "outcome:ok")
+			return mrtr.Goto(r, PushItemStateDone, "outcome:ok")
 		}
 		return mrtr.Step{}, fmt.Errorf("settled returned unknown outcome %d", out)
 	case PushItemStateDone:
@@ -160,32 +162,33 @@ type PushItemHandler interface {
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *PushItemFlow) error
 
-	// PushItem is the side effect of state push (loops.mrtr.yaml:16:17).
-	// Once it returned, it is not run again for operation id push-{item}: retries replay its outcome.
-	// If the instance running it dies first, a retry runs it again after the lease (at least once):
-	// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
-	// pass it as the idempotency key of the downstream call. Store its results in f.Continuation.
-	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
+	// PushItem is the side effect of state push. Once it returned, it is not run again for
+	// operation id push-{item}: retries replay its outcome. If the instance running it dies first,
+	// a retry runs it again after the lease (at least once): f.Call.Attempt.Takeover says so, and
+	// f.Call.Attempt.OperationID is the same on every attempt; pass it as the idempotency key of
+	// the downstream call. Store its results in f.Continuation. Return mrtr.Reject for a definite
+	// refusal (recorded and replayed); any other error lets a retry try again.
 	PushItem(ctx context.Context, f *PushItemFlow) error
 
-	// PushVerified is the check of state verify (loops.mrtr.yaml:21:16).
-	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
+	// PushVerified is the check of state verify. Return mrtr.Reject to refuse the request with a
+	// message; any other error is a dependency failure.
 	PushVerified(ctx context.Context, f *PushItemFlow) (PushItemPushVerifiedOutcome, error)
 
-	// SendPing is the side effect of state ping (loops.mrtr.yaml:26:17).
-	// Once it returned, it is not run again for this workflow round: retries replay its outcome.
-	// If the instance running it dies first, a retry runs it again after the lease (at least once):
-	// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
-	// pass it as the idempotency key of the downstream call. Store its results in f.Continuation.
-	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
+	// SendPing is the side effect of state ping. Once it returned, it is not run again for this
+	// workflow round: retries replay its outcome. If the instance running it dies first, a retry
+	// runs it again after the lease (at least once): f.Call.Attempt.Takeover says so, and
+	// f.Call.Attempt.OperationID is the same on every attempt; pass it as the idempotency key of
+	// the downstream call. Store its results in f.Continuation. Return mrtr.Reject for a definite
+	// refusal (recorded and replayed); any other error lets a retry try again.
 	SendPing(ctx context.Context, f *PushItemFlow) error
 
-	// Settled is the check of state settle (loops.mrtr.yaml:32:16).
-	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
+	// Settled is the check of state settle. Return mrtr.Reject to refuse the request with a
+	// message; any other error is a dependency failure.
 	Settled(ctx context.Context, f *PushItemFlow) (PushItemSettledOutcome, error)
 }
 
-// pushItemProgram is the generated half of push_item: the engine calls it, the handler does the work.
+// pushItemProgram is the generated half of push_item: the engine calls it, the handler does the
+// work.
 type pushItemProgram struct {
 	h PushItemHandler
 }

@@ -24,36 +24,36 @@ func (h *PushItemImpl) Authorize(ctx context.Context, f *PushItemFlow) error {
 	return mrtr.Forbidden("push_item: Authorize is not implemented yet")
 }
 
-// PushItem is the side effect of state push (loops.mrtr.yaml:16:17).
-// Once it returned, it is not run again for operation id push-{item}: retries replay its outcome.
-// If the instance running it dies first, a retry runs it again after the lease (at least once):
-// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
-// pass it as the idempotency key of the downstream call. Store its results in f.Continuation.
-// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
+// PushItem is the side effect of state push. Once it returned, it is not run again for operation id
+// push-{item}: retries replay its outcome. If the instance running it dies first, a retry runs it
+// again after the lease (at least once): f.Call.Attempt.Takeover says so, and
+// f.Call.Attempt.OperationID is the same on every attempt; pass it as the idempotency key of the
+// downstream call. Store its results in f.Continuation. Return mrtr.Reject for a definite refusal
+// (recorded and replayed); any other error lets a retry try again.
 func (h *PushItemImpl) PushItem(ctx context.Context, f *PushItemFlow) error {
 	// TODO: perform pushItem; record its results in f.Continuation.
 	return errors.New("push_item: PushItem is not implemented yet")
 }
 
-// PushVerified is the check of state verify (loops.mrtr.yaml:21:16).
+// PushVerified is the check of state verify.
 // Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 func (h *PushItemImpl) PushVerified(ctx context.Context, f *PushItemFlow) (PushItemPushVerifiedOutcome, error) {
 	// TODO: check pushVerified; set f.Continuation fields later states need.
 	return 0, errors.New("push_item: PushVerified is not implemented yet")
 }
 
-// SendPing is the side effect of state ping (loops.mrtr.yaml:26:17).
-// Once it returned, it is not run again for this workflow round: retries replay its outcome.
-// If the instance running it dies first, a retry runs it again after the lease (at least once):
-// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
-// pass it as the idempotency key of the downstream call. Store its results in f.Continuation.
-// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
+// SendPing is the side effect of state ping. Once it returned, it is not run again for this
+// workflow round: retries replay its outcome. If the instance running it dies first, a retry runs
+// it again after the lease (at least once): f.Call.Attempt.Takeover says so, and
+// f.Call.Attempt.OperationID is the same on every attempt; pass it as the idempotency key of the
+// downstream call. Store its results in f.Continuation. Return mrtr.Reject for a definite refusal
+// (recorded and replayed); any other error lets a retry try again.
 func (h *PushItemImpl) SendPing(ctx context.Context, f *PushItemFlow) error {
 	// TODO: perform sendPing; record its results in f.Continuation.
 	return errors.New("push_item: SendPing is not implemented yet")
 }
 
-// Settled is the check of state settle (loops.mrtr.yaml:32:16).
+// Settled is the check of state settle.
 // Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 func (h *PushItemImpl) Settled(ctx context.Context, f *PushItemFlow) (PushItemSettledOutcome, error) {
 	// TODO: check settled; set f.Continuation fields later states need.

@@ -27,7 +27,8 @@ const (
 	IssueRefundViaSms   IssueRefundVia = "sms"
 )
 
-// issueRefundViaValues lists the values in spec order; the continuation codec stores a value as its position.
+// issueRefundViaValues lists the values in spec order; the continuation codec stores a value as its
+// position.
 var issueRefundViaValues = []IssueRefundVia{IssueRefundViaEmail, IssueRefundViaSms}
 
 // IssueRefundArgs are the arguments of tool issue_refund, validated on every round.
@@ -38,7 +39,8 @@ type IssueRefundArgs struct {
 	OrderID string `json:"orderId"`
 }
 
-// IssueRefundContinuation is what issue_refund carries between rounds (sealed in requestState). Checks and effects set it.
+// IssueRefundContinuation is what issue_refund carries between rounds (sealed in requestState).
+// Checks and effects set it.
 type IssueRefundContinuation struct {
 	// RefundID is continuation field "refundId".
 	RefundID string
@@ -145,7 +147,7 @@ func (p issueRefundProgram) Step(ctx context.Context, r *mrtr.Round, f *IssueRef
 		if err := p.h.OrderRefundable(ctx, f); err != nil {
 			return mrtr.Step{}, err
 		}
-		return r.Goto(uint16(IssueRefundStateAskChannel), "next")
+		return mrtr.Goto(r, IssueRefundStateAskChannel, "next")
 	case IssueRefundStateAskChannel:
 		var pending []mrtr.Pending
 		if f.Channel == nil {
@@ -174,7 +176,7 @@ func (p issueRefundProgram) Step(ctx context.Context, r *mrtr.Round, f *IssueRef
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return r.Goto(uint16(IssueRefundStateConfirmRefund), "next")
+		return mrtr.Goto(r, IssueRefundStateConfirmRefund, "next")
 	case IssueRefundStateConfirmRefund:
 		resp := r.Response("confirm", mrtr.Elicit)
 		switch resp.Status {
@@ -184,7 +186,7 @@ func (p issueRefundProgram) Step(ctx context.Context, r *mrtr.Round, f *IssueRef
 				return r.Ask([]mrtr.Pending{p.gateConfirmRefund(f, mrtr.Problems{"confirm: answer true or false"})})
 			}
 			if yes {
-				return r.Goto(uint16(IssueRefundStateRecheck), "next")
+				return mrtr.Goto(r, IssueRefundStateRecheck, "next")
 			}
 			return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "issue_refund was cancelled: the user did not confirm."})
 		case mrtr.Declined:
@@ -199,7 +201,7 @@ func (p issueRefundProgram) Step(ctx context.Context, r *mrtr.Round, f *IssueRef
 		if err := p.h.StillRefundable(ctx, f); err != nil {
 			return mrtr.Step{}, err
 		}
-		return r.Goto(uint16(IssueRefundStateReserve), "next")
+		return mrtr.Goto(r, IssueRefundStateReserve, "next")
 	case IssueRefundStateReserve:
 		// the workflow's own operation id: the round record covers retries
 		return r.Effect(ctx, "", 24*time.Hour, uint16(IssueRefundStateRefund), func(ctx context.Context) error {
@@ -235,48 +237,51 @@ type IssueRefundHandler interface {
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *IssueRefundFlow) error
 
-	// OrderRefundable is the check of state check (billing.mrtr.yaml:30:16).
-	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
+	// OrderRefundable is the check of state check. Return mrtr.Reject to refuse the request with a
+	// message; any other error is a dependency failure.
 	OrderRefundable(ctx context.Context, f *IssueRefundFlow) error
 
-	// StillRefundable is the check of state recheck (billing.mrtr.yaml:45:16).
-	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
+	// StillRefundable is the check of state recheck. Return mrtr.Reject to refuse the request with
+	// a message; any other error is a dependency failure.
 	StillRefundable(ctx context.Context, f *IssueRefundFlow) error
 
-	// ReserveFunds is the side effect of state reserve (billing.mrtr.yaml:48:17).
-	// Once it returned, it is not run again for this workflow round: retries replay its outcome.
-	// If the instance running it dies first, a retry runs it again after the lease (at least once):
-	// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
-	// pass it as the idempotency key of the downstream call. Store its results in f.Continuation.
-	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
+	// ReserveFunds is the side effect of state reserve. Once it returned, it is not run again for
+	// this workflow round: retries replay its outcome. If the instance running it dies first, a
+	// retry runs it again after the lease (at least once): f.Call.Attempt.Takeover says so, and
+	// f.Call.Attempt.OperationID is the same on every attempt; pass it as the idempotency key of
+	// the downstream call. Store its results in f.Continuation. Return mrtr.Reject for a definite
+	// refusal (recorded and replayed); any other error lets a retry try again.
 	ReserveFunds(ctx context.Context, f *IssueRefundFlow) error
 
-	// RefundPayment is the irreversible side effect of state refund (billing.mrtr.yaml:51:17).
-	// Once it returned, it is not run again for operation id refund-{orderId}-{amountCents}: retries replay its outcome.
-	// If the instance running it dies first, a retry runs it again after the lease (at least once):
+	// RefundPayment is the irreversible side effect of state refund. Once it returned, it is not
+	// run again for operation id refund-{orderId}-{amountCents}: retries replay its outcome. If the
+	// instance running it dies first, a retry runs it again after the lease (at least once):
 	// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
 	// pass it as the idempotency key of the downstream call. Store its results in f.Continuation.
-	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
+	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a
+	// retry try again.
 	RefundPayment(ctx context.Context, f *IssueRefundFlow) error
 
-	// NotifyCustomer is the side effect of state notify (billing.mrtr.yaml:58:17).
-	// Once it returned, it is not run again for operation id notify/{refundId}/{channel.via}/{workflowId}: retries replay its outcome.
-	// If the instance running it dies first, a retry runs it again after the lease (at least once):
+	// NotifyCustomer is the side effect of state notify. Once it returned, it is not run again for
+	// operation id notify/{refundId}/{channel.via}/{workflowId}: retries replay its outcome. If the
+	// instance running it dies first, a retry runs it again after the lease (at least once):
 	// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
 	// pass it as the idempotency key of the downstream call. Store its results in f.Continuation.
-	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
+	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a
+	// retry try again.
 	NotifyCustomer(ctx context.Context, f *IssueRefundFlow) error
 
-	// WriteAudit is the side effect of state audit (billing.mrtr.yaml:64:17).
-	// Once it returned, it is not run again for this workflow round: retries replay its outcome.
-	// If the instance running it dies first, a retry runs it again after the lease (at least once):
-	// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
-	// pass it as the idempotency key of the downstream call. Store its results in f.Continuation.
-	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
+	// WriteAudit is the side effect of state audit. Once it returned, it is not run again for this
+	// workflow round: retries replay its outcome. If the instance running it dies first, a retry
+	// runs it again after the lease (at least once): f.Call.Attempt.Takeover says so, and
+	// f.Call.Attempt.OperationID is the same on every attempt; pass it as the idempotency key of
+	// the downstream call. Store its results in f.Continuation. Return mrtr.Reject for a definite
+	// refusal (recorded and replayed); any other error lets a retry try again.
 	WriteAudit(ctx context.Context, f *IssueRefundFlow) error
 }
 
-// issueRefundProgram is the generated half of issue_refund: the engine calls it, the handler does the work.
+// issueRefundProgram is the generated half of issue_refund: the engine calls it, the handler does
+// the work.
 type issueRefundProgram struct {
 	h IssueRefundHandler
 }
@@ -515,7 +520,8 @@ var issueRefundChannelSchema = json.RawMessage(`{
   "type": "object"
 }`)
 
-// requestChannel builds input request "channel" of state askChannel; problems with a previous answer are added to it.
+// requestChannel builds input request "channel" of state askChannel; problems with a previous
+// answer are added to it.
 func (issueRefundProgram) requestChannel(f *IssueRefundFlow, problems mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{
 		Key:  "channel",
@@ -555,7 +561,8 @@ func (issueRefundProgram) gateConfirmRefund(f *IssueRefundFlow, problems mrtr.Pr
 	}
 }
 
-// issueRefundAskChannelChannelMessage renders "How should the customer of order {orderId} be told about the refund of {amountCents} cents?".
+// issueRefundAskChannelChannelMessage renders "How should the customer of order {orderId} be told
+// about the refund of {amountCents} cents?".
 func issueRefundAskChannelChannelMessage(f *IssueRefundFlow) string {
 	return "How should the customer of order " + f.Args.OrderID + " be told about the refund of " + strconv.FormatInt(f.Args.AmountCents, 10) + " cents?"
 }
@@ -584,7 +591,8 @@ func issueRefundNotifyOperationID(f *IssueRefundFlow) string {
 	return b.String()
 }
 
-// issueRefundDoneMessage renders "Refunded {amountCents} cents for {orderId} (refund {refundId}, reservation {reservationId}).".
+// issueRefundDoneMessage renders "Refunded {amountCents} cents for {orderId} (refund {refundId},
+// reservation {reservationId}).".
 func issueRefundDoneMessage(f *IssueRefundFlow) string {
 	return "Refunded " + strconv.FormatInt(f.Args.AmountCents, 10) + " cents for " + f.Args.OrderID + " (refund " + f.Continuation.RefundID + ", reservation " + f.Continuation.ReservationID + ")."
 }

@@ -54,7 +54,8 @@ func (h *fakeIssueRefund) WriteAudit(ctx context.Context, f *IssueRefundFlow) er
 	return h.fake.Effect(ctx)
 }
 
-// answersIssueRefund are valid answers to the input requests of issue_refund, derived from the spec.
+// answersIssueRefund are valid answers to the input requests of issue_refund, derived from the
+// spec.
 var answersIssueRefund = map[string]mcp.InputResponse{
 	"channel": mrtrtest.Accept(map[string]any{"via": "email"}),
 }
@@ -85,7 +86,8 @@ func TestIssueRefundMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewIssueRefundProgram(h), fixturesIssueRefund(h))
 }
 
-// newFakeIssueRefund is issue_refund on a new fake whose checks take outcomes (for mrtrtest's walks).
+// newFakeIssueRefund is issue_refund on a new fake whose checks take outcomes (for mrtrtest's
+// walks).
 func newFakeIssueRefund(outcomes map[string][]uint8) (mrtr.Program[*IssueRefundFlow], func() int) {
 	h := &fakeIssueRefund{fake: mrtrtest.Fake{Outcomes: outcomes}}
 	return NewIssueRefundProgram(h), h.fake.Effects

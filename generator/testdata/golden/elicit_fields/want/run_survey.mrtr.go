@@ -30,7 +30,8 @@ const (
 	RunSurveyChannelsChat  RunSurveyChannels = "chat"
 )
 
-// runSurveyChannelsValues lists the values in spec order; the continuation codec stores a value as its position.
+// runSurveyChannelsValues lists the values in spec order; the continuation codec stores a value as
+// its position.
 var runSurveyChannelsValues = []RunSurveyChannels{RunSurveyChannelsMail, RunSurveyChannelsPhone, RunSurveyChannelsChat}
 
 // RunSurveyColor is a value of color.
@@ -42,7 +43,8 @@ const (
 	RunSurveyColorBlue  RunSurveyColor = "blue"
 )
 
-// runSurveyColorValues lists the values in spec order; the continuation codec stores a value as its position.
+// runSurveyColorValues lists the values in spec order; the continuation codec stores a value as its
+// position.
 var runSurveyColorValues = []RunSurveyColor{RunSurveyColorRed, RunSurveyColorGreen, RunSurveyColorBlue}
 
 // RunSurveySize is a value of size.
@@ -58,7 +60,8 @@ const (
 	RunSurveySizeXl RunSurveySize = "xl"
 )
 
-// runSurveySizeValues lists the values in spec order; the continuation codec stores a value as its position.
+// runSurveySizeValues lists the values in spec order; the continuation codec stores a value as its
+// position.
 var runSurveySizeValues = []RunSurveySize{RunSurveySizeS, RunSurveySizeM, RunSurveySizeL, RunSurveySizeXl}
 
 // RunSurveyTopics is a value of topics.
@@ -71,7 +74,8 @@ const (
 	RunSurveyTopicsOther    RunSurveyTopics = "other"
 )
 
-// runSurveyTopicsValues lists the values in spec order; the continuation codec stores a value as its position.
+// runSurveyTopicsValues lists the values in spec order; the continuation codec stores a value as
+// its position.
 var runSurveyTopicsValues = []RunSurveyTopics{RunSurveyTopicsBilling, RunSurveyTopicsShipping, RunSurveyTopicsReturns, RunSurveyTopicsOther}
 
 // RunSurveyArgs are the arguments of tool run_survey, validated on every round.
@@ -80,7 +84,8 @@ type RunSurveyArgs struct {
 	CustomerID string `json:"customerId"`
 }
 
-// RunSurveyContinuation is what run_survey carries between rounds (sealed in requestState). Checks and effects set it.
+// RunSurveyContinuation is what run_survey carries between rounds (sealed in requestState). Checks
+// and effects set it.
 type RunSurveyContinuation struct {
 	// CustomerName is continuation field "customerName".
 	CustomerName string
@@ -92,7 +97,7 @@ type RunSurveyFormAnswer struct {
 	Age int64
 	// Birthday is form field "birthday".
 	Birthday string
-	// Channels: Contact channels
+	// Channels is form field "channels". Contact channels.
 	Channels []RunSurveyChannels
 	// Code is form field "code".
 	Code string
@@ -106,11 +111,11 @@ type RunSurveyFormAnswer struct {
 	LastSeen *string
 	// Newsletter is form field "newsletter".
 	Newsletter bool
-	// Nickname: What we call you.
+	// Nickname is form field "nickname". What we call you.
 	Nickname string
 	// Rating is form field "rating".
 	Rating float64
-	// Size: Shirt size
+	// Size is form field "size". Shirt size.
 	Size *RunSurveySize
 	// Topics is form field "topics".
 	Topics []RunSurveyTopics
@@ -118,7 +123,7 @@ type RunSurveyFormAnswer struct {
 	Vip *bool
 	// Visits is form field "visits".
 	Visits int64
-	// Weight: Unbounded number.
+	// Weight is form field "weight". Unbounded number.
 	Weight *float64
 }
 
@@ -190,7 +195,7 @@ func (p runSurveyProgram) Step(ctx context.Context, r *mrtr.Round, f *RunSurveyF
 		if err := p.h.CustomerExists(ctx, f); err != nil {
 			return mrtr.Step{}, err
 		}
-		return r.Goto(uint16(RunSurveyStateAskForm), "next")
+		return mrtr.Goto(r, RunSurveyStateAskForm, "next")
 	case RunSurveyStateAskForm:
 		var pending []mrtr.Pending
 		if f.Form == nil {
@@ -219,12 +224,12 @@ func (p runSurveyProgram) Step(ctx context.Context, r *mrtr.Round, f *RunSurveyF
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return r.Goto(uint16(RunSurveyStateSaveAnswers), "next")
+		return mrtr.Goto(r, RunSurveyStateSaveAnswers, "next")
 	case RunSurveyStateSaveAnswers:
 		if err := p.h.StoreSurvey(ctx, f); err != nil {
 			return mrtr.Step{}, err
 		}
-		return r.Goto(uint16(RunSurveyStateThanks), "next")
+		return mrtr.Goto(r, RunSurveyStateThanks, "next")
 	case RunSurveyStateThanks:
 		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: runSurveyThanksMessage(f)})
 	}
@@ -240,16 +245,17 @@ type RunSurveyHandler interface {
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *RunSurveyFlow) error
 
-	// CustomerExists is the check of state lookup (survey.mrtr.yaml:27:16).
-	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
+	// CustomerExists is the check of state lookup. Return mrtr.Reject to refuse the request with a
+	// message; any other error is a dependency failure.
 	CustomerExists(ctx context.Context, f *RunSurveyFlow) error
 
-	// StoreSurvey is the check of state saveAnswers (survey.mrtr.yaml:125:16).
-	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
+	// StoreSurvey is the check of state saveAnswers. Return mrtr.Reject to refuse the request with
+	// a message; any other error is a dependency failure.
 	StoreSurvey(ctx context.Context, f *RunSurveyFlow) error
 }
 
-// runSurveyProgram is the generated half of run_survey: the engine calls it, the handler does the work.
+// runSurveyProgram is the generated half of run_survey: the engine calls it, the handler does the
+// work.
 type runSurveyProgram struct {
 	h RunSurveyHandler
 }
@@ -844,7 +850,8 @@ var runSurveyFormSchema = json.RawMessage(`{
   "type": "object"
 }`)
 
-// requestForm builds input request "form" of state askForm; problems with a previous answer are added to it.
+// requestForm builds input request "form" of state askForm; problems with a previous answer are
+// added to it.
 func (runSurveyProgram) requestForm(f *RunSurveyFlow, problems mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{
 		Key:  "form",
@@ -862,7 +869,9 @@ func runSurveyAskFormFormMessage(f *RunSurveyFlow) string {
 	return "Tell us about " + f.Continuation.CustomerName + " (customer " + f.Args.CustomerID + ")."
 }
 
-// runSurveyThanksMessage renders "Thanks {form.nickname}: {form.color}, {form.size}, {form.channels}, {form.topics}, {form.rating}, {form.age}, {form.visits}, {form.newsletter}, {form.vip}, {form.weight}, {form.homepage}.".
+// runSurveyThanksMessage renders "Thanks {form.nickname}: {form.color}, {form.size},
+// {form.channels}, {form.topics}, {form.rating}, {form.age}, {form.visits}, {form.newsletter},
+// {form.vip}, {form.weight}, {form.homepage}.".
 func runSurveyThanksMessage(f *RunSurveyFlow) string {
 	var b strings.Builder
 	b.WriteString("Thanks ")

@@ -24,14 +24,14 @@ func (h *RunSurveyImpl) Authorize(ctx context.Context, f *RunSurveyFlow) error {
 	return mrtr.Forbidden("run_survey: Authorize is not implemented yet")
 }
 
-// CustomerExists is the check of state lookup (survey.mrtr.yaml:27:16).
+// CustomerExists is the check of state lookup.
 // Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 func (h *RunSurveyImpl) CustomerExists(ctx context.Context, f *RunSurveyFlow) error {
 	// TODO: check customerExists; set f.Continuation fields later states need.
 	return errors.New("run_survey: CustomerExists is not implemented yet")
 }
 
-// StoreSurvey is the check of state saveAnswers (survey.mrtr.yaml:125:16).
+// StoreSurvey is the check of state saveAnswers.
 // Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 func (h *RunSurveyImpl) StoreSurvey(ctx context.Context, f *RunSurveyFlow) error {
 	// TODO: check storeSurvey; set f.Continuation fields later states need.

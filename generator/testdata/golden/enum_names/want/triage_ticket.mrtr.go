@@ -26,7 +26,8 @@ const (
 	TriageTicketPriorityP3 TriageTicketPriority = "p3"
 )
 
-// triageTicketPriorityValues lists the values in spec order; the continuation codec stores a value as its position.
+// triageTicketPriorityValues lists the values in spec order; the continuation codec stores a value
+// as its position.
 var triageTicketPriorityValues = []TriageTicketPriority{TriageTicketPriorityP1, TriageTicketPriorityP2, TriageTicketPriorityP3}
 
 // TriageTicketImpactPriority is a value of priority.
@@ -38,7 +39,8 @@ const (
 	TriageTicketImpactPriorityHigh   TriageTicketImpactPriority = "high"
 )
 
-// triageTicketImpactPriorityValues lists the values in spec order; the continuation codec stores a value as its position.
+// triageTicketImpactPriorityValues lists the values in spec order; the continuation codec stores a
+// value as its position.
 var triageTicketImpactPriorityValues = []TriageTicketImpactPriority{TriageTicketImpactPriorityLow, TriageTicketImpactPriorityMedium, TriageTicketImpactPriorityHigh}
 
 // TriageTicketCustomerPriority is a value of priority.
@@ -51,7 +53,8 @@ const (
 	TriageTicketCustomerPriorityYesterday TriageTicketCustomerPriority = "yesterday"
 )
 
-// triageTicketCustomerPriorityValues lists the values in spec order; the continuation codec stores a value as its position.
+// triageTicketCustomerPriorityValues lists the values in spec order; the continuation codec stores
+// a value as its position.
 var triageTicketCustomerPriorityValues = []TriageTicketCustomerPriority{TriageTicketCustomerPriorityWhenever, TriageTicketCustomerPrioritySoon, TriageTicketCustomerPriorityNow, TriageTicketCustomerPriorityYesterday}
 
 // TriageTicketTags is a value of tags.
@@ -62,7 +65,8 @@ const (
 	TriageTicketTagsBilling TriageTicketTags = "billing"
 )
 
-// triageTicketTagsValues lists the values in spec order; the continuation codec stores a value as its position.
+// triageTicketTagsValues lists the values in spec order; the continuation codec stores a value as
+// its position.
 var triageTicketTagsValues = []TriageTicketTags{TriageTicketTagsBug, TriageTicketTagsBilling}
 
 // TriageTicketInternalTags is a value of tags.
@@ -74,7 +78,8 @@ const (
 	TriageTicketInternalTagsP3 TriageTicketInternalTags = "p3"
 )
 
-// triageTicketInternalTagsValues lists the values in spec order; the continuation codec stores a value as its position.
+// triageTicketInternalTagsValues lists the values in spec order; the continuation codec stores a
+// value as its position.
 var triageTicketInternalTagsValues = []TriageTicketInternalTags{TriageTicketInternalTagsP1, TriageTicketInternalTagsP2, TriageTicketInternalTagsP3}
 
 // TriageTicketArgs are the arguments of tool triage_ticket, validated on every round.
@@ -83,7 +88,8 @@ type TriageTicketArgs struct {
 	TicketID string `json:"ticketId"`
 }
 
-// TriageTicketContinuation is what triage_ticket carries between rounds (sealed in requestState). Checks and effects set it.
+// TriageTicketContinuation is what triage_ticket carries between rounds (sealed in requestState).
+// Checks and effects set it.
 type TriageTicketContinuation struct {
 	// Priority is continuation field "priority".
 	Priority TriageTicketPriority
@@ -188,7 +194,7 @@ func (p triageTicketProgram) Step(ctx context.Context, r *mrtr.Round, f *TriageT
 		if err := p.h.LoadTicket(ctx, f); err != nil {
 			return mrtr.Step{}, err
 		}
-		return r.Goto(uint16(TriageTicketStateAskImpact), "next")
+		return mrtr.Goto(r, TriageTicketStateAskImpact, "next")
 	case TriageTicketStateAskImpact:
 		var pending []mrtr.Pending
 		if f.Impact == nil {
@@ -217,7 +223,7 @@ func (p triageTicketProgram) Step(ctx context.Context, r *mrtr.Round, f *TriageT
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return r.Goto(uint16(TriageTicketStateAskCustomer), "next")
+		return mrtr.Goto(r, TriageTicketStateAskCustomer, "next")
 	case TriageTicketStateAskCustomer:
 		var pending []mrtr.Pending
 		if f.Customer == nil {
@@ -269,12 +275,12 @@ func (p triageTicketProgram) Step(ctx context.Context, r *mrtr.Round, f *TriageT
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return r.Goto(uint16(TriageTicketStateSave), "next")
+		return mrtr.Goto(r, TriageTicketStateSave, "next")
 	case TriageTicketStateSave:
 		if err := p.h.SaveTriage(ctx, f); err != nil {
 			return mrtr.Step{}, err
 		}
-		return r.Goto(uint16(TriageTicketStateDone), "next")
+		return mrtr.Goto(r, TriageTicketStateDone, "next")
 	case TriageTicketStateDone:
 		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: triageTicketDoneMessage(f)})
 	}
@@ -290,16 +296,17 @@ type TriageTicketHandler interface {
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *TriageTicketFlow) error
 
-	// LoadTicket is the check of state lookup (tickets.mrtr.yaml:18:16).
-	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
+	// LoadTicket is the check of state lookup. Return mrtr.Reject to refuse the request with a
+	// message; any other error is a dependency failure.
 	LoadTicket(ctx context.Context, f *TriageTicketFlow) error
 
-	// SaveTriage is the check of state save (tickets.mrtr.yaml:43:16).
-	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
+	// SaveTriage is the check of state save. Return mrtr.Reject to refuse the request with a
+	// message; any other error is a dependency failure.
 	SaveTriage(ctx context.Context, f *TriageTicketFlow) error
 }
 
-// triageTicketProgram is the generated half of triage_ticket: the engine calls it, the handler does the work.
+// triageTicketProgram is the generated half of triage_ticket: the engine calls it, the handler does
+// the work.
 type triageTicketProgram struct {
 	h TriageTicketHandler
 }
@@ -344,8 +351,8 @@ func (p triageTicketProgram) Questions(f *TriageTicketFlow, s uint16) []mrtr.Pen
 	return nil
 }
 
-// triageTicketDescriptor describes triage_ticket to the engine: the state table, the transitions, and
-// how its continuation is kept.
+// triageTicketDescriptor describes triage_ticket to the engine: the state table, the transitions,
+// and how its continuation is kept.
 var triageTicketDescriptor = mrtr.Descriptor{
 	Description: "Triages a ticket, asking twice for a priority on different scales.",
 	Initial:     uint16(TriageTicketStateLookup),
@@ -612,7 +619,8 @@ var triageTicketImpactSchema = json.RawMessage(`{
   "type": "object"
 }`)
 
-// requestImpact builds input request "impact" of state askImpact; problems with a previous answer are added to it.
+// requestImpact builds input request "impact" of state askImpact; problems with a previous answer
+// are added to it.
 func (triageTicketProgram) requestImpact(f *TriageTicketFlow, problems mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{
 		Key:  "impact",
@@ -655,7 +663,8 @@ var triageTicketCustomerSchema = json.RawMessage(`{
   "type": "object"
 }`)
 
-// requestCustomer builds input request "customer" of state askCustomer; problems with a previous answer are added to it.
+// requestCustomer builds input request "customer" of state askCustomer; problems with a previous
+// answer are added to it.
 func (triageTicketProgram) requestCustomer(f *TriageTicketFlow, problems mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{
 		Key:  "customer",
@@ -687,7 +696,8 @@ var triageTicketInternalSchema = json.RawMessage(`{
   "type": "object"
 }`)
 
-// requestInternal builds input request "internal" of state askCustomer; problems with a previous answer are added to it.
+// requestInternal builds input request "internal" of state askCustomer; problems with a previous
+// answer are added to it.
 func (triageTicketProgram) requestInternal(f *TriageTicketFlow, problems mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{
 		Key:  "internal",
@@ -700,12 +710,14 @@ func (triageTicketProgram) requestInternal(f *TriageTicketFlow, problems mrtr.Pr
 	}
 }
 
-// triageTicketAskImpactImpactMessage renders "How urgent is ticket {ticketId} (filed as {priority}) for team {team}?".
+// triageTicketAskImpactImpactMessage renders "How urgent is ticket {ticketId} (filed as {priority})
+// for team {team}?".
 func triageTicketAskImpactImpactMessage(f *TriageTicketFlow) string {
 	return "How urgent is ticket " + f.Args.TicketID + " (filed as " + string(f.Continuation.Priority) + ") for team " + f.Continuation.Team + "?"
 }
 
-// triageTicketAskCustomerCustomerMessage renders "How urgent is ticket {ticketId} for the customer?".
+// triageTicketAskCustomerCustomerMessage renders "How urgent is ticket {ticketId} for the
+// customer?".
 func triageTicketAskCustomerCustomerMessage(f *TriageTicketFlow) string {
 	return "How urgent is ticket " + f.Args.TicketID + " for the customer?"
 }
@@ -715,7 +727,8 @@ func triageTicketAskCustomerInternalMessage(f *TriageTicketFlow) string {
 	return "Which internal tags apply to ticket " + f.Args.TicketID + "?"
 }
 
-// triageTicketDoneMessage renders "Ticket {ticketId}: {priority}/{impact.priority}/{customer.priority} {customer.tags} {internal.tags}.".
+// triageTicketDoneMessage renders "Ticket {ticketId}:
+// {priority}/{impact.priority}/{customer.priority} {customer.tags} {internal.tags}.".
 func triageTicketDoneMessage(f *TriageTicketFlow) string {
 	var b strings.Builder
 	b.WriteString("Ticket ")

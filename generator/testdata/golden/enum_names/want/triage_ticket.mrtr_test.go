@@ -37,7 +37,8 @@ func (h *fakeTriageTicket) SaveTriage(ctx context.Context, f *TriageTicketFlow) 
 	return h.fake.Step(ctx)
 }
 
-// answersTriageTicket are valid answers to the input requests of triage_ticket, derived from the spec.
+// answersTriageTicket are valid answers to the input requests of triage_ticket, derived from the
+// spec.
 var answersTriageTicket = map[string]mcp.InputResponse{
 	"customer": mrtrtest.Accept(map[string]any{
 		"priority": "whenever",
@@ -76,7 +77,8 @@ func TestTriageTicketMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewTriageTicketProgram(h), fixturesTriageTicket(h))
 }
 
-// newFakeTriageTicket is triage_ticket on a new fake whose checks take outcomes (for mrtrtest's walks).
+// newFakeTriageTicket is triage_ticket on a new fake whose checks take outcomes (for mrtrtest's
+// walks).
 func newFakeTriageTicket(outcomes map[string][]uint8) (mrtr.Program[*TriageTicketFlow], func() int) {
 	h := &fakeTriageTicket{fake: mrtrtest.Fake{Outcomes: outcomes}}
 	return NewTriageTicketProgram(h), h.fake.Effects

@@ -24,14 +24,14 @@ func (h *TriageTicketImpl) Authorize(ctx context.Context, f *TriageTicketFlow) e
 	return mrtr.Forbidden("triage_ticket: Authorize is not implemented yet")
 }
 
-// LoadTicket is the check of state lookup (tickets.mrtr.yaml:18:16).
+// LoadTicket is the check of state lookup.
 // Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 func (h *TriageTicketImpl) LoadTicket(ctx context.Context, f *TriageTicketFlow) error {
 	// TODO: check loadTicket; set f.Continuation fields later states need.
 	return errors.New("triage_ticket: LoadTicket is not implemented yet")
 }
 
-// SaveTriage is the check of state save (tickets.mrtr.yaml:43:16).
+// SaveTriage is the check of state save.
 // Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 func (h *TriageTicketImpl) SaveTriage(ctx context.Context, f *TriageTicketFlow) error {
 	// TODO: check saveTriage; set f.Continuation fields later states need.

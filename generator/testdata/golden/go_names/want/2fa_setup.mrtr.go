@@ -26,18 +26,20 @@ const (
 	X2faSetupMethodApp  X2faSetupMethod = "app"
 )
 
-// x2faSetupMethodValues lists the values in spec order; the continuation codec stores a value as its position.
+// x2faSetupMethodValues lists the values in spec order; the continuation codec stores a value as
+// its position.
 var x2faSetupMethodValues = []X2faSetupMethod{X2faSetupMethodÜber, X2faSetupMethod日本, X2faSetupMethodCafé, X2faSetupMethodApp}
 
 // X2faSetupArgs are the arguments of tool 2fa-setup, validated on every round.
 type X2faSetupArgs struct {
 	// Account is argument "account".
 	Account string `json:"account"`
-	// Method: Enum values that are not ASCII.
+	// Method is argument "method". Enum values that are not ASCII.
 	Method X2faSetupMethod `json:"method"`
 }
 
-// X2faSetupContinuation is what 2fa-setup carries between rounds (sealed in requestState). Checks and effects set it.
+// X2faSetupContinuation is what 2fa-setup carries between rounds (sealed in requestState). Checks
+// and effects set it.
 type X2faSetupContinuation struct{}
 
 // X2faSetupFlow is one workflow of 2fa-setup as handler methods see it: the call, the
@@ -103,7 +105,8 @@ type X2faSetupHandler interface {
 	Authorize(ctx context.Context, f *X2faSetupFlow) error
 }
 
-// x2faSetupProgram is the generated half of 2fa-setup: the engine calls it, the handler does the work.
+// x2faSetupProgram is the generated half of 2fa-setup: the engine calls it, the handler does the
+// work.
 type x2faSetupProgram struct {
 	h X2faSetupHandler
 }

@@ -17,7 +17,8 @@ import (
 // EArgs are the arguments of tool e, validated on every round.
 type EArgs struct{}
 
-// EContinuation is what e carries between rounds (sealed in requestState). Checks and effects set it.
+// EContinuation is what e carries between rounds (sealed in requestState). Checks and effects set
+// it.
 type EContinuation struct{}
 
 // EFlow is one workflow of e as handler methods see it: the call, the

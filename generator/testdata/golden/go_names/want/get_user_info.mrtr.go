@@ -30,7 +30,8 @@ const (
 	GetUserInfoTypeCamelCase GetUserInfoType = "camelCase"
 )
 
-// getUserInfoTypeValues lists the values in spec order; the continuation codec stores a value as its position.
+// getUserInfoTypeValues lists the values in spec order; the continuation codec stores a value as
+// its position.
 var getUserInfoTypeValues = []GetUserInfoType{GetUserInfoTypeAB, GetUserInfoTypeCD, GetUserInfoTypeX1st, GetUserInfoTypeXY, GetUserInfoTypeUPPER, GetUserInfoTypeCamelCase}
 
 // GetUserInfoSSOURLState is a value of state.
@@ -42,7 +43,8 @@ const (
 	GetUserInfoSSOURLStateX100 GetUserInfoSSOURLState = "100%"
 )
 
-// getUserInfoSSOURLStateValues lists the values in spec order; the continuation codec stores a value as its position.
+// getUserInfoSSOURLStateValues lists the values in spec order; the continuation codec stores a
+// value as its position.
 var getUserInfoSSOURLStateValues = []GetUserInfoSSOURLState{GetUserInfoSSOURLStateCA, GetUserInfoSSOURLStateNY, GetUserInfoSSOURLStateX100}
 
 // GetUserInfoString is a value of string.
@@ -53,7 +55,8 @@ const (
 	GetUserInfoStringIf GetUserInfoString = "if"
 )
 
-// getUserInfoStringValues lists the values in spec order; the continuation codec stores a value as its position.
+// getUserInfoStringValues lists the values in spec order; the continuation codec stores a value as
+// its position.
 var getUserInfoStringValues = []GetUserInfoString{GetUserInfoStringGo, GetUserInfoStringIf}
 
 // GetUserInfoArgs are the arguments of tool get-user.info, validated on every round.
@@ -74,7 +77,8 @@ type GetUserInfoArgs struct {
 	UserID string `json:"userId"`
 }
 
-// GetUserInfoContinuation is what get-user.info carries between rounds (sealed in requestState). Checks and effects set it.
+// GetUserInfoContinuation is what get-user.info carries between rounds (sealed in requestState).
+// Checks and effects set it.
 type GetUserInfoContinuation struct {
 	// JSONRPCID is continuation field "jsonRPCId".
 	JSONRPCID string
@@ -84,7 +88,7 @@ type GetUserInfoContinuation struct {
 
 // GetUserInfoSSOURLAnswer is the validated answer to input request "sso_URL".
 type GetUserInfoSSOURLAnswer struct {
-	// State: A form field named like the state type.
+	// State is form field "state". A form field named like the state type.
 	State GetUserInfoSSOURLState
 	// String is form field "string".
 	String GetUserInfoString
@@ -92,7 +96,8 @@ type GetUserInfoSSOURLAnswer struct {
 	URL string
 }
 
-// GetUserInfoFetchUserAPIOutcome is what check fetchUserAPI decided; each outcome leads to its own state.
+// GetUserInfoFetchUserAPIOutcome is what check fetchUserAPI decided; each outcome leads to its own
+// state.
 type GetUserInfoFetchUserAPIOutcome uint8
 
 const (
@@ -173,9 +178,9 @@ func (p getUserInfoProgram) Step(ctx context.Context, r *mrtr.Round, f *GetUserI
 		}
 		switch out {
 		case GetUserInfoFetchUserAPIFoundIt:
-			return r.Goto(uint16(GetUserInfoStateAskSSO), "outcome:found_it")
+			return mrtr.Goto(r, GetUserInfoStateAskSSO, "outcome:found_it")
 		case GetUserInfoFetchUserAPINotFound:
-			return r.Goto(uint16(GetUserInfoStateMissing), "outcome:not_found")
+			return mrtr.Goto(r, GetUserInfoStateMissing, "outcome:not_found")
 		}
 		return mrtr.Step{}, fmt.Errorf("fetchUserAPI returned unknown outcome %d", out)
 	case GetUserInfoStateAskSSO:
@@ -206,7 +211,7 @@ func (p getUserInfoProgram) Step(ctx context.Context, r *mrtr.Round, f *GetUserI
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return r.Goto(uint16(GetUserInfoStateDone), "next")
+		return mrtr.Goto(r, GetUserInfoStateDone, "next")
 	case GetUserInfoStateMissing:
 		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeFailed, Text: getUserInfoMissingMessage(f)})
 	case GetUserInfoStateDone:
@@ -224,12 +229,13 @@ type GetUserInfoHandler interface {
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *GetUserInfoFlow) error
 
-	// FetchUserAPI is the check of state fetchHTTP (names.mrtr.yaml:27:16).
-	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
+	// FetchUserAPI is the check of state fetchHTTP. Return mrtr.Reject to refuse the request with a
+	// message; any other error is a dependency failure.
 	FetchUserAPI(ctx context.Context, f *GetUserInfoFlow) (GetUserInfoFetchUserAPIOutcome, error)
 }
 
-// getUserInfoProgram is the generated half of get-user.info: the engine calls it, the handler does the work.
+// getUserInfoProgram is the generated half of get-user.info: the engine calls it, the handler does
+// the work.
 type getUserInfoProgram struct {
 	h GetUserInfoHandler
 }
@@ -272,8 +278,8 @@ func (p getUserInfoProgram) Questions(f *GetUserInfoFlow, s uint16) []mrtr.Pendi
 	return nil
 }
 
-// getUserInfoDescriptor describes get-user.info to the engine: the state table, the transitions, and
-// how its continuation is kept.
+// getUserInfoDescriptor describes get-user.info to the engine: the state table, the transitions,
+// and how its continuation is kept.
 var getUserInfoDescriptor = mrtr.Descriptor{
 	Description: "Dotted and dashed MCP name.",
 	Initial:     uint16(GetUserInfoStateFetchHTTP),
@@ -599,7 +605,8 @@ var getUserInfoSSOURLSchema = json.RawMessage(`{
   "type": "object"
 }`)
 
-// requestSSOURL builds input request "sso_URL" of state askSSO; problems with a previous answer are added to it.
+// requestSSOURL builds input request "sso_URL" of state askSSO; problems with a previous answer are
+// added to it.
 func (getUserInfoProgram) requestSSOURL(f *GetUserInfoFlow, problems mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{
 		Key:  "sso_URL",
@@ -612,7 +619,8 @@ func (getUserInfoProgram) requestSSOURL(f *GetUserInfoFlow, problems mrtr.Proble
 	}
 }
 
-// getUserInfoAskSSOSSOURLMessage renders "Which SSO URL should {userId} use (type {type}, range {range}, func {func}, map {map})?".
+// getUserInfoAskSSOSSOURLMessage renders "Which SSO URL should {userId} use (type {type}, range
+// {range}, func {func}, map {map})?".
 func getUserInfoAskSSOSSOURLMessage(f *GetUserInfoFlow) string {
 	var b strings.Builder
 	b.WriteString("Which SSO URL should ")
@@ -638,7 +646,8 @@ func getUserInfoMissingMessage(f *GetUserInfoFlow) string {
 	return "No user " + f.Args.UserID + "."
 }
 
-// getUserInfoDoneMessage renders "{userId} uses {sso_URL.url} ({sso_URL.string}, {sso_URL.state}, {apiURL}, {http_server}, {jsonRPCId}, {ttlSeconds}).".
+// getUserInfoDoneMessage renders "{userId} uses {sso_URL.url} ({sso_URL.string}, {sso_URL.state},
+// {apiURL}, {http_server}, {jsonRPCId}, {ttlSeconds}).".
 func getUserInfoDoneMessage(f *GetUserInfoFlow) string {
 	var b strings.Builder
 	b.WriteString(f.Args.UserID)

@@ -35,7 +35,8 @@ func (h *fakeGetUserInfo) FetchUserAPI(ctx context.Context, f *GetUserInfoFlow) 
 	return GetUserInfoFetchUserAPIOutcome(out), err
 }
 
-// answersGetUserInfo are valid answers to the input requests of get-user.info, derived from the spec.
+// answersGetUserInfo are valid answers to the input requests of get-user.info, derived from the
+// spec.
 var answersGetUserInfo = map[string]mcp.InputResponse{
 	"sso_URL": mrtrtest.Accept(map[string]any{
 		"state":  "CA",
@@ -74,7 +75,8 @@ func TestGetUserInfoMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewGetUserInfoProgram(h), fixturesGetUserInfo(h))
 }
 
-// newFakeGetUserInfo is get-user.info on a new fake whose checks take outcomes (for mrtrtest's walks).
+// newFakeGetUserInfo is get-user.info on a new fake whose checks take outcomes (for mrtrtest's
+// walks).
 func newFakeGetUserInfo(outcomes map[string][]uint8) (mrtr.Program[*GetUserInfoFlow], func() int) {
 	h := &fakeGetUserInfo{fake: mrtrtest.Fake{Outcomes: outcomes}}
 	return NewGetUserInfoProgram(h), h.fake.Effects

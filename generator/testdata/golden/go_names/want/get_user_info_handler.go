@@ -24,7 +24,7 @@ func (h *GetUserInfoImpl) Authorize(ctx context.Context, f *GetUserInfoFlow) err
 	return mrtr.Forbidden("get-user.info: Authorize is not implemented yet")
 }
 
-// FetchUserAPI is the check of state fetchHTTP (names.mrtr.yaml:27:16).
+// FetchUserAPI is the check of state fetchHTTP.
 // Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 func (h *GetUserInfoImpl) FetchUserAPI(ctx context.Context, f *GetUserInfoFlow) (GetUserInfoFetchUserAPIOutcome, error) {
 	// TODO: check fetchUserAPI; set f.Continuation fields later states need.

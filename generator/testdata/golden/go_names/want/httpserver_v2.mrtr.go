@@ -21,7 +21,8 @@ type HTTPServerV2Args struct {
 	ID string `json:"ID"`
 }
 
-// HTTPServerV2Continuation is what HTTPServer-v2 carries between rounds (sealed in requestState). Checks and effects set it.
+// HTTPServerV2Continuation is what HTTPServer-v2 carries between rounds (sealed in requestState).
+// Checks and effects set it.
 type HTTPServerV2Continuation struct{}
 
 // HTTPServerV2Flow is one workflow of HTTPServer-v2 as handler methods see it: the call, the
@@ -87,7 +88,8 @@ type HTTPServerV2Handler interface {
 	Authorize(ctx context.Context, f *HTTPServerV2Flow) error
 }
 
-// httpServerV2Program is the generated half of HTTPServer-v2: the engine calls it, the handler does the work.
+// httpServerV2Program is the generated half of HTTPServer-v2: the engine calls it, the handler does
+// the work.
 type httpServerV2Program struct {
 	h HTTPServerV2Handler
 }
@@ -126,8 +128,8 @@ func (p httpServerV2Program) Questions(f *HTTPServerV2Flow, s uint16) []mrtr.Pen
 	return nil
 }
 
-// httpServerV2Descriptor describes HTTPServer-v2 to the engine: the state table, the transitions, and
-// how its continuation is kept.
+// httpServerV2Descriptor describes HTTPServer-v2 to the engine: the state table, the transitions,
+// and how its continuation is kept.
 var httpServerV2Descriptor = mrtr.Descriptor{
 	Description: "Initialism at the start, a version suffix.",
 	Initial:     uint16(HTTPServerV2StateDone),

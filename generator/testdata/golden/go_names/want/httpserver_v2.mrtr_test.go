@@ -50,7 +50,8 @@ func TestHTTPServerV2Matrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewHTTPServerV2Program(h), fixturesHTTPServerV2(h))
 }
 
-// newFakeHTTPServerV2 is HTTPServer-v2 on a new fake whose checks take outcomes (for mrtrtest's walks).
+// newFakeHTTPServerV2 is HTTPServer-v2 on a new fake whose checks take outcomes (for mrtrtest's
+// walks).
 func newFakeHTTPServerV2(outcomes map[string][]uint8) (mrtr.Program[*HTTPServerV2Flow], func() int) {
 	h := &fakeHTTPServerV2{fake: mrtrtest.Fake{Outcomes: outcomes}}
 	return NewHTTPServerV2Program(h), h.fake.Effects

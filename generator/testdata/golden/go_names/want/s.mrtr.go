@@ -17,7 +17,8 @@ import (
 // SArgs are the arguments of tool s, validated on every round.
 type SArgs struct{}
 
-// SContinuation is what s carries between rounds (sealed in requestState). Checks and effects set it.
+// SContinuation is what s carries between rounds (sealed in requestState). Checks and effects set
+// it.
 type SContinuation struct{}
 
 // SFlow is one workflow of s as handler methods see it: the call, the

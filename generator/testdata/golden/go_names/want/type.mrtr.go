@@ -17,7 +17,8 @@ import (
 // TypeArgs are the arguments of tool type, validated on every round.
 type TypeArgs struct{}
 
-// TypeContinuation is what type carries between rounds (sealed in requestState). Checks and effects set it.
+// TypeContinuation is what type carries between rounds (sealed in requestState). Checks and effects
+// set it.
 type TypeContinuation struct{}
 
 // TypeFlow is one workflow of type as handler methods see it: the call, the

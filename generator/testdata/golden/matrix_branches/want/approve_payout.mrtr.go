@@ -22,7 +22,8 @@ type ApprovePayoutArgs struct {
 	Payee string `json:"payee"`
 }
 
-// ApprovePayoutContinuation is what approve_payout carries between rounds (sealed in requestState). Checks and effects set it.
+// ApprovePayoutContinuation is what approve_payout carries between rounds (sealed in requestState).
+// Checks and effects set it.
 type ApprovePayoutContinuation struct{}
 
 // ApprovePayoutApprovalAnswer is the validated answer to input request "approval".
@@ -31,7 +32,8 @@ type ApprovePayoutApprovalAnswer struct {
 	Approver string
 }
 
-// ApprovePayoutRoutePayoutOutcome is what check routePayout decided; each outcome leads to its own state.
+// ApprovePayoutRoutePayoutOutcome is what check routePayout decided; each outcome leads to its own
+// state.
 type ApprovePayoutRoutePayoutOutcome uint8
 
 const (
@@ -76,7 +78,8 @@ const (
 	ApprovePayoutStateConfirmPay ApprovePayoutState = 4
 	// ApprovePayoutStatePay performs effect sendPayout.
 	ApprovePayoutStatePay ApprovePayoutState = 5
-	// ApprovePayoutStateRecordDecline performs effect auditDecline. Notes the declined payout for the audit log.
+	// ApprovePayoutStateRecordDecline performs effect auditDecline. Notes the declined payout for
+	// the audit log.
 	ApprovePayoutStateRecordDecline ApprovePayoutState = 6
 	// ApprovePayoutStatePaid ends the workflow: success.
 	ApprovePayoutStatePaid ApprovePayoutState = 7
@@ -132,9 +135,9 @@ func (p approvePayoutProgram) Step(ctx context.Context, r *mrtr.Round, f *Approv
 		}
 		switch out {
 		case ApprovePayoutRoutePayoutLarge:
-			return r.Goto(uint16(ApprovePayoutStateAskApproval), "outcome:large")
+			return mrtr.Goto(r, ApprovePayoutStateAskApproval, "outcome:large")
 		case ApprovePayoutRoutePayoutSmall:
-			return r.Goto(uint16(ApprovePayoutStateBatched), "outcome:small")
+			return mrtr.Goto(r, ApprovePayoutStateBatched, "outcome:small")
 		}
 		return mrtr.Step{}, fmt.Errorf("routePayout returned unknown outcome %d", out)
 	case ApprovePayoutStateAskApproval:
@@ -165,7 +168,7 @@ func (p approvePayoutProgram) Step(ctx context.Context, r *mrtr.Round, f *Approv
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return r.Goto(uint16(ApprovePayoutStateConfirmPay), "next")
+		return mrtr.Goto(r, ApprovePayoutStateConfirmPay, "next")
 	case ApprovePayoutStateBatched:
 		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: approvePayoutBatchedMessage(f)})
 	case ApprovePayoutStateConfirmPay:
@@ -177,11 +180,11 @@ func (p approvePayoutProgram) Step(ctx context.Context, r *mrtr.Round, f *Approv
 				return r.Ask([]mrtr.Pending{p.gateConfirmPay(f, mrtr.Problems{"confirm: answer true or false"})})
 			}
 			if yes {
-				return r.Goto(uint16(ApprovePayoutStatePay), "next")
+				return mrtr.Goto(r, ApprovePayoutStatePay, "next")
 			}
-			return r.Goto(uint16(ApprovePayoutStateRecordDecline), "decline")
+			return mrtr.Goto(r, ApprovePayoutStateRecordDecline, "decline")
 		case mrtr.Declined:
-			return r.Goto(uint16(ApprovePayoutStateRecordDecline), "decline")
+			return mrtr.Goto(r, ApprovePayoutStateRecordDecline, "decline")
 		case mrtr.Cancelled:
 			return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "approve_payout was cancelled: the user cancelled the confirmation."})
 		case mrtr.Malformed:
@@ -215,37 +218,37 @@ type ApprovePayoutHandler interface {
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *ApprovePayoutFlow) error
 
-	// RoutePayout is the check of state route (branches.mrtr.yaml:21:16).
-	// Amounts above the threshold need an approver.
-	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
+	// RoutePayout is the check of state route. Amounts above the threshold need an approver. Return
+	// mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 	RoutePayout(ctx context.Context, f *ApprovePayoutFlow) (ApprovePayoutRoutePayoutOutcome, error)
 
-	// SendPayout is the side effect of state pay (branches.mrtr.yaml:39:17).
-	// Once it returned, it is not run again for operation id payout-{payee}: retries replay its outcome.
-	// If the instance running it dies first, a retry runs it again after the lease (at least once):
-	// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
-	// pass it as the idempotency key of the downstream call. Store its results in f.Continuation.
-	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
+	// SendPayout is the side effect of state pay. Once it returned, it is not run again for
+	// operation id payout-{payee}: retries replay its outcome. If the instance running it dies
+	// first, a retry runs it again after the lease (at least once): f.Call.Attempt.Takeover says
+	// so, and f.Call.Attempt.OperationID is the same on every attempt; pass it as the idempotency
+	// key of the downstream call. Store its results in f.Continuation. Return mrtr.Reject for a
+	// definite refusal (recorded and replayed); any other error lets a retry try again.
 	SendPayout(ctx context.Context, f *ApprovePayoutFlow) error
 
-	// AuditDecline is the side effect of state recordDecline (branches.mrtr.yaml:45:17).
-	// Once it returned, it is not run again for this workflow round: retries replay its outcome.
-	// If the instance running it dies first, a retry runs it again after the lease (at least once):
-	// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
-	// pass it as the idempotency key of the downstream call. Store its results in f.Continuation.
-	// Notes the declined payout for the audit log.
-	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
+	// AuditDecline is the side effect of state recordDecline. Once it returned, it is not run again
+	// for this workflow round: retries replay its outcome. If the instance running it dies first, a
+	// retry runs it again after the lease (at least once): f.Call.Attempt.Takeover says so, and
+	// f.Call.Attempt.OperationID is the same on every attempt; pass it as the idempotency key of
+	// the downstream call. Store its results in f.Continuation. Notes the declined payout for the
+	// audit log. Return mrtr.Reject for a definite refusal (recorded and replayed); any other error
+	// lets a retry try again.
 	AuditDecline(ctx context.Context, f *ApprovePayoutFlow) error
 
-	// KnownApprover is custom validator knownApprover (branches.mrtr.yaml:10:3); it runs once value has passed the spec's built-in constraints.
-	// The approver is in the directory.
-	// Return mrtr.Invalid saying what is wrong with value: the user is shown it (an answer is asked for again).
-	// Any other error means value could not be checked (a backend is down): the round fails as a dependency
-	// error, and the error goes to the log only.
+	// KnownApprover is custom validator knownApprover; it runs once value has passed the spec's
+	// built-in constraints. The approver is in the directory. Return mrtr.Invalid saying what is
+	// wrong with value: the user is shown it (an answer is asked for again). Any other error means
+	// value could not be checked (a backend is down): the round fails as a dependency error, and
+	// the error goes to the log only.
 	KnownApprover(ctx context.Context, value string) error
 }
 
-// approvePayoutProgram is the generated half of approve_payout: the engine calls it, the handler does the work.
+// approvePayoutProgram is the generated half of approve_payout: the engine calls it, the handler
+// does the work.
 type approvePayoutProgram struct {
 	h ApprovePayoutHandler
 }
@@ -290,8 +293,8 @@ func (p approvePayoutProgram) Questions(f *ApprovePayoutFlow, s uint16) []mrtr.P
 	return nil
 }
 
-// approvePayoutDescriptor describes approve_payout to the engine: the state table, the transitions, and
-// how its continuation is kept.
+// approvePayoutDescriptor describes approve_payout to the engine: the state table, the transitions,
+// and how its continuation is kept.
 var approvePayoutDescriptor = mrtr.Descriptor{
 	Description: "Pays out to a payee; a large amount needs an approver and a confirmation first.",
 	Initial:     uint16(ApprovePayoutStateRoute),
@@ -441,7 +444,8 @@ var approvePayoutApprovalSchema = json.RawMessage(`{
   "type": "object"
 }`)
 
-// requestApproval builds input request "approval" of state askApproval; problems with a previous answer are added to it.
+// requestApproval builds input request "approval" of state askApproval; problems with a previous
+// answer are added to it.
 func (approvePayoutProgram) requestApproval(f *ApprovePayoutFlow, problems mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{
 		Key:  "approval",

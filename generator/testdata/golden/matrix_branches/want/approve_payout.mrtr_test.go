@@ -48,7 +48,8 @@ func (h *fakeApprovePayout) KnownApprover(ctx context.Context, value string) err
 	return h.fake.Validate(ctx, "knownApprover", value)
 }
 
-// answersApprovePayout are valid answers to the input requests of approve_payout, derived from the spec.
+// answersApprovePayout are valid answers to the input requests of approve_payout, derived from the
+// spec.
 var answersApprovePayout = map[string]mcp.InputResponse{
 	"approval": mrtrtest.Accept(map[string]any{"approver": "example"}),
 }
@@ -80,7 +81,8 @@ func TestApprovePayoutMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewApprovePayoutProgram(h), fixturesApprovePayout(h))
 }
 
-// newFakeApprovePayout is approve_payout on a new fake whose checks take outcomes (for mrtrtest's walks).
+// newFakeApprovePayout is approve_payout on a new fake whose checks take outcomes (for mrtrtest's
+// walks).
 func newFakeApprovePayout(outcomes map[string][]uint8) (mrtr.Program[*ApprovePayoutFlow], func() int) {
 	h := &fakeApprovePayout{fake: mrtrtest.Fake{Outcomes: outcomes}}
 	return NewApprovePayoutProgram(h), h.fake.Effects

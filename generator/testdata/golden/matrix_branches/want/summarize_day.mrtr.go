@@ -19,7 +19,8 @@ import (
 // SummarizeDayArgs are the arguments of tool summarize_day, validated on every round.
 type SummarizeDayArgs struct{}
 
-// SummarizeDayContinuation is what summarize_day carries between rounds (sealed in requestState). Checks and effects set it.
+// SummarizeDayContinuation is what summarize_day carries between rounds (sealed in requestState).
+// Checks and effects set it.
 type SummarizeDayContinuation struct{}
 
 // SummarizeDayFlow is one workflow of summarize_day as handler methods see it: the call, the
@@ -97,7 +98,7 @@ func (p summarizeDayProgram) Step(ctx context.Context, r *mrtr.Round, f *Summari
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return r.Goto(uint16(SummarizeDayStateDone), "next")
+		return mrtr.Goto(r, SummarizeDayStateDone, "next")
 	case SummarizeDayStateDone:
 		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: summarizeDayDoneMessage(f)})
 	}
@@ -114,7 +115,8 @@ type SummarizeDayHandler interface {
 	Authorize(ctx context.Context, f *SummarizeDayFlow) error
 }
 
-// summarizeDayProgram is the generated half of summarize_day: the engine calls it, the handler does the work.
+// summarizeDayProgram is the generated half of summarize_day: the engine calls it, the handler does
+// the work.
 type summarizeDayProgram struct {
 	h SummarizeDayHandler
 }
@@ -157,8 +159,8 @@ func (p summarizeDayProgram) Questions(f *SummarizeDayFlow, s uint16) []mrtr.Pen
 	return nil
 }
 
-// summarizeDayDescriptor describes summarize_day to the engine: the state table, the transitions, and
-// how its continuation is kept.
+// summarizeDayDescriptor describes summarize_day to the engine: the state table, the transitions,
+// and how its continuation is kept.
 var summarizeDayDescriptor = mrtr.Descriptor{
 	Description: "Asks the model for a summary of the day; any text will do.",
 	Initial:     uint16(SummarizeDayStateAskModel),
@@ -242,7 +244,8 @@ func (p summarizeDayProgram) CheckContinuation(ctx context.Context, f *Summarize
 	return nil
 }
 
-// requestSummary builds input request "summary" of state askModel; problems with a previous answer are added to it.
+// requestSummary builds input request "summary" of state askModel; problems with a previous answer
+// are added to it.
 func (summarizeDayProgram) requestSummary(f *SummarizeDayFlow, problems mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{
 		Key:  "summary",

@@ -29,7 +29,8 @@ func (h *fakeSummarizeDay) Authorize(ctx context.Context, f *SummarizeDayFlow) e
 	return nil
 }
 
-// answersSummarizeDay are valid answers to the input requests of summarize_day, derived from the spec.
+// answersSummarizeDay are valid answers to the input requests of summarize_day, derived from the
+// spec.
 var answersSummarizeDay = map[string]mcp.InputResponse{
 	"summary": mrtrtest.Text("A sampled answer."),
 }
@@ -57,7 +58,8 @@ func TestSummarizeDayMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewSummarizeDayProgram(h), fixturesSummarizeDay(h))
 }
 
-// newFakeSummarizeDay is summarize_day on a new fake whose checks take outcomes (for mrtrtest's walks).
+// newFakeSummarizeDay is summarize_day on a new fake whose checks take outcomes (for mrtrtest's
+// walks).
 func newFakeSummarizeDay(outcomes map[string][]uint8) (mrtr.Program[*SummarizeDayFlow], func() int) {
 	h := &fakeSummarizeDay{fake: mrtrtest.Fake{Outcomes: outcomes}}
 	return NewSummarizeDayProgram(h), h.fake.Effects

@@ -29,7 +29,8 @@ const (
 	DraftReleaseReaderDevelopers DraftReleaseReader = "developers"
 )
 
-// draftReleaseReaderValues lists the values in spec order; the continuation codec stores a value as its position.
+// draftReleaseReaderValues lists the values in spec order; the continuation codec stores a value as
+// its position.
 var draftReleaseReaderValues = []DraftReleaseReader{DraftReleaseReaderUsers, DraftReleaseReaderOperators, DraftReleaseReaderDevelopers}
 
 // DraftReleaseArgs are the arguments of tool draft_release, validated on every round.
@@ -38,7 +39,8 @@ type DraftReleaseArgs struct {
 	Version string `json:"version"`
 }
 
-// DraftReleaseContinuation is what draft_release carries between rounds (sealed in requestState). Checks and effects set it.
+// DraftReleaseContinuation is what draft_release carries between rounds (sealed in requestState).
+// Checks and effects set it.
 type DraftReleaseContinuation struct {
 	// Changes is continuation field "changes".
 	Changes int64
@@ -141,7 +143,7 @@ func (p draftReleaseProgram) Step(ctx context.Context, r *mrtr.Round, f *DraftRe
 		if err := p.h.CollectChanges(ctx, f); err != nil {
 			return mrtr.Step{}, err
 		}
-		return r.Goto(uint16(DraftReleaseStateGather), "next")
+		return mrtr.Goto(r, DraftReleaseStateGather, "next")
 	case DraftReleaseStateGather:
 		var pending []mrtr.Pending
 		if f.Audience == nil {
@@ -158,9 +160,9 @@ func (p draftReleaseProgram) Step(ctx context.Context, r *mrtr.Round, f *DraftRe
 					f.Audience = answer
 				}
 			case mrtr.Declined:
-				return r.Goto(uint16(DraftReleaseStateDropped), "decline")
+				return mrtr.Goto(r, DraftReleaseStateDropped, "decline")
 			case mrtr.Cancelled:
-				return r.Goto(uint16(DraftReleaseStateCancelled), "cancel")
+				return mrtr.Goto(r, DraftReleaseStateCancelled, "cancel")
 			case mrtr.Malformed:
 				pending = append(pending, p.requestAudience(f, mrtr.Problems{resp.Problem}))
 			default:
@@ -214,7 +216,7 @@ func (p draftReleaseProgram) Step(ctx context.Context, r *mrtr.Round, f *DraftRe
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return r.Goto(uint16(DraftReleaseStatePolish), "next")
+		return mrtr.Goto(r, DraftReleaseStatePolish, "next")
 	case DraftReleaseStatePolish:
 		var pending []mrtr.Pending
 		if f.Repos == nil {
@@ -252,7 +254,7 @@ func (p draftReleaseProgram) Step(ctx context.Context, r *mrtr.Round, f *DraftRe
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return r.Goto(uint16(DraftReleaseStatePublish), "next")
+		return mrtr.Goto(r, DraftReleaseStatePublish, "next")
 	case DraftReleaseStateDropped:
 		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: draftReleaseDroppedMessage(f)})
 	case DraftReleaseStateCancelled:
@@ -261,7 +263,7 @@ func (p draftReleaseProgram) Step(ctx context.Context, r *mrtr.Round, f *DraftRe
 		if err := p.h.PublishNotes(ctx, f); err != nil {
 			return mrtr.Step{}, err
 		}
-		return r.Goto(uint16(DraftReleaseStatePublished), "next")
+		return mrtr.Goto(r, DraftReleaseStatePublished, "next")
 	case DraftReleaseStatePublished:
 		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: draftReleasePublishedMessage(f)})
 	}
@@ -277,16 +279,17 @@ type DraftReleaseHandler interface {
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *DraftReleaseFlow) error
 
-	// CollectChanges is the check of state collect (release.mrtr.yaml:26:16).
-	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
+	// CollectChanges is the check of state collect. Return mrtr.Reject to refuse the request with a
+	// message; any other error is a dependency failure.
 	CollectChanges(ctx context.Context, f *DraftReleaseFlow) error
 
-	// PublishNotes is the check of state publish (release.mrtr.yaml:60:16).
-	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
+	// PublishNotes is the check of state publish. Return mrtr.Reject to refuse the request with a
+	// message; any other error is a dependency failure.
 	PublishNotes(ctx context.Context, f *DraftReleaseFlow) error
 }
 
-// draftReleaseProgram is the generated half of draft_release: the engine calls it, the handler does the work.
+// draftReleaseProgram is the generated half of draft_release: the engine calls it, the handler does
+// the work.
 type draftReleaseProgram struct {
 	h DraftReleaseHandler
 }
@@ -331,8 +334,8 @@ func (p draftReleaseProgram) Questions(f *DraftReleaseFlow, s uint16) []mrtr.Pen
 	return nil
 }
 
-// draftReleaseDescriptor describes draft_release to the engine: the state table, the transitions, and
-// how its continuation is kept.
+// draftReleaseDescriptor describes draft_release to the engine: the state table, the transitions,
+// and how its continuation is kept.
 var draftReleaseDescriptor = mrtr.Descriptor{
 	Description: "Drafts release notes for a version from the user's input, the client's model and its workspace roots.",
 	Initial:     uint16(DraftReleaseStateCollect),
@@ -570,7 +573,8 @@ var draftReleaseAudienceSchema = json.RawMessage(`{
   "type": "object"
 }`)
 
-// requestAudience builds input request "audience" of state gather; problems with a previous answer are added to it.
+// requestAudience builds input request "audience" of state gather; problems with a previous answer
+// are added to it.
 func (draftReleaseProgram) requestAudience(f *DraftReleaseFlow, problems mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{
 		Key:  "audience",
@@ -583,7 +587,8 @@ func (draftReleaseProgram) requestAudience(f *DraftReleaseFlow, problems mrtr.Pr
 	}
 }
 
-// requestOutline builds input request "outline" of state gather; problems with a previous answer are added to it.
+// requestOutline builds input request "outline" of state gather; problems with a previous answer
+// are added to it.
 func (draftReleaseProgram) requestOutline(f *DraftReleaseFlow, problems mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{
 		Key:      "outline",
@@ -600,7 +605,8 @@ func (draftReleaseProgram) requestOutline(f *DraftReleaseFlow, problems mrtr.Pro
 	}
 }
 
-// requestWorkspace builds input request "workspace" of state gather; problems with a previous answer are added to it.
+// requestWorkspace builds input request "workspace" of state gather; problems with a previous
+// answer are added to it.
 func (draftReleaseProgram) requestWorkspace(f *DraftReleaseFlow, _ mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{
 		Key:      "workspace",
@@ -610,7 +616,8 @@ func (draftReleaseProgram) requestWorkspace(f *DraftReleaseFlow, _ mrtr.Problems
 	}
 }
 
-// requestRepos builds input request "repos" of state polish; problems with a previous answer are added to it.
+// requestRepos builds input request "repos" of state polish; problems with a previous answer are
+// added to it.
 func (draftReleaseProgram) requestRepos(f *DraftReleaseFlow, _ mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{
 		Key:    "repos",
@@ -619,7 +626,8 @@ func (draftReleaseProgram) requestRepos(f *DraftReleaseFlow, _ mrtr.Problems) mr
 	}
 }
 
-// requestSummary builds input request "summary" of state polish; problems with a previous answer are added to it.
+// requestSummary builds input request "summary" of state polish; problems with a previous answer
+// are added to it.
 func (draftReleaseProgram) requestSummary(f *DraftReleaseFlow, problems mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{
 		Key:  "summary",
@@ -634,12 +642,14 @@ func (draftReleaseProgram) requestSummary(f *DraftReleaseFlow, problems mrtr.Pro
 	}
 }
 
-// draftReleaseGatherAudienceMessage renders "Who are the release notes for {version} ({changes} changes) written for?".
+// draftReleaseGatherAudienceMessage renders "Who are the release notes for {version} ({changes}
+// changes) written for?".
 func draftReleaseGatherAudienceMessage(f *DraftReleaseFlow) string {
 	return "Who are the release notes for " + f.Args.Version + " (" + strconv.FormatInt(f.Continuation.Changes, 10) + " changes) written for?"
 }
 
-// draftReleaseGatherOutlinePrompt renders "Outline release notes for {version}, which has {changes} changes.".
+// draftReleaseGatherOutlinePrompt renders "Outline release notes for {version}, which has {changes}
+// changes.".
 func draftReleaseGatherOutlinePrompt(f *DraftReleaseFlow) string {
 	return "Outline release notes for " + f.Args.Version + ", which has " + strconv.FormatInt(f.Continuation.Changes, 10) + " changes."
 }
@@ -663,7 +673,8 @@ func draftReleaseDroppedMessage(f *DraftReleaseFlow) string {
 	return "No release notes for " + f.Args.Version + "."
 }
 
-// draftReleasePublishedMessage renders "Release notes for {version} ({audience.reader}) from {workspace} and {repos}: {summary}".
+// draftReleasePublishedMessage renders "Release notes for {version} ({audience.reader}) from
+// {workspace} and {repos}: {summary}".
 func draftReleasePublishedMessage(f *DraftReleaseFlow) string {
 	var b strings.Builder
 	b.WriteString("Release notes for ")

@@ -38,7 +38,8 @@ func (h *fakeDraftRelease) PublishNotes(ctx context.Context, f *DraftReleaseFlow
 	return h.fake.Step(ctx)
 }
 
-// answersDraftRelease are valid answers to the input requests of draft_release, derived from the spec.
+// answersDraftRelease are valid answers to the input requests of draft_release, derived from the
+// spec.
 var answersDraftRelease = map[string]mcp.InputResponse{
 	"audience":  mrtrtest.Accept(map[string]any{"reader": "users"}),
 	"outline":   mrtrtest.Text("A sampled answer."),
@@ -78,7 +79,8 @@ func TestDraftReleaseMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewDraftReleaseProgram(h), fixturesDraftRelease(h))
 }
 
-// newFakeDraftRelease is draft_release on a new fake whose checks take outcomes (for mrtrtest's walks).
+// newFakeDraftRelease is draft_release on a new fake whose checks take outcomes (for mrtrtest's
+// walks).
 func newFakeDraftRelease(outcomes map[string][]uint8) (mrtr.Program[*DraftReleaseFlow], func() int) {
 	h := &fakeDraftRelease{fake: mrtrtest.Fake{Outcomes: outcomes}}
 	return NewDraftReleaseProgram(h), h.fake.Effects

@@ -24,14 +24,14 @@ func (h *DraftReleaseImpl) Authorize(ctx context.Context, f *DraftReleaseFlow) e
 	return mrtr.Forbidden("draft_release: Authorize is not implemented yet")
 }
 
-// CollectChanges is the check of state collect (release.mrtr.yaml:26:16).
+// CollectChanges is the check of state collect.
 // Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 func (h *DraftReleaseImpl) CollectChanges(ctx context.Context, f *DraftReleaseFlow) error {
 	// TODO: check collectChanges; set f.Continuation fields later states need.
 	return errors.New("draft_release: CollectChanges is not implemented yet")
 }
 
-// PublishNotes is the check of state publish (release.mrtr.yaml:60:16).
+// PublishNotes is the check of state publish.
 // Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 func (h *DraftReleaseImpl) PublishNotes(ctx context.Context, f *DraftReleaseFlow) error {
 	// TODO: check publishNotes; set f.Continuation fields later states need.

@@ -23,7 +23,8 @@ type SuggestTitleArgs struct {
 	Topic string `json:"topic"`
 }
 
-// SuggestTitleContinuation is what suggest_title carries between rounds (sealed in requestState). Checks and effects set it.
+// SuggestTitleContinuation is what suggest_title carries between rounds (sealed in requestState).
+// Checks and effects set it.
 type SuggestTitleContinuation struct{}
 
 // SuggestTitleFlow is one workflow of suggest_title as handler methods see it: the call, the
@@ -91,7 +92,7 @@ func (p suggestTitleProgram) Step(ctx context.Context, r *mrtr.Round, f *Suggest
 		if err := p.h.LoadTopic(ctx, f); err != nil {
 			return mrtr.Step{}, err
 		}
-		return r.Goto(uint16(SuggestTitleStateAskModel), "next")
+		return mrtr.Goto(r, SuggestTitleStateAskModel, "next")
 	case SuggestTitleStateAskModel:
 		var pending []mrtr.Pending
 		if f.Folders == nil {
@@ -145,7 +146,7 @@ func (p suggestTitleProgram) Step(ctx context.Context, r *mrtr.Round, f *Suggest
 			// The client can answer none of the requests: the engine fails the round with -32021.
 			return r.Ask([]mrtr.Pending{p.requestFolders(f, nil), p.requestTitle(f, nil)})
 		}
-		return r.Goto(uint16(SuggestTitleStateDone), "next")
+		return mrtr.Goto(r, SuggestTitleStateDone, "next")
 	case SuggestTitleStateDone:
 		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: suggestTitleDoneMessage(f)})
 	}
@@ -161,12 +162,13 @@ type SuggestTitleHandler interface {
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *SuggestTitleFlow) error
 
-	// LoadTopic is the check of state lookup (release.mrtr.yaml:78:16).
-	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
+	// LoadTopic is the check of state lookup. Return mrtr.Reject to refuse the request with a
+	// message; any other error is a dependency failure.
 	LoadTopic(ctx context.Context, f *SuggestTitleFlow) error
 }
 
-// suggestTitleProgram is the generated half of suggest_title: the engine calls it, the handler does the work.
+// suggestTitleProgram is the generated half of suggest_title: the engine calls it, the handler does
+// the work.
 type suggestTitleProgram struct {
 	h SuggestTitleHandler
 }
@@ -209,8 +211,8 @@ func (p suggestTitleProgram) Questions(f *SuggestTitleFlow, s uint16) []mrtr.Pen
 	return nil
 }
 
-// suggestTitleDescriptor describes suggest_title to the engine: the state table, the transitions, and
-// how its continuation is kept.
+// suggestTitleDescriptor describes suggest_title to the engine: the state table, the transitions,
+// and how its continuation is kept.
 var suggestTitleDescriptor = mrtr.Descriptor{
 	Description: "Suggests a title with the client's model and its roots, when the client has them.",
 	Initial:     uint16(SuggestTitleStateLookup),
@@ -339,7 +341,8 @@ func (p suggestTitleProgram) CheckContinuation(ctx context.Context, f *SuggestTi
 	return nil
 }
 
-// requestFolders builds input request "folders" of state askModel; problems with a previous answer are added to it.
+// requestFolders builds input request "folders" of state askModel; problems with a previous answer
+// are added to it.
 func (suggestTitleProgram) requestFolders(f *SuggestTitleFlow, _ mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{
 		Key:      "folders",
@@ -349,7 +352,8 @@ func (suggestTitleProgram) requestFolders(f *SuggestTitleFlow, _ mrtr.Problems) 
 	}
 }
 
-// requestTitle builds input request "title" of state askModel; problems with a previous answer are added to it.
+// requestTitle builds input request "title" of state askModel; problems with a previous answer are
+// added to it.
 func (suggestTitleProgram) requestTitle(f *SuggestTitleFlow, problems mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{
 		Key:      "title",

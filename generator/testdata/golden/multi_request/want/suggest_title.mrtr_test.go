@@ -34,7 +34,8 @@ func (h *fakeSuggestTitle) LoadTopic(ctx context.Context, f *SuggestTitleFlow) e
 	return h.fake.Step(ctx)
 }
 
-// answersSuggestTitle are valid answers to the input requests of suggest_title, derived from the spec.
+// answersSuggestTitle are valid answers to the input requests of suggest_title, derived from the
+// spec.
 var answersSuggestTitle = map[string]mcp.InputResponse{
 	"folders": mrtrtest.RootsOf("file:///workspace/1"),
 	"title":   mrtrtest.Text("A sampled answer."),
@@ -69,7 +70,8 @@ func TestSuggestTitleMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewSuggestTitleProgram(h), fixturesSuggestTitle(h))
 }
 
-// newFakeSuggestTitle is suggest_title on a new fake whose checks take outcomes (for mrtrtest's walks).
+// newFakeSuggestTitle is suggest_title on a new fake whose checks take outcomes (for mrtrtest's
+// walks).
 func newFakeSuggestTitle(outcomes map[string][]uint8) (mrtr.Program[*SuggestTitleFlow], func() int) {
 	h := &fakeSuggestTitle{fake: mrtrtest.Fake{Outcomes: outcomes}}
 	return NewSuggestTitleProgram(h), h.fake.Effects

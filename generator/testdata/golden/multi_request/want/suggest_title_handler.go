@@ -24,7 +24,7 @@ func (h *SuggestTitleImpl) Authorize(ctx context.Context, f *SuggestTitleFlow) e
 	return mrtr.Forbidden("suggest_title: Authorize is not implemented yet")
 }
 
-// LoadTopic is the check of state lookup (release.mrtr.yaml:78:16).
+// LoadTopic is the check of state lookup.
 // Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 func (h *SuggestTitleImpl) LoadTopic(ctx context.Context, f *SuggestTitleFlow) error {
 	// TODO: check loadTopic; set f.Continuation fields later states need.

@@ -25,7 +25,8 @@ type DeployServiceArgs struct {
 	Service string `json:"service"`
 }
 
-// DeployServiceContinuation is what deploy_service carries between rounds (sealed in requestState). Checks and effects set it.
+// DeployServiceContinuation is what deploy_service carries between rounds (sealed in requestState).
+// Checks and effects set it.
 type DeployServiceContinuation struct {
 	// Current is continuation field "current".
 	Current string
@@ -126,7 +127,7 @@ func (p deployServiceProgram) Step(ctx context.Context, r *mrtr.Round, f *Deploy
 		if err := p.h.InspectService(ctx, f); err != nil {
 			return mrtr.Step{}, err
 		}
-		return r.Goto(uint16(DeployServiceStateAskTarget), "next")
+		return mrtr.Goto(r, DeployServiceStateAskTarget, "next")
 	case DeployServiceStateAskTarget:
 		var pending []mrtr.Pending
 		if f.Changelog == nil {
@@ -187,7 +188,7 @@ func (p deployServiceProgram) Step(ctx context.Context, r *mrtr.Round, f *Deploy
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return r.Goto(uint16(DeployServiceStateConfirmDeploy), "next")
+		return mrtr.Goto(r, DeployServiceStateConfirmDeploy, "next")
 	case DeployServiceStateConfirmDeploy:
 		resp := r.Response("confirm", mrtr.Elicit)
 		switch resp.Status {
@@ -197,11 +198,11 @@ func (p deployServiceProgram) Step(ctx context.Context, r *mrtr.Round, f *Deploy
 				return r.Ask([]mrtr.Pending{p.gateConfirmDeploy(f, mrtr.Problems{"confirm: answer true or false"})})
 			}
 			if yes {
-				return r.Goto(uint16(DeployServiceStateRecheck), "next")
+				return mrtr.Goto(r, DeployServiceStateRecheck, "next")
 			}
-			return r.Goto(uint16(DeployServiceStateAborted), "decline")
+			return mrtr.Goto(r, DeployServiceStateAborted, "decline")
 		case mrtr.Declined:
-			return r.Goto(uint16(DeployServiceStateAborted), "decline")
+			return mrtr.Goto(r, DeployServiceStateAborted, "decline")
 		case mrtr.Cancelled:
 			return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "deploy_service was cancelled: the user cancelled the confirmation."})
 		case mrtr.Malformed:
@@ -212,7 +213,7 @@ func (p deployServiceProgram) Step(ctx context.Context, r *mrtr.Round, f *Deploy
 		if err := p.h.StillDeployable(ctx, f); err != nil {
 			return mrtr.Step{}, err
 		}
-		return r.Goto(uint16(DeployServiceStateDeploy), "next")
+		return mrtr.Goto(r, DeployServiceStateDeploy, "next")
 	case DeployServiceStateAborted:
 		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: deployServiceAbortedMessage(f)})
 	case DeployServiceStateDeploy:
@@ -235,24 +236,25 @@ type DeployServiceHandler interface {
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *DeployServiceFlow) error
 
-	// InspectService is the check of state inspect (deploy.mrtr.yaml:23:16).
-	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
+	// InspectService is the check of state inspect. Return mrtr.Reject to refuse the request with a
+	// message; any other error is a dependency failure.
 	InspectService(ctx context.Context, f *DeployServiceFlow) error
 
-	// StillDeployable is the check of state recheck (deploy.mrtr.yaml:47:16).
-	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
+	// StillDeployable is the check of state recheck. Return mrtr.Reject to refuse the request with
+	// a message; any other error is a dependency failure.
 	StillDeployable(ctx context.Context, f *DeployServiceFlow) error
 
-	// RollOut is the irreversible side effect of state deploy (deploy.mrtr.yaml:50:17).
-	// Once it returned, it is not run again for this workflow round: retries replay its outcome.
-	// If the instance running it dies first, a retry runs it again after the lease (at least once):
-	// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
-	// pass it as the idempotency key of the downstream call. Store its results in f.Continuation.
-	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
+	// RollOut is the irreversible side effect of state deploy. Once it returned, it is not run
+	// again for this workflow round: retries replay its outcome. If the instance running it dies
+	// first, a retry runs it again after the lease (at least once): f.Call.Attempt.Takeover says
+	// so, and f.Call.Attempt.OperationID is the same on every attempt; pass it as the idempotency
+	// key of the downstream call. Store its results in f.Continuation. Return mrtr.Reject for a
+	// definite refusal (recorded and replayed); any other error lets a retry try again.
 	RollOut(ctx context.Context, f *DeployServiceFlow) error
 }
 
-// deployServiceProgram is the generated half of deploy_service: the engine calls it, the handler does the work.
+// deployServiceProgram is the generated half of deploy_service: the engine calls it, the handler
+// does the work.
 type deployServiceProgram struct {
 	h DeployServiceHandler
 }
@@ -297,8 +299,8 @@ func (p deployServiceProgram) Questions(f *DeployServiceFlow, s uint16) []mrtr.P
 	return nil
 }
 
-// deployServiceDescriptor describes deploy_service to the engine: the state table, the transitions, and
-// how its continuation is kept.
+// deployServiceDescriptor describes deploy_service to the engine: the state table, the transitions,
+// and how its continuation is kept.
 var deployServiceDescriptor = mrtr.Descriptor{
 	Description: "Deploys a service version; every answer can be given up front.",
 	Destructive: true,
@@ -530,7 +532,8 @@ func (p deployServiceProgram) CheckContinuation(ctx context.Context, f *DeploySe
 	return problems
 }
 
-// requestChangelog builds input request "changelog" of state askTarget; problems with a previous answer are added to it.
+// requestChangelog builds input request "changelog" of state askTarget; problems with a previous
+// answer are added to it.
 func (deployServiceProgram) requestChangelog(f *DeployServiceFlow, problems mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{
 		Key:  "changelog",
@@ -545,7 +548,8 @@ func (deployServiceProgram) requestChangelog(f *DeployServiceFlow, problems mrtr
 	}
 }
 
-// requestCheckout builds input request "checkout" of state askTarget; problems with a previous answer are added to it.
+// requestCheckout builds input request "checkout" of state askTarget; problems with a previous
+// answer are added to it.
 func (deployServiceProgram) requestCheckout(f *DeployServiceFlow, _ mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{
 		Key:    "checkout",
@@ -572,7 +576,8 @@ var deployServiceTargetSchema = json.RawMessage(`{
   "type": "object"
 }`)
 
-// requestTarget builds input request "target" of state askTarget; problems with a previous answer are added to it.
+// requestTarget builds input request "target" of state askTarget; problems with a previous answer
+// are added to it.
 func (deployServiceProgram) requestTarget(f *DeployServiceFlow, problems mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{
 		Key:  "target",
@@ -612,17 +617,20 @@ func (deployServiceProgram) gateConfirmDeploy(f *DeployServiceFlow, problems mrt
 	}
 }
 
-// deployServiceAskTargetChangelogPrompt renders "Summarize what changed in {service} since {current}.".
+// deployServiceAskTargetChangelogPrompt renders "Summarize what changed in {service} since
+// {current}.".
 func deployServiceAskTargetChangelogPrompt(f *DeployServiceFlow) string {
 	return "Summarize what changed in " + f.Args.Service + " since " + f.Continuation.Current + "."
 }
 
-// deployServiceAskTargetTargetMessage renders "Deploy which version of {service} (running {current})?".
+// deployServiceAskTargetTargetMessage renders "Deploy which version of {service} (running
+// {current})?".
 func deployServiceAskTargetTargetMessage(f *DeployServiceFlow) string {
 	return "Deploy which version of " + f.Args.Service + " (running " + f.Continuation.Current + ")?"
 }
 
-// deployServiceConfirmDeployMessage renders "Deploy {service} {target.version} (canary {target.canary}) from {checkout}?".
+// deployServiceConfirmDeployMessage renders "Deploy {service} {target.version} (canary
+// {target.canary}) from {checkout}?".
 func deployServiceConfirmDeployMessage(f *DeployServiceFlow) string {
 	var b strings.Builder
 	b.WriteString("Deploy ")

@@ -42,7 +42,8 @@ func (h *fakeDeployService) RollOut(ctx context.Context, f *DeployServiceFlow) e
 	return h.fake.Effect(ctx)
 }
 
-// answersDeployService are valid answers to the input requests of deploy_service, derived from the spec.
+// answersDeployService are valid answers to the input requests of deploy_service, derived from the
+// spec.
 var answersDeployService = map[string]mcp.InputResponse{
 	"changelog": mrtrtest.Text("A sampled answer."),
 	"checkout":  mrtrtest.RootsOf("file:///workspace/1"),
@@ -82,7 +83,8 @@ func TestDeployServiceMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewDeployServiceProgram(h), fixturesDeployService(h))
 }
 
-// newFakeDeployService is deploy_service on a new fake whose checks take outcomes (for mrtrtest's walks).
+// newFakeDeployService is deploy_service on a new fake whose checks take outcomes (for mrtrtest's
+// walks).
 func newFakeDeployService(outcomes map[string][]uint8) (mrtr.Program[*DeployServiceFlow], func() int) {
 	h := &fakeDeployService{fake: mrtrtest.Fake{Outcomes: outcomes}}
 	return NewDeployServiceProgram(h), h.fake.Effects

@@ -24,26 +24,26 @@ func (h *DeployServiceImpl) Authorize(ctx context.Context, f *DeployServiceFlow)
 	return mrtr.Forbidden("deploy_service: Authorize is not implemented yet")
 }
 
-// InspectService is the check of state inspect (deploy.mrtr.yaml:23:16).
+// InspectService is the check of state inspect.
 // Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 func (h *DeployServiceImpl) InspectService(ctx context.Context, f *DeployServiceFlow) error {
 	// TODO: check inspectService; set f.Continuation fields later states need.
 	return errors.New("deploy_service: InspectService is not implemented yet")
 }
 
-// StillDeployable is the check of state recheck (deploy.mrtr.yaml:47:16).
+// StillDeployable is the check of state recheck.
 // Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 func (h *DeployServiceImpl) StillDeployable(ctx context.Context, f *DeployServiceFlow) error {
 	// TODO: check stillDeployable; set f.Continuation fields later states need.
 	return errors.New("deploy_service: StillDeployable is not implemented yet")
 }
 
-// RollOut is the irreversible side effect of state deploy (deploy.mrtr.yaml:50:17).
-// Once it returned, it is not run again for this workflow round: retries replay its outcome.
-// If the instance running it dies first, a retry runs it again after the lease (at least once):
-// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
-// pass it as the idempotency key of the downstream call. Store its results in f.Continuation.
-// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
+// RollOut is the irreversible side effect of state deploy. Once it returned, it is not run again
+// for this workflow round: retries replay its outcome. If the instance running it dies first, a
+// retry runs it again after the lease (at least once): f.Call.Attempt.Takeover says so, and
+// f.Call.Attempt.OperationID is the same on every attempt; pass it as the idempotency key of the
+// downstream call. Store its results in f.Continuation. Return mrtr.Reject for a definite refusal
+// (recorded and replayed); any other error lets a retry try again.
 func (h *DeployServiceImpl) RollOut(ctx context.Context, f *DeployServiceFlow) error {
 	// TODO: perform rollOut; record its results in f.Continuation.
 	return errors.New("deploy_service: RollOut is not implemented yet")

@@ -17,7 +17,8 @@ import (
 // AlwaysFailsArgs are the arguments of tool always_fails, validated on every round.
 type AlwaysFailsArgs struct{}
 
-// AlwaysFailsContinuation is what always_fails carries between rounds (sealed in requestState). Checks and effects set it.
+// AlwaysFailsContinuation is what always_fails carries between rounds (sealed in requestState).
+// Checks and effects set it.
 type AlwaysFailsContinuation struct{}
 
 // AlwaysFailsFlow is one workflow of always_fails as handler methods see it: the call, the
@@ -83,7 +84,8 @@ type AlwaysFailsHandler interface {
 	Authorize(ctx context.Context, f *AlwaysFailsFlow) error
 }
 
-// alwaysFailsProgram is the generated half of always_fails: the engine calls it, the handler does the work.
+// alwaysFailsProgram is the generated half of always_fails: the engine calls it, the handler does
+// the work.
 type alwaysFailsProgram struct {
 	h AlwaysFailsHandler
 }

@@ -49,7 +49,8 @@ func TestAlwaysFailsMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewAlwaysFailsProgram(h), fixturesAlwaysFails(h))
 }
 
-// newFakeAlwaysFails is always_fails on a new fake whose checks take outcomes (for mrtrtest's walks).
+// newFakeAlwaysFails is always_fails on a new fake whose checks take outcomes (for mrtrtest's
+// walks).
 func newFakeAlwaysFails(outcomes map[string][]uint8) (mrtr.Program[*AlwaysFailsFlow], func() int) {
 	h := &fakeAlwaysFails{fake: mrtrtest.Fake{Outcomes: outcomes}}
 	return NewAlwaysFailsProgram(h), h.fake.Effects

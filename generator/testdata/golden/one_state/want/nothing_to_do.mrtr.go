@@ -17,7 +17,8 @@ import (
 // NothingToDoArgs are the arguments of tool nothing_to_do, validated on every round.
 type NothingToDoArgs struct{}
 
-// NothingToDoContinuation is what nothing_to_do carries between rounds (sealed in requestState). Checks and effects set it.
+// NothingToDoContinuation is what nothing_to_do carries between rounds (sealed in requestState).
+// Checks and effects set it.
 type NothingToDoContinuation struct{}
 
 // NothingToDoFlow is one workflow of nothing_to_do as handler methods see it: the call, the
@@ -83,7 +84,8 @@ type NothingToDoHandler interface {
 	Authorize(ctx context.Context, f *NothingToDoFlow) error
 }
 
-// nothingToDoProgram is the generated half of nothing_to_do: the engine calls it, the handler does the work.
+// nothingToDoProgram is the generated half of nothing_to_do: the engine calls it, the handler does
+// the work.
 type nothingToDoProgram struct {
 	h NothingToDoHandler
 }
@@ -122,8 +124,8 @@ func (p nothingToDoProgram) Questions(f *NothingToDoFlow, s uint16) []mrtr.Pendi
 	return nil
 }
 
-// nothingToDoDescriptor describes nothing_to_do to the engine: the state table, the transitions, and
-// how its continuation is kept.
+// nothingToDoDescriptor describes nothing_to_do to the engine: the state table, the transitions,
+// and how its continuation is kept.
 var nothingToDoDescriptor = mrtr.Descriptor{
 	Description: "Ends as cancelled, with literal braces in its text.",
 	Initial:     uint16(NothingToDoStateDone),

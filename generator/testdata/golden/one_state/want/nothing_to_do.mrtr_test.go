@@ -49,7 +49,8 @@ func TestNothingToDoMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewNothingToDoProgram(h), fixturesNothingToDo(h))
 }
 
-// newFakeNothingToDo is nothing_to_do on a new fake whose checks take outcomes (for mrtrtest's walks).
+// newFakeNothingToDo is nothing_to_do on a new fake whose checks take outcomes (for mrtrtest's
+// walks).
 func newFakeNothingToDo(outcomes map[string][]uint8) (mrtr.Program[*NothingToDoFlow], func() int) {
 	h := &fakeNothingToDo{fake: mrtrtest.Fake{Outcomes: outcomes}}
 	return NewNothingToDoProgram(h), h.fake.Effects

@@ -17,7 +17,8 @@ import (
 // PingArgs are the arguments of tool ping, validated on every round.
 type PingArgs struct{}
 
-// PingContinuation is what ping carries between rounds (sealed in requestState). Checks and effects set it.
+// PingContinuation is what ping carries between rounds (sealed in requestState). Checks and effects
+// set it.
 type PingContinuation struct{}
 
 // PingFlow is one workflow of ping as handler methods see it: the call, the

@@ -26,12 +26,13 @@ const (
 	CodeReviewToneFriendly CodeReviewTone = "friendly"
 )
 
-// codeReviewToneValues lists the values in spec order; the continuation codec stores a value as its position.
+// codeReviewToneValues lists the values in spec order; the continuation codec stores a value as its
+// position.
 var codeReviewToneValues = []CodeReviewTone{CodeReviewToneStrict, CodeReviewToneFriendly}
 
 // CodeReviewArgs are the arguments of prompt code_review, validated on every round.
 type CodeReviewArgs struct {
-	// Change: The change to review.
+	// Change is argument "change". The change to review.
 	Change string `json:"change"`
 	// Focus is argument "focus".
 	Focus string `json:"focus"`
@@ -39,7 +40,8 @@ type CodeReviewArgs struct {
 	Language *string `json:"language,omitempty"`
 }
 
-// CodeReviewContinuation is what code_review carries between rounds (sealed in requestState). Checks and effects set it.
+// CodeReviewContinuation is what code_review carries between rounds (sealed in requestState).
+// Checks and effects set it.
 type CodeReviewContinuation struct{}
 
 // CodeReviewStyleAnswer is the validated answer to input request "style".
@@ -118,7 +120,7 @@ func (p codeReviewProgram) Step(ctx context.Context, r *mrtr.Round, f *CodeRevie
 		if err := p.h.LoadChange(ctx, f); err != nil {
 			return mrtr.Step{}, err
 		}
-		return r.Goto(uint16(CodeReviewStateAskStyle), "next")
+		return mrtr.Goto(r, CodeReviewStateAskStyle, "next")
 	case CodeReviewStateAskStyle:
 		var pending []mrtr.Pending
 		if f.Style == nil {
@@ -135,7 +137,7 @@ func (p codeReviewProgram) Step(ctx context.Context, r *mrtr.Round, f *CodeRevie
 					f.Style = answer
 				}
 			case mrtr.Declined:
-				return r.Goto(uint16(CodeReviewStateDeclined), "decline")
+				return mrtr.Goto(r, CodeReviewStateDeclined, "decline")
 			case mrtr.Cancelled:
 				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "code_review was cancelled: the user cancelled \"style\"."})
 			case mrtr.Malformed:
@@ -147,7 +149,7 @@ func (p codeReviewProgram) Step(ctx context.Context, r *mrtr.Round, f *CodeRevie
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return r.Goto(uint16(CodeReviewStateDone), "next")
+		return mrtr.Goto(r, CodeReviewStateDone, "next")
 	case CodeReviewStateDone:
 		return r.Finish(mrtr.Final{
 			Messages: []mrtr.PromptMessage{
@@ -172,12 +174,13 @@ type CodeReviewHandler interface {
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *CodeReviewFlow) error
 
-	// LoadChange is the check of state lookup (prompts.mrtr.yaml:18:16).
-	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
+	// LoadChange is the check of state lookup. Return mrtr.Reject to refuse the request with a
+	// message; any other error is a dependency failure.
 	LoadChange(ctx context.Context, f *CodeReviewFlow) error
 }
 
-// codeReviewProgram is the generated half of code_review: the engine calls it, the handler does the work.
+// codeReviewProgram is the generated half of code_review: the engine calls it, the handler does the
+// work.
 type codeReviewProgram struct {
 	h CodeReviewHandler
 }
@@ -400,7 +403,8 @@ var codeReviewStyleSchema = json.RawMessage(`{
   "type": "object"
 }`)
 
-// requestStyle builds input request "style" of state askStyle; problems with a previous answer are added to it.
+// requestStyle builds input request "style" of state askStyle; problems with a previous answer are
+// added to it.
 func (codeReviewProgram) requestStyle(f *CodeReviewFlow, problems mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{
 		Key:  "style",
@@ -418,7 +422,8 @@ func codeReviewAskStyleStyleMessage(f *CodeReviewFlow) string {
 	return "How should change " + f.Args.Change + " be reviewed?"
 }
 
-// codeReviewDoneMessage1 renders "Review {change} ({language}) with a {style.tone} tone, focusing on {focus}; at most {style.maxComments} comments.".
+// codeReviewDoneMessage1 renders "Review {change} ({language}) with a {style.tone} tone, focusing
+// on {focus}; at most {style.maxComments} comments.".
 func codeReviewDoneMessage1(f *CodeReviewFlow) string {
 	var b strings.Builder
 	b.WriteString("Review ")

@@ -24,7 +24,7 @@ func (h *CodeReviewImpl) Authorize(ctx context.Context, f *CodeReviewFlow) error
 	return mrtr.Forbidden("code_review: Authorize is not implemented yet")
 }
 
-// LoadChange is the check of state lookup (prompts.mrtr.yaml:18:16).
+// LoadChange is the check of state lookup.
 // Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 func (h *CodeReviewImpl) LoadChange(ctx context.Context, f *CodeReviewFlow) error {
 	// TODO: check loadChange; set f.Continuation fields later states need.

@@ -22,7 +22,8 @@ type GreetingArgs struct {
 	Name *string `json:"name,omitempty"`
 }
 
-// GreetingContinuation is what greeting carries between rounds (sealed in requestState). Checks and effects set it.
+// GreetingContinuation is what greeting carries between rounds (sealed in requestState). Checks and
+// effects set it.
 type GreetingContinuation struct{}
 
 // GreetingFlow is one workflow of greeting as handler methods see it: the call, the
@@ -93,7 +94,8 @@ type GreetingHandler interface {
 	Authorize(ctx context.Context, f *GreetingFlow) error
 }
 
-// greetingProgram is the generated half of greeting: the engine calls it, the handler does the work.
+// greetingProgram is the generated half of greeting: the engine calls it, the handler does the
+// work.
 type greetingProgram struct {
 	h GreetingHandler
 }

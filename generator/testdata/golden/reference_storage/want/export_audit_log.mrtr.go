@@ -26,7 +26,8 @@ const (
 	ExportAuditLogKindJSON ExportAuditLogKind = "json"
 )
 
-// exportAuditLogKindValues lists the values in spec order; the continuation codec stores a value as its position.
+// exportAuditLogKindValues lists the values in spec order; the continuation codec stores a value as
+// its position.
 var exportAuditLogKindValues = []ExportAuditLogKind{ExportAuditLogKindCSV, ExportAuditLogKindJSON}
 
 // ExportAuditLogArgs are the arguments of tool export_audit_log, validated on every round.
@@ -35,7 +36,8 @@ type ExportAuditLogArgs struct {
 	Since string `json:"since"`
 }
 
-// ExportAuditLogContinuation is what export_audit_log carries between rounds (kept server-side; requestState holds only a reference). Checks and effects set it.
+// ExportAuditLogContinuation is what export_audit_log carries between rounds (kept server-side;
+// requestState holds only a reference). Checks and effects set it.
 type ExportAuditLogContinuation struct {
 	// Rows is continuation field "rows".
 	Rows int64
@@ -115,7 +117,7 @@ func (p exportAuditLogProgram) Step(ctx context.Context, r *mrtr.Round, f *Expor
 		if err := p.h.CountRows(ctx, f); err != nil {
 			return mrtr.Step{}, err
 		}
-		return r.Goto(uint16(ExportAuditLogStateAskFormat), "next")
+		return mrtr.Goto(r, ExportAuditLogStateAskFormat, "next")
 	case ExportAuditLogStateAskFormat:
 		var pending []mrtr.Pending
 		if f.Format == nil {
@@ -144,7 +146,7 @@ func (p exportAuditLogProgram) Step(ctx context.Context, r *mrtr.Round, f *Expor
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return r.Goto(uint16(ExportAuditLogStateExport), "next")
+		return mrtr.Goto(r, ExportAuditLogStateExport, "next")
 	case ExportAuditLogStateExport:
 		// the workflow's own operation id: the round record covers retries
 		return r.Effect(ctx, "", 24*time.Hour, uint16(ExportAuditLogStateExported), func(ctx context.Context) error {
@@ -165,20 +167,21 @@ type ExportAuditLogHandler interface {
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *ExportAuditLogFlow) error
 
-	// CountRows is the check of state count (accounts.mrtr.yaml:62:16).
-	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
+	// CountRows is the check of state count. Return mrtr.Reject to refuse the request with a
+	// message; any other error is a dependency failure.
 	CountRows(ctx context.Context, f *ExportAuditLogFlow) error
 
-	// ExportRows is the side effect of state export (accounts.mrtr.yaml:73:17).
-	// Once it returned, it is not run again for this workflow round: retries replay its outcome.
-	// If the instance running it dies first, a retry runs it again after the lease (at least once):
-	// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
-	// pass it as the idempotency key of the downstream call. Store its results in f.Continuation.
-	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
+	// ExportRows is the side effect of state export. Once it returned, it is not run again for this
+	// workflow round: retries replay its outcome. If the instance running it dies first, a retry
+	// runs it again after the lease (at least once): f.Call.Attempt.Takeover says so, and
+	// f.Call.Attempt.OperationID is the same on every attempt; pass it as the idempotency key of
+	// the downstream call. Store its results in f.Continuation. Return mrtr.Reject for a definite
+	// refusal (recorded and replayed); any other error lets a retry try again.
 	ExportRows(ctx context.Context, f *ExportAuditLogFlow) error
 }
 
-// exportAuditLogProgram is the generated half of export_audit_log: the engine calls it, the handler does the work.
+// exportAuditLogProgram is the generated half of export_audit_log: the engine calls it, the handler
+// does the work.
 type exportAuditLogProgram struct {
 	h ExportAuditLogHandler
 }
@@ -221,8 +224,8 @@ func (p exportAuditLogProgram) Questions(f *ExportAuditLogFlow, s uint16) []mrtr
 	return nil
 }
 
-// exportAuditLogDescriptor describes export_audit_log to the engine: the state table, the transitions, and
-// how its continuation is kept.
+// exportAuditLogDescriptor describes export_audit_log to the engine: the state table, the
+// transitions, and how its continuation is kept.
 var exportAuditLogDescriptor = mrtr.Descriptor{
 	Description: "Exports an audit log; its continuation is kept server-side by choice.",
 	Initial:     uint16(ExportAuditLogStateCount),
@@ -375,7 +378,8 @@ var exportAuditLogFormatSchema = json.RawMessage(`{
   "type": "object"
 }`)
 
-// requestFormat builds input request "format" of state askFormat; problems with a previous answer are added to it.
+// requestFormat builds input request "format" of state askFormat; problems with a previous answer
+// are added to it.
 func (exportAuditLogProgram) requestFormat(f *ExportAuditLogFlow, problems mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{
 		Key:  "format",
@@ -388,7 +392,8 @@ func (exportAuditLogProgram) requestFormat(f *ExportAuditLogFlow, problems mrtr.
 	}
 }
 
-// exportAuditLogAskFormatFormatMessage renders "Export {rows} audit rows since {since} as which format?".
+// exportAuditLogAskFormatFormatMessage renders "Export {rows} audit rows since {since} as which
+// format?".
 func exportAuditLogAskFormatFormatMessage(f *ExportAuditLogFlow) string {
 	return "Export " + strconv.FormatInt(f.Continuation.Rows, 10) + " audit rows since " + f.Args.Since + " as which format?"
 }

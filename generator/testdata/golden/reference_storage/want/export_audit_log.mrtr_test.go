@@ -37,7 +37,8 @@ func (h *fakeExportAuditLog) ExportRows(ctx context.Context, f *ExportAuditLogFl
 	return h.fake.Effect(ctx)
 }
 
-// answersExportAuditLog are valid answers to the input requests of export_audit_log, derived from the spec.
+// answersExportAuditLog are valid answers to the input requests of export_audit_log, derived from
+// the spec.
 var answersExportAuditLog = map[string]mcp.InputResponse{
 	"format": mrtrtest.Accept(map[string]any{"kind": "csv"}),
 }
@@ -68,7 +69,8 @@ func TestExportAuditLogMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewExportAuditLogProgram(h), fixturesExportAuditLog(h))
 }
 
-// newFakeExportAuditLog is export_audit_log on a new fake whose checks take outcomes (for mrtrtest's walks).
+// newFakeExportAuditLog is export_audit_log on a new fake whose checks take outcomes (for
+// mrtrtest's walks).
 func newFakeExportAuditLog(outcomes map[string][]uint8) (mrtr.Program[*ExportAuditLogFlow], func() int) {
 	h := &fakeExportAuditLog{fake: mrtrtest.Fake{Outcomes: outcomes}}
 	return NewExportAuditLogProgram(h), h.fake.Effects

@@ -26,7 +26,8 @@ const (
 	ResetPasswordFactorsKey  ResetPasswordFactors = "key"
 )
 
-// resetPasswordFactorsValues lists the values in spec order; the continuation codec stores a value as its position.
+// resetPasswordFactorsValues lists the values in spec order; the continuation codec stores a value
+// as its position.
 var resetPasswordFactorsValues = []ResetPasswordFactors{ResetPasswordFactorsTotp, ResetPasswordFactorsSms, ResetPasswordFactorsKey}
 
 // ResetPasswordTier is a value of tier.
@@ -38,7 +39,8 @@ const (
 	ResetPasswordTierEnterprise ResetPasswordTier = "enterprise"
 )
 
-// resetPasswordTierValues lists the values in spec order; the continuation codec stores a value as its position.
+// resetPasswordTierValues lists the values in spec order; the continuation codec stores a value as
+// its position.
 var resetPasswordTierValues = []ResetPasswordTier{ResetPasswordTierFree, ResetPasswordTierPro, ResetPasswordTierEnterprise}
 
 // ResetPasswordArgs are the arguments of tool reset_password, validated on every round.
@@ -47,13 +49,15 @@ type ResetPasswordArgs struct {
 	UserID string `json:"userId"`
 }
 
-// ResetPasswordContinuation is what reset_password carries between rounds (kept server-side; requestState holds only a reference). Checks and effects set it.
+// ResetPasswordContinuation is what reset_password carries between rounds (kept server-side;
+// requestState holds only a reference). Checks and effects set it.
 type ResetPasswordContinuation struct {
 	// Attempts is continuation field "attempts".
 	Attempts int64
 	// Codes is continuation field "codes".
 	Codes []int64
-	// Email: Where the link goes. (sensitive: never sealed into the token)
+	// Email is continuation field "email". Where the link goes. (sensitive: never sealed into the
+	// token)
 	Email string
 	// Factors is continuation field "factors".
 	Factors []ResetPasswordFactors
@@ -148,7 +152,7 @@ func (p resetPasswordProgram) Step(ctx context.Context, r *mrtr.Round, f *ResetP
 			return mrtr.Step{}, err
 		}
 		canonicalResetPasswordContinuation(f)
-		return r.Goto(uint16(ResetPasswordStateConfirmAddress), "next")
+		return mrtr.Goto(r, ResetPasswordStateConfirmAddress, "next")
 	case ResetPasswordStateConfirmAddress:
 		resp := r.Response("confirm", mrtr.Elicit)
 		switch resp.Status {
@@ -158,11 +162,11 @@ func (p resetPasswordProgram) Step(ctx context.Context, r *mrtr.Round, f *ResetP
 				return r.Ask([]mrtr.Pending{p.gateConfirmAddress(f, mrtr.Problems{"confirm: answer true or false"})})
 			}
 			if yes {
-				return r.Goto(uint16(ResetPasswordStateRecheck), "next")
+				return mrtr.Goto(r, ResetPasswordStateRecheck, "next")
 			}
-			return r.Goto(uint16(ResetPasswordStateKept), "decline")
+			return mrtr.Goto(r, ResetPasswordStateKept, "decline")
 		case mrtr.Declined:
-			return r.Goto(uint16(ResetPasswordStateKept), "decline")
+			return mrtr.Goto(r, ResetPasswordStateKept, "decline")
 		case mrtr.Cancelled:
 			return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "reset_password was cancelled: the user cancelled the confirmation."})
 		case mrtr.Malformed:
@@ -174,7 +178,7 @@ func (p resetPasswordProgram) Step(ctx context.Context, r *mrtr.Round, f *ResetP
 			return mrtr.Step{}, err
 		}
 		canonicalResetPasswordContinuation(f)
-		return r.Goto(uint16(ResetPasswordStateSend), "next")
+		return mrtr.Goto(r, ResetPasswordStateSend, "next")
 	case ResetPasswordStateKept:
 		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: resetPasswordKeptMessage(f)})
 	case ResetPasswordStateSend:
@@ -199,24 +203,25 @@ type ResetPasswordHandler interface {
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *ResetPasswordFlow) error
 
-	// FindUser is the check of state lookup (accounts.mrtr.yaml:30:16).
-	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
+	// FindUser is the check of state lookup. Return mrtr.Reject to refuse the request with a
+	// message; any other error is a dependency failure.
 	FindUser(ctx context.Context, f *ResetPasswordFlow) error
 
-	// StillActive is the check of state recheck (accounts.mrtr.yaml:38:16).
-	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
+	// StillActive is the check of state recheck. Return mrtr.Reject to refuse the request with a
+	// message; any other error is a dependency failure.
 	StillActive(ctx context.Context, f *ResetPasswordFlow) error
 
-	// SendResetLink is the irreversible side effect of state send (accounts.mrtr.yaml:41:17).
-	// Once it returned, it is not run again for this workflow round: retries replay its outcome.
-	// If the instance running it dies first, a retry runs it again after the lease (at least once):
-	// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
-	// pass it as the idempotency key of the downstream call. Store its results in f.Continuation.
-	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
+	// SendResetLink is the irreversible side effect of state send. Once it returned, it is not run
+	// again for this workflow round: retries replay its outcome. If the instance running it dies
+	// first, a retry runs it again after the lease (at least once): f.Call.Attempt.Takeover says
+	// so, and f.Call.Attempt.OperationID is the same on every attempt; pass it as the idempotency
+	// key of the downstream call. Store its results in f.Continuation. Return mrtr.Reject for a
+	// definite refusal (recorded and replayed); any other error lets a retry try again.
 	SendResetLink(ctx context.Context, f *ResetPasswordFlow) error
 }
 
-// resetPasswordProgram is the generated half of reset_password: the engine calls it, the handler does the work.
+// resetPasswordProgram is the generated half of reset_password: the engine calls it, the handler
+// does the work.
 type resetPasswordProgram struct {
 	h ResetPasswordHandler
 }
@@ -259,8 +264,8 @@ func (p resetPasswordProgram) Questions(f *ResetPasswordFlow, s uint16) []mrtr.P
 	return nil
 }
 
-// resetPasswordDescriptor describes reset_password to the engine: the state table, the transitions, and
-// how its continuation is kept.
+// resetPasswordDescriptor describes reset_password to the engine: the state table, the transitions,
+// and how its continuation is kept.
 var resetPasswordDescriptor = mrtr.Descriptor{
 	Description: "Sends a reset link after the user confirms the address on file.",
 	Destructive: true,
@@ -503,7 +508,8 @@ func (resetPasswordProgram) gateConfirmAddress(f *ResetPasswordFlow, problems mr
 	}
 }
 
-// resetPasswordConfirmAddressMessage renders "Send a password reset link for {userId} ({tier}, factors {factors}) to the address on file?".
+// resetPasswordConfirmAddressMessage renders "Send a password reset link for {userId} ({tier},
+// factors {factors}) to the address on file?".
 func resetPasswordConfirmAddressMessage(f *ResetPasswordFlow) string {
 	return "Send a password reset link for " + f.Args.UserID + " (" + string(f.Continuation.Tier) + ", factors " + mrtr.Join(f.Continuation.Factors) + ") to the address on file?"
 }
@@ -513,7 +519,8 @@ func resetPasswordKeptMessage(f *ResetPasswordFlow) string {
 	return "No link was sent to " + f.Args.UserID + "."
 }
 
-// resetPasswordSentMessage renders "Sent a reset link to {userId} after {attempts} attempts (score {score}, locked {locked}, notes {notes}, codes {codes}, ratios {ratios}).".
+// resetPasswordSentMessage renders "Sent a reset link to {userId} after {attempts} attempts (score
+// {score}, locked {locked}, notes {notes}, codes {codes}, ratios {ratios}).".
 func resetPasswordSentMessage(f *ResetPasswordFlow) string {
 	return "Sent a reset link to " + f.Args.UserID + " after " + strconv.FormatInt(f.Continuation.Attempts, 10) + " attempts (score " + strconv.FormatFloat(f.Continuation.Score, 'f', -1, 64) + ", locked " + strconv.FormatBool(f.Continuation.Locked) + ", notes " + mrtr.Join(f.Continuation.Notes) + ", codes " + mrtr.Join(f.Continuation.Codes) + ", ratios " + mrtr.Join(f.Continuation.Ratios) + ")."
 }

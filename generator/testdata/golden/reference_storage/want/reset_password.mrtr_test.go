@@ -65,7 +65,8 @@ func TestResetPasswordMatrix(t *testing.T) {
 	mrtrtest.RunMatrix(t, NewResetPasswordProgram(h), fixturesResetPassword(h))
 }
 
-// newFakeResetPassword is reset_password on a new fake whose checks take outcomes (for mrtrtest's walks).
+// newFakeResetPassword is reset_password on a new fake whose checks take outcomes (for mrtrtest's
+// walks).
 func newFakeResetPassword(outcomes map[string][]uint8) (mrtr.Program[*ResetPasswordFlow], func() int) {
 	h := &fakeResetPassword{fake: mrtrtest.Fake{Outcomes: outcomes}}
 	return NewResetPasswordProgram(h), h.fake.Effects

@@ -18,7 +18,8 @@ import (
 // ShowQuotaArgs are the arguments of tool show_quota, validated on every round.
 type ShowQuotaArgs struct{}
 
-// ShowQuotaContinuation is what show_quota carries between rounds (sealed in requestState). Checks and effects set it.
+// ShowQuotaContinuation is what show_quota carries between rounds (sealed in requestState). Checks
+// and effects set it.
 type ShowQuotaContinuation struct {
 	// Used is continuation field "used".
 	Used int64
@@ -80,7 +81,7 @@ func (p showQuotaProgram) Step(ctx context.Context, r *mrtr.Round, f *ShowQuotaF
 		if err := p.h.ReadQuota(ctx, f); err != nil {
 			return mrtr.Step{}, err
 		}
-		return r.Goto(uint16(ShowQuotaStateShown), "next")
+		return mrtr.Goto(r, ShowQuotaStateShown, "next")
 	case ShowQuotaStateShown:
 		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: showQuotaShownMessage(f)})
 	}
@@ -96,12 +97,13 @@ type ShowQuotaHandler interface {
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *ShowQuotaFlow) error
 
-	// ReadQuota is the check of state read (accounts.mrtr.yaml:89:16).
-	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
+	// ReadQuota is the check of state read. Return mrtr.Reject to refuse the request with a
+	// message; any other error is a dependency failure.
 	ReadQuota(ctx context.Context, f *ShowQuotaFlow) error
 }
 
-// showQuotaProgram is the generated half of show_quota: the engine calls it, the handler does the work.
+// showQuotaProgram is the generated half of show_quota: the engine calls it, the handler does the
+// work.
 type showQuotaProgram struct {
 	h ShowQuotaHandler
 }

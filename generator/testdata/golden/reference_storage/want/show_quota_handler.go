@@ -24,7 +24,7 @@ func (h *ShowQuotaImpl) Authorize(ctx context.Context, f *ShowQuotaFlow) error {
 	return mrtr.Forbidden("show_quota: Authorize is not implemented yet")
 }
 
-// ReadQuota is the check of state read (accounts.mrtr.yaml:89:16).
+// ReadQuota is the check of state read.
 // Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 func (h *ShowQuotaImpl) ReadQuota(ctx context.Context, f *ShowQuotaFlow) error {
 	// TODO: check readQuota; set f.Continuation fields later states need.

@@ -17,11 +17,12 @@ import (
 // NeedsSamplingOnlyArgs are the arguments of tool needs_sampling_only, validated on every round.
 type NeedsSamplingOnlyArgs struct{}
 
-// NeedsSamplingOnlyContinuation is what needs_sampling_only carries between rounds (sealed in requestState). Checks and effects set it.
+// NeedsSamplingOnlyContinuation is what needs_sampling_only carries between rounds (sealed in
+// requestState). Checks and effects set it.
 type NeedsSamplingOnlyContinuation struct{}
 
-// NeedsSamplingOnlyFlow is one workflow of needs_sampling_only as handler methods see it: the call, the
-// arguments, the continuation and the answers given so far.
+// NeedsSamplingOnlyFlow is one workflow of needs_sampling_only as handler methods see it: the call,
+// the arguments, the continuation and the answers given so far.
 type NeedsSamplingOnlyFlow struct {
 	// Call identifies the caller, the workflow and the round.
 	Call *mrtr.Call
@@ -38,8 +39,8 @@ func (f *NeedsSamplingOnlyFlow) State() NeedsSamplingOnlyState {
 	return f.state
 }
 
-// NeedsSamplingOnlyState is a state of tool needs_sampling_only. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// NeedsSamplingOnlyState is a state of tool needs_sampling_only. States are numbered in flow order;
+// the continuation records the number, and its schema hash changes when they do.
 type NeedsSamplingOnlyState uint16
 
 const (
@@ -73,9 +74,9 @@ func (p needsSamplingOnlyProgram) Step(ctx context.Context, r *mrtr.Round, f *Ne
 	return mrtr.Step{}, fmt.Errorf("%w %d in needs_sampling_only", mrtr.ErrUnknownState, f.state)
 }
 
-// NeedsSamplingOnlyHandler is what you implement for tool needs_sampling_only. Adding a check, effect or
-// validator to the spec adds a method here, so an implementation that misses it
-// does not compile.
+// NeedsSamplingOnlyHandler is what you implement for tool needs_sampling_only. Adding a check,
+// effect or validator to the spec adds a method here, so an implementation that misses it does not
+// compile.
 type NeedsSamplingOnlyHandler interface {
 	// Authorize decides whether f.Call.Principal may run needs_sampling_only with f.Args. It runs
 	// on every round, before the continuation is opened, because a decision from an
@@ -83,7 +84,8 @@ type NeedsSamplingOnlyHandler interface {
 	Authorize(ctx context.Context, f *NeedsSamplingOnlyFlow) error
 }
 
-// needsSamplingOnlyProgram is the generated half of needs_sampling_only: the engine calls it, the handler does the work.
+// needsSamplingOnlyProgram is the generated half of needs_sampling_only: the engine calls it, the
+// handler does the work.
 type needsSamplingOnlyProgram struct {
 	h NeedsSamplingOnlyHandler
 }
@@ -122,8 +124,8 @@ func (p needsSamplingOnlyProgram) Questions(f *NeedsSamplingOnlyFlow, s uint16) 
 	return nil
 }
 
-// needsSamplingOnlyDescriptor describes needs_sampling_only to the engine: the state table, the transitions, and
-// how its continuation is kept.
+// needsSamplingOnlyDescriptor describes needs_sampling_only to the engine: the state table, the
+// transitions, and how its continuation is kept.
 var needsSamplingOnlyDescriptor = mrtr.Descriptor{
 	Description: "Declares one capability and asks nothing.",
 	Initial:     uint16(NeedsSamplingOnlyStateDone),

@@ -11,10 +11,10 @@ import (
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 )
 
-// fakeNeedsSamplingOnly implements NeedsSamplingOnlyHandler for the generated tests: it allows every
-// caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
-// effect while broken, and takes check outcomes from queues; with an empty queue a
-// check takes the outcome on the shortest way to a successful end.
+// fakeNeedsSamplingOnly implements NeedsSamplingOnlyHandler for the generated tests: it allows
+// every caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and effect while
+// broken, and takes check outcomes from queues; with an empty queue a check takes the outcome on
+// the shortest way to a successful end.
 type fakeNeedsSamplingOnly struct {
 	fake mrtrtest.Fake
 }
@@ -39,17 +39,18 @@ func fixturesNeedsSamplingOnly(h *fakeNeedsSamplingOnly) mrtrtest.Fixtures {
 	}
 }
 
-// TestNeedsSamplingOnlyMatrix runs the MRTR test matrix against the fake; the matrix steers
-// its check outcomes onto a branch that reaches each scenario, and logs the ones
-// that do not apply. Run the same matrix against your real handler:
-// mrtrtest.RunMatrix(t, NewNeedsSamplingOnlyProgram(yours), fixtures), with Fixtures.Variants for the
-// branches your fixture workflow does not take.
+// TestNeedsSamplingOnlyMatrix runs the MRTR test matrix against the fake; the matrix steers its
+// check outcomes onto a branch that reaches each scenario, and logs the ones that do not apply. Run
+// the same matrix against your real handler: mrtrtest.RunMatrix(t,
+// NewNeedsSamplingOnlyProgram(yours), fixtures), with Fixtures.Variants for the branches your
+// fixture workflow does not take.
 func TestNeedsSamplingOnlyMatrix(t *testing.T) {
 	h := &fakeNeedsSamplingOnly{}
 	mrtrtest.RunMatrix(t, NewNeedsSamplingOnlyProgram(h), fixturesNeedsSamplingOnly(h))
 }
 
-// newFakeNeedsSamplingOnly is needs_sampling_only on a new fake whose checks take outcomes (for mrtrtest's walks).
+// newFakeNeedsSamplingOnly is needs_sampling_only on a new fake whose checks take outcomes (for
+// mrtrtest's walks).
 func newFakeNeedsSamplingOnly(outcomes map[string][]uint8) (mrtr.Program[*NeedsSamplingOnlyFlow], func() int) {
 	h := &fakeNeedsSamplingOnly{fake: mrtrtest.Fake{Outcomes: outcomes}}
 	return NewNeedsSamplingOnlyProgram(h), h.fake.Effects

@@ -20,11 +20,12 @@ import (
 // SummarizeWorkspaceArgs are the arguments of tool summarize_workspace, validated on every round.
 type SummarizeWorkspaceArgs struct{}
 
-// SummarizeWorkspaceContinuation is what summarize_workspace carries between rounds (sealed in requestState). Checks and effects set it.
+// SummarizeWorkspaceContinuation is what summarize_workspace carries between rounds (sealed in
+// requestState). Checks and effects set it.
 type SummarizeWorkspaceContinuation struct{}
 
-// SummarizeWorkspaceFlow is one workflow of summarize_workspace as handler methods see it: the call, the
-// arguments, the continuation and the answers given so far.
+// SummarizeWorkspaceFlow is one workflow of summarize_workspace as handler methods see it: the
+// call, the arguments, the continuation and the answers given so far.
 type SummarizeWorkspaceFlow struct {
 	// Call identifies the caller, the workflow and the round.
 	Call *mrtr.Call
@@ -45,8 +46,8 @@ func (f *SummarizeWorkspaceFlow) State() SummarizeWorkspaceState {
 	return f.state
 }
 
-// SummarizeWorkspaceState is a state of tool summarize_workspace. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// SummarizeWorkspaceState is a state of tool summarize_workspace. States are numbered in flow
+// order; the continuation records the number, and its schema hash changes when they do.
 type SummarizeWorkspaceState uint16
 
 const (
@@ -88,7 +89,7 @@ func (p summarizeWorkspaceProgram) Step(ctx context.Context, r *mrtr.Round, f *S
 		if err := p.h.ScanWorkspace(ctx, f); err != nil {
 			return mrtr.Step{}, err
 		}
-		return r.Goto(uint16(SummarizeWorkspaceStateAskRoots), "next")
+		return mrtr.Goto(r, SummarizeWorkspaceStateAskRoots, "next")
 	case SummarizeWorkspaceStateAskRoots:
 		var pending []mrtr.Pending
 		if f.Summary == nil {
@@ -126,28 +127,29 @@ func (p summarizeWorkspaceProgram) Step(ctx context.Context, r *mrtr.Round, f *S
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return r.Goto(uint16(SummarizeWorkspaceStateDone), "next")
+		return mrtr.Goto(r, SummarizeWorkspaceStateDone, "next")
 	case SummarizeWorkspaceStateDone:
 		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: summarizeWorkspaceDoneMessage(f)})
 	}
 	return mrtr.Step{}, fmt.Errorf("%w %d in summarize_workspace", mrtr.ErrUnknownState, f.state)
 }
 
-// SummarizeWorkspaceHandler is what you implement for tool summarize_workspace. Adding a check, effect or
-// validator to the spec adds a method here, so an implementation that misses it
-// does not compile.
+// SummarizeWorkspaceHandler is what you implement for tool summarize_workspace. Adding a check,
+// effect or validator to the spec adds a method here, so an implementation that misses it does not
+// compile.
 type SummarizeWorkspaceHandler interface {
 	// Authorize decides whether f.Call.Principal may run summarize_workspace with f.Args. It runs
 	// on every round, before the continuation is opened, because a decision from an
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *SummarizeWorkspaceFlow) error
 
-	// ScanWorkspace is the check of state scan (assist.mrtr.yaml:14:16).
-	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
+	// ScanWorkspace is the check of state scan. Return mrtr.Reject to refuse the request with a
+	// message; any other error is a dependency failure.
 	ScanWorkspace(ctx context.Context, f *SummarizeWorkspaceFlow) error
 }
 
-// summarizeWorkspaceProgram is the generated half of summarize_workspace: the engine calls it, the handler does the work.
+// summarizeWorkspaceProgram is the generated half of summarize_workspace: the engine calls it, the
+// handler does the work.
 type summarizeWorkspaceProgram struct {
 	h SummarizeWorkspaceHandler
 }
@@ -190,8 +192,8 @@ func (p summarizeWorkspaceProgram) Questions(f *SummarizeWorkspaceFlow, s uint16
 	return nil
 }
 
-// summarizeWorkspaceDescriptor describes summarize_workspace to the engine: the state table, the transitions, and
-// how its continuation is kept.
+// summarizeWorkspaceDescriptor describes summarize_workspace to the engine: the state table, the
+// transitions, and how its continuation is kept.
 var summarizeWorkspaceDescriptor = mrtr.Descriptor{
 	Description: "Summarizes the client's workspace with the client's model.",
 	Initial:     uint16(SummarizeWorkspaceStateScan),
@@ -301,7 +303,8 @@ func (p summarizeWorkspaceProgram) CheckContinuation(ctx context.Context, f *Sum
 	return nil
 }
 
-// requestSummary builds input request "summary" of state askRoots; problems with a previous answer are added to it.
+// requestSummary builds input request "summary" of state askRoots; problems with a previous answer
+// are added to it.
 func (summarizeWorkspaceProgram) requestSummary(f *SummarizeWorkspaceFlow, problems mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{
 		Key:  "summary",
@@ -316,7 +319,8 @@ func (summarizeWorkspaceProgram) requestSummary(f *SummarizeWorkspaceFlow, probl
 	}
 }
 
-// requestWorkspace builds input request "workspace" of state askRoots; problems with a previous answer are added to it.
+// requestWorkspace builds input request "workspace" of state askRoots; problems with a previous
+// answer are added to it.
 func (summarizeWorkspaceProgram) requestWorkspace(f *SummarizeWorkspaceFlow, _ mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{
 		Key:    "workspace",

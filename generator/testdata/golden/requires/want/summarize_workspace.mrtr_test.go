@@ -13,10 +13,10 @@ import (
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 )
 
-// fakeSummarizeWorkspace implements SummarizeWorkspaceHandler for the generated tests: it allows every
-// caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and
-// effect while broken, and takes check outcomes from queues; with an empty queue a
-// check takes the outcome on the shortest way to a successful end.
+// fakeSummarizeWorkspace implements SummarizeWorkspaceHandler for the generated tests: it allows
+// every caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and effect while
+// broken, and takes check outcomes from queues; with an empty queue a check takes the outcome on
+// the shortest way to a successful end.
 type fakeSummarizeWorkspace struct {
 	fake mrtrtest.Fake
 }
@@ -34,14 +34,15 @@ func (h *fakeSummarizeWorkspace) ScanWorkspace(ctx context.Context, f *Summarize
 	return h.fake.Step(ctx)
 }
 
-// answersSummarizeWorkspace are valid answers to the input requests of summarize_workspace, derived from the spec.
+// answersSummarizeWorkspace are valid answers to the input requests of summarize_workspace, derived
+// from the spec.
 var answersSummarizeWorkspace = map[string]mcp.InputResponse{
 	"summary":   mrtrtest.Text("A sampled answer."),
 	"workspace": mrtrtest.RootsOf("file:///workspace/1"),
 }
 
-// fixturesSummarizeWorkspace are a valid summarize_workspace workflow derived from the spec, and the
-// knobs of the fake that provoke each failure.
+// fixturesSummarizeWorkspace are a valid summarize_workspace workflow derived from the spec, and
+// the knobs of the fake that provoke each failure.
 func fixturesSummarizeWorkspace(h *fakeSummarizeWorkspace) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
 		Answers: answersSummarizeWorkspace,
@@ -58,17 +59,18 @@ func fixturesSummarizeWorkspace(h *fakeSummarizeWorkspace) mrtrtest.Fixtures {
 	}
 }
 
-// TestSummarizeWorkspaceMatrix runs the MRTR test matrix against the fake; the matrix steers
-// its check outcomes onto a branch that reaches each scenario, and logs the ones
-// that do not apply. Run the same matrix against your real handler:
-// mrtrtest.RunMatrix(t, NewSummarizeWorkspaceProgram(yours), fixtures), with Fixtures.Variants for the
-// branches your fixture workflow does not take.
+// TestSummarizeWorkspaceMatrix runs the MRTR test matrix against the fake; the matrix steers its
+// check outcomes onto a branch that reaches each scenario, and logs the ones that do not apply. Run
+// the same matrix against your real handler: mrtrtest.RunMatrix(t,
+// NewSummarizeWorkspaceProgram(yours), fixtures), with Fixtures.Variants for the branches your
+// fixture workflow does not take.
 func TestSummarizeWorkspaceMatrix(t *testing.T) {
 	h := &fakeSummarizeWorkspace{}
 	mrtrtest.RunMatrix(t, NewSummarizeWorkspaceProgram(h), fixturesSummarizeWorkspace(h))
 }
 
-// newFakeSummarizeWorkspace is summarize_workspace on a new fake whose checks take outcomes (for mrtrtest's walks).
+// newFakeSummarizeWorkspace is summarize_workspace on a new fake whose checks take outcomes (for
+// mrtrtest's walks).
 func newFakeSummarizeWorkspace(outcomes map[string][]uint8) (mrtr.Program[*SummarizeWorkspaceFlow], func() int) {
 	h := &fakeSummarizeWorkspace{fake: mrtrtest.Fake{Outcomes: outcomes}}
 	return NewSummarizeWorkspaceProgram(h), h.fake.Effects

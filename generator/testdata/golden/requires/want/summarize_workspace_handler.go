@@ -24,7 +24,7 @@ func (h *SummarizeWorkspaceImpl) Authorize(ctx context.Context, f *SummarizeWork
 	return mrtr.Forbidden("summarize_workspace: Authorize is not implemented yet")
 }
 
-// ScanWorkspace is the check of state scan (assist.mrtr.yaml:14:16).
+// ScanWorkspace is the check of state scan.
 // Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 func (h *SummarizeWorkspaceImpl) ScanWorkspace(ctx context.Context, f *SummarizeWorkspaceFlow) error {
 	// TODO: check scanWorkspace; set f.Continuation fields later states need.

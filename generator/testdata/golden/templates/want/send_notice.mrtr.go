@@ -27,7 +27,8 @@ const (
 	SendNoticeLevelHigh SendNoticeLevel = "high"
 )
 
-// sendNoticeLevelValues lists the values in spec order; the continuation codec stores a value as its position.
+// sendNoticeLevelValues lists the values in spec order; the continuation codec stores a value as
+// its position.
 var sendNoticeLevelValues = []SendNoticeLevel{SendNoticeLevelLow, SendNoticeLevelHigh}
 
 // SendNoticeMood is a value of mood.
@@ -38,7 +39,8 @@ const (
 	SendNoticeMoodLoud SendNoticeMood = "loud"
 )
 
-// sendNoticeMoodValues lists the values in spec order; the continuation codec stores a value as its position.
+// sendNoticeMoodValues lists the values in spec order; the continuation codec stores a value as its
+// position.
 var sendNoticeMoodValues = []SendNoticeMood{SendNoticeMoodCalm, SendNoticeMoodLoud}
 
 // SendNoticeChannel is a value of channel.
@@ -49,7 +51,8 @@ const (
 	SendNoticeChannelChat SendNoticeChannel = "chat"
 )
 
-// sendNoticeChannelValues lists the values in spec order; the continuation codec stores a value as its position.
+// sendNoticeChannelValues lists the values in spec order; the continuation codec stores a value as
+// its position.
 var sendNoticeChannelValues = []SendNoticeChannel{SendNoticeChannelMail, SendNoticeChannelChat}
 
 // SendNoticeBadges is a value of badges.
@@ -60,7 +63,8 @@ const (
 	SendNoticeBadgesHot SendNoticeBadges = "hot"
 )
 
-// sendNoticeBadgesValues lists the values in spec order; the continuation codec stores a value as its position.
+// sendNoticeBadgesValues lists the values in spec order; the continuation codec stores a value as
+// its position.
 var sendNoticeBadgesValues = []SendNoticeBadges{SendNoticeBadgesNew, SendNoticeBadgesHot}
 
 // SendNoticeFont is a value of font.
@@ -71,7 +75,8 @@ const (
 	SendNoticeFontSans  SendNoticeFont = "sans"
 )
 
-// sendNoticeFontValues lists the values in spec order; the continuation codec stores a value as its position.
+// sendNoticeFontValues lists the values in spec order; the continuation codec stores a value as its
+// position.
 var sendNoticeFontValues = []SendNoticeFont{SendNoticeFontSerif, SendNoticeFontSans}
 
 // SendNoticeTone is a value of tone.
@@ -82,7 +87,8 @@ const (
 	SendNoticeToneFormal SendNoticeTone = "formal"
 )
 
-// sendNoticeToneValues lists the values in spec order; the continuation codec stores a value as its position.
+// sendNoticeToneValues lists the values in spec order; the continuation codec stores a value as its
+// position.
 var sendNoticeToneValues = []SendNoticeTone{SendNoticeTonePlain, SendNoticeToneFormal}
 
 // SendNoticeArgs are the arguments of tool send_notice, validated on every round.
@@ -111,7 +117,8 @@ type SendNoticeArgs struct {
 	Urgent bool `json:"urgent"`
 }
 
-// SendNoticeContinuation is what send_notice carries between rounds (sealed in requestState). Checks and effects set it.
+// SendNoticeContinuation is what send_notice carries between rounds (sealed in requestState).
+// Checks and effects set it.
 type SendNoticeContinuation struct {
 	// Channel is continuation field "channel".
 	Channel SendNoticeChannel
@@ -230,7 +237,7 @@ func (p sendNoticeProgram) Step(ctx context.Context, r *mrtr.Round, f *SendNotic
 		if err := p.h.PrepareNotice(ctx, f); err != nil {
 			return mrtr.Step{}, err
 		}
-		return r.Goto(uint16(SendNoticeStateCompose), "next")
+		return mrtr.Goto(r, SendNoticeStateCompose, "next")
 	case SendNoticeStateCompose:
 		var pending []mrtr.Pending
 		if f.Details == nil {
@@ -291,7 +298,7 @@ func (p sendNoticeProgram) Step(ctx context.Context, r *mrtr.Round, f *SendNotic
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return r.Goto(uint16(SendNoticeStateConfirmSend), "next")
+		return mrtr.Goto(r, SendNoticeStateConfirmSend, "next")
 	case SendNoticeStateConfirmSend:
 		resp := r.Response("confirm", mrtr.Elicit)
 		switch resp.Status {
@@ -301,7 +308,7 @@ func (p sendNoticeProgram) Step(ctx context.Context, r *mrtr.Round, f *SendNotic
 				return r.Ask([]mrtr.Pending{p.gateConfirmSend(f, mrtr.Problems{"confirm: answer true or false"})})
 			}
 			if yes {
-				return r.Goto(uint16(SendNoticeStateSend), "next")
+				return mrtr.Goto(r, SendNoticeStateSend, "next")
 			}
 			return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "send_notice was cancelled: the user did not confirm."})
 		case mrtr.Declined:
@@ -313,7 +320,8 @@ func (p sendNoticeProgram) Step(ctx context.Context, r *mrtr.Round, f *SendNotic
 		}
 		return r.Ask([]mrtr.Pending{p.gateConfirmSend(f, nil)})
 	case SendNoticeStateSend:
-		// operation id notice-{to}-{count}-{ratio}-{urgent}-{level}-{details.title}-{details.copies}-{details.pin}-{details.tone}-{subject}-{sent}-{workflowId}
+		// operation id
+		// notice-{to}-{count}-{ratio}-{urgent}-{level}-{details.title}-{details.copies}-{details.pin}-{details.tone}-{subject}-{sent}-{workflowId}
 		return r.Effect(ctx, sendNoticeSendOperationID(f), 24*time.Hour, uint16(SendNoticeStateSent), func(ctx context.Context) error {
 			return p.h.SendNotice(ctx, f)
 		})
@@ -332,20 +340,23 @@ type SendNoticeHandler interface {
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *SendNoticeFlow) error
 
-	// PrepareNotice is the check of state prepare (notify.mrtr.yaml:35:16).
-	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
+	// PrepareNotice is the check of state prepare. Return mrtr.Reject to refuse the request with a
+	// message; any other error is a dependency failure.
 	PrepareNotice(ctx context.Context, f *SendNoticeFlow) error
 
-	// SendNotice is the side effect of state send (notify.mrtr.yaml:67:17).
-	// Once it returned, it is not run again for operation id notice-{to}-{count}-{ratio}-{urgent}-{level}-{details.title}-{details.copies}-{details.pin}-{details.tone}-{subject}-{sent}-{workflowId}: retries replay its outcome.
-	// If the instance running it dies first, a retry runs it again after the lease (at least once):
-	// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
-	// pass it as the idempotency key of the downstream call. Store its results in f.Continuation.
-	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
+	// SendNotice is the side effect of state send. Once it returned, it is not run again for
+	// operation id
+	// notice-{to}-{count}-{ratio}-{urgent}-{level}-{details.title}-{details.copies}-{details.pin}-{details.tone}-{subject}-{sent}-{workflowId}:
+	// retries replay its outcome. If the instance running it dies first, a retry runs it again
+	// after the lease (at least once): f.Call.Attempt.Takeover says so, and
+	// f.Call.Attempt.OperationID is the same on every attempt; pass it as the idempotency key of
+	// the downstream call. Store its results in f.Continuation. Return mrtr.Reject for a definite
+	// refusal (recorded and replayed); any other error lets a retry try again.
 	SendNotice(ctx context.Context, f *SendNoticeFlow) error
 }
 
-// sendNoticeProgram is the generated half of send_notice: the engine calls it, the handler does the work.
+// sendNoticeProgram is the generated half of send_notice: the engine calls it, the handler does the
+// work.
 type sendNoticeProgram struct {
 	h SendNoticeHandler
 }
@@ -1048,7 +1059,8 @@ var sendNoticeDetailsSchema = json.RawMessage(`{
   "type": "object"
 }`)
 
-// requestDetails builds input request "details" of state compose; problems with a previous answer are added to it.
+// requestDetails builds input request "details" of state compose; problems with a previous answer
+// are added to it.
 func (sendNoticeProgram) requestDetails(f *SendNoticeFlow, problems mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{
 		Key:  "details",
@@ -1061,7 +1073,8 @@ func (sendNoticeProgram) requestDetails(f *SendNoticeFlow, problems mrtr.Problem
 	}
 }
 
-// requestDraft builds input request "draft" of state compose; problems with a previous answer are added to it.
+// requestDraft builds input request "draft" of state compose; problems with a previous answer are
+// added to it.
 func (sendNoticeProgram) requestDraft(f *SendNoticeFlow, problems mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{
 		Key:  "draft",
@@ -1076,7 +1089,8 @@ func (sendNoticeProgram) requestDraft(f *SendNoticeFlow, problems mrtr.Problems)
 	}
 }
 
-// requestPlaces builds input request "places" of state compose; problems with a previous answer are added to it.
+// requestPlaces builds input request "places" of state compose; problems with a previous answer are
+// added to it.
 func (sendNoticeProgram) requestPlaces(f *SendNoticeFlow, _ mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{
 		Key:    "places",
@@ -1112,7 +1126,10 @@ func (sendNoticeProgram) gateConfirmSend(f *SendNoticeFlow, problems mrtr.Proble
 	}
 }
 
-// sendNoticeComposeDetailsMessage renders "Compose notice {{#{workflowId}}} \"{subject}\" to {to} (cc {cc}): {count}x, {retries} retries, ratio {ratio}, factor {factor}, urgent {urgent}, silent {silent}, level {level}, mood {mood}, labels {labels}; {sent} sent, cost {cost}, queued {queued}, via {channel} to {recipients}.".
+// sendNoticeComposeDetailsMessage renders "Compose notice {{#{workflowId}}} \"{subject}\" to {to}
+// (cc {cc}): {count}x, {retries} retries, ratio {ratio}, factor {factor}, urgent {urgent}, silent
+// {silent}, level {level}, mood {mood}, labels {labels}; {sent} sent, cost {cost}, queued {queued},
+// via {channel} to {recipients}.".
 func sendNoticeComposeDetailsMessage(f *SendNoticeFlow) string {
 	var b strings.Builder
 	b.WriteString("Compose notice {#")
@@ -1170,7 +1187,10 @@ func sendNoticeComposeDraftPrompt(f *SendNoticeFlow) string {
 	return "Draft a notice to " + f.Args.To + " about " + f.Continuation.Subject + "."
 }
 
-// sendNoticeConfirmSendMessage renders "Send \"{details.title}\" ({details.note}) x{details.copies}+{details.extra}, weight {details.weight}+{details.bonus}, pin {details.pin}, mute {details.mute}, {details.tone}/{details.font}, badges {details.badges}, drafted as \"{draft}\" with files from {places}?".
+// sendNoticeConfirmSendMessage renders "Send \"{details.title}\" ({details.note})
+// x{details.copies}+{details.extra}, weight {details.weight}+{details.bonus}, pin {details.pin},
+// mute {details.mute}, {details.tone}/{details.font}, badges {details.badges}, drafted as
+// \"{draft}\" with files from {places}?".
 func sendNoticeConfirmSendMessage(f *SendNoticeFlow) string {
 	var b strings.Builder
 	b.WriteString("Send \"")
@@ -1229,7 +1249,8 @@ func sendNoticeConfirmSendMessage(f *SendNoticeFlow) string {
 	return b.String()
 }
 
-// sendNoticeSendOperationID renders "notice-{to}-{count}-{ratio}-{urgent}-{level}-{details.title}-{details.copies}-{details.pin}-{details.tone}-{subject}-{sent}-{workflowId}".
+// sendNoticeSendOperationID renders
+// "notice-{to}-{count}-{ratio}-{urgent}-{level}-{details.title}-{details.copies}-{details.pin}-{details.tone}-{subject}-{sent}-{workflowId}".
 func sendNoticeSendOperationID(f *SendNoticeFlow) string {
 	var b strings.Builder
 	b.WriteString("notice-")

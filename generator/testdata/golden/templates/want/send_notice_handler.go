@@ -24,19 +24,21 @@ func (h *SendNoticeImpl) Authorize(ctx context.Context, f *SendNoticeFlow) error
 	return mrtr.Forbidden("send_notice: Authorize is not implemented yet")
 }
 
-// PrepareNotice is the check of state prepare (notify.mrtr.yaml:35:16).
+// PrepareNotice is the check of state prepare.
 // Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 func (h *SendNoticeImpl) PrepareNotice(ctx context.Context, f *SendNoticeFlow) error {
 	// TODO: check prepareNotice; set f.Continuation fields later states need.
 	return errors.New("send_notice: PrepareNotice is not implemented yet")
 }
 
-// SendNotice is the side effect of state send (notify.mrtr.yaml:67:17).
-// Once it returned, it is not run again for operation id notice-{to}-{count}-{ratio}-{urgent}-{level}-{details.title}-{details.copies}-{details.pin}-{details.tone}-{subject}-{sent}-{workflowId}: retries replay its outcome.
-// If the instance running it dies first, a retry runs it again after the lease (at least once):
-// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
-// pass it as the idempotency key of the downstream call. Store its results in f.Continuation.
-// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
+// SendNotice is the side effect of state send. Once it returned, it is not run again for operation
+// id
+// notice-{to}-{count}-{ratio}-{urgent}-{level}-{details.title}-{details.copies}-{details.pin}-{details.tone}-{subject}-{sent}-{workflowId}:
+// retries replay its outcome. If the instance running it dies first, a retry runs it again after
+// the lease (at least once): f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the
+// same on every attempt; pass it as the idempotency key of the downstream call. Store its results
+// in f.Continuation. Return mrtr.Reject for a definite refusal (recorded and replayed); any other
+// error lets a retry try again.
 func (h *SendNoticeImpl) SendNotice(ctx context.Context, f *SendNoticeFlow) error {
 	// TODO: perform sendNotice; record its results in f.Continuation.
 	return errors.New("send_notice: SendNotice is not implemented yet")

@@ -27,7 +27,8 @@ const (
 	SignUpInterestsCode  SignUpInterests = "code"
 )
 
-// signUpInterestsValues lists the values in spec order; the continuation codec stores a value as its position.
+// signUpInterestsValues lists the values in spec order; the continuation codec stores a value as
+// its position.
 var signUpInterestsValues = []SignUpInterests{SignUpInterestsMusic, SignUpInterestsSport, SignUpInterestsCode}
 
 // SignUpTeams is a value of teams.
@@ -39,7 +40,8 @@ const (
 	SignUpTeamsGreen SignUpTeams = "green"
 )
 
-// signUpTeamsValues lists the values in spec order; the continuation codec stores a value as its position.
+// signUpTeamsValues lists the values in spec order; the continuation codec stores a value as its
+// position.
 var signUpTeamsValues = []SignUpTeams{SignUpTeamsRed, SignUpTeamsBlue, SignUpTeamsGreen}
 
 // SignUpGroups is a value of groups.
@@ -51,7 +53,8 @@ const (
 	SignUpGroupsGuests SignUpGroups = "guests"
 )
 
-// signUpGroupsValues lists the values in spec order; the continuation codec stores a value as its position.
+// signUpGroupsValues lists the values in spec order; the continuation codec stores a value as its
+// position.
 var signUpGroupsValues = []SignUpGroups{SignUpGroupsAdmins, SignUpGroupsStaff, SignUpGroupsGuests}
 
 // SignUpTopics is a value of topics.
@@ -63,7 +66,8 @@ const (
 	SignUpTopicsTips   SignUpTopics = "tips"
 )
 
-// signUpTopicsValues lists the values in spec order; the continuation codec stores a value as its position.
+// signUpTopicsValues lists the values in spec order; the continuation codec stores a value as its
+// position.
 var signUpTopicsValues = []SignUpTopics{SignUpTopicsNews, SignUpTopicsOffers, SignUpTopicsTips}
 
 // SignUpArgs are the arguments of tool sign_up, validated on every round.
@@ -80,7 +84,8 @@ type SignUpArgs struct {
 	Teams []SignUpTeams `json:"teams,omitempty"`
 }
 
-// SignUpContinuation is what sign_up carries between rounds (sealed in requestState). Checks and effects set it.
+// SignUpContinuation is what sign_up carries between rounds (sealed in requestState). Checks and
+// effects set it.
 type SignUpContinuation struct {
 	// Groups is continuation field "groups".
 	Groups []SignUpGroups
@@ -167,7 +172,7 @@ func (p signUpProgram) Step(ctx context.Context, r *mrtr.Round, f *SignUpFlow) (
 			return mrtr.Step{}, err
 		}
 		canonicalSignUpContinuation(f)
-		return r.Goto(uint16(SignUpStateAskTerms), "next")
+		return mrtr.Goto(r, SignUpStateAskTerms, "next")
 	case SignUpStateAskTerms:
 		var pending []mrtr.Pending
 		if f.Terms == nil {
@@ -196,7 +201,7 @@ func (p signUpProgram) Step(ctx context.Context, r *mrtr.Round, f *SignUpFlow) (
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return r.Goto(uint16(SignUpStateCreate), "next")
+		return mrtr.Goto(r, SignUpStateCreate, "next")
 	case SignUpStateCreate:
 		// operation id account-{email}-{interests}
 		return r.Effect(ctx, signUpCreateOperationID(f), 24*time.Hour, uint16(SignUpStateDone), func(ctx context.Context) error {
@@ -219,49 +224,50 @@ type SignUpHandler interface {
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *SignUpFlow) error
 
-	// EmailAvailable is the check of state check (signup.mrtr.yaml:44:16).
-	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
+	// EmailAvailable is the check of state check. Return mrtr.Reject to refuse the request with a
+	// message; any other error is a dependency failure.
 	EmailAvailable(ctx context.Context, f *SignUpFlow) error
 
-	// CreateAccount is the side effect of state create (signup.mrtr.yaml:61:17).
-	// Once it returned, it is not run again for operation id account-{email}-{interests}: retries replay its outcome.
-	// If the instance running it dies first, a retry runs it again after the lease (at least once):
-	// f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;
-	// pass it as the idempotency key of the downstream call. Store its results in f.Continuation.
-	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.
+	// CreateAccount is the side effect of state create. Once it returned, it is not run again for
+	// operation id account-{email}-{interests}: retries replay its outcome. If the instance running
+	// it dies first, a retry runs it again after the lease (at least once): f.Call.Attempt.Takeover
+	// says so, and f.Call.Attempt.OperationID is the same on every attempt; pass it as the
+	// idempotency key of the downstream call. Store its results in f.Continuation. Return
+	// mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try
+	// again.
 	CreateAccount(ctx context.Context, f *SignUpFlow) error
 
-	// MustBeTrue is custom validator mustBeTrue (signup.mrtr.yaml:16:3); it runs once value has passed the spec's built-in constraints.
-	// Return mrtr.Invalid saying what is wrong with value: the user is shown it (an answer is asked for again).
-	// Any other error means value could not be checked (a backend is down): the round fails as a dependency
-	// error, and the error goes to the log only.
+	// MustBeTrue is custom validator mustBeTrue; it runs once value has passed the spec's built-in
+	// constraints. Return mrtr.Invalid saying what is wrong with value: the user is shown it (an
+	// answer is asked for again). Any other error means value could not be checked (a backend is
+	// down): the round fails as a dependency error, and the error goes to the log only.
 	MustBeTrue(ctx context.Context, value bool) error
 
-	// NoSecrets is custom validator noSecrets (signup.mrtr.yaml:12:3); it runs once value has passed the spec's built-in constraints.
-	// Rejects text that looks like a password or token.
-	// Return mrtr.Invalid saying what is wrong with value: the user is shown it (an answer is asked for again).
-	// Any other error means value could not be checked (a backend is down): the round fails as a dependency
+	// NoSecrets is custom validator noSecrets; it runs once value has passed the spec's built-in
+	// constraints. Rejects text that looks like a password or token. Return mrtr.Invalid saying
+	// what is wrong with value: the user is shown it (an answer is asked for again). Any other
+	// error means value could not be checked (a backend is down): the round fails as a dependency
 	// error, and the error goes to the log only.
 	NoSecrets(ctx context.Context, value string) error
 
-	// NotDisposable is custom validator notDisposable (signup.mrtr.yaml:13:3); it runs once value has passed the spec's built-in constraints.
-	// Rejects throwaway e-mail domains.
-	// Return mrtr.Invalid saying what is wrong with value: the user is shown it (an answer is asked for again).
-	// Any other error means value could not be checked (a backend is down): the round fails as a dependency
-	// error, and the error goes to the log only.
+	// NotDisposable is custom validator notDisposable; it runs once value has passed the spec's
+	// built-in constraints. Rejects throwaway e-mail domains. Return mrtr.Invalid saying what is
+	// wrong with value: the user is shown it (an answer is asked for again). Any other error means
+	// value could not be checked (a backend is down): the round fails as a dependency error, and
+	// the error goes to the log only.
 	NotDisposable(ctx context.Context, value string) error
 
-	// PlausibleAge is custom validator plausibleAge (signup.mrtr.yaml:14:3); it runs once value has passed the spec's built-in constraints.
-	// Return mrtr.Invalid saying what is wrong with value: the user is shown it (an answer is asked for again).
-	// Any other error means value could not be checked (a backend is down): the round fails as a dependency
-	// error, and the error goes to the log only.
+	// PlausibleAge is custom validator plausibleAge; it runs once value has passed the spec's
+	// built-in constraints. Return mrtr.Invalid saying what is wrong with value: the user is shown
+	// it (an answer is asked for again). Any other error means value could not be checked (a
+	// backend is down): the round fails as a dependency error, and the error goes to the log only.
 	PlausibleAge(ctx context.Context, value int64) error
 
-	// SensibleRatio is custom validator sensibleRatio (signup.mrtr.yaml:15:3); it runs once value has passed the spec's built-in constraints.
-	// Rejects ratios no one would choose.
-	// Return mrtr.Invalid saying what is wrong with value: the user is shown it (an answer is asked for again).
-	// Any other error means value could not be checked (a backend is down): the round fails as a dependency
-	// error, and the error goes to the log only.
+	// SensibleRatio is custom validator sensibleRatio; it runs once value has passed the spec's
+	// built-in constraints. Rejects ratios no one would choose. Return mrtr.Invalid saying what is
+	// wrong with value: the user is shown it (an answer is asked for again). Any other error means
+	// value could not be checked (a backend is down): the round fails as a dependency error, and
+	// the error goes to the log only.
 	SensibleRatio(ctx context.Context, value float64) error
 }
 
@@ -748,7 +754,8 @@ var signUpTermsSchema = json.RawMessage(`{
   "type": "object"
 }`)
 
-// requestTerms builds input request "terms" of state askTerms; problems with a previous answer are added to it.
+// requestTerms builds input request "terms" of state askTerms; problems with a previous answer are
+// added to it.
 func (signUpProgram) requestTerms(f *SignUpFlow, problems mrtr.Problems) mrtr.Pending {
 	return mrtr.Pending{
 		Key:  "terms",
@@ -771,7 +778,8 @@ func signUpCreateOperationID(f *SignUpFlow) string {
 	return "account-" + f.Args.Email + "-" + mrtr.Join(f.Args.Interests)
 }
 
-// signUpDoneMessage renders "Signed up {email} ({terms.accepted}, {terms.share}, {terms.motto}) in {groups}.".
+// signUpDoneMessage renders "Signed up {email} ({terms.accepted}, {terms.share}, {terms.motto}) in
+// {groups}.".
 func signUpDoneMessage(f *SignUpFlow) string {
 	var b strings.Builder
 	b.WriteString("Signed up ")

@@ -17,7 +17,8 @@ import (
 // GetStatusArgs are the arguments of tool get_status, validated on every round.
 type GetStatusArgs struct{}
 
-// GetStatusContinuation is what get_status carries between rounds (sealed in requestState). Checks and effects set it.
+// GetStatusContinuation is what get_status carries between rounds (sealed in requestState). Checks
+// and effects set it.
 type GetStatusContinuation struct{}
 
 // GetStatusFlow is one workflow of get_status as handler methods see it: the call, the
@@ -76,7 +77,7 @@ func (p getStatusProgram) Step(ctx context.Context, r *mrtr.Round, f *GetStatusF
 		if err := p.h.ReadStatus(ctx, f); err != nil {
 			return mrtr.Step{}, err
 		}
-		return r.Goto(uint16(GetStatusStateDone), "next")
+		return mrtr.Goto(r, GetStatusStateDone, "next")
 	case GetStatusStateDone:
 		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: getStatusDoneMessage(f)})
 	}
@@ -92,12 +93,13 @@ type GetStatusHandler interface {
 	// earlier round may no longer hold. Return mrtr.Forbidden to refuse.
 	Authorize(ctx context.Context, f *GetStatusFlow) error
 
-	// ReadStatus is the check of state read (api.mrtr.yaml:13:16).
-	// Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
+	// ReadStatus is the check of state read. Return mrtr.Reject to refuse the request with a
+	// message; any other error is a dependency failure.
 	ReadStatus(ctx context.Context, f *GetStatusFlow) error
 }
 
-// getStatusProgram is the generated half of get_status: the engine calls it, the handler does the work.
+// getStatusProgram is the generated half of get_status: the engine calls it, the handler does the
+// work.
 type getStatusProgram struct {
 	h GetStatusHandler
 }

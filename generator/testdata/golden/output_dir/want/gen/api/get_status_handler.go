@@ -24,7 +24,7 @@ func (h *GetStatusImpl) Authorize(ctx context.Context, f *GetStatusFlow) error {
 	return mrtr.Forbidden("get_status: Authorize is not implemented yet")
 }
 
-// ReadStatus is the check of state read (api.mrtr.yaml:13:16).
+// ReadStatus is the check of state read.
 // Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.
 func (h *GetStatusImpl) ReadStatus(ctx context.Context, f *GetStatusFlow) error {
 	// TODO: check readStatus; set f.Continuation fields later states need.
