@@ -91,54 +91,55 @@ func (w *workflow) descriptor(jf *jen.File) {
 	if t.Continuation.Storage == spec.StorageReference {
 		storage = "Reference"
 	}
-	d := jen.Dict{
-		jen.Id("Kind"):        jen.Qual(pkgMRTR, kind),
-		jen.Id("Name"):        jen.Lit(t.Name),
-		jen.Id("Description"): jen.Lit(t.Description),
-		jen.Id("TTL"):         durationCode(t.Continuation.TTL),
-		jen.Id("Storage"):     jen.Qual(pkgMRTR, storage),
-		jen.Id("SchemaHash"):  jen.Lit(w.schemaHash()),
-		jen.Id("Initial"):     jen.Uint16().Call(w.stateID(t.Initial)),
-	}
+	// Fields in the order mrtr.Descriptor declares them.
+	var d []pair
+	set := func(name string, v jen.Code) { d = append(d, pair{jen.Id(name), v}) }
+	set("Kind", jen.Qual(pkgMRTR, kind))
+	set("Name", jen.Lit(t.Name))
 	if t.Title != "" {
-		d[jen.Id("Title")] = jen.Lit(t.Title)
+		set("Title", jen.Lit(t.Title))
+	}
+	set("Description", jen.Lit(t.Description))
+	if t.Kind == spec.KindTool {
+		set("InputSchema", jen.Qual("encoding/json", "RawMessage").Call(jsonLiteral(w.inputSchema())))
+	} else {
+		set("PromptArguments", jen.Index().Op("*").Qual(pkgMCP, "PromptArgument").ValuesFunc(func(g *jen.Group) {
+			for _, a := range t.Arguments {
+				pd := []pair{{jen.Id("Name"), jen.Lit(a.Name)}}
+				if a.Description != "" {
+					pd = append(pd, pair{jen.Id("Description"), jen.Lit(a.Description)})
+				}
+				if a.Required {
+					pd = append(pd, pair{jen.Id("Required"), jen.True()})
+				}
+				g.Add(oneLine(pd...))
+			}
+		}))
 	}
 	if t.Destructive {
-		d[jen.Id("Destructive")] = jen.True()
-	}
-	if t.NonInteractive {
-		d[jen.Id("NonInteractive")] = jen.True()
+		set("Destructive", jen.True())
 	}
 	if len(t.Requires) > 0 {
-		d[jen.Id("Requires")] = jen.Index().String().ValuesFunc(func(g *jen.Group) {
+		set("Requires", jen.Index().String().ValuesFunc(func(g *jen.Group) {
 			for _, c := range t.Requires {
 				g.Lit(string(c))
 			}
-		})
+		}))
 	}
-	if t.Kind == spec.KindTool {
-		d[jen.Id("InputSchema")] = jen.Qual("encoding/json", "RawMessage").Call(jsonLiteral(w.inputSchema()))
-	} else {
-		d[jen.Id("PromptArguments")] = jen.Index().Op("*").Qual(pkgMCP, "PromptArgument").ValuesFunc(func(g *jen.Group) {
-			for _, a := range t.Arguments {
-				pd := jen.Dict{jen.Id("Name"): jen.Lit(a.Name)}
-				if a.Description != "" {
-					pd[jen.Id("Description")] = jen.Lit(a.Description)
-				}
-				if a.Required {
-					pd[jen.Id("Required")] = jen.True()
-				}
-				g.Values(pd)
-			}
-		})
+	if t.NonInteractive {
+		set("NonInteractive", jen.True())
 	}
+	set("TTL", durationCode(t.Continuation.TTL))
+	set("Storage", jen.Qual(pkgMRTR, storage))
+	set("SchemaHash", jen.Lit(w.schemaHash()))
+	set("Initial", jen.Uint16().Call(w.stateID(t.Initial)))
 	// The state and transition tables have a row a line.
 	var states []jen.Code
 	for _, s := range t.States {
 		states = append(states, w.stateRow(s))
 	}
 	stateTable, transitionTable := n.lower()+"StateTable", n.lower()+"TransitionTable"
-	d[jen.Id("States")] = jen.Id(stateTable)
+	set("States", jen.Id(stateTable))
 	var transitions []jen.Code
 	for _, s := range t.States {
 		for _, e := range s.Edges() {
@@ -149,10 +150,10 @@ func (w *workflow) descriptor(jf *jen.File) {
 			))
 		}
 	}
-	d[jen.Id("Transitions")] = jen.Id(transitionTable)
+	set("Transitions", jen.Id(transitionTable))
 	jf.Commentf("%s describes %s to the engine: the state table, the transitions, and", n.descriptor(), t.Name)
 	jf.Comment("how its continuation is kept.")
-	jf.Var().Id(n.descriptor()).Op("=").Qual(pkgMRTR, "Descriptor").Values(d)
+	jf.Var().Id(n.descriptor()).Op("=").Qual(pkgMRTR, "Descriptor").Add(rows(pairCodes(d)...))
 	jf.Line()
 	jf.Commentf("%s describes each state, in the order of their numbers.", stateTable)
 	jf.Var().Id(stateTable).Op("=").Index().Qual(pkgMRTR, "StateInfo").Add(rows(states...))

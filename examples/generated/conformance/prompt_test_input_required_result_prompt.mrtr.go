@@ -184,15 +184,15 @@ func (p testInputRequiredResultPromptProgram) Questions(f *TestInputRequiredResu
 // testInputRequiredResultPromptDescriptor describes test_input_required_result_prompt to the
 // engine: the state table, the transitions, and how its continuation is kept.
 var testInputRequiredResultPromptDescriptor = mrtr.Descriptor{
-	Description:     "A prompt that asks for context before it is rendered.",
-	Initial:         uint16(TestInputRequiredResultPromptStateAskContext),
 	Kind:            mrtr.KindPrompt,
 	Name:            "test_input_required_result_prompt",
+	Description:     "A prompt that asks for context before it is rendered.",
 	PromptArguments: []*mcp.PromptArgument{},
-	SchemaHash:      uint64(0x7dd0f813afa82f02),
-	States:          testInputRequiredResultPromptStateTable,
-	Storage:         mrtr.Sealed,
 	TTL:             10 * time.Minute,
+	Storage:         mrtr.Sealed,
+	SchemaHash:      uint64(0x7dd0f813afa82f02),
+	Initial:         uint16(TestInputRequiredResultPromptStateAskContext),
+	States:          testInputRequiredResultPromptStateTable,
 	Transitions:     testInputRequiredResultPromptTransitionTable,
 }
 

@@ -127,19 +127,19 @@ func (p testErrorHandlingProgram) Questions(f *TestErrorHandlingFlow, s uint16) 
 // testErrorHandlingDescriptor describes test_error_handling to the engine: the state table, the
 // transitions, and how its continuation is kept.
 var testErrorHandlingDescriptor = mrtr.Descriptor{
+	Kind:        mrtr.KindTool,
+	Name:        "test_error_handling",
 	Description: "Always fails with a tool error (conformance tools-call-error).",
-	Initial:     uint16(TestErrorHandlingStateFailed),
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {},
   "type": "object"
 }`),
-	Kind:        mrtr.KindTool,
-	Name:        "test_error_handling",
-	SchemaHash:  uint64(0xa96f22e732ca1ccc),
-	States:      testErrorHandlingStateTable,
-	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
+	Storage:     mrtr.Sealed,
+	SchemaHash:  uint64(0xa96f22e732ca1ccc),
+	Initial:     uint16(TestErrorHandlingStateFailed),
+	States:      testErrorHandlingStateTable,
 	Transitions: testErrorHandlingTransitionTable,
 }
 

@@ -215,19 +215,19 @@ func (p testInputRequiredResultCapabilitiesProgram) Questions(f *TestInputRequir
 // testInputRequiredResultCapabilitiesDescriptor describes test_input_required_result_capabilities
 // to the engine: the state table, the transitions, and how its continuation is kept.
 var testInputRequiredResultCapabilitiesDescriptor = mrtr.Descriptor{
+	Kind:        mrtr.KindTool,
+	Name:        "test_input_required_result_capabilities",
 	Description: "Sends only the input requests whose capability the client declared.",
-	Initial:     uint16(TestInputRequiredResultCapabilitiesStateAskWhatWorks),
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {},
   "type": "object"
 }`),
-	Kind:        mrtr.KindTool,
-	Name:        "test_input_required_result_capabilities",
-	SchemaHash:  uint64(0xff344ba1910a681c),
-	States:      testInputRequiredResultCapabilitiesStateTable,
-	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
+	Storage:     mrtr.Sealed,
+	SchemaHash:  uint64(0xff344ba1910a681c),
+	Initial:     uint16(TestInputRequiredResultCapabilitiesStateAskWhatWorks),
+	States:      testInputRequiredResultCapabilitiesStateTable,
 	Transitions: testInputRequiredResultCapabilitiesTransitionTable,
 }
 

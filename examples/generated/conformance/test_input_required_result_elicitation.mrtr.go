@@ -181,19 +181,19 @@ func (p testInputRequiredResultElicitationProgram) Questions(f *TestInputRequire
 // testInputRequiredResultElicitationDescriptor describes test_input_required_result_elicitation to
 // the engine: the state table, the transitions, and how its continuation is kept.
 var testInputRequiredResultElicitationDescriptor = mrtr.Descriptor{
+	Kind:        mrtr.KindTool,
+	Name:        "test_input_required_result_elicitation",
 	Description: "Asks for the caller's name with one elicitation.",
-	Initial:     uint16(TestInputRequiredResultElicitationStateAskName),
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {},
   "type": "object"
 }`),
-	Kind:        mrtr.KindTool,
-	Name:        "test_input_required_result_elicitation",
-	SchemaHash:  uint64(0x4e5c39e031867732),
-	States:      testInputRequiredResultElicitationStateTable,
-	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
+	Storage:     mrtr.Sealed,
+	SchemaHash:  uint64(0x4e5c39e031867732),
+	Initial:     uint16(TestInputRequiredResultElicitationStateAskName),
+	States:      testInputRequiredResultElicitationStateTable,
 	Transitions: testInputRequiredResultElicitationTransitionTable,
 }
 

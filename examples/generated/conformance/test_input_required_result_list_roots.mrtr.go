@@ -165,19 +165,19 @@ func (p testInputRequiredResultListRootsProgram) Questions(f *TestInputRequiredR
 // testInputRequiredResultListRootsDescriptor describes test_input_required_result_list_roots to the
 // engine: the state table, the transitions, and how its continuation is kept.
 var testInputRequiredResultListRootsDescriptor = mrtr.Descriptor{
+	Kind:        mrtr.KindTool,
+	Name:        "test_input_required_result_list_roots",
 	Description: "Asks for the client's roots.",
-	Initial:     uint16(TestInputRequiredResultListRootsStateAskRoots),
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {},
   "type": "object"
 }`),
-	Kind:        mrtr.KindTool,
-	Name:        "test_input_required_result_list_roots",
-	SchemaHash:  uint64(0xc74d4c723e1d3535),
-	States:      testInputRequiredResultListRootsStateTable,
-	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
+	Storage:     mrtr.Sealed,
+	SchemaHash:  uint64(0xc74d4c723e1d3535),
+	Initial:     uint16(TestInputRequiredResultListRootsStateAskRoots),
+	States:      testInputRequiredResultListRootsStateTable,
 	Transitions: testInputRequiredResultListRootsTransitionTable,
 }
 

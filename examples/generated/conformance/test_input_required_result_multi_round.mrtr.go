@@ -223,19 +223,19 @@ func (p testInputRequiredResultMultiRoundProgram) Questions(f *TestInputRequired
 // testInputRequiredResultMultiRoundDescriptor describes test_input_required_result_multi_round to
 // the engine: the state table, the transitions, and how its continuation is kept.
 var testInputRequiredResultMultiRoundDescriptor = mrtr.Descriptor{
+	Kind:        mrtr.KindTool,
+	Name:        "test_input_required_result_multi_round",
 	Description: "Two elicitation rounds with an evolving requestState.",
-	Initial:     uint16(TestInputRequiredResultMultiRoundStateStep1),
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {},
   "type": "object"
 }`),
-	Kind:        mrtr.KindTool,
-	Name:        "test_input_required_result_multi_round",
-	SchemaHash:  uint64(0x59eb5370206dfd1a),
-	States:      testInputRequiredResultMultiRoundStateTable,
-	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
+	Storage:     mrtr.Sealed,
+	SchemaHash:  uint64(0x59eb5370206dfd1a),
+	Initial:     uint16(TestInputRequiredResultMultiRoundStateStep1),
+	States:      testInputRequiredResultMultiRoundStateTable,
 	Transitions: testInputRequiredResultMultiRoundTransitionTable,
 }
 

@@ -220,19 +220,19 @@ func (p testInputRequiredResultMultipleInputsProgram) Questions(f *TestInputRequ
 // test_input_required_result_multiple_inputs to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var testInputRequiredResultMultipleInputsDescriptor = mrtr.Descriptor{
+	Kind:        mrtr.KindTool,
+	Name:        "test_input_required_result_multiple_inputs",
 	Description: "Sends an elicitation, a sampling request and a roots request in one round.",
-	Initial:     uint16(TestInputRequiredResultMultipleInputsStateAskAll),
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {},
   "type": "object"
 }`),
-	Kind:        mrtr.KindTool,
-	Name:        "test_input_required_result_multiple_inputs",
-	SchemaHash:  uint64(0x9378be0add8e8a15),
-	States:      testInputRequiredResultMultipleInputsStateTable,
-	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
+	Storage:     mrtr.Sealed,
+	SchemaHash:  uint64(0x9378be0add8e8a15),
+	Initial:     uint16(TestInputRequiredResultMultipleInputsStateAskAll),
+	States:      testInputRequiredResultMultipleInputsStateTable,
 	Transitions: testInputRequiredResultMultipleInputsTransitionTable,
 }
 

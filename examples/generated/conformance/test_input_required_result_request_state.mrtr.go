@@ -181,19 +181,19 @@ func (p testInputRequiredResultRequestStateProgram) Questions(f *TestInputRequir
 // testInputRequiredResultRequestStateDescriptor describes test_input_required_result_request_state
 // to the engine: the state table, the transitions, and how its continuation is kept.
 var testInputRequiredResultRequestStateDescriptor = mrtr.Descriptor{
+	Kind:        mrtr.KindTool,
+	Name:        "test_input_required_result_request_state",
 	Description: "Round-trips a sealed requestState and confirms it was verified.",
-	Initial:     uint16(TestInputRequiredResultRequestStateStateAskConfirm),
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {},
   "type": "object"
 }`),
-	Kind:        mrtr.KindTool,
-	Name:        "test_input_required_result_request_state",
-	SchemaHash:  uint64(0x9c25579547b5794c),
-	States:      testInputRequiredResultRequestStateStateTable,
-	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
+	Storage:     mrtr.Sealed,
+	SchemaHash:  uint64(0x9c25579547b5794c),
+	Initial:     uint16(TestInputRequiredResultRequestStateStateAskConfirm),
+	States:      testInputRequiredResultRequestStateStateTable,
 	Transitions: testInputRequiredResultRequestStateTransitionTable,
 }
 

@@ -166,19 +166,19 @@ func (p testInputRequiredResultSamplingProgram) Questions(f *TestInputRequiredRe
 // testInputRequiredResultSamplingDescriptor describes test_input_required_result_sampling to the
 // engine: the state table, the transitions, and how its continuation is kept.
 var testInputRequiredResultSamplingDescriptor = mrtr.Descriptor{
+	Kind:        mrtr.KindTool,
+	Name:        "test_input_required_result_sampling",
 	Description: "Asks the client's model one question.",
-	Initial:     uint16(TestInputRequiredResultSamplingStateAskModel),
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {},
   "type": "object"
 }`),
-	Kind:        mrtr.KindTool,
-	Name:        "test_input_required_result_sampling",
-	SchemaHash:  uint64(0xe3b6280d4bd9ef62),
-	States:      testInputRequiredResultSamplingStateTable,
-	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
+	Storage:     mrtr.Sealed,
+	SchemaHash:  uint64(0xe3b6280d4bd9ef62),
+	Initial:     uint16(TestInputRequiredResultSamplingStateAskModel),
+	States:      testInputRequiredResultSamplingStateTable,
 	Transitions: testInputRequiredResultSamplingTransitionTable,
 }
 

@@ -183,19 +183,19 @@ func (p testInputRequiredResultTamperedStateProgram) Questions(f *TestInputRequi
 // test_input_required_result_tampered_state to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var testInputRequiredResultTamperedStateDescriptor = mrtr.Descriptor{
+	Kind:        mrtr.KindTool,
+	Name:        "test_input_required_result_tampered_state",
 	Description: "Rejects a requestState that fails integrity verification (-32602).",
-	Initial:     uint16(TestInputRequiredResultTamperedStateStateAskConfirm),
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {},
   "type": "object"
 }`),
-	Kind:        mrtr.KindTool,
-	Name:        "test_input_required_result_tampered_state",
-	SchemaHash:  uint64(0xb859fc0e9e47f2ad),
-	States:      testInputRequiredResultTamperedStateStateTable,
-	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
+	Storage:     mrtr.Sealed,
+	SchemaHash:  uint64(0xb859fc0e9e47f2ad),
+	Initial:     uint16(TestInputRequiredResultTamperedStateStateAskConfirm),
+	States:      testInputRequiredResultTamperedStateStateTable,
 	Transitions: testInputRequiredResultTamperedStateTransitionTable,
 }
 

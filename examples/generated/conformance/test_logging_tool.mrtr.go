@@ -145,19 +145,19 @@ func (p testLoggingToolProgram) Questions(f *TestLoggingToolFlow, s uint16) []mr
 // testLoggingToolDescriptor describes test_logging_tool to the engine: the state table, the
 // transitions, and how its continuation is kept.
 var testLoggingToolDescriptor = mrtr.Descriptor{
+	Kind:        mrtr.KindTool,
+	Name:        "test_logging_tool",
 	Description: "Sends an info log message to the client, which the SDK delivers only when the request set a log level (conformance server-stateless).",
-	Initial:     uint16(TestLoggingToolStateLog),
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {},
   "type": "object"
 }`),
-	Kind:        mrtr.KindTool,
-	Name:        "test_logging_tool",
-	SchemaHash:  uint64(0xaf299934a4320e77),
-	States:      testLoggingToolStateTable,
-	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
+	Storage:     mrtr.Sealed,
+	SchemaHash:  uint64(0xaf299934a4320e77),
+	Initial:     uint16(TestLoggingToolStateLog),
+	States:      testLoggingToolStateTable,
 	Transitions: testLoggingToolTransitionTable,
 }
 

@@ -129,20 +129,20 @@ func (p testMissingCapabilityProgram) Questions(f *TestMissingCapabilityFlow, s 
 // testMissingCapabilityDescriptor describes test_missing_capability to the engine: the state table,
 // the transitions, and how its continuation is kept.
 var testMissingCapabilityDescriptor = mrtr.Descriptor{
+	Kind:        mrtr.KindTool,
+	Name:        "test_missing_capability",
 	Description: "Needs the client's sampling capability; a client that did not declare it gets -32021 (conformance server-stateless).",
-	Initial:     uint16(TestMissingCapabilityStateDone),
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {},
   "type": "object"
 }`),
-	Kind:        mrtr.KindTool,
-	Name:        "test_missing_capability",
 	Requires:    []string{"sampling"},
-	SchemaHash:  uint64(0xa09db2450561d09c),
-	States:      testMissingCapabilityStateTable,
-	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
+	Storage:     mrtr.Sealed,
+	SchemaHash:  uint64(0xa09db2450561d09c),
+	Initial:     uint16(TestMissingCapabilityStateDone),
+	States:      testMissingCapabilityStateTable,
 	Transitions: testMissingCapabilityTransitionTable,
 }
 

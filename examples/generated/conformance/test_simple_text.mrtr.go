@@ -127,19 +127,19 @@ func (p testSimpleTextProgram) Questions(f *TestSimpleTextFlow, s uint16) []mrtr
 // testSimpleTextDescriptor describes test_simple_text to the engine: the state table, the
 // transitions, and how its continuation is kept.
 var testSimpleTextDescriptor = mrtr.Descriptor{
+	Kind:        mrtr.KindTool,
+	Name:        "test_simple_text",
 	Description: "Returns a fixed text (conformance tools-call-simple-text).",
-	Initial:     uint16(TestSimpleTextStateDone),
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {},
   "type": "object"
 }`),
-	Kind:        mrtr.KindTool,
-	Name:        "test_simple_text",
-	SchemaHash:  uint64(0x2fc90c73b574385d),
-	States:      testSimpleTextStateTable,
-	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
+	Storage:     mrtr.Sealed,
+	SchemaHash:  uint64(0x2fc90c73b574385d),
+	Initial:     uint16(TestSimpleTextStateDone),
+	States:      testSimpleTextStateTable,
 	Transitions: testSimpleTextTransitionTable,
 }
 

@@ -177,19 +177,19 @@ func (p testStreamingElicitationProgram) Questions(f *TestStreamingElicitationFl
 // testStreamingElicitationDescriptor describes test_streaming_elicitation to the engine: the state
 // table, the transitions, and how its continuation is kept.
 var testStreamingElicitationDescriptor = mrtr.Descriptor{
+	Kind:        mrtr.KindTool,
+	Name:        "test_streaming_elicitation",
 	Description: "Asks for a name the 2026-07-28 way, with an input_required result on the request's own stream, never with an independent server-to-client request (conformance server-stateless).",
-	Initial:     uint16(TestStreamingElicitationStateAskName),
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {},
   "type": "object"
 }`),
-	Kind:        mrtr.KindTool,
-	Name:        "test_streaming_elicitation",
-	SchemaHash:  uint64(0xb6dcb0afa511932),
-	States:      testStreamingElicitationStateTable,
-	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
+	Storage:     mrtr.Sealed,
+	SchemaHash:  uint64(0xb6dcb0afa511932),
+	Initial:     uint16(TestStreamingElicitationStateAskName),
+	States:      testStreamingElicitationStateTable,
 	Transitions: testStreamingElicitationTransitionTable,
 }
 

@@ -147,19 +147,19 @@ func (p testTriggerPromptChangeProgram) Questions(f *TestTriggerPromptChangeFlow
 // testTriggerPromptChangeDescriptor describes test_trigger_prompt_change to the engine: the state
 // table, the transitions, and how its continuation is kept.
 var testTriggerPromptChangeDescriptor = mrtr.Descriptor{
+	Kind:        mrtr.KindTool,
+	Name:        "test_trigger_prompt_change",
 	Description: "Changes the prompt list (adds and removes a transient prompt), so subscribers get notifications/prompts/list_changed (conformance server-stateless).",
-	Initial:     uint16(TestTriggerPromptChangeStateChange),
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {},
   "type": "object"
 }`),
-	Kind:        mrtr.KindTool,
-	Name:        "test_trigger_prompt_change",
-	SchemaHash:  uint64(0xa8b9f6d3fb359a39),
-	States:      testTriggerPromptChangeStateTable,
-	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
+	Storage:     mrtr.Sealed,
+	SchemaHash:  uint64(0xa8b9f6d3fb359a39),
+	Initial:     uint16(TestTriggerPromptChangeStateChange),
+	States:      testTriggerPromptChangeStateTable,
 	Transitions: testTriggerPromptChangeTransitionTable,
 }
 

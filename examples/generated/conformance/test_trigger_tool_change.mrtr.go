@@ -147,19 +147,19 @@ func (p testTriggerToolChangeProgram) Questions(f *TestTriggerToolChangeFlow, s 
 // testTriggerToolChangeDescriptor describes test_trigger_tool_change to the engine: the state
 // table, the transitions, and how its continuation is kept.
 var testTriggerToolChangeDescriptor = mrtr.Descriptor{
+	Kind:        mrtr.KindTool,
+	Name:        "test_trigger_tool_change",
 	Description: "Changes the tool list (adds and removes a transient tool), so subscribers get notifications/tools/list_changed (conformance server-stateless).",
-	Initial:     uint16(TestTriggerToolChangeStateChange),
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {},
   "type": "object"
 }`),
-	Kind:        mrtr.KindTool,
-	Name:        "test_trigger_tool_change",
-	SchemaHash:  uint64(0x4fb1b4e794c715fd),
-	States:      testTriggerToolChangeStateTable,
-	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
+	Storage:     mrtr.Sealed,
+	SchemaHash:  uint64(0x4fb1b4e794c715fd),
+	Initial:     uint16(TestTriggerToolChangeStateChange),
+	States:      testTriggerToolChangeStateTable,
 	Transitions: testTriggerToolChangeTransitionTable,
 }
 

@@ -295,9 +295,10 @@ func (p deleteCustomerProgram) Questions(f *DeleteCustomerFlow, s uint16) []mrtr
 // deleteCustomerDescriptor describes delete_customer to the engine: the state table, the
 // transitions, and how its continuation is kept.
 var deleteCustomerDescriptor = mrtr.Descriptor{
+	Kind:        mrtr.KindTool,
+	Name:        "delete_customer",
+	Title:       "Delete customer",
 	Description: "Delete a customer account. Asks for confirmation first (cancelling an active subscription if there is one) and rechecks the account after the confirmation.",
-	Destructive: true,
-	Initial:     uint16(DeleteCustomerStateInspect),
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {
@@ -313,13 +314,12 @@ var deleteCustomerDescriptor = mrtr.Descriptor{
   ],
   "type": "object"
 }`),
-	Kind:        mrtr.KindTool,
-	Name:        "delete_customer",
-	SchemaHash:  uint64(0x64e31ccb72fdcc2c),
-	States:      deleteCustomerStateTable,
-	Storage:     mrtr.Reference,
+	Destructive: true,
 	TTL:         5 * time.Minute,
-	Title:       "Delete customer",
+	Storage:     mrtr.Reference,
+	SchemaHash:  uint64(0x64e31ccb72fdcc2c),
+	Initial:     uint16(DeleteCustomerStateInspect),
+	States:      deleteCustomerStateTable,
 	Transitions: deleteCustomerTransitionTable,
 }
 

@@ -394,8 +394,10 @@ func (p provisionWorkspaceProgram) Questions(f *ProvisionWorkspaceFlow, s uint16
 // provisionWorkspaceDescriptor describes provision_workspace to the engine: the state table, the
 // transitions, and how its continuation is kept.
 var provisionWorkspaceDescriptor = mrtr.Descriptor{
+	Kind:        mrtr.KindTool,
+	Name:        "provision_workspace",
+	Title:       "Provision workspace",
 	Description: "Create a workspace for a team. Asks for the plan, then the regions, then confirms the monthly price before creating anything.",
-	Initial:     uint16(ProvisionWorkspaceStateLookupTeam),
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {
@@ -411,13 +413,11 @@ var provisionWorkspaceDescriptor = mrtr.Descriptor{
   ],
   "type": "object"
 }`),
-	Kind:        mrtr.KindTool,
-	Name:        "provision_workspace",
-	SchemaHash:  uint64(0x223fdf11fa17dbf4),
-	States:      provisionWorkspaceStateTable,
-	Storage:     mrtr.Sealed,
 	TTL:         30 * time.Minute,
-	Title:       "Provision workspace",
+	Storage:     mrtr.Sealed,
+	SchemaHash:  uint64(0x223fdf11fa17dbf4),
+	Initial:     uint16(ProvisionWorkspaceStateLookupTeam),
+	States:      provisionWorkspaceStateTable,
 	Transitions: provisionWorkspaceTransitionTable,
 }
 

@@ -243,9 +243,10 @@ func (p chargePaymentProgram) Questions(f *ChargePaymentFlow, s uint16) []mrtr.P
 // chargePaymentDescriptor describes charge_payment to the engine: the state table, the transitions,
 // and how its continuation is kept.
 var chargePaymentDescriptor = mrtr.Descriptor{
+	Kind:        mrtr.KindTool,
+	Name:        "charge_payment",
+	Title:       "Charge payment",
 	Description: "Charge the card on file for an open invoice, after the payer confirms the amount. Never charges twice.",
-	Destructive: true,
-	Initial:     uint16(ChargePaymentStateValidate),
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {
@@ -261,13 +262,12 @@ var chargePaymentDescriptor = mrtr.Descriptor{
   ],
   "type": "object"
 }`),
-	Kind:        mrtr.KindTool,
-	Name:        "charge_payment",
-	SchemaHash:  uint64(0x59a7da8cb6eface6),
-	States:      chargePaymentStateTable,
-	Storage:     mrtr.Sealed,
+	Destructive: true,
 	TTL:         10 * time.Minute,
-	Title:       "Charge payment",
+	Storage:     mrtr.Sealed,
+	SchemaHash:  uint64(0x59a7da8cb6eface6),
+	Initial:     uint16(ChargePaymentStateValidate),
+	States:      chargePaymentStateTable,
 	Transitions: chargePaymentTransitionTable,
 }
 

@@ -242,8 +242,10 @@ func (p closeSupportTicketProgram) Questions(f *CloseSupportTicketFlow, s uint16
 // closeSupportTicketDescriptor describes close_support_ticket to the engine: the state table, the
 // transitions, and how its continuation is kept.
 var closeSupportTicketDescriptor = mrtr.Descriptor{
+	Kind:        mrtr.KindTool,
+	Name:        "close_support_ticket",
+	Title:       "Close support ticket",
 	Description: "Close a support ticket. Asks the user for the closing reason, then closes the ticket exactly once.",
-	Initial:     uint16(CloseSupportTicketStateLookup),
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {
@@ -259,13 +261,11 @@ var closeSupportTicketDescriptor = mrtr.Descriptor{
   ],
   "type": "object"
 }`),
-	Kind:        mrtr.KindTool,
-	Name:        "close_support_ticket",
-	SchemaHash:  uint64(0x7ae18f6e64a4a2dc),
-	States:      closeSupportTicketStateTable,
-	Storage:     mrtr.Sealed,
 	TTL:         15 * time.Minute,
-	Title:       "Close support ticket",
+	Storage:     mrtr.Sealed,
+	SchemaHash:  uint64(0x7ae18f6e64a4a2dc),
+	Initial:     uint16(CloseSupportTicketStateLookup),
+	States:      closeSupportTicketStateTable,
 	Transitions: closeSupportTicketTransitionTable,
 }
 

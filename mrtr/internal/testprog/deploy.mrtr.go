@@ -221,8 +221,9 @@ func (p deployProgram) Questions(f *DeployFlow, s uint16) []mrtr.Pending {
 // deployDescriptor describes deploy to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var deployDescriptor = mrtr.Descriptor{
+	Kind:        mrtr.KindTool,
+	Name:        "deploy",
 	Description: "Deploy the services the user picks to an environment, once per set of services.",
-	Initial:     uint16(DeployStateChoose),
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {
@@ -239,12 +240,11 @@ var deployDescriptor = mrtr.Descriptor{
   ],
   "type": "object"
 }`),
-	Kind:        mrtr.KindTool,
-	Name:        "deploy",
-	SchemaHash:  uint64(0x9228d5c3db45b4fa),
-	States:      deployStateTable,
-	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
+	Storage:     mrtr.Sealed,
+	SchemaHash:  uint64(0x9228d5c3db45b4fa),
+	Initial:     uint16(DeployStateChoose),
+	States:      deployStateTable,
 	Transitions: deployTransitionTable,
 }
 

@@ -177,20 +177,20 @@ func (p needsRootsProgram) Questions(f *NeedsRootsFlow, s uint16) []mrtr.Pending
 // needsRootsDescriptor describes needs_roots to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var needsRootsDescriptor = mrtr.Descriptor{
+	Kind:        mrtr.KindTool,
+	Name:        "needs_roots",
 	Description: "Needs the client's roots on every round, and asks the model once.",
-	Initial:     uint16(NeedsRootsStateProbe),
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {},
   "type": "object"
 }`),
-	Kind:        mrtr.KindTool,
-	Name:        "needs_roots",
 	Requires:    []string{"roots"},
-	SchemaHash:  uint64(0xe240af2b903eaf95),
-	States:      needsRootsStateTable,
-	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
+	Storage:     mrtr.Sealed,
+	SchemaHash:  uint64(0xe240af2b903eaf95),
+	Initial:     uint16(NeedsRootsStateProbe),
+	States:      needsRootsStateTable,
 	Transitions: needsRootsTransitionTable,
 }
 

@@ -195,8 +195,9 @@ func (p notifyProgram) Questions(f *NotifyFlow, s uint16) []mrtr.Pending {
 // notifyDescriptor describes notify to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var notifyDescriptor = mrtr.Descriptor{
+	Kind:        mrtr.KindTool,
+	Name:        "notify",
 	Description: "Send a note after asking for its text; the effect has the workflow's own operation id.",
-	Initial:     uint16(NotifyStateAskText),
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {
@@ -210,12 +211,11 @@ var notifyDescriptor = mrtr.Descriptor{
   ],
   "type": "object"
 }`),
-	Kind:        mrtr.KindTool,
-	Name:        "notify",
-	SchemaHash:  uint64(0xcfcdbfd0f29708b1),
-	States:      notifyStateTable,
-	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
+	Storage:     mrtr.Sealed,
+	SchemaHash:  uint64(0xcfcdbfd0f29708b1),
+	Initial:     uint16(NotifyStateAskText),
+	States:      notifyStateTable,
 	Transitions: notifyTransitionTable,
 }
 

@@ -240,8 +240,9 @@ func (p payoutProgram) Questions(f *PayoutFlow, s uint16) []mrtr.Pending {
 // payoutDescriptor describes payout to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var payoutDescriptor = mrtr.Descriptor{
+	Kind:        mrtr.KindTool,
+	Name:        "payout",
 	Description: "Pay out an amount; a large one needs an approver first, a small one joins the nightly batch.",
-	Initial:     uint16(PayoutStateRoute),
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {
@@ -262,12 +263,11 @@ var payoutDescriptor = mrtr.Descriptor{
   ],
   "type": "object"
 }`),
-	Kind:        mrtr.KindTool,
-	Name:        "payout",
-	SchemaHash:  uint64(0xd8b3905132ccc745),
-	States:      payoutStateTable,
-	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
+	Storage:     mrtr.Sealed,
+	SchemaHash:  uint64(0xd8b3905132ccc745),
+	Initial:     uint16(PayoutStateRoute),
+	States:      payoutStateTable,
 	Transitions: payoutTransitionTable,
 }
 

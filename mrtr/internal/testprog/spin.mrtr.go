@@ -157,19 +157,19 @@ func (p spinProgram) Questions(f *SpinFlow, s uint16) []mrtr.Pending {
 // spinDescriptor describes spin to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var spinDescriptor = mrtr.Descriptor{
+	Kind:        mrtr.KindTool,
+	Name:        "spin",
 	Description: "A check that may loop without asking; the engine bounds the steps of a round.",
-	Initial:     uint16(SpinStateTurn),
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {},
   "type": "object"
 }`),
-	Kind:        mrtr.KindTool,
-	Name:        "spin",
-	SchemaHash:  uint64(0x853d6d2fd7caae55),
-	States:      spinStateTable,
-	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
+	Storage:     mrtr.Sealed,
+	SchemaHash:  uint64(0x853d6d2fd7caae55),
+	Initial:     uint16(SpinStateTurn),
+	States:      spinStateTable,
 	Transitions: spinTransitionTable,
 }
 

@@ -336,9 +336,9 @@ func (p transferProgram) Questions(f *TransferFlow, s uint16) []mrtr.Pending {
 // transferDescriptor describes transfer to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var transferDescriptor = mrtr.Descriptor{
+	Kind:        mrtr.KindTool,
+	Name:        "transfer",
 	Description: "Move an amount out of an account after a memo and a confirmation.",
-	Destructive: true,
-	Initial:     uint16(TransferStateInspect),
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {
@@ -388,13 +388,13 @@ var transferDescriptor = mrtr.Descriptor{
   ],
   "type": "object"
 }`),
-	Kind:           mrtr.KindTool,
-	Name:           "transfer",
+	Destructive:    true,
 	NonInteractive: true,
-	SchemaHash:     uint64(0xa467ad7d8d44623c),
-	States:         transferStateTable,
-	Storage:        mrtr.Sealed,
 	TTL:            5 * time.Minute,
+	Storage:        mrtr.Sealed,
+	SchemaHash:     uint64(0xa467ad7d8d44623c),
+	Initial:        uint16(TransferStateInspect),
+	States:         transferStateTable,
 	Transitions:    transferTransitionTable,
 }
 

@@ -229,8 +229,9 @@ func (p unlockProgram) Questions(f *UnlockFlow, s uint16) []mrtr.Pending {
 // unlockDescriptor describes unlock to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var unlockDescriptor = mrtr.Descriptor{
+	Kind:        mrtr.KindTool,
+	Name:        "unlock",
 	Description: "Ask for a code until a check accepts it; a wrong code loops back to the same question.",
-	Initial:     uint16(UnlockStateAskCode),
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {
@@ -244,12 +245,11 @@ var unlockDescriptor = mrtr.Descriptor{
   ],
   "type": "object"
 }`),
-	Kind:        mrtr.KindTool,
-	Name:        "unlock",
-	SchemaHash:  uint64(0x55792a8bbbf53643),
-	States:      unlockStateTable,
-	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
+	Storage:     mrtr.Sealed,
+	SchemaHash:  uint64(0x55792a8bbbf53643),
+	Initial:     uint16(UnlockStateAskCode),
+	States:      unlockStateTable,
 	Transitions: unlockTransitionTable,
 }
 

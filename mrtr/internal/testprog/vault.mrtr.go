@@ -212,8 +212,9 @@ func (p vaultProgram) Questions(f *VaultFlow, s uint16) []mrtr.Pending {
 // vaultDescriptor describes vault to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var vaultDescriptor = mrtr.Descriptor{
+	Kind:        mrtr.KindTool,
+	Name:        "vault",
 	Description: "Open a vault with a PIN; the vault's owner stays server-side.",
-	Initial:     uint16(VaultStateLoad),
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {
@@ -227,12 +228,11 @@ var vaultDescriptor = mrtr.Descriptor{
   ],
   "type": "object"
 }`),
-	Kind:        mrtr.KindTool,
-	Name:        "vault",
-	SchemaHash:  uint64(0xaead2c5db208bca6),
-	States:      vaultStateTable,
-	Storage:     mrtr.Reference,
 	TTL:         2 * time.Minute,
+	Storage:     mrtr.Reference,
+	SchemaHash:  uint64(0xaead2c5db208bca6),
+	Initial:     uint16(VaultStateLoad),
+	States:      vaultStateTable,
 	Transitions: vaultTransitionTable,
 }
 

@@ -285,8 +285,10 @@ func (p searchOrdersProgram) Questions(f *SearchOrdersFlow, s uint16) []mrtr.Pen
 // searchOrdersDescriptor describes search_orders to the engine: the state table, the transitions,
 // and how its continuation is kept.
 var searchOrdersDescriptor = mrtr.Descriptor{
+	Kind:        mrtr.KindTool,
+	Name:        "search_orders",
+	Title:       "Search orders",
 	Description: "Finds orders matching the arguments, then asks which one to open.",
-	Initial:     uint16(SearchOrdersStateFind),
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {
@@ -423,13 +425,11 @@ var searchOrdersDescriptor = mrtr.Descriptor{
   ],
   "type": "object"
 }`),
-	Kind:        mrtr.KindTool,
-	Name:        "search_orders",
-	SchemaHash:  uint64(0xdb0388b052c024db),
-	States:      searchOrdersStateTable,
-	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
-	Title:       "Search orders",
+	Storage:     mrtr.Sealed,
+	SchemaHash:  uint64(0xdb0388b052c024db),
+	Initial:     uint16(SearchOrdersStateFind),
+	States:      searchOrdersStateTable,
 	Transitions: searchOrdersTransitionTable,
 }
 

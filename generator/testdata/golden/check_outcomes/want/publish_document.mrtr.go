@@ -237,9 +237,10 @@ func (p publishDocumentProgram) Questions(f *PublishDocumentFlow, s uint16) []mr
 // publishDocumentDescriptor describes publish_document to the engine: the state table, the
 // transitions, and how its continuation is kept.
 var publishDocumentDescriptor = mrtr.Descriptor{
+	Kind:        mrtr.KindTool,
+	Name:        "publish_document",
+	Title:       "Publish document",
 	Description: "Confirms publication until a check is satisfied; a loop that comes back to a gate asks again.",
-	Destructive: true,
-	Initial:     uint16(PublishDocumentStateConfirmPublish),
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {
@@ -253,13 +254,12 @@ var publishDocumentDescriptor = mrtr.Descriptor{
   ],
   "type": "object"
 }`),
-	Kind:        mrtr.KindTool,
-	Name:        "publish_document",
-	SchemaHash:  uint64(0x105db24ab853d036),
-	States:      publishDocumentStateTable,
-	Storage:     mrtr.Sealed,
+	Destructive: true,
 	TTL:         5 * time.Minute,
-	Title:       "Publish document",
+	Storage:     mrtr.Sealed,
+	SchemaHash:  uint64(0x105db24ab853d036),
+	Initial:     uint16(PublishDocumentStateConfirmPublish),
+	States:      publishDocumentStateTable,
 	Transitions: publishDocumentTransitionTable,
 }
 

@@ -302,8 +302,10 @@ func (p reviewDocumentProgram) Questions(f *ReviewDocumentFlow, s uint16) []mrtr
 // reviewDocumentDescriptor describes review_document to the engine: the state table, the
 // transitions, and how its continuation is kept.
 var reviewDocumentDescriptor = mrtr.Descriptor{
+	Kind:        mrtr.KindTool,
+	Name:        "review_document",
+	Title:       "Review document",
 	Description: "Reviews a document; asks for a revision while the review says it needs one.",
-	Initial:     uint16(ReviewDocumentStateLoad),
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {
@@ -317,13 +319,11 @@ var reviewDocumentDescriptor = mrtr.Descriptor{
   ],
   "type": "object"
 }`),
-	Kind:        mrtr.KindTool,
-	Name:        "review_document",
-	SchemaHash:  uint64(0x70fe83c3e9c38685),
-	States:      reviewDocumentStateTable,
-	Storage:     mrtr.Sealed,
 	TTL:         time.Hour,
-	Title:       "Review document",
+	Storage:     mrtr.Sealed,
+	SchemaHash:  uint64(0x70fe83c3e9c38685),
+	Initial:     uint16(ReviewDocumentStateLoad),
+	States:      reviewDocumentStateTable,
 	Transitions: reviewDocumentTransitionTable,
 }
 

@@ -301,9 +301,10 @@ func (p cleanUpBranchesProgram) Questions(f *CleanUpBranchesFlow, s uint16) []mr
 // cleanUpBranchesDescriptor describes clean_up_branches to the engine: the state table, the
 // transitions, and how its continuation is kept.
 var cleanUpBranchesDescriptor = mrtr.Descriptor{
+	Kind:        mrtr.KindTool,
+	Name:        "clean_up_branches",
+	Title:       "Clean up branches",
 	Description: "Deletes merged branches of a repository after confirmations.",
-	Destructive: true,
-	Initial:     uint16(CleanUpBranchesStateScan),
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {
@@ -317,13 +318,12 @@ var cleanUpBranchesDescriptor = mrtr.Descriptor{
   ],
   "type": "object"
 }`),
-	Kind:        mrtr.KindTool,
-	Name:        "clean_up_branches",
-	SchemaHash:  uint64(0x5018c693c5e92dcf),
-	States:      cleanUpBranchesStateTable,
-	Storage:     mrtr.Sealed,
+	Destructive: true,
 	TTL:         5 * time.Minute,
-	Title:       "Clean up branches",
+	Storage:     mrtr.Sealed,
+	SchemaHash:  uint64(0x5018c693c5e92dcf),
+	Initial:     uint16(CleanUpBranchesStateScan),
+	States:      cleanUpBranchesStateTable,
 	Transitions: cleanUpBranchesTransitionTable,
 }
 

@@ -230,8 +230,10 @@ func (p pushItemProgram) Questions(f *PushItemFlow, s uint16) []mrtr.Pending {
 // pushItemDescriptor describes push_item to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var pushItemDescriptor = mrtr.Descriptor{
+	Kind:        mrtr.KindTool,
+	Name:        "push_item",
+	Title:       "Push item",
 	Description: "Pushes an item, verifies it, and pushes again until it sticks.",
-	Initial:     uint16(PushItemStatePush),
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {
@@ -245,13 +247,11 @@ var pushItemDescriptor = mrtr.Descriptor{
   ],
   "type": "object"
 }`),
-	Kind:        mrtr.KindTool,
-	Name:        "push_item",
-	SchemaHash:  uint64(0x33e27294f0d50e9b),
-	States:      pushItemStateTable,
-	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
-	Title:       "Push item",
+	Storage:     mrtr.Sealed,
+	SchemaHash:  uint64(0x33e27294f0d50e9b),
+	Initial:     uint16(PushItemStatePush),
+	States:      pushItemStateTable,
 	Transitions: pushItemTransitionTable,
 }
 

@@ -329,8 +329,10 @@ func (p issueRefundProgram) Questions(f *IssueRefundFlow, s uint16) []mrtr.Pendi
 // issueRefundDescriptor describes issue_refund to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var issueRefundDescriptor = mrtr.Descriptor{
+	Kind:        mrtr.KindTool,
+	Name:        "issue_refund",
+	Title:       "Issue refund",
 	Description: "Reserves, confirms, refunds and notifies; each step at most once.",
-	Initial:     uint16(IssueRefundStateCheck),
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {
@@ -351,13 +353,11 @@ var issueRefundDescriptor = mrtr.Descriptor{
   ],
   "type": "object"
 }`),
-	Kind:        mrtr.KindTool,
-	Name:        "issue_refund",
-	SchemaHash:  uint64(0x90dda13b5f1123),
-	States:      issueRefundStateTable,
-	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
-	Title:       "Issue refund",
+	Storage:     mrtr.Sealed,
+	SchemaHash:  uint64(0x90dda13b5f1123),
+	Initial:     uint16(IssueRefundStateCheck),
+	States:      issueRefundStateTable,
 	Transitions: issueRefundTransitionTable,
 }
 

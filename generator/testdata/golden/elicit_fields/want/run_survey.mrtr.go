@@ -301,8 +301,10 @@ func (p runSurveyProgram) Questions(f *RunSurveyFlow, s uint16) []mrtr.Pending {
 // runSurveyDescriptor describes run_survey to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var runSurveyDescriptor = mrtr.Descriptor{
+	Kind:        mrtr.KindTool,
+	Name:        "run_survey",
+	Title:       "Run survey",
 	Description: "Asks a customer one form with every kind of field.",
-	Initial:     uint16(RunSurveyStateLookup),
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {
@@ -317,13 +319,11 @@ var runSurveyDescriptor = mrtr.Descriptor{
   ],
   "type": "object"
 }`),
-	Kind:        mrtr.KindTool,
-	Name:        "run_survey",
-	SchemaHash:  uint64(0x551307576ecdc240),
-	States:      runSurveyStateTable,
-	Storage:     mrtr.Sealed,
 	TTL:         20 * time.Minute,
-	Title:       "Run survey",
+	Storage:     mrtr.Sealed,
+	SchemaHash:  uint64(0x551307576ecdc240),
+	Initial:     uint16(RunSurveyStateLookup),
+	States:      runSurveyStateTable,
 	Transitions: runSurveyTransitionTable,
 }
 

@@ -354,8 +354,9 @@ func (p triageTicketProgram) Questions(f *TriageTicketFlow, s uint16) []mrtr.Pen
 // triageTicketDescriptor describes triage_ticket to the engine: the state table, the transitions,
 // and how its continuation is kept.
 var triageTicketDescriptor = mrtr.Descriptor{
+	Kind:        mrtr.KindTool,
+	Name:        "triage_ticket",
 	Description: "Triages a ticket, asking twice for a priority on different scales.",
-	Initial:     uint16(TriageTicketStateLookup),
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {
@@ -369,12 +370,11 @@ var triageTicketDescriptor = mrtr.Descriptor{
   ],
   "type": "object"
 }`),
-	Kind:        mrtr.KindTool,
-	Name:        "triage_ticket",
-	SchemaHash:  uint64(0x3089413d98b12aec),
-	States:      triageTicketStateTable,
-	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
+	Storage:     mrtr.Sealed,
+	SchemaHash:  uint64(0x3089413d98b12aec),
+	Initial:     uint16(TriageTicketStateLookup),
+	States:      triageTicketStateTable,
 	Transitions: triageTicketTransitionTable,
 }
 

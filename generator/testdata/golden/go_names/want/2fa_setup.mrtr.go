@@ -148,8 +148,9 @@ func (p x2faSetupProgram) Questions(f *X2faSetupFlow, s uint16) []mrtr.Pending {
 // x2faSetupDescriptor describes 2fa-setup to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var x2faSetupDescriptor = mrtr.Descriptor{
+	Kind:        mrtr.KindTool,
+	Name:        "2fa-setup",
 	Description: "An MCP name that starts with a digit (Go names get an X in front).",
-	Initial:     uint16(X2faSetupStateDone),
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {
@@ -174,12 +175,11 @@ var x2faSetupDescriptor = mrtr.Descriptor{
   ],
   "type": "object"
 }`),
-	Kind:        mrtr.KindTool,
-	Name:        "2fa-setup",
-	SchemaHash:  uint64(0x8b629b6c8e1b2a34),
-	States:      x2faSetupStateTable,
-	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
+	Storage:     mrtr.Sealed,
+	SchemaHash:  uint64(0x8b629b6c8e1b2a34),
+	Initial:     uint16(X2faSetupStateDone),
+	States:      x2faSetupStateTable,
 	Transitions: x2faSetupTransitionTable,
 }
 

@@ -126,19 +126,19 @@ func (p eProgram) Questions(f *EFlow, s uint16) []mrtr.Pending {
 // eDescriptor describes e to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var eDescriptor = mrtr.Descriptor{
+	Kind:        mrtr.KindTool,
+	Name:        "e",
 	Description: "Another one.",
-	Initial:     uint16(EStateDone),
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {},
   "type": "object"
 }`),
-	Kind:        mrtr.KindTool,
-	Name:        "e",
-	SchemaHash:  uint64(0x13376dea783b1285),
-	States:      eStateTable,
-	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
+	Storage:     mrtr.Sealed,
+	SchemaHash:  uint64(0x13376dea783b1285),
+	Initial:     uint16(EStateDone),
+	States:      eStateTable,
 	Transitions: eTransitionTable,
 }
 

@@ -281,8 +281,9 @@ func (p getUserInfoProgram) Questions(f *GetUserInfoFlow, s uint16) []mrtr.Pendi
 // getUserInfoDescriptor describes get-user.info to the engine: the state table, the transitions,
 // and how its continuation is kept.
 var getUserInfoDescriptor = mrtr.Descriptor{
+	Kind:        mrtr.KindTool,
+	Name:        "get-user.info",
 	Description: "Dotted and dashed MCP name.",
-	Initial:     uint16(GetUserInfoStateFetchHTTP),
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {
@@ -333,12 +334,11 @@ var getUserInfoDescriptor = mrtr.Descriptor{
   ],
   "type": "object"
 }`),
-	Kind:        mrtr.KindTool,
-	Name:        "get-user.info",
-	SchemaHash:  uint64(0x3abb5597ddc19e05),
-	States:      getUserInfoStateTable,
-	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
+	Storage:     mrtr.Sealed,
+	SchemaHash:  uint64(0x3abb5597ddc19e05),
+	Initial:     uint16(GetUserInfoStateFetchHTTP),
+	States:      getUserInfoStateTable,
 	Transitions: getUserInfoTransitionTable,
 }
 

@@ -131,8 +131,9 @@ func (p httpServerV2Program) Questions(f *HTTPServerV2Flow, s uint16) []mrtr.Pen
 // httpServerV2Descriptor describes HTTPServer-v2 to the engine: the state table, the transitions,
 // and how its continuation is kept.
 var httpServerV2Descriptor = mrtr.Descriptor{
+	Kind:        mrtr.KindTool,
+	Name:        "HTTPServer-v2",
 	Description: "Initialism at the start, a version suffix.",
-	Initial:     uint16(HTTPServerV2StateDone),
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {
@@ -146,12 +147,11 @@ var httpServerV2Descriptor = mrtr.Descriptor{
   ],
   "type": "object"
 }`),
-	Kind:        mrtr.KindTool,
-	Name:        "HTTPServer-v2",
-	SchemaHash:  uint64(0xfa3bfb83455b4b95),
-	States:      httpServerV2StateTable,
-	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
+	Storage:     mrtr.Sealed,
+	SchemaHash:  uint64(0xfa3bfb83455b4b95),
+	Initial:     uint16(HTTPServerV2StateDone),
+	States:      httpServerV2StateTable,
 	Transitions: httpServerV2TransitionTable,
 }
 

@@ -126,19 +126,19 @@ func (p sProgram) Questions(f *SFlow, s uint16) []mrtr.Pending {
 // sDescriptor describes s to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var sDescriptor = mrtr.Descriptor{
+	Kind:        mrtr.KindTool,
+	Name:        "s",
 	Description: "A tool whose Go name shadows a parameter of RegisterAll.",
-	Initial:     uint16(SStateDone),
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {},
   "type": "object"
 }`),
-	Kind:        mrtr.KindTool,
-	Name:        "s",
-	SchemaHash:  uint64(0x111715d10706790f),
-	States:      sStateTable,
-	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
+	Storage:     mrtr.Sealed,
+	SchemaHash:  uint64(0x111715d10706790f),
+	Initial:     uint16(SStateDone),
+	States:      sStateTable,
 	Transitions: sTransitionTable,
 }
 

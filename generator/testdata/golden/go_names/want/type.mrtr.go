@@ -126,19 +126,19 @@ func (p typeProgram) Questions(f *TypeFlow, s uint16) []mrtr.Pending {
 // typeDescriptor describes type to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var typeDescriptor = mrtr.Descriptor{
+	Kind:        mrtr.KindTool,
+	Name:        "type",
 	Description: "A tool named like a Go keyword.",
-	Initial:     uint16(TypeStateDone),
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {},
   "type": "object"
 }`),
-	Kind:        mrtr.KindTool,
-	Name:        "type",
-	SchemaHash:  uint64(0x258b19767924918e),
-	States:      typeStateTable,
-	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
+	Storage:     mrtr.Sealed,
+	SchemaHash:  uint64(0x258b19767924918e),
+	Initial:     uint16(TypeStateDone),
+	States:      typeStateTable,
 	Transitions: typeTransitionTable,
 }
 

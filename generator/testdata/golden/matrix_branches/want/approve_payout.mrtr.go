@@ -296,8 +296,9 @@ func (p approvePayoutProgram) Questions(f *ApprovePayoutFlow, s uint16) []mrtr.P
 // approvePayoutDescriptor describes approve_payout to the engine: the state table, the transitions,
 // and how its continuation is kept.
 var approvePayoutDescriptor = mrtr.Descriptor{
+	Kind:        mrtr.KindTool,
+	Name:        "approve_payout",
 	Description: "Pays out to a payee; a large amount needs an approver and a confirmation first.",
-	Initial:     uint16(ApprovePayoutStateRoute),
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {
@@ -311,12 +312,11 @@ var approvePayoutDescriptor = mrtr.Descriptor{
   ],
   "type": "object"
 }`),
-	Kind:        mrtr.KindTool,
-	Name:        "approve_payout",
-	SchemaHash:  uint64(0xbdee798e2938614a),
-	States:      approvePayoutStateTable,
-	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
+	Storage:     mrtr.Sealed,
+	SchemaHash:  uint64(0xbdee798e2938614a),
+	Initial:     uint16(ApprovePayoutStateRoute),
+	States:      approvePayoutStateTable,
 	Transitions: approvePayoutTransitionTable,
 }
 

@@ -162,19 +162,19 @@ func (p summarizeDayProgram) Questions(f *SummarizeDayFlow, s uint16) []mrtr.Pen
 // summarizeDayDescriptor describes summarize_day to the engine: the state table, the transitions,
 // and how its continuation is kept.
 var summarizeDayDescriptor = mrtr.Descriptor{
+	Kind:        mrtr.KindTool,
+	Name:        "summarize_day",
 	Description: "Asks the model for a summary of the day; any text will do.",
-	Initial:     uint16(SummarizeDayStateAskModel),
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {},
   "type": "object"
 }`),
-	Kind:        mrtr.KindTool,
-	Name:        "summarize_day",
-	SchemaHash:  uint64(0xaaa64ba8c01a91ec),
-	States:      summarizeDayStateTable,
-	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
+	Storage:     mrtr.Sealed,
+	SchemaHash:  uint64(0xaaa64ba8c01a91ec),
+	Initial:     uint16(SummarizeDayStateAskModel),
+	States:      summarizeDayStateTable,
 	Transitions: summarizeDayTransitionTable,
 }
 

@@ -337,8 +337,10 @@ func (p draftReleaseProgram) Questions(f *DraftReleaseFlow, s uint16) []mrtr.Pen
 // draftReleaseDescriptor describes draft_release to the engine: the state table, the transitions,
 // and how its continuation is kept.
 var draftReleaseDescriptor = mrtr.Descriptor{
+	Kind:        mrtr.KindTool,
+	Name:        "draft_release",
+	Title:       "Draft release notes",
 	Description: "Drafts release notes for a version from the user's input, the client's model and its workspace roots.",
-	Initial:     uint16(DraftReleaseStateCollect),
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {
@@ -353,13 +355,11 @@ var draftReleaseDescriptor = mrtr.Descriptor{
   ],
   "type": "object"
 }`),
-	Kind:        mrtr.KindTool,
-	Name:        "draft_release",
-	SchemaHash:  uint64(0x8c28788bae71e1c),
-	States:      draftReleaseStateTable,
-	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
-	Title:       "Draft release notes",
+	Storage:     mrtr.Sealed,
+	SchemaHash:  uint64(0x8c28788bae71e1c),
+	Initial:     uint16(DraftReleaseStateCollect),
+	States:      draftReleaseStateTable,
 	Transitions: draftReleaseTransitionTable,
 }
 

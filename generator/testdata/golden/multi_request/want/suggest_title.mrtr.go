@@ -214,8 +214,9 @@ func (p suggestTitleProgram) Questions(f *SuggestTitleFlow, s uint16) []mrtr.Pen
 // suggestTitleDescriptor describes suggest_title to the engine: the state table, the transitions,
 // and how its continuation is kept.
 var suggestTitleDescriptor = mrtr.Descriptor{
+	Kind:        mrtr.KindTool,
+	Name:        "suggest_title",
 	Description: "Suggests a title with the client's model and its roots, when the client has them.",
-	Initial:     uint16(SuggestTitleStateLookup),
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {
@@ -229,12 +230,11 @@ var suggestTitleDescriptor = mrtr.Descriptor{
   ],
   "type": "object"
 }`),
-	Kind:        mrtr.KindTool,
-	Name:        "suggest_title",
-	SchemaHash:  uint64(0x2cb65209edb73794),
-	States:      suggestTitleStateTable,
-	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
+	Storage:     mrtr.Sealed,
+	SchemaHash:  uint64(0x2cb65209edb73794),
+	Initial:     uint16(SuggestTitleStateLookup),
+	States:      suggestTitleStateTable,
 	Transitions: suggestTitleTransitionTable,
 }
 

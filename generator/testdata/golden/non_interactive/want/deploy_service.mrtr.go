@@ -302,9 +302,10 @@ func (p deployServiceProgram) Questions(f *DeployServiceFlow, s uint16) []mrtr.P
 // deployServiceDescriptor describes deploy_service to the engine: the state table, the transitions,
 // and how its continuation is kept.
 var deployServiceDescriptor = mrtr.Descriptor{
+	Kind:        mrtr.KindTool,
+	Name:        "deploy_service",
+	Title:       "Deploy service",
 	Description: "Deploys a service version; every answer can be given up front.",
-	Destructive: true,
-	Initial:     uint16(DeployServiceStateInspect),
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {
@@ -357,14 +358,13 @@ var deployServiceDescriptor = mrtr.Descriptor{
   ],
   "type": "object"
 }`),
-	Kind:           mrtr.KindTool,
-	Name:           "deploy_service",
+	Destructive:    true,
 	NonInteractive: true,
-	SchemaHash:     uint64(0x5fa88cbf7bd9f338),
-	States:         deployServiceStateTable,
-	Storage:        mrtr.Sealed,
 	TTL:            15 * time.Minute,
-	Title:          "Deploy service",
+	Storage:        mrtr.Sealed,
+	SchemaHash:     uint64(0x5fa88cbf7bd9f338),
+	Initial:        uint16(DeployServiceStateInspect),
+	States:         deployServiceStateTable,
 	Transitions:    deployServiceTransitionTable,
 }
 

@@ -127,20 +127,20 @@ func (p alwaysFailsProgram) Questions(f *AlwaysFailsFlow, s uint16) []mrtr.Pendi
 // alwaysFailsDescriptor describes always_fails to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var alwaysFailsDescriptor = mrtr.Descriptor{
+	Kind:        mrtr.KindTool,
+	Name:        "always_fails",
+	Title:       "Always fails",
 	Description: "Ends as failed with the default text (no message).",
-	Initial:     uint16(AlwaysFailsStateFailed),
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {},
   "type": "object"
 }`),
-	Kind:        mrtr.KindTool,
-	Name:        "always_fails",
-	SchemaHash:  uint64(0x68f81403156f4460),
-	States:      alwaysFailsStateTable,
-	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
-	Title:       "Always fails",
+	Storage:     mrtr.Sealed,
+	SchemaHash:  uint64(0x68f81403156f4460),
+	Initial:     uint16(AlwaysFailsStateFailed),
+	States:      alwaysFailsStateTable,
 	Transitions: alwaysFailsTransitionTable,
 }
 

@@ -127,19 +127,19 @@ func (p nothingToDoProgram) Questions(f *NothingToDoFlow, s uint16) []mrtr.Pendi
 // nothingToDoDescriptor describes nothing_to_do to the engine: the state table, the transitions,
 // and how its continuation is kept.
 var nothingToDoDescriptor = mrtr.Descriptor{
+	Kind:        mrtr.KindTool,
+	Name:        "nothing_to_do",
 	Description: "Ends as cancelled, with literal braces in its text.",
-	Initial:     uint16(NothingToDoStateDone),
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {},
   "type": "object"
 }`),
-	Kind:        mrtr.KindTool,
-	Name:        "nothing_to_do",
-	SchemaHash:  uint64(0x9a47f1a03f1d88d7),
-	States:      nothingToDoStateTable,
-	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
+	Storage:     mrtr.Sealed,
+	SchemaHash:  uint64(0x9a47f1a03f1d88d7),
+	Initial:     uint16(NothingToDoStateDone),
+	States:      nothingToDoStateTable,
 	Transitions: nothingToDoTransitionTable,
 }
 

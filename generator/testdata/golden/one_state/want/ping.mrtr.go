@@ -126,19 +126,19 @@ func (p pingProgram) Questions(f *PingFlow, s uint16) []mrtr.Pending {
 // pingDescriptor describes ping to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var pingDescriptor = mrtr.Descriptor{
+	Kind:        mrtr.KindTool,
+	Name:        "ping",
 	Description: "Answers pong.",
-	Initial:     uint16(PingStatePong),
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {},
   "type": "object"
 }`),
-	Kind:        mrtr.KindTool,
-	Name:        "ping",
-	SchemaHash:  uint64(0x8671c607deb17a9c),
-	States:      pingStateTable,
-	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
+	Storage:     mrtr.Sealed,
+	SchemaHash:  uint64(0x8671c607deb17a9c),
+	Initial:     uint16(PingStatePong),
+	States:      pingStateTable,
 	Transitions: pingTransitionTable,
 }
 

@@ -226,21 +226,17 @@ func (p codeReviewProgram) Questions(f *CodeReviewFlow, s uint16) []mrtr.Pending
 // codeReviewDescriptor describes code_review to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var codeReviewDescriptor = mrtr.Descriptor{
-	Description: "Reviews a change in the style the user picks.",
-	Initial:     uint16(CodeReviewStateLookup),
-	Kind:        mrtr.KindPrompt,
-	Name:        "code_review",
-	PromptArguments: []*mcp.PromptArgument{{
-		Description: "The change to review.",
-		Name:        "change",
-		Required:    true,
-	}, {Name: "focus"}, {Name: "language"}},
-	SchemaHash:  uint64(0x37de1c62574218d1),
-	States:      codeReviewStateTable,
-	Storage:     mrtr.Sealed,
-	TTL:         10 * time.Minute,
-	Title:       "Code review",
-	Transitions: codeReviewTransitionTable,
+	Kind:            mrtr.KindPrompt,
+	Name:            "code_review",
+	Title:           "Code review",
+	Description:     "Reviews a change in the style the user picks.",
+	PromptArguments: []*mcp.PromptArgument{{Name: "change", Description: "The change to review.", Required: true}, {Name: "focus"}, {Name: "language"}},
+	TTL:             10 * time.Minute,
+	Storage:         mrtr.Sealed,
+	SchemaHash:      uint64(0x37de1c62574218d1),
+	Initial:         uint16(CodeReviewStateLookup),
+	States:          codeReviewStateTable,
+	Transitions:     codeReviewTransitionTable,
 }
 
 // codeReviewStateTable describes each state, in the order of their numbers.

@@ -137,15 +137,15 @@ func (p greetingProgram) Questions(f *GreetingFlow, s uint16) []mrtr.Pending {
 // greetingDescriptor describes greeting to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var greetingDescriptor = mrtr.Descriptor{
-	Description:     "A one-message prompt.",
-	Initial:         uint16(GreetingStateDone),
 	Kind:            mrtr.KindPrompt,
 	Name:            "greeting",
+	Description:     "A one-message prompt.",
 	PromptArguments: []*mcp.PromptArgument{{Name: "name"}},
-	SchemaHash:      uint64(0x310484d8b4c6ca11),
-	States:          greetingStateTable,
-	Storage:         mrtr.Sealed,
 	TTL:             10 * time.Minute,
+	Storage:         mrtr.Sealed,
+	SchemaHash:      uint64(0x310484d8b4c6ca11),
+	Initial:         uint16(GreetingStateDone),
+	States:          greetingStateTable,
 	Transitions:     greetingTransitionTable,
 }
 

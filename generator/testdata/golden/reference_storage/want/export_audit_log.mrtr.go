@@ -227,8 +227,9 @@ func (p exportAuditLogProgram) Questions(f *ExportAuditLogFlow, s uint16) []mrtr
 // exportAuditLogDescriptor describes export_audit_log to the engine: the state table, the
 // transitions, and how its continuation is kept.
 var exportAuditLogDescriptor = mrtr.Descriptor{
+	Kind:        mrtr.KindTool,
+	Name:        "export_audit_log",
 	Description: "Exports an audit log; its continuation is kept server-side by choice.",
-	Initial:     uint16(ExportAuditLogStateCount),
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {
@@ -243,12 +244,11 @@ var exportAuditLogDescriptor = mrtr.Descriptor{
   ],
   "type": "object"
 }`),
-	Kind:        mrtr.KindTool,
-	Name:        "export_audit_log",
-	SchemaHash:  uint64(0xefd9308a3088eb8d),
-	States:      exportAuditLogStateTable,
-	Storage:     mrtr.Reference,
 	TTL:         10 * time.Minute,
+	Storage:     mrtr.Reference,
+	SchemaHash:  uint64(0xefd9308a3088eb8d),
+	Initial:     uint16(ExportAuditLogStateCount),
+	States:      exportAuditLogStateTable,
 	Transitions: exportAuditLogTransitionTable,
 }
 

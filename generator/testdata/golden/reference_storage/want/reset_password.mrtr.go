@@ -267,9 +267,10 @@ func (p resetPasswordProgram) Questions(f *ResetPasswordFlow, s uint16) []mrtr.P
 // resetPasswordDescriptor describes reset_password to the engine: the state table, the transitions,
 // and how its continuation is kept.
 var resetPasswordDescriptor = mrtr.Descriptor{
+	Kind:        mrtr.KindTool,
+	Name:        "reset_password",
+	Title:       "Reset password",
 	Description: "Sends a reset link after the user confirms the address on file.",
-	Destructive: true,
-	Initial:     uint16(ResetPasswordStateLookup),
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {
@@ -283,13 +284,12 @@ var resetPasswordDescriptor = mrtr.Descriptor{
   ],
   "type": "object"
 }`),
-	Kind:        mrtr.KindTool,
-	Name:        "reset_password",
-	SchemaHash:  uint64(0xef3d0b16bb0fe60),
-	States:      resetPasswordStateTable,
-	Storage:     mrtr.Reference,
+	Destructive: true,
 	TTL:         5 * time.Minute,
-	Title:       "Reset password",
+	Storage:     mrtr.Reference,
+	SchemaHash:  uint64(0xef3d0b16bb0fe60),
+	Initial:     uint16(ResetPasswordStateLookup),
+	States:      resetPasswordStateTable,
 	Transitions: resetPasswordTransitionTable,
 }
 

@@ -145,19 +145,19 @@ func (p showQuotaProgram) Questions(f *ShowQuotaFlow, s uint16) []mrtr.Pending {
 // showQuotaDescriptor describes show_quota to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var showQuotaDescriptor = mrtr.Descriptor{
+	Kind:        mrtr.KindTool,
+	Name:        "show_quota",
 	Description: "Shows a quota; explicitly sealed.",
-	Initial:     uint16(ShowQuotaStateRead),
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {},
   "type": "object"
 }`),
-	Kind:        mrtr.KindTool,
-	Name:        "show_quota",
-	SchemaHash:  uint64(0x8ec9f67a221d5556),
-	States:      showQuotaStateTable,
-	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
+	Storage:     mrtr.Sealed,
+	SchemaHash:  uint64(0x8ec9f67a221d5556),
+	Initial:     uint16(ShowQuotaStateRead),
+	States:      showQuotaStateTable,
 	Transitions: showQuotaTransitionTable,
 }
 

@@ -127,20 +127,20 @@ func (p needsSamplingOnlyProgram) Questions(f *NeedsSamplingOnlyFlow, s uint16) 
 // needsSamplingOnlyDescriptor describes needs_sampling_only to the engine: the state table, the
 // transitions, and how its continuation is kept.
 var needsSamplingOnlyDescriptor = mrtr.Descriptor{
+	Kind:        mrtr.KindTool,
+	Name:        "needs_sampling_only",
 	Description: "Declares one capability and asks nothing.",
-	Initial:     uint16(NeedsSamplingOnlyStateDone),
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {},
   "type": "object"
 }`),
-	Kind:        mrtr.KindTool,
-	Name:        "needs_sampling_only",
 	Requires:    []string{"sampling"},
-	SchemaHash:  uint64(0xe7627367291cd844),
-	States:      needsSamplingOnlyStateTable,
-	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
+	Storage:     mrtr.Sealed,
+	SchemaHash:  uint64(0xe7627367291cd844),
+	Initial:     uint16(NeedsSamplingOnlyStateDone),
+	States:      needsSamplingOnlyStateTable,
 	Transitions: needsSamplingOnlyTransitionTable,
 }
 

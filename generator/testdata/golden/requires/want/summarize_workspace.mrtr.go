@@ -195,20 +195,20 @@ func (p summarizeWorkspaceProgram) Questions(f *SummarizeWorkspaceFlow, s uint16
 // summarizeWorkspaceDescriptor describes summarize_workspace to the engine: the state table, the
 // transitions, and how its continuation is kept.
 var summarizeWorkspaceDescriptor = mrtr.Descriptor{
+	Kind:        mrtr.KindTool,
+	Name:        "summarize_workspace",
 	Description: "Summarizes the client's workspace with the client's model.",
-	Initial:     uint16(SummarizeWorkspaceStateScan),
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {},
   "type": "object"
 }`),
-	Kind:        mrtr.KindTool,
-	Name:        "summarize_workspace",
 	Requires:    []string{"elicitation", "roots", "sampling"},
-	SchemaHash:  uint64(0x98918c65370b0d4c),
-	States:      summarizeWorkspaceStateTable,
-	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
+	Storage:     mrtr.Sealed,
+	SchemaHash:  uint64(0x98918c65370b0d4c),
+	Initial:     uint16(SummarizeWorkspaceStateScan),
+	States:      summarizeWorkspaceStateTable,
 	Transitions: summarizeWorkspaceTransitionTable,
 }
 

@@ -404,8 +404,9 @@ func (p sendNoticeProgram) Questions(f *SendNoticeFlow, s uint16) []mrtr.Pending
 // sendNoticeDescriptor describes send_notice to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var sendNoticeDescriptor = mrtr.Descriptor{
+	Kind:        mrtr.KindTool,
+	Name:        "send_notice",
 	Description: "Sends a notice composed from everything a template can name.",
-	Initial:     uint16(SendNoticeStatePrepare),
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {
@@ -473,12 +474,11 @@ var sendNoticeDescriptor = mrtr.Descriptor{
   ],
   "type": "object"
 }`),
-	Kind:        mrtr.KindTool,
-	Name:        "send_notice",
-	SchemaHash:  uint64(0x3bf044184690b186),
-	States:      sendNoticeStateTable,
-	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
+	Storage:     mrtr.Sealed,
+	SchemaHash:  uint64(0x3bf044184690b186),
+	Initial:     uint16(SendNoticeStatePrepare),
+	States:      sendNoticeStateTable,
 	Transitions: sendNoticeTransitionTable,
 }
 

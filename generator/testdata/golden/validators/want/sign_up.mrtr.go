@@ -317,8 +317,9 @@ func (p signUpProgram) Questions(f *SignUpFlow, s uint16) []mrtr.Pending {
 // signUpDescriptor describes sign_up to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var signUpDescriptor = mrtr.Descriptor{
+	Kind:        mrtr.KindTool,
+	Name:        "sign_up",
 	Description: "Signs a user up.",
-	Initial:     uint16(SignUpStateCheck),
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {
@@ -371,12 +372,11 @@ var signUpDescriptor = mrtr.Descriptor{
   ],
   "type": "object"
 }`),
-	Kind:        mrtr.KindTool,
-	Name:        "sign_up",
-	SchemaHash:  uint64(0x8482123f7ca16d0c),
-	States:      signUpStateTable,
-	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
+	Storage:     mrtr.Sealed,
+	SchemaHash:  uint64(0x8482123f7ca16d0c),
+	Initial:     uint16(SignUpStateCheck),
+	States:      signUpStateTable,
 	Transitions: signUpTransitionTable,
 }
 

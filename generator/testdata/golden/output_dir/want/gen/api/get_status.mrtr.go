@@ -141,19 +141,19 @@ func (p getStatusProgram) Questions(f *GetStatusFlow, s uint16) []mrtr.Pending {
 // getStatusDescriptor describes get_status to the engine: the state table, the transitions, and
 // how its continuation is kept.
 var getStatusDescriptor = mrtr.Descriptor{
+	Kind:        mrtr.KindTool,
+	Name:        "get_status",
 	Description: "Reports the service status.",
-	Initial:     uint16(GetStatusStateRead),
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {},
   "type": "object"
 }`),
-	Kind:        mrtr.KindTool,
-	Name:        "get_status",
-	SchemaHash:  uint64(0xa53121d7ae713c64),
-	States:      getStatusStateTable,
-	Storage:     mrtr.Sealed,
 	TTL:         10 * time.Minute,
+	Storage:     mrtr.Sealed,
+	SchemaHash:  uint64(0xa53121d7ae713c64),
+	Initial:     uint16(GetStatusStateRead),
+	States:      getStatusStateTable,
 	Transitions: getStatusTransitionTable,
 }
 
