@@ -5,14 +5,96 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
+	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/mrtrgen/mrtrgen/spec"
 )
 
 // JSON Schemas the generated code hands to clients: a tool's inputSchema
-// and each elicitation's requestedSchema. Keys are sorted (encoding/json
-// sorts maps), so the output is stable.
+// and each elicitation's requestedSchema. Properties are listed in the
+// order the spec author wrote them, which is the order clients render a
+// form's fields in; every other key is sorted (encoding/json sorts maps),
+// so the output is stable.
+
+// properties is a JSON object whose keys keep their order.
+type properties []property
+
+type property struct {
+	name   string
+	schema any
+}
+
+func (ps properties) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, p := range ps {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, err := json.Marshal(p.name)
+		if err != nil {
+			return nil, err
+		}
+		v, err := marshalPlain(p.schema)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// marshalPlain is json.Marshal without HTML escaping (schemas hold texts
+// with < > &, shown to people).
+func marshalPlain(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+}
+
+// fieldTitle is the title a form shows for f: its own, or one made from its
+// name ("closeReason" → "Close reason"), never the raw key.
+func fieldTitle(f *spec.Field) string {
+	if f.Title != "" {
+		return f.Title
+	}
+	var words []string
+	word := []rune{}
+	flush := func() {
+		if len(word) > 0 {
+			words = append(words, strings.ToLower(string(word)))
+			word = word[:0]
+		}
+	}
+	rs := []rune(f.Name)
+	for i, r := range rs {
+		switch {
+		case r == '_' || r == '-' || r == '.':
+			flush()
+			continue
+		case unicode.IsUpper(r) && i > 0 && (unicode.IsLower(rs[i-1]) || (i+1 < len(rs) && unicode.IsLower(rs[i+1]))):
+			flush()
+		}
+		word = append(word, r)
+	}
+	flush()
+	if len(words) == 0 {
+		return f.Name
+	}
+	t := strings.Join(words, " ")
+	r := []rune(t)
+	r[0] = unicode.ToUpper(r[0])
+	return string(r)
+}
 
 func marshalSchema(v any) []byte {
 	var buf bytes.Buffer
@@ -29,6 +111,8 @@ func fieldSchema(f *spec.Field, form bool) map[string]any {
 	s := map[string]any{}
 	if f.Title != "" {
 		s["title"] = f.Title
+	} else if form {
+		s["title"] = fieldTitle(f)
 	}
 	if f.Description != "" {
 		s["description"] = f.Description
@@ -125,10 +209,13 @@ func values(vs []spec.EnumValue) []string {
 }
 
 func objectSchema(fields []*spec.Field, form bool) map[string]any {
-	props := map[string]any{}
+	props := properties{}
 	var required []string
+	// As the spec author wrote them: the order is part of the form's design.
+	fields = slices.Clone(fields)
+	slices.SortStableFunc(fields, func(a, b *spec.Field) int { return a.Written - b.Written })
 	for _, f := range fields {
-		props[f.Name] = fieldSchema(f, form)
+		props = append(props, property{f.Name, fieldSchema(f, form)})
 		if f.Required {
 			required = append(required, f.Name)
 		}
@@ -145,7 +232,6 @@ func (w *workflow) inputSchema() []byte {
 	s := objectSchema(w.t.Arguments, false)
 	s["additionalProperties"] = false
 	if w.t.NonInteractive {
-		props := s["properties"].(map[string]any)
 		answers := map[string]any{}
 		for _, st := range w.t.States {
 			for _, q := range st.Requests {
@@ -170,12 +256,12 @@ func (w *workflow) inputSchema() []byte {
 				answers[st.Confirm.Key] = map[string]any{"type": "boolean"}
 			}
 		}
-		props["inputs"] = map[string]any{
+		s["properties"] = append(s["properties"].(properties), property{"inputs", map[string]any{
 			"type":                 "object",
 			"description":          "Answers supplied up front, by input request key, for clients that cannot answer input requests. Each answer is validated like an interactive one.",
 			"properties":           answers,
 			"additionalProperties": false,
-		}
+		}})
 	}
 	return marshalSchema(s)
 }

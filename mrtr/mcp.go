@@ -64,7 +64,8 @@ func AddTool[F any](s *mcp.Server, e *Engine, p Program[F]) {
 			return nil, err
 		}
 		if reply.NeedsInput() {
-			return &mcp.CallToolResult{InputRequests: reply.InputRequests, RequestState: reply.RequestState}, nil
+			// An empty content list, not null: strict clients refuse a null.
+			return &mcp.CallToolResult{Content: []mcp.Content{}, InputRequests: reply.InputRequests, RequestState: reply.RequestState}, nil
 		}
 		return &mcp.CallToolResult{
 			Content: []mcp.Content{&mcp.TextContent{Text: reply.Final.Text}},
@@ -96,7 +97,7 @@ func AddPrompt[F any](s *mcp.Server, e *Engine, p Program[F]) {
 			return nil, err
 		}
 		if reply.NeedsInput() {
-			return &mcp.GetPromptResult{InputRequests: reply.InputRequests, RequestState: reply.RequestState}, nil
+			return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{}, InputRequests: reply.InputRequests, RequestState: reply.RequestState}, nil
 		}
 		switch reply.Final.Outcome {
 		case OutcomeSuccess:
@@ -162,7 +163,7 @@ func serveRounds[F any](ctx context.Context, e *Engine, p Program[F], r Request,
 		return reply, err
 	}
 	for range maxBridgeRounds {
-		responses, err := askOverSession(ctx, e, ss, reply.InputRequests)
+		responses, err := askOverSession(ctx, e, ss, p.Descriptor(), reply.InputRequests)
 		if err != nil {
 			return nil, err
 		}
@@ -185,9 +186,13 @@ func serveRounds[F any](ctx context.Context, e *Engine, p Program[F], r Request,
 // content against requestedSchema after the client answered), so the
 // client's result is kept on its way in (keepClientAnswers) and used when
 // that check is the only thing that failed.
-func askOverSession(ctx context.Context, e *Engine, ss *mcp.ServerSession, reqs mcp.InputRequestMap) (mcp.InputResponseMap, error) {
+//
+// The requests of a round are asked in the order the spec lists them (a
+// map would ask them in a random order each time).
+func askOverSession(ctx context.Context, e *Engine, ss *mcp.ServerSession, d *Descriptor, reqs mcp.InputRequestMap) (mcp.InputResponseMap, error) {
 	out := make(mcp.InputResponseMap, len(reqs))
-	for key, ir := range reqs {
+	for _, key := range d.requestOrder(reqs) {
+		ir := reqs[key]
 		var resp mcp.InputResponse
 		var err error
 		switch p := ir.(type) {

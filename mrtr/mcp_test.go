@@ -344,3 +344,23 @@ func TestPlainJSONUnlessNotificationsAreWanted(t *testing.T) {
 		t.Fatalf("with a progress token: Content-Type %q, want text/event-stream", ct)
 	}
 }
+
+// An input_required result carries an empty content list, never null
+// (strict clients refuse a null where the schema says array).
+func TestInputRequiredHasNoNullContent(t *testing.T) {
+	url, _ := serve(t)
+	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}}}`
+	resp := post(t, url, "tools/call", "transfer", `{"name":"transfer","arguments":{"account":"acc-123","amount":40},`+meta+`}`)
+	var reply struct {
+		Result map[string]json.RawMessage `json:"result"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&reply); err != nil {
+		t.Fatal(err)
+	}
+	if c, ok := reply.Result["content"]; ok && string(c) != "[]" {
+		t.Fatalf("content of an input_required result: %s, want [] or absent", c)
+	}
+	if string(reply.Result["resultType"]) != `"input_required"` {
+		t.Fatalf("result %v", reply.Result)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -136,6 +137,28 @@ func (d *Descriptor) requestInfo(key string) *RequestInfo {
 		}
 	}
 	return nil
+}
+
+// requestOrder returns the keys of reqs in the order the program lists its
+// requests (states in number order, requests in spec order); keys it does
+// not know come last, sorted.
+func (d *Descriptor) requestOrder(reqs mcp.InputRequestMap) []string {
+	keys := make([]string, 0, len(reqs))
+	for i := range d.States {
+		for _, q := range d.States[i].Requests {
+			if _, ok := reqs[q.Key]; ok {
+				keys = append(keys, q.Key)
+			}
+		}
+	}
+	var rest []string
+	for k := range reqs {
+		if d.requestInfo(k) == nil {
+			rest = append(rest, k)
+		}
+	}
+	slices.Sort(rest)
+	return append(keys, rest...)
 }
 
 // allows reports whether the transition table has from → to.

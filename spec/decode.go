@@ -281,9 +281,11 @@ var fieldTypeByName = map[string]FieldType{
 
 func (d *decoder) decodeFields(n *yaml.Node, role fieldRole) []*Field {
 	var fs []*Field
-	for _, p := range pairs(n) {
+	for i, p := range pairs(n) {
 		d.checkIdent(p.k, "field")
-		fs = append(fs, d.decodeField(p.key, p.k, p.v, role))
+		f := d.decodeField(p.key, p.k, p.v, role)
+		f.Written = i
+		fs = append(fs, f)
 	}
 	slices.SortFunc(fs, func(a, b *Field) int { return strings.Compare(a.Name, b.Name) })
 	return fs

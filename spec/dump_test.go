@@ -37,7 +37,10 @@ func dumpValue(b *strings.Builder, v reflect.Value, depth int) {
 		b.WriteString("{\n")
 		for i := range v.NumField() {
 			fd := v.Type().Field(i)
-			if fd.Type == posType || fd.Type == regexpType || !fd.IsExported() || fd.Name == "Path" && v.Type() == reflect.TypeOf(spec.File{}) {
+			// Positions, and a field's written position (forms list fields as
+			// written: that order is design, not noise), follow the text.
+			if fd.Type == posType || fd.Type == regexpType || !fd.IsExported() || fd.Name == "Path" && v.Type() == reflect.TypeOf(spec.File{}) ||
+				fd.Name == "Written" && v.Type() == reflect.TypeOf(spec.Field{}) {
 				continue
 			}
 			fmt.Fprintf(b, "%s  %s: ", ind, fd.Name)

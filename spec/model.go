@@ -188,7 +188,11 @@ func (t FieldType) String() string { return fieldTypeNames[t] }
 // Field is a typed value with constraints: a call argument, a continuation
 // field, a form field of an elicitation, or the items of an array.
 type Field struct {
-	Name        string
+	Name string
+	// Written is the field's position among its siblings in the spec. Field
+	// lists are sorted by name (the continuation codec and digests rely on
+	// that order); forms and input schemas list fields as written.
+	Written     int
 	Type        FieldType
 	Title       string
 	Description string

@@ -281,6 +281,7 @@ var testInputRequiredResultPromptUserContextSchema = json.RawMessage(`{
   "properties": {
     "context": {
       "maxLength": 500,
+      "title": "Context",
       "type": "string"
     }
   },

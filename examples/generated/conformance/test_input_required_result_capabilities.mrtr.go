@@ -352,6 +352,7 @@ var testInputRequiredResultCapabilitiesUserNameSchema = json.RawMessage(`{
   "properties": {
     "name": {
       "maxLength": 100,
+      "title": "Name",
       "type": "string"
     }
   },

@@ -282,6 +282,7 @@ var testInputRequiredResultElicitationUserNameSchema = json.RawMessage(`{
   "properties": {
     "name": {
       "maxLength": 100,
+      "title": "Name",
       "type": "string"
     }
   },

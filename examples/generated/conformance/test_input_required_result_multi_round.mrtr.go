@@ -355,6 +355,7 @@ var testInputRequiredResultMultiRoundStep1Schema = json.RawMessage(`{
   "properties": {
     "name": {
       "maxLength": 100,
+      "title": "Name",
       "type": "string"
     }
   },
@@ -383,6 +384,7 @@ var testInputRequiredResultMultiRoundStep2Schema = json.RawMessage(`{
   "properties": {
     "color": {
       "maxLength": 100,
+      "title": "Color",
       "type": "string"
     }
   },

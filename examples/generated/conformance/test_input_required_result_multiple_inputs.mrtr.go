@@ -386,6 +386,7 @@ var testInputRequiredResultMultipleInputsUserNameSchema = json.RawMessage(`{
   "properties": {
     "name": {
       "maxLength": 100,
+      "title": "Name",
       "type": "string"
     }
   },

@@ -279,6 +279,7 @@ func (p testInputRequiredResultRequestStateProgram) CheckContinuation(ctx contex
 var testInputRequiredResultRequestStateConfirmSchema = json.RawMessage(`{
   "properties": {
     "ok": {
+      "title": "Ok",
       "type": "boolean"
     }
   },

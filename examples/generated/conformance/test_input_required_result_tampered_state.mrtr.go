@@ -281,6 +281,7 @@ func (p testInputRequiredResultTamperedStateProgram) CheckContinuation(ctx conte
 var testInputRequiredResultTamperedStateConfirmSchema = json.RawMessage(`{
   "properties": {
     "ok": {
+      "title": "Ok",
       "type": "boolean"
     }
   },

@@ -278,6 +278,7 @@ var testStreamingElicitationUserNameSchema = json.RawMessage(`{
   "properties": {
     "name": {
       "maxLength": 100,
+      "title": "Name",
       "type": "string"
     }
   },

@@ -669,12 +669,6 @@ func (p provisionWorkspaceProgram) CheckContinuation(ctx context.Context, f *Pro
 // provisionWorkspacePlanSchema is the form of input request "plan".
 var provisionWorkspacePlanSchema = json.RawMessage(`{
   "properties": {
-    "seats": {
-      "default": 5,
-      "maximum": 1000,
-      "minimum": 1,
-      "type": "integer"
-    },
     "tier": {
       "oneOf": [
         {
@@ -690,12 +684,20 @@ var provisionWorkspacePlanSchema = json.RawMessage(`{
           "title": "Enterprise (SSO, audit log)"
         }
       ],
+      "title": "Tier",
       "type": "string"
+    },
+    "seats": {
+      "default": 5,
+      "maximum": 1000,
+      "minimum": 1,
+      "title": "Seats",
+      "type": "integer"
     }
   },
   "required": [
-    "seats",
-    "tier"
+    "tier",
+    "seats"
   ],
   "type": "object"
 }`)
@@ -726,10 +728,12 @@ var provisionWorkspacePlacementSchema = json.RawMessage(`{
           "us-west",
           "ap-south"
         ],
+        "title": "Regions[]",
         "type": "string"
       },
       "maxItems": 3,
       "minItems": 1,
+      "title": "Regions",
       "type": "array"
     }
   },

@@ -376,10 +376,12 @@ var deployPickSchema = json.RawMessage(`{
           "checkout",
           "search"
         ],
+        "title": "Services[]",
         "type": "string"
       },
       "maxItems": 3,
       "minItems": 1,
+      "title": "Services",
       "type": "array"
     }
   },

@@ -318,6 +318,7 @@ var notifyNoteSchema = json.RawMessage(`{
   "properties": {
     "text": {
       "maxLength": 100,
+      "title": "Text",
       "type": "string"
     }
   },

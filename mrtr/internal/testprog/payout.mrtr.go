@@ -246,20 +246,20 @@ var payoutDescriptor = mrtr.Descriptor{
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {
-    "amount": {
-      "maximum": 100000,
-      "minimum": 1,
-      "type": "integer"
-    },
     "payee": {
       "maxLength": 5,
       "pattern": "^(?:p-[0-9]{3})$",
       "type": "string"
+    },
+    "amount": {
+      "maximum": 100000,
+      "minimum": 1,
+      "type": "integer"
     }
   },
   "required": [
-    "amount",
-    "payee"
+    "payee",
+    "amount"
   ],
   "type": "object"
 }`),
@@ -394,6 +394,7 @@ var payoutApprovalSchema = json.RawMessage(`{
   "properties": {
     "approver": {
       "maxLength": 40,
+      "title": "Approver",
       "type": "string"
     }
   },

@@ -363,9 +363,11 @@ var transferDescriptor = mrtr.Descriptor{
           "properties": {
             "note": {
               "maxLength": 50,
+              "title": "Note",
               "type": "string"
             },
             "urgent": {
+              "title": "Urgent",
               "type": "boolean"
             }
           },
@@ -590,9 +592,11 @@ var transferMemoSchema = json.RawMessage(`{
   "properties": {
     "note": {
       "maxLength": 50,
+      "title": "Note",
       "type": "string"
     },
     "urgent": {
+      "title": "Urgent",
       "type": "boolean"
     }
   },

@@ -358,6 +358,7 @@ var unlockCodeSchema = json.RawMessage(`{
   "properties": {
     "digits": {
       "maxLength": 4,
+      "title": "Digits",
       "type": "string"
     }
   },

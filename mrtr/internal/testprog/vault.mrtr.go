@@ -351,6 +351,7 @@ var vaultPinSchema = json.RawMessage(`{
   "properties": {
     "code": {
       "maxLength": 4,
+      "title": "Code",
       "type": "string"
     }
   },

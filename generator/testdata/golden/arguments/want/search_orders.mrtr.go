@@ -292,12 +292,10 @@ var searchOrdersDescriptor = mrtr.Descriptor{
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {
-    "archived": {
-      "type": "boolean"
-    },
-    "callback": {
-      "format": "uri",
-      "maxLength": 200,
+    "query": {
+      "description": "Free text to search for.",
+      "maxLength": 100,
+      "minLength": 3,
       "type": "string"
     },
     "customerId": {
@@ -310,19 +308,21 @@ var searchOrdersDescriptor = mrtr.Descriptor{
       "maxLength": 254,
       "type": "string"
     },
-    "exact": {
-      "default": true,
-      "type": "boolean"
+    "since": {
+      "default": "2026-01-01",
+      "format": "date",
+      "maxLength": 10,
+      "type": "string"
     },
-    "ids": {
-      "items": {
-        "maximum": 999999,
-        "minimum": 1,
-        "type": "integer"
-      },
-      "maxItems": 10,
-      "minItems": 1,
-      "type": "array"
+    "until": {
+      "format": "date-time",
+      "maxLength": 30,
+      "type": "string"
+    },
+    "callback": {
+      "format": "uri",
+      "maxLength": 200,
+      "type": "string"
     },
     "limit": {
       "default": 20,
@@ -330,42 +330,21 @@ var searchOrdersDescriptor = mrtr.Descriptor{
       "minimum": 1,
       "type": "integer"
     },
+    "offset": {
+      "minimum": 0,
+      "type": "integer"
+    },
     "minTotal": {
       "maximum": 1000000,
       "minimum": -10.5,
       "type": "number"
     },
-    "offset": {
-      "minimum": 0,
-      "type": "integer"
+    "exact": {
+      "default": true,
+      "type": "boolean"
     },
-    "query": {
-      "description": "Free text to search for.",
-      "maxLength": 100,
-      "minLength": 3,
-      "type": "string"
-    },
-    "regions": {
-      "default": [
-        "eu"
-      ],
-      "items": {
-        "enum": [
-          "eu",
-          "us",
-          "apac"
-        ],
-        "type": "string"
-      },
-      "maxItems": 2,
-      "minItems": 1,
-      "type": "array"
-    },
-    "since": {
-      "default": "2026-01-01",
-      "format": "date",
-      "maxLength": 10,
-      "type": "string"
+    "archived": {
+      "type": "boolean"
     },
     "sort": {
       "default": "newest",
@@ -403,10 +382,15 @@ var searchOrdersDescriptor = mrtr.Descriptor{
       "maxItems": 5,
       "type": "array"
     },
-    "until": {
-      "format": "date-time",
-      "maxLength": 30,
-      "type": "string"
+    "ids": {
+      "items": {
+        "maximum": 999999,
+        "minimum": 1,
+        "type": "integer"
+      },
+      "maxItems": 10,
+      "minItems": 1,
+      "type": "array"
     },
     "weights": {
       "items": {
@@ -416,12 +400,28 @@ var searchOrdersDescriptor = mrtr.Descriptor{
       },
       "maxItems": 3,
       "type": "array"
+    },
+    "regions": {
+      "default": [
+        "eu"
+      ],
+      "items": {
+        "enum": [
+          "eu",
+          "us",
+          "apac"
+        ],
+        "type": "string"
+      },
+      "maxItems": 2,
+      "minItems": 1,
+      "type": "array"
     }
   },
   "required": [
     "query",
-    "regions",
-    "status"
+    "status",
+    "regions"
   ],
   "type": "object"
 }`),
@@ -833,6 +833,7 @@ var searchOrdersChoiceSchema = json.RawMessage(`{
     "orderNumber": {
       "maximum": 1000,
       "minimum": 1,
+      "title": "Order number",
       "type": "integer"
     }
   },

@@ -451,6 +451,7 @@ var reviewDocumentChangeSchema = json.RawMessage(`{
   "properties": {
     "summary": {
       "maxLength": 500,
+      "title": "Summary",
       "type": "string"
     }
   },

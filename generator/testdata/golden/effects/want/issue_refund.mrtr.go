@@ -336,20 +336,20 @@ var issueRefundDescriptor = mrtr.Descriptor{
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {
-    "amountCents": {
-      "maximum": 1000000,
-      "minimum": 1,
-      "type": "integer"
-    },
     "orderId": {
       "maxLength": 16,
       "pattern": "^(?:ord_[0-9]{1,12})$",
       "type": "string"
+    },
+    "amountCents": {
+      "maximum": 1000000,
+      "minimum": 1,
+      "type": "integer"
     }
   },
   "required": [
-    "amountCents",
-    "orderId"
+    "orderId",
+    "amountCents"
   ],
   "type": "object"
 }`),
@@ -511,6 +511,7 @@ var issueRefundChannelSchema = json.RawMessage(`{
         "email",
         "sms"
       ],
+      "title": "Via",
       "type": "string"
     }
   },

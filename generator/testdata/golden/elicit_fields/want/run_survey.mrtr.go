@@ -708,15 +708,106 @@ func (p runSurveyProgram) CheckContinuation(ctx context.Context, f *RunSurveyFlo
 // runSurveyFormSchema is the form of input request "form".
 var runSurveyFormSchema = json.RawMessage(`{
   "properties": {
-    "age": {
-      "maximum": 130,
-      "minimum": 18,
-      "type": "integer"
+    "nickname": {
+      "description": "What we call you.",
+      "maxLength": 30,
+      "minLength": 2,
+      "title": "Nickname",
+      "type": "string"
+    },
+    "code": {
+      "maxLength": 8,
+      "title": "Code",
+      "type": "string"
+    },
+    "email": {
+      "format": "email",
+      "maxLength": 254,
+      "title": "Email",
+      "type": "string"
+    },
+    "homepage": {
+      "format": "uri",
+      "maxLength": 200,
+      "title": "Homepage",
+      "type": "string"
     },
     "birthday": {
       "default": "2000-01-01",
       "format": "date",
       "maxLength": 10,
+      "title": "Birthday",
+      "type": "string"
+    },
+    "lastSeen": {
+      "format": "date-time",
+      "maxLength": 40,
+      "title": "Last seen",
+      "type": "string"
+    },
+    "rating": {
+      "default": 2.5,
+      "maximum": 4.5,
+      "minimum": 0.5,
+      "title": "Rating",
+      "type": "number"
+    },
+    "weight": {
+      "description": "Unbounded number.",
+      "title": "Weight",
+      "type": "number"
+    },
+    "age": {
+      "maximum": 130,
+      "minimum": 18,
+      "title": "Age",
+      "type": "integer"
+    },
+    "visits": {
+      "default": 3,
+      "minimum": 0,
+      "title": "Visits",
+      "type": "integer"
+    },
+    "newsletter": {
+      "default": false,
+      "title": "Newsletter",
+      "type": "boolean"
+    },
+    "vip": {
+      "title": "Vip",
+      "type": "boolean"
+    },
+    "color": {
+      "default": "green",
+      "enum": [
+        "red",
+        "green",
+        "blue"
+      ],
+      "title": "Color",
+      "type": "string"
+    },
+    "size": {
+      "oneOf": [
+        {
+          "const": "s",
+          "title": "Small"
+        },
+        {
+          "const": "m",
+          "title": "Medium"
+        },
+        {
+          "const": "l",
+          "title": "Large"
+        },
+        {
+          "const": "xl",
+          "title": "xl"
+        }
+      ],
+      "title": "Shirt size",
       "type": "string"
     },
     "channels": {
@@ -744,73 +835,6 @@ var runSurveyFormSchema = json.RawMessage(`{
       "title": "Contact channels",
       "type": "array"
     },
-    "code": {
-      "maxLength": 8,
-      "type": "string"
-    },
-    "color": {
-      "default": "green",
-      "enum": [
-        "red",
-        "green",
-        "blue"
-      ],
-      "type": "string"
-    },
-    "email": {
-      "format": "email",
-      "maxLength": 254,
-      "type": "string"
-    },
-    "homepage": {
-      "format": "uri",
-      "maxLength": 200,
-      "type": "string"
-    },
-    "lastSeen": {
-      "format": "date-time",
-      "maxLength": 40,
-      "type": "string"
-    },
-    "newsletter": {
-      "default": false,
-      "type": "boolean"
-    },
-    "nickname": {
-      "description": "What we call you.",
-      "maxLength": 30,
-      "minLength": 2,
-      "title": "Nickname",
-      "type": "string"
-    },
-    "rating": {
-      "default": 2.5,
-      "maximum": 4.5,
-      "minimum": 0.5,
-      "type": "number"
-    },
-    "size": {
-      "oneOf": [
-        {
-          "const": "s",
-          "title": "Small"
-        },
-        {
-          "const": "m",
-          "title": "Medium"
-        },
-        {
-          "const": "l",
-          "title": "Large"
-        },
-        {
-          "const": "xl",
-          "title": "xl"
-        }
-      ],
-      "title": "Shirt size",
-      "type": "string"
-    },
     "topics": {
       "items": {
         "enum": [
@@ -819,33 +843,23 @@ var runSurveyFormSchema = json.RawMessage(`{
           "returns",
           "other"
         ],
+        "title": "Topics[]",
         "type": "string"
       },
       "maxItems": 3,
+      "title": "Topics",
       "type": "array"
-    },
-    "vip": {
-      "type": "boolean"
-    },
-    "visits": {
-      "default": 3,
-      "minimum": 0,
-      "type": "integer"
-    },
-    "weight": {
-      "description": "Unbounded number.",
-      "type": "number"
     }
   },
   "required": [
-    "age",
-    "channels",
-    "code",
-    "color",
-    "email",
-    "newsletter",
     "nickname",
-    "rating"
+    "code",
+    "email",
+    "rating",
+    "age",
+    "newsletter",
+    "color",
+    "channels"
   ],
   "type": "object"
 }`)

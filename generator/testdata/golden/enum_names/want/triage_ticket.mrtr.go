@@ -610,6 +610,7 @@ var triageTicketImpactSchema = json.RawMessage(`{
         "medium",
         "high"
       ],
+      "title": "Priority",
       "type": "string"
     }
   },
@@ -643,6 +644,7 @@ var triageTicketCustomerSchema = json.RawMessage(`{
         "now",
         "yesterday"
       ],
+      "title": "Priority",
       "type": "string"
     },
     "tags": {
@@ -651,9 +653,11 @@ var triageTicketCustomerSchema = json.RawMessage(`{
           "bug",
           "billing"
         ],
+        "title": "Tags[]",
         "type": "string"
       },
       "maxItems": 2,
+      "title": "Tags",
       "type": "array"
     }
   },
@@ -687,9 +691,11 @@ var triageTicketInternalSchema = json.RawMessage(`{
           "p2",
           "p3"
         ],
+        "title": "Tags[]",
         "type": "string"
       },
       "maxItems": 3,
+      "title": "Tags",
       "type": "array"
     }
   },

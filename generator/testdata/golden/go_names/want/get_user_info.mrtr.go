@@ -287,30 +287,18 @@ var getUserInfoDescriptor = mrtr.Descriptor{
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {
+    "userId": {
+      "maxLength": 36,
+      "type": "string"
+    },
     "apiURL": {
       "format": "uri",
       "maxLength": 200,
       "type": "string"
     },
-    "func": {
-      "type": "boolean"
-    },
     "http_server": {
       "maxLength": 100,
       "type": "string"
-    },
-    "map": {
-      "items": {
-        "maxLength": 5,
-        "type": "string"
-      },
-      "maxItems": 2,
-      "type": "array"
-    },
-    "range": {
-      "maximum": 10,
-      "minimum": 0,
-      "type": "integer"
     },
     "type": {
       "default": "a-b",
@@ -324,9 +312,21 @@ var getUserInfoDescriptor = mrtr.Descriptor{
       ],
       "type": "string"
     },
-    "userId": {
-      "maxLength": 36,
-      "type": "string"
+    "range": {
+      "maximum": 10,
+      "minimum": 0,
+      "type": "integer"
+    },
+    "func": {
+      "type": "boolean"
+    },
+    "map": {
+      "items": {
+        "maxLength": 5,
+        "type": "string"
+      },
+      "maxItems": 2,
+      "type": "array"
     }
   },
   "required": [
@@ -575,6 +575,20 @@ func (p getUserInfoProgram) CheckContinuation(ctx context.Context, f *GetUserInf
 // getUserInfoSSOURLSchema is the form of input request "sso_URL".
 var getUserInfoSSOURLSchema = json.RawMessage(`{
   "properties": {
+    "url": {
+      "format": "uri",
+      "maxLength": 200,
+      "title": "Url",
+      "type": "string"
+    },
+    "string": {
+      "enum": [
+        "go",
+        "if"
+      ],
+      "title": "String",
+      "type": "string"
+    },
     "state": {
       "default": "CA",
       "description": "A form field named like the state type.",
@@ -583,24 +597,13 @@ var getUserInfoSSOURLSchema = json.RawMessage(`{
         "NY",
         "100%"
       ],
-      "type": "string"
-    },
-    "string": {
-      "enum": [
-        "go",
-        "if"
-      ],
-      "type": "string"
-    },
-    "url": {
-      "format": "uri",
-      "maxLength": 200,
+      "title": "State",
       "type": "string"
     }
   },
   "required": [
-    "string",
-    "url"
+    "url",
+    "string"
   ],
   "type": "object"
 }`)

@@ -435,6 +435,7 @@ var approvePayoutApprovalSchema = json.RawMessage(`{
   "properties": {
     "approver": {
       "maxLength": 40,
+      "title": "Approver",
       "type": "string"
     }
   },

@@ -564,6 +564,7 @@ var draftReleaseAudienceSchema = json.RawMessage(`{
         "operators",
         "developers"
       ],
+      "title": "Reader",
       "type": "string"
     }
   },

@@ -309,6 +309,11 @@ var deployServiceDescriptor = mrtr.Descriptor{
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {
+    "service": {
+      "maxLength": 40,
+      "pattern": "^(?:[a-z][a-z0-9-]*)$",
+      "type": "string"
+    },
     "inputs": {
       "additionalProperties": false,
       "description": "Answers supplied up front, by input request key, for clients that cannot answer input requests. Each answer is validated like an interactive one.",
@@ -330,13 +335,15 @@ var deployServiceDescriptor = mrtr.Descriptor{
         },
         "target": {
           "properties": {
-            "canary": {
-              "default": true,
-              "type": "boolean"
-            },
             "version": {
               "maxLength": 20,
+              "title": "Version",
               "type": "string"
+            },
+            "canary": {
+              "default": true,
+              "title": "Canary",
+              "type": "boolean"
             }
           },
           "required": [
@@ -346,11 +353,6 @@ var deployServiceDescriptor = mrtr.Descriptor{
         }
       },
       "type": "object"
-    },
-    "service": {
-      "maxLength": 40,
-      "pattern": "^(?:[a-z][a-z0-9-]*)$",
-      "type": "string"
     }
   },
   "required": [
@@ -561,13 +563,15 @@ func (deployServiceProgram) requestCheckout(f *DeployServiceFlow, _ mrtr.Problem
 // deployServiceTargetSchema is the form of input request "target".
 var deployServiceTargetSchema = json.RawMessage(`{
   "properties": {
-    "canary": {
-      "default": true,
-      "type": "boolean"
-    },
     "version": {
       "maxLength": 20,
+      "title": "Version",
       "type": "string"
+    },
+    "canary": {
+      "default": true,
+      "title": "Canary",
+      "type": "boolean"
     }
   },
   "required": [

@@ -379,18 +379,20 @@ func (p codeReviewProgram) CheckContinuation(ctx context.Context, f *CodeReviewF
 // codeReviewStyleSchema is the form of input request "style".
 var codeReviewStyleSchema = json.RawMessage(`{
   "properties": {
-    "maxComments": {
-      "default": 10,
-      "maximum": 50,
-      "minimum": 1,
-      "type": "integer"
-    },
     "tone": {
       "enum": [
         "strict",
         "friendly"
       ],
+      "title": "Tone",
       "type": "string"
+    },
+    "maxComments": {
+      "default": 10,
+      "maximum": 50,
+      "minimum": 1,
+      "title": "Max comments",
+      "type": "integer"
     }
   },
   "required": [

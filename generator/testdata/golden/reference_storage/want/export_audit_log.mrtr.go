@@ -369,6 +369,7 @@ var exportAuditLogFormatSchema = json.RawMessage(`{
         "csv",
         "json"
       ],
+      "title": "Kind",
       "type": "string"
     }
   },

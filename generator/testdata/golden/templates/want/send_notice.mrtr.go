@@ -410,6 +410,10 @@ var sendNoticeDescriptor = mrtr.Descriptor{
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {
+    "to": {
+      "maxLength": 100,
+      "type": "string"
+    },
     "cc": {
       "maxLength": 100,
       "type": "string"
@@ -419,16 +423,24 @@ var sendNoticeDescriptor = mrtr.Descriptor{
       "minimum": 1,
       "type": "integer"
     },
+    "retries": {
+      "maximum": 5,
+      "minimum": 0,
+      "type": "integer"
+    },
+    "ratio": {
+      "maximum": 1,
+      "minimum": 0,
+      "type": "number"
+    },
     "factor": {
       "type": "number"
     },
-    "labels": {
-      "items": {
-        "maxLength": 10,
-        "type": "string"
-      },
-      "maxItems": 3,
-      "type": "array"
+    "urgent": {
+      "type": "boolean"
+    },
+    "silent": {
+      "type": "boolean"
     },
     "level": {
       "enum": [
@@ -444,33 +456,21 @@ var sendNoticeDescriptor = mrtr.Descriptor{
       ],
       "type": "string"
     },
-    "ratio": {
-      "maximum": 1,
-      "minimum": 0,
-      "type": "number"
-    },
-    "retries": {
-      "maximum": 5,
-      "minimum": 0,
-      "type": "integer"
-    },
-    "silent": {
-      "type": "boolean"
-    },
-    "to": {
-      "maxLength": 100,
-      "type": "string"
-    },
-    "urgent": {
-      "type": "boolean"
+    "labels": {
+      "items": {
+        "maxLength": 10,
+        "type": "string"
+      },
+      "maxItems": 3,
+      "type": "array"
     }
   },
   "required": [
-    "count",
-    "level",
-    "ratio",
     "to",
-    "urgent"
+    "count",
+    "ratio",
+    "urgent",
+    "level"
   ],
   "type": "object"
 }`),
@@ -989,72 +989,84 @@ func (p sendNoticeProgram) CheckContinuation(ctx context.Context, f *SendNoticeF
 // sendNoticeDetailsSchema is the form of input request "details".
 var sendNoticeDetailsSchema = json.RawMessage(`{
   "properties": {
-    "badges": {
-      "items": {
-        "enum": [
-          "new",
-          "hot"
-        ],
-        "type": "string"
-      },
-      "maxItems": 2,
-      "type": "array"
+    "title": {
+      "maxLength": 60,
+      "title": "Title",
+      "type": "string"
     },
-    "bonus": {
-      "maximum": 5,
-      "minimum": 0,
-      "type": "number"
+    "note": {
+      "maxLength": 60,
+      "title": "Note",
+      "type": "string"
     },
     "copies": {
       "maximum": 3,
       "minimum": 1,
+      "title": "Copies",
       "type": "integer"
     },
     "extra": {
       "maximum": 3,
       "minimum": 0,
+      "title": "Extra",
       "type": "integer"
     },
-    "font": {
-      "enum": [
-        "serif",
-        "sans"
-      ],
-      "type": "string"
+    "weight": {
+      "maximum": 5,
+      "minimum": 0,
+      "title": "Weight",
+      "type": "number"
     },
-    "mute": {
-      "type": "boolean"
-    },
-    "note": {
-      "maxLength": 60,
-      "type": "string"
+    "bonus": {
+      "maximum": 5,
+      "minimum": 0,
+      "title": "Bonus",
+      "type": "number"
     },
     "pin": {
+      "title": "Pin",
       "type": "boolean"
     },
-    "title": {
-      "maxLength": 60,
-      "type": "string"
+    "mute": {
+      "title": "Mute",
+      "type": "boolean"
     },
     "tone": {
       "enum": [
         "plain",
         "formal"
       ],
+      "title": "Tone",
       "type": "string"
     },
-    "weight": {
-      "maximum": 5,
-      "minimum": 0,
-      "type": "number"
+    "font": {
+      "enum": [
+        "serif",
+        "sans"
+      ],
+      "title": "Font",
+      "type": "string"
+    },
+    "badges": {
+      "items": {
+        "enum": [
+          "new",
+          "hot"
+        ],
+        "title": "Badges[]",
+        "type": "string"
+      },
+      "maxItems": 2,
+      "title": "Badges",
+      "type": "array"
     }
   },
   "required": [
-    "copies",
-    "pin",
     "title",
-    "tone",
-    "weight"
+    "copies",
+    "weight",
+    "pin",
+    "tone"
   ],
   "type": "object"
 }`)

@@ -323,15 +323,15 @@ var signUpDescriptor = mrtr.Descriptor{
 	InputSchema: json.RawMessage(`{
   "additionalProperties": false,
   "properties": {
-    "age": {
-      "maximum": 150,
-      "minimum": 13,
-      "type": "integer"
-    },
     "email": {
       "format": "email",
       "maxLength": 254,
       "type": "string"
+    },
+    "age": {
+      "maximum": 150,
+      "minimum": 13,
+      "type": "integer"
     },
     "interests": {
       "items": {
@@ -343,14 +343,6 @@ var signUpDescriptor = mrtr.Descriptor{
         "type": "string"
       },
       "maxItems": 4,
-      "type": "array"
-    },
-    "nicknames": {
-      "items": {
-        "maxLength": 20,
-        "type": "string"
-      },
-      "maxItems": 2,
       "type": "array"
     },
     "teams": {
@@ -365,6 +357,14 @@ var signUpDescriptor = mrtr.Descriptor{
       "maxItems": 2,
       "type": "array",
       "uniqueItems": true
+    },
+    "nicknames": {
+      "items": {
+        "maxLength": 20,
+        "type": "string"
+      },
+      "maxItems": 2,
+      "type": "array"
     }
   },
   "required": [
@@ -724,16 +724,19 @@ func canonicalSignUpContinuation(f *SignUpFlow) {
 var signUpTermsSchema = json.RawMessage(`{
   "properties": {
     "accepted": {
+      "title": "Accepted",
       "type": "boolean"
-    },
-    "motto": {
-      "maxLength": 80,
-      "type": "string"
     },
     "share": {
       "maximum": 1,
       "minimum": 0,
+      "title": "Share",
       "type": "number"
+    },
+    "motto": {
+      "maxLength": 80,
+      "title": "Motto",
+      "type": "string"
     },
     "topics": {
       "items": {
@@ -742,9 +745,11 @@ var signUpTermsSchema = json.RawMessage(`{
           "offers",
           "tips"
         ],
+        "title": "Topics[]",
         "type": "string"
       },
       "maxItems": 2,
+      "title": "Topics",
       "type": "array"
     }
   },
