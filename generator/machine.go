@@ -287,8 +287,17 @@ func (w *workflow) takeAnswer(b *jen.Group, s *spec.State, q *spec.InputRequest)
 			} else {
 				a.List(jen.Id("answer"), jen.Id("problems")).Op(":=").Add(decoded)
 			}
+			again := ask(jen.Id("problems"))
+			if q.Kind == spec.RequestElicit {
+				// Asked again with the valid fields filled in.
+				again = jen.Id("pending").Op("=").Append(jen.Id("pending"), jen.Qual(pkgMRTR, "Prefilled").Call(
+					jen.Id("p").Dot(w.requestBuilder(q)).Call(jen.Id("f"), jen.Id("problems")), jen.Id("resp").Dot("Content"), jen.Id("problems")))
+				if q.Optional {
+					again = jen.If(jen.Id("r").Dot("Can").Call(requestKind(q.Kind))).Block(again)
+				}
+			}
 			a.If(jen.Len(jen.Id("problems")).Op(">").Lit(0)).Block(
-				ask(jen.Id("problems")),
+				again,
 			).Else().Block(
 				jen.Id("f").Dot(field(q.Key)).Op("=").Id("answer"),
 			)

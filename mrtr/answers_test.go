@@ -1,7 +1,10 @@
 package mrtr_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -148,5 +151,37 @@ func TestAnAnswerIsPinnedToTheQuestionShown(t *testing.T) {
 	fresh := toGate(t, h)
 	if r := call(t, h, transferArgs, fresh.RequestState, yes); r.Final == nil || r.Final.Outcome != mrtr.OutcomeSuccess {
 		t.Fatalf("a yes to the unchanged gate: %+v", r.Final)
+	}
+}
+
+// A form asked again after a wrong answer keeps the fields that were
+// right (as defaults) and leaves the wrong one empty, in the same order.
+func TestAReaskedFormKeepsTheValidAnswers(t *testing.T) {
+	h := mrtrtest.New(t, testprog.NewTransferProgram(&testprog.TransferImpl{}))
+	r1 := call(t, h, transferArgs, "", nil)
+	answers := mcp.InputResponseMap{"memo": mrtrtest.Accept(map[string]any{"note": "   ", "urgent": true}), "summary": mrtrtest.Text("rent")}
+	r2 := call(t, h, transferArgs, r1.RequestState, answers)
+	ep, ok := r2.InputRequests["memo"].(*mcp.ElicitParams)
+	if !ok {
+		t.Fatalf("the memo was not asked again: %+v", r2)
+	}
+	schema, _ := json.Marshal(ep.RequestedSchema)
+	var form struct {
+		Properties map[string]map[string]any `json:"properties"`
+	}
+	if err := json.Unmarshal(schema, &form); err != nil {
+		t.Fatal(err)
+	}
+	if form.Properties["urgent"]["default"] != true {
+		t.Errorf("the valid urgent answer is not kept: %s", schema)
+	}
+	if _, ok := form.Properties["note"]["default"]; ok {
+		t.Errorf("the wrong note is kept as a default: %s", schema)
+	}
+	if !strings.Contains(ep.Message, "note:") {
+		t.Errorf("the question does not say which field is wrong: %q", ep.Message)
+	}
+	if bytes.Index(schema, []byte(`"note"`)) > bytes.Index(schema, []byte(`"urgent"`)) {
+		t.Errorf("fields reordered: %s", schema)
 	}
 }

@@ -97,7 +97,7 @@ func (p testInputRequiredResultPromptProgram) Step(ctx context.Context, r *mrtr.
 					return mrtr.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, p.requestUserContext(f, problems))
+					pending = append(pending, mrtr.Prefilled(p.requestUserContext(f, problems), resp.Content, problems))
 				} else {
 					f.UserContext = answer
 				}

@@ -123,7 +123,7 @@ func (p testInputRequiredResultCapabilitiesProgram) Step(ctx context.Context, r 
 				}
 				if len(problems) > 0 {
 					if r.Can(mrtr.Elicit) {
-						pending = append(pending, p.requestUserName(f, problems))
+						pending = append(pending, mrtr.Prefilled(p.requestUserName(f, problems), resp.Content, problems))
 					}
 				} else {
 					f.UserName = answer

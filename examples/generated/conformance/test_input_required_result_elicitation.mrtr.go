@@ -98,7 +98,7 @@ func (p testInputRequiredResultElicitationProgram) Step(ctx context.Context, r *
 					return mrtr.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, p.requestUserName(f, problems))
+					pending = append(pending, mrtr.Prefilled(p.requestUserName(f, problems), resp.Content, problems))
 				} else {
 					f.UserName = answer
 				}

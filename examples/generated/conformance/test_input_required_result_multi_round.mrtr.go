@@ -110,7 +110,7 @@ func (p testInputRequiredResultMultiRoundProgram) Step(ctx context.Context, r *m
 					return mrtr.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, p.requestStep1(f, problems))
+					pending = append(pending, mrtr.Prefilled(p.requestStep1(f, problems), resp.Content, problems))
 				} else {
 					f.Step1 = answer
 				}
@@ -139,7 +139,7 @@ func (p testInputRequiredResultMultiRoundProgram) Step(ctx context.Context, r *m
 					return mrtr.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, p.requestStep2(f, problems))
+					pending = append(pending, mrtr.Prefilled(p.requestStep2(f, problems), resp.Content, problems))
 				} else {
 					f.Step2 = answer
 				}

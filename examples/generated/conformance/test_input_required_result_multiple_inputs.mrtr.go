@@ -136,7 +136,7 @@ func (p testInputRequiredResultMultipleInputsProgram) Step(ctx context.Context, 
 					return mrtr.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, p.requestUserName(f, problems))
+					pending = append(pending, mrtr.Prefilled(p.requestUserName(f, problems), resp.Content, problems))
 				} else {
 					f.UserName = answer
 				}

@@ -98,7 +98,7 @@ func (p testInputRequiredResultRequestStateProgram) Step(ctx context.Context, r 
 					return mrtr.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, p.requestConfirm(f, problems))
+					pending = append(pending, mrtr.Prefilled(p.requestConfirm(f, problems), resp.Content, problems))
 				} else {
 					f.Confirm = answer
 				}

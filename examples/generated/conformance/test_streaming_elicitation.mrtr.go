@@ -95,7 +95,7 @@ func (p testStreamingElicitationProgram) Step(ctx context.Context, r *mrtr.Round
 					return mrtr.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, p.requestUserName(f, problems))
+					pending = append(pending, mrtr.Prefilled(p.requestUserName(f, problems), resp.Content, problems))
 				} else {
 					f.UserName = answer
 				}

@@ -192,7 +192,7 @@ func (p provisionWorkspaceProgram) Step(ctx context.Context, r *mrtr.Round, f *P
 					return mrtr.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, p.requestPlan(f, problems))
+					pending = append(pending, mrtr.Prefilled(p.requestPlan(f, problems), resp.Content, problems))
 				} else {
 					f.Plan = answer
 				}
@@ -226,7 +226,7 @@ func (p provisionWorkspaceProgram) Step(ctx context.Context, r *mrtr.Round, f *P
 					return mrtr.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, p.requestPlacement(f, problems))
+					pending = append(pending, mrtr.Prefilled(p.requestPlacement(f, problems), resp.Content, problems))
 				} else {
 					f.Placement = answer
 				}

@@ -136,7 +136,7 @@ func (p closeSupportTicketProgram) Step(ctx context.Context, r *mrtr.Round, f *C
 					return mrtr.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, p.requestReason(f, problems))
+					pending = append(pending, mrtr.Prefilled(p.requestReason(f, problems), resp.Content, problems))
 				} else {
 					f.Reason = answer
 				}

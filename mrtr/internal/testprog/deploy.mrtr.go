@@ -127,7 +127,7 @@ func (p deployProgram) Step(ctx context.Context, r *mrtr.Round, f *DeployFlow) (
 					return mrtr.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, p.requestPick(f, problems))
+					pending = append(pending, mrtr.Prefilled(p.requestPick(f, problems), resp.Content, problems))
 				} else {
 					f.Pick = answer
 				}

@@ -102,7 +102,7 @@ func (p notifyProgram) Step(ctx context.Context, r *mrtr.Round, f *NotifyFlow) (
 					return mrtr.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, p.requestNote(f, problems))
+					pending = append(pending, mrtr.Prefilled(p.requestNote(f, problems), resp.Content, problems))
 				} else {
 					f.Note = answer
 				}

@@ -139,7 +139,7 @@ func (p payoutProgram) Step(ctx context.Context, r *mrtr.Round, f *PayoutFlow) (
 					return mrtr.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, p.requestApproval(f, problems))
+					pending = append(pending, mrtr.Prefilled(p.requestApproval(f, problems), resp.Content, problems))
 				} else {
 					f.Approval = answer
 				}

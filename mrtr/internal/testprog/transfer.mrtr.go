@@ -167,7 +167,7 @@ func (p transferProgram) Step(ctx context.Context, r *mrtr.Round, f *TransferFlo
 					return mrtr.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, p.requestMemo(f, problems))
+					pending = append(pending, mrtr.Prefilled(p.requestMemo(f, problems), resp.Content, problems))
 				} else {
 					f.Memo = answer
 				}

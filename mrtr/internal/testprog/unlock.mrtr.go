@@ -132,7 +132,7 @@ func (p unlockProgram) Step(ctx context.Context, r *mrtr.Round, f *UnlockFlow) (
 					return mrtr.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, p.requestCode(f, problems))
+					pending = append(pending, mrtr.Prefilled(p.requestCode(f, problems), resp.Content, problems))
 				} else {
 					f.Code = answer
 				}

@@ -115,7 +115,7 @@ func (p vaultProgram) Step(ctx context.Context, r *mrtr.Round, f *VaultFlow) (mr
 					return mrtr.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, p.requestPin(f, problems))
+					pending = append(pending, mrtr.Prefilled(p.requestPin(f, problems), resp.Content, problems))
 				} else {
 					f.Pin = answer
 				}

@@ -191,7 +191,7 @@ func (p searchOrdersProgram) Step(ctx context.Context, r *mrtr.Round, f *SearchO
 					return mrtr.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, p.requestChoice(f, problems))
+					pending = append(pending, mrtr.Prefilled(p.requestChoice(f, problems), resp.Content, problems))
 				} else {
 					f.Choice = answer
 				}

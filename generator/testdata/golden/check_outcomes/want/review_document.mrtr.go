@@ -189,7 +189,7 @@ func (p reviewDocumentProgram) Step(ctx context.Context, r *mrtr.Round, f *Revie
 					return mrtr.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, p.requestChange(f, problems))
+					pending = append(pending, mrtr.Prefilled(p.requestChange(f, problems), resp.Content, problems))
 				} else {
 					f.Change = answer
 				}

@@ -159,7 +159,7 @@ func (p issueRefundProgram) Step(ctx context.Context, r *mrtr.Round, f *IssueRef
 					return mrtr.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, p.requestChannel(f, problems))
+					pending = append(pending, mrtr.Prefilled(p.requestChannel(f, problems), resp.Content, problems))
 				} else {
 					f.Channel = answer
 				}

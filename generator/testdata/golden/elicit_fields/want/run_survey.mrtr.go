@@ -207,7 +207,7 @@ func (p runSurveyProgram) Step(ctx context.Context, r *mrtr.Round, f *RunSurveyF
 					return mrtr.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, p.requestForm(f, problems))
+					pending = append(pending, mrtr.Prefilled(p.requestForm(f, problems), resp.Content, problems))
 				} else {
 					f.Form = answer
 				}

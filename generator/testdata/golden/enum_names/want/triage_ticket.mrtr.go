@@ -206,7 +206,7 @@ func (p triageTicketProgram) Step(ctx context.Context, r *mrtr.Round, f *TriageT
 					return mrtr.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, p.requestImpact(f, problems))
+					pending = append(pending, mrtr.Prefilled(p.requestImpact(f, problems), resp.Content, problems))
 				} else {
 					f.Impact = answer
 				}
@@ -235,7 +235,7 @@ func (p triageTicketProgram) Step(ctx context.Context, r *mrtr.Round, f *TriageT
 					return mrtr.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, p.requestCustomer(f, problems))
+					pending = append(pending, mrtr.Prefilled(p.requestCustomer(f, problems), resp.Content, problems))
 				} else {
 					f.Customer = answer
 				}
@@ -258,7 +258,7 @@ func (p triageTicketProgram) Step(ctx context.Context, r *mrtr.Round, f *TriageT
 					return mrtr.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, p.requestInternal(f, problems))
+					pending = append(pending, mrtr.Prefilled(p.requestInternal(f, problems), resp.Content, problems))
 				} else {
 					f.Internal = answer
 				}

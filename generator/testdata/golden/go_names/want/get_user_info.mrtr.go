@@ -194,7 +194,7 @@ func (p getUserInfoProgram) Step(ctx context.Context, r *mrtr.Round, f *GetUserI
 					return mrtr.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, p.requestSSOURL(f, problems))
+					pending = append(pending, mrtr.Prefilled(p.requestSSOURL(f, problems), resp.Content, problems))
 				} else {
 					f.SSOURL = answer
 				}

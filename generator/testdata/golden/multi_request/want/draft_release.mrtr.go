@@ -155,7 +155,7 @@ func (p draftReleaseProgram) Step(ctx context.Context, r *mrtr.Round, f *DraftRe
 					return mrtr.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, p.requestAudience(f, problems))
+					pending = append(pending, mrtr.Prefilled(p.requestAudience(f, problems), resp.Content, problems))
 				} else {
 					f.Audience = answer
 				}

@@ -171,7 +171,7 @@ func (p deployServiceProgram) Step(ctx context.Context, r *mrtr.Round, f *Deploy
 					return mrtr.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, p.requestTarget(f, problems))
+					pending = append(pending, mrtr.Prefilled(p.requestTarget(f, problems), resp.Content, problems))
 				} else {
 					f.Target = answer
 				}

@@ -132,7 +132,7 @@ func (p codeReviewProgram) Step(ctx context.Context, r *mrtr.Round, f *CodeRevie
 					return mrtr.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, p.requestStyle(f, problems))
+					pending = append(pending, mrtr.Prefilled(p.requestStyle(f, problems), resp.Content, problems))
 				} else {
 					f.Style = answer
 				}

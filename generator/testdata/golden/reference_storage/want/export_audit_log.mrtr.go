@@ -129,7 +129,7 @@ func (p exportAuditLogProgram) Step(ctx context.Context, r *mrtr.Round, f *Expor
 					return mrtr.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, p.requestFormat(f, problems))
+					pending = append(pending, mrtr.Prefilled(p.requestFormat(f, problems), resp.Content, problems))
 				} else {
 					f.Format = answer
 				}

@@ -249,7 +249,7 @@ func (p sendNoticeProgram) Step(ctx context.Context, r *mrtr.Round, f *SendNotic
 					return mrtr.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, p.requestDetails(f, problems))
+					pending = append(pending, mrtr.Prefilled(p.requestDetails(f, problems), resp.Content, problems))
 				} else {
 					f.Details = answer
 				}

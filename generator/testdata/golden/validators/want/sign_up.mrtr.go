@@ -184,7 +184,7 @@ func (p signUpProgram) Step(ctx context.Context, r *mrtr.Round, f *SignUpFlow) (
 					return mrtr.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, p.requestTerms(f, problems))
+					pending = append(pending, mrtr.Prefilled(p.requestTerms(f, problems), resp.Content, problems))
 				} else {
 					f.Terms = answer
 				}

@@ -1,0 +1,108 @@
+package mrtr
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Prefilled returns the form q asked again after an answer with problems,
+// with each field the answer gave a valid value for set as that field's
+// default: the user corrects what was wrong instead of filling the whole
+// form again. Fields a problem names ("seats: at least 1") are left empty.
+// Generated code calls it; a request that is not a form is returned as is.
+func Prefilled(q Pending, given map[string]any, problems Problems) Pending {
+	ep, ok := q.Params.(*mcp.ElicitParams)
+	if !ok || len(given) == 0 {
+		return q
+	}
+	schema, ok := ep.RequestedSchema.(json.RawMessage)
+	if !ok {
+		return q
+	}
+	wrong := map[string]bool{}
+	for _, p := range problems {
+		name, _, found := strings.Cut(p, ":")
+		if !found {
+			return q // a problem of the whole form: nothing is known to be right
+		}
+		wrong[strings.TrimSuffix(name, "[]")] = true
+	}
+	filled, err := prefill(schema, given, wrong)
+	if err != nil {
+		return q
+	}
+	params := *ep
+	params.RequestedSchema = filled
+	q.Params = &params
+	return q
+}
+
+// prefill sets "default" on the properties of schema that given has a value
+// for and wrong does not name, keeping the properties' order.
+func prefill(schema json.RawMessage, given map[string]any, wrong map[string]bool) (json.RawMessage, error) {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(schema, &top); err != nil {
+		return nil, err
+	}
+	props, err := orderedObject(top["properties"])
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, p := range props {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(p.key)
+		b.Write(k)
+		b.WriteByte(':')
+		v, ok := given[p.key]
+		if !ok || v == nil || wrong[p.key] {
+			b.Write(p.value)
+			continue
+		}
+		var field map[string]any
+		if err := json.Unmarshal(p.value, &field); err != nil {
+			return nil, err
+		}
+		field["default"] = v
+		out, err := json.Marshal(field)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(out)
+	}
+	b.WriteByte('}')
+	top["properties"] = b.Bytes()
+	return json.Marshal(top)
+}
+
+type member struct {
+	key   string
+	value json.RawMessage
+}
+
+// orderedObject reads a JSON object's members in the order they appear.
+func orderedObject(raw json.RawMessage) ([]member, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if _, err := dec.Token(); err != nil { // {
+		return nil, err
+	}
+	var out []member
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, err
+		}
+		out = append(out, member{key: t.(string), value: v})
+	}
+	return out, nil
+}
