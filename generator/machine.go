@@ -290,8 +290,13 @@ func (w *workflow) takeAnswer(b *jen.Group, s *spec.State, q *spec.InputRequest)
 			again := ask(jen.Id("problems"))
 			if q.Kind == spec.RequestElicit {
 				// Asked again with the valid fields filled in.
-				again = jen.Id("pending").Op("=").Append(jen.Id("pending"), jen.Qual(pkgMRTR, "Prefilled").Call(
-					jen.Id("p").Dot(w.requestBuilder(q)).Call(jen.Id("f"), jen.Id("problems")), jen.Id("resp").Dot("Content"), jen.Id("problems")))
+				args := []jen.Code{jen.Id("p").Dot(w.requestBuilder(q)).Call(jen.Id("f"), jen.Id("problems")), jen.Id("resp").Dot("Content"), jen.Id("problems")}
+				for _, f := range q.Fields {
+					if f.Sensitive {
+						args = append(args, jen.Lit(f.Name)) // never sent back as a default
+					}
+				}
+				again = jen.Id("pending").Op("=").Append(jen.Id("pending"), jen.Qual(pkgMRTR, "Prefilled").Call(args...))
 				if q.Optional {
 					again = jen.If(jen.Id("r").Dot("Can").Call(requestKind(q.Kind))).Block(again)
 				}

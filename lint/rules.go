@@ -339,6 +339,22 @@ and the token carries only an opaque reference.`,
 		check: checkSensitiveSealed,
 	},
 	{
+		ID: "sensitive-in-template", Severity: spec.Error,
+		Summary: "a template renders a sensitive value",
+		Hint:    "name something that identifies the value instead (a last-4, an id), or drop sensitive",
+		Why: `A sensitive value (a continuation field or a form field marked sensitive: true) is kept
+server-side and deleted when its workflow ends. A message, prompt, result or idempotency key
+that renders it sends it to the client and the model, and a result or operation id is kept
+in the round and effect records for their retention: the value would outlive the workflow
+there. Render what identifies it instead.`,
+		Bad: `fields:
+  otp: {type: string, maxLength: 8, sensitive: true}
+# ...
+message: Approved with code {approval.otp}.`,
+		Good:  `message: Approved.`,
+		check: checkSensitiveInTemplate,
+	},
+	{
 		ID: "string-without-max-length", Severity: spec.Warning,
 		Summary: "a string input has no maxLength",
 		Hint:    "add maxLength: every round is a trust boundary and input is validated again",
@@ -646,6 +662,38 @@ func checkSensitiveSealed(c *checker, r *Rule) {
 				c.report(r, f.Pos, c.toolScope(t, f.Lint), "%s %q: sensitive field %q is in sealed state", t.Kind, t.Name, f.Name)
 			}
 		}
+		for _, s := range t.States {
+			for _, q := range s.Requests {
+				for _, f := range q.Fields {
+					if f.Sensitive {
+						c.report(r, f.Pos, c.toolScope(t, f.Lint, q.Lint, s.Lint), "%s %q: sensitive answer %s.%s is in sealed state", t.Kind, t.Name, q.Key, f.Name)
+					}
+				}
+			}
+		}
+	}
+}
+
+// checkSensitiveInTemplate reports placeholders that render a sensitive
+// continuation field or form field.
+func checkSensitiveInTemplate(c *checker, r *Rule) {
+	for _, t := range c.file.Workflows() {
+		for _, s := range t.States {
+			for _, tpl := range templatesOf(s) {
+				for _, ref := range tpl.Refs() {
+					var f *spec.Field
+					switch {
+					case ref.Kind == spec.RefContinuation && len(ref.Path) > 0:
+						f = t.Continuation.Field(ref.Path[0])
+					case ref.Kind == spec.RefFormField && len(ref.Path) == 2:
+						f = formField(t, ref.Path[0], ref.Path[1])
+					}
+					if f != nil && f.Sensitive {
+						c.report(r, ref.Pos, c.toolScope(t, s.Lint), "%s %q: state %q renders sensitive value {%s}", t.Kind, t.Name, s.Name, ref.Name())
+					}
+				}
+			}
+		}
 	}
 }
 
@@ -939,4 +987,20 @@ func dedupe(ns []named) []named {
 		}
 	}
 	return out
+}
+
+// formField returns field name of the form of request key, or nil.
+func formField(t *spec.Tool, key, name string) *spec.Field {
+	for _, s := range t.States {
+		for _, q := range s.Requests {
+			if q.Key == key {
+				for _, f := range q.Fields {
+					if f.Name == name {
+						return f
+					}
+				}
+			}
+		}
+	}
+	return nil
 }

@@ -11,9 +11,11 @@ import (
 // Prefilled returns the form q asked again after an answer with problems,
 // with each field the answer gave a valid value for set as that field's
 // default: the user corrects what was wrong instead of filling the whole
-// form again. Fields a problem names ("seats: at least 1") are left empty.
-// Generated code calls it; a request that is not a form is returned as is.
-func Prefilled(q Pending, given map[string]any, problems Problems) Pending {
+// form again. Fields a problem names ("seats: at least 1") are left empty,
+// and so are the sensitive ones: a default is sent to the client (and kept
+// in the round's record), which a sensitive value must never be. Generated
+// code calls it; a request that is not a form is returned as is.
+func Prefilled(q Pending, given map[string]any, problems Problems, sensitive ...string) Pending {
 	ep, ok := q.Params.(*mcp.ElicitParams)
 	if !ok || len(given) == 0 {
 		return q
@@ -23,6 +25,9 @@ func Prefilled(q Pending, given map[string]any, problems Problems) Pending {
 		return q
 	}
 	wrong := map[string]bool{}
+	for _, name := range sensitive {
+		wrong[name] = true
+	}
 	for _, p := range problems {
 		name, _, found := strings.Cut(p, ":")
 		if !found {

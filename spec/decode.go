@@ -232,7 +232,24 @@ func (d *decoder) decodeWorkflow(tp pair) *Tool {
 		states = append(states, d.decodeState(sp))
 	}
 	t.States = orderStates(t.Initial, states)
+	// A sensitive answer is part of the continuation too: it stays
+	// server-side unless the spec chose otherwise (lint refuses that).
+	if !t.Continuation.StorageSet && sensitiveAnswer(t.States) {
+		t.Continuation.Storage = StorageReference
+	}
 	return t
+}
+
+// sensitiveAnswer reports whether a form field of any state is sensitive.
+func sensitiveAnswer(states []*State) bool {
+	for _, s := range states {
+		for _, q := range s.Requests {
+			if slices.ContainsFunc(q.Fields, func(f *Field) bool { return f.Sensitive }) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (d *decoder) decodeContinuation(n *yaml.Node) *Continuation {
@@ -252,9 +269,9 @@ func (d *decoder) decodeContinuation(n *yaml.Node) *Continuation {
 	}
 	switch storage {
 	case "sealed":
-		c.Storage = StorageSealed
+		c.Storage, c.StorageSet = StorageSealed, true
 	case "reference":
-		c.Storage = StorageReference
+		c.Storage, c.StorageSet = StorageReference, true
 	default:
 		c.Storage = StorageSealed
 		if slices.ContainsFunc(c.Fields, func(f *Field) bool { return f.Sensitive }) {
@@ -395,7 +412,7 @@ func (d *decoder) checkFieldKeys(f *Field, keys map[string]*yaml.Node, n *yaml.N
 	only("maxItems", f.Type == TypeArray, "applies to arrays only")
 	only("uniqueItems", f.Type == TypeArray, "applies to arrays only")
 	only("uniqueItems", role == fieldArgument || role == fieldForm, "applies to arguments and form fields only (continuation lists of enum values are always made distinct)")
-	only("sensitive", role == fieldContinuation, "applies to continuation fields only")
+	only("sensitive", role == fieldContinuation || role == fieldForm, "applies to continuation and form fields only")
 	only("required", role == fieldArgument || role == fieldForm, "applies to arguments and form fields only")
 	only("default", role == fieldArgument || role == fieldForm, "applies to arguments and form fields only")
 	only("example", role != fieldItems, "applies to the array, not its items")

@@ -144,10 +144,14 @@ func (t *Tool) Argument(name string) *Field { return findField(t.Arguments, name
 type Continuation struct {
 	TTL time.Duration
 	// TTLSet reports whether the spec gave a TTL (otherwise DefaultTTL).
-	TTLSet   bool
-	Storage  Storage
-	MaxBytes int      // budget for the worst-case encoded size
-	Fields   []*Field // sorted by name
+	TTLSet bool
+	// Storage is where the continuation lives; StorageSet reports whether
+	// the spec chose it (otherwise reference when a continuation field or a
+	// form field is sensitive, else sealed).
+	Storage    Storage
+	StorageSet bool
+	MaxBytes   int      // budget for the worst-case encoded size
+	Fields     []*Field // sorted by name
 
 	Pos    Pos
 	TTLPos Pos
@@ -219,7 +223,7 @@ type Field struct {
 	UniqueItems bool
 
 	Validate  []NameRef // custom validators, in spec order
-	Sensitive bool      // continuation fields: keep server-side, never sealed
+	Sensitive bool      // continuation and form fields: keep server-side, never sealed or rendered
 	Lint      *LintConfig
 
 	Pos Pos // the field's name key

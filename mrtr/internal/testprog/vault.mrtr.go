@@ -33,6 +33,8 @@ type VaultContinuation struct {
 type VaultPinAnswer struct {
 	// Code is form field "code".
 	Code string
+	// Otp is form field "otp". One-time code.
+	Otp *string
 }
 
 // VaultFlow is one workflow of vault as handler methods see it: the call, the
@@ -115,7 +117,7 @@ func (p vaultProgram) Step(ctx context.Context, r *mrtr.Round, f *VaultFlow) (mr
 					return mrtr.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, mrtr.Prefilled(p.requestPin(f, problems), resp.Content, problems))
+					pending = append(pending, mrtr.Prefilled(p.requestPin(f, problems), resp.Content, problems, "otp"))
 				} else {
 					f.Pin = answer
 				}
@@ -230,7 +232,7 @@ var vaultDescriptor = mrtr.Descriptor{
 }`),
 	TTL:         2 * time.Minute,
 	Storage:     mrtr.Reference,
-	SchemaHash:  uint64(0xaead2c5db208bca6),
+	SchemaHash:  uint64(0x734c2021e4d2525f),
 	Initial:     uint16(VaultStateLoad),
 	States:      vaultStateTable,
 	Transitions: vaultTransitionTable,
@@ -265,6 +267,10 @@ func (vaultProgram) AppendContinuation(b []byte, f *VaultFlow) []byte {
 	b = binenc.AppendBool(b, f.Pin != nil)
 	if f.Pin != nil {
 		b = binenc.AppendString(b, f.Pin.Code)
+		b = binenc.AppendBool(b, f.Pin.Otp != nil)
+		if f.Pin.Otp != nil {
+			b = binenc.AppendString(b, *f.Pin.Otp)
+		}
 	}
 	return b
 }
@@ -279,6 +285,10 @@ func (vaultProgram) LoadContinuation(f *VaultFlow, data []byte) error {
 	if r.Bool() {
 		a := &VaultPinAnswer{}
 		a.Code = r.String()
+		if r.Bool() {
+			v := r.String()
+			a.Otp = &v
+		}
 		f.Pin = a
 	}
 	return r.Done()
@@ -331,6 +341,15 @@ func (p vaultProgram) decodePin(ctx context.Context, content map[string]any) (*V
 	case mrtr.WrongType:
 		problems.Addf("code: expected a string")
 	}
+	switch v, st := mrtr.FormString(content, "otp"); st {
+	case mrtr.Present:
+		if n := utf8.RuneCountInString(v); n > 40 {
+			problems.Addf("otp: at most 40 characters (got %d)", n)
+		}
+		a.Otp = &v
+	case mrtr.WrongType:
+		problems.Addf("otp: expected a string")
+	}
 	return a, problems, nil
 }
 
@@ -352,6 +371,11 @@ var vaultPinSchema = json.RawMessage(`{
     "code": {
       "maxLength": 4,
       "title": "Code",
+      "type": "string"
+    },
+    "otp": {
+      "maxLength": 40,
+      "title": "One-time code",
       "type": "string"
     }
   },
@@ -375,9 +399,10 @@ func (vaultProgram) requestPin(f *VaultFlow, problems mrtr.Problems) mrtr.Pendin
 	}
 }
 
-// vaultAskPinPinMessage renders "Enter the PIN of vault {vaultId}.".
+// vaultAskPinPinMessage renders "Enter the PIN of vault {vaultId}, and the one-time code if you
+// have one.".
 func vaultAskPinPinMessage(f *VaultFlow) string {
-	return "Enter the PIN of vault " + f.Args.VaultID + "."
+	return "Enter the PIN of vault " + f.Args.VaultID + ", and the one-time code if you have one."
 }
 
 // vaultOpenOperationID renders "open-{vaultId}".

@@ -5,6 +5,7 @@ package testprog
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -39,7 +40,10 @@ func (h *fakeVault) OpenVault(ctx context.Context, f *VaultFlow) error {
 
 // answersVault are valid answers to the input requests of vault, derived from the spec.
 var answersVault = map[string]mcp.InputResponse{
-	"pin": mrtrtest.Accept(map[string]any{"code": "0000"}),
+	"pin": mrtrtest.Accept(map[string]any{
+		"code": "0000",
+		"otp":  "example",
+	}),
 }
 
 // fixturesVault are a valid vault workflow derived from the spec, and the
@@ -98,6 +102,7 @@ func TestVaultValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodePinAnswer, validPinAnswer, "code", nil, "code: required")
 	mrtrtest.Broken(t, decodePinAnswer, validPinAnswer, "code", "xxxxx", "code: at most 4 characters")
 	mrtrtest.Broken(t, decodePinAnswer, validPinAnswer, "code", "", "code: must match ")
+	mrtrtest.Broken(t, decodePinAnswer, validPinAnswer, "otp", strings.Repeat("x", 41), "otp: at most 40 characters")
 }
 
 // TestVaultRejectedInputs walks to every state that asks and sends there answers
