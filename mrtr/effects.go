@@ -17,17 +17,20 @@ import (
 // Effects. Every effect holds an effect record while it runs and stores its
 // outcome there: the continuation it left behind (ok) or its Rejection. The
 // record is claimed before the effect starts and completed right after it
-// returns; in between, its lease is renewed. What follows from that:
+// returns; until then, its lease is renewed. What follows from that:
 //
 //   - an effect that returned runs once per operation id: a retry of the
-//     round, a duplicate on another instance, or (for a business operation
-//     id) another workflow replays the recorded outcome;
+//     round or a duplicate on another instance replays the recorded outcome;
+//     another workflow sent the same business operation id is refused at it;
 //   - a store failure right after it returned does not lose the outcome: the
-//     claim stays pending under its holder, which keeps trying to record it
-//     (Engine.record), so retries wait and then replay;
+//     claim stays pending under its holder, which keeps renewing it and
+//     trying to record it (Engine.record), so retries wait and then replay;
 //   - a crash while it ran leaves a pending claim without an outcome; after
 //     the lease, the next attempt takes it over and runs the effect again,
-//     with Attempt.Takeover set. That is at least once, and the only case.
+//     with Attempt.Takeover set. That is at least once. So is an effect that
+//     returned while the store stayed unreachable for longer than the lease:
+//     when the store comes back, a retry that reaches it before the holder
+//     does takes the lapsed claim over (told so by Takeover).
 
 // Effect records: status byte, then the continuation after the effect
 // (ok), the rejection message, or (ok by reference) the reference of a
@@ -125,19 +128,20 @@ func (r *Round) Effect(ctx context.Context, key string, retain time.Duration, ne
 	}
 	r.call.Attempt = &Attempt{OperationID: id, Takeover: res.Takeover}
 	scope := store.NewEffectScope(e.cfg.Store)
-	err = e.runEffect(store.WithEffectScope(ctx, scope), req, scope, run)
+	stop, err := e.runEffect(store.WithEffectScope(ctx, scope), req, scope, run)
 	r.call.Attempt = nil
 	if tx := scope.Tx(); tx != nil {
+		stop() // the record is written in the transaction, at once
 		return r.finishInTx(ctx, tx, req, retain, next, err)
 	}
-	return r.finishRecorded(ctx, req, retain, next, err)
+	return r.finishRecorded(ctx, req, retain, next, err, stop)
 }
 
 // effectWithoutStore runs an effect of an engine without a store: nothing
 // is recorded, so a retry runs it again.
 func (r *Round) effectWithoutStore(ctx context.Context, id OperationID, next uint16, run func(context.Context) error) (Step, error) {
 	r.call.Attempt = &Attempt{OperationID: id}
-	err := r.e.runEffect(ctx, store.ClaimRequest{}, nil, run)
+	_, err := r.e.runEffect(ctx, store.ClaimRequest{}, nil, run)
 	r.call.Attempt = nil
 	if err != nil {
 		return Step{}, err
@@ -148,8 +152,9 @@ func (r *Round) effectWithoutStore(ctx context.Context, id OperationID, next uin
 
 // finishRecorded records the outcome of an effect that returned (nil, or a
 // Rejection), or releases its claim when it failed without a definite
-// outcome.
-func (r *Round) finishRecorded(ctx context.Context, req store.ClaimRequest, retain time.Duration, next uint16, err error) (Step, error) {
+// outcome. stop ends the renewal of the claim's lease: once the outcome is
+// recorded, or the claim released.
+func (r *Round) finishRecorded(ctx context.Context, req store.ClaimRequest, retain time.Duration, next uint16, err error, stop func()) (Step, error) {
 	e := r.e
 	var record []byte
 	var before func(context.Context) error // stores what the record points to
@@ -157,6 +162,7 @@ func (r *Round) finishRecorded(ctx context.Context, req store.ClaimRequest, reta
 	case err == nil:
 		record, before, err = r.outcomeRecord()
 		if err != nil {
+			stop() // the claim lapses: a retry takes it over, told so
 			return Step{}, err
 		}
 	case ok:
@@ -164,6 +170,7 @@ func (r *Round) finishRecorded(ctx context.Context, req store.ClaimRequest, reta
 	default:
 		// The effect failed without a definite outcome (its method's
 		// contract): let a retry try again.
+		stop()
 		cctx, cancel := detach(ctx)
 		if rerr := e.cfg.Store.Release(cctx, req.Key, req.Owner); rerr != nil {
 			r.call.Logger.Warn("mrtr: releasing effect claim", "key", req.Key, "error", rerr)
@@ -174,14 +181,14 @@ func (r *Round) finishRecorded(ctx context.Context, req store.ClaimRequest, reta
 	// From here on the outcome is known: the round goes on whether or not
 	// the store takes the record right away (record keeps trying).
 	r.effected = true
-	e.record(ctx, "effect outcome", req.Key, func(ctx context.Context) error {
+	r.pending = append(r.pending, e.record(ctx, "effect outcome", req.Key, func(ctx context.Context) error {
 		if before != nil {
 			if err := before(ctx); err != nil {
 				return err
 			}
 		}
 		return e.cfg.Store.Complete(ctx, req.Key, req.Owner, record, retain)
-	})
+	}, stop))
 	if err != nil {
 		return Step{}, err
 	}
@@ -217,24 +224,28 @@ func (r *Round) replayEffect(ctx context.Context, key string, record []byte, nex
 	return r.Goto(next, "next")
 }
 
-// runEffect runs a side effect once it is decided: on a context the client
+// runEffect runs a side effect once it is decided, on a context the client
 // can no longer cancel (an effect cut off half-way is worse than one that
-// finishes), bounded by the lease, which is renewed meanwhile when there is
-// a claim. A panic rolls back the effect's transaction, if it began one,
-// and releases the claim before it goes on up.
-func (e *Engine) runEffect(ctx context.Context, claim store.ClaimRequest, scope *store.EffectScope, run func(context.Context) error) (err error) {
+// finishes) and without a deadline of the engine's: a claim's lease is
+// renewed while it runs, so a slow effect is never taken over, and an
+// effect cut off by the engine would have to be run again without anyone
+// knowing whether it happened. Handlers bound their own downstream calls.
+// With a claim, the lease goes on being renewed after the effect returned
+// until the caller calls stop (once its outcome is recorded). A panic rolls
+// back the effect's transaction, if it began one, and releases the claim
+// before it goes on up.
+func (e *Engine) runEffect(ctx context.Context, claim store.ClaimRequest, scope *store.EffectScope, run func(context.Context) error) (stop func(), err error) {
 	if err := ctx.Err(); err != nil {
-		return err
+		return func() {}, err
 	}
-	ectx, cancel := context.WithTimeout(context.WithoutCancel(ctx), e.cfg.Lease)
-	defer cancel()
+	ectx := context.WithoutCancel(ctx)
 	if claim.Key == "" {
-		return run(ectx)
+		return func() {}, run(ectx)
 	}
-	stop := e.hold(ctx, claim)
+	stop = e.hold(ctx, claim)
 	defer func() {
-		stop()
 		if v := recover(); v != nil {
+			stop()
 			rctx, cancel := detach(ctx)
 			if tx := scope.Tx(); tx != nil {
 				_ = tx.Rollback(rctx) // first: a SQLite transaction holds the write lock
@@ -244,7 +255,7 @@ func (e *Engine) runEffect(ctx context.Context, claim store.ClaimRequest, scope 
 			panic(v)
 		}
 	}()
-	return run(ectx)
+	return stop, run(ectx)
 }
 
 // finishInTx records the outcome of an effect that wrote through its
@@ -273,9 +284,9 @@ func (r *Round) finishInTx(ctx context.Context, tx store.EffectTx, req store.Cla
 		// is recorded as usual.
 		undo(false)
 		record := binenc.AppendBytes(binenc.AppendUvarint(nil, effectRejected), []byte(rej.msg))
-		e.record(ctx, "effect outcome", req.Key, func(ctx context.Context) error {
+		r.pending = append(r.pending, e.record(ctx, "effect outcome", req.Key, func(ctx context.Context) error {
 			return e.cfg.Store.Complete(ctx, req.Key, req.Owner, record, retain)
-		})
+		}, nil))
 		return Step{}, ran
 	}
 	if ran != nil {

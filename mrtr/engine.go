@@ -62,8 +62,10 @@ type Config struct {
 	StoreTimeout time.Duration
 	// RecordFor is how long an instance keeps trying, in the background, to
 	// record the outcome of an effect (and the reply of its round) that
-	// returned while the store was unreachable. Until it succeeds, retries
-	// of that round wait on its claim instead of running the effect again.
+	// returned while the store was unreachable, renewing the claim's lease
+	// whenever the store answers. Retries of that round wait on the claim
+	// while its lease lasts; a store outage longer than the lease lets a
+	// retry take the claim over when the store is back (Attempt.Takeover).
 	// Default 15 minutes. See Engine.Drain for shutdowns.
 	RecordFor time.Duration
 }

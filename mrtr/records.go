@@ -84,6 +84,8 @@ func (e *Engine) hold(ctx context.Context, req store.ClaimRequest) (stop func())
 				}
 				failing = true
 				t.Reset(retry)
+			case res.Status == store.Replayed:
+				return // recorded (by this holder, in the moment before stop)
 			case res.Status != store.Acquired:
 				e.log.Error("mrtr: a claim's lease was lost to another attempt while its holder still works", "key", req.Key, "status", res.Status)
 				return
@@ -177,12 +179,13 @@ func (rr *roundRecord) abandon(ctx context.Context) {
 // finish stores the round's reply, or releases the record when the round
 // failed so that a retry can run: protocol errors, cancellation, and
 // dependency failures (outcome error), which a retry may not meet again.
+// The lease is renewed until the reply is recorded.
 func (rr *roundRecord) finish(ctx context.Context, reply *Reply, err error) {
 	if rr == nil {
 		return
 	}
-	rr.release()
 	if err != nil || reply == nil || (reply.Final != nil && reply.Final.Outcome == OutcomeError) {
+		rr.release()
 		cctx, cancel := detach(ctx)
 		defer cancel()
 		if rerr := rr.e.cfg.Store.Release(cctx, rr.key, rr.owner); rerr != nil {
@@ -193,43 +196,59 @@ func (rr *roundRecord) finish(ctx context.Context, reply *Reply, err error) {
 	}
 	data, merr := json.Marshal(reply)
 	if merr != nil {
+		rr.release()
 		rr.e.log.Error("mrtr: encoding a round reply; a retry of this round will run it again", "key", rr.key, "error", merr)
 		return
 	}
 	rr.e.record(ctx, "round reply", rr.key, func(ctx context.Context) error {
 		return rr.e.cfg.Store.Complete(ctx, rr.key, rr.owner, data, rr.retain)
-	})
+	}, rr.release)
 }
 
 // record runs write, which completes a claim (and may store what the
-// record points to first). When the store cannot be reached it does not
-// give up: the claim stays pending under its owner (so retries wait on it,
-// or replay once it is recorded) and a background recording keeps trying
-// for Config.RecordFor. Only a claim lost to another owner is final: that
-// is logged as the error it is.
-func (e *Engine) record(ctx context.Context, what, key string, write func(context.Context) error) {
+// record points to first), then calls done (nil: nothing), which stops the
+// renewal of the claim's lease. When the store cannot be reached it does
+// not give up: the claim stays pending under its owner, its lease still
+// renewed whenever the store answers (so retries wait on it, or replay once
+// it is recorded), and a background recording keeps trying for
+// Config.RecordFor. Only a claim lost to another owner is final: that is
+// logged as the error it is. The channel is closed when the recording is
+// over, one way or the other.
+func (e *Engine) record(ctx context.Context, what, key string, write func(context.Context) error, done func()) <-chan struct{} {
+	over := make(chan struct{})
+	finish := func() {
+		if done != nil {
+			done()
+		}
+		close(over)
+	}
 	cctx, cancel := detach(ctx)
 	err := write(cctx)
 	cancel()
 	switch {
 	case err == nil:
-		return
+		finish()
+		return over
 	case errors.Is(err, store.ErrLeaseLost):
 		e.log.Error("mrtr: "+what+" not recorded: another attempt took over its claim", "key", key, "error", err)
-		return
+		finish()
+		return over
 	}
 	e.log.Warn("mrtr: "+what+" not recorded yet; retrying in the background", "key", key, "error", err)
-	e.recordLater(what, key, write)
+	e.recordLater(what, key, write, finish)
+	return over
 }
 
 // recordLater retries write until it succeeds, the claim is lost, or
-// Config.RecordFor has passed. Attempts start 10 ms apart and back off to
-// 100 ms only: when the store comes back, the holder must record before a
-// retry whose lease ran out meanwhile takes the claim over.
-func (e *Engine) recordLater(what, key string, write func(context.Context) error) {
+// Config.RecordFor has passed, then calls finish. Attempts start 10 ms
+// apart and back off to 100 ms only: when the store comes back, the holder
+// must record before a retry whose lease ran out meanwhile takes the claim
+// over.
+func (e *Engine) recordLater(what, key string, write func(context.Context) error, finish func()) {
 	e.recording.Add(1)
 	go func() {
 		defer e.recording.Done()
+		defer finish()
 		deadline := time.Now().Add(e.cfg.RecordFor)
 		wait := 10 * time.Millisecond
 		for attempt := 2; ; attempt++ {

@@ -78,6 +78,9 @@ type Round struct {
 	// visits counts the round's visits of each effect state with the
 	// workflow's own operation id (see operation).
 	visits map[uint16]int
+	// pending are the effect recordings of this round; each channel is
+	// closed when its recording is over (see Engine.record).
+	pending []<-chan struct{}
 }
 
 // Call returns what handlers know about this round.
@@ -353,7 +356,7 @@ func (rr *run[F]) runStates(ctx context.Context) (*Reply, error) {
 			reply, err := e.stepFailed(ctx, rr.rt, d, rr.call, info, err)
 			if reply != nil {
 				reply.Path = append(path, info.Name)
-				e.consume(ctx, d, &rr.req, rr.call)
+				e.consume(ctx, d, &rr.req, rr.call, r.pending)
 			}
 			return reply, err
 		}
@@ -369,13 +372,13 @@ func (rr *run[F]) runStates(ctx context.Context) (*Reply, error) {
 			p.SetState(f, st.next)
 			continue
 		}
-		return rr.endRound(ctx, info, st, path)
+		return rr.endRound(ctx, r, info, st, path)
 	}
 }
 
 // endRound turns the step that stopped the round into its reply: the
 // questions (with the next continuation sealed), or the workflow's result.
-func (rr *run[F]) endRound(ctx context.Context, info *StateInfo, st Step, path []string) (*Reply, error) {
+func (rr *run[F]) endRound(ctx context.Context, r *Round, info *StateInfo, st Step, path []string) (*Reply, error) {
 	e, d, p, f := rr.e, rr.d, rr.p, rr.f
 	switch st.kind {
 	case stepAsk:
@@ -391,7 +394,7 @@ func (rr *run[F]) endRound(ctx context.Context, info *StateInfo, st Step, path [
 		}
 		return reply, err
 	case stepFinish:
-		e.consume(ctx, d, &rr.req, rr.call)
+		e.consume(ctx, d, &rr.req, rr.call, r.pending)
 		rr.rt.outcome = string(st.final.Outcome)
 		return &Reply{Final: st.final, Path: path}, nil
 	}
@@ -399,15 +402,35 @@ func (rr *run[F]) endRound(ctx context.Context, info *StateInfo, st Step, path [
 }
 
 // consume deletes a finished workflow's server-side continuations, however
-// it ended. Retries of the round replay its round record.
-func (e *Engine) consume(ctx context.Context, d *Descriptor, req *Request, call *Call) {
+// it ended. Retries of the round replay its round record. It waits for the
+// round's effect recordings (one may still be writing the continuation it
+// points to, when the store failed for a moment), and retries in the
+// background when the store does not answer: a sensitive continuation must
+// not outlive its workflow by its TTL.
+func (e *Engine) consume(ctx context.Context, d *Descriptor, req *Request, call *Call, pending []<-chan struct{}) {
 	if d.Storage != Reference || e.cfg.Store == nil || req.RequestState == "" {
+		return
+	}
+	del := func(ctx context.Context) error { return e.cfg.Store.DeleteWorkflowStates(ctx, call.WorkflowID) }
+	for _, p := range pending {
+		select {
+		case <-p:
+			continue
+		default:
+		}
+		e.recordLater("deletion of a finished workflow's continuations", call.WorkflowID, func(ctx context.Context) error {
+			for _, p := range pending {
+				<-p
+			}
+			return del(ctx)
+		}, func() {})
 		return
 	}
 	cctx, cancel := detach(ctx)
 	defer cancel()
-	if err := e.cfg.Store.DeleteWorkflowStates(cctx, call.WorkflowID); err != nil {
-		call.Logger.Warn("mrtr: deleting consumed continuations", "error", err)
+	if err := del(cctx); err != nil {
+		call.Logger.Warn("mrtr: deleting consumed continuations; retrying in the background", "error", err)
+		e.recordLater("deletion of a finished workflow's continuations", call.WorkflowID, del, func() {})
 	}
 }
 
