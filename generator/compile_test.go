@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mrtrgen/mrtrgen/generator"
+	"github.com/mrtrgen/mrtrgen/internal/modcache"
 )
 
 // TestGoldenCompile proves the golden files (and the generation of every
@@ -32,6 +33,11 @@ func TestGoldenCompile(t *testing.T) {
 	}
 	root, err := filepath.Abs("..")
 	if err != nil {
+		t.Fatal(err)
+	}
+	// Its go commands run with GOPROXY=off (moduleEnv): fill the module
+	// cache first, a no-op when it is warm.
+	if err := modcache.Download(root); err != nil {
 		t.Fatal(err)
 	}
 	mod := t.TempDir()
@@ -146,7 +152,7 @@ func requires(gomod []byte) []string {
 // module: this one's (same module cache, build cache and GOFLAGS), with
 // -mod=mod (its go.mod is written, not tidied), without a workspace, and
 // with GOPROXY=off: everything it needs is in the module cache already
-// (go mod download of this module), and a lookup that would go to the
+// (modcache.Download, go mod download of this module), and a lookup that would go to the
 // network fails at once instead of slowing the test down.
 func moduleEnv() []string {
 	var env []string

@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/mrtrgen/mrtrgen/internal/modcache"
 )
 
 // Script tests: testdata/script/*.txtar drive the mrtrgen command line the
@@ -157,6 +159,12 @@ func TestWalkthrough(t *testing.T) {
 	}
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "walkthrough.txtar"), []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The script's go commands run with GOPROXY=off: fill the module
+	// cache first (a no-op on a warm cache; with the caller's GOPROXY on
+	// a cold one), or a fresh machine fails on the first go get.
+	if err := modcache.Download(root); err != nil {
 		t.Fatal(err)
 	}
 	gocache, gomodcache := goEnv(t, "GOCACHE"), goEnv(t, "GOMODCACHE")

@@ -1,0 +1,53 @@
+// Package modcache prepares the module cache for tests that run the go
+// command in a module of their own (a walkthrough, a quick start, the
+// golden files). Those tests run go with GOPROXY=off, so that a module
+// they forgot to provide fails at once instead of slowing the test down
+// or making it depend on the network; this package is what provides the
+// modules: it downloads this repository's module graph once, with the
+// caller's own GOPROXY, before GOPROXY=off takes over.
+package modcache
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+)
+
+var (
+	once sync.Once
+	err  error
+)
+
+// Download runs "go mod download" in root (this repository's module root)
+// with the environment of the test (its GOPROXY, GOMODCACHE and
+// GOFLAGS), once per test binary. With no arguments, go mod download
+// fetches every module of the module graph, including those needed only
+// on other platforms (github.com/inconshreveable/mousetrap, which cobra
+// imports on Windows), which go get and go mod tidy in a new module
+// look up. On a warm cache it does not touch the network: every version
+// is pinned by go.mod and verified against go.sum.
+func Download(root string) error {
+	once.Do(func() {
+		cmd := exec.Command("go", "mod", "download")
+		cmd.Dir = root
+		// A workspace of the caller would change the module graph.
+		cmd.Env = append(withoutKey(os.Environ(), "GOWORK"), "GOWORK=off")
+		out, e := cmd.CombinedOutput()
+		if e != nil {
+			err = fmt.Errorf("go mod download in %s (needed before the go commands of this test run with GOPROXY=off): %v\n%s", root, e, out)
+		}
+	})
+	return err
+}
+
+func withoutKey(env []string, key string) []string {
+	var out []string
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, key+"=") {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
