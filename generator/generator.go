@@ -64,6 +64,9 @@ type File struct {
 	Content []byte
 
 	decls []string // names a Go file declares (see declNames)
+	// elsewhere, for a scaffold not written, is the hand-written file that
+	// declares its type already.
+	elsewhere string
 }
 
 // Options tune generation.
@@ -75,6 +78,13 @@ type Options struct {
 	// File.Path) is already on disk. Generate then does not render it: Plan
 	// keeps the user's file anyway, and every later run saves its work.
 	ScaffoldExists func(path string) bool
+	// UserCode is what the hand-written files of the output directory
+	// declare (ScanUserCode). A tool whose handler type is declared in any
+	// of them gets no scaffold: the file was renamed, or never needed.
+	UserCode *UserCode
+	// NoScaffold: write no handler scaffolds at all (the user writes every
+	// handler); existing ones are left alone.
+	NoScaffold bool
 }
 
 // Generate returns the files for one spec, sorted by path. The spec must
@@ -93,8 +103,10 @@ func Generate(f *spec.File, opts Options) ([]File, error) {
 	for _, t := range f.Workflows() {
 		jobs = append(jobs,
 			func() (File, error) { return g.workflowFile(t) },
-			func() (File, error) { return g.testFile(t) },
-			func() (File, error) { return g.stubFile(t) })
+			func() (File, error) { return g.testFile(t) })
+		if !opts.NoScaffold {
+			jobs = append(jobs, func() (File, error) { return g.stubFile(t) })
+		}
 	}
 	files := make([]File, len(jobs))
 	errs := make([]error, len(jobs))

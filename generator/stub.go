@@ -2,6 +2,7 @@ package generator
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -19,14 +20,23 @@ func (g *gen) stubFile(t *spec.Tool) (File, error) {
 	w := newWorkflow(g, t)
 	n := w.n
 	name := fileBase(t) + "_handler.go"
-	if exists := g.opts.ScaffoldExists; exists != nil && exists(g.out(name)) {
+	// The handler may live in any file of the package: a scaffold next to
+	// it would declare its type a second time.
+	elsewhere := ""
+	if impl := g.opts.UserCode.implType(n); impl != "" && filepath.Base(g.opts.UserCode.Types[impl]) != name {
+		elsewhere = impl + " is declared in " + filepath.Base(g.opts.UserCode.Types[impl])
+	}
+	if exists := g.opts.ScaffoldExists; elsewhere != "" || exists != nil && exists(g.out(name)) {
 		// Kept as it is; the names a fresh scaffold declares still take
 		// part in the collision check.
 		decls := []string{n.base + "Impl"}
 		for _, m := range w.handlerMethods() {
 			decls = append(decls, n.base+"Impl."+m.name)
 		}
-		return File{Path: g.out(name), Kind: Scaffold, decls: decls}, nil
+		if elsewhere != "" {
+			decls = nil // the user's names, not ours
+		}
+		return File{Path: g.out(name), Kind: Scaffold, decls: decls, elsewhere: elsewhere}, nil
 	}
 	jf := jen.NewFile(g.f.Package)
 	for _, line := range strings.Split(ScaffoldHeader, "\n") {

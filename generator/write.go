@@ -24,10 +24,13 @@ const (
 	Delete
 	// Keep: a scaffold that exists already; it is the user's and stays.
 	Keep
+	// Skip: a scaffold not written because a hand-written file of the
+	// package declares its handler type already (Change.Note says which).
+	Skip
 )
 
 func (a Action) String() string {
-	return [...]string{"unchanged", "create", "update", "delete", "keep"}[a]
+	return [...]string{"unchanged", "create", "update", "delete", "keep", "skip"}[a]
 }
 
 // Change is one file's fate when a spec's output is written.
@@ -37,6 +40,7 @@ type Change struct {
 	Kind   FileKind
 	Old    []byte // current content (Update, Delete)
 	New    []byte // generated content (Create, Update)
+	Note   string // why (Skip)
 }
 
 // Plan compares generated files with the disk. Generated files are
@@ -55,6 +59,10 @@ func Plan(specPath string, files []File) ([]Change, error) {
 		p := filepath.Join(base, filepath.FromSlash(f.Path))
 		want[p] = true
 		dirs[filepath.Dir(p)] = true
+		if f.Kind == Scaffold && f.elsewhere != "" {
+			changes = append(changes, Change{Path: p, Action: Skip, Kind: f.Kind, Note: f.elsewhere})
+			continue
+		}
 		if f.Kind == Scaffold && f.Content == nil {
 			// Generate skipped it because it exists: keep it, unless it
 			// went away meanwhile.

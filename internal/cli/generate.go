@@ -17,11 +17,12 @@ import (
 type plannedSpec struct {
 	path    string
 	changes []generator.Change
+	notes   []string // warnings about the hand-written code (generator.UserCodeNotes)
 }
 
 // planAll loads, lints and generates every spec in memory. Lint errors
 // (printed to stderr) stop everything before a byte is written.
-func planAll(args []string, stderr io.Writer) ([]plannedSpec, error) {
+func planAll(args []string, stderr io.Writer, noScaffold bool) ([]plannedSpec, error) {
 	paths, err := spec.Discover(args)
 	if err != nil {
 		return nil, err
@@ -60,8 +61,14 @@ func planAll(args []string, stderr io.Writer) ([]plannedSpec, error) {
 		}
 		outDirs[dir] = s.path
 		base := filepath.Dir(s.path)
+		uc, err := generator.ScanUserCode(dir)
+		if err != nil {
+			return nil, err
+		}
 		files, err := generator.Generate(s.file, generator.Options{
-			SpecPath: s.path,
+			SpecPath:   s.path,
+			UserCode:   uc,
+			NoScaffold: noScaffold,
 			ScaffoldExists: func(p string) bool {
 				_, err := os.Stat(filepath.Join(base, filepath.FromSlash(p)))
 				return err == nil
@@ -74,13 +81,13 @@ func planAll(args []string, stderr io.Writer) ([]plannedSpec, error) {
 		if err != nil {
 			return nil, err
 		}
-		plans = append(plans, plannedSpec{path: s.path, changes: changes})
+		plans = append(plans, plannedSpec{path: s.path, changes: changes, notes: generator.UserCodeNotes(s.file, uc)})
 	}
 	return plans, nil
 }
 
 func newGenerateCmd() *cobra.Command {
-	var verbose bool
+	var verbose, noScaffold bool
 	cmd := &cobra.Command{
 		Use:   "generate [PATH...]",
 		Short: "Generate Go code for specs",
@@ -92,6 +99,13 @@ registration) and <tool>.mrtr_test.go (the transition test suite); once,
 never overwritten. Only files whose bytes change are written; generated
 files of tools removed from the spec are deleted.
 
+The handler is yours wherever it lives: when any Go file of the package
+declares its type (<Tool>Impl, or a type asserted to implement
+<Tool>Handler), no scaffold is written, and --no-scaffold writes none at
+all. Generate warns when that type lacks a method the spec now requires
+(printing the signature to add), and when a hand-written file implements
+the handler of a tool the spec no longer has.
+
 Lint errors stop generation and nothing is written.`,
 		Example: `  mrtrgen generate                       # every spec under the current directory
   mrtrgen generate examples/specs/tickets.mrtr.yaml
@@ -99,12 +113,15 @@ Lint errors stop generation and nothing is written.`,
   # in a Go file next to the spec:
   //go:generate go run github.com/mrtrgen/mrtrgen/cmd/mrtrgen generate tickets.mrtr.yaml`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			plans, err := planAll(args, cmd.ErrOrStderr())
+			plans, err := planAll(args, cmd.ErrOrStderr(), noScaffold)
 			if err != nil {
 				return err
 			}
 			out := cmd.OutOrStdout()
 			for _, p := range plans {
+				for _, n := range p.notes {
+					fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s\n", n)
+				}
 				if err := generator.Apply(p.changes); err != nil {
 					return err
 				}
@@ -116,6 +133,8 @@ Lint errors stop generation and nothing is written.`,
 						fmt.Fprintf(out, "updated %s\n", filepath.ToSlash(c.Path))
 					case generator.Delete:
 						fmt.Fprintf(out, "deleted %s (its tool is no longer in %s)\n", filepath.ToSlash(c.Path), filepath.ToSlash(p.path))
+					case generator.Skip:
+						fmt.Fprintf(out, "skipped %s (%s)\n", filepath.ToSlash(c.Path), c.Note)
 					case generator.Keep:
 						fmt.Fprintf(out, "kept    %s (yours; mrtrgen never overwrites it)\n", filepath.ToSlash(c.Path))
 					case generator.Unchanged:
@@ -129,6 +148,7 @@ Lint errors stop generation and nothing is written.`,
 		},
 	}
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "also list files that did not change")
+	cmd.Flags().BoolVar(&noScaffold, "no-scaffold", false, "write no handler scaffolds (you write every handler)")
 	return cmd
 }
 
@@ -144,7 +164,7 @@ Exit status: 0 when everything is current, 1 when something is stale
 (or a spec has lint errors), 2 when mrtrgen could not run.`,
 		Example: `  mrtrgen check examples/specs     # in CI or a pre-commit hook`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			plans, err := planAll(args, cmd.ErrOrStderr())
+			plans, err := planAll(args, cmd.ErrOrStderr(), false)
 			if err != nil {
 				return err
 			}
