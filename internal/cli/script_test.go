@@ -148,17 +148,51 @@ func TestWalkthrough(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and tests a Go module; skipped with -short")
 	}
+	runDocScript(t, "walkthrough", filepath.Join("docs", "walkthrough.md"), "", "-mod=mod")
+}
+
+// TestQuickStart runs the README's "In your own module" section the same
+// way: a new module outside the repository gets mrtrgen as a tool (through
+// a replace to this checkout, where the README has the reader clone it),
+// writes a starter spec, generates from go generate, tidies and passes its
+// tests, by the README's own commands.
+func TestQuickStart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and tests a Go module; skipped with -short")
+	}
+	// No -mod=mod: go mod tidy has to be what makes go test work, as the
+	// README says.
+	runDocScript(t, "quickstart", "README.md", "## In your own module", "")
+}
+
+// runDocScript runs a document (the part of it under heading section,
+// up to the next heading of that level, when section is set) as a
+// testscript in a fresh directory, offline, from the caches of this
+// machine, with GOFLAGS=goflags.
+func runDocScript(t *testing.T, name, doc, section, goflags string) {
 	root := repoRoot(t)
-	doc, err := os.ReadFile(filepath.Join(root, "docs", "walkthrough.md"))
+	b, err := os.ReadFile(filepath.Join(root, doc))
 	if err != nil {
 		t.Fatal(err)
 	}
-	script, err := walkthroughScript(string(doc))
+	text := string(b)
+	if section != "" {
+		_, after, ok := strings.Cut(text, "\n"+section+"\n")
+		if !ok {
+			t.Fatalf("%s has no %q section", doc, section)
+		}
+		level := section[:strings.IndexByte(section, ' ')+1]
+		if i := strings.Index(after, "\n"+level); i >= 0 {
+			after = after[:i]
+		}
+		text = after
+	}
+	script, err := walkthroughScript(text)
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "walkthrough.txtar"), []byte(script), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, name+".txtar"), []byte(script), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	// The script's go commands run with GOPROXY=off: fill the module
@@ -180,7 +214,7 @@ func TestWalkthrough(t *testing.T) {
 			env.Setenv("GOMODCACHE", gomodcache)
 			env.Setenv("GOPATH", filepath.Join(env.WorkDir, ".gopath"))
 			env.Setenv("GOPROXY", "off")
-			env.Setenv("GOFLAGS", "-mod=mod")
+			env.Setenv("GOFLAGS", goflags)
 			env.Setenv("GOWORK", "off")
 			env.Setenv("GOTOOLCHAIN", "local")
 			env.Setenv("GOSUMDB", "off")

@@ -20,23 +20,24 @@ var (
 	err  error
 )
 
-// Download runs "go mod download" in root (this repository's module root)
-// with the environment of the test (its GOPROXY, GOMODCACHE and
-// GOFLAGS), once per test binary. With no arguments, go mod download
-// fetches every module of the module graph, including those needed only
-// on other platforms (github.com/inconshreveable/mousetrap, which cobra
-// imports on Windows), which go get and go mod tidy in a new module
-// look up. On a warm cache it does not touch the network: every version
-// is pinned by go.mod and verified against go.sum.
+// Download runs "go mod download all" in root (this repository's module
+// root) with the environment of the test (its GOPROXY, GOMODCACHE and
+// GOFLAGS), once per test binary. "all" is every module of the module
+// graph: also those needed only on other platforms
+// (github.com/inconshreveable/mousetrap, which cobra imports on Windows)
+// and by the tests of dependencies (github.com/bsm/ginkgo/v2, for
+// go-redis), which go get -tool and go mod tidy in a new module that
+// requires mrtrgen look up. On a warm cache it does not touch the network:
+// every version is pinned by go.mod and verified against go.sum.
 func Download(root string) error {
 	once.Do(func() {
-		cmd := exec.Command("go", "mod", "download")
+		cmd := exec.Command("go", "mod", "download", "all")
 		cmd.Dir = root
 		// A workspace of the caller would change the module graph.
 		cmd.Env = append(withoutKey(os.Environ(), "GOWORK"), "GOWORK=off")
 		out, e := cmd.CombinedOutput()
 		if e != nil {
-			err = fmt.Errorf("go mod download in %s (needed before the go commands of this test run with GOPROXY=off): %v\n%s", root, e, out)
+			err = fmt.Errorf("go mod download all in %s (needed before the go commands of this test run with GOPROXY=off): %v\n%s", root, e, out)
 		}
 	})
 	return err
