@@ -17,7 +17,7 @@ import (
 )
 
 func newInitCmd() *cobra.Command {
-	var pkg string
+	var pkg, tool string
 	cmd := &cobra.Command{
 		Use:   "init [NAME]",
 		Short: "Write a commented starter spec",
@@ -30,18 +30,25 @@ it into your own tools.
 NAME defaults to the current directory's name, and may include a
 directory (specs/billing writes specs/billing.mrtr.yaml). The Go package
 is NAME in lower case without punctuation, unless --package says
-otherwise. The file starts with the yaml-language-server line that gives
-editors the schema, and says how to wire it into go generate.
+otherwise. The starter tool is named after NAME when NAME is given
+(close_ticket, or Close-Ticket, makes a tool close_ticket), delete_document
+when NAME comes from the directory (which names a package more often than
+a tool), or --tool. The file starts with the yaml-language-server line that
+gives editors the schema, and says how to wire it into go generate.
 
 Init never overwrites a file: it fails (exit 2) when NAME.mrtr.yaml exists.`,
 		Example: `  mrtrgen init                      # <current directory>.mrtr.yaml
   mrtrgen init billing              # billing.mrtr.yaml, package billing
-  mrtrgen init specs/billing --package billingmcp`,
+  mrtrgen init specs/billing --package billingmcp
+  mrtrgen init close_ticket         # close_ticket.mrtr.yaml with a tool close_ticket`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			name := ""
 			if len(args) == 1 {
 				name = args[0]
+				if tool == "" {
+					tool = toolName(filepath.Base(strings.TrimSuffix(name, spec.Ext)))
+				}
 			} else {
 				wd, err := os.Getwd()
 				if err != nil {
@@ -59,9 +66,14 @@ Init never overwrites a file: it fails (exit 2) when NAME.mrtr.yaml exists.`,
 			} else if !validPackage(pkg) {
 				return usageError(cmd, fmt.Errorf("--package %q is not a Go package name of lower-case letters, digits and underscores", pkg))
 			}
+			if tool == "" {
+				tool = "delete_document"
+			} else if !validToolName(tool) {
+				return usageError(cmd, fmt.Errorf("--tool %q is not a tool name of lower-case letters, digits and underscores starting with a letter", tool))
+			}
 			file := base + spec.Ext
 			path := filepath.Join(dir, file)
-			content, err := starterSpec(file, pkg)
+			content, err := starterSpec(file, pkg, tool)
 			if err != nil {
 				return err
 			}
@@ -94,17 +106,18 @@ next:
 		},
 	}
 	cmd.Flags().StringVarP(&pkg, "package", "p", "", "Go package name of the generated code (default: from NAME)")
+	cmd.Flags().StringVar(&tool, "tool", "", "name of the starter tool (default: from NAME when given, else delete_document)")
 	return cmd
 }
 
 // starterSpec renders the starter spec template.
-func starterSpec(file, pkg string) ([]byte, error) {
+func starterSpec(file, pkg, tool string) ([]byte, error) {
 	tpl, err := templates.Parse(templates.Init, nil)
 	if err != nil {
 		return nil, err
 	}
 	var b bytes.Buffer
-	err = tpl.Execute(&b, map[string]string{"File": file, "Package": pkg, "SchemaURL": spec.SchemaURL})
+	err = tpl.Execute(&b, map[string]string{"File": file, "Package": pkg, "SchemaURL": spec.SchemaURL, "Tool": tool, "Title": toolTitle(tool)})
 	return b.Bytes(), err
 }
 
@@ -141,4 +154,36 @@ func validPackage(p string) bool {
 		}
 	}
 	return true
+}
+
+// toolName derives a tool name from a spec name: lower case, runs of
+// anything but letters and digits made one underscore ("Close-Ticket" →
+// "close_ticket"); "" when no letter is left to start it with, so the
+// default applies.
+func toolName(name string) string {
+	var b strings.Builder
+	sep := false
+	for _, r := range strings.ToLower(name) {
+		switch {
+		case r >= 'a' && r <= 'z' || r >= '0' && r <= '9' && b.Len() > 0:
+			if sep && b.Len() > 0 {
+				b.WriteByte('_')
+			}
+			b.WriteRune(r)
+			sep = false
+		default:
+			sep = true
+		}
+	}
+	return b.String()
+}
+
+func validToolName(t string) bool {
+	return t != "" && t[0] >= 'a' && t[0] <= 'z' && toolName(t) == t
+}
+
+// toolTitle is the title of the starter tool: "close_ticket" → "Close ticket".
+func toolTitle(tool string) string {
+	t := strings.ReplaceAll(tool, "_", " ")
+	return strings.ToUpper(t[:1]) + t[1:]
 }
