@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 )
@@ -31,16 +32,47 @@ var (
 // every version is pinned by go.mod and verified against go.sum.
 func Download(root string) error {
 	once.Do(func() {
-		cmd := exec.Command("go", "mod", "download", "all")
+		// On copies of go.mod and go.sum: go mod download all records the
+		// checksums of every module it fetches, and a test must not edit
+		// the checkout's go.sum.
+		tmp, e := os.MkdirTemp("", "modcache")
+		if e != nil {
+			err = e
+			return
+		}
+		defer os.RemoveAll(tmp)
+		for _, f := range []string{"go.mod", "go.sum"} {
+			b, e := os.ReadFile(filepath.Join(root, f))
+			if e == nil {
+				e = os.WriteFile(filepath.Join(tmp, f), b, 0o644)
+			}
+			if e != nil {
+				err = e
+				return
+			}
+		}
+		cmd := exec.Command("go", "mod", "download", "-modfile="+filepath.Join(tmp, "go.mod"), "all")
 		cmd.Dir = root
-		// A workspace of the caller would change the module graph.
-		cmd.Env = append(withoutKey(os.Environ(), "GOWORK"), "GOWORK=off")
+		// A workspace of the caller would change the module graph; the
+		// caller's -mod flag does not apply to go mod.
+		cmd.Env = append(withoutKey(withoutKey(os.Environ(), "GOWORK"), "GOFLAGS"), "GOWORK=off", "GOFLAGS="+otherFlags())
 		out, e := cmd.CombinedOutput()
 		if e != nil {
 			err = fmt.Errorf("go mod download all in %s (needed before the go commands of this test run with GOPROXY=off): %v\n%s", root, e, out)
 		}
 	})
 	return err
+}
+
+// otherFlags is GOFLAGS without -mod and -modfile.
+func otherFlags() string {
+	var out []string
+	for _, f := range strings.Fields(os.Getenv("GOFLAGS")) {
+		if !strings.HasPrefix(f, "-mod=") && !strings.HasPrefix(f, "-modfile=") {
+			out = append(out, f)
+		}
+	}
+	return strings.Join(out, " ")
 }
 
 func withoutKey(env []string, key string) []string {
