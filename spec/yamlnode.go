@@ -158,8 +158,74 @@ func yamlErrorPos(data []byte, err error) (line, col int, msg, hint string) {
 		hint = "define the anchor (&name) before the alias (*name) that uses it"
 	case strings.Contains(msg, "could not find expected ':'") && len(text) > 1024:
 		hint = "YAML keys are at most 1024 characters"
+	case strings.Contains(msg, "could not find expected ':'"), strings.Contains(msg, "exceeded max depth"):
+		// Every prefix that ends in a key fails with the first, and the
+		// second is not a syntax error: no search.
+	default:
+		from := line
+		if yamlParserProblems[msg] {
+			from-- // the line yaml.v3 named
+		}
+		if l, c, ok := reproduceYAMLError(data, from, msg); ok {
+			line, col = l, c
+		}
 	}
 	return line, col, msg, hint
+}
+
+// yamlSearchBudget bounds the bytes reproduceYAMLError parses in all.
+const yamlSearchBudget = 4 << 20
+
+// reproduceYAMLError finds where a syntax error is: yaml.v3 keeps the
+// column of a problem to itself and names a line that is sometimes the
+// one before (see yamlParserProblems) or the line where the enclosing
+// construct starts. The parser fails on the token it cannot accept, and
+// fails the same way on every prefix of the file that ends past that
+// token's first character, so the shortest prefix that gives the same
+// message ends at the problem. The search starts at line (where yaml.v3
+// saw the problem or its context begin) and stops at a budget of bytes
+// parsed; ok is false when it finds nothing within it.
+func reproduceYAMLError(data []byte, line int, msg string) (int, int, bool) {
+	start := 0
+	for l := 1; l < line && start < len(data); l++ {
+		i := bytes.IndexByte(data[start:], '\n')
+		if i < 0 {
+			break
+		}
+		start += i + 1
+	}
+	spent := 0
+	for k := start + 1; k <= len(data); k++ {
+		if spent += k; spent > yamlSearchBudget {
+			return 0, 0, false
+		}
+		if !utf8.RuneStart(data[k-1]) || k < len(data) && !utf8.RuneStart(data[k]) {
+			continue // cut between the bytes of one character
+		}
+		var n yaml.Node
+		err := safeDecode(yaml.NewDecoder(bytes.NewReader(data[:k])), &n)
+		if err == nil {
+			continue
+		}
+		m := yamlLineRE.FindStringSubmatch(err.Error())
+		if m == nil || m[2] != msg {
+			continue
+		}
+		at := k - 1
+		if strings.HasPrefix(msg, "did not find expected ',' or ") {
+			// A flow collection left open: point at its opening bracket.
+			open := byte('[')
+			if strings.HasSuffix(msg, "'}'") {
+				open = '{'
+			}
+			if i := bytes.LastIndexByte(data[:at], open); i >= 0 {
+				at = i
+			}
+		}
+		l, c := lineCol(data, at)
+		return l, c, true
+	}
+	return 0, 0, false
 }
 
 type expander struct {
