@@ -2,11 +2,10 @@
 // tickets, customers, invoices and teams, kept in a tiny key-value store
 // that several server instances share.
 //
-// The store is opened from the same URL as the mrtr store (memory:,
-// sqlite:PATH, postgres://…, redis://…) and keeps its data apart from it:
-// its own table (<prefix>example_kv) in the same SQLite file or PostgreSQL
-// database, its own keys (<prefix>example:…) in the same Redis. <prefix> is
-// the URL's mrtr_prefix parameter, empty by default.
+// This package holds the records and the in-memory store only, so the
+// generated example packages and their tests link no database client.
+// Package domainopen opens the shared stores from the same URL as the mrtr
+// store (memory:, sqlite:PATH, postgres://…, redis://…).
 //
 // Every side effect of an example tool (closing a ticket, deleting a
 // customer, charging an invoice, creating a workspace) changes a record with
@@ -21,10 +20,8 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"net/url"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 )
 
@@ -52,80 +49,13 @@ type Store interface {
 // ErrEmpty reports an empty key or value.
 var ErrEmpty = errors.New("domain: keys and values must not be empty")
 
-func checkKV(key, value string) error {
+// CheckKV returns ErrEmpty when key or value is empty: every Store
+// implementation checks its arguments with it.
+func CheckKV(key, value string) error {
 	if key == "" || value == "" {
 		return ErrEmpty
 	}
 	return nil
-}
-
-// PrefixParam is the URL query parameter whose value prefixes the domain
-// table or keys (the same parameter the mrtr store uses, see storeopen).
-const PrefixParam = "mrtr_prefix"
-
-// Forms lists the accepted URL forms.
-const Forms = `memory:, sqlite:PATH, sqlite::memory:, postgres://…, postgresql://…, redis://…, rediss://…`
-
-// Open opens the domain store named by u, the URL of the mrtr store:
-//
-//	memory:                      in-process (nothing shared, nothing kept)
-//	sqlite:PATH                  table example_kv in that SQLite file
-//	postgres://… postgresql://…  table example_kv in that database
-//	redis://… rediss://…         keys example:… in that Redis
-//
-// With mrtr_prefix=P in a postgres or redis URL, the table is Pexample_kv
-// and the keys Pexample:….
-func Open(ctx context.Context, u string) (Store, error) {
-	scheme, rest, ok := strings.Cut(u, ":")
-	if !ok {
-		return nil, fmt.Errorf("domain: store URL has no scheme; want one of %s", Forms)
-	}
-	switch strings.ToLower(scheme) {
-	case "memory":
-		if rest != "" && rest != "//" {
-			return nil, fmt.Errorf("domain: want exactly \"memory:\", got memory:%s", rest)
-		}
-		return NewMemory(), nil
-	case "sqlite", "sqlite3":
-		path := strings.TrimPrefix(rest, "//")
-		if path == "" {
-			return nil, errors.New("domain: sqlite: needs a path (sqlite:PATH or sqlite::memory:)")
-		}
-		return OpenSQLite(ctx, path)
-	case "postgres", "postgresql":
-		clean, prefix, err := takePrefix(u)
-		if err != nil {
-			return nil, err
-		}
-		return OpenPostgres(ctx, clean, prefix)
-	case "redis", "rediss":
-		clean, prefix, err := takePrefix(u)
-		if err != nil {
-			return nil, err
-		}
-		return OpenRedis(ctx, clean, prefix)
-	}
-	if len(scheme) > 20 || strings.ContainsAny(scheme, "/@ ") {
-		scheme = scheme[:min(len(scheme), 20)] + "…"
-	}
-	return nil, fmt.Errorf("domain: unsupported store URL scheme %q; want one of %s", scheme, Forms)
-}
-
-// takePrefix removes PrefixParam from u and returns its value.
-func takePrefix(u string) (clean, prefix string, err error) {
-	p, err := url.Parse(u)
-	if err != nil {
-		// url.Error repeats the URL, which may hold a password.
-		return "", "", fmt.Errorf("domain: malformed %s URL", strings.SplitN(u, ":", 2)[0])
-	}
-	q := p.Query()
-	if !q.Has(PrefixParam) {
-		return u, "", nil
-	}
-	prefix = q.Get(PrefixParam)
-	q.Del(PrefixParam)
-	p.RawQuery = q.Encode()
-	return p.String(), prefix, nil
 }
 
 // Keys of the records.

@@ -36,7 +36,7 @@ func (s *Memory) Get(ctx context.Context, key string) (string, bool, error) {
 }
 
 func (s *Memory) Put(ctx context.Context, key, value string) error {
-	if err := checkKV(key, value); err != nil {
+	if err := CheckKV(key, value); err != nil {
 		return err
 	}
 	if err := ctx.Err(); err != nil {
@@ -52,7 +52,7 @@ func (s *Memory) Put(ctx context.Context, key, value string) error {
 }
 
 func (s *Memory) Swap(ctx context.Context, key, old, value, counter string) (bool, error) {
-	if err := checkKV(key, value); err != nil {
+	if err := CheckKV(key, value); err != nil {
 		return false, err
 	}
 	if err := ctx.Err(); err != nil {

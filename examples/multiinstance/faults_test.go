@@ -23,6 +23,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mrtrgen/mrtrgen/examples/domain"
+	"github.com/mrtrgen/mrtrgen/examples/domain/domainopen"
 	"github.com/mrtrgen/mrtrgen/internal/faultproxy"
 	"github.com/mrtrgen/mrtrgen/mrtr/seal"
 	"github.com/mrtrgen/mrtrgen/mrtr/store/storetest"
@@ -159,7 +160,7 @@ func proveStoreFaults(t *testing.T, bin, directURL string) {
 	all := faultWorkflowSet(faultWorkflows+faultImpatient+faultFickle, 90)
 	r.ws, r.late, r.later = all[:faultWorkflows], all[faultWorkflows:faultWorkflows+faultImpatient], all[faultWorkflows+faultImpatient:]
 
-	data, err := domain.Open(ctx, directURL)
+	data, err := domainopen.Open(ctx, directURL)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -609,7 +610,7 @@ func proveKillMidEffect(t *testing.T, bin, storeURL string) {
 	r.f = newFleet(t, bin, storeURL)
 	r.f.args = []string{"-lease", killLease.String(), "-effect-log", logPath, "-effect-delay", killDelay.String()}
 	ws := faultWorkflowSet(2, 70) // one close_support_ticket, one charge_payment
-	data, err := domain.Open(ctx, storeURL)
+	data, err := domainopen.Open(ctx, storeURL)
 	if err != nil {
 		t.Fatal(err)
 	}

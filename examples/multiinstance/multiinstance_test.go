@@ -32,6 +32,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/mrtrgen/mrtrgen/examples/domain"
+	"github.com/mrtrgen/mrtrgen/examples/domain/domainopen"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 	"github.com/mrtrgen/mrtrgen/mrtr/seal"
 	"github.com/mrtrgen/mrtrgen/mrtr/store/storeopen"
@@ -613,7 +614,7 @@ func proveFleet(t *testing.T, bin, storeURL string, n int) {
 	r := &run{t: t, f: newFleet(t, bin, storeURL), ws: newWorkflows(n), probeAt: map[string]int{}}
 	r.rings = [3]string{k1, k1 + "," + k2, k2 + "," + k1}
 
-	data, err := domain.Open(ctx, storeURL)
+	data, err := domainopen.Open(ctx, storeURL)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,7 +20,7 @@ import (
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/seal"
 	"github.com/mrtrgen/mrtrgen/mrtr/store"
-	"github.com/mrtrgen/mrtrgen/mrtr/store/storetest"
+	"github.com/mrtrgen/mrtrgen/mrtr/testclock"
 )
 
 // Audience is the server name test engines bind tokens to.
@@ -28,7 +28,7 @@ const Audience = "mrtrtest"
 
 // Clock is a controllable clock shared by the harness's codec, engine and
 // store.
-type Clock = storetest.Clock
+type Clock = testclock.Clock
 
 // Harness serves one program in-process.
 type Harness[F any] struct {
@@ -78,7 +78,7 @@ func New[F any](t testing.TB, p mrtr.Program[F], opts ...Option) *Harness[F] {
 	for _, opt := range opts {
 		opt(&o)
 	}
-	clock := storetest.NewClock()
+	clock := testclock.New()
 	var st store.Store
 	if o.store != nil {
 		st = o.store(clock)
@@ -203,4 +203,4 @@ func Tamper(token string) string {
 }
 
 // NewClock returns a clock for an engine built by hand in a test.
-func NewClock() *Clock { return storetest.NewClock() }
+func NewClock() *Clock { return testclock.New() }

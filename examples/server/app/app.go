@@ -20,6 +20,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mrtrgen/mrtrgen/examples/domain"
+	"github.com/mrtrgen/mrtrgen/examples/domain/domainopen"
 	"github.com/mrtrgen/mrtrgen/examples/generated/conformance"
 	"github.com/mrtrgen/mrtrgen/examples/generated/customers"
 	"github.com/mrtrgen/mrtrgen/examples/generated/onboarding"
@@ -135,7 +136,7 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 	if cfg.DataURL != "" {
 		dataURL = cfg.DataURL
 	}
-	if a.Data, err = domain.Open(ctx, dataURL); err != nil {
+	if a.Data, err = domainopen.Open(ctx, dataURL); err != nil {
 		a.Store.Close()
 		return nil, err
 	}

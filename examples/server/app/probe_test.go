@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mrtrgen/mrtrgen/examples/domain"
+	"github.com/mrtrgen/mrtrgen/examples/domain/domainopen"
 )
 
 // TestProbedEffects: with DataURL the business data lives apart from the
@@ -74,7 +75,7 @@ func TestProbedEffects(t *testing.T) {
 	}
 
 	// The change is in the data store named by DataURL, and only there.
-	data, err := domain.Open(ctx, dataURL)
+	data, err := domainopen.Open(ctx, dataURL)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,42 +3,15 @@
 // helpers that locate the PostgreSQL and Redis test services.
 package storetest
 
-import (
-	"sync"
-	"time"
-)
+import "github.com/mrtrgen/mrtrgen/mrtr/testclock"
 
-// Epoch is where every Clock starts: a fixed instant, so failures are
-// reproducible and nothing depends on the wall clock.
-var Epoch = time.Date(2026, time.July, 28, 12, 0, 0, 0, time.UTC)
+// Epoch is where every Clock starts (testclock.Epoch).
+var Epoch = testclock.Epoch
 
 // Clock is a manually advanced clock, safe for concurrent use. Pass its Now
-// method as store.Options.Now.
-type Clock struct {
-	mu  sync.Mutex
-	now time.Time
-}
+// method as store.Options.Now. It is testclock.Clock: import that package
+// for a clock without this one's database clients.
+type Clock = testclock.Clock
 
 // NewClock returns a Clock reading Epoch.
-func NewClock() *Clock { return &Clock{now: Epoch} }
-
-// Now returns the clock's current time.
-func (c *Clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-// Advance moves the clock forward by d.
-func (c *Clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
-
-// Set moves the clock to t.
-func (c *Clock) Set(t time.Time) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = t
-}
+func NewClock() *Clock { return testclock.New() }

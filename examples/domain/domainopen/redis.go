@@ -1,4 +1,4 @@
-package domain
+package domainopen
 
 import (
 	"context"
@@ -6,12 +6,14 @@ import (
 	"fmt"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/mrtrgen/mrtrgen/examples/domain"
 )
 
 // RedisPrefix is the domain keys' prefix after the URL's mrtr_prefix.
 const RedisPrefix = "example:"
 
-// Redis is the Store in Redis, shared by every instance connected to it.
+// Redis is the domain.Store in Redis, shared by every instance connected to it.
 // Keys are <prefix>example:<key>; Swap is one Lua script, so the change and
 // its count are atomic. (A Redis Cluster would need the record and its
 // counter in one hash slot; the example targets a single Redis.)
@@ -20,7 +22,7 @@ type Redis struct {
 	prefix string
 }
 
-var _ Store = (*Redis)(nil)
+var _ domain.Store = (*Redis)(nil)
 
 // swapScript: KEYS[1] record, KEYS[2] counter (optional);
 // ARGV[1] old ("" = absent), ARGV[2] new value.
@@ -63,7 +65,7 @@ func (s *Redis) Get(ctx context.Context, key string) (string, bool, error) {
 }
 
 func (s *Redis) Put(ctx context.Context, key, value string) error {
-	if err := checkKV(key, value); err != nil {
+	if err := domain.CheckKV(key, value); err != nil {
 		return err
 	}
 	if err := s.rdb.Set(ctx, s.prefix+key, value, 0).Err(); err != nil {
@@ -73,7 +75,7 @@ func (s *Redis) Put(ctx context.Context, key, value string) error {
 }
 
 func (s *Redis) Swap(ctx context.Context, key, old, value, counter string) (bool, error) {
-	if err := checkKV(key, value); err != nil {
+	if err := domain.CheckKV(key, value); err != nil {
 		return false, err
 	}
 	keys := []string{s.prefix + key}
@@ -89,7 +91,7 @@ func (s *Redis) Swap(ctx context.Context, key, old, value, counter string) (bool
 
 func (s *Redis) Incr(ctx context.Context, key string, delta int64) (int64, error) {
 	if key == "" {
-		return 0, ErrEmpty
+		return 0, domain.ErrEmpty
 	}
 	n, err := s.rdb.IncrBy(ctx, s.prefix+key, delta).Result()
 	if err != nil {

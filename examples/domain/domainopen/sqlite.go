@@ -1,4 +1,4 @@
-package domain
+package domainopen
 
 import (
 	"context"
@@ -8,13 +8,15 @@ import (
 	"strings"
 
 	_ "modernc.org/sqlite" // database/sql driver "sqlite"
+
+	"github.com/mrtrgen/mrtrgen/examples/domain"
 )
 
 // SQLiteTable is the domain table in a SQLite file (next to the mrtr
 // store's tables).
 const SQLiteTable = "example_kv"
 
-// SQLite is the Store in a SQLite file, shared by every process that opens
+// SQLite is the domain.Store in a SQLite file, shared by every process that opens
 // the file. Swaps are BEGIN IMMEDIATE transactions; all writers (these and
 // the mrtr store's) wait for each other with a busy timeout.
 type SQLite struct {
@@ -22,7 +24,7 @@ type SQLite struct {
 	q  struct{ get, put, insert, update, incr string }
 }
 
-var _ Store = (*SQLite)(nil)
+var _ domain.Store = (*SQLite)(nil)
 
 // OpenSQLite opens (creating if needed) the domain table in the SQLite
 // database at path (":memory:" for a private in-memory database).
@@ -76,7 +78,7 @@ func (s *SQLite) Get(ctx context.Context, key string) (string, bool, error) {
 }
 
 func (s *SQLite) Put(ctx context.Context, key, value string) error {
-	if err := checkKV(key, value); err != nil {
+	if err := domain.CheckKV(key, value); err != nil {
 		return err
 	}
 	if _, err := s.db.ExecContext(ctx, s.q.put, key, value); err != nil {
@@ -86,7 +88,7 @@ func (s *SQLite) Put(ctx context.Context, key, value string) error {
 }
 
 func (s *SQLite) Swap(ctx context.Context, key, old, value, counter string) (swapped bool, err error) {
-	if err := checkKV(key, value); err != nil {
+	if err := domain.CheckKV(key, value); err != nil {
 		return false, err
 	}
 	tx, err := s.db.BeginTx(ctx, nil)
@@ -124,7 +126,7 @@ func (s *SQLite) Swap(ctx context.Context, key, old, value, counter string) (swa
 
 func (s *SQLite) Incr(ctx context.Context, key string, delta int64) (int64, error) {
 	if key == "" {
-		return 0, ErrEmpty
+		return 0, domain.ErrEmpty
 	}
 	var n int64
 	if err := s.db.QueryRowContext(ctx, s.q.incr, key, delta).Scan(&n); err != nil {

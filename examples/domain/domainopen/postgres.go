@@ -1,4 +1,4 @@
-package domain
+package domainopen
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/mrtrgen/mrtrgen/examples/domain"
 )
 
 // PostgresTable is the domain table's name after the prefix.
@@ -19,7 +21,7 @@ var validPGPrefix = regexp.MustCompile(`^[a-z_][a-z0-9_]{0,40}$`)
 // ("mrtrexkv").
 const schemaLock = 0x6d72747265786b76
 
-// Postgres is the Store in a PostgreSQL table, shared by every instance
+// Postgres is the domain.Store in a PostgreSQL table, shared by every instance
 // connected to the database.
 type Postgres struct {
 	pool  *pgxpool.Pool
@@ -27,7 +29,7 @@ type Postgres struct {
 	q     struct{ get, put, insert, update, incr string }
 }
 
-var _ Store = (*Postgres)(nil)
+var _ domain.Store = (*Postgres)(nil)
 
 // OpenPostgres connects to the database at url (a pgx connection URL) and
 // creates the table <prefix>example_kv if needed.
@@ -79,7 +81,7 @@ func (s *Postgres) Get(ctx context.Context, key string) (string, bool, error) {
 }
 
 func (s *Postgres) Put(ctx context.Context, key, value string) error {
-	if err := checkKV(key, value); err != nil {
+	if err := domain.CheckKV(key, value); err != nil {
 		return err
 	}
 	if _, err := s.pool.Exec(ctx, s.q.put, key, value); err != nil {
@@ -89,7 +91,7 @@ func (s *Postgres) Put(ctx context.Context, key, value string) error {
 }
 
 func (s *Postgres) Swap(ctx context.Context, key, old, value, counter string) (bool, error) {
-	if err := checkKV(key, value); err != nil {
+	if err := domain.CheckKV(key, value); err != nil {
 		return false, err
 	}
 	swapped := false
@@ -121,7 +123,7 @@ func (s *Postgres) Swap(ctx context.Context, key, old, value, counter string) (b
 
 func (s *Postgres) Incr(ctx context.Context, key string, delta int64) (int64, error) {
 	if key == "" {
-		return 0, ErrEmpty
+		return 0, domain.ErrEmpty
 	}
 	var n int64
 	if err := s.pool.QueryRow(ctx, s.q.incr, key, delta).Scan(&n); err != nil {
