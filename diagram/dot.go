@@ -37,8 +37,9 @@ func (g *Graph) DOT() string {
 		case End:
 			attrs = []string{`shape=doublecircle`, `style=filled`, `fillcolor="#000000"`, `label=""`, `width=0.15`, `fixedsize=true`}
 		default:
-			attrs = append(attrs, "label="+dotQuote(strings.Join(append([]string{n.Name}, n.Lines...), "\n")))
-			attrs = append(attrs, "fillcolor="+dotQuote(dotFill[n.Class]))
+			attrs = append(attrs,
+				"label="+dotQuote(strings.Join(append([]string{n.Name}, n.Lines...), "\n")),
+				"fillcolor="+dotQuote(dotFill[n.Class]))
 			switch n.Class {
 			case "irreversible":
 				attrs = append(attrs, `color="#c53030"`, `penwidth=3`)

@@ -92,7 +92,7 @@ func objects(t *testing.T) (map[string]map[string]any, map[string]any) {
 }
 
 // resolve follows a local $ref.
-func resolve(root map[string]any, v map[string]any) map[string]any {
+func resolve(root, v map[string]any) map[string]any {
 	for {
 		ref, ok := v["$ref"].(string)
 		if !ok {

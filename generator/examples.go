@@ -81,7 +81,7 @@ func exampleString(f *spec.Field, variant int) (string, error) {
 	case f.Pattern != "":
 		var err error
 		if s, err = matchingString(f.Pattern, variant); err != nil {
-			return "", fmt.Errorf("cannot derive an example for %s from pattern %q (%v); add example: to the field", f.Name, f.Pattern, err)
+			return "", fmt.Errorf("cannot derive an example for %s from pattern %q (%w); add example: to the field", f.Name, f.Pattern, err)
 		}
 	case f.Format == "email":
 		s = []string{"ada@example.com", "grace@example.com"}[min(variant, 1)]

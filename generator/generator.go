@@ -357,8 +357,8 @@ func groupImports(src []byte) []byte {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		path := line[bytes.IndexByte(line, '"')+1:]
-		if first, _, _ := bytes.Cut(path, []byte("/")); bytes.Contains(first, []byte(".")) {
+		importPath := line[bytes.IndexByte(line, '"')+1:]
+		if first, _, _ := bytes.Cut(importPath, []byte("/")); bytes.Contains(first, []byte(".")) {
 			other = append(other, line...)
 		} else {
 			std = append(std, line...)

@@ -331,7 +331,11 @@ func TestRemovedToolDeletesOnlyItsFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	writeSpec(t, dir, "pair.mrtr.yaml", twoTools[:strings.Index(twoTools, "  second_tool:")])
+	first, _, ok := strings.Cut(twoTools, "  second_tool:")
+	if !ok {
+		t.Fatal("twoTools has no second_tool")
+	}
+	writeSpec(t, dir, "pair.mrtr.yaml", first)
 	changes := plan(t, specPath)
 	got := actions(changes)
 	for name, want := range map[string]generator.Action{

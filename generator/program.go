@@ -1,7 +1,6 @@
 package generator
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/dave/jennifer/jen"
@@ -195,7 +194,9 @@ func jsonLiteral(b []byte) jen.Code {
 			return jen.Lit(s)
 		}
 	}
-	return jen.Id(fmt.Sprintf("`%s`", s))
+	// Not %#q: it falls back to a quoted string for a newline, which a raw
+	// string holds.
+	return jen.Id("`" + s + "`")
 }
 
 // stateRow is the state table's row of s: what the engine and the test

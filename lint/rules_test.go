@@ -45,8 +45,12 @@ func parseWants(t *testing.T, data []byte) []finding {
 			continue
 		}
 		var f finding
-		fmt.Sscan(m[1], &f.Line)
-		fmt.Sscan(m[2], &f.Col)
+		if _, err := fmt.Sscan(m[1], &f.Line); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := fmt.Sscan(m[2], &f.Col); err != nil {
+			t.Fatal(err)
+		}
 		f.Severity, f.Rule = m[3], m[4]
 		out = append(out, f)
 	}

@@ -13,8 +13,10 @@ func hasCapability(c *mcp.ClientCapabilities, name string) bool {
 	case "elicitation":
 		return c.Elicitation != nil
 	case "sampling":
+		//lint:ignore SA1019 sampling stays supported in SEP-2577's deprecation window; the runtime reads what the client declares
 		return c.Sampling != nil
 	case "roots":
+		//lint:ignore SA1019 roots stays supported in SEP-2577's deprecation window; the runtime reads what the client declares
 		return c.RootsV2 != nil
 	}
 	return false

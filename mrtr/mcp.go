@@ -206,9 +206,13 @@ func askOverSession(ctx context.Context, e *Engine, ss *mcp.ServerSession, d *De
 				res, err = kept.res, nil
 			}
 			resp = res
+		//lint:ignore SA1019 sampling stays supported in SEP-2577's deprecation window; clients before 2026-07-28 are asked on their session
 		case *mcp.CreateMessageParams:
+			//lint:ignore SA1019 sampling stays supported in SEP-2577's deprecation window; clients before 2026-07-28 are asked on their session
 			resp, err = ss.CreateMessage(ctx, p)
+		//lint:ignore SA1019 roots stays supported in SEP-2577's deprecation window; clients before 2026-07-28 are asked on their session
 		case *mcp.ListRootsParams:
+			//lint:ignore SA1019 roots stays supported in SEP-2577's deprecation window; clients before 2026-07-28 are asked on their session
 			resp, err = ss.ListRoots(ctx, p)
 		default:
 			err = fmt.Errorf("unsupported input request %T", ir)
@@ -394,6 +398,7 @@ func wantsNotifications(r *http.Request, limit int64) bool {
 		return true
 	}
 	_, progress := msg.Params.Meta["progressToken"]
+	//lint:ignore SA1019 logging stays supported in SEP-2577's deprecation window; clients before 2026-07-28 are asked on their session
 	_, logs := msg.Params.Meta[mcp.MetaKeyLogLevel]
 	return progress || logs
 }

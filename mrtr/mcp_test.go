@@ -48,6 +48,7 @@ func serveLogging(t *testing.T, log *slog.Logger) (string, *testprog.TransferImp
 func connect(t *testing.T, url string, opts *mcp.ClientOptions, version string) *mcp.ClientSession {
 	t.Helper()
 	c := mcp.NewClient(&mcp.Implementation{Name: "client", Version: "test"}, opts)
+	//lint:ignore SA1019 roots stays supported in SEP-2577's deprecation window; this test covers it
 	c.AddRoots(&mcp.Root{URI: "file:///tmp"})
 	cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url}, &mcp.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
@@ -71,8 +72,10 @@ func TestOldClientCompletesThroughTheBridge(t *testing.T) {
 			asked["memo"]++
 			return memo("rent"), nil
 		},
+		//lint:ignore SA1019 sampling stays supported in SEP-2577's deprecation window; this test covers it
 		CreateMessageHandler: func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
 			asked["summary"]++
+			//lint:ignore SA1019 sampling stays supported in SEP-2577's deprecation window; this test covers it
 			return &mcp.CreateMessageResult{Role: "assistant", Model: "m", Content: &mcp.TextContent{Text: "rent"}}, nil
 		},
 	}, "2025-11-25")
@@ -317,7 +320,7 @@ func post(t *testing.T, url, method, name, params string) *http.Response {
 func TestPlainJSONUnlessNotificationsAreWanted(t *testing.T) {
 	url, _ := serve(t)
 	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}}`
-	resp := post(t, url, "tools/call", "transfer", `{"name":"transfer","arguments":{"account":"acc-123","amount":40},`+meta+`}}`)
+	resp := post(t, url, "tools/call", "transfer", `{"name":"transfer","arguments":{"account":"acc-123","amount":40},`+meta+`}}`) //nolint:bodyclose // post closes the body when the test ends
 	if ct := resp.Header.Get("Content-Type"); ct != "application/json" {
 		t.Fatalf("Content-Type %q, want application/json", ct)
 	}
@@ -335,11 +338,11 @@ func TestPlainJSONUnlessNotificationsAreWanted(t *testing.T) {
 		t.Fatalf("reply %+v", reply.Result)
 	}
 
-	logs := post(t, url, "tools/call", "transfer", `{"name":"transfer","arguments":{"account":"acc-123","amount":40},`+meta+`,"io.modelcontextprotocol/logLevel":"info"}}`)
+	logs := post(t, url, "tools/call", "transfer", `{"name":"transfer","arguments":{"account":"acc-123","amount":40},`+meta+`,"io.modelcontextprotocol/logLevel":"info"}}`) //nolint:bodyclose // post closes the body when the test ends
 	if ct := logs.Header.Get("Content-Type"); ct != "text/event-stream" {
 		t.Fatalf("with a log level: Content-Type %q, want text/event-stream", ct)
 	}
-	progress := post(t, url, "tools/call", "transfer", `{"name":"transfer","arguments":{"account":"acc-123","amount":40},`+meta+`,"progressToken":"p1"}}`)
+	progress := post(t, url, "tools/call", "transfer", `{"name":"transfer","arguments":{"account":"acc-123","amount":40},`+meta+`,"progressToken":"p1"}}`) //nolint:bodyclose // post closes the body when the test ends
 	if ct := progress.Header.Get("Content-Type"); ct != "text/event-stream" {
 		t.Fatalf("with a progress token: Content-Type %q, want text/event-stream", ct)
 	}

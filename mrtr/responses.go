@@ -87,8 +87,10 @@ func (r *Round) Response(key string, kind RequestKind) Response {
 	case Sample:
 		var content []mcp.Content
 		switch sr := resp.(type) {
+		//lint:ignore SA1019 sampling stays supported in SEP-2577's deprecation window; the runtime reads the answers clients send
 		case *mcp.CreateMessageWithToolsResult:
 			content = sr.Content
+		//lint:ignore SA1019 sampling stays supported in SEP-2577's deprecation window; the runtime reads the answers clients send
 		case *mcp.CreateMessageResult:
 			content = []mcp.Content{sr.Content}
 		default:
@@ -105,6 +107,7 @@ func (r *Round) Response(key string, kind RequestKind) Response {
 		}
 		return Response{Status: Accepted, Text: b.String()}
 	case Roots:
+		//lint:ignore SA1019 roots stays supported in SEP-2577's deprecation window; the runtime reads the answers clients send
 		lr, ok := resp.(*mcp.ListRootsResult)
 		if !ok {
 			return Response{Status: Malformed, Problem: "expected a roots list"}
@@ -181,7 +184,7 @@ func splitInputs(args json.RawMessage, nonInteractive bool) (json.RawMessage, ma
 	}
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(args, &m); err != nil {
-		return nil, nil, fmt.Errorf("arguments must be a JSON object: %v", err)
+		return nil, nil, fmt.Errorf("arguments must be a JSON object: %w", err)
 	}
 	raw, ok := m["inputs"]
 	if !ok {
@@ -190,7 +193,7 @@ func splitInputs(args json.RawMessage, nonInteractive bool) (json.RawMessage, ma
 	delete(m, "inputs")
 	var inputs map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &inputs); err != nil {
-		return nil, nil, fmt.Errorf("argument inputs must be an object of answers by request key: %v", err)
+		return nil, nil, fmt.Errorf("argument inputs must be an object of answers by request key: %w", err)
 	}
 	rest, err := json.Marshal(m)
 	return rest, inputs, err

@@ -14,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mrtrgen/mrtrgen/mrtr"
@@ -128,7 +127,7 @@ func (h *txNotify) SendNote(ctx context.Context, f *testprog.NotifyFlow) error {
 			_, err = tx.Exec(ctx, `INSERT INTO `+notes+` VALUES ($1, $2)`, f.Call.WorkflowID, f.Note.Text)
 		}
 	default:
-		var pool *pgxpool.Pool = h.st.(*pgstore.Store).Pool()
+		pool := h.st.(*pgstore.Store).Pool()
 		_, err = pool.Exec(ctx, `INSERT INTO `+notes+` VALUES ($1, $2)`, f.Call.WorkflowID, f.Note.Text)
 	}
 	if err != nil {

@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"errors"
 	"fmt"
 	"path"
 	"regexp"
@@ -82,7 +83,8 @@ func (d *decoder) template(n *yaml.Node) *Template {
 	t, err := parseTemplate(n.Value, d.pos(n), at)
 	if err != nil {
 		p := d.pos(n)
-		if te, ok := err.(*templateError); ok {
+		var te *templateError
+		if errors.As(err, &te) {
 			p = at(te.Offset)
 		}
 		d.diags = append(d.diags, Diagnostic{Pos: p, Severity: Error, Rule: "template", Message: "bad template: " + err.Error(),

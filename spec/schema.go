@@ -5,6 +5,7 @@ import (
 	"cmp"
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"regexp"
@@ -58,7 +59,8 @@ func schemaFailures(schemas [2]*jsonschema.Schema, doc any) []*jsonschema.Valida
 		if err == nil {
 			return nil
 		}
-		if ve, ok := err.(*jsonschema.ValidationError); ok {
+		var ve *jsonschema.ValidationError
+		if errors.As(err, &ve) {
 			return leaves(ve)
 		}
 		return []*jsonschema.ValidationError{{InstanceLocation: "", Message: err.Error()}}

@@ -90,13 +90,13 @@ func TestSchemaErrorPositions(t *testing.T) {
 		msg, hint string // substrings
 	}{
 		{"unknown top-level key", head + "tols: {}\n", 3, 1, `unknown key "tols" in the spec`, `did you mean "tools"?`},
-		{"unknown nested key", strings.Replace(tool, "    initial:", "    intial: done\n    initial:", 1), 6, 5, `unknown key "intial" in tools.ping`, `did you mean "initial"?`},
+		{"unknown nested key", strings.Replace(tool, "    initial:", "    intial: done\n    initial:", 1), 6, 5, `unknown key "intial" in tools.ping`, `did you mean "initial"?`}, //nolint:misspell // the typo is the test
 		{"unknown key without suggestion", strings.Replace(tool, "    initial:", "    zzzzzzzz: 1\n    initial:", 1), 6, 5, `unknown key "zzzzzzzz"`, "allowed keys: arguments, continuation"},
 		{"wrong type", strings.Replace(tool, "description: Answer a ping.", "description: [a, b]", 1), 5, 18, "tools.ping.description: expected string, got array", ""},
 		{"wrong scalar type", strings.Replace(tool, "    initial:", "    destructive: 'yes'\n    initial:", 1), 6, 18, `tools.ping.destructive: expected boolean, got string "yes"`, "write true or false"},
 		{"missing required key", strings.Replace(tool, "    description: Answer a ping.\n", "", 1), 4, 3, `tools.ping is missing required key "description"`, ""},
 		{"missing top-level key", "version: 1\ntools: {}\n", 1, 1, `the spec is missing required key "package"`, ""},
-		{"bad enum value", strings.Replace(tool, "terminal: success", "terminal: sucess", 1), 8, 24, `tools.ping.states.done.terminal: "sucess" is not one of "success", "cancelled", "failed"`, `did you mean "success"?`},
+		{"bad enum value", strings.Replace(tool, "terminal: success", "terminal: sucess", 1), 8, 24, `tools.ping.states.done.terminal: "sucess" is not one of "success", "cancelled", "failed"`, `did you mean "success"?`}, //nolint:misspell // the typo is the test
 		{"bad duration", strings.Replace(tool, "    initial:", "    continuation: {ttl: 5 minutes}\n    initial:", 1), 6, 25, `tools.ping.continuation.ttl: "5 minutes" is not a duration such as 90s, 10m or 1h30m`, ""},
 		{"bad identifier", strings.Replace(tool, "initial: done", "initial: 2done", 1), 6, 14, `"2done" is not a name of letters, digits and underscores`, ""},
 		{"bad constant", strings.Replace(tool, "version: 1", "version: 2", 1), 1, 10, "version must be 1, not 2", ""},

@@ -118,16 +118,16 @@ func Save(ctx context.Context, s Store, key string, rec any) error {
 // ErrNotFound is returned by Update for a missing record.
 var ErrNotFound = errors.New("domain: no such record")
 
-// Unchanged, returned by an Update function, leaves the record as it is
+// ErrUnchanged, returned by an Update function, leaves the record as it is
 // (and counts nothing); Update then returns nil. Effects use it when a
 // retry finds its own change already made.
-var Unchanged = errors.New("domain: unchanged")
+var ErrUnchanged = errors.New("domain: unchanged")
 
 // Update changes the JSON record at key with change, atomically: it reads
 // the record, applies change to a copy and swaps it in only if nobody
 // changed the record meanwhile (otherwise it starts again). When counter is
 // not "", the swap increments that counter too. An error from change
-// aborts the update and is returned as is (Unchanged aborts it as a
+// aborts the update and is returned as is (ErrUnchanged aborts it as a
 // success).
 func Update[T any](ctx context.Context, s Store, key, counter string, change func(*T) error) error {
 	for attempt := 0; ; attempt++ {
@@ -139,7 +139,7 @@ func Update[T any](ctx context.Context, s Store, key, counter string, change fun
 			return ErrNotFound
 		}
 		if err := change(&rec); err != nil {
-			if errors.Is(err, Unchanged) {
+			if errors.Is(err, ErrUnchanged) {
 				return nil
 			}
 			return err

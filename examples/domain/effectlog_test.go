@@ -39,7 +39,9 @@ func TestEffectLog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.WriteString(`{"event":"sta`)
+	if _, err := f.WriteString(`{"event":"sta`); err != nil {
+		t.Fatal(err)
+	}
 	f.Close()
 
 	evs, err := ReadEffectLog(path)

@@ -302,7 +302,7 @@ func (r *faultRun) retrying(ctx context.Context, params *mcp.CallToolParams, fir
 		}
 		wait := backoff/2 + rand.N(backoff)
 		if time.Now().Add(wait).After(deadline) {
-			return nil, fmt.Errorf("no answer after %d attempts; last: %s, %v", attempt+1, resultText(res), err)
+			return nil, fmt.Errorf("no answer after %d attempts; last: %s, %v", attempt+1, resultText(res), err) //nolint:errorlint // err is nil after a result: %w would print %!w(<nil>)
 		}
 		time.Sleep(wait)
 		backoff = min(2*backoff, time.Second)

@@ -23,7 +23,11 @@ func TestReadmeServeIt(t *testing.T) {
 		t.Fatal(`README.md: no "Serve it" step followed by a go code block`)
 	}
 	want := string(src)
-	want = want[strings.Index(want, "package main"):]
+	i := strings.Index(want, "package main")
+	if i < 0 {
+		t.Fatal("examples/serveit/main.go has no package clause")
+	}
+	want = want[i:]
 	if got != want {
 		t.Errorf("README.md's \"Serve it\" snippet differs from examples/serveit/main.go (from its package clause on); "+
 			"copy main.go into the README (indented by 3 spaces).\n--- README\n%s\n--- main.go\n%s", got, want)

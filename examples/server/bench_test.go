@@ -346,7 +346,7 @@ func (h *handTickets) serve(ctx context.Context, req *mcp.CallToolRequest) (*mcp
 		dec := json.NewDecoder(bytes.NewReader(raw))
 		dec.UseNumber()
 		if err := dec.Decode(&args); err != nil {
-			return errorResult("invalid arguments: arguments must be a JSON object"), nil
+			return errorResult("invalid arguments: arguments must be a JSON object"), nil //nolint:nilerr // a tool error is a result, not a Go error
 		}
 	}
 	var problems []string
@@ -576,7 +576,9 @@ func countedStore(tb testing.TB, kind string, w *wire) store.Store {
 		}
 		tb.Cleanup(func() {
 			s.Close()
-			pgstore.DropTables(context.Background(), pool, prefix)
+			if err := pgstore.DropTables(context.Background(), pool, prefix); err != nil {
+				tb.Logf("cleanup: %v", err)
+			}
 			pool.Close()
 		})
 		return s
@@ -595,7 +597,9 @@ func countedStore(tb testing.TB, kind string, w *wire) store.Store {
 		}
 		tb.Cleanup(func() {
 			s.Close()
-			redisstore.DeleteKeys(context.Background(), rdb, prefix)
+			if _, err := redisstore.DeleteKeys(context.Background(), rdb, prefix); err != nil {
+				tb.Logf("cleanup: %v", err)
+			}
 			rdb.Close()
 		})
 		return s

@@ -248,7 +248,11 @@ func TestGenerateKeepsScaffolds(t *testing.T) {
 	}
 	// Removing a tool deletes its generated files and says why; its
 	// scaffold stays.
-	writeFile(t, specPath, twoToolSpec[:strings.Index(twoToolSpec, "  second_tool:")])
+	first, _, ok := strings.Cut(twoToolSpec, "  second_tool:")
+	if !ok {
+		t.Fatal("twoToolSpec has no second_tool")
+	}
+	writeFile(t, specPath, first)
 	code, out, _ = run(t, "generate", specPath)
 	if code != ExitOK {
 		t.Fatalf("exit %d", code)

@@ -299,7 +299,7 @@ func (p *Proxy) pipe(l *link, src, dst net.Conn) {
 			}
 		}
 		if err != nil {
-			if err != io.EOF {
+			if !errors.Is(err, io.EOF) {
 				// Propagate a reset as a reset.
 				l.teardown(true)
 				return

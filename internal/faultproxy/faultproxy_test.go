@@ -30,7 +30,7 @@ func echo(t *testing.T) string {
 			}
 			go func() {
 				defer c.Close()
-				io.Copy(c, c)
+				_, _ = io.Copy(c, c) // echoes until the peer closes: its error is the end of the echo
 			}()
 		}
 	}()
@@ -49,13 +49,31 @@ func start(t *testing.T, target string) *Proxy {
 
 // roundTrip writes a line and reads it back within d.
 func roundTrip(c net.Conn, line string, d time.Duration) (string, error) {
-	c.SetDeadline(time.Now().Add(d))
-	defer c.SetDeadline(time.Time{})
+	if err := c.SetDeadline(time.Now().Add(d)); err != nil {
+		return "", err
+	}
+	defer func() { _ = c.SetDeadline(time.Time{}) }() // the next caller sets its own
 	if _, err := io.WriteString(c, line+"\n"); err != nil {
 		return "", err
 	}
 	got, err := bufio.NewReader(c).ReadString('\n')
 	return strings.TrimSuffix(got, "\n"), err
+}
+
+// send writes s to c.
+func send(t *testing.T, c net.Conn, s string) {
+	t.Helper()
+	if _, err := io.WriteString(c, s); err != nil {
+		t.Fatalf("writing %q: %v", s, err)
+	}
+}
+
+// readDeadline makes reads on c time out after d.
+func readDeadline(t *testing.T, c net.Conn, d time.Duration) {
+	t.Helper()
+	if err := c.SetReadDeadline(time.Now().Add(d)); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func dial(t *testing.T, p *Proxy) net.Conn {
@@ -125,15 +143,15 @@ func TestBlackhole(t *testing.T) {
 	mustEcho(t, c, "before")
 	p.Blackhole()
 	r := bufio.NewReader(c)
-	io.WriteString(c, "held\n")
-	c.SetReadDeadline(time.Now().Add(200 * time.Millisecond))
+	send(t, c, "held\n")
+	readDeadline(t, c, 200*time.Millisecond)
 	if got, err := r.ReadString('\n'); !isTimeout(err) {
 		t.Fatalf("read through a black hole: got %q, %v; want it to block", got, err)
 	}
 	n := dial(t, p) // accepted, not connected to the target yet
 	nr := bufio.NewReader(n)
-	io.WriteString(n, "new\n")
-	n.SetReadDeadline(time.Now().Add(200 * time.Millisecond))
+	send(t, n, "new\n")
+	readDeadline(t, n, 200*time.Millisecond)
 	if got, err := nr.ReadString('\n'); !isTimeout(err) {
 		t.Fatalf("read on a new connection in a black hole: got %q, %v; want it to block", got, err)
 	}
@@ -143,7 +161,7 @@ func TestBlackhole(t *testing.T) {
 		c    net.Conn
 		want string
 	}{{r, c, "held\n"}, {nr, n, "new\n"}} {
-		tc.c.SetReadDeadline(time.Now().Add(2 * time.Second))
+		readDeadline(t, tc.c, 2*time.Second)
 		if got, err := tc.r.ReadString('\n'); err != nil || got != tc.want {
 			t.Fatalf("after Restore: got %q, %v; want %q", got, err, tc.want)
 		}
@@ -156,10 +174,10 @@ func TestCutEndsBlackhole(t *testing.T) {
 	c := dial(t, p)
 	mustEcho(t, c, "before")
 	p.Blackhole()
-	io.WriteString(c, "dropped\n")
+	send(t, c, "dropped\n")
 	time.Sleep(50 * time.Millisecond)
 	p.Cut()
-	c.SetReadDeadline(time.Now().Add(2 * time.Second))
+	readDeadline(t, c, 2*time.Second)
 	if got, err := bufio.NewReader(c).ReadString('\n'); err == nil || isTimeout(err) {
 		t.Fatalf("after the cut: got %q, %v; want a reset or EOF", got, err)
 	}
@@ -212,11 +230,11 @@ func TestStopsByItself(t *testing.T) {
 	mustEcho(t, c, "x")
 	p.Blackhole()
 	held := dial(t, p)
-	io.WriteString(held, "held\n")
+	send(t, held, "held\n")
 	cancel()
 	p.Close() // waits for the goroutines
 	for _, conn := range []net.Conn{c, held} {
-		conn.SetReadDeadline(time.Now().Add(2 * time.Second))
+		readDeadline(t, conn, 2*time.Second)
 		if _, err := conn.Read(make([]byte, 1)); err == nil || isTimeout(err) {
 			t.Fatalf("connection after the proxy stopped: %v; want it closed", err)
 		}
@@ -245,7 +263,7 @@ func refused(p *Proxy) error {
 	}
 	defer c.Close()
 	if got, err := roundTrip(c, "refused?", 2*time.Second); err == nil || isTimeout(err) {
-		return fmt.Errorf("got %q, %v; want a reset or EOF", got, err)
+		return fmt.Errorf("got %q, %v; want a reset or EOF", got, err) //nolint:errorlint // err may be nil: %w would print %!w(<nil>)
 	}
 	return nil
 }

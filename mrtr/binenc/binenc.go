@@ -46,7 +46,7 @@ func AppendString(dst []byte, s string) []byte {
 }
 
 // AppendBytes appends a length-prefixed byte string.
-func AppendBytes(dst []byte, b []byte) []byte {
+func AppendBytes(dst, b []byte) []byte {
 	dst = binary.AppendUvarint(dst, uint64(len(b)))
 	return append(dst, b...)
 }

@@ -91,6 +91,7 @@ func (f *Fake) FailValidator(name string, value any) (restore func()) {
 	return f.setValidator(&f.failing, name, value)
 }
 
+//nolint:gocritic // ptrToRefParam: the map is made on first use, so the field itself is passed
 func (f *Fake) setValidator(m *map[string][]any, name string, value any) func() {
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -138,8 +138,10 @@ func Capabilities(names ...string) *mcp.ClientCapabilities {
 		case "elicitation":
 			c.Elicitation = &mcp.ElicitationCapabilities{}
 		case "sampling":
+			//lint:ignore SA1019 sampling stays supported in SEP-2577's deprecation window; the test kit answers as a client does
 			c.Sampling = &mcp.SamplingCapabilities{}
 		case "roots":
+			//lint:ignore SA1019 roots stays supported in SEP-2577's deprecation window; the test kit answers as a client does
 			c.RootsV2 = &mcp.RootCapabilities{}
 		}
 	}
@@ -158,14 +160,21 @@ func Decline() *mcp.ElicitResult { return &mcp.ElicitResult{Action: "decline"} }
 func Cancel() *mcp.ElicitResult { return &mcp.ElicitResult{Action: "cancel"} }
 
 // Text answers a sampling request with text.
+//
+//lint:ignore SA1019 sampling stays supported in SEP-2577's deprecation window; the test kit answers as a client does
 func Text(s string) *mcp.CreateMessageWithToolsResult {
+	//lint:ignore SA1019 sampling stays supported in SEP-2577's deprecation window; the test kit answers as a client does
 	return &mcp.CreateMessageWithToolsResult{Role: "assistant", Model: "mrtrtest", Content: []mcp.Content{&mcp.TextContent{Text: s}}}
 }
 
 // RootsOf answers a roots request.
+//
+//lint:ignore SA1019 roots stays supported in SEP-2577's deprecation window; the test kit answers as a client does
 func RootsOf(uris ...string) *mcp.ListRootsResult {
+	//lint:ignore SA1019 roots stays supported in SEP-2577's deprecation window; the test kit answers as a client does
 	r := &mcp.ListRootsResult{Roots: []*mcp.Root{}}
 	for _, u := range uris {
+		//lint:ignore SA1019 roots stays supported in SEP-2577's deprecation window; the test kit answers as a client does
 		r.Roots = append(r.Roots, &mcp.Root{URI: u})
 	}
 	return r

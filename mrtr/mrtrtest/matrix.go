@@ -1,6 +1,7 @@
 package mrtrtest
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -707,7 +708,7 @@ func (m *matrix[F]) race(t *testing.T, r *route, k int, path []string) {
 		}
 		a, _ := json.Marshal(replies[i])
 		b, _ := json.Marshal(replies[0])
-		if string(a) != string(b) {
+		if !bytes.Equal(a, b) {
 			t.Fatalf("duplicate %d replied differently:\n%s\n%s", i, a, b)
 		}
 	}
@@ -730,7 +731,7 @@ func (m *matrix[F]) race(t *testing.T, r *route, k int, path []string) {
 	}
 	a, _ := json.Marshal(again)
 	b, _ := json.Marshal(replies[0])
-	if string(a) != string(b) {
+	if !bytes.Equal(a, b) {
 		t.Fatalf("late retry replied differently:\n%s\n%s", a, b)
 	}
 }
@@ -941,10 +942,12 @@ func runHTTP[F any](t *testing.T, h *Harness[F], fx *Fixtures, r *route) {
 		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 			return nil, errors.New("the client must not be asked directly on protocol 2026-07-28")
 		},
+		//lint:ignore SA1019 sampling stays supported in SEP-2577's deprecation window; the test kit answers as a client does
 		CreateMessageHandler: func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
 			return nil, errors.New("the client must not be asked directly on protocol 2026-07-28")
 		},
 	})
+	//lint:ignore SA1019 roots stays supported in SEP-2577's deprecation window; the test kit answers as a client does
 	client.AddRoots(&mcp.Root{URI: "file:///mrtrtest"})
 	session, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: ts.URL}, nil)
 	if err != nil {

@@ -260,10 +260,10 @@ func testConcurrentUpdates(t *testing.T, a, b domain.Store) {
 	}
 	// An update that refuses, or finds nothing to do, changes nothing.
 	refuse := errors.New("no")
-	if err := domain.Update(ctx, a, "shared", "updates", func(r *rec) error { r.N = -1; return refuse }); err != refuse {
+	if err := domain.Update(ctx, a, "shared", "updates", func(r *rec) error { r.N = -1; return refuse }); !errors.Is(err, refuse) {
 		t.Fatalf("refused update: %v", err)
 	}
-	if err := domain.Update(ctx, a, "shared", "updates", func(r *rec) error { r.N = -1; return domain.Unchanged }); err != nil {
+	if err := domain.Update(ctx, a, "shared", "updates", func(r *rec) error { r.N = -1; return domain.ErrUnchanged }); err != nil {
 		t.Fatalf("unchanged update: %v", err)
 	}
 	if err := domain.Update(ctx, a, "missing", "", func(r *rec) error { return nil }); !errors.Is(err, domain.ErrNotFound) {

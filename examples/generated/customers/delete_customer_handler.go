@@ -100,7 +100,7 @@ func (h *DeleteCustomerImpl) DeleteCustomer(ctx context.Context, f *DeleteCustom
 	err := domain.Update(ctx, h.Data, domain.CustomerKey(id), domain.EffectKey(deleteTool, id), func(c *domain.Customer) error {
 		if c.Deleted {
 			if c.DeletedBy == f.Call.WorkflowID {
-				return domain.Unchanged
+				return domain.ErrUnchanged
 			}
 			return mrtr.Reject("customer %s was deleted by someone else meanwhile", id)
 		}

@@ -127,7 +127,7 @@ func (h *ProvisionWorkspaceImpl) CreateWorkspace(ctx context.Context, f *Provisi
 		if t.WorkspaceID != "" {
 			if t.CreatedBy == f.Call.WorkflowID {
 				id = t.WorkspaceID
-				return domain.Unchanged
+				return domain.ErrUnchanged
 			}
 			return mrtr.Reject("team %s got workspace %s meanwhile; nothing was created", team, t.WorkspaceID)
 		}

@@ -124,7 +124,7 @@ func (h *ChargePaymentImpl) ChargeCard(ctx context.Context, f *ChargePaymentFlow
 	err = domain.Update(ctx, h.Data, domain.InvoiceKey(id), domain.EffectKey(chargeTool, id), func(inv *domain.Invoice) error {
 		if inv.Status == "paid" && inv.ChargedBy == f.Call.WorkflowID {
 			charged = *inv
-			return domain.Unchanged
+			return domain.ErrUnchanged
 		}
 		if inv.Status != "open" {
 			return mrtr.Reject("invoice %s was paid or closed meanwhile; nothing was charged", id)

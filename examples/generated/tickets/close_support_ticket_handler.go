@@ -79,7 +79,7 @@ func (h *CloseSupportTicketImpl) CloseTicket(ctx context.Context, f *CloseSuppor
 	err := domain.Update(ctx, h.Data, domain.TicketKey(id), domain.EffectKey(closeTool, id), func(t *domain.Ticket) error {
 		if t.Status != "open" {
 			if t.ClosedBy == f.Call.WorkflowID {
-				return domain.Unchanged
+				return domain.ErrUnchanged
 			}
 			return mrtr.Reject("ticket %s was closed by someone else meanwhile", id)
 		}

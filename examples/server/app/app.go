@@ -276,7 +276,11 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 		a.log.Warn("grace period over; closing the remaining connections", "error", err, "in_flight", inFlight.Load())
 		err = srv.Close()
 	}
-	<-served
+	// After Shutdown or Close, Serve returns http.ErrServerClosed; anything
+	// else is an error of its own.
+	if serr := <-served; err == nil && !errors.Is(serr, http.ErrServerClosed) {
+		err = serr
+	}
 	// Outcomes of effects that returned while the store was unreachable are
 	// still being recorded: exiting now would leave them to be taken over,
 	// and run again, by a retry.

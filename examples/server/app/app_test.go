@@ -86,7 +86,7 @@ func start(t *testing.T, storeURL string, ring *seal.Ring, instance string) *ser
 
 // connect opens a client session; with version "" the client negotiates
 // 2026-07-28 and answers rounds itself (MultiRoundTrip disabled).
-func connect(t *testing.T, url string, opts *mcp.ClientOptions, version string) *mcp.ClientSession {
+func connect(t *testing.T, endpoint string, opts *mcp.ClientOptions, version string) *mcp.ClientSession {
 	t.Helper()
 	if opts == nil {
 		opts = &mcp.ClientOptions{MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true}}
@@ -98,13 +98,15 @@ func connect(t *testing.T, url string, opts *mcp.ClientOptions, version string) 
 			return nil, errors.New("asked over the session")
 		}
 	}
+	//lint:ignore SA1019 sampling stays supported in SEP-2577's deprecation window; this test covers it
 	if opts.CreateMessageHandler == nil {
+		//lint:ignore SA1019 sampling stays supported in SEP-2577's deprecation window; this test covers it
 		opts.CreateMessageHandler = func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
 			return nil, errors.New("asked over the session")
 		}
 	}
 	c := mcp.NewClient(&mcp.Implementation{Name: "app-test", Version: "test"}, opts)
-	cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url}, &mcp.ClientSessionOptions{ProtocolVersion: version})
+	cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: endpoint}, &mcp.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +216,9 @@ func TestServeAcrossInstances(t *testing.T) {
 			}
 			defer conn.Close(ctx)
 			for _, table := range []string{"ops", "states", "example_kv"} {
-				conn.Exec(ctx, "DROP TABLE IF EXISTS "+prefix+table)
+				if _, err := conn.Exec(ctx, "DROP TABLE IF EXISTS "+prefix+table); err != nil {
+					t.Logf("cleanup: %v", err)
+				}
 			}
 		})
 		testAcrossInstances(t, withPrefix(t, base, prefix))
@@ -310,6 +314,7 @@ func TestServeLogsOnRequest(t *testing.T) {
 	var mu sync.Mutex
 	var got []string
 	cs := connect(t, s.URL, &mcp.ClientOptions{
+		//lint:ignore SA1019 logging stays supported in SEP-2577's deprecation window; this test covers it
 		LoggingMessageHandler: func(_ context.Context, req *mcp.LoggingMessageRequest) {
 			mu.Lock()
 			defer mu.Unlock()
@@ -326,6 +331,7 @@ func TestServeLogsOnRequest(t *testing.T) {
 	if n != 0 {
 		t.Fatalf("logged without a log level: %v", got)
 	}
+	//lint:ignore SA1019 logging stays supported in SEP-2577's deprecation window; this test covers it
 	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "test_logging_tool", Meta: mcp.Meta{mcp.MetaKeyLogLevel: "info"}}); err != nil {
 		t.Fatal(err)
 	}
@@ -357,7 +363,8 @@ func TestServeStops(t *testing.T) {
 	if d := time.Since(began); d > 12*time.Second {
 		t.Fatalf("stopping took %v", d)
 	}
-	if _, err := http.Get(s.base + "/healthz"); err == nil {
+	if resp, err := http.Get(s.base + "/healthz"); err == nil {
+		resp.Body.Close()
 		t.Fatal("still serving after Serve returned")
 	}
 }

@@ -36,7 +36,12 @@ func TestProbedEffects(t *testing.T) {
 	}
 	served := make(chan error, 1)
 	go func() { served <- a.Serve(ctx, ln) }()
-	defer func() { cancel(); <-served }()
+	defer func() {
+		cancel()
+		if err := <-served; err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	}()
 	cs := connect(t, "http://"+ln.Addr().String()+MCPPath, nil, "")
 
 	args := map[string]any{"ticketId": "12346"}

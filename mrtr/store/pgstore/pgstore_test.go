@@ -186,7 +186,11 @@ func TestInstancesRace(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	t.Cleanup(func() { DropTables(context.Background(), stores[0].Pool(), prefix) })
+	t.Cleanup(func() {
+		if err := DropTables(context.Background(), stores[0].Pool(), prefix); err != nil {
+			t.Logf("cleanup: %v", err)
+		}
+	})
 	all := make([]store.Store, len(stores))
 	for i, s := range stores {
 		all[i] = s
@@ -203,7 +207,9 @@ func TestOpenAndPrefix(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() {
-		DropTables(ctx, s.Pool(), prefix)
+		if err := DropTables(ctx, s.Pool(), prefix); err != nil {
+			t.Logf("cleanup: %v", err)
+		}
 		s.Close()
 	}()
 	if s.TablePrefix() != prefix {

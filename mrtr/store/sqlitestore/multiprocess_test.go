@@ -1,6 +1,7 @@
 package sqlitestore
 
 import (
+	"bytes"
 	"context"
 	"encoding/hex"
 	"fmt"
@@ -48,7 +49,11 @@ func TestMultiProcessOneEffect(t *testing.T) {
 		}
 		var n int
 		var res string
-		line := outs[i][strings.Index(outs[i], "effects="):]
+		_, line, ok := strings.Cut(outs[i], "effects=")
+		if !ok {
+			t.Fatalf("process %d output %q: no effects=", i, outs[i])
+		}
+		line = "effects=" + line
 		if _, err := fmt.Sscanf(line, "effects=%d result=%s", &n, &res); err != nil {
 			t.Fatalf("process %d output %q: %v", i, outs[i], err)
 		}
@@ -114,7 +119,7 @@ func TestHelperProcess(t *testing.T) {
 	}
 	wg.Wait()
 	for g := range goroutines {
-		if string(results[g]) != string(results[0]) {
+		if !bytes.Equal(results[g], results[0]) {
 			t.Fatalf("goroutine %d: %q vs %q", g, results[g], results[0])
 		}
 	}

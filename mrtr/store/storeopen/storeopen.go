@@ -62,10 +62,7 @@ func OpenWithOptions(ctx context.Context, u string, opts store.Options) (store.S
 		}
 		return store.NewMemory(opts), nil
 	case "sqlite", "sqlite3":
-		path := rest
-		if strings.HasPrefix(path, "//") {
-			path = path[2:]
-		}
+		path := strings.TrimPrefix(rest, "//")
 		if path == "" {
 			return nil, fmt.Errorf("storeopen: sqlite: needs a path (sqlite:PATH or sqlite::memory:)")
 		}

@@ -98,7 +98,11 @@ func TestOpenPostgres(t *testing.T) {
 		if ps.TablePrefix() != prefix {
 			t.Fatalf("table prefix %q, want %q", ps.TablePrefix(), prefix)
 		}
-		t.Cleanup(func() { pgstore.DropTables(context.Background(), ps.Pool(), prefix) })
+		t.Cleanup(func() {
+			if err := pgstore.DropTables(context.Background(), ps.Pool(), prefix); err != nil {
+				t.Logf("cleanup: %v", err)
+			}
+		})
 		if u == withParam(base, PrefixParam+"="+prefix) {
 			smoke(t, s)
 		}
@@ -116,7 +120,11 @@ func TestOpenRedis(t *testing.T) {
 	if rs.KeyPrefix() != prefix {
 		t.Fatalf("key prefix %q, want %q", rs.KeyPrefix(), prefix)
 	}
-	t.Cleanup(func() { redisstore.DeleteKeys(context.Background(), rs.Client(), prefix) })
+	t.Cleanup(func() {
+		if _, err := redisstore.DeleteKeys(context.Background(), rs.Client(), prefix); err != nil {
+			t.Logf("cleanup: %v", err)
+		}
+	})
 	smoke(t, s)
 }
 

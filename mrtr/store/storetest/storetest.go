@@ -502,7 +502,7 @@ func testResultsByteExact(e *env) {
 	}
 }
 
-func rec(ref, workflow string, data string) store.StateRecord {
+func rec(ref, workflow, data string) store.StateRecord {
 	return store.StateRecord{
 		Ref:       ref,
 		Workflow:  workflow,
