@@ -1,5 +1,9 @@
 // Package storeopen opens a store.Store from a URL, for configuration
 // files and command-line flags.
+//
+// It is the convenience that links every backend (SQLite, pgx and
+// go-redis). A program that uses one store imports that backend's package
+// (sqlitestore, pgstore or redisstore) and links only its client.
 package storeopen
 
 import (
