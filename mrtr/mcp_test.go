@@ -320,7 +320,7 @@ func post(t *testing.T, url, method, name, params string) *http.Response {
 func TestPlainJSONUnlessNotificationsAreWanted(t *testing.T) {
 	url, _ := serve(t)
 	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}}`
-	resp := post(t, url, "tools/call", "transfer", `{"name":"transfer","arguments":{"account":"acc-123","amount":40},`+meta+`}}`) //nolint:bodyclose // post closes the body when the test ends
+	resp := post(t, url, "tools/call", "transfer", `{"name":"transfer","arguments":{"account":"acc-123","amount":40},`+meta+`}}`)
 	if ct := resp.Header.Get("Content-Type"); ct != "application/json" {
 		t.Fatalf("Content-Type %q, want application/json", ct)
 	}
@@ -338,11 +338,11 @@ func TestPlainJSONUnlessNotificationsAreWanted(t *testing.T) {
 		t.Fatalf("reply %+v", reply.Result)
 	}
 
-	logs := post(t, url, "tools/call", "transfer", `{"name":"transfer","arguments":{"account":"acc-123","amount":40},`+meta+`,"io.modelcontextprotocol/logLevel":"info"}}`) //nolint:bodyclose // post closes the body when the test ends
+	logs := post(t, url, "tools/call", "transfer", `{"name":"transfer","arguments":{"account":"acc-123","amount":40},`+meta+`,"io.modelcontextprotocol/logLevel":"info"}}`)
 	if ct := logs.Header.Get("Content-Type"); ct != "text/event-stream" {
 		t.Fatalf("with a log level: Content-Type %q, want text/event-stream", ct)
 	}
-	progress := post(t, url, "tools/call", "transfer", `{"name":"transfer","arguments":{"account":"acc-123","amount":40},`+meta+`,"progressToken":"p1"}}`) //nolint:bodyclose // post closes the body when the test ends
+	progress := post(t, url, "tools/call", "transfer", `{"name":"transfer","arguments":{"account":"acc-123","amount":40},`+meta+`,"progressToken":"p1"}}`)
 	if ct := progress.Header.Get("Content-Type"); ct != "text/event-stream" {
 		t.Fatalf("with a progress token: Content-Type %q, want text/event-stream", ct)
 	}
