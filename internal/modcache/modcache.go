@@ -58,7 +58,7 @@ func Download(root string) error {
 		cmd.Env = append(withoutKey(withoutKey(os.Environ(), "GOWORK"), "GOFLAGS"), "GOWORK=off", "GOFLAGS="+otherFlags())
 		out, e := cmd.CombinedOutput()
 		if e != nil {
-			err = fmt.Errorf("go mod download all in %s (needed before the go commands of this test run with GOPROXY=off): %v\n%s", root, e, out)
+			err = fmt.Errorf("go mod download all in %s (needed before the go commands of this test run with GOPROXY=off): %w\n%s", root, e, out)
 		}
 	})
 	return err
