@@ -335,7 +335,7 @@ func (rr *run[F]) runStates(ctx context.Context) (*Reply, error) {
 			// effect again (or misreport it).
 			var cancel context.CancelFunc
 			ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), e.cfg.Lease)
-			defer cancel()
+			defer cancel() //nolint:gocritic // deferInLoop: once per round (detached guards it); the timeout lasts until Run returns
 			detached = true
 		}
 		if err := ctx.Err(); err != nil {
@@ -355,7 +355,8 @@ func (rr *run[F]) runStates(ctx context.Context) (*Reply, error) {
 		if err != nil {
 			reply, err := e.stepFailed(ctx, rr.rt, d, rr.call, info, err)
 			if reply != nil {
-				reply.Path = append(path, info.Name)
+				path = append(path, info.Name)
+				reply.Path = path
 				e.consume(ctx, d, &rr.req, rr.call, r.pending)
 			}
 			return reply, err
