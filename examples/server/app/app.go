@@ -6,9 +6,12 @@
 package app
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -323,11 +326,22 @@ func redactedStore(u string) string {
 	return p.Redacted()
 }
 
-// logRequests logs one debug record per HTTP request (its MCP method and
-// protocol version from the headers) and a warning for server errors.
+// logRequests logs one debug record per HTTP request (its MCP method, tool
+// or prompt name and protocol version) and a warning for server errors.
+// 2026-07-28 clients name the method in headers; older ones only in the
+// JSON-RPC body, which is read from then (the handler gets it back whole).
 func (a *App) logRequests(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
+		mcpMethod, mcpName := r.Header.Get("Mcp-Method"), r.Header.Get("Mcp-Name")
+		if mcpMethod == "" && r.Method == http.MethodPost && r.Body != nil && a.log.Enabled(r.Context(), slog.LevelDebug) {
+			head, _ := io.ReadAll(io.LimitReader(r.Body, maxLoggedBody))
+			r.Body = struct {
+				io.Reader
+				io.Closer
+			}{io.MultiReader(bytes.NewReader(head), r.Body), r.Body}
+			mcpMethod, mcpName = rpcNames(head)
+		}
 		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
 		next.ServeHTTP(rec, r)
 		level := slog.LevelDebug
@@ -336,10 +350,28 @@ func (a *App) logRequests(next http.Handler) http.Handler {
 		}
 		a.log.Log(r.Context(), level, "http request",
 			"method", r.Method, "path", r.URL.Path, "status", rec.status,
-			"mcp_method", r.Header.Get("Mcp-Method"), "mcp_name", r.Header.Get("Mcp-Name"),
+			"mcp_method", mcpMethod, "mcp_name", mcpName,
 			"protocol", r.Header.Get("Mcp-Protocol-Version"), "session", r.Header.Get("Mcp-Session-Id") != "",
 			"duration", time.Since(start))
 	})
+}
+
+// maxLoggedBody bounds what logRequests reads of a body to name its method.
+const maxLoggedBody = 64 << 10
+
+// rpcNames returns the method and the tool or prompt name of a JSON-RPC
+// request body ("" for what it cannot read, a batch for instance).
+func rpcNames(body []byte) (method, name string) {
+	var req struct {
+		Method string `json:"method"`
+		Params struct {
+			Name string `json:"name"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(body, &req) != nil {
+		return "", ""
+	}
+	return req.Method, req.Params.Name
 }
 
 // statusRecorder remembers the status code; Unwrap lets

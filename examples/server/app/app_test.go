@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -8,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"path/filepath"
 	"slices"
@@ -441,4 +443,44 @@ func TestServeInvalidArguments(t *testing.T) {
 	if !errors.As(err, &je) || je.Code != jsonrpc.CodeInvalidParams || !strings.Contains(je.Message, "bogus: unknown argument") {
 		t.Fatalf("prompt: %v, want -32602 naming the argument", err)
 	}
+}
+
+// The request log names the MCP method and tool of older clients too: they
+// send no Mcp-Method header, so it comes from the JSON-RPC body, which the
+// handler still gets whole.
+func TestRequestLogNamesOlderClientsMethods(t *testing.T) {
+	var logs syncBuf
+	a := &App{log: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))}
+	body := `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"close_support_ticket","arguments":{"ticketId":"1"}}}`
+	var seen string
+	h := a.logRequests(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		seen = string(b)
+	}))
+	req := httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader(body))
+	h.ServeHTTP(httptest.NewRecorder(), req)
+	if seen != body {
+		t.Fatalf("the handler got %q, want the whole body", seen)
+	}
+	if out := logs.String(); !strings.Contains(out, "mcp_method=tools/call") || !strings.Contains(out, "mcp_name=close_support_ticket") {
+		t.Fatalf("request log: %s", out)
+	}
+}
+
+// syncBuf is a bytes.Buffer safe for a logger and a test to share.
+type syncBuf struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuf) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuf) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
