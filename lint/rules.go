@@ -992,14 +992,8 @@ func dedupe(ns []named) []named {
 // formField returns field name of the form of request key, or nil.
 func formField(t *spec.Tool, key, name string) *spec.Field {
 	for _, s := range t.States {
-		for _, q := range s.Requests {
-			if q.Key == key {
-				for _, f := range q.Fields {
-					if f.Name == name {
-						return f
-					}
-				}
-			}
+		if q := s.Request(key); q != nil {
+			return q.Field(name)
 		}
 	}
 	return nil

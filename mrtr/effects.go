@@ -45,9 +45,11 @@ const (
 	effectOKRef    = 3
 )
 
-// outcomeRecord encodes a successful effect's record; for a program kept by
-// reference, before stores the continuation record it refers to.
-func (r *Round) outcomeRecord() (record []byte, before func(context.Context) error, err error) {
+// outcomeRecord encodes a successful effect's record. For a program kept
+// by reference, the continuation goes to state, a continuation record of
+// the workflow the caller stores (in the effect's transaction, or before
+// the effect record), and the record holds only its reference.
+func (r *Round) outcomeRecord() (record []byte, state *store.StateRecord, err error) {
 	data := r.snapshot()
 	if r.d.Storage != Reference {
 		return binenc.AppendBytes(binenc.AppendUvarint(nil, effectOK), data), nil, nil
@@ -56,11 +58,12 @@ func (r *Round) outcomeRecord() (record []byte, before func(context.Context) err
 	if err != nil {
 		return nil, nil, err
 	}
-	rec := store.StateRecord{Ref: ref, Workflow: r.workflow, Subject: r.d.Subject(), Principal: r.pHash, Data: data}
-	ttl := r.d.TTL + r.e.cfg.Codec.Skew()
-	before = func(ctx context.Context) error { return r.e.cfg.Store.PutState(ctx, rec, ttl) }
-	return binenc.AppendBytes(binenc.AppendUvarint(nil, effectOKRef), []byte(ref)), before, nil
+	state = &store.StateRecord{Ref: ref, Workflow: r.workflow, Subject: r.d.Subject(), Principal: r.pHash, Data: data}
+	return binenc.AppendBytes(binenc.AppendUvarint(nil, effectOKRef), []byte(ref)), state, nil
 }
+
+// stateTTL is how long a continuation record lives.
+func (r *Round) stateTTL() time.Duration { return r.d.TTL + r.e.cfg.Codec.Skew() }
 
 // operation names the effect the round is about to run: its OperationID
 // and its record's key. key is the rendered business operation id, or ""
@@ -157,10 +160,10 @@ func (r *Round) effectWithoutStore(ctx context.Context, id OperationID, next uin
 func (r *Round) finishRecorded(ctx context.Context, req store.ClaimRequest, retain time.Duration, next uint16, err error, stop func()) (Step, error) {
 	e := r.e
 	var record []byte
-	var before func(context.Context) error // stores what the record points to
+	var state *store.StateRecord // what the record points to
 	switch rej, ok := isRejection(err); {
 	case err == nil:
-		record, before, err = r.outcomeRecord()
+		record, state, err = r.outcomeRecord()
 		if err != nil {
 			stop() // the claim lapses: a retry takes it over, told so
 			return Step{}, err
@@ -182,8 +185,8 @@ func (r *Round) finishRecorded(ctx context.Context, req store.ClaimRequest, reta
 	// the store takes the record right away (record keeps trying).
 	r.effected = true
 	r.pending = append(r.pending, e.record(ctx, "effect outcome", req.Key, func(ctx context.Context) error {
-		if before != nil {
-			if err := before(ctx); err != nil {
+		if state != nil {
+			if err := e.cfg.Store.PutState(ctx, *state, r.stateTTL()); err != nil {
 				return err
 			}
 		}
@@ -293,22 +296,17 @@ func (r *Round) finishInTx(ctx context.Context, tx store.EffectTx, req store.Cla
 		undo(true)
 		return Step{}, ran
 	}
-	data := r.snapshot()
-	status := uint64(effectOK)
-	if r.d.Storage == Reference {
-		ref, err := seal.NewReference()
-		if err != nil {
-			undo(true)
-			return Step{}, err
-		}
-		rec := store.StateRecord{Ref: ref, Workflow: r.workflow, Subject: r.d.Subject(), Principal: r.pHash, Data: data}
-		if err := tx.PutState(cctx, rec, r.d.TTL+e.cfg.Codec.Skew()); err != nil {
+	record, state, err := r.outcomeRecord()
+	if err != nil {
+		undo(true)
+		return Step{}, err
+	}
+	if state != nil {
+		if err := tx.PutState(cctx, *state, r.stateTTL()); err != nil {
 			undo(true)
 			return Step{}, fmt.Errorf("mrtr: storing an effect's continuation in its transaction: %w", err)
 		}
-		status, data = effectOKRef, []byte(ref)
 	}
-	record := binenc.AppendBytes(binenc.AppendUvarint(nil, status), data)
 	if err := tx.Complete(cctx, req.Key, req.Owner, record, retain); err != nil {
 		// Lost to another attempt, or the store failed: either way the
 		// effect's writes are undone with the record.
