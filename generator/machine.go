@@ -139,30 +139,11 @@ func (w *workflow) bfsAll(from string, hit func(spec.Edge) bool) (string, bool) 
 	return "", false
 }
 
-// revisits reports whether a round can run one of the workflow's
-// interactive states twice (it is on a cycle): the flow then records the
-// interactive states a round has run (see firstRun).
-func (w *workflow) revisits() bool {
-	return slices.ContainsFunc(w.t.States, func(s *spec.State) bool { return s.Interactive() && w.reentrant(s.Name) })
-}
-
-// firstRunCheck starts the case of an interactive state a round may run
-// twice: only its first run in a round takes answers.
-func (w *workflow) firstRunCheck(c *jen.Group, s *spec.State) {
-	if w.reentrant(s.Name) {
-		c.Id("first").Op(":=").Id("f").Dot("firstRun").Call(w.stateID(s.Name))
-	}
-}
-
-// response is `resp := r.Response(key, kind)`, for a state a round may run
-// twice without the answers of its first run.
+// response is `resp := r.Response(key, kind)`. A state the round runs
+// again (a loop back) gets no answers the second time: the engine sees to
+// that (mrtr.Round.Response).
 func (w *workflow) response(g *jen.Group, s *spec.State, key string, kind jen.Code) {
 	g.Id("resp").Op(":=").Id("r").Dot("Response").Call(jen.Lit(key), kind)
-	if w.reentrant(s.Name) {
-		g.If(jen.Op("!").Id("first")).Block(
-			jen.Id("resp").Op("=").Qual(pkgMRTR, "Response").Values().Comment("answered earlier in this round: ask again"),
-		)
-	}
 }
 
 func fail() *jen.Statement {
@@ -218,7 +199,6 @@ func (w *workflow) checkCase(c *jen.Group, s *spec.State) {
 // askCase takes each request's answer if the round carries one, validates
 // it, and asks again for what is still missing or invalid.
 func (w *workflow) askCase(c *jen.Group, s *spec.State) {
-	w.firstRunCheck(c, s)
 	c.Var().Id("pending").Index().Qual(pkgMRTR, "Pending")
 	allOptional := true
 	var none *jen.Statement // every answer is missing
@@ -321,7 +301,6 @@ func (w *workflow) takeAnswer(b *jen.Group, s *spec.State, q *spec.InputRequest)
 func (w *workflow) confirmCase(c *jen.Group, s *spec.State) {
 	g := s.Confirm
 	builder := w.gateBuilder(s)
-	w.firstRunCheck(c, s)
 	w.response(c, s, g.Key, jen.Qual(pkgMRTR, "Elicit"))
 	c.Switch(jen.Id("resp").Dot("Status")).BlockFunc(func(sw *jen.Group) {
 		sw.Case(jen.Qual(pkgMRTR, "Accepted")).Block(

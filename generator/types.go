@@ -344,27 +344,11 @@ func (w *workflow) flowType(jf *jen.File) {
 		}
 		g.Line()
 		g.Id("state").Id(n.state())
-		if w.revisits() {
-			g.Comment("ran lists the interactive states this round has run (see firstRun).")
-			g.Id("ran").Index().Id(n.state())
-		}
 	})
 	jf.Line()
 	jf.Comment("State returns the state the workflow is in.")
 	jf.Func().Params(jen.Id("f").Op("*").Id(n.flow())).Id("State").Params().Id(n.state()).Block(jen.Return(jen.Id("f").Dot("state")))
 	jf.Line()
-	if w.revisits() {
-		jf.Comment("firstRun records that this round runs interactive state s and reports")
-		jf.Comment("whether it had not run it yet. A round takes the answers to a state's")
-		jf.Comment("questions on its first run only: a loop that comes back to the state")
-		jf.Comment("within the round asks again instead of reusing them.")
-		jf.Func().Params(jen.Id("f").Op("*").Id(n.flow())).Id("firstRun").Params(jen.Id("s").Id(n.state())).Bool().Block(
-			jen.If(jen.Qual("slices", "Contains").Call(jen.Id("f").Dot("ran"), jen.Id("s"))).Block(jen.Return(jen.False())),
-			jen.Id("f").Dot("ran").Op("=").Append(jen.Id("f").Dot("ran"), jen.Id("s")),
-			jen.Return(jen.True()),
-		)
-		jf.Line()
-	}
 }
 
 // enumValues is the variable listing an enum type's values:

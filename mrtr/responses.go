@@ -44,11 +44,11 @@ type Response struct {
 // available reports whether this round may take the answer to key from
 // inputResponses: only at the state the requestState was issued at (a
 // first call, or a later question in the same round, was never shown),
-// before the round left it (a loop back asks again), and only for a
+// on the round's first run of it (Response), and only for a
 // request that was sent (an unsolicited key is ignored, as the MCP MRTR
 // rules ask).
 func (r *Round) available(key string) bool {
-	if r.resumedAt == 0 || r.current != r.resumedAt || r.leftResumed {
+	if r.resumedAt == 0 || r.current != r.resumedAt {
 		return false
 	}
 	i := r.d.State(r.current).request(key)
@@ -59,6 +59,9 @@ func (r *Round) available(key string) bool {
 // inputResponses when the round may take it, or from the "inputs" argument
 // of a non-interactive program.
 func (r *Round) Response(key string, kind RequestKind) Response {
+	if r.runs[r.current] > 1 {
+		return Response{Status: Missing} // answered earlier in this round: a loop back asks again
+	}
 	if raw, ok := r.inputs[key]; ok {
 		return upfrontResponse(raw, kind, r.gateField(key))
 	}

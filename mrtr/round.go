@@ -57,10 +57,9 @@ type Round struct {
 	// request that was sent, and only until the round leaves that state:
 	// nobody answers, or confirms, what they were not shown, and a loop back
 	// to the same question asks it again.
-	resumedAt   uint16
-	sent        uint64
-	leftResumed bool
-	current     uint16
+	resumedAt uint16
+	sent      uint64
+	current   uint16
 	// inputs are answers supplied up front in the "inputs" argument
 	// (non-interactive programs).
 	inputs map[string]json.RawMessage
@@ -76,8 +75,10 @@ type Round struct {
 	// round: from then on the round finishes whatever the client does.
 	effected bool
 	// visits counts the round's visits of each effect state with the
-	// workflow's own operation id (see operation).
+	// workflow's own operation id (see operation); runs counts the runs of
+	// each interactive state: only the first takes answers.
 	visits map[uint16]int
+	runs   map[uint16]int
 	// pending are the effect recordings of this round; each channel is
 	// closed when its recording is over (see Engine.record).
 	pending []<-chan struct{}
@@ -351,6 +352,12 @@ func (rr *run[F]) runStates(ctx context.Context) (*Reply, error) {
 			return nil, fmt.Errorf("%w %d in %s", ErrUnknownState, cur, d.Name)
 		}
 		r.current = cur
+		if info.Kind.Interactive() {
+			if r.runs == nil {
+				r.runs = map[uint16]int{}
+			}
+			r.runs[cur]++
+		}
 		st, err := p.Step(ctx, r, f)
 		if err != nil {
 			reply, err := e.stepFailed(ctx, rr.rt, d, rr.call, info, err)
@@ -366,9 +373,6 @@ func (rr *run[F]) runStates(ctx context.Context) (*Reply, error) {
 		if st.kind == stepGoto {
 			if !d.allows(cur, st.next) {
 				return nil, fmt.Errorf("mrtr: %s: transition %s → %d is not in the table", d.Name, info.Name, st.next)
-			}
-			if cur == r.resumedAt {
-				r.leftResumed = true // its answers are used up: a loop back asks again
 			}
 			p.SetState(f, st.next)
 			continue

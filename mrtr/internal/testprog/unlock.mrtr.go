@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
-	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -57,25 +56,11 @@ type UnlockFlow struct {
 	Code *UnlockCodeAnswer
 
 	state UnlockState
-	// ran lists the interactive states this round has run (see firstRun).
-	ran []UnlockState
 }
 
 // State returns the state the workflow is in.
 func (f *UnlockFlow) State() UnlockState {
 	return f.state
-}
-
-// firstRun records that this round runs interactive state s and reports
-// whether it had not run it yet. A round takes the answers to a state's
-// questions on its first run only: a loop that comes back to the state
-// within the round asks again instead of reusing them.
-func (f *UnlockFlow) firstRun(s UnlockState) bool {
-	if slices.Contains(f.ran, s) {
-		return false
-	}
-	f.ran = append(f.ran, s)
-	return true
 }
 
 // UnlockState is a state of tool unlock. States are numbered in flow order; the
@@ -118,13 +103,9 @@ func _() {
 func (p unlockProgram) Step(ctx context.Context, r *mrtr.Round, f *UnlockFlow) (mrtr.Step, error) {
 	switch f.state {
 	case UnlockStateAskCode:
-		first := f.firstRun(UnlockStateAskCode)
 		var pending []mrtr.Pending
 		if f.Code == nil {
 			resp := r.Response("code", mrtr.Elicit)
-			if !first {
-				resp = mrtr.Response{} // answered earlier in this round: ask again
-			}
 			switch resp.Status {
 			case mrtr.Accepted:
 				answer, problems, err := p.decodeCode(ctx, resp.Content)

@@ -7,7 +7,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"time"
 	"unicode/utf8"
 
@@ -48,25 +47,11 @@ type PublishDocumentFlow struct {
 	Continuation PublishDocumentContinuation
 
 	state PublishDocumentState
-	// ran lists the interactive states this round has run (see firstRun).
-	ran []PublishDocumentState
 }
 
 // State returns the state the workflow is in.
 func (f *PublishDocumentFlow) State() PublishDocumentState {
 	return f.state
-}
-
-// firstRun records that this round runs interactive state s and reports
-// whether it had not run it yet. A round takes the answers to a state's
-// questions on its first run only: a loop that comes back to the state
-// within the round asks again instead of reusing them.
-func (f *PublishDocumentFlow) firstRun(s PublishDocumentState) bool {
-	if slices.Contains(f.ran, s) {
-		return false
-	}
-	f.ran = append(f.ran, s)
-	return true
 }
 
 // PublishDocumentState is a state of tool publish_document. States are numbered in flow order; the
@@ -119,11 +104,7 @@ func _() {
 func (p publishDocumentProgram) Step(ctx context.Context, r *mrtr.Round, f *PublishDocumentFlow) (mrtr.Step, error) {
 	switch f.state {
 	case PublishDocumentStateConfirmPublish:
-		first := f.firstRun(PublishDocumentStateConfirmPublish)
 		resp := r.Response("confirm", mrtr.Elicit)
-		if !first {
-			resp = mrtr.Response{} // answered earlier in this round: ask again
-		}
 		switch resp.Status {
 		case mrtr.Accepted:
 			yes, found := mrtr.FormBool(resp.Content, "confirm")

@@ -7,7 +7,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strconv"
 	"time"
 	"unicode/utf8"
@@ -62,25 +61,11 @@ type ReviewDocumentFlow struct {
 	Change *ReviewDocumentChangeAnswer
 
 	state ReviewDocumentState
-	// ran lists the interactive states this round has run (see firstRun).
-	ran []ReviewDocumentState
 }
 
 // State returns the state the workflow is in.
 func (f *ReviewDocumentFlow) State() ReviewDocumentState {
 	return f.state
-}
-
-// firstRun records that this round runs interactive state s and reports
-// whether it had not run it yet. A round takes the answers to a state's
-// questions on its first run only: a loop that comes back to the state
-// within the round asks again instead of reusing them.
-func (f *ReviewDocumentFlow) firstRun(s ReviewDocumentState) bool {
-	if slices.Contains(f.ran, s) {
-		return false
-	}
-	f.ran = append(f.ran, s)
-	return true
 }
 
 // ReviewDocumentState is a state of tool review_document. States are numbered in flow order; the
@@ -175,13 +160,9 @@ func (p reviewDocumentProgram) Step(ctx context.Context, r *mrtr.Round, f *Revie
 		}
 		return mrtr.Goto(r, ReviewDocumentStateApproved, "next")
 	case ReviewDocumentStateAskRevision:
-		first := f.firstRun(ReviewDocumentStateAskRevision)
 		var pending []mrtr.Pending
 		if f.Change == nil {
 			resp := r.Response("change", mrtr.Elicit)
-			if !first {
-				resp = mrtr.Response{} // answered earlier in this round: ask again
-			}
 			switch resp.Status {
 			case mrtr.Accepted:
 				answer, problems, err := p.decodeChange(ctx, resp.Content)
