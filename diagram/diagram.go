@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"github.com/mrtrgen/mrtrgen/spec"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // Formats lists the output formats Render accepts.
@@ -78,7 +79,7 @@ func (e *Edge) Label() string { return strings.Join(e.Labels, ", ") }
 
 // Graph is the drawable state machine of one workflow.
 type Graph struct {
-	Kind  spec.Kind
+	Kind  vocab.Kind
 	Name  string // MCP name of the tool or prompt
 	Nodes []*Node
 	Edges []*Edge
@@ -143,7 +144,7 @@ func Build(t *spec.Tool) *Graph {
 			add(from, stateID(e.To), edgeLabel(s, e), false)
 		}
 		switch s.Kind {
-		case spec.StateAsk, spec.StateConfirm:
+		case vocab.StateAsk, vocab.StateConfirm:
 			if s.OnDecline == nil {
 				add(from, exitID(ExitCancelled), LabelDeclined, true)
 				usedExit[ExitCancelled] = true
@@ -152,10 +153,10 @@ func Build(t *spec.Tool) *Graph {
 				add(from, exitID(ExitCancelled), LabelCancelled, true)
 				usedExit[ExitCancelled] = true
 			}
-		case spec.StateCheck, spec.StateEffect:
+		case vocab.StateCheck, vocab.StateEffect:
 			add(from, exitID(ExitRejected), LabelRejected, true)
 			usedExit[ExitRejected] = true
-		case spec.StateTerminal:
+		case vocab.StateTerminal:
 			add(from, endID, "", false)
 		}
 	}
@@ -177,9 +178,9 @@ func Build(t *spec.Tool) *Graph {
 func stateNode(s *spec.State) *Node {
 	n := &Node{ID: stateID(s.Name), Kind: State, Name: s.Name, State: s, Class: s.Kind.String()}
 	switch s.Kind {
-	case spec.StateCheck:
+	case vocab.StateCheck:
 		n.Lines = []string{"check " + s.Check.Name}
-	case spec.StateAsk:
+	case vocab.StateAsk:
 		for _, q := range s.Requests {
 			what := requestWhat(q.Kind)
 			if q.Optional {
@@ -187,15 +188,15 @@ func stateNode(s *spec.State) *Node {
 			}
 			n.Lines = append(n.Lines, fmt.Sprintf("ask %s (%s)", q.Key, what))
 		}
-	case spec.StateConfirm:
+	case vocab.StateConfirm:
 		n.Lines = []string{"confirmation gate"}
-	case spec.StateEffect:
+	case vocab.StateEffect:
 		n.Lines = []string{"effect " + s.Effect.Name}
 		if s.Irreversible {
 			n.Lines = append(n.Lines, "IRREVERSIBLE")
 			n.Class = "irreversible"
 		}
-	case spec.StateTerminal:
+	case vocab.StateTerminal:
 		n.Lines = []string{"terminal, outcome " + s.Outcome.String()}
 		n.Class = s.Outcome.String()
 	}
@@ -203,11 +204,11 @@ func stateNode(s *spec.State) *Node {
 }
 
 // requestWhat names what an input request asks for, in a word.
-func requestWhat(k spec.RequestKind) string {
+func requestWhat(k vocab.RequestKind) string {
 	switch k {
-	case spec.RequestSample:
+	case vocab.Sample:
 		return "sampling"
-	case spec.RequestRoots:
+	case vocab.Roots:
 		return "roots"
 	}
 	return "form"
@@ -215,18 +216,18 @@ func requestWhat(k spec.RequestKind) string {
 
 func edgeLabel(s *spec.State, e spec.Edge) string {
 	switch {
-	case e.On == "next" && s.Kind == spec.StateAsk:
+	case e.On == vocab.Next && s.Kind == vocab.StateAsk:
 		return LabelAnswered
-	case e.On == "next" && s.Kind == spec.StateConfirm:
+	case e.On == vocab.Next && s.Kind == vocab.StateConfirm:
 		return LabelConfirmed
-	case e.On == "next":
+	case e.On == vocab.Next:
 		return LabelNext
-	case e.On == "decline":
+	case e.On == vocab.Decline:
 		return LabelDeclined
-	case e.On == "cancel":
+	case e.On == vocab.Cancel:
 		return LabelCancelled
 	}
-	return strings.TrimPrefix(e.On, "outcome:")
+	return e.On.Label()
 }
 
 // Render writes the diagram of each workflow in format (one of Formats).

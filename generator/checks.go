@@ -8,6 +8,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/mrtrgen/mrtrgen/spec"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // The generated validation tests: for each constraint of each argument and
@@ -185,7 +186,7 @@ func (w *workflow) validationTests(jf *jen.File) {
 	}
 	inputs = append(inputs, args)
 	for _, q := range w.requests() {
-		if q.Kind != spec.RequestElicit {
+		if q.Kind != vocab.Elicit {
 			continue
 		}
 		in, ok := inputOf("decode"+spec.GoName(q.Key)+"Answer", "valid"+spec.GoName(q.Key)+"Answer", q, q.Fields)
@@ -247,7 +248,7 @@ func (w *workflow) validatorTests(jf *jen.File) {
 	// Every form, on the default path or not: CheckValidator finds a route
 	// to it as the matrix does (the fake steered onto the branch that asks).
 	for _, q := range w.requests() {
-		if q.Kind == spec.RequestElicit {
+		if q.Kind == vocab.Elicit {
 			add(q.Key, q.Fields)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/mrtrgen/mrtrgen/spec"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // codec emits the continuation codec (continuation fields, then each
@@ -36,13 +37,13 @@ func (w *workflow) codec(jf *jen.File) {
 			g.Id("b").Op("=").Qual(pkgBinenc, "AppendBool").Call(b, a.Clone().Op("!=").Nil())
 			g.If(a.Clone().Op("!=").Nil()).BlockFunc(func(g *jen.Group) {
 				switch q.Kind {
-				case spec.RequestElicit:
+				case vocab.Elicit:
 					for _, f := range q.Fields {
 						w.encodeField(g, f, a.Clone().Dot(field(f.Name)), optional(f))
 					}
-				case spec.RequestSample:
+				case vocab.Sample:
 					g.Id("b").Op("=").Qual(pkgBinenc, "AppendString").Call(b, a.Clone().Dot("Text"))
-				case spec.RequestRoots:
+				case vocab.Roots:
 					g.Id("b").Op("=").Qual(pkgBinenc, "AppendUvarint").Call(b, jen.Uint64().Call(jen.Len(a.Clone().Dot("URIs"))))
 					g.For(jen.List(jen.Id("_"), jen.Id("u")).Op(":=").Range().Add(a.Clone().Dot("URIs"))).Block(
 						jen.Id("b").Op("=").Qual(pkgBinenc, "AppendString").Call(b, jen.Id("u")),
@@ -70,14 +71,14 @@ func (w *workflow) codec(jf *jen.File) {
 		for _, q := range w.requests() {
 			g.If(jen.Id("r").Dot("Bool").Call()).BlockFunc(func(g *jen.Group) {
 				switch q.Kind {
-				case spec.RequestElicit:
+				case vocab.Elicit:
 					g.Id("a").Op(":=").Op("&").Id(n.answer(q.Key)).Values()
 					for _, f := range q.Fields {
 						w.decodeField(g, f, jen.Id("a").Dot(field(f.Name)), optional(f))
 					}
-				case spec.RequestSample:
+				case vocab.Sample:
 					g.Id("a").Op(":=").Op("&").Qual(pkgMRTR, "Sampled").Values(jen.Dict{jen.Id("Text"): jen.Id("r").Dot("String").Call()})
-				case spec.RequestRoots:
+				case vocab.Roots:
 					g.Id("a").Op(":=").Op("&").Qual(pkgMRTR, "RootList").Values()
 					g.For(jen.List(jen.Id("i"), jen.Id("n")).Op(":=").List(jen.Lit(0), jen.Id("r").Dot("Count").Call()), jen.Id("i").Op("<").Id("n"), jen.Id("i").Op("++")).Block(
 						jen.Id("a").Dot("URIs").Op("=").Append(jen.Id("a").Dot("URIs"), jen.Id("r").Dot("String").Call()),

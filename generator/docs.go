@@ -15,6 +15,7 @@ import (
 	"github.com/mrtrgen/mrtrgen/diagram"
 	"github.com/mrtrgen/mrtrgen/spec"
 	"github.com/mrtrgen/mrtrgen/templates"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // docsFile is <spec>.md: a readable summary of the spec with a diagram per
@@ -193,9 +194,9 @@ func (g *gen) docWorkflow(t *spec.Tool) (*docWorkflow, error) {
 	// States.
 	for _, s := range t.States {
 		switch s.Kind {
-		case spec.StateAsk:
+		case vocab.StateAsk:
 			d.Rounds = append(d.Rounds, docRoundOf(t, s))
-		case spec.StateConfirm:
+		case vocab.StateConfirm:
 			d.Rounds = append(d.Rounds, docRoundOf(t, s))
 			d.Gates = append(d.Gates, docGate{
 				StateMD:     code(s.Name),
@@ -205,9 +206,9 @@ func (g *gen) docWorkflow(t *spec.Tool) (*docWorkflow, error) {
 				DeclinedMD:  target(s.OnDecline),
 				CancelledMD: target(s.OnCancel),
 			})
-		case spec.StateEffect:
+		case vocab.StateEffect:
 			d.Effects = append(d.Effects, docEffectOf(s))
-		case spec.StateTerminal:
+		case vocab.StateTerminal:
 			d.Ends = append(d.Ends, docEndOf(s))
 		}
 	}
@@ -234,7 +235,7 @@ func (g *gen) docWorkflow(t *spec.Tool) (*docWorkflow, error) {
 }
 
 // statesUsing names the states that run a check or effect.
-func statesUsing(t *spec.Tool, name string, kind spec.StateKind) string {
+func statesUsing(t *spec.Tool, name string, kind vocab.StateKind) string {
 	var out []string
 	for _, s := range t.States {
 		if s.Kind != kind {
@@ -356,12 +357,12 @@ func enumValues(vs []spec.EnumValue) string {
 
 func docRoundOf(t *spec.Tool, s *spec.State) docRound {
 	r := docRound{StateMD: code(s.Name), DescriptionMD: text(s.Description)}
-	if s.Kind == spec.StateConfirm {
+	if s.Kind == vocab.StateConfirm {
 		r.SummaryMD = fmt.Sprintf("A confirmation gate: one form (input request %s) with the required boolean %s. The workflow goes on only when the user accepts with %s set to true.",
 			code(s.Confirm.Key), code(s.Confirm.Field), code(s.Confirm.Field))
 		r.Requests = []docRequest{{
 			KeyMD:     code(s.Confirm.Key),
-			WhatMD:    "form (" + code("elicitation/create") + "), needs " + code(string(spec.CapElicitation)),
+			WhatMD:    "form (" + code("elicitation/create") + "), needs " + code(string(vocab.CapElicitation)),
 			MessageMD: quote(s.Confirm.Message.Raw),
 		}}
 		r.ThenMD = fmt.Sprintf("Confirmed → %s. Declined → %s. Cancelled → %s.", target(s.Next), target(s.OnDecline), target(s.OnCancel))
@@ -374,18 +375,18 @@ func docRoundOf(t *spec.Tool, s *spec.State) docRound {
 	}
 	for _, q := range s.Requests {
 		dq := docRequest{KeyMD: code(q.Key)}
-		what := map[spec.RequestKind]string{spec.RequestElicit: "form", spec.RequestSample: "sampling", spec.RequestRoots: "roots"}[q.Kind]
+		what := map[vocab.RequestKind]string{vocab.Elicit: "form", vocab.Sample: "sampling", vocab.Roots: "roots"}[q.Kind]
 		dq.WhatMD = fmt.Sprintf("%s (%s), needs %s", what, code(q.Kind.Method()), code(string(q.Kind.Capability())))
 		if q.Optional {
 			dq.WhatMD += "; optional: left out when the client lacks the capability"
 		}
 		switch q.Kind {
-		case spec.RequestElicit:
+		case vocab.Elicit:
 			dq.MessageMD = quote(q.Message.Raw)
 			for _, f := range q.Fields {
 				dq.Fields = append(dq.Fields, docFieldOf(f))
 			}
-		case spec.RequestSample:
+		case vocab.Sample:
 			dq.MessageMD = quote(q.Prompt.Raw)
 			var ds []string
 			if q.SystemPrompt != "" {
@@ -398,7 +399,7 @@ func docRoundOf(t *spec.Tool, s *spec.State) docRound {
 				ds = append(ds, fmt.Sprintf("Answers longer than %d characters are refused.", *q.MaxLength))
 			}
 			dq.DetailsMD = strings.Join(ds, " ")
-		case spec.RequestRoots:
+		case vocab.Roots:
 			lo := 0
 			if q.MinItems != nil {
 				lo = *q.MinItems
@@ -429,19 +430,19 @@ func capabilities(t *spec.Tool) string {
 		states   []string
 		optional bool
 	}
-	needs := map[spec.Capability]*need{}
-	var order []spec.Capability
+	needs := map[vocab.Capability]*need{}
+	var order []vocab.Capability
 	for _, s := range t.States {
-		var caps []spec.Capability
-		optional := map[spec.Capability]bool{}
+		var caps []vocab.Capability
+		optional := map[vocab.Capability]bool{}
 		for _, q := range s.Requests {
 			caps = append(caps, q.Kind.Capability())
 			if q.Optional {
 				optional[q.Kind.Capability()] = true
 			}
 		}
-		if s.Kind == spec.StateConfirm {
-			caps = append(caps, spec.CapElicitation)
+		if s.Kind == vocab.StateConfirm {
+			caps = append(caps, vocab.CapElicitation)
 		}
 		for _, c := range caps {
 			nd := needs[c]
@@ -476,7 +477,7 @@ func capabilities(t *spec.Tool) string {
 	return strings.Join(out, ", ")
 }
 
-func containsCap(cs []spec.Capability, c spec.Capability) bool {
+func containsCap(cs []vocab.Capability, c vocab.Capability) bool {
 	for _, x := range cs {
 		if x == c {
 			return true
@@ -490,11 +491,11 @@ func implicitEnds(t *spec.Tool) []string {
 	var cancel, reject []string
 	for _, s := range t.States {
 		switch s.Kind {
-		case spec.StateAsk, spec.StateConfirm:
+		case vocab.StateAsk, vocab.StateConfirm:
 			if s.OnDecline == nil || s.OnCancel == nil {
 				cancel = append(cancel, code(s.Name))
 			}
-		case spec.StateCheck, spec.StateEffect:
+		case vocab.StateCheck, vocab.StateEffect:
 			reject = append(reject, code(s.Name))
 		}
 	}
@@ -663,7 +664,7 @@ func docFacts(t *spec.Tool) (facts [][2]string) {
 	}
 	fact("Continuation TTL", ttl+": a `requestState` older than this is refused and the caller must start again")
 	switch c.Storage {
-	case spec.StorageReference:
+	case vocab.Reference:
 		fact("Storage", "reference: `requestState` carries only a sealed random reference; the continuation stays in the server's store")
 	default:
 		fact("Storage", "sealed: the continuation travels encrypted and authenticated in `requestState`")
@@ -720,7 +721,7 @@ func methodWhat(t *spec.Tool, m handlerMethod) string {
 	case "authorize":
 		what = "every round, before anything else: may `f.Call.Principal` run this with these arguments? Refuse with `mrtr.Forbidden`."
 	case "check":
-		what = "check " + code(m.specName) + " (" + statesUsing(t, m.specName, spec.StateCheck) + "): refuse with `mrtr.Reject`; any other error is a dependency failure"
+		what = "check " + code(m.specName) + " (" + statesUsing(t, m.specName, vocab.StateCheck) + "): refuse with `mrtr.Reject`; any other error is a dependency failure"
 		if len(m.outcomes) > 0 {
 			var outs []string
 			for _, b := range m.outcomes {
@@ -729,7 +730,7 @@ func methodWhat(t *spec.Tool, m handlerMethod) string {
 			what += "; returns one of " + strings.Join(outs, ", ")
 		}
 	case "effect":
-		what = "effect " + code(m.specName) + " (" + statesUsing(t, m.specName, spec.StateEffect) + "): not run again once it returned (retries replay it); at least once if its instance dies mid-effect (`f.Call.Attempt`); store results in `f.Continuation`"
+		what = "effect " + code(m.specName) + " (" + statesUsing(t, m.specName, vocab.StateEffect) + "): not run again once it returned (retries replay it); at least once if its instance dies mid-effect (`f.Call.Attempt`); store results in `f.Continuation`"
 	case "validator":
 		what = "custom validator " + code(m.specName) + " of a " + m.valueType.String() + " value"
 	}

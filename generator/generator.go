@@ -32,6 +32,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/mrtrgen/mrtrgen/spec"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // Header is the first line of every generated file.
@@ -404,7 +405,7 @@ func (g *gen) workflowFile(t *spec.Tool) (File, error) {
 // for a workflow that uses neither, whose code uses no deprecated API.
 func (w *workflow) deprecatedDirective() string {
 	var kinds []string
-	for _, k := range []spec.RequestKind{spec.RequestSample, spec.RequestRoots} {
+	for _, k := range []vocab.RequestKind{vocab.Sample, vocab.Roots} {
 		if slices.ContainsFunc(w.requests(), func(q *spec.InputRequest) bool { return q.Kind == k }) {
 			kinds = append(kinds, string(k.Capability()))
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/mrtrgen/mrtrgen/spec"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // machine emits the state enum and the Step function: one case per state,
@@ -65,22 +66,22 @@ func (w *workflow) machine(jf *jen.File) {
 func stateDoc(constName string, s *spec.State) string {
 	var what string
 	switch s.Kind {
-	case spec.StateCheck:
+	case vocab.StateCheck:
 		what = "runs check " + s.Check.Name
-	case spec.StateAsk:
+	case vocab.StateAsk:
 		var keys []string
 		for _, q := range s.Requests {
 			keys = append(keys, q.Key)
 		}
 		what = "asks for " + strings.Join(keys, ", ")
-	case spec.StateConfirm:
+	case vocab.StateConfirm:
 		what = "is a confirmation gate"
-	case spec.StateEffect:
+	case vocab.StateEffect:
 		what = "performs effect " + s.Effect.Name
 		if s.Irreversible {
 			what += " (irreversible)"
 		}
-	case spec.StateTerminal:
+	case vocab.StateTerminal:
 		what = "ends the workflow: " + s.Outcome.String()
 	}
 	doc := fmt.Sprintf("%s %s.", constName, what)
@@ -94,7 +95,7 @@ func stateDoc(constName string, s *spec.State) string {
 // that a loop can come back to first forgets its answers, so it asks again.
 func (w *workflow) goTo(target, on string) *jen.Statement {
 	st := jen.Null()
-	if t := w.t.State(target); t != nil && t.Kind == spec.StateAsk && w.reentrant(target) {
+	if t := w.t.State(target); t != nil && t.Kind == vocab.StateAsk && w.reentrant(target) {
 		for _, q := range t.Requests {
 			st.Id("f").Dot(field(q.Key)).Op("=").Nil().Line()
 		}
@@ -164,15 +165,15 @@ func (w *workflow) leave(ref *spec.StateRef, on, why string) *jen.Statement {
 
 func (w *workflow) stateCase(c *jen.Group, s *spec.State) {
 	switch s.Kind {
-	case spec.StateCheck:
+	case vocab.StateCheck:
 		w.checkCase(c, s)
-	case spec.StateAsk:
+	case vocab.StateAsk:
 		w.askCase(c, s)
-	case spec.StateConfirm:
+	case vocab.StateConfirm:
 		w.confirmCase(c, s)
-	case spec.StateEffect:
+	case vocab.StateEffect:
 		w.effectCase(c, s)
-	case spec.StateTerminal:
+	case vocab.StateTerminal:
 		w.terminalCase(c, s)
 	}
 }
@@ -227,11 +228,11 @@ func (w *workflow) askCase(c *jen.Group, s *spec.State) {
 	c.Add(w.goTo(s.Next.Name, "next"))
 }
 
-func requestKind(k spec.RequestKind) *jen.Statement {
+func requestKind(k vocab.RequestKind) *jen.Statement {
 	switch k {
-	case spec.RequestSample:
+	case vocab.Sample:
 		return jen.Qual(pkgMRTR, "Sample")
-	case spec.RequestRoots:
+	case vocab.Roots:
 		return jen.Qual(pkgMRTR, "Roots")
 	}
 	return jen.Qual(pkgMRTR, "Elicit")
@@ -252,14 +253,14 @@ func (w *workflow) takeAnswer(b *jen.Group, s *spec.State, q *spec.InputRequest)
 		sw.Case(jen.Qual(pkgMRTR, "Accepted")).BlockFunc(func(a *jen.Group) {
 			var decoded jen.Code
 			switch q.Kind {
-			case spec.RequestElicit:
+			case vocab.Elicit:
 				decoded = jen.Id("p").Dot(w.answerDecoder(q)).Call(jen.Id("ctx"), jen.Id("resp").Dot("Content"))
-			case spec.RequestSample:
+			case vocab.Sample:
 				decoded = jen.Id("p").Dot(w.answerDecoder(q)).Call(jen.Id("ctx"), jen.Id("resp").Dot("Text"))
-			case spec.RequestRoots:
+			case vocab.Roots:
 				decoded = jen.Id("p").Dot(w.answerDecoder(q)).Call(jen.Id("ctx"), jen.Id("resp").Dot("URIs"))
 			}
-			if q.Kind == spec.RequestElicit {
+			if q.Kind == vocab.Elicit {
 				// An error is a custom validator that could not check a
 				// value: the round fails as a dependency error.
 				a.List(jen.Id("answer"), jen.Id("problems"), jen.Err()).Op(":=").Add(decoded)
@@ -268,7 +269,7 @@ func (w *workflow) takeAnswer(b *jen.Group, s *spec.State, q *spec.InputRequest)
 				a.List(jen.Id("answer"), jen.Id("problems")).Op(":=").Add(decoded)
 			}
 			again := ask(jen.Id("problems"))
-			if q.Kind == spec.RequestElicit {
+			if q.Kind == vocab.Elicit {
 				// Asked again with the valid fields filled in.
 				args := []jen.Code{jen.Id("p").Dot(w.requestBuilder(q)).Call(jen.Id("f"), jen.Id("problems")), jen.Id("resp").Dot("Content"), jen.Id("problems")}
 				for _, f := range q.Fields {
@@ -287,7 +288,7 @@ func (w *workflow) takeAnswer(b *jen.Group, s *spec.State, q *spec.InputRequest)
 				jen.Id("f").Dot(field(q.Key)).Op("=").Id("answer"),
 			)
 		})
-		if q.Kind == spec.RequestElicit {
+		if q.Kind == vocab.Elicit {
 			sw.Case(jen.Qual(pkgMRTR, "Declined")).Block(w.leave(s.OnDecline, "decline", fmt.Sprintf("the user declined %q", q.Key)))
 			sw.Case(jen.Qual(pkgMRTR, "Cancelled")).Block(w.leave(s.OnCancel, "cancel", fmt.Sprintf("the user cancelled %q", q.Key)))
 		}
@@ -355,22 +356,22 @@ func isDefaultKey(i *spec.Idempotency) bool { return i.IsDefault() }
 // for itself (its id, continuation fields a handler fills): a second
 // workflow sent the same shares the operation.
 func businessKey(s *spec.State) bool {
-	return s.Kind == spec.StateEffect && s.Idempotency != nil && !isDefaultKey(s.Idempotency) &&
+	return s.Kind == vocab.StateEffect && s.Idempotency != nil && !isDefaultKey(s.Idempotency) &&
 		!slices.ContainsFunc(s.Idempotency.Key.Refs(), func(r *spec.TemplateRef) bool {
 			return r.Kind == spec.RefWorkflowID || r.Kind == spec.RefContinuation
 		})
 }
 
 // finalOutcome is the runtime's constant for how a terminal state ends.
-func finalOutcome(o spec.Outcome) *jen.Statement {
-	return jen.Qual(pkgMRTR, map[spec.Outcome]string{spec.OutcomeSuccess: "OutcomeSuccess", spec.OutcomeCancelled: "OutcomeCancelled", spec.OutcomeFailed: "OutcomeFailed"}[o])
+func finalOutcome(o vocab.Outcome) *jen.Statement {
+	return jen.Qual(pkgMRTR, map[vocab.Outcome]string{vocab.OutcomeSuccess: "OutcomeSuccess", vocab.OutcomeCancelled: "OutcomeCancelled", vocab.OutcomeFailed: "OutcomeFailed"}[o])
 }
 
 func (w *workflow) terminalCase(c *jen.Group, s *spec.State) {
 	// One line for the final of a tool; a prompt's messages have a line each.
 	final := []pair{{jen.Id("Outcome"), finalOutcome(s.Outcome)}}
 	switch {
-	case w.t.Kind == spec.KindPrompt && len(s.Messages) > 0:
+	case w.t.Kind == vocab.KindPrompt && len(s.Messages) > 0:
 		var msgs []jen.Code
 		for i, m := range s.Messages {
 			msgs = append(msgs, oneLine(
@@ -383,7 +384,7 @@ func (w *workflow) terminalCase(c *jen.Group, s *spec.State) {
 			jen.Id("Messages"): jen.Index().Qual(pkgMRTR, "PromptMessage").Add(rows(msgs...)),
 		})))
 		return
-	case w.t.Kind != spec.KindPrompt && s.Message != nil:
+	case w.t.Kind != vocab.KindPrompt && s.Message != nil:
 		final = append(final, pair{jen.Id("Text"), jen.Id(w.templateFunc(s.Name, "Message")).Call(jen.Id("f"))})
 	default:
 		final = append(final, pair{jen.Id("Text"), jen.Lit(fmt.Sprintf("%s ended in state %s.", w.t.Name, s.Name))})

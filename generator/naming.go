@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mrtrgen/mrtrgen/spec"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // names derives every Go identifier the generated code of one workflow
@@ -70,7 +71,7 @@ func fileBase(t *spec.Tool) string {
 			b.WriteByte('_')
 		}
 	}
-	if t.Kind == spec.KindPrompt {
+	if t.Kind == vocab.KindPrompt {
 		return "prompt_" + b.String()
 	}
 	return b.String()

@@ -6,6 +6,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/mrtrgen/mrtrgen/spec"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // program emits the program type the engine drives, its descriptor, and
@@ -24,7 +25,7 @@ func (w *workflow) program(jf *jen.File) {
 	)
 	jf.Line()
 	add := "AddTool"
-	if t.Kind == spec.KindPrompt {
+	if t.Kind == vocab.KindPrompt {
 		add = "AddPrompt"
 	}
 	jf.Commentf("%s adds %s %s to s, served by e and implemented by h.", n.register(), t.Kind, t.Name)
@@ -83,11 +84,11 @@ func (w *workflow) questions(jf *jen.File) {
 func (w *workflow) descriptor(jf *jen.File) {
 	t, n := w.t, w.n
 	kind := "KindTool"
-	if t.Kind == spec.KindPrompt {
+	if t.Kind == vocab.KindPrompt {
 		kind = "KindPrompt"
 	}
 	storage := "Sealed"
-	if t.Continuation.Storage == spec.StorageReference {
+	if t.Continuation.Storage == vocab.Reference {
 		storage = "Reference"
 	}
 	// Fields in the order mrtr.Descriptor declares them.
@@ -99,7 +100,7 @@ func (w *workflow) descriptor(jf *jen.File) {
 		set("Title", jen.Lit(t.Title))
 	}
 	set("Description", jen.Lit(t.Description))
-	if t.Kind == spec.KindTool {
+	if t.Kind == vocab.KindTool {
 		set("InputSchema", jen.Qual("encoding/json", "RawMessage").Call(jsonLiteral(w.inputSchema())))
 	} else {
 		set("PromptArguments", jen.Index().Op("*").Qual(pkgMCP, "PromptArgument").ValuesFunc(func(g *jen.Group) {
@@ -163,10 +164,10 @@ func (w *workflow) descriptor(jf *jen.File) {
 	jf.Line()
 }
 
-func stateKindName(k spec.StateKind) string {
-	return map[spec.StateKind]string{
-		spec.StateCheck: "StateCheck", spec.StateAsk: "StateAsk", spec.StateConfirm: "StateConfirm",
-		spec.StateEffect: "StateEffect", spec.StateTerminal: "StateTerminal",
+func stateKindName(k vocab.StateKind) string {
+	return map[vocab.StateKind]string{
+		vocab.StateCheck: "StateCheck", vocab.StateAsk: "StateAsk", vocab.StateConfirm: "StateConfirm",
+		vocab.StateEffect: "StateEffect", vocab.StateTerminal: "StateTerminal",
 	}[k]
 }
 
@@ -227,10 +228,10 @@ func (w *workflow) stateRow(s *spec.State) jen.Code {
 			row = append(row, pair{jen.Id("Outcomes"), jen.Index().String().Values(names...)})
 		}
 	}
-	if s.Kind == spec.StateTerminal {
+	if s.Kind == vocab.StateTerminal {
 		row = append(row, pair{jen.Id("End"), finalOutcome(s.Outcome)})
 	}
-	if s.Kind == spec.StateEffect && !isDefaultKey(s.Idempotency) {
+	if s.Kind == vocab.StateEffect && !isDefaultKey(s.Idempotency) {
 		row = append(row, pair{jen.Id("OperationID"), jen.Lit(s.Idempotency.Key.Raw)})
 		if businessKey(s) {
 			row = append(row, pair{jen.Id("BusinessKey"), jen.True()})

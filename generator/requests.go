@@ -6,6 +6,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/mrtrgen/mrtrgen/spec"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // requestFuncs emits the input request builders (elicitation forms, sampling,
@@ -58,7 +59,7 @@ func (w *workflow) requestBuilderFunc(jf *jen.File, s *spec.State, q *spec.Input
 		return jen.Qual(pkgMRTR, "WithProblems").Call(text, jen.Id("problems"))
 	}
 	switch q.Kind {
-	case spec.RequestElicit:
+	case vocab.Elicit:
 		jf.Commentf("%s is the form of input request %q.", w.schemaVar(q.Key), q.Key)
 		jf.Var().Id(w.schemaVar(q.Key)).Op("=").Qual("encoding/json", "RawMessage").Call(jsonLiteral(requestedSchema(q)))
 		jf.Line()
@@ -67,7 +68,7 @@ func (w *workflow) requestBuilderFunc(jf *jen.File, s *spec.State, q *spec.Input
 			jen.Id("Message"):         withProblems(jen.Id(w.templateFunc(s.Name, q.Key+"Message")).Call(jen.Id("f"))),
 			jen.Id("RequestedSchema"): jen.Id(w.schemaVar(q.Key)),
 		})
-	case spec.RequestSample:
+	case vocab.Sample:
 		params := jen.Dict{
 			jen.Id("Messages"): jen.Index().Op("*").Qual(pkgMCP, "SamplingMessage").Values(jen.Values(jen.Dict{
 				jen.Id("Role"):    jen.Lit("user"),
@@ -79,12 +80,12 @@ func (w *workflow) requestBuilderFunc(jf *jen.File, s *spec.State, q *spec.Input
 			params[jen.Id("SystemPrompt")] = jen.Lit(q.SystemPrompt)
 		}
 		pending[jen.Id("Params")] = jen.Op("&").Qual(pkgMCP, "CreateMessageParams").Values(params)
-	case spec.RequestRoots:
+	case vocab.Roots:
 		pending[jen.Id("Params")] = jen.Op("&").Qual(pkgMCP, "ListRootsParams").Values()
 	}
 	jf.Commentf("%s builds input request %q of state %s; problems with a previous answer are added to it.", name, q.Key, s.Name)
 	problemsParam := jen.Id("problems").Qual(pkgMRTR, "Problems")
-	if q.Kind == spec.RequestRoots {
+	if q.Kind == vocab.Roots {
 		problemsParam = jen.Id("_").Qual(pkgMRTR, "Problems")
 	}
 	jf.Func().Params(jen.Id(w.n.program())).Id(name).Params(jen.Id("f").Op("*").Id(w.n.flow()), problemsParam).Qual(pkgMRTR, "Pending").Block(

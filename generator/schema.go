@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"github.com/mrtrgen/mrtrgen/spec"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // JSON Schemas the generated code hands to clients: a tool's inputSchema
@@ -236,15 +237,15 @@ func (w *workflow) inputSchema() []byte {
 		for _, st := range w.t.States {
 			for _, q := range st.Requests {
 				switch q.Kind {
-				case spec.RequestElicit:
+				case vocab.Elicit:
 					answers[q.Key] = objectSchema(q.Fields, true)
-				case spec.RequestSample:
+				case vocab.Sample:
 					a := map[string]any{"type": "string"}
 					if q.MaxLength != nil {
 						a["maxLength"] = *q.MaxLength
 					}
 					answers[q.Key] = a
-				case spec.RequestRoots:
+				case vocab.Roots:
 					a := map[string]any{"type": "array", "items": map[string]any{"type": "string", "format": "uri"}, "maxItems": q.MaxItems}
 					if q.MinItems != nil {
 						a["minItems"] = *q.MinItems

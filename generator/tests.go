@@ -9,6 +9,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/mrtrgen/mrtrgen/spec"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // The generated transition test suite of a workflow: a fake handler that
@@ -193,15 +194,15 @@ func (w *workflow) bfs(from string, done func(string) bool) ([]spec.Edge, bool) 
 // takeable reports whether a test can make the machine take e: declining
 // or cancelling an ask needs a form to decline.
 func (w *workflow) takeable(s *spec.State, e spec.Edge) bool {
-	if s.Kind == spec.StateAsk && (e.On == "decline" || e.On == "cancel") {
-		return slices.ContainsFunc(s.Requests, func(q *spec.InputRequest) bool { return q.Kind == spec.RequestElicit })
+	if s.Kind == vocab.StateAsk && e.On.Leaves() {
+		return slices.ContainsFunc(s.Requests, func(q *spec.InputRequest) bool { return q.Kind == vocab.Elicit })
 	}
 	return true
 }
 
 func (w *workflow) isTerminal(name string) bool {
 	s := w.t.State(name)
-	return s != nil && s.Kind == spec.StateTerminal
+	return s != nil && s.Kind == vocab.StateTerminal
 }
 
 // walks finds walks that take every transition at least once (each the
@@ -210,7 +211,7 @@ func (w *workflow) isTerminal(name string) bool {
 func (w *workflow) walks() walkSet {
 	var set walkSet
 	covered := map[string]bool{}
-	edgeID := func(e spec.Edge) string { return e.From + ">" + e.To + ":" + e.On }
+	edgeID := func(e spec.Edge) string { return e.From + ">" + e.To + ":" + string(e.On) }
 	toTerminal := func(from string) ([]spec.Edge, bool) { return w.bfs(from, w.isTerminal) }
 	// A workflow without transitions (one terminal state) still gets one
 	// walk: its single round.
@@ -264,8 +265,8 @@ func pathName(initial string, path []spec.Edge) string {
 	b.WriteString(initial)
 	for _, e := range path {
 		b.WriteString(">")
-		if e.On != "next" {
-			b.WriteString("(" + strings.TrimPrefix(e.On, "outcome:") + ")")
+		if e.On != vocab.Next {
+			b.WriteString("(" + e.On.Label() + ")")
 		}
 		b.WriteString(e.To)
 	}
@@ -315,13 +316,13 @@ func (w *workflow) answers(jf *jen.File) error {
 // validAnswer is a valid answer to a request, derived from its constraints.
 func (w *workflow) validAnswer(q *spec.InputRequest) (jen.Code, error) {
 	switch q.Kind {
-	case spec.RequestSample:
+	case vocab.Sample:
 		text := "A sampled answer."
 		if q.MaxLength != nil && len(text) > *q.MaxLength {
 			text = text[:*q.MaxLength]
 		}
 		return jen.Qual(pkgTest, "Text").Call(jen.Lit(text)), nil
-	case spec.RequestRoots:
+	case vocab.Roots:
 		n := 1
 		if q.MinItems != nil && *q.MinItems > n {
 			n = *q.MinItems
@@ -354,12 +355,12 @@ func (w *workflow) validAnswer(q *spec.InputRequest) (jen.Code, error) {
 // accepts anything of the right shape.
 func (w *workflow) invalidAnswer(q *spec.InputRequest) jen.Code {
 	switch q.Kind {
-	case spec.RequestSample:
+	case vocab.Sample:
 		if q.MaxLength == nil {
 			return nil
 		}
 		return jen.Qual(pkgTest, "Text").Call(jen.Qual("strings", "Repeat").Call(jen.Lit("x"), jen.Lit(*q.MaxLength+1)))
-	case spec.RequestRoots:
+	case vocab.Roots:
 		var uris []jen.Code
 		for i := range q.MaxItems + 1 {
 			uris = append(uris, jen.Lit(fmt.Sprintf("file:///workspace/%d", i+1)))
@@ -448,8 +449,8 @@ func (w *workflow) fixtures() (jen.Code, error) {
 			}
 		}
 	}
-	want := spec.OutcomeSuccess
-	if last := w.t.State(defaultPath[len(defaultPath)-1]); last != nil && last.Kind == spec.StateTerminal {
+	want := vocab.OutcomeSuccess
+	if last := w.t.State(defaultPath[len(defaultPath)-1]); last != nil && last.Kind == vocab.StateTerminal {
 		want = last.Outcome
 	}
 	d := jen.Dict{
@@ -477,7 +478,7 @@ func (w *workflow) fixtures() (jen.Code, error) {
 	hasHandlerStep, steered := false, false
 	for _, s := range w.t.States {
 		switch s.Kind {
-		case spec.StateCheck, spec.StateEffect:
+		case vocab.StateCheck, vocab.StateEffect:
 			hasHandlerStep = true
 		}
 		if len(s.Outcomes) > 0 {
@@ -515,7 +516,7 @@ func (w *workflow) defaultOutcome(check string) int {
 	}
 	success := func(name string) bool {
 		st := w.t.State(name)
-		return st != nil && st.Kind == spec.StateTerminal && st.Outcome == spec.OutcomeSuccess
+		return st != nil && st.Kind == vocab.StateTerminal && st.Outcome == vocab.OutcomeSuccess
 	}
 	best, bestDist := 1, 1<<21
 	for i, b := range s.Outcomes {
@@ -538,7 +539,7 @@ func (w *workflow) defaultPath() []string {
 	path := []string{w.t.Initial}
 	seen := map[string]int{}
 	cur := w.t.State(w.t.Initial)
-	for cur != nil && cur.Kind != spec.StateTerminal && seen[cur.Name] < 2 {
+	for cur != nil && cur.Kind != vocab.StateTerminal && seen[cur.Name] < 2 {
 		seen[cur.Name]++
 		var next string
 		switch {

@@ -10,6 +10,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/mrtrgen/mrtrgen/spec"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // workflow generates the code of one tool or prompt.
@@ -268,7 +269,7 @@ func (w *workflow) argsType(jf *jen.File) {
 func (w *workflow) continuationType(jf *jen.File) {
 	t, n := w.t, w.n
 	where := "sealed in requestState"
-	if t.Continuation.Storage == spec.StorageReference {
+	if t.Continuation.Storage == vocab.Reference {
 		where = "kept server-side; requestState holds only a reference"
 	}
 	jf.Commentf("%s is what %s carries between rounds (%s). Checks and effects set it.", n.continuation(), t.Name, where)
@@ -289,7 +290,7 @@ func (w *workflow) continuationType(jf *jen.File) {
 func (w *workflow) answerTypes(jf *jen.File) {
 	n := w.n
 	for _, q := range w.requests() {
-		if q.Kind != spec.RequestElicit {
+		if q.Kind != vocab.Elicit {
 			continue
 		}
 		jf.Commentf("%s is the validated answer to input request %q.", n.answer(q.Key), q.Key)
@@ -360,9 +361,9 @@ func (w *workflow) enumValues(e *enumType) string {
 // answerType is the Go type of the answer to an input request.
 func (w *workflow) answerType(q *spec.InputRequest) *jen.Statement {
 	switch q.Kind {
-	case spec.RequestSample:
+	case vocab.Sample:
 		return jen.Op("*").Qual(pkgMRTR, "Sampled")
-	case spec.RequestRoots:
+	case vocab.Roots:
 		return jen.Op("*").Qual(pkgMRTR, "RootList")
 	}
 	return jen.Op("*").Id(w.n.answer(q.Key))

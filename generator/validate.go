@@ -9,6 +9,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/mrtrgen/mrtrgen/spec"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // validators emits argument decoding (NewFlow), one check function per
@@ -461,7 +462,7 @@ func (w *workflow) answerDecoderFunc(jf *jen.File, q *spec.InputRequest) {
 	recv := jen.Id("p").Id(w.n.program())
 	ctx := jen.Id("ctx").Qual("context", "Context")
 	switch q.Kind {
-	case spec.RequestElicit:
+	case vocab.Elicit:
 		jf.Commentf("%s validates the form answered for %q: problems are for the user to", name, q.Key)
 		jf.Comment("correct; an error is a custom validator that could not check a value.")
 		jf.Func().Params(recv).Id(name).Params(ctx, jen.Id("content").Map(jen.String()).Any()).
@@ -474,7 +475,7 @@ func (w *workflow) answerDecoderFunc(jf *jen.File, q *spec.InputRequest) {
 				}
 				g.Return(jen.Id("a"), jen.Id("problems"), jen.Nil())
 			})
-	case spec.RequestSample:
+	case vocab.Sample:
 		jf.Commentf("%s validates the text the client's model returned for %q.", name, q.Key)
 		jf.Func().Params(recv).Id(name).Params(ctx, jen.Id("text").String()).
 			Params(jen.Op("*").Qual(pkgMRTR, "Sampled"), jen.Qual(pkgMRTR, "Problems")).
@@ -486,7 +487,7 @@ func (w *workflow) answerDecoderFunc(jf *jen.File, q *spec.InputRequest) {
 				}
 				g.Return(jen.Op("&").Qual(pkgMRTR, "Sampled").Values(jen.Dict{jen.Id("Text"): jen.Id("text")}), jen.Id("problems"))
 			})
-	case spec.RequestRoots:
+	case vocab.Roots:
 		minItems := 0
 		if q.MinItems != nil {
 			minItems = *q.MinItems

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"github.com/mrtrgen/mrtrgen/spec"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // Which answers are given where.
@@ -89,9 +90,9 @@ func (a *answerFlow) at(i int) bitset {
 
 // leaving returns the answers given after state i is left by an edge of
 // kind on: an ask's next edge adds its own.
-func (a *answerFlow) leaving(i int, on string) bitset {
+func (a *answerFlow) leaving(i int, on vocab.Edge) bitset {
 	out := a.at(i)
-	if on == "next" && a.g.states[i].Kind == spec.StateAsk {
+	if on == vocab.Next && a.g.states[i].Kind == vocab.StateAsk {
 		out.or(a.own[i])
 	}
 	return out
@@ -107,7 +108,7 @@ func (a *answerFlow) leaving(i int, on string) bitset {
 // missing only if the ask was left by decline or cancel.
 func (a *answerFlow) witness(i int, key string) string {
 	owner := a.owner[a.keys[key]]
-	return a.g.walkTo(i, func(from int, on string) bool { return from == owner && on == "next" })
+	return a.g.walkTo(i, func(from int, on vocab.Edge) bool { return from == owner && on == vocab.Next })
 }
 
 // templateUse is one template of a state and the opt-out scopes that apply

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mrtrgen/mrtrgen/spec"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // refNotGiven simulates the generated state machine for one answer: the
@@ -31,7 +32,7 @@ func refNotGiven(t *spec.Tool, owner string) map[string]bool {
 			p.answered = false
 		}
 		for _, e := range s.Edges() {
-			walk(pair{e.To, p.answered || (p.state == owner && e.On == "next" && s.Kind == spec.StateAsk)})
+			walk(pair{e.To, p.answered || (p.state == owner && e.On == "next" && s.Kind == vocab.StateAsk)})
 		}
 	}
 	walk(pair{t.Initial, false})
@@ -52,14 +53,14 @@ func TestAnswersAgainstReference(t *testing.T) {
 	for iter := range 300 {
 		tool := randomTool(r, 1+r.IntN(25))
 		for _, s := range tool.States {
-			if s.Kind == spec.StateAsk {
-				s.Requests = []*spec.InputRequest{{Key: "k" + s.Name, Kind: spec.RequestElicit}}
+			if s.Kind == vocab.StateAsk {
+				s.Requests = []*spec.InputRequest{{Key: "k" + s.Name, Kind: vocab.Elicit}}
 			}
 		}
 		c := &checker{graphs: map[*spec.Tool]*graph{}}
 		flow := c.answers(tool)
 		for _, owner := range tool.States {
-			if owner.Kind != spec.StateAsk {
+			if owner.Kind != vocab.StateAsk {
 				continue
 			}
 			key := "k" + owner.Name

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mrtrgen/mrtrgen/spec"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // Graph questions the rules ask about one workflow's state machine.
@@ -73,7 +74,7 @@ type graph struct {
 	// "decline", "cancel"), parallel to next. Rules about consent and
 	// answers must tell a gate's or ask's accept edge (next) from its
 	// decline and cancel edges, where nothing was agreed or answered.
-	on      [][]string
+	on      [][]vocab.Edge
 	initial int // -1 when the initial state is not declared
 	reach   []bitset
 }
@@ -86,7 +87,7 @@ func newGraph(t *spec.Tool) *graph {
 		}
 	}
 	g.next = make([][]int, len(t.States))
-	g.on = make([][]string, len(t.States))
+	g.on = make([][]vocab.Edge, len(t.States))
 	for i, s := range t.States {
 		for _, e := range s.Edges() {
 			if j, ok := g.index[e.To]; ok {
@@ -161,7 +162,7 @@ func (g *graph) afterAll(starts []int) bitset {
 // nextOf returns the successor of i by its next edge (none or one).
 func (g *graph) nextOf(i int) []int {
 	for k, on := range g.on[i] {
-		if on == "next" {
+		if on == vocab.Next {
 			return g.next[i][k : k+1]
 		}
 	}
@@ -220,7 +221,7 @@ func (g *graph) pathAvoiding(avoid func(*spec.State) bool) bitset {
 // reachCutting returns the states reachable from the initial state, the
 // initial state included, by walks that never take an edge for which cut
 // is true (from is the state the edge leaves, on its kind as in spec.Edge).
-func (g *graph) reachCutting(cut func(from *spec.State, on string) bool) bitset {
+func (g *graph) reachCutting(cut func(from *spec.State, on vocab.Edge) bool) bitset {
 	out := newBitset(len(g.states))
 	if g.initial < 0 {
 		return out
@@ -244,7 +245,7 @@ func (g *graph) reachCutting(cut func(from *spec.State, on string) bool) bitset 
 // never takes an edge for which cut is true, written like the generated
 // tests' walks ("lookup>confirm>(cancel)recheck>wipe"), or "" when there
 // is none.
-func (g *graph) walkTo(i int, cut func(from int, on string) bool) string {
+func (g *graph) walkTo(i int, cut func(from int, on vocab.Edge) bool) string {
 	if g.initial < 0 {
 		return ""
 	}
@@ -272,8 +273,8 @@ func (g *graph) walkTo(i int, cut func(from int, on string) bool) string {
 	var steps []string
 	for n := i; prev[n].from >= 0; n = prev[n].from {
 		name := g.states[n].Name
-		if on := g.on[prev[n].from][prev[n].edge]; on != "next" {
-			name = "(" + strings.TrimPrefix(on, "outcome:") + ")" + name
+		if on := g.on[prev[n].from][prev[n].edge]; on != vocab.Next {
+			name = "(" + on.Label() + ")" + name
 		}
 		steps = append(steps, name)
 	}
@@ -286,8 +287,8 @@ func (g *graph) walkTo(i int, cut func(from int, on string) bool) string {
 
 // acceptsGate reports whether an edge is a confirmation gate's accept
 // edge: the only way through a gate that is consent.
-func acceptsGate(from *spec.State, on string) bool {
-	return from.Kind == spec.StateConfirm && on == "next"
+func acceptsGate(from *spec.State, on vocab.Edge) bool {
+	return from.Kind == vocab.StateConfirm && on == vocab.Next
 }
 
 // canEnd returns the states from which some terminal state is reachable.
@@ -301,7 +302,7 @@ func (g *graph) canEnd() bitset {
 	ok := newBitset(len(g.states))
 	var queue []int
 	for i, s := range g.states {
-		if s.Kind == spec.StateTerminal {
+		if s.Kind == vocab.StateTerminal {
 			ok.add(i)
 			queue = append(queue, i)
 		}
@@ -319,7 +320,7 @@ func (g *graph) canEnd() bitset {
 	return ok
 }
 
-func isKind(kinds ...spec.StateKind) func(*spec.State) bool {
+func isKind(kinds ...vocab.StateKind) func(*spec.State) bool {
 	return func(s *spec.State) bool {
 		for _, k := range kinds {
 			if s.Kind == k {

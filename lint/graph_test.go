@@ -8,19 +8,20 @@ import (
 	"time"
 
 	"github.com/mrtrgen/mrtrgen/spec"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // randomTool builds a workflow of n states of random kinds with random
 // transitions (some to undeclared states, as a tool that failed to resolve
 // could have).
 func randomTool(r *rand.Rand, n int) *spec.Tool {
-	kinds := []spec.StateKind{spec.StateCheck, spec.StateAsk, spec.StateConfirm, spec.StateEffect, spec.StateTerminal}
+	kinds := []vocab.StateKind{vocab.StateCheck, vocab.StateAsk, vocab.StateConfirm, vocab.StateEffect, vocab.StateTerminal}
 	t := &spec.Tool{Name: "random", Initial: "s0"}
 	name := func() string { return fmt.Sprintf("s%d", r.IntN(n+1)) } // s<n> is undeclared
 	ref := func() *spec.StateRef { return &spec.StateRef{Name: name()} }
 	for i := range n {
 		s := &spec.State{Name: fmt.Sprintf("s%d", i), Kind: kinds[r.IntN(len(kinds))]}
-		if s.Kind != spec.StateTerminal {
+		if s.Kind != vocab.StateTerminal {
 			if r.IntN(3) == 0 {
 				for o := range 1 + r.IntN(3) {
 					s.Outcomes = append(s.Outcomes, &spec.Branch{Name: fmt.Sprintf("o%d", o), Target: *ref()})
@@ -123,7 +124,7 @@ func refReachByEdges(t *spec.Tool, start string, keep func(spec.Edge) bool) map[
 
 func TestGraphAgainstReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	avoids := []func(*spec.State) bool{isKind(spec.StateConfirm), isKind(spec.StateCheck), isKind(spec.StateCheck, spec.StateEffect)}
+	avoids := []func(*spec.State) bool{isKind(vocab.StateConfirm), isKind(vocab.StateCheck), isKind(vocab.StateCheck, vocab.StateEffect)}
 	for iter := range 300 {
 		tool := randomTool(r, 1+r.IntN(30))
 		g := newGraph(tool)
@@ -156,14 +157,14 @@ func TestGraphAgainstReference(t *testing.T) {
 				}
 			}
 			gated := refReachByEdges(tool, tool.Initial, func(e spec.Edge) bool {
-				return !(tool.State(e.From).Kind == spec.StateConfirm && e.On == "next")
+				return !(tool.State(e.From).Kind == vocab.StateConfirm && e.On == "next")
 			})
 			if g.reachCutting(acceptsGate).has(i) != gated[s.Name] {
 				t.Fatalf("iter %d: reachCutting(acceptsGate) has %s = %v", iter, s.Name, !gated[s.Name])
 			}
 			ends := false
 			for n := range refReach(tool, s.Name) {
-				ends = ends || tool.State(n).Kind == spec.StateTerminal
+				ends = ends || tool.State(n).Kind == vocab.StateTerminal
 			}
 			if g.canEnd().has(i) != ends {
 				t.Fatalf("iter %d: canEnd(%s) = %v", iter, s.Name, !ends)

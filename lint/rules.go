@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mrtrgen/mrtrgen/spec"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // Rule is one lint check. Rules without a check function describe problems
@@ -492,7 +493,7 @@ func checkIrreversibleConfirmation(c *checker, r *Rule) {
 	for _, t := range c.file.Workflows() {
 		var unconfirmed bitset
 		for i, s := range t.States {
-			if s.Kind != spec.StateEffect || !(s.Irreversible || t.Destructive) {
+			if s.Kind != vocab.StateEffect || !(s.Irreversible || t.Destructive) {
 				continue
 			}
 			if unconfirmed == nil {
@@ -510,7 +511,7 @@ func checkIrreversibleConfirmation(c *checker, r *Rule) {
 				g := c.graph(t)
 				where := "it is the initial state"
 				if i != g.initial {
-					where = "on the walk " + g.walkTo(i, func(from int, on string) bool { return acceptsGate(g.states[from], on) })
+					where = "on the walk " + g.walkTo(i, func(from int, on vocab.Edge) bool { return acceptsGate(g.states[from], on) })
 				}
 				c.report(r, s.Pos, c.toolScope(t, s.Lint), "%s %q: %s %s can run without passing a confirmation gate (%s)", t.Kind, t.Name, what, s.Effect.Name, where)
 			case t.NonInteractive:
@@ -528,13 +529,13 @@ func checkFirstRoundEffects(c *checker, r *Rule) {
 	for _, t := range c.file.Workflows() {
 		var firstRound bitset
 		for i, s := range t.States {
-			if s.Kind != spec.StateEffect || !s.Idempotency.IsDefault() {
+			if s.Kind != vocab.StateEffect || !s.Idempotency.IsDefault() {
 				continue
 			}
 			if firstRound == nil {
 				// The runtime takes answers only for questions it sent in
 				// an earlier round, so any ask or gate ends the first round.
-				stop := func(s *spec.State) bool { return s.Kind == spec.StateAsk || s.Kind == spec.StateConfirm }
+				stop := func(s *spec.State) bool { return s.Kind == vocab.StateAsk || s.Kind == vocab.StateConfirm }
 				if t.NonInteractive {
 					stop = func(*spec.State) bool { return false } // answers may all come up front
 				}
@@ -551,16 +552,16 @@ func checkRecheckAfterConfirmation(c *checker, r *Rule) {
 	for _, t := range c.file.Workflows() {
 		gr := c.graph(t)
 		for gi, g := range t.States {
-			if g.Kind != spec.StateConfirm {
+			if g.Kind != vocab.StateConfirm {
 				continue
 			}
 			// What follows the gate's accept edge: a decline or cancel edge
 			// is no confirmation, so an effect after it does not follow
 			// this gate (irreversible-without-confirmation or another
 			// gate covers it).
-			unchecked := gr.arrivedAvoiding(gr.nextOf(gi), isKind(spec.StateCheck))
+			unchecked := gr.arrivedAvoiding(gr.nextOf(gi), isKind(vocab.StateCheck))
 			for ei, e := range t.States {
-				if e.Kind != spec.StateEffect || !e.Irreversible {
+				if e.Kind != vocab.StateEffect || !e.Irreversible {
 					continue
 				}
 				if unchecked.has(ei) {
@@ -575,7 +576,7 @@ func checkEffectBeforeInput(c *checker, r *Rule) {
 	for _, t := range c.file.Workflows() {
 		g := c.graph(t)
 		for i, s := range t.States {
-			if s.Kind != spec.StateEffect {
+			if s.Kind != vocab.StateEffect {
 				continue
 			}
 			// The first interactive state after it, in flow order, so the
@@ -595,11 +596,11 @@ func checkAskBeforeDiscovery(c *checker, r *Rule) {
 	for _, t := range c.file.Workflows() {
 		var undiscovered bitset
 		for i, s := range t.States {
-			if s.Kind != spec.StateAsk {
+			if s.Kind != vocab.StateAsk {
 				continue
 			}
 			if undiscovered == nil {
-				undiscovered = c.graph(t).pathAvoiding(isKind(spec.StateCheck, spec.StateEffect))
+				undiscovered = c.graph(t).pathAvoiding(isKind(vocab.StateCheck, vocab.StateEffect))
 			}
 			if undiscovered.has(i) {
 				var keys []string
@@ -630,9 +631,9 @@ func checkAskDuplicatesArgument(c *checker, r *Rule) {
 
 // deprecatedInstead says, per deprecated capability, what SEP-2577's
 // migration path is.
-var deprecatedInstead = map[spec.Capability]string{
-	spec.CapSampling: "call an LLM provider's API from a check instead",
-	spec.CapRoots:    "take the directories or files as tool arguments, resource URIs or server configuration instead",
+var deprecatedInstead = map[vocab.Capability]string{
+	vocab.CapSampling: "call an LLM provider's API from a check instead",
+	vocab.CapRoots:    "take the directories or files as tool arguments, resource URIs or server configuration instead",
 }
 
 func checkDeprecatedFeatures(c *checker, r *Rule) {
@@ -654,7 +655,7 @@ func checkDeprecatedFeatures(c *checker, r *Rule) {
 
 func checkSensitiveSealed(c *checker, r *Rule) {
 	for _, t := range c.file.Workflows() {
-		if t.Continuation.Storage != spec.StorageSealed {
+		if t.Continuation.Storage != vocab.Sealed {
 			continue
 		}
 		for _, f := range t.Continuation.Fields {
@@ -713,7 +714,7 @@ func checkStringMaxLength(c *checker, r *Rule) {
 		for _, s := range t.States {
 			for _, q := range s.Requests {
 				check(q.Fields, "form field", c.toolScope(t, q.Lint, s.Lint))
-				if q.Kind == spec.RequestSample && q.MaxLength == nil {
+				if q.Kind == vocab.Sample && q.MaxLength == nil {
 					c.report(r, q.Pos, c.toolScope(t, q.Lint, s.Lint), "%s %q: sampled answer %q has no maxLength", t.Kind, t.Name, q.Key)
 				}
 			}
@@ -769,7 +770,7 @@ func checkVagueMessages(c *checker, r *Rule) {
 	for _, t := range c.file.Workflows() {
 		for _, s := range t.States {
 			for _, q := range s.Requests {
-				if q.Kind == spec.RequestElicit && q.Message != nil && c.vague(q.Message, q.Fields) {
+				if q.Kind == vocab.Elicit && q.Message != nil && c.vague(q.Message, q.Fields) {
 					c.report(r, q.Message.Pos, c.toolScope(t, q.Lint, s.Lint), "%s %q: message %q of %q does not say what is needed", t.Kind, t.Name, q.Message.Raw, q.Key)
 				}
 			}
@@ -802,7 +803,7 @@ func (c *checker) vague(m *spec.Template, fields []*spec.Field) bool {
 
 func checkContinuationSize(c *checker, r *Rule) {
 	for _, t := range c.file.Workflows() {
-		if t.Continuation.Storage != spec.StorageSealed {
+		if t.Continuation.Storage != vocab.Sealed {
 			continue
 		}
 		for _, s := range t.States {
@@ -824,7 +825,7 @@ func checkDestructiveTTL(c *checker, r *Rule) {
 		if t.Continuation.TTLSet {
 			continue
 		}
-		irreversible := slices.ContainsFunc(t.States, func(s *spec.State) bool { return s.Kind == spec.StateEffect && s.Irreversible })
+		irreversible := slices.ContainsFunc(t.States, func(s *spec.State) bool { return s.Kind == vocab.StateEffect && s.Irreversible })
 		if t.Destructive || irreversible {
 			c.report(r, t.Pos, c.toolScope(t), "%s %q is destructive but has no continuation.ttl (default %s)", t.Kind, t.Name, spec.DefaultTTL)
 		}
@@ -843,14 +844,14 @@ func checkUnusedInput(c *checker, r *Rule) {
 		}
 		g := c.graph(t)
 		for i, s := range t.States {
-			if s.Kind != spec.StateAsk {
+			if s.Kind != vocab.StateAsk {
 				continue
 			}
 			// Only what follows the answer counts: after a decline or
 			// cancel there is no answer for a check or effect to read.
 			handlerAfter := false
 			g.afterNext(i).each(func(j int) bool {
-				handlerAfter = isKind(spec.StateCheck, spec.StateEffect)(g.states[j])
+				handlerAfter = isKind(vocab.StateCheck, vocab.StateEffect)(g.states[j])
 				return !handlerAfter
 			})
 			if handlerAfter {

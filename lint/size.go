@@ -2,6 +2,7 @@ package lint
 
 import (
 	"github.com/mrtrgen/mrtrgen/spec"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // Worst-case size of a sealed requestState, following the continuation
@@ -76,20 +77,20 @@ func fieldSize(f *spec.Field) int {
 func answerSize(q *spec.InputRequest) int {
 	n := presenceBytes
 	switch q.Kind {
-	case spec.RequestElicit:
+	case vocab.Elicit:
 		for _, f := range q.Fields {
 			n = addSize(n, fieldSize(f))
 			if !f.Required {
 				n = addSize(n, presenceBytes)
 			}
 		}
-	case spec.RequestSample:
+	case vocab.Sample:
 		if q.MaxLength == nil {
 			return unbounded
 		}
 		b := *q.MaxLength * maxRuneBytes
 		n += uvarintLen(b) + b
-	case spec.RequestRoots:
+	case vocab.Roots:
 		n += uvarintLen(q.MaxItems) + q.MaxItems*(uvarintLen(spec.MaxRootURIBytes)+spec.MaxRootURIBytes)
 	}
 	return n

@@ -12,6 +12,8 @@ import (
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // decoder builds the model from a schema-valid YAML tree. The schema has
@@ -20,7 +22,7 @@ import (
 // regular expressions, durations, templates) and records positions.
 type decoder struct {
 	file  string
-	kind  Kind // of the workflow being decoded
+	kind  vocab.Kind // of the workflow being decoded
 	diags Diagnostics
 }
 
@@ -156,9 +158,9 @@ func (d *decoder) decodeFile(root *yaml.Node) *File {
 				f.Validators = append(f.Validators, v)
 			}
 		case "tools", "prompts":
-			d.kind = KindTool
+			d.kind = vocab.KindTool
 			if p.key == "prompts" {
-				d.kind = KindPrompt
+				d.kind = vocab.KindPrompt
 			}
 			for _, tp := range pairs(p.v) {
 				t := d.decodeWorkflow(tp)
@@ -202,13 +204,13 @@ func (d *decoder) decodeWorkflow(tp pair) *Tool {
 			t.Description = p.v.Value
 		case "destructive":
 			t.Destructive = boolVal(p.v)
-			if d.kind == KindPrompt {
+			if d.kind == vocab.KindPrompt {
 				d.errorf(p.k, "schema", "", "destructive applies to tools, not prompts")
 			}
 		case "requires":
 			t.RequiresPos = d.pos(p.v)
 			for _, c := range p.v.Content {
-				t.Requires = append(t.Requires, Capability(c.Value))
+				t.Requires = append(t.Requires, vocab.Capability(c.Value))
 			}
 			slices.Sort(t.Requires)
 		case "nonInteractive":
@@ -226,7 +228,7 @@ func (d *decoder) decodeWorkflow(tp pair) *Tool {
 		}
 	}
 	if t.Continuation == nil {
-		t.Continuation = &Continuation{TTL: DefaultTTL, Storage: StorageSealed, MaxBytes: DefaultMaxBytes, Pos: t.Pos, TTLPos: t.Pos}
+		t.Continuation = &Continuation{TTL: DefaultTTL, Storage: vocab.Sealed, MaxBytes: DefaultMaxBytes, Pos: t.Pos, TTLPos: t.Pos}
 	}
 	var states []*State
 	for _, sp := range pairs(statesNode) {
@@ -237,7 +239,7 @@ func (d *decoder) decodeWorkflow(tp pair) *Tool {
 	// A sensitive answer is part of the continuation too: it stays
 	// server-side unless the spec chose otherwise (lint refuses that).
 	if !t.Continuation.StorageSet && sensitiveAnswer(t.States) {
-		t.Continuation.Storage = StorageReference
+		t.Continuation.Storage = vocab.Reference
 	}
 	return t
 }
@@ -271,13 +273,13 @@ func (d *decoder) decodeContinuation(n *yaml.Node) *Continuation {
 	}
 	switch storage {
 	case "sealed":
-		c.Storage, c.StorageSet = StorageSealed, true
+		c.Storage, c.StorageSet = vocab.Sealed, true
 	case "reference":
-		c.Storage, c.StorageSet = StorageReference, true
+		c.Storage, c.StorageSet = vocab.Reference, true
 	default:
-		c.Storage = StorageSealed
+		c.Storage = vocab.Sealed
 		if slices.ContainsFunc(c.Fields, func(f *Field) bool { return f.Sensitive }) {
-			c.Storage = StorageReference
+			c.Storage = vocab.Reference
 		}
 	}
 	return c
@@ -523,7 +525,7 @@ func (d *decoder) decodeState(sp pair) *State {
 		case "description":
 			s.Description = p.v.Value
 		case "check":
-			s.Kind, s.Check = StateCheck, &NameRef{Name: p.v.Value, Pos: d.pos(p.v)}
+			s.Kind, s.Check = vocab.StateCheck, &NameRef{Name: p.v.Value, Pos: d.pos(p.v)}
 		case "outcomes":
 			for _, op := range pairs(p.v) {
 				d.checkIdent(op.k, "outcome")
@@ -531,7 +533,7 @@ func (d *decoder) decodeState(sp pair) *State {
 			}
 			slices.SortFunc(s.Outcomes, func(a, b *Branch) int { return strings.Compare(a.Name, b.Name) })
 		case "ask":
-			s.Kind = StateAsk
+			s.Kind = vocab.StateAsk
 			// Requests that fail to decode are reported by decodeRequest;
 			// count what was written so the state is not also said to ask
 			// for nothing.
@@ -544,7 +546,7 @@ func (d *decoder) decodeState(sp pair) *State {
 			}
 			slices.SortFunc(s.Requests, func(a, b *InputRequest) int { return strings.Compare(a.Key, b.Key) })
 		case "confirm":
-			s.Kind = StateConfirm
+			s.Kind = vocab.StateConfirm
 			g := &Gate{Key: "confirm", Field: "confirm", Pos: d.pos(p.v)}
 			for _, gp := range pairs(p.v) {
 				switch gp.key {
@@ -558,7 +560,7 @@ func (d *decoder) decodeState(sp pair) *State {
 			}
 			s.Confirm = g
 		case "effect":
-			s.Kind, s.Effect = StateEffect, &NameRef{Name: p.v.Value, Pos: d.pos(p.v)}
+			s.Kind, s.Effect = vocab.StateEffect, &NameRef{Name: p.v.Value, Pos: d.pos(p.v)}
 		case "irreversible":
 			s.Irreversible = boolVal(p.v)
 		case "idempotency":
@@ -573,8 +575,10 @@ func (d *decoder) decodeState(sp pair) *State {
 			}
 			s.Idempotency = idem
 		case "terminal":
-			s.Kind = StateTerminal
-			s.Outcome = map[string]Outcome{"success": OutcomeSuccess, "cancelled": OutcomeCancelled, "failed": OutcomeFailed}[p.v.Value]
+			s.Kind = vocab.StateTerminal
+			if o := vocab.Outcome(p.v.Value); o.Declarable() {
+				s.Outcome = o
+			}
 		case "message":
 			s.Message = d.template(p.v)
 		case "messages":
@@ -610,7 +614,7 @@ func (d *decoder) decodeState(sp pair) *State {
 		return s
 	}
 	d.checkStateKeys(s, keys, sp.k, askEntries)
-	if s.Kind == StateEffect && s.Idempotency == nil {
+	if s.Kind == vocab.StateEffect && s.Idempotency == nil {
 		s.Idempotency = &Idempotency{Retain: DefaultRetain, Pos: s.Pos}
 	}
 	if s.Idempotency != nil && s.Idempotency.Key == nil {
@@ -622,12 +626,12 @@ func (d *decoder) decodeState(sp pair) *State {
 // checkStateKeys reports keys that do not belong to the state's kind and
 // transitions the kind needs but lacks.
 func (d *decoder) checkStateKeys(s *State, keys map[string]*yaml.Node, at *yaml.Node, askEntries int) {
-	allowed := map[StateKind][]string{
-		StateCheck:    {"check", "outcomes", "next"},
-		StateAsk:      {"ask", "next", "onDecline", "onCancel"},
-		StateConfirm:  {"confirm", "next", "onDecline", "onCancel"},
-		StateEffect:   {"effect", "irreversible", "idempotency", "next"},
-		StateTerminal: {"terminal", "message", "messages"},
+	allowed := map[vocab.StateKind][]string{
+		vocab.StateCheck:    {"check", "outcomes", "next"},
+		vocab.StateAsk:      {"ask", "next", "onDecline", "onCancel"},
+		vocab.StateConfirm:  {"confirm", "next", "onDecline", "onCancel"},
+		vocab.StateEffect:   {"effect", "irreversible", "idempotency", "next"},
+		vocab.StateTerminal: {"terminal", "message", "messages"},
 	}[s.Kind]
 	for _, key := range []string{"outcomes", "next", "onDecline", "onCancel", "irreversible", "idempotency", "message", "messages"} {
 		if k := keys[key]; k != nil && !slices.Contains(allowed, key) {
@@ -635,7 +639,7 @@ func (d *decoder) checkStateKeys(s *State, keys map[string]*yaml.Node, at *yaml.
 		}
 	}
 	switch s.Kind {
-	case StateCheck:
+	case vocab.StateCheck:
 		switch {
 		case s.Next != nil && len(s.Outcomes) > 0:
 			d.errorf(keys["outcomes"], "state", "keep next for a plain check, or outcomes for a branching one", "state %q has both next and outcomes", s.Name)
@@ -644,22 +648,22 @@ func (d *decoder) checkStateKeys(s *State, keys map[string]*yaml.Node, at *yaml.
 		case keys["outcomes"] != nil && len(s.Outcomes) < 2:
 			d.errorf(keys["outcomes"], "state", "use next for a single way on", "state %q: outcomes needs at least two branches", s.Name)
 		}
-	case StateAsk, StateConfirm, StateEffect:
+	case vocab.StateAsk, vocab.StateConfirm, vocab.StateEffect:
 		if s.Next == nil {
 			d.errorf(at, "state", "add next: <state>", "%s state %q does not say where to go", s.Kind, s.Name)
 		}
-	case StateTerminal:
-		if d.kind == KindTool && keys["messages"] != nil {
+	case vocab.StateTerminal:
+		if d.kind == vocab.KindTool && keys["messages"] != nil {
 			d.errorf(keys["messages"], "state", "use message: for a tool's result text", "state %q: messages is for prompts", s.Name)
 		}
-		if d.kind == KindPrompt && keys["message"] != nil {
+		if d.kind == vocab.KindPrompt && keys["message"] != nil {
 			d.errorf(keys["message"], "state", "use messages: [{role: user, text: ...}] for a prompt", "state %q: message is for tools", s.Name)
 		}
-		if d.kind == KindPrompt && s.Outcome == OutcomeSuccess && len(s.Messages) == 0 {
+		if d.kind == vocab.KindPrompt && s.Outcome == vocab.OutcomeSuccess && len(s.Messages) == 0 {
 			d.errorf(at, "state", "add messages: [{role: user, text: ...}]", "prompt terminal state %q has no messages", s.Name)
 		}
 	}
-	if s.Kind == StateAsk && len(s.Requests) == 0 && keys["ask"] != nil && askEntries == 0 {
+	if s.Kind == vocab.StateAsk && len(s.Requests) == 0 && keys["ask"] != nil && askEntries == 0 {
 		d.errorf(keys["ask"], "state", "add at least one input request", "state %q asks for nothing", s.Name)
 	}
 }
@@ -671,7 +675,7 @@ func (d *decoder) decodeRequest(rp pair) *InputRequest {
 		switch p.key {
 		case "elicit":
 			kinds = append(kinds, p.k)
-			r.Kind = RequestElicit
+			r.Kind = vocab.Elicit
 			for _, ep := range pairs(p.v) {
 				switch ep.key {
 				case "message":
@@ -682,7 +686,7 @@ func (d *decoder) decodeRequest(rp pair) *InputRequest {
 			}
 		case "sample":
 			kinds = append(kinds, p.k)
-			r.Kind = RequestSample
+			r.Kind = vocab.Sample
 			for _, sp := range pairs(p.v) {
 				switch sp.key {
 				case "prompt":
@@ -700,7 +704,7 @@ func (d *decoder) decodeRequest(rp pair) *InputRequest {
 			}
 		case "roots":
 			kinds = append(kinds, p.k)
-			r.Kind = RequestRoots
+			r.Kind = vocab.Roots
 			r.MaxItems = DefaultMaxRoots
 			for _, sp := range pairs(p.v) {
 				switch sp.key {
@@ -721,7 +725,7 @@ func (d *decoder) decodeRequest(rp pair) *InputRequest {
 		d.errorf(rp.k, "ask", "add one of elicit, sample, roots", "input request %q does not say what it asks for", r.Key)
 		return nil
 	case 1:
-		if r.Kind == RequestElicit && len(r.Fields) == 0 {
+		if r.Kind == vocab.Elicit && len(r.Fields) == 0 {
 			d.errorf(rp.k, "ask", "add fields: {name: {type: ...}}", "elicitation %q has no fields", r.Key)
 		}
 		return r

@@ -3,6 +3,8 @@ package spec
 import (
 	"regexp"
 	"time"
+
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // File is one loaded *.mrtr.yaml spec: a Go package of multi-round tools and
@@ -44,62 +46,11 @@ type Validator struct {
 	Pos         Pos
 }
 
-// Kind says whether a workflow serves tools/call or prompts/get.
-type Kind int
-
-const (
-	KindTool Kind = iota + 1
-	KindPrompt
-)
-
-func (k Kind) String() string {
-	if k == KindPrompt {
-		return "prompt"
-	}
-	return "tool"
-}
-
-// Method is the MCP method the workflow answers.
-func (k Kind) Method() string {
-	if k == KindPrompt {
-		return "prompts/get"
-	}
-	return "tools/call"
-}
-
-// Capability is a client capability an input request needs.
-type Capability string
-
-const (
-	CapElicitation Capability = "elicitation"
-	CapSampling    Capability = "sampling"
-	CapRoots       Capability = "roots"
-)
-
-// Storage says where a workflow's continuation lives between rounds.
-type Storage int
-
-const (
-	// StorageSealed: the continuation travels encrypted and authenticated
-	// inside requestState.
-	StorageSealed Storage = iota + 1
-	// StorageReference: requestState seals only a random reference; the data
-	// stays in the server-side store.
-	StorageReference
-)
-
-func (s Storage) String() string {
-	if s == StorageReference {
-		return "reference"
-	}
-	return "sealed"
-}
-
 // Tool is one multi-round workflow: an MCP tool, or a prompt (Kind says
 // which). Prompts share the whole model; their arguments are strings and
 // their terminal states produce messages.
 type Tool struct {
-	Kind        Kind
+	Kind        vocab.Kind
 	Name        string // MCP name, e.g. "close_support_ticket"
 	Title       string
 	Description string
@@ -108,7 +59,7 @@ type Tool struct {
 	Destructive bool
 	// Requires lists client capabilities the tool needs on every round
 	// (sorted). Asks add their own needs when they are sent.
-	Requires    []Capability
+	Requires    []vocab.Capability
 	RequiresPos Pos // the requires list, when given
 	// NonInteractive adds an optional "inputs" argument through which a
 	// client (for example an old one that cannot do MRTR) may supply every
@@ -148,7 +99,7 @@ type Continuation struct {
 	// Storage is where the continuation lives; StorageSet reports whether
 	// the spec chose it (otherwise reference when a continuation field or a
 	// form field is sensitive, else sealed).
-	Storage    Storage
+	Storage    vocab.Storage
 	StorageSet bool
 	MaxBytes   int      // budget for the worst-case encoded size
 	Fields     []*Field // sorted by name
@@ -242,50 +193,11 @@ type NameRef struct {
 	Pos  Pos
 }
 
-// StateKind says what happens in a state.
-type StateKind int
-
-const (
-	// StateCheck runs a named business check (may fail, may branch).
-	StateCheck StateKind = iota + 1
-	// StateAsk sends one or more input requests in one round.
-	StateAsk
-	// StateConfirm is a confirmation gate: a yes/no elicitation that must be
-	// accepted before the workflow goes on.
-	StateConfirm
-	// StateEffect performs a named side effect, once per operation id.
-	StateEffect
-	// StateTerminal ends the workflow with a result.
-	StateTerminal
-)
-
-var stateKindNames = map[StateKind]string{
-	StateCheck: "check", StateAsk: "ask", StateConfirm: "confirm",
-	StateEffect: "effect", StateTerminal: "terminal",
-}
-
-func (k StateKind) String() string { return stateKindNames[k] }
-
-// Outcome ends a workflow in a terminal state.
-type Outcome int
-
-const (
-	OutcomeSuccess Outcome = iota + 1
-	OutcomeCancelled
-	OutcomeFailed
-)
-
-var outcomeNames = map[Outcome]string{
-	OutcomeSuccess: "success", OutcomeCancelled: "cancelled", OutcomeFailed: "failed",
-}
-
-func (o Outcome) String() string { return outcomeNames[o] }
-
 // State is one node of a workflow's state machine. Which fields are set
 // depends on Kind.
 type State struct {
 	Name        string
-	Kind        StateKind
+	Kind        vocab.StateKind
 	Description string
 
 	// Check: the handler method; the next state, or one per named outcome.
@@ -304,7 +216,7 @@ type State struct {
 	Idempotency  *Idempotency
 
 	// Terminal: how the workflow ends and what it says.
-	Outcome  Outcome
+	Outcome  vocab.Outcome
 	Message  *Template        // tools: the result text
 	Messages []*PromptMessage // prompts: the resulting messages
 
@@ -336,9 +248,8 @@ type StateRef struct {
 // Edge is one transition of the state machine.
 type Edge struct {
 	From, To string
-	// On says why: "next", "outcome:<name>", "decline", "cancel".
-	On  string
-	Pos Pos
+	On       vocab.Edge // why the machine moves
+	Pos      Pos
 }
 
 // Edges lists the state's outgoing transitions in a fixed order: next,
@@ -346,22 +257,22 @@ type Edge struct {
 func (s *State) Edges() []Edge {
 	var es []Edge
 	if s.Next != nil {
-		es = append(es, Edge{From: s.Name, To: s.Next.Name, On: "next", Pos: s.Next.Pos})
+		es = append(es, Edge{From: s.Name, To: s.Next.Name, On: vocab.Next, Pos: s.Next.Pos})
 	}
 	for _, b := range s.Outcomes {
-		es = append(es, Edge{From: s.Name, To: b.Target.Name, On: "outcome:" + b.Name, Pos: b.Target.Pos})
+		es = append(es, Edge{From: s.Name, To: b.Target.Name, On: vocab.OutcomeEdge(b.Name), Pos: b.Target.Pos})
 	}
 	if s.OnDecline != nil {
-		es = append(es, Edge{From: s.Name, To: s.OnDecline.Name, On: "decline", Pos: s.OnDecline.Pos})
+		es = append(es, Edge{From: s.Name, To: s.OnDecline.Name, On: vocab.Decline, Pos: s.OnDecline.Pos})
 	}
 	if s.OnCancel != nil {
-		es = append(es, Edge{From: s.Name, To: s.OnCancel.Name, On: "cancel", Pos: s.OnCancel.Pos})
+		es = append(es, Edge{From: s.Name, To: s.OnCancel.Name, On: vocab.Cancel, Pos: s.OnCancel.Pos})
 	}
 	return es
 }
 
 // Interactive reports whether the state sends input requests (ask or gate).
-func (s *State) Interactive() bool { return s.Kind == StateAsk || s.Kind == StateConfirm }
+func (s *State) Interactive() bool { return s.Kind.Interactive() }
 
 // Request returns the state's input request with the given key, or nil.
 func (s *State) Request(key string) *InputRequest {
@@ -373,41 +284,10 @@ func (s *State) Request(key string) *InputRequest {
 	return nil
 }
 
-// RequestKind is the MCP method of an input request.
-type RequestKind int
-
-const (
-	RequestElicit RequestKind = iota + 1 // elicitation/create (form mode)
-	RequestSample                        // sampling/createMessage
-	RequestRoots                         // roots/list
-)
-
-// Method is the MCP method name of the request.
-func (k RequestKind) Method() string {
-	switch k {
-	case RequestSample:
-		return "sampling/createMessage"
-	case RequestRoots:
-		return "roots/list"
-	}
-	return "elicitation/create"
-}
-
-// Capability is the client capability the request needs.
-func (k RequestKind) Capability() Capability {
-	switch k {
-	case RequestSample:
-		return CapSampling
-	case RequestRoots:
-		return CapRoots
-	}
-	return CapElicitation
-}
-
 // InputRequest is one entry of inputRequests: its key, and what it asks.
 type InputRequest struct {
 	Key  string
-	Kind RequestKind
+	Kind vocab.RequestKind
 	// Optional requests are left out when the client lacks the capability;
 	// a round whose requests are all left out fails with -32021.
 	Optional bool

@@ -3,6 +3,8 @@ package spec
 import (
 	"fmt"
 	"slices"
+
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // resolver checks that every name a spec uses is declared: states,
@@ -39,7 +41,7 @@ func (r *resolver) resolveWorkflow(t *Tool) {
 			}
 		}
 	}
-	if t.Kind == KindPrompt {
+	if t.Kind == vocab.KindPrompt {
 		for _, a := range t.Arguments {
 			if a.Type != TypeString {
 				r.errorf(a.Pos, "field", "declare it as type: string and parse it in a check", "prompt argument %q must be a string (MCP prompt arguments are strings)", a.Name)
@@ -179,7 +181,7 @@ func (r *resolver) resolveTemplate(t *Tool, tpl *Template, keys map[string]*Inpu
 			ref.Kind = RefArgument
 		case len(ref.Path) == 1 && t.Continuation.Field(name) != nil:
 			ref.Kind = RefContinuation
-		case keys[name] != nil && len(ref.Path) == 2 && keys[name].Kind == RequestElicit:
+		case keys[name] != nil && len(ref.Path) == 2 && keys[name].Kind == vocab.Elicit:
 			if keys[name].Field(ref.Path[1]) == nil {
 				var fields []string
 				for _, f := range keys[name].Fields {
@@ -189,9 +191,9 @@ func (r *resolver) resolveTemplate(t *Tool, tpl *Template, keys map[string]*Inpu
 				continue
 			}
 			ref.Kind = RefFormField
-		case keys[name] != nil && len(ref.Path) == 1 && keys[name].Kind == RequestSample:
+		case keys[name] != nil && len(ref.Path) == 1 && keys[name].Kind == vocab.Sample:
 			ref.Kind = RefSampled
-		case keys[name] != nil && len(ref.Path) == 1 && keys[name].Kind == RequestRoots:
+		case keys[name] != nil && len(ref.Path) == 1 && keys[name].Kind == vocab.Roots:
 			ref.Kind = RefRoots
 		case keys[name] != nil:
 			r.errorf(ref.Pos, "unknown-reference", "write {key.field} for a form field, {key} for sampled text or roots", "{%s}: wrong form for input request %q", ref.Name(), name)
