@@ -50,15 +50,15 @@ func (w *workflow) machine(jf *jen.File) {
 	jf.Comment("Step runs the flow's current state once. Every state of the spec has a case;")
 	jf.Comment("each answer is validated here on every round, whatever an earlier round saw.")
 	jf.Func().Params(jen.Id("p").Id(n.program())).Id("Step").
-		Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("r").Op("*").Qual(pkgMRTR, "Round"), jen.Id("f").Op("*").Id(n.flow())).
-		Params(jen.Qual(pkgMRTR, "Step"), jen.Error()).
+		Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("r").Qual(pkgImpl, "Round"), jen.Id("f").Op("*").Id(n.flow())).
+		Params(jen.Qual(pkgImpl, "Step"), jen.Error()).
 		BlockFunc(func(g *jen.Group) {
 			g.Switch(jen.Id("f").Dot("state")).BlockFunc(func(sw *jen.Group) {
 				for _, s := range t.States {
 					sw.Case(w.stateID(s.Name)).BlockFunc(func(c *jen.Group) { w.stateCase(c, s) })
 				}
 			})
-			g.Return(jen.Qual(pkgMRTR, "Step").Values(), jen.Qual("fmt", "Errorf").Call(jen.Lit("%w %d in "+t.Name), jen.Qual(pkgMRTR, "ErrUnknownState"), jen.Id("f").Dot("state")))
+			g.Return(jen.Qual(pkgImpl, "Step").Values(), jen.Qual("fmt", "Errorf").Call(jen.Lit("%w %d in "+t.Name), jen.Qual(pkgImpl, "ErrUnknownState"), jen.Id("f").Dot("state")))
 		})
 	jf.Line()
 }
@@ -91,16 +91,16 @@ func stateDoc(constName string, s *spec.State) string {
 	return doc
 }
 
-// goTo is `return mrtr.Goto(r, <state>, on)`. Going (back) to an ask
+// goTo is `return mrtrimpl.Goto(r, <state>, on)`. Going (back) to an ask
 // that a loop can come back to first forgets its answers, so it asks again.
-func (w *workflow) goTo(target, on string) *jen.Statement {
+func (w *workflow) goTo(target string, on vocab.Edge) *jen.Statement {
 	st := jen.Null()
 	if t := w.t.State(target); t != nil && t.Kind == vocab.StateAsk && w.reentrant(target) {
 		for _, q := range t.Requests {
 			st.Id("f").Dot(field(q.Key)).Op("=").Nil().Line()
 		}
 	}
-	return st.Return(jen.Qual(pkgMRTR, "Goto").Call(jen.Id("r"), w.stateID(target), jen.Lit(on)))
+	return st.Return(jen.Qual(pkgImpl, "Goto").Call(jen.Id("r"), w.stateID(target), edgeCode(on)))
 }
 
 // reentrant reports whether a workflow can come back to a state after
@@ -148,17 +148,17 @@ func (w *workflow) response(g *jen.Group, s *spec.State, key string, kind jen.Co
 }
 
 func fail() *jen.Statement {
-	return jen.Return(jen.Qual(pkgMRTR, "Step").Values(), jen.Err())
+	return jen.Return(jen.Qual(pkgImpl, "Step").Values(), jen.Err())
 }
 
 // leave is where a declined or cancelled request goes: its state, or the
 // end of the workflow as cancelled.
-func (w *workflow) leave(ref *spec.StateRef, on, why string) *jen.Statement {
+func (w *workflow) leave(ref *spec.StateRef, on vocab.Edge, why string) *jen.Statement {
 	if ref != nil {
 		return w.goTo(ref.Name, on)
 	}
-	return jen.Return(jen.Id("r").Dot("Finish").Call(jen.Qual(pkgMRTR, "Final").Add(oneLine(
-		pair{jen.Id("Outcome"), jen.Qual(pkgMRTR, "OutcomeCancelled")},
+	return jen.Return(jen.Id("r").Dot("Finish").Call(jen.Qual(pkgImpl, "Final").Add(oneLine(
+		pair{jen.Id("Outcome"), finalOutcome(vocab.OutcomeCancelled)},
 		pair{jen.Id("Text"), jen.Lit(fmt.Sprintf("%s was cancelled: %s.", w.t.Name, why))},
 	))))
 }
@@ -183,7 +183,7 @@ func (w *workflow) checkCase(c *jen.Group, s *spec.State) {
 	if len(s.Outcomes) == 0 {
 		c.If(jen.Err().Op(":=").Add(call), jen.Err().Op("!=").Nil()).Block(fail())
 		c.Add(w.canonicalCall())
-		c.Add(w.goTo(s.Next.Name, "next"))
+		c.Add(w.goTo(s.Next.Name, vocab.Next))
 		return
 	}
 	c.List(jen.Id("out"), jen.Err()).Op(":=").Add(call)
@@ -191,16 +191,16 @@ func (w *workflow) checkCase(c *jen.Group, s *spec.State) {
 	c.Add(w.canonicalCall())
 	c.Switch(jen.Id("out")).BlockFunc(func(sw *jen.Group) {
 		for _, b := range s.Outcomes {
-			sw.Case(jen.Id(w.n.outcomeConst(s.Check.Name, b.Name))).Block(w.goTo(b.Target.Name, "outcome:"+b.Name))
+			sw.Case(jen.Id(w.n.outcomeConst(s.Check.Name, b.Name))).Block(w.goTo(b.Target.Name, vocab.OutcomeEdge(b.Name)))
 		}
 	})
-	c.Return(jen.Qual(pkgMRTR, "Step").Values(), jen.Qual("fmt", "Errorf").Call(jen.Lit(s.Check.Name+" returned unknown outcome %d"), jen.Id("out")))
+	c.Return(jen.Qual(pkgImpl, "Step").Values(), jen.Qual("fmt", "Errorf").Call(jen.Lit(s.Check.Name+" returned unknown outcome %d"), jen.Id("out")))
 }
 
 // askCase takes each request's answer if the round carries one, validates
 // it, and asks again for what is still missing or invalid.
 func (w *workflow) askCase(c *jen.Group, s *spec.State) {
-	c.Var().Id("pending").Index().Qual(pkgMRTR, "Pending")
+	c.Var().Id("pending").Index().Qual(pkgImpl, "Pending")
 	allOptional := true
 	var none *jen.Statement // every answer is missing
 	var all []jen.Code
@@ -222,20 +222,20 @@ func (w *workflow) askCase(c *jen.Group, s *spec.State) {
 		// naming the capabilities).
 		c.If(none).Block(
 			jen.Comment("The client can answer none of the requests: the engine fails the round with -32021."),
-			jen.Return(jen.Id("r").Dot("Ask").Call(jen.Index().Qual(pkgMRTR, "Pending").Values(all...))),
+			jen.Return(jen.Id("r").Dot("Ask").Call(jen.Index().Qual(pkgImpl, "Pending").Values(all...))),
 		)
 	}
-	c.Add(w.goTo(s.Next.Name, "next"))
+	c.Add(w.goTo(s.Next.Name, vocab.Next))
 }
 
 func requestKind(k vocab.RequestKind) *jen.Statement {
 	switch k {
 	case vocab.Sample:
-		return jen.Qual(pkgMRTR, "Sample")
+		return jen.Qual(pkgVocab, "Sample")
 	case vocab.Roots:
-		return jen.Qual(pkgMRTR, "Roots")
+		return jen.Qual(pkgVocab, "Roots")
 	}
-	return jen.Qual(pkgMRTR, "Elicit")
+	return jen.Qual(pkgVocab, "Elicit")
 }
 
 // An optional request is asked only when the client can answer it; an
@@ -250,7 +250,7 @@ func (w *workflow) takeAnswer(b *jen.Group, s *spec.State, q *spec.InputRequest)
 	}
 	w.response(b, s, q.Key, requestKind(q.Kind))
 	b.Switch(jen.Id("resp").Dot("Status")).BlockFunc(func(sw *jen.Group) {
-		sw.Case(jen.Qual(pkgMRTR, "Accepted")).BlockFunc(func(a *jen.Group) {
+		sw.Case(jen.Qual(pkgImpl, "Accepted")).BlockFunc(func(a *jen.Group) {
 			var decoded jen.Code
 			switch q.Kind {
 			case vocab.Elicit:
@@ -277,7 +277,7 @@ func (w *workflow) takeAnswer(b *jen.Group, s *spec.State, q *spec.InputRequest)
 						args = append(args, jen.Lit(f.Name)) // never sent back as a default
 					}
 				}
-				again = jen.Id("pending").Op("=").Append(jen.Id("pending"), jen.Qual(pkgMRTR, "Prefilled").Call(args...))
+				again = jen.Id("pending").Op("=").Append(jen.Id("pending"), jen.Qual(pkgImpl, "Prefilled").Call(args...))
 				if q.Optional {
 					again = jen.If(jen.Id("r").Dot("Can").Call(requestKind(q.Kind))).Block(again)
 				}
@@ -289,10 +289,10 @@ func (w *workflow) takeAnswer(b *jen.Group, s *spec.State, q *spec.InputRequest)
 			)
 		})
 		if q.Kind == vocab.Elicit {
-			sw.Case(jen.Qual(pkgMRTR, "Declined")).Block(w.leave(s.OnDecline, "decline", fmt.Sprintf("the user declined %q", q.Key)))
-			sw.Case(jen.Qual(pkgMRTR, "Cancelled")).Block(w.leave(s.OnCancel, "cancel", fmt.Sprintf("the user cancelled %q", q.Key)))
+			sw.Case(jen.Qual(pkgImpl, "Declined")).Block(w.leave(s.OnDecline, vocab.Decline, fmt.Sprintf("the user declined %q", q.Key)))
+			sw.Case(jen.Qual(pkgImpl, "Cancelled")).Block(w.leave(s.OnCancel, vocab.Cancel, fmt.Sprintf("the user cancelled %q", q.Key)))
 		}
-		sw.Case(jen.Qual(pkgMRTR, "Malformed")).Block(ask(jen.Qual(pkgMRTR, "Problems").Values(jen.Id("resp").Dot("Problem"))))
+		sw.Case(jen.Qual(pkgImpl, "Malformed")).Block(ask(jen.Qual(pkgImpl, "Problems").Values(jen.Id("resp").Dot("Problem"))))
 		sw.Default().Block(ask(jen.Nil()))
 	})
 }
@@ -302,27 +302,27 @@ func (w *workflow) takeAnswer(b *jen.Group, s *spec.State, q *spec.InputRequest)
 func (w *workflow) confirmCase(c *jen.Group, s *spec.State) {
 	g := s.Confirm
 	builder := w.gateBuilder(s)
-	w.response(c, s, g.Key, jen.Qual(pkgMRTR, "Elicit"))
+	w.response(c, s, g.Key, jen.Qual(pkgVocab, "Elicit"))
 	c.Switch(jen.Id("resp").Dot("Status")).BlockFunc(func(sw *jen.Group) {
-		sw.Case(jen.Qual(pkgMRTR, "Accepted")).Block(
-			jen.List(jen.Id("yes"), jen.Id("found")).Op(":=").Qual(pkgMRTR, "FormBool").Call(jen.Id("resp").Dot("Content"), jen.Lit(g.Field)),
-			jen.If(jen.Id("found").Op("!=").Qual(pkgMRTR, "Present")).Block(
-				jen.Return(jen.Id("r").Dot("Ask").Call(jen.Index().Qual(pkgMRTR, "Pending").Values(
-					jen.Id("p").Dot(builder).Call(jen.Id("f"), jen.Qual(pkgMRTR, "Problems").Values(jen.Lit(g.Field+": answer true or false"))),
+		sw.Case(jen.Qual(pkgImpl, "Accepted")).Block(
+			jen.List(jen.Id("yes"), jen.Id("found")).Op(":=").Qual(pkgImpl, "FormBool").Call(jen.Id("resp").Dot("Content"), jen.Lit(g.Field)),
+			jen.If(jen.Id("found").Op("!=").Qual(pkgImpl, "Present")).Block(
+				jen.Return(jen.Id("r").Dot("Ask").Call(jen.Index().Qual(pkgImpl, "Pending").Values(
+					jen.Id("p").Dot(builder).Call(jen.Id("f"), jen.Qual(pkgImpl, "Problems").Values(jen.Lit(g.Field+": answer true or false"))),
 				))),
 			),
-			jen.If(jen.Id("yes")).Block(w.goTo(s.Next.Name, "next")),
-			w.leave(s.OnDecline, "decline", "the user did not confirm"),
+			jen.If(jen.Id("yes")).Block(w.goTo(s.Next.Name, vocab.Next)),
+			w.leave(s.OnDecline, vocab.Decline, "the user did not confirm"),
 		)
-		sw.Case(jen.Qual(pkgMRTR, "Declined")).Block(w.leave(s.OnDecline, "decline", "the user did not confirm"))
-		sw.Case(jen.Qual(pkgMRTR, "Cancelled")).Block(w.leave(s.OnCancel, "cancel", "the user cancelled the confirmation"))
-		sw.Case(jen.Qual(pkgMRTR, "Malformed")).Block(
-			jen.Return(jen.Id("r").Dot("Ask").Call(jen.Index().Qual(pkgMRTR, "Pending").Values(
-				jen.Id("p").Dot(builder).Call(jen.Id("f"), jen.Qual(pkgMRTR, "Problems").Values(jen.Id("resp").Dot("Problem"))),
+		sw.Case(jen.Qual(pkgImpl, "Declined")).Block(w.leave(s.OnDecline, vocab.Decline, "the user did not confirm"))
+		sw.Case(jen.Qual(pkgImpl, "Cancelled")).Block(w.leave(s.OnCancel, vocab.Cancel, "the user cancelled the confirmation"))
+		sw.Case(jen.Qual(pkgImpl, "Malformed")).Block(
+			jen.Return(jen.Id("r").Dot("Ask").Call(jen.Index().Qual(pkgImpl, "Pending").Values(
+				jen.Id("p").Dot(builder).Call(jen.Id("f"), jen.Qual(pkgImpl, "Problems").Values(jen.Id("resp").Dot("Problem"))),
 			))),
 		)
 	})
-	c.Return(jen.Id("r").Dot("Ask").Call(jen.Index().Qual(pkgMRTR, "Pending").Values(jen.Id("p").Dot(builder).Call(jen.Id("f"), jen.Nil()))))
+	c.Return(jen.Id("r").Dot("Ask").Call(jen.Index().Qual(pkgImpl, "Pending").Values(jen.Id("p").Dot(builder).Call(jen.Id("f"), jen.Nil()))))
 }
 
 func (w *workflow) effectCase(c *jen.Group, s *spec.State) {
@@ -362,10 +362,17 @@ func businessKey(s *spec.State) bool {
 		})
 }
 
-// finalOutcome is the runtime's constant for how a terminal state ends.
-func finalOutcome(o vocab.Outcome) *jen.Statement {
-	return jen.Qual(pkgMRTR, map[vocab.Outcome]string{vocab.OutcomeSuccess: "OutcomeSuccess", vocab.OutcomeCancelled: "OutcomeCancelled", vocab.OutcomeFailed: "OutcomeFailed"}[o])
+// edgeCode is an edge as generated code writes it: vocab.Next, or
+// vocab.OutcomeEdge("approved") for a check's outcome.
+func edgeCode(e vocab.Edge) *jen.Statement {
+	if o, ok := e.Outcome(); ok {
+		return jen.Qual(pkgVocab, "OutcomeEdge").Call(jen.Lit(o))
+	}
+	return jen.Qual(pkgVocab, e.GoName())
 }
+
+// finalOutcome is the vocabulary's constant for how a terminal state ends.
+func finalOutcome(o vocab.Outcome) *jen.Statement { return jen.Qual(pkgVocab, o.GoName()) }
 
 func (w *workflow) terminalCase(c *jen.Group, s *spec.State) {
 	// One line for the final of a tool; a prompt's messages have a line each.
@@ -379,9 +386,9 @@ func (w *workflow) terminalCase(c *jen.Group, s *spec.State) {
 				pair{jen.Id("Text"), jen.Id(w.templateFunc(s.Name, fmt.Sprintf("Message%d", i+1))).Call(jen.Id("f"))},
 			))
 		}
-		c.Return(jen.Id("r").Dot("Finish").Call(jen.Qual(pkgMRTR, "Final").Values(jen.Dict{
+		c.Return(jen.Id("r").Dot("Finish").Call(jen.Qual(pkgImpl, "Final").Values(jen.Dict{
 			jen.Id("Outcome"):  finalOutcome(s.Outcome),
-			jen.Id("Messages"): jen.Index().Qual(pkgMRTR, "PromptMessage").Add(rows(msgs...)),
+			jen.Id("Messages"): jen.Index().Qual(pkgImpl, "PromptMessage").Add(rows(msgs...)),
 		})))
 		return
 	case w.t.Kind != vocab.KindPrompt && s.Message != nil:
@@ -389,5 +396,5 @@ func (w *workflow) terminalCase(c *jen.Group, s *spec.State) {
 	default:
 		final = append(final, pair{jen.Id("Text"), jen.Lit(fmt.Sprintf("%s ended in state %s.", w.t.Name, s.Name))})
 	}
-	c.Return(jen.Id("r").Dot("Finish").Call(jen.Qual(pkgMRTR, "Final").Add(oneLine(final...))))
+	c.Return(jen.Id("r").Dot("Finish").Call(jen.Qual(pkgImpl, "Final").Add(oneLine(final...))))
 }

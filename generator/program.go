@@ -36,7 +36,7 @@ func (w *workflow) program(jf *jen.File) {
 
 	recv := func() *jen.Statement { return jen.Func().Params(jen.Id("p").Id(n.program())) }
 	flow := jen.Id("f").Op("*").Id(n.flow())
-	jf.Func().Params(jen.Id(n.program())).Id("Descriptor").Params().Op("*").Qual(pkgMRTR, "Descriptor").Block(jen.Return(jen.Op("&").Id(n.descriptor())))
+	jf.Func().Params(jen.Id(n.program())).Id("Descriptor").Params().Op("*").Qual(pkgImpl, "Descriptor").Block(jen.Return(jen.Op("&").Id(n.descriptor())))
 	jf.Line()
 	jf.Add(recv()).Id("Authorize").Params(jen.Id("ctx").Qual("context", "Context"), flow).Error().Block(
 		jen.Return(jen.Id("p").Dot("h").Dot("Authorize").Call(jen.Id("ctx"), jen.Id("f"))),
@@ -57,7 +57,7 @@ func (w *workflow) questions(jf *jen.File) {
 	n := w.n
 	jf.Comment("Questions returns the requests of interactive state s as a round first asks them (no")
 	jf.Comment("problems added): the engine pins each answer to the exact question that was sent.")
-	jf.Func().Params(jen.Id("p").Id(n.program())).Id("Questions").Params(jen.Id("f").Op("*").Id(n.flow()), jen.Id("s").Uint16()).Index().Qual(pkgMRTR, "Pending").BlockFunc(func(g *jen.Group) {
+	jf.Func().Params(jen.Id("p").Id(n.program())).Id("Questions").Params(jen.Id("f").Op("*").Id(n.flow()), jen.Id("s").Uint16()).Index().Qual(pkgImpl, "Pending").BlockFunc(func(g *jen.Group) {
 		var cases []jen.Code
 		for _, s := range w.t.States {
 			var qs []jen.Code
@@ -68,7 +68,7 @@ func (w *workflow) questions(jf *jen.File) {
 				qs = append(qs, jen.Id("p").Dot(w.gateBuilder(s)).Call(jen.Id("f"), jen.Nil()))
 			}
 			if len(qs) > 0 {
-				cases = append(cases, jen.Case(w.stateID(s.Name)).Block(jen.Return(jen.Index().Qual(pkgMRTR, "Pending").Values(qs...))))
+				cases = append(cases, jen.Case(w.stateID(s.Name)).Block(jen.Return(jen.Index().Qual(pkgImpl, "Pending").Values(qs...))))
 			}
 		}
 		if len(cases) == 0 {
@@ -83,18 +83,10 @@ func (w *workflow) questions(jf *jen.File) {
 
 func (w *workflow) descriptor(jf *jen.File) {
 	t, n := w.t, w.n
-	kind := "KindTool"
-	if t.Kind == vocab.KindPrompt {
-		kind = "KindPrompt"
-	}
-	storage := "Sealed"
-	if t.Continuation.Storage == vocab.Reference {
-		storage = "Reference"
-	}
-	// Fields in the order mrtr.Descriptor declares them.
+	// Fields in the order mrtrimpl.Descriptor declares them.
 	var d []pair
 	set := func(name string, v jen.Code) { d = append(d, pair{jen.Id(name), v}) }
-	set("Kind", jen.Qual(pkgMRTR, kind))
+	set("Kind", jen.Qual(pkgVocab, t.Kind.GoName()))
 	set("Name", jen.Lit(t.Name))
 	if t.Title != "" {
 		set("Title", jen.Lit(t.Title))
@@ -120,9 +112,9 @@ func (w *workflow) descriptor(jf *jen.File) {
 		set("Destructive", jen.True())
 	}
 	if len(t.Requires) > 0 {
-		set("Requires", jen.Index().String().ValuesFunc(func(g *jen.Group) {
+		set("Requires", jen.Index().Qual(pkgVocab, "Capability").ValuesFunc(func(g *jen.Group) {
 			for _, c := range t.Requires {
-				g.Lit(string(c))
+				g.Qual(pkgVocab, c.GoName())
 			}
 		}))
 	}
@@ -130,7 +122,7 @@ func (w *workflow) descriptor(jf *jen.File) {
 		set("NonInteractive", jen.True())
 	}
 	set("TTL", durationCode(t.Continuation.TTL))
-	set("Storage", jen.Qual(pkgMRTR, storage))
+	set("Storage", jen.Qual(pkgVocab, t.Continuation.Storage.GoName()))
 	set("SchemaHash", jen.Lit(w.schemaHash()))
 	set("Initial", jen.Uint16().Call(w.stateID(t.Initial)))
 	// The state and transition tables have a row a line.
@@ -145,7 +137,7 @@ func (w *workflow) descriptor(jf *jen.File) {
 		for _, e := range s.Edges() {
 			transitions = append(transitions, oneLine(
 				pair{jen.Id("From"), jen.Uint16().Call(w.stateID(e.From))},
-				pair{jen.Id("On"), jen.Lit(e.On)},
+				pair{jen.Id("On"), edgeCode(e.On)},
 				pair{jen.Id("To"), jen.Uint16().Call(w.stateID(e.To))},
 			))
 		}
@@ -153,23 +145,17 @@ func (w *workflow) descriptor(jf *jen.File) {
 	set("Transitions", jen.Id(transitionTable))
 	jf.Commentf("%s describes %s to the engine: the state table, the transitions, and", n.descriptor(), t.Name)
 	jf.Comment("how its continuation is kept.")
-	jf.Var().Id(n.descriptor()).Op("=").Qual(pkgMRTR, "Descriptor").Add(rows(pairCodes(d)...))
+	jf.Var().Id(n.descriptor()).Op("=").Qual(pkgImpl, "Descriptor").Add(rows(pairCodes(d)...))
 	jf.Line()
 	jf.Commentf("%s describes each state, in the order of their numbers.", stateTable)
-	jf.Var().Id(stateTable).Op("=").Index().Qual(pkgMRTR, "StateInfo").Add(rows(states...))
+	jf.Var().Id(stateTable).Op("=").Index().Qual(pkgImpl, "StateInfo").Add(rows(states...))
 	jf.Line()
 	jf.Commentf("%s lists every transition of the spec: a state may only go", transitionTable)
 	jf.Comment("where a row says.")
-	jf.Var().Id(transitionTable).Op("=").Index().Qual(pkgMRTR, "Transition").Add(rows(transitions...))
+	jf.Var().Id(transitionTable).Op("=").Index().Qual(pkgImpl, "Transition").Add(rows(transitions...))
 	jf.Line()
 }
 
-func stateKindName(k vocab.StateKind) string {
-	return map[vocab.StateKind]string{
-		vocab.StateCheck: "StateCheck", vocab.StateAsk: "StateAsk", vocab.StateConfirm: "StateConfirm",
-		vocab.StateEffect: "StateEffect", vocab.StateTerminal: "StateTerminal",
-	}[k]
-}
 
 // durationCode writes a duration the way a person would: 15 * time.Minute.
 func durationCode(d time.Duration) jen.Code {
@@ -203,7 +189,7 @@ func jsonLiteral(b []byte) jen.Code {
 // stateRow is the state table's row of s: what the engine and the test
 // walker know of it.
 func (w *workflow) stateRow(s *spec.State) jen.Code {
-	row := []pair{{jen.Id("Name"), jen.Lit(s.Name)}, {jen.Id("Kind"), jen.Qual(pkgMRTR, stateKindName(s.Kind))}}
+	row := []pair{{jen.Id("Name"), jen.Lit(s.Name)}, {jen.Id("Kind"), jen.Qual(pkgVocab, s.Kind.GoName())}}
 	var reqs []jen.Code
 	for _, q := range s.Requests {
 		req := []pair{{jen.Id("Key"), jen.Lit(q.Key)}, {jen.Id("Kind"), requestKind(q.Kind)}}
@@ -213,10 +199,10 @@ func (w *workflow) stateRow(s *spec.State) jen.Code {
 		reqs = append(reqs, oneLine(req...))
 	}
 	if s.Confirm != nil {
-		reqs = append(reqs, oneLine(pair{jen.Id("Key"), jen.Lit(s.Confirm.Key)}, pair{jen.Id("Kind"), jen.Qual(pkgMRTR, "Elicit")}, pair{jen.Id("GateField"), jen.Lit(s.Confirm.Field)}))
+		reqs = append(reqs, oneLine(pair{jen.Id("Key"), jen.Lit(s.Confirm.Key)}, pair{jen.Id("Kind"), jen.Qual(pkgVocab, "Elicit")}, pair{jen.Id("GateField"), jen.Lit(s.Confirm.Field)}))
 	}
 	if len(reqs) > 0 {
-		row = append(row, pair{jen.Id("Requests"), jen.Index().Qual(pkgMRTR, "RequestInfo").Values(reqs...)})
+		row = append(row, pair{jen.Id("Requests"), jen.Index().Qual(pkgImpl, "RequestInfo").Values(reqs...)})
 	}
 	if s.Check != nil {
 		row = append(row, pair{jen.Id("Check"), jen.Lit(s.Check.Name)})

@@ -56,7 +56,7 @@ func (w *workflow) requestBuilderFunc(jf *jen.File, s *spec.State, q *spec.Input
 		pending[jen.Id("Optional")] = jen.True()
 	}
 	withProblems := func(text jen.Code) jen.Code {
-		return jen.Qual(pkgMRTR, "WithProblems").Call(text, jen.Id("problems"))
+		return jen.Qual(pkgImpl, "WithProblems").Call(text, jen.Id("problems"))
 	}
 	switch q.Kind {
 	case vocab.Elicit:
@@ -84,12 +84,12 @@ func (w *workflow) requestBuilderFunc(jf *jen.File, s *spec.State, q *spec.Input
 		pending[jen.Id("Params")] = jen.Op("&").Qual(pkgMCP, "ListRootsParams").Values()
 	}
 	jf.Commentf("%s builds input request %q of state %s; problems with a previous answer are added to it.", name, q.Key, s.Name)
-	problemsParam := jen.Id("problems").Qual(pkgMRTR, "Problems")
+	problemsParam := jen.Id("problems").Qual(pkgImpl, "Problems")
 	if q.Kind == vocab.Roots {
-		problemsParam = jen.Id("_").Qual(pkgMRTR, "Problems")
+		problemsParam = jen.Id("_").Qual(pkgImpl, "Problems")
 	}
-	jf.Func().Params(jen.Id(w.n.program())).Id(name).Params(jen.Id("f").Op("*").Id(w.n.flow()), problemsParam).Qual(pkgMRTR, "Pending").Block(
-		jen.Return(jen.Qual(pkgMRTR, "Pending").Values(pending)),
+	jf.Func().Params(jen.Id(w.n.program())).Id(name).Params(jen.Id("f").Op("*").Id(w.n.flow()), problemsParam).Qual(pkgImpl, "Pending").Block(
+		jen.Return(jen.Qual(pkgImpl, "Pending").Values(pending)),
 	)
 	jf.Line()
 }
@@ -101,13 +101,13 @@ func (w *workflow) gateBuilderFunc(jf *jen.File, s *spec.State) {
 	jf.Var().Id(schema).Op("=").Qual("encoding/json", "RawMessage").Call(jsonLiteral(gateSchema(g)))
 	jf.Line()
 	jf.Commentf("%s builds the question of confirmation gate %s.", w.gateBuilder(s), s.Name)
-	jf.Func().Params(jen.Id(w.n.program())).Id(w.gateBuilder(s)).Params(jen.Id("f").Op("*").Id(w.n.flow()), jen.Id("problems").Qual(pkgMRTR, "Problems")).Qual(pkgMRTR, "Pending").Block(
-		jen.Return(jen.Qual(pkgMRTR, "Pending").Values(jen.Dict{
+	jf.Func().Params(jen.Id(w.n.program())).Id(w.gateBuilder(s)).Params(jen.Id("f").Op("*").Id(w.n.flow()), jen.Id("problems").Qual(pkgImpl, "Problems")).Qual(pkgImpl, "Pending").Block(
+		jen.Return(jen.Qual(pkgImpl, "Pending").Values(jen.Dict{
 			jen.Id("Key"):  jen.Lit(g.Key),
-			jen.Id("Kind"): jen.Qual(pkgMRTR, "Elicit"),
+			jen.Id("Kind"): jen.Qual(pkgVocab, "Elicit"),
 			jen.Id("Params"): jen.Op("&").Qual(pkgMCP, "ElicitParams").Values(jen.Dict{
 				jen.Id("Mode"):            jen.Lit("form"),
-				jen.Id("Message"):         jen.Qual(pkgMRTR, "WithProblems").Call(jen.Id(w.templateFunc(s.Name, "Message")).Call(jen.Id("f")), jen.Id("problems")),
+				jen.Id("Message"):         jen.Qual(pkgImpl, "WithProblems").Call(jen.Id(w.templateFunc(s.Name, "Message")).Call(jen.Id("f")), jen.Id("problems")),
 				jen.Id("RequestedSchema"): jen.Id(schema),
 			}),
 		})),
@@ -240,7 +240,7 @@ func valueString(fd *spec.Field, v *jen.Statement) *jen.Statement {
 	case spec.TypeBoolean:
 		s = jen.Qual("strconv", "FormatBool").Call(v)
 	case spec.TypeArray:
-		s = jen.Qual(pkgMRTR, "Join").Call(v)
+		s = jen.Qual(pkgImpl, "Join").Call(v)
 	}
 	return s
 }

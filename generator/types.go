@@ -362,9 +362,9 @@ func (w *workflow) enumValues(e *enumType) string {
 func (w *workflow) answerType(q *spec.InputRequest) *jen.Statement {
 	switch q.Kind {
 	case vocab.Sample:
-		return jen.Op("*").Qual(pkgMRTR, "Sampled")
+		return jen.Op("*").Qual(pkgImpl, "Sampled")
 	case vocab.Roots:
-		return jen.Op("*").Qual(pkgMRTR, "RootList")
+		return jen.Op("*").Qual(pkgImpl, "RootList")
 	}
 	return jen.Op("*").Id(w.n.answer(q.Key))
 }

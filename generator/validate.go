@@ -22,10 +22,10 @@ func (w *workflow) validators(jf *jen.File) {
 		Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("c").Op("*").Qual(pkgMRTR, "Call"), jen.Id("raw").Qual("encoding/json", "RawMessage")).
 		Params(jen.Op("*").Id(n.flow()), jen.Error()).
 		BlockFunc(func(g *jen.Group) {
-			g.List(jen.Id("in"), jen.Err()).Op(":=").Qual(pkgMRTR, "DecodeObject").Call(jen.Id("raw"))
+			g.List(jen.Id("in"), jen.Err()).Op(":=").Qual(pkgImpl, "DecodeObject").Call(jen.Id("raw"))
 			g.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err()))
 			g.Id("f").Op(":=").Op("&").Id(n.flow()).Values(jen.Dict{jen.Id("Call"): jen.Id("c"), jen.Id("state"): w.stateID(t.Initial)})
-			g.Var().Id("problems").Qual(pkgMRTR, "Problems")
+			g.Var().Id("problems").Qual(pkgImpl, "Problems")
 			known := []jen.Code{jen.Id("in")}
 			for _, a := range t.Arguments {
 				known = append(known, jen.Lit(a.Name))
@@ -78,7 +78,7 @@ func (w *workflow) canonicalContinuation(jf *jen.File) {
 	jf.Func().Id(w.canonicalName()).Params(jen.Id("f").Op("*").Id(w.n.flow())).BlockFunc(func(g *jen.Group) {
 		for _, c := range lists {
 			v := jen.Id("f").Dot("Continuation").Dot(field(c.Name))
-			g.Add(v.Clone()).Op("=").Qual(pkgMRTR, "SpecOrder").Call(v.Clone(), jen.Id(w.enumValues(w.enumOf[c.Items])))
+			g.Add(v.Clone()).Op("=").Qual(pkgImpl, "SpecOrder").Call(v.Clone(), jen.Id(w.enumValues(w.enumOf[c.Items])))
 		}
 	})
 	jf.Line()
@@ -105,7 +105,7 @@ func (w *workflow) continuationCheck(jf *jen.File) {
 	jf.Comment("spec before the engine seals it; a field still at its zero value is not set yet.")
 	jf.Func().Params(jen.Id("p").Id(w.n.program())).Id("CheckContinuation").
 		Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("f").Op("*").Id(w.n.flow())).
-		Qual(pkgMRTR, "Problems").
+		Qual(pkgImpl, "Problems").
 		BlockFunc(func(g *jen.Group) {
 			var checked []*spec.Field
 			for _, c := range w.t.Continuation.Fields {
@@ -117,7 +117,7 @@ func (w *workflow) continuationCheck(jf *jen.File) {
 				g.Return(jen.Nil())
 				return
 			}
-			g.Var().Id("problems").Qual(pkgMRTR, "Problems")
+			g.Var().Id("problems").Qual(pkgImpl, "Problems")
 			for _, c := range checked {
 				value := jen.Id("f").Dot("Continuation").Dot(field(c.Name))
 				if c.Type == spec.TypeArray {
@@ -223,8 +223,8 @@ func (w *workflow) readField(g *jen.Group, r reader, f *spec.Field, dst *jen.Sta
 		return
 	}
 	getter, want := formGetter(f.Type)
-	g.Switch(jen.List(jen.Id("v"), jen.Id("st")).Op(":=").Qual(pkgMRTR, getter).Call(jen.Id(r.src), jen.Lit(f.Name)), jen.Id("st")).BlockFunc(func(sw *jen.Group) {
-		sw.Case(jen.Qual(pkgMRTR, "Present")).BlockFunc(func(c *jen.Group) {
+	g.Switch(jen.List(jen.Id("v"), jen.Id("st")).Op(":=").Qual(pkgImpl, getter).Call(jen.Id(r.src), jen.Lit(f.Name)), jen.Id("st")).BlockFunc(func(sw *jen.Group) {
+		sw.Case(jen.Qual(pkgImpl, "Present")).BlockFunc(func(c *jen.Group) {
 			guarded(c, hasBuiltins(f) && len(f.Validate) > 0,
 				func(b *jen.Group) { w.checks(b, f, r.scope, f.Name) },
 				func(b *jen.Group) { w.validatorCalls(b, r, f.Validate, f.Name, jen.Id("v")) })
@@ -245,11 +245,11 @@ func (w *workflow) readField(g *jen.Group, r reader, f *spec.Field, dst *jen.Sta
 		})
 		switch {
 		case f.Default != nil:
-			sw.Case(jen.Qual(pkgMRTR, "Absent")).Block(dst.Clone().Op("=").Add(w.defaultLiteral(f)))
+			sw.Case(jen.Qual(pkgImpl, "Absent")).Block(dst.Clone().Op("=").Add(w.defaultLiteral(f)))
 		case f.Required:
-			sw.Case(jen.Qual(pkgMRTR, "Absent")).Block(jen.Id("problems").Dot("Addf").Call(jen.Lit(f.Name + ": required")))
+			sw.Case(jen.Qual(pkgImpl, "Absent")).Block(jen.Id("problems").Dot("Addf").Call(jen.Lit(f.Name + ": required")))
 		}
-		sw.Case(jen.Qual(pkgMRTR, "WrongType")).Block(jen.Id("problems").Dot("Addf").Call(jen.Lit(f.Name + ": expected " + want)))
+		sw.Case(jen.Qual(pkgImpl, "WrongType")).Block(jen.Id("problems").Dot("Addf").Call(jen.Lit(f.Name + ": expected " + want)))
 	})
 }
 
@@ -277,8 +277,8 @@ func (w *workflow) readArray(g *jen.Group, r reader, f *spec.Field, dst *jen.Sta
 	item := f.Items
 	as, want := itemGetter(item.Type)
 	enum := item.Type == spec.TypeEnum
-	g.Switch(jen.List(jen.Id("list"), jen.Id("st")).Op(":=").Qual(pkgMRTR, "FormList").Call(jen.Id(r.src), jen.Lit(f.Name)), jen.Id("st")).BlockFunc(func(sw *jen.Group) {
-		sw.Case(jen.Qual(pkgMRTR, "Present")).BlockFunc(func(c *jen.Group) {
+	g.Switch(jen.List(jen.Id("list"), jen.Id("st")).Op(":=").Qual(pkgImpl, "FormList").Call(jen.Id(r.src), jen.Lit(f.Name)), jen.Id("st")).BlockFunc(func(sw *jen.Group) {
+		sw.Case(jen.Qual(pkgImpl, "Present")).BlockFunc(func(c *jen.Group) {
 			guard := len(item.Validate) > 0
 			bounded := f.MinItems != nil || f.MaxItems != nil
 			if guard || (enum && bounded) {
@@ -288,8 +288,8 @@ func (w *workflow) readArray(g *jen.Group, r reader, f *spec.Field, dst *jen.Sta
 				countChecks(c, f, jen.Len(jen.Id("list")), "%s: choose at least %d", "%s: choose at most %d")
 			}
 			c.For(jen.List(jen.Id("i"), jen.Id("it")).Op(":=").Range().Id("list")).BlockFunc(func(l *jen.Group) {
-				l.List(jen.Id("v"), jen.Id("ok")).Op(":=").Qual(pkgMRTR, as).Call(jen.Id("it"))
-				l.If(jen.Id("ok").Op("!=").Qual(pkgMRTR, "Present")).Block(
+				l.List(jen.Id("v"), jen.Id("ok")).Op(":=").Qual(pkgImpl, as).Call(jen.Id("it"))
+				l.If(jen.Id("ok").Op("!=").Qual(pkgImpl, "Present")).Block(
 					jen.Id("problems").Dot("Addf").Call(jen.Lit(f.Name+"[%d]: expected "+want), jen.Id("i")),
 					jen.Continue(),
 				)
@@ -309,12 +309,12 @@ func (w *workflow) readArray(g *jen.Group, r reader, f *spec.Field, dst *jen.Sta
 				l.Add(dst.Clone()).Op("=").Append(dst.Clone(), val)
 			})
 			if f.UniqueItems {
-				c.If(jen.Id("twice").Op(":=").Qual(pkgMRTR, "Repeated").Call(dst.Clone()), jen.Len(jen.Id("twice")).Op(">").Lit(0)).Block(
-					jen.Id("problems").Dot("Addf").Call(jen.Lit(f.Name+": choose each value once (repeated: %s)"), jen.Qual(pkgMRTR, "Join").Call(jen.Id("twice"))))
+				c.If(jen.Id("twice").Op(":=").Qual(pkgImpl, "Repeated").Call(dst.Clone()), jen.Len(jen.Id("twice")).Op(">").Lit(0)).Block(
+					jen.Id("problems").Dot("Addf").Call(jen.Lit(f.Name+": choose each value once (repeated: %s)"), jen.Qual(pkgImpl, "Join").Call(jen.Id("twice"))))
 			}
 			if enum {
 				c.Comment("One answer, however it was sent: each value once, in the order of the spec's values.")
-				c.Add(dst.Clone()).Op("=").Qual(pkgMRTR, "SpecOrder").Call(dst.Clone(), jen.Id(w.enumValues(w.enumOf[item])))
+				c.Add(dst.Clone()).Op("=").Qual(pkgImpl, "SpecOrder").Call(dst.Clone(), jen.Id(w.enumValues(w.enumOf[item])))
 				if bounded {
 					// The bounds count distinct values, once every value is known.
 					c.If(jen.Len(jen.Id("problems")).Op("==").Id("checked")).BlockFunc(func(b *jen.Group) {
@@ -335,11 +335,11 @@ func (w *workflow) readArray(g *jen.Group, r reader, f *spec.Field, dst *jen.Sta
 		})
 		switch {
 		case f.Default != nil:
-			sw.Case(jen.Qual(pkgMRTR, "Absent")).Block(dst.Clone().Op("=").Add(w.defaultLiteral(f)))
+			sw.Case(jen.Qual(pkgImpl, "Absent")).Block(dst.Clone().Op("=").Add(w.defaultLiteral(f)))
 		case f.Required:
-			sw.Case(jen.Qual(pkgMRTR, "Absent")).Block(jen.Id("problems").Dot("Addf").Call(jen.Lit(f.Name + ": required")))
+			sw.Case(jen.Qual(pkgImpl, "Absent")).Block(jen.Id("problems").Dot("Addf").Call(jen.Lit(f.Name + ": required")))
 		}
-		sw.Case(jen.Qual(pkgMRTR, "WrongType")).Block(jen.Id("problems").Dot("Addf").Call(jen.Lit(f.Name + ": expected a list")))
+		sw.Case(jen.Qual(pkgImpl, "WrongType")).Block(jen.Id("problems").Dot("Addf").Call(jen.Lit(f.Name + ": expected a list")))
 	})
 }
 
@@ -351,7 +351,7 @@ func (w *workflow) validatorCalls(g *jen.Group, r reader, vs []spec.NameRef, lab
 		g.If(
 			jen.Err().Op(":=").Id("p").Dot("h").Dot(method(v.Name)).Call(jen.Id("ctx"), arg),
 			jen.Err().Op("!=").Nil().Op("&&").Op("!").Id("problems").Dot("AddInvalid").Call(jen.Lit(label), jen.Err()),
-		).Block(jen.Return(append(slices.Clone(r.fail), jen.Qual(pkgMRTR, "ValidatorFailed").Call(jen.Lit(v.Name), jen.Lit(r.where+label), jen.Err()))...))
+		).Block(jen.Return(append(slices.Clone(r.fail), jen.Qual(pkgImpl, "ValidatorFailed").Call(jen.Lit(v.Name), jen.Lit(r.where+label), jen.Err()))...))
 	}
 }
 
@@ -466,10 +466,10 @@ func (w *workflow) answerDecoderFunc(jf *jen.File, q *spec.InputRequest) {
 		jf.Commentf("%s validates the form answered for %q: problems are for the user to", name, q.Key)
 		jf.Comment("correct; an error is a custom validator that could not check a value.")
 		jf.Func().Params(recv).Id(name).Params(ctx, jen.Id("content").Map(jen.String()).Any()).
-			Params(jen.Op("*").Id(w.n.answer(q.Key)), jen.Qual(pkgMRTR, "Problems"), jen.Error()).
+			Params(jen.Op("*").Id(w.n.answer(q.Key)), jen.Qual(pkgImpl, "Problems"), jen.Error()).
 			BlockFunc(func(g *jen.Group) {
 				g.Id("a").Op(":=").Op("&").Id(w.n.answer(q.Key)).Values()
-				g.Var().Id("problems").Qual(pkgMRTR, "Problems")
+				g.Var().Id("problems").Qual(pkgImpl, "Problems")
 				for _, f := range q.Fields {
 					w.readField(g, reader{src: "content", scope: q.Key, where: q.Key + ".", fail: []jen.Code{jen.Nil(), jen.Nil()}}, f, jen.Id("a").Dot(field(f.Name)))
 				}
@@ -478,14 +478,14 @@ func (w *workflow) answerDecoderFunc(jf *jen.File, q *spec.InputRequest) {
 	case vocab.Sample:
 		jf.Commentf("%s validates the text the client's model returned for %q.", name, q.Key)
 		jf.Func().Params(recv).Id(name).Params(ctx, jen.Id("text").String()).
-			Params(jen.Op("*").Qual(pkgMRTR, "Sampled"), jen.Qual(pkgMRTR, "Problems")).
+			Params(jen.Op("*").Qual(pkgImpl, "Sampled"), jen.Qual(pkgImpl, "Problems")).
 			BlockFunc(func(g *jen.Group) {
-				g.Var().Id("problems").Qual(pkgMRTR, "Problems")
+				g.Var().Id("problems").Qual(pkgImpl, "Problems")
 				if q.MaxLength != nil {
 					g.If(jen.Id("n").Op(":=").Qual("unicode/utf8", "RuneCountInString").Call(jen.Id("text")), jen.Id("n").Op(">").Lit(*q.MaxLength)).Block(
 						jen.Id("problems").Dot("Addf").Call(jen.Lit(fmt.Sprintf("%s: at most %d characters (got %%d)", q.Key, *q.MaxLength)), jen.Id("n")))
 				}
-				g.Return(jen.Op("&").Qual(pkgMRTR, "Sampled").Values(jen.Dict{jen.Id("Text"): jen.Id("text")}), jen.Id("problems"))
+				g.Return(jen.Op("&").Qual(pkgImpl, "Sampled").Values(jen.Dict{jen.Id("Text"): jen.Id("text")}), jen.Id("problems"))
 			})
 	case vocab.Roots:
 		minItems := 0
@@ -494,10 +494,10 @@ func (w *workflow) answerDecoderFunc(jf *jen.File, q *spec.InputRequest) {
 		}
 		jf.Commentf("%s validates the roots the client listed for %q.", name, q.Key)
 		jf.Func().Params(recv).Id(name).Params(ctx, jen.Id("uris").Index().String()).
-			Params(jen.Op("*").Qual(pkgMRTR, "RootList"), jen.Qual(pkgMRTR, "Problems")).
+			Params(jen.Op("*").Qual(pkgImpl, "RootList"), jen.Qual(pkgImpl, "Problems")).
 			Block(jen.Return(
-				jen.Op("&").Qual(pkgMRTR, "RootList").Values(jen.Dict{jen.Id("URIs"): jen.Id("uris")}),
-				jen.Qual(pkgMRTR, "CheckRoots").Call(jen.Id("uris"), jen.Lit(minItems), jen.Lit(q.MaxItems)),
+				jen.Op("&").Qual(pkgImpl, "RootList").Values(jen.Dict{jen.Id("URIs"): jen.Id("uris")}),
+				jen.Qual(pkgImpl, "CheckRoots").Call(jen.Id("uris"), jen.Lit(minItems), jen.Lit(q.MaxItems)),
 			))
 	}
 	jf.Line()

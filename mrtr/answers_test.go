@@ -12,6 +12,7 @@ import (
 
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/internal/testprog"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 	"github.com/mrtrgen/mrtrgen/mrtr/seal"
 )
@@ -121,7 +122,7 @@ type changedQuestions struct {
 	mrtr.Program[*testprog.TransferFlow]
 }
 
-func (c changedQuestions) Questions(f *testprog.TransferFlow, s uint16) []mrtr.Pending {
+func (c changedQuestions) Questions(f *testprog.TransferFlow, s uint16) []mrtrimpl.Pending {
 	qs := c.Program.Questions(f, s)
 	for i, q := range qs {
 		if ep, ok := q.Params.(*mcp.ElicitParams); ok && q.Key == "confirm" {

@@ -12,8 +12,10 @@ import (
 	"math/bits"
 
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
 	"github.com/mrtrgen/mrtrgen/mrtr/seal"
 	"github.com/mrtrgen/mrtrgen/mrtr/store"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // envelope is what a requestState seals: which workflow, where it stands,
@@ -42,7 +44,7 @@ type envelope struct {
 
 // questionDigest identifies a question: its key, kind and everything the
 // client was shown or asked to fill (message, schema, prompt...).
-func questionDigest(p Pending) uint64 {
+func questionDigest(p mrtrimpl.Pending) uint64 {
 	h := sha256.New()
 	h.Write([]byte(p.Key))
 	h.Write([]byte{0, byte(p.Kind), 0})
@@ -98,7 +100,7 @@ func (env *envelope) marshal(schemaHash uint64) []byte {
 // spec changed since it was issued).
 var errSchema = errors.New("continuation was issued for another version of the workflow")
 
-func unmarshalEnvelope(b []byte, d *Descriptor) (*envelope, error) {
+func unmarshalEnvelope(b []byte, d *mrtrimpl.Descriptor) (*envelope, error) {
 	if len(b) < 1+8+16+3 || (b[0] != envelopeVersion && b[0] != envelopeV1) {
 		return nil, errors.New("malformed envelope")
 	}
@@ -136,12 +138,12 @@ func unmarshalEnvelope(b []byte, d *Descriptor) (*envelope, error) {
 	}
 	switch rest[0] {
 	case modeInline:
-		if d.Storage != Sealed {
+		if d.Storage != vocab.Sealed {
 			return nil, errors.New("inline continuation for a reference-mode program")
 		}
 		env.data = rest[1:]
 	case modeReference:
-		if d.Storage != Reference {
+		if d.Storage != vocab.Reference {
 			return nil, errors.New("reference continuation for a sealed-mode program")
 		}
 		rr := binenc.NewReader(rest[1:])
@@ -157,8 +159,8 @@ func unmarshalEnvelope(b []byte, d *Descriptor) (*envelope, error) {
 
 // seal stores the continuation (inline or by reference) and seals the
 // envelope into a requestState.
-func (e *Engine) sealState(ctx context.Context, d *Descriptor, b seal.Binding, env *envelope, principalHash string) (string, error) {
-	if d.Storage == Reference {
+func (e *Engine) sealState(ctx context.Context, d *mrtrimpl.Descriptor, b seal.Binding, env *envelope, principalHash string) (string, error) {
+	if d.Storage == vocab.Reference {
 		if e.cfg.Store == nil {
 			return "", errors.New("mrtr: program " + d.Name + " keeps its continuation by reference and needs Config.Store")
 		}
@@ -178,7 +180,7 @@ func (e *Engine) sealState(ctx context.Context, d *Descriptor, b seal.Binding, e
 // openState opens a requestState. Every failure is a *stateError carrying
 // the precise reason for logs; clients see one opaque message. An expired
 // but authentic token returns its envelope with the error.
-func (e *Engine) openState(ctx context.Context, d *Descriptor, b seal.Binding, token, principalHash string) (*envelope, error) {
+func (e *Engine) openState(ctx context.Context, d *mrtrimpl.Descriptor, b seal.Binding, token, principalHash string) (*envelope, error) {
 	plain, err := e.cfg.Codec.Open(b, token)
 	if err != nil {
 		reason := "invalid"
@@ -210,7 +212,7 @@ func (e *Engine) openState(ctx context.Context, d *Descriptor, b seal.Binding, t
 
 // loadReference fetches a by-reference continuation and checks that it
 // belongs to this workflow, program and principal.
-func (e *Engine) loadReference(ctx context.Context, d *Descriptor, env *envelope, principalHash string) error {
+func (e *Engine) loadReference(ctx context.Context, d *mrtrimpl.Descriptor, env *envelope, principalHash string) error {
 	if env.ref == "" {
 		return nil
 	}
@@ -245,7 +247,7 @@ func (e *stateError) Error() string {
 // it was sent (a deploy changed its message, schema or what a gate
 // confirms; a continuation value it shows was changed): its answer does
 // not count, and the state asks the question as it is now.
-func (env *envelope) pinQuestions(info *StateInfo, now []Pending) (changed []string) {
+func (env *envelope) pinQuestions(info *mrtrimpl.StateInfo, now []mrtrimpl.Pending) (changed []string) {
 	if env.digests == nil {
 		return nil // a version 1 token: no digests to compare
 	}

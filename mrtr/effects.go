@@ -10,8 +10,10 @@ import (
 	"time"
 
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
 	"github.com/mrtrgen/mrtrgen/mrtr/seal"
 	"github.com/mrtrgen/mrtrgen/mrtr/store"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // Effects. Every effect holds an effect record while it runs and stores its
@@ -49,9 +51,9 @@ const (
 // by reference, the continuation goes to state, a continuation record of
 // the workflow the caller stores (in the effect's transaction, or before
 // the effect record), and the record holds only its reference.
-func (r *Round) outcomeRecord() (record []byte, state *store.StateRecord, err error) {
+func (r *round) outcomeRecord() (record []byte, state *store.StateRecord, err error) {
 	data := r.snapshot()
-	if r.d.Storage != Reference {
+	if r.d.Storage != vocab.Reference {
 		return binenc.AppendBytes(binenc.AppendUvarint(nil, effectOK), data), nil, nil
 	}
 	ref, err := seal.NewReference()
@@ -63,7 +65,7 @@ func (r *Round) outcomeRecord() (record []byte, state *store.StateRecord, err er
 }
 
 // stateTTL is how long a continuation record lives.
-func (r *Round) stateTTL() time.Duration { return r.d.TTL + r.e.cfg.Codec.Skew() }
+func (r *round) stateTTL() time.Duration { return r.d.TTL + r.e.cfg.Codec.Skew() }
 
 // operation names the effect the round is about to run: its OperationID
 // and its record's key. key is the rendered business operation id, or ""
@@ -71,7 +73,7 @@ func (r *Round) stateTTL() time.Duration { return r.d.TTL + r.e.cfg.Codec.Skew()
 // state and, for a state the round visits more than once (a loop without
 // input), the visit, so each visit is an effect of its own and each is the
 // same on a retry of the round.
-func (r *Round) operation(key string) (OperationID, string) {
+func (r *round) operation(key string) (OperationID, string) {
 	prefix := r.e.cfg.Audience + "/" + r.d.Subject()
 	if key != "" {
 		return OperationID(key), prefix + "/effect/" + key
@@ -95,7 +97,7 @@ func (r *Round) operation(key string) (OperationID, string) {
 // kept as long as its round's record. Replays restore the continuation the
 // first run left behind, so results it stored there (a charge id) come back
 // the same.
-func (r *Round) Effect(ctx context.Context, key string, retain time.Duration, next uint16, run func(context.Context) error) (Step, error) {
+func (r *round) Effect(ctx context.Context, key string, retain time.Duration, next uint16, run func(context.Context) error) (mrtrimpl.Step, error) {
 	e := r.e
 	id, recordKey := r.operation(key)
 	if e.cfg.Store == nil {
@@ -113,17 +115,17 @@ func (r *Round) Effect(ctx context.Context, key string, retain time.Duration, ne
 	h.Write(r.argsDigest[:])
 	req := store.ClaimRequest{Key: recordKey, Fingerprint: h.Sum(nil), Owner: newOwner(), Lease: e.cfg.Lease}
 	if err := ctx.Err(); err != nil {
-		return Step{}, err // the client left before the effect started
+		return mrtrimpl.Step{}, err // the client left before the effect started
 	}
 	res, err := e.claim(ctx, req)
 	if err != nil {
-		return Step{}, err
+		return mrtrimpl.Step{}, err
 	}
 	switch res.Status {
 	case store.Replayed:
 		return r.replayEffect(ctx, req.Key, res.Result, next)
 	case store.Mismatch:
-		return Step{}, Reject("operation %s belongs to another request (done, or its outcome unknown); it was not done again", key)
+		return mrtrimpl.Step{}, Reject("operation %s belongs to another request (done, or its outcome unknown); it was not done again", key)
 	}
 	// Acquired: do it, then record what happened.
 	if res.Takeover {
@@ -142,12 +144,12 @@ func (r *Round) Effect(ctx context.Context, key string, retain time.Duration, ne
 
 // effectWithoutStore runs an effect of an engine without a store: nothing
 // is recorded, so a retry runs it again.
-func (r *Round) effectWithoutStore(ctx context.Context, id OperationID, next uint16, run func(context.Context) error) (Step, error) {
+func (r *round) effectWithoutStore(ctx context.Context, id OperationID, next uint16, run func(context.Context) error) (mrtrimpl.Step, error) {
 	r.call.Attempt = &Attempt{OperationID: id}
 	_, err := r.e.runEffect(ctx, store.ClaimRequest{}, nil, run)
 	r.call.Attempt = nil
 	if err != nil {
-		return Step{}, err
+		return mrtrimpl.Step{}, err
 	}
 	r.effected = true
 	return r.Goto(next, "next")
@@ -157,7 +159,7 @@ func (r *Round) effectWithoutStore(ctx context.Context, id OperationID, next uin
 // Rejection), or releases its claim when it failed without a definite
 // outcome. stop ends the renewal of the claim's lease: once the outcome is
 // recorded, or the claim released.
-func (r *Round) finishRecorded(ctx context.Context, req store.ClaimRequest, retain time.Duration, next uint16, err error, stop func()) (Step, error) {
+func (r *round) finishRecorded(ctx context.Context, req store.ClaimRequest, retain time.Duration, next uint16, err error, stop func()) (mrtrimpl.Step, error) {
 	e := r.e
 	var record []byte
 	var state *store.StateRecord // what the record points to
@@ -166,7 +168,7 @@ func (r *Round) finishRecorded(ctx context.Context, req store.ClaimRequest, reta
 		record, state, err = r.outcomeRecord()
 		if err != nil {
 			stop() // the claim lapses: a retry takes it over, told so
-			return Step{}, err
+			return mrtrimpl.Step{}, err
 		}
 	case ok:
 		record = binenc.AppendBytes(binenc.AppendUvarint(nil, effectRejected), []byte(rej.msg))
@@ -179,7 +181,7 @@ func (r *Round) finishRecorded(ctx context.Context, req store.ClaimRequest, reta
 			r.call.Logger.Warn("mrtr: releasing effect claim", "key", req.Key, "error", rerr)
 		}
 		cancel()
-		return Step{}, err
+		return mrtrimpl.Step{}, err
 	}
 	// From here on the outcome is known: the round goes on whether or not
 	// the store takes the record right away (record keeps trying).
@@ -193,35 +195,35 @@ func (r *Round) finishRecorded(ctx context.Context, req store.ClaimRequest, reta
 		return e.cfg.Store.Complete(ctx, req.Key, req.Owner, record, retain)
 	}, stop))
 	if err != nil {
-		return Step{}, err
+		return mrtrimpl.Step{}, err
 	}
 	return r.Goto(next, "next")
 }
 
 // replayEffect restores what an effect's earlier run recorded.
-func (r *Round) replayEffect(ctx context.Context, key string, record []byte, next uint16) (Step, error) {
+func (r *round) replayEffect(ctx context.Context, key string, record []byte, next uint16) (mrtrimpl.Step, error) {
 	rd := binenc.NewReader(record)
 	status, data := rd.Uvarint(), rd.Bytes()
 	if err := rd.Done(); err != nil {
-		return Step{}, fmt.Errorf("mrtr: effect record %s: %w", key, err)
+		return mrtrimpl.Step{}, fmt.Errorf("mrtr: effect record %s: %w", key, err)
 	}
 	switch status {
 	case effectRejected:
-		return Step{}, &Rejection{msg: string(data)}
+		return mrtrimpl.Step{}, &Rejection{msg: string(data)}
 	case effectOKRef:
 		rec, err := r.e.cfg.Store.GetState(ctx, string(data))
 		if err != nil {
 			// Gone with its workflow: only a retry of a round whose reply
 			// was never recorded, after the workflow ended, gets here.
-			return Step{}, fmt.Errorf("mrtr: effect record %s: its continuation: %w", key, err)
+			return mrtrimpl.Step{}, fmt.Errorf("mrtr: effect record %s: its continuation: %w", key, err)
 		}
 		if rec.Workflow != r.workflow || rec.Subject != r.d.Subject() || rec.Principal != r.pHash {
-			return Step{}, fmt.Errorf("mrtr: effect record %s: its continuation belongs to another workflow", key)
+			return mrtrimpl.Step{}, fmt.Errorf("mrtr: effect record %s: its continuation belongs to another workflow", key)
 		}
 		data = rec.Data
 	}
 	if err := r.restore(data); err != nil {
-		return Step{}, fmt.Errorf("mrtr: effect record %s: %w", key, err)
+		return mrtrimpl.Step{}, fmt.Errorf("mrtr: effect record %s: %w", key, err)
 	}
 	r.effected = true
 	return r.Goto(next, "next")
@@ -268,7 +270,7 @@ func (e *Engine) runEffect(ctx context.Context, claim store.ClaimRequest, scope 
 // retry may run it again safely; a commit whose outcome is unknown (the
 // link died during COMMIT) leaves the claim pending: a retry replays it if
 // it committed and takes it over after the lease if it did not.
-func (r *Round) finishInTx(ctx context.Context, tx store.EffectTx, req store.ClaimRequest, retain time.Duration, next uint16, ran error) (Step, error) {
+func (r *round) finishInTx(ctx context.Context, tx store.EffectTx, req store.ClaimRequest, retain time.Duration, next uint16, ran error) (mrtrimpl.Step, error) {
 	e := r.e
 	cctx, cancel := detach(ctx)
 	defer cancel()
@@ -290,32 +292,32 @@ func (r *Round) finishInTx(ctx context.Context, tx store.EffectTx, req store.Cla
 		r.pending = append(r.pending, e.record(ctx, "effect outcome", req.Key, func(ctx context.Context) error {
 			return e.cfg.Store.Complete(ctx, req.Key, req.Owner, record, retain)
 		}, nil))
-		return Step{}, ran
+		return mrtrimpl.Step{}, ran
 	}
 	if ran != nil {
 		undo(true)
-		return Step{}, ran
+		return mrtrimpl.Step{}, ran
 	}
 	record, state, err := r.outcomeRecord()
 	if err != nil {
 		undo(true)
-		return Step{}, err
+		return mrtrimpl.Step{}, err
 	}
 	if state != nil {
 		if err := tx.PutState(cctx, *state, r.stateTTL()); err != nil {
 			undo(true)
-			return Step{}, fmt.Errorf("mrtr: storing an effect's continuation in its transaction: %w", err)
+			return mrtrimpl.Step{}, fmt.Errorf("mrtr: storing an effect's continuation in its transaction: %w", err)
 		}
 	}
 	if err := tx.Complete(cctx, req.Key, req.Owner, record, retain); err != nil {
 		// Lost to another attempt, or the store failed: either way the
 		// effect's writes are undone with the record.
 		undo(!errors.Is(err, store.ErrLeaseLost))
-		return Step{}, fmt.Errorf("mrtr: recording an effect in its transaction (its writes were rolled back): %w", err)
+		return mrtrimpl.Step{}, fmt.Errorf("mrtr: recording an effect in its transaction (its writes were rolled back): %w", err)
 	}
 	if err := tx.Commit(cctx); err != nil {
 		r.call.Logger.Error("mrtr: committing an effect's transaction failed; its outcome is unknown until a retry finds the record or takes the claim over", "key", req.Key, "error", err)
-		return Step{}, fmt.Errorf("mrtr: committing an effect: %w", err)
+		return mrtrimpl.Step{}, fmt.Errorf("mrtr: committing an effect: %w", err)
 	}
 	r.effected = true
 	return r.Goto(next, "next")

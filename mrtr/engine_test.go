@@ -16,6 +16,7 @@ import (
 
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/internal/testprog"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 	"github.com/mrtrgen/mrtrgen/mrtr/seal"
 	"github.com/mrtrgen/mrtrgen/mrtr/store"
@@ -126,10 +127,10 @@ func TestRoundAnsweredTwiceDifferently(t *testing.T) {
 // schemaChanged wraps a program as if its spec had changed shape.
 type schemaChanged struct {
 	mrtr.Program[*testprog.TransferFlow]
-	d mrtr.Descriptor
+	d mrtrimpl.Descriptor
 }
 
-func (s schemaChanged) Descriptor() *mrtr.Descriptor { return &s.d }
+func (s schemaChanged) Descriptor() *mrtrimpl.Descriptor { return &s.d }
 
 func TestTokenOfAnOlderSchemaIsRejected(t *testing.T) {
 	var logs bytes.Buffer

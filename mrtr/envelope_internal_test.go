@@ -5,15 +5,17 @@ import (
 	"testing"
 
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // Tokens of the previous build (envelope version 1: no sent mask, no
 // question digests) keep opening: every request of their state counts as
 // sent, and no question is compared.
 func TestVersion1EnvelopesOpen(t *testing.T) {
-	d := &Descriptor{SchemaHash: 0xfeed, Storage: Sealed, States: []StateInfo{
-		{Name: "ask", Kind: StateAsk, Requests: []RequestInfo{{Key: "a"}, {Key: "b"}}},
-		{Name: "done", Kind: StateTerminal},
+	d := &mrtrimpl.Descriptor{SchemaHash: 0xfeed, Storage: vocab.Sealed, States: []mrtrimpl.StateInfo{
+		{Name: "ask", Kind: vocab.StateAsk, Requests: []mrtrimpl.RequestInfo{{Key: "a"}, {Key: "b"}}},
+		{Name: "done", Kind: vocab.StateTerminal},
 	}}
 	// What the previous build's marshal wrote.
 	v1 := []byte{envelopeV1}

@@ -4,12 +4,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
 	"github.com/mrtrgen/mrtrgen/mrtr/seal"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // Rejection is a business refusal from a check or an effect: the request is
@@ -32,32 +33,6 @@ func Forbidden(format string, args ...any) error {
 	return &Rejection{msg: fmt.Sprintf(format, args...)}
 }
 
-// ArgumentError reports arguments that fail their schema: each problem
-// names the argument. Run ends the round with an error result of outcome
-// OutcomeInvalidArguments carrying its message (prompts: JSON-RPC error
-// -32602).
-type ArgumentError struct {
-	Problems []string
-}
-
-func (e *ArgumentError) Error() string {
-	return "invalid arguments: " + strings.Join(e.Problems, "; ")
-}
-
-// Problems collects validation failures while decoding arguments or answers.
-type Problems []string
-
-// Addf records a problem.
-func (p *Problems) Addf(format string, args ...any) { *p = append(*p, fmt.Sprintf(format, args...)) }
-
-// Err returns nil when there are no problems.
-func (p Problems) Err() error {
-	if len(p) == 0 {
-		return nil
-	}
-	return &ArgumentError{Problems: slices.Clone(p)}
-}
-
 // JSON-RPC errors the engine returns. Clients see one message for every
 // bad requestState; the precise reason is logged.
 const (
@@ -75,25 +50,25 @@ func invalidStateError() error {
 // An error from decoding that is not an *ArgumentError is not about the
 // arguments (a handler's validator failed, say) and goes back as it is.
 func invalidArguments(rt *roundTelemetry, err error) (*Reply, error) {
-	var ae *ArgumentError
+	var ae *mrtrimpl.ArgumentError
 	if !errors.As(err, &ae) {
 		return nil, err
 	}
 	rt.outcome = string(OutcomeInvalidArguments)
-	return &Reply{Final: &Final{Outcome: OutcomeInvalidArguments, Text: ae.Error()}}, nil
+	return &Reply{Final: &mrtrimpl.Final{Outcome: OutcomeInvalidArguments, Text: ae.Error()}}, nil
 }
 
 // missingCapabilitiesError is -32021 with data.requiredCapabilities, a
 // ClientCapabilities object naming each missing capability.
-func missingCapabilitiesError(missing []string) error {
+func missingCapabilitiesError(missing []vocab.Capability) error {
 	caps := map[string]map[string]any{}
 	for _, c := range missing {
-		caps[c] = map[string]any{}
+		caps[string(c)] = map[string]any{}
 	}
 	data, _ := json.Marshal(map[string]any{"requiredCapabilities": caps})
 	return &jsonrpc.Error{
 		Code:    codeMissingCapabilities,
-		Message: "missing required client capabilities: " + strings.Join(missing, ", "),
+		Message: "missing required client capabilities: " + joinCapabilities(missing),
 		Data:    data,
 	}
 }
@@ -102,4 +77,12 @@ func isRejection(err error) (*Rejection, bool) {
 	var r *Rejection
 	ok := errors.As(err, &r)
 	return r, ok
+}
+
+func joinCapabilities(cs []vocab.Capability) string {
+	names := make([]string, len(cs))
+	for i, c := range cs {
+		names[i] = string(c)
+	}
+	return strings.Join(names, ", ")
 }

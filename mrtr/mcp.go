@@ -15,6 +15,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // The wire adapter: programs on an mcp.Server, served over streamable HTTP.
@@ -49,7 +52,7 @@ type Authenticator func(ctx context.Context, extra *mcp.RequestExtra) (string, e
 // until the workflow ends, so one call completes it.
 func AddTool[F any](s *mcp.Server, e *Engine, p Program[F]) {
 	d := p.Descriptor()
-	if d.Kind != KindTool {
+	if d.Kind != vocab.KindTool {
 		panic(fmt.Sprintf("mrtr.AddTool: %s is a prompt; use AddPrompt", d.Name))
 	}
 	mustServe(e, d)
@@ -80,7 +83,7 @@ func AddTool[F any](s *mcp.Server, e *Engine, p Program[F]) {
 // -32602 naming each problem: prompts/get has no error result.
 func AddPrompt[F any](s *mcp.Server, e *Engine, p Program[F]) {
 	d := p.Descriptor()
-	if d.Kind != KindPrompt {
+	if d.Kind != vocab.KindPrompt {
 		panic(fmt.Sprintf("mrtr.AddPrompt: %s is a tool; use AddTool", d.Name))
 	}
 	mustServe(e, d)
@@ -117,8 +120,8 @@ func AddPrompt[F any](s *mcp.Server, e *Engine, p Program[F]) {
 // mustServe refuses, at registration, a program the engine could not serve
 // (like the SDK, which panics on a tool without an input schema): better a
 // failed start than every round failing.
-func mustServe(e *Engine, d *Descriptor) {
-	if d.Storage == Reference && e.cfg.Store == nil {
+func mustServe(e *Engine, d *mrtrimpl.Descriptor) {
+	if d.Storage == vocab.Reference && e.cfg.Store == nil {
 		panic(fmt.Sprintf("mrtr: %s keeps its continuation server-side and needs Config.Store", d.Name))
 	}
 }
@@ -189,9 +192,9 @@ func serveRounds[F any](ctx context.Context, e *Engine, p Program[F], r Request,
 //
 // The requests of a round are asked in the order the spec lists them (a
 // map would ask them in a random order each time).
-func askOverSession(ctx context.Context, e *Engine, ss *mcp.ServerSession, d *Descriptor, reqs mcp.InputRequestMap) (mcp.InputResponseMap, error) {
+func askOverSession(ctx context.Context, e *Engine, ss *mcp.ServerSession, d *mrtrimpl.Descriptor, reqs mcp.InputRequestMap) (mcp.InputResponseMap, error) {
 	out := make(mcp.InputResponseMap, len(reqs))
-	for _, key := range d.requestOrder(reqs) {
+	for _, key := range d.RequestOrder(reqs) {
 		ir := reqs[key]
 		var resp mcp.InputResponse
 		var err error
@@ -273,7 +276,7 @@ func keepClientAnswers(s *mcp.Server) {
 // asked over its session) go back as they are; anything else is an
 // internal error the client sees only as "internal error", so its cause is
 // logged here, with the tool.
-func (e *Engine) wireError(ctx context.Context, d *Descriptor, err error) error {
+func (e *Engine) wireError(ctx context.Context, d *mrtrimpl.Descriptor, err error) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}

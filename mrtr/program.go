@@ -4,229 +4,18 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
-	"slices"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mrtrgen/mrtrgen/mrtr/seal"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
 )
-
-// Kind says which MCP method a program answers.
-type Kind uint8
-
-const (
-	KindTool   Kind = iota + 1 // tools/call
-	KindPrompt                 // prompts/get
-)
-
-// Method is the MCP method name.
-func (k Kind) Method() string {
-	if k == KindPrompt {
-		return "prompts/get"
-	}
-	return "tools/call"
-}
-
-// StateKind says what happens in a state.
-type StateKind uint8
-
-const (
-	StateCheck StateKind = iota + 1
-	StateAsk
-	StateConfirm
-	StateEffect
-	StateTerminal
-)
-
-var stateKindNames = [...]string{"", "check", "ask", "confirm", "effect", "terminal"}
-
-func (k StateKind) String() string {
-	if int(k) < len(stateKindNames) {
-		return stateKindNames[k]
-	}
-	return "unknown"
-}
-
-// Interactive reports whether states of this kind send input requests.
-func (k StateKind) Interactive() bool { return k == StateAsk || k == StateConfirm }
-
-// RequestKind is the MCP method of an input request.
-type RequestKind uint8
-
-const (
-	Elicit RequestKind = iota + 1 // elicitation/create
-	Sample                        // sampling/createMessage
-	Roots                         // roots/list
-)
-
-// Capability is the client capability the request kind needs.
-func (k RequestKind) Capability() string {
-	switch k {
-	case Sample:
-		return "sampling"
-	case Roots:
-		return "roots"
-	}
-	return "elicitation"
-}
-
-// Storage says where a continuation lives between rounds.
-type Storage uint8
-
-const (
-	// Sealed: the continuation travels inside requestState, encrypted and
-	// authenticated.
-	Sealed Storage = iota + 1
-	// Reference: requestState carries a random reference; the data stays in
-	// the store, bound to principal, tool and workflow.
-	Reference
-)
-
-// Descriptor is the static description of a program, generated from the
-// spec. The engine reads it; it never changes at run time.
-type Descriptor struct {
-	Kind        Kind
-	Name        string
-	Title       string
-	Description string
-	// InputSchema is the JSON Schema of the arguments (tools) — the MCP
-	// inputSchema.
-	InputSchema json.RawMessage
-	// PromptArguments describe a prompt's arguments.
-	PromptArguments []*mcp.PromptArgument
-	Destructive     bool
-	// Requires lists client capabilities needed on every round.
-	Requires []string
-	// NonInteractive programs accept every answer up front in the "inputs"
-	// argument.
-	NonInteractive bool
-	TTL            time.Duration
-	Storage        Storage
-	// SchemaHash identifies the shape of the continuation (states, fields,
-	// answers). A token sealed under another hash is rejected.
-	SchemaHash uint64
-	// Initial is the state a new workflow starts in. States are numbered
-	// from 1; States[i] describes state i+1.
-	Initial     uint16
-	States      []StateInfo
-	Transitions []Transition
-}
-
-// State returns the description of state s, or nil.
-func (d *Descriptor) State(s uint16) *StateInfo {
-	if s == 0 || int(s) > len(d.States) {
-		return nil
-	}
-	return &d.States[s-1]
-}
-
-// Subject is how tokens and records name the program: "tools/call:<name>".
-func (d *Descriptor) Subject() string {
-	if d.Kind == KindPrompt {
-		return seal.PromptSubject(d.Name)
-	}
-	return seal.ToolSubject(d.Name)
-}
-
-// requestInfo finds the request with key (keys are unique in a program).
-func (d *Descriptor) requestInfo(key string) *RequestInfo {
-	for i := range d.States {
-		if j := d.States[i].request(key); j >= 0 {
-			return &d.States[i].Requests[j]
-		}
-	}
-	return nil
-}
-
-// requestOrder returns the keys of reqs in the order the program lists its
-// requests (states in number order, requests in spec order); keys it does
-// not know come last, sorted.
-func (d *Descriptor) requestOrder(reqs mcp.InputRequestMap) []string {
-	keys := make([]string, 0, len(reqs))
-	for i := range d.States {
-		for _, q := range d.States[i].Requests {
-			if _, ok := reqs[q.Key]; ok {
-				keys = append(keys, q.Key)
-			}
-		}
-	}
-	var rest []string
-	for k := range reqs {
-		if d.requestInfo(k) == nil {
-			rest = append(rest, k)
-		}
-	}
-	slices.Sort(rest)
-	return append(keys, rest...)
-}
-
-// allows reports whether the transition table has from → to.
-func (d *Descriptor) allows(from, to uint16) bool {
-	for _, t := range d.Transitions {
-		if t.From == from && t.To == to {
-			return true
-		}
-	}
-	return false
-}
-
-// StateInfo describes one state.
-type StateInfo struct {
-	Name     string
-	Kind     StateKind
-	Requests []RequestInfo // ask and confirm states
-	// Check names the handler check of a check state, and Outcomes its
-	// outcomes, if any, sorted by name: generated code numbers them from 1
-	// in this order.
-	Check    string
-	Outcomes []string
-	// End is how a terminal state ends the workflow.
-	End Outcome
-	// OperationID is the template of an effect state's operation id when it
-	// is not the workflow's own ("refund-{orderId}"): the effect runs once
-	// per id, and later visits replay it.
-	OperationID string
-	// BusinessKey is set when OperationID is made only of what the caller
-	// sends, arguments and answers: a second workflow sent the same shares
-	// the operation, and is refused instead of performing the effect again.
-	// (An id using the workflow id or continuation fields may differ.)
-	BusinessKey bool
-}
-
-// request returns the index of the request with key in s.Requests, or -1.
-func (s *StateInfo) request(key string) int {
-	for i, q := range s.Requests {
-		if q.Key == key {
-			return i
-		}
-	}
-	return -1
-}
-
-// RequestInfo describes one input request of an ask (or the single
-// request of a confirmation gate).
-type RequestInfo struct {
-	Key      string
-	Kind     RequestKind
-	Optional bool
-	// GateField is the boolean field of a confirmation gate's form ("" for
-	// asks).
-	GateField string
-}
-
-// Transition is one edge of the state machine.
-type Transition struct {
-	From, To uint16
-	On       string // "next", "outcome:<name>", "decline", "cancel"
-}
 
 // Program is the generated, typed half of one tool or prompt; F is its flow
 // type (a pointer to the generated <Tool>Flow struct). The engine calls the
 // methods in a fixed order each round; generated code implements them, and
 // handlers never see this interface.
 type Program[F any] interface {
-	Descriptor() *Descriptor
+	Descriptor() *mrtrimpl.Descriptor
 	// NewFlow decodes and validates the arguments into a flow at the
 	// initial state. Invalid arguments return an *ArgumentError; a custom
 	// validator that could not check one returns a *ValidatorError (a
@@ -248,7 +37,7 @@ type Program[F any] interface {
 	// refuse. Handlers fill the continuation; the engine checks it before
 	// sealing it, so a handler's mistake fails the round instead of being
 	// carried on (or, for an enum value outside its list, lost).
-	CheckContinuation(ctx context.Context, f F) Problems
+	CheckContinuation(ctx context.Context, f F) mrtrimpl.Problems
 	// State and SetState read and move the flow's current state.
 	State(f F) uint16
 	SetState(f F, s uint16)
@@ -256,9 +45,9 @@ type Program[F any] interface {
 	// first asks them (no problems added). The engine seals a digest of
 	// each question it sends, and takes an answer in the next round only if
 	// the question it would send now is the same one.
-	Questions(f F, s uint16) []Pending
+	Questions(f F, s uint16) []mrtrimpl.Pending
 	// Step runs the current state once and says what comes next.
-	Step(ctx context.Context, r *Round, f F) (Step, error)
+	Step(ctx context.Context, r mrtrimpl.Round, f F) (mrtrimpl.Step, error)
 }
 
 // Call is what handler methods know about the round being served.
@@ -332,7 +121,7 @@ type Reply struct {
 	InputRequests mcp.InputRequestMap `json:"inputRequests,omitempty"`
 	RequestState  string              `json:"requestState,omitempty"`
 	// Final is set when the workflow ended.
-	Final *Final `json:"final,omitempty"`
+	Final *mrtrimpl.Final `json:"final,omitempty"`
 	// Path lists the states this round ran, in order (for tests and
 	// debugging; a replayed reply has none).
 	Path []string `json:"-"`
@@ -340,39 +129,3 @@ type Reply struct {
 
 // NeedsInput reports whether the round asks for more input.
 func (r *Reply) NeedsInput() bool { return r.Final == nil }
-
-// Outcome is how a workflow ended.
-type Outcome string
-
-const (
-	OutcomeSuccess      Outcome = "success"
-	OutcomeCancelled    Outcome = "cancelled"    // the user declined or cancelled
-	OutcomeFailed       Outcome = "failed"       // a terminal state of outcome failed
-	OutcomeRejected     Outcome = "rejected"     // a check or effect rejected the request
-	OutcomeUnauthorized Outcome = "unauthorized" // Authorize refused
-	OutcomeError        Outcome = "error"        // a dependency failed
-	// OutcomeInvalidArguments: the arguments failed validation; the result
-	// names each problem so the caller (often a model) can correct them.
-	// Prompts turn it into JSON-RPC error -32602.
-	OutcomeInvalidArguments Outcome = "invalid_arguments"
-)
-
-// Final is the result of a finished workflow.
-type Final struct {
-	Outcome Outcome `json:"outcome"`
-	// Text is a tool's result text.
-	Text string `json:"text,omitempty"`
-	// Messages are a prompt's resulting messages.
-	Messages []PromptMessage `json:"messages,omitempty"`
-}
-
-// IsError reports whether the result is an error result (MCP isError).
-func (f *Final) IsError() bool {
-	return f.Outcome != OutcomeSuccess && f.Outcome != OutcomeCancelled
-}
-
-// PromptMessage is one message of a prompt's result.
-type PromptMessage struct {
-	Role string `json:"role"`
-	Text string `json:"text"`
-}

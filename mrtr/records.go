@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
 	"github.com/mrtrgen/mrtrgen/mrtr/store"
 )
 
@@ -103,7 +104,7 @@ func (e *Engine) hold(ctx context.Context, req store.ClaimRequest) (stop func())
 
 // retention is how long a record must outlive the token it protects: the
 // token's TTL plus the codec's clock skew, and a minute of margin.
-func (e *Engine) retention(d *Descriptor) time.Duration {
+func (e *Engine) retention(d *mrtrimpl.Descriptor) time.Duration {
 	return d.TTL + e.cfg.Codec.Skew() + time.Minute
 }
 
@@ -118,7 +119,7 @@ type roundRecord struct {
 // claimRound takes the round record, or returns the reply a previous
 // attempt of this round stored. The fingerprint covers everything the
 // client sent: arguments, answers and up-front inputs.
-func (e *Engine) claimRound(ctx context.Context, d *Descriptor, env *envelope, argsDigest [32]byte, req *Request, inputs map[string]json.RawMessage) (*roundRecord, *Reply, error) {
+func (e *Engine) claimRound(ctx context.Context, d *mrtrimpl.Descriptor, env *envelope, argsDigest [32]byte, req *Request, inputs map[string]json.RawMessage) (*roundRecord, *Reply, error) {
 	// Only answers to requests this round was sent count: a retry that adds
 	// or drops a key nobody asked for is the same round (such keys are
 	// ignored, as the MCP MRTR rules ask), and replays.

@@ -3,41 +3,13 @@ package mrtr
 import (
 	"encoding/json"
 	"fmt"
-	"net/url"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
-
-// ResponseStatus says what the client answered to one input request.
-type ResponseStatus uint8
-
-const (
-	// Missing: no usable answer this round (not sent, sent to a state that
-	// cannot take it, or a gate that was not shown yet). Ask again.
-	Missing ResponseStatus = iota
-	// Accepted: an answer to validate.
-	Accepted
-	// Declined: the user said no (elicitation action "decline").
-	Declined
-	// Cancelled: the user dismissed the request (action "cancel").
-	Cancelled
-	// Malformed: an answer of the wrong kind or shape. Ask again, saying why.
-	Malformed
-)
-
-// Response is the client's answer to one input request.
-type Response struct {
-	Status ResponseStatus
-	// Content is the form's content (Elicit, when Accepted).
-	Content map[string]any
-	// Text is the sampled text (Sample, when Accepted).
-	Text string
-	// URIs are the roots (Roots, when Accepted).
-	URIs []string
-	// Problem says why an answer is Malformed.
-	Problem string
-}
 
 // available reports whether this round may take answers for the current
 // state from inputResponses.
@@ -47,47 +19,47 @@ type Response struct {
 // on the round's first run of it (Response), and only for a
 // request that was sent (an unsolicited key is ignored, as the MCP MRTR
 // rules ask).
-func (r *Round) available(key string) bool {
+func (r *round) available(key string) bool {
 	if r.resumedAt == 0 || r.current != r.resumedAt {
 		return false
 	}
-	i := r.d.State(r.current).request(key)
+	i := r.d.State(r.current).RequestIndex(key)
 	return i >= 0 && i < 64 && r.sent&(1<<i) != 0
 }
 
 // Response returns the answer to the current state's request key: from
 // inputResponses when the round may take it, or from the "inputs" argument
 // of a non-interactive program.
-func (r *Round) Response(key string, kind RequestKind) Response {
+func (r *round) Response(key string, kind vocab.RequestKind) mrtrimpl.Response {
 	if r.runs[r.current] > 1 {
-		return Response{Status: Missing} // answered earlier in this round: a loop back asks again
+		return mrtrimpl.Response{Status: mrtrimpl.Missing} // answered earlier in this round: a loop back asks again
 	}
 	if raw, ok := r.inputs[key]; ok {
 		return upfrontResponse(raw, kind, r.gateField(key))
 	}
 	if !r.available(key) {
-		return Response{Status: Missing}
+		return mrtrimpl.Response{Status: mrtrimpl.Missing}
 	}
 	resp, ok := r.req.InputResponses[key]
 	if !ok || resp == nil {
-		return Response{Status: Missing}
+		return mrtrimpl.Response{Status: mrtrimpl.Missing}
 	}
 	switch kind {
-	case Elicit:
+	case vocab.Elicit:
 		er, ok := resp.(*mcp.ElicitResult)
 		if !ok {
-			return Response{Status: Malformed, Problem: "expected an elicitation result"}
+			return mrtrimpl.Response{Status: mrtrimpl.Malformed, Problem: "expected an elicitation result"}
 		}
 		switch er.Action {
 		case "accept":
-			return Response{Status: Accepted, Content: er.Content}
+			return mrtrimpl.Response{Status: mrtrimpl.Accepted, Content: er.Content}
 		case "decline":
-			return Response{Status: Declined}
+			return mrtrimpl.Response{Status: mrtrimpl.Declined}
 		case "cancel":
-			return Response{Status: Cancelled}
+			return mrtrimpl.Response{Status: mrtrimpl.Cancelled}
 		}
-		return Response{Status: Malformed, Problem: fmt.Sprintf("unknown elicitation action %q", er.Action)}
-	case Sample:
+		return mrtrimpl.Response{Status: mrtrimpl.Malformed, Problem: fmt.Sprintf("unknown elicitation action %q", er.Action)}
+	case vocab.Sample:
 		var content []mcp.Content
 		switch sr := resp.(type) {
 		//lint:ignore SA1019 sampling stays supported in SEP-2577's deprecation window; the runtime reads the answers clients send
@@ -97,7 +69,7 @@ func (r *Round) Response(key string, kind RequestKind) Response {
 		case *mcp.CreateMessageResult:
 			content = []mcp.Content{sr.Content}
 		default:
-			return Response{Status: Malformed, Problem: "expected a sampling result"}
+			return mrtrimpl.Response{Status: mrtrimpl.Malformed, Problem: "expected a sampling result"}
 		}
 		var b strings.Builder
 		for _, c := range content {
@@ -106,14 +78,14 @@ func (r *Round) Response(key string, kind RequestKind) Response {
 			}
 		}
 		if b.Len() == 0 {
-			return Response{Status: Malformed, Problem: "the sampling result has no text"}
+			return mrtrimpl.Response{Status: mrtrimpl.Malformed, Problem: "the sampling result has no text"}
 		}
-		return Response{Status: Accepted, Text: b.String()}
-	case Roots:
+		return mrtrimpl.Response{Status: mrtrimpl.Accepted, Text: b.String()}
+	case vocab.Roots:
 		//lint:ignore SA1019 roots stays supported in SEP-2577's deprecation window; the runtime reads the answers clients send
 		lr, ok := resp.(*mcp.ListRootsResult)
 		if !ok {
-			return Response{Status: Malformed, Problem: "expected a roots list"}
+			return mrtrimpl.Response{Status: mrtrimpl.Malformed, Problem: "expected a roots list"}
 		}
 		uris := make([]string, 0, len(lr.Roots))
 		for _, root := range lr.Roots {
@@ -122,13 +94,13 @@ func (r *Round) Response(key string, kind RequestKind) Response {
 			}
 			uris = append(uris, root.URI)
 		}
-		return Response{Status: Accepted, URIs: uris}
+		return mrtrimpl.Response{Status: mrtrimpl.Accepted, URIs: uris}
 	}
-	return Response{Status: Missing}
+	return mrtrimpl.Response{Status: mrtrimpl.Missing}
 }
 
 // gateField returns the boolean field of a confirmation gate with this key.
-func (r *Round) gateField(key string) string {
+func (r *round) gateField(key string) string {
 	if info := r.d.State(r.current); info != nil {
 		for _, q := range info.Requests {
 			if q.Key == key {
@@ -142,38 +114,38 @@ func (r *Round) gateField(key string) string {
 // upfrontResponse reads an answer supplied in the "inputs" argument: a form
 // as an object, a gate as a boolean, a sampled text as a string, roots as
 // a list of URIs.
-func upfrontResponse(raw json.RawMessage, kind RequestKind, gateField string) Response {
-	bad := func(want string) Response {
-		return Response{Status: Malformed, Problem: "inputs: expected " + want}
+func upfrontResponse(raw json.RawMessage, kind vocab.RequestKind, gateField string) mrtrimpl.Response {
+	bad := func(want string) mrtrimpl.Response {
+		return mrtrimpl.Response{Status: mrtrimpl.Malformed, Problem: "inputs: expected " + want}
 	}
 	switch kind {
-	case Elicit:
+	case vocab.Elicit:
 		if gateField != "" {
 			var ok bool
 			if json.Unmarshal(raw, &ok) != nil {
 				return bad("true or false")
 			}
-			return Response{Status: Accepted, Content: map[string]any{gateField: ok}}
+			return mrtrimpl.Response{Status: mrtrimpl.Accepted, Content: map[string]any{gateField: ok}}
 		}
 		var m map[string]any
 		if json.Unmarshal(raw, &m) != nil || m == nil {
 			return bad("an object of form fields")
 		}
-		return Response{Status: Accepted, Content: m}
-	case Sample:
+		return mrtrimpl.Response{Status: mrtrimpl.Accepted, Content: m}
+	case vocab.Sample:
 		var s string
 		if json.Unmarshal(raw, &s) != nil || s == "" {
 			return bad("a non-empty string")
 		}
-		return Response{Status: Accepted, Text: s}
-	case Roots:
+		return mrtrimpl.Response{Status: mrtrimpl.Accepted, Text: s}
+	case vocab.Roots:
 		var uris []string
 		if json.Unmarshal(raw, &uris) != nil {
 			return bad("a list of URIs")
 		}
-		return Response{Status: Accepted, URIs: uris}
+		return mrtrimpl.Response{Status: mrtrimpl.Accepted, URIs: uris}
 	}
-	return Response{Status: Missing}
+	return mrtrimpl.Response{Status: mrtrimpl.Missing}
 }
 
 // splitInputs separates the "inputs" argument of non-interactive programs
@@ -200,39 +172,4 @@ func splitInputs(args json.RawMessage, nonInteractive bool) (json.RawMessage, ma
 	}
 	rest, err := json.Marshal(m)
 	return rest, inputs, err
-}
-
-// CheckRoots validates a roots answer against its bounds.
-func CheckRoots(uris []string, minItems, maxItems int) Problems {
-	var p Problems
-	if len(uris) < minItems {
-		p.Addf("at least %d roots are needed, got %d", minItems, len(uris))
-	}
-	if len(uris) > maxItems {
-		p.Addf("at most %d roots are accepted, got %d", maxItems, len(uris))
-	}
-	for _, u := range uris {
-		if len(u) > MaxRootURIBytes {
-			p.Addf("root URI longer than %d bytes", MaxRootURIBytes)
-			continue
-		}
-		if pu, err := url.Parse(u); err != nil || pu.Scheme == "" {
-			p.Addf("root %q is not an absolute URI", u)
-		}
-	}
-	return p
-}
-
-// MaxRootURIBytes bounds one root URI.
-const MaxRootURIBytes = 512
-
-// Sampled is the answer to a sampling request: the text the client's model
-// produced, validated against the request's bounds.
-type Sampled struct {
-	Text string
-}
-
-// RootList is the answer to a roots request: the client's root URIs.
-type RootList struct {
-	URIs []string
 }

@@ -13,41 +13,17 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
 	"github.com/mrtrgen/mrtrgen/mrtr/seal"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
-
-// Step is what one state decided: go to another state, ask for input, or
-// finish. Generated code builds Steps with the Round's methods.
-type Step struct {
-	kind  stepKind
-	next  uint16
-	on    string
-	ask   []Pending
-	final *Final
-}
-
-type stepKind uint8
-
-const (
-	stepGoto stepKind = iota + 1
-	stepAsk
-	stepFinish
-)
-
-// Pending is one input request a state still needs answered.
-type Pending struct {
-	Key      string
-	Kind     RequestKind
-	Optional bool
-	Params   mcp.InputRequest
-}
 
 // Round is one request of a workflow as the engine serves it. Generated
 // Step code uses it to read answers, run effects and say what comes next;
 // it is not safe for concurrent use and lives for one request.
-type Round struct {
+type round struct {
 	e    *Engine
-	d    *Descriptor
+	d    *mrtrimpl.Descriptor
 	call *Call
 	req  *Request
 
@@ -85,39 +61,33 @@ type Round struct {
 }
 
 // Call returns what handlers know about this round.
-func (r *Round) Call() *Call { return r.call }
+func (r *round) Call() *Call { return r.call }
 
 // Goto moves the workflow to state next. on names the transition ("next",
 // "outcome:<name>", "decline", "cancel").
-func (r *Round) Goto(next uint16, on string) (Step, error) {
-	return Step{kind: stepGoto, next: next, on: on}, nil
-}
-
-// Goto is r.Goto for a program's own state type: generated Step code moves
-// with it, so no state number is converted by hand.
-func Goto[S ~uint16](r *Round, next S, on string) (Step, error) {
-	return r.Goto(uint16(next), on)
+func (r *round) Goto(next uint16, on vocab.Edge) (mrtrimpl.Step, error) {
+	return mrtrimpl.Step{Kind: mrtrimpl.StepGoto, Next: next, On: on}, nil
 }
 
 // Finish ends the workflow with a result.
-func (r *Round) Finish(f Final) (Step, error) { return Step{kind: stepFinish, final: &f}, nil }
+func (r *round) Finish(f mrtrimpl.Final) (mrtrimpl.Step, error) {
+	return mrtrimpl.Step{Kind: mrtrimpl.StepFinish, Final: &f}, nil
+}
 
 // Ask ends the round asking for the pending requests; the workflow stays in
 // the current state.
-func (r *Round) Ask(p []Pending) (Step, error) {
+func (r *round) Ask(p []mrtrimpl.Pending) (mrtrimpl.Step, error) {
 	if len(p) == 0 {
-		return Step{}, errors.New("mrtr: Ask with no requests")
+		return mrtrimpl.Step{}, errors.New("mrtr: Ask with no requests")
 	}
-	return Step{kind: stepAsk, ask: p}, nil
+	return mrtrimpl.Step{Kind: mrtrimpl.StepAsk, Ask: p}, nil
 }
 
 // Can reports whether the client declared the capability a request kind
 // needs. Generated code skips optional requests the client cannot answer.
-func (r *Round) Can(k RequestKind) bool { return hasCapability(r.call.Capabilities, k.Capability()) }
-
-// ErrUnknownState is returned by generated Step code for a state number it
-// does not know (a bug, or a corrupted flow).
-var ErrUnknownState = errors.New("mrtr: unknown state")
+func (r *round) Can(k vocab.RequestKind) bool {
+	return hasCapability(r.call.Capabilities, k.Capability())
+}
 
 // Run serves one round of program p: the whole trust boundary described in
 // the package documentation. It returns the reply, or a *jsonrpc.Error for
@@ -163,7 +133,7 @@ func Run[F any](ctx context.Context, e *Engine, p Program[F], req Request) (repl
 type run[F any] struct {
 	e   *Engine
 	p   Program[F]
-	d   *Descriptor
+	d   *mrtrimpl.Descriptor
 	req Request
 	rt  *roundTelemetry
 
@@ -233,10 +203,10 @@ func (rr *run[F]) authorize(ctx context.Context) (*Reply, error) {
 		// dependency failure, not a refusal.
 		rr.rt.outcome = string(OutcomeError)
 		rr.e.log.ErrorContext(ctx, "mrtr: authorization check failed", "tool", rr.d.Name, "error", err)
-		return &Reply{Final: &Final{Outcome: OutcomeError, Text: fmt.Sprintf("%s: the authorization check failed; try again later", rr.d.Name)}}, nil
+		return &Reply{Final: &mrtrimpl.Final{Outcome: OutcomeError, Text: fmt.Sprintf("%s: the authorization check failed; try again later", rr.d.Name)}}, nil
 	}
 	rr.rt.outcome = string(OutcomeUnauthorized)
-	return &Reply{Final: &Final{Outcome: OutcomeUnauthorized, Text: "not authorized: " + rej.msg}}, nil
+	return &Reply{Final: &mrtrimpl.Final{Outcome: OutcomeUnauthorized, Text: "not authorized: " + rej.msg}}, nil
 }
 
 // openContinuation verifies the requestState, or starts a new workflow.
@@ -304,9 +274,9 @@ func (rr *run[F]) loadContinuation(ctx context.Context) (*Reply, error) {
 }
 
 // newRound is the Round the states of this run see.
-func (rr *run[F]) newRound(ctx context.Context) *Round {
+func (rr *run[F]) newRound(ctx context.Context) *round {
 	p, f := rr.p, rr.f
-	r := &Round{
+	r := &round{
 		e: rr.e, d: rr.d, call: rr.call, req: &rr.req, inputs: rr.inputs,
 		snapshot:   func() []byte { return p.AppendContinuation(nil, f) },
 		restore:    func(b []byte) error { return p.LoadContinuation(f, b) },
@@ -349,7 +319,7 @@ func (rr *run[F]) runStates(ctx context.Context) (*Reply, error) {
 		cur := p.State(f)
 		info := d.State(cur)
 		if info == nil {
-			return nil, fmt.Errorf("%w %d in %s", ErrUnknownState, cur, d.Name)
+			return nil, fmt.Errorf("%w %d in %s", mrtrimpl.ErrUnknownState, cur, d.Name)
 		}
 		r.current = cur
 		if info.Kind.Interactive() {
@@ -370,11 +340,11 @@ func (rr *run[F]) runStates(ctx context.Context) (*Reply, error) {
 		}
 		rr.rt.visit(info.Name)
 		path = append(path, info.Name)
-		if st.kind == stepGoto {
-			if !d.allows(cur, st.next) {
-				return nil, fmt.Errorf("mrtr: %s: transition %s → %d is not in the table", d.Name, info.Name, st.next)
+		if st.Kind == mrtrimpl.StepGoto {
+			if !d.Allows(cur, st.Next, st.On) {
+				return nil, fmt.Errorf("mrtr: %s: transition %s → %d is not in the table", d.Name, info.Name, st.Next)
 			}
-			p.SetState(f, st.next)
+			p.SetState(f, st.Next)
 			continue
 		}
 		return rr.endRound(ctx, r, info, st, path)
@@ -383,25 +353,25 @@ func (rr *run[F]) runStates(ctx context.Context) (*Reply, error) {
 
 // endRound turns the step that stopped the round into its reply: the
 // questions (with the next continuation sealed), or the workflow's result.
-func (rr *run[F]) endRound(ctx context.Context, r *Round, info *StateInfo, st Step, path []string) (*Reply, error) {
+func (rr *run[F]) endRound(ctx context.Context, r *round, info *mrtrimpl.StateInfo, st mrtrimpl.Step, path []string) (*Reply, error) {
 	e, d, p, f := rr.e, rr.d, rr.p, rr.f
-	switch st.kind {
-	case stepAsk:
+	switch st.Kind {
+	case mrtrimpl.StepAsk:
 		if problems := p.CheckContinuation(ctx, f); len(problems) > 0 {
 			return nil, fmt.Errorf("mrtr: %s: at state %s the continuation breaks the spec (a handler stored a value it does not allow): %s", d.Name, info.Name, strings.Join(problems, "; "))
 		}
 		cur := p.State(f)
 		next := &envelope{workflow: rr.env.workflow, state: cur, round: rr.env.round + 1, data: p.AppendContinuation(nil, f)}
-		reply, err := e.askReply(ctx, d, rr.binding, next, rr.pHash, rr.caps, st.ask, p.Questions(f, cur))
+		reply, err := e.askReply(ctx, d, rr.binding, next, rr.pHash, rr.caps, st.Ask, p.Questions(f, cur))
 		if err == nil {
 			rr.rt.outcome = "input_required"
 			reply.Path = path
 		}
 		return reply, err
-	case stepFinish:
+	case mrtrimpl.StepFinish:
 		e.consume(ctx, d, &rr.req, rr.call, r.pending)
-		rr.rt.outcome = string(st.final.Outcome)
-		return &Reply{Final: st.final, Path: path}, nil
+		rr.rt.outcome = string(st.Final.Outcome)
+		return &Reply{Final: st.Final, Path: path}, nil
 	}
 	return nil, fmt.Errorf("mrtr: %s: state %s returned no step", d.Name, info.Name)
 }
@@ -412,8 +382,8 @@ func (rr *run[F]) endRound(ctx context.Context, r *Round, info *StateInfo, st St
 // points to, when the store failed for a moment), and retries in the
 // background when the store does not answer: a sensitive continuation must
 // not outlive its workflow by its TTL.
-func (e *Engine) consume(ctx context.Context, d *Descriptor, req *Request, call *Call, pending []<-chan struct{}) {
-	if d.Storage != Reference || e.cfg.Store == nil || req.RequestState == "" {
+func (e *Engine) consume(ctx context.Context, d *mrtrimpl.Descriptor, req *Request, call *Call, pending []<-chan struct{}) {
+	if d.Storage != vocab.Reference || e.cfg.Store == nil || req.RequestState == "" {
 		return
 	}
 	del := func(ctx context.Context) error { return e.cfg.Store.DeleteWorkflowStates(ctx, call.WorkflowID) }
@@ -443,28 +413,28 @@ func (e *Engine) consume(ctx context.Context, d *Descriptor, req *Request, call 
 // context's error goes back as is (the client cancelled), a Rejection ends
 // the workflow with its message, anything else is a dependency failure
 // surfaced as an error result.
-func (e *Engine) stepFailed(ctx context.Context, rt *roundTelemetry, d *Descriptor, call *Call, info *StateInfo, err error) (*Reply, error) {
+func (e *Engine) stepFailed(ctx context.Context, rt *roundTelemetry, d *mrtrimpl.Descriptor, call *Call, info *mrtrimpl.StateInfo, err error) (*Reply, error) {
 	if ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, ctx.Err())) {
 		rt.outcome = "cancelled"
 		return nil, ctx.Err()
 	}
 	if rej, ok := isRejection(err); ok {
 		rt.outcome = string(OutcomeRejected)
-		return &Reply{Final: &Final{Outcome: OutcomeRejected, Text: rej.msg}}, nil
+		return &Reply{Final: &mrtrimpl.Final{Outcome: OutcomeRejected, Text: rej.msg}}, nil
 	}
-	if errors.Is(err, ErrUnknownState) {
+	if errors.Is(err, mrtrimpl.ErrUnknownState) {
 		return nil, err
 	}
 	rt.outcome = string(OutcomeError)
 	// The precise error is for the logs: it may name hosts, users or
 	// queries. The client learns where it failed and may retry.
 	call.Logger.Error("mrtr: state failed", "state", info.Name, "error", err)
-	return &Reply{Final: &Final{Outcome: OutcomeError, Text: fmt.Sprintf("%s failed at %s: a dependency failed; try again later (workflow %s)", d.Name, info.Name, call.WorkflowID)}}, nil
+	return &Reply{Final: &mrtrimpl.Final{Outcome: OutcomeError, Text: fmt.Sprintf("%s failed at %s: a dependency failed; try again later (workflow %s)", d.Name, info.Name, call.WorkflowID)}}, nil
 }
 
 // rejectState logs why a requestState was refused and returns the one
 // error clients see.
-func (e *Engine) rejectState(ctx context.Context, rt *roundTelemetry, d *Descriptor, err error) error {
+func (e *Engine) rejectState(ctx context.Context, rt *roundTelemetry, d *mrtrimpl.Descriptor, err error) error {
 	reason := "invalid"
 	var se *stateError
 	if errors.As(err, &se) {
@@ -481,7 +451,7 @@ func (e *Engine) rejectState(ctx context.Context, rt *roundTelemetry, d *Descrip
 // storeFailed answers a round whose round record could not be read or
 // taken: nothing ran, so the client may retry. Protocol errors and the
 // context's error go back as they are.
-func (e *Engine) storeFailed(ctx context.Context, rt *roundTelemetry, d *Descriptor, err error) (*Reply, error) {
+func (e *Engine) storeFailed(ctx context.Context, rt *roundTelemetry, d *mrtrimpl.Descriptor, err error) (*Reply, error) {
 	var je *jsonrpc.Error
 	if errors.As(err, &je) || ctx.Err() != nil {
 		if ctx.Err() != nil {
@@ -492,22 +462,22 @@ func (e *Engine) storeFailed(ctx context.Context, rt *roundTelemetry, d *Descrip
 	}
 	rt.outcome = string(OutcomeError)
 	e.log.ErrorContext(ctx, "mrtr: the store failed before the round ran", "tool", d.Name, "error", err)
-	return &Reply{Final: &Final{Outcome: OutcomeError, Text: d.Name + ": the server's store is unavailable; try the same request again later"}}, nil
+	return &Reply{Final: &mrtrimpl.Final{Outcome: OutcomeError, Text: d.Name + ": the server's store is unavailable; try the same request again later"}}, nil
 }
 
 // replay returns a recorded reply to a retry. An input_required reply is
 // sent only with the requests the retrying client can answer: one it no
 // longer declares the capability of is left out when optional, and fails
 // the round with -32021 when required (as a first reply would).
-func (e *Engine) replay(d *Descriptor, caps *mcp.ClientCapabilities, reply *Reply) (*Reply, error) {
+func (e *Engine) replay(d *mrtrimpl.Descriptor, caps *mcp.ClientCapabilities, reply *Reply) (*Reply, error) {
 	if !reply.NeedsInput() {
 		return reply, nil
 	}
-	var missing []string
+	var missing []vocab.Capability
 	out := *reply
 	out.InputRequests = mcp.InputRequestMap{}
 	for key, params := range reply.InputRequests {
-		q := d.requestInfo(key)
+		q := d.Request(key)
 		if q == nil || hasCapability(caps, q.Kind.Capability()) {
 			out.InputRequests[key] = params
 			continue
@@ -519,7 +489,7 @@ func (e *Engine) replay(d *Descriptor, caps *mcp.ClientCapabilities, reply *Repl
 	if len(missing) > 0 || len(out.InputRequests) == 0 {
 		if len(missing) == 0 {
 			for key := range reply.InputRequests {
-				if q := d.requestInfo(key); q != nil && !slices.Contains(missing, q.Kind.Capability()) {
+				if q := d.Request(key); q != nil && !slices.Contains(missing, q.Kind.Capability()) {
 					missing = append(missing, q.Kind.Capability())
 				}
 			}
@@ -533,9 +503,9 @@ func (e *Engine) replay(d *Descriptor, caps *mcp.ClientCapabilities, reply *Repl
 // askReply seals the continuation and builds the input_required reply,
 // leaving out optional requests the client cannot answer and failing with
 // -32021 when a required one cannot be sent.
-func (e *Engine) askReply(ctx context.Context, d *Descriptor, b seal.Binding, env *envelope, pHash string, caps *mcp.ClientCapabilities, pending, questions []Pending) (*Reply, error) {
+func (e *Engine) askReply(ctx context.Context, d *mrtrimpl.Descriptor, b seal.Binding, env *envelope, pHash string, caps *mcp.ClientCapabilities, pending, questions []mrtrimpl.Pending) (*Reply, error) {
 	reqs := mcp.InputRequestMap{}
-	var missing []string
+	var missing []vocab.Capability
 	info := d.State(env.state)
 	for _, p := range pending {
 		capName := p.Kind.Capability()
@@ -546,7 +516,7 @@ func (e *Engine) askReply(ctx context.Context, d *Descriptor, b seal.Binding, en
 			continue
 		}
 		reqs[p.Key] = p.Params
-		if i := info.request(p.Key); i >= 0 && i < 64 {
+		if i := info.RequestIndex(p.Key); i >= 0 && i < 64 {
 			env.sent |= 1 << i
 		}
 	}

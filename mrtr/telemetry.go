@@ -9,6 +9,9 @@ import (
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/trace"
+
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // Telemetry: one span per round, carrying the tool, round number, outcome
@@ -56,14 +59,14 @@ func newTelemetry(tp trace.TracerProvider, mp metric.MeterProvider) (*telemetry,
 // roundTelemetry follows one round.
 type roundTelemetry struct {
 	t        *telemetry
-	d        *Descriptor
+	d        *mrtrimpl.Descriptor
 	span     trace.Span
 	outcome  string
 	replayed bool
 	states   []string
 }
 
-func (t *telemetry) begin(ctx context.Context, e *Engine, d *Descriptor, first bool) (context.Context, *roundTelemetry) {
+func (t *telemetry) begin(ctx context.Context, e *Engine, d *mrtrimpl.Descriptor, first bool) (context.Context, *roundTelemetry) {
 	ctx, span := t.tracer.Start(ctx, d.Kind.Method()+" "+d.Name,
 		trace.WithSpanKind(trace.SpanKindServer),
 		trace.WithAttributes(
@@ -77,8 +80,8 @@ func (t *telemetry) begin(ctx context.Context, e *Engine, d *Descriptor, first b
 	return ctx, &roundTelemetry{t: t, d: d, span: span}
 }
 
-func nameAttr(k Kind) string {
-	if k == KindPrompt {
+func nameAttr(k vocab.Kind) string {
+	if k == vocab.KindPrompt {
 		return "mcp.prompt.name"
 	}
 	return "gen_ai.tool.name"

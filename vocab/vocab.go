@@ -245,3 +245,25 @@ func (e Edge) Label() string {
 }
 
 func (e Edge) String() string { return string(e) }
+
+// GoName is the name of e's constant in this package ("" for an outcome's
+// edge, which OutcomeEdge makes).
+func (e Edge) GoName() string {
+	switch e {
+	case Next:
+		return "Next"
+	case Decline:
+		return "Decline"
+	case Cancel:
+		return "Cancel"
+	}
+	return ""
+}
+
+// GoName is the name of c's constant in this package.
+func (c Capability) GoName() string {
+	if c == "" {
+		return ""
+	}
+	return "Cap" + strings.ToUpper(string(c[:1])) + string(c[1:])
+}

@@ -17,7 +17,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mrtrgen/mrtrgen/mrtr"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
 	"github.com/mrtrgen/mrtrgen/mrtr/seal"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // The scenarios of the matrix, in the order RunMatrix runs them; each is a
@@ -133,7 +135,7 @@ type step struct {
 // respond builds a route's responses to a reply's input requests: the
 // route's answers, gates confirmed, or, when the route leaves the state by
 // declining or cancelling, its forms declined or cancelled.
-func respond(d *mrtr.Descriptor, r *route, reply *mrtr.Reply, leave string) (mcp.InputResponseMap, error) {
+func respond(d *mrtrimpl.Descriptor, r *route, reply *mrtr.Reply, leave string) (mcp.InputResponseMap, error) {
 	out := mcp.InputResponseMap{}
 	for key := range reply.InputRequests {
 		q := requestNamed(d, key)
@@ -144,9 +146,9 @@ func respond(d *mrtr.Descriptor, r *route, reply *mrtr.Reply, leave string) (mcp
 			out[key] = Cancel()
 		case q.GateField != "" && leave == "decline":
 			out[key] = Accept(map[string]any{q.GateField: false})
-		case q.Kind == mrtr.Elicit && leave == "decline":
+		case q.Kind == vocab.Elicit && leave == "decline":
 			out[key] = Decline()
-		case q.Kind == mrtr.Elicit && leave == "cancel":
+		case q.Kind == vocab.Elicit && leave == "cancel":
 			out[key] = Cancel()
 		default:
 			if a, ok := r.answers[key]; ok {
@@ -161,7 +163,7 @@ func respond(d *mrtr.Descriptor, r *route, reply *mrtr.Reply, leave string) (mcp
 	return out, nil
 }
 
-func requestNamed(d *mrtr.Descriptor, key string) *mrtr.RequestInfo {
+func requestNamed(d *mrtrimpl.Descriptor, key string) *mrtrimpl.RequestInfo {
 	for i := range d.States {
 		for j := range d.States[i].Requests {
 			if q := &d.States[i].Requests[j]; q.Key == key {
@@ -173,7 +175,7 @@ func requestNamed(d *mrtr.Descriptor, key string) *mrtr.RequestInfo {
 }
 
 // requestOwner is the state that asks key, or nil.
-func requestOwner(d *mrtr.Descriptor, key string) *mrtr.StateInfo {
+func requestOwner(d *mrtrimpl.Descriptor, key string) *mrtrimpl.StateInfo {
 	for i := range d.States {
 		for _, q := range d.States[i].Requests {
 			if q.Key == key {
@@ -186,7 +188,7 @@ func requestOwner(d *mrtr.Descriptor, key string) *mrtr.StateInfo {
 
 // checkRequests says whether an input_required reply asks only for
 // requests the descriptor declares, all of one state.
-func checkRequests(d *mrtr.Descriptor, reply *mrtr.Reply) error {
+func checkRequests(d *mrtrimpl.Descriptor, reply *mrtr.Reply) error {
 	if !reply.NeedsInput() {
 		return nil
 	}
@@ -214,7 +216,7 @@ func keys(m mcp.InputRequestMap) []string {
 // matrix is one run of RunMatrix.
 type matrix[F any] struct {
 	p        mrtr.Program[F]
-	d        *mrtr.Descriptor
+	d        *mrtrimpl.Descriptor
 	g        *graph
 	fx       *Fixtures
 	opts     []Option
@@ -494,7 +496,7 @@ func (m *matrix[F]) missingInput(t *testing.T) {
 }
 
 // asksState reports whether reply asks the questions of state name.
-func asksState(d *mrtr.Descriptor, reply *mrtr.Reply, name string) bool {
+func asksState(d *mrtrimpl.Descriptor, reply *mrtr.Reply, name string) bool {
 	for key := range reply.InputRequests {
 		return requestOwner(d, key).Name == name
 	}
@@ -717,7 +719,7 @@ func (m *matrix[F]) race(t *testing.T, r *route, k int, path []string) {
 	}
 	perRound := 0
 	for _, name := range path {
-		if s := stateNamed(m.d, name); s != nil && s.Kind == mrtr.StateEffect {
+		if s := stateNamed(m.d, name); s != nil && s.Kind == vocab.StateEffect {
 			perRound++
 		}
 	}
@@ -742,7 +744,7 @@ func (m *matrix[F]) race(t *testing.T, r *route, k int, path []string) {
 // done), but when it reaches the effect it is refused, and it performs no
 // side effects but those of the workflow's own effects before that one.
 func (m *matrix[F]) businessKey(t *testing.T) {
-	var shared []*mrtr.StateInfo
+	var shared []*mrtrimpl.StateInfo
 	for _, s := range m.g.effectStates() {
 		if s.BusinessKey {
 			shared = append(shared, s)
@@ -770,7 +772,7 @@ func (m *matrix[F]) businessKey(t *testing.T) {
 			i := slices.Index(path, e.Name)
 			ownBefore := 0
 			for _, name := range path[:i] {
-				if s := stateNamed(m.d, name); s != nil && s.Kind == mrtr.StateEffect {
+				if s := stateNamed(m.d, name); s != nil && s.Kind == vocab.StateEffect {
 					ownBefore++
 				}
 			}
@@ -885,7 +887,7 @@ func (m *matrix[F]) dependencyFailure(t *testing.T) {
 	var via []string
 	if p, ok := m.g.shortest(m.g.initial(), func(name string) bool {
 		k := stateNamed(m.d, name).Kind
-		return k == mrtr.StateCheck || k == mrtr.StateEffect
+		return k == vocab.StateCheck || k == vocab.StateEffect
 	}); ok && len(p) > 0 {
 		via = []string{p[len(p)-1].to}
 	}
@@ -914,7 +916,7 @@ func outcomeOf(r *mrtr.Reply) string {
 	return fmt.Sprintf("%s: %q", r.Final.Outcome, r.Final.Text)
 }
 
-func stateNamed(d *mrtr.Descriptor, name string) *mrtr.StateInfo {
+func stateNamed(d *mrtrimpl.Descriptor, name string) *mrtrimpl.StateInfo {
 	for i := range d.States {
 		if d.States[i].Name == name {
 			return &d.States[i]
@@ -929,7 +931,7 @@ func stateNamed(d *mrtr.Descriptor, name string) *mrtr.StateInfo {
 func runHTTP[F any](t *testing.T, h *Harness[F], fx *Fixtures, r *route) {
 	d := h.Program.Descriptor()
 	server := mcp.NewServer(&mcp.Implementation{Name: Audience, Version: "test"}, nil)
-	if d.Kind == mrtr.KindPrompt {
+	if d.Kind == vocab.KindPrompt {
 		mrtr.AddPrompt(server, h.Engine, h.Program)
 	} else {
 		mrtr.AddTool(server, h.Engine, h.Program)
@@ -964,7 +966,7 @@ func runHTTP[F any](t *testing.T, h *Harness[F], fx *Fixtures, r *route) {
 		var inputs mcp.InputRequestMap
 		var text string
 		var isError bool
-		if d.Kind == mrtr.KindPrompt {
+		if d.Kind == vocab.KindPrompt {
 			var args map[string]string
 			if err := json.Unmarshal(raw, &args); err != nil {
 				t.Fatalf("prompt arguments must be strings: %v", err)

@@ -8,6 +8,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mrtrgen/mrtrgen/mrtr"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // The matrix decides from the descriptor which scenarios apply to a
@@ -33,15 +35,18 @@ type route struct {
 }
 
 // edge is a transition by state name.
-type edge struct{ from, to, on string }
+type edge struct {
+	from, to string
+	on       vocab.Edge
+}
 
 // graph is the state table of a descriptor, by state name.
 type graph struct {
-	d   *mrtr.Descriptor
+	d   *mrtrimpl.Descriptor
 	out map[string][]edge
 }
 
-func newGraph(d *mrtr.Descriptor) *graph {
+func newGraph(d *mrtrimpl.Descriptor) *graph {
 	g := &graph{d: d, out: map[string][]edge{}}
 	for _, tr := range d.Transitions {
 		f, to := d.State(tr.From), d.State(tr.To)
@@ -64,8 +69,8 @@ func (g *graph) initial() string {
 // or cancelling an ask needs a form to decline.
 func (g *graph) takeable(e edge) bool {
 	s := stateNamed(g.d, e.from)
-	if s != nil && s.Kind == mrtr.StateAsk && (e.on == "decline" || e.on == "cancel") {
-		return slices.ContainsFunc(s.Requests, func(q mrtr.RequestInfo) bool { return q.Kind == mrtr.Elicit })
+	if s != nil && s.Kind == vocab.StateAsk && e.on.Leaves() {
+		return slices.ContainsFunc(s.Requests, func(q mrtrimpl.RequestInfo) bool { return q.Kind == vocab.Elicit })
 	}
 	return true
 }
@@ -74,7 +79,7 @@ func (g *graph) takeable(e edge) bool {
 // accepts, preferring paths that answer and confirm over ones that decline
 // or cancel.
 func (g *graph) shortest(from string, done func(string) bool) ([]edge, bool) {
-	accepting := func(e edge) bool { return e.on != "decline" && e.on != "cancel" }
+	accepting := func(e edge) bool { return !e.on.Leaves() }
 	if p, ok := g.bfs(from, done, accepting); ok {
 		return p, true
 	}
@@ -113,8 +118,8 @@ func (g *graph) reaches(from, to string) bool {
 
 // reachable lists the states reachable from the initial one that ok
 // accepts, in descriptor order.
-func (g *graph) reachable(ok func(*mrtr.StateInfo) bool) []*mrtr.StateInfo {
-	var out []*mrtr.StateInfo
+func (g *graph) reachable(ok func(*mrtrimpl.StateInfo) bool) []*mrtrimpl.StateInfo {
+	var out []*mrtrimpl.StateInfo
 	for i := range g.d.States {
 		s := &g.d.States[i]
 		if ok(s) && g.reaches(g.initial(), s.Name) {
@@ -125,13 +130,13 @@ func (g *graph) reachable(ok func(*mrtr.StateInfo) bool) []*mrtr.StateInfo {
 }
 
 // interactiveStates are the reachable states that ask.
-func (g *graph) interactiveStates() []*mrtr.StateInfo {
-	return g.reachable(func(s *mrtr.StateInfo) bool { return s.Kind.Interactive() })
+func (g *graph) interactiveStates() []*mrtrimpl.StateInfo {
+	return g.reachable(func(s *mrtrimpl.StateInfo) bool { return s.Kind.Interactive() })
 }
 
 // effectStates are the reachable effects.
-func (g *graph) effectStates() []*mrtr.StateInfo {
-	return g.reachable(func(s *mrtr.StateInfo) bool { return s.Kind == mrtr.StateEffect })
+func (g *graph) effectStates() []*mrtrimpl.StateInfo {
+	return g.reachable(func(s *mrtrimpl.StateInfo) bool { return s.Kind == vocab.StateEffect })
 }
 
 // askerBefore is a reachable state that asks from which effect can be
@@ -165,7 +170,7 @@ func (g *graph) plan(fx *Fixtures, via ...string) (route, bool) {
 	terminal := func(success bool) func(string) bool {
 		return func(name string) bool {
 			s := stateNamed(g.d, name)
-			return s != nil && s.Kind == mrtr.StateTerminal && (!success || s.End == mrtr.OutcomeSuccess)
+			return s != nil && s.Kind == vocab.StateTerminal && (!success || s.End == mrtr.OutcomeSuccess)
 		}
 	}
 	tail, ok := g.shortest(cur, terminal(true))
@@ -181,18 +186,18 @@ func (g *graph) plan(fx *Fixtures, via ...string) (route, bool) {
 	for _, e := range path {
 		s := stateNamed(g.d, e.from)
 		name.WriteString(">")
-		label := strings.TrimPrefix(e.on, "outcome:")
-		if e.on != "next" {
+		label := e.on.Label()
+		if e.on != vocab.Next {
 			name.WriteString("(" + label + ")")
 		}
 		name.WriteString(e.to)
 		switch {
-		case s.Kind == mrtr.StateCheck && len(s.Outcomes) > 0:
+		case s.Kind == vocab.StateCheck && len(s.Outcomes) > 0:
 			r.steer[s.Check] = append(r.steer[s.Check], uint8(slices.Index(s.Outcomes, label)+1))
 		case s.Kind.Interactive():
 			leave := ""
-			if e.on == "decline" || e.on == "cancel" {
-				leave = e.on
+			if e.on.Leaves() {
+				leave = string(e.on)
 			}
 			r.leave = append(r.leave, leave)
 		}
@@ -208,8 +213,8 @@ func (g *graph) plan(fx *Fixtures, via ...string) (route, bool) {
 
 // hasArguments reports whether a program takes arguments a requestState is
 // bound to (the "inputs" argument of non-interactive tools is not one).
-func hasArguments(d *mrtr.Descriptor) bool {
-	if d.Kind == mrtr.KindPrompt {
+func hasArguments(d *mrtrimpl.Descriptor) bool {
+	if d.Kind == vocab.KindPrompt {
 		return len(d.PromptArguments) > 0
 	}
 	var schema struct {
@@ -228,11 +233,11 @@ func hasArguments(d *mrtr.Descriptor) bool {
 
 // stepStates are the reachable checks and effects: what a broken
 // dependency can fail.
-func (g *graph) stepStates() []*mrtr.StateInfo {
-	return g.reachable(func(s *mrtr.StateInfo) bool { return s.Kind == mrtr.StateCheck || s.Kind == mrtr.StateEffect })
+func (g *graph) stepStates() []*mrtrimpl.StateInfo {
+	return g.reachable(func(s *mrtrimpl.StateInfo) bool { return s.Kind == vocab.StateCheck || s.Kind == vocab.StateEffect })
 }
 
-func stateNames(states []*mrtr.StateInfo) []string {
+func stateNames(states []*mrtrimpl.StateInfo) []string {
 	var out []string
 	for _, s := range states {
 		out = append(out, s.Name)

@@ -16,28 +16,29 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mrtrgen/mrtrgen/mrtr"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
 )
 
 // A Decoder validates one input (a tool's arguments, or the content of a
 // form answer) and returns the problems it found. Generated validation
 // tests pass a program's argument decoding (ArgumentDecoder) and its
 // generated answer decoders.
-type Decoder func(input map[string]any) mrtr.Problems
+type Decoder func(input map[string]any) mrtrimpl.Problems
 
 // ArgumentDecoder validates arguments the way every round does: through
 // the program's NewFlow.
 func ArgumentDecoder[F any](p mrtr.Program[F]) Decoder {
-	return func(input map[string]any) mrtr.Problems {
+	return func(input map[string]any) mrtrimpl.Problems {
 		raw, err := json.Marshal(input)
 		if err != nil {
-			return mrtr.Problems{"arguments do not marshal: " + err.Error()}
+			return mrtrimpl.Problems{"arguments do not marshal: " + err.Error()}
 		}
 		_, err = p.NewFlow(context.Background(), &mrtr.Call{}, raw)
-		if ae, ok := errors.AsType[*mrtr.ArgumentError](err); ok {
+		if ae, ok := errors.AsType[*mrtrimpl.ArgumentError](err); ok {
 			return ae.Problems
 		}
 		if err != nil {
-			return mrtr.Problems{"NewFlow failed without an argument error: " + err.Error()}
+			return mrtrimpl.Problems{"NewFlow failed without an argument error: " + err.Error()}
 		}
 		return nil
 	}
@@ -74,8 +75,8 @@ func Broken(t testing.TB, decode Decoder, valid map[string]any, field string, va
 // check a value) to a Decoder. Generated validation tests run with a fake
 // whose validators accept, so an error is reported as a problem that no
 // Broken case expects.
-func AnswerDecoder[A any](decode func(context.Context, map[string]any) (A, mrtr.Problems, error)) Decoder {
-	return func(input map[string]any) mrtr.Problems {
+func AnswerDecoder[A any](decode func(context.Context, map[string]any) (A, mrtrimpl.Problems, error)) Decoder {
+	return func(input map[string]any) mrtrimpl.Problems {
 		_, problems, err := decode(context.Background(), input)
 		if err != nil {
 			return append(problems, "the decoder failed: "+err.Error())

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/internal/testprog"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 )
 
@@ -30,10 +31,10 @@ func (r *recorder) Errorf(format string, args ...any) {
 
 func TestBrokenReportsAMissingCheck(t *testing.T) {
 	valid := map[string]any{"name": "ok"}
-	lax := func(map[string]any) mrtr.Problems { return nil }
-	strict := func(in map[string]any) mrtr.Problems {
+	lax := func(map[string]any) mrtrimpl.Problems { return nil }
+	strict := func(in map[string]any) mrtrimpl.Problems {
 		if s, _ := in["name"].(string); len(s) > 3 {
-			return mrtr.Problems{"name: at most 3 characters (got 4)"}
+			return mrtrimpl.Problems{"name: at most 3 characters (got 4)"}
 		}
 		return nil
 	}
@@ -50,7 +51,7 @@ func TestBrokenReportsAMissingCheck(t *testing.T) {
 		t.Fatal("Broken changed the valid input")
 	}
 	r.errors = nil
-	refuseAll := func(map[string]any) mrtr.Problems { return mrtr.Problems{"name: at most 3 characters"} }
+	refuseAll := func(map[string]any) mrtrimpl.Problems { return mrtrimpl.Problems{"name: at most 3 characters"} }
 	mrtrtest.Broken(r, refuseAll, valid, "name", "long", "name: at most 3 characters")
 	if len(r.errors) != 1 || !strings.Contains(r.errors[0], "the valid input") {
 		t.Fatalf("a validator that refuses valid input passed: %q", r.errors)
@@ -75,7 +76,7 @@ type leaky struct{ *testprog.TransferImpl }
 
 func (h leaky) NotBlank(ctx context.Context, v string) error {
 	err := h.TransferImpl.NotBlank(ctx, v)
-	if _, ok := errors.AsType[*mrtr.InvalidValue](err); err != nil && !ok {
+	if _, ok := errors.AsType[*mrtrimpl.InvalidValue](err); err != nil && !ok {
 		return mrtr.Invalid("%v", err)
 	}
 	return err

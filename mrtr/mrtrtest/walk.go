@@ -9,6 +9,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mrtrgen/mrtrgen/mrtr"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // Walks are how generated tests take every transition of a state table. A
@@ -51,7 +53,7 @@ func (w *Walker[F]) Walk(t *testing.T, walk string) {
 	})
 }
 
-func (w *Walker[F]) descriptor() *mrtr.Descriptor {
+func (w *Walker[F]) descriptor() *mrtrimpl.Descriptor {
 	p, _ := w.fake(nil)
 	return p.Descriptor()
 }
@@ -67,7 +69,7 @@ func (w *Walker[F]) RejectAt(t *testing.T, walk string) {
 	})
 }
 
-func (w *Walker[F]) rejectPlan(t *testing.T, d *mrtr.Descriptor, walk string) plan {
+func (w *Walker[F]) rejectPlan(t *testing.T, d *mrtrimpl.Descriptor, walk string) plan {
 	t.Helper()
 	pl, s := w.planTo(t, d, walk)
 	if !interactive(s) {
@@ -96,10 +98,10 @@ func (w *Walker[F]) ConfirmEarly(t *testing.T, walk string) {
 	})
 }
 
-func (w *Walker[F]) confirmEarlyPlan(t *testing.T, d *mrtr.Descriptor, walk string) plan {
+func (w *Walker[F]) confirmEarlyPlan(t *testing.T, d *mrtrimpl.Descriptor, walk string) plan {
 	t.Helper()
 	pl, s := w.planTo(t, d, walk)
-	if s.Kind != mrtr.StateConfirm {
+	if s.Kind != vocab.StateConfirm {
 		t.Fatalf("walk %q ends at %s, which is not a confirmation gate", walk, s.Name)
 	}
 	last := &pl.rounds[len(pl.rounds)-1]
@@ -122,14 +124,14 @@ type plan struct {
 }
 
 // planTo is plan, and the state the walk ends at.
-func (w *Walker[F]) planTo(t *testing.T, d *mrtr.Descriptor, walk string) (plan, *mrtr.StateInfo) {
+func (w *Walker[F]) planTo(t *testing.T, d *mrtrimpl.Descriptor, walk string) (plan, *mrtrimpl.StateInfo) {
 	t.Helper()
 	return w.plan(t, d, walk), stateNamed(d, lastState(walk))
 }
 
 // plan turns a walk into its rounds. A walk that ends at a state that
 // asks ends with that question.
-func (w *Walker[F]) plan(t *testing.T, d *mrtr.Descriptor, walk string) plan {
+func (w *Walker[F]) plan(t *testing.T, d *mrtrimpl.Descriptor, walk string) plan {
 	t.Helper()
 	hops := strings.Split(walk, ">")
 	names := make([]string, len(hops))
@@ -145,7 +147,7 @@ func (w *Walker[F]) plan(t *testing.T, d *mrtr.Descriptor, walk string) plan {
 		}
 		names[i] = h
 	}
-	states := make([]*mrtr.StateInfo, len(names))
+	states := make([]*mrtrimpl.StateInfo, len(names))
 	for i, name := range names {
 		if states[i] = stateNamed(d, name); states[i] == nil {
 			t.Fatalf("walk %q: %s has no state %q", walk, d.Name, name)
@@ -162,7 +164,7 @@ func (w *Walker[F]) plan(t *testing.T, d *mrtr.Descriptor, walk string) plan {
 			cur.Path += PathSeparator
 		}
 		cur.Path += s.Name
-		if s.Kind == mrtr.StateEffect && !seen[s.Name] {
+		if s.Kind == vocab.StateEffect && !seen[s.Name] {
 			// An effect with an operation id of its own runs once per
 			// workflow (later visits replay it); one with the
 			// workflow's own id runs on every visit.
@@ -170,7 +172,7 @@ func (w *Walker[F]) plan(t *testing.T, d *mrtr.Descriptor, walk string) plan {
 			seen[s.Name] = s.OperationID != ""
 		}
 		last := i == len(states)-1
-		if s.Kind == mrtr.StateTerminal {
+		if s.Kind == vocab.StateTerminal {
 			pl.want = s.End
 		}
 		if last {
@@ -183,11 +185,11 @@ func (w *Walker[F]) plan(t *testing.T, d *mrtr.Descriptor, walk string) plan {
 		if !hasTransition(d, s.Name, names[i+1], edgeLabel(s, on)) {
 			t.Fatalf("walk %q: the state table has no transition %s -(%s)-> %s", walk, s.Name, edgeLabel(s, on), names[i+1])
 		}
-		if s.Kind == mrtr.StateCheck && len(s.Outcomes) > 0 {
+		if s.Kind == vocab.StateCheck && len(s.Outcomes) > 0 {
 			pl.outcomes[s.Check] = append(pl.outcomes[s.Check], uint8(slices.Index(s.Outcomes, on)+1))
 		}
-		if s.Kind == mrtr.StateAsk && (on == "decline" || on == "cancel") &&
-			!slices.ContainsFunc(s.Requests, func(q mrtr.RequestInfo) bool { return q.Kind == mrtr.Elicit }) {
+		if s.Kind == vocab.StateAsk && (on == "decline" || on == "cancel") &&
+			!slices.ContainsFunc(s.Requests, func(q mrtrimpl.RequestInfo) bool { return q.Kind == vocab.Elicit }) {
 			t.Fatalf("walk %q: %s asks no form, so it cannot be left with %s", walk, s.Name, on)
 		}
 		if interactive(s) {
@@ -214,7 +216,7 @@ func (w *Walker[F]) play(t *testing.T, pl plan) {
 // labelled on: a gate confirmed ("" — next), refused (decline) or
 // cancelled; the forms of an ask declined or cancelled, its other requests
 // (and every request, for next) answered with the fixtures' valid answers.
-func (w *Walker[F]) answers(t *testing.T, s *mrtr.StateInfo, on string) mcp.InputResponseMap {
+func (w *Walker[F]) answers(t *testing.T, s *mrtrimpl.StateInfo, on string) mcp.InputResponseMap {
 	t.Helper()
 	out := mcp.InputResponseMap{}
 	for _, q := range s.Requests {
@@ -223,9 +225,9 @@ func (w *Walker[F]) answers(t *testing.T, s *mrtr.StateInfo, on string) mcp.Inpu
 			out[q.Key] = Cancel()
 		case q.GateField != "":
 			out[q.Key] = Accept(map[string]any{q.GateField: on != "decline"})
-		case q.Kind == mrtr.Elicit && on == "decline":
+		case q.Kind == vocab.Elicit && on == "decline":
 			out[q.Key] = Decline()
-		case q.Kind == mrtr.Elicit && on == "cancel":
+		case q.Kind == vocab.Elicit && on == "cancel":
 			out[q.Key] = Cancel()
 		default:
 			a, ok := w.fx.Answers[q.Key]
@@ -238,12 +240,12 @@ func (w *Walker[F]) answers(t *testing.T, s *mrtr.StateInfo, on string) mcp.Inpu
 	return out
 }
 
-func interactive(s *mrtr.StateInfo) bool {
-	return s.Kind == mrtr.StateAsk || s.Kind == mrtr.StateConfirm
+func interactive(s *mrtrimpl.StateInfo) bool {
+	return s.Kind == vocab.StateAsk || s.Kind == vocab.StateConfirm
 }
 
 // askKeys are the request keys a state asks for, sorted.
-func askKeys(s *mrtr.StateInfo) []string {
+func askKeys(s *mrtrimpl.StateInfo) []string {
 	var keys []string
 	for _, q := range s.Requests {
 		keys = append(keys, q.Key)
@@ -253,18 +255,18 @@ func askKeys(s *mrtr.StateInfo) []string {
 }
 
 // edgeLabel is the On of a transition from s labelled label in a walk.
-func edgeLabel(s *mrtr.StateInfo, label string) string {
+func edgeLabel(s *mrtrimpl.StateInfo, label string) vocab.Edge {
 	switch {
 	case label == "":
-		return "next"
-	case s.Kind == mrtr.StateCheck && len(s.Outcomes) > 0:
-		return "outcome:" + label
+		return vocab.Next
+	case s.Kind == vocab.StateCheck && len(s.Outcomes) > 0:
+		return vocab.OutcomeEdge(label)
 	}
-	return label
+	return vocab.Edge(label)
 }
 
-func hasTransition(d *mrtr.Descriptor, from, to, on string) bool {
-	return slices.ContainsFunc(d.Transitions, func(tr mrtr.Transition) bool {
+func hasTransition(d *mrtrimpl.Descriptor, from, to string, on vocab.Edge) bool {
+	return slices.ContainsFunc(d.Transitions, func(tr mrtrimpl.Transition) bool {
 		f, t := d.State(tr.From), d.State(tr.To)
 		return f != nil && t != nil && f.Name == from && t.Name == to && tr.On == on
 	})

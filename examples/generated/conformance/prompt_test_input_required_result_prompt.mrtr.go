@@ -14,6 +14,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // TestInputRequiredResultPromptArgs are the arguments of prompt test_input_required_result_prompt,
@@ -84,29 +86,29 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p testInputRequiredResultPromptProgram) Step(ctx context.Context, r *mrtr.Round, f *TestInputRequiredResultPromptFlow) (mrtr.Step, error) {
+func (p testInputRequiredResultPromptProgram) Step(ctx context.Context, r mrtrimpl.Round, f *TestInputRequiredResultPromptFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case TestInputRequiredResultPromptStateAskContext:
-		var pending []mrtr.Pending
+		var pending []mrtrimpl.Pending
 		if f.UserContext == nil {
-			resp := r.Response("user_context", mrtr.Elicit)
+			resp := r.Response("user_context", vocab.Elicit)
 			switch resp.Status {
-			case mrtr.Accepted:
+			case mrtrimpl.Accepted:
 				answer, problems, err := p.decodeUserContext(ctx, resp.Content)
 				if err != nil {
-					return mrtr.Step{}, err
+					return mrtrimpl.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, mrtr.Prefilled(p.requestUserContext(f, problems), resp.Content, problems))
+					pending = append(pending, mrtrimpl.Prefilled(p.requestUserContext(f, problems), resp.Content, problems))
 				} else {
 					f.UserContext = answer
 				}
-			case mrtr.Declined:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "test_input_required_result_prompt was cancelled: the user declined \"user_context\"."})
-			case mrtr.Cancelled:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "test_input_required_result_prompt was cancelled: the user cancelled \"user_context\"."})
-			case mrtr.Malformed:
-				pending = append(pending, p.requestUserContext(f, mrtr.Problems{resp.Problem}))
+			case mrtrimpl.Declined:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_prompt was cancelled: the user declined \"user_context\"."})
+			case mrtrimpl.Cancelled:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_prompt was cancelled: the user cancelled \"user_context\"."})
+			case mrtrimpl.Malformed:
+				pending = append(pending, p.requestUserContext(f, mrtrimpl.Problems{resp.Problem}))
 			default:
 				pending = append(pending, p.requestUserContext(f, nil))
 			}
@@ -114,16 +116,16 @@ func (p testInputRequiredResultPromptProgram) Step(ctx context.Context, r *mrtr.
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return mrtr.Goto(r, TestInputRequiredResultPromptStateRender, "next")
+		return mrtrimpl.Goto(r, TestInputRequiredResultPromptStateRender, vocab.Next)
 	case TestInputRequiredResultPromptStateRender:
-		return r.Finish(mrtr.Final{
-			Messages: []mrtr.PromptMessage{
+		return r.Finish(mrtrimpl.Final{
+			Messages: []mrtrimpl.PromptMessage{
 				{Role: "user", Text: testInputRequiredResultPromptRenderMessage1(f)},
 			},
-			Outcome: mrtr.OutcomeSuccess,
+			Outcome: vocab.OutcomeSuccess,
 		})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in test_input_required_result_prompt", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in test_input_required_result_prompt", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // TestInputRequiredResultPromptHandler is what you implement for prompt
@@ -155,7 +157,7 @@ func RegisterTestInputRequiredResultPrompt(s *mcp.Server, e *mrtr.Engine, h Test
 	mrtr.AddPrompt(s, e, NewTestInputRequiredResultPromptProgram(h))
 }
 
-func (testInputRequiredResultPromptProgram) Descriptor() *mrtr.Descriptor {
+func (testInputRequiredResultPromptProgram) Descriptor() *mrtrimpl.Descriptor {
 	return &testInputRequiredResultPromptDescriptor
 }
 
@@ -173,23 +175,23 @@ func (testInputRequiredResultPromptProgram) SetState(f *TestInputRequiredResultP
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p testInputRequiredResultPromptProgram) Questions(f *TestInputRequiredResultPromptFlow, s uint16) []mrtr.Pending {
+func (p testInputRequiredResultPromptProgram) Questions(f *TestInputRequiredResultPromptFlow, s uint16) []mrtrimpl.Pending {
 	switch TestInputRequiredResultPromptState(s) {
 	case TestInputRequiredResultPromptStateAskContext:
-		return []mrtr.Pending{p.requestUserContext(f, nil)}
+		return []mrtrimpl.Pending{p.requestUserContext(f, nil)}
 	}
 	return nil
 }
 
 // testInputRequiredResultPromptDescriptor describes test_input_required_result_prompt to the
 // engine: the state table, the transitions, and how its continuation is kept.
-var testInputRequiredResultPromptDescriptor = mrtr.Descriptor{
-	Kind:            mrtr.KindPrompt,
+var testInputRequiredResultPromptDescriptor = mrtrimpl.Descriptor{
+	Kind:            vocab.KindPrompt,
 	Name:            "test_input_required_result_prompt",
 	Description:     "A prompt that asks for context before it is rendered.",
 	PromptArguments: []*mcp.PromptArgument{},
 	TTL:             10 * time.Minute,
-	Storage:         mrtr.Sealed,
+	Storage:         vocab.Sealed,
 	SchemaHash:      uint64(0x7dd0f813afa82f02),
 	Initial:         uint16(TestInputRequiredResultPromptStateAskContext),
 	States:          testInputRequiredResultPromptStateTable,
@@ -197,15 +199,15 @@ var testInputRequiredResultPromptDescriptor = mrtr.Descriptor{
 }
 
 // testInputRequiredResultPromptStateTable describes each state, in the order of their numbers.
-var testInputRequiredResultPromptStateTable = []mrtr.StateInfo{
-	{Name: "askContext", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "user_context", Kind: mrtr.Elicit}}},
-	{Name: "render", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
+var testInputRequiredResultPromptStateTable = []mrtrimpl.StateInfo{
+	{Name: "askContext", Kind: vocab.StateAsk, Requests: []mrtrimpl.RequestInfo{{Key: "user_context", Kind: vocab.Elicit}}},
+	{Name: "render", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
 }
 
 // testInputRequiredResultPromptTransitionTable lists every transition of the spec: a state may only
 // go where a row says.
-var testInputRequiredResultPromptTransitionTable = []mrtr.Transition{
-	{From: uint16(TestInputRequiredResultPromptStateAskContext), On: "next", To: uint16(TestInputRequiredResultPromptStateRender)},
+var testInputRequiredResultPromptTransitionTable = []mrtrimpl.Transition{
+	{From: uint16(TestInputRequiredResultPromptStateAskContext), On: vocab.Next, To: uint16(TestInputRequiredResultPromptStateRender)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -238,7 +240,7 @@ func (testInputRequiredResultPromptProgram) LoadContinuation(f *TestInputRequire
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p testInputRequiredResultPromptProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*TestInputRequiredResultPromptFlow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -246,25 +248,25 @@ func (p testInputRequiredResultPromptProgram) NewFlow(ctx context.Context, c *mr
 		Call:  c,
 		state: TestInputRequiredResultPromptStateAskContext,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in)
 	return f, problems.Err()
 }
 
 // decodeUserContext validates the form answered for "user_context": problems are for the user to
 // correct; an error is a custom validator that could not check a value.
-func (p testInputRequiredResultPromptProgram) decodeUserContext(ctx context.Context, content map[string]any) (*TestInputRequiredResultPromptUserContextAnswer, mrtr.Problems, error) {
+func (p testInputRequiredResultPromptProgram) decodeUserContext(ctx context.Context, content map[string]any) (*TestInputRequiredResultPromptUserContextAnswer, mrtrimpl.Problems, error) {
 	a := &TestInputRequiredResultPromptUserContextAnswer{}
-	var problems mrtr.Problems
-	switch v, st := mrtr.FormString(content, "context"); st {
-	case mrtr.Present:
+	var problems mrtrimpl.Problems
+	switch v, st := mrtrimpl.FormString(content, "context"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 500 {
 			problems.Addf("context: at most 500 characters (got %d)", n)
 		}
 		a.Context = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("context: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("context: expected a string")
 	}
 	return a, problems, nil
@@ -272,7 +274,7 @@ func (p testInputRequiredResultPromptProgram) decodeUserContext(ctx context.Cont
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p testInputRequiredResultPromptProgram) CheckContinuation(ctx context.Context, f *TestInputRequiredResultPromptFlow) mrtr.Problems {
+func (p testInputRequiredResultPromptProgram) CheckContinuation(ctx context.Context, f *TestInputRequiredResultPromptFlow) mrtrimpl.Problems {
 	return nil
 }
 
@@ -293,12 +295,12 @@ var testInputRequiredResultPromptUserContextSchema = json.RawMessage(`{
 
 // requestUserContext builds input request "user_context" of state askContext; problems with a
 // previous answer are added to it.
-func (testInputRequiredResultPromptProgram) requestUserContext(f *TestInputRequiredResultPromptFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (testInputRequiredResultPromptProgram) requestUserContext(f *TestInputRequiredResultPromptFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:  "user_context",
-		Kind: mrtr.Elicit,
+		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtr.WithProblems(testInputRequiredResultPromptAskContextUserContextMessage(f), problems),
+			Message:         mrtrimpl.WithProblems(testInputRequiredResultPromptAskContextUserContextMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: testInputRequiredResultPromptUserContextSchema,
 		},

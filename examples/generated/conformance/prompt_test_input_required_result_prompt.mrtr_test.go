@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // fakeTestInputRequiredResultPrompt implements TestInputRequiredResultPromptHandler for the
@@ -45,7 +46,7 @@ func fixturesTestInputRequiredResultPrompt(h *fakeTestInputRequiredResultPrompt)
 		Invalid:      map[string]mcp.InputResponse{"user_context": mrtrtest.Accept(map[string]any{"context": 12345})},
 		Other:        "bob",
 		Unauthorized: "mallory",
-		WantOutcome:  mrtr.OutcomeSuccess,
+		WantOutcome:  vocab.OutcomeSuccess,
 	}
 }
 

@@ -12,6 +12,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // TestErrorHandlingArgs are the arguments of tool test_error_handling, validated on every round.
@@ -66,12 +68,12 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p testErrorHandlingProgram) Step(ctx context.Context, r *mrtr.Round, f *TestErrorHandlingFlow) (mrtr.Step, error) {
+func (p testErrorHandlingProgram) Step(ctx context.Context, r mrtrimpl.Round, f *TestErrorHandlingFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case TestErrorHandlingStateFailed:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeFailed, Text: testErrorHandlingFailedMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeFailed, Text: testErrorHandlingFailedMessage(f)})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in test_error_handling", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in test_error_handling", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // TestErrorHandlingHandler is what you implement for tool test_error_handling. Adding a check,
@@ -102,7 +104,7 @@ func RegisterTestErrorHandling(s *mcp.Server, e *mrtr.Engine, h TestErrorHandlin
 	mrtr.AddTool(s, e, NewTestErrorHandlingProgram(h))
 }
 
-func (testErrorHandlingProgram) Descriptor() *mrtr.Descriptor {
+func (testErrorHandlingProgram) Descriptor() *mrtrimpl.Descriptor {
 	return &testErrorHandlingDescriptor
 }
 
@@ -120,14 +122,14 @@ func (testErrorHandlingProgram) SetState(f *TestErrorHandlingFlow, s uint16) {
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p testErrorHandlingProgram) Questions(f *TestErrorHandlingFlow, s uint16) []mrtr.Pending {
+func (p testErrorHandlingProgram) Questions(f *TestErrorHandlingFlow, s uint16) []mrtrimpl.Pending {
 	return nil
 }
 
 // testErrorHandlingDescriptor describes test_error_handling to the engine: the state table, the
 // transitions, and how its continuation is kept.
-var testErrorHandlingDescriptor = mrtr.Descriptor{
-	Kind:        mrtr.KindTool,
+var testErrorHandlingDescriptor = mrtrimpl.Descriptor{
+	Kind:        vocab.KindTool,
 	Name:        "test_error_handling",
 	Description: "Always fails with a tool error (conformance tools-call-error).",
 	InputSchema: json.RawMessage(`{
@@ -136,7 +138,7 @@ var testErrorHandlingDescriptor = mrtr.Descriptor{
   "type": "object"
 }`),
 	TTL:         10 * time.Minute,
-	Storage:     mrtr.Sealed,
+	Storage:     vocab.Sealed,
 	SchemaHash:  uint64(0xa96f22e732ca1ccc),
 	Initial:     uint16(TestErrorHandlingStateFailed),
 	States:      testErrorHandlingStateTable,
@@ -144,13 +146,13 @@ var testErrorHandlingDescriptor = mrtr.Descriptor{
 }
 
 // testErrorHandlingStateTable describes each state, in the order of their numbers.
-var testErrorHandlingStateTable = []mrtr.StateInfo{
-	{Name: "failed", Kind: mrtr.StateTerminal, End: mrtr.OutcomeFailed},
+var testErrorHandlingStateTable = []mrtrimpl.StateInfo{
+	{Name: "failed", Kind: vocab.StateTerminal, End: vocab.OutcomeFailed},
 }
 
 // testErrorHandlingTransitionTable lists every transition of the spec: a state may only go
 // where a row says.
-var testErrorHandlingTransitionTable = []mrtr.Transition{}
+var testErrorHandlingTransitionTable = []mrtrimpl.Transition{}
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
 // bound to its digest, so a continuation cannot be replayed with other arguments.
@@ -172,7 +174,7 @@ func (testErrorHandlingProgram) LoadContinuation(f *TestErrorHandlingFlow, data 
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p testErrorHandlingProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*TestErrorHandlingFlow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -180,14 +182,14 @@ func (p testErrorHandlingProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw
 		Call:  c,
 		state: TestErrorHandlingStateFailed,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in)
 	return f, problems.Err()
 }
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p testErrorHandlingProgram) CheckContinuation(ctx context.Context, f *TestErrorHandlingFlow) mrtr.Problems {
+func (p testErrorHandlingProgram) CheckContinuation(ctx context.Context, f *TestErrorHandlingFlow) mrtrimpl.Problems {
 	return nil
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // fakeTestErrorHandling implements TestErrorHandlingHandler for the generated tests: it allows
@@ -35,7 +36,7 @@ func fixturesTestErrorHandling(h *fakeTestErrorHandling) mrtrtest.Fixtures {
 		Args:         map[string]any{},
 		Other:        "bob",
 		Unauthorized: "mallory",
-		WantOutcome:  mrtr.OutcomeFailed,
+		WantOutcome:  vocab.OutcomeFailed,
 	}
 }
 

@@ -14,6 +14,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // TestInputRequiredResultCapabilitiesArgs are the arguments of tool
@@ -42,7 +44,7 @@ type TestInputRequiredResultCapabilitiesFlow struct {
 	// Continuation is carried between rounds.
 	Continuation TestInputRequiredResultCapabilitiesContinuation
 	// Greeting answers input request "greeting" (state askWhatWorks); nil until given.
-	Greeting *mrtr.Sampled
+	Greeting *mrtrimpl.Sampled
 	// UserName answers input request "user_name" (state askWhatWorks); nil until given.
 	UserName *TestInputRequiredResultCapabilitiesUserNameAnswer
 
@@ -87,57 +89,57 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p testInputRequiredResultCapabilitiesProgram) Step(ctx context.Context, r *mrtr.Round, f *TestInputRequiredResultCapabilitiesFlow) (mrtr.Step, error) {
+func (p testInputRequiredResultCapabilitiesProgram) Step(ctx context.Context, r mrtrimpl.Round, f *TestInputRequiredResultCapabilitiesFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case TestInputRequiredResultCapabilitiesStateAskWhatWorks:
-		var pending []mrtr.Pending
+		var pending []mrtrimpl.Pending
 		if f.Greeting == nil {
-			resp := r.Response("greeting", mrtr.Sample)
+			resp := r.Response("greeting", vocab.Sample)
 			switch resp.Status {
-			case mrtr.Accepted:
+			case mrtrimpl.Accepted:
 				answer, problems := p.decodeGreeting(ctx, resp.Text)
 				if len(problems) > 0 {
-					if r.Can(mrtr.Sample) {
+					if r.Can(vocab.Sample) {
 						pending = append(pending, p.requestGreeting(f, problems))
 					}
 				} else {
 					f.Greeting = answer
 				}
-			case mrtr.Malformed:
-				if r.Can(mrtr.Sample) {
-					pending = append(pending, p.requestGreeting(f, mrtr.Problems{resp.Problem}))
+			case mrtrimpl.Malformed:
+				if r.Can(vocab.Sample) {
+					pending = append(pending, p.requestGreeting(f, mrtrimpl.Problems{resp.Problem}))
 				}
 			default:
-				if r.Can(mrtr.Sample) {
+				if r.Can(vocab.Sample) {
 					pending = append(pending, p.requestGreeting(f, nil))
 				}
 			}
 		}
 		if f.UserName == nil {
-			resp := r.Response("user_name", mrtr.Elicit)
+			resp := r.Response("user_name", vocab.Elicit)
 			switch resp.Status {
-			case mrtr.Accepted:
+			case mrtrimpl.Accepted:
 				answer, problems, err := p.decodeUserName(ctx, resp.Content)
 				if err != nil {
-					return mrtr.Step{}, err
+					return mrtrimpl.Step{}, err
 				}
 				if len(problems) > 0 {
-					if r.Can(mrtr.Elicit) {
-						pending = append(pending, mrtr.Prefilled(p.requestUserName(f, problems), resp.Content, problems))
+					if r.Can(vocab.Elicit) {
+						pending = append(pending, mrtrimpl.Prefilled(p.requestUserName(f, problems), resp.Content, problems))
 					}
 				} else {
 					f.UserName = answer
 				}
-			case mrtr.Declined:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "test_input_required_result_capabilities was cancelled: the user declined \"user_name\"."})
-			case mrtr.Cancelled:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "test_input_required_result_capabilities was cancelled: the user cancelled \"user_name\"."})
-			case mrtr.Malformed:
-				if r.Can(mrtr.Elicit) {
-					pending = append(pending, p.requestUserName(f, mrtr.Problems{resp.Problem}))
+			case mrtrimpl.Declined:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_capabilities was cancelled: the user declined \"user_name\"."})
+			case mrtrimpl.Cancelled:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_capabilities was cancelled: the user cancelled \"user_name\"."})
+			case mrtrimpl.Malformed:
+				if r.Can(vocab.Elicit) {
+					pending = append(pending, p.requestUserName(f, mrtrimpl.Problems{resp.Problem}))
 				}
 			default:
-				if r.Can(mrtr.Elicit) {
+				if r.Can(vocab.Elicit) {
 					pending = append(pending, p.requestUserName(f, nil))
 				}
 			}
@@ -147,13 +149,13 @@ func (p testInputRequiredResultCapabilitiesProgram) Step(ctx context.Context, r 
 		}
 		if f.Greeting == nil && f.UserName == nil {
 			// The client can answer none of the requests: the engine fails the round with -32021.
-			return r.Ask([]mrtr.Pending{p.requestGreeting(f, nil), p.requestUserName(f, nil)})
+			return r.Ask([]mrtrimpl.Pending{p.requestGreeting(f, nil), p.requestUserName(f, nil)})
 		}
-		return mrtr.Goto(r, TestInputRequiredResultCapabilitiesStateDone, "next")
+		return mrtrimpl.Goto(r, TestInputRequiredResultCapabilitiesStateDone, vocab.Next)
 	case TestInputRequiredResultCapabilitiesStateDone:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: testInputRequiredResultCapabilitiesDoneMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: testInputRequiredResultCapabilitiesDoneMessage(f)})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in test_input_required_result_capabilities", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in test_input_required_result_capabilities", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // TestInputRequiredResultCapabilitiesHandler is what you implement for tool
@@ -186,7 +188,7 @@ func RegisterTestInputRequiredResultCapabilities(s *mcp.Server, e *mrtr.Engine, 
 	mrtr.AddTool(s, e, NewTestInputRequiredResultCapabilitiesProgram(h))
 }
 
-func (testInputRequiredResultCapabilitiesProgram) Descriptor() *mrtr.Descriptor {
+func (testInputRequiredResultCapabilitiesProgram) Descriptor() *mrtrimpl.Descriptor {
 	return &testInputRequiredResultCapabilitiesDescriptor
 }
 
@@ -204,18 +206,18 @@ func (testInputRequiredResultCapabilitiesProgram) SetState(f *TestInputRequiredR
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p testInputRequiredResultCapabilitiesProgram) Questions(f *TestInputRequiredResultCapabilitiesFlow, s uint16) []mrtr.Pending {
+func (p testInputRequiredResultCapabilitiesProgram) Questions(f *TestInputRequiredResultCapabilitiesFlow, s uint16) []mrtrimpl.Pending {
 	switch TestInputRequiredResultCapabilitiesState(s) {
 	case TestInputRequiredResultCapabilitiesStateAskWhatWorks:
-		return []mrtr.Pending{p.requestGreeting(f, nil), p.requestUserName(f, nil)}
+		return []mrtrimpl.Pending{p.requestGreeting(f, nil), p.requestUserName(f, nil)}
 	}
 	return nil
 }
 
 // testInputRequiredResultCapabilitiesDescriptor describes test_input_required_result_capabilities
 // to the engine: the state table, the transitions, and how its continuation is kept.
-var testInputRequiredResultCapabilitiesDescriptor = mrtr.Descriptor{
-	Kind:        mrtr.KindTool,
+var testInputRequiredResultCapabilitiesDescriptor = mrtrimpl.Descriptor{
+	Kind:        vocab.KindTool,
 	Name:        "test_input_required_result_capabilities",
 	Description: "Sends only the input requests whose capability the client declared.",
 	InputSchema: json.RawMessage(`{
@@ -224,7 +226,7 @@ var testInputRequiredResultCapabilitiesDescriptor = mrtr.Descriptor{
   "type": "object"
 }`),
 	TTL:         10 * time.Minute,
-	Storage:     mrtr.Sealed,
+	Storage:     vocab.Sealed,
 	SchemaHash:  uint64(0xff344ba1910a681c),
 	Initial:     uint16(TestInputRequiredResultCapabilitiesStateAskWhatWorks),
 	States:      testInputRequiredResultCapabilitiesStateTable,
@@ -233,15 +235,15 @@ var testInputRequiredResultCapabilitiesDescriptor = mrtr.Descriptor{
 
 // testInputRequiredResultCapabilitiesStateTable describes each state, in the order of their
 // numbers.
-var testInputRequiredResultCapabilitiesStateTable = []mrtr.StateInfo{
-	{Name: "askWhatWorks", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "greeting", Kind: mrtr.Sample, Optional: true}, {Key: "user_name", Kind: mrtr.Elicit, Optional: true}}},
-	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
+var testInputRequiredResultCapabilitiesStateTable = []mrtrimpl.StateInfo{
+	{Name: "askWhatWorks", Kind: vocab.StateAsk, Requests: []mrtrimpl.RequestInfo{{Key: "greeting", Kind: vocab.Sample, Optional: true}, {Key: "user_name", Kind: vocab.Elicit, Optional: true}}},
+	{Name: "done", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
 }
 
 // testInputRequiredResultCapabilitiesTransitionTable lists every transition of the spec: a state
 // may only go where a row says.
-var testInputRequiredResultCapabilitiesTransitionTable = []mrtr.Transition{
-	{From: uint16(TestInputRequiredResultCapabilitiesStateAskWhatWorks), On: "next", To: uint16(TestInputRequiredResultCapabilitiesStateDone)},
+var testInputRequiredResultCapabilitiesTransitionTable = []mrtrimpl.Transition{
+	{From: uint16(TestInputRequiredResultCapabilitiesStateAskWhatWorks), On: vocab.Next, To: uint16(TestInputRequiredResultCapabilitiesStateDone)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -270,7 +272,7 @@ func (testInputRequiredResultCapabilitiesProgram) LoadContinuation(f *TestInputR
 	f.Greeting = nil
 	f.UserName = nil
 	if r.Bool() {
-		a := &mrtr.Sampled{Text: r.String()}
+		a := &mrtrimpl.Sampled{Text: r.String()}
 		f.Greeting = a
 	}
 	if r.Bool() {
@@ -283,7 +285,7 @@ func (testInputRequiredResultCapabilitiesProgram) LoadContinuation(f *TestInputR
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p testInputRequiredResultCapabilitiesProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*TestInputRequiredResultCapabilitiesFlow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -291,34 +293,34 @@ func (p testInputRequiredResultCapabilitiesProgram) NewFlow(ctx context.Context,
 		Call:  c,
 		state: TestInputRequiredResultCapabilitiesStateAskWhatWorks,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in)
 	return f, problems.Err()
 }
 
 // decodeGreeting validates the text the client's model returned for "greeting".
-func (p testInputRequiredResultCapabilitiesProgram) decodeGreeting(ctx context.Context, text string) (*mrtr.Sampled, mrtr.Problems) {
-	var problems mrtr.Problems
+func (p testInputRequiredResultCapabilitiesProgram) decodeGreeting(ctx context.Context, text string) (*mrtrimpl.Sampled, mrtrimpl.Problems) {
+	var problems mrtrimpl.Problems
 	if n := utf8.RuneCountInString(text); n > 300 {
 		problems.Addf("greeting: at most 300 characters (got %d)", n)
 	}
-	return &mrtr.Sampled{Text: text}, problems
+	return &mrtrimpl.Sampled{Text: text}, problems
 }
 
 // decodeUserName validates the form answered for "user_name": problems are for the user to
 // correct; an error is a custom validator that could not check a value.
-func (p testInputRequiredResultCapabilitiesProgram) decodeUserName(ctx context.Context, content map[string]any) (*TestInputRequiredResultCapabilitiesUserNameAnswer, mrtr.Problems, error) {
+func (p testInputRequiredResultCapabilitiesProgram) decodeUserName(ctx context.Context, content map[string]any) (*TestInputRequiredResultCapabilitiesUserNameAnswer, mrtrimpl.Problems, error) {
 	a := &TestInputRequiredResultCapabilitiesUserNameAnswer{}
-	var problems mrtr.Problems
-	switch v, st := mrtr.FormString(content, "name"); st {
-	case mrtr.Present:
+	var problems mrtrimpl.Problems
+	switch v, st := mrtrimpl.FormString(content, "name"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 100 {
 			problems.Addf("name: at most 100 characters (got %d)", n)
 		}
 		a.Name = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("name: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("name: expected a string")
 	}
 	return a, problems, nil
@@ -326,21 +328,21 @@ func (p testInputRequiredResultCapabilitiesProgram) decodeUserName(ctx context.C
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p testInputRequiredResultCapabilitiesProgram) CheckContinuation(ctx context.Context, f *TestInputRequiredResultCapabilitiesFlow) mrtr.Problems {
+func (p testInputRequiredResultCapabilitiesProgram) CheckContinuation(ctx context.Context, f *TestInputRequiredResultCapabilitiesFlow) mrtrimpl.Problems {
 	return nil
 }
 
 // requestGreeting builds input request "greeting" of state askWhatWorks; problems with a previous
 // answer are added to it.
-func (testInputRequiredResultCapabilitiesProgram) requestGreeting(f *TestInputRequiredResultCapabilitiesFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (testInputRequiredResultCapabilitiesProgram) requestGreeting(f *TestInputRequiredResultCapabilitiesFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:      "greeting",
-		Kind:     mrtr.Sample,
+		Kind:     vocab.Sample,
 		Optional: true,
 		Params: &mcp.CreateMessageParams{
 			MaxTokens: 50,
 			Messages: []*mcp.SamplingMessage{{
-				Content: &mcp.TextContent{Text: mrtr.WithProblems(testInputRequiredResultCapabilitiesAskWhatWorksGreetingPrompt(f), problems)},
+				Content: &mcp.TextContent{Text: mrtrimpl.WithProblems(testInputRequiredResultCapabilitiesAskWhatWorksGreetingPrompt(f), problems)},
 				Role:    "user",
 			}},
 		},
@@ -364,13 +366,13 @@ var testInputRequiredResultCapabilitiesUserNameSchema = json.RawMessage(`{
 
 // requestUserName builds input request "user_name" of state askWhatWorks; problems with a previous
 // answer are added to it.
-func (testInputRequiredResultCapabilitiesProgram) requestUserName(f *TestInputRequiredResultCapabilitiesFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (testInputRequiredResultCapabilitiesProgram) requestUserName(f *TestInputRequiredResultCapabilitiesFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:      "user_name",
-		Kind:     mrtr.Elicit,
+		Kind:     vocab.Elicit,
 		Optional: true,
 		Params: &mcp.ElicitParams{
-			Message:         mrtr.WithProblems(testInputRequiredResultCapabilitiesAskWhatWorksUserNameMessage(f), problems),
+			Message:         mrtrimpl.WithProblems(testInputRequiredResultCapabilitiesAskWhatWorksUserNameMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: testInputRequiredResultCapabilitiesUserNameSchema,
 		},

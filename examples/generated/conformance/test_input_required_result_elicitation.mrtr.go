@@ -14,6 +14,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // TestInputRequiredResultElicitationArgs are the arguments of tool
@@ -85,29 +87,29 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p testInputRequiredResultElicitationProgram) Step(ctx context.Context, r *mrtr.Round, f *TestInputRequiredResultElicitationFlow) (mrtr.Step, error) {
+func (p testInputRequiredResultElicitationProgram) Step(ctx context.Context, r mrtrimpl.Round, f *TestInputRequiredResultElicitationFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case TestInputRequiredResultElicitationStateAskName:
-		var pending []mrtr.Pending
+		var pending []mrtrimpl.Pending
 		if f.UserName == nil {
-			resp := r.Response("user_name", mrtr.Elicit)
+			resp := r.Response("user_name", vocab.Elicit)
 			switch resp.Status {
-			case mrtr.Accepted:
+			case mrtrimpl.Accepted:
 				answer, problems, err := p.decodeUserName(ctx, resp.Content)
 				if err != nil {
-					return mrtr.Step{}, err
+					return mrtrimpl.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, mrtr.Prefilled(p.requestUserName(f, problems), resp.Content, problems))
+					pending = append(pending, mrtrimpl.Prefilled(p.requestUserName(f, problems), resp.Content, problems))
 				} else {
 					f.UserName = answer
 				}
-			case mrtr.Declined:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "test_input_required_result_elicitation was cancelled: the user declined \"user_name\"."})
-			case mrtr.Cancelled:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "test_input_required_result_elicitation was cancelled: the user cancelled \"user_name\"."})
-			case mrtr.Malformed:
-				pending = append(pending, p.requestUserName(f, mrtr.Problems{resp.Problem}))
+			case mrtrimpl.Declined:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_elicitation was cancelled: the user declined \"user_name\"."})
+			case mrtrimpl.Cancelled:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_elicitation was cancelled: the user cancelled \"user_name\"."})
+			case mrtrimpl.Malformed:
+				pending = append(pending, p.requestUserName(f, mrtrimpl.Problems{resp.Problem}))
 			default:
 				pending = append(pending, p.requestUserName(f, nil))
 			}
@@ -115,11 +117,11 @@ func (p testInputRequiredResultElicitationProgram) Step(ctx context.Context, r *
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return mrtr.Goto(r, TestInputRequiredResultElicitationStateGreet, "next")
+		return mrtrimpl.Goto(r, TestInputRequiredResultElicitationStateGreet, vocab.Next)
 	case TestInputRequiredResultElicitationStateGreet:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: testInputRequiredResultElicitationGreetMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: testInputRequiredResultElicitationGreetMessage(f)})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in test_input_required_result_elicitation", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in test_input_required_result_elicitation", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // TestInputRequiredResultElicitationHandler is what you implement for tool
@@ -152,7 +154,7 @@ func RegisterTestInputRequiredResultElicitation(s *mcp.Server, e *mrtr.Engine, h
 	mrtr.AddTool(s, e, NewTestInputRequiredResultElicitationProgram(h))
 }
 
-func (testInputRequiredResultElicitationProgram) Descriptor() *mrtr.Descriptor {
+func (testInputRequiredResultElicitationProgram) Descriptor() *mrtrimpl.Descriptor {
 	return &testInputRequiredResultElicitationDescriptor
 }
 
@@ -170,18 +172,18 @@ func (testInputRequiredResultElicitationProgram) SetState(f *TestInputRequiredRe
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p testInputRequiredResultElicitationProgram) Questions(f *TestInputRequiredResultElicitationFlow, s uint16) []mrtr.Pending {
+func (p testInputRequiredResultElicitationProgram) Questions(f *TestInputRequiredResultElicitationFlow, s uint16) []mrtrimpl.Pending {
 	switch TestInputRequiredResultElicitationState(s) {
 	case TestInputRequiredResultElicitationStateAskName:
-		return []mrtr.Pending{p.requestUserName(f, nil)}
+		return []mrtrimpl.Pending{p.requestUserName(f, nil)}
 	}
 	return nil
 }
 
 // testInputRequiredResultElicitationDescriptor describes test_input_required_result_elicitation to
 // the engine: the state table, the transitions, and how its continuation is kept.
-var testInputRequiredResultElicitationDescriptor = mrtr.Descriptor{
-	Kind:        mrtr.KindTool,
+var testInputRequiredResultElicitationDescriptor = mrtrimpl.Descriptor{
+	Kind:        vocab.KindTool,
 	Name:        "test_input_required_result_elicitation",
 	Description: "Asks for the caller's name with one elicitation.",
 	InputSchema: json.RawMessage(`{
@@ -190,7 +192,7 @@ var testInputRequiredResultElicitationDescriptor = mrtr.Descriptor{
   "type": "object"
 }`),
 	TTL:         10 * time.Minute,
-	Storage:     mrtr.Sealed,
+	Storage:     vocab.Sealed,
 	SchemaHash:  uint64(0x4e5c39e031867732),
 	Initial:     uint16(TestInputRequiredResultElicitationStateAskName),
 	States:      testInputRequiredResultElicitationStateTable,
@@ -198,15 +200,15 @@ var testInputRequiredResultElicitationDescriptor = mrtr.Descriptor{
 }
 
 // testInputRequiredResultElicitationStateTable describes each state, in the order of their numbers.
-var testInputRequiredResultElicitationStateTable = []mrtr.StateInfo{
-	{Name: "askName", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "user_name", Kind: mrtr.Elicit}}},
-	{Name: "greet", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
+var testInputRequiredResultElicitationStateTable = []mrtrimpl.StateInfo{
+	{Name: "askName", Kind: vocab.StateAsk, Requests: []mrtrimpl.RequestInfo{{Key: "user_name", Kind: vocab.Elicit}}},
+	{Name: "greet", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
 }
 
 // testInputRequiredResultElicitationTransitionTable lists every transition of the spec: a state may
 // only go where a row says.
-var testInputRequiredResultElicitationTransitionTable = []mrtr.Transition{
-	{From: uint16(TestInputRequiredResultElicitationStateAskName), On: "next", To: uint16(TestInputRequiredResultElicitationStateGreet)},
+var testInputRequiredResultElicitationTransitionTable = []mrtrimpl.Transition{
+	{From: uint16(TestInputRequiredResultElicitationStateAskName), On: vocab.Next, To: uint16(TestInputRequiredResultElicitationStateGreet)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -239,7 +241,7 @@ func (testInputRequiredResultElicitationProgram) LoadContinuation(f *TestInputRe
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p testInputRequiredResultElicitationProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*TestInputRequiredResultElicitationFlow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -247,25 +249,25 @@ func (p testInputRequiredResultElicitationProgram) NewFlow(ctx context.Context, 
 		Call:  c,
 		state: TestInputRequiredResultElicitationStateAskName,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in)
 	return f, problems.Err()
 }
 
 // decodeUserName validates the form answered for "user_name": problems are for the user to
 // correct; an error is a custom validator that could not check a value.
-func (p testInputRequiredResultElicitationProgram) decodeUserName(ctx context.Context, content map[string]any) (*TestInputRequiredResultElicitationUserNameAnswer, mrtr.Problems, error) {
+func (p testInputRequiredResultElicitationProgram) decodeUserName(ctx context.Context, content map[string]any) (*TestInputRequiredResultElicitationUserNameAnswer, mrtrimpl.Problems, error) {
 	a := &TestInputRequiredResultElicitationUserNameAnswer{}
-	var problems mrtr.Problems
-	switch v, st := mrtr.FormString(content, "name"); st {
-	case mrtr.Present:
+	var problems mrtrimpl.Problems
+	switch v, st := mrtrimpl.FormString(content, "name"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 100 {
 			problems.Addf("name: at most 100 characters (got %d)", n)
 		}
 		a.Name = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("name: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("name: expected a string")
 	}
 	return a, problems, nil
@@ -273,7 +275,7 @@ func (p testInputRequiredResultElicitationProgram) decodeUserName(ctx context.Co
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p testInputRequiredResultElicitationProgram) CheckContinuation(ctx context.Context, f *TestInputRequiredResultElicitationFlow) mrtr.Problems {
+func (p testInputRequiredResultElicitationProgram) CheckContinuation(ctx context.Context, f *TestInputRequiredResultElicitationFlow) mrtrimpl.Problems {
 	return nil
 }
 
@@ -294,12 +296,12 @@ var testInputRequiredResultElicitationUserNameSchema = json.RawMessage(`{
 
 // requestUserName builds input request "user_name" of state askName; problems with a previous
 // answer are added to it.
-func (testInputRequiredResultElicitationProgram) requestUserName(f *TestInputRequiredResultElicitationFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (testInputRequiredResultElicitationProgram) requestUserName(f *TestInputRequiredResultElicitationFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:  "user_name",
-		Kind: mrtr.Elicit,
+		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtr.WithProblems(testInputRequiredResultElicitationAskNameUserNameMessage(f), problems),
+			Message:         mrtrimpl.WithProblems(testInputRequiredResultElicitationAskNameUserNameMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: testInputRequiredResultElicitationUserNameSchema,
 		},

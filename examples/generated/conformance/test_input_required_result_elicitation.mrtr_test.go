@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // fakeTestInputRequiredResultElicitation implements TestInputRequiredResultElicitationHandler for
@@ -45,7 +46,7 @@ func fixturesTestInputRequiredResultElicitation(h *fakeTestInputRequiredResultEl
 		Invalid:      map[string]mcp.InputResponse{"user_name": mrtrtest.Accept(map[string]any{"name": 12345})},
 		Other:        "bob",
 		Unauthorized: "mallory",
-		WantOutcome:  mrtr.OutcomeSuccess,
+		WantOutcome:  vocab.OutcomeSuccess,
 	}
 }
 

@@ -14,6 +14,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // TestInputRequiredResultListRootsArgs are the arguments of tool
@@ -34,7 +36,7 @@ type TestInputRequiredResultListRootsFlow struct {
 	// Continuation is carried between rounds.
 	Continuation TestInputRequiredResultListRootsContinuation
 	// ClientRoots answers input request "client_roots" (state askRoots); nil until given.
-	ClientRoots *mrtr.RootList
+	ClientRoots *mrtrimpl.RootList
 
 	state TestInputRequiredResultListRootsState
 }
@@ -77,22 +79,22 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p testInputRequiredResultListRootsProgram) Step(ctx context.Context, r *mrtr.Round, f *TestInputRequiredResultListRootsFlow) (mrtr.Step, error) {
+func (p testInputRequiredResultListRootsProgram) Step(ctx context.Context, r mrtrimpl.Round, f *TestInputRequiredResultListRootsFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case TestInputRequiredResultListRootsStateAskRoots:
-		var pending []mrtr.Pending
+		var pending []mrtrimpl.Pending
 		if f.ClientRoots == nil {
-			resp := r.Response("client_roots", mrtr.Roots)
+			resp := r.Response("client_roots", vocab.Roots)
 			switch resp.Status {
-			case mrtr.Accepted:
+			case mrtrimpl.Accepted:
 				answer, problems := p.decodeClientRoots(ctx, resp.URIs)
 				if len(problems) > 0 {
 					pending = append(pending, p.requestClientRoots(f, problems))
 				} else {
 					f.ClientRoots = answer
 				}
-			case mrtr.Malformed:
-				pending = append(pending, p.requestClientRoots(f, mrtr.Problems{resp.Problem}))
+			case mrtrimpl.Malformed:
+				pending = append(pending, p.requestClientRoots(f, mrtrimpl.Problems{resp.Problem}))
 			default:
 				pending = append(pending, p.requestClientRoots(f, nil))
 			}
@@ -100,11 +102,11 @@ func (p testInputRequiredResultListRootsProgram) Step(ctx context.Context, r *mr
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return mrtr.Goto(r, TestInputRequiredResultListRootsStateListed, "next")
+		return mrtrimpl.Goto(r, TestInputRequiredResultListRootsStateListed, vocab.Next)
 	case TestInputRequiredResultListRootsStateListed:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: testInputRequiredResultListRootsListedMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: testInputRequiredResultListRootsListedMessage(f)})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in test_input_required_result_list_roots", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in test_input_required_result_list_roots", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // TestInputRequiredResultListRootsHandler is what you implement for tool
@@ -136,7 +138,7 @@ func RegisterTestInputRequiredResultListRoots(s *mcp.Server, e *mrtr.Engine, h T
 	mrtr.AddTool(s, e, NewTestInputRequiredResultListRootsProgram(h))
 }
 
-func (testInputRequiredResultListRootsProgram) Descriptor() *mrtr.Descriptor {
+func (testInputRequiredResultListRootsProgram) Descriptor() *mrtrimpl.Descriptor {
 	return &testInputRequiredResultListRootsDescriptor
 }
 
@@ -154,18 +156,18 @@ func (testInputRequiredResultListRootsProgram) SetState(f *TestInputRequiredResu
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p testInputRequiredResultListRootsProgram) Questions(f *TestInputRequiredResultListRootsFlow, s uint16) []mrtr.Pending {
+func (p testInputRequiredResultListRootsProgram) Questions(f *TestInputRequiredResultListRootsFlow, s uint16) []mrtrimpl.Pending {
 	switch TestInputRequiredResultListRootsState(s) {
 	case TestInputRequiredResultListRootsStateAskRoots:
-		return []mrtr.Pending{p.requestClientRoots(f, nil)}
+		return []mrtrimpl.Pending{p.requestClientRoots(f, nil)}
 	}
 	return nil
 }
 
 // testInputRequiredResultListRootsDescriptor describes test_input_required_result_list_roots to the
 // engine: the state table, the transitions, and how its continuation is kept.
-var testInputRequiredResultListRootsDescriptor = mrtr.Descriptor{
-	Kind:        mrtr.KindTool,
+var testInputRequiredResultListRootsDescriptor = mrtrimpl.Descriptor{
+	Kind:        vocab.KindTool,
 	Name:        "test_input_required_result_list_roots",
 	Description: "Asks for the client's roots.",
 	InputSchema: json.RawMessage(`{
@@ -174,7 +176,7 @@ var testInputRequiredResultListRootsDescriptor = mrtr.Descriptor{
   "type": "object"
 }`),
 	TTL:         10 * time.Minute,
-	Storage:     mrtr.Sealed,
+	Storage:     vocab.Sealed,
 	SchemaHash:  uint64(0xc74d4c723e1d3535),
 	Initial:     uint16(TestInputRequiredResultListRootsStateAskRoots),
 	States:      testInputRequiredResultListRootsStateTable,
@@ -182,15 +184,15 @@ var testInputRequiredResultListRootsDescriptor = mrtr.Descriptor{
 }
 
 // testInputRequiredResultListRootsStateTable describes each state, in the order of their numbers.
-var testInputRequiredResultListRootsStateTable = []mrtr.StateInfo{
-	{Name: "askRoots", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "client_roots", Kind: mrtr.Roots}}},
-	{Name: "listed", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
+var testInputRequiredResultListRootsStateTable = []mrtrimpl.StateInfo{
+	{Name: "askRoots", Kind: vocab.StateAsk, Requests: []mrtrimpl.RequestInfo{{Key: "client_roots", Kind: vocab.Roots}}},
+	{Name: "listed", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
 }
 
 // testInputRequiredResultListRootsTransitionTable lists every transition of the spec: a state may
 // only go where a row says.
-var testInputRequiredResultListRootsTransitionTable = []mrtr.Transition{
-	{From: uint16(TestInputRequiredResultListRootsStateAskRoots), On: "next", To: uint16(TestInputRequiredResultListRootsStateListed)},
+var testInputRequiredResultListRootsTransitionTable = []mrtrimpl.Transition{
+	{From: uint16(TestInputRequiredResultListRootsStateAskRoots), On: vocab.Next, To: uint16(TestInputRequiredResultListRootsStateListed)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -217,7 +219,7 @@ func (testInputRequiredResultListRootsProgram) LoadContinuation(f *TestInputRequ
 	r := binenc.NewReader(data)
 	f.ClientRoots = nil
 	if r.Bool() {
-		a := &mrtr.RootList{}
+		a := &mrtrimpl.RootList{}
 		for i, n := 0, r.Count(); i < n; i++ {
 			a.URIs = append(a.URIs, r.String())
 		}
@@ -228,7 +230,7 @@ func (testInputRequiredResultListRootsProgram) LoadContinuation(f *TestInputRequ
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p testInputRequiredResultListRootsProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*TestInputRequiredResultListRootsFlow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -236,28 +238,28 @@ func (p testInputRequiredResultListRootsProgram) NewFlow(ctx context.Context, c 
 		Call:  c,
 		state: TestInputRequiredResultListRootsStateAskRoots,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in)
 	return f, problems.Err()
 }
 
 // decodeClientRoots validates the roots the client listed for "client_roots".
-func (p testInputRequiredResultListRootsProgram) decodeClientRoots(ctx context.Context, uris []string) (*mrtr.RootList, mrtr.Problems) {
-	return &mrtr.RootList{URIs: uris}, mrtr.CheckRoots(uris, 0, 4)
+func (p testInputRequiredResultListRootsProgram) decodeClientRoots(ctx context.Context, uris []string) (*mrtrimpl.RootList, mrtrimpl.Problems) {
+	return &mrtrimpl.RootList{URIs: uris}, mrtrimpl.CheckRoots(uris, 0, 4)
 }
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p testInputRequiredResultListRootsProgram) CheckContinuation(ctx context.Context, f *TestInputRequiredResultListRootsFlow) mrtr.Problems {
+func (p testInputRequiredResultListRootsProgram) CheckContinuation(ctx context.Context, f *TestInputRequiredResultListRootsFlow) mrtrimpl.Problems {
 	return nil
 }
 
 // requestClientRoots builds input request "client_roots" of state askRoots; problems with a
 // previous answer are added to it.
-func (testInputRequiredResultListRootsProgram) requestClientRoots(f *TestInputRequiredResultListRootsFlow, _ mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (testInputRequiredResultListRootsProgram) requestClientRoots(f *TestInputRequiredResultListRootsFlow, _ mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:    "client_roots",
-		Kind:   mrtr.Roots,
+		Kind:   vocab.Roots,
 		Params: &mcp.ListRootsParams{},
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // fakeTestInputRequiredResultListRoots implements TestInputRequiredResultListRootsHandler for the
@@ -44,7 +45,7 @@ func fixturesTestInputRequiredResultListRoots(h *fakeTestInputRequiredResultList
 		Invalid:      map[string]mcp.InputResponse{"client_roots": mrtrtest.RootsOf("file:///workspace/1", "file:///workspace/2", "file:///workspace/3", "file:///workspace/4", "file:///workspace/5")},
 		Other:        "bob",
 		Unauthorized: "mallory",
-		WantOutcome:  mrtr.OutcomeSuccess,
+		WantOutcome:  vocab.OutcomeSuccess,
 	}
 }
 

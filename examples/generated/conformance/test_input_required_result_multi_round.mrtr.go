@@ -14,6 +14,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // TestInputRequiredResultMultiRoundArgs are the arguments of tool
@@ -97,29 +99,29 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p testInputRequiredResultMultiRoundProgram) Step(ctx context.Context, r *mrtr.Round, f *TestInputRequiredResultMultiRoundFlow) (mrtr.Step, error) {
+func (p testInputRequiredResultMultiRoundProgram) Step(ctx context.Context, r mrtrimpl.Round, f *TestInputRequiredResultMultiRoundFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case TestInputRequiredResultMultiRoundStateStep1:
-		var pending []mrtr.Pending
+		var pending []mrtrimpl.Pending
 		if f.Step1 == nil {
-			resp := r.Response("step1", mrtr.Elicit)
+			resp := r.Response("step1", vocab.Elicit)
 			switch resp.Status {
-			case mrtr.Accepted:
+			case mrtrimpl.Accepted:
 				answer, problems, err := p.decodeStep1(ctx, resp.Content)
 				if err != nil {
-					return mrtr.Step{}, err
+					return mrtrimpl.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, mrtr.Prefilled(p.requestStep1(f, problems), resp.Content, problems))
+					pending = append(pending, mrtrimpl.Prefilled(p.requestStep1(f, problems), resp.Content, problems))
 				} else {
 					f.Step1 = answer
 				}
-			case mrtr.Declined:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "test_input_required_result_multi_round was cancelled: the user declined \"step1\"."})
-			case mrtr.Cancelled:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "test_input_required_result_multi_round was cancelled: the user cancelled \"step1\"."})
-			case mrtr.Malformed:
-				pending = append(pending, p.requestStep1(f, mrtr.Problems{resp.Problem}))
+			case mrtrimpl.Declined:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_multi_round was cancelled: the user declined \"step1\"."})
+			case mrtrimpl.Cancelled:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_multi_round was cancelled: the user cancelled \"step1\"."})
+			case mrtrimpl.Malformed:
+				pending = append(pending, p.requestStep1(f, mrtrimpl.Problems{resp.Problem}))
 			default:
 				pending = append(pending, p.requestStep1(f, nil))
 			}
@@ -127,28 +129,28 @@ func (p testInputRequiredResultMultiRoundProgram) Step(ctx context.Context, r *m
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return mrtr.Goto(r, TestInputRequiredResultMultiRoundStateStep2, "next")
+		return mrtrimpl.Goto(r, TestInputRequiredResultMultiRoundStateStep2, vocab.Next)
 	case TestInputRequiredResultMultiRoundStateStep2:
-		var pending []mrtr.Pending
+		var pending []mrtrimpl.Pending
 		if f.Step2 == nil {
-			resp := r.Response("step2", mrtr.Elicit)
+			resp := r.Response("step2", vocab.Elicit)
 			switch resp.Status {
-			case mrtr.Accepted:
+			case mrtrimpl.Accepted:
 				answer, problems, err := p.decodeStep2(ctx, resp.Content)
 				if err != nil {
-					return mrtr.Step{}, err
+					return mrtrimpl.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, mrtr.Prefilled(p.requestStep2(f, problems), resp.Content, problems))
+					pending = append(pending, mrtrimpl.Prefilled(p.requestStep2(f, problems), resp.Content, problems))
 				} else {
 					f.Step2 = answer
 				}
-			case mrtr.Declined:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "test_input_required_result_multi_round was cancelled: the user declined \"step2\"."})
-			case mrtr.Cancelled:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "test_input_required_result_multi_round was cancelled: the user cancelled \"step2\"."})
-			case mrtr.Malformed:
-				pending = append(pending, p.requestStep2(f, mrtr.Problems{resp.Problem}))
+			case mrtrimpl.Declined:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_multi_round was cancelled: the user declined \"step2\"."})
+			case mrtrimpl.Cancelled:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_multi_round was cancelled: the user cancelled \"step2\"."})
+			case mrtrimpl.Malformed:
+				pending = append(pending, p.requestStep2(f, mrtrimpl.Problems{resp.Problem}))
 			default:
 				pending = append(pending, p.requestStep2(f, nil))
 			}
@@ -156,11 +158,11 @@ func (p testInputRequiredResultMultiRoundProgram) Step(ctx context.Context, r *m
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return mrtr.Goto(r, TestInputRequiredResultMultiRoundStateDone, "next")
+		return mrtrimpl.Goto(r, TestInputRequiredResultMultiRoundStateDone, vocab.Next)
 	case TestInputRequiredResultMultiRoundStateDone:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: testInputRequiredResultMultiRoundDoneMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: testInputRequiredResultMultiRoundDoneMessage(f)})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in test_input_required_result_multi_round", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in test_input_required_result_multi_round", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // TestInputRequiredResultMultiRoundHandler is what you implement for tool
@@ -192,7 +194,7 @@ func RegisterTestInputRequiredResultMultiRound(s *mcp.Server, e *mrtr.Engine, h 
 	mrtr.AddTool(s, e, NewTestInputRequiredResultMultiRoundProgram(h))
 }
 
-func (testInputRequiredResultMultiRoundProgram) Descriptor() *mrtr.Descriptor {
+func (testInputRequiredResultMultiRoundProgram) Descriptor() *mrtrimpl.Descriptor {
 	return &testInputRequiredResultMultiRoundDescriptor
 }
 
@@ -210,20 +212,20 @@ func (testInputRequiredResultMultiRoundProgram) SetState(f *TestInputRequiredRes
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p testInputRequiredResultMultiRoundProgram) Questions(f *TestInputRequiredResultMultiRoundFlow, s uint16) []mrtr.Pending {
+func (p testInputRequiredResultMultiRoundProgram) Questions(f *TestInputRequiredResultMultiRoundFlow, s uint16) []mrtrimpl.Pending {
 	switch TestInputRequiredResultMultiRoundState(s) {
 	case TestInputRequiredResultMultiRoundStateStep1:
-		return []mrtr.Pending{p.requestStep1(f, nil)}
+		return []mrtrimpl.Pending{p.requestStep1(f, nil)}
 	case TestInputRequiredResultMultiRoundStateStep2:
-		return []mrtr.Pending{p.requestStep2(f, nil)}
+		return []mrtrimpl.Pending{p.requestStep2(f, nil)}
 	}
 	return nil
 }
 
 // testInputRequiredResultMultiRoundDescriptor describes test_input_required_result_multi_round to
 // the engine: the state table, the transitions, and how its continuation is kept.
-var testInputRequiredResultMultiRoundDescriptor = mrtr.Descriptor{
-	Kind:        mrtr.KindTool,
+var testInputRequiredResultMultiRoundDescriptor = mrtrimpl.Descriptor{
+	Kind:        vocab.KindTool,
 	Name:        "test_input_required_result_multi_round",
 	Description: "Two elicitation rounds with an evolving requestState.",
 	InputSchema: json.RawMessage(`{
@@ -232,7 +234,7 @@ var testInputRequiredResultMultiRoundDescriptor = mrtr.Descriptor{
   "type": "object"
 }`),
 	TTL:         10 * time.Minute,
-	Storage:     mrtr.Sealed,
+	Storage:     vocab.Sealed,
 	SchemaHash:  uint64(0x59eb5370206dfd1a),
 	Initial:     uint16(TestInputRequiredResultMultiRoundStateStep1),
 	States:      testInputRequiredResultMultiRoundStateTable,
@@ -240,17 +242,17 @@ var testInputRequiredResultMultiRoundDescriptor = mrtr.Descriptor{
 }
 
 // testInputRequiredResultMultiRoundStateTable describes each state, in the order of their numbers.
-var testInputRequiredResultMultiRoundStateTable = []mrtr.StateInfo{
-	{Name: "step1", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "step1", Kind: mrtr.Elicit}}},
-	{Name: "step2", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "step2", Kind: mrtr.Elicit}}},
-	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
+var testInputRequiredResultMultiRoundStateTable = []mrtrimpl.StateInfo{
+	{Name: "step1", Kind: vocab.StateAsk, Requests: []mrtrimpl.RequestInfo{{Key: "step1", Kind: vocab.Elicit}}},
+	{Name: "step2", Kind: vocab.StateAsk, Requests: []mrtrimpl.RequestInfo{{Key: "step2", Kind: vocab.Elicit}}},
+	{Name: "done", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
 }
 
 // testInputRequiredResultMultiRoundTransitionTable lists every transition of the spec: a state may
 // only go where a row says.
-var testInputRequiredResultMultiRoundTransitionTable = []mrtr.Transition{
-	{From: uint16(TestInputRequiredResultMultiRoundStateStep1), On: "next", To: uint16(TestInputRequiredResultMultiRoundStateStep2)},
-	{From: uint16(TestInputRequiredResultMultiRoundStateStep2), On: "next", To: uint16(TestInputRequiredResultMultiRoundStateDone)},
+var testInputRequiredResultMultiRoundTransitionTable = []mrtrimpl.Transition{
+	{From: uint16(TestInputRequiredResultMultiRoundStateStep1), On: vocab.Next, To: uint16(TestInputRequiredResultMultiRoundStateStep2)},
+	{From: uint16(TestInputRequiredResultMultiRoundStateStep2), On: vocab.Next, To: uint16(TestInputRequiredResultMultiRoundStateDone)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -293,7 +295,7 @@ func (testInputRequiredResultMultiRoundProgram) LoadContinuation(f *TestInputReq
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p testInputRequiredResultMultiRoundProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*TestInputRequiredResultMultiRoundFlow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -301,25 +303,25 @@ func (p testInputRequiredResultMultiRoundProgram) NewFlow(ctx context.Context, c
 		Call:  c,
 		state: TestInputRequiredResultMultiRoundStateStep1,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in)
 	return f, problems.Err()
 }
 
 // decodeStep1 validates the form answered for "step1": problems are for the user to
 // correct; an error is a custom validator that could not check a value.
-func (p testInputRequiredResultMultiRoundProgram) decodeStep1(ctx context.Context, content map[string]any) (*TestInputRequiredResultMultiRoundStep1Answer, mrtr.Problems, error) {
+func (p testInputRequiredResultMultiRoundProgram) decodeStep1(ctx context.Context, content map[string]any) (*TestInputRequiredResultMultiRoundStep1Answer, mrtrimpl.Problems, error) {
 	a := &TestInputRequiredResultMultiRoundStep1Answer{}
-	var problems mrtr.Problems
-	switch v, st := mrtr.FormString(content, "name"); st {
-	case mrtr.Present:
+	var problems mrtrimpl.Problems
+	switch v, st := mrtrimpl.FormString(content, "name"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 100 {
 			problems.Addf("name: at most 100 characters (got %d)", n)
 		}
 		a.Name = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("name: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("name: expected a string")
 	}
 	return a, problems, nil
@@ -327,18 +329,18 @@ func (p testInputRequiredResultMultiRoundProgram) decodeStep1(ctx context.Contex
 
 // decodeStep2 validates the form answered for "step2": problems are for the user to
 // correct; an error is a custom validator that could not check a value.
-func (p testInputRequiredResultMultiRoundProgram) decodeStep2(ctx context.Context, content map[string]any) (*TestInputRequiredResultMultiRoundStep2Answer, mrtr.Problems, error) {
+func (p testInputRequiredResultMultiRoundProgram) decodeStep2(ctx context.Context, content map[string]any) (*TestInputRequiredResultMultiRoundStep2Answer, mrtrimpl.Problems, error) {
 	a := &TestInputRequiredResultMultiRoundStep2Answer{}
-	var problems mrtr.Problems
-	switch v, st := mrtr.FormString(content, "color"); st {
-	case mrtr.Present:
+	var problems mrtrimpl.Problems
+	switch v, st := mrtrimpl.FormString(content, "color"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 100 {
 			problems.Addf("color: at most 100 characters (got %d)", n)
 		}
 		a.Color = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("color: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("color: expected a string")
 	}
 	return a, problems, nil
@@ -346,7 +348,7 @@ func (p testInputRequiredResultMultiRoundProgram) decodeStep2(ctx context.Contex
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p testInputRequiredResultMultiRoundProgram) CheckContinuation(ctx context.Context, f *TestInputRequiredResultMultiRoundFlow) mrtr.Problems {
+func (p testInputRequiredResultMultiRoundProgram) CheckContinuation(ctx context.Context, f *TestInputRequiredResultMultiRoundFlow) mrtrimpl.Problems {
 	return nil
 }
 
@@ -367,12 +369,12 @@ var testInputRequiredResultMultiRoundStep1Schema = json.RawMessage(`{
 
 // requestStep1 builds input request "step1" of state step1; problems with a previous answer are
 // added to it.
-func (testInputRequiredResultMultiRoundProgram) requestStep1(f *TestInputRequiredResultMultiRoundFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (testInputRequiredResultMultiRoundProgram) requestStep1(f *TestInputRequiredResultMultiRoundFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:  "step1",
-		Kind: mrtr.Elicit,
+		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtr.WithProblems(testInputRequiredResultMultiRoundStep1Step1Message(f), problems),
+			Message:         mrtrimpl.WithProblems(testInputRequiredResultMultiRoundStep1Step1Message(f), problems),
 			Mode:            "form",
 			RequestedSchema: testInputRequiredResultMultiRoundStep1Schema,
 		},
@@ -396,12 +398,12 @@ var testInputRequiredResultMultiRoundStep2Schema = json.RawMessage(`{
 
 // requestStep2 builds input request "step2" of state step2; problems with a previous answer are
 // added to it.
-func (testInputRequiredResultMultiRoundProgram) requestStep2(f *TestInputRequiredResultMultiRoundFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (testInputRequiredResultMultiRoundProgram) requestStep2(f *TestInputRequiredResultMultiRoundFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:  "step2",
-		Kind: mrtr.Elicit,
+		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtr.WithProblems(testInputRequiredResultMultiRoundStep2Step2Message(f), problems),
+			Message:         mrtrimpl.WithProblems(testInputRequiredResultMultiRoundStep2Step2Message(f), problems),
 			Mode:            "form",
 			RequestedSchema: testInputRequiredResultMultiRoundStep2Schema,
 		},

@@ -15,6 +15,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // TestInputRequiredResultMultipleInputsArgs are the arguments of tool
@@ -44,9 +46,9 @@ type TestInputRequiredResultMultipleInputsFlow struct {
 	// Continuation is carried between rounds.
 	Continuation TestInputRequiredResultMultipleInputsContinuation
 	// ClientRoots answers input request "client_roots" (state askAll); nil until given.
-	ClientRoots *mrtr.RootList
+	ClientRoots *mrtrimpl.RootList
 	// Greeting answers input request "greeting" (state askAll); nil until given.
-	Greeting *mrtr.Sampled
+	Greeting *mrtrimpl.Sampled
 	// UserName answers input request "user_name" (state askAll); nil until given.
 	UserName *TestInputRequiredResultMultipleInputsUserNameAnswer
 
@@ -91,61 +93,61 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p testInputRequiredResultMultipleInputsProgram) Step(ctx context.Context, r *mrtr.Round, f *TestInputRequiredResultMultipleInputsFlow) (mrtr.Step, error) {
+func (p testInputRequiredResultMultipleInputsProgram) Step(ctx context.Context, r mrtrimpl.Round, f *TestInputRequiredResultMultipleInputsFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case TestInputRequiredResultMultipleInputsStateAskAll:
-		var pending []mrtr.Pending
+		var pending []mrtrimpl.Pending
 		if f.ClientRoots == nil {
-			resp := r.Response("client_roots", mrtr.Roots)
+			resp := r.Response("client_roots", vocab.Roots)
 			switch resp.Status {
-			case mrtr.Accepted:
+			case mrtrimpl.Accepted:
 				answer, problems := p.decodeClientRoots(ctx, resp.URIs)
 				if len(problems) > 0 {
 					pending = append(pending, p.requestClientRoots(f, problems))
 				} else {
 					f.ClientRoots = answer
 				}
-			case mrtr.Malformed:
-				pending = append(pending, p.requestClientRoots(f, mrtr.Problems{resp.Problem}))
+			case mrtrimpl.Malformed:
+				pending = append(pending, p.requestClientRoots(f, mrtrimpl.Problems{resp.Problem}))
 			default:
 				pending = append(pending, p.requestClientRoots(f, nil))
 			}
 		}
 		if f.Greeting == nil {
-			resp := r.Response("greeting", mrtr.Sample)
+			resp := r.Response("greeting", vocab.Sample)
 			switch resp.Status {
-			case mrtr.Accepted:
+			case mrtrimpl.Accepted:
 				answer, problems := p.decodeGreeting(ctx, resp.Text)
 				if len(problems) > 0 {
 					pending = append(pending, p.requestGreeting(f, problems))
 				} else {
 					f.Greeting = answer
 				}
-			case mrtr.Malformed:
-				pending = append(pending, p.requestGreeting(f, mrtr.Problems{resp.Problem}))
+			case mrtrimpl.Malformed:
+				pending = append(pending, p.requestGreeting(f, mrtrimpl.Problems{resp.Problem}))
 			default:
 				pending = append(pending, p.requestGreeting(f, nil))
 			}
 		}
 		if f.UserName == nil {
-			resp := r.Response("user_name", mrtr.Elicit)
+			resp := r.Response("user_name", vocab.Elicit)
 			switch resp.Status {
-			case mrtr.Accepted:
+			case mrtrimpl.Accepted:
 				answer, problems, err := p.decodeUserName(ctx, resp.Content)
 				if err != nil {
-					return mrtr.Step{}, err
+					return mrtrimpl.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, mrtr.Prefilled(p.requestUserName(f, problems), resp.Content, problems))
+					pending = append(pending, mrtrimpl.Prefilled(p.requestUserName(f, problems), resp.Content, problems))
 				} else {
 					f.UserName = answer
 				}
-			case mrtr.Declined:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "test_input_required_result_multiple_inputs was cancelled: the user declined \"user_name\"."})
-			case mrtr.Cancelled:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "test_input_required_result_multiple_inputs was cancelled: the user cancelled \"user_name\"."})
-			case mrtr.Malformed:
-				pending = append(pending, p.requestUserName(f, mrtr.Problems{resp.Problem}))
+			case mrtrimpl.Declined:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_multiple_inputs was cancelled: the user declined \"user_name\"."})
+			case mrtrimpl.Cancelled:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_multiple_inputs was cancelled: the user cancelled \"user_name\"."})
+			case mrtrimpl.Malformed:
+				pending = append(pending, p.requestUserName(f, mrtrimpl.Problems{resp.Problem}))
 			default:
 				pending = append(pending, p.requestUserName(f, nil))
 			}
@@ -153,11 +155,11 @@ func (p testInputRequiredResultMultipleInputsProgram) Step(ctx context.Context, 
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return mrtr.Goto(r, TestInputRequiredResultMultipleInputsStateDone, "next")
+		return mrtrimpl.Goto(r, TestInputRequiredResultMultipleInputsStateDone, vocab.Next)
 	case TestInputRequiredResultMultipleInputsStateDone:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: testInputRequiredResultMultipleInputsDoneMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: testInputRequiredResultMultipleInputsDoneMessage(f)})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in test_input_required_result_multiple_inputs", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in test_input_required_result_multiple_inputs", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // TestInputRequiredResultMultipleInputsHandler is what you implement for tool
@@ -190,7 +192,7 @@ func RegisterTestInputRequiredResultMultipleInputs(s *mcp.Server, e *mrtr.Engine
 	mrtr.AddTool(s, e, NewTestInputRequiredResultMultipleInputsProgram(h))
 }
 
-func (testInputRequiredResultMultipleInputsProgram) Descriptor() *mrtr.Descriptor {
+func (testInputRequiredResultMultipleInputsProgram) Descriptor() *mrtrimpl.Descriptor {
 	return &testInputRequiredResultMultipleInputsDescriptor
 }
 
@@ -208,10 +210,10 @@ func (testInputRequiredResultMultipleInputsProgram) SetState(f *TestInputRequire
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p testInputRequiredResultMultipleInputsProgram) Questions(f *TestInputRequiredResultMultipleInputsFlow, s uint16) []mrtr.Pending {
+func (p testInputRequiredResultMultipleInputsProgram) Questions(f *TestInputRequiredResultMultipleInputsFlow, s uint16) []mrtrimpl.Pending {
 	switch TestInputRequiredResultMultipleInputsState(s) {
 	case TestInputRequiredResultMultipleInputsStateAskAll:
-		return []mrtr.Pending{p.requestClientRoots(f, nil), p.requestGreeting(f, nil), p.requestUserName(f, nil)}
+		return []mrtrimpl.Pending{p.requestClientRoots(f, nil), p.requestGreeting(f, nil), p.requestUserName(f, nil)}
 	}
 	return nil
 }
@@ -219,8 +221,8 @@ func (p testInputRequiredResultMultipleInputsProgram) Questions(f *TestInputRequ
 // testInputRequiredResultMultipleInputsDescriptor describes
 // test_input_required_result_multiple_inputs to the engine: the state table, the transitions, and
 // how its continuation is kept.
-var testInputRequiredResultMultipleInputsDescriptor = mrtr.Descriptor{
-	Kind:        mrtr.KindTool,
+var testInputRequiredResultMultipleInputsDescriptor = mrtrimpl.Descriptor{
+	Kind:        vocab.KindTool,
 	Name:        "test_input_required_result_multiple_inputs",
 	Description: "Sends an elicitation, a sampling request and a roots request in one round.",
 	InputSchema: json.RawMessage(`{
@@ -229,7 +231,7 @@ var testInputRequiredResultMultipleInputsDescriptor = mrtr.Descriptor{
   "type": "object"
 }`),
 	TTL:         10 * time.Minute,
-	Storage:     mrtr.Sealed,
+	Storage:     vocab.Sealed,
 	SchemaHash:  uint64(0x9378be0add8e8a15),
 	Initial:     uint16(TestInputRequiredResultMultipleInputsStateAskAll),
 	States:      testInputRequiredResultMultipleInputsStateTable,
@@ -238,15 +240,15 @@ var testInputRequiredResultMultipleInputsDescriptor = mrtr.Descriptor{
 
 // testInputRequiredResultMultipleInputsStateTable describes each state, in the order of their
 // numbers.
-var testInputRequiredResultMultipleInputsStateTable = []mrtr.StateInfo{
-	{Name: "askAll", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "client_roots", Kind: mrtr.Roots}, {Key: "greeting", Kind: mrtr.Sample}, {Key: "user_name", Kind: mrtr.Elicit}}},
-	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
+var testInputRequiredResultMultipleInputsStateTable = []mrtrimpl.StateInfo{
+	{Name: "askAll", Kind: vocab.StateAsk, Requests: []mrtrimpl.RequestInfo{{Key: "client_roots", Kind: vocab.Roots}, {Key: "greeting", Kind: vocab.Sample}, {Key: "user_name", Kind: vocab.Elicit}}},
+	{Name: "done", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
 }
 
 // testInputRequiredResultMultipleInputsTransitionTable lists every transition of the spec: a state
 // may only go where a row says.
-var testInputRequiredResultMultipleInputsTransitionTable = []mrtr.Transition{
-	{From: uint16(TestInputRequiredResultMultipleInputsStateAskAll), On: "next", To: uint16(TestInputRequiredResultMultipleInputsStateDone)},
+var testInputRequiredResultMultipleInputsTransitionTable = []mrtrimpl.Transition{
+	{From: uint16(TestInputRequiredResultMultipleInputsStateAskAll), On: vocab.Next, To: uint16(TestInputRequiredResultMultipleInputsStateDone)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -283,14 +285,14 @@ func (testInputRequiredResultMultipleInputsProgram) LoadContinuation(f *TestInpu
 	f.Greeting = nil
 	f.UserName = nil
 	if r.Bool() {
-		a := &mrtr.RootList{}
+		a := &mrtrimpl.RootList{}
 		for i, n := 0, r.Count(); i < n; i++ {
 			a.URIs = append(a.URIs, r.String())
 		}
 		f.ClientRoots = a
 	}
 	if r.Bool() {
-		a := &mrtr.Sampled{Text: r.String()}
+		a := &mrtrimpl.Sampled{Text: r.String()}
 		f.Greeting = a
 	}
 	if r.Bool() {
@@ -303,7 +305,7 @@ func (testInputRequiredResultMultipleInputsProgram) LoadContinuation(f *TestInpu
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p testInputRequiredResultMultipleInputsProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*TestInputRequiredResultMultipleInputsFlow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -311,39 +313,39 @@ func (p testInputRequiredResultMultipleInputsProgram) NewFlow(ctx context.Contex
 		Call:  c,
 		state: TestInputRequiredResultMultipleInputsStateAskAll,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in)
 	return f, problems.Err()
 }
 
 // decodeClientRoots validates the roots the client listed for "client_roots".
-func (p testInputRequiredResultMultipleInputsProgram) decodeClientRoots(ctx context.Context, uris []string) (*mrtr.RootList, mrtr.Problems) {
-	return &mrtr.RootList{URIs: uris}, mrtr.CheckRoots(uris, 0, 2)
+func (p testInputRequiredResultMultipleInputsProgram) decodeClientRoots(ctx context.Context, uris []string) (*mrtrimpl.RootList, mrtrimpl.Problems) {
+	return &mrtrimpl.RootList{URIs: uris}, mrtrimpl.CheckRoots(uris, 0, 2)
 }
 
 // decodeGreeting validates the text the client's model returned for "greeting".
-func (p testInputRequiredResultMultipleInputsProgram) decodeGreeting(ctx context.Context, text string) (*mrtr.Sampled, mrtr.Problems) {
-	var problems mrtr.Problems
+func (p testInputRequiredResultMultipleInputsProgram) decodeGreeting(ctx context.Context, text string) (*mrtrimpl.Sampled, mrtrimpl.Problems) {
+	var problems mrtrimpl.Problems
 	if n := utf8.RuneCountInString(text); n > 300 {
 		problems.Addf("greeting: at most 300 characters (got %d)", n)
 	}
-	return &mrtr.Sampled{Text: text}, problems
+	return &mrtrimpl.Sampled{Text: text}, problems
 }
 
 // decodeUserName validates the form answered for "user_name": problems are for the user to
 // correct; an error is a custom validator that could not check a value.
-func (p testInputRequiredResultMultipleInputsProgram) decodeUserName(ctx context.Context, content map[string]any) (*TestInputRequiredResultMultipleInputsUserNameAnswer, mrtr.Problems, error) {
+func (p testInputRequiredResultMultipleInputsProgram) decodeUserName(ctx context.Context, content map[string]any) (*TestInputRequiredResultMultipleInputsUserNameAnswer, mrtrimpl.Problems, error) {
 	a := &TestInputRequiredResultMultipleInputsUserNameAnswer{}
-	var problems mrtr.Problems
-	switch v, st := mrtr.FormString(content, "name"); st {
-	case mrtr.Present:
+	var problems mrtrimpl.Problems
+	switch v, st := mrtrimpl.FormString(content, "name"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 100 {
 			problems.Addf("name: at most 100 characters (got %d)", n)
 		}
 		a.Name = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("name: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("name: expected a string")
 	}
 	return a, problems, nil
@@ -351,30 +353,30 @@ func (p testInputRequiredResultMultipleInputsProgram) decodeUserName(ctx context
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p testInputRequiredResultMultipleInputsProgram) CheckContinuation(ctx context.Context, f *TestInputRequiredResultMultipleInputsFlow) mrtr.Problems {
+func (p testInputRequiredResultMultipleInputsProgram) CheckContinuation(ctx context.Context, f *TestInputRequiredResultMultipleInputsFlow) mrtrimpl.Problems {
 	return nil
 }
 
 // requestClientRoots builds input request "client_roots" of state askAll; problems with a previous
 // answer are added to it.
-func (testInputRequiredResultMultipleInputsProgram) requestClientRoots(f *TestInputRequiredResultMultipleInputsFlow, _ mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (testInputRequiredResultMultipleInputsProgram) requestClientRoots(f *TestInputRequiredResultMultipleInputsFlow, _ mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:    "client_roots",
-		Kind:   mrtr.Roots,
+		Kind:   vocab.Roots,
 		Params: &mcp.ListRootsParams{},
 	}
 }
 
 // requestGreeting builds input request "greeting" of state askAll; problems with a previous answer
 // are added to it.
-func (testInputRequiredResultMultipleInputsProgram) requestGreeting(f *TestInputRequiredResultMultipleInputsFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (testInputRequiredResultMultipleInputsProgram) requestGreeting(f *TestInputRequiredResultMultipleInputsFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:  "greeting",
-		Kind: mrtr.Sample,
+		Kind: vocab.Sample,
 		Params: &mcp.CreateMessageParams{
 			MaxTokens: 50,
 			Messages: []*mcp.SamplingMessage{{
-				Content: &mcp.TextContent{Text: mrtr.WithProblems(testInputRequiredResultMultipleInputsAskAllGreetingPrompt(f), problems)},
+				Content: &mcp.TextContent{Text: mrtrimpl.WithProblems(testInputRequiredResultMultipleInputsAskAllGreetingPrompt(f), problems)},
 				Role:    "user",
 			}},
 		},
@@ -398,12 +400,12 @@ var testInputRequiredResultMultipleInputsUserNameSchema = json.RawMessage(`{
 
 // requestUserName builds input request "user_name" of state askAll; problems with a previous answer
 // are added to it.
-func (testInputRequiredResultMultipleInputsProgram) requestUserName(f *TestInputRequiredResultMultipleInputsFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (testInputRequiredResultMultipleInputsProgram) requestUserName(f *TestInputRequiredResultMultipleInputsFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:  "user_name",
-		Kind: mrtr.Elicit,
+		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtr.WithProblems(testInputRequiredResultMultipleInputsAskAllUserNameMessage(f), problems),
+			Message:         mrtrimpl.WithProblems(testInputRequiredResultMultipleInputsAskAllUserNameMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: testInputRequiredResultMultipleInputsUserNameSchema,
 		},

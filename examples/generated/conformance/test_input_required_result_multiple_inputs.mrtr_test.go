@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // fakeTestInputRequiredResultMultipleInputs implements TestInputRequiredResultMultipleInputsHandler
@@ -52,7 +53,7 @@ func fixturesTestInputRequiredResultMultipleInputs(h *fakeTestInputRequiredResul
 		},
 		Other:        "bob",
 		Unauthorized: "mallory",
-		WantOutcome:  mrtr.OutcomeSuccess,
+		WantOutcome:  vocab.OutcomeSuccess,
 	}
 }
 

@@ -14,6 +14,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // TestInputRequiredResultRequestStateArgs are the arguments of tool
@@ -85,29 +87,29 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p testInputRequiredResultRequestStateProgram) Step(ctx context.Context, r *mrtr.Round, f *TestInputRequiredResultRequestStateFlow) (mrtr.Step, error) {
+func (p testInputRequiredResultRequestStateProgram) Step(ctx context.Context, r mrtrimpl.Round, f *TestInputRequiredResultRequestStateFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case TestInputRequiredResultRequestStateStateAskConfirm:
-		var pending []mrtr.Pending
+		var pending []mrtrimpl.Pending
 		if f.Confirm == nil {
-			resp := r.Response("confirm", mrtr.Elicit)
+			resp := r.Response("confirm", vocab.Elicit)
 			switch resp.Status {
-			case mrtr.Accepted:
+			case mrtrimpl.Accepted:
 				answer, problems, err := p.decodeConfirm(ctx, resp.Content)
 				if err != nil {
-					return mrtr.Step{}, err
+					return mrtrimpl.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, mrtr.Prefilled(p.requestConfirm(f, problems), resp.Content, problems))
+					pending = append(pending, mrtrimpl.Prefilled(p.requestConfirm(f, problems), resp.Content, problems))
 				} else {
 					f.Confirm = answer
 				}
-			case mrtr.Declined:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "test_input_required_result_request_state was cancelled: the user declined \"confirm\"."})
-			case mrtr.Cancelled:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "test_input_required_result_request_state was cancelled: the user cancelled \"confirm\"."})
-			case mrtr.Malformed:
-				pending = append(pending, p.requestConfirm(f, mrtr.Problems{resp.Problem}))
+			case mrtrimpl.Declined:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_request_state was cancelled: the user declined \"confirm\"."})
+			case mrtrimpl.Cancelled:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_request_state was cancelled: the user cancelled \"confirm\"."})
+			case mrtrimpl.Malformed:
+				pending = append(pending, p.requestConfirm(f, mrtrimpl.Problems{resp.Problem}))
 			default:
 				pending = append(pending, p.requestConfirm(f, nil))
 			}
@@ -115,11 +117,11 @@ func (p testInputRequiredResultRequestStateProgram) Step(ctx context.Context, r 
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return mrtr.Goto(r, TestInputRequiredResultRequestStateStateVerified, "next")
+		return mrtrimpl.Goto(r, TestInputRequiredResultRequestStateStateVerified, vocab.Next)
 	case TestInputRequiredResultRequestStateStateVerified:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: testInputRequiredResultRequestStateVerifiedMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: testInputRequiredResultRequestStateVerifiedMessage(f)})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in test_input_required_result_request_state", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in test_input_required_result_request_state", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // TestInputRequiredResultRequestStateHandler is what you implement for tool
@@ -152,7 +154,7 @@ func RegisterTestInputRequiredResultRequestState(s *mcp.Server, e *mrtr.Engine, 
 	mrtr.AddTool(s, e, NewTestInputRequiredResultRequestStateProgram(h))
 }
 
-func (testInputRequiredResultRequestStateProgram) Descriptor() *mrtr.Descriptor {
+func (testInputRequiredResultRequestStateProgram) Descriptor() *mrtrimpl.Descriptor {
 	return &testInputRequiredResultRequestStateDescriptor
 }
 
@@ -170,18 +172,18 @@ func (testInputRequiredResultRequestStateProgram) SetState(f *TestInputRequiredR
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p testInputRequiredResultRequestStateProgram) Questions(f *TestInputRequiredResultRequestStateFlow, s uint16) []mrtr.Pending {
+func (p testInputRequiredResultRequestStateProgram) Questions(f *TestInputRequiredResultRequestStateFlow, s uint16) []mrtrimpl.Pending {
 	switch TestInputRequiredResultRequestStateState(s) {
 	case TestInputRequiredResultRequestStateStateAskConfirm:
-		return []mrtr.Pending{p.requestConfirm(f, nil)}
+		return []mrtrimpl.Pending{p.requestConfirm(f, nil)}
 	}
 	return nil
 }
 
 // testInputRequiredResultRequestStateDescriptor describes test_input_required_result_request_state
 // to the engine: the state table, the transitions, and how its continuation is kept.
-var testInputRequiredResultRequestStateDescriptor = mrtr.Descriptor{
-	Kind:        mrtr.KindTool,
+var testInputRequiredResultRequestStateDescriptor = mrtrimpl.Descriptor{
+	Kind:        vocab.KindTool,
 	Name:        "test_input_required_result_request_state",
 	Description: "Round-trips a sealed requestState and confirms it was verified.",
 	InputSchema: json.RawMessage(`{
@@ -190,7 +192,7 @@ var testInputRequiredResultRequestStateDescriptor = mrtr.Descriptor{
   "type": "object"
 }`),
 	TTL:         10 * time.Minute,
-	Storage:     mrtr.Sealed,
+	Storage:     vocab.Sealed,
 	SchemaHash:  uint64(0x9c25579547b5794c),
 	Initial:     uint16(TestInputRequiredResultRequestStateStateAskConfirm),
 	States:      testInputRequiredResultRequestStateStateTable,
@@ -199,15 +201,15 @@ var testInputRequiredResultRequestStateDescriptor = mrtr.Descriptor{
 
 // testInputRequiredResultRequestStateStateTable describes each state, in the order of their
 // numbers.
-var testInputRequiredResultRequestStateStateTable = []mrtr.StateInfo{
-	{Name: "askConfirm", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit}}},
-	{Name: "verified", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
+var testInputRequiredResultRequestStateStateTable = []mrtrimpl.StateInfo{
+	{Name: "askConfirm", Kind: vocab.StateAsk, Requests: []mrtrimpl.RequestInfo{{Key: "confirm", Kind: vocab.Elicit}}},
+	{Name: "verified", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
 }
 
 // testInputRequiredResultRequestStateTransitionTable lists every transition of the spec: a state
 // may only go where a row says.
-var testInputRequiredResultRequestStateTransitionTable = []mrtr.Transition{
-	{From: uint16(TestInputRequiredResultRequestStateStateAskConfirm), On: "next", To: uint16(TestInputRequiredResultRequestStateStateVerified)},
+var testInputRequiredResultRequestStateTransitionTable = []mrtrimpl.Transition{
+	{From: uint16(TestInputRequiredResultRequestStateStateAskConfirm), On: vocab.Next, To: uint16(TestInputRequiredResultRequestStateStateVerified)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -240,7 +242,7 @@ func (testInputRequiredResultRequestStateProgram) LoadContinuation(f *TestInputR
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p testInputRequiredResultRequestStateProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*TestInputRequiredResultRequestStateFlow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -248,22 +250,22 @@ func (p testInputRequiredResultRequestStateProgram) NewFlow(ctx context.Context,
 		Call:  c,
 		state: TestInputRequiredResultRequestStateStateAskConfirm,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in)
 	return f, problems.Err()
 }
 
 // decodeConfirm validates the form answered for "confirm": problems are for the user to
 // correct; an error is a custom validator that could not check a value.
-func (p testInputRequiredResultRequestStateProgram) decodeConfirm(ctx context.Context, content map[string]any) (*TestInputRequiredResultRequestStateConfirmAnswer, mrtr.Problems, error) {
+func (p testInputRequiredResultRequestStateProgram) decodeConfirm(ctx context.Context, content map[string]any) (*TestInputRequiredResultRequestStateConfirmAnswer, mrtrimpl.Problems, error) {
 	a := &TestInputRequiredResultRequestStateConfirmAnswer{}
-	var problems mrtr.Problems
-	switch v, st := mrtr.FormBool(content, "ok"); st {
-	case mrtr.Present:
+	var problems mrtrimpl.Problems
+	switch v, st := mrtrimpl.FormBool(content, "ok"); st {
+	case mrtrimpl.Present:
 		a.Ok = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("ok: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("ok: expected true or false")
 	}
 	return a, problems, nil
@@ -271,7 +273,7 @@ func (p testInputRequiredResultRequestStateProgram) decodeConfirm(ctx context.Co
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p testInputRequiredResultRequestStateProgram) CheckContinuation(ctx context.Context, f *TestInputRequiredResultRequestStateFlow) mrtr.Problems {
+func (p testInputRequiredResultRequestStateProgram) CheckContinuation(ctx context.Context, f *TestInputRequiredResultRequestStateFlow) mrtrimpl.Problems {
 	return nil
 }
 
@@ -291,12 +293,12 @@ var testInputRequiredResultRequestStateConfirmSchema = json.RawMessage(`{
 
 // requestConfirm builds input request "confirm" of state askConfirm; problems with a previous
 // answer are added to it.
-func (testInputRequiredResultRequestStateProgram) requestConfirm(f *TestInputRequiredResultRequestStateFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (testInputRequiredResultRequestStateProgram) requestConfirm(f *TestInputRequiredResultRequestStateFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:  "confirm",
-		Kind: mrtr.Elicit,
+		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtr.WithProblems(testInputRequiredResultRequestStateAskConfirmConfirmMessage(f), problems),
+			Message:         mrtrimpl.WithProblems(testInputRequiredResultRequestStateAskConfirmConfirmMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: testInputRequiredResultRequestStateConfirmSchema,
 		},

@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // fakeTestInputRequiredResultRequestState implements TestInputRequiredResultRequestStateHandler for
@@ -44,7 +45,7 @@ func fixturesTestInputRequiredResultRequestState(h *fakeTestInputRequiredResultR
 		Invalid:      map[string]mcp.InputResponse{"confirm": mrtrtest.Accept(map[string]any{"ok": "not a number"})},
 		Other:        "bob",
 		Unauthorized: "mallory",
-		WantOutcome:  mrtr.OutcomeSuccess,
+		WantOutcome:  vocab.OutcomeSuccess,
 	}
 }
 

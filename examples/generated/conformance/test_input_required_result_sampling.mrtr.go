@@ -15,6 +15,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // TestInputRequiredResultSamplingArgs are the arguments of tool
@@ -35,7 +37,7 @@ type TestInputRequiredResultSamplingFlow struct {
 	// Continuation is carried between rounds.
 	Continuation TestInputRequiredResultSamplingContinuation
 	// CapitalQuestion answers input request "capital_question" (state askModel); nil until given.
-	CapitalQuestion *mrtr.Sampled
+	CapitalQuestion *mrtrimpl.Sampled
 
 	state TestInputRequiredResultSamplingState
 }
@@ -78,22 +80,22 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p testInputRequiredResultSamplingProgram) Step(ctx context.Context, r *mrtr.Round, f *TestInputRequiredResultSamplingFlow) (mrtr.Step, error) {
+func (p testInputRequiredResultSamplingProgram) Step(ctx context.Context, r mrtrimpl.Round, f *TestInputRequiredResultSamplingFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case TestInputRequiredResultSamplingStateAskModel:
-		var pending []mrtr.Pending
+		var pending []mrtrimpl.Pending
 		if f.CapitalQuestion == nil {
-			resp := r.Response("capital_question", mrtr.Sample)
+			resp := r.Response("capital_question", vocab.Sample)
 			switch resp.Status {
-			case mrtr.Accepted:
+			case mrtrimpl.Accepted:
 				answer, problems := p.decodeCapitalQuestion(ctx, resp.Text)
 				if len(problems) > 0 {
 					pending = append(pending, p.requestCapitalQuestion(f, problems))
 				} else {
 					f.CapitalQuestion = answer
 				}
-			case mrtr.Malformed:
-				pending = append(pending, p.requestCapitalQuestion(f, mrtr.Problems{resp.Problem}))
+			case mrtrimpl.Malformed:
+				pending = append(pending, p.requestCapitalQuestion(f, mrtrimpl.Problems{resp.Problem}))
 			default:
 				pending = append(pending, p.requestCapitalQuestion(f, nil))
 			}
@@ -101,11 +103,11 @@ func (p testInputRequiredResultSamplingProgram) Step(ctx context.Context, r *mrt
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return mrtr.Goto(r, TestInputRequiredResultSamplingStateAnswer, "next")
+		return mrtrimpl.Goto(r, TestInputRequiredResultSamplingStateAnswer, vocab.Next)
 	case TestInputRequiredResultSamplingStateAnswer:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: testInputRequiredResultSamplingAnswerMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: testInputRequiredResultSamplingAnswerMessage(f)})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in test_input_required_result_sampling", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in test_input_required_result_sampling", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // TestInputRequiredResultSamplingHandler is what you implement for tool
@@ -137,7 +139,7 @@ func RegisterTestInputRequiredResultSampling(s *mcp.Server, e *mrtr.Engine, h Te
 	mrtr.AddTool(s, e, NewTestInputRequiredResultSamplingProgram(h))
 }
 
-func (testInputRequiredResultSamplingProgram) Descriptor() *mrtr.Descriptor {
+func (testInputRequiredResultSamplingProgram) Descriptor() *mrtrimpl.Descriptor {
 	return &testInputRequiredResultSamplingDescriptor
 }
 
@@ -155,18 +157,18 @@ func (testInputRequiredResultSamplingProgram) SetState(f *TestInputRequiredResul
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p testInputRequiredResultSamplingProgram) Questions(f *TestInputRequiredResultSamplingFlow, s uint16) []mrtr.Pending {
+func (p testInputRequiredResultSamplingProgram) Questions(f *TestInputRequiredResultSamplingFlow, s uint16) []mrtrimpl.Pending {
 	switch TestInputRequiredResultSamplingState(s) {
 	case TestInputRequiredResultSamplingStateAskModel:
-		return []mrtr.Pending{p.requestCapitalQuestion(f, nil)}
+		return []mrtrimpl.Pending{p.requestCapitalQuestion(f, nil)}
 	}
 	return nil
 }
 
 // testInputRequiredResultSamplingDescriptor describes test_input_required_result_sampling to the
 // engine: the state table, the transitions, and how its continuation is kept.
-var testInputRequiredResultSamplingDescriptor = mrtr.Descriptor{
-	Kind:        mrtr.KindTool,
+var testInputRequiredResultSamplingDescriptor = mrtrimpl.Descriptor{
+	Kind:        vocab.KindTool,
 	Name:        "test_input_required_result_sampling",
 	Description: "Asks the client's model one question.",
 	InputSchema: json.RawMessage(`{
@@ -175,7 +177,7 @@ var testInputRequiredResultSamplingDescriptor = mrtr.Descriptor{
   "type": "object"
 }`),
 	TTL:         10 * time.Minute,
-	Storage:     mrtr.Sealed,
+	Storage:     vocab.Sealed,
 	SchemaHash:  uint64(0xe3b6280d4bd9ef62),
 	Initial:     uint16(TestInputRequiredResultSamplingStateAskModel),
 	States:      testInputRequiredResultSamplingStateTable,
@@ -183,15 +185,15 @@ var testInputRequiredResultSamplingDescriptor = mrtr.Descriptor{
 }
 
 // testInputRequiredResultSamplingStateTable describes each state, in the order of their numbers.
-var testInputRequiredResultSamplingStateTable = []mrtr.StateInfo{
-	{Name: "askModel", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "capital_question", Kind: mrtr.Sample}}},
-	{Name: "answer", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
+var testInputRequiredResultSamplingStateTable = []mrtrimpl.StateInfo{
+	{Name: "askModel", Kind: vocab.StateAsk, Requests: []mrtrimpl.RequestInfo{{Key: "capital_question", Kind: vocab.Sample}}},
+	{Name: "answer", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
 }
 
 // testInputRequiredResultSamplingTransitionTable lists every transition of the spec: a state may
 // only go where a row says.
-var testInputRequiredResultSamplingTransitionTable = []mrtr.Transition{
-	{From: uint16(TestInputRequiredResultSamplingStateAskModel), On: "next", To: uint16(TestInputRequiredResultSamplingStateAnswer)},
+var testInputRequiredResultSamplingTransitionTable = []mrtrimpl.Transition{
+	{From: uint16(TestInputRequiredResultSamplingStateAskModel), On: vocab.Next, To: uint16(TestInputRequiredResultSamplingStateAnswer)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -215,7 +217,7 @@ func (testInputRequiredResultSamplingProgram) LoadContinuation(f *TestInputRequi
 	r := binenc.NewReader(data)
 	f.CapitalQuestion = nil
 	if r.Bool() {
-		a := &mrtr.Sampled{Text: r.String()}
+		a := &mrtrimpl.Sampled{Text: r.String()}
 		f.CapitalQuestion = a
 	}
 	return r.Done()
@@ -223,7 +225,7 @@ func (testInputRequiredResultSamplingProgram) LoadContinuation(f *TestInputRequi
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p testInputRequiredResultSamplingProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*TestInputRequiredResultSamplingFlow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -231,36 +233,36 @@ func (p testInputRequiredResultSamplingProgram) NewFlow(ctx context.Context, c *
 		Call:  c,
 		state: TestInputRequiredResultSamplingStateAskModel,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in)
 	return f, problems.Err()
 }
 
 // decodeCapitalQuestion validates the text the client's model returned for "capital_question".
-func (p testInputRequiredResultSamplingProgram) decodeCapitalQuestion(ctx context.Context, text string) (*mrtr.Sampled, mrtr.Problems) {
-	var problems mrtr.Problems
+func (p testInputRequiredResultSamplingProgram) decodeCapitalQuestion(ctx context.Context, text string) (*mrtrimpl.Sampled, mrtrimpl.Problems) {
+	var problems mrtrimpl.Problems
 	if n := utf8.RuneCountInString(text); n > 500 {
 		problems.Addf("capital_question: at most 500 characters (got %d)", n)
 	}
-	return &mrtr.Sampled{Text: text}, problems
+	return &mrtrimpl.Sampled{Text: text}, problems
 }
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p testInputRequiredResultSamplingProgram) CheckContinuation(ctx context.Context, f *TestInputRequiredResultSamplingFlow) mrtr.Problems {
+func (p testInputRequiredResultSamplingProgram) CheckContinuation(ctx context.Context, f *TestInputRequiredResultSamplingFlow) mrtrimpl.Problems {
 	return nil
 }
 
 // requestCapitalQuestion builds input request "capital_question" of state askModel; problems with a
 // previous answer are added to it.
-func (testInputRequiredResultSamplingProgram) requestCapitalQuestion(f *TestInputRequiredResultSamplingFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (testInputRequiredResultSamplingProgram) requestCapitalQuestion(f *TestInputRequiredResultSamplingFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:  "capital_question",
-		Kind: mrtr.Sample,
+		Kind: vocab.Sample,
 		Params: &mcp.CreateMessageParams{
 			MaxTokens: 100,
 			Messages: []*mcp.SamplingMessage{{
-				Content: &mcp.TextContent{Text: mrtr.WithProblems(testInputRequiredResultSamplingAskModelCapitalQuestionPrompt(f), problems)},
+				Content: &mcp.TextContent{Text: mrtrimpl.WithProblems(testInputRequiredResultSamplingAskModelCapitalQuestionPrompt(f), problems)},
 				Role:    "user",
 			}},
 		},

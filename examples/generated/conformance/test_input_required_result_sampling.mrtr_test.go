@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // fakeTestInputRequiredResultSampling implements TestInputRequiredResultSamplingHandler for the
@@ -45,7 +46,7 @@ func fixturesTestInputRequiredResultSampling(h *fakeTestInputRequiredResultSampl
 		Invalid:      map[string]mcp.InputResponse{"capital_question": mrtrtest.Text(strings.Repeat("x", 501))},
 		Other:        "bob",
 		Unauthorized: "mallory",
-		WantOutcome:  mrtr.OutcomeSuccess,
+		WantOutcome:  vocab.OutcomeSuccess,
 	}
 }
 

@@ -14,6 +14,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // TestInputRequiredResultTamperedStateArgs are the arguments of tool
@@ -86,29 +88,29 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p testInputRequiredResultTamperedStateProgram) Step(ctx context.Context, r *mrtr.Round, f *TestInputRequiredResultTamperedStateFlow) (mrtr.Step, error) {
+func (p testInputRequiredResultTamperedStateProgram) Step(ctx context.Context, r mrtrimpl.Round, f *TestInputRequiredResultTamperedStateFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case TestInputRequiredResultTamperedStateStateAskConfirm:
-		var pending []mrtr.Pending
+		var pending []mrtrimpl.Pending
 		if f.Confirm == nil {
-			resp := r.Response("confirm", mrtr.Elicit)
+			resp := r.Response("confirm", vocab.Elicit)
 			switch resp.Status {
-			case mrtr.Accepted:
+			case mrtrimpl.Accepted:
 				answer, problems, err := p.decodeConfirm(ctx, resp.Content)
 				if err != nil {
-					return mrtr.Step{}, err
+					return mrtrimpl.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, mrtr.Prefilled(p.requestConfirm(f, problems), resp.Content, problems))
+					pending = append(pending, mrtrimpl.Prefilled(p.requestConfirm(f, problems), resp.Content, problems))
 				} else {
 					f.Confirm = answer
 				}
-			case mrtr.Declined:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "test_input_required_result_tampered_state was cancelled: the user declined \"confirm\"."})
-			case mrtr.Cancelled:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "test_input_required_result_tampered_state was cancelled: the user cancelled \"confirm\"."})
-			case mrtr.Malformed:
-				pending = append(pending, p.requestConfirm(f, mrtr.Problems{resp.Problem}))
+			case mrtrimpl.Declined:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_tampered_state was cancelled: the user declined \"confirm\"."})
+			case mrtrimpl.Cancelled:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_tampered_state was cancelled: the user cancelled \"confirm\"."})
+			case mrtrimpl.Malformed:
+				pending = append(pending, p.requestConfirm(f, mrtrimpl.Problems{resp.Problem}))
 			default:
 				pending = append(pending, p.requestConfirm(f, nil))
 			}
@@ -116,11 +118,11 @@ func (p testInputRequiredResultTamperedStateProgram) Step(ctx context.Context, r
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return mrtr.Goto(r, TestInputRequiredResultTamperedStateStateDone, "next")
+		return mrtrimpl.Goto(r, TestInputRequiredResultTamperedStateStateDone, vocab.Next)
 	case TestInputRequiredResultTamperedStateStateDone:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: testInputRequiredResultTamperedStateDoneMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: testInputRequiredResultTamperedStateDoneMessage(f)})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in test_input_required_result_tampered_state", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in test_input_required_result_tampered_state", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // TestInputRequiredResultTamperedStateHandler is what you implement for tool
@@ -153,7 +155,7 @@ func RegisterTestInputRequiredResultTamperedState(s *mcp.Server, e *mrtr.Engine,
 	mrtr.AddTool(s, e, NewTestInputRequiredResultTamperedStateProgram(h))
 }
 
-func (testInputRequiredResultTamperedStateProgram) Descriptor() *mrtr.Descriptor {
+func (testInputRequiredResultTamperedStateProgram) Descriptor() *mrtrimpl.Descriptor {
 	return &testInputRequiredResultTamperedStateDescriptor
 }
 
@@ -171,10 +173,10 @@ func (testInputRequiredResultTamperedStateProgram) SetState(f *TestInputRequired
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p testInputRequiredResultTamperedStateProgram) Questions(f *TestInputRequiredResultTamperedStateFlow, s uint16) []mrtr.Pending {
+func (p testInputRequiredResultTamperedStateProgram) Questions(f *TestInputRequiredResultTamperedStateFlow, s uint16) []mrtrimpl.Pending {
 	switch TestInputRequiredResultTamperedStateState(s) {
 	case TestInputRequiredResultTamperedStateStateAskConfirm:
-		return []mrtr.Pending{p.requestConfirm(f, nil)}
+		return []mrtrimpl.Pending{p.requestConfirm(f, nil)}
 	}
 	return nil
 }
@@ -182,8 +184,8 @@ func (p testInputRequiredResultTamperedStateProgram) Questions(f *TestInputRequi
 // testInputRequiredResultTamperedStateDescriptor describes
 // test_input_required_result_tampered_state to the engine: the state table, the transitions, and
 // how its continuation is kept.
-var testInputRequiredResultTamperedStateDescriptor = mrtr.Descriptor{
-	Kind:        mrtr.KindTool,
+var testInputRequiredResultTamperedStateDescriptor = mrtrimpl.Descriptor{
+	Kind:        vocab.KindTool,
 	Name:        "test_input_required_result_tampered_state",
 	Description: "Rejects a requestState that fails integrity verification (-32602).",
 	InputSchema: json.RawMessage(`{
@@ -192,7 +194,7 @@ var testInputRequiredResultTamperedStateDescriptor = mrtr.Descriptor{
   "type": "object"
 }`),
 	TTL:         10 * time.Minute,
-	Storage:     mrtr.Sealed,
+	Storage:     vocab.Sealed,
 	SchemaHash:  uint64(0xb859fc0e9e47f2ad),
 	Initial:     uint16(TestInputRequiredResultTamperedStateStateAskConfirm),
 	States:      testInputRequiredResultTamperedStateStateTable,
@@ -201,15 +203,15 @@ var testInputRequiredResultTamperedStateDescriptor = mrtr.Descriptor{
 
 // testInputRequiredResultTamperedStateStateTable describes each state, in the order of their
 // numbers.
-var testInputRequiredResultTamperedStateStateTable = []mrtr.StateInfo{
-	{Name: "askConfirm", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit}}},
-	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
+var testInputRequiredResultTamperedStateStateTable = []mrtrimpl.StateInfo{
+	{Name: "askConfirm", Kind: vocab.StateAsk, Requests: []mrtrimpl.RequestInfo{{Key: "confirm", Kind: vocab.Elicit}}},
+	{Name: "done", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
 }
 
 // testInputRequiredResultTamperedStateTransitionTable lists every transition of the spec: a state
 // may only go where a row says.
-var testInputRequiredResultTamperedStateTransitionTable = []mrtr.Transition{
-	{From: uint16(TestInputRequiredResultTamperedStateStateAskConfirm), On: "next", To: uint16(TestInputRequiredResultTamperedStateStateDone)},
+var testInputRequiredResultTamperedStateTransitionTable = []mrtrimpl.Transition{
+	{From: uint16(TestInputRequiredResultTamperedStateStateAskConfirm), On: vocab.Next, To: uint16(TestInputRequiredResultTamperedStateStateDone)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -242,7 +244,7 @@ func (testInputRequiredResultTamperedStateProgram) LoadContinuation(f *TestInput
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p testInputRequiredResultTamperedStateProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*TestInputRequiredResultTamperedStateFlow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -250,22 +252,22 @@ func (p testInputRequiredResultTamperedStateProgram) NewFlow(ctx context.Context
 		Call:  c,
 		state: TestInputRequiredResultTamperedStateStateAskConfirm,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in)
 	return f, problems.Err()
 }
 
 // decodeConfirm validates the form answered for "confirm": problems are for the user to
 // correct; an error is a custom validator that could not check a value.
-func (p testInputRequiredResultTamperedStateProgram) decodeConfirm(ctx context.Context, content map[string]any) (*TestInputRequiredResultTamperedStateConfirmAnswer, mrtr.Problems, error) {
+func (p testInputRequiredResultTamperedStateProgram) decodeConfirm(ctx context.Context, content map[string]any) (*TestInputRequiredResultTamperedStateConfirmAnswer, mrtrimpl.Problems, error) {
 	a := &TestInputRequiredResultTamperedStateConfirmAnswer{}
-	var problems mrtr.Problems
-	switch v, st := mrtr.FormBool(content, "ok"); st {
-	case mrtr.Present:
+	var problems mrtrimpl.Problems
+	switch v, st := mrtrimpl.FormBool(content, "ok"); st {
+	case mrtrimpl.Present:
 		a.Ok = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("ok: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("ok: expected true or false")
 	}
 	return a, problems, nil
@@ -273,7 +275,7 @@ func (p testInputRequiredResultTamperedStateProgram) decodeConfirm(ctx context.C
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p testInputRequiredResultTamperedStateProgram) CheckContinuation(ctx context.Context, f *TestInputRequiredResultTamperedStateFlow) mrtr.Problems {
+func (p testInputRequiredResultTamperedStateProgram) CheckContinuation(ctx context.Context, f *TestInputRequiredResultTamperedStateFlow) mrtrimpl.Problems {
 	return nil
 }
 
@@ -293,12 +295,12 @@ var testInputRequiredResultTamperedStateConfirmSchema = json.RawMessage(`{
 
 // requestConfirm builds input request "confirm" of state askConfirm; problems with a previous
 // answer are added to it.
-func (testInputRequiredResultTamperedStateProgram) requestConfirm(f *TestInputRequiredResultTamperedStateFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (testInputRequiredResultTamperedStateProgram) requestConfirm(f *TestInputRequiredResultTamperedStateFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:  "confirm",
-		Kind: mrtr.Elicit,
+		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtr.WithProblems(testInputRequiredResultTamperedStateAskConfirmConfirmMessage(f), problems),
+			Message:         mrtrimpl.WithProblems(testInputRequiredResultTamperedStateAskConfirmConfirmMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: testInputRequiredResultTamperedStateConfirmSchema,
 		},

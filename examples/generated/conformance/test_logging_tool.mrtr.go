@@ -12,6 +12,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // TestLoggingToolArgs are the arguments of tool test_logging_tool, validated on every round.
@@ -71,7 +73,7 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p testLoggingToolProgram) Step(ctx context.Context, r *mrtr.Round, f *TestLoggingToolFlow) (mrtr.Step, error) {
+func (p testLoggingToolProgram) Step(ctx context.Context, r mrtrimpl.Round, f *TestLoggingToolFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case TestLoggingToolStateLog:
 		// the workflow's own operation id: the round record covers retries
@@ -79,9 +81,9 @@ func (p testLoggingToolProgram) Step(ctx context.Context, r *mrtr.Round, f *Test
 			return p.h.EmitLog(ctx, f)
 		})
 	case TestLoggingToolStateDone:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: testLoggingToolDoneMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: testLoggingToolDoneMessage(f)})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in test_logging_tool", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in test_logging_tool", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // TestLoggingToolHandler is what you implement for tool test_logging_tool. Adding a check, effect
@@ -120,7 +122,7 @@ func RegisterTestLoggingTool(s *mcp.Server, e *mrtr.Engine, h TestLoggingToolHan
 	mrtr.AddTool(s, e, NewTestLoggingToolProgram(h))
 }
 
-func (testLoggingToolProgram) Descriptor() *mrtr.Descriptor {
+func (testLoggingToolProgram) Descriptor() *mrtrimpl.Descriptor {
 	return &testLoggingToolDescriptor
 }
 
@@ -138,14 +140,14 @@ func (testLoggingToolProgram) SetState(f *TestLoggingToolFlow, s uint16) {
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p testLoggingToolProgram) Questions(f *TestLoggingToolFlow, s uint16) []mrtr.Pending {
+func (p testLoggingToolProgram) Questions(f *TestLoggingToolFlow, s uint16) []mrtrimpl.Pending {
 	return nil
 }
 
 // testLoggingToolDescriptor describes test_logging_tool to the engine: the state table, the
 // transitions, and how its continuation is kept.
-var testLoggingToolDescriptor = mrtr.Descriptor{
-	Kind:        mrtr.KindTool,
+var testLoggingToolDescriptor = mrtrimpl.Descriptor{
+	Kind:        vocab.KindTool,
 	Name:        "test_logging_tool",
 	Description: "Sends an info log message to the client, which the SDK delivers only when the request set a log level (conformance server-stateless).",
 	InputSchema: json.RawMessage(`{
@@ -154,7 +156,7 @@ var testLoggingToolDescriptor = mrtr.Descriptor{
   "type": "object"
 }`),
 	TTL:         10 * time.Minute,
-	Storage:     mrtr.Sealed,
+	Storage:     vocab.Sealed,
 	SchemaHash:  uint64(0xaf299934a4320e77),
 	Initial:     uint16(TestLoggingToolStateLog),
 	States:      testLoggingToolStateTable,
@@ -162,15 +164,15 @@ var testLoggingToolDescriptor = mrtr.Descriptor{
 }
 
 // testLoggingToolStateTable describes each state, in the order of their numbers.
-var testLoggingToolStateTable = []mrtr.StateInfo{
-	{Name: "log", Kind: mrtr.StateEffect},
-	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
+var testLoggingToolStateTable = []mrtrimpl.StateInfo{
+	{Name: "log", Kind: vocab.StateEffect},
+	{Name: "done", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
 }
 
 // testLoggingToolTransitionTable lists every transition of the spec: a state may only go
 // where a row says.
-var testLoggingToolTransitionTable = []mrtr.Transition{
-	{From: uint16(TestLoggingToolStateLog), On: "next", To: uint16(TestLoggingToolStateDone)},
+var testLoggingToolTransitionTable = []mrtrimpl.Transition{
+	{From: uint16(TestLoggingToolStateLog), On: vocab.Next, To: uint16(TestLoggingToolStateDone)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -193,7 +195,7 @@ func (testLoggingToolProgram) LoadContinuation(f *TestLoggingToolFlow, data []by
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p testLoggingToolProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*TestLoggingToolFlow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -201,14 +203,14 @@ func (p testLoggingToolProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw j
 		Call:  c,
 		state: TestLoggingToolStateLog,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in)
 	return f, problems.Err()
 }
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p testLoggingToolProgram) CheckContinuation(ctx context.Context, f *TestLoggingToolFlow) mrtr.Problems {
+func (p testLoggingToolProgram) CheckContinuation(ctx context.Context, f *TestLoggingToolFlow) mrtrimpl.Problems {
 	return nil
 }
 

@@ -12,6 +12,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // TestMissingCapabilityArgs are the arguments of tool test_missing_capability, validated on every
@@ -67,12 +69,12 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p testMissingCapabilityProgram) Step(ctx context.Context, r *mrtr.Round, f *TestMissingCapabilityFlow) (mrtr.Step, error) {
+func (p testMissingCapabilityProgram) Step(ctx context.Context, r mrtrimpl.Round, f *TestMissingCapabilityFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case TestMissingCapabilityStateDone:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: testMissingCapabilityDoneMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: testMissingCapabilityDoneMessage(f)})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in test_missing_capability", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in test_missing_capability", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // TestMissingCapabilityHandler is what you implement for tool test_missing_capability. Adding a
@@ -104,7 +106,7 @@ func RegisterTestMissingCapability(s *mcp.Server, e *mrtr.Engine, h TestMissingC
 	mrtr.AddTool(s, e, NewTestMissingCapabilityProgram(h))
 }
 
-func (testMissingCapabilityProgram) Descriptor() *mrtr.Descriptor {
+func (testMissingCapabilityProgram) Descriptor() *mrtrimpl.Descriptor {
 	return &testMissingCapabilityDescriptor
 }
 
@@ -122,14 +124,14 @@ func (testMissingCapabilityProgram) SetState(f *TestMissingCapabilityFlow, s uin
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p testMissingCapabilityProgram) Questions(f *TestMissingCapabilityFlow, s uint16) []mrtr.Pending {
+func (p testMissingCapabilityProgram) Questions(f *TestMissingCapabilityFlow, s uint16) []mrtrimpl.Pending {
 	return nil
 }
 
 // testMissingCapabilityDescriptor describes test_missing_capability to the engine: the state table,
 // the transitions, and how its continuation is kept.
-var testMissingCapabilityDescriptor = mrtr.Descriptor{
-	Kind:        mrtr.KindTool,
+var testMissingCapabilityDescriptor = mrtrimpl.Descriptor{
+	Kind:        vocab.KindTool,
 	Name:        "test_missing_capability",
 	Description: "Needs the client's sampling capability; a client that did not declare it gets -32021 (conformance server-stateless).",
 	InputSchema: json.RawMessage(`{
@@ -137,9 +139,9 @@ var testMissingCapabilityDescriptor = mrtr.Descriptor{
   "properties": {},
   "type": "object"
 }`),
-	Requires:    []string{"sampling"},
+	Requires:    []vocab.Capability{vocab.CapSampling},
 	TTL:         10 * time.Minute,
-	Storage:     mrtr.Sealed,
+	Storage:     vocab.Sealed,
 	SchemaHash:  uint64(0xa09db2450561d09c),
 	Initial:     uint16(TestMissingCapabilityStateDone),
 	States:      testMissingCapabilityStateTable,
@@ -147,13 +149,13 @@ var testMissingCapabilityDescriptor = mrtr.Descriptor{
 }
 
 // testMissingCapabilityStateTable describes each state, in the order of their numbers.
-var testMissingCapabilityStateTable = []mrtr.StateInfo{
-	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
+var testMissingCapabilityStateTable = []mrtrimpl.StateInfo{
+	{Name: "done", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
 }
 
 // testMissingCapabilityTransitionTable lists every transition of the spec: a state may only go
 // where a row says.
-var testMissingCapabilityTransitionTable = []mrtr.Transition{}
+var testMissingCapabilityTransitionTable = []mrtrimpl.Transition{}
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
 // bound to its digest, so a continuation cannot be replayed with other arguments.
@@ -175,7 +177,7 @@ func (testMissingCapabilityProgram) LoadContinuation(f *TestMissingCapabilityFlo
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p testMissingCapabilityProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*TestMissingCapabilityFlow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -183,14 +185,14 @@ func (p testMissingCapabilityProgram) NewFlow(ctx context.Context, c *mrtr.Call,
 		Call:  c,
 		state: TestMissingCapabilityStateDone,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in)
 	return f, problems.Err()
 }
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p testMissingCapabilityProgram) CheckContinuation(ctx context.Context, f *TestMissingCapabilityFlow) mrtr.Problems {
+func (p testMissingCapabilityProgram) CheckContinuation(ctx context.Context, f *TestMissingCapabilityFlow) mrtrimpl.Problems {
 	return nil
 }
 

@@ -12,6 +12,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // TestSimpleTextArgs are the arguments of tool test_simple_text, validated on every round.
@@ -66,12 +68,12 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p testSimpleTextProgram) Step(ctx context.Context, r *mrtr.Round, f *TestSimpleTextFlow) (mrtr.Step, error) {
+func (p testSimpleTextProgram) Step(ctx context.Context, r mrtrimpl.Round, f *TestSimpleTextFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case TestSimpleTextStateDone:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: testSimpleTextDoneMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: testSimpleTextDoneMessage(f)})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in test_simple_text", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in test_simple_text", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // TestSimpleTextHandler is what you implement for tool test_simple_text. Adding a check, effect or
@@ -102,7 +104,7 @@ func RegisterTestSimpleText(s *mcp.Server, e *mrtr.Engine, h TestSimpleTextHandl
 	mrtr.AddTool(s, e, NewTestSimpleTextProgram(h))
 }
 
-func (testSimpleTextProgram) Descriptor() *mrtr.Descriptor {
+func (testSimpleTextProgram) Descriptor() *mrtrimpl.Descriptor {
 	return &testSimpleTextDescriptor
 }
 
@@ -120,14 +122,14 @@ func (testSimpleTextProgram) SetState(f *TestSimpleTextFlow, s uint16) {
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p testSimpleTextProgram) Questions(f *TestSimpleTextFlow, s uint16) []mrtr.Pending {
+func (p testSimpleTextProgram) Questions(f *TestSimpleTextFlow, s uint16) []mrtrimpl.Pending {
 	return nil
 }
 
 // testSimpleTextDescriptor describes test_simple_text to the engine: the state table, the
 // transitions, and how its continuation is kept.
-var testSimpleTextDescriptor = mrtr.Descriptor{
-	Kind:        mrtr.KindTool,
+var testSimpleTextDescriptor = mrtrimpl.Descriptor{
+	Kind:        vocab.KindTool,
 	Name:        "test_simple_text",
 	Description: "Returns a fixed text (conformance tools-call-simple-text).",
 	InputSchema: json.RawMessage(`{
@@ -136,7 +138,7 @@ var testSimpleTextDescriptor = mrtr.Descriptor{
   "type": "object"
 }`),
 	TTL:         10 * time.Minute,
-	Storage:     mrtr.Sealed,
+	Storage:     vocab.Sealed,
 	SchemaHash:  uint64(0x2fc90c73b574385d),
 	Initial:     uint16(TestSimpleTextStateDone),
 	States:      testSimpleTextStateTable,
@@ -144,13 +146,13 @@ var testSimpleTextDescriptor = mrtr.Descriptor{
 }
 
 // testSimpleTextStateTable describes each state, in the order of their numbers.
-var testSimpleTextStateTable = []mrtr.StateInfo{
-	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
+var testSimpleTextStateTable = []mrtrimpl.StateInfo{
+	{Name: "done", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
 }
 
 // testSimpleTextTransitionTable lists every transition of the spec: a state may only go
 // where a row says.
-var testSimpleTextTransitionTable = []mrtr.Transition{}
+var testSimpleTextTransitionTable = []mrtrimpl.Transition{}
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
 // bound to its digest, so a continuation cannot be replayed with other arguments.
@@ -172,7 +174,7 @@ func (testSimpleTextProgram) LoadContinuation(f *TestSimpleTextFlow, data []byte
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p testSimpleTextProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*TestSimpleTextFlow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -180,14 +182,14 @@ func (p testSimpleTextProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw js
 		Call:  c,
 		state: TestSimpleTextStateDone,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in)
 	return f, problems.Err()
 }
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p testSimpleTextProgram) CheckContinuation(ctx context.Context, f *TestSimpleTextFlow) mrtr.Problems {
+func (p testSimpleTextProgram) CheckContinuation(ctx context.Context, f *TestSimpleTextFlow) mrtrimpl.Problems {
 	return nil
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // fakeTestSimpleText implements TestSimpleTextHandler for the generated tests: it allows every
@@ -35,7 +36,7 @@ func fixturesTestSimpleText(h *fakeTestSimpleText) mrtrtest.Fixtures {
 		Args:         map[string]any{},
 		Other:        "bob",
 		Unauthorized: "mallory",
-		WantOutcome:  mrtr.OutcomeSuccess,
+		WantOutcome:  vocab.OutcomeSuccess,
 	}
 }
 

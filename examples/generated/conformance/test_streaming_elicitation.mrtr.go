@@ -14,6 +14,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // TestStreamingElicitationArgs are the arguments of tool test_streaming_elicitation, validated on
@@ -82,29 +84,29 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p testStreamingElicitationProgram) Step(ctx context.Context, r *mrtr.Round, f *TestStreamingElicitationFlow) (mrtr.Step, error) {
+func (p testStreamingElicitationProgram) Step(ctx context.Context, r mrtrimpl.Round, f *TestStreamingElicitationFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case TestStreamingElicitationStateAskName:
-		var pending []mrtr.Pending
+		var pending []mrtrimpl.Pending
 		if f.UserName == nil {
-			resp := r.Response("user_name", mrtr.Elicit)
+			resp := r.Response("user_name", vocab.Elicit)
 			switch resp.Status {
-			case mrtr.Accepted:
+			case mrtrimpl.Accepted:
 				answer, problems, err := p.decodeUserName(ctx, resp.Content)
 				if err != nil {
-					return mrtr.Step{}, err
+					return mrtrimpl.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, mrtr.Prefilled(p.requestUserName(f, problems), resp.Content, problems))
+					pending = append(pending, mrtrimpl.Prefilled(p.requestUserName(f, problems), resp.Content, problems))
 				} else {
 					f.UserName = answer
 				}
-			case mrtr.Declined:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "test_streaming_elicitation was cancelled: the user declined \"user_name\"."})
-			case mrtr.Cancelled:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "test_streaming_elicitation was cancelled: the user cancelled \"user_name\"."})
-			case mrtr.Malformed:
-				pending = append(pending, p.requestUserName(f, mrtr.Problems{resp.Problem}))
+			case mrtrimpl.Declined:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "test_streaming_elicitation was cancelled: the user declined \"user_name\"."})
+			case mrtrimpl.Cancelled:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "test_streaming_elicitation was cancelled: the user cancelled \"user_name\"."})
+			case mrtrimpl.Malformed:
+				pending = append(pending, p.requestUserName(f, mrtrimpl.Problems{resp.Problem}))
 			default:
 				pending = append(pending, p.requestUserName(f, nil))
 			}
@@ -112,11 +114,11 @@ func (p testStreamingElicitationProgram) Step(ctx context.Context, r *mrtr.Round
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return mrtr.Goto(r, TestStreamingElicitationStateGreet, "next")
+		return mrtrimpl.Goto(r, TestStreamingElicitationStateGreet, vocab.Next)
 	case TestStreamingElicitationStateGreet:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: testStreamingElicitationGreetMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: testStreamingElicitationGreetMessage(f)})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in test_streaming_elicitation", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in test_streaming_elicitation", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // TestStreamingElicitationHandler is what you implement for tool test_streaming_elicitation. Adding
@@ -148,7 +150,7 @@ func RegisterTestStreamingElicitation(s *mcp.Server, e *mrtr.Engine, h TestStrea
 	mrtr.AddTool(s, e, NewTestStreamingElicitationProgram(h))
 }
 
-func (testStreamingElicitationProgram) Descriptor() *mrtr.Descriptor {
+func (testStreamingElicitationProgram) Descriptor() *mrtrimpl.Descriptor {
 	return &testStreamingElicitationDescriptor
 }
 
@@ -166,18 +168,18 @@ func (testStreamingElicitationProgram) SetState(f *TestStreamingElicitationFlow,
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p testStreamingElicitationProgram) Questions(f *TestStreamingElicitationFlow, s uint16) []mrtr.Pending {
+func (p testStreamingElicitationProgram) Questions(f *TestStreamingElicitationFlow, s uint16) []mrtrimpl.Pending {
 	switch TestStreamingElicitationState(s) {
 	case TestStreamingElicitationStateAskName:
-		return []mrtr.Pending{p.requestUserName(f, nil)}
+		return []mrtrimpl.Pending{p.requestUserName(f, nil)}
 	}
 	return nil
 }
 
 // testStreamingElicitationDescriptor describes test_streaming_elicitation to the engine: the state
 // table, the transitions, and how its continuation is kept.
-var testStreamingElicitationDescriptor = mrtr.Descriptor{
-	Kind:        mrtr.KindTool,
+var testStreamingElicitationDescriptor = mrtrimpl.Descriptor{
+	Kind:        vocab.KindTool,
 	Name:        "test_streaming_elicitation",
 	Description: "Asks for a name the 2026-07-28 way, with an input_required result on the request's own stream, never with an independent server-to-client request (conformance server-stateless).",
 	InputSchema: json.RawMessage(`{
@@ -186,7 +188,7 @@ var testStreamingElicitationDescriptor = mrtr.Descriptor{
   "type": "object"
 }`),
 	TTL:         10 * time.Minute,
-	Storage:     mrtr.Sealed,
+	Storage:     vocab.Sealed,
 	SchemaHash:  uint64(0xb6dcb0afa511932),
 	Initial:     uint16(TestStreamingElicitationStateAskName),
 	States:      testStreamingElicitationStateTable,
@@ -194,15 +196,15 @@ var testStreamingElicitationDescriptor = mrtr.Descriptor{
 }
 
 // testStreamingElicitationStateTable describes each state, in the order of their numbers.
-var testStreamingElicitationStateTable = []mrtr.StateInfo{
-	{Name: "askName", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "user_name", Kind: mrtr.Elicit}}},
-	{Name: "greet", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
+var testStreamingElicitationStateTable = []mrtrimpl.StateInfo{
+	{Name: "askName", Kind: vocab.StateAsk, Requests: []mrtrimpl.RequestInfo{{Key: "user_name", Kind: vocab.Elicit}}},
+	{Name: "greet", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
 }
 
 // testStreamingElicitationTransitionTable lists every transition of the spec: a state may only go
 // where a row says.
-var testStreamingElicitationTransitionTable = []mrtr.Transition{
-	{From: uint16(TestStreamingElicitationStateAskName), On: "next", To: uint16(TestStreamingElicitationStateGreet)},
+var testStreamingElicitationTransitionTable = []mrtrimpl.Transition{
+	{From: uint16(TestStreamingElicitationStateAskName), On: vocab.Next, To: uint16(TestStreamingElicitationStateGreet)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -235,7 +237,7 @@ func (testStreamingElicitationProgram) LoadContinuation(f *TestStreamingElicitat
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p testStreamingElicitationProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*TestStreamingElicitationFlow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -243,25 +245,25 @@ func (p testStreamingElicitationProgram) NewFlow(ctx context.Context, c *mrtr.Ca
 		Call:  c,
 		state: TestStreamingElicitationStateAskName,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in)
 	return f, problems.Err()
 }
 
 // decodeUserName validates the form answered for "user_name": problems are for the user to
 // correct; an error is a custom validator that could not check a value.
-func (p testStreamingElicitationProgram) decodeUserName(ctx context.Context, content map[string]any) (*TestStreamingElicitationUserNameAnswer, mrtr.Problems, error) {
+func (p testStreamingElicitationProgram) decodeUserName(ctx context.Context, content map[string]any) (*TestStreamingElicitationUserNameAnswer, mrtrimpl.Problems, error) {
 	a := &TestStreamingElicitationUserNameAnswer{}
-	var problems mrtr.Problems
-	switch v, st := mrtr.FormString(content, "name"); st {
-	case mrtr.Present:
+	var problems mrtrimpl.Problems
+	switch v, st := mrtrimpl.FormString(content, "name"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 100 {
 			problems.Addf("name: at most 100 characters (got %d)", n)
 		}
 		a.Name = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("name: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("name: expected a string")
 	}
 	return a, problems, nil
@@ -269,7 +271,7 @@ func (p testStreamingElicitationProgram) decodeUserName(ctx context.Context, con
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p testStreamingElicitationProgram) CheckContinuation(ctx context.Context, f *TestStreamingElicitationFlow) mrtr.Problems {
+func (p testStreamingElicitationProgram) CheckContinuation(ctx context.Context, f *TestStreamingElicitationFlow) mrtrimpl.Problems {
 	return nil
 }
 
@@ -290,12 +292,12 @@ var testStreamingElicitationUserNameSchema = json.RawMessage(`{
 
 // requestUserName builds input request "user_name" of state askName; problems with a previous
 // answer are added to it.
-func (testStreamingElicitationProgram) requestUserName(f *TestStreamingElicitationFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (testStreamingElicitationProgram) requestUserName(f *TestStreamingElicitationFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:  "user_name",
-		Kind: mrtr.Elicit,
+		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtr.WithProblems(testStreamingElicitationAskNameUserNameMessage(f), problems),
+			Message:         mrtrimpl.WithProblems(testStreamingElicitationAskNameUserNameMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: testStreamingElicitationUserNameSchema,
 		},

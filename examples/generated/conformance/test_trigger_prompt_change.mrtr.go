@@ -12,6 +12,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // TestTriggerPromptChangeArgs are the arguments of tool test_trigger_prompt_change, validated on
@@ -72,7 +74,7 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p testTriggerPromptChangeProgram) Step(ctx context.Context, r *mrtr.Round, f *TestTriggerPromptChangeFlow) (mrtr.Step, error) {
+func (p testTriggerPromptChangeProgram) Step(ctx context.Context, r mrtrimpl.Round, f *TestTriggerPromptChangeFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case TestTriggerPromptChangeStateChange:
 		// the workflow's own operation id: the round record covers retries
@@ -80,9 +82,9 @@ func (p testTriggerPromptChangeProgram) Step(ctx context.Context, r *mrtr.Round,
 			return p.h.ChangePromptList(ctx, f)
 		})
 	case TestTriggerPromptChangeStateDone:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: testTriggerPromptChangeDoneMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: testTriggerPromptChangeDoneMessage(f)})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in test_trigger_prompt_change", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in test_trigger_prompt_change", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // TestTriggerPromptChangeHandler is what you implement for tool test_trigger_prompt_change. Adding
@@ -122,7 +124,7 @@ func RegisterTestTriggerPromptChange(s *mcp.Server, e *mrtr.Engine, h TestTrigge
 	mrtr.AddTool(s, e, NewTestTriggerPromptChangeProgram(h))
 }
 
-func (testTriggerPromptChangeProgram) Descriptor() *mrtr.Descriptor {
+func (testTriggerPromptChangeProgram) Descriptor() *mrtrimpl.Descriptor {
 	return &testTriggerPromptChangeDescriptor
 }
 
@@ -140,14 +142,14 @@ func (testTriggerPromptChangeProgram) SetState(f *TestTriggerPromptChangeFlow, s
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p testTriggerPromptChangeProgram) Questions(f *TestTriggerPromptChangeFlow, s uint16) []mrtr.Pending {
+func (p testTriggerPromptChangeProgram) Questions(f *TestTriggerPromptChangeFlow, s uint16) []mrtrimpl.Pending {
 	return nil
 }
 
 // testTriggerPromptChangeDescriptor describes test_trigger_prompt_change to the engine: the state
 // table, the transitions, and how its continuation is kept.
-var testTriggerPromptChangeDescriptor = mrtr.Descriptor{
-	Kind:        mrtr.KindTool,
+var testTriggerPromptChangeDescriptor = mrtrimpl.Descriptor{
+	Kind:        vocab.KindTool,
 	Name:        "test_trigger_prompt_change",
 	Description: "Changes the prompt list (adds and removes a transient prompt), so subscribers get notifications/prompts/list_changed (conformance server-stateless).",
 	InputSchema: json.RawMessage(`{
@@ -156,7 +158,7 @@ var testTriggerPromptChangeDescriptor = mrtr.Descriptor{
   "type": "object"
 }`),
 	TTL:         10 * time.Minute,
-	Storage:     mrtr.Sealed,
+	Storage:     vocab.Sealed,
 	SchemaHash:  uint64(0xa8b9f6d3fb359a39),
 	Initial:     uint16(TestTriggerPromptChangeStateChange),
 	States:      testTriggerPromptChangeStateTable,
@@ -164,15 +166,15 @@ var testTriggerPromptChangeDescriptor = mrtr.Descriptor{
 }
 
 // testTriggerPromptChangeStateTable describes each state, in the order of their numbers.
-var testTriggerPromptChangeStateTable = []mrtr.StateInfo{
-	{Name: "change", Kind: mrtr.StateEffect},
-	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
+var testTriggerPromptChangeStateTable = []mrtrimpl.StateInfo{
+	{Name: "change", Kind: vocab.StateEffect},
+	{Name: "done", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
 }
 
 // testTriggerPromptChangeTransitionTable lists every transition of the spec: a state may only go
 // where a row says.
-var testTriggerPromptChangeTransitionTable = []mrtr.Transition{
-	{From: uint16(TestTriggerPromptChangeStateChange), On: "next", To: uint16(TestTriggerPromptChangeStateDone)},
+var testTriggerPromptChangeTransitionTable = []mrtrimpl.Transition{
+	{From: uint16(TestTriggerPromptChangeStateChange), On: vocab.Next, To: uint16(TestTriggerPromptChangeStateDone)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -195,7 +197,7 @@ func (testTriggerPromptChangeProgram) LoadContinuation(f *TestTriggerPromptChang
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p testTriggerPromptChangeProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*TestTriggerPromptChangeFlow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -203,14 +205,14 @@ func (p testTriggerPromptChangeProgram) NewFlow(ctx context.Context, c *mrtr.Cal
 		Call:  c,
 		state: TestTriggerPromptChangeStateChange,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in)
 	return f, problems.Err()
 }
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p testTriggerPromptChangeProgram) CheckContinuation(ctx context.Context, f *TestTriggerPromptChangeFlow) mrtr.Problems {
+func (p testTriggerPromptChangeProgram) CheckContinuation(ctx context.Context, f *TestTriggerPromptChangeFlow) mrtrimpl.Problems {
 	return nil
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // fakeTestTriggerPromptChange implements TestTriggerPromptChangeHandler for the generated tests: it
@@ -41,7 +42,7 @@ func fixturesTestTriggerPromptChange(h *fakeTestTriggerPromptChange) mrtrtest.Fi
 		Effects:      h.fake.Effects,
 		Other:        "bob",
 		Unauthorized: "mallory",
-		WantOutcome:  mrtr.OutcomeSuccess,
+		WantOutcome:  vocab.OutcomeSuccess,
 	}
 }
 

@@ -12,6 +12,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // TestTriggerToolChangeArgs are the arguments of tool test_trigger_tool_change, validated on every
@@ -72,7 +74,7 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p testTriggerToolChangeProgram) Step(ctx context.Context, r *mrtr.Round, f *TestTriggerToolChangeFlow) (mrtr.Step, error) {
+func (p testTriggerToolChangeProgram) Step(ctx context.Context, r mrtrimpl.Round, f *TestTriggerToolChangeFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case TestTriggerToolChangeStateChange:
 		// the workflow's own operation id: the round record covers retries
@@ -80,9 +82,9 @@ func (p testTriggerToolChangeProgram) Step(ctx context.Context, r *mrtr.Round, f
 			return p.h.ChangeToolList(ctx, f)
 		})
 	case TestTriggerToolChangeStateDone:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: testTriggerToolChangeDoneMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: testTriggerToolChangeDoneMessage(f)})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in test_trigger_tool_change", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in test_trigger_tool_change", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // TestTriggerToolChangeHandler is what you implement for tool test_trigger_tool_change. Adding a
@@ -122,7 +124,7 @@ func RegisterTestTriggerToolChange(s *mcp.Server, e *mrtr.Engine, h TestTriggerT
 	mrtr.AddTool(s, e, NewTestTriggerToolChangeProgram(h))
 }
 
-func (testTriggerToolChangeProgram) Descriptor() *mrtr.Descriptor {
+func (testTriggerToolChangeProgram) Descriptor() *mrtrimpl.Descriptor {
 	return &testTriggerToolChangeDescriptor
 }
 
@@ -140,14 +142,14 @@ func (testTriggerToolChangeProgram) SetState(f *TestTriggerToolChangeFlow, s uin
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p testTriggerToolChangeProgram) Questions(f *TestTriggerToolChangeFlow, s uint16) []mrtr.Pending {
+func (p testTriggerToolChangeProgram) Questions(f *TestTriggerToolChangeFlow, s uint16) []mrtrimpl.Pending {
 	return nil
 }
 
 // testTriggerToolChangeDescriptor describes test_trigger_tool_change to the engine: the state
 // table, the transitions, and how its continuation is kept.
-var testTriggerToolChangeDescriptor = mrtr.Descriptor{
-	Kind:        mrtr.KindTool,
+var testTriggerToolChangeDescriptor = mrtrimpl.Descriptor{
+	Kind:        vocab.KindTool,
 	Name:        "test_trigger_tool_change",
 	Description: "Changes the tool list (adds and removes a transient tool), so subscribers get notifications/tools/list_changed (conformance server-stateless).",
 	InputSchema: json.RawMessage(`{
@@ -156,7 +158,7 @@ var testTriggerToolChangeDescriptor = mrtr.Descriptor{
   "type": "object"
 }`),
 	TTL:         10 * time.Minute,
-	Storage:     mrtr.Sealed,
+	Storage:     vocab.Sealed,
 	SchemaHash:  uint64(0x4fb1b4e794c715fd),
 	Initial:     uint16(TestTriggerToolChangeStateChange),
 	States:      testTriggerToolChangeStateTable,
@@ -164,15 +166,15 @@ var testTriggerToolChangeDescriptor = mrtr.Descriptor{
 }
 
 // testTriggerToolChangeStateTable describes each state, in the order of their numbers.
-var testTriggerToolChangeStateTable = []mrtr.StateInfo{
-	{Name: "change", Kind: mrtr.StateEffect},
-	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
+var testTriggerToolChangeStateTable = []mrtrimpl.StateInfo{
+	{Name: "change", Kind: vocab.StateEffect},
+	{Name: "done", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
 }
 
 // testTriggerToolChangeTransitionTable lists every transition of the spec: a state may only go
 // where a row says.
-var testTriggerToolChangeTransitionTable = []mrtr.Transition{
-	{From: uint16(TestTriggerToolChangeStateChange), On: "next", To: uint16(TestTriggerToolChangeStateDone)},
+var testTriggerToolChangeTransitionTable = []mrtrimpl.Transition{
+	{From: uint16(TestTriggerToolChangeStateChange), On: vocab.Next, To: uint16(TestTriggerToolChangeStateDone)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -195,7 +197,7 @@ func (testTriggerToolChangeProgram) LoadContinuation(f *TestTriggerToolChangeFlo
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p testTriggerToolChangeProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*TestTriggerToolChangeFlow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -203,14 +205,14 @@ func (p testTriggerToolChangeProgram) NewFlow(ctx context.Context, c *mrtr.Call,
 		Call:  c,
 		state: TestTriggerToolChangeStateChange,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in)
 	return f, problems.Err()
 }
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p testTriggerToolChangeProgram) CheckContinuation(ctx context.Context, f *TestTriggerToolChangeFlow) mrtr.Problems {
+func (p testTriggerToolChangeProgram) CheckContinuation(ctx context.Context, f *TestTriggerToolChangeFlow) mrtrimpl.Problems {
 	return nil
 }
 

@@ -14,6 +14,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // DeleteCustomerArgs are the arguments of tool delete_customer, validated on every round.
@@ -136,85 +138,85 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p deleteCustomerProgram) Step(ctx context.Context, r *mrtr.Round, f *DeleteCustomerFlow) (mrtr.Step, error) {
+func (p deleteCustomerProgram) Step(ctx context.Context, r mrtrimpl.Round, f *DeleteCustomerFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case DeleteCustomerStateInspect:
 		out, err := p.h.InspectCustomer(ctx, f)
 		if err != nil {
-			return mrtr.Step{}, err
+			return mrtrimpl.Step{}, err
 		}
 		switch out {
 		case DeleteCustomerInspectCustomerActiveSubscription:
-			return mrtr.Goto(r, DeleteCustomerStateConfirmCancellation, "outcome:activeSubscription")
+			return mrtrimpl.Goto(r, DeleteCustomerStateConfirmCancellation, vocab.OutcomeEdge("activeSubscription"))
 		case DeleteCustomerInspectCustomerNoSubscription:
-			return mrtr.Goto(r, DeleteCustomerStateConfirmDeletion, "outcome:noSubscription")
+			return mrtrimpl.Goto(r, DeleteCustomerStateConfirmDeletion, vocab.OutcomeEdge("noSubscription"))
 		}
-		return mrtr.Step{}, fmt.Errorf("inspectCustomer returned unknown outcome %d", out)
+		return mrtrimpl.Step{}, fmt.Errorf("inspectCustomer returned unknown outcome %d", out)
 	case DeleteCustomerStateConfirmCancellation:
-		resp := r.Response("cancelSubscription", mrtr.Elicit)
+		resp := r.Response("cancelSubscription", vocab.Elicit)
 		switch resp.Status {
-		case mrtr.Accepted:
-			yes, found := mrtr.FormBool(resp.Content, "confirm")
-			if found != mrtr.Present {
-				return r.Ask([]mrtr.Pending{p.gateConfirmCancellation(f, mrtr.Problems{"confirm: answer true or false"})})
+		case mrtrimpl.Accepted:
+			yes, found := mrtrimpl.FormBool(resp.Content, "confirm")
+			if found != mrtrimpl.Present {
+				return r.Ask([]mrtrimpl.Pending{p.gateConfirmCancellation(f, mrtrimpl.Problems{"confirm: answer true or false"})})
 			}
 			if yes {
-				return mrtr.Goto(r, DeleteCustomerStateRecheck, "next")
+				return mrtrimpl.Goto(r, DeleteCustomerStateRecheck, vocab.Next)
 			}
-			return mrtr.Goto(r, DeleteCustomerStateKept, "decline")
-		case mrtr.Declined:
-			return mrtr.Goto(r, DeleteCustomerStateKept, "decline")
-		case mrtr.Cancelled:
-			return mrtr.Goto(r, DeleteCustomerStateKept, "cancel")
-		case mrtr.Malformed:
-			return r.Ask([]mrtr.Pending{p.gateConfirmCancellation(f, mrtr.Problems{resp.Problem})})
+			return mrtrimpl.Goto(r, DeleteCustomerStateKept, vocab.Decline)
+		case mrtrimpl.Declined:
+			return mrtrimpl.Goto(r, DeleteCustomerStateKept, vocab.Decline)
+		case mrtrimpl.Cancelled:
+			return mrtrimpl.Goto(r, DeleteCustomerStateKept, vocab.Cancel)
+		case mrtrimpl.Malformed:
+			return r.Ask([]mrtrimpl.Pending{p.gateConfirmCancellation(f, mrtrimpl.Problems{resp.Problem})})
 		}
-		return r.Ask([]mrtr.Pending{p.gateConfirmCancellation(f, nil)})
+		return r.Ask([]mrtrimpl.Pending{p.gateConfirmCancellation(f, nil)})
 	case DeleteCustomerStateConfirmDeletion:
-		resp := r.Response("deleteCustomer", mrtr.Elicit)
+		resp := r.Response("deleteCustomer", vocab.Elicit)
 		switch resp.Status {
-		case mrtr.Accepted:
-			yes, found := mrtr.FormBool(resp.Content, "confirm")
-			if found != mrtr.Present {
-				return r.Ask([]mrtr.Pending{p.gateConfirmDeletion(f, mrtr.Problems{"confirm: answer true or false"})})
+		case mrtrimpl.Accepted:
+			yes, found := mrtrimpl.FormBool(resp.Content, "confirm")
+			if found != mrtrimpl.Present {
+				return r.Ask([]mrtrimpl.Pending{p.gateConfirmDeletion(f, mrtrimpl.Problems{"confirm: answer true or false"})})
 			}
 			if yes {
-				return mrtr.Goto(r, DeleteCustomerStateRecheck, "next")
+				return mrtrimpl.Goto(r, DeleteCustomerStateRecheck, vocab.Next)
 			}
-			return mrtr.Goto(r, DeleteCustomerStateKept, "decline")
-		case mrtr.Declined:
-			return mrtr.Goto(r, DeleteCustomerStateKept, "decline")
-		case mrtr.Cancelled:
-			return mrtr.Goto(r, DeleteCustomerStateKept, "cancel")
-		case mrtr.Malformed:
-			return r.Ask([]mrtr.Pending{p.gateConfirmDeletion(f, mrtr.Problems{resp.Problem})})
+			return mrtrimpl.Goto(r, DeleteCustomerStateKept, vocab.Decline)
+		case mrtrimpl.Declined:
+			return mrtrimpl.Goto(r, DeleteCustomerStateKept, vocab.Decline)
+		case mrtrimpl.Cancelled:
+			return mrtrimpl.Goto(r, DeleteCustomerStateKept, vocab.Cancel)
+		case mrtrimpl.Malformed:
+			return r.Ask([]mrtrimpl.Pending{p.gateConfirmDeletion(f, mrtrimpl.Problems{resp.Problem})})
 		}
-		return r.Ask([]mrtr.Pending{p.gateConfirmDeletion(f, nil)})
+		return r.Ask([]mrtrimpl.Pending{p.gateConfirmDeletion(f, nil)})
 	case DeleteCustomerStateRecheck:
 		out, err := p.h.RecheckCustomer(ctx, f)
 		if err != nil {
-			return mrtr.Step{}, err
+			return mrtrimpl.Step{}, err
 		}
 		switch out {
 		case DeleteCustomerRecheckCustomerChanged:
-			return mrtr.Goto(r, DeleteCustomerStateChanged, "outcome:changed")
+			return mrtrimpl.Goto(r, DeleteCustomerStateChanged, vocab.OutcomeEdge("changed"))
 		case DeleteCustomerRecheckCustomerUnchanged:
-			return mrtr.Goto(r, DeleteCustomerStateDelete, "outcome:unchanged")
+			return mrtrimpl.Goto(r, DeleteCustomerStateDelete, vocab.OutcomeEdge("unchanged"))
 		}
-		return mrtr.Step{}, fmt.Errorf("recheckCustomer returned unknown outcome %d", out)
+		return mrtrimpl.Step{}, fmt.Errorf("recheckCustomer returned unknown outcome %d", out)
 	case DeleteCustomerStateKept:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: deleteCustomerKeptMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: deleteCustomerKeptMessage(f)})
 	case DeleteCustomerStateChanged:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeFailed, Text: deleteCustomerChangedMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeFailed, Text: deleteCustomerChangedMessage(f)})
 	case DeleteCustomerStateDelete:
 		// operation id delete-{customerId}
 		return r.Effect(ctx, deleteCustomerDeleteOperationID(f), 24*time.Hour, uint16(DeleteCustomerStateDeleted), func(ctx context.Context) error {
 			return p.h.DeleteCustomer(ctx, f)
 		})
 	case DeleteCustomerStateDeleted:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: deleteCustomerDeletedMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: deleteCustomerDeletedMessage(f)})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in delete_customer", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in delete_customer", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // DeleteCustomerHandler is what you implement for tool delete_customer. Adding a check, effect or
@@ -264,7 +266,7 @@ func RegisterDeleteCustomer(s *mcp.Server, e *mrtr.Engine, h DeleteCustomerHandl
 	mrtr.AddTool(s, e, NewDeleteCustomerProgram(h))
 }
 
-func (deleteCustomerProgram) Descriptor() *mrtr.Descriptor {
+func (deleteCustomerProgram) Descriptor() *mrtrimpl.Descriptor {
 	return &deleteCustomerDescriptor
 }
 
@@ -282,20 +284,20 @@ func (deleteCustomerProgram) SetState(f *DeleteCustomerFlow, s uint16) {
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p deleteCustomerProgram) Questions(f *DeleteCustomerFlow, s uint16) []mrtr.Pending {
+func (p deleteCustomerProgram) Questions(f *DeleteCustomerFlow, s uint16) []mrtrimpl.Pending {
 	switch DeleteCustomerState(s) {
 	case DeleteCustomerStateConfirmCancellation:
-		return []mrtr.Pending{p.gateConfirmCancellation(f, nil)}
+		return []mrtrimpl.Pending{p.gateConfirmCancellation(f, nil)}
 	case DeleteCustomerStateConfirmDeletion:
-		return []mrtr.Pending{p.gateConfirmDeletion(f, nil)}
+		return []mrtrimpl.Pending{p.gateConfirmDeletion(f, nil)}
 	}
 	return nil
 }
 
 // deleteCustomerDescriptor describes delete_customer to the engine: the state table, the
 // transitions, and how its continuation is kept.
-var deleteCustomerDescriptor = mrtr.Descriptor{
-	Kind:        mrtr.KindTool,
+var deleteCustomerDescriptor = mrtrimpl.Descriptor{
+	Kind:        vocab.KindTool,
 	Name:        "delete_customer",
 	Title:       "Delete customer",
 	Description: "Delete a customer account. Asks for confirmation first (cancelling an active subscription if there is one) and rechecks the account after the confirmation.",
@@ -316,7 +318,7 @@ var deleteCustomerDescriptor = mrtr.Descriptor{
 }`),
 	Destructive: true,
 	TTL:         5 * time.Minute,
-	Storage:     mrtr.Reference,
+	Storage:     vocab.Reference,
 	SchemaHash:  uint64(0x64e31ccb72fdcc2c),
 	Initial:     uint16(DeleteCustomerStateInspect),
 	States:      deleteCustomerStateTable,
@@ -324,31 +326,31 @@ var deleteCustomerDescriptor = mrtr.Descriptor{
 }
 
 // deleteCustomerStateTable describes each state, in the order of their numbers.
-var deleteCustomerStateTable = []mrtr.StateInfo{
-	{Name: "inspect", Kind: mrtr.StateCheck, Check: "inspectCustomer", Outcomes: []string{"activeSubscription", "noSubscription"}},
-	{Name: "confirmCancellation", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "cancelSubscription", Kind: mrtr.Elicit, GateField: "confirm"}}},
-	{Name: "confirmDeletion", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "deleteCustomer", Kind: mrtr.Elicit, GateField: "confirm"}}},
-	{Name: "recheck", Kind: mrtr.StateCheck, Check: "recheckCustomer", Outcomes: []string{"changed", "unchanged"}},
-	{Name: "kept", Kind: mrtr.StateTerminal, End: mrtr.OutcomeCancelled},
-	{Name: "changed", Kind: mrtr.StateTerminal, End: mrtr.OutcomeFailed},
-	{Name: "delete", Kind: mrtr.StateEffect, OperationID: "delete-{customerId}", BusinessKey: true},
-	{Name: "deleted", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
+var deleteCustomerStateTable = []mrtrimpl.StateInfo{
+	{Name: "inspect", Kind: vocab.StateCheck, Check: "inspectCustomer", Outcomes: []string{"activeSubscription", "noSubscription"}},
+	{Name: "confirmCancellation", Kind: vocab.StateConfirm, Requests: []mrtrimpl.RequestInfo{{Key: "cancelSubscription", Kind: vocab.Elicit, GateField: "confirm"}}},
+	{Name: "confirmDeletion", Kind: vocab.StateConfirm, Requests: []mrtrimpl.RequestInfo{{Key: "deleteCustomer", Kind: vocab.Elicit, GateField: "confirm"}}},
+	{Name: "recheck", Kind: vocab.StateCheck, Check: "recheckCustomer", Outcomes: []string{"changed", "unchanged"}},
+	{Name: "kept", Kind: vocab.StateTerminal, End: vocab.OutcomeCancelled},
+	{Name: "changed", Kind: vocab.StateTerminal, End: vocab.OutcomeFailed},
+	{Name: "delete", Kind: vocab.StateEffect, OperationID: "delete-{customerId}", BusinessKey: true},
+	{Name: "deleted", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
 }
 
 // deleteCustomerTransitionTable lists every transition of the spec: a state may only go
 // where a row says.
-var deleteCustomerTransitionTable = []mrtr.Transition{
-	{From: uint16(DeleteCustomerStateInspect), On: "outcome:activeSubscription", To: uint16(DeleteCustomerStateConfirmCancellation)},
-	{From: uint16(DeleteCustomerStateInspect), On: "outcome:noSubscription", To: uint16(DeleteCustomerStateConfirmDeletion)},
-	{From: uint16(DeleteCustomerStateConfirmCancellation), On: "next", To: uint16(DeleteCustomerStateRecheck)},
-	{From: uint16(DeleteCustomerStateConfirmCancellation), On: "decline", To: uint16(DeleteCustomerStateKept)},
-	{From: uint16(DeleteCustomerStateConfirmCancellation), On: "cancel", To: uint16(DeleteCustomerStateKept)},
-	{From: uint16(DeleteCustomerStateConfirmDeletion), On: "next", To: uint16(DeleteCustomerStateRecheck)},
-	{From: uint16(DeleteCustomerStateConfirmDeletion), On: "decline", To: uint16(DeleteCustomerStateKept)},
-	{From: uint16(DeleteCustomerStateConfirmDeletion), On: "cancel", To: uint16(DeleteCustomerStateKept)},
-	{From: uint16(DeleteCustomerStateRecheck), On: "outcome:changed", To: uint16(DeleteCustomerStateChanged)},
-	{From: uint16(DeleteCustomerStateRecheck), On: "outcome:unchanged", To: uint16(DeleteCustomerStateDelete)},
-	{From: uint16(DeleteCustomerStateDelete), On: "next", To: uint16(DeleteCustomerStateDeleted)},
+var deleteCustomerTransitionTable = []mrtrimpl.Transition{
+	{From: uint16(DeleteCustomerStateInspect), On: vocab.OutcomeEdge("activeSubscription"), To: uint16(DeleteCustomerStateConfirmCancellation)},
+	{From: uint16(DeleteCustomerStateInspect), On: vocab.OutcomeEdge("noSubscription"), To: uint16(DeleteCustomerStateConfirmDeletion)},
+	{From: uint16(DeleteCustomerStateConfirmCancellation), On: vocab.Next, To: uint16(DeleteCustomerStateRecheck)},
+	{From: uint16(DeleteCustomerStateConfirmCancellation), On: vocab.Decline, To: uint16(DeleteCustomerStateKept)},
+	{From: uint16(DeleteCustomerStateConfirmCancellation), On: vocab.Cancel, To: uint16(DeleteCustomerStateKept)},
+	{From: uint16(DeleteCustomerStateConfirmDeletion), On: vocab.Next, To: uint16(DeleteCustomerStateRecheck)},
+	{From: uint16(DeleteCustomerStateConfirmDeletion), On: vocab.Decline, To: uint16(DeleteCustomerStateKept)},
+	{From: uint16(DeleteCustomerStateConfirmDeletion), On: vocab.Cancel, To: uint16(DeleteCustomerStateKept)},
+	{From: uint16(DeleteCustomerStateRecheck), On: vocab.OutcomeEdge("changed"), To: uint16(DeleteCustomerStateChanged)},
+	{From: uint16(DeleteCustomerStateRecheck), On: vocab.OutcomeEdge("unchanged"), To: uint16(DeleteCustomerStateDelete)},
+	{From: uint16(DeleteCustomerStateDelete), On: vocab.Next, To: uint16(DeleteCustomerStateDeleted)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -377,7 +379,7 @@ func (deleteCustomerProgram) LoadContinuation(f *DeleteCustomerFlow, data []byte
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p deleteCustomerProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*DeleteCustomerFlow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -385,10 +387,10 @@ func (p deleteCustomerProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw js
 		Call:  c,
 		state: DeleteCustomerStateInspect,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in, "customerId")
-	switch v, st := mrtr.FormString(in, "customerId"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(in, "customerId"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 28 {
 			problems.Addf("customerId: at most 28 characters (got %d)", n)
 		}
@@ -396,9 +398,9 @@ func (p deleteCustomerProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw js
 			problems.Addf("customerId: must match %s", "cus_[A-Za-z0-9]{4,24}")
 		}
 		f.Args.CustomerID = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("customerId: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("customerId: expected a string")
 	}
 	return f, problems.Err()
@@ -408,8 +410,8 @@ var deleteCustomerArgCustomerIDPattern = regexp.MustCompile("^(?:cus_[A-Za-z0-9]
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p deleteCustomerProgram) CheckContinuation(ctx context.Context, f *DeleteCustomerFlow) mrtr.Problems {
-	var problems mrtr.Problems
+func (p deleteCustomerProgram) CheckContinuation(ctx context.Context, f *DeleteCustomerFlow) mrtrimpl.Problems {
+	var problems mrtrimpl.Problems
 	if v := f.Continuation.Email; v != "" {
 		if n := utf8.RuneCountInString(v); n > 254 {
 			problems.Addf("email: at most 254 characters (got %d)", n)
@@ -439,12 +441,12 @@ var deleteCustomerConfirmCancellationGateSchema = json.RawMessage(`{
 }`)
 
 // gateConfirmCancellation builds the question of confirmation gate confirmCancellation.
-func (deleteCustomerProgram) gateConfirmCancellation(f *DeleteCustomerFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (deleteCustomerProgram) gateConfirmCancellation(f *DeleteCustomerFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:  "cancelSubscription",
-		Kind: mrtr.Elicit,
+		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtr.WithProblems(deleteCustomerConfirmCancellationMessage(f), problems),
+			Message:         mrtrimpl.WithProblems(deleteCustomerConfirmCancellationMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: deleteCustomerConfirmCancellationGateSchema,
 		},
@@ -466,12 +468,12 @@ var deleteCustomerConfirmDeletionGateSchema = json.RawMessage(`{
 }`)
 
 // gateConfirmDeletion builds the question of confirmation gate confirmDeletion.
-func (deleteCustomerProgram) gateConfirmDeletion(f *DeleteCustomerFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (deleteCustomerProgram) gateConfirmDeletion(f *DeleteCustomerFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:  "deleteCustomer",
-		Kind: mrtr.Elicit,
+		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtr.WithProblems(deleteCustomerConfirmDeletionMessage(f), problems),
+			Message:         mrtrimpl.WithProblems(deleteCustomerConfirmDeletionMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: deleteCustomerConfirmDeletionGateSchema,
 		},

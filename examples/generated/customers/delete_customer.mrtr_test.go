@@ -10,6 +10,7 @@ import (
 
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // fakeDeleteCustomer implements DeleteCustomerHandler for the generated tests: it allows every
@@ -54,7 +55,7 @@ func fixturesDeleteCustomer(h *fakeDeleteCustomer) mrtrtest.Fixtures {
 		OtherArgs:    map[string]any{"customerId": "cus_zzzzzzzzzzzzzzzzzzzzzzzz"},
 		Steer:        h.fake.Steer,
 		Unauthorized: "mallory",
-		WantOutcome:  mrtr.OutcomeSuccess,
+		WantOutcome:  vocab.OutcomeSuccess,
 	}
 }
 

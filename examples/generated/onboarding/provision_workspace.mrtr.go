@@ -18,6 +18,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // ProvisionWorkspaceTier is a value of tier.
@@ -98,9 +100,9 @@ type ProvisionWorkspaceFlow struct {
 	// Placement answers input request "placement" (state askPlacement); nil until given.
 	Placement *ProvisionWorkspacePlacementAnswer
 	// Projects answers input request "projects" (state askPlacement); nil until given.
-	Projects *mrtr.RootList
+	Projects *mrtrimpl.RootList
 	// Welcome answers input request "welcome" (state askPlacement); nil until given.
-	Welcome *mrtr.Sampled
+	Welcome *mrtrimpl.Sampled
 
 	state ProvisionWorkspaceState
 }
@@ -174,34 +176,34 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p provisionWorkspaceProgram) Step(ctx context.Context, r *mrtr.Round, f *ProvisionWorkspaceFlow) (mrtr.Step, error) {
+func (p provisionWorkspaceProgram) Step(ctx context.Context, r mrtrimpl.Round, f *ProvisionWorkspaceFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case ProvisionWorkspaceStateLookupTeam:
 		if err := p.h.TeamCanProvision(ctx, f); err != nil {
-			return mrtr.Step{}, err
+			return mrtrimpl.Step{}, err
 		}
-		return mrtr.Goto(r, ProvisionWorkspaceStateAskPlan, "next")
+		return mrtrimpl.Goto(r, ProvisionWorkspaceStateAskPlan, vocab.Next)
 	case ProvisionWorkspaceStateAskPlan:
-		var pending []mrtr.Pending
+		var pending []mrtrimpl.Pending
 		if f.Plan == nil {
-			resp := r.Response("plan", mrtr.Elicit)
+			resp := r.Response("plan", vocab.Elicit)
 			switch resp.Status {
-			case mrtr.Accepted:
+			case mrtrimpl.Accepted:
 				answer, problems, err := p.decodePlan(ctx, resp.Content)
 				if err != nil {
-					return mrtr.Step{}, err
+					return mrtrimpl.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, mrtr.Prefilled(p.requestPlan(f, problems), resp.Content, problems))
+					pending = append(pending, mrtrimpl.Prefilled(p.requestPlan(f, problems), resp.Content, problems))
 				} else {
 					f.Plan = answer
 				}
-			case mrtr.Declined:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "provision_workspace was cancelled: the user declined \"plan\"."})
-			case mrtr.Cancelled:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "provision_workspace was cancelled: the user cancelled \"plan\"."})
-			case mrtr.Malformed:
-				pending = append(pending, p.requestPlan(f, mrtr.Problems{resp.Problem}))
+			case mrtrimpl.Declined:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "provision_workspace was cancelled: the user declined \"plan\"."})
+			case mrtrimpl.Cancelled:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "provision_workspace was cancelled: the user cancelled \"plan\"."})
+			case mrtrimpl.Malformed:
+				pending = append(pending, p.requestPlan(f, mrtrimpl.Problems{resp.Problem}))
 			default:
 				pending = append(pending, p.requestPlan(f, nil))
 			}
@@ -209,71 +211,71 @@ func (p provisionWorkspaceProgram) Step(ctx context.Context, r *mrtr.Round, f *P
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return mrtr.Goto(r, ProvisionWorkspaceStateQuote, "next")
+		return mrtrimpl.Goto(r, ProvisionWorkspaceStateQuote, vocab.Next)
 	case ProvisionWorkspaceStateQuote:
 		if err := p.h.QuotePlan(ctx, f); err != nil {
-			return mrtr.Step{}, err
+			return mrtrimpl.Step{}, err
 		}
-		return mrtr.Goto(r, ProvisionWorkspaceStateAskPlacement, "next")
+		return mrtrimpl.Goto(r, ProvisionWorkspaceStateAskPlacement, vocab.Next)
 	case ProvisionWorkspaceStateAskPlacement:
-		var pending []mrtr.Pending
+		var pending []mrtrimpl.Pending
 		if f.Placement == nil {
-			resp := r.Response("placement", mrtr.Elicit)
+			resp := r.Response("placement", vocab.Elicit)
 			switch resp.Status {
-			case mrtr.Accepted:
+			case mrtrimpl.Accepted:
 				answer, problems, err := p.decodePlacement(ctx, resp.Content)
 				if err != nil {
-					return mrtr.Step{}, err
+					return mrtrimpl.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, mrtr.Prefilled(p.requestPlacement(f, problems), resp.Content, problems))
+					pending = append(pending, mrtrimpl.Prefilled(p.requestPlacement(f, problems), resp.Content, problems))
 				} else {
 					f.Placement = answer
 				}
-			case mrtr.Declined:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "provision_workspace was cancelled: the user declined \"placement\"."})
-			case mrtr.Cancelled:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "provision_workspace was cancelled: the user cancelled \"placement\"."})
-			case mrtr.Malformed:
-				pending = append(pending, p.requestPlacement(f, mrtr.Problems{resp.Problem}))
+			case mrtrimpl.Declined:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "provision_workspace was cancelled: the user declined \"placement\"."})
+			case mrtrimpl.Cancelled:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "provision_workspace was cancelled: the user cancelled \"placement\"."})
+			case mrtrimpl.Malformed:
+				pending = append(pending, p.requestPlacement(f, mrtrimpl.Problems{resp.Problem}))
 			default:
 				pending = append(pending, p.requestPlacement(f, nil))
 			}
 		}
 		if f.Projects == nil {
-			resp := r.Response("projects", mrtr.Roots)
+			resp := r.Response("projects", vocab.Roots)
 			switch resp.Status {
-			case mrtr.Accepted:
+			case mrtrimpl.Accepted:
 				answer, problems := p.decodeProjects(ctx, resp.URIs)
 				if len(problems) > 0 {
-					if r.Can(mrtr.Roots) {
+					if r.Can(vocab.Roots) {
 						pending = append(pending, p.requestProjects(f, problems))
 					}
 				} else {
 					f.Projects = answer
 				}
-			case mrtr.Malformed:
-				if r.Can(mrtr.Roots) {
-					pending = append(pending, p.requestProjects(f, mrtr.Problems{resp.Problem}))
+			case mrtrimpl.Malformed:
+				if r.Can(vocab.Roots) {
+					pending = append(pending, p.requestProjects(f, mrtrimpl.Problems{resp.Problem}))
 				}
 			default:
-				if r.Can(mrtr.Roots) {
+				if r.Can(vocab.Roots) {
 					pending = append(pending, p.requestProjects(f, nil))
 				}
 			}
 		}
 		if f.Welcome == nil {
-			resp := r.Response("welcome", mrtr.Sample)
+			resp := r.Response("welcome", vocab.Sample)
 			switch resp.Status {
-			case mrtr.Accepted:
+			case mrtrimpl.Accepted:
 				answer, problems := p.decodeWelcome(ctx, resp.Text)
 				if len(problems) > 0 {
 					pending = append(pending, p.requestWelcome(f, problems))
 				} else {
 					f.Welcome = answer
 				}
-			case mrtr.Malformed:
-				pending = append(pending, p.requestWelcome(f, mrtr.Problems{resp.Problem}))
+			case mrtrimpl.Malformed:
+				pending = append(pending, p.requestWelcome(f, mrtrimpl.Problems{resp.Problem}))
 			default:
 				pending = append(pending, p.requestWelcome(f, nil))
 			}
@@ -281,38 +283,38 @@ func (p provisionWorkspaceProgram) Step(ctx context.Context, r *mrtr.Round, f *P
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return mrtr.Goto(r, ProvisionWorkspaceStateConfirmPrice, "next")
+		return mrtrimpl.Goto(r, ProvisionWorkspaceStateConfirmPrice, vocab.Next)
 	case ProvisionWorkspaceStateConfirmPrice:
-		resp := r.Response("confirm", mrtr.Elicit)
+		resp := r.Response("confirm", vocab.Elicit)
 		switch resp.Status {
-		case mrtr.Accepted:
-			yes, found := mrtr.FormBool(resp.Content, "confirm")
-			if found != mrtr.Present {
-				return r.Ask([]mrtr.Pending{p.gateConfirmPrice(f, mrtr.Problems{"confirm: answer true or false"})})
+		case mrtrimpl.Accepted:
+			yes, found := mrtrimpl.FormBool(resp.Content, "confirm")
+			if found != mrtrimpl.Present {
+				return r.Ask([]mrtrimpl.Pending{p.gateConfirmPrice(f, mrtrimpl.Problems{"confirm: answer true or false"})})
 			}
 			if yes {
-				return mrtr.Goto(r, ProvisionWorkspaceStateCreate, "next")
+				return mrtrimpl.Goto(r, ProvisionWorkspaceStateCreate, vocab.Next)
 			}
-			return mrtr.Goto(r, ProvisionWorkspaceStateAbandoned, "decline")
-		case mrtr.Declined:
-			return mrtr.Goto(r, ProvisionWorkspaceStateAbandoned, "decline")
-		case mrtr.Cancelled:
-			return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "provision_workspace was cancelled: the user cancelled the confirmation."})
-		case mrtr.Malformed:
-			return r.Ask([]mrtr.Pending{p.gateConfirmPrice(f, mrtr.Problems{resp.Problem})})
+			return mrtrimpl.Goto(r, ProvisionWorkspaceStateAbandoned, vocab.Decline)
+		case mrtrimpl.Declined:
+			return mrtrimpl.Goto(r, ProvisionWorkspaceStateAbandoned, vocab.Decline)
+		case mrtrimpl.Cancelled:
+			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "provision_workspace was cancelled: the user cancelled the confirmation."})
+		case mrtrimpl.Malformed:
+			return r.Ask([]mrtrimpl.Pending{p.gateConfirmPrice(f, mrtrimpl.Problems{resp.Problem})})
 		}
-		return r.Ask([]mrtr.Pending{p.gateConfirmPrice(f, nil)})
+		return r.Ask([]mrtrimpl.Pending{p.gateConfirmPrice(f, nil)})
 	case ProvisionWorkspaceStateCreate:
 		// the workflow's own operation id: the round record covers retries
 		return r.Effect(ctx, "", 24*time.Hour, uint16(ProvisionWorkspaceStateReady), func(ctx context.Context) error {
 			return p.h.CreateWorkspace(ctx, f)
 		})
 	case ProvisionWorkspaceStateAbandoned:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: provisionWorkspaceAbandonedMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: provisionWorkspaceAbandonedMessage(f)})
 	case ProvisionWorkspaceStateReady:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: provisionWorkspaceReadyMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: provisionWorkspaceReadyMessage(f)})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in provision_workspace", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in provision_workspace", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // ProvisionWorkspaceHandler is what you implement for tool provision_workspace. Adding a check,
@@ -361,7 +363,7 @@ func RegisterProvisionWorkspace(s *mcp.Server, e *mrtr.Engine, h ProvisionWorksp
 	mrtr.AddTool(s, e, NewProvisionWorkspaceProgram(h))
 }
 
-func (provisionWorkspaceProgram) Descriptor() *mrtr.Descriptor {
+func (provisionWorkspaceProgram) Descriptor() *mrtrimpl.Descriptor {
 	return &provisionWorkspaceDescriptor
 }
 
@@ -379,22 +381,22 @@ func (provisionWorkspaceProgram) SetState(f *ProvisionWorkspaceFlow, s uint16) {
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p provisionWorkspaceProgram) Questions(f *ProvisionWorkspaceFlow, s uint16) []mrtr.Pending {
+func (p provisionWorkspaceProgram) Questions(f *ProvisionWorkspaceFlow, s uint16) []mrtrimpl.Pending {
 	switch ProvisionWorkspaceState(s) {
 	case ProvisionWorkspaceStateAskPlan:
-		return []mrtr.Pending{p.requestPlan(f, nil)}
+		return []mrtrimpl.Pending{p.requestPlan(f, nil)}
 	case ProvisionWorkspaceStateAskPlacement:
-		return []mrtr.Pending{p.requestPlacement(f, nil), p.requestProjects(f, nil), p.requestWelcome(f, nil)}
+		return []mrtrimpl.Pending{p.requestPlacement(f, nil), p.requestProjects(f, nil), p.requestWelcome(f, nil)}
 	case ProvisionWorkspaceStateConfirmPrice:
-		return []mrtr.Pending{p.gateConfirmPrice(f, nil)}
+		return []mrtrimpl.Pending{p.gateConfirmPrice(f, nil)}
 	}
 	return nil
 }
 
 // provisionWorkspaceDescriptor describes provision_workspace to the engine: the state table, the
 // transitions, and how its continuation is kept.
-var provisionWorkspaceDescriptor = mrtr.Descriptor{
-	Kind:        mrtr.KindTool,
+var provisionWorkspaceDescriptor = mrtrimpl.Descriptor{
+	Kind:        vocab.KindTool,
 	Name:        "provision_workspace",
 	Title:       "Provision workspace",
 	Description: "Create a workspace for a team. Asks for the plan, then the regions, then confirms the monthly price before creating anything.",
@@ -414,7 +416,7 @@ var provisionWorkspaceDescriptor = mrtr.Descriptor{
   "type": "object"
 }`),
 	TTL:         30 * time.Minute,
-	Storage:     mrtr.Sealed,
+	Storage:     vocab.Sealed,
 	SchemaHash:  uint64(0x223fdf11fa17dbf4),
 	Initial:     uint16(ProvisionWorkspaceStateLookupTeam),
 	States:      provisionWorkspaceStateTable,
@@ -422,27 +424,27 @@ var provisionWorkspaceDescriptor = mrtr.Descriptor{
 }
 
 // provisionWorkspaceStateTable describes each state, in the order of their numbers.
-var provisionWorkspaceStateTable = []mrtr.StateInfo{
-	{Name: "lookupTeam", Kind: mrtr.StateCheck, Check: "teamCanProvision"},
-	{Name: "askPlan", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "plan", Kind: mrtr.Elicit}}},
-	{Name: "quote", Kind: mrtr.StateCheck, Check: "quotePlan"},
-	{Name: "askPlacement", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "placement", Kind: mrtr.Elicit}, {Key: "projects", Kind: mrtr.Roots, Optional: true}, {Key: "welcome", Kind: mrtr.Sample}}},
-	{Name: "confirmPrice", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit, GateField: "confirm"}}},
-	{Name: "create", Kind: mrtr.StateEffect},
-	{Name: "abandoned", Kind: mrtr.StateTerminal, End: mrtr.OutcomeCancelled},
-	{Name: "ready", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
+var provisionWorkspaceStateTable = []mrtrimpl.StateInfo{
+	{Name: "lookupTeam", Kind: vocab.StateCheck, Check: "teamCanProvision"},
+	{Name: "askPlan", Kind: vocab.StateAsk, Requests: []mrtrimpl.RequestInfo{{Key: "plan", Kind: vocab.Elicit}}},
+	{Name: "quote", Kind: vocab.StateCheck, Check: "quotePlan"},
+	{Name: "askPlacement", Kind: vocab.StateAsk, Requests: []mrtrimpl.RequestInfo{{Key: "placement", Kind: vocab.Elicit}, {Key: "projects", Kind: vocab.Roots, Optional: true}, {Key: "welcome", Kind: vocab.Sample}}},
+	{Name: "confirmPrice", Kind: vocab.StateConfirm, Requests: []mrtrimpl.RequestInfo{{Key: "confirm", Kind: vocab.Elicit, GateField: "confirm"}}},
+	{Name: "create", Kind: vocab.StateEffect},
+	{Name: "abandoned", Kind: vocab.StateTerminal, End: vocab.OutcomeCancelled},
+	{Name: "ready", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
 }
 
 // provisionWorkspaceTransitionTable lists every transition of the spec: a state may only go
 // where a row says.
-var provisionWorkspaceTransitionTable = []mrtr.Transition{
-	{From: uint16(ProvisionWorkspaceStateLookupTeam), On: "next", To: uint16(ProvisionWorkspaceStateAskPlan)},
-	{From: uint16(ProvisionWorkspaceStateAskPlan), On: "next", To: uint16(ProvisionWorkspaceStateQuote)},
-	{From: uint16(ProvisionWorkspaceStateQuote), On: "next", To: uint16(ProvisionWorkspaceStateAskPlacement)},
-	{From: uint16(ProvisionWorkspaceStateAskPlacement), On: "next", To: uint16(ProvisionWorkspaceStateConfirmPrice)},
-	{From: uint16(ProvisionWorkspaceStateConfirmPrice), On: "next", To: uint16(ProvisionWorkspaceStateCreate)},
-	{From: uint16(ProvisionWorkspaceStateConfirmPrice), On: "decline", To: uint16(ProvisionWorkspaceStateAbandoned)},
-	{From: uint16(ProvisionWorkspaceStateCreate), On: "next", To: uint16(ProvisionWorkspaceStateReady)},
+var provisionWorkspaceTransitionTable = []mrtrimpl.Transition{
+	{From: uint16(ProvisionWorkspaceStateLookupTeam), On: vocab.Next, To: uint16(ProvisionWorkspaceStateAskPlan)},
+	{From: uint16(ProvisionWorkspaceStateAskPlan), On: vocab.Next, To: uint16(ProvisionWorkspaceStateQuote)},
+	{From: uint16(ProvisionWorkspaceStateQuote), On: vocab.Next, To: uint16(ProvisionWorkspaceStateAskPlacement)},
+	{From: uint16(ProvisionWorkspaceStateAskPlacement), On: vocab.Next, To: uint16(ProvisionWorkspaceStateConfirmPrice)},
+	{From: uint16(ProvisionWorkspaceStateConfirmPrice), On: vocab.Next, To: uint16(ProvisionWorkspaceStateCreate)},
+	{From: uint16(ProvisionWorkspaceStateConfirmPrice), On: vocab.Decline, To: uint16(ProvisionWorkspaceStateAbandoned)},
+	{From: uint16(ProvisionWorkspaceStateCreate), On: vocab.Next, To: uint16(ProvisionWorkspaceStateReady)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -509,14 +511,14 @@ func (provisionWorkspaceProgram) LoadContinuation(f *ProvisionWorkspaceFlow, dat
 		f.Placement = a
 	}
 	if r.Bool() {
-		a := &mrtr.RootList{}
+		a := &mrtrimpl.RootList{}
 		for i, n := 0, r.Count(); i < n; i++ {
 			a.URIs = append(a.URIs, r.String())
 		}
 		f.Projects = a
 	}
 	if r.Bool() {
-		a := &mrtr.Sampled{Text: r.String()}
+		a := &mrtrimpl.Sampled{Text: r.String()}
 		f.Welcome = a
 	}
 	return r.Done()
@@ -524,7 +526,7 @@ func (provisionWorkspaceProgram) LoadContinuation(f *ProvisionWorkspaceFlow, dat
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p provisionWorkspaceProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*ProvisionWorkspaceFlow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -532,10 +534,10 @@ func (p provisionWorkspaceProgram) NewFlow(ctx context.Context, c *mrtr.Call, ra
 		Call:  c,
 		state: ProvisionWorkspaceStateLookupTeam,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in, "team")
-	switch v, st := mrtr.FormString(in, "team"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(in, "team"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 32 {
 			problems.Addf("team: at most 32 characters (got %d)", n)
 		}
@@ -543,9 +545,9 @@ func (p provisionWorkspaceProgram) NewFlow(ctx context.Context, c *mrtr.Call, ra
 			problems.Addf("team: must match %s", "[a-z][a-z0-9-]{2,31}")
 		}
 		f.Args.Team = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("team: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("team: expected a string")
 	}
 	return f, problems.Err()
@@ -555,11 +557,11 @@ var provisionWorkspaceArgTeamPattern = regexp.MustCompile("^(?:[a-z][a-z0-9-]{2,
 
 // decodePlan validates the form answered for "plan": problems are for the user to
 // correct; an error is a custom validator that could not check a value.
-func (p provisionWorkspaceProgram) decodePlan(ctx context.Context, content map[string]any) (*ProvisionWorkspacePlanAnswer, mrtr.Problems, error) {
+func (p provisionWorkspaceProgram) decodePlan(ctx context.Context, content map[string]any) (*ProvisionWorkspacePlanAnswer, mrtrimpl.Problems, error) {
 	a := &ProvisionWorkspacePlanAnswer{}
-	var problems mrtr.Problems
-	switch v, st := mrtr.FormInt(content, "seats"); st {
-	case mrtr.Present:
+	var problems mrtrimpl.Problems
+	switch v, st := mrtrimpl.FormInt(content, "seats"); st {
+	case mrtrimpl.Present:
 		if v < 1 {
 			problems.Addf("seats: at least 1")
 		}
@@ -567,20 +569,20 @@ func (p provisionWorkspaceProgram) decodePlan(ctx context.Context, content map[s
 			problems.Addf("seats: at most 1000")
 		}
 		a.Seats = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		a.Seats = 5
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("seats: expected an integer")
 	}
-	switch v, st := mrtr.FormString(content, "tier"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(content, "tier"); st {
+	case mrtrimpl.Present:
 		if !slices.Contains(provisionWorkspaceTierValues, ProvisionWorkspaceTier(v)) {
 			problems.Addf("tier: must be one of %s", "starter, business, enterprise")
 		}
 		a.Tier = ProvisionWorkspaceTier(v)
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("tier: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("tier: expected a string")
 	}
 	return a, problems, nil
@@ -588,15 +590,15 @@ func (p provisionWorkspaceProgram) decodePlan(ctx context.Context, content map[s
 
 // decodePlacement validates the form answered for "placement": problems are for the user to
 // correct; an error is a custom validator that could not check a value.
-func (p provisionWorkspaceProgram) decodePlacement(ctx context.Context, content map[string]any) (*ProvisionWorkspacePlacementAnswer, mrtr.Problems, error) {
+func (p provisionWorkspaceProgram) decodePlacement(ctx context.Context, content map[string]any) (*ProvisionWorkspacePlacementAnswer, mrtrimpl.Problems, error) {
 	a := &ProvisionWorkspacePlacementAnswer{}
-	var problems mrtr.Problems
-	switch list, st := mrtr.FormList(content, "regions"); st {
-	case mrtr.Present:
+	var problems mrtrimpl.Problems
+	switch list, st := mrtrimpl.FormList(content, "regions"); st {
+	case mrtrimpl.Present:
 		checked := len(problems)
 		for i, it := range list {
-			v, ok := mrtr.AsString(it)
-			if ok != mrtr.Present {
+			v, ok := mrtrimpl.AsString(it)
+			if ok != mrtrimpl.Present {
 				problems.Addf("regions[%d]: expected a string", i)
 				continue
 			}
@@ -607,7 +609,7 @@ func (p provisionWorkspaceProgram) decodePlacement(ctx context.Context, content 
 			a.Regions = append(a.Regions, ProvisionWorkspaceRegions(v))
 		}
 		// One answer, however it was sent: each value once, in the order of the spec's values.
-		a.Regions = mrtr.SpecOrder(a.Regions, provisionWorkspaceRegionsValues)
+		a.Regions = mrtrimpl.SpecOrder(a.Regions, provisionWorkspaceRegionsValues)
 		if len(problems) == checked {
 			if len(a.Regions) < 1 {
 				problems.Addf("regions: choose at least 1")
@@ -616,32 +618,32 @@ func (p provisionWorkspaceProgram) decodePlacement(ctx context.Context, content 
 				problems.Addf("regions: choose at most 3")
 			}
 		}
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("regions: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("regions: expected a list")
 	}
 	return a, problems, nil
 }
 
 // decodeProjects validates the roots the client listed for "projects".
-func (p provisionWorkspaceProgram) decodeProjects(ctx context.Context, uris []string) (*mrtr.RootList, mrtr.Problems) {
-	return &mrtr.RootList{URIs: uris}, mrtr.CheckRoots(uris, 0, 2)
+func (p provisionWorkspaceProgram) decodeProjects(ctx context.Context, uris []string) (*mrtrimpl.RootList, mrtrimpl.Problems) {
+	return &mrtrimpl.RootList{URIs: uris}, mrtrimpl.CheckRoots(uris, 0, 2)
 }
 
 // decodeWelcome validates the text the client's model returned for "welcome".
-func (p provisionWorkspaceProgram) decodeWelcome(ctx context.Context, text string) (*mrtr.Sampled, mrtr.Problems) {
-	var problems mrtr.Problems
+func (p provisionWorkspaceProgram) decodeWelcome(ctx context.Context, text string) (*mrtrimpl.Sampled, mrtrimpl.Problems) {
+	var problems mrtrimpl.Problems
 	if n := utf8.RuneCountInString(text); n > 400 {
 		problems.Addf("welcome: at most 400 characters (got %d)", n)
 	}
-	return &mrtr.Sampled{Text: text}, problems
+	return &mrtrimpl.Sampled{Text: text}, problems
 }
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p provisionWorkspaceProgram) CheckContinuation(ctx context.Context, f *ProvisionWorkspaceFlow) mrtr.Problems {
-	var problems mrtr.Problems
+func (p provisionWorkspaceProgram) CheckContinuation(ctx context.Context, f *ProvisionWorkspaceFlow) mrtrimpl.Problems {
+	var problems mrtrimpl.Problems
 	if v := f.Continuation.MaxSeats; v != 0 {
 		if v < 1 {
 			problems.Addf("maxSeats: at least 1")
@@ -704,12 +706,12 @@ var provisionWorkspacePlanSchema = json.RawMessage(`{
 
 // requestPlan builds input request "plan" of state askPlan; problems with a previous answer are
 // added to it.
-func (provisionWorkspaceProgram) requestPlan(f *ProvisionWorkspaceFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (provisionWorkspaceProgram) requestPlan(f *ProvisionWorkspaceFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:  "plan",
-		Kind: mrtr.Elicit,
+		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtr.WithProblems(provisionWorkspaceAskPlanPlanMessage(f), problems),
+			Message:         mrtrimpl.WithProblems(provisionWorkspaceAskPlanPlanMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: provisionWorkspacePlanSchema,
 		},
@@ -745,12 +747,12 @@ var provisionWorkspacePlacementSchema = json.RawMessage(`{
 
 // requestPlacement builds input request "placement" of state askPlacement; problems with a previous
 // answer are added to it.
-func (provisionWorkspaceProgram) requestPlacement(f *ProvisionWorkspaceFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (provisionWorkspaceProgram) requestPlacement(f *ProvisionWorkspaceFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:  "placement",
-		Kind: mrtr.Elicit,
+		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtr.WithProblems(provisionWorkspaceAskPlacementPlacementMessage(f), problems),
+			Message:         mrtrimpl.WithProblems(provisionWorkspaceAskPlacementPlacementMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: provisionWorkspacePlacementSchema,
 		},
@@ -759,10 +761,10 @@ func (provisionWorkspaceProgram) requestPlacement(f *ProvisionWorkspaceFlow, pro
 
 // requestProjects builds input request "projects" of state askPlacement; problems with a previous
 // answer are added to it.
-func (provisionWorkspaceProgram) requestProjects(f *ProvisionWorkspaceFlow, _ mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (provisionWorkspaceProgram) requestProjects(f *ProvisionWorkspaceFlow, _ mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:      "projects",
-		Kind:     mrtr.Roots,
+		Kind:     vocab.Roots,
 		Optional: true,
 		Params:   &mcp.ListRootsParams{},
 	}
@@ -770,14 +772,14 @@ func (provisionWorkspaceProgram) requestProjects(f *ProvisionWorkspaceFlow, _ mr
 
 // requestWelcome builds input request "welcome" of state askPlacement; problems with a previous
 // answer are added to it.
-func (provisionWorkspaceProgram) requestWelcome(f *ProvisionWorkspaceFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (provisionWorkspaceProgram) requestWelcome(f *ProvisionWorkspaceFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:  "welcome",
-		Kind: mrtr.Sample,
+		Kind: vocab.Sample,
 		Params: &mcp.CreateMessageParams{
 			MaxTokens: 120,
 			Messages: []*mcp.SamplingMessage{{
-				Content: &mcp.TextContent{Text: mrtr.WithProblems(provisionWorkspaceAskPlacementWelcomePrompt(f), problems)},
+				Content: &mcp.TextContent{Text: mrtrimpl.WithProblems(provisionWorkspaceAskPlacementWelcomePrompt(f), problems)},
 				Role:    "user",
 			}},
 			SystemPrompt: "You write short, friendly onboarding notes.",
@@ -800,12 +802,12 @@ var provisionWorkspaceConfirmPriceGateSchema = json.RawMessage(`{
 }`)
 
 // gateConfirmPrice builds the question of confirmation gate confirmPrice.
-func (provisionWorkspaceProgram) gateConfirmPrice(f *ProvisionWorkspaceFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (provisionWorkspaceProgram) gateConfirmPrice(f *ProvisionWorkspaceFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:  "confirm",
-		Kind: mrtr.Elicit,
+		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtr.WithProblems(provisionWorkspaceConfirmPriceMessage(f), problems),
+			Message:         mrtrimpl.WithProblems(provisionWorkspaceConfirmPriceMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: provisionWorkspaceConfirmPriceGateSchema,
 		},
@@ -862,7 +864,7 @@ func provisionWorkspaceConfirmPriceMessage(f *ProvisionWorkspaceFlow) string {
 	}
 	b.WriteString(" seats in ")
 	if f.Placement != nil {
-		b.WriteString(mrtr.Join(f.Placement.Regions))
+		b.WriteString(mrtrimpl.Join(f.Placement.Regions))
 	}
 	b.WriteString(" for ")
 	b.WriteString(strconv.FormatInt(f.Continuation.MonthlyCents, 10))

@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // fakeProvisionWorkspace implements ProvisionWorkspaceHandler for the generated tests: it allows
@@ -74,7 +75,7 @@ func fixturesProvisionWorkspace(h *fakeProvisionWorkspace) mrtrtest.Fixtures {
 		Other:        "bob",
 		OtherArgs:    map[string]any{"team": "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz"},
 		Unauthorized: "mallory",
-		WantOutcome:  mrtr.OutcomeSuccess,
+		WantOutcome:  vocab.OutcomeSuccess,
 	}
 }
 

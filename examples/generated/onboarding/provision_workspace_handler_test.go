@@ -11,6 +11,7 @@ import (
 	"github.com/mrtrgen/mrtrgen/examples/domain"
 	"github.com/mrtrgen/mrtrgen/examples/domain/domaintest"
 	"github.com/mrtrgen/mrtrgen/mrtr"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 )
 
@@ -46,7 +47,7 @@ func TestProvisionWorkspaceRealMatrix(t *testing.T) {
 }
 
 // run drives a workflow to its end with the given answers.
-func run(t *testing.T, h *mrtrtest.Harness[*ProvisionWorkspaceFlow], team string, ans map[string]mcp.InputResponse) *mrtr.Final {
+func run(t *testing.T, h *mrtrtest.Harness[*ProvisionWorkspaceFlow], team string, ans map[string]mcp.InputResponse) *mrtrimpl.Final {
 	t.Helper()
 	ctx := context.Background()
 	args := map[string]any{"team": team}

@@ -16,6 +16,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // ChargePaymentCurrency is a value of currency.
@@ -122,49 +124,49 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p chargePaymentProgram) Step(ctx context.Context, r *mrtr.Round, f *ChargePaymentFlow) (mrtr.Step, error) {
+func (p chargePaymentProgram) Step(ctx context.Context, r mrtrimpl.Round, f *ChargePaymentFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case ChargePaymentStateValidate:
 		if err := p.h.ValidateInvoice(ctx, f); err != nil {
-			return mrtr.Step{}, err
+			return mrtrimpl.Step{}, err
 		}
-		return mrtr.Goto(r, ChargePaymentStateConfirmCharge, "next")
+		return mrtrimpl.Goto(r, ChargePaymentStateConfirmCharge, vocab.Next)
 	case ChargePaymentStateConfirmCharge:
-		resp := r.Response("confirm", mrtr.Elicit)
+		resp := r.Response("confirm", vocab.Elicit)
 		switch resp.Status {
-		case mrtr.Accepted:
-			yes, found := mrtr.FormBool(resp.Content, "confirm")
-			if found != mrtr.Present {
-				return r.Ask([]mrtr.Pending{p.gateConfirmCharge(f, mrtr.Problems{"confirm: answer true or false"})})
+		case mrtrimpl.Accepted:
+			yes, found := mrtrimpl.FormBool(resp.Content, "confirm")
+			if found != mrtrimpl.Present {
+				return r.Ask([]mrtrimpl.Pending{p.gateConfirmCharge(f, mrtrimpl.Problems{"confirm: answer true or false"})})
 			}
 			if yes {
-				return mrtr.Goto(r, ChargePaymentStateRecheck, "next")
+				return mrtrimpl.Goto(r, ChargePaymentStateRecheck, vocab.Next)
 			}
-			return mrtr.Goto(r, ChargePaymentStateNotCharged, "decline")
-		case mrtr.Declined:
-			return mrtr.Goto(r, ChargePaymentStateNotCharged, "decline")
-		case mrtr.Cancelled:
-			return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "charge_payment was cancelled: the user cancelled the confirmation."})
-		case mrtr.Malformed:
-			return r.Ask([]mrtr.Pending{p.gateConfirmCharge(f, mrtr.Problems{resp.Problem})})
+			return mrtrimpl.Goto(r, ChargePaymentStateNotCharged, vocab.Decline)
+		case mrtrimpl.Declined:
+			return mrtrimpl.Goto(r, ChargePaymentStateNotCharged, vocab.Decline)
+		case mrtrimpl.Cancelled:
+			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "charge_payment was cancelled: the user cancelled the confirmation."})
+		case mrtrimpl.Malformed:
+			return r.Ask([]mrtrimpl.Pending{p.gateConfirmCharge(f, mrtrimpl.Problems{resp.Problem})})
 		}
-		return r.Ask([]mrtr.Pending{p.gateConfirmCharge(f, nil)})
+		return r.Ask([]mrtrimpl.Pending{p.gateConfirmCharge(f, nil)})
 	case ChargePaymentStateRecheck:
 		if err := p.h.InvoiceStillDue(ctx, f); err != nil {
-			return mrtr.Step{}, err
+			return mrtrimpl.Step{}, err
 		}
-		return mrtr.Goto(r, ChargePaymentStateCharge, "next")
+		return mrtrimpl.Goto(r, ChargePaymentStateCharge, vocab.Next)
 	case ChargePaymentStateNotCharged:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: chargePaymentNotChargedMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: chargePaymentNotChargedMessage(f)})
 	case ChargePaymentStateCharge:
 		// operation id charge-{invoiceId}
 		return r.Effect(ctx, chargePaymentChargeOperationID(f), 72*time.Hour, uint16(ChargePaymentStateCharged), func(ctx context.Context) error {
 			return p.h.ChargeCard(ctx, f)
 		})
 	case ChargePaymentStateCharged:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: chargePaymentChargedMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: chargePaymentChargedMessage(f)})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in charge_payment", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in charge_payment", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // ChargePaymentHandler is what you implement for tool charge_payment. Adding a check, effect or
@@ -214,7 +216,7 @@ func RegisterChargePayment(s *mcp.Server, e *mrtr.Engine, h ChargePaymentHandler
 	mrtr.AddTool(s, e, NewChargePaymentProgram(h))
 }
 
-func (chargePaymentProgram) Descriptor() *mrtr.Descriptor {
+func (chargePaymentProgram) Descriptor() *mrtrimpl.Descriptor {
 	return &chargePaymentDescriptor
 }
 
@@ -232,18 +234,18 @@ func (chargePaymentProgram) SetState(f *ChargePaymentFlow, s uint16) {
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p chargePaymentProgram) Questions(f *ChargePaymentFlow, s uint16) []mrtr.Pending {
+func (p chargePaymentProgram) Questions(f *ChargePaymentFlow, s uint16) []mrtrimpl.Pending {
 	switch ChargePaymentState(s) {
 	case ChargePaymentStateConfirmCharge:
-		return []mrtr.Pending{p.gateConfirmCharge(f, nil)}
+		return []mrtrimpl.Pending{p.gateConfirmCharge(f, nil)}
 	}
 	return nil
 }
 
 // chargePaymentDescriptor describes charge_payment to the engine: the state table, the transitions,
 // and how its continuation is kept.
-var chargePaymentDescriptor = mrtr.Descriptor{
-	Kind:        mrtr.KindTool,
+var chargePaymentDescriptor = mrtrimpl.Descriptor{
+	Kind:        vocab.KindTool,
 	Name:        "charge_payment",
 	Title:       "Charge payment",
 	Description: "Charge the card on file for an open invoice, after the payer confirms the amount. Never charges twice.",
@@ -264,7 +266,7 @@ var chargePaymentDescriptor = mrtr.Descriptor{
 }`),
 	Destructive: true,
 	TTL:         10 * time.Minute,
-	Storage:     mrtr.Sealed,
+	Storage:     vocab.Sealed,
 	SchemaHash:  uint64(0x59a7da8cb6eface6),
 	Initial:     uint16(ChargePaymentStateValidate),
 	States:      chargePaymentStateTable,
@@ -272,23 +274,23 @@ var chargePaymentDescriptor = mrtr.Descriptor{
 }
 
 // chargePaymentStateTable describes each state, in the order of their numbers.
-var chargePaymentStateTable = []mrtr.StateInfo{
-	{Name: "validate", Kind: mrtr.StateCheck, Check: "validateInvoice"},
-	{Name: "confirmCharge", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit, GateField: "confirm"}}},
-	{Name: "recheck", Kind: mrtr.StateCheck, Check: "invoiceStillDue"},
-	{Name: "notCharged", Kind: mrtr.StateTerminal, End: mrtr.OutcomeCancelled},
-	{Name: "charge", Kind: mrtr.StateEffect, OperationID: "charge-{invoiceId}", BusinessKey: true},
-	{Name: "charged", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
+var chargePaymentStateTable = []mrtrimpl.StateInfo{
+	{Name: "validate", Kind: vocab.StateCheck, Check: "validateInvoice"},
+	{Name: "confirmCharge", Kind: vocab.StateConfirm, Requests: []mrtrimpl.RequestInfo{{Key: "confirm", Kind: vocab.Elicit, GateField: "confirm"}}},
+	{Name: "recheck", Kind: vocab.StateCheck, Check: "invoiceStillDue"},
+	{Name: "notCharged", Kind: vocab.StateTerminal, End: vocab.OutcomeCancelled},
+	{Name: "charge", Kind: vocab.StateEffect, OperationID: "charge-{invoiceId}", BusinessKey: true},
+	{Name: "charged", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
 }
 
 // chargePaymentTransitionTable lists every transition of the spec: a state may only go
 // where a row says.
-var chargePaymentTransitionTable = []mrtr.Transition{
-	{From: uint16(ChargePaymentStateValidate), On: "next", To: uint16(ChargePaymentStateConfirmCharge)},
-	{From: uint16(ChargePaymentStateConfirmCharge), On: "next", To: uint16(ChargePaymentStateRecheck)},
-	{From: uint16(ChargePaymentStateConfirmCharge), On: "decline", To: uint16(ChargePaymentStateNotCharged)},
-	{From: uint16(ChargePaymentStateRecheck), On: "next", To: uint16(ChargePaymentStateCharge)},
-	{From: uint16(ChargePaymentStateCharge), On: "next", To: uint16(ChargePaymentStateCharged)},
+var chargePaymentTransitionTable = []mrtrimpl.Transition{
+	{From: uint16(ChargePaymentStateValidate), On: vocab.Next, To: uint16(ChargePaymentStateConfirmCharge)},
+	{From: uint16(ChargePaymentStateConfirmCharge), On: vocab.Next, To: uint16(ChargePaymentStateRecheck)},
+	{From: uint16(ChargePaymentStateConfirmCharge), On: vocab.Decline, To: uint16(ChargePaymentStateNotCharged)},
+	{From: uint16(ChargePaymentStateRecheck), On: vocab.Next, To: uint16(ChargePaymentStateCharge)},
+	{From: uint16(ChargePaymentStateCharge), On: vocab.Next, To: uint16(ChargePaymentStateCharged)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -321,7 +323,7 @@ func (chargePaymentProgram) LoadContinuation(f *ChargePaymentFlow, data []byte) 
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p chargePaymentProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*ChargePaymentFlow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -329,10 +331,10 @@ func (p chargePaymentProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw jso
 		Call:  c,
 		state: ChargePaymentStateValidate,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in, "invoiceId")
-	switch v, st := mrtr.FormString(in, "invoiceId"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(in, "invoiceId"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 16 {
 			problems.Addf("invoiceId: at most 16 characters (got %d)", n)
 		}
@@ -340,9 +342,9 @@ func (p chargePaymentProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw jso
 			problems.Addf("invoiceId: must match %s", "inv_[0-9]{1,12}")
 		}
 		f.Args.InvoiceID = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("invoiceId: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("invoiceId: expected a string")
 	}
 	return f, problems.Err()
@@ -354,8 +356,8 @@ var chargePaymentContinuationCardLast4Pattern = regexp.MustCompile("^(?:[0-9]{4}
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p chargePaymentProgram) CheckContinuation(ctx context.Context, f *ChargePaymentFlow) mrtr.Problems {
-	var problems mrtr.Problems
+func (p chargePaymentProgram) CheckContinuation(ctx context.Context, f *ChargePaymentFlow) mrtrimpl.Problems {
+	var problems mrtrimpl.Problems
 	if v := f.Continuation.AmountCents; v != 0 {
 		if v < 1 {
 			problems.Addf("amountCents: at least 1")
@@ -400,12 +402,12 @@ var chargePaymentConfirmChargeGateSchema = json.RawMessage(`{
 }`)
 
 // gateConfirmCharge builds the question of confirmation gate confirmCharge.
-func (chargePaymentProgram) gateConfirmCharge(f *ChargePaymentFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (chargePaymentProgram) gateConfirmCharge(f *ChargePaymentFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:  "confirm",
-		Kind: mrtr.Elicit,
+		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtr.WithProblems(chargePaymentConfirmChargeMessage(f), problems),
+			Message:         mrtrimpl.WithProblems(chargePaymentConfirmChargeMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: chargePaymentConfirmChargeGateSchema,
 		},

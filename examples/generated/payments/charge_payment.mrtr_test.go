@@ -10,6 +10,7 @@ import (
 
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // fakeChargePayment implements ChargePaymentHandler for the generated tests: it allows every
@@ -51,7 +52,7 @@ func fixturesChargePayment(h *fakeChargePayment) mrtrtest.Fixtures {
 		Other:        "bob",
 		OtherArgs:    map[string]any{"invoiceId": "inv_999999999999"},
 		Unauthorized: "mallory",
-		WantOutcome:  mrtr.OutcomeSuccess,
+		WantOutcome:  vocab.OutcomeSuccess,
 	}
 }
 

@@ -16,6 +16,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // CloseSupportTicketCloseReason is a value of closeReason.
@@ -118,34 +120,34 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p closeSupportTicketProgram) Step(ctx context.Context, r *mrtr.Round, f *CloseSupportTicketFlow) (mrtr.Step, error) {
+func (p closeSupportTicketProgram) Step(ctx context.Context, r mrtrimpl.Round, f *CloseSupportTicketFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case CloseSupportTicketStateLookup:
 		if err := p.h.TicketIsOpen(ctx, f); err != nil {
-			return mrtr.Step{}, err
+			return mrtrimpl.Step{}, err
 		}
-		return mrtr.Goto(r, CloseSupportTicketStateAskReason, "next")
+		return mrtrimpl.Goto(r, CloseSupportTicketStateAskReason, vocab.Next)
 	case CloseSupportTicketStateAskReason:
-		var pending []mrtr.Pending
+		var pending []mrtrimpl.Pending
 		if f.Reason == nil {
-			resp := r.Response("reason", mrtr.Elicit)
+			resp := r.Response("reason", vocab.Elicit)
 			switch resp.Status {
-			case mrtr.Accepted:
+			case mrtrimpl.Accepted:
 				answer, problems, err := p.decodeReason(ctx, resp.Content)
 				if err != nil {
-					return mrtr.Step{}, err
+					return mrtrimpl.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, mrtr.Prefilled(p.requestReason(f, problems), resp.Content, problems))
+					pending = append(pending, mrtrimpl.Prefilled(p.requestReason(f, problems), resp.Content, problems))
 				} else {
 					f.Reason = answer
 				}
-			case mrtr.Declined:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "close_support_ticket was cancelled: the user declined \"reason\"."})
-			case mrtr.Cancelled:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "close_support_ticket was cancelled: the user cancelled \"reason\"."})
-			case mrtr.Malformed:
-				pending = append(pending, p.requestReason(f, mrtr.Problems{resp.Problem}))
+			case mrtrimpl.Declined:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "close_support_ticket was cancelled: the user declined \"reason\"."})
+			case mrtrimpl.Cancelled:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "close_support_ticket was cancelled: the user cancelled \"reason\"."})
+			case mrtrimpl.Malformed:
+				pending = append(pending, p.requestReason(f, mrtrimpl.Problems{resp.Problem}))
 			default:
 				pending = append(pending, p.requestReason(f, nil))
 			}
@@ -153,16 +155,16 @@ func (p closeSupportTicketProgram) Step(ctx context.Context, r *mrtr.Round, f *C
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return mrtr.Goto(r, CloseSupportTicketStateClose, "next")
+		return mrtrimpl.Goto(r, CloseSupportTicketStateClose, vocab.Next)
 	case CloseSupportTicketStateClose:
 		// operation id close-{ticketId}
 		return r.Effect(ctx, closeSupportTicketCloseOperationID(f), 24*time.Hour, uint16(CloseSupportTicketStateClosed), func(ctx context.Context) error {
 			return p.h.CloseTicket(ctx, f)
 		})
 	case CloseSupportTicketStateClosed:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: closeSupportTicketClosedMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: closeSupportTicketClosedMessage(f)})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in close_support_ticket", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in close_support_ticket", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // CloseSupportTicketHandler is what you implement for tool close_support_ticket. Adding a check,
@@ -213,7 +215,7 @@ func RegisterCloseSupportTicket(s *mcp.Server, e *mrtr.Engine, h CloseSupportTic
 	mrtr.AddTool(s, e, NewCloseSupportTicketProgram(h))
 }
 
-func (closeSupportTicketProgram) Descriptor() *mrtr.Descriptor {
+func (closeSupportTicketProgram) Descriptor() *mrtrimpl.Descriptor {
 	return &closeSupportTicketDescriptor
 }
 
@@ -231,18 +233,18 @@ func (closeSupportTicketProgram) SetState(f *CloseSupportTicketFlow, s uint16) {
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p closeSupportTicketProgram) Questions(f *CloseSupportTicketFlow, s uint16) []mrtr.Pending {
+func (p closeSupportTicketProgram) Questions(f *CloseSupportTicketFlow, s uint16) []mrtrimpl.Pending {
 	switch CloseSupportTicketState(s) {
 	case CloseSupportTicketStateAskReason:
-		return []mrtr.Pending{p.requestReason(f, nil)}
+		return []mrtrimpl.Pending{p.requestReason(f, nil)}
 	}
 	return nil
 }
 
 // closeSupportTicketDescriptor describes close_support_ticket to the engine: the state table, the
 // transitions, and how its continuation is kept.
-var closeSupportTicketDescriptor = mrtr.Descriptor{
-	Kind:        mrtr.KindTool,
+var closeSupportTicketDescriptor = mrtrimpl.Descriptor{
+	Kind:        vocab.KindTool,
 	Name:        "close_support_ticket",
 	Title:       "Close support ticket",
 	Description: "Close a support ticket. Asks the user for the closing reason, then closes the ticket exactly once.",
@@ -262,7 +264,7 @@ var closeSupportTicketDescriptor = mrtr.Descriptor{
   "type": "object"
 }`),
 	TTL:         15 * time.Minute,
-	Storage:     mrtr.Sealed,
+	Storage:     vocab.Sealed,
 	SchemaHash:  uint64(0x7ae18f6e64a4a2dc),
 	Initial:     uint16(CloseSupportTicketStateLookup),
 	States:      closeSupportTicketStateTable,
@@ -270,19 +272,19 @@ var closeSupportTicketDescriptor = mrtr.Descriptor{
 }
 
 // closeSupportTicketStateTable describes each state, in the order of their numbers.
-var closeSupportTicketStateTable = []mrtr.StateInfo{
-	{Name: "lookup", Kind: mrtr.StateCheck, Check: "ticketIsOpen"},
-	{Name: "askReason", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "reason", Kind: mrtr.Elicit}}},
-	{Name: "close", Kind: mrtr.StateEffect, OperationID: "close-{ticketId}", BusinessKey: true},
-	{Name: "closed", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
+var closeSupportTicketStateTable = []mrtrimpl.StateInfo{
+	{Name: "lookup", Kind: vocab.StateCheck, Check: "ticketIsOpen"},
+	{Name: "askReason", Kind: vocab.StateAsk, Requests: []mrtrimpl.RequestInfo{{Key: "reason", Kind: vocab.Elicit}}},
+	{Name: "close", Kind: vocab.StateEffect, OperationID: "close-{ticketId}", BusinessKey: true},
+	{Name: "closed", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
 }
 
 // closeSupportTicketTransitionTable lists every transition of the spec: a state may only go
 // where a row says.
-var closeSupportTicketTransitionTable = []mrtr.Transition{
-	{From: uint16(CloseSupportTicketStateLookup), On: "next", To: uint16(CloseSupportTicketStateAskReason)},
-	{From: uint16(CloseSupportTicketStateAskReason), On: "next", To: uint16(CloseSupportTicketStateClose)},
-	{From: uint16(CloseSupportTicketStateClose), On: "next", To: uint16(CloseSupportTicketStateClosed)},
+var closeSupportTicketTransitionTable = []mrtrimpl.Transition{
+	{From: uint16(CloseSupportTicketStateLookup), On: vocab.Next, To: uint16(CloseSupportTicketStateAskReason)},
+	{From: uint16(CloseSupportTicketStateAskReason), On: vocab.Next, To: uint16(CloseSupportTicketStateClose)},
+	{From: uint16(CloseSupportTicketStateClose), On: vocab.Next, To: uint16(CloseSupportTicketStateClosed)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -327,7 +329,7 @@ func (closeSupportTicketProgram) LoadContinuation(f *CloseSupportTicketFlow, dat
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p closeSupportTicketProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*CloseSupportTicketFlow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -335,10 +337,10 @@ func (p closeSupportTicketProgram) NewFlow(ctx context.Context, c *mrtr.Call, ra
 		Call:  c,
 		state: CloseSupportTicketStateLookup,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in, "ticketId")
-	switch v, st := mrtr.FormString(in, "ticketId"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(in, "ticketId"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 12 {
 			problems.Addf("ticketId: at most 12 characters (got %d)", n)
 		}
@@ -346,9 +348,9 @@ func (p closeSupportTicketProgram) NewFlow(ctx context.Context, c *mrtr.Call, ra
 			problems.Addf("ticketId: must match %s", "[0-9]{1,12}")
 		}
 		f.Args.TicketID = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("ticketId: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("ticketId: expected a string")
 	}
 	return f, problems.Err()
@@ -358,33 +360,33 @@ var closeSupportTicketArgTicketIDPattern = regexp.MustCompile("^(?:[0-9]{1,12})$
 
 // decodeReason validates the form answered for "reason": problems are for the user to
 // correct; an error is a custom validator that could not check a value.
-func (p closeSupportTicketProgram) decodeReason(ctx context.Context, content map[string]any) (*CloseSupportTicketReasonAnswer, mrtr.Problems, error) {
+func (p closeSupportTicketProgram) decodeReason(ctx context.Context, content map[string]any) (*CloseSupportTicketReasonAnswer, mrtrimpl.Problems, error) {
 	a := &CloseSupportTicketReasonAnswer{}
-	var problems mrtr.Problems
-	switch v, st := mrtr.FormString(content, "closeReason"); st {
-	case mrtr.Present:
+	var problems mrtrimpl.Problems
+	switch v, st := mrtrimpl.FormString(content, "closeReason"); st {
+	case mrtrimpl.Present:
 		if !slices.Contains(closeSupportTicketCloseReasonValues, CloseSupportTicketCloseReason(v)) {
 			problems.Addf("closeReason: must be one of %s", "resolved, duplicate, cancelled")
 		}
 		a.CloseReason = CloseSupportTicketCloseReason(v)
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("closeReason: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("closeReason: expected a string")
 	}
-	switch v, st := mrtr.FormString(content, "comment"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(content, "comment"); st {
+	case mrtrimpl.Present:
 		checked := len(problems)
 		if n := utf8.RuneCountInString(v); n > 500 {
 			problems.Addf("comment: at most 500 characters (got %d)", n)
 		}
 		if len(problems) == checked {
 			if err := p.h.NoSecrets(ctx, v); err != nil && !problems.AddInvalid("comment", err) {
-				return nil, nil, mrtr.ValidatorFailed("noSecrets", "reason.comment", err)
+				return nil, nil, mrtrimpl.ValidatorFailed("noSecrets", "reason.comment", err)
 			}
 		}
 		a.Comment = &v
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("comment: expected a string")
 	}
 	return a, problems, nil
@@ -392,8 +394,8 @@ func (p closeSupportTicketProgram) decodeReason(ctx context.Context, content map
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p closeSupportTicketProgram) CheckContinuation(ctx context.Context, f *CloseSupportTicketFlow) mrtr.Problems {
-	var problems mrtr.Problems
+func (p closeSupportTicketProgram) CheckContinuation(ctx context.Context, f *CloseSupportTicketFlow) mrtrimpl.Problems {
+	var problems mrtrimpl.Problems
 	if v := f.Continuation.Subject; v != "" {
 		if n := utf8.RuneCountInString(v); n > 120 {
 			problems.Addf("subject: at most 120 characters (got %d)", n)
@@ -437,12 +439,12 @@ var closeSupportTicketReasonSchema = json.RawMessage(`{
 
 // requestReason builds input request "reason" of state askReason; problems with a previous answer
 // are added to it.
-func (closeSupportTicketProgram) requestReason(f *CloseSupportTicketFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (closeSupportTicketProgram) requestReason(f *CloseSupportTicketFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:  "reason",
-		Kind: mrtr.Elicit,
+		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtr.WithProblems(closeSupportTicketAskReasonReasonMessage(f), problems),
+			Message:         mrtrimpl.WithProblems(closeSupportTicketAskReasonReasonMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: closeSupportTicketReasonSchema,
 		},

@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // fakeCloseSupportTicket implements CloseSupportTicketHandler for the generated tests: it allows
@@ -64,7 +65,7 @@ func fixturesCloseSupportTicket(h *fakeCloseSupportTicket) mrtrtest.Fixtures {
 		Other:        "bob",
 		OtherArgs:    map[string]any{"ticketId": "999999999999"},
 		Unauthorized: "mallory",
-		WantOutcome:  mrtr.OutcomeSuccess,
+		WantOutcome:  vocab.OutcomeSuccess,
 	}
 }
 

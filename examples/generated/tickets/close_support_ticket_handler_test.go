@@ -12,6 +12,7 @@ import (
 	"github.com/mrtrgen/mrtrgen/examples/domain"
 	"github.com/mrtrgen/mrtrgen/examples/domain/domaintest"
 	"github.com/mrtrgen/mrtrgen/mrtr"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 )
 
@@ -152,7 +153,7 @@ func TestNoSecrets(t *testing.T) {
 		"-----BEGIN RSA PRIVATE KEY-----",
 	} {
 		// A refusal is for the user to correct: mrtr.Invalid, not a failure.
-		if _, ok := errors.AsType[*mrtr.InvalidValue](h.NoSecrets(context.Background(), bad)); !ok {
+		if _, ok := errors.AsType[*mrtrimpl.InvalidValue](h.NoSecrets(context.Background(), bad)); !ok {
 			t.Errorf("NoSecrets did not refuse %q with mrtr.Invalid", bad)
 		}
 	}

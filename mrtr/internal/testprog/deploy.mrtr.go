@@ -14,6 +14,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // DeployEnv is a value of env.
@@ -114,29 +116,29 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p deployProgram) Step(ctx context.Context, r *mrtr.Round, f *DeployFlow) (mrtr.Step, error) {
+func (p deployProgram) Step(ctx context.Context, r mrtrimpl.Round, f *DeployFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case DeployStateChoose:
-		var pending []mrtr.Pending
+		var pending []mrtrimpl.Pending
 		if f.Pick == nil {
-			resp := r.Response("pick", mrtr.Elicit)
+			resp := r.Response("pick", vocab.Elicit)
 			switch resp.Status {
-			case mrtr.Accepted:
+			case mrtrimpl.Accepted:
 				answer, problems, err := p.decodePick(ctx, resp.Content)
 				if err != nil {
-					return mrtr.Step{}, err
+					return mrtrimpl.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, mrtr.Prefilled(p.requestPick(f, problems), resp.Content, problems))
+					pending = append(pending, mrtrimpl.Prefilled(p.requestPick(f, problems), resp.Content, problems))
 				} else {
 					f.Pick = answer
 				}
-			case mrtr.Declined:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "deploy was cancelled: the user declined \"pick\"."})
-			case mrtr.Cancelled:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "deploy was cancelled: the user cancelled \"pick\"."})
-			case mrtr.Malformed:
-				pending = append(pending, p.requestPick(f, mrtr.Problems{resp.Problem}))
+			case mrtrimpl.Declined:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "deploy was cancelled: the user declined \"pick\"."})
+			case mrtrimpl.Cancelled:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "deploy was cancelled: the user cancelled \"pick\"."})
+			case mrtrimpl.Malformed:
+				pending = append(pending, p.requestPick(f, mrtrimpl.Problems{resp.Problem}))
 			default:
 				pending = append(pending, p.requestPick(f, nil))
 			}
@@ -144,16 +146,16 @@ func (p deployProgram) Step(ctx context.Context, r *mrtr.Round, f *DeployFlow) (
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return mrtr.Goto(r, DeployStateShip, "next")
+		return mrtrimpl.Goto(r, DeployStateShip, vocab.Next)
 	case DeployStateShip:
 		// operation id deploy-{env}-{pick.services}
 		return r.Effect(ctx, deployShipOperationID(f), 24*time.Hour, uint16(DeployStateShipped), func(ctx context.Context) error {
 			return p.h.DeployServices(ctx, f)
 		})
 	case DeployStateShipped:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: deployShippedMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: deployShippedMessage(f)})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in deploy", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in deploy", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // DeployHandler is what you implement for tool deploy. Adding a check, effect or
@@ -192,7 +194,7 @@ func RegisterDeploy(s *mcp.Server, e *mrtr.Engine, h DeployHandler) {
 	mrtr.AddTool(s, e, NewDeployProgram(h))
 }
 
-func (deployProgram) Descriptor() *mrtr.Descriptor {
+func (deployProgram) Descriptor() *mrtrimpl.Descriptor {
 	return &deployDescriptor
 }
 
@@ -210,18 +212,18 @@ func (deployProgram) SetState(f *DeployFlow, s uint16) {
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p deployProgram) Questions(f *DeployFlow, s uint16) []mrtr.Pending {
+func (p deployProgram) Questions(f *DeployFlow, s uint16) []mrtrimpl.Pending {
 	switch DeployState(s) {
 	case DeployStateChoose:
-		return []mrtr.Pending{p.requestPick(f, nil)}
+		return []mrtrimpl.Pending{p.requestPick(f, nil)}
 	}
 	return nil
 }
 
 // deployDescriptor describes deploy to the engine: the state table, the transitions, and
 // how its continuation is kept.
-var deployDescriptor = mrtr.Descriptor{
-	Kind:        mrtr.KindTool,
+var deployDescriptor = mrtrimpl.Descriptor{
+	Kind:        vocab.KindTool,
 	Name:        "deploy",
 	Description: "Deploy the services the user picks to an environment, once per set of services.",
 	InputSchema: json.RawMessage(`{
@@ -241,7 +243,7 @@ var deployDescriptor = mrtr.Descriptor{
   "type": "object"
 }`),
 	TTL:         10 * time.Minute,
-	Storage:     mrtr.Sealed,
+	Storage:     vocab.Sealed,
 	SchemaHash:  uint64(0x9228d5c3db45b4fa),
 	Initial:     uint16(DeployStateChoose),
 	States:      deployStateTable,
@@ -249,17 +251,17 @@ var deployDescriptor = mrtr.Descriptor{
 }
 
 // deployStateTable describes each state, in the order of their numbers.
-var deployStateTable = []mrtr.StateInfo{
-	{Name: "choose", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "pick", Kind: mrtr.Elicit}}},
-	{Name: "ship", Kind: mrtr.StateEffect, OperationID: "deploy-{env}-{pick.services}", BusinessKey: true},
-	{Name: "shipped", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
+var deployStateTable = []mrtrimpl.StateInfo{
+	{Name: "choose", Kind: vocab.StateAsk, Requests: []mrtrimpl.RequestInfo{{Key: "pick", Kind: vocab.Elicit}}},
+	{Name: "ship", Kind: vocab.StateEffect, OperationID: "deploy-{env}-{pick.services}", BusinessKey: true},
+	{Name: "shipped", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
 }
 
 // deployTransitionTable lists every transition of the spec: a state may only go
 // where a row says.
-var deployTransitionTable = []mrtr.Transition{
-	{From: uint16(DeployStateChoose), On: "next", To: uint16(DeployStateShip)},
-	{From: uint16(DeployStateShip), On: "next", To: uint16(DeployStateShipped)},
+var deployTransitionTable = []mrtrimpl.Transition{
+	{From: uint16(DeployStateChoose), On: vocab.Next, To: uint16(DeployStateShip)},
+	{From: uint16(DeployStateShip), On: vocab.Next, To: uint16(DeployStateShipped)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -298,7 +300,7 @@ func (deployProgram) LoadContinuation(f *DeployFlow, data []byte) error {
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p deployProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*DeployFlow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -306,17 +308,17 @@ func (p deployProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 		Call:  c,
 		state: DeployStateChoose,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in, "env")
-	switch v, st := mrtr.FormString(in, "env"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(in, "env"); st {
+	case mrtrimpl.Present:
 		if !slices.Contains(deployEnvValues, DeployEnv(v)) {
 			problems.Addf("env: must be one of %s", "staging, production")
 		}
 		f.Args.Env = DeployEnv(v)
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("env: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("env: expected a string")
 	}
 	return f, problems.Err()
@@ -324,15 +326,15 @@ func (p deployProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 
 // decodePick validates the form answered for "pick": problems are for the user to
 // correct; an error is a custom validator that could not check a value.
-func (p deployProgram) decodePick(ctx context.Context, content map[string]any) (*DeployPickAnswer, mrtr.Problems, error) {
+func (p deployProgram) decodePick(ctx context.Context, content map[string]any) (*DeployPickAnswer, mrtrimpl.Problems, error) {
 	a := &DeployPickAnswer{}
-	var problems mrtr.Problems
-	switch list, st := mrtr.FormList(content, "services"); st {
-	case mrtr.Present:
+	var problems mrtrimpl.Problems
+	switch list, st := mrtrimpl.FormList(content, "services"); st {
+	case mrtrimpl.Present:
 		checked := len(problems)
 		for i, it := range list {
-			v, ok := mrtr.AsString(it)
-			if ok != mrtr.Present {
+			v, ok := mrtrimpl.AsString(it)
+			if ok != mrtrimpl.Present {
 				problems.Addf("services[%d]: expected a string", i)
 				continue
 			}
@@ -343,7 +345,7 @@ func (p deployProgram) decodePick(ctx context.Context, content map[string]any) (
 			a.Services = append(a.Services, DeployServices(v))
 		}
 		// One answer, however it was sent: each value once, in the order of the spec's values.
-		a.Services = mrtr.SpecOrder(a.Services, deployServicesValues)
+		a.Services = mrtrimpl.SpecOrder(a.Services, deployServicesValues)
 		if len(problems) == checked {
 			if len(a.Services) < 1 {
 				problems.Addf("services: choose at least 1")
@@ -352,9 +354,9 @@ func (p deployProgram) decodePick(ctx context.Context, content map[string]any) (
 				problems.Addf("services: choose at most 3")
 			}
 		}
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("services: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("services: expected a list")
 	}
 	return a, problems, nil
@@ -362,7 +364,7 @@ func (p deployProgram) decodePick(ctx context.Context, content map[string]any) (
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p deployProgram) CheckContinuation(ctx context.Context, f *DeployFlow) mrtr.Problems {
+func (p deployProgram) CheckContinuation(ctx context.Context, f *DeployFlow) mrtrimpl.Problems {
 	return nil
 }
 
@@ -393,12 +395,12 @@ var deployPickSchema = json.RawMessage(`{
 
 // requestPick builds input request "pick" of state choose; problems with a previous answer are
 // added to it.
-func (deployProgram) requestPick(f *DeployFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (deployProgram) requestPick(f *DeployFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:  "pick",
-		Kind: mrtr.Elicit,
+		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtr.WithProblems(deployChoosePickMessage(f), problems),
+			Message:         mrtrimpl.WithProblems(deployChoosePickMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: deployPickSchema,
 		},
@@ -417,7 +419,7 @@ func deployShipOperationID(f *DeployFlow) string {
 	b.WriteString(string(f.Args.Env))
 	b.WriteString("-")
 	if f.Pick != nil {
-		b.WriteString(mrtr.Join(f.Pick.Services))
+		b.WriteString(mrtrimpl.Join(f.Pick.Services))
 	}
 	return b.String()
 }
@@ -427,7 +429,7 @@ func deployShippedMessage(f *DeployFlow) string {
 	var b strings.Builder
 	b.WriteString("Deployed ")
 	if f.Pick != nil {
-		b.WriteString(mrtr.Join(f.Pick.Services))
+		b.WriteString(mrtrimpl.Join(f.Pick.Services))
 	}
 	b.WriteString(" to ")
 	b.WriteString(string(f.Args.Env))

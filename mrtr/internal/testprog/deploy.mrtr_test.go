@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // fakeDeploy implements DeployHandler for the generated tests: it allows every
@@ -50,7 +51,7 @@ func fixturesDeploy(h *fakeDeploy) mrtrtest.Fixtures {
 		Other:        "bob",
 		OtherArgs:    map[string]any{"env": "production"},
 		Unauthorized: "mallory",
-		WantOutcome:  mrtr.OutcomeSuccess,
+		WantOutcome:  vocab.OutcomeSuccess,
 	}
 }
 

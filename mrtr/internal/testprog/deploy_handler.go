@@ -4,7 +4,7 @@ import (
 	"context"
 	"sync"
 
-	"github.com/mrtrgen/mrtrgen/mrtr"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
 )
 
 // DeployImpl is the deploy handler the runtime's tests drive: it records
@@ -21,7 +21,7 @@ func (h *DeployImpl) Authorize(ctx context.Context, f *DeployFlow) error { retur
 func (h *DeployImpl) DeployServices(ctx context.Context, f *DeployFlow) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.Deployed = append(h.Deployed, string(f.Args.Env)+": "+mrtr.Join(f.Pick.Services))
+	h.Deployed = append(h.Deployed, string(f.Args.Env)+": "+mrtrimpl.Join(f.Pick.Services))
 	return nil
 }
 

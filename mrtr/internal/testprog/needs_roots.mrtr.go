@@ -15,6 +15,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // NeedsRootsArgs are the arguments of tool needs_roots, validated on every round.
@@ -34,7 +36,7 @@ type NeedsRootsFlow struct {
 	// Continuation is carried between rounds.
 	Continuation NeedsRootsContinuation
 	// Answer answers input request "answer" (state askModel); nil until given.
-	Answer *mrtr.Sampled
+	Answer *mrtrimpl.Sampled
 
 	state NeedsRootsState
 }
@@ -81,27 +83,27 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p needsRootsProgram) Step(ctx context.Context, r *mrtr.Round, f *NeedsRootsFlow) (mrtr.Step, error) {
+func (p needsRootsProgram) Step(ctx context.Context, r mrtrimpl.Round, f *NeedsRootsFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case NeedsRootsStateProbe:
 		if err := p.h.Probe(ctx, f); err != nil {
-			return mrtr.Step{}, err
+			return mrtrimpl.Step{}, err
 		}
-		return mrtr.Goto(r, NeedsRootsStateAskModel, "next")
+		return mrtrimpl.Goto(r, NeedsRootsStateAskModel, vocab.Next)
 	case NeedsRootsStateAskModel:
-		var pending []mrtr.Pending
+		var pending []mrtrimpl.Pending
 		if f.Answer == nil {
-			resp := r.Response("answer", mrtr.Sample)
+			resp := r.Response("answer", vocab.Sample)
 			switch resp.Status {
-			case mrtr.Accepted:
+			case mrtrimpl.Accepted:
 				answer, problems := p.decodeAnswer(ctx, resp.Text)
 				if len(problems) > 0 {
 					pending = append(pending, p.requestAnswer(f, problems))
 				} else {
 					f.Answer = answer
 				}
-			case mrtr.Malformed:
-				pending = append(pending, p.requestAnswer(f, mrtr.Problems{resp.Problem}))
+			case mrtrimpl.Malformed:
+				pending = append(pending, p.requestAnswer(f, mrtrimpl.Problems{resp.Problem}))
 			default:
 				pending = append(pending, p.requestAnswer(f, nil))
 			}
@@ -109,11 +111,11 @@ func (p needsRootsProgram) Step(ctx context.Context, r *mrtr.Round, f *NeedsRoot
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return mrtr.Goto(r, NeedsRootsStateDone, "next")
+		return mrtrimpl.Goto(r, NeedsRootsStateDone, vocab.Next)
 	case NeedsRootsStateDone:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: needsRootsDoneMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: needsRootsDoneMessage(f)})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in needs_roots", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in needs_roots", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // NeedsRootsHandler is what you implement for tool needs_roots. Adding a check, effect or
@@ -148,7 +150,7 @@ func RegisterNeedsRoots(s *mcp.Server, e *mrtr.Engine, h NeedsRootsHandler) {
 	mrtr.AddTool(s, e, NewNeedsRootsProgram(h))
 }
 
-func (needsRootsProgram) Descriptor() *mrtr.Descriptor {
+func (needsRootsProgram) Descriptor() *mrtrimpl.Descriptor {
 	return &needsRootsDescriptor
 }
 
@@ -166,18 +168,18 @@ func (needsRootsProgram) SetState(f *NeedsRootsFlow, s uint16) {
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p needsRootsProgram) Questions(f *NeedsRootsFlow, s uint16) []mrtr.Pending {
+func (p needsRootsProgram) Questions(f *NeedsRootsFlow, s uint16) []mrtrimpl.Pending {
 	switch NeedsRootsState(s) {
 	case NeedsRootsStateAskModel:
-		return []mrtr.Pending{p.requestAnswer(f, nil)}
+		return []mrtrimpl.Pending{p.requestAnswer(f, nil)}
 	}
 	return nil
 }
 
 // needsRootsDescriptor describes needs_roots to the engine: the state table, the transitions, and
 // how its continuation is kept.
-var needsRootsDescriptor = mrtr.Descriptor{
-	Kind:        mrtr.KindTool,
+var needsRootsDescriptor = mrtrimpl.Descriptor{
+	Kind:        vocab.KindTool,
 	Name:        "needs_roots",
 	Description: "Needs the client's roots on every round, and asks the model once.",
 	InputSchema: json.RawMessage(`{
@@ -185,9 +187,9 @@ var needsRootsDescriptor = mrtr.Descriptor{
   "properties": {},
   "type": "object"
 }`),
-	Requires:    []string{"roots"},
+	Requires:    []vocab.Capability{vocab.CapRoots},
 	TTL:         10 * time.Minute,
-	Storage:     mrtr.Sealed,
+	Storage:     vocab.Sealed,
 	SchemaHash:  uint64(0xe240af2b903eaf95),
 	Initial:     uint16(NeedsRootsStateProbe),
 	States:      needsRootsStateTable,
@@ -195,17 +197,17 @@ var needsRootsDescriptor = mrtr.Descriptor{
 }
 
 // needsRootsStateTable describes each state, in the order of their numbers.
-var needsRootsStateTable = []mrtr.StateInfo{
-	{Name: "probe", Kind: mrtr.StateCheck, Check: "probe"},
-	{Name: "askModel", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "answer", Kind: mrtr.Sample}}},
-	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
+var needsRootsStateTable = []mrtrimpl.StateInfo{
+	{Name: "probe", Kind: vocab.StateCheck, Check: "probe"},
+	{Name: "askModel", Kind: vocab.StateAsk, Requests: []mrtrimpl.RequestInfo{{Key: "answer", Kind: vocab.Sample}}},
+	{Name: "done", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
 }
 
 // needsRootsTransitionTable lists every transition of the spec: a state may only go
 // where a row says.
-var needsRootsTransitionTable = []mrtr.Transition{
-	{From: uint16(NeedsRootsStateProbe), On: "next", To: uint16(NeedsRootsStateAskModel)},
-	{From: uint16(NeedsRootsStateAskModel), On: "next", To: uint16(NeedsRootsStateDone)},
+var needsRootsTransitionTable = []mrtrimpl.Transition{
+	{From: uint16(NeedsRootsStateProbe), On: vocab.Next, To: uint16(NeedsRootsStateAskModel)},
+	{From: uint16(NeedsRootsStateAskModel), On: vocab.Next, To: uint16(NeedsRootsStateDone)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -229,7 +231,7 @@ func (needsRootsProgram) LoadContinuation(f *NeedsRootsFlow, data []byte) error 
 	r := binenc.NewReader(data)
 	f.Answer = nil
 	if r.Bool() {
-		a := &mrtr.Sampled{Text: r.String()}
+		a := &mrtrimpl.Sampled{Text: r.String()}
 		f.Answer = a
 	}
 	return r.Done()
@@ -237,7 +239,7 @@ func (needsRootsProgram) LoadContinuation(f *NeedsRootsFlow, data []byte) error 
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p needsRootsProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*NeedsRootsFlow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -245,36 +247,36 @@ func (p needsRootsProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.R
 		Call:  c,
 		state: NeedsRootsStateProbe,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in)
 	return f, problems.Err()
 }
 
 // decodeAnswer validates the text the client's model returned for "answer".
-func (p needsRootsProgram) decodeAnswer(ctx context.Context, text string) (*mrtr.Sampled, mrtr.Problems) {
-	var problems mrtr.Problems
+func (p needsRootsProgram) decodeAnswer(ctx context.Context, text string) (*mrtrimpl.Sampled, mrtrimpl.Problems) {
+	var problems mrtrimpl.Problems
 	if n := utf8.RuneCountInString(text); n > 100 {
 		problems.Addf("answer: at most 100 characters (got %d)", n)
 	}
-	return &mrtr.Sampled{Text: text}, problems
+	return &mrtrimpl.Sampled{Text: text}, problems
 }
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p needsRootsProgram) CheckContinuation(ctx context.Context, f *NeedsRootsFlow) mrtr.Problems {
+func (p needsRootsProgram) CheckContinuation(ctx context.Context, f *NeedsRootsFlow) mrtrimpl.Problems {
 	return nil
 }
 
 // requestAnswer builds input request "answer" of state askModel; problems with a previous answer
 // are added to it.
-func (needsRootsProgram) requestAnswer(f *NeedsRootsFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (needsRootsProgram) requestAnswer(f *NeedsRootsFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:  "answer",
-		Kind: mrtr.Sample,
+		Kind: vocab.Sample,
 		Params: &mcp.CreateMessageParams{
 			MaxTokens: 256,
 			Messages: []*mcp.SamplingMessage{{
-				Content: &mcp.TextContent{Text: mrtr.WithProblems(needsRootsAskModelAnswerPrompt(f), problems)},
+				Content: &mcp.TextContent{Text: mrtrimpl.WithProblems(needsRootsAskModelAnswerPrompt(f), problems)},
 				Role:    "user",
 			}},
 		},

@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // fakeNeedsRoots implements NeedsRootsHandler for the generated tests: it allows every
@@ -50,7 +51,7 @@ func fixturesNeedsRoots(h *fakeNeedsRoots) mrtrtest.Fixtures {
 		Invalid:      map[string]mcp.InputResponse{"answer": mrtrtest.Text(strings.Repeat("x", 101))},
 		Other:        "bob",
 		Unauthorized: "mallory",
-		WantOutcome:  mrtr.OutcomeSuccess,
+		WantOutcome:  vocab.OutcomeSuccess,
 	}
 }
 

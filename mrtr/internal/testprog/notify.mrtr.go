@@ -14,6 +14,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // NotifyArgs are the arguments of tool notify, validated on every round.
@@ -89,29 +91,29 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p notifyProgram) Step(ctx context.Context, r *mrtr.Round, f *NotifyFlow) (mrtr.Step, error) {
+func (p notifyProgram) Step(ctx context.Context, r mrtrimpl.Round, f *NotifyFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case NotifyStateAskText:
-		var pending []mrtr.Pending
+		var pending []mrtrimpl.Pending
 		if f.Note == nil {
-			resp := r.Response("note", mrtr.Elicit)
+			resp := r.Response("note", vocab.Elicit)
 			switch resp.Status {
-			case mrtr.Accepted:
+			case mrtrimpl.Accepted:
 				answer, problems, err := p.decodeNote(ctx, resp.Content)
 				if err != nil {
-					return mrtr.Step{}, err
+					return mrtrimpl.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, mrtr.Prefilled(p.requestNote(f, problems), resp.Content, problems))
+					pending = append(pending, mrtrimpl.Prefilled(p.requestNote(f, problems), resp.Content, problems))
 				} else {
 					f.Note = answer
 				}
-			case mrtr.Declined:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "notify was cancelled: the user declined \"note\"."})
-			case mrtr.Cancelled:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "notify was cancelled: the user cancelled \"note\"."})
-			case mrtr.Malformed:
-				pending = append(pending, p.requestNote(f, mrtr.Problems{resp.Problem}))
+			case mrtrimpl.Declined:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "notify was cancelled: the user declined \"note\"."})
+			case mrtrimpl.Cancelled:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "notify was cancelled: the user cancelled \"note\"."})
+			case mrtrimpl.Malformed:
+				pending = append(pending, p.requestNote(f, mrtrimpl.Problems{resp.Problem}))
 			default:
 				pending = append(pending, p.requestNote(f, nil))
 			}
@@ -119,16 +121,16 @@ func (p notifyProgram) Step(ctx context.Context, r *mrtr.Round, f *NotifyFlow) (
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return mrtr.Goto(r, NotifyStateSend, "next")
+		return mrtrimpl.Goto(r, NotifyStateSend, vocab.Next)
 	case NotifyStateSend:
 		// the workflow's own operation id: the round record covers retries
 		return r.Effect(ctx, "", 24*time.Hour, uint16(NotifyStateSent), func(ctx context.Context) error {
 			return p.h.SendNote(ctx, f)
 		})
 	case NotifyStateSent:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: notifySentMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: notifySentMessage(f)})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in notify", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in notify", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // NotifyHandler is what you implement for tool notify. Adding a check, effect or
@@ -166,7 +168,7 @@ func RegisterNotify(s *mcp.Server, e *mrtr.Engine, h NotifyHandler) {
 	mrtr.AddTool(s, e, NewNotifyProgram(h))
 }
 
-func (notifyProgram) Descriptor() *mrtr.Descriptor {
+func (notifyProgram) Descriptor() *mrtrimpl.Descriptor {
 	return &notifyDescriptor
 }
 
@@ -184,18 +186,18 @@ func (notifyProgram) SetState(f *NotifyFlow, s uint16) {
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p notifyProgram) Questions(f *NotifyFlow, s uint16) []mrtr.Pending {
+func (p notifyProgram) Questions(f *NotifyFlow, s uint16) []mrtrimpl.Pending {
 	switch NotifyState(s) {
 	case NotifyStateAskText:
-		return []mrtr.Pending{p.requestNote(f, nil)}
+		return []mrtrimpl.Pending{p.requestNote(f, nil)}
 	}
 	return nil
 }
 
 // notifyDescriptor describes notify to the engine: the state table, the transitions, and
 // how its continuation is kept.
-var notifyDescriptor = mrtr.Descriptor{
-	Kind:        mrtr.KindTool,
+var notifyDescriptor = mrtrimpl.Descriptor{
+	Kind:        vocab.KindTool,
 	Name:        "notify",
 	Description: "Send a note after asking for its text; the effect has the workflow's own operation id.",
 	InputSchema: json.RawMessage(`{
@@ -212,7 +214,7 @@ var notifyDescriptor = mrtr.Descriptor{
   "type": "object"
 }`),
 	TTL:         10 * time.Minute,
-	Storage:     mrtr.Sealed,
+	Storage:     vocab.Sealed,
 	SchemaHash:  uint64(0xcfcdbfd0f29708b1),
 	Initial:     uint16(NotifyStateAskText),
 	States:      notifyStateTable,
@@ -220,17 +222,17 @@ var notifyDescriptor = mrtr.Descriptor{
 }
 
 // notifyStateTable describes each state, in the order of their numbers.
-var notifyStateTable = []mrtr.StateInfo{
-	{Name: "askText", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "note", Kind: mrtr.Elicit}}},
-	{Name: "send", Kind: mrtr.StateEffect},
-	{Name: "sent", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
+var notifyStateTable = []mrtrimpl.StateInfo{
+	{Name: "askText", Kind: vocab.StateAsk, Requests: []mrtrimpl.RequestInfo{{Key: "note", Kind: vocab.Elicit}}},
+	{Name: "send", Kind: vocab.StateEffect},
+	{Name: "sent", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
 }
 
 // notifyTransitionTable lists every transition of the spec: a state may only go
 // where a row says.
-var notifyTransitionTable = []mrtr.Transition{
-	{From: uint16(NotifyStateAskText), On: "next", To: uint16(NotifyStateSend)},
-	{From: uint16(NotifyStateSend), On: "next", To: uint16(NotifyStateSent)},
+var notifyTransitionTable = []mrtrimpl.Transition{
+	{From: uint16(NotifyStateAskText), On: vocab.Next, To: uint16(NotifyStateSend)},
+	{From: uint16(NotifyStateSend), On: vocab.Next, To: uint16(NotifyStateSent)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -264,7 +266,7 @@ func (notifyProgram) LoadContinuation(f *NotifyFlow, data []byte) error {
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p notifyProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*NotifyFlow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -272,17 +274,17 @@ func (p notifyProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 		Call:  c,
 		state: NotifyStateAskText,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in, "to")
-	switch v, st := mrtr.FormString(in, "to"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(in, "to"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 20 {
 			problems.Addf("to: at most 20 characters (got %d)", n)
 		}
 		f.Args.To = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("to: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("to: expected a string")
 	}
 	return f, problems.Err()
@@ -290,18 +292,18 @@ func (p notifyProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 
 // decodeNote validates the form answered for "note": problems are for the user to
 // correct; an error is a custom validator that could not check a value.
-func (p notifyProgram) decodeNote(ctx context.Context, content map[string]any) (*NotifyNoteAnswer, mrtr.Problems, error) {
+func (p notifyProgram) decodeNote(ctx context.Context, content map[string]any) (*NotifyNoteAnswer, mrtrimpl.Problems, error) {
 	a := &NotifyNoteAnswer{}
-	var problems mrtr.Problems
-	switch v, st := mrtr.FormString(content, "text"); st {
-	case mrtr.Present:
+	var problems mrtrimpl.Problems
+	switch v, st := mrtrimpl.FormString(content, "text"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 100 {
 			problems.Addf("text: at most 100 characters (got %d)", n)
 		}
 		a.Text = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("text: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("text: expected a string")
 	}
 	return a, problems, nil
@@ -309,7 +311,7 @@ func (p notifyProgram) decodeNote(ctx context.Context, content map[string]any) (
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p notifyProgram) CheckContinuation(ctx context.Context, f *NotifyFlow) mrtr.Problems {
+func (p notifyProgram) CheckContinuation(ctx context.Context, f *NotifyFlow) mrtrimpl.Problems {
 	return nil
 }
 
@@ -330,12 +332,12 @@ var notifyNoteSchema = json.RawMessage(`{
 
 // requestNote builds input request "note" of state askText; problems with a previous answer are
 // added to it.
-func (notifyProgram) requestNote(f *NotifyFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (notifyProgram) requestNote(f *NotifyFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:  "note",
-		Kind: mrtr.Elicit,
+		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtr.WithProblems(notifyAskTextNoteMessage(f), problems),
+			Message:         mrtrimpl.WithProblems(notifyAskTextNoteMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: notifyNoteSchema,
 		},

@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // fakeNotify implements NotifyHandler for the generated tests: it allows every
@@ -51,7 +52,7 @@ func fixturesNotify(h *fakeNotify) mrtrtest.Fixtures {
 		Other:        "bob",
 		OtherArgs:    map[string]any{"to": "another"},
 		Unauthorized: "mallory",
-		WantOutcome:  mrtr.OutcomeSuccess,
+		WantOutcome:  vocab.OutcomeSuccess,
 	}
 }
 

@@ -16,6 +16,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // PayoutArgs are the arguments of tool payout, validated on every round.
@@ -114,41 +116,41 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p payoutProgram) Step(ctx context.Context, r *mrtr.Round, f *PayoutFlow) (mrtr.Step, error) {
+func (p payoutProgram) Step(ctx context.Context, r mrtrimpl.Round, f *PayoutFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case PayoutStateRoute:
 		out, err := p.h.RoutePayout(ctx, f)
 		if err != nil {
-			return mrtr.Step{}, err
+			return mrtrimpl.Step{}, err
 		}
 		switch out {
 		case PayoutRoutePayoutLarge:
-			return mrtr.Goto(r, PayoutStateAskApproval, "outcome:large")
+			return mrtrimpl.Goto(r, PayoutStateAskApproval, vocab.OutcomeEdge("large"))
 		case PayoutRoutePayoutSmall:
-			return mrtr.Goto(r, PayoutStateBatched, "outcome:small")
+			return mrtrimpl.Goto(r, PayoutStateBatched, vocab.OutcomeEdge("small"))
 		}
-		return mrtr.Step{}, fmt.Errorf("routePayout returned unknown outcome %d", out)
+		return mrtrimpl.Step{}, fmt.Errorf("routePayout returned unknown outcome %d", out)
 	case PayoutStateAskApproval:
-		var pending []mrtr.Pending
+		var pending []mrtrimpl.Pending
 		if f.Approval == nil {
-			resp := r.Response("approval", mrtr.Elicit)
+			resp := r.Response("approval", vocab.Elicit)
 			switch resp.Status {
-			case mrtr.Accepted:
+			case mrtrimpl.Accepted:
 				answer, problems, err := p.decodeApproval(ctx, resp.Content)
 				if err != nil {
-					return mrtr.Step{}, err
+					return mrtrimpl.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, mrtr.Prefilled(p.requestApproval(f, problems), resp.Content, problems))
+					pending = append(pending, mrtrimpl.Prefilled(p.requestApproval(f, problems), resp.Content, problems))
 				} else {
 					f.Approval = answer
 				}
-			case mrtr.Declined:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "payout was cancelled: the user declined \"approval\"."})
-			case mrtr.Cancelled:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "payout was cancelled: the user cancelled \"approval\"."})
-			case mrtr.Malformed:
-				pending = append(pending, p.requestApproval(f, mrtr.Problems{resp.Problem}))
+			case mrtrimpl.Declined:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "payout was cancelled: the user declined \"approval\"."})
+			case mrtrimpl.Cancelled:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "payout was cancelled: the user cancelled \"approval\"."})
+			case mrtrimpl.Malformed:
+				pending = append(pending, p.requestApproval(f, mrtrimpl.Problems{resp.Problem}))
 			default:
 				pending = append(pending, p.requestApproval(f, nil))
 			}
@@ -156,18 +158,18 @@ func (p payoutProgram) Step(ctx context.Context, r *mrtr.Round, f *PayoutFlow) (
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return mrtr.Goto(r, PayoutStatePay, "next")
+		return mrtrimpl.Goto(r, PayoutStatePay, vocab.Next)
 	case PayoutStateBatched:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: payoutBatchedMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: payoutBatchedMessage(f)})
 	case PayoutStatePay:
 		// operation id payout-{payee}-{amount}
 		return r.Effect(ctx, payoutPayOperationID(f), 24*time.Hour, uint16(PayoutStatePaid), func(ctx context.Context) error {
 			return p.h.SendPayout(ctx, f)
 		})
 	case PayoutStatePaid:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: payoutPaidMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: payoutPaidMessage(f)})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in payout", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in payout", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // PayoutHandler is what you implement for tool payout. Adding a check, effect or
@@ -211,7 +213,7 @@ func RegisterPayout(s *mcp.Server, e *mrtr.Engine, h PayoutHandler) {
 	mrtr.AddTool(s, e, NewPayoutProgram(h))
 }
 
-func (payoutProgram) Descriptor() *mrtr.Descriptor {
+func (payoutProgram) Descriptor() *mrtrimpl.Descriptor {
 	return &payoutDescriptor
 }
 
@@ -229,18 +231,18 @@ func (payoutProgram) SetState(f *PayoutFlow, s uint16) {
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p payoutProgram) Questions(f *PayoutFlow, s uint16) []mrtr.Pending {
+func (p payoutProgram) Questions(f *PayoutFlow, s uint16) []mrtrimpl.Pending {
 	switch PayoutState(s) {
 	case PayoutStateAskApproval:
-		return []mrtr.Pending{p.requestApproval(f, nil)}
+		return []mrtrimpl.Pending{p.requestApproval(f, nil)}
 	}
 	return nil
 }
 
 // payoutDescriptor describes payout to the engine: the state table, the transitions, and
 // how its continuation is kept.
-var payoutDescriptor = mrtr.Descriptor{
-	Kind:        mrtr.KindTool,
+var payoutDescriptor = mrtrimpl.Descriptor{
+	Kind:        vocab.KindTool,
 	Name:        "payout",
 	Description: "Pay out an amount; a large one needs an approver first, a small one joins the nightly batch.",
 	InputSchema: json.RawMessage(`{
@@ -264,7 +266,7 @@ var payoutDescriptor = mrtr.Descriptor{
   "type": "object"
 }`),
 	TTL:         10 * time.Minute,
-	Storage:     mrtr.Sealed,
+	Storage:     vocab.Sealed,
 	SchemaHash:  uint64(0xd8b3905132ccc745),
 	Initial:     uint16(PayoutStateRoute),
 	States:      payoutStateTable,
@@ -272,21 +274,21 @@ var payoutDescriptor = mrtr.Descriptor{
 }
 
 // payoutStateTable describes each state, in the order of their numbers.
-var payoutStateTable = []mrtr.StateInfo{
-	{Name: "route", Kind: mrtr.StateCheck, Check: "routePayout", Outcomes: []string{"large", "small"}},
-	{Name: "askApproval", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "approval", Kind: mrtr.Elicit}}},
-	{Name: "batched", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
-	{Name: "pay", Kind: mrtr.StateEffect, OperationID: "payout-{payee}-{amount}", BusinessKey: true},
-	{Name: "paid", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
+var payoutStateTable = []mrtrimpl.StateInfo{
+	{Name: "route", Kind: vocab.StateCheck, Check: "routePayout", Outcomes: []string{"large", "small"}},
+	{Name: "askApproval", Kind: vocab.StateAsk, Requests: []mrtrimpl.RequestInfo{{Key: "approval", Kind: vocab.Elicit}}},
+	{Name: "batched", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
+	{Name: "pay", Kind: vocab.StateEffect, OperationID: "payout-{payee}-{amount}", BusinessKey: true},
+	{Name: "paid", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
 }
 
 // payoutTransitionTable lists every transition of the spec: a state may only go
 // where a row says.
-var payoutTransitionTable = []mrtr.Transition{
-	{From: uint16(PayoutStateRoute), On: "outcome:large", To: uint16(PayoutStateAskApproval)},
-	{From: uint16(PayoutStateRoute), On: "outcome:small", To: uint16(PayoutStateBatched)},
-	{From: uint16(PayoutStateAskApproval), On: "next", To: uint16(PayoutStatePay)},
-	{From: uint16(PayoutStatePay), On: "next", To: uint16(PayoutStatePaid)},
+var payoutTransitionTable = []mrtrimpl.Transition{
+	{From: uint16(PayoutStateRoute), On: vocab.OutcomeEdge("large"), To: uint16(PayoutStateAskApproval)},
+	{From: uint16(PayoutStateRoute), On: vocab.OutcomeEdge("small"), To: uint16(PayoutStateBatched)},
+	{From: uint16(PayoutStateAskApproval), On: vocab.Next, To: uint16(PayoutStatePay)},
+	{From: uint16(PayoutStatePay), On: vocab.Next, To: uint16(PayoutStatePaid)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -321,7 +323,7 @@ func (payoutProgram) LoadContinuation(f *PayoutFlow, data []byte) error {
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p payoutProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*PayoutFlow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -329,10 +331,10 @@ func (p payoutProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 		Call:  c,
 		state: PayoutStateRoute,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in, "amount", "payee")
-	switch v, st := mrtr.FormInt(in, "amount"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormInt(in, "amount"); st {
+	case mrtrimpl.Present:
 		if v < 1 {
 			problems.Addf("amount: at least 1")
 		}
@@ -340,13 +342,13 @@ func (p payoutProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 			problems.Addf("amount: at most 100000")
 		}
 		f.Args.Amount = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("amount: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("amount: expected an integer")
 	}
-	switch v, st := mrtr.FormString(in, "payee"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(in, "payee"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 5 {
 			problems.Addf("payee: at most 5 characters (got %d)", n)
 		}
@@ -354,9 +356,9 @@ func (p payoutProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 			problems.Addf("payee: must match %s", "p-[0-9]{3}")
 		}
 		f.Args.Payee = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("payee: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("payee: expected a string")
 	}
 	return f, problems.Err()
@@ -366,18 +368,18 @@ var payoutArgPayeePattern = regexp.MustCompile("^(?:p-[0-9]{3})$")
 
 // decodeApproval validates the form answered for "approval": problems are for the user to
 // correct; an error is a custom validator that could not check a value.
-func (p payoutProgram) decodeApproval(ctx context.Context, content map[string]any) (*PayoutApprovalAnswer, mrtr.Problems, error) {
+func (p payoutProgram) decodeApproval(ctx context.Context, content map[string]any) (*PayoutApprovalAnswer, mrtrimpl.Problems, error) {
 	a := &PayoutApprovalAnswer{}
-	var problems mrtr.Problems
-	switch v, st := mrtr.FormString(content, "approver"); st {
-	case mrtr.Present:
+	var problems mrtrimpl.Problems
+	switch v, st := mrtrimpl.FormString(content, "approver"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 40 {
 			problems.Addf("approver: at most 40 characters (got %d)", n)
 		}
 		a.Approver = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("approver: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("approver: expected a string")
 	}
 	return a, problems, nil
@@ -385,7 +387,7 @@ func (p payoutProgram) decodeApproval(ctx context.Context, content map[string]an
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p payoutProgram) CheckContinuation(ctx context.Context, f *PayoutFlow) mrtr.Problems {
+func (p payoutProgram) CheckContinuation(ctx context.Context, f *PayoutFlow) mrtrimpl.Problems {
 	return nil
 }
 
@@ -406,12 +408,12 @@ var payoutApprovalSchema = json.RawMessage(`{
 
 // requestApproval builds input request "approval" of state askApproval; problems with a previous
 // answer are added to it.
-func (payoutProgram) requestApproval(f *PayoutFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (payoutProgram) requestApproval(f *PayoutFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:  "approval",
-		Kind: mrtr.Elicit,
+		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtr.WithProblems(payoutAskApprovalApprovalMessage(f), problems),
+			Message:         mrtrimpl.WithProblems(payoutAskApprovalApprovalMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: payoutApprovalSchema,
 		},

@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // fakePayout implements PayoutHandler for the generated tests: it allows every
@@ -57,7 +58,7 @@ func fixturesPayout(h *fakePayout) mrtrtest.Fixtures {
 		OtherArgs:    map[string]any{"amount": int64(2), "payee": "p-999"},
 		Steer:        h.fake.Steer,
 		Unauthorized: "mallory",
-		WantOutcome:  mrtr.OutcomeSuccess,
+		WantOutcome:  vocab.OutcomeSuccess,
 	}
 }
 

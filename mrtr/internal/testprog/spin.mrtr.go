@@ -12,6 +12,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // SpinArgs are the arguments of tool spin, validated on every round.
@@ -81,24 +83,24 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p spinProgram) Step(ctx context.Context, r *mrtr.Round, f *SpinFlow) (mrtr.Step, error) {
+func (p spinProgram) Step(ctx context.Context, r mrtrimpl.Round, f *SpinFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case SpinStateTurn:
 		out, err := p.h.TurnWheel(ctx, f)
 		if err != nil {
-			return mrtr.Step{}, err
+			return mrtrimpl.Step{}, err
 		}
 		switch out {
 		case SpinTurnWheelAgain:
-			return mrtr.Goto(r, SpinStateTurn, "outcome:again")
+			return mrtrimpl.Goto(r, SpinStateTurn, vocab.OutcomeEdge("again"))
 		case SpinTurnWheelStop:
-			return mrtr.Goto(r, SpinStateStopped, "outcome:stop")
+			return mrtrimpl.Goto(r, SpinStateStopped, vocab.OutcomeEdge("stop"))
 		}
-		return mrtr.Step{}, fmt.Errorf("turnWheel returned unknown outcome %d", out)
+		return mrtrimpl.Step{}, fmt.Errorf("turnWheel returned unknown outcome %d", out)
 	case SpinStateStopped:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: spinStoppedMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: spinStoppedMessage(f)})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in spin", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in spin", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // SpinHandler is what you implement for tool spin. Adding a check, effect or
@@ -132,7 +134,7 @@ func RegisterSpin(s *mcp.Server, e *mrtr.Engine, h SpinHandler) {
 	mrtr.AddTool(s, e, NewSpinProgram(h))
 }
 
-func (spinProgram) Descriptor() *mrtr.Descriptor {
+func (spinProgram) Descriptor() *mrtrimpl.Descriptor {
 	return &spinDescriptor
 }
 
@@ -150,14 +152,14 @@ func (spinProgram) SetState(f *SpinFlow, s uint16) {
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p spinProgram) Questions(f *SpinFlow, s uint16) []mrtr.Pending {
+func (p spinProgram) Questions(f *SpinFlow, s uint16) []mrtrimpl.Pending {
 	return nil
 }
 
 // spinDescriptor describes spin to the engine: the state table, the transitions, and
 // how its continuation is kept.
-var spinDescriptor = mrtr.Descriptor{
-	Kind:        mrtr.KindTool,
+var spinDescriptor = mrtrimpl.Descriptor{
+	Kind:        vocab.KindTool,
 	Name:        "spin",
 	Description: "A check that may loop without asking; the engine bounds the steps of a round.",
 	InputSchema: json.RawMessage(`{
@@ -166,7 +168,7 @@ var spinDescriptor = mrtr.Descriptor{
   "type": "object"
 }`),
 	TTL:         10 * time.Minute,
-	Storage:     mrtr.Sealed,
+	Storage:     vocab.Sealed,
 	SchemaHash:  uint64(0x853d6d2fd7caae55),
 	Initial:     uint16(SpinStateTurn),
 	States:      spinStateTable,
@@ -174,16 +176,16 @@ var spinDescriptor = mrtr.Descriptor{
 }
 
 // spinStateTable describes each state, in the order of their numbers.
-var spinStateTable = []mrtr.StateInfo{
-	{Name: "turn", Kind: mrtr.StateCheck, Check: "turnWheel", Outcomes: []string{"again", "stop"}},
-	{Name: "stopped", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
+var spinStateTable = []mrtrimpl.StateInfo{
+	{Name: "turn", Kind: vocab.StateCheck, Check: "turnWheel", Outcomes: []string{"again", "stop"}},
+	{Name: "stopped", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
 }
 
 // spinTransitionTable lists every transition of the spec: a state may only go
 // where a row says.
-var spinTransitionTable = []mrtr.Transition{
-	{From: uint16(SpinStateTurn), On: "outcome:again", To: uint16(SpinStateTurn)},
-	{From: uint16(SpinStateTurn), On: "outcome:stop", To: uint16(SpinStateStopped)},
+var spinTransitionTable = []mrtrimpl.Transition{
+	{From: uint16(SpinStateTurn), On: vocab.OutcomeEdge("again"), To: uint16(SpinStateTurn)},
+	{From: uint16(SpinStateTurn), On: vocab.OutcomeEdge("stop"), To: uint16(SpinStateStopped)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -206,7 +208,7 @@ func (spinProgram) LoadContinuation(f *SpinFlow, data []byte) error {
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p spinProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*SpinFlow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -214,14 +216,14 @@ func (p spinProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMess
 		Call:  c,
 		state: SpinStateTurn,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in)
 	return f, problems.Err()
 }
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p spinProgram) CheckContinuation(ctx context.Context, f *SpinFlow) mrtr.Problems {
+func (p spinProgram) CheckContinuation(ctx context.Context, f *SpinFlow) mrtrimpl.Problems {
 	return nil
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // fakeSpin implements SpinHandler for the generated tests: it allows every
@@ -43,7 +44,7 @@ func fixturesSpin(h *fakeSpin) mrtrtest.Fixtures {
 		Other:        "bob",
 		Steer:        h.fake.Steer,
 		Unauthorized: "mallory",
-		WantOutcome:  mrtr.OutcomeSuccess,
+		WantOutcome:  vocab.OutcomeSuccess,
 	}
 }
 

@@ -17,6 +17,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // TransferArgs are the arguments of tool transfer, validated on every round.
@@ -67,7 +69,7 @@ type TransferFlow struct {
 	// Memo answers input request "memo" (state askMemo); nil until given.
 	Memo *TransferMemoAnswer
 	// Summary answers input request "summary" (state askMemo); nil until given.
-	Summary *mrtr.Sampled
+	Summary *mrtrimpl.Sampled
 
 	state TransferState
 }
@@ -140,65 +142,65 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p transferProgram) Step(ctx context.Context, r *mrtr.Round, f *TransferFlow) (mrtr.Step, error) {
+func (p transferProgram) Step(ctx context.Context, r mrtrimpl.Round, f *TransferFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case TransferStateInspect:
 		out, err := p.h.InspectAccount(ctx, f)
 		if err != nil {
-			return mrtr.Step{}, err
+			return mrtrimpl.Step{}, err
 		}
 		switch out {
 		case TransferInspectAccountFrozen:
-			return mrtr.Goto(r, TransferStateFrozen, "outcome:frozen")
+			return mrtrimpl.Goto(r, TransferStateFrozen, vocab.OutcomeEdge("frozen"))
 		case TransferInspectAccountOpen:
-			return mrtr.Goto(r, TransferStateAskMemo, "outcome:open")
+			return mrtrimpl.Goto(r, TransferStateAskMemo, vocab.OutcomeEdge("open"))
 		}
-		return mrtr.Step{}, fmt.Errorf("inspectAccount returned unknown outcome %d", out)
+		return mrtrimpl.Step{}, fmt.Errorf("inspectAccount returned unknown outcome %d", out)
 	case TransferStateFrozen:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeFailed, Text: transferFrozenMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeFailed, Text: transferFrozenMessage(f)})
 	case TransferStateAskMemo:
-		var pending []mrtr.Pending
+		var pending []mrtrimpl.Pending
 		if f.Memo == nil {
-			resp := r.Response("memo", mrtr.Elicit)
+			resp := r.Response("memo", vocab.Elicit)
 			switch resp.Status {
-			case mrtr.Accepted:
+			case mrtrimpl.Accepted:
 				answer, problems, err := p.decodeMemo(ctx, resp.Content)
 				if err != nil {
-					return mrtr.Step{}, err
+					return mrtrimpl.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, mrtr.Prefilled(p.requestMemo(f, problems), resp.Content, problems))
+					pending = append(pending, mrtrimpl.Prefilled(p.requestMemo(f, problems), resp.Content, problems))
 				} else {
 					f.Memo = answer
 				}
-			case mrtr.Declined:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "transfer was cancelled: the user declined \"memo\"."})
-			case mrtr.Cancelled:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "transfer was cancelled: the user cancelled \"memo\"."})
-			case mrtr.Malformed:
-				pending = append(pending, p.requestMemo(f, mrtr.Problems{resp.Problem}))
+			case mrtrimpl.Declined:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "transfer was cancelled: the user declined \"memo\"."})
+			case mrtrimpl.Cancelled:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "transfer was cancelled: the user cancelled \"memo\"."})
+			case mrtrimpl.Malformed:
+				pending = append(pending, p.requestMemo(f, mrtrimpl.Problems{resp.Problem}))
 			default:
 				pending = append(pending, p.requestMemo(f, nil))
 			}
 		}
 		if f.Summary == nil {
-			resp := r.Response("summary", mrtr.Sample)
+			resp := r.Response("summary", vocab.Sample)
 			switch resp.Status {
-			case mrtr.Accepted:
+			case mrtrimpl.Accepted:
 				answer, problems := p.decodeSummary(ctx, resp.Text)
 				if len(problems) > 0 {
-					if r.Can(mrtr.Sample) {
+					if r.Can(vocab.Sample) {
 						pending = append(pending, p.requestSummary(f, problems))
 					}
 				} else {
 					f.Summary = answer
 				}
-			case mrtr.Malformed:
-				if r.Can(mrtr.Sample) {
-					pending = append(pending, p.requestSummary(f, mrtr.Problems{resp.Problem}))
+			case mrtrimpl.Malformed:
+				if r.Can(vocab.Sample) {
+					pending = append(pending, p.requestSummary(f, mrtrimpl.Problems{resp.Problem}))
 				}
 			default:
-				if r.Can(mrtr.Sample) {
+				if r.Can(vocab.Sample) {
 					pending = append(pending, p.requestSummary(f, nil))
 				}
 			}
@@ -206,43 +208,43 @@ func (p transferProgram) Step(ctx context.Context, r *mrtr.Round, f *TransferFlo
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return mrtr.Goto(r, TransferStateConfirm, "next")
+		return mrtrimpl.Goto(r, TransferStateConfirm, vocab.Next)
 	case TransferStateConfirm:
-		resp := r.Response("confirm", mrtr.Elicit)
+		resp := r.Response("confirm", vocab.Elicit)
 		switch resp.Status {
-		case mrtr.Accepted:
-			yes, found := mrtr.FormBool(resp.Content, "confirm")
-			if found != mrtr.Present {
-				return r.Ask([]mrtr.Pending{p.gateConfirm(f, mrtr.Problems{"confirm: answer true or false"})})
+		case mrtrimpl.Accepted:
+			yes, found := mrtrimpl.FormBool(resp.Content, "confirm")
+			if found != mrtrimpl.Present {
+				return r.Ask([]mrtrimpl.Pending{p.gateConfirm(f, mrtrimpl.Problems{"confirm: answer true or false"})})
 			}
 			if yes {
-				return mrtr.Goto(r, TransferStateRecheck, "next")
+				return mrtrimpl.Goto(r, TransferStateRecheck, vocab.Next)
 			}
-			return mrtr.Goto(r, TransferStateDeclined, "decline")
-		case mrtr.Declined:
-			return mrtr.Goto(r, TransferStateDeclined, "decline")
-		case mrtr.Cancelled:
-			return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "transfer was cancelled: the user cancelled the confirmation."})
-		case mrtr.Malformed:
-			return r.Ask([]mrtr.Pending{p.gateConfirm(f, mrtr.Problems{resp.Problem})})
+			return mrtrimpl.Goto(r, TransferStateDeclined, vocab.Decline)
+		case mrtrimpl.Declined:
+			return mrtrimpl.Goto(r, TransferStateDeclined, vocab.Decline)
+		case mrtrimpl.Cancelled:
+			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "transfer was cancelled: the user cancelled the confirmation."})
+		case mrtrimpl.Malformed:
+			return r.Ask([]mrtrimpl.Pending{p.gateConfirm(f, mrtrimpl.Problems{resp.Problem})})
 		}
-		return r.Ask([]mrtr.Pending{p.gateConfirm(f, nil)})
+		return r.Ask([]mrtrimpl.Pending{p.gateConfirm(f, nil)})
 	case TransferStateRecheck:
 		if err := p.h.AccountStillOpen(ctx, f); err != nil {
-			return mrtr.Step{}, err
+			return mrtrimpl.Step{}, err
 		}
-		return mrtr.Goto(r, TransferStateSend, "next")
+		return mrtrimpl.Goto(r, TransferStateSend, vocab.Next)
 	case TransferStateDeclined:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: transferDeclinedMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: transferDeclinedMessage(f)})
 	case TransferStateSend:
 		// operation id transfer-{account}-{amount}
 		return r.Effect(ctx, transferSendOperationID(f), time.Hour, uint16(TransferStateDone), func(ctx context.Context) error {
 			return p.h.SendMoney(ctx, f)
 		})
 	case TransferStateDone:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: transferDoneMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: transferDoneMessage(f)})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in transfer", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in transfer", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // TransferHandler is what you implement for tool transfer. Adding a check, effect or
@@ -305,7 +307,7 @@ func RegisterTransfer(s *mcp.Server, e *mrtr.Engine, h TransferHandler) {
 	mrtr.AddTool(s, e, NewTransferProgram(h))
 }
 
-func (transferProgram) Descriptor() *mrtr.Descriptor {
+func (transferProgram) Descriptor() *mrtrimpl.Descriptor {
 	return &transferDescriptor
 }
 
@@ -323,20 +325,20 @@ func (transferProgram) SetState(f *TransferFlow, s uint16) {
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p transferProgram) Questions(f *TransferFlow, s uint16) []mrtr.Pending {
+func (p transferProgram) Questions(f *TransferFlow, s uint16) []mrtrimpl.Pending {
 	switch TransferState(s) {
 	case TransferStateAskMemo:
-		return []mrtr.Pending{p.requestMemo(f, nil), p.requestSummary(f, nil)}
+		return []mrtrimpl.Pending{p.requestMemo(f, nil), p.requestSummary(f, nil)}
 	case TransferStateConfirm:
-		return []mrtr.Pending{p.gateConfirm(f, nil)}
+		return []mrtrimpl.Pending{p.gateConfirm(f, nil)}
 	}
 	return nil
 }
 
 // transferDescriptor describes transfer to the engine: the state table, the transitions, and
 // how its continuation is kept.
-var transferDescriptor = mrtr.Descriptor{
-	Kind:        mrtr.KindTool,
+var transferDescriptor = mrtrimpl.Descriptor{
+	Kind:        vocab.KindTool,
 	Name:        "transfer",
 	Description: "Move an amount out of an account after a memo and a confirmation.",
 	InputSchema: json.RawMessage(`{
@@ -393,7 +395,7 @@ var transferDescriptor = mrtr.Descriptor{
 	Destructive:    true,
 	NonInteractive: true,
 	TTL:            5 * time.Minute,
-	Storage:        mrtr.Sealed,
+	Storage:        vocab.Sealed,
 	SchemaHash:     uint64(0xa467ad7d8d44623c),
 	Initial:        uint16(TransferStateInspect),
 	States:         transferStateTable,
@@ -401,27 +403,27 @@ var transferDescriptor = mrtr.Descriptor{
 }
 
 // transferStateTable describes each state, in the order of their numbers.
-var transferStateTable = []mrtr.StateInfo{
-	{Name: "inspect", Kind: mrtr.StateCheck, Check: "inspectAccount", Outcomes: []string{"frozen", "open"}},
-	{Name: "frozen", Kind: mrtr.StateTerminal, End: mrtr.OutcomeFailed},
-	{Name: "askMemo", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "memo", Kind: mrtr.Elicit}, {Key: "summary", Kind: mrtr.Sample, Optional: true}}},
-	{Name: "confirm", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit, GateField: "confirm"}}},
-	{Name: "recheck", Kind: mrtr.StateCheck, Check: "accountStillOpen"},
-	{Name: "declined", Kind: mrtr.StateTerminal, End: mrtr.OutcomeCancelled},
-	{Name: "send", Kind: mrtr.StateEffect, OperationID: "transfer-{account}-{amount}", BusinessKey: true},
-	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
+var transferStateTable = []mrtrimpl.StateInfo{
+	{Name: "inspect", Kind: vocab.StateCheck, Check: "inspectAccount", Outcomes: []string{"frozen", "open"}},
+	{Name: "frozen", Kind: vocab.StateTerminal, End: vocab.OutcomeFailed},
+	{Name: "askMemo", Kind: vocab.StateAsk, Requests: []mrtrimpl.RequestInfo{{Key: "memo", Kind: vocab.Elicit}, {Key: "summary", Kind: vocab.Sample, Optional: true}}},
+	{Name: "confirm", Kind: vocab.StateConfirm, Requests: []mrtrimpl.RequestInfo{{Key: "confirm", Kind: vocab.Elicit, GateField: "confirm"}}},
+	{Name: "recheck", Kind: vocab.StateCheck, Check: "accountStillOpen"},
+	{Name: "declined", Kind: vocab.StateTerminal, End: vocab.OutcomeCancelled},
+	{Name: "send", Kind: vocab.StateEffect, OperationID: "transfer-{account}-{amount}", BusinessKey: true},
+	{Name: "done", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
 }
 
 // transferTransitionTable lists every transition of the spec: a state may only go
 // where a row says.
-var transferTransitionTable = []mrtr.Transition{
-	{From: uint16(TransferStateInspect), On: "outcome:frozen", To: uint16(TransferStateFrozen)},
-	{From: uint16(TransferStateInspect), On: "outcome:open", To: uint16(TransferStateAskMemo)},
-	{From: uint16(TransferStateAskMemo), On: "next", To: uint16(TransferStateConfirm)},
-	{From: uint16(TransferStateConfirm), On: "next", To: uint16(TransferStateRecheck)},
-	{From: uint16(TransferStateConfirm), On: "decline", To: uint16(TransferStateDeclined)},
-	{From: uint16(TransferStateRecheck), On: "next", To: uint16(TransferStateSend)},
-	{From: uint16(TransferStateSend), On: "next", To: uint16(TransferStateDone)},
+var transferTransitionTable = []mrtrimpl.Transition{
+	{From: uint16(TransferStateInspect), On: vocab.OutcomeEdge("frozen"), To: uint16(TransferStateFrozen)},
+	{From: uint16(TransferStateInspect), On: vocab.OutcomeEdge("open"), To: uint16(TransferStateAskMemo)},
+	{From: uint16(TransferStateAskMemo), On: vocab.Next, To: uint16(TransferStateConfirm)},
+	{From: uint16(TransferStateConfirm), On: vocab.Next, To: uint16(TransferStateRecheck)},
+	{From: uint16(TransferStateConfirm), On: vocab.Decline, To: uint16(TransferStateDeclined)},
+	{From: uint16(TransferStateRecheck), On: vocab.Next, To: uint16(TransferStateSend)},
+	{From: uint16(TransferStateSend), On: vocab.Next, To: uint16(TransferStateDone)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -470,7 +472,7 @@ func (transferProgram) LoadContinuation(f *TransferFlow, data []byte) error {
 		f.Memo = a
 	}
 	if r.Bool() {
-		a := &mrtr.Sampled{Text: r.String()}
+		a := &mrtrimpl.Sampled{Text: r.String()}
 		f.Summary = a
 	}
 	return r.Done()
@@ -478,7 +480,7 @@ func (transferProgram) LoadContinuation(f *TransferFlow, data []byte) error {
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p transferProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*TransferFlow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -486,10 +488,10 @@ func (p transferProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.Raw
 		Call:  c,
 		state: TransferStateInspect,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in, "account", "amount")
-	switch v, st := mrtr.FormString(in, "account"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(in, "account"); st {
+	case mrtrimpl.Present:
 		checked := len(problems)
 		if n := utf8.RuneCountInString(v); n > 7 {
 			problems.Addf("account: at most 7 characters (got %d)", n)
@@ -499,17 +501,17 @@ func (p transferProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.Raw
 		}
 		if len(problems) == checked {
 			if err := p.h.AccountExists(ctx, v); err != nil && !problems.AddInvalid("account", err) {
-				return nil, mrtr.ValidatorFailed("accountExists", "account", err)
+				return nil, mrtrimpl.ValidatorFailed("accountExists", "account", err)
 			}
 		}
 		f.Args.Account = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("account: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("account: expected a string")
 	}
-	switch v, st := mrtr.FormInt(in, "amount"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormInt(in, "amount"); st {
+	case mrtrimpl.Present:
 		if v < 1 {
 			problems.Addf("amount: at least 1")
 		}
@@ -517,9 +519,9 @@ func (p transferProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.Raw
 			problems.Addf("amount: at most 1000")
 		}
 		f.Args.Amount = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("amount: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("amount: expected an integer")
 	}
 	return f, problems.Err()
@@ -529,48 +531,48 @@ var transferArgAccountPattern = regexp.MustCompile("^(?:acc-[0-9]{3})$")
 
 // decodeMemo validates the form answered for "memo": problems are for the user to
 // correct; an error is a custom validator that could not check a value.
-func (p transferProgram) decodeMemo(ctx context.Context, content map[string]any) (*TransferMemoAnswer, mrtr.Problems, error) {
+func (p transferProgram) decodeMemo(ctx context.Context, content map[string]any) (*TransferMemoAnswer, mrtrimpl.Problems, error) {
 	a := &TransferMemoAnswer{}
-	var problems mrtr.Problems
-	switch v, st := mrtr.FormString(content, "note"); st {
-	case mrtr.Present:
+	var problems mrtrimpl.Problems
+	switch v, st := mrtrimpl.FormString(content, "note"); st {
+	case mrtrimpl.Present:
 		checked := len(problems)
 		if n := utf8.RuneCountInString(v); n > 50 {
 			problems.Addf("note: at most 50 characters (got %d)", n)
 		}
 		if len(problems) == checked {
 			if err := p.h.NotBlank(ctx, v); err != nil && !problems.AddInvalid("note", err) {
-				return nil, nil, mrtr.ValidatorFailed("notBlank", "memo.note", err)
+				return nil, nil, mrtrimpl.ValidatorFailed("notBlank", "memo.note", err)
 			}
 		}
 		a.Note = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("note: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("note: expected a string")
 	}
-	switch v, st := mrtr.FormBool(content, "urgent"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormBool(content, "urgent"); st {
+	case mrtrimpl.Present:
 		a.Urgent = &v
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("urgent: expected true or false")
 	}
 	return a, problems, nil
 }
 
 // decodeSummary validates the text the client's model returned for "summary".
-func (p transferProgram) decodeSummary(ctx context.Context, text string) (*mrtr.Sampled, mrtr.Problems) {
-	var problems mrtr.Problems
+func (p transferProgram) decodeSummary(ctx context.Context, text string) (*mrtrimpl.Sampled, mrtrimpl.Problems) {
+	var problems mrtrimpl.Problems
 	if n := utf8.RuneCountInString(text); n > 200 {
 		problems.Addf("summary: at most 200 characters (got %d)", n)
 	}
-	return &mrtr.Sampled{Text: text}, problems
+	return &mrtrimpl.Sampled{Text: text}, problems
 }
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p transferProgram) CheckContinuation(ctx context.Context, f *TransferFlow) mrtr.Problems {
-	var problems mrtr.Problems
+func (p transferProgram) CheckContinuation(ctx context.Context, f *TransferFlow) mrtrimpl.Problems {
+	var problems mrtrimpl.Problems
 	if v := f.Continuation.Balance; v != 0 {
 		if v < 0 {
 			problems.Addf("balance: at least 0")
@@ -608,12 +610,12 @@ var transferMemoSchema = json.RawMessage(`{
 
 // requestMemo builds input request "memo" of state askMemo; problems with a previous answer are
 // added to it.
-func (transferProgram) requestMemo(f *TransferFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (transferProgram) requestMemo(f *TransferFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:  "memo",
-		Kind: mrtr.Elicit,
+		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtr.WithProblems(transferAskMemoMemoMessage(f), problems),
+			Message:         mrtrimpl.WithProblems(transferAskMemoMemoMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: transferMemoSchema,
 		},
@@ -622,15 +624,15 @@ func (transferProgram) requestMemo(f *TransferFlow, problems mrtr.Problems) mrtr
 
 // requestSummary builds input request "summary" of state askMemo; problems with a previous answer
 // are added to it.
-func (transferProgram) requestSummary(f *TransferFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (transferProgram) requestSummary(f *TransferFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:      "summary",
-		Kind:     mrtr.Sample,
+		Kind:     vocab.Sample,
 		Optional: true,
 		Params: &mcp.CreateMessageParams{
 			MaxTokens: 256,
 			Messages: []*mcp.SamplingMessage{{
-				Content: &mcp.TextContent{Text: mrtr.WithProblems(transferAskMemoSummaryPrompt(f), problems)},
+				Content: &mcp.TextContent{Text: mrtrimpl.WithProblems(transferAskMemoSummaryPrompt(f), problems)},
 				Role:    "user",
 			}},
 		},
@@ -652,12 +654,12 @@ var transferConfirmGateSchema = json.RawMessage(`{
 }`)
 
 // gateConfirm builds the question of confirmation gate confirm.
-func (transferProgram) gateConfirm(f *TransferFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (transferProgram) gateConfirm(f *TransferFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:  "confirm",
-		Kind: mrtr.Elicit,
+		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtr.WithProblems(transferConfirmMessage(f), problems),
+			Message:         mrtrimpl.WithProblems(transferConfirmMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: transferConfirmGateSchema,
 		},

@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // fakeTransfer implements TransferHandler for the generated tests: it allows every
@@ -77,7 +78,7 @@ func fixturesTransfer(h *fakeTransfer) mrtrtest.Fixtures {
 		OtherArgs:    map[string]any{"account": "acc-999", "amount": int64(2)},
 		Steer:        h.fake.Steer,
 		Unauthorized: "mallory",
-		WantOutcome:  mrtr.OutcomeSuccess,
+		WantOutcome:  vocab.OutcomeSuccess,
 	}
 }
 

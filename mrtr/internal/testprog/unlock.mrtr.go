@@ -15,6 +15,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // UnlockArgs are the arguments of tool unlock, validated on every round.
@@ -100,29 +102,29 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p unlockProgram) Step(ctx context.Context, r *mrtr.Round, f *UnlockFlow) (mrtr.Step, error) {
+func (p unlockProgram) Step(ctx context.Context, r mrtrimpl.Round, f *UnlockFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case UnlockStateAskCode:
-		var pending []mrtr.Pending
+		var pending []mrtrimpl.Pending
 		if f.Code == nil {
-			resp := r.Response("code", mrtr.Elicit)
+			resp := r.Response("code", vocab.Elicit)
 			switch resp.Status {
-			case mrtr.Accepted:
+			case mrtrimpl.Accepted:
 				answer, problems, err := p.decodeCode(ctx, resp.Content)
 				if err != nil {
-					return mrtr.Step{}, err
+					return mrtrimpl.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, mrtr.Prefilled(p.requestCode(f, problems), resp.Content, problems))
+					pending = append(pending, mrtrimpl.Prefilled(p.requestCode(f, problems), resp.Content, problems))
 				} else {
 					f.Code = answer
 				}
-			case mrtr.Declined:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "unlock was cancelled: the user declined \"code\"."})
-			case mrtr.Cancelled:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "unlock was cancelled: the user cancelled \"code\"."})
-			case mrtr.Malformed:
-				pending = append(pending, p.requestCode(f, mrtr.Problems{resp.Problem}))
+			case mrtrimpl.Declined:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "unlock was cancelled: the user declined \"code\"."})
+			case mrtrimpl.Cancelled:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "unlock was cancelled: the user cancelled \"code\"."})
+			case mrtrimpl.Malformed:
+				pending = append(pending, p.requestCode(f, mrtrimpl.Problems{resp.Problem}))
 			default:
 				pending = append(pending, p.requestCode(f, nil))
 			}
@@ -130,24 +132,24 @@ func (p unlockProgram) Step(ctx context.Context, r *mrtr.Round, f *UnlockFlow) (
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return mrtr.Goto(r, UnlockStateVerify, "next")
+		return mrtrimpl.Goto(r, UnlockStateVerify, vocab.Next)
 	case UnlockStateVerify:
 		out, err := p.h.CodeMatches(ctx, f)
 		if err != nil {
-			return mrtr.Step{}, err
+			return mrtrimpl.Step{}, err
 		}
 		switch out {
 		case UnlockCodeMatchesRight:
-			return mrtr.Goto(r, UnlockStateUnlocked, "outcome:right")
+			return mrtrimpl.Goto(r, UnlockStateUnlocked, vocab.OutcomeEdge("right"))
 		case UnlockCodeMatchesWrong:
 			f.Code = nil
-			return mrtr.Goto(r, UnlockStateAskCode, "outcome:wrong")
+			return mrtrimpl.Goto(r, UnlockStateAskCode, vocab.OutcomeEdge("wrong"))
 		}
-		return mrtr.Step{}, fmt.Errorf("codeMatches returned unknown outcome %d", out)
+		return mrtrimpl.Step{}, fmt.Errorf("codeMatches returned unknown outcome %d", out)
 	case UnlockStateUnlocked:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: unlockUnlockedMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: unlockUnlockedMessage(f)})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in unlock", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in unlock", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // UnlockHandler is what you implement for tool unlock. Adding a check, effect or
@@ -181,7 +183,7 @@ func RegisterUnlock(s *mcp.Server, e *mrtr.Engine, h UnlockHandler) {
 	mrtr.AddTool(s, e, NewUnlockProgram(h))
 }
 
-func (unlockProgram) Descriptor() *mrtr.Descriptor {
+func (unlockProgram) Descriptor() *mrtrimpl.Descriptor {
 	return &unlockDescriptor
 }
 
@@ -199,18 +201,18 @@ func (unlockProgram) SetState(f *UnlockFlow, s uint16) {
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p unlockProgram) Questions(f *UnlockFlow, s uint16) []mrtr.Pending {
+func (p unlockProgram) Questions(f *UnlockFlow, s uint16) []mrtrimpl.Pending {
 	switch UnlockState(s) {
 	case UnlockStateAskCode:
-		return []mrtr.Pending{p.requestCode(f, nil)}
+		return []mrtrimpl.Pending{p.requestCode(f, nil)}
 	}
 	return nil
 }
 
 // unlockDescriptor describes unlock to the engine: the state table, the transitions, and
 // how its continuation is kept.
-var unlockDescriptor = mrtr.Descriptor{
-	Kind:        mrtr.KindTool,
+var unlockDescriptor = mrtrimpl.Descriptor{
+	Kind:        vocab.KindTool,
 	Name:        "unlock",
 	Description: "Ask for a code until a check accepts it; a wrong code loops back to the same question.",
 	InputSchema: json.RawMessage(`{
@@ -227,7 +229,7 @@ var unlockDescriptor = mrtr.Descriptor{
   "type": "object"
 }`),
 	TTL:         10 * time.Minute,
-	Storage:     mrtr.Sealed,
+	Storage:     vocab.Sealed,
 	SchemaHash:  uint64(0x55792a8bbbf53643),
 	Initial:     uint16(UnlockStateAskCode),
 	States:      unlockStateTable,
@@ -235,18 +237,18 @@ var unlockDescriptor = mrtr.Descriptor{
 }
 
 // unlockStateTable describes each state, in the order of their numbers.
-var unlockStateTable = []mrtr.StateInfo{
-	{Name: "askCode", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "code", Kind: mrtr.Elicit}}},
-	{Name: "verify", Kind: mrtr.StateCheck, Check: "codeMatches", Outcomes: []string{"right", "wrong"}},
-	{Name: "unlocked", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
+var unlockStateTable = []mrtrimpl.StateInfo{
+	{Name: "askCode", Kind: vocab.StateAsk, Requests: []mrtrimpl.RequestInfo{{Key: "code", Kind: vocab.Elicit}}},
+	{Name: "verify", Kind: vocab.StateCheck, Check: "codeMatches", Outcomes: []string{"right", "wrong"}},
+	{Name: "unlocked", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
 }
 
 // unlockTransitionTable lists every transition of the spec: a state may only go
 // where a row says.
-var unlockTransitionTable = []mrtr.Transition{
-	{From: uint16(UnlockStateAskCode), On: "next", To: uint16(UnlockStateVerify)},
-	{From: uint16(UnlockStateVerify), On: "outcome:right", To: uint16(UnlockStateUnlocked)},
-	{From: uint16(UnlockStateVerify), On: "outcome:wrong", To: uint16(UnlockStateAskCode)},
+var unlockTransitionTable = []mrtrimpl.Transition{
+	{From: uint16(UnlockStateAskCode), On: vocab.Next, To: uint16(UnlockStateVerify)},
+	{From: uint16(UnlockStateVerify), On: vocab.OutcomeEdge("right"), To: uint16(UnlockStateUnlocked)},
+	{From: uint16(UnlockStateVerify), On: vocab.OutcomeEdge("wrong"), To: uint16(UnlockStateAskCode)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -280,7 +282,7 @@ func (unlockProgram) LoadContinuation(f *UnlockFlow, data []byte) error {
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p unlockProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*UnlockFlow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -288,17 +290,17 @@ func (p unlockProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 		Call:  c,
 		state: UnlockStateAskCode,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in, "door")
-	switch v, st := mrtr.FormString(in, "door"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(in, "door"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 20 {
 			problems.Addf("door: at most 20 characters (got %d)", n)
 		}
 		f.Args.Door = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("door: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("door: expected a string")
 	}
 	return f, problems.Err()
@@ -308,11 +310,11 @@ var unlockCodeDigitsPattern = regexp.MustCompile("^(?:[0-9]{4})$")
 
 // decodeCode validates the form answered for "code": problems are for the user to
 // correct; an error is a custom validator that could not check a value.
-func (p unlockProgram) decodeCode(ctx context.Context, content map[string]any) (*UnlockCodeAnswer, mrtr.Problems, error) {
+func (p unlockProgram) decodeCode(ctx context.Context, content map[string]any) (*UnlockCodeAnswer, mrtrimpl.Problems, error) {
 	a := &UnlockCodeAnswer{}
-	var problems mrtr.Problems
-	switch v, st := mrtr.FormString(content, "digits"); st {
-	case mrtr.Present:
+	var problems mrtrimpl.Problems
+	switch v, st := mrtrimpl.FormString(content, "digits"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 4 {
 			problems.Addf("digits: at most 4 characters (got %d)", n)
 		}
@@ -320,9 +322,9 @@ func (p unlockProgram) decodeCode(ctx context.Context, content map[string]any) (
 			problems.Addf("digits: must match %s", "[0-9]{4}")
 		}
 		a.Digits = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("digits: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("digits: expected a string")
 	}
 	return a, problems, nil
@@ -330,7 +332,7 @@ func (p unlockProgram) decodeCode(ctx context.Context, content map[string]any) (
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p unlockProgram) CheckContinuation(ctx context.Context, f *UnlockFlow) mrtr.Problems {
+func (p unlockProgram) CheckContinuation(ctx context.Context, f *UnlockFlow) mrtrimpl.Problems {
 	return nil
 }
 
@@ -351,12 +353,12 @@ var unlockCodeSchema = json.RawMessage(`{
 
 // requestCode builds input request "code" of state askCode; problems with a previous answer are
 // added to it.
-func (unlockProgram) requestCode(f *UnlockFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (unlockProgram) requestCode(f *UnlockFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:  "code",
-		Kind: mrtr.Elicit,
+		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtr.WithProblems(unlockAskCodeCodeMessage(f), problems),
+			Message:         mrtrimpl.WithProblems(unlockAskCodeCodeMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: unlockCodeSchema,
 		},

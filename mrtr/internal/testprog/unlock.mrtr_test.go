@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // fakeUnlock implements UnlockHandler for the generated tests: it allows every
@@ -53,7 +54,7 @@ func fixturesUnlock(h *fakeUnlock) mrtrtest.Fixtures {
 		OtherArgs:    map[string]any{"door": "another"},
 		Steer:        h.fake.Steer,
 		Unauthorized: "mallory",
-		WantOutcome:  mrtr.OutcomeSuccess,
+		WantOutcome:  vocab.OutcomeSuccess,
 	}
 }
 

@@ -14,6 +14,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // VaultArgs are the arguments of tool vault, validated on every round.
@@ -99,34 +101,34 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p vaultProgram) Step(ctx context.Context, r *mrtr.Round, f *VaultFlow) (mrtr.Step, error) {
+func (p vaultProgram) Step(ctx context.Context, r mrtrimpl.Round, f *VaultFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case VaultStateLoad:
 		if err := p.h.LoadVault(ctx, f); err != nil {
-			return mrtr.Step{}, err
+			return mrtrimpl.Step{}, err
 		}
-		return mrtr.Goto(r, VaultStateAskPin, "next")
+		return mrtrimpl.Goto(r, VaultStateAskPin, vocab.Next)
 	case VaultStateAskPin:
-		var pending []mrtr.Pending
+		var pending []mrtrimpl.Pending
 		if f.Pin == nil {
-			resp := r.Response("pin", mrtr.Elicit)
+			resp := r.Response("pin", vocab.Elicit)
 			switch resp.Status {
-			case mrtr.Accepted:
+			case mrtrimpl.Accepted:
 				answer, problems, err := p.decodePin(ctx, resp.Content)
 				if err != nil {
-					return mrtr.Step{}, err
+					return mrtrimpl.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, mrtr.Prefilled(p.requestPin(f, problems), resp.Content, problems, "otp"))
+					pending = append(pending, mrtrimpl.Prefilled(p.requestPin(f, problems), resp.Content, problems, "otp"))
 				} else {
 					f.Pin = answer
 				}
-			case mrtr.Declined:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "vault was cancelled: the user declined \"pin\"."})
-			case mrtr.Cancelled:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "vault was cancelled: the user cancelled \"pin\"."})
-			case mrtr.Malformed:
-				pending = append(pending, p.requestPin(f, mrtr.Problems{resp.Problem}))
+			case mrtrimpl.Declined:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "vault was cancelled: the user declined \"pin\"."})
+			case mrtrimpl.Cancelled:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "vault was cancelled: the user cancelled \"pin\"."})
+			case mrtrimpl.Malformed:
+				pending = append(pending, p.requestPin(f, mrtrimpl.Problems{resp.Problem}))
 			default:
 				pending = append(pending, p.requestPin(f, nil))
 			}
@@ -134,16 +136,16 @@ func (p vaultProgram) Step(ctx context.Context, r *mrtr.Round, f *VaultFlow) (mr
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return mrtr.Goto(r, VaultStateOpen, "next")
+		return mrtrimpl.Goto(r, VaultStateOpen, vocab.Next)
 	case VaultStateOpen:
 		// operation id open-{vaultId}
 		return r.Effect(ctx, vaultOpenOperationID(f), 24*time.Hour, uint16(VaultStateOpened), func(ctx context.Context) error {
 			return p.h.OpenVault(ctx, f)
 		})
 	case VaultStateOpened:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: vaultOpenedMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: vaultOpenedMessage(f)})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in vault", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in vault", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // VaultHandler is what you implement for tool vault. Adding a check, effect or
@@ -185,7 +187,7 @@ func RegisterVault(s *mcp.Server, e *mrtr.Engine, h VaultHandler) {
 	mrtr.AddTool(s, e, NewVaultProgram(h))
 }
 
-func (vaultProgram) Descriptor() *mrtr.Descriptor {
+func (vaultProgram) Descriptor() *mrtrimpl.Descriptor {
 	return &vaultDescriptor
 }
 
@@ -203,18 +205,18 @@ func (vaultProgram) SetState(f *VaultFlow, s uint16) {
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p vaultProgram) Questions(f *VaultFlow, s uint16) []mrtr.Pending {
+func (p vaultProgram) Questions(f *VaultFlow, s uint16) []mrtrimpl.Pending {
 	switch VaultState(s) {
 	case VaultStateAskPin:
-		return []mrtr.Pending{p.requestPin(f, nil)}
+		return []mrtrimpl.Pending{p.requestPin(f, nil)}
 	}
 	return nil
 }
 
 // vaultDescriptor describes vault to the engine: the state table, the transitions, and
 // how its continuation is kept.
-var vaultDescriptor = mrtr.Descriptor{
-	Kind:        mrtr.KindTool,
+var vaultDescriptor = mrtrimpl.Descriptor{
+	Kind:        vocab.KindTool,
 	Name:        "vault",
 	Description: "Open a vault with a PIN; the vault's owner stays server-side.",
 	InputSchema: json.RawMessage(`{
@@ -231,7 +233,7 @@ var vaultDescriptor = mrtr.Descriptor{
   "type": "object"
 }`),
 	TTL:         2 * time.Minute,
-	Storage:     mrtr.Reference,
+	Storage:     vocab.Reference,
 	SchemaHash:  uint64(0x734c2021e4d2525f),
 	Initial:     uint16(VaultStateLoad),
 	States:      vaultStateTable,
@@ -239,19 +241,19 @@ var vaultDescriptor = mrtr.Descriptor{
 }
 
 // vaultStateTable describes each state, in the order of their numbers.
-var vaultStateTable = []mrtr.StateInfo{
-	{Name: "load", Kind: mrtr.StateCheck, Check: "loadVault"},
-	{Name: "askPin", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "pin", Kind: mrtr.Elicit}}},
-	{Name: "open", Kind: mrtr.StateEffect, OperationID: "open-{vaultId}", BusinessKey: true},
-	{Name: "opened", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
+var vaultStateTable = []mrtrimpl.StateInfo{
+	{Name: "load", Kind: vocab.StateCheck, Check: "loadVault"},
+	{Name: "askPin", Kind: vocab.StateAsk, Requests: []mrtrimpl.RequestInfo{{Key: "pin", Kind: vocab.Elicit}}},
+	{Name: "open", Kind: vocab.StateEffect, OperationID: "open-{vaultId}", BusinessKey: true},
+	{Name: "opened", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
 }
 
 // vaultTransitionTable lists every transition of the spec: a state may only go
 // where a row says.
-var vaultTransitionTable = []mrtr.Transition{
-	{From: uint16(VaultStateLoad), On: "next", To: uint16(VaultStateAskPin)},
-	{From: uint16(VaultStateAskPin), On: "next", To: uint16(VaultStateOpen)},
-	{From: uint16(VaultStateOpen), On: "next", To: uint16(VaultStateOpened)},
+var vaultTransitionTable = []mrtrimpl.Transition{
+	{From: uint16(VaultStateLoad), On: vocab.Next, To: uint16(VaultStateAskPin)},
+	{From: uint16(VaultStateAskPin), On: vocab.Next, To: uint16(VaultStateOpen)},
+	{From: uint16(VaultStateOpen), On: vocab.Next, To: uint16(VaultStateOpened)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -296,7 +298,7 @@ func (vaultProgram) LoadContinuation(f *VaultFlow, data []byte) error {
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p vaultProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*VaultFlow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -304,17 +306,17 @@ func (p vaultProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMes
 		Call:  c,
 		state: VaultStateLoad,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in, "vaultId")
-	switch v, st := mrtr.FormString(in, "vaultId"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(in, "vaultId"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 10 {
 			problems.Addf("vaultId: at most 10 characters (got %d)", n)
 		}
 		f.Args.VaultID = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("vaultId: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("vaultId: expected a string")
 	}
 	return f, problems.Err()
@@ -324,11 +326,11 @@ var vaultPinCodePattern = regexp.MustCompile("^(?:[0-9]{4})$")
 
 // decodePin validates the form answered for "pin": problems are for the user to
 // correct; an error is a custom validator that could not check a value.
-func (p vaultProgram) decodePin(ctx context.Context, content map[string]any) (*VaultPinAnswer, mrtr.Problems, error) {
+func (p vaultProgram) decodePin(ctx context.Context, content map[string]any) (*VaultPinAnswer, mrtrimpl.Problems, error) {
 	a := &VaultPinAnswer{}
-	var problems mrtr.Problems
-	switch v, st := mrtr.FormString(content, "code"); st {
-	case mrtr.Present:
+	var problems mrtrimpl.Problems
+	switch v, st := mrtrimpl.FormString(content, "code"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 4 {
 			problems.Addf("code: at most 4 characters (got %d)", n)
 		}
@@ -336,18 +338,18 @@ func (p vaultProgram) decodePin(ctx context.Context, content map[string]any) (*V
 			problems.Addf("code: must match %s", "[0-9]{4}")
 		}
 		a.Code = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("code: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("code: expected a string")
 	}
-	switch v, st := mrtr.FormString(content, "otp"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(content, "otp"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 40 {
 			problems.Addf("otp: at most 40 characters (got %d)", n)
 		}
 		a.Otp = &v
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("otp: expected a string")
 	}
 	return a, problems, nil
@@ -355,8 +357,8 @@ func (p vaultProgram) decodePin(ctx context.Context, content map[string]any) (*V
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p vaultProgram) CheckContinuation(ctx context.Context, f *VaultFlow) mrtr.Problems {
-	var problems mrtr.Problems
+func (p vaultProgram) CheckContinuation(ctx context.Context, f *VaultFlow) mrtrimpl.Problems {
+	var problems mrtrimpl.Problems
 	if v := f.Continuation.Owner; v != "" {
 		if n := utf8.RuneCountInString(v); n > 40 {
 			problems.Addf("owner: at most 40 characters (got %d)", n)
@@ -387,12 +389,12 @@ var vaultPinSchema = json.RawMessage(`{
 
 // requestPin builds input request "pin" of state askPin; problems with a previous answer are added
 // to it.
-func (vaultProgram) requestPin(f *VaultFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (vaultProgram) requestPin(f *VaultFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:  "pin",
-		Kind: mrtr.Elicit,
+		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtr.WithProblems(vaultAskPinPinMessage(f), problems),
+			Message:         mrtrimpl.WithProblems(vaultAskPinPinMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: vaultPinSchema,
 		},

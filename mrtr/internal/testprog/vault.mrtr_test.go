@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // fakeVault implements VaultHandler for the generated tests: it allows every
@@ -58,7 +59,7 @@ func fixturesVault(h *fakeVault) mrtrtest.Fixtures {
 		Other:        "bob",
 		OtherArgs:    map[string]any{"vaultId": "another"},
 		Unauthorized: "mallory",
-		WantOutcome:  mrtr.OutcomeSuccess,
+		WantOutcome:  vocab.OutcomeSuccess,
 	}
 }
 

@@ -17,6 +17,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // SearchOrdersRegions is a value of regions.
@@ -173,34 +175,34 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p searchOrdersProgram) Step(ctx context.Context, r *mrtr.Round, f *SearchOrdersFlow) (mrtr.Step, error) {
+func (p searchOrdersProgram) Step(ctx context.Context, r mrtrimpl.Round, f *SearchOrdersFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case SearchOrdersStateFind:
 		if err := p.h.FindOrders(ctx, f); err != nil {
-			return mrtr.Step{}, err
+			return mrtrimpl.Step{}, err
 		}
-		return mrtr.Goto(r, SearchOrdersStatePick, "next")
+		return mrtrimpl.Goto(r, SearchOrdersStatePick, vocab.Next)
 	case SearchOrdersStatePick:
-		var pending []mrtr.Pending
+		var pending []mrtrimpl.Pending
 		if f.Choice == nil {
-			resp := r.Response("choice", mrtr.Elicit)
+			resp := r.Response("choice", vocab.Elicit)
 			switch resp.Status {
-			case mrtr.Accepted:
+			case mrtrimpl.Accepted:
 				answer, problems, err := p.decodeChoice(ctx, resp.Content)
 				if err != nil {
-					return mrtr.Step{}, err
+					return mrtrimpl.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, mrtr.Prefilled(p.requestChoice(f, problems), resp.Content, problems))
+					pending = append(pending, mrtrimpl.Prefilled(p.requestChoice(f, problems), resp.Content, problems))
 				} else {
 					f.Choice = answer
 				}
-			case mrtr.Declined:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "search_orders was cancelled: the user declined \"choice\"."})
-			case mrtr.Cancelled:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "search_orders was cancelled: the user cancelled \"choice\"."})
-			case mrtr.Malformed:
-				pending = append(pending, p.requestChoice(f, mrtr.Problems{resp.Problem}))
+			case mrtrimpl.Declined:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "search_orders was cancelled: the user declined \"choice\"."})
+			case mrtrimpl.Cancelled:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "search_orders was cancelled: the user cancelled \"choice\"."})
+			case mrtrimpl.Malformed:
+				pending = append(pending, p.requestChoice(f, mrtrimpl.Problems{resp.Problem}))
 			default:
 				pending = append(pending, p.requestChoice(f, nil))
 			}
@@ -208,16 +210,16 @@ func (p searchOrdersProgram) Step(ctx context.Context, r *mrtr.Round, f *SearchO
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return mrtr.Goto(r, SearchOrdersStateOpen, "next")
+		return mrtrimpl.Goto(r, SearchOrdersStateOpen, vocab.Next)
 	case SearchOrdersStateOpen:
 		if err := p.h.OpenOrder(ctx, f); err != nil {
-			return mrtr.Step{}, err
+			return mrtrimpl.Step{}, err
 		}
-		return mrtr.Goto(r, SearchOrdersStateOpened, "next")
+		return mrtrimpl.Goto(r, SearchOrdersStateOpened, vocab.Next)
 	case SearchOrdersStateOpened:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: searchOrdersOpenedMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: searchOrdersOpenedMessage(f)})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in search_orders", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in search_orders", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // SearchOrdersHandler is what you implement for tool search_orders. Adding a check, effect or
@@ -256,7 +258,7 @@ func RegisterSearchOrders(s *mcp.Server, e *mrtr.Engine, h SearchOrdersHandler) 
 	mrtr.AddTool(s, e, NewSearchOrdersProgram(h))
 }
 
-func (searchOrdersProgram) Descriptor() *mrtr.Descriptor {
+func (searchOrdersProgram) Descriptor() *mrtrimpl.Descriptor {
 	return &searchOrdersDescriptor
 }
 
@@ -274,18 +276,18 @@ func (searchOrdersProgram) SetState(f *SearchOrdersFlow, s uint16) {
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p searchOrdersProgram) Questions(f *SearchOrdersFlow, s uint16) []mrtr.Pending {
+func (p searchOrdersProgram) Questions(f *SearchOrdersFlow, s uint16) []mrtrimpl.Pending {
 	switch SearchOrdersState(s) {
 	case SearchOrdersStatePick:
-		return []mrtr.Pending{p.requestChoice(f, nil)}
+		return []mrtrimpl.Pending{p.requestChoice(f, nil)}
 	}
 	return nil
 }
 
 // searchOrdersDescriptor describes search_orders to the engine: the state table, the transitions,
 // and how its continuation is kept.
-var searchOrdersDescriptor = mrtr.Descriptor{
-	Kind:        mrtr.KindTool,
+var searchOrdersDescriptor = mrtrimpl.Descriptor{
+	Kind:        vocab.KindTool,
 	Name:        "search_orders",
 	Title:       "Search orders",
 	Description: "Finds orders matching the arguments, then asks which one to open.",
@@ -426,7 +428,7 @@ var searchOrdersDescriptor = mrtr.Descriptor{
   "type": "object"
 }`),
 	TTL:         10 * time.Minute,
-	Storage:     mrtr.Sealed,
+	Storage:     vocab.Sealed,
 	SchemaHash:  uint64(0xdb0388b052c024db),
 	Initial:     uint16(SearchOrdersStateFind),
 	States:      searchOrdersStateTable,
@@ -434,19 +436,19 @@ var searchOrdersDescriptor = mrtr.Descriptor{
 }
 
 // searchOrdersStateTable describes each state, in the order of their numbers.
-var searchOrdersStateTable = []mrtr.StateInfo{
-	{Name: "find", Kind: mrtr.StateCheck, Check: "findOrders"},
-	{Name: "pick", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "choice", Kind: mrtr.Elicit}}},
-	{Name: "open", Kind: mrtr.StateCheck, Check: "openOrder"},
-	{Name: "opened", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
+var searchOrdersStateTable = []mrtrimpl.StateInfo{
+	{Name: "find", Kind: vocab.StateCheck, Check: "findOrders"},
+	{Name: "pick", Kind: vocab.StateAsk, Requests: []mrtrimpl.RequestInfo{{Key: "choice", Kind: vocab.Elicit}}},
+	{Name: "open", Kind: vocab.StateCheck, Check: "openOrder"},
+	{Name: "opened", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
 }
 
 // searchOrdersTransitionTable lists every transition of the spec: a state may only go
 // where a row says.
-var searchOrdersTransitionTable = []mrtr.Transition{
-	{From: uint16(SearchOrdersStateFind), On: "next", To: uint16(SearchOrdersStatePick)},
-	{From: uint16(SearchOrdersStatePick), On: "next", To: uint16(SearchOrdersStateOpen)},
-	{From: uint16(SearchOrdersStateOpen), On: "next", To: uint16(SearchOrdersStateOpened)},
+var searchOrdersTransitionTable = []mrtrimpl.Transition{
+	{From: uint16(SearchOrdersStateFind), On: vocab.Next, To: uint16(SearchOrdersStatePick)},
+	{From: uint16(SearchOrdersStatePick), On: vocab.Next, To: uint16(SearchOrdersStateOpen)},
+	{From: uint16(SearchOrdersStateOpen), On: vocab.Next, To: uint16(SearchOrdersStateOpened)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -532,7 +534,7 @@ func (searchOrdersProgram) LoadContinuation(f *SearchOrdersFlow, data []byte) er
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p searchOrdersProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*SearchOrdersFlow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -540,26 +542,26 @@ func (p searchOrdersProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 		Call:  c,
 		state: SearchOrdersStateFind,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in, "archived", "callback", "customerId", "email", "exact", "ids", "limit", "minTotal", "offset", "query", "regions", "since", "sort", "status", "tags", "until", "weights")
-	switch v, st := mrtr.FormBool(in, "archived"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormBool(in, "archived"); st {
+	case mrtrimpl.Present:
 		f.Args.Archived = &v
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("archived: expected true or false")
 	}
-	switch v, st := mrtr.FormString(in, "callback"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(in, "callback"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 200 {
 			problems.Addf("callback: at most 200 characters (got %d)", n)
 		}
 		problems.CheckFormat("callback", "uri", v)
 		f.Args.Callback = &v
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("callback: expected a string")
 	}
-	switch v, st := mrtr.FormString(in, "customerId"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(in, "customerId"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 12 {
 			problems.Addf("customerId: at most 12 characters (got %d)", n)
 		}
@@ -567,29 +569,29 @@ func (p searchOrdersProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 			problems.Addf("customerId: must match %s", "cus_[a-z0-9]{4,8}")
 		}
 		f.Args.CustomerID = &v
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("customerId: expected a string")
 	}
-	switch v, st := mrtr.FormString(in, "email"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(in, "email"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 254 {
 			problems.Addf("email: at most 254 characters (got %d)", n)
 		}
 		problems.CheckFormat("email", "email", v)
 		f.Args.Email = &v
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("email: expected a string")
 	}
-	switch v, st := mrtr.FormBool(in, "exact"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormBool(in, "exact"); st {
+	case mrtrimpl.Present:
 		f.Args.Exact = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		f.Args.Exact = true
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("exact: expected true or false")
 	}
-	switch list, st := mrtr.FormList(in, "ids"); st {
-	case mrtr.Present:
+	switch list, st := mrtrimpl.FormList(in, "ids"); st {
+	case mrtrimpl.Present:
 		if len(list) < 1 {
 			problems.Addf("ids: choose at least 1")
 		}
@@ -597,8 +599,8 @@ func (p searchOrdersProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 			problems.Addf("ids: choose at most 10")
 		}
 		for i, it := range list {
-			v, ok := mrtr.AsInt(it)
-			if ok != mrtr.Present {
+			v, ok := mrtrimpl.AsInt(it)
+			if ok != mrtrimpl.Present {
 				problems.Addf("ids[%d]: expected an integer", i)
 				continue
 			}
@@ -610,11 +612,11 @@ func (p searchOrdersProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 			}
 			f.Args.Ids = append(f.Args.Ids, v)
 		}
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("ids: expected a list")
 	}
-	switch v, st := mrtr.FormInt(in, "limit"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormInt(in, "limit"); st {
+	case mrtrimpl.Present:
 		if v < 1 {
 			problems.Addf("limit: at least 1")
 		}
@@ -622,13 +624,13 @@ func (p searchOrdersProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 			problems.Addf("limit: at most 100")
 		}
 		f.Args.Limit = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		f.Args.Limit = 20
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("limit: expected an integer")
 	}
-	switch v, st := mrtr.FormFloat(in, "minTotal"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormFloat(in, "minTotal"); st {
+	case mrtrimpl.Present:
 		if v < -10.5 {
 			problems.Addf("minTotal: at least -10.5")
 		}
@@ -636,20 +638,20 @@ func (p searchOrdersProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 			problems.Addf("minTotal: at most 1000000")
 		}
 		f.Args.MinTotal = &v
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("minTotal: expected a number")
 	}
-	switch v, st := mrtr.FormInt(in, "offset"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormInt(in, "offset"); st {
+	case mrtrimpl.Present:
 		if v < 0 {
 			problems.Addf("offset: at least 0")
 		}
 		f.Args.Offset = &v
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("offset: expected an integer")
 	}
-	switch v, st := mrtr.FormString(in, "query"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(in, "query"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n < 3 {
 			problems.Addf("query: at least 3 characters (got %d)", n)
 		}
@@ -657,17 +659,17 @@ func (p searchOrdersProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 			problems.Addf("query: at most 100 characters (got %d)", n)
 		}
 		f.Args.Query = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("query: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("query: expected a string")
 	}
-	switch list, st := mrtr.FormList(in, "regions"); st {
-	case mrtr.Present:
+	switch list, st := mrtrimpl.FormList(in, "regions"); st {
+	case mrtrimpl.Present:
 		checked := len(problems)
 		for i, it := range list {
-			v, ok := mrtr.AsString(it)
-			if ok != mrtr.Present {
+			v, ok := mrtrimpl.AsString(it)
+			if ok != mrtrimpl.Present {
 				problems.Addf("regions[%d]: expected a string", i)
 				continue
 			}
@@ -678,7 +680,7 @@ func (p searchOrdersProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 			f.Args.Regions = append(f.Args.Regions, SearchOrdersRegions(v))
 		}
 		// One answer, however it was sent: each value once, in the order of the spec's values.
-		f.Args.Regions = mrtr.SpecOrder(f.Args.Regions, searchOrdersRegionsValues)
+		f.Args.Regions = mrtrimpl.SpecOrder(f.Args.Regions, searchOrdersRegionsValues)
 		if len(problems) == checked {
 			if len(f.Args.Regions) < 1 {
 				problems.Addf("regions: choose at least 1")
@@ -687,53 +689,53 @@ func (p searchOrdersProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 				problems.Addf("regions: choose at most 2")
 			}
 		}
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		f.Args.Regions = []SearchOrdersRegions{SearchOrdersRegionsEu}
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("regions: expected a list")
 	}
-	switch v, st := mrtr.FormString(in, "since"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(in, "since"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 10 {
 			problems.Addf("since: at most 10 characters (got %d)", n)
 		}
 		problems.CheckFormat("since", "date", v)
 		f.Args.Since = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		f.Args.Since = "2026-01-01"
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("since: expected a string")
 	}
-	switch v, st := mrtr.FormString(in, "sort"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(in, "sort"); st {
+	case mrtrimpl.Present:
 		if !slices.Contains(searchOrdersSortValues, SearchOrdersSort(v)) {
 			problems.Addf("sort: must be one of %s", "newest, oldest, total")
 		}
 		f.Args.Sort = SearchOrdersSort(v)
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		f.Args.Sort = SearchOrdersSortNewest
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("sort: expected a string")
 	}
-	switch v, st := mrtr.FormString(in, "status"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(in, "status"); st {
+	case mrtrimpl.Present:
 		if !slices.Contains(searchOrdersStatusValues, SearchOrdersStatus(v)) {
 			problems.Addf("status: must be one of %s", "open, paid, refunded")
 		}
 		f.Args.Status = SearchOrdersStatus(v)
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("status: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("status: expected a string")
 	}
-	switch list, st := mrtr.FormList(in, "tags"); st {
-	case mrtr.Present:
+	switch list, st := mrtrimpl.FormList(in, "tags"); st {
+	case mrtrimpl.Present:
 		if len(list) > 5 {
 			problems.Addf("tags: choose at most 5")
 		}
 		for i, it := range list {
-			v, ok := mrtr.AsString(it)
-			if ok != mrtr.Present {
+			v, ok := mrtrimpl.AsString(it)
+			if ok != mrtrimpl.Present {
 				problems.Addf("tags[%d]: expected a string", i)
 				continue
 			}
@@ -748,27 +750,27 @@ func (p searchOrdersProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 			}
 			f.Args.Tags = append(f.Args.Tags, v)
 		}
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("tags: expected a list")
 	}
-	switch v, st := mrtr.FormString(in, "until"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(in, "until"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 30 {
 			problems.Addf("until: at most 30 characters (got %d)", n)
 		}
 		problems.CheckFormat("until", "date-time", v)
 		f.Args.Until = &v
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("until: expected a string")
 	}
-	switch list, st := mrtr.FormList(in, "weights"); st {
-	case mrtr.Present:
+	switch list, st := mrtrimpl.FormList(in, "weights"); st {
+	case mrtrimpl.Present:
 		if len(list) > 3 {
 			problems.Addf("weights: choose at most 3")
 		}
 		for i, it := range list {
-			v, ok := mrtr.AsFloat(it)
-			if ok != mrtr.Present {
+			v, ok := mrtrimpl.AsFloat(it)
+			if ok != mrtrimpl.Present {
 				problems.Addf("weights[%d]: expected a number", i)
 				continue
 			}
@@ -780,7 +782,7 @@ func (p searchOrdersProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 			}
 			f.Args.Weights = append(f.Args.Weights, v)
 		}
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("weights: expected a list")
 	}
 	return f, problems.Err()
@@ -792,11 +794,11 @@ var searchOrdersArgTagsPattern = regexp.MustCompile("^(?:[a-z]+)$")
 
 // decodeChoice validates the form answered for "choice": problems are for the user to
 // correct; an error is a custom validator that could not check a value.
-func (p searchOrdersProgram) decodeChoice(ctx context.Context, content map[string]any) (*SearchOrdersChoiceAnswer, mrtr.Problems, error) {
+func (p searchOrdersProgram) decodeChoice(ctx context.Context, content map[string]any) (*SearchOrdersChoiceAnswer, mrtrimpl.Problems, error) {
 	a := &SearchOrdersChoiceAnswer{}
-	var problems mrtr.Problems
-	switch v, st := mrtr.FormInt(content, "orderNumber"); st {
-	case mrtr.Present:
+	var problems mrtrimpl.Problems
+	switch v, st := mrtrimpl.FormInt(content, "orderNumber"); st {
+	case mrtrimpl.Present:
 		if v < 1 {
 			problems.Addf("orderNumber: at least 1")
 		}
@@ -804,9 +806,9 @@ func (p searchOrdersProgram) decodeChoice(ctx context.Context, content map[strin
 			problems.Addf("orderNumber: at most 1000")
 		}
 		a.OrderNumber = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("orderNumber: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("orderNumber: expected an integer")
 	}
 	return a, problems, nil
@@ -814,8 +816,8 @@ func (p searchOrdersProgram) decodeChoice(ctx context.Context, content map[strin
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p searchOrdersProgram) CheckContinuation(ctx context.Context, f *SearchOrdersFlow) mrtr.Problems {
-	var problems mrtr.Problems
+func (p searchOrdersProgram) CheckContinuation(ctx context.Context, f *SearchOrdersFlow) mrtrimpl.Problems {
+	var problems mrtrimpl.Problems
 	if v := f.Continuation.Matches; v != 0 {
 		if v < 0 {
 			problems.Addf("matches: at least 0")
@@ -845,12 +847,12 @@ var searchOrdersChoiceSchema = json.RawMessage(`{
 
 // requestChoice builds input request "choice" of state pick; problems with a previous answer are
 // added to it.
-func (searchOrdersProgram) requestChoice(f *SearchOrdersFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (searchOrdersProgram) requestChoice(f *SearchOrdersFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:  "choice",
-		Kind: mrtr.Elicit,
+		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtr.WithProblems(searchOrdersPickChoiceMessage(f), problems),
+			Message:         mrtrimpl.WithProblems(searchOrdersPickChoiceMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: searchOrdersChoiceSchema,
 		},
@@ -860,7 +862,7 @@ func (searchOrdersProgram) requestChoice(f *SearchOrdersFlow, problems mrtr.Prob
 // searchOrdersPickChoiceMessage renders "Found {matches} orders for \"{query}\" ({status},
 // {regions}, tags {tags}, ids {ids}, weights {weights}). Which one should be opened?".
 func searchOrdersPickChoiceMessage(f *SearchOrdersFlow) string {
-	return "Found " + strconv.FormatInt(f.Continuation.Matches, 10) + " orders for \"" + f.Args.Query + "\" (" + string(f.Args.Status) + ", " + mrtr.Join(f.Args.Regions) + ", tags " + mrtr.Join(f.Args.Tags) + ", ids " + mrtr.Join(f.Args.Ids) + ", weights " + mrtr.Join(f.Args.Weights) + "). Which one should be opened?"
+	return "Found " + strconv.FormatInt(f.Continuation.Matches, 10) + " orders for \"" + f.Args.Query + "\" (" + string(f.Args.Status) + ", " + mrtrimpl.Join(f.Args.Regions) + ", tags " + mrtrimpl.Join(f.Args.Tags) + ", ids " + mrtrimpl.Join(f.Args.Ids) + ", weights " + mrtrimpl.Join(f.Args.Weights) + "). Which one should be opened?"
 }
 
 // searchOrdersOpenedMessage renders "Opened order {choice.orderNumber} of {matches} (limit {limit},

@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // fakeSearchOrders implements SearchOrdersHandler for the generated tests: it allows every
@@ -56,7 +57,7 @@ func fixturesSearchOrders(h *fakeSearchOrders) mrtrtest.Fixtures {
 		Other:        "bob",
 		OtherArgs:    map[string]any{"query": "another", "regions": []any{"us"}, "status": "paid"},
 		Unauthorized: "mallory",
-		WantOutcome:  mrtr.OutcomeSuccess,
+		WantOutcome:  vocab.OutcomeSuccess,
 	}
 }
 

@@ -13,6 +13,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // PublishDocumentArgs are the arguments of tool publish_document, validated on every round.
@@ -101,51 +103,51 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p publishDocumentProgram) Step(ctx context.Context, r *mrtr.Round, f *PublishDocumentFlow) (mrtr.Step, error) {
+func (p publishDocumentProgram) Step(ctx context.Context, r mrtrimpl.Round, f *PublishDocumentFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case PublishDocumentStateConfirmPublish:
-		resp := r.Response("confirm", mrtr.Elicit)
+		resp := r.Response("confirm", vocab.Elicit)
 		switch resp.Status {
-		case mrtr.Accepted:
-			yes, found := mrtr.FormBool(resp.Content, "confirm")
-			if found != mrtr.Present {
-				return r.Ask([]mrtr.Pending{p.gateConfirmPublish(f, mrtr.Problems{"confirm: answer true or false"})})
+		case mrtrimpl.Accepted:
+			yes, found := mrtrimpl.FormBool(resp.Content, "confirm")
+			if found != mrtrimpl.Present {
+				return r.Ask([]mrtrimpl.Pending{p.gateConfirmPublish(f, mrtrimpl.Problems{"confirm: answer true or false"})})
 			}
 			if yes {
-				return mrtr.Goto(r, PublishDocumentStateRecheck, "next")
+				return mrtrimpl.Goto(r, PublishDocumentStateRecheck, vocab.Next)
 			}
-			return mrtr.Goto(r, PublishDocumentStateNotPublished, "decline")
-		case mrtr.Declined:
-			return mrtr.Goto(r, PublishDocumentStateNotPublished, "decline")
-		case mrtr.Cancelled:
-			return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "publish_document was cancelled: the user cancelled the confirmation."})
-		case mrtr.Malformed:
-			return r.Ask([]mrtr.Pending{p.gateConfirmPublish(f, mrtr.Problems{resp.Problem})})
+			return mrtrimpl.Goto(r, PublishDocumentStateNotPublished, vocab.Decline)
+		case mrtrimpl.Declined:
+			return mrtrimpl.Goto(r, PublishDocumentStateNotPublished, vocab.Decline)
+		case mrtrimpl.Cancelled:
+			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "publish_document was cancelled: the user cancelled the confirmation."})
+		case mrtrimpl.Malformed:
+			return r.Ask([]mrtrimpl.Pending{p.gateConfirmPublish(f, mrtrimpl.Problems{resp.Problem})})
 		}
-		return r.Ask([]mrtr.Pending{p.gateConfirmPublish(f, nil)})
+		return r.Ask([]mrtrimpl.Pending{p.gateConfirmPublish(f, nil)})
 	case PublishDocumentStateRecheck:
 		out, err := p.h.ReadyToPublish(ctx, f)
 		if err != nil {
-			return mrtr.Step{}, err
+			return mrtrimpl.Step{}, err
 		}
 		switch out {
 		case PublishDocumentReadyToPublishChanged:
-			return mrtr.Goto(r, PublishDocumentStateConfirmPublish, "outcome:changed")
+			return mrtrimpl.Goto(r, PublishDocumentStateConfirmPublish, vocab.OutcomeEdge("changed"))
 		case PublishDocumentReadyToPublishReady:
-			return mrtr.Goto(r, PublishDocumentStatePublish, "outcome:ready")
+			return mrtrimpl.Goto(r, PublishDocumentStatePublish, vocab.OutcomeEdge("ready"))
 		}
-		return mrtr.Step{}, fmt.Errorf("readyToPublish returned unknown outcome %d", out)
+		return mrtrimpl.Step{}, fmt.Errorf("readyToPublish returned unknown outcome %d", out)
 	case PublishDocumentStateNotPublished:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: publishDocumentNotPublishedMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: publishDocumentNotPublishedMessage(f)})
 	case PublishDocumentStatePublish:
 		// the workflow's own operation id: the round record covers retries
 		return r.Effect(ctx, "", 24*time.Hour, uint16(PublishDocumentStatePublished), func(ctx context.Context) error {
 			return p.h.PublishDocument(ctx, f)
 		})
 	case PublishDocumentStatePublished:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: publishDocumentPublishedMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: publishDocumentPublishedMessage(f)})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in publish_document", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in publish_document", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // PublishDocumentHandler is what you implement for tool publish_document. Adding a check, effect or
@@ -189,7 +191,7 @@ func RegisterPublishDocument(s *mcp.Server, e *mrtr.Engine, h PublishDocumentHan
 	mrtr.AddTool(s, e, NewPublishDocumentProgram(h))
 }
 
-func (publishDocumentProgram) Descriptor() *mrtr.Descriptor {
+func (publishDocumentProgram) Descriptor() *mrtrimpl.Descriptor {
 	return &publishDocumentDescriptor
 }
 
@@ -207,18 +209,18 @@ func (publishDocumentProgram) SetState(f *PublishDocumentFlow, s uint16) {
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p publishDocumentProgram) Questions(f *PublishDocumentFlow, s uint16) []mrtr.Pending {
+func (p publishDocumentProgram) Questions(f *PublishDocumentFlow, s uint16) []mrtrimpl.Pending {
 	switch PublishDocumentState(s) {
 	case PublishDocumentStateConfirmPublish:
-		return []mrtr.Pending{p.gateConfirmPublish(f, nil)}
+		return []mrtrimpl.Pending{p.gateConfirmPublish(f, nil)}
 	}
 	return nil
 }
 
 // publishDocumentDescriptor describes publish_document to the engine: the state table, the
 // transitions, and how its continuation is kept.
-var publishDocumentDescriptor = mrtr.Descriptor{
-	Kind:        mrtr.KindTool,
+var publishDocumentDescriptor = mrtrimpl.Descriptor{
+	Kind:        vocab.KindTool,
 	Name:        "publish_document",
 	Title:       "Publish document",
 	Description: "Confirms publication until a check is satisfied; a loop that comes back to a gate asks again.",
@@ -237,7 +239,7 @@ var publishDocumentDescriptor = mrtr.Descriptor{
 }`),
 	Destructive: true,
 	TTL:         5 * time.Minute,
-	Storage:     mrtr.Sealed,
+	Storage:     vocab.Sealed,
 	SchemaHash:  uint64(0x105db24ab853d036),
 	Initial:     uint16(PublishDocumentStateConfirmPublish),
 	States:      publishDocumentStateTable,
@@ -245,22 +247,22 @@ var publishDocumentDescriptor = mrtr.Descriptor{
 }
 
 // publishDocumentStateTable describes each state, in the order of their numbers.
-var publishDocumentStateTable = []mrtr.StateInfo{
-	{Name: "confirmPublish", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit, GateField: "confirm"}}},
-	{Name: "recheck", Kind: mrtr.StateCheck, Check: "readyToPublish", Outcomes: []string{"changed", "ready"}},
-	{Name: "notPublished", Kind: mrtr.StateTerminal, End: mrtr.OutcomeCancelled},
-	{Name: "publish", Kind: mrtr.StateEffect},
-	{Name: "published", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
+var publishDocumentStateTable = []mrtrimpl.StateInfo{
+	{Name: "confirmPublish", Kind: vocab.StateConfirm, Requests: []mrtrimpl.RequestInfo{{Key: "confirm", Kind: vocab.Elicit, GateField: "confirm"}}},
+	{Name: "recheck", Kind: vocab.StateCheck, Check: "readyToPublish", Outcomes: []string{"changed", "ready"}},
+	{Name: "notPublished", Kind: vocab.StateTerminal, End: vocab.OutcomeCancelled},
+	{Name: "publish", Kind: vocab.StateEffect},
+	{Name: "published", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
 }
 
 // publishDocumentTransitionTable lists every transition of the spec: a state may only go
 // where a row says.
-var publishDocumentTransitionTable = []mrtr.Transition{
-	{From: uint16(PublishDocumentStateConfirmPublish), On: "next", To: uint16(PublishDocumentStateRecheck)},
-	{From: uint16(PublishDocumentStateConfirmPublish), On: "decline", To: uint16(PublishDocumentStateNotPublished)},
-	{From: uint16(PublishDocumentStateRecheck), On: "outcome:changed", To: uint16(PublishDocumentStateConfirmPublish)},
-	{From: uint16(PublishDocumentStateRecheck), On: "outcome:ready", To: uint16(PublishDocumentStatePublish)},
-	{From: uint16(PublishDocumentStatePublish), On: "next", To: uint16(PublishDocumentStatePublished)},
+var publishDocumentTransitionTable = []mrtrimpl.Transition{
+	{From: uint16(PublishDocumentStateConfirmPublish), On: vocab.Next, To: uint16(PublishDocumentStateRecheck)},
+	{From: uint16(PublishDocumentStateConfirmPublish), On: vocab.Decline, To: uint16(PublishDocumentStateNotPublished)},
+	{From: uint16(PublishDocumentStateRecheck), On: vocab.OutcomeEdge("changed"), To: uint16(PublishDocumentStateConfirmPublish)},
+	{From: uint16(PublishDocumentStateRecheck), On: vocab.OutcomeEdge("ready"), To: uint16(PublishDocumentStatePublish)},
+	{From: uint16(PublishDocumentStatePublish), On: vocab.Next, To: uint16(PublishDocumentStatePublished)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -284,7 +286,7 @@ func (publishDocumentProgram) LoadContinuation(f *PublishDocumentFlow, data []by
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p publishDocumentProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*PublishDocumentFlow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -292,17 +294,17 @@ func (p publishDocumentProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw j
 		Call:  c,
 		state: PublishDocumentStateConfirmPublish,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in, "documentId")
-	switch v, st := mrtr.FormString(in, "documentId"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(in, "documentId"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 36 {
 			problems.Addf("documentId: at most 36 characters (got %d)", n)
 		}
 		f.Args.DocumentID = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("documentId: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("documentId: expected a string")
 	}
 	return f, problems.Err()
@@ -310,7 +312,7 @@ func (p publishDocumentProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw j
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p publishDocumentProgram) CheckContinuation(ctx context.Context, f *PublishDocumentFlow) mrtr.Problems {
+func (p publishDocumentProgram) CheckContinuation(ctx context.Context, f *PublishDocumentFlow) mrtrimpl.Problems {
 	return nil
 }
 
@@ -329,12 +331,12 @@ var publishDocumentConfirmPublishGateSchema = json.RawMessage(`{
 }`)
 
 // gateConfirmPublish builds the question of confirmation gate confirmPublish.
-func (publishDocumentProgram) gateConfirmPublish(f *PublishDocumentFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (publishDocumentProgram) gateConfirmPublish(f *PublishDocumentFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:  "confirm",
-		Kind: mrtr.Elicit,
+		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtr.WithProblems(publishDocumentConfirmPublishMessage(f), problems),
+			Message:         mrtrimpl.WithProblems(publishDocumentConfirmPublishMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: publishDocumentConfirmPublishGateSchema,
 		},

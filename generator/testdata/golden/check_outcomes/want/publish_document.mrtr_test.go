@@ -10,6 +10,7 @@ import (
 
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // fakePublishDocument implements PublishDocumentHandler for the generated tests: it allows every
@@ -49,7 +50,7 @@ func fixturesPublishDocument(h *fakePublishDocument) mrtrtest.Fixtures {
 		OtherArgs:    map[string]any{"documentId": "another"},
 		Steer:        h.fake.Steer,
 		Unauthorized: "mallory",
-		WantOutcome:  mrtr.OutcomeSuccess,
+		WantOutcome:  vocab.OutcomeSuccess,
 	}
 }
 

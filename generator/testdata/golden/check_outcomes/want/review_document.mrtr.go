@@ -14,6 +14,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // ReviewDocumentArgs are the arguments of tool review_document, validated on every round.
@@ -132,54 +134,54 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p reviewDocumentProgram) Step(ctx context.Context, r *mrtr.Round, f *ReviewDocumentFlow) (mrtr.Step, error) {
+func (p reviewDocumentProgram) Step(ctx context.Context, r mrtrimpl.Round, f *ReviewDocumentFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case ReviewDocumentStateLoad:
 		if err := p.h.LoadDocument(ctx, f); err != nil {
-			return mrtr.Step{}, err
+			return mrtrimpl.Step{}, err
 		}
-		return mrtr.Goto(r, ReviewDocumentStateReview, "next")
+		return mrtrimpl.Goto(r, ReviewDocumentStateReview, vocab.Next)
 	case ReviewDocumentStateReview:
 		out, err := p.h.ReviewDocument(ctx, f)
 		if err != nil {
-			return mrtr.Step{}, err
+			return mrtrimpl.Step{}, err
 		}
 		switch out {
 		case ReviewDocumentReviewDocumentApproved:
-			return mrtr.Goto(r, ReviewDocumentStateApprove, "outcome:approved")
+			return mrtrimpl.Goto(r, ReviewDocumentStateApprove, vocab.OutcomeEdge("approved"))
 		case ReviewDocumentReviewDocumentNeedsWork:
 			f.Change = nil
-			return mrtr.Goto(r, ReviewDocumentStateAskRevision, "outcome:needsWork")
+			return mrtrimpl.Goto(r, ReviewDocumentStateAskRevision, vocab.OutcomeEdge("needsWork"))
 		case ReviewDocumentReviewDocumentRejected:
-			return mrtr.Goto(r, ReviewDocumentStateRejected, "outcome:rejected")
+			return mrtrimpl.Goto(r, ReviewDocumentStateRejected, vocab.OutcomeEdge("rejected"))
 		}
-		return mrtr.Step{}, fmt.Errorf("reviewDocument returned unknown outcome %d", out)
+		return mrtrimpl.Step{}, fmt.Errorf("reviewDocument returned unknown outcome %d", out)
 	case ReviewDocumentStateApprove:
 		if err := p.h.RecordApproval(ctx, f); err != nil {
-			return mrtr.Step{}, err
+			return mrtrimpl.Step{}, err
 		}
-		return mrtr.Goto(r, ReviewDocumentStateApproved, "next")
+		return mrtrimpl.Goto(r, ReviewDocumentStateApproved, vocab.Next)
 	case ReviewDocumentStateAskRevision:
-		var pending []mrtr.Pending
+		var pending []mrtrimpl.Pending
 		if f.Change == nil {
-			resp := r.Response("change", mrtr.Elicit)
+			resp := r.Response("change", vocab.Elicit)
 			switch resp.Status {
-			case mrtr.Accepted:
+			case mrtrimpl.Accepted:
 				answer, problems, err := p.decodeChange(ctx, resp.Content)
 				if err != nil {
-					return mrtr.Step{}, err
+					return mrtrimpl.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, mrtr.Prefilled(p.requestChange(f, problems), resp.Content, problems))
+					pending = append(pending, mrtrimpl.Prefilled(p.requestChange(f, problems), resp.Content, problems))
 				} else {
 					f.Change = answer
 				}
-			case mrtr.Declined:
-				return mrtr.Goto(r, ReviewDocumentStateAbandoned, "decline")
-			case mrtr.Cancelled:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "review_document was cancelled: the user cancelled \"change\"."})
-			case mrtr.Malformed:
-				pending = append(pending, p.requestChange(f, mrtr.Problems{resp.Problem}))
+			case mrtrimpl.Declined:
+				return mrtrimpl.Goto(r, ReviewDocumentStateAbandoned, vocab.Decline)
+			case mrtrimpl.Cancelled:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "review_document was cancelled: the user cancelled \"change\"."})
+			case mrtrimpl.Malformed:
+				pending = append(pending, p.requestChange(f, mrtrimpl.Problems{resp.Problem}))
 			default:
 				pending = append(pending, p.requestChange(f, nil))
 			}
@@ -187,30 +189,30 @@ func (p reviewDocumentProgram) Step(ctx context.Context, r *mrtr.Round, f *Revie
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return mrtr.Goto(r, ReviewDocumentStateReReview, "next")
+		return mrtrimpl.Goto(r, ReviewDocumentStateReReview, vocab.Next)
 	case ReviewDocumentStateRejected:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeFailed, Text: reviewDocumentRejectedMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeFailed, Text: reviewDocumentRejectedMessage(f)})
 	case ReviewDocumentStateApproved:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: reviewDocumentApprovedMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: reviewDocumentApprovedMessage(f)})
 	case ReviewDocumentStateReReview:
 		out, err := p.h.ReviewDocument(ctx, f)
 		if err != nil {
-			return mrtr.Step{}, err
+			return mrtrimpl.Step{}, err
 		}
 		switch out {
 		case ReviewDocumentReviewDocumentApproved:
-			return mrtr.Goto(r, ReviewDocumentStateApprove, "outcome:approved")
+			return mrtrimpl.Goto(r, ReviewDocumentStateApprove, vocab.OutcomeEdge("approved"))
 		case ReviewDocumentReviewDocumentNeedsWork:
 			f.Change = nil
-			return mrtr.Goto(r, ReviewDocumentStateAskRevision, "outcome:needsWork")
+			return mrtrimpl.Goto(r, ReviewDocumentStateAskRevision, vocab.OutcomeEdge("needsWork"))
 		case ReviewDocumentReviewDocumentRejected:
-			return mrtr.Goto(r, ReviewDocumentStateRejected, "outcome:rejected")
+			return mrtrimpl.Goto(r, ReviewDocumentStateRejected, vocab.OutcomeEdge("rejected"))
 		}
-		return mrtr.Step{}, fmt.Errorf("reviewDocument returned unknown outcome %d", out)
+		return mrtrimpl.Step{}, fmt.Errorf("reviewDocument returned unknown outcome %d", out)
 	case ReviewDocumentStateAbandoned:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: reviewDocumentAbandonedMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: reviewDocumentAbandonedMessage(f)})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in review_document", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in review_document", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // ReviewDocumentHandler is what you implement for tool review_document. Adding a check, effect or
@@ -254,7 +256,7 @@ func RegisterReviewDocument(s *mcp.Server, e *mrtr.Engine, h ReviewDocumentHandl
 	mrtr.AddTool(s, e, NewReviewDocumentProgram(h))
 }
 
-func (reviewDocumentProgram) Descriptor() *mrtr.Descriptor {
+func (reviewDocumentProgram) Descriptor() *mrtrimpl.Descriptor {
 	return &reviewDocumentDescriptor
 }
 
@@ -272,18 +274,18 @@ func (reviewDocumentProgram) SetState(f *ReviewDocumentFlow, s uint16) {
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p reviewDocumentProgram) Questions(f *ReviewDocumentFlow, s uint16) []mrtr.Pending {
+func (p reviewDocumentProgram) Questions(f *ReviewDocumentFlow, s uint16) []mrtrimpl.Pending {
 	switch ReviewDocumentState(s) {
 	case ReviewDocumentStateAskRevision:
-		return []mrtr.Pending{p.requestChange(f, nil)}
+		return []mrtrimpl.Pending{p.requestChange(f, nil)}
 	}
 	return nil
 }
 
 // reviewDocumentDescriptor describes review_document to the engine: the state table, the
 // transitions, and how its continuation is kept.
-var reviewDocumentDescriptor = mrtr.Descriptor{
-	Kind:        mrtr.KindTool,
+var reviewDocumentDescriptor = mrtrimpl.Descriptor{
+	Kind:        vocab.KindTool,
 	Name:        "review_document",
 	Title:       "Review document",
 	Description: "Reviews a document; asks for a revision while the review says it needs one.",
@@ -301,7 +303,7 @@ var reviewDocumentDescriptor = mrtr.Descriptor{
   "type": "object"
 }`),
 	TTL:         time.Hour,
-	Storage:     mrtr.Sealed,
+	Storage:     vocab.Sealed,
 	SchemaHash:  uint64(0x70fe83c3e9c38685),
 	Initial:     uint16(ReviewDocumentStateLoad),
 	States:      reviewDocumentStateTable,
@@ -309,30 +311,30 @@ var reviewDocumentDescriptor = mrtr.Descriptor{
 }
 
 // reviewDocumentStateTable describes each state, in the order of their numbers.
-var reviewDocumentStateTable = []mrtr.StateInfo{
-	{Name: "load", Kind: mrtr.StateCheck, Check: "loadDocument"},
-	{Name: "review", Kind: mrtr.StateCheck, Check: "reviewDocument", Outcomes: []string{"approved", "needsWork", "rejected"}},
-	{Name: "approve", Kind: mrtr.StateCheck, Check: "recordApproval"},
-	{Name: "askRevision", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "change", Kind: mrtr.Elicit}}},
-	{Name: "rejected", Kind: mrtr.StateTerminal, End: mrtr.OutcomeFailed},
-	{Name: "approved", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
-	{Name: "reReview", Kind: mrtr.StateCheck, Check: "reviewDocument", Outcomes: []string{"approved", "needsWork", "rejected"}},
-	{Name: "abandoned", Kind: mrtr.StateTerminal, End: mrtr.OutcomeCancelled},
+var reviewDocumentStateTable = []mrtrimpl.StateInfo{
+	{Name: "load", Kind: vocab.StateCheck, Check: "loadDocument"},
+	{Name: "review", Kind: vocab.StateCheck, Check: "reviewDocument", Outcomes: []string{"approved", "needsWork", "rejected"}},
+	{Name: "approve", Kind: vocab.StateCheck, Check: "recordApproval"},
+	{Name: "askRevision", Kind: vocab.StateAsk, Requests: []mrtrimpl.RequestInfo{{Key: "change", Kind: vocab.Elicit}}},
+	{Name: "rejected", Kind: vocab.StateTerminal, End: vocab.OutcomeFailed},
+	{Name: "approved", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
+	{Name: "reReview", Kind: vocab.StateCheck, Check: "reviewDocument", Outcomes: []string{"approved", "needsWork", "rejected"}},
+	{Name: "abandoned", Kind: vocab.StateTerminal, End: vocab.OutcomeCancelled},
 }
 
 // reviewDocumentTransitionTable lists every transition of the spec: a state may only go
 // where a row says.
-var reviewDocumentTransitionTable = []mrtr.Transition{
-	{From: uint16(ReviewDocumentStateLoad), On: "next", To: uint16(ReviewDocumentStateReview)},
-	{From: uint16(ReviewDocumentStateReview), On: "outcome:approved", To: uint16(ReviewDocumentStateApprove)},
-	{From: uint16(ReviewDocumentStateReview), On: "outcome:needsWork", To: uint16(ReviewDocumentStateAskRevision)},
-	{From: uint16(ReviewDocumentStateReview), On: "outcome:rejected", To: uint16(ReviewDocumentStateRejected)},
-	{From: uint16(ReviewDocumentStateApprove), On: "next", To: uint16(ReviewDocumentStateApproved)},
-	{From: uint16(ReviewDocumentStateAskRevision), On: "next", To: uint16(ReviewDocumentStateReReview)},
-	{From: uint16(ReviewDocumentStateAskRevision), On: "decline", To: uint16(ReviewDocumentStateAbandoned)},
-	{From: uint16(ReviewDocumentStateReReview), On: "outcome:approved", To: uint16(ReviewDocumentStateApprove)},
-	{From: uint16(ReviewDocumentStateReReview), On: "outcome:needsWork", To: uint16(ReviewDocumentStateAskRevision)},
-	{From: uint16(ReviewDocumentStateReReview), On: "outcome:rejected", To: uint16(ReviewDocumentStateRejected)},
+var reviewDocumentTransitionTable = []mrtrimpl.Transition{
+	{From: uint16(ReviewDocumentStateLoad), On: vocab.Next, To: uint16(ReviewDocumentStateReview)},
+	{From: uint16(ReviewDocumentStateReview), On: vocab.OutcomeEdge("approved"), To: uint16(ReviewDocumentStateApprove)},
+	{From: uint16(ReviewDocumentStateReview), On: vocab.OutcomeEdge("needsWork"), To: uint16(ReviewDocumentStateAskRevision)},
+	{From: uint16(ReviewDocumentStateReview), On: vocab.OutcomeEdge("rejected"), To: uint16(ReviewDocumentStateRejected)},
+	{From: uint16(ReviewDocumentStateApprove), On: vocab.Next, To: uint16(ReviewDocumentStateApproved)},
+	{From: uint16(ReviewDocumentStateAskRevision), On: vocab.Next, To: uint16(ReviewDocumentStateReReview)},
+	{From: uint16(ReviewDocumentStateAskRevision), On: vocab.Decline, To: uint16(ReviewDocumentStateAbandoned)},
+	{From: uint16(ReviewDocumentStateReReview), On: vocab.OutcomeEdge("approved"), To: uint16(ReviewDocumentStateApprove)},
+	{From: uint16(ReviewDocumentStateReReview), On: vocab.OutcomeEdge("needsWork"), To: uint16(ReviewDocumentStateAskRevision)},
+	{From: uint16(ReviewDocumentStateReReview), On: vocab.OutcomeEdge("rejected"), To: uint16(ReviewDocumentStateRejected)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -369,7 +371,7 @@ func (reviewDocumentProgram) LoadContinuation(f *ReviewDocumentFlow, data []byte
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p reviewDocumentProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*ReviewDocumentFlow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -377,17 +379,17 @@ func (p reviewDocumentProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw js
 		Call:  c,
 		state: ReviewDocumentStateLoad,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in, "documentId")
-	switch v, st := mrtr.FormString(in, "documentId"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(in, "documentId"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 36 {
 			problems.Addf("documentId: at most 36 characters (got %d)", n)
 		}
 		f.Args.DocumentID = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("documentId: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("documentId: expected a string")
 	}
 	return f, problems.Err()
@@ -395,18 +397,18 @@ func (p reviewDocumentProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw js
 
 // decodeChange validates the form answered for "change": problems are for the user to
 // correct; an error is a custom validator that could not check a value.
-func (p reviewDocumentProgram) decodeChange(ctx context.Context, content map[string]any) (*ReviewDocumentChangeAnswer, mrtr.Problems, error) {
+func (p reviewDocumentProgram) decodeChange(ctx context.Context, content map[string]any) (*ReviewDocumentChangeAnswer, mrtrimpl.Problems, error) {
 	a := &ReviewDocumentChangeAnswer{}
-	var problems mrtr.Problems
-	switch v, st := mrtr.FormString(content, "summary"); st {
-	case mrtr.Present:
+	var problems mrtrimpl.Problems
+	switch v, st := mrtrimpl.FormString(content, "summary"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 500 {
 			problems.Addf("summary: at most 500 characters (got %d)", n)
 		}
 		a.Summary = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("summary: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("summary: expected a string")
 	}
 	return a, problems, nil
@@ -414,8 +416,8 @@ func (p reviewDocumentProgram) decodeChange(ctx context.Context, content map[str
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p reviewDocumentProgram) CheckContinuation(ctx context.Context, f *ReviewDocumentFlow) mrtr.Problems {
-	var problems mrtr.Problems
+func (p reviewDocumentProgram) CheckContinuation(ctx context.Context, f *ReviewDocumentFlow) mrtrimpl.Problems {
+	var problems mrtrimpl.Problems
 	if v := f.Continuation.Revision; v != 0 {
 		if v < 0 {
 			problems.Addf("revision: at least 0")
@@ -444,12 +446,12 @@ var reviewDocumentChangeSchema = json.RawMessage(`{
 
 // requestChange builds input request "change" of state askRevision; problems with a previous answer
 // are added to it.
-func (reviewDocumentProgram) requestChange(f *ReviewDocumentFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (reviewDocumentProgram) requestChange(f *ReviewDocumentFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:  "change",
-		Kind: mrtr.Elicit,
+		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtr.WithProblems(reviewDocumentAskRevisionChangeMessage(f), problems),
+			Message:         mrtrimpl.WithProblems(reviewDocumentAskRevisionChangeMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: reviewDocumentChangeSchema,
 		},

@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // fakeReviewDocument implements ReviewDocumentHandler for the generated tests: it allows every
@@ -62,7 +63,7 @@ func fixturesReviewDocument(h *fakeReviewDocument) mrtrtest.Fixtures {
 		OtherArgs:    map[string]any{"documentId": "another"},
 		Steer:        h.fake.Steer,
 		Unauthorized: "mallory",
-		WantOutcome:  mrtr.OutcomeSuccess,
+		WantOutcome:  vocab.OutcomeSuccess,
 	}
 }
 

@@ -14,6 +14,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // CleanUpBranchesArgs are the arguments of tool clean_up_branches, validated on every round.
@@ -116,109 +118,109 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p cleanUpBranchesProgram) Step(ctx context.Context, r *mrtr.Round, f *CleanUpBranchesFlow) (mrtr.Step, error) {
+func (p cleanUpBranchesProgram) Step(ctx context.Context, r mrtrimpl.Round, f *CleanUpBranchesFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case CleanUpBranchesStateScan:
 		if err := p.h.ScanBranches(ctx, f); err != nil {
-			return mrtr.Step{}, err
+			return mrtrimpl.Step{}, err
 		}
-		return mrtr.Goto(r, CleanUpBranchesStateConfirmMerged, "next")
+		return mrtrimpl.Goto(r, CleanUpBranchesStateConfirmMerged, vocab.Next)
 	case CleanUpBranchesStateConfirmMerged:
-		resp := r.Response("confirm", mrtr.Elicit)
+		resp := r.Response("confirm", vocab.Elicit)
 		switch resp.Status {
-		case mrtr.Accepted:
-			yes, found := mrtr.FormBool(resp.Content, "confirm")
-			if found != mrtr.Present {
-				return r.Ask([]mrtr.Pending{p.gateConfirmMerged(f, mrtr.Problems{"confirm: answer true or false"})})
+		case mrtrimpl.Accepted:
+			yes, found := mrtrimpl.FormBool(resp.Content, "confirm")
+			if found != mrtrimpl.Present {
+				return r.Ask([]mrtrimpl.Pending{p.gateConfirmMerged(f, mrtrimpl.Problems{"confirm: answer true or false"})})
 			}
 			if yes {
-				return mrtr.Goto(r, CleanUpBranchesStateConfirmStale, "next")
+				return mrtrimpl.Goto(r, CleanUpBranchesStateConfirmStale, vocab.Next)
 			}
-			return mrtr.Goto(r, CleanUpBranchesStateKeptAll, "decline")
-		case mrtr.Declined:
-			return mrtr.Goto(r, CleanUpBranchesStateKeptAll, "decline")
-		case mrtr.Cancelled:
-			return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "clean_up_branches was cancelled: the user cancelled the confirmation."})
-		case mrtr.Malformed:
-			return r.Ask([]mrtr.Pending{p.gateConfirmMerged(f, mrtr.Problems{resp.Problem})})
+			return mrtrimpl.Goto(r, CleanUpBranchesStateKeptAll, vocab.Decline)
+		case mrtrimpl.Declined:
+			return mrtrimpl.Goto(r, CleanUpBranchesStateKeptAll, vocab.Decline)
+		case mrtrimpl.Cancelled:
+			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "clean_up_branches was cancelled: the user cancelled the confirmation."})
+		case mrtrimpl.Malformed:
+			return r.Ask([]mrtrimpl.Pending{p.gateConfirmMerged(f, mrtrimpl.Problems{resp.Problem})})
 		}
-		return r.Ask([]mrtr.Pending{p.gateConfirmMerged(f, nil)})
+		return r.Ask([]mrtrimpl.Pending{p.gateConfirmMerged(f, nil)})
 	case CleanUpBranchesStateConfirmStale:
-		resp := r.Response("staleBranches", mrtr.Elicit)
+		resp := r.Response("staleBranches", vocab.Elicit)
 		switch resp.Status {
-		case mrtr.Accepted:
-			yes, found := mrtr.FormBool(resp.Content, "deleteStale")
-			if found != mrtr.Present {
-				return r.Ask([]mrtr.Pending{p.gateConfirmStale(f, mrtr.Problems{"deleteStale: answer true or false"})})
+		case mrtrimpl.Accepted:
+			yes, found := mrtrimpl.FormBool(resp.Content, "deleteStale")
+			if found != mrtrimpl.Present {
+				return r.Ask([]mrtrimpl.Pending{p.gateConfirmStale(f, mrtrimpl.Problems{"deleteStale: answer true or false"})})
 			}
 			if yes {
-				return mrtr.Goto(r, CleanUpBranchesStateConfirmTags, "next")
+				return mrtrimpl.Goto(r, CleanUpBranchesStateConfirmTags, vocab.Next)
 			}
-			return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "clean_up_branches was cancelled: the user did not confirm."})
-		case mrtr.Declined:
-			return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "clean_up_branches was cancelled: the user did not confirm."})
-		case mrtr.Cancelled:
-			return mrtr.Goto(r, CleanUpBranchesStateKeptAll, "cancel")
-		case mrtr.Malformed:
-			return r.Ask([]mrtr.Pending{p.gateConfirmStale(f, mrtr.Problems{resp.Problem})})
+			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "clean_up_branches was cancelled: the user did not confirm."})
+		case mrtrimpl.Declined:
+			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "clean_up_branches was cancelled: the user did not confirm."})
+		case mrtrimpl.Cancelled:
+			return mrtrimpl.Goto(r, CleanUpBranchesStateKeptAll, vocab.Cancel)
+		case mrtrimpl.Malformed:
+			return r.Ask([]mrtrimpl.Pending{p.gateConfirmStale(f, mrtrimpl.Problems{resp.Problem})})
 		}
-		return r.Ask([]mrtr.Pending{p.gateConfirmStale(f, nil)})
+		return r.Ask([]mrtrimpl.Pending{p.gateConfirmStale(f, nil)})
 	case CleanUpBranchesStateKeptAll:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: cleanUpBranchesKeptAllMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: cleanUpBranchesKeptAllMessage(f)})
 	case CleanUpBranchesStateConfirmTags:
-		resp := r.Response("tags", mrtr.Elicit)
+		resp := r.Response("tags", vocab.Elicit)
 		switch resp.Status {
-		case mrtr.Accepted:
-			yes, found := mrtr.FormBool(resp.Content, "confirm")
-			if found != mrtr.Present {
-				return r.Ask([]mrtr.Pending{p.gateConfirmTags(f, mrtr.Problems{"confirm: answer true or false"})})
+		case mrtrimpl.Accepted:
+			yes, found := mrtrimpl.FormBool(resp.Content, "confirm")
+			if found != mrtrimpl.Present {
+				return r.Ask([]mrtrimpl.Pending{p.gateConfirmTags(f, mrtrimpl.Problems{"confirm: answer true or false"})})
 			}
 			if yes {
-				return mrtr.Goto(r, CleanUpBranchesStateConfirmFinal, "next")
+				return mrtrimpl.Goto(r, CleanUpBranchesStateConfirmFinal, vocab.Next)
 			}
-			return mrtr.Goto(r, CleanUpBranchesStateRecheck, "decline")
-		case mrtr.Declined:
-			return mrtr.Goto(r, CleanUpBranchesStateRecheck, "decline")
-		case mrtr.Cancelled:
-			return mrtr.Goto(r, CleanUpBranchesStateKeptAll, "cancel")
-		case mrtr.Malformed:
-			return r.Ask([]mrtr.Pending{p.gateConfirmTags(f, mrtr.Problems{resp.Problem})})
+			return mrtrimpl.Goto(r, CleanUpBranchesStateRecheck, vocab.Decline)
+		case mrtrimpl.Declined:
+			return mrtrimpl.Goto(r, CleanUpBranchesStateRecheck, vocab.Decline)
+		case mrtrimpl.Cancelled:
+			return mrtrimpl.Goto(r, CleanUpBranchesStateKeptAll, vocab.Cancel)
+		case mrtrimpl.Malformed:
+			return r.Ask([]mrtrimpl.Pending{p.gateConfirmTags(f, mrtrimpl.Problems{resp.Problem})})
 		}
-		return r.Ask([]mrtr.Pending{p.gateConfirmTags(f, nil)})
+		return r.Ask([]mrtrimpl.Pending{p.gateConfirmTags(f, nil)})
 	case CleanUpBranchesStateConfirmFinal:
-		resp := r.Response("final", mrtr.Elicit)
+		resp := r.Response("final", vocab.Elicit)
 		switch resp.Status {
-		case mrtr.Accepted:
-			yes, found := mrtr.FormBool(resp.Content, "sure")
-			if found != mrtr.Present {
-				return r.Ask([]mrtr.Pending{p.gateConfirmFinal(f, mrtr.Problems{"sure: answer true or false"})})
+		case mrtrimpl.Accepted:
+			yes, found := mrtrimpl.FormBool(resp.Content, "sure")
+			if found != mrtrimpl.Present {
+				return r.Ask([]mrtrimpl.Pending{p.gateConfirmFinal(f, mrtrimpl.Problems{"sure: answer true or false"})})
 			}
 			if yes {
-				return mrtr.Goto(r, CleanUpBranchesStateRecheck, "next")
+				return mrtrimpl.Goto(r, CleanUpBranchesStateRecheck, vocab.Next)
 			}
-			return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "clean_up_branches was cancelled: the user did not confirm."})
-		case mrtr.Declined:
-			return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "clean_up_branches was cancelled: the user did not confirm."})
-		case mrtr.Cancelled:
-			return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "clean_up_branches was cancelled: the user cancelled the confirmation."})
-		case mrtr.Malformed:
-			return r.Ask([]mrtr.Pending{p.gateConfirmFinal(f, mrtr.Problems{resp.Problem})})
+			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "clean_up_branches was cancelled: the user did not confirm."})
+		case mrtrimpl.Declined:
+			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "clean_up_branches was cancelled: the user did not confirm."})
+		case mrtrimpl.Cancelled:
+			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "clean_up_branches was cancelled: the user cancelled the confirmation."})
+		case mrtrimpl.Malformed:
+			return r.Ask([]mrtrimpl.Pending{p.gateConfirmFinal(f, mrtrimpl.Problems{resp.Problem})})
 		}
-		return r.Ask([]mrtr.Pending{p.gateConfirmFinal(f, nil)})
+		return r.Ask([]mrtrimpl.Pending{p.gateConfirmFinal(f, nil)})
 	case CleanUpBranchesStateRecheck:
 		if err := p.h.BranchesUnchanged(ctx, f); err != nil {
-			return mrtr.Step{}, err
+			return mrtrimpl.Step{}, err
 		}
-		return mrtr.Goto(r, CleanUpBranchesStateDelete, "next")
+		return mrtrimpl.Goto(r, CleanUpBranchesStateDelete, vocab.Next)
 	case CleanUpBranchesStateDelete:
 		// the workflow's own operation id: the round record covers retries
 		return r.Effect(ctx, "", 24*time.Hour, uint16(CleanUpBranchesStateDeleted), func(ctx context.Context) error {
 			return p.h.DeleteBranches(ctx, f)
 		})
 	case CleanUpBranchesStateDeleted:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: cleanUpBranchesDeletedMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: cleanUpBranchesDeletedMessage(f)})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in clean_up_branches", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in clean_up_branches", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // CleanUpBranchesHandler is what you implement for tool clean_up_branches. Adding a check, effect
@@ -266,7 +268,7 @@ func RegisterCleanUpBranches(s *mcp.Server, e *mrtr.Engine, h CleanUpBranchesHan
 	mrtr.AddTool(s, e, NewCleanUpBranchesProgram(h))
 }
 
-func (cleanUpBranchesProgram) Descriptor() *mrtr.Descriptor {
+func (cleanUpBranchesProgram) Descriptor() *mrtrimpl.Descriptor {
 	return &cleanUpBranchesDescriptor
 }
 
@@ -284,24 +286,24 @@ func (cleanUpBranchesProgram) SetState(f *CleanUpBranchesFlow, s uint16) {
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p cleanUpBranchesProgram) Questions(f *CleanUpBranchesFlow, s uint16) []mrtr.Pending {
+func (p cleanUpBranchesProgram) Questions(f *CleanUpBranchesFlow, s uint16) []mrtrimpl.Pending {
 	switch CleanUpBranchesState(s) {
 	case CleanUpBranchesStateConfirmMerged:
-		return []mrtr.Pending{p.gateConfirmMerged(f, nil)}
+		return []mrtrimpl.Pending{p.gateConfirmMerged(f, nil)}
 	case CleanUpBranchesStateConfirmStale:
-		return []mrtr.Pending{p.gateConfirmStale(f, nil)}
+		return []mrtrimpl.Pending{p.gateConfirmStale(f, nil)}
 	case CleanUpBranchesStateConfirmTags:
-		return []mrtr.Pending{p.gateConfirmTags(f, nil)}
+		return []mrtrimpl.Pending{p.gateConfirmTags(f, nil)}
 	case CleanUpBranchesStateConfirmFinal:
-		return []mrtr.Pending{p.gateConfirmFinal(f, nil)}
+		return []mrtrimpl.Pending{p.gateConfirmFinal(f, nil)}
 	}
 	return nil
 }
 
 // cleanUpBranchesDescriptor describes clean_up_branches to the engine: the state table, the
 // transitions, and how its continuation is kept.
-var cleanUpBranchesDescriptor = mrtr.Descriptor{
-	Kind:        mrtr.KindTool,
+var cleanUpBranchesDescriptor = mrtrimpl.Descriptor{
+	Kind:        vocab.KindTool,
 	Name:        "clean_up_branches",
 	Title:       "Clean up branches",
 	Description: "Deletes merged branches of a repository after confirmations.",
@@ -320,7 +322,7 @@ var cleanUpBranchesDescriptor = mrtr.Descriptor{
 }`),
 	Destructive: true,
 	TTL:         5 * time.Minute,
-	Storage:     mrtr.Sealed,
+	Storage:     vocab.Sealed,
 	SchemaHash:  uint64(0x5018c693c5e92dcf),
 	Initial:     uint16(CleanUpBranchesStateScan),
 	States:      cleanUpBranchesStateTable,
@@ -328,32 +330,32 @@ var cleanUpBranchesDescriptor = mrtr.Descriptor{
 }
 
 // cleanUpBranchesStateTable describes each state, in the order of their numbers.
-var cleanUpBranchesStateTable = []mrtr.StateInfo{
-	{Name: "scan", Kind: mrtr.StateCheck, Check: "scanBranches"},
-	{Name: "confirmMerged", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit, GateField: "confirm"}}},
-	{Name: "confirmStale", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "staleBranches", Kind: mrtr.Elicit, GateField: "deleteStale"}}},
-	{Name: "keptAll", Kind: mrtr.StateTerminal, End: mrtr.OutcomeCancelled},
-	{Name: "confirmTags", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "tags", Kind: mrtr.Elicit, GateField: "confirm"}}},
-	{Name: "confirmFinal", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "final", Kind: mrtr.Elicit, GateField: "sure"}}},
-	{Name: "recheck", Kind: mrtr.StateCheck, Check: "branchesUnchanged"},
-	{Name: "delete", Kind: mrtr.StateEffect},
-	{Name: "deleted", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
+var cleanUpBranchesStateTable = []mrtrimpl.StateInfo{
+	{Name: "scan", Kind: vocab.StateCheck, Check: "scanBranches"},
+	{Name: "confirmMerged", Kind: vocab.StateConfirm, Requests: []mrtrimpl.RequestInfo{{Key: "confirm", Kind: vocab.Elicit, GateField: "confirm"}}},
+	{Name: "confirmStale", Kind: vocab.StateConfirm, Requests: []mrtrimpl.RequestInfo{{Key: "staleBranches", Kind: vocab.Elicit, GateField: "deleteStale"}}},
+	{Name: "keptAll", Kind: vocab.StateTerminal, End: vocab.OutcomeCancelled},
+	{Name: "confirmTags", Kind: vocab.StateConfirm, Requests: []mrtrimpl.RequestInfo{{Key: "tags", Kind: vocab.Elicit, GateField: "confirm"}}},
+	{Name: "confirmFinal", Kind: vocab.StateConfirm, Requests: []mrtrimpl.RequestInfo{{Key: "final", Kind: vocab.Elicit, GateField: "sure"}}},
+	{Name: "recheck", Kind: vocab.StateCheck, Check: "branchesUnchanged"},
+	{Name: "delete", Kind: vocab.StateEffect},
+	{Name: "deleted", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
 }
 
 // cleanUpBranchesTransitionTable lists every transition of the spec: a state may only go
 // where a row says.
-var cleanUpBranchesTransitionTable = []mrtr.Transition{
-	{From: uint16(CleanUpBranchesStateScan), On: "next", To: uint16(CleanUpBranchesStateConfirmMerged)},
-	{From: uint16(CleanUpBranchesStateConfirmMerged), On: "next", To: uint16(CleanUpBranchesStateConfirmStale)},
-	{From: uint16(CleanUpBranchesStateConfirmMerged), On: "decline", To: uint16(CleanUpBranchesStateKeptAll)},
-	{From: uint16(CleanUpBranchesStateConfirmStale), On: "next", To: uint16(CleanUpBranchesStateConfirmTags)},
-	{From: uint16(CleanUpBranchesStateConfirmStale), On: "cancel", To: uint16(CleanUpBranchesStateKeptAll)},
-	{From: uint16(CleanUpBranchesStateConfirmTags), On: "next", To: uint16(CleanUpBranchesStateConfirmFinal)},
-	{From: uint16(CleanUpBranchesStateConfirmTags), On: "decline", To: uint16(CleanUpBranchesStateRecheck)},
-	{From: uint16(CleanUpBranchesStateConfirmTags), On: "cancel", To: uint16(CleanUpBranchesStateKeptAll)},
-	{From: uint16(CleanUpBranchesStateConfirmFinal), On: "next", To: uint16(CleanUpBranchesStateRecheck)},
-	{From: uint16(CleanUpBranchesStateRecheck), On: "next", To: uint16(CleanUpBranchesStateDelete)},
-	{From: uint16(CleanUpBranchesStateDelete), On: "next", To: uint16(CleanUpBranchesStateDeleted)},
+var cleanUpBranchesTransitionTable = []mrtrimpl.Transition{
+	{From: uint16(CleanUpBranchesStateScan), On: vocab.Next, To: uint16(CleanUpBranchesStateConfirmMerged)},
+	{From: uint16(CleanUpBranchesStateConfirmMerged), On: vocab.Next, To: uint16(CleanUpBranchesStateConfirmStale)},
+	{From: uint16(CleanUpBranchesStateConfirmMerged), On: vocab.Decline, To: uint16(CleanUpBranchesStateKeptAll)},
+	{From: uint16(CleanUpBranchesStateConfirmStale), On: vocab.Next, To: uint16(CleanUpBranchesStateConfirmTags)},
+	{From: uint16(CleanUpBranchesStateConfirmStale), On: vocab.Cancel, To: uint16(CleanUpBranchesStateKeptAll)},
+	{From: uint16(CleanUpBranchesStateConfirmTags), On: vocab.Next, To: uint16(CleanUpBranchesStateConfirmFinal)},
+	{From: uint16(CleanUpBranchesStateConfirmTags), On: vocab.Decline, To: uint16(CleanUpBranchesStateRecheck)},
+	{From: uint16(CleanUpBranchesStateConfirmTags), On: vocab.Cancel, To: uint16(CleanUpBranchesStateKeptAll)},
+	{From: uint16(CleanUpBranchesStateConfirmFinal), On: vocab.Next, To: uint16(CleanUpBranchesStateRecheck)},
+	{From: uint16(CleanUpBranchesStateRecheck), On: vocab.Next, To: uint16(CleanUpBranchesStateDelete)},
+	{From: uint16(CleanUpBranchesStateDelete), On: vocab.Next, To: uint16(CleanUpBranchesStateDeleted)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -382,7 +384,7 @@ func (cleanUpBranchesProgram) LoadContinuation(f *CleanUpBranchesFlow, data []by
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p cleanUpBranchesProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*CleanUpBranchesFlow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -390,17 +392,17 @@ func (p cleanUpBranchesProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw j
 		Call:  c,
 		state: CleanUpBranchesStateScan,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in, "repo")
-	switch v, st := mrtr.FormString(in, "repo"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(in, "repo"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 100 {
 			problems.Addf("repo: at most 100 characters (got %d)", n)
 		}
 		f.Args.Repo = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("repo: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("repo: expected a string")
 	}
 	return f, problems.Err()
@@ -408,8 +410,8 @@ func (p cleanUpBranchesProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw j
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p cleanUpBranchesProgram) CheckContinuation(ctx context.Context, f *CleanUpBranchesFlow) mrtr.Problems {
-	var problems mrtr.Problems
+func (p cleanUpBranchesProgram) CheckContinuation(ctx context.Context, f *CleanUpBranchesFlow) mrtrimpl.Problems {
+	var problems mrtrimpl.Problems
 	if v := f.Continuation.Merged; v != 0 {
 		if v < 0 {
 			problems.Addf("merged: at least 0")
@@ -444,12 +446,12 @@ var cleanUpBranchesConfirmMergedGateSchema = json.RawMessage(`{
 }`)
 
 // gateConfirmMerged builds the question of confirmation gate confirmMerged.
-func (cleanUpBranchesProgram) gateConfirmMerged(f *CleanUpBranchesFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (cleanUpBranchesProgram) gateConfirmMerged(f *CleanUpBranchesFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:  "confirm",
-		Kind: mrtr.Elicit,
+		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtr.WithProblems(cleanUpBranchesConfirmMergedMessage(f), problems),
+			Message:         mrtrimpl.WithProblems(cleanUpBranchesConfirmMergedMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: cleanUpBranchesConfirmMergedGateSchema,
 		},
@@ -471,12 +473,12 @@ var cleanUpBranchesConfirmStaleGateSchema = json.RawMessage(`{
 }`)
 
 // gateConfirmStale builds the question of confirmation gate confirmStale.
-func (cleanUpBranchesProgram) gateConfirmStale(f *CleanUpBranchesFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (cleanUpBranchesProgram) gateConfirmStale(f *CleanUpBranchesFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:  "staleBranches",
-		Kind: mrtr.Elicit,
+		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtr.WithProblems(cleanUpBranchesConfirmStaleMessage(f), problems),
+			Message:         mrtrimpl.WithProblems(cleanUpBranchesConfirmStaleMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: cleanUpBranchesConfirmStaleGateSchema,
 		},
@@ -498,12 +500,12 @@ var cleanUpBranchesConfirmTagsGateSchema = json.RawMessage(`{
 }`)
 
 // gateConfirmTags builds the question of confirmation gate confirmTags.
-func (cleanUpBranchesProgram) gateConfirmTags(f *CleanUpBranchesFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (cleanUpBranchesProgram) gateConfirmTags(f *CleanUpBranchesFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:  "tags",
-		Kind: mrtr.Elicit,
+		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtr.WithProblems(cleanUpBranchesConfirmTagsMessage(f), problems),
+			Message:         mrtrimpl.WithProblems(cleanUpBranchesConfirmTagsMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: cleanUpBranchesConfirmTagsGateSchema,
 		},
@@ -525,12 +527,12 @@ var cleanUpBranchesConfirmFinalGateSchema = json.RawMessage(`{
 }`)
 
 // gateConfirmFinal builds the question of confirmation gate confirmFinal.
-func (cleanUpBranchesProgram) gateConfirmFinal(f *CleanUpBranchesFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (cleanUpBranchesProgram) gateConfirmFinal(f *CleanUpBranchesFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:  "final",
-		Kind: mrtr.Elicit,
+		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtr.WithProblems(cleanUpBranchesConfirmFinalMessage(f), problems),
+			Message:         mrtrimpl.WithProblems(cleanUpBranchesConfirmFinalMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: cleanUpBranchesConfirmFinalGateSchema,
 		},

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // fakeCleanUpBranches implements CleanUpBranchesHandler for the generated tests: it allows every
@@ -51,7 +52,7 @@ func fixturesCleanUpBranches(h *fakeCleanUpBranches) mrtrtest.Fixtures {
 		Other:        "bob",
 		OtherArgs:    map[string]any{"repo": "another"},
 		Unauthorized: "mallory",
-		WantOutcome:  mrtr.OutcomeSuccess,
+		WantOutcome:  vocab.OutcomeSuccess,
 	}
 }
 

@@ -13,6 +13,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // PushItemArgs are the arguments of tool push_item, validated on every round.
@@ -111,7 +113,7 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p pushItemProgram) Step(ctx context.Context, r *mrtr.Round, f *PushItemFlow) (mrtr.Step, error) {
+func (p pushItemProgram) Step(ctx context.Context, r mrtrimpl.Round, f *PushItemFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case PushItemStatePush:
 		// operation id push-{item}
@@ -121,15 +123,15 @@ func (p pushItemProgram) Step(ctx context.Context, r *mrtr.Round, f *PushItemFlo
 	case PushItemStateVerify:
 		out, err := p.h.PushVerified(ctx, f)
 		if err != nil {
-			return mrtr.Step{}, err
+			return mrtrimpl.Step{}, err
 		}
 		switch out {
 		case PushItemPushVerifiedAgain:
-			return mrtr.Goto(r, PushItemStatePush, "outcome:again")
+			return mrtrimpl.Goto(r, PushItemStatePush, vocab.OutcomeEdge("again"))
 		case PushItemPushVerifiedOk:
-			return mrtr.Goto(r, PushItemStatePing, "outcome:ok")
+			return mrtrimpl.Goto(r, PushItemStatePing, vocab.OutcomeEdge("ok"))
 		}
-		return mrtr.Step{}, fmt.Errorf("pushVerified returned unknown outcome %d", out)
+		return mrtrimpl.Step{}, fmt.Errorf("pushVerified returned unknown outcome %d", out)
 	case PushItemStatePing:
 		// the workflow's own operation id: the round record covers retries
 		return r.Effect(ctx, "", 24*time.Hour, uint16(PushItemStateSettle), func(ctx context.Context) error {
@@ -138,19 +140,19 @@ func (p pushItemProgram) Step(ctx context.Context, r *mrtr.Round, f *PushItemFlo
 	case PushItemStateSettle:
 		out, err := p.h.Settled(ctx, f)
 		if err != nil {
-			return mrtr.Step{}, err
+			return mrtrimpl.Step{}, err
 		}
 		switch out {
 		case PushItemSettledAgain:
-			return mrtr.Goto(r, PushItemStatePing, "outcome:again")
+			return mrtrimpl.Goto(r, PushItemStatePing, vocab.OutcomeEdge("again"))
 		case PushItemSettledOk:
-			return mrtr.Goto(r, PushItemStateDone, "outcome:ok")
+			return mrtrimpl.Goto(r, PushItemStateDone, vocab.OutcomeEdge("ok"))
 		}
-		return mrtr.Step{}, fmt.Errorf("settled returned unknown outcome %d", out)
+		return mrtrimpl.Step{}, fmt.Errorf("settled returned unknown outcome %d", out)
 	case PushItemStateDone:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: pushItemDoneMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: pushItemDoneMessage(f)})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in push_item", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in push_item", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // PushItemHandler is what you implement for tool push_item. Adding a check, effect or
@@ -205,7 +207,7 @@ func RegisterPushItem(s *mcp.Server, e *mrtr.Engine, h PushItemHandler) {
 	mrtr.AddTool(s, e, NewPushItemProgram(h))
 }
 
-func (pushItemProgram) Descriptor() *mrtr.Descriptor {
+func (pushItemProgram) Descriptor() *mrtrimpl.Descriptor {
 	return &pushItemDescriptor
 }
 
@@ -223,14 +225,14 @@ func (pushItemProgram) SetState(f *PushItemFlow, s uint16) {
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p pushItemProgram) Questions(f *PushItemFlow, s uint16) []mrtr.Pending {
+func (p pushItemProgram) Questions(f *PushItemFlow, s uint16) []mrtrimpl.Pending {
 	return nil
 }
 
 // pushItemDescriptor describes push_item to the engine: the state table, the transitions, and
 // how its continuation is kept.
-var pushItemDescriptor = mrtr.Descriptor{
-	Kind:        mrtr.KindTool,
+var pushItemDescriptor = mrtrimpl.Descriptor{
+	Kind:        vocab.KindTool,
 	Name:        "push_item",
 	Title:       "Push item",
 	Description: "Pushes an item, verifies it, and pushes again until it sticks.",
@@ -248,7 +250,7 @@ var pushItemDescriptor = mrtr.Descriptor{
   "type": "object"
 }`),
 	TTL:         10 * time.Minute,
-	Storage:     mrtr.Sealed,
+	Storage:     vocab.Sealed,
 	SchemaHash:  uint64(0x33e27294f0d50e9b),
 	Initial:     uint16(PushItemStatePush),
 	States:      pushItemStateTable,
@@ -256,23 +258,23 @@ var pushItemDescriptor = mrtr.Descriptor{
 }
 
 // pushItemStateTable describes each state, in the order of their numbers.
-var pushItemStateTable = []mrtr.StateInfo{
-	{Name: "push", Kind: mrtr.StateEffect, OperationID: "push-{item}", BusinessKey: true},
-	{Name: "verify", Kind: mrtr.StateCheck, Check: "pushVerified", Outcomes: []string{"again", "ok"}},
-	{Name: "ping", Kind: mrtr.StateEffect},
-	{Name: "settle", Kind: mrtr.StateCheck, Check: "settled", Outcomes: []string{"again", "ok"}},
-	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
+var pushItemStateTable = []mrtrimpl.StateInfo{
+	{Name: "push", Kind: vocab.StateEffect, OperationID: "push-{item}", BusinessKey: true},
+	{Name: "verify", Kind: vocab.StateCheck, Check: "pushVerified", Outcomes: []string{"again", "ok"}},
+	{Name: "ping", Kind: vocab.StateEffect},
+	{Name: "settle", Kind: vocab.StateCheck, Check: "settled", Outcomes: []string{"again", "ok"}},
+	{Name: "done", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
 }
 
 // pushItemTransitionTable lists every transition of the spec: a state may only go
 // where a row says.
-var pushItemTransitionTable = []mrtr.Transition{
-	{From: uint16(PushItemStatePush), On: "next", To: uint16(PushItemStateVerify)},
-	{From: uint16(PushItemStateVerify), On: "outcome:again", To: uint16(PushItemStatePush)},
-	{From: uint16(PushItemStateVerify), On: "outcome:ok", To: uint16(PushItemStatePing)},
-	{From: uint16(PushItemStatePing), On: "next", To: uint16(PushItemStateSettle)},
-	{From: uint16(PushItemStateSettle), On: "outcome:again", To: uint16(PushItemStatePing)},
-	{From: uint16(PushItemStateSettle), On: "outcome:ok", To: uint16(PushItemStateDone)},
+var pushItemTransitionTable = []mrtrimpl.Transition{
+	{From: uint16(PushItemStatePush), On: vocab.Next, To: uint16(PushItemStateVerify)},
+	{From: uint16(PushItemStateVerify), On: vocab.OutcomeEdge("again"), To: uint16(PushItemStatePush)},
+	{From: uint16(PushItemStateVerify), On: vocab.OutcomeEdge("ok"), To: uint16(PushItemStatePing)},
+	{From: uint16(PushItemStatePing), On: vocab.Next, To: uint16(PushItemStateSettle)},
+	{From: uint16(PushItemStateSettle), On: vocab.OutcomeEdge("again"), To: uint16(PushItemStatePing)},
+	{From: uint16(PushItemStateSettle), On: vocab.OutcomeEdge("ok"), To: uint16(PushItemStateDone)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -296,7 +298,7 @@ func (pushItemProgram) LoadContinuation(f *PushItemFlow, data []byte) error {
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p pushItemProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*PushItemFlow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -304,17 +306,17 @@ func (p pushItemProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.Raw
 		Call:  c,
 		state: PushItemStatePush,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in, "item")
-	switch v, st := mrtr.FormString(in, "item"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(in, "item"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 20 {
 			problems.Addf("item: at most 20 characters (got %d)", n)
 		}
 		f.Args.Item = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("item: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("item: expected a string")
 	}
 	return f, problems.Err()
@@ -322,7 +324,7 @@ func (p pushItemProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.Raw
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p pushItemProgram) CheckContinuation(ctx context.Context, f *PushItemFlow) mrtr.Problems {
+func (p pushItemProgram) CheckContinuation(ctx context.Context, f *PushItemFlow) mrtrimpl.Problems {
 	return nil
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // fakePushItem implements PushItemHandler for the generated tests: it allows every
@@ -58,7 +59,7 @@ func fixturesPushItem(h *fakePushItem) mrtrtest.Fixtures {
 		OtherArgs:    map[string]any{"item": "another"},
 		Steer:        h.fake.Steer,
 		Unauthorized: "mallory",
-		WantOutcome:  mrtr.OutcomeSuccess,
+		WantOutcome:  vocab.OutcomeSuccess,
 	}
 }
 

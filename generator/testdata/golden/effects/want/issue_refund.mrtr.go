@@ -17,6 +17,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // IssueRefundVia is a value of via.
@@ -141,34 +143,34 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p issueRefundProgram) Step(ctx context.Context, r *mrtr.Round, f *IssueRefundFlow) (mrtr.Step, error) {
+func (p issueRefundProgram) Step(ctx context.Context, r mrtrimpl.Round, f *IssueRefundFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case IssueRefundStateCheck:
 		if err := p.h.OrderRefundable(ctx, f); err != nil {
-			return mrtr.Step{}, err
+			return mrtrimpl.Step{}, err
 		}
-		return mrtr.Goto(r, IssueRefundStateAskChannel, "next")
+		return mrtrimpl.Goto(r, IssueRefundStateAskChannel, vocab.Next)
 	case IssueRefundStateAskChannel:
-		var pending []mrtr.Pending
+		var pending []mrtrimpl.Pending
 		if f.Channel == nil {
-			resp := r.Response("channel", mrtr.Elicit)
+			resp := r.Response("channel", vocab.Elicit)
 			switch resp.Status {
-			case mrtr.Accepted:
+			case mrtrimpl.Accepted:
 				answer, problems, err := p.decodeChannel(ctx, resp.Content)
 				if err != nil {
-					return mrtr.Step{}, err
+					return mrtrimpl.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, mrtr.Prefilled(p.requestChannel(f, problems), resp.Content, problems))
+					pending = append(pending, mrtrimpl.Prefilled(p.requestChannel(f, problems), resp.Content, problems))
 				} else {
 					f.Channel = answer
 				}
-			case mrtr.Declined:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "issue_refund was cancelled: the user declined \"channel\"."})
-			case mrtr.Cancelled:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "issue_refund was cancelled: the user cancelled \"channel\"."})
-			case mrtr.Malformed:
-				pending = append(pending, p.requestChannel(f, mrtr.Problems{resp.Problem}))
+			case mrtrimpl.Declined:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "issue_refund was cancelled: the user declined \"channel\"."})
+			case mrtrimpl.Cancelled:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "issue_refund was cancelled: the user cancelled \"channel\"."})
+			case mrtrimpl.Malformed:
+				pending = append(pending, p.requestChannel(f, mrtrimpl.Problems{resp.Problem}))
 			default:
 				pending = append(pending, p.requestChannel(f, nil))
 			}
@@ -176,32 +178,32 @@ func (p issueRefundProgram) Step(ctx context.Context, r *mrtr.Round, f *IssueRef
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return mrtr.Goto(r, IssueRefundStateConfirmRefund, "next")
+		return mrtrimpl.Goto(r, IssueRefundStateConfirmRefund, vocab.Next)
 	case IssueRefundStateConfirmRefund:
-		resp := r.Response("confirm", mrtr.Elicit)
+		resp := r.Response("confirm", vocab.Elicit)
 		switch resp.Status {
-		case mrtr.Accepted:
-			yes, found := mrtr.FormBool(resp.Content, "confirm")
-			if found != mrtr.Present {
-				return r.Ask([]mrtr.Pending{p.gateConfirmRefund(f, mrtr.Problems{"confirm: answer true or false"})})
+		case mrtrimpl.Accepted:
+			yes, found := mrtrimpl.FormBool(resp.Content, "confirm")
+			if found != mrtrimpl.Present {
+				return r.Ask([]mrtrimpl.Pending{p.gateConfirmRefund(f, mrtrimpl.Problems{"confirm: answer true or false"})})
 			}
 			if yes {
-				return mrtr.Goto(r, IssueRefundStateRecheck, "next")
+				return mrtrimpl.Goto(r, IssueRefundStateRecheck, vocab.Next)
 			}
-			return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "issue_refund was cancelled: the user did not confirm."})
-		case mrtr.Declined:
-			return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "issue_refund was cancelled: the user did not confirm."})
-		case mrtr.Cancelled:
-			return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "issue_refund was cancelled: the user cancelled the confirmation."})
-		case mrtr.Malformed:
-			return r.Ask([]mrtr.Pending{p.gateConfirmRefund(f, mrtr.Problems{resp.Problem})})
+			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "issue_refund was cancelled: the user did not confirm."})
+		case mrtrimpl.Declined:
+			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "issue_refund was cancelled: the user did not confirm."})
+		case mrtrimpl.Cancelled:
+			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "issue_refund was cancelled: the user cancelled the confirmation."})
+		case mrtrimpl.Malformed:
+			return r.Ask([]mrtrimpl.Pending{p.gateConfirmRefund(f, mrtrimpl.Problems{resp.Problem})})
 		}
-		return r.Ask([]mrtr.Pending{p.gateConfirmRefund(f, nil)})
+		return r.Ask([]mrtrimpl.Pending{p.gateConfirmRefund(f, nil)})
 	case IssueRefundStateRecheck:
 		if err := p.h.StillRefundable(ctx, f); err != nil {
-			return mrtr.Step{}, err
+			return mrtrimpl.Step{}, err
 		}
-		return mrtr.Goto(r, IssueRefundStateReserve, "next")
+		return mrtrimpl.Goto(r, IssueRefundStateReserve, vocab.Next)
 	case IssueRefundStateReserve:
 		// the workflow's own operation id: the round record covers retries
 		return r.Effect(ctx, "", 24*time.Hour, uint16(IssueRefundStateRefund), func(ctx context.Context) error {
@@ -223,9 +225,9 @@ func (p issueRefundProgram) Step(ctx context.Context, r *mrtr.Round, f *IssueRef
 			return p.h.WriteAudit(ctx, f)
 		})
 	case IssueRefundStateDone:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: issueRefundDoneMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: issueRefundDoneMessage(f)})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in issue_refund", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in issue_refund", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // IssueRefundHandler is what you implement for tool issue_refund. Adding a check, effect or
@@ -298,7 +300,7 @@ func RegisterIssueRefund(s *mcp.Server, e *mrtr.Engine, h IssueRefundHandler) {
 	mrtr.AddTool(s, e, NewIssueRefundProgram(h))
 }
 
-func (issueRefundProgram) Descriptor() *mrtr.Descriptor {
+func (issueRefundProgram) Descriptor() *mrtrimpl.Descriptor {
 	return &issueRefundDescriptor
 }
 
@@ -316,20 +318,20 @@ func (issueRefundProgram) SetState(f *IssueRefundFlow, s uint16) {
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p issueRefundProgram) Questions(f *IssueRefundFlow, s uint16) []mrtr.Pending {
+func (p issueRefundProgram) Questions(f *IssueRefundFlow, s uint16) []mrtrimpl.Pending {
 	switch IssueRefundState(s) {
 	case IssueRefundStateAskChannel:
-		return []mrtr.Pending{p.requestChannel(f, nil)}
+		return []mrtrimpl.Pending{p.requestChannel(f, nil)}
 	case IssueRefundStateConfirmRefund:
-		return []mrtr.Pending{p.gateConfirmRefund(f, nil)}
+		return []mrtrimpl.Pending{p.gateConfirmRefund(f, nil)}
 	}
 	return nil
 }
 
 // issueRefundDescriptor describes issue_refund to the engine: the state table, the transitions, and
 // how its continuation is kept.
-var issueRefundDescriptor = mrtr.Descriptor{
-	Kind:        mrtr.KindTool,
+var issueRefundDescriptor = mrtrimpl.Descriptor{
+	Kind:        vocab.KindTool,
 	Name:        "issue_refund",
 	Title:       "Issue refund",
 	Description: "Reserves, confirms, refunds and notifies; each step at most once.",
@@ -354,7 +356,7 @@ var issueRefundDescriptor = mrtr.Descriptor{
   "type": "object"
 }`),
 	TTL:         10 * time.Minute,
-	Storage:     mrtr.Sealed,
+	Storage:     vocab.Sealed,
 	SchemaHash:  uint64(0x90dda13b5f1123),
 	Initial:     uint16(IssueRefundStateCheck),
 	States:      issueRefundStateTable,
@@ -362,29 +364,29 @@ var issueRefundDescriptor = mrtr.Descriptor{
 }
 
 // issueRefundStateTable describes each state, in the order of their numbers.
-var issueRefundStateTable = []mrtr.StateInfo{
-	{Name: "check", Kind: mrtr.StateCheck, Check: "orderRefundable"},
-	{Name: "askChannel", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "channel", Kind: mrtr.Elicit}}},
-	{Name: "confirmRefund", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit, GateField: "confirm"}}},
-	{Name: "recheck", Kind: mrtr.StateCheck, Check: "stillRefundable"},
-	{Name: "reserve", Kind: mrtr.StateEffect},
-	{Name: "refund", Kind: mrtr.StateEffect, OperationID: "refund-{orderId}-{amountCents}", BusinessKey: true},
-	{Name: "notify", Kind: mrtr.StateEffect, OperationID: "notify/{refundId}/{channel.via}/{workflowId}"},
-	{Name: "audit", Kind: mrtr.StateEffect},
-	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
+var issueRefundStateTable = []mrtrimpl.StateInfo{
+	{Name: "check", Kind: vocab.StateCheck, Check: "orderRefundable"},
+	{Name: "askChannel", Kind: vocab.StateAsk, Requests: []mrtrimpl.RequestInfo{{Key: "channel", Kind: vocab.Elicit}}},
+	{Name: "confirmRefund", Kind: vocab.StateConfirm, Requests: []mrtrimpl.RequestInfo{{Key: "confirm", Kind: vocab.Elicit, GateField: "confirm"}}},
+	{Name: "recheck", Kind: vocab.StateCheck, Check: "stillRefundable"},
+	{Name: "reserve", Kind: vocab.StateEffect},
+	{Name: "refund", Kind: vocab.StateEffect, OperationID: "refund-{orderId}-{amountCents}", BusinessKey: true},
+	{Name: "notify", Kind: vocab.StateEffect, OperationID: "notify/{refundId}/{channel.via}/{workflowId}"},
+	{Name: "audit", Kind: vocab.StateEffect},
+	{Name: "done", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
 }
 
 // issueRefundTransitionTable lists every transition of the spec: a state may only go
 // where a row says.
-var issueRefundTransitionTable = []mrtr.Transition{
-	{From: uint16(IssueRefundStateCheck), On: "next", To: uint16(IssueRefundStateAskChannel)},
-	{From: uint16(IssueRefundStateAskChannel), On: "next", To: uint16(IssueRefundStateConfirmRefund)},
-	{From: uint16(IssueRefundStateConfirmRefund), On: "next", To: uint16(IssueRefundStateRecheck)},
-	{From: uint16(IssueRefundStateRecheck), On: "next", To: uint16(IssueRefundStateReserve)},
-	{From: uint16(IssueRefundStateReserve), On: "next", To: uint16(IssueRefundStateRefund)},
-	{From: uint16(IssueRefundStateRefund), On: "next", To: uint16(IssueRefundStateNotify)},
-	{From: uint16(IssueRefundStateNotify), On: "next", To: uint16(IssueRefundStateAudit)},
-	{From: uint16(IssueRefundStateAudit), On: "next", To: uint16(IssueRefundStateDone)},
+var issueRefundTransitionTable = []mrtrimpl.Transition{
+	{From: uint16(IssueRefundStateCheck), On: vocab.Next, To: uint16(IssueRefundStateAskChannel)},
+	{From: uint16(IssueRefundStateAskChannel), On: vocab.Next, To: uint16(IssueRefundStateConfirmRefund)},
+	{From: uint16(IssueRefundStateConfirmRefund), On: vocab.Next, To: uint16(IssueRefundStateRecheck)},
+	{From: uint16(IssueRefundStateRecheck), On: vocab.Next, To: uint16(IssueRefundStateReserve)},
+	{From: uint16(IssueRefundStateReserve), On: vocab.Next, To: uint16(IssueRefundStateRefund)},
+	{From: uint16(IssueRefundStateRefund), On: vocab.Next, To: uint16(IssueRefundStateNotify)},
+	{From: uint16(IssueRefundStateNotify), On: vocab.Next, To: uint16(IssueRefundStateAudit)},
+	{From: uint16(IssueRefundStateAudit), On: vocab.Next, To: uint16(IssueRefundStateDone)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -424,7 +426,7 @@ func (issueRefundProgram) LoadContinuation(f *IssueRefundFlow, data []byte) erro
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p issueRefundProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*IssueRefundFlow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -432,10 +434,10 @@ func (p issueRefundProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.
 		Call:  c,
 		state: IssueRefundStateCheck,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in, "amountCents", "orderId")
-	switch v, st := mrtr.FormInt(in, "amountCents"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormInt(in, "amountCents"); st {
+	case mrtrimpl.Present:
 		if v < 1 {
 			problems.Addf("amountCents: at least 1")
 		}
@@ -443,13 +445,13 @@ func (p issueRefundProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.
 			problems.Addf("amountCents: at most 1000000")
 		}
 		f.Args.AmountCents = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("amountCents: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("amountCents: expected an integer")
 	}
-	switch v, st := mrtr.FormString(in, "orderId"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(in, "orderId"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 16 {
 			problems.Addf("orderId: at most 16 characters (got %d)", n)
 		}
@@ -457,9 +459,9 @@ func (p issueRefundProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.
 			problems.Addf("orderId: must match %s", "ord_[0-9]{1,12}")
 		}
 		f.Args.OrderID = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("orderId: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("orderId: expected a string")
 	}
 	return f, problems.Err()
@@ -469,18 +471,18 @@ var issueRefundArgOrderIDPattern = regexp.MustCompile("^(?:ord_[0-9]{1,12})$")
 
 // decodeChannel validates the form answered for "channel": problems are for the user to
 // correct; an error is a custom validator that could not check a value.
-func (p issueRefundProgram) decodeChannel(ctx context.Context, content map[string]any) (*IssueRefundChannelAnswer, mrtr.Problems, error) {
+func (p issueRefundProgram) decodeChannel(ctx context.Context, content map[string]any) (*IssueRefundChannelAnswer, mrtrimpl.Problems, error) {
 	a := &IssueRefundChannelAnswer{}
-	var problems mrtr.Problems
-	switch v, st := mrtr.FormString(content, "via"); st {
-	case mrtr.Present:
+	var problems mrtrimpl.Problems
+	switch v, st := mrtrimpl.FormString(content, "via"); st {
+	case mrtrimpl.Present:
 		if !slices.Contains(issueRefundViaValues, IssueRefundVia(v)) {
 			problems.Addf("via: must be one of %s", "email, sms")
 		}
 		a.Via = IssueRefundVia(v)
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("via: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("via: expected a string")
 	}
 	return a, problems, nil
@@ -488,8 +490,8 @@ func (p issueRefundProgram) decodeChannel(ctx context.Context, content map[strin
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p issueRefundProgram) CheckContinuation(ctx context.Context, f *IssueRefundFlow) mrtr.Problems {
-	var problems mrtr.Problems
+func (p issueRefundProgram) CheckContinuation(ctx context.Context, f *IssueRefundFlow) mrtrimpl.Problems {
+	var problems mrtrimpl.Problems
 	if v := f.Continuation.RefundID; v != "" {
 		if n := utf8.RuneCountInString(v); n > 40 {
 			problems.Addf("refundId: at most 40 characters (got %d)", n)
@@ -523,12 +525,12 @@ var issueRefundChannelSchema = json.RawMessage(`{
 
 // requestChannel builds input request "channel" of state askChannel; problems with a previous
 // answer are added to it.
-func (issueRefundProgram) requestChannel(f *IssueRefundFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (issueRefundProgram) requestChannel(f *IssueRefundFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:  "channel",
-		Kind: mrtr.Elicit,
+		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtr.WithProblems(issueRefundAskChannelChannelMessage(f), problems),
+			Message:         mrtrimpl.WithProblems(issueRefundAskChannelChannelMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: issueRefundChannelSchema,
 		},
@@ -550,12 +552,12 @@ var issueRefundConfirmRefundGateSchema = json.RawMessage(`{
 }`)
 
 // gateConfirmRefund builds the question of confirmation gate confirmRefund.
-func (issueRefundProgram) gateConfirmRefund(f *IssueRefundFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (issueRefundProgram) gateConfirmRefund(f *IssueRefundFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:  "confirm",
-		Kind: mrtr.Elicit,
+		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtr.WithProblems(issueRefundConfirmRefundMessage(f), problems),
+			Message:         mrtrimpl.WithProblems(issueRefundConfirmRefundMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: issueRefundConfirmRefundGateSchema,
 		},

@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // fakeIssueRefund implements IssueRefundHandler for the generated tests: it allows every
@@ -72,7 +73,7 @@ func fixturesIssueRefund(h *fakeIssueRefund) mrtrtest.Fixtures {
 		Other:        "bob",
 		OtherArgs:    map[string]any{"amountCents": int64(2), "orderId": "ord_999999999999"},
 		Unauthorized: "mallory",
-		WantOutcome:  mrtr.OutcomeSuccess,
+		WantOutcome:  vocab.OutcomeSuccess,
 	}
 }
 

@@ -17,6 +17,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // RunSurveyChannels is a value of channels.
@@ -189,34 +191,34 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p runSurveyProgram) Step(ctx context.Context, r *mrtr.Round, f *RunSurveyFlow) (mrtr.Step, error) {
+func (p runSurveyProgram) Step(ctx context.Context, r mrtrimpl.Round, f *RunSurveyFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case RunSurveyStateLookup:
 		if err := p.h.CustomerExists(ctx, f); err != nil {
-			return mrtr.Step{}, err
+			return mrtrimpl.Step{}, err
 		}
-		return mrtr.Goto(r, RunSurveyStateAskForm, "next")
+		return mrtrimpl.Goto(r, RunSurveyStateAskForm, vocab.Next)
 	case RunSurveyStateAskForm:
-		var pending []mrtr.Pending
+		var pending []mrtrimpl.Pending
 		if f.Form == nil {
-			resp := r.Response("form", mrtr.Elicit)
+			resp := r.Response("form", vocab.Elicit)
 			switch resp.Status {
-			case mrtr.Accepted:
+			case mrtrimpl.Accepted:
 				answer, problems, err := p.decodeForm(ctx, resp.Content)
 				if err != nil {
-					return mrtr.Step{}, err
+					return mrtrimpl.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, mrtr.Prefilled(p.requestForm(f, problems), resp.Content, problems))
+					pending = append(pending, mrtrimpl.Prefilled(p.requestForm(f, problems), resp.Content, problems))
 				} else {
 					f.Form = answer
 				}
-			case mrtr.Declined:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "run_survey was cancelled: the user declined \"form\"."})
-			case mrtr.Cancelled:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "run_survey was cancelled: the user cancelled \"form\"."})
-			case mrtr.Malformed:
-				pending = append(pending, p.requestForm(f, mrtr.Problems{resp.Problem}))
+			case mrtrimpl.Declined:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "run_survey was cancelled: the user declined \"form\"."})
+			case mrtrimpl.Cancelled:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "run_survey was cancelled: the user cancelled \"form\"."})
+			case mrtrimpl.Malformed:
+				pending = append(pending, p.requestForm(f, mrtrimpl.Problems{resp.Problem}))
 			default:
 				pending = append(pending, p.requestForm(f, nil))
 			}
@@ -224,16 +226,16 @@ func (p runSurveyProgram) Step(ctx context.Context, r *mrtr.Round, f *RunSurveyF
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return mrtr.Goto(r, RunSurveyStateSaveAnswers, "next")
+		return mrtrimpl.Goto(r, RunSurveyStateSaveAnswers, vocab.Next)
 	case RunSurveyStateSaveAnswers:
 		if err := p.h.StoreSurvey(ctx, f); err != nil {
-			return mrtr.Step{}, err
+			return mrtrimpl.Step{}, err
 		}
-		return mrtr.Goto(r, RunSurveyStateThanks, "next")
+		return mrtrimpl.Goto(r, RunSurveyStateThanks, vocab.Next)
 	case RunSurveyStateThanks:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: runSurveyThanksMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: runSurveyThanksMessage(f)})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in run_survey", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in run_survey", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // RunSurveyHandler is what you implement for tool run_survey. Adding a check, effect or
@@ -272,7 +274,7 @@ func RegisterRunSurvey(s *mcp.Server, e *mrtr.Engine, h RunSurveyHandler) {
 	mrtr.AddTool(s, e, NewRunSurveyProgram(h))
 }
 
-func (runSurveyProgram) Descriptor() *mrtr.Descriptor {
+func (runSurveyProgram) Descriptor() *mrtrimpl.Descriptor {
 	return &runSurveyDescriptor
 }
 
@@ -290,18 +292,18 @@ func (runSurveyProgram) SetState(f *RunSurveyFlow, s uint16) {
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p runSurveyProgram) Questions(f *RunSurveyFlow, s uint16) []mrtr.Pending {
+func (p runSurveyProgram) Questions(f *RunSurveyFlow, s uint16) []mrtrimpl.Pending {
 	switch RunSurveyState(s) {
 	case RunSurveyStateAskForm:
-		return []mrtr.Pending{p.requestForm(f, nil)}
+		return []mrtrimpl.Pending{p.requestForm(f, nil)}
 	}
 	return nil
 }
 
 // runSurveyDescriptor describes run_survey to the engine: the state table, the transitions, and
 // how its continuation is kept.
-var runSurveyDescriptor = mrtr.Descriptor{
-	Kind:        mrtr.KindTool,
+var runSurveyDescriptor = mrtrimpl.Descriptor{
+	Kind:        vocab.KindTool,
 	Name:        "run_survey",
 	Title:       "Run survey",
 	Description: "Asks a customer one form with every kind of field.",
@@ -320,7 +322,7 @@ var runSurveyDescriptor = mrtr.Descriptor{
   "type": "object"
 }`),
 	TTL:         20 * time.Minute,
-	Storage:     mrtr.Sealed,
+	Storage:     vocab.Sealed,
 	SchemaHash:  uint64(0x551307576ecdc240),
 	Initial:     uint16(RunSurveyStateLookup),
 	States:      runSurveyStateTable,
@@ -328,19 +330,19 @@ var runSurveyDescriptor = mrtr.Descriptor{
 }
 
 // runSurveyStateTable describes each state, in the order of their numbers.
-var runSurveyStateTable = []mrtr.StateInfo{
-	{Name: "lookup", Kind: mrtr.StateCheck, Check: "customerExists"},
-	{Name: "askForm", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "form", Kind: mrtr.Elicit}}},
-	{Name: "saveAnswers", Kind: mrtr.StateCheck, Check: "storeSurvey"},
-	{Name: "thanks", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
+var runSurveyStateTable = []mrtrimpl.StateInfo{
+	{Name: "lookup", Kind: vocab.StateCheck, Check: "customerExists"},
+	{Name: "askForm", Kind: vocab.StateAsk, Requests: []mrtrimpl.RequestInfo{{Key: "form", Kind: vocab.Elicit}}},
+	{Name: "saveAnswers", Kind: vocab.StateCheck, Check: "storeSurvey"},
+	{Name: "thanks", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
 }
 
 // runSurveyTransitionTable lists every transition of the spec: a state may only go
 // where a row says.
-var runSurveyTransitionTable = []mrtr.Transition{
-	{From: uint16(RunSurveyStateLookup), On: "next", To: uint16(RunSurveyStateAskForm)},
-	{From: uint16(RunSurveyStateAskForm), On: "next", To: uint16(RunSurveyStateSaveAnswers)},
-	{From: uint16(RunSurveyStateSaveAnswers), On: "next", To: uint16(RunSurveyStateThanks)},
+var runSurveyTransitionTable = []mrtrimpl.Transition{
+	{From: uint16(RunSurveyStateLookup), On: vocab.Next, To: uint16(RunSurveyStateAskForm)},
+	{From: uint16(RunSurveyStateAskForm), On: vocab.Next, To: uint16(RunSurveyStateSaveAnswers)},
+	{From: uint16(RunSurveyStateSaveAnswers), On: vocab.Next, To: uint16(RunSurveyStateThanks)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -447,7 +449,7 @@ func (runSurveyProgram) LoadContinuation(f *RunSurveyFlow, data []byte) error {
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p runSurveyProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*RunSurveyFlow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -455,10 +457,10 @@ func (p runSurveyProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.Ra
 		Call:  c,
 		state: RunSurveyStateLookup,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in, "customerId")
-	switch v, st := mrtr.FormString(in, "customerId"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(in, "customerId"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 20 {
 			problems.Addf("customerId: at most 20 characters (got %d)", n)
 		}
@@ -466,9 +468,9 @@ func (p runSurveyProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.Ra
 			problems.Addf("customerId: must match %s", "c-[0-9]+")
 		}
 		f.Args.CustomerID = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("customerId: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("customerId: expected a string")
 	}
 	return f, problems.Err()
@@ -480,11 +482,11 @@ var runSurveyFormCodePattern = regexp.MustCompile("^(?:[A-Z]{2}-[0-9]{3})$")
 
 // decodeForm validates the form answered for "form": problems are for the user to
 // correct; an error is a custom validator that could not check a value.
-func (p runSurveyProgram) decodeForm(ctx context.Context, content map[string]any) (*RunSurveyFormAnswer, mrtr.Problems, error) {
+func (p runSurveyProgram) decodeForm(ctx context.Context, content map[string]any) (*RunSurveyFormAnswer, mrtrimpl.Problems, error) {
 	a := &RunSurveyFormAnswer{}
-	var problems mrtr.Problems
-	switch v, st := mrtr.FormInt(content, "age"); st {
-	case mrtr.Present:
+	var problems mrtrimpl.Problems
+	switch v, st := mrtrimpl.FormInt(content, "age"); st {
+	case mrtrimpl.Present:
 		if v < 18 {
 			problems.Addf("age: at least 18")
 		}
@@ -492,29 +494,29 @@ func (p runSurveyProgram) decodeForm(ctx context.Context, content map[string]any
 			problems.Addf("age: at most 130")
 		}
 		a.Age = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("age: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("age: expected an integer")
 	}
-	switch v, st := mrtr.FormString(content, "birthday"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(content, "birthday"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 10 {
 			problems.Addf("birthday: at most 10 characters (got %d)", n)
 		}
 		problems.CheckFormat("birthday", "date", v)
 		a.Birthday = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		a.Birthday = "2000-01-01"
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("birthday: expected a string")
 	}
-	switch list, st := mrtr.FormList(content, "channels"); st {
-	case mrtr.Present:
+	switch list, st := mrtrimpl.FormList(content, "channels"); st {
+	case mrtrimpl.Present:
 		checked := len(problems)
 		for i, it := range list {
-			v, ok := mrtr.AsString(it)
-			if ok != mrtr.Present {
+			v, ok := mrtrimpl.AsString(it)
+			if ok != mrtrimpl.Present {
 				problems.Addf("channels[%d]: expected a string", i)
 				continue
 			}
@@ -525,7 +527,7 @@ func (p runSurveyProgram) decodeForm(ctx context.Context, content map[string]any
 			a.Channels = append(a.Channels, RunSurveyChannels(v))
 		}
 		// One answer, however it was sent: each value once, in the order of the spec's values.
-		a.Channels = mrtr.SpecOrder(a.Channels, runSurveyChannelsValues)
+		a.Channels = mrtrimpl.SpecOrder(a.Channels, runSurveyChannelsValues)
 		if len(problems) == checked {
 			if len(a.Channels) < 1 {
 				problems.Addf("channels: choose at least 1")
@@ -534,13 +536,13 @@ func (p runSurveyProgram) decodeForm(ctx context.Context, content map[string]any
 				problems.Addf("channels: choose at most 2")
 			}
 		}
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		a.Channels = []RunSurveyChannels{RunSurveyChannelsMail}
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("channels: expected a list")
 	}
-	switch v, st := mrtr.FormString(content, "code"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(content, "code"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 8 {
 			problems.Addf("code: at most 8 characters (got %d)", n)
 		}
@@ -548,64 +550,64 @@ func (p runSurveyProgram) decodeForm(ctx context.Context, content map[string]any
 			problems.Addf("code: must match %s", "[A-Z]{2}-[0-9]{3}")
 		}
 		a.Code = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("code: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("code: expected a string")
 	}
-	switch v, st := mrtr.FormString(content, "color"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(content, "color"); st {
+	case mrtrimpl.Present:
 		if !slices.Contains(runSurveyColorValues, RunSurveyColor(v)) {
 			problems.Addf("color: must be one of %s", "red, green, blue")
 		}
 		a.Color = RunSurveyColor(v)
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		a.Color = RunSurveyColorGreen
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("color: expected a string")
 	}
-	switch v, st := mrtr.FormString(content, "email"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(content, "email"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 254 {
 			problems.Addf("email: at most 254 characters (got %d)", n)
 		}
 		problems.CheckFormat("email", "email", v)
 		a.Email = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("email: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("email: expected a string")
 	}
-	switch v, st := mrtr.FormString(content, "homepage"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(content, "homepage"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 200 {
 			problems.Addf("homepage: at most 200 characters (got %d)", n)
 		}
 		problems.CheckFormat("homepage", "uri", v)
 		a.Homepage = &v
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("homepage: expected a string")
 	}
-	switch v, st := mrtr.FormString(content, "lastSeen"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(content, "lastSeen"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 40 {
 			problems.Addf("lastSeen: at most 40 characters (got %d)", n)
 		}
 		problems.CheckFormat("lastSeen", "date-time", v)
 		a.LastSeen = &v
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("lastSeen: expected a string")
 	}
-	switch v, st := mrtr.FormBool(content, "newsletter"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormBool(content, "newsletter"); st {
+	case mrtrimpl.Present:
 		a.Newsletter = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		a.Newsletter = false
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("newsletter: expected true or false")
 	}
-	switch v, st := mrtr.FormString(content, "nickname"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(content, "nickname"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n < 2 {
 			problems.Addf("nickname: at least 2 characters (got %d)", n)
 		}
@@ -613,13 +615,13 @@ func (p runSurveyProgram) decodeForm(ctx context.Context, content map[string]any
 			problems.Addf("nickname: at most 30 characters (got %d)", n)
 		}
 		a.Nickname = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("nickname: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("nickname: expected a string")
 	}
-	switch v, st := mrtr.FormFloat(content, "rating"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormFloat(content, "rating"); st {
+	case mrtrimpl.Present:
 		if v < 0.5 {
 			problems.Addf("rating: at least 0.5")
 		}
@@ -627,27 +629,27 @@ func (p runSurveyProgram) decodeForm(ctx context.Context, content map[string]any
 			problems.Addf("rating: at most 4.5")
 		}
 		a.Rating = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		a.Rating = 2.5
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("rating: expected a number")
 	}
-	switch v, st := mrtr.FormString(content, "size"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(content, "size"); st {
+	case mrtrimpl.Present:
 		if !slices.Contains(runSurveySizeValues, RunSurveySize(v)) {
 			problems.Addf("size: must be one of %s", "s, m, l, xl")
 		}
 		e := RunSurveySize(v)
 		a.Size = &e
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("size: expected a string")
 	}
-	switch list, st := mrtr.FormList(content, "topics"); st {
-	case mrtr.Present:
+	switch list, st := mrtrimpl.FormList(content, "topics"); st {
+	case mrtrimpl.Present:
 		checked := len(problems)
 		for i, it := range list {
-			v, ok := mrtr.AsString(it)
-			if ok != mrtr.Present {
+			v, ok := mrtrimpl.AsString(it)
+			if ok != mrtrimpl.Present {
 				problems.Addf("topics[%d]: expected a string", i)
 				continue
 			}
@@ -658,36 +660,36 @@ func (p runSurveyProgram) decodeForm(ctx context.Context, content map[string]any
 			a.Topics = append(a.Topics, RunSurveyTopics(v))
 		}
 		// One answer, however it was sent: each value once, in the order of the spec's values.
-		a.Topics = mrtr.SpecOrder(a.Topics, runSurveyTopicsValues)
+		a.Topics = mrtrimpl.SpecOrder(a.Topics, runSurveyTopicsValues)
 		if len(problems) == checked {
 			if len(a.Topics) > 3 {
 				problems.Addf("topics: choose at most 3")
 			}
 		}
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("topics: expected a list")
 	}
-	switch v, st := mrtr.FormBool(content, "vip"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormBool(content, "vip"); st {
+	case mrtrimpl.Present:
 		a.Vip = &v
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("vip: expected true or false")
 	}
-	switch v, st := mrtr.FormInt(content, "visits"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormInt(content, "visits"); st {
+	case mrtrimpl.Present:
 		if v < 0 {
 			problems.Addf("visits: at least 0")
 		}
 		a.Visits = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		a.Visits = 3
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("visits: expected an integer")
 	}
-	switch v, st := mrtr.FormFloat(content, "weight"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormFloat(content, "weight"); st {
+	case mrtrimpl.Present:
 		a.Weight = &v
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("weight: expected a number")
 	}
 	return a, problems, nil
@@ -695,8 +697,8 @@ func (p runSurveyProgram) decodeForm(ctx context.Context, content map[string]any
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p runSurveyProgram) CheckContinuation(ctx context.Context, f *RunSurveyFlow) mrtr.Problems {
-	var problems mrtr.Problems
+func (p runSurveyProgram) CheckContinuation(ctx context.Context, f *RunSurveyFlow) mrtrimpl.Problems {
+	var problems mrtrimpl.Problems
 	if v := f.Continuation.CustomerName; v != "" {
 		if n := utf8.RuneCountInString(v); n > 80 {
 			problems.Addf("customerName: at most 80 characters (got %d)", n)
@@ -866,12 +868,12 @@ var runSurveyFormSchema = json.RawMessage(`{
 
 // requestForm builds input request "form" of state askForm; problems with a previous answer are
 // added to it.
-func (runSurveyProgram) requestForm(f *RunSurveyFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (runSurveyProgram) requestForm(f *RunSurveyFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:  "form",
-		Kind: mrtr.Elicit,
+		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtr.WithProblems(runSurveyAskFormFormMessage(f), problems),
+			Message:         mrtrimpl.WithProblems(runSurveyAskFormFormMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: runSurveyFormSchema,
 		},
@@ -902,11 +904,11 @@ func runSurveyThanksMessage(f *RunSurveyFlow) string {
 	}
 	b.WriteString(", ")
 	if f.Form != nil {
-		b.WriteString(mrtr.Join(f.Form.Channels))
+		b.WriteString(mrtrimpl.Join(f.Form.Channels))
 	}
 	b.WriteString(", ")
 	if f.Form != nil {
-		b.WriteString(mrtr.Join(f.Form.Topics))
+		b.WriteString(mrtrimpl.Join(f.Form.Topics))
 	}
 	b.WriteString(", ")
 	if f.Form != nil {

@@ -15,6 +15,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // TriageTicketPriority is a value of priority.
@@ -188,34 +190,34 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p triageTicketProgram) Step(ctx context.Context, r *mrtr.Round, f *TriageTicketFlow) (mrtr.Step, error) {
+func (p triageTicketProgram) Step(ctx context.Context, r mrtrimpl.Round, f *TriageTicketFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case TriageTicketStateLookup:
 		if err := p.h.LoadTicket(ctx, f); err != nil {
-			return mrtr.Step{}, err
+			return mrtrimpl.Step{}, err
 		}
-		return mrtr.Goto(r, TriageTicketStateAskImpact, "next")
+		return mrtrimpl.Goto(r, TriageTicketStateAskImpact, vocab.Next)
 	case TriageTicketStateAskImpact:
-		var pending []mrtr.Pending
+		var pending []mrtrimpl.Pending
 		if f.Impact == nil {
-			resp := r.Response("impact", mrtr.Elicit)
+			resp := r.Response("impact", vocab.Elicit)
 			switch resp.Status {
-			case mrtr.Accepted:
+			case mrtrimpl.Accepted:
 				answer, problems, err := p.decodeImpact(ctx, resp.Content)
 				if err != nil {
-					return mrtr.Step{}, err
+					return mrtrimpl.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, mrtr.Prefilled(p.requestImpact(f, problems), resp.Content, problems))
+					pending = append(pending, mrtrimpl.Prefilled(p.requestImpact(f, problems), resp.Content, problems))
 				} else {
 					f.Impact = answer
 				}
-			case mrtr.Declined:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "triage_ticket was cancelled: the user declined \"impact\"."})
-			case mrtr.Cancelled:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "triage_ticket was cancelled: the user cancelled \"impact\"."})
-			case mrtr.Malformed:
-				pending = append(pending, p.requestImpact(f, mrtr.Problems{resp.Problem}))
+			case mrtrimpl.Declined:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "triage_ticket was cancelled: the user declined \"impact\"."})
+			case mrtrimpl.Cancelled:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "triage_ticket was cancelled: the user cancelled \"impact\"."})
+			case mrtrimpl.Malformed:
+				pending = append(pending, p.requestImpact(f, mrtrimpl.Problems{resp.Problem}))
 			default:
 				pending = append(pending, p.requestImpact(f, nil))
 			}
@@ -223,51 +225,51 @@ func (p triageTicketProgram) Step(ctx context.Context, r *mrtr.Round, f *TriageT
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return mrtr.Goto(r, TriageTicketStateAskCustomer, "next")
+		return mrtrimpl.Goto(r, TriageTicketStateAskCustomer, vocab.Next)
 	case TriageTicketStateAskCustomer:
-		var pending []mrtr.Pending
+		var pending []mrtrimpl.Pending
 		if f.Customer == nil {
-			resp := r.Response("customer", mrtr.Elicit)
+			resp := r.Response("customer", vocab.Elicit)
 			switch resp.Status {
-			case mrtr.Accepted:
+			case mrtrimpl.Accepted:
 				answer, problems, err := p.decodeCustomer(ctx, resp.Content)
 				if err != nil {
-					return mrtr.Step{}, err
+					return mrtrimpl.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, mrtr.Prefilled(p.requestCustomer(f, problems), resp.Content, problems))
+					pending = append(pending, mrtrimpl.Prefilled(p.requestCustomer(f, problems), resp.Content, problems))
 				} else {
 					f.Customer = answer
 				}
-			case mrtr.Declined:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "triage_ticket was cancelled: the user declined \"customer\"."})
-			case mrtr.Cancelled:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "triage_ticket was cancelled: the user cancelled \"customer\"."})
-			case mrtr.Malformed:
-				pending = append(pending, p.requestCustomer(f, mrtr.Problems{resp.Problem}))
+			case mrtrimpl.Declined:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "triage_ticket was cancelled: the user declined \"customer\"."})
+			case mrtrimpl.Cancelled:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "triage_ticket was cancelled: the user cancelled \"customer\"."})
+			case mrtrimpl.Malformed:
+				pending = append(pending, p.requestCustomer(f, mrtrimpl.Problems{resp.Problem}))
 			default:
 				pending = append(pending, p.requestCustomer(f, nil))
 			}
 		}
 		if f.Internal == nil {
-			resp := r.Response("internal", mrtr.Elicit)
+			resp := r.Response("internal", vocab.Elicit)
 			switch resp.Status {
-			case mrtr.Accepted:
+			case mrtrimpl.Accepted:
 				answer, problems, err := p.decodeInternal(ctx, resp.Content)
 				if err != nil {
-					return mrtr.Step{}, err
+					return mrtrimpl.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, mrtr.Prefilled(p.requestInternal(f, problems), resp.Content, problems))
+					pending = append(pending, mrtrimpl.Prefilled(p.requestInternal(f, problems), resp.Content, problems))
 				} else {
 					f.Internal = answer
 				}
-			case mrtr.Declined:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "triage_ticket was cancelled: the user declined \"internal\"."})
-			case mrtr.Cancelled:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "triage_ticket was cancelled: the user cancelled \"internal\"."})
-			case mrtr.Malformed:
-				pending = append(pending, p.requestInternal(f, mrtr.Problems{resp.Problem}))
+			case mrtrimpl.Declined:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "triage_ticket was cancelled: the user declined \"internal\"."})
+			case mrtrimpl.Cancelled:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "triage_ticket was cancelled: the user cancelled \"internal\"."})
+			case mrtrimpl.Malformed:
+				pending = append(pending, p.requestInternal(f, mrtrimpl.Problems{resp.Problem}))
 			default:
 				pending = append(pending, p.requestInternal(f, nil))
 			}
@@ -275,16 +277,16 @@ func (p triageTicketProgram) Step(ctx context.Context, r *mrtr.Round, f *TriageT
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return mrtr.Goto(r, TriageTicketStateSave, "next")
+		return mrtrimpl.Goto(r, TriageTicketStateSave, vocab.Next)
 	case TriageTicketStateSave:
 		if err := p.h.SaveTriage(ctx, f); err != nil {
-			return mrtr.Step{}, err
+			return mrtrimpl.Step{}, err
 		}
-		return mrtr.Goto(r, TriageTicketStateDone, "next")
+		return mrtrimpl.Goto(r, TriageTicketStateDone, vocab.Next)
 	case TriageTicketStateDone:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: triageTicketDoneMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: triageTicketDoneMessage(f)})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in triage_ticket", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in triage_ticket", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // TriageTicketHandler is what you implement for tool triage_ticket. Adding a check, effect or
@@ -323,7 +325,7 @@ func RegisterTriageTicket(s *mcp.Server, e *mrtr.Engine, h TriageTicketHandler) 
 	mrtr.AddTool(s, e, NewTriageTicketProgram(h))
 }
 
-func (triageTicketProgram) Descriptor() *mrtr.Descriptor {
+func (triageTicketProgram) Descriptor() *mrtrimpl.Descriptor {
 	return &triageTicketDescriptor
 }
 
@@ -341,20 +343,20 @@ func (triageTicketProgram) SetState(f *TriageTicketFlow, s uint16) {
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p triageTicketProgram) Questions(f *TriageTicketFlow, s uint16) []mrtr.Pending {
+func (p triageTicketProgram) Questions(f *TriageTicketFlow, s uint16) []mrtrimpl.Pending {
 	switch TriageTicketState(s) {
 	case TriageTicketStateAskImpact:
-		return []mrtr.Pending{p.requestImpact(f, nil)}
+		return []mrtrimpl.Pending{p.requestImpact(f, nil)}
 	case TriageTicketStateAskCustomer:
-		return []mrtr.Pending{p.requestCustomer(f, nil), p.requestInternal(f, nil)}
+		return []mrtrimpl.Pending{p.requestCustomer(f, nil), p.requestInternal(f, nil)}
 	}
 	return nil
 }
 
 // triageTicketDescriptor describes triage_ticket to the engine: the state table, the transitions,
 // and how its continuation is kept.
-var triageTicketDescriptor = mrtr.Descriptor{
-	Kind:        mrtr.KindTool,
+var triageTicketDescriptor = mrtrimpl.Descriptor{
+	Kind:        vocab.KindTool,
 	Name:        "triage_ticket",
 	Description: "Triages a ticket, asking twice for a priority on different scales.",
 	InputSchema: json.RawMessage(`{
@@ -371,7 +373,7 @@ var triageTicketDescriptor = mrtr.Descriptor{
   "type": "object"
 }`),
 	TTL:         10 * time.Minute,
-	Storage:     mrtr.Sealed,
+	Storage:     vocab.Sealed,
 	SchemaHash:  uint64(0x3089413d98b12aec),
 	Initial:     uint16(TriageTicketStateLookup),
 	States:      triageTicketStateTable,
@@ -379,21 +381,21 @@ var triageTicketDescriptor = mrtr.Descriptor{
 }
 
 // triageTicketStateTable describes each state, in the order of their numbers.
-var triageTicketStateTable = []mrtr.StateInfo{
-	{Name: "lookup", Kind: mrtr.StateCheck, Check: "loadTicket"},
-	{Name: "askImpact", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "impact", Kind: mrtr.Elicit}}},
-	{Name: "askCustomer", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "customer", Kind: mrtr.Elicit}, {Key: "internal", Kind: mrtr.Elicit}}},
-	{Name: "save", Kind: mrtr.StateCheck, Check: "saveTriage"},
-	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
+var triageTicketStateTable = []mrtrimpl.StateInfo{
+	{Name: "lookup", Kind: vocab.StateCheck, Check: "loadTicket"},
+	{Name: "askImpact", Kind: vocab.StateAsk, Requests: []mrtrimpl.RequestInfo{{Key: "impact", Kind: vocab.Elicit}}},
+	{Name: "askCustomer", Kind: vocab.StateAsk, Requests: []mrtrimpl.RequestInfo{{Key: "customer", Kind: vocab.Elicit}, {Key: "internal", Kind: vocab.Elicit}}},
+	{Name: "save", Kind: vocab.StateCheck, Check: "saveTriage"},
+	{Name: "done", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
 }
 
 // triageTicketTransitionTable lists every transition of the spec: a state may only go
 // where a row says.
-var triageTicketTransitionTable = []mrtr.Transition{
-	{From: uint16(TriageTicketStateLookup), On: "next", To: uint16(TriageTicketStateAskImpact)},
-	{From: uint16(TriageTicketStateAskImpact), On: "next", To: uint16(TriageTicketStateAskCustomer)},
-	{From: uint16(TriageTicketStateAskCustomer), On: "next", To: uint16(TriageTicketStateSave)},
-	{From: uint16(TriageTicketStateSave), On: "next", To: uint16(TriageTicketStateDone)},
+var triageTicketTransitionTable = []mrtrimpl.Transition{
+	{From: uint16(TriageTicketStateLookup), On: vocab.Next, To: uint16(TriageTicketStateAskImpact)},
+	{From: uint16(TriageTicketStateAskImpact), On: vocab.Next, To: uint16(TriageTicketStateAskCustomer)},
+	{From: uint16(TriageTicketStateAskCustomer), On: vocab.Next, To: uint16(TriageTicketStateSave)},
+	{From: uint16(TriageTicketStateSave), On: vocab.Next, To: uint16(TriageTicketStateDone)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -464,7 +466,7 @@ func (triageTicketProgram) LoadContinuation(f *TriageTicketFlow, data []byte) er
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p triageTicketProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*TriageTicketFlow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -472,17 +474,17 @@ func (p triageTicketProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 		Call:  c,
 		state: TriageTicketStateLookup,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in, "ticketId")
-	switch v, st := mrtr.FormString(in, "ticketId"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(in, "ticketId"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 12 {
 			problems.Addf("ticketId: at most 12 characters (got %d)", n)
 		}
 		f.Args.TicketID = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("ticketId: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("ticketId: expected a string")
 	}
 	return f, problems.Err()
@@ -490,18 +492,18 @@ func (p triageTicketProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 
 // decodeImpact validates the form answered for "impact": problems are for the user to
 // correct; an error is a custom validator that could not check a value.
-func (p triageTicketProgram) decodeImpact(ctx context.Context, content map[string]any) (*TriageTicketImpactAnswer, mrtr.Problems, error) {
+func (p triageTicketProgram) decodeImpact(ctx context.Context, content map[string]any) (*TriageTicketImpactAnswer, mrtrimpl.Problems, error) {
 	a := &TriageTicketImpactAnswer{}
-	var problems mrtr.Problems
-	switch v, st := mrtr.FormString(content, "priority"); st {
-	case mrtr.Present:
+	var problems mrtrimpl.Problems
+	switch v, st := mrtrimpl.FormString(content, "priority"); st {
+	case mrtrimpl.Present:
 		if !slices.Contains(triageTicketImpactPriorityValues, TriageTicketImpactPriority(v)) {
 			problems.Addf("priority: must be one of %s", "low, medium, high")
 		}
 		a.Priority = TriageTicketImpactPriority(v)
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("priority: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("priority: expected a string")
 	}
 	return a, problems, nil
@@ -509,26 +511,26 @@ func (p triageTicketProgram) decodeImpact(ctx context.Context, content map[strin
 
 // decodeCustomer validates the form answered for "customer": problems are for the user to
 // correct; an error is a custom validator that could not check a value.
-func (p triageTicketProgram) decodeCustomer(ctx context.Context, content map[string]any) (*TriageTicketCustomerAnswer, mrtr.Problems, error) {
+func (p triageTicketProgram) decodeCustomer(ctx context.Context, content map[string]any) (*TriageTicketCustomerAnswer, mrtrimpl.Problems, error) {
 	a := &TriageTicketCustomerAnswer{}
-	var problems mrtr.Problems
-	switch v, st := mrtr.FormString(content, "priority"); st {
-	case mrtr.Present:
+	var problems mrtrimpl.Problems
+	switch v, st := mrtrimpl.FormString(content, "priority"); st {
+	case mrtrimpl.Present:
 		if !slices.Contains(triageTicketCustomerPriorityValues, TriageTicketCustomerPriority(v)) {
 			problems.Addf("priority: must be one of %s", "whenever, soon, now, yesterday")
 		}
 		a.Priority = TriageTicketCustomerPriority(v)
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("priority: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("priority: expected a string")
 	}
-	switch list, st := mrtr.FormList(content, "tags"); st {
-	case mrtr.Present:
+	switch list, st := mrtrimpl.FormList(content, "tags"); st {
+	case mrtrimpl.Present:
 		checked := len(problems)
 		for i, it := range list {
-			v, ok := mrtr.AsString(it)
-			if ok != mrtr.Present {
+			v, ok := mrtrimpl.AsString(it)
+			if ok != mrtrimpl.Present {
 				problems.Addf("tags[%d]: expected a string", i)
 				continue
 			}
@@ -539,13 +541,13 @@ func (p triageTicketProgram) decodeCustomer(ctx context.Context, content map[str
 			a.Tags = append(a.Tags, TriageTicketTags(v))
 		}
 		// One answer, however it was sent: each value once, in the order of the spec's values.
-		a.Tags = mrtr.SpecOrder(a.Tags, triageTicketTagsValues)
+		a.Tags = mrtrimpl.SpecOrder(a.Tags, triageTicketTagsValues)
 		if len(problems) == checked {
 			if len(a.Tags) > 2 {
 				problems.Addf("tags: choose at most 2")
 			}
 		}
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("tags: expected a list")
 	}
 	return a, problems, nil
@@ -553,15 +555,15 @@ func (p triageTicketProgram) decodeCustomer(ctx context.Context, content map[str
 
 // decodeInternal validates the form answered for "internal": problems are for the user to
 // correct; an error is a custom validator that could not check a value.
-func (p triageTicketProgram) decodeInternal(ctx context.Context, content map[string]any) (*TriageTicketInternalAnswer, mrtr.Problems, error) {
+func (p triageTicketProgram) decodeInternal(ctx context.Context, content map[string]any) (*TriageTicketInternalAnswer, mrtrimpl.Problems, error) {
 	a := &TriageTicketInternalAnswer{}
-	var problems mrtr.Problems
-	switch list, st := mrtr.FormList(content, "tags"); st {
-	case mrtr.Present:
+	var problems mrtrimpl.Problems
+	switch list, st := mrtrimpl.FormList(content, "tags"); st {
+	case mrtrimpl.Present:
 		checked := len(problems)
 		for i, it := range list {
-			v, ok := mrtr.AsString(it)
-			if ok != mrtr.Present {
+			v, ok := mrtrimpl.AsString(it)
+			if ok != mrtrimpl.Present {
 				problems.Addf("tags[%d]: expected a string", i)
 				continue
 			}
@@ -572,13 +574,13 @@ func (p triageTicketProgram) decodeInternal(ctx context.Context, content map[str
 			a.Tags = append(a.Tags, TriageTicketInternalTags(v))
 		}
 		// One answer, however it was sent: each value once, in the order of the spec's values.
-		a.Tags = mrtr.SpecOrder(a.Tags, triageTicketInternalTagsValues)
+		a.Tags = mrtrimpl.SpecOrder(a.Tags, triageTicketInternalTagsValues)
 		if len(problems) == checked {
 			if len(a.Tags) > 3 {
 				problems.Addf("tags: choose at most 3")
 			}
 		}
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("tags: expected a list")
 	}
 	return a, problems, nil
@@ -586,8 +588,8 @@ func (p triageTicketProgram) decodeInternal(ctx context.Context, content map[str
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p triageTicketProgram) CheckContinuation(ctx context.Context, f *TriageTicketFlow) mrtr.Problems {
-	var problems mrtr.Problems
+func (p triageTicketProgram) CheckContinuation(ctx context.Context, f *TriageTicketFlow) mrtrimpl.Problems {
+	var problems mrtrimpl.Problems
 	if v := string(f.Continuation.Priority); v != "" {
 		if !slices.Contains(triageTicketPriorityValues, TriageTicketPriority(v)) {
 			problems.Addf("priority: must be one of %s", "p1, p2, p3")
@@ -622,12 +624,12 @@ var triageTicketImpactSchema = json.RawMessage(`{
 
 // requestImpact builds input request "impact" of state askImpact; problems with a previous answer
 // are added to it.
-func (triageTicketProgram) requestImpact(f *TriageTicketFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (triageTicketProgram) requestImpact(f *TriageTicketFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:  "impact",
-		Kind: mrtr.Elicit,
+		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtr.WithProblems(triageTicketAskImpactImpactMessage(f), problems),
+			Message:         mrtrimpl.WithProblems(triageTicketAskImpactImpactMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: triageTicketImpactSchema,
 		},
@@ -669,12 +671,12 @@ var triageTicketCustomerSchema = json.RawMessage(`{
 
 // requestCustomer builds input request "customer" of state askCustomer; problems with a previous
 // answer are added to it.
-func (triageTicketProgram) requestCustomer(f *TriageTicketFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (triageTicketProgram) requestCustomer(f *TriageTicketFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:  "customer",
-		Kind: mrtr.Elicit,
+		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtr.WithProblems(triageTicketAskCustomerCustomerMessage(f), problems),
+			Message:         mrtrimpl.WithProblems(triageTicketAskCustomerCustomerMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: triageTicketCustomerSchema,
 		},
@@ -704,12 +706,12 @@ var triageTicketInternalSchema = json.RawMessage(`{
 
 // requestInternal builds input request "internal" of state askCustomer; problems with a previous
 // answer are added to it.
-func (triageTicketProgram) requestInternal(f *TriageTicketFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (triageTicketProgram) requestInternal(f *TriageTicketFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:  "internal",
-		Kind: mrtr.Elicit,
+		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtr.WithProblems(triageTicketAskCustomerInternalMessage(f), problems),
+			Message:         mrtrimpl.WithProblems(triageTicketAskCustomerInternalMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: triageTicketInternalSchema,
 		},
@@ -751,11 +753,11 @@ func triageTicketDoneMessage(f *TriageTicketFlow) string {
 	}
 	b.WriteString(" ")
 	if f.Customer != nil {
-		b.WriteString(mrtr.Join(f.Customer.Tags))
+		b.WriteString(mrtrimpl.Join(f.Customer.Tags))
 	}
 	b.WriteString(" ")
 	if f.Internal != nil {
-		b.WriteString(mrtr.Join(f.Internal.Tags))
+		b.WriteString(mrtrimpl.Join(f.Internal.Tags))
 	}
 	b.WriteString(".")
 	return b.String()

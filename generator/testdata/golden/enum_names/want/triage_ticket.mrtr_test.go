@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // fakeTriageTicket implements TriageTicketHandler for the generated tests: it allows every
@@ -63,7 +64,7 @@ func fixturesTriageTicket(h *fakeTriageTicket) mrtrtest.Fixtures {
 		Other:        "bob",
 		OtherArgs:    map[string]any{"ticketId": "another"},
 		Unauthorized: "mallory",
-		WantOutcome:  mrtr.OutcomeSuccess,
+		WantOutcome:  vocab.OutcomeSuccess,
 	}
 }
 

@@ -14,6 +14,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // X2faSetupMethod is a value of method.
@@ -87,12 +89,12 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p x2faSetupProgram) Step(ctx context.Context, r *mrtr.Round, f *X2faSetupFlow) (mrtr.Step, error) {
+func (p x2faSetupProgram) Step(ctx context.Context, r mrtrimpl.Round, f *X2faSetupFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case X2faSetupStateDone:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: x2faSetupDoneMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: x2faSetupDoneMessage(f)})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in 2fa-setup", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in 2fa-setup", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // X2faSetupHandler is what you implement for tool 2fa-setup. Adding a check, effect or
@@ -123,7 +125,7 @@ func RegisterX2faSetup(s *mcp.Server, e *mrtr.Engine, h X2faSetupHandler) {
 	mrtr.AddTool(s, e, NewX2faSetupProgram(h))
 }
 
-func (x2faSetupProgram) Descriptor() *mrtr.Descriptor {
+func (x2faSetupProgram) Descriptor() *mrtrimpl.Descriptor {
 	return &x2faSetupDescriptor
 }
 
@@ -141,14 +143,14 @@ func (x2faSetupProgram) SetState(f *X2faSetupFlow, s uint16) {
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p x2faSetupProgram) Questions(f *X2faSetupFlow, s uint16) []mrtr.Pending {
+func (p x2faSetupProgram) Questions(f *X2faSetupFlow, s uint16) []mrtrimpl.Pending {
 	return nil
 }
 
 // x2faSetupDescriptor describes 2fa-setup to the engine: the state table, the transitions, and
 // how its continuation is kept.
-var x2faSetupDescriptor = mrtr.Descriptor{
-	Kind:        mrtr.KindTool,
+var x2faSetupDescriptor = mrtrimpl.Descriptor{
+	Kind:        vocab.KindTool,
 	Name:        "2fa-setup",
 	Description: "An MCP name that starts with a digit (Go names get an X in front).",
 	InputSchema: json.RawMessage(`{
@@ -176,7 +178,7 @@ var x2faSetupDescriptor = mrtr.Descriptor{
   "type": "object"
 }`),
 	TTL:         10 * time.Minute,
-	Storage:     mrtr.Sealed,
+	Storage:     vocab.Sealed,
 	SchemaHash:  uint64(0x8b629b6c8e1b2a34),
 	Initial:     uint16(X2faSetupStateDone),
 	States:      x2faSetupStateTable,
@@ -184,13 +186,13 @@ var x2faSetupDescriptor = mrtr.Descriptor{
 }
 
 // x2faSetupStateTable describes each state, in the order of their numbers.
-var x2faSetupStateTable = []mrtr.StateInfo{
-	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
+var x2faSetupStateTable = []mrtrimpl.StateInfo{
+	{Name: "done", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
 }
 
 // x2faSetupTransitionTable lists every transition of the spec: a state may only go
 // where a row says.
-var x2faSetupTransitionTable = []mrtr.Transition{}
+var x2faSetupTransitionTable = []mrtrimpl.Transition{}
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
 // bound to its digest, so a continuation cannot be replayed with other arguments.
@@ -214,7 +216,7 @@ func (x2faSetupProgram) LoadContinuation(f *X2faSetupFlow, data []byte) error {
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p x2faSetupProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*X2faSetupFlow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -222,28 +224,28 @@ func (p x2faSetupProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.Ra
 		Call:  c,
 		state: X2faSetupStateDone,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in, "account", "method")
-	switch v, st := mrtr.FormString(in, "account"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(in, "account"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 40 {
 			problems.Addf("account: at most 40 characters (got %d)", n)
 		}
 		f.Args.Account = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("account: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("account: expected a string")
 	}
-	switch v, st := mrtr.FormString(in, "method"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(in, "method"); st {
+	case mrtrimpl.Present:
 		if !slices.Contains(x2faSetupMethodValues, X2faSetupMethod(v)) {
 			problems.Addf("method: must be one of %s", "über, 日本, café, app")
 		}
 		f.Args.Method = X2faSetupMethod(v)
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		f.Args.Method = X2faSetupMethodCafé
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("method: expected a string")
 	}
 	return f, problems.Err()
@@ -251,7 +253,7 @@ func (p x2faSetupProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.Ra
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p x2faSetupProgram) CheckContinuation(ctx context.Context, f *X2faSetupFlow) mrtr.Problems {
+func (p x2faSetupProgram) CheckContinuation(ctx context.Context, f *X2faSetupFlow) mrtrimpl.Problems {
 	return nil
 }
 

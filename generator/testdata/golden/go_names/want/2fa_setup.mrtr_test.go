@@ -10,6 +10,7 @@ import (
 
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // fakeX2faSetup implements X2faSetupHandler for the generated tests: it allows every
@@ -37,7 +38,7 @@ func fixturesX2faSetup(h *fakeX2faSetup) mrtrtest.Fixtures {
 		Other:        "bob",
 		OtherArgs:    map[string]any{"account": "another"},
 		Unauthorized: "mallory",
-		WantOutcome:  mrtr.OutcomeSuccess,
+		WantOutcome:  vocab.OutcomeSuccess,
 	}
 }
 

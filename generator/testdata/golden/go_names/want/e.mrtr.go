@@ -12,6 +12,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // EArgs are the arguments of tool e, validated on every round.
@@ -66,12 +68,12 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p eProgram) Step(ctx context.Context, r *mrtr.Round, f *EFlow) (mrtr.Step, error) {
+func (p eProgram) Step(ctx context.Context, r mrtrimpl.Round, f *EFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case EStateDone:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: eDoneMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: eDoneMessage(f)})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in e", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in e", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // EHandler is what you implement for tool e. Adding a check, effect or
@@ -101,7 +103,7 @@ func RegisterE(s *mcp.Server, e *mrtr.Engine, h EHandler) {
 	mrtr.AddTool(s, e, NewEProgram(h))
 }
 
-func (eProgram) Descriptor() *mrtr.Descriptor {
+func (eProgram) Descriptor() *mrtrimpl.Descriptor {
 	return &eDescriptor
 }
 
@@ -119,14 +121,14 @@ func (eProgram) SetState(f *EFlow, s uint16) {
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p eProgram) Questions(f *EFlow, s uint16) []mrtr.Pending {
+func (p eProgram) Questions(f *EFlow, s uint16) []mrtrimpl.Pending {
 	return nil
 }
 
 // eDescriptor describes e to the engine: the state table, the transitions, and
 // how its continuation is kept.
-var eDescriptor = mrtr.Descriptor{
-	Kind:        mrtr.KindTool,
+var eDescriptor = mrtrimpl.Descriptor{
+	Kind:        vocab.KindTool,
 	Name:        "e",
 	Description: "Another one.",
 	InputSchema: json.RawMessage(`{
@@ -135,7 +137,7 @@ var eDescriptor = mrtr.Descriptor{
   "type": "object"
 }`),
 	TTL:         10 * time.Minute,
-	Storage:     mrtr.Sealed,
+	Storage:     vocab.Sealed,
 	SchemaHash:  uint64(0x13376dea783b1285),
 	Initial:     uint16(EStateDone),
 	States:      eStateTable,
@@ -143,13 +145,13 @@ var eDescriptor = mrtr.Descriptor{
 }
 
 // eStateTable describes each state, in the order of their numbers.
-var eStateTable = []mrtr.StateInfo{
-	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
+var eStateTable = []mrtrimpl.StateInfo{
+	{Name: "done", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
 }
 
 // eTransitionTable lists every transition of the spec: a state may only go
 // where a row says.
-var eTransitionTable = []mrtr.Transition{}
+var eTransitionTable = []mrtrimpl.Transition{}
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
 // bound to its digest, so a continuation cannot be replayed with other arguments.
@@ -171,7 +173,7 @@ func (eProgram) LoadContinuation(f *EFlow, data []byte) error {
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p eProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*EFlow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -179,14 +181,14 @@ func (p eProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage
 		Call:  c,
 		state: EStateDone,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in)
 	return f, problems.Err()
 }
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p eProgram) CheckContinuation(ctx context.Context, f *EFlow) mrtr.Problems {
+func (p eProgram) CheckContinuation(ctx context.Context, f *EFlow) mrtrimpl.Problems {
 	return nil
 }
 

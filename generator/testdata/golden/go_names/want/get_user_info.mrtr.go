@@ -16,6 +16,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // GetUserInfoType is a value of type.
@@ -169,41 +171,41 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p getUserInfoProgram) Step(ctx context.Context, r *mrtr.Round, f *GetUserInfoFlow) (mrtr.Step, error) {
+func (p getUserInfoProgram) Step(ctx context.Context, r mrtrimpl.Round, f *GetUserInfoFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case GetUserInfoStateFetchHTTP:
 		out, err := p.h.FetchUserAPI(ctx, f)
 		if err != nil {
-			return mrtr.Step{}, err
+			return mrtrimpl.Step{}, err
 		}
 		switch out {
 		case GetUserInfoFetchUserAPIFoundIt:
-			return mrtr.Goto(r, GetUserInfoStateAskSSO, "outcome:found_it")
+			return mrtrimpl.Goto(r, GetUserInfoStateAskSSO, vocab.OutcomeEdge("found_it"))
 		case GetUserInfoFetchUserAPINotFound:
-			return mrtr.Goto(r, GetUserInfoStateMissing, "outcome:not_found")
+			return mrtrimpl.Goto(r, GetUserInfoStateMissing, vocab.OutcomeEdge("not_found"))
 		}
-		return mrtr.Step{}, fmt.Errorf("fetchUserAPI returned unknown outcome %d", out)
+		return mrtrimpl.Step{}, fmt.Errorf("fetchUserAPI returned unknown outcome %d", out)
 	case GetUserInfoStateAskSSO:
-		var pending []mrtr.Pending
+		var pending []mrtrimpl.Pending
 		if f.SSOURL == nil {
-			resp := r.Response("sso_URL", mrtr.Elicit)
+			resp := r.Response("sso_URL", vocab.Elicit)
 			switch resp.Status {
-			case mrtr.Accepted:
+			case mrtrimpl.Accepted:
 				answer, problems, err := p.decodeSSOURL(ctx, resp.Content)
 				if err != nil {
-					return mrtr.Step{}, err
+					return mrtrimpl.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, mrtr.Prefilled(p.requestSSOURL(f, problems), resp.Content, problems))
+					pending = append(pending, mrtrimpl.Prefilled(p.requestSSOURL(f, problems), resp.Content, problems))
 				} else {
 					f.SSOURL = answer
 				}
-			case mrtr.Declined:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "get-user.info was cancelled: the user declined \"sso_URL\"."})
-			case mrtr.Cancelled:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "get-user.info was cancelled: the user cancelled \"sso_URL\"."})
-			case mrtr.Malformed:
-				pending = append(pending, p.requestSSOURL(f, mrtr.Problems{resp.Problem}))
+			case mrtrimpl.Declined:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "get-user.info was cancelled: the user declined \"sso_URL\"."})
+			case mrtrimpl.Cancelled:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "get-user.info was cancelled: the user cancelled \"sso_URL\"."})
+			case mrtrimpl.Malformed:
+				pending = append(pending, p.requestSSOURL(f, mrtrimpl.Problems{resp.Problem}))
 			default:
 				pending = append(pending, p.requestSSOURL(f, nil))
 			}
@@ -211,13 +213,13 @@ func (p getUserInfoProgram) Step(ctx context.Context, r *mrtr.Round, f *GetUserI
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return mrtr.Goto(r, GetUserInfoStateDone, "next")
+		return mrtrimpl.Goto(r, GetUserInfoStateDone, vocab.Next)
 	case GetUserInfoStateMissing:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeFailed, Text: getUserInfoMissingMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeFailed, Text: getUserInfoMissingMessage(f)})
 	case GetUserInfoStateDone:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: getUserInfoDoneMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: getUserInfoDoneMessage(f)})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in get-user.info", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in get-user.info", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // GetUserInfoHandler is what you implement for tool get-user.info. Adding a check, effect or
@@ -252,7 +254,7 @@ func RegisterGetUserInfo(s *mcp.Server, e *mrtr.Engine, h GetUserInfoHandler) {
 	mrtr.AddTool(s, e, NewGetUserInfoProgram(h))
 }
 
-func (getUserInfoProgram) Descriptor() *mrtr.Descriptor {
+func (getUserInfoProgram) Descriptor() *mrtrimpl.Descriptor {
 	return &getUserInfoDescriptor
 }
 
@@ -270,18 +272,18 @@ func (getUserInfoProgram) SetState(f *GetUserInfoFlow, s uint16) {
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p getUserInfoProgram) Questions(f *GetUserInfoFlow, s uint16) []mrtr.Pending {
+func (p getUserInfoProgram) Questions(f *GetUserInfoFlow, s uint16) []mrtrimpl.Pending {
 	switch GetUserInfoState(s) {
 	case GetUserInfoStateAskSSO:
-		return []mrtr.Pending{p.requestSSOURL(f, nil)}
+		return []mrtrimpl.Pending{p.requestSSOURL(f, nil)}
 	}
 	return nil
 }
 
 // getUserInfoDescriptor describes get-user.info to the engine: the state table, the transitions,
 // and how its continuation is kept.
-var getUserInfoDescriptor = mrtr.Descriptor{
-	Kind:        mrtr.KindTool,
+var getUserInfoDescriptor = mrtrimpl.Descriptor{
+	Kind:        vocab.KindTool,
 	Name:        "get-user.info",
 	Description: "Dotted and dashed MCP name.",
 	InputSchema: json.RawMessage(`{
@@ -335,7 +337,7 @@ var getUserInfoDescriptor = mrtr.Descriptor{
   "type": "object"
 }`),
 	TTL:         10 * time.Minute,
-	Storage:     mrtr.Sealed,
+	Storage:     vocab.Sealed,
 	SchemaHash:  uint64(0x3abb5597ddc19e05),
 	Initial:     uint16(GetUserInfoStateFetchHTTP),
 	States:      getUserInfoStateTable,
@@ -343,19 +345,19 @@ var getUserInfoDescriptor = mrtr.Descriptor{
 }
 
 // getUserInfoStateTable describes each state, in the order of their numbers.
-var getUserInfoStateTable = []mrtr.StateInfo{
-	{Name: "fetchHTTP", Kind: mrtr.StateCheck, Check: "fetchUserAPI", Outcomes: []string{"found_it", "not_found"}},
-	{Name: "askSSO", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "sso_URL", Kind: mrtr.Elicit}}},
-	{Name: "missing", Kind: mrtr.StateTerminal, End: mrtr.OutcomeFailed},
-	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
+var getUserInfoStateTable = []mrtrimpl.StateInfo{
+	{Name: "fetchHTTP", Kind: vocab.StateCheck, Check: "fetchUserAPI", Outcomes: []string{"found_it", "not_found"}},
+	{Name: "askSSO", Kind: vocab.StateAsk, Requests: []mrtrimpl.RequestInfo{{Key: "sso_URL", Kind: vocab.Elicit}}},
+	{Name: "missing", Kind: vocab.StateTerminal, End: vocab.OutcomeFailed},
+	{Name: "done", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
 }
 
 // getUserInfoTransitionTable lists every transition of the spec: a state may only go
 // where a row says.
-var getUserInfoTransitionTable = []mrtr.Transition{
-	{From: uint16(GetUserInfoStateFetchHTTP), On: "outcome:found_it", To: uint16(GetUserInfoStateAskSSO)},
-	{From: uint16(GetUserInfoStateFetchHTTP), On: "outcome:not_found", To: uint16(GetUserInfoStateMissing)},
-	{From: uint16(GetUserInfoStateAskSSO), On: "next", To: uint16(GetUserInfoStateDone)},
+var getUserInfoTransitionTable = []mrtrimpl.Transition{
+	{From: uint16(GetUserInfoStateFetchHTTP), On: vocab.OutcomeEdge("found_it"), To: uint16(GetUserInfoStateAskSSO)},
+	{From: uint16(GetUserInfoStateFetchHTTP), On: vocab.OutcomeEdge("not_found"), To: uint16(GetUserInfoStateMissing)},
+	{From: uint16(GetUserInfoStateAskSSO), On: vocab.Next, To: uint16(GetUserInfoStateDone)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -419,7 +421,7 @@ func (getUserInfoProgram) LoadContinuation(f *GetUserInfoFlow, data []byte) erro
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p getUserInfoProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*GetUserInfoFlow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -427,41 +429,41 @@ func (p getUserInfoProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.
 		Call:  c,
 		state: GetUserInfoStateFetchHTTP,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in, "apiURL", "func", "http_server", "map", "range", "type", "userId")
-	switch v, st := mrtr.FormString(in, "apiURL"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(in, "apiURL"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 200 {
 			problems.Addf("apiURL: at most 200 characters (got %d)", n)
 		}
 		problems.CheckFormat("apiURL", "uri", v)
 		f.Args.APIURL = &v
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("apiURL: expected a string")
 	}
-	switch v, st := mrtr.FormBool(in, "func"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormBool(in, "func"); st {
+	case mrtrimpl.Present:
 		f.Args.Func = &v
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("func: expected true or false")
 	}
-	switch v, st := mrtr.FormString(in, "http_server"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(in, "http_server"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 100 {
 			problems.Addf("http_server: at most 100 characters (got %d)", n)
 		}
 		f.Args.HTTPServer = &v
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("http_server: expected a string")
 	}
-	switch list, st := mrtr.FormList(in, "map"); st {
-	case mrtr.Present:
+	switch list, st := mrtrimpl.FormList(in, "map"); st {
+	case mrtrimpl.Present:
 		if len(list) > 2 {
 			problems.Addf("map: choose at most 2")
 		}
 		for i, it := range list {
-			v, ok := mrtr.AsString(it)
-			if ok != mrtr.Present {
+			v, ok := mrtrimpl.AsString(it)
+			if ok != mrtrimpl.Present {
 				problems.Addf("map[%d]: expected a string", i)
 				continue
 			}
@@ -470,11 +472,11 @@ func (p getUserInfoProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.
 			}
 			f.Args.Map = append(f.Args.Map, v)
 		}
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("map: expected a list")
 	}
-	switch v, st := mrtr.FormInt(in, "range"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormInt(in, "range"); st {
+	case mrtrimpl.Present:
 		if v < 0 {
 			problems.Addf("range: at least 0")
 		}
@@ -482,29 +484,29 @@ func (p getUserInfoProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.
 			problems.Addf("range: at most 10")
 		}
 		f.Args.Range = &v
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("range: expected an integer")
 	}
-	switch v, st := mrtr.FormString(in, "type"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(in, "type"); st {
+	case mrtrimpl.Present:
 		if !slices.Contains(getUserInfoTypeValues, GetUserInfoType(v)) {
 			problems.Addf("type: must be one of %s", "a-b, c.d, 1st, x y, UPPER, camelCase")
 		}
 		f.Args.Type = GetUserInfoType(v)
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		f.Args.Type = GetUserInfoTypeAB
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("type: expected a string")
 	}
-	switch v, st := mrtr.FormString(in, "userId"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(in, "userId"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 36 {
 			problems.Addf("userId: at most 36 characters (got %d)", n)
 		}
 		f.Args.UserID = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("userId: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("userId: expected a string")
 	}
 	return f, problems.Err()
@@ -512,41 +514,41 @@ func (p getUserInfoProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.
 
 // decodeSSOURL validates the form answered for "sso_URL": problems are for the user to
 // correct; an error is a custom validator that could not check a value.
-func (p getUserInfoProgram) decodeSSOURL(ctx context.Context, content map[string]any) (*GetUserInfoSSOURLAnswer, mrtr.Problems, error) {
+func (p getUserInfoProgram) decodeSSOURL(ctx context.Context, content map[string]any) (*GetUserInfoSSOURLAnswer, mrtrimpl.Problems, error) {
 	a := &GetUserInfoSSOURLAnswer{}
-	var problems mrtr.Problems
-	switch v, st := mrtr.FormString(content, "state"); st {
-	case mrtr.Present:
+	var problems mrtrimpl.Problems
+	switch v, st := mrtrimpl.FormString(content, "state"); st {
+	case mrtrimpl.Present:
 		if !slices.Contains(getUserInfoSSOURLStateValues, GetUserInfoSSOURLState(v)) {
 			problems.Addf("state: must be one of %s", "CA, NY, 100%")
 		}
 		a.State = GetUserInfoSSOURLState(v)
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		a.State = GetUserInfoSSOURLStateCA
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("state: expected a string")
 	}
-	switch v, st := mrtr.FormString(content, "string"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(content, "string"); st {
+	case mrtrimpl.Present:
 		if !slices.Contains(getUserInfoStringValues, GetUserInfoString(v)) {
 			problems.Addf("string: must be one of %s", "go, if")
 		}
 		a.String = GetUserInfoString(v)
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("string: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("string: expected a string")
 	}
-	switch v, st := mrtr.FormString(content, "url"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(content, "url"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 200 {
 			problems.Addf("url: at most 200 characters (got %d)", n)
 		}
 		problems.CheckFormat("url", "uri", v)
 		a.URL = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("url: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("url: expected a string")
 	}
 	return a, problems, nil
@@ -554,8 +556,8 @@ func (p getUserInfoProgram) decodeSSOURL(ctx context.Context, content map[string
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p getUserInfoProgram) CheckContinuation(ctx context.Context, f *GetUserInfoFlow) mrtr.Problems {
-	var problems mrtr.Problems
+func (p getUserInfoProgram) CheckContinuation(ctx context.Context, f *GetUserInfoFlow) mrtrimpl.Problems {
+	var problems mrtrimpl.Problems
 	if v := f.Continuation.JSONRPCID; v != "" {
 		if n := utf8.RuneCountInString(v); n > 20 {
 			problems.Addf("jsonRPCId: at most 20 characters (got %d)", n)
@@ -610,12 +612,12 @@ var getUserInfoSSOURLSchema = json.RawMessage(`{
 
 // requestSSOURL builds input request "sso_URL" of state askSSO; problems with a previous answer are
 // added to it.
-func (getUserInfoProgram) requestSSOURL(f *GetUserInfoFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (getUserInfoProgram) requestSSOURL(f *GetUserInfoFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:  "sso_URL",
-		Kind: mrtr.Elicit,
+		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtr.WithProblems(getUserInfoAskSSOSSOURLMessage(f), problems),
+			Message:         mrtrimpl.WithProblems(getUserInfoAskSSOSSOURLMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: getUserInfoSSOURLSchema,
 		},
@@ -639,7 +641,7 @@ func getUserInfoAskSSOSSOURLMessage(f *GetUserInfoFlow) string {
 		b.WriteString(strconv.FormatBool(*f.Args.Func))
 	}
 	b.WriteString(", map ")
-	b.WriteString(mrtr.Join(f.Args.Map))
+	b.WriteString(mrtrimpl.Join(f.Args.Map))
 	b.WriteString(")?")
 	return b.String()
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // fakeGetUserInfo implements GetUserInfoHandler for the generated tests: it allows every
@@ -61,7 +62,7 @@ func fixturesGetUserInfo(h *fakeGetUserInfo) mrtrtest.Fixtures {
 		OtherArgs:    map[string]any{"userId": "another"},
 		Steer:        h.fake.Steer,
 		Unauthorized: "mallory",
-		WantOutcome:  mrtr.OutcomeSuccess,
+		WantOutcome:  vocab.OutcomeSuccess,
 	}
 }
 

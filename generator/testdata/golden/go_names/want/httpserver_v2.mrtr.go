@@ -13,6 +13,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // HTTPServerV2Args are the arguments of tool HTTPServer-v2, validated on every round.
@@ -70,12 +72,12 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p httpServerV2Program) Step(ctx context.Context, r *mrtr.Round, f *HTTPServerV2Flow) (mrtr.Step, error) {
+func (p httpServerV2Program) Step(ctx context.Context, r mrtrimpl.Round, f *HTTPServerV2Flow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case HTTPServerV2StateDone:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: httpServerV2DoneMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: httpServerV2DoneMessage(f)})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in HTTPServer-v2", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in HTTPServer-v2", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // HTTPServerV2Handler is what you implement for tool HTTPServer-v2. Adding a check, effect or
@@ -106,7 +108,7 @@ func RegisterHTTPServerV2(s *mcp.Server, e *mrtr.Engine, h HTTPServerV2Handler) 
 	mrtr.AddTool(s, e, NewHTTPServerV2Program(h))
 }
 
-func (httpServerV2Program) Descriptor() *mrtr.Descriptor {
+func (httpServerV2Program) Descriptor() *mrtrimpl.Descriptor {
 	return &httpServerV2Descriptor
 }
 
@@ -124,14 +126,14 @@ func (httpServerV2Program) SetState(f *HTTPServerV2Flow, s uint16) {
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p httpServerV2Program) Questions(f *HTTPServerV2Flow, s uint16) []mrtr.Pending {
+func (p httpServerV2Program) Questions(f *HTTPServerV2Flow, s uint16) []mrtrimpl.Pending {
 	return nil
 }
 
 // httpServerV2Descriptor describes HTTPServer-v2 to the engine: the state table, the transitions,
 // and how its continuation is kept.
-var httpServerV2Descriptor = mrtr.Descriptor{
-	Kind:        mrtr.KindTool,
+var httpServerV2Descriptor = mrtrimpl.Descriptor{
+	Kind:        vocab.KindTool,
 	Name:        "HTTPServer-v2",
 	Description: "Initialism at the start, a version suffix.",
 	InputSchema: json.RawMessage(`{
@@ -148,7 +150,7 @@ var httpServerV2Descriptor = mrtr.Descriptor{
   "type": "object"
 }`),
 	TTL:         10 * time.Minute,
-	Storage:     mrtr.Sealed,
+	Storage:     vocab.Sealed,
 	SchemaHash:  uint64(0xfa3bfb83455b4b95),
 	Initial:     uint16(HTTPServerV2StateDone),
 	States:      httpServerV2StateTable,
@@ -156,13 +158,13 @@ var httpServerV2Descriptor = mrtr.Descriptor{
 }
 
 // httpServerV2StateTable describes each state, in the order of their numbers.
-var httpServerV2StateTable = []mrtr.StateInfo{
-	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
+var httpServerV2StateTable = []mrtrimpl.StateInfo{
+	{Name: "done", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
 }
 
 // httpServerV2TransitionTable lists every transition of the spec: a state may only go
 // where a row says.
-var httpServerV2TransitionTable = []mrtr.Transition{}
+var httpServerV2TransitionTable = []mrtrimpl.Transition{}
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
 // bound to its digest, so a continuation cannot be replayed with other arguments.
@@ -185,7 +187,7 @@ func (httpServerV2Program) LoadContinuation(f *HTTPServerV2Flow, data []byte) er
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p httpServerV2Program) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*HTTPServerV2Flow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -193,17 +195,17 @@ func (p httpServerV2Program) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 		Call:  c,
 		state: HTTPServerV2StateDone,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in, "ID")
-	switch v, st := mrtr.FormString(in, "ID"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(in, "ID"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 10 {
 			problems.Addf("ID: at most 10 characters (got %d)", n)
 		}
 		f.Args.ID = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("ID: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("ID: expected a string")
 	}
 	return f, problems.Err()
@@ -211,7 +213,7 @@ func (p httpServerV2Program) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p httpServerV2Program) CheckContinuation(ctx context.Context, f *HTTPServerV2Flow) mrtr.Problems {
+func (p httpServerV2Program) CheckContinuation(ctx context.Context, f *HTTPServerV2Flow) mrtrimpl.Problems {
 	return nil
 }
 

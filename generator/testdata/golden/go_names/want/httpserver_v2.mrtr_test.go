@@ -9,6 +9,7 @@ import (
 
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // fakeHTTPServerV2 implements HTTPServerV2Handler for the generated tests: it allows every
@@ -36,7 +37,7 @@ func fixturesHTTPServerV2(h *fakeHTTPServerV2) mrtrtest.Fixtures {
 		Other:        "bob",
 		OtherArgs:    map[string]any{"ID": "another"},
 		Unauthorized: "mallory",
-		WantOutcome:  mrtr.OutcomeSuccess,
+		WantOutcome:  vocab.OutcomeSuccess,
 	}
 }
 

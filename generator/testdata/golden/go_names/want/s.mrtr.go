@@ -12,6 +12,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // SArgs are the arguments of tool s, validated on every round.
@@ -66,12 +68,12 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p sProgram) Step(ctx context.Context, r *mrtr.Round, f *SFlow) (mrtr.Step, error) {
+func (p sProgram) Step(ctx context.Context, r mrtrimpl.Round, f *SFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case SStateDone:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: sDoneMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: sDoneMessage(f)})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in s", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in s", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // SHandler is what you implement for tool s. Adding a check, effect or
@@ -101,7 +103,7 @@ func RegisterS(s *mcp.Server, e *mrtr.Engine, h SHandler) {
 	mrtr.AddTool(s, e, NewSProgram(h))
 }
 
-func (sProgram) Descriptor() *mrtr.Descriptor {
+func (sProgram) Descriptor() *mrtrimpl.Descriptor {
 	return &sDescriptor
 }
 
@@ -119,14 +121,14 @@ func (sProgram) SetState(f *SFlow, s uint16) {
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p sProgram) Questions(f *SFlow, s uint16) []mrtr.Pending {
+func (p sProgram) Questions(f *SFlow, s uint16) []mrtrimpl.Pending {
 	return nil
 }
 
 // sDescriptor describes s to the engine: the state table, the transitions, and
 // how its continuation is kept.
-var sDescriptor = mrtr.Descriptor{
-	Kind:        mrtr.KindTool,
+var sDescriptor = mrtrimpl.Descriptor{
+	Kind:        vocab.KindTool,
 	Name:        "s",
 	Description: "A tool whose Go name shadows a parameter of RegisterAll.",
 	InputSchema: json.RawMessage(`{
@@ -135,7 +137,7 @@ var sDescriptor = mrtr.Descriptor{
   "type": "object"
 }`),
 	TTL:         10 * time.Minute,
-	Storage:     mrtr.Sealed,
+	Storage:     vocab.Sealed,
 	SchemaHash:  uint64(0x111715d10706790f),
 	Initial:     uint16(SStateDone),
 	States:      sStateTable,
@@ -143,13 +145,13 @@ var sDescriptor = mrtr.Descriptor{
 }
 
 // sStateTable describes each state, in the order of their numbers.
-var sStateTable = []mrtr.StateInfo{
-	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
+var sStateTable = []mrtrimpl.StateInfo{
+	{Name: "done", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
 }
 
 // sTransitionTable lists every transition of the spec: a state may only go
 // where a row says.
-var sTransitionTable = []mrtr.Transition{}
+var sTransitionTable = []mrtrimpl.Transition{}
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
 // bound to its digest, so a continuation cannot be replayed with other arguments.
@@ -171,7 +173,7 @@ func (sProgram) LoadContinuation(f *SFlow, data []byte) error {
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p sProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*SFlow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -179,14 +181,14 @@ func (p sProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage
 		Call:  c,
 		state: SStateDone,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in)
 	return f, problems.Err()
 }
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p sProgram) CheckContinuation(ctx context.Context, f *SFlow) mrtr.Problems {
+func (p sProgram) CheckContinuation(ctx context.Context, f *SFlow) mrtrimpl.Problems {
 	return nil
 }
 

@@ -12,6 +12,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // TypeArgs are the arguments of tool type, validated on every round.
@@ -66,12 +68,12 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p typeProgram) Step(ctx context.Context, r *mrtr.Round, f *TypeFlow) (mrtr.Step, error) {
+func (p typeProgram) Step(ctx context.Context, r mrtrimpl.Round, f *TypeFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case TypeStateDone:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: typeDoneMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: typeDoneMessage(f)})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in type", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in type", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // TypeHandler is what you implement for tool type. Adding a check, effect or
@@ -101,7 +103,7 @@ func RegisterType(s *mcp.Server, e *mrtr.Engine, h TypeHandler) {
 	mrtr.AddTool(s, e, NewTypeProgram(h))
 }
 
-func (typeProgram) Descriptor() *mrtr.Descriptor {
+func (typeProgram) Descriptor() *mrtrimpl.Descriptor {
 	return &typeDescriptor
 }
 
@@ -119,14 +121,14 @@ func (typeProgram) SetState(f *TypeFlow, s uint16) {
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p typeProgram) Questions(f *TypeFlow, s uint16) []mrtr.Pending {
+func (p typeProgram) Questions(f *TypeFlow, s uint16) []mrtrimpl.Pending {
 	return nil
 }
 
 // typeDescriptor describes type to the engine: the state table, the transitions, and
 // how its continuation is kept.
-var typeDescriptor = mrtr.Descriptor{
-	Kind:        mrtr.KindTool,
+var typeDescriptor = mrtrimpl.Descriptor{
+	Kind:        vocab.KindTool,
 	Name:        "type",
 	Description: "A tool named like a Go keyword.",
 	InputSchema: json.RawMessage(`{
@@ -135,7 +137,7 @@ var typeDescriptor = mrtr.Descriptor{
   "type": "object"
 }`),
 	TTL:         10 * time.Minute,
-	Storage:     mrtr.Sealed,
+	Storage:     vocab.Sealed,
 	SchemaHash:  uint64(0x258b19767924918e),
 	Initial:     uint16(TypeStateDone),
 	States:      typeStateTable,
@@ -143,13 +145,13 @@ var typeDescriptor = mrtr.Descriptor{
 }
 
 // typeStateTable describes each state, in the order of their numbers.
-var typeStateTable = []mrtr.StateInfo{
-	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
+var typeStateTable = []mrtrimpl.StateInfo{
+	{Name: "done", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
 }
 
 // typeTransitionTable lists every transition of the spec: a state may only go
 // where a row says.
-var typeTransitionTable = []mrtr.Transition{}
+var typeTransitionTable = []mrtrimpl.Transition{}
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
 // bound to its digest, so a continuation cannot be replayed with other arguments.
@@ -171,7 +173,7 @@ func (typeProgram) LoadContinuation(f *TypeFlow, data []byte) error {
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p typeProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*TypeFlow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -179,14 +181,14 @@ func (p typeProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMess
 		Call:  c,
 		state: TypeStateDone,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in)
 	return f, problems.Err()
 }
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p typeProgram) CheckContinuation(ctx context.Context, f *TypeFlow) mrtr.Problems {
+func (p typeProgram) CheckContinuation(ctx context.Context, f *TypeFlow) mrtrimpl.Problems {
 	return nil
 }
 

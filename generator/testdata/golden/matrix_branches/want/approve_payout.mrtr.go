@@ -14,6 +14,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // ApprovePayoutArgs are the arguments of tool approve_payout, validated on every round.
@@ -126,41 +128,41 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p approvePayoutProgram) Step(ctx context.Context, r *mrtr.Round, f *ApprovePayoutFlow) (mrtr.Step, error) {
+func (p approvePayoutProgram) Step(ctx context.Context, r mrtrimpl.Round, f *ApprovePayoutFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case ApprovePayoutStateRoute:
 		out, err := p.h.RoutePayout(ctx, f)
 		if err != nil {
-			return mrtr.Step{}, err
+			return mrtrimpl.Step{}, err
 		}
 		switch out {
 		case ApprovePayoutRoutePayoutLarge:
-			return mrtr.Goto(r, ApprovePayoutStateAskApproval, "outcome:large")
+			return mrtrimpl.Goto(r, ApprovePayoutStateAskApproval, vocab.OutcomeEdge("large"))
 		case ApprovePayoutRoutePayoutSmall:
-			return mrtr.Goto(r, ApprovePayoutStateBatched, "outcome:small")
+			return mrtrimpl.Goto(r, ApprovePayoutStateBatched, vocab.OutcomeEdge("small"))
 		}
-		return mrtr.Step{}, fmt.Errorf("routePayout returned unknown outcome %d", out)
+		return mrtrimpl.Step{}, fmt.Errorf("routePayout returned unknown outcome %d", out)
 	case ApprovePayoutStateAskApproval:
-		var pending []mrtr.Pending
+		var pending []mrtrimpl.Pending
 		if f.Approval == nil {
-			resp := r.Response("approval", mrtr.Elicit)
+			resp := r.Response("approval", vocab.Elicit)
 			switch resp.Status {
-			case mrtr.Accepted:
+			case mrtrimpl.Accepted:
 				answer, problems, err := p.decodeApproval(ctx, resp.Content)
 				if err != nil {
-					return mrtr.Step{}, err
+					return mrtrimpl.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, mrtr.Prefilled(p.requestApproval(f, problems), resp.Content, problems))
+					pending = append(pending, mrtrimpl.Prefilled(p.requestApproval(f, problems), resp.Content, problems))
 				} else {
 					f.Approval = answer
 				}
-			case mrtr.Declined:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "approve_payout was cancelled: the user declined \"approval\"."})
-			case mrtr.Cancelled:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "approve_payout was cancelled: the user cancelled \"approval\"."})
-			case mrtr.Malformed:
-				pending = append(pending, p.requestApproval(f, mrtr.Problems{resp.Problem}))
+			case mrtrimpl.Declined:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "approve_payout was cancelled: the user declined \"approval\"."})
+			case mrtrimpl.Cancelled:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "approve_payout was cancelled: the user cancelled \"approval\"."})
+			case mrtrimpl.Malformed:
+				pending = append(pending, p.requestApproval(f, mrtrimpl.Problems{resp.Problem}))
 			default:
 				pending = append(pending, p.requestApproval(f, nil))
 			}
@@ -168,29 +170,29 @@ func (p approvePayoutProgram) Step(ctx context.Context, r *mrtr.Round, f *Approv
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return mrtr.Goto(r, ApprovePayoutStateConfirmPay, "next")
+		return mrtrimpl.Goto(r, ApprovePayoutStateConfirmPay, vocab.Next)
 	case ApprovePayoutStateBatched:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: approvePayoutBatchedMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: approvePayoutBatchedMessage(f)})
 	case ApprovePayoutStateConfirmPay:
-		resp := r.Response("confirm", mrtr.Elicit)
+		resp := r.Response("confirm", vocab.Elicit)
 		switch resp.Status {
-		case mrtr.Accepted:
-			yes, found := mrtr.FormBool(resp.Content, "confirm")
-			if found != mrtr.Present {
-				return r.Ask([]mrtr.Pending{p.gateConfirmPay(f, mrtr.Problems{"confirm: answer true or false"})})
+		case mrtrimpl.Accepted:
+			yes, found := mrtrimpl.FormBool(resp.Content, "confirm")
+			if found != mrtrimpl.Present {
+				return r.Ask([]mrtrimpl.Pending{p.gateConfirmPay(f, mrtrimpl.Problems{"confirm: answer true or false"})})
 			}
 			if yes {
-				return mrtr.Goto(r, ApprovePayoutStatePay, "next")
+				return mrtrimpl.Goto(r, ApprovePayoutStatePay, vocab.Next)
 			}
-			return mrtr.Goto(r, ApprovePayoutStateRecordDecline, "decline")
-		case mrtr.Declined:
-			return mrtr.Goto(r, ApprovePayoutStateRecordDecline, "decline")
-		case mrtr.Cancelled:
-			return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "approve_payout was cancelled: the user cancelled the confirmation."})
-		case mrtr.Malformed:
-			return r.Ask([]mrtr.Pending{p.gateConfirmPay(f, mrtr.Problems{resp.Problem})})
+			return mrtrimpl.Goto(r, ApprovePayoutStateRecordDecline, vocab.Decline)
+		case mrtrimpl.Declined:
+			return mrtrimpl.Goto(r, ApprovePayoutStateRecordDecline, vocab.Decline)
+		case mrtrimpl.Cancelled:
+			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "approve_payout was cancelled: the user cancelled the confirmation."})
+		case mrtrimpl.Malformed:
+			return r.Ask([]mrtrimpl.Pending{p.gateConfirmPay(f, mrtrimpl.Problems{resp.Problem})})
 		}
-		return r.Ask([]mrtr.Pending{p.gateConfirmPay(f, nil)})
+		return r.Ask([]mrtrimpl.Pending{p.gateConfirmPay(f, nil)})
 	case ApprovePayoutStatePay:
 		// operation id payout-{payee}
 		return r.Effect(ctx, approvePayoutPayOperationID(f), 24*time.Hour, uint16(ApprovePayoutStatePaid), func(ctx context.Context) error {
@@ -202,11 +204,11 @@ func (p approvePayoutProgram) Step(ctx context.Context, r *mrtr.Round, f *Approv
 			return p.h.AuditDecline(ctx, f)
 		})
 	case ApprovePayoutStatePaid:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: approvePayoutPaidMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: approvePayoutPaidMessage(f)})
 	case ApprovePayoutStateDeclined:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: approvePayoutDeclinedMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: approvePayoutDeclinedMessage(f)})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in approve_payout", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in approve_payout", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // ApprovePayoutHandler is what you implement for tool approve_payout. Adding a check, effect or
@@ -265,7 +267,7 @@ func RegisterApprovePayout(s *mcp.Server, e *mrtr.Engine, h ApprovePayoutHandler
 	mrtr.AddTool(s, e, NewApprovePayoutProgram(h))
 }
 
-func (approvePayoutProgram) Descriptor() *mrtr.Descriptor {
+func (approvePayoutProgram) Descriptor() *mrtrimpl.Descriptor {
 	return &approvePayoutDescriptor
 }
 
@@ -283,20 +285,20 @@ func (approvePayoutProgram) SetState(f *ApprovePayoutFlow, s uint16) {
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p approvePayoutProgram) Questions(f *ApprovePayoutFlow, s uint16) []mrtr.Pending {
+func (p approvePayoutProgram) Questions(f *ApprovePayoutFlow, s uint16) []mrtrimpl.Pending {
 	switch ApprovePayoutState(s) {
 	case ApprovePayoutStateAskApproval:
-		return []mrtr.Pending{p.requestApproval(f, nil)}
+		return []mrtrimpl.Pending{p.requestApproval(f, nil)}
 	case ApprovePayoutStateConfirmPay:
-		return []mrtr.Pending{p.gateConfirmPay(f, nil)}
+		return []mrtrimpl.Pending{p.gateConfirmPay(f, nil)}
 	}
 	return nil
 }
 
 // approvePayoutDescriptor describes approve_payout to the engine: the state table, the transitions,
 // and how its continuation is kept.
-var approvePayoutDescriptor = mrtr.Descriptor{
-	Kind:        mrtr.KindTool,
+var approvePayoutDescriptor = mrtrimpl.Descriptor{
+	Kind:        vocab.KindTool,
 	Name:        "approve_payout",
 	Description: "Pays out to a payee; a large amount needs an approver and a confirmation first.",
 	InputSchema: json.RawMessage(`{
@@ -313,7 +315,7 @@ var approvePayoutDescriptor = mrtr.Descriptor{
   "type": "object"
 }`),
 	TTL:         10 * time.Minute,
-	Storage:     mrtr.Sealed,
+	Storage:     vocab.Sealed,
 	SchemaHash:  uint64(0xbdee798e2938614a),
 	Initial:     uint16(ApprovePayoutStateRoute),
 	States:      approvePayoutStateTable,
@@ -321,27 +323,27 @@ var approvePayoutDescriptor = mrtr.Descriptor{
 }
 
 // approvePayoutStateTable describes each state, in the order of their numbers.
-var approvePayoutStateTable = []mrtr.StateInfo{
-	{Name: "route", Kind: mrtr.StateCheck, Check: "routePayout", Outcomes: []string{"large", "small"}},
-	{Name: "askApproval", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "approval", Kind: mrtr.Elicit}}},
-	{Name: "batched", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
-	{Name: "confirmPay", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit, GateField: "confirm"}}},
-	{Name: "pay", Kind: mrtr.StateEffect, OperationID: "payout-{payee}", BusinessKey: true},
-	{Name: "recordDecline", Kind: mrtr.StateEffect},
-	{Name: "paid", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
-	{Name: "declined", Kind: mrtr.StateTerminal, End: mrtr.OutcomeCancelled},
+var approvePayoutStateTable = []mrtrimpl.StateInfo{
+	{Name: "route", Kind: vocab.StateCheck, Check: "routePayout", Outcomes: []string{"large", "small"}},
+	{Name: "askApproval", Kind: vocab.StateAsk, Requests: []mrtrimpl.RequestInfo{{Key: "approval", Kind: vocab.Elicit}}},
+	{Name: "batched", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
+	{Name: "confirmPay", Kind: vocab.StateConfirm, Requests: []mrtrimpl.RequestInfo{{Key: "confirm", Kind: vocab.Elicit, GateField: "confirm"}}},
+	{Name: "pay", Kind: vocab.StateEffect, OperationID: "payout-{payee}", BusinessKey: true},
+	{Name: "recordDecline", Kind: vocab.StateEffect},
+	{Name: "paid", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
+	{Name: "declined", Kind: vocab.StateTerminal, End: vocab.OutcomeCancelled},
 }
 
 // approvePayoutTransitionTable lists every transition of the spec: a state may only go
 // where a row says.
-var approvePayoutTransitionTable = []mrtr.Transition{
-	{From: uint16(ApprovePayoutStateRoute), On: "outcome:large", To: uint16(ApprovePayoutStateAskApproval)},
-	{From: uint16(ApprovePayoutStateRoute), On: "outcome:small", To: uint16(ApprovePayoutStateBatched)},
-	{From: uint16(ApprovePayoutStateAskApproval), On: "next", To: uint16(ApprovePayoutStateConfirmPay)},
-	{From: uint16(ApprovePayoutStateConfirmPay), On: "next", To: uint16(ApprovePayoutStatePay)},
-	{From: uint16(ApprovePayoutStateConfirmPay), On: "decline", To: uint16(ApprovePayoutStateRecordDecline)},
-	{From: uint16(ApprovePayoutStatePay), On: "next", To: uint16(ApprovePayoutStatePaid)},
-	{From: uint16(ApprovePayoutStateRecordDecline), On: "next", To: uint16(ApprovePayoutStateDeclined)},
+var approvePayoutTransitionTable = []mrtrimpl.Transition{
+	{From: uint16(ApprovePayoutStateRoute), On: vocab.OutcomeEdge("large"), To: uint16(ApprovePayoutStateAskApproval)},
+	{From: uint16(ApprovePayoutStateRoute), On: vocab.OutcomeEdge("small"), To: uint16(ApprovePayoutStateBatched)},
+	{From: uint16(ApprovePayoutStateAskApproval), On: vocab.Next, To: uint16(ApprovePayoutStateConfirmPay)},
+	{From: uint16(ApprovePayoutStateConfirmPay), On: vocab.Next, To: uint16(ApprovePayoutStatePay)},
+	{From: uint16(ApprovePayoutStateConfirmPay), On: vocab.Decline, To: uint16(ApprovePayoutStateRecordDecline)},
+	{From: uint16(ApprovePayoutStatePay), On: vocab.Next, To: uint16(ApprovePayoutStatePaid)},
+	{From: uint16(ApprovePayoutStateRecordDecline), On: vocab.Next, To: uint16(ApprovePayoutStateDeclined)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -375,7 +377,7 @@ func (approvePayoutProgram) LoadContinuation(f *ApprovePayoutFlow, data []byte) 
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p approvePayoutProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*ApprovePayoutFlow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -383,17 +385,17 @@ func (p approvePayoutProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw jso
 		Call:  c,
 		state: ApprovePayoutStateRoute,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in, "payee")
-	switch v, st := mrtr.FormString(in, "payee"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(in, "payee"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 20 {
 			problems.Addf("payee: at most 20 characters (got %d)", n)
 		}
 		f.Args.Payee = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("payee: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("payee: expected a string")
 	}
 	return f, problems.Err()
@@ -401,24 +403,24 @@ func (p approvePayoutProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw jso
 
 // decodeApproval validates the form answered for "approval": problems are for the user to
 // correct; an error is a custom validator that could not check a value.
-func (p approvePayoutProgram) decodeApproval(ctx context.Context, content map[string]any) (*ApprovePayoutApprovalAnswer, mrtr.Problems, error) {
+func (p approvePayoutProgram) decodeApproval(ctx context.Context, content map[string]any) (*ApprovePayoutApprovalAnswer, mrtrimpl.Problems, error) {
 	a := &ApprovePayoutApprovalAnswer{}
-	var problems mrtr.Problems
-	switch v, st := mrtr.FormString(content, "approver"); st {
-	case mrtr.Present:
+	var problems mrtrimpl.Problems
+	switch v, st := mrtrimpl.FormString(content, "approver"); st {
+	case mrtrimpl.Present:
 		checked := len(problems)
 		if n := utf8.RuneCountInString(v); n > 40 {
 			problems.Addf("approver: at most 40 characters (got %d)", n)
 		}
 		if len(problems) == checked {
 			if err := p.h.KnownApprover(ctx, v); err != nil && !problems.AddInvalid("approver", err) {
-				return nil, nil, mrtr.ValidatorFailed("knownApprover", "approval.approver", err)
+				return nil, nil, mrtrimpl.ValidatorFailed("knownApprover", "approval.approver", err)
 			}
 		}
 		a.Approver = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("approver: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("approver: expected a string")
 	}
 	return a, problems, nil
@@ -426,7 +428,7 @@ func (p approvePayoutProgram) decodeApproval(ctx context.Context, content map[st
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p approvePayoutProgram) CheckContinuation(ctx context.Context, f *ApprovePayoutFlow) mrtr.Problems {
+func (p approvePayoutProgram) CheckContinuation(ctx context.Context, f *ApprovePayoutFlow) mrtrimpl.Problems {
 	return nil
 }
 
@@ -447,12 +449,12 @@ var approvePayoutApprovalSchema = json.RawMessage(`{
 
 // requestApproval builds input request "approval" of state askApproval; problems with a previous
 // answer are added to it.
-func (approvePayoutProgram) requestApproval(f *ApprovePayoutFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (approvePayoutProgram) requestApproval(f *ApprovePayoutFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:  "approval",
-		Kind: mrtr.Elicit,
+		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtr.WithProblems(approvePayoutAskApprovalApprovalMessage(f), problems),
+			Message:         mrtrimpl.WithProblems(approvePayoutAskApprovalApprovalMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: approvePayoutApprovalSchema,
 		},
@@ -474,12 +476,12 @@ var approvePayoutConfirmPayGateSchema = json.RawMessage(`{
 }`)
 
 // gateConfirmPay builds the question of confirmation gate confirmPay.
-func (approvePayoutProgram) gateConfirmPay(f *ApprovePayoutFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (approvePayoutProgram) gateConfirmPay(f *ApprovePayoutFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:  "confirm",
-		Kind: mrtr.Elicit,
+		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtr.WithProblems(approvePayoutConfirmPayMessage(f), problems),
+			Message:         mrtrimpl.WithProblems(approvePayoutConfirmPayMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: approvePayoutConfirmPayGateSchema,
 		},

@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // fakeApprovePayout implements ApprovePayoutHandler for the generated tests: it allows every
@@ -67,7 +68,7 @@ func fixturesApprovePayout(h *fakeApprovePayout) mrtrtest.Fixtures {
 		OtherArgs:    map[string]any{"payee": "another"},
 		Steer:        h.fake.Steer,
 		Unauthorized: "mallory",
-		WantOutcome:  mrtr.OutcomeSuccess,
+		WantOutcome:  vocab.OutcomeSuccess,
 	}
 }
 

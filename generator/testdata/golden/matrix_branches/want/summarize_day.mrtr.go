@@ -14,6 +14,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // SummarizeDayArgs are the arguments of tool summarize_day, validated on every round.
@@ -33,7 +35,7 @@ type SummarizeDayFlow struct {
 	// Continuation is carried between rounds.
 	Continuation SummarizeDayContinuation
 	// Summary answers input request "summary" (state askModel); nil until given.
-	Summary *mrtr.Sampled
+	Summary *mrtrimpl.Sampled
 
 	state SummarizeDayState
 }
@@ -75,22 +77,22 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p summarizeDayProgram) Step(ctx context.Context, r *mrtr.Round, f *SummarizeDayFlow) (mrtr.Step, error) {
+func (p summarizeDayProgram) Step(ctx context.Context, r mrtrimpl.Round, f *SummarizeDayFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case SummarizeDayStateAskModel:
-		var pending []mrtr.Pending
+		var pending []mrtrimpl.Pending
 		if f.Summary == nil {
-			resp := r.Response("summary", mrtr.Sample)
+			resp := r.Response("summary", vocab.Sample)
 			switch resp.Status {
-			case mrtr.Accepted:
+			case mrtrimpl.Accepted:
 				answer, problems := p.decodeSummary(ctx, resp.Text)
 				if len(problems) > 0 {
 					pending = append(pending, p.requestSummary(f, problems))
 				} else {
 					f.Summary = answer
 				}
-			case mrtr.Malformed:
-				pending = append(pending, p.requestSummary(f, mrtr.Problems{resp.Problem}))
+			case mrtrimpl.Malformed:
+				pending = append(pending, p.requestSummary(f, mrtrimpl.Problems{resp.Problem}))
 			default:
 				pending = append(pending, p.requestSummary(f, nil))
 			}
@@ -98,11 +100,11 @@ func (p summarizeDayProgram) Step(ctx context.Context, r *mrtr.Round, f *Summari
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return mrtr.Goto(r, SummarizeDayStateDone, "next")
+		return mrtrimpl.Goto(r, SummarizeDayStateDone, vocab.Next)
 	case SummarizeDayStateDone:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: summarizeDayDoneMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: summarizeDayDoneMessage(f)})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in summarize_day", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in summarize_day", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // SummarizeDayHandler is what you implement for tool summarize_day. Adding a check, effect or
@@ -133,7 +135,7 @@ func RegisterSummarizeDay(s *mcp.Server, e *mrtr.Engine, h SummarizeDayHandler) 
 	mrtr.AddTool(s, e, NewSummarizeDayProgram(h))
 }
 
-func (summarizeDayProgram) Descriptor() *mrtr.Descriptor {
+func (summarizeDayProgram) Descriptor() *mrtrimpl.Descriptor {
 	return &summarizeDayDescriptor
 }
 
@@ -151,18 +153,18 @@ func (summarizeDayProgram) SetState(f *SummarizeDayFlow, s uint16) {
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p summarizeDayProgram) Questions(f *SummarizeDayFlow, s uint16) []mrtr.Pending {
+func (p summarizeDayProgram) Questions(f *SummarizeDayFlow, s uint16) []mrtrimpl.Pending {
 	switch SummarizeDayState(s) {
 	case SummarizeDayStateAskModel:
-		return []mrtr.Pending{p.requestSummary(f, nil)}
+		return []mrtrimpl.Pending{p.requestSummary(f, nil)}
 	}
 	return nil
 }
 
 // summarizeDayDescriptor describes summarize_day to the engine: the state table, the transitions,
 // and how its continuation is kept.
-var summarizeDayDescriptor = mrtr.Descriptor{
-	Kind:        mrtr.KindTool,
+var summarizeDayDescriptor = mrtrimpl.Descriptor{
+	Kind:        vocab.KindTool,
 	Name:        "summarize_day",
 	Description: "Asks the model for a summary of the day; any text will do.",
 	InputSchema: json.RawMessage(`{
@@ -171,7 +173,7 @@ var summarizeDayDescriptor = mrtr.Descriptor{
   "type": "object"
 }`),
 	TTL:         10 * time.Minute,
-	Storage:     mrtr.Sealed,
+	Storage:     vocab.Sealed,
 	SchemaHash:  uint64(0xaaa64ba8c01a91ec),
 	Initial:     uint16(SummarizeDayStateAskModel),
 	States:      summarizeDayStateTable,
@@ -179,15 +181,15 @@ var summarizeDayDescriptor = mrtr.Descriptor{
 }
 
 // summarizeDayStateTable describes each state, in the order of their numbers.
-var summarizeDayStateTable = []mrtr.StateInfo{
-	{Name: "askModel", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "summary", Kind: mrtr.Sample}}},
-	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
+var summarizeDayStateTable = []mrtrimpl.StateInfo{
+	{Name: "askModel", Kind: vocab.StateAsk, Requests: []mrtrimpl.RequestInfo{{Key: "summary", Kind: vocab.Sample}}},
+	{Name: "done", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
 }
 
 // summarizeDayTransitionTable lists every transition of the spec: a state may only go
 // where a row says.
-var summarizeDayTransitionTable = []mrtr.Transition{
-	{From: uint16(SummarizeDayStateAskModel), On: "next", To: uint16(SummarizeDayStateDone)},
+var summarizeDayTransitionTable = []mrtrimpl.Transition{
+	{From: uint16(SummarizeDayStateAskModel), On: vocab.Next, To: uint16(SummarizeDayStateDone)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -211,7 +213,7 @@ func (summarizeDayProgram) LoadContinuation(f *SummarizeDayFlow, data []byte) er
 	r := binenc.NewReader(data)
 	f.Summary = nil
 	if r.Bool() {
-		a := &mrtr.Sampled{Text: r.String()}
+		a := &mrtrimpl.Sampled{Text: r.String()}
 		f.Summary = a
 	}
 	return r.Done()
@@ -219,7 +221,7 @@ func (summarizeDayProgram) LoadContinuation(f *SummarizeDayFlow, data []byte) er
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p summarizeDayProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*SummarizeDayFlow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -227,33 +229,33 @@ func (p summarizeDayProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 		Call:  c,
 		state: SummarizeDayStateAskModel,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in)
 	return f, problems.Err()
 }
 
 // decodeSummary validates the text the client's model returned for "summary".
-func (p summarizeDayProgram) decodeSummary(ctx context.Context, text string) (*mrtr.Sampled, mrtr.Problems) {
-	var problems mrtr.Problems
-	return &mrtr.Sampled{Text: text}, problems
+func (p summarizeDayProgram) decodeSummary(ctx context.Context, text string) (*mrtrimpl.Sampled, mrtrimpl.Problems) {
+	var problems mrtrimpl.Problems
+	return &mrtrimpl.Sampled{Text: text}, problems
 }
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p summarizeDayProgram) CheckContinuation(ctx context.Context, f *SummarizeDayFlow) mrtr.Problems {
+func (p summarizeDayProgram) CheckContinuation(ctx context.Context, f *SummarizeDayFlow) mrtrimpl.Problems {
 	return nil
 }
 
 // requestSummary builds input request "summary" of state askModel; problems with a previous answer
 // are added to it.
-func (summarizeDayProgram) requestSummary(f *SummarizeDayFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (summarizeDayProgram) requestSummary(f *SummarizeDayFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:  "summary",
-		Kind: mrtr.Sample,
+		Kind: vocab.Sample,
 		Params: &mcp.CreateMessageParams{
 			MaxTokens: 256,
 			Messages: []*mcp.SamplingMessage{{
-				Content: &mcp.TextContent{Text: mrtr.WithProblems(summarizeDayAskModelSummaryPrompt(f), problems)},
+				Content: &mcp.TextContent{Text: mrtrimpl.WithProblems(summarizeDayAskModelSummaryPrompt(f), problems)},
 				Role:    "user",
 			}},
 		},

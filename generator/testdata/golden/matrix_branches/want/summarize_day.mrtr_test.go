@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // fakeSummarizeDay implements SummarizeDayHandler for the generated tests: it allows every
@@ -44,7 +45,7 @@ func fixturesSummarizeDay(h *fakeSummarizeDay) mrtrtest.Fixtures {
 		NotApplicable: map[string]string{mrtrtest.ScenarioInvalid: "no request of summarize_day has a constraint an answer can break"},
 		Other:         "bob",
 		Unauthorized:  "mallory",
-		WantOutcome:   mrtr.OutcomeSuccess,
+		WantOutcome:   vocab.OutcomeSuccess,
 	}
 }
 

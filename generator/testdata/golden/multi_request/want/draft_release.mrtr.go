@@ -18,6 +18,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // DraftReleaseReader is a value of reader.
@@ -64,13 +66,13 @@ type DraftReleaseFlow struct {
 	// Audience answers input request "audience" (state gather); nil until given.
 	Audience *DraftReleaseAudienceAnswer
 	// Outline answers input request "outline" (state gather); nil until given.
-	Outline *mrtr.Sampled
+	Outline *mrtrimpl.Sampled
 	// Workspace answers input request "workspace" (state gather); nil until given.
-	Workspace *mrtr.RootList
+	Workspace *mrtrimpl.RootList
 	// Repos answers input request "repos" (state polish); nil until given.
-	Repos *mrtr.RootList
+	Repos *mrtrimpl.RootList
 	// Summary answers input request "summary" (state polish); nil until given.
-	Summary *mrtr.Sampled
+	Summary *mrtrimpl.Sampled
 
 	state DraftReleaseState
 }
@@ -137,78 +139,78 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p draftReleaseProgram) Step(ctx context.Context, r *mrtr.Round, f *DraftReleaseFlow) (mrtr.Step, error) {
+func (p draftReleaseProgram) Step(ctx context.Context, r mrtrimpl.Round, f *DraftReleaseFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case DraftReleaseStateCollect:
 		if err := p.h.CollectChanges(ctx, f); err != nil {
-			return mrtr.Step{}, err
+			return mrtrimpl.Step{}, err
 		}
-		return mrtr.Goto(r, DraftReleaseStateGather, "next")
+		return mrtrimpl.Goto(r, DraftReleaseStateGather, vocab.Next)
 	case DraftReleaseStateGather:
-		var pending []mrtr.Pending
+		var pending []mrtrimpl.Pending
 		if f.Audience == nil {
-			resp := r.Response("audience", mrtr.Elicit)
+			resp := r.Response("audience", vocab.Elicit)
 			switch resp.Status {
-			case mrtr.Accepted:
+			case mrtrimpl.Accepted:
 				answer, problems, err := p.decodeAudience(ctx, resp.Content)
 				if err != nil {
-					return mrtr.Step{}, err
+					return mrtrimpl.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, mrtr.Prefilled(p.requestAudience(f, problems), resp.Content, problems))
+					pending = append(pending, mrtrimpl.Prefilled(p.requestAudience(f, problems), resp.Content, problems))
 				} else {
 					f.Audience = answer
 				}
-			case mrtr.Declined:
-				return mrtr.Goto(r, DraftReleaseStateDropped, "decline")
-			case mrtr.Cancelled:
-				return mrtr.Goto(r, DraftReleaseStateCancelled, "cancel")
-			case mrtr.Malformed:
-				pending = append(pending, p.requestAudience(f, mrtr.Problems{resp.Problem}))
+			case mrtrimpl.Declined:
+				return mrtrimpl.Goto(r, DraftReleaseStateDropped, vocab.Decline)
+			case mrtrimpl.Cancelled:
+				return mrtrimpl.Goto(r, DraftReleaseStateCancelled, vocab.Cancel)
+			case mrtrimpl.Malformed:
+				pending = append(pending, p.requestAudience(f, mrtrimpl.Problems{resp.Problem}))
 			default:
 				pending = append(pending, p.requestAudience(f, nil))
 			}
 		}
 		if f.Outline == nil {
-			resp := r.Response("outline", mrtr.Sample)
+			resp := r.Response("outline", vocab.Sample)
 			switch resp.Status {
-			case mrtr.Accepted:
+			case mrtrimpl.Accepted:
 				answer, problems := p.decodeOutline(ctx, resp.Text)
 				if len(problems) > 0 {
-					if r.Can(mrtr.Sample) {
+					if r.Can(vocab.Sample) {
 						pending = append(pending, p.requestOutline(f, problems))
 					}
 				} else {
 					f.Outline = answer
 				}
-			case mrtr.Malformed:
-				if r.Can(mrtr.Sample) {
-					pending = append(pending, p.requestOutline(f, mrtr.Problems{resp.Problem}))
+			case mrtrimpl.Malformed:
+				if r.Can(vocab.Sample) {
+					pending = append(pending, p.requestOutline(f, mrtrimpl.Problems{resp.Problem}))
 				}
 			default:
-				if r.Can(mrtr.Sample) {
+				if r.Can(vocab.Sample) {
 					pending = append(pending, p.requestOutline(f, nil))
 				}
 			}
 		}
 		if f.Workspace == nil {
-			resp := r.Response("workspace", mrtr.Roots)
+			resp := r.Response("workspace", vocab.Roots)
 			switch resp.Status {
-			case mrtr.Accepted:
+			case mrtrimpl.Accepted:
 				answer, problems := p.decodeWorkspace(ctx, resp.URIs)
 				if len(problems) > 0 {
-					if r.Can(mrtr.Roots) {
+					if r.Can(vocab.Roots) {
 						pending = append(pending, p.requestWorkspace(f, problems))
 					}
 				} else {
 					f.Workspace = answer
 				}
-			case mrtr.Malformed:
-				if r.Can(mrtr.Roots) {
-					pending = append(pending, p.requestWorkspace(f, mrtr.Problems{resp.Problem}))
+			case mrtrimpl.Malformed:
+				if r.Can(vocab.Roots) {
+					pending = append(pending, p.requestWorkspace(f, mrtrimpl.Problems{resp.Problem}))
 				}
 			default:
-				if r.Can(mrtr.Roots) {
+				if r.Can(vocab.Roots) {
 					pending = append(pending, p.requestWorkspace(f, nil))
 				}
 			}
@@ -216,37 +218,37 @@ func (p draftReleaseProgram) Step(ctx context.Context, r *mrtr.Round, f *DraftRe
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return mrtr.Goto(r, DraftReleaseStatePolish, "next")
+		return mrtrimpl.Goto(r, DraftReleaseStatePolish, vocab.Next)
 	case DraftReleaseStatePolish:
-		var pending []mrtr.Pending
+		var pending []mrtrimpl.Pending
 		if f.Repos == nil {
-			resp := r.Response("repos", mrtr.Roots)
+			resp := r.Response("repos", vocab.Roots)
 			switch resp.Status {
-			case mrtr.Accepted:
+			case mrtrimpl.Accepted:
 				answer, problems := p.decodeRepos(ctx, resp.URIs)
 				if len(problems) > 0 {
 					pending = append(pending, p.requestRepos(f, problems))
 				} else {
 					f.Repos = answer
 				}
-			case mrtr.Malformed:
-				pending = append(pending, p.requestRepos(f, mrtr.Problems{resp.Problem}))
+			case mrtrimpl.Malformed:
+				pending = append(pending, p.requestRepos(f, mrtrimpl.Problems{resp.Problem}))
 			default:
 				pending = append(pending, p.requestRepos(f, nil))
 			}
 		}
 		if f.Summary == nil {
-			resp := r.Response("summary", mrtr.Sample)
+			resp := r.Response("summary", vocab.Sample)
 			switch resp.Status {
-			case mrtr.Accepted:
+			case mrtrimpl.Accepted:
 				answer, problems := p.decodeSummary(ctx, resp.Text)
 				if len(problems) > 0 {
 					pending = append(pending, p.requestSummary(f, problems))
 				} else {
 					f.Summary = answer
 				}
-			case mrtr.Malformed:
-				pending = append(pending, p.requestSummary(f, mrtr.Problems{resp.Problem}))
+			case mrtrimpl.Malformed:
+				pending = append(pending, p.requestSummary(f, mrtrimpl.Problems{resp.Problem}))
 			default:
 				pending = append(pending, p.requestSummary(f, nil))
 			}
@@ -254,20 +256,20 @@ func (p draftReleaseProgram) Step(ctx context.Context, r *mrtr.Round, f *DraftRe
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return mrtr.Goto(r, DraftReleaseStatePublish, "next")
+		return mrtrimpl.Goto(r, DraftReleaseStatePublish, vocab.Next)
 	case DraftReleaseStateDropped:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: draftReleaseDroppedMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: draftReleaseDroppedMessage(f)})
 	case DraftReleaseStateCancelled:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "draft_release ended in state cancelled."})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "draft_release ended in state cancelled."})
 	case DraftReleaseStatePublish:
 		if err := p.h.PublishNotes(ctx, f); err != nil {
-			return mrtr.Step{}, err
+			return mrtrimpl.Step{}, err
 		}
-		return mrtr.Goto(r, DraftReleaseStatePublished, "next")
+		return mrtrimpl.Goto(r, DraftReleaseStatePublished, vocab.Next)
 	case DraftReleaseStatePublished:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: draftReleasePublishedMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: draftReleasePublishedMessage(f)})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in draft_release", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in draft_release", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // DraftReleaseHandler is what you implement for tool draft_release. Adding a check, effect or
@@ -306,7 +308,7 @@ func RegisterDraftRelease(s *mcp.Server, e *mrtr.Engine, h DraftReleaseHandler) 
 	mrtr.AddTool(s, e, NewDraftReleaseProgram(h))
 }
 
-func (draftReleaseProgram) Descriptor() *mrtr.Descriptor {
+func (draftReleaseProgram) Descriptor() *mrtrimpl.Descriptor {
 	return &draftReleaseDescriptor
 }
 
@@ -324,20 +326,20 @@ func (draftReleaseProgram) SetState(f *DraftReleaseFlow, s uint16) {
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p draftReleaseProgram) Questions(f *DraftReleaseFlow, s uint16) []mrtr.Pending {
+func (p draftReleaseProgram) Questions(f *DraftReleaseFlow, s uint16) []mrtrimpl.Pending {
 	switch DraftReleaseState(s) {
 	case DraftReleaseStateGather:
-		return []mrtr.Pending{p.requestAudience(f, nil), p.requestOutline(f, nil), p.requestWorkspace(f, nil)}
+		return []mrtrimpl.Pending{p.requestAudience(f, nil), p.requestOutline(f, nil), p.requestWorkspace(f, nil)}
 	case DraftReleaseStatePolish:
-		return []mrtr.Pending{p.requestRepos(f, nil), p.requestSummary(f, nil)}
+		return []mrtrimpl.Pending{p.requestRepos(f, nil), p.requestSummary(f, nil)}
 	}
 	return nil
 }
 
 // draftReleaseDescriptor describes draft_release to the engine: the state table, the transitions,
 // and how its continuation is kept.
-var draftReleaseDescriptor = mrtr.Descriptor{
-	Kind:        mrtr.KindTool,
+var draftReleaseDescriptor = mrtrimpl.Descriptor{
+	Kind:        vocab.KindTool,
 	Name:        "draft_release",
 	Title:       "Draft release notes",
 	Description: "Drafts release notes for a version from the user's input, the client's model and its workspace roots.",
@@ -356,7 +358,7 @@ var draftReleaseDescriptor = mrtr.Descriptor{
   "type": "object"
 }`),
 	TTL:         10 * time.Minute,
-	Storage:     mrtr.Sealed,
+	Storage:     vocab.Sealed,
 	SchemaHash:  uint64(0x8c28788bae71e1c),
 	Initial:     uint16(DraftReleaseStateCollect),
 	States:      draftReleaseStateTable,
@@ -364,25 +366,25 @@ var draftReleaseDescriptor = mrtr.Descriptor{
 }
 
 // draftReleaseStateTable describes each state, in the order of their numbers.
-var draftReleaseStateTable = []mrtr.StateInfo{
-	{Name: "collect", Kind: mrtr.StateCheck, Check: "collectChanges"},
-	{Name: "gather", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "audience", Kind: mrtr.Elicit}, {Key: "outline", Kind: mrtr.Sample, Optional: true}, {Key: "workspace", Kind: mrtr.Roots, Optional: true}}},
-	{Name: "polish", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "repos", Kind: mrtr.Roots}, {Key: "summary", Kind: mrtr.Sample}}},
-	{Name: "dropped", Kind: mrtr.StateTerminal, End: mrtr.OutcomeCancelled},
-	{Name: "cancelled", Kind: mrtr.StateTerminal, End: mrtr.OutcomeCancelled},
-	{Name: "publish", Kind: mrtr.StateCheck, Check: "publishNotes"},
-	{Name: "published", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
+var draftReleaseStateTable = []mrtrimpl.StateInfo{
+	{Name: "collect", Kind: vocab.StateCheck, Check: "collectChanges"},
+	{Name: "gather", Kind: vocab.StateAsk, Requests: []mrtrimpl.RequestInfo{{Key: "audience", Kind: vocab.Elicit}, {Key: "outline", Kind: vocab.Sample, Optional: true}, {Key: "workspace", Kind: vocab.Roots, Optional: true}}},
+	{Name: "polish", Kind: vocab.StateAsk, Requests: []mrtrimpl.RequestInfo{{Key: "repos", Kind: vocab.Roots}, {Key: "summary", Kind: vocab.Sample}}},
+	{Name: "dropped", Kind: vocab.StateTerminal, End: vocab.OutcomeCancelled},
+	{Name: "cancelled", Kind: vocab.StateTerminal, End: vocab.OutcomeCancelled},
+	{Name: "publish", Kind: vocab.StateCheck, Check: "publishNotes"},
+	{Name: "published", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
 }
 
 // draftReleaseTransitionTable lists every transition of the spec: a state may only go
 // where a row says.
-var draftReleaseTransitionTable = []mrtr.Transition{
-	{From: uint16(DraftReleaseStateCollect), On: "next", To: uint16(DraftReleaseStateGather)},
-	{From: uint16(DraftReleaseStateGather), On: "next", To: uint16(DraftReleaseStatePolish)},
-	{From: uint16(DraftReleaseStateGather), On: "decline", To: uint16(DraftReleaseStateDropped)},
-	{From: uint16(DraftReleaseStateGather), On: "cancel", To: uint16(DraftReleaseStateCancelled)},
-	{From: uint16(DraftReleaseStatePolish), On: "next", To: uint16(DraftReleaseStatePublish)},
-	{From: uint16(DraftReleaseStatePublish), On: "next", To: uint16(DraftReleaseStatePublished)},
+var draftReleaseTransitionTable = []mrtrimpl.Transition{
+	{From: uint16(DraftReleaseStateCollect), On: vocab.Next, To: uint16(DraftReleaseStateGather)},
+	{From: uint16(DraftReleaseStateGather), On: vocab.Next, To: uint16(DraftReleaseStatePolish)},
+	{From: uint16(DraftReleaseStateGather), On: vocab.Decline, To: uint16(DraftReleaseStateDropped)},
+	{From: uint16(DraftReleaseStateGather), On: vocab.Cancel, To: uint16(DraftReleaseStateCancelled)},
+	{From: uint16(DraftReleaseStatePolish), On: vocab.Next, To: uint16(DraftReleaseStatePublish)},
+	{From: uint16(DraftReleaseStatePublish), On: vocab.Next, To: uint16(DraftReleaseStatePublished)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -441,25 +443,25 @@ func (draftReleaseProgram) LoadContinuation(f *DraftReleaseFlow, data []byte) er
 		f.Audience = a
 	}
 	if r.Bool() {
-		a := &mrtr.Sampled{Text: r.String()}
+		a := &mrtrimpl.Sampled{Text: r.String()}
 		f.Outline = a
 	}
 	if r.Bool() {
-		a := &mrtr.RootList{}
+		a := &mrtrimpl.RootList{}
 		for i, n := 0, r.Count(); i < n; i++ {
 			a.URIs = append(a.URIs, r.String())
 		}
 		f.Workspace = a
 	}
 	if r.Bool() {
-		a := &mrtr.RootList{}
+		a := &mrtrimpl.RootList{}
 		for i, n := 0, r.Count(); i < n; i++ {
 			a.URIs = append(a.URIs, r.String())
 		}
 		f.Repos = a
 	}
 	if r.Bool() {
-		a := &mrtr.Sampled{Text: r.String()}
+		a := &mrtrimpl.Sampled{Text: r.String()}
 		f.Summary = a
 	}
 	return r.Done()
@@ -467,7 +469,7 @@ func (draftReleaseProgram) LoadContinuation(f *DraftReleaseFlow, data []byte) er
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p draftReleaseProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*DraftReleaseFlow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -475,10 +477,10 @@ func (p draftReleaseProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 		Call:  c,
 		state: DraftReleaseStateCollect,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in, "version")
-	switch v, st := mrtr.FormString(in, "version"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(in, "version"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 20 {
 			problems.Addf("version: at most 20 characters (got %d)", n)
 		}
@@ -486,9 +488,9 @@ func (p draftReleaseProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 			problems.Addf("version: must match %s", "v[0-9]+\\.[0-9]+\\.[0-9]+")
 		}
 		f.Args.Version = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("version: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("version: expected a string")
 	}
 	return f, problems.Err()
@@ -498,52 +500,52 @@ var draftReleaseArgVersionPattern = regexp.MustCompile("^(?:v[0-9]+\\.[0-9]+\\.[
 
 // decodeAudience validates the form answered for "audience": problems are for the user to
 // correct; an error is a custom validator that could not check a value.
-func (p draftReleaseProgram) decodeAudience(ctx context.Context, content map[string]any) (*DraftReleaseAudienceAnswer, mrtr.Problems, error) {
+func (p draftReleaseProgram) decodeAudience(ctx context.Context, content map[string]any) (*DraftReleaseAudienceAnswer, mrtrimpl.Problems, error) {
 	a := &DraftReleaseAudienceAnswer{}
-	var problems mrtr.Problems
-	switch v, st := mrtr.FormString(content, "reader"); st {
-	case mrtr.Present:
+	var problems mrtrimpl.Problems
+	switch v, st := mrtrimpl.FormString(content, "reader"); st {
+	case mrtrimpl.Present:
 		if !slices.Contains(draftReleaseReaderValues, DraftReleaseReader(v)) {
 			problems.Addf("reader: must be one of %s", "users, operators, developers")
 		}
 		a.Reader = DraftReleaseReader(v)
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("reader: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("reader: expected a string")
 	}
 	return a, problems, nil
 }
 
 // decodeOutline validates the text the client's model returned for "outline".
-func (p draftReleaseProgram) decodeOutline(ctx context.Context, text string) (*mrtr.Sampled, mrtr.Problems) {
-	var problems mrtr.Problems
+func (p draftReleaseProgram) decodeOutline(ctx context.Context, text string) (*mrtrimpl.Sampled, mrtrimpl.Problems) {
+	var problems mrtrimpl.Problems
 	if n := utf8.RuneCountInString(text); n > 2000 {
 		problems.Addf("outline: at most 2000 characters (got %d)", n)
 	}
-	return &mrtr.Sampled{Text: text}, problems
+	return &mrtrimpl.Sampled{Text: text}, problems
 }
 
 // decodeWorkspace validates the roots the client listed for "workspace".
-func (p draftReleaseProgram) decodeWorkspace(ctx context.Context, uris []string) (*mrtr.RootList, mrtr.Problems) {
-	return &mrtr.RootList{URIs: uris}, mrtr.CheckRoots(uris, 1, 3)
+func (p draftReleaseProgram) decodeWorkspace(ctx context.Context, uris []string) (*mrtrimpl.RootList, mrtrimpl.Problems) {
+	return &mrtrimpl.RootList{URIs: uris}, mrtrimpl.CheckRoots(uris, 1, 3)
 }
 
 // decodeRepos validates the roots the client listed for "repos".
-func (p draftReleaseProgram) decodeRepos(ctx context.Context, uris []string) (*mrtr.RootList, mrtr.Problems) {
-	return &mrtr.RootList{URIs: uris}, mrtr.CheckRoots(uris, 0, 8)
+func (p draftReleaseProgram) decodeRepos(ctx context.Context, uris []string) (*mrtrimpl.RootList, mrtrimpl.Problems) {
+	return &mrtrimpl.RootList{URIs: uris}, mrtrimpl.CheckRoots(uris, 0, 8)
 }
 
 // decodeSummary validates the text the client's model returned for "summary".
-func (p draftReleaseProgram) decodeSummary(ctx context.Context, text string) (*mrtr.Sampled, mrtr.Problems) {
-	var problems mrtr.Problems
-	return &mrtr.Sampled{Text: text}, problems
+func (p draftReleaseProgram) decodeSummary(ctx context.Context, text string) (*mrtrimpl.Sampled, mrtrimpl.Problems) {
+	var problems mrtrimpl.Problems
+	return &mrtrimpl.Sampled{Text: text}, problems
 }
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p draftReleaseProgram) CheckContinuation(ctx context.Context, f *DraftReleaseFlow) mrtr.Problems {
-	var problems mrtr.Problems
+func (p draftReleaseProgram) CheckContinuation(ctx context.Context, f *DraftReleaseFlow) mrtrimpl.Problems {
+	var problems mrtrimpl.Problems
 	if v := f.Continuation.Changes; v != 0 {
 		if v < 0 {
 			problems.Addf("changes: at least 0")
@@ -576,12 +578,12 @@ var draftReleaseAudienceSchema = json.RawMessage(`{
 
 // requestAudience builds input request "audience" of state gather; problems with a previous answer
 // are added to it.
-func (draftReleaseProgram) requestAudience(f *DraftReleaseFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (draftReleaseProgram) requestAudience(f *DraftReleaseFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:  "audience",
-		Kind: mrtr.Elicit,
+		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtr.WithProblems(draftReleaseGatherAudienceMessage(f), problems),
+			Message:         mrtrimpl.WithProblems(draftReleaseGatherAudienceMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: draftReleaseAudienceSchema,
 		},
@@ -590,15 +592,15 @@ func (draftReleaseProgram) requestAudience(f *DraftReleaseFlow, problems mrtr.Pr
 
 // requestOutline builds input request "outline" of state gather; problems with a previous answer
 // are added to it.
-func (draftReleaseProgram) requestOutline(f *DraftReleaseFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (draftReleaseProgram) requestOutline(f *DraftReleaseFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:      "outline",
-		Kind:     mrtr.Sample,
+		Kind:     vocab.Sample,
 		Optional: true,
 		Params: &mcp.CreateMessageParams{
 			MaxTokens: 300,
 			Messages: []*mcp.SamplingMessage{{
-				Content: &mcp.TextContent{Text: mrtr.WithProblems(draftReleaseGatherOutlinePrompt(f), problems)},
+				Content: &mcp.TextContent{Text: mrtrimpl.WithProblems(draftReleaseGatherOutlinePrompt(f), problems)},
 				Role:    "user",
 			}},
 			SystemPrompt: "You write terse, accurate release notes.",
@@ -608,10 +610,10 @@ func (draftReleaseProgram) requestOutline(f *DraftReleaseFlow, problems mrtr.Pro
 
 // requestWorkspace builds input request "workspace" of state gather; problems with a previous
 // answer are added to it.
-func (draftReleaseProgram) requestWorkspace(f *DraftReleaseFlow, _ mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (draftReleaseProgram) requestWorkspace(f *DraftReleaseFlow, _ mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:      "workspace",
-		Kind:     mrtr.Roots,
+		Kind:     vocab.Roots,
 		Optional: true,
 		Params:   &mcp.ListRootsParams{},
 	}
@@ -619,24 +621,24 @@ func (draftReleaseProgram) requestWorkspace(f *DraftReleaseFlow, _ mrtr.Problems
 
 // requestRepos builds input request "repos" of state polish; problems with a previous answer are
 // added to it.
-func (draftReleaseProgram) requestRepos(f *DraftReleaseFlow, _ mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (draftReleaseProgram) requestRepos(f *DraftReleaseFlow, _ mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:    "repos",
-		Kind:   mrtr.Roots,
+		Kind:   vocab.Roots,
 		Params: &mcp.ListRootsParams{},
 	}
 }
 
 // requestSummary builds input request "summary" of state polish; problems with a previous answer
 // are added to it.
-func (draftReleaseProgram) requestSummary(f *DraftReleaseFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (draftReleaseProgram) requestSummary(f *DraftReleaseFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:  "summary",
-		Kind: mrtr.Sample,
+		Kind: vocab.Sample,
 		Params: &mcp.CreateMessageParams{
 			MaxTokens: 100,
 			Messages: []*mcp.SamplingMessage{{
-				Content: &mcp.TextContent{Text: mrtr.WithProblems(draftReleasePolishSummaryPrompt(f), problems)},
+				Content: &mcp.TextContent{Text: mrtrimpl.WithProblems(draftReleasePolishSummaryPrompt(f), problems)},
 				Role:    "user",
 			}},
 		},

@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // fakeDraftRelease implements DraftReleaseHandler for the generated tests: it allows every
@@ -65,7 +66,7 @@ func fixturesDraftRelease(h *fakeDraftRelease) mrtrtest.Fixtures {
 		Other:        "bob",
 		OtherArgs:    map[string]any{"version": "v9.9.9"},
 		Unauthorized: "mallory",
-		WantOutcome:  mrtr.OutcomeSuccess,
+		WantOutcome:  vocab.OutcomeSuccess,
 	}
 }
 

@@ -15,6 +15,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // SuggestTitleArgs are the arguments of tool suggest_title, validated on every round.
@@ -37,9 +39,9 @@ type SuggestTitleFlow struct {
 	// Continuation is carried between rounds.
 	Continuation SuggestTitleContinuation
 	// Folders answers input request "folders" (state askModel); nil until given.
-	Folders *mrtr.RootList
+	Folders *mrtrimpl.RootList
 	// Title answers input request "title" (state askModel); nil until given.
-	Title *mrtr.Sampled
+	Title *mrtrimpl.Sampled
 
 	state SuggestTitleState
 }
@@ -86,55 +88,55 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p suggestTitleProgram) Step(ctx context.Context, r *mrtr.Round, f *SuggestTitleFlow) (mrtr.Step, error) {
+func (p suggestTitleProgram) Step(ctx context.Context, r mrtrimpl.Round, f *SuggestTitleFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case SuggestTitleStateLookup:
 		if err := p.h.LoadTopic(ctx, f); err != nil {
-			return mrtr.Step{}, err
+			return mrtrimpl.Step{}, err
 		}
-		return mrtr.Goto(r, SuggestTitleStateAskModel, "next")
+		return mrtrimpl.Goto(r, SuggestTitleStateAskModel, vocab.Next)
 	case SuggestTitleStateAskModel:
-		var pending []mrtr.Pending
+		var pending []mrtrimpl.Pending
 		if f.Folders == nil {
-			resp := r.Response("folders", mrtr.Roots)
+			resp := r.Response("folders", vocab.Roots)
 			switch resp.Status {
-			case mrtr.Accepted:
+			case mrtrimpl.Accepted:
 				answer, problems := p.decodeFolders(ctx, resp.URIs)
 				if len(problems) > 0 {
-					if r.Can(mrtr.Roots) {
+					if r.Can(vocab.Roots) {
 						pending = append(pending, p.requestFolders(f, problems))
 					}
 				} else {
 					f.Folders = answer
 				}
-			case mrtr.Malformed:
-				if r.Can(mrtr.Roots) {
-					pending = append(pending, p.requestFolders(f, mrtr.Problems{resp.Problem}))
+			case mrtrimpl.Malformed:
+				if r.Can(vocab.Roots) {
+					pending = append(pending, p.requestFolders(f, mrtrimpl.Problems{resp.Problem}))
 				}
 			default:
-				if r.Can(mrtr.Roots) {
+				if r.Can(vocab.Roots) {
 					pending = append(pending, p.requestFolders(f, nil))
 				}
 			}
 		}
 		if f.Title == nil {
-			resp := r.Response("title", mrtr.Sample)
+			resp := r.Response("title", vocab.Sample)
 			switch resp.Status {
-			case mrtr.Accepted:
+			case mrtrimpl.Accepted:
 				answer, problems := p.decodeTitle(ctx, resp.Text)
 				if len(problems) > 0 {
-					if r.Can(mrtr.Sample) {
+					if r.Can(vocab.Sample) {
 						pending = append(pending, p.requestTitle(f, problems))
 					}
 				} else {
 					f.Title = answer
 				}
-			case mrtr.Malformed:
-				if r.Can(mrtr.Sample) {
-					pending = append(pending, p.requestTitle(f, mrtr.Problems{resp.Problem}))
+			case mrtrimpl.Malformed:
+				if r.Can(vocab.Sample) {
+					pending = append(pending, p.requestTitle(f, mrtrimpl.Problems{resp.Problem}))
 				}
 			default:
-				if r.Can(mrtr.Sample) {
+				if r.Can(vocab.Sample) {
 					pending = append(pending, p.requestTitle(f, nil))
 				}
 			}
@@ -144,13 +146,13 @@ func (p suggestTitleProgram) Step(ctx context.Context, r *mrtr.Round, f *Suggest
 		}
 		if f.Folders == nil && f.Title == nil {
 			// The client can answer none of the requests: the engine fails the round with -32021.
-			return r.Ask([]mrtr.Pending{p.requestFolders(f, nil), p.requestTitle(f, nil)})
+			return r.Ask([]mrtrimpl.Pending{p.requestFolders(f, nil), p.requestTitle(f, nil)})
 		}
-		return mrtr.Goto(r, SuggestTitleStateDone, "next")
+		return mrtrimpl.Goto(r, SuggestTitleStateDone, vocab.Next)
 	case SuggestTitleStateDone:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: suggestTitleDoneMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: suggestTitleDoneMessage(f)})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in suggest_title", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in suggest_title", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // SuggestTitleHandler is what you implement for tool suggest_title. Adding a check, effect or
@@ -185,7 +187,7 @@ func RegisterSuggestTitle(s *mcp.Server, e *mrtr.Engine, h SuggestTitleHandler) 
 	mrtr.AddTool(s, e, NewSuggestTitleProgram(h))
 }
 
-func (suggestTitleProgram) Descriptor() *mrtr.Descriptor {
+func (suggestTitleProgram) Descriptor() *mrtrimpl.Descriptor {
 	return &suggestTitleDescriptor
 }
 
@@ -203,18 +205,18 @@ func (suggestTitleProgram) SetState(f *SuggestTitleFlow, s uint16) {
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p suggestTitleProgram) Questions(f *SuggestTitleFlow, s uint16) []mrtr.Pending {
+func (p suggestTitleProgram) Questions(f *SuggestTitleFlow, s uint16) []mrtrimpl.Pending {
 	switch SuggestTitleState(s) {
 	case SuggestTitleStateAskModel:
-		return []mrtr.Pending{p.requestFolders(f, nil), p.requestTitle(f, nil)}
+		return []mrtrimpl.Pending{p.requestFolders(f, nil), p.requestTitle(f, nil)}
 	}
 	return nil
 }
 
 // suggestTitleDescriptor describes suggest_title to the engine: the state table, the transitions,
 // and how its continuation is kept.
-var suggestTitleDescriptor = mrtr.Descriptor{
-	Kind:        mrtr.KindTool,
+var suggestTitleDescriptor = mrtrimpl.Descriptor{
+	Kind:        vocab.KindTool,
 	Name:        "suggest_title",
 	Description: "Suggests a title with the client's model and its roots, when the client has them.",
 	InputSchema: json.RawMessage(`{
@@ -231,7 +233,7 @@ var suggestTitleDescriptor = mrtr.Descriptor{
   "type": "object"
 }`),
 	TTL:         10 * time.Minute,
-	Storage:     mrtr.Sealed,
+	Storage:     vocab.Sealed,
 	SchemaHash:  uint64(0x2cb65209edb73794),
 	Initial:     uint16(SuggestTitleStateLookup),
 	States:      suggestTitleStateTable,
@@ -239,17 +241,17 @@ var suggestTitleDescriptor = mrtr.Descriptor{
 }
 
 // suggestTitleStateTable describes each state, in the order of their numbers.
-var suggestTitleStateTable = []mrtr.StateInfo{
-	{Name: "lookup", Kind: mrtr.StateCheck, Check: "loadTopic"},
-	{Name: "askModel", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "folders", Kind: mrtr.Roots, Optional: true}, {Key: "title", Kind: mrtr.Sample, Optional: true}}},
-	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
+var suggestTitleStateTable = []mrtrimpl.StateInfo{
+	{Name: "lookup", Kind: vocab.StateCheck, Check: "loadTopic"},
+	{Name: "askModel", Kind: vocab.StateAsk, Requests: []mrtrimpl.RequestInfo{{Key: "folders", Kind: vocab.Roots, Optional: true}, {Key: "title", Kind: vocab.Sample, Optional: true}}},
+	{Name: "done", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
 }
 
 // suggestTitleTransitionTable lists every transition of the spec: a state may only go
 // where a row says.
-var suggestTitleTransitionTable = []mrtr.Transition{
-	{From: uint16(SuggestTitleStateLookup), On: "next", To: uint16(SuggestTitleStateAskModel)},
-	{From: uint16(SuggestTitleStateAskModel), On: "next", To: uint16(SuggestTitleStateDone)},
+var suggestTitleTransitionTable = []mrtrimpl.Transition{
+	{From: uint16(SuggestTitleStateLookup), On: vocab.Next, To: uint16(SuggestTitleStateAskModel)},
+	{From: uint16(SuggestTitleStateAskModel), On: vocab.Next, To: uint16(SuggestTitleStateDone)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -282,14 +284,14 @@ func (suggestTitleProgram) LoadContinuation(f *SuggestTitleFlow, data []byte) er
 	f.Folders = nil
 	f.Title = nil
 	if r.Bool() {
-		a := &mrtr.RootList{}
+		a := &mrtrimpl.RootList{}
 		for i, n := 0, r.Count(); i < n; i++ {
 			a.URIs = append(a.URIs, r.String())
 		}
 		f.Folders = a
 	}
 	if r.Bool() {
-		a := &mrtr.Sampled{Text: r.String()}
+		a := &mrtrimpl.Sampled{Text: r.String()}
 		f.Title = a
 	}
 	return r.Done()
@@ -297,7 +299,7 @@ func (suggestTitleProgram) LoadContinuation(f *SuggestTitleFlow, data []byte) er
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p suggestTitleProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*SuggestTitleFlow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -305,48 +307,48 @@ func (p suggestTitleProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 		Call:  c,
 		state: SuggestTitleStateLookup,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in, "topic")
-	switch v, st := mrtr.FormString(in, "topic"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(in, "topic"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 80 {
 			problems.Addf("topic: at most 80 characters (got %d)", n)
 		}
 		f.Args.Topic = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("topic: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("topic: expected a string")
 	}
 	return f, problems.Err()
 }
 
 // decodeFolders validates the roots the client listed for "folders".
-func (p suggestTitleProgram) decodeFolders(ctx context.Context, uris []string) (*mrtr.RootList, mrtr.Problems) {
-	return &mrtr.RootList{URIs: uris}, mrtr.CheckRoots(uris, 0, 2)
+func (p suggestTitleProgram) decodeFolders(ctx context.Context, uris []string) (*mrtrimpl.RootList, mrtrimpl.Problems) {
+	return &mrtrimpl.RootList{URIs: uris}, mrtrimpl.CheckRoots(uris, 0, 2)
 }
 
 // decodeTitle validates the text the client's model returned for "title".
-func (p suggestTitleProgram) decodeTitle(ctx context.Context, text string) (*mrtr.Sampled, mrtr.Problems) {
-	var problems mrtr.Problems
+func (p suggestTitleProgram) decodeTitle(ctx context.Context, text string) (*mrtrimpl.Sampled, mrtrimpl.Problems) {
+	var problems mrtrimpl.Problems
 	if n := utf8.RuneCountInString(text); n > 80 {
 		problems.Addf("title: at most 80 characters (got %d)", n)
 	}
-	return &mrtr.Sampled{Text: text}, problems
+	return &mrtrimpl.Sampled{Text: text}, problems
 }
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p suggestTitleProgram) CheckContinuation(ctx context.Context, f *SuggestTitleFlow) mrtr.Problems {
+func (p suggestTitleProgram) CheckContinuation(ctx context.Context, f *SuggestTitleFlow) mrtrimpl.Problems {
 	return nil
 }
 
 // requestFolders builds input request "folders" of state askModel; problems with a previous answer
 // are added to it.
-func (suggestTitleProgram) requestFolders(f *SuggestTitleFlow, _ mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (suggestTitleProgram) requestFolders(f *SuggestTitleFlow, _ mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:      "folders",
-		Kind:     mrtr.Roots,
+		Kind:     vocab.Roots,
 		Optional: true,
 		Params:   &mcp.ListRootsParams{},
 	}
@@ -354,15 +356,15 @@ func (suggestTitleProgram) requestFolders(f *SuggestTitleFlow, _ mrtr.Problems) 
 
 // requestTitle builds input request "title" of state askModel; problems with a previous answer are
 // added to it.
-func (suggestTitleProgram) requestTitle(f *SuggestTitleFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (suggestTitleProgram) requestTitle(f *SuggestTitleFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:      "title",
-		Kind:     mrtr.Sample,
+		Kind:     vocab.Sample,
 		Optional: true,
 		Params: &mcp.CreateMessageParams{
 			MaxTokens: 20,
 			Messages: []*mcp.SamplingMessage{{
-				Content: &mcp.TextContent{Text: mrtr.WithProblems(suggestTitleAskModelTitlePrompt(f), problems)},
+				Content: &mcp.TextContent{Text: mrtrimpl.WithProblems(suggestTitleAskModelTitlePrompt(f), problems)},
 				Role:    "user",
 			}},
 		},

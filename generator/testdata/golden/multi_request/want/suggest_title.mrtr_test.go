@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // fakeSuggestTitle implements SuggestTitleHandler for the generated tests: it allows every
@@ -56,7 +57,7 @@ func fixturesSuggestTitle(h *fakeSuggestTitle) mrtrtest.Fixtures {
 		Other:        "bob",
 		OtherArgs:    map[string]any{"topic": "another"},
 		Unauthorized: "mallory",
-		WantOutcome:  mrtr.OutcomeSuccess,
+		WantOutcome:  vocab.OutcomeSuccess,
 	}
 }
 

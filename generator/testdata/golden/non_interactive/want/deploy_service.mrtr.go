@@ -17,6 +17,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // DeployServiceArgs are the arguments of tool deploy_service, validated on every round.
@@ -50,9 +52,9 @@ type DeployServiceFlow struct {
 	// Continuation is carried between rounds.
 	Continuation DeployServiceContinuation
 	// Changelog answers input request "changelog" (state askTarget); nil until given.
-	Changelog *mrtr.Sampled
+	Changelog *mrtrimpl.Sampled
 	// Checkout answers input request "checkout" (state askTarget); nil until given.
-	Checkout *mrtr.RootList
+	Checkout *mrtrimpl.RootList
 	// Target answers input request "target" (state askTarget); nil until given.
 	Target *DeployServiceTargetAnswer
 
@@ -121,66 +123,66 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p deployServiceProgram) Step(ctx context.Context, r *mrtr.Round, f *DeployServiceFlow) (mrtr.Step, error) {
+func (p deployServiceProgram) Step(ctx context.Context, r mrtrimpl.Round, f *DeployServiceFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case DeployServiceStateInspect:
 		if err := p.h.InspectService(ctx, f); err != nil {
-			return mrtr.Step{}, err
+			return mrtrimpl.Step{}, err
 		}
-		return mrtr.Goto(r, DeployServiceStateAskTarget, "next")
+		return mrtrimpl.Goto(r, DeployServiceStateAskTarget, vocab.Next)
 	case DeployServiceStateAskTarget:
-		var pending []mrtr.Pending
+		var pending []mrtrimpl.Pending
 		if f.Changelog == nil {
-			resp := r.Response("changelog", mrtr.Sample)
+			resp := r.Response("changelog", vocab.Sample)
 			switch resp.Status {
-			case mrtr.Accepted:
+			case mrtrimpl.Accepted:
 				answer, problems := p.decodeChangelog(ctx, resp.Text)
 				if len(problems) > 0 {
 					pending = append(pending, p.requestChangelog(f, problems))
 				} else {
 					f.Changelog = answer
 				}
-			case mrtr.Malformed:
-				pending = append(pending, p.requestChangelog(f, mrtr.Problems{resp.Problem}))
+			case mrtrimpl.Malformed:
+				pending = append(pending, p.requestChangelog(f, mrtrimpl.Problems{resp.Problem}))
 			default:
 				pending = append(pending, p.requestChangelog(f, nil))
 			}
 		}
 		if f.Checkout == nil {
-			resp := r.Response("checkout", mrtr.Roots)
+			resp := r.Response("checkout", vocab.Roots)
 			switch resp.Status {
-			case mrtr.Accepted:
+			case mrtrimpl.Accepted:
 				answer, problems := p.decodeCheckout(ctx, resp.URIs)
 				if len(problems) > 0 {
 					pending = append(pending, p.requestCheckout(f, problems))
 				} else {
 					f.Checkout = answer
 				}
-			case mrtr.Malformed:
-				pending = append(pending, p.requestCheckout(f, mrtr.Problems{resp.Problem}))
+			case mrtrimpl.Malformed:
+				pending = append(pending, p.requestCheckout(f, mrtrimpl.Problems{resp.Problem}))
 			default:
 				pending = append(pending, p.requestCheckout(f, nil))
 			}
 		}
 		if f.Target == nil {
-			resp := r.Response("target", mrtr.Elicit)
+			resp := r.Response("target", vocab.Elicit)
 			switch resp.Status {
-			case mrtr.Accepted:
+			case mrtrimpl.Accepted:
 				answer, problems, err := p.decodeTarget(ctx, resp.Content)
 				if err != nil {
-					return mrtr.Step{}, err
+					return mrtrimpl.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, mrtr.Prefilled(p.requestTarget(f, problems), resp.Content, problems))
+					pending = append(pending, mrtrimpl.Prefilled(p.requestTarget(f, problems), resp.Content, problems))
 				} else {
 					f.Target = answer
 				}
-			case mrtr.Declined:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "deploy_service was cancelled: the user declined \"target\"."})
-			case mrtr.Cancelled:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "deploy_service was cancelled: the user cancelled \"target\"."})
-			case mrtr.Malformed:
-				pending = append(pending, p.requestTarget(f, mrtr.Problems{resp.Problem}))
+			case mrtrimpl.Declined:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "deploy_service was cancelled: the user declined \"target\"."})
+			case mrtrimpl.Cancelled:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "deploy_service was cancelled: the user cancelled \"target\"."})
+			case mrtrimpl.Malformed:
+				pending = append(pending, p.requestTarget(f, mrtrimpl.Problems{resp.Problem}))
 			default:
 				pending = append(pending, p.requestTarget(f, nil))
 			}
@@ -188,43 +190,43 @@ func (p deployServiceProgram) Step(ctx context.Context, r *mrtr.Round, f *Deploy
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return mrtr.Goto(r, DeployServiceStateConfirmDeploy, "next")
+		return mrtrimpl.Goto(r, DeployServiceStateConfirmDeploy, vocab.Next)
 	case DeployServiceStateConfirmDeploy:
-		resp := r.Response("confirm", mrtr.Elicit)
+		resp := r.Response("confirm", vocab.Elicit)
 		switch resp.Status {
-		case mrtr.Accepted:
-			yes, found := mrtr.FormBool(resp.Content, "confirm")
-			if found != mrtr.Present {
-				return r.Ask([]mrtr.Pending{p.gateConfirmDeploy(f, mrtr.Problems{"confirm: answer true or false"})})
+		case mrtrimpl.Accepted:
+			yes, found := mrtrimpl.FormBool(resp.Content, "confirm")
+			if found != mrtrimpl.Present {
+				return r.Ask([]mrtrimpl.Pending{p.gateConfirmDeploy(f, mrtrimpl.Problems{"confirm: answer true or false"})})
 			}
 			if yes {
-				return mrtr.Goto(r, DeployServiceStateRecheck, "next")
+				return mrtrimpl.Goto(r, DeployServiceStateRecheck, vocab.Next)
 			}
-			return mrtr.Goto(r, DeployServiceStateAborted, "decline")
-		case mrtr.Declined:
-			return mrtr.Goto(r, DeployServiceStateAborted, "decline")
-		case mrtr.Cancelled:
-			return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "deploy_service was cancelled: the user cancelled the confirmation."})
-		case mrtr.Malformed:
-			return r.Ask([]mrtr.Pending{p.gateConfirmDeploy(f, mrtr.Problems{resp.Problem})})
+			return mrtrimpl.Goto(r, DeployServiceStateAborted, vocab.Decline)
+		case mrtrimpl.Declined:
+			return mrtrimpl.Goto(r, DeployServiceStateAborted, vocab.Decline)
+		case mrtrimpl.Cancelled:
+			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "deploy_service was cancelled: the user cancelled the confirmation."})
+		case mrtrimpl.Malformed:
+			return r.Ask([]mrtrimpl.Pending{p.gateConfirmDeploy(f, mrtrimpl.Problems{resp.Problem})})
 		}
-		return r.Ask([]mrtr.Pending{p.gateConfirmDeploy(f, nil)})
+		return r.Ask([]mrtrimpl.Pending{p.gateConfirmDeploy(f, nil)})
 	case DeployServiceStateRecheck:
 		if err := p.h.StillDeployable(ctx, f); err != nil {
-			return mrtr.Step{}, err
+			return mrtrimpl.Step{}, err
 		}
-		return mrtr.Goto(r, DeployServiceStateDeploy, "next")
+		return mrtrimpl.Goto(r, DeployServiceStateDeploy, vocab.Next)
 	case DeployServiceStateAborted:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: deployServiceAbortedMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: deployServiceAbortedMessage(f)})
 	case DeployServiceStateDeploy:
 		// the workflow's own operation id: the round record covers retries
 		return r.Effect(ctx, "", 24*time.Hour, uint16(DeployServiceStateDeployed), func(ctx context.Context) error {
 			return p.h.RollOut(ctx, f)
 		})
 	case DeployServiceStateDeployed:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: deployServiceDeployedMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: deployServiceDeployedMessage(f)})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in deploy_service", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in deploy_service", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // DeployServiceHandler is what you implement for tool deploy_service. Adding a check, effect or
@@ -271,7 +273,7 @@ func RegisterDeployService(s *mcp.Server, e *mrtr.Engine, h DeployServiceHandler
 	mrtr.AddTool(s, e, NewDeployServiceProgram(h))
 }
 
-func (deployServiceProgram) Descriptor() *mrtr.Descriptor {
+func (deployServiceProgram) Descriptor() *mrtrimpl.Descriptor {
 	return &deployServiceDescriptor
 }
 
@@ -289,20 +291,20 @@ func (deployServiceProgram) SetState(f *DeployServiceFlow, s uint16) {
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p deployServiceProgram) Questions(f *DeployServiceFlow, s uint16) []mrtr.Pending {
+func (p deployServiceProgram) Questions(f *DeployServiceFlow, s uint16) []mrtrimpl.Pending {
 	switch DeployServiceState(s) {
 	case DeployServiceStateAskTarget:
-		return []mrtr.Pending{p.requestChangelog(f, nil), p.requestCheckout(f, nil), p.requestTarget(f, nil)}
+		return []mrtrimpl.Pending{p.requestChangelog(f, nil), p.requestCheckout(f, nil), p.requestTarget(f, nil)}
 	case DeployServiceStateConfirmDeploy:
-		return []mrtr.Pending{p.gateConfirmDeploy(f, nil)}
+		return []mrtrimpl.Pending{p.gateConfirmDeploy(f, nil)}
 	}
 	return nil
 }
 
 // deployServiceDescriptor describes deploy_service to the engine: the state table, the transitions,
 // and how its continuation is kept.
-var deployServiceDescriptor = mrtr.Descriptor{
-	Kind:        mrtr.KindTool,
+var deployServiceDescriptor = mrtrimpl.Descriptor{
+	Kind:        vocab.KindTool,
 	Name:        "deploy_service",
 	Title:       "Deploy service",
 	Description: "Deploys a service version; every answer can be given up front.",
@@ -363,7 +365,7 @@ var deployServiceDescriptor = mrtr.Descriptor{
 	Destructive:    true,
 	NonInteractive: true,
 	TTL:            15 * time.Minute,
-	Storage:        mrtr.Sealed,
+	Storage:        vocab.Sealed,
 	SchemaHash:     uint64(0x5fa88cbf7bd9f338),
 	Initial:        uint16(DeployServiceStateInspect),
 	States:         deployServiceStateTable,
@@ -371,25 +373,25 @@ var deployServiceDescriptor = mrtr.Descriptor{
 }
 
 // deployServiceStateTable describes each state, in the order of their numbers.
-var deployServiceStateTable = []mrtr.StateInfo{
-	{Name: "inspect", Kind: mrtr.StateCheck, Check: "inspectService"},
-	{Name: "askTarget", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "changelog", Kind: mrtr.Sample}, {Key: "checkout", Kind: mrtr.Roots}, {Key: "target", Kind: mrtr.Elicit}}},
-	{Name: "confirmDeploy", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit, GateField: "confirm"}}},
-	{Name: "recheck", Kind: mrtr.StateCheck, Check: "stillDeployable"},
-	{Name: "aborted", Kind: mrtr.StateTerminal, End: mrtr.OutcomeCancelled},
-	{Name: "deploy", Kind: mrtr.StateEffect},
-	{Name: "deployed", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
+var deployServiceStateTable = []mrtrimpl.StateInfo{
+	{Name: "inspect", Kind: vocab.StateCheck, Check: "inspectService"},
+	{Name: "askTarget", Kind: vocab.StateAsk, Requests: []mrtrimpl.RequestInfo{{Key: "changelog", Kind: vocab.Sample}, {Key: "checkout", Kind: vocab.Roots}, {Key: "target", Kind: vocab.Elicit}}},
+	{Name: "confirmDeploy", Kind: vocab.StateConfirm, Requests: []mrtrimpl.RequestInfo{{Key: "confirm", Kind: vocab.Elicit, GateField: "confirm"}}},
+	{Name: "recheck", Kind: vocab.StateCheck, Check: "stillDeployable"},
+	{Name: "aborted", Kind: vocab.StateTerminal, End: vocab.OutcomeCancelled},
+	{Name: "deploy", Kind: vocab.StateEffect},
+	{Name: "deployed", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
 }
 
 // deployServiceTransitionTable lists every transition of the spec: a state may only go
 // where a row says.
-var deployServiceTransitionTable = []mrtr.Transition{
-	{From: uint16(DeployServiceStateInspect), On: "next", To: uint16(DeployServiceStateAskTarget)},
-	{From: uint16(DeployServiceStateAskTarget), On: "next", To: uint16(DeployServiceStateConfirmDeploy)},
-	{From: uint16(DeployServiceStateConfirmDeploy), On: "next", To: uint16(DeployServiceStateRecheck)},
-	{From: uint16(DeployServiceStateConfirmDeploy), On: "decline", To: uint16(DeployServiceStateAborted)},
-	{From: uint16(DeployServiceStateRecheck), On: "next", To: uint16(DeployServiceStateDeploy)},
-	{From: uint16(DeployServiceStateDeploy), On: "next", To: uint16(DeployServiceStateDeployed)},
+var deployServiceTransitionTable = []mrtrimpl.Transition{
+	{From: uint16(DeployServiceStateInspect), On: vocab.Next, To: uint16(DeployServiceStateAskTarget)},
+	{From: uint16(DeployServiceStateAskTarget), On: vocab.Next, To: uint16(DeployServiceStateConfirmDeploy)},
+	{From: uint16(DeployServiceStateConfirmDeploy), On: vocab.Next, To: uint16(DeployServiceStateRecheck)},
+	{From: uint16(DeployServiceStateConfirmDeploy), On: vocab.Decline, To: uint16(DeployServiceStateAborted)},
+	{From: uint16(DeployServiceStateRecheck), On: vocab.Next, To: uint16(DeployServiceStateDeploy)},
+	{From: uint16(DeployServiceStateDeploy), On: vocab.Next, To: uint16(DeployServiceStateDeployed)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -431,11 +433,11 @@ func (deployServiceProgram) LoadContinuation(f *DeployServiceFlow, data []byte) 
 	f.Target = nil
 	f.Continuation.Current = r.String()
 	if r.Bool() {
-		a := &mrtr.Sampled{Text: r.String()}
+		a := &mrtrimpl.Sampled{Text: r.String()}
 		f.Changelog = a
 	}
 	if r.Bool() {
-		a := &mrtr.RootList{}
+		a := &mrtrimpl.RootList{}
 		for i, n := 0, r.Count(); i < n; i++ {
 			a.URIs = append(a.URIs, r.String())
 		}
@@ -452,7 +454,7 @@ func (deployServiceProgram) LoadContinuation(f *DeployServiceFlow, data []byte) 
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p deployServiceProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*DeployServiceFlow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -460,10 +462,10 @@ func (p deployServiceProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw jso
 		Call:  c,
 		state: DeployServiceStateInspect,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in, "service")
-	switch v, st := mrtr.FormString(in, "service"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(in, "service"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 40 {
 			problems.Addf("service: at most 40 characters (got %d)", n)
 		}
@@ -471,9 +473,9 @@ func (p deployServiceProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw jso
 			problems.Addf("service: must match %s", "[a-z][a-z0-9-]*")
 		}
 		f.Args.Service = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("service: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("service: expected a string")
 	}
 	return f, problems.Err()
@@ -482,41 +484,41 @@ func (p deployServiceProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw jso
 var deployServiceArgServicePattern = regexp.MustCompile("^(?:[a-z][a-z0-9-]*)$")
 
 // decodeChangelog validates the text the client's model returned for "changelog".
-func (p deployServiceProgram) decodeChangelog(ctx context.Context, text string) (*mrtr.Sampled, mrtr.Problems) {
-	var problems mrtr.Problems
+func (p deployServiceProgram) decodeChangelog(ctx context.Context, text string) (*mrtrimpl.Sampled, mrtrimpl.Problems) {
+	var problems mrtrimpl.Problems
 	if n := utf8.RuneCountInString(text); n > 1000 {
 		problems.Addf("changelog: at most 1000 characters (got %d)", n)
 	}
-	return &mrtr.Sampled{Text: text}, problems
+	return &mrtrimpl.Sampled{Text: text}, problems
 }
 
 // decodeCheckout validates the roots the client listed for "checkout".
-func (p deployServiceProgram) decodeCheckout(ctx context.Context, uris []string) (*mrtr.RootList, mrtr.Problems) {
-	return &mrtr.RootList{URIs: uris}, mrtr.CheckRoots(uris, 0, 1)
+func (p deployServiceProgram) decodeCheckout(ctx context.Context, uris []string) (*mrtrimpl.RootList, mrtrimpl.Problems) {
+	return &mrtrimpl.RootList{URIs: uris}, mrtrimpl.CheckRoots(uris, 0, 1)
 }
 
 // decodeTarget validates the form answered for "target": problems are for the user to
 // correct; an error is a custom validator that could not check a value.
-func (p deployServiceProgram) decodeTarget(ctx context.Context, content map[string]any) (*DeployServiceTargetAnswer, mrtr.Problems, error) {
+func (p deployServiceProgram) decodeTarget(ctx context.Context, content map[string]any) (*DeployServiceTargetAnswer, mrtrimpl.Problems, error) {
 	a := &DeployServiceTargetAnswer{}
-	var problems mrtr.Problems
-	switch v, st := mrtr.FormBool(content, "canary"); st {
-	case mrtr.Present:
+	var problems mrtrimpl.Problems
+	switch v, st := mrtrimpl.FormBool(content, "canary"); st {
+	case mrtrimpl.Present:
 		a.Canary = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		a.Canary = true
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("canary: expected true or false")
 	}
-	switch v, st := mrtr.FormString(content, "version"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(content, "version"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 20 {
 			problems.Addf("version: at most 20 characters (got %d)", n)
 		}
 		a.Version = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("version: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("version: expected a string")
 	}
 	return a, problems, nil
@@ -524,8 +526,8 @@ func (p deployServiceProgram) decodeTarget(ctx context.Context, content map[stri
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p deployServiceProgram) CheckContinuation(ctx context.Context, f *DeployServiceFlow) mrtr.Problems {
-	var problems mrtr.Problems
+func (p deployServiceProgram) CheckContinuation(ctx context.Context, f *DeployServiceFlow) mrtrimpl.Problems {
+	var problems mrtrimpl.Problems
 	if v := f.Continuation.Current; v != "" {
 		if n := utf8.RuneCountInString(v); n > 20 {
 			problems.Addf("current: at most 20 characters (got %d)", n)
@@ -536,14 +538,14 @@ func (p deployServiceProgram) CheckContinuation(ctx context.Context, f *DeploySe
 
 // requestChangelog builds input request "changelog" of state askTarget; problems with a previous
 // answer are added to it.
-func (deployServiceProgram) requestChangelog(f *DeployServiceFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (deployServiceProgram) requestChangelog(f *DeployServiceFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:  "changelog",
-		Kind: mrtr.Sample,
+		Kind: vocab.Sample,
 		Params: &mcp.CreateMessageParams{
 			MaxTokens: 200,
 			Messages: []*mcp.SamplingMessage{{
-				Content: &mcp.TextContent{Text: mrtr.WithProblems(deployServiceAskTargetChangelogPrompt(f), problems)},
+				Content: &mcp.TextContent{Text: mrtrimpl.WithProblems(deployServiceAskTargetChangelogPrompt(f), problems)},
 				Role:    "user",
 			}},
 		},
@@ -552,10 +554,10 @@ func (deployServiceProgram) requestChangelog(f *DeployServiceFlow, problems mrtr
 
 // requestCheckout builds input request "checkout" of state askTarget; problems with a previous
 // answer are added to it.
-func (deployServiceProgram) requestCheckout(f *DeployServiceFlow, _ mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (deployServiceProgram) requestCheckout(f *DeployServiceFlow, _ mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:    "checkout",
-		Kind:   mrtr.Roots,
+		Kind:   vocab.Roots,
 		Params: &mcp.ListRootsParams{},
 	}
 }
@@ -582,12 +584,12 @@ var deployServiceTargetSchema = json.RawMessage(`{
 
 // requestTarget builds input request "target" of state askTarget; problems with a previous answer
 // are added to it.
-func (deployServiceProgram) requestTarget(f *DeployServiceFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (deployServiceProgram) requestTarget(f *DeployServiceFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:  "target",
-		Kind: mrtr.Elicit,
+		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtr.WithProblems(deployServiceAskTargetTargetMessage(f), problems),
+			Message:         mrtrimpl.WithProblems(deployServiceAskTargetTargetMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: deployServiceTargetSchema,
 		},
@@ -609,12 +611,12 @@ var deployServiceConfirmDeployGateSchema = json.RawMessage(`{
 }`)
 
 // gateConfirmDeploy builds the question of confirmation gate confirmDeploy.
-func (deployServiceProgram) gateConfirmDeploy(f *DeployServiceFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (deployServiceProgram) gateConfirmDeploy(f *DeployServiceFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:  "confirm",
-		Kind: mrtr.Elicit,
+		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtr.WithProblems(deployServiceConfirmDeployMessage(f), problems),
+			Message:         mrtrimpl.WithProblems(deployServiceConfirmDeployMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: deployServiceConfirmDeployGateSchema,
 		},

@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // fakeDeployService implements DeployServiceHandler for the generated tests: it allows every
@@ -69,7 +70,7 @@ func fixturesDeployService(h *fakeDeployService) mrtrtest.Fixtures {
 		Other:        "bob",
 		OtherArgs:    map[string]any{"service": "zz"},
 		Unauthorized: "mallory",
-		WantOutcome:  mrtr.OutcomeSuccess,
+		WantOutcome:  vocab.OutcomeSuccess,
 	}
 }
 

@@ -12,6 +12,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // AlwaysFailsArgs are the arguments of tool always_fails, validated on every round.
@@ -66,12 +68,12 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p alwaysFailsProgram) Step(ctx context.Context, r *mrtr.Round, f *AlwaysFailsFlow) (mrtr.Step, error) {
+func (p alwaysFailsProgram) Step(ctx context.Context, r mrtrimpl.Round, f *AlwaysFailsFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case AlwaysFailsStateFailed:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeFailed, Text: "always_fails ended in state failed."})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeFailed, Text: "always_fails ended in state failed."})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in always_fails", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in always_fails", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // AlwaysFailsHandler is what you implement for tool always_fails. Adding a check, effect or
@@ -102,7 +104,7 @@ func RegisterAlwaysFails(s *mcp.Server, e *mrtr.Engine, h AlwaysFailsHandler) {
 	mrtr.AddTool(s, e, NewAlwaysFailsProgram(h))
 }
 
-func (alwaysFailsProgram) Descriptor() *mrtr.Descriptor {
+func (alwaysFailsProgram) Descriptor() *mrtrimpl.Descriptor {
 	return &alwaysFailsDescriptor
 }
 
@@ -120,14 +122,14 @@ func (alwaysFailsProgram) SetState(f *AlwaysFailsFlow, s uint16) {
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p alwaysFailsProgram) Questions(f *AlwaysFailsFlow, s uint16) []mrtr.Pending {
+func (p alwaysFailsProgram) Questions(f *AlwaysFailsFlow, s uint16) []mrtrimpl.Pending {
 	return nil
 }
 
 // alwaysFailsDescriptor describes always_fails to the engine: the state table, the transitions, and
 // how its continuation is kept.
-var alwaysFailsDescriptor = mrtr.Descriptor{
-	Kind:        mrtr.KindTool,
+var alwaysFailsDescriptor = mrtrimpl.Descriptor{
+	Kind:        vocab.KindTool,
 	Name:        "always_fails",
 	Title:       "Always fails",
 	Description: "Ends as failed with the default text (no message).",
@@ -137,7 +139,7 @@ var alwaysFailsDescriptor = mrtr.Descriptor{
   "type": "object"
 }`),
 	TTL:         10 * time.Minute,
-	Storage:     mrtr.Sealed,
+	Storage:     vocab.Sealed,
 	SchemaHash:  uint64(0x68f81403156f4460),
 	Initial:     uint16(AlwaysFailsStateFailed),
 	States:      alwaysFailsStateTable,
@@ -145,13 +147,13 @@ var alwaysFailsDescriptor = mrtr.Descriptor{
 }
 
 // alwaysFailsStateTable describes each state, in the order of their numbers.
-var alwaysFailsStateTable = []mrtr.StateInfo{
-	{Name: "failed", Kind: mrtr.StateTerminal, End: mrtr.OutcomeFailed},
+var alwaysFailsStateTable = []mrtrimpl.StateInfo{
+	{Name: "failed", Kind: vocab.StateTerminal, End: vocab.OutcomeFailed},
 }
 
 // alwaysFailsTransitionTable lists every transition of the spec: a state may only go
 // where a row says.
-var alwaysFailsTransitionTable = []mrtr.Transition{}
+var alwaysFailsTransitionTable = []mrtrimpl.Transition{}
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
 // bound to its digest, so a continuation cannot be replayed with other arguments.
@@ -173,7 +175,7 @@ func (alwaysFailsProgram) LoadContinuation(f *AlwaysFailsFlow, data []byte) erro
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p alwaysFailsProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*AlwaysFailsFlow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -181,13 +183,13 @@ func (p alwaysFailsProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.
 		Call:  c,
 		state: AlwaysFailsStateFailed,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in)
 	return f, problems.Err()
 }
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p alwaysFailsProgram) CheckContinuation(ctx context.Context, f *AlwaysFailsFlow) mrtr.Problems {
+func (p alwaysFailsProgram) CheckContinuation(ctx context.Context, f *AlwaysFailsFlow) mrtrimpl.Problems {
 	return nil
 }

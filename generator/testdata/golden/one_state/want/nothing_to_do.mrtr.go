@@ -12,6 +12,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // NothingToDoArgs are the arguments of tool nothing_to_do, validated on every round.
@@ -66,12 +68,12 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p nothingToDoProgram) Step(ctx context.Context, r *mrtr.Round, f *NothingToDoFlow) (mrtr.Step, error) {
+func (p nothingToDoProgram) Step(ctx context.Context, r mrtrimpl.Round, f *NothingToDoFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case NothingToDoStateDone:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: nothingToDoDoneMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: nothingToDoDoneMessage(f)})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in nothing_to_do", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in nothing_to_do", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // NothingToDoHandler is what you implement for tool nothing_to_do. Adding a check, effect or
@@ -102,7 +104,7 @@ func RegisterNothingToDo(s *mcp.Server, e *mrtr.Engine, h NothingToDoHandler) {
 	mrtr.AddTool(s, e, NewNothingToDoProgram(h))
 }
 
-func (nothingToDoProgram) Descriptor() *mrtr.Descriptor {
+func (nothingToDoProgram) Descriptor() *mrtrimpl.Descriptor {
 	return &nothingToDoDescriptor
 }
 
@@ -120,14 +122,14 @@ func (nothingToDoProgram) SetState(f *NothingToDoFlow, s uint16) {
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p nothingToDoProgram) Questions(f *NothingToDoFlow, s uint16) []mrtr.Pending {
+func (p nothingToDoProgram) Questions(f *NothingToDoFlow, s uint16) []mrtrimpl.Pending {
 	return nil
 }
 
 // nothingToDoDescriptor describes nothing_to_do to the engine: the state table, the transitions,
 // and how its continuation is kept.
-var nothingToDoDescriptor = mrtr.Descriptor{
-	Kind:        mrtr.KindTool,
+var nothingToDoDescriptor = mrtrimpl.Descriptor{
+	Kind:        vocab.KindTool,
 	Name:        "nothing_to_do",
 	Description: "Ends as cancelled, with literal braces in its text.",
 	InputSchema: json.RawMessage(`{
@@ -136,7 +138,7 @@ var nothingToDoDescriptor = mrtr.Descriptor{
   "type": "object"
 }`),
 	TTL:         10 * time.Minute,
-	Storage:     mrtr.Sealed,
+	Storage:     vocab.Sealed,
 	SchemaHash:  uint64(0x9a47f1a03f1d88d7),
 	Initial:     uint16(NothingToDoStateDone),
 	States:      nothingToDoStateTable,
@@ -144,13 +146,13 @@ var nothingToDoDescriptor = mrtr.Descriptor{
 }
 
 // nothingToDoStateTable describes each state, in the order of their numbers.
-var nothingToDoStateTable = []mrtr.StateInfo{
-	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeCancelled},
+var nothingToDoStateTable = []mrtrimpl.StateInfo{
+	{Name: "done", Kind: vocab.StateTerminal, End: vocab.OutcomeCancelled},
 }
 
 // nothingToDoTransitionTable lists every transition of the spec: a state may only go
 // where a row says.
-var nothingToDoTransitionTable = []mrtr.Transition{}
+var nothingToDoTransitionTable = []mrtrimpl.Transition{}
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
 // bound to its digest, so a continuation cannot be replayed with other arguments.
@@ -172,7 +174,7 @@ func (nothingToDoProgram) LoadContinuation(f *NothingToDoFlow, data []byte) erro
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p nothingToDoProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*NothingToDoFlow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -180,14 +182,14 @@ func (p nothingToDoProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.
 		Call:  c,
 		state: NothingToDoStateDone,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in)
 	return f, problems.Err()
 }
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p nothingToDoProgram) CheckContinuation(ctx context.Context, f *NothingToDoFlow) mrtr.Problems {
+func (p nothingToDoProgram) CheckContinuation(ctx context.Context, f *NothingToDoFlow) mrtrimpl.Problems {
 	return nil
 }
 

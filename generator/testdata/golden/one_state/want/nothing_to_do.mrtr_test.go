@@ -9,6 +9,7 @@ import (
 
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // fakeNothingToDo implements NothingToDoHandler for the generated tests: it allows every
@@ -35,7 +36,7 @@ func fixturesNothingToDo(h *fakeNothingToDo) mrtrtest.Fixtures {
 		Args:         map[string]any{},
 		Other:        "bob",
 		Unauthorized: "mallory",
-		WantOutcome:  mrtr.OutcomeCancelled,
+		WantOutcome:  vocab.OutcomeCancelled,
 	}
 }
 

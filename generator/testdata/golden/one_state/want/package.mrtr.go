@@ -6,11 +6,12 @@ package ping
 import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
 )
 
 // Fails to compile when the mrtrgen runtime in go.mod does not match this
 // generated code: regenerate, or align github.com/mrtrgen/mrtrgen.
-const _ = mrtr.SupportPackageIsVersion3
+const _ = mrtrimpl.SupportPackageIsVersion4
 
 // RegisterAll adds every tool and prompt of package ping to s, served by e.
 func RegisterAll(s *mcp.Server, e *mrtr.Engine, alwaysFails AlwaysFailsHandler, nothingToDo NothingToDoHandler, ping PingHandler) {

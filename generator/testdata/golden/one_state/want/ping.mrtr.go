@@ -12,6 +12,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // PingArgs are the arguments of tool ping, validated on every round.
@@ -66,12 +68,12 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p pingProgram) Step(ctx context.Context, r *mrtr.Round, f *PingFlow) (mrtr.Step, error) {
+func (p pingProgram) Step(ctx context.Context, r mrtrimpl.Round, f *PingFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case PingStatePong:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: pingPongMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: pingPongMessage(f)})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in ping", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in ping", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // PingHandler is what you implement for tool ping. Adding a check, effect or
@@ -101,7 +103,7 @@ func RegisterPing(s *mcp.Server, e *mrtr.Engine, h PingHandler) {
 	mrtr.AddTool(s, e, NewPingProgram(h))
 }
 
-func (pingProgram) Descriptor() *mrtr.Descriptor {
+func (pingProgram) Descriptor() *mrtrimpl.Descriptor {
 	return &pingDescriptor
 }
 
@@ -119,14 +121,14 @@ func (pingProgram) SetState(f *PingFlow, s uint16) {
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p pingProgram) Questions(f *PingFlow, s uint16) []mrtr.Pending {
+func (p pingProgram) Questions(f *PingFlow, s uint16) []mrtrimpl.Pending {
 	return nil
 }
 
 // pingDescriptor describes ping to the engine: the state table, the transitions, and
 // how its continuation is kept.
-var pingDescriptor = mrtr.Descriptor{
-	Kind:        mrtr.KindTool,
+var pingDescriptor = mrtrimpl.Descriptor{
+	Kind:        vocab.KindTool,
 	Name:        "ping",
 	Description: "Answers pong.",
 	InputSchema: json.RawMessage(`{
@@ -135,7 +137,7 @@ var pingDescriptor = mrtr.Descriptor{
   "type": "object"
 }`),
 	TTL:         10 * time.Minute,
-	Storage:     mrtr.Sealed,
+	Storage:     vocab.Sealed,
 	SchemaHash:  uint64(0x8671c607deb17a9c),
 	Initial:     uint16(PingStatePong),
 	States:      pingStateTable,
@@ -143,13 +145,13 @@ var pingDescriptor = mrtr.Descriptor{
 }
 
 // pingStateTable describes each state, in the order of their numbers.
-var pingStateTable = []mrtr.StateInfo{
-	{Name: "pong", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
+var pingStateTable = []mrtrimpl.StateInfo{
+	{Name: "pong", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
 }
 
 // pingTransitionTable lists every transition of the spec: a state may only go
 // where a row says.
-var pingTransitionTable = []mrtr.Transition{}
+var pingTransitionTable = []mrtrimpl.Transition{}
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
 // bound to its digest, so a continuation cannot be replayed with other arguments.
@@ -171,7 +173,7 @@ func (pingProgram) LoadContinuation(f *PingFlow, data []byte) error {
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p pingProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*PingFlow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -179,14 +181,14 @@ func (p pingProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMess
 		Call:  c,
 		state: PingStatePong,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in)
 	return f, problems.Err()
 }
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p pingProgram) CheckContinuation(ctx context.Context, f *PingFlow) mrtr.Problems {
+func (p pingProgram) CheckContinuation(ctx context.Context, f *PingFlow) mrtrimpl.Problems {
 	return nil
 }
 

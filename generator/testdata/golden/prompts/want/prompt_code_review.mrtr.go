@@ -16,6 +16,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // CodeReviewTone is a value of tone.
@@ -114,34 +116,34 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p codeReviewProgram) Step(ctx context.Context, r *mrtr.Round, f *CodeReviewFlow) (mrtr.Step, error) {
+func (p codeReviewProgram) Step(ctx context.Context, r mrtrimpl.Round, f *CodeReviewFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case CodeReviewStateLookup:
 		if err := p.h.LoadChange(ctx, f); err != nil {
-			return mrtr.Step{}, err
+			return mrtrimpl.Step{}, err
 		}
-		return mrtr.Goto(r, CodeReviewStateAskStyle, "next")
+		return mrtrimpl.Goto(r, CodeReviewStateAskStyle, vocab.Next)
 	case CodeReviewStateAskStyle:
-		var pending []mrtr.Pending
+		var pending []mrtrimpl.Pending
 		if f.Style == nil {
-			resp := r.Response("style", mrtr.Elicit)
+			resp := r.Response("style", vocab.Elicit)
 			switch resp.Status {
-			case mrtr.Accepted:
+			case mrtrimpl.Accepted:
 				answer, problems, err := p.decodeStyle(ctx, resp.Content)
 				if err != nil {
-					return mrtr.Step{}, err
+					return mrtrimpl.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, mrtr.Prefilled(p.requestStyle(f, problems), resp.Content, problems))
+					pending = append(pending, mrtrimpl.Prefilled(p.requestStyle(f, problems), resp.Content, problems))
 				} else {
 					f.Style = answer
 				}
-			case mrtr.Declined:
-				return mrtr.Goto(r, CodeReviewStateDeclined, "decline")
-			case mrtr.Cancelled:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "code_review was cancelled: the user cancelled \"style\"."})
-			case mrtr.Malformed:
-				pending = append(pending, p.requestStyle(f, mrtr.Problems{resp.Problem}))
+			case mrtrimpl.Declined:
+				return mrtrimpl.Goto(r, CodeReviewStateDeclined, vocab.Decline)
+			case mrtrimpl.Cancelled:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "code_review was cancelled: the user cancelled \"style\"."})
+			case mrtrimpl.Malformed:
+				pending = append(pending, p.requestStyle(f, mrtrimpl.Problems{resp.Problem}))
 			default:
 				pending = append(pending, p.requestStyle(f, nil))
 			}
@@ -149,20 +151,20 @@ func (p codeReviewProgram) Step(ctx context.Context, r *mrtr.Round, f *CodeRevie
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return mrtr.Goto(r, CodeReviewStateDone, "next")
+		return mrtrimpl.Goto(r, CodeReviewStateDone, vocab.Next)
 	case CodeReviewStateDone:
-		return r.Finish(mrtr.Final{
-			Messages: []mrtr.PromptMessage{
+		return r.Finish(mrtrimpl.Final{
+			Messages: []mrtrimpl.PromptMessage{
 				{Role: "user", Text: codeReviewDoneMessage1(f)},
 				{Role: "assistant", Text: codeReviewDoneMessage2(f)},
 				{Role: "user", Text: codeReviewDoneMessage3(f)},
 			},
-			Outcome: mrtr.OutcomeSuccess,
+			Outcome: vocab.OutcomeSuccess,
 		})
 	case CodeReviewStateDeclined:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "code_review ended in state declined."})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "code_review ended in state declined."})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in code_review", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in code_review", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // CodeReviewHandler is what you implement for prompt code_review. Adding a check, effect or
@@ -197,7 +199,7 @@ func RegisterCodeReview(s *mcp.Server, e *mrtr.Engine, h CodeReviewHandler) {
 	mrtr.AddPrompt(s, e, NewCodeReviewProgram(h))
 }
 
-func (codeReviewProgram) Descriptor() *mrtr.Descriptor {
+func (codeReviewProgram) Descriptor() *mrtrimpl.Descriptor {
 	return &codeReviewDescriptor
 }
 
@@ -215,24 +217,24 @@ func (codeReviewProgram) SetState(f *CodeReviewFlow, s uint16) {
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p codeReviewProgram) Questions(f *CodeReviewFlow, s uint16) []mrtr.Pending {
+func (p codeReviewProgram) Questions(f *CodeReviewFlow, s uint16) []mrtrimpl.Pending {
 	switch CodeReviewState(s) {
 	case CodeReviewStateAskStyle:
-		return []mrtr.Pending{p.requestStyle(f, nil)}
+		return []mrtrimpl.Pending{p.requestStyle(f, nil)}
 	}
 	return nil
 }
 
 // codeReviewDescriptor describes code_review to the engine: the state table, the transitions, and
 // how its continuation is kept.
-var codeReviewDescriptor = mrtr.Descriptor{
-	Kind:            mrtr.KindPrompt,
+var codeReviewDescriptor = mrtrimpl.Descriptor{
+	Kind:            vocab.KindPrompt,
 	Name:            "code_review",
 	Title:           "Code review",
 	Description:     "Reviews a change in the style the user picks.",
 	PromptArguments: []*mcp.PromptArgument{{Name: "change", Description: "The change to review.", Required: true}, {Name: "focus"}, {Name: "language"}},
 	TTL:             10 * time.Minute,
-	Storage:         mrtr.Sealed,
+	Storage:         vocab.Sealed,
 	SchemaHash:      uint64(0x37de1c62574218d1),
 	Initial:         uint16(CodeReviewStateLookup),
 	States:          codeReviewStateTable,
@@ -240,19 +242,19 @@ var codeReviewDescriptor = mrtr.Descriptor{
 }
 
 // codeReviewStateTable describes each state, in the order of their numbers.
-var codeReviewStateTable = []mrtr.StateInfo{
-	{Name: "lookup", Kind: mrtr.StateCheck, Check: "loadChange"},
-	{Name: "askStyle", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "style", Kind: mrtr.Elicit}}},
-	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
-	{Name: "declined", Kind: mrtr.StateTerminal, End: mrtr.OutcomeCancelled},
+var codeReviewStateTable = []mrtrimpl.StateInfo{
+	{Name: "lookup", Kind: vocab.StateCheck, Check: "loadChange"},
+	{Name: "askStyle", Kind: vocab.StateAsk, Requests: []mrtrimpl.RequestInfo{{Key: "style", Kind: vocab.Elicit}}},
+	{Name: "done", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
+	{Name: "declined", Kind: vocab.StateTerminal, End: vocab.OutcomeCancelled},
 }
 
 // codeReviewTransitionTable lists every transition of the spec: a state may only go
 // where a row says.
-var codeReviewTransitionTable = []mrtr.Transition{
-	{From: uint16(CodeReviewStateLookup), On: "next", To: uint16(CodeReviewStateAskStyle)},
-	{From: uint16(CodeReviewStateAskStyle), On: "next", To: uint16(CodeReviewStateDone)},
-	{From: uint16(CodeReviewStateAskStyle), On: "decline", To: uint16(CodeReviewStateDeclined)},
+var codeReviewTransitionTable = []mrtrimpl.Transition{
+	{From: uint16(CodeReviewStateLookup), On: vocab.Next, To: uint16(CodeReviewStateAskStyle)},
+	{From: uint16(CodeReviewStateAskStyle), On: vocab.Next, To: uint16(CodeReviewStateDone)},
+	{From: uint16(CodeReviewStateAskStyle), On: vocab.Decline, To: uint16(CodeReviewStateDeclined)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -293,7 +295,7 @@ func (codeReviewProgram) LoadContinuation(f *CodeReviewFlow, data []byte) error 
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p codeReviewProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*CodeReviewFlow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -301,37 +303,37 @@ func (p codeReviewProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.R
 		Call:  c,
 		state: CodeReviewStateLookup,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in, "change", "focus", "language")
-	switch v, st := mrtr.FormString(in, "change"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(in, "change"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 200 {
 			problems.Addf("change: at most 200 characters (got %d)", n)
 		}
 		f.Args.Change = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("change: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("change: expected a string")
 	}
-	switch v, st := mrtr.FormString(in, "focus"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(in, "focus"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 50 {
 			problems.Addf("focus: at most 50 characters (got %d)", n)
 		}
 		f.Args.Focus = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		f.Args.Focus = "correctness"
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("focus: expected a string")
 	}
-	switch v, st := mrtr.FormString(in, "language"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(in, "language"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 20 {
 			problems.Addf("language: at most 20 characters (got %d)", n)
 		}
 		f.Args.Language = &v
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("language: expected a string")
 	}
 	return f, problems.Err()
@@ -339,11 +341,11 @@ func (p codeReviewProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.R
 
 // decodeStyle validates the form answered for "style": problems are for the user to
 // correct; an error is a custom validator that could not check a value.
-func (p codeReviewProgram) decodeStyle(ctx context.Context, content map[string]any) (*CodeReviewStyleAnswer, mrtr.Problems, error) {
+func (p codeReviewProgram) decodeStyle(ctx context.Context, content map[string]any) (*CodeReviewStyleAnswer, mrtrimpl.Problems, error) {
 	a := &CodeReviewStyleAnswer{}
-	var problems mrtr.Problems
-	switch v, st := mrtr.FormInt(content, "maxComments"); st {
-	case mrtr.Present:
+	var problems mrtrimpl.Problems
+	switch v, st := mrtrimpl.FormInt(content, "maxComments"); st {
+	case mrtrimpl.Present:
 		if v < 1 {
 			problems.Addf("maxComments: at least 1")
 		}
@@ -351,20 +353,20 @@ func (p codeReviewProgram) decodeStyle(ctx context.Context, content map[string]a
 			problems.Addf("maxComments: at most 50")
 		}
 		a.MaxComments = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		a.MaxComments = 10
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("maxComments: expected an integer")
 	}
-	switch v, st := mrtr.FormString(content, "tone"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(content, "tone"); st {
+	case mrtrimpl.Present:
 		if !slices.Contains(codeReviewToneValues, CodeReviewTone(v)) {
 			problems.Addf("tone: must be one of %s", "strict, friendly")
 		}
 		a.Tone = CodeReviewTone(v)
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("tone: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("tone: expected a string")
 	}
 	return a, problems, nil
@@ -372,7 +374,7 @@ func (p codeReviewProgram) decodeStyle(ctx context.Context, content map[string]a
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p codeReviewProgram) CheckContinuation(ctx context.Context, f *CodeReviewFlow) mrtr.Problems {
+func (p codeReviewProgram) CheckContinuation(ctx context.Context, f *CodeReviewFlow) mrtrimpl.Problems {
 	return nil
 }
 
@@ -403,12 +405,12 @@ var codeReviewStyleSchema = json.RawMessage(`{
 
 // requestStyle builds input request "style" of state askStyle; problems with a previous answer are
 // added to it.
-func (codeReviewProgram) requestStyle(f *CodeReviewFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (codeReviewProgram) requestStyle(f *CodeReviewFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:  "style",
-		Kind: mrtr.Elicit,
+		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtr.WithProblems(codeReviewAskStyleStyleMessage(f), problems),
+			Message:         mrtrimpl.WithProblems(codeReviewAskStyleStyleMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: codeReviewStyleSchema,
 		},

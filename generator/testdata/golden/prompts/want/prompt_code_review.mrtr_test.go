@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // fakeCodeReview implements CodeReviewHandler for the generated tests: it allows every
@@ -54,7 +55,7 @@ func fixturesCodeReview(h *fakeCodeReview) mrtrtest.Fixtures {
 		Other:        "bob",
 		OtherArgs:    map[string]any{"change": "another"},
 		Unauthorized: "mallory",
-		WantOutcome:  mrtr.OutcomeSuccess,
+		WantOutcome:  vocab.OutcomeSuccess,
 	}
 }
 

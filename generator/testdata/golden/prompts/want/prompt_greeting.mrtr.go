@@ -14,6 +14,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // GreetingArgs are the arguments of prompt greeting, validated on every round.
@@ -71,17 +73,17 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p greetingProgram) Step(ctx context.Context, r *mrtr.Round, f *GreetingFlow) (mrtr.Step, error) {
+func (p greetingProgram) Step(ctx context.Context, r mrtrimpl.Round, f *GreetingFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case GreetingStateDone:
-		return r.Finish(mrtr.Final{
-			Messages: []mrtr.PromptMessage{
+		return r.Finish(mrtrimpl.Final{
+			Messages: []mrtrimpl.PromptMessage{
 				{Role: "user", Text: greetingDoneMessage1(f)},
 			},
-			Outcome: mrtr.OutcomeSuccess,
+			Outcome: vocab.OutcomeSuccess,
 		})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in greeting", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in greeting", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // GreetingHandler is what you implement for prompt greeting. Adding a check, effect or
@@ -112,7 +114,7 @@ func RegisterGreeting(s *mcp.Server, e *mrtr.Engine, h GreetingHandler) {
 	mrtr.AddPrompt(s, e, NewGreetingProgram(h))
 }
 
-func (greetingProgram) Descriptor() *mrtr.Descriptor {
+func (greetingProgram) Descriptor() *mrtrimpl.Descriptor {
 	return &greetingDescriptor
 }
 
@@ -130,19 +132,19 @@ func (greetingProgram) SetState(f *GreetingFlow, s uint16) {
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p greetingProgram) Questions(f *GreetingFlow, s uint16) []mrtr.Pending {
+func (p greetingProgram) Questions(f *GreetingFlow, s uint16) []mrtrimpl.Pending {
 	return nil
 }
 
 // greetingDescriptor describes greeting to the engine: the state table, the transitions, and
 // how its continuation is kept.
-var greetingDescriptor = mrtr.Descriptor{
-	Kind:            mrtr.KindPrompt,
+var greetingDescriptor = mrtrimpl.Descriptor{
+	Kind:            vocab.KindPrompt,
 	Name:            "greeting",
 	Description:     "A one-message prompt.",
 	PromptArguments: []*mcp.PromptArgument{{Name: "name"}},
 	TTL:             10 * time.Minute,
-	Storage:         mrtr.Sealed,
+	Storage:         vocab.Sealed,
 	SchemaHash:      uint64(0x310484d8b4c6ca11),
 	Initial:         uint16(GreetingStateDone),
 	States:          greetingStateTable,
@@ -150,13 +152,13 @@ var greetingDescriptor = mrtr.Descriptor{
 }
 
 // greetingStateTable describes each state, in the order of their numbers.
-var greetingStateTable = []mrtr.StateInfo{
-	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
+var greetingStateTable = []mrtrimpl.StateInfo{
+	{Name: "done", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
 }
 
 // greetingTransitionTable lists every transition of the spec: a state may only go
 // where a row says.
-var greetingTransitionTable = []mrtr.Transition{}
+var greetingTransitionTable = []mrtrimpl.Transition{}
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
 // bound to its digest, so a continuation cannot be replayed with other arguments.
@@ -182,7 +184,7 @@ func (greetingProgram) LoadContinuation(f *GreetingFlow, data []byte) error {
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p greetingProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*GreetingFlow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -190,15 +192,15 @@ func (p greetingProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.Raw
 		Call:  c,
 		state: GreetingStateDone,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in, "name")
-	switch v, st := mrtr.FormString(in, "name"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(in, "name"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 40 {
 			problems.Addf("name: at most 40 characters (got %d)", n)
 		}
 		f.Args.Name = &v
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("name: expected a string")
 	}
 	return f, problems.Err()
@@ -206,7 +208,7 @@ func (p greetingProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.Raw
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p greetingProgram) CheckContinuation(ctx context.Context, f *GreetingFlow) mrtr.Problems {
+func (p greetingProgram) CheckContinuation(ctx context.Context, f *GreetingFlow) mrtrimpl.Problems {
 	return nil
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // fakeGreeting implements GreetingHandler for the generated tests: it allows every
@@ -36,7 +37,7 @@ func fixturesGreeting(h *fakeGreeting) mrtrtest.Fixtures {
 		Args:         map[string]any{},
 		Other:        "bob",
 		Unauthorized: "mallory",
-		WantOutcome:  mrtr.OutcomeSuccess,
+		WantOutcome:  vocab.OutcomeSuccess,
 	}
 }
 

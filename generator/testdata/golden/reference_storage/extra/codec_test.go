@@ -7,7 +7,8 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/mrtrgen/mrtrgen/mrtr"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 func TestContinuationRoundTrip(t *testing.T) {
@@ -44,14 +45,14 @@ func TestContinuationRoundTrip(t *testing.T) {
 }
 
 func TestStorage(t *testing.T) {
-	for name, d := range map[string]*mrtr.Descriptor{
+	for name, d := range map[string]*mrtrimpl.Descriptor{
 		"reset_password":   resetPasswordProgram{}.Descriptor(),
 		"export_audit_log": exportAuditLogProgram{}.Descriptor(),
 		"show_quota":       showQuotaProgram{}.Descriptor(),
 	} {
-		want := mrtr.Reference
+		want := vocab.Reference
 		if name == "show_quota" {
-			want = mrtr.Sealed
+			want = vocab.Sealed
 		}
 		if d.Storage != want || d.Name != name {
 			t.Errorf("%s: storage %v, want %v", name, d.Storage, want)

@@ -16,6 +16,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // ExportAuditLogKind is a value of kind.
@@ -111,34 +113,34 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p exportAuditLogProgram) Step(ctx context.Context, r *mrtr.Round, f *ExportAuditLogFlow) (mrtr.Step, error) {
+func (p exportAuditLogProgram) Step(ctx context.Context, r mrtrimpl.Round, f *ExportAuditLogFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case ExportAuditLogStateCount:
 		if err := p.h.CountRows(ctx, f); err != nil {
-			return mrtr.Step{}, err
+			return mrtrimpl.Step{}, err
 		}
-		return mrtr.Goto(r, ExportAuditLogStateAskFormat, "next")
+		return mrtrimpl.Goto(r, ExportAuditLogStateAskFormat, vocab.Next)
 	case ExportAuditLogStateAskFormat:
-		var pending []mrtr.Pending
+		var pending []mrtrimpl.Pending
 		if f.Format == nil {
-			resp := r.Response("format", mrtr.Elicit)
+			resp := r.Response("format", vocab.Elicit)
 			switch resp.Status {
-			case mrtr.Accepted:
+			case mrtrimpl.Accepted:
 				answer, problems, err := p.decodeFormat(ctx, resp.Content)
 				if err != nil {
-					return mrtr.Step{}, err
+					return mrtrimpl.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, mrtr.Prefilled(p.requestFormat(f, problems), resp.Content, problems))
+					pending = append(pending, mrtrimpl.Prefilled(p.requestFormat(f, problems), resp.Content, problems))
 				} else {
 					f.Format = answer
 				}
-			case mrtr.Declined:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "export_audit_log was cancelled: the user declined \"format\"."})
-			case mrtr.Cancelled:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "export_audit_log was cancelled: the user cancelled \"format\"."})
-			case mrtr.Malformed:
-				pending = append(pending, p.requestFormat(f, mrtr.Problems{resp.Problem}))
+			case mrtrimpl.Declined:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "export_audit_log was cancelled: the user declined \"format\"."})
+			case mrtrimpl.Cancelled:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "export_audit_log was cancelled: the user cancelled \"format\"."})
+			case mrtrimpl.Malformed:
+				pending = append(pending, p.requestFormat(f, mrtrimpl.Problems{resp.Problem}))
 			default:
 				pending = append(pending, p.requestFormat(f, nil))
 			}
@@ -146,16 +148,16 @@ func (p exportAuditLogProgram) Step(ctx context.Context, r *mrtr.Round, f *Expor
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return mrtr.Goto(r, ExportAuditLogStateExport, "next")
+		return mrtrimpl.Goto(r, ExportAuditLogStateExport, vocab.Next)
 	case ExportAuditLogStateExport:
 		// the workflow's own operation id: the round record covers retries
 		return r.Effect(ctx, "", 24*time.Hour, uint16(ExportAuditLogStateExported), func(ctx context.Context) error {
 			return p.h.ExportRows(ctx, f)
 		})
 	case ExportAuditLogStateExported:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: exportAuditLogExportedMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: exportAuditLogExportedMessage(f)})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in export_audit_log", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in export_audit_log", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // ExportAuditLogHandler is what you implement for tool export_audit_log. Adding a check, effect or
@@ -198,7 +200,7 @@ func RegisterExportAuditLog(s *mcp.Server, e *mrtr.Engine, h ExportAuditLogHandl
 	mrtr.AddTool(s, e, NewExportAuditLogProgram(h))
 }
 
-func (exportAuditLogProgram) Descriptor() *mrtr.Descriptor {
+func (exportAuditLogProgram) Descriptor() *mrtrimpl.Descriptor {
 	return &exportAuditLogDescriptor
 }
 
@@ -216,18 +218,18 @@ func (exportAuditLogProgram) SetState(f *ExportAuditLogFlow, s uint16) {
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p exportAuditLogProgram) Questions(f *ExportAuditLogFlow, s uint16) []mrtr.Pending {
+func (p exportAuditLogProgram) Questions(f *ExportAuditLogFlow, s uint16) []mrtrimpl.Pending {
 	switch ExportAuditLogState(s) {
 	case ExportAuditLogStateAskFormat:
-		return []mrtr.Pending{p.requestFormat(f, nil)}
+		return []mrtrimpl.Pending{p.requestFormat(f, nil)}
 	}
 	return nil
 }
 
 // exportAuditLogDescriptor describes export_audit_log to the engine: the state table, the
 // transitions, and how its continuation is kept.
-var exportAuditLogDescriptor = mrtr.Descriptor{
-	Kind:        mrtr.KindTool,
+var exportAuditLogDescriptor = mrtrimpl.Descriptor{
+	Kind:        vocab.KindTool,
 	Name:        "export_audit_log",
 	Description: "Exports an audit log; its continuation is kept server-side by choice.",
 	InputSchema: json.RawMessage(`{
@@ -245,7 +247,7 @@ var exportAuditLogDescriptor = mrtr.Descriptor{
   "type": "object"
 }`),
 	TTL:         10 * time.Minute,
-	Storage:     mrtr.Reference,
+	Storage:     vocab.Reference,
 	SchemaHash:  uint64(0xefd9308a3088eb8d),
 	Initial:     uint16(ExportAuditLogStateCount),
 	States:      exportAuditLogStateTable,
@@ -253,19 +255,19 @@ var exportAuditLogDescriptor = mrtr.Descriptor{
 }
 
 // exportAuditLogStateTable describes each state, in the order of their numbers.
-var exportAuditLogStateTable = []mrtr.StateInfo{
-	{Name: "count", Kind: mrtr.StateCheck, Check: "countRows"},
-	{Name: "askFormat", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "format", Kind: mrtr.Elicit}}},
-	{Name: "export", Kind: mrtr.StateEffect},
-	{Name: "exported", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
+var exportAuditLogStateTable = []mrtrimpl.StateInfo{
+	{Name: "count", Kind: vocab.StateCheck, Check: "countRows"},
+	{Name: "askFormat", Kind: vocab.StateAsk, Requests: []mrtrimpl.RequestInfo{{Key: "format", Kind: vocab.Elicit}}},
+	{Name: "export", Kind: vocab.StateEffect},
+	{Name: "exported", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
 }
 
 // exportAuditLogTransitionTable lists every transition of the spec: a state may only go
 // where a row says.
-var exportAuditLogTransitionTable = []mrtr.Transition{
-	{From: uint16(ExportAuditLogStateCount), On: "next", To: uint16(ExportAuditLogStateAskFormat)},
-	{From: uint16(ExportAuditLogStateAskFormat), On: "next", To: uint16(ExportAuditLogStateExport)},
-	{From: uint16(ExportAuditLogStateExport), On: "next", To: uint16(ExportAuditLogStateExported)},
+var exportAuditLogTransitionTable = []mrtrimpl.Transition{
+	{From: uint16(ExportAuditLogStateCount), On: vocab.Next, To: uint16(ExportAuditLogStateAskFormat)},
+	{From: uint16(ExportAuditLogStateAskFormat), On: vocab.Next, To: uint16(ExportAuditLogStateExport)},
+	{From: uint16(ExportAuditLogStateExport), On: vocab.Next, To: uint16(ExportAuditLogStateExported)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -302,7 +304,7 @@ func (exportAuditLogProgram) LoadContinuation(f *ExportAuditLogFlow, data []byte
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p exportAuditLogProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*ExportAuditLogFlow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -310,18 +312,18 @@ func (p exportAuditLogProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw js
 		Call:  c,
 		state: ExportAuditLogStateCount,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in, "since")
-	switch v, st := mrtr.FormString(in, "since"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(in, "since"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 10 {
 			problems.Addf("since: at most 10 characters (got %d)", n)
 		}
 		problems.CheckFormat("since", "date", v)
 		f.Args.Since = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("since: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("since: expected a string")
 	}
 	return f, problems.Err()
@@ -329,18 +331,18 @@ func (p exportAuditLogProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw js
 
 // decodeFormat validates the form answered for "format": problems are for the user to
 // correct; an error is a custom validator that could not check a value.
-func (p exportAuditLogProgram) decodeFormat(ctx context.Context, content map[string]any) (*ExportAuditLogFormatAnswer, mrtr.Problems, error) {
+func (p exportAuditLogProgram) decodeFormat(ctx context.Context, content map[string]any) (*ExportAuditLogFormatAnswer, mrtrimpl.Problems, error) {
 	a := &ExportAuditLogFormatAnswer{}
-	var problems mrtr.Problems
-	switch v, st := mrtr.FormString(content, "kind"); st {
-	case mrtr.Present:
+	var problems mrtrimpl.Problems
+	switch v, st := mrtrimpl.FormString(content, "kind"); st {
+	case mrtrimpl.Present:
 		if !slices.Contains(exportAuditLogKindValues, ExportAuditLogKind(v)) {
 			problems.Addf("kind: must be one of %s", "csv, json")
 		}
 		a.Kind = ExportAuditLogKind(v)
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("kind: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("kind: expected a string")
 	}
 	return a, problems, nil
@@ -348,8 +350,8 @@ func (p exportAuditLogProgram) decodeFormat(ctx context.Context, content map[str
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p exportAuditLogProgram) CheckContinuation(ctx context.Context, f *ExportAuditLogFlow) mrtr.Problems {
-	var problems mrtr.Problems
+func (p exportAuditLogProgram) CheckContinuation(ctx context.Context, f *ExportAuditLogFlow) mrtrimpl.Problems {
+	var problems mrtrimpl.Problems
 	if v := f.Continuation.Rows; v != 0 {
 		if v < 0 {
 			problems.Addf("rows: at least 0")
@@ -381,12 +383,12 @@ var exportAuditLogFormatSchema = json.RawMessage(`{
 
 // requestFormat builds input request "format" of state askFormat; problems with a previous answer
 // are added to it.
-func (exportAuditLogProgram) requestFormat(f *ExportAuditLogFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (exportAuditLogProgram) requestFormat(f *ExportAuditLogFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:  "format",
-		Kind: mrtr.Elicit,
+		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtr.WithProblems(exportAuditLogAskFormatFormatMessage(f), problems),
+			Message:         mrtrimpl.WithProblems(exportAuditLogAskFormatFormatMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: exportAuditLogFormatSchema,
 		},

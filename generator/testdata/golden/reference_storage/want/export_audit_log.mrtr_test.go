@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // fakeExportAuditLog implements ExportAuditLogHandler for the generated tests: it allows every
@@ -55,7 +56,7 @@ func fixturesExportAuditLog(h *fakeExportAuditLog) mrtrtest.Fixtures {
 		Other:        "bob",
 		OtherArgs:    map[string]any{"since": "2026-07-29"},
 		Unauthorized: "mallory",
-		WantOutcome:  mrtr.OutcomeSuccess,
+		WantOutcome:  vocab.OutcomeSuccess,
 	}
 }
 

@@ -15,6 +15,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // ResetPasswordFactors is a value of factors.
@@ -145,42 +147,42 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p resetPasswordProgram) Step(ctx context.Context, r *mrtr.Round, f *ResetPasswordFlow) (mrtr.Step, error) {
+func (p resetPasswordProgram) Step(ctx context.Context, r mrtrimpl.Round, f *ResetPasswordFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case ResetPasswordStateLookup:
 		if err := p.h.FindUser(ctx, f); err != nil {
-			return mrtr.Step{}, err
+			return mrtrimpl.Step{}, err
 		}
 		canonicalResetPasswordContinuation(f)
-		return mrtr.Goto(r, ResetPasswordStateConfirmAddress, "next")
+		return mrtrimpl.Goto(r, ResetPasswordStateConfirmAddress, vocab.Next)
 	case ResetPasswordStateConfirmAddress:
-		resp := r.Response("confirm", mrtr.Elicit)
+		resp := r.Response("confirm", vocab.Elicit)
 		switch resp.Status {
-		case mrtr.Accepted:
-			yes, found := mrtr.FormBool(resp.Content, "confirm")
-			if found != mrtr.Present {
-				return r.Ask([]mrtr.Pending{p.gateConfirmAddress(f, mrtr.Problems{"confirm: answer true or false"})})
+		case mrtrimpl.Accepted:
+			yes, found := mrtrimpl.FormBool(resp.Content, "confirm")
+			if found != mrtrimpl.Present {
+				return r.Ask([]mrtrimpl.Pending{p.gateConfirmAddress(f, mrtrimpl.Problems{"confirm: answer true or false"})})
 			}
 			if yes {
-				return mrtr.Goto(r, ResetPasswordStateRecheck, "next")
+				return mrtrimpl.Goto(r, ResetPasswordStateRecheck, vocab.Next)
 			}
-			return mrtr.Goto(r, ResetPasswordStateKept, "decline")
-		case mrtr.Declined:
-			return mrtr.Goto(r, ResetPasswordStateKept, "decline")
-		case mrtr.Cancelled:
-			return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "reset_password was cancelled: the user cancelled the confirmation."})
-		case mrtr.Malformed:
-			return r.Ask([]mrtr.Pending{p.gateConfirmAddress(f, mrtr.Problems{resp.Problem})})
+			return mrtrimpl.Goto(r, ResetPasswordStateKept, vocab.Decline)
+		case mrtrimpl.Declined:
+			return mrtrimpl.Goto(r, ResetPasswordStateKept, vocab.Decline)
+		case mrtrimpl.Cancelled:
+			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "reset_password was cancelled: the user cancelled the confirmation."})
+		case mrtrimpl.Malformed:
+			return r.Ask([]mrtrimpl.Pending{p.gateConfirmAddress(f, mrtrimpl.Problems{resp.Problem})})
 		}
-		return r.Ask([]mrtr.Pending{p.gateConfirmAddress(f, nil)})
+		return r.Ask([]mrtrimpl.Pending{p.gateConfirmAddress(f, nil)})
 	case ResetPasswordStateRecheck:
 		if err := p.h.StillActive(ctx, f); err != nil {
-			return mrtr.Step{}, err
+			return mrtrimpl.Step{}, err
 		}
 		canonicalResetPasswordContinuation(f)
-		return mrtr.Goto(r, ResetPasswordStateSend, "next")
+		return mrtrimpl.Goto(r, ResetPasswordStateSend, vocab.Next)
 	case ResetPasswordStateKept:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: resetPasswordKeptMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: resetPasswordKeptMessage(f)})
 	case ResetPasswordStateSend:
 		// the workflow's own operation id: the round record covers retries
 		return r.Effect(ctx, "", 24*time.Hour, uint16(ResetPasswordStateSent), func(ctx context.Context) error {
@@ -189,9 +191,9 @@ func (p resetPasswordProgram) Step(ctx context.Context, r *mrtr.Round, f *ResetP
 			return err
 		})
 	case ResetPasswordStateSent:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: resetPasswordSentMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: resetPasswordSentMessage(f)})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in reset_password", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in reset_password", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // ResetPasswordHandler is what you implement for tool reset_password. Adding a check, effect or
@@ -238,7 +240,7 @@ func RegisterResetPassword(s *mcp.Server, e *mrtr.Engine, h ResetPasswordHandler
 	mrtr.AddTool(s, e, NewResetPasswordProgram(h))
 }
 
-func (resetPasswordProgram) Descriptor() *mrtr.Descriptor {
+func (resetPasswordProgram) Descriptor() *mrtrimpl.Descriptor {
 	return &resetPasswordDescriptor
 }
 
@@ -256,18 +258,18 @@ func (resetPasswordProgram) SetState(f *ResetPasswordFlow, s uint16) {
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p resetPasswordProgram) Questions(f *ResetPasswordFlow, s uint16) []mrtr.Pending {
+func (p resetPasswordProgram) Questions(f *ResetPasswordFlow, s uint16) []mrtrimpl.Pending {
 	switch ResetPasswordState(s) {
 	case ResetPasswordStateConfirmAddress:
-		return []mrtr.Pending{p.gateConfirmAddress(f, nil)}
+		return []mrtrimpl.Pending{p.gateConfirmAddress(f, nil)}
 	}
 	return nil
 }
 
 // resetPasswordDescriptor describes reset_password to the engine: the state table, the transitions,
 // and how its continuation is kept.
-var resetPasswordDescriptor = mrtr.Descriptor{
-	Kind:        mrtr.KindTool,
+var resetPasswordDescriptor = mrtrimpl.Descriptor{
+	Kind:        vocab.KindTool,
 	Name:        "reset_password",
 	Title:       "Reset password",
 	Description: "Sends a reset link after the user confirms the address on file.",
@@ -286,7 +288,7 @@ var resetPasswordDescriptor = mrtr.Descriptor{
 }`),
 	Destructive: true,
 	TTL:         5 * time.Minute,
-	Storage:     mrtr.Reference,
+	Storage:     vocab.Reference,
 	SchemaHash:  uint64(0xef3d0b16bb0fe60),
 	Initial:     uint16(ResetPasswordStateLookup),
 	States:      resetPasswordStateTable,
@@ -294,23 +296,23 @@ var resetPasswordDescriptor = mrtr.Descriptor{
 }
 
 // resetPasswordStateTable describes each state, in the order of their numbers.
-var resetPasswordStateTable = []mrtr.StateInfo{
-	{Name: "lookup", Kind: mrtr.StateCheck, Check: "findUser"},
-	{Name: "confirmAddress", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit, GateField: "confirm"}}},
-	{Name: "recheck", Kind: mrtr.StateCheck, Check: "stillActive"},
-	{Name: "kept", Kind: mrtr.StateTerminal, End: mrtr.OutcomeCancelled},
-	{Name: "send", Kind: mrtr.StateEffect},
-	{Name: "sent", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
+var resetPasswordStateTable = []mrtrimpl.StateInfo{
+	{Name: "lookup", Kind: vocab.StateCheck, Check: "findUser"},
+	{Name: "confirmAddress", Kind: vocab.StateConfirm, Requests: []mrtrimpl.RequestInfo{{Key: "confirm", Kind: vocab.Elicit, GateField: "confirm"}}},
+	{Name: "recheck", Kind: vocab.StateCheck, Check: "stillActive"},
+	{Name: "kept", Kind: vocab.StateTerminal, End: vocab.OutcomeCancelled},
+	{Name: "send", Kind: vocab.StateEffect},
+	{Name: "sent", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
 }
 
 // resetPasswordTransitionTable lists every transition of the spec: a state may only go
 // where a row says.
-var resetPasswordTransitionTable = []mrtr.Transition{
-	{From: uint16(ResetPasswordStateLookup), On: "next", To: uint16(ResetPasswordStateConfirmAddress)},
-	{From: uint16(ResetPasswordStateConfirmAddress), On: "next", To: uint16(ResetPasswordStateRecheck)},
-	{From: uint16(ResetPasswordStateConfirmAddress), On: "decline", To: uint16(ResetPasswordStateKept)},
-	{From: uint16(ResetPasswordStateRecheck), On: "next", To: uint16(ResetPasswordStateSend)},
-	{From: uint16(ResetPasswordStateSend), On: "next", To: uint16(ResetPasswordStateSent)},
+var resetPasswordTransitionTable = []mrtrimpl.Transition{
+	{From: uint16(ResetPasswordStateLookup), On: vocab.Next, To: uint16(ResetPasswordStateConfirmAddress)},
+	{From: uint16(ResetPasswordStateConfirmAddress), On: vocab.Next, To: uint16(ResetPasswordStateRecheck)},
+	{From: uint16(ResetPasswordStateConfirmAddress), On: vocab.Decline, To: uint16(ResetPasswordStateKept)},
+	{From: uint16(ResetPasswordStateRecheck), On: vocab.Next, To: uint16(ResetPasswordStateSend)},
+	{From: uint16(ResetPasswordStateSend), On: vocab.Next, To: uint16(ResetPasswordStateSent)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -375,7 +377,7 @@ func (resetPasswordProgram) LoadContinuation(f *ResetPasswordFlow, data []byte) 
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p resetPasswordProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*ResetPasswordFlow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -383,17 +385,17 @@ func (p resetPasswordProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw jso
 		Call:  c,
 		state: ResetPasswordStateLookup,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in, "userId")
-	switch v, st := mrtr.FormString(in, "userId"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(in, "userId"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 36 {
 			problems.Addf("userId: at most 36 characters (got %d)", n)
 		}
 		f.Args.UserID = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("userId: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("userId: expected a string")
 	}
 	return f, problems.Err()
@@ -401,8 +403,8 @@ func (p resetPasswordProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw jso
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p resetPasswordProgram) CheckContinuation(ctx context.Context, f *ResetPasswordFlow) mrtr.Problems {
-	var problems mrtr.Problems
+func (p resetPasswordProgram) CheckContinuation(ctx context.Context, f *ResetPasswordFlow) mrtrimpl.Problems {
+	var problems mrtrimpl.Problems
 	if v := f.Continuation.Attempts; v != 0 {
 		if v < 0 {
 			problems.Addf("attempts: at least 0")
@@ -478,7 +480,7 @@ func (p resetPasswordProgram) CheckContinuation(ctx context.Context, f *ResetPas
 // canonicalResetPasswordContinuation makes the continuation's lists of enum values canonical (each
 // value once, in spec order) after a handler may have set them.
 func canonicalResetPasswordContinuation(f *ResetPasswordFlow) {
-	f.Continuation.Factors = mrtr.SpecOrder(f.Continuation.Factors, resetPasswordFactorsValues)
+	f.Continuation.Factors = mrtrimpl.SpecOrder(f.Continuation.Factors, resetPasswordFactorsValues)
 }
 
 // resetPasswordConfirmAddressGateSchema is the yes/no form of confirmation gate confirmAddress.
@@ -496,12 +498,12 @@ var resetPasswordConfirmAddressGateSchema = json.RawMessage(`{
 }`)
 
 // gateConfirmAddress builds the question of confirmation gate confirmAddress.
-func (resetPasswordProgram) gateConfirmAddress(f *ResetPasswordFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (resetPasswordProgram) gateConfirmAddress(f *ResetPasswordFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:  "confirm",
-		Kind: mrtr.Elicit,
+		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtr.WithProblems(resetPasswordConfirmAddressMessage(f), problems),
+			Message:         mrtrimpl.WithProblems(resetPasswordConfirmAddressMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: resetPasswordConfirmAddressGateSchema,
 		},
@@ -511,7 +513,7 @@ func (resetPasswordProgram) gateConfirmAddress(f *ResetPasswordFlow, problems mr
 // resetPasswordConfirmAddressMessage renders "Send a password reset link for {userId} ({tier},
 // factors {factors}) to the address on file?".
 func resetPasswordConfirmAddressMessage(f *ResetPasswordFlow) string {
-	return "Send a password reset link for " + f.Args.UserID + " (" + string(f.Continuation.Tier) + ", factors " + mrtr.Join(f.Continuation.Factors) + ") to the address on file?"
+	return "Send a password reset link for " + f.Args.UserID + " (" + string(f.Continuation.Tier) + ", factors " + mrtrimpl.Join(f.Continuation.Factors) + ") to the address on file?"
 }
 
 // resetPasswordKeptMessage renders "No link was sent to {userId}.".
@@ -522,5 +524,5 @@ func resetPasswordKeptMessage(f *ResetPasswordFlow) string {
 // resetPasswordSentMessage renders "Sent a reset link to {userId} after {attempts} attempts (score
 // {score}, locked {locked}, notes {notes}, codes {codes}, ratios {ratios}).".
 func resetPasswordSentMessage(f *ResetPasswordFlow) string {
-	return "Sent a reset link to " + f.Args.UserID + " after " + strconv.FormatInt(f.Continuation.Attempts, 10) + " attempts (score " + strconv.FormatFloat(f.Continuation.Score, 'f', -1, 64) + ", locked " + strconv.FormatBool(f.Continuation.Locked) + ", notes " + mrtr.Join(f.Continuation.Notes) + ", codes " + mrtr.Join(f.Continuation.Codes) + ", ratios " + mrtr.Join(f.Continuation.Ratios) + ")."
+	return "Sent a reset link to " + f.Args.UserID + " after " + strconv.FormatInt(f.Continuation.Attempts, 10) + " attempts (score " + strconv.FormatFloat(f.Continuation.Score, 'f', -1, 64) + ", locked " + strconv.FormatBool(f.Continuation.Locked) + ", notes " + mrtrimpl.Join(f.Continuation.Notes) + ", codes " + mrtrimpl.Join(f.Continuation.Codes) + ", ratios " + mrtrimpl.Join(f.Continuation.Ratios) + ")."
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // fakeResetPassword implements ResetPasswordHandler for the generated tests: it allows every
@@ -51,7 +52,7 @@ func fixturesResetPassword(h *fakeResetPassword) mrtrtest.Fixtures {
 		Other:        "bob",
 		OtherArgs:    map[string]any{"userId": "another"},
 		Unauthorized: "mallory",
-		WantOutcome:  mrtr.OutcomeSuccess,
+		WantOutcome:  vocab.OutcomeSuccess,
 	}
 }
 

@@ -13,6 +13,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // ShowQuotaArgs are the arguments of tool show_quota, validated on every round.
@@ -75,17 +77,17 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p showQuotaProgram) Step(ctx context.Context, r *mrtr.Round, f *ShowQuotaFlow) (mrtr.Step, error) {
+func (p showQuotaProgram) Step(ctx context.Context, r mrtrimpl.Round, f *ShowQuotaFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case ShowQuotaStateRead:
 		if err := p.h.ReadQuota(ctx, f); err != nil {
-			return mrtr.Step{}, err
+			return mrtrimpl.Step{}, err
 		}
-		return mrtr.Goto(r, ShowQuotaStateShown, "next")
+		return mrtrimpl.Goto(r, ShowQuotaStateShown, vocab.Next)
 	case ShowQuotaStateShown:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: showQuotaShownMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: showQuotaShownMessage(f)})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in show_quota", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in show_quota", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // ShowQuotaHandler is what you implement for tool show_quota. Adding a check, effect or
@@ -120,7 +122,7 @@ func RegisterShowQuota(s *mcp.Server, e *mrtr.Engine, h ShowQuotaHandler) {
 	mrtr.AddTool(s, e, NewShowQuotaProgram(h))
 }
 
-func (showQuotaProgram) Descriptor() *mrtr.Descriptor {
+func (showQuotaProgram) Descriptor() *mrtrimpl.Descriptor {
 	return &showQuotaDescriptor
 }
 
@@ -138,14 +140,14 @@ func (showQuotaProgram) SetState(f *ShowQuotaFlow, s uint16) {
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p showQuotaProgram) Questions(f *ShowQuotaFlow, s uint16) []mrtr.Pending {
+func (p showQuotaProgram) Questions(f *ShowQuotaFlow, s uint16) []mrtrimpl.Pending {
 	return nil
 }
 
 // showQuotaDescriptor describes show_quota to the engine: the state table, the transitions, and
 // how its continuation is kept.
-var showQuotaDescriptor = mrtr.Descriptor{
-	Kind:        mrtr.KindTool,
+var showQuotaDescriptor = mrtrimpl.Descriptor{
+	Kind:        vocab.KindTool,
 	Name:        "show_quota",
 	Description: "Shows a quota; explicitly sealed.",
 	InputSchema: json.RawMessage(`{
@@ -154,7 +156,7 @@ var showQuotaDescriptor = mrtr.Descriptor{
   "type": "object"
 }`),
 	TTL:         10 * time.Minute,
-	Storage:     mrtr.Sealed,
+	Storage:     vocab.Sealed,
 	SchemaHash:  uint64(0x8ec9f67a221d5556),
 	Initial:     uint16(ShowQuotaStateRead),
 	States:      showQuotaStateTable,
@@ -162,15 +164,15 @@ var showQuotaDescriptor = mrtr.Descriptor{
 }
 
 // showQuotaStateTable describes each state, in the order of their numbers.
-var showQuotaStateTable = []mrtr.StateInfo{
-	{Name: "read", Kind: mrtr.StateCheck, Check: "readQuota"},
-	{Name: "shown", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
+var showQuotaStateTable = []mrtrimpl.StateInfo{
+	{Name: "read", Kind: vocab.StateCheck, Check: "readQuota"},
+	{Name: "shown", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
 }
 
 // showQuotaTransitionTable lists every transition of the spec: a state may only go
 // where a row says.
-var showQuotaTransitionTable = []mrtr.Transition{
-	{From: uint16(ShowQuotaStateRead), On: "next", To: uint16(ShowQuotaStateShown)},
+var showQuotaTransitionTable = []mrtrimpl.Transition{
+	{From: uint16(ShowQuotaStateRead), On: vocab.Next, To: uint16(ShowQuotaStateShown)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -196,7 +198,7 @@ func (showQuotaProgram) LoadContinuation(f *ShowQuotaFlow, data []byte) error {
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p showQuotaProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*ShowQuotaFlow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -204,15 +206,15 @@ func (p showQuotaProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.Ra
 		Call:  c,
 		state: ShowQuotaStateRead,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in)
 	return f, problems.Err()
 }
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p showQuotaProgram) CheckContinuation(ctx context.Context, f *ShowQuotaFlow) mrtr.Problems {
-	var problems mrtr.Problems
+func (p showQuotaProgram) CheckContinuation(ctx context.Context, f *ShowQuotaFlow) mrtrimpl.Problems {
+	var problems mrtrimpl.Problems
 	if v := f.Continuation.Used; v != 0 {
 		if v < 0 {
 			problems.Addf("used: at least 0")

@@ -12,6 +12,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // NeedsSamplingOnlyArgs are the arguments of tool needs_sampling_only, validated on every round.
@@ -66,12 +68,12 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p needsSamplingOnlyProgram) Step(ctx context.Context, r *mrtr.Round, f *NeedsSamplingOnlyFlow) (mrtr.Step, error) {
+func (p needsSamplingOnlyProgram) Step(ctx context.Context, r mrtrimpl.Round, f *NeedsSamplingOnlyFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case NeedsSamplingOnlyStateDone:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: needsSamplingOnlyDoneMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: needsSamplingOnlyDoneMessage(f)})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in needs_sampling_only", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in needs_sampling_only", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // NeedsSamplingOnlyHandler is what you implement for tool needs_sampling_only. Adding a check,
@@ -102,7 +104,7 @@ func RegisterNeedsSamplingOnly(s *mcp.Server, e *mrtr.Engine, h NeedsSamplingOnl
 	mrtr.AddTool(s, e, NewNeedsSamplingOnlyProgram(h))
 }
 
-func (needsSamplingOnlyProgram) Descriptor() *mrtr.Descriptor {
+func (needsSamplingOnlyProgram) Descriptor() *mrtrimpl.Descriptor {
 	return &needsSamplingOnlyDescriptor
 }
 
@@ -120,14 +122,14 @@ func (needsSamplingOnlyProgram) SetState(f *NeedsSamplingOnlyFlow, s uint16) {
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p needsSamplingOnlyProgram) Questions(f *NeedsSamplingOnlyFlow, s uint16) []mrtr.Pending {
+func (p needsSamplingOnlyProgram) Questions(f *NeedsSamplingOnlyFlow, s uint16) []mrtrimpl.Pending {
 	return nil
 }
 
 // needsSamplingOnlyDescriptor describes needs_sampling_only to the engine: the state table, the
 // transitions, and how its continuation is kept.
-var needsSamplingOnlyDescriptor = mrtr.Descriptor{
-	Kind:        mrtr.KindTool,
+var needsSamplingOnlyDescriptor = mrtrimpl.Descriptor{
+	Kind:        vocab.KindTool,
 	Name:        "needs_sampling_only",
 	Description: "Declares one capability and asks nothing.",
 	InputSchema: json.RawMessage(`{
@@ -135,9 +137,9 @@ var needsSamplingOnlyDescriptor = mrtr.Descriptor{
   "properties": {},
   "type": "object"
 }`),
-	Requires:    []string{"sampling"},
+	Requires:    []vocab.Capability{vocab.CapSampling},
 	TTL:         10 * time.Minute,
-	Storage:     mrtr.Sealed,
+	Storage:     vocab.Sealed,
 	SchemaHash:  uint64(0xe7627367291cd844),
 	Initial:     uint16(NeedsSamplingOnlyStateDone),
 	States:      needsSamplingOnlyStateTable,
@@ -145,13 +147,13 @@ var needsSamplingOnlyDescriptor = mrtr.Descriptor{
 }
 
 // needsSamplingOnlyStateTable describes each state, in the order of their numbers.
-var needsSamplingOnlyStateTable = []mrtr.StateInfo{
-	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
+var needsSamplingOnlyStateTable = []mrtrimpl.StateInfo{
+	{Name: "done", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
 }
 
 // needsSamplingOnlyTransitionTable lists every transition of the spec: a state may only go
 // where a row says.
-var needsSamplingOnlyTransitionTable = []mrtr.Transition{}
+var needsSamplingOnlyTransitionTable = []mrtrimpl.Transition{}
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
 // bound to its digest, so a continuation cannot be replayed with other arguments.
@@ -173,7 +175,7 @@ func (needsSamplingOnlyProgram) LoadContinuation(f *NeedsSamplingOnlyFlow, data 
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p needsSamplingOnlyProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*NeedsSamplingOnlyFlow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -181,14 +183,14 @@ func (p needsSamplingOnlyProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw
 		Call:  c,
 		state: NeedsSamplingOnlyStateDone,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in)
 	return f, problems.Err()
 }
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p needsSamplingOnlyProgram) CheckContinuation(ctx context.Context, f *NeedsSamplingOnlyFlow) mrtr.Problems {
+func (p needsSamplingOnlyProgram) CheckContinuation(ctx context.Context, f *NeedsSamplingOnlyFlow) mrtrimpl.Problems {
 	return nil
 }
 

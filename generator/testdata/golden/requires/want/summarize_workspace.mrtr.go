@@ -15,6 +15,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // SummarizeWorkspaceArgs are the arguments of tool summarize_workspace, validated on every round.
@@ -34,9 +36,9 @@ type SummarizeWorkspaceFlow struct {
 	// Continuation is carried between rounds.
 	Continuation SummarizeWorkspaceContinuation
 	// Summary answers input request "summary" (state askRoots); nil until given.
-	Summary *mrtr.Sampled
+	Summary *mrtrimpl.Sampled
 	// Workspace answers input request "workspace" (state askRoots); nil until given.
-	Workspace *mrtr.RootList
+	Workspace *mrtrimpl.RootList
 
 	state SummarizeWorkspaceState
 }
@@ -83,43 +85,43 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p summarizeWorkspaceProgram) Step(ctx context.Context, r *mrtr.Round, f *SummarizeWorkspaceFlow) (mrtr.Step, error) {
+func (p summarizeWorkspaceProgram) Step(ctx context.Context, r mrtrimpl.Round, f *SummarizeWorkspaceFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case SummarizeWorkspaceStateScan:
 		if err := p.h.ScanWorkspace(ctx, f); err != nil {
-			return mrtr.Step{}, err
+			return mrtrimpl.Step{}, err
 		}
-		return mrtr.Goto(r, SummarizeWorkspaceStateAskRoots, "next")
+		return mrtrimpl.Goto(r, SummarizeWorkspaceStateAskRoots, vocab.Next)
 	case SummarizeWorkspaceStateAskRoots:
-		var pending []mrtr.Pending
+		var pending []mrtrimpl.Pending
 		if f.Summary == nil {
-			resp := r.Response("summary", mrtr.Sample)
+			resp := r.Response("summary", vocab.Sample)
 			switch resp.Status {
-			case mrtr.Accepted:
+			case mrtrimpl.Accepted:
 				answer, problems := p.decodeSummary(ctx, resp.Text)
 				if len(problems) > 0 {
 					pending = append(pending, p.requestSummary(f, problems))
 				} else {
 					f.Summary = answer
 				}
-			case mrtr.Malformed:
-				pending = append(pending, p.requestSummary(f, mrtr.Problems{resp.Problem}))
+			case mrtrimpl.Malformed:
+				pending = append(pending, p.requestSummary(f, mrtrimpl.Problems{resp.Problem}))
 			default:
 				pending = append(pending, p.requestSummary(f, nil))
 			}
 		}
 		if f.Workspace == nil {
-			resp := r.Response("workspace", mrtr.Roots)
+			resp := r.Response("workspace", vocab.Roots)
 			switch resp.Status {
-			case mrtr.Accepted:
+			case mrtrimpl.Accepted:
 				answer, problems := p.decodeWorkspace(ctx, resp.URIs)
 				if len(problems) > 0 {
 					pending = append(pending, p.requestWorkspace(f, problems))
 				} else {
 					f.Workspace = answer
 				}
-			case mrtr.Malformed:
-				pending = append(pending, p.requestWorkspace(f, mrtr.Problems{resp.Problem}))
+			case mrtrimpl.Malformed:
+				pending = append(pending, p.requestWorkspace(f, mrtrimpl.Problems{resp.Problem}))
 			default:
 				pending = append(pending, p.requestWorkspace(f, nil))
 			}
@@ -127,11 +129,11 @@ func (p summarizeWorkspaceProgram) Step(ctx context.Context, r *mrtr.Round, f *S
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return mrtr.Goto(r, SummarizeWorkspaceStateDone, "next")
+		return mrtrimpl.Goto(r, SummarizeWorkspaceStateDone, vocab.Next)
 	case SummarizeWorkspaceStateDone:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: summarizeWorkspaceDoneMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: summarizeWorkspaceDoneMessage(f)})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in summarize_workspace", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in summarize_workspace", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // SummarizeWorkspaceHandler is what you implement for tool summarize_workspace. Adding a check,
@@ -166,7 +168,7 @@ func RegisterSummarizeWorkspace(s *mcp.Server, e *mrtr.Engine, h SummarizeWorksp
 	mrtr.AddTool(s, e, NewSummarizeWorkspaceProgram(h))
 }
 
-func (summarizeWorkspaceProgram) Descriptor() *mrtr.Descriptor {
+func (summarizeWorkspaceProgram) Descriptor() *mrtrimpl.Descriptor {
 	return &summarizeWorkspaceDescriptor
 }
 
@@ -184,18 +186,18 @@ func (summarizeWorkspaceProgram) SetState(f *SummarizeWorkspaceFlow, s uint16) {
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p summarizeWorkspaceProgram) Questions(f *SummarizeWorkspaceFlow, s uint16) []mrtr.Pending {
+func (p summarizeWorkspaceProgram) Questions(f *SummarizeWorkspaceFlow, s uint16) []mrtrimpl.Pending {
 	switch SummarizeWorkspaceState(s) {
 	case SummarizeWorkspaceStateAskRoots:
-		return []mrtr.Pending{p.requestSummary(f, nil), p.requestWorkspace(f, nil)}
+		return []mrtrimpl.Pending{p.requestSummary(f, nil), p.requestWorkspace(f, nil)}
 	}
 	return nil
 }
 
 // summarizeWorkspaceDescriptor describes summarize_workspace to the engine: the state table, the
 // transitions, and how its continuation is kept.
-var summarizeWorkspaceDescriptor = mrtr.Descriptor{
-	Kind:        mrtr.KindTool,
+var summarizeWorkspaceDescriptor = mrtrimpl.Descriptor{
+	Kind:        vocab.KindTool,
 	Name:        "summarize_workspace",
 	Description: "Summarizes the client's workspace with the client's model.",
 	InputSchema: json.RawMessage(`{
@@ -203,9 +205,9 @@ var summarizeWorkspaceDescriptor = mrtr.Descriptor{
   "properties": {},
   "type": "object"
 }`),
-	Requires:    []string{"elicitation", "roots", "sampling"},
+	Requires:    []vocab.Capability{vocab.CapElicitation, vocab.CapRoots, vocab.CapSampling},
 	TTL:         10 * time.Minute,
-	Storage:     mrtr.Sealed,
+	Storage:     vocab.Sealed,
 	SchemaHash:  uint64(0x98918c65370b0d4c),
 	Initial:     uint16(SummarizeWorkspaceStateScan),
 	States:      summarizeWorkspaceStateTable,
@@ -213,17 +215,17 @@ var summarizeWorkspaceDescriptor = mrtr.Descriptor{
 }
 
 // summarizeWorkspaceStateTable describes each state, in the order of their numbers.
-var summarizeWorkspaceStateTable = []mrtr.StateInfo{
-	{Name: "scan", Kind: mrtr.StateCheck, Check: "scanWorkspace"},
-	{Name: "askRoots", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "summary", Kind: mrtr.Sample}, {Key: "workspace", Kind: mrtr.Roots}}},
-	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
+var summarizeWorkspaceStateTable = []mrtrimpl.StateInfo{
+	{Name: "scan", Kind: vocab.StateCheck, Check: "scanWorkspace"},
+	{Name: "askRoots", Kind: vocab.StateAsk, Requests: []mrtrimpl.RequestInfo{{Key: "summary", Kind: vocab.Sample}, {Key: "workspace", Kind: vocab.Roots}}},
+	{Name: "done", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
 }
 
 // summarizeWorkspaceTransitionTable lists every transition of the spec: a state may only go
 // where a row says.
-var summarizeWorkspaceTransitionTable = []mrtr.Transition{
-	{From: uint16(SummarizeWorkspaceStateScan), On: "next", To: uint16(SummarizeWorkspaceStateAskRoots)},
-	{From: uint16(SummarizeWorkspaceStateAskRoots), On: "next", To: uint16(SummarizeWorkspaceStateDone)},
+var summarizeWorkspaceTransitionTable = []mrtrimpl.Transition{
+	{From: uint16(SummarizeWorkspaceStateScan), On: vocab.Next, To: uint16(SummarizeWorkspaceStateAskRoots)},
+	{From: uint16(SummarizeWorkspaceStateAskRoots), On: vocab.Next, To: uint16(SummarizeWorkspaceStateDone)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -255,11 +257,11 @@ func (summarizeWorkspaceProgram) LoadContinuation(f *SummarizeWorkspaceFlow, dat
 	f.Summary = nil
 	f.Workspace = nil
 	if r.Bool() {
-		a := &mrtr.Sampled{Text: r.String()}
+		a := &mrtrimpl.Sampled{Text: r.String()}
 		f.Summary = a
 	}
 	if r.Bool() {
-		a := &mrtr.RootList{}
+		a := &mrtrimpl.RootList{}
 		for i, n := 0, r.Count(); i < n; i++ {
 			a.URIs = append(a.URIs, r.String())
 		}
@@ -270,7 +272,7 @@ func (summarizeWorkspaceProgram) LoadContinuation(f *SummarizeWorkspaceFlow, dat
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p summarizeWorkspaceProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*SummarizeWorkspaceFlow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -278,41 +280,41 @@ func (p summarizeWorkspaceProgram) NewFlow(ctx context.Context, c *mrtr.Call, ra
 		Call:  c,
 		state: SummarizeWorkspaceStateScan,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in)
 	return f, problems.Err()
 }
 
 // decodeSummary validates the text the client's model returned for "summary".
-func (p summarizeWorkspaceProgram) decodeSummary(ctx context.Context, text string) (*mrtr.Sampled, mrtr.Problems) {
-	var problems mrtr.Problems
+func (p summarizeWorkspaceProgram) decodeSummary(ctx context.Context, text string) (*mrtrimpl.Sampled, mrtrimpl.Problems) {
+	var problems mrtrimpl.Problems
 	if n := utf8.RuneCountInString(text); n > 1000 {
 		problems.Addf("summary: at most 1000 characters (got %d)", n)
 	}
-	return &mrtr.Sampled{Text: text}, problems
+	return &mrtrimpl.Sampled{Text: text}, problems
 }
 
 // decodeWorkspace validates the roots the client listed for "workspace".
-func (p summarizeWorkspaceProgram) decodeWorkspace(ctx context.Context, uris []string) (*mrtr.RootList, mrtr.Problems) {
-	return &mrtr.RootList{URIs: uris}, mrtr.CheckRoots(uris, 1, 4)
+func (p summarizeWorkspaceProgram) decodeWorkspace(ctx context.Context, uris []string) (*mrtrimpl.RootList, mrtrimpl.Problems) {
+	return &mrtrimpl.RootList{URIs: uris}, mrtrimpl.CheckRoots(uris, 1, 4)
 }
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p summarizeWorkspaceProgram) CheckContinuation(ctx context.Context, f *SummarizeWorkspaceFlow) mrtr.Problems {
+func (p summarizeWorkspaceProgram) CheckContinuation(ctx context.Context, f *SummarizeWorkspaceFlow) mrtrimpl.Problems {
 	return nil
 }
 
 // requestSummary builds input request "summary" of state askRoots; problems with a previous answer
 // are added to it.
-func (summarizeWorkspaceProgram) requestSummary(f *SummarizeWorkspaceFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (summarizeWorkspaceProgram) requestSummary(f *SummarizeWorkspaceFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:  "summary",
-		Kind: mrtr.Sample,
+		Kind: vocab.Sample,
 		Params: &mcp.CreateMessageParams{
 			MaxTokens: 200,
 			Messages: []*mcp.SamplingMessage{{
-				Content: &mcp.TextContent{Text: mrtr.WithProblems(summarizeWorkspaceAskRootsSummaryPrompt(f), problems)},
+				Content: &mcp.TextContent{Text: mrtrimpl.WithProblems(summarizeWorkspaceAskRootsSummaryPrompt(f), problems)},
 				Role:    "user",
 			}},
 		},
@@ -321,10 +323,10 @@ func (summarizeWorkspaceProgram) requestSummary(f *SummarizeWorkspaceFlow, probl
 
 // requestWorkspace builds input request "workspace" of state askRoots; problems with a previous
 // answer are added to it.
-func (summarizeWorkspaceProgram) requestWorkspace(f *SummarizeWorkspaceFlow, _ mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (summarizeWorkspaceProgram) requestWorkspace(f *SummarizeWorkspaceFlow, _ mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:    "workspace",
-		Kind:   mrtr.Roots,
+		Kind:   vocab.Roots,
 		Params: &mcp.ListRootsParams{},
 	}
 }

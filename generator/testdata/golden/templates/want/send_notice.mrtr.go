@@ -17,6 +17,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // SendNoticeLevel is a value of level.
@@ -172,9 +174,9 @@ type SendNoticeFlow struct {
 	// Details answers input request "details" (state compose); nil until given.
 	Details *SendNoticeDetailsAnswer
 	// Draft answers input request "draft" (state compose); nil until given.
-	Draft *mrtr.Sampled
+	Draft *mrtrimpl.Sampled
 	// Places answers input request "places" (state compose); nil until given.
-	Places *mrtr.RootList
+	Places *mrtrimpl.RootList
 
 	state SendNoticeState
 }
@@ -231,66 +233,66 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p sendNoticeProgram) Step(ctx context.Context, r *mrtr.Round, f *SendNoticeFlow) (mrtr.Step, error) {
+func (p sendNoticeProgram) Step(ctx context.Context, r mrtrimpl.Round, f *SendNoticeFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case SendNoticeStatePrepare:
 		if err := p.h.PrepareNotice(ctx, f); err != nil {
-			return mrtr.Step{}, err
+			return mrtrimpl.Step{}, err
 		}
-		return mrtr.Goto(r, SendNoticeStateCompose, "next")
+		return mrtrimpl.Goto(r, SendNoticeStateCompose, vocab.Next)
 	case SendNoticeStateCompose:
-		var pending []mrtr.Pending
+		var pending []mrtrimpl.Pending
 		if f.Details == nil {
-			resp := r.Response("details", mrtr.Elicit)
+			resp := r.Response("details", vocab.Elicit)
 			switch resp.Status {
-			case mrtr.Accepted:
+			case mrtrimpl.Accepted:
 				answer, problems, err := p.decodeDetails(ctx, resp.Content)
 				if err != nil {
-					return mrtr.Step{}, err
+					return mrtrimpl.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, mrtr.Prefilled(p.requestDetails(f, problems), resp.Content, problems))
+					pending = append(pending, mrtrimpl.Prefilled(p.requestDetails(f, problems), resp.Content, problems))
 				} else {
 					f.Details = answer
 				}
-			case mrtr.Declined:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "send_notice was cancelled: the user declined \"details\"."})
-			case mrtr.Cancelled:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "send_notice was cancelled: the user cancelled \"details\"."})
-			case mrtr.Malformed:
-				pending = append(pending, p.requestDetails(f, mrtr.Problems{resp.Problem}))
+			case mrtrimpl.Declined:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "send_notice was cancelled: the user declined \"details\"."})
+			case mrtrimpl.Cancelled:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "send_notice was cancelled: the user cancelled \"details\"."})
+			case mrtrimpl.Malformed:
+				pending = append(pending, p.requestDetails(f, mrtrimpl.Problems{resp.Problem}))
 			default:
 				pending = append(pending, p.requestDetails(f, nil))
 			}
 		}
 		if f.Draft == nil {
-			resp := r.Response("draft", mrtr.Sample)
+			resp := r.Response("draft", vocab.Sample)
 			switch resp.Status {
-			case mrtr.Accepted:
+			case mrtrimpl.Accepted:
 				answer, problems := p.decodeDraft(ctx, resp.Text)
 				if len(problems) > 0 {
 					pending = append(pending, p.requestDraft(f, problems))
 				} else {
 					f.Draft = answer
 				}
-			case mrtr.Malformed:
-				pending = append(pending, p.requestDraft(f, mrtr.Problems{resp.Problem}))
+			case mrtrimpl.Malformed:
+				pending = append(pending, p.requestDraft(f, mrtrimpl.Problems{resp.Problem}))
 			default:
 				pending = append(pending, p.requestDraft(f, nil))
 			}
 		}
 		if f.Places == nil {
-			resp := r.Response("places", mrtr.Roots)
+			resp := r.Response("places", vocab.Roots)
 			switch resp.Status {
-			case mrtr.Accepted:
+			case mrtrimpl.Accepted:
 				answer, problems := p.decodePlaces(ctx, resp.URIs)
 				if len(problems) > 0 {
 					pending = append(pending, p.requestPlaces(f, problems))
 				} else {
 					f.Places = answer
 				}
-			case mrtr.Malformed:
-				pending = append(pending, p.requestPlaces(f, mrtr.Problems{resp.Problem}))
+			case mrtrimpl.Malformed:
+				pending = append(pending, p.requestPlaces(f, mrtrimpl.Problems{resp.Problem}))
 			default:
 				pending = append(pending, p.requestPlaces(f, nil))
 			}
@@ -298,27 +300,27 @@ func (p sendNoticeProgram) Step(ctx context.Context, r *mrtr.Round, f *SendNotic
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return mrtr.Goto(r, SendNoticeStateConfirmSend, "next")
+		return mrtrimpl.Goto(r, SendNoticeStateConfirmSend, vocab.Next)
 	case SendNoticeStateConfirmSend:
-		resp := r.Response("confirm", mrtr.Elicit)
+		resp := r.Response("confirm", vocab.Elicit)
 		switch resp.Status {
-		case mrtr.Accepted:
-			yes, found := mrtr.FormBool(resp.Content, "confirm")
-			if found != mrtr.Present {
-				return r.Ask([]mrtr.Pending{p.gateConfirmSend(f, mrtr.Problems{"confirm: answer true or false"})})
+		case mrtrimpl.Accepted:
+			yes, found := mrtrimpl.FormBool(resp.Content, "confirm")
+			if found != mrtrimpl.Present {
+				return r.Ask([]mrtrimpl.Pending{p.gateConfirmSend(f, mrtrimpl.Problems{"confirm: answer true or false"})})
 			}
 			if yes {
-				return mrtr.Goto(r, SendNoticeStateSend, "next")
+				return mrtrimpl.Goto(r, SendNoticeStateSend, vocab.Next)
 			}
-			return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "send_notice was cancelled: the user did not confirm."})
-		case mrtr.Declined:
-			return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "send_notice was cancelled: the user did not confirm."})
-		case mrtr.Cancelled:
-			return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "send_notice was cancelled: the user cancelled the confirmation."})
-		case mrtr.Malformed:
-			return r.Ask([]mrtr.Pending{p.gateConfirmSend(f, mrtr.Problems{resp.Problem})})
+			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "send_notice was cancelled: the user did not confirm."})
+		case mrtrimpl.Declined:
+			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "send_notice was cancelled: the user did not confirm."})
+		case mrtrimpl.Cancelled:
+			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "send_notice was cancelled: the user cancelled the confirmation."})
+		case mrtrimpl.Malformed:
+			return r.Ask([]mrtrimpl.Pending{p.gateConfirmSend(f, mrtrimpl.Problems{resp.Problem})})
 		}
-		return r.Ask([]mrtr.Pending{p.gateConfirmSend(f, nil)})
+		return r.Ask([]mrtrimpl.Pending{p.gateConfirmSend(f, nil)})
 	case SendNoticeStateSend:
 		// operation id
 		// notice-{to}-{count}-{ratio}-{urgent}-{level}-{details.title}-{details.copies}-{details.pin}-{details.tone}-{subject}-{sent}-{workflowId}
@@ -326,9 +328,9 @@ func (p sendNoticeProgram) Step(ctx context.Context, r *mrtr.Round, f *SendNotic
 			return p.h.SendNotice(ctx, f)
 		})
 	case SendNoticeStateSent:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: sendNoticeSentMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: sendNoticeSentMessage(f)})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in send_notice", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in send_notice", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // SendNoticeHandler is what you implement for tool send_notice. Adding a check, effect or
@@ -373,7 +375,7 @@ func RegisterSendNotice(s *mcp.Server, e *mrtr.Engine, h SendNoticeHandler) {
 	mrtr.AddTool(s, e, NewSendNoticeProgram(h))
 }
 
-func (sendNoticeProgram) Descriptor() *mrtr.Descriptor {
+func (sendNoticeProgram) Descriptor() *mrtrimpl.Descriptor {
 	return &sendNoticeDescriptor
 }
 
@@ -391,20 +393,20 @@ func (sendNoticeProgram) SetState(f *SendNoticeFlow, s uint16) {
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p sendNoticeProgram) Questions(f *SendNoticeFlow, s uint16) []mrtr.Pending {
+func (p sendNoticeProgram) Questions(f *SendNoticeFlow, s uint16) []mrtrimpl.Pending {
 	switch SendNoticeState(s) {
 	case SendNoticeStateCompose:
-		return []mrtr.Pending{p.requestDetails(f, nil), p.requestDraft(f, nil), p.requestPlaces(f, nil)}
+		return []mrtrimpl.Pending{p.requestDetails(f, nil), p.requestDraft(f, nil), p.requestPlaces(f, nil)}
 	case SendNoticeStateConfirmSend:
-		return []mrtr.Pending{p.gateConfirmSend(f, nil)}
+		return []mrtrimpl.Pending{p.gateConfirmSend(f, nil)}
 	}
 	return nil
 }
 
 // sendNoticeDescriptor describes send_notice to the engine: the state table, the transitions, and
 // how its continuation is kept.
-var sendNoticeDescriptor = mrtr.Descriptor{
-	Kind:        mrtr.KindTool,
+var sendNoticeDescriptor = mrtrimpl.Descriptor{
+	Kind:        vocab.KindTool,
 	Name:        "send_notice",
 	Description: "Sends a notice composed from everything a template can name.",
 	InputSchema: json.RawMessage(`{
@@ -475,7 +477,7 @@ var sendNoticeDescriptor = mrtr.Descriptor{
   "type": "object"
 }`),
 	TTL:         10 * time.Minute,
-	Storage:     mrtr.Sealed,
+	Storage:     vocab.Sealed,
 	SchemaHash:  uint64(0x3bf044184690b186),
 	Initial:     uint16(SendNoticeStatePrepare),
 	States:      sendNoticeStateTable,
@@ -483,21 +485,21 @@ var sendNoticeDescriptor = mrtr.Descriptor{
 }
 
 // sendNoticeStateTable describes each state, in the order of their numbers.
-var sendNoticeStateTable = []mrtr.StateInfo{
-	{Name: "prepare", Kind: mrtr.StateCheck, Check: "prepareNotice"},
-	{Name: "compose", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "details", Kind: mrtr.Elicit}, {Key: "draft", Kind: mrtr.Sample}, {Key: "places", Kind: mrtr.Roots}}},
-	{Name: "confirmSend", Kind: mrtr.StateConfirm, Requests: []mrtr.RequestInfo{{Key: "confirm", Kind: mrtr.Elicit, GateField: "confirm"}}},
-	{Name: "send", Kind: mrtr.StateEffect, OperationID: "notice-{to}-{count}-{ratio}-{urgent}-{level}-{details.title}-{details.copies}-{details.pin}-{details.tone}-{subject}-{sent}-{workflowId}"},
-	{Name: "sent", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
+var sendNoticeStateTable = []mrtrimpl.StateInfo{
+	{Name: "prepare", Kind: vocab.StateCheck, Check: "prepareNotice"},
+	{Name: "compose", Kind: vocab.StateAsk, Requests: []mrtrimpl.RequestInfo{{Key: "details", Kind: vocab.Elicit}, {Key: "draft", Kind: vocab.Sample}, {Key: "places", Kind: vocab.Roots}}},
+	{Name: "confirmSend", Kind: vocab.StateConfirm, Requests: []mrtrimpl.RequestInfo{{Key: "confirm", Kind: vocab.Elicit, GateField: "confirm"}}},
+	{Name: "send", Kind: vocab.StateEffect, OperationID: "notice-{to}-{count}-{ratio}-{urgent}-{level}-{details.title}-{details.copies}-{details.pin}-{details.tone}-{subject}-{sent}-{workflowId}"},
+	{Name: "sent", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
 }
 
 // sendNoticeTransitionTable lists every transition of the spec: a state may only go
 // where a row says.
-var sendNoticeTransitionTable = []mrtr.Transition{
-	{From: uint16(SendNoticeStatePrepare), On: "next", To: uint16(SendNoticeStateCompose)},
-	{From: uint16(SendNoticeStateCompose), On: "next", To: uint16(SendNoticeStateConfirmSend)},
-	{From: uint16(SendNoticeStateConfirmSend), On: "next", To: uint16(SendNoticeStateSend)},
-	{From: uint16(SendNoticeStateSend), On: "next", To: uint16(SendNoticeStateSent)},
+var sendNoticeTransitionTable = []mrtrimpl.Transition{
+	{From: uint16(SendNoticeStatePrepare), On: vocab.Next, To: uint16(SendNoticeStateCompose)},
+	{From: uint16(SendNoticeStateCompose), On: vocab.Next, To: uint16(SendNoticeStateConfirmSend)},
+	{From: uint16(SendNoticeStateConfirmSend), On: vocab.Next, To: uint16(SendNoticeStateSend)},
+	{From: uint16(SendNoticeStateSend), On: vocab.Next, To: uint16(SendNoticeStateSent)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -641,11 +643,11 @@ func (sendNoticeProgram) LoadContinuation(f *SendNoticeFlow, data []byte) error 
 		f.Details = a
 	}
 	if r.Bool() {
-		a := &mrtr.Sampled{Text: r.String()}
+		a := &mrtrimpl.Sampled{Text: r.String()}
 		f.Draft = a
 	}
 	if r.Bool() {
-		a := &mrtr.RootList{}
+		a := &mrtrimpl.RootList{}
 		for i, n := 0, r.Count(); i < n; i++ {
 			a.URIs = append(a.URIs, r.String())
 		}
@@ -656,7 +658,7 @@ func (sendNoticeProgram) LoadContinuation(f *SendNoticeFlow, data []byte) error 
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p sendNoticeProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*SendNoticeFlow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -664,19 +666,19 @@ func (p sendNoticeProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.R
 		Call:  c,
 		state: SendNoticeStatePrepare,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in, "cc", "count", "factor", "labels", "level", "mood", "ratio", "retries", "silent", "to", "urgent")
-	switch v, st := mrtr.FormString(in, "cc"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(in, "cc"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 100 {
 			problems.Addf("cc: at most 100 characters (got %d)", n)
 		}
 		f.Args.Cc = &v
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("cc: expected a string")
 	}
-	switch v, st := mrtr.FormInt(in, "count"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormInt(in, "count"); st {
+	case mrtrimpl.Present:
 		if v < 1 {
 			problems.Addf("count: at least 1")
 		}
@@ -684,25 +686,25 @@ func (p sendNoticeProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.R
 			problems.Addf("count: at most 9")
 		}
 		f.Args.Count = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("count: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("count: expected an integer")
 	}
-	switch v, st := mrtr.FormFloat(in, "factor"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormFloat(in, "factor"); st {
+	case mrtrimpl.Present:
 		f.Args.Factor = &v
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("factor: expected a number")
 	}
-	switch list, st := mrtr.FormList(in, "labels"); st {
-	case mrtr.Present:
+	switch list, st := mrtrimpl.FormList(in, "labels"); st {
+	case mrtrimpl.Present:
 		if len(list) > 3 {
 			problems.Addf("labels: choose at most 3")
 		}
 		for i, it := range list {
-			v, ok := mrtr.AsString(it)
-			if ok != mrtr.Present {
+			v, ok := mrtrimpl.AsString(it)
+			if ok != mrtrimpl.Present {
 				problems.Addf("labels[%d]: expected a string", i)
 				continue
 			}
@@ -711,32 +713,32 @@ func (p sendNoticeProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.R
 			}
 			f.Args.Labels = append(f.Args.Labels, v)
 		}
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("labels: expected a list")
 	}
-	switch v, st := mrtr.FormString(in, "level"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(in, "level"); st {
+	case mrtrimpl.Present:
 		if !slices.Contains(sendNoticeLevelValues, SendNoticeLevel(v)) {
 			problems.Addf("level: must be one of %s", "low, high")
 		}
 		f.Args.Level = SendNoticeLevel(v)
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("level: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("level: expected a string")
 	}
-	switch v, st := mrtr.FormString(in, "mood"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(in, "mood"); st {
+	case mrtrimpl.Present:
 		if !slices.Contains(sendNoticeMoodValues, SendNoticeMood(v)) {
 			problems.Addf("mood: must be one of %s", "calm, loud")
 		}
 		e := SendNoticeMood(v)
 		f.Args.Mood = &e
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("mood: expected a string")
 	}
-	switch v, st := mrtr.FormFloat(in, "ratio"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormFloat(in, "ratio"); st {
+	case mrtrimpl.Present:
 		if v < 0.0 {
 			problems.Addf("ratio: at least 0")
 		}
@@ -744,13 +746,13 @@ func (p sendNoticeProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.R
 			problems.Addf("ratio: at most 1")
 		}
 		f.Args.Ratio = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("ratio: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("ratio: expected a number")
 	}
-	switch v, st := mrtr.FormInt(in, "retries"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormInt(in, "retries"); st {
+	case mrtrimpl.Present:
 		if v < 0 {
 			problems.Addf("retries: at least 0")
 		}
@@ -758,32 +760,32 @@ func (p sendNoticeProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.R
 			problems.Addf("retries: at most 5")
 		}
 		f.Args.Retries = &v
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("retries: expected an integer")
 	}
-	switch v, st := mrtr.FormBool(in, "silent"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormBool(in, "silent"); st {
+	case mrtrimpl.Present:
 		f.Args.Silent = &v
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("silent: expected true or false")
 	}
-	switch v, st := mrtr.FormString(in, "to"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(in, "to"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 100 {
 			problems.Addf("to: at most 100 characters (got %d)", n)
 		}
 		f.Args.To = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("to: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("to: expected a string")
 	}
-	switch v, st := mrtr.FormBool(in, "urgent"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormBool(in, "urgent"); st {
+	case mrtrimpl.Present:
 		f.Args.Urgent = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("urgent: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("urgent: expected true or false")
 	}
 	return f, problems.Err()
@@ -791,15 +793,15 @@ func (p sendNoticeProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.R
 
 // decodeDetails validates the form answered for "details": problems are for the user to
 // correct; an error is a custom validator that could not check a value.
-func (p sendNoticeProgram) decodeDetails(ctx context.Context, content map[string]any) (*SendNoticeDetailsAnswer, mrtr.Problems, error) {
+func (p sendNoticeProgram) decodeDetails(ctx context.Context, content map[string]any) (*SendNoticeDetailsAnswer, mrtrimpl.Problems, error) {
 	a := &SendNoticeDetailsAnswer{}
-	var problems mrtr.Problems
-	switch list, st := mrtr.FormList(content, "badges"); st {
-	case mrtr.Present:
+	var problems mrtrimpl.Problems
+	switch list, st := mrtrimpl.FormList(content, "badges"); st {
+	case mrtrimpl.Present:
 		checked := len(problems)
 		for i, it := range list {
-			v, ok := mrtr.AsString(it)
-			if ok != mrtr.Present {
+			v, ok := mrtrimpl.AsString(it)
+			if ok != mrtrimpl.Present {
 				problems.Addf("badges[%d]: expected a string", i)
 				continue
 			}
@@ -810,17 +812,17 @@ func (p sendNoticeProgram) decodeDetails(ctx context.Context, content map[string
 			a.Badges = append(a.Badges, SendNoticeBadges(v))
 		}
 		// One answer, however it was sent: each value once, in the order of the spec's values.
-		a.Badges = mrtr.SpecOrder(a.Badges, sendNoticeBadgesValues)
+		a.Badges = mrtrimpl.SpecOrder(a.Badges, sendNoticeBadgesValues)
 		if len(problems) == checked {
 			if len(a.Badges) > 2 {
 				problems.Addf("badges: choose at most 2")
 			}
 		}
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("badges: expected a list")
 	}
-	switch v, st := mrtr.FormFloat(content, "bonus"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormFloat(content, "bonus"); st {
+	case mrtrimpl.Present:
 		if v < 0.0 {
 			problems.Addf("bonus: at least 0")
 		}
@@ -828,11 +830,11 @@ func (p sendNoticeProgram) decodeDetails(ctx context.Context, content map[string
 			problems.Addf("bonus: at most 5")
 		}
 		a.Bonus = &v
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("bonus: expected a number")
 	}
-	switch v, st := mrtr.FormInt(content, "copies"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormInt(content, "copies"); st {
+	case mrtrimpl.Present:
 		if v < 1 {
 			problems.Addf("copies: at least 1")
 		}
@@ -840,13 +842,13 @@ func (p sendNoticeProgram) decodeDetails(ctx context.Context, content map[string
 			problems.Addf("copies: at most 3")
 		}
 		a.Copies = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("copies: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("copies: expected an integer")
 	}
-	switch v, st := mrtr.FormInt(content, "extra"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormInt(content, "extra"); st {
+	case mrtrimpl.Present:
 		if v < 0 {
 			problems.Addf("extra: at least 0")
 		}
@@ -854,66 +856,66 @@ func (p sendNoticeProgram) decodeDetails(ctx context.Context, content map[string
 			problems.Addf("extra: at most 3")
 		}
 		a.Extra = &v
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("extra: expected an integer")
 	}
-	switch v, st := mrtr.FormString(content, "font"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(content, "font"); st {
+	case mrtrimpl.Present:
 		if !slices.Contains(sendNoticeFontValues, SendNoticeFont(v)) {
 			problems.Addf("font: must be one of %s", "serif, sans")
 		}
 		e := SendNoticeFont(v)
 		a.Font = &e
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("font: expected a string")
 	}
-	switch v, st := mrtr.FormBool(content, "mute"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormBool(content, "mute"); st {
+	case mrtrimpl.Present:
 		a.Mute = &v
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("mute: expected true or false")
 	}
-	switch v, st := mrtr.FormString(content, "note"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(content, "note"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 60 {
 			problems.Addf("note: at most 60 characters (got %d)", n)
 		}
 		a.Note = &v
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("note: expected a string")
 	}
-	switch v, st := mrtr.FormBool(content, "pin"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormBool(content, "pin"); st {
+	case mrtrimpl.Present:
 		a.Pin = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("pin: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("pin: expected true or false")
 	}
-	switch v, st := mrtr.FormString(content, "title"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(content, "title"); st {
+	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 60 {
 			problems.Addf("title: at most 60 characters (got %d)", n)
 		}
 		a.Title = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("title: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("title: expected a string")
 	}
-	switch v, st := mrtr.FormString(content, "tone"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(content, "tone"); st {
+	case mrtrimpl.Present:
 		if !slices.Contains(sendNoticeToneValues, SendNoticeTone(v)) {
 			problems.Addf("tone: must be one of %s", "plain, formal")
 		}
 		a.Tone = SendNoticeTone(v)
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("tone: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("tone: expected a string")
 	}
-	switch v, st := mrtr.FormFloat(content, "weight"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormFloat(content, "weight"); st {
+	case mrtrimpl.Present:
 		if v < 0.0 {
 			problems.Addf("weight: at least 0")
 		}
@@ -921,32 +923,32 @@ func (p sendNoticeProgram) decodeDetails(ctx context.Context, content map[string
 			problems.Addf("weight: at most 5")
 		}
 		a.Weight = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("weight: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("weight: expected a number")
 	}
 	return a, problems, nil
 }
 
 // decodeDraft validates the text the client's model returned for "draft".
-func (p sendNoticeProgram) decodeDraft(ctx context.Context, text string) (*mrtr.Sampled, mrtr.Problems) {
-	var problems mrtr.Problems
+func (p sendNoticeProgram) decodeDraft(ctx context.Context, text string) (*mrtrimpl.Sampled, mrtrimpl.Problems) {
+	var problems mrtrimpl.Problems
 	if n := utf8.RuneCountInString(text); n > 500 {
 		problems.Addf("draft: at most 500 characters (got %d)", n)
 	}
-	return &mrtr.Sampled{Text: text}, problems
+	return &mrtrimpl.Sampled{Text: text}, problems
 }
 
 // decodePlaces validates the roots the client listed for "places".
-func (p sendNoticeProgram) decodePlaces(ctx context.Context, uris []string) (*mrtr.RootList, mrtr.Problems) {
-	return &mrtr.RootList{URIs: uris}, mrtr.CheckRoots(uris, 0, 2)
+func (p sendNoticeProgram) decodePlaces(ctx context.Context, uris []string) (*mrtrimpl.RootList, mrtrimpl.Problems) {
+	return &mrtrimpl.RootList{URIs: uris}, mrtrimpl.CheckRoots(uris, 0, 2)
 }
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p sendNoticeProgram) CheckContinuation(ctx context.Context, f *SendNoticeFlow) mrtr.Problems {
-	var problems mrtr.Problems
+func (p sendNoticeProgram) CheckContinuation(ctx context.Context, f *SendNoticeFlow) mrtrimpl.Problems {
+	var problems mrtrimpl.Problems
 	if v := string(f.Continuation.Channel); v != "" {
 		if !slices.Contains(sendNoticeChannelValues, SendNoticeChannel(v)) {
 			problems.Addf("channel: must be one of %s", "mail, chat")
@@ -1073,12 +1075,12 @@ var sendNoticeDetailsSchema = json.RawMessage(`{
 
 // requestDetails builds input request "details" of state compose; problems with a previous answer
 // are added to it.
-func (sendNoticeProgram) requestDetails(f *SendNoticeFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (sendNoticeProgram) requestDetails(f *SendNoticeFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:  "details",
-		Kind: mrtr.Elicit,
+		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtr.WithProblems(sendNoticeComposeDetailsMessage(f), problems),
+			Message:         mrtrimpl.WithProblems(sendNoticeComposeDetailsMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: sendNoticeDetailsSchema,
 		},
@@ -1087,14 +1089,14 @@ func (sendNoticeProgram) requestDetails(f *SendNoticeFlow, problems mrtr.Problem
 
 // requestDraft builds input request "draft" of state compose; problems with a previous answer are
 // added to it.
-func (sendNoticeProgram) requestDraft(f *SendNoticeFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (sendNoticeProgram) requestDraft(f *SendNoticeFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:  "draft",
-		Kind: mrtr.Sample,
+		Kind: vocab.Sample,
 		Params: &mcp.CreateMessageParams{
 			MaxTokens: 100,
 			Messages: []*mcp.SamplingMessage{{
-				Content: &mcp.TextContent{Text: mrtr.WithProblems(sendNoticeComposeDraftPrompt(f), problems)},
+				Content: &mcp.TextContent{Text: mrtrimpl.WithProblems(sendNoticeComposeDraftPrompt(f), problems)},
 				Role:    "user",
 			}},
 		},
@@ -1103,10 +1105,10 @@ func (sendNoticeProgram) requestDraft(f *SendNoticeFlow, problems mrtr.Problems)
 
 // requestPlaces builds input request "places" of state compose; problems with a previous answer are
 // added to it.
-func (sendNoticeProgram) requestPlaces(f *SendNoticeFlow, _ mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (sendNoticeProgram) requestPlaces(f *SendNoticeFlow, _ mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:    "places",
-		Kind:   mrtr.Roots,
+		Kind:   vocab.Roots,
 		Params: &mcp.ListRootsParams{},
 	}
 }
@@ -1126,12 +1128,12 @@ var sendNoticeConfirmSendGateSchema = json.RawMessage(`{
 }`)
 
 // gateConfirmSend builds the question of confirmation gate confirmSend.
-func (sendNoticeProgram) gateConfirmSend(f *SendNoticeFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (sendNoticeProgram) gateConfirmSend(f *SendNoticeFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:  "confirm",
-		Kind: mrtr.Elicit,
+		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtr.WithProblems(sendNoticeConfirmSendMessage(f), problems),
+			Message:         mrtrimpl.WithProblems(sendNoticeConfirmSendMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: sendNoticeConfirmSendGateSchema,
 		},
@@ -1179,7 +1181,7 @@ func sendNoticeComposeDetailsMessage(f *SendNoticeFlow) string {
 		b.WriteString(string(*f.Args.Mood))
 	}
 	b.WriteString(", labels ")
-	b.WriteString(mrtr.Join(f.Args.Labels))
+	b.WriteString(mrtrimpl.Join(f.Args.Labels))
 	b.WriteString("; ")
 	b.WriteString(strconv.FormatInt(f.Continuation.Sent, 10))
 	b.WriteString(" sent, cost ")
@@ -1189,7 +1191,7 @@ func sendNoticeComposeDetailsMessage(f *SendNoticeFlow) string {
 	b.WriteString(", via ")
 	b.WriteString(string(f.Continuation.Channel))
 	b.WriteString(" to ")
-	b.WriteString(mrtr.Join(f.Continuation.Recipients))
+	b.WriteString(mrtrimpl.Join(f.Continuation.Recipients))
 	b.WriteString(".")
 	return b.String()
 }
@@ -1247,7 +1249,7 @@ func sendNoticeConfirmSendMessage(f *SendNoticeFlow) string {
 	}
 	b.WriteString(", badges ")
 	if f.Details != nil {
-		b.WriteString(mrtr.Join(f.Details.Badges))
+		b.WriteString(mrtrimpl.Join(f.Details.Badges))
 	}
 	b.WriteString(", drafted as \"")
 	if f.Draft != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // fakeSendNotice implements SendNoticeHandler for the generated tests: it allows every
@@ -79,7 +80,7 @@ func fixturesSendNotice(h *fakeSendNotice) mrtrtest.Fixtures {
 		Other:        "bob",
 		OtherArgs:    map[string]any{"count": int64(2), "level": "high", "ratio": 1.0, "to": "another", "urgent": false},
 		Unauthorized: "mallory",
-		WantOutcome:  mrtr.OutcomeSuccess,
+		WantOutcome:  vocab.OutcomeSuccess,
 	}
 }
 

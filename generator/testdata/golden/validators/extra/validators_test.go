@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/mrtrgen/mrtrgen/mrtr"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 )
 
@@ -94,11 +95,11 @@ func TestValidatorDown(t *testing.T) {
 	ctx := context.Background()
 	p := signUpProgram{h: &refusing{down: true}}
 	_, err := p.NewFlow(ctx, nil, []byte(`{"email": "ada@example.com"}`))
-	var ve *mrtr.ValidatorError
+	var ve *mrtrimpl.ValidatorError
 	if !errors.As(err, &ve) || ve.Validator != "notDisposable" || ve.Value != "email" {
 		t.Fatalf("arguments: %v, want the ValidatorError of notDisposable of email", err)
 	}
-	if _, ok := errors.AsType[*mrtr.ArgumentError](err); ok {
+	if _, ok := errors.AsType[*mrtrimpl.ArgumentError](err); ok {
 		t.Fatalf("a dependency failure reported as invalid arguments: %v", err)
 	}
 	a, problems, err := p.decodeTerms(ctx, map[string]any{"accepted": true})
@@ -131,7 +132,7 @@ func TestCanonicalLists(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := mrtr.Join(f.Args.Interests); got != "sport, code" {
+		if got := mrtrimpl.Join(f.Args.Interests); got != "sport, code" {
 			t.Errorf("interests %s read as %s, want sport, code", in, got)
 		}
 		if got := signUpCreateOperationID(f); got != "account-ada@example.com-sport, code" {
@@ -139,7 +140,7 @@ func TestCanonicalLists(t *testing.T) {
 		}
 	}
 	a, problems, err := p.decodeTerms(ctx, map[string]any{"accepted": true, "topics": []any{"tips", "news", "tips"}})
-	if err != nil || len(problems) > 0 || mrtr.Join(a.Topics) != "news, tips" {
+	if err != nil || len(problems) > 0 || mrtrimpl.Join(a.Topics) != "news, tips" {
 		t.Errorf("topics [tips news tips]: %v %v %v, want news, tips", a, problems, err)
 	}
 	// maxItems counts distinct values: [news, tips, news] is two.

@@ -16,6 +16,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // SignUpInterests is a value of interests.
@@ -165,35 +167,35 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p signUpProgram) Step(ctx context.Context, r *mrtr.Round, f *SignUpFlow) (mrtr.Step, error) {
+func (p signUpProgram) Step(ctx context.Context, r mrtrimpl.Round, f *SignUpFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case SignUpStateCheck:
 		if err := p.h.EmailAvailable(ctx, f); err != nil {
-			return mrtr.Step{}, err
+			return mrtrimpl.Step{}, err
 		}
 		canonicalSignUpContinuation(f)
-		return mrtr.Goto(r, SignUpStateAskTerms, "next")
+		return mrtrimpl.Goto(r, SignUpStateAskTerms, vocab.Next)
 	case SignUpStateAskTerms:
-		var pending []mrtr.Pending
+		var pending []mrtrimpl.Pending
 		if f.Terms == nil {
-			resp := r.Response("terms", mrtr.Elicit)
+			resp := r.Response("terms", vocab.Elicit)
 			switch resp.Status {
-			case mrtr.Accepted:
+			case mrtrimpl.Accepted:
 				answer, problems, err := p.decodeTerms(ctx, resp.Content)
 				if err != nil {
-					return mrtr.Step{}, err
+					return mrtrimpl.Step{}, err
 				}
 				if len(problems) > 0 {
-					pending = append(pending, mrtr.Prefilled(p.requestTerms(f, problems), resp.Content, problems))
+					pending = append(pending, mrtrimpl.Prefilled(p.requestTerms(f, problems), resp.Content, problems))
 				} else {
 					f.Terms = answer
 				}
-			case mrtr.Declined:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "sign_up was cancelled: the user declined \"terms\"."})
-			case mrtr.Cancelled:
-				return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeCancelled, Text: "sign_up was cancelled: the user cancelled \"terms\"."})
-			case mrtr.Malformed:
-				pending = append(pending, p.requestTerms(f, mrtr.Problems{resp.Problem}))
+			case mrtrimpl.Declined:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "sign_up was cancelled: the user declined \"terms\"."})
+			case mrtrimpl.Cancelled:
+				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "sign_up was cancelled: the user cancelled \"terms\"."})
+			case mrtrimpl.Malformed:
+				pending = append(pending, p.requestTerms(f, mrtrimpl.Problems{resp.Problem}))
 			default:
 				pending = append(pending, p.requestTerms(f, nil))
 			}
@@ -201,7 +203,7 @@ func (p signUpProgram) Step(ctx context.Context, r *mrtr.Round, f *SignUpFlow) (
 		if len(pending) > 0 {
 			return r.Ask(pending)
 		}
-		return mrtr.Goto(r, SignUpStateCreate, "next")
+		return mrtrimpl.Goto(r, SignUpStateCreate, vocab.Next)
 	case SignUpStateCreate:
 		// operation id account-{email}-{interests}
 		return r.Effect(ctx, signUpCreateOperationID(f), 24*time.Hour, uint16(SignUpStateDone), func(ctx context.Context) error {
@@ -210,9 +212,9 @@ func (p signUpProgram) Step(ctx context.Context, r *mrtr.Round, f *SignUpFlow) (
 			return err
 		})
 	case SignUpStateDone:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: signUpDoneMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: signUpDoneMessage(f)})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in sign_up", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in sign_up", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // SignUpHandler is what you implement for tool sign_up. Adding a check, effect or
@@ -288,7 +290,7 @@ func RegisterSignUp(s *mcp.Server, e *mrtr.Engine, h SignUpHandler) {
 	mrtr.AddTool(s, e, NewSignUpProgram(h))
 }
 
-func (signUpProgram) Descriptor() *mrtr.Descriptor {
+func (signUpProgram) Descriptor() *mrtrimpl.Descriptor {
 	return &signUpDescriptor
 }
 
@@ -306,18 +308,18 @@ func (signUpProgram) SetState(f *SignUpFlow, s uint16) {
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p signUpProgram) Questions(f *SignUpFlow, s uint16) []mrtr.Pending {
+func (p signUpProgram) Questions(f *SignUpFlow, s uint16) []mrtrimpl.Pending {
 	switch SignUpState(s) {
 	case SignUpStateAskTerms:
-		return []mrtr.Pending{p.requestTerms(f, nil)}
+		return []mrtrimpl.Pending{p.requestTerms(f, nil)}
 	}
 	return nil
 }
 
 // signUpDescriptor describes sign_up to the engine: the state table, the transitions, and
 // how its continuation is kept.
-var signUpDescriptor = mrtr.Descriptor{
-	Kind:        mrtr.KindTool,
+var signUpDescriptor = mrtrimpl.Descriptor{
+	Kind:        vocab.KindTool,
 	Name:        "sign_up",
 	Description: "Signs a user up.",
 	InputSchema: json.RawMessage(`{
@@ -373,7 +375,7 @@ var signUpDescriptor = mrtr.Descriptor{
   "type": "object"
 }`),
 	TTL:         10 * time.Minute,
-	Storage:     mrtr.Sealed,
+	Storage:     vocab.Sealed,
 	SchemaHash:  uint64(0x8482123f7ca16d0c),
 	Initial:     uint16(SignUpStateCheck),
 	States:      signUpStateTable,
@@ -381,19 +383,19 @@ var signUpDescriptor = mrtr.Descriptor{
 }
 
 // signUpStateTable describes each state, in the order of their numbers.
-var signUpStateTable = []mrtr.StateInfo{
-	{Name: "check", Kind: mrtr.StateCheck, Check: "emailAvailable"},
-	{Name: "askTerms", Kind: mrtr.StateAsk, Requests: []mrtr.RequestInfo{{Key: "terms", Kind: mrtr.Elicit}}},
-	{Name: "create", Kind: mrtr.StateEffect, OperationID: "account-{email}-{interests}", BusinessKey: true},
-	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
+var signUpStateTable = []mrtrimpl.StateInfo{
+	{Name: "check", Kind: vocab.StateCheck, Check: "emailAvailable"},
+	{Name: "askTerms", Kind: vocab.StateAsk, Requests: []mrtrimpl.RequestInfo{{Key: "terms", Kind: vocab.Elicit}}},
+	{Name: "create", Kind: vocab.StateEffect, OperationID: "account-{email}-{interests}", BusinessKey: true},
+	{Name: "done", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
 }
 
 // signUpTransitionTable lists every transition of the spec: a state may only go
 // where a row says.
-var signUpTransitionTable = []mrtr.Transition{
-	{From: uint16(SignUpStateCheck), On: "next", To: uint16(SignUpStateAskTerms)},
-	{From: uint16(SignUpStateAskTerms), On: "next", To: uint16(SignUpStateCreate)},
-	{From: uint16(SignUpStateCreate), On: "next", To: uint16(SignUpStateDone)},
+var signUpTransitionTable = []mrtrimpl.Transition{
+	{From: uint16(SignUpStateCheck), On: vocab.Next, To: uint16(SignUpStateAskTerms)},
+	{From: uint16(SignUpStateAskTerms), On: vocab.Next, To: uint16(SignUpStateCreate)},
+	{From: uint16(SignUpStateCreate), On: vocab.Next, To: uint16(SignUpStateDone)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -474,7 +476,7 @@ func (signUpProgram) LoadContinuation(f *SignUpFlow, data []byte) error {
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p signUpProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*SignUpFlow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -482,10 +484,10 @@ func (p signUpProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 		Call:  c,
 		state: SignUpStateCheck,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in, "age", "email", "interests", "nicknames", "teams")
-	switch v, st := mrtr.FormInt(in, "age"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormInt(in, "age"); st {
+	case mrtrimpl.Present:
 		checked := len(problems)
 		if v < 13 {
 			problems.Addf("age: at least 13")
@@ -495,15 +497,15 @@ func (p signUpProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 		}
 		if len(problems) == checked {
 			if err := p.h.PlausibleAge(ctx, v); err != nil && !problems.AddInvalid("age", err) {
-				return nil, mrtr.ValidatorFailed("plausibleAge", "age", err)
+				return nil, mrtrimpl.ValidatorFailed("plausibleAge", "age", err)
 			}
 		}
 		f.Args.Age = &v
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("age: expected an integer")
 	}
-	switch v, st := mrtr.FormString(in, "email"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(in, "email"); st {
+	case mrtrimpl.Present:
 		checked := len(problems)
 		if n := utf8.RuneCountInString(v); n > 254 {
 			problems.Addf("email: at most 254 characters (got %d)", n)
@@ -511,24 +513,24 @@ func (p signUpProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 		problems.CheckFormat("email", "email", v)
 		if len(problems) == checked {
 			if err := p.h.NotDisposable(ctx, v); err != nil && !problems.AddInvalid("email", err) {
-				return nil, mrtr.ValidatorFailed("notDisposable", "email", err)
+				return nil, mrtrimpl.ValidatorFailed("notDisposable", "email", err)
 			}
 			if err := p.h.NoSecrets(ctx, v); err != nil && !problems.AddInvalid("email", err) {
-				return nil, mrtr.ValidatorFailed("noSecrets", "email", err)
+				return nil, mrtrimpl.ValidatorFailed("noSecrets", "email", err)
 			}
 		}
 		f.Args.Email = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("email: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("email: expected a string")
 	}
-	switch list, st := mrtr.FormList(in, "interests"); st {
-	case mrtr.Present:
+	switch list, st := mrtrimpl.FormList(in, "interests"); st {
+	case mrtrimpl.Present:
 		checked := len(problems)
 		for i, it := range list {
-			v, ok := mrtr.AsString(it)
-			if ok != mrtr.Present {
+			v, ok := mrtrimpl.AsString(it)
+			if ok != mrtrimpl.Present {
 				problems.Addf("interests[%d]: expected a string", i)
 				continue
 			}
@@ -539,7 +541,7 @@ func (p signUpProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 			f.Args.Interests = append(f.Args.Interests, SignUpInterests(v))
 		}
 		// One answer, however it was sent: each value once, in the order of the spec's values.
-		f.Args.Interests = mrtr.SpecOrder(f.Args.Interests, signUpInterestsValues)
+		f.Args.Interests = mrtrimpl.SpecOrder(f.Args.Interests, signUpInterestsValues)
 		if len(problems) == checked {
 			if len(f.Args.Interests) > 4 {
 				problems.Addf("interests: choose at most 4")
@@ -548,22 +550,22 @@ func (p signUpProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 		if len(problems) == checked {
 			for _, x := range f.Args.Interests {
 				if err := p.h.NoSecrets(ctx, string(x)); err != nil && !problems.AddInvalid("interests[]", err) {
-					return nil, mrtr.ValidatorFailed("noSecrets", "interests[]", err)
+					return nil, mrtrimpl.ValidatorFailed("noSecrets", "interests[]", err)
 				}
 			}
 		}
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("interests: expected a list")
 	}
-	switch list, st := mrtr.FormList(in, "nicknames"); st {
-	case mrtr.Present:
+	switch list, st := mrtrimpl.FormList(in, "nicknames"); st {
+	case mrtrimpl.Present:
 		checked := len(problems)
 		if len(list) > 2 {
 			problems.Addf("nicknames: choose at most 2")
 		}
 		for i, it := range list {
-			v, ok := mrtr.AsString(it)
-			if ok != mrtr.Present {
+			v, ok := mrtrimpl.AsString(it)
+			if ok != mrtrimpl.Present {
 				problems.Addf("nicknames[%d]: expected a string", i)
 				continue
 			}
@@ -575,19 +577,19 @@ func (p signUpProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 		if len(problems) == checked {
 			for _, x := range f.Args.Nicknames {
 				if err := p.h.NoSecrets(ctx, x); err != nil && !problems.AddInvalid("nicknames[]", err) {
-					return nil, mrtr.ValidatorFailed("noSecrets", "nicknames[]", err)
+					return nil, mrtrimpl.ValidatorFailed("noSecrets", "nicknames[]", err)
 				}
 			}
 		}
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("nicknames: expected a list")
 	}
-	switch list, st := mrtr.FormList(in, "teams"); st {
-	case mrtr.Present:
+	switch list, st := mrtrimpl.FormList(in, "teams"); st {
+	case mrtrimpl.Present:
 		checked := len(problems)
 		for i, it := range list {
-			v, ok := mrtr.AsString(it)
-			if ok != mrtr.Present {
+			v, ok := mrtrimpl.AsString(it)
+			if ok != mrtrimpl.Present {
 				problems.Addf("teams[%d]: expected a string", i)
 				continue
 			}
@@ -597,17 +599,17 @@ func (p signUpProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 			}
 			f.Args.Teams = append(f.Args.Teams, SignUpTeams(v))
 		}
-		if twice := mrtr.Repeated(f.Args.Teams); len(twice) > 0 {
-			problems.Addf("teams: choose each value once (repeated: %s)", mrtr.Join(twice))
+		if twice := mrtrimpl.Repeated(f.Args.Teams); len(twice) > 0 {
+			problems.Addf("teams: choose each value once (repeated: %s)", mrtrimpl.Join(twice))
 		}
 		// One answer, however it was sent: each value once, in the order of the spec's values.
-		f.Args.Teams = mrtr.SpecOrder(f.Args.Teams, signUpTeamsValues)
+		f.Args.Teams = mrtrimpl.SpecOrder(f.Args.Teams, signUpTeamsValues)
 		if len(problems) == checked {
 			if len(f.Args.Teams) > 2 {
 				problems.Addf("teams: choose at most 2")
 			}
 		}
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("teams: expected a list")
 	}
 	return f, problems.Err()
@@ -615,37 +617,37 @@ func (p signUpProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 
 // decodeTerms validates the form answered for "terms": problems are for the user to
 // correct; an error is a custom validator that could not check a value.
-func (p signUpProgram) decodeTerms(ctx context.Context, content map[string]any) (*SignUpTermsAnswer, mrtr.Problems, error) {
+func (p signUpProgram) decodeTerms(ctx context.Context, content map[string]any) (*SignUpTermsAnswer, mrtrimpl.Problems, error) {
 	a := &SignUpTermsAnswer{}
-	var problems mrtr.Problems
-	switch v, st := mrtr.FormBool(content, "accepted"); st {
-	case mrtr.Present:
+	var problems mrtrimpl.Problems
+	switch v, st := mrtrimpl.FormBool(content, "accepted"); st {
+	case mrtrimpl.Present:
 		if err := p.h.MustBeTrue(ctx, v); err != nil && !problems.AddInvalid("accepted", err) {
-			return nil, nil, mrtr.ValidatorFailed("mustBeTrue", "terms.accepted", err)
+			return nil, nil, mrtrimpl.ValidatorFailed("mustBeTrue", "terms.accepted", err)
 		}
 		a.Accepted = v
-	case mrtr.Absent:
+	case mrtrimpl.Absent:
 		problems.Addf("accepted: required")
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("accepted: expected true or false")
 	}
-	switch v, st := mrtr.FormString(content, "motto"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormString(content, "motto"); st {
+	case mrtrimpl.Present:
 		checked := len(problems)
 		if n := utf8.RuneCountInString(v); n > 80 {
 			problems.Addf("motto: at most 80 characters (got %d)", n)
 		}
 		if len(problems) == checked {
 			if err := p.h.NoSecrets(ctx, v); err != nil && !problems.AddInvalid("motto", err) {
-				return nil, nil, mrtr.ValidatorFailed("noSecrets", "terms.motto", err)
+				return nil, nil, mrtrimpl.ValidatorFailed("noSecrets", "terms.motto", err)
 			}
 		}
 		a.Motto = &v
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("motto: expected a string")
 	}
-	switch v, st := mrtr.FormFloat(content, "share"); st {
-	case mrtr.Present:
+	switch v, st := mrtrimpl.FormFloat(content, "share"); st {
+	case mrtrimpl.Present:
 		checked := len(problems)
 		if v < 0.0 {
 			problems.Addf("share: at least 0")
@@ -655,19 +657,19 @@ func (p signUpProgram) decodeTerms(ctx context.Context, content map[string]any) 
 		}
 		if len(problems) == checked {
 			if err := p.h.SensibleRatio(ctx, v); err != nil && !problems.AddInvalid("share", err) {
-				return nil, nil, mrtr.ValidatorFailed("sensibleRatio", "terms.share", err)
+				return nil, nil, mrtrimpl.ValidatorFailed("sensibleRatio", "terms.share", err)
 			}
 		}
 		a.Share = &v
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("share: expected a number")
 	}
-	switch list, st := mrtr.FormList(content, "topics"); st {
-	case mrtr.Present:
+	switch list, st := mrtrimpl.FormList(content, "topics"); st {
+	case mrtrimpl.Present:
 		checked := len(problems)
 		for i, it := range list {
-			v, ok := mrtr.AsString(it)
-			if ok != mrtr.Present {
+			v, ok := mrtrimpl.AsString(it)
+			if ok != mrtrimpl.Present {
 				problems.Addf("topics[%d]: expected a string", i)
 				continue
 			}
@@ -678,7 +680,7 @@ func (p signUpProgram) decodeTerms(ctx context.Context, content map[string]any) 
 			a.Topics = append(a.Topics, SignUpTopics(v))
 		}
 		// One answer, however it was sent: each value once, in the order of the spec's values.
-		a.Topics = mrtr.SpecOrder(a.Topics, signUpTopicsValues)
+		a.Topics = mrtrimpl.SpecOrder(a.Topics, signUpTopicsValues)
 		if len(problems) == checked {
 			if len(a.Topics) > 2 {
 				problems.Addf("topics: choose at most 2")
@@ -687,11 +689,11 @@ func (p signUpProgram) decodeTerms(ctx context.Context, content map[string]any) 
 		if len(problems) == checked {
 			for _, x := range a.Topics {
 				if err := p.h.NoSecrets(ctx, string(x)); err != nil && !problems.AddInvalid("topics[]", err) {
-					return nil, nil, mrtr.ValidatorFailed("noSecrets", "terms.topics[]", err)
+					return nil, nil, mrtrimpl.ValidatorFailed("noSecrets", "terms.topics[]", err)
 				}
 			}
 		}
-	case mrtr.WrongType:
+	case mrtrimpl.WrongType:
 		problems.Addf("topics: expected a list")
 	}
 	return a, problems, nil
@@ -699,8 +701,8 @@ func (p signUpProgram) decodeTerms(ctx context.Context, content map[string]any) 
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p signUpProgram) CheckContinuation(ctx context.Context, f *SignUpFlow) mrtr.Problems {
-	var problems mrtr.Problems
+func (p signUpProgram) CheckContinuation(ctx context.Context, f *SignUpFlow) mrtrimpl.Problems {
+	var problems mrtrimpl.Problems
 	if list := f.Continuation.Groups; len(list) > 0 {
 		if len(list) > 3 {
 			problems.Addf("groups: at most 3 items")
@@ -717,7 +719,7 @@ func (p signUpProgram) CheckContinuation(ctx context.Context, f *SignUpFlow) mrt
 // canonicalSignUpContinuation makes the continuation's lists of enum values canonical (each
 // value once, in spec order) after a handler may have set them.
 func canonicalSignUpContinuation(f *SignUpFlow) {
-	f.Continuation.Groups = mrtr.SpecOrder(f.Continuation.Groups, signUpGroupsValues)
+	f.Continuation.Groups = mrtrimpl.SpecOrder(f.Continuation.Groups, signUpGroupsValues)
 }
 
 // signUpTermsSchema is the form of input request "terms".
@@ -761,12 +763,12 @@ var signUpTermsSchema = json.RawMessage(`{
 
 // requestTerms builds input request "terms" of state askTerms; problems with a previous answer are
 // added to it.
-func (signUpProgram) requestTerms(f *SignUpFlow, problems mrtr.Problems) mrtr.Pending {
-	return mrtr.Pending{
+func (signUpProgram) requestTerms(f *SignUpFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
+	return mrtrimpl.Pending{
 		Key:  "terms",
-		Kind: mrtr.Elicit,
+		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtr.WithProblems(signUpAskTermsTermsMessage(f), problems),
+			Message:         mrtrimpl.WithProblems(signUpAskTermsTermsMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: signUpTermsSchema,
 		},
@@ -780,7 +782,7 @@ func signUpAskTermsTermsMessage(f *SignUpFlow) string {
 
 // signUpCreateOperationID renders "account-{email}-{interests}".
 func signUpCreateOperationID(f *SignUpFlow) string {
-	return "account-" + f.Args.Email + "-" + mrtr.Join(f.Args.Interests)
+	return "account-" + f.Args.Email + "-" + mrtrimpl.Join(f.Args.Interests)
 }
 
 // signUpDoneMessage renders "Signed up {email} ({terms.accepted}, {terms.share}, {terms.motto}) in
@@ -802,7 +804,7 @@ func signUpDoneMessage(f *SignUpFlow) string {
 		b.WriteString(*f.Terms.Motto)
 	}
 	b.WriteString(") in ")
-	b.WriteString(mrtr.Join(f.Continuation.Groups))
+	b.WriteString(mrtrimpl.Join(f.Continuation.Groups))
 	b.WriteString(".")
 	return b.String()
 }

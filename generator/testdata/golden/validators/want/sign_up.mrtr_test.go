@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // fakeSignUp implements SignUpHandler for the generated tests: it allows every
@@ -81,7 +82,7 @@ func fixturesSignUp(h *fakeSignUp) mrtrtest.Fixtures {
 		Other:        "bob",
 		OtherArgs:    map[string]any{"email": "grace@example.com"},
 		Unauthorized: "mallory",
-		WantOutcome:  mrtr.OutcomeSuccess,
+		WantOutcome:  vocab.OutcomeSuccess,
 	}
 }
 

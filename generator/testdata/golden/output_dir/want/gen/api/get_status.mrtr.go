@@ -12,6 +12,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // GetStatusArgs are the arguments of tool get_status, validated on every round.
@@ -71,17 +73,17 @@ func _() {
 
 // Step runs the flow's current state once. Every state of the spec has a case;
 // each answer is validated here on every round, whatever an earlier round saw.
-func (p getStatusProgram) Step(ctx context.Context, r *mrtr.Round, f *GetStatusFlow) (mrtr.Step, error) {
+func (p getStatusProgram) Step(ctx context.Context, r mrtrimpl.Round, f *GetStatusFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case GetStatusStateRead:
 		if err := p.h.ReadStatus(ctx, f); err != nil {
-			return mrtr.Step{}, err
+			return mrtrimpl.Step{}, err
 		}
-		return mrtr.Goto(r, GetStatusStateDone, "next")
+		return mrtrimpl.Goto(r, GetStatusStateDone, vocab.Next)
 	case GetStatusStateDone:
-		return r.Finish(mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: getStatusDoneMessage(f)})
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: getStatusDoneMessage(f)})
 	}
-	return mrtr.Step{}, fmt.Errorf("%w %d in get_status", mrtr.ErrUnknownState, f.state)
+	return mrtrimpl.Step{}, fmt.Errorf("%w %d in get_status", mrtrimpl.ErrUnknownState, f.state)
 }
 
 // GetStatusHandler is what you implement for tool get_status. Adding a check, effect or
@@ -116,7 +118,7 @@ func RegisterGetStatus(s *mcp.Server, e *mrtr.Engine, h GetStatusHandler) {
 	mrtr.AddTool(s, e, NewGetStatusProgram(h))
 }
 
-func (getStatusProgram) Descriptor() *mrtr.Descriptor {
+func (getStatusProgram) Descriptor() *mrtrimpl.Descriptor {
 	return &getStatusDescriptor
 }
 
@@ -134,14 +136,14 @@ func (getStatusProgram) SetState(f *GetStatusFlow, s uint16) {
 
 // Questions returns the requests of interactive state s as a round first asks them (no
 // problems added): the engine pins each answer to the exact question that was sent.
-func (p getStatusProgram) Questions(f *GetStatusFlow, s uint16) []mrtr.Pending {
+func (p getStatusProgram) Questions(f *GetStatusFlow, s uint16) []mrtrimpl.Pending {
 	return nil
 }
 
 // getStatusDescriptor describes get_status to the engine: the state table, the transitions, and
 // how its continuation is kept.
-var getStatusDescriptor = mrtr.Descriptor{
-	Kind:        mrtr.KindTool,
+var getStatusDescriptor = mrtrimpl.Descriptor{
+	Kind:        vocab.KindTool,
 	Name:        "get_status",
 	Description: "Reports the service status.",
 	InputSchema: json.RawMessage(`{
@@ -150,7 +152,7 @@ var getStatusDescriptor = mrtr.Descriptor{
   "type": "object"
 }`),
 	TTL:         10 * time.Minute,
-	Storage:     mrtr.Sealed,
+	Storage:     vocab.Sealed,
 	SchemaHash:  uint64(0xa53121d7ae713c64),
 	Initial:     uint16(GetStatusStateRead),
 	States:      getStatusStateTable,
@@ -158,15 +160,15 @@ var getStatusDescriptor = mrtr.Descriptor{
 }
 
 // getStatusStateTable describes each state, in the order of their numbers.
-var getStatusStateTable = []mrtr.StateInfo{
-	{Name: "read", Kind: mrtr.StateCheck, Check: "readStatus"},
-	{Name: "done", Kind: mrtr.StateTerminal, End: mrtr.OutcomeSuccess},
+var getStatusStateTable = []mrtrimpl.StateInfo{
+	{Name: "read", Kind: vocab.StateCheck, Check: "readStatus"},
+	{Name: "done", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
 }
 
 // getStatusTransitionTable lists every transition of the spec: a state may only go
 // where a row says.
-var getStatusTransitionTable = []mrtr.Transition{
-	{From: uint16(GetStatusStateRead), On: "next", To: uint16(GetStatusStateDone)},
+var getStatusTransitionTable = []mrtrimpl.Transition{
+	{From: uint16(GetStatusStateRead), On: vocab.Next, To: uint16(GetStatusStateDone)},
 }
 
 // AppendArgs appends the canonical encoding of the arguments; requestState is
@@ -189,7 +191,7 @@ func (getStatusProgram) LoadContinuation(f *GetStatusFlow, data []byte) error {
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p getStatusProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*GetStatusFlow, error) {
-	in, err := mrtr.DecodeObject(raw)
+	in, err := mrtrimpl.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -197,14 +199,14 @@ func (p getStatusProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.Ra
 		Call:  c,
 		state: GetStatusStateRead,
 	}
-	var problems mrtr.Problems
+	var problems mrtrimpl.Problems
 	problems.Unknown(in)
 	return f, problems.Err()
 }
 
 // CheckContinuation checks what handlers stored in the continuation against the
 // spec before the engine seals it; a field still at its zero value is not set yet.
-func (p getStatusProgram) CheckContinuation(ctx context.Context, f *GetStatusFlow) mrtr.Problems {
+func (p getStatusProgram) CheckContinuation(ctx context.Context, f *GetStatusFlow) mrtrimpl.Problems {
 	return nil
 }
 

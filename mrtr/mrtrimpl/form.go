@@ -1,8 +1,9 @@
-package mrtr
+package mrtrimpl
 
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"net/mail"
@@ -12,21 +13,34 @@ import (
 	"time"
 )
 
-// Helpers for generated validators. Generated code states each constraint
-// explicitly (so reviewers see it); these helpers only read loosely typed
-// JSON values (arguments, form content) into Go values.
+// ArgumentError reports arguments that fail their schema: each problem
+// names the argument. Run ends the round with an error result of outcome
+// OutcomeInvalidArguments carrying its message (prompts: JSON-RPC error
+// -32602).
+type ArgumentError struct {
+	Problems []string
+}
+
+func (e *ArgumentError) Error() string {
+	return "invalid arguments: " + strings.Join(e.Problems, "; ")
+}
+
+// Problems collects validation failures while decoding arguments or answers.
+type Problems []string
+
+// Addf records a problem.
+func (p *Problems) Addf(format string, args ...any) { *p = append(*p, fmt.Sprintf(format, args...)) }
+
+// Err returns nil when there are no problems.
+func (p Problems) Err() error {
+	if len(p) == 0 {
+		return nil
+	}
+	return &ArgumentError{Problems: slices.Clone(p)}
+}
 
 // Presence says what a lookup found.
 type Presence uint8
-
-const (
-	// Absent: the key is missing or null.
-	Absent Presence = iota
-	// Present: the value has the expected type.
-	Present
-	// WrongType: the value has another type.
-	WrongType
-)
 
 // DecodeObject parses call arguments: a JSON object (numbers kept exact).
 func DecodeObject(raw json.RawMessage) (map[string]any, error) {
@@ -246,3 +260,26 @@ func Repeated[T comparable](list []T) []T {
 	}
 	return out
 }
+
+// AddInvalid records the problem "label: message" when err is (or wraps)
+// an InvalidValue, and reports whether it was. Generated validators call
+// it with what a custom validator returned; on false they stop with
+// ValidatorFailed. Only the InvalidValue's own message is shown, not the
+// text of errors that wrap it, which may carry internal detail.
+func (p *Problems) AddInvalid(label string, err error) bool {
+	var iv *InvalidValue
+	if !errors.As(err, &iv) {
+		return false
+	}
+	p.Addf("%s: %s", label, iv.Message)
+	return true
+}
+
+const (
+	// Absent: the key is missing or null.
+	Absent Presence = iota
+	// Present: the value has the expected type.
+	Present
+	// WrongType: the value has another type.
+	WrongType
+)

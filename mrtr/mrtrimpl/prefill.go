@@ -1,4 +1,4 @@
-package mrtr
+package mrtrimpl
 
 import (
 	"bytes"

@@ -1,0 +1,150 @@
+package mrtrimpl
+
+import (
+	"encoding/json"
+	"slices"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mrtrgen/mrtrgen/mrtr/seal"
+	"github.com/mrtrgen/mrtrgen/vocab"
+)
+
+// Descriptor is the static description of a program, generated from the
+// spec. The engine reads it; it never changes at run time.
+type Descriptor struct {
+	Kind        vocab.Kind
+	Name        string
+	Title       string
+	Description string
+	// InputSchema is the JSON Schema of the arguments (tools) — the MCP
+	// inputSchema.
+	InputSchema json.RawMessage
+	// PromptArguments describe a prompt's arguments.
+	PromptArguments []*mcp.PromptArgument
+	Destructive     bool
+	// Requires lists client capabilities needed on every round.
+	Requires []vocab.Capability
+	// NonInteractive programs accept every answer up front in the "inputs"
+	// argument.
+	NonInteractive bool
+	TTL            time.Duration
+	Storage        vocab.Storage
+	// SchemaHash identifies the shape of the continuation (states, fields,
+	// answers). A token sealed under another hash is rejected.
+	SchemaHash uint64
+	// Initial is the state a new workflow starts in. States are numbered
+	// from 1; States[i] describes state i+1.
+	Initial     uint16
+	States      []StateInfo
+	Transitions []Transition
+}
+
+// State returns the description of state s, or nil.
+func (d *Descriptor) State(s uint16) *StateInfo {
+	if s == 0 || int(s) > len(d.States) {
+		return nil
+	}
+	return &d.States[s-1]
+}
+
+// Subject is how tokens and records name the program: "tools/call:<name>".
+func (d *Descriptor) Subject() string {
+	if d.Kind == vocab.KindPrompt {
+		return seal.PromptSubject(d.Name)
+	}
+	return seal.ToolSubject(d.Name)
+}
+
+// Request finds the request with key (keys are unique in a program).
+func (d *Descriptor) Request(key string) *RequestInfo {
+	for i := range d.States {
+		if j := d.States[i].RequestIndex(key); j >= 0 {
+			return &d.States[i].Requests[j]
+		}
+	}
+	return nil
+}
+
+// RequestOrder returns the keys of reqs in the order the program lists its
+// requests (states in number order, requests in spec order); keys it does
+// not know come last, sorted.
+func (d *Descriptor) RequestOrder(reqs mcp.InputRequestMap) []string {
+	keys := make([]string, 0, len(reqs))
+	for i := range d.States {
+		for _, q := range d.States[i].Requests {
+			if _, ok := reqs[q.Key]; ok {
+				keys = append(keys, q.Key)
+			}
+		}
+	}
+	var rest []string
+	for k := range reqs {
+		if d.Request(k) == nil {
+			rest = append(rest, k)
+		}
+	}
+	slices.Sort(rest)
+	return append(keys, rest...)
+}
+
+// Allows reports whether the transition table has from → to along edge on.
+func (d *Descriptor) Allows(from, to uint16, on vocab.Edge) bool {
+	for _, t := range d.Transitions {
+		if t.From == from && t.To == to && t.On == on {
+			return true
+		}
+	}
+	return false
+}
+
+// StateInfo describes one state.
+type StateInfo struct {
+	Name     string
+	Kind     vocab.StateKind
+	Requests []RequestInfo // ask and confirm states
+	// Check names the handler check of a check state, and Outcomes its
+	// outcomes, if any, sorted by name: generated code numbers them from 1
+	// in this order.
+	Check    string
+	Outcomes []string
+	// End is how a terminal state ends the workflow.
+	End vocab.Outcome
+	// OperationID is the template of an effect state's operation id when it
+	// is not the workflow's own ("refund-{orderId}"): the effect runs once
+	// per id, and later visits replay it.
+	OperationID string
+	// BusinessKey is set when OperationID is made only of what the caller
+	// sends, arguments and answers: a second workflow sent the same shares
+	// the operation, and is refused instead of performing the effect again.
+	// (An id using the workflow id or continuation fields may differ.)
+	BusinessKey bool
+}
+
+// RequestIndex returns the index of the request with key in s.Requests, or -1.
+func (s *StateInfo) RequestIndex(key string) int {
+	for i, q := range s.Requests {
+		if q.Key == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// RequestInfo describes one input request of an ask (or the single
+// request of a confirmation gate).
+type RequestInfo struct {
+	Key      string
+	Kind     vocab.RequestKind
+	Optional bool
+	// GateField is the boolean field of a confirmation gate's form ("" for
+	// asks).
+	GateField string
+}
+
+// Transition is one edge of the state machine.
+type Transition struct {
+	From, To uint16
+	On       vocab.Edge
+}

@@ -1,0 +1,68 @@
+package mrtrimpl
+
+import "net/url"
+
+// ResponseStatus says what the client answered to one input request.
+type ResponseStatus uint8
+
+// Response is the client's answer to one input request.
+type Response struct {
+	Status ResponseStatus
+	// Content is the form's content (Elicit, when Accepted).
+	Content map[string]any
+	// Text is the sampled text (Sample, when Accepted).
+	Text string
+	// URIs are the roots (Roots, when Accepted).
+	URIs []string
+	// Problem says why an answer is Malformed.
+	Problem string
+}
+
+// CheckRoots validates a roots answer against its bounds.
+func CheckRoots(uris []string, minItems, maxItems int) Problems {
+	var p Problems
+	if len(uris) < minItems {
+		p.Addf("at least %d roots are needed, got %d", minItems, len(uris))
+	}
+	if len(uris) > maxItems {
+		p.Addf("at most %d roots are accepted, got %d", maxItems, len(uris))
+	}
+	for _, u := range uris {
+		if len(u) > MaxRootURIBytes {
+			p.Addf("root URI longer than %d bytes", MaxRootURIBytes)
+			continue
+		}
+		if pu, err := url.Parse(u); err != nil || pu.Scheme == "" {
+			p.Addf("root %q is not an absolute URI", u)
+		}
+	}
+	return p
+}
+
+// MaxRootURIBytes bounds one root URI.
+const MaxRootURIBytes = 512
+
+// Sampled is the answer to a sampling request: the text the client's model
+// produced, validated against the request's bounds.
+type Sampled struct {
+	Text string
+}
+
+// RootList is the answer to a roots request: the client's root URIs.
+type RootList struct {
+	URIs []string
+}
+
+const (
+	// Missing: no usable answer this round (not sent, sent to a state that
+	// cannot take it, or a gate that was not shown yet). Ask again.
+	Missing ResponseStatus = iota
+	// Accepted: an answer to validate.
+	Accepted
+	// Declined: the user said no (elicitation action "decline").
+	Declined
+	// Cancelled: the user dismissed the request (action "cancel").
+	Cancelled
+	// Malformed: an answer of the wrong kind or shape. Ask again, saying why.
+	Malformed
+)

@@ -1,0 +1,96 @@
+package mrtrimpl
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mrtrgen/mrtrgen/vocab"
+)
+
+// Final is the result of a finished workflow.
+type Final struct {
+	Outcome vocab.Outcome `json:"outcome"`
+	// Text is a tool's result text.
+	Text string `json:"text,omitempty"`
+	// Messages are a prompt's resulting messages.
+	Messages []PromptMessage `json:"messages,omitempty"`
+}
+
+// IsError reports whether the result is an error result (MCP isError).
+func (f *Final) IsError() bool {
+	return f.Outcome != vocab.OutcomeSuccess && f.Outcome != vocab.OutcomeCancelled
+}
+
+// PromptMessage is one message of a prompt's result.
+type PromptMessage struct {
+	Role string `json:"role"`
+	Text string `json:"text"`
+}
+
+// Step is what one state decided: go to another state, ask for input, or
+// finish. Generated code gets Steps from the Round's methods; the engine
+// reads them.
+type Step struct {
+	Kind  StepKind
+	Next  uint16     // StepGoto: the state to go to
+	On    vocab.Edge // StepGoto: the transition taken
+	Ask   []Pending  // StepAsk: the requests to send
+	Final *Final     // StepFinish: the result
+}
+
+// StepKind says which of Step's fields are set.
+type StepKind uint8
+
+const (
+	StepGoto StepKind = iota + 1
+	StepAsk
+	StepFinish
+)
+
+// Round is one request of a workflow as the engine serves it. Generated
+// Step code uses it to read answers, run effects and say what comes next;
+// it is not safe for concurrent use and lives for one request.
+type Round interface {
+	// Response returns the client's answer to input request key, if this
+	// round may take one: only at the state the workflow waited in, on the
+	// state's first run in the round, and only for a request that was sent
+	// as it would be sent now.
+	Response(key string, kind vocab.RequestKind) Response
+	// Can reports whether the client declared the capability a request
+	// kind needs. Generated code skips optional requests the client cannot
+	// answer.
+	Can(k vocab.RequestKind) bool
+	// Goto moves the workflow to state next along edge on; the engine
+	// refuses a move the transition table does not have.
+	Goto(next uint16, on vocab.Edge) (Step, error)
+	// Ask ends the round asking for the pending requests; the workflow stays
+	// in the current state.
+	Ask(p []Pending) (Step, error)
+	// Finish ends the workflow with a result.
+	Finish(f Final) (Step, error)
+	// Effect runs a side effect once per operation id (key) and moves to
+	// next: a retry replays the recorded outcome instead of running it
+	// again. retain is how long the record is kept.
+	Effect(ctx context.Context, key string, retain time.Duration, next uint16, run func(context.Context) error) (Step, error)
+}
+
+// Pending is one input request a state still needs answered.
+type Pending struct {
+	Key      string
+	Kind     vocab.RequestKind
+	Optional bool
+	Params   mcp.InputRequest
+}
+
+// Goto is r.Goto for a program's own state type: generated Step code moves
+// with it, so no state number is converted by hand.
+func Goto[S ~uint16](r Round, next S, on vocab.Edge) (Step, error) {
+	return r.Goto(uint16(next), on)
+}
+
+// ErrUnknownState is returned by generated Step code for a state number it
+// does not know (a bug, or a corrupted flow).
+var ErrUnknownState = errors.New("mrtr: unknown state")

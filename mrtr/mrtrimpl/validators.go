@@ -1,0 +1,36 @@
+package mrtrimpl
+
+import "fmt"
+
+// InvalidValue is what a custom validator returns for a value that is
+// wrong. Its message is shown to the user: an answer is asked for again
+// with it, an argument is refused naming it. Make one with Invalid.
+type InvalidValue struct{ Message string }
+
+func (e *InvalidValue) Error() string { return e.Message }
+
+// ValidatorError is a custom validator's failure that is not an
+// InvalidValue: the value could not be checked. The round ends as a
+// dependency error (outcome error) with a generic message; this error,
+// with the validator's own text, goes to the log only. It unwraps to the
+// validator's error, so a cancelled context is still a cancellation, and a
+// Rejection (mrtr.Reject) still ends the workflow with its message, as it
+// does from a check.
+type ValidatorError struct {
+	// Validator is the validator's name in the spec; Value names the value
+	// it was given ("email", "interests[]", "terms.motto").
+	Validator, Value string
+	Err              error
+}
+
+func (e *ValidatorError) Error() string {
+	return fmt.Sprintf("validator %s of %s failed: %v", e.Validator, e.Value, e.Err)
+}
+
+func (e *ValidatorError) Unwrap() error { return e.Err }
+
+// ValidatorFailed wraps what validator returned for value when it is not
+// an InvalidValue (see ValidatorError).
+func ValidatorFailed(validator, value string, err error) error {
+	return &ValidatorError{Validator: validator, Value: value, Err: err}
+}
