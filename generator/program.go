@@ -156,7 +156,6 @@ func (w *workflow) descriptor(jf *jen.File) {
 	jf.Line()
 }
 
-
 // durationCode writes a duration the way a person would: 15 * time.Minute.
 func durationCode(d time.Duration) jen.Code {
 	for _, u := range []struct {
