@@ -7,6 +7,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
+	"github.com/mrtrgen/mrtrgen/mrtr/problem"
 	"github.com/mrtrgen/mrtrgen/spec"
 	"github.com/mrtrgen/mrtrgen/vocab"
 )
@@ -21,14 +22,14 @@ import (
 type breakCase struct {
 	field string // the field's name
 	value any    // a JSON value; nil leaves the field out
-	want  string // a prefix of the problem
+	want  string // the problem, worded by package problem
 }
 
 // breakCases lists the cases of a field (and of its items).
 func breakCases(f *spec.Field) []breakCase {
 	var out []breakCase
 	if f.Required && f.Default == nil {
-		out = append(out, breakCase{f.Name, nil, f.Name + ": required"})
+		out = append(out, breakCase{f.Name, nil, problem.Required(f.Name)})
 	}
 	if f.Type != spec.TypeArray {
 		for _, c := range valueBreaks(f, f.Name) {
@@ -58,16 +59,16 @@ func breakCases(f *spec.Field) []breakCase {
 		return out
 	}
 	if f.MinItems != nil && *f.MinItems > 0 {
-		out = append(out, breakCase{f.Name, items(*f.MinItems - 1), fmt.Sprintf("%s: choose at least %d", f.Name, *f.MinItems)})
+		out = append(out, breakCase{f.Name, items(*f.MinItems - 1), problem.TooFew(f.Name, *f.MinItems)})
 	}
 	// Repeated enum values count once, so an enum list can only exceed
 	// maxItems when the enum has more values.
 	enum := f.Items.Type == spec.TypeEnum
 	if f.MaxItems != nil && (!enum || *f.MaxItems < len(f.Items.Values)) {
-		out = append(out, breakCase{f.Name, items(*f.MaxItems + 1), fmt.Sprintf("%s: choose at most %d", f.Name, *f.MaxItems)})
+		out = append(out, breakCase{f.Name, items(*f.MaxItems + 1), problem.TooMany(f.Name, *f.MaxItems)})
 	}
 	if f.UniqueItems {
-		out = append(out, breakCase{f.Name, []any{item(0), item(0)}, f.Name + ": choose each value once"})
+		out = append(out, breakCase{f.Name, []any{item(0), item(0)}, problem.Repeated(f.Name, fmt.Sprint(item(0)))})
 	}
 	for _, c := range valueBreaks(f.Items, f.Name+"[]") {
 		out = append(out, breakCase{f.Name, []any{c.value}, c.want})
@@ -79,43 +80,43 @@ func breakCases(f *spec.Field) []breakCase {
 // the value in problems.
 func valueBreaks(f *spec.Field, label string) []breakCase {
 	var out []breakCase
-	add := func(v any, want string) { out = append(out, breakCase{value: v, want: label + ": " + want}) }
+	add := func(v any, want string) { out = append(out, breakCase{value: v, want: want}) }
 	switch f.Type {
 	case spec.TypeString:
 		if f.MinLength != nil && *f.MinLength > 0 {
-			add(xs(*f.MinLength-1), fmt.Sprintf("at least %d characters", *f.MinLength))
+			add(xs(*f.MinLength-1), problem.TooShort(label, *f.MinLength, *f.MinLength-1))
 		}
 		if f.MaxLength != nil {
-			add(xs(*f.MaxLength+1), fmt.Sprintf("at most %d characters", *f.MaxLength))
+			add(xs(*f.MaxLength+1), problem.TooLong(label, *f.MaxLength, *f.MaxLength+1))
 		}
 		if f.Regexp != nil {
 			if i := slices.IndexFunc(nonMatching, func(s string) bool { return !f.Regexp.MatchString(s) }); i >= 0 {
-				add(nonMatching[i], "must match ")
+				add(nonMatching[i], problem.NoMatch(label, f.Pattern))
 			}
 		}
 		if bad, ok := badFormat[f.Format]; ok {
-			add(bad, "must be a valid "+f.Format)
+			add(bad, problem.BadFormat(label, f.Format))
 		}
 	case spec.TypeInteger:
 		if f.Minimum != nil {
-			add(int64(*f.Minimum)-1, "at least "+formatNum(*f.Minimum))
+			add(int64(*f.Minimum)-1, problem.BelowMinimum(label, *f.Minimum))
 		}
 		if f.Maximum != nil {
-			add(int64(*f.Maximum)+1, "at most "+formatNum(*f.Maximum))
+			add(int64(*f.Maximum)+1, problem.AboveMaximum(label, *f.Maximum))
 		}
 	case spec.TypeNumber:
 		if f.Minimum != nil {
-			add(*f.Minimum-1, "at least "+formatNum(*f.Minimum))
+			add(*f.Minimum-1, problem.BelowMinimum(label, *f.Minimum))
 		}
 		if f.Maximum != nil {
-			add(*f.Maximum+1, "at most "+formatNum(*f.Maximum))
+			add(*f.Maximum+1, problem.AboveMaximum(label, *f.Maximum))
 		}
 	case spec.TypeEnum:
 		v := "not-a-value"
 		for slices.ContainsFunc(f.Values, func(e spec.EnumValue) bool { return e.Value == v }) {
 			v += "!"
 		}
-		add(v, "must be one of ")
+		add(v, problem.NotOneOf(label, strings.Join(values(f.Values), ", ")))
 	}
 	return out
 }

@@ -362,7 +362,7 @@ func docRoundOf(t *spec.Tool, s *spec.State) docRound {
 			code(s.Confirm.Key), code(s.Confirm.Field), code(s.Confirm.Field))
 		r.Requests = []docRequest{{
 			KeyMD:     code(s.Confirm.Key),
-			WhatMD:    "form (" + code("elicitation/create") + "), needs " + code(string(vocab.CapElicitation)),
+			WhatMD:    "form (" + code(vocab.Elicit.Method()) + "), needs " + code(string(vocab.CapElicitation)),
 			MessageMD: quote(s.Confirm.Message.Raw),
 		}}
 		r.ThenMD = fmt.Sprintf("Confirmed → %s. Declined → %s. Cancelled → %s.", target(s.Next), target(s.OnDecline), target(s.OnCancel))

@@ -31,6 +31,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
+	"github.com/mrtrgen/mrtrgen/lint"
 	"github.com/mrtrgen/mrtrgen/spec"
 	"github.com/mrtrgen/mrtrgen/vocab"
 )
@@ -91,9 +92,11 @@ type Options struct {
 }
 
 // Generate returns the files for one spec, sorted by path. The spec must
-// have loaded without errors (lint findings are the caller's business).
+// have loaded without errors and pass lint without errors: the generator's
+// preconditions (names that compile, one result type per check) are lint
+// rules, and Generate refuses a spec that breaks any error-level rule.
 func Generate(f *spec.File, opts Options) ([]File, error) {
-	if err := checkFlowFields(f); err != nil {
+	if err := lintErrors(f); err != nil {
 		return nil, err
 	}
 	g := &gen{f: f, opts: opts}
@@ -139,50 +142,24 @@ func Generate(f *spec.File, opts Options) ([]File, error) {
 	return files, nil
 }
 
-// flowFields are the fields and methods every generated flow has; an input
-// request key becomes a field too.
-var flowFields = []string{"Call", "Args", "Continuation", "State"}
-
-// checkFlowFields refuses input request keys that would become a field
-// the flow already has (a key named "state"), and a check used by several
-// states with different outcomes (it is one handler method, with one
-// result type), saying where.
-func checkFlowFields(f *spec.File) error {
-	for _, t := range f.Workflows() {
-		first := map[string]*spec.State{}
-		for _, s := range t.States {
-			if s.Check == nil {
-				continue
-			}
-			prev, ok := first[s.Check.Name]
-			if !ok {
-				first[s.Check.Name] = s
-				continue
-			}
-			if outcomeNames(prev) != outcomeNames(s) {
-				return fmt.Errorf("generator: %s: check %s of %s %s has outcomes [%s] here but [%s] in state %s (%s); a check is one handler method: give every use the same outcomes, or use two checks",
-					specPos(s.Check.Pos), s.Check.Name, t.Kind, t.Name, outcomeNames(s), outcomeNames(prev), prev.Name, specPos(prev.Check.Pos))
-			}
-		}
-		for _, s := range t.States {
-			for _, q := range s.Requests {
-				if name := field(q.Key); slices.Contains(flowFields, name) {
-					return fmt.Errorf("generator: %s: input request key %q of %s %s would be the field %s of %sFlow, which every flow has; rename the key (for example %sAnswer)",
-						specPos(q.Pos), q.Key, t.Kind, t.Name, name, spec.GoName(t.Name), q.Key)
-				}
-			}
+// lintErrors refuses a spec that breaks a lint rule of error severity: the
+// generator relies on what those rules check (Go names that do not collide,
+// one result type per check, answers given before they are used).
+func lintErrors(f *spec.File) error {
+	var errs spec.Diagnostics
+	for _, d := range lint.Run(f) {
+		if d.Severity == spec.Error {
+			errs = append(errs, d)
 		}
 	}
-	return nil
-}
-
-// outcomeNames lists a check state's outcomes ("" for a plain check).
-func outcomeNames(s *spec.State) string {
-	names := make([]string, len(s.Outcomes))
-	for i, b := range s.Outcomes {
-		names[i] = b.Name
+	if len(errs) == 0 {
+		return nil
 	}
-	return strings.Join(names, " ")
+	var b strings.Builder
+	for _, d := range errs {
+		b.WriteString("\n\t" + d.String())
+	}
+	return fmt.Errorf("generator: %s does not pass lint:%s", f.Path, b.String())
 }
 
 // checkCollisions fails when two outputs have one path (a tool named

@@ -238,63 +238,49 @@ func requestKind(k vocab.RequestKind) *jen.Statement {
 	return jen.Qual(pkgVocab, "Elicit")
 }
 
-// An optional request is asked only when the client can answer it; an
-// answer given up front in the "inputs" argument is taken either way.
+// takeAnswer reads the answer to request q with mrtrimpl.Take, which asks
+// (again) for what is missing or invalid; an optional request is asked
+// only when the client can answer it (an answer given up front in the
+// "inputs" argument is taken either way). Only a form can be declined or
+// cancelled.
 func (w *workflow) takeAnswer(b *jen.Group, s *spec.State, q *spec.InputRequest) {
-	ask := func(problems jen.Code) *jen.Statement {
-		st := jen.Id("pending").Op("=").Append(jen.Id("pending"), jen.Id("p").Dot(w.requestBuilder(q)).Call(jen.Id("f"), problems))
-		if q.Optional {
-			return jen.If(jen.Id("r").Dot("Can").Call(requestKind(q.Kind))).Block(st)
-		}
-		return st
+	question := []pair{{jen.Id("Key"), jen.Lit(q.Key)}, {jen.Id("Kind"), requestKind(q.Kind)}}
+	if q.Optional {
+		question = append(question, pair{jen.Id("Optional"), jen.True()})
 	}
-	w.response(b, s, q.Key, requestKind(q.Kind))
-	b.Switch(jen.Id("resp").Dot("Status")).BlockFunc(func(sw *jen.Group) {
-		sw.Case(jen.Qual(pkgImpl, "Accepted")).BlockFunc(func(a *jen.Group) {
-			var decoded jen.Code
-			switch q.Kind {
-			case vocab.Elicit:
-				decoded = jen.Id("p").Dot(w.answerDecoder(q)).Call(jen.Id("ctx"), jen.Id("resp").Dot("Content"))
-			case vocab.Sample:
-				decoded = jen.Id("p").Dot(w.answerDecoder(q)).Call(jen.Id("ctx"), jen.Id("resp").Dot("Text"))
-			case vocab.Roots:
-				decoded = jen.Id("p").Dot(w.answerDecoder(q)).Call(jen.Id("ctx"), jen.Id("resp").Dot("URIs"))
-			}
-			if q.Kind == vocab.Elicit {
-				// An error is a custom validator that could not check a
-				// value: the round fails as a dependency error.
-				a.List(jen.Id("answer"), jen.Id("problems"), jen.Err()).Op(":=").Add(decoded)
-				a.If(jen.Err().Op("!=").Nil()).Block(fail())
-			} else {
-				a.List(jen.Id("answer"), jen.Id("problems")).Op(":=").Add(decoded)
-			}
-			again := ask(jen.Id("problems"))
-			if q.Kind == vocab.Elicit {
-				// Asked again with the valid fields filled in.
-				args := []jen.Code{jen.Id("p").Dot(w.requestBuilder(q)).Call(jen.Id("f"), jen.Id("problems")), jen.Id("resp").Dot("Content"), jen.Id("problems")}
-				for _, f := range q.Fields {
-					if f.Sensitive {
-						args = append(args, jen.Lit(f.Name)) // never sent back as a default
-					}
-				}
-				again = jen.Id("pending").Op("=").Append(jen.Id("pending"), jen.Qual(pkgImpl, "Prefilled").Call(args...))
-				if q.Optional {
-					again = jen.If(jen.Id("r").Dot("Can").Call(requestKind(q.Kind))).Block(again)
-				}
-			}
-			a.If(jen.Len(jen.Id("problems")).Op(">").Lit(0)).Block(
-				again,
-			).Else().Block(
-				jen.Id("f").Dot(field(q.Key)).Op("=").Id("answer"),
-			)
-		})
-		if q.Kind == vocab.Elicit {
-			sw.Case(jen.Qual(pkgImpl, "Declined")).Block(w.leave(s.OnDecline, vocab.Decline, fmt.Sprintf("the user declined %q", q.Key)))
-			sw.Case(jen.Qual(pkgImpl, "Cancelled")).Block(w.leave(s.OnCancel, vocab.Cancel, fmt.Sprintf("the user cancelled %q", q.Key)))
+	question = append(question, pair{jen.Id("Request"), jen.Func().Params(jen.Id("problems").Qual(pkgImpl, "Problems")).Qual(pkgImpl, "Pending").Block(
+		jen.Return(jen.Id("p").Dot(w.requestBuilder(q)).Call(jen.Id("f"), jen.Id("problems"))),
+	)})
+	var sensitive []jen.Code
+	for _, f := range q.Fields {
+		if f.Sensitive {
+			sensitive = append(sensitive, jen.Lit(f.Name)) // never sent back as a default
 		}
-		sw.Case(jen.Qual(pkgImpl, "Malformed")).Block(ask(jen.Qual(pkgImpl, "Problems").Values(jen.Id("resp").Dot("Problem"))))
-		sw.Default().Block(ask(jen.Nil()))
-	})
+	}
+	if len(sensitive) > 0 {
+		question = append(question, pair{jen.Id("Sensitive"), jen.Index().String().Values(sensitive...)})
+	}
+	adapter := map[vocab.RequestKind]string{vocab.Elicit: "Form", vocab.Sample: "Text", vocab.Roots: "URIs"}[q.Kind]
+	left := jen.Id("left")
+	if q.Kind != vocab.Elicit {
+		left = jen.Id("_")
+	}
+	b.List(jen.Id("answer"), left, jen.Err()).Op(":=").Qual(pkgImpl, "Take").Call(
+		jen.Id("ctx"), jen.Id("r"),
+		jen.Qual(pkgImpl, "Question").Add(rows(pairCodes(question)...)),
+		jen.Qual(pkgImpl, adapter).Call(jen.Id("p").Dot(w.answerDecoder(q))),
+		jen.Op("&").Id("pending"),
+	)
+	if q.Kind != vocab.Elicit {
+		b.If(jen.Err().Op("!=").Nil()).Block(fail())
+	} else {
+		b.Switch().Block(
+			jen.Case(jen.Err().Op("!=").Nil()).Block(fail()),
+			jen.Case(jen.Id("left").Op("==").Qual(pkgVocab, "Decline")).Block(w.leave(s.OnDecline, vocab.Decline, fmt.Sprintf("the user declined %q", q.Key))),
+			jen.Case(jen.Id("left").Op("==").Qual(pkgVocab, "Cancel")).Block(w.leave(s.OnCancel, vocab.Cancel, fmt.Sprintf("the user cancelled %q", q.Key))),
+		)
+	}
+	b.Id("f").Dot(field(q.Key)).Op("=").Id("answer")
 }
 
 // confirmCase passes the gate only on an explicit yes to the question that
@@ -333,8 +319,8 @@ func (w *workflow) effectCase(c *jen.Group, s *spec.State) {
 		comment = "operation id " + s.Idempotency.Key.Raw
 	}
 	c.Comment(comment)
-	c.Return(jen.Id("r").Dot("Effect").Call(
-		jen.Id("ctx"), key, durationCode(s.Idempotency.Retain), jen.Uint16().Call(w.stateID(s.Next.Name)),
+	c.Return(jen.Qual(pkgImpl, "Effect").Call(
+		jen.Id("ctx"), jen.Id("r"), key, durationCode(s.Idempotency.Retain), w.stateID(s.Next.Name),
 		jen.Func().Params(jen.Id("ctx").Qual("context", "Context")).Error().BlockFunc(func(g *jen.Group) {
 			effect := jen.Id("p").Dot("h").Dot(method(s.Effect.Name)).Call(jen.Id("ctx"), jen.Id("f"))
 			if len(w.canonicalLists()) == 0 {

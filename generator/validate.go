@@ -1,7 +1,6 @@
 package generator
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -122,7 +121,7 @@ func (w *workflow) continuationCheck(jf *jen.File) {
 				value := jen.Id("f").Dot("Continuation").Dot(field(c.Name))
 				if c.Type == spec.TypeArray {
 					g.If(jen.Id("list").Op(":=").Add(value), jen.Len(jen.Id("list")).Op(">").Lit(0)).BlockFunc(func(b *jen.Group) {
-						countChecks(b, c, jen.Len(jen.Id("list")), "%s: at least %d items", "%s: at most %d items")
+						countChecks(b, c, jen.Len(jen.Id("list")), "FewerItems", "MoreItems")
 						if c.Items != nil && hasConstraints(c.Items) {
 							b.For(jen.List(jen.Id("_"), jen.Id("v")).Op(":=").Range().Id("list")).BlockFunc(func(l *jen.Group) {
 								w.checks(l, c.Items, scope, c.Name+"[]")
@@ -143,17 +142,21 @@ func (w *workflow) continuationCheck(jf *jen.File) {
 	jf.Line()
 }
 
-// countChecks appends the bounds of array field f on its length n; least
-// and most word the problems (field name, bound).
-func countChecks(g *jen.Group, f *spec.Field, n jen.Code, least, most string) {
+// countChecks appends the bounds of array field f on its length n; fewer
+// and more are the Problems methods that word them.
+func countChecks(g *jen.Group, f *spec.Field, n jen.Code, fewer, more string) {
 	if f.MinItems != nil {
-		g.If(jen.Add(n).Op("<").Lit(*f.MinItems)).Block(
-			jen.Id("problems").Dot("Addf").Call(jen.Lit(fmt.Sprintf(least, f.Name, *f.MinItems))))
+		g.If(jen.Add(n).Op("<").Lit(*f.MinItems)).Block(problemCall(fewer, jen.Lit(f.Name), jen.Lit(*f.MinItems)))
 	}
 	if f.MaxItems != nil {
-		g.If(jen.Add(n).Op(">").Lit(*f.MaxItems)).Block(
-			jen.Id("problems").Dot("Addf").Call(jen.Lit(fmt.Sprintf(most, f.Name, *f.MaxItems))))
+		g.If(jen.Add(n).Op(">").Lit(*f.MaxItems)).Block(problemCall(more, jen.Lit(f.Name), jen.Lit(*f.MaxItems)))
 	}
+}
+
+// problemCall is problems.<method>(args...): a problem worded by package
+// problem, through mrtrimpl.Problems.
+func problemCall(method string, args ...jen.Code) *jen.Statement {
+	return jen.Id("problems").Dot(method).Call(args...)
 }
 
 // hasConstraints reports whether checks would emit anything for f (for an
@@ -247,9 +250,9 @@ func (w *workflow) readField(g *jen.Group, r reader, f *spec.Field, dst *jen.Sta
 		case f.Default != nil:
 			sw.Case(jen.Qual(pkgImpl, "Absent")).Block(dst.Clone().Op("=").Add(w.defaultLiteral(f)))
 		case f.Required:
-			sw.Case(jen.Qual(pkgImpl, "Absent")).Block(jen.Id("problems").Dot("Addf").Call(jen.Lit(f.Name + ": required")))
+			sw.Case(jen.Qual(pkgImpl, "Absent")).Block(problemCall("Required", jen.Lit(f.Name)))
 		}
-		sw.Case(jen.Qual(pkgImpl, "WrongType")).Block(jen.Id("problems").Dot("Addf").Call(jen.Lit(f.Name + ": expected " + want)))
+		sw.Case(jen.Qual(pkgImpl, "WrongType")).Block(problemCall("WrongType", jen.Lit(f.Name), jen.Lit(want)))
 	})
 }
 
@@ -285,12 +288,12 @@ func (w *workflow) readArray(g *jen.Group, r reader, f *spec.Field, dst *jen.Sta
 				c.Id("checked").Op(":=").Len(jen.Id("problems"))
 			}
 			if !enum {
-				countChecks(c, f, jen.Len(jen.Id("list")), "%s: choose at least %d", "%s: choose at most %d")
+				countChecks(c, f, jen.Len(jen.Id("list")), "TooFew", "TooMany")
 			}
 			c.For(jen.List(jen.Id("i"), jen.Id("it")).Op(":=").Range().Id("list")).BlockFunc(func(l *jen.Group) {
 				l.List(jen.Id("v"), jen.Id("ok")).Op(":=").Qual(pkgImpl, as).Call(jen.Id("it"))
 				l.If(jen.Id("ok").Op("!=").Qual(pkgImpl, "Present")).Block(
-					jen.Id("problems").Dot("Addf").Call(jen.Lit(f.Name+"[%d]: expected "+want), jen.Id("i")),
+					problemCall("ItemWrongType", jen.Lit(f.Name), jen.Id("i"), jen.Lit(want)),
 					jen.Continue(),
 				)
 				val := jen.Id("v")
@@ -299,7 +302,7 @@ func (w *workflow) readArray(g *jen.Group, r reader, f *spec.Field, dst *jen.Sta
 					// A value outside the list is not kept: SpecOrder
 					// would drop it anyway.
 					l.If(jen.Op("!").Qual("slices", "Contains").Call(jen.Id(w.enumValues(e)), jen.Id(e.name).Call(jen.Id("v")))).Block(
-						jen.Id("problems").Dot("Addf").Call(jen.Lit(f.Name+"[]: must be one of %s"), jen.Lit(strings.Join(values(item.Values), ", "))),
+						problemCall("NotOneOf", jen.Lit(f.Name+"[]"), jen.Lit(strings.Join(values(item.Values), ", "))),
 						jen.Continue(),
 					)
 					val = jen.Id(e.name).Call(jen.Id("v"))
@@ -310,7 +313,7 @@ func (w *workflow) readArray(g *jen.Group, r reader, f *spec.Field, dst *jen.Sta
 			})
 			if f.UniqueItems {
 				c.If(jen.Id("twice").Op(":=").Qual(pkgImpl, "Repeated").Call(dst.Clone()), jen.Len(jen.Id("twice")).Op(">").Lit(0)).Block(
-					jen.Id("problems").Dot("Addf").Call(jen.Lit(f.Name+": choose each value once (repeated: %s)"), jen.Qual(pkgImpl, "Join").Call(jen.Id("twice"))))
+					problemCall("Repeated", jen.Lit(f.Name), jen.Qual(pkgImpl, "Join").Call(jen.Id("twice"))))
 			}
 			if enum {
 				c.Comment("One answer, however it was sent: each value once, in the order of the spec's values.")
@@ -318,7 +321,7 @@ func (w *workflow) readArray(g *jen.Group, r reader, f *spec.Field, dst *jen.Sta
 				if bounded {
 					// The bounds count distinct values, once every value is known.
 					c.If(jen.Len(jen.Id("problems")).Op("==").Id("checked")).BlockFunc(func(b *jen.Group) {
-						countChecks(b, f, jen.Len(dst.Clone()), "%s: choose at least %d", "%s: choose at most %d")
+						countChecks(b, f, jen.Len(dst.Clone()), "TooFew", "TooMany")
 					})
 				}
 			}
@@ -337,9 +340,9 @@ func (w *workflow) readArray(g *jen.Group, r reader, f *spec.Field, dst *jen.Sta
 		case f.Default != nil:
 			sw.Case(jen.Qual(pkgImpl, "Absent")).Block(dst.Clone().Op("=").Add(w.defaultLiteral(f)))
 		case f.Required:
-			sw.Case(jen.Qual(pkgImpl, "Absent")).Block(jen.Id("problems").Dot("Addf").Call(jen.Lit(f.Name + ": required")))
+			sw.Case(jen.Qual(pkgImpl, "Absent")).Block(problemCall("Required", jen.Lit(f.Name)))
 		}
-		sw.Case(jen.Qual(pkgImpl, "WrongType")).Block(jen.Id("problems").Dot("Addf").Call(jen.Lit(f.Name + ": expected a list")))
+		sw.Case(jen.Qual(pkgImpl, "WrongType")).Block(problemCall("WrongType", jen.Lit(f.Name), jen.Lit("a list")))
 	})
 }
 
@@ -416,15 +419,15 @@ func intLit(v int64) *jen.Statement { return jen.Op(strconv.FormatInt(v, 10)) }
 func (w *workflow) checks(g *jen.Group, f *spec.Field, scope, label string) {
 	if f.MinLength != nil {
 		g.If(jen.Id("n").Op(":=").Qual("unicode/utf8", "RuneCountInString").Call(jen.Id("v")), jen.Id("n").Op("<").Lit(*f.MinLength)).Block(
-			jen.Id("problems").Dot("Addf").Call(jen.Lit(fmt.Sprintf("%s: at least %d characters (got %%d)", label, *f.MinLength)), jen.Id("n")))
+			problemCall("TooShort", jen.Lit(label), jen.Lit(*f.MinLength), jen.Id("n")))
 	}
 	if f.MaxLength != nil {
 		g.If(jen.Id("n").Op(":=").Qual("unicode/utf8", "RuneCountInString").Call(jen.Id("v")), jen.Id("n").Op(">").Lit(*f.MaxLength)).Block(
-			jen.Id("problems").Dot("Addf").Call(jen.Lit(fmt.Sprintf("%s: at most %d characters (got %%d)", label, *f.MaxLength)), jen.Id("n")))
+			problemCall("TooLong", jen.Lit(label), jen.Lit(*f.MaxLength), jen.Id("n")))
 	}
 	if f.Pattern != "" {
 		g.If(jen.Op("!").Id(w.patternVar(scope, f)).Dot("MatchString").Call(jen.Id("v"))).Block(
-			jen.Id("problems").Dot("Addf").Call(jen.Lit(label+": must match %s"), jen.Lit(f.Pattern)))
+			problemCall("NoMatch", jen.Lit(label), jen.Lit(f.Pattern)))
 	}
 	if f.Format != "" {
 		g.Id("problems").Dot("CheckFormat").Call(jen.Lit(label), jen.Lit(f.Format), jen.Id("v"))
@@ -437,20 +440,18 @@ func (w *workflow) checks(g *jen.Group, f *spec.Field, scope, label string) {
 	}
 	if f.Minimum != nil {
 		g.If(jen.Id("v").Op("<").Add(num(*f.Minimum))).Block(
-			jen.Id("problems").Dot("Addf").Call(jen.Lit(fmt.Sprintf("%s: at least %s", label, formatNum(*f.Minimum)))))
+			problemCall("BelowMinimum", jen.Lit(label), num(*f.Minimum)))
 	}
 	if f.Maximum != nil {
 		g.If(jen.Id("v").Op(">").Add(num(*f.Maximum))).Block(
-			jen.Id("problems").Dot("Addf").Call(jen.Lit(fmt.Sprintf("%s: at most %s", label, formatNum(*f.Maximum)))))
+			problemCall("AboveMaximum", jen.Lit(label), num(*f.Maximum)))
 	}
 	if f.Type == spec.TypeEnum {
 		e := w.enumOf[f]
 		g.If(jen.Op("!").Qual("slices", "Contains").Call(jen.Id(w.enumValues(e)), jen.Id(e.name).Call(jen.Id("v")))).Block(
-			jen.Id("problems").Dot("Addf").Call(jen.Lit(label+": must be one of %s"), jen.Lit(strings.Join(values(f.Values), ", "))))
+			problemCall("NotOneOf", jen.Lit(label), jen.Lit(strings.Join(values(f.Values), ", "))))
 	}
 }
-
-func formatNum(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
 
 func (w *workflow) answerDecoder(q *spec.InputRequest) string { return "decode" + spec.GoName(q.Key) }
 
@@ -483,7 +484,7 @@ func (w *workflow) answerDecoderFunc(jf *jen.File, q *spec.InputRequest) {
 				g.Var().Id("problems").Qual(pkgImpl, "Problems")
 				if q.MaxLength != nil {
 					g.If(jen.Id("n").Op(":=").Qual("unicode/utf8", "RuneCountInString").Call(jen.Id("text")), jen.Id("n").Op(">").Lit(*q.MaxLength)).Block(
-						jen.Id("problems").Dot("Addf").Call(jen.Lit(fmt.Sprintf("%s: at most %d characters (got %%d)", q.Key, *q.MaxLength)), jen.Id("n")))
+						problemCall("TooLong", jen.Lit(q.Key), jen.Lit(*q.MaxLength), jen.Id("n")))
 				}
 				g.Return(jen.Op("&").Qual(pkgImpl, "Sampled").Values(jen.Dict{jen.Id("Text"): jen.Id("text")}), jen.Id("problems"))
 			})

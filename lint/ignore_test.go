@@ -29,7 +29,7 @@ func rulesOf(ds spec.Diagnostics) []string {
 // trips it, and nothing else changes.
 func TestIgnoreSilencesEachLintRule(t *testing.T) {
 	for _, r := range Rules() {
-		if r.Loader() || r.ID == "unused-ignore" {
+		if r.Mandatory() || r.ID == "unused-ignore" {
 			continue
 		}
 		t.Run(r.ID, func(t *testing.T) {
@@ -178,10 +178,10 @@ func TestIgnoreThatSilencesNothing(t *testing.T) {
 
 // Loader rules report specs that cannot be generated; opting out of one is
 // itself an error, and does not hide the loader's finding.
-func TestLoaderRulesCannotBeIgnored(t *testing.T) {
+func TestMandatoryRulesCannotBeIgnored(t *testing.T) {
 	clean, _ := os.ReadFile("testdata/rules/unused-state.mrtr.yaml")
 	for _, r := range Rules() {
-		if !r.Loader() {
+		if !r.Mandatory() {
 			continue
 		}
 		t.Run(r.ID, func(t *testing.T) {
@@ -189,9 +189,15 @@ func TestLoaderRulesCannotBeIgnored(t *testing.T) {
 			if !slices.ContainsFunc(ds, func(d spec.Diagnostic) bool {
 				return d.Rule == "lint-ignore" && d.Severity == spec.Error && strings.Contains(d.Message, "cannot be ignored")
 			}) {
-				t.Errorf("opting out of loader rule %s is not an error:\n%s", r.ID, ds.Error())
+				t.Errorf("opting out of mandatory rule %s is not an error:\n%s", r.ID, ds.Error())
 			}
 		})
+	}
+	// A spec whose generated code would not compile keeps its finding.
+	colliding, _ := os.ReadFile("testdata/rules/go-identifier-collision.mrtr.yaml")
+	_, ds := loadAndLint("x.mrtr.yaml", withFileIgnore(colliding, "go-identifier-collision", "Please."))
+	if !slices.Contains(rulesOf(ds), "go-identifier-collision") {
+		t.Errorf("a go-identifier-collision finding was silenced:\n%s", ds.Error())
 	}
 	// A broken spec stays broken whatever it opts out of.
 	broken, _ := os.ReadFile("testdata/rules/unknown-reference.mrtr.yaml")

@@ -65,6 +65,9 @@ func (c *checker) toolScope(t *spec.Tool, inner ...*spec.LintConfig) scope {
 // report records a finding of rule r at pos unless an opt-out in sc
 // silences it.
 func (c *checker) report(r *Rule, pos spec.Pos, sc scope, format string, args ...any) {
+	if r.Mandatory() {
+		sc = nil
+	}
 	for _, lc := range sc {
 		if lc == nil {
 			continue
@@ -96,6 +99,9 @@ func (c *checker) checkSuppressions() {
 			case r.Loader():
 				c.out = append(c.out, spec.Diagnostic{Pos: s.Pos, Severity: spec.Error, Rule: "lint-ignore",
 					Message: fmt.Sprintf("rule %q reports a broken spec and cannot be ignored", s.Rule), Hint: "fix the spec instead"})
+			case r.Mandatory():
+				c.out = append(c.out, spec.Diagnostic{Pos: s.Pos, Severity: spec.Error, Rule: "lint-ignore",
+					Message: fmt.Sprintf("rule %q reports a spec the generated code of which would not compile; it cannot be ignored", s.Rule), Hint: "fix the spec instead"})
 			case !c.used[s]:
 				c.out = append(c.out, spec.Diagnostic{Pos: s.Pos, Severity: spec.Warning, Rule: "unused-ignore",
 					Message: fmt.Sprintf("ignore of %q silences nothing here", s.Rule), Hint: "remove the stale opt-out"})

@@ -23,7 +23,14 @@ type Rule struct {
 	Good     string // the fragment fixed
 	check    func(*checker, *Rule)
 	loader   bool
+	// compile marks rules whose findings would make the generated code fail
+	// to compile: the generator refuses such specs, and no opt-out applies.
+	compile bool
 }
+
+// Mandatory reports whether the rule cannot be ignored: a loader rule, or
+// one whose findings the generated code could not compile with.
+func (r *Rule) Mandatory() bool { return r.loader || r.compile }
 
 // Loader reports whether the rule is checked by the loader (and cannot be
 // ignored) rather than by lint.
@@ -246,14 +253,27 @@ from the arguments.`,
 		check: checkFirstRoundEffects,
 	},
 	{
+		ID: "check-outcomes-mismatch", Severity: spec.Error,
+		Summary: "one check is used by several states with different outcomes",
+		Hint:    "give every use of the check the same outcomes, or use two checks",
+		Why: `A check is one handler method with one result type: its outcomes are the constants that
+method returns. Two states that use the same check with different outcomes would need two
+result types for one method.`,
+		Bad:     "a: {check: x, outcomes: {ok: b, no: end}}\nb: {check: x, outcomes: {ok: end}}",
+		Good:    "a: {check: x, outcomes: {ok: b, no: end}}\nb: {check: x, outcomes: {ok: end, no: end}}",
+		check:   checkOutcomesMismatch,
+		compile: true,
+	},
+	{
 		ID: "go-identifier-collision", Severity: spec.Error,
 		Summary: "two spec names become the same Go identifier",
 		Hint:    "rename one of them so their Go names differ",
 		Why: `Generated names are derived from spec names (close_ticket and closeTicket both become
 CloseTicket). Two such names in one scope would not compile.`,
-		Bad:   "states: {close_ticket: ..., closeTicket: ...}",
-		Good:  "states: {closeTicket: ..., closed: ...}",
-		check: checkGoCollisions,
+		Bad:     "states: {close_ticket: ..., closeTicket: ...}",
+		Good:    "states: {closeTicket: ..., closed: ...}",
+		check:   checkGoCollisions,
+		compile: true,
 	},
 	{
 		ID: "irreversible-without-confirmation", Severity: spec.Error,
@@ -680,7 +700,7 @@ func checkSensitiveSealed(c *checker, r *Rule) {
 func checkSensitiveInTemplate(c *checker, r *Rule) {
 	for _, t := range c.file.Workflows() {
 		for _, s := range t.States {
-			for _, tpl := range templatesOf(s) {
+			for _, tpl := range s.Templates() {
 				for _, ref := range tpl.Refs() {
 					var f *spec.Field
 					switch {
@@ -836,7 +856,7 @@ func checkUnusedInput(c *checker, r *Rule) {
 	for _, t := range c.file.Workflows() {
 		used := map[string]bool{}
 		for _, s := range t.States {
-			for _, tpl := range templatesOf(s) {
+			for _, tpl := range s.Templates() {
 				for _, ref := range tpl.Refs() {
 					used[ref.Path[0]] = true
 				}
@@ -866,28 +886,35 @@ func checkUnusedInput(c *checker, r *Rule) {
 	}
 }
 
-func templatesOf(s *spec.State) []*spec.Template {
-	var ts []*spec.Template
-	add := func(t *spec.Template) {
-		if t != nil {
-			ts = append(ts, t)
+// checkOutcomesMismatch reports a check whose states disagree on its
+// outcomes, at the later use, naming the first.
+func checkOutcomesMismatch(c *checker, r *Rule) {
+	for _, t := range c.file.Workflows() {
+		first := map[string]*spec.State{}
+		for _, s := range t.States {
+			if s.Check == nil {
+				continue
+			}
+			prev, ok := first[s.Check.Name]
+			if !ok {
+				first[s.Check.Name] = s
+				continue
+			}
+			if have, had := outcomeList(s), outcomeList(prev); have != had {
+				c.report(r, s.Check.Pos, c.toolScope(t, s.Lint), "%s %q: check %s has outcomes [%s] in state %q but [%s] in state %q (line %d)",
+					t.Kind, t.Name, s.Check.Name, have, s.Name, had, prev.Name, prev.Check.Pos.Line)
+			}
 		}
 	}
-	for _, q := range s.Requests {
-		add(q.Message)
-		add(q.Prompt)
+}
+
+// outcomeList is a check state's outcome names, sorted, comma-separated.
+func outcomeList(s *spec.State) string {
+	names := make([]string, len(s.Outcomes))
+	for i, b := range s.Outcomes {
+		names[i] = b.Name
 	}
-	if s.Confirm != nil {
-		add(s.Confirm.Message)
-	}
-	if s.Idempotency != nil {
-		add(s.Idempotency.Key)
-	}
-	add(s.Message)
-	for _, m := range s.Messages {
-		add(m.Text)
-	}
-	return ts
+	return strings.Join(names, ", ")
 }
 
 // named is a spec name and where it is declared.
@@ -968,8 +995,7 @@ func checkGoCollisions(c *checker, r *Rule) {
 		collide("handler methods", sc, dedupe(methods))
 		collide("input request keys", sc, flowFields)
 		for _, k := range flowFields {
-			switch g := spec.GoName(k.name); g {
-			case "Call", "Args", "Continuation", "State":
+			if g := spec.GoName(k.name); slices.Contains(spec.FlowMembers, g) {
 				c.report(r, k.pos, sc, "input request key %q is %s in Go, a field every flow already has", k.name, g)
 			}
 		}

@@ -100,3 +100,9 @@ func splitWords(s string) []string {
 	flush()
 	return words
 }
+
+// FlowMembers are the fields and methods every generated flow (the struct
+// handler methods get) has. An input request key becomes a field of the
+// flow too, so a key whose Go name is one of these would not compile; lint
+// refuses it (go-identifier-collision).
+var FlowMembers = []string{"Call", "Args", "Continuation", "State"}

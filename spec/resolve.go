@@ -89,14 +89,16 @@ func (r *resolver) resolveWorkflow(t *Tool) {
 		r.resolveValidators(f)
 	}
 	for _, s := range t.States {
-		for _, tpl := range stateTemplates(s) {
+		for _, tpl := range s.Templates() {
 			r.resolveTemplate(t, tpl, keys, s.Idempotency != nil && tpl == s.Idempotency.Key)
 		}
 	}
 }
 
-// stateTemplates lists the templates a state holds.
-func stateTemplates(s *State) []*Template {
+// Templates lists the templates a state holds: messages, prompts, the
+// gate's message, the idempotency key, the result text or messages. Rules
+// over placeholders (the loader's resolution, lint) all walk this list.
+func (s *State) Templates() []*Template {
 	var ts []*Template
 	add := func(t *Template) {
 		if t != nil {

@@ -3,41 +3,13 @@ package mrtrimpl
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
-	"net/mail"
-	"net/url"
 	"slices"
 	"strings"
-	"time"
+
+	"github.com/mrtrgen/mrtrgen/mrtr/problem"
 )
-
-// ArgumentError reports arguments that fail their schema: each problem
-// names the argument. Run ends the round with an error result of outcome
-// OutcomeInvalidArguments carrying its message (prompts: JSON-RPC error
-// -32602).
-type ArgumentError struct {
-	Problems []string
-}
-
-func (e *ArgumentError) Error() string {
-	return "invalid arguments: " + strings.Join(e.Problems, "; ")
-}
-
-// Problems collects validation failures while decoding arguments or answers.
-type Problems []string
-
-// Addf records a problem.
-func (p *Problems) Addf(format string, args ...any) { *p = append(*p, fmt.Sprintf(format, args...)) }
-
-// Err returns nil when there are no problems.
-func (p Problems) Err() error {
-	if len(p) == 0 {
-		return nil
-	}
-	return &ArgumentError{Problems: slices.Clone(p)}
-}
 
 // Presence says what a lookup found.
 type Presence uint8
@@ -51,26 +23,12 @@ func DecodeObject(raw json.RawMessage) (map[string]any, error) {
 	dec.UseNumber()
 	var m map[string]any
 	if err := dec.Decode(&m); err != nil {
-		return nil, &ArgumentError{Problems: []string{"arguments must be a JSON object"}}
+		return nil, &ArgumentError{Problems: []string{problem.NotAnObject}}
 	}
 	if m == nil {
 		m = map[string]any{}
 	}
 	return m, nil
-}
-
-// Unknown records a problem for each key of m that is not known.
-func (p *Problems) Unknown(m map[string]any, known ...string) {
-	var extra []string
-	for k := range m {
-		if !slices.Contains(known, k) {
-			extra = append(extra, k)
-		}
-	}
-	slices.Sort(extra)
-	for _, k := range extra {
-		p.Addf("%s: unknown argument", k)
-	}
 }
 
 func lookup(m map[string]any, key string) (any, bool) {
@@ -188,29 +146,6 @@ func AsBool(v any) (bool, Presence) {
 	return b, Present
 }
 
-// CheckFormat records a problem when v is not in the named format
-// (email, uri, date, date-time).
-func (p *Problems) CheckFormat(name, format, v string) {
-	ok := true
-	switch format {
-	case "email":
-		a, err := mail.ParseAddress(v)
-		ok = err == nil && a.Address == v
-	case "uri":
-		u, err := url.Parse(v)
-		ok = err == nil && u.Scheme != ""
-	case "date":
-		_, err := time.Parse(time.DateOnly, v)
-		ok = err == nil
-	case "date-time":
-		_, err := time.Parse(time.RFC3339, v)
-		ok = err == nil
-	}
-	if !ok {
-		p.Addf("%s: must be a valid %s", name, format)
-	}
-}
-
 // Join formats a list for a message: "a, b, c".
 func Join[T any](vs []T) string {
 	parts := make([]string, len(vs))
@@ -223,10 +158,7 @@ func Join[T any](vs []T) string {
 // WithProblems appends validation problems to a question, so the user sees
 // what to correct when it is asked again.
 func WithProblems(message string, problems Problems) string {
-	if len(problems) == 0 {
-		return message
-	}
-	return message + "\n\nPlease correct: " + strings.Join(problems, "; ") + "."
+	return problem.Correct(message, problems)
 }
 
 // SpecOrder returns the distinct values of list in the order of order (an
@@ -259,20 +191,6 @@ func Repeated[T comparable](list []T) []T {
 		}
 	}
 	return out
-}
-
-// AddInvalid records the problem "label: message" when err is (or wraps)
-// an InvalidValue, and reports whether it was. Generated validators call
-// it with what a custom validator returned; on false they stop with
-// ValidatorFailed. Only the InvalidValue's own message is shown, not the
-// text of errors that wrap it, which may carry internal detail.
-func (p *Problems) AddInvalid(label string, err error) bool {
-	var iv *InvalidValue
-	if !errors.As(err, &iv) {
-		return false
-	}
-	p.Addf("%s: %s", label, iv.Message)
-	return true
 }
 
 const (

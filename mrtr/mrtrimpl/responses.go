@@ -1,6 +1,10 @@
 package mrtrimpl
 
-import "net/url"
+import (
+	"net/url"
+
+	"github.com/mrtrgen/mrtrgen/mrtr/problem"
+)
 
 // ResponseStatus says what the client answered to one input request.
 type ResponseStatus uint8
@@ -22,18 +26,18 @@ type Response struct {
 func CheckRoots(uris []string, minItems, maxItems int) Problems {
 	var p Problems
 	if len(uris) < minItems {
-		p.Addf("at least %d roots are needed, got %d", minItems, len(uris))
+		p.Add(problem.RootsTooFew(minItems, len(uris)))
 	}
 	if len(uris) > maxItems {
-		p.Addf("at most %d roots are accepted, got %d", maxItems, len(uris))
+		p.Add(problem.RootsTooMany(maxItems, len(uris)))
 	}
 	for _, u := range uris {
 		if len(u) > MaxRootURIBytes {
-			p.Addf("root URI longer than %d bytes", MaxRootURIBytes)
+			p.Add(problem.RootTooLong(MaxRootURIBytes))
 			continue
 		}
 		if pu, err := url.Parse(u); err != nil || pu.Scheme == "" {
-			p.Addf("root %q is not an absolute URI", u)
+			p.Add(problem.RootNotAbsolute(u))
 		}
 	}
 	return p

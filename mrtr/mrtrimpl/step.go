@@ -94,3 +94,8 @@ func Goto[S ~uint16](r Round, next S, on vocab.Edge) (Step, error) {
 // ErrUnknownState is returned by generated Step code for a state number it
 // does not know (a bug, or a corrupted flow).
 var ErrUnknownState = errors.New("mrtr: unknown state")
+
+// Effect is r.Effect for a program's own state type (see Goto).
+func Effect[S ~uint16](ctx context.Context, r Round, key string, retain time.Duration, next S, run func(context.Context) error) (Step, error) {
+	return r.Effect(ctx, key, retain, uint16(next), run)
+}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/mrtr/problem"
 	"github.com/mrtrgen/mrtrgen/mrtr/seal"
 	"github.com/mrtrgen/mrtrgen/vocab"
 )
@@ -541,7 +542,7 @@ func (m *matrix[F]) invalidResponse(t *testing.T) {
 			if !reply.NeedsInput() || reply.InputRequests[key] == nil {
 				t.Fatalf("an invalid answer to %q was accepted: %+v", key, reply)
 			}
-			if ep, ok := reply.InputRequests[key].(*mcp.ElicitParams); ok && !strings.Contains(ep.Message, "Please correct") {
+			if ep, ok := reply.InputRequests[key].(*mcp.ElicitParams); ok && !strings.Contains(ep.Message, problem.CorrectPrefix) {
 				t.Fatalf("asked again without saying what to correct: %q", ep.Message)
 			}
 		})

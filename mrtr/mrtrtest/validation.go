@@ -17,6 +17,7 @@ import (
 
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/mrtr/problem"
 )
 
 // A Decoder validates one input (a tool's arguments, or the content of a
@@ -44,9 +45,10 @@ func ArgumentDecoder[F any](p mrtr.Program[F]) Decoder {
 	}
 }
 
-// Broken checks that decode reports a problem starting with want for the
-// valid input with field set to value (nil: left out), and so that the
-// constraint want names is enforced.
+// Broken checks that decode reports the problem want (worded by package
+// problem, as the generated validators word it) for the valid input with
+// field set to value (nil: left out), and so that the constraint want names
+// is enforced.
 func Broken(t testing.TB, decode Decoder, valid map[string]any, field string, value any, want string) {
 	t.Helper()
 	// The valid input alone must pass, or a validator that refuses
@@ -65,8 +67,8 @@ func Broken(t testing.TB, decode Decoder, valid map[string]any, field string, va
 		input[field] = value
 	}
 	problems := decode(input)
-	if !slices.ContainsFunc(problems, func(p string) bool { return strings.HasPrefix(p, want) }) {
-		t.Errorf("%s = %#v: problems %q, want one starting %q", field, value, problems, want)
+	if !slices.Contains(problems, want) {
+		t.Errorf("%s = %#v: problems %q, want %q among them", field, value, problems, want)
 	}
 }
 
@@ -251,7 +253,7 @@ func wantRefused(t *testing.T, u ValidatorUse, reply *mrtr.Reply, err error, mes
 		t.Fatalf("answer %s.%s: %s, want %q asked again", u.Request, u.Field, outcomeOf(reply), u.Request)
 	}
 	ep, ok := reply.InputRequests[u.Request].(*mcp.ElicitParams)
-	if !ok || !strings.Contains(ep.Message, "Please correct: ") || !strings.Contains(ep.Message, u.Field) || !strings.Contains(ep.Message, message) {
+	if !ok || !strings.Contains(ep.Message, problem.CorrectPrefix) || !strings.Contains(ep.Message, u.Field) || !strings.Contains(ep.Message, message) {
 		t.Fatalf("asked again with %q, want it to say what to correct in %s (%q)", messageOf(reply.InputRequests[u.Request]), u.Field, message)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/mrtrgen/mrtrgen/mrtr/internal/testprog"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
+	"github.com/mrtrgen/mrtrgen/mrtr/problem"
 )
 
 // recorder is a testing.TB that keeps the errors reported to it.
@@ -34,17 +35,17 @@ func TestBrokenReportsAMissingCheck(t *testing.T) {
 	lax := func(map[string]any) mrtrimpl.Problems { return nil }
 	strict := func(in map[string]any) mrtrimpl.Problems {
 		if s, _ := in["name"].(string); len(s) > 3 {
-			return mrtrimpl.Problems{"name: at most 3 characters (got 4)"}
+			return mrtrimpl.Problems{problem.TooLong("name", 3, len(s))}
 		}
 		return nil
 	}
 	r := &recorder{TB: t}
-	mrtrtest.Broken(r, strict, valid, "name", "long", "name: at most 3 characters")
+	mrtrtest.Broken(r, strict, valid, "name", "long", problem.TooLong("name", 3, 4))
 	if len(r.errors) != 0 {
 		t.Fatalf("a validator that reports the problem failed: %q", r.errors)
 	}
-	mrtrtest.Broken(r, lax, valid, "name", "long", "name: at most 3 characters")
-	if len(r.errors) != 1 || !strings.Contains(r.errors[0], `want one starting "name: at most 3 characters"`) {
+	mrtrtest.Broken(r, lax, valid, "name", "long", problem.TooLong("name", 3, 4))
+	if len(r.errors) != 1 || !strings.Contains(r.errors[0], `want "name: at most 3 characters (got 4)" among them`) {
 		t.Fatalf("a validator that lost the check passed: %q", r.errors)
 	}
 	if valid["name"] != "ok" {

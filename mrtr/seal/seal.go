@@ -10,6 +10,8 @@ import (
 	"math"
 	"sync"
 	"time"
+
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // Token layout constants. A token is the unpadded base64url encoding of
@@ -276,7 +278,7 @@ func appendAAD(dst, header []byte, b *Binding) []byte {
 }
 
 // ToolSubject returns the Binding.Subject for a tools/call of tool.
-func ToolSubject(tool string) string { return "tools/call:" + tool }
+func ToolSubject(tool string) string { return vocab.MethodToolsCall + ":" + tool }
 
 // PromptSubject returns the Binding.Subject for a prompts/get of prompt.
-func PromptSubject(prompt string) string { return "prompts/get:" + prompt }
+func PromptSubject(prompt string) string { return vocab.MethodPromptsGet + ":" + prompt }

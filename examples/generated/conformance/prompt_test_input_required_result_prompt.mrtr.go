@@ -91,27 +91,22 @@ func (p testInputRequiredResultPromptProgram) Step(ctx context.Context, r mrtrim
 	case TestInputRequiredResultPromptStateAskContext:
 		var pending []mrtrimpl.Pending
 		if f.UserContext == nil {
-			resp := r.Response("user_context", vocab.Elicit)
-			switch resp.Status {
-			case mrtrimpl.Accepted:
-				answer, problems, err := p.decodeUserContext(ctx, resp.Content)
-				if err != nil {
-					return mrtrimpl.Step{}, err
-				}
-				if len(problems) > 0 {
-					pending = append(pending, mrtrimpl.Prefilled(p.requestUserContext(f, problems), resp.Content, problems))
-				} else {
-					f.UserContext = answer
-				}
-			case mrtrimpl.Declined:
+			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
+				Key:  "user_context",
+				Kind: vocab.Elicit,
+				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
+					return p.requestUserContext(f, problems)
+				},
+			}, mrtrimpl.Form(p.decodeUserContext), &pending)
+			switch {
+			case err != nil:
+				return mrtrimpl.Step{}, err
+			case left == vocab.Decline:
 				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_prompt was cancelled: the user declined \"user_context\"."})
-			case mrtrimpl.Cancelled:
+			case left == vocab.Cancel:
 				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_prompt was cancelled: the user cancelled \"user_context\"."})
-			case mrtrimpl.Malformed:
-				pending = append(pending, p.requestUserContext(f, mrtrimpl.Problems{resp.Problem}))
-			default:
-				pending = append(pending, p.requestUserContext(f, nil))
 			}
+			f.UserContext = answer
 		}
 		if len(pending) > 0 {
 			return r.Ask(pending)
@@ -261,13 +256,13 @@ func (p testInputRequiredResultPromptProgram) decodeUserContext(ctx context.Cont
 	switch v, st := mrtrimpl.FormString(content, "context"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 500 {
-			problems.Addf("context: at most 500 characters (got %d)", n)
+			problems.TooLong("context", 500, n)
 		}
 		a.Context = v
 	case mrtrimpl.Absent:
-		problems.Addf("context: required")
+		problems.Required("context")
 	case mrtrimpl.WrongType:
-		problems.Addf("context: expected a string")
+		problems.WrongType("context", "a string")
 	}
 	return a, problems, nil
 }

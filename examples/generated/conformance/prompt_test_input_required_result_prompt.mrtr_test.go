@@ -85,7 +85,7 @@ func TestTestInputRequiredResultPromptValidation(t *testing.T) {
 	decodeUserContextAnswer := mrtrtest.AnswerDecoder(p.decodeUserContext)
 	validUserContextAnswer := map[string]any{"context": "example"}
 	mrtrtest.Broken(t, decodeUserContextAnswer, validUserContextAnswer, "context", nil, "context: required")
-	mrtrtest.Broken(t, decodeUserContextAnswer, validUserContextAnswer, "context", strings.Repeat("x", 501), "context: at most 500 characters")
+	mrtrtest.Broken(t, decodeUserContextAnswer, validUserContextAnswer, "context", strings.Repeat("x", 501), "context: at most 500 characters (got 501)")
 }
 
 // TestTestInputRequiredResultPromptRejectedInputs walks to every state that asks and sends there

@@ -88,7 +88,7 @@ func TestTestInputRequiredResultCapabilitiesValidation(t *testing.T) {
 	decodeUserNameAnswer := mrtrtest.AnswerDecoder(p.decodeUserName)
 	validUserNameAnswer := map[string]any{"name": "example"}
 	mrtrtest.Broken(t, decodeUserNameAnswer, validUserNameAnswer, "name", nil, "name: required")
-	mrtrtest.Broken(t, decodeUserNameAnswer, validUserNameAnswer, "name", strings.Repeat("x", 101), "name: at most 100 characters")
+	mrtrtest.Broken(t, decodeUserNameAnswer, validUserNameAnswer, "name", strings.Repeat("x", 101), "name: at most 100 characters (got 101)")
 }
 
 // TestTestInputRequiredResultCapabilitiesRejectedInputs walks to every state that asks and sends

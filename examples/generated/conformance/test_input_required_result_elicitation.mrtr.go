@@ -92,27 +92,22 @@ func (p testInputRequiredResultElicitationProgram) Step(ctx context.Context, r m
 	case TestInputRequiredResultElicitationStateAskName:
 		var pending []mrtrimpl.Pending
 		if f.UserName == nil {
-			resp := r.Response("user_name", vocab.Elicit)
-			switch resp.Status {
-			case mrtrimpl.Accepted:
-				answer, problems, err := p.decodeUserName(ctx, resp.Content)
-				if err != nil {
-					return mrtrimpl.Step{}, err
-				}
-				if len(problems) > 0 {
-					pending = append(pending, mrtrimpl.Prefilled(p.requestUserName(f, problems), resp.Content, problems))
-				} else {
-					f.UserName = answer
-				}
-			case mrtrimpl.Declined:
+			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
+				Key:  "user_name",
+				Kind: vocab.Elicit,
+				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
+					return p.requestUserName(f, problems)
+				},
+			}, mrtrimpl.Form(p.decodeUserName), &pending)
+			switch {
+			case err != nil:
+				return mrtrimpl.Step{}, err
+			case left == vocab.Decline:
 				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_elicitation was cancelled: the user declined \"user_name\"."})
-			case mrtrimpl.Cancelled:
+			case left == vocab.Cancel:
 				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_elicitation was cancelled: the user cancelled \"user_name\"."})
-			case mrtrimpl.Malformed:
-				pending = append(pending, p.requestUserName(f, mrtrimpl.Problems{resp.Problem}))
-			default:
-				pending = append(pending, p.requestUserName(f, nil))
 			}
+			f.UserName = answer
 		}
 		if len(pending) > 0 {
 			return r.Ask(pending)
@@ -262,13 +257,13 @@ func (p testInputRequiredResultElicitationProgram) decodeUserName(ctx context.Co
 	switch v, st := mrtrimpl.FormString(content, "name"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 100 {
-			problems.Addf("name: at most 100 characters (got %d)", n)
+			problems.TooLong("name", 100, n)
 		}
 		a.Name = v
 	case mrtrimpl.Absent:
-		problems.Addf("name: required")
+		problems.Required("name")
 	case mrtrimpl.WrongType:
-		problems.Addf("name: expected a string")
+		problems.WrongType("name", "a string")
 	}
 	return a, problems, nil
 }

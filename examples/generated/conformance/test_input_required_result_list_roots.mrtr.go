@@ -84,20 +84,17 @@ func (p testInputRequiredResultListRootsProgram) Step(ctx context.Context, r mrt
 	case TestInputRequiredResultListRootsStateAskRoots:
 		var pending []mrtrimpl.Pending
 		if f.ClientRoots == nil {
-			resp := r.Response("client_roots", vocab.Roots)
-			switch resp.Status {
-			case mrtrimpl.Accepted:
-				answer, problems := p.decodeClientRoots(ctx, resp.URIs)
-				if len(problems) > 0 {
-					pending = append(pending, p.requestClientRoots(f, problems))
-				} else {
-					f.ClientRoots = answer
-				}
-			case mrtrimpl.Malformed:
-				pending = append(pending, p.requestClientRoots(f, mrtrimpl.Problems{resp.Problem}))
-			default:
-				pending = append(pending, p.requestClientRoots(f, nil))
+			answer, _, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
+				Key:  "client_roots",
+				Kind: vocab.Roots,
+				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
+					return p.requestClientRoots(f, problems)
+				},
+			}, mrtrimpl.URIs(p.decodeClientRoots), &pending)
+			if err != nil {
+				return mrtrimpl.Step{}, err
 			}
+			f.ClientRoots = answer
 		}
 		if len(pending) > 0 {
 			return r.Ask(pending)

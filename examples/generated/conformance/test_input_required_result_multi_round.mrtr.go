@@ -104,27 +104,22 @@ func (p testInputRequiredResultMultiRoundProgram) Step(ctx context.Context, r mr
 	case TestInputRequiredResultMultiRoundStateStep1:
 		var pending []mrtrimpl.Pending
 		if f.Step1 == nil {
-			resp := r.Response("step1", vocab.Elicit)
-			switch resp.Status {
-			case mrtrimpl.Accepted:
-				answer, problems, err := p.decodeStep1(ctx, resp.Content)
-				if err != nil {
-					return mrtrimpl.Step{}, err
-				}
-				if len(problems) > 0 {
-					pending = append(pending, mrtrimpl.Prefilled(p.requestStep1(f, problems), resp.Content, problems))
-				} else {
-					f.Step1 = answer
-				}
-			case mrtrimpl.Declined:
+			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
+				Key:  "step1",
+				Kind: vocab.Elicit,
+				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
+					return p.requestStep1(f, problems)
+				},
+			}, mrtrimpl.Form(p.decodeStep1), &pending)
+			switch {
+			case err != nil:
+				return mrtrimpl.Step{}, err
+			case left == vocab.Decline:
 				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_multi_round was cancelled: the user declined \"step1\"."})
-			case mrtrimpl.Cancelled:
+			case left == vocab.Cancel:
 				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_multi_round was cancelled: the user cancelled \"step1\"."})
-			case mrtrimpl.Malformed:
-				pending = append(pending, p.requestStep1(f, mrtrimpl.Problems{resp.Problem}))
-			default:
-				pending = append(pending, p.requestStep1(f, nil))
 			}
+			f.Step1 = answer
 		}
 		if len(pending) > 0 {
 			return r.Ask(pending)
@@ -133,27 +128,22 @@ func (p testInputRequiredResultMultiRoundProgram) Step(ctx context.Context, r mr
 	case TestInputRequiredResultMultiRoundStateStep2:
 		var pending []mrtrimpl.Pending
 		if f.Step2 == nil {
-			resp := r.Response("step2", vocab.Elicit)
-			switch resp.Status {
-			case mrtrimpl.Accepted:
-				answer, problems, err := p.decodeStep2(ctx, resp.Content)
-				if err != nil {
-					return mrtrimpl.Step{}, err
-				}
-				if len(problems) > 0 {
-					pending = append(pending, mrtrimpl.Prefilled(p.requestStep2(f, problems), resp.Content, problems))
-				} else {
-					f.Step2 = answer
-				}
-			case mrtrimpl.Declined:
+			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
+				Key:  "step2",
+				Kind: vocab.Elicit,
+				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
+					return p.requestStep2(f, problems)
+				},
+			}, mrtrimpl.Form(p.decodeStep2), &pending)
+			switch {
+			case err != nil:
+				return mrtrimpl.Step{}, err
+			case left == vocab.Decline:
 				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_multi_round was cancelled: the user declined \"step2\"."})
-			case mrtrimpl.Cancelled:
+			case left == vocab.Cancel:
 				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_multi_round was cancelled: the user cancelled \"step2\"."})
-			case mrtrimpl.Malformed:
-				pending = append(pending, p.requestStep2(f, mrtrimpl.Problems{resp.Problem}))
-			default:
-				pending = append(pending, p.requestStep2(f, nil))
 			}
+			f.Step2 = answer
 		}
 		if len(pending) > 0 {
 			return r.Ask(pending)
@@ -316,13 +306,13 @@ func (p testInputRequiredResultMultiRoundProgram) decodeStep1(ctx context.Contex
 	switch v, st := mrtrimpl.FormString(content, "name"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 100 {
-			problems.Addf("name: at most 100 characters (got %d)", n)
+			problems.TooLong("name", 100, n)
 		}
 		a.Name = v
 	case mrtrimpl.Absent:
-		problems.Addf("name: required")
+		problems.Required("name")
 	case mrtrimpl.WrongType:
-		problems.Addf("name: expected a string")
+		problems.WrongType("name", "a string")
 	}
 	return a, problems, nil
 }
@@ -335,13 +325,13 @@ func (p testInputRequiredResultMultiRoundProgram) decodeStep2(ctx context.Contex
 	switch v, st := mrtrimpl.FormString(content, "color"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 100 {
-			problems.Addf("color: at most 100 characters (got %d)", n)
+			problems.TooLong("color", 100, n)
 		}
 		a.Color = v
 	case mrtrimpl.Absent:
-		problems.Addf("color: required")
+		problems.Required("color")
 	case mrtrimpl.WrongType:
-		problems.Addf("color: expected a string")
+		problems.WrongType("color", "a string")
 	}
 	return a, problems, nil
 }

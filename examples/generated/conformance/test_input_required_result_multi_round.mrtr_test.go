@@ -90,9 +90,9 @@ func TestTestInputRequiredResultMultiRoundValidation(t *testing.T) {
 	decodeStep2Answer := mrtrtest.AnswerDecoder(p.decodeStep2)
 	validStep2Answer := map[string]any{"color": "example"}
 	mrtrtest.Broken(t, decodeStep1Answer, validStep1Answer, "name", nil, "name: required")
-	mrtrtest.Broken(t, decodeStep1Answer, validStep1Answer, "name", strings.Repeat("x", 101), "name: at most 100 characters")
+	mrtrtest.Broken(t, decodeStep1Answer, validStep1Answer, "name", strings.Repeat("x", 101), "name: at most 100 characters (got 101)")
 	mrtrtest.Broken(t, decodeStep2Answer, validStep2Answer, "color", nil, "color: required")
-	mrtrtest.Broken(t, decodeStep2Answer, validStep2Answer, "color", strings.Repeat("x", 101), "color: at most 100 characters")
+	mrtrtest.Broken(t, decodeStep2Answer, validStep2Answer, "color", strings.Repeat("x", 101), "color: at most 100 characters (got 101)")
 }
 
 // TestTestInputRequiredResultMultiRoundRejectedInputs walks to every state that asks and sends

@@ -98,59 +98,48 @@ func (p testInputRequiredResultMultipleInputsProgram) Step(ctx context.Context, 
 	case TestInputRequiredResultMultipleInputsStateAskAll:
 		var pending []mrtrimpl.Pending
 		if f.ClientRoots == nil {
-			resp := r.Response("client_roots", vocab.Roots)
-			switch resp.Status {
-			case mrtrimpl.Accepted:
-				answer, problems := p.decodeClientRoots(ctx, resp.URIs)
-				if len(problems) > 0 {
-					pending = append(pending, p.requestClientRoots(f, problems))
-				} else {
-					f.ClientRoots = answer
-				}
-			case mrtrimpl.Malformed:
-				pending = append(pending, p.requestClientRoots(f, mrtrimpl.Problems{resp.Problem}))
-			default:
-				pending = append(pending, p.requestClientRoots(f, nil))
+			answer, _, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
+				Key:  "client_roots",
+				Kind: vocab.Roots,
+				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
+					return p.requestClientRoots(f, problems)
+				},
+			}, mrtrimpl.URIs(p.decodeClientRoots), &pending)
+			if err != nil {
+				return mrtrimpl.Step{}, err
 			}
+			f.ClientRoots = answer
 		}
 		if f.Greeting == nil {
-			resp := r.Response("greeting", vocab.Sample)
-			switch resp.Status {
-			case mrtrimpl.Accepted:
-				answer, problems := p.decodeGreeting(ctx, resp.Text)
-				if len(problems) > 0 {
-					pending = append(pending, p.requestGreeting(f, problems))
-				} else {
-					f.Greeting = answer
-				}
-			case mrtrimpl.Malformed:
-				pending = append(pending, p.requestGreeting(f, mrtrimpl.Problems{resp.Problem}))
-			default:
-				pending = append(pending, p.requestGreeting(f, nil))
+			answer, _, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
+				Key:  "greeting",
+				Kind: vocab.Sample,
+				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
+					return p.requestGreeting(f, problems)
+				},
+			}, mrtrimpl.Text(p.decodeGreeting), &pending)
+			if err != nil {
+				return mrtrimpl.Step{}, err
 			}
+			f.Greeting = answer
 		}
 		if f.UserName == nil {
-			resp := r.Response("user_name", vocab.Elicit)
-			switch resp.Status {
-			case mrtrimpl.Accepted:
-				answer, problems, err := p.decodeUserName(ctx, resp.Content)
-				if err != nil {
-					return mrtrimpl.Step{}, err
-				}
-				if len(problems) > 0 {
-					pending = append(pending, mrtrimpl.Prefilled(p.requestUserName(f, problems), resp.Content, problems))
-				} else {
-					f.UserName = answer
-				}
-			case mrtrimpl.Declined:
+			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
+				Key:  "user_name",
+				Kind: vocab.Elicit,
+				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
+					return p.requestUserName(f, problems)
+				},
+			}, mrtrimpl.Form(p.decodeUserName), &pending)
+			switch {
+			case err != nil:
+				return mrtrimpl.Step{}, err
+			case left == vocab.Decline:
 				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_multiple_inputs was cancelled: the user declined \"user_name\"."})
-			case mrtrimpl.Cancelled:
+			case left == vocab.Cancel:
 				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_multiple_inputs was cancelled: the user cancelled \"user_name\"."})
-			case mrtrimpl.Malformed:
-				pending = append(pending, p.requestUserName(f, mrtrimpl.Problems{resp.Problem}))
-			default:
-				pending = append(pending, p.requestUserName(f, nil))
 			}
+			f.UserName = answer
 		}
 		if len(pending) > 0 {
 			return r.Ask(pending)
@@ -327,7 +316,7 @@ func (p testInputRequiredResultMultipleInputsProgram) decodeClientRoots(ctx cont
 func (p testInputRequiredResultMultipleInputsProgram) decodeGreeting(ctx context.Context, text string) (*mrtrimpl.Sampled, mrtrimpl.Problems) {
 	var problems mrtrimpl.Problems
 	if n := utf8.RuneCountInString(text); n > 300 {
-		problems.Addf("greeting: at most 300 characters (got %d)", n)
+		problems.TooLong("greeting", 300, n)
 	}
 	return &mrtrimpl.Sampled{Text: text}, problems
 }
@@ -340,13 +329,13 @@ func (p testInputRequiredResultMultipleInputsProgram) decodeUserName(ctx context
 	switch v, st := mrtrimpl.FormString(content, "name"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 100 {
-			problems.Addf("name: at most 100 characters (got %d)", n)
+			problems.TooLong("name", 100, n)
 		}
 		a.Name = v
 	case mrtrimpl.Absent:
-		problems.Addf("name: required")
+		problems.Required("name")
 	case mrtrimpl.WrongType:
-		problems.Addf("name: expected a string")
+		problems.WrongType("name", "a string")
 	}
 	return a, problems, nil
 }

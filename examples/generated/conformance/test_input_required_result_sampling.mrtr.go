@@ -85,20 +85,17 @@ func (p testInputRequiredResultSamplingProgram) Step(ctx context.Context, r mrtr
 	case TestInputRequiredResultSamplingStateAskModel:
 		var pending []mrtrimpl.Pending
 		if f.CapitalQuestion == nil {
-			resp := r.Response("capital_question", vocab.Sample)
-			switch resp.Status {
-			case mrtrimpl.Accepted:
-				answer, problems := p.decodeCapitalQuestion(ctx, resp.Text)
-				if len(problems) > 0 {
-					pending = append(pending, p.requestCapitalQuestion(f, problems))
-				} else {
-					f.CapitalQuestion = answer
-				}
-			case mrtrimpl.Malformed:
-				pending = append(pending, p.requestCapitalQuestion(f, mrtrimpl.Problems{resp.Problem}))
-			default:
-				pending = append(pending, p.requestCapitalQuestion(f, nil))
+			answer, _, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
+				Key:  "capital_question",
+				Kind: vocab.Sample,
+				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
+					return p.requestCapitalQuestion(f, problems)
+				},
+			}, mrtrimpl.Text(p.decodeCapitalQuestion), &pending)
+			if err != nil {
+				return mrtrimpl.Step{}, err
 			}
+			f.CapitalQuestion = answer
 		}
 		if len(pending) > 0 {
 			return r.Ask(pending)
@@ -242,7 +239,7 @@ func (p testInputRequiredResultSamplingProgram) NewFlow(ctx context.Context, c *
 func (p testInputRequiredResultSamplingProgram) decodeCapitalQuestion(ctx context.Context, text string) (*mrtrimpl.Sampled, mrtrimpl.Problems) {
 	var problems mrtrimpl.Problems
 	if n := utf8.RuneCountInString(text); n > 500 {
-		problems.Addf("capital_question: at most 500 characters (got %d)", n)
+		problems.TooLong("capital_question", 500, n)
 	}
 	return &mrtrimpl.Sampled{Text: text}, problems
 }

@@ -93,27 +93,22 @@ func (p testInputRequiredResultTamperedStateProgram) Step(ctx context.Context, r
 	case TestInputRequiredResultTamperedStateStateAskConfirm:
 		var pending []mrtrimpl.Pending
 		if f.Confirm == nil {
-			resp := r.Response("confirm", vocab.Elicit)
-			switch resp.Status {
-			case mrtrimpl.Accepted:
-				answer, problems, err := p.decodeConfirm(ctx, resp.Content)
-				if err != nil {
-					return mrtrimpl.Step{}, err
-				}
-				if len(problems) > 0 {
-					pending = append(pending, mrtrimpl.Prefilled(p.requestConfirm(f, problems), resp.Content, problems))
-				} else {
-					f.Confirm = answer
-				}
-			case mrtrimpl.Declined:
+			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
+				Key:  "confirm",
+				Kind: vocab.Elicit,
+				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
+					return p.requestConfirm(f, problems)
+				},
+			}, mrtrimpl.Form(p.decodeConfirm), &pending)
+			switch {
+			case err != nil:
+				return mrtrimpl.Step{}, err
+			case left == vocab.Decline:
 				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_tampered_state was cancelled: the user declined \"confirm\"."})
-			case mrtrimpl.Cancelled:
+			case left == vocab.Cancel:
 				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_tampered_state was cancelled: the user cancelled \"confirm\"."})
-			case mrtrimpl.Malformed:
-				pending = append(pending, p.requestConfirm(f, mrtrimpl.Problems{resp.Problem}))
-			default:
-				pending = append(pending, p.requestConfirm(f, nil))
 			}
+			f.Confirm = answer
 		}
 		if len(pending) > 0 {
 			return r.Ask(pending)
@@ -266,9 +261,9 @@ func (p testInputRequiredResultTamperedStateProgram) decodeConfirm(ctx context.C
 	case mrtrimpl.Present:
 		a.Ok = v
 	case mrtrimpl.Absent:
-		problems.Addf("ok: required")
+		problems.Required("ok")
 	case mrtrimpl.WrongType:
-		problems.Addf("ok: expected true or false")
+		problems.WrongType("ok", "true or false")
 	}
 	return a, problems, nil
 }

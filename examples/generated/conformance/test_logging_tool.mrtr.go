@@ -77,7 +77,7 @@ func (p testLoggingToolProgram) Step(ctx context.Context, r mrtrimpl.Round, f *T
 	switch f.state {
 	case TestLoggingToolStateLog:
 		// the workflow's own operation id: the round record covers retries
-		return r.Effect(ctx, "", 24*time.Hour, uint16(TestLoggingToolStateDone), func(ctx context.Context) error {
+		return mrtrimpl.Effect(ctx, r, "", 24*time.Hour, TestLoggingToolStateDone, func(ctx context.Context) error {
 			return p.h.EmitLog(ctx, f)
 		})
 	case TestLoggingToolStateDone:

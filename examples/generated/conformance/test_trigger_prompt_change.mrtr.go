@@ -78,7 +78,7 @@ func (p testTriggerPromptChangeProgram) Step(ctx context.Context, r mrtrimpl.Rou
 	switch f.state {
 	case TestTriggerPromptChangeStateChange:
 		// the workflow's own operation id: the round record covers retries
-		return r.Effect(ctx, "", 24*time.Hour, uint16(TestTriggerPromptChangeStateDone), func(ctx context.Context) error {
+		return mrtrimpl.Effect(ctx, r, "", 24*time.Hour, TestTriggerPromptChangeStateDone, func(ctx context.Context) error {
 			return p.h.ChangePromptList(ctx, f)
 		})
 	case TestTriggerPromptChangeStateDone:

@@ -78,7 +78,7 @@ func (p testTriggerToolChangeProgram) Step(ctx context.Context, r mrtrimpl.Round
 	switch f.state {
 	case TestTriggerToolChangeStateChange:
 		// the workflow's own operation id: the round record covers retries
-		return r.Effect(ctx, "", 24*time.Hour, uint16(TestTriggerToolChangeStateDone), func(ctx context.Context) error {
+		return mrtrimpl.Effect(ctx, r, "", 24*time.Hour, TestTriggerToolChangeStateDone, func(ctx context.Context) error {
 			return p.h.ChangeToolList(ctx, f)
 		})
 	case TestTriggerToolChangeStateDone:

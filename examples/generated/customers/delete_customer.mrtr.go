@@ -210,7 +210,7 @@ func (p deleteCustomerProgram) Step(ctx context.Context, r mrtrimpl.Round, f *De
 		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeFailed, Text: deleteCustomerChangedMessage(f)})
 	case DeleteCustomerStateDelete:
 		// operation id delete-{customerId}
-		return r.Effect(ctx, deleteCustomerDeleteOperationID(f), 24*time.Hour, uint16(DeleteCustomerStateDeleted), func(ctx context.Context) error {
+		return mrtrimpl.Effect(ctx, r, deleteCustomerDeleteOperationID(f), 24*time.Hour, DeleteCustomerStateDeleted, func(ctx context.Context) error {
 			return p.h.DeleteCustomer(ctx, f)
 		})
 	case DeleteCustomerStateDeleted:
@@ -392,16 +392,16 @@ func (p deleteCustomerProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw js
 	switch v, st := mrtrimpl.FormString(in, "customerId"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 28 {
-			problems.Addf("customerId: at most 28 characters (got %d)", n)
+			problems.TooLong("customerId", 28, n)
 		}
 		if !deleteCustomerArgCustomerIDPattern.MatchString(v) {
-			problems.Addf("customerId: must match %s", "cus_[A-Za-z0-9]{4,24}")
+			problems.NoMatch("customerId", "cus_[A-Za-z0-9]{4,24}")
 		}
 		f.Args.CustomerID = v
 	case mrtrimpl.Absent:
-		problems.Addf("customerId: required")
+		problems.Required("customerId")
 	case mrtrimpl.WrongType:
-		problems.Addf("customerId: expected a string")
+		problems.WrongType("customerId", "a string")
 	}
 	return f, problems.Err()
 }
@@ -414,12 +414,12 @@ func (p deleteCustomerProgram) CheckContinuation(ctx context.Context, f *DeleteC
 	var problems mrtrimpl.Problems
 	if v := f.Continuation.Email; v != "" {
 		if n := utf8.RuneCountInString(v); n > 254 {
-			problems.Addf("email: at most 254 characters (got %d)", n)
+			problems.TooLong("email", 254, n)
 		}
 	}
 	if v := f.Continuation.Plan; v != "" {
 		if n := utf8.RuneCountInString(v); n > 40 {
-			problems.Addf("plan: at most 40 characters (got %d)", n)
+			problems.TooLong("plan", 40, n)
 		}
 	}
 	return problems

@@ -100,8 +100,8 @@ func TestDeleteCustomerValidation(t *testing.T) {
 	decodeArguments := mrtrtest.ArgumentDecoder(p)
 	validArguments := map[string]any{"customerId": "cus_0000"}
 	mrtrtest.Broken(t, decodeArguments, validArguments, "customerId", nil, "customerId: required")
-	mrtrtest.Broken(t, decodeArguments, validArguments, "customerId", strings.Repeat("x", 29), "customerId: at most 28 characters")
-	mrtrtest.Broken(t, decodeArguments, validArguments, "customerId", "", "customerId: must match ")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "customerId", strings.Repeat("x", 29), "customerId: at most 28 characters (got 29)")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "customerId", "", "customerId: must match cus_[A-Za-z0-9]{4,24}")
 }
 
 // TestDeleteCustomerRejectedInputs walks to every state that asks and sends there answers

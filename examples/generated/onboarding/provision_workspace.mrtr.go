@@ -186,27 +186,22 @@ func (p provisionWorkspaceProgram) Step(ctx context.Context, r mrtrimpl.Round, f
 	case ProvisionWorkspaceStateAskPlan:
 		var pending []mrtrimpl.Pending
 		if f.Plan == nil {
-			resp := r.Response("plan", vocab.Elicit)
-			switch resp.Status {
-			case mrtrimpl.Accepted:
-				answer, problems, err := p.decodePlan(ctx, resp.Content)
-				if err != nil {
-					return mrtrimpl.Step{}, err
-				}
-				if len(problems) > 0 {
-					pending = append(pending, mrtrimpl.Prefilled(p.requestPlan(f, problems), resp.Content, problems))
-				} else {
-					f.Plan = answer
-				}
-			case mrtrimpl.Declined:
+			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
+				Key:  "plan",
+				Kind: vocab.Elicit,
+				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
+					return p.requestPlan(f, problems)
+				},
+			}, mrtrimpl.Form(p.decodePlan), &pending)
+			switch {
+			case err != nil:
+				return mrtrimpl.Step{}, err
+			case left == vocab.Decline:
 				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "provision_workspace was cancelled: the user declined \"plan\"."})
-			case mrtrimpl.Cancelled:
+			case left == vocab.Cancel:
 				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "provision_workspace was cancelled: the user cancelled \"plan\"."})
-			case mrtrimpl.Malformed:
-				pending = append(pending, p.requestPlan(f, mrtrimpl.Problems{resp.Problem}))
-			default:
-				pending = append(pending, p.requestPlan(f, nil))
 			}
+			f.Plan = answer
 		}
 		if len(pending) > 0 {
 			return r.Ask(pending)
@@ -220,65 +215,49 @@ func (p provisionWorkspaceProgram) Step(ctx context.Context, r mrtrimpl.Round, f
 	case ProvisionWorkspaceStateAskPlacement:
 		var pending []mrtrimpl.Pending
 		if f.Placement == nil {
-			resp := r.Response("placement", vocab.Elicit)
-			switch resp.Status {
-			case mrtrimpl.Accepted:
-				answer, problems, err := p.decodePlacement(ctx, resp.Content)
-				if err != nil {
-					return mrtrimpl.Step{}, err
-				}
-				if len(problems) > 0 {
-					pending = append(pending, mrtrimpl.Prefilled(p.requestPlacement(f, problems), resp.Content, problems))
-				} else {
-					f.Placement = answer
-				}
-			case mrtrimpl.Declined:
+			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
+				Key:  "placement",
+				Kind: vocab.Elicit,
+				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
+					return p.requestPlacement(f, problems)
+				},
+			}, mrtrimpl.Form(p.decodePlacement), &pending)
+			switch {
+			case err != nil:
+				return mrtrimpl.Step{}, err
+			case left == vocab.Decline:
 				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "provision_workspace was cancelled: the user declined \"placement\"."})
-			case mrtrimpl.Cancelled:
+			case left == vocab.Cancel:
 				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "provision_workspace was cancelled: the user cancelled \"placement\"."})
-			case mrtrimpl.Malformed:
-				pending = append(pending, p.requestPlacement(f, mrtrimpl.Problems{resp.Problem}))
-			default:
-				pending = append(pending, p.requestPlacement(f, nil))
 			}
+			f.Placement = answer
 		}
 		if f.Projects == nil {
-			resp := r.Response("projects", vocab.Roots)
-			switch resp.Status {
-			case mrtrimpl.Accepted:
-				answer, problems := p.decodeProjects(ctx, resp.URIs)
-				if len(problems) > 0 {
-					if r.Can(vocab.Roots) {
-						pending = append(pending, p.requestProjects(f, problems))
-					}
-				} else {
-					f.Projects = answer
-				}
-			case mrtrimpl.Malformed:
-				if r.Can(vocab.Roots) {
-					pending = append(pending, p.requestProjects(f, mrtrimpl.Problems{resp.Problem}))
-				}
-			default:
-				if r.Can(vocab.Roots) {
-					pending = append(pending, p.requestProjects(f, nil))
-				}
+			answer, _, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
+				Key:      "projects",
+				Kind:     vocab.Roots,
+				Optional: true,
+				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
+					return p.requestProjects(f, problems)
+				},
+			}, mrtrimpl.URIs(p.decodeProjects), &pending)
+			if err != nil {
+				return mrtrimpl.Step{}, err
 			}
+			f.Projects = answer
 		}
 		if f.Welcome == nil {
-			resp := r.Response("welcome", vocab.Sample)
-			switch resp.Status {
-			case mrtrimpl.Accepted:
-				answer, problems := p.decodeWelcome(ctx, resp.Text)
-				if len(problems) > 0 {
-					pending = append(pending, p.requestWelcome(f, problems))
-				} else {
-					f.Welcome = answer
-				}
-			case mrtrimpl.Malformed:
-				pending = append(pending, p.requestWelcome(f, mrtrimpl.Problems{resp.Problem}))
-			default:
-				pending = append(pending, p.requestWelcome(f, nil))
+			answer, _, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
+				Key:  "welcome",
+				Kind: vocab.Sample,
+				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
+					return p.requestWelcome(f, problems)
+				},
+			}, mrtrimpl.Text(p.decodeWelcome), &pending)
+			if err != nil {
+				return mrtrimpl.Step{}, err
 			}
+			f.Welcome = answer
 		}
 		if len(pending) > 0 {
 			return r.Ask(pending)
@@ -306,7 +285,7 @@ func (p provisionWorkspaceProgram) Step(ctx context.Context, r mrtrimpl.Round, f
 		return r.Ask([]mrtrimpl.Pending{p.gateConfirmPrice(f, nil)})
 	case ProvisionWorkspaceStateCreate:
 		// the workflow's own operation id: the round record covers retries
-		return r.Effect(ctx, "", 24*time.Hour, uint16(ProvisionWorkspaceStateReady), func(ctx context.Context) error {
+		return mrtrimpl.Effect(ctx, r, "", 24*time.Hour, ProvisionWorkspaceStateReady, func(ctx context.Context) error {
 			return p.h.CreateWorkspace(ctx, f)
 		})
 	case ProvisionWorkspaceStateAbandoned:
@@ -539,16 +518,16 @@ func (p provisionWorkspaceProgram) NewFlow(ctx context.Context, c *mrtr.Call, ra
 	switch v, st := mrtrimpl.FormString(in, "team"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 32 {
-			problems.Addf("team: at most 32 characters (got %d)", n)
+			problems.TooLong("team", 32, n)
 		}
 		if !provisionWorkspaceArgTeamPattern.MatchString(v) {
-			problems.Addf("team: must match %s", "[a-z][a-z0-9-]{2,31}")
+			problems.NoMatch("team", "[a-z][a-z0-9-]{2,31}")
 		}
 		f.Args.Team = v
 	case mrtrimpl.Absent:
-		problems.Addf("team: required")
+		problems.Required("team")
 	case mrtrimpl.WrongType:
-		problems.Addf("team: expected a string")
+		problems.WrongType("team", "a string")
 	}
 	return f, problems.Err()
 }
@@ -563,27 +542,27 @@ func (p provisionWorkspaceProgram) decodePlan(ctx context.Context, content map[s
 	switch v, st := mrtrimpl.FormInt(content, "seats"); st {
 	case mrtrimpl.Present:
 		if v < 1 {
-			problems.Addf("seats: at least 1")
+			problems.BelowMinimum("seats", 1)
 		}
 		if v > 1000 {
-			problems.Addf("seats: at most 1000")
+			problems.AboveMaximum("seats", 1000)
 		}
 		a.Seats = v
 	case mrtrimpl.Absent:
 		a.Seats = 5
 	case mrtrimpl.WrongType:
-		problems.Addf("seats: expected an integer")
+		problems.WrongType("seats", "an integer")
 	}
 	switch v, st := mrtrimpl.FormString(content, "tier"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(provisionWorkspaceTierValues, ProvisionWorkspaceTier(v)) {
-			problems.Addf("tier: must be one of %s", "starter, business, enterprise")
+			problems.NotOneOf("tier", "starter, business, enterprise")
 		}
 		a.Tier = ProvisionWorkspaceTier(v)
 	case mrtrimpl.Absent:
-		problems.Addf("tier: required")
+		problems.Required("tier")
 	case mrtrimpl.WrongType:
-		problems.Addf("tier: expected a string")
+		problems.WrongType("tier", "a string")
 	}
 	return a, problems, nil
 }
@@ -599,11 +578,11 @@ func (p provisionWorkspaceProgram) decodePlacement(ctx context.Context, content 
 		for i, it := range list {
 			v, ok := mrtrimpl.AsString(it)
 			if ok != mrtrimpl.Present {
-				problems.Addf("regions[%d]: expected a string", i)
+				problems.ItemWrongType("regions", i, "a string")
 				continue
 			}
 			if !slices.Contains(provisionWorkspaceRegionsValues, ProvisionWorkspaceRegions(v)) {
-				problems.Addf("regions[]: must be one of %s", "eu-west, eu-central, us-east, us-west, ap-south")
+				problems.NotOneOf("regions[]", "eu-west, eu-central, us-east, us-west, ap-south")
 				continue
 			}
 			a.Regions = append(a.Regions, ProvisionWorkspaceRegions(v))
@@ -612,16 +591,16 @@ func (p provisionWorkspaceProgram) decodePlacement(ctx context.Context, content 
 		a.Regions = mrtrimpl.SpecOrder(a.Regions, provisionWorkspaceRegionsValues)
 		if len(problems) == checked {
 			if len(a.Regions) < 1 {
-				problems.Addf("regions: choose at least 1")
+				problems.TooFew("regions", 1)
 			}
 			if len(a.Regions) > 3 {
-				problems.Addf("regions: choose at most 3")
+				problems.TooMany("regions", 3)
 			}
 		}
 	case mrtrimpl.Absent:
-		problems.Addf("regions: required")
+		problems.Required("regions")
 	case mrtrimpl.WrongType:
-		problems.Addf("regions: expected a list")
+		problems.WrongType("regions", "a list")
 	}
 	return a, problems, nil
 }
@@ -635,7 +614,7 @@ func (p provisionWorkspaceProgram) decodeProjects(ctx context.Context, uris []st
 func (p provisionWorkspaceProgram) decodeWelcome(ctx context.Context, text string) (*mrtrimpl.Sampled, mrtrimpl.Problems) {
 	var problems mrtrimpl.Problems
 	if n := utf8.RuneCountInString(text); n > 400 {
-		problems.Addf("welcome: at most 400 characters (got %d)", n)
+		problems.TooLong("welcome", 400, n)
 	}
 	return &mrtrimpl.Sampled{Text: text}, problems
 }
@@ -646,23 +625,23 @@ func (p provisionWorkspaceProgram) CheckContinuation(ctx context.Context, f *Pro
 	var problems mrtrimpl.Problems
 	if v := f.Continuation.MaxSeats; v != 0 {
 		if v < 1 {
-			problems.Addf("maxSeats: at least 1")
+			problems.BelowMinimum("maxSeats", 1)
 		}
 		if v > 1000 {
-			problems.Addf("maxSeats: at most 1000")
+			problems.AboveMaximum("maxSeats", 1000)
 		}
 	}
 	if v := f.Continuation.MonthlyCents; v != 0 {
 		if v < 0 {
-			problems.Addf("monthlyCents: at least 0")
+			problems.BelowMinimum("monthlyCents", 0)
 		}
 		if v > 100000000 {
-			problems.Addf("monthlyCents: at most 100000000")
+			problems.AboveMaximum("monthlyCents", 100000000)
 		}
 	}
 	if v := f.Continuation.WorkspaceID; v != "" {
 		if n := utf8.RuneCountInString(v); n > 40 {
-			problems.Addf("workspaceId: at most 40 characters (got %d)", n)
+			problems.TooLong("workspaceId", 40, n)
 		}
 	}
 	return problems

@@ -122,16 +122,16 @@ func TestProvisionWorkspaceValidation(t *testing.T) {
 	decodePlacementAnswer := mrtrtest.AnswerDecoder(p.decodePlacement)
 	validPlacementAnswer := map[string]any{"regions": []any{"eu-west"}}
 	mrtrtest.Broken(t, decodeArguments, validArguments, "team", nil, "team: required")
-	mrtrtest.Broken(t, decodeArguments, validArguments, "team", strings.Repeat("x", 33), "team: at most 32 characters")
-	mrtrtest.Broken(t, decodeArguments, validArguments, "team", "", "team: must match ")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "team", strings.Repeat("x", 33), "team: at most 32 characters (got 33)")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "team", "", "team: must match [a-z][a-z0-9-]{2,31}")
 	mrtrtest.Broken(t, decodePlanAnswer, validPlanAnswer, "seats", int64(0), "seats: at least 1")
 	mrtrtest.Broken(t, decodePlanAnswer, validPlanAnswer, "seats", int64(1001), "seats: at most 1000")
 	mrtrtest.Broken(t, decodePlanAnswer, validPlanAnswer, "tier", nil, "tier: required")
-	mrtrtest.Broken(t, decodePlanAnswer, validPlanAnswer, "tier", "not-a-value", "tier: must be one of ")
+	mrtrtest.Broken(t, decodePlanAnswer, validPlanAnswer, "tier", "not-a-value", "tier: must be one of starter, business, enterprise")
 	mrtrtest.Broken(t, decodePlacementAnswer, validPlacementAnswer, "regions", nil, "regions: required")
 	mrtrtest.Broken(t, decodePlacementAnswer, validPlacementAnswer, "regions", []any{}, "regions: choose at least 1")
 	mrtrtest.Broken(t, decodePlacementAnswer, validPlacementAnswer, "regions", []any{"eu-west", "eu-central", "us-east", "us-west"}, "regions: choose at most 3")
-	mrtrtest.Broken(t, decodePlacementAnswer, validPlacementAnswer, "regions", []any{"not-a-value"}, "regions[]: must be one of ")
+	mrtrtest.Broken(t, decodePlacementAnswer, validPlacementAnswer, "regions", []any{"not-a-value"}, "regions[]: must be one of eu-west, eu-central, us-east, us-west, ap-south")
 }
 
 // TestProvisionWorkspaceRejectedInputs walks to every state that asks and sends there answers

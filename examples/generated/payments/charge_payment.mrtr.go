@@ -160,7 +160,7 @@ func (p chargePaymentProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Cha
 		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: chargePaymentNotChargedMessage(f)})
 	case ChargePaymentStateCharge:
 		// operation id charge-{invoiceId}
-		return r.Effect(ctx, chargePaymentChargeOperationID(f), 72*time.Hour, uint16(ChargePaymentStateCharged), func(ctx context.Context) error {
+		return mrtrimpl.Effect(ctx, r, chargePaymentChargeOperationID(f), 72*time.Hour, ChargePaymentStateCharged, func(ctx context.Context) error {
 			return p.h.ChargeCard(ctx, f)
 		})
 	case ChargePaymentStateCharged:
@@ -336,16 +336,16 @@ func (p chargePaymentProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw jso
 	switch v, st := mrtrimpl.FormString(in, "invoiceId"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 16 {
-			problems.Addf("invoiceId: at most 16 characters (got %d)", n)
+			problems.TooLong("invoiceId", 16, n)
 		}
 		if !chargePaymentArgInvoiceIDPattern.MatchString(v) {
-			problems.Addf("invoiceId: must match %s", "inv_[0-9]{1,12}")
+			problems.NoMatch("invoiceId", "inv_[0-9]{1,12}")
 		}
 		f.Args.InvoiceID = v
 	case mrtrimpl.Absent:
-		problems.Addf("invoiceId: required")
+		problems.Required("invoiceId")
 	case mrtrimpl.WrongType:
-		problems.Addf("invoiceId: expected a string")
+		problems.WrongType("invoiceId", "a string")
 	}
 	return f, problems.Err()
 }
@@ -360,28 +360,28 @@ func (p chargePaymentProgram) CheckContinuation(ctx context.Context, f *ChargePa
 	var problems mrtrimpl.Problems
 	if v := f.Continuation.AmountCents; v != 0 {
 		if v < 1 {
-			problems.Addf("amountCents: at least 1")
+			problems.BelowMinimum("amountCents", 1)
 		}
 		if v > 100000000 {
-			problems.Addf("amountCents: at most 100000000")
+			problems.AboveMaximum("amountCents", 100000000)
 		}
 	}
 	if v := f.Continuation.CardLast4; v != "" {
 		if n := utf8.RuneCountInString(v); n > 4 {
-			problems.Addf("cardLast4: at most 4 characters (got %d)", n)
+			problems.TooLong("cardLast4", 4, n)
 		}
 		if !chargePaymentContinuationCardLast4Pattern.MatchString(v) {
-			problems.Addf("cardLast4: must match %s", "[0-9]{4}")
+			problems.NoMatch("cardLast4", "[0-9]{4}")
 		}
 	}
 	if v := f.Continuation.ChargeID; v != "" {
 		if n := utf8.RuneCountInString(v); n > 40 {
-			problems.Addf("chargeId: at most 40 characters (got %d)", n)
+			problems.TooLong("chargeId", 40, n)
 		}
 	}
 	if v := string(f.Continuation.Currency); v != "" {
 		if !slices.Contains(chargePaymentCurrencyValues, ChargePaymentCurrency(v)) {
-			problems.Addf("currency: must be one of %s", "EUR, GBP, USD")
+			problems.NotOneOf("currency", "EUR, GBP, USD")
 		}
 	}
 	return problems

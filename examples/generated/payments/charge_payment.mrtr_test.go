@@ -92,8 +92,8 @@ func TestChargePaymentValidation(t *testing.T) {
 	decodeArguments := mrtrtest.ArgumentDecoder(p)
 	validArguments := map[string]any{"invoiceId": "inv_0"}
 	mrtrtest.Broken(t, decodeArguments, validArguments, "invoiceId", nil, "invoiceId: required")
-	mrtrtest.Broken(t, decodeArguments, validArguments, "invoiceId", strings.Repeat("x", 17), "invoiceId: at most 16 characters")
-	mrtrtest.Broken(t, decodeArguments, validArguments, "invoiceId", "", "invoiceId: must match ")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "invoiceId", strings.Repeat("x", 17), "invoiceId: at most 16 characters (got 17)")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "invoiceId", "", "invoiceId: must match inv_[0-9]{1,12}")
 }
 
 // TestChargePaymentRejectedInputs walks to every state that asks and sends there answers

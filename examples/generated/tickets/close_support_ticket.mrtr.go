@@ -130,27 +130,22 @@ func (p closeSupportTicketProgram) Step(ctx context.Context, r mrtrimpl.Round, f
 	case CloseSupportTicketStateAskReason:
 		var pending []mrtrimpl.Pending
 		if f.Reason == nil {
-			resp := r.Response("reason", vocab.Elicit)
-			switch resp.Status {
-			case mrtrimpl.Accepted:
-				answer, problems, err := p.decodeReason(ctx, resp.Content)
-				if err != nil {
-					return mrtrimpl.Step{}, err
-				}
-				if len(problems) > 0 {
-					pending = append(pending, mrtrimpl.Prefilled(p.requestReason(f, problems), resp.Content, problems))
-				} else {
-					f.Reason = answer
-				}
-			case mrtrimpl.Declined:
+			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
+				Key:  "reason",
+				Kind: vocab.Elicit,
+				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
+					return p.requestReason(f, problems)
+				},
+			}, mrtrimpl.Form(p.decodeReason), &pending)
+			switch {
+			case err != nil:
+				return mrtrimpl.Step{}, err
+			case left == vocab.Decline:
 				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "close_support_ticket was cancelled: the user declined \"reason\"."})
-			case mrtrimpl.Cancelled:
+			case left == vocab.Cancel:
 				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "close_support_ticket was cancelled: the user cancelled \"reason\"."})
-			case mrtrimpl.Malformed:
-				pending = append(pending, p.requestReason(f, mrtrimpl.Problems{resp.Problem}))
-			default:
-				pending = append(pending, p.requestReason(f, nil))
 			}
+			f.Reason = answer
 		}
 		if len(pending) > 0 {
 			return r.Ask(pending)
@@ -158,7 +153,7 @@ func (p closeSupportTicketProgram) Step(ctx context.Context, r mrtrimpl.Round, f
 		return mrtrimpl.Goto(r, CloseSupportTicketStateClose, vocab.Next)
 	case CloseSupportTicketStateClose:
 		// operation id close-{ticketId}
-		return r.Effect(ctx, closeSupportTicketCloseOperationID(f), 24*time.Hour, uint16(CloseSupportTicketStateClosed), func(ctx context.Context) error {
+		return mrtrimpl.Effect(ctx, r, closeSupportTicketCloseOperationID(f), 24*time.Hour, CloseSupportTicketStateClosed, func(ctx context.Context) error {
 			return p.h.CloseTicket(ctx, f)
 		})
 	case CloseSupportTicketStateClosed:
@@ -342,16 +337,16 @@ func (p closeSupportTicketProgram) NewFlow(ctx context.Context, c *mrtr.Call, ra
 	switch v, st := mrtrimpl.FormString(in, "ticketId"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 12 {
-			problems.Addf("ticketId: at most 12 characters (got %d)", n)
+			problems.TooLong("ticketId", 12, n)
 		}
 		if !closeSupportTicketArgTicketIDPattern.MatchString(v) {
-			problems.Addf("ticketId: must match %s", "[0-9]{1,12}")
+			problems.NoMatch("ticketId", "[0-9]{1,12}")
 		}
 		f.Args.TicketID = v
 	case mrtrimpl.Absent:
-		problems.Addf("ticketId: required")
+		problems.Required("ticketId")
 	case mrtrimpl.WrongType:
-		problems.Addf("ticketId: expected a string")
+		problems.WrongType("ticketId", "a string")
 	}
 	return f, problems.Err()
 }
@@ -366,19 +361,19 @@ func (p closeSupportTicketProgram) decodeReason(ctx context.Context, content map
 	switch v, st := mrtrimpl.FormString(content, "closeReason"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(closeSupportTicketCloseReasonValues, CloseSupportTicketCloseReason(v)) {
-			problems.Addf("closeReason: must be one of %s", "resolved, duplicate, cancelled")
+			problems.NotOneOf("closeReason", "resolved, duplicate, cancelled")
 		}
 		a.CloseReason = CloseSupportTicketCloseReason(v)
 	case mrtrimpl.Absent:
-		problems.Addf("closeReason: required")
+		problems.Required("closeReason")
 	case mrtrimpl.WrongType:
-		problems.Addf("closeReason: expected a string")
+		problems.WrongType("closeReason", "a string")
 	}
 	switch v, st := mrtrimpl.FormString(content, "comment"); st {
 	case mrtrimpl.Present:
 		checked := len(problems)
 		if n := utf8.RuneCountInString(v); n > 500 {
-			problems.Addf("comment: at most 500 characters (got %d)", n)
+			problems.TooLong("comment", 500, n)
 		}
 		if len(problems) == checked {
 			if err := p.h.NoSecrets(ctx, v); err != nil && !problems.AddInvalid("comment", err) {
@@ -387,7 +382,7 @@ func (p closeSupportTicketProgram) decodeReason(ctx context.Context, content map
 		}
 		a.Comment = &v
 	case mrtrimpl.WrongType:
-		problems.Addf("comment: expected a string")
+		problems.WrongType("comment", "a string")
 	}
 	return a, problems, nil
 }
@@ -398,7 +393,7 @@ func (p closeSupportTicketProgram) CheckContinuation(ctx context.Context, f *Clo
 	var problems mrtrimpl.Problems
 	if v := f.Continuation.Subject; v != "" {
 		if n := utf8.RuneCountInString(v); n > 120 {
-			problems.Addf("subject: at most 120 characters (got %d)", n)
+			problems.TooLong("subject", 120, n)
 		}
 	}
 	return problems

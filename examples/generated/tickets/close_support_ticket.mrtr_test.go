@@ -106,11 +106,11 @@ func TestCloseSupportTicketValidation(t *testing.T) {
 	decodeReasonAnswer := mrtrtest.AnswerDecoder(p.decodeReason)
 	validReasonAnswer := map[string]any{"closeReason": "resolved"}
 	mrtrtest.Broken(t, decodeArguments, validArguments, "ticketId", nil, "ticketId: required")
-	mrtrtest.Broken(t, decodeArguments, validArguments, "ticketId", "xxxxxxxxxxxxx", "ticketId: at most 12 characters")
-	mrtrtest.Broken(t, decodeArguments, validArguments, "ticketId", "", "ticketId: must match ")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "ticketId", "xxxxxxxxxxxxx", "ticketId: at most 12 characters (got 13)")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "ticketId", "", "ticketId: must match [0-9]{1,12}")
 	mrtrtest.Broken(t, decodeReasonAnswer, validReasonAnswer, "closeReason", nil, "closeReason: required")
-	mrtrtest.Broken(t, decodeReasonAnswer, validReasonAnswer, "closeReason", "not-a-value", "closeReason: must be one of ")
-	mrtrtest.Broken(t, decodeReasonAnswer, validReasonAnswer, "comment", strings.Repeat("x", 501), "comment: at most 500 characters")
+	mrtrtest.Broken(t, decodeReasonAnswer, validReasonAnswer, "closeReason", "not-a-value", "closeReason: must be one of resolved, duplicate, cancelled")
+	mrtrtest.Broken(t, decodeReasonAnswer, validReasonAnswer, "comment", strings.Repeat("x", 501), "comment: at most 500 characters (got 501)")
 }
 
 // TestCloseSupportTicketValidators makes each use of a custom validator, one at a time,

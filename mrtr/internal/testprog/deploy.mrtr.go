@@ -121,27 +121,22 @@ func (p deployProgram) Step(ctx context.Context, r mrtrimpl.Round, f *DeployFlow
 	case DeployStateChoose:
 		var pending []mrtrimpl.Pending
 		if f.Pick == nil {
-			resp := r.Response("pick", vocab.Elicit)
-			switch resp.Status {
-			case mrtrimpl.Accepted:
-				answer, problems, err := p.decodePick(ctx, resp.Content)
-				if err != nil {
-					return mrtrimpl.Step{}, err
-				}
-				if len(problems) > 0 {
-					pending = append(pending, mrtrimpl.Prefilled(p.requestPick(f, problems), resp.Content, problems))
-				} else {
-					f.Pick = answer
-				}
-			case mrtrimpl.Declined:
+			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
+				Key:  "pick",
+				Kind: vocab.Elicit,
+				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
+					return p.requestPick(f, problems)
+				},
+			}, mrtrimpl.Form(p.decodePick), &pending)
+			switch {
+			case err != nil:
+				return mrtrimpl.Step{}, err
+			case left == vocab.Decline:
 				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "deploy was cancelled: the user declined \"pick\"."})
-			case mrtrimpl.Cancelled:
+			case left == vocab.Cancel:
 				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "deploy was cancelled: the user cancelled \"pick\"."})
-			case mrtrimpl.Malformed:
-				pending = append(pending, p.requestPick(f, mrtrimpl.Problems{resp.Problem}))
-			default:
-				pending = append(pending, p.requestPick(f, nil))
 			}
+			f.Pick = answer
 		}
 		if len(pending) > 0 {
 			return r.Ask(pending)
@@ -149,7 +144,7 @@ func (p deployProgram) Step(ctx context.Context, r mrtrimpl.Round, f *DeployFlow
 		return mrtrimpl.Goto(r, DeployStateShip, vocab.Next)
 	case DeployStateShip:
 		// operation id deploy-{env}-{pick.services}
-		return r.Effect(ctx, deployShipOperationID(f), 24*time.Hour, uint16(DeployStateShipped), func(ctx context.Context) error {
+		return mrtrimpl.Effect(ctx, r, deployShipOperationID(f), 24*time.Hour, DeployStateShipped, func(ctx context.Context) error {
 			return p.h.DeployServices(ctx, f)
 		})
 	case DeployStateShipped:
@@ -313,13 +308,13 @@ func (p deployProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 	switch v, st := mrtrimpl.FormString(in, "env"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(deployEnvValues, DeployEnv(v)) {
-			problems.Addf("env: must be one of %s", "staging, production")
+			problems.NotOneOf("env", "staging, production")
 		}
 		f.Args.Env = DeployEnv(v)
 	case mrtrimpl.Absent:
-		problems.Addf("env: required")
+		problems.Required("env")
 	case mrtrimpl.WrongType:
-		problems.Addf("env: expected a string")
+		problems.WrongType("env", "a string")
 	}
 	return f, problems.Err()
 }
@@ -335,11 +330,11 @@ func (p deployProgram) decodePick(ctx context.Context, content map[string]any) (
 		for i, it := range list {
 			v, ok := mrtrimpl.AsString(it)
 			if ok != mrtrimpl.Present {
-				problems.Addf("services[%d]: expected a string", i)
+				problems.ItemWrongType("services", i, "a string")
 				continue
 			}
 			if !slices.Contains(deployServicesValues, DeployServices(v)) {
-				problems.Addf("services[]: must be one of %s", "billing, checkout, search")
+				problems.NotOneOf("services[]", "billing, checkout, search")
 				continue
 			}
 			a.Services = append(a.Services, DeployServices(v))
@@ -348,16 +343,16 @@ func (p deployProgram) decodePick(ctx context.Context, content map[string]any) (
 		a.Services = mrtrimpl.SpecOrder(a.Services, deployServicesValues)
 		if len(problems) == checked {
 			if len(a.Services) < 1 {
-				problems.Addf("services: choose at least 1")
+				problems.TooFew("services", 1)
 			}
 			if len(a.Services) > 3 {
-				problems.Addf("services: choose at most 3")
+				problems.TooMany("services", 3)
 			}
 		}
 	case mrtrimpl.Absent:
-		problems.Addf("services: required")
+		problems.Required("services")
 	case mrtrimpl.WrongType:
-		problems.Addf("services: expected a list")
+		problems.WrongType("services", "a list")
 	}
 	return a, problems, nil
 }

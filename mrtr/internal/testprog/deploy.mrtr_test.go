@@ -91,10 +91,10 @@ func TestDeployValidation(t *testing.T) {
 	decodePickAnswer := mrtrtest.AnswerDecoder(p.decodePick)
 	validPickAnswer := map[string]any{"services": []any{"billing"}}
 	mrtrtest.Broken(t, decodeArguments, validArguments, "env", nil, "env: required")
-	mrtrtest.Broken(t, decodeArguments, validArguments, "env", "not-a-value", "env: must be one of ")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "env", "not-a-value", "env: must be one of staging, production")
 	mrtrtest.Broken(t, decodePickAnswer, validPickAnswer, "services", nil, "services: required")
 	mrtrtest.Broken(t, decodePickAnswer, validPickAnswer, "services", []any{}, "services: choose at least 1")
-	mrtrtest.Broken(t, decodePickAnswer, validPickAnswer, "services", []any{"not-a-value"}, "services[]: must be one of ")
+	mrtrtest.Broken(t, decodePickAnswer, validPickAnswer, "services", []any{"not-a-value"}, "services[]: must be one of billing, checkout, search")
 }
 
 // TestDeployRejectedInputs walks to every state that asks and sends there answers

@@ -93,20 +93,17 @@ func (p needsRootsProgram) Step(ctx context.Context, r mrtrimpl.Round, f *NeedsR
 	case NeedsRootsStateAskModel:
 		var pending []mrtrimpl.Pending
 		if f.Answer == nil {
-			resp := r.Response("answer", vocab.Sample)
-			switch resp.Status {
-			case mrtrimpl.Accepted:
-				answer, problems := p.decodeAnswer(ctx, resp.Text)
-				if len(problems) > 0 {
-					pending = append(pending, p.requestAnswer(f, problems))
-				} else {
-					f.Answer = answer
-				}
-			case mrtrimpl.Malformed:
-				pending = append(pending, p.requestAnswer(f, mrtrimpl.Problems{resp.Problem}))
-			default:
-				pending = append(pending, p.requestAnswer(f, nil))
+			answer, _, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
+				Key:  "answer",
+				Kind: vocab.Sample,
+				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
+					return p.requestAnswer(f, problems)
+				},
+			}, mrtrimpl.Text(p.decodeAnswer), &pending)
+			if err != nil {
+				return mrtrimpl.Step{}, err
 			}
+			f.Answer = answer
 		}
 		if len(pending) > 0 {
 			return r.Ask(pending)
@@ -256,7 +253,7 @@ func (p needsRootsProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.R
 func (p needsRootsProgram) decodeAnswer(ctx context.Context, text string) (*mrtrimpl.Sampled, mrtrimpl.Problems) {
 	var problems mrtrimpl.Problems
 	if n := utf8.RuneCountInString(text); n > 100 {
-		problems.Addf("answer: at most 100 characters (got %d)", n)
+		problems.TooLong("answer", 100, n)
 	}
 	return &mrtrimpl.Sampled{Text: text}, problems
 }

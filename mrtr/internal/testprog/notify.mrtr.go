@@ -96,27 +96,22 @@ func (p notifyProgram) Step(ctx context.Context, r mrtrimpl.Round, f *NotifyFlow
 	case NotifyStateAskText:
 		var pending []mrtrimpl.Pending
 		if f.Note == nil {
-			resp := r.Response("note", vocab.Elicit)
-			switch resp.Status {
-			case mrtrimpl.Accepted:
-				answer, problems, err := p.decodeNote(ctx, resp.Content)
-				if err != nil {
-					return mrtrimpl.Step{}, err
-				}
-				if len(problems) > 0 {
-					pending = append(pending, mrtrimpl.Prefilled(p.requestNote(f, problems), resp.Content, problems))
-				} else {
-					f.Note = answer
-				}
-			case mrtrimpl.Declined:
+			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
+				Key:  "note",
+				Kind: vocab.Elicit,
+				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
+					return p.requestNote(f, problems)
+				},
+			}, mrtrimpl.Form(p.decodeNote), &pending)
+			switch {
+			case err != nil:
+				return mrtrimpl.Step{}, err
+			case left == vocab.Decline:
 				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "notify was cancelled: the user declined \"note\"."})
-			case mrtrimpl.Cancelled:
+			case left == vocab.Cancel:
 				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "notify was cancelled: the user cancelled \"note\"."})
-			case mrtrimpl.Malformed:
-				pending = append(pending, p.requestNote(f, mrtrimpl.Problems{resp.Problem}))
-			default:
-				pending = append(pending, p.requestNote(f, nil))
 			}
+			f.Note = answer
 		}
 		if len(pending) > 0 {
 			return r.Ask(pending)
@@ -124,7 +119,7 @@ func (p notifyProgram) Step(ctx context.Context, r mrtrimpl.Round, f *NotifyFlow
 		return mrtrimpl.Goto(r, NotifyStateSend, vocab.Next)
 	case NotifyStateSend:
 		// the workflow's own operation id: the round record covers retries
-		return r.Effect(ctx, "", 24*time.Hour, uint16(NotifyStateSent), func(ctx context.Context) error {
+		return mrtrimpl.Effect(ctx, r, "", 24*time.Hour, NotifyStateSent, func(ctx context.Context) error {
 			return p.h.SendNote(ctx, f)
 		})
 	case NotifyStateSent:
@@ -279,13 +274,13 @@ func (p notifyProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 	switch v, st := mrtrimpl.FormString(in, "to"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 20 {
-			problems.Addf("to: at most 20 characters (got %d)", n)
+			problems.TooLong("to", 20, n)
 		}
 		f.Args.To = v
 	case mrtrimpl.Absent:
-		problems.Addf("to: required")
+		problems.Required("to")
 	case mrtrimpl.WrongType:
-		problems.Addf("to: expected a string")
+		problems.WrongType("to", "a string")
 	}
 	return f, problems.Err()
 }
@@ -298,13 +293,13 @@ func (p notifyProgram) decodeNote(ctx context.Context, content map[string]any) (
 	switch v, st := mrtrimpl.FormString(content, "text"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 100 {
-			problems.Addf("text: at most 100 characters (got %d)", n)
+			problems.TooLong("text", 100, n)
 		}
 		a.Text = v
 	case mrtrimpl.Absent:
-		problems.Addf("text: required")
+		problems.Required("text")
 	case mrtrimpl.WrongType:
-		problems.Addf("text: expected a string")
+		problems.WrongType("text", "a string")
 	}
 	return a, problems, nil
 }

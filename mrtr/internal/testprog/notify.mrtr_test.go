@@ -92,9 +92,9 @@ func TestNotifyValidation(t *testing.T) {
 	decodeNoteAnswer := mrtrtest.AnswerDecoder(p.decodeNote)
 	validNoteAnswer := map[string]any{"text": "example"}
 	mrtrtest.Broken(t, decodeArguments, validArguments, "to", nil, "to: required")
-	mrtrtest.Broken(t, decodeArguments, validArguments, "to", strings.Repeat("x", 21), "to: at most 20 characters")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "to", strings.Repeat("x", 21), "to: at most 20 characters (got 21)")
 	mrtrtest.Broken(t, decodeNoteAnswer, validNoteAnswer, "text", nil, "text: required")
-	mrtrtest.Broken(t, decodeNoteAnswer, validNoteAnswer, "text", strings.Repeat("x", 101), "text: at most 100 characters")
+	mrtrtest.Broken(t, decodeNoteAnswer, validNoteAnswer, "text", strings.Repeat("x", 101), "text: at most 100 characters (got 101)")
 }
 
 // TestNotifyRejectedInputs walks to every state that asks and sends there answers

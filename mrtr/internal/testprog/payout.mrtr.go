@@ -133,27 +133,22 @@ func (p payoutProgram) Step(ctx context.Context, r mrtrimpl.Round, f *PayoutFlow
 	case PayoutStateAskApproval:
 		var pending []mrtrimpl.Pending
 		if f.Approval == nil {
-			resp := r.Response("approval", vocab.Elicit)
-			switch resp.Status {
-			case mrtrimpl.Accepted:
-				answer, problems, err := p.decodeApproval(ctx, resp.Content)
-				if err != nil {
-					return mrtrimpl.Step{}, err
-				}
-				if len(problems) > 0 {
-					pending = append(pending, mrtrimpl.Prefilled(p.requestApproval(f, problems), resp.Content, problems))
-				} else {
-					f.Approval = answer
-				}
-			case mrtrimpl.Declined:
+			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
+				Key:  "approval",
+				Kind: vocab.Elicit,
+				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
+					return p.requestApproval(f, problems)
+				},
+			}, mrtrimpl.Form(p.decodeApproval), &pending)
+			switch {
+			case err != nil:
+				return mrtrimpl.Step{}, err
+			case left == vocab.Decline:
 				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "payout was cancelled: the user declined \"approval\"."})
-			case mrtrimpl.Cancelled:
+			case left == vocab.Cancel:
 				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "payout was cancelled: the user cancelled \"approval\"."})
-			case mrtrimpl.Malformed:
-				pending = append(pending, p.requestApproval(f, mrtrimpl.Problems{resp.Problem}))
-			default:
-				pending = append(pending, p.requestApproval(f, nil))
 			}
+			f.Approval = answer
 		}
 		if len(pending) > 0 {
 			return r.Ask(pending)
@@ -163,7 +158,7 @@ func (p payoutProgram) Step(ctx context.Context, r mrtrimpl.Round, f *PayoutFlow
 		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: payoutBatchedMessage(f)})
 	case PayoutStatePay:
 		// operation id payout-{payee}-{amount}
-		return r.Effect(ctx, payoutPayOperationID(f), 24*time.Hour, uint16(PayoutStatePaid), func(ctx context.Context) error {
+		return mrtrimpl.Effect(ctx, r, payoutPayOperationID(f), 24*time.Hour, PayoutStatePaid, func(ctx context.Context) error {
 			return p.h.SendPayout(ctx, f)
 		})
 	case PayoutStatePaid:
@@ -336,30 +331,30 @@ func (p payoutProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 	switch v, st := mrtrimpl.FormInt(in, "amount"); st {
 	case mrtrimpl.Present:
 		if v < 1 {
-			problems.Addf("amount: at least 1")
+			problems.BelowMinimum("amount", 1)
 		}
 		if v > 100000 {
-			problems.Addf("amount: at most 100000")
+			problems.AboveMaximum("amount", 100000)
 		}
 		f.Args.Amount = v
 	case mrtrimpl.Absent:
-		problems.Addf("amount: required")
+		problems.Required("amount")
 	case mrtrimpl.WrongType:
-		problems.Addf("amount: expected an integer")
+		problems.WrongType("amount", "an integer")
 	}
 	switch v, st := mrtrimpl.FormString(in, "payee"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 5 {
-			problems.Addf("payee: at most 5 characters (got %d)", n)
+			problems.TooLong("payee", 5, n)
 		}
 		if !payoutArgPayeePattern.MatchString(v) {
-			problems.Addf("payee: must match %s", "p-[0-9]{3}")
+			problems.NoMatch("payee", "p-[0-9]{3}")
 		}
 		f.Args.Payee = v
 	case mrtrimpl.Absent:
-		problems.Addf("payee: required")
+		problems.Required("payee")
 	case mrtrimpl.WrongType:
-		problems.Addf("payee: expected a string")
+		problems.WrongType("payee", "a string")
 	}
 	return f, problems.Err()
 }
@@ -374,13 +369,13 @@ func (p payoutProgram) decodeApproval(ctx context.Context, content map[string]an
 	switch v, st := mrtrimpl.FormString(content, "approver"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 40 {
-			problems.Addf("approver: at most 40 characters (got %d)", n)
+			problems.TooLong("approver", 40, n)
 		}
 		a.Approver = v
 	case mrtrimpl.Absent:
-		problems.Addf("approver: required")
+		problems.Required("approver")
 	case mrtrimpl.WrongType:
-		problems.Addf("approver: expected a string")
+		problems.WrongType("approver", "a string")
 	}
 	return a, problems, nil
 }

@@ -105,10 +105,10 @@ func TestPayoutValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeArguments, validArguments, "amount", int64(0), "amount: at least 1")
 	mrtrtest.Broken(t, decodeArguments, validArguments, "amount", int64(100001), "amount: at most 100000")
 	mrtrtest.Broken(t, decodeArguments, validArguments, "payee", nil, "payee: required")
-	mrtrtest.Broken(t, decodeArguments, validArguments, "payee", "xxxxxx", "payee: at most 5 characters")
-	mrtrtest.Broken(t, decodeArguments, validArguments, "payee", "", "payee: must match ")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "payee", "xxxxxx", "payee: at most 5 characters (got 6)")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "payee", "", "payee: must match p-[0-9]{3}")
 	mrtrtest.Broken(t, decodeApprovalAnswer, validApprovalAnswer, "approver", nil, "approver: required")
-	mrtrtest.Broken(t, decodeApprovalAnswer, validApprovalAnswer, "approver", strings.Repeat("x", 41), "approver: at most 40 characters")
+	mrtrtest.Broken(t, decodeApprovalAnswer, validApprovalAnswer, "approver", strings.Repeat("x", 41), "approver: at most 40 characters (got 41)")
 }
 
 // TestPayoutRejectedInputs walks to every state that asks and sends there answers

@@ -161,49 +161,36 @@ func (p transferProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Transfer
 	case TransferStateAskMemo:
 		var pending []mrtrimpl.Pending
 		if f.Memo == nil {
-			resp := r.Response("memo", vocab.Elicit)
-			switch resp.Status {
-			case mrtrimpl.Accepted:
-				answer, problems, err := p.decodeMemo(ctx, resp.Content)
-				if err != nil {
-					return mrtrimpl.Step{}, err
-				}
-				if len(problems) > 0 {
-					pending = append(pending, mrtrimpl.Prefilled(p.requestMemo(f, problems), resp.Content, problems))
-				} else {
-					f.Memo = answer
-				}
-			case mrtrimpl.Declined:
+			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
+				Key:  "memo",
+				Kind: vocab.Elicit,
+				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
+					return p.requestMemo(f, problems)
+				},
+			}, mrtrimpl.Form(p.decodeMemo), &pending)
+			switch {
+			case err != nil:
+				return mrtrimpl.Step{}, err
+			case left == vocab.Decline:
 				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "transfer was cancelled: the user declined \"memo\"."})
-			case mrtrimpl.Cancelled:
+			case left == vocab.Cancel:
 				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "transfer was cancelled: the user cancelled \"memo\"."})
-			case mrtrimpl.Malformed:
-				pending = append(pending, p.requestMemo(f, mrtrimpl.Problems{resp.Problem}))
-			default:
-				pending = append(pending, p.requestMemo(f, nil))
 			}
+			f.Memo = answer
 		}
 		if f.Summary == nil {
-			resp := r.Response("summary", vocab.Sample)
-			switch resp.Status {
-			case mrtrimpl.Accepted:
-				answer, problems := p.decodeSummary(ctx, resp.Text)
-				if len(problems) > 0 {
-					if r.Can(vocab.Sample) {
-						pending = append(pending, p.requestSummary(f, problems))
-					}
-				} else {
-					f.Summary = answer
-				}
-			case mrtrimpl.Malformed:
-				if r.Can(vocab.Sample) {
-					pending = append(pending, p.requestSummary(f, mrtrimpl.Problems{resp.Problem}))
-				}
-			default:
-				if r.Can(vocab.Sample) {
-					pending = append(pending, p.requestSummary(f, nil))
-				}
+			answer, _, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
+				Key:      "summary",
+				Kind:     vocab.Sample,
+				Optional: true,
+				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
+					return p.requestSummary(f, problems)
+				},
+			}, mrtrimpl.Text(p.decodeSummary), &pending)
+			if err != nil {
+				return mrtrimpl.Step{}, err
 			}
+			f.Summary = answer
 		}
 		if len(pending) > 0 {
 			return r.Ask(pending)
@@ -238,7 +225,7 @@ func (p transferProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Transfer
 		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: transferDeclinedMessage(f)})
 	case TransferStateSend:
 		// operation id transfer-{account}-{amount}
-		return r.Effect(ctx, transferSendOperationID(f), time.Hour, uint16(TransferStateDone), func(ctx context.Context) error {
+		return mrtrimpl.Effect(ctx, r, transferSendOperationID(f), time.Hour, TransferStateDone, func(ctx context.Context) error {
 			return p.h.SendMoney(ctx, f)
 		})
 	case TransferStateDone:
@@ -494,10 +481,10 @@ func (p transferProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.Raw
 	case mrtrimpl.Present:
 		checked := len(problems)
 		if n := utf8.RuneCountInString(v); n > 7 {
-			problems.Addf("account: at most 7 characters (got %d)", n)
+			problems.TooLong("account", 7, n)
 		}
 		if !transferArgAccountPattern.MatchString(v) {
-			problems.Addf("account: must match %s", "acc-[0-9]{3}")
+			problems.NoMatch("account", "acc-[0-9]{3}")
 		}
 		if len(problems) == checked {
 			if err := p.h.AccountExists(ctx, v); err != nil && !problems.AddInvalid("account", err) {
@@ -506,23 +493,23 @@ func (p transferProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.Raw
 		}
 		f.Args.Account = v
 	case mrtrimpl.Absent:
-		problems.Addf("account: required")
+		problems.Required("account")
 	case mrtrimpl.WrongType:
-		problems.Addf("account: expected a string")
+		problems.WrongType("account", "a string")
 	}
 	switch v, st := mrtrimpl.FormInt(in, "amount"); st {
 	case mrtrimpl.Present:
 		if v < 1 {
-			problems.Addf("amount: at least 1")
+			problems.BelowMinimum("amount", 1)
 		}
 		if v > 1000 {
-			problems.Addf("amount: at most 1000")
+			problems.AboveMaximum("amount", 1000)
 		}
 		f.Args.Amount = v
 	case mrtrimpl.Absent:
-		problems.Addf("amount: required")
+		problems.Required("amount")
 	case mrtrimpl.WrongType:
-		problems.Addf("amount: expected an integer")
+		problems.WrongType("amount", "an integer")
 	}
 	return f, problems.Err()
 }
@@ -538,7 +525,7 @@ func (p transferProgram) decodeMemo(ctx context.Context, content map[string]any)
 	case mrtrimpl.Present:
 		checked := len(problems)
 		if n := utf8.RuneCountInString(v); n > 50 {
-			problems.Addf("note: at most 50 characters (got %d)", n)
+			problems.TooLong("note", 50, n)
 		}
 		if len(problems) == checked {
 			if err := p.h.NotBlank(ctx, v); err != nil && !problems.AddInvalid("note", err) {
@@ -547,15 +534,15 @@ func (p transferProgram) decodeMemo(ctx context.Context, content map[string]any)
 		}
 		a.Note = v
 	case mrtrimpl.Absent:
-		problems.Addf("note: required")
+		problems.Required("note")
 	case mrtrimpl.WrongType:
-		problems.Addf("note: expected a string")
+		problems.WrongType("note", "a string")
 	}
 	switch v, st := mrtrimpl.FormBool(content, "urgent"); st {
 	case mrtrimpl.Present:
 		a.Urgent = &v
 	case mrtrimpl.WrongType:
-		problems.Addf("urgent: expected true or false")
+		problems.WrongType("urgent", "true or false")
 	}
 	return a, problems, nil
 }
@@ -564,7 +551,7 @@ func (p transferProgram) decodeMemo(ctx context.Context, content map[string]any)
 func (p transferProgram) decodeSummary(ctx context.Context, text string) (*mrtrimpl.Sampled, mrtrimpl.Problems) {
 	var problems mrtrimpl.Problems
 	if n := utf8.RuneCountInString(text); n > 200 {
-		problems.Addf("summary: at most 200 characters (got %d)", n)
+		problems.TooLong("summary", 200, n)
 	}
 	return &mrtrimpl.Sampled{Text: text}, problems
 }
@@ -575,15 +562,15 @@ func (p transferProgram) CheckContinuation(ctx context.Context, f *TransferFlow)
 	var problems mrtrimpl.Problems
 	if v := f.Continuation.Balance; v != 0 {
 		if v < 0 {
-			problems.Addf("balance: at least 0")
+			problems.BelowMinimum("balance", 0)
 		}
 		if v > 1000000 {
-			problems.Addf("balance: at most 1000000")
+			problems.AboveMaximum("balance", 1000000)
 		}
 	}
 	if v := f.Continuation.TransferID; v != "" {
 		if n := utf8.RuneCountInString(v); n > 40 {
-			problems.Addf("transferId: at most 40 characters (got %d)", n)
+			problems.TooLong("transferId", 40, n)
 		}
 	}
 	return problems

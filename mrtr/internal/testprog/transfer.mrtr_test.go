@@ -123,13 +123,13 @@ func TestTransferValidation(t *testing.T) {
 	decodeMemoAnswer := mrtrtest.AnswerDecoder(p.decodeMemo)
 	validMemoAnswer := map[string]any{"note": "example"}
 	mrtrtest.Broken(t, decodeArguments, validArguments, "account", nil, "account: required")
-	mrtrtest.Broken(t, decodeArguments, validArguments, "account", "xxxxxxxx", "account: at most 7 characters")
-	mrtrtest.Broken(t, decodeArguments, validArguments, "account", "", "account: must match ")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "account", "xxxxxxxx", "account: at most 7 characters (got 8)")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "account", "", "account: must match acc-[0-9]{3}")
 	mrtrtest.Broken(t, decodeArguments, validArguments, "amount", nil, "amount: required")
 	mrtrtest.Broken(t, decodeArguments, validArguments, "amount", int64(0), "amount: at least 1")
 	mrtrtest.Broken(t, decodeArguments, validArguments, "amount", int64(1001), "amount: at most 1000")
 	mrtrtest.Broken(t, decodeMemoAnswer, validMemoAnswer, "note", nil, "note: required")
-	mrtrtest.Broken(t, decodeMemoAnswer, validMemoAnswer, "note", strings.Repeat("x", 51), "note: at most 50 characters")
+	mrtrtest.Broken(t, decodeMemoAnswer, validMemoAnswer, "note", strings.Repeat("x", 51), "note: at most 50 characters (got 51)")
 }
 
 // TestTransferValidators makes each use of a custom validator, one at a time,

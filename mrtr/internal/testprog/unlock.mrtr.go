@@ -107,27 +107,22 @@ func (p unlockProgram) Step(ctx context.Context, r mrtrimpl.Round, f *UnlockFlow
 	case UnlockStateAskCode:
 		var pending []mrtrimpl.Pending
 		if f.Code == nil {
-			resp := r.Response("code", vocab.Elicit)
-			switch resp.Status {
-			case mrtrimpl.Accepted:
-				answer, problems, err := p.decodeCode(ctx, resp.Content)
-				if err != nil {
-					return mrtrimpl.Step{}, err
-				}
-				if len(problems) > 0 {
-					pending = append(pending, mrtrimpl.Prefilled(p.requestCode(f, problems), resp.Content, problems))
-				} else {
-					f.Code = answer
-				}
-			case mrtrimpl.Declined:
+			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
+				Key:  "code",
+				Kind: vocab.Elicit,
+				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
+					return p.requestCode(f, problems)
+				},
+			}, mrtrimpl.Form(p.decodeCode), &pending)
+			switch {
+			case err != nil:
+				return mrtrimpl.Step{}, err
+			case left == vocab.Decline:
 				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "unlock was cancelled: the user declined \"code\"."})
-			case mrtrimpl.Cancelled:
+			case left == vocab.Cancel:
 				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "unlock was cancelled: the user cancelled \"code\"."})
-			case mrtrimpl.Malformed:
-				pending = append(pending, p.requestCode(f, mrtrimpl.Problems{resp.Problem}))
-			default:
-				pending = append(pending, p.requestCode(f, nil))
 			}
+			f.Code = answer
 		}
 		if len(pending) > 0 {
 			return r.Ask(pending)
@@ -295,13 +290,13 @@ func (p unlockProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 	switch v, st := mrtrimpl.FormString(in, "door"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 20 {
-			problems.Addf("door: at most 20 characters (got %d)", n)
+			problems.TooLong("door", 20, n)
 		}
 		f.Args.Door = v
 	case mrtrimpl.Absent:
-		problems.Addf("door: required")
+		problems.Required("door")
 	case mrtrimpl.WrongType:
-		problems.Addf("door: expected a string")
+		problems.WrongType("door", "a string")
 	}
 	return f, problems.Err()
 }
@@ -316,16 +311,16 @@ func (p unlockProgram) decodeCode(ctx context.Context, content map[string]any) (
 	switch v, st := mrtrimpl.FormString(content, "digits"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 4 {
-			problems.Addf("digits: at most 4 characters (got %d)", n)
+			problems.TooLong("digits", 4, n)
 		}
 		if !unlockCodeDigitsPattern.MatchString(v) {
-			problems.Addf("digits: must match %s", "[0-9]{4}")
+			problems.NoMatch("digits", "[0-9]{4}")
 		}
 		a.Digits = v
 	case mrtrimpl.Absent:
-		problems.Addf("digits: required")
+		problems.Required("digits")
 	case mrtrimpl.WrongType:
-		problems.Addf("digits: expected a string")
+		problems.WrongType("digits", "a string")
 	}
 	return a, problems, nil
 }

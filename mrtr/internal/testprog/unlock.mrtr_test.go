@@ -95,10 +95,10 @@ func TestUnlockValidation(t *testing.T) {
 	decodeCodeAnswer := mrtrtest.AnswerDecoder(p.decodeCode)
 	validCodeAnswer := map[string]any{"digits": "0000"}
 	mrtrtest.Broken(t, decodeArguments, validArguments, "door", nil, "door: required")
-	mrtrtest.Broken(t, decodeArguments, validArguments, "door", strings.Repeat("x", 21), "door: at most 20 characters")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "door", strings.Repeat("x", 21), "door: at most 20 characters (got 21)")
 	mrtrtest.Broken(t, decodeCodeAnswer, validCodeAnswer, "digits", nil, "digits: required")
-	mrtrtest.Broken(t, decodeCodeAnswer, validCodeAnswer, "digits", "xxxxx", "digits: at most 4 characters")
-	mrtrtest.Broken(t, decodeCodeAnswer, validCodeAnswer, "digits", "", "digits: must match ")
+	mrtrtest.Broken(t, decodeCodeAnswer, validCodeAnswer, "digits", "xxxxx", "digits: at most 4 characters (got 5)")
+	mrtrtest.Broken(t, decodeCodeAnswer, validCodeAnswer, "digits", "", "digits: must match [0-9]{4}")
 }
 
 // TestUnlockRejectedInputs walks to every state that asks and sends there answers

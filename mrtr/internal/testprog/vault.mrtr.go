@@ -111,27 +111,23 @@ func (p vaultProgram) Step(ctx context.Context, r mrtrimpl.Round, f *VaultFlow) 
 	case VaultStateAskPin:
 		var pending []mrtrimpl.Pending
 		if f.Pin == nil {
-			resp := r.Response("pin", vocab.Elicit)
-			switch resp.Status {
-			case mrtrimpl.Accepted:
-				answer, problems, err := p.decodePin(ctx, resp.Content)
-				if err != nil {
-					return mrtrimpl.Step{}, err
-				}
-				if len(problems) > 0 {
-					pending = append(pending, mrtrimpl.Prefilled(p.requestPin(f, problems), resp.Content, problems, "otp"))
-				} else {
-					f.Pin = answer
-				}
-			case mrtrimpl.Declined:
+			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
+				Key:  "pin",
+				Kind: vocab.Elicit,
+				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
+					return p.requestPin(f, problems)
+				},
+				Sensitive: []string{"otp"},
+			}, mrtrimpl.Form(p.decodePin), &pending)
+			switch {
+			case err != nil:
+				return mrtrimpl.Step{}, err
+			case left == vocab.Decline:
 				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "vault was cancelled: the user declined \"pin\"."})
-			case mrtrimpl.Cancelled:
+			case left == vocab.Cancel:
 				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "vault was cancelled: the user cancelled \"pin\"."})
-			case mrtrimpl.Malformed:
-				pending = append(pending, p.requestPin(f, mrtrimpl.Problems{resp.Problem}))
-			default:
-				pending = append(pending, p.requestPin(f, nil))
 			}
+			f.Pin = answer
 		}
 		if len(pending) > 0 {
 			return r.Ask(pending)
@@ -139,7 +135,7 @@ func (p vaultProgram) Step(ctx context.Context, r mrtrimpl.Round, f *VaultFlow) 
 		return mrtrimpl.Goto(r, VaultStateOpen, vocab.Next)
 	case VaultStateOpen:
 		// operation id open-{vaultId}
-		return r.Effect(ctx, vaultOpenOperationID(f), 24*time.Hour, uint16(VaultStateOpened), func(ctx context.Context) error {
+		return mrtrimpl.Effect(ctx, r, vaultOpenOperationID(f), 24*time.Hour, VaultStateOpened, func(ctx context.Context) error {
 			return p.h.OpenVault(ctx, f)
 		})
 	case VaultStateOpened:
@@ -311,13 +307,13 @@ func (p vaultProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMes
 	switch v, st := mrtrimpl.FormString(in, "vaultId"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 10 {
-			problems.Addf("vaultId: at most 10 characters (got %d)", n)
+			problems.TooLong("vaultId", 10, n)
 		}
 		f.Args.VaultID = v
 	case mrtrimpl.Absent:
-		problems.Addf("vaultId: required")
+		problems.Required("vaultId")
 	case mrtrimpl.WrongType:
-		problems.Addf("vaultId: expected a string")
+		problems.WrongType("vaultId", "a string")
 	}
 	return f, problems.Err()
 }
@@ -332,25 +328,25 @@ func (p vaultProgram) decodePin(ctx context.Context, content map[string]any) (*V
 	switch v, st := mrtrimpl.FormString(content, "code"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 4 {
-			problems.Addf("code: at most 4 characters (got %d)", n)
+			problems.TooLong("code", 4, n)
 		}
 		if !vaultPinCodePattern.MatchString(v) {
-			problems.Addf("code: must match %s", "[0-9]{4}")
+			problems.NoMatch("code", "[0-9]{4}")
 		}
 		a.Code = v
 	case mrtrimpl.Absent:
-		problems.Addf("code: required")
+		problems.Required("code")
 	case mrtrimpl.WrongType:
-		problems.Addf("code: expected a string")
+		problems.WrongType("code", "a string")
 	}
 	switch v, st := mrtrimpl.FormString(content, "otp"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 40 {
-			problems.Addf("otp: at most 40 characters (got %d)", n)
+			problems.TooLong("otp", 40, n)
 		}
 		a.Otp = &v
 	case mrtrimpl.WrongType:
-		problems.Addf("otp: expected a string")
+		problems.WrongType("otp", "a string")
 	}
 	return a, problems, nil
 }
@@ -361,7 +357,7 @@ func (p vaultProgram) CheckContinuation(ctx context.Context, f *VaultFlow) mrtri
 	var problems mrtrimpl.Problems
 	if v := f.Continuation.Owner; v != "" {
 		if n := utf8.RuneCountInString(v); n > 40 {
-			problems.Addf("owner: at most 40 characters (got %d)", n)
+			problems.TooLong("owner", 40, n)
 		}
 	}
 	return problems

@@ -99,11 +99,11 @@ func TestVaultValidation(t *testing.T) {
 	decodePinAnswer := mrtrtest.AnswerDecoder(p.decodePin)
 	validPinAnswer := map[string]any{"code": "0000"}
 	mrtrtest.Broken(t, decodeArguments, validArguments, "vaultId", nil, "vaultId: required")
-	mrtrtest.Broken(t, decodeArguments, validArguments, "vaultId", "xxxxxxxxxxx", "vaultId: at most 10 characters")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "vaultId", "xxxxxxxxxxx", "vaultId: at most 10 characters (got 11)")
 	mrtrtest.Broken(t, decodePinAnswer, validPinAnswer, "code", nil, "code: required")
-	mrtrtest.Broken(t, decodePinAnswer, validPinAnswer, "code", "xxxxx", "code: at most 4 characters")
-	mrtrtest.Broken(t, decodePinAnswer, validPinAnswer, "code", "", "code: must match ")
-	mrtrtest.Broken(t, decodePinAnswer, validPinAnswer, "otp", strings.Repeat("x", 41), "otp: at most 40 characters")
+	mrtrtest.Broken(t, decodePinAnswer, validPinAnswer, "code", "xxxxx", "code: at most 4 characters (got 5)")
+	mrtrtest.Broken(t, decodePinAnswer, validPinAnswer, "code", "", "code: must match [0-9]{4}")
+	mrtrtest.Broken(t, decodePinAnswer, validPinAnswer, "otp", strings.Repeat("x", 41), "otp: at most 40 characters (got 41)")
 }
 
 // TestVaultRejectedInputs walks to every state that asks and sends there answers

@@ -185,27 +185,22 @@ func (p searchOrdersProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Sear
 	case SearchOrdersStatePick:
 		var pending []mrtrimpl.Pending
 		if f.Choice == nil {
-			resp := r.Response("choice", vocab.Elicit)
-			switch resp.Status {
-			case mrtrimpl.Accepted:
-				answer, problems, err := p.decodeChoice(ctx, resp.Content)
-				if err != nil {
-					return mrtrimpl.Step{}, err
-				}
-				if len(problems) > 0 {
-					pending = append(pending, mrtrimpl.Prefilled(p.requestChoice(f, problems), resp.Content, problems))
-				} else {
-					f.Choice = answer
-				}
-			case mrtrimpl.Declined:
+			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
+				Key:  "choice",
+				Kind: vocab.Elicit,
+				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
+					return p.requestChoice(f, problems)
+				},
+			}, mrtrimpl.Form(p.decodeChoice), &pending)
+			switch {
+			case err != nil:
+				return mrtrimpl.Step{}, err
+			case left == vocab.Decline:
 				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "search_orders was cancelled: the user declined \"choice\"."})
-			case mrtrimpl.Cancelled:
+			case left == vocab.Cancel:
 				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "search_orders was cancelled: the user cancelled \"choice\"."})
-			case mrtrimpl.Malformed:
-				pending = append(pending, p.requestChoice(f, mrtrimpl.Problems{resp.Problem}))
-			default:
-				pending = append(pending, p.requestChoice(f, nil))
 			}
+			f.Choice = answer
 		}
 		if len(pending) > 0 {
 			return r.Ask(pending)
@@ -548,39 +543,39 @@ func (p searchOrdersProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 	case mrtrimpl.Present:
 		f.Args.Archived = &v
 	case mrtrimpl.WrongType:
-		problems.Addf("archived: expected true or false")
+		problems.WrongType("archived", "true or false")
 	}
 	switch v, st := mrtrimpl.FormString(in, "callback"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 200 {
-			problems.Addf("callback: at most 200 characters (got %d)", n)
+			problems.TooLong("callback", 200, n)
 		}
 		problems.CheckFormat("callback", "uri", v)
 		f.Args.Callback = &v
 	case mrtrimpl.WrongType:
-		problems.Addf("callback: expected a string")
+		problems.WrongType("callback", "a string")
 	}
 	switch v, st := mrtrimpl.FormString(in, "customerId"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 12 {
-			problems.Addf("customerId: at most 12 characters (got %d)", n)
+			problems.TooLong("customerId", 12, n)
 		}
 		if !searchOrdersArgCustomerIDPattern.MatchString(v) {
-			problems.Addf("customerId: must match %s", "cus_[a-z0-9]{4,8}")
+			problems.NoMatch("customerId", "cus_[a-z0-9]{4,8}")
 		}
 		f.Args.CustomerID = &v
 	case mrtrimpl.WrongType:
-		problems.Addf("customerId: expected a string")
+		problems.WrongType("customerId", "a string")
 	}
 	switch v, st := mrtrimpl.FormString(in, "email"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 254 {
-			problems.Addf("email: at most 254 characters (got %d)", n)
+			problems.TooLong("email", 254, n)
 		}
 		problems.CheckFormat("email", "email", v)
 		f.Args.Email = &v
 	case mrtrimpl.WrongType:
-		problems.Addf("email: expected a string")
+		problems.WrongType("email", "a string")
 	}
 	switch v, st := mrtrimpl.FormBool(in, "exact"); st {
 	case mrtrimpl.Present:
@@ -588,81 +583,81 @@ func (p searchOrdersProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 	case mrtrimpl.Absent:
 		f.Args.Exact = true
 	case mrtrimpl.WrongType:
-		problems.Addf("exact: expected true or false")
+		problems.WrongType("exact", "true or false")
 	}
 	switch list, st := mrtrimpl.FormList(in, "ids"); st {
 	case mrtrimpl.Present:
 		if len(list) < 1 {
-			problems.Addf("ids: choose at least 1")
+			problems.TooFew("ids", 1)
 		}
 		if len(list) > 10 {
-			problems.Addf("ids: choose at most 10")
+			problems.TooMany("ids", 10)
 		}
 		for i, it := range list {
 			v, ok := mrtrimpl.AsInt(it)
 			if ok != mrtrimpl.Present {
-				problems.Addf("ids[%d]: expected an integer", i)
+				problems.ItemWrongType("ids", i, "an integer")
 				continue
 			}
 			if v < 1 {
-				problems.Addf("ids[]: at least 1")
+				problems.BelowMinimum("ids[]", 1)
 			}
 			if v > 999999 {
-				problems.Addf("ids[]: at most 999999")
+				problems.AboveMaximum("ids[]", 999999)
 			}
 			f.Args.Ids = append(f.Args.Ids, v)
 		}
 	case mrtrimpl.WrongType:
-		problems.Addf("ids: expected a list")
+		problems.WrongType("ids", "a list")
 	}
 	switch v, st := mrtrimpl.FormInt(in, "limit"); st {
 	case mrtrimpl.Present:
 		if v < 1 {
-			problems.Addf("limit: at least 1")
+			problems.BelowMinimum("limit", 1)
 		}
 		if v > 100 {
-			problems.Addf("limit: at most 100")
+			problems.AboveMaximum("limit", 100)
 		}
 		f.Args.Limit = v
 	case mrtrimpl.Absent:
 		f.Args.Limit = 20
 	case mrtrimpl.WrongType:
-		problems.Addf("limit: expected an integer")
+		problems.WrongType("limit", "an integer")
 	}
 	switch v, st := mrtrimpl.FormFloat(in, "minTotal"); st {
 	case mrtrimpl.Present:
 		if v < -10.5 {
-			problems.Addf("minTotal: at least -10.5")
+			problems.BelowMinimum("minTotal", -10.5)
 		}
 		if v > 1e+06 {
-			problems.Addf("minTotal: at most 1000000")
+			problems.AboveMaximum("minTotal", 1e+06)
 		}
 		f.Args.MinTotal = &v
 	case mrtrimpl.WrongType:
-		problems.Addf("minTotal: expected a number")
+		problems.WrongType("minTotal", "a number")
 	}
 	switch v, st := mrtrimpl.FormInt(in, "offset"); st {
 	case mrtrimpl.Present:
 		if v < 0 {
-			problems.Addf("offset: at least 0")
+			problems.BelowMinimum("offset", 0)
 		}
 		f.Args.Offset = &v
 	case mrtrimpl.WrongType:
-		problems.Addf("offset: expected an integer")
+		problems.WrongType("offset", "an integer")
 	}
 	switch v, st := mrtrimpl.FormString(in, "query"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n < 3 {
-			problems.Addf("query: at least 3 characters (got %d)", n)
+			problems.TooShort("query", 3, n)
 		}
 		if n := utf8.RuneCountInString(v); n > 100 {
-			problems.Addf("query: at most 100 characters (got %d)", n)
+			problems.TooLong("query", 100, n)
 		}
 		f.Args.Query = v
 	case mrtrimpl.Absent:
-		problems.Addf("query: required")
+		problems.Required("query")
 	case mrtrimpl.WrongType:
-		problems.Addf("query: expected a string")
+		problems.WrongType("query", "a string")
 	}
 	switch list, st := mrtrimpl.FormList(in, "regions"); st {
 	case mrtrimpl.Present:
@@ -670,11 +665,11 @@ func (p searchOrdersProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 		for i, it := range list {
 			v, ok := mrtrimpl.AsString(it)
 			if ok != mrtrimpl.Present {
-				problems.Addf("regions[%d]: expected a string", i)
+				problems.ItemWrongType("regions", i, "a string")
 				continue
 			}
 			if !slices.Contains(searchOrdersRegionsValues, SearchOrdersRegions(v)) {
-				problems.Addf("regions[]: must be one of %s", "eu, us, apac")
+				problems.NotOneOf("regions[]", "eu, us, apac")
 				continue
 			}
 			f.Args.Regions = append(f.Args.Regions, SearchOrdersRegions(v))
@@ -683,107 +678,107 @@ func (p searchOrdersProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 		f.Args.Regions = mrtrimpl.SpecOrder(f.Args.Regions, searchOrdersRegionsValues)
 		if len(problems) == checked {
 			if len(f.Args.Regions) < 1 {
-				problems.Addf("regions: choose at least 1")
+				problems.TooFew("regions", 1)
 			}
 			if len(f.Args.Regions) > 2 {
-				problems.Addf("regions: choose at most 2")
+				problems.TooMany("regions", 2)
 			}
 		}
 	case mrtrimpl.Absent:
 		f.Args.Regions = []SearchOrdersRegions{SearchOrdersRegionsEu}
 	case mrtrimpl.WrongType:
-		problems.Addf("regions: expected a list")
+		problems.WrongType("regions", "a list")
 	}
 	switch v, st := mrtrimpl.FormString(in, "since"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 10 {
-			problems.Addf("since: at most 10 characters (got %d)", n)
+			problems.TooLong("since", 10, n)
 		}
 		problems.CheckFormat("since", "date", v)
 		f.Args.Since = v
 	case mrtrimpl.Absent:
 		f.Args.Since = "2026-01-01"
 	case mrtrimpl.WrongType:
-		problems.Addf("since: expected a string")
+		problems.WrongType("since", "a string")
 	}
 	switch v, st := mrtrimpl.FormString(in, "sort"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(searchOrdersSortValues, SearchOrdersSort(v)) {
-			problems.Addf("sort: must be one of %s", "newest, oldest, total")
+			problems.NotOneOf("sort", "newest, oldest, total")
 		}
 		f.Args.Sort = SearchOrdersSort(v)
 	case mrtrimpl.Absent:
 		f.Args.Sort = SearchOrdersSortNewest
 	case mrtrimpl.WrongType:
-		problems.Addf("sort: expected a string")
+		problems.WrongType("sort", "a string")
 	}
 	switch v, st := mrtrimpl.FormString(in, "status"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(searchOrdersStatusValues, SearchOrdersStatus(v)) {
-			problems.Addf("status: must be one of %s", "open, paid, refunded")
+			problems.NotOneOf("status", "open, paid, refunded")
 		}
 		f.Args.Status = SearchOrdersStatus(v)
 	case mrtrimpl.Absent:
-		problems.Addf("status: required")
+		problems.Required("status")
 	case mrtrimpl.WrongType:
-		problems.Addf("status: expected a string")
+		problems.WrongType("status", "a string")
 	}
 	switch list, st := mrtrimpl.FormList(in, "tags"); st {
 	case mrtrimpl.Present:
 		if len(list) > 5 {
-			problems.Addf("tags: choose at most 5")
+			problems.TooMany("tags", 5)
 		}
 		for i, it := range list {
 			v, ok := mrtrimpl.AsString(it)
 			if ok != mrtrimpl.Present {
-				problems.Addf("tags[%d]: expected a string", i)
+				problems.ItemWrongType("tags", i, "a string")
 				continue
 			}
 			if n := utf8.RuneCountInString(v); n < 1 {
-				problems.Addf("tags[]: at least 1 characters (got %d)", n)
+				problems.TooShort("tags[]", 1, n)
 			}
 			if n := utf8.RuneCountInString(v); n > 20 {
-				problems.Addf("tags[]: at most 20 characters (got %d)", n)
+				problems.TooLong("tags[]", 20, n)
 			}
 			if !searchOrdersArgTagsPattern.MatchString(v) {
-				problems.Addf("tags[]: must match %s", "[a-z]+")
+				problems.NoMatch("tags[]", "[a-z]+")
 			}
 			f.Args.Tags = append(f.Args.Tags, v)
 		}
 	case mrtrimpl.WrongType:
-		problems.Addf("tags: expected a list")
+		problems.WrongType("tags", "a list")
 	}
 	switch v, st := mrtrimpl.FormString(in, "until"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 30 {
-			problems.Addf("until: at most 30 characters (got %d)", n)
+			problems.TooLong("until", 30, n)
 		}
 		problems.CheckFormat("until", "date-time", v)
 		f.Args.Until = &v
 	case mrtrimpl.WrongType:
-		problems.Addf("until: expected a string")
+		problems.WrongType("until", "a string")
 	}
 	switch list, st := mrtrimpl.FormList(in, "weights"); st {
 	case mrtrimpl.Present:
 		if len(list) > 3 {
-			problems.Addf("weights: choose at most 3")
+			problems.TooMany("weights", 3)
 		}
 		for i, it := range list {
 			v, ok := mrtrimpl.AsFloat(it)
 			if ok != mrtrimpl.Present {
-				problems.Addf("weights[%d]: expected a number", i)
+				problems.ItemWrongType("weights", i, "a number")
 				continue
 			}
 			if v < 0.0 {
-				problems.Addf("weights[]: at least 0")
+				problems.BelowMinimum("weights[]", 0.0)
 			}
 			if v > 1.0 {
-				problems.Addf("weights[]: at most 1")
+				problems.AboveMaximum("weights[]", 1.0)
 			}
 			f.Args.Weights = append(f.Args.Weights, v)
 		}
 	case mrtrimpl.WrongType:
-		problems.Addf("weights: expected a list")
+		problems.WrongType("weights", "a list")
 	}
 	return f, problems.Err()
 }
@@ -800,16 +795,16 @@ func (p searchOrdersProgram) decodeChoice(ctx context.Context, content map[strin
 	switch v, st := mrtrimpl.FormInt(content, "orderNumber"); st {
 	case mrtrimpl.Present:
 		if v < 1 {
-			problems.Addf("orderNumber: at least 1")
+			problems.BelowMinimum("orderNumber", 1)
 		}
 		if v > 1000 {
-			problems.Addf("orderNumber: at most 1000")
+			problems.AboveMaximum("orderNumber", 1000)
 		}
 		a.OrderNumber = v
 	case mrtrimpl.Absent:
-		problems.Addf("orderNumber: required")
+		problems.Required("orderNumber")
 	case mrtrimpl.WrongType:
-		problems.Addf("orderNumber: expected an integer")
+		problems.WrongType("orderNumber", "an integer")
 	}
 	return a, problems, nil
 }
@@ -820,10 +815,10 @@ func (p searchOrdersProgram) CheckContinuation(ctx context.Context, f *SearchOrd
 	var problems mrtrimpl.Problems
 	if v := f.Continuation.Matches; v != 0 {
 		if v < 0 {
-			problems.Addf("matches: at least 0")
+			problems.BelowMinimum("matches", 0)
 		}
 		if v > 1000 {
-			problems.Addf("matches: at most 1000")
+			problems.AboveMaximum("matches", 1000)
 		}
 	}
 	return problems

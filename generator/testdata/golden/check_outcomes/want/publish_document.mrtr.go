@@ -141,7 +141,7 @@ func (p publishDocumentProgram) Step(ctx context.Context, r mrtrimpl.Round, f *P
 		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: publishDocumentNotPublishedMessage(f)})
 	case PublishDocumentStatePublish:
 		// the workflow's own operation id: the round record covers retries
-		return r.Effect(ctx, "", 24*time.Hour, uint16(PublishDocumentStatePublished), func(ctx context.Context) error {
+		return mrtrimpl.Effect(ctx, r, "", 24*time.Hour, PublishDocumentStatePublished, func(ctx context.Context) error {
 			return p.h.PublishDocument(ctx, f)
 		})
 	case PublishDocumentStatePublished:
@@ -299,13 +299,13 @@ func (p publishDocumentProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw j
 	switch v, st := mrtrimpl.FormString(in, "documentId"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 36 {
-			problems.Addf("documentId: at most 36 characters (got %d)", n)
+			problems.TooLong("documentId", 36, n)
 		}
 		f.Args.DocumentID = v
 	case mrtrimpl.Absent:
-		problems.Addf("documentId: required")
+		problems.Required("documentId")
 	case mrtrimpl.WrongType:
-		problems.Addf("documentId: expected a string")
+		problems.WrongType("documentId", "a string")
 	}
 	return f, problems.Err()
 }

@@ -90,7 +90,7 @@ func TestPublishDocumentValidation(t *testing.T) {
 	decodeArguments := mrtrtest.ArgumentDecoder(p)
 	validArguments := map[string]any{"documentId": "example"}
 	mrtrtest.Broken(t, decodeArguments, validArguments, "documentId", nil, "documentId: required")
-	mrtrtest.Broken(t, decodeArguments, validArguments, "documentId", strings.Repeat("x", 37), "documentId: at most 36 characters")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "documentId", strings.Repeat("x", 37), "documentId: at most 36 characters (got 37)")
 }
 
 // TestPublishDocumentRejectedInputs walks to every state that asks and sends there answers

@@ -164,27 +164,22 @@ func (p reviewDocumentProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Re
 	case ReviewDocumentStateAskRevision:
 		var pending []mrtrimpl.Pending
 		if f.Change == nil {
-			resp := r.Response("change", vocab.Elicit)
-			switch resp.Status {
-			case mrtrimpl.Accepted:
-				answer, problems, err := p.decodeChange(ctx, resp.Content)
-				if err != nil {
-					return mrtrimpl.Step{}, err
-				}
-				if len(problems) > 0 {
-					pending = append(pending, mrtrimpl.Prefilled(p.requestChange(f, problems), resp.Content, problems))
-				} else {
-					f.Change = answer
-				}
-			case mrtrimpl.Declined:
+			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
+				Key:  "change",
+				Kind: vocab.Elicit,
+				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
+					return p.requestChange(f, problems)
+				},
+			}, mrtrimpl.Form(p.decodeChange), &pending)
+			switch {
+			case err != nil:
+				return mrtrimpl.Step{}, err
+			case left == vocab.Decline:
 				return mrtrimpl.Goto(r, ReviewDocumentStateAbandoned, vocab.Decline)
-			case mrtrimpl.Cancelled:
+			case left == vocab.Cancel:
 				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "review_document was cancelled: the user cancelled \"change\"."})
-			case mrtrimpl.Malformed:
-				pending = append(pending, p.requestChange(f, mrtrimpl.Problems{resp.Problem}))
-			default:
-				pending = append(pending, p.requestChange(f, nil))
 			}
+			f.Change = answer
 		}
 		if len(pending) > 0 {
 			return r.Ask(pending)
@@ -384,13 +379,13 @@ func (p reviewDocumentProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw js
 	switch v, st := mrtrimpl.FormString(in, "documentId"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 36 {
-			problems.Addf("documentId: at most 36 characters (got %d)", n)
+			problems.TooLong("documentId", 36, n)
 		}
 		f.Args.DocumentID = v
 	case mrtrimpl.Absent:
-		problems.Addf("documentId: required")
+		problems.Required("documentId")
 	case mrtrimpl.WrongType:
-		problems.Addf("documentId: expected a string")
+		problems.WrongType("documentId", "a string")
 	}
 	return f, problems.Err()
 }
@@ -403,13 +398,13 @@ func (p reviewDocumentProgram) decodeChange(ctx context.Context, content map[str
 	switch v, st := mrtrimpl.FormString(content, "summary"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 500 {
-			problems.Addf("summary: at most 500 characters (got %d)", n)
+			problems.TooLong("summary", 500, n)
 		}
 		a.Summary = v
 	case mrtrimpl.Absent:
-		problems.Addf("summary: required")
+		problems.Required("summary")
 	case mrtrimpl.WrongType:
-		problems.Addf("summary: expected a string")
+		problems.WrongType("summary", "a string")
 	}
 	return a, problems, nil
 }
@@ -420,10 +415,10 @@ func (p reviewDocumentProgram) CheckContinuation(ctx context.Context, f *ReviewD
 	var problems mrtrimpl.Problems
 	if v := f.Continuation.Revision; v != 0 {
 		if v < 0 {
-			problems.Addf("revision: at least 0")
+			problems.BelowMinimum("revision", 0)
 		}
 		if v > 100 {
-			problems.Addf("revision: at most 100")
+			problems.AboveMaximum("revision", 100)
 		}
 	}
 	return problems

@@ -109,9 +109,9 @@ func TestReviewDocumentValidation(t *testing.T) {
 	decodeChangeAnswer := mrtrtest.AnswerDecoder(p.decodeChange)
 	validChangeAnswer := map[string]any{"summary": "example"}
 	mrtrtest.Broken(t, decodeArguments, validArguments, "documentId", nil, "documentId: required")
-	mrtrtest.Broken(t, decodeArguments, validArguments, "documentId", strings.Repeat("x", 37), "documentId: at most 36 characters")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "documentId", strings.Repeat("x", 37), "documentId: at most 36 characters (got 37)")
 	mrtrtest.Broken(t, decodeChangeAnswer, validChangeAnswer, "summary", nil, "summary: required")
-	mrtrtest.Broken(t, decodeChangeAnswer, validChangeAnswer, "summary", strings.Repeat("x", 501), "summary: at most 500 characters")
+	mrtrtest.Broken(t, decodeChangeAnswer, validChangeAnswer, "summary", strings.Repeat("x", 501), "summary: at most 500 characters (got 501)")
 }
 
 // TestReviewDocumentRejectedInputs walks to every state that asks and sends there answers

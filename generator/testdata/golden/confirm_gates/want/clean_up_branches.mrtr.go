@@ -214,7 +214,7 @@ func (p cleanUpBranchesProgram) Step(ctx context.Context, r mrtrimpl.Round, f *C
 		return mrtrimpl.Goto(r, CleanUpBranchesStateDelete, vocab.Next)
 	case CleanUpBranchesStateDelete:
 		// the workflow's own operation id: the round record covers retries
-		return r.Effect(ctx, "", 24*time.Hour, uint16(CleanUpBranchesStateDeleted), func(ctx context.Context) error {
+		return mrtrimpl.Effect(ctx, r, "", 24*time.Hour, CleanUpBranchesStateDeleted, func(ctx context.Context) error {
 			return p.h.DeleteBranches(ctx, f)
 		})
 	case CleanUpBranchesStateDeleted:
@@ -397,13 +397,13 @@ func (p cleanUpBranchesProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw j
 	switch v, st := mrtrimpl.FormString(in, "repo"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 100 {
-			problems.Addf("repo: at most 100 characters (got %d)", n)
+			problems.TooLong("repo", 100, n)
 		}
 		f.Args.Repo = v
 	case mrtrimpl.Absent:
-		problems.Addf("repo: required")
+		problems.Required("repo")
 	case mrtrimpl.WrongType:
-		problems.Addf("repo: expected a string")
+		problems.WrongType("repo", "a string")
 	}
 	return f, problems.Err()
 }
@@ -414,18 +414,18 @@ func (p cleanUpBranchesProgram) CheckContinuation(ctx context.Context, f *CleanU
 	var problems mrtrimpl.Problems
 	if v := f.Continuation.Merged; v != 0 {
 		if v < 0 {
-			problems.Addf("merged: at least 0")
+			problems.BelowMinimum("merged", 0)
 		}
 		if v > 10000 {
-			problems.Addf("merged: at most 10000")
+			problems.AboveMaximum("merged", 10000)
 		}
 	}
 	if v := f.Continuation.Stale; v != 0 {
 		if v < 0 {
-			problems.Addf("stale: at least 0")
+			problems.BelowMinimum("stale", 0)
 		}
 		if v > 10000 {
-			problems.Addf("stale: at most 10000")
+			problems.AboveMaximum("stale", 10000)
 		}
 	}
 	return problems

@@ -95,7 +95,7 @@ func TestCleanUpBranchesValidation(t *testing.T) {
 	decodeArguments := mrtrtest.ArgumentDecoder(p)
 	validArguments := map[string]any{"repo": "example"}
 	mrtrtest.Broken(t, decodeArguments, validArguments, "repo", nil, "repo: required")
-	mrtrtest.Broken(t, decodeArguments, validArguments, "repo", strings.Repeat("x", 101), "repo: at most 100 characters")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "repo", strings.Repeat("x", 101), "repo: at most 100 characters (got 101)")
 }
 
 // TestCleanUpBranchesRejectedInputs walks to every state that asks and sends there answers

@@ -117,7 +117,7 @@ func (p pushItemProgram) Step(ctx context.Context, r mrtrimpl.Round, f *PushItem
 	switch f.state {
 	case PushItemStatePush:
 		// operation id push-{item}
-		return r.Effect(ctx, pushItemPushOperationID(f), 24*time.Hour, uint16(PushItemStateVerify), func(ctx context.Context) error {
+		return mrtrimpl.Effect(ctx, r, pushItemPushOperationID(f), 24*time.Hour, PushItemStateVerify, func(ctx context.Context) error {
 			return p.h.PushItem(ctx, f)
 		})
 	case PushItemStateVerify:
@@ -134,7 +134,7 @@ func (p pushItemProgram) Step(ctx context.Context, r mrtrimpl.Round, f *PushItem
 		return mrtrimpl.Step{}, fmt.Errorf("pushVerified returned unknown outcome %d", out)
 	case PushItemStatePing:
 		// the workflow's own operation id: the round record covers retries
-		return r.Effect(ctx, "", 24*time.Hour, uint16(PushItemStateSettle), func(ctx context.Context) error {
+		return mrtrimpl.Effect(ctx, r, "", 24*time.Hour, PushItemStateSettle, func(ctx context.Context) error {
 			return p.h.SendPing(ctx, f)
 		})
 	case PushItemStateSettle:
@@ -311,13 +311,13 @@ func (p pushItemProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.Raw
 	switch v, st := mrtrimpl.FormString(in, "item"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 20 {
-			problems.Addf("item: at most 20 characters (got %d)", n)
+			problems.TooLong("item", 20, n)
 		}
 		f.Args.Item = v
 	case mrtrimpl.Absent:
-		problems.Addf("item: required")
+		problems.Required("item")
 	case mrtrimpl.WrongType:
-		problems.Addf("item: expected a string")
+		problems.WrongType("item", "a string")
 	}
 	return f, problems.Err()
 }

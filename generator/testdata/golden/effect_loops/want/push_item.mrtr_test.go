@@ -99,5 +99,5 @@ func TestPushItemValidation(t *testing.T) {
 	decodeArguments := mrtrtest.ArgumentDecoder(p)
 	validArguments := map[string]any{"item": "example"}
 	mrtrtest.Broken(t, decodeArguments, validArguments, "item", nil, "item: required")
-	mrtrtest.Broken(t, decodeArguments, validArguments, "item", strings.Repeat("x", 21), "item: at most 20 characters")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "item", strings.Repeat("x", 21), "item: at most 20 characters (got 21)")
 }

@@ -153,27 +153,22 @@ func (p issueRefundProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Issue
 	case IssueRefundStateAskChannel:
 		var pending []mrtrimpl.Pending
 		if f.Channel == nil {
-			resp := r.Response("channel", vocab.Elicit)
-			switch resp.Status {
-			case mrtrimpl.Accepted:
-				answer, problems, err := p.decodeChannel(ctx, resp.Content)
-				if err != nil {
-					return mrtrimpl.Step{}, err
-				}
-				if len(problems) > 0 {
-					pending = append(pending, mrtrimpl.Prefilled(p.requestChannel(f, problems), resp.Content, problems))
-				} else {
-					f.Channel = answer
-				}
-			case mrtrimpl.Declined:
+			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
+				Key:  "channel",
+				Kind: vocab.Elicit,
+				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
+					return p.requestChannel(f, problems)
+				},
+			}, mrtrimpl.Form(p.decodeChannel), &pending)
+			switch {
+			case err != nil:
+				return mrtrimpl.Step{}, err
+			case left == vocab.Decline:
 				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "issue_refund was cancelled: the user declined \"channel\"."})
-			case mrtrimpl.Cancelled:
+			case left == vocab.Cancel:
 				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "issue_refund was cancelled: the user cancelled \"channel\"."})
-			case mrtrimpl.Malformed:
-				pending = append(pending, p.requestChannel(f, mrtrimpl.Problems{resp.Problem}))
-			default:
-				pending = append(pending, p.requestChannel(f, nil))
 			}
+			f.Channel = answer
 		}
 		if len(pending) > 0 {
 			return r.Ask(pending)
@@ -206,22 +201,22 @@ func (p issueRefundProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Issue
 		return mrtrimpl.Goto(r, IssueRefundStateReserve, vocab.Next)
 	case IssueRefundStateReserve:
 		// the workflow's own operation id: the round record covers retries
-		return r.Effect(ctx, "", 24*time.Hour, uint16(IssueRefundStateRefund), func(ctx context.Context) error {
+		return mrtrimpl.Effect(ctx, r, "", 24*time.Hour, IssueRefundStateRefund, func(ctx context.Context) error {
 			return p.h.ReserveFunds(ctx, f)
 		})
 	case IssueRefundStateRefund:
 		// operation id refund-{orderId}-{amountCents}
-		return r.Effect(ctx, issueRefundRefundOperationID(f), 72*time.Hour, uint16(IssueRefundStateNotify), func(ctx context.Context) error {
+		return mrtrimpl.Effect(ctx, r, issueRefundRefundOperationID(f), 72*time.Hour, IssueRefundStateNotify, func(ctx context.Context) error {
 			return p.h.RefundPayment(ctx, f)
 		})
 	case IssueRefundStateNotify:
 		// operation id notify/{refundId}/{channel.via}/{workflowId}
-		return r.Effect(ctx, issueRefundNotifyOperationID(f), 90*time.Minute, uint16(IssueRefundStateAudit), func(ctx context.Context) error {
+		return mrtrimpl.Effect(ctx, r, issueRefundNotifyOperationID(f), 90*time.Minute, IssueRefundStateAudit, func(ctx context.Context) error {
 			return p.h.NotifyCustomer(ctx, f)
 		})
 	case IssueRefundStateAudit:
 		// the workflow's own operation id: the round record covers retries
-		return r.Effect(ctx, "", 30*time.Second, uint16(IssueRefundStateDone), func(ctx context.Context) error {
+		return mrtrimpl.Effect(ctx, r, "", 30*time.Second, IssueRefundStateDone, func(ctx context.Context) error {
 			return p.h.WriteAudit(ctx, f)
 		})
 	case IssueRefundStateDone:
@@ -439,30 +434,30 @@ func (p issueRefundProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.
 	switch v, st := mrtrimpl.FormInt(in, "amountCents"); st {
 	case mrtrimpl.Present:
 		if v < 1 {
-			problems.Addf("amountCents: at least 1")
+			problems.BelowMinimum("amountCents", 1)
 		}
 		if v > 1000000 {
-			problems.Addf("amountCents: at most 1000000")
+			problems.AboveMaximum("amountCents", 1000000)
 		}
 		f.Args.AmountCents = v
 	case mrtrimpl.Absent:
-		problems.Addf("amountCents: required")
+		problems.Required("amountCents")
 	case mrtrimpl.WrongType:
-		problems.Addf("amountCents: expected an integer")
+		problems.WrongType("amountCents", "an integer")
 	}
 	switch v, st := mrtrimpl.FormString(in, "orderId"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 16 {
-			problems.Addf("orderId: at most 16 characters (got %d)", n)
+			problems.TooLong("orderId", 16, n)
 		}
 		if !issueRefundArgOrderIDPattern.MatchString(v) {
-			problems.Addf("orderId: must match %s", "ord_[0-9]{1,12}")
+			problems.NoMatch("orderId", "ord_[0-9]{1,12}")
 		}
 		f.Args.OrderID = v
 	case mrtrimpl.Absent:
-		problems.Addf("orderId: required")
+		problems.Required("orderId")
 	case mrtrimpl.WrongType:
-		problems.Addf("orderId: expected a string")
+		problems.WrongType("orderId", "a string")
 	}
 	return f, problems.Err()
 }
@@ -477,13 +472,13 @@ func (p issueRefundProgram) decodeChannel(ctx context.Context, content map[strin
 	switch v, st := mrtrimpl.FormString(content, "via"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(issueRefundViaValues, IssueRefundVia(v)) {
-			problems.Addf("via: must be one of %s", "email, sms")
+			problems.NotOneOf("via", "email, sms")
 		}
 		a.Via = IssueRefundVia(v)
 	case mrtrimpl.Absent:
-		problems.Addf("via: required")
+		problems.Required("via")
 	case mrtrimpl.WrongType:
-		problems.Addf("via: expected a string")
+		problems.WrongType("via", "a string")
 	}
 	return a, problems, nil
 }
@@ -494,12 +489,12 @@ func (p issueRefundProgram) CheckContinuation(ctx context.Context, f *IssueRefun
 	var problems mrtrimpl.Problems
 	if v := f.Continuation.RefundID; v != "" {
 		if n := utf8.RuneCountInString(v); n > 40 {
-			problems.Addf("refundId: at most 40 characters (got %d)", n)
+			problems.TooLong("refundId", 40, n)
 		}
 	}
 	if v := f.Continuation.ReservationID; v != "" {
 		if n := utf8.RuneCountInString(v); n > 40 {
-			problems.Addf("reservationId: at most 40 characters (got %d)", n)
+			problems.TooLong("reservationId", 40, n)
 		}
 	}
 	return problems

@@ -120,10 +120,10 @@ func TestIssueRefundValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeArguments, validArguments, "amountCents", int64(0), "amountCents: at least 1")
 	mrtrtest.Broken(t, decodeArguments, validArguments, "amountCents", int64(1000001), "amountCents: at most 1000000")
 	mrtrtest.Broken(t, decodeArguments, validArguments, "orderId", nil, "orderId: required")
-	mrtrtest.Broken(t, decodeArguments, validArguments, "orderId", strings.Repeat("x", 17), "orderId: at most 16 characters")
-	mrtrtest.Broken(t, decodeArguments, validArguments, "orderId", "", "orderId: must match ")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "orderId", strings.Repeat("x", 17), "orderId: at most 16 characters (got 17)")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "orderId", "", "orderId: must match ord_[0-9]{1,12}")
 	mrtrtest.Broken(t, decodeChannelAnswer, validChannelAnswer, "via", nil, "via: required")
-	mrtrtest.Broken(t, decodeChannelAnswer, validChannelAnswer, "via", "not-a-value", "via: must be one of ")
+	mrtrtest.Broken(t, decodeChannelAnswer, validChannelAnswer, "via", "not-a-value", "via: must be one of email, sms")
 }
 
 // TestIssueRefundRejectedInputs walks to every state that asks and sends there answers

@@ -201,27 +201,22 @@ func (p runSurveyProgram) Step(ctx context.Context, r mrtrimpl.Round, f *RunSurv
 	case RunSurveyStateAskForm:
 		var pending []mrtrimpl.Pending
 		if f.Form == nil {
-			resp := r.Response("form", vocab.Elicit)
-			switch resp.Status {
-			case mrtrimpl.Accepted:
-				answer, problems, err := p.decodeForm(ctx, resp.Content)
-				if err != nil {
-					return mrtrimpl.Step{}, err
-				}
-				if len(problems) > 0 {
-					pending = append(pending, mrtrimpl.Prefilled(p.requestForm(f, problems), resp.Content, problems))
-				} else {
-					f.Form = answer
-				}
-			case mrtrimpl.Declined:
+			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
+				Key:  "form",
+				Kind: vocab.Elicit,
+				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
+					return p.requestForm(f, problems)
+				},
+			}, mrtrimpl.Form(p.decodeForm), &pending)
+			switch {
+			case err != nil:
+				return mrtrimpl.Step{}, err
+			case left == vocab.Decline:
 				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "run_survey was cancelled: the user declined \"form\"."})
-			case mrtrimpl.Cancelled:
+			case left == vocab.Cancel:
 				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "run_survey was cancelled: the user cancelled \"form\"."})
-			case mrtrimpl.Malformed:
-				pending = append(pending, p.requestForm(f, mrtrimpl.Problems{resp.Problem}))
-			default:
-				pending = append(pending, p.requestForm(f, nil))
 			}
+			f.Form = answer
 		}
 		if len(pending) > 0 {
 			return r.Ask(pending)
@@ -462,16 +457,16 @@ func (p runSurveyProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.Ra
 	switch v, st := mrtrimpl.FormString(in, "customerId"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 20 {
-			problems.Addf("customerId: at most 20 characters (got %d)", n)
+			problems.TooLong("customerId", 20, n)
 		}
 		if !runSurveyArgCustomerIDPattern.MatchString(v) {
-			problems.Addf("customerId: must match %s", "c-[0-9]+")
+			problems.NoMatch("customerId", "c-[0-9]+")
 		}
 		f.Args.CustomerID = v
 	case mrtrimpl.Absent:
-		problems.Addf("customerId: required")
+		problems.Required("customerId")
 	case mrtrimpl.WrongType:
-		problems.Addf("customerId: expected a string")
+		problems.WrongType("customerId", "a string")
 	}
 	return f, problems.Err()
 }
@@ -488,28 +483,28 @@ func (p runSurveyProgram) decodeForm(ctx context.Context, content map[string]any
 	switch v, st := mrtrimpl.FormInt(content, "age"); st {
 	case mrtrimpl.Present:
 		if v < 18 {
-			problems.Addf("age: at least 18")
+			problems.BelowMinimum("age", 18)
 		}
 		if v > 130 {
-			problems.Addf("age: at most 130")
+			problems.AboveMaximum("age", 130)
 		}
 		a.Age = v
 	case mrtrimpl.Absent:
-		problems.Addf("age: required")
+		problems.Required("age")
 	case mrtrimpl.WrongType:
-		problems.Addf("age: expected an integer")
+		problems.WrongType("age", "an integer")
 	}
 	switch v, st := mrtrimpl.FormString(content, "birthday"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 10 {
-			problems.Addf("birthday: at most 10 characters (got %d)", n)
+			problems.TooLong("birthday", 10, n)
 		}
 		problems.CheckFormat("birthday", "date", v)
 		a.Birthday = v
 	case mrtrimpl.Absent:
 		a.Birthday = "2000-01-01"
 	case mrtrimpl.WrongType:
-		problems.Addf("birthday: expected a string")
+		problems.WrongType("birthday", "a string")
 	}
 	switch list, st := mrtrimpl.FormList(content, "channels"); st {
 	case mrtrimpl.Present:
@@ -517,11 +512,11 @@ func (p runSurveyProgram) decodeForm(ctx context.Context, content map[string]any
 		for i, it := range list {
 			v, ok := mrtrimpl.AsString(it)
 			if ok != mrtrimpl.Present {
-				problems.Addf("channels[%d]: expected a string", i)
+				problems.ItemWrongType("channels", i, "a string")
 				continue
 			}
 			if !slices.Contains(runSurveyChannelsValues, RunSurveyChannels(v)) {
-				problems.Addf("channels[]: must be one of %s", "mail, phone, chat")
+				problems.NotOneOf("channels[]", "mail, phone, chat")
 				continue
 			}
 			a.Channels = append(a.Channels, RunSurveyChannels(v))
@@ -530,73 +525,73 @@ func (p runSurveyProgram) decodeForm(ctx context.Context, content map[string]any
 		a.Channels = mrtrimpl.SpecOrder(a.Channels, runSurveyChannelsValues)
 		if len(problems) == checked {
 			if len(a.Channels) < 1 {
-				problems.Addf("channels: choose at least 1")
+				problems.TooFew("channels", 1)
 			}
 			if len(a.Channels) > 2 {
-				problems.Addf("channels: choose at most 2")
+				problems.TooMany("channels", 2)
 			}
 		}
 	case mrtrimpl.Absent:
 		a.Channels = []RunSurveyChannels{RunSurveyChannelsMail}
 	case mrtrimpl.WrongType:
-		problems.Addf("channels: expected a list")
+		problems.WrongType("channels", "a list")
 	}
 	switch v, st := mrtrimpl.FormString(content, "code"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 8 {
-			problems.Addf("code: at most 8 characters (got %d)", n)
+			problems.TooLong("code", 8, n)
 		}
 		if !runSurveyFormCodePattern.MatchString(v) {
-			problems.Addf("code: must match %s", "[A-Z]{2}-[0-9]{3}")
+			problems.NoMatch("code", "[A-Z]{2}-[0-9]{3}")
 		}
 		a.Code = v
 	case mrtrimpl.Absent:
-		problems.Addf("code: required")
+		problems.Required("code")
 	case mrtrimpl.WrongType:
-		problems.Addf("code: expected a string")
+		problems.WrongType("code", "a string")
 	}
 	switch v, st := mrtrimpl.FormString(content, "color"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(runSurveyColorValues, RunSurveyColor(v)) {
-			problems.Addf("color: must be one of %s", "red, green, blue")
+			problems.NotOneOf("color", "red, green, blue")
 		}
 		a.Color = RunSurveyColor(v)
 	case mrtrimpl.Absent:
 		a.Color = RunSurveyColorGreen
 	case mrtrimpl.WrongType:
-		problems.Addf("color: expected a string")
+		problems.WrongType("color", "a string")
 	}
 	switch v, st := mrtrimpl.FormString(content, "email"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 254 {
-			problems.Addf("email: at most 254 characters (got %d)", n)
+			problems.TooLong("email", 254, n)
 		}
 		problems.CheckFormat("email", "email", v)
 		a.Email = v
 	case mrtrimpl.Absent:
-		problems.Addf("email: required")
+		problems.Required("email")
 	case mrtrimpl.WrongType:
-		problems.Addf("email: expected a string")
+		problems.WrongType("email", "a string")
 	}
 	switch v, st := mrtrimpl.FormString(content, "homepage"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 200 {
-			problems.Addf("homepage: at most 200 characters (got %d)", n)
+			problems.TooLong("homepage", 200, n)
 		}
 		problems.CheckFormat("homepage", "uri", v)
 		a.Homepage = &v
 	case mrtrimpl.WrongType:
-		problems.Addf("homepage: expected a string")
+		problems.WrongType("homepage", "a string")
 	}
 	switch v, st := mrtrimpl.FormString(content, "lastSeen"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 40 {
-			problems.Addf("lastSeen: at most 40 characters (got %d)", n)
+			problems.TooLong("lastSeen", 40, n)
 		}
 		problems.CheckFormat("lastSeen", "date-time", v)
 		a.LastSeen = &v
 	case mrtrimpl.WrongType:
-		problems.Addf("lastSeen: expected a string")
+		problems.WrongType("lastSeen", "a string")
 	}
 	switch v, st := mrtrimpl.FormBool(content, "newsletter"); st {
 	case mrtrimpl.Present:
@@ -604,45 +599,45 @@ func (p runSurveyProgram) decodeForm(ctx context.Context, content map[string]any
 	case mrtrimpl.Absent:
 		a.Newsletter = false
 	case mrtrimpl.WrongType:
-		problems.Addf("newsletter: expected true or false")
+		problems.WrongType("newsletter", "true or false")
 	}
 	switch v, st := mrtrimpl.FormString(content, "nickname"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n < 2 {
-			problems.Addf("nickname: at least 2 characters (got %d)", n)
+			problems.TooShort("nickname", 2, n)
 		}
 		if n := utf8.RuneCountInString(v); n > 30 {
-			problems.Addf("nickname: at most 30 characters (got %d)", n)
+			problems.TooLong("nickname", 30, n)
 		}
 		a.Nickname = v
 	case mrtrimpl.Absent:
-		problems.Addf("nickname: required")
+		problems.Required("nickname")
 	case mrtrimpl.WrongType:
-		problems.Addf("nickname: expected a string")
+		problems.WrongType("nickname", "a string")
 	}
 	switch v, st := mrtrimpl.FormFloat(content, "rating"); st {
 	case mrtrimpl.Present:
 		if v < 0.5 {
-			problems.Addf("rating: at least 0.5")
+			problems.BelowMinimum("rating", 0.5)
 		}
 		if v > 4.5 {
-			problems.Addf("rating: at most 4.5")
+			problems.AboveMaximum("rating", 4.5)
 		}
 		a.Rating = v
 	case mrtrimpl.Absent:
 		a.Rating = 2.5
 	case mrtrimpl.WrongType:
-		problems.Addf("rating: expected a number")
+		problems.WrongType("rating", "a number")
 	}
 	switch v, st := mrtrimpl.FormString(content, "size"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(runSurveySizeValues, RunSurveySize(v)) {
-			problems.Addf("size: must be one of %s", "s, m, l, xl")
+			problems.NotOneOf("size", "s, m, l, xl")
 		}
 		e := RunSurveySize(v)
 		a.Size = &e
 	case mrtrimpl.WrongType:
-		problems.Addf("size: expected a string")
+		problems.WrongType("size", "a string")
 	}
 	switch list, st := mrtrimpl.FormList(content, "topics"); st {
 	case mrtrimpl.Present:
@@ -650,11 +645,11 @@ func (p runSurveyProgram) decodeForm(ctx context.Context, content map[string]any
 		for i, it := range list {
 			v, ok := mrtrimpl.AsString(it)
 			if ok != mrtrimpl.Present {
-				problems.Addf("topics[%d]: expected a string", i)
+				problems.ItemWrongType("topics", i, "a string")
 				continue
 			}
 			if !slices.Contains(runSurveyTopicsValues, RunSurveyTopics(v)) {
-				problems.Addf("topics[]: must be one of %s", "billing, shipping, returns, other")
+				problems.NotOneOf("topics[]", "billing, shipping, returns, other")
 				continue
 			}
 			a.Topics = append(a.Topics, RunSurveyTopics(v))
@@ -663,34 +658,34 @@ func (p runSurveyProgram) decodeForm(ctx context.Context, content map[string]any
 		a.Topics = mrtrimpl.SpecOrder(a.Topics, runSurveyTopicsValues)
 		if len(problems) == checked {
 			if len(a.Topics) > 3 {
-				problems.Addf("topics: choose at most 3")
+				problems.TooMany("topics", 3)
 			}
 		}
 	case mrtrimpl.WrongType:
-		problems.Addf("topics: expected a list")
+		problems.WrongType("topics", "a list")
 	}
 	switch v, st := mrtrimpl.FormBool(content, "vip"); st {
 	case mrtrimpl.Present:
 		a.Vip = &v
 	case mrtrimpl.WrongType:
-		problems.Addf("vip: expected true or false")
+		problems.WrongType("vip", "true or false")
 	}
 	switch v, st := mrtrimpl.FormInt(content, "visits"); st {
 	case mrtrimpl.Present:
 		if v < 0 {
-			problems.Addf("visits: at least 0")
+			problems.BelowMinimum("visits", 0)
 		}
 		a.Visits = v
 	case mrtrimpl.Absent:
 		a.Visits = 3
 	case mrtrimpl.WrongType:
-		problems.Addf("visits: expected an integer")
+		problems.WrongType("visits", "an integer")
 	}
 	switch v, st := mrtrimpl.FormFloat(content, "weight"); st {
 	case mrtrimpl.Present:
 		a.Weight = &v
 	case mrtrimpl.WrongType:
-		problems.Addf("weight: expected a number")
+		problems.WrongType("weight", "a number")
 	}
 	return a, problems, nil
 }
@@ -701,7 +696,7 @@ func (p runSurveyProgram) CheckContinuation(ctx context.Context, f *RunSurveyFlo
 	var problems mrtrimpl.Problems
 	if v := f.Continuation.CustomerName; v != "" {
 		if n := utf8.RuneCountInString(v); n > 80 {
-			problems.Addf("customerName: at most 80 characters (got %d)", n)
+			problems.TooLong("customerName", 80, n)
 		}
 	}
 	return problems

@@ -200,27 +200,22 @@ func (p triageTicketProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Tria
 	case TriageTicketStateAskImpact:
 		var pending []mrtrimpl.Pending
 		if f.Impact == nil {
-			resp := r.Response("impact", vocab.Elicit)
-			switch resp.Status {
-			case mrtrimpl.Accepted:
-				answer, problems, err := p.decodeImpact(ctx, resp.Content)
-				if err != nil {
-					return mrtrimpl.Step{}, err
-				}
-				if len(problems) > 0 {
-					pending = append(pending, mrtrimpl.Prefilled(p.requestImpact(f, problems), resp.Content, problems))
-				} else {
-					f.Impact = answer
-				}
-			case mrtrimpl.Declined:
+			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
+				Key:  "impact",
+				Kind: vocab.Elicit,
+				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
+					return p.requestImpact(f, problems)
+				},
+			}, mrtrimpl.Form(p.decodeImpact), &pending)
+			switch {
+			case err != nil:
+				return mrtrimpl.Step{}, err
+			case left == vocab.Decline:
 				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "triage_ticket was cancelled: the user declined \"impact\"."})
-			case mrtrimpl.Cancelled:
+			case left == vocab.Cancel:
 				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "triage_ticket was cancelled: the user cancelled \"impact\"."})
-			case mrtrimpl.Malformed:
-				pending = append(pending, p.requestImpact(f, mrtrimpl.Problems{resp.Problem}))
-			default:
-				pending = append(pending, p.requestImpact(f, nil))
 			}
+			f.Impact = answer
 		}
 		if len(pending) > 0 {
 			return r.Ask(pending)
@@ -229,50 +224,40 @@ func (p triageTicketProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Tria
 	case TriageTicketStateAskCustomer:
 		var pending []mrtrimpl.Pending
 		if f.Customer == nil {
-			resp := r.Response("customer", vocab.Elicit)
-			switch resp.Status {
-			case mrtrimpl.Accepted:
-				answer, problems, err := p.decodeCustomer(ctx, resp.Content)
-				if err != nil {
-					return mrtrimpl.Step{}, err
-				}
-				if len(problems) > 0 {
-					pending = append(pending, mrtrimpl.Prefilled(p.requestCustomer(f, problems), resp.Content, problems))
-				} else {
-					f.Customer = answer
-				}
-			case mrtrimpl.Declined:
+			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
+				Key:  "customer",
+				Kind: vocab.Elicit,
+				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
+					return p.requestCustomer(f, problems)
+				},
+			}, mrtrimpl.Form(p.decodeCustomer), &pending)
+			switch {
+			case err != nil:
+				return mrtrimpl.Step{}, err
+			case left == vocab.Decline:
 				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "triage_ticket was cancelled: the user declined \"customer\"."})
-			case mrtrimpl.Cancelled:
+			case left == vocab.Cancel:
 				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "triage_ticket was cancelled: the user cancelled \"customer\"."})
-			case mrtrimpl.Malformed:
-				pending = append(pending, p.requestCustomer(f, mrtrimpl.Problems{resp.Problem}))
-			default:
-				pending = append(pending, p.requestCustomer(f, nil))
 			}
+			f.Customer = answer
 		}
 		if f.Internal == nil {
-			resp := r.Response("internal", vocab.Elicit)
-			switch resp.Status {
-			case mrtrimpl.Accepted:
-				answer, problems, err := p.decodeInternal(ctx, resp.Content)
-				if err != nil {
-					return mrtrimpl.Step{}, err
-				}
-				if len(problems) > 0 {
-					pending = append(pending, mrtrimpl.Prefilled(p.requestInternal(f, problems), resp.Content, problems))
-				} else {
-					f.Internal = answer
-				}
-			case mrtrimpl.Declined:
+			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
+				Key:  "internal",
+				Kind: vocab.Elicit,
+				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
+					return p.requestInternal(f, problems)
+				},
+			}, mrtrimpl.Form(p.decodeInternal), &pending)
+			switch {
+			case err != nil:
+				return mrtrimpl.Step{}, err
+			case left == vocab.Decline:
 				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "triage_ticket was cancelled: the user declined \"internal\"."})
-			case mrtrimpl.Cancelled:
+			case left == vocab.Cancel:
 				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "triage_ticket was cancelled: the user cancelled \"internal\"."})
-			case mrtrimpl.Malformed:
-				pending = append(pending, p.requestInternal(f, mrtrimpl.Problems{resp.Problem}))
-			default:
-				pending = append(pending, p.requestInternal(f, nil))
 			}
+			f.Internal = answer
 		}
 		if len(pending) > 0 {
 			return r.Ask(pending)
@@ -479,13 +464,13 @@ func (p triageTicketProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 	switch v, st := mrtrimpl.FormString(in, "ticketId"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 12 {
-			problems.Addf("ticketId: at most 12 characters (got %d)", n)
+			problems.TooLong("ticketId", 12, n)
 		}
 		f.Args.TicketID = v
 	case mrtrimpl.Absent:
-		problems.Addf("ticketId: required")
+		problems.Required("ticketId")
 	case mrtrimpl.WrongType:
-		problems.Addf("ticketId: expected a string")
+		problems.WrongType("ticketId", "a string")
 	}
 	return f, problems.Err()
 }
@@ -498,13 +483,13 @@ func (p triageTicketProgram) decodeImpact(ctx context.Context, content map[strin
 	switch v, st := mrtrimpl.FormString(content, "priority"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(triageTicketImpactPriorityValues, TriageTicketImpactPriority(v)) {
-			problems.Addf("priority: must be one of %s", "low, medium, high")
+			problems.NotOneOf("priority", "low, medium, high")
 		}
 		a.Priority = TriageTicketImpactPriority(v)
 	case mrtrimpl.Absent:
-		problems.Addf("priority: required")
+		problems.Required("priority")
 	case mrtrimpl.WrongType:
-		problems.Addf("priority: expected a string")
+		problems.WrongType("priority", "a string")
 	}
 	return a, problems, nil
 }
@@ -517,13 +502,13 @@ func (p triageTicketProgram) decodeCustomer(ctx context.Context, content map[str
 	switch v, st := mrtrimpl.FormString(content, "priority"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(triageTicketCustomerPriorityValues, TriageTicketCustomerPriority(v)) {
-			problems.Addf("priority: must be one of %s", "whenever, soon, now, yesterday")
+			problems.NotOneOf("priority", "whenever, soon, now, yesterday")
 		}
 		a.Priority = TriageTicketCustomerPriority(v)
 	case mrtrimpl.Absent:
-		problems.Addf("priority: required")
+		problems.Required("priority")
 	case mrtrimpl.WrongType:
-		problems.Addf("priority: expected a string")
+		problems.WrongType("priority", "a string")
 	}
 	switch list, st := mrtrimpl.FormList(content, "tags"); st {
 	case mrtrimpl.Present:
@@ -531,11 +516,11 @@ func (p triageTicketProgram) decodeCustomer(ctx context.Context, content map[str
 		for i, it := range list {
 			v, ok := mrtrimpl.AsString(it)
 			if ok != mrtrimpl.Present {
-				problems.Addf("tags[%d]: expected a string", i)
+				problems.ItemWrongType("tags", i, "a string")
 				continue
 			}
 			if !slices.Contains(triageTicketTagsValues, TriageTicketTags(v)) {
-				problems.Addf("tags[]: must be one of %s", "bug, billing")
+				problems.NotOneOf("tags[]", "bug, billing")
 				continue
 			}
 			a.Tags = append(a.Tags, TriageTicketTags(v))
@@ -544,11 +529,11 @@ func (p triageTicketProgram) decodeCustomer(ctx context.Context, content map[str
 		a.Tags = mrtrimpl.SpecOrder(a.Tags, triageTicketTagsValues)
 		if len(problems) == checked {
 			if len(a.Tags) > 2 {
-				problems.Addf("tags: choose at most 2")
+				problems.TooMany("tags", 2)
 			}
 		}
 	case mrtrimpl.WrongType:
-		problems.Addf("tags: expected a list")
+		problems.WrongType("tags", "a list")
 	}
 	return a, problems, nil
 }
@@ -564,11 +549,11 @@ func (p triageTicketProgram) decodeInternal(ctx context.Context, content map[str
 		for i, it := range list {
 			v, ok := mrtrimpl.AsString(it)
 			if ok != mrtrimpl.Present {
-				problems.Addf("tags[%d]: expected a string", i)
+				problems.ItemWrongType("tags", i, "a string")
 				continue
 			}
 			if !slices.Contains(triageTicketInternalTagsValues, TriageTicketInternalTags(v)) {
-				problems.Addf("tags[]: must be one of %s", "p1, p2, p3")
+				problems.NotOneOf("tags[]", "p1, p2, p3")
 				continue
 			}
 			a.Tags = append(a.Tags, TriageTicketInternalTags(v))
@@ -577,11 +562,11 @@ func (p triageTicketProgram) decodeInternal(ctx context.Context, content map[str
 		a.Tags = mrtrimpl.SpecOrder(a.Tags, triageTicketInternalTagsValues)
 		if len(problems) == checked {
 			if len(a.Tags) > 3 {
-				problems.Addf("tags: choose at most 3")
+				problems.TooMany("tags", 3)
 			}
 		}
 	case mrtrimpl.WrongType:
-		problems.Addf("tags: expected a list")
+		problems.WrongType("tags", "a list")
 	}
 	return a, problems, nil
 }
@@ -592,12 +577,12 @@ func (p triageTicketProgram) CheckContinuation(ctx context.Context, f *TriageTic
 	var problems mrtrimpl.Problems
 	if v := string(f.Continuation.Priority); v != "" {
 		if !slices.Contains(triageTicketPriorityValues, TriageTicketPriority(v)) {
-			problems.Addf("priority: must be one of %s", "p1, p2, p3")
+			problems.NotOneOf("priority", "p1, p2, p3")
 		}
 	}
 	if v := f.Continuation.Team; v != "" {
 		if n := utf8.RuneCountInString(v); n > 40 {
-			problems.Addf("team: at most 40 characters (got %d)", n)
+			problems.TooLong("team", 40, n)
 		}
 	}
 	return problems

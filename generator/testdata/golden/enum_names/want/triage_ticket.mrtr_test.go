@@ -109,13 +109,13 @@ func TestTriageTicketValidation(t *testing.T) {
 	decodeInternalAnswer := mrtrtest.AnswerDecoder(p.decodeInternal)
 	validInternalAnswer := map[string]any{}
 	mrtrtest.Broken(t, decodeArguments, validArguments, "ticketId", nil, "ticketId: required")
-	mrtrtest.Broken(t, decodeArguments, validArguments, "ticketId", "xxxxxxxxxxxxx", "ticketId: at most 12 characters")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "ticketId", "xxxxxxxxxxxxx", "ticketId: at most 12 characters (got 13)")
 	mrtrtest.Broken(t, decodeImpactAnswer, validImpactAnswer, "priority", nil, "priority: required")
-	mrtrtest.Broken(t, decodeImpactAnswer, validImpactAnswer, "priority", "not-a-value", "priority: must be one of ")
+	mrtrtest.Broken(t, decodeImpactAnswer, validImpactAnswer, "priority", "not-a-value", "priority: must be one of low, medium, high")
 	mrtrtest.Broken(t, decodeCustomerAnswer, validCustomerAnswer, "priority", nil, "priority: required")
-	mrtrtest.Broken(t, decodeCustomerAnswer, validCustomerAnswer, "priority", "not-a-value", "priority: must be one of ")
-	mrtrtest.Broken(t, decodeCustomerAnswer, validCustomerAnswer, "tags", []any{"not-a-value"}, "tags[]: must be one of ")
-	mrtrtest.Broken(t, decodeInternalAnswer, validInternalAnswer, "tags", []any{"not-a-value"}, "tags[]: must be one of ")
+	mrtrtest.Broken(t, decodeCustomerAnswer, validCustomerAnswer, "priority", "not-a-value", "priority: must be one of whenever, soon, now, yesterday")
+	mrtrtest.Broken(t, decodeCustomerAnswer, validCustomerAnswer, "tags", []any{"not-a-value"}, "tags[]: must be one of bug, billing")
+	mrtrtest.Broken(t, decodeInternalAnswer, validInternalAnswer, "tags", []any{"not-a-value"}, "tags[]: must be one of p1, p2, p3")
 }
 
 // TestTriageTicketRejectedInputs walks to every state that asks and sends there answers

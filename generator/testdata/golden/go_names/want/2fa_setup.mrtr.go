@@ -229,24 +229,24 @@ func (p x2faSetupProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.Ra
 	switch v, st := mrtrimpl.FormString(in, "account"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 40 {
-			problems.Addf("account: at most 40 characters (got %d)", n)
+			problems.TooLong("account", 40, n)
 		}
 		f.Args.Account = v
 	case mrtrimpl.Absent:
-		problems.Addf("account: required")
+		problems.Required("account")
 	case mrtrimpl.WrongType:
-		problems.Addf("account: expected a string")
+		problems.WrongType("account", "a string")
 	}
 	switch v, st := mrtrimpl.FormString(in, "method"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(x2faSetupMethodValues, X2faSetupMethod(v)) {
-			problems.Addf("method: must be one of %s", "über, 日本, café, app")
+			problems.NotOneOf("method", "über, 日本, café, app")
 		}
 		f.Args.Method = X2faSetupMethod(v)
 	case mrtrimpl.Absent:
 		f.Args.Method = X2faSetupMethodCafé
 	case mrtrimpl.WrongType:
-		problems.Addf("method: expected a string")
+		problems.WrongType("method", "a string")
 	}
 	return f, problems.Err()
 }

@@ -76,6 +76,6 @@ func TestX2faSetupValidation(t *testing.T) {
 	decodeArguments := mrtrtest.ArgumentDecoder(p)
 	validArguments := map[string]any{"account": "example"}
 	mrtrtest.Broken(t, decodeArguments, validArguments, "account", nil, "account: required")
-	mrtrtest.Broken(t, decodeArguments, validArguments, "account", strings.Repeat("x", 41), "account: at most 40 characters")
-	mrtrtest.Broken(t, decodeArguments, validArguments, "method", "not-a-value", "method: must be one of ")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "account", strings.Repeat("x", 41), "account: at most 40 characters (got 41)")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "method", "not-a-value", "method: must be one of über, 日本, café, app")
 }

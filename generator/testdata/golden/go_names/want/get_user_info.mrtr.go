@@ -188,27 +188,22 @@ func (p getUserInfoProgram) Step(ctx context.Context, r mrtrimpl.Round, f *GetUs
 	case GetUserInfoStateAskSSO:
 		var pending []mrtrimpl.Pending
 		if f.SSOURL == nil {
-			resp := r.Response("sso_URL", vocab.Elicit)
-			switch resp.Status {
-			case mrtrimpl.Accepted:
-				answer, problems, err := p.decodeSSOURL(ctx, resp.Content)
-				if err != nil {
-					return mrtrimpl.Step{}, err
-				}
-				if len(problems) > 0 {
-					pending = append(pending, mrtrimpl.Prefilled(p.requestSSOURL(f, problems), resp.Content, problems))
-				} else {
-					f.SSOURL = answer
-				}
-			case mrtrimpl.Declined:
+			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
+				Key:  "sso_URL",
+				Kind: vocab.Elicit,
+				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
+					return p.requestSSOURL(f, problems)
+				},
+			}, mrtrimpl.Form(p.decodeSSOURL), &pending)
+			switch {
+			case err != nil:
+				return mrtrimpl.Step{}, err
+			case left == vocab.Decline:
 				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "get-user.info was cancelled: the user declined \"sso_URL\"."})
-			case mrtrimpl.Cancelled:
+			case left == vocab.Cancel:
 				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "get-user.info was cancelled: the user cancelled \"sso_URL\"."})
-			case mrtrimpl.Malformed:
-				pending = append(pending, p.requestSSOURL(f, mrtrimpl.Problems{resp.Problem}))
-			default:
-				pending = append(pending, p.requestSSOURL(f, nil))
 			}
+			f.SSOURL = answer
 		}
 		if len(pending) > 0 {
 			return r.Ask(pending)
@@ -434,80 +429,80 @@ func (p getUserInfoProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.
 	switch v, st := mrtrimpl.FormString(in, "apiURL"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 200 {
-			problems.Addf("apiURL: at most 200 characters (got %d)", n)
+			problems.TooLong("apiURL", 200, n)
 		}
 		problems.CheckFormat("apiURL", "uri", v)
 		f.Args.APIURL = &v
 	case mrtrimpl.WrongType:
-		problems.Addf("apiURL: expected a string")
+		problems.WrongType("apiURL", "a string")
 	}
 	switch v, st := mrtrimpl.FormBool(in, "func"); st {
 	case mrtrimpl.Present:
 		f.Args.Func = &v
 	case mrtrimpl.WrongType:
-		problems.Addf("func: expected true or false")
+		problems.WrongType("func", "true or false")
 	}
 	switch v, st := mrtrimpl.FormString(in, "http_server"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 100 {
-			problems.Addf("http_server: at most 100 characters (got %d)", n)
+			problems.TooLong("http_server", 100, n)
 		}
 		f.Args.HTTPServer = &v
 	case mrtrimpl.WrongType:
-		problems.Addf("http_server: expected a string")
+		problems.WrongType("http_server", "a string")
 	}
 	switch list, st := mrtrimpl.FormList(in, "map"); st {
 	case mrtrimpl.Present:
 		if len(list) > 2 {
-			problems.Addf("map: choose at most 2")
+			problems.TooMany("map", 2)
 		}
 		for i, it := range list {
 			v, ok := mrtrimpl.AsString(it)
 			if ok != mrtrimpl.Present {
-				problems.Addf("map[%d]: expected a string", i)
+				problems.ItemWrongType("map", i, "a string")
 				continue
 			}
 			if n := utf8.RuneCountInString(v); n > 5 {
-				problems.Addf("map[]: at most 5 characters (got %d)", n)
+				problems.TooLong("map[]", 5, n)
 			}
 			f.Args.Map = append(f.Args.Map, v)
 		}
 	case mrtrimpl.WrongType:
-		problems.Addf("map: expected a list")
+		problems.WrongType("map", "a list")
 	}
 	switch v, st := mrtrimpl.FormInt(in, "range"); st {
 	case mrtrimpl.Present:
 		if v < 0 {
-			problems.Addf("range: at least 0")
+			problems.BelowMinimum("range", 0)
 		}
 		if v > 10 {
-			problems.Addf("range: at most 10")
+			problems.AboveMaximum("range", 10)
 		}
 		f.Args.Range = &v
 	case mrtrimpl.WrongType:
-		problems.Addf("range: expected an integer")
+		problems.WrongType("range", "an integer")
 	}
 	switch v, st := mrtrimpl.FormString(in, "type"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(getUserInfoTypeValues, GetUserInfoType(v)) {
-			problems.Addf("type: must be one of %s", "a-b, c.d, 1st, x y, UPPER, camelCase")
+			problems.NotOneOf("type", "a-b, c.d, 1st, x y, UPPER, camelCase")
 		}
 		f.Args.Type = GetUserInfoType(v)
 	case mrtrimpl.Absent:
 		f.Args.Type = GetUserInfoTypeAB
 	case mrtrimpl.WrongType:
-		problems.Addf("type: expected a string")
+		problems.WrongType("type", "a string")
 	}
 	switch v, st := mrtrimpl.FormString(in, "userId"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 36 {
-			problems.Addf("userId: at most 36 characters (got %d)", n)
+			problems.TooLong("userId", 36, n)
 		}
 		f.Args.UserID = v
 	case mrtrimpl.Absent:
-		problems.Addf("userId: required")
+		problems.Required("userId")
 	case mrtrimpl.WrongType:
-		problems.Addf("userId: expected a string")
+		problems.WrongType("userId", "a string")
 	}
 	return f, problems.Err()
 }
@@ -520,36 +515,36 @@ func (p getUserInfoProgram) decodeSSOURL(ctx context.Context, content map[string
 	switch v, st := mrtrimpl.FormString(content, "state"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(getUserInfoSSOURLStateValues, GetUserInfoSSOURLState(v)) {
-			problems.Addf("state: must be one of %s", "CA, NY, 100%")
+			problems.NotOneOf("state", "CA, NY, 100%")
 		}
 		a.State = GetUserInfoSSOURLState(v)
 	case mrtrimpl.Absent:
 		a.State = GetUserInfoSSOURLStateCA
 	case mrtrimpl.WrongType:
-		problems.Addf("state: expected a string")
+		problems.WrongType("state", "a string")
 	}
 	switch v, st := mrtrimpl.FormString(content, "string"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(getUserInfoStringValues, GetUserInfoString(v)) {
-			problems.Addf("string: must be one of %s", "go, if")
+			problems.NotOneOf("string", "go, if")
 		}
 		a.String = GetUserInfoString(v)
 	case mrtrimpl.Absent:
-		problems.Addf("string: required")
+		problems.Required("string")
 	case mrtrimpl.WrongType:
-		problems.Addf("string: expected a string")
+		problems.WrongType("string", "a string")
 	}
 	switch v, st := mrtrimpl.FormString(content, "url"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 200 {
-			problems.Addf("url: at most 200 characters (got %d)", n)
+			problems.TooLong("url", 200, n)
 		}
 		problems.CheckFormat("url", "uri", v)
 		a.URL = v
 	case mrtrimpl.Absent:
-		problems.Addf("url: required")
+		problems.Required("url")
 	case mrtrimpl.WrongType:
-		problems.Addf("url: expected a string")
+		problems.WrongType("url", "a string")
 	}
 	return a, problems, nil
 }
@@ -560,15 +555,15 @@ func (p getUserInfoProgram) CheckContinuation(ctx context.Context, f *GetUserInf
 	var problems mrtrimpl.Problems
 	if v := f.Continuation.JSONRPCID; v != "" {
 		if n := utf8.RuneCountInString(v); n > 20 {
-			problems.Addf("jsonRPCId: at most 20 characters (got %d)", n)
+			problems.TooLong("jsonRPCId", 20, n)
 		}
 	}
 	if v := f.Continuation.TTLSeconds; v != 0 {
 		if v < 0 {
-			problems.Addf("ttlSeconds: at least 0")
+			problems.BelowMinimum("ttlSeconds", 0)
 		}
 		if v > 3600 {
-			problems.Addf("ttlSeconds: at most 3600")
+			problems.AboveMaximum("ttlSeconds", 3600)
 		}
 	}
 	return problems

@@ -106,21 +106,21 @@ func TestGetUserInfoValidation(t *testing.T) {
 		"string": "go",
 		"url":    "https://example.com/a",
 	}
-	mrtrtest.Broken(t, decodeArguments, validArguments, "apiURL", strings.Repeat("x", 201), "apiURL: at most 200 characters")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "apiURL", strings.Repeat("x", 201), "apiURL: at most 200 characters (got 201)")
 	mrtrtest.Broken(t, decodeArguments, validArguments, "apiURL", "no-scheme", "apiURL: must be a valid uri")
-	mrtrtest.Broken(t, decodeArguments, validArguments, "http_server", strings.Repeat("x", 101), "http_server: at most 100 characters")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "http_server", strings.Repeat("x", 101), "http_server: at most 100 characters (got 101)")
 	mrtrtest.Broken(t, decodeArguments, validArguments, "map", []any{"examp", "examp", "examp"}, "map: choose at most 2")
-	mrtrtest.Broken(t, decodeArguments, validArguments, "map", []any{"xxxxxx"}, "map[]: at most 5 characters")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "map", []any{"xxxxxx"}, "map[]: at most 5 characters (got 6)")
 	mrtrtest.Broken(t, decodeArguments, validArguments, "range", int64(-1), "range: at least 0")
 	mrtrtest.Broken(t, decodeArguments, validArguments, "range", int64(11), "range: at most 10")
-	mrtrtest.Broken(t, decodeArguments, validArguments, "type", "not-a-value", "type: must be one of ")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "type", "not-a-value", "type: must be one of a-b, c.d, 1st, x y, UPPER, camelCase")
 	mrtrtest.Broken(t, decodeArguments, validArguments, "userId", nil, "userId: required")
-	mrtrtest.Broken(t, decodeArguments, validArguments, "userId", strings.Repeat("x", 37), "userId: at most 36 characters")
-	mrtrtest.Broken(t, decodeSSOURLAnswer, validSSOURLAnswer, "state", "not-a-value", "state: must be one of ")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "userId", strings.Repeat("x", 37), "userId: at most 36 characters (got 37)")
+	mrtrtest.Broken(t, decodeSSOURLAnswer, validSSOURLAnswer, "state", "not-a-value", "state: must be one of CA, NY, 100%")
 	mrtrtest.Broken(t, decodeSSOURLAnswer, validSSOURLAnswer, "string", nil, "string: required")
-	mrtrtest.Broken(t, decodeSSOURLAnswer, validSSOURLAnswer, "string", "not-a-value", "string: must be one of ")
+	mrtrtest.Broken(t, decodeSSOURLAnswer, validSSOURLAnswer, "string", "not-a-value", "string: must be one of go, if")
 	mrtrtest.Broken(t, decodeSSOURLAnswer, validSSOURLAnswer, "url", nil, "url: required")
-	mrtrtest.Broken(t, decodeSSOURLAnswer, validSSOURLAnswer, "url", strings.Repeat("x", 201), "url: at most 200 characters")
+	mrtrtest.Broken(t, decodeSSOURLAnswer, validSSOURLAnswer, "url", strings.Repeat("x", 201), "url: at most 200 characters (got 201)")
 	mrtrtest.Broken(t, decodeSSOURLAnswer, validSSOURLAnswer, "url", "no-scheme", "url: must be a valid uri")
 }
 

@@ -200,13 +200,13 @@ func (p httpServerV2Program) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 	switch v, st := mrtrimpl.FormString(in, "ID"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 10 {
-			problems.Addf("ID: at most 10 characters (got %d)", n)
+			problems.TooLong("ID", 10, n)
 		}
 		f.Args.ID = v
 	case mrtrimpl.Absent:
-		problems.Addf("ID: required")
+		problems.Required("ID")
 	case mrtrimpl.WrongType:
-		problems.Addf("ID: expected a string")
+		problems.WrongType("ID", "a string")
 	}
 	return f, problems.Err()
 }

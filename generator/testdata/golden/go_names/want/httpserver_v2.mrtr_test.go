@@ -76,5 +76,5 @@ func TestHTTPServerV2Validation(t *testing.T) {
 	decodeArguments := mrtrtest.ArgumentDecoder(p)
 	validArguments := map[string]any{"ID": "example"}
 	mrtrtest.Broken(t, decodeArguments, validArguments, "ID", nil, "ID: required")
-	mrtrtest.Broken(t, decodeArguments, validArguments, "ID", "xxxxxxxxxxx", "ID: at most 10 characters")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "ID", "xxxxxxxxxxx", "ID: at most 10 characters (got 11)")
 }

@@ -145,27 +145,22 @@ func (p approvePayoutProgram) Step(ctx context.Context, r mrtrimpl.Round, f *App
 	case ApprovePayoutStateAskApproval:
 		var pending []mrtrimpl.Pending
 		if f.Approval == nil {
-			resp := r.Response("approval", vocab.Elicit)
-			switch resp.Status {
-			case mrtrimpl.Accepted:
-				answer, problems, err := p.decodeApproval(ctx, resp.Content)
-				if err != nil {
-					return mrtrimpl.Step{}, err
-				}
-				if len(problems) > 0 {
-					pending = append(pending, mrtrimpl.Prefilled(p.requestApproval(f, problems), resp.Content, problems))
-				} else {
-					f.Approval = answer
-				}
-			case mrtrimpl.Declined:
+			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
+				Key:  "approval",
+				Kind: vocab.Elicit,
+				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
+					return p.requestApproval(f, problems)
+				},
+			}, mrtrimpl.Form(p.decodeApproval), &pending)
+			switch {
+			case err != nil:
+				return mrtrimpl.Step{}, err
+			case left == vocab.Decline:
 				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "approve_payout was cancelled: the user declined \"approval\"."})
-			case mrtrimpl.Cancelled:
+			case left == vocab.Cancel:
 				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "approve_payout was cancelled: the user cancelled \"approval\"."})
-			case mrtrimpl.Malformed:
-				pending = append(pending, p.requestApproval(f, mrtrimpl.Problems{resp.Problem}))
-			default:
-				pending = append(pending, p.requestApproval(f, nil))
 			}
+			f.Approval = answer
 		}
 		if len(pending) > 0 {
 			return r.Ask(pending)
@@ -195,12 +190,12 @@ func (p approvePayoutProgram) Step(ctx context.Context, r mrtrimpl.Round, f *App
 		return r.Ask([]mrtrimpl.Pending{p.gateConfirmPay(f, nil)})
 	case ApprovePayoutStatePay:
 		// operation id payout-{payee}
-		return r.Effect(ctx, approvePayoutPayOperationID(f), 24*time.Hour, uint16(ApprovePayoutStatePaid), func(ctx context.Context) error {
+		return mrtrimpl.Effect(ctx, r, approvePayoutPayOperationID(f), 24*time.Hour, ApprovePayoutStatePaid, func(ctx context.Context) error {
 			return p.h.SendPayout(ctx, f)
 		})
 	case ApprovePayoutStateRecordDecline:
 		// the workflow's own operation id: the round record covers retries
-		return r.Effect(ctx, "", 24*time.Hour, uint16(ApprovePayoutStateDeclined), func(ctx context.Context) error {
+		return mrtrimpl.Effect(ctx, r, "", 24*time.Hour, ApprovePayoutStateDeclined, func(ctx context.Context) error {
 			return p.h.AuditDecline(ctx, f)
 		})
 	case ApprovePayoutStatePaid:
@@ -390,13 +385,13 @@ func (p approvePayoutProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw jso
 	switch v, st := mrtrimpl.FormString(in, "payee"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 20 {
-			problems.Addf("payee: at most 20 characters (got %d)", n)
+			problems.TooLong("payee", 20, n)
 		}
 		f.Args.Payee = v
 	case mrtrimpl.Absent:
-		problems.Addf("payee: required")
+		problems.Required("payee")
 	case mrtrimpl.WrongType:
-		problems.Addf("payee: expected a string")
+		problems.WrongType("payee", "a string")
 	}
 	return f, problems.Err()
 }
@@ -410,7 +405,7 @@ func (p approvePayoutProgram) decodeApproval(ctx context.Context, content map[st
 	case mrtrimpl.Present:
 		checked := len(problems)
 		if n := utf8.RuneCountInString(v); n > 40 {
-			problems.Addf("approver: at most 40 characters (got %d)", n)
+			problems.TooLong("approver", 40, n)
 		}
 		if len(problems) == checked {
 			if err := p.h.KnownApprover(ctx, v); err != nil && !problems.AddInvalid("approver", err) {
@@ -419,9 +414,9 @@ func (p approvePayoutProgram) decodeApproval(ctx context.Context, content map[st
 		}
 		a.Approver = v
 	case mrtrimpl.Absent:
-		problems.Addf("approver: required")
+		problems.Required("approver")
 	case mrtrimpl.WrongType:
-		problems.Addf("approver: expected a string")
+		problems.WrongType("approver", "a string")
 	}
 	return a, problems, nil
 }

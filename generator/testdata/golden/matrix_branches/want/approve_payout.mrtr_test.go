@@ -111,9 +111,9 @@ func TestApprovePayoutValidation(t *testing.T) {
 	decodeApprovalAnswer := mrtrtest.AnswerDecoder(p.decodeApproval)
 	validApprovalAnswer := map[string]any{"approver": "example"}
 	mrtrtest.Broken(t, decodeArguments, validArguments, "payee", nil, "payee: required")
-	mrtrtest.Broken(t, decodeArguments, validArguments, "payee", strings.Repeat("x", 21), "payee: at most 20 characters")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "payee", strings.Repeat("x", 21), "payee: at most 20 characters (got 21)")
 	mrtrtest.Broken(t, decodeApprovalAnswer, validApprovalAnswer, "approver", nil, "approver: required")
-	mrtrtest.Broken(t, decodeApprovalAnswer, validApprovalAnswer, "approver", strings.Repeat("x", 41), "approver: at most 40 characters")
+	mrtrtest.Broken(t, decodeApprovalAnswer, validApprovalAnswer, "approver", strings.Repeat("x", 41), "approver: at most 40 characters (got 41)")
 }
 
 // TestApprovePayoutValidators makes each use of a custom validator, one at a time,

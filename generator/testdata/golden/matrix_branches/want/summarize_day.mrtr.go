@@ -82,20 +82,17 @@ func (p summarizeDayProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Summ
 	case SummarizeDayStateAskModel:
 		var pending []mrtrimpl.Pending
 		if f.Summary == nil {
-			resp := r.Response("summary", vocab.Sample)
-			switch resp.Status {
-			case mrtrimpl.Accepted:
-				answer, problems := p.decodeSummary(ctx, resp.Text)
-				if len(problems) > 0 {
-					pending = append(pending, p.requestSummary(f, problems))
-				} else {
-					f.Summary = answer
-				}
-			case mrtrimpl.Malformed:
-				pending = append(pending, p.requestSummary(f, mrtrimpl.Problems{resp.Problem}))
-			default:
-				pending = append(pending, p.requestSummary(f, nil))
+			answer, _, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
+				Key:  "summary",
+				Kind: vocab.Sample,
+				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
+					return p.requestSummary(f, problems)
+				},
+			}, mrtrimpl.Text(p.decodeSummary), &pending)
+			if err != nil {
+				return mrtrimpl.Step{}, err
 			}
+			f.Summary = answer
 		}
 		if len(pending) > 0 {
 			return r.Ask(pending)

@@ -149,71 +149,50 @@ func (p draftReleaseProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Draf
 	case DraftReleaseStateGather:
 		var pending []mrtrimpl.Pending
 		if f.Audience == nil {
-			resp := r.Response("audience", vocab.Elicit)
-			switch resp.Status {
-			case mrtrimpl.Accepted:
-				answer, problems, err := p.decodeAudience(ctx, resp.Content)
-				if err != nil {
-					return mrtrimpl.Step{}, err
-				}
-				if len(problems) > 0 {
-					pending = append(pending, mrtrimpl.Prefilled(p.requestAudience(f, problems), resp.Content, problems))
-				} else {
-					f.Audience = answer
-				}
-			case mrtrimpl.Declined:
+			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
+				Key:  "audience",
+				Kind: vocab.Elicit,
+				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
+					return p.requestAudience(f, problems)
+				},
+			}, mrtrimpl.Form(p.decodeAudience), &pending)
+			switch {
+			case err != nil:
+				return mrtrimpl.Step{}, err
+			case left == vocab.Decline:
 				return mrtrimpl.Goto(r, DraftReleaseStateDropped, vocab.Decline)
-			case mrtrimpl.Cancelled:
+			case left == vocab.Cancel:
 				return mrtrimpl.Goto(r, DraftReleaseStateCancelled, vocab.Cancel)
-			case mrtrimpl.Malformed:
-				pending = append(pending, p.requestAudience(f, mrtrimpl.Problems{resp.Problem}))
-			default:
-				pending = append(pending, p.requestAudience(f, nil))
 			}
+			f.Audience = answer
 		}
 		if f.Outline == nil {
-			resp := r.Response("outline", vocab.Sample)
-			switch resp.Status {
-			case mrtrimpl.Accepted:
-				answer, problems := p.decodeOutline(ctx, resp.Text)
-				if len(problems) > 0 {
-					if r.Can(vocab.Sample) {
-						pending = append(pending, p.requestOutline(f, problems))
-					}
-				} else {
-					f.Outline = answer
-				}
-			case mrtrimpl.Malformed:
-				if r.Can(vocab.Sample) {
-					pending = append(pending, p.requestOutline(f, mrtrimpl.Problems{resp.Problem}))
-				}
-			default:
-				if r.Can(vocab.Sample) {
-					pending = append(pending, p.requestOutline(f, nil))
-				}
+			answer, _, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
+				Key:      "outline",
+				Kind:     vocab.Sample,
+				Optional: true,
+				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
+					return p.requestOutline(f, problems)
+				},
+			}, mrtrimpl.Text(p.decodeOutline), &pending)
+			if err != nil {
+				return mrtrimpl.Step{}, err
 			}
+			f.Outline = answer
 		}
 		if f.Workspace == nil {
-			resp := r.Response("workspace", vocab.Roots)
-			switch resp.Status {
-			case mrtrimpl.Accepted:
-				answer, problems := p.decodeWorkspace(ctx, resp.URIs)
-				if len(problems) > 0 {
-					if r.Can(vocab.Roots) {
-						pending = append(pending, p.requestWorkspace(f, problems))
-					}
-				} else {
-					f.Workspace = answer
-				}
-			case mrtrimpl.Malformed:
-				if r.Can(vocab.Roots) {
-					pending = append(pending, p.requestWorkspace(f, mrtrimpl.Problems{resp.Problem}))
-				}
-			default:
-				if r.Can(vocab.Roots) {
-					pending = append(pending, p.requestWorkspace(f, nil))
-				}
+			answer, _, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
+				Key:      "workspace",
+				Kind:     vocab.Roots,
+				Optional: true,
+				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
+					return p.requestWorkspace(f, problems)
+				},
+			}, mrtrimpl.URIs(p.decodeWorkspace), &pending)
+			if err != nil {
+				return mrtrimpl.Step{}, err
 			}
+			f.Workspace = answer
 		}
 		if len(pending) > 0 {
 			return r.Ask(pending)
@@ -222,36 +201,30 @@ func (p draftReleaseProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Draf
 	case DraftReleaseStatePolish:
 		var pending []mrtrimpl.Pending
 		if f.Repos == nil {
-			resp := r.Response("repos", vocab.Roots)
-			switch resp.Status {
-			case mrtrimpl.Accepted:
-				answer, problems := p.decodeRepos(ctx, resp.URIs)
-				if len(problems) > 0 {
-					pending = append(pending, p.requestRepos(f, problems))
-				} else {
-					f.Repos = answer
-				}
-			case mrtrimpl.Malformed:
-				pending = append(pending, p.requestRepos(f, mrtrimpl.Problems{resp.Problem}))
-			default:
-				pending = append(pending, p.requestRepos(f, nil))
+			answer, _, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
+				Key:  "repos",
+				Kind: vocab.Roots,
+				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
+					return p.requestRepos(f, problems)
+				},
+			}, mrtrimpl.URIs(p.decodeRepos), &pending)
+			if err != nil {
+				return mrtrimpl.Step{}, err
 			}
+			f.Repos = answer
 		}
 		if f.Summary == nil {
-			resp := r.Response("summary", vocab.Sample)
-			switch resp.Status {
-			case mrtrimpl.Accepted:
-				answer, problems := p.decodeSummary(ctx, resp.Text)
-				if len(problems) > 0 {
-					pending = append(pending, p.requestSummary(f, problems))
-				} else {
-					f.Summary = answer
-				}
-			case mrtrimpl.Malformed:
-				pending = append(pending, p.requestSummary(f, mrtrimpl.Problems{resp.Problem}))
-			default:
-				pending = append(pending, p.requestSummary(f, nil))
+			answer, _, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
+				Key:  "summary",
+				Kind: vocab.Sample,
+				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
+					return p.requestSummary(f, problems)
+				},
+			}, mrtrimpl.Text(p.decodeSummary), &pending)
+			if err != nil {
+				return mrtrimpl.Step{}, err
 			}
+			f.Summary = answer
 		}
 		if len(pending) > 0 {
 			return r.Ask(pending)
@@ -482,16 +455,16 @@ func (p draftReleaseProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 	switch v, st := mrtrimpl.FormString(in, "version"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 20 {
-			problems.Addf("version: at most 20 characters (got %d)", n)
+			problems.TooLong("version", 20, n)
 		}
 		if !draftReleaseArgVersionPattern.MatchString(v) {
-			problems.Addf("version: must match %s", "v[0-9]+\\.[0-9]+\\.[0-9]+")
+			problems.NoMatch("version", "v[0-9]+\\.[0-9]+\\.[0-9]+")
 		}
 		f.Args.Version = v
 	case mrtrimpl.Absent:
-		problems.Addf("version: required")
+		problems.Required("version")
 	case mrtrimpl.WrongType:
-		problems.Addf("version: expected a string")
+		problems.WrongType("version", "a string")
 	}
 	return f, problems.Err()
 }
@@ -506,13 +479,13 @@ func (p draftReleaseProgram) decodeAudience(ctx context.Context, content map[str
 	switch v, st := mrtrimpl.FormString(content, "reader"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(draftReleaseReaderValues, DraftReleaseReader(v)) {
-			problems.Addf("reader: must be one of %s", "users, operators, developers")
+			problems.NotOneOf("reader", "users, operators, developers")
 		}
 		a.Reader = DraftReleaseReader(v)
 	case mrtrimpl.Absent:
-		problems.Addf("reader: required")
+		problems.Required("reader")
 	case mrtrimpl.WrongType:
-		problems.Addf("reader: expected a string")
+		problems.WrongType("reader", "a string")
 	}
 	return a, problems, nil
 }
@@ -521,7 +494,7 @@ func (p draftReleaseProgram) decodeAudience(ctx context.Context, content map[str
 func (p draftReleaseProgram) decodeOutline(ctx context.Context, text string) (*mrtrimpl.Sampled, mrtrimpl.Problems) {
 	var problems mrtrimpl.Problems
 	if n := utf8.RuneCountInString(text); n > 2000 {
-		problems.Addf("outline: at most 2000 characters (got %d)", n)
+		problems.TooLong("outline", 2000, n)
 	}
 	return &mrtrimpl.Sampled{Text: text}, problems
 }
@@ -548,10 +521,10 @@ func (p draftReleaseProgram) CheckContinuation(ctx context.Context, f *DraftRele
 	var problems mrtrimpl.Problems
 	if v := f.Continuation.Changes; v != 0 {
 		if v < 0 {
-			problems.Addf("changes: at least 0")
+			problems.BelowMinimum("changes", 0)
 		}
 		if v > 10000 {
-			problems.Addf("changes: at most 10000")
+			problems.AboveMaximum("changes", 10000)
 		}
 	}
 	return problems

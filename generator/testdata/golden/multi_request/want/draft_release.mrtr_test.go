@@ -109,10 +109,10 @@ func TestDraftReleaseValidation(t *testing.T) {
 	decodeAudienceAnswer := mrtrtest.AnswerDecoder(p.decodeAudience)
 	validAudienceAnswer := map[string]any{"reader": "users"}
 	mrtrtest.Broken(t, decodeArguments, validArguments, "version", nil, "version: required")
-	mrtrtest.Broken(t, decodeArguments, validArguments, "version", strings.Repeat("x", 21), "version: at most 20 characters")
-	mrtrtest.Broken(t, decodeArguments, validArguments, "version", "", "version: must match ")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "version", strings.Repeat("x", 21), "version: at most 20 characters (got 21)")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "version", "", "version: must match v[0-9]+\\.[0-9]+\\.[0-9]+")
 	mrtrtest.Broken(t, decodeAudienceAnswer, validAudienceAnswer, "reader", nil, "reader: required")
-	mrtrtest.Broken(t, decodeAudienceAnswer, validAudienceAnswer, "reader", "not-a-value", "reader: must be one of ")
+	mrtrtest.Broken(t, decodeAudienceAnswer, validAudienceAnswer, "reader", "not-a-value", "reader: must be one of users, operators, developers")
 }
 
 // TestDraftReleaseRejectedInputs walks to every state that asks and sends there answers

@@ -98,48 +98,32 @@ func (p suggestTitleProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Sugg
 	case SuggestTitleStateAskModel:
 		var pending []mrtrimpl.Pending
 		if f.Folders == nil {
-			resp := r.Response("folders", vocab.Roots)
-			switch resp.Status {
-			case mrtrimpl.Accepted:
-				answer, problems := p.decodeFolders(ctx, resp.URIs)
-				if len(problems) > 0 {
-					if r.Can(vocab.Roots) {
-						pending = append(pending, p.requestFolders(f, problems))
-					}
-				} else {
-					f.Folders = answer
-				}
-			case mrtrimpl.Malformed:
-				if r.Can(vocab.Roots) {
-					pending = append(pending, p.requestFolders(f, mrtrimpl.Problems{resp.Problem}))
-				}
-			default:
-				if r.Can(vocab.Roots) {
-					pending = append(pending, p.requestFolders(f, nil))
-				}
+			answer, _, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
+				Key:      "folders",
+				Kind:     vocab.Roots,
+				Optional: true,
+				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
+					return p.requestFolders(f, problems)
+				},
+			}, mrtrimpl.URIs(p.decodeFolders), &pending)
+			if err != nil {
+				return mrtrimpl.Step{}, err
 			}
+			f.Folders = answer
 		}
 		if f.Title == nil {
-			resp := r.Response("title", vocab.Sample)
-			switch resp.Status {
-			case mrtrimpl.Accepted:
-				answer, problems := p.decodeTitle(ctx, resp.Text)
-				if len(problems) > 0 {
-					if r.Can(vocab.Sample) {
-						pending = append(pending, p.requestTitle(f, problems))
-					}
-				} else {
-					f.Title = answer
-				}
-			case mrtrimpl.Malformed:
-				if r.Can(vocab.Sample) {
-					pending = append(pending, p.requestTitle(f, mrtrimpl.Problems{resp.Problem}))
-				}
-			default:
-				if r.Can(vocab.Sample) {
-					pending = append(pending, p.requestTitle(f, nil))
-				}
+			answer, _, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
+				Key:      "title",
+				Kind:     vocab.Sample,
+				Optional: true,
+				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
+					return p.requestTitle(f, problems)
+				},
+			}, mrtrimpl.Text(p.decodeTitle), &pending)
+			if err != nil {
+				return mrtrimpl.Step{}, err
 			}
+			f.Title = answer
 		}
 		if len(pending) > 0 {
 			return r.Ask(pending)
@@ -312,13 +296,13 @@ func (p suggestTitleProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 	switch v, st := mrtrimpl.FormString(in, "topic"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 80 {
-			problems.Addf("topic: at most 80 characters (got %d)", n)
+			problems.TooLong("topic", 80, n)
 		}
 		f.Args.Topic = v
 	case mrtrimpl.Absent:
-		problems.Addf("topic: required")
+		problems.Required("topic")
 	case mrtrimpl.WrongType:
-		problems.Addf("topic: expected a string")
+		problems.WrongType("topic", "a string")
 	}
 	return f, problems.Err()
 }
@@ -332,7 +316,7 @@ func (p suggestTitleProgram) decodeFolders(ctx context.Context, uris []string) (
 func (p suggestTitleProgram) decodeTitle(ctx context.Context, text string) (*mrtrimpl.Sampled, mrtrimpl.Problems) {
 	var problems mrtrimpl.Problems
 	if n := utf8.RuneCountInString(text); n > 80 {
-		problems.Addf("title: at most 80 characters (got %d)", n)
+		problems.TooLong("title", 80, n)
 	}
 	return &mrtrimpl.Sampled{Text: text}, problems
 }

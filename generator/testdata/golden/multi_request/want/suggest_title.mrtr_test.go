@@ -96,7 +96,7 @@ func TestSuggestTitleValidation(t *testing.T) {
 	decodeArguments := mrtrtest.ArgumentDecoder(p)
 	validArguments := map[string]any{"topic": "example"}
 	mrtrtest.Broken(t, decodeArguments, validArguments, "topic", nil, "topic: required")
-	mrtrtest.Broken(t, decodeArguments, validArguments, "topic", strings.Repeat("x", 81), "topic: at most 80 characters")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "topic", strings.Repeat("x", 81), "topic: at most 80 characters (got 81)")
 }
 
 // TestSuggestTitleRejectedInputs walks to every state that asks and sends there answers

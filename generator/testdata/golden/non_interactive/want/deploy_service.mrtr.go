@@ -133,59 +133,48 @@ func (p deployServiceProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Dep
 	case DeployServiceStateAskTarget:
 		var pending []mrtrimpl.Pending
 		if f.Changelog == nil {
-			resp := r.Response("changelog", vocab.Sample)
-			switch resp.Status {
-			case mrtrimpl.Accepted:
-				answer, problems := p.decodeChangelog(ctx, resp.Text)
-				if len(problems) > 0 {
-					pending = append(pending, p.requestChangelog(f, problems))
-				} else {
-					f.Changelog = answer
-				}
-			case mrtrimpl.Malformed:
-				pending = append(pending, p.requestChangelog(f, mrtrimpl.Problems{resp.Problem}))
-			default:
-				pending = append(pending, p.requestChangelog(f, nil))
+			answer, _, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
+				Key:  "changelog",
+				Kind: vocab.Sample,
+				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
+					return p.requestChangelog(f, problems)
+				},
+			}, mrtrimpl.Text(p.decodeChangelog), &pending)
+			if err != nil {
+				return mrtrimpl.Step{}, err
 			}
+			f.Changelog = answer
 		}
 		if f.Checkout == nil {
-			resp := r.Response("checkout", vocab.Roots)
-			switch resp.Status {
-			case mrtrimpl.Accepted:
-				answer, problems := p.decodeCheckout(ctx, resp.URIs)
-				if len(problems) > 0 {
-					pending = append(pending, p.requestCheckout(f, problems))
-				} else {
-					f.Checkout = answer
-				}
-			case mrtrimpl.Malformed:
-				pending = append(pending, p.requestCheckout(f, mrtrimpl.Problems{resp.Problem}))
-			default:
-				pending = append(pending, p.requestCheckout(f, nil))
+			answer, _, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
+				Key:  "checkout",
+				Kind: vocab.Roots,
+				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
+					return p.requestCheckout(f, problems)
+				},
+			}, mrtrimpl.URIs(p.decodeCheckout), &pending)
+			if err != nil {
+				return mrtrimpl.Step{}, err
 			}
+			f.Checkout = answer
 		}
 		if f.Target == nil {
-			resp := r.Response("target", vocab.Elicit)
-			switch resp.Status {
-			case mrtrimpl.Accepted:
-				answer, problems, err := p.decodeTarget(ctx, resp.Content)
-				if err != nil {
-					return mrtrimpl.Step{}, err
-				}
-				if len(problems) > 0 {
-					pending = append(pending, mrtrimpl.Prefilled(p.requestTarget(f, problems), resp.Content, problems))
-				} else {
-					f.Target = answer
-				}
-			case mrtrimpl.Declined:
+			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
+				Key:  "target",
+				Kind: vocab.Elicit,
+				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
+					return p.requestTarget(f, problems)
+				},
+			}, mrtrimpl.Form(p.decodeTarget), &pending)
+			switch {
+			case err != nil:
+				return mrtrimpl.Step{}, err
+			case left == vocab.Decline:
 				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "deploy_service was cancelled: the user declined \"target\"."})
-			case mrtrimpl.Cancelled:
+			case left == vocab.Cancel:
 				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "deploy_service was cancelled: the user cancelled \"target\"."})
-			case mrtrimpl.Malformed:
-				pending = append(pending, p.requestTarget(f, mrtrimpl.Problems{resp.Problem}))
-			default:
-				pending = append(pending, p.requestTarget(f, nil))
 			}
+			f.Target = answer
 		}
 		if len(pending) > 0 {
 			return r.Ask(pending)
@@ -220,7 +209,7 @@ func (p deployServiceProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Dep
 		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: deployServiceAbortedMessage(f)})
 	case DeployServiceStateDeploy:
 		// the workflow's own operation id: the round record covers retries
-		return r.Effect(ctx, "", 24*time.Hour, uint16(DeployServiceStateDeployed), func(ctx context.Context) error {
+		return mrtrimpl.Effect(ctx, r, "", 24*time.Hour, DeployServiceStateDeployed, func(ctx context.Context) error {
 			return p.h.RollOut(ctx, f)
 		})
 	case DeployServiceStateDeployed:
@@ -467,16 +456,16 @@ func (p deployServiceProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw jso
 	switch v, st := mrtrimpl.FormString(in, "service"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 40 {
-			problems.Addf("service: at most 40 characters (got %d)", n)
+			problems.TooLong("service", 40, n)
 		}
 		if !deployServiceArgServicePattern.MatchString(v) {
-			problems.Addf("service: must match %s", "[a-z][a-z0-9-]*")
+			problems.NoMatch("service", "[a-z][a-z0-9-]*")
 		}
 		f.Args.Service = v
 	case mrtrimpl.Absent:
-		problems.Addf("service: required")
+		problems.Required("service")
 	case mrtrimpl.WrongType:
-		problems.Addf("service: expected a string")
+		problems.WrongType("service", "a string")
 	}
 	return f, problems.Err()
 }
@@ -487,7 +476,7 @@ var deployServiceArgServicePattern = regexp.MustCompile("^(?:[a-z][a-z0-9-]*)$")
 func (p deployServiceProgram) decodeChangelog(ctx context.Context, text string) (*mrtrimpl.Sampled, mrtrimpl.Problems) {
 	var problems mrtrimpl.Problems
 	if n := utf8.RuneCountInString(text); n > 1000 {
-		problems.Addf("changelog: at most 1000 characters (got %d)", n)
+		problems.TooLong("changelog", 1000, n)
 	}
 	return &mrtrimpl.Sampled{Text: text}, problems
 }
@@ -508,18 +497,18 @@ func (p deployServiceProgram) decodeTarget(ctx context.Context, content map[stri
 	case mrtrimpl.Absent:
 		a.Canary = true
 	case mrtrimpl.WrongType:
-		problems.Addf("canary: expected true or false")
+		problems.WrongType("canary", "true or false")
 	}
 	switch v, st := mrtrimpl.FormString(content, "version"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 20 {
-			problems.Addf("version: at most 20 characters (got %d)", n)
+			problems.TooLong("version", 20, n)
 		}
 		a.Version = v
 	case mrtrimpl.Absent:
-		problems.Addf("version: required")
+		problems.Required("version")
 	case mrtrimpl.WrongType:
-		problems.Addf("version: expected a string")
+		problems.WrongType("version", "a string")
 	}
 	return a, problems, nil
 }
@@ -530,7 +519,7 @@ func (p deployServiceProgram) CheckContinuation(ctx context.Context, f *DeploySe
 	var problems mrtrimpl.Problems
 	if v := f.Continuation.Current; v != "" {
 		if n := utf8.RuneCountInString(v); n > 20 {
-			problems.Addf("current: at most 20 characters (got %d)", n)
+			problems.TooLong("current", 20, n)
 		}
 	}
 	return problems

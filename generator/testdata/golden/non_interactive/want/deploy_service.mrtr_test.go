@@ -112,10 +112,10 @@ func TestDeployServiceValidation(t *testing.T) {
 	decodeTargetAnswer := mrtrtest.AnswerDecoder(p.decodeTarget)
 	validTargetAnswer := map[string]any{"version": "example"}
 	mrtrtest.Broken(t, decodeArguments, validArguments, "service", nil, "service: required")
-	mrtrtest.Broken(t, decodeArguments, validArguments, "service", strings.Repeat("x", 41), "service: at most 40 characters")
-	mrtrtest.Broken(t, decodeArguments, validArguments, "service", "", "service: must match ")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "service", strings.Repeat("x", 41), "service: at most 40 characters (got 41)")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "service", "", "service: must match [a-z][a-z0-9-]*")
 	mrtrtest.Broken(t, decodeTargetAnswer, validTargetAnswer, "version", nil, "version: required")
-	mrtrtest.Broken(t, decodeTargetAnswer, validTargetAnswer, "version", strings.Repeat("x", 21), "version: at most 20 characters")
+	mrtrtest.Broken(t, decodeTargetAnswer, validTargetAnswer, "version", strings.Repeat("x", 21), "version: at most 20 characters (got 21)")
 }
 
 // TestDeployServiceRejectedInputs walks to every state that asks and sends there answers

@@ -126,27 +126,22 @@ func (p codeReviewProgram) Step(ctx context.Context, r mrtrimpl.Round, f *CodeRe
 	case CodeReviewStateAskStyle:
 		var pending []mrtrimpl.Pending
 		if f.Style == nil {
-			resp := r.Response("style", vocab.Elicit)
-			switch resp.Status {
-			case mrtrimpl.Accepted:
-				answer, problems, err := p.decodeStyle(ctx, resp.Content)
-				if err != nil {
-					return mrtrimpl.Step{}, err
-				}
-				if len(problems) > 0 {
-					pending = append(pending, mrtrimpl.Prefilled(p.requestStyle(f, problems), resp.Content, problems))
-				} else {
-					f.Style = answer
-				}
-			case mrtrimpl.Declined:
+			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
+				Key:  "style",
+				Kind: vocab.Elicit,
+				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
+					return p.requestStyle(f, problems)
+				},
+			}, mrtrimpl.Form(p.decodeStyle), &pending)
+			switch {
+			case err != nil:
+				return mrtrimpl.Step{}, err
+			case left == vocab.Decline:
 				return mrtrimpl.Goto(r, CodeReviewStateDeclined, vocab.Decline)
-			case mrtrimpl.Cancelled:
+			case left == vocab.Cancel:
 				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "code_review was cancelled: the user cancelled \"style\"."})
-			case mrtrimpl.Malformed:
-				pending = append(pending, p.requestStyle(f, mrtrimpl.Problems{resp.Problem}))
-			default:
-				pending = append(pending, p.requestStyle(f, nil))
 			}
+			f.Style = answer
 		}
 		if len(pending) > 0 {
 			return r.Ask(pending)
@@ -308,33 +303,33 @@ func (p codeReviewProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.R
 	switch v, st := mrtrimpl.FormString(in, "change"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 200 {
-			problems.Addf("change: at most 200 characters (got %d)", n)
+			problems.TooLong("change", 200, n)
 		}
 		f.Args.Change = v
 	case mrtrimpl.Absent:
-		problems.Addf("change: required")
+		problems.Required("change")
 	case mrtrimpl.WrongType:
-		problems.Addf("change: expected a string")
+		problems.WrongType("change", "a string")
 	}
 	switch v, st := mrtrimpl.FormString(in, "focus"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 50 {
-			problems.Addf("focus: at most 50 characters (got %d)", n)
+			problems.TooLong("focus", 50, n)
 		}
 		f.Args.Focus = v
 	case mrtrimpl.Absent:
 		f.Args.Focus = "correctness"
 	case mrtrimpl.WrongType:
-		problems.Addf("focus: expected a string")
+		problems.WrongType("focus", "a string")
 	}
 	switch v, st := mrtrimpl.FormString(in, "language"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 20 {
-			problems.Addf("language: at most 20 characters (got %d)", n)
+			problems.TooLong("language", 20, n)
 		}
 		f.Args.Language = &v
 	case mrtrimpl.WrongType:
-		problems.Addf("language: expected a string")
+		problems.WrongType("language", "a string")
 	}
 	return f, problems.Err()
 }
@@ -347,27 +342,27 @@ func (p codeReviewProgram) decodeStyle(ctx context.Context, content map[string]a
 	switch v, st := mrtrimpl.FormInt(content, "maxComments"); st {
 	case mrtrimpl.Present:
 		if v < 1 {
-			problems.Addf("maxComments: at least 1")
+			problems.BelowMinimum("maxComments", 1)
 		}
 		if v > 50 {
-			problems.Addf("maxComments: at most 50")
+			problems.AboveMaximum("maxComments", 50)
 		}
 		a.MaxComments = v
 	case mrtrimpl.Absent:
 		a.MaxComments = 10
 	case mrtrimpl.WrongType:
-		problems.Addf("maxComments: expected an integer")
+		problems.WrongType("maxComments", "an integer")
 	}
 	switch v, st := mrtrimpl.FormString(content, "tone"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(codeReviewToneValues, CodeReviewTone(v)) {
-			problems.Addf("tone: must be one of %s", "strict, friendly")
+			problems.NotOneOf("tone", "strict, friendly")
 		}
 		a.Tone = CodeReviewTone(v)
 	case mrtrimpl.Absent:
-		problems.Addf("tone: required")
+		problems.Required("tone")
 	case mrtrimpl.WrongType:
-		problems.Addf("tone: expected a string")
+		problems.WrongType("tone", "a string")
 	}
 	return a, problems, nil
 }

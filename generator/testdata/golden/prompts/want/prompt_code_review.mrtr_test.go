@@ -96,13 +96,13 @@ func TestCodeReviewValidation(t *testing.T) {
 	decodeStyleAnswer := mrtrtest.AnswerDecoder(p.decodeStyle)
 	validStyleAnswer := map[string]any{"tone": "strict"}
 	mrtrtest.Broken(t, decodeArguments, validArguments, "change", nil, "change: required")
-	mrtrtest.Broken(t, decodeArguments, validArguments, "change", strings.Repeat("x", 201), "change: at most 200 characters")
-	mrtrtest.Broken(t, decodeArguments, validArguments, "focus", strings.Repeat("x", 51), "focus: at most 50 characters")
-	mrtrtest.Broken(t, decodeArguments, validArguments, "language", strings.Repeat("x", 21), "language: at most 20 characters")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "change", strings.Repeat("x", 201), "change: at most 200 characters (got 201)")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "focus", strings.Repeat("x", 51), "focus: at most 50 characters (got 51)")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "language", strings.Repeat("x", 21), "language: at most 20 characters (got 21)")
 	mrtrtest.Broken(t, decodeStyleAnswer, validStyleAnswer, "maxComments", int64(0), "maxComments: at least 1")
 	mrtrtest.Broken(t, decodeStyleAnswer, validStyleAnswer, "maxComments", int64(51), "maxComments: at most 50")
 	mrtrtest.Broken(t, decodeStyleAnswer, validStyleAnswer, "tone", nil, "tone: required")
-	mrtrtest.Broken(t, decodeStyleAnswer, validStyleAnswer, "tone", "not-a-value", "tone: must be one of ")
+	mrtrtest.Broken(t, decodeStyleAnswer, validStyleAnswer, "tone", "not-a-value", "tone: must be one of strict, friendly")
 }
 
 // TestCodeReviewRejectedInputs walks to every state that asks and sends there answers

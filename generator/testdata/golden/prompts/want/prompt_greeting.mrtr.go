@@ -197,11 +197,11 @@ func (p greetingProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.Raw
 	switch v, st := mrtrimpl.FormString(in, "name"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 40 {
-			problems.Addf("name: at most 40 characters (got %d)", n)
+			problems.TooLong("name", 40, n)
 		}
 		f.Args.Name = &v
 	case mrtrimpl.WrongType:
-		problems.Addf("name: expected a string")
+		problems.WrongType("name", "a string")
 	}
 	return f, problems.Err()
 }

@@ -74,5 +74,5 @@ func TestGreetingValidation(t *testing.T) {
 	p := greetingProgram{h: &fakeGreeting{}}
 	decodeArguments := mrtrtest.ArgumentDecoder(p)
 	validArguments := map[string]any{}
-	mrtrtest.Broken(t, decodeArguments, validArguments, "name", strings.Repeat("x", 41), "name: at most 40 characters")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "name", strings.Repeat("x", 41), "name: at most 40 characters (got 41)")
 }

@@ -123,27 +123,22 @@ func (p exportAuditLogProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Ex
 	case ExportAuditLogStateAskFormat:
 		var pending []mrtrimpl.Pending
 		if f.Format == nil {
-			resp := r.Response("format", vocab.Elicit)
-			switch resp.Status {
-			case mrtrimpl.Accepted:
-				answer, problems, err := p.decodeFormat(ctx, resp.Content)
-				if err != nil {
-					return mrtrimpl.Step{}, err
-				}
-				if len(problems) > 0 {
-					pending = append(pending, mrtrimpl.Prefilled(p.requestFormat(f, problems), resp.Content, problems))
-				} else {
-					f.Format = answer
-				}
-			case mrtrimpl.Declined:
+			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
+				Key:  "format",
+				Kind: vocab.Elicit,
+				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
+					return p.requestFormat(f, problems)
+				},
+			}, mrtrimpl.Form(p.decodeFormat), &pending)
+			switch {
+			case err != nil:
+				return mrtrimpl.Step{}, err
+			case left == vocab.Decline:
 				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "export_audit_log was cancelled: the user declined \"format\"."})
-			case mrtrimpl.Cancelled:
+			case left == vocab.Cancel:
 				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "export_audit_log was cancelled: the user cancelled \"format\"."})
-			case mrtrimpl.Malformed:
-				pending = append(pending, p.requestFormat(f, mrtrimpl.Problems{resp.Problem}))
-			default:
-				pending = append(pending, p.requestFormat(f, nil))
 			}
+			f.Format = answer
 		}
 		if len(pending) > 0 {
 			return r.Ask(pending)
@@ -151,7 +146,7 @@ func (p exportAuditLogProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Ex
 		return mrtrimpl.Goto(r, ExportAuditLogStateExport, vocab.Next)
 	case ExportAuditLogStateExport:
 		// the workflow's own operation id: the round record covers retries
-		return r.Effect(ctx, "", 24*time.Hour, uint16(ExportAuditLogStateExported), func(ctx context.Context) error {
+		return mrtrimpl.Effect(ctx, r, "", 24*time.Hour, ExportAuditLogStateExported, func(ctx context.Context) error {
 			return p.h.ExportRows(ctx, f)
 		})
 	case ExportAuditLogStateExported:
@@ -317,14 +312,14 @@ func (p exportAuditLogProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw js
 	switch v, st := mrtrimpl.FormString(in, "since"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 10 {
-			problems.Addf("since: at most 10 characters (got %d)", n)
+			problems.TooLong("since", 10, n)
 		}
 		problems.CheckFormat("since", "date", v)
 		f.Args.Since = v
 	case mrtrimpl.Absent:
-		problems.Addf("since: required")
+		problems.Required("since")
 	case mrtrimpl.WrongType:
-		problems.Addf("since: expected a string")
+		problems.WrongType("since", "a string")
 	}
 	return f, problems.Err()
 }
@@ -337,13 +332,13 @@ func (p exportAuditLogProgram) decodeFormat(ctx context.Context, content map[str
 	switch v, st := mrtrimpl.FormString(content, "kind"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(exportAuditLogKindValues, ExportAuditLogKind(v)) {
-			problems.Addf("kind: must be one of %s", "csv, json")
+			problems.NotOneOf("kind", "csv, json")
 		}
 		a.Kind = ExportAuditLogKind(v)
 	case mrtrimpl.Absent:
-		problems.Addf("kind: required")
+		problems.Required("kind")
 	case mrtrimpl.WrongType:
-		problems.Addf("kind: expected a string")
+		problems.WrongType("kind", "a string")
 	}
 	return a, problems, nil
 }
@@ -354,10 +349,10 @@ func (p exportAuditLogProgram) CheckContinuation(ctx context.Context, f *ExportA
 	var problems mrtrimpl.Problems
 	if v := f.Continuation.Rows; v != 0 {
 		if v < 0 {
-			problems.Addf("rows: at least 0")
+			problems.BelowMinimum("rows", 0)
 		}
 		if v > 1000000 {
-			problems.Addf("rows: at most 1000000")
+			problems.AboveMaximum("rows", 1000000)
 		}
 	}
 	return problems

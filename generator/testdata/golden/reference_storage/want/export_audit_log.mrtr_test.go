@@ -97,10 +97,10 @@ func TestExportAuditLogValidation(t *testing.T) {
 	decodeFormatAnswer := mrtrtest.AnswerDecoder(p.decodeFormat)
 	validFormatAnswer := map[string]any{"kind": "csv"}
 	mrtrtest.Broken(t, decodeArguments, validArguments, "since", nil, "since: required")
-	mrtrtest.Broken(t, decodeArguments, validArguments, "since", "xxxxxxxxxxx", "since: at most 10 characters")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "since", "xxxxxxxxxxx", "since: at most 10 characters (got 11)")
 	mrtrtest.Broken(t, decodeArguments, validArguments, "since", "2026-13-01", "since: must be a valid date")
 	mrtrtest.Broken(t, decodeFormatAnswer, validFormatAnswer, "kind", nil, "kind: required")
-	mrtrtest.Broken(t, decodeFormatAnswer, validFormatAnswer, "kind", "not-a-value", "kind: must be one of ")
+	mrtrtest.Broken(t, decodeFormatAnswer, validFormatAnswer, "kind", "not-a-value", "kind: must be one of csv, json")
 }
 
 // TestExportAuditLogRejectedInputs walks to every state that asks and sends there answers

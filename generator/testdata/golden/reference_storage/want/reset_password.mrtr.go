@@ -185,7 +185,7 @@ func (p resetPasswordProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Res
 		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: resetPasswordKeptMessage(f)})
 	case ResetPasswordStateSend:
 		// the workflow's own operation id: the round record covers retries
-		return r.Effect(ctx, "", 24*time.Hour, uint16(ResetPasswordStateSent), func(ctx context.Context) error {
+		return mrtrimpl.Effect(ctx, r, "", 24*time.Hour, ResetPasswordStateSent, func(ctx context.Context) error {
 			err := p.h.SendResetLink(ctx, f)
 			canonicalResetPasswordContinuation(f)
 			return err
@@ -390,13 +390,13 @@ func (p resetPasswordProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw jso
 	switch v, st := mrtrimpl.FormString(in, "userId"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 36 {
-			problems.Addf("userId: at most 36 characters (got %d)", n)
+			problems.TooLong("userId", 36, n)
 		}
 		f.Args.UserID = v
 	case mrtrimpl.Absent:
-		problems.Addf("userId: required")
+		problems.Required("userId")
 	case mrtrimpl.WrongType:
-		problems.Addf("userId: expected a string")
+		problems.WrongType("userId", "a string")
 	}
 	return f, problems.Err()
 }
@@ -407,71 +407,71 @@ func (p resetPasswordProgram) CheckContinuation(ctx context.Context, f *ResetPas
 	var problems mrtrimpl.Problems
 	if v := f.Continuation.Attempts; v != 0 {
 		if v < 0 {
-			problems.Addf("attempts: at least 0")
+			problems.BelowMinimum("attempts", 0)
 		}
 		if v > 10 {
-			problems.Addf("attempts: at most 10")
+			problems.AboveMaximum("attempts", 10)
 		}
 	}
 	if list := f.Continuation.Codes; len(list) > 0 {
 		if len(list) > 2 {
-			problems.Addf("codes: at most 2 items")
+			problems.MoreItems("codes", 2)
 		}
 		for _, v := range list {
 			if v < 0 {
-				problems.Addf("codes[]: at least 0")
+				problems.BelowMinimum("codes[]", 0)
 			}
 			if v > 999999 {
-				problems.Addf("codes[]: at most 999999")
+				problems.AboveMaximum("codes[]", 999999)
 			}
 		}
 	}
 	if v := f.Continuation.Email; v != "" {
 		if n := utf8.RuneCountInString(v); n > 254 {
-			problems.Addf("email: at most 254 characters (got %d)", n)
+			problems.TooLong("email", 254, n)
 		}
 	}
 	if list := f.Continuation.Factors; len(list) > 0 {
 		if len(list) > 3 {
-			problems.Addf("factors: at most 3 items")
+			problems.MoreItems("factors", 3)
 		}
 		for _, v := range list {
 			if !slices.Contains(resetPasswordFactorsValues, ResetPasswordFactors(v)) {
-				problems.Addf("factors[]: must be one of %s", "totp, sms, key")
+				problems.NotOneOf("factors[]", "totp, sms, key")
 			}
 		}
 	}
 	if list := f.Continuation.Notes; len(list) > 0 {
 		if len(list) > 2 {
-			problems.Addf("notes: at most 2 items")
+			problems.MoreItems("notes", 2)
 		}
 		for _, v := range list {
 			if n := utf8.RuneCountInString(v); n > 50 {
-				problems.Addf("notes[]: at most 50 characters (got %d)", n)
+				problems.TooLong("notes[]", 50, n)
 			}
 		}
 	}
 	if v := f.Continuation.Phone; v != "" {
 		if n := utf8.RuneCountInString(v); n > 20 {
-			problems.Addf("phone: at most 20 characters (got %d)", n)
+			problems.TooLong("phone", 20, n)
 		}
 	}
 	if list := f.Continuation.Ratios; len(list) > 0 {
 		if len(list) > 2 {
-			problems.Addf("ratios: at most 2 items")
+			problems.MoreItems("ratios", 2)
 		}
 	}
 	if v := f.Continuation.Score; v != 0 {
 		if v < 0.0 {
-			problems.Addf("score: at least 0")
+			problems.BelowMinimum("score", 0.0)
 		}
 		if v > 1.0 {
-			problems.Addf("score: at most 1")
+			problems.AboveMaximum("score", 1.0)
 		}
 	}
 	if v := string(f.Continuation.Tier); v != "" {
 		if !slices.Contains(resetPasswordTierValues, ResetPasswordTier(v)) {
-			problems.Addf("tier: must be one of %s", "free, pro, enterprise")
+			problems.NotOneOf("tier", "free, pro, enterprise")
 		}
 	}
 	return problems

@@ -92,7 +92,7 @@ func TestResetPasswordValidation(t *testing.T) {
 	decodeArguments := mrtrtest.ArgumentDecoder(p)
 	validArguments := map[string]any{"userId": "example"}
 	mrtrtest.Broken(t, decodeArguments, validArguments, "userId", nil, "userId: required")
-	mrtrtest.Broken(t, decodeArguments, validArguments, "userId", strings.Repeat("x", 37), "userId: at most 36 characters")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "userId", strings.Repeat("x", 37), "userId: at most 36 characters (got 37)")
 }
 
 // TestResetPasswordRejectedInputs walks to every state that asks and sends there answers

@@ -217,10 +217,10 @@ func (p showQuotaProgram) CheckContinuation(ctx context.Context, f *ShowQuotaFlo
 	var problems mrtrimpl.Problems
 	if v := f.Continuation.Used; v != 0 {
 		if v < 0 {
-			problems.Addf("used: at least 0")
+			problems.BelowMinimum("used", 0)
 		}
 		if v > 1000 {
-			problems.Addf("used: at most 1000")
+			problems.AboveMaximum("used", 1000)
 		}
 	}
 	return problems

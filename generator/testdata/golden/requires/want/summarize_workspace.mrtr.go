@@ -95,36 +95,30 @@ func (p summarizeWorkspaceProgram) Step(ctx context.Context, r mrtrimpl.Round, f
 	case SummarizeWorkspaceStateAskRoots:
 		var pending []mrtrimpl.Pending
 		if f.Summary == nil {
-			resp := r.Response("summary", vocab.Sample)
-			switch resp.Status {
-			case mrtrimpl.Accepted:
-				answer, problems := p.decodeSummary(ctx, resp.Text)
-				if len(problems) > 0 {
-					pending = append(pending, p.requestSummary(f, problems))
-				} else {
-					f.Summary = answer
-				}
-			case mrtrimpl.Malformed:
-				pending = append(pending, p.requestSummary(f, mrtrimpl.Problems{resp.Problem}))
-			default:
-				pending = append(pending, p.requestSummary(f, nil))
+			answer, _, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
+				Key:  "summary",
+				Kind: vocab.Sample,
+				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
+					return p.requestSummary(f, problems)
+				},
+			}, mrtrimpl.Text(p.decodeSummary), &pending)
+			if err != nil {
+				return mrtrimpl.Step{}, err
 			}
+			f.Summary = answer
 		}
 		if f.Workspace == nil {
-			resp := r.Response("workspace", vocab.Roots)
-			switch resp.Status {
-			case mrtrimpl.Accepted:
-				answer, problems := p.decodeWorkspace(ctx, resp.URIs)
-				if len(problems) > 0 {
-					pending = append(pending, p.requestWorkspace(f, problems))
-				} else {
-					f.Workspace = answer
-				}
-			case mrtrimpl.Malformed:
-				pending = append(pending, p.requestWorkspace(f, mrtrimpl.Problems{resp.Problem}))
-			default:
-				pending = append(pending, p.requestWorkspace(f, nil))
+			answer, _, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
+				Key:  "workspace",
+				Kind: vocab.Roots,
+				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
+					return p.requestWorkspace(f, problems)
+				},
+			}, mrtrimpl.URIs(p.decodeWorkspace), &pending)
+			if err != nil {
+				return mrtrimpl.Step{}, err
 			}
+			f.Workspace = answer
 		}
 		if len(pending) > 0 {
 			return r.Ask(pending)
@@ -289,7 +283,7 @@ func (p summarizeWorkspaceProgram) NewFlow(ctx context.Context, c *mrtr.Call, ra
 func (p summarizeWorkspaceProgram) decodeSummary(ctx context.Context, text string) (*mrtrimpl.Sampled, mrtrimpl.Problems) {
 	var problems mrtrimpl.Problems
 	if n := utf8.RuneCountInString(text); n > 1000 {
-		problems.Addf("summary: at most 1000 characters (got %d)", n)
+		problems.TooLong("summary", 1000, n)
 	}
 	return &mrtrimpl.Sampled{Text: text}, problems
 }

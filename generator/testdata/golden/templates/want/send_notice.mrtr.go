@@ -243,59 +243,48 @@ func (p sendNoticeProgram) Step(ctx context.Context, r mrtrimpl.Round, f *SendNo
 	case SendNoticeStateCompose:
 		var pending []mrtrimpl.Pending
 		if f.Details == nil {
-			resp := r.Response("details", vocab.Elicit)
-			switch resp.Status {
-			case mrtrimpl.Accepted:
-				answer, problems, err := p.decodeDetails(ctx, resp.Content)
-				if err != nil {
-					return mrtrimpl.Step{}, err
-				}
-				if len(problems) > 0 {
-					pending = append(pending, mrtrimpl.Prefilled(p.requestDetails(f, problems), resp.Content, problems))
-				} else {
-					f.Details = answer
-				}
-			case mrtrimpl.Declined:
+			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
+				Key:  "details",
+				Kind: vocab.Elicit,
+				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
+					return p.requestDetails(f, problems)
+				},
+			}, mrtrimpl.Form(p.decodeDetails), &pending)
+			switch {
+			case err != nil:
+				return mrtrimpl.Step{}, err
+			case left == vocab.Decline:
 				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "send_notice was cancelled: the user declined \"details\"."})
-			case mrtrimpl.Cancelled:
+			case left == vocab.Cancel:
 				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "send_notice was cancelled: the user cancelled \"details\"."})
-			case mrtrimpl.Malformed:
-				pending = append(pending, p.requestDetails(f, mrtrimpl.Problems{resp.Problem}))
-			default:
-				pending = append(pending, p.requestDetails(f, nil))
 			}
+			f.Details = answer
 		}
 		if f.Draft == nil {
-			resp := r.Response("draft", vocab.Sample)
-			switch resp.Status {
-			case mrtrimpl.Accepted:
-				answer, problems := p.decodeDraft(ctx, resp.Text)
-				if len(problems) > 0 {
-					pending = append(pending, p.requestDraft(f, problems))
-				} else {
-					f.Draft = answer
-				}
-			case mrtrimpl.Malformed:
-				pending = append(pending, p.requestDraft(f, mrtrimpl.Problems{resp.Problem}))
-			default:
-				pending = append(pending, p.requestDraft(f, nil))
+			answer, _, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
+				Key:  "draft",
+				Kind: vocab.Sample,
+				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
+					return p.requestDraft(f, problems)
+				},
+			}, mrtrimpl.Text(p.decodeDraft), &pending)
+			if err != nil {
+				return mrtrimpl.Step{}, err
 			}
+			f.Draft = answer
 		}
 		if f.Places == nil {
-			resp := r.Response("places", vocab.Roots)
-			switch resp.Status {
-			case mrtrimpl.Accepted:
-				answer, problems := p.decodePlaces(ctx, resp.URIs)
-				if len(problems) > 0 {
-					pending = append(pending, p.requestPlaces(f, problems))
-				} else {
-					f.Places = answer
-				}
-			case mrtrimpl.Malformed:
-				pending = append(pending, p.requestPlaces(f, mrtrimpl.Problems{resp.Problem}))
-			default:
-				pending = append(pending, p.requestPlaces(f, nil))
+			answer, _, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
+				Key:  "places",
+				Kind: vocab.Roots,
+				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
+					return p.requestPlaces(f, problems)
+				},
+			}, mrtrimpl.URIs(p.decodePlaces), &pending)
+			if err != nil {
+				return mrtrimpl.Step{}, err
 			}
+			f.Places = answer
 		}
 		if len(pending) > 0 {
 			return r.Ask(pending)
@@ -324,7 +313,7 @@ func (p sendNoticeProgram) Step(ctx context.Context, r mrtrimpl.Round, f *SendNo
 	case SendNoticeStateSend:
 		// operation id
 		// notice-{to}-{count}-{ratio}-{urgent}-{level}-{details.title}-{details.copies}-{details.pin}-{details.tone}-{subject}-{sent}-{workflowId}
-		return r.Effect(ctx, sendNoticeSendOperationID(f), 24*time.Hour, uint16(SendNoticeStateSent), func(ctx context.Context) error {
+		return mrtrimpl.Effect(ctx, r, sendNoticeSendOperationID(f), 24*time.Hour, SendNoticeStateSent, func(ctx context.Context) error {
 			return p.h.SendNotice(ctx, f)
 		})
 	case SendNoticeStateSent:
@@ -671,122 +660,122 @@ func (p sendNoticeProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.R
 	switch v, st := mrtrimpl.FormString(in, "cc"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 100 {
-			problems.Addf("cc: at most 100 characters (got %d)", n)
+			problems.TooLong("cc", 100, n)
 		}
 		f.Args.Cc = &v
 	case mrtrimpl.WrongType:
-		problems.Addf("cc: expected a string")
+		problems.WrongType("cc", "a string")
 	}
 	switch v, st := mrtrimpl.FormInt(in, "count"); st {
 	case mrtrimpl.Present:
 		if v < 1 {
-			problems.Addf("count: at least 1")
+			problems.BelowMinimum("count", 1)
 		}
 		if v > 9 {
-			problems.Addf("count: at most 9")
+			problems.AboveMaximum("count", 9)
 		}
 		f.Args.Count = v
 	case mrtrimpl.Absent:
-		problems.Addf("count: required")
+		problems.Required("count")
 	case mrtrimpl.WrongType:
-		problems.Addf("count: expected an integer")
+		problems.WrongType("count", "an integer")
 	}
 	switch v, st := mrtrimpl.FormFloat(in, "factor"); st {
 	case mrtrimpl.Present:
 		f.Args.Factor = &v
 	case mrtrimpl.WrongType:
-		problems.Addf("factor: expected a number")
+		problems.WrongType("factor", "a number")
 	}
 	switch list, st := mrtrimpl.FormList(in, "labels"); st {
 	case mrtrimpl.Present:
 		if len(list) > 3 {
-			problems.Addf("labels: choose at most 3")
+			problems.TooMany("labels", 3)
 		}
 		for i, it := range list {
 			v, ok := mrtrimpl.AsString(it)
 			if ok != mrtrimpl.Present {
-				problems.Addf("labels[%d]: expected a string", i)
+				problems.ItemWrongType("labels", i, "a string")
 				continue
 			}
 			if n := utf8.RuneCountInString(v); n > 10 {
-				problems.Addf("labels[]: at most 10 characters (got %d)", n)
+				problems.TooLong("labels[]", 10, n)
 			}
 			f.Args.Labels = append(f.Args.Labels, v)
 		}
 	case mrtrimpl.WrongType:
-		problems.Addf("labels: expected a list")
+		problems.WrongType("labels", "a list")
 	}
 	switch v, st := mrtrimpl.FormString(in, "level"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(sendNoticeLevelValues, SendNoticeLevel(v)) {
-			problems.Addf("level: must be one of %s", "low, high")
+			problems.NotOneOf("level", "low, high")
 		}
 		f.Args.Level = SendNoticeLevel(v)
 	case mrtrimpl.Absent:
-		problems.Addf("level: required")
+		problems.Required("level")
 	case mrtrimpl.WrongType:
-		problems.Addf("level: expected a string")
+		problems.WrongType("level", "a string")
 	}
 	switch v, st := mrtrimpl.FormString(in, "mood"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(sendNoticeMoodValues, SendNoticeMood(v)) {
-			problems.Addf("mood: must be one of %s", "calm, loud")
+			problems.NotOneOf("mood", "calm, loud")
 		}
 		e := SendNoticeMood(v)
 		f.Args.Mood = &e
 	case mrtrimpl.WrongType:
-		problems.Addf("mood: expected a string")
+		problems.WrongType("mood", "a string")
 	}
 	switch v, st := mrtrimpl.FormFloat(in, "ratio"); st {
 	case mrtrimpl.Present:
 		if v < 0.0 {
-			problems.Addf("ratio: at least 0")
+			problems.BelowMinimum("ratio", 0.0)
 		}
 		if v > 1.0 {
-			problems.Addf("ratio: at most 1")
+			problems.AboveMaximum("ratio", 1.0)
 		}
 		f.Args.Ratio = v
 	case mrtrimpl.Absent:
-		problems.Addf("ratio: required")
+		problems.Required("ratio")
 	case mrtrimpl.WrongType:
-		problems.Addf("ratio: expected a number")
+		problems.WrongType("ratio", "a number")
 	}
 	switch v, st := mrtrimpl.FormInt(in, "retries"); st {
 	case mrtrimpl.Present:
 		if v < 0 {
-			problems.Addf("retries: at least 0")
+			problems.BelowMinimum("retries", 0)
 		}
 		if v > 5 {
-			problems.Addf("retries: at most 5")
+			problems.AboveMaximum("retries", 5)
 		}
 		f.Args.Retries = &v
 	case mrtrimpl.WrongType:
-		problems.Addf("retries: expected an integer")
+		problems.WrongType("retries", "an integer")
 	}
 	switch v, st := mrtrimpl.FormBool(in, "silent"); st {
 	case mrtrimpl.Present:
 		f.Args.Silent = &v
 	case mrtrimpl.WrongType:
-		problems.Addf("silent: expected true or false")
+		problems.WrongType("silent", "true or false")
 	}
 	switch v, st := mrtrimpl.FormString(in, "to"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 100 {
-			problems.Addf("to: at most 100 characters (got %d)", n)
+			problems.TooLong("to", 100, n)
 		}
 		f.Args.To = v
 	case mrtrimpl.Absent:
-		problems.Addf("to: required")
+		problems.Required("to")
 	case mrtrimpl.WrongType:
-		problems.Addf("to: expected a string")
+		problems.WrongType("to", "a string")
 	}
 	switch v, st := mrtrimpl.FormBool(in, "urgent"); st {
 	case mrtrimpl.Present:
 		f.Args.Urgent = v
 	case mrtrimpl.Absent:
-		problems.Addf("urgent: required")
+		problems.Required("urgent")
 	case mrtrimpl.WrongType:
-		problems.Addf("urgent: expected true or false")
+		problems.WrongType("urgent", "true or false")
 	}
 	return f, problems.Err()
 }
@@ -802,11 +791,11 @@ func (p sendNoticeProgram) decodeDetails(ctx context.Context, content map[string
 		for i, it := range list {
 			v, ok := mrtrimpl.AsString(it)
 			if ok != mrtrimpl.Present {
-				problems.Addf("badges[%d]: expected a string", i)
+				problems.ItemWrongType("badges", i, "a string")
 				continue
 			}
 			if !slices.Contains(sendNoticeBadgesValues, SendNoticeBadges(v)) {
-				problems.Addf("badges[]: must be one of %s", "new, hot")
+				problems.NotOneOf("badges[]", "new, hot")
 				continue
 			}
 			a.Badges = append(a.Badges, SendNoticeBadges(v))
@@ -815,118 +804,118 @@ func (p sendNoticeProgram) decodeDetails(ctx context.Context, content map[string
 		a.Badges = mrtrimpl.SpecOrder(a.Badges, sendNoticeBadgesValues)
 		if len(problems) == checked {
 			if len(a.Badges) > 2 {
-				problems.Addf("badges: choose at most 2")
+				problems.TooMany("badges", 2)
 			}
 		}
 	case mrtrimpl.WrongType:
-		problems.Addf("badges: expected a list")
+		problems.WrongType("badges", "a list")
 	}
 	switch v, st := mrtrimpl.FormFloat(content, "bonus"); st {
 	case mrtrimpl.Present:
 		if v < 0.0 {
-			problems.Addf("bonus: at least 0")
+			problems.BelowMinimum("bonus", 0.0)
 		}
 		if v > 5.0 {
-			problems.Addf("bonus: at most 5")
+			problems.AboveMaximum("bonus", 5.0)
 		}
 		a.Bonus = &v
 	case mrtrimpl.WrongType:
-		problems.Addf("bonus: expected a number")
+		problems.WrongType("bonus", "a number")
 	}
 	switch v, st := mrtrimpl.FormInt(content, "copies"); st {
 	case mrtrimpl.Present:
 		if v < 1 {
-			problems.Addf("copies: at least 1")
+			problems.BelowMinimum("copies", 1)
 		}
 		if v > 3 {
-			problems.Addf("copies: at most 3")
+			problems.AboveMaximum("copies", 3)
 		}
 		a.Copies = v
 	case mrtrimpl.Absent:
-		problems.Addf("copies: required")
+		problems.Required("copies")
 	case mrtrimpl.WrongType:
-		problems.Addf("copies: expected an integer")
+		problems.WrongType("copies", "an integer")
 	}
 	switch v, st := mrtrimpl.FormInt(content, "extra"); st {
 	case mrtrimpl.Present:
 		if v < 0 {
-			problems.Addf("extra: at least 0")
+			problems.BelowMinimum("extra", 0)
 		}
 		if v > 3 {
-			problems.Addf("extra: at most 3")
+			problems.AboveMaximum("extra", 3)
 		}
 		a.Extra = &v
 	case mrtrimpl.WrongType:
-		problems.Addf("extra: expected an integer")
+		problems.WrongType("extra", "an integer")
 	}
 	switch v, st := mrtrimpl.FormString(content, "font"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(sendNoticeFontValues, SendNoticeFont(v)) {
-			problems.Addf("font: must be one of %s", "serif, sans")
+			problems.NotOneOf("font", "serif, sans")
 		}
 		e := SendNoticeFont(v)
 		a.Font = &e
 	case mrtrimpl.WrongType:
-		problems.Addf("font: expected a string")
+		problems.WrongType("font", "a string")
 	}
 	switch v, st := mrtrimpl.FormBool(content, "mute"); st {
 	case mrtrimpl.Present:
 		a.Mute = &v
 	case mrtrimpl.WrongType:
-		problems.Addf("mute: expected true or false")
+		problems.WrongType("mute", "true or false")
 	}
 	switch v, st := mrtrimpl.FormString(content, "note"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 60 {
-			problems.Addf("note: at most 60 characters (got %d)", n)
+			problems.TooLong("note", 60, n)
 		}
 		a.Note = &v
 	case mrtrimpl.WrongType:
-		problems.Addf("note: expected a string")
+		problems.WrongType("note", "a string")
 	}
 	switch v, st := mrtrimpl.FormBool(content, "pin"); st {
 	case mrtrimpl.Present:
 		a.Pin = v
 	case mrtrimpl.Absent:
-		problems.Addf("pin: required")
+		problems.Required("pin")
 	case mrtrimpl.WrongType:
-		problems.Addf("pin: expected true or false")
+		problems.WrongType("pin", "true or false")
 	}
 	switch v, st := mrtrimpl.FormString(content, "title"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 60 {
-			problems.Addf("title: at most 60 characters (got %d)", n)
+			problems.TooLong("title", 60, n)
 		}
 		a.Title = v
 	case mrtrimpl.Absent:
-		problems.Addf("title: required")
+		problems.Required("title")
 	case mrtrimpl.WrongType:
-		problems.Addf("title: expected a string")
+		problems.WrongType("title", "a string")
 	}
 	switch v, st := mrtrimpl.FormString(content, "tone"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(sendNoticeToneValues, SendNoticeTone(v)) {
-			problems.Addf("tone: must be one of %s", "plain, formal")
+			problems.NotOneOf("tone", "plain, formal")
 		}
 		a.Tone = SendNoticeTone(v)
 	case mrtrimpl.Absent:
-		problems.Addf("tone: required")
+		problems.Required("tone")
 	case mrtrimpl.WrongType:
-		problems.Addf("tone: expected a string")
+		problems.WrongType("tone", "a string")
 	}
 	switch v, st := mrtrimpl.FormFloat(content, "weight"); st {
 	case mrtrimpl.Present:
 		if v < 0.0 {
-			problems.Addf("weight: at least 0")
+			problems.BelowMinimum("weight", 0.0)
 		}
 		if v > 5.0 {
-			problems.Addf("weight: at most 5")
+			problems.AboveMaximum("weight", 5.0)
 		}
 		a.Weight = v
 	case mrtrimpl.Absent:
-		problems.Addf("weight: required")
+		problems.Required("weight")
 	case mrtrimpl.WrongType:
-		problems.Addf("weight: expected a number")
+		problems.WrongType("weight", "a number")
 	}
 	return a, problems, nil
 }
@@ -935,7 +924,7 @@ func (p sendNoticeProgram) decodeDetails(ctx context.Context, content map[string
 func (p sendNoticeProgram) decodeDraft(ctx context.Context, text string) (*mrtrimpl.Sampled, mrtrimpl.Problems) {
 	var problems mrtrimpl.Problems
 	if n := utf8.RuneCountInString(text); n > 500 {
-		problems.Addf("draft: at most 500 characters (got %d)", n)
+		problems.TooLong("draft", 500, n)
 	}
 	return &mrtrimpl.Sampled{Text: text}, problems
 }
@@ -951,38 +940,38 @@ func (p sendNoticeProgram) CheckContinuation(ctx context.Context, f *SendNoticeF
 	var problems mrtrimpl.Problems
 	if v := string(f.Continuation.Channel); v != "" {
 		if !slices.Contains(sendNoticeChannelValues, SendNoticeChannel(v)) {
-			problems.Addf("channel: must be one of %s", "mail, chat")
+			problems.NotOneOf("channel", "mail, chat")
 		}
 	}
 	if v := f.Continuation.Cost; v != 0 {
 		if v < 0.0 {
-			problems.Addf("cost: at least 0")
+			problems.BelowMinimum("cost", 0.0)
 		}
 		if v > 100.0 {
-			problems.Addf("cost: at most 100")
+			problems.AboveMaximum("cost", 100.0)
 		}
 	}
 	if list := f.Continuation.Recipients; len(list) > 0 {
 		if len(list) > 3 {
-			problems.Addf("recipients: at most 3 items")
+			problems.MoreItems("recipients", 3)
 		}
 		for _, v := range list {
 			if n := utf8.RuneCountInString(v); n > 40 {
-				problems.Addf("recipients[]: at most 40 characters (got %d)", n)
+				problems.TooLong("recipients[]", 40, n)
 			}
 		}
 	}
 	if v := f.Continuation.Sent; v != 0 {
 		if v < 0 {
-			problems.Addf("sent: at least 0")
+			problems.BelowMinimum("sent", 0)
 		}
 		if v > 100 {
-			problems.Addf("sent: at most 100")
+			problems.AboveMaximum("sent", 100)
 		}
 	}
 	if v := f.Continuation.Subject; v != "" {
 		if n := utf8.RuneCountInString(v); n > 80 {
-			problems.Addf("subject: at most 80 characters (got %d)", n)
+			problems.TooLong("subject", 80, n)
 		}
 	}
 	return problems

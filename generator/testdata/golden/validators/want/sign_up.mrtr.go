@@ -178,27 +178,22 @@ func (p signUpProgram) Step(ctx context.Context, r mrtrimpl.Round, f *SignUpFlow
 	case SignUpStateAskTerms:
 		var pending []mrtrimpl.Pending
 		if f.Terms == nil {
-			resp := r.Response("terms", vocab.Elicit)
-			switch resp.Status {
-			case mrtrimpl.Accepted:
-				answer, problems, err := p.decodeTerms(ctx, resp.Content)
-				if err != nil {
-					return mrtrimpl.Step{}, err
-				}
-				if len(problems) > 0 {
-					pending = append(pending, mrtrimpl.Prefilled(p.requestTerms(f, problems), resp.Content, problems))
-				} else {
-					f.Terms = answer
-				}
-			case mrtrimpl.Declined:
+			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
+				Key:  "terms",
+				Kind: vocab.Elicit,
+				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
+					return p.requestTerms(f, problems)
+				},
+			}, mrtrimpl.Form(p.decodeTerms), &pending)
+			switch {
+			case err != nil:
+				return mrtrimpl.Step{}, err
+			case left == vocab.Decline:
 				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "sign_up was cancelled: the user declined \"terms\"."})
-			case mrtrimpl.Cancelled:
+			case left == vocab.Cancel:
 				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "sign_up was cancelled: the user cancelled \"terms\"."})
-			case mrtrimpl.Malformed:
-				pending = append(pending, p.requestTerms(f, mrtrimpl.Problems{resp.Problem}))
-			default:
-				pending = append(pending, p.requestTerms(f, nil))
 			}
+			f.Terms = answer
 		}
 		if len(pending) > 0 {
 			return r.Ask(pending)
@@ -206,7 +201,7 @@ func (p signUpProgram) Step(ctx context.Context, r mrtrimpl.Round, f *SignUpFlow
 		return mrtrimpl.Goto(r, SignUpStateCreate, vocab.Next)
 	case SignUpStateCreate:
 		// operation id account-{email}-{interests}
-		return r.Effect(ctx, signUpCreateOperationID(f), 24*time.Hour, uint16(SignUpStateDone), func(ctx context.Context) error {
+		return mrtrimpl.Effect(ctx, r, signUpCreateOperationID(f), 24*time.Hour, SignUpStateDone, func(ctx context.Context) error {
 			err := p.h.CreateAccount(ctx, f)
 			canonicalSignUpContinuation(f)
 			return err
@@ -490,10 +485,10 @@ func (p signUpProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 	case mrtrimpl.Present:
 		checked := len(problems)
 		if v < 13 {
-			problems.Addf("age: at least 13")
+			problems.BelowMinimum("age", 13)
 		}
 		if v > 150 {
-			problems.Addf("age: at most 150")
+			problems.AboveMaximum("age", 150)
 		}
 		if len(problems) == checked {
 			if err := p.h.PlausibleAge(ctx, v); err != nil && !problems.AddInvalid("age", err) {
@@ -502,13 +497,13 @@ func (p signUpProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 		}
 		f.Args.Age = &v
 	case mrtrimpl.WrongType:
-		problems.Addf("age: expected an integer")
+		problems.WrongType("age", "an integer")
 	}
 	switch v, st := mrtrimpl.FormString(in, "email"); st {
 	case mrtrimpl.Present:
 		checked := len(problems)
 		if n := utf8.RuneCountInString(v); n > 254 {
-			problems.Addf("email: at most 254 characters (got %d)", n)
+			problems.TooLong("email", 254, n)
 		}
 		problems.CheckFormat("email", "email", v)
 		if len(problems) == checked {
@@ -521,9 +516,9 @@ func (p signUpProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 		}
 		f.Args.Email = v
 	case mrtrimpl.Absent:
-		problems.Addf("email: required")
+		problems.Required("email")
 	case mrtrimpl.WrongType:
-		problems.Addf("email: expected a string")
+		problems.WrongType("email", "a string")
 	}
 	switch list, st := mrtrimpl.FormList(in, "interests"); st {
 	case mrtrimpl.Present:
@@ -531,11 +526,11 @@ func (p signUpProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 		for i, it := range list {
 			v, ok := mrtrimpl.AsString(it)
 			if ok != mrtrimpl.Present {
-				problems.Addf("interests[%d]: expected a string", i)
+				problems.ItemWrongType("interests", i, "a string")
 				continue
 			}
 			if !slices.Contains(signUpInterestsValues, SignUpInterests(v)) {
-				problems.Addf("interests[]: must be one of %s", "music, sport, code")
+				problems.NotOneOf("interests[]", "music, sport, code")
 				continue
 			}
 			f.Args.Interests = append(f.Args.Interests, SignUpInterests(v))
@@ -544,7 +539,7 @@ func (p signUpProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 		f.Args.Interests = mrtrimpl.SpecOrder(f.Args.Interests, signUpInterestsValues)
 		if len(problems) == checked {
 			if len(f.Args.Interests) > 4 {
-				problems.Addf("interests: choose at most 4")
+				problems.TooMany("interests", 4)
 			}
 		}
 		if len(problems) == checked {
@@ -555,22 +550,22 @@ func (p signUpProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 			}
 		}
 	case mrtrimpl.WrongType:
-		problems.Addf("interests: expected a list")
+		problems.WrongType("interests", "a list")
 	}
 	switch list, st := mrtrimpl.FormList(in, "nicknames"); st {
 	case mrtrimpl.Present:
 		checked := len(problems)
 		if len(list) > 2 {
-			problems.Addf("nicknames: choose at most 2")
+			problems.TooMany("nicknames", 2)
 		}
 		for i, it := range list {
 			v, ok := mrtrimpl.AsString(it)
 			if ok != mrtrimpl.Present {
-				problems.Addf("nicknames[%d]: expected a string", i)
+				problems.ItemWrongType("nicknames", i, "a string")
 				continue
 			}
 			if n := utf8.RuneCountInString(v); n > 20 {
-				problems.Addf("nicknames[]: at most 20 characters (got %d)", n)
+				problems.TooLong("nicknames[]", 20, n)
 			}
 			f.Args.Nicknames = append(f.Args.Nicknames, v)
 		}
@@ -582,7 +577,7 @@ func (p signUpProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 			}
 		}
 	case mrtrimpl.WrongType:
-		problems.Addf("nicknames: expected a list")
+		problems.WrongType("nicknames", "a list")
 	}
 	switch list, st := mrtrimpl.FormList(in, "teams"); st {
 	case mrtrimpl.Present:
@@ -590,27 +585,27 @@ func (p signUpProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 		for i, it := range list {
 			v, ok := mrtrimpl.AsString(it)
 			if ok != mrtrimpl.Present {
-				problems.Addf("teams[%d]: expected a string", i)
+				problems.ItemWrongType("teams", i, "a string")
 				continue
 			}
 			if !slices.Contains(signUpTeamsValues, SignUpTeams(v)) {
-				problems.Addf("teams[]: must be one of %s", "red, blue, green")
+				problems.NotOneOf("teams[]", "red, blue, green")
 				continue
 			}
 			f.Args.Teams = append(f.Args.Teams, SignUpTeams(v))
 		}
 		if twice := mrtrimpl.Repeated(f.Args.Teams); len(twice) > 0 {
-			problems.Addf("teams: choose each value once (repeated: %s)", mrtrimpl.Join(twice))
+			problems.Repeated("teams", mrtrimpl.Join(twice))
 		}
 		// One answer, however it was sent: each value once, in the order of the spec's values.
 		f.Args.Teams = mrtrimpl.SpecOrder(f.Args.Teams, signUpTeamsValues)
 		if len(problems) == checked {
 			if len(f.Args.Teams) > 2 {
-				problems.Addf("teams: choose at most 2")
+				problems.TooMany("teams", 2)
 			}
 		}
 	case mrtrimpl.WrongType:
-		problems.Addf("teams: expected a list")
+		problems.WrongType("teams", "a list")
 	}
 	return f, problems.Err()
 }
@@ -627,15 +622,15 @@ func (p signUpProgram) decodeTerms(ctx context.Context, content map[string]any) 
 		}
 		a.Accepted = v
 	case mrtrimpl.Absent:
-		problems.Addf("accepted: required")
+		problems.Required("accepted")
 	case mrtrimpl.WrongType:
-		problems.Addf("accepted: expected true or false")
+		problems.WrongType("accepted", "true or false")
 	}
 	switch v, st := mrtrimpl.FormString(content, "motto"); st {
 	case mrtrimpl.Present:
 		checked := len(problems)
 		if n := utf8.RuneCountInString(v); n > 80 {
-			problems.Addf("motto: at most 80 characters (got %d)", n)
+			problems.TooLong("motto", 80, n)
 		}
 		if len(problems) == checked {
 			if err := p.h.NoSecrets(ctx, v); err != nil && !problems.AddInvalid("motto", err) {
@@ -644,16 +639,16 @@ func (p signUpProgram) decodeTerms(ctx context.Context, content map[string]any) 
 		}
 		a.Motto = &v
 	case mrtrimpl.WrongType:
-		problems.Addf("motto: expected a string")
+		problems.WrongType("motto", "a string")
 	}
 	switch v, st := mrtrimpl.FormFloat(content, "share"); st {
 	case mrtrimpl.Present:
 		checked := len(problems)
 		if v < 0.0 {
-			problems.Addf("share: at least 0")
+			problems.BelowMinimum("share", 0.0)
 		}
 		if v > 1.0 {
-			problems.Addf("share: at most 1")
+			problems.AboveMaximum("share", 1.0)
 		}
 		if len(problems) == checked {
 			if err := p.h.SensibleRatio(ctx, v); err != nil && !problems.AddInvalid("share", err) {
@@ -662,7 +657,7 @@ func (p signUpProgram) decodeTerms(ctx context.Context, content map[string]any) 
 		}
 		a.Share = &v
 	case mrtrimpl.WrongType:
-		problems.Addf("share: expected a number")
+		problems.WrongType("share", "a number")
 	}
 	switch list, st := mrtrimpl.FormList(content, "topics"); st {
 	case mrtrimpl.Present:
@@ -670,11 +665,11 @@ func (p signUpProgram) decodeTerms(ctx context.Context, content map[string]any) 
 		for i, it := range list {
 			v, ok := mrtrimpl.AsString(it)
 			if ok != mrtrimpl.Present {
-				problems.Addf("topics[%d]: expected a string", i)
+				problems.ItemWrongType("topics", i, "a string")
 				continue
 			}
 			if !slices.Contains(signUpTopicsValues, SignUpTopics(v)) {
-				problems.Addf("topics[]: must be one of %s", "news, offers, tips")
+				problems.NotOneOf("topics[]", "news, offers, tips")
 				continue
 			}
 			a.Topics = append(a.Topics, SignUpTopics(v))
@@ -683,7 +678,7 @@ func (p signUpProgram) decodeTerms(ctx context.Context, content map[string]any) 
 		a.Topics = mrtrimpl.SpecOrder(a.Topics, signUpTopicsValues)
 		if len(problems) == checked {
 			if len(a.Topics) > 2 {
-				problems.Addf("topics: choose at most 2")
+				problems.TooMany("topics", 2)
 			}
 		}
 		if len(problems) == checked {
@@ -694,7 +689,7 @@ func (p signUpProgram) decodeTerms(ctx context.Context, content map[string]any) 
 			}
 		}
 	case mrtrimpl.WrongType:
-		problems.Addf("topics: expected a list")
+		problems.WrongType("topics", "a list")
 	}
 	return a, problems, nil
 }
@@ -705,11 +700,11 @@ func (p signUpProgram) CheckContinuation(ctx context.Context, f *SignUpFlow) mrt
 	var problems mrtrimpl.Problems
 	if list := f.Continuation.Groups; len(list) > 0 {
 		if len(list) > 3 {
-			problems.Addf("groups: at most 3 items")
+			problems.MoreItems("groups", 3)
 		}
 		for _, v := range list {
 			if !slices.Contains(signUpGroupsValues, SignUpGroups(v)) {
-				problems.Addf("groups[]: must be one of %s", "admins, staff, guests")
+				problems.NotOneOf("groups[]", "admins, staff, guests")
 			}
 		}
 	}

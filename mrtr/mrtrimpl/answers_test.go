@@ -1,0 +1,118 @@
+package mrtrimpl
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mrtrgen/mrtrgen/vocab"
+)
+
+// fakeRound answers one request with resp; the client can answer canKind.
+type fakeRound struct {
+	resp    Response
+	canKind bool
+}
+
+func (f *fakeRound) Response(string, vocab.RequestKind) Response { return f.resp }
+func (f *fakeRound) Can(vocab.RequestKind) bool                  { return f.canKind }
+func (f *fakeRound) Goto(uint16, vocab.Edge) (Step, error)       { return Step{}, nil }
+func (f *fakeRound) Ask([]Pending) (Step, error)                 { return Step{}, nil }
+func (f *fakeRound) Finish(Final) (Step, error)                  { return Step{}, nil }
+func (f *fakeRound) Effect(context.Context, string, time.Duration, uint16, func(context.Context) error) (Step, error) {
+	return Step{}, nil
+}
+
+type note struct{ Text string }
+
+func TestTake(t *testing.T) {
+	schema := json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"},"pin":{"type":"string"}}}`)
+	request := func(problems Problems) Pending {
+		return Pending{Key: "note", Kind: vocab.Elicit, Params: &mcp.ElicitParams{Message: WithProblems("Note?", problems), RequestedSchema: schema}}
+	}
+	decode := func(_ context.Context, m map[string]any) (*note, Problems, error) {
+		switch v, st := FormString(m, "text"); {
+		case st != Present:
+			return nil, Problems{"text: required"}, nil
+		case v == "backend":
+			return nil, nil, errors.New("validator backend down")
+		default:
+			return &note{Text: v}, nil, nil
+		}
+	}
+	accepted := func(m map[string]any) Response { return Response{Status: Accepted, Content: m} }
+	cases := []struct {
+		name      string
+		resp      Response
+		optional  bool
+		can       bool
+		want      *note
+		left      vocab.Edge
+		err       bool
+		asked     int
+		asksAgain string // a text the re-asked message holds
+	}{
+		{name: "valid answer", resp: accepted(map[string]any{"text": "hi"}), can: true, want: &note{"hi"}},
+		{name: "no answer yet", resp: Response{Status: Missing}, can: true, asked: 1},
+		{name: "invalid answer asks again saying why", resp: accepted(map[string]any{"pin": "1234"}), can: true, asked: 1, asksAgain: "Please correct: text: required."},
+		{name: "validator down", resp: accepted(map[string]any{"text": "backend"}), can: true, err: true},
+		{name: "declined", resp: Response{Status: Declined}, can: true, left: vocab.Decline},
+		{name: "cancelled", resp: Response{Status: Cancelled}, can: true, left: vocab.Cancel},
+		{name: "malformed", resp: Response{Status: Malformed, Problem: "content: not an object"}, can: true, asked: 1, asksAgain: "content: not an object"},
+		{name: "optional and the client cannot answer", resp: Response{Status: Missing}, optional: true},
+		{name: "optional and the client can answer", resp: Response{Status: Missing}, optional: true, can: true, asked: 1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var pending []Pending
+			q := Question{Key: "note", Kind: vocab.Elicit, Optional: c.optional, Request: request, Sensitive: []string{"pin"}}
+			got, left, err := Take(context.Background(), &fakeRound{resp: c.resp, canKind: c.can}, q, Form(decode), &pending)
+			if (err != nil) != c.err {
+				t.Fatalf("err = %v, want error %v", err, c.err)
+			}
+			if (got == nil) != (c.want == nil) || (got != nil && *got != *c.want) {
+				t.Errorf("answer = %v, want %v", got, c.want)
+			}
+			if left != c.left {
+				t.Errorf("left = %q, want %q", left, c.left)
+			}
+			if len(pending) != c.asked {
+				t.Fatalf("asked %d requests, want %d", len(pending), c.asked)
+			}
+			if c.asksAgain != "" {
+				ep := pending[0].Params.(*mcp.ElicitParams)
+				if !strings.Contains(ep.Message, c.asksAgain) {
+					t.Errorf("asked again with %q, want it to say %q", ep.Message, c.asksAgain)
+				}
+				if schemaHolds(t, ep.RequestedSchema, "1234") {
+					t.Errorf("a sensitive field came back as a default: %s", ep.RequestedSchema)
+				}
+			}
+		})
+	}
+}
+
+// A sampled answer cannot be declined: the request is asked again.
+func TestTakeTextIsNotLeft(t *testing.T) {
+	var pending []Pending
+	q := Question{Key: "summary", Kind: vocab.Sample, Request: func(Problems) Pending { return Pending{Key: "summary", Kind: vocab.Sample} }}
+	decode := func(_ context.Context, text string) (*Sampled, Problems) { return &Sampled{Text: text}, nil }
+	got, left, err := Take(context.Background(), &fakeRound{resp: Response{Status: Declined}, canKind: true}, q, Text(decode), &pending)
+	if got != nil || left != "" || err != nil || len(pending) != 1 {
+		t.Fatalf("got %v, %q, %v, %d pending; want the request asked again", got, left, err, len(pending))
+	}
+}
+
+func schemaHolds(t *testing.T, schema any, text string) bool {
+	t.Helper()
+	b, err := json.Marshal(schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Contains(string(b), text)
+}
