@@ -84,17 +84,18 @@ func (f Finding) String() string {
 	return fmt.Sprintf("%s: %s: %s [%s]", f.Pos, f.Severity, f.Message, f.Rule)
 }
 
-// Compare reports what changes from old to new, sorted by position. old
-// and new are the same spec file at two revisions; a nil new means the file
-// was deleted (every workflow of old is removed), a nil old that it is new
-// (nothing to break). Findings the new version accepts with a reason
+// Compare reports what changes from old to cur, sorted by position. old
+// and cur are the same spec file at two revisions, the deployed one and
+// the one about to be; a nil cur means the file was deleted (every
+// workflow of old is removed), a nil old that it is new (nothing to
+// break). Findings the new version accepts with a reason
 // (lint: ignore: RULE: reason) are left out; accepts that accept nothing
 // are reported (unused-accept), so stale ones do not hide a later break.
-func Compare(old, new *spec.File) []Finding {
+func Compare(old, cur *spec.File) []Finding {
 	if old == nil {
 		return nil
 	}
-	c := &comparer{old: old, new: new, used: map[*spec.Suppression]bool{}}
+	c := &comparer{old: old, new: cur, used: map[*spec.Suppression]bool{}}
 	c.pairWorkflows()
 	for _, r := range registry {
 		if r.check != nil {
@@ -117,8 +118,15 @@ type comparer struct {
 	// pairs are the workflows present in both versions (same kind and
 	// name), in the new file's order.
 	pairs []*pair
-	out   []Finding
-	used  map[*spec.Suppression]bool
+	// newNames holds the new version's workflows, by kind and name.
+	newNames map[workflowKey]bool
+	out      []Finding
+	used     map[*spec.Suppression]bool
+}
+
+type workflowKey struct {
+	kind spec.Kind
+	name string
 }
 
 // pair is one workflow in both versions, with their state graphs.
@@ -132,11 +140,17 @@ type pair struct {
 }
 
 func (c *comparer) pairWorkflows() {
+	c.newNames = map[workflowKey]bool{}
 	if c.new == nil {
 		return
 	}
+	old := map[workflowKey]*spec.Tool{}
+	for _, ot := range c.old.Workflows() {
+		old[workflowKey{ot.Kind, ot.Name}] = ot
+	}
 	for _, nt := range c.new.Workflows() {
-		ot := findWorkflow(c.old, nt.Kind, nt.Name)
+		c.newNames[workflowKey{nt.Kind, nt.Name}] = true
+		ot := old[workflowKey{nt.Kind, nt.Name}]
 		if ot == nil {
 			continue
 		}
@@ -145,22 +159,6 @@ func (c *comparer) pairWorkflows() {
 		p.args = argChanges(ot, nt)
 		c.pairs = append(c.pairs, p)
 	}
-}
-
-func findWorkflow(f *spec.File, kind spec.Kind, name string) *spec.Tool {
-	if f == nil {
-		return nil
-	}
-	list := f.Tools
-	if kind == spec.KindPrompt {
-		list = f.Prompts
-	}
-	for _, t := range list {
-		if t.Name == name {
-			return t
-		}
-	}
-	return nil
 }
 
 // scope is the chain of places in the new version a finding belongs to,

@@ -25,7 +25,7 @@ type fixture struct {
 	want     []string
 }
 
-func loadFixtures(t *testing.T, dir string) []fixture {
+func loadFixtures(t testing.TB, dir string) []fixture {
 	t.Helper()
 	paths, err := filepath.Glob(filepath.Join("testdata", dir, "*.txtar"))
 	if err != nil || len(paths) == 0 {

@@ -17,7 +17,7 @@ func checkPromptRemoved(c *comparer, r *Rule) { c.reportRemoved(r, c.old.Prompts
 // the workflow in the old one.
 func (c *comparer) reportRemoved(r *Rule, old []*spec.Tool) {
 	for _, ot := range old {
-		if findWorkflow(c.new, ot.Kind, ot.Name) != nil {
+		if c.newNames[workflowKey{ot.Kind, ot.Name}] {
 			continue
 		}
 		pos, was, where := ot.Pos, spec.Pos{}, "the spec was deleted"

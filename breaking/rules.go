@@ -1,6 +1,9 @@
 package breaking
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // Rule is one kind of breaking change: its id (stable: specs accept it by
 // id, docs/evolution.md and the runtime's log reasons name it), what it
@@ -34,7 +37,11 @@ func Lookup(id string) *Rule {
 	return nil
 }
 
-var registry = slices.Concat(continuationRules, clientRules, behaviourRules, infoRules)
+var registry = slices.Concat(byID(continuationRules), byID(clientRules), byID(behaviourRules), byID(infoRules))
+
+func byID(rs []*Rule) []*Rule {
+	return slices.SortedFunc(slices.Values(rs), func(a, b *Rule) int { return strings.Compare(a.ID, b.ID) })
+}
 
 var continuationRules = []*Rule{
 	{
@@ -100,7 +107,8 @@ and a gate followed only by checks, effects and the end is never carried.`,
 		New: `confirmRefund:
   confirm: {message: "Refund {amountCents} cents ({currency}) for order {orderId}?"}
   next: askNote`,
-		Fixed: `confirmRefund:
+		Fixed: `# New workflows are routed to confirmRefundInCurrency.
+confirmRefund:
   description: Kept for workflows that confirmed before the deploy.
   confirm: {message: "Refund {amountCents} cents for order {orderId}?"}
   next: askNote
