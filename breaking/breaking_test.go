@@ -261,3 +261,42 @@ func TestRuleTable(t *testing.T) {
 		}
 	}
 }
+
+// Any two loaded specs compare without a panic, in both directions, and
+// every finding is placed in a file and known to the rule table: the
+// examples and fixtures against one another (most pairs share nothing,
+// so nearly everything is removed or changed).
+func TestCompareAnyPair(t *testing.T) {
+	var files []*spec.File
+	for _, p := range exampleSpecs(t) {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, mustParse(t, p, data))
+	}
+	for _, dir := range []string{"rules", "compatible"} {
+		for _, fx := range loadFixtures(t, dir) {
+			files = append(files, mustParse(t, fx.name+"/old", fx.old), mustParse(t, fx.name+"/new", fx.new))
+		}
+	}
+	n := 0
+	for _, a := range files {
+		for _, b := range files {
+			for _, f := range Compare(a, b) {
+				n++
+				if f.Pos.File == "" || Lookup(f.Rule) == nil || f.Message == "" {
+					t.Fatalf("%s against %s: %+v", a.Path, b.Path, f)
+				}
+			}
+		}
+		for _, f := range Compare(a, nil) {
+			if f.Pos.File != a.Path {
+				t.Fatalf("deleted %s: %+v", a.Path, f)
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no findings at all across unrelated specs")
+	}
+}
