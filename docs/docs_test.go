@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mrtrgen/mrtrgen/breaking"
 	"github.com/mrtrgen/mrtrgen/lint"
 )
 
@@ -50,7 +51,7 @@ var (
 
 // guides are the pages these tests check (other pages, such as
 // benchmarks.md, have their own owners).
-var guides = []string{"README.md", "spec.md", "lint.md", "practices.md", "walkthrough.md", "go-generate.md", "pre-commit.md", "ci.md", "editor.md", "graph.md"}
+var guides = []string{"README.md", "spec.md", "lint.md", "practices.md", "walkthrough.md", "go-generate.md", "pre-commit.md", "ci.md", "editor.md", "graph.md", "breaking.md", "deploy.md", "evolution.md"}
 
 func readDoc(t *testing.T, name string) string {
 	t.Helper()
@@ -95,15 +96,18 @@ func TestPracticesCoverTheArticle(t *testing.T) {
 }
 
 // Every rule id practices.md, spec.md and the guides name in backquotes
-// after a rule-like word exists in the lint registry.
+// after a rule-like word exists in the lint or the breaking registry.
 func TestDocsNameRealRules(t *testing.T) {
 	ruleRef := regexp.MustCompile("`([a-z]+(?:-[a-z]+)+)`")
 	known := map[string]bool{}
 	for _, r := range lint.Rules() {
 		known[r.ID] = true
 	}
+	for _, r := range breaking.Rules() {
+		known[r.ID] = true
+	}
 	// Hyphenated words in backquotes that are not rule ids.
-	notRules := map[string]bool{"date-time": true, "mrtrgen-lint": true, "mrtrgen-check": true, "upload-sarif": true, "yaml-language-server": true}
+	notRules := map[string]bool{"date-time": true, "mrtrgen-lint": true, "mrtrgen-check": true, "mrtrgen-breaking": true, "upload-sarif": true, "yaml-language-server": true}
 	for _, f := range guides {
 		for _, m := range ruleRef.FindAllStringSubmatch(readDoc(t, f), -1) {
 			if !known[m[1]] && !notRules[m[1]] {

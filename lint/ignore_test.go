@@ -221,3 +221,19 @@ func TestIgnoreNeedsReason(t *testing.T) {
 		})
 	}
 }
+
+// An accept of a breaking rule uses the same opt-out; lint neither calls
+// it unknown nor unused (mrtrgen breaking judges it), and a misspelt one
+// is still an error.
+func TestIgnoreOfBreakingRule(t *testing.T) {
+	data, _ := os.ReadFile("testdata/rules/unused-state.mrtr.yaml")
+	_, clean := loadAndLint("x.mrtr.yaml", data)
+	_, ds := loadAndLint("x.mrtr.yaml", withFileIgnore(data, "state-removed", "Drained for one TTL before the deploy."))
+	if got, want := rulesOf(ds), rulesOf(clean); !slices.Equal(got, want) {
+		t.Errorf("with a breaking accept lint reports %v, want %v:\n%s", got, want, ds.Error())
+	}
+	_, ds = loadAndLint("x.mrtr.yaml", withFileIgnore(data, "state-removd", "Typo."))
+	if !slices.Contains(rulesOf(ds), "lint-ignore") {
+		t.Errorf("a misspelt breaking accept is not reported:\n%s", ds.Error())
+	}
+}

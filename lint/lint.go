@@ -9,12 +9,16 @@
 //	lint:
 //	  ignore:
 //	    ask-before-discovery: The conformance suite asks in its first round.
+//
+// The same opt-outs accept the rules of mrtrgen breaking (package
+// breaking); lint leaves those to it.
 package lint
 
 import (
 	"fmt"
 	"slices"
 
+	"github.com/mrtrgen/mrtrgen/breaking"
 	"github.com/mrtrgen/mrtrgen/spec"
 )
 
@@ -93,6 +97,9 @@ func (c *checker) checkSuppressions() {
 			s := &lc.Ignore[i]
 			r := Lookup(s.Rule)
 			switch {
+			case r == nil && breaking.Lookup(s.Rule) != nil:
+				// An accepted breaking change: mrtrgen breaking applies
+				// it, and reports it when it accepts nothing.
 			case r == nil:
 				c.out = append(c.out, spec.Diagnostic{Pos: s.Pos, Severity: spec.Error, Rule: "lint-ignore",
 					Message: fmt.Sprintf("unknown lint rule %q", s.Rule), Hint: "run `mrtrgen explain` to list the rules"})

@@ -37,8 +37,7 @@ func Discover(paths []string) ([]string, error) {
 				return err
 			}
 			if d.IsDir() {
-				name := d.Name()
-				if path != p && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || name == "testdata" || name == "vendor" || name == "node_modules") {
+				if path != p && SkipDir(d.Name()) {
 					return filepath.SkipDir
 				}
 				return nil
@@ -58,4 +57,11 @@ func Discover(paths []string) ([]string, error) {
 	}
 	slices.Sort(out)
 	return slices.Compact(out), nil
+}
+
+// SkipDir reports whether Discover skips a directory of this name below
+// the paths it is given: hidden ones, testdata, vendor and node_modules,
+// as the go command does.
+func SkipDir(name string) bool {
+	return strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || name == "testdata" || name == "vendor" || name == "node_modules"
 }

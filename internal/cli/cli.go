@@ -80,6 +80,6 @@ transition test suite that runs on the official Go MCP SDK.`,
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newGenerateCmd(), newCheckCmd(), newLintCmd(), newSchemaCmd(), newVersionCmd(), newGraphCmd(), newInitCmd(), newExplainCmd())
+	root.AddCommand(newGenerateCmd(), newCheckCmd(), newLintCmd(), newSchemaCmd(), newVersionCmd(), newGraphCmd(), newInitCmd(), newExplainCmd(), newBreakingCmd())
 	return root
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mrtrgen/mrtrgen/breaking"
 	"github.com/mrtrgen/mrtrgen/lint"
 	"github.com/mrtrgen/mrtrgen/spec"
 )
@@ -17,21 +18,28 @@ var explainFormats = []string{"text", "markdown"}
 
 func newExplainCmd() *cobra.Command {
 	var format string
+	var onlyBreaking bool
 	cmd := &cobra.Command{
 		Use:   "explain [RULE]",
-		Short: "Explain a lint rule, or list them all",
-		Long: `Explain prints the long form of a lint rule: what it finds, why it
-matters, a spec fragment that triggers it and the fix, its severity, and
-whether and how a spec can silence it. Without a rule it lists every rule.
+		Short: "Explain a lint or breaking-change rule, or list them all",
+		Long: `Explain prints the long form of a rule: what it finds, why it matters,
+a spec fragment that triggers it and the fix, its severity, and whether
+and how a spec can silence (or accept) it. Without a rule it lists every
+rule: the design and loader rules of mrtrgen lint, then the rules of
+mrtrgen breaking, which compares two versions of a spec.
 
-Every finding of mrtrgen lint ends with its rule id in brackets, for
-example [irreversible-without-confirmation]: pass that id here.
+Every finding of mrtrgen lint and mrtrgen breaking ends with its rule id
+in brackets, for example [irreversible-without-confirmation]: pass that
+id here.
 
 --format markdown prints the same as Markdown; docs/lint.md is
-mrtrgen explain --format markdown.`,
+mrtrgen explain --format markdown, docs/breaking.md
+mrtrgen explain --breaking --format markdown.`,
 		Example: `  mrtrgen explain                                    # every rule, one line each
   mrtrgen explain irreversible-without-confirmation
-  mrtrgen explain --format markdown > docs/lint.md`,
+  mrtrgen explain state-removed                      # a rule of mrtrgen breaking
+  mrtrgen explain --format markdown > docs/lint.md
+  mrtrgen explain --breaking --format markdown > docs/breaking.md`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !slices.Contains(explainFormats, format) {
@@ -39,18 +47,38 @@ mrtrgen explain --format markdown.`,
 			}
 			out := cmd.OutOrStdout()
 			if len(args) == 0 {
-				if format == "markdown" {
+				switch {
+				case onlyBreaking && format == "markdown":
+					return writeBreakingMarkdown(out)
+				case onlyBreaking:
+					return writeBreakingList(out)
+				case format == "markdown":
 					return writeRulesMarkdown(out)
 				}
 				return writeRuleList(out)
 			}
+			if br := breaking.Lookup(args[0]); br != nil && lint.Lookup(args[0]) == nil {
+				if format == "markdown" {
+					return writeBreakingRuleMarkdown(out, br, "##")
+				}
+				return writeBreakingRuleText(out, br)
+			}
 			r := lint.Lookup(args[0])
-			if r == nil {
+			if r == nil || onlyBreaking {
 				var ids []string
-				for _, r := range lint.Rules() {
+				if !onlyBreaking {
+					for _, r := range lint.Rules() {
+						ids = append(ids, r.ID)
+					}
+				}
+				for _, r := range breaking.Rules() {
 					ids = append(ids, r.ID)
 				}
-				msg := fmt.Sprintf("no lint rule %q", args[0])
+				what := "rule"
+				if onlyBreaking {
+					what = "breaking rule"
+				}
+				msg := fmt.Sprintf("no %s %q", what, args[0])
 				if s := suggest(args[0], ids); len(s) > 0 {
 					msg += "; did you mean " + strings.Join(s, " or ") + "?"
 				}
@@ -63,6 +91,7 @@ mrtrgen explain --format markdown.`,
 		},
 	}
 	cmd.Flags().StringVarP(&format, "format", "f", "text", "output format: "+strings.Join(explainFormats, ", "))
+	cmd.Flags().BoolVar(&onlyBreaking, "breaking", false, "only the rules of mrtrgen breaking")
 	return cmd
 }
 
@@ -162,6 +191,8 @@ func writeRuleList(w io.Writer) error {
 	for _, r := range loader {
 		fmt.Fprintf(&b, "  %-*s  %-7s  %s\n", width, r.ID, r.Severity, r.Summary)
 	}
+	b.WriteString("\n")
+	writeBreakingRows(&b, width)
 	b.WriteString("\nRun mrtrgen explain RULE for the long form of one.\n")
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -250,6 +281,9 @@ in brackets; ` + "`mrtrgen explain RULE`" + ` prints what is here for one rule.
 
 Errors fail ` + "`mrtrgen lint`" + ` (exit 1) and stop ` + "`mrtrgen generate`" + `; warnings fail
 ` + "`mrtrgen lint`" + ` only with ` + "`--strict`" + `.
+
+The rules of ` + "`mrtrgen breaking`" + `, which compares a spec with an earlier version of
+it, are in [breaking.md](breaking.md).
 `
 
 func writeRulesMarkdown(w io.Writer) error {

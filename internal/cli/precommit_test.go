@@ -9,22 +9,23 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// The repository's .pre-commit-hooks.yaml offers mrtrgen lint (on the
-// changed specs) and mrtrgen check (on the whole tree), both installed with
-// the Go toolchain and triggered by spec files; and the commands they run
-// exist.
+// The repository's .pre-commit-hooks.yaml offers mrtrgen lint and mrtrgen
+// breaking (on the changed specs) and mrtrgen check (on the whole tree),
+// all installed with the Go toolchain and triggered by spec files; and the
+// commands they run exist.
 func TestPreCommitHooks(t *testing.T) {
 	data, err := os.ReadFile("../../.pre-commit-hooks.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var hooks []struct {
-		ID            string `yaml:"id"`
-		Name          string `yaml:"name"`
-		Entry         string `yaml:"entry"`
-		Language      string `yaml:"language"`
-		Files         string `yaml:"files"`
-		PassFilenames *bool  `yaml:"pass_filenames"`
+		ID            string   `yaml:"id"`
+		Name          string   `yaml:"name"`
+		Entry         string   `yaml:"entry"`
+		Language      string   `yaml:"language"`
+		Files         string   `yaml:"files"`
+		PassFilenames *bool    `yaml:"pass_filenames"`
+		Args          []string `yaml:"args"`
 	}
 	if err := yaml.Unmarshal(data, &hooks); err != nil {
 		t.Fatalf("not YAML: %v", err)
@@ -33,8 +34,9 @@ func TestPreCommitHooks(t *testing.T) {
 		entry string
 		pass  bool
 	}{
-		"mrtrgen-lint":  {"mrtrgen lint", true},
-		"mrtrgen-check": {"mrtrgen check", false},
+		"mrtrgen-lint":     {"mrtrgen lint", true},
+		"mrtrgen-check":    {"mrtrgen check", false},
+		"mrtrgen-breaking": {"mrtrgen breaking", true},
 	}
 	if len(hooks) != len(want) {
 		t.Errorf("%d hooks, want %d", len(hooks), len(want))
@@ -65,10 +67,16 @@ func TestPreCommitHooks(t *testing.T) {
 				t.Errorf("%s: files %q matches %s: %v", h.ID, h.Files, name, !match)
 			}
 		}
-		// The command the hook runs is one mrtrgen knows.
+		// The command the hook runs is one mrtrgen knows, and takes the
+		// hook's default args.
 		verb := strings.TrimPrefix(h.Entry, "mrtrgen ")
-		if cmd, _, err := newRoot(nil, nil, nil).Find([]string{verb}); err != nil || cmd.Name() != verb {
+		cmd, _, err := newRoot(nil, nil, nil).Find([]string{verb})
+		if err != nil || cmd.Name() != verb {
 			t.Errorf("%s: mrtrgen has no %q command (%v)", h.ID, verb, err)
+			continue
+		}
+		if err := cmd.ParseFlags(h.Args); err != nil {
+			t.Errorf("%s: args %q: %v", h.ID, h.Args, err)
 		}
 	}
 	for id := range want {

@@ -116,6 +116,22 @@ func TestLintDoc(t *testing.T) {
 	}
 }
 
+// docs/breaking.md is the output of mrtrgen explain --breaking --format
+// markdown, in the same way.
+func TestBreakingDoc(t *testing.T) {
+	want, err := os.ReadFile(filepath.Join(repoRoot(t), "docs", "breaking.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, got, errOut := run(t, "explain", "--breaking", "--format", "markdown")
+	if code != ExitOK || errOut != "" {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if got != string(want) {
+		t.Errorf("docs/breaking.md is stale; regenerate it with\n\tgo run ./cmd/mrtrgen explain --breaking --format markdown > docs/breaking.md")
+	}
+}
+
 // Every command's --help shows examples.
 func TestHelpExamples(t *testing.T) {
 	root := newRoot(strings.NewReader(""), &bytes.Buffer{}, &bytes.Buffer{})

@@ -1,0 +1,5 @@
+//go:build !race
+
+package breaking
+
+const slowdown = 1
