@@ -205,7 +205,7 @@ func (c *comparer) checkAccepts() {
 		return
 	}
 	r := Lookup("unused-accept")
-	for _, lc := range lintConfigs(c.new) {
+	for _, lc := range c.new.LintConfigs() {
 		for i := range lc.Ignore {
 			s := &lc.Ignore[i]
 			if Lookup(s.Rule) == nil || c.used[s] {
@@ -219,35 +219,3 @@ func (c *comparer) checkAccepts() {
 	}
 }
 
-// lintConfigs lists every opt-out block of f.
-func lintConfigs(f *spec.File) []*spec.LintConfig {
-	var out []*spec.LintConfig
-	add := func(lc *spec.LintConfig) {
-		if lc != nil {
-			out = append(out, lc)
-		}
-	}
-	var addFields func([]*spec.Field)
-	addFields = func(fs []*spec.Field) {
-		for _, fd := range fs {
-			add(fd.Lint)
-			if fd.Items != nil {
-				addFields([]*spec.Field{fd.Items})
-			}
-		}
-	}
-	add(f.Lint)
-	for _, t := range f.Workflows() {
-		add(t.Lint)
-		addFields(t.Arguments)
-		addFields(t.Continuation.Fields)
-		for _, s := range t.States {
-			add(s.Lint)
-			for _, q := range s.Requests {
-				add(q.Lint)
-				addFields(q.Fields)
-			}
-		}
-	}
-	return out
-}

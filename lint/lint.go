@@ -92,7 +92,7 @@ func (c *checker) report(r *Rule, pos spec.Pos, sc scope, format string, args ..
 // checkSuppressions reports opt-outs of unknown rules and opt-outs that
 // silenced nothing, so stale exceptions do not pile up.
 func (c *checker) checkSuppressions() {
-	for _, lc := range allLintConfigs(c.file) {
+	for _, lc := range c.file.LintConfigs() {
 		for i := range lc.Ignore {
 			s := &lc.Ignore[i]
 			r := Lookup(s.Rule)
@@ -117,34 +117,3 @@ func (c *checker) checkSuppressions() {
 	}
 }
 
-func allLintConfigs(f *spec.File) []*spec.LintConfig {
-	var out []*spec.LintConfig
-	add := func(lc *spec.LintConfig) {
-		if lc != nil {
-			out = append(out, lc)
-		}
-	}
-	var addFields func([]*spec.Field)
-	addFields = func(fs []*spec.Field) {
-		for _, fd := range fs {
-			add(fd.Lint)
-			if fd.Items != nil {
-				addFields([]*spec.Field{fd.Items})
-			}
-		}
-	}
-	add(f.Lint)
-	for _, t := range f.Workflows() {
-		add(t.Lint)
-		addFields(t.Arguments)
-		addFields(t.Continuation.Fields)
-		for _, s := range t.States {
-			add(s.Lint)
-			for _, q := range s.Requests {
-				add(q.Lint)
-				addFields(q.Fields)
-			}
-		}
-	}
-	return out
-}

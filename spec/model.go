@@ -372,3 +372,38 @@ func findField(fs []*Field, name string) *Field {
 	}
 	return nil
 }
+
+// LintConfigs lists every opt-out block of the file (the file's, each
+// workflow's, state's, request's and field's), for lint and for breaking,
+// which share the opt-out syntax.
+func (f *File) LintConfigs() []*LintConfig {
+	var out []*LintConfig
+	add := func(lc *LintConfig) {
+		if lc != nil {
+			out = append(out, lc)
+		}
+	}
+	var addFields func([]*Field)
+	addFields = func(fs []*Field) {
+		for _, fd := range fs {
+			add(fd.Lint)
+			if fd.Items != nil {
+				addFields([]*Field{fd.Items})
+			}
+		}
+	}
+	add(f.Lint)
+	for _, t := range f.Workflows() {
+		add(t.Lint)
+		addFields(t.Arguments)
+		addFields(t.Continuation.Fields)
+		for _, s := range t.States {
+			add(s.Lint)
+			for _, q := range s.Requests {
+				add(q.Lint)
+				addFields(q.Fields)
+			}
+		}
+	}
+	return out
+}
