@@ -218,4 +218,3 @@ func (c *comparer) checkAccepts() {
 		}
 	}
 }
-

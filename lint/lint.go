@@ -116,4 +116,3 @@ func (c *checker) checkSuppressions() {
 		}
 	}
 }
-
