@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/mrtrgen/mrtrgen/internal/ghactions"
 	"github.com/mrtrgen/mrtrgen/spec"
 )
 
@@ -82,12 +83,6 @@ func writeJSON(w io.Writer, fs []Finding) error {
 	return enc.Encode(out)
 }
 
-// GitHub workflow commands escape their data and properties differently.
-var (
-	ghData = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
-	ghProp = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
-)
-
 var ghLevel = map[Severity]string{Error: "error", Warning: "warning", Info: "notice"}
 
 func writeGitHub(w io.Writer, fs []Finding) error {
@@ -101,8 +96,7 @@ func writeGitHub(w io.Writer, fs []Finding) error {
 		if f.Category != "" {
 			title += " (" + string(f.Category) + ")"
 		}
-		fmt.Fprintf(&b, "::%s file=%s,line=%d,col=%d,title=%s::%s\n", ghLevel[f.Severity],
-			ghProp.Replace(filepath.ToSlash(f.Pos.File)), max(f.Pos.Line, 1), max(f.Pos.Col, 1), ghProp.Replace(title), ghData.Replace(msg))
+		b.WriteString(ghactions.Annotation(ghLevel[f.Severity], f.Pos.File, f.Pos.Line, f.Pos.Col, title, msg))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

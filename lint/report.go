@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/mrtrgen/mrtrgen/internal/ghactions"
 	"github.com/mrtrgen/mrtrgen/spec"
 )
 
@@ -74,12 +75,6 @@ func writeJSON(w io.Writer, ds spec.Diagnostics) error {
 	return enc.Encode(out)
 }
 
-// GitHub workflow commands escape their data and properties differently.
-var (
-	ghData = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
-	ghProp = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
-)
-
 func writeGitHub(w io.Writer, ds spec.Diagnostics) error {
 	for _, d := range ds {
 		level := "error"
@@ -90,8 +85,7 @@ func writeGitHub(w io.Writer, ds spec.Diagnostics) error {
 		if d.Hint != "" {
 			msg += "\n" + d.Hint
 		}
-		props := fmt.Sprintf("file=%s,line=%d,col=%d,title=%s", ghProp.Replace(slashPath(d.Pos.File)), max(d.Pos.Line, 1), max(d.Pos.Col, 1), ghProp.Replace("mrtrgen "+d.Rule))
-		if _, err := fmt.Fprintf(w, "::%s %s::%s\n", level, props, ghData.Replace(msg)); err != nil {
+		if _, err := io.WriteString(w, ghactions.Annotation(level, d.Pos.File, d.Pos.Line, d.Pos.Col, "mrtrgen "+d.Rule, msg)); err != nil {
 			return err
 		}
 	}
