@@ -93,10 +93,11 @@ func generateAll(tb testing.TB, data []byte) []generator.File {
 	if f == nil {
 		tb.Fatalf("the benchmark spec does not load:\n%v", ds)
 	}
-	if ds := lint.Run(f); ds.HasErrors() {
-		tb.Fatalf("the benchmark spec has lint errors:\n%v", ds)
+	findings := lint.Run(f)
+	if findings.HasErrors() {
+		tb.Fatalf("the benchmark spec has lint errors:\n%v", findings)
 	}
-	files, err := generator.Generate(f, generator.Options{SpecPath: "bench.mrtr.yaml"})
+	files, err := generator.Generate(f, generator.Options{SpecPath: "bench.mrtr.yaml", Linted: true, Findings: findings})
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -75,6 +75,11 @@ type File struct {
 
 // Options tune generation.
 type Options struct {
+	// Linted says the caller has linted the spec already (mrtrgen has, to
+	// print the findings) and Findings are what lint reported: Generate then
+	// checks those instead of linting again.
+	Linted   bool
+	Findings spec.Diagnostics
 	// SpecPath is how the `// source:` line names the spec; generated files
 	// show it relative to their own directory. Empty omits the line.
 	SpecPath string
@@ -96,7 +101,11 @@ type Options struct {
 // preconditions (names that compile, one result type per check) are lint
 // rules, and Generate refuses a spec that breaks any error-level rule.
 func Generate(f *spec.File, opts Options) ([]File, error) {
-	if err := lintErrors(f); err != nil {
+	findings := opts.Findings
+	if !opts.Linted {
+		findings = lint.Run(f)
+	}
+	if err := lintErrors(f, findings); err != nil {
 		return nil, err
 	}
 	g := &gen{f: f, opts: opts}
@@ -145,9 +154,9 @@ func Generate(f *spec.File, opts Options) ([]File, error) {
 // lintErrors refuses a spec that breaks a lint rule of error severity: the
 // generator relies on what those rules check (Go names that do not collide,
 // one result type per check, answers given before they are used).
-func lintErrors(f *spec.File) error {
+func lintErrors(f *spec.File, findings spec.Diagnostics) error {
 	var errs spec.Diagnostics
-	for _, d := range lint.Run(f) {
+	for _, d := range findings {
 		if d.Severity == spec.Error {
 			errs = append(errs, d)
 		}

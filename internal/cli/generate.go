@@ -28,8 +28,9 @@ func planAll(args []string, stderr io.Writer, noScaffold bool) ([]plannedSpec, e
 		return nil, err
 	}
 	type loaded struct {
-		path string
-		file *spec.File
+		path     string
+		file     *spec.File
+		findings spec.Diagnostics
 	}
 	var specs []loaded
 	var all spec.Diagnostics
@@ -40,7 +41,7 @@ func planAll(args []string, stderr io.Writer, noScaffold bool) ([]plannedSpec, e
 		}
 		all = append(all, ds...)
 		if f != nil {
-			specs = append(specs, loaded{p, f})
+			specs = append(specs, loaded{p, f, ds})
 		}
 	}
 	all.Sort()
@@ -66,6 +67,8 @@ func planAll(args []string, stderr io.Writer, noScaffold bool) ([]plannedSpec, e
 			return nil, err
 		}
 		files, err := generator.Generate(s.file, generator.Options{
+			Linted:     true,
+			Findings:   s.findings,
 			SpecPath:   s.path,
 			UserCode:   uc,
 			NoScaffold: noScaffold,
