@@ -580,3 +580,63 @@ func testBatchClose(e *batchEnv) {
 		e.Fatal("Apply after Close succeeded")
 	}
 }
+
+// BatchRoundTrips applies the batches the engine sends in a workflow's
+// rounds and checks that each costs one round trip to s (trips reports
+// the round trips since reset). Each batch runs once first, so that
+// drivers that prepare statements (pgx) have done so.
+func BatchRoundTrips(t *testing.T, s store.Store, reset func(), trips func() int64) {
+	t.Helper()
+	ctx := context.Background()
+	name := UniqueName()
+	step := 0
+	batches := []struct {
+		what string
+		ops  func(k string) []store.Op
+	}{
+		{"claim round + effect", func(k string) []store.Op {
+			return []store.Op{claimOp(k+"/round", "fp", "a"), claimOp(k+"/effect", "fp", "a").IfClaimed()}
+		}},
+		{"record outcome + reply", func(k string) []store.Op {
+			return []store.Op{store.CompleteOp(k+"/effect", "a", make([]byte, 256), retain), store.CompleteOp(k+"/round", "a", make([]byte, 1024), retain)}
+		}},
+		{"claim + record reply", func(k string) []store.Op {
+			return []store.Op{claimOp(k+"/r2", "fp", "a"), store.CompleteOp(k+"/r2", "a", make([]byte, 1024), retain).IfClaimed()}
+		}},
+		{"claim round + read state", func(k string) []store.Op {
+			return []store.Op{store.PutStateOp(store.StateRecord{Ref: k + "/ref", Workflow: k, Data: []byte("d")}, time.Hour),
+				claimOp(k+"/r3", "fp", "a"), store.GetStateOp(k + "/ref").IfClaimed()}
+		}},
+		{"finish by reference", func(k string) []store.Op {
+			return []store.Op{store.PutStateOp(store.StateRecord{Ref: k + "/ref2", Workflow: k, Data: []byte("d")}, time.Hour),
+				store.CompleteOp(k+"/effect", "a", nil, retain), store.CompleteOp(k+"/r3", "a", nil, retain), store.DeleteWorkflowStatesOp(k)}
+		}},
+		{"replayed round", func(k string) []store.Op {
+			return []store.Op{claimOp(k+"/round", "fp", "b"), claimOp(k+"/effect", "fp", "b").IfClaimed()}
+		}},
+	}
+	for _, warm := range []bool{true, false} {
+		step++
+		k := fmt.Sprintf("%s-%d", name, step)
+		for _, b := range batches {
+			reset()
+			res, err := store.Apply(ctx, s, b.ops(k))
+			if err != nil {
+				t.Fatalf("%s: %v", b.what, err)
+			}
+			for i, r := range res {
+				if r.Err != nil {
+					t.Fatalf("%s: op %d: %v", b.what, i, r.Err)
+				}
+			}
+			if warm {
+				continue
+			}
+			n := trips()
+			t.Logf("batch %-26s %d ops, round trips=%d", b.what, len(res), n)
+			if n != 1 {
+				t.Errorf("batch %s: %d round trips, want 1", b.what, n)
+			}
+		}
+	}
+}
