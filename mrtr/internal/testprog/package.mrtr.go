@@ -13,8 +13,9 @@ import (
 const _ = mrtr.SupportPackageIsVersion3
 
 // RegisterAll adds every tool and prompt of package testprog to s, served by e.
-func RegisterAll(s *mcp.Server, e *mrtr.Engine, deploy DeployHandler, needsRoots NeedsRootsHandler, notify NotifyHandler, payout PayoutHandler, spin SpinHandler, transfer TransferHandler, unlock UnlockHandler, vault VaultHandler) {
+func RegisterAll(s *mcp.Server, e *mrtr.Engine, deploy DeployHandler, ledger LedgerHandler, needsRoots NeedsRootsHandler, notify NotifyHandler, payout PayoutHandler, spin SpinHandler, transfer TransferHandler, unlock UnlockHandler, vault VaultHandler) {
 	RegisterDeploy(s, e, deploy)
+	RegisterLedger(s, e, ledger)
 	RegisterNeedsRoots(s, e, needsRoots)
 	RegisterNotify(s, e, notify)
 	RegisterPayout(s, e, payout)
