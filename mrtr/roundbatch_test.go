@@ -281,7 +281,9 @@ func TestAnEffectIsRecordedBeforeTheNextCheck(t *testing.T) {
 		log := slices.Clone(c.log)
 		c.mu.Unlock()
 		at := slices.Index(log, "reconcile")
-		recorded := slices.IndexFunc(log, func(s string) bool { return strings.Contains(s, "complete") && strings.Contains(s, "/workflow-effect/") })
+		recorded := slices.IndexFunc(log, func(s string) bool {
+			return strings.Contains(s, "complete") && strings.Contains(s, "/workflow-effect/")
+		})
 		if at < 0 || recorded < 0 || recorded > at {
 			t.Fatalf("batches %v: store calls and the check in order:\n%s\nwant the effect's outcome recorded before the check", batches, strings.Join(log, "\n"))
 		}
@@ -406,4 +408,3 @@ func TestAnEffectRoundReusedWithOtherInputIsRefused(t *testing.T) {
 		t.Fatalf("sent %d notes, want 1", n)
 	}
 }
-
