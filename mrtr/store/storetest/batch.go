@@ -494,7 +494,7 @@ func performRound(ctx context.Context, apply func(context.Context, store.Store, 
 				return nil, err
 			}
 			if res[0].Err != nil || res[1].Err != nil {
-				return nil, fmt.Errorf("completing: %v, %v", res[0].Err, res[1].Err)
+				return nil, fmt.Errorf("completing: %w", errors.Join(res[0].Err, res[1].Err))
 			}
 			return out, nil
 		case r.Status == store.Acquired && eff.Claim.Status == store.Replayed:
