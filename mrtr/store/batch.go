@@ -114,6 +114,11 @@ type OpResult struct {
 }
 
 // Batcher is implemented by stores that apply a batch in one round trip.
+//
+// A type that wraps a store by embedding it and overrides some of its
+// methods (to count or fail calls) must override Apply too, or hide it by
+// embedding the Store interface instead: an Apply promoted from the
+// embedded store would bypass the overrides.
 type Batcher interface {
 	// Apply applies ops in order, each with the semantics of its Store
 	// method, and returns one result per op. Ops are validated first: an
