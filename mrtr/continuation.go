@@ -158,8 +158,10 @@ func unmarshalEnvelope(b []byte, d *mrtrimpl.Descriptor) (*envelope, error) {
 }
 
 // seal stores the continuation (inline or by reference) and seals the
-// envelope into a requestState.
-func (e *Engine) sealState(ctx context.Context, d *mrtrimpl.Descriptor, b seal.Binding, env *envelope, principalHash string) (string, error) {
+// envelope into a requestState. A continuation kept by reference is stored
+// now, or handed to keep (non-nil), which stores it with the round's reply
+// before the token is sent.
+func (e *Engine) sealState(ctx context.Context, d *mrtrimpl.Descriptor, b seal.Binding, env *envelope, principalHash string, keep func(store.StateRecord)) (string, error) {
 	if d.Storage == vocab.Reference {
 		if e.cfg.Store == nil {
 			return "", errors.New("mrtr: program " + d.Name + " keeps its continuation by reference and needs Config.Store")
@@ -169,7 +171,9 @@ func (e *Engine) sealState(ctx context.Context, d *mrtrimpl.Descriptor, b seal.B
 			return "", err
 		}
 		rec := store.StateRecord{Ref: ref, Workflow: env.workflowID(), Subject: d.Subject(), Principal: principalHash, Data: env.data}
-		if err := e.cfg.Store.PutState(ctx, rec, d.TTL+e.cfg.Codec.Skew()); err != nil {
+		if keep != nil {
+			keep(rec)
+		} else if err := e.cfg.Store.PutState(ctx, rec, d.TTL+e.cfg.Codec.Skew()); err != nil {
 			return "", fmt.Errorf("storing continuation: %w", err)
 		}
 		env = &envelope{workflow: env.workflow, state: env.state, round: env.round, sent: env.sent, digests: env.digests, ref: ref}
@@ -210,16 +214,23 @@ func (e *Engine) openState(ctx context.Context, d *mrtrimpl.Descriptor, b seal.B
 	return env, nil
 }
 
-// loadReference fetches a by-reference continuation and checks that it
-// belongs to this workflow, program and principal.
-func (e *Engine) loadReference(ctx context.Context, d *mrtrimpl.Descriptor, env *envelope, principalHash string) error {
+// loadReference fetches a by-reference continuation (unless it was read
+// with the round record: fetched) and checks that it belongs to this
+// workflow, program and principal.
+func (e *Engine) loadReference(ctx context.Context, d *mrtrimpl.Descriptor, env *envelope, principalHash string, fetched *store.OpResult) error {
 	if env.ref == "" {
 		return nil
 	}
 	if e.cfg.Store == nil {
 		return &stateError{reason: "no_store", err: errors.New("reference continuation without a store")}
 	}
-	rec, err := e.cfg.Store.GetState(ctx, env.ref)
+	var rec store.StateRecord
+	var err error
+	if fetched != nil {
+		rec, err = fetched.State, fetched.Err
+	} else {
+		rec, err = e.cfg.Store.GetState(ctx, env.ref)
+	}
 	if errors.Is(err, store.ErrNotFound) {
 		return &stateError{reason: "reference_gone", err: err}
 	}

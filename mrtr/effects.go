@@ -18,8 +18,10 @@ import (
 
 // Effects. Every effect holds an effect record while it runs and stores its
 // outcome there: the continuation it left behind (ok) or its Rejection. The
-// record is claimed before the effect starts and completed right after it
-// returns; until then, its lease is renewed. What follows from that:
+// record is claimed before the effect starts (with the round's record, in
+// one batch: roundbatch.go) and completed once it returned, with the next
+// batch the round sends (its last one, or the one before the next check or
+// effect); until then, its lease is renewed. What follows from that:
 //
 //   - an effect that returned runs once per operation id: a retry of the
 //     round or a duplicate on another instance replays the recorded outcome;
@@ -117,7 +119,7 @@ func (r *round) Effect(ctx context.Context, key string, retain time.Duration, ne
 	if err := ctx.Err(); err != nil {
 		return mrtrimpl.Step{}, err // the client left before the effect started
 	}
-	res, err := e.claim(ctx, req)
+	res, err := r.claimEffect(ctx, req) // with the round record, or what the round owes
 	if err != nil {
 		return mrtrimpl.Step{}, err
 	}
@@ -183,17 +185,17 @@ func (r *round) finishRecorded(ctx context.Context, req store.ClaimRequest, reta
 		cancel()
 		return mrtrimpl.Step{}, err
 	}
-	// From here on the outcome is known: the round goes on whether or not
-	// the store takes the record right away (record keeps trying).
+	// From here on the outcome is known: the round goes on, and records it
+	// with its next batch (roundbatch.go), whether or not the store takes
+	// it right away (the background recorder keeps trying). The claim's
+	// lease is renewed until then.
 	r.effected = true
-	r.pending = append(r.pending, e.record(ctx, "effect outcome", req.Key, func(ctx context.Context) error {
-		if state != nil {
-			if err := e.cfg.Store.PutState(ctx, *state, r.stateTTL()); err != nil {
-				return err
-			}
-		}
-		return e.cfg.Store.Complete(ctx, req.Key, req.Owner, record, retain)
-	}, stop))
+	var ops []store.Op
+	if state != nil {
+		ops = append(ops, store.PutStateOp(*state, r.stateTTL()))
+	}
+	r.owe(write{what: "effect outcome", key: req.Key, role: writeEffect, done: stop,
+		ops: append(ops, store.CompleteOp(req.Key, req.Owner, record, retain))})
 	if err != nil {
 		return mrtrimpl.Step{}, err
 	}

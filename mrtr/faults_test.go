@@ -25,19 +25,23 @@ import (
 
 var errUnreachable = errors.New("store unreachable (test)")
 
-// faultyStore wraps a store. While down, every call fails; while
+// faultyStore wraps a store. While down, every call fails (a batch too, see
+// roundbatch_test.go); while
 // blackholed, every call waits until its context ends; renewalsDown fails
 // only Claims by an owner that already holds the key (lease renewals).
 type faultyStore struct {
 	store.Store
 	down, blackholed, renewalsDown atomic.Bool
+	// perCall makes batches one call per op (store.ApplyEach), as on a
+	// store without batches, so a fault can cut a batch half-way.
+	perCall bool
 
 	mu     sync.Mutex
 	owners map[string]string // key → last owner that claimed it
 }
 
 func newFaultyStore(s store.Store) *faultyStore {
-	return &faultyStore{Store: s, owners: map[string]string{}}
+	return &faultyStore{Store: s, owners: map[string]string{}, perCall: faultsPerCall}
 }
 
 func (f *faultyStore) fault(ctx context.Context) error {

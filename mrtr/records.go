@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
@@ -20,8 +19,11 @@ import (
 // Records make retries safe. Every round that resumes a workflow holds a
 // round record (workflow id + round number) while it runs and stores its
 // reply in it: a retry of the round, on any instance, gets the same reply
-// without running anything again, and a duplicate that arrives while the
-// first is still running waits for it. Every effect also holds an effect
+// and runs no effect again, and a duplicate that arrives while the first
+// is still running waits for it. (A round with a sealed continuation
+// claims its record with its first effect, or with its reply: the states
+// before that, answers and checks, may run again in a retry before it
+// finds the record; see roundbatch.go.) Every effect also holds an effect
 // record (effects.go): a retry that runs the round again (its reply was not
 // stored) replays the effect instead of repeating it, and an effect with a
 // business operation id ("charge-{invoiceId}") is not done again by a
@@ -113,13 +115,34 @@ type roundRecord struct {
 	key     string
 	owner   string
 	retain  time.Duration
-	release func() // stops renewing the lease
+	claim   store.ClaimRequest
+	release func() // stops renewing the lease (set once claimed)
+	// lazy: not claimed yet. A round whose continuation is sealed claims
+	// its record together with its first effect's record, or with its
+	// reply when it runs no effect (roundbatch.go); settled is set when
+	// that claim found the round answered before or refused, so that the
+	// round leaves the record alone.
+	lazy, settled bool
 }
 
 // claimRound takes the round record, or returns the reply a previous
-// attempt of this round stored. The fingerprint covers everything the
-// client sent: arguments, answers and up-front inputs.
+// attempt of this round stored.
 func (e *Engine) claimRound(ctx context.Context, d *mrtrimpl.Descriptor, env *envelope, argsDigest [32]byte, req *Request, inputs map[string]json.RawMessage) (*roundRecord, *Reply, error) {
+	rr, err := e.newRoundRecord(d, env, argsDigest, req, inputs)
+	if err != nil {
+		return nil, nil, err
+	}
+	reply, _, err := rr.claimWith(ctx)
+	if err != nil || reply != nil {
+		return nil, reply, err
+	}
+	return rr, nil, nil
+}
+
+// newRoundRecord names the round record and the claim on it, without
+// taking it. The fingerprint covers everything the client sent:
+// arguments, answers and up-front inputs.
+func (e *Engine) newRoundRecord(d *mrtrimpl.Descriptor, env *envelope, argsDigest [32]byte, req *Request, inputs map[string]json.RawMessage) (*roundRecord, error) {
 	// Only answers to requests this round was sent count: a retry that adds
 	// or drops a key nobody asked for is the same round (such keys are
 	// ignored, as the MCP MRTR rules ask), and replays.
@@ -136,7 +159,7 @@ func (e *Engine) claimRound(ctx context.Context, d *mrtrimpl.Descriptor, env *en
 	for _, v := range []any{asked, inputs} {
 		b, err := json.Marshal(v)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		h.Write(b)
 	}
@@ -146,24 +169,8 @@ func (e *Engine) claimRound(ctx context.Context, d *mrtrimpl.Descriptor, env *en
 		owner:  newOwner(),
 		retain: e.retention(d),
 	}
-	claim := store.ClaimRequest{Key: rr.key, Fingerprint: h.Sum(nil), Owner: rr.owner, Lease: e.cfg.Lease}
-	res, err := e.claim(ctx, claim)
-	if err != nil {
-		return nil, nil, err
-	}
-	switch res.Status {
-	case store.Acquired:
-		rr.release = e.hold(ctx, claim)
-		return rr, nil, nil
-	case store.Replayed:
-		var reply Reply
-		if err := json.Unmarshal(res.Result, &reply); err != nil {
-			return nil, nil, fmt.Errorf("mrtr: stored reply of %s: %w", rr.key, err)
-		}
-		return nil, &reply, nil
-	}
-	// Mismatch: the same continuation was already answered differently.
-	return nil, nil, &jsonrpc.Error{Code: codeInvalidParams, Message: "this requestState was already used with other input; start the operation again"}
+	rr.claim = store.ClaimRequest{Key: rr.key, Fingerprint: h.Sum(nil), Owner: rr.owner, Lease: e.cfg.Lease}
+	return rr, nil
 }
 
 // abandon releases the record of a round that will not run (its token
@@ -175,35 +182,6 @@ func (rr *roundRecord) abandon(ctx context.Context) {
 	if err := rr.e.cfg.Store.Release(cctx, rr.key, rr.owner); err != nil {
 		rr.e.log.Warn("mrtr: releasing round record", "key", rr.key, "error", err)
 	}
-}
-
-// finish stores the round's reply, or releases the record when the round
-// failed so that a retry can run: protocol errors, cancellation, and
-// dependency failures (outcome error), which a retry may not meet again.
-// The lease is renewed until the reply is recorded.
-func (rr *roundRecord) finish(ctx context.Context, reply *Reply, err error) {
-	if rr == nil {
-		return
-	}
-	if err != nil || reply == nil || (reply.Final != nil && reply.Final.Outcome == OutcomeError) {
-		rr.release()
-		cctx, cancel := detach(ctx)
-		defer cancel()
-		if rerr := rr.e.cfg.Store.Release(cctx, rr.key, rr.owner); rerr != nil {
-			// The claim lapses after its lease; a retry waits until then.
-			rr.e.log.Warn("mrtr: releasing round record", "key", rr.key, "error", rerr)
-		}
-		return
-	}
-	data, merr := json.Marshal(reply)
-	if merr != nil {
-		rr.release()
-		rr.e.log.Error("mrtr: encoding a round reply; a retry of this round will run it again", "key", rr.key, "error", merr)
-		return
-	}
-	rr.e.record(ctx, "round reply", rr.key, func(ctx context.Context) error {
-		return rr.e.cfg.Store.Complete(ctx, rr.key, rr.owner, data, rr.retain)
-	}, rr.release)
 }
 
 // record runs write, which completes a claim (and may store what the

@@ -15,6 +15,7 @@ import (
 
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
 	"github.com/mrtrgen/mrtrgen/mrtr/seal"
+	"github.com/mrtrgen/mrtrgen/mrtr/store"
 	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
@@ -58,6 +59,14 @@ type round struct {
 	// pending are the effect recordings of this round; each channel is
 	// closed when its recording is over (see Engine.record).
 	pending []<-chan struct{}
+	// rec is the round record (nil on a first round or without a store);
+	// queued are the recordings the round owes until its next batch, and
+	// nextState the continuation its reply will point to (by reference):
+	// see roundbatch.go. ended is set when the workflow ended.
+	rec       *roundRecord
+	queued    []write
+	nextState *store.StateRecord
+	ended     bool
 }
 
 // Call returns what handlers know about this round.
@@ -106,11 +115,15 @@ func Run[F any](ctx context.Context, e *Engine, p Program[F], req Request) (repl
 			e.log.ErrorContext(ctx, "mrtr: round panicked", "tool", rr.d.Name, "panic", v, "stack", string(debug.Stack()))
 			rr.rt.outcome = "panic"
 			reply, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "internal error"}
+			if stored, serr := rr.replayAfterPanic(ctx); stored != nil || serr != nil {
+				reply, err = stored, serr // an earlier attempt answered the round: its reply still wins
+			}
 		}
 	}()
-	// The round record (taken by claimRound) stores this round's reply, or
-	// is released when the round failed.
-	defer func() { rr.rec.finish(ctx, reply, err) }()
+	// The round's last batch stores its reply in the round record (taken
+	// by claimRound, or with the round's first effect), or releases the
+	// record when the round failed, with what its effects owe.
+	defer func() { reply, err = rr.finishRound(ctx, reply, err) }()
 
 	// The trust boundary, in order: each step passes, or ends the round
 	// with its reply or error.
@@ -144,9 +157,11 @@ type run[F any] struct {
 	pHash      string
 	argsDigest [32]byte
 	binding    seal.Binding
-	env        *envelope    // the continuation opened, or the new workflow's
-	expired    error        // set for an authentic token past its expiry: replays only
-	rec        *roundRecord // nil on a first round, or without a store
+	env        *envelope       // the continuation opened, or the new workflow's
+	expired    error           // set for an authentic token past its expiry: replays only
+	rec        *roundRecord    // nil on a first round, or without a store
+	fetched    *store.OpResult // the continuation read with the round record (by reference)
+	round      *round
 }
 
 func (rr *run[F]) resumed() bool { return rr.req.RequestState != "" }
@@ -239,6 +254,9 @@ func (rr *run[F]) claimRound(ctx context.Context) (*Reply, error) {
 	if !rr.resumed() || e.cfg.Store == nil {
 		return nil, nil
 	}
+	if rr.expired == nil {
+		return rr.claimRoundWithState(ctx)
+	}
 	rec, reply, err := e.claimRound(ctx, rr.d, rr.env, rr.argsDigest, &rr.req, rr.inputs)
 	switch {
 	case reply != nil:
@@ -259,7 +277,7 @@ func (rr *run[F]) claimRound(ctx context.Context) (*Reply, error) {
 func (rr *run[F]) loadContinuation(ctx context.Context) (*Reply, error) {
 	e, d, env := rr.e, rr.d, rr.env
 	if rr.resumed() {
-		if err := e.loadReference(ctx, d, env, rr.pHash); err != nil {
+		if err := e.loadReference(ctx, d, env, rr.pHash, rr.fetched); err != nil {
 			if _, ok := errors.AsType[*stateError](err); ok {
 				return nil, e.rejectState(ctx, rr.rt, d, err)
 			}
@@ -281,7 +299,9 @@ func (rr *run[F]) newRound(ctx context.Context) *round {
 		snapshot:   func() []byte { return p.AppendContinuation(nil, f) },
 		restore:    func(b []byte) error { return p.LoadContinuation(f, b) },
 		argsDigest: rr.argsDigest, workflow: rr.call.WorkflowID, pHash: rr.pHash, hasRecord: rr.rec != nil,
+		rec: rr.rec,
 	}
+	rr.round = r
 	if rr.resumed() {
 		// Answers count only for the questions sent, as they were sent.
 		env := rr.env
@@ -328,13 +348,19 @@ func (rr *run[F]) runStates(ctx context.Context) (*Reply, error) {
 			}
 			r.runs[cur]++
 		}
+		if info.Kind == vocab.StateCheck {
+			r.flush(ctx) // a check may take long: an effect's outcome does not wait for it
+		}
 		st, err := p.Step(ctx, r, f)
 		if err != nil {
+			if s, ok := errors.AsType[*roundSettled](err); ok {
+				return rr.settle(ctx, s)
+			}
 			reply, err := e.stepFailed(ctx, rr.rt, d, rr.call, info, err)
 			if reply != nil {
 				path = append(path, info.Name)
 				reply.Path = path
-				e.consume(ctx, d, &rr.req, rr.call, r.pending)
+				r.ended = true
 			}
 			return reply, err
 		}
@@ -362,14 +388,15 @@ func (rr *run[F]) endRound(ctx context.Context, r *round, info *mrtrimpl.StateIn
 		}
 		cur := p.State(f)
 		next := &envelope{workflow: rr.env.workflow, state: cur, round: rr.env.round + 1, data: p.AppendContinuation(nil, f)}
-		reply, err := e.askReply(ctx, d, rr.binding, next, rr.pHash, rr.caps, st.Ask, p.Questions(f, cur))
+		keep := func(rec store.StateRecord) { r.nextState = &rec } // stored with the round's reply
+		reply, err := e.askReply(ctx, d, rr.binding, next, rr.pHash, rr.caps, st.Ask, p.Questions(f, cur), keep)
 		if err == nil {
 			rr.rt.outcome = "input_required"
 			reply.Path = path
 		}
 		return reply, err
 	case mrtrimpl.StepFinish:
-		e.consume(ctx, d, &rr.req, rr.call, r.pending)
+		r.ended = true
 		rr.rt.outcome = string(st.Final.Outcome)
 		return &Reply{Final: st.Final, Path: path}, nil
 	}
@@ -503,7 +530,7 @@ func (e *Engine) replay(d *mrtrimpl.Descriptor, caps *mcp.ClientCapabilities, re
 // askReply seals the continuation and builds the input_required reply,
 // leaving out optional requests the client cannot answer and failing with
 // -32021 when a required one cannot be sent.
-func (e *Engine) askReply(ctx context.Context, d *mrtrimpl.Descriptor, b seal.Binding, env *envelope, pHash string, caps *mcp.ClientCapabilities, pending, questions []mrtrimpl.Pending) (*Reply, error) {
+func (e *Engine) askReply(ctx context.Context, d *mrtrimpl.Descriptor, b seal.Binding, env *envelope, pHash string, caps *mcp.ClientCapabilities, pending, questions []mrtrimpl.Pending, keep func(store.StateRecord)) (*Reply, error) {
 	reqs := mcp.InputRequestMap{}
 	var missing []vocab.Capability
 	info := d.State(env.state)
@@ -545,7 +572,7 @@ func (e *Engine) askReply(ctx context.Context, d *mrtrimpl.Descriptor, b seal.Bi
 		}
 		env.digests = append(env.digests, digest)
 	}
-	token, err := e.sealState(ctx, d, b, env, pHash)
+	token, err := e.sealState(ctx, d, b, env, pHash, keep)
 	if err != nil {
 		return nil, err
 	}

@@ -629,6 +629,13 @@ func answer(key string) mcp.InputResponse {
 // the store round trips of each of its rounds.
 func workflowTrips[F any](tb testing.TB, e *mrtr.Engine, p mrtr.Program[F], args map[string]any, w *wire) []int64 {
 	tb.Helper()
+	return workflowTripsWith(tb, e, p, args, w, func(_ int, key string) mcp.InputResponse { return answer(key) })
+}
+
+// workflowTripsWith is workflowTrips with the answers answerOf gives in
+// each round (from 2).
+func workflowTripsWith[F any](tb testing.TB, e *mrtr.Engine, p mrtr.Program[F], args map[string]any, w *wire, answerOf func(round int, key string) mcp.InputResponse) []int64 {
+	tb.Helper()
 	ctx := context.Background()
 	raw, err := json.Marshal(args)
 	if err != nil {
@@ -651,7 +658,7 @@ func workflowTrips[F any](tb testing.TB, e *mrtr.Engine, p mrtr.Program[F], args
 		}
 		responses := mcp.InputResponseMap{}
 		for key := range reply.InputRequests {
-			responses[key] = answer(key)
+			responses[key] = answerOf(len(trips)+1, key)
 		}
 		req.InputResponses, req.RequestState = responses, reply.RequestState
 	}
@@ -679,7 +686,10 @@ func roundTripCases(data domain.Store) []roundTripCase {
 			return workflowTrips(tb, e, tickets.NewCloseSupportTicketProgram(genTickets{&benchTickets{}}),
 				map[string]any{"ticketId": strconv.FormatInt(200000+ticketSeq.Add(1), 10)}, w)
 		},
-		want: []int64{0, 4},
+		// Round 2 claims the round record and the effect record in one
+		// batch, and records the effect's outcome and the round's reply in
+		// another.
+		want: []int64{0, 2},
 	}, {
 		// provision_workspace: four rounds, sealed continuation, an effect
 		// scoped to the workflow (no business operation id: it still holds
@@ -694,7 +704,8 @@ func roundTripCases(data domain.Store) []roundTripCase {
 			return workflowTrips(tb, e, onboarding.NewProvisionWorkspaceProgram(&onboarding.ProvisionWorkspaceImpl{Data: data}),
 				map[string]any{"team": team}, w)
 		},
-		want: []int64{0, 2, 2, 4},
+		// A middle round claims its record with its reply: one batch.
+		want: []int64{0, 1, 1, 2},
 	}, {
 		// delete_customer: a sensitive field keeps the continuation in the
 		// store (by reference), and the effect has the operation id
@@ -708,19 +719,46 @@ func roundTripCases(data domain.Store) []roundTripCase {
 			return workflowTrips(tb, e, customers.NewDeleteCustomerProgram(&customers.DeleteCustomerImpl{Data: data}),
 				map[string]any{"customerId": id}, w)
 		},
-		// The effect's continuation goes to a continuation record of the
-		// workflow (one more write), never into the effect record.
-		want: []int64{1, 7},
+		// Round 1 stores the continuation. Round 2: the round record
+		// claimed with the read of the continuation; the effect record
+		// claimed (its operation id comes from the continuation, so it
+		// cannot be claimed earlier); then one batch with the effect's
+		// continuation (a record of the workflow, never the effect record),
+		// its outcome, the round's reply and the deletion of the workflow's
+		// continuations.
+		want: []int64{1, 3},
+	}, {
+		// delete_customer again, its gate answered without a yes or no
+		// first: a middle round by reference (the read with the claim, then
+		// the next continuation with the reply).
+		name: "reference-asked-again",
+		run: func(tb testing.TB, e *mrtr.Engine, w *wire, i int) []int64 {
+			id := fmt.Sprintf("cus_rt%06d", ticketSeq.Add(1))
+			if err := domain.Save(ctx, data, domain.CustomerKey(id), domain.Customer{ID: id, Name: "Round Trip", Email: "rt@example.com"}); err != nil {
+				tb.Fatal(err)
+			}
+			return workflowTripsWith(tb, e, customers.NewDeleteCustomerProgram(&customers.DeleteCustomerImpl{Data: data}),
+				map[string]any{"customerId": id}, w, func(round int, key string) mcp.InputResponse {
+					if round == 2 {
+						return mrtrtest.Accept(map[string]any{}) // neither yes nor no: asked again
+					}
+					return answer(key)
+				})
+		},
+		want: []int64{1, 2, 3},
 	}}
 }
 
 // TestEngineStoreRoundTrips counts the round trips to PostgreSQL and Redis
-// that the engine makes in each round of three workflows (after a warm-up
-// that prepares pgx's statements), and checks them: the round record is
-// one claim and one complete per resumed round; every effect adds one claim
-// and one complete of its effect record; a continuation kept by reference
-// adds one write when it is stored, one read when it is loaded, one delete
-// when the workflow ends, and one write for the continuation an effect left.
+// that the engine makes in each round of four workflows (after a warm-up
+// that prepares pgx's statements), and checks them. A round sends its
+// record operations in batches (store.Apply, one round trip each): a
+// sealed round claims its record with its first effect's (one batch) and
+// records the effect's outcome with its reply (one batch), or, without an
+// effect, claims its record with its reply (one batch); a round kept by
+// reference reads its continuation with the claim of its record, and
+// claims its effect's record on its own (the operation id comes from the
+// continuation), so its final round takes three.
 //
 //	go test ./examples/server -run TestEngineStoreRoundTrips -v
 func TestEngineStoreRoundTrips(t *testing.T) {

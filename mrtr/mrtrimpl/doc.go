@@ -10,7 +10,7 @@
 package mrtrimpl
 
 // SupportPackageIsVersion4 is referenced by generated code. A build that
-// fails on it (or on mrtr.SupportPackageIsVersion3 or earlier, from code
+// fails on it (or on mrtrimpl.SupportPackageIsVersion3 or earlier, from code
 // generated before the runtime was split into mrtr and mrtrimpl) means the
 // generated code needs a different version of this runtime than the one in
 // go.mod: regenerate with a matching mrtrgen, or upgrade

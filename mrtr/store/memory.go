@@ -68,8 +68,12 @@ func (m *Memory) Claim(ctx context.Context, req ClaimRequest) (ClaimResult, erro
 		return ClaimResult{}, err
 	}
 	defer m.mu.Unlock()
-	now := m.opts.Now()
+	return m.claimLocked(req), nil
+}
 
+// claimLocked is Claim with m.mu held.
+func (m *Memory) claimLocked(req ClaimRequest) ClaimResult {
+	now := m.opts.Now()
 	op, ok := m.ops[req.Key]
 	if ok && !now.Before(op.expiresAt) {
 		ok = false // expired: retention passed or claim abandoned
@@ -78,11 +82,11 @@ func (m *Memory) Claim(ctx context.Context, req ClaimRequest) (ClaimResult, erro
 	case !ok:
 		// fresh claim
 	case !bytes.Equal(op.fingerprint, req.Fingerprint):
-		return ClaimResult{Status: Mismatch}, nil
+		return ClaimResult{Status: Mismatch}
 	case op.done:
-		return ClaimResult{Status: Replayed, Result: clone(op.result)}, nil
+		return ClaimResult{Status: Replayed, Result: clone(op.result)}
 	case now.Before(op.leaseExpires) && op.owner != req.Owner:
-		return ClaimResult{Status: InFlight, LeaseExpires: op.leaseExpires}, nil
+		return ClaimResult{Status: InFlight, LeaseExpires: op.leaseExpires}
 	default:
 		// lapsed lease of the same operation (takeover), or the same owner
 		// claiming again (lease renewed)
@@ -95,7 +99,7 @@ func (m *Memory) Claim(ctx context.Context, req ClaimRequest) (ClaimResult, erro
 		leaseExpires: lease,
 		expiresAt:    lease.Add(m.opts.AbandonAfter),
 	}
-	return ClaimResult{Status: Acquired, Takeover: takeover}, nil
+	return ClaimResult{Status: Acquired, Takeover: takeover}
 }
 
 // Complete implements [Store.Complete].
@@ -107,8 +111,12 @@ func (m *Memory) Complete(ctx context.Context, key, owner string, result []byte,
 		return err
 	}
 	defer m.mu.Unlock()
-	now := m.opts.Now()
+	return m.completeLocked(key, owner, result, retain)
+}
 
+// completeLocked is Complete with m.mu held.
+func (m *Memory) completeLocked(key, owner string, result []byte, retain time.Duration) error {
+	now := m.opts.Now()
 	op, ok := m.ops[key]
 	if !ok || !now.Before(op.expiresAt) || op.owner != owner {
 		return ErrLeaseLost
@@ -132,10 +140,14 @@ func (m *Memory) Release(ctx context.Context, key, owner string) error {
 		return err
 	}
 	defer m.mu.Unlock()
+	m.releaseLocked(key, owner)
+	return nil
+}
+
+func (m *Memory) releaseLocked(key, owner string) {
 	if op, ok := m.ops[key]; ok && !op.done && op.owner == owner {
 		delete(m.ops, key)
 	}
-	return nil
 }
 
 // PutState implements [Store.PutState].
@@ -147,6 +159,11 @@ func (m *Memory) PutState(ctx context.Context, rec StateRecord, ttl time.Duratio
 		return err
 	}
 	defer m.mu.Unlock()
+	m.putLocked(rec, ttl)
+	return nil
+}
+
+func (m *Memory) putLocked(rec StateRecord, ttl time.Duration) {
 	if old, ok := m.states[rec.Ref]; ok {
 		m.unindex(old.rec)
 	}
@@ -158,7 +175,6 @@ func (m *Memory) PutState(ctx context.Context, rec StateRecord, ttl time.Duratio
 		m.workflows[rec.Workflow] = refs
 	}
 	refs[rec.Ref] = struct{}{}
-	return nil
 }
 
 // GetState implements [Store.GetState].
@@ -173,6 +189,10 @@ func (m *Memory) GetState(ctx context.Context, ref string) (StateRecord, error) 
 		return StateRecord{}, err
 	}
 	defer m.mu.Unlock()
+	return m.getLocked(ref)
+}
+
+func (m *Memory) getLocked(ref string) (StateRecord, error) {
 	st, ok := m.states[ref]
 	if !ok || !m.opts.Now().Before(st.expiresAt) {
 		return StateRecord{}, ErrNotFound
@@ -191,11 +211,15 @@ func (m *Memory) DeleteWorkflowStates(ctx context.Context, workflow string) erro
 		return err
 	}
 	defer m.mu.Unlock()
+	m.deleteLocked(workflow)
+	return nil
+}
+
+func (m *Memory) deleteLocked(workflow string) {
 	for ref := range m.workflows[workflow] {
 		delete(m.states, ref)
 	}
 	delete(m.workflows, workflow)
-	return nil
 }
 
 // Sweep implements [Store.Sweep].

@@ -5,7 +5,9 @@
 //
 // Implementations live in sub-packages (memory here, sqlitestore,
 // pgstore, redisstore) and all pass the same conformance suite in
-// storetest.
+// storetest. A store may also apply several operations in one round trip
+// (Batcher, batch.go); the engine sends every round's operations that way,
+// and falls back to one call per operation for a store that cannot.
 package store
 
 import (

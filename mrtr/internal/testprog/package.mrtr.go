@@ -5,6 +5,7 @@ package testprog
 
 import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
 )
@@ -14,8 +15,9 @@ import (
 const _ = mrtrimpl.SupportPackageIsVersion4
 
 // RegisterAll adds every tool and prompt of package testprog to s, served by e.
-func RegisterAll(s *mcp.Server, e *mrtr.Engine, deploy DeployHandler, needsRoots NeedsRootsHandler, notify NotifyHandler, payout PayoutHandler, spin SpinHandler, transfer TransferHandler, unlock UnlockHandler, vault VaultHandler) {
+func RegisterAll(s *mcp.Server, e *mrtr.Engine, deploy DeployHandler, ledger LedgerHandler, needsRoots NeedsRootsHandler, notify NotifyHandler, payout PayoutHandler, spin SpinHandler, transfer TransferHandler, unlock UnlockHandler, vault VaultHandler) {
 	RegisterDeploy(s, e, deploy)
+	RegisterLedger(s, e, ledger)
 	RegisterNeedsRoots(s, e, needsRoots)
 	RegisterNotify(s, e, notify)
 	RegisterPayout(s, e, payout)

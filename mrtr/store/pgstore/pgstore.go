@@ -71,6 +71,7 @@ type Store struct {
 	ownPool bool
 	opts    Options
 	q       queries
+	bq      batchQueries
 
 	closed    atomic.Bool
 	closeOnce sync.Once
@@ -190,7 +191,7 @@ func New(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Store, error) 
 	if !validPrefix.MatchString(opts.TablePrefix) {
 		return nil, fmt.Errorf("pgstore: invalid table prefix %q (want [a-z_][a-z0-9_]*, at most 41 characters)", opts.TablePrefix)
 	}
-	s := &Store{pool: pool, opts: opts, q: newQueries(opts.TablePrefix)}
+	s := &Store{pool: pool, opts: opts, q: newQueries(opts.TablePrefix), bq: newBatchQueries(opts.TablePrefix)}
 	if err := s.createSchema(ctx); err != nil {
 		return nil, fmt.Errorf("pgstore: create schema: %w", err)
 	}

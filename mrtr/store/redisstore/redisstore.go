@@ -82,97 +82,39 @@ type Store struct {
 
 var _ store.Store = (*Store)(nil)
 
+// The record operations are Lua functions (lua.go), shared by the script
+// of each Store method and by the batch script (batch.go), so that a
+// batch has exactly the semantics of the single calls.
+
 // Claim: KEYS op key, exp zset; ARGV fp, owner, now, lease until, exp, px.
 // Returns {1, takeover} acquired (takeover 1 when a lapsed claim of another
 // owner was taken over), {2, result} replayed, {3, lease} in flight,
 // {4} mismatch.
-var claimScript = redis.NewScript(`
-local k = KEYS[1]
-local now = tonumber(ARGV[3])
-local r = redis.call('HMGET', k, 'fp', 'own', 'st', 'lease', 'exp')
-local takeover = 0
-if r[5] and tonumber(r[5]) > now then
-	if r[1] ~= ARGV[1] then
-		return {4}
-	end
-	if r[3] == 'd' then
-		return {2, redis.call('HGET', k, 'res')}
-	end
-	if tonumber(r[4]) > now and r[2] ~= ARGV[2] then
-		return {3, r[4]}
-	end
-	if r[2] ~= ARGV[2] then
-		takeover = 1
-	end
-end
-redis.call('DEL', k)
-redis.call('HSET', k, 'fp', ARGV[1], 'own', ARGV[2], 'st', 'p', 'lease', ARGV[4], 'exp', ARGV[5])
-redis.call('PEXPIRE', k, ARGV[6])
-redis.call('ZADD', KEYS[2], ARGV[5], k)
-return {1, takeover}
+var claimScript = redis.NewScript(luaClaim + `
+return claim(KEYS[1], KEYS[2], ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4], ARGV[5], ARGV[6])
 `)
 
 // Complete: KEYS op key, exp zset; ARGV owner, now, exp, px, result.
 // Returns 1 done (now or before, by this owner), 0 lease lost.
-var completeScript = redis.NewScript(`
-local k = KEYS[1]
-local r = redis.call('HMGET', k, 'own', 'st', 'exp')
-if not r[3] or tonumber(r[3]) <= tonumber(ARGV[2]) or r[1] ~= ARGV[1] then
-	return 0
-end
-if r[2] == 'd' then
-	return 1
-end
-redis.call('HSET', k, 'st', 'd', 'res', ARGV[5], 'exp', ARGV[3])
-redis.call('HDEL', k, 'lease')
-redis.call('PEXPIRE', k, ARGV[4])
-redis.call('ZADD', KEYS[2], ARGV[3], k)
-return 1
+var completeScript = redis.NewScript(luaComplete + `
+return complete(KEYS[1], KEYS[2], ARGV[1], tonumber(ARGV[2]), ARGV[3], ARGV[4], ARGV[5])
 `)
 
 // Release: KEYS op key, exp zset; ARGV owner.
-var releaseScript = redis.NewScript(`
-local r = redis.call('HMGET', KEYS[1], 'own', 'st')
-if r[1] == ARGV[1] and r[2] == 'p' then
-	redis.call('DEL', KEYS[1])
-	redis.call('ZREM', KEYS[2], KEYS[1])
-	return 1
-end
-return 0
+var releaseScript = redis.NewScript(luaRelease + `
+return release(KEYS[1], KEYS[2], ARGV[1])
 `)
 
 // PutState: KEYS state key, exp zset, workflow set; ARGV ref, workflow,
 // subject, principal, data, exp, px, prefix.
-var putStateScript = redis.NewScript(`
-local old = redis.call('HGET', KEYS[1], 'wf')
-if old and old ~= ARGV[2] then
-	redis.call('SREM', ARGV[8] .. 'wf:' .. old, ARGV[1])
-end
-redis.call('HSET', KEYS[1], 'wf', ARGV[2], 'sub', ARGV[3], 'pr', ARGV[4], 'data', ARGV[5], 'exp', ARGV[6])
-redis.call('PEXPIRE', KEYS[1], ARGV[7])
-redis.call('ZADD', KEYS[2], ARGV[6], KEYS[1])
-redis.call('SADD', KEYS[3], ARGV[1])
-if redis.call('PTTL', KEYS[3]) < tonumber(ARGV[7]) then
-	redis.call('PEXPIRE', KEYS[3], ARGV[7])
-end
-return 1
+var putStateScript = redis.NewScript(luaPutState + `
+return putState(KEYS[1], KEYS[2], KEYS[3], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7], ARGV[8])
 `)
 
 // DeleteWorkflowStates: KEYS workflow set, exp zset; ARGV prefix, workflow.
 // A ref whose record moved to another workflow is left alone.
-var deleteWorkflowScript = redis.NewScript(`
-local refs = redis.call('SMEMBERS', KEYS[1])
-local n = 0
-for _, ref in ipairs(refs) do
-	local k = ARGV[1] .. 'st:' .. ref
-	if redis.call('HGET', k, 'wf') == ARGV[2] then
-		redis.call('DEL', k)
-		redis.call('ZREM', KEYS[2], k)
-		n = n + 1
-	end
-end
-redis.call('DEL', KEYS[1])
-return n
+var deleteWorkflowScript = redis.NewScript(luaDeleteWorkflow + `
+return deleteWorkflow(KEYS[1], KEYS[2], ARGV[1], ARGV[2])
 `)
 
 // Sweep: KEYS exp zset; ARGV now, batch, prefix. Deletes up to batch dead
@@ -198,7 +140,7 @@ end
 return {n, #members}
 `)
 
-var allScripts = []*redis.Script{claimScript, completeScript, releaseScript, putStateScript, deleteWorkflowScript, sweepScript}
+var allScripts = []*redis.Script{claimScript, completeScript, releaseScript, putStateScript, deleteWorkflowScript, sweepScript, batchScript}
 
 // Open connects to the Redis at url ("redis://[user:pass@]host:port/db",
 // "rediss://…" for TLS; see redis.ParseURL) and returns a Store that owns
@@ -284,26 +226,7 @@ func (s *Store) Claim(ctx context.Context, req store.ClaimRequest) (store.ClaimR
 	if err != nil {
 		return store.ClaimResult{}, wrap("claim", err)
 	}
-	if len(v) == 0 {
-		return store.ClaimResult{}, fmt.Errorf("redisstore: claim: empty script reply")
-	}
-	switch v[0] {
-	case int64(1):
-		return store.ClaimResult{Status: store.Acquired, Takeover: len(v) > 1 && v[1] == int64(1)}, nil
-	case int64(2):
-		res, _ := v[1].(string)
-		return store.ClaimResult{Status: store.Replayed, Result: append([]byte{}, res...)}, nil
-	case int64(3):
-		s, _ := v[1].(string)
-		until, err := strconv.ParseInt(s, 10, 64)
-		if err != nil {
-			return store.ClaimResult{}, fmt.Errorf("redisstore: claim: bad lease %q", s)
-		}
-		return store.ClaimResult{Status: store.InFlight, LeaseExpires: time.UnixMilli(until).UTC()}, nil
-	case int64(4):
-		return store.ClaimResult{Status: store.Mismatch}, nil
-	}
-	return store.ClaimResult{}, fmt.Errorf("redisstore: claim: unexpected script reply %v", v)
+	return claimResult(v)
 }
 
 // Complete implements store.Store.

@@ -92,6 +92,7 @@ type stmts struct {
 	claimSelect, claimUpsert, complete, completeCheck, release *sql.Stmt
 	putState, deleteWorkflow, sweepOps, sweepStates            *sql.Stmt
 	getState                                                   *sql.Stmt // on the read pool
+	getStateW                                                  *sql.Stmt // on the write connection, for batches
 }
 
 func (s *Store) prepare(ctx context.Context) error {
@@ -115,6 +116,7 @@ func (s *Store) prepare(ctx context.Context) error {
 		sweepOps:       prep(s.w, s.q.sweepOps),
 		sweepStates:    prep(s.w, s.q.sweepStates),
 		getState:       prep(s.r, s.q.getState),
+		getStateW:      prep(s.w, s.q.getState),
 	}
 	return err
 }
@@ -286,6 +288,18 @@ func (s *Store) Claim(ctx context.Context, req store.ClaimRequest) (store.ClaimR
 		return store.ClaimResult{}, wrap("claim", err)
 	}
 	defer tx.Rollback()
+	res, err := s.claim(ctx, tx, req)
+	if err != nil {
+		return store.ClaimResult{}, err
+	}
+	if err := tx.Commit(); err != nil {
+		return store.ClaimResult{}, wrap("claim", err)
+	}
+	return res, nil
+}
+
+// claim is Claim inside tx, which holds the write lock.
+func (s *Store) claim(ctx context.Context, tx *sql.Tx, req store.ClaimRequest) (store.ClaimResult, error) {
 	now := s.now()
 
 	var (
@@ -295,7 +309,7 @@ func (s *Store) Claim(ctx context.Context, req store.ClaimRequest) (store.ClaimR
 		leaseExpires, expiresAt int64
 		result                  []byte
 	)
-	err = tx.StmtContext(ctx, s.st.claimSelect).QueryRowContext(ctx, req.Fingerprint, req.Key).
+	err := tx.StmtContext(ctx, s.st.claimSelect).QueryRowContext(ctx, req.Fingerprint, req.Key).
 		Scan(&fp, &owner, &done, &leaseExpires, &expiresAt, &result)
 	switch {
 	case errors.Is(err, sql.ErrNoRows) || (err == nil && expiresAt <= now):
@@ -315,9 +329,6 @@ func (s *Store) Claim(ctx context.Context, req store.ClaimRequest) (store.ClaimR
 	lease := now + int64(req.Lease)
 	if _, err := tx.StmtContext(ctx, s.st.claimUpsert).ExecContext(ctx, req.Key, req.Fingerprint, req.Owner,
 		lease, lease+int64(s.opts.AbandonAfter)); err != nil {
-		return store.ClaimResult{}, wrap("claim", err)
-	}
-	if err := tx.Commit(); err != nil {
 		return store.ClaimResult{}, wrap("claim", err)
 	}
 	return store.ClaimResult{Status: store.Acquired, Takeover: takeover}, nil
@@ -452,7 +463,7 @@ func (s *Store) Sweep(ctx context.Context) (int, error) {
 func (s *Store) Close() error {
 	s.closeOnce.Do(func() {
 		for _, st := range []*sql.Stmt{s.st.claimSelect, s.st.claimUpsert, s.st.complete, s.st.completeCheck,
-			s.st.release, s.st.putState, s.st.deleteWorkflow, s.st.sweepOps, s.st.sweepStates, s.st.getState} {
+			s.st.release, s.st.putState, s.st.deleteWorkflow, s.st.sweepOps, s.st.sweepStates, s.st.getState, s.st.getStateW} {
 			if st != nil {
 				st.Close()
 			}

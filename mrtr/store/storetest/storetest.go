@@ -22,7 +22,8 @@ import (
 type NewStoreFunc func(t *testing.T, clock *Clock) store.Store
 
 // Run runs the conformance suite against the stores newStore returns.
-// Each case gets a fresh store and clock; cases run in parallel.
+// Each case gets a fresh store and clock; cases run in parallel. The batch
+// cases (batch.go) run through store.Apply and through store.ApplyEach.
 func Run(t *testing.T, newStore NewStoreFunc) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -34,6 +35,7 @@ func Run(t *testing.T, newStore NewStoreFunc) {
 			tc.run(&env{T: t, s: s, clock: clock, ctx: ctx})
 		})
 	}
+	runBatchCases(t, newStore)
 }
 
 const (

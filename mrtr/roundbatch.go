@@ -1,0 +1,502 @@
+package mrtr
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"github.com/mrtrgen/mrtrgen/mrtr/store"
+	"github.com/mrtrgen/mrtrgen/vocab"
+)
+
+// Store round trips. A round talks to the store at two moments, and sends
+// each moment's operations in one batch (store.Apply: one round trip on
+// the stores of this module; one call per operation on a store that is no
+// store.Batcher, with the same outcome):
+//
+//   - before its first effect: the round record and the effect record are
+//     claimed together, the effect's only if the round is this attempt's;
+//   - when it ends: what its effects owe (their outcomes, and the
+//     continuation an effect left, by reference), the continuation its
+//     reply points to, its reply (or the release of its record when it
+//     failed), and the deletion of the workflow's continuations when the
+//     workflow ended.
+//
+// A round whose continuation is sealed has nothing to read from the store,
+// so it claims its record only there: with its first effect, or with its
+// reply when it runs none (then the claim and the reply are one batch). The
+// states before that point (answers and their validators, checks) run
+// before the round knows whether an earlier attempt answered it; when one
+// did, the round returns that attempt's reply and drops its own, so a retry
+// still gets the first reply and runs no effect again. A round kept by
+// reference claims its record up front, with the read of its continuation.
+//
+// An effect's outcome waits for the round's end only while the states
+// after it run no handler code: before a check (which may take long), or
+// another effect, what the round owes is sent first.
+
+// Apply sends a batch with one deadline (Config.StoreTimeout).
+func (b *boundedStore) Apply(ctx context.Context, ops []store.Op) ([]store.OpResult, error) {
+	ctx, cancel := context.WithTimeout(ctx, b.timeout)
+	defer cancel()
+	return store.Apply(ctx, b.s, ops)
+}
+
+// apply sends ops to the store as one batch.
+func (e *Engine) apply(ctx context.Context, ops []store.Op) ([]store.OpResult, error) {
+	return store.Apply(ctx, e.cfg.Store, ops)
+}
+
+// write is a recording a round owes the store: ops applied in order (a
+// continuation before the record that points to it), then done, which
+// stops the renewal of the claim's lease (nil: nothing to stop).
+type write struct {
+	what, key string
+	role      writeRole
+	ops       []store.Op
+	done      func()
+}
+
+type writeRole uint8
+
+const (
+	writeEffect       writeRole = iota + 1 // an effect's outcome
+	writeContinuation                      // the continuation the reply's token points to
+	writeRound                             // the round's reply, or the release of its record
+	writeDeletion                          // a finished workflow's continuations
+)
+
+// owe queues a recording until the round's next batch.
+func (r *round) owe(w write) { r.queued = append(r.queued, w) }
+
+func (r *round) takeQueued() []write {
+	q := r.queued
+	r.queued = nil
+	return q
+}
+
+// flush sends what the round owes now, before a state that runs handler
+// code.
+func (r *round) flush(ctx context.Context) {
+	if len(r.queued) == 0 {
+		return
+	}
+	_, unfinished, err := r.e.writeNow(ctx, r.call.Logger, r.takeQueued(), nil)
+	if len(unfinished) > 0 {
+		r.pending = append(r.pending, r.e.writeLater(r.call.Logger, unfinished, err))
+	}
+}
+
+// writeNow sends writes, then claims, in one batch. It returns the claims'
+// results (fewer than claims when the batch failed) and the writes the
+// batch did not finish, which the caller hands to writeLater. Writes go
+// through even when the client has left.
+func (e *Engine) writeNow(ctx context.Context, log *slog.Logger, writes []write, claims []store.Op) (claimed []store.OpResult, unfinished []write, err error) {
+	var ops []store.Op
+	for _, w := range writes {
+		ops = append(ops, w.ops...)
+	}
+	n := len(ops)
+	ops = append(ops, claims...)
+	if len(ops) == 0 {
+		return nil, nil, nil
+	}
+	if len(writes) > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = detach(ctx)
+		defer cancel()
+	}
+	res, err := e.apply(ctx, ops)
+	unfinished = settleWrites(log, writes, res)
+	if len(res) > n {
+		claimed = res[n:]
+	}
+	return claimed, unfinished, err
+}
+
+// settleWrites finishes every write all of whose ops have a result (res
+// holds the results of a prefix of the writes' ops): a record refused
+// because another attempt took its claim over is logged as the error it
+// is. It returns the other writes, without their ops that have a result.
+func settleWrites(log *slog.Logger, writes []write, res []store.OpResult) []write {
+	var rest []write
+	start := 0
+	for _, w := range writes {
+		end := start + len(w.ops)
+		if end > len(res) {
+			w.ops = w.ops[max(0, len(res)-start):]
+			rest = append(rest, w)
+			start = end
+			continue
+		}
+		for _, r := range res[start:end] {
+			if errors.Is(r.Err, store.ErrLeaseLost) {
+				log.Error("mrtr: "+w.what+" not recorded: another attempt took over its claim", "key", w.key, "error", r.Err)
+			}
+		}
+		if w.done != nil {
+			w.done()
+		}
+		start = end
+	}
+	return rest
+}
+
+// writeLater keeps sending writes in the background (Engine.recordLater)
+// after the store failed: the claims stay pending under their owners
+// meanwhile, their leases renewed, so retries wait and then replay. The
+// channel is closed when the writes are over, one way or the other.
+func (e *Engine) writeLater(log *slog.Logger, writes []write, cause error) <-chan struct{} {
+	over := make(chan struct{})
+	if len(writes) == 0 {
+		close(over)
+		return over
+	}
+	what := writes[0].what
+	if len(writes) > 1 {
+		what = fmt.Sprintf("%s and %d more recordings", what, len(writes)-1)
+	}
+	log.Warn("mrtr: "+what+" not recorded yet; retrying in the background", "key", writes[0].key, "error", cause)
+	e.recordLater(what, writes[0].key, func(ctx context.Context) error {
+		var ops []store.Op
+		for _, w := range writes {
+			ops = append(ops, w.ops...)
+		}
+		res, err := e.apply(ctx, ops)
+		writes = settleWrites(log, writes, res)
+		return err
+	}, func() {
+		for _, w := range writes { // given up
+			if w.done != nil {
+				w.done()
+			}
+		}
+		close(over)
+	})
+	return over
+}
+
+// claimWith takes the round record in one batch with ops, which run only
+// if the round is this attempt's (IfAcquired), waiting while another
+// attempt holds it. It returns the stored reply when an earlier attempt
+// answered the round, or the results of ops once the record is this
+// attempt's; its lease is then renewed until the round stops it
+// (rr.release). When the store fails, whatever the batch may have claimed
+// is given back.
+func (rr *roundRecord) claimWith(ctx context.Context, ops ...store.Op) (*Reply, []store.OpResult, error) {
+	e := rr.e
+	batch := []store.Op{store.ClaimOp(rr.claim)}
+	for _, op := range ops {
+		batch = append(batch, op.IfClaimed())
+	}
+	wait := 10 * time.Millisecond
+	for {
+		res, err := e.apply(ctx, batch)
+		if err != nil {
+			rr.unclaim(ctx, ops)
+			return nil, nil, err
+		}
+		switch c := res[0].Claim; c.Status {
+		case store.Acquired:
+			rr.lazy = false
+			rr.release = e.hold(ctx, rr.claim)
+			return nil, res[1:], nil
+		case store.Replayed:
+			var reply Reply
+			if err := json.Unmarshal(c.Result, &reply); err != nil {
+				return nil, nil, fmt.Errorf("mrtr: stored reply of %s: %w", rr.key, err)
+			}
+			return &reply, nil, nil
+		case store.Mismatch:
+			// The same continuation was already answered differently.
+			return nil, nil, &jsonrpc.Error{Code: codeInvalidParams, Message: "this requestState was already used with other input; start the operation again"}
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, nil, ctx.Err()
+		case <-t.C:
+		}
+		wait = min(wait*2, 250*time.Millisecond)
+	}
+}
+
+// unclaim gives back the claims a failed batch of claimWith may have
+// taken (its reply may have been lost, or a store without batches applied
+// only its first calls), so that a retry need not wait out their leases.
+// Releasing a claim one does not hold does nothing.
+func (rr *roundRecord) unclaim(ctx context.Context, ops []store.Op) {
+	rel := []store.Op{store.ReleaseOp(rr.key, rr.owner)}
+	for _, op := range ops {
+		if op.Kind == store.OpClaim {
+			rel = append(rel, store.ReleaseOp(op.Claim.Key, op.Claim.Owner))
+		}
+	}
+	cctx, cancel := detach(ctx)
+	defer cancel()
+	_, _ = rr.e.apply(cctx, rel)
+}
+
+// write is the round record's part of the round's last batch: its reply,
+// or its release when the round failed (a retry runs it then). The lease
+// renewal stops before a release is sent: a renewal after it would take
+// the record again.
+func (rr *roundRecord) write(reply *Reply, failed bool) write {
+	if !failed {
+		data, err := json.Marshal(reply)
+		if err == nil {
+			return write{what: "round reply", key: rr.key, role: writeRound, done: rr.release,
+				ops: []store.Op{store.CompleteOp(rr.key, rr.owner, data, rr.retain)}}
+		}
+		rr.e.log.Error("mrtr: encoding a round reply; a retry of this round will run it again", "key", rr.key, "error", err)
+	}
+	rr.release()
+	return write{what: "release of a round record", key: rr.key, role: writeRound, ops: []store.Op{store.ReleaseOp(rr.key, rr.owner)}}
+}
+
+// roundSettled ends a round at its first effect when the batch that
+// claimed the round record with the effect's found the round answered by
+// an earlier attempt (reply), refused it (err), or failed (storeErr):
+// nothing ran that a retry could repeat.
+type roundSettled struct {
+	reply    *Reply
+	err      error
+	storeErr error
+}
+
+func (s *roundSettled) Error() string {
+	switch {
+	case s.reply != nil:
+		return "mrtr: round already answered"
+	case s.storeErr != nil:
+		return "mrtr: claiming the round record: " + s.storeErr.Error()
+	}
+	return "mrtr: round refused: " + s.err.Error()
+}
+
+// claimEffect takes an effect's record: in one batch with the round's own
+// record when the round has not claimed it yet (its first effect), or with
+// what the round still owes the store (an earlier effect's outcome)
+// otherwise. It waits while another attempt runs the effect.
+func (r *round) claimEffect(ctx context.Context, req store.ClaimRequest) (store.ClaimResult, error) {
+	e := r.e
+	var res []store.OpResult
+	if rec := r.rec; rec != nil && rec.lazy {
+		reply, got, err := rec.claimWith(ctx, store.ClaimOp(req))
+		switch {
+		case reply != nil:
+			rec.settled = true
+			return store.ClaimResult{}, &roundSettled{reply: reply}
+		case err != nil:
+			rec.settled = true
+			if _, ok := errors.AsType[*jsonrpc.Error](err); ok || ctx.Err() != nil {
+				return store.ClaimResult{}, &roundSettled{err: err}
+			}
+			return store.ClaimResult{}, &roundSettled{storeErr: err}
+		}
+		res = got
+	} else {
+		got, unfinished, err := e.writeNow(ctx, r.call.Logger, r.takeQueued(), []store.Op{store.ClaimOp(req)})
+		if len(unfinished) > 0 {
+			r.pending = append(r.pending, e.writeLater(r.call.Logger, unfinished, err))
+		}
+		if err != nil {
+			return store.ClaimResult{}, err
+		}
+		res = got
+	}
+	if c := res[0].Claim; c.Status != store.InFlight {
+		return c, nil
+	}
+	return e.claim(ctx, req) // another attempt runs this effect: wait for it
+}
+
+// settle turns a roundSettled into the round's reply.
+func (rr *run[F]) settle(ctx context.Context, s *roundSettled) (*Reply, error) {
+	switch {
+	case s.reply != nil:
+		rr.rt.replayed = true
+		return rr.e.replay(rr.d, rr.caps, s.reply)
+	case s.storeErr != nil:
+		return rr.e.storeFailed(ctx, rr.rt, rr.d, s.storeErr)
+	}
+	if ctx.Err() != nil {
+		rr.rt.outcome = "cancelled"
+	}
+	return nil, s.err
+}
+
+// claimRoundWithState is the claimRound step of a round that did not
+// expire: a round kept by reference claims its record and reads its
+// continuation in one batch; a sealed one claims its record later (lazy,
+// see the top of this file).
+func (rr *run[F]) claimRoundWithState(ctx context.Context) (*Reply, error) {
+	e := rr.e
+	rec, err := e.newRoundRecord(rr.d, rr.env, rr.argsDigest, &rr.req, rr.inputs)
+	if err != nil {
+		return nil, err
+	}
+	if rr.d.Storage != vocab.Reference {
+		rec.lazy = true
+		rr.rec = rec
+		return nil, nil
+	}
+	var ops []store.Op
+	if rr.env.ref != "" {
+		ops = append(ops, store.GetStateOp(rr.env.ref))
+	}
+	reply, res, err := rec.claimWith(ctx, ops...)
+	switch {
+	case reply != nil:
+		rr.rt.replayed = true
+		return e.replay(rr.d, rr.caps, reply)
+	case err != nil:
+		return e.storeFailed(ctx, rr.rt, rr.d, err)
+	}
+	rr.rec = rec
+	if len(res) > 0 {
+		rr.fetched = &res[0]
+	}
+	return nil, nil
+}
+
+// finishRound records the round in its last batch: what its effects owe,
+// the continuation its reply points to (by reference), its reply or the
+// release of its record, and the deletion of the workflow's continuations
+// when the workflow ended. Only a continuation the store did not take
+// changes the reply: its token would point to nothing, so the round fails
+// instead (a retry runs it again).
+func (rr *run[F]) finishRound(ctx context.Context, reply *Reply, err error) (*Reply, error) {
+	e, r, rec := rr.e, rr.round, rr.rec
+	if e.cfg.Store == nil {
+		return reply, err
+	}
+	failed := err != nil || reply == nil || (reply.Final != nil && reply.Final.Outcome == OutcomeError)
+	if rec != nil && rec.lazy {
+		return rr.finishLazy(ctx, reply, err, failed)
+	}
+	if r == nil {
+		if rec != nil && !rec.settled {
+			_, unfinished, werr := e.writeNow(ctx, e.log, []write{rec.write(reply, failed)}, nil)
+			e.writeLater(e.log, unfinished, werr)
+		}
+		return reply, err
+	}
+	log := r.call.Logger
+	writes := r.takeQueued()
+	if r.nextState != nil && !failed {
+		writes = append(writes, write{what: "continuation", key: r.workflow, role: writeContinuation,
+			ops: []store.Op{store.PutStateOp(*r.nextState, r.stateTTL())}})
+	}
+	if rec != nil && !rec.settled {
+		writes = append(writes, rec.write(reply, failed))
+	}
+	deleteLater := false
+	if r.ended && rr.d.Storage == vocab.Reference && rr.resumed() {
+		if allOver(r.pending) {
+			writes = append(writes, write{what: "deletion of a finished workflow's continuations", key: r.workflow, role: writeDeletion,
+				ops: []store.Op{store.DeleteWorkflowStatesOp(r.workflow)}})
+		} else {
+			deleteLater = true
+		}
+	}
+	_, unfinished, werr := e.writeNow(ctx, log, writes, nil)
+	for i, w := range unfinished {
+		if w.role != writeContinuation {
+			continue
+		}
+		unfinished = append(unfinished[:i:i], unfinished[i+1:]...)
+		for j := range unfinished {
+			if unfinished[j].role == writeRound && rec != nil {
+				unfinished[j] = rec.write(nil, true)
+			}
+		}
+		reply, err = nil, fmt.Errorf("storing continuation: %w", werr)
+		break
+	}
+	if len(unfinished) > 0 {
+		r.pending = append(r.pending, e.writeLater(log, unfinished, werr))
+	}
+	if deleteLater {
+		e.consume(ctx, rr.d, &rr.req, rr.call, r.pending)
+	}
+	return reply, err
+}
+
+// finishLazy ends a round that has not claimed its record (it ran no
+// effect): the record is claimed with the reply in one batch, and a reply
+// an earlier attempt stored is returned instead of this one. A round that
+// failed consults the record the same way (a stored reply still wins) and
+// gives it back.
+func (rr *run[F]) finishLazy(ctx context.Context, reply *Reply, err error, failed bool) (*Reply, error) {
+	e, rec := rr.e, rr.rec
+	if rec.settled || (reply == nil && err == nil) || (failed && ctx.Err() != nil) {
+		return reply, err // replayed or refused at an effect, a panic, or the client left
+	}
+	var op store.Op
+	if failed {
+		op = store.ReleaseOp(rec.key, rec.owner)
+	} else {
+		data, merr := json.Marshal(reply)
+		if merr != nil {
+			return nil, fmt.Errorf("mrtr: encoding a round reply: %w", merr)
+		}
+		op = store.CompleteOp(rec.key, rec.owner, data, rec.retain)
+	}
+	stored, res, cerr := rec.claimWith(ctx, op)
+	if cerr == nil && stored == nil {
+		rec.release() // acquired, and completed or released in the same batch
+	}
+	switch {
+	case stored != nil:
+		rr.rt.replayed = true
+		return e.replay(rr.d, rr.caps, stored)
+	case failed:
+		return reply, err
+	case cerr != nil:
+		return e.storeFailed(ctx, rr.rt, rr.d, cerr)
+	}
+	if res[0].Err != nil {
+		e.log.Error("mrtr: round reply not recorded", "key", rec.key, "error", res[0].Err)
+	}
+	return reply, err
+}
+
+// replayAfterPanic looks, after a state panicked in a round that had not
+// claimed its record yet, for the reply an earlier attempt stored: a
+// retry returns it, as it would have had the round claimed its record
+// before running anything. It returns nothing when there is none (the
+// record is given back in the same batch).
+func (rr *run[F]) replayAfterPanic(ctx context.Context) (*Reply, error) {
+	rec := rr.rec
+	if rec == nil || !rec.lazy || rec.settled {
+		return nil, nil
+	}
+	stored, _, err := rec.claimWith(ctx, store.ReleaseOp(rec.key, rec.owner))
+	switch {
+	case stored != nil:
+		rr.rt.replayed = true
+		return rr.e.replay(rr.d, rr.caps, stored)
+	case err == nil:
+		rec.release()
+	}
+	return nil, nil
+}
+
+// allOver reports whether every recording in pending is over.
+func allOver(pending []<-chan struct{}) bool {
+	for _, p := range pending {
+		select {
+		case <-p:
+		default:
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,15 @@
+package pgstore
+
+import (
+	"testing"
+
+	"github.com/mrtrgen/mrtrgen/mrtr/store/storetest"
+)
+
+// TestBatchRoundTrips: every batch the engine sends is one pipeline, one
+// round trip once pgx has prepared its statements.
+func TestBatchRoundTrips(t *testing.T) {
+	var c counters
+	s := newTestStore(t, testPool(t, 1, &c), nil)
+	storetest.BatchRoundTrips(t, s, c.reset, c.writes.Load)
+}
