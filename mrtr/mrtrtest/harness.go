@@ -105,13 +105,18 @@ func New[F any](t testing.TB, p mrtr.Program[F], opts ...Option) *Harness[F] {
 // json.RawMessage), the requestState of the previous round ("" to start)
 // and the answers.
 func (h *Harness[F]) Call(ctx context.Context, args any, state string, responses mcp.InputResponseMap) (*mrtr.Reply, error) {
+	return h.callAs(ctx, h.Principal, args, state, responses)
+}
+
+// callAs is Call from principal.
+func (h *Harness[F]) callAs(ctx context.Context, principal string, args any, state string, responses mcp.InputResponseMap) (*mrtr.Reply, error) {
 	raw, err := marshalArgs(args)
 	if err != nil {
 		return nil, err
 	}
 	return mrtr.Run(ctx, h.Engine, h.Program, mrtr.Request{
 		Arguments: raw, RequestState: state, InputResponses: responses,
-		Capabilities: h.Capabilities, Principal: h.Principal,
+		Capabilities: h.Capabilities, Principal: principal,
 	})
 }
 

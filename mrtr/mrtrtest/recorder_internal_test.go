@@ -20,7 +20,7 @@ type recorder struct {
 // record is what a recorder and its subtests saw.
 type record struct {
 	mu       sync.Mutex
-	failures []string // "scenario/part: message"
+	failures []string // "subtest/subtest: message", or the message of the top level
 	logs     []string
 }
 
@@ -34,7 +34,10 @@ func newRecorder(t testing.TB) *recorder {
 func (r *recorder) fail(msg string) {
 	r.log.mu.Lock()
 	defer r.log.mu.Unlock()
-	r.log.failures = append(r.log.failures, strings.TrimPrefix(r.name, r.TB.Name()+"/")+": "+msg)
+	if sub := strings.TrimPrefix(strings.TrimPrefix(r.name, r.TB.Name()), "/"); sub != "" {
+		msg = sub + ": " + msg
+	}
+	r.log.failures = append(r.log.failures, msg)
 }
 
 func (r *recorder) Fatalf(format string, args ...any) {
