@@ -51,6 +51,8 @@ func (w *workflow) tests(jf *jen.File) error {
 	fake := w.fakeName()
 	newProgram := jen.Id(n.newProgram()).Call(jen.Id("h"))
 
+	w.driver(jf)
+
 	// Fixtures and the matrix.
 	jf.Commentf("fixtures%s are a valid %s workflow derived from the spec, and the", n.base, w.t.Name)
 	jf.Comment("knobs of the fake that provoke each failure.")
@@ -293,21 +295,26 @@ func (w *workflow) fakeProgram(jf *jen.File) {
 func (w *workflow) answersName() string { return "answers" + w.n.base }
 
 // answers emits the valid answer to every input request of the tool: the
-// fixtures' Answers, which the matrix and the walks send.
+// fixtures' Answers, which the matrix and the walks send. Forms are
+// answered with their typed answer structs, so every generated test
+// also proves that a struct's InputResponse is an answer validation takes.
 func (w *workflow) answers(jf *jen.File) error {
 	answers := map[string]jen.Code{}
 	for _, s := range w.t.States {
 		for _, q := range s.Requests {
-			code, err := w.validAnswer(q)
+			code, err := w.typedAnswer(q)
 			if err != nil {
 				return err
 			}
 			answers[q.Key] = code
 		}
 	}
-	entries := sortedPairs(slices.Collect(maps.Keys(answers)), func(k string) jen.Code { return answers[k] })
+	var list []jen.Code
+	for _, key := range slices.Sorted(maps.Keys(answers)) {
+		list = append(list, answers[key])
+	}
 	jf.Commentf("%s are valid answers to the input requests of %s, derived from the spec.", w.answersName(), w.t.Name)
-	jf.Var().Id(w.answersName()).Op("=").Map(jen.String()).Qual(pkgMCP, "InputResponse").Add(rows(pairCodes(entries)...))
+	jf.Var().Id(w.answersName()).Op("=").Qual(pkgTest, "Answers").Custom(jen.Options{Open: "(", Close: ")", Separator: ",", Multi: true}, list...)
 	jf.Line()
 	return nil
 }

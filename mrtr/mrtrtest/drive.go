@@ -103,6 +103,10 @@ func (m *matrix[F]) drive(h *Harness[F], r *route, before func(i int, s step) bo
 		if msg := checkRequests(m.d, reply); msg != "" {
 			return steps, &roundError{round: i + 1, want: "the questions of one state its descriptor declares", did: msg}
 		}
+		if refused := refusedAnswers(s); refused != nil {
+			return steps, &roundError{round: i + 1, want: "the answers of the fixtures taken", did: "it asked again for " + questions(refused),
+				hint: "The answers in Fixtures.Answers (or the variant's) must be valid"}
+		}
 		if !reply.NeedsInput() || (after != nil && after(steps)) {
 			return steps, nil
 		}
@@ -113,7 +117,22 @@ func (m *matrix[F]) drive(h *Harness[F], r *route, before func(i int, s step) bo
 		s = step{state: reply.RequestState, responses: responses}
 	}
 	return steps, &roundError{round: maxRounds, want: fmt.Sprintf("the workflow to end within %d rounds", maxRounds),
-		did: did(s.reply, nil, h.Principal)}
+		did: did(steps[len(steps)-1].reply, nil, h.Principal)}
+}
+
+// refusedAnswers are the questions a round asks again because validation
+// refused the answers it sent to them (nil when there are none).
+func refusedAnswers(s step) mcp.InputRequestMap {
+	var out mcp.InputRequestMap
+	for key := range s.responses {
+		if q, ok := s.reply.InputRequests[key].(*mcp.ElicitParams); ok && strings.Contains(q.Message, "Please correct: ") {
+			if out == nil {
+				out = mcp.InputRequestMap{}
+			}
+			out[key] = q
+		}
+	}
+	return out
 }
 
 // leaveAt is how the route leaves the state that asked in round i+1.

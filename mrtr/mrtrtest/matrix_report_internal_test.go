@@ -145,3 +145,18 @@ func TestMatrixRefusesUnknownScenarioFixtures(t *testing.T) {
 		t.Fatalf("failures: %q", failures)
 	}
 }
+
+// Fixtures whose answer validation refuses: the failure says which
+// question came again, and why.
+func TestMatrixSaysTheFixturesAnswerWasRefused(t *testing.T) {
+	h := &testprog.TransferImpl{}
+	fx := transferFixtures(h)
+	fx.Answers = merged(fx.Answers, map[string]mcp.InputResponse{"memo": Accept(map[string]any{"note": " "})})
+	failures := runRecorded(t, testprog.NewTransferProgram(pickyTransfer{h}), fx)
+	want := `complete input: scenario "complete input", round 2: want the answers of the fixtures taken; ` +
+		`it asked again for "memo" ("Write a memo for the transfer of 1 from acc-000 (balance 500).\n\nPlease correct: note: must not be blank."). ` +
+		`The answers in Fixtures.Answers (or the variant's) must be valid`
+	if len(failures) == 0 || failures[0] != want {
+		t.Fatalf("failures:\n%s\nwant first:\n%s", strings.Join(failures, "\n"), want)
+	}
+}

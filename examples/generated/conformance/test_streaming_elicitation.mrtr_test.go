@@ -32,8 +32,23 @@ func (h *fakeTestStreamingElicitation) Authorize(ctx context.Context, f *TestStr
 
 // answersTestStreamingElicitation are valid answers to the input requests of
 // test_streaming_elicitation, derived from the spec.
-var answersTestStreamingElicitation = map[string]mcp.InputResponse{
-	"user_name": mrtrtest.Accept(map[string]any{"name": "example"}),
+var answersTestStreamingElicitation = mrtrtest.Answers(
+	TestStreamingElicitationUserNameAnswer{Name: "example"},
+)
+
+// InputResponse is the answer as a client sends it (an mrtrtest.Answer to "user_name"): the form's
+// content, through JSON.
+func (a TestStreamingElicitationUserNameAnswer) InputResponse() (string, mcp.InputResponse) {
+	content := map[string]any{"name": a.Name}
+	return "user_name", mrtrtest.Form(content)
+}
+
+// DriveTestStreamingElicitation starts tool test_streaming_elicitation on h with args, for your
+// handler's tests: round 1 runs; answer each question with its typed answer, and check what it asks
+// and how it ends.
+func DriveTestStreamingElicitation(t testing.TB, h *mrtrtest.Harness[*TestStreamingElicitationFlow], args TestStreamingElicitationArgs) *mrtrtest.Driver[*TestStreamingElicitationFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
 }
 
 // fixturesTestStreamingElicitation are a valid test_streaming_elicitation workflow derived from the

@@ -35,8 +35,15 @@ func (h *fakeNeedsRoots) Probe(ctx context.Context, f *NeedsRootsFlow) error {
 }
 
 // answersNeedsRoots are valid answers to the input requests of needs_roots, derived from the spec.
-var answersNeedsRoots = map[string]mcp.InputResponse{
-	"answer": mrtrtest.Text("A sampled answer."),
+var answersNeedsRoots = mrtrtest.Answers(
+	mrtrtest.Respond("answer", mrtrtest.Text("A sampled answer.")),
+)
+
+// DriveNeedsRoots starts tool needs_roots on h with args, for your handler's tests: round 1 runs;
+// answer each question with its typed answer, and check what it asks and how it ends.
+func DriveNeedsRoots(t testing.TB, h *mrtrtest.Harness[*NeedsRootsFlow], args NeedsRootsArgs) *mrtrtest.Driver[*NeedsRootsFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
 }
 
 // fixturesNeedsRoots are a valid needs_roots workflow derived from the spec, and the

@@ -28,6 +28,13 @@ func (h *fakeE) Authorize(ctx context.Context, f *EFlow) error {
 	return nil
 }
 
+// DriveE starts tool e on h with args, for your handler's tests: round 1 runs; answer
+// each question with its typed answer, and check what it asks and how it ends.
+func DriveE(t testing.TB, h *mrtrtest.Harness[*EFlow], args EArgs) *mrtrtest.Driver[*EFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
+}
+
 // fixturesE are a valid e workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesE(h *fakeE) mrtrtest.Fixtures {

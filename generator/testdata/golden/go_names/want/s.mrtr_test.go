@@ -28,6 +28,13 @@ func (h *fakeS) Authorize(ctx context.Context, f *SFlow) error {
 	return nil
 }
 
+// DriveS starts tool s on h with args, for your handler's tests: round 1 runs; answer
+// each question with its typed answer, and check what it asks and how it ends.
+func DriveS(t testing.TB, h *mrtrtest.Harness[*SFlow], args SArgs) *mrtrtest.Driver[*SFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
+}
+
 // fixturesS are a valid s workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesS(h *fakeS) mrtrtest.Fixtures {

@@ -28,6 +28,13 @@ func (h *fakePing) Authorize(ctx context.Context, f *PingFlow) error {
 	return nil
 }
 
+// DrivePing starts tool ping on h with args, for your handler's tests: round 1 runs; answer
+// each question with its typed answer, and check what it asks and how it ends.
+func DrivePing(t testing.TB, h *mrtrtest.Harness[*PingFlow], args PingArgs) *mrtrtest.Driver[*PingFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
+}
+
 // fixturesPing are a valid ping workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesPing(h *fakePing) mrtrtest.Fixtures {
