@@ -33,7 +33,8 @@ func (w *workflow) driver(jf *jen.File) {
 	n := w.n
 	flow := jen.Op("*").Id(n.flow())
 	jf.Commentf("%s starts %s %s on h with args, for your handler's tests: round 1 runs; answer", w.driveName(), w.t.Kind, w.t.Name)
-	jf.Comment("each question with its typed answer, and check what it asks and how it ends.")
+	jf.Comment("each question with its typed answer, and check what it asks and how it ends. Every field")
+	jf.Comment("of args is sent (one with a default too: set it); a nil pointer is left out.")
 	jf.Func().Id(w.driveName()).Params(
 		jen.Id("t").Qual(pkgTesting, "TB"),
 		jen.Id("h").Op("*").Qual(pkgTest, "Harness").Types(flow),
@@ -188,19 +189,23 @@ func asNumber(v any) (float64, bool) {
 	return 0, false
 }
 
-// typedArgs are valid arguments as the Args struct (required ones only, as
-// the fixtures give them).
+// typedArgs are valid arguments as the Args struct: the required ones, as
+// the fixtures give them, and those with a default at their default (a
+// field of the struct that is not a pointer is always sent).
 func (w *workflow) typedArgs(variant int) (jen.Code, error) {
 	values := jen.Dict{}
 	for _, a := range w.t.Arguments {
-		if !a.Required {
-			continue
+		v, err := a.Default, error(nil)
+		switch {
+		case a.Required:
+			v, err = exampleValue(a, variant)
+		case a.Default == nil:
+			continue // a pointer, left out
 		}
-		v, err := exampleValue(a, variant)
 		if err != nil {
 			return nil, err
 		}
-		lit, err := w.typedValue(a, v, optional(a))
+		lit, err := w.typedValue(a, v, false)
 		if err != nil {
 			return nil, err
 		}

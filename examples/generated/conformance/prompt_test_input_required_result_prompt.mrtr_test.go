@@ -45,7 +45,8 @@ func (a TestInputRequiredResultPromptUserContextAnswer) InputResponse() (string,
 
 // DriveTestInputRequiredResultPrompt starts prompt test_input_required_result_prompt on h with
 // args, for your handler's tests: round 1 runs; answer each question with its typed answer, and
-// check what it asks and how it ends.
+// check what it asks and how it ends. Every field of args is sent (one with a default too: set it);
+// a nil pointer is left out.
 func DriveTestInputRequiredResultPrompt(t testing.TB, h *mrtrtest.Harness[*TestInputRequiredResultPromptFlow], args TestInputRequiredResultPromptArgs) *mrtrtest.Driver[*TestInputRequiredResultPromptFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

@@ -46,7 +46,8 @@ func (a TestInputRequiredResultCapabilitiesUserNameAnswer) InputResponse() (stri
 
 // DriveTestInputRequiredResultCapabilities starts tool test_input_required_result_capabilities on h
 // with args, for your handler's tests: round 1 runs; answer each question with its typed answer,
-// and check what it asks and how it ends.
+// and check what it asks and how it ends. Every field of args is sent (one with a default too: set
+// it); a nil pointer is left out.
 func DriveTestInputRequiredResultCapabilities(t testing.TB, h *mrtrtest.Harness[*TestInputRequiredResultCapabilitiesFlow], args TestInputRequiredResultCapabilitiesArgs) *mrtrtest.Driver[*TestInputRequiredResultCapabilitiesFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

@@ -45,7 +45,8 @@ func (a TestInputRequiredResultElicitationUserNameAnswer) InputResponse() (strin
 
 // DriveTestInputRequiredResultElicitation starts tool test_input_required_result_elicitation on h
 // with args, for your handler's tests: round 1 runs; answer each question with its typed answer,
-// and check what it asks and how it ends.
+// and check what it asks and how it ends. Every field of args is sent (one with a default too: set
+// it); a nil pointer is left out.
 func DriveTestInputRequiredResultElicitation(t testing.TB, h *mrtrtest.Harness[*TestInputRequiredResultElicitationFlow], args TestInputRequiredResultElicitationArgs) *mrtrtest.Driver[*TestInputRequiredResultElicitationFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

@@ -37,7 +37,8 @@ var answersTestInputRequiredResultListRoots = mrtrtest.Answers(
 
 // DriveTestInputRequiredResultListRoots starts tool test_input_required_result_list_roots on h with
 // args, for your handler's tests: round 1 runs; answer each question with its typed answer, and
-// check what it asks and how it ends.
+// check what it asks and how it ends. Every field of args is sent (one with a default too: set it);
+// a nil pointer is left out.
 func DriveTestInputRequiredResultListRoots(t testing.TB, h *mrtrtest.Harness[*TestInputRequiredResultListRootsFlow], args TestInputRequiredResultListRootsArgs) *mrtrtest.Driver[*TestInputRequiredResultListRootsFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

@@ -53,7 +53,8 @@ func (a TestInputRequiredResultMultiRoundStep2Answer) InputResponse() (string, m
 
 // DriveTestInputRequiredResultMultiRound starts tool test_input_required_result_multi_round on h
 // with args, for your handler's tests: round 1 runs; answer each question with its typed answer,
-// and check what it asks and how it ends.
+// and check what it asks and how it ends. Every field of args is sent (one with a default too: set
+// it); a nil pointer is left out.
 func DriveTestInputRequiredResultMultiRound(t testing.TB, h *mrtrtest.Harness[*TestInputRequiredResultMultiRoundFlow], args TestInputRequiredResultMultiRoundArgs) *mrtrtest.Driver[*TestInputRequiredResultMultiRoundFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

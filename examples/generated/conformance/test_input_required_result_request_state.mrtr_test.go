@@ -44,7 +44,8 @@ func (a TestInputRequiredResultRequestStateConfirmAnswer) InputResponse() (strin
 
 // DriveTestInputRequiredResultRequestState starts tool test_input_required_result_request_state on
 // h with args, for your handler's tests: round 1 runs; answer each question with its typed answer,
-// and check what it asks and how it ends.
+// and check what it asks and how it ends. Every field of args is sent (one with a default too: set
+// it); a nil pointer is left out.
 func DriveTestInputRequiredResultRequestState(t testing.TB, h *mrtrtest.Harness[*TestInputRequiredResultRequestStateFlow], args TestInputRequiredResultRequestStateArgs) *mrtrtest.Driver[*TestInputRequiredResultRequestStateFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

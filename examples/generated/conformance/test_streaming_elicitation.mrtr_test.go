@@ -45,7 +45,8 @@ func (a TestStreamingElicitationUserNameAnswer) InputResponse() (string, mcp.Inp
 
 // DriveTestStreamingElicitation starts tool test_streaming_elicitation on h with args, for your
 // handler's tests: round 1 runs; answer each question with its typed answer, and check what it asks
-// and how it ends.
+// and how it ends. Every field of args is sent (one with a default too: set it); a nil pointer is
+// left out.
 func DriveTestStreamingElicitation(t testing.TB, h *mrtrtest.Harness[*TestStreamingElicitationFlow], args TestStreamingElicitationArgs) *mrtrtest.Driver[*TestStreamingElicitationFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

@@ -34,7 +34,8 @@ func (h *fakeTestTriggerToolChange) ChangeToolList(ctx context.Context, f *TestT
 
 // DriveTestTriggerToolChange starts tool test_trigger_tool_change on h with args, for your
 // handler's tests: round 1 runs; answer each question with its typed answer, and check what it asks
-// and how it ends.
+// and how it ends. Every field of args is sent (one with a default too: set it); a nil pointer is
+// left out.
 func DriveTestTriggerToolChange(t testing.TB, h *mrtrtest.Harness[*TestTriggerToolChangeFlow], args TestTriggerToolChangeArgs) *mrtrtest.Driver[*TestTriggerToolChangeFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

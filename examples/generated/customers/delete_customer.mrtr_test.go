@@ -44,7 +44,8 @@ func (h *fakeDeleteCustomer) DeleteCustomer(ctx context.Context, f *DeleteCustom
 }
 
 // DriveDeleteCustomer starts tool delete_customer on h with args, for your handler's tests: round 1
-// runs; answer each question with its typed answer, and check what it asks and how it ends.
+// runs; answer each question with its typed answer, and check what it asks and how it ends. Every
+// field of args is sent (one with a default too: set it); a nil pointer is left out.
 func DriveDeleteCustomer(t testing.TB, h *mrtrtest.Harness[*DeleteCustomerFlow], args DeleteCustomerArgs) *mrtrtest.Driver[*DeleteCustomerFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

@@ -73,6 +73,7 @@ func (a ProvisionWorkspacePlacementAnswer) InputResponse() (string, mcp.InputRes
 
 // DriveProvisionWorkspace starts tool provision_workspace on h with args, for your handler's tests:
 // round 1 runs; answer each question with its typed answer, and check what it asks and how it ends.
+// Every field of args is sent (one with a default too: set it); a nil pointer is left out.
 func DriveProvisionWorkspace(t testing.TB, h *mrtrtest.Harness[*ProvisionWorkspaceFlow], args ProvisionWorkspaceArgs) *mrtrtest.Driver[*ProvisionWorkspaceFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

@@ -64,7 +64,7 @@ func (a CloseSupportTicketReasonAnswer) InputResponse() (string, mcp.InputRespon
 
 // DriveCloseSupportTicket starts tool close_support_ticket on h with args, for your handler's
 // tests: round 1 runs; answer each question with its typed answer, and check what it asks and how
-// it ends.
+// it ends. Every field of args is sent (one with a default too: set it); a nil pointer is left out.
 func DriveCloseSupportTicket(t testing.TB, h *mrtrtest.Harness[*CloseSupportTicketFlow], args CloseSupportTicketArgs) *mrtrtest.Driver[*CloseSupportTicketFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

@@ -46,7 +46,8 @@ func (a DeployPickAnswer) InputResponse() (string, mcp.InputResponse) {
 }
 
 // DriveDeploy starts tool deploy on h with args, for your handler's tests: round 1 runs; answer
-// each question with its typed answer, and check what it asks and how it ends.
+// each question with its typed answer, and check what it asks and how it ends. Every field
+// of args is sent (one with a default too: set it); a nil pointer is left out.
 func DriveDeploy(t testing.TB, h *mrtrtest.Harness[*DeployFlow], args DeployArgs) *mrtrtest.Driver[*DeployFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

@@ -40,7 +40,8 @@ var answersNeedsRoots = mrtrtest.Answers(
 )
 
 // DriveNeedsRoots starts tool needs_roots on h with args, for your handler's tests: round 1 runs;
-// answer each question with its typed answer, and check what it asks and how it ends.
+// answer each question with its typed answer, and check what it asks and how it ends. Every field
+// of args is sent (one with a default too: set it); a nil pointer is left out.
 func DriveNeedsRoots(t testing.TB, h *mrtrtest.Harness[*NeedsRootsFlow], args NeedsRootsArgs) *mrtrtest.Driver[*NeedsRootsFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

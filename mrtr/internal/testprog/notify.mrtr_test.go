@@ -47,7 +47,8 @@ func (a NotifyNoteAnswer) InputResponse() (string, mcp.InputResponse) {
 }
 
 // DriveNotify starts tool notify on h with args, for your handler's tests: round 1 runs; answer
-// each question with its typed answer, and check what it asks and how it ends.
+// each question with its typed answer, and check what it asks and how it ends. Every field
+// of args is sent (one with a default too: set it); a nil pointer is left out.
 func DriveNotify(t testing.TB, h *mrtrtest.Harness[*NotifyFlow], args NotifyArgs) *mrtrtest.Driver[*NotifyFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

@@ -52,7 +52,8 @@ func (a PayoutApprovalAnswer) InputResponse() (string, mcp.InputResponse) {
 }
 
 // DrivePayout starts tool payout on h with args, for your handler's tests: round 1 runs; answer
-// each question with its typed answer, and check what it asks and how it ends.
+// each question with its typed answer, and check what it asks and how it ends. Every field
+// of args is sent (one with a default too: set it); a nil pointer is left out.
 func DrivePayout(t testing.TB, h *mrtrtest.Harness[*PayoutFlow], args PayoutArgs) *mrtrtest.Driver[*PayoutFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

@@ -34,7 +34,8 @@ func (h *fakeSpin) TurnWheel(ctx context.Context, f *SpinFlow) (SpinTurnWheelOut
 }
 
 // DriveSpin starts tool spin on h with args, for your handler's tests: round 1 runs; answer
-// each question with its typed answer, and check what it asks and how it ends.
+// each question with its typed answer, and check what it asks and how it ends. Every field
+// of args is sent (one with a default too: set it); a nil pointer is left out.
 func DriveSpin(t testing.TB, h *mrtrtest.Harness[*SpinFlow], args SpinArgs) *mrtrtest.Driver[*SpinFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

@@ -72,7 +72,8 @@ func (a TransferMemoAnswer) InputResponse() (string, mcp.InputResponse) {
 }
 
 // DriveTransfer starts tool transfer on h with args, for your handler's tests: round 1 runs; answer
-// each question with its typed answer, and check what it asks and how it ends.
+// each question with its typed answer, and check what it asks and how it ends. Every field
+// of args is sent (one with a default too: set it); a nil pointer is left out.
 func DriveTransfer(t testing.TB, h *mrtrtest.Harness[*TransferFlow], args TransferArgs) *mrtrtest.Driver[*TransferFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

@@ -48,7 +48,8 @@ func (a UnlockCodeAnswer) InputResponse() (string, mcp.InputResponse) {
 }
 
 // DriveUnlock starts tool unlock on h with args, for your handler's tests: round 1 runs; answer
-// each question with its typed answer, and check what it asks and how it ends.
+// each question with its typed answer, and check what it asks and how it ends. Every field
+// of args is sent (one with a default too: set it); a nil pointer is left out.
 func DriveUnlock(t testing.TB, h *mrtrtest.Harness[*UnlockFlow], args UnlockArgs) *mrtrtest.Driver[*UnlockFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

@@ -57,7 +57,8 @@ func (a VaultPinAnswer) InputResponse() (string, mcp.InputResponse) {
 }
 
 // DriveVault starts tool vault on h with args, for your handler's tests: round 1 runs; answer
-// each question with its typed answer, and check what it asks and how it ends.
+// each question with its typed answer, and check what it asks and how it ends. Every field
+// of args is sent (one with a default too: set it); a nil pointer is left out.
 func DriveVault(t testing.TB, h *mrtrtest.Harness[*VaultFlow], args VaultArgs) *mrtrtest.Driver[*VaultFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

@@ -52,7 +52,8 @@ func (a SearchOrdersChoiceAnswer) InputResponse() (string, mcp.InputResponse) {
 }
 
 // DriveSearchOrders starts tool search_orders on h with args, for your handler's tests: round 1
-// runs; answer each question with its typed answer, and check what it asks and how it ends.
+// runs; answer each question with its typed answer, and check what it asks and how it ends. Every
+// field of args is sent (one with a default too: set it); a nil pointer is left out.
 func DriveSearchOrders(t testing.TB, h *mrtrtest.Harness[*SearchOrdersFlow], args SearchOrdersArgs) *mrtrtest.Driver[*SearchOrdersFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

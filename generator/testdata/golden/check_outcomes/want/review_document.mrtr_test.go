@@ -57,7 +57,8 @@ func (a ReviewDocumentChangeAnswer) InputResponse() (string, mcp.InputResponse) 
 }
 
 // DriveReviewDocument starts tool review_document on h with args, for your handler's tests: round 1
-// runs; answer each question with its typed answer, and check what it asks and how it ends.
+// runs; answer each question with its typed answer, and check what it asks and how it ends. Every
+// field of args is sent (one with a default too: set it); a nil pointer is left out.
 func DriveReviewDocument(t testing.TB, h *mrtrtest.Harness[*ReviewDocumentFlow], args ReviewDocumentArgs) *mrtrtest.Driver[*ReviewDocumentFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

@@ -68,7 +68,8 @@ func (a IssueRefundChannelAnswer) InputResponse() (string, mcp.InputResponse) {
 }
 
 // DriveIssueRefund starts tool issue_refund on h with args, for your handler's tests: round 1 runs;
-// answer each question with its typed answer, and check what it asks and how it ends.
+// answer each question with its typed answer, and check what it asks and how it ends. Every field
+// of args is sent (one with a default too: set it); a nil pointer is left out.
 func DriveIssueRefund(t testing.TB, h *mrtrtest.Harness[*IssueRefundFlow], args IssueRefundArgs) *mrtrtest.Driver[*IssueRefundFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

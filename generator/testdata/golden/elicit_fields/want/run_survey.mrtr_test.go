@@ -97,7 +97,8 @@ func (a RunSurveyFormAnswer) InputResponse() (string, mcp.InputResponse) {
 }
 
 // DriveRunSurvey starts tool run_survey on h with args, for your handler's tests: round 1 runs;
-// answer each question with its typed answer, and check what it asks and how it ends.
+// answer each question with its typed answer, and check what it asks and how it ends. Every field
+// of args is sent (one with a default too: set it); a nil pointer is left out.
 func DriveRunSurvey(t testing.TB, h *mrtrtest.Harness[*RunSurveyFlow], args RunSurveyArgs) *mrtrtest.Driver[*RunSurveyFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

@@ -76,7 +76,8 @@ func (a TriageTicketInternalAnswer) InputResponse() (string, mcp.InputResponse) 
 }
 
 // DriveTriageTicket starts tool triage_ticket on h with args, for your handler's tests: round 1
-// runs; answer each question with its typed answer, and check what it asks and how it ends.
+// runs; answer each question with its typed answer, and check what it asks and how it ends. Every
+// field of args is sent (one with a default too: set it); a nil pointer is left out.
 func DriveTriageTicket(t testing.TB, h *mrtrtest.Harness[*TriageTicketFlow], args TriageTicketArgs) *mrtrtest.Driver[*TriageTicketFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

@@ -57,7 +57,8 @@ func (a GetUserInfoSSOURLAnswer) InputResponse() (string, mcp.InputResponse) {
 }
 
 // DriveGetUserInfo starts tool get-user.info on h with args, for your handler's tests: round 1
-// runs; answer each question with its typed answer, and check what it asks and how it ends.
+// runs; answer each question with its typed answer, and check what it asks and how it ends. Every
+// field of args is sent (one with a default too: set it); a nil pointer is left out.
 func DriveGetUserInfo(t testing.TB, h *mrtrtest.Harness[*GetUserInfoFlow], args GetUserInfoArgs) *mrtrtest.Driver[*GetUserInfoFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

@@ -29,7 +29,8 @@ func (h *fakeType) Authorize(ctx context.Context, f *TypeFlow) error {
 }
 
 // DriveType starts tool type on h with args, for your handler's tests: round 1 runs; answer
-// each question with its typed answer, and check what it asks and how it ends.
+// each question with its typed answer, and check what it asks and how it ends. Every field
+// of args is sent (one with a default too: set it); a nil pointer is left out.
 func DriveType(t testing.TB, h *mrtrtest.Harness[*TypeFlow], args TypeArgs) *mrtrtest.Driver[*TypeFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

@@ -62,7 +62,8 @@ func (a ApprovePayoutApprovalAnswer) InputResponse() (string, mcp.InputResponse)
 }
 
 // DriveApprovePayout starts tool approve_payout on h with args, for your handler's tests: round 1
-// runs; answer each question with its typed answer, and check what it asks and how it ends.
+// runs; answer each question with its typed answer, and check what it asks and how it ends. Every
+// field of args is sent (one with a default too: set it); a nil pointer is left out.
 func DriveApprovePayout(t testing.TB, h *mrtrtest.Harness[*ApprovePayoutFlow], args ApprovePayoutArgs) *mrtrtest.Driver[*ApprovePayoutFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

@@ -35,7 +35,8 @@ var answersSummarizeDay = mrtrtest.Answers(
 )
 
 // DriveSummarizeDay starts tool summarize_day on h with args, for your handler's tests: round 1
-// runs; answer each question with its typed answer, and check what it asks and how it ends.
+// runs; answer each question with its typed answer, and check what it asks and how it ends. Every
+// field of args is sent (one with a default too: set it); a nil pointer is left out.
 func DriveSummarizeDay(t testing.TB, h *mrtrtest.Harness[*SummarizeDayFlow], args SummarizeDayArgs) *mrtrtest.Driver[*SummarizeDayFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

@@ -56,7 +56,8 @@ func (a DraftReleaseAudienceAnswer) InputResponse() (string, mcp.InputResponse) 
 }
 
 // DriveDraftRelease starts tool draft_release on h with args, for your handler's tests: round 1
-// runs; answer each question with its typed answer, and check what it asks and how it ends.
+// runs; answer each question with its typed answer, and check what it asks and how it ends. Every
+// field of args is sent (one with a default too: set it); a nil pointer is left out.
 func DriveDraftRelease(t testing.TB, h *mrtrtest.Harness[*DraftReleaseFlow], args DraftReleaseArgs) *mrtrtest.Driver[*DraftReleaseFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

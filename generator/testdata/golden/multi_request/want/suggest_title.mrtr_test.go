@@ -42,7 +42,8 @@ var answersSuggestTitle = mrtrtest.Answers(
 )
 
 // DriveSuggestTitle starts tool suggest_title on h with args, for your handler's tests: round 1
-// runs; answer each question with its typed answer, and check what it asks and how it ends.
+// runs; answer each question with its typed answer, and check what it asks and how it ends. Every
+// field of args is sent (one with a default too: set it); a nil pointer is left out.
 func DriveSuggestTitle(t testing.TB, h *mrtrtest.Harness[*SuggestTitleFlow], args SuggestTitleArgs) *mrtrtest.Driver[*SuggestTitleFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

@@ -29,7 +29,8 @@ func (h *fakeAlwaysFails) Authorize(ctx context.Context, f *AlwaysFailsFlow) err
 }
 
 // DriveAlwaysFails starts tool always_fails on h with args, for your handler's tests: round 1 runs;
-// answer each question with its typed answer, and check what it asks and how it ends.
+// answer each question with its typed answer, and check what it asks and how it ends. Every field
+// of args is sent (one with a default too: set it); a nil pointer is left out.
 func DriveAlwaysFails(t testing.TB, h *mrtrtest.Harness[*AlwaysFailsFlow], args AlwaysFailsArgs) *mrtrtest.Driver[*AlwaysFailsFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

@@ -29,7 +29,8 @@ func (h *fakeNothingToDo) Authorize(ctx context.Context, f *NothingToDoFlow) err
 }
 
 // DriveNothingToDo starts tool nothing_to_do on h with args, for your handler's tests: round 1
-// runs; answer each question with its typed answer, and check what it asks and how it ends.
+// runs; answer each question with its typed answer, and check what it asks and how it ends. Every
+// field of args is sent (one with a default too: set it); a nil pointer is left out.
 func DriveNothingToDo(t testing.TB, h *mrtrtest.Harness[*NothingToDoFlow], args NothingToDoArgs) *mrtrtest.Driver[*NothingToDoFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

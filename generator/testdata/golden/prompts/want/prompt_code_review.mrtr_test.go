@@ -53,7 +53,8 @@ func (a CodeReviewStyleAnswer) InputResponse() (string, mcp.InputResponse) {
 }
 
 // DriveCodeReview starts prompt code_review on h with args, for your handler's tests: round 1 runs;
-// answer each question with its typed answer, and check what it asks and how it ends.
+// answer each question with its typed answer, and check what it asks and how it ends. Every field
+// of args is sent (one with a default too: set it); a nil pointer is left out.
 func DriveCodeReview(t testing.TB, h *mrtrtest.Harness[*CodeReviewFlow], args CodeReviewArgs) *mrtrtest.Driver[*CodeReviewFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

@@ -30,7 +30,8 @@ func (h *fakeGreeting) Authorize(ctx context.Context, f *GreetingFlow) error {
 }
 
 // DriveGreeting starts prompt greeting on h with args, for your handler's tests: round 1 runs;
-// answer each question with its typed answer, and check what it asks and how it ends.
+// answer each question with its typed answer, and check what it asks and how it ends. Every field
+// of args is sent (one with a default too: set it); a nil pointer is left out.
 func DriveGreeting(t testing.TB, h *mrtrtest.Harness[*GreetingFlow], args GreetingArgs) *mrtrtest.Driver[*GreetingFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

@@ -51,7 +51,8 @@ func (a ExportAuditLogFormatAnswer) InputResponse() (string, mcp.InputResponse) 
 }
 
 // DriveExportAuditLog starts tool export_audit_log on h with args, for your handler's tests: round
-// 1 runs; answer each question with its typed answer, and check what it asks and how it ends.
+// 1 runs; answer each question with its typed answer, and check what it asks and how it ends. Every
+// field of args is sent (one with a default too: set it); a nil pointer is left out.
 func DriveExportAuditLog(t testing.TB, h *mrtrtest.Harness[*ExportAuditLogFlow], args ExportAuditLogArgs) *mrtrtest.Driver[*ExportAuditLogFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

@@ -42,7 +42,8 @@ func (h *fakeResetPassword) SendResetLink(ctx context.Context, f *ResetPasswordF
 }
 
 // DriveResetPassword starts tool reset_password on h with args, for your handler's tests: round 1
-// runs; answer each question with its typed answer, and check what it asks and how it ends.
+// runs; answer each question with its typed answer, and check what it asks and how it ends. Every
+// field of args is sent (one with a default too: set it); a nil pointer is left out.
 func DriveResetPassword(t testing.TB, h *mrtrtest.Harness[*ResetPasswordFlow], args ResetPasswordArgs) *mrtrtest.Driver[*ResetPasswordFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

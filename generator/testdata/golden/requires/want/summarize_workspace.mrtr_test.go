@@ -43,6 +43,7 @@ var answersSummarizeWorkspace = mrtrtest.Answers(
 
 // DriveSummarizeWorkspace starts tool summarize_workspace on h with args, for your handler's tests:
 // round 1 runs; answer each question with its typed answer, and check what it asks and how it ends.
+// Every field of args is sent (one with a default too: set it); a nil pointer is left out.
 func DriveSummarizeWorkspace(t testing.TB, h *mrtrtest.Harness[*SummarizeWorkspaceFlow], args SummarizeWorkspaceArgs) *mrtrtest.Driver[*SummarizeWorkspaceFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

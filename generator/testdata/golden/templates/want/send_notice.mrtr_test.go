@@ -89,7 +89,8 @@ func (a SendNoticeDetailsAnswer) InputResponse() (string, mcp.InputResponse) {
 }
 
 // DriveSendNotice starts tool send_notice on h with args, for your handler's tests: round 1 runs;
-// answer each question with its typed answer, and check what it asks and how it ends.
+// answer each question with its typed answer, and check what it asks and how it ends. Every field
+// of args is sent (one with a default too: set it); a nil pointer is left out.
 func DriveSendNotice(t testing.TB, h *mrtrtest.Harness[*SendNoticeFlow], args SendNoticeArgs) *mrtrtest.Driver[*SendNoticeFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

@@ -86,7 +86,8 @@ func (a SignUpTermsAnswer) InputResponse() (string, mcp.InputResponse) {
 }
 
 // DriveSignUp starts tool sign_up on h with args, for your handler's tests: round 1 runs; answer
-// each question with its typed answer, and check what it asks and how it ends.
+// each question with its typed answer, and check what it asks and how it ends. Every field
+// of args is sent (one with a default too: set it); a nil pointer is left out.
 func DriveSignUp(t testing.TB, h *mrtrtest.Harness[*SignUpFlow], args SignUpArgs) *mrtrtest.Driver[*SignUpFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)
