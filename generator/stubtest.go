@@ -104,7 +104,7 @@ func (w *workflow) driveSteps(s *spec.State) ([]jen.Code, error) {
 		}
 		return []jen.Code{
 			d.Clone().Dot("WantAsks").Call(lits(keys)...),
-			d.Clone().Dot("Answer").Custom(jen.Options{Open: "(", Close: ")", Separator: ",", Multi: true}, answers...),
+			d.Clone().Dot("Answer").Add(callArgs(answers)),
 		}, nil
 	case spec.StateConfirm:
 		return []jen.Code{d.Clone().Dot("WantAsks").Call(jen.Lit(s.Confirm.Key)), d.Clone().Dot("Confirm").Call()}, nil

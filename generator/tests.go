@@ -326,7 +326,15 @@ func (w *workflow) typedAnswers() (jen.Code, error) {
 	for _, key := range slices.Sorted(maps.Keys(answers)) {
 		list = append(list, answers[key])
 	}
-	return jen.Qual(pkgTest, "Answers").Custom(jen.Options{Open: "(", Close: ")", Separator: ",", Multi: true}, list...), nil
+	return jen.Qual(pkgTest, "Answers").Add(callArgs(list)), nil
+}
+
+// callArgs are the arguments of a call, one a line when there are several.
+func callArgs(list []jen.Code) *jen.Statement {
+	if len(list) < 2 {
+		return jen.Call(list...)
+	}
+	return jen.Custom(jen.Options{Open: "(", Close: ")", Separator: ",", Multi: true}, list...)
 }
 
 // validAnswer is a valid answer to a request, derived from its constraints.

@@ -32,9 +32,7 @@ func (h *fakeTestInputRequiredResultPrompt) Authorize(ctx context.Context, f *Te
 
 // answersTestInputRequiredResultPrompt are valid answers to the input requests of
 // test_input_required_result_prompt, derived from the spec.
-var answersTestInputRequiredResultPrompt = mrtrtest.Answers(
-	TestInputRequiredResultPromptUserContextAnswer{Context: "example"},
-)
+var answersTestInputRequiredResultPrompt = mrtrtest.Answers(TestInputRequiredResultPromptUserContextAnswer{Context: "example"})
 
 // InputResponse is the answer as a client sends it (an mrtrtest.Answer to "user_context"): the
 // form's content, through JSON.

@@ -32,9 +32,7 @@ func (h *fakeTestInputRequiredResultElicitation) Authorize(ctx context.Context, 
 
 // answersTestInputRequiredResultElicitation are valid answers to the input requests of
 // test_input_required_result_elicitation, derived from the spec.
-var answersTestInputRequiredResultElicitation = mrtrtest.Answers(
-	TestInputRequiredResultElicitationUserNameAnswer{Name: "example"},
-)
+var answersTestInputRequiredResultElicitation = mrtrtest.Answers(TestInputRequiredResultElicitationUserNameAnswer{Name: "example"})
 
 // InputResponse is the answer as a client sends it (an mrtrtest.Answer to "user_name"): the form's
 // content, through JSON.

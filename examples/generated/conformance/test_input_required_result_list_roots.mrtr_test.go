@@ -31,9 +31,7 @@ func (h *fakeTestInputRequiredResultListRoots) Authorize(ctx context.Context, f 
 
 // answersTestInputRequiredResultListRoots are valid answers to the input requests of
 // test_input_required_result_list_roots, derived from the spec.
-var answersTestInputRequiredResultListRoots = mrtrtest.Answers(
-	mrtrtest.Respond("client_roots", mrtrtest.RootsOf("file:///workspace/1")),
-)
+var answersTestInputRequiredResultListRoots = mrtrtest.Answers(mrtrtest.Respond("client_roots", mrtrtest.RootsOf("file:///workspace/1")))
 
 // DriveTestInputRequiredResultListRoots starts tool test_input_required_result_list_roots on h with
 // args, for your handler's tests: round 1 runs; answer each question with its typed answer, and

@@ -31,9 +31,7 @@ func (h *fakeTestInputRequiredResultRequestState) Authorize(ctx context.Context,
 
 // answersTestInputRequiredResultRequestState are valid answers to the input requests of
 // test_input_required_result_request_state, derived from the spec.
-var answersTestInputRequiredResultRequestState = mrtrtest.Answers(
-	TestInputRequiredResultRequestStateConfirmAnswer{Ok: true},
-)
+var answersTestInputRequiredResultRequestState = mrtrtest.Answers(TestInputRequiredResultRequestStateConfirmAnswer{Ok: true})
 
 // InputResponse is the answer as a client sends it (an mrtrtest.Answer to "confirm"): the form's
 // content, through JSON.

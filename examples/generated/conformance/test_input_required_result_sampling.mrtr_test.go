@@ -32,9 +32,7 @@ func (h *fakeTestInputRequiredResultSampling) Authorize(ctx context.Context, f *
 
 // answersTestInputRequiredResultSampling are valid answers to the input requests of
 // test_input_required_result_sampling, derived from the spec.
-var answersTestInputRequiredResultSampling = mrtrtest.Answers(
-	mrtrtest.Respond("capital_question", mrtrtest.Text("A sampled answer.")),
-)
+var answersTestInputRequiredResultSampling = mrtrtest.Answers(mrtrtest.Respond("capital_question", mrtrtest.Text("A sampled answer.")))
 
 // DriveTestInputRequiredResultSampling starts tool test_input_required_result_sampling on h with
 // args, for your handler's tests: round 1 runs; answer each question with its typed answer, and

@@ -31,9 +31,7 @@ func (h *fakeTestInputRequiredResultTamperedState) Authorize(ctx context.Context
 
 // answersTestInputRequiredResultTamperedState are valid answers to the input requests of
 // test_input_required_result_tampered_state, derived from the spec.
-var answersTestInputRequiredResultTamperedState = mrtrtest.Answers(
-	TestInputRequiredResultTamperedStateConfirmAnswer{Ok: true},
-)
+var answersTestInputRequiredResultTamperedState = mrtrtest.Answers(TestInputRequiredResultTamperedStateConfirmAnswer{Ok: true})
 
 // InputResponse is the answer as a client sends it (an mrtrtest.Answer to "confirm"): the form's
 // content, through JSON.

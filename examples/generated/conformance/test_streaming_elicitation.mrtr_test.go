@@ -32,9 +32,7 @@ func (h *fakeTestStreamingElicitation) Authorize(ctx context.Context, f *TestStr
 
 // answersTestStreamingElicitation are valid answers to the input requests of
 // test_streaming_elicitation, derived from the spec.
-var answersTestStreamingElicitation = mrtrtest.Answers(
-	TestStreamingElicitationUserNameAnswer{Name: "example"},
-)
+var answersTestStreamingElicitation = mrtrtest.Answers(TestStreamingElicitationUserNameAnswer{Name: "example"})
 
 // InputResponse is the answer as a client sends it (an mrtrtest.Answer to "user_name"): the form's
 // content, through JSON.

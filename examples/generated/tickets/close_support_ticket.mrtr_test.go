@@ -45,12 +45,10 @@ func (h *fakeCloseSupportTicket) NoSecrets(ctx context.Context, value string) er
 
 // answersCloseSupportTicket are valid answers to the input requests of close_support_ticket,
 // derived from the spec.
-var answersCloseSupportTicket = mrtrtest.Answers(
-	CloseSupportTicketReasonAnswer{
-		CloseReason: CloseSupportTicketCloseReasonResolved,
-		Comment:     new("example"),
-	},
-)
+var answersCloseSupportTicket = mrtrtest.Answers(CloseSupportTicketReasonAnswer{
+	CloseReason: CloseSupportTicketCloseReasonResolved,
+	Comment:     new("example"),
+})
 
 // InputResponse is the answer as a client sends it (an mrtrtest.Answer to "reason"): the form's
 // content, through JSON.

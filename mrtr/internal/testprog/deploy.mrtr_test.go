@@ -34,9 +34,7 @@ func (h *fakeDeploy) DeployServices(ctx context.Context, f *DeployFlow) error {
 }
 
 // answersDeploy are valid answers to the input requests of deploy, derived from the spec.
-var answersDeploy = mrtrtest.Answers(
-	DeployPickAnswer{Services: []DeployServices{DeployServicesBilling}},
-)
+var answersDeploy = mrtrtest.Answers(DeployPickAnswer{Services: []DeployServices{DeployServicesBilling}})
 
 // InputResponse is the answer as a client sends it (an mrtrtest.Answer to "pick"): the form's
 // content, through JSON.

@@ -35,9 +35,7 @@ func (h *fakeNeedsRoots) Probe(ctx context.Context, f *NeedsRootsFlow) error {
 }
 
 // answersNeedsRoots are valid answers to the input requests of needs_roots, derived from the spec.
-var answersNeedsRoots = mrtrtest.Answers(
-	mrtrtest.Respond("answer", mrtrtest.Text("A sampled answer.")),
-)
+var answersNeedsRoots = mrtrtest.Answers(mrtrtest.Respond("answer", mrtrtest.Text("A sampled answer.")))
 
 // DriveNeedsRoots starts tool needs_roots on h with args, for your handler's tests: round 1 runs;
 // answer each question with its typed answer, and check what it asks and how it ends. Every field

@@ -35,9 +35,7 @@ func (h *fakeNotify) SendNote(ctx context.Context, f *NotifyFlow) error {
 }
 
 // answersNotify are valid answers to the input requests of notify, derived from the spec.
-var answersNotify = mrtrtest.Answers(
-	NotifyNoteAnswer{Text: "example"},
-)
+var answersNotify = mrtrtest.Answers(NotifyNoteAnswer{Text: "example"})
 
 // InputResponse is the answer as a client sends it (an mrtrtest.Answer to "note"): the form's
 // content, through JSON.

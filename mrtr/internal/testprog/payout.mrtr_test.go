@@ -40,9 +40,7 @@ func (h *fakePayout) SendPayout(ctx context.Context, f *PayoutFlow) error {
 }
 
 // answersPayout are valid answers to the input requests of payout, derived from the spec.
-var answersPayout = mrtrtest.Answers(
-	PayoutApprovalAnswer{Approver: "example"},
-)
+var answersPayout = mrtrtest.Answers(PayoutApprovalAnswer{Approver: "example"})
 
 // InputResponse is the answer as a client sends it (an mrtrtest.Answer to "approval"): the form's
 // content, through JSON.

@@ -36,9 +36,7 @@ func (h *fakeUnlock) CodeMatches(ctx context.Context, f *UnlockFlow) (UnlockCode
 }
 
 // answersUnlock are valid answers to the input requests of unlock, derived from the spec.
-var answersUnlock = mrtrtest.Answers(
-	UnlockCodeAnswer{Digits: "0000"},
-)
+var answersUnlock = mrtrtest.Answers(UnlockCodeAnswer{Digits: "0000"})
 
 // InputResponse is the answer as a client sends it (an mrtrtest.Answer to "code"): the form's
 // content, through JSON.

@@ -39,12 +39,10 @@ func (h *fakeVault) OpenVault(ctx context.Context, f *VaultFlow) error {
 }
 
 // answersVault are valid answers to the input requests of vault, derived from the spec.
-var answersVault = mrtrtest.Answers(
-	VaultPinAnswer{
-		Code: "0000",
-		Otp:  new("example"),
-	},
-)
+var answersVault = mrtrtest.Answers(VaultPinAnswer{
+	Code: "0000",
+	Otp:  new("example"),
+})
 
 // InputResponse is the answer as a client sends it (an mrtrtest.Answer to "pin"): the form's
 // content, through JSON.

@@ -40,9 +40,7 @@ func (h *fakeSearchOrders) OpenOrder(ctx context.Context, f *SearchOrdersFlow) e
 
 // answersSearchOrders are valid answers to the input requests of search_orders, derived from the
 // spec.
-var answersSearchOrders = mrtrtest.Answers(
-	SearchOrdersChoiceAnswer{OrderNumber: 1},
-)
+var answersSearchOrders = mrtrtest.Answers(SearchOrdersChoiceAnswer{OrderNumber: 1})
 
 // InputResponse is the answer as a client sends it (an mrtrtest.Answer to "choice"): the form's
 // content, through JSON.

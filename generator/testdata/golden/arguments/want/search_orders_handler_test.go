@@ -28,9 +28,7 @@ func TestSearchOrdersHandler(t *testing.T) {
 		Status:  SearchOrdersStatusOpen,
 	})
 	d.WantAsks("choice")
-	d.Answer(
-		SearchOrdersChoiceAnswer{OrderNumber: 1},
-	)
+	d.Answer(SearchOrdersChoiceAnswer{OrderNumber: 1})
 	d.WantEnd(mrtr.OutcomeSuccess, "")
 }
 
@@ -43,9 +41,7 @@ func TestSearchOrdersHandlerMatrix(t *testing.T) {
 	t.Skip("scaffold: give it arguments and answers your handler knows, then delete this line")
 	h := &SearchOrdersImpl{}
 	mrtrtest.RunMatrix(t, NewSearchOrdersProgram(h), mrtrtest.Fixtures{
-		Answers: mrtrtest.Answers(
-			SearchOrdersChoiceAnswer{OrderNumber: 1},
-		),
+		Answers:      mrtrtest.Answers(SearchOrdersChoiceAnswer{OrderNumber: 1}),
 		Args:         map[string]any{"query": "example", "regions": []any{"eu"}, "status": "open"},
 		Invalid:      map[string]mcp.InputResponse{"choice": mrtrtest.Accept(map[string]any{"orderNumber": "not a number"})},
 		Other:        "bob",

@@ -45,9 +45,7 @@ func (h *fakeReviewDocument) RecordApproval(ctx context.Context, f *ReviewDocume
 
 // answersReviewDocument are valid answers to the input requests of review_document, derived from
 // the spec.
-var answersReviewDocument = mrtrtest.Answers(
-	ReviewDocumentChangeAnswer{Summary: "example"},
-)
+var answersReviewDocument = mrtrtest.Answers(ReviewDocumentChangeAnswer{Summary: "example"})
 
 // InputResponse is the answer as a client sends it (an mrtrtest.Answer to "change"): the form's
 // content, through JSON.

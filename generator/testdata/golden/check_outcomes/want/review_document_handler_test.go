@@ -31,9 +31,7 @@ func TestReviewDocumentHandlerMatrix(t *testing.T) {
 	t.Skip("scaffold: give it arguments and answers your handler knows, then delete this line")
 	h := &ReviewDocumentImpl{}
 	mrtrtest.RunMatrix(t, NewReviewDocumentProgram(h), mrtrtest.Fixtures{
-		Answers: mrtrtest.Answers(
-			ReviewDocumentChangeAnswer{Summary: "example"},
-		),
+		Answers:      mrtrtest.Answers(ReviewDocumentChangeAnswer{Summary: "example"}),
 		Args:         map[string]any{"documentId": "example"},
 		Invalid:      map[string]mcp.InputResponse{"change": mrtrtest.Accept(map[string]any{"summary": 12345})},
 		Other:        "bob",

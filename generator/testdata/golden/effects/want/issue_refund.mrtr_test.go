@@ -56,9 +56,7 @@ func (h *fakeIssueRefund) WriteAudit(ctx context.Context, f *IssueRefundFlow) er
 
 // answersIssueRefund are valid answers to the input requests of issue_refund, derived from the
 // spec.
-var answersIssueRefund = mrtrtest.Answers(
-	IssueRefundChannelAnswer{Via: IssueRefundViaEmail},
-)
+var answersIssueRefund = mrtrtest.Answers(IssueRefundChannelAnswer{Via: IssueRefundViaEmail})
 
 // InputResponse is the answer as a client sends it (an mrtrtest.Answer to "channel"): the form's
 // content, through JSON.

@@ -23,9 +23,7 @@ func TestIssueRefundHandler(t *testing.T) {
 		OrderID:     "ord_0",
 	})
 	d.WantAsks("channel")
-	d.Answer(
-		IssueRefundChannelAnswer{Via: IssueRefundViaEmail},
-	)
+	d.Answer(IssueRefundChannelAnswer{Via: IssueRefundViaEmail})
 	d.WantAsks("confirm")
 	d.Confirm()
 	d.WantEnd(mrtr.OutcomeSuccess, "")
@@ -40,9 +38,7 @@ func TestIssueRefundHandlerMatrix(t *testing.T) {
 	t.Skip("scaffold: give it arguments and answers your handler knows, then delete this line")
 	h := &IssueRefundImpl{}
 	mrtrtest.RunMatrix(t, NewIssueRefundProgram(h), mrtrtest.Fixtures{
-		Answers: mrtrtest.Answers(
-			IssueRefundChannelAnswer{Via: IssueRefundViaEmail},
-		),
+		Answers:      mrtrtest.Answers(IssueRefundChannelAnswer{Via: IssueRefundViaEmail}),
 		Args:         map[string]any{"amountCents": int64(1), "orderId": "ord_0"},
 		Invalid:      map[string]mcp.InputResponse{"channel": mrtrtest.Accept(map[string]any{"via": 12345})},
 		Other:        "bob",

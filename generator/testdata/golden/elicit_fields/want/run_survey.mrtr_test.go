@@ -39,26 +39,24 @@ func (h *fakeRunSurvey) StoreSurvey(ctx context.Context, f *RunSurveyFlow) error
 }
 
 // answersRunSurvey are valid answers to the input requests of run_survey, derived from the spec.
-var answersRunSurvey = mrtrtest.Answers(
-	RunSurveyFormAnswer{
-		Age:        42,
-		Birthday:   "2026-07-28",
-		Channels:   []RunSurveyChannels{RunSurveyChannelsMail},
-		Code:       "AA-000",
-		Color:      RunSurveyColorRed,
-		Email:      "ada@example.com",
-		Homepage:   new("https://example.com/a"),
-		LastSeen:   new("2026-01-02T03:04:05Z"),
-		Newsletter: true,
-		Nickname:   "Ada",
-		Rating:     1.0,
-		Size:       new(RunSurveySizeS),
-		Topics:     []RunSurveyTopics{RunSurveyTopicsShipping, RunSurveyTopicsReturns},
-		Vip:        new(true),
-		Visits:     1,
-		Weight:     new(1.0),
-	},
-)
+var answersRunSurvey = mrtrtest.Answers(RunSurveyFormAnswer{
+	Age:        42,
+	Birthday:   "2026-07-28",
+	Channels:   []RunSurveyChannels{RunSurveyChannelsMail},
+	Code:       "AA-000",
+	Color:      RunSurveyColorRed,
+	Email:      "ada@example.com",
+	Homepage:   new("https://example.com/a"),
+	LastSeen:   new("2026-01-02T03:04:05Z"),
+	Newsletter: true,
+	Nickname:   "Ada",
+	Rating:     1.0,
+	Size:       new(RunSurveySizeS),
+	Topics:     []RunSurveyTopics{RunSurveyTopicsShipping, RunSurveyTopicsReturns},
+	Vip:        new(true),
+	Visits:     1,
+	Weight:     new(1.0),
+})
 
 // InputResponse is the answer as a client sends it (an mrtrtest.Answer to "form"): the form's
 // content, through JSON.

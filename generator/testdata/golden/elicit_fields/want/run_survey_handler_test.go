@@ -20,8 +20,37 @@ func TestRunSurveyHandler(t *testing.T) {
 	h := mrtrtest.New(t, NewRunSurveyProgram(&RunSurveyImpl{}))
 	d := DriveRunSurvey(t, h, RunSurveyArgs{CustomerID: "c-42"})
 	d.WantAsks("form")
-	d.Answer(
-		RunSurveyFormAnswer{
+	d.Answer(RunSurveyFormAnswer{
+		Age:        42,
+		Birthday:   "2026-07-28",
+		Channels:   []RunSurveyChannels{RunSurveyChannelsMail},
+		Code:       "AA-000",
+		Color:      RunSurveyColorRed,
+		Email:      "ada@example.com",
+		Homepage:   new("https://example.com/a"),
+		LastSeen:   new("2026-01-02T03:04:05Z"),
+		Newsletter: true,
+		Nickname:   "Ada",
+		Rating:     1.0,
+		Size:       new(RunSurveySizeS),
+		Topics:     []RunSurveyTopics{RunSurveyTopicsShipping, RunSurveyTopicsReturns},
+		Vip:        new(true),
+		Visits:     1,
+		Weight:     new(1.0),
+	})
+	d.WantEnd(mrtr.OutcomeSuccess, "")
+}
+
+// TestRunSurveyHandlerMatrix runs the MRTR test matrix against RunSurveyImpl.
+// Give the fixtures Effects (a count of the side effects your handler performed) and
+// Break (it makes your handler's dependencies fail until restored); Fixtures.Variants
+// for the branches the fixture workflow does not take; Fixtures.Scenarios for a
+// scenario that needs other callers or arguments.
+func TestRunSurveyHandlerMatrix(t *testing.T) {
+	t.Skip("scaffold: give it arguments and answers your handler knows, then delete this line")
+	h := &RunSurveyImpl{}
+	mrtrtest.RunMatrix(t, NewRunSurveyProgram(h), mrtrtest.Fixtures{
+		Answers: mrtrtest.Answers(RunSurveyFormAnswer{
 			Age:        42,
 			Birthday:   "2026-07-28",
 			Channels:   []RunSurveyChannels{RunSurveyChannelsMail},
@@ -38,40 +67,7 @@ func TestRunSurveyHandler(t *testing.T) {
 			Vip:        new(true),
 			Visits:     1,
 			Weight:     new(1.0),
-		},
-	)
-	d.WantEnd(mrtr.OutcomeSuccess, "")
-}
-
-// TestRunSurveyHandlerMatrix runs the MRTR test matrix against RunSurveyImpl.
-// Give the fixtures Effects (a count of the side effects your handler performed) and
-// Break (it makes your handler's dependencies fail until restored); Fixtures.Variants
-// for the branches the fixture workflow does not take; Fixtures.Scenarios for a
-// scenario that needs other callers or arguments.
-func TestRunSurveyHandlerMatrix(t *testing.T) {
-	t.Skip("scaffold: give it arguments and answers your handler knows, then delete this line")
-	h := &RunSurveyImpl{}
-	mrtrtest.RunMatrix(t, NewRunSurveyProgram(h), mrtrtest.Fixtures{
-		Answers: mrtrtest.Answers(
-			RunSurveyFormAnswer{
-				Age:        42,
-				Birthday:   "2026-07-28",
-				Channels:   []RunSurveyChannels{RunSurveyChannelsMail},
-				Code:       "AA-000",
-				Color:      RunSurveyColorRed,
-				Email:      "ada@example.com",
-				Homepage:   new("https://example.com/a"),
-				LastSeen:   new("2026-01-02T03:04:05Z"),
-				Newsletter: true,
-				Nickname:   "Ada",
-				Rating:     1.0,
-				Size:       new(RunSurveySizeS),
-				Topics:     []RunSurveyTopics{RunSurveyTopicsShipping, RunSurveyTopicsReturns},
-				Vip:        new(true),
-				Visits:     1,
-				Weight:     new(1.0),
-			},
-		),
+		}),
 		Args: map[string]any{"customerId": "c-42"},
 		Invalid: map[string]mcp.InputResponse{"form": mrtrtest.Accept(map[string]any{
 			"age":        "not a number",

@@ -20,9 +20,7 @@ func TestTriageTicketHandler(t *testing.T) {
 	h := mrtrtest.New(t, NewTriageTicketProgram(&TriageTicketImpl{}))
 	d := DriveTriageTicket(t, h, TriageTicketArgs{TicketID: "example"})
 	d.WantAsks("impact")
-	d.Answer(
-		TriageTicketImpactAnswer{Priority: TriageTicketImpactPriorityLow},
-	)
+	d.Answer(TriageTicketImpactAnswer{Priority: TriageTicketImpactPriorityLow})
 	d.WantAsks("customer", "internal")
 	d.Answer(
 		TriageTicketCustomerAnswer{

@@ -37,13 +37,11 @@ func (h *fakeGetUserInfo) FetchUserAPI(ctx context.Context, f *GetUserInfoFlow) 
 
 // answersGetUserInfo are valid answers to the input requests of get-user.info, derived from the
 // spec.
-var answersGetUserInfo = mrtrtest.Answers(
-	GetUserInfoSSOURLAnswer{
-		State:  GetUserInfoSSOURLStateCA,
-		String: GetUserInfoStringGo,
-		URL:    "https://example.com/a",
-	},
-)
+var answersGetUserInfo = mrtrtest.Answers(GetUserInfoSSOURLAnswer{
+	State:  GetUserInfoSSOURLStateCA,
+	String: GetUserInfoStringGo,
+	URL:    "https://example.com/a",
+})
 
 // InputResponse is the answer as a client sends it (an mrtrtest.Answer to "sso_URL"): the form's
 // content, through JSON.

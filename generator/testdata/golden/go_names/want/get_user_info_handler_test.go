@@ -23,13 +23,11 @@ func TestGetUserInfoHandler(t *testing.T) {
 		UserID: "example",
 	})
 	d.WantAsks("sso_URL")
-	d.Answer(
-		GetUserInfoSSOURLAnswer{
-			State:  GetUserInfoSSOURLStateCA,
-			String: GetUserInfoStringGo,
-			URL:    "https://example.com/a",
-		},
-	)
+	d.Answer(GetUserInfoSSOURLAnswer{
+		State:  GetUserInfoSSOURLStateCA,
+		String: GetUserInfoStringGo,
+		URL:    "https://example.com/a",
+	})
 	d.WantEnd(mrtr.OutcomeSuccess, "")
 }
 
@@ -42,13 +40,11 @@ func TestGetUserInfoHandlerMatrix(t *testing.T) {
 	t.Skip("scaffold: give it arguments and answers your handler knows, then delete this line")
 	h := &GetUserInfoImpl{}
 	mrtrtest.RunMatrix(t, NewGetUserInfoProgram(h), mrtrtest.Fixtures{
-		Answers: mrtrtest.Answers(
-			GetUserInfoSSOURLAnswer{
-				State:  GetUserInfoSSOURLStateCA,
-				String: GetUserInfoStringGo,
-				URL:    "https://example.com/a",
-			},
-		),
+		Answers: mrtrtest.Answers(GetUserInfoSSOURLAnswer{
+			State:  GetUserInfoSSOURLStateCA,
+			String: GetUserInfoStringGo,
+			URL:    "https://example.com/a",
+		}),
 		Args: map[string]any{"userId": "example"},
 		Invalid: map[string]mcp.InputResponse{"sso_URL": mrtrtest.Accept(map[string]any{
 			"string": 12345,

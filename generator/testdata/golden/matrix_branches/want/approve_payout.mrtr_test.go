@@ -50,9 +50,7 @@ func (h *fakeApprovePayout) KnownApprover(ctx context.Context, value string) err
 
 // answersApprovePayout are valid answers to the input requests of approve_payout, derived from the
 // spec.
-var answersApprovePayout = mrtrtest.Answers(
-	ApprovePayoutApprovalAnswer{Approver: "example"},
-)
+var answersApprovePayout = mrtrtest.Answers(ApprovePayoutApprovalAnswer{Approver: "example"})
 
 // InputResponse is the answer as a client sends it (an mrtrtest.Answer to "approval"): the form's
 // content, through JSON.

@@ -31,9 +31,7 @@ func TestApprovePayoutHandlerMatrix(t *testing.T) {
 	t.Skip("scaffold: give it arguments and answers your handler knows, then delete this line")
 	h := &ApprovePayoutImpl{}
 	mrtrtest.RunMatrix(t, NewApprovePayoutProgram(h), mrtrtest.Fixtures{
-		Answers: mrtrtest.Answers(
-			ApprovePayoutApprovalAnswer{Approver: "example"},
-		),
+		Answers:      mrtrtest.Answers(ApprovePayoutApprovalAnswer{Approver: "example"}),
 		Args:         map[string]any{"payee": "example"},
 		Invalid:      map[string]mcp.InputResponse{"approval": mrtrtest.Accept(map[string]any{"approver": 12345})},
 		Other:        "bob",

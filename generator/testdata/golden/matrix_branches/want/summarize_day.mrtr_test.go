@@ -30,9 +30,7 @@ func (h *fakeSummarizeDay) Authorize(ctx context.Context, f *SummarizeDayFlow) e
 
 // answersSummarizeDay are valid answers to the input requests of summarize_day, derived from the
 // spec.
-var answersSummarizeDay = mrtrtest.Answers(
-	mrtrtest.Respond("summary", mrtrtest.Text("A sampled answer.")),
-)
+var answersSummarizeDay = mrtrtest.Answers(mrtrtest.Respond("summary", mrtrtest.Text("A sampled answer.")))
 
 // DriveSummarizeDay starts tool summarize_day on h with args, for your handler's tests: round 1
 // runs; answer each question with its typed answer, and check what it asks and how it ends. Every

@@ -19,9 +19,7 @@ func TestSummarizeDayHandler(t *testing.T) {
 	h := mrtrtest.New(t, NewSummarizeDayProgram(&SummarizeDayImpl{}))
 	d := DriveSummarizeDay(t, h, SummarizeDayArgs{})
 	d.WantAsks("summary")
-	d.Answer(
-		mrtrtest.Respond("summary", mrtrtest.Text("A sampled answer.")),
-	)
+	d.Answer(mrtrtest.Respond("summary", mrtrtest.Text("A sampled answer.")))
 	d.WantEnd(mrtr.OutcomeSuccess, "")
 }
 
@@ -32,9 +30,7 @@ func TestSummarizeDayHandlerMatrix(t *testing.T) {
 	t.Skip("scaffold: give it arguments and answers your handler knows, then delete this line")
 	h := &SummarizeDayImpl{}
 	mrtrtest.RunMatrix(t, NewSummarizeDayProgram(h), mrtrtest.Fixtures{
-		Answers: mrtrtest.Answers(
-			mrtrtest.Respond("summary", mrtrtest.Text("A sampled answer.")),
-		),
+		Answers:       mrtrtest.Answers(mrtrtest.Respond("summary", mrtrtest.Text("A sampled answer."))),
 		Args:          map[string]any{},
 		NotApplicable: map[string]string{mrtrtest.ScenarioInvalid: "no request of summarize_day has a constraint an answer can break"},
 		Other:         "bob",

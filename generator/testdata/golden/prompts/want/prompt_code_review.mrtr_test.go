@@ -35,12 +35,10 @@ func (h *fakeCodeReview) LoadChange(ctx context.Context, f *CodeReviewFlow) erro
 }
 
 // answersCodeReview are valid answers to the input requests of code_review, derived from the spec.
-var answersCodeReview = mrtrtest.Answers(
-	CodeReviewStyleAnswer{
-		MaxComments: 1,
-		Tone:        CodeReviewToneStrict,
-	},
-)
+var answersCodeReview = mrtrtest.Answers(CodeReviewStyleAnswer{
+	MaxComments: 1,
+	Tone:        CodeReviewToneStrict,
+})
 
 // InputResponse is the answer as a client sends it (an mrtrtest.Answer to "style"): the form's
 // content, through JSON.

@@ -23,12 +23,10 @@ func TestCodeReviewHandler(t *testing.T) {
 		Focus:  "correctness",
 	})
 	d.WantAsks("style")
-	d.Answer(
-		CodeReviewStyleAnswer{
-			MaxComments: 1,
-			Tone:        CodeReviewToneStrict,
-		},
-	)
+	d.Answer(CodeReviewStyleAnswer{
+		MaxComments: 1,
+		Tone:        CodeReviewToneStrict,
+	})
 	d.WantEnd(mrtr.OutcomeSuccess, "")
 }
 
@@ -41,12 +39,10 @@ func TestCodeReviewHandlerMatrix(t *testing.T) {
 	t.Skip("scaffold: give it arguments and answers your handler knows, then delete this line")
 	h := &CodeReviewImpl{}
 	mrtrtest.RunMatrix(t, NewCodeReviewProgram(h), mrtrtest.Fixtures{
-		Answers: mrtrtest.Answers(
-			CodeReviewStyleAnswer{
-				MaxComments: 1,
-				Tone:        CodeReviewToneStrict,
-			},
-		),
+		Answers: mrtrtest.Answers(CodeReviewStyleAnswer{
+			MaxComments: 1,
+			Tone:        CodeReviewToneStrict,
+		}),
 		Args:         map[string]any{"change": "example"},
 		Invalid:      map[string]mcp.InputResponse{"style": mrtrtest.Accept(map[string]any{"tone": 12345})},
 		Other:        "bob",

@@ -39,9 +39,7 @@ func (h *fakeExportAuditLog) ExportRows(ctx context.Context, f *ExportAuditLogFl
 
 // answersExportAuditLog are valid answers to the input requests of export_audit_log, derived from
 // the spec.
-var answersExportAuditLog = mrtrtest.Answers(
-	ExportAuditLogFormatAnswer{Kind: ExportAuditLogKindCSV},
-)
+var answersExportAuditLog = mrtrtest.Answers(ExportAuditLogFormatAnswer{Kind: ExportAuditLogKindCSV})
 
 // InputResponse is the answer as a client sends it (an mrtrtest.Answer to "format"): the form's
 // content, through JSON.

@@ -20,9 +20,7 @@ func TestExportAuditLogHandler(t *testing.T) {
 	h := mrtrtest.New(t, NewExportAuditLogProgram(&ExportAuditLogImpl{}))
 	d := DriveExportAuditLog(t, h, ExportAuditLogArgs{Since: "2026-07-28"})
 	d.WantAsks("format")
-	d.Answer(
-		ExportAuditLogFormatAnswer{Kind: ExportAuditLogKindCSV},
-	)
+	d.Answer(ExportAuditLogFormatAnswer{Kind: ExportAuditLogKindCSV})
 	d.WantEnd(mrtr.OutcomeSuccess, "")
 }
 
@@ -35,9 +33,7 @@ func TestExportAuditLogHandlerMatrix(t *testing.T) {
 	t.Skip("scaffold: give it arguments and answers your handler knows, then delete this line")
 	h := &ExportAuditLogImpl{}
 	mrtrtest.RunMatrix(t, NewExportAuditLogProgram(h), mrtrtest.Fixtures{
-		Answers: mrtrtest.Answers(
-			ExportAuditLogFormatAnswer{Kind: ExportAuditLogKindCSV},
-		),
+		Answers:      mrtrtest.Answers(ExportAuditLogFormatAnswer{Kind: ExportAuditLogKindCSV}),
 		Args:         map[string]any{"since": "2026-07-28"},
 		Invalid:      map[string]mcp.InputResponse{"format": mrtrtest.Accept(map[string]any{"kind": 12345})},
 		Other:        "bob",

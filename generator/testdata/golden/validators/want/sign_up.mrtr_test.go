@@ -60,14 +60,12 @@ func (h *fakeSignUp) SensibleRatio(ctx context.Context, value float64) error {
 }
 
 // answersSignUp are valid answers to the input requests of sign_up, derived from the spec.
-var answersSignUp = mrtrtest.Answers(
-	SignUpTermsAnswer{
-		Accepted: true,
-		Motto:    new("example"),
-		Share:    new(1.0),
-		Topics:   []SignUpTopics{SignUpTopicsNews},
-	},
-)
+var answersSignUp = mrtrtest.Answers(SignUpTermsAnswer{
+	Accepted: true,
+	Motto:    new("example"),
+	Share:    new(1.0),
+	Topics:   []SignUpTopics{SignUpTopicsNews},
+})
 
 // InputResponse is the answer as a client sends it (an mrtrtest.Answer to "terms"): the form's
 // content, through JSON.

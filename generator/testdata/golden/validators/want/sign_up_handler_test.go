@@ -20,14 +20,12 @@ func TestSignUpHandler(t *testing.T) {
 	h := mrtrtest.New(t, NewSignUpProgram(&SignUpImpl{}))
 	d := DriveSignUp(t, h, SignUpArgs{Email: "ada@example.com"})
 	d.WantAsks("terms")
-	d.Answer(
-		SignUpTermsAnswer{
-			Accepted: true,
-			Motto:    new("example"),
-			Share:    new(1.0),
-			Topics:   []SignUpTopics{SignUpTopicsNews},
-		},
-	)
+	d.Answer(SignUpTermsAnswer{
+		Accepted: true,
+		Motto:    new("example"),
+		Share:    new(1.0),
+		Topics:   []SignUpTopics{SignUpTopicsNews},
+	})
 	d.WantEnd(mrtr.OutcomeSuccess, "")
 }
 
@@ -40,14 +38,12 @@ func TestSignUpHandlerMatrix(t *testing.T) {
 	t.Skip("scaffold: give it arguments and answers your handler knows, then delete this line")
 	h := &SignUpImpl{}
 	mrtrtest.RunMatrix(t, NewSignUpProgram(h), mrtrtest.Fixtures{
-		Answers: mrtrtest.Answers(
-			SignUpTermsAnswer{
-				Accepted: true,
-				Motto:    new("example"),
-				Share:    new(1.0),
-				Topics:   []SignUpTopics{SignUpTopicsNews},
-			},
-		),
+		Answers: mrtrtest.Answers(SignUpTermsAnswer{
+			Accepted: true,
+			Motto:    new("example"),
+			Share:    new(1.0),
+			Topics:   []SignUpTopics{SignUpTopicsNews},
+		}),
 		Args:         map[string]any{"email": "ada@example.com"},
 		Invalid:      map[string]mcp.InputResponse{"terms": mrtrtest.Accept(map[string]any{"accepted": "not a number"})},
 		Other:        "bob",
