@@ -1,8 +1,12 @@
 // Package mrtrtest runs generated programs in tests: a Harness drives
 // rounds directly (no network) with a fixed key ring, a memory store and a
-// controllable clock, and RunMatrix runs the whole contract of a
-// multi-round tool (the test matrix of the MRTR design article) against
-// any handler, the generated fake or your real one, given fixtures.
+// controllable clock; a Driver plays one workflow round by round with
+// typed arguments and answers (the generated tests give each tool its
+// Drive<Tool>) and checks what it asks and how it ends; and RunMatrix runs
+// the whole contract of a multi-round tool (the test matrix of the MRTR
+// design article) against any handler, the generated fake or your real
+// one, given fixtures. Their failures name the round, what was wanted and
+// what the handler did.
 package mrtrtest
 
 import (

@@ -1,6 +1,7 @@
 package mrtrtest
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -163,7 +164,7 @@ func responseText(r mcp.InputResponse) string {
 func replyDiff(a, b *mrtr.Reply) string {
 	x, _ := json.Marshal(a)
 	y, _ := json.Marshal(b)
-	if string(x) == string(y) {
+	if bytes.Equal(x, y) {
 		return ""
 	}
 	switch {

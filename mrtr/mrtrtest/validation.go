@@ -207,7 +207,7 @@ func roundWith[F any](t *testing.T, p mrtr.Program[F], fx *Fixtures, u Validator
 		func(*route, []step) bool { return at.state != "" })
 	answer, ok := at.responses[u.Request].(*mcp.ElicitResult)
 	if !ok || answer.Action != "accept" {
-		t.Fatalf("the fixtures' answer to %q is not an accepted form: %#v", u.Request, at.responses[u.Request])
+		t.Fatalf("the fixtures' answer to %q is not an accepted form: %s", u.Request, responseText(at.responses[u.Request]))
 	}
 	content := maps.Clone(answer.Content)
 	if content == nil {
