@@ -52,7 +52,7 @@ func TestGoldenCompile(t *testing.T) {
 		for p, b := range readTree(t, filepath.Join(c.dir, "extra")) {
 			files[p] = b // hand-written tests of the generated code
 		}
-		writeTree(t, filepath.Join(mod, "golden", c.name), files)
+		writeTree(t, filepath.Join(mod, "golden", c.name), scaffoldsOnFake(files))
 		pkgs++
 	}
 	examples, err := filepath.Glob(filepath.Join(root, "examples", "specs", "*.mrtr.yaml"))
@@ -73,7 +73,7 @@ func TestGoldenCompile(t *testing.T) {
 			files[g.Path] = g.Content
 		}
 		name := strings.TrimSuffix(filepath.Base(p), ".mrtr.yaml")
-		writeTree(t, filepath.Join(mod, "examples", name), files)
+		writeTree(t, filepath.Join(mod, "examples", name), scaffoldsOnFake(files))
 		pkgs++
 	}
 
@@ -91,6 +91,26 @@ func TestGoldenCompile(t *testing.T) {
 	}
 	run("vet", "./...")
 	run("test", "-count=1", "./...")
+}
+
+// scaffoldNew is how a scaffolded handler test builds its harness.
+var scaffoldNew = regexp.MustCompile(`mrtrtest\.New\(t, (New\w+Program)\(&(\w+)Impl\{\}\)\)`)
+
+// scaffoldsOnFake makes the driven workflow of each scaffolded handler test
+// (its first test; the matrix stays skipped, its fixtures lack the fake's
+// knobs) run on the generated fake instead of the scaffold's handler, which
+// refuses everything: the questions it expects, the typed answers it sends
+// and the end it wants must be those of the workflow.
+func scaffoldsOnFake(files map[string][]byte) map[string][]byte {
+	skip := fmt.Sprintf("\tt.Skip(%q)\n", generator.ScaffoldTestSkip)
+	for p, b := range files {
+		if !strings.HasSuffix(p, "_handler_test.go") || !bytes.Contains(b, []byte(skip)) {
+			continue
+		}
+		b = scaffoldNew.ReplaceAll(b, []byte("mrtrtest.New(t, $1(&fake$2{}))"))
+		files[p] = bytes.Replace(b, []byte(skip), nil, 1)
+	}
+	return files
 }
 
 // writeModule writes go.mod and go.sum of the temporary module: it

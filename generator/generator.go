@@ -120,7 +120,9 @@ func Generate(f *spec.File, opts Options) ([]File, error) {
 			func() (File, error) { return g.workflowFile(t) },
 			func() (File, error) { return g.testFile(t) })
 		if !opts.NoScaffold {
-			jobs = append(jobs, func() (File, error) { return g.stubFile(t) })
+			jobs = append(jobs,
+				func() (File, error) { return g.stubFile(t) },
+				func() (File, error) { return g.stubTestFile(t) })
 		}
 	}
 	files := make([]File, len(jobs))
@@ -144,6 +146,7 @@ func Generate(f *spec.File, opts Options) ([]File, error) {
 			return nil, err // the first in a fixed order
 		}
 	}
+	files = slices.DeleteFunc(files, func(f File) bool { return f.Path == "" }) // a job with nothing to write
 	slices.SortFunc(files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
 	if err := checkCollisions(files); err != nil {
 		return nil, err

@@ -95,18 +95,7 @@ func (w *workflow) descriptor(jf *jen.File) {
 	if t.Kind == vocab.KindTool {
 		set("InputSchema", jen.Qual("encoding/json", "RawMessage").Call(jsonLiteral(w.inputSchema())))
 	} else {
-		set("PromptArguments", jen.Index().Op("*").Qual(pkgMCP, "PromptArgument").ValuesFunc(func(g *jen.Group) {
-			for _, a := range t.Arguments {
-				pd := []pair{{jen.Id("Name"), jen.Lit(a.Name)}}
-				if a.Description != "" {
-					pd = append(pd, pair{jen.Id("Description"), jen.Lit(a.Description)})
-				}
-				if a.Required {
-					pd = append(pd, pair{jen.Id("Required"), jen.True()})
-				}
-				g.Add(oneLine(pd...))
-			}
-		}))
+		set("PromptArguments", w.promptArguments())
 	}
 	if t.Destructive {
 		set("Destructive", jen.True())
@@ -154,6 +143,23 @@ func (w *workflow) descriptor(jf *jen.File) {
 	jf.Comment("where a row says.")
 	jf.Var().Id(transitionTable).Op("=").Index().Qual(pkgImpl, "Transition").Add(rows(transitions...))
 	jf.Line()
+}
+
+// promptArguments are a prompt's arguments as the MCP prompt declares
+// them, one a line.
+func (w *workflow) promptArguments() jen.Code {
+	return jen.Index().Op("*").Qual(pkgMCP, "PromptArgument").ValuesFunc(func(g *jen.Group) {
+		for _, a := range w.t.Arguments {
+			pd := []pair{{jen.Id("Name"), jen.Lit(a.Name)}}
+			if a.Description != "" {
+				pd = append(pd, pair{jen.Id("Description"), jen.Lit(a.Description)})
+			}
+			if a.Required {
+				pd = append(pd, pair{jen.Id("Required"), jen.True()})
+			}
+			g.Add(oneLine(pd...))
+		}
+	})
 }
 
 // durationCode writes a duration the way a person would: 15 * time.Minute.

@@ -13,20 +13,34 @@ import (
 // ScaffoldHeader opens every scaffold file: it says who owns the file.
 const ScaffoldHeader = "Written by mrtrgen as a starting point. This file is yours: edit it freely;\nmrtrgen never overwrites it (delete it to get a fresh scaffold)."
 
+func stubName(t *spec.Tool) string { return fileBase(t) + "_handler.go" }
+
+// handlerElsewhere says which hand-written file declares the handler
+// type, when it is not the scaffold's ("" when none does): the handler
+// may live in any file of the package, and a scaffold next to it would
+// declare its type a second time.
+func (g *gen) handlerElsewhere(w *workflow) string {
+	impl := g.opts.UserCode.implType(w.n)
+	if impl == "" || filepath.Base(g.opts.UserCode.Types[impl]) == stubName(w.t) {
+		return ""
+	}
+	return impl + " is declared in " + filepath.Base(g.opts.UserCode.Types[impl])
+}
+
+// scaffoldExists reports whether the scaffold name is on disk already.
+func (g *gen) scaffoldExists(name string) bool {
+	return g.opts.ScaffoldExists != nil && g.opts.ScaffoldExists(g.out(name))
+}
+
 // stubFile is <tool>_handler.go: a compiling implementation of the handler
 // whose methods say what to do and refuse until they are written. It is
 // written only when the file does not exist.
 func (g *gen) stubFile(t *spec.Tool) (File, error) {
 	w := newWorkflow(g, t)
 	n := w.n
-	name := fileBase(t) + "_handler.go"
-	// The handler may live in any file of the package: a scaffold next to
-	// it would declare its type a second time.
-	elsewhere := ""
-	if impl := g.opts.UserCode.implType(n); impl != "" && filepath.Base(g.opts.UserCode.Types[impl]) != name {
-		elsewhere = impl + " is declared in " + filepath.Base(g.opts.UserCode.Types[impl])
-	}
-	if exists := g.opts.ScaffoldExists; elsewhere != "" || exists != nil && exists(g.out(name)) {
+	name := stubName(t)
+	elsewhere := g.handlerElsewhere(w)
+	if elsewhere != "" || g.scaffoldExists(name) {
 		// Kept as it is; the names a fresh scaffold declares still take
 		// part in the collision check.
 		decls := []string{n.base + "Impl"}

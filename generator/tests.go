@@ -52,6 +52,8 @@ func (w *workflow) tests(jf *jen.File) error {
 	fake := w.fakeName()
 	newProgram := jen.Id(n.newProgram()).Call(jen.Id("h"))
 
+	w.driver(jf)
+
 	// Fixtures and the matrix.
 	jf.Commentf("fixtures%s are a valid %s workflow derived from the spec, and the", n.base, w.t.Name)
 	jf.Comment("knobs of the fake that provoke each failure.")
@@ -294,23 +296,46 @@ func (w *workflow) fakeProgram(jf *jen.File) {
 func (w *workflow) answersName() string { return "answers" + w.n.base }
 
 // answers emits the valid answer to every input request of the tool: the
-// fixtures' Answers, which the matrix and the walks send.
+// fixtures' Answers, which the matrix and the walks send. Forms are
+// answered with their typed answer structs, so every generated test
+// also proves that a struct's InputResponse is an answer validation takes.
 func (w *workflow) answers(jf *jen.File) error {
+	answers, err := w.typedAnswers()
+	if err != nil {
+		return err
+	}
+	jf.Commentf("%s are valid answers to the input requests of %s, derived from the spec.", w.answersName(), w.t.Name)
+	jf.Var().Id(w.answersName()).Op("=").Add(answers)
+	jf.Line()
+	return nil
+}
+
+// typedAnswers is the mrtrtest.Answers call of a valid answer to every
+// input request, by key.
+func (w *workflow) typedAnswers() (jen.Code, error) {
 	answers := map[string]jen.Code{}
 	for _, s := range w.t.States {
 		for _, q := range s.Requests {
-			code, err := w.validAnswer(q)
+			code, err := w.typedAnswer(q)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			answers[q.Key] = code
 		}
 	}
-	entries := sortedPairs(slices.Collect(maps.Keys(answers)), func(k string) jen.Code { return answers[k] })
-	jf.Commentf("%s are valid answers to the input requests of %s, derived from the spec.", w.answersName(), w.t.Name)
-	jf.Var().Id(w.answersName()).Op("=").Map(jen.String()).Qual(pkgMCP, "InputResponse").Add(rows(pairCodes(entries)...))
-	jf.Line()
-	return nil
+	var list []jen.Code
+	for _, key := range slices.Sorted(maps.Keys(answers)) {
+		list = append(list, answers[key])
+	}
+	return jen.Qual(pkgTest, "Answers").Add(callArgs(list)), nil
+}
+
+// callArgs are the arguments of a call, one a line when there are several.
+func callArgs(list []jen.Code) *jen.Statement {
+	if len(list) < 2 {
+		return jen.Call(list...)
+	}
+	return jen.Custom(jen.Options{Open: "(", Close: ")", Separator: ",", Multi: true}, list...)
 }
 
 // validAnswer is a valid answer to a request, derived from its constraints.
@@ -426,8 +451,36 @@ func (w *workflow) argsLiteral(variant int) jen.Code {
 	return jen.Map(jen.String()).Any().Add(oneLine(sortedPairs(slices.Collect(maps.Keys(values)), func(k string) jen.Code { return values[k] })...))
 }
 
-// fixtures is the mrtrtest.Fixtures literal for the fake.
+// fixtures is the mrtrtest.Fixtures literal for the fake: the fixture
+// workflow, and the fake's knobs.
 func (w *workflow) fixtures() (jen.Code, error) {
+	d, err := w.fixtureFields(jen.Id(w.answersName()))
+	if err != nil {
+		return nil, err
+	}
+	if w.hasHandlerStep() {
+		d[jen.Id("Effects")] = jen.Id("h").Dot("fake").Dot("Effects")
+		d[jen.Id("Break")] = jen.Id("h").Dot("fake").Dot("Break")
+	}
+	if slices.ContainsFunc(w.t.States, func(s *spec.State) bool { return len(s.Outcomes) > 0 }) {
+		d[jen.Id("Steer")] = jen.Id("h").Dot("fake").Dot("Steer")
+	}
+	return jen.Qual(pkgTest, "Fixtures").Values(d), nil
+}
+
+// hasHandlerStep reports whether the workflow has a check or an effect: a
+// handler dependency that can fail.
+func (w *workflow) hasHandlerStep() bool {
+	return slices.ContainsFunc(w.t.States, func(s *spec.State) bool {
+		return s.Kind == vocab.StateCheck || s.Kind == vocab.StateEffect
+	})
+}
+
+// fixtureFields are the fields of the fixtures any handler can take: the
+// fixture workflow (arguments, answers, how it ends), invalid answers,
+// other arguments and callers. answers are the valid answers, when the
+// workflow asks.
+func (w *workflow) fixtureFields(answers jen.Code) (jen.Dict, error) {
 	for _, a := range w.t.Arguments {
 		if _, err := exampleValue(a, 0); err != nil {
 			return nil, err
@@ -460,42 +513,23 @@ func (w *workflow) fixtures() (jen.Code, error) {
 		jen.Id("Unauthorized"): jen.Lit("mallory"),
 	}
 	if hasRequests {
-		d[jen.Id("Answers")] = jen.Id(w.answersName())
+		d[jen.Id("Answers")] = answers
 	}
 	if len(w.t.Arguments) > 0 {
 		if other := w.argsLiteral(1); !sameArgs(w, 0, 1) {
 			d[jen.Id("OtherArgs")] = other
 		}
 	}
-	notApplicable := jen.Dict{}
 	switch {
 	case len(invalid) > 0:
 		d[jen.Id("Invalid")] = jen.Map(jen.String()).Qual(pkgMCP, "InputResponse").Values(invalid)
 	case hasRequests:
 		// Said in the test, and logged by the matrix, rather than skipped.
-		notApplicable[jen.Qual(pkgTest, "ScenarioInvalid")] = jen.Lit(fmt.Sprintf("no request of %s has a constraint an answer can break", w.t.Name))
+		d[jen.Id("NotApplicable")] = jen.Map(jen.String()).String().Values(jen.Dict{
+			jen.Qual(pkgTest, "ScenarioInvalid"): jen.Lit(fmt.Sprintf("no request of %s has a constraint an answer can break", w.t.Name)),
+		})
 	}
-	hasHandlerStep, steered := false, false
-	for _, s := range w.t.States {
-		switch s.Kind {
-		case vocab.StateCheck, vocab.StateEffect:
-			hasHandlerStep = true
-		}
-		if len(s.Outcomes) > 0 {
-			steered = true
-		}
-	}
-	if hasHandlerStep {
-		d[jen.Id("Effects")] = jen.Id("h").Dot("fake").Dot("Effects")
-		d[jen.Id("Break")] = jen.Id("h").Dot("fake").Dot("Break")
-	}
-	if steered {
-		d[jen.Id("Steer")] = jen.Id("h").Dot("fake").Dot("Steer")
-	}
-	if len(notApplicable) > 0 {
-		d[jen.Id("NotApplicable")] = jen.Map(jen.String()).String().Values(notApplicable)
-	}
-	return jen.Qual(pkgTest, "Fixtures").Values(d), nil
+	return d, nil
 }
 
 // defaultOutcome is the outcome (1-based) the fake gives a check when no

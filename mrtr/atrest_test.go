@@ -39,6 +39,10 @@ import (
 // What this checks is the stores' logical content. Physically, deleted
 // rows stay in PostgreSQL's pages until VACUUM and in SQLite's free pages
 // and WAL until they are reused; the Redis keys are gone.
+//
+// One function: the backends table (whose search closures read the paths
+// their open closures set) and the one workflow every backend runs read
+// best side by side.
 func TestSensitiveValuesDoNotOutliveTheWorkflow(t *testing.T) {
 	type backend struct {
 		name   string

@@ -19,6 +19,8 @@ import (
 
 // One span per round with tool, round, outcome and workflow id; counters
 // labelled by tool and outcome only.
+// One workflow, then what its spans and counters say, in the order the
+// rounds ran: one function.
 func TestTelemetry(t *testing.T) {
 	spans := tracetest.NewSpanRecorder()
 	reader := sdkmetric.NewManualReader()

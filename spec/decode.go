@@ -527,53 +527,22 @@ func (d *decoder) decodeState(sp pair) *State {
 		case "check":
 			s.Kind, s.Check = vocab.StateCheck, &NameRef{Name: p.v.Value, Pos: d.pos(p.v)}
 		case "outcomes":
-			for _, op := range pairs(p.v) {
-				d.checkIdent(op.k, "outcome")
-				s.Outcomes = append(s.Outcomes, &Branch{Name: op.key, Target: StateRef{Name: op.v.Value, Pos: d.pos(op.v)}, Pos: d.pos(op.k)})
-			}
-			slices.SortFunc(s.Outcomes, func(a, b *Branch) int { return strings.Compare(a.Name, b.Name) })
+			s.Outcomes = d.decodeOutcomes(p.v)
 		case "ask":
 			s.Kind = vocab.StateAsk
 			// Requests that fail to decode are reported by decodeRequest;
 			// count what was written so the state is not also said to ask
 			// for nothing.
 			askEntries = len(p.v.Content) / 2
-			for _, rp := range pairs(p.v) {
-				d.checkIdent(rp.k, "input request")
-				if r := d.decodeRequest(rp); r != nil {
-					s.Requests = append(s.Requests, r)
-				}
-			}
-			slices.SortFunc(s.Requests, func(a, b *InputRequest) int { return strings.Compare(a.Key, b.Key) })
+			s.Requests = d.decodeRequests(p.v)
 		case "confirm":
-			s.Kind = vocab.StateConfirm
-			g := &Gate{Key: "confirm", Field: "confirm", Pos: d.pos(p.v)}
-			for _, gp := range pairs(p.v) {
-				switch gp.key {
-				case "message":
-					g.Message = d.template(gp.v)
-				case "key":
-					g.Key = gp.v.Value
-				case "field":
-					g.Field = gp.v.Value
-				}
-			}
-			s.Confirm = g
+			s.Kind, s.Confirm = vocab.StateConfirm, d.decodeGate(p.v)
 		case "effect":
 			s.Kind, s.Effect = vocab.StateEffect, &NameRef{Name: p.v.Value, Pos: d.pos(p.v)}
 		case "irreversible":
 			s.Irreversible = boolVal(p.v)
 		case "idempotency":
-			idem := &Idempotency{Retain: DefaultRetain, Pos: d.pos(p.v)}
-			for _, ip := range pairs(p.v) {
-				switch ip.key {
-				case "key":
-					idem.Key = d.template(ip.v)
-				case "retain":
-					idem.Retain = d.duration(ip.v)
-				}
-			}
-			s.Idempotency = idem
+			s.Idempotency = d.decodeIdempotency(p.v)
 		case "terminal":
 			s.Kind = vocab.StateTerminal
 			if o := vocab.Outcome(p.v.Value); o.Declarable() {
@@ -582,18 +551,7 @@ func (d *decoder) decodeState(sp pair) *State {
 		case "message":
 			s.Message = d.template(p.v)
 		case "messages":
-			for _, m := range p.v.Content {
-				pm := &PromptMessage{Pos: d.pos(m)}
-				for _, mp := range pairs(m) {
-					switch mp.key {
-					case "role":
-						pm.Role = mp.v.Value
-					case "text":
-						pm.Text = d.template(mp.v)
-					}
-				}
-				s.Messages = append(s.Messages, pm)
-			}
+			s.Messages = d.decodePromptMessages(p.v)
 		case "next":
 			s.Next = ref()
 		case "onDecline":
@@ -621,6 +579,80 @@ func (d *decoder) decodeState(sp pair) *State {
 		s.Idempotency.Key = &Template{Raw: "{workflowId}", Parts: []TemplatePart{{Ref: &TemplateRef{Path: []string{"workflowId"}, Kind: RefWorkflowID, Pos: s.Idempotency.Pos}}}, Pos: s.Idempotency.Pos}
 	}
 	return s
+}
+
+// decodeOutcomes decodes the outcomes of a check, sorted by name.
+func (d *decoder) decodeOutcomes(n *yaml.Node) []*Branch {
+	var out []*Branch
+	for _, op := range pairs(n) {
+		d.checkIdent(op.k, "outcome")
+		out = append(out, &Branch{Name: op.key, Target: StateRef{Name: op.v.Value, Pos: d.pos(op.v)}, Pos: d.pos(op.k)})
+	}
+	slices.SortFunc(out, func(a, b *Branch) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+// decodeRequests decodes the input requests of an ask, sorted by key.
+func (d *decoder) decodeRequests(n *yaml.Node) []*InputRequest {
+	var out []*InputRequest
+	for _, rp := range pairs(n) {
+		d.checkIdent(rp.k, "input request")
+		if r := d.decodeRequest(rp); r != nil {
+			out = append(out, r)
+		}
+	}
+	slices.SortFunc(out, func(a, b *InputRequest) int { return strings.Compare(a.Key, b.Key) })
+	return out
+}
+
+// decodeGate decodes a confirmation gate; key and field default to
+// "confirm".
+func (d *decoder) decodeGate(n *yaml.Node) *Gate {
+	g := &Gate{Key: "confirm", Field: "confirm", Pos: d.pos(n)}
+	for _, gp := range pairs(n) {
+		switch gp.key {
+		case "message":
+			g.Message = d.template(gp.v)
+		case "key":
+			g.Key = gp.v.Value
+		case "field":
+			g.Field = gp.v.Value
+		}
+	}
+	return g
+}
+
+// decodeIdempotency decodes an effect's idempotency; its key, when
+// absent, is filled in by decodeState.
+func (d *decoder) decodeIdempotency(n *yaml.Node) *Idempotency {
+	idem := &Idempotency{Retain: DefaultRetain, Pos: d.pos(n)}
+	for _, ip := range pairs(n) {
+		switch ip.key {
+		case "key":
+			idem.Key = d.template(ip.v)
+		case "retain":
+			idem.Retain = d.duration(ip.v)
+		}
+	}
+	return idem
+}
+
+// decodePromptMessages decodes the messages of a prompt's terminal state.
+func (d *decoder) decodePromptMessages(n *yaml.Node) []*PromptMessage {
+	var out []*PromptMessage
+	for _, m := range n.Content {
+		pm := &PromptMessage{Pos: d.pos(m)}
+		for _, mp := range pairs(m) {
+			switch mp.key {
+			case "role":
+				pm.Role = mp.v.Value
+			case "text":
+				pm.Text = d.template(mp.v)
+			}
+		}
+		out = append(out, pm)
+	}
+	return out
 }
 
 // checkStateKeys reports keys that do not belong to the state's kind and

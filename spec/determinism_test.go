@@ -71,6 +71,8 @@ func TestKeyOrderDoesNotMatter(t *testing.T) {
 }
 
 // checkOrder verifies the documented orders independently of the loader.
+// It is a list, one check per documented order; split, the list would be
+// scattered.
 func checkOrder(t *testing.T, f *spec.File) {
 	t.Helper()
 	sortedBy := func(what string, names []string) {

@@ -222,99 +222,140 @@ func describe(file string, ve *jsonschema.ValidationError, pos *locator, doc any
 	if !ok {
 		at = Pos{File: file, Line: 1, Col: 1}
 	}
-	where := readablePath(loc)
-	d := func(p Pos, msg, hint string) Diagnostic {
-		return Diagnostic{Pos: p, Severity: Error, Rule: "schema", Message: msg, Hint: hint}
-	}
 	val, _ := pointerValue(doc, loc)
+	f := &schemaFailure{ve: ve, pos: pos, loc: loc, at: at, where: readablePath(loc), val: val}
 	msg := ve.Message
 	if reAdditional.MatchString(msg) {
-		// The message lists the keys in map order and quotes them
-		// ambiguously (a key may contain quotes and backslashes): take the
-		// unknown keys from the document instead, sorted.
-		allowed := allowedKeys(ve.AbsoluteKeywordLocation)
-		obj, _ := val.(map[string]any)
-		var unknown []string
-		for k := range obj {
-			if !slices.Contains(allowed, k) {
-				unknown = append(unknown, k)
-			}
-		}
-		slices.Sort(unknown)
-		var ds Diagnostics
-		for _, key := range unknown {
-			p, ok := pos.keyAt(loc + "/" + escapePointer(key))
-			if !ok {
-				p = at
-			}
-			ds = append(ds, d(p, fmt.Sprintf("unknown key %q in %s", key, where), suggestKey(key, allowed)))
-		}
-		return ds
+		return f.unknownKeys()
 	}
 	if m := reMissing.FindStringSubmatch(msg); m != nil {
-		// At the key of the object that lacks it (the whole document for
-		// the top level), not at the object's first child.
-		p, ok := pos.keyAt(loc)
-		if !ok {
-			p = at
-		}
-		var ds Diagnostics
-		for _, q := range reQuoted.FindAllStringSubmatch(m[1], -1) {
-			ds = append(ds, d(p, fmt.Sprintf("%s is missing required key %q", where, q[1]), ""))
-		}
-		return ds
+		return f.missingKeys(m[1])
 	}
 	if m := reExpected.FindStringSubmatch(msg); m != nil {
-		if s, ok := val.(string); ok && reNonFinite.MatchString(s) && (m[1] == "number" || m[1] == "integer") {
-			return Diagnostics{d(at, fmt.Sprintf("%s: %s is not a finite number", where, s), "")}
-		}
-		got := m[2]
-		if s := scalarText(val); s != "" && val != nil {
-			got += " " + s
-		}
-		hint := ""
-		if m[1] == "boolean" {
-			hint = "write true or false"
-		}
-		return Diagnostics{d(at, fmt.Sprintf("%s: expected %s, got %s", where, m[1], got), hint)}
+		return f.wrongType(m[1], m[2])
 	}
-	if strings.HasPrefix(msg, "does not match pattern ") {
-		meaning := "of the expected form " + strings.TrimPrefix(msg, "does not match pattern ")
-		switch {
-		case strings.Contains(ve.AbsoluteKeywordLocation, "/duration/"):
-			meaning = patternMeaning["duration"]
-		case strings.Contains(ve.AbsoluteKeywordLocation, "/identifier/"):
-			meaning = patternMeaning["identifier"]
-		case strings.HasSuffix(ve.KeywordLocation, "/package/pattern"):
-			meaning = patternMeaning["package"]
-		}
-		return Diagnostics{d(at, fmt.Sprintf("%s: %s is not %s", where, scalarText(val), meaning), "")}
+	if pattern, ok := strings.CutPrefix(msg, "does not match pattern "); ok {
+		return f.patternMismatch(pattern)
 	}
 	if m := reConst.FindStringSubmatch(msg); m != nil {
 		// The validator quotes numeric constants: value must be "1".
-		return Diagnostics{d(at, fmt.Sprintf("%s must be %s, not %s", where, m[1], scalarText(val)), "")}
+		return f.one(fmt.Sprintf("%s must be %s, not %s", f.where, m[1], scalarText(val)), "")
 	}
-	if strings.HasPrefix(msg, "value must be one of ") {
-		list := strings.TrimPrefix(msg, "value must be one of ")
-		hint := ""
-		if s, ok := val.(string); ok {
-			var opts []string
-			for _, q := range reQuoted.FindAllStringSubmatch(strings.ReplaceAll(list, `"`, "'"), -1) {
-				opts = append(opts, q[1])
-			}
-			if h := suggestKey(s, opts); strings.HasPrefix(h, "did you mean") {
-				hint, _, _ = strings.Cut(h, " (")
-			}
-		}
-		return Diagnostics{d(at, fmt.Sprintf("%s: %s is not one of %s", where, scalarText(val), list), hint)}
+	if list, ok := strings.CutPrefix(msg, "value must be one of "); ok {
+		return f.notOneOf(list)
 	}
 	if msg == "length must be >= 1, but got 0" {
-		return Diagnostics{d(at, fmt.Sprintf("%s must not be empty", where), "")}
+		return f.one(fmt.Sprintf("%s must not be empty", f.where), "")
 	}
-	if strings.HasPrefix(msg, "value must be ") {
-		return Diagnostics{d(at, fmt.Sprintf("%s must be %s", where, strings.TrimPrefix(msg, "value must be ")), "")}
+	if rest, ok := strings.CutPrefix(msg, "value must be "); ok {
+		return f.one(fmt.Sprintf("%s must be %s", f.where, rest), "")
 	}
-	return Diagnostics{d(at, fmt.Sprintf("%s: %s", where, msg), "")}
+	return f.one(fmt.Sprintf("%s: %s", f.where, msg), "")
+}
+
+// schemaFailure is one schema failure being described: where it is (the
+// JSON pointer, its position and its readable path) and the value there.
+type schemaFailure struct {
+	ve    *jsonschema.ValidationError
+	pos   *locator
+	loc   string
+	at    Pos
+	where string
+	val   any
+}
+
+func (f *schemaFailure) diag(p Pos, msg, hint string) Diagnostic {
+	return Diagnostic{Pos: p, Severity: Error, Rule: "schema", Message: msg, Hint: hint}
+}
+
+// one is the failure as one diagnostic at the value.
+func (f *schemaFailure) one(msg, hint string) Diagnostics {
+	return Diagnostics{f.diag(f.at, msg, hint)}
+}
+
+// unknownKeys reports each key the schema does not allow, at the key. The
+// validator's message lists the keys in map order and quotes them
+// ambiguously (a key may contain quotes and backslashes): they are taken
+// from the document instead, sorted.
+func (f *schemaFailure) unknownKeys() Diagnostics {
+	allowed := allowedKeys(f.ve.AbsoluteKeywordLocation)
+	obj, _ := f.val.(map[string]any)
+	var unknown []string
+	for k := range obj {
+		if !slices.Contains(allowed, k) {
+			unknown = append(unknown, k)
+		}
+	}
+	slices.Sort(unknown)
+	var ds Diagnostics
+	for _, key := range unknown {
+		p, ok := f.pos.keyAt(f.loc + "/" + escapePointer(key))
+		if !ok {
+			p = f.at
+		}
+		ds = append(ds, f.diag(p, fmt.Sprintf("unknown key %q in %s", key, f.where), suggestKey(key, allowed)))
+	}
+	return ds
+}
+
+// missingKeys reports each required key of list (the validator's quoted
+// names) at the key of the object that lacks it (the whole document for
+// the top level), not at the object's first child.
+func (f *schemaFailure) missingKeys(list string) Diagnostics {
+	p, ok := f.pos.keyAt(f.loc)
+	if !ok {
+		p = f.at
+	}
+	var ds Diagnostics
+	for _, q := range reQuoted.FindAllStringSubmatch(list, -1) {
+		ds = append(ds, f.diag(p, fmt.Sprintf("%s is missing required key %q", f.where, q[1]), ""))
+	}
+	return ds
+}
+
+// wrongType reports a value of another type than want, quoting it.
+func (f *schemaFailure) wrongType(want, got string) Diagnostics {
+	if s, ok := f.val.(string); ok && reNonFinite.MatchString(s) && (want == "number" || want == "integer") {
+		return f.one(fmt.Sprintf("%s: %s is not a finite number", f.where, s), "")
+	}
+	if s := scalarText(f.val); s != "" && f.val != nil {
+		got += " " + s
+	}
+	hint := ""
+	if want == "boolean" {
+		hint = "write true or false"
+	}
+	return f.one(fmt.Sprintf("%s: expected %s, got %s", f.where, want, got), hint)
+}
+
+// patternMismatch reports a string that does not match pattern, saying in
+// words what the schema's own patterns mean.
+func (f *schemaFailure) patternMismatch(pattern string) Diagnostics {
+	meaning := "of the expected form " + pattern
+	switch {
+	case strings.Contains(f.ve.AbsoluteKeywordLocation, "/duration/"):
+		meaning = patternMeaning["duration"]
+	case strings.Contains(f.ve.AbsoluteKeywordLocation, "/identifier/"):
+		meaning = patternMeaning["identifier"]
+	case strings.HasSuffix(f.ve.KeywordLocation, "/package/pattern"):
+		meaning = patternMeaning["package"]
+	}
+	return f.one(fmt.Sprintf("%s: %s is not %s", f.where, scalarText(f.val), meaning), "")
+}
+
+// notOneOf reports a value outside an enum, suggesting the closest one.
+func (f *schemaFailure) notOneOf(list string) Diagnostics {
+	hint := ""
+	if s, ok := f.val.(string); ok {
+		var opts []string
+		for _, q := range reQuoted.FindAllStringSubmatch(strings.ReplaceAll(list, `"`, "'"), -1) {
+			opts = append(opts, q[1])
+		}
+		if h := suggestKey(s, opts); strings.HasPrefix(h, "did you mean") {
+			hint, _, _ = strings.Cut(h, " (")
+		}
+	}
+	return f.one(fmt.Sprintf("%s: %s is not one of %s", f.where, scalarText(f.val), list), hint)
 }
 
 func unescapeLocation(loc string) string {

@@ -251,93 +251,112 @@ func (x *expander) errorf(n *yaml.Node, rule, hint, format string, args ...any) 
 // (nothing downstream modifies the tree). It stops at the first limit hit:
 // past that point the tree is not worth more work.
 func (x *expander) expand(n *yaml.Node, depth int) *yaml.Node {
-	if len(x.diags) > 0 {
-		return nil
-	}
-	x.nodes++
-	if x.nodes > x.lim.MaxNodes {
-		if x.aliases > 0 {
-			x.errorf(n, "input", "reduce the use of YAML aliases", "YAML aliases expand to more than %d nodes", x.lim.MaxNodes)
-		} else {
-			x.errorf(n, "input", "split the spec into several files", "the document has more than %d nodes", x.lim.MaxNodes)
-		}
-		return nil
-	}
-	if depth > x.lim.MaxDepth {
-		x.errorf(n, "input", "", "nesting deeper than %d levels", x.lim.MaxDepth)
-		return nil
-	}
-	if n.Style&yaml.TaggedStyle != 0 && !coreTags[n.ShortTag()] {
-		x.errorf(n, "yaml-syntax", "remove the tag: a spec uses plain YAML values", "YAML tag %s is not supported", n.Tag)
+	if len(x.diags) > 0 || !x.withinLimits(n, depth) {
 		return nil
 	}
 	switch n.Kind {
 	case yaml.AliasNode:
-		if n.Alias == nil {
-			x.errorf(n, "yaml-syntax", "", "alias *%s has no anchor", n.Value)
-			return nil
-		}
-		for _, a := range x.active {
-			if a == n.Alias {
-				x.errorf(n, "yaml-syntax", "", "alias *%s refers to itself", n.Value)
-				return nil
-			}
-		}
-		x.aliases++
-		x.active = append(x.active, n.Alias)
-		c := x.expand(n.Alias, depth)
-		x.active = x.active[:len(x.active)-1]
-		return c
+		return x.expandAlias(n, depth)
 	case yaml.ScalarNode:
 		return n
 	case yaml.MappingNode, yaml.SequenceNode:
-		var content []*yaml.Node // set once a child differs from the original
-		var seen map[string]*yaml.Node
-		if n.Kind == yaml.MappingNode {
-			seen = make(map[string]*yaml.Node, len(n.Content)/2)
-		}
-		for i, ch := range n.Content {
-			if n.Kind == yaml.MappingNode && i%2 == 0 {
-				key := ch
-				if key.Kind == yaml.AliasNode && key.Alias != nil {
-					key = key.Alias
-				}
-				if key.Kind != yaml.ScalarNode {
-					x.errorf(ch, "yaml-syntax", "use plain names as keys", "mapping key must be a scalar")
-					return nil
-				}
-				if key.Tag == "!!merge" || key.Value == "<<" && key.Style == 0 {
-					x.errorf(ch, "yaml-syntax", "repeat the keys, or use an alias for the whole value", "YAML merge keys (<<) are not supported")
-					return nil
-				}
-				if prev, dup := seen[key.Value]; dup {
-					x.errorf(ch, "duplicate-key", "remove one of them", "duplicate key %q (first at %d:%d)", key.Value, prev.Line, prev.Column)
-					return nil
-				}
-				seen[key.Value] = ch
-			}
-			cc := x.expand(ch, depth+1)
-			if cc == nil {
-				return nil
-			}
-			if cc != ch && content == nil {
-				content = make([]*yaml.Node, i, len(n.Content))
-				copy(content, n.Content[:i])
-			}
-			if content != nil {
-				content = append(content, cc)
-			}
-		}
-		if content == nil {
-			return n
-		}
-		c := *n
-		c.Anchor = ""
-		c.Content = content
-		return &c
+		return x.expandCollection(n, depth)
 	}
 	x.errorf(n, "yaml-syntax", "", "unexpected YAML node")
 	return nil
+}
+
+// withinLimits counts n and reports whether the document stays within the
+// limits on nodes and depth, and uses core tags only.
+func (x *expander) withinLimits(n *yaml.Node, depth int) bool {
+	x.nodes++
+	switch {
+	case x.nodes > x.lim.MaxNodes && x.aliases > 0:
+		x.errorf(n, "input", "reduce the use of YAML aliases", "YAML aliases expand to more than %d nodes", x.lim.MaxNodes)
+	case x.nodes > x.lim.MaxNodes:
+		x.errorf(n, "input", "split the spec into several files", "the document has more than %d nodes", x.lim.MaxNodes)
+	case depth > x.lim.MaxDepth:
+		x.errorf(n, "input", "", "nesting deeper than %d levels", x.lim.MaxDepth)
+	case n.Style&yaml.TaggedStyle != 0 && !coreTags[n.ShortTag()]:
+		x.errorf(n, "yaml-syntax", "remove the tag: a spec uses plain YAML values", "YAML tag %s is not supported", n.Tag)
+	default:
+		return true
+	}
+	return false
+}
+
+// expandAlias is the expansion of the anchor alias n refers to.
+func (x *expander) expandAlias(n *yaml.Node, depth int) *yaml.Node {
+	if n.Alias == nil {
+		x.errorf(n, "yaml-syntax", "", "alias *%s has no anchor", n.Value)
+		return nil
+	}
+	for _, a := range x.active {
+		if a == n.Alias {
+			x.errorf(n, "yaml-syntax", "", "alias *%s refers to itself", n.Value)
+			return nil
+		}
+	}
+	x.aliases++
+	x.active = append(x.active, n.Alias)
+	c := x.expand(n.Alias, depth)
+	x.active = x.active[:len(x.active)-1]
+	return c
+}
+
+// expandCollection expands the children of a mapping or sequence, copying
+// n only when a child changed; a mapping's keys are checked on the way.
+func (x *expander) expandCollection(n *yaml.Node, depth int) *yaml.Node {
+	var content []*yaml.Node // set once a child differs from the original
+	var seen map[string]*yaml.Node
+	if n.Kind == yaml.MappingNode {
+		seen = make(map[string]*yaml.Node, len(n.Content)/2)
+	}
+	for i, ch := range n.Content {
+		if n.Kind == yaml.MappingNode && i%2 == 0 && !x.checkKey(ch, seen) {
+			return nil
+		}
+		cc := x.expand(ch, depth+1)
+		if cc == nil {
+			return nil
+		}
+		if cc != ch && content == nil {
+			content = make([]*yaml.Node, i, len(n.Content))
+			copy(content, n.Content[:i])
+		}
+		if content != nil {
+			content = append(content, cc)
+		}
+	}
+	if content == nil {
+		return n
+	}
+	c := *n
+	c.Anchor = ""
+	c.Content = content
+	return &c
+}
+
+// checkKey reports whether ch is a key a spec may use: a scalar (an alias
+// of one), not a merge key, not a duplicate of a key in seen, which it is
+// added to.
+func (x *expander) checkKey(ch *yaml.Node, seen map[string]*yaml.Node) bool {
+	key := ch
+	if key.Kind == yaml.AliasNode && key.Alias != nil {
+		key = key.Alias
+	}
+	switch prev, dup := seen[key.Value]; {
+	case key.Kind != yaml.ScalarNode:
+		x.errorf(ch, "yaml-syntax", "use plain names as keys", "mapping key must be a scalar")
+	case key.Tag == "!!merge" || key.Value == "<<" && key.Style == 0:
+		x.errorf(ch, "yaml-syntax", "repeat the keys, or use an alias for the whole value", "YAML merge keys (<<) are not supported")
+	case dup:
+		x.errorf(ch, "duplicate-key", "remove one of them", "duplicate key %q (first at %d:%d)", key.Value, prev.Line, prev.Column)
+	default:
+		seen[key.Value] = ch
+		return true
+	}
+	return false
 }
 
 // coreTags are the tags of the YAML 1.2 core schema (and the timestamps

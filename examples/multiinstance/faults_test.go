@@ -602,6 +602,11 @@ func logLevel(t *testing.T, path, level string) []map[string]any {
 // ---------------------------------------------------------------------------
 // SIGKILL mid-effect
 
+// proveKillMidEffect kills an instance while an effect runs, lets another
+// take over after the lease, and counts the effect's runs. It stays one
+// function on purpose: the kill, the takeover and the count are one
+// timeline over shared state (the fleet, the effect log, the start time),
+// told in order.
 func proveKillMidEffect(t *testing.T, bin, storeURL string) {
 	ctx := context.Background()
 	began := time.Now()

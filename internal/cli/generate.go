@@ -97,9 +97,10 @@ func newGenerateCmd() *cobra.Command {
 		Long: `Generate lints each spec (files, or directories searched recursively for
 *.mrtr.yaml) and writes its Go code into the output directory the spec
 names: per tool, <tool>.mrtr.go (types, state machine, codec, validators,
-registration) and <tool>.mrtr_test.go (the transition test suite); once,
-<tool>_handler.go, a scaffold of the handler for you to fill in, which is
-never overwritten. Only files whose bytes change are written; generated
+registration) and <tool>.mrtr_test.go (the transition test suite, and
+Drive<Tool> for your own tests); once, <tool>_handler.go, a scaffold of
+the handler for you to fill in, with <tool>_handler_test.go, a scaffold of
+its tests; neither is ever overwritten. Only files whose bytes change are written; generated
 files of tools removed from the spec are deleted.
 
 The handler is yours wherever it lives: when any Go file of the package

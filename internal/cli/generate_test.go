@@ -111,88 +111,100 @@ func TestGenerateGoldens(t *testing.T) {
 		t.Run(d.Name(), func(t *testing.T) {
 			dir := t.TempDir()
 			specPath := copySpec(t, specs[0], dir)
-			prefix := filepath.ToSlash(dir) + "/"
-			wantErrors, err := os.ReadFile(filepath.Join(caseDir, "errors.txt"))
-			if err == nil {
-				// An output directory with files of an earlier run, stale
-				// and current: none may change.
-				for name, content := range map[string]string{
-					"old_tool.mrtr.go": "// " + generator.Header + "\n// source: ../" + filepath.Base(specPath) + "\n\npackage old\n",
-					"notes.txt":        "mine\n",
-				} {
-					p := filepath.Join(dir, "out", name)
-					if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-						t.Fatal(err)
-					}
-					if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-						t.Fatal(err)
-					}
-				}
-				before := snapshot(t, dir)
-				code, out, errOut := run(t, "generate", dir)
-				want := string(wantErrors)
-				wantCode := ExitFindings
-				if strings.HasPrefix(want, "generator: ") {
-					// Refused by the generator, not lint: a failure to run.
-					want = "mrtrgen: " + filepath.Base(specPath) + ": " + want
-					wantCode = ExitFailure
-				}
-				if code != wantCode {
-					t.Errorf("exit %d, want %d", code, wantCode)
-				}
-				if out != "" {
-					t.Errorf("stdout:\n%s", out)
-				}
-				if got := strings.ReplaceAll(errOut, prefix, ""); got != want {
-					t.Errorf("stderr:\n%s\nwant:\n%s", got, want)
-				}
-				sameTree(t, "a failed generate", before, snapshot(t, dir))
+			if wantErrors, err := os.ReadFile(filepath.Join(caseDir, "errors.txt")); err == nil {
+				goldenRefused(t, dir, specPath, string(wantErrors))
 				return
 			}
-
-			code, out, errOut := run(t, "generate", dir)
-			if code != ExitOK {
-				t.Fatalf("exit %d\n%s%s", code, out, errOut)
-			}
-			wantWarnings, _ := os.ReadFile(filepath.Join(caseDir, "lint.txt"))
-			if got := strings.ReplaceAll(errOut, prefix, ""); got != string(wantWarnings) {
-				t.Errorf("stderr:\n%s\nwant:\n%s", got, wantWarnings)
-			}
-			got := snapshot(t, dir)
-			delete(got, filepath.Base(specPath))
-			want := snapshot(t, filepath.Join(caseDir, "want"))
-			for p := range want {
-				if _, ok := got[p]; !ok {
-					t.Errorf("generate did not write %s", p)
-				} else if !bytes.Equal(got[p].content, want[p].content) {
-					t.Errorf("generate wrote %s unlike the golden file", p)
-				}
-				if !strings.Contains(out, "wrote   "+prefix+p+"\n") {
-					t.Errorf("stdout does not say it wrote %s:\n%s", p, out)
-				}
-			}
-			for p := range got {
-				if _, ok := want[p]; !ok {
-					t.Errorf("generate wrote %s, which the golden files lack", p)
-				}
-			}
-
-			// Again: nothing to do, nothing written, and check agrees.
-			before := snapshot(t, dir)
-			code, out, errOut = run(t, "generate", dir)
-			if code != ExitOK {
-				t.Fatalf("second run: exit %d\n%s%s", code, out, errOut)
-			}
-			for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
-				if line != "" && !strings.HasPrefix(line, "kept    ") {
-					t.Errorf("second run: %q", line)
-				}
-			}
-			sameTree(t, "a second generate", before, snapshot(t, dir))
-			if code, out, _ := run(t, "check", dir); code != ExitOK || out != "" {
-				t.Errorf("check after generate: exit %d\n%s", code, out)
-			}
+			goldenGenerated(t, caseDir, dir, specPath)
 		})
+	}
+}
+
+// goldenRefused runs generate on a golden spec it must refuse: it prints
+// wantErrors and exits with the code they call for.
+func goldenRefused(t *testing.T, dir, specPath, wantErrors string) {
+	prefix := filepath.ToSlash(dir) + "/"
+	// An output directory with files of an earlier run, stale
+	// and current: none may change.
+	for name, content := range map[string]string{
+		"old_tool.mrtr.go": "// " + generator.Header + "\n// source: ../" + filepath.Base(specPath) + "\n\npackage old\n",
+		"notes.txt":        "mine\n",
+	} {
+		p := filepath.Join(dir, "out", name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := snapshot(t, dir)
+	code, out, errOut := run(t, "generate", dir)
+	want := wantErrors
+	wantCode := ExitFindings
+	if strings.HasPrefix(want, "generator: ") {
+		// Refused by the generator, not lint: a failure to run.
+		want = "mrtrgen: " + filepath.Base(specPath) + ": " + want
+		wantCode = ExitFailure
+	}
+	if code != wantCode {
+		t.Errorf("exit %d, want %d", code, wantCode)
+	}
+	if out != "" {
+		t.Errorf("stdout:\n%s", out)
+	}
+	if got := strings.ReplaceAll(errOut, prefix, ""); got != want {
+		t.Errorf("stderr:\n%s\nwant:\n%s", got, want)
+	}
+	sameTree(t, "a failed generate", before, snapshot(t, dir))
+}
+
+// goldenGenerated runs generate on a golden spec: it writes the golden
+// files, saying so, with the golden warnings; a second run writes nothing,
+// and check agrees.
+func goldenGenerated(t *testing.T, caseDir, dir, specPath string) {
+	prefix := filepath.ToSlash(dir) + "/"
+	code, out, errOut := run(t, "generate", dir)
+	if code != ExitOK {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	wantWarnings, _ := os.ReadFile(filepath.Join(caseDir, "lint.txt"))
+	if got := strings.ReplaceAll(errOut, prefix, ""); got != string(wantWarnings) {
+		t.Errorf("stderr:\n%s\nwant:\n%s", got, wantWarnings)
+	}
+	got := snapshot(t, dir)
+	delete(got, filepath.Base(specPath))
+	want := snapshot(t, filepath.Join(caseDir, "want"))
+	for p := range want {
+		if _, ok := got[p]; !ok {
+			t.Errorf("generate did not write %s", p)
+		} else if !bytes.Equal(got[p].content, want[p].content) {
+			t.Errorf("generate wrote %s unlike the golden file", p)
+		}
+		if !strings.Contains(out, "wrote   "+prefix+p+"\n") {
+			t.Errorf("stdout does not say it wrote %s:\n%s", p, out)
+		}
+	}
+	for p := range got {
+		if _, ok := want[p]; !ok {
+			t.Errorf("generate wrote %s, which the golden files lack", p)
+		}
+	}
+
+	// Again: nothing to do, nothing written, and check agrees.
+	before := snapshot(t, dir)
+	code, out, errOut = run(t, "generate", dir)
+	if code != ExitOK {
+		t.Fatalf("second run: exit %d\n%s%s", code, out, errOut)
+	}
+	for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		if line != "" && !strings.HasPrefix(line, "kept    ") {
+			t.Errorf("second run: %q", line)
+		}
+	}
+	sameTree(t, "a second generate", before, snapshot(t, dir))
+	if code, out, _ := run(t, "check", dir); code != ExitOK || out != "" {
+		t.Errorf("check after generate: exit %d\n%s", code, out)
 	}
 }
 
@@ -270,6 +282,8 @@ func TestGenerateKeepsScaffolds(t *testing.T) {
 
 // check: 0 when current, 1 with a unified diff after a hand edit (or a
 // missing or left-over file), 0 again after generate; it never writes.
+// A sequence of edits and runs on one directory, each step depending on
+// the one before: one function, told in order.
 func TestCheck(t *testing.T) {
 	dir := t.TempDir()
 	specPath := filepath.Join(dir, "specs", "pair.mrtr.yaml")

@@ -42,72 +42,82 @@ Init never overwrites a file: it fails (exit 2) when NAME.mrtr.yaml exists.`,
   mrtrgen init specs/billing --package billingmcp
   mrtrgen init close_ticket         # close_ticket.mrtr.yaml with a tool close_ticket`,
 		Args: cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			name := ""
-			if len(args) == 1 {
-				name = args[0]
-				if tool == "" {
-					tool = toolName(filepath.Base(strings.TrimSuffix(name, spec.Ext)))
-				}
-			} else {
-				wd, err := os.Getwd()
-				if err != nil {
-					return err
-				}
-				name = filepath.Base(wd)
-			}
-			name = strings.TrimSuffix(name, spec.Ext)
-			dir, base := filepath.Split(name)
-			if base == "" || base == "." || base == ".." {
-				return usageError(cmd, fmt.Errorf("%q is not a spec name; give one, for example mrtrgen init billing", name))
-			}
-			if pkg == "" {
-				pkg = packageName(base)
-			} else if !validPackage(pkg) {
-				return usageError(cmd, fmt.Errorf("--package %q is not a Go package name of lower-case letters, digits and underscores", pkg))
-			}
-			if tool == "" {
-				tool = "delete_document"
-			} else if !validToolName(tool) {
-				return usageError(cmd, fmt.Errorf("--tool %q is not a tool name of lower-case letters, digits and underscores starting with a letter", tool))
-			}
-			file := base + spec.Ext
-			path := filepath.Join(dir, file)
-			content, err := starterSpec(file, pkg, tool)
-			if err != nil {
-				return err
-			}
-			if dir != "" {
-				if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-					return fmt.Errorf("directory %s does not exist; create it first (mkdir -p %s)", dir, dir)
-				}
-			}
-			fh, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-			if errors.Is(err, fs.ErrExist) {
-				return fmt.Errorf("%s already exists; mrtrgen init never overwrites a file: pick another name (mrtrgen init OTHER), or move the file away", filepath.ToSlash(path))
-			}
-			if err != nil {
-				return err
-			}
-			if _, err := fh.Write(content); err != nil {
-				fh.Close()
-				return err
-			}
-			if err := fh.Close(); err != nil {
-				return err
-			}
-			slash := filepath.ToSlash(path)
-			fmt.Fprintf(cmd.OutOrStdout(), `wrote %s (package %s)
-next:
-  mrtrgen lint %s       # check it while you edit
-  mrtrgen generate %s   # Go code, tests and a handler scaffold next to it
-`, slash, pkg, slash, slash)
-			return nil
-		},
+		RunE: func(cmd *cobra.Command, args []string) error { return runInit(cmd, args, pkg, tool) },
 	}
 	cmd.Flags().StringVarP(&pkg, "package", "p", "", "Go package name of the generated code (default: from NAME)")
 	cmd.Flags().StringVar(&tool, "tool", "", "name of the starter tool (default: from NAME when given, else delete_document)")
 	return cmd
+}
+
+// runInit writes the starter spec named by args (or after the current
+// directory) with package pkg and tool tool ("" for the defaults).
+func runInit(cmd *cobra.Command, args []string, pkg, tool string) error {
+	name := ""
+	if len(args) == 1 {
+		name = args[0]
+		if tool == "" {
+			tool = toolName(filepath.Base(strings.TrimSuffix(name, spec.Ext)))
+		}
+	} else {
+		wd, err := os.Getwd()
+		if err != nil {
+			return err
+		}
+		name = filepath.Base(wd)
+	}
+	name = strings.TrimSuffix(name, spec.Ext)
+	dir, base := filepath.Split(name)
+	if base == "" || base == "." || base == ".." {
+		return usageError(cmd, fmt.Errorf("%q is not a spec name; give one, for example mrtrgen init billing", name))
+	}
+	if pkg == "" {
+		pkg = packageName(base)
+	} else if !validPackage(pkg) {
+		return usageError(cmd, fmt.Errorf("--package %q is not a Go package name of lower-case letters, digits and underscores", pkg))
+	}
+	if tool == "" {
+		tool = "delete_document"
+	} else if !validToolName(tool) {
+		return usageError(cmd, fmt.Errorf("--tool %q is not a tool name of lower-case letters, digits and underscores starting with a letter", tool))
+	}
+	file := base + spec.Ext
+	path := filepath.Join(dir, file)
+	content, err := starterSpec(file, pkg, tool)
+	if err != nil {
+		return err
+	}
+	if err := writeNew(dir, path, content); err != nil {
+		return err
+	}
+	slash := filepath.ToSlash(path)
+	fmt.Fprintf(cmd.OutOrStdout(), `wrote %s (package %s)
+next:
+  mrtrgen lint %s       # check it while you edit
+  mrtrgen generate %s   # Go code, tests and a handler scaffold next to it
+`, slash, pkg, slash, slash)
+	return nil
+}
+
+// writeNew writes content to path, in the existing directory dir, unless
+// path exists.
+func writeNew(dir, path string, content []byte) error {
+	if dir != "" {
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			return fmt.Errorf("directory %s does not exist; create it first (mkdir -p %s)", dir, dir)
+		}
+	}
+	fh, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("%s already exists; mrtrgen init never overwrites a file: pick another name (mrtrgen init OTHER), or move the file away", filepath.ToSlash(path))
+	}
+	if err != nil {
+		return err
+	}
+	if _, err := fh.Write(content); err != nil {
+		fh.Close()
+		return err
+	}
+	return fh.Close()
 }
 
 // starterSpec renders the starter spec template.

@@ -1,8 +1,12 @@
 // Package mrtrtest runs generated programs in tests: a Harness drives
 // rounds directly (no network) with a fixed key ring, a memory store and a
-// controllable clock, and RunMatrix runs the whole contract of a
-// multi-round tool (the test matrix of the MRTR design article) against
-// any handler, the generated fake or your real one, given fixtures.
+// controllable clock; a Driver plays one workflow round by round with
+// typed arguments and answers (the generated tests give each tool its
+// Drive<Tool>) and checks what it asks and how it ends; and RunMatrix runs
+// the whole contract of a multi-round tool (the test matrix of the MRTR
+// design article) against any handler, the generated fake or your real
+// one, given fixtures. Their failures name the round, what was wanted and
+// what the handler did.
 package mrtrtest
 
 import (
@@ -105,13 +109,18 @@ func New[F any](t testing.TB, p mrtr.Program[F], opts ...Option) *Harness[F] {
 // json.RawMessage), the requestState of the previous round ("" to start)
 // and the answers.
 func (h *Harness[F]) Call(ctx context.Context, args any, state string, responses mcp.InputResponseMap) (*mrtr.Reply, error) {
+	return h.callAs(ctx, h.Principal, args, state, responses)
+}
+
+// callAs is Call from principal.
+func (h *Harness[F]) callAs(ctx context.Context, principal string, args any, state string, responses mcp.InputResponseMap) (*mrtr.Reply, error) {
 	raw, err := marshalArgs(args)
 	if err != nil {
 		return nil, err
 	}
 	return mrtr.Run(ctx, h.Engine, h.Program, mrtr.Request{
 		Arguments: raw, RequestState: state, InputResponses: responses,
-		Capabilities: h.Capabilities, Principal: h.Principal,
+		Capabilities: h.Capabilities, Principal: principal,
 	})
 }
 

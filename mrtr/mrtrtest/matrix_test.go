@@ -61,7 +61,7 @@ func TestMatrixCatchesRepeatedBusinessEffect(t *testing.T) {
 	if err == nil {
 		t.Fatalf("the matrix passed a program that repeats a business-keyed effect:\n%s", out)
 	}
-	if !strings.Contains(string(out), "a second workflow reached effect send (operation id transfer-{account}-{amount}) and went on") {
+	if !strings.Contains(string(out), `scenario "business operation id" at send, round 3: want a second workflow that reached effect send (operation id transfer-{account}-{amount}) to be refused there, not go on; it ended success at state done ("Sent 1 from acc-000 as tr-2.")`) {
 		t.Fatalf("the matrix failed for another reason:\n%s", out)
 	}
 }

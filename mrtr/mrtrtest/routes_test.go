@@ -148,9 +148,9 @@ func TestMatrixFailsScenariosItCannotReach(t *testing.T) {
 		t.Fatalf("failed scenarios %v, want %v:\n%s", failed, want, out)
 	}
 	for _, msg := range []string{
-		`scenario "expired state" applies to payout but no workflow of the fixtures reaches it: it needs a workflow that asks for input (states that ask: askApproval); tried the fixture workflow (route > batched → success:`,
-		`scenario "missing input/at askApproval" applies to payout but no workflow of the fixtures reaches it: it needs a workflow that asks at askApproval`,
-		`scenario "duplicate final round/at pay" applies to payout but no workflow of the fixtures reaches it: it needs a workflow that runs effect pay in a round after the first (after askApproval)`,
+		`scenario "expired state" applies to payout, but no workflow of the fixtures reaches it: it needs a workflow that asks for input (states that ask: askApproval); tried the fixture workflow (route > batched → success:`,
+		`scenario "missing input" at askApproval applies to payout, but no workflow of the fixtures reaches it: it needs a workflow that asks at askApproval`,
+		`scenario "duplicate final round" at pay applies to payout, but no workflow of the fixtures reaches it: it needs a workflow that runs effect pay in a round after the first (after askApproval)`,
 		"Add a Fixtures.Variants entry that takes that branch (other arguments or answers), or Fixtures.Steer to steer the handler's checks",
 	} {
 		if !strings.Contains(out, msg) {

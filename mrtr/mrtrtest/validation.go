@@ -198,7 +198,8 @@ func roundWith[F any](t *testing.T, p mrtr.Program[F], fx *Fixtures, u Validator
 	// A route to the question, as the matrix finds one: the fixture
 	// workflow, a variant, or the handler steered onto a branch that asks.
 	var at step
-	r, h, _ := m.find(t, "validator "+u.Validator, fmt.Sprintf("a workflow that asks for %q (state %s)", u.Request, owner.Name), m.candidates(owner.Name),
+	m.name = "validator " + u.Validator
+	r, h, _ := m.find(testT{t}, fmt.Sprintf("a workflow that asks for %q (state %s)", u.Request, owner.Name), m.candidates(owner.Name),
 		func(_ int, s step) bool {
 			if _, ok := s.responses[u.Request]; ok {
 				at = s
@@ -209,7 +210,7 @@ func roundWith[F any](t *testing.T, p mrtr.Program[F], fx *Fixtures, u Validator
 		func(*route, []step) bool { return at.state != "" })
 	answer, ok := at.responses[u.Request].(*mcp.ElicitResult)
 	if !ok || answer.Action != "accept" {
-		t.Fatalf("the fixtures' answer to %q is not an accepted form: %#v", u.Request, at.responses[u.Request])
+		t.Fatalf("the fixtures' answer to %q is not an accepted form: %s", u.Request, responseText(at.responses[u.Request]))
 	}
 	content := maps.Clone(answer.Content)
 	if content == nil {
@@ -256,13 +257,6 @@ func wantRefused(t *testing.T, u ValidatorUse, reply *mrtr.Reply, err error, mes
 	if !ok || !strings.Contains(ep.Message, problem.CorrectPrefix) || !strings.Contains(ep.Message, u.Field) || !strings.Contains(ep.Message, message) {
 		t.Fatalf("asked again with %q, want it to say what to correct in %s (%q)", messageOf(reply.InputRequests[u.Request]), u.Field, message)
 	}
-}
-
-func messageOf(r mcp.InputRequest) string {
-	if ep, ok := r.(*mcp.ElicitParams); ok {
-		return ep.Message
-	}
-	return fmt.Sprintf("%T", r)
 }
 
 // withValue returns args (a JSON object) with key set to value.

@@ -33,8 +33,22 @@ func (h *fakeTestInputRequiredResultPrompt) Authorize(ctx context.Context, f *Te
 
 // answersTestInputRequiredResultPrompt are valid answers to the input requests of
 // test_input_required_result_prompt, derived from the spec.
-var answersTestInputRequiredResultPrompt = map[string]mcp.InputResponse{
-	"user_context": mrtrtest.Accept(map[string]any{"context": "example"}),
+var answersTestInputRequiredResultPrompt = mrtrtest.Answers(TestInputRequiredResultPromptUserContextAnswer{Context: "example"})
+
+// InputResponse is the answer as a client sends it (an mrtrtest.Answer to "user_context"): the
+// form's content, through JSON.
+func (a TestInputRequiredResultPromptUserContextAnswer) InputResponse() (string, mcp.InputResponse) {
+	content := map[string]any{"context": a.Context}
+	return "user_context", mrtrtest.Form(content)
+}
+
+// DriveTestInputRequiredResultPrompt starts prompt test_input_required_result_prompt on h with
+// args, for your handler's tests: round 1 runs; answer each question with its typed answer, and
+// check what it asks and how it ends. Every field of args is sent (one with a default too: set it);
+// a nil pointer is left out.
+func DriveTestInputRequiredResultPrompt(t testing.TB, h *mrtrtest.Harness[*TestInputRequiredResultPromptFlow], args TestInputRequiredResultPromptArgs) *mrtrtest.Driver[*TestInputRequiredResultPromptFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
 }
 
 // fixturesTestInputRequiredResultPrompt are a valid test_input_required_result_prompt workflow

@@ -29,6 +29,14 @@ func (h *fakeTestErrorHandling) Authorize(ctx context.Context, f *TestErrorHandl
 	return nil
 }
 
+// DriveTestErrorHandling starts tool test_error_handling on h with args, for your handler's tests:
+// round 1 runs; answer each question with its typed answer, and check what it asks and how it ends.
+// Every field of args is sent (one with a default too: set it); a nil pointer is left out.
+func DriveTestErrorHandling(t testing.TB, h *mrtrtest.Harness[*TestErrorHandlingFlow], args TestErrorHandlingArgs) *mrtrtest.Driver[*TestErrorHandlingFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
+}
+
 // fixturesTestErrorHandling are a valid test_error_handling workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesTestErrorHandling(h *fakeTestErrorHandling) mrtrtest.Fixtures {

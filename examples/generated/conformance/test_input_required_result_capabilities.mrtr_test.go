@@ -33,9 +33,25 @@ func (h *fakeTestInputRequiredResultCapabilities) Authorize(ctx context.Context,
 
 // answersTestInputRequiredResultCapabilities are valid answers to the input requests of
 // test_input_required_result_capabilities, derived from the spec.
-var answersTestInputRequiredResultCapabilities = map[string]mcp.InputResponse{
-	"greeting":  mrtrtest.Text("A sampled answer."),
-	"user_name": mrtrtest.Accept(map[string]any{"name": "example"}),
+var answersTestInputRequiredResultCapabilities = mrtrtest.Answers(
+	mrtrtest.Respond("greeting", mrtrtest.Text("A sampled answer.")),
+	TestInputRequiredResultCapabilitiesUserNameAnswer{Name: "example"},
+)
+
+// InputResponse is the answer as a client sends it (an mrtrtest.Answer to "user_name"): the form's
+// content, through JSON.
+func (a TestInputRequiredResultCapabilitiesUserNameAnswer) InputResponse() (string, mcp.InputResponse) {
+	content := map[string]any{"name": a.Name}
+	return "user_name", mrtrtest.Form(content)
+}
+
+// DriveTestInputRequiredResultCapabilities starts tool test_input_required_result_capabilities on h
+// with args, for your handler's tests: round 1 runs; answer each question with its typed answer,
+// and check what it asks and how it ends. Every field of args is sent (one with a default too: set
+// it); a nil pointer is left out.
+func DriveTestInputRequiredResultCapabilities(t testing.TB, h *mrtrtest.Harness[*TestInputRequiredResultCapabilitiesFlow], args TestInputRequiredResultCapabilitiesArgs) *mrtrtest.Driver[*TestInputRequiredResultCapabilitiesFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
 }
 
 // fixturesTestInputRequiredResultCapabilities are a valid test_input_required_result_capabilities

@@ -33,8 +33,22 @@ func (h *fakeTestInputRequiredResultElicitation) Authorize(ctx context.Context, 
 
 // answersTestInputRequiredResultElicitation are valid answers to the input requests of
 // test_input_required_result_elicitation, derived from the spec.
-var answersTestInputRequiredResultElicitation = map[string]mcp.InputResponse{
-	"user_name": mrtrtest.Accept(map[string]any{"name": "example"}),
+var answersTestInputRequiredResultElicitation = mrtrtest.Answers(TestInputRequiredResultElicitationUserNameAnswer{Name: "example"})
+
+// InputResponse is the answer as a client sends it (an mrtrtest.Answer to "user_name"): the form's
+// content, through JSON.
+func (a TestInputRequiredResultElicitationUserNameAnswer) InputResponse() (string, mcp.InputResponse) {
+	content := map[string]any{"name": a.Name}
+	return "user_name", mrtrtest.Form(content)
+}
+
+// DriveTestInputRequiredResultElicitation starts tool test_input_required_result_elicitation on h
+// with args, for your handler's tests: round 1 runs; answer each question with its typed answer,
+// and check what it asks and how it ends. Every field of args is sent (one with a default too: set
+// it); a nil pointer is left out.
+func DriveTestInputRequiredResultElicitation(t testing.TB, h *mrtrtest.Harness[*TestInputRequiredResultElicitationFlow], args TestInputRequiredResultElicitationArgs) *mrtrtest.Driver[*TestInputRequiredResultElicitationFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
 }
 
 // fixturesTestInputRequiredResultElicitation are a valid test_input_required_result_elicitation

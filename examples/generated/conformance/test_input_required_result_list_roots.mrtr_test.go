@@ -32,8 +32,15 @@ func (h *fakeTestInputRequiredResultListRoots) Authorize(ctx context.Context, f 
 
 // answersTestInputRequiredResultListRoots are valid answers to the input requests of
 // test_input_required_result_list_roots, derived from the spec.
-var answersTestInputRequiredResultListRoots = map[string]mcp.InputResponse{
-	"client_roots": mrtrtest.RootsOf("file:///workspace/1"),
+var answersTestInputRequiredResultListRoots = mrtrtest.Answers(mrtrtest.Respond("client_roots", mrtrtest.RootsOf("file:///workspace/1")))
+
+// DriveTestInputRequiredResultListRoots starts tool test_input_required_result_list_roots on h with
+// args, for your handler's tests: round 1 runs; answer each question with its typed answer, and
+// check what it asks and how it ends. Every field of args is sent (one with a default too: set it);
+// a nil pointer is left out.
+func DriveTestInputRequiredResultListRoots(t testing.TB, h *mrtrtest.Harness[*TestInputRequiredResultListRootsFlow], args TestInputRequiredResultListRootsArgs) *mrtrtest.Driver[*TestInputRequiredResultListRootsFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
 }
 
 // fixturesTestInputRequiredResultListRoots are a valid test_input_required_result_list_roots

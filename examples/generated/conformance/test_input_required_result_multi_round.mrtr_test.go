@@ -33,9 +33,32 @@ func (h *fakeTestInputRequiredResultMultiRound) Authorize(ctx context.Context, f
 
 // answersTestInputRequiredResultMultiRound are valid answers to the input requests of
 // test_input_required_result_multi_round, derived from the spec.
-var answersTestInputRequiredResultMultiRound = map[string]mcp.InputResponse{
-	"step1": mrtrtest.Accept(map[string]any{"name": "example"}),
-	"step2": mrtrtest.Accept(map[string]any{"color": "example"}),
+var answersTestInputRequiredResultMultiRound = mrtrtest.Answers(
+	TestInputRequiredResultMultiRoundStep1Answer{Name: "example"},
+	TestInputRequiredResultMultiRoundStep2Answer{Color: "example"},
+)
+
+// InputResponse is the answer as a client sends it (an mrtrtest.Answer to "step1"): the form's
+// content, through JSON.
+func (a TestInputRequiredResultMultiRoundStep1Answer) InputResponse() (string, mcp.InputResponse) {
+	content := map[string]any{"name": a.Name}
+	return "step1", mrtrtest.Form(content)
+}
+
+// InputResponse is the answer as a client sends it (an mrtrtest.Answer to "step2"): the form's
+// content, through JSON.
+func (a TestInputRequiredResultMultiRoundStep2Answer) InputResponse() (string, mcp.InputResponse) {
+	content := map[string]any{"color": a.Color}
+	return "step2", mrtrtest.Form(content)
+}
+
+// DriveTestInputRequiredResultMultiRound starts tool test_input_required_result_multi_round on h
+// with args, for your handler's tests: round 1 runs; answer each question with its typed answer,
+// and check what it asks and how it ends. Every field of args is sent (one with a default too: set
+// it); a nil pointer is left out.
+func DriveTestInputRequiredResultMultiRound(t testing.TB, h *mrtrtest.Harness[*TestInputRequiredResultMultiRoundFlow], args TestInputRequiredResultMultiRoundArgs) *mrtrtest.Driver[*TestInputRequiredResultMultiRoundFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
 }
 
 // fixturesTestInputRequiredResultMultiRound are a valid test_input_required_result_multi_round

@@ -33,10 +33,26 @@ func (h *fakeTestInputRequiredResultMultipleInputs) Authorize(ctx context.Contex
 
 // answersTestInputRequiredResultMultipleInputs are valid answers to the input requests of
 // test_input_required_result_multiple_inputs, derived from the spec.
-var answersTestInputRequiredResultMultipleInputs = map[string]mcp.InputResponse{
-	"client_roots": mrtrtest.RootsOf("file:///workspace/1"),
-	"greeting":     mrtrtest.Text("A sampled answer."),
-	"user_name":    mrtrtest.Accept(map[string]any{"name": "example"}),
+var answersTestInputRequiredResultMultipleInputs = mrtrtest.Answers(
+	mrtrtest.Respond("client_roots", mrtrtest.RootsOf("file:///workspace/1")),
+	mrtrtest.Respond("greeting", mrtrtest.Text("A sampled answer.")),
+	TestInputRequiredResultMultipleInputsUserNameAnswer{Name: "example"},
+)
+
+// InputResponse is the answer as a client sends it (an mrtrtest.Answer to "user_name"): the form's
+// content, through JSON.
+func (a TestInputRequiredResultMultipleInputsUserNameAnswer) InputResponse() (string, mcp.InputResponse) {
+	content := map[string]any{"name": a.Name}
+	return "user_name", mrtrtest.Form(content)
+}
+
+// DriveTestInputRequiredResultMultipleInputs starts tool test_input_required_result_multiple_inputs
+// on h with args, for your handler's tests: round 1 runs; answer each question with its typed
+// answer, and check what it asks and how it ends. Every field of args is sent (one with a default
+// too: set it); a nil pointer is left out.
+func DriveTestInputRequiredResultMultipleInputs(t testing.TB, h *mrtrtest.Harness[*TestInputRequiredResultMultipleInputsFlow], args TestInputRequiredResultMultipleInputsArgs) *mrtrtest.Driver[*TestInputRequiredResultMultipleInputsFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
 }
 
 // fixturesTestInputRequiredResultMultipleInputs are a valid

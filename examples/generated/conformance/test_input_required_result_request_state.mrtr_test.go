@@ -32,8 +32,22 @@ func (h *fakeTestInputRequiredResultRequestState) Authorize(ctx context.Context,
 
 // answersTestInputRequiredResultRequestState are valid answers to the input requests of
 // test_input_required_result_request_state, derived from the spec.
-var answersTestInputRequiredResultRequestState = map[string]mcp.InputResponse{
-	"confirm": mrtrtest.Accept(map[string]any{"ok": true}),
+var answersTestInputRequiredResultRequestState = mrtrtest.Answers(TestInputRequiredResultRequestStateConfirmAnswer{Ok: true})
+
+// InputResponse is the answer as a client sends it (an mrtrtest.Answer to "confirm"): the form's
+// content, through JSON.
+func (a TestInputRequiredResultRequestStateConfirmAnswer) InputResponse() (string, mcp.InputResponse) {
+	content := map[string]any{"ok": a.Ok}
+	return "confirm", mrtrtest.Form(content)
+}
+
+// DriveTestInputRequiredResultRequestState starts tool test_input_required_result_request_state on
+// h with args, for your handler's tests: round 1 runs; answer each question with its typed answer,
+// and check what it asks and how it ends. Every field of args is sent (one with a default too: set
+// it); a nil pointer is left out.
+func DriveTestInputRequiredResultRequestState(t testing.TB, h *mrtrtest.Harness[*TestInputRequiredResultRequestStateFlow], args TestInputRequiredResultRequestStateArgs) *mrtrtest.Driver[*TestInputRequiredResultRequestStateFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
 }
 
 // fixturesTestInputRequiredResultRequestState are a valid test_input_required_result_request_state

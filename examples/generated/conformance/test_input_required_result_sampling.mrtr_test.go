@@ -33,8 +33,15 @@ func (h *fakeTestInputRequiredResultSampling) Authorize(ctx context.Context, f *
 
 // answersTestInputRequiredResultSampling are valid answers to the input requests of
 // test_input_required_result_sampling, derived from the spec.
-var answersTestInputRequiredResultSampling = map[string]mcp.InputResponse{
-	"capital_question": mrtrtest.Text("A sampled answer."),
+var answersTestInputRequiredResultSampling = mrtrtest.Answers(mrtrtest.Respond("capital_question", mrtrtest.Text("A sampled answer.")))
+
+// DriveTestInputRequiredResultSampling starts tool test_input_required_result_sampling on h with
+// args, for your handler's tests: round 1 runs; answer each question with its typed answer, and
+// check what it asks and how it ends. Every field of args is sent (one with a default too: set it);
+// a nil pointer is left out.
+func DriveTestInputRequiredResultSampling(t testing.TB, h *mrtrtest.Harness[*TestInputRequiredResultSamplingFlow], args TestInputRequiredResultSamplingArgs) *mrtrtest.Driver[*TestInputRequiredResultSamplingFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
 }
 
 // fixturesTestInputRequiredResultSampling are a valid test_input_required_result_sampling workflow

@@ -32,8 +32,22 @@ func (h *fakeTestInputRequiredResultTamperedState) Authorize(ctx context.Context
 
 // answersTestInputRequiredResultTamperedState are valid answers to the input requests of
 // test_input_required_result_tampered_state, derived from the spec.
-var answersTestInputRequiredResultTamperedState = map[string]mcp.InputResponse{
-	"confirm": mrtrtest.Accept(map[string]any{"ok": true}),
+var answersTestInputRequiredResultTamperedState = mrtrtest.Answers(TestInputRequiredResultTamperedStateConfirmAnswer{Ok: true})
+
+// InputResponse is the answer as a client sends it (an mrtrtest.Answer to "confirm"): the form's
+// content, through JSON.
+func (a TestInputRequiredResultTamperedStateConfirmAnswer) InputResponse() (string, mcp.InputResponse) {
+	content := map[string]any{"ok": a.Ok}
+	return "confirm", mrtrtest.Form(content)
+}
+
+// DriveTestInputRequiredResultTamperedState starts tool test_input_required_result_tampered_state
+// on h with args, for your handler's tests: round 1 runs; answer each question with its typed
+// answer, and check what it asks and how it ends. Every field of args is sent (one with a default
+// too: set it); a nil pointer is left out.
+func DriveTestInputRequiredResultTamperedState(t testing.TB, h *mrtrtest.Harness[*TestInputRequiredResultTamperedStateFlow], args TestInputRequiredResultTamperedStateArgs) *mrtrtest.Driver[*TestInputRequiredResultTamperedStateFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
 }
 
 // fixturesTestInputRequiredResultTamperedState are a valid

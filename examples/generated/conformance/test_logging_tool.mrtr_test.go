@@ -33,6 +33,14 @@ func (h *fakeTestLoggingTool) EmitLog(ctx context.Context, f *TestLoggingToolFlo
 	return h.fake.Effect(ctx)
 }
 
+// DriveTestLoggingTool starts tool test_logging_tool on h with args, for your handler's tests:
+// round 1 runs; answer each question with its typed answer, and check what it asks and how it ends.
+// Every field of args is sent (one with a default too: set it); a nil pointer is left out.
+func DriveTestLoggingTool(t testing.TB, h *mrtrtest.Harness[*TestLoggingToolFlow], args TestLoggingToolArgs) *mrtrtest.Driver[*TestLoggingToolFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
+}
+
 // fixturesTestLoggingTool are a valid test_logging_tool workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesTestLoggingTool(h *fakeTestLoggingTool) mrtrtest.Fixtures {

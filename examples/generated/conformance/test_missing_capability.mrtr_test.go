@@ -29,6 +29,14 @@ func (h *fakeTestMissingCapability) Authorize(ctx context.Context, f *TestMissin
 	return nil
 }
 
+// DriveTestMissingCapability starts tool test_missing_capability on h with args, for your handler's
+// tests: round 1 runs; answer each question with its typed answer, and check what it asks and how
+// it ends. Every field of args is sent (one with a default too: set it); a nil pointer is left out.
+func DriveTestMissingCapability(t testing.TB, h *mrtrtest.Harness[*TestMissingCapabilityFlow], args TestMissingCapabilityArgs) *mrtrtest.Driver[*TestMissingCapabilityFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
+}
+
 // fixturesTestMissingCapability are a valid test_missing_capability workflow derived from the spec,
 // and the knobs of the fake that provoke each failure.
 func fixturesTestMissingCapability(h *fakeTestMissingCapability) mrtrtest.Fixtures {

@@ -29,6 +29,14 @@ func (h *fakeTestSimpleText) Authorize(ctx context.Context, f *TestSimpleTextFlo
 	return nil
 }
 
+// DriveTestSimpleText starts tool test_simple_text on h with args, for your handler's tests: round
+// 1 runs; answer each question with its typed answer, and check what it asks and how it ends. Every
+// field of args is sent (one with a default too: set it); a nil pointer is left out.
+func DriveTestSimpleText(t testing.TB, h *mrtrtest.Harness[*TestSimpleTextFlow], args TestSimpleTextArgs) *mrtrtest.Driver[*TestSimpleTextFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
+}
+
 // fixturesTestSimpleText are a valid test_simple_text workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesTestSimpleText(h *fakeTestSimpleText) mrtrtest.Fixtures {

@@ -33,8 +33,22 @@ func (h *fakeTestStreamingElicitation) Authorize(ctx context.Context, f *TestStr
 
 // answersTestStreamingElicitation are valid answers to the input requests of
 // test_streaming_elicitation, derived from the spec.
-var answersTestStreamingElicitation = map[string]mcp.InputResponse{
-	"user_name": mrtrtest.Accept(map[string]any{"name": "example"}),
+var answersTestStreamingElicitation = mrtrtest.Answers(TestStreamingElicitationUserNameAnswer{Name: "example"})
+
+// InputResponse is the answer as a client sends it (an mrtrtest.Answer to "user_name"): the form's
+// content, through JSON.
+func (a TestStreamingElicitationUserNameAnswer) InputResponse() (string, mcp.InputResponse) {
+	content := map[string]any{"name": a.Name}
+	return "user_name", mrtrtest.Form(content)
+}
+
+// DriveTestStreamingElicitation starts tool test_streaming_elicitation on h with args, for your
+// handler's tests: round 1 runs; answer each question with its typed answer, and check what it asks
+// and how it ends. Every field of args is sent (one with a default too: set it); a nil pointer is
+// left out.
+func DriveTestStreamingElicitation(t testing.TB, h *mrtrtest.Harness[*TestStreamingElicitationFlow], args TestStreamingElicitationArgs) *mrtrtest.Driver[*TestStreamingElicitationFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
 }
 
 // fixturesTestStreamingElicitation are a valid test_streaming_elicitation workflow derived from the

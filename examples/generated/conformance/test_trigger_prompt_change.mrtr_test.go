@@ -33,6 +33,15 @@ func (h *fakeTestTriggerPromptChange) ChangePromptList(ctx context.Context, f *T
 	return h.fake.Effect(ctx)
 }
 
+// DriveTestTriggerPromptChange starts tool test_trigger_prompt_change on h with args, for your
+// handler's tests: round 1 runs; answer each question with its typed answer, and check what it asks
+// and how it ends. Every field of args is sent (one with a default too: set it); a nil pointer is
+// left out.
+func DriveTestTriggerPromptChange(t testing.TB, h *mrtrtest.Harness[*TestTriggerPromptChangeFlow], args TestTriggerPromptChangeArgs) *mrtrtest.Driver[*TestTriggerPromptChangeFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
+}
+
 // fixturesTestTriggerPromptChange are a valid test_trigger_prompt_change workflow derived from the
 // spec, and the knobs of the fake that provoke each failure.
 func fixturesTestTriggerPromptChange(h *fakeTestTriggerPromptChange) mrtrtest.Fixtures {

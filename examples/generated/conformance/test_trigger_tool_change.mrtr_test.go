@@ -33,6 +33,15 @@ func (h *fakeTestTriggerToolChange) ChangeToolList(ctx context.Context, f *TestT
 	return h.fake.Effect(ctx)
 }
 
+// DriveTestTriggerToolChange starts tool test_trigger_tool_change on h with args, for your
+// handler's tests: round 1 runs; answer each question with its typed answer, and check what it asks
+// and how it ends. Every field of args is sent (one with a default too: set it); a nil pointer is
+// left out.
+func DriveTestTriggerToolChange(t testing.TB, h *mrtrtest.Harness[*TestTriggerToolChangeFlow], args TestTriggerToolChangeArgs) *mrtrtest.Driver[*TestTriggerToolChangeFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
+}
+
 // fixturesTestTriggerToolChange are a valid test_trigger_tool_change workflow derived from the
 // spec, and the knobs of the fake that provoke each failure.
 func fixturesTestTriggerToolChange(h *fakeTestTriggerToolChange) mrtrtest.Fixtures {

@@ -44,6 +44,14 @@ func (h *fakeDeleteCustomer) DeleteCustomer(ctx context.Context, f *DeleteCustom
 	return h.fake.Effect(ctx)
 }
 
+// DriveDeleteCustomer starts tool delete_customer on h with args, for your handler's tests: round 1
+// runs; answer each question with its typed answer, and check what it asks and how it ends. Every
+// field of args is sent (one with a default too: set it); a nil pointer is left out.
+func DriveDeleteCustomer(t testing.TB, h *mrtrtest.Harness[*DeleteCustomerFlow], args DeleteCustomerArgs) *mrtrtest.Driver[*DeleteCustomerFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
+}
+
 // fixturesDeleteCustomer are a valid delete_customer workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesDeleteCustomer(h *fakeDeleteCustomer) mrtrtest.Fixtures {

@@ -45,14 +45,39 @@ func (h *fakeProvisionWorkspace) CreateWorkspace(ctx context.Context, f *Provisi
 
 // answersProvisionWorkspace are valid answers to the input requests of provision_workspace, derived
 // from the spec.
-var answersProvisionWorkspace = map[string]mcp.InputResponse{
-	"placement": mrtrtest.Accept(map[string]any{"regions": []any{"eu-west"}}),
-	"plan": mrtrtest.Accept(map[string]any{
-		"seats": int64(1),
-		"tier":  "starter",
-	}),
-	"projects": mrtrtest.RootsOf("file:///workspace/1"),
-	"welcome":  mrtrtest.Text("A sampled answer."),
+var answersProvisionWorkspace = mrtrtest.Answers(
+	ProvisionWorkspacePlacementAnswer{Regions: []ProvisionWorkspaceRegions{ProvisionWorkspaceRegionsEuWest}},
+	ProvisionWorkspacePlanAnswer{
+		Seats: 1,
+		Tier:  ProvisionWorkspaceTierStarter,
+	},
+	mrtrtest.Respond("projects", mrtrtest.RootsOf("file:///workspace/1")),
+	mrtrtest.Respond("welcome", mrtrtest.Text("A sampled answer.")),
+)
+
+// InputResponse is the answer as a client sends it (an mrtrtest.Answer to "plan"): the form's
+// content, through JSON.
+func (a ProvisionWorkspacePlanAnswer) InputResponse() (string, mcp.InputResponse) {
+	content := map[string]any{
+		"seats": a.Seats,
+		"tier":  a.Tier,
+	}
+	return "plan", mrtrtest.Form(content)
+}
+
+// InputResponse is the answer as a client sends it (an mrtrtest.Answer to "placement"): the form's
+// content, through JSON.
+func (a ProvisionWorkspacePlacementAnswer) InputResponse() (string, mcp.InputResponse) {
+	content := map[string]any{"regions": a.Regions}
+	return "placement", mrtrtest.Form(content)
+}
+
+// DriveProvisionWorkspace starts tool provision_workspace on h with args, for your handler's tests:
+// round 1 runs; answer each question with its typed answer, and check what it asks and how it ends.
+// Every field of args is sent (one with a default too: set it); a nil pointer is left out.
+func DriveProvisionWorkspace(t testing.TB, h *mrtrtest.Harness[*ProvisionWorkspaceFlow], args ProvisionWorkspaceArgs) *mrtrtest.Driver[*ProvisionWorkspaceFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
 }
 
 // fixturesProvisionWorkspace are a valid provision_workspace workflow derived from the spec, and

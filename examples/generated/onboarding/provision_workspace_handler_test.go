@@ -2,6 +2,7 @@ package onboarding
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -11,18 +12,21 @@ import (
 	"github.com/mrtrgen/mrtrgen/examples/domain"
 	"github.com/mrtrgen/mrtrgen/examples/domain/domaintest"
 	"github.com/mrtrgen/mrtrgen/mrtr"
-	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 )
 
-func answers(tier string, seats int) map[string]mcp.InputResponse {
-	return map[string]mcp.InputResponse{
-		"plan":      mrtrtest.Accept(map[string]any{"tier": tier, "seats": seats}),
-		"placement": mrtrtest.Accept(map[string]any{"regions": []any{"eu-west", "us-east"}}),
-		"welcome":   mrtrtest.Text("Welcome aboard! Your workspace is ready."),
-		"projects":  mrtrtest.RootsOf("file:///src/app"),
-		"confirm":   mrtrtest.Accept(map[string]any{"confirm": true}),
-	}
+func team(name string) ProvisionWorkspaceArgs { return ProvisionWorkspaceArgs{Team: name} }
+
+func plan(tier ProvisionWorkspaceTier, seats int64) ProvisionWorkspacePlanAnswer {
+	return ProvisionWorkspacePlanAnswer{Tier: tier, Seats: seats}
+}
+
+// placement answers the second round: two regions, a welcome note, the
+// projects to attach.
+var placement = []mrtrtest.Answer{
+	ProvisionWorkspacePlacementAnswer{Regions: []ProvisionWorkspaceRegions{ProvisionWorkspaceRegionsEuWest, ProvisionWorkspaceRegionsUsEast}},
+	mrtrtest.Respond("welcome", mrtrtest.Text("Welcome aboard! Your workspace is ready.")),
+	mrtrtest.Respond("projects", mrtrtest.RootsOf("file:///src/app")),
 }
 
 // TestProvisionWorkspaceRealMatrix runs the MRTR matrix against the real
@@ -31,8 +35,8 @@ func answers(tier string, seats int) map[string]mcp.InputResponse {
 func TestProvisionWorkspaceRealMatrix(t *testing.T) {
 	data := domaintest.New(t)
 	mrtrtest.RunMatrix(t, NewProvisionWorkspaceProgram(&ProvisionWorkspaceImpl{Data: data}), mrtrtest.Fixtures{
-		Args:    map[string]any{"team": "payments-core"},
-		Answers: answers("business", 4),
+		Args:    team("payments-core"),
+		Answers: mrtrtest.Answers(append([]mrtrtest.Answer{plan(ProvisionWorkspaceTierBusiness, 4)}, placement...)...),
 		Invalid: map[string]mcp.InputResponse{
 			"plan":      mrtrtest.Accept(map[string]any{"tier": "platinum", "seats": 4}),
 			"placement": mrtrtest.Accept(map[string]any{"regions": []any{}}),
@@ -40,33 +44,29 @@ func TestProvisionWorkspaceRealMatrix(t *testing.T) {
 		Principal:    "alice",
 		Other:        "bob",
 		Unauthorized: "mallory",
-		OtherArgs:    map[string]any{"team": "platform"},
+		OtherArgs:    team("platform"),
 		Effects:      data.Effects(provisionTool, "payments-core"),
 		Break:        data.BreakWrites,
 	}, data.Harness(t))
 }
 
-// run drives a workflow to its end with the given answers.
-func run(t *testing.T, h *mrtrtest.Harness[*ProvisionWorkspaceFlow], team string, ans map[string]mcp.InputResponse) *mrtrimpl.Final {
+// provision drives a workflow through its four rounds: the plan, the
+// placement, the price confirmed. It returns the driver at the end, or
+// where the workflow ended earlier.
+func provision(t *testing.T, h *mrtrtest.Harness[*ProvisionWorkspaceFlow], name string, p ProvisionWorkspacePlanAnswer) *mrtrtest.Driver[*ProvisionWorkspaceFlow] {
 	t.Helper()
-	ctx := context.Background()
-	args := map[string]any{"team": team}
-	reply, err := h.Call(ctx, args, "", nil)
-	for range 8 {
-		if err != nil {
-			t.Fatal(err)
+	d := DriveProvisionWorkspace(t, h, team(name))
+	for _, next := range []func(){
+		func() { d.WantAsks("plan").Answer(p) },
+		func() { d.WantAsks("placement", "projects", "welcome").Answer(placement...) },
+		func() { d.WantAsks("confirm").Confirm() },
+	} {
+		if !d.Reply().NeedsInput() {
+			break
 		}
-		if !reply.NeedsInput() {
-			return reply.Final
-		}
-		send := mcp.InputResponseMap{}
-		for k := range reply.InputRequests {
-			send[k] = ans[k]
-		}
-		reply, err = h.Call(ctx, args, reply.RequestState, send)
+		next()
 	}
-	t.Fatal("no end after 8 rounds")
-	return nil
+	return d
 }
 
 func TestProvisionWorkspaceCreates(t *testing.T) {
@@ -74,24 +74,38 @@ func TestProvisionWorkspaceCreates(t *testing.T) {
 	data := domaintest.New(t)
 	h := mrtrtest.New(t, NewProvisionWorkspaceProgram(&ProvisionWorkspaceImpl{Data: data}))
 	h.Principal = "bob"
-	final := run(t, h, "payments-core", answers("enterprise", 20))
-	if final.Outcome != mrtr.OutcomeSuccess || !strings.Contains(final.Text, "Welcome aboard!") {
-		t.Fatalf("final %+v", final)
-	}
-	team, _, _ := domain.Load[domain.Team](ctx, data, domain.TeamKey("payments-core"))
-	ws, ok, _ := domain.Load[domain.Workspace](ctx, data, domain.WorkspaceKey(team.WorkspaceID))
-	if !ok || !strings.Contains(final.Text, team.WorkspaceID) {
-		t.Fatalf("team %+v: no workspace, or another id than %q", team, final.Text)
+	d := DriveProvisionWorkspace(t, h, team("payments-core")).
+		WantQuestion("plan", "Team payments-core may have up to").
+		Answer(plan(ProvisionWorkspaceTierEnterprise, 20)).
+		WantQuestion("placement", "team payments-core's enterprise workspace").
+		Answer(placement...).
+		WantQuestion("confirm", "on enterprise with 20 seats").
+		Confirm().
+		WantEnd(mrtr.OutcomeSuccess, "Welcome aboard!")
+	text := d.Reply().Final.Text
+	tm, _, _ := domain.Load[domain.Team](ctx, data, domain.TeamKey("payments-core"))
+	ws, ok, _ := domain.Load[domain.Workspace](ctx, data, domain.WorkspaceKey(tm.WorkspaceID))
+	if !ok || !strings.Contains(text, tm.WorkspaceID) {
+		t.Fatalf("team workspace %q (found: %v), final text %q: want the workspace named in the result", tm.WorkspaceID, ok, text)
 	}
 	if ws.Tier != "enterprise" || ws.Seats != 20 || ws.MonthlyCents != 20*3900 || !slices.Equal(ws.Regions, []string{"eu-west", "us-east"}) {
-		t.Fatalf("workspace %+v", ws)
+		t.Fatalf("workspace %s: %d %s seats for %d cents in %v", ws.ID, ws.Seats, ws.Tier, ws.MonthlyCents, ws.Regions)
 	}
 	if n := data.Effects(provisionTool, "payments-core")(); n != 1 {
 		t.Fatalf("created %d times", n)
 	}
 	// A second workflow is refused at the lookup.
-	if again := run(t, h, "payments-core", answers("starter", 2)); again.Outcome != mrtr.OutcomeRejected || !strings.Contains(again.Text, "already has workspace") {
-		t.Fatalf("second workflow: %+v", again)
+	provision(t, h, "payments-core", plan(ProvisionWorkspaceTierStarter, 2)).WantEnd(mrtr.OutcomeRejected, "already has workspace")
+}
+
+// TestProvisionWorkspaceAbandoned: the price refused, nothing is created.
+func TestProvisionWorkspaceAbandoned(t *testing.T) {
+	data := domaintest.New(t)
+	h := mrtrtest.New(t, NewProvisionWorkspaceProgram(&ProvisionWorkspaceImpl{Data: data}))
+	DriveProvisionWorkspace(t, h, team("payments-core")).
+		Answer(plan(ProvisionWorkspaceTierBusiness, 4)).Answer(placement...).Refuse().WantEnd(mrtr.OutcomeCancelled, "")
+	if n := data.Effects(provisionTool, "payments-core")(); n != 0 {
+		t.Fatalf("created %d times", n)
 	}
 }
 
@@ -99,24 +113,24 @@ func TestProvisionWorkspaceRefusals(t *testing.T) {
 	data := domaintest.New(t)
 	h := mrtrtest.New(t, NewProvisionWorkspaceProgram(&ProvisionWorkspaceImpl{Data: data}))
 	for _, c := range []struct {
-		principal, team, tier string
-		seats                 int
-		want                  mrtr.Outcome
-		text                  string
+		principal, team string
+		tier            ProvisionWorkspaceTier
+		seats           int64
+		want            mrtr.Outcome
+		text            string
 	}{
-		{"alice", "demo-team", "business", 11, mrtr.OutcomeRejected, "at most 10 seats; 11 do not fit"},
-		{"alice", "payments-core", "starter", 12, mrtr.OutcomeRejected, "starter plan has at most 10 seats"},
-		{"alice", "platform", "business", 5, mrtr.OutcomeRejected, "already has workspace ws_platform"},
-		{"alice", "interns", "business", 5, mrtr.OutcomeRejected, "no seat budget"},
-		{"alice", "nobody-here", "business", 5, mrtr.OutcomeRejected, "there is no team nobody-here"},
-		{"", "payments-core", "business", 5, mrtr.OutcomeUnauthorized, "only members of team payments-core"},
-		{"mallory", "payments-core", "business", 5, mrtr.OutcomeUnauthorized, "only members"},
+		{"alice", "demo-team", ProvisionWorkspaceTierBusiness, 11, mrtr.OutcomeRejected, "at most 10 seats; 11 do not fit"},
+		{"alice", "payments-core", ProvisionWorkspaceTierStarter, 12, mrtr.OutcomeRejected, "starter plan has at most 10 seats"},
+		{"alice", "platform", ProvisionWorkspaceTierBusiness, 5, mrtr.OutcomeRejected, "already has workspace ws_platform"},
+		{"alice", "interns", ProvisionWorkspaceTierBusiness, 5, mrtr.OutcomeRejected, "no seat budget"},
+		{"alice", "nobody-here", ProvisionWorkspaceTierBusiness, 5, mrtr.OutcomeRejected, "there is no team nobody-here"},
+		{"", "payments-core", ProvisionWorkspaceTierBusiness, 5, mrtr.OutcomeUnauthorized, "only members of team payments-core"},
+		{"mallory", "payments-core", ProvisionWorkspaceTierBusiness, 5, mrtr.OutcomeUnauthorized, "only members"},
 	} {
-		h.Principal = c.principal
-		final := run(t, h, c.team, answers(c.tier, c.seats))
-		if final.Outcome != c.want || !strings.Contains(final.Text, c.text) {
-			t.Errorf("%q provisioning %s with %d %s seats: %+v; want %s with %q", c.principal, c.team, c.seats, c.tier, final, c.want, c.text)
-		}
+		t.Run(fmt.Sprintf("%s provisioning %s with %d %s seats", c.principal, c.team, c.seats, c.tier), func(t *testing.T) {
+			h.Principal = c.principal
+			provision(t, h, c.team, plan(c.tier, c.seats)).WantEnd(c.want, c.text)
+		})
 	}
 	for _, team := range []string{"demo-team", "payments-core"} {
 		if n := data.Effects(provisionTool, team)(); n != 0 {

@@ -42,6 +42,14 @@ func (h *fakeChargePayment) ChargeCard(ctx context.Context, f *ChargePaymentFlow
 	return h.fake.Effect(ctx)
 }
 
+// DriveChargePayment starts tool charge_payment on h with args, for your handler's tests: round 1
+// runs; answer each question with its typed answer, and check what it asks and how it ends. Every
+// field of args is sent (one with a default too: set it); a nil pointer is left out.
+func DriveChargePayment(t testing.TB, h *mrtrtest.Harness[*ChargePaymentFlow], args ChargePaymentArgs) *mrtrtest.Driver[*ChargePaymentFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
+}
+
 // fixturesChargePayment are a valid charge_payment workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesChargePayment(h *fakeChargePayment) mrtrtest.Fixtures {

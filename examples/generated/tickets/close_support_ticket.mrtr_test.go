@@ -46,11 +46,27 @@ func (h *fakeCloseSupportTicket) NoSecrets(ctx context.Context, value string) er
 
 // answersCloseSupportTicket are valid answers to the input requests of close_support_ticket,
 // derived from the spec.
-var answersCloseSupportTicket = map[string]mcp.InputResponse{
-	"reason": mrtrtest.Accept(map[string]any{
-		"closeReason": "resolved",
-		"comment":     "example",
-	}),
+var answersCloseSupportTicket = mrtrtest.Answers(CloseSupportTicketReasonAnswer{
+	CloseReason: CloseSupportTicketCloseReasonResolved,
+	Comment:     new("example"),
+})
+
+// InputResponse is the answer as a client sends it (an mrtrtest.Answer to "reason"): the form's
+// content, through JSON.
+func (a CloseSupportTicketReasonAnswer) InputResponse() (string, mcp.InputResponse) {
+	content := map[string]any{"closeReason": a.CloseReason}
+	if a.Comment != nil {
+		content["comment"] = *a.Comment
+	}
+	return "reason", mrtrtest.Form(content)
+}
+
+// DriveCloseSupportTicket starts tool close_support_ticket on h with args, for your handler's
+// tests: round 1 runs; answer each question with its typed answer, and check what it asks and how
+// it ends. Every field of args is sent (one with a default too: set it); a nil pointer is left out.
+func DriveCloseSupportTicket(t testing.TB, h *mrtrtest.Harness[*CloseSupportTicketFlow], args CloseSupportTicketArgs) *mrtrtest.Driver[*CloseSupportTicketFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
 }
 
 // fixturesCloseSupportTicket are a valid close_support_ticket workflow derived from the spec, and

@@ -3,7 +3,6 @@ package tickets
 import (
 	"context"
 	"errors"
-	"strings"
 	"sync"
 	"testing"
 
@@ -16,7 +15,10 @@ import (
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 )
 
-var resolved = mrtrtest.Accept(map[string]any{"closeReason": "resolved", "comment": "Fixed by the 2.3 release."})
+// resolved is the answer the tests close tickets with.
+var resolved = CloseSupportTicketReasonAnswer{CloseReason: CloseSupportTicketCloseReasonResolved, Comment: new("Fixed by the 2.3 release.")}
+
+func ticket(id string) CloseSupportTicketArgs { return CloseSupportTicketArgs{TicketID: id} }
 
 // TestCloseSupportTicketRealMatrix runs the MRTR matrix against the real
 // handler on the demo ticket 4242, which only its assignees alice and bob
@@ -25,13 +27,15 @@ func TestCloseSupportTicketRealMatrix(t *testing.T) {
 	data := domaintest.New(t)
 	h := &CloseSupportTicketImpl{Data: data}
 	mrtrtest.RunMatrix(t, NewCloseSupportTicketProgram(h), mrtrtest.Fixtures{
-		Args:         map[string]any{"ticketId": "4242"},
-		Answers:      map[string]mcp.InputResponse{"reason": resolved},
-		Invalid:      map[string]mcp.InputResponse{"reason": mrtrtest.Accept(map[string]any{"closeReason": "resolved", "comment": "new password: hunter2"})},
+		Args:    ticket("4242"),
+		Answers: mrtrtest.Answers(resolved),
+		Invalid: mrtrtest.Answers(CloseSupportTicketReasonAnswer{
+			CloseReason: CloseSupportTicketCloseReasonResolved, Comment: new("new password: hunter2"),
+		}),
 		Principal:    "alice",
 		Other:        "bob",
 		Unauthorized: "mallory",
-		OtherArgs:    map[string]any{"ticketId": "12346"},
+		OtherArgs:    ticket("12346"),
 		Effects:      data.Effects(closeTool, "4242"),
 		Break:        data.BreakWrites,
 	}, data.Harness(t))
@@ -43,22 +47,15 @@ func TestCloseSupportTicketAuthorizedEveryRound(t *testing.T) {
 	ctx := context.Background()
 	data := domaintest.New(t)
 	h := mrtrtest.New(t, NewCloseSupportTicketProgram(&CloseSupportTicketImpl{Data: data}))
-	args := map[string]any{"ticketId": "4242"}
-	first, err := h.Call(ctx, args, "", nil)
-	if err != nil || !first.NeedsInput() {
-		t.Fatalf("alice, round 1: %+v, %v", first, err)
-	}
-	err = domain.Update(ctx, data, domain.TicketKey("4242"), "", func(tk *domain.Ticket) error {
+	d := DriveCloseSupportTicket(t, h, ticket("4242")).WantAsks("reason")
+	err := domain.Update(ctx, data, domain.TicketKey("4242"), "", func(tk *domain.Ticket) error {
 		tk.Assignees = []string{"bob"}
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := h.Call(ctx, args, first.RequestState, mcp.InputResponseMap{"reason": resolved})
-	if err != nil || r.NeedsInput() || r.Final.Outcome != mrtr.OutcomeUnauthorized {
-		t.Fatalf("alice, round 2 after being unassigned: %+v, %v", r, err)
-	}
+	d.Answer(resolved).WantEnd(mrtr.OutcomeUnauthorized, "only the ticket's assignees")
 	if n := data.Effects(closeTool, "4242")(); n != 0 {
 		t.Fatalf("closed %d times", n)
 	}
@@ -71,23 +68,16 @@ func TestCloseSupportTicketClosesOnce(t *testing.T) {
 	h.Principal = "" // the demo tickets are open to anonymous callers
 
 	// Two workflows for the same ticket both pass the lookup...
-	first, err := h.Call(ctx, map[string]any{"ticketId": "12345"}, "", nil)
-	if err != nil || !first.NeedsInput() {
-		t.Fatalf("round 1: %+v, %v", first, err)
-	}
-	if q := first.InputRequests["reason"].(*mcp.ElicitParams).Message; !strings.Contains(q, "Printer on floor 3 is jammed") {
-		t.Fatalf("the question does not show the ticket's subject: %q", q)
-	}
-	second, err := h.Call(ctx, map[string]any{"ticketId": "12345"}, "", nil)
-	if err != nil || !second.NeedsInput() {
-		t.Fatalf("round 1 of the second workflow: %+v, %v", second, err)
-	}
-	// ...and finish at the same time: the ticket is closed once.
+	first := DriveCloseSupportTicket(t, h, ticket("12345")).WantQuestion("reason", "Printer on floor 3 is jammed")
+	second := DriveCloseSupportTicket(t, h, ticket("12345")).WantAsks("reason")
+	// ...and finish at the same time: the ticket is closed once. (The
+	// Driver reports from the test's goroutine; racing rounds are sent
+	// with the harness itself.)
 	var wg sync.WaitGroup
 	replies := make([]*mrtr.Reply, 2)
-	for i, state := range []string{first.RequestState, second.RequestState} {
+	for i, d := range []*mrtrtest.Driver[*CloseSupportTicketFlow]{first, second} {
 		wg.Go(func() {
-			r, err := h.Call(ctx, map[string]any{"ticketId": "12345"}, state, mcp.InputResponseMap{"reason": resolved})
+			r, err := h.Call(ctx, ticket("12345"), d.Reply().RequestState, mcp.InputResponseMap(mrtrtest.Answers(resolved)))
 			if err != nil {
 				t.Error(err)
 			}
@@ -106,20 +96,46 @@ func TestCloseSupportTicketClosesOnce(t *testing.T) {
 		}
 	}
 	if ok != 1 || refused != 1 {
-		t.Fatalf("replies %+v %+v: want one success and one refusal", replies[0].Final, replies[1].Final)
+		t.Fatalf("outcomes %s and %s: want one success and one refusal", replies[0].Final.Outcome, replies[1].Final.Outcome)
 	}
 	if n := data.Effects(closeTool, "12345")(); n != 1 {
 		t.Fatalf("ticket closed %d times", n)
 	}
 	tk, _, _ := domain.Load[domain.Ticket](ctx, data, domain.TicketKey("12345"))
 	if tk.Status != "closed" || tk.CloseReason != "resolved" || tk.Comment != "Fixed by the 2.3 release." || tk.ClosedAt.IsZero() {
-		t.Fatalf("ticket after closing: %+v", tk)
+		t.Fatalf("ticket after closing: status %q, reason %q, comment %q, closed at %v", tk.Status, tk.CloseReason, tk.Comment, tk.ClosedAt)
 	}
 
 	// A third workflow is refused at the lookup.
-	r, err := h.Call(ctx, map[string]any{"ticketId": "12345"}, "", nil)
-	if err != nil || r.NeedsInput() || r.Final.Outcome != mrtr.OutcomeRejected || !strings.Contains(r.Final.Text, "already closed") {
-		t.Fatalf("closing a closed ticket: %+v, %v", r, err)
+	DriveCloseSupportTicket(t, h, ticket("12345")).WantEnd(mrtr.OutcomeRejected, "already closed")
+}
+
+// TestCloseSupportTicketRetried: the final round retried replays its
+// result; the ticket is closed once.
+func TestCloseSupportTicketRetried(t *testing.T) {
+	data := domaintest.New(t)
+	h := mrtrtest.New(t, NewCloseSupportTicketProgram(&CloseSupportTicketImpl{Data: data}))
+	DriveCloseSupportTicket(t, h, ticket("4242")).
+		Answer(resolved).WantEnd(mrtr.OutcomeSuccess, "Closed ticket 4242 (resolved).").
+		Replay().WantEnd(mrtr.OutcomeSuccess, "Closed ticket 4242 (resolved).")
+	if n := data.Effects(closeTool, "4242")(); n != 1 {
+		t.Fatalf("closed %d times", n)
+	}
+}
+
+// TestCloseSupportTicketLeft: a user who declines or cancels the question
+// closes nothing.
+func TestCloseSupportTicketLeft(t *testing.T) {
+	data := domaintest.New(t)
+	h := mrtrtest.New(t, NewCloseSupportTicketProgram(&CloseSupportTicketImpl{Data: data}))
+	DriveCloseSupportTicket(t, h, ticket("4242")).Decline("reason").WantEnd(mrtr.OutcomeCancelled, `declined "reason"`)
+	DriveCloseSupportTicket(t, h, ticket("4242")).Cancel("reason").WantEnd(mrtr.OutcomeCancelled, `cancelled "reason"`)
+	// An answer validation refuses is asked again, saying what to correct.
+	DriveCloseSupportTicket(t, h, ticket("4242")).
+		Answer(CloseSupportTicketReasonAnswer{CloseReason: CloseSupportTicketCloseReasonDuplicate, Comment: new("API_KEY=abc123")}).
+		WantQuestion("reason", "Please correct: comment:")
+	if n := data.Effects(closeTool, "4242")(); n != 0 {
+		t.Fatalf("closed %d times", n)
 	}
 }
 
@@ -136,11 +152,10 @@ func TestCloseSupportTicketRefusals(t *testing.T) {
 		{"", "4242", mrtr.OutcomeUnauthorized, "only the ticket's assignees"},
 		{"mallory", "4242", mrtr.OutcomeUnauthorized, "only the ticket's assignees"},
 	} {
-		h.Principal = c.principal
-		r, err := h.Call(context.Background(), map[string]any{"ticketId": c.ticket}, "", nil)
-		if err != nil || r.NeedsInput() || r.Final.Outcome != c.want || !strings.Contains(r.Final.Text, c.text) {
-			t.Errorf("%q closing %s: %+v, %v; want %s with %q", c.principal, c.ticket, r.Final, err, c.want, c.text)
-		}
+		t.Run(c.principal+" closing "+c.ticket, func(t *testing.T) {
+			h.Principal = c.principal
+			DriveCloseSupportTicket(t, h, ticket(c.ticket)).WantEnd(c.want, c.text)
+		})
 	}
 }
 

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 	"github.com/mrtrgen/mrtrgen/vocab"
@@ -36,8 +35,21 @@ func (h *fakeDeploy) DeployServices(ctx context.Context, f *DeployFlow) error {
 }
 
 // answersDeploy are valid answers to the input requests of deploy, derived from the spec.
-var answersDeploy = map[string]mcp.InputResponse{
-	"pick": mrtrtest.Accept(map[string]any{"services": []any{"billing"}}),
+var answersDeploy = mrtrtest.Answers(DeployPickAnswer{Services: []DeployServices{DeployServicesBilling}})
+
+// InputResponse is the answer as a client sends it (an mrtrtest.Answer to "pick"): the form's
+// content, through JSON.
+func (a DeployPickAnswer) InputResponse() (string, mcp.InputResponse) {
+	content := map[string]any{"services": a.Services}
+	return "pick", mrtrtest.Form(content)
+}
+
+// DriveDeploy starts tool deploy on h with args, for your handler's tests: round 1 runs; answer
+// each question with its typed answer, and check what it asks and how it ends. Every field
+// of args is sent (one with a default too: set it); a nil pointer is left out.
+func DriveDeploy(t testing.TB, h *mrtrtest.Harness[*DeployFlow], args DeployArgs) *mrtrtest.Driver[*DeployFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
 }
 
 // fixturesDeploy are a valid deploy workflow derived from the spec, and the

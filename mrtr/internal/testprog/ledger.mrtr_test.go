@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 	"github.com/mrtrgen/mrtrgen/vocab"
@@ -41,8 +40,21 @@ func (h *fakeLedger) Reconcile(ctx context.Context, f *LedgerFlow) error {
 }
 
 // answersLedger are valid answers to the input requests of ledger, derived from the spec.
-var answersLedger = map[string]mcp.InputResponse{
-	"entry": mrtrtest.Accept(map[string]any{"cents": int64(1)}),
+var answersLedger = mrtrtest.Answers(LedgerEntryAnswer{Cents: 1})
+
+// InputResponse is the answer as a client sends it (an mrtrtest.Answer to "entry"): the form's
+// content, through JSON.
+func (a LedgerEntryAnswer) InputResponse() (string, mcp.InputResponse) {
+	content := map[string]any{"cents": a.Cents}
+	return "entry", mrtrtest.Form(content)
+}
+
+// DriveLedger starts tool ledger on h with args, for your handler's tests: round 1 runs; answer
+// each question with its typed answer, and check what it asks and how it ends. Every field
+// of args is sent (one with a default too: set it); a nil pointer is left out.
+func DriveLedger(t testing.TB, h *mrtrtest.Harness[*LedgerFlow], args LedgerArgs) *mrtrtest.Driver[*LedgerFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
 }
 
 // fixturesLedger are a valid ledger workflow derived from the spec, and the

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 	"github.com/mrtrgen/mrtrgen/vocab"
@@ -37,8 +36,14 @@ func (h *fakeNeedsRoots) Probe(ctx context.Context, f *NeedsRootsFlow) error {
 }
 
 // answersNeedsRoots are valid answers to the input requests of needs_roots, derived from the spec.
-var answersNeedsRoots = map[string]mcp.InputResponse{
-	"answer": mrtrtest.Text("A sampled answer."),
+var answersNeedsRoots = mrtrtest.Answers(mrtrtest.Respond("answer", mrtrtest.Text("A sampled answer.")))
+
+// DriveNeedsRoots starts tool needs_roots on h with args, for your handler's tests: round 1 runs;
+// answer each question with its typed answer, and check what it asks and how it ends. Every field
+// of args is sent (one with a default too: set it); a nil pointer is left out.
+func DriveNeedsRoots(t testing.TB, h *mrtrtest.Harness[*NeedsRootsFlow], args NeedsRootsArgs) *mrtrtest.Driver[*NeedsRootsFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
 }
 
 // fixturesNeedsRoots are a valid needs_roots workflow derived from the spec, and the

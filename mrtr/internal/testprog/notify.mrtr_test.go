@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 	"github.com/mrtrgen/mrtrgen/vocab"
@@ -37,8 +36,21 @@ func (h *fakeNotify) SendNote(ctx context.Context, f *NotifyFlow) error {
 }
 
 // answersNotify are valid answers to the input requests of notify, derived from the spec.
-var answersNotify = map[string]mcp.InputResponse{
-	"note": mrtrtest.Accept(map[string]any{"text": "example"}),
+var answersNotify = mrtrtest.Answers(NotifyNoteAnswer{Text: "example"})
+
+// InputResponse is the answer as a client sends it (an mrtrtest.Answer to "note"): the form's
+// content, through JSON.
+func (a NotifyNoteAnswer) InputResponse() (string, mcp.InputResponse) {
+	content := map[string]any{"text": a.Text}
+	return "note", mrtrtest.Form(content)
+}
+
+// DriveNotify starts tool notify on h with args, for your handler's tests: round 1 runs; answer
+// each question with its typed answer, and check what it asks and how it ends. Every field
+// of args is sent (one with a default too: set it); a nil pointer is left out.
+func DriveNotify(t testing.TB, h *mrtrtest.Harness[*NotifyFlow], args NotifyArgs) *mrtrtest.Driver[*NotifyFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
 }
 
 // fixturesNotify are a valid notify workflow derived from the spec, and the

@@ -5,7 +5,6 @@ package testprog
 
 import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
 )

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 	"github.com/mrtrgen/mrtrgen/vocab"
@@ -42,8 +41,21 @@ func (h *fakePayout) SendPayout(ctx context.Context, f *PayoutFlow) error {
 }
 
 // answersPayout are valid answers to the input requests of payout, derived from the spec.
-var answersPayout = map[string]mcp.InputResponse{
-	"approval": mrtrtest.Accept(map[string]any{"approver": "example"}),
+var answersPayout = mrtrtest.Answers(PayoutApprovalAnswer{Approver: "example"})
+
+// InputResponse is the answer as a client sends it (an mrtrtest.Answer to "approval"): the form's
+// content, through JSON.
+func (a PayoutApprovalAnswer) InputResponse() (string, mcp.InputResponse) {
+	content := map[string]any{"approver": a.Approver}
+	return "approval", mrtrtest.Form(content)
+}
+
+// DrivePayout starts tool payout on h with args, for your handler's tests: round 1 runs; answer
+// each question with its typed answer, and check what it asks and how it ends. Every field
+// of args is sent (one with a default too: set it); a nil pointer is left out.
+func DrivePayout(t testing.TB, h *mrtrtest.Harness[*PayoutFlow], args PayoutArgs) *mrtrtest.Driver[*PayoutFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
 }
 
 // fixturesPayout are a valid payout workflow derived from the spec, and the

@@ -34,6 +34,14 @@ func (h *fakeSpin) TurnWheel(ctx context.Context, f *SpinFlow) (SpinTurnWheelOut
 	return SpinTurnWheelOutcome(out), err
 }
 
+// DriveSpin starts tool spin on h with args, for your handler's tests: round 1 runs; answer
+// each question with its typed answer, and check what it asks and how it ends. Every field
+// of args is sent (one with a default too: set it); a nil pointer is left out.
+func DriveSpin(t testing.TB, h *mrtrtest.Harness[*SpinFlow], args SpinArgs) *mrtrtest.Driver[*SpinFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
+}
+
 // fixturesSpin are a valid spin workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesSpin(h *fakeSpin) mrtrtest.Fixtures {

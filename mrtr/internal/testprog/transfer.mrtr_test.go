@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 	"github.com/mrtrgen/mrtrgen/vocab"
@@ -55,12 +54,30 @@ func (h *fakeTransfer) NotBlank(ctx context.Context, value string) error {
 }
 
 // answersTransfer are valid answers to the input requests of transfer, derived from the spec.
-var answersTransfer = map[string]mcp.InputResponse{
-	"memo": mrtrtest.Accept(map[string]any{
-		"note":   "example",
-		"urgent": true,
-	}),
-	"summary": mrtrtest.Text("A sampled answer."),
+var answersTransfer = mrtrtest.Answers(
+	TransferMemoAnswer{
+		Note:   "example",
+		Urgent: new(true),
+	},
+	mrtrtest.Respond("summary", mrtrtest.Text("A sampled answer.")),
+)
+
+// InputResponse is the answer as a client sends it (an mrtrtest.Answer to "memo"): the form's
+// content, through JSON.
+func (a TransferMemoAnswer) InputResponse() (string, mcp.InputResponse) {
+	content := map[string]any{"note": a.Note}
+	if a.Urgent != nil {
+		content["urgent"] = *a.Urgent
+	}
+	return "memo", mrtrtest.Form(content)
+}
+
+// DriveTransfer starts tool transfer on h with args, for your handler's tests: round 1 runs; answer
+// each question with its typed answer, and check what it asks and how it ends. Every field
+// of args is sent (one with a default too: set it); a nil pointer is left out.
+func DriveTransfer(t testing.TB, h *mrtrtest.Harness[*TransferFlow], args TransferArgs) *mrtrtest.Driver[*TransferFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
 }
 
 // fixturesTransfer are a valid transfer workflow derived from the spec, and the

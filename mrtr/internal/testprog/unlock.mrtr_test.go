@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 	"github.com/mrtrgen/mrtrgen/vocab"
@@ -38,8 +37,21 @@ func (h *fakeUnlock) CodeMatches(ctx context.Context, f *UnlockFlow) (UnlockCode
 }
 
 // answersUnlock are valid answers to the input requests of unlock, derived from the spec.
-var answersUnlock = map[string]mcp.InputResponse{
-	"code": mrtrtest.Accept(map[string]any{"digits": "0000"}),
+var answersUnlock = mrtrtest.Answers(UnlockCodeAnswer{Digits: "0000"})
+
+// InputResponse is the answer as a client sends it (an mrtrtest.Answer to "code"): the form's
+// content, through JSON.
+func (a UnlockCodeAnswer) InputResponse() (string, mcp.InputResponse) {
+	content := map[string]any{"digits": a.Digits}
+	return "code", mrtrtest.Form(content)
+}
+
+// DriveUnlock starts tool unlock on h with args, for your handler's tests: round 1 runs; answer
+// each question with its typed answer, and check what it asks and how it ends. Every field
+// of args is sent (one with a default too: set it); a nil pointer is left out.
+func DriveUnlock(t testing.TB, h *mrtrtest.Harness[*UnlockFlow], args UnlockArgs) *mrtrtest.Driver[*UnlockFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
 }
 
 // fixturesUnlock are a valid unlock workflow derived from the spec, and the

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 	"github.com/mrtrgen/mrtrgen/vocab"
@@ -41,11 +40,27 @@ func (h *fakeVault) OpenVault(ctx context.Context, f *VaultFlow) error {
 }
 
 // answersVault are valid answers to the input requests of vault, derived from the spec.
-var answersVault = map[string]mcp.InputResponse{
-	"pin": mrtrtest.Accept(map[string]any{
-		"code": "0000",
-		"otp":  "example",
-	}),
+var answersVault = mrtrtest.Answers(VaultPinAnswer{
+	Code: "0000",
+	Otp:  new("example"),
+})
+
+// InputResponse is the answer as a client sends it (an mrtrtest.Answer to "pin"): the form's
+// content, through JSON.
+func (a VaultPinAnswer) InputResponse() (string, mcp.InputResponse) {
+	content := map[string]any{"code": a.Code}
+	if a.Otp != nil {
+		content["otp"] = *a.Otp
+	}
+	return "pin", mrtrtest.Form(content)
+}
+
+// DriveVault starts tool vault on h with args, for your handler's tests: round 1 runs; answer
+// each question with its typed answer, and check what it asks and how it ends. Every field
+// of args is sent (one with a default too: set it); a nil pointer is left out.
+func DriveVault(t testing.TB, h *mrtrtest.Harness[*VaultFlow], args VaultArgs) *mrtrtest.Driver[*VaultFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
 }
 
 // fixturesVault are a valid vault workflow derived from the spec, and the

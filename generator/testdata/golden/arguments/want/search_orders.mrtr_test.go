@@ -41,8 +41,21 @@ func (h *fakeSearchOrders) OpenOrder(ctx context.Context, f *SearchOrdersFlow) e
 
 // answersSearchOrders are valid answers to the input requests of search_orders, derived from the
 // spec.
-var answersSearchOrders = map[string]mcp.InputResponse{
-	"choice": mrtrtest.Accept(map[string]any{"orderNumber": int64(1)}),
+var answersSearchOrders = mrtrtest.Answers(SearchOrdersChoiceAnswer{OrderNumber: 1})
+
+// InputResponse is the answer as a client sends it (an mrtrtest.Answer to "choice"): the form's
+// content, through JSON.
+func (a SearchOrdersChoiceAnswer) InputResponse() (string, mcp.InputResponse) {
+	content := map[string]any{"orderNumber": a.OrderNumber}
+	return "choice", mrtrtest.Form(content)
+}
+
+// DriveSearchOrders starts tool search_orders on h with args, for your handler's tests: round 1
+// runs; answer each question with its typed answer, and check what it asks and how it ends. Every
+// field of args is sent (one with a default too: set it); a nil pointer is left out.
+func DriveSearchOrders(t testing.TB, h *mrtrtest.Harness[*SearchOrdersFlow], args SearchOrdersArgs) *mrtrtest.Driver[*SearchOrdersFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
 }
 
 // fixturesSearchOrders are a valid search_orders workflow derived from the spec, and the

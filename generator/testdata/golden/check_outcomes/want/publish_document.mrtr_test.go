@@ -39,6 +39,14 @@ func (h *fakePublishDocument) PublishDocument(ctx context.Context, f *PublishDoc
 	return h.fake.Effect(ctx)
 }
 
+// DrivePublishDocument starts tool publish_document on h with args, for your handler's tests: round
+// 1 runs; answer each question with its typed answer, and check what it asks and how it ends. Every
+// field of args is sent (one with a default too: set it); a nil pointer is left out.
+func DrivePublishDocument(t testing.TB, h *mrtrtest.Harness[*PublishDocumentFlow], args PublishDocumentArgs) *mrtrtest.Driver[*PublishDocumentFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
+}
+
 // fixturesPublishDocument are a valid publish_document workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesPublishDocument(h *fakePublishDocument) mrtrtest.Fixtures {

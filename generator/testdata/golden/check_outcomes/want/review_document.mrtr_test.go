@@ -46,8 +46,21 @@ func (h *fakeReviewDocument) RecordApproval(ctx context.Context, f *ReviewDocume
 
 // answersReviewDocument are valid answers to the input requests of review_document, derived from
 // the spec.
-var answersReviewDocument = map[string]mcp.InputResponse{
-	"change": mrtrtest.Accept(map[string]any{"summary": "example"}),
+var answersReviewDocument = mrtrtest.Answers(ReviewDocumentChangeAnswer{Summary: "example"})
+
+// InputResponse is the answer as a client sends it (an mrtrtest.Answer to "change"): the form's
+// content, through JSON.
+func (a ReviewDocumentChangeAnswer) InputResponse() (string, mcp.InputResponse) {
+	content := map[string]any{"summary": a.Summary}
+	return "change", mrtrtest.Form(content)
+}
+
+// DriveReviewDocument starts tool review_document on h with args, for your handler's tests: round 1
+// runs; answer each question with its typed answer, and check what it asks and how it ends. Every
+// field of args is sent (one with a default too: set it); a nil pointer is left out.
+func DriveReviewDocument(t testing.TB, h *mrtrtest.Harness[*ReviewDocumentFlow], args ReviewDocumentArgs) *mrtrtest.Driver[*ReviewDocumentFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
 }
 
 // fixturesReviewDocument are a valid review_document workflow derived from the spec, and the

@@ -42,6 +42,14 @@ func (h *fakeCleanUpBranches) DeleteBranches(ctx context.Context, f *CleanUpBran
 	return h.fake.Effect(ctx)
 }
 
+// DriveCleanUpBranches starts tool clean_up_branches on h with args, for your handler's tests:
+// round 1 runs; answer each question with its typed answer, and check what it asks and how it ends.
+// Every field of args is sent (one with a default too: set it); a nil pointer is left out.
+func DriveCleanUpBranches(t testing.TB, h *mrtrtest.Harness[*CleanUpBranchesFlow], args CleanUpBranchesArgs) *mrtrtest.Driver[*CleanUpBranchesFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
+}
+
 // fixturesCleanUpBranches are a valid clean_up_branches workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesCleanUpBranches(h *fakeCleanUpBranches) mrtrtest.Fixtures {

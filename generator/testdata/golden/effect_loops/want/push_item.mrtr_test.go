@@ -48,6 +48,14 @@ func (h *fakePushItem) Settled(ctx context.Context, f *PushItemFlow) (PushItemSe
 	return PushItemSettledOutcome(out), err
 }
 
+// DrivePushItem starts tool push_item on h with args, for your handler's tests: round 1 runs;
+// answer each question with its typed answer, and check what it asks and how it ends. Every field
+// of args is sent (one with a default too: set it); a nil pointer is left out.
+func DrivePushItem(t testing.TB, h *mrtrtest.Harness[*PushItemFlow], args PushItemArgs) *mrtrtest.Driver[*PushItemFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
+}
+
 // fixturesPushItem are a valid push_item workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesPushItem(h *fakePushItem) mrtrtest.Fixtures {

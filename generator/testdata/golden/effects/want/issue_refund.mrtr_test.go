@@ -57,8 +57,21 @@ func (h *fakeIssueRefund) WriteAudit(ctx context.Context, f *IssueRefundFlow) er
 
 // answersIssueRefund are valid answers to the input requests of issue_refund, derived from the
 // spec.
-var answersIssueRefund = map[string]mcp.InputResponse{
-	"channel": mrtrtest.Accept(map[string]any{"via": "email"}),
+var answersIssueRefund = mrtrtest.Answers(IssueRefundChannelAnswer{Via: IssueRefundViaEmail})
+
+// InputResponse is the answer as a client sends it (an mrtrtest.Answer to "channel"): the form's
+// content, through JSON.
+func (a IssueRefundChannelAnswer) InputResponse() (string, mcp.InputResponse) {
+	content := map[string]any{"via": a.Via}
+	return "channel", mrtrtest.Form(content)
+}
+
+// DriveIssueRefund starts tool issue_refund on h with args, for your handler's tests: round 1 runs;
+// answer each question with its typed answer, and check what it asks and how it ends. Every field
+// of args is sent (one with a default too: set it); a nil pointer is left out.
+func DriveIssueRefund(t testing.TB, h *mrtrtest.Harness[*IssueRefundFlow], args IssueRefundArgs) *mrtrtest.Driver[*IssueRefundFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
 }
 
 // fixturesIssueRefund are a valid issue_refund workflow derived from the spec, and the

@@ -40,25 +40,67 @@ func (h *fakeRunSurvey) StoreSurvey(ctx context.Context, f *RunSurveyFlow) error
 }
 
 // answersRunSurvey are valid answers to the input requests of run_survey, derived from the spec.
-var answersRunSurvey = map[string]mcp.InputResponse{
-	"form": mrtrtest.Accept(map[string]any{
-		"age":        int64(42),
-		"birthday":   "2026-07-28",
-		"channels":   []any{"mail"},
-		"code":       "AA-000",
-		"color":      "red",
-		"email":      "ada@example.com",
-		"homepage":   "https://example.com/a",
-		"lastSeen":   "2026-01-02T03:04:05Z",
-		"newsletter": true,
-		"nickname":   "Ada",
-		"rating":     1.0,
-		"size":       "s",
-		"topics":     []any{"shipping", "returns"},
-		"vip":        true,
-		"visits":     int64(1),
-		"weight":     1.0,
-	}),
+var answersRunSurvey = mrtrtest.Answers(RunSurveyFormAnswer{
+	Age:        42,
+	Birthday:   "2026-07-28",
+	Channels:   []RunSurveyChannels{RunSurveyChannelsMail},
+	Code:       "AA-000",
+	Color:      RunSurveyColorRed,
+	Email:      "ada@example.com",
+	Homepage:   new("https://example.com/a"),
+	LastSeen:   new("2026-01-02T03:04:05Z"),
+	Newsletter: true,
+	Nickname:   "Ada",
+	Rating:     1.0,
+	Size:       new(RunSurveySizeS),
+	Topics:     []RunSurveyTopics{RunSurveyTopicsShipping, RunSurveyTopicsReturns},
+	Vip:        new(true),
+	Visits:     1,
+	Weight:     new(1.0),
+})
+
+// InputResponse is the answer as a client sends it (an mrtrtest.Answer to "form"): the form's
+// content, through JSON.
+func (a RunSurveyFormAnswer) InputResponse() (string, mcp.InputResponse) {
+	content := map[string]any{
+		"age":        a.Age,
+		"birthday":   a.Birthday,
+		"channels":   a.Channels,
+		"code":       a.Code,
+		"color":      a.Color,
+		"email":      a.Email,
+		"newsletter": a.Newsletter,
+		"nickname":   a.Nickname,
+		"rating":     a.Rating,
+		"visits":     a.Visits,
+	}
+	if a.Homepage != nil {
+		content["homepage"] = *a.Homepage
+	}
+	if a.LastSeen != nil {
+		content["lastSeen"] = *a.LastSeen
+	}
+	if a.Size != nil {
+		content["size"] = *a.Size
+	}
+	if a.Topics != nil {
+		content["topics"] = a.Topics
+	}
+	if a.Vip != nil {
+		content["vip"] = *a.Vip
+	}
+	if a.Weight != nil {
+		content["weight"] = *a.Weight
+	}
+	return "form", mrtrtest.Form(content)
+}
+
+// DriveRunSurvey starts tool run_survey on h with args, for your handler's tests: round 1 runs;
+// answer each question with its typed answer, and check what it asks and how it ends. Every field
+// of args is sent (one with a default too: set it); a nil pointer is left out.
+func DriveRunSurvey(t testing.TB, h *mrtrtest.Harness[*RunSurveyFlow], args RunSurveyArgs) *mrtrtest.Driver[*RunSurveyFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
 }
 
 // fixturesRunSurvey are a valid run_survey workflow derived from the spec, and the

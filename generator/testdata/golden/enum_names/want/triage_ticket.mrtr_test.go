@@ -40,13 +40,48 @@ func (h *fakeTriageTicket) SaveTriage(ctx context.Context, f *TriageTicketFlow) 
 
 // answersTriageTicket are valid answers to the input requests of triage_ticket, derived from the
 // spec.
-var answersTriageTicket = map[string]mcp.InputResponse{
-	"customer": mrtrtest.Accept(map[string]any{
-		"priority": "whenever",
-		"tags":     []any{"bug"},
-	}),
-	"impact":   mrtrtest.Accept(map[string]any{"priority": "low"}),
-	"internal": mrtrtest.Accept(map[string]any{"tags": []any{"p1"}}),
+var answersTriageTicket = mrtrtest.Answers(
+	TriageTicketCustomerAnswer{
+		Priority: TriageTicketCustomerPriorityWhenever,
+		Tags:     []TriageTicketTags{TriageTicketTagsBug},
+	},
+	TriageTicketImpactAnswer{Priority: TriageTicketImpactPriorityLow},
+	TriageTicketInternalAnswer{Tags: []TriageTicketInternalTags{TriageTicketInternalTagsP1}},
+)
+
+// InputResponse is the answer as a client sends it (an mrtrtest.Answer to "impact"): the form's
+// content, through JSON.
+func (a TriageTicketImpactAnswer) InputResponse() (string, mcp.InputResponse) {
+	content := map[string]any{"priority": a.Priority}
+	return "impact", mrtrtest.Form(content)
+}
+
+// InputResponse is the answer as a client sends it (an mrtrtest.Answer to "customer"): the form's
+// content, through JSON.
+func (a TriageTicketCustomerAnswer) InputResponse() (string, mcp.InputResponse) {
+	content := map[string]any{"priority": a.Priority}
+	if a.Tags != nil {
+		content["tags"] = a.Tags
+	}
+	return "customer", mrtrtest.Form(content)
+}
+
+// InputResponse is the answer as a client sends it (an mrtrtest.Answer to "internal"): the form's
+// content, through JSON.
+func (a TriageTicketInternalAnswer) InputResponse() (string, mcp.InputResponse) {
+	content := map[string]any{}
+	if a.Tags != nil {
+		content["tags"] = a.Tags
+	}
+	return "internal", mrtrtest.Form(content)
+}
+
+// DriveTriageTicket starts tool triage_ticket on h with args, for your handler's tests: round 1
+// runs; answer each question with its typed answer, and check what it asks and how it ends. Every
+// field of args is sent (one with a default too: set it); a nil pointer is left out.
+func DriveTriageTicket(t testing.TB, h *mrtrtest.Harness[*TriageTicketFlow], args TriageTicketArgs) *mrtrtest.Driver[*TriageTicketFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
 }
 
 // fixturesTriageTicket are a valid triage_ticket workflow derived from the spec, and the

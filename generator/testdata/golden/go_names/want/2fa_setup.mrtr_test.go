@@ -30,6 +30,14 @@ func (h *fakeX2faSetup) Authorize(ctx context.Context, f *X2faSetupFlow) error {
 	return nil
 }
 
+// DriveX2faSetup starts tool 2fa-setup on h with args, for your handler's tests: round 1 runs;
+// answer each question with its typed answer, and check what it asks and how it ends. Every field
+// of args is sent (one with a default too: set it); a nil pointer is left out.
+func DriveX2faSetup(t testing.TB, h *mrtrtest.Harness[*X2faSetupFlow], args X2faSetupArgs) *mrtrtest.Driver[*X2faSetupFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
+}
+
 // fixturesX2faSetup are a valid 2fa-setup workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesX2faSetup(h *fakeX2faSetup) mrtrtest.Fixtures {

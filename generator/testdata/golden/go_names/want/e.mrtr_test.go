@@ -29,6 +29,14 @@ func (h *fakeE) Authorize(ctx context.Context, f *EFlow) error {
 	return nil
 }
 
+// DriveE starts tool e on h with args, for your handler's tests: round 1 runs; answer
+// each question with its typed answer, and check what it asks and how it ends. Every field
+// of args is sent (one with a default too: set it); a nil pointer is left out.
+func DriveE(t testing.TB, h *mrtrtest.Harness[*EFlow], args EArgs) *mrtrtest.Driver[*EFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
+}
+
 // fixturesE are a valid e workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesE(h *fakeE) mrtrtest.Fixtures {

@@ -38,12 +38,29 @@ func (h *fakeGetUserInfo) FetchUserAPI(ctx context.Context, f *GetUserInfoFlow) 
 
 // answersGetUserInfo are valid answers to the input requests of get-user.info, derived from the
 // spec.
-var answersGetUserInfo = map[string]mcp.InputResponse{
-	"sso_URL": mrtrtest.Accept(map[string]any{
-		"state":  "CA",
-		"string": "go",
-		"url":    "https://example.com/a",
-	}),
+var answersGetUserInfo = mrtrtest.Answers(GetUserInfoSSOURLAnswer{
+	State:  GetUserInfoSSOURLStateCA,
+	String: GetUserInfoStringGo,
+	URL:    "https://example.com/a",
+})
+
+// InputResponse is the answer as a client sends it (an mrtrtest.Answer to "sso_URL"): the form's
+// content, through JSON.
+func (a GetUserInfoSSOURLAnswer) InputResponse() (string, mcp.InputResponse) {
+	content := map[string]any{
+		"state":  a.State,
+		"string": a.String,
+		"url":    a.URL,
+	}
+	return "sso_URL", mrtrtest.Form(content)
+}
+
+// DriveGetUserInfo starts tool get-user.info on h with args, for your handler's tests: round 1
+// runs; answer each question with its typed answer, and check what it asks and how it ends. Every
+// field of args is sent (one with a default too: set it); a nil pointer is left out.
+func DriveGetUserInfo(t testing.TB, h *mrtrtest.Harness[*GetUserInfoFlow], args GetUserInfoArgs) *mrtrtest.Driver[*GetUserInfoFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
 }
 
 // fixturesGetUserInfo are a valid get-user.info workflow derived from the spec, and the

@@ -29,6 +29,14 @@ func (h *fakeHTTPServerV2) Authorize(ctx context.Context, f *HTTPServerV2Flow) e
 	return nil
 }
 
+// DriveHTTPServerV2 starts tool HTTPServer-v2 on h with args, for your handler's tests: round 1
+// runs; answer each question with its typed answer, and check what it asks and how it ends. Every
+// field of args is sent (one with a default too: set it); a nil pointer is left out.
+func DriveHTTPServerV2(t testing.TB, h *mrtrtest.Harness[*HTTPServerV2Flow], args HTTPServerV2Args) *mrtrtest.Driver[*HTTPServerV2Flow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
+}
+
 // fixturesHTTPServerV2 are a valid HTTPServer-v2 workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesHTTPServerV2(h *fakeHTTPServerV2) mrtrtest.Fixtures {

@@ -29,6 +29,14 @@ func (h *fakeS) Authorize(ctx context.Context, f *SFlow) error {
 	return nil
 }
 
+// DriveS starts tool s on h with args, for your handler's tests: round 1 runs; answer
+// each question with its typed answer, and check what it asks and how it ends. Every field
+// of args is sent (one with a default too: set it); a nil pointer is left out.
+func DriveS(t testing.TB, h *mrtrtest.Harness[*SFlow], args SArgs) *mrtrtest.Driver[*SFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
+}
+
 // fixturesS are a valid s workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesS(h *fakeS) mrtrtest.Fixtures {

@@ -29,6 +29,14 @@ func (h *fakeType) Authorize(ctx context.Context, f *TypeFlow) error {
 	return nil
 }
 
+// DriveType starts tool type on h with args, for your handler's tests: round 1 runs; answer
+// each question with its typed answer, and check what it asks and how it ends. Every field
+// of args is sent (one with a default too: set it); a nil pointer is left out.
+func DriveType(t testing.TB, h *mrtrtest.Harness[*TypeFlow], args TypeArgs) *mrtrtest.Driver[*TypeFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
+}
+
 // fixturesType are a valid type workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesType(h *fakeType) mrtrtest.Fixtures {

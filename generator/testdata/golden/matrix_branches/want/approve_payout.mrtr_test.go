@@ -51,8 +51,21 @@ func (h *fakeApprovePayout) KnownApprover(ctx context.Context, value string) err
 
 // answersApprovePayout are valid answers to the input requests of approve_payout, derived from the
 // spec.
-var answersApprovePayout = map[string]mcp.InputResponse{
-	"approval": mrtrtest.Accept(map[string]any{"approver": "example"}),
+var answersApprovePayout = mrtrtest.Answers(ApprovePayoutApprovalAnswer{Approver: "example"})
+
+// InputResponse is the answer as a client sends it (an mrtrtest.Answer to "approval"): the form's
+// content, through JSON.
+func (a ApprovePayoutApprovalAnswer) InputResponse() (string, mcp.InputResponse) {
+	content := map[string]any{"approver": a.Approver}
+	return "approval", mrtrtest.Form(content)
+}
+
+// DriveApprovePayout starts tool approve_payout on h with args, for your handler's tests: round 1
+// runs; answer each question with its typed answer, and check what it asks and how it ends. Every
+// field of args is sent (one with a default too: set it); a nil pointer is left out.
+func DriveApprovePayout(t testing.TB, h *mrtrtest.Harness[*ApprovePayoutFlow], args ApprovePayoutArgs) *mrtrtest.Driver[*ApprovePayoutFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
 }
 
 // fixturesApprovePayout are a valid approve_payout workflow derived from the spec, and the

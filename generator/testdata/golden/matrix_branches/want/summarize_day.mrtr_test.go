@@ -7,7 +7,6 @@ import (
 	"context"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 	"github.com/mrtrgen/mrtrgen/vocab"
@@ -32,8 +31,14 @@ func (h *fakeSummarizeDay) Authorize(ctx context.Context, f *SummarizeDayFlow) e
 
 // answersSummarizeDay are valid answers to the input requests of summarize_day, derived from the
 // spec.
-var answersSummarizeDay = map[string]mcp.InputResponse{
-	"summary": mrtrtest.Text("A sampled answer."),
+var answersSummarizeDay = mrtrtest.Answers(mrtrtest.Respond("summary", mrtrtest.Text("A sampled answer.")))
+
+// DriveSummarizeDay starts tool summarize_day on h with args, for your handler's tests: round 1
+// runs; answer each question with its typed answer, and check what it asks and how it ends. Every
+// field of args is sent (one with a default too: set it); a nil pointer is left out.
+func DriveSummarizeDay(t testing.TB, h *mrtrtest.Harness[*SummarizeDayFlow], args SummarizeDayArgs) *mrtrtest.Driver[*SummarizeDayFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
 }
 
 // fixturesSummarizeDay are a valid summarize_day workflow derived from the spec, and the

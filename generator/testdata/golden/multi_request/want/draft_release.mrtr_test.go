@@ -41,12 +41,27 @@ func (h *fakeDraftRelease) PublishNotes(ctx context.Context, f *DraftReleaseFlow
 
 // answersDraftRelease are valid answers to the input requests of draft_release, derived from the
 // spec.
-var answersDraftRelease = map[string]mcp.InputResponse{
-	"audience":  mrtrtest.Accept(map[string]any{"reader": "users"}),
-	"outline":   mrtrtest.Text("A sampled answer."),
-	"repos":     mrtrtest.RootsOf("file:///workspace/1"),
-	"summary":   mrtrtest.Text("A sampled answer."),
-	"workspace": mrtrtest.RootsOf("file:///workspace/1"),
+var answersDraftRelease = mrtrtest.Answers(
+	DraftReleaseAudienceAnswer{Reader: DraftReleaseReaderUsers},
+	mrtrtest.Respond("outline", mrtrtest.Text("A sampled answer.")),
+	mrtrtest.Respond("repos", mrtrtest.RootsOf("file:///workspace/1")),
+	mrtrtest.Respond("summary", mrtrtest.Text("A sampled answer.")),
+	mrtrtest.Respond("workspace", mrtrtest.RootsOf("file:///workspace/1")),
+)
+
+// InputResponse is the answer as a client sends it (an mrtrtest.Answer to "audience"): the form's
+// content, through JSON.
+func (a DraftReleaseAudienceAnswer) InputResponse() (string, mcp.InputResponse) {
+	content := map[string]any{"reader": a.Reader}
+	return "audience", mrtrtest.Form(content)
+}
+
+// DriveDraftRelease starts tool draft_release on h with args, for your handler's tests: round 1
+// runs; answer each question with its typed answer, and check what it asks and how it ends. Every
+// field of args is sent (one with a default too: set it); a nil pointer is left out.
+func DriveDraftRelease(t testing.TB, h *mrtrtest.Harness[*DraftReleaseFlow], args DraftReleaseArgs) *mrtrtest.Driver[*DraftReleaseFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
 }
 
 // fixturesDraftRelease are a valid draft_release workflow derived from the spec, and the

@@ -37,9 +37,17 @@ func (h *fakeSuggestTitle) LoadTopic(ctx context.Context, f *SuggestTitleFlow) e
 
 // answersSuggestTitle are valid answers to the input requests of suggest_title, derived from the
 // spec.
-var answersSuggestTitle = map[string]mcp.InputResponse{
-	"folders": mrtrtest.RootsOf("file:///workspace/1"),
-	"title":   mrtrtest.Text("A sampled answer."),
+var answersSuggestTitle = mrtrtest.Answers(
+	mrtrtest.Respond("folders", mrtrtest.RootsOf("file:///workspace/1")),
+	mrtrtest.Respond("title", mrtrtest.Text("A sampled answer.")),
+)
+
+// DriveSuggestTitle starts tool suggest_title on h with args, for your handler's tests: round 1
+// runs; answer each question with its typed answer, and check what it asks and how it ends. Every
+// field of args is sent (one with a default too: set it); a nil pointer is left out.
+func DriveSuggestTitle(t testing.TB, h *mrtrtest.Harness[*SuggestTitleFlow], args SuggestTitleArgs) *mrtrtest.Driver[*SuggestTitleFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
 }
 
 // fixturesSuggestTitle are a valid suggest_title workflow derived from the spec, and the

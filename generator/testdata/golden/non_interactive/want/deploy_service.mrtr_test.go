@@ -45,13 +45,31 @@ func (h *fakeDeployService) RollOut(ctx context.Context, f *DeployServiceFlow) e
 
 // answersDeployService are valid answers to the input requests of deploy_service, derived from the
 // spec.
-var answersDeployService = map[string]mcp.InputResponse{
-	"changelog": mrtrtest.Text("A sampled answer."),
-	"checkout":  mrtrtest.RootsOf("file:///workspace/1"),
-	"target": mrtrtest.Accept(map[string]any{
-		"canary":  true,
-		"version": "example",
-	}),
+var answersDeployService = mrtrtest.Answers(
+	mrtrtest.Respond("changelog", mrtrtest.Text("A sampled answer.")),
+	mrtrtest.Respond("checkout", mrtrtest.RootsOf("file:///workspace/1")),
+	DeployServiceTargetAnswer{
+		Canary:  true,
+		Version: "example",
+	},
+)
+
+// InputResponse is the answer as a client sends it (an mrtrtest.Answer to "target"): the form's
+// content, through JSON.
+func (a DeployServiceTargetAnswer) InputResponse() (string, mcp.InputResponse) {
+	content := map[string]any{
+		"canary":  a.Canary,
+		"version": a.Version,
+	}
+	return "target", mrtrtest.Form(content)
+}
+
+// DriveDeployService starts tool deploy_service on h with args, for your handler's tests: round 1
+// runs; answer each question with its typed answer, and check what it asks and how it ends. Every
+// field of args is sent (one with a default too: set it); a nil pointer is left out.
+func DriveDeployService(t testing.TB, h *mrtrtest.Harness[*DeployServiceFlow], args DeployServiceArgs) *mrtrtest.Driver[*DeployServiceFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
 }
 
 // fixturesDeployService are a valid deploy_service workflow derived from the spec, and the

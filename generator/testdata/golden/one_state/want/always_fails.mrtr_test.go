@@ -29,6 +29,14 @@ func (h *fakeAlwaysFails) Authorize(ctx context.Context, f *AlwaysFailsFlow) err
 	return nil
 }
 
+// DriveAlwaysFails starts tool always_fails on h with args, for your handler's tests: round 1 runs;
+// answer each question with its typed answer, and check what it asks and how it ends. Every field
+// of args is sent (one with a default too: set it); a nil pointer is left out.
+func DriveAlwaysFails(t testing.TB, h *mrtrtest.Harness[*AlwaysFailsFlow], args AlwaysFailsArgs) *mrtrtest.Driver[*AlwaysFailsFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
+}
+
 // fixturesAlwaysFails are a valid always_fails workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesAlwaysFails(h *fakeAlwaysFails) mrtrtest.Fixtures {

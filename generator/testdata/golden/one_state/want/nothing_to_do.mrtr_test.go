@@ -29,6 +29,14 @@ func (h *fakeNothingToDo) Authorize(ctx context.Context, f *NothingToDoFlow) err
 	return nil
 }
 
+// DriveNothingToDo starts tool nothing_to_do on h with args, for your handler's tests: round 1
+// runs; answer each question with its typed answer, and check what it asks and how it ends. Every
+// field of args is sent (one with a default too: set it); a nil pointer is left out.
+func DriveNothingToDo(t testing.TB, h *mrtrtest.Harness[*NothingToDoFlow], args NothingToDoArgs) *mrtrtest.Driver[*NothingToDoFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
+}
+
 // fixturesNothingToDo are a valid nothing_to_do workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesNothingToDo(h *fakeNothingToDo) mrtrtest.Fixtures {

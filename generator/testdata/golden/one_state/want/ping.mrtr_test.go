@@ -29,6 +29,14 @@ func (h *fakePing) Authorize(ctx context.Context, f *PingFlow) error {
 	return nil
 }
 
+// DrivePing starts tool ping on h with args, for your handler's tests: round 1 runs; answer
+// each question with its typed answer, and check what it asks and how it ends. Every field
+// of args is sent (one with a default too: set it); a nil pointer is left out.
+func DrivePing(t testing.TB, h *mrtrtest.Harness[*PingFlow], args PingArgs) *mrtrtest.Driver[*PingFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
+}
+
 // fixturesPing are a valid ping workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesPing(h *fakePing) mrtrtest.Fixtures {

@@ -36,11 +36,27 @@ func (h *fakeCodeReview) LoadChange(ctx context.Context, f *CodeReviewFlow) erro
 }
 
 // answersCodeReview are valid answers to the input requests of code_review, derived from the spec.
-var answersCodeReview = map[string]mcp.InputResponse{
-	"style": mrtrtest.Accept(map[string]any{
-		"maxComments": int64(1),
-		"tone":        "strict",
-	}),
+var answersCodeReview = mrtrtest.Answers(CodeReviewStyleAnswer{
+	MaxComments: 1,
+	Tone:        CodeReviewToneStrict,
+})
+
+// InputResponse is the answer as a client sends it (an mrtrtest.Answer to "style"): the form's
+// content, through JSON.
+func (a CodeReviewStyleAnswer) InputResponse() (string, mcp.InputResponse) {
+	content := map[string]any{
+		"maxComments": a.MaxComments,
+		"tone":        a.Tone,
+	}
+	return "style", mrtrtest.Form(content)
+}
+
+// DriveCodeReview starts prompt code_review on h with args, for your handler's tests: round 1 runs;
+// answer each question with its typed answer, and check what it asks and how it ends. Every field
+// of args is sent (one with a default too: set it); a nil pointer is left out.
+func DriveCodeReview(t testing.TB, h *mrtrtest.Harness[*CodeReviewFlow], args CodeReviewArgs) *mrtrtest.Driver[*CodeReviewFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
 }
 
 // fixturesCodeReview are a valid code_review workflow derived from the spec, and the

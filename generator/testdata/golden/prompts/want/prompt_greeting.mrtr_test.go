@@ -30,6 +30,14 @@ func (h *fakeGreeting) Authorize(ctx context.Context, f *GreetingFlow) error {
 	return nil
 }
 
+// DriveGreeting starts prompt greeting on h with args, for your handler's tests: round 1 runs;
+// answer each question with its typed answer, and check what it asks and how it ends. Every field
+// of args is sent (one with a default too: set it); a nil pointer is left out.
+func DriveGreeting(t testing.TB, h *mrtrtest.Harness[*GreetingFlow], args GreetingArgs) *mrtrtest.Driver[*GreetingFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
+}
+
 // fixturesGreeting are a valid greeting workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesGreeting(h *fakeGreeting) mrtrtest.Fixtures {

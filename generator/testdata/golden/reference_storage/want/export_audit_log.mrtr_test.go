@@ -40,8 +40,21 @@ func (h *fakeExportAuditLog) ExportRows(ctx context.Context, f *ExportAuditLogFl
 
 // answersExportAuditLog are valid answers to the input requests of export_audit_log, derived from
 // the spec.
-var answersExportAuditLog = map[string]mcp.InputResponse{
-	"format": mrtrtest.Accept(map[string]any{"kind": "csv"}),
+var answersExportAuditLog = mrtrtest.Answers(ExportAuditLogFormatAnswer{Kind: ExportAuditLogKindCSV})
+
+// InputResponse is the answer as a client sends it (an mrtrtest.Answer to "format"): the form's
+// content, through JSON.
+func (a ExportAuditLogFormatAnswer) InputResponse() (string, mcp.InputResponse) {
+	content := map[string]any{"kind": a.Kind}
+	return "format", mrtrtest.Form(content)
+}
+
+// DriveExportAuditLog starts tool export_audit_log on h with args, for your handler's tests: round
+// 1 runs; answer each question with its typed answer, and check what it asks and how it ends. Every
+// field of args is sent (one with a default too: set it); a nil pointer is left out.
+func DriveExportAuditLog(t testing.TB, h *mrtrtest.Harness[*ExportAuditLogFlow], args ExportAuditLogArgs) *mrtrtest.Driver[*ExportAuditLogFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
 }
 
 // fixturesExportAuditLog are a valid export_audit_log workflow derived from the spec, and the

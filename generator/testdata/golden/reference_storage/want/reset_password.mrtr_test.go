@@ -42,6 +42,14 @@ func (h *fakeResetPassword) SendResetLink(ctx context.Context, f *ResetPasswordF
 	return h.fake.Effect(ctx)
 }
 
+// DriveResetPassword starts tool reset_password on h with args, for your handler's tests: round 1
+// runs; answer each question with its typed answer, and check what it asks and how it ends. Every
+// field of args is sent (one with a default too: set it); a nil pointer is left out.
+func DriveResetPassword(t testing.TB, h *mrtrtest.Harness[*ResetPasswordFlow], args ResetPasswordArgs) *mrtrtest.Driver[*ResetPasswordFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
+}
+
 // fixturesResetPassword are a valid reset_password workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesResetPassword(h *fakeResetPassword) mrtrtest.Fixtures {

@@ -33,6 +33,14 @@ func (h *fakeShowQuota) ReadQuota(ctx context.Context, f *ShowQuotaFlow) error {
 	return h.fake.Step(ctx)
 }
 
+// DriveShowQuota starts tool show_quota on h with args, for your handler's tests: round 1 runs;
+// answer each question with its typed answer, and check what it asks and how it ends. Every field
+// of args is sent (one with a default too: set it); a nil pointer is left out.
+func DriveShowQuota(t testing.TB, h *mrtrtest.Harness[*ShowQuotaFlow], args ShowQuotaArgs) *mrtrtest.Driver[*ShowQuotaFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
+}
+
 // fixturesShowQuota are a valid show_quota workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesShowQuota(h *fakeShowQuota) mrtrtest.Fixtures {

@@ -29,6 +29,14 @@ func (h *fakeNeedsSamplingOnly) Authorize(ctx context.Context, f *NeedsSamplingO
 	return nil
 }
 
+// DriveNeedsSamplingOnly starts tool needs_sampling_only on h with args, for your handler's tests:
+// round 1 runs; answer each question with its typed answer, and check what it asks and how it ends.
+// Every field of args is sent (one with a default too: set it); a nil pointer is left out.
+func DriveNeedsSamplingOnly(t testing.TB, h *mrtrtest.Harness[*NeedsSamplingOnlyFlow], args NeedsSamplingOnlyArgs) *mrtrtest.Driver[*NeedsSamplingOnlyFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
+}
+
 // fixturesNeedsSamplingOnly are a valid needs_sampling_only workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesNeedsSamplingOnly(h *fakeNeedsSamplingOnly) mrtrtest.Fixtures {

@@ -37,9 +37,17 @@ func (h *fakeSummarizeWorkspace) ScanWorkspace(ctx context.Context, f *Summarize
 
 // answersSummarizeWorkspace are valid answers to the input requests of summarize_workspace, derived
 // from the spec.
-var answersSummarizeWorkspace = map[string]mcp.InputResponse{
-	"summary":   mrtrtest.Text("A sampled answer."),
-	"workspace": mrtrtest.RootsOf("file:///workspace/1"),
+var answersSummarizeWorkspace = mrtrtest.Answers(
+	mrtrtest.Respond("summary", mrtrtest.Text("A sampled answer.")),
+	mrtrtest.Respond("workspace", mrtrtest.RootsOf("file:///workspace/1")),
+)
+
+// DriveSummarizeWorkspace starts tool summarize_workspace on h with args, for your handler's tests:
+// round 1 runs; answer each question with its typed answer, and check what it asks and how it ends.
+// Every field of args is sent (one with a default too: set it); a nil pointer is left out.
+func DriveSummarizeWorkspace(t testing.TB, h *mrtrtest.Harness[*SummarizeWorkspaceFlow], args SummarizeWorkspaceArgs) *mrtrtest.Driver[*SummarizeWorkspaceFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
 }
 
 // fixturesSummarizeWorkspace are a valid summarize_workspace workflow derived from the spec, and

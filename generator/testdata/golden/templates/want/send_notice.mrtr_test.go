@@ -40,22 +40,61 @@ func (h *fakeSendNotice) SendNotice(ctx context.Context, f *SendNoticeFlow) erro
 }
 
 // answersSendNotice are valid answers to the input requests of send_notice, derived from the spec.
-var answersSendNotice = map[string]mcp.InputResponse{
-	"details": mrtrtest.Accept(map[string]any{
-		"badges": []any{"new"},
-		"bonus":  1.0,
-		"copies": int64(1),
-		"extra":  int64(1),
-		"font":   "serif",
-		"mute":   true,
-		"note":   "example",
-		"pin":    true,
-		"title":  "example",
-		"tone":   "plain",
-		"weight": 1.0,
-	}),
-	"draft":  mrtrtest.Text("A sampled answer."),
-	"places": mrtrtest.RootsOf("file:///workspace/1"),
+var answersSendNotice = mrtrtest.Answers(
+	SendNoticeDetailsAnswer{
+		Badges: []SendNoticeBadges{SendNoticeBadgesNew},
+		Bonus:  new(1.0),
+		Copies: 1,
+		Extra:  new(int64(1)),
+		Font:   new(SendNoticeFontSerif),
+		Mute:   new(true),
+		Note:   new("example"),
+		Pin:    true,
+		Title:  "example",
+		Tone:   SendNoticeTonePlain,
+		Weight: 1.0,
+	},
+	mrtrtest.Respond("draft", mrtrtest.Text("A sampled answer.")),
+	mrtrtest.Respond("places", mrtrtest.RootsOf("file:///workspace/1")),
+)
+
+// InputResponse is the answer as a client sends it (an mrtrtest.Answer to "details"): the form's
+// content, through JSON.
+func (a SendNoticeDetailsAnswer) InputResponse() (string, mcp.InputResponse) {
+	content := map[string]any{
+		"copies": a.Copies,
+		"pin":    a.Pin,
+		"title":  a.Title,
+		"tone":   a.Tone,
+		"weight": a.Weight,
+	}
+	if a.Badges != nil {
+		content["badges"] = a.Badges
+	}
+	if a.Bonus != nil {
+		content["bonus"] = *a.Bonus
+	}
+	if a.Extra != nil {
+		content["extra"] = *a.Extra
+	}
+	if a.Font != nil {
+		content["font"] = *a.Font
+	}
+	if a.Mute != nil {
+		content["mute"] = *a.Mute
+	}
+	if a.Note != nil {
+		content["note"] = *a.Note
+	}
+	return "details", mrtrtest.Form(content)
+}
+
+// DriveSendNotice starts tool send_notice on h with args, for your handler's tests: round 1 runs;
+// answer each question with its typed answer, and check what it asks and how it ends. Every field
+// of args is sent (one with a default too: set it); a nil pointer is left out.
+func DriveSendNotice(t testing.TB, h *mrtrtest.Harness[*SendNoticeFlow], args SendNoticeArgs) *mrtrtest.Driver[*SendNoticeFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
 }
 
 // fixturesSendNotice are a valid send_notice workflow derived from the spec, and the

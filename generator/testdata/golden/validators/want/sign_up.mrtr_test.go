@@ -61,13 +61,35 @@ func (h *fakeSignUp) SensibleRatio(ctx context.Context, value float64) error {
 }
 
 // answersSignUp are valid answers to the input requests of sign_up, derived from the spec.
-var answersSignUp = map[string]mcp.InputResponse{
-	"terms": mrtrtest.Accept(map[string]any{
-		"accepted": true,
-		"motto":    "example",
-		"share":    1.0,
-		"topics":   []any{"news"},
-	}),
+var answersSignUp = mrtrtest.Answers(SignUpTermsAnswer{
+	Accepted: true,
+	Motto:    new("example"),
+	Share:    new(1.0),
+	Topics:   []SignUpTopics{SignUpTopicsNews},
+})
+
+// InputResponse is the answer as a client sends it (an mrtrtest.Answer to "terms"): the form's
+// content, through JSON.
+func (a SignUpTermsAnswer) InputResponse() (string, mcp.InputResponse) {
+	content := map[string]any{"accepted": a.Accepted}
+	if a.Motto != nil {
+		content["motto"] = *a.Motto
+	}
+	if a.Share != nil {
+		content["share"] = *a.Share
+	}
+	if a.Topics != nil {
+		content["topics"] = a.Topics
+	}
+	return "terms", mrtrtest.Form(content)
+}
+
+// DriveSignUp starts tool sign_up on h with args, for your handler's tests: round 1 runs; answer
+// each question with its typed answer, and check what it asks and how it ends. Every field
+// of args is sent (one with a default too: set it); a nil pointer is left out.
+func DriveSignUp(t testing.TB, h *mrtrtest.Harness[*SignUpFlow], args SignUpArgs) *mrtrtest.Driver[*SignUpFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
 }
 
 // fixturesSignUp are a valid sign_up workflow derived from the spec, and the

@@ -33,6 +33,14 @@ func (h *fakeGetStatus) ReadStatus(ctx context.Context, f *GetStatusFlow) error 
 	return h.fake.Step(ctx)
 }
 
+// DriveGetStatus starts tool get_status on h with args, for your handler's tests: round 1 runs;
+// answer each question with its typed answer, and check what it asks and how it ends. Every field
+// of args is sent (one with a default too: set it); a nil pointer is left out.
+func DriveGetStatus(t testing.TB, h *mrtrtest.Harness[*GetStatusFlow], args GetStatusArgs) *mrtrtest.Driver[*GetStatusFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
+}
+
 // fixturesGetStatus are a valid get_status workflow derived from the spec, and the
 // knobs of the fake that provoke each failure.
 func fixturesGetStatus(h *fakeGetStatus) mrtrtest.Fixtures {

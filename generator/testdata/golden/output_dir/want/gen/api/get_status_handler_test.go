@@ -1,0 +1,38 @@
+// Written by mrtrgen as a starting point. This file is yours: edit it freely;
+// mrtrgen never overwrites it (delete it to get a fresh scaffold).
+
+package apigen
+
+import (
+	"testing"
+
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
+	vocab "github.com/mrtrgen/mrtrgen/vocab"
+)
+
+// TestGetStatusHandler drives GetStatusImpl through one get_status workflow as a client would:
+// typed arguments, each question answered with its typed answer, what it asks and how it
+// ends checked. Test its other branches the same way: d.Decline, d.Cancel, d.Refuse, d.As
+// another caller, d.Replay a round.
+func TestGetStatusHandler(t *testing.T) {
+	t.Skip("scaffold: give it arguments and answers your handler knows, then delete this line")
+	h := mrtrtest.New(t, NewGetStatusProgram(&GetStatusImpl{}))
+	d := DriveGetStatus(t, h, GetStatusArgs{})
+	d.WantEnd(vocab.OutcomeSuccess, "")
+}
+
+// TestGetStatusHandlerMatrix runs the MRTR test matrix against GetStatusImpl.
+// Give the fixtures Effects (a count of the side effects your handler performed) and
+// Break (it makes your handler's dependencies fail until restored); Fixtures.Variants
+// for the branches the fixture workflow does not take; Fixtures.Scenarios for a
+// scenario that needs other callers or arguments.
+func TestGetStatusHandlerMatrix(t *testing.T) {
+	t.Skip("scaffold: give it arguments and answers your handler knows, then delete this line")
+	h := &GetStatusImpl{}
+	mrtrtest.RunMatrix(t, NewGetStatusProgram(h), mrtrtest.Fixtures{
+		Args:         map[string]any{},
+		Other:        "bob",
+		Unauthorized: "mallory",
+		WantOutcome:  vocab.OutcomeSuccess,
+	})
+}

@@ -1,0 +1,36 @@
+// Written by mrtrgen as a starting point. This file is yours: edit it freely;
+// mrtrgen never overwrites it (delete it to get a fresh scaffold).
+
+package assist
+
+import (
+	"testing"
+
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
+	vocab "github.com/mrtrgen/mrtrgen/vocab"
+)
+
+// TestNeedsSamplingOnlyHandler drives NeedsSamplingOnlyImpl through one needs_sampling_only
+// workflow as a client would: typed arguments, each question answered with its typed answer, what
+// it asks and how it ends checked. Test its other branches the same way: d.Decline, d.Cancel,
+// d.Refuse, d.As another caller, d.Replay a round.
+func TestNeedsSamplingOnlyHandler(t *testing.T) {
+	t.Skip("scaffold: give it arguments and answers your handler knows, then delete this line")
+	h := mrtrtest.New(t, NewNeedsSamplingOnlyProgram(&NeedsSamplingOnlyImpl{}))
+	d := DriveNeedsSamplingOnly(t, h, NeedsSamplingOnlyArgs{})
+	d.WantEnd(vocab.OutcomeSuccess, "")
+}
+
+// TestNeedsSamplingOnlyHandlerMatrix runs the MRTR test matrix against NeedsSamplingOnlyImpl.
+// Fixtures.Variants cover the branches the fixture workflow does not take;
+// Fixtures.Scenarios a scenario that needs other callers or arguments.
+func TestNeedsSamplingOnlyHandlerMatrix(t *testing.T) {
+	t.Skip("scaffold: give it arguments and answers your handler knows, then delete this line")
+	h := &NeedsSamplingOnlyImpl{}
+	mrtrtest.RunMatrix(t, NewNeedsSamplingOnlyProgram(h), mrtrtest.Fixtures{
+		Args:         map[string]any{},
+		Other:        "bob",
+		Unauthorized: "mallory",
+		WantOutcome:  vocab.OutcomeSuccess,
+	})
+}

@@ -1,0 +1,138 @@
+package mrtrtest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mrtrgen/mrtrgen/mrtr"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
+)
+
+// The "over HTTP" scenario: the fixture workflow round by round over
+// streamable HTTP with the official SDK client (automatic MRTR retries
+// off, so each round is visible).
+
+// runHTTP walks route r on h's engine over HTTP; an error is a
+// *roundError.
+func runHTTP[F any](t testing.TB, h *Harness[F], r *route) error {
+	d := h.Program.Descriptor()
+	session, err := connectHTTP(t, h)
+	if err != nil {
+		return &roundError{round: 1, want: "an MCP session over HTTP", did: err.Error()}
+	}
+	defer session.Close()
+	raw, err := marshalArgs(r.args)
+	if err != nil {
+		return &roundError{round: 1, want: "arguments that marshal to JSON", did: err.Error()}
+	}
+	w := &httpWalk{session: session, d: d, raw: raw, r: r}
+	for round := 1; round <= maxRounds; round++ {
+		var done bool
+		if d.Kind == vocab.KindPrompt {
+			done, err = w.prompt(round)
+		} else {
+			done, err = w.tool(round)
+		}
+		if err != nil || done {
+			return err
+		}
+		w.responses, err = respond(d, r, &mrtr.Reply{InputRequests: w.inputs, RequestState: w.state}, r.leaveAt(round-1))
+		if err != nil {
+			return &roundError{round: round, want: "questions the fixtures can answer", did: err.Error()}
+		}
+	}
+	return &roundError{round: maxRounds, want: fmt.Sprintf("the workflow to end within %d rounds over HTTP", maxRounds),
+		did: "it asked for " + questions(w.inputs)}
+}
+
+// connectHTTP serves h's program on a test HTTP server and connects an SDK
+// client that answers nothing directly (on protocol 2026-07-28 every
+// question comes in a result).
+func connectHTTP[F any](t testing.TB, h *Harness[F]) (*mcp.ClientSession, error) {
+	server := mcp.NewServer(&mcp.Implementation{Name: Audience, Version: "test"}, nil)
+	if h.Program.Descriptor().Kind == vocab.KindPrompt {
+		mrtr.AddPrompt(server, h.Engine, h.Program)
+	} else {
+		mrtr.AddTool(server, h.Engine, h.Program)
+	}
+	ts := httptest.NewServer(mrtr.Handler(server, nil))
+	t.Cleanup(ts.Close)
+	refuse := errors.New("the client must not be asked directly on protocol 2026-07-28")
+	client := mcp.NewClient(&mcp.Implementation{Name: "mrtrtest-client", Version: "test"}, &mcp.ClientOptions{
+		MultiRoundTrip:     &mcp.MultiRoundTripOptions{Disabled: true},
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) { return nil, refuse },
+		//lint:ignore SA1019 sampling stays supported in SEP-2577's deprecation window; the test kit answers as a client does
+		CreateMessageHandler: func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+			return nil, refuse
+		},
+	})
+	//lint:ignore SA1019 roots stays supported in SEP-2577's deprecation window; the test kit answers as a client does
+	client.AddRoots(&mcp.Root{URI: "file:///mrtrtest"})
+	return client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: ts.URL}, nil)
+}
+
+// httpWalk is a workflow in progress over HTTP: the answers the next round
+// sends, and what the last one asked.
+type httpWalk struct {
+	session   *mcp.ClientSession
+	d         *mrtrimpl.Descriptor
+	raw       json.RawMessage
+	r         *route
+	state     string
+	responses mcp.InputResponseMap
+	inputs    mcp.InputRequestMap
+}
+
+// prompt sends one prompts/get round; done when the workflow ended.
+func (w *httpWalk) prompt(round int) (done bool, err error) {
+	var args map[string]string
+	if err := json.Unmarshal(w.raw, &args); err != nil {
+		return false, &roundError{round: round, want: "prompt arguments that are strings", did: err.Error()}
+	}
+	res, err := w.session.GetPrompt(context.Background(), &mcp.GetPromptParams{
+		Name: w.d.Name, Arguments: args, InputResponses: w.responses, RequestState: w.state})
+	switch {
+	case err != nil && w.r.want != mrtr.OutcomeSuccess:
+		return true, nil // a prompt that fails ends with a JSON-RPC error
+	case err != nil:
+		return false, &roundError{round: round, want: "a prompt result", did: callFailed(err)}
+	case !res.NeedsInput() && len(res.Messages) == 0:
+		return false, &roundError{round: round, want: "a complete prompt result with messages", did: "it has none"}
+	case !res.NeedsInput():
+		return true, nil
+	}
+	w.inputs, w.state = res.InputRequests, res.RequestState
+	return false, nil
+}
+
+// tool sends one tools/call round; done when the workflow ended.
+func (w *httpWalk) tool(round int) (done bool, err error) {
+	res, err := w.session.CallTool(context.Background(), &mcp.CallToolParams{
+		Name: w.d.Name, Arguments: w.raw, InputResponses: w.responses, RequestState: w.state})
+	if err != nil {
+		return false, &roundError{round: round, want: "a tool result", did: callFailed(err)}
+	}
+	if res.NeedsInput() {
+		w.inputs, w.state = res.InputRequests, res.RequestState
+		return false, nil
+	}
+	text := ""
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			text += tc.Text
+		}
+	}
+	wantError := w.r.want != mrtr.OutcomeSuccess && w.r.want != mrtr.OutcomeCancelled
+	if res.IsError != wantError || text == "" {
+		return false, &roundError{round: round, want: fmt.Sprintf("a final result with isError=%v and a text (outcome %s)", wantError, w.r.want),
+			did: fmt.Sprintf("it ended with isError=%v and text %q", res.IsError, text)}
+	}
+	return true, nil
+}

@@ -1,0 +1,506 @@
+package mrtrtest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mrtrgen/mrtrgen/mrtr"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/mrtr/problem"
+	"github.com/mrtrgen/mrtrgen/mrtr/seal"
+	"github.com/mrtrgen/mrtrgen/vocab"
+)
+
+// The scenarios of the matrix, one function each, in the order of the
+// table in matrix.go.
+
+const noState = "it never issues a requestState"
+
+// restartError is what a client must get for a requestState it may not use.
+const restartError = "the restart error (JSON-RPC -32602, " + seal.PublicMessage + ")"
+
+// completeInput drives the fixture workflow and every variant to its end.
+func (m *matrix[F]) completeInput(t tb) {
+	for _, r := range m.routes() {
+		steps, err := m.drive(m.newHarness(t), &r, nil, nil)
+		if err != nil {
+			m.fatal(t, &r, err)
+		}
+		m.wantEnd(t, &r, len(steps), steps[len(steps)-1].reply, m.fx.Principal)
+	}
+}
+
+// missingInput runs at every state that asks (every gate too): a
+// continuation sent there without answers is asked the same again.
+func (m *matrix[F]) missingInput(t tb) {
+	if !m.asks(t, "nothing can be missing") {
+		return
+	}
+	for _, s := range m.g.interactiveStates() {
+		t.sub("at "+s.Name, func(t tb) {
+			m := m.at("at " + s.Name)
+			asksHere := func(steps []step) bool { return asksState(m.d, steps[len(steps)-1].reply, s.Name) }
+			r, h, steps := m.find(t, fmt.Sprintf("a workflow that asks at %s", s.Name), m.candidates(s.Name), nil,
+				asksHere, func(_ *route, steps []step) bool { return asksHere(steps) })
+			asked := steps[len(steps)-1].reply
+			again, err := h.Call(context.Background(), r.args, asked.RequestState, mcp.InputResponseMap{})
+			if err != nil || !again.NeedsInput() || !slices.Equal(keys(again.InputRequests), keys(asked.InputRequests)) {
+				m.fatal(t, r, &roundError{round: len(steps) + 1, did: did(again, err, h.Principal),
+					want: fmt.Sprintf("the same questions %v asked again (the round sent no answers)", keys(asked.InputRequests))})
+			}
+		})
+	}
+}
+
+// asksState reports whether reply asks the questions of state name.
+func asksState(d *mrtrimpl.Descriptor, reply *mrtr.Reply, name string) bool {
+	for key := range reply.InputRequests {
+		return requestOwner(d, key).Name == name
+	}
+	return false
+}
+
+// invalidResponse sends, per request key of Fixtures.Invalid, the invalid
+// answer where the fixtures' valid one would go: the question must come
+// again, saying what to correct.
+func (m *matrix[F]) invalidResponse(t tb) {
+	if !m.asks(t, "no answer can be invalid") {
+		return
+	}
+	if len(m.fx.Invalid) == 0 && !m.onlyGates() {
+		t.Fatalf("%s: %s asks (%s), but Fixtures.Invalid is empty: give, per request key, an answer validation must refuse (or say why none can be in Fixtures.NotApplicable)",
+			m.where(), m.d.Name, strings.Join(stateNames(m.g.interactiveStates()), ", "))
+	}
+	if len(m.fx.Invalid) == 0 {
+		notApplicable(t, "the only questions of %s are confirmation gates, answered yes or no", m.d.Name)
+		return
+	}
+	for _, key := range slices.Sorted(maps.Keys(m.fx.Invalid)) {
+		t.sub(key, func(t tb) { m.at("for "+key).invalidAnswer(t, key, m.fx.Invalid[key]) })
+	}
+}
+
+func (m *matrix[F]) invalidAnswer(t tb, key string, bad mcp.InputResponse) {
+	owner := requestOwner(m.d, key)
+	if owner == nil {
+		t.Fatalf("%s: Fixtures.Invalid has an answer to %q, which %s never asks", m.where(), key, m.d.Name)
+	}
+	var at step
+	round := 0
+	r, h, _ := m.find(t, fmt.Sprintf("a workflow that asks for %q (state %s)", key, owner.Name), m.candidates(owner.Name),
+		func(i int, s step) bool {
+			if _, ok := s.responses[key]; ok {
+				at, round = s, i+1
+				return true
+			}
+			return false
+		}, nil,
+		func(*route, []step) bool { return at.state != "" })
+	responses := maps.Clone(at.responses)
+	responses[key] = bad
+	reply, err := h.Call(context.Background(), r.args, at.state, responses)
+	want := fmt.Sprintf("%q asked again, saying what to correct (it was sent %s)", key, responseText(bad))
+	if err != nil || !reply.NeedsInput() || reply.InputRequests[key] == nil {
+		m.fatal(t, r, &roundError{round: round, want: want, did: did(reply, err, h.Principal)})
+	}
+	if ep, ok := reply.InputRequests[key].(*mcp.ElicitParams); ok && !strings.Contains(ep.Message, problem.CorrectPrefix) {
+		m.fatal(t, r, &roundError{round: round, want: want, did: fmt.Sprintf("it asked again with %q, which says nothing to correct", ep.Message)})
+	}
+}
+
+// onlyGates reports whether every question the program asks is a
+// confirmation gate.
+func (m *matrix[F]) onlyGates() bool {
+	for _, s := range m.g.interactiveStates() {
+		for _, q := range s.Requests {
+			if q.GateField == "" {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// expired continues a workflow once its requestState outlived its TTL.
+func (m *matrix[F]) expired(t tb) {
+	if !m.asks(t, noState) {
+		return
+	}
+	r, h, first, responses := m.firstAsk(t)
+	h.Clock.Advance(m.d.TTL + seal.DefaultSkew + 1e9)
+	reply, err := h.Call(context.Background(), r.args, first.RequestState, responses)
+	if !IsInvalidState(err) {
+		m.fatal(t, r, &roundError{round: 2, want: fmt.Sprintf("%s: the requestState expired (TTL %s)", restartError, m.d.TTL),
+			did: did(reply, err, h.Principal)})
+	}
+}
+
+// tampered continues a workflow with its requestState altered three ways.
+func (m *matrix[F]) tampered(t tb) {
+	if !m.asks(t, noState) {
+		return
+	}
+	r, h, first, responses := m.firstAsk(t)
+	token := first.RequestState
+	for _, bad := range []struct{ how, token string }{
+		{"one character changed", Tamper(token)},
+		{"text appended", token + "-TAMPERED"},
+		{"the last character cut", token[:len(token)-1]},
+	} {
+		reply, err := h.Call(context.Background(), r.args, bad.token, responses)
+		if !IsInvalidState(err) {
+			m.fatal(t, r, &roundError{round: 2, want: fmt.Sprintf("%s for a requestState with %s", restartError, bad.how),
+				did: did(reply, err, h.Principal)})
+		}
+	}
+}
+
+// otherCaller continues the principal's workflow as Fixtures.Other.
+func (m *matrix[F]) otherCaller(t tb) {
+	if !m.asks(t, noState) {
+		return
+	}
+	if m.fx.Other == "" {
+		t.Fatalf("%s: %s issues requestStates, but the fixtures have no second authorized principal (Fixtures.Other)", m.where(), m.d.Name)
+	}
+	r, h, first, responses := m.firstAsk(t)
+	h.Principal = m.fx.Other
+	reply, err := h.Call(context.Background(), r.args, first.RequestState, responses)
+	if !IsInvalidState(err) {
+		m.fatal(t, r, &roundError{round: 2, did: did(reply, err, m.fx.Other),
+			want: fmt.Sprintf("%s: the requestState was issued to %s, and %s sent it", restartError, caller(m.fx.Principal), caller(m.fx.Other)),
+			hint: authorizeHint(reply, "Fixtures.Other", m.fx.Other, r.args)})
+	}
+}
+
+// otherArguments continues the workflow with other arguments.
+func (m *matrix[F]) otherArguments(t tb) {
+	if !m.asks(t, noState) {
+		return
+	}
+	if !hasArguments(m.d) {
+		notApplicable(t, "%s takes no arguments", m.d.Name)
+		return
+	}
+	if m.fx.OtherArgs == nil {
+		t.Fatalf("%s: %s takes arguments, but the fixtures have no second set of them (Fixtures.OtherArgs)", m.where(), m.d.Name)
+	}
+	r, h, first, responses := m.firstAsk(t)
+	other := m.fx.OtherArgs
+	if sameJSON(other, r.args) {
+		other = m.fx.Args // the workflow found runs on a variant's arguments
+	}
+	if sameJSON(other, r.args) {
+		t.Fatalf("%s: Fixtures.OtherArgs are the arguments of %s", m.where(), r.name)
+	}
+	reply, err := h.Call(context.Background(), other, first.RequestState, responses)
+	if !IsInvalidState(err) {
+		hint := authorizeHint(reply, "Fixtures.Principal", h.Principal, other)
+		if reply != nil && !reply.NeedsInput() && reply.Final.Outcome == mrtr.OutcomeInvalidArguments {
+			hint = "Fixtures.OtherArgs must be valid arguments, or validation refuses them before the requestState is checked"
+		}
+		m.fatal(t, r, &roundError{round: 2, did: did(reply, err, h.Principal), hint: hint,
+			want: fmt.Sprintf("%s: the requestState is bound to %s and was sent with %s", restartError, jsonText(r.args), jsonText(other))})
+	}
+}
+
+func sameJSON(a, b any) bool {
+	x, err1 := marshalArgs(a)
+	y, err2 := marshalArgs(b)
+	return err1 == nil && err2 == nil && string(x) == string(y)
+}
+
+// duplicateFinal races copies of the round that runs each effect (of the
+// final round, for a program without effects): they reply alike, and
+// together perform no more side effects than the round does once.
+func (m *matrix[F]) duplicateFinal(t tb) {
+	if !m.asks(t, "every call is a first call, and a retried first call is a new workflow") {
+		return
+	}
+	effects := m.g.effectStates()
+	if len(effects) == 0 {
+		t.sub("final round", func(t tb) { m.at("at the final round").duplicateLast(t) })
+		return
+	}
+	for _, e := range effects {
+		t.sub("at "+e.Name, func(t tb) { m.at("at "+e.Name).duplicateEffect(t, e) })
+	}
+}
+
+// duplicateLast races the final round of a workflow of two rounds or more.
+func (m *matrix[F]) duplicateLast(t tb) {
+	var via []string
+	if asker := m.g.interactiveStates(); len(asker) > 0 {
+		via = []string{asker[0].Name}
+	}
+	r, _, steps := m.find(t, "a workflow of two rounds or more", m.candidates(via...), nil, nil,
+		func(_ *route, steps []step) bool { return len(steps) >= 2 && !steps[len(steps)-1].reply.NeedsInput() })
+	m.race(t, r, len(steps)-1, steps[len(steps)-1].reply.Path)
+}
+
+// duplicateEffect races the round that runs effect e, when it can run in
+// a round after the first.
+func (m *matrix[F]) duplicateEffect(t tb, e *mrtrimpl.StateInfo) {
+	asker := m.g.askerBefore(e.Name)
+	if asker == "" {
+		notApplicable(t, "effect %s runs only in a first round (no state that asks comes before it): a retried first call is a new workflow (%q covers a repeated operation id)", e.Name, ScenarioBusinessKey)
+		return
+	}
+	k := -1
+	r, _, steps := m.find(t, fmt.Sprintf("a workflow that runs effect %s in a round after the first (after %s)", e.Name, asker),
+		m.candidates(asker, e.Name), nil, nil,
+		func(_ *route, steps []step) bool {
+			for i, s := range steps[1:] {
+				if slices.Contains(s.reply.Path, e.Name) {
+					k = i + 1
+					return true
+				}
+			}
+			return false
+		})
+	m.race(t, r, k, steps[k].reply.Path)
+}
+
+// race drives r on a new harness up to round k+1 (0-based k ≥ 1), sends
+// that round several times at once, then once more late. path is what the
+// round ran when r was first driven.
+func (m *matrix[F]) race(t tb, r *route, k int, path []string) {
+	t.Helper()
+	h := m.newHarness(t)
+	steps, err := m.drive(h, r, func(i int, _ step) bool { return i == k }, nil)
+	if err != nil {
+		m.fatal(t, r, err)
+	}
+	round := k + 1
+	if len(steps) != k {
+		m.fatal(t, r, &roundError{round: len(steps), want: fmt.Sprintf("the workflow to reach round %d again", round),
+			did: did(steps[len(steps)-1].reply, nil, h.Principal) + ", the second time it was driven"})
+	}
+	prev := steps[k-1].reply
+	responses, err := respond(m.d, r, prev, r.leaveAt(k-1))
+	if err != nil {
+		m.fatal(t, r, &roundError{round: k, want: "questions the fixtures can answer", did: err.Error()})
+	}
+	before := m.count()
+	n := m.fx.Duplicates
+	replies, errs := make([]*mrtr.Reply, n), make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() { replies[i], errs[i] = h.Call(context.Background(), r.args, prev.RequestState, responses) })
+	}
+	wg.Wait()
+	for i := range n {
+		if errs[i] != nil {
+			m.fatal(t, r, &roundError{round: round, want: fmt.Sprintf("each of %d racing copies of the round to get its reply", n),
+				did: fmt.Sprintf("copy %d: %s", i+1, callFailed(errs[i]))})
+		}
+		if diff := replyDiff(replies[0], replies[i]); diff != "" {
+			m.fatal(t, r, &roundError{round: round, want: fmt.Sprintf("%d racing copies of the round to get the same reply", n),
+				did: fmt.Sprintf("copies 1 and %d differ: %s", i+1, diff)})
+		}
+	}
+	if !replies[0].NeedsInput() {
+		m.wantEnd(t, r, round, replies[0], h.Principal)
+	}
+	perRound := 0
+	for _, name := range path {
+		if s := stateNamed(m.d, name); s != nil && s.Kind == vocab.StateEffect {
+			perRound++
+		}
+	}
+	if got := m.count() - before; got > perRound {
+		m.fatal(t, r, &roundError{round: round, did: fmt.Sprintf("%d racing copies performed %d", n, got),
+			want: fmt.Sprintf("at most %d side effects, as the round performs once (%s)", perRound, strings.Join(path, PathSeparator))})
+	}
+	// And a late retry replays too.
+	again, err := h.Call(context.Background(), r.args, prev.RequestState, responses)
+	if err != nil {
+		m.fatal(t, r, &roundError{round: round, want: "a late retry of the round to replay its reply", did: callFailed(err)})
+	}
+	if diff := replyDiff(replies[0], again); diff != "" {
+		m.fatal(t, r, &roundError{round: round, want: "a late retry of the round to replay its reply", did: "it replied otherwise: " + diff})
+	}
+}
+
+// businessKey runs, for every effect whose operation id is a business key
+// (it does not name the workflow), two workflows through it on one store:
+// the second may end earlier (a real check may notice that the thing was
+// done), but when it reaches the effect it is refused, and it performs no
+// side effects but those of the workflow's own effects before that one.
+func (m *matrix[F]) businessKey(t tb) {
+	var shared []*mrtrimpl.StateInfo
+	for _, s := range m.g.effectStates() {
+		if s.BusinessKey {
+			shared = append(shared, s)
+		}
+	}
+	if len(shared) == 0 {
+		notApplicable(t, "no effect of %s has a business operation id", m.d.Name)
+		return
+	}
+	for _, e := range shared {
+		t.sub("at "+e.Name, func(t tb) { m.at("at "+e.Name).secondWorkflow(t, e) })
+	}
+}
+
+// secondWorkflow drives a workflow through effect e, then a second one
+// with the same arguments on the same store.
+func (m *matrix[F]) secondWorkflow(t tb, e *mrtrimpl.StateInfo) {
+	var path []string
+	r, h, _ := m.find(t, fmt.Sprintf("a workflow that passes effect %s and ends as it should", e.Name),
+		m.candidates(e.Name), nil, nil,
+		func(r *route, steps []step) bool {
+			path = nil
+			for _, s := range steps {
+				path = append(path, s.reply.Path...)
+			}
+			// It must end as it should, or the effect's outcome may
+			// not have been recorded.
+			end := steps[len(steps)-1].reply
+			return slices.Contains(path, e.Name) && !end.NeedsInput() && end.Final.Outcome == r.want
+		})
+	ownBefore := 0
+	for _, name := range path[:slices.Index(path, e.Name)] {
+		if s := stateNamed(m.d, name); s != nil && s.Kind == vocab.StateEffect {
+			ownBefore++
+		}
+	}
+	before := m.count()
+	second, err := m.drive(h, r, nil, nil)
+	if err != nil {
+		m.fatal(t, r, fmt.Errorf("the second workflow: %w", err))
+	}
+	reached := false
+	for i, s := range second {
+		if !slices.Contains(s.reply.Path, e.Name) {
+			continue
+		}
+		// The round that reaches the effect must be refused there, and
+		// end the workflow.
+		reached = true
+		if s.reply.NeedsInput() || s.reply.Final.Outcome != mrtr.OutcomeRejected {
+			m.fatal(t, r, &roundError{round: i + 1, did: did(s.reply, nil, h.Principal),
+				want: fmt.Sprintf("a second workflow that reached effect %s (operation id %s) to be refused there, not go on", e.Name, e.OperationID)})
+		}
+		break
+	}
+	if got := m.count() - before; got > ownBefore {
+		m.fatal(t, r, &roundError{round: len(second), did: fmt.Sprintf("the second workflow performed %d", got),
+			want: fmt.Sprintf("at most %d side effects (its own before %s) in the second workflow", ownBefore, e.Name)})
+	}
+	if !reached {
+		t.Logf("the second workflow ended before effect %s (its handler noticed?): nothing to refuse", e.Name)
+	}
+}
+
+// cancellation: a cancelled first call, and a cancelled continuation,
+// return the context's error and perform no side effect; the cancelled
+// continuation can then be sent again.
+func (m *matrix[F]) cancellation(t tb) {
+	if m.fx.Steer != nil {
+		m.fx.Steer(nil)
+	}
+	h := m.newHarness(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	const want = "context.Canceled and no side effect (the request's context was cancelled)"
+	before := m.count()
+	reply, err := h.Call(ctx, m.fixture.args, "", nil)
+	if !errors.Is(err, context.Canceled) {
+		m.fatal(t, nil, &roundError{round: 1, want: want, did: did(reply, err, h.Principal)})
+	}
+	if n := m.count() - before; n != 0 {
+		m.fatal(t, nil, &roundError{round: 1, want: want, did: fmt.Sprintf("it performed %d side effects", n)})
+	}
+	if len(m.g.interactiveStates()) == 0 {
+		notApplicable(t, "a cancelled continuation: %s asks for nothing on any path, so %s", m.d.Name, noState)
+		return
+	}
+	r, h, first, responses := m.firstAsk(t)
+	before = m.count()
+	reply, err = h.Call(ctx, r.args, first.RequestState, responses)
+	if !errors.Is(err, context.Canceled) {
+		m.fatal(t, r, &roundError{round: 2, want: want, did: did(reply, err, h.Principal)})
+	}
+	if n := m.count() - before; n != 0 {
+		m.fatal(t, r, &roundError{round: 2, want: want, did: fmt.Sprintf("it performed %d side effects", n)})
+	}
+	// Nothing of the cancelled attempt sticks: sent again, the round runs.
+	again, err := h.Call(context.Background(), r.args, first.RequestState, responses)
+	if err != nil || !again.NeedsInput() && again.Final.Outcome == mrtr.OutcomeError {
+		m.fatal(t, r, &roundError{round: 2, want: "the round sent again after its cancelled attempt to run", did: did(again, err, h.Principal)})
+	}
+}
+
+// unauthorized calls as Fixtures.Unauthorized, first and on a
+// continuation: Authorize runs on every round.
+func (m *matrix[F]) unauthorized(t tb) {
+	if m.fx.Unauthorized == "" {
+		t.Fatalf("%s: the fixtures have no principal Authorize refuses (Fixtures.Unauthorized; if the handler refuses no one, say so in Fixtures.NotApplicable)", m.where())
+	}
+	if m.fx.Steer != nil {
+		m.fx.Steer(nil)
+	}
+	want := fmt.Sprintf("outcome unauthorized: %s calls (Fixtures.Unauthorized)", caller(m.fx.Unauthorized))
+	h := m.newHarness(t)
+	h.Principal = m.fx.Unauthorized
+	reply, err := h.Call(context.Background(), m.fixture.args, "", nil)
+	if err != nil || reply.NeedsInput() || reply.Final.Outcome != mrtr.OutcomeUnauthorized {
+		m.fatal(t, nil, &roundError{round: 1, want: want, did: did(reply, err, h.Principal)})
+	}
+	if len(m.g.interactiveStates()) == 0 {
+		notApplicable(t, "an unauthorized continuation: %s asks for nothing on any path, so %s", m.d.Name, noState)
+		return
+	}
+	r, h, first, responses := m.firstAsk(t)
+	h.Principal = m.fx.Unauthorized
+	reply, err = h.Call(context.Background(), r.args, first.RequestState, responses)
+	if err != nil || reply.NeedsInput() || reply.Final.Outcome != mrtr.OutcomeUnauthorized {
+		m.fatal(t, r, &roundError{round: 2, want: want + " on the continuation of " + caller(m.fx.Principal) + "'s workflow", did: did(reply, err, h.Principal)})
+	}
+}
+
+// dependencyFailure breaks the handler's dependencies (Fixtures.Break):
+// some workflow must then end with outcome error and a message.
+func (m *matrix[F]) dependencyFailure(t tb) {
+	steps := m.g.stepStates()
+	if len(steps) == 0 {
+		notApplicable(t, "%s has no check or effect, so no handler dependency can fail", m.d.Name)
+		return
+	}
+	if m.fx.Break == nil {
+		t.Fatalf("%s: %s has checks or effects (%s), but the fixtures have no way to break a dependency (Fixtures.Break)", m.where(), m.d.Name, strings.Join(stateNames(steps), ", "))
+	}
+	var via []string
+	if p, ok := m.g.shortest(m.g.initial(), func(name string) bool {
+		k := stateNamed(m.d, name).Kind
+		return k == vocab.StateCheck || k == vocab.StateEffect
+	}); ok && len(p) > 0 {
+		via = []string{p[len(p)-1].to}
+	}
+	restore := m.fx.Break()
+	defer restore()
+	m.find(t, fmt.Sprintf("a workflow that reaches a check or effect (%s) and ends with outcome error and a message", strings.Join(stateNames(steps), ", ")),
+		m.candidates(via...), nil, nil,
+		func(_ *route, steps []step) bool {
+			end := steps[len(steps)-1].reply
+			return !end.NeedsInput() && end.Final.Outcome == mrtr.OutcomeError && end.Final.Text != ""
+		})
+}
+
+// overHTTP walks the fixture workflow over streamable HTTP.
+func (m *matrix[F]) overHTTP(t tb) {
+	if m.fx.Steer != nil {
+		m.fx.Steer(nil)
+	}
+	if err := runHTTP(t, m.newHarness(t), &m.fixture); err != nil {
+		m.fatal(t, nil, err)
+	}
+}
