@@ -140,13 +140,6 @@ func (w *workflow) bfsAll(from string, hit func(spec.Edge) bool) (string, bool) 
 	return "", false
 }
 
-// response is `resp := r.Response(key, kind)`. A state the round runs
-// again (a loop back) gets no answers the second time: the engine sees to
-// that (mrtr.Round.Response).
-func (w *workflow) response(g *jen.Group, s *spec.State, key string, kind jen.Code) {
-	g.Id("resp").Op(":=").Id("r").Dot("Response").Call(jen.Lit(key), kind)
-}
-
 func fail() *jen.Statement {
 	return jen.Return(jen.Qual(pkgImpl, "Step").Values(), jen.Err())
 }
@@ -244,30 +237,14 @@ func requestKind(k vocab.RequestKind) *jen.Statement {
 // "inputs" argument is taken either way). Only a form can be declined or
 // cancelled.
 func (w *workflow) takeAnswer(b *jen.Group, s *spec.State, q *spec.InputRequest) {
-	question := []pair{{jen.Id("Key"), jen.Lit(q.Key)}, {jen.Id("Kind"), requestKind(q.Kind)}}
-	if q.Optional {
-		question = append(question, pair{jen.Id("Optional"), jen.True()})
-	}
-	question = append(question, pair{jen.Id("Request"), jen.Func().Params(jen.Id("problems").Qual(pkgImpl, "Problems")).Qual(pkgImpl, "Pending").Block(
-		jen.Return(jen.Id("p").Dot(w.requestBuilder(q)).Call(jen.Id("f"), jen.Id("problems"))),
-	)})
-	var sensitive []jen.Code
-	for _, f := range q.Fields {
-		if f.Sensitive {
-			sensitive = append(sensitive, jen.Lit(f.Name)) // never sent back as a default
-		}
-	}
-	if len(sensitive) > 0 {
-		question = append(question, pair{jen.Id("Sensitive"), jen.Index().String().Values(sensitive...)})
-	}
 	adapter := map[vocab.RequestKind]string{vocab.Elicit: "Form", vocab.Sample: "Text", vocab.Roots: "URIs"}[q.Kind]
 	left := jen.Id("left")
 	if q.Kind != vocab.Elicit {
 		left = jen.Id("_")
 	}
 	b.List(jen.Id("answer"), left, jen.Err()).Op(":=").Qual(pkgImpl, "Take").Call(
-		jen.Id("ctx"), jen.Id("r"),
-		jen.Qual(pkgImpl, "Question").Add(rows(pairCodes(question)...)),
+		jen.Id("ctx"), jen.Id("r"), jen.Lit(q.Key),
+		jen.Qual(pkgImpl, "Bind").Call(jen.Id("p").Dot(w.requestBuilder(q)), jen.Id("f")),
 		jen.Qual(pkgImpl, adapter).Call(jen.Id("p").Dot(w.answerDecoder(q))),
 		jen.Op("&").Id("pending"),
 	)
@@ -287,28 +264,14 @@ func (w *workflow) takeAnswer(b *jen.Group, s *spec.State, q *spec.InputRequest)
 // was shown in the previous round.
 func (w *workflow) confirmCase(c *jen.Group, s *spec.State) {
 	g := s.Confirm
-	builder := w.gateBuilder(s)
-	w.response(c, s, g.Key, jen.Qual(pkgVocab, "Elicit"))
-	c.Switch(jen.Id("resp").Dot("Status")).BlockFunc(func(sw *jen.Group) {
-		sw.Case(jen.Qual(pkgImpl, "Accepted")).Block(
-			jen.List(jen.Id("yes"), jen.Id("found")).Op(":=").Qual(pkgImpl, "FormBool").Call(jen.Id("resp").Dot("Content"), jen.Lit(g.Field)),
-			jen.If(jen.Id("found").Op("!=").Qual(pkgImpl, "Present")).Block(
-				jen.Return(jen.Id("r").Dot("Ask").Call(jen.Index().Qual(pkgImpl, "Pending").Values(
-					jen.Id("p").Dot(builder).Call(jen.Id("f"), jen.Qual(pkgImpl, "Problems").Values(jen.Lit(g.Field+": answer true or false"))),
-				))),
-			),
-			jen.If(jen.Id("yes")).Block(w.goTo(s.Next.Name, vocab.Next)),
-			w.leave(s.OnDecline, vocab.Decline, "the user did not confirm"),
-		)
-		sw.Case(jen.Qual(pkgImpl, "Declined")).Block(w.leave(s.OnDecline, vocab.Decline, "the user did not confirm"))
-		sw.Case(jen.Qual(pkgImpl, "Cancelled")).Block(w.leave(s.OnCancel, vocab.Cancel, "the user cancelled the confirmation"))
-		sw.Case(jen.Qual(pkgImpl, "Malformed")).Block(
-			jen.Return(jen.Id("r").Dot("Ask").Call(jen.Index().Qual(pkgImpl, "Pending").Values(
-				jen.Id("p").Dot(builder).Call(jen.Id("f"), jen.Qual(pkgImpl, "Problems").Values(jen.Id("resp").Dot("Problem"))),
-			))),
-		)
-	})
-	c.Return(jen.Id("r").Dot("Ask").Call(jen.Index().Qual(pkgImpl, "Pending").Values(jen.Id("p").Dot(builder).Call(jen.Id("f"), jen.Nil()))))
+	confirm := jen.Qual(pkgImpl, "Confirm").Call(jen.Id("r"), jen.Lit(g.Key), jen.Lit(g.Field),
+		jen.Qual(pkgImpl, "Bind").Call(jen.Id("p").Dot(w.gateBuilder(s)), jen.Id("f")))
+	c.Switch(jen.List(jen.Id("on"), jen.Id("ask")).Op(":=").Add(confirm), jen.Id("on")).Block(
+		jen.Case(jen.Qual(pkgVocab, "Next")).Block(w.goTo(s.Next.Name, vocab.Next)),
+		jen.Case(jen.Qual(pkgVocab, "Decline")).Block(w.leave(s.OnDecline, vocab.Decline, "the user did not confirm")),
+		jen.Case(jen.Qual(pkgVocab, "Cancel")).Block(w.leave(s.OnCancel, vocab.Cancel, "the user cancelled the confirmation")),
+		jen.Default().Block(jen.Return(jen.Id("r").Dot("Ask").Call(jen.Index().Qual(pkgImpl, "Pending").Values(jen.Id("ask"))))),
+	)
 }
 
 func (w *workflow) effectCase(c *jen.Group, s *spec.State) {

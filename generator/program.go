@@ -201,6 +201,15 @@ func (w *workflow) stateRow(s *spec.State) jen.Code {
 		if q.Optional {
 			req = append(req, pair{jen.Id("Optional"), jen.True()})
 		}
+		var sensitive []jen.Code
+		for _, f := range q.Fields {
+			if f.Sensitive {
+				sensitive = append(sensitive, jen.Lit(f.Name))
+			}
+		}
+		if len(sensitive) > 0 {
+			req = append(req, pair{jen.Id("Sensitive"), jen.Index().String().Values(sensitive...)})
+		}
 		reqs = append(reqs, oneLine(req...))
 	}
 	if s.Confirm != nil {

@@ -57,8 +57,6 @@ func (g *gen) stubFile(t *spec.Tool) (File, error) {
 		jf.HeaderComment(line) // line comments: jen makes a multi-line one a /* */ block
 	}
 	jf.ImportName(pkgMRTR, "mrtr")
-	jf.ImportName(pkgImpl, "mrtrimpl")
-	jf.ImportName(pkgVocab, "vocab")
 	impl := n.base + "Impl"
 	jf.Commentf("%s implements %s for %s %s.", impl, n.handler(), t.Kind, t.Name)
 	jf.Comment("Give it what the methods need: a database handle, API clients.")

@@ -475,7 +475,7 @@ var loaderRules = []*Rule{
 	{ID: "name-collision", Severity: spec.Error, Summary: "two things of one workflow share a name a template could refer to"},
 	{ID: "validator-type", Severity: spec.Error, Summary: "a custom validator is used on a field of another type"},
 	{ID: "output", Severity: spec.Error, Summary: "the output directory is not relative to the spec"},
-	{ID: "lint-ignore", Severity: spec.Error, Summary: "a lint opt-out names an unknown rule, a loader rule, or gives no reason"},
+	{ID: "lint-ignore", Severity: spec.Error, Summary: "a lint opt-out names an unknown rule, a rule that cannot be silenced, or gives no reason"},
 }
 
 // The checks.
@@ -971,9 +971,6 @@ func checkGoCollisions(c *checker, r *Rule) {
 					form = append(form, named{f.Name, f.Pos})
 				}
 				collide("form fields", sc, form)
-			}
-			if s.Confirm != nil {
-				flowFields = append(flowFields, named{s.Confirm.Key, s.Confirm.Pos})
 			}
 		}
 		for _, a := range t.Arguments {

@@ -17,8 +17,8 @@ import (
 type Program[F any] interface {
 	Descriptor() *mrtrimpl.Descriptor
 	// NewFlow decodes and validates the arguments into a flow at the
-	// initial state. Invalid arguments return an *ArgumentError; a custom
-	// validator that could not check one returns a *ValidatorError (a
+	// initial state. Invalid arguments return an *mrtrimpl.ArgumentError; a
+	// custom validator that could not check one returns a *mrtrimpl.ValidatorError (a
 	// dependency failure, not the caller's mistake).
 	NewFlow(ctx context.Context, c *Call, args json.RawMessage) (F, error)
 	// AppendArgs appends the canonical encoding of the flow's arguments
@@ -121,7 +121,7 @@ type Reply struct {
 	InputRequests mcp.InputRequestMap `json:"inputRequests,omitempty"`
 	RequestState  string              `json:"requestState,omitempty"`
 	// Final is set when the workflow ended.
-	Final *mrtrimpl.Final `json:"final,omitempty"`
+	Final *Final `json:"final,omitempty"`
 	// Path lists the states this round ran, in order (for tests and
 	// debugging; a replayed reply has none).
 	Path []string `json:"-"`

@@ -8,6 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/mrtr/problem"
 	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
@@ -48,7 +49,7 @@ func (r *round) Response(key string, kind vocab.RequestKind) mrtrimpl.Response {
 	case vocab.Elicit:
 		er, ok := resp.(*mcp.ElicitResult)
 		if !ok {
-			return mrtrimpl.Response{Status: mrtrimpl.Malformed, Problem: "expected an elicitation result"}
+			return mrtrimpl.Response{Status: mrtrimpl.Malformed, Problem: problem.NotAnElicitResult}
 		}
 		switch er.Action {
 		case "accept":
@@ -58,7 +59,7 @@ func (r *round) Response(key string, kind vocab.RequestKind) mrtrimpl.Response {
 		case "cancel":
 			return mrtrimpl.Response{Status: mrtrimpl.Cancelled}
 		}
-		return mrtrimpl.Response{Status: mrtrimpl.Malformed, Problem: fmt.Sprintf("unknown elicitation action %q", er.Action)}
+		return mrtrimpl.Response{Status: mrtrimpl.Malformed, Problem: problem.UnknownAction(string(er.Action))}
 	case vocab.Sample:
 		var content []mcp.Content
 		switch sr := resp.(type) {
@@ -69,7 +70,7 @@ func (r *round) Response(key string, kind vocab.RequestKind) mrtrimpl.Response {
 		case *mcp.CreateMessageResult:
 			content = []mcp.Content{sr.Content}
 		default:
-			return mrtrimpl.Response{Status: mrtrimpl.Malformed, Problem: "expected a sampling result"}
+			return mrtrimpl.Response{Status: mrtrimpl.Malformed, Problem: problem.NotASamplingResult}
 		}
 		var b strings.Builder
 		for _, c := range content {
@@ -78,14 +79,14 @@ func (r *round) Response(key string, kind vocab.RequestKind) mrtrimpl.Response {
 			}
 		}
 		if b.Len() == 0 {
-			return mrtrimpl.Response{Status: mrtrimpl.Malformed, Problem: "the sampling result has no text"}
+			return mrtrimpl.Response{Status: mrtrimpl.Malformed, Problem: problem.SamplingWithoutText}
 		}
 		return mrtrimpl.Response{Status: mrtrimpl.Accepted, Text: b.String()}
 	case vocab.Roots:
 		//lint:ignore SA1019 roots stays supported in SEP-2577's deprecation window; the runtime reads the answers clients send
 		lr, ok := resp.(*mcp.ListRootsResult)
 		if !ok {
-			return mrtrimpl.Response{Status: mrtrimpl.Malformed, Problem: "expected a roots list"}
+			return mrtrimpl.Response{Status: mrtrimpl.Malformed, Problem: problem.NotARootsList}
 		}
 		uris := make([]string, 0, len(lr.Roots))
 		for _, root := range lr.Roots {
@@ -116,7 +117,7 @@ func (r *round) gateField(key string) string {
 // a list of URIs.
 func upfrontResponse(raw json.RawMessage, kind vocab.RequestKind, gateField string) mrtrimpl.Response {
 	bad := func(want string) mrtrimpl.Response {
-		return mrtrimpl.Response{Status: mrtrimpl.Malformed, Problem: "inputs: expected " + want}
+		return mrtrimpl.Response{Status: mrtrimpl.Malformed, Problem: problem.UpfrontWrongType(want)}
 	}
 	switch kind {
 	case vocab.Elicit:

@@ -19,9 +19,10 @@ import (
 	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
-// Round is one request of a workflow as the engine serves it. Generated
-// Step code uses it to read answers, run effects and say what comes next;
-// it is not safe for concurrent use and lives for one request.
+// round is one request of a workflow as the engine serves it: the
+// mrtrimpl.Round that generated Step code reads answers from, runs effects
+// with and says what comes next to. It is not safe for concurrent use and
+// lives for one request.
 type round struct {
 	e    *Engine
 	d    *mrtrimpl.Descriptor
@@ -71,6 +72,9 @@ type round struct {
 
 // Call returns what handlers know about this round.
 func (r *round) Call() *Call { return r.call }
+
+// Request is the descriptor's row of input request key.
+func (r *round) Request(key string) *mrtrimpl.RequestInfo { return r.d.Request(key) }
 
 // Goto moves the workflow to state next. on names the transition ("next",
 // "outcome:<name>", "decline", "cancel").
@@ -368,7 +372,7 @@ func (rr *run[F]) runStates(ctx context.Context) (*Reply, error) {
 		path = append(path, info.Name)
 		if st.Kind == mrtrimpl.StepGoto {
 			if !d.Allows(cur, st.Next, st.On) {
-				return nil, fmt.Errorf("mrtr: %s: transition %s → %d is not in the table", d.Name, info.Name, st.Next)
+				return nil, fmt.Errorf("mrtr: %s: transition %s -(%s)-> %s is not in the table", d.Name, info.Name, st.On, stateName(d, st.Next))
 			}
 			p.SetState(f, st.Next)
 			continue
@@ -577,4 +581,13 @@ func (e *Engine) askReply(ctx context.Context, d *mrtrimpl.Descriptor, b seal.Bi
 		return nil, err
 	}
 	return &Reply{InputRequests: reqs, RequestState: token}, nil
+}
+
+// stateName is state s's name, or its number when the program has no such
+// state (a bug the caller reports).
+func stateName(d *mrtrimpl.Descriptor, s uint16) string {
+	if info := d.State(s); info != nil {
+		return info.Name
+	}
+	return fmt.Sprintf("state %d", s)
 }

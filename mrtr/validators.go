@@ -15,12 +15,19 @@ import (
 // user "Please correct: ticketId: platform: backend unavailable." and ask
 // again; the round fails as a dependency error and the text goes to the log.
 
-// Invalid returns an InvalidValue with a formatted message for the user
+// Invalid returns an error with a formatted message for the user
 // ("looks like a password; leave secrets out"). It is the only error a
 // validator returns for a bad value: any other error (a backend that is
 // down, a timeout) is a dependency failure, never shown to the user.
 func Invalid(format string, args ...any) error {
 	return &mrtrimpl.InvalidValue{Message: fmt.Sprintf(format, args...)}
+}
+
+// IsInvalid reports whether err is (or wraps) a refusal made with Invalid:
+// what a handler's test asserts of a custom validator given a bad value.
+func IsInvalid(err error) bool {
+	_, ok := errors.AsType[*mrtrimpl.InvalidValue](err)
+	return ok
 }
 
 // isCancellation reports whether err is the context's own error, ctx being

@@ -214,6 +214,9 @@ func ignoreHow(r *lint.Rule) string {
 	if r.Loader() {
 		return "No. It reports a spec mrtrgen cannot load; fix the spec."
 	}
+	if r.Mandatory() {
+		return "No. The generated code of such a spec would not compile; fix the spec."
+	}
 	return `Yes, where it does not apply, with a reason reviewers read. Put
 the opt-out on the narrowest place the finding belongs to: a field, an
 input request, a state, a tool or prompt, or the whole file:
@@ -278,6 +281,9 @@ in brackets; ` + "`mrtrgen explain RULE`" + ` prints what is here for one rule.
   reason (see [Opting out](#opting-out)).
 - **Loader rules** report a spec that cannot be loaded at all (YAML, schema,
   names). They cannot be silenced.
+- **Mandatory design rules** report a spec whose generated code would not
+  compile (two names that are one Go identifier, one check with two sets of
+  outcomes). They cannot be silenced either.
 
 Errors fail ` + "`mrtrgen lint`" + ` (exit 1) and stop ` + "`mrtrgen generate`" + `; warnings fail
 ` + "`mrtrgen lint`" + ` only with ` + "`--strict`" + `.
@@ -314,7 +320,7 @@ tools:
         ask-before-discovery: The conformance suite asks in the first round.
 ` + "```" + `
 
-An opt-out of an unknown or loader rule is an error (` + "`lint-ignore`" + `); one that
+An opt-out of an unknown, loader or mandatory rule is an error (` + "`lint-ignore`" + `); one that
 silences nothing is a warning (` + "`unused-ignore`" + `).
 `)
 	if _, err := io.WriteString(w, b.String()); err != nil {
@@ -335,8 +341,11 @@ func writeRuleMarkdown(w io.Writer, r *lint.Rule, h string) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s `%s`\n\n", h, r.ID)
 	kind := "design rule"
-	if r.Loader() {
+	switch {
+	case r.Loader():
 		kind = "loader rule, cannot be silenced"
+	case r.Mandatory():
+		kind = "mandatory design rule, cannot be silenced"
 	}
 	fmt.Fprintf(&b, "**%s** (%s). %s\n", r.Severity, kind, mdText(sentence(r.Summary)))
 	if why := strings.TrimSpace(r.Why); why != "" {

@@ -2,22 +2,17 @@ package mrtrimpl
 
 import (
 	"context"
+	"fmt"
 
+	"github.com/mrtrgen/mrtrgen/mrtr/problem"
 	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
-// Question is one input request of an ask state, as Take reads its answer.
-type Question struct {
-	Key  string
-	Kind vocab.RequestKind
-	// Optional requests are sent only to clients that can answer them.
-	Optional bool
-	// Request builds the request, with the problems of a previous answer
-	// (nil the first time).
-	Request func(Problems) Pending
-	// Sensitive lists form fields that are never sent back as the defaults
-	// of a form asked again.
-	Sensitive []string
+// Bind is a request builder of a generated program with the flow bound:
+// what Take calls to build the request, with the problems of a previous
+// answer (nil the first time).
+func Bind[F any](build func(F, Problems) Pending, f F) func(Problems) Pending {
+	return func(problems Problems) Pending { return build(f, problems) }
 }
 
 // Decoder validates one answer: the typed answer, or the problems the user
@@ -47,13 +42,20 @@ func URIs[A any](decode func(context.Context, []string) (*A, Problems)) Decoder[
 	}
 }
 
-// Take reads this round's answer to q. It returns the validated answer when
-// the client gave one. Otherwise it appends to pending what to send: the
-// request as first asked, or asked again saying what to correct (a form
-// keeps its valid fields filled in). For a form the user may also leave:
-// Take then returns vocab.Decline or vocab.Cancel and the state goes where
-// the spec says.
-func Take[A any](ctx context.Context, r Round, q Question, decode Decoder[A], pending *[]Pending) (*A, vocab.Edge, error) {
+// Take reads this round's answer to request key, which the program's
+// descriptor describes (its kind, whether it is optional, its sensitive
+// fields). It returns the validated answer when the client gave one.
+// Otherwise it appends to pending what to send: the request as first asked,
+// or asked again saying what to correct (a form keeps its valid fields
+// filled in, but never a sensitive one); an optional request only when the
+// client can answer it. For a form the user may also leave: Take then
+// returns vocab.Decline or vocab.Cancel and the state goes where the spec
+// says. An error is a custom validator that could not check a value.
+func Take[A any](ctx context.Context, r Round, key string, request func(Problems) Pending, decode Decoder[A], pending *[]Pending) (*A, vocab.Edge, error) {
+	q := r.Request(key)
+	if q == nil {
+		return nil, "", fmt.Errorf("%w: no input request %q", ErrUnknownState, key)
+	}
 	ask := func(p Pending) {
 		if !q.Optional || r.Can(q.Kind) {
 			*pending = append(*pending, p)
@@ -69,9 +71,9 @@ func Take[A any](ctx context.Context, r Round, q Question, decode Decoder[A], pe
 		case len(problems) == 0:
 			return answer, "", nil
 		case q.Kind == vocab.Elicit:
-			ask(Prefilled(q.Request(problems), resp.Content, problems, q.Sensitive...))
+			ask(Prefilled(request(problems), resp.Content, problems, q.Sensitive...))
 		default:
-			ask(q.Request(problems))
+			ask(request(problems))
 		}
 	case Declined, Cancelled:
 		if q.Kind == vocab.Elicit {
@@ -80,11 +82,39 @@ func Take[A any](ctx context.Context, r Round, q Question, decode Decoder[A], pe
 			}
 			return nil, vocab.Cancel, nil
 		}
-		ask(q.Request(nil))
+		ask(request(nil))
 	case Malformed:
-		ask(q.Request(Problems{resp.Problem}))
+		ask(request(Problems{resp.Problem}))
 	default:
-		ask(q.Request(nil))
+		ask(request(nil))
 	}
 	return nil, "", nil
+}
+
+// Confirm reads this round's answer to confirmation gate key, whose form has
+// the one boolean field: vocab.Next when the user accepted the question
+// shown with field set to true,
+// vocab.Decline when they answered false or declined, vocab.Cancel when
+// they cancelled. Otherwise (no answer yet, a malformed one, a form without
+// its boolean) it returns "" and the request to ask, saying what was wrong.
+func Confirm(r Round, key, field string, request func(Problems) Pending) (vocab.Edge, Pending) {
+	resp := r.Response(key, vocab.Elicit)
+	switch resp.Status {
+	case Accepted:
+		yes, found := FormBool(resp.Content, field)
+		switch {
+		case found != Present:
+			return "", request(Problems{problem.NotABoolean(field)})
+		case yes:
+			return vocab.Next, Pending{}
+		}
+		return vocab.Decline, Pending{}
+	case Declined:
+		return vocab.Decline, Pending{}
+	case Cancelled:
+		return vocab.Cancel, Pending{}
+	case Malformed:
+		return "", request(Problems{resp.Problem})
+	}
+	return "", request(nil)
 }

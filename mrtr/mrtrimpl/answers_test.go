@@ -13,10 +13,19 @@ import (
 	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
-// fakeRound answers one request with resp; the client can answer canKind.
+// fakeRound answers its one request (info) with resp; the client can
+// answer it when canKind.
 type fakeRound struct {
+	info    RequestInfo
 	resp    Response
 	canKind bool
+}
+
+func (f *fakeRound) Request(key string) *RequestInfo {
+	if key != f.info.Key {
+		return nil
+	}
+	return &f.info
 }
 
 func (f *fakeRound) Response(string, vocab.RequestKind) Response { return f.resp }
@@ -70,8 +79,8 @@ func TestTake(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			var pending []Pending
-			q := Question{Key: "note", Kind: vocab.Elicit, Optional: c.optional, Request: request, Sensitive: []string{"pin"}}
-			got, left, err := Take(context.Background(), &fakeRound{resp: c.resp, canKind: c.can}, q, Form(decode), &pending)
+			info := RequestInfo{Key: "note", Kind: vocab.Elicit, Optional: c.optional, Sensitive: []string{"pin"}}
+			got, left, err := Take(context.Background(), &fakeRound{info: info, resp: c.resp, canKind: c.can}, "note", request, Form(decode), &pending)
 			if (err != nil) != c.err {
 				t.Fatalf("err = %v, want error %v", err, c.err)
 			}
@@ -100,9 +109,10 @@ func TestTake(t *testing.T) {
 // A sampled answer cannot be declined: the request is asked again.
 func TestTakeTextIsNotLeft(t *testing.T) {
 	var pending []Pending
-	q := Question{Key: "summary", Kind: vocab.Sample, Request: func(Problems) Pending { return Pending{Key: "summary", Kind: vocab.Sample} }}
+	request := func(Problems) Pending { return Pending{Key: "summary", Kind: vocab.Sample} }
 	decode := func(_ context.Context, text string) (*Sampled, Problems) { return &Sampled{Text: text}, nil }
-	got, left, err := Take(context.Background(), &fakeRound{resp: Response{Status: Declined}, canKind: true}, q, Text(decode), &pending)
+	round := &fakeRound{info: RequestInfo{Key: "summary", Kind: vocab.Sample}, resp: Response{Status: Declined}, canKind: true}
+	got, left, err := Take(context.Background(), round, "summary", request, Text(decode), &pending)
 	if got != nil || left != "" || err != nil || len(pending) != 1 {
 		t.Fatalf("got %v, %q, %v, %d pending; want the request asked again", got, left, err, len(pending))
 	}
@@ -115,4 +125,55 @@ func schemaHolds(t *testing.T, schema any, text string) bool {
 		t.Fatal(err)
 	}
 	return strings.Contains(string(b), text)
+}
+
+// A key the descriptor does not have is a bug of the generated code, not an
+// answer to wait for.
+func TestTakeUnknownKey(t *testing.T) {
+	var pending []Pending
+	request := func(Problems) Pending { return Pending{} }
+	decode := func(context.Context, map[string]any) (*note, Problems, error) { return nil, nil, nil }
+	_, _, err := Take(context.Background(), &fakeRound{info: RequestInfo{Key: "note"}}, "other", request, Form(decode), &pending)
+	if !errors.Is(err, ErrUnknownState) || len(pending) != 0 {
+		t.Fatalf("err = %v, %d pending; want ErrUnknownState and nothing asked", err, len(pending))
+	}
+}
+
+func TestConfirm(t *testing.T) {
+	request := func(problems Problems) Pending {
+		return Pending{Key: "go", Kind: vocab.Elicit, Params: &mcp.ElicitParams{Message: WithProblems("Deploy?", problems)}}
+	}
+	cases := []struct {
+		name string
+		resp Response
+		on   vocab.Edge
+		says string // what the gate asked again says; "" when it is not asked
+	}{
+		{"yes", Response{Status: Accepted, Content: map[string]any{"confirm": true}}, vocab.Next, ""},
+		{"no", Response{Status: Accepted, Content: map[string]any{"confirm": false}}, vocab.Decline, ""},
+		{"declined", Response{Status: Declined}, vocab.Decline, ""},
+		{"cancelled", Response{Status: Cancelled}, vocab.Cancel, ""},
+		{"a form without the boolean", Response{Status: Accepted, Content: map[string]any{"confirm": "yes"}}, "", "confirm: answer true or false"},
+		{"malformed", Response{Status: Malformed, Problem: "expected an elicitation result"}, "", "expected an elicitation result"},
+		{"not answered yet", Response{Status: Missing}, "", "Deploy?"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			on, ask := Confirm(&fakeRound{info: RequestInfo{Key: "go", GateField: "confirm"}, resp: c.resp}, "go", "confirm", request)
+			if on != c.on {
+				t.Errorf("on = %q, want %q", on, c.on)
+			}
+			switch msg := ""; {
+			case c.says == "" && ask.Key != "":
+				t.Errorf("asked again (%v) after an answer that decides", ask)
+			case c.says != "":
+				if ask.Params != nil {
+					msg = ask.Params.(*mcp.ElicitParams).Message
+				}
+				if !strings.Contains(msg, c.says) {
+					t.Errorf("asked %q, want it to say %q", msg, c.says)
+				}
+			}
+		})
+	}
 }

@@ -141,6 +141,9 @@ type RequestInfo struct {
 	// GateField is the boolean field of a confirmation gate's form ("" for
 	// asks).
 	GateField string
+	// Sensitive lists the form fields that are never sent back as the
+	// defaults of a form asked again.
+	Sensitive []string
 }
 
 // Transition is one edge of the state machine.

@@ -59,6 +59,9 @@ type Round interface {
 	// state's first run in the round, and only for a request that was sent
 	// as it would be sent now.
 	Response(key string, kind vocab.RequestKind) Response
+	// Request is the descriptor's row of input request key (nil when the
+	// program has none).
+	Request(key string) *RequestInfo
 	// Can reports whether the client declared the capability a request
 	// kind needs. Generated code skips optional requests the client cannot
 	// answer.
@@ -73,7 +76,9 @@ type Round interface {
 	Finish(f Final) (Step, error)
 	// Effect runs a side effect once per operation id (key) and moves to
 	// next: a retry replays the recorded outcome instead of running it
-	// again. retain is how long the record is kept.
+	// again. retain is how long the record of a business operation id is
+	// kept; an empty key is the workflow's own operation, whose record
+	// lives as long as the workflow's (the engine's retention).
 	Effect(ctx context.Context, key string, retain time.Duration, next uint16, run func(context.Context) error) (Step, error)
 }
 

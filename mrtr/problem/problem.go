@@ -124,3 +124,23 @@ func FewerItems(label string, minItems int) string {
 func MoreItems(label string, maxItems int) string {
 	return fmt.Sprintf("%s: at most %d items", label, maxItems)
 }
+
+// NotABoolean: a confirmation gate's form came back without its boolean.
+func NotABoolean(field string) string { return field + ": answer true or false" }
+
+// The problems of an answer that is not what its request asked for (the
+// client sent another result type, or nothing usable).
+const (
+	NotAnElicitResult   = "expected an elicitation result"
+	NotASamplingResult  = "expected a sampling result"
+	SamplingWithoutText = "the sampling result has no text"
+	NotARootsList       = "expected a roots list"
+)
+
+// UnknownAction: an elicitation result with an action other than accept,
+// decline and cancel.
+func UnknownAction(action string) string { return fmt.Sprintf("unknown elicitation action %q", action) }
+
+// UpfrontWrongType: an answer given in the "inputs" argument has another
+// type than want.
+func UpfrontWrongType(want string) string { return "inputs: expected " + want }

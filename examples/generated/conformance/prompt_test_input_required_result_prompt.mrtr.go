@@ -91,13 +91,7 @@ func (p testInputRequiredResultPromptProgram) Step(ctx context.Context, r mrtrim
 	case TestInputRequiredResultPromptStateAskContext:
 		var pending []mrtrimpl.Pending
 		if f.UserContext == nil {
-			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
-				Key:  "user_context",
-				Kind: vocab.Elicit,
-				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
-					return p.requestUserContext(f, problems)
-				},
-			}, mrtrimpl.Form(p.decodeUserContext), &pending)
+			answer, left, err := mrtrimpl.Take(ctx, r, "user_context", mrtrimpl.Bind(p.requestUserContext, f), mrtrimpl.Form(p.decodeUserContext), &pending)
 			switch {
 			case err != nil:
 				return mrtrimpl.Step{}, err

@@ -94,28 +94,14 @@ func (p testInputRequiredResultCapabilitiesProgram) Step(ctx context.Context, r 
 	case TestInputRequiredResultCapabilitiesStateAskWhatWorks:
 		var pending []mrtrimpl.Pending
 		if f.Greeting == nil {
-			answer, _, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
-				Key:      "greeting",
-				Kind:     vocab.Sample,
-				Optional: true,
-				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
-					return p.requestGreeting(f, problems)
-				},
-			}, mrtrimpl.Text(p.decodeGreeting), &pending)
+			answer, _, err := mrtrimpl.Take(ctx, r, "greeting", mrtrimpl.Bind(p.requestGreeting, f), mrtrimpl.Text(p.decodeGreeting), &pending)
 			if err != nil {
 				return mrtrimpl.Step{}, err
 			}
 			f.Greeting = answer
 		}
 		if f.UserName == nil {
-			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
-				Key:      "user_name",
-				Kind:     vocab.Elicit,
-				Optional: true,
-				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
-					return p.requestUserName(f, problems)
-				},
-			}, mrtrimpl.Form(p.decodeUserName), &pending)
+			answer, left, err := mrtrimpl.Take(ctx, r, "user_name", mrtrimpl.Bind(p.requestUserName, f), mrtrimpl.Form(p.decodeUserName), &pending)
 			switch {
 			case err != nil:
 				return mrtrimpl.Step{}, err

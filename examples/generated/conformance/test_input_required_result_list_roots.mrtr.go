@@ -84,13 +84,7 @@ func (p testInputRequiredResultListRootsProgram) Step(ctx context.Context, r mrt
 	case TestInputRequiredResultListRootsStateAskRoots:
 		var pending []mrtrimpl.Pending
 		if f.ClientRoots == nil {
-			answer, _, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
-				Key:  "client_roots",
-				Kind: vocab.Roots,
-				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
-					return p.requestClientRoots(f, problems)
-				},
-			}, mrtrimpl.URIs(p.decodeClientRoots), &pending)
+			answer, _, err := mrtrimpl.Take(ctx, r, "client_roots", mrtrimpl.Bind(p.requestClientRoots, f), mrtrimpl.URIs(p.decodeClientRoots), &pending)
 			if err != nil {
 				return mrtrimpl.Step{}, err
 			}

@@ -104,13 +104,7 @@ func (p testInputRequiredResultMultiRoundProgram) Step(ctx context.Context, r mr
 	case TestInputRequiredResultMultiRoundStateStep1:
 		var pending []mrtrimpl.Pending
 		if f.Step1 == nil {
-			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
-				Key:  "step1",
-				Kind: vocab.Elicit,
-				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
-					return p.requestStep1(f, problems)
-				},
-			}, mrtrimpl.Form(p.decodeStep1), &pending)
+			answer, left, err := mrtrimpl.Take(ctx, r, "step1", mrtrimpl.Bind(p.requestStep1, f), mrtrimpl.Form(p.decodeStep1), &pending)
 			switch {
 			case err != nil:
 				return mrtrimpl.Step{}, err
@@ -128,13 +122,7 @@ func (p testInputRequiredResultMultiRoundProgram) Step(ctx context.Context, r mr
 	case TestInputRequiredResultMultiRoundStateStep2:
 		var pending []mrtrimpl.Pending
 		if f.Step2 == nil {
-			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
-				Key:  "step2",
-				Kind: vocab.Elicit,
-				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
-					return p.requestStep2(f, problems)
-				},
-			}, mrtrimpl.Form(p.decodeStep2), &pending)
+			answer, left, err := mrtrimpl.Take(ctx, r, "step2", mrtrimpl.Bind(p.requestStep2, f), mrtrimpl.Form(p.decodeStep2), &pending)
 			switch {
 			case err != nil:
 				return mrtrimpl.Step{}, err

@@ -98,39 +98,21 @@ func (p testInputRequiredResultMultipleInputsProgram) Step(ctx context.Context, 
 	case TestInputRequiredResultMultipleInputsStateAskAll:
 		var pending []mrtrimpl.Pending
 		if f.ClientRoots == nil {
-			answer, _, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
-				Key:  "client_roots",
-				Kind: vocab.Roots,
-				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
-					return p.requestClientRoots(f, problems)
-				},
-			}, mrtrimpl.URIs(p.decodeClientRoots), &pending)
+			answer, _, err := mrtrimpl.Take(ctx, r, "client_roots", mrtrimpl.Bind(p.requestClientRoots, f), mrtrimpl.URIs(p.decodeClientRoots), &pending)
 			if err != nil {
 				return mrtrimpl.Step{}, err
 			}
 			f.ClientRoots = answer
 		}
 		if f.Greeting == nil {
-			answer, _, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
-				Key:  "greeting",
-				Kind: vocab.Sample,
-				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
-					return p.requestGreeting(f, problems)
-				},
-			}, mrtrimpl.Text(p.decodeGreeting), &pending)
+			answer, _, err := mrtrimpl.Take(ctx, r, "greeting", mrtrimpl.Bind(p.requestGreeting, f), mrtrimpl.Text(p.decodeGreeting), &pending)
 			if err != nil {
 				return mrtrimpl.Step{}, err
 			}
 			f.Greeting = answer
 		}
 		if f.UserName == nil {
-			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
-				Key:  "user_name",
-				Kind: vocab.Elicit,
-				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
-					return p.requestUserName(f, problems)
-				},
-			}, mrtrimpl.Form(p.decodeUserName), &pending)
+			answer, left, err := mrtrimpl.Take(ctx, r, "user_name", mrtrimpl.Bind(p.requestUserName, f), mrtrimpl.Form(p.decodeUserName), &pending)
 			switch {
 			case err != nil:
 				return mrtrimpl.Step{}, err

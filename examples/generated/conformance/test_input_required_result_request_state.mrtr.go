@@ -92,13 +92,7 @@ func (p testInputRequiredResultRequestStateProgram) Step(ctx context.Context, r 
 	case TestInputRequiredResultRequestStateStateAskConfirm:
 		var pending []mrtrimpl.Pending
 		if f.Confirm == nil {
-			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
-				Key:  "confirm",
-				Kind: vocab.Elicit,
-				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
-					return p.requestConfirm(f, problems)
-				},
-			}, mrtrimpl.Form(p.decodeConfirm), &pending)
+			answer, left, err := mrtrimpl.Take(ctx, r, "confirm", mrtrimpl.Bind(p.requestConfirm, f), mrtrimpl.Form(p.decodeConfirm), &pending)
 			switch {
 			case err != nil:
 				return mrtrimpl.Step{}, err

@@ -85,13 +85,7 @@ func (p testInputRequiredResultSamplingProgram) Step(ctx context.Context, r mrtr
 	case TestInputRequiredResultSamplingStateAskModel:
 		var pending []mrtrimpl.Pending
 		if f.CapitalQuestion == nil {
-			answer, _, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
-				Key:  "capital_question",
-				Kind: vocab.Sample,
-				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
-					return p.requestCapitalQuestion(f, problems)
-				},
-			}, mrtrimpl.Text(p.decodeCapitalQuestion), &pending)
+			answer, _, err := mrtrimpl.Take(ctx, r, "capital_question", mrtrimpl.Bind(p.requestCapitalQuestion, f), mrtrimpl.Text(p.decodeCapitalQuestion), &pending)
 			if err != nil {
 				return mrtrimpl.Step{}, err
 			}

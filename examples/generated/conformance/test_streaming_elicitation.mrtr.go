@@ -89,13 +89,7 @@ func (p testStreamingElicitationProgram) Step(ctx context.Context, r mrtrimpl.Ro
 	case TestStreamingElicitationStateAskName:
 		var pending []mrtrimpl.Pending
 		if f.UserName == nil {
-			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
-				Key:  "user_name",
-				Kind: vocab.Elicit,
-				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
-					return p.requestUserName(f, problems)
-				},
-			}, mrtrimpl.Form(p.decodeUserName), &pending)
+			answer, left, err := mrtrimpl.Take(ctx, r, "user_name", mrtrimpl.Bind(p.requestUserName, f), mrtrimpl.Form(p.decodeUserName), &pending)
 			switch {
 			case err != nil:
 				return mrtrimpl.Step{}, err

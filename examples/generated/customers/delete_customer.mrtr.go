@@ -153,45 +153,27 @@ func (p deleteCustomerProgram) Step(ctx context.Context, r mrtrimpl.Round, f *De
 		}
 		return mrtrimpl.Step{}, fmt.Errorf("inspectCustomer returned unknown outcome %d", out)
 	case DeleteCustomerStateConfirmCancellation:
-		resp := r.Response("cancelSubscription", vocab.Elicit)
-		switch resp.Status {
-		case mrtrimpl.Accepted:
-			yes, found := mrtrimpl.FormBool(resp.Content, "confirm")
-			if found != mrtrimpl.Present {
-				return r.Ask([]mrtrimpl.Pending{p.gateConfirmCancellation(f, mrtrimpl.Problems{"confirm: answer true or false"})})
-			}
-			if yes {
-				return mrtrimpl.Goto(r, DeleteCustomerStateRecheck, vocab.Next)
-			}
+		switch on, ask := mrtrimpl.Confirm(r, "cancelSubscription", "confirm", mrtrimpl.Bind(p.gateConfirmCancellation, f)); on {
+		case vocab.Next:
+			return mrtrimpl.Goto(r, DeleteCustomerStateRecheck, vocab.Next)
+		case vocab.Decline:
 			return mrtrimpl.Goto(r, DeleteCustomerStateKept, vocab.Decline)
-		case mrtrimpl.Declined:
-			return mrtrimpl.Goto(r, DeleteCustomerStateKept, vocab.Decline)
-		case mrtrimpl.Cancelled:
+		case vocab.Cancel:
 			return mrtrimpl.Goto(r, DeleteCustomerStateKept, vocab.Cancel)
-		case mrtrimpl.Malformed:
-			return r.Ask([]mrtrimpl.Pending{p.gateConfirmCancellation(f, mrtrimpl.Problems{resp.Problem})})
+		default:
+			return r.Ask([]mrtrimpl.Pending{ask})
 		}
-		return r.Ask([]mrtrimpl.Pending{p.gateConfirmCancellation(f, nil)})
 	case DeleteCustomerStateConfirmDeletion:
-		resp := r.Response("deleteCustomer", vocab.Elicit)
-		switch resp.Status {
-		case mrtrimpl.Accepted:
-			yes, found := mrtrimpl.FormBool(resp.Content, "confirm")
-			if found != mrtrimpl.Present {
-				return r.Ask([]mrtrimpl.Pending{p.gateConfirmDeletion(f, mrtrimpl.Problems{"confirm: answer true or false"})})
-			}
-			if yes {
-				return mrtrimpl.Goto(r, DeleteCustomerStateRecheck, vocab.Next)
-			}
+		switch on, ask := mrtrimpl.Confirm(r, "deleteCustomer", "confirm", mrtrimpl.Bind(p.gateConfirmDeletion, f)); on {
+		case vocab.Next:
+			return mrtrimpl.Goto(r, DeleteCustomerStateRecheck, vocab.Next)
+		case vocab.Decline:
 			return mrtrimpl.Goto(r, DeleteCustomerStateKept, vocab.Decline)
-		case mrtrimpl.Declined:
-			return mrtrimpl.Goto(r, DeleteCustomerStateKept, vocab.Decline)
-		case mrtrimpl.Cancelled:
+		case vocab.Cancel:
 			return mrtrimpl.Goto(r, DeleteCustomerStateKept, vocab.Cancel)
-		case mrtrimpl.Malformed:
-			return r.Ask([]mrtrimpl.Pending{p.gateConfirmDeletion(f, mrtrimpl.Problems{resp.Problem})})
+		default:
+			return r.Ask([]mrtrimpl.Pending{ask})
 		}
-		return r.Ask([]mrtrimpl.Pending{p.gateConfirmDeletion(f, nil)})
 	case DeleteCustomerStateRecheck:
 		out, err := p.h.RecheckCustomer(ctx, f)
 		if err != nil {

@@ -186,13 +186,7 @@ func (p provisionWorkspaceProgram) Step(ctx context.Context, r mrtrimpl.Round, f
 	case ProvisionWorkspaceStateAskPlan:
 		var pending []mrtrimpl.Pending
 		if f.Plan == nil {
-			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
-				Key:  "plan",
-				Kind: vocab.Elicit,
-				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
-					return p.requestPlan(f, problems)
-				},
-			}, mrtrimpl.Form(p.decodePlan), &pending)
+			answer, left, err := mrtrimpl.Take(ctx, r, "plan", mrtrimpl.Bind(p.requestPlan, f), mrtrimpl.Form(p.decodePlan), &pending)
 			switch {
 			case err != nil:
 				return mrtrimpl.Step{}, err
@@ -215,13 +209,7 @@ func (p provisionWorkspaceProgram) Step(ctx context.Context, r mrtrimpl.Round, f
 	case ProvisionWorkspaceStateAskPlacement:
 		var pending []mrtrimpl.Pending
 		if f.Placement == nil {
-			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
-				Key:  "placement",
-				Kind: vocab.Elicit,
-				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
-					return p.requestPlacement(f, problems)
-				},
-			}, mrtrimpl.Form(p.decodePlacement), &pending)
+			answer, left, err := mrtrimpl.Take(ctx, r, "placement", mrtrimpl.Bind(p.requestPlacement, f), mrtrimpl.Form(p.decodePlacement), &pending)
 			switch {
 			case err != nil:
 				return mrtrimpl.Step{}, err
@@ -233,27 +221,14 @@ func (p provisionWorkspaceProgram) Step(ctx context.Context, r mrtrimpl.Round, f
 			f.Placement = answer
 		}
 		if f.Projects == nil {
-			answer, _, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
-				Key:      "projects",
-				Kind:     vocab.Roots,
-				Optional: true,
-				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
-					return p.requestProjects(f, problems)
-				},
-			}, mrtrimpl.URIs(p.decodeProjects), &pending)
+			answer, _, err := mrtrimpl.Take(ctx, r, "projects", mrtrimpl.Bind(p.requestProjects, f), mrtrimpl.URIs(p.decodeProjects), &pending)
 			if err != nil {
 				return mrtrimpl.Step{}, err
 			}
 			f.Projects = answer
 		}
 		if f.Welcome == nil {
-			answer, _, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
-				Key:  "welcome",
-				Kind: vocab.Sample,
-				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
-					return p.requestWelcome(f, problems)
-				},
-			}, mrtrimpl.Text(p.decodeWelcome), &pending)
+			answer, _, err := mrtrimpl.Take(ctx, r, "welcome", mrtrimpl.Bind(p.requestWelcome, f), mrtrimpl.Text(p.decodeWelcome), &pending)
 			if err != nil {
 				return mrtrimpl.Step{}, err
 			}
@@ -264,25 +239,16 @@ func (p provisionWorkspaceProgram) Step(ctx context.Context, r mrtrimpl.Round, f
 		}
 		return mrtrimpl.Goto(r, ProvisionWorkspaceStateConfirmPrice, vocab.Next)
 	case ProvisionWorkspaceStateConfirmPrice:
-		resp := r.Response("confirm", vocab.Elicit)
-		switch resp.Status {
-		case mrtrimpl.Accepted:
-			yes, found := mrtrimpl.FormBool(resp.Content, "confirm")
-			if found != mrtrimpl.Present {
-				return r.Ask([]mrtrimpl.Pending{p.gateConfirmPrice(f, mrtrimpl.Problems{"confirm: answer true or false"})})
-			}
-			if yes {
-				return mrtrimpl.Goto(r, ProvisionWorkspaceStateCreate, vocab.Next)
-			}
+		switch on, ask := mrtrimpl.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirmPrice, f)); on {
+		case vocab.Next:
+			return mrtrimpl.Goto(r, ProvisionWorkspaceStateCreate, vocab.Next)
+		case vocab.Decline:
 			return mrtrimpl.Goto(r, ProvisionWorkspaceStateAbandoned, vocab.Decline)
-		case mrtrimpl.Declined:
-			return mrtrimpl.Goto(r, ProvisionWorkspaceStateAbandoned, vocab.Decline)
-		case mrtrimpl.Cancelled:
+		case vocab.Cancel:
 			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "provision_workspace was cancelled: the user cancelled the confirmation."})
-		case mrtrimpl.Malformed:
-			return r.Ask([]mrtrimpl.Pending{p.gateConfirmPrice(f, mrtrimpl.Problems{resp.Problem})})
+		default:
+			return r.Ask([]mrtrimpl.Pending{ask})
 		}
-		return r.Ask([]mrtrimpl.Pending{p.gateConfirmPrice(f, nil)})
 	case ProvisionWorkspaceStateCreate:
 		// the workflow's own operation id: the round record covers retries
 		return mrtrimpl.Effect(ctx, r, "", 24*time.Hour, ProvisionWorkspaceStateReady, func(ctx context.Context) error {

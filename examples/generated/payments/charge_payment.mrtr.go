@@ -132,25 +132,16 @@ func (p chargePaymentProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Cha
 		}
 		return mrtrimpl.Goto(r, ChargePaymentStateConfirmCharge, vocab.Next)
 	case ChargePaymentStateConfirmCharge:
-		resp := r.Response("confirm", vocab.Elicit)
-		switch resp.Status {
-		case mrtrimpl.Accepted:
-			yes, found := mrtrimpl.FormBool(resp.Content, "confirm")
-			if found != mrtrimpl.Present {
-				return r.Ask([]mrtrimpl.Pending{p.gateConfirmCharge(f, mrtrimpl.Problems{"confirm: answer true or false"})})
-			}
-			if yes {
-				return mrtrimpl.Goto(r, ChargePaymentStateRecheck, vocab.Next)
-			}
+		switch on, ask := mrtrimpl.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirmCharge, f)); on {
+		case vocab.Next:
+			return mrtrimpl.Goto(r, ChargePaymentStateRecheck, vocab.Next)
+		case vocab.Decline:
 			return mrtrimpl.Goto(r, ChargePaymentStateNotCharged, vocab.Decline)
-		case mrtrimpl.Declined:
-			return mrtrimpl.Goto(r, ChargePaymentStateNotCharged, vocab.Decline)
-		case mrtrimpl.Cancelled:
+		case vocab.Cancel:
 			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "charge_payment was cancelled: the user cancelled the confirmation."})
-		case mrtrimpl.Malformed:
-			return r.Ask([]mrtrimpl.Pending{p.gateConfirmCharge(f, mrtrimpl.Problems{resp.Problem})})
+		default:
+			return r.Ask([]mrtrimpl.Pending{ask})
 		}
-		return r.Ask([]mrtrimpl.Pending{p.gateConfirmCharge(f, nil)})
 	case ChargePaymentStateRecheck:
 		if err := p.h.InvoiceStillDue(ctx, f); err != nil {
 			return mrtrimpl.Step{}, err

@@ -130,13 +130,7 @@ func (p closeSupportTicketProgram) Step(ctx context.Context, r mrtrimpl.Round, f
 	case CloseSupportTicketStateAskReason:
 		var pending []mrtrimpl.Pending
 		if f.Reason == nil {
-			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
-				Key:  "reason",
-				Kind: vocab.Elicit,
-				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
-					return p.requestReason(f, problems)
-				},
-			}, mrtrimpl.Form(p.decodeReason), &pending)
+			answer, left, err := mrtrimpl.Take(ctx, r, "reason", mrtrimpl.Bind(p.requestReason, f), mrtrimpl.Form(p.decodeReason), &pending)
 			switch {
 			case err != nil:
 				return mrtrimpl.Step{}, err

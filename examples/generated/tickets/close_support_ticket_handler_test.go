@@ -2,7 +2,6 @@ package tickets
 
 import (
 	"context"
-	"errors"
 	"sync"
 	"testing"
 
@@ -11,7 +10,6 @@ import (
 	"github.com/mrtrgen/mrtrgen/examples/domain"
 	"github.com/mrtrgen/mrtrgen/examples/domain/domaintest"
 	"github.com/mrtrgen/mrtrgen/mrtr"
-	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 )
 
@@ -168,7 +166,7 @@ func TestNoSecrets(t *testing.T) {
 		"-----BEGIN RSA PRIVATE KEY-----",
 	} {
 		// A refusal is for the user to correct: mrtr.Invalid, not a failure.
-		if _, ok := errors.AsType[*mrtrimpl.InvalidValue](h.NoSecrets(context.Background(), bad)); !ok {
+		if !mrtr.IsInvalid(h.NoSecrets(context.Background(), bad)) {
 			t.Errorf("NoSecrets did not refuse %q with mrtr.Invalid", bad)
 		}
 	}

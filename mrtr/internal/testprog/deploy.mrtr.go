@@ -121,13 +121,7 @@ func (p deployProgram) Step(ctx context.Context, r mrtrimpl.Round, f *DeployFlow
 	case DeployStateChoose:
 		var pending []mrtrimpl.Pending
 		if f.Pick == nil {
-			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
-				Key:  "pick",
-				Kind: vocab.Elicit,
-				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
-					return p.requestPick(f, problems)
-				},
-			}, mrtrimpl.Form(p.decodePick), &pending)
+			answer, left, err := mrtrimpl.Take(ctx, r, "pick", mrtrimpl.Bind(p.requestPick, f), mrtrimpl.Form(p.decodePick), &pending)
 			switch {
 			case err != nil:
 				return mrtrimpl.Step{}, err

@@ -2,9 +2,8 @@ package testprog
 
 import (
 	"context"
+	"strings"
 	"sync"
-
-	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
 )
 
 // DeployImpl is the deploy handler the runtime's tests drive: it records
@@ -21,7 +20,11 @@ func (h *DeployImpl) Authorize(ctx context.Context, f *DeployFlow) error { retur
 func (h *DeployImpl) DeployServices(ctx context.Context, f *DeployFlow) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.Deployed = append(h.Deployed, string(f.Args.Env)+": "+mrtrimpl.Join(f.Pick.Services))
+	names := make([]string, len(f.Pick.Services))
+	for i, s := range f.Pick.Services {
+		names[i] = string(s)
+	}
+	h.Deployed = append(h.Deployed, string(f.Args.Env)+": "+strings.Join(names, ", "))
 	return nil
 }
 

@@ -102,13 +102,7 @@ func (p ledgerProgram) Step(ctx context.Context, r mrtrimpl.Round, f *LedgerFlow
 	case LedgerStateAskEntry:
 		var pending []mrtrimpl.Pending
 		if f.Entry == nil {
-			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
-				Key:  "entry",
-				Kind: vocab.Elicit,
-				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
-					return p.requestEntry(f, problems)
-				},
-			}, mrtrimpl.Form(p.decodeEntry), &pending)
+			answer, left, err := mrtrimpl.Take(ctx, r, "entry", mrtrimpl.Bind(p.requestEntry, f), mrtrimpl.Form(p.decodeEntry), &pending)
 			switch {
 			case err != nil:
 				return mrtrimpl.Step{}, err

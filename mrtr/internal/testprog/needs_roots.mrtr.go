@@ -93,13 +93,7 @@ func (p needsRootsProgram) Step(ctx context.Context, r mrtrimpl.Round, f *NeedsR
 	case NeedsRootsStateAskModel:
 		var pending []mrtrimpl.Pending
 		if f.Answer == nil {
-			answer, _, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
-				Key:  "answer",
-				Kind: vocab.Sample,
-				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
-					return p.requestAnswer(f, problems)
-				},
-			}, mrtrimpl.Text(p.decodeAnswer), &pending)
+			answer, _, err := mrtrimpl.Take(ctx, r, "answer", mrtrimpl.Bind(p.requestAnswer, f), mrtrimpl.Text(p.decodeAnswer), &pending)
 			if err != nil {
 				return mrtrimpl.Step{}, err
 			}

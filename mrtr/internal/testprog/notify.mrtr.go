@@ -96,13 +96,7 @@ func (p notifyProgram) Step(ctx context.Context, r mrtrimpl.Round, f *NotifyFlow
 	case NotifyStateAskText:
 		var pending []mrtrimpl.Pending
 		if f.Note == nil {
-			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
-				Key:  "note",
-				Kind: vocab.Elicit,
-				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
-					return p.requestNote(f, problems)
-				},
-			}, mrtrimpl.Form(p.decodeNote), &pending)
+			answer, left, err := mrtrimpl.Take(ctx, r, "note", mrtrimpl.Bind(p.requestNote, f), mrtrimpl.Form(p.decodeNote), &pending)
 			switch {
 			case err != nil:
 				return mrtrimpl.Step{}, err

@@ -133,13 +133,7 @@ func (p payoutProgram) Step(ctx context.Context, r mrtrimpl.Round, f *PayoutFlow
 	case PayoutStateAskApproval:
 		var pending []mrtrimpl.Pending
 		if f.Approval == nil {
-			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
-				Key:  "approval",
-				Kind: vocab.Elicit,
-				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
-					return p.requestApproval(f, problems)
-				},
-			}, mrtrimpl.Form(p.decodeApproval), &pending)
+			answer, left, err := mrtrimpl.Take(ctx, r, "approval", mrtrimpl.Bind(p.requestApproval, f), mrtrimpl.Form(p.decodeApproval), &pending)
 			switch {
 			case err != nil:
 				return mrtrimpl.Step{}, err

@@ -161,13 +161,7 @@ func (p transferProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Transfer
 	case TransferStateAskMemo:
 		var pending []mrtrimpl.Pending
 		if f.Memo == nil {
-			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
-				Key:  "memo",
-				Kind: vocab.Elicit,
-				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
-					return p.requestMemo(f, problems)
-				},
-			}, mrtrimpl.Form(p.decodeMemo), &pending)
+			answer, left, err := mrtrimpl.Take(ctx, r, "memo", mrtrimpl.Bind(p.requestMemo, f), mrtrimpl.Form(p.decodeMemo), &pending)
 			switch {
 			case err != nil:
 				return mrtrimpl.Step{}, err
@@ -179,14 +173,7 @@ func (p transferProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Transfer
 			f.Memo = answer
 		}
 		if f.Summary == nil {
-			answer, _, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
-				Key:      "summary",
-				Kind:     vocab.Sample,
-				Optional: true,
-				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
-					return p.requestSummary(f, problems)
-				},
-			}, mrtrimpl.Text(p.decodeSummary), &pending)
+			answer, _, err := mrtrimpl.Take(ctx, r, "summary", mrtrimpl.Bind(p.requestSummary, f), mrtrimpl.Text(p.decodeSummary), &pending)
 			if err != nil {
 				return mrtrimpl.Step{}, err
 			}
@@ -197,25 +184,16 @@ func (p transferProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Transfer
 		}
 		return mrtrimpl.Goto(r, TransferStateConfirm, vocab.Next)
 	case TransferStateConfirm:
-		resp := r.Response("confirm", vocab.Elicit)
-		switch resp.Status {
-		case mrtrimpl.Accepted:
-			yes, found := mrtrimpl.FormBool(resp.Content, "confirm")
-			if found != mrtrimpl.Present {
-				return r.Ask([]mrtrimpl.Pending{p.gateConfirm(f, mrtrimpl.Problems{"confirm: answer true or false"})})
-			}
-			if yes {
-				return mrtrimpl.Goto(r, TransferStateRecheck, vocab.Next)
-			}
+		switch on, ask := mrtrimpl.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirm, f)); on {
+		case vocab.Next:
+			return mrtrimpl.Goto(r, TransferStateRecheck, vocab.Next)
+		case vocab.Decline:
 			return mrtrimpl.Goto(r, TransferStateDeclined, vocab.Decline)
-		case mrtrimpl.Declined:
-			return mrtrimpl.Goto(r, TransferStateDeclined, vocab.Decline)
-		case mrtrimpl.Cancelled:
+		case vocab.Cancel:
 			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "transfer was cancelled: the user cancelled the confirmation."})
-		case mrtrimpl.Malformed:
-			return r.Ask([]mrtrimpl.Pending{p.gateConfirm(f, mrtrimpl.Problems{resp.Problem})})
+		default:
+			return r.Ask([]mrtrimpl.Pending{ask})
 		}
-		return r.Ask([]mrtrimpl.Pending{p.gateConfirm(f, nil)})
 	case TransferStateRecheck:
 		if err := p.h.AccountStillOpen(ctx, f); err != nil {
 			return mrtrimpl.Step{}, err

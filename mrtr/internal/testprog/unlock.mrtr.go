@@ -107,13 +107,7 @@ func (p unlockProgram) Step(ctx context.Context, r mrtrimpl.Round, f *UnlockFlow
 	case UnlockStateAskCode:
 		var pending []mrtrimpl.Pending
 		if f.Code == nil {
-			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
-				Key:  "code",
-				Kind: vocab.Elicit,
-				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
-					return p.requestCode(f, problems)
-				},
-			}, mrtrimpl.Form(p.decodeCode), &pending)
+			answer, left, err := mrtrimpl.Take(ctx, r, "code", mrtrimpl.Bind(p.requestCode, f), mrtrimpl.Form(p.decodeCode), &pending)
 			switch {
 			case err != nil:
 				return mrtrimpl.Step{}, err

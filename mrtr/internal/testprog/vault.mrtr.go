@@ -111,14 +111,7 @@ func (p vaultProgram) Step(ctx context.Context, r mrtrimpl.Round, f *VaultFlow) 
 	case VaultStateAskPin:
 		var pending []mrtrimpl.Pending
 		if f.Pin == nil {
-			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
-				Key:  "pin",
-				Kind: vocab.Elicit,
-				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
-					return p.requestPin(f, problems)
-				},
-				Sensitive: []string{"otp"},
-			}, mrtrimpl.Form(p.decodePin), &pending)
+			answer, left, err := mrtrimpl.Take(ctx, r, "pin", mrtrimpl.Bind(p.requestPin, f), mrtrimpl.Form(p.decodePin), &pending)
 			switch {
 			case err != nil:
 				return mrtrimpl.Step{}, err
@@ -239,7 +232,7 @@ var vaultDescriptor = mrtrimpl.Descriptor{
 // vaultStateTable describes each state, in the order of their numbers.
 var vaultStateTable = []mrtrimpl.StateInfo{
 	{Name: "load", Kind: vocab.StateCheck, Check: "loadVault"},
-	{Name: "askPin", Kind: vocab.StateAsk, Requests: []mrtrimpl.RequestInfo{{Key: "pin", Kind: vocab.Elicit}}},
+	{Name: "askPin", Kind: vocab.StateAsk, Requests: []mrtrimpl.RequestInfo{{Key: "pin", Kind: vocab.Elicit, Sensitive: []string{"otp"}}}},
 	{Name: "open", Kind: vocab.StateEffect, OperationID: "open-{vaultId}", BusinessKey: true},
 	{Name: "opened", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
 }

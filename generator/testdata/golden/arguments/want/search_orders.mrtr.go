@@ -185,13 +185,7 @@ func (p searchOrdersProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Sear
 	case SearchOrdersStatePick:
 		var pending []mrtrimpl.Pending
 		if f.Choice == nil {
-			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
-				Key:  "choice",
-				Kind: vocab.Elicit,
-				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
-					return p.requestChoice(f, problems)
-				},
-			}, mrtrimpl.Form(p.decodeChoice), &pending)
+			answer, left, err := mrtrimpl.Take(ctx, r, "choice", mrtrimpl.Bind(p.requestChoice, f), mrtrimpl.Form(p.decodeChoice), &pending)
 			switch {
 			case err != nil:
 				return mrtrimpl.Step{}, err

@@ -106,25 +106,16 @@ func _() {
 func (p publishDocumentProgram) Step(ctx context.Context, r mrtrimpl.Round, f *PublishDocumentFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case PublishDocumentStateConfirmPublish:
-		resp := r.Response("confirm", vocab.Elicit)
-		switch resp.Status {
-		case mrtrimpl.Accepted:
-			yes, found := mrtrimpl.FormBool(resp.Content, "confirm")
-			if found != mrtrimpl.Present {
-				return r.Ask([]mrtrimpl.Pending{p.gateConfirmPublish(f, mrtrimpl.Problems{"confirm: answer true or false"})})
-			}
-			if yes {
-				return mrtrimpl.Goto(r, PublishDocumentStateRecheck, vocab.Next)
-			}
+		switch on, ask := mrtrimpl.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirmPublish, f)); on {
+		case vocab.Next:
+			return mrtrimpl.Goto(r, PublishDocumentStateRecheck, vocab.Next)
+		case vocab.Decline:
 			return mrtrimpl.Goto(r, PublishDocumentStateNotPublished, vocab.Decline)
-		case mrtrimpl.Declined:
-			return mrtrimpl.Goto(r, PublishDocumentStateNotPublished, vocab.Decline)
-		case mrtrimpl.Cancelled:
+		case vocab.Cancel:
 			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "publish_document was cancelled: the user cancelled the confirmation."})
-		case mrtrimpl.Malformed:
-			return r.Ask([]mrtrimpl.Pending{p.gateConfirmPublish(f, mrtrimpl.Problems{resp.Problem})})
+		default:
+			return r.Ask([]mrtrimpl.Pending{ask})
 		}
-		return r.Ask([]mrtrimpl.Pending{p.gateConfirmPublish(f, nil)})
 	case PublishDocumentStateRecheck:
 		out, err := p.h.ReadyToPublish(ctx, f)
 		if err != nil {

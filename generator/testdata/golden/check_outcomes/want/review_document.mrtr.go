@@ -164,13 +164,7 @@ func (p reviewDocumentProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Re
 	case ReviewDocumentStateAskRevision:
 		var pending []mrtrimpl.Pending
 		if f.Change == nil {
-			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
-				Key:  "change",
-				Kind: vocab.Elicit,
-				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
-					return p.requestChange(f, problems)
-				},
-			}, mrtrimpl.Form(p.decodeChange), &pending)
+			answer, left, err := mrtrimpl.Take(ctx, r, "change", mrtrimpl.Bind(p.requestChange, f), mrtrimpl.Form(p.decodeChange), &pending)
 			switch {
 			case err != nil:
 				return mrtrimpl.Step{}, err

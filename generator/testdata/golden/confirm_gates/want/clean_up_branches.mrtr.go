@@ -126,87 +126,51 @@ func (p cleanUpBranchesProgram) Step(ctx context.Context, r mrtrimpl.Round, f *C
 		}
 		return mrtrimpl.Goto(r, CleanUpBranchesStateConfirmMerged, vocab.Next)
 	case CleanUpBranchesStateConfirmMerged:
-		resp := r.Response("confirm", vocab.Elicit)
-		switch resp.Status {
-		case mrtrimpl.Accepted:
-			yes, found := mrtrimpl.FormBool(resp.Content, "confirm")
-			if found != mrtrimpl.Present {
-				return r.Ask([]mrtrimpl.Pending{p.gateConfirmMerged(f, mrtrimpl.Problems{"confirm: answer true or false"})})
-			}
-			if yes {
-				return mrtrimpl.Goto(r, CleanUpBranchesStateConfirmStale, vocab.Next)
-			}
+		switch on, ask := mrtrimpl.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirmMerged, f)); on {
+		case vocab.Next:
+			return mrtrimpl.Goto(r, CleanUpBranchesStateConfirmStale, vocab.Next)
+		case vocab.Decline:
 			return mrtrimpl.Goto(r, CleanUpBranchesStateKeptAll, vocab.Decline)
-		case mrtrimpl.Declined:
-			return mrtrimpl.Goto(r, CleanUpBranchesStateKeptAll, vocab.Decline)
-		case mrtrimpl.Cancelled:
+		case vocab.Cancel:
 			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "clean_up_branches was cancelled: the user cancelled the confirmation."})
-		case mrtrimpl.Malformed:
-			return r.Ask([]mrtrimpl.Pending{p.gateConfirmMerged(f, mrtrimpl.Problems{resp.Problem})})
+		default:
+			return r.Ask([]mrtrimpl.Pending{ask})
 		}
-		return r.Ask([]mrtrimpl.Pending{p.gateConfirmMerged(f, nil)})
 	case CleanUpBranchesStateConfirmStale:
-		resp := r.Response("staleBranches", vocab.Elicit)
-		switch resp.Status {
-		case mrtrimpl.Accepted:
-			yes, found := mrtrimpl.FormBool(resp.Content, "deleteStale")
-			if found != mrtrimpl.Present {
-				return r.Ask([]mrtrimpl.Pending{p.gateConfirmStale(f, mrtrimpl.Problems{"deleteStale: answer true or false"})})
-			}
-			if yes {
-				return mrtrimpl.Goto(r, CleanUpBranchesStateConfirmTags, vocab.Next)
-			}
+		switch on, ask := mrtrimpl.Confirm(r, "staleBranches", "deleteStale", mrtrimpl.Bind(p.gateConfirmStale, f)); on {
+		case vocab.Next:
+			return mrtrimpl.Goto(r, CleanUpBranchesStateConfirmTags, vocab.Next)
+		case vocab.Decline:
 			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "clean_up_branches was cancelled: the user did not confirm."})
-		case mrtrimpl.Declined:
-			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "clean_up_branches was cancelled: the user did not confirm."})
-		case mrtrimpl.Cancelled:
+		case vocab.Cancel:
 			return mrtrimpl.Goto(r, CleanUpBranchesStateKeptAll, vocab.Cancel)
-		case mrtrimpl.Malformed:
-			return r.Ask([]mrtrimpl.Pending{p.gateConfirmStale(f, mrtrimpl.Problems{resp.Problem})})
+		default:
+			return r.Ask([]mrtrimpl.Pending{ask})
 		}
-		return r.Ask([]mrtrimpl.Pending{p.gateConfirmStale(f, nil)})
 	case CleanUpBranchesStateKeptAll:
 		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: cleanUpBranchesKeptAllMessage(f)})
 	case CleanUpBranchesStateConfirmTags:
-		resp := r.Response("tags", vocab.Elicit)
-		switch resp.Status {
-		case mrtrimpl.Accepted:
-			yes, found := mrtrimpl.FormBool(resp.Content, "confirm")
-			if found != mrtrimpl.Present {
-				return r.Ask([]mrtrimpl.Pending{p.gateConfirmTags(f, mrtrimpl.Problems{"confirm: answer true or false"})})
-			}
-			if yes {
-				return mrtrimpl.Goto(r, CleanUpBranchesStateConfirmFinal, vocab.Next)
-			}
+		switch on, ask := mrtrimpl.Confirm(r, "tags", "confirm", mrtrimpl.Bind(p.gateConfirmTags, f)); on {
+		case vocab.Next:
+			return mrtrimpl.Goto(r, CleanUpBranchesStateConfirmFinal, vocab.Next)
+		case vocab.Decline:
 			return mrtrimpl.Goto(r, CleanUpBranchesStateRecheck, vocab.Decline)
-		case mrtrimpl.Declined:
-			return mrtrimpl.Goto(r, CleanUpBranchesStateRecheck, vocab.Decline)
-		case mrtrimpl.Cancelled:
+		case vocab.Cancel:
 			return mrtrimpl.Goto(r, CleanUpBranchesStateKeptAll, vocab.Cancel)
-		case mrtrimpl.Malformed:
-			return r.Ask([]mrtrimpl.Pending{p.gateConfirmTags(f, mrtrimpl.Problems{resp.Problem})})
+		default:
+			return r.Ask([]mrtrimpl.Pending{ask})
 		}
-		return r.Ask([]mrtrimpl.Pending{p.gateConfirmTags(f, nil)})
 	case CleanUpBranchesStateConfirmFinal:
-		resp := r.Response("final", vocab.Elicit)
-		switch resp.Status {
-		case mrtrimpl.Accepted:
-			yes, found := mrtrimpl.FormBool(resp.Content, "sure")
-			if found != mrtrimpl.Present {
-				return r.Ask([]mrtrimpl.Pending{p.gateConfirmFinal(f, mrtrimpl.Problems{"sure: answer true or false"})})
-			}
-			if yes {
-				return mrtrimpl.Goto(r, CleanUpBranchesStateRecheck, vocab.Next)
-			}
+		switch on, ask := mrtrimpl.Confirm(r, "final", "sure", mrtrimpl.Bind(p.gateConfirmFinal, f)); on {
+		case vocab.Next:
+			return mrtrimpl.Goto(r, CleanUpBranchesStateRecheck, vocab.Next)
+		case vocab.Decline:
 			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "clean_up_branches was cancelled: the user did not confirm."})
-		case mrtrimpl.Declined:
-			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "clean_up_branches was cancelled: the user did not confirm."})
-		case mrtrimpl.Cancelled:
+		case vocab.Cancel:
 			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "clean_up_branches was cancelled: the user cancelled the confirmation."})
-		case mrtrimpl.Malformed:
-			return r.Ask([]mrtrimpl.Pending{p.gateConfirmFinal(f, mrtrimpl.Problems{resp.Problem})})
+		default:
+			return r.Ask([]mrtrimpl.Pending{ask})
 		}
-		return r.Ask([]mrtrimpl.Pending{p.gateConfirmFinal(f, nil)})
 	case CleanUpBranchesStateRecheck:
 		if err := p.h.BranchesUnchanged(ctx, f); err != nil {
 			return mrtrimpl.Step{}, err

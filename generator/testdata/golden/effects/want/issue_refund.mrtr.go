@@ -153,13 +153,7 @@ func (p issueRefundProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Issue
 	case IssueRefundStateAskChannel:
 		var pending []mrtrimpl.Pending
 		if f.Channel == nil {
-			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
-				Key:  "channel",
-				Kind: vocab.Elicit,
-				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
-					return p.requestChannel(f, problems)
-				},
-			}, mrtrimpl.Form(p.decodeChannel), &pending)
+			answer, left, err := mrtrimpl.Take(ctx, r, "channel", mrtrimpl.Bind(p.requestChannel, f), mrtrimpl.Form(p.decodeChannel), &pending)
 			switch {
 			case err != nil:
 				return mrtrimpl.Step{}, err
@@ -175,25 +169,16 @@ func (p issueRefundProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Issue
 		}
 		return mrtrimpl.Goto(r, IssueRefundStateConfirmRefund, vocab.Next)
 	case IssueRefundStateConfirmRefund:
-		resp := r.Response("confirm", vocab.Elicit)
-		switch resp.Status {
-		case mrtrimpl.Accepted:
-			yes, found := mrtrimpl.FormBool(resp.Content, "confirm")
-			if found != mrtrimpl.Present {
-				return r.Ask([]mrtrimpl.Pending{p.gateConfirmRefund(f, mrtrimpl.Problems{"confirm: answer true or false"})})
-			}
-			if yes {
-				return mrtrimpl.Goto(r, IssueRefundStateRecheck, vocab.Next)
-			}
+		switch on, ask := mrtrimpl.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirmRefund, f)); on {
+		case vocab.Next:
+			return mrtrimpl.Goto(r, IssueRefundStateRecheck, vocab.Next)
+		case vocab.Decline:
 			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "issue_refund was cancelled: the user did not confirm."})
-		case mrtrimpl.Declined:
-			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "issue_refund was cancelled: the user did not confirm."})
-		case mrtrimpl.Cancelled:
+		case vocab.Cancel:
 			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "issue_refund was cancelled: the user cancelled the confirmation."})
-		case mrtrimpl.Malformed:
-			return r.Ask([]mrtrimpl.Pending{p.gateConfirmRefund(f, mrtrimpl.Problems{resp.Problem})})
+		default:
+			return r.Ask([]mrtrimpl.Pending{ask})
 		}
-		return r.Ask([]mrtrimpl.Pending{p.gateConfirmRefund(f, nil)})
 	case IssueRefundStateRecheck:
 		if err := p.h.StillRefundable(ctx, f); err != nil {
 			return mrtrimpl.Step{}, err

@@ -201,13 +201,7 @@ func (p runSurveyProgram) Step(ctx context.Context, r mrtrimpl.Round, f *RunSurv
 	case RunSurveyStateAskForm:
 		var pending []mrtrimpl.Pending
 		if f.Form == nil {
-			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
-				Key:  "form",
-				Kind: vocab.Elicit,
-				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
-					return p.requestForm(f, problems)
-				},
-			}, mrtrimpl.Form(p.decodeForm), &pending)
+			answer, left, err := mrtrimpl.Take(ctx, r, "form", mrtrimpl.Bind(p.requestForm, f), mrtrimpl.Form(p.decodeForm), &pending)
 			switch {
 			case err != nil:
 				return mrtrimpl.Step{}, err

@@ -200,13 +200,7 @@ func (p triageTicketProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Tria
 	case TriageTicketStateAskImpact:
 		var pending []mrtrimpl.Pending
 		if f.Impact == nil {
-			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
-				Key:  "impact",
-				Kind: vocab.Elicit,
-				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
-					return p.requestImpact(f, problems)
-				},
-			}, mrtrimpl.Form(p.decodeImpact), &pending)
+			answer, left, err := mrtrimpl.Take(ctx, r, "impact", mrtrimpl.Bind(p.requestImpact, f), mrtrimpl.Form(p.decodeImpact), &pending)
 			switch {
 			case err != nil:
 				return mrtrimpl.Step{}, err
@@ -224,13 +218,7 @@ func (p triageTicketProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Tria
 	case TriageTicketStateAskCustomer:
 		var pending []mrtrimpl.Pending
 		if f.Customer == nil {
-			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
-				Key:  "customer",
-				Kind: vocab.Elicit,
-				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
-					return p.requestCustomer(f, problems)
-				},
-			}, mrtrimpl.Form(p.decodeCustomer), &pending)
+			answer, left, err := mrtrimpl.Take(ctx, r, "customer", mrtrimpl.Bind(p.requestCustomer, f), mrtrimpl.Form(p.decodeCustomer), &pending)
 			switch {
 			case err != nil:
 				return mrtrimpl.Step{}, err
@@ -242,13 +230,7 @@ func (p triageTicketProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Tria
 			f.Customer = answer
 		}
 		if f.Internal == nil {
-			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
-				Key:  "internal",
-				Kind: vocab.Elicit,
-				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
-					return p.requestInternal(f, problems)
-				},
-			}, mrtrimpl.Form(p.decodeInternal), &pending)
+			answer, left, err := mrtrimpl.Take(ctx, r, "internal", mrtrimpl.Bind(p.requestInternal, f), mrtrimpl.Form(p.decodeInternal), &pending)
 			switch {
 			case err != nil:
 				return mrtrimpl.Step{}, err

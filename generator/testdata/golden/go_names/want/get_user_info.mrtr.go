@@ -188,13 +188,7 @@ func (p getUserInfoProgram) Step(ctx context.Context, r mrtrimpl.Round, f *GetUs
 	case GetUserInfoStateAskSSO:
 		var pending []mrtrimpl.Pending
 		if f.SSOURL == nil {
-			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
-				Key:  "sso_URL",
-				Kind: vocab.Elicit,
-				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
-					return p.requestSSOURL(f, problems)
-				},
-			}, mrtrimpl.Form(p.decodeSSOURL), &pending)
+			answer, left, err := mrtrimpl.Take(ctx, r, "sso_URL", mrtrimpl.Bind(p.requestSSOURL, f), mrtrimpl.Form(p.decodeSSOURL), &pending)
 			switch {
 			case err != nil:
 				return mrtrimpl.Step{}, err

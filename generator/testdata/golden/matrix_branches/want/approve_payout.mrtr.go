@@ -145,13 +145,7 @@ func (p approvePayoutProgram) Step(ctx context.Context, r mrtrimpl.Round, f *App
 	case ApprovePayoutStateAskApproval:
 		var pending []mrtrimpl.Pending
 		if f.Approval == nil {
-			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
-				Key:  "approval",
-				Kind: vocab.Elicit,
-				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
-					return p.requestApproval(f, problems)
-				},
-			}, mrtrimpl.Form(p.decodeApproval), &pending)
+			answer, left, err := mrtrimpl.Take(ctx, r, "approval", mrtrimpl.Bind(p.requestApproval, f), mrtrimpl.Form(p.decodeApproval), &pending)
 			switch {
 			case err != nil:
 				return mrtrimpl.Step{}, err
@@ -169,25 +163,16 @@ func (p approvePayoutProgram) Step(ctx context.Context, r mrtrimpl.Round, f *App
 	case ApprovePayoutStateBatched:
 		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: approvePayoutBatchedMessage(f)})
 	case ApprovePayoutStateConfirmPay:
-		resp := r.Response("confirm", vocab.Elicit)
-		switch resp.Status {
-		case mrtrimpl.Accepted:
-			yes, found := mrtrimpl.FormBool(resp.Content, "confirm")
-			if found != mrtrimpl.Present {
-				return r.Ask([]mrtrimpl.Pending{p.gateConfirmPay(f, mrtrimpl.Problems{"confirm: answer true or false"})})
-			}
-			if yes {
-				return mrtrimpl.Goto(r, ApprovePayoutStatePay, vocab.Next)
-			}
+		switch on, ask := mrtrimpl.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirmPay, f)); on {
+		case vocab.Next:
+			return mrtrimpl.Goto(r, ApprovePayoutStatePay, vocab.Next)
+		case vocab.Decline:
 			return mrtrimpl.Goto(r, ApprovePayoutStateRecordDecline, vocab.Decline)
-		case mrtrimpl.Declined:
-			return mrtrimpl.Goto(r, ApprovePayoutStateRecordDecline, vocab.Decline)
-		case mrtrimpl.Cancelled:
+		case vocab.Cancel:
 			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "approve_payout was cancelled: the user cancelled the confirmation."})
-		case mrtrimpl.Malformed:
-			return r.Ask([]mrtrimpl.Pending{p.gateConfirmPay(f, mrtrimpl.Problems{resp.Problem})})
+		default:
+			return r.Ask([]mrtrimpl.Pending{ask})
 		}
-		return r.Ask([]mrtrimpl.Pending{p.gateConfirmPay(f, nil)})
 	case ApprovePayoutStatePay:
 		// operation id payout-{payee}
 		return mrtrimpl.Effect(ctx, r, approvePayoutPayOperationID(f), 24*time.Hour, ApprovePayoutStatePaid, func(ctx context.Context) error {

@@ -82,13 +82,7 @@ func (p summarizeDayProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Summ
 	case SummarizeDayStateAskModel:
 		var pending []mrtrimpl.Pending
 		if f.Summary == nil {
-			answer, _, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
-				Key:  "summary",
-				Kind: vocab.Sample,
-				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
-					return p.requestSummary(f, problems)
-				},
-			}, mrtrimpl.Text(p.decodeSummary), &pending)
+			answer, _, err := mrtrimpl.Take(ctx, r, "summary", mrtrimpl.Bind(p.requestSummary, f), mrtrimpl.Text(p.decodeSummary), &pending)
 			if err != nil {
 				return mrtrimpl.Step{}, err
 			}

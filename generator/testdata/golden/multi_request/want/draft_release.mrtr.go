@@ -149,13 +149,7 @@ func (p draftReleaseProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Draf
 	case DraftReleaseStateGather:
 		var pending []mrtrimpl.Pending
 		if f.Audience == nil {
-			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
-				Key:  "audience",
-				Kind: vocab.Elicit,
-				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
-					return p.requestAudience(f, problems)
-				},
-			}, mrtrimpl.Form(p.decodeAudience), &pending)
+			answer, left, err := mrtrimpl.Take(ctx, r, "audience", mrtrimpl.Bind(p.requestAudience, f), mrtrimpl.Form(p.decodeAudience), &pending)
 			switch {
 			case err != nil:
 				return mrtrimpl.Step{}, err
@@ -167,28 +161,14 @@ func (p draftReleaseProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Draf
 			f.Audience = answer
 		}
 		if f.Outline == nil {
-			answer, _, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
-				Key:      "outline",
-				Kind:     vocab.Sample,
-				Optional: true,
-				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
-					return p.requestOutline(f, problems)
-				},
-			}, mrtrimpl.Text(p.decodeOutline), &pending)
+			answer, _, err := mrtrimpl.Take(ctx, r, "outline", mrtrimpl.Bind(p.requestOutline, f), mrtrimpl.Text(p.decodeOutline), &pending)
 			if err != nil {
 				return mrtrimpl.Step{}, err
 			}
 			f.Outline = answer
 		}
 		if f.Workspace == nil {
-			answer, _, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
-				Key:      "workspace",
-				Kind:     vocab.Roots,
-				Optional: true,
-				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
-					return p.requestWorkspace(f, problems)
-				},
-			}, mrtrimpl.URIs(p.decodeWorkspace), &pending)
+			answer, _, err := mrtrimpl.Take(ctx, r, "workspace", mrtrimpl.Bind(p.requestWorkspace, f), mrtrimpl.URIs(p.decodeWorkspace), &pending)
 			if err != nil {
 				return mrtrimpl.Step{}, err
 			}
@@ -201,26 +181,14 @@ func (p draftReleaseProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Draf
 	case DraftReleaseStatePolish:
 		var pending []mrtrimpl.Pending
 		if f.Repos == nil {
-			answer, _, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
-				Key:  "repos",
-				Kind: vocab.Roots,
-				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
-					return p.requestRepos(f, problems)
-				},
-			}, mrtrimpl.URIs(p.decodeRepos), &pending)
+			answer, _, err := mrtrimpl.Take(ctx, r, "repos", mrtrimpl.Bind(p.requestRepos, f), mrtrimpl.URIs(p.decodeRepos), &pending)
 			if err != nil {
 				return mrtrimpl.Step{}, err
 			}
 			f.Repos = answer
 		}
 		if f.Summary == nil {
-			answer, _, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
-				Key:  "summary",
-				Kind: vocab.Sample,
-				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
-					return p.requestSummary(f, problems)
-				},
-			}, mrtrimpl.Text(p.decodeSummary), &pending)
+			answer, _, err := mrtrimpl.Take(ctx, r, "summary", mrtrimpl.Bind(p.requestSummary, f), mrtrimpl.Text(p.decodeSummary), &pending)
 			if err != nil {
 				return mrtrimpl.Step{}, err
 			}

@@ -98,28 +98,14 @@ func (p suggestTitleProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Sugg
 	case SuggestTitleStateAskModel:
 		var pending []mrtrimpl.Pending
 		if f.Folders == nil {
-			answer, _, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
-				Key:      "folders",
-				Kind:     vocab.Roots,
-				Optional: true,
-				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
-					return p.requestFolders(f, problems)
-				},
-			}, mrtrimpl.URIs(p.decodeFolders), &pending)
+			answer, _, err := mrtrimpl.Take(ctx, r, "folders", mrtrimpl.Bind(p.requestFolders, f), mrtrimpl.URIs(p.decodeFolders), &pending)
 			if err != nil {
 				return mrtrimpl.Step{}, err
 			}
 			f.Folders = answer
 		}
 		if f.Title == nil {
-			answer, _, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
-				Key:      "title",
-				Kind:     vocab.Sample,
-				Optional: true,
-				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
-					return p.requestTitle(f, problems)
-				},
-			}, mrtrimpl.Text(p.decodeTitle), &pending)
+			answer, _, err := mrtrimpl.Take(ctx, r, "title", mrtrimpl.Bind(p.requestTitle, f), mrtrimpl.Text(p.decodeTitle), &pending)
 			if err != nil {
 				return mrtrimpl.Step{}, err
 			}

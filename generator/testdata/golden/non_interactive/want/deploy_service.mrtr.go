@@ -133,39 +133,21 @@ func (p deployServiceProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Dep
 	case DeployServiceStateAskTarget:
 		var pending []mrtrimpl.Pending
 		if f.Changelog == nil {
-			answer, _, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
-				Key:  "changelog",
-				Kind: vocab.Sample,
-				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
-					return p.requestChangelog(f, problems)
-				},
-			}, mrtrimpl.Text(p.decodeChangelog), &pending)
+			answer, _, err := mrtrimpl.Take(ctx, r, "changelog", mrtrimpl.Bind(p.requestChangelog, f), mrtrimpl.Text(p.decodeChangelog), &pending)
 			if err != nil {
 				return mrtrimpl.Step{}, err
 			}
 			f.Changelog = answer
 		}
 		if f.Checkout == nil {
-			answer, _, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
-				Key:  "checkout",
-				Kind: vocab.Roots,
-				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
-					return p.requestCheckout(f, problems)
-				},
-			}, mrtrimpl.URIs(p.decodeCheckout), &pending)
+			answer, _, err := mrtrimpl.Take(ctx, r, "checkout", mrtrimpl.Bind(p.requestCheckout, f), mrtrimpl.URIs(p.decodeCheckout), &pending)
 			if err != nil {
 				return mrtrimpl.Step{}, err
 			}
 			f.Checkout = answer
 		}
 		if f.Target == nil {
-			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
-				Key:  "target",
-				Kind: vocab.Elicit,
-				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
-					return p.requestTarget(f, problems)
-				},
-			}, mrtrimpl.Form(p.decodeTarget), &pending)
+			answer, left, err := mrtrimpl.Take(ctx, r, "target", mrtrimpl.Bind(p.requestTarget, f), mrtrimpl.Form(p.decodeTarget), &pending)
 			switch {
 			case err != nil:
 				return mrtrimpl.Step{}, err
@@ -181,25 +163,16 @@ func (p deployServiceProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Dep
 		}
 		return mrtrimpl.Goto(r, DeployServiceStateConfirmDeploy, vocab.Next)
 	case DeployServiceStateConfirmDeploy:
-		resp := r.Response("confirm", vocab.Elicit)
-		switch resp.Status {
-		case mrtrimpl.Accepted:
-			yes, found := mrtrimpl.FormBool(resp.Content, "confirm")
-			if found != mrtrimpl.Present {
-				return r.Ask([]mrtrimpl.Pending{p.gateConfirmDeploy(f, mrtrimpl.Problems{"confirm: answer true or false"})})
-			}
-			if yes {
-				return mrtrimpl.Goto(r, DeployServiceStateRecheck, vocab.Next)
-			}
+		switch on, ask := mrtrimpl.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirmDeploy, f)); on {
+		case vocab.Next:
+			return mrtrimpl.Goto(r, DeployServiceStateRecheck, vocab.Next)
+		case vocab.Decline:
 			return mrtrimpl.Goto(r, DeployServiceStateAborted, vocab.Decline)
-		case mrtrimpl.Declined:
-			return mrtrimpl.Goto(r, DeployServiceStateAborted, vocab.Decline)
-		case mrtrimpl.Cancelled:
+		case vocab.Cancel:
 			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "deploy_service was cancelled: the user cancelled the confirmation."})
-		case mrtrimpl.Malformed:
-			return r.Ask([]mrtrimpl.Pending{p.gateConfirmDeploy(f, mrtrimpl.Problems{resp.Problem})})
+		default:
+			return r.Ask([]mrtrimpl.Pending{ask})
 		}
-		return r.Ask([]mrtrimpl.Pending{p.gateConfirmDeploy(f, nil)})
 	case DeployServiceStateRecheck:
 		if err := p.h.StillDeployable(ctx, f); err != nil {
 			return mrtrimpl.Step{}, err

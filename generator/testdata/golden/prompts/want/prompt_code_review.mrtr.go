@@ -126,13 +126,7 @@ func (p codeReviewProgram) Step(ctx context.Context, r mrtrimpl.Round, f *CodeRe
 	case CodeReviewStateAskStyle:
 		var pending []mrtrimpl.Pending
 		if f.Style == nil {
-			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
-				Key:  "style",
-				Kind: vocab.Elicit,
-				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
-					return p.requestStyle(f, problems)
-				},
-			}, mrtrimpl.Form(p.decodeStyle), &pending)
+			answer, left, err := mrtrimpl.Take(ctx, r, "style", mrtrimpl.Bind(p.requestStyle, f), mrtrimpl.Form(p.decodeStyle), &pending)
 			switch {
 			case err != nil:
 				return mrtrimpl.Step{}, err

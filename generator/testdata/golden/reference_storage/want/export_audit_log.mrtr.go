@@ -123,13 +123,7 @@ func (p exportAuditLogProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Ex
 	case ExportAuditLogStateAskFormat:
 		var pending []mrtrimpl.Pending
 		if f.Format == nil {
-			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
-				Key:  "format",
-				Kind: vocab.Elicit,
-				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
-					return p.requestFormat(f, problems)
-				},
-			}, mrtrimpl.Form(p.decodeFormat), &pending)
+			answer, left, err := mrtrimpl.Take(ctx, r, "format", mrtrimpl.Bind(p.requestFormat, f), mrtrimpl.Form(p.decodeFormat), &pending)
 			switch {
 			case err != nil:
 				return mrtrimpl.Step{}, err

@@ -156,25 +156,16 @@ func (p resetPasswordProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Res
 		canonicalResetPasswordContinuation(f)
 		return mrtrimpl.Goto(r, ResetPasswordStateConfirmAddress, vocab.Next)
 	case ResetPasswordStateConfirmAddress:
-		resp := r.Response("confirm", vocab.Elicit)
-		switch resp.Status {
-		case mrtrimpl.Accepted:
-			yes, found := mrtrimpl.FormBool(resp.Content, "confirm")
-			if found != mrtrimpl.Present {
-				return r.Ask([]mrtrimpl.Pending{p.gateConfirmAddress(f, mrtrimpl.Problems{"confirm: answer true or false"})})
-			}
-			if yes {
-				return mrtrimpl.Goto(r, ResetPasswordStateRecheck, vocab.Next)
-			}
+		switch on, ask := mrtrimpl.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirmAddress, f)); on {
+		case vocab.Next:
+			return mrtrimpl.Goto(r, ResetPasswordStateRecheck, vocab.Next)
+		case vocab.Decline:
 			return mrtrimpl.Goto(r, ResetPasswordStateKept, vocab.Decline)
-		case mrtrimpl.Declined:
-			return mrtrimpl.Goto(r, ResetPasswordStateKept, vocab.Decline)
-		case mrtrimpl.Cancelled:
+		case vocab.Cancel:
 			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "reset_password was cancelled: the user cancelled the confirmation."})
-		case mrtrimpl.Malformed:
-			return r.Ask([]mrtrimpl.Pending{p.gateConfirmAddress(f, mrtrimpl.Problems{resp.Problem})})
+		default:
+			return r.Ask([]mrtrimpl.Pending{ask})
 		}
-		return r.Ask([]mrtrimpl.Pending{p.gateConfirmAddress(f, nil)})
 	case ResetPasswordStateRecheck:
 		if err := p.h.StillActive(ctx, f); err != nil {
 			return mrtrimpl.Step{}, err

@@ -95,26 +95,14 @@ func (p summarizeWorkspaceProgram) Step(ctx context.Context, r mrtrimpl.Round, f
 	case SummarizeWorkspaceStateAskRoots:
 		var pending []mrtrimpl.Pending
 		if f.Summary == nil {
-			answer, _, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
-				Key:  "summary",
-				Kind: vocab.Sample,
-				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
-					return p.requestSummary(f, problems)
-				},
-			}, mrtrimpl.Text(p.decodeSummary), &pending)
+			answer, _, err := mrtrimpl.Take(ctx, r, "summary", mrtrimpl.Bind(p.requestSummary, f), mrtrimpl.Text(p.decodeSummary), &pending)
 			if err != nil {
 				return mrtrimpl.Step{}, err
 			}
 			f.Summary = answer
 		}
 		if f.Workspace == nil {
-			answer, _, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
-				Key:  "workspace",
-				Kind: vocab.Roots,
-				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
-					return p.requestWorkspace(f, problems)
-				},
-			}, mrtrimpl.URIs(p.decodeWorkspace), &pending)
+			answer, _, err := mrtrimpl.Take(ctx, r, "workspace", mrtrimpl.Bind(p.requestWorkspace, f), mrtrimpl.URIs(p.decodeWorkspace), &pending)
 			if err != nil {
 				return mrtrimpl.Step{}, err
 			}

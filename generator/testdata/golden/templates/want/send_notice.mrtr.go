@@ -243,13 +243,7 @@ func (p sendNoticeProgram) Step(ctx context.Context, r mrtrimpl.Round, f *SendNo
 	case SendNoticeStateCompose:
 		var pending []mrtrimpl.Pending
 		if f.Details == nil {
-			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
-				Key:  "details",
-				Kind: vocab.Elicit,
-				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
-					return p.requestDetails(f, problems)
-				},
-			}, mrtrimpl.Form(p.decodeDetails), &pending)
+			answer, left, err := mrtrimpl.Take(ctx, r, "details", mrtrimpl.Bind(p.requestDetails, f), mrtrimpl.Form(p.decodeDetails), &pending)
 			switch {
 			case err != nil:
 				return mrtrimpl.Step{}, err
@@ -261,26 +255,14 @@ func (p sendNoticeProgram) Step(ctx context.Context, r mrtrimpl.Round, f *SendNo
 			f.Details = answer
 		}
 		if f.Draft == nil {
-			answer, _, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
-				Key:  "draft",
-				Kind: vocab.Sample,
-				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
-					return p.requestDraft(f, problems)
-				},
-			}, mrtrimpl.Text(p.decodeDraft), &pending)
+			answer, _, err := mrtrimpl.Take(ctx, r, "draft", mrtrimpl.Bind(p.requestDraft, f), mrtrimpl.Text(p.decodeDraft), &pending)
 			if err != nil {
 				return mrtrimpl.Step{}, err
 			}
 			f.Draft = answer
 		}
 		if f.Places == nil {
-			answer, _, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
-				Key:  "places",
-				Kind: vocab.Roots,
-				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
-					return p.requestPlaces(f, problems)
-				},
-			}, mrtrimpl.URIs(p.decodePlaces), &pending)
+			answer, _, err := mrtrimpl.Take(ctx, r, "places", mrtrimpl.Bind(p.requestPlaces, f), mrtrimpl.URIs(p.decodePlaces), &pending)
 			if err != nil {
 				return mrtrimpl.Step{}, err
 			}
@@ -291,25 +273,16 @@ func (p sendNoticeProgram) Step(ctx context.Context, r mrtrimpl.Round, f *SendNo
 		}
 		return mrtrimpl.Goto(r, SendNoticeStateConfirmSend, vocab.Next)
 	case SendNoticeStateConfirmSend:
-		resp := r.Response("confirm", vocab.Elicit)
-		switch resp.Status {
-		case mrtrimpl.Accepted:
-			yes, found := mrtrimpl.FormBool(resp.Content, "confirm")
-			if found != mrtrimpl.Present {
-				return r.Ask([]mrtrimpl.Pending{p.gateConfirmSend(f, mrtrimpl.Problems{"confirm: answer true or false"})})
-			}
-			if yes {
-				return mrtrimpl.Goto(r, SendNoticeStateSend, vocab.Next)
-			}
+		switch on, ask := mrtrimpl.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirmSend, f)); on {
+		case vocab.Next:
+			return mrtrimpl.Goto(r, SendNoticeStateSend, vocab.Next)
+		case vocab.Decline:
 			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "send_notice was cancelled: the user did not confirm."})
-		case mrtrimpl.Declined:
-			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "send_notice was cancelled: the user did not confirm."})
-		case mrtrimpl.Cancelled:
+		case vocab.Cancel:
 			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "send_notice was cancelled: the user cancelled the confirmation."})
-		case mrtrimpl.Malformed:
-			return r.Ask([]mrtrimpl.Pending{p.gateConfirmSend(f, mrtrimpl.Problems{resp.Problem})})
+		default:
+			return r.Ask([]mrtrimpl.Pending{ask})
 		}
-		return r.Ask([]mrtrimpl.Pending{p.gateConfirmSend(f, nil)})
 	case SendNoticeStateSend:
 		// operation id
 		// notice-{to}-{count}-{ratio}-{urgent}-{level}-{details.title}-{details.copies}-{details.pin}-{details.tone}-{subject}-{sent}-{workflowId}

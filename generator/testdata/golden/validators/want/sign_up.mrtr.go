@@ -178,13 +178,7 @@ func (p signUpProgram) Step(ctx context.Context, r mrtrimpl.Round, f *SignUpFlow
 	case SignUpStateAskTerms:
 		var pending []mrtrimpl.Pending
 		if f.Terms == nil {
-			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
-				Key:  "terms",
-				Kind: vocab.Elicit,
-				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
-					return p.requestTerms(f, problems)
-				},
-			}, mrtrimpl.Form(p.decodeTerms), &pending)
+			answer, left, err := mrtrimpl.Take(ctx, r, "terms", mrtrimpl.Bind(p.requestTerms, f), mrtrimpl.Form(p.decodeTerms), &pending)
 			switch {
 			case err != nil:
 				return mrtrimpl.Step{}, err
