@@ -320,8 +320,8 @@ tools:
         ask-before-discovery: The conformance suite asks in the first round.
 ` + "```" + `
 
-An opt-out of an unknown, loader or mandatory rule is an error (` + "`lint-ignore`" + `); one that
-silences nothing is a warning (` + "`unused-ignore`" + `).
+An opt-out of an unknown or loader rule is an error (` + "`lint-ignore`" + `); one that
+silences nothing, or of a mandatory rule, is a warning (` + "`unused-ignore`" + `).
 `)
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return err
