@@ -170,9 +170,10 @@ func (w *workflow) goType(f *spec.Field, optional bool) *jen.Statement {
 	case spec.TypeBoolean:
 		t = jen.Bool()
 	case spec.TypeEnum:
-		t = jen.Id(w.enumOf[f].name)
 		if f.Dynamic() {
 			t = jen.String()
+		} else {
+			t = jen.Id(w.enumOf[f].name)
 		}
 	case spec.TypeOption:
 		t = jen.Qual(pkgMRTR, "Option")
