@@ -388,6 +388,9 @@ func (d *decoder) decodeField(name string, k, n *yaml.Node, role fieldRole) *Fie
 		f.Values[i].Title = tp.v.Value
 	}
 	d.checkFieldKeys(f, keyNodes, n, role)
+	if f.ValuesFrom != nil {
+		return f // its values are not known: a default or example is refused above
+	}
 	if defaultNode != nil {
 		f.Default = d.decodeValue(f, defaultNode, "default")
 	}
