@@ -79,7 +79,9 @@ func (p *Problems) NotOffered(label string, options []Option) {
 }
 
 // OptionWithoutValue records an option a handler stored without a value.
-func (p *Problems) OptionWithoutValue(label string, i int) { p.Add(problem.OptionWithoutValue(label, i)) }
+func (p *Problems) OptionWithoutValue(label string, i int) {
+	p.Add(problem.OptionWithoutValue(label, i))
+}
 
 // OptionTwice records a value a handler offered twice.
 func (p *Problems) OptionTwice(label, value string) { p.Add(problem.OptionTwice(label, value)) }
