@@ -268,7 +268,11 @@ func valueString(fd *spec.Field, v *jen.Statement) *jen.Statement {
 	case spec.TypeBoolean:
 		s = jen.Qual("strconv", "FormatBool").Call(v)
 	case spec.TypeArray:
-		s = jen.Qual(pkgImpl, "Join").Call(v)
+		if fd.Items != nil && fd.Items.Type == spec.TypeOption {
+			s = jen.Qual(pkgImpl, "JoinTitles").Call(v) // what the user was shown
+		} else {
+			s = jen.Qual(pkgImpl, "Join").Call(v)
+		}
 	}
 	return s
 }

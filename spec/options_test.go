@@ -115,6 +115,8 @@ func TestOptionsMisuse(t *testing.T) {
 			"33:48", "unknown-reference", `valuesFrom "matchs" names no continuation field`},
 		{"valuesFrom naming a number", optionsCase("", "", "\n                num: {type: enum, valuesFrom: count}"),
 			"33:47", "field", `valuesFrom "count" is int, not a list of options or strings`},
+		{"a sensitive list", []byte(strings.Replace(string(optionsCase("", "", "")), "          maxItems: 5\n          items: {type: option", "          maxItems: 5\n          sensitive: true\n          items: {type: option", 1)),
+			"32:47", "field", `valuesFrom "matches" is sensitive, but a form sends its options to the client`},
 		{"titleMaxLength on a string", optionsCase("", "\n        note: {type: string, maxLength: 3, titleMaxLength: 3}", ""),
 			"19:44", "field", "note: titleMaxLength applies to options only"},
 	} {

@@ -126,6 +126,8 @@ func (r *resolver) resolveOptions(t *Tool) {
 					r.errorf(e.ValuesFrom.Pos, "unknown-reference", hint, "form field %q: valuesFrom %q names no continuation field", f.Name, e.ValuesFrom.Name)
 				case src.OptionItems() == nil:
 					r.errorf(e.ValuesFrom.Pos, "field", "offer a list of options (items: {type: option}) or of strings", "form field %q: valuesFrom %q is %s, not a list of options or strings", f.Name, src.Name, src.WireType())
+				case src.Sensitive:
+					r.errorf(e.ValuesFrom.Pos, "field", "offer a list that may be shown, or drop sensitive: from it", "form field %q: valuesFrom %q is sensitive, but a form sends its options to the client", f.Name, src.Name)
 				default:
 					e.Source = src
 				}

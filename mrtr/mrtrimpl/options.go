@@ -42,6 +42,19 @@ func OptionValues(options []Option) string {
 	return strings.Join(vs, ", ")
 }
 
+// JoinTitles formats a list of options for a message by their titles (a
+// value where there is none): "Jane Smith, John Smith".
+func JoinTitles(options []Option) string {
+	ts := make([]string, len(options))
+	for i, o := range options {
+		ts[i] = o.Title
+		if ts[i] == "" {
+			ts[i] = o.Value
+		}
+	}
+	return strings.Join(ts, ", ")
+}
+
 // OfferedOrder returns the distinct values of list that are offered, in the
 // order they were offered (values not offered are dropped: the caller has
 // reported them). A multi-select answer is made canonical with it, as a

@@ -55,6 +55,9 @@ func TestOfferedOrder(t *testing.T) {
 	if got := OptionValues(opts); got != "b, a, c" {
 		t.Errorf("OptionValues = %q", got)
 	}
+	if got := JoinTitles([]Option{{Value: "b", Title: "Bee"}, {Value: "a"}}); got != "Bee, a" {
+		t.Errorf("JoinTitles = %q", got)
+	}
 }
 
 func TestCheckOptions(t *testing.T) {
