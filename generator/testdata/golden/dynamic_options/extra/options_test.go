@@ -105,6 +105,9 @@ func TestOffersWhatTheCheckFound(t *testing.T) {
 		t.Fatalf("first round: %+v, %v", reply, err)
 	}
 	form := reply.InputRequests["plan"].(*mcp.ElicitParams)
+	if !strings.Contains(form.Message, "Pick an owner (Grace Hopper (payments), Ada Lovelace (platform) are on call)") {
+		t.Errorf("a list of options renders by its titles: %q", form.Message)
+	}
 	for prop, want := range map[string]string{
 		"owner":    "u-grace=Grace Hopper (payments) u-ada=Ada Lovelace (platform)",
 		"backup":   "u-grace=Grace Hopper (payments) u-ada=Ada Lovelace (platform)",

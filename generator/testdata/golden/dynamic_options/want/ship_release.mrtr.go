@@ -615,10 +615,10 @@ func (shipReleaseProgram) requestPlan(f *ShipReleaseFlow, problems mrtrimpl.Prob
 	}
 }
 
-// shipReleaseChoosePlanMessage renders "Since {since}: {summary}. Pick an owner and the services to
-// ship.".
+// shipReleaseChoosePlanMessage renders "Since {since}: {summary}. Pick an owner ({owners} are on
+// call) and the services to ship.".
 func shipReleaseChoosePlanMessage(f *ShipReleaseFlow) string {
-	return "Since " + f.Args.Since + ": " + f.Continuation.Summary + ". Pick an owner and the services to ship."
+	return "Since " + f.Args.Since + ": " + f.Continuation.Summary + ". Pick an owner (" + mrtrimpl.JoinTitles(f.Continuation.Owners) + " are on call) and the services to ship."
 }
 
 // shipReleaseUnchangedMessage renders "Nothing shipped since {since}: {summary}.".
