@@ -782,13 +782,11 @@ func methodWhat(t *spec.Tool, m handlerMethod) string {
 		}
 	case "effect":
 		what = "effect " + code(m.specName) + " (" + statesUsing(t, m.specName, vocab.StateEffect) + "): not run again once it returned (retries replay it); at least once if its instance dies mid-effect (`f.Call.Attempt`); store results in `f.Continuation`"
+	case "validator":
+		what = "custom validator " + code(m.specName) + " of a " + m.valueType.String() + " value"
 	}
 	if sets := methodSetsText(t, m.specName); sets != "" && (m.kind == "check" || m.kind == "effect") {
 		what += "; must set " + sets
-	}
-	switch m.kind {
-	case "validator":
-		what = "custom validator " + code(m.specName) + " of a " + m.valueType.String() + " value"
 	}
 	return what
 }

@@ -2,8 +2,6 @@ package generator
 
 import (
 	"fmt"
-	"path"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -104,14 +102,6 @@ func (w *workflow) handlerMethods() []handlerMethod {
 		ms = append(ms, m)
 	}
 	return ms
-}
-
-// specPos names a place in the spec by the spec file's base name, line and
-// column: generated code must not depend on the path mrtrgen was given
-// (tickets.mrtr.yaml and ./specs/tickets.mrtr.yaml give the same bytes).
-func specPos(p spec.Pos) string {
-	p.File = path.Base(filepath.ToSlash(p.File))
-	return p.String()
 }
 
 func (w *workflow) validatorType(t spec.FieldType) *jen.Statement {

@@ -26,7 +26,7 @@ func (e *ArgumentError) Error() string {
 type Problems []string
 
 // Add records a problem worded by package problem.
-func (p *Problems) Add(problem string) { *p = append(*p, problem) }
+func (p *Problems) Add(text string) { *p = append(*p, text) }
 
 // Err returns nil when there are no problems.
 func (p Problems) Err() error {
