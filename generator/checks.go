@@ -41,8 +41,15 @@ func breakCases(f *spec.Field) []breakCase {
 	if f.Items == nil {
 		return out
 	}
+	// How many distinct values an item can take: the enum's values, or the
+	// options a dynamic multi-select's list offers in the tests.
+	distinct := len(f.Items.Values)
+	if f.Items.Dynamic() {
+		opts, _ := exampleOptions(f.Items.Source)
+		distinct = len(opts)
+	}
 	item := func(i int) any {
-		v, err := exampleValue(f.Items, i%max(1, len(f.Items.Values)))
+		v, err := exampleValue(f.Items, i%max(1, distinct))
 		if err != nil {
 			return nil
 		}
@@ -64,7 +71,7 @@ func breakCases(f *spec.Field) []breakCase {
 	// Repeated enum values count once, so an enum list can only exceed
 	// maxItems when the enum has more values.
 	enum := f.Items.Type == spec.TypeEnum
-	if f.MaxItems != nil && (!enum || *f.MaxItems < len(f.Items.Values)) {
+	if f.MaxItems != nil && (!enum || *f.MaxItems < distinct) {
 		out = append(out, breakCase{f.Name, items(*f.MaxItems + 1), problem.TooMany(f.Name, *f.MaxItems)})
 	}
 	if f.UniqueItems {
@@ -112,6 +119,19 @@ func valueBreaks(f *spec.Field, label string) []breakCase {
 			add(*f.Maximum+1, problem.AboveMaximum(label, *f.Maximum))
 		}
 	case spec.TypeEnum:
+		if f.Dynamic() {
+			// The options the tests' flow offers (see exampleGo).
+			opts, err := exampleOptions(f.Source)
+			if err != nil {
+				break
+			}
+			v := "not-offered"
+			for slices.ContainsFunc(opts, func(o spec.Option) bool { return o.Value == v }) {
+				v += "!"
+			}
+			add(v, problem.NotOffered(label, strings.Join(optionValues(opts), ", ")))
+			break
+		}
 		v := "not-a-value"
 		for slices.ContainsFunc(f.Values, func(e spec.EnumValue) bool { return e.Value == v }) {
 			v += "!"
@@ -205,11 +225,18 @@ func (w *workflow) validationTests(jf *jen.File) {
 	jf.Comment("checks that validation reports it.")
 	jf.Func().Id("Test" + n.base + "Validation").Params(jen.Id("t").Op("*").Qual(pkgTesting, "T")).BlockFunc(func(g *jen.Group) {
 		g.Id("p").Op(":=").Id(n.program()).Values(jen.Dict{jen.Id("h"): jen.Op("&").Id(w.fakeName()).Values()})
+		var forms []*spec.InputRequest
+		for _, in := range inputs {
+			if in.q != nil {
+				forms = append(forms, in.q)
+			}
+		}
+		w.offeringFlow(g, forms)
 		for _, in := range inputs {
 			if in.q == nil {
 				g.Id(in.decoder).Op(":=").Qual(pkgTest, "ArgumentDecoder").Call(jen.Id("p"))
 			} else {
-				g.Id(in.decoder).Op(":=").Qual(pkgTest, "AnswerDecoder").Call(jen.Id("p").Dot(w.answerDecoder(in.q)))
+				g.Id(in.decoder).Op(":=").Qual(pkgTest, "AnswerDecoder").Call(w.decoderRef(in.q))
 			}
 			g.Id(in.valid).Op(":=").Map(jen.String()).Any().Values(in.base)
 		}
@@ -220,6 +247,29 @@ func (w *workflow) validationTests(jf *jen.File) {
 		}
 	})
 	jf.Line()
+}
+
+// offeringFlow declares f, a flow offering the options the tests' fake
+// sets, when one of the forms offers a continuation list: their decoders
+// check answers against the options of a flow.
+func (w *workflow) offeringFlow(g *jen.Group, forms []*spec.InputRequest) {
+	var sources []*spec.Field
+	for _, q := range forms {
+		for _, src := range offeredSources(q) {
+			if !slices.Contains(sources, src) {
+				sources = append(sources, src)
+			}
+		}
+	}
+	if len(sources) == 0 {
+		return
+	}
+	g.Id("f").Op(":=").Op("&").Id(w.n.flow()).Values()
+	for _, src := range sources {
+		if v, err := w.exampleGo(src); err == nil {
+			g.Id("f").Dot("Continuation").Dot(field(src.Name)).Op("=").Add(v)
+		}
+	}
 }
 
 // validatorTests emits Test<Tool>Validators when the workflow's arguments

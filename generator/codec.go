@@ -116,8 +116,16 @@ func (w *workflow) encodeValue(g *jen.Group, f *spec.Field, v *jen.Statement) {
 	case spec.TypeBoolean:
 		g.Id("b").Op("=").Qual(pkgBinenc, "AppendBool").Call(b, v)
 	case spec.TypeEnum:
+		if f.Dynamic() {
+			// Its values are only known at run time: carried as written.
+			g.Id("b").Op("=").Qual(pkgBinenc, "AppendString").Call(b, v)
+			return
+		}
 		e := w.enumOf[f]
 		g.Id("b").Op("=").Qual(pkgBinenc, "AppendEnum").Call(b, jen.Id(w.enumValues(e)), v)
+	case spec.TypeOption:
+		g.Id("b").Op("=").Qual(pkgBinenc, "AppendString").Call(b, v.Clone().Dot("Value"))
+		g.Id("b").Op("=").Qual(pkgBinenc, "AppendString").Call(b, v.Clone().Dot("Title"))
 	case spec.TypeArray:
 		g.Id("b").Op("=").Qual(pkgBinenc, "AppendUvarint").Call(b, jen.Uint64().Call(jen.Len(v.Clone())))
 		g.For(jen.List(jen.Id("_"), jen.Id("x")).Op(":=").Range().Add(v)).BlockFunc(func(g *jen.Group) {
@@ -155,8 +163,18 @@ func (w *workflow) readValue(f *spec.Field) *jen.Statement {
 	case spec.TypeBoolean:
 		return jen.Id("r").Dot("Bool").Call()
 	case spec.TypeEnum:
+		if f.Dynamic() {
+			return jen.Id("r").Dot("String").Call()
+		}
 		e := w.enumOf[f]
 		return jen.Qual(pkgBinenc, "ReadEnum").Call(jen.Id("r"), jen.Id(w.enumValues(e)))
+	case spec.TypeOption:
+		// Composite literal elements are evaluated left to right: the value,
+		// then the title, as AppendContinuation wrote them.
+		// (jen.Dict would sort the keys, reading the title first).
+		return jen.Qual(pkgMRTR, "Option").Values(
+			jen.Id("Value").Op(":").Id("r").Dot("String").Call(),
+			jen.Id("Title").Op(":").Id("r").Dot("String").Call())
 	}
 	return jen.Nil()
 }

@@ -188,6 +188,9 @@ func (g *gen) docWorkflow(t *spec.Tool) (*docWorkflow, error) {
 		if f.Sensitive {
 			df.ConstraintsMD = joinMD(df.ConstraintsMD, "**sensitive**: kept server-side")
 		}
+		if who := setBy(t, f.Name); who != "" {
+			df.ConstraintsMD = joinMD(df.ConstraintsMD, "set by "+who)
+		}
 		d.Continuation = append(d.Continuation, df)
 	}
 
@@ -311,6 +314,12 @@ func constraints(f *spec.Field) string {
 	if len(f.Values) > 0 {
 		add(enumValues(f.Values))
 	}
+	if f.ValuesFrom != nil {
+		add("one of the options offered from " + code(f.ValuesFrom.Name) + " (found at run time)")
+	}
+	if f.TitleMaxLength != nil {
+		add(fmt.Sprintf("titleMaxLength %d", *f.TitleMaxLength))
+	}
 	if f.MinItems != nil {
 		add(fmt.Sprintf("minItems %d", *f.MinItems))
 	}
@@ -320,6 +329,8 @@ func constraints(f *spec.Field) string {
 	switch {
 	case f.UniqueItems:
 		add("uniqueItems (a repeated value is refused)")
+	case f.Items != nil && f.Items.Dynamic():
+		add("repeated values count once, kept in the order offered")
 	case f.Items != nil && f.Items.Type == spec.TypeEnum:
 		add("repeated values count once, kept in spec order")
 	}
@@ -714,6 +725,46 @@ func docEndOf(s *spec.State) docEnd {
 	return e
 }
 
+// setBy says which states declare they set continuation field name:
+// "`diff` (on `changes`), `ship`", or "".
+func setBy(t *spec.Tool, name string) string {
+	var out []string
+	for _, s := range t.States {
+		for _, sd := range s.Sets {
+			if sd.Field.Name == name {
+				out = append(out, code(s.Name)+onOutcomes(sd))
+			}
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// methodSetsText lists what the states of a handler method declare it
+// sets: "`f.Continuation.Owners` (on `changes`), ...", or "".
+func methodSetsText(t *spec.Tool, method string) string {
+	var out []string
+	for _, s := range t.States {
+		if (s.Check == nil || s.Check.Name != method) && (s.Effect == nil || s.Effect.Name != method) {
+			continue
+		}
+		for _, sd := range s.Sets {
+			out = append(out, code("f.Continuation."+field(sd.Field.Name))+onOutcomes(sd))
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+func onOutcomes(sd *spec.SetDecl) string {
+	if len(sd.Outcomes) == 0 {
+		return ""
+	}
+	var os []string
+	for _, o := range sd.Outcomes {
+		os = append(os, code(o.Name))
+	}
+	return " (on " + strings.Join(os, ", ") + ")"
+}
+
 // methodWhat says what a handler method is for, for the page's table.
 func methodWhat(t *spec.Tool, m handlerMethod) string {
 	var what string
@@ -733,6 +784,9 @@ func methodWhat(t *spec.Tool, m handlerMethod) string {
 		what = "effect " + code(m.specName) + " (" + statesUsing(t, m.specName, vocab.StateEffect) + "): not run again once it returned (retries replay it); at least once if its instance dies mid-effect (`f.Call.Attempt`); store results in `f.Continuation`"
 	case "validator":
 		what = "custom validator " + code(m.specName) + " of a " + m.valueType.String() + " value"
+	}
+	if sets := methodSetsText(t, m.specName); sets != "" && (m.kind == "check" || m.kind == "effect") {
+		what += "; must set " + sets
 	}
 	return what
 }

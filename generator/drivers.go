@@ -109,6 +109,10 @@ func (w *workflow) typedValue(f *spec.Field, v any, ptr bool) (jen.Code, error) 
 	var lit *jen.Statement
 	switch f.Type {
 	case spec.TypeEnum:
+		if f.Dynamic() {
+			lit = jen.Lit(fmt.Sprint(v)) // offered at run time: a string
+			break
+		}
 		lit = jen.Id(w.enumConst(w.enumOf[f], fmt.Sprint(v)))
 	case spec.TypeString:
 		s, ok := v.(string)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -22,6 +23,19 @@ import (
 func exampleValue(f *spec.Field, variant int) (any, error) {
 	if f.Example != nil && variant == 0 {
 		return f.Example, nil
+	}
+	if f.Dynamic() {
+		opts, err := exampleOptions(f.Source)
+		if err != nil {
+			return nil, err
+		}
+		return opts[min(variant, len(opts)-1)].Value, nil
+	}
+	if f.Type == spec.TypeArray && f.Items != nil && f.Items.Type == spec.TypeOption {
+		return exampleOptions(f)
+	}
+	if f.Type == spec.TypeArray && f.Items != nil && f.Items.Dynamic() {
+		return exampleChoices(f, variant)
 	}
 	switch f.Type {
 	case spec.TypeEnum:
@@ -73,6 +87,84 @@ func exampleValue(f *spec.Field, variant int) (any, error) {
 		return out, nil
 	}
 	return nil, fmt.Errorf("no example for %s", f.Name)
+}
+
+// exampleOptions are the options a generated fake offers from the
+// continuation list src: its example, or up to two options derived from
+// the items' constraints (titled "Option 1", "Option 2" for lists of
+// options; a string is its own title).
+func exampleOptions(src *spec.Field) ([]spec.Option, error) {
+	if src == nil || src.OptionItems() == nil {
+		return nil, fmt.Errorf("no list of options to offer")
+	}
+	switch ex := src.Example.(type) {
+	case []spec.Option:
+		if len(ex) > 0 {
+			return ex, nil
+		}
+	case []string:
+		if len(ex) > 0 {
+			out := make([]spec.Option, len(ex))
+			for i, v := range ex {
+				out[i] = spec.Option{Value: v, Title: v}
+			}
+			return out, nil
+		}
+	}
+	item := *src.Items
+	item.Name = src.Name
+	n := 2
+	if src.MaxItems != nil {
+		n = max(1, min(n, *src.MaxItems))
+	}
+	var out []spec.Option
+	for i := range n {
+		v, err := exampleString(&item, i)
+		if err != nil {
+			return nil, err
+		}
+		if slices.ContainsFunc(out, func(o spec.Option) bool { return o.Value == v }) {
+			continue // the constraints allow one value only
+		}
+		title := v
+		if item.Type == spec.TypeOption {
+			title = fmt.Sprintf("Option %d", i+1)
+			if item.TitleMaxLength != nil && utf8.RuneCountInString(title) > *item.TitleMaxLength {
+				title = string([]rune(title)[:*item.TitleMaxLength])
+			}
+		}
+		out = append(out, spec.Option{Value: v, Title: title})
+	}
+	return out, nil
+}
+
+func optionValues(opts []spec.Option) []string {
+	out := make([]string, len(opts))
+	for i, o := range opts {
+		out[i] = o.Value
+	}
+	return out
+}
+
+// exampleChoices is a valid answer of a multi-select of offered options:
+// as many distinct offered values as it needs (minItems, at least one).
+func exampleChoices(f *spec.Field, variant int) ([]any, error) {
+	opts, err := exampleOptions(f.Items.Source)
+	if err != nil {
+		return nil, err
+	}
+	n := 1
+	if f.MinItems != nil && *f.MinItems > n {
+		n = *f.MinItems
+	}
+	if n > len(opts) {
+		return nil, fmt.Errorf("%s needs %d options, but the example of %s has %d; give %s an example: with more", f.Name, n, f.Items.Source.Name, len(opts), f.Items.Source.Name)
+	}
+	var out []any
+	for i := range n {
+		out = append(out, opts[(variant+i)%len(opts)].Value)
+	}
+	return out, nil
 }
 
 func exampleString(f *spec.Field, variant int) (string, error) {

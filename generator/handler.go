@@ -48,6 +48,9 @@ func (w *workflow) handlerMethods() []handlerMethod {
 			if d := strings.TrimSpace(s.Description); d != "" {
 				m.doc = append(m.doc, d)
 			}
+			if d := w.setsDoc(s.Check.Name); d != "" {
+				m.doc = append(m.doc, d)
+			}
 			m.doc = append(m.doc, "Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.")
 			if len(s.Outcomes) > 0 {
 				m.outcomes = s.Outcomes
@@ -74,6 +77,9 @@ func (w *workflow) handlerMethods() []handlerMethod {
 				"f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;",
 				"pass it as the idempotency key of the downstream call. Store its results in f.Continuation.")
 			if d := strings.TrimSpace(s.Description); d != "" {
+				m.doc = append(m.doc, d)
+			}
+			if d := w.setsDoc(s.Effect.Name); d != "" {
 				m.doc = append(m.doc, d)
 			}
 			m.doc = append(m.doc, "Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.")

@@ -176,6 +176,7 @@ func (w *workflow) checkCase(c *jen.Group, s *spec.State) {
 	if len(s.Outcomes) == 0 {
 		c.If(jen.Err().Op(":=").Add(call), jen.Err().Op("!=").Nil()).Block(fail())
 		c.Add(w.canonicalCall())
+		w.setsChecks(c, s, vocab.Next, stepError)
 		c.Add(w.goTo(s.Next.Name, vocab.Next))
 		return
 	}
@@ -184,7 +185,11 @@ func (w *workflow) checkCase(c *jen.Group, s *spec.State) {
 	c.Add(w.canonicalCall())
 	c.Switch(jen.Id("out")).BlockFunc(func(sw *jen.Group) {
 		for _, b := range s.Outcomes {
-			sw.Case(jen.Id(w.n.outcomeConst(s.Check.Name, b.Name))).Block(w.goTo(b.Target.Name, vocab.OutcomeEdge(b.Name)))
+			on := vocab.OutcomeEdge(b.Name)
+			sw.Case(jen.Id(w.n.outcomeConst(s.Check.Name, b.Name))).BlockFunc(func(g *jen.Group) {
+				w.setsChecks(g, s, on, stepError)
+				g.Add(w.goTo(b.Target.Name, on))
+			})
 		}
 	})
 	c.Return(jen.Qual(pkgImpl, "Step").Values(), jen.Qual("fmt", "Errorf").Call(jen.Lit(s.Check.Name+" returned unknown outcome %d"), jen.Id("out")))
@@ -198,7 +203,10 @@ func (w *workflow) askCase(c *jen.Group, s *spec.State) {
 	var none *jen.Statement // every answer is missing
 	var all []jen.Code
 	for _, q := range s.Requests {
-		c.If(jen.Id("f").Dot(field(q.Key)).Op("==").Nil()).BlockFunc(func(b *jen.Group) { w.takeAnswer(b, s, q) })
+		c.If(jen.Id("f").Dot(field(q.Key)).Op("==").Nil()).BlockFunc(func(b *jen.Group) {
+			w.optionGuards(b, s, q)
+			w.takeAnswer(b, s, q)
+		})
 		allOptional = allOptional && q.Optional
 		missing := jen.Id("f").Dot(field(q.Key)).Op("==").Nil()
 		if none == nil {
@@ -245,7 +253,7 @@ func (w *workflow) takeAnswer(b *jen.Group, s *spec.State, q *spec.InputRequest)
 	b.List(jen.Id("answer"), left, jen.Err()).Op(":=").Qual(pkgImpl, "Take").Call(
 		jen.Id("ctx"), jen.Id("r"), jen.Lit(q.Key),
 		jen.Qual(pkgImpl, "Bind").Call(jen.Id("p").Dot(w.requestBuilder(q)), jen.Id("f")),
-		jen.Qual(pkgImpl, adapter).Call(jen.Id("p").Dot(w.answerDecoder(q))),
+		jen.Qual(pkgImpl, adapter).Call(w.decoderRef(q)),
 		jen.Op("&").Id("pending"),
 	)
 	if q.Kind != vocab.Elicit {
@@ -286,6 +294,15 @@ func (w *workflow) effectCase(c *jen.Group, s *spec.State) {
 		jen.Id("ctx"), jen.Id("r"), key, durationCode(s.Idempotency.Retain), w.stateID(s.Next.Name),
 		jen.Func().Params(jen.Id("ctx").Qual("context", "Context")).Error().BlockFunc(func(g *jen.Group) {
 			effect := jen.Id("p").Dot("h").Dot(method(s.Effect.Name)).Call(jen.Id("ctx"), jen.Id("f"))
+			if len(s.Sets) > 0 {
+				// A declared value the effect did not set fails it before the
+				// engine records its outcome: a retry runs it again.
+				g.If(jen.Err().Op(":=").Add(effect), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
+				g.Add(w.canonicalCall())
+				w.setsChecks(g, s, vocab.Next, func(err jen.Code) jen.Code { return jen.Return(err) })
+				g.Return(jen.Nil())
+				return
+			}
 			if len(w.canonicalLists()) == 0 {
 				g.Return(effect)
 				return

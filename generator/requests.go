@@ -60,13 +60,20 @@ func (w *workflow) requestBuilderFunc(jf *jen.File, s *spec.State, q *spec.Input
 	}
 	switch q.Kind {
 	case vocab.Elicit:
-		jf.Commentf("%s is the form of input request %q.", w.schemaVar(q.Key), q.Key)
+		schema := jen.Id(w.schemaVar(q.Key))
+		if offers := w.offers(q); len(offers) > 0 {
+			jf.Commentf("%s is the form of input request %q, but for the options its", w.schemaVar(q.Key), q.Key)
+			jf.Comment("dynamic fields offer: the request adds those from the flow's continuation.")
+			schema = jen.Qual(pkgImpl, "OfferSchema").Call(append([]jen.Code{schema}, offers...)...)
+		} else {
+			jf.Commentf("%s is the form of input request %q.", w.schemaVar(q.Key), q.Key)
+		}
 		jf.Var().Id(w.schemaVar(q.Key)).Op("=").Qual("encoding/json", "RawMessage").Call(jsonLiteral(requestedSchema(q)))
 		jf.Line()
 		pending[jen.Id("Params")] = jen.Op("&").Qual(pkgMCP, "ElicitParams").Values(jen.Dict{
 			jen.Id("Mode"):            jen.Lit("form"),
 			jen.Id("Message"):         withProblems(jen.Id(w.templateFunc(s.Name, q.Key+"Message")).Call(jen.Id("f"))),
-			jen.Id("RequestedSchema"): jen.Id(w.schemaVar(q.Key)),
+			jen.Id("RequestedSchema"): schema,
 		})
 	case vocab.Sample:
 		params := jen.Dict{
@@ -92,6 +99,27 @@ func (w *workflow) requestBuilderFunc(jf *jen.File, s *spec.State, q *spec.Input
 		jen.Return(jen.Qual(pkgImpl, "Pending").Values(pending)),
 	)
 	jf.Line()
+}
+
+// offers are the mrtrimpl.Offer literals of a form's dynamic fields, in
+// field order: each field and the options of its continuation list.
+func (w *workflow) offers(q *spec.InputRequest) []jen.Code {
+	var out []jen.Code
+	for _, f := range q.Fields {
+		e, multi := f, false
+		if f.Type == spec.TypeArray && f.Items != nil {
+			e, multi = f.Items, true
+		}
+		if !e.Dynamic() || e.Source == nil {
+			continue
+		}
+		d := jen.Dict{jen.Id("Field"): jen.Lit(f.Name), jen.Id("Options"): optionsOf(e.Source)}
+		if multi {
+			d[jen.Id("Multi")] = jen.True()
+		}
+		out = append(out, jen.Qual(pkgImpl, "Offer").Values(d))
+	}
+	return out
 }
 
 func (w *workflow) gateBuilderFunc(jf *jen.File, s *spec.State) {
@@ -240,7 +268,11 @@ func valueString(fd *spec.Field, v *jen.Statement) *jen.Statement {
 	case spec.TypeBoolean:
 		s = jen.Qual("strconv", "FormatBool").Call(v)
 	case spec.TypeArray:
-		s = jen.Qual(pkgImpl, "Join").Call(v)
+		if fd.Items != nil && fd.Items.Type == spec.TypeOption {
+			s = jen.Qual(pkgImpl, "JoinTitles").Call(v) // what the user was shown
+		} else {
+			s = jen.Qual(pkgImpl, "Join").Call(v)
+		}
 	}
 	return s
 }

@@ -151,6 +151,12 @@ func fieldSchema(f *spec.Field, form bool) map[string]any {
 		s["type"] = "boolean"
 	case spec.TypeEnum:
 		s["type"] = "string"
+		if f.Dynamic() {
+			// Its options are the flow's: mrtrimpl.OfferSchema adds oneOf
+			// when the form is built, and an inputSchema takes any string
+			// (the answer is checked against the options at run time).
+			break
+		}
 		if hasTitles(f.Values) {
 			s["oneOf"] = titled(f.Values)
 		} else {
@@ -159,7 +165,9 @@ func fieldSchema(f *spec.Field, form bool) map[string]any {
 	case spec.TypeArray:
 		s["type"] = "array"
 		if f.Items != nil {
-			if f.Items.Type == spec.TypeEnum && hasTitles(f.Items.Values) {
+			if f.Items.Dynamic() {
+				s["items"] = map[string]any{"type": "string"} // the options: see TypeEnum
+			} else if f.Items.Type == spec.TypeEnum && hasTitles(f.Items.Values) {
 				s["items"] = map[string]any{"anyOf": titled(f.Items.Values)}
 			} else {
 				s["items"] = fieldSchema(f.Items, form)
@@ -309,6 +317,9 @@ func (w *workflow) schemaHash() uint64 {
 func typeSig(f *spec.Field) string {
 	switch f.Type {
 	case spec.TypeEnum:
+		if f.Dynamic() {
+			return "enum<" + f.ValuesFrom.Name + ">" // carried as a string
+		}
 		return "enum[" + strings.Join(values(f.Values), ",") + "]"
 	case spec.TypeArray:
 		if f.Items != nil {

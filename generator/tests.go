@@ -37,7 +37,9 @@ func (g *gen) testFile(t *spec.Tool) (File, error) {
 func (w *workflow) fakeName() string { return "fake" + w.n.base }
 
 func (w *workflow) tests(jf *jen.File) error {
-	w.fake(jf)
+	if err := w.fake(jf); err != nil {
+		return err
+	}
 	walks := w.walks()
 	fixtures, err := w.fixtures()
 	if err != nil {
@@ -111,7 +113,7 @@ func (w *workflow) tests(jf *jen.File) error {
 }
 
 // fake emits the fake handler.
-func (w *workflow) fake(jf *jen.File) {
+func (w *workflow) fake(jf *jen.File) error {
 	name := w.fakeName()
 	jf.Commentf("%s implements %s for the generated tests: it allows every", name, w.n.handler())
 	jf.Comment(`caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and`)
@@ -137,23 +139,54 @@ func (w *workflow) fake(jf *jen.File) {
 					jen.Return(jen.Qual(pkgMRTR, "Forbidden").Call(jen.Lit("mallory may not run " + w.t.Name)))),
 				jen.Return(jen.Nil()),
 			}
-		case "check":
-			if len(m.outcomes) > 0 {
-				body = []jen.Code{
-					jen.List(jen.Id("out"), jen.Err()).Op(":=").Add(fake.Clone().Dot("Check").Call(jen.Id("ctx"), jen.Lit(m.specName), jen.Lit(w.defaultOutcome(m.specName)))),
-					jen.Return(jen.Id(w.n.outcome(m.specName)).Call(jen.Id("out")), jen.Err()),
-				}
-			} else {
-				body = []jen.Code{jen.Return(fake.Clone().Dot("Step").Call(jen.Id("ctx")))}
+		case "check", "effect":
+			var err error
+			jf.Add(recv()).Id(m.name).Params(m.params...).Params(m.results...).BlockFunc(func(g *jen.Group) { err = w.fakeBody(g, m) })
+			jf.Line()
+			if err != nil {
+				return err
 			}
-		case "effect":
-			body = []jen.Code{jen.Return(fake.Clone().Dot("Effect").Call(jen.Id("ctx")))}
+			continue
 		case "validator":
 			body = []jen.Code{jen.Return(fake.Clone().Dot("Validate").Call(jen.Id("ctx"), jen.Lit(m.specName), jen.Id("value")))}
 		}
 		jf.Add(recv()).Id(m.name).Params(m.params...).Params(m.results...).Block(body...)
 		jf.Line()
 	}
+	return nil
+}
+
+// fakeBody is the body of a fake's check or effect: mrtrtest.Fake decides
+// (an outcome, a failure while broken), and what the spec says the method
+// sets is set, as a real handler must.
+func (w *workflow) fakeBody(g *jen.Group, m handlerMethod) error {
+	fake := jen.Id("h").Dot("fake")
+	sets := len(w.methodSets(m.specName)) > 0
+	if len(m.outcomes) > 0 {
+		typ := w.n.outcome(m.specName)
+		g.List(jen.Id("out"), jen.Err()).Op(":=").Add(fake.Clone().Dot("Check").Call(jen.Id("ctx"), jen.Lit(m.specName), jen.Lit(w.defaultOutcome(m.specName))))
+		if !sets {
+			g.Return(jen.Id(typ).Call(jen.Id("out")), jen.Err())
+			return nil
+		}
+		g.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Lit(0), jen.Err()))
+		err := w.fakeSets(g, m.specName, m.outcomes, jen.Id("out"), typ)
+		g.Return(jen.Id(typ).Call(jen.Id("out")), jen.Nil())
+		return err
+	}
+	step := "Step"
+	if m.kind == "effect" {
+		step = "Effect"
+	}
+	call := fake.Clone().Dot(step).Call(jen.Id("ctx"))
+	if !sets {
+		g.Return(call)
+		return nil
+	}
+	g.If(jen.Err().Op(":=").Add(call), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
+	err := w.fakeSets(g, m.specName, nil, nil, "")
+	g.Return(jen.Nil())
+	return err
 }
 
 // walkSet names the walks of the generated tests (see mrtrtest.Walker).

@@ -74,8 +74,8 @@ func (w *workflow) addEnums(scope string, fields []*spec.Field) {
 		if f.Type == spec.TypeArray && f.Items != nil {
 			e = f.Items
 		}
-		if e.Type != spec.TypeEnum {
-			continue
+		if e.Type != spec.TypeEnum || e.ValuesFrom != nil {
+			continue // a dynamic enum's values are strings known at run time
 		}
 		var et *enumType
 		for i, name := 0, w.n.enum(f.Name); et == nil; i++ {
@@ -170,7 +170,13 @@ func (w *workflow) goType(f *spec.Field, optional bool) *jen.Statement {
 	case spec.TypeBoolean:
 		t = jen.Bool()
 	case spec.TypeEnum:
-		t = jen.Id(w.enumOf[f].name)
+		if f.Dynamic() {
+			t = jen.String()
+		} else {
+			t = jen.Id(w.enumOf[f].name)
+		}
+	case spec.TypeOption:
+		t = jen.Qual(pkgMRTR, "Option")
 	case spec.TypeArray:
 		item := w.itemType(f)
 		return jen.Index().Add(item)
@@ -191,7 +197,7 @@ func (w *workflow) itemType(f *spec.Field) *jen.Statement {
 	if f.Items == nil {
 		return jen.String()
 	}
-	if f.Items.Type == spec.TypeEnum {
+	if f.Items.Type == spec.TypeEnum && !f.Items.Dynamic() {
 		return jen.Id(w.enumOf[f.Items].name)
 	}
 	return w.goType(f.Items, false)

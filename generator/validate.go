@@ -119,6 +119,12 @@ func (w *workflow) continuationCheck(jf *jen.File) {
 			g.Var().Id("problems").Qual(pkgImpl, "Problems")
 			for _, c := range checked {
 				value := jen.Id("f").Dot("Continuation").Dot(field(c.Name))
+				if c.Type == spec.TypeArray && c.Items != nil && c.Items.Type == spec.TypeOption {
+					g.If(jen.Id("list").Op(":=").Add(value), jen.Len(jen.Id("list")).Op(">").Lit(0)).BlockFunc(func(b *jen.Group) {
+						w.optionListChecks(b, c, scope)
+					})
+					continue
+				}
 				if c.Type == spec.TypeArray {
 					g.If(jen.Id("list").Op(":=").Add(value), jen.Len(jen.Id("list")).Op(">").Lit(0)).BlockFunc(func(b *jen.Group) {
 						countChecks(b, c, jen.Len(jen.Id("list")), "FewerItems", "MoreItems")
@@ -140,6 +146,27 @@ func (w *workflow) continuationCheck(jf *jen.File) {
 			g.Return(jen.Id("problems"))
 		})
 	jf.Line()
+}
+
+// optionListChecks appends the checks of a continuation list of options a
+// handler filled: its bounds, each value's constraints (it is a string),
+// each title's length, and values that are there and distinct.
+func (w *workflow) optionListChecks(b *jen.Group, c *spec.Field, scope string) {
+	countChecks(b, c, jen.Len(jen.Id("list")), "FewerItems", "MoreItems")
+	item := c.Items
+	if hasBuiltins(item) || item.TitleMaxLength != nil {
+		b.For(jen.List(jen.Id("_"), jen.Id("o")).Op(":=").Range().Id("list")).BlockFunc(func(l *jen.Group) {
+			if hasBuiltins(item) {
+				l.Id("v").Op(":=").Id("o").Dot("Value")
+				w.checks(l, item, scope, c.Name+"[]")
+			}
+			if item.TitleMaxLength != nil {
+				l.If(jen.Id("n").Op(":=").Qual("unicode/utf8", "RuneCountInString").Call(jen.Id("o").Dot("Title")), jen.Id("n").Op(">").Lit(*item.TitleMaxLength)).Block(
+					problemCall("TooLong", jen.Lit(c.Name+"[].title"), jen.Lit(*item.TitleMaxLength), jen.Id("n")))
+			}
+		})
+	}
+	b.Qual(pkgImpl, "CheckOptions").Call(jen.Op("&").Id("problems"), jen.Lit(c.Name), jen.Id("list"))
 }
 
 // countChecks appends the bounds of array field f on its length n; fewer
@@ -166,7 +193,8 @@ func hasConstraints(f *spec.Field) bool {
 		return false
 	}
 	if f.Type == spec.TypeArray {
-		return f.MinItems != nil || f.MaxItems != nil || hasConstraints(f.Items)
+		// A list of options is always checked: values there and distinct.
+		return f.MinItems != nil || f.MaxItems != nil || hasConstraints(f.Items) || f.Items.Type == spec.TypeOption
 	}
 	return hasBuiltins(f) || len(f.Validate) > 0
 }
@@ -176,6 +204,36 @@ func hasConstraints(f *spec.Field) bool {
 func hasBuiltins(f *spec.Field) bool {
 	return f.MinLength != nil || f.MaxLength != nil || f.Pattern != "" || f.Format != "" ||
 		f.Minimum != nil || f.Maximum != nil || f.Type == spec.TypeEnum
+}
+
+// offeredVar is the local variable of a decoder holding the options of a
+// continuation list a form offers (see offeredDecls).
+func offeredVar(src *spec.Field) string { return "offered" + spec.GoName(src.Name) }
+
+// offeredSources lists the continuation lists the dynamic fields of a form
+// offer, once each, in field order.
+func offeredSources(q *spec.InputRequest) []*spec.Field {
+	var out []*spec.Field
+	for _, f := range q.Fields {
+		e := f
+		if f.Type == spec.TypeArray && f.Items != nil {
+			e = f.Items
+		}
+		if e.Dynamic() && e.Source != nil && !slices.Contains(out, e.Source) {
+			out = append(out, e.Source)
+		}
+	}
+	return out
+}
+
+// optionsOf is the list src holds as []mrtr.Option: itself, or a list of
+// strings each its own title.
+func optionsOf(src *spec.Field) *jen.Statement {
+	v := jen.Id("f").Dot("Continuation").Dot(field(src.Name))
+	if src.Items.Type == spec.TypeString {
+		return jen.Qual(pkgImpl, "StringOptions").Call(v)
+	}
+	return v
 }
 
 // zeroOf is the zero value of a scalar field's Go type.
@@ -232,11 +290,12 @@ func (w *workflow) readField(g *jen.Group, r reader, f *spec.Field, dst *jen.Sta
 				func(b *jen.Group) { w.checks(b, f, r.scope, f.Name) },
 				func(b *jen.Group) { w.validatorCalls(b, r, f.Validate, f.Name, jen.Id("v")) })
 			val := jen.Id("v")
-			if f.Type == spec.TypeEnum {
+			static := f.Type == spec.TypeEnum && !f.Dynamic()
+			if static {
 				val = jen.Id(w.enumOf[f].name).Call(jen.Id("v"))
 			}
 			if optional {
-				if f.Type == spec.TypeEnum {
+				if static {
 					c.Id("e").Op(":=").Add(val)
 					c.Add(dst.Clone()).Op("=").Op("&").Id("e")
 				} else {
@@ -280,6 +339,7 @@ func (w *workflow) readArray(g *jen.Group, r reader, f *spec.Field, dst *jen.Sta
 	item := f.Items
 	as, want := itemGetter(item.Type)
 	enum := item.Type == spec.TypeEnum
+	dynamic := item.Dynamic()
 	g.Switch(jen.List(jen.Id("list"), jen.Id("st")).Op(":=").Qual(pkgImpl, "FormList").Call(jen.Id(r.src), jen.Lit(f.Name)), jen.Id("st")).BlockFunc(func(sw *jen.Group) {
 		sw.Case(jen.Qual(pkgImpl, "Present")).BlockFunc(func(c *jen.Group) {
 			guard := len(item.Validate) > 0
@@ -297,7 +357,14 @@ func (w *workflow) readArray(g *jen.Group, r reader, f *spec.Field, dst *jen.Sta
 					jen.Continue(),
 				)
 				val := jen.Id("v")
-				if enum {
+				switch {
+				case dynamic:
+					offered := jen.Id(offeredVar(item.Source))
+					l.If(jen.Op("!").Qual(pkgImpl, "Offered").Call(offered, jen.Id("v"))).Block(
+						problemCall("NotOffered", jen.Lit(f.Name+"[]"), offered),
+						jen.Continue(),
+					)
+				case enum:
 					e := w.enumOf[item]
 					// A value outside the list is not kept: SpecOrder
 					// would drop it anyway.
@@ -306,7 +373,7 @@ func (w *workflow) readArray(g *jen.Group, r reader, f *spec.Field, dst *jen.Sta
 						jen.Continue(),
 					)
 					val = jen.Id(e.name).Call(jen.Id("v"))
-				} else {
+				default:
 					w.checks(l, item, r.scope, f.Name+"[]")
 				}
 				l.Add(dst.Clone()).Op("=").Append(dst.Clone(), val)
@@ -316,8 +383,13 @@ func (w *workflow) readArray(g *jen.Group, r reader, f *spec.Field, dst *jen.Sta
 					problemCall("Repeated", jen.Lit(f.Name), jen.Qual(pkgImpl, "Join").Call(jen.Id("twice"))))
 			}
 			if enum {
-				c.Comment("One answer, however it was sent: each value once, in the order of the spec's values.")
-				c.Add(dst.Clone()).Op("=").Qual(pkgImpl, "SpecOrder").Call(dst.Clone(), jen.Id(w.enumValues(w.enumOf[item])))
+				if dynamic {
+					c.Comment("One answer, however it was sent: each value once, in the order offered.")
+					c.Add(dst.Clone()).Op("=").Qual(pkgImpl, "OfferedOrder").Call(dst.Clone(), jen.Id(offeredVar(item.Source)))
+				} else {
+					c.Comment("One answer, however it was sent: each value once, in the order of the spec's values.")
+					c.Add(dst.Clone()).Op("=").Qual(pkgImpl, "SpecOrder").Call(dst.Clone(), jen.Id(w.enumValues(w.enumOf[item])))
+				}
 				if bounded {
 					// The bounds count distinct values, once every value is known.
 					c.If(jen.Len(jen.Id("problems")).Op("==").Id("checked")).BlockFunc(func(b *jen.Group) {
@@ -329,7 +401,7 @@ func (w *workflow) readArray(g *jen.Group, r reader, f *spec.Field, dst *jen.Sta
 				c.If(jen.Len(jen.Id("problems")).Op("==").Id("checked")).Block(
 					jen.For(jen.List(jen.Id("_"), jen.Id("x")).Op(":=").Range().Add(dst.Clone())).BlockFunc(func(l *jen.Group) {
 						arg := jen.Id("x")
-						if enum {
+						if enum && !dynamic {
 							arg = jen.String().Call(jen.Id("x")) // enum items are validated as strings
 						}
 						w.validatorCalls(l, r, item.Validate, f.Name+"[]", arg)
@@ -446,7 +518,11 @@ func (w *workflow) checks(g *jen.Group, f *spec.Field, scope, label string) {
 		g.If(jen.Id("v").Op(">").Add(num(*f.Maximum))).Block(
 			problemCall("AboveMaximum", jen.Lit(label), num(*f.Maximum)))
 	}
-	if f.Type == spec.TypeEnum {
+	if f.Dynamic() {
+		offered := jen.Id(offeredVar(f.Source))
+		g.If(jen.Op("!").Qual(pkgImpl, "Offered").Call(offered, jen.Id("v"))).Block(
+			problemCall("NotOffered", jen.Lit(label), offered))
+	} else if f.Type == spec.TypeEnum {
 		e := w.enumOf[f]
 		g.If(jen.Op("!").Qual("slices", "Contains").Call(jen.Id(w.enumValues(e)), jen.Id(e.name).Call(jen.Id("v")))).Block(
 			problemCall("NotOneOf", jen.Lit(label), jen.Lit(strings.Join(values(f.Values), ", "))))
@@ -454,6 +530,16 @@ func (w *workflow) checks(g *jen.Group, f *spec.Field, scope, label string) {
 }
 
 func (w *workflow) answerDecoder(q *spec.InputRequest) string { return "decode" + spec.GoName(q.Key) }
+
+// decoderRef is the decoder of q's answer as Take and the tests use it:
+// p.decodeKey, or p.decodeKey(f) for a form that offers the flow's options.
+func (w *workflow) decoderRef(q *spec.InputRequest) *jen.Statement {
+	d := jen.Id("p").Dot(w.answerDecoder(q))
+	if q.Kind == vocab.Elicit && len(offeredSources(q)) > 0 {
+		d = d.Call(jen.Id("f"))
+	}
+	return d
+}
 
 // answerDecoderFunc emits the decoder of one request's answer: typed,
 // validated, with every problem reported so the question can be asked
@@ -464,18 +550,35 @@ func (w *workflow) answerDecoderFunc(jf *jen.File, q *spec.InputRequest) {
 	ctx := jen.Id("ctx").Qual("context", "Context")
 	switch q.Kind {
 	case vocab.Elicit:
-		jf.Commentf("%s validates the form answered for %q: problems are for the user to", name, q.Key)
+		results := []jen.Code{jen.Op("*").Id(w.n.answer(q.Key)), jen.Qual(pkgImpl, "Problems"), jen.Error()}
+		body := func(g *jen.Group) {
+			g.Id("a").Op(":=").Op("&").Id(w.n.answer(q.Key)).Values()
+			g.Var().Id("problems").Qual(pkgImpl, "Problems")
+			for _, f := range q.Fields {
+				w.readField(g, reader{src: "content", scope: q.Key, where: q.Key + ".", fail: []jen.Code{jen.Nil(), jen.Nil()}}, f, jen.Id("a").Dot(field(f.Name)))
+			}
+			g.Return(jen.Id("a"), jen.Id("problems"), jen.Nil())
+		}
+		sources := offeredSources(q)
+		if len(sources) == 0 {
+			jf.Commentf("%s validates the form answered for %q: problems are for the user to", name, q.Key)
+			jf.Comment("correct; an error is a custom validator that could not check a value.")
+			jf.Func().Params(recv).Id(name).Params(ctx, jen.Id("content").Map(jen.String()).Any()).Params(results...).BlockFunc(body)
+			break
+		}
+		// The options a field offers are the flow's: the decoder is made
+		// for one flow, and checks an answer against what it offered.
+		jf.Commentf("%s returns the validator of the form answered for %q in flow f: a", name, q.Key)
+		jf.Comment("choice must be one of the options f offered. Problems are for the user to")
 		jf.Comment("correct; an error is a custom validator that could not check a value.")
-		jf.Func().Params(recv).Id(name).Params(ctx, jen.Id("content").Map(jen.String()).Any()).
-			Params(jen.Op("*").Id(w.n.answer(q.Key)), jen.Qual(pkgImpl, "Problems"), jen.Error()).
-			BlockFunc(func(g *jen.Group) {
-				g.Id("a").Op(":=").Op("&").Id(w.n.answer(q.Key)).Values()
-				g.Var().Id("problems").Qual(pkgImpl, "Problems")
-				for _, f := range q.Fields {
-					w.readField(g, reader{src: "content", scope: q.Key, where: q.Key + ".", fail: []jen.Code{jen.Nil(), jen.Nil()}}, f, jen.Id("a").Dot(field(f.Name)))
+		jf.Func().Params(recv).Id(name).Params(jen.Id("f").Op("*").Id(w.n.flow())).
+			Func().Params(jen.Qual("context", "Context"), jen.Map(jen.String()).Any()).Params(results...).
+			Block(jen.Return(jen.Func().Params(ctx, jen.Id("content").Map(jen.String()).Any()).Params(results...).BlockFunc(func(g *jen.Group) {
+				for _, src := range sources {
+					g.Id(offeredVar(src)).Op(":=").Add(optionsOf(src))
 				}
-				g.Return(jen.Id("a"), jen.Id("problems"), jen.Nil())
-			})
+				body(g)
+			})))
 	case vocab.Sample:
 		jf.Commentf("%s validates the text the client's model returned for %q.", name, q.Key)
 		jf.Func().Params(recv).Id(name).Params(ctx, jen.Id("text").String()).

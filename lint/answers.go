@@ -12,9 +12,8 @@ import (
 // forgets what it was answered before (the generated code clears a
 // reentrant ask's answers on entry, so it asks again). The answers given on
 // entry to a state are those given on every path from the initial state to
-// it: a must-analysis, the intersection over all incoming edges, computed
-// to a fixed point with a worklist. Each state's set only shrinks, so the
-// work is bounded by states × keys × edges / 64.
+// it: a must-analysis (graph.must), the intersection over all incoming
+// edges, computed to a fixed point with a worklist.
 
 // answerFlow says, for every state of one workflow, which input request
 // keys are answered on entry on every path to it.
@@ -47,51 +46,26 @@ func (c *checker) answers(t *spec.Tool) *answerFlow {
 			}
 		}
 	}
-	a.given = make([]bitset, len(g.states))
-	if g.initial < 0 {
-		return a
-	}
-	a.given[g.initial] = newBitset(n)
-	queue := []int{g.initial}
-	queued := newBitset(len(g.states))
-	queued.add(g.initial)
-	for len(queue) > 0 {
-		i := queue[0]
-		queue = queue[1:]
-		queued.del(i)
-		for k, j := range g.next[i] {
-			out := a.leaving(i, g.on[i][k])
-			if j == g.initial {
-				continue // the first call starts with no answers, whatever loops back
-			}
-			changed := false
-			if a.given[j] == nil {
-				a.given[j], changed = out, true
-			} else {
-				changed = a.given[j].and(out)
-			}
-			if changed && !queued.has(j) {
-				queued.add(j)
-				queue = append(queue, j)
-			}
-		}
-	}
+	a.given = g.must(n, func(i, k int, in bitset) bitset { return a.leavingWith(i, g.on[i][k], in) })
 	return a
 }
 
 // at returns the answers a template of state i can use: those given on
 // entry, less the state's own (an ask's message is shown before its
 // answer, and entering an ask again forgets its earlier answer).
-func (a *answerFlow) at(i int) bitset {
-	out := a.given[i].clone()
+func (a *answerFlow) at(i int) bitset { return a.atWith(i, a.given[i]) }
+
+// atWith is at for the answers in given on entry.
+func (a *answerFlow) atWith(i int, in bitset) bitset {
+	out := in.clone()
 	out.andNot(a.own[i])
 	return out
 }
 
-// leaving returns the answers given after state i is left by an edge of
-// kind on: an ask's next edge adds its own.
-func (a *answerFlow) leaving(i int, on vocab.Edge) bitset {
-	out := a.at(i)
+// leavingWith returns the answers given after state i, entered with in,
+// is left by an edge of kind on: an ask's next edge adds its own.
+func (a *answerFlow) leavingWith(i int, on vocab.Edge, in bitset) bitset {
+	out := a.atWith(i, in)
 	if on == vocab.Next && a.g.states[i].Kind == vocab.StateAsk {
 		out.or(a.own[i])
 	}

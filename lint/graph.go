@@ -241,6 +241,48 @@ func (g *graph) reachCutting(cut func(from *spec.State, on vocab.Edge) bool) bit
 	return out
 }
 
+// must is a must-analysis over the state machine: for every state, the
+// facts (bits of n) that hold on entry on every path from the initial
+// state to it, the intersection over its incoming edges, computed to a
+// fixed point with a worklist. out gives the facts after state i, entered
+// with in, is left by its k-th edge. The initial state is entered with
+// none, whatever loops back to it (the first call starts from nothing).
+// States no walk reaches get nil. Each state's set only shrinks, so the
+// work is bounded by states × n × edges / 64. answer-not-given and
+// value-not-set ask it which answers and which continuation values exist.
+func (g *graph) must(n int, out func(i, k int, in bitset) bitset) []bitset {
+	given := make([]bitset, len(g.states))
+	if g.initial < 0 {
+		return given
+	}
+	given[g.initial] = newBitset(n)
+	queue := []int{g.initial}
+	queued := newBitset(len(g.states))
+	queued.add(g.initial)
+	for len(queue) > 0 {
+		i := queue[0]
+		queue = queue[1:]
+		queued.del(i)
+		for k, j := range g.next[i] {
+			if j == g.initial {
+				continue
+			}
+			o := out(i, k, given[i])
+			changed := false
+			if given[j] == nil {
+				given[j], changed = o, true
+			} else {
+				changed = given[j].and(o)
+			}
+			if changed && !queued.has(j) {
+				queued.add(j)
+				queue = append(queue, j)
+			}
+		}
+	}
+	return given
+}
+
 // walkTo returns a shortest walk from the initial state to state i that
 // never takes an edge for which cut is true, written like the generated
 // tests' walks ("lookup>confirm>(cancel)recheck>wipe"), or "" when there

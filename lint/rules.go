@@ -71,10 +71,10 @@ again), the placeholder renders as nothing:
 before anything is answered. This covers every template: ask and confirmation
 messages, sampling prompts, result and prompt messages, idempotency keys.
 
-Arguments are always given. Continuation fields are set by checks and effects, which
-lint cannot follow (nothing in a spec says which check sets which field), so they are
-not checked here. An answer that is given but may be empty (an optional request, a
-form field that is not required) is optional-value-in-template's.`,
+Arguments are always given. Continuation fields are set by checks and effects: where
+they declare what they set (sets:), value-not-set proves the same for them. An answer
+that is given but may be empty (an optional request, a form field that is not
+required) is optional-value-in-template's.`,
 		Bad: `askRollout:
   ask:
     rollout:
@@ -289,6 +289,29 @@ or onCancel leads on to the effect lets "no" or a dismissed dialog run it.`,
 		check: checkIrreversibleConfirmation,
 	},
 	{
+		ID: "options-without-max-items", Severity: spec.Error,
+		Summary: "a continuation list offered as options has no maxItems",
+		Hint:    "add maxItems: the most options the form offers (a check that finds more narrows the search, or offers the first N)",
+		Why: `A form field with valuesFrom offers every option of a continuation list that a check
+filled at run time. Without a bound, a search that matches ten thousand customers
+sends a form with ten thousand choices, carries them in every requestState of the
+workflow, and makes the size budget (continuation-too-large) meaningless. The bound
+is checked when the handler sets the list: a longer list fails the round instead of
+being sealed.`,
+		Bad: `continuation:
+  fields:
+    matches:
+      type: array
+      items: {type: option, maxLength: 28, titleMaxLength: 80}`,
+		Good: `continuation:
+  fields:
+    matches:
+      type: array
+      maxItems: 10
+      items: {type: option, maxLength: 28, titleMaxLength: 80}`,
+		check: checkOptionsMaxItems,
+	},
+	{
 		ID: "optional-value-in-template", Severity: spec.Warning,
 		Summary: "a template names a value that may be absent: an optional argument or form field, or the answer of an optional request",
 		Hint:    "make the value required or give it a default; where the text reads well without it, silence this with a reason",
@@ -438,6 +461,41 @@ done: {terminal: success, message: OK}`,
   next: done
 done: {terminal: success, message: "Closed {ticketId} ({reason.closeReason})."}`,
 		check: checkUnusedInput,
+	},
+	{
+		ID: "value-not-set", Severity: spec.Error,
+		Summary: "a template or an option source reads a continuation value that is not set on every path to it",
+		Hint:    "declare the value in sets: of a check or effect on every path to the read (or on the outcomes that lead there), or stop reading it there",
+		Why: `Continuation fields are set by handler methods, and a spec can say which: sets: on a
+check or an effect lists the fields it sets before it returns (sets: [subject]), or,
+for a check with outcomes, the outcomes it sets each on (sets: {matches: [several]}).
+Once a workflow declares what it sets, or offers a continuation list as a form's
+options (valuesFrom), lint proves every continuation value it reads is set on every
+path from the initial state to the read: every placeholder of a message, prompt,
+result or idempotency key, and every list a form offers. On a path where nothing
+set it, the placeholder renders as nothing ("Deleting customer  (plan )") and a form
+has no choice to offer. The finding gives such a walk.
+
+The generated code enforces the declarations: when a check or effect returns
+without setting a string, enum or list it declares (a number's or boolean's zero is
+a value), the round fails with a log naming the method, the state, the outcome and
+the field, instead of rendering an empty value. Workflows without sets: and without
+valuesFrom are not checked: lint cannot tell what their handlers set.`,
+		Bad: `lookup:
+  check: findCustomers
+  sets: {matches: [several]}
+  outcomes: {several: pick, one: confirm}
+confirm:
+  confirm: {message: "Delete {customerName}?"}
+  next: delete`,
+		Good: `lookup:
+  check: findCustomers
+  sets: {matches: [several], customerName: [one]}
+  outcomes: {several: pick, one: confirm}
+confirm:
+  confirm: {message: "Delete {customerName}?"}
+  next: delete`,
+		check: checkValueNotSet,
 	},
 	{
 		ID: "vague-ask-message", Severity: spec.Warning,
@@ -726,6 +784,9 @@ func checkStringMaxLength(c *checker, r *Rule) {
 					if x != nil && x.Type == spec.TypeString && x.MaxLength == nil {
 						c.report(r, x.Pos, append(scope{x.Lint, f.Lint}, sc...), "%s %q: string %s %q has no maxLength", t.Kind, t.Name, where, x.Name)
 					}
+					if x != nil && x.Type == spec.TypeOption && (x.MaxLength == nil || x.TitleMaxLength == nil) {
+						c.report(r, x.Pos, append(scope{x.Lint, f.Lint}, sc...), "%s %q: the options of %s %q need maxLength (of the value) and titleMaxLength (of the title)", t.Kind, t.Name, where, f.Name)
+					}
 				}
 			}
 		}
@@ -747,7 +808,7 @@ func checkEnumValues(c *checker, r *Rule) {
 		check := func(fs []*spec.Field, sc scope) {
 			for _, f := range fs {
 				for _, x := range []*spec.Field{f, f.Items} {
-					if x != nil && x.Type == spec.TypeEnum && len(x.Values) == 0 {
+					if x != nil && x.Type == spec.TypeEnum && x.ValuesFrom == nil && len(x.Values) == 0 {
 						c.report(r, x.Pos, append(scope{x.Lint, f.Lint}, sc...), "%s %q: enum %q has no values", t.Kind, t.Name, x.Name)
 					}
 				}

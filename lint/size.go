@@ -50,8 +50,7 @@ func fieldSize(f *spec.Field) int {
 		if f.MaxLength == nil {
 			return unbounded
 		}
-		b := *f.MaxLength * maxRuneBytes
-		n = uvarintLen(b) + b
+		n = stringSize(*f.MaxLength)
 	case spec.TypeInteger:
 		n = maxIntBytes
 	case spec.TypeNumber:
@@ -60,17 +59,41 @@ func fieldSize(f *spec.Field) int {
 		n = 1
 	case spec.TypeEnum:
 		n = uvarintLen(len(f.Values) + 1)
+		if f.ValuesFrom != nil {
+			// One of the offered values, carried as a string.
+			src := f.Source.OptionItems()
+			if src == nil || src.MaxLength == nil {
+				return unbounded
+			}
+			return stringSize(*src.MaxLength)
+		}
+	case spec.TypeOption:
+		if f.MaxLength == nil || f.TitleMaxLength == nil {
+			return unbounded
+		}
+		n = stringSize(*f.MaxLength) + stringSize(*f.TitleMaxLength)
 	case spec.TypeArray:
-		if f.MaxItems == nil || f.Items == nil {
+		maxItems := f.MaxItems
+		if maxItems == nil && f.Items != nil && f.Items.Source != nil {
+			// A multi-select of offered values holds at most all of them.
+			maxItems = f.Items.Source.MaxItems
+		}
+		if maxItems == nil || f.Items == nil {
 			return unbounded
 		}
 		item := fieldSize(f.Items)
 		if item == unbounded {
 			return unbounded
 		}
-		n = uvarintLen(*f.MaxItems) + *f.MaxItems*item
+		n = uvarintLen(*maxItems) + *maxItems*item
 	}
 	return n
+}
+
+// stringSize is the most bytes a string of at most n characters takes.
+func stringSize(n int) int {
+	b := n * maxRuneBytes
+	return uvarintLen(b) + b
 }
 
 // answerSize is the most bytes a stored answer to q can take.

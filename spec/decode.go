@@ -297,7 +297,7 @@ const (
 
 var fieldTypeByName = map[string]FieldType{
 	"string": TypeString, "number": TypeNumber, "integer": TypeInteger,
-	"boolean": TypeBoolean, "enum": TypeEnum, "array": TypeArray,
+	"boolean": TypeBoolean, "enum": TypeEnum, "array": TypeArray, "option": TypeOption,
 }
 
 func (d *decoder) decodeFields(n *yaml.Node, role fieldRole) []*Field {
@@ -357,6 +357,10 @@ func (d *decoder) decodeField(name string, k, n *yaml.Node, role fieldRole) *Fie
 			}
 		case "titles":
 			titlesNode = p.v
+		case "valuesFrom":
+			f.ValuesFrom = &NameRef{Name: p.v.Value, Pos: d.pos(p.v)}
+		case "titleMaxLength":
+			f.TitleMaxLength = d.intPtr(p.v)
 		case "items":
 			f.Items = d.decodeField(name+"[]", p.k, p.v, fieldItems)
 		case "minItems":
@@ -384,6 +388,9 @@ func (d *decoder) decodeField(name string, k, n *yaml.Node, role fieldRole) *Fie
 		f.Values[i].Title = tp.v.Value
 	}
 	d.checkFieldKeys(f, keyNodes, n, role)
+	if f.ValuesFrom != nil {
+		return f // its values are not known: a default or example is refused above
+	}
 	if defaultNode != nil {
 		f.Default = d.decodeValue(f, defaultNode, "default")
 	}
@@ -401,12 +408,16 @@ func (d *decoder) checkFieldKeys(f *Field, keys map[string]*yaml.Node, n *yaml.N
 			d.errorf(k, "field", "", "%s: %s %s", f.Name, key, why)
 		}
 	}
-	str := f.Type == TypeString
+	// An option's value is a string, with a string's constraints.
+	str := f.Type == TypeString || f.Type == TypeOption
 	num := f.Type == TypeNumber || f.Type == TypeInteger
-	only("minLength", str, "applies to strings only")
-	only("maxLength", str, "applies to strings only")
-	only("pattern", str, "applies to strings only")
-	only("format", str, "applies to strings only")
+	only("minLength", str, "applies to strings and option values only")
+	only("maxLength", str, "applies to strings and option values only")
+	only("pattern", str, "applies to strings and option values only")
+	only("format", f.Type == TypeString, "applies to strings only")
+	only("titleMaxLength", f.Type == TypeOption, "applies to options only (it bounds an option's title)")
+	only("valuesFrom", f.Type == TypeEnum, "applies to enums only")
+	only("valuesFrom", role == fieldForm || role == fieldItems, "applies to form fields only (the options are offered in a form)")
 	only("minimum", num, "applies to numbers and integers only")
 	only("maximum", num, "applies to numbers and integers only")
 	only("values", f.Type == TypeEnum, "applies to enums only")
@@ -425,6 +436,7 @@ func (d *decoder) checkFieldKeys(f *Field, keys map[string]*yaml.Node, n *yaml.N
 		only("required", false, "does not apply to array items")
 		only("default", false, "does not apply to array items")
 	}
+	d.checkDynamicKeys(f, keys, role)
 	if f.Type == TypeArray {
 		switch {
 		case f.Items == nil:
@@ -433,7 +445,11 @@ func (d *decoder) checkFieldKeys(f *Field, keys map[string]*yaml.Node, n *yaml.N
 			d.errorf(keys["items"], "field", "", "%s: arrays of arrays are not supported", f.Name)
 		case role == fieldForm && f.Items.Type != TypeEnum:
 			d.errorf(keys["items"], "field", "MCP forms allow multi-select enums only", "%s: form arrays must have enum items", f.Name)
-		case f.Items.Type == TypeEnum && f.MinItems != nil && *f.MinItems > len(f.Items.Values):
+		case role != fieldForm && f.Items.ValuesFrom != nil:
+			d.errorf(keys["items"], "field", "offer discovered options in a form field", "%s: valuesFrom applies to form fields only", f.Name)
+		case role != fieldContinuation && f.Items.Type == TypeOption:
+			d.errorf(keys["items"], "field", "a check fills a continuation list of options; a form field offers it with valuesFrom", "%s: lists of options are continuation fields only", f.Name)
+		case f.Items.Type == TypeEnum && f.Items.ValuesFrom == nil && f.MinItems != nil && *f.MinItems > len(f.Items.Values):
 			d.errorf(keys["minItems"], "field", "a repeated value counts once", "%s: minItems %d is above the number of values (%d)", f.Name, *f.MinItems, len(f.Items.Values))
 		}
 	}
@@ -455,6 +471,22 @@ func (d *decoder) checkFieldKeys(f *Field, keys map[string]*yaml.Node, n *yaml.N
 	}
 	if f.MinItems != nil && f.MaxItems != nil && *f.MinItems > *f.MaxItems {
 		d.errorf(keys["minItems"], "field", "", "%s: minItems %d is above maxItems %d", f.Name, *f.MinItems, *f.MaxItems)
+	}
+}
+
+// checkDynamicKeys reports what does not fit a dynamic enum (valuesFrom:
+// its values are not known before run time) or an option outside a list.
+func (d *decoder) checkDynamicKeys(f *Field, keys map[string]*yaml.Node, role fieldRole) {
+	if f.Type == TypeOption && role != fieldItems {
+		d.errorf(keys["type"], "field", "declare a list: {type: array, maxItems: N, items: {type: option, maxLength: N, titleMaxLength: N}}", "%s: option is the item type of a continuation list", f.Name)
+	}
+	if f.ValuesFrom == nil {
+		return
+	}
+	for _, key := range []string{"values", "titles", "default", "example"} {
+		if k := keys[key]; k != nil {
+			d.errorf(k, "field", "the options are what a check put in "+f.ValuesFrom.Name+" (give that list an example instead)", "%s: %s does not go with valuesFrom", f.Name, key)
+		}
 	}
 }
 
@@ -493,7 +525,10 @@ func (d *decoder) decodeValue(f *Field, n *yaml.Node, what string) any {
 		}
 		return v
 	case TypeArray:
-		if n.Kind != yaml.SequenceNode || f.Items == nil || f.Items.Type != TypeEnum {
+		if it := f.OptionItems(); it != nil && n.Kind == yaml.SequenceNode {
+			return d.decodeOptionList(f, it, n)
+		}
+		if n.Kind != yaml.SequenceNode || f.Items == nil || f.Items.Type != TypeEnum || f.Items.ValuesFrom != nil {
 			return bad("a list of enum values")
 		}
 		var vs []string
@@ -506,6 +541,51 @@ func (d *decoder) decodeValue(f *Field, n *yaml.Node, what string) any {
 		return vs
 	}
 	return nil
+}
+
+// decodeOptionList reads the example of a list that can be offered as
+// options: strings (values), or {value, title} mappings for options. It
+// returns []string for a list of strings and []Option for options.
+func (d *decoder) decodeOptionList(f, item *Field, n *yaml.Node) any {
+	if item.Type == TypeString {
+		var vs []string
+		for _, c := range n.Content {
+			if c.Kind != yaml.ScalarNode {
+				d.errorf(c, "field", "", "%s: example must be a list of strings", f.Name)
+				return nil
+			}
+			vs = append(vs, c.Value)
+		}
+		return vs
+	}
+	var os []Option
+	for _, c := range n.Content {
+		var o Option
+		switch c.Kind {
+		case yaml.ScalarNode:
+			o.Value = c.Value
+		case yaml.MappingNode:
+			for _, p := range pairs(c) {
+				switch p.key {
+				case "value":
+					o.Value = p.v.Value
+				case "title":
+					o.Title = p.v.Value
+				default:
+					d.errorf(p.k, "field", "an option has a value and a title", "%s: unknown key %q in an example option", f.Name, p.key)
+				}
+			}
+		default:
+			d.errorf(c, "field", "", "%s: example options are values or {value: ..., title: ...}", f.Name)
+			return nil
+		}
+		if o.Value == "" {
+			d.errorf(c, "field", "", "%s: an example option needs a value", f.Name)
+			return nil
+		}
+		os = append(os, o)
+	}
+	return os
 }
 
 var stateKindKeys = []string{"check", "ask", "confirm", "effect", "terminal"}
@@ -552,6 +632,9 @@ func (d *decoder) decodeState(sp pair) *State {
 			s.Message = d.template(p.v)
 		case "messages":
 			s.Messages = d.decodePromptMessages(p.v)
+		case "sets":
+			s.SetsPos = d.pos(p.k)
+			s.Sets = d.decodeSets(p.v)
 		case "next":
 			s.Next = ref()
 		case "onDecline":
@@ -659,13 +742,13 @@ func (d *decoder) decodePromptMessages(n *yaml.Node) []*PromptMessage {
 // transitions the kind needs but lacks.
 func (d *decoder) checkStateKeys(s *State, keys map[string]*yaml.Node, at *yaml.Node, askEntries int) {
 	allowed := map[vocab.StateKind][]string{
-		vocab.StateCheck:    {"check", "outcomes", "next"},
+		vocab.StateCheck:    {"check", "outcomes", "next", "sets"},
 		vocab.StateAsk:      {"ask", "next", "onDecline", "onCancel"},
 		vocab.StateConfirm:  {"confirm", "next", "onDecline", "onCancel"},
-		vocab.StateEffect:   {"effect", "irreversible", "idempotency", "next"},
+		vocab.StateEffect:   {"effect", "irreversible", "idempotency", "next", "sets"},
 		vocab.StateTerminal: {"terminal", "message", "messages"},
 	}[s.Kind]
-	for _, key := range []string{"outcomes", "next", "onDecline", "onCancel", "irreversible", "idempotency", "message", "messages"} {
+	for _, key := range []string{"outcomes", "next", "onDecline", "onCancel", "irreversible", "idempotency", "message", "messages", "sets"} {
 		if k := keys[key]; k != nil && !slices.Contains(allowed, key) {
 			d.errorf(k, "state", "", "state %q: %s does not apply to a %s state", s.Name, key, s.Kind)
 		}
@@ -695,9 +778,45 @@ func (d *decoder) checkStateKeys(s *State, keys map[string]*yaml.Node, at *yaml.
 			d.errorf(at, "state", "add messages: [{role: user, text: ...}]", "prompt terminal state %q has no messages", s.Name)
 		}
 	}
+	if k := keys["sets"]; k != nil && len(s.Outcomes) == 0 && slices.ContainsFunc(s.Sets, func(sd *SetDecl) bool { return len(sd.Outcomes) > 0 }) {
+		d.errorf(k, "state", "list the fields (sets: [a, b]): without outcomes, a method sets them whenever it returns", "state %q: sets by outcome needs a check with outcomes", s.Name)
+	}
 	if s.Kind == vocab.StateAsk && len(s.Requests) == 0 && keys["ask"] != nil && askEntries == 0 {
 		d.errorf(keys["ask"], "state", "add at least one input request", "state %q asks for nothing", s.Name)
 	}
+}
+
+// decodeSets reads a state's sets: a list of continuation fields (set on
+// every way out), or a mapping of each field to the outcomes it is set on.
+// Sorted by field name.
+func (d *decoder) decodeSets(n *yaml.Node) []*SetDecl {
+	var out []*SetDecl
+	add := func(k *yaml.Node) *SetDecl {
+		if slices.ContainsFunc(out, func(sd *SetDecl) bool { return sd.Field.Name == k.Value }) {
+			d.errorf(k, "state", "", "sets names %q twice", k.Value)
+		}
+		sd := &SetDecl{Field: NameRef{Name: k.Value, Pos: d.pos(k)}}
+		out = append(out, sd)
+		return sd
+	}
+	switch n.Kind {
+	case yaml.SequenceNode:
+		for _, c := range n.Content {
+			add(c)
+		}
+	case yaml.MappingNode:
+		for _, p := range pairs(n) {
+			sd := add(p.k)
+			for _, o := range p.v.Content {
+				sd.Outcomes = append(sd.Outcomes, NameRef{Name: o.Value, Pos: d.pos(o)})
+			}
+			if len(sd.Outcomes) == 0 {
+				d.errorf(p.v, "state", "name the outcomes on which the check sets it", "sets: %q lists no outcome", p.key)
+			}
+		}
+	}
+	slices.SortStableFunc(out, func(a, b *SetDecl) int { return strings.Compare(a.Field.Name, b.Field.Name) })
+	return out
 }
 
 func (d *decoder) decodeRequest(rp pair) *InputRequest {

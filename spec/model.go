@@ -2,6 +2,7 @@ package spec
 
 import (
 	"regexp"
+	"slices"
 	"time"
 
 	"github.com/mrtrgen/mrtrgen/vocab"
@@ -131,11 +132,16 @@ const (
 	TypeBoolean
 	TypeEnum
 	TypeArray
+	// TypeOption is the item type of a continuation list of options: a
+	// value (a string, with the constraints of one) and a display title.
+	// A check fills such a list with what it discovered; a form field
+	// offers it (valuesFrom).
+	TypeOption
 )
 
 var fieldTypeNames = map[FieldType]string{
 	TypeString: "string", TypeNumber: "number", TypeInteger: "integer",
-	TypeBoolean: "boolean", TypeEnum: "enum", TypeArray: "array",
+	TypeBoolean: "boolean", TypeEnum: "enum", TypeArray: "array", TypeOption: "option",
 }
 
 func (t FieldType) String() string { return fieldTypeNames[t] }
@@ -153,7 +159,9 @@ type Field struct {
 	Description string
 	Required    bool
 	Default     any // string, float64, int64, bool or []string; nil when absent
-	Example     any // same types as Default; nil when absent
+	// Example is of the same types as Default, or []Option for a
+	// continuation list of options; nil when absent.
+	Example any
 
 	MinLength *int
 	MaxLength *int
@@ -164,6 +172,16 @@ type Field struct {
 	Maximum   *float64
 
 	Values []EnumValue // for TypeEnum, in spec order (the order clients show)
+	// ValuesFrom, for a form field of TypeEnum (or the enum items of a
+	// multi-select), names the continuation list whose options are offered
+	// instead of fixed Values: choices a check discovered at run time.
+	// Source is that list once resolved (nil until then, or when it does
+	// not resolve).
+	ValuesFrom *NameRef
+	Source     *Field
+	// TitleMaxLength bounds the title of a TypeOption (MaxLength bounds
+	// its value).
+	TitleMaxLength *int
 
 	Items    *Field // for TypeArray
 	MinItems *int   // counted after duplicates of enum values are dropped
@@ -178,6 +196,28 @@ type Field struct {
 	Lint      *LintConfig
 
 	Pos Pos // the field's name key
+}
+
+// Dynamic reports whether f is an enum whose values come from a
+// continuation list (ValuesFrom) rather than the spec.
+func (f *Field) Dynamic() bool { return f.Type == TypeEnum && f.ValuesFrom != nil }
+
+// OptionItems returns the item field of a list that can be offered as the
+// options of a dynamic enum: an array of options or of strings. It returns
+// nil for any other field.
+func (f *Field) OptionItems() *Field {
+	if f == nil || f.Type != TypeArray || f.Items == nil {
+		return nil
+	}
+	if f.Items.Type == TypeOption || f.Items.Type == TypeString {
+		return f.Items
+	}
+	return nil
+}
+
+// Option is one option of an example list of options.
+type Option struct {
+	Value, Title string
 }
 
 // EnumValue is one allowed value of an enum, with an optional display title.
@@ -203,6 +243,15 @@ type State struct {
 	// Check: the handler method; the next state, or one per named outcome.
 	Check    *NameRef
 	Outcomes []*Branch // sorted by name; empty when Next is used
+
+	// Sets, on a check or an effect, declares the continuation fields the
+	// handler method sets before it returns (sorted by field name): lint
+	// proves that what later states read is set on every path to them,
+	// and the generated code fails the round when the method returned
+	// without setting one. SetsPos is the sets key; nil Sets with a zero
+	// SetsPos means the state declares nothing.
+	Sets    []*SetDecl
+	SetsPos Pos
 
 	// Ask: the requests of the round (sorted by key).
 	Requests []*InputRequest
@@ -237,6 +286,32 @@ type Branch struct {
 	Name   string
 	Target StateRef
 	Pos    Pos
+}
+
+// SetDecl is one continuation field a check or effect declares it sets:
+// on every way out, or (Outcomes non-empty) only when the check returns one
+// of these outcomes.
+type SetDecl struct {
+	Field    NameRef
+	Outcomes []NameRef // in spec order; empty: every outcome
+}
+
+// SetsOn reports whether the declaration covers leaving the state by edge
+// on: every way out of the state's method, or the outcomes it names.
+func (d *SetDecl) SetsOn(on vocab.Edge) bool {
+	o, isOutcome := on.Outcome()
+	if len(d.Outcomes) == 0 {
+		return on == vocab.Next || isOutcome
+	}
+	return isOutcome && slices.ContainsFunc(d.Outcomes, func(r NameRef) bool { return r.Name == o })
+}
+
+// DeclaresSets reports whether a check or effect of the workflow says what
+// it sets (a sets key, even an empty one): the workflow then opts in to the
+// proof that every continuation value it reads is set on every path, and to
+// the run-time enforcement of the declarations.
+func (t *Tool) DeclaresSets() bool {
+	return slices.ContainsFunc(t.States, func(s *State) bool { return s.SetsPos.Line > 0 || len(s.Sets) > 0 })
 }
 
 // StateRef names a state at a position.

@@ -93,6 +93,76 @@ func (r *resolver) resolveWorkflow(t *Tool) {
 			r.resolveTemplate(t, tpl, keys, s.Idempotency != nil && tpl == s.Idempotency.Key)
 		}
 	}
+	r.resolveOptions(t)
+	r.resolveSets(t)
+}
+
+// resolveOptions resolves the valuesFrom of every dynamic enum of a form
+// (or of a multi-select's items) to the continuation list it offers.
+func (r *resolver) resolveOptions(t *Tool) {
+	var lists []string
+	for _, c := range t.Continuation.Fields {
+		if c.OptionItems() != nil {
+			lists = append(lists, c.Name)
+		}
+	}
+	for _, s := range t.States {
+		for _, q := range s.Requests {
+			for _, f := range q.Fields {
+				e := f
+				if f.Type == TypeArray && f.Items != nil {
+					e = f.Items
+				}
+				if e.ValuesFrom == nil {
+					continue
+				}
+				src := t.Continuation.Field(e.ValuesFrom.Name)
+				switch {
+				case src == nil:
+					hint := "declare a continuation list: {type: array, maxItems: N, items: {type: option, maxLength: N, titleMaxLength: N}}"
+					if len(lists) > 0 {
+						hint = suggest(e.ValuesFrom.Name, lists, "continuation lists")
+					}
+					r.errorf(e.ValuesFrom.Pos, "unknown-reference", hint, "form field %q: valuesFrom %q names no continuation field", f.Name, e.ValuesFrom.Name)
+				case src.OptionItems() == nil:
+					r.errorf(e.ValuesFrom.Pos, "field", "offer a list of options (items: {type: option}) or of strings", "form field %q: valuesFrom %q is %s, not a list of options or strings", f.Name, src.Name, src.WireType())
+				case src.Sensitive:
+					r.errorf(e.ValuesFrom.Pos, "field", "offer a list that may be shown, or drop sensitive: from it", "form field %q: valuesFrom %q is sensitive, but a form sends its options to the client", f.Name, src.Name)
+				default:
+					e.Source = src
+				}
+			}
+		}
+	}
+}
+
+// resolveSets checks that what a state declares it sets are continuation
+// fields, and the outcomes named are the check's.
+func (r *resolver) resolveSets(t *Tool) {
+	var fields []string
+	for _, c := range t.Continuation.Fields {
+		fields = append(fields, c.Name)
+	}
+	for _, s := range t.States {
+		var outcomes []string
+		for _, b := range s.Outcomes {
+			outcomes = append(outcomes, b.Name)
+		}
+		for _, sd := range s.Sets {
+			if t.Continuation.Field(sd.Field.Name) == nil {
+				hint := "declare it under continuation.fields"
+				if len(fields) > 0 {
+					hint = suggest(sd.Field.Name, fields, "continuation fields")
+				}
+				r.errorf(sd.Field.Pos, "unknown-reference", hint, "state %q sets %q, which is not a continuation field", s.Name, sd.Field.Name)
+			}
+			for _, o := range sd.Outcomes {
+				if !slices.Contains(outcomes, o.Name) {
+					r.errorf(o.Pos, "unknown-reference", suggest(o.Name, outcomes, "its outcomes"), "state %q sets %q on outcome %q, which the check does not have", s.Name, sd.Field.Name, o.Name)
+				}
+			}
+		}
+	}
 }
 
 // Templates lists the templates a state holds: messages, prompts, the

@@ -20,11 +20,14 @@ const (
 	WireList
 	// WireGroup is an answer of an elicitation: a group of its form fields.
 	WireGroup
+	// WireOption is one option of a continuation list: its value and its
+	// title, two strings.
+	WireOption
 )
 
 var wireKindNames = map[WireKind]string{
 	WireBool: "bool", WireInt: "int", WireFloat: "float", WireString: "string",
-	WireEnum: "enum", WireList: "list", WireGroup: "group",
+	WireEnum: "enum", WireList: "list", WireGroup: "group", WireOption: "option",
 }
 
 func (k WireKind) String() string {
@@ -36,7 +39,9 @@ func (k WireKind) String() string {
 
 // WireKind is the kind the field's value is carried with. An integer and a
 // number are different kinds (a token holding 3 as an int does not hold a
-// float), and so are a string and an enum.
+// float), and so are a string and an enum. An enum whose values come from
+// a continuation list (valuesFrom) is an enum too: it is carried by its
+// value.
 func (f *Field) WireKind() WireKind {
 	switch f.Type {
 	case TypeString:
@@ -51,6 +56,8 @@ func (f *Field) WireKind() WireKind {
 		return WireBool
 	case TypeArray:
 		return WireList
+	case TypeOption:
+		return WireOption
 	}
 	return 0
 }

@@ -31,6 +31,8 @@ type Customer struct {
 	Plan string `json:"plan,omitempty"`
 	// Managers may delete the account; nobody listed: anyone may.
 	Managers []string `json:"managers,omitempty"`
+	// PlanCancelledBy is the workflow that cancelled the last plan.
+	PlanCancelledBy string `json:"planCancelledBy,omitempty"`
 	// A deleted account keeps a tombstone without personal data.
 	Deleted   bool      `json:"deleted,omitempty"`
 	DeletedBy string    `json:"deletedBy,omitempty"` // workflow id
@@ -86,6 +88,43 @@ type Workspace struct {
 	CreatedAt    time.Time `json:"createdAt"`
 }
 
+// Service is a deployable service (key service:<name>) and its latest
+// build.
+type Service struct {
+	Name    string `json:"name"`
+	Version string `json:"version"` // the latest build, "1.5.0"
+}
+
+// Environment is where services run (key env:<name>): the build of each
+// service it runs, and its releases.
+type Environment struct {
+	Name string `json:"name"`
+	// Running maps a service to the version the environment runs; a
+	// service it lacks was never deployed there.
+	Running map[string]string `json:"running"`
+	// Release counts the releases; the last one is named "rel-<Release>".
+	Release int `json:"release"`
+	// Approvers may deploy; nobody listed: anyone may.
+	Approvers []string `json:"approvers,omitempty"`
+	// ReleasedBy is the workflow that made the last release.
+	ReleasedBy string `json:"releasedBy,omitempty"`
+	// Log holds the notes of the releases, newest last.
+	Log []string `json:"log,omitempty"`
+}
+
+// ReleaseName names release n of an environment.
+func ReleaseName(n int) string { return fmt.Sprintf("rel-%d", n) }
+
+// Keys of the indexes: the store has no scans, so lookups by name go
+// through a list of ids kept with the data.
+const (
+	CustomerIndexKey = "index:customers"
+	ServiceIndexKey  = "index:services"
+)
+
+func ServiceKey(name string) string { return "service:" + name }
+func EnvKey(name string) string     { return "env:" + name }
+
 // Demo data. Records without an access list are open to everyone
 // (anonymous included), so the demo works without authentication; the
 // others belong to alice and bob.
@@ -102,6 +141,25 @@ var (
 		{ID: "cus_demo2", Name: "Demo Cafe", Email: "hello@demo-cafe.example"},
 		{ID: "cus_acme01", Name: "Acme Corp", Email: "it@acme.example", Plan: "Enterprise", Managers: []string{"alice", "bob"}},
 		{ID: "cus_beta02", Name: "Beta LLC", Email: "ops@beta.example", Managers: []string{"alice", "bob"}},
+		// Three customers named Smith (one without a subscription) and one
+		// Lovelace, for finding customers by name.
+		{ID: "cus_smith01", Name: "Jane Smith", Email: "jane@smith.example", Plan: "Pro"},
+		{ID: "cus_smith02", Name: "John Smith", Email: "john@smith.example", Plan: "Basic"},
+		{ID: "cus_smith03", Name: "Smith Hardware", Email: "shop@smith-hardware.example"},
+		{ID: "cus_ada0001", Name: "Ada Lovelace", Email: "ada@engines.example", Plan: "Enterprise", Managers: []string{"alice"}},
+	}
+	demoServices = []Service{
+		{Name: "billing", Version: "1.5.0"},
+		{Name: "checkout", Version: "3.2.1"},
+		{Name: "ledger", Version: "0.9.1"},
+		{Name: "search", Version: "2.1.0"},
+	}
+	demoEnvironments = []Environment{
+		// Staging runs every latest build but search's.
+		{Name: "staging", Release: 41, Running: map[string]string{"billing": "1.5.0", "checkout": "3.2.1", "ledger": "0.9.1", "search": "2.0.9"}},
+		// Production lags: billing and search are behind, ledger was never
+		// deployed there; only alice and bob approve.
+		{Name: "production", Release: 17, Approvers: []string{"alice", "bob"}, Running: map[string]string{"billing": "1.4.2", "checkout": "3.2.1", "search": "2.0.9"}},
 	}
 	demoInvoices = []Invoice{
 		{ID: "inv_1001", AmountCents: 4900, Currency: "EUR", CardLast4: "4242", Status: "open"},
@@ -152,5 +210,29 @@ func Seed(ctx context.Context, s Store) error {
 			return err
 		}
 	}
-	return nil
+	var customers, services []string
+	for _, c := range demoCustomers {
+		customers = append(customers, c.ID)
+	}
+	for _, sv := range demoServices {
+		if err := put(ServiceKey(sv.Name), sv); err != nil {
+			return err
+		}
+		services = append(services, sv.Name)
+	}
+	for _, e := range demoEnvironments {
+		if err := put(EnvKey(e.Name), e); err != nil {
+			return err
+		}
+	}
+	if err := put(CustomerIndexKey, customers); err != nil {
+		return err
+	}
+	return put(ServiceIndexKey, services)
+}
+
+// Index reads the list of ids at an index key (nil when absent).
+func Index(ctx context.Context, s Store, key string) ([]string, error) {
+	ids, _, err := Load[[]string](ctx, s, key)
+	return ids, err
 }

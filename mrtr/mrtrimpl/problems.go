@@ -73,6 +73,19 @@ func (p *Problems) AboveMaximum(label string, maximum float64) {
 // NotOneOf records a value outside an enum's values ("a, b, c").
 func (p *Problems) NotOneOf(label, values string) { p.Add(problem.NotOneOf(label, values)) }
 
+// NotOffered records a value that is not one of the options offered.
+func (p *Problems) NotOffered(label string, options []Option) {
+	p.Add(problem.NotOffered(label, OptionValues(options)))
+}
+
+// OptionWithoutValue records an option a handler stored without a value.
+func (p *Problems) OptionWithoutValue(label string, i int) {
+	p.Add(problem.OptionWithoutValue(label, i))
+}
+
+// OptionTwice records a value a handler offered twice.
+func (p *Problems) OptionTwice(label, value string) { p.Add(problem.OptionTwice(label, value)) }
+
 // TooFew records a list with fewer than minItems values.
 func (p *Problems) TooFew(label string, minItems int) { p.Add(problem.TooFew(label, minItems)) }
 

@@ -59,6 +59,12 @@ func AboveMaximum(label string, maximum float64) string {
 // NotOneOf: a value outside an enum's values (listed as "a, b, c").
 func NotOneOf(label, values string) string { return label + ": must be one of " + values }
 
+// NotOffered: a value that is not one of the options a form offered (the
+// values of a dynamic enum, listed as "a, b, c").
+func NotOffered(label, values string) string {
+	return label + ": must be one of the options offered (" + values + ")"
+}
+
 // TooFew and TooMany bound how many values a list holds.
 func TooFew(label string, minItems int) string {
 	return fmt.Sprintf("%s: choose at least %d", label, minItems)
@@ -118,6 +124,17 @@ const NotAnObject = "arguments must be a JSON object"
 // continuation field a handler set): the words are for its developers.
 func FewerItems(label string, minItems int) string {
 	return fmt.Sprintf("%s: at least %d items", label, minItems)
+}
+
+// OptionWithoutValue: item i of a list of options a handler filled has no
+// value, so no answer could choose it.
+func OptionWithoutValue(label string, i int) string {
+	return fmt.Sprintf("%s[%d]: an option needs a value", label, i)
+}
+
+// OptionTwice: a list of options a handler filled offers one value twice.
+func OptionTwice(label, value string) string {
+	return fmt.Sprintf("%s: the value %q is offered twice", label, value)
 }
 
 // MoreItems: see FewerItems.

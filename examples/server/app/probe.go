@@ -8,6 +8,8 @@ import (
 	"github.com/mrtrgen/mrtrgen/examples/generated/customers"
 	"github.com/mrtrgen/mrtrgen/examples/generated/onboarding"
 	"github.com/mrtrgen/mrtrgen/examples/generated/payments"
+	"github.com/mrtrgen/mrtrgen/examples/generated/releases"
+	"github.com/mrtrgen/mrtrgen/examples/generated/subscriptions"
 	"github.com/mrtrgen/mrtrgen/examples/generated/tickets"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 )
@@ -75,10 +77,25 @@ func attemptEvent(call *mrtr.Call, tool, id string) domain.EffectEvent {
 	return ev
 }
 
-func (p *effectProbe) wrap(t tickets.CloseSupportTicketHandler, c customers.DeleteCustomerHandler,
-	pay payments.ChargePaymentHandler, o onboarding.ProvisionWorkspaceHandler,
-) (tickets.CloseSupportTicketHandler, customers.DeleteCustomerHandler, payments.ChargePaymentHandler, onboarding.ProvisionWorkspaceHandler) {
-	return probedTicket{t, p}, probedCustomer{c, p}, probedPayment{pay, p}, probedWorkspace{o, p}
+// handlers are the example tools' handlers, as the app registers them.
+type handlers struct {
+	tickets       tickets.CloseSupportTicketHandler
+	customers     customers.DeleteCustomerHandler
+	payments      payments.ChargePaymentHandler
+	onboarding    onboarding.ProvisionWorkspaceHandler
+	subscriptions subscriptions.CancelSubscriptionHandler
+	releases      releases.ApproveDeploymentHandler
+}
+
+func (p *effectProbe) wrap(h handlers) handlers {
+	return handlers{
+		tickets:       probedTicket{h.tickets, p},
+		customers:     probedCustomer{h.customers, p},
+		payments:      probedPayment{h.payments, p},
+		onboarding:    probedWorkspace{h.onboarding, p},
+		subscriptions: probedSubscription{h.subscriptions, p},
+		releases:      probedRelease{h.releases, p},
+	}
 }
 
 type probedTicket struct {
@@ -122,5 +139,27 @@ type probedWorkspace struct {
 func (h probedWorkspace) CreateWorkspace(ctx context.Context, f *onboarding.ProvisionWorkspaceFlow) error {
 	return h.p.run(ctx, f.Call, "provision_workspace", f.Args.Team, func(ctx context.Context) error {
 		return h.ProvisionWorkspaceHandler.CreateWorkspace(ctx, f)
+	})
+}
+
+type probedSubscription struct {
+	subscriptions.CancelSubscriptionHandler
+	p *effectProbe
+}
+
+func (h probedSubscription) CancelSubscription(ctx context.Context, f *subscriptions.CancelSubscriptionFlow) error {
+	return h.p.run(ctx, f.Call, "cancel_subscription", f.Continuation.CustomerID, func(ctx context.Context) error {
+		return h.CancelSubscriptionHandler.CancelSubscription(ctx, f)
+	})
+}
+
+type probedRelease struct {
+	releases.ApproveDeploymentHandler
+	p *effectProbe
+}
+
+func (h probedRelease) DeployBuilds(ctx context.Context, f *releases.ApproveDeploymentFlow) error {
+	return h.p.run(ctx, f.Call, "approve_deployment", string(f.Args.Environment), func(ctx context.Context) error {
+		return h.ApproveDeploymentHandler.DeployBuilds(ctx, f)
 	})
 }

@@ -1,0 +1,216 @@
+package mrtrimpl
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Option is one choice a check discovered at run time: the value an answer
+// gives back, and the title a client shows for it. A check stores a list of
+// them in the continuation; a form field with valuesFrom offers that list,
+// and its answer must be one of the values offered. Package mrtr exports
+// it as mrtr.Option, the name handlers use.
+type Option struct {
+	Value string
+	Title string
+}
+
+// StringOptions offers a list of strings: each value is its own title.
+func StringOptions(values []string) []Option {
+	out := make([]Option, len(values))
+	for i, v := range values {
+		out[i] = Option{Value: v, Title: v}
+	}
+	return out
+}
+
+// Offered reports whether v is the value of one of the options.
+func Offered(options []Option, v string) bool {
+	return slices.ContainsFunc(options, func(o Option) bool { return o.Value == v })
+}
+
+// OptionValues lists the values of the options for a problem: "a, b, c".
+func OptionValues(options []Option) string {
+	vs := make([]string, len(options))
+	for i, o := range options {
+		vs[i] = o.Value
+	}
+	return strings.Join(vs, ", ")
+}
+
+// JoinTitles formats a list of options for a message by their titles (a
+// value where there is none): "Jane Smith, John Smith".
+func JoinTitles(options []Option) string {
+	ts := make([]string, len(options))
+	for i, o := range options {
+		ts[i] = o.Title
+		if ts[i] == "" {
+			ts[i] = o.Value
+		}
+	}
+	return strings.Join(ts, ", ")
+}
+
+// OfferedOrder returns the distinct values of list that are offered, in the
+// order they were offered (values not offered are dropped: the caller has
+// reported them). A multi-select answer is made canonical with it, as a
+// list of fixed enum values is with SpecOrder.
+func OfferedOrder(list []string, options []Option) []string {
+	if list == nil {
+		return nil
+	}
+	out := make([]string, 0, len(list))
+	for _, o := range options {
+		if slices.Contains(list, o.Value) && !slices.Contains(out, o.Value) {
+			out = append(out, o.Value)
+		}
+	}
+	return out
+}
+
+// Offer is one field of a form whose options are known only at run time.
+type Offer struct {
+	Field string
+	// Multi marks a multi-select (an array whose items are the options).
+	Multi   bool
+	Options []Option
+}
+
+// OfferSchema returns a form's requestedSchema with the options of each
+// offer filled in, in the order they were offered: a single select gets
+// oneOf [{const, title}], a multi-select items {anyOf: [{const, title}]},
+// as MCP's titled enums are written. The generated schema leaves those
+// keys out; everything else, and the order of the properties (the order
+// a client shows the fields in), is kept. The result is what the round
+// sends and what the question's digest covers, so an answer given to other
+// options is not taken for an answer to these.
+func OfferSchema(schema json.RawMessage, offers ...Offer) json.RawMessage {
+	out, err := offerSchema(schema, offers)
+	if err != nil {
+		// The schema is generated: it always parses. Fail loudly rather
+		// than send a form without its choices.
+		panic(fmt.Sprintf("mrtrimpl: offering options in a generated schema: %v", err))
+	}
+	return out
+}
+
+func offerSchema(schema json.RawMessage, offers []Offer) (json.RawMessage, error) {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(schema, &top); err != nil {
+		return nil, err
+	}
+	props, err := orderedObject(top["properties"])
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, p := range props {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(p.key)
+		b.Write(k)
+		b.WriteByte(':')
+		j := slices.IndexFunc(offers, func(o Offer) bool { return o.Field == p.key })
+		if j < 0 {
+			b.Write(p.value)
+			continue
+		}
+		var field map[string]any
+		if err := json.Unmarshal(p.value, &field); err != nil {
+			return nil, err
+		}
+		choices := make([]any, len(offers[j].Options))
+		for n, o := range offers[j].Options {
+			title := o.Title
+			if title == "" {
+				title = o.Value
+			}
+			choices[n] = map[string]any{"const": o.Value, "title": title}
+		}
+		if offers[j].Multi {
+			field["items"] = map[string]any{"anyOf": choices}
+		} else {
+			field["oneOf"] = choices
+		}
+		v, err := marshalPlain(field)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	top["properties"] = b.Bytes()
+	return marshalPlain(top)
+}
+
+// marshalPlain is json.Marshal without HTML escaping: titles are shown to
+// people ("Smith & Sons").
+func marshalPlain(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+}
+
+// CheckOptions adds the problems of a list of options a handler stored in
+// the continuation: an option without a value (it could not be answered),
+// and a value offered twice (an answer would not say which was meant).
+// The constraints of the spec (lengths, pattern, maxItems) are checked by
+// the generated code.
+func CheckOptions(p *Problems, label string, options []Option) {
+	for i, o := range options {
+		if o.Value == "" {
+			p.OptionWithoutValue(label, i)
+		} else if slices.ContainsFunc(options[:i], func(x Option) bool { return x.Value == o.Value }) {
+			p.OptionTwice(label, o.Value)
+		}
+	}
+}
+
+// ErrNotSet is the error of a check or effect that returned without
+// setting a continuation value its spec says it sets (errors.Is).
+var ErrNotSet = errors.New("a declared continuation value was not set")
+
+// NotSetError names the method, the state, the way it returned and the
+// field it did not set: what a developer needs from the log. The round
+// fails as a dependency failure instead of rendering an empty value.
+type NotSetError struct {
+	Kind    string // "check" or "effect"
+	Method  string // the spec's name of the handler method
+	State   string
+	Outcome string // the outcome the check returned; "" for next
+	Field   string // the spec's name of the continuation field
+	GoField string // its name in the generated Continuation struct
+}
+
+func (e *NotSetError) Error() string {
+	how := "returned"
+	if e.Outcome != "" {
+		how = "returned outcome " + e.Outcome
+	}
+	return fmt.Sprintf("%s %s (state %s) %s without setting continuation field %s, which the spec says it sets (sets:); set f.Continuation.%s, or correct the spec",
+		e.Kind, e.Method, e.State, how, e.Field, e.GoField)
+}
+
+func (e *NotSetError) Unwrap() error { return ErrNotSet }
+
+// NotSet is the error of a check or effect that left field unset.
+func NotSet(kind, method, state, outcome, field, goField string) error {
+	return &NotSetError{Kind: kind, Method: method, State: state, Outcome: outcome, Field: field, GoField: goField}
+}
+
+// NoOptions is the error of an ask reached with an empty list of options
+// to offer: a form cannot offer no choice. (Lint proves the list is set on
+// every path to the ask when its checks declare what they set.)
+func NoOptions(state, field, list string) error {
+	return fmt.Errorf("state %s: form field %s offers the options of continuation field %s, which is empty: the check before it must set it (declare it with sets: so lint and the generated code check that)", state, field, list)
+}
