@@ -1,8 +1,18 @@
-// Package binenc is the compact binary encoding generated continuation
-// codecs use: no reflection, no field names, no JSON. Generated code writes
-// the fields of a continuation in a fixed order with the Append functions
-// and reads them back in the same order with a Reader; a schema hash sealed
-// next to the bytes guarantees both sides agree on that order.
+// Package binenc is the compact binary encoding of continuations: no
+// reflection, no JSON. It has two layouts.
+//
+// Tagged entries (tagged.go, envelope version 3 and later): each value is
+// written with a key (a hash of its name), its wire kind and its length,
+// so a build reads what another build of the spec wrote, skipping what it
+// does not know and leaving absent what it does not find. Generated
+// AppendContinuation and LoadContinuation use them; docs/evolution.md says
+// which spec changes that tolerates.
+//
+// Positional values (this file, envelope versions 1 and 2): the fields of
+// a continuation in a fixed order with the Append functions, read back in
+// the same order with a Reader; a schema hash sealed next to the bytes
+// guarantees both sides agree on that order. Tokens of those versions keep
+// opening on a build of the same spec (generated LoadContinuationV2).
 //
 // Encodings: unsigned integers as uvarints, signed integers as zig-zag
 // varints, floats as 8 little-endian bytes, booleans as one byte (0 or 1),
