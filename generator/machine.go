@@ -15,8 +15,9 @@ import (
 // in flow order, each doing exactly what the spec says about the state.
 func (w *workflow) machine(jf *jen.File) {
 	t, n := w.t, w.n
-	jf.Commentf("%s is a state of %s %s. States are numbered in flow order; the", n.state(), t.Kind, t.Name)
-	jf.Comment("continuation records the number, and its schema hash changes when they do.")
+	jf.Commentf("%s is a state of %s %s. States are numbered in flow order, for this", n.state(), t.Kind, t.Name)
+	jf.Comment("build only: a continuation records the state's name, so adding or moving states")
+	jf.Comment("elsewhere does not strand a workflow waiting in this one.")
 	jf.Type().Id(n.state()).Uint16()
 	jf.Line()
 	jf.Const().DefsFunc(func(g *jen.Group) {
@@ -311,7 +312,7 @@ func (w *workflow) confirmCase(c *jen.Group, s *spec.State) {
 					jen.Id("p").Dot(builder).Call(jen.Id("f"), jen.Qual(pkgMRTR, "Problems").Values(jen.Lit(g.Field+": answer true or false"))),
 				))),
 			),
-			jen.If(jen.Id("yes")).Block(w.goTo(s.Next.Name, "next")),
+			jen.If(jen.Id("yes")).Block(jen.Id("f").Dot(passedField(s)).Op("=").True(), w.goTo(s.Next.Name, "next")),
 			w.leave(s.OnDecline, "decline", "the user did not confirm"),
 		)
 		sw.Case(jen.Qual(pkgMRTR, "Declined")).Block(w.leave(s.OnDecline, "decline", "the user did not confirm"))

@@ -145,7 +145,7 @@ func (w *workflow) descriptor(jf *jen.File) {
 		for _, e := range s.Edges() {
 			transitions = append(transitions, oneLine(
 				pair{jen.Id("From"), jen.Uint16().Call(w.stateID(e.From))},
-				pair{jen.Id("On"), jen.Lit(e.On)},
+				pair{jen.Id("On"), jen.Lit(string(e.On))},
 				pair{jen.Id("To"), jen.Uint16().Call(w.stateID(e.To))},
 			))
 		}

@@ -11,7 +11,8 @@
 //  3. authorize (the handler's Authorize, on every round),
 //  4. verify the continuation: open the sealed requestState (package seal),
 //     bound to this server, tool, principal and arguments, and reject
-//     anything tampered, expired, or minted for another shape of workflow,
+//     anything tampered or expired, or that this build of the spec cannot
+//     continue (docs/evolution.md says which changes those are),
 //  5. replay: a retried round returns its first reply (package store),
 //  6. run states until input is needed or the workflow ends: answers are
 //     validated again, checks re-run, and effects go through idempotency
@@ -25,9 +26,10 @@
 // (OpenTelemetry API; no-op unless a provider is installed).
 package mrtr
 
-// SupportPackageIsVersion3 is referenced by generated code. A build that
-// fails on it (or on SupportPackageIsVersion2 or 1, from code generated
-// before Program had Questions or CheckContinuation) means the generated
-// code needs a different version of this runtime than the one in go.mod:
-// regenerate with a matching mrtrgen, or upgrade github.com/mrtrgen/mrtrgen.
-const SupportPackageIsVersion3 = true
+// SupportPackageIsVersion4 is referenced by generated code. A build that
+// fails on it (or on SupportPackageIsVersion3, 2 or 1, from code generated
+// before Program had the tagged continuation codec, Questions or
+// CheckContinuation) means the generated code needs a different version of
+// this runtime than the one in go.mod: regenerate with a matching mrtrgen,
+// or upgrade github.com/mrtrgen/mrtrgen.
+const SupportPackageIsVersion4 = true

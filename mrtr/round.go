@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
 	"github.com/mrtrgen/mrtrgen/mrtr/seal"
 )
 
@@ -64,13 +65,21 @@ type Round struct {
 	// (non-interactive programs).
 	inputs map[string]json.RawMessage
 
-	// effect plumbing, set by Run: encode/restore the flow's continuation.
+	// effect plumbing, set by Run: encode/restore the flow's continuation
+	// (restoreV2: the positional encoding of effect records written before
+	// envelope version 3).
 	snapshot   func() []byte
 	restore    func([]byte) error
+	restoreV2  func([]byte) error
 	argsDigest [32]byte
-	workflow   string
-	pHash      string
-	hasRecord  bool // the round holds a round record (retries replay it)
+	// legacy is set when the round resumed a token of envelope version 1
+	// or 2: its records are fingerprinted as the build that minted it did
+	// (legacy arguments digest, state number), so a retry of a round that
+	// started on that build replays.
+	legacy    bool
+	workflow  string
+	pHash     string
+	hasRecord bool // the round holds a round record (retries replay it)
 	// effected is set once a side effect has run (or was replayed) in this
 	// round: from then on the round finishes whatever the client does.
 	effected bool
@@ -212,9 +221,22 @@ func (rr *run[F]) decodeArguments(ctx context.Context) (*Reply, error) {
 		return e.argumentsFailed(ctx, rr.rt, d, err) // an argument validator may fail as a dependency
 	}
 	rr.pHash = e.principalHash(rr.req.Principal)
-	rr.argsDigest = sha256.Sum256(rr.p.AppendArgs([]byte("mrtrgen/args/v1\x00"), rr.f))
+	rr.argsDigest = sha256.Sum256(rr.p.AppendArgs([]byte("mrtrgen/args/v3\x00"), rr.f))
 	rr.binding = seal.Binding{Audience: e.cfg.Audience, Subject: d.Subject(), Principal: rr.pHash, ArgsDigest: rr.argsDigest}
 	return nil, nil
+}
+
+// legacyArgsDigest is the arguments digest tokens of envelope versions 1
+// and 2 are bound to. Only a token the current binding does not open pays
+// for it.
+func (rr *run[F]) legacyArgsDigest() [32]byte {
+	return sha256.Sum256(rr.p.AppendArgsV2([]byte("mrtrgen/args/v1\x00"), rr.f))
+}
+
+func (rr *run[F]) legacyBinding() seal.Binding {
+	b := rr.binding
+	b.ArgsDigest = rr.legacyArgsDigest()
+	return b
 }
 
 // authorize asks the handler on every round, before the continuation is
@@ -243,17 +265,20 @@ func (rr *run[F]) authorize(ctx context.Context) (*Reply, error) {
 func (rr *run[F]) openContinuation(ctx context.Context) (*Reply, error) {
 	e, d := rr.e, rr.d
 	if !rr.resumed() {
-		id, err := newWorkflowID()
+		id, err := e.newWorkflowID()
 		if err != nil {
 			return nil, err
 		}
 		rr.env = &envelope{workflow: id, state: d.Initial, round: 1}
 	} else {
-		env, err := e.openState(ctx, d, rr.binding, rr.req.RequestState, rr.pHash)
+		env, err := e.openState(d, rr.binding, rr.legacyBinding, rr.req.RequestState)
 		if err != nil && (env == nil || e.cfg.Store == nil) {
 			return nil, e.rejectState(ctx, rr.rt, d, err)
 		}
 		rr.env, rr.expired = env, err
+		if env.legacy() {
+			rr.argsDigest = rr.legacyArgsDigest()
+		}
 	}
 	rr.call.WorkflowID, rr.call.Round = rr.env.workflowID(), rr.env.round
 	rr.call.Logger = e.log.With("tool", d.Name, "workflow", rr.call.WorkflowID, "round", rr.env.round)
@@ -295,12 +320,47 @@ func (rr *run[F]) loadContinuation(ctx context.Context) (*Reply, error) {
 			}
 			return nil, err
 		}
-		if err := rr.p.LoadContinuation(rr.f, env.data); err != nil {
-			return nil, e.rejectState(ctx, rr.rt, d, &stateError{reason: "corrupt_data", err: err})
+		if err := rr.load(ctx, env); err != nil {
+			return nil, e.rejectState(ctx, rr.rt, d, err)
 		}
 	}
 	rr.p.SetState(rr.f, env.state)
 	return nil, nil
+}
+
+// load decodes the continuation of env into the flow and checks it against
+// this build: a value whose kind changed, an enum value this build lacks,
+// a gate passed under another question, or a carried value a narrowed
+// constraint refuses ends here, with its reason (docs/evolution.md).
+func (rr *run[F]) load(ctx context.Context, env *envelope) error {
+	var err error
+	if env.legacy() {
+		err = rr.p.LoadContinuationV2(rr.f, env.data)
+	} else {
+		err = rr.p.LoadContinuation(rr.f, env.data)
+	}
+	if err != nil {
+		return &stateError{reason: loadReason(err), err: err}
+	}
+	if problems := rr.p.CheckContinuation(ctx, rr.f); len(problems) > 0 {
+		return refused(reasonNarrowed, "a carried value breaks this build's constraints: %s", strings.Join(problems, "; "))
+	}
+	return nil
+}
+
+// loadReason is the log reason of an error from LoadContinuation.
+func loadReason(err error) string {
+	var ke *binenc.KindError
+	var ee *binenc.EnumError
+	switch {
+	case errors.As(err, &ke):
+		return reasonTypeChanged
+	case errors.As(err, &ee):
+		return reasonEnumRemoved
+	case errors.Is(err, ErrGateChanged):
+		return reasonGateChanged
+	}
+	return reasonCorruptData
 }
 
 // newRound is the Round the states of this run see.
@@ -310,7 +370,9 @@ func (rr *run[F]) newRound(ctx context.Context) *Round {
 		e: rr.e, d: rr.d, call: rr.call, req: &rr.req, inputs: rr.inputs,
 		snapshot:   func() []byte { return p.AppendContinuation(nil, f) },
 		restore:    func(b []byte) error { return p.LoadContinuation(f, b) },
+		restoreV2:  func(b []byte) error { return p.LoadContinuationV2(f, b) },
 		argsDigest: rr.argsDigest, workflow: rr.call.WorkflowID, pHash: rr.pHash, hasRecord: rr.rec != nil,
+		legacy: rr.resumed() && rr.env.legacy(),
 	}
 	if rr.resumed() {
 		// Answers count only for the questions sent, as they were sent.

@@ -197,6 +197,15 @@ func BeginGroup(dst []byte, key uint32) (b []byte, mark int) { return BeginEntry
 // EndGroup closes the group begun at mark.
 func EndGroup(b []byte, mark int) []byte { return EndEntry(b, mark) }
 
+// EndGroupOmitEmpty closes the group begun at mark, or removes it when it
+// holds no entry: an empty group says nothing a reader would not assume.
+func EndGroupOmitEmpty(b []byte, mark int) []byte {
+	if len(b) == mark {
+		return b[:mark-lengthReserve-5]
+	}
+	return EndEntry(b, mark)
+}
+
 // Fields reads tagged entries. Next moves to the following entry; Key says
 // which it is, and the typed reads return its value, checking its kind.
 // The first error sticks (shared with the groups read from it): Next then

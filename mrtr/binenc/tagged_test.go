@@ -375,3 +375,16 @@ func FuzzTaggedValues(f *testing.F) {
 }
 
 func isUTF8(s string) bool { return strings.ToValidUTF8(s, "\uFFFD") == s }
+
+func TestEndGroupOmitEmpty(t *testing.T) {
+	b, m := BeginGroup([]byte{9}, kGroup)
+	if b = EndGroupOmitEmpty(b, m); !bytes.Equal(b, []byte{9}) {
+		t.Fatalf("an empty group left %v", b)
+	}
+	b, m = BeginGroup(b, kGroup)
+	b = EndGroupOmitEmpty(AppendBoolField(b, kBool, false), m)
+	r := NewFields(b[1:])
+	if !r.Next() || r.Key() != kGroup || r.Next() || r.Err() != nil {
+		t.Fatalf("a group with an entry was dropped: %v", b)
+	}
+}

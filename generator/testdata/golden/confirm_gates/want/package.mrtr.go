@@ -10,7 +10,7 @@ import (
 
 // Fails to compile when the mrtrgen runtime in go.mod does not match this
 // generated code: regenerate, or align github.com/mrtrgen/mrtrgen.
-const _ = mrtr.SupportPackageIsVersion3
+const _ = mrtr.SupportPackageIsVersion4
 
 // RegisterAll adds every tool and prompt of package cleanup to s, served by e.
 func RegisterAll(s *mcp.Server, e *mrtr.Engine, cleanUpBranches CleanUpBranchesHandler) {

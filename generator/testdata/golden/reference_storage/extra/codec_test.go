@@ -4,10 +4,13 @@
 package accounts
 
 import (
+	"encoding/binary"
+	"errors"
 	"reflect"
 	"testing"
 
 	"github.com/mrtrgen/mrtrgen/mrtr"
+	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
 )
 
 func TestContinuationRoundTrip(t *testing.T) {
@@ -28,17 +31,20 @@ func TestContinuationRoundTrip(t *testing.T) {
 		if !reflect.DeepEqual(got.Continuation, c) {
 			t.Errorf("round trip:\n got %+v\nwant %+v", got.Continuation, c)
 		}
+		ends := entryEnds(data)
 		for n := range len(data) {
-			if err := p.LoadContinuation(&ResetPasswordFlow{}, data[:n]); err == nil {
-				t.Errorf("truncated to %d of %d bytes: no error", n, len(data))
+			if err := p.LoadContinuation(&ResetPasswordFlow{}, data[:n]); (err == nil) != ends[n] {
+				t.Errorf("truncated to %d of %d bytes (between entries: %t): %v", n, len(data), ends[n], err)
 			}
 		}
 	}
-	// An enum value that is not one of the values (a handler bug) is
-	// stored as unset, not as something else.
+	// An enum value that is not one of the values (a handler bug the
+	// engine's CheckContinuation catches before sealing, or a value a later
+	// build removed) is carried by name, and refused when read.
 	data := p.AppendContinuation(nil, &ResetPasswordFlow{Continuation: ResetPasswordContinuation{Tier: "gold"}})
 	var got ResetPasswordFlow
-	if err := p.LoadContinuation(&got, data); err != nil || got.Continuation.Tier != "" {
+	var ee *binenc.EnumError
+	if err := p.LoadContinuation(&got, data); !errors.As(err, &ee) || ee.Value != "gold" {
 		t.Errorf("unknown enum value: %q, %v", got.Continuation.Tier, err)
 	}
 }
@@ -57,4 +63,20 @@ func TestStorage(t *testing.T) {
 			t.Errorf("%s: storage %v, want %v", name, d.Storage, want)
 		}
 	}
+}
+
+// entryEnds are the offsets in data at which a top-level tagged entry
+// (key(4) | kind(1) | length | payload) ends: cut there, a continuation
+// reads fewer values; cut anywhere else, it is corrupt.
+func entryEnds(data []byte) map[int]bool {
+	ends := map[int]bool{0: true}
+	for i := 0; i+5 <= len(data); {
+		n, w := binary.Uvarint(data[i+5:])
+		if w <= 0 {
+			break
+		}
+		i += 5 + w + int(n)
+		ends[i] = true
+	}
+	return ends
 }
