@@ -216,10 +216,15 @@ func (w *workflow) appendEntry(f *spec.Field, name string, v jen.Code) *jen.Stat
 	return call("AppendStringField")
 }
 
-// readEntry is the expression that reads the current entry of reader r as
-// a value of field f; label names it in errors ("memo.note").
-func (w *workflow) readEntry(r string, f *spec.Field, label string) *jen.Statement {
+// readEntry is the expression that reads the current entry of reader r (a
+// *binenc.Fields, or a binenc.Fields variable when value) as a value of
+// field f; label names it in errors ("memo.note").
+func (w *workflow) readEntry(r string, value bool, f *spec.Field, label string) *jen.Statement {
 	rd := jen.Id(r)
+	ptr := jen.Id(r)
+	if value {
+		ptr = jen.Op("&").Id(r)
+	}
 	switch f.Type {
 	case spec.TypeBoolean:
 		return rd.Dot("Bool").Call(jen.Lit(label))
@@ -228,7 +233,7 @@ func (w *workflow) readEntry(r string, f *spec.Field, label string) *jen.Stateme
 	case spec.TypeNumber:
 		return rd.Dot("Float").Call(jen.Lit(label))
 	case spec.TypeEnum:
-		return jen.Qual(pkgBinenc, "EnumField").Call(rd, jen.Lit(label), jen.Id(w.enumValues(w.enumOf[f])))
+		return jen.Qual(pkgBinenc, "EnumField").Call(ptr, jen.Lit(label), jen.Id(w.enumValues(w.enumOf[f])))
 	case spec.TypeArray:
 		switch f.Items.Type {
 		case spec.TypeBoolean:
@@ -238,7 +243,7 @@ func (w *workflow) readEntry(r string, f *spec.Field, label string) *jen.Stateme
 		case spec.TypeNumber:
 			return rd.Dot("Floats").Call(jen.Lit(label))
 		case spec.TypeEnum:
-			return jen.Qual(pkgBinenc, "EnumList").Call(rd, jen.Lit(label), jen.Id(w.enumValues(w.enumOf[f.Items])))
+			return jen.Qual(pkgBinenc, "EnumList").Call(ptr, jen.Lit(label), jen.Id(w.enumValues(w.enumOf[f.Items])))
 		}
 		return rd.Dot("Strings").Call(jen.Lit(label))
 	}
@@ -246,15 +251,15 @@ func (w *workflow) readEntry(r string, f *spec.Field, label string) *jen.Stateme
 }
 
 // readFields emits `for r.Next() { switch r.Key() { ... } }` over fields
-// fs into dst (dst.X for field X); ptr says whether optional fields are
-// pointers (form fields) or values (continuation fields); prefix labels
-// errors.
-func (w *workflow) readFields(g *jen.Group, r string, fs []*spec.Field, dst *jen.Statement, ptr bool, prefix string) {
+// fs into dst (dst.X for field X); value says r is a binenc.Fields
+// variable (not a pointer); ptr says whether optional fields are pointers
+// (form fields) or values (continuation fields); prefix labels errors.
+func (w *workflow) readFields(g *jen.Group, r string, value bool, fs []*spec.Field, dst *jen.Statement, ptr bool, prefix string) {
 	g.For(jen.Id(r).Dot("Next").Call()).Block(
 		jen.Switch(jen.Id(r).Dot("Key").Call()).BlockFunc(func(sw *jen.Group) {
 			for _, f := range fs {
 				into := dst.Clone().Dot(field(f.Name))
-				read := w.readEntry(r, f, prefix+f.Name)
+				read := w.readEntry(r, value, f, prefix+f.Name)
 				if ptr && optional(f) && f.Type != spec.TypeArray {
 					sw.Case(keyLit(f.Name)).Block(
 						jen.Comment(f.Name),
@@ -371,18 +376,20 @@ func (w *workflow) loadContinuation(jf *jen.File) {
 				sw.Case(keyLit(groupContinuation)).BlockFunc(func(c *jen.Group) {
 					c.Comment(groupContinuation)
 					c.Id("c").Op(":=").Id("r").Dot("Group").Call(jen.Lit(groupContinuation))
-					w.readFields(c, "c", t.Continuation.Fields, jen.Id("f").Dot("Continuation"), false, "")
+					w.readFields(c, "c", true, t.Continuation.Fields, jen.Id("f").Dot("Continuation"), false, "")
 				})
 			}
 			if len(reqs) > 0 {
 				sw.Case(keyLit(groupAnswers)).Block(
 					jen.Comment(groupAnswers),
-					jen.Id("p").Dot("readAnswers").Call(jen.Id("f"), jen.Id("r").Dot("Group").Call(jen.Lit(groupAnswers))))
+					jen.Id("a").Op(":=").Id("r").Dot("Group").Call(jen.Lit(groupAnswers)),
+					jen.Id("p").Dot("readAnswers").Call(jen.Id("f"), jen.Op("&").Id("a")))
 			}
 			if len(gates) > 0 {
 				sw.Case(keyLit(groupGates)).Block(
 					jen.Comment(groupGates),
-					jen.If(jen.Err().Op(":=").Id("p").Dot("readGates").Call(jen.Id("f"), jen.Id("r").Dot("Group").Call(jen.Lit(groupGates))), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
+					jen.Id("g").Op(":=").Id("r").Dot("Group").Call(jen.Lit(groupGates)),
+					jen.If(jen.Err().Op(":=").Id("p").Dot("readGates").Call(jen.Id("f"), jen.Op("&").Id("g")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
 			}
 		}))
 		g.Return(jen.Id("r").Dot("Err").Call())
@@ -417,16 +424,18 @@ func (w *workflow) readAnswers(jf *jen.File) {
 		jen.For(jen.Id("r").Dot("Next").Call()).Block(jen.Switch(jen.Id("r").Dot("Key").Call()).BlockFunc(func(sw *jen.Group) {
 			for _, q := range reqs {
 				into := jen.Id("f").Dot(field(q.Key))
-				var v jen.Code
 				switch q.Kind {
 				case vocab.Sample:
-					v = jen.Op("&").Qual(pkgMRTR, "Sampled").Values(jen.Dict{jen.Id("Text"): jen.Id("r").Dot("String").Call(jen.Lit(q.Key))})
+					sw.Case(keyLit(q.Key)).Block(jen.Comment(q.Key),
+						into.Op("=").Op("&").Qual(pkgMRTR, "Sampled").Values(jen.Dict{jen.Id("Text"): jen.Id("r").Dot("String").Call(jen.Lit(q.Key))}))
 				case vocab.Roots:
-					v = jen.Op("&").Qual(pkgMRTR, "RootList").Values(jen.Dict{jen.Id("URIs"): jen.Id("r").Dot("Strings").Call(jen.Lit(q.Key))})
+					sw.Case(keyLit(q.Key)).Block(jen.Comment(q.Key),
+						into.Op("=").Op("&").Qual(pkgMRTR, "RootList").Values(jen.Dict{jen.Id("URIs"): jen.Id("r").Dot("Strings").Call(jen.Lit(q.Key))}))
 				default:
-					v = jen.Id("p").Dot(w.answerReader(q)).Call(jen.Id("r").Dot("Group").Call(jen.Lit(q.Key)))
+					sw.Case(keyLit(q.Key)).Block(jen.Comment(q.Key),
+						jen.Id("g").Op(":=").Id("r").Dot("Group").Call(jen.Lit(q.Key)),
+						into.Op("=").Id("p").Dot(w.answerReader(q)).Call(jen.Op("&").Id("g")))
 				}
-				sw.Case(keyLit(q.Key)).Block(jen.Comment(q.Key), into.Op("=").Add(v))
 			}
 		})),
 	)
@@ -438,7 +447,7 @@ func (w *workflow) readAnswers(jf *jen.File) {
 		jf.Commentf("%s reads the answer to %q, a group of its form fields.", w.answerReader(q), q.Key)
 		jf.Func().Params(jen.Id(n.program())).Id(w.answerReader(q)).Params(jen.Id("r").Op("*").Qual(pkgBinenc, "Fields")).Op("*").Id(n.answer(q.Key)).BlockFunc(func(g *jen.Group) {
 			g.Id("a").Op(":=").Op("&").Id(n.answer(q.Key)).Values()
-			w.readFields(g, "r", q.Fields, jen.Id("a"), true, q.Key+".")
+			w.readFields(g, "r", false, q.Fields, jen.Id("a"), true, q.Key+".")
 			g.Return(jen.Id("a"))
 		})
 		jf.Line()

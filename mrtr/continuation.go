@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"math/bits"
+	"unicode/utf8"
 
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
 	"github.com/mrtrgen/mrtrgen/mrtr/seal"
@@ -23,7 +24,7 @@ import (
 // state and the requests, so that a build of a changed spec reads it
 // (docs/evolution.md):
 //
-//	version(1)=3 | workflow id(16) | round(uvarint) | state name(string) | state kind(1)
+//	version(1)=3 | workflow id(16) | round(uvarint) | state name(string) | state kind(uvarint)
 //	| sent count(uvarint) | per sent request: key(string) digest(8) | mode(1) | inline data or reference
 //
 // and its data are tagged entries (binenc). Versions 1 and 2, from earlier
@@ -96,7 +97,7 @@ func (env *envelope) marshal(d *Descriptor) []byte {
 	b = append(b, env.workflow[:]...)
 	b = binenc.AppendUvarint(b, uint64(env.round))
 	b = binenc.AppendString(b, info.Name)
-	b = append(b, byte(info.Kind))
+	b = binenc.AppendUvarint(b, uint64(info.Kind))
 	b = binenc.AppendUvarint(b, uint64(bits.OnesCount64(env.sent)))
 	n := 0
 	for i, q := range info.Requests {
@@ -152,13 +153,12 @@ func unmarshalV3(b []byte, d *Descriptor) (*envelope, error) {
 	env := &envelope{version: b[0]}
 	copy(env.workflow[:], b[1:17])
 	r := binenc.NewReader(b[17:])
-	round, name := r.Uvarint(), r.String()
-	rest := r.Rest()
-	if r.Err() != nil || len(rest) < 1 || round < 2 || round > 1<<20 {
+	round, name := r.Uvarint(), r.View()
+	kind := StateKind(r.Uvarint())
+	if r.Err() != nil || round < 2 || round > 1<<20 || !utf8.Valid(name) {
 		return nil, refused(reasonMalformed, "malformed envelope header")
 	}
-	kind := StateKind(rest[0])
-	s, info := d.stateNamed(name)
+	s, info := d.stateNamed(string(name))
 	if info == nil {
 		return nil, refused(reasonStateRemoved, "the continuation waits in state %q, which %s no longer has", name, d.Name)
 	}
@@ -166,34 +166,25 @@ func unmarshalV3(b []byte, d *Descriptor) (*envelope, error) {
 		return nil, refused(reasonStateChanged, "the continuation waits in state %q, a %s state, which is a %s state now", name, kind, info.Kind)
 	}
 	env.state, env.round = s, int(round)
-	r = binenc.NewReader(rest[1:])
-	n := r.Count()
-	sent := map[string]uint64{}
-	for range n {
-		key := r.String()
-		var digest uint64
-		if dig := r.Rest(); len(dig) >= 8 {
-			digest = binary.BigEndian.Uint64(dig)
-			r = binenc.NewReader(dig[8:])
-		} else {
-			return nil, refused(reasonMalformed, "malformed envelope: sent requests")
+	// A request this build no longer has in the state was sent by the
+	// other one: its answer is not taken. One it has and did not send is
+	// asked.
+	var digests [64]uint64
+	for n := r.Count(); n > 0 && r.Err() == nil; n-- {
+		key, digest := r.View(), r.Uint64()
+		if i := info.request(string(key)); i >= 0 && i < 64 {
+			env.sent |= 1 << i
+			digests[i] = digest
 		}
-		sent[key] = digest
 	}
 	if r.Err() != nil {
 		return nil, refused(reasonMalformed, "malformed envelope: sent requests")
 	}
-	// A request this build no longer has in the state was sent by the
-	// other one: its answer is not taken. One it has and did not send is
-	// asked.
-	for i, q := range info.Requests {
-		if digest, ok := sent[q.Key]; ok && i < 64 {
-			env.sent |= 1 << i
-			env.digests = append(env.digests, digest)
+	env.digests = make([]uint64, 0, bits.OnesCount64(env.sent)) // not nil: not a v1 token
+	for i := range min(len(info.Requests), 64) {
+		if env.sent&(1<<i) != 0 {
+			env.digests = append(env.digests, digests[i])
 		}
-	}
-	if env.digests == nil {
-		env.digests = []uint64{} // not a v1 token: nothing sent counts
 	}
 	return env, env.readMode(r.Rest(), d)
 }

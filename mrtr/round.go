@@ -183,9 +183,12 @@ type run[F any] struct {
 	pHash      string
 	argsDigest [32]byte
 	binding    seal.Binding
-	env        *envelope    // the continuation opened, or the new workflow's
-	expired    error        // set for an authentic token past its expiry: replays only
-	rec        *roundRecord // nil on a first round, or without a store
+	// legacyDigest is the arguments digest of tokens of envelope versions
+	// 1 and 2, computed only for a token that needs it (legacyBinding).
+	legacyDigest *[32]byte
+	env          *envelope    // the continuation opened, or the new workflow's
+	expired      error        // set for an authentic token past its expiry: replays only
+	rec          *roundRecord // nil on a first round, or without a store
 }
 
 func (rr *run[F]) resumed() bool { return rr.req.RequestState != "" }
@@ -221,21 +224,21 @@ func (rr *run[F]) decodeArguments(ctx context.Context) (*Reply, error) {
 		return e.argumentsFailed(ctx, rr.rt, d, err) // an argument validator may fail as a dependency
 	}
 	rr.pHash = e.principalHash(rr.req.Principal)
-	rr.argsDigest = sha256.Sum256(rr.p.AppendArgs([]byte("mrtrgen/args/v3\x00"), rr.f))
+	rr.argsDigest = sha256.Sum256(rr.p.AppendArgs(append(make([]byte, 0, 128), "mrtrgen/args/v3\x00"...), rr.f))
 	rr.binding = seal.Binding{Audience: e.cfg.Audience, Subject: d.Subject(), Principal: rr.pHash, ArgsDigest: rr.argsDigest}
 	return nil, nil
 }
 
-// legacyArgsDigest is the arguments digest tokens of envelope versions 1
-// and 2 are bound to. Only a token the current binding does not open pays
-// for it.
-func (rr *run[F]) legacyArgsDigest() [32]byte {
-	return sha256.Sum256(rr.p.AppendArgsV2([]byte("mrtrgen/args/v1\x00"), rr.f))
-}
-
+// legacyBinding is the binding of tokens of envelope versions 1 and 2: the
+// positional arguments digest. Only a token the current binding does not
+// open pays for it.
 func (rr *run[F]) legacyBinding() seal.Binding {
+	if rr.legacyDigest == nil {
+		d := sha256.Sum256(rr.p.AppendArgsV2([]byte("mrtrgen/args/v1\x00"), rr.f))
+		rr.legacyDigest = &d
+	}
 	b := rr.binding
-	b.ArgsDigest = rr.legacyArgsDigest()
+	b.ArgsDigest = *rr.legacyDigest
 	return b
 }
 
@@ -277,7 +280,7 @@ func (rr *run[F]) openContinuation(ctx context.Context) (*Reply, error) {
 		}
 		rr.env, rr.expired = env, err
 		if env.legacy() {
-			rr.argsDigest = rr.legacyArgsDigest()
+			rr.argsDigest = rr.legacyBinding().ArgsDigest
 		}
 	}
 	rr.call.WorkflowID, rr.call.Round = rr.env.workflowID(), rr.env.round
@@ -453,7 +456,7 @@ func (rr *run[F]) endRound(ctx context.Context, r *Round, info *StateInfo, st St
 			return nil, fmt.Errorf("mrtr: %s: at state %s the continuation breaks the spec (a handler stored a value it does not allow): %s", d.Name, info.Name, strings.Join(problems, "; "))
 		}
 		cur := p.State(f)
-		next := &envelope{workflow: rr.env.workflow, state: cur, round: rr.env.round + 1, data: p.AppendContinuation(nil, f)}
+		next := &envelope{workflow: rr.env.workflow, state: cur, round: rr.env.round + 1, data: p.AppendContinuation(make([]byte, 0, 256), f)}
 		reply, err := e.askReply(ctx, d, rr.binding, next, rr.pHash, rr.caps, st.ask, p.Questions(f, cur))
 		if err == nil {
 			rr.rt.outcome = "input_required"

@@ -27,7 +27,7 @@ type v2Token struct {
 	Record *store.StateRecord `json:"record,omitempty"`
 }
 
-func loadV2Tokens(t *testing.T) map[string]v2Token {
+func loadV2Tokens(t testing.TB) map[string]v2Token {
 	t.Helper()
 	b, err := os.ReadFile("testdata/v2tokens.json")
 	if err != nil {
@@ -78,4 +78,62 @@ func TestVersion2TokensOpen(t *testing.T) {
 			t.Fatalf("a v2 by-reference token: %+v", final)
 		}
 	})
+}
+
+// countingProgram counts the calls of the legacy arguments encoding.
+type countingProgram struct {
+	mrtr.Program[*testprog.TransferFlow]
+	legacy *int
+}
+
+func (p countingProgram) AppendArgsV2(b []byte, f *testprog.TransferFlow) []byte {
+	*p.legacy++
+	return p.Program.AppendArgsV2(b, f)
+}
+
+// The legacy binding costs only tokens that need it: a round resumed from
+// a version 3 token never computes the legacy arguments digest, one from a
+// version 2 token computes it once.
+func TestLegacyBindingOnlyForLegacyTokens(t *testing.T) {
+	var legacy int
+	h := mrtrtest.New(t, countingProgram{Program: testprog.NewTransferProgram(&testprog.TransferImpl{}), legacy: &legacy})
+	r1 := call(t, h, transferArgs, "", nil)
+	call(t, h, transferArgs, r1.RequestState, mcp.InputResponseMap{"memo": memo("rent"), "summary": mrtrtest.Text("rent")})
+	if legacy != 0 {
+		t.Fatalf("a first round and a v3 round computed the legacy digest %d times", legacy)
+	}
+	call(t, h, transferArgs, loadV2Tokens(t)["transfer/askMemo"].Token, mcp.InputResponseMap{"memo": memo("rent"), "summary": mrtrtest.Text("rent")})
+	if legacy != 1 {
+		t.Fatalf("a v2 round computed the legacy digest %d times, want once", legacy)
+	}
+}
+
+// BenchmarkResume is a resumed round of transfer from a version 3 token
+// (the common path) and from a version 2 token (which opens a second time,
+// under the legacy binding).
+func BenchmarkResume(b *testing.B) {
+	clock := mrtrtest.NewClock()
+	e, err := mrtr.NewEngine(mrtr.Config{Audience: mrtrtest.Audience, Codec: mrtrtest.NewCodec(b, clock), Logger: quiet})
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := testprog.NewTransferProgram(&testprog.TransferImpl{})
+	args := json.RawMessage(`{"account":"acc-123","amount":40}`)
+	ctx := context.Background()
+	first, err := mrtr.Run(ctx, e, p, mrtr.Request{Arguments: args, Capabilities: mrtrtest.AllCapabilities(), Principal: "alice"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	answers := mcp.InputResponseMap{"memo": memo("rent"), "summary": mrtrtest.Text("rent")}
+	for _, c := range []struct{ name, token string }{{"v3", first.RequestState}, {"v2", loadV2Tokens(b)["transfer/askMemo"].Token}} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				r, err := mrtr.Run(ctx, e, p, mrtr.Request{Arguments: args, RequestState: c.token, InputResponses: answers,
+					Capabilities: mrtrtest.AllCapabilities(), Principal: "alice"})
+				if err != nil || r.InputRequests["confirm"] == nil {
+					b.Fatalf("%+v, %v", r, err)
+				}
+			}
+		})
+	}
 }

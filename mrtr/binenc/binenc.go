@@ -136,6 +136,30 @@ func (r *Reader) Bytes() []byte {
 	return v
 }
 
+// View reads a length-prefixed byte string without copying it: the result
+// aliases the reader's bytes (compare it, do not keep it).
+func (r *Reader) View() []byte {
+	n := r.Uvarint()
+	if r.err != nil || n > uint64(len(r.b)) {
+		r.fail()
+		return nil
+	}
+	v := r.b[:n:n]
+	r.b = r.b[n:]
+	return v
+}
+
+// Uint64 reads 8 big-endian bytes (a digest).
+func (r *Reader) Uint64() uint64 {
+	if r.err != nil || len(r.b) < 8 {
+		r.fail()
+		return 0
+	}
+	v := binary.BigEndian.Uint64(r.b)
+	r.b = r.b[8:]
+	return v
+}
+
 // String reads a length-prefixed UTF-8 string.
 func (r *Reader) String() string {
 	n := r.Uvarint()

@@ -341,13 +341,14 @@ func enumValue[E ~string](r *Fields, name string, b []byte, values []E) E {
 	return ""
 }
 
-// Group reads the current entry as a group: the returned reader reads its
-// entries and reports its errors to r.
-func (r *Fields) Group(name string) *Fields {
+// Group reads the current entry as a group: the returned reader (a value,
+// so reading a group allocates nothing) reads its entries and reports its
+// errors to r.
+func (r *Fields) Group(name string) Fields {
 	if !r.want(name, KindGroup) {
-		return &Fields{err: r.err}
+		return Fields{err: r.err}
 	}
-	return &Fields{b: r.val, err: r.err}
+	return Fields{b: r.val, err: r.err}
 }
 
 // items calls item with the payload of each item of the current entry, a

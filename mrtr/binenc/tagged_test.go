@@ -78,7 +78,7 @@ func readSample(b []byte) (sampleValues, error) {
 				case kInt:
 					v.ints = g.Ints("answer.count")
 				case kEnum:
-					v.colors = EnumList(g, "answer.color", colors)
+					v.colors = EnumList(&g, "answer.color", colors)
 				case kBool:
 					v.bools = g.Bools("answer.flag")
 				case kFloat:
@@ -244,7 +244,8 @@ func walk(r *Fields) []node {
 		case KindEnum:
 			n.val = r.val // any value is one of this reader's
 		case KindGroup:
-			n.val = walk(r.Group("x"))
+			g := r.Group("x")
+			n.val = walk(&g)
 		case KindList:
 			if len(r.val) > 0 {
 				n.item = Kind(r.val[0])

@@ -246,7 +246,8 @@ func (p testInputRequiredResultPromptProgram) LoadContinuation(f *TestInputRequi
 		switch r.Key() {
 		case 0x41a869c4:
 			// answers
-			p.readAnswers(f, r.Group("answers"))
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
 		}
 	}
 	return r.Err()
@@ -258,7 +259,8 @@ func (p testInputRequiredResultPromptProgram) readAnswers(f *TestInputRequiredRe
 		switch r.Key() {
 		case 0xcc81c85e:
 			// user_context
-			f.UserContext = p.readUserContextAnswer(r.Group("user_context"))
+			g := r.Group("user_context")
+			f.UserContext = p.readUserContextAnswer(&g)
 		}
 	}
 }

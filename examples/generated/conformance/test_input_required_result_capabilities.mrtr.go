@@ -287,7 +287,8 @@ func (p testInputRequiredResultCapabilitiesProgram) LoadContinuation(f *TestInpu
 		switch r.Key() {
 		case 0x41a869c4:
 			// answers
-			p.readAnswers(f, r.Group("answers"))
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
 		}
 	}
 	return r.Err()
@@ -302,7 +303,8 @@ func (p testInputRequiredResultCapabilitiesProgram) readAnswers(f *TestInputRequ
 			f.Greeting = &mrtr.Sampled{Text: r.String("greeting")}
 		case 0xe8c0e314:
 			// user_name
-			f.UserName = p.readUserNameAnswer(r.Group("user_name"))
+			g := r.Group("user_name")
+			f.UserName = p.readUserNameAnswer(&g)
 		}
 	}
 }

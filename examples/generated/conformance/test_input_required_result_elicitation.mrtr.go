@@ -248,7 +248,8 @@ func (p testInputRequiredResultElicitationProgram) LoadContinuation(f *TestInput
 		switch r.Key() {
 		case 0x41a869c4:
 			// answers
-			p.readAnswers(f, r.Group("answers"))
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
 		}
 	}
 	return r.Err()
@@ -260,7 +261,8 @@ func (p testInputRequiredResultElicitationProgram) readAnswers(f *TestInputRequi
 		switch r.Key() {
 		case 0xe8c0e314:
 			// user_name
-			f.UserName = p.readUserNameAnswer(r.Group("user_name"))
+			g := r.Group("user_name")
+			f.UserName = p.readUserNameAnswer(&g)
 		}
 	}
 }

@@ -304,7 +304,8 @@ func (p testInputRequiredResultMultiRoundProgram) LoadContinuation(f *TestInputR
 		switch r.Key() {
 		case 0x41a869c4:
 			// answers
-			p.readAnswers(f, r.Group("answers"))
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
 		}
 	}
 	return r.Err()
@@ -316,10 +317,12 @@ func (p testInputRequiredResultMultiRoundProgram) readAnswers(f *TestInputRequir
 		switch r.Key() {
 		case 0xee354f9a:
 			// step1
-			f.Step1 = p.readStep1Answer(r.Group("step1"))
+			g := r.Group("step1")
+			f.Step1 = p.readStep1Answer(&g)
 		case 0xed354e07:
 			// step2
-			f.Step2 = p.readStep2Answer(r.Group("step2"))
+			g := r.Group("step2")
+			f.Step2 = p.readStep2Answer(&g)
 		}
 	}
 }

@@ -296,7 +296,8 @@ func (p testInputRequiredResultMultipleInputsProgram) LoadContinuation(f *TestIn
 		switch r.Key() {
 		case 0x41a869c4:
 			// answers
-			p.readAnswers(f, r.Group("answers"))
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
 		}
 	}
 	return r.Err()
@@ -314,7 +315,8 @@ func (p testInputRequiredResultMultipleInputsProgram) readAnswers(f *TestInputRe
 			f.Greeting = &mrtr.Sampled{Text: r.String("greeting")}
 		case 0xe8c0e314:
 			// user_name
-			f.UserName = p.readUserNameAnswer(r.Group("user_name"))
+			g := r.Group("user_name")
+			f.UserName = p.readUserNameAnswer(&g)
 		}
 	}
 }

@@ -249,7 +249,8 @@ func (p testInputRequiredResultRequestStateProgram) LoadContinuation(f *TestInpu
 		switch r.Key() {
 		case 0x41a869c4:
 			// answers
-			p.readAnswers(f, r.Group("answers"))
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
 		}
 	}
 	return r.Err()
@@ -261,7 +262,8 @@ func (p testInputRequiredResultRequestStateProgram) readAnswers(f *TestInputRequ
 		switch r.Key() {
 		case 0x70daee4f:
 			// confirm
-			f.Confirm = p.readConfirmAnswer(r.Group("confirm"))
+			g := r.Group("confirm")
+			f.Confirm = p.readConfirmAnswer(&g)
 		}
 	}
 }

@@ -223,7 +223,8 @@ func (p testInputRequiredResultSamplingProgram) LoadContinuation(f *TestInputReq
 		switch r.Key() {
 		case 0x41a869c4:
 			// answers
-			p.readAnswers(f, r.Group("answers"))
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
 		}
 	}
 	return r.Err()

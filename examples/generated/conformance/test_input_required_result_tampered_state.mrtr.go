@@ -251,7 +251,8 @@ func (p testInputRequiredResultTamperedStateProgram) LoadContinuation(f *TestInp
 		switch r.Key() {
 		case 0x41a869c4:
 			// answers
-			p.readAnswers(f, r.Group("answers"))
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
 		}
 	}
 	return r.Err()
@@ -263,7 +264,8 @@ func (p testInputRequiredResultTamperedStateProgram) readAnswers(f *TestInputReq
 		switch r.Key() {
 		case 0x70daee4f:
 			// confirm
-			f.Confirm = p.readConfirmAnswer(r.Group("confirm"))
+			g := r.Group("confirm")
+			f.Confirm = p.readConfirmAnswer(&g)
 		}
 	}
 }

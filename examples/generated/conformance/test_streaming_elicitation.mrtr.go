@@ -244,7 +244,8 @@ func (p testStreamingElicitationProgram) LoadContinuation(f *TestStreamingElicit
 		switch r.Key() {
 		case 0x41a869c4:
 			// answers
-			p.readAnswers(f, r.Group("answers"))
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
 		}
 	}
 	return r.Err()
@@ -256,7 +257,8 @@ func (p testStreamingElicitationProgram) readAnswers(f *TestStreamingElicitation
 		switch r.Key() {
 		case 0xe8c0e314:
 			// user_name
-			f.UserName = p.readUserNameAnswer(r.Group("user_name"))
+			g := r.Group("user_name")
+			f.UserName = p.readUserNameAnswer(&g)
 		}
 	}
 }

@@ -426,7 +426,8 @@ func (p deleteCustomerProgram) LoadContinuation(f *DeleteCustomerFlow, data []by
 			}
 		case 0x9b9289b3:
 			// gates
-			if err := p.readGates(f, r.Group("gates")); err != nil {
+			g := r.Group("gates")
+			if err := p.readGates(f, &g); err != nil {
 				return err
 			}
 		}

@@ -552,10 +552,12 @@ func (p provisionWorkspaceProgram) LoadContinuation(f *ProvisionWorkspaceFlow, d
 			}
 		case 0x41a869c4:
 			// answers
-			p.readAnswers(f, r.Group("answers"))
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
 		case 0x9b9289b3:
 			// gates
-			if err := p.readGates(f, r.Group("gates")); err != nil {
+			g := r.Group("gates")
+			if err := p.readGates(f, &g); err != nil {
 				return err
 			}
 		}
@@ -569,10 +571,12 @@ func (p provisionWorkspaceProgram) readAnswers(f *ProvisionWorkspaceFlow, r *bin
 		switch r.Key() {
 		case 0xb7cbc712:
 			// plan
-			f.Plan = p.readPlanAnswer(r.Group("plan"))
+			g := r.Group("plan")
+			f.Plan = p.readPlanAnswer(&g)
 		case 0x353d7f80:
 			// placement
-			f.Placement = p.readPlacementAnswer(r.Group("placement"))
+			g := r.Group("placement")
+			f.Placement = p.readPlacementAnswer(&g)
 		case 0x1354e8b7:
 			// projects
 			f.Projects = &mrtr.RootList{URIs: r.Strings("projects")}

@@ -360,12 +360,13 @@ func (p chargePaymentProgram) LoadContinuation(f *ChargePaymentFlow, data []byte
 					f.Continuation.ChargeID = c.String("chargeId")
 				case 0xddf28636:
 					// currency
-					f.Continuation.Currency = binenc.EnumField(c, "currency", chargePaymentCurrencyValues)
+					f.Continuation.Currency = binenc.EnumField(&c, "currency", chargePaymentCurrencyValues)
 				}
 			}
 		case 0x9b9289b3:
 			// gates
-			if err := p.readGates(f, r.Group("gates")); err != nil {
+			g := r.Group("gates")
+			if err := p.readGates(f, &g); err != nil {
 				return err
 			}
 		}

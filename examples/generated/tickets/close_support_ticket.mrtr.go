@@ -344,7 +344,8 @@ func (p closeSupportTicketProgram) LoadContinuation(f *CloseSupportTicketFlow, d
 			}
 		case 0x41a869c4:
 			// answers
-			p.readAnswers(f, r.Group("answers"))
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
 		}
 	}
 	return r.Err()
@@ -356,7 +357,8 @@ func (p closeSupportTicketProgram) readAnswers(f *CloseSupportTicketFlow, r *bin
 		switch r.Key() {
 		case 0xf8a35e19:
 			// reason
-			f.Reason = p.readReasonAnswer(r.Group("reason"))
+			g := r.Group("reason")
+			f.Reason = p.readReasonAnswer(&g)
 		}
 	}
 }

@@ -302,7 +302,8 @@ func (p deployProgram) LoadContinuation(f *DeployFlow, data []byte) error {
 		switch r.Key() {
 		case 0x41a869c4:
 			// answers
-			p.readAnswers(f, r.Group("answers"))
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
 		}
 	}
 	return r.Err()
@@ -314,7 +315,8 @@ func (p deployProgram) readAnswers(f *DeployFlow, r *binenc.Fields) {
 		switch r.Key() {
 		case 0xfa41edf8:
 			// pick
-			f.Pick = p.readPickAnswer(r.Group("pick"))
+			g := r.Group("pick")
+			f.Pick = p.readPickAnswer(&g)
 		}
 	}
 }

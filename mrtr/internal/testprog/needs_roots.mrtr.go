@@ -238,7 +238,8 @@ func (p needsRootsProgram) LoadContinuation(f *NeedsRootsFlow, data []byte) erro
 		switch r.Key() {
 		case 0x41a869c4:
 			// answers
-			p.readAnswers(f, r.Group("answers"))
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
 		}
 	}
 	return r.Err()

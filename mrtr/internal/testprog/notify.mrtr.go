@@ -273,7 +273,8 @@ func (p notifyProgram) LoadContinuation(f *NotifyFlow, data []byte) error {
 		switch r.Key() {
 		case 0x41a869c4:
 			// answers
-			p.readAnswers(f, r.Group("answers"))
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
 		}
 	}
 	return r.Err()
@@ -285,7 +286,8 @@ func (p notifyProgram) readAnswers(f *NotifyFlow, r *binenc.Fields) {
 		switch r.Key() {
 		case 0x919a0c3d:
 			// note
-			f.Note = p.readNoteAnswer(r.Group("note"))
+			g := r.Group("note")
+			f.Note = p.readNoteAnswer(&g)
 		}
 	}
 }

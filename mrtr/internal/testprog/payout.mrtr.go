@@ -330,7 +330,8 @@ func (p payoutProgram) LoadContinuation(f *PayoutFlow, data []byte) error {
 		switch r.Key() {
 		case 0x41a869c4:
 			// answers
-			p.readAnswers(f, r.Group("answers"))
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
 		}
 	}
 	return r.Err()
@@ -342,7 +343,8 @@ func (p payoutProgram) readAnswers(f *PayoutFlow, r *binenc.Fields) {
 		switch r.Key() {
 		case 0x76037226:
 			// approval
-			f.Approval = p.readApprovalAnswer(r.Group("approval"))
+			g := r.Group("approval")
+			f.Approval = p.readApprovalAnswer(&g)
 		}
 	}
 }

@@ -508,10 +508,12 @@ func (p transferProgram) LoadContinuation(f *TransferFlow, data []byte) error {
 			}
 		case 0x41a869c4:
 			// answers
-			p.readAnswers(f, r.Group("answers"))
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
 		case 0x9b9289b3:
 			// gates
-			if err := p.readGates(f, r.Group("gates")); err != nil {
+			g := r.Group("gates")
+			if err := p.readGates(f, &g); err != nil {
 				return err
 			}
 		}
@@ -525,7 +527,8 @@ func (p transferProgram) readAnswers(f *TransferFlow, r *binenc.Fields) {
 		switch r.Key() {
 		case 0x9fe72543:
 			// memo
-			f.Memo = p.readMemoAnswer(r.Group("memo"))
+			g := r.Group("memo")
+			f.Memo = p.readMemoAnswer(&g)
 		case 0x10a44713:
 			// summary
 			f.Summary = &mrtr.Sampled{Text: r.String("summary")}

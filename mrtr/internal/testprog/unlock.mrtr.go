@@ -289,7 +289,8 @@ func (p unlockProgram) LoadContinuation(f *UnlockFlow, data []byte) error {
 		switch r.Key() {
 		case 0x41a869c4:
 			// answers
-			p.readAnswers(f, r.Group("answers"))
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
 		}
 	}
 	return r.Err()
@@ -301,7 +302,8 @@ func (p unlockProgram) readAnswers(f *UnlockFlow, r *binenc.Fields) {
 		switch r.Key() {
 		case 0xf9316cf4:
 			// code
-			f.Code = p.readCodeAnswer(r.Group("code"))
+			g := r.Group("code")
+			f.Code = p.readCodeAnswer(&g)
 		}
 	}
 }

@@ -313,7 +313,8 @@ func (p vaultProgram) LoadContinuation(f *VaultFlow, data []byte) error {
 			}
 		case 0x41a869c4:
 			// answers
-			p.readAnswers(f, r.Group("answers"))
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
 		}
 	}
 	return r.Err()
@@ -325,7 +326,8 @@ func (p vaultProgram) readAnswers(f *VaultFlow, r *binenc.Fields) {
 		switch r.Key() {
 		case 0x6f410694:
 			// pin
-			f.Pin = p.readPinAnswer(r.Group("pin"))
+			g := r.Group("pin")
+			f.Pin = p.readPinAnswer(&g)
 		}
 	}
 }

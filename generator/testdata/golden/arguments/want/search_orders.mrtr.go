@@ -549,7 +549,8 @@ func (p searchOrdersProgram) LoadContinuation(f *SearchOrdersFlow, data []byte) 
 			}
 		case 0x41a869c4:
 			// answers
-			p.readAnswers(f, r.Group("answers"))
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
 		}
 	}
 	return r.Err()
@@ -561,7 +562,8 @@ func (p searchOrdersProgram) readAnswers(f *SearchOrdersFlow, r *binenc.Fields) 
 		switch r.Key() {
 		case 0x8f735a56:
 			// choice
-			f.Choice = p.readChoiceAnswer(r.Group("choice"))
+			g := r.Group("choice")
+			f.Choice = p.readChoiceAnswer(&g)
 		}
 	}
 }

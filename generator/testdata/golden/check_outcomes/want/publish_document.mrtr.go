@@ -303,7 +303,8 @@ func (p publishDocumentProgram) LoadContinuation(f *PublishDocumentFlow, data []
 		switch r.Key() {
 		case 0x9b9289b3:
 			// gates
-			if err := p.readGates(f, r.Group("gates")); err != nil {
+			g := r.Group("gates")
+			if err := p.readGates(f, &g); err != nil {
 				return err
 			}
 		}

@@ -391,7 +391,8 @@ func (p reviewDocumentProgram) LoadContinuation(f *ReviewDocumentFlow, data []by
 			}
 		case 0x41a869c4:
 			// answers
-			p.readAnswers(f, r.Group("answers"))
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
 		}
 	}
 	return r.Err()
@@ -403,7 +404,8 @@ func (p reviewDocumentProgram) readAnswers(f *ReviewDocumentFlow, r *binenc.Fiel
 		switch r.Key() {
 		case 0x729d01bd:
 			// change
-			f.Change = p.readChangeAnswer(r.Group("change"))
+			g := r.Group("change")
+			f.Change = p.readChangeAnswer(&g)
 		}
 	}
 }

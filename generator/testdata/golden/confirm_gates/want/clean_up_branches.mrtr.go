@@ -457,7 +457,8 @@ func (p cleanUpBranchesProgram) LoadContinuation(f *CleanUpBranchesFlow, data []
 			}
 		case 0x9b9289b3:
 			// gates
-			if err := p.readGates(f, r.Group("gates")); err != nil {
+			g := r.Group("gates")
+			if err := p.readGates(f, &g); err != nil {
 				return err
 			}
 		}

@@ -465,10 +465,12 @@ func (p issueRefundProgram) LoadContinuation(f *IssueRefundFlow, data []byte) er
 			}
 		case 0x41a869c4:
 			// answers
-			p.readAnswers(f, r.Group("answers"))
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
 		case 0x9b9289b3:
 			// gates
-			if err := p.readGates(f, r.Group("gates")); err != nil {
+			g := r.Group("gates")
+			if err := p.readGates(f, &g); err != nil {
 				return err
 			}
 		}
@@ -482,7 +484,8 @@ func (p issueRefundProgram) readAnswers(f *IssueRefundFlow, r *binenc.Fields) {
 		switch r.Key() {
 		case 0x21c252a4:
 			// channel
-			f.Channel = p.readChannelAnswer(r.Group("channel"))
+			g := r.Group("channel")
+			f.Channel = p.readChannelAnswer(&g)
 		}
 	}
 }

@@ -444,7 +444,8 @@ func (p runSurveyProgram) LoadContinuation(f *RunSurveyFlow, data []byte) error 
 			}
 		case 0x41a869c4:
 			// answers
-			p.readAnswers(f, r.Group("answers"))
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
 		}
 	}
 	return r.Err()
@@ -456,7 +457,8 @@ func (p runSurveyProgram) readAnswers(f *RunSurveyFlow, r *binenc.Fields) {
 		switch r.Key() {
 		case 0x4058c747:
 			// form
-			f.Form = p.readFormAnswer(r.Group("form"))
+			g := r.Group("form")
+			f.Form = p.readFormAnswer(&g)
 		}
 	}
 }

@@ -479,7 +479,7 @@ func (p triageTicketProgram) LoadContinuation(f *TriageTicketFlow, data []byte) 
 				switch c.Key() {
 				case 0x94e4e309:
 					// priority
-					f.Continuation.Priority = binenc.EnumField(c, "priority", triageTicketPriorityValues)
+					f.Continuation.Priority = binenc.EnumField(&c, "priority", triageTicketPriorityValues)
 				case 0xa2fd7d0c:
 					// team
 					f.Continuation.Team = c.String("team")
@@ -487,7 +487,8 @@ func (p triageTicketProgram) LoadContinuation(f *TriageTicketFlow, data []byte) 
 			}
 		case 0x41a869c4:
 			// answers
-			p.readAnswers(f, r.Group("answers"))
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
 		}
 	}
 	return r.Err()
@@ -499,13 +500,16 @@ func (p triageTicketProgram) readAnswers(f *TriageTicketFlow, r *binenc.Fields) 
 		switch r.Key() {
 		case 0x1e71b297:
 			// impact
-			f.Impact = p.readImpactAnswer(r.Group("impact"))
+			g := r.Group("impact")
+			f.Impact = p.readImpactAnswer(&g)
 		case 0xa4bdaa19:
 			// customer
-			f.Customer = p.readCustomerAnswer(r.Group("customer"))
+			g := r.Group("customer")
+			f.Customer = p.readCustomerAnswer(&g)
 		case 0x9a796d00:
 			// internal
-			f.Internal = p.readInternalAnswer(r.Group("internal"))
+			g := r.Group("internal")
+			f.Internal = p.readInternalAnswer(&g)
 		}
 	}
 }

@@ -444,7 +444,8 @@ func (p getUserInfoProgram) LoadContinuation(f *GetUserInfoFlow, data []byte) er
 			}
 		case 0x41a869c4:
 			// answers
-			p.readAnswers(f, r.Group("answers"))
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
 		}
 	}
 	return r.Err()
@@ -456,7 +457,8 @@ func (p getUserInfoProgram) readAnswers(f *GetUserInfoFlow, r *binenc.Fields) {
 		switch r.Key() {
 		case 0x5d329fb2:
 			// sso_URL
-			f.SSOURL = p.readSSOURLAnswer(r.Group("sso_URL"))
+			g := r.Group("sso_URL")
+			f.SSOURL = p.readSSOURLAnswer(&g)
 		}
 	}
 }

@@ -399,10 +399,12 @@ func (p approvePayoutProgram) LoadContinuation(f *ApprovePayoutFlow, data []byte
 		switch r.Key() {
 		case 0x41a869c4:
 			// answers
-			p.readAnswers(f, r.Group("answers"))
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
 		case 0x9b9289b3:
 			// gates
-			if err := p.readGates(f, r.Group("gates")); err != nil {
+			g := r.Group("gates")
+			if err := p.readGates(f, &g); err != nil {
 				return err
 			}
 		}
@@ -416,7 +418,8 @@ func (p approvePayoutProgram) readAnswers(f *ApprovePayoutFlow, r *binenc.Fields
 		switch r.Key() {
 		case 0x76037226:
 			// approval
-			f.Approval = p.readApprovalAnswer(r.Group("approval"))
+			g := r.Group("approval")
+			f.Approval = p.readApprovalAnswer(&g)
 		}
 	}
 }

@@ -457,7 +457,8 @@ func (p draftReleaseProgram) LoadContinuation(f *DraftReleaseFlow, data []byte) 
 			}
 		case 0x41a869c4:
 			// answers
-			p.readAnswers(f, r.Group("answers"))
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
 		}
 	}
 	return r.Err()
@@ -469,7 +470,8 @@ func (p draftReleaseProgram) readAnswers(f *DraftReleaseFlow, r *binenc.Fields) 
 		switch r.Key() {
 		case 0x2d679963:
 			// audience
-			f.Audience = p.readAudienceAnswer(r.Group("audience"))
+			g := r.Group("audience")
+			f.Audience = p.readAudienceAnswer(&g)
 		case 0x361ad8bd:
 			// outline
 			f.Outline = &mrtr.Sampled{Text: r.String("outline")}

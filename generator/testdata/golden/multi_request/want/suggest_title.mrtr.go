@@ -287,7 +287,8 @@ func (p suggestTitleProgram) LoadContinuation(f *SuggestTitleFlow, data []byte) 
 		switch r.Key() {
 		case 0x41a869c4:
 			// answers
-			p.readAnswers(f, r.Group("answers"))
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
 		}
 	}
 	return r.Err()

@@ -474,10 +474,12 @@ func (p deployServiceProgram) LoadContinuation(f *DeployServiceFlow, data []byte
 			}
 		case 0x41a869c4:
 			// answers
-			p.readAnswers(f, r.Group("answers"))
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
 		case 0x9b9289b3:
 			// gates
-			if err := p.readGates(f, r.Group("gates")); err != nil {
+			g := r.Group("gates")
+			if err := p.readGates(f, &g); err != nil {
 				return err
 			}
 		}
@@ -497,7 +499,8 @@ func (p deployServiceProgram) readAnswers(f *DeployServiceFlow, r *binenc.Fields
 			f.Checkout = &mrtr.RootList{URIs: r.Strings("checkout")}
 		case 0x32608848:
 			// target
-			f.Target = p.readTargetAnswer(r.Group("target"))
+			g := r.Group("target")
+			f.Target = p.readTargetAnswer(&g)
 		}
 	}
 }

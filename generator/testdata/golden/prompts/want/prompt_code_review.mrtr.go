@@ -304,7 +304,8 @@ func (p codeReviewProgram) LoadContinuation(f *CodeReviewFlow, data []byte) erro
 		switch r.Key() {
 		case 0x41a869c4:
 			// answers
-			p.readAnswers(f, r.Group("answers"))
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
 		}
 	}
 	return r.Err()
@@ -316,7 +317,8 @@ func (p codeReviewProgram) readAnswers(f *CodeReviewFlow, r *binenc.Fields) {
 		switch r.Key() {
 		case 0xac307ed6:
 			// style
-			f.Style = p.readStyleAnswer(r.Group("style"))
+			g := r.Group("style")
+			f.Style = p.readStyleAnswer(&g)
 		}
 	}
 }

@@ -324,7 +324,8 @@ func (p exportAuditLogProgram) LoadContinuation(f *ExportAuditLogFlow, data []by
 			}
 		case 0x41a869c4:
 			// answers
-			p.readAnswers(f, r.Group("answers"))
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
 		}
 	}
 	return r.Err()
@@ -336,7 +337,8 @@ func (p exportAuditLogProgram) readAnswers(f *ExportAuditLogFlow, r *binenc.Fiel
 		switch r.Key() {
 		case 0xb99d8552:
 			// format
-			f.Format = p.readFormatAnswer(r.Group("format"))
+			g := r.Group("format")
+			f.Format = p.readFormatAnswer(&g)
 		}
 	}
 }

@@ -400,7 +400,7 @@ func (p resetPasswordProgram) LoadContinuation(f *ResetPasswordFlow, data []byte
 					f.Continuation.Email = c.String("email")
 				case 0x8b9cd84f:
 					// factors
-					f.Continuation.Factors = binenc.EnumList(c, "factors", resetPasswordFactorsValues)
+					f.Continuation.Factors = binenc.EnumList(&c, "factors", resetPasswordFactorsValues)
 				case 0xce164093:
 					// locked
 					f.Continuation.Locked = c.Bool("locked")
@@ -418,12 +418,13 @@ func (p resetPasswordProgram) LoadContinuation(f *ResetPasswordFlow, data []byte
 					f.Continuation.Score = c.Float("score")
 				case 0x5c51b509:
 					// tier
-					f.Continuation.Tier = binenc.EnumField(c, "tier", resetPasswordTierValues)
+					f.Continuation.Tier = binenc.EnumField(&c, "tier", resetPasswordTierValues)
 				}
 			}
 		case 0x9b9289b3:
 			// gates
-			if err := p.readGates(f, r.Group("gates")); err != nil {
+			g := r.Group("gates")
+			if err := p.readGates(f, &g); err != nil {
 				return err
 			}
 		}

@@ -260,7 +260,8 @@ func (p summarizeWorkspaceProgram) LoadContinuation(f *SummarizeWorkspaceFlow, d
 		switch r.Key() {
 		case 0x41a869c4:
 			// answers
-			p.readAnswers(f, r.Group("answers"))
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
 		}
 	}
 	return r.Err()

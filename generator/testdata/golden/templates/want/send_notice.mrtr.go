@@ -641,7 +641,7 @@ func (p sendNoticeProgram) LoadContinuation(f *SendNoticeFlow, data []byte) erro
 				switch c.Key() {
 				case 0x21c252a4:
 					// channel
-					f.Continuation.Channel = binenc.EnumField(c, "channel", sendNoticeChannelValues)
+					f.Continuation.Channel = binenc.EnumField(&c, "channel", sendNoticeChannelValues)
 				case 0xe85c3338:
 					// cost
 					f.Continuation.Cost = c.Float("cost")
@@ -661,10 +661,12 @@ func (p sendNoticeProgram) LoadContinuation(f *SendNoticeFlow, data []byte) erro
 			}
 		case 0x41a869c4:
 			// answers
-			p.readAnswers(f, r.Group("answers"))
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
 		case 0x9b9289b3:
 			// gates
-			if err := p.readGates(f, r.Group("gates")); err != nil {
+			g := r.Group("gates")
+			if err := p.readGates(f, &g); err != nil {
 				return err
 			}
 		}
@@ -678,7 +680,8 @@ func (p sendNoticeProgram) readAnswers(f *SendNoticeFlow, r *binenc.Fields) {
 		switch r.Key() {
 		case 0x5967f3a5:
 			// details
-			f.Details = p.readDetailsAnswer(r.Group("details"))
+			g := r.Group("details")
+			f.Details = p.readDetailsAnswer(&g)
 		case 0xb576858c:
 			// draft
 			f.Draft = &mrtr.Sampled{Text: r.String("draft")}

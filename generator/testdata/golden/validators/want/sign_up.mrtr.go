@@ -468,12 +468,13 @@ func (p signUpProgram) LoadContinuation(f *SignUpFlow, data []byte) error {
 				switch c.Key() {
 				case 0xaf6bcb6d:
 					// groups
-					f.Continuation.Groups = binenc.EnumList(c, "groups", signUpGroupsValues)
+					f.Continuation.Groups = binenc.EnumList(&c, "groups", signUpGroupsValues)
 				}
 			}
 		case 0x41a869c4:
 			// answers
-			p.readAnswers(f, r.Group("answers"))
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
 		}
 	}
 	return r.Err()
@@ -485,7 +486,8 @@ func (p signUpProgram) readAnswers(f *SignUpFlow, r *binenc.Fields) {
 		switch r.Key() {
 		case 0xee7a3c2c:
 			// terms
-			f.Terms = p.readTermsAnswer(r.Group("terms"))
+			g := r.Group("terms")
+			f.Terms = p.readTermsAnswer(&g)
 		}
 	}
 }
