@@ -4,7 +4,9 @@ import (
 	"context"
 	"log/slog"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -140,5 +142,35 @@ func TestRecordedContinuationsAcrossTheChange(t *testing.T) {
 	}
 	if !slices.Equal(lines, want) {
 		t.Fatalf("stranded:\n%s\nwant:\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// docs/evolution.md's table of incompatible changes and the runtime agree:
+// every rule has a case of mrtr/internal/evolve that the runtime refuses
+// with the documented log reason (TestEvolution, TestCrossBuild), and
+// every such case is in the table.
+func TestEvolutionDocMatchesRuntime(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "docs", "evolution.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, _ := strings.Cut(string(b), "## Incompatible changes")
+	section, _, _ = strings.Cut(section, "\n## ")
+	row := regexp.MustCompile("(?m)^\\| `([a-z-]+)` \\|.*\\| `([a-z_]+)`[^|]*\\|$")
+	var doc []string
+	for _, m := range row.FindAllStringSubmatch(section, -1) {
+		doc = append(doc, m[1]+" "+m[2])
+	}
+	var cases []string
+	for _, c := range evolvetest.Cases {
+		if c.Rule != "" {
+			cases = append(cases, c.Rule+" "+c.Reason)
+		}
+	}
+	if len(doc) < 8 {
+		t.Fatalf("found %d rules in docs/evolution.md; the table pattern no longer matches", len(doc))
+	}
+	if !slices.Equal(doc, cases) {
+		t.Fatalf("docs/evolution.md's rules and reasons:\n%s\nthe cases the runtime is tested with:\n%s", strings.Join(doc, "\n"), strings.Join(cases, "\n"))
 	}
 }
