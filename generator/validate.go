@@ -237,18 +237,6 @@ func countChecks(g *jen.Group, f *spec.Field, n jen.Code, least, most string) {
 	}
 }
 
-// hasConstraints reports whether checks would emit anything for f (for an
-// array: bounds on its length or constraints on its items).
-func hasConstraints(f *spec.Field) bool {
-	if f == nil {
-		return false
-	}
-	if f.Type == spec.TypeArray {
-		return f.MinItems != nil || f.MaxItems != nil || hasConstraints(f.Items)
-	}
-	return hasBuiltins(f) || len(f.Validate) > 0
-}
-
 // hasBuiltins reports whether scalar field f has a built-in constraint
 // (anything checks emits but custom validators).
 func hasBuiltins(f *spec.Field) bool {

@@ -186,7 +186,10 @@ func unmarshalV3(b []byte, d *Descriptor) (*envelope, error) {
 			env.digests = append(env.digests, digests[i])
 		}
 	}
-	return env, env.readMode(r.Rest(), d)
+	if err := env.readMode(r.Rest(), d); err != nil {
+		return nil, err
+	}
+	return env, nil
 }
 
 // unmarshalLegacy reads an envelope of version 1 or 2: positional, valid
@@ -224,7 +227,10 @@ func unmarshalLegacy(b []byte, d *Descriptor) (*envelope, error) {
 		}
 		rest = rest[8*n:]
 	}
-	return env, env.readMode(rest, d)
+	if err := env.readMode(rest, d); err != nil {
+		return nil, err
+	}
+	return env, nil
 }
 
 // readMode reads the mode byte and what follows it: the inline data, or

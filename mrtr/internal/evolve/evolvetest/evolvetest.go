@@ -173,7 +173,7 @@ func Play(ctx context.Context, c Case, from, to *Build) error {
 		last := i == len(c.Finish)-1
 		switch {
 		case err != nil:
-			return fmt.Errorf("round %d, the first on %s: %v", len(start)+2+i, to.Name, err)
+			return fmt.Errorf("round %d, on %s: %w", len(start)+2+i, to.Name, err)
 		case !last && (!res.NeedsInput() || !slices.Equal(keys(res.InputRequests), asked)):
 			return fmt.Errorf("on %s: the changed question %v was not asked again: %s", to.Name, asked, describe(res, nil))
 		case last && res.NeedsInput():
