@@ -7,8 +7,9 @@ import (
 	"github.com/mrtrgen/mrtrgen/spec"
 )
 
-// The generator computes the keys and names the kinds of the tagged
-// encoding without importing the runtime; they must be the runtime's.
+// The generator computes the keys of the tagged encoding without importing
+// the runtime, and spec numbers its wire kinds (what mrtrgen breaking
+// compares) without it: both must be the runtime's.
 func TestCodecAgreesWithBinenc(t *testing.T) {
 	for _, name := range []string{"", "a", "continuation", "answers", "gates", "closeReason", "ünïcødé", "f6059"} {
 		if got, want := fieldKey(name), binenc.FieldKey(name); got != want {
@@ -18,9 +19,6 @@ func TestCodecAgreesWithBinenc(t *testing.T) {
 	for k := spec.WireBool; k <= spec.WireGroup; k++ {
 		if got := binenc.Kind(k).String(); got != k.String() {
 			t.Errorf("wire kind %d is %s in spec and %s in binenc", k, k, got)
-		}
-		if k.GoName() != "Kind"+map[string]string{"bool": "Bool", "int": "Int", "float": "Float", "string": "String", "enum": "Enum", "list": "List", "group": "Group"}[k.String()] {
-			t.Errorf("GoName of %s: %s", k, k.GoName())
 		}
 	}
 }

@@ -12,17 +12,17 @@ import (
 // numbers 8 bytes, booleans one byte, enums their value's bytes and lists
 // an item kind and each item with its length; answers, continuation fields
 // and passed gates are groups of entries. The sealed envelope adds the
-// workflow id, round, the state's name and kind, and each request sent
-// with its question digest; the token adds the AEAD header, nonce and tag,
-// and base64url.
+// workflow id, the arguments digest, round, the state's name and kind, and
+// each request sent with its question digest; the token adds the AEAD
+// header, nonce and tag, and base64url.
 
 // unbounded marks a size with no upper limit (a string without maxLength).
 const unbounded = -1
 
 const (
-	envelopeBytes = 1 + 16 + 3 + 1 + 1 + 1 // version, workflow id, round, state kind, sent count, mode
-	digestBytes   = 8                      // per sent request
-	sealOverhead  = 41                     // version, key id, expiry, nonce, tag
+	envelopeBytes = 1 + 16 + 32 + 3 + 1 + 1 + 1 // version, workflow id, arguments digest, round, state kind, sent count, mode
+	digestBytes   = 8                           // per sent request
+	sealOverhead  = 41                          // version, key id, expiry, nonce, tag
 	maxIntBytes   = 10
 	maxFloatBytes = 8
 	maxRuneBytes  = 4

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
+	"crypto/subtle"
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
@@ -24,7 +25,7 @@ import (
 // state and the requests, so that a build of a changed spec reads it
 // (docs/evolution.md):
 //
-//	version(1)=3 | workflow id(16) | round(uvarint) | state name(string) | state kind(uvarint)
+//	version(1)=3 | workflow id(16) | arguments digest(32) | round(uvarint) | state name(string) | state kind(uvarint)
 //	| sent count(uvarint) | per sent request: key(string) digest(8) | mode(1) | inline data or reference
 //
 // and its data are tagged entries (binenc). Versions 1 and 2, from earlier
@@ -45,6 +46,7 @@ import (
 type envelope struct {
 	version  byte
 	workflow [16]byte
+	args     [32]byte // the arguments digest (v3; earlier versions bind it in the seal)
 	state    uint16
 	round    int
 	sent     uint64
@@ -95,6 +97,7 @@ func (env *envelope) marshal(d *Descriptor) []byte {
 	b := make([]byte, 0, 48+len(info.Name)+len(env.data))
 	b = append(b, envelopeVersion)
 	b = append(b, env.workflow[:]...)
+	b = append(b, env.args[:]...)
 	b = binenc.AppendUvarint(b, uint64(env.round))
 	b = binenc.AppendString(b, info.Name)
 	b = binenc.AppendUvarint(b, uint64(info.Kind))
@@ -128,6 +131,7 @@ const (
 	reasonNarrowed       = "constraint_narrowed"
 	reasonGateChanged    = "gate_changed"
 	reasonCorruptData    = "corrupt_data"
+	reasonBinding        = "binding"
 )
 
 func refused(reason, format string, args ...any) *stateError {
@@ -150,9 +154,13 @@ func unmarshalEnvelope(b []byte, d *Descriptor) (*envelope, error) {
 }
 
 func unmarshalV3(b []byte, d *Descriptor) (*envelope, error) {
+	if len(b) < 1+16+32+3 {
+		return nil, refused(reasonMalformed, "malformed envelope")
+	}
 	env := &envelope{version: b[0]}
 	copy(env.workflow[:], b[1:17])
-	r := binenc.NewReader(b[17:])
+	copy(env.args[:], b[17:49])
+	r := binenc.NewReader(b[49:])
 	round, name := r.Uvarint(), r.View()
 	kind := StateKind(r.Uvarint())
 	if r.Err() != nil || round < 2 || round > 1<<20 || !utf8.Valid(name) {
@@ -275,19 +283,21 @@ func (e *Engine) sealState(ctx context.Context, d *Descriptor, b seal.Binding, e
 		if err := e.cfg.Store.PutState(ctx, rec, d.TTL+e.cfg.Codec.Skew()); err != nil {
 			return "", fmt.Errorf("storing continuation: %w", err)
 		}
-		env = &envelope{workflow: env.workflow, state: env.state, round: env.round, sent: env.sent, digests: env.digests, ref: ref}
+		env = &envelope{workflow: env.workflow, args: env.args, state: env.state, round: env.round, sent: env.sent, digests: env.digests, ref: ref}
 	}
 	return e.cfg.Codec.Seal(b, d.TTL, env.marshal(d))
 }
 
 // openState opens a requestState. b is the binding of envelope version 3
-// tokens; legacy, called only when b does not authenticate the token,
+// tokens, whose envelope must carry args, the digest of this call's
+// arguments; legacy, called only when b does not authenticate the token,
 // returns the binding of versions 1 and 2 (the positional arguments
-// digest), so a token minted before version 3 still opens while the common
-// path opens once. Every failure is a *stateError carrying the precise
-// reason for logs; clients see one opaque message. An expired but
-// authentic token returns its envelope with the error.
-func (e *Engine) openState(d *Descriptor, b seal.Binding, legacy func() seal.Binding, token string) (*envelope, error) {
+// digest in the seal's associated data), so a token minted before version
+// 3 still opens while the common path opens once. Every failure is a
+// *stateError carrying the precise reason for logs; clients see one opaque
+// message. An expired but authentic token returns its envelope with the
+// error.
+func (e *Engine) openState(d *Descriptor, b seal.Binding, legacy func() seal.Binding, args [32]byte, token string) (*envelope, error) {
 	plain, err := e.cfg.Codec.Open(b, token)
 	asLegacy := false
 	if forged(err) && legacy != nil {
@@ -306,7 +316,7 @@ func (e *Engine) openState(d *Descriptor, b seal.Binding, legacy func() seal.Bin
 			// Authentic but expired: the envelope may still find the
 			// round's record (a finished round replays for the record's
 			// retention); the caller refuses anything else.
-			if env, uerr := unmarshalEnvelope(plain, d); uerr == nil && env.legacy() == asLegacy {
+			if env, uerr := unmarshalEnvelope(plain, d); uerr == nil && env.legacy() == asLegacy && env.bound(args) {
 				return env, serr
 			}
 		}
@@ -321,7 +331,16 @@ func (e *Engine) openState(d *Descriptor, b seal.Binding, legacy func() seal.Bin
 		// opens under the other one's was not minted by this runtime.
 		return nil, refused(seal.Forged.String(), "envelope version %d bound to the other arguments digest", env.version)
 	}
+	if !env.bound(args) {
+		return nil, refused(reasonBinding, "the continuation was issued for other arguments (or arguments this build encodes differently)")
+	}
 	return env, nil
+}
+
+// bound reports whether a v3 envelope was issued for arguments of digest
+// args (earlier versions were checked by the seal).
+func (env *envelope) bound(args [32]byte) bool {
+	return env.legacy() || subtle.ConstantTimeCompare(env.args[:], args[:]) == 1
 }
 
 // forged reports whether err is an authentication failure: the token was

@@ -180,11 +180,12 @@ func TestSensitiveStateStaysServerSide(t *testing.T) {
 	h := mrtrtest.New(t, testprog.NewVaultProgram(impl))
 	args := map[string]any{"vaultId": "v-7"}
 	r1 := call(t, h, args, "", nil)
-	// The token carries a reference (and the digest of the one question
-	// sent), not the data: it is as short as one with an empty continuation
-	// would be, whatever the owner's length.
-	if n := len(r1.RequestState); n > 140 {
-		t.Fatalf("a by-reference requestState is %d characters; it carries the data", n)
+	// The token carries a reference (and the digests of the arguments and
+	// of the one question sent), not the data: its length does not depend
+	// on the owner's (the handler stores "owner-of-" and the vault id).
+	long := call(t, h, map[string]any{"vaultId": "v-77777777"}, "", nil)
+	if n, m := len(r1.RequestState), len(long.RequestState); n != m || n > 190 {
+		t.Fatalf("by-reference requestStates of %d and %d characters: they carry the data", n, m)
 	}
 	final := call(t, h, args, r1.RequestState, mcp.InputResponseMap{"pin": mrtrtest.Accept(map[string]any{"code": "1234"})})
 	if final.NeedsInput() || final.Final.Outcome != mrtr.OutcomeSuccess {

@@ -131,8 +131,8 @@ func TestRecordedContinuationsAcrossTheChange(t *testing.T) {
 	// The gate's own recording (waiting at the gate, not past it) opens
 	// too: its question is asked again.
 	want := []string{
-		"argument_retyped/askFirst.json forged",
-		"argument_retyped/askSecond.json forged",
+		"argument_retyped/askFirst.json binding",
+		"argument_retyped/askSecond.json binding",
 		"constraint_narrowed/askSecond.json constraint_narrowed",
 		"gate_changed/askReason.json gate_changed",
 		"state_kind_changed/check.json state_changed",

@@ -181,8 +181,12 @@ type run[F any] struct {
 	f          F
 	inputs     map[string]json.RawMessage // up-front answers (non-interactive programs)
 	pHash      string
-	argsDigest [32]byte
-	binding    seal.Binding
+	argsDigest [32]byte // of the arguments, as tokens of envelope 3 carry it
+	// recordDigest fingerprints round and effect records: argsDigest, or
+	// for a round resumed from a token of envelope 1 or 2 its legacy
+	// digest, as the build that minted it fingerprinted them.
+	recordDigest [32]byte
+	binding      seal.Binding
 	// legacyDigest is the arguments digest of tokens of envelope versions
 	// 1 and 2, computed only for a token that needs it (legacyBinding).
 	legacyDigest *[32]byte
@@ -225,13 +229,18 @@ func (rr *run[F]) decodeArguments(ctx context.Context) (*Reply, error) {
 	}
 	rr.pHash = e.principalHash(rr.req.Principal)
 	rr.argsDigest = sha256.Sum256(rr.p.AppendArgs(append(make([]byte, 0, 128), "mrtrgen/args/v3\x00"...), rr.f))
-	rr.binding = seal.Binding{Audience: e.cfg.Audience, Subject: d.Subject(), Principal: rr.pHash, ArgsDigest: rr.argsDigest}
+	rr.recordDigest = rr.argsDigest
+	// Tokens of envelope version 3 carry the arguments digest inside the
+	// sealed envelope (openState compares it), so that a token presented
+	// with other arguments is told from a forged one in the log (binding);
+	// the seal binds audience, tool and principal.
+	rr.binding = seal.Binding{Audience: e.cfg.Audience, Subject: d.Subject(), Principal: rr.pHash}
 	return nil, nil
 }
 
-// legacyBinding is the binding of tokens of envelope versions 1 and 2: the
-// positional arguments digest. Only a token the current binding does not
-// open pays for it.
+// legacyBinding is the binding of tokens of envelope versions 1 and 2:
+// the seal's associated data includes the positional arguments digest.
+// Only a token the current binding does not open pays for it.
 func (rr *run[F]) legacyBinding() seal.Binding {
 	if rr.legacyDigest == nil {
 		d := sha256.Sum256(rr.p.AppendArgsV2([]byte("mrtrgen/args/v1\x00"), rr.f))
@@ -274,13 +283,13 @@ func (rr *run[F]) openContinuation(ctx context.Context) (*Reply, error) {
 		}
 		rr.env = &envelope{workflow: id, state: d.Initial, round: 1}
 	} else {
-		env, err := e.openState(d, rr.binding, rr.legacyBinding, rr.req.RequestState)
+		env, err := e.openState(d, rr.binding, rr.legacyBinding, rr.argsDigest, rr.req.RequestState)
 		if err != nil && (env == nil || e.cfg.Store == nil) {
 			return nil, e.rejectState(ctx, rr.rt, d, err)
 		}
 		rr.env, rr.expired = env, err
 		if env.legacy() {
-			rr.argsDigest = rr.legacyBinding().ArgsDigest
+			rr.recordDigest = rr.legacyBinding().ArgsDigest
 		}
 	}
 	rr.call.WorkflowID, rr.call.Round = rr.env.workflowID(), rr.env.round
@@ -297,7 +306,7 @@ func (rr *run[F]) claimRound(ctx context.Context) (*Reply, error) {
 	if !rr.resumed() || e.cfg.Store == nil {
 		return nil, nil
 	}
-	rec, reply, err := e.claimRound(ctx, rr.d, rr.env, rr.argsDigest, &rr.req, rr.inputs)
+	rec, reply, err := e.claimRound(ctx, rr.d, rr.env, rr.recordDigest, &rr.req, rr.inputs)
 	switch {
 	case reply != nil:
 		rr.rt.replayed = true
@@ -374,7 +383,7 @@ func (rr *run[F]) newRound(ctx context.Context) *Round {
 		snapshot:   func() []byte { return p.AppendContinuation(nil, f) },
 		restore:    func(b []byte) error { return p.LoadContinuation(f, b) },
 		restoreV2:  func(b []byte) error { return p.LoadContinuationV2(f, b) },
-		argsDigest: rr.argsDigest, workflow: rr.call.WorkflowID, pHash: rr.pHash, hasRecord: rr.rec != nil,
+		argsDigest: rr.recordDigest, workflow: rr.call.WorkflowID, pHash: rr.pHash, hasRecord: rr.rec != nil,
 		legacy: rr.resumed() && rr.env.legacy(),
 	}
 	if rr.resumed() {
@@ -456,7 +465,7 @@ func (rr *run[F]) endRound(ctx context.Context, r *Round, info *StateInfo, st St
 			return nil, fmt.Errorf("mrtr: %s: at state %s the continuation breaks the spec (a handler stored a value it does not allow): %s", d.Name, info.Name, strings.Join(problems, "; "))
 		}
 		cur := p.State(f)
-		next := &envelope{workflow: rr.env.workflow, state: cur, round: rr.env.round + 1, data: p.AppendContinuation(make([]byte, 0, 256), f)}
+		next := &envelope{workflow: rr.env.workflow, args: rr.argsDigest, state: cur, round: rr.env.round + 1, data: p.AppendContinuation(make([]byte, 0, 256), f)}
 		reply, err := e.askReply(ctx, d, rr.binding, next, rr.pHash, rr.caps, st.ask, p.Questions(f, cur))
 		if err == nil {
 			rr.rt.outcome = "input_required"

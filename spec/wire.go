@@ -1,11 +1,12 @@
 package spec
 
-// WireKind is how a carried value (a continuation field, a form field of
-// an answer, an argument in the arguments digest) is written in a
-// continuation: the kind of its tagged entry. Its numbers are those of
-// binenc.Kind, which the runtime reads; spec does not import the runtime.
-// A value whose wire kind changes between two builds cannot be read by the
-// other one (docs/evolution.md, rule carried-type-changed).
+import "github.com/mrtrgen/mrtrgen/vocab"
+
+// WireKind is the kind a carried value is written with in a continuation
+// (docs/evolution.md, "What a token carries"). The continuation codec tags
+// every carried value with it, and mrtrgen breaking reports a carried value
+// whose kind changes (carried-type-changed): both ask these methods, so they
+// agree on what "the same type" is.
 type WireKind uint8
 
 const (
@@ -13,51 +14,74 @@ const (
 	WireInt
 	WireFloat
 	WireString
+	// WireEnum is carried by the value's name, never its position, so
+	// adding or reordering values keeps old tokens readable.
 	WireEnum
 	WireList
+	// WireGroup is an answer of an elicitation: a group of its form fields.
 	WireGroup
 )
 
-var wireKindNames = [...]string{"", "bool", "int", "float", "string", "enum", "list", "group"}
+var wireKindNames = map[WireKind]string{
+	WireBool: "bool", WireInt: "int", WireFloat: "float", WireString: "string",
+	WireEnum: "enum", WireList: "list", WireGroup: "group",
+}
 
 func (k WireKind) String() string {
-	if k > 0 && int(k) < len(wireKindNames) {
-		return wireKindNames[k]
+	if s, ok := wireKindNames[k]; ok {
+		return s
 	}
 	return "unknown"
 }
 
-// GoName is the name of the matching constant of package binenc
-// ("KindInt").
-func (k WireKind) GoName() string {
-	s := k.String()
-	return "Kind" + string(s[0]-'a'+'A') + s[1:]
-}
-
-// WireKind returns the wire kind of f's values. A list's items have their
-// own (f.Items.WireKind()); two lists differ on the wire when their item
-// kinds do. Formats, patterns and bounds do not change the wire kind.
+// WireKind is the kind the field's value is carried with. An integer and a
+// number are different kinds (a token holding 3 as an int does not hold a
+// float), and so are a string and an enum.
 func (f *Field) WireKind() WireKind {
 	switch f.Type {
-	case TypeBoolean:
-		return WireBool
+	case TypeString:
+		return WireString
+	case TypeEnum:
+		return WireEnum
 	case TypeInteger:
 		return WireInt
 	case TypeNumber:
 		return WireFloat
-	case TypeEnum:
-		return WireEnum
+	case TypeBoolean:
+		return WireBool
 	case TypeArray:
 		return WireList
 	}
-	return WireString
+	return 0
 }
 
-// WireType is f's wire kind with its items' for a list ("list<enum>"): two
-// fields with the same WireType read each other's values.
+// WireType is the field's whole wire shape: its kind, and for a list the
+// shape of its items ("list of enum"). Two builds read each other's values
+// of a field only when its WireType is the same in both.
 func (f *Field) WireType() string {
 	if f.Type == TypeArray && f.Items != nil {
-		return "list<" + f.Items.WireKind().String() + ">"
+		return "list of " + f.Items.WireType()
 	}
 	return f.WireKind().String()
+}
+
+// WireKind is the kind of the request's answer: an elicitation's answer is
+// a group of its form fields, a sampled text a string, roots a list of URIs.
+func (r *InputRequest) WireKind() WireKind {
+	switch r.Kind {
+	case vocab.Sample:
+		return WireString
+	case vocab.Roots:
+		return WireList
+	}
+	return WireGroup
+}
+
+// WireType is the shape of the request's answer, as Field.WireType (the
+// fields of a group are compared one by one, not here).
+func (r *InputRequest) WireType() string {
+	if r.Kind == vocab.Roots {
+		return "list of string"
+	}
+	return r.WireKind().String()
 }

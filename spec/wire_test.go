@@ -1,31 +1,33 @@
 package spec
 
-import "testing"
+import (
+	"testing"
 
-// A field's wire kind follows its type only: formats and bounds do not
-// change how its values are carried, an array's item type does.
-func TestWireKind(t *testing.T) {
-	for _, c := range []struct {
-		f    *Field
-		kind WireKind
-		typ  string
-	}{
-		{&Field{Type: TypeString, Format: "email", MaxLength: new(int)}, WireString, "string"},
-		{&Field{Type: TypeInteger}, WireInt, "int"},
-		{&Field{Type: TypeNumber}, WireFloat, "float"},
-		{&Field{Type: TypeBoolean}, WireBool, "bool"},
-		{&Field{Type: TypeEnum, Values: []EnumValue{{Value: "a"}}}, WireEnum, "enum"},
-		{&Field{Type: TypeArray, Items: &Field{Type: TypeEnum}}, WireList, "list<enum>"},
-		{&Field{Type: TypeArray, Items: &Field{Type: TypeInteger}}, WireList, "list<int>"},
-	} {
-		if got := c.f.WireKind(); got != c.kind {
-			t.Errorf("%v: wire kind %s, want %s", c.f.Type, got, c.kind)
+	"github.com/mrtrgen/mrtrgen/vocab"
+)
+
+// Every field type has its own wire kind (the codec tags values with it, so
+// two types sharing one would read each other's bytes), and a list's shape
+// includes its items'.
+func TestWireKinds(t *testing.T) {
+	seen := map[WireKind]FieldType{}
+	for ft := range fieldTypeNames {
+		k := (&Field{Type: ft}).WireKind()
+		if k == 0 || k.String() == "unknown" {
+			t.Errorf("%s has no wire kind", ft)
 		}
-		if got := c.f.WireType(); got != c.typ {
-			t.Errorf("%v: wire type %s, want %s", c.f.Type, got, c.typ)
+		if other, dup := seen[k]; dup {
+			t.Errorf("%s and %s share the wire kind %s", ft, other, k)
 		}
+		seen[k] = ft
 	}
-	if WireKind(0).String() != "unknown" || WireGroup.GoName() != "KindGroup" {
-		t.Error("names")
+	list := &Field{Type: TypeArray, Items: &Field{Type: TypeEnum}}
+	if got := list.WireType(); got != "list of enum" {
+		t.Errorf("array of enum: WireType %q", got)
+	}
+	for kind, want := range map[vocab.RequestKind]string{vocab.Elicit: "group", vocab.Sample: "string", vocab.Roots: "list of string"} {
+		if got := (&InputRequest{Kind: kind}).WireType(); got != want {
+			t.Errorf("%s answer: WireType %q, want %q", kind.Method(), got, want)
+		}
 	}
 }

@@ -114,7 +114,7 @@ var Cases = []Case{
 	{Name: "storage switched between sealed and reference", Rule: "storage-changed", Tool: "storage_changed", Args: map[string]any{"id": "r1"},
 		Start: rounds(first), Finish: rounds(second), Reason: "storage_changed"},
 	{Name: "an argument retyped", Rule: "argument-changed", Tool: "argument_retyped", Args: map[string]any{"qty": 3},
-		Start: rounds(first), Finish: rounds(second), Reason: seal.Forged.String()},
+		Start: rounds(first), Finish: rounds(second), Reason: "binding"},
 }
 
 func (c Case) from() []string {
