@@ -108,6 +108,11 @@ func Generate(f *spec.File, opts Options) ([]File, error) {
 	if err := lintErrors(f, findings); err != nil {
 		return nil, err
 	}
+	for _, t := range f.Workflows() {
+		if err := checkKeys(t); err != nil {
+			return nil, err
+		}
+	}
 	g := &gen{f: f, opts: opts}
 	// Files are independent of each other: render them on every CPU (most
 	// of the time goes into formatting), each into its own slot, so the
@@ -423,7 +428,7 @@ func (g *gen) packageFile() (File, error) {
 	jf := g.newFile(g.f.Package)
 	jf.Comment("Fails to compile when the mrtrgen runtime in go.mod does not match this")
 	jf.Comment("generated code: regenerate, or align github.com/mrtrgen/mrtrgen.")
-	jf.Const().Id("_").Op("=").Qual(pkgImpl, "SupportPackageIsVersion4")
+	jf.Const().Id("_").Op("=").Qual(pkgImpl, "SupportPackageIsVersion5")
 	jf.Line()
 	var regs []jen.Code
 	var params []jen.Code

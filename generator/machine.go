@@ -15,8 +15,9 @@ import (
 // in flow order, each doing exactly what the spec says about the state.
 func (w *workflow) machine(jf *jen.File) {
 	t, n := w.t, w.n
-	jf.Commentf("%s is a state of %s %s. States are numbered in flow order; the", n.state(), t.Kind, t.Name)
-	jf.Comment("continuation records the number, and its schema hash changes when they do.")
+	jf.Commentf("%s is a state of %s %s. States are numbered in flow order, for this", n.state(), t.Kind, t.Name)
+	jf.Comment("build only: a continuation records the state's name, so adding or moving states")
+	jf.Comment("elsewhere does not strand a workflow waiting in this one.")
 	jf.Type().Id(n.state()).Uint16()
 	jf.Line()
 	jf.Const().DefsFunc(func(g *jen.Group) {
@@ -275,7 +276,8 @@ func (w *workflow) confirmCase(c *jen.Group, s *spec.State) {
 	confirm := jen.Qual(pkgImpl, "Confirm").Call(jen.Id("r"), jen.Lit(g.Key), jen.Lit(g.Field),
 		jen.Qual(pkgImpl, "Bind").Call(jen.Id("p").Dot(w.gateBuilder(s)), jen.Id("f")))
 	c.Switch(jen.List(jen.Id("on"), jen.Id("ask")).Op(":=").Add(confirm), jen.Id("on")).Block(
-		jen.Case(jen.Qual(pkgVocab, "Next")).Block(w.goTo(s.Next.Name, vocab.Next)),
+		// The continuation carries what was confirmed (see passedField).
+		jen.Case(jen.Qual(pkgVocab, "Next")).Block(jen.Id("f").Dot(passedField(s)).Op("=").True(), w.goTo(s.Next.Name, vocab.Next)),
 		jen.Case(jen.Qual(pkgVocab, "Decline")).Block(w.leave(s.OnDecline, vocab.Decline, "the user did not confirm")),
 		jen.Case(jen.Qual(pkgVocab, "Cancel")).Block(w.leave(s.OnCancel, vocab.Cancel, "the user cancelled the confirmation")),
 		jen.Default().Block(jen.Return(jen.Id("r").Dot("Ask").Call(jen.Index().Qual(pkgImpl, "Pending").Values(jen.Id("ask"))))),

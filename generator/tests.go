@@ -92,6 +92,7 @@ func (w *workflow) tests(jf *jen.File) error {
 
 	w.validationTests(jf)
 	w.validatorTests(jf)
+	w.recordedContinuationsTest(jf)
 
 	// Rejected (state, input) pairs.
 	if len(walks.rejectAt) > 0 {
@@ -110,6 +111,27 @@ func (w *workflow) tests(jf *jen.File) error {
 		jf.Line()
 	}
 	return nil
+}
+
+// recordedContinuationsTest emits the replay test of the workflow's
+// recorded continuations (mrtrtest.Continuations), for a workflow that can
+// wait for input.
+func (w *workflow) recordedContinuationsTest(jf *jen.File) {
+	if !slices.ContainsFunc(w.t.States, func(s *spec.State) bool { return s.Kind.Interactive() }) {
+		return
+	}
+	n := w.n
+	name := "Test" + n.base + "RecordedContinuations"
+	dir := "testdata/continuations/" + fileBase(w.t)
+	jf.Commentf("%s opens the continuations recorded in %s with this", name, dir)
+	jf.Comment("build: a spec change that would strand workflows waiting in them across a deploy fails")
+	jf.Comment("here, naming the file, the state and the reason (docs/evolution.md). Record them on the")
+	jf.Commentf("build that is deployed: %s=1 go test -run %s.", "MRTR_RECORD", name)
+	jf.Func().Id(name).Params(jen.Id("t").Op("*").Qual(pkgTesting, "T")).Block(
+		jen.Id("h").Op(":=").Op("&").Id(w.fakeName()).Values(),
+		jen.Qual(pkgTest, "Continuations").Call(jen.Id("t"), jen.Id(n.newProgram()).Call(jen.Id("h")), jen.Id("fixtures"+n.base).Call(jen.Id("h")), jen.Lit(dir)),
+	)
+	jf.Line()
 }
 
 // fake emits the fake handler.

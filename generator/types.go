@@ -351,6 +351,10 @@ func (w *workflow) flowType(jf *jen.File) {
 		}
 		g.Line()
 		g.Id("state").Id(n.state())
+		for _, s := range w.gates() {
+			g.Commentf("%s is set once gate %s is confirmed: the continuation carries what it confirmed.", passedField(s), s.Name)
+			g.Id(passedField(s)).Bool()
+		}
 	})
 	jf.Line()
 	jf.Comment("State returns the state the workflow is in.")

@@ -91,57 +91,54 @@ func (w *workflow) canonicalCall() jen.Code {
 	return jen.Id(w.canonicalName()).Call(jen.Id("f"))
 }
 
-// continuationCheck emits CheckContinuation: the constraints of the
-// continuation fields, which handlers fill, checked before the engine seals
-// them (an enum value outside the list would otherwise be sealed as no value).
-// A field still at its zero value has not been set, and is not checked.
+// continuationCheck emits CheckContinuation: the built-in constraints of
+// what the workflow carries, continuation fields (which handlers fill) and
+// answers. The engine checks them before it seals a continuation (an enum
+// value outside the list would otherwise be sealed), and again when it
+// opens one, so a value a narrowed constraint no longer allows is refused
+// (constraint_narrowed). Custom validators are not run again: they ran
+// when the value was taken. A value still at its zero value has not been
+// set, and is not checked.
 func (w *workflow) continuationCheck(jf *jen.File) {
 	const scope = "Continuation"
 	for _, c := range w.t.Continuation.Fields {
 		w.patternVars(jf, c, scope)
 	}
-	jf.Comment("CheckContinuation checks what handlers stored in the continuation against the")
-	jf.Comment("spec before the engine seals it; a field still at its zero value is not set yet.")
+	jf.Comment("CheckContinuation checks what the workflow carries (continuation fields, answers)")
+	jf.Comment("against the spec's built-in constraints, before the engine seals it and when it opens")
+	jf.Comment("it again; a value still at its zero value is not set yet.")
 	jf.Func().Params(jen.Id("p").Id(w.n.program())).Id("CheckContinuation").
 		Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("f").Op("*").Id(w.n.flow())).
 		Qual(pkgImpl, "Problems").
 		BlockFunc(func(g *jen.Group) {
-			var checked []*spec.Field
+			var body []func(*jen.Group)
 			for _, c := range w.t.Continuation.Fields {
-				if hasConstraints(c) {
-					checked = append(checked, c)
+				if c.Type == spec.TypeArray && c.Items != nil && c.Items.Type == spec.TypeOption {
+					body = append(body, func(g *jen.Group) {
+						g.If(jen.Id("list").Op(":=").Id("f").Dot("Continuation").Dot(field(c.Name)), jen.Len(jen.Id("list")).Op(">").Lit(0)).BlockFunc(func(b *jen.Group) {
+							w.optionListChecks(b, c, scope)
+						})
+					})
+					continue
+				}
+				if hasBuiltinChecks(c) {
+					body = append(body, func(g *jen.Group) {
+						w.carriedChecks(g, c, jen.Id("f").Dot("Continuation").Dot(field(c.Name)), false, scope, c.Name)
+					})
 				}
 			}
-			if len(checked) == 0 {
+			for _, q := range w.requests() {
+				if check := w.answerChecks(q); check != nil {
+					body = append(body, check)
+				}
+			}
+			if len(body) == 0 {
 				g.Return(jen.Nil())
 				return
 			}
 			g.Var().Id("problems").Qual(pkgImpl, "Problems")
-			for _, c := range checked {
-				value := jen.Id("f").Dot("Continuation").Dot(field(c.Name))
-				if c.Type == spec.TypeArray && c.Items != nil && c.Items.Type == spec.TypeOption {
-					g.If(jen.Id("list").Op(":=").Add(value), jen.Len(jen.Id("list")).Op(">").Lit(0)).BlockFunc(func(b *jen.Group) {
-						w.optionListChecks(b, c, scope)
-					})
-					continue
-				}
-				if c.Type == spec.TypeArray {
-					g.If(jen.Id("list").Op(":=").Add(value), jen.Len(jen.Id("list")).Op(">").Lit(0)).BlockFunc(func(b *jen.Group) {
-						countChecks(b, c, jen.Len(jen.Id("list")), "FewerItems", "MoreItems")
-						if c.Items != nil && hasConstraints(c.Items) {
-							b.For(jen.List(jen.Id("_"), jen.Id("v")).Op(":=").Range().Id("list")).BlockFunc(func(l *jen.Group) {
-								w.checks(l, c.Items, scope, c.Name+"[]")
-							})
-						}
-					})
-					continue
-				}
-				if c.Type == spec.TypeEnum {
-					value = jen.String().Call(value) // checks compares it as the string it came as
-				}
-				g.If(jen.Id("v").Op(":=").Add(value), jen.Id("v").Op("!=").Add(zeroOf(c))).BlockFunc(func(b *jen.Group) {
-					w.checks(b, c, scope, c.Name)
-				})
+			for _, b := range body {
+				b(g)
 			}
 			g.Return(jen.Id("problems"))
 		})
@@ -169,14 +166,123 @@ func (w *workflow) optionListChecks(b *jen.Group, c *spec.Field, scope string) {
 	b.Qual(pkgImpl, "CheckOptions").Call(jen.Op("&").Id("problems"), jen.Lit(c.Name), jen.Id("list"))
 }
 
+// hasBuiltinChecks reports whether carriedChecks emits anything for f.
+func hasBuiltinChecks(f *spec.Field) bool {
+	if f == nil {
+		return false
+	}
+	if f.Type == spec.TypeArray {
+		return f.MinItems != nil || f.MaxItems != nil || hasBuiltinChecks(f.Items)
+	}
+	return hasBuiltins(f)
+}
+
+// answerChecks returns what checks the answer to q again, or nil when it
+// has no built-in constraint.
+func (w *workflow) answerChecks(q *spec.InputRequest) func(*jen.Group) {
+	a := jen.Id("f").Dot(field(q.Key))
+	switch q.Kind {
+	case vocab.Sample:
+		if q.MaxLength == nil {
+			return nil
+		}
+		return func(g *jen.Group) {
+			g.If(a.Clone().Op("!=").Nil()).Block(
+				jen.If(jen.Id("n").Op(":=").Qual("unicode/utf8", "RuneCountInString").Call(a.Clone().Dot("Text")), jen.Id("n").Op(">").Lit(*q.MaxLength)).Block(
+					problemCall("TooLong", jen.Lit(q.Key), jen.Lit(*q.MaxLength), jen.Id("n"))))
+		}
+	case vocab.Roots:
+		minItems := 0
+		if q.MinItems != nil {
+			minItems = *q.MinItems
+		}
+		return func(g *jen.Group) {
+			g.If(a.Clone().Op("!=").Nil()).Block(
+				jen.Id("problems").Op("=").Append(jen.Id("problems"), jen.Qual(pkgImpl, "CheckRoots").Call(a.Clone().Dot("URIs"), jen.Lit(minItems), jen.Lit(q.MaxItems)).Op("...")))
+		}
+	}
+	var checked []*spec.Field
+	for _, f := range q.Fields {
+		if hasBuiltinChecks(f) {
+			checked = append(checked, f)
+		}
+	}
+	if len(checked) == 0 {
+		return nil
+	}
+	// A carried answer's offered values are checked against the options
+	// the continuation carries, as the decoder checked them.
+	var sources []*spec.Field
+	for _, src := range offeredSources(q) {
+		for _, f := range checked {
+			e := f
+			if f.Type == spec.TypeArray && f.Items != nil {
+				e = f.Items
+			}
+			if e.Source == src && !slices.Contains(sources, src) {
+				sources = append(sources, src)
+			}
+		}
+	}
+	return func(g *jen.Group) {
+		g.If(jen.Id("a").Op(":=").Add(a), jen.Id("a").Op("!=").Nil()).BlockFunc(func(g *jen.Group) {
+			for _, src := range sources {
+				g.Id(offeredVar(src)).Op(":=").Add(optionsOf(src))
+			}
+			for _, f := range checked {
+				w.carriedChecks(g, f, jen.Id("a").Dot(field(f.Name)), optional(f), q.Key, q.Key+"."+f.Name)
+			}
+		})
+	}
+}
+
+// carriedChecks appends the built-in checks of carried value v of field f
+// (a pointer when ptr), when it is set.
+func (w *workflow) carriedChecks(g *jen.Group, f *spec.Field, v *jen.Statement, ptr bool, scope, label string) {
+	if f.Type == spec.TypeArray {
+		g.If(jen.Id("list").Op(":=").Add(v), jen.Len(jen.Id("list")).Op(">").Lit(0)).BlockFunc(func(b *jen.Group) {
+			countChecksAs(b, f, label, jen.Len(jen.Id("list")), "FewerItems", "MoreItems")
+			if hasBuiltins(f.Items) {
+				b.For(jen.List(jen.Id("_"), jen.Id("v")).Op(":=").Range().Id("list")).BlockFunc(func(l *jen.Group) {
+					w.checks(l, f.Items, scope, label+"[]")
+				})
+			}
+		})
+		return
+	}
+	if ptr {
+		value := jen.Op("*").Add(v.Clone())
+		if f.Type == spec.TypeEnum {
+			value = jen.String().Call(value)
+		}
+		g.If(v.Clone().Op("!=").Nil()).BlockFunc(func(b *jen.Group) {
+			b.Id("v").Op(":=").Add(value)
+			w.checks(b, f, scope, label)
+		})
+		return
+	}
+	if f.Type == spec.TypeEnum {
+		v = jen.String().Call(v) // checks compares it as the string it came as
+	}
+	g.If(jen.Id("v").Op(":=").Add(v), jen.Id("v").Op("!=").Add(zeroOf(f))).BlockFunc(func(b *jen.Group) {
+		w.checks(b, f, scope, label)
+	})
+}
+
 // countChecks appends the bounds of array field f on its length n; fewer
 // and more are the Problems methods that word them.
 func countChecks(g *jen.Group, f *spec.Field, n jen.Code, fewer, more string) {
+	countChecksAs(g, f, f.Name, n, fewer, more)
+}
+
+// countChecksAs is countChecks naming the list label ("reason.tags" for a
+// carried answer's field).
+func countChecksAs(g *jen.Group, f *spec.Field, label string, n jen.Code, fewer, more string) {
 	if f.MinItems != nil {
-		g.If(jen.Add(n).Op("<").Lit(*f.MinItems)).Block(problemCall(fewer, jen.Lit(f.Name), jen.Lit(*f.MinItems)))
+		g.If(jen.Add(n).Op("<").Lit(*f.MinItems)).Block(problemCall(fewer, jen.Lit(label), jen.Lit(*f.MinItems)))
 	}
 	if f.MaxItems != nil {
-		g.If(jen.Add(n).Op(">").Lit(*f.MaxItems)).Block(problemCall(more, jen.Lit(f.Name), jen.Lit(*f.MaxItems)))
+		g.If(jen.Add(n).Op(">").Lit(*f.MaxItems)).Block(problemCall(more, jen.Lit(label), jen.Lit(*f.MaxItems)))
 	}
 }
 
@@ -184,19 +290,6 @@ func countChecks(g *jen.Group, f *spec.Field, n jen.Code, fewer, more string) {
 // problem, through mrtrimpl.Problems.
 func problemCall(method string, args ...jen.Code) *jen.Statement {
 	return jen.Id("problems").Dot(method).Call(args...)
-}
-
-// hasConstraints reports whether checks would emit anything for f (for an
-// array: bounds on its length or constraints on its items).
-func hasConstraints(f *spec.Field) bool {
-	if f == nil {
-		return false
-	}
-	if f.Type == spec.TypeArray {
-		// A list of options is always checked: values there and distinct.
-		return f.MinItems != nil || f.MaxItems != nil || hasConstraints(f.Items) || f.Items.Type == spec.TypeOption
-	}
-	return hasBuiltins(f) || len(f.Validate) > 0
 }
 
 // hasBuiltins reports whether scalar field f has a built-in constraint

@@ -6,24 +6,26 @@ import (
 )
 
 // Worst-case size of a sealed requestState, following the continuation
-// encoding the generator emits (see mrtr/binenc): strings and byte strings
-// are a uvarint length and the bytes, integers zig-zag varints, numbers 8
-// bytes, booleans and enums one small varint, arrays a uvarint count and the
-// items, optional values a presence byte. The sealed envelope adds a schema
-// hash, workflow id, state and round; the token adds the AEAD header, nonce
-// and tag, and base64url.
+// encoding the generator emits (envelope version 3, docs/evolution.md):
+// each carried value is a tagged entry, key(4) | kind(1) | uvarint length |
+// payload, where strings are their bytes, integers zig-zag varints,
+// numbers 8 bytes, booleans one byte, enums their value's bytes and lists
+// an item kind and each item with its length; answers, continuation fields
+// and passed gates are groups of entries. The sealed envelope adds the
+// workflow id, the arguments digest, round, the state's name and kind, and
+// each request sent with its question digest; the token adds the AEAD
+// header, nonce and tag, and base64url.
 
 // unbounded marks a size with no upper limit (a string without maxLength).
 const unbounded = -1
 
 const (
-	envelopeBytes  = 8 + 16 + 3 + 3 // schema hash, workflow id, state, round
-	sealOverhead   = 41             // version, key id, expiry, nonce, tag
-	maxIntBytes    = 10
-	maxFloatBytes  = 8
-	maxRuneBytes   = 4
-	presenceBytes  = 1
-	referenceBytes = 1 + 16 // a presence byte and a 128-bit reference
+	envelopeBytes = 1 + 16 + 32 + 3 + 1 + 1 + 1 // version, workflow id, arguments digest, round, state kind, sent count, mode
+	digestBytes   = 8                           // per sent request
+	sealOverhead  = 41                          // version, key id, expiry, nonce, tag
+	maxIntBytes   = 10
+	maxFloatBytes = 8
+	maxRuneBytes  = 4
 )
 
 func uvarintLen(n int) int {
@@ -42,36 +44,52 @@ func addSize(a, b int) int {
 	return a + b
 }
 
-// fieldSize is the most bytes one field's value can take.
-func fieldSize(f *spec.Field) int {
-	var n int
+// entrySize is the size of a tagged entry whose payload takes at most p
+// bytes.
+func entrySize(p int) int {
+	if p == unbounded {
+		return unbounded
+	}
+	return 4 + 1 + uvarintLen(p) + p
+}
+
+// stringSize is a length-prefixed string of at most n bytes.
+func stringSize(n int) int { return uvarintLen(n) + n }
+
+// payloadSize is the most bytes the payload of one field's entry can take.
+func payloadSize(f *spec.Field) int {
 	switch f.Type {
 	case spec.TypeString:
 		if f.MaxLength == nil {
 			return unbounded
 		}
-		n = stringSize(*f.MaxLength)
+		return *f.MaxLength * maxRuneBytes
 	case spec.TypeInteger:
-		n = maxIntBytes
+		return maxIntBytes
 	case spec.TypeNumber:
-		n = maxFloatBytes
+		return maxFloatBytes
 	case spec.TypeBoolean:
-		n = 1
+		return 1
 	case spec.TypeEnum:
-		n = uvarintLen(len(f.Values) + 1)
 		if f.ValuesFrom != nil {
-			// One of the offered values, carried as a string.
+			// One of the offered values, carried by its value.
 			src := f.Source.OptionItems()
 			if src == nil || src.MaxLength == nil {
 				return unbounded
 			}
-			return stringSize(*src.MaxLength)
+			return *src.MaxLength * maxRuneBytes
 		}
+		n := 0
+		for _, v := range f.Values {
+			n = max(n, len(v.Value))
+		}
+		return n
 	case spec.TypeOption:
+		// A group of two string entries: the value and the title.
 		if f.MaxLength == nil || f.TitleMaxLength == nil {
 			return unbounded
 		}
-		n = stringSize(*f.MaxLength) + stringSize(*f.TitleMaxLength)
+		return entrySize(*f.MaxLength*maxRuneBytes) + entrySize(*f.TitleMaxLength*maxRuneBytes)
 	case spec.TypeArray:
 		maxItems := f.MaxItems
 		if maxItems == nil && f.Items != nil && f.Items.Source != nil {
@@ -81,55 +99,51 @@ func fieldSize(f *spec.Field) int {
 		if maxItems == nil || f.Items == nil {
 			return unbounded
 		}
-		item := fieldSize(f.Items)
+		item := payloadSize(f.Items)
 		if item == unbounded {
 			return unbounded
 		}
-		n = uvarintLen(*maxItems) + *maxItems*item
+		return 1 + *maxItems*stringSize(item)
 	}
-	return n
+	return 0
 }
 
-// stringSize is the most bytes a string of at most n characters takes.
-func stringSize(n int) int {
-	b := n * maxRuneBytes
-	return uvarintLen(b) + b
-}
+// fieldSize is the most bytes one field's entry can take.
+func fieldSize(f *spec.Field) int { return entrySize(payloadSize(f)) }
 
 // answerSize is the most bytes a stored answer to q can take.
 func answerSize(q *spec.InputRequest) int {
-	n := presenceBytes
 	switch q.Kind {
 	case vocab.Elicit:
+		n := 0
 		for _, f := range q.Fields {
 			n = addSize(n, fieldSize(f))
-			if !f.Required {
-				n = addSize(n, presenceBytes)
-			}
 		}
+		return entrySize(n)
 	case vocab.Sample:
 		if q.MaxLength == nil {
 			return unbounded
 		}
-		b := *q.MaxLength * maxRuneBytes
-		n += uvarintLen(b) + b
+		return entrySize(*q.MaxLength * maxRuneBytes)
 	case vocab.Roots:
-		n += uvarintLen(q.MaxItems) + q.MaxItems*(uvarintLen(spec.MaxRootURIBytes)+spec.MaxRootURIBytes)
+		return entrySize(1 + q.MaxItems*stringSize(spec.MaxRootURIBytes))
 	}
-	return n
+	return 0
 }
 
 // tokenSizeAt is the longest requestState the workflow can issue while
 // waiting in state s: the continuation fields plus every answer that can
-// have been given by then (including partial answers of s itself). It
-// returns unbounded when a carried value has no limit.
+// have been given by then (including partial answers of s itself), and
+// every gate passed. It returns unbounded when a carried value has no
+// limit.
 func tokenSizeAt(g *graph, s *spec.State) int {
 	t := g.t
 	si := g.index[s.Name]
-	body := 0
+	fields := 0
 	for _, f := range t.Continuation.Fields {
-		body = addSize(body, fieldSize(f))
+		fields = addSize(fields, fieldSize(f))
 	}
+	answers, gates := 0, 0
 	for ai, a := range t.States {
 		if !a.Interactive() {
 			continue
@@ -138,15 +152,27 @@ func tokenSizeAt(g *graph, s *spec.State) int {
 			continue
 		}
 		for _, q := range a.Requests {
-			body = addSize(body, answerSize(q))
+			answers = addSize(answers, answerSize(q))
 		}
 		if a.Confirm != nil {
-			body = addSize(body, presenceBytes+1)
+			gates += entrySize(maxIntBytes)
+		}
+	}
+	body := 0
+	for _, group := range []int{fields, answers, gates} {
+		if group != 0 {
+			body = addSize(body, entrySize(group))
 		}
 	}
 	if body == unbounded {
 		return unbounded
 	}
-	raw := sealOverhead + envelopeBytes + body
+	raw := sealOverhead + envelopeBytes + stringSize(len(s.Name)) + body
+	for _, q := range s.Requests {
+		raw += stringSize(len(q.Key)) + digestBytes
+	}
+	if s.Confirm != nil {
+		raw += stringSize(len(s.Confirm.Key)) + digestBytes
+	}
 	return (raw*4 + 2) / 3 // base64url without padding
 }

@@ -48,18 +48,20 @@ tools:
 		t.Fatal(ds.Error())
 	}
 	tool := f.Tools[0]
-	value := 1 + 28*4 // uvarint(112) and the bytes
-	title := 2 + 40*4 // uvarint(160) and the bytes
+	// Entries of envelope 3: key, kind, length, payload (entrySize); an
+	// option is a group of its value's and its title's string entries.
+	value, title := 28*4, 40*4
+	option := entrySize(value) + entrySize(title)
 	q := tool.State("choose").Request("choice")
 	for _, c := range []struct {
 		name string
 		f    *spec.Field
 		want int
 	}{
-		{"a list of options", tool.Continuation.Field("matches"), 1 + 5*(value+title)},
+		{"a list of options", tool.Continuation.Field("matches"), entrySize(1 + 5*stringSize(option))},
 		{"options without a bound on their titles", tool.Continuation.Field("loose"), unbounded},
-		{"one of the options", q.Field("one"), value},
-		{"a multi-select of them", q.Field("many"), 1 + 5*value},
+		{"one of the options", q.Field("one"), entrySize(value)},
+		{"a multi-select of them", q.Field("many"), entrySize(1 + 5*stringSize(value))},
 	} {
 		if got := fieldSize(c.f); got != c.want {
 			t.Errorf("%s: %d bytes, want %d", c.name, got, c.want)

@@ -37,8 +37,9 @@
 //  2. decode and validate the arguments (generated validators),
 //  3. authorize (the handler's Authorize, on every round),
 //  4. verify the continuation: open the sealed requestState, bound to this
-//     server, tool, principal and arguments, and reject anything tampered,
-//     expired, or minted for another shape of workflow,
+//     server, tool, principal and arguments, and reject anything tampered
+//     or expired, or that this build of the spec cannot continue
+//     (docs/evolution.md says which changes those are),
 //  5. replay: a retried round returns its first reply,
 //  6. run states until input is needed or the workflow ends: answers are
 //     validated again, checks re-run, and effects go through idempotency

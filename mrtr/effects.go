@@ -11,7 +11,6 @@ import (
 
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
-	"github.com/mrtrgen/mrtrgen/mrtr/seal"
 	"github.com/mrtrgen/mrtrgen/mrtr/store"
 	"github.com/mrtrgen/mrtrgen/vocab"
 )
@@ -38,7 +37,9 @@ import (
 
 // Effect records: status byte, then the continuation after the effect
 // (ok), the rejection message, or (ok by reference) the reference of a
-// continuation record holding it. Programs whose continuation is kept by
+// continuation record holding it. The continuation is tagged (binenc) in
+// records of this build; effectOK and effectOKRef records, from builds
+// before envelope version 3, hold it positional. Programs whose continuation is kept by
 // reference (all those with sensitive fields) never put it in an effect
 // record, which outlives the workflow by its retention: it goes to a
 // continuation record of the workflow, deleted with the others when the
@@ -47,6 +48,8 @@ const (
 	effectOK       = 1
 	effectRejected = 2
 	effectOKRef    = 3
+	effectOKV3     = 4
+	effectOKRefV3  = 5
 )
 
 // outcomeRecord encodes a successful effect's record. For a program kept
@@ -56,14 +59,14 @@ const (
 func (r *round) outcomeRecord() (record []byte, state *store.StateRecord, err error) {
 	data := r.snapshot()
 	if r.d.Storage != vocab.Reference {
-		return binenc.AppendBytes(binenc.AppendUvarint(nil, effectOK), data), nil, nil
+		return binenc.AppendBytes(binenc.AppendUvarint(nil, effectOKV3), data), nil, nil
 	}
-	ref, err := seal.NewReference()
+	ref, err := r.e.newReference()
 	if err != nil {
 		return nil, nil, err
 	}
 	state = &store.StateRecord{Ref: ref, Workflow: r.workflow, Subject: r.d.Subject(), Principal: r.pHash, Data: data}
-	return binenc.AppendBytes(binenc.AppendUvarint(nil, effectOKRef), []byte(ref)), state, nil
+	return binenc.AppendBytes(binenc.AppendUvarint(nil, effectOKRefV3), []byte(ref)), state, nil
 }
 
 // stateTTL is how long a continuation record lives.
@@ -110,10 +113,17 @@ func (r *round) Effect(ctx context.Context, key string, retain time.Duration, ne
 	}
 	// The operation is this workflow's effect at this state with these
 	// arguments; what checks found before it may change between attempts
-	// without making it another operation.
+	// without making it another operation. The state is named, so that a
+	// deploy that adds states elsewhere keeps the fingerprint (a round
+	// resumed from a token of envelope 1 or 2 numbers it, as the build
+	// that may have started the effect did).
 	h := sha256.New()
 	h.Write([]byte(r.workflow))
-	h.Write(binary.BigEndian.AppendUint16(nil, r.current))
+	if r.legacy {
+		h.Write(binary.BigEndian.AppendUint16(nil, r.current))
+	} else {
+		h.Write([]byte("\x00state\x00" + r.d.State(r.current).Name))
+	}
 	h.Write(r.argsDigest[:])
 	req := store.ClaimRequest{Key: recordKey, Fingerprint: h.Sum(nil), Owner: newOwner(), Lease: e.cfg.Lease}
 	if err := ctx.Err(); err != nil {
@@ -212,7 +222,8 @@ func (r *round) replayEffect(ctx context.Context, key string, record []byte, nex
 	switch status {
 	case effectRejected:
 		return mrtrimpl.Step{}, &Rejection{msg: string(data)}
-	case effectOKRef:
+	case effectOK, effectOKV3:
+	case effectOKRef, effectOKRefV3:
 		rec, err := r.e.cfg.Store.GetState(ctx, string(data))
 		if err != nil {
 			// Gone with its workflow: only a retry of a round whose reply
@@ -223,8 +234,14 @@ func (r *round) replayEffect(ctx context.Context, key string, record []byte, nex
 			return mrtrimpl.Step{}, fmt.Errorf("mrtr: effect record %s: its continuation belongs to another workflow", key)
 		}
 		data = rec.Data
+	default:
+		return mrtrimpl.Step{}, fmt.Errorf("mrtr: effect record %s: unknown status %d (written by a newer build?)", key, status)
 	}
-	if err := r.restore(data); err != nil {
+	restore := r.restore
+	if status == effectOK || status == effectOKRef {
+		restore = r.restoreV2
+	}
+	if err := restore(data); err != nil {
 		return mrtrimpl.Step{}, fmt.Errorf("mrtr: effect record %s: %w", key, err)
 	}
 	r.effected = true

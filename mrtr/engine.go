@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"io"
 	"log/slog"
 	"sync"
 	"time"
@@ -68,6 +69,10 @@ type Config struct {
 	// retry take the claim over when the store is back (Attempt.Takeover).
 	// Default 15 minutes. See Engine.Drain for shutdowns.
 	RecordFor time.Duration
+	// Rand is where workflow ids and continuation references come from;
+	// nil means crypto/rand. Only tests set it: mrtrtest's recorder, whose
+	// recorded continuations must come out the same on every run.
+	Rand io.Reader
 }
 
 // Engine runs rounds of generated programs. It is safe for concurrent use

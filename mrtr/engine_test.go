@@ -132,7 +132,10 @@ type schemaChanged struct {
 
 func (s schemaChanged) Descriptor() *mrtrimpl.Descriptor { return &s.d }
 
-func TestTokenOfAnOlderSchemaIsRejected(t *testing.T) {
+// The schema hash binds only tokens of envelope versions 1 and 2: after a
+// change of the spec they are refused (schema_changed), while tokens of
+// version 3 are checked value by value and open.
+func TestSchemaHashBindsOnlyLegacyTokens(t *testing.T) {
 	var logs bytes.Buffer
 	p := testprog.NewTransferProgram(&testprog.TransferImpl{})
 	h := mrtrtest.New(t, p, mrtrtest.WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
@@ -140,12 +143,15 @@ func TestTokenOfAnOlderSchemaIsRejected(t *testing.T) {
 	changed := schemaChanged{Program: p, d: *p.Descriptor()}
 	changed.d.SchemaHash++
 	h.Program = changed
-	_, err := h.Call(context.Background(), transferArgs, r1.RequestState, mcp.InputResponseMap{"memo": memo("x")})
+	_, err := h.Call(context.Background(), transferArgs, loadV2Tokens(t)["transfer/askMemo"].Token, mcp.InputResponseMap{"memo": memo("x")})
 	if !mrtrtest.IsInvalidState(err) {
-		t.Fatalf("token of an older schema: %v", err)
+		t.Fatalf("a v2 token of an older schema: %v", err)
 	}
 	if !strings.Contains(logs.String(), "reason=schema_changed") {
 		t.Fatalf("the log does not say why:\n%s", logs.String())
+	}
+	if r := call(t, h, transferArgs, r1.RequestState, mcp.InputResponseMap{"memo": memo("x"), "summary": mrtrtest.Text("x")}); r.InputRequests["confirm"] == nil {
+		t.Fatalf("a v3 token after a schema hash change: %+v", r)
 	}
 }
 
@@ -175,11 +181,12 @@ func TestSensitiveStateStaysServerSide(t *testing.T) {
 	h := mrtrtest.New(t, testprog.NewVaultProgram(impl))
 	args := map[string]any{"vaultId": "v-7"}
 	r1 := call(t, h, args, "", nil)
-	// The token carries a reference (and the digest of the one question
-	// sent), not the data: it is as short as one with an empty continuation
-	// would be, whatever the owner's length.
-	if n := len(r1.RequestState); n > 140 {
-		t.Fatalf("a by-reference requestState is %d characters; it carries the data", n)
+	// The token carries a reference (and the digests of the arguments and
+	// of the one question sent), not the data: its length does not depend
+	// on the owner's (the handler stores "owner-of-" and the vault id).
+	long := call(t, h, map[string]any{"vaultId": "v-77777777"}, "", nil)
+	if n, m := len(r1.RequestState), len(long.RequestState); n != m || n > 190 {
+		t.Fatalf("by-reference requestStates of %d and %d characters: they carry the data", n, m)
 	}
 	final := call(t, h, args, r1.RequestState, mcp.InputResponseMap{"pin": mrtrtest.Accept(map[string]any{"code": "1234"})})
 	if final.NeedsInput() || final.Final.Outcome != mrtr.OutcomeSuccess {

@@ -2,6 +2,7 @@ package mrtr
 
 import (
 	"encoding/binary"
+	"errors"
 	"testing"
 
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
@@ -9,41 +10,119 @@ import (
 	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
-// Tokens of the previous build (envelope version 1: no sent mask, no
-// question digests) keep opening: every request of their state counts as
-// sent, and no question is compared.
-func TestVersion1EnvelopesOpen(t *testing.T) {
-	d := &mrtrimpl.Descriptor{SchemaHash: 0xfeed, Storage: vocab.Sealed, States: []mrtrimpl.StateInfo{
+func envelopeDescriptor() *mrtrimpl.Descriptor {
+	return &mrtrimpl.Descriptor{Name: "t", SchemaHash: 0xfeed, Storage: vocab.Sealed, States: []mrtrimpl.StateInfo{
 		{Name: "ask", Kind: vocab.StateAsk, Requests: []mrtrimpl.RequestInfo{{Key: "a"}, {Key: "b"}}},
 		{Name: "done", Kind: vocab.StateTerminal},
 	}}
-	// What the previous build's marshal wrote.
-	v1 := []byte{envelopeV1}
-	v1 = binary.BigEndian.AppendUint64(v1, d.SchemaHash)
-	v1 = append(v1, make([]byte, 16)...)
-	v1 = binenc.AppendUvarint(v1, 1) // state
-	v1 = binenc.AppendUvarint(v1, 2) // round
-	v1 = append(v1, modeInline, 0xAB)
-	env, err := unmarshalEnvelope(v1, d)
+}
+
+// legacyEnvelope is what the builds before version 3 wrote.
+func legacyEnvelope(version byte, hash uint64, state, round int, sent uint64, digests []uint64, data []byte) []byte {
+	b := []byte{version}
+	b = binary.BigEndian.AppendUint64(b, hash)
+	b = append(b, make([]byte, 16)...)
+	b = binenc.AppendUvarint(b, uint64(state))
+	b = binenc.AppendUvarint(b, uint64(round))
+	if version == envelopeV2 {
+		b = binenc.AppendUvarint(b, sent)
+		for _, d := range digests {
+			b = binary.BigEndian.AppendUint64(b, d)
+		}
+	}
+	b = append(b, modeInline)
+	return append(b, data...)
+}
+
+func reasonOf(err error) string {
+	var se *stateError
+	if errors.As(err, &se) {
+		return se.reason
+	}
+	return ""
+}
+
+// Tokens of the builds before version 3 keep opening on the same spec:
+// version 1 (no sent mask, no question digests: every request of the
+// state counts as sent, and no question is compared) and version 2.
+func TestLegacyEnvelopesOpen(t *testing.T) {
+	d := envelopeDescriptor()
+	env, err := unmarshalEnvelope(legacyEnvelope(envelopeV1, d.SchemaHash, 1, 2, 0, nil, []byte{0xAB}), d)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if env.sent != 0b11 || env.digests != nil || env.state != 1 || env.round != 2 || string(env.data) != "\xab" {
+	if !env.legacy() || env.sent != 0b11 || env.digests != nil || env.state != 1 || env.round != 2 || string(env.data) != "\xab" {
 		t.Fatalf("v1 envelope read as %+v", env)
 	}
 	if changed := env.pinQuestions(d.State(1), nil); changed != nil || env.sent != 0b11 {
 		t.Fatalf("a v1 token's answers were unpinned: %v", changed)
 	}
-
-	// The current version round-trips its mask and digests.
-	v2 := &envelope{state: 1, round: 3, sent: 0b10, digests: []uint64{42}, data: []byte{1}}
-	got, err := unmarshalEnvelope(v2.marshal(d.SchemaHash), d)
-	if err != nil || got.sent != 0b10 || len(got.digests) != 1 || got.digests[0] != 42 || string(got.data) != "\x01" {
-		t.Fatalf("v2 round trip: %+v, %v", got, err)
+	env, err = unmarshalEnvelope(legacyEnvelope(envelopeV2, d.SchemaHash, 1, 3, 0b10, []uint64{42}, []byte{1}), d)
+	if err != nil || !env.legacy() || env.sent != 0b10 || len(env.digests) != 1 || env.digests[0] != 42 || string(env.data) != "\x01" {
+		t.Fatalf("v2 envelope: %+v, %v", env, err)
 	}
 	// A mask naming a request the state does not have is malformed.
-	bad := &envelope{state: 1, round: 3, sent: 0b100, digests: []uint64{1}}
-	if _, err := unmarshalEnvelope(bad.marshal(d.SchemaHash), d); err == nil {
-		t.Fatal("a mask beyond the state's requests was accepted")
+	if _, err := unmarshalEnvelope(legacyEnvelope(envelopeV2, d.SchemaHash, 1, 3, 0b100, []uint64{1}, nil), d); reasonOf(err) != reasonMalformed {
+		t.Fatalf("a mask beyond the state's requests: %v", err)
+	}
+	// Any change to the spec refuses them, as before.
+	if _, err := unmarshalEnvelope(legacyEnvelope(envelopeV2, d.SchemaHash+1, 1, 3, 0b10, []uint64{1}, nil), d); reasonOf(err) != reasonSchemaChanged {
+		t.Fatalf("a v2 token of another schema: %v", err)
+	}
+}
+
+// Version 3 names the state and the sent requests: it round-trips, and it
+// reads on a build whose states and requests moved.
+func TestVersion3Envelope(t *testing.T) {
+	d := envelopeDescriptor()
+	env := &envelope{workflow: [16]byte{7}, state: 1, round: 3, sent: 0b10, digests: []uint64{42}, data: []byte{1, 2}}
+	b := env.marshal(d)
+	got, err := unmarshalEnvelope(b, d)
+	if err != nil || got.legacy() || got.workflow != env.workflow || got.state != 1 || got.round != 3 || got.sent != 0b10 ||
+		len(got.digests) != 1 || got.digests[0] != 42 || string(got.data) != "\x01\x02" {
+		t.Fatalf("v3 round trip: %+v, %v", got, err)
+	}
+
+	// Another build: a state inserted before "ask", whose requests are now
+	// c, b (a removed, c added). The sent b keeps its digest; a is dropped.
+	moved := &mrtrimpl.Descriptor{Name: "t", SchemaHash: 1, Storage: vocab.Sealed, States: []mrtrimpl.StateInfo{
+		{Name: "first", Kind: vocab.StateCheck},
+		{Name: "ask", Kind: vocab.StateAsk, Requests: []mrtrimpl.RequestInfo{{Key: "c"}, {Key: "b"}}},
+		{Name: "done", Kind: vocab.StateTerminal},
+	}}
+	both := &envelope{state: 1, round: 3, sent: 0b11, digests: []uint64{41, 42}}
+	got, err = unmarshalEnvelope(both.marshal(d), moved)
+	if err != nil || got.state != 2 || got.sent != 0b10 || len(got.digests) != 1 || got.digests[0] != 42 {
+		t.Fatalf("v3 on a build with other states and requests: %+v, %v", got, err)
+	}
+	// Nothing sent that this build has: nothing counts, and the questions
+	// are compared (not a v1 token).
+	none := &envelope{state: 1, round: 3, sent: 0b01, digests: []uint64{41}}
+	if got, err = unmarshalEnvelope(none.marshal(d), moved); err != nil || got.sent != 0 || got.digests == nil {
+		t.Fatalf("v3 with no request this build has: %+v, %v", got, err)
+	}
+
+	for _, c := range []struct {
+		name   string
+		d      *mrtrimpl.Descriptor
+		reason string
+	}{
+		{"state renamed", &mrtrimpl.Descriptor{Storage: vocab.Sealed, States: []mrtrimpl.StateInfo{{Name: "askAgain", Kind: vocab.StateAsk}}}, reasonStateRemoved},
+		{"state now a gate", &mrtrimpl.Descriptor{Storage: vocab.Sealed, States: []mrtrimpl.StateInfo{{Name: "ask", Kind: vocab.StateConfirm}}}, reasonStateChanged},
+		{"storage by reference now", &mrtrimpl.Descriptor{Storage: vocab.Reference, States: d.States}, reasonStorageChanged},
+	} {
+		if _, err := unmarshalEnvelope(b, c.d); reasonOf(err) != c.reason {
+			t.Errorf("%s: %v, want reason %s", c.name, err, c.reason)
+		}
+	}
+	ref := &envelope{state: 1, round: 3, ref: "r-1"}
+	if _, err := unmarshalEnvelope(ref.marshal(d), d); reasonOf(err) != reasonStorageChanged {
+		t.Errorf("a reference for a sealed program: %v", err)
+	}
+	// Every truncation is malformed, never a panic.
+	for n := range len(b) - 2 {
+		if _, err := unmarshalEnvelope(b[:n], d); reasonOf(err) != reasonMalformed {
+			t.Errorf("prefix %d of %d: %v", n, len(b), err)
+		}
 	}
 }

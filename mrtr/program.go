@@ -21,22 +21,40 @@ type Program[F any] interface {
 	// custom validator that could not check one returns a *mrtrimpl.ValidatorError (a
 	// dependency failure, not the caller's mistake).
 	NewFlow(ctx context.Context, c *Call, args json.RawMessage) (F, error)
-	// AppendArgs appends the canonical encoding of the flow's arguments
-	// (what the requestState is bound to).
+	// AppendArgs appends the canonical encoding of the flow's arguments,
+	// tagged entries in name order where absent optional arguments write
+	// nothing: requestState is bound to its digest, so a continuation
+	// cannot be replayed with other arguments, and adding an optional
+	// argument to the spec keeps the digest of calls that do not send it.
 	AppendArgs(dst []byte, f F) []byte
+	// AppendArgsV2 appends the positional encoding of the arguments that
+	// tokens of envelope versions 1 and 2 are bound to.
+	AppendArgsV2(dst []byte, f F) []byte
 	// Authorize asks the handler whether the caller may run this workflow
 	// with these arguments, now. It runs on every round. A Rejection
 	// (mrtr.Forbidden) refuses the caller; any other error means the check
 	// could not be made and ends the round as a dependency failure.
 	Authorize(ctx context.Context, f F) error
 	// AppendContinuation and LoadContinuation encode and decode what the
-	// flow carries between rounds (continuation fields and answers).
+	// flow carries between rounds (continuation fields, answers, the gates
+	// it passed) as tagged entries (binenc): a build of a changed spec
+	// reads them as docs/evolution.md says. LoadContinuation refuses a
+	// value whose kind changed (*binenc.KindError), an enum value this
+	// build does not have (*binenc.EnumError) and a gate passed under
+	// another question (GateChanged).
 	AppendContinuation(dst []byte, f F) []byte
 	LoadContinuation(f F, data []byte) error
-	// CheckContinuation reports continuation values the spec's constraints
-	// refuse. Handlers fill the continuation; the engine checks it before
-	// sealing it, so a handler's mistake fails the round instead of being
-	// carried on (or, for an enum value outside its list, lost).
+	// LoadContinuationV2 decodes the positional continuation of tokens of
+	// envelope versions 1 and 2 (and of effect records written by the
+	// builds that minted them), which open on a build of the same spec
+	// only.
+	LoadContinuationV2(f F, data []byte) error
+	// CheckContinuation reports carried values the spec's built-in
+	// constraints refuse: continuation fields and answers. Handlers fill
+	// the continuation; the engine checks it before sealing it, so a
+	// handler's mistake fails the round instead of being carried on, and
+	// again when it opens one, so a value a narrowed constraint no longer
+	// allows is refused (constraint_narrowed) instead of acted on.
 	CheckContinuation(ctx context.Context, f F) mrtrimpl.Problems
 	// State and SetState read and move the flow's current state.
 	State(f F) uint16

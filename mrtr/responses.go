@@ -59,7 +59,7 @@ func (r *round) Response(key string, kind vocab.RequestKind) mrtrimpl.Response {
 		case "cancel":
 			return mrtrimpl.Response{Status: mrtrimpl.Cancelled}
 		}
-		return mrtrimpl.Response{Status: mrtrimpl.Malformed, Problem: problem.UnknownAction(string(er.Action))}
+		return mrtrimpl.Response{Status: mrtrimpl.Malformed, Problem: problem.UnknownAction(er.Action)}
 	case vocab.Sample:
 		var content []mcp.Content
 		switch sr := resp.(type) {

@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
 	"github.com/mrtrgen/mrtrgen/mrtr/seal"
 	"github.com/mrtrgen/mrtrgen/mrtr/store"
@@ -42,13 +43,21 @@ type round struct {
 	// (non-interactive programs).
 	inputs map[string]json.RawMessage
 
-	// effect plumbing, set by Run: encode/restore the flow's continuation.
+	// effect plumbing, set by Run: encode/restore the flow's continuation
+	// (restoreV2: the positional encoding of effect records written before
+	// envelope version 3).
 	snapshot   func() []byte
 	restore    func([]byte) error
+	restoreV2  func([]byte) error
 	argsDigest [32]byte
-	workflow   string
-	pHash      string
-	hasRecord  bool // the round holds a round record (retries replay it)
+	// legacy is set when the round resumed a token of envelope version 1
+	// or 2: its records are fingerprinted as the build that minted it did
+	// (legacy arguments digest, state number), so a retry of a round that
+	// started on that build replays.
+	legacy    bool
+	workflow  string
+	pHash     string
+	hasRecord bool // the round holds a round record (retries replay it)
 	// effected is set once a side effect has run (or was replayed) in this
 	// round: from then on the round finishes whatever the client does.
 	effected bool
@@ -159,13 +168,20 @@ type run[F any] struct {
 	f          F
 	inputs     map[string]json.RawMessage // up-front answers (non-interactive programs)
 	pHash      string
-	argsDigest [32]byte
-	binding    seal.Binding
-	env        *envelope       // the continuation opened, or the new workflow's
-	expired    error           // set for an authentic token past its expiry: replays only
-	rec        *roundRecord    // nil on a first round, or without a store
-	fetched    *store.OpResult // the continuation read with the round record (by reference)
-	round      *round
+	argsDigest [32]byte // of the arguments, as tokens of envelope 3 carry it
+	// recordDigest fingerprints round and effect records: argsDigest, or
+	// for a round resumed from a token of envelope 1 or 2 its legacy
+	// digest, as the build that minted it fingerprinted them.
+	recordDigest [32]byte
+	binding      seal.Binding
+	// legacyDigest is the arguments digest of tokens of envelope versions
+	// 1 and 2, computed only for a token that needs it (legacyBinding).
+	legacyDigest *[32]byte
+	env          *envelope       // the continuation opened, or the new workflow's
+	expired      error           // set for an authentic token past its expiry: replays only
+	rec          *roundRecord    // nil on a first round, or without a store
+	fetched      *store.OpResult // the continuation read with the round record (by reference)
+	round        *round
 }
 
 func (rr *run[F]) resumed() bool { return rr.req.RequestState != "" }
@@ -201,9 +217,27 @@ func (rr *run[F]) decodeArguments(ctx context.Context) (*Reply, error) {
 		return e.argumentsFailed(ctx, rr.rt, d, err) // an argument validator may fail as a dependency
 	}
 	rr.pHash = e.principalHash(rr.req.Principal)
-	rr.argsDigest = sha256.Sum256(rr.p.AppendArgs([]byte("mrtrgen/args/v1\x00"), rr.f))
-	rr.binding = seal.Binding{Audience: e.cfg.Audience, Subject: d.Subject(), Principal: rr.pHash, ArgsDigest: rr.argsDigest}
+	rr.argsDigest = sha256.Sum256(rr.p.AppendArgs(append(make([]byte, 0, 128), "mrtrgen/args/v3\x00"...), rr.f))
+	rr.recordDigest = rr.argsDigest
+	// Tokens of envelope version 3 carry the arguments digest inside the
+	// sealed envelope (openState compares it), so that a token presented
+	// with other arguments is told from a forged one in the log (binding);
+	// the seal binds audience, tool and principal.
+	rr.binding = seal.Binding{Audience: e.cfg.Audience, Subject: d.Subject(), Principal: rr.pHash}
 	return nil, nil
+}
+
+// legacyBinding is the binding of tokens of envelope versions 1 and 2:
+// the seal's associated data includes the positional arguments digest.
+// Only a token the current binding does not open pays for it.
+func (rr *run[F]) legacyBinding() seal.Binding {
+	if rr.legacyDigest == nil {
+		d := sha256.Sum256(rr.p.AppendArgsV2([]byte("mrtrgen/args/v1\x00"), rr.f))
+		rr.legacyDigest = &d
+	}
+	b := rr.binding
+	b.ArgsDigest = *rr.legacyDigest
+	return b
 }
 
 // authorize asks the handler on every round, before the continuation is
@@ -232,17 +266,20 @@ func (rr *run[F]) authorize(ctx context.Context) (*Reply, error) {
 func (rr *run[F]) openContinuation(ctx context.Context) (*Reply, error) {
 	e, d := rr.e, rr.d
 	if !rr.resumed() {
-		id, err := newWorkflowID()
+		id, err := e.newWorkflowID()
 		if err != nil {
 			return nil, err
 		}
 		rr.env = &envelope{workflow: id, state: d.Initial, round: 1}
 	} else {
-		env, err := e.openState(ctx, d, rr.binding, rr.req.RequestState, rr.pHash)
+		env, err := e.openState(d, rr.binding, rr.legacyBinding, rr.argsDigest, rr.req.RequestState)
 		if err != nil && (env == nil || e.cfg.Store == nil) {
 			return nil, e.rejectState(ctx, rr.rt, d, err)
 		}
 		rr.env, rr.expired = env, err
+		if env.legacy() {
+			rr.recordDigest = rr.legacyBinding().ArgsDigest
+		}
 	}
 	rr.call.WorkflowID, rr.call.Round = rr.env.workflowID(), rr.env.round
 	rr.call.Logger = e.log.With("tool", d.Name, "workflow", rr.call.WorkflowID, "round", rr.env.round)
@@ -261,7 +298,7 @@ func (rr *run[F]) claimRound(ctx context.Context) (*Reply, error) {
 	if rr.expired == nil {
 		return rr.claimRoundWithState(ctx)
 	}
-	rec, reply, err := e.claimRound(ctx, rr.d, rr.env, rr.argsDigest, &rr.req, rr.inputs)
+	rec, reply, err := e.claimRound(ctx, rr.d, rr.env, rr.recordDigest, &rr.req, rr.inputs)
 	switch {
 	case reply != nil:
 		rr.rt.replayed = true
@@ -287,12 +324,47 @@ func (rr *run[F]) loadContinuation(ctx context.Context) (*Reply, error) {
 			}
 			return nil, err
 		}
-		if err := rr.p.LoadContinuation(rr.f, env.data); err != nil {
-			return nil, e.rejectState(ctx, rr.rt, d, &stateError{reason: "corrupt_data", err: err})
+		if err := rr.load(ctx, env); err != nil {
+			return nil, e.rejectState(ctx, rr.rt, d, err)
 		}
 	}
 	rr.p.SetState(rr.f, env.state)
 	return nil, nil
+}
+
+// load decodes the continuation of env into the flow and checks it against
+// this build: a value whose kind changed, an enum value this build lacks,
+// a gate passed under another question, or a carried value a narrowed
+// constraint refuses ends here, with its reason (docs/evolution.md).
+func (rr *run[F]) load(ctx context.Context, env *envelope) error {
+	var err error
+	if env.legacy() {
+		err = rr.p.LoadContinuationV2(rr.f, env.data)
+	} else {
+		err = rr.p.LoadContinuation(rr.f, env.data)
+	}
+	if err != nil {
+		return &stateError{reason: loadReason(err), err: err}
+	}
+	if problems := rr.p.CheckContinuation(ctx, rr.f); len(problems) > 0 {
+		return refused(reasonNarrowed, "a carried value breaks this build's constraints: %s", strings.Join(problems, "; "))
+	}
+	return nil
+}
+
+// loadReason is the log reason of an error from LoadContinuation.
+func loadReason(err error) string {
+	var ke *binenc.KindError
+	var ee *binenc.EnumError
+	switch {
+	case errors.As(err, &ke):
+		return reasonTypeChanged
+	case errors.As(err, &ee):
+		return reasonEnumRemoved
+	case errors.Is(err, mrtrimpl.ErrGateChanged):
+		return reasonGateChanged
+	}
+	return reasonCorruptData
 }
 
 // newRound is the Round the states of this run see.
@@ -302,8 +374,10 @@ func (rr *run[F]) newRound(ctx context.Context) *round {
 		e: rr.e, d: rr.d, call: rr.call, req: &rr.req, inputs: rr.inputs,
 		snapshot:   func() []byte { return p.AppendContinuation(nil, f) },
 		restore:    func(b []byte) error { return p.LoadContinuation(f, b) },
-		argsDigest: rr.argsDigest, workflow: rr.call.WorkflowID, pHash: rr.pHash, hasRecord: rr.rec != nil,
-		rec: rr.rec,
+		restoreV2:  func(b []byte) error { return p.LoadContinuationV2(f, b) },
+		argsDigest: rr.recordDigest, workflow: rr.call.WorkflowID, pHash: rr.pHash, hasRecord: rr.rec != nil,
+		legacy: rr.resumed() && rr.env.legacy(),
+		rec:    rr.rec,
 	}
 	rr.round = r
 	if rr.resumed() {
@@ -391,7 +465,7 @@ func (rr *run[F]) endRound(ctx context.Context, r *round, info *mrtrimpl.StateIn
 			return nil, fmt.Errorf("mrtr: %s: at state %s the continuation breaks the spec (a handler stored a value it does not allow): %s", d.Name, info.Name, strings.Join(problems, "; "))
 		}
 		cur := p.State(f)
-		next := &envelope{workflow: rr.env.workflow, state: cur, round: rr.env.round + 1, data: p.AppendContinuation(nil, f)}
+		next := &envelope{workflow: rr.env.workflow, args: rr.argsDigest, state: cur, round: rr.env.round + 1, data: p.AppendContinuation(make([]byte, 0, 256), f)}
 		keep := func(rec store.StateRecord) { r.nextState = &rec } // stored with the round's reply
 		reply, err := e.askReply(ctx, d, rr.binding, next, rr.pHash, rr.caps, st.Ask, p.Questions(f, cur), keep)
 		if err == nil {

@@ -338,7 +338,7 @@ func (rr *run[F]) settle(ctx context.Context, s *roundSettled) (*Reply, error) {
 // see the top of this file).
 func (rr *run[F]) claimRoundWithState(ctx context.Context) (*Reply, error) {
 	e := rr.e
-	rec, err := e.newRoundRecord(rr.d, rr.env, rr.argsDigest, &rr.req, rr.inputs)
+	rec, err := e.newRoundRecord(rr.d, rr.env, rr.recordDigest, &rr.req, rr.inputs)
 	if err != nil {
 		return nil, err
 	}

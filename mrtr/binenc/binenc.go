@@ -1,8 +1,18 @@
-// Package binenc is the compact binary encoding generated continuation
-// codecs use: no reflection, no field names, no JSON. Generated code writes
-// the fields of a continuation in a fixed order with the Append functions
-// and reads them back in the same order with a Reader; a schema hash sealed
-// next to the bytes guarantees both sides agree on that order.
+// Package binenc is the compact binary encoding of continuations: no
+// reflection, no JSON. It has two layouts.
+//
+// Tagged entries (tagged.go, envelope version 3 and later): each value is
+// written with a key (a hash of its name), its wire kind and its length,
+// so a build reads what another build of the spec wrote, skipping what it
+// does not know and leaving absent what it does not find. Generated
+// AppendContinuation and LoadContinuation use them; docs/evolution.md says
+// which spec changes that tolerates.
+//
+// Positional values (this file, envelope versions 1 and 2): the fields of
+// a continuation in a fixed order with the Append functions, read back in
+// the same order with a Reader; a schema hash sealed next to the bytes
+// guarantees both sides agree on that order. Tokens of those versions keep
+// opening on a build of the same spec (generated LoadContinuationV2).
 //
 // Encodings: unsigned integers as uvarints, signed integers as zig-zag
 // varints, floats as 8 little-endian bytes, booleans as one byte (0 or 1),
@@ -123,6 +133,30 @@ func (r *Reader) Bytes() []byte {
 	}
 	v := append([]byte(nil), r.b[:n]...)
 	r.b = r.b[n:]
+	return v
+}
+
+// View reads a length-prefixed byte string without copying it: the result
+// aliases the reader's bytes (compare it, do not keep it).
+func (r *Reader) View() []byte {
+	n := r.Uvarint()
+	if r.err != nil || n > uint64(len(r.b)) {
+		r.fail()
+		return nil
+	}
+	v := r.b[:n:n]
+	r.b = r.b[n:]
+	return v
+}
+
+// Uint64 reads 8 big-endian bytes (a digest).
+func (r *Reader) Uint64() uint64 {
+	if r.err != nil || len(r.b) < 8 {
+		r.fail()
+		return 0
+	}
+	v := binary.BigEndian.Uint64(r.b)
+	r.b = r.b[8:]
 	return v
 }
 

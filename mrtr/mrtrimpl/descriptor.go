@@ -31,11 +31,15 @@ type Descriptor struct {
 	NonInteractive bool
 	TTL            time.Duration
 	Storage        vocab.Storage
-	// SchemaHash identifies the shape of the continuation (states, fields,
-	// answers). A token sealed under another hash is rejected.
+	// SchemaHash identifies the positional shape of the continuation
+	// (states, fields, answers) of envelope versions 1 and 2: a token of
+	// those versions sealed under another hash is rejected. Version 3
+	// tokens name their state and values instead, and are checked value by
+	// value (docs/evolution.md).
 	SchemaHash uint64
 	// Initial is the state a new workflow starts in. States are numbered
-	// from 1; States[i] describes state i+1.
+	// from 1 in flow order; States[i] describes state i+1. Numbers are for
+	// this build only: tokens name states (StateInfo.Name).
 	Initial     uint16
 	States      []StateInfo
 	Transitions []Transition
@@ -47,6 +51,18 @@ func (d *Descriptor) State(s uint16) *StateInfo {
 		return nil
 	}
 	return &d.States[s-1]
+}
+
+// StateNamed returns the number and description of the state called name,
+// or 0 and nil: tokens name the state they wait in, and numbers are for
+// one build only.
+func (d *Descriptor) StateNamed(name string) (uint16, *StateInfo) {
+	for i := range d.States {
+		if d.States[i].Name == name {
+			return uint16(i + 1), &d.States[i]
+		}
+	}
+	return 0, nil
 }
 
 // Subject is how tokens and records name the program: "tools/call:<name>".

@@ -9,10 +9,11 @@
 // SupportPackageIsVersion constant it was generated for.
 package mrtrimpl
 
-// SupportPackageIsVersion4 is referenced by generated code. A build that
-// fails on it (or on mrtrimpl.SupportPackageIsVersion3 or earlier, from code
-// generated before the runtime was split into mrtr and mrtrimpl) means the
-// generated code needs a different version of this runtime than the one in
-// go.mod: regenerate with a matching mrtrgen, or upgrade
-// github.com/mrtrgen/mrtrgen.
-const SupportPackageIsVersion4 = true
+// SupportPackageIsVersion5 is referenced by generated code. A build that
+// fails on it (or on SupportPackageIsVersion4, from code generated before
+// the tagged continuation codec of envelope 3, or on
+// mrtrimpl.SupportPackageIsVersion3 or earlier, from code generated before the
+// runtime was split into mrtr and mrtrimpl) means the generated code needs a
+// different version of this runtime than the one in go.mod: regenerate with
+// a matching mrtrgen, or upgrade github.com/mrtrgen/mrtrgen.
+const SupportPackageIsVersion5 = true

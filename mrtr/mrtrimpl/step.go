@@ -3,6 +3,7 @@ package mrtrimpl
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -104,3 +105,14 @@ var ErrUnknownState = errors.New("mrtr: unknown state")
 func Effect[S ~uint16](ctx context.Context, r Round, key string, retain time.Duration, next S, run func(context.Context) error) (Step, error) {
 	return r.Effect(ctx, key, retain, uint16(next), run)
 }
+
+// ErrGateChanged is the error of a continuation that passed a confirmation
+// gate whose question is not the same on this build (its message, or the
+// values it shows, changed): what the user confirmed is not what this
+// build would have asked, so the workflow does not go on (log reason
+// gate_changed).
+var ErrGateChanged = errors.New("mrtr: a confirmation gate the workflow passed asks another question on this build")
+
+// GateChanged is the error generated LoadContinuation returns for gate, a
+// confirmation state the continuation passed under another question.
+func GateChanged(gate string) error { return fmt.Errorf("%w: gate %s", ErrGateChanged, gate) }

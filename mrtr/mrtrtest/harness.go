@@ -53,6 +53,7 @@ type Option func(*options)
 type options struct {
 	store  func(*Clock) store.Store
 	logger *slog.Logger
+	rand   io.Reader // nil: crypto/rand (see WithRandom)
 }
 
 // WithStore makes the harness use a store built on its clock (for example
@@ -66,13 +67,15 @@ func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l 
 var testSecret = []byte("mrtrtest: not a secret; do not use outside tests")
 
 // NewCodec returns a codec with a fixed test key on clock.
-func NewCodec(t testing.TB, clock *Clock) *seal.Codec {
+func NewCodec(t testing.TB, clock *Clock) *seal.Codec { return newCodec(t, clock, nil) }
+
+func newCodec(t testing.TB, clock *Clock, nonces io.Reader) *seal.Codec {
 	t.Helper()
 	ring, err := seal.NewRing(seal.Key{ID: 1, Secret: testSecret})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return seal.New(ring, seal.Options{Now: clock.Now})
+	return seal.New(ring, seal.Options{Now: clock.Now, Rand: nonces})
 }
 
 // New builds a harness for p.
@@ -92,7 +95,7 @@ func New[F any](t testing.TB, p mrtr.Program[F], opts ...Option) *Harness[F] {
 	t.Cleanup(func() { st.Close() })
 	h := &Harness[F]{Program: p, Store: st, Clock: clock, Principal: "alice", Capabilities: AllCapabilities()}
 	e, err := mrtr.NewEngine(mrtr.Config{
-		Audience: Audience, Codec: NewCodec(t, clock), Store: st,
+		Audience: Audience, Codec: newCodec(t, clock, o.rand), Store: st, Rand: o.rand,
 		Logger: o.logger, Instance: "mrtrtest", Lease: 5 * time.Second,
 		// Requests over HTTP (RunMatrix's "over HTTP") come from the
 		// harness's principal too.

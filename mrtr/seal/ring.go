@@ -9,6 +9,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"io"
 	"log"
 	"os"
 	"strconv"
@@ -238,9 +239,14 @@ func GenerateKeySpec(id uint32) (string, error) {
 // server-side. The reference itself should still travel sealed (it is the
 // plaintext of a token), so it is bound to the audience, subject, principal
 // and arguments like any other state.
-func NewReference() (string, error) {
+func NewReference() (string, error) { return NewReferenceFrom(rand.Reader) }
+
+// NewReferenceFrom is NewReference drawing from r. Only tests pass
+// anything but crypto/rand (recordings that must come out the same on
+// every run).
+func NewReferenceFrom(r io.Reader) (string, error) {
 	var b [16]byte
-	if _, err := rand.Read(b[:]); err != nil {
+	if _, err := io.ReadFull(r, b[:]); err != nil {
 		return "", err
 	}
 	return base64.RawURLEncoding.EncodeToString(b[:]), nil

@@ -54,8 +54,8 @@ func (f *TestInputRequiredResultPromptFlow) State() TestInputRequiredResultPromp
 }
 
 // TestInputRequiredResultPromptState is a state of prompt test_input_required_result_prompt. States
-// are numbered in flow order; the continuation records the number, and its schema hash changes when
-// they do.
+// are numbered in flow order, for this build only: a continuation records the state's name, so
+// adding or moving states elsewhere does not strand a workflow waiting in this one.
 type TestInputRequiredResultPromptState uint16
 
 const (
@@ -199,24 +199,86 @@ var testInputRequiredResultPromptTransitionTable = []mrtrimpl.Transition{
 	{From: uint16(TestInputRequiredResultPromptStateAskContext), On: vocab.Next, To: uint16(TestInputRequiredResultPromptStateRender)},
 }
 
-// AppendArgs appends the canonical encoding of the arguments; requestState is
-// bound to its digest, so a continuation cannot be replayed with other arguments.
+// AppendArgs appends the canonical encoding of the arguments (tagged entries in name
+// order; an absent optional argument writes nothing): requestState is bound to its
+// digest, so a continuation cannot be replayed with other arguments.
 func (testInputRequiredResultPromptProgram) AppendArgs(b []byte, f *TestInputRequiredResultPromptFlow) []byte {
 	return b
 }
 
-// AppendContinuation appends what the workflow carries between rounds.
-func (testInputRequiredResultPromptProgram) AppendContinuation(b []byte, f *TestInputRequiredResultPromptFlow) []byte {
-	b = binenc.AppendBool(b, f.UserContext != nil)
+// AppendContinuation appends what the workflow carries between rounds, as tagged
+// entries: the continuation fields that are set, the answers given, the gates passed.
+func (p testInputRequiredResultPromptProgram) AppendContinuation(b []byte, f *TestInputRequiredResultPromptFlow) []byte {
+	var m int
+	b, m = binenc.BeginGroup(b, 0x41a869c4)
 	if f.UserContext != nil {
-		b = binenc.AppendString(b, f.UserContext.Context)
+		b = p.appendUserContextAnswer(b, f.UserContext)
 	}
+	b = binenc.EndGroupOmitEmpty(b, m)
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
-// in place of what the flow carried (an effect's replay restores the continuation it left).
-func (testInputRequiredResultPromptProgram) LoadContinuation(f *TestInputRequiredResultPromptFlow, data []byte) error {
+// appendUserContextAnswer appends the answer to "user_context": a group of its form fields.
+func (testInputRequiredResultPromptProgram) appendUserContextAnswer(b []byte, a *TestInputRequiredResultPromptUserContextAnswer) []byte {
+	b, m := binenc.BeginGroup(b, 0xcc81c85e)
+	if a.Context != "" {
+		b = binenc.AppendStringField(b, 0x8c87107c, a.Context)
+	}
+	return binenc.EndGroup(b, m)
+}
+
+// LoadContinuation reads what AppendContinuation wrote, this build's or another build's
+// of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
+// restores the continuation it left): unknown entries are skipped, missing ones left absent.
+func (p testInputRequiredResultPromptProgram) LoadContinuation(f *TestInputRequiredResultPromptFlow, data []byte) error {
+	f.UserContext = nil
+	r := binenc.NewFields(data)
+	for r.Next() {
+		switch r.Key() {
+		case 0x41a869c4:
+			// answers
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
+		}
+	}
+	return r.Err()
+}
+
+// readAnswers reads the answers group: per request key, its answer.
+func (p testInputRequiredResultPromptProgram) readAnswers(f *TestInputRequiredResultPromptFlow, r *binenc.Fields) {
+	for r.Next() {
+		switch r.Key() {
+		case 0xcc81c85e:
+			// user_context
+			g := r.Group("user_context")
+			f.UserContext = p.readUserContextAnswer(&g)
+		}
+	}
+}
+
+// readUserContextAnswer reads the answer to "user_context", a group of its form fields.
+func (testInputRequiredResultPromptProgram) readUserContextAnswer(r *binenc.Fields) *TestInputRequiredResultPromptUserContextAnswer {
+	a := &TestInputRequiredResultPromptUserContextAnswer{}
+	for r.Next() {
+		switch r.Key() {
+		case 0x8c87107c:
+			// context
+			a.Context = r.String("user_context.context")
+		}
+	}
+	return a
+}
+
+// AppendArgsV2 appends the positional encoding of the arguments that tokens of
+// envelope versions 1 and 2 are bound to.
+func (testInputRequiredResultPromptProgram) AppendArgsV2(b []byte, f *TestInputRequiredResultPromptFlow) []byte {
+	return b
+}
+
+// LoadContinuationV2 reads the positional continuation of tokens of envelope versions
+// 1 and 2 (and of effect records of the builds that minted them), all of it and
+// nothing more, in place of what the flow carried.
+func (testInputRequiredResultPromptProgram) LoadContinuationV2(f *TestInputRequiredResultPromptFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	f.UserContext = nil
 	if r.Bool() {
@@ -261,10 +323,19 @@ func (p testInputRequiredResultPromptProgram) decodeUserContext(ctx context.Cont
 	return a, problems, nil
 }
 
-// CheckContinuation checks what handlers stored in the continuation against the
-// spec before the engine seals it; a field still at its zero value is not set yet.
+// CheckContinuation checks what the workflow carries (continuation fields, answers)
+// against the spec's built-in constraints, before the engine seals it and when it opens
+// it again; a value still at its zero value is not set yet.
 func (p testInputRequiredResultPromptProgram) CheckContinuation(ctx context.Context, f *TestInputRequiredResultPromptFlow) mrtrimpl.Problems {
-	return nil
+	var problems mrtrimpl.Problems
+	if a := f.UserContext; a != nil {
+		if v := a.Context; v != "" {
+			if n := utf8.RuneCountInString(v); n > 500 {
+				problems.TooLong("user_context.context", 500, n)
+			}
+		}
+	}
+	return problems
 }
 
 // testInputRequiredResultPromptUserContextSchema is the form of input request "user_context".

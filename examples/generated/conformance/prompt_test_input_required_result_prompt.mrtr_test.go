@@ -102,6 +102,16 @@ func TestTestInputRequiredResultPromptValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeUserContextAnswer, validUserContextAnswer, "context", strings.Repeat("x", 501), "context: at most 500 characters (got 501)")
 }
 
+// TestTestInputRequiredResultPromptRecordedContinuations opens the continuations recorded in
+// testdata/continuations/prompt_test_input_required_result_prompt with this build: a spec change
+// that would strand workflows waiting in them across a deploy fails here, naming the file, the
+// state and the reason (docs/evolution.md). Record them on the build that is deployed:
+// MRTR_RECORD=1 go test -run TestTestInputRequiredResultPromptRecordedContinuations.
+func TestTestInputRequiredResultPromptRecordedContinuations(t *testing.T) {
+	h := &fakeTestInputRequiredResultPrompt{}
+	mrtrtest.Continuations(t, NewTestInputRequiredResultPromptProgram(h), fixturesTestInputRequiredResultPrompt(h), "testdata/continuations/prompt_test_input_required_result_prompt")
+}
+
 // TestTestInputRequiredResultPromptRejectedInputs walks to every state that asks and sends there
 // answers meant for other states (and, at a gate, its confirmation before it was shown): none is
 // taken, no side effect runs, and the same question is asked again.

@@ -57,8 +57,9 @@ func (f *TestInputRequiredResultCapabilitiesFlow) State() TestInputRequiredResul
 }
 
 // TestInputRequiredResultCapabilitiesState is a state of tool
-// test_input_required_result_capabilities. States are numbered in flow order; the continuation
-// records the number, and its schema hash changes when they do.
+// test_input_required_result_capabilities. States are numbered in flow order, for this build only:
+// a continuation records the state's name, so adding or moving states elsewhere does not strand a
+// workflow waiting in this one.
 type TestInputRequiredResultCapabilitiesState uint16
 
 const (
@@ -214,28 +215,93 @@ var testInputRequiredResultCapabilitiesTransitionTable = []mrtrimpl.Transition{
 	{From: uint16(TestInputRequiredResultCapabilitiesStateAskWhatWorks), On: vocab.Next, To: uint16(TestInputRequiredResultCapabilitiesStateDone)},
 }
 
-// AppendArgs appends the canonical encoding of the arguments; requestState is
-// bound to its digest, so a continuation cannot be replayed with other arguments.
+// AppendArgs appends the canonical encoding of the arguments (tagged entries in name
+// order; an absent optional argument writes nothing): requestState is bound to its
+// digest, so a continuation cannot be replayed with other arguments.
 func (testInputRequiredResultCapabilitiesProgram) AppendArgs(b []byte, f *TestInputRequiredResultCapabilitiesFlow) []byte {
 	return b
 }
 
-// AppendContinuation appends what the workflow carries between rounds.
-func (testInputRequiredResultCapabilitiesProgram) AppendContinuation(b []byte, f *TestInputRequiredResultCapabilitiesFlow) []byte {
-	b = binenc.AppendBool(b, f.Greeting != nil)
+// AppendContinuation appends what the workflow carries between rounds, as tagged
+// entries: the continuation fields that are set, the answers given, the gates passed.
+func (p testInputRequiredResultCapabilitiesProgram) AppendContinuation(b []byte, f *TestInputRequiredResultCapabilitiesFlow) []byte {
+	var m int
+	b, m = binenc.BeginGroup(b, 0x41a869c4)
 	if f.Greeting != nil {
-		b = binenc.AppendString(b, f.Greeting.Text)
+		b = binenc.AppendStringField(b, 0xd4edbfb6, f.Greeting.Text)
 	}
-	b = binenc.AppendBool(b, f.UserName != nil)
 	if f.UserName != nil {
-		b = binenc.AppendString(b, f.UserName.Name)
+		b = p.appendUserNameAnswer(b, f.UserName)
 	}
+	b = binenc.EndGroupOmitEmpty(b, m)
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
-// in place of what the flow carried (an effect's replay restores the continuation it left).
-func (testInputRequiredResultCapabilitiesProgram) LoadContinuation(f *TestInputRequiredResultCapabilitiesFlow, data []byte) error {
+// appendUserNameAnswer appends the answer to "user_name": a group of its form fields.
+func (testInputRequiredResultCapabilitiesProgram) appendUserNameAnswer(b []byte, a *TestInputRequiredResultCapabilitiesUserNameAnswer) []byte {
+	b, m := binenc.BeginGroup(b, 0xe8c0e314)
+	if a.Name != "" {
+		b = binenc.AppendStringField(b, 0x8d39bde6, a.Name)
+	}
+	return binenc.EndGroup(b, m)
+}
+
+// LoadContinuation reads what AppendContinuation wrote, this build's or another build's
+// of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
+// restores the continuation it left): unknown entries are skipped, missing ones left absent.
+func (p testInputRequiredResultCapabilitiesProgram) LoadContinuation(f *TestInputRequiredResultCapabilitiesFlow, data []byte) error {
+	f.Greeting = nil
+	f.UserName = nil
+	r := binenc.NewFields(data)
+	for r.Next() {
+		switch r.Key() {
+		case 0x41a869c4:
+			// answers
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
+		}
+	}
+	return r.Err()
+}
+
+// readAnswers reads the answers group: per request key, its answer.
+func (p testInputRequiredResultCapabilitiesProgram) readAnswers(f *TestInputRequiredResultCapabilitiesFlow, r *binenc.Fields) {
+	for r.Next() {
+		switch r.Key() {
+		case 0xd4edbfb6:
+			// greeting
+			f.Greeting = &mrtrimpl.Sampled{Text: r.String("greeting")}
+		case 0xe8c0e314:
+			// user_name
+			g := r.Group("user_name")
+			f.UserName = p.readUserNameAnswer(&g)
+		}
+	}
+}
+
+// readUserNameAnswer reads the answer to "user_name", a group of its form fields.
+func (testInputRequiredResultCapabilitiesProgram) readUserNameAnswer(r *binenc.Fields) *TestInputRequiredResultCapabilitiesUserNameAnswer {
+	a := &TestInputRequiredResultCapabilitiesUserNameAnswer{}
+	for r.Next() {
+		switch r.Key() {
+		case 0x8d39bde6:
+			// name
+			a.Name = r.String("user_name.name")
+		}
+	}
+	return a
+}
+
+// AppendArgsV2 appends the positional encoding of the arguments that tokens of
+// envelope versions 1 and 2 are bound to.
+func (testInputRequiredResultCapabilitiesProgram) AppendArgsV2(b []byte, f *TestInputRequiredResultCapabilitiesFlow) []byte {
+	return b
+}
+
+// LoadContinuationV2 reads the positional continuation of tokens of envelope versions
+// 1 and 2 (and of effect records of the builds that minted them), all of it and
+// nothing more, in place of what the flow carried.
+func (testInputRequiredResultCapabilitiesProgram) LoadContinuationV2(f *TestInputRequiredResultCapabilitiesFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	f.Greeting = nil
 	f.UserName = nil
@@ -294,10 +360,24 @@ func (p testInputRequiredResultCapabilitiesProgram) decodeUserName(ctx context.C
 	return a, problems, nil
 }
 
-// CheckContinuation checks what handlers stored in the continuation against the
-// spec before the engine seals it; a field still at its zero value is not set yet.
+// CheckContinuation checks what the workflow carries (continuation fields, answers)
+// against the spec's built-in constraints, before the engine seals it and when it opens
+// it again; a value still at its zero value is not set yet.
 func (p testInputRequiredResultCapabilitiesProgram) CheckContinuation(ctx context.Context, f *TestInputRequiredResultCapabilitiesFlow) mrtrimpl.Problems {
-	return nil
+	var problems mrtrimpl.Problems
+	if f.Greeting != nil {
+		if n := utf8.RuneCountInString(f.Greeting.Text); n > 300 {
+			problems.TooLong("greeting", 300, n)
+		}
+	}
+	if a := f.UserName; a != nil {
+		if v := a.Name; v != "" {
+			if n := utf8.RuneCountInString(v); n > 100 {
+				problems.TooLong("user_name.name", 100, n)
+			}
+		}
+	}
+	return problems
 }
 
 // requestGreeting builds input request "greeting" of state askWhatWorks; problems with a previous

@@ -107,6 +107,16 @@ func TestTestInputRequiredResultCapabilitiesValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeUserNameAnswer, validUserNameAnswer, "name", strings.Repeat("x", 101), "name: at most 100 characters (got 101)")
 }
 
+// TestTestInputRequiredResultCapabilitiesRecordedContinuations opens the continuations recorded in
+// testdata/continuations/test_input_required_result_capabilities with this build: a spec change
+// that would strand workflows waiting in them across a deploy fails here, naming the file, the
+// state and the reason (docs/evolution.md). Record them on the build that is deployed:
+// MRTR_RECORD=1 go test -run TestTestInputRequiredResultCapabilitiesRecordedContinuations.
+func TestTestInputRequiredResultCapabilitiesRecordedContinuations(t *testing.T) {
+	h := &fakeTestInputRequiredResultCapabilities{}
+	mrtrtest.Continuations(t, NewTestInputRequiredResultCapabilitiesProgram(h), fixturesTestInputRequiredResultCapabilities(h), "testdata/continuations/test_input_required_result_capabilities")
+}
+
 // TestTestInputRequiredResultCapabilitiesRejectedInputs walks to every state that asks and sends
 // there answers meant for other states (and, at a gate, its confirmation before it was shown): none
 // is taken, no side effect runs, and the same question is asked again.

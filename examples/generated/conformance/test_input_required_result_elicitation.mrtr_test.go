@@ -101,6 +101,16 @@ func TestTestInputRequiredResultElicitationValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeUserNameAnswer, validUserNameAnswer, "name", strings.Repeat("x", 101), "name: at most 100 characters (got 101)")
 }
 
+// TestTestInputRequiredResultElicitationRecordedContinuations opens the continuations recorded in
+// testdata/continuations/test_input_required_result_elicitation with this build: a spec change that
+// would strand workflows waiting in them across a deploy fails here, naming the file, the state and
+// the reason (docs/evolution.md). Record them on the build that is deployed: MRTR_RECORD=1 go test
+// -run TestTestInputRequiredResultElicitationRecordedContinuations.
+func TestTestInputRequiredResultElicitationRecordedContinuations(t *testing.T) {
+	h := &fakeTestInputRequiredResultElicitation{}
+	mrtrtest.Continuations(t, NewTestInputRequiredResultElicitationProgram(h), fixturesTestInputRequiredResultElicitation(h), "testdata/continuations/test_input_required_result_elicitation")
+}
+
 // TestTestInputRequiredResultElicitationRejectedInputs walks to every state that asks and sends
 // there answers meant for other states (and, at a gate, its confirmation before it was shown): none
 // is taken, no side effect runs, and the same question is asked again.

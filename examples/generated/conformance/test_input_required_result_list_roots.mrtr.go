@@ -47,8 +47,8 @@ func (f *TestInputRequiredResultListRootsFlow) State() TestInputRequiredResultLi
 }
 
 // TestInputRequiredResultListRootsState is a state of tool test_input_required_result_list_roots.
-// States are numbered in flow order; the continuation records the number, and its schema hash
-// changes when they do.
+// States are numbered in flow order, for this build only: a continuation records the state's name,
+// so adding or moving states elsewhere does not strand a workflow waiting in this one.
 type TestInputRequiredResultListRootsState uint16
 
 const (
@@ -186,27 +186,63 @@ var testInputRequiredResultListRootsTransitionTable = []mrtrimpl.Transition{
 	{From: uint16(TestInputRequiredResultListRootsStateAskRoots), On: vocab.Next, To: uint16(TestInputRequiredResultListRootsStateListed)},
 }
 
-// AppendArgs appends the canonical encoding of the arguments; requestState is
-// bound to its digest, so a continuation cannot be replayed with other arguments.
+// AppendArgs appends the canonical encoding of the arguments (tagged entries in name
+// order; an absent optional argument writes nothing): requestState is bound to its
+// digest, so a continuation cannot be replayed with other arguments.
 func (testInputRequiredResultListRootsProgram) AppendArgs(b []byte, f *TestInputRequiredResultListRootsFlow) []byte {
 	return b
 }
 
-// AppendContinuation appends what the workflow carries between rounds.
-func (testInputRequiredResultListRootsProgram) AppendContinuation(b []byte, f *TestInputRequiredResultListRootsFlow) []byte {
-	b = binenc.AppendBool(b, f.ClientRoots != nil)
+// AppendContinuation appends what the workflow carries between rounds, as tagged
+// entries: the continuation fields that are set, the answers given, the gates passed.
+func (p testInputRequiredResultListRootsProgram) AppendContinuation(b []byte, f *TestInputRequiredResultListRootsFlow) []byte {
+	var m int
+	b, m = binenc.BeginGroup(b, 0x41a869c4)
 	if f.ClientRoots != nil {
-		b = binenc.AppendUvarint(b, uint64(len(f.ClientRoots.URIs)))
-		for _, u := range f.ClientRoots.URIs {
-			b = binenc.AppendString(b, u)
-		}
+		b = binenc.AppendStringList(b, 0xe08f21f4, f.ClientRoots.URIs)
 	}
+	b = binenc.EndGroupOmitEmpty(b, m)
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
-// in place of what the flow carried (an effect's replay restores the continuation it left).
-func (testInputRequiredResultListRootsProgram) LoadContinuation(f *TestInputRequiredResultListRootsFlow, data []byte) error {
+// LoadContinuation reads what AppendContinuation wrote, this build's or another build's
+// of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
+// restores the continuation it left): unknown entries are skipped, missing ones left absent.
+func (p testInputRequiredResultListRootsProgram) LoadContinuation(f *TestInputRequiredResultListRootsFlow, data []byte) error {
+	f.ClientRoots = nil
+	r := binenc.NewFields(data)
+	for r.Next() {
+		switch r.Key() {
+		case 0x41a869c4:
+			// answers
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
+		}
+	}
+	return r.Err()
+}
+
+// readAnswers reads the answers group: per request key, its answer.
+func (p testInputRequiredResultListRootsProgram) readAnswers(f *TestInputRequiredResultListRootsFlow, r *binenc.Fields) {
+	for r.Next() {
+		switch r.Key() {
+		case 0xe08f21f4:
+			// client_roots
+			f.ClientRoots = &mrtrimpl.RootList{URIs: r.Strings("client_roots")}
+		}
+	}
+}
+
+// AppendArgsV2 appends the positional encoding of the arguments that tokens of
+// envelope versions 1 and 2 are bound to.
+func (testInputRequiredResultListRootsProgram) AppendArgsV2(b []byte, f *TestInputRequiredResultListRootsFlow) []byte {
+	return b
+}
+
+// LoadContinuationV2 reads the positional continuation of tokens of envelope versions
+// 1 and 2 (and of effect records of the builds that minted them), all of it and
+// nothing more, in place of what the flow carried.
+func (testInputRequiredResultListRootsProgram) LoadContinuationV2(f *TestInputRequiredResultListRootsFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	f.ClientRoots = nil
 	if r.Bool() {
@@ -239,10 +275,15 @@ func (p testInputRequiredResultListRootsProgram) decodeClientRoots(ctx context.C
 	return &mrtrimpl.RootList{URIs: uris}, mrtrimpl.CheckRoots(uris, 0, 4)
 }
 
-// CheckContinuation checks what handlers stored in the continuation against the
-// spec before the engine seals it; a field still at its zero value is not set yet.
+// CheckContinuation checks what the workflow carries (continuation fields, answers)
+// against the spec's built-in constraints, before the engine seals it and when it opens
+// it again; a value still at its zero value is not set yet.
 func (p testInputRequiredResultListRootsProgram) CheckContinuation(ctx context.Context, f *TestInputRequiredResultListRootsFlow) mrtrimpl.Problems {
-	return nil
+	var problems mrtrimpl.Problems
+	if f.ClientRoots != nil {
+		problems = append(problems, mrtrimpl.CheckRoots(f.ClientRoots.URIs, 0, 4)...)
+	}
+	return problems
 }
 
 // requestClientRoots builds input request "client_roots" of state askRoots; problems with a

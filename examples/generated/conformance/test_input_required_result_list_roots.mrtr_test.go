@@ -82,6 +82,16 @@ func TestTestInputRequiredResultListRootsTransitions(t *testing.T) {
 	w.Walk(t, "askRoots>listed")
 }
 
+// TestTestInputRequiredResultListRootsRecordedContinuations opens the continuations recorded in
+// testdata/continuations/test_input_required_result_list_roots with this build: a spec change that
+// would strand workflows waiting in them across a deploy fails here, naming the file, the state and
+// the reason (docs/evolution.md). Record them on the build that is deployed: MRTR_RECORD=1 go test
+// -run TestTestInputRequiredResultListRootsRecordedContinuations.
+func TestTestInputRequiredResultListRootsRecordedContinuations(t *testing.T) {
+	h := &fakeTestInputRequiredResultListRoots{}
+	mrtrtest.Continuations(t, NewTestInputRequiredResultListRootsProgram(h), fixturesTestInputRequiredResultListRoots(h), "testdata/continuations/test_input_required_result_list_roots")
+}
+
 // TestTestInputRequiredResultListRootsRejectedInputs walks to every state that asks and sends there
 // answers meant for other states (and, at a gate, its confirmation before it was shown): none is
 // taken, no side effect runs, and the same question is asked again.

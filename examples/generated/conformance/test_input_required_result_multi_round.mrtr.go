@@ -62,8 +62,8 @@ func (f *TestInputRequiredResultMultiRoundFlow) State() TestInputRequiredResultM
 }
 
 // TestInputRequiredResultMultiRoundState is a state of tool test_input_required_result_multi_round.
-// States are numbered in flow order; the continuation records the number, and its schema hash
-// changes when they do.
+// States are numbered in flow order, for this build only: a continuation records the state's name,
+// so adding or moving states elsewhere does not strand a workflow waiting in this one.
 type TestInputRequiredResultMultiRoundState uint16
 
 const (
@@ -233,28 +233,116 @@ var testInputRequiredResultMultiRoundTransitionTable = []mrtrimpl.Transition{
 	{From: uint16(TestInputRequiredResultMultiRoundStateStep2), On: vocab.Next, To: uint16(TestInputRequiredResultMultiRoundStateDone)},
 }
 
-// AppendArgs appends the canonical encoding of the arguments; requestState is
-// bound to its digest, so a continuation cannot be replayed with other arguments.
+// AppendArgs appends the canonical encoding of the arguments (tagged entries in name
+// order; an absent optional argument writes nothing): requestState is bound to its
+// digest, so a continuation cannot be replayed with other arguments.
 func (testInputRequiredResultMultiRoundProgram) AppendArgs(b []byte, f *TestInputRequiredResultMultiRoundFlow) []byte {
 	return b
 }
 
-// AppendContinuation appends what the workflow carries between rounds.
-func (testInputRequiredResultMultiRoundProgram) AppendContinuation(b []byte, f *TestInputRequiredResultMultiRoundFlow) []byte {
-	b = binenc.AppendBool(b, f.Step1 != nil)
+// AppendContinuation appends what the workflow carries between rounds, as tagged
+// entries: the continuation fields that are set, the answers given, the gates passed.
+func (p testInputRequiredResultMultiRoundProgram) AppendContinuation(b []byte, f *TestInputRequiredResultMultiRoundFlow) []byte {
+	var m int
+	b, m = binenc.BeginGroup(b, 0x41a869c4)
 	if f.Step1 != nil {
-		b = binenc.AppendString(b, f.Step1.Name)
+		b = p.appendStep1Answer(b, f.Step1)
 	}
-	b = binenc.AppendBool(b, f.Step2 != nil)
 	if f.Step2 != nil {
-		b = binenc.AppendString(b, f.Step2.Color)
+		b = p.appendStep2Answer(b, f.Step2)
 	}
+	b = binenc.EndGroupOmitEmpty(b, m)
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
-// in place of what the flow carried (an effect's replay restores the continuation it left).
-func (testInputRequiredResultMultiRoundProgram) LoadContinuation(f *TestInputRequiredResultMultiRoundFlow, data []byte) error {
+// appendStep1Answer appends the answer to "step1": a group of its form fields.
+func (testInputRequiredResultMultiRoundProgram) appendStep1Answer(b []byte, a *TestInputRequiredResultMultiRoundStep1Answer) []byte {
+	b, m := binenc.BeginGroup(b, 0xee354f9a)
+	if a.Name != "" {
+		b = binenc.AppendStringField(b, 0x8d39bde6, a.Name)
+	}
+	return binenc.EndGroup(b, m)
+}
+
+// appendStep2Answer appends the answer to "step2": a group of its form fields.
+func (testInputRequiredResultMultiRoundProgram) appendStep2Answer(b []byte, a *TestInputRequiredResultMultiRoundStep2Answer) []byte {
+	b, m := binenc.BeginGroup(b, 0xed354e07)
+	if a.Color != "" {
+		b = binenc.AppendStringField(b, 0x3d7e6258, a.Color)
+	}
+	return binenc.EndGroup(b, m)
+}
+
+// LoadContinuation reads what AppendContinuation wrote, this build's or another build's
+// of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
+// restores the continuation it left): unknown entries are skipped, missing ones left absent.
+func (p testInputRequiredResultMultiRoundProgram) LoadContinuation(f *TestInputRequiredResultMultiRoundFlow, data []byte) error {
+	f.Step1 = nil
+	f.Step2 = nil
+	r := binenc.NewFields(data)
+	for r.Next() {
+		switch r.Key() {
+		case 0x41a869c4:
+			// answers
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
+		}
+	}
+	return r.Err()
+}
+
+// readAnswers reads the answers group: per request key, its answer.
+func (p testInputRequiredResultMultiRoundProgram) readAnswers(f *TestInputRequiredResultMultiRoundFlow, r *binenc.Fields) {
+	for r.Next() {
+		switch r.Key() {
+		case 0xee354f9a:
+			// step1
+			g := r.Group("step1")
+			f.Step1 = p.readStep1Answer(&g)
+		case 0xed354e07:
+			// step2
+			g := r.Group("step2")
+			f.Step2 = p.readStep2Answer(&g)
+		}
+	}
+}
+
+// readStep1Answer reads the answer to "step1", a group of its form fields.
+func (testInputRequiredResultMultiRoundProgram) readStep1Answer(r *binenc.Fields) *TestInputRequiredResultMultiRoundStep1Answer {
+	a := &TestInputRequiredResultMultiRoundStep1Answer{}
+	for r.Next() {
+		switch r.Key() {
+		case 0x8d39bde6:
+			// name
+			a.Name = r.String("step1.name")
+		}
+	}
+	return a
+}
+
+// readStep2Answer reads the answer to "step2", a group of its form fields.
+func (testInputRequiredResultMultiRoundProgram) readStep2Answer(r *binenc.Fields) *TestInputRequiredResultMultiRoundStep2Answer {
+	a := &TestInputRequiredResultMultiRoundStep2Answer{}
+	for r.Next() {
+		switch r.Key() {
+		case 0x3d7e6258:
+			// color
+			a.Color = r.String("step2.color")
+		}
+	}
+	return a
+}
+
+// AppendArgsV2 appends the positional encoding of the arguments that tokens of
+// envelope versions 1 and 2 are bound to.
+func (testInputRequiredResultMultiRoundProgram) AppendArgsV2(b []byte, f *TestInputRequiredResultMultiRoundFlow) []byte {
+	return b
+}
+
+// LoadContinuationV2 reads the positional continuation of tokens of envelope versions
+// 1 and 2 (and of effect records of the builds that minted them), all of it and
+// nothing more, in place of what the flow carried.
+func (testInputRequiredResultMultiRoundProgram) LoadContinuationV2(f *TestInputRequiredResultMultiRoundFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	f.Step1 = nil
 	f.Step2 = nil
@@ -324,10 +412,26 @@ func (p testInputRequiredResultMultiRoundProgram) decodeStep2(ctx context.Contex
 	return a, problems, nil
 }
 
-// CheckContinuation checks what handlers stored in the continuation against the
-// spec before the engine seals it; a field still at its zero value is not set yet.
+// CheckContinuation checks what the workflow carries (continuation fields, answers)
+// against the spec's built-in constraints, before the engine seals it and when it opens
+// it again; a value still at its zero value is not set yet.
 func (p testInputRequiredResultMultiRoundProgram) CheckContinuation(ctx context.Context, f *TestInputRequiredResultMultiRoundFlow) mrtrimpl.Problems {
-	return nil
+	var problems mrtrimpl.Problems
+	if a := f.Step1; a != nil {
+		if v := a.Name; v != "" {
+			if n := utf8.RuneCountInString(v); n > 100 {
+				problems.TooLong("step1.name", 100, n)
+			}
+		}
+	}
+	if a := f.Step2; a != nil {
+		if v := a.Color; v != "" {
+			if n := utf8.RuneCountInString(v); n > 100 {
+				problems.TooLong("step2.color", 100, n)
+			}
+		}
+	}
+	return problems
 }
 
 // testInputRequiredResultMultiRoundStep1Schema is the form of input request "step1".

@@ -118,6 +118,16 @@ func TestTestInputRequiredResultMultiRoundValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeStep2Answer, validStep2Answer, "color", strings.Repeat("x", 101), "color: at most 100 characters (got 101)")
 }
 
+// TestTestInputRequiredResultMultiRoundRecordedContinuations opens the continuations recorded in
+// testdata/continuations/test_input_required_result_multi_round with this build: a spec change that
+// would strand workflows waiting in them across a deploy fails here, naming the file, the state and
+// the reason (docs/evolution.md). Record them on the build that is deployed: MRTR_RECORD=1 go test
+// -run TestTestInputRequiredResultMultiRoundRecordedContinuations.
+func TestTestInputRequiredResultMultiRoundRecordedContinuations(t *testing.T) {
+	h := &fakeTestInputRequiredResultMultiRound{}
+	mrtrtest.Continuations(t, NewTestInputRequiredResultMultiRoundProgram(h), fixturesTestInputRequiredResultMultiRound(h), "testdata/continuations/test_input_required_result_multi_round")
+}
+
 // TestTestInputRequiredResultMultiRoundRejectedInputs walks to every state that asks and sends
 // there answers meant for other states (and, at a gate, its confirmation before it was shown): none
 // is taken, no side effect runs, and the same question is asked again.

@@ -61,8 +61,9 @@ func (f *TestInputRequiredResultMultipleInputsFlow) State() TestInputRequiredRes
 }
 
 // TestInputRequiredResultMultipleInputsState is a state of tool
-// test_input_required_result_multiple_inputs. States are numbered in flow order; the continuation
-// records the number, and its schema hash changes when they do.
+// test_input_required_result_multiple_inputs. States are numbered in flow order, for this build
+// only: a continuation records the state's name, so adding or moving states elsewhere does not
+// strand a workflow waiting in this one.
 type TestInputRequiredResultMultipleInputsState uint16
 
 const (
@@ -222,35 +223,100 @@ var testInputRequiredResultMultipleInputsTransitionTable = []mrtrimpl.Transition
 	{From: uint16(TestInputRequiredResultMultipleInputsStateAskAll), On: vocab.Next, To: uint16(TestInputRequiredResultMultipleInputsStateDone)},
 }
 
-// AppendArgs appends the canonical encoding of the arguments; requestState is
-// bound to its digest, so a continuation cannot be replayed with other arguments.
+// AppendArgs appends the canonical encoding of the arguments (tagged entries in name
+// order; an absent optional argument writes nothing): requestState is bound to its
+// digest, so a continuation cannot be replayed with other arguments.
 func (testInputRequiredResultMultipleInputsProgram) AppendArgs(b []byte, f *TestInputRequiredResultMultipleInputsFlow) []byte {
 	return b
 }
 
-// AppendContinuation appends what the workflow carries between rounds.
-func (testInputRequiredResultMultipleInputsProgram) AppendContinuation(b []byte, f *TestInputRequiredResultMultipleInputsFlow) []byte {
-	b = binenc.AppendBool(b, f.ClientRoots != nil)
+// AppendContinuation appends what the workflow carries between rounds, as tagged
+// entries: the continuation fields that are set, the answers given, the gates passed.
+func (p testInputRequiredResultMultipleInputsProgram) AppendContinuation(b []byte, f *TestInputRequiredResultMultipleInputsFlow) []byte {
+	var m int
+	b, m = binenc.BeginGroup(b, 0x41a869c4)
 	if f.ClientRoots != nil {
-		b = binenc.AppendUvarint(b, uint64(len(f.ClientRoots.URIs)))
-		for _, u := range f.ClientRoots.URIs {
-			b = binenc.AppendString(b, u)
-		}
+		b = binenc.AppendStringList(b, 0xe08f21f4, f.ClientRoots.URIs)
 	}
-	b = binenc.AppendBool(b, f.Greeting != nil)
 	if f.Greeting != nil {
-		b = binenc.AppendString(b, f.Greeting.Text)
+		b = binenc.AppendStringField(b, 0xd4edbfb6, f.Greeting.Text)
 	}
-	b = binenc.AppendBool(b, f.UserName != nil)
 	if f.UserName != nil {
-		b = binenc.AppendString(b, f.UserName.Name)
+		b = p.appendUserNameAnswer(b, f.UserName)
 	}
+	b = binenc.EndGroupOmitEmpty(b, m)
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
-// in place of what the flow carried (an effect's replay restores the continuation it left).
-func (testInputRequiredResultMultipleInputsProgram) LoadContinuation(f *TestInputRequiredResultMultipleInputsFlow, data []byte) error {
+// appendUserNameAnswer appends the answer to "user_name": a group of its form fields.
+func (testInputRequiredResultMultipleInputsProgram) appendUserNameAnswer(b []byte, a *TestInputRequiredResultMultipleInputsUserNameAnswer) []byte {
+	b, m := binenc.BeginGroup(b, 0xe8c0e314)
+	if a.Name != "" {
+		b = binenc.AppendStringField(b, 0x8d39bde6, a.Name)
+	}
+	return binenc.EndGroup(b, m)
+}
+
+// LoadContinuation reads what AppendContinuation wrote, this build's or another build's
+// of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
+// restores the continuation it left): unknown entries are skipped, missing ones left absent.
+func (p testInputRequiredResultMultipleInputsProgram) LoadContinuation(f *TestInputRequiredResultMultipleInputsFlow, data []byte) error {
+	f.ClientRoots = nil
+	f.Greeting = nil
+	f.UserName = nil
+	r := binenc.NewFields(data)
+	for r.Next() {
+		switch r.Key() {
+		case 0x41a869c4:
+			// answers
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
+		}
+	}
+	return r.Err()
+}
+
+// readAnswers reads the answers group: per request key, its answer.
+func (p testInputRequiredResultMultipleInputsProgram) readAnswers(f *TestInputRequiredResultMultipleInputsFlow, r *binenc.Fields) {
+	for r.Next() {
+		switch r.Key() {
+		case 0xe08f21f4:
+			// client_roots
+			f.ClientRoots = &mrtrimpl.RootList{URIs: r.Strings("client_roots")}
+		case 0xd4edbfb6:
+			// greeting
+			f.Greeting = &mrtrimpl.Sampled{Text: r.String("greeting")}
+		case 0xe8c0e314:
+			// user_name
+			g := r.Group("user_name")
+			f.UserName = p.readUserNameAnswer(&g)
+		}
+	}
+}
+
+// readUserNameAnswer reads the answer to "user_name", a group of its form fields.
+func (testInputRequiredResultMultipleInputsProgram) readUserNameAnswer(r *binenc.Fields) *TestInputRequiredResultMultipleInputsUserNameAnswer {
+	a := &TestInputRequiredResultMultipleInputsUserNameAnswer{}
+	for r.Next() {
+		switch r.Key() {
+		case 0x8d39bde6:
+			// name
+			a.Name = r.String("user_name.name")
+		}
+	}
+	return a
+}
+
+// AppendArgsV2 appends the positional encoding of the arguments that tokens of
+// envelope versions 1 and 2 are bound to.
+func (testInputRequiredResultMultipleInputsProgram) AppendArgsV2(b []byte, f *TestInputRequiredResultMultipleInputsFlow) []byte {
+	return b
+}
+
+// LoadContinuationV2 reads the positional continuation of tokens of envelope versions
+// 1 and 2 (and of effect records of the builds that minted them), all of it and
+// nothing more, in place of what the flow carried.
+func (testInputRequiredResultMultipleInputsProgram) LoadContinuationV2(f *TestInputRequiredResultMultipleInputsFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	f.ClientRoots = nil
 	f.Greeting = nil
@@ -322,10 +388,27 @@ func (p testInputRequiredResultMultipleInputsProgram) decodeUserName(ctx context
 	return a, problems, nil
 }
 
-// CheckContinuation checks what handlers stored in the continuation against the
-// spec before the engine seals it; a field still at its zero value is not set yet.
+// CheckContinuation checks what the workflow carries (continuation fields, answers)
+// against the spec's built-in constraints, before the engine seals it and when it opens
+// it again; a value still at its zero value is not set yet.
 func (p testInputRequiredResultMultipleInputsProgram) CheckContinuation(ctx context.Context, f *TestInputRequiredResultMultipleInputsFlow) mrtrimpl.Problems {
-	return nil
+	var problems mrtrimpl.Problems
+	if f.ClientRoots != nil {
+		problems = append(problems, mrtrimpl.CheckRoots(f.ClientRoots.URIs, 0, 2)...)
+	}
+	if f.Greeting != nil {
+		if n := utf8.RuneCountInString(f.Greeting.Text); n > 300 {
+			problems.TooLong("greeting", 300, n)
+		}
+	}
+	if a := f.UserName; a != nil {
+		if v := a.Name; v != "" {
+			if n := utf8.RuneCountInString(v); n > 100 {
+				problems.TooLong("user_name.name", 100, n)
+			}
+		}
+	}
+	return problems
 }
 
 // requestClientRoots builds input request "client_roots" of state askAll; problems with a previous

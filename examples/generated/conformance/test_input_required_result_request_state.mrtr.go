@@ -55,8 +55,9 @@ func (f *TestInputRequiredResultRequestStateFlow) State() TestInputRequiredResul
 }
 
 // TestInputRequiredResultRequestStateState is a state of tool
-// test_input_required_result_request_state. States are numbered in flow order; the continuation
-// records the number, and its schema hash changes when they do.
+// test_input_required_result_request_state. States are numbered in flow order, for this build only:
+// a continuation records the state's name, so adding or moving states elsewhere does not strand a
+// workflow waiting in this one.
 type TestInputRequiredResultRequestStateState uint16
 
 const (
@@ -201,24 +202,86 @@ var testInputRequiredResultRequestStateTransitionTable = []mrtrimpl.Transition{
 	{From: uint16(TestInputRequiredResultRequestStateStateAskConfirm), On: vocab.Next, To: uint16(TestInputRequiredResultRequestStateStateVerified)},
 }
 
-// AppendArgs appends the canonical encoding of the arguments; requestState is
-// bound to its digest, so a continuation cannot be replayed with other arguments.
+// AppendArgs appends the canonical encoding of the arguments (tagged entries in name
+// order; an absent optional argument writes nothing): requestState is bound to its
+// digest, so a continuation cannot be replayed with other arguments.
 func (testInputRequiredResultRequestStateProgram) AppendArgs(b []byte, f *TestInputRequiredResultRequestStateFlow) []byte {
 	return b
 }
 
-// AppendContinuation appends what the workflow carries between rounds.
-func (testInputRequiredResultRequestStateProgram) AppendContinuation(b []byte, f *TestInputRequiredResultRequestStateFlow) []byte {
-	b = binenc.AppendBool(b, f.Confirm != nil)
+// AppendContinuation appends what the workflow carries between rounds, as tagged
+// entries: the continuation fields that are set, the answers given, the gates passed.
+func (p testInputRequiredResultRequestStateProgram) AppendContinuation(b []byte, f *TestInputRequiredResultRequestStateFlow) []byte {
+	var m int
+	b, m = binenc.BeginGroup(b, 0x41a869c4)
 	if f.Confirm != nil {
-		b = binenc.AppendBool(b, f.Confirm.Ok)
+		b = p.appendConfirmAnswer(b, f.Confirm)
 	}
+	b = binenc.EndGroupOmitEmpty(b, m)
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
-// in place of what the flow carried (an effect's replay restores the continuation it left).
-func (testInputRequiredResultRequestStateProgram) LoadContinuation(f *TestInputRequiredResultRequestStateFlow, data []byte) error {
+// appendConfirmAnswer appends the answer to "confirm": a group of its form fields.
+func (testInputRequiredResultRequestStateProgram) appendConfirmAnswer(b []byte, a *TestInputRequiredResultRequestStateConfirmAnswer) []byte {
+	b, m := binenc.BeginGroup(b, 0x70daee4f)
+	if a.Ok {
+		b = binenc.AppendBoolField(b, 0x663437af, a.Ok)
+	}
+	return binenc.EndGroup(b, m)
+}
+
+// LoadContinuation reads what AppendContinuation wrote, this build's or another build's
+// of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
+// restores the continuation it left): unknown entries are skipped, missing ones left absent.
+func (p testInputRequiredResultRequestStateProgram) LoadContinuation(f *TestInputRequiredResultRequestStateFlow, data []byte) error {
+	f.Confirm = nil
+	r := binenc.NewFields(data)
+	for r.Next() {
+		switch r.Key() {
+		case 0x41a869c4:
+			// answers
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
+		}
+	}
+	return r.Err()
+}
+
+// readAnswers reads the answers group: per request key, its answer.
+func (p testInputRequiredResultRequestStateProgram) readAnswers(f *TestInputRequiredResultRequestStateFlow, r *binenc.Fields) {
+	for r.Next() {
+		switch r.Key() {
+		case 0x70daee4f:
+			// confirm
+			g := r.Group("confirm")
+			f.Confirm = p.readConfirmAnswer(&g)
+		}
+	}
+}
+
+// readConfirmAnswer reads the answer to "confirm", a group of its form fields.
+func (testInputRequiredResultRequestStateProgram) readConfirmAnswer(r *binenc.Fields) *TestInputRequiredResultRequestStateConfirmAnswer {
+	a := &TestInputRequiredResultRequestStateConfirmAnswer{}
+	for r.Next() {
+		switch r.Key() {
+		case 0x663437af:
+			// ok
+			a.Ok = r.Bool("confirm.ok")
+		}
+	}
+	return a
+}
+
+// AppendArgsV2 appends the positional encoding of the arguments that tokens of
+// envelope versions 1 and 2 are bound to.
+func (testInputRequiredResultRequestStateProgram) AppendArgsV2(b []byte, f *TestInputRequiredResultRequestStateFlow) []byte {
+	return b
+}
+
+// LoadContinuationV2 reads the positional continuation of tokens of envelope versions
+// 1 and 2 (and of effect records of the builds that minted them), all of it and
+// nothing more, in place of what the flow carried.
+func (testInputRequiredResultRequestStateProgram) LoadContinuationV2(f *TestInputRequiredResultRequestStateFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	f.Confirm = nil
 	if r.Bool() {
@@ -260,8 +323,9 @@ func (p testInputRequiredResultRequestStateProgram) decodeConfirm(ctx context.Co
 	return a, problems, nil
 }
 
-// CheckContinuation checks what handlers stored in the continuation against the
-// spec before the engine seals it; a field still at its zero value is not set yet.
+// CheckContinuation checks what the workflow carries (continuation fields, answers)
+// against the spec's built-in constraints, before the engine seals it and when it opens
+// it again; a value still at its zero value is not set yet.
 func (p testInputRequiredResultRequestStateProgram) CheckContinuation(ctx context.Context, f *TestInputRequiredResultRequestStateFlow) mrtrimpl.Problems {
 	return nil
 }

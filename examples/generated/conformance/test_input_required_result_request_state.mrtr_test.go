@@ -99,6 +99,16 @@ func TestTestInputRequiredResultRequestStateValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeConfirmAnswer, validConfirmAnswer, "ok", nil, "ok: required")
 }
 
+// TestTestInputRequiredResultRequestStateRecordedContinuations opens the continuations recorded in
+// testdata/continuations/test_input_required_result_request_state with this build: a spec change
+// that would strand workflows waiting in them across a deploy fails here, naming the file, the
+// state and the reason (docs/evolution.md). Record them on the build that is deployed:
+// MRTR_RECORD=1 go test -run TestTestInputRequiredResultRequestStateRecordedContinuations.
+func TestTestInputRequiredResultRequestStateRecordedContinuations(t *testing.T) {
+	h := &fakeTestInputRequiredResultRequestState{}
+	mrtrtest.Continuations(t, NewTestInputRequiredResultRequestStateProgram(h), fixturesTestInputRequiredResultRequestState(h), "testdata/continuations/test_input_required_result_request_state")
+}
+
 // TestTestInputRequiredResultRequestStateRejectedInputs walks to every state that asks and sends
 // there answers meant for other states (and, at a gate, its confirmation before it was shown): none
 // is taken, no side effect runs, and the same question is asked again.

@@ -48,8 +48,8 @@ func (f *TestInputRequiredResultSamplingFlow) State() TestInputRequiredResultSam
 }
 
 // TestInputRequiredResultSamplingState is a state of tool test_input_required_result_sampling.
-// States are numbered in flow order; the continuation records the number, and its schema hash
-// changes when they do.
+// States are numbered in flow order, for this build only: a continuation records the state's name,
+// so adding or moving states elsewhere does not strand a workflow waiting in this one.
 type TestInputRequiredResultSamplingState uint16
 
 const (
@@ -187,24 +187,63 @@ var testInputRequiredResultSamplingTransitionTable = []mrtrimpl.Transition{
 	{From: uint16(TestInputRequiredResultSamplingStateAskModel), On: vocab.Next, To: uint16(TestInputRequiredResultSamplingStateAnswer)},
 }
 
-// AppendArgs appends the canonical encoding of the arguments; requestState is
-// bound to its digest, so a continuation cannot be replayed with other arguments.
+// AppendArgs appends the canonical encoding of the arguments (tagged entries in name
+// order; an absent optional argument writes nothing): requestState is bound to its
+// digest, so a continuation cannot be replayed with other arguments.
 func (testInputRequiredResultSamplingProgram) AppendArgs(b []byte, f *TestInputRequiredResultSamplingFlow) []byte {
 	return b
 }
 
-// AppendContinuation appends what the workflow carries between rounds.
-func (testInputRequiredResultSamplingProgram) AppendContinuation(b []byte, f *TestInputRequiredResultSamplingFlow) []byte {
-	b = binenc.AppendBool(b, f.CapitalQuestion != nil)
+// AppendContinuation appends what the workflow carries between rounds, as tagged
+// entries: the continuation fields that are set, the answers given, the gates passed.
+func (p testInputRequiredResultSamplingProgram) AppendContinuation(b []byte, f *TestInputRequiredResultSamplingFlow) []byte {
+	var m int
+	b, m = binenc.BeginGroup(b, 0x41a869c4)
 	if f.CapitalQuestion != nil {
-		b = binenc.AppendString(b, f.CapitalQuestion.Text)
+		b = binenc.AppendStringField(b, 0x2d1e9560, f.CapitalQuestion.Text)
 	}
+	b = binenc.EndGroupOmitEmpty(b, m)
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
-// in place of what the flow carried (an effect's replay restores the continuation it left).
-func (testInputRequiredResultSamplingProgram) LoadContinuation(f *TestInputRequiredResultSamplingFlow, data []byte) error {
+// LoadContinuation reads what AppendContinuation wrote, this build's or another build's
+// of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
+// restores the continuation it left): unknown entries are skipped, missing ones left absent.
+func (p testInputRequiredResultSamplingProgram) LoadContinuation(f *TestInputRequiredResultSamplingFlow, data []byte) error {
+	f.CapitalQuestion = nil
+	r := binenc.NewFields(data)
+	for r.Next() {
+		switch r.Key() {
+		case 0x41a869c4:
+			// answers
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
+		}
+	}
+	return r.Err()
+}
+
+// readAnswers reads the answers group: per request key, its answer.
+func (p testInputRequiredResultSamplingProgram) readAnswers(f *TestInputRequiredResultSamplingFlow, r *binenc.Fields) {
+	for r.Next() {
+		switch r.Key() {
+		case 0x2d1e9560:
+			// capital_question
+			f.CapitalQuestion = &mrtrimpl.Sampled{Text: r.String("capital_question")}
+		}
+	}
+}
+
+// AppendArgsV2 appends the positional encoding of the arguments that tokens of
+// envelope versions 1 and 2 are bound to.
+func (testInputRequiredResultSamplingProgram) AppendArgsV2(b []byte, f *TestInputRequiredResultSamplingFlow) []byte {
+	return b
+}
+
+// LoadContinuationV2 reads the positional continuation of tokens of envelope versions
+// 1 and 2 (and of effect records of the builds that minted them), all of it and
+// nothing more, in place of what the flow carried.
+func (testInputRequiredResultSamplingProgram) LoadContinuationV2(f *TestInputRequiredResultSamplingFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	f.CapitalQuestion = nil
 	if r.Bool() {
@@ -238,10 +277,17 @@ func (p testInputRequiredResultSamplingProgram) decodeCapitalQuestion(ctx contex
 	return &mrtrimpl.Sampled{Text: text}, problems
 }
 
-// CheckContinuation checks what handlers stored in the continuation against the
-// spec before the engine seals it; a field still at its zero value is not set yet.
+// CheckContinuation checks what the workflow carries (continuation fields, answers)
+// against the spec's built-in constraints, before the engine seals it and when it opens
+// it again; a value still at its zero value is not set yet.
 func (p testInputRequiredResultSamplingProgram) CheckContinuation(ctx context.Context, f *TestInputRequiredResultSamplingFlow) mrtrimpl.Problems {
-	return nil
+	var problems mrtrimpl.Problems
+	if f.CapitalQuestion != nil {
+		if n := utf8.RuneCountInString(f.CapitalQuestion.Text); n > 500 {
+			problems.TooLong("capital_question", 500, n)
+		}
+	}
+	return problems
 }
 
 // requestCapitalQuestion builds input request "capital_question" of state askModel; problems with a

@@ -84,6 +84,16 @@ func TestTestInputRequiredResultSamplingTransitions(t *testing.T) {
 	w.Walk(t, "askModel>answer")
 }
 
+// TestTestInputRequiredResultSamplingRecordedContinuations opens the continuations recorded in
+// testdata/continuations/test_input_required_result_sampling with this build: a spec change that
+// would strand workflows waiting in them across a deploy fails here, naming the file, the state and
+// the reason (docs/evolution.md). Record them on the build that is deployed: MRTR_RECORD=1 go test
+// -run TestTestInputRequiredResultSamplingRecordedContinuations.
+func TestTestInputRequiredResultSamplingRecordedContinuations(t *testing.T) {
+	h := &fakeTestInputRequiredResultSampling{}
+	mrtrtest.Continuations(t, NewTestInputRequiredResultSamplingProgram(h), fixturesTestInputRequiredResultSampling(h), "testdata/continuations/test_input_required_result_sampling")
+}
+
 // TestTestInputRequiredResultSamplingRejectedInputs walks to every state that asks and sends there
 // answers meant for other states (and, at a gate, its confirmation before it was shown): none is
 // taken, no side effect runs, and the same question is asked again.

@@ -56,8 +56,9 @@ func (f *TestInputRequiredResultTamperedStateFlow) State() TestInputRequiredResu
 }
 
 // TestInputRequiredResultTamperedStateState is a state of tool
-// test_input_required_result_tampered_state. States are numbered in flow order; the continuation
-// records the number, and its schema hash changes when they do.
+// test_input_required_result_tampered_state. States are numbered in flow order, for this build
+// only: a continuation records the state's name, so adding or moving states elsewhere does not
+// strand a workflow waiting in this one.
 type TestInputRequiredResultTamperedStateState uint16
 
 const (
@@ -203,24 +204,86 @@ var testInputRequiredResultTamperedStateTransitionTable = []mrtrimpl.Transition{
 	{From: uint16(TestInputRequiredResultTamperedStateStateAskConfirm), On: vocab.Next, To: uint16(TestInputRequiredResultTamperedStateStateDone)},
 }
 
-// AppendArgs appends the canonical encoding of the arguments; requestState is
-// bound to its digest, so a continuation cannot be replayed with other arguments.
+// AppendArgs appends the canonical encoding of the arguments (tagged entries in name
+// order; an absent optional argument writes nothing): requestState is bound to its
+// digest, so a continuation cannot be replayed with other arguments.
 func (testInputRequiredResultTamperedStateProgram) AppendArgs(b []byte, f *TestInputRequiredResultTamperedStateFlow) []byte {
 	return b
 }
 
-// AppendContinuation appends what the workflow carries between rounds.
-func (testInputRequiredResultTamperedStateProgram) AppendContinuation(b []byte, f *TestInputRequiredResultTamperedStateFlow) []byte {
-	b = binenc.AppendBool(b, f.Confirm != nil)
+// AppendContinuation appends what the workflow carries between rounds, as tagged
+// entries: the continuation fields that are set, the answers given, the gates passed.
+func (p testInputRequiredResultTamperedStateProgram) AppendContinuation(b []byte, f *TestInputRequiredResultTamperedStateFlow) []byte {
+	var m int
+	b, m = binenc.BeginGroup(b, 0x41a869c4)
 	if f.Confirm != nil {
-		b = binenc.AppendBool(b, f.Confirm.Ok)
+		b = p.appendConfirmAnswer(b, f.Confirm)
 	}
+	b = binenc.EndGroupOmitEmpty(b, m)
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
-// in place of what the flow carried (an effect's replay restores the continuation it left).
-func (testInputRequiredResultTamperedStateProgram) LoadContinuation(f *TestInputRequiredResultTamperedStateFlow, data []byte) error {
+// appendConfirmAnswer appends the answer to "confirm": a group of its form fields.
+func (testInputRequiredResultTamperedStateProgram) appendConfirmAnswer(b []byte, a *TestInputRequiredResultTamperedStateConfirmAnswer) []byte {
+	b, m := binenc.BeginGroup(b, 0x70daee4f)
+	if a.Ok {
+		b = binenc.AppendBoolField(b, 0x663437af, a.Ok)
+	}
+	return binenc.EndGroup(b, m)
+}
+
+// LoadContinuation reads what AppendContinuation wrote, this build's or another build's
+// of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
+// restores the continuation it left): unknown entries are skipped, missing ones left absent.
+func (p testInputRequiredResultTamperedStateProgram) LoadContinuation(f *TestInputRequiredResultTamperedStateFlow, data []byte) error {
+	f.Confirm = nil
+	r := binenc.NewFields(data)
+	for r.Next() {
+		switch r.Key() {
+		case 0x41a869c4:
+			// answers
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
+		}
+	}
+	return r.Err()
+}
+
+// readAnswers reads the answers group: per request key, its answer.
+func (p testInputRequiredResultTamperedStateProgram) readAnswers(f *TestInputRequiredResultTamperedStateFlow, r *binenc.Fields) {
+	for r.Next() {
+		switch r.Key() {
+		case 0x70daee4f:
+			// confirm
+			g := r.Group("confirm")
+			f.Confirm = p.readConfirmAnswer(&g)
+		}
+	}
+}
+
+// readConfirmAnswer reads the answer to "confirm", a group of its form fields.
+func (testInputRequiredResultTamperedStateProgram) readConfirmAnswer(r *binenc.Fields) *TestInputRequiredResultTamperedStateConfirmAnswer {
+	a := &TestInputRequiredResultTamperedStateConfirmAnswer{}
+	for r.Next() {
+		switch r.Key() {
+		case 0x663437af:
+			// ok
+			a.Ok = r.Bool("confirm.ok")
+		}
+	}
+	return a
+}
+
+// AppendArgsV2 appends the positional encoding of the arguments that tokens of
+// envelope versions 1 and 2 are bound to.
+func (testInputRequiredResultTamperedStateProgram) AppendArgsV2(b []byte, f *TestInputRequiredResultTamperedStateFlow) []byte {
+	return b
+}
+
+// LoadContinuationV2 reads the positional continuation of tokens of envelope versions
+// 1 and 2 (and of effect records of the builds that minted them), all of it and
+// nothing more, in place of what the flow carried.
+func (testInputRequiredResultTamperedStateProgram) LoadContinuationV2(f *TestInputRequiredResultTamperedStateFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	f.Confirm = nil
 	if r.Bool() {
@@ -262,8 +325,9 @@ func (p testInputRequiredResultTamperedStateProgram) decodeConfirm(ctx context.C
 	return a, problems, nil
 }
 
-// CheckContinuation checks what handlers stored in the continuation against the
-// spec before the engine seals it; a field still at its zero value is not set yet.
+// CheckContinuation checks what the workflow carries (continuation fields, answers)
+// against the spec's built-in constraints, before the engine seals it and when it opens
+// it again; a value still at its zero value is not set yet.
 func (p testInputRequiredResultTamperedStateProgram) CheckContinuation(ctx context.Context, f *TestInputRequiredResultTamperedStateFlow) mrtrimpl.Problems {
 	return nil
 }

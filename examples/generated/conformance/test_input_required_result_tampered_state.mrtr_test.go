@@ -100,6 +100,16 @@ func TestTestInputRequiredResultTamperedStateValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeConfirmAnswer, validConfirmAnswer, "ok", nil, "ok: required")
 }
 
+// TestTestInputRequiredResultTamperedStateRecordedContinuations opens the continuations recorded in
+// testdata/continuations/test_input_required_result_tampered_state with this build: a spec change
+// that would strand workflows waiting in them across a deploy fails here, naming the file, the
+// state and the reason (docs/evolution.md). Record them on the build that is deployed:
+// MRTR_RECORD=1 go test -run TestTestInputRequiredResultTamperedStateRecordedContinuations.
+func TestTestInputRequiredResultTamperedStateRecordedContinuations(t *testing.T) {
+	h := &fakeTestInputRequiredResultTamperedState{}
+	mrtrtest.Continuations(t, NewTestInputRequiredResultTamperedStateProgram(h), fixturesTestInputRequiredResultTamperedState(h), "testdata/continuations/test_input_required_result_tampered_state")
+}
+
 // TestTestInputRequiredResultTamperedStateRejectedInputs walks to every state that asks and sends
 // there answers meant for other states (and, at a gate, its confirmation before it was shown): none
 // is taken, no side effect runs, and the same question is asked again.

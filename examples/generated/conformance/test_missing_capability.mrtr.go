@@ -43,7 +43,8 @@ func (f *TestMissingCapabilityFlow) State() TestMissingCapabilityState {
 }
 
 // TestMissingCapabilityState is a state of tool test_missing_capability. States are numbered in
-// flow order; the continuation records the number, and its schema hash changes when they do.
+// flow order, for this build only: a continuation records the state's name, so adding or moving
+// states elsewhere does not strand a workflow waiting in this one.
 type TestMissingCapabilityState uint16
 
 const (
@@ -157,20 +158,41 @@ var testMissingCapabilityStateTable = []mrtrimpl.StateInfo{
 // where a row says.
 var testMissingCapabilityTransitionTable = []mrtrimpl.Transition{}
 
-// AppendArgs appends the canonical encoding of the arguments; requestState is
-// bound to its digest, so a continuation cannot be replayed with other arguments.
+// AppendArgs appends the canonical encoding of the arguments (tagged entries in name
+// order; an absent optional argument writes nothing): requestState is bound to its
+// digest, so a continuation cannot be replayed with other arguments.
 func (testMissingCapabilityProgram) AppendArgs(b []byte, f *TestMissingCapabilityFlow) []byte {
 	return b
 }
 
-// AppendContinuation appends what the workflow carries between rounds.
-func (testMissingCapabilityProgram) AppendContinuation(b []byte, f *TestMissingCapabilityFlow) []byte {
+// AppendContinuation appends what the workflow carries between rounds, as tagged
+// entries: the continuation fields that are set, the answers given, the gates passed.
+func (p testMissingCapabilityProgram) AppendContinuation(b []byte, f *TestMissingCapabilityFlow) []byte {
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
-// in place of what the flow carried (an effect's replay restores the continuation it left).
-func (testMissingCapabilityProgram) LoadContinuation(f *TestMissingCapabilityFlow, data []byte) error {
+// LoadContinuation reads what AppendContinuation wrote, this build's or another build's
+// of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
+// restores the continuation it left): unknown entries are skipped, missing ones left absent.
+func (p testMissingCapabilityProgram) LoadContinuation(f *TestMissingCapabilityFlow, data []byte) error {
+	r := binenc.NewFields(data)
+	for r.Next() {
+		switch r.Key() {
+		}
+	}
+	return r.Err()
+}
+
+// AppendArgsV2 appends the positional encoding of the arguments that tokens of
+// envelope versions 1 and 2 are bound to.
+func (testMissingCapabilityProgram) AppendArgsV2(b []byte, f *TestMissingCapabilityFlow) []byte {
+	return b
+}
+
+// LoadContinuationV2 reads the positional continuation of tokens of envelope versions
+// 1 and 2 (and of effect records of the builds that minted them), all of it and
+// nothing more, in place of what the flow carried.
+func (testMissingCapabilityProgram) LoadContinuationV2(f *TestMissingCapabilityFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	return r.Done()
 }
@@ -190,8 +212,9 @@ func (p testMissingCapabilityProgram) NewFlow(ctx context.Context, c *mrtr.Call,
 	return f, problems.Err()
 }
 
-// CheckContinuation checks what handlers stored in the continuation against the
-// spec before the engine seals it; a field still at its zero value is not set yet.
+// CheckContinuation checks what the workflow carries (continuation fields, answers)
+// against the spec's built-in constraints, before the engine seals it and when it opens
+// it again; a value still at its zero value is not set yet.
 func (p testMissingCapabilityProgram) CheckContinuation(ctx context.Context, f *TestMissingCapabilityFlow) mrtrimpl.Problems {
 	return nil
 }

@@ -53,7 +53,8 @@ func (f *TestStreamingElicitationFlow) State() TestStreamingElicitationState {
 }
 
 // TestStreamingElicitationState is a state of tool test_streaming_elicitation. States are numbered
-// in flow order; the continuation records the number, and its schema hash changes when they do.
+// in flow order, for this build only: a continuation records the state's name, so adding or moving
+// states elsewhere does not strand a workflow waiting in this one.
 type TestStreamingElicitationState uint16
 
 const (
@@ -196,24 +197,86 @@ var testStreamingElicitationTransitionTable = []mrtrimpl.Transition{
 	{From: uint16(TestStreamingElicitationStateAskName), On: vocab.Next, To: uint16(TestStreamingElicitationStateGreet)},
 }
 
-// AppendArgs appends the canonical encoding of the arguments; requestState is
-// bound to its digest, so a continuation cannot be replayed with other arguments.
+// AppendArgs appends the canonical encoding of the arguments (tagged entries in name
+// order; an absent optional argument writes nothing): requestState is bound to its
+// digest, so a continuation cannot be replayed with other arguments.
 func (testStreamingElicitationProgram) AppendArgs(b []byte, f *TestStreamingElicitationFlow) []byte {
 	return b
 }
 
-// AppendContinuation appends what the workflow carries between rounds.
-func (testStreamingElicitationProgram) AppendContinuation(b []byte, f *TestStreamingElicitationFlow) []byte {
-	b = binenc.AppendBool(b, f.UserName != nil)
+// AppendContinuation appends what the workflow carries between rounds, as tagged
+// entries: the continuation fields that are set, the answers given, the gates passed.
+func (p testStreamingElicitationProgram) AppendContinuation(b []byte, f *TestStreamingElicitationFlow) []byte {
+	var m int
+	b, m = binenc.BeginGroup(b, 0x41a869c4)
 	if f.UserName != nil {
-		b = binenc.AppendString(b, f.UserName.Name)
+		b = p.appendUserNameAnswer(b, f.UserName)
 	}
+	b = binenc.EndGroupOmitEmpty(b, m)
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
-// in place of what the flow carried (an effect's replay restores the continuation it left).
-func (testStreamingElicitationProgram) LoadContinuation(f *TestStreamingElicitationFlow, data []byte) error {
+// appendUserNameAnswer appends the answer to "user_name": a group of its form fields.
+func (testStreamingElicitationProgram) appendUserNameAnswer(b []byte, a *TestStreamingElicitationUserNameAnswer) []byte {
+	b, m := binenc.BeginGroup(b, 0xe8c0e314)
+	if a.Name != "" {
+		b = binenc.AppendStringField(b, 0x8d39bde6, a.Name)
+	}
+	return binenc.EndGroup(b, m)
+}
+
+// LoadContinuation reads what AppendContinuation wrote, this build's or another build's
+// of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
+// restores the continuation it left): unknown entries are skipped, missing ones left absent.
+func (p testStreamingElicitationProgram) LoadContinuation(f *TestStreamingElicitationFlow, data []byte) error {
+	f.UserName = nil
+	r := binenc.NewFields(data)
+	for r.Next() {
+		switch r.Key() {
+		case 0x41a869c4:
+			// answers
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
+		}
+	}
+	return r.Err()
+}
+
+// readAnswers reads the answers group: per request key, its answer.
+func (p testStreamingElicitationProgram) readAnswers(f *TestStreamingElicitationFlow, r *binenc.Fields) {
+	for r.Next() {
+		switch r.Key() {
+		case 0xe8c0e314:
+			// user_name
+			g := r.Group("user_name")
+			f.UserName = p.readUserNameAnswer(&g)
+		}
+	}
+}
+
+// readUserNameAnswer reads the answer to "user_name", a group of its form fields.
+func (testStreamingElicitationProgram) readUserNameAnswer(r *binenc.Fields) *TestStreamingElicitationUserNameAnswer {
+	a := &TestStreamingElicitationUserNameAnswer{}
+	for r.Next() {
+		switch r.Key() {
+		case 0x8d39bde6:
+			// name
+			a.Name = r.String("user_name.name")
+		}
+	}
+	return a
+}
+
+// AppendArgsV2 appends the positional encoding of the arguments that tokens of
+// envelope versions 1 and 2 are bound to.
+func (testStreamingElicitationProgram) AppendArgsV2(b []byte, f *TestStreamingElicitationFlow) []byte {
+	return b
+}
+
+// LoadContinuationV2 reads the positional continuation of tokens of envelope versions
+// 1 and 2 (and of effect records of the builds that minted them), all of it and
+// nothing more, in place of what the flow carried.
+func (testStreamingElicitationProgram) LoadContinuationV2(f *TestStreamingElicitationFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	f.UserName = nil
 	if r.Bool() {
@@ -258,10 +321,19 @@ func (p testStreamingElicitationProgram) decodeUserName(ctx context.Context, con
 	return a, problems, nil
 }
 
-// CheckContinuation checks what handlers stored in the continuation against the
-// spec before the engine seals it; a field still at its zero value is not set yet.
+// CheckContinuation checks what the workflow carries (continuation fields, answers)
+// against the spec's built-in constraints, before the engine seals it and when it opens
+// it again; a value still at its zero value is not set yet.
 func (p testStreamingElicitationProgram) CheckContinuation(ctx context.Context, f *TestStreamingElicitationFlow) mrtrimpl.Problems {
-	return nil
+	var problems mrtrimpl.Problems
+	if a := f.UserName; a != nil {
+		if v := a.Name; v != "" {
+			if n := utf8.RuneCountInString(v); n > 100 {
+				problems.TooLong("user_name.name", 100, n)
+			}
+		}
+	}
+	return problems
 }
 
 // testStreamingElicitationUserNameSchema is the form of input request "user_name".

@@ -67,6 +67,12 @@ type DeleteCustomerFlow struct {
 	Continuation DeleteCustomerContinuation
 
 	state DeleteCustomerState
+	// passedConfirmCancellation is set once gate confirmCancellation is confirmed: the continuation
+	// carries what it confirmed.
+	passedConfirmCancellation bool
+	// passedConfirmDeletion is set once gate confirmDeletion is confirmed: the continuation carries
+	// what it confirmed.
+	passedConfirmDeletion bool
 }
 
 // State returns the state the workflow is in.
@@ -74,8 +80,9 @@ func (f *DeleteCustomerFlow) State() DeleteCustomerState {
 	return f.state
 }
 
-// DeleteCustomerState is a state of tool delete_customer. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// DeleteCustomerState is a state of tool delete_customer. States are numbered in flow order, for
+// this build only: a continuation records the state's name, so adding or moving states elsewhere
+// does not strand a workflow waiting in this one.
 type DeleteCustomerState uint16
 
 const (
@@ -155,6 +162,7 @@ func (p deleteCustomerProgram) Step(ctx context.Context, r mrtrimpl.Round, f *De
 	case DeleteCustomerStateConfirmCancellation:
 		switch on, ask := mrtrimpl.Confirm(r, "cancelSubscription", "confirm", mrtrimpl.Bind(p.gateConfirmCancellation, f)); on {
 		case vocab.Next:
+			f.passedConfirmCancellation = true
 			return mrtrimpl.Goto(r, DeleteCustomerStateRecheck, vocab.Next)
 		case vocab.Decline:
 			return mrtrimpl.Goto(r, DeleteCustomerStateKept, vocab.Decline)
@@ -166,6 +174,7 @@ func (p deleteCustomerProgram) Step(ctx context.Context, r mrtrimpl.Round, f *De
 	case DeleteCustomerStateConfirmDeletion:
 		switch on, ask := mrtrimpl.Confirm(r, "deleteCustomer", "confirm", mrtrimpl.Bind(p.gateConfirmDeletion, f)); on {
 		case vocab.Next:
+			f.passedConfirmDeletion = true
 			return mrtrimpl.Goto(r, DeleteCustomerStateRecheck, vocab.Next)
 		case vocab.Decline:
 			return mrtrimpl.Goto(r, DeleteCustomerStateKept, vocab.Decline)
@@ -335,23 +344,114 @@ var deleteCustomerTransitionTable = []mrtrimpl.Transition{
 	{From: uint16(DeleteCustomerStateDelete), On: vocab.Next, To: uint16(DeleteCustomerStateDeleted)},
 }
 
-// AppendArgs appends the canonical encoding of the arguments; requestState is
-// bound to its digest, so a continuation cannot be replayed with other arguments.
+// AppendArgs appends the canonical encoding of the arguments (tagged entries in name
+// order; an absent optional argument writes nothing): requestState is bound to its
+// digest, so a continuation cannot be replayed with other arguments.
 func (deleteCustomerProgram) AppendArgs(b []byte, f *DeleteCustomerFlow) []byte {
+	b = binenc.AppendStringField(b, 0xcd9469fc, f.Args.CustomerID)
+	return b
+}
+
+// AppendContinuation appends what the workflow carries between rounds, as tagged
+// entries: the continuation fields that are set, the answers given, the gates passed.
+func (p deleteCustomerProgram) AppendContinuation(b []byte, f *DeleteCustomerFlow) []byte {
+	var m int
+	b, m = binenc.BeginGroup(b, 0x5ec2d352)
+	if f.Continuation.Email != "" {
+		b = binenc.AppendStringField(b, 0x8a8753c7, f.Continuation.Email)
+	}
+	if f.Continuation.Plan != "" {
+		b = binenc.AppendStringField(b, 0xb7cbc712, f.Continuation.Plan)
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	b, m = binenc.BeginGroup(b, 0x9b9289b3)
+	if f.passedConfirmCancellation {
+		b = binenc.AppendIntField(b, 0xa68818e4, int64(deleteCustomerConfirmCancellationGateDigest))
+	}
+	if f.passedConfirmDeletion {
+		b = binenc.AppendIntField(b, 0xf16a1bc1, int64(deleteCustomerConfirmDeletionGateDigest))
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	return b
+}
+
+// deleteCustomerConfirmCancellationGateDigest identifies what gate confirmCancellation confirms
+// (its message and form); a continuation that passed it carries it, and a build whose gate asks
+// another question refuses it.
+const deleteCustomerConfirmCancellationGateDigest int64 = 5601629690802250474
+
+// deleteCustomerConfirmDeletionGateDigest identifies what gate confirmDeletion confirms (its
+// message and form); a continuation that passed it carries it, and a build whose gate asks another
+// question refuses it.
+const deleteCustomerConfirmDeletionGateDigest int64 = -14239748279165915
+
+// LoadContinuation reads what AppendContinuation wrote, this build's or another build's
+// of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
+// restores the continuation it left): unknown entries are skipped, missing ones left absent.
+func (p deleteCustomerProgram) LoadContinuation(f *DeleteCustomerFlow, data []byte) error {
+	f.Continuation = DeleteCustomerContinuation{}
+	f.passedConfirmCancellation = false
+	f.passedConfirmDeletion = false
+	r := binenc.NewFields(data)
+	for r.Next() {
+		switch r.Key() {
+		case 0x5ec2d352:
+			// continuation
+			c := r.Group("continuation")
+			for c.Next() {
+				switch c.Key() {
+				case 0x8a8753c7:
+					// email
+					f.Continuation.Email = c.String("email")
+				case 0xb7cbc712:
+					// plan
+					f.Continuation.Plan = c.String("plan")
+				}
+			}
+		case 0x9b9289b3:
+			// gates
+			g := r.Group("gates")
+			if err := p.readGates(f, &g); err != nil {
+				return err
+			}
+		}
+	}
+	return r.Err()
+}
+
+// readGates reads the gates passed; one whose question is not this build's refuses the
+// continuation: what the user confirmed is not what this build asks.
+func (deleteCustomerProgram) readGates(f *DeleteCustomerFlow, r *binenc.Fields) error {
+	for r.Next() {
+		switch r.Key() {
+		case 0xa68818e4:
+			// confirmCancellation
+			if r.Int("gates.confirmCancellation") != deleteCustomerConfirmCancellationGateDigest && r.Err() == nil {
+				return mrtrimpl.GateChanged("confirmCancellation")
+			}
+			f.passedConfirmCancellation = true
+		case 0xf16a1bc1:
+			// confirmDeletion
+			if r.Int("gates.confirmDeletion") != deleteCustomerConfirmDeletionGateDigest && r.Err() == nil {
+				return mrtrimpl.GateChanged("confirmDeletion")
+			}
+			f.passedConfirmDeletion = true
+		}
+	}
+	return nil
+}
+
+// AppendArgsV2 appends the positional encoding of the arguments that tokens of
+// envelope versions 1 and 2 are bound to.
+func (deleteCustomerProgram) AppendArgsV2(b []byte, f *DeleteCustomerFlow) []byte {
 	b = binenc.AppendString(b, f.Args.CustomerID)
 	return b
 }
 
-// AppendContinuation appends what the workflow carries between rounds.
-func (deleteCustomerProgram) AppendContinuation(b []byte, f *DeleteCustomerFlow) []byte {
-	b = binenc.AppendString(b, f.Continuation.Email)
-	b = binenc.AppendString(b, f.Continuation.Plan)
-	return b
-}
-
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
-// in place of what the flow carried (an effect's replay restores the continuation it left).
-func (deleteCustomerProgram) LoadContinuation(f *DeleteCustomerFlow, data []byte) error {
+// LoadContinuationV2 reads the positional continuation of tokens of envelope versions
+// 1 and 2 (and of effect records of the builds that minted them), all of it and
+// nothing more, in place of what the flow carried.
+func (deleteCustomerProgram) LoadContinuationV2(f *DeleteCustomerFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	f.Continuation = DeleteCustomerContinuation{}
 	f.Continuation.Email = r.String()
@@ -390,8 +490,9 @@ func (p deleteCustomerProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw js
 
 var deleteCustomerArgCustomerIDPattern = regexp.MustCompile("^(?:cus_[A-Za-z0-9]{4,24})$")
 
-// CheckContinuation checks what handlers stored in the continuation against the
-// spec before the engine seals it; a field still at its zero value is not set yet.
+// CheckContinuation checks what the workflow carries (continuation fields, answers)
+// against the spec's built-in constraints, before the engine seals it and when it opens
+// it again; a value still at its zero value is not set yet.
 func (p deleteCustomerProgram) CheckContinuation(ctx context.Context, f *DeleteCustomerFlow) mrtrimpl.Problems {
 	var problems mrtrimpl.Problems
 	if v := f.Continuation.Email; v != "" {

@@ -112,6 +112,16 @@ func TestDeleteCustomerValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeArguments, validArguments, "customerId", "", "customerId: must match cus_[A-Za-z0-9]{4,24}")
 }
 
+// TestDeleteCustomerRecordedContinuations opens the continuations recorded in
+// testdata/continuations/delete_customer with this build: a spec change that would strand workflows
+// waiting in them across a deploy fails here, naming the file, the state and the reason
+// (docs/evolution.md). Record them on the build that is deployed: MRTR_RECORD=1 go test -run
+// TestDeleteCustomerRecordedContinuations.
+func TestDeleteCustomerRecordedContinuations(t *testing.T) {
+	h := &fakeDeleteCustomer{}
+	mrtrtest.Continuations(t, NewDeleteCustomerProgram(h), fixturesDeleteCustomer(h), "testdata/continuations/delete_customer")
+}
+
 // TestDeleteCustomerRejectedInputs walks to every state that asks and sends there answers
 // meant for other states (and, at a gate, its confirmation before it was shown):
 // none is taken, no side effect runs, and the same question is asked again.

@@ -105,6 +105,9 @@ type ProvisionWorkspaceFlow struct {
 	Welcome *mrtrimpl.Sampled
 
 	state ProvisionWorkspaceState
+	// passedConfirmPrice is set once gate confirmPrice is confirmed: the continuation carries what
+	// it confirmed.
+	passedConfirmPrice bool
 }
 
 // State returns the state the workflow is in.
@@ -113,7 +116,8 @@ func (f *ProvisionWorkspaceFlow) State() ProvisionWorkspaceState {
 }
 
 // ProvisionWorkspaceState is a state of tool provision_workspace. States are numbered in flow
-// order; the continuation records the number, and its schema hash changes when they do.
+// order, for this build only: a continuation records the state's name, so adding or moving states
+// elsewhere does not strand a workflow waiting in this one.
 type ProvisionWorkspaceState uint16
 
 const (
@@ -241,6 +245,7 @@ func (p provisionWorkspaceProgram) Step(ctx context.Context, r mrtrimpl.Round, f
 	case ProvisionWorkspaceStateConfirmPrice:
 		switch on, ask := mrtrimpl.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirmPrice, f)); on {
 		case vocab.Next:
+			f.passedConfirmPrice = true
 			return mrtrimpl.Goto(r, ProvisionWorkspaceStateCreate, vocab.Next)
 		case vocab.Decline:
 			return mrtrimpl.Goto(r, ProvisionWorkspaceStateAbandoned, vocab.Decline)
@@ -392,47 +397,199 @@ var provisionWorkspaceTransitionTable = []mrtrimpl.Transition{
 	{From: uint16(ProvisionWorkspaceStateCreate), On: vocab.Next, To: uint16(ProvisionWorkspaceStateReady)},
 }
 
-// AppendArgs appends the canonical encoding of the arguments; requestState is
-// bound to its digest, so a continuation cannot be replayed with other arguments.
+// AppendArgs appends the canonical encoding of the arguments (tagged entries in name
+// order; an absent optional argument writes nothing): requestState is bound to its
+// digest, so a continuation cannot be replayed with other arguments.
 func (provisionWorkspaceProgram) AppendArgs(b []byte, f *ProvisionWorkspaceFlow) []byte {
+	b = binenc.AppendStringField(b, 0xa2fd7d0c, f.Args.Team)
+	return b
+}
+
+// AppendContinuation appends what the workflow carries between rounds, as tagged
+// entries: the continuation fields that are set, the answers given, the gates passed.
+func (p provisionWorkspaceProgram) AppendContinuation(b []byte, f *ProvisionWorkspaceFlow) []byte {
+	var m int
+	b, m = binenc.BeginGroup(b, 0x5ec2d352)
+	if f.Continuation.MaxSeats != 0 {
+		b = binenc.AppendIntField(b, 0x1163c7dd, f.Continuation.MaxSeats)
+	}
+	if f.Continuation.MonthlyCents != 0 {
+		b = binenc.AppendIntField(b, 0x3050586d, f.Continuation.MonthlyCents)
+	}
+	if f.Continuation.WorkspaceID != "" {
+		b = binenc.AppendStringField(b, 0x65de4e2b, f.Continuation.WorkspaceID)
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	b, m = binenc.BeginGroup(b, 0x41a869c4)
+	if f.Plan != nil {
+		b = p.appendPlanAnswer(b, f.Plan)
+	}
+	if f.Placement != nil {
+		b = p.appendPlacementAnswer(b, f.Placement)
+	}
+	if f.Projects != nil {
+		b = binenc.AppendStringList(b, 0x1354e8b7, f.Projects.URIs)
+	}
+	if f.Welcome != nil {
+		b = binenc.AppendStringField(b, 0x27e17df3, f.Welcome.Text)
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	b, m = binenc.BeginGroup(b, 0x9b9289b3)
+	if f.passedConfirmPrice {
+		b = binenc.AppendIntField(b, 0x914b2488, int64(provisionWorkspaceConfirmPriceGateDigest))
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	return b
+}
+
+// appendPlanAnswer appends the answer to "plan": a group of its form fields.
+func (provisionWorkspaceProgram) appendPlanAnswer(b []byte, a *ProvisionWorkspacePlanAnswer) []byte {
+	b, m := binenc.BeginGroup(b, 0xb7cbc712)
+	if a.Seats != 0 {
+		b = binenc.AppendIntField(b, 0xe9b35e81, a.Seats)
+	}
+	if a.Tier != "" {
+		b = binenc.AppendEnumField(b, 0x5c51b509, a.Tier)
+	}
+	return binenc.EndGroup(b, m)
+}
+
+// appendPlacementAnswer appends the answer to "placement": a group of its form fields.
+func (provisionWorkspaceProgram) appendPlacementAnswer(b []byte, a *ProvisionWorkspacePlacementAnswer) []byte {
+	b, m := binenc.BeginGroup(b, 0x353d7f80)
+	if len(a.Regions) > 0 {
+		b = binenc.AppendEnumList(b, 0xf17df00a, a.Regions)
+	}
+	return binenc.EndGroup(b, m)
+}
+
+// provisionWorkspaceConfirmPriceGateDigest identifies what gate confirmPrice confirms (its message
+// and form); a continuation that passed it carries it, and a build whose gate asks another question
+// refuses it.
+const provisionWorkspaceConfirmPriceGateDigest int64 = -7665348728799344449
+
+// LoadContinuation reads what AppendContinuation wrote, this build's or another build's
+// of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
+// restores the continuation it left): unknown entries are skipped, missing ones left absent.
+func (p provisionWorkspaceProgram) LoadContinuation(f *ProvisionWorkspaceFlow, data []byte) error {
+	f.Continuation = ProvisionWorkspaceContinuation{}
+	f.Plan = nil
+	f.Placement = nil
+	f.Projects = nil
+	f.Welcome = nil
+	f.passedConfirmPrice = false
+	r := binenc.NewFields(data)
+	for r.Next() {
+		switch r.Key() {
+		case 0x5ec2d352:
+			// continuation
+			c := r.Group("continuation")
+			for c.Next() {
+				switch c.Key() {
+				case 0x1163c7dd:
+					// maxSeats
+					f.Continuation.MaxSeats = c.Int("maxSeats")
+				case 0x3050586d:
+					// monthlyCents
+					f.Continuation.MonthlyCents = c.Int("monthlyCents")
+				case 0x65de4e2b:
+					// workspaceId
+					f.Continuation.WorkspaceID = c.String("workspaceId")
+				}
+			}
+		case 0x41a869c4:
+			// answers
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
+		case 0x9b9289b3:
+			// gates
+			g := r.Group("gates")
+			if err := p.readGates(f, &g); err != nil {
+				return err
+			}
+		}
+	}
+	return r.Err()
+}
+
+// readAnswers reads the answers group: per request key, its answer.
+func (p provisionWorkspaceProgram) readAnswers(f *ProvisionWorkspaceFlow, r *binenc.Fields) {
+	for r.Next() {
+		switch r.Key() {
+		case 0xb7cbc712:
+			// plan
+			g := r.Group("plan")
+			f.Plan = p.readPlanAnswer(&g)
+		case 0x353d7f80:
+			// placement
+			g := r.Group("placement")
+			f.Placement = p.readPlacementAnswer(&g)
+		case 0x1354e8b7:
+			// projects
+			f.Projects = &mrtrimpl.RootList{URIs: r.Strings("projects")}
+		case 0x27e17df3:
+			// welcome
+			f.Welcome = &mrtrimpl.Sampled{Text: r.String("welcome")}
+		}
+	}
+}
+
+// readPlanAnswer reads the answer to "plan", a group of its form fields.
+func (provisionWorkspaceProgram) readPlanAnswer(r *binenc.Fields) *ProvisionWorkspacePlanAnswer {
+	a := &ProvisionWorkspacePlanAnswer{}
+	for r.Next() {
+		switch r.Key() {
+		case 0xe9b35e81:
+			// seats
+			a.Seats = r.Int("plan.seats")
+		case 0x5c51b509:
+			// tier
+			a.Tier = binenc.EnumField(r, "plan.tier", provisionWorkspaceTierValues)
+		}
+	}
+	return a
+}
+
+// readPlacementAnswer reads the answer to "placement", a group of its form fields.
+func (provisionWorkspaceProgram) readPlacementAnswer(r *binenc.Fields) *ProvisionWorkspacePlacementAnswer {
+	a := &ProvisionWorkspacePlacementAnswer{}
+	for r.Next() {
+		switch r.Key() {
+		case 0xf17df00a:
+			// regions
+			a.Regions = binenc.EnumList(r, "placement.regions", provisionWorkspaceRegionsValues)
+		}
+	}
+	return a
+}
+
+// readGates reads the gates passed; one whose question is not this build's refuses the
+// continuation: what the user confirmed is not what this build asks.
+func (provisionWorkspaceProgram) readGates(f *ProvisionWorkspaceFlow, r *binenc.Fields) error {
+	for r.Next() {
+		switch r.Key() {
+		case 0x914b2488:
+			// confirmPrice
+			if r.Int("gates.confirmPrice") != provisionWorkspaceConfirmPriceGateDigest && r.Err() == nil {
+				return mrtrimpl.GateChanged("confirmPrice")
+			}
+			f.passedConfirmPrice = true
+		}
+	}
+	return nil
+}
+
+// AppendArgsV2 appends the positional encoding of the arguments that tokens of
+// envelope versions 1 and 2 are bound to.
+func (provisionWorkspaceProgram) AppendArgsV2(b []byte, f *ProvisionWorkspaceFlow) []byte {
 	b = binenc.AppendString(b, f.Args.Team)
 	return b
 }
 
-// AppendContinuation appends what the workflow carries between rounds.
-func (provisionWorkspaceProgram) AppendContinuation(b []byte, f *ProvisionWorkspaceFlow) []byte {
-	b = binenc.AppendInt(b, f.Continuation.MaxSeats)
-	b = binenc.AppendInt(b, f.Continuation.MonthlyCents)
-	b = binenc.AppendString(b, f.Continuation.WorkspaceID)
-	b = binenc.AppendBool(b, f.Plan != nil)
-	if f.Plan != nil {
-		b = binenc.AppendInt(b, f.Plan.Seats)
-		b = binenc.AppendEnum(b, provisionWorkspaceTierValues, f.Plan.Tier)
-	}
-	b = binenc.AppendBool(b, f.Placement != nil)
-	if f.Placement != nil {
-		b = binenc.AppendUvarint(b, uint64(len(f.Placement.Regions)))
-		for _, x := range f.Placement.Regions {
-			b = binenc.AppendEnum(b, provisionWorkspaceRegionsValues, x)
-		}
-	}
-	b = binenc.AppendBool(b, f.Projects != nil)
-	if f.Projects != nil {
-		b = binenc.AppendUvarint(b, uint64(len(f.Projects.URIs)))
-		for _, u := range f.Projects.URIs {
-			b = binenc.AppendString(b, u)
-		}
-	}
-	b = binenc.AppendBool(b, f.Welcome != nil)
-	if f.Welcome != nil {
-		b = binenc.AppendString(b, f.Welcome.Text)
-	}
-	return b
-}
-
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
-// in place of what the flow carried (an effect's replay restores the continuation it left).
-func (provisionWorkspaceProgram) LoadContinuation(f *ProvisionWorkspaceFlow, data []byte) error {
+// LoadContinuationV2 reads the positional continuation of tokens of envelope versions
+// 1 and 2 (and of effect records of the builds that minted them), all of it and
+// nothing more, in place of what the flow carried.
+func (provisionWorkspaceProgram) LoadContinuationV2(f *ProvisionWorkspaceFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	f.Continuation = ProvisionWorkspaceContinuation{}
 	f.Plan = nil
@@ -585,8 +742,9 @@ func (p provisionWorkspaceProgram) decodeWelcome(ctx context.Context, text strin
 	return &mrtrimpl.Sampled{Text: text}, problems
 }
 
-// CheckContinuation checks what handlers stored in the continuation against the
-// spec before the engine seals it; a field still at its zero value is not set yet.
+// CheckContinuation checks what the workflow carries (continuation fields, answers)
+// against the spec's built-in constraints, before the engine seals it and when it opens
+// it again; a value still at its zero value is not set yet.
 func (p provisionWorkspaceProgram) CheckContinuation(ctx context.Context, f *ProvisionWorkspaceFlow) mrtrimpl.Problems {
 	var problems mrtrimpl.Problems
 	if v := f.Continuation.MaxSeats; v != 0 {
@@ -608,6 +766,44 @@ func (p provisionWorkspaceProgram) CheckContinuation(ctx context.Context, f *Pro
 	if v := f.Continuation.WorkspaceID; v != "" {
 		if n := utf8.RuneCountInString(v); n > 40 {
 			problems.TooLong("workspaceId", 40, n)
+		}
+	}
+	if a := f.Plan; a != nil {
+		if v := a.Seats; v != 0 {
+			if v < 1 {
+				problems.BelowMinimum("plan.seats", 1)
+			}
+			if v > 1000 {
+				problems.AboveMaximum("plan.seats", 1000)
+			}
+		}
+		if v := string(a.Tier); v != "" {
+			if !slices.Contains(provisionWorkspaceTierValues, ProvisionWorkspaceTier(v)) {
+				problems.NotOneOf("plan.tier", "starter, business, enterprise")
+			}
+		}
+	}
+	if a := f.Placement; a != nil {
+		if list := a.Regions; len(list) > 0 {
+			if len(list) < 1 {
+				problems.FewerItems("placement.regions", 1)
+			}
+			if len(list) > 3 {
+				problems.MoreItems("placement.regions", 3)
+			}
+			for _, v := range list {
+				if !slices.Contains(provisionWorkspaceRegionsValues, ProvisionWorkspaceRegions(v)) {
+					problems.NotOneOf("placement.regions[]", "eu-west, eu-central, us-east, us-west, ap-south")
+				}
+			}
+		}
+	}
+	if f.Projects != nil {
+		problems = append(problems, mrtrimpl.CheckRoots(f.Projects.URIs, 0, 2)...)
+	}
+	if f.Welcome != nil {
+		if n := utf8.RuneCountInString(f.Welcome.Text); n > 400 {
+			problems.TooLong("welcome", 400, n)
 		}
 	}
 	return problems

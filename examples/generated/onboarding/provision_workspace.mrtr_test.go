@@ -159,6 +159,16 @@ func TestProvisionWorkspaceValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodePlacementAnswer, validPlacementAnswer, "regions", []any{"not-a-value"}, "regions[]: must be one of eu-west, eu-central, us-east, us-west, ap-south")
 }
 
+// TestProvisionWorkspaceRecordedContinuations opens the continuations recorded in
+// testdata/continuations/provision_workspace with this build: a spec change that would strand
+// workflows waiting in them across a deploy fails here, naming the file, the state and the reason
+// (docs/evolution.md). Record them on the build that is deployed: MRTR_RECORD=1 go test -run
+// TestProvisionWorkspaceRecordedContinuations.
+func TestProvisionWorkspaceRecordedContinuations(t *testing.T) {
+	h := &fakeProvisionWorkspace{}
+	mrtrtest.Continuations(t, NewProvisionWorkspaceProgram(h), fixturesProvisionWorkspace(h), "testdata/continuations/provision_workspace")
+}
+
 // TestProvisionWorkspaceRejectedInputs walks to every state that asks and sends there answers
 // meant for other states (and, at a gate, its confirmation before it was shown):
 // none is taken, no side effect runs, and the same question is asked again.

@@ -63,6 +63,9 @@ type ChargePaymentFlow struct {
 	Continuation ChargePaymentContinuation
 
 	state ChargePaymentState
+	// passedConfirmCharge is set once gate confirmCharge is confirmed: the continuation carries
+	// what it confirmed.
+	passedConfirmCharge bool
 }
 
 // State returns the state the workflow is in.
@@ -70,8 +73,9 @@ func (f *ChargePaymentFlow) State() ChargePaymentState {
 	return f.state
 }
 
-// ChargePaymentState is a state of tool charge_payment. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// ChargePaymentState is a state of tool charge_payment. States are numbered in flow order, for this
+// build only: a continuation records the state's name, so adding or moving states
+// elsewhere does not strand a workflow waiting in this one.
 type ChargePaymentState uint16
 
 const (
@@ -134,6 +138,7 @@ func (p chargePaymentProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Cha
 	case ChargePaymentStateConfirmCharge:
 		switch on, ask := mrtrimpl.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirmCharge, f)); on {
 		case vocab.Next:
+			f.passedConfirmCharge = true
 			return mrtrimpl.Goto(r, ChargePaymentStateRecheck, vocab.Next)
 		case vocab.Decline:
 			return mrtrimpl.Goto(r, ChargePaymentStateNotCharged, vocab.Decline)
@@ -284,25 +289,111 @@ var chargePaymentTransitionTable = []mrtrimpl.Transition{
 	{From: uint16(ChargePaymentStateCharge), On: vocab.Next, To: uint16(ChargePaymentStateCharged)},
 }
 
-// AppendArgs appends the canonical encoding of the arguments; requestState is
-// bound to its digest, so a continuation cannot be replayed with other arguments.
+// AppendArgs appends the canonical encoding of the arguments (tagged entries in name
+// order; an absent optional argument writes nothing): requestState is bound to its
+// digest, so a continuation cannot be replayed with other arguments.
 func (chargePaymentProgram) AppendArgs(b []byte, f *ChargePaymentFlow) []byte {
+	b = binenc.AppendStringField(b, 0x504ef4ed, f.Args.InvoiceID)
+	return b
+}
+
+// AppendContinuation appends what the workflow carries between rounds, as tagged
+// entries: the continuation fields that are set, the answers given, the gates passed.
+func (p chargePaymentProgram) AppendContinuation(b []byte, f *ChargePaymentFlow) []byte {
+	var m int
+	b, m = binenc.BeginGroup(b, 0x5ec2d352)
+	if f.Continuation.AmountCents != 0 {
+		b = binenc.AppendIntField(b, 0x68421088, f.Continuation.AmountCents)
+	}
+	if f.Continuation.CardLast4 != "" {
+		b = binenc.AppendStringField(b, 0xf40ec8f1, f.Continuation.CardLast4)
+	}
+	if f.Continuation.ChargeID != "" {
+		b = binenc.AppendStringField(b, 0x22215aa4, f.Continuation.ChargeID)
+	}
+	if f.Continuation.Currency != "" {
+		b = binenc.AppendEnumField(b, 0xddf28636, f.Continuation.Currency)
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	b, m = binenc.BeginGroup(b, 0x9b9289b3)
+	if f.passedConfirmCharge {
+		b = binenc.AppendIntField(b, 0x223fffaf, int64(chargePaymentConfirmChargeGateDigest))
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	return b
+}
+
+// chargePaymentConfirmChargeGateDigest identifies what gate confirmCharge confirms (its message and
+// form); a continuation that passed it carries it, and a build whose gate asks another question
+// refuses it.
+const chargePaymentConfirmChargeGateDigest int64 = 6010137778020269863
+
+// LoadContinuation reads what AppendContinuation wrote, this build's or another build's
+// of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
+// restores the continuation it left): unknown entries are skipped, missing ones left absent.
+func (p chargePaymentProgram) LoadContinuation(f *ChargePaymentFlow, data []byte) error {
+	f.Continuation = ChargePaymentContinuation{}
+	f.passedConfirmCharge = false
+	r := binenc.NewFields(data)
+	for r.Next() {
+		switch r.Key() {
+		case 0x5ec2d352:
+			// continuation
+			c := r.Group("continuation")
+			for c.Next() {
+				switch c.Key() {
+				case 0x68421088:
+					// amountCents
+					f.Continuation.AmountCents = c.Int("amountCents")
+				case 0xf40ec8f1:
+					// cardLast4
+					f.Continuation.CardLast4 = c.String("cardLast4")
+				case 0x22215aa4:
+					// chargeId
+					f.Continuation.ChargeID = c.String("chargeId")
+				case 0xddf28636:
+					// currency
+					f.Continuation.Currency = binenc.EnumField(&c, "currency", chargePaymentCurrencyValues)
+				}
+			}
+		case 0x9b9289b3:
+			// gates
+			g := r.Group("gates")
+			if err := p.readGates(f, &g); err != nil {
+				return err
+			}
+		}
+	}
+	return r.Err()
+}
+
+// readGates reads the gates passed; one whose question is not this build's refuses the
+// continuation: what the user confirmed is not what this build asks.
+func (chargePaymentProgram) readGates(f *ChargePaymentFlow, r *binenc.Fields) error {
+	for r.Next() {
+		switch r.Key() {
+		case 0x223fffaf:
+			// confirmCharge
+			if r.Int("gates.confirmCharge") != chargePaymentConfirmChargeGateDigest && r.Err() == nil {
+				return mrtrimpl.GateChanged("confirmCharge")
+			}
+			f.passedConfirmCharge = true
+		}
+	}
+	return nil
+}
+
+// AppendArgsV2 appends the positional encoding of the arguments that tokens of
+// envelope versions 1 and 2 are bound to.
+func (chargePaymentProgram) AppendArgsV2(b []byte, f *ChargePaymentFlow) []byte {
 	b = binenc.AppendString(b, f.Args.InvoiceID)
 	return b
 }
 
-// AppendContinuation appends what the workflow carries between rounds.
-func (chargePaymentProgram) AppendContinuation(b []byte, f *ChargePaymentFlow) []byte {
-	b = binenc.AppendInt(b, f.Continuation.AmountCents)
-	b = binenc.AppendString(b, f.Continuation.CardLast4)
-	b = binenc.AppendString(b, f.Continuation.ChargeID)
-	b = binenc.AppendEnum(b, chargePaymentCurrencyValues, f.Continuation.Currency)
-	return b
-}
-
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
-// in place of what the flow carried (an effect's replay restores the continuation it left).
-func (chargePaymentProgram) LoadContinuation(f *ChargePaymentFlow, data []byte) error {
+// LoadContinuationV2 reads the positional continuation of tokens of envelope versions
+// 1 and 2 (and of effect records of the builds that minted them), all of it and
+// nothing more, in place of what the flow carried.
+func (chargePaymentProgram) LoadContinuationV2(f *ChargePaymentFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	f.Continuation = ChargePaymentContinuation{}
 	f.Continuation.AmountCents = r.Int()
@@ -345,8 +436,9 @@ var chargePaymentArgInvoiceIDPattern = regexp.MustCompile("^(?:inv_[0-9]{1,12})$
 
 var chargePaymentContinuationCardLast4Pattern = regexp.MustCompile("^(?:[0-9]{4})$")
 
-// CheckContinuation checks what handlers stored in the continuation against the
-// spec before the engine seals it; a field still at its zero value is not set yet.
+// CheckContinuation checks what the workflow carries (continuation fields, answers)
+// against the spec's built-in constraints, before the engine seals it and when it opens
+// it again; a value still at its zero value is not set yet.
 func (p chargePaymentProgram) CheckContinuation(ctx context.Context, f *ChargePaymentFlow) mrtrimpl.Problems {
 	var problems mrtrimpl.Problems
 	if v := f.Continuation.AmountCents; v != 0 {

@@ -104,6 +104,16 @@ func TestChargePaymentValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeArguments, validArguments, "invoiceId", "", "invoiceId: must match inv_[0-9]{1,12}")
 }
 
+// TestChargePaymentRecordedContinuations opens the continuations recorded in
+// testdata/continuations/charge_payment with this build: a spec change that would strand workflows
+// waiting in them across a deploy fails here, naming the file, the state and the reason
+// (docs/evolution.md). Record them on the build that is deployed: MRTR_RECORD=1 go test -run
+// TestChargePaymentRecordedContinuations.
+func TestChargePaymentRecordedContinuations(t *testing.T) {
+	h := &fakeChargePayment{}
+	mrtrtest.Continuations(t, NewChargePaymentProgram(h), fixturesChargePayment(h), "testdata/continuations/charge_payment")
+}
+
 // TestChargePaymentRejectedInputs walks to every state that asks and sends there answers
 // meant for other states (and, at a gate, its confirmation before it was shown):
 // none is taken, no side effect runs, and the same question is asked again.

@@ -94,6 +94,9 @@ type ApproveDeploymentFlow struct {
 	Plan *ApproveDeploymentPlanAnswer
 
 	state ApproveDeploymentState
+	// passedConfirmDeploy is set once gate confirmDeploy is confirmed: the continuation carries
+	// what it confirmed.
+	passedConfirmDeploy bool
 }
 
 // State returns the state the workflow is in.
@@ -101,8 +104,9 @@ func (f *ApproveDeploymentFlow) State() ApproveDeploymentState {
 	return f.state
 }
 
-// ApproveDeploymentState is a state of tool approve_deployment. States are numbered in flow order;
-// the continuation records the number, and its schema hash changes when they do.
+// ApproveDeploymentState is a state of tool approve_deployment. States are numbered in flow order,
+// for this build only: a continuation records the state's name, so adding or moving states
+// elsewhere does not strand a workflow waiting in this one.
 type ApproveDeploymentState uint16
 
 const (
@@ -219,6 +223,7 @@ func (p approveDeploymentProgram) Step(ctx context.Context, r mrtrimpl.Round, f 
 	case ApproveDeploymentStateConfirmDeploy:
 		switch on, ask := mrtrimpl.Confirm(r, "deploy", "confirm", mrtrimpl.Bind(p.gateConfirmDeploy, f)); on {
 		case vocab.Next:
+			f.passedConfirmDeploy = true
 			return mrtrimpl.Goto(r, ApproveDeploymentStateRecheck, vocab.Next)
 		case vocab.Decline:
 			return mrtrimpl.Goto(r, ApproveDeploymentStateNotDeployed, vocab.Decline)
@@ -399,39 +404,160 @@ var approveDeploymentTransitionTable = []mrtrimpl.Transition{
 	{From: uint16(ApproveDeploymentStateDeploy), On: vocab.Next, To: uint16(ApproveDeploymentStateDeployed)},
 }
 
-// AppendArgs appends the canonical encoding of the arguments; requestState is
-// bound to its digest, so a continuation cannot be replayed with other arguments.
+// AppendArgs appends the canonical encoding of the arguments (tagged entries in name
+// order; an absent optional argument writes nothing): requestState is bound to its
+// digest, so a continuation cannot be replayed with other arguments.
 func (approveDeploymentProgram) AppendArgs(b []byte, f *ApproveDeploymentFlow) []byte {
+	b = binenc.AppendEnumField(b, 0x3fee2bfa, f.Args.Environment)
+	return b
+}
+
+// AppendContinuation appends what the workflow carries between rounds, as tagged
+// entries: the continuation fields that are set, the answers given, the gates passed.
+func (p approveDeploymentProgram) AppendContinuation(b []byte, f *ApproveDeploymentFlow) []byte {
+	var m int
+	b, m = binenc.BeginGroup(b, 0x5ec2d352)
+	if len(f.Continuation.Changes) > 0 {
+		b = binenc.AppendOptionList(b, 0x3b29d74a, len(f.Continuation.Changes), func(i int) (string, string) {
+			return f.Continuation.Changes[i].Value, f.Continuation.Changes[i].Title
+		})
+	}
+	if f.Continuation.LastRelease != "" {
+		b = binenc.AppendStringField(b, 0xbd3161ba, f.Continuation.LastRelease)
+	}
+	if f.Continuation.ReleaseID != "" {
+		b = binenc.AppendStringField(b, 0x97e23b63, f.Continuation.ReleaseID)
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	b, m = binenc.BeginGroup(b, 0x41a869c4)
+	if f.Plan != nil {
+		b = p.appendPlanAnswer(b, f.Plan)
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	b, m = binenc.BeginGroup(b, 0x9b9289b3)
+	if f.passedConfirmDeploy {
+		b = binenc.AppendIntField(b, 0xa3da57a4, int64(approveDeploymentConfirmDeployGateDigest))
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	return b
+}
+
+// appendPlanAnswer appends the answer to "plan": a group of its form fields.
+func (approveDeploymentProgram) appendPlanAnswer(b []byte, a *ApproveDeploymentPlanAnswer) []byte {
+	b, m := binenc.BeginGroup(b, 0xb7cbc712)
+	if a.Note != nil {
+		b = binenc.AppendStringField(b, 0x919a0c3d, *a.Note)
+	}
+	if len(a.Services) > 0 {
+		b = binenc.AppendEnumList(b, 0xd96a9e35, a.Services)
+	}
+	return binenc.EndGroup(b, m)
+}
+
+// approveDeploymentConfirmDeployGateDigest identifies what gate confirmDeploy confirms (its message
+// and form); a continuation that passed it carries it, and a build whose gate asks another question
+// refuses it.
+const approveDeploymentConfirmDeployGateDigest int64 = 1293490436225629000
+
+// LoadContinuation reads what AppendContinuation wrote, this build's or another build's
+// of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
+// restores the continuation it left): unknown entries are skipped, missing ones left absent.
+func (p approveDeploymentProgram) LoadContinuation(f *ApproveDeploymentFlow, data []byte) error {
+	f.Continuation = ApproveDeploymentContinuation{}
+	f.Plan = nil
+	f.passedConfirmDeploy = false
+	r := binenc.NewFields(data)
+	for r.Next() {
+		switch r.Key() {
+		case 0x5ec2d352:
+			// continuation
+			c := r.Group("continuation")
+			for c.Next() {
+				switch c.Key() {
+				case 0x3b29d74a:
+					// changes
+					f.Continuation.Changes = binenc.OptionList(&c, "changes", func(value, title string) mrtr.Option {
+						return mrtr.Option{Value: value, Title: title}
+					})
+				case 0xbd3161ba:
+					// lastRelease
+					f.Continuation.LastRelease = c.String("lastRelease")
+				case 0x97e23b63:
+					// releaseId
+					f.Continuation.ReleaseID = c.String("releaseId")
+				}
+			}
+		case 0x41a869c4:
+			// answers
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
+		case 0x9b9289b3:
+			// gates
+			g := r.Group("gates")
+			if err := p.readGates(f, &g); err != nil {
+				return err
+			}
+		}
+	}
+	return r.Err()
+}
+
+// readAnswers reads the answers group: per request key, its answer.
+func (p approveDeploymentProgram) readAnswers(f *ApproveDeploymentFlow, r *binenc.Fields) {
+	for r.Next() {
+		switch r.Key() {
+		case 0xb7cbc712:
+			// plan
+			g := r.Group("plan")
+			f.Plan = p.readPlanAnswer(&g)
+		}
+	}
+}
+
+// readPlanAnswer reads the answer to "plan", a group of its form fields.
+func (approveDeploymentProgram) readPlanAnswer(r *binenc.Fields) *ApproveDeploymentPlanAnswer {
+	a := &ApproveDeploymentPlanAnswer{}
+	for r.Next() {
+		switch r.Key() {
+		case 0x919a0c3d:
+			// note
+			v := r.String("plan.note")
+			a.Note = &v
+		case 0xd96a9e35:
+			// services
+			a.Services = r.OfferedList("plan.services")
+		}
+	}
+	return a
+}
+
+// readGates reads the gates passed; one whose question is not this build's refuses the
+// continuation: what the user confirmed is not what this build asks.
+func (approveDeploymentProgram) readGates(f *ApproveDeploymentFlow, r *binenc.Fields) error {
+	for r.Next() {
+		switch r.Key() {
+		case 0xa3da57a4:
+			// confirmDeploy
+			if r.Int("gates.confirmDeploy") != approveDeploymentConfirmDeployGateDigest && r.Err() == nil {
+				return mrtrimpl.GateChanged("confirmDeploy")
+			}
+			f.passedConfirmDeploy = true
+		}
+	}
+	return nil
+}
+
+// AppendArgsV2 appends the positional encoding of the arguments that tokens of
+// envelope versions 1 and 2 are bound to.
+func (approveDeploymentProgram) AppendArgsV2(b []byte, f *ApproveDeploymentFlow) []byte {
 	b = binenc.AppendEnum(b, approveDeploymentEnvironmentValues, f.Args.Environment)
 	return b
 }
 
-// AppendContinuation appends what the workflow carries between rounds.
-func (approveDeploymentProgram) AppendContinuation(b []byte, f *ApproveDeploymentFlow) []byte {
-	b = binenc.AppendUvarint(b, uint64(len(f.Continuation.Changes)))
-	for _, x := range f.Continuation.Changes {
-		b = binenc.AppendString(b, x.Value)
-		b = binenc.AppendString(b, x.Title)
-	}
-	b = binenc.AppendString(b, f.Continuation.LastRelease)
-	b = binenc.AppendString(b, f.Continuation.ReleaseID)
-	b = binenc.AppendBool(b, f.Plan != nil)
-	if f.Plan != nil {
-		b = binenc.AppendBool(b, f.Plan.Note != nil)
-		if f.Plan.Note != nil {
-			b = binenc.AppendString(b, *f.Plan.Note)
-		}
-		b = binenc.AppendUvarint(b, uint64(len(f.Plan.Services)))
-		for _, x := range f.Plan.Services {
-			b = binenc.AppendString(b, x)
-		}
-	}
-	return b
-}
-
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
-// in place of what the flow carried (an effect's replay restores the continuation it left).
-func (approveDeploymentProgram) LoadContinuation(f *ApproveDeploymentFlow, data []byte) error {
+// LoadContinuationV2 reads the positional continuation of tokens of envelope versions
+// 1 and 2 (and of effect records of the builds that minted them), all of it and
+// nothing more, in place of what the flow carried.
+func (approveDeploymentProgram) LoadContinuationV2(f *ApproveDeploymentFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	f.Continuation = ApproveDeploymentContinuation{}
 	f.Plan = nil
@@ -530,8 +656,9 @@ func (p approveDeploymentProgram) decodePlan(f *ApproveDeploymentFlow) func(cont
 
 var approveDeploymentContinuationChangesPattern = regexp.MustCompile("^(?:[a-z][a-z0-9-]{1,30}@[0-9]+\\.[0-9]+\\.[0-9]+)$")
 
-// CheckContinuation checks what handlers stored in the continuation against the
-// spec before the engine seals it; a field still at its zero value is not set yet.
+// CheckContinuation checks what the workflow carries (continuation fields, answers)
+// against the spec's built-in constraints, before the engine seals it and when it opens
+// it again; a value still at its zero value is not set yet.
 func (p approveDeploymentProgram) CheckContinuation(ctx context.Context, f *ApproveDeploymentFlow) mrtrimpl.Problems {
 	var problems mrtrimpl.Problems
 	if list := f.Continuation.Changes; len(list) > 0 {
@@ -560,6 +687,25 @@ func (p approveDeploymentProgram) CheckContinuation(ctx context.Context, f *Appr
 	if v := f.Continuation.ReleaseID; v != "" {
 		if n := utf8.RuneCountInString(v); n > 20 {
 			problems.TooLong("releaseId", 20, n)
+		}
+	}
+	if a := f.Plan; a != nil {
+		offeredChanges := f.Continuation.Changes
+		if a.Note != nil {
+			v := *a.Note
+			if n := utf8.RuneCountInString(v); n > 200 {
+				problems.TooLong("plan.note", 200, n)
+			}
+		}
+		if list := a.Services; len(list) > 0 {
+			if len(list) < 1 {
+				problems.FewerItems("plan.services", 1)
+			}
+			for _, v := range list {
+				if !mrtrimpl.Offered(offeredChanges, v) {
+					problems.NotOffered("plan.services[]", offeredChanges)
+				}
+			}
 		}
 	}
 	return problems

@@ -155,6 +155,16 @@ func TestApproveDeploymentValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodePlanAnswer, validPlanAnswer, "services", []any{"not-offered"}, "services[]: must be one of the options offered (billing@1.5.0, search@2.1.0, ledger@0.9.1)")
 }
 
+// TestApproveDeploymentRecordedContinuations opens the continuations recorded in
+// testdata/continuations/approve_deployment with this build: a spec change that would strand
+// workflows waiting in them across a deploy fails here, naming the file, the state and the reason
+// (docs/evolution.md). Record them on the build that is deployed: MRTR_RECORD=1 go test -run
+// TestApproveDeploymentRecordedContinuations.
+func TestApproveDeploymentRecordedContinuations(t *testing.T) {
+	h := &fakeApproveDeployment{}
+	mrtrtest.Continuations(t, NewApproveDeploymentProgram(h), fixturesApproveDeployment(h), "testdata/continuations/approve_deployment")
+}
+
 // TestApproveDeploymentRejectedInputs walks to every state that asks and sends there answers
 // meant for other states (and, at a gate, its confirmation before it was shown):
 // none is taken, no side effect runs, and the same question is asked again.

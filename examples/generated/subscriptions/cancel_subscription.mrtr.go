@@ -92,6 +92,9 @@ type CancelSubscriptionFlow struct {
 	Choice *CancelSubscriptionChoiceAnswer
 
 	state CancelSubscriptionState
+	// passedConfirmCancel is set once gate confirmCancel is confirmed: the continuation carries
+	// what it confirmed.
+	passedConfirmCancel bool
 }
 
 // State returns the state the workflow is in.
@@ -100,7 +103,8 @@ func (f *CancelSubscriptionFlow) State() CancelSubscriptionState {
 }
 
 // CancelSubscriptionState is a state of tool cancel_subscription. States are numbered in flow
-// order; the continuation records the number, and its schema hash changes when they do.
+// order, for this build only: a continuation records the state's name, so adding or moving states
+// elsewhere does not strand a workflow waiting in this one.
 type CancelSubscriptionState uint16
 
 const (
@@ -254,6 +258,7 @@ func (p cancelSubscriptionProgram) Step(ctx context.Context, r mrtrimpl.Round, f
 	case CancelSubscriptionStateConfirmCancel:
 		switch on, ask := mrtrimpl.Confirm(r, "cancel", "confirm", mrtrimpl.Bind(p.gateConfirmCancel, f)); on {
 		case vocab.Next:
+			f.passedConfirmCancel = true
 			return mrtrimpl.Goto(r, CancelSubscriptionStateRecheck, vocab.Next)
 		case vocab.Decline:
 			return mrtrimpl.Goto(r, CancelSubscriptionStateKept, vocab.Decline)
@@ -441,33 +446,159 @@ var cancelSubscriptionTransitionTable = []mrtrimpl.Transition{
 	{From: uint16(CancelSubscriptionStateCancelPlan), On: vocab.Next, To: uint16(CancelSubscriptionStateCancelled)},
 }
 
-// AppendArgs appends the canonical encoding of the arguments; requestState is
-// bound to its digest, so a continuation cannot be replayed with other arguments.
+// AppendArgs appends the canonical encoding of the arguments (tagged entries in name
+// order; an absent optional argument writes nothing): requestState is bound to its
+// digest, so a continuation cannot be replayed with other arguments.
 func (cancelSubscriptionProgram) AppendArgs(b []byte, f *CancelSubscriptionFlow) []byte {
+	b = binenc.AppendStringField(b, 0x8d39bde6, f.Args.Name)
+	return b
+}
+
+// AppendContinuation appends what the workflow carries between rounds, as tagged
+// entries: the continuation fields that are set, the answers given, the gates passed.
+func (p cancelSubscriptionProgram) AppendContinuation(b []byte, f *CancelSubscriptionFlow) []byte {
+	var m int
+	b, m = binenc.BeginGroup(b, 0x5ec2d352)
+	if f.Continuation.CustomerID != "" {
+		b = binenc.AppendStringField(b, 0xcd9469fc, f.Continuation.CustomerID)
+	}
+	if f.Continuation.CustomerName != "" {
+		b = binenc.AppendStringField(b, 0x3f0471d2, f.Continuation.CustomerName)
+	}
+	if len(f.Continuation.Matches) > 0 {
+		b = binenc.AppendOptionList(b, 0xf4f42a8e, len(f.Continuation.Matches), func(i int) (string, string) {
+			return f.Continuation.Matches[i].Value, f.Continuation.Matches[i].Title
+		})
+	}
+	if f.Continuation.Plan != "" {
+		b = binenc.AppendStringField(b, 0xb7cbc712, f.Continuation.Plan)
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	b, m = binenc.BeginGroup(b, 0x41a869c4)
+	if f.Choice != nil {
+		b = p.appendChoiceAnswer(b, f.Choice)
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	b, m = binenc.BeginGroup(b, 0x9b9289b3)
+	if f.passedConfirmCancel {
+		b = binenc.AppendIntField(b, 0x6c73ad29, int64(cancelSubscriptionConfirmCancelGateDigest))
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	return b
+}
+
+// appendChoiceAnswer appends the answer to "choice": a group of its form fields.
+func (cancelSubscriptionProgram) appendChoiceAnswer(b []byte, a *CancelSubscriptionChoiceAnswer) []byte {
+	b, m := binenc.BeginGroup(b, 0x8f735a56)
+	if a.Customer != "" {
+		b = binenc.AppendEnumField(b, 0xa4bdaa19, a.Customer)
+	}
+	return binenc.EndGroup(b, m)
+}
+
+// cancelSubscriptionConfirmCancelGateDigest identifies what gate confirmCancel confirms (its
+// message and form); a continuation that passed it carries it, and a build whose gate asks another
+// question refuses it.
+const cancelSubscriptionConfirmCancelGateDigest int64 = -8835686483658557687
+
+// LoadContinuation reads what AppendContinuation wrote, this build's or another build's
+// of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
+// restores the continuation it left): unknown entries are skipped, missing ones left absent.
+func (p cancelSubscriptionProgram) LoadContinuation(f *CancelSubscriptionFlow, data []byte) error {
+	f.Continuation = CancelSubscriptionContinuation{}
+	f.Choice = nil
+	f.passedConfirmCancel = false
+	r := binenc.NewFields(data)
+	for r.Next() {
+		switch r.Key() {
+		case 0x5ec2d352:
+			// continuation
+			c := r.Group("continuation")
+			for c.Next() {
+				switch c.Key() {
+				case 0xcd9469fc:
+					// customerId
+					f.Continuation.CustomerID = c.String("customerId")
+				case 0x3f0471d2:
+					// customerName
+					f.Continuation.CustomerName = c.String("customerName")
+				case 0xf4f42a8e:
+					// matches
+					f.Continuation.Matches = binenc.OptionList(&c, "matches", func(value, title string) mrtr.Option {
+						return mrtr.Option{Value: value, Title: title}
+					})
+				case 0xb7cbc712:
+					// plan
+					f.Continuation.Plan = c.String("plan")
+				}
+			}
+		case 0x41a869c4:
+			// answers
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
+		case 0x9b9289b3:
+			// gates
+			g := r.Group("gates")
+			if err := p.readGates(f, &g); err != nil {
+				return err
+			}
+		}
+	}
+	return r.Err()
+}
+
+// readAnswers reads the answers group: per request key, its answer.
+func (p cancelSubscriptionProgram) readAnswers(f *CancelSubscriptionFlow, r *binenc.Fields) {
+	for r.Next() {
+		switch r.Key() {
+		case 0x8f735a56:
+			// choice
+			g := r.Group("choice")
+			f.Choice = p.readChoiceAnswer(&g)
+		}
+	}
+}
+
+// readChoiceAnswer reads the answer to "choice", a group of its form fields.
+func (cancelSubscriptionProgram) readChoiceAnswer(r *binenc.Fields) *CancelSubscriptionChoiceAnswer {
+	a := &CancelSubscriptionChoiceAnswer{}
+	for r.Next() {
+		switch r.Key() {
+		case 0xa4bdaa19:
+			// customer
+			a.Customer = r.OfferedField("choice.customer")
+		}
+	}
+	return a
+}
+
+// readGates reads the gates passed; one whose question is not this build's refuses the
+// continuation: what the user confirmed is not what this build asks.
+func (cancelSubscriptionProgram) readGates(f *CancelSubscriptionFlow, r *binenc.Fields) error {
+	for r.Next() {
+		switch r.Key() {
+		case 0x6c73ad29:
+			// confirmCancel
+			if r.Int("gates.confirmCancel") != cancelSubscriptionConfirmCancelGateDigest && r.Err() == nil {
+				return mrtrimpl.GateChanged("confirmCancel")
+			}
+			f.passedConfirmCancel = true
+		}
+	}
+	return nil
+}
+
+// AppendArgsV2 appends the positional encoding of the arguments that tokens of
+// envelope versions 1 and 2 are bound to.
+func (cancelSubscriptionProgram) AppendArgsV2(b []byte, f *CancelSubscriptionFlow) []byte {
 	b = binenc.AppendString(b, f.Args.Name)
 	return b
 }
 
-// AppendContinuation appends what the workflow carries between rounds.
-func (cancelSubscriptionProgram) AppendContinuation(b []byte, f *CancelSubscriptionFlow) []byte {
-	b = binenc.AppendString(b, f.Continuation.CustomerID)
-	b = binenc.AppendString(b, f.Continuation.CustomerName)
-	b = binenc.AppendUvarint(b, uint64(len(f.Continuation.Matches)))
-	for _, x := range f.Continuation.Matches {
-		b = binenc.AppendString(b, x.Value)
-		b = binenc.AppendString(b, x.Title)
-	}
-	b = binenc.AppendString(b, f.Continuation.Plan)
-	b = binenc.AppendBool(b, f.Choice != nil)
-	if f.Choice != nil {
-		b = binenc.AppendString(b, f.Choice.Customer)
-	}
-	return b
-}
-
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
-// in place of what the flow carried (an effect's replay restores the continuation it left).
-func (cancelSubscriptionProgram) LoadContinuation(f *CancelSubscriptionFlow, data []byte) error {
+// LoadContinuationV2 reads the positional continuation of tokens of envelope versions
+// 1 and 2 (and of effect records of the builds that minted them), all of it and
+// nothing more, in place of what the flow carried.
+func (cancelSubscriptionProgram) LoadContinuationV2(f *CancelSubscriptionFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	f.Continuation = CancelSubscriptionContinuation{}
 	f.Choice = nil
@@ -541,8 +672,9 @@ var cancelSubscriptionContinuationCustomerIDPattern = regexp.MustCompile("^(?:cu
 
 var cancelSubscriptionContinuationMatchesPattern = regexp.MustCompile("^(?:cus_[A-Za-z0-9]{4,24})$")
 
-// CheckContinuation checks what handlers stored in the continuation against the
-// spec before the engine seals it; a field still at its zero value is not set yet.
+// CheckContinuation checks what the workflow carries (continuation fields, answers)
+// against the spec's built-in constraints, before the engine seals it and when it opens
+// it again; a value still at its zero value is not set yet.
 func (p cancelSubscriptionProgram) CheckContinuation(ctx context.Context, f *CancelSubscriptionFlow) mrtrimpl.Problems {
 	var problems mrtrimpl.Problems
 	if v := f.Continuation.CustomerID; v != "" {
@@ -579,6 +711,14 @@ func (p cancelSubscriptionProgram) CheckContinuation(ctx context.Context, f *Can
 	if v := f.Continuation.Plan; v != "" {
 		if n := utf8.RuneCountInString(v); n > 40 {
 			problems.TooLong("plan", 40, n)
+		}
+	}
+	if a := f.Choice; a != nil {
+		offeredMatches := f.Continuation.Matches
+		if v := string(a.Customer); v != "" {
+			if !mrtrimpl.Offered(offeredMatches, v) {
+				problems.NotOffered("choice.customer", offeredMatches)
+			}
 		}
 	}
 	return problems

@@ -162,6 +162,16 @@ func TestCancelSubscriptionValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeChoiceAnswer, validChoiceAnswer, "customer", "not-offered", "customer: must be one of the options offered (cus_smith01, cus_smith02)")
 }
 
+// TestCancelSubscriptionRecordedContinuations opens the continuations recorded in
+// testdata/continuations/cancel_subscription with this build: a spec change that would strand
+// workflows waiting in them across a deploy fails here, naming the file, the state and the reason
+// (docs/evolution.md). Record them on the build that is deployed: MRTR_RECORD=1 go test -run
+// TestCancelSubscriptionRecordedContinuations.
+func TestCancelSubscriptionRecordedContinuations(t *testing.T) {
+	h := &fakeCancelSubscription{}
+	mrtrtest.Continuations(t, NewCancelSubscriptionProgram(h), fixturesCancelSubscription(h), "testdata/continuations/cancel_subscription")
+}
+
 // TestCancelSubscriptionRejectedInputs walks to every state that asks and sends there answers
 // meant for other states (and, at a gate, its confirmation before it was shown):
 // none is taken, no side effect runs, and the same question is asked again.

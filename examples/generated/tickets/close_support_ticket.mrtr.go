@@ -78,7 +78,8 @@ func (f *CloseSupportTicketFlow) State() CloseSupportTicketState {
 }
 
 // CloseSupportTicketState is a state of tool close_support_ticket. States are numbered in flow
-// order; the continuation records the number, and its schema hash changes when they do.
+// order, for this build only: a continuation records the state's name, so adding or moving states
+// elsewhere does not strand a workflow waiting in this one.
 type CloseSupportTicketState uint16
 
 const (
@@ -276,30 +277,111 @@ var closeSupportTicketTransitionTable = []mrtrimpl.Transition{
 	{From: uint16(CloseSupportTicketStateClose), On: vocab.Next, To: uint16(CloseSupportTicketStateClosed)},
 }
 
-// AppendArgs appends the canonical encoding of the arguments; requestState is
-// bound to its digest, so a continuation cannot be replayed with other arguments.
+// AppendArgs appends the canonical encoding of the arguments (tagged entries in name
+// order; an absent optional argument writes nothing): requestState is bound to its
+// digest, so a continuation cannot be replayed with other arguments.
 func (closeSupportTicketProgram) AppendArgs(b []byte, f *CloseSupportTicketFlow) []byte {
+	b = binenc.AppendStringField(b, 0x8db070e0, f.Args.TicketID)
+	return b
+}
+
+// AppendContinuation appends what the workflow carries between rounds, as tagged
+// entries: the continuation fields that are set, the answers given, the gates passed.
+func (p closeSupportTicketProgram) AppendContinuation(b []byte, f *CloseSupportTicketFlow) []byte {
+	var m int
+	b, m = binenc.BeginGroup(b, 0x5ec2d352)
+	if f.Continuation.Subject != "" {
+		b = binenc.AppendStringField(b, 0x891cfe4f, f.Continuation.Subject)
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	b, m = binenc.BeginGroup(b, 0x41a869c4)
+	if f.Reason != nil {
+		b = p.appendReasonAnswer(b, f.Reason)
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	return b
+}
+
+// appendReasonAnswer appends the answer to "reason": a group of its form fields.
+func (closeSupportTicketProgram) appendReasonAnswer(b []byte, a *CloseSupportTicketReasonAnswer) []byte {
+	b, m := binenc.BeginGroup(b, 0xf8a35e19)
+	if a.CloseReason != "" {
+		b = binenc.AppendEnumField(b, 0x2a1c92c7, a.CloseReason)
+	}
+	if a.Comment != nil {
+		b = binenc.AppendStringField(b, 0x67a6c45e, *a.Comment)
+	}
+	return binenc.EndGroup(b, m)
+}
+
+// LoadContinuation reads what AppendContinuation wrote, this build's or another build's
+// of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
+// restores the continuation it left): unknown entries are skipped, missing ones left absent.
+func (p closeSupportTicketProgram) LoadContinuation(f *CloseSupportTicketFlow, data []byte) error {
+	f.Continuation = CloseSupportTicketContinuation{}
+	f.Reason = nil
+	r := binenc.NewFields(data)
+	for r.Next() {
+		switch r.Key() {
+		case 0x5ec2d352:
+			// continuation
+			c := r.Group("continuation")
+			for c.Next() {
+				switch c.Key() {
+				case 0x891cfe4f:
+					// subject
+					f.Continuation.Subject = c.String("subject")
+				}
+			}
+		case 0x41a869c4:
+			// answers
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
+		}
+	}
+	return r.Err()
+}
+
+// readAnswers reads the answers group: per request key, its answer.
+func (p closeSupportTicketProgram) readAnswers(f *CloseSupportTicketFlow, r *binenc.Fields) {
+	for r.Next() {
+		switch r.Key() {
+		case 0xf8a35e19:
+			// reason
+			g := r.Group("reason")
+			f.Reason = p.readReasonAnswer(&g)
+		}
+	}
+}
+
+// readReasonAnswer reads the answer to "reason", a group of its form fields.
+func (closeSupportTicketProgram) readReasonAnswer(r *binenc.Fields) *CloseSupportTicketReasonAnswer {
+	a := &CloseSupportTicketReasonAnswer{}
+	for r.Next() {
+		switch r.Key() {
+		case 0x2a1c92c7:
+			// closeReason
+			a.CloseReason = binenc.EnumField(r, "reason.closeReason", closeSupportTicketCloseReasonValues)
+		case 0x67a6c45e:
+			// comment
+			v := r.String("reason.comment")
+			a.Comment = &v
+		}
+	}
+	return a
+}
+
+// AppendArgsV2 appends the positional encoding of the arguments that tokens of
+// envelope versions 1 and 2 are bound to.
+func (closeSupportTicketProgram) AppendArgsV2(b []byte, f *CloseSupportTicketFlow) []byte {
 	b = binenc.AppendString(b, f.Args.TicketID)
 	return b
 }
 
-// AppendContinuation appends what the workflow carries between rounds.
-func (closeSupportTicketProgram) AppendContinuation(b []byte, f *CloseSupportTicketFlow) []byte {
-	b = binenc.AppendString(b, f.Continuation.Subject)
-	b = binenc.AppendBool(b, f.Reason != nil)
-	if f.Reason != nil {
-		b = binenc.AppendEnum(b, closeSupportTicketCloseReasonValues, f.Reason.CloseReason)
-		b = binenc.AppendBool(b, f.Reason.Comment != nil)
-		if f.Reason.Comment != nil {
-			b = binenc.AppendString(b, *f.Reason.Comment)
-		}
-	}
-	return b
-}
-
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
-// in place of what the flow carried (an effect's replay restores the continuation it left).
-func (closeSupportTicketProgram) LoadContinuation(f *CloseSupportTicketFlow, data []byte) error {
+// LoadContinuationV2 reads the positional continuation of tokens of envelope versions
+// 1 and 2 (and of effect records of the builds that minted them), all of it and
+// nothing more, in place of what the flow carried.
+func (closeSupportTicketProgram) LoadContinuationV2(f *CloseSupportTicketFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	f.Continuation = CloseSupportTicketContinuation{}
 	f.Reason = nil
@@ -381,13 +463,27 @@ func (p closeSupportTicketProgram) decodeReason(ctx context.Context, content map
 	return a, problems, nil
 }
 
-// CheckContinuation checks what handlers stored in the continuation against the
-// spec before the engine seals it; a field still at its zero value is not set yet.
+// CheckContinuation checks what the workflow carries (continuation fields, answers)
+// against the spec's built-in constraints, before the engine seals it and when it opens
+// it again; a value still at its zero value is not set yet.
 func (p closeSupportTicketProgram) CheckContinuation(ctx context.Context, f *CloseSupportTicketFlow) mrtrimpl.Problems {
 	var problems mrtrimpl.Problems
 	if v := f.Continuation.Subject; v != "" {
 		if n := utf8.RuneCountInString(v); n > 120 {
 			problems.TooLong("subject", 120, n)
+		}
+	}
+	if a := f.Reason; a != nil {
+		if v := string(a.CloseReason); v != "" {
+			if !slices.Contains(closeSupportTicketCloseReasonValues, CloseSupportTicketCloseReason(v)) {
+				problems.NotOneOf("reason.closeReason", "resolved, duplicate, cancelled")
+			}
+		}
+		if a.Comment != nil {
+			v := *a.Comment
+			if n := utf8.RuneCountInString(v); n > 500 {
+				problems.TooLong("reason.comment", 500, n)
+			}
 		}
 	}
 	return problems

@@ -79,8 +79,9 @@ func (f *DeployFlow) State() DeployState {
 	return f.state
 }
 
-// DeployState is a state of tool deploy. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// DeployState is a state of tool deploy. States are numbered in flow order, for this
+// build only: a continuation records the state's name, so adding or moving states
+// elsewhere does not strand a workflow waiting in this one.
 type DeployState uint16
 
 const (
@@ -253,28 +254,88 @@ var deployTransitionTable = []mrtrimpl.Transition{
 	{From: uint16(DeployStateShip), On: vocab.Next, To: uint16(DeployStateShipped)},
 }
 
-// AppendArgs appends the canonical encoding of the arguments; requestState is
-// bound to its digest, so a continuation cannot be replayed with other arguments.
+// AppendArgs appends the canonical encoding of the arguments (tagged entries in name
+// order; an absent optional argument writes nothing): requestState is bound to its
+// digest, so a continuation cannot be replayed with other arguments.
 func (deployProgram) AppendArgs(b []byte, f *DeployFlow) []byte {
+	b = binenc.AppendEnumField(b, 0x788e8bb4, f.Args.Env)
+	return b
+}
+
+// AppendContinuation appends what the workflow carries between rounds, as tagged
+// entries: the continuation fields that are set, the answers given, the gates passed.
+func (p deployProgram) AppendContinuation(b []byte, f *DeployFlow) []byte {
+	var m int
+	b, m = binenc.BeginGroup(b, 0x41a869c4)
+	if f.Pick != nil {
+		b = p.appendPickAnswer(b, f.Pick)
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	return b
+}
+
+// appendPickAnswer appends the answer to "pick": a group of its form fields.
+func (deployProgram) appendPickAnswer(b []byte, a *DeployPickAnswer) []byte {
+	b, m := binenc.BeginGroup(b, 0xfa41edf8)
+	if len(a.Services) > 0 {
+		b = binenc.AppendEnumList(b, 0xd96a9e35, a.Services)
+	}
+	return binenc.EndGroup(b, m)
+}
+
+// LoadContinuation reads what AppendContinuation wrote, this build's or another build's
+// of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
+// restores the continuation it left): unknown entries are skipped, missing ones left absent.
+func (p deployProgram) LoadContinuation(f *DeployFlow, data []byte) error {
+	f.Pick = nil
+	r := binenc.NewFields(data)
+	for r.Next() {
+		switch r.Key() {
+		case 0x41a869c4:
+			// answers
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
+		}
+	}
+	return r.Err()
+}
+
+// readAnswers reads the answers group: per request key, its answer.
+func (p deployProgram) readAnswers(f *DeployFlow, r *binenc.Fields) {
+	for r.Next() {
+		switch r.Key() {
+		case 0xfa41edf8:
+			// pick
+			g := r.Group("pick")
+			f.Pick = p.readPickAnswer(&g)
+		}
+	}
+}
+
+// readPickAnswer reads the answer to "pick", a group of its form fields.
+func (deployProgram) readPickAnswer(r *binenc.Fields) *DeployPickAnswer {
+	a := &DeployPickAnswer{}
+	for r.Next() {
+		switch r.Key() {
+		case 0xd96a9e35:
+			// services
+			a.Services = binenc.EnumList(r, "pick.services", deployServicesValues)
+		}
+	}
+	return a
+}
+
+// AppendArgsV2 appends the positional encoding of the arguments that tokens of
+// envelope versions 1 and 2 are bound to.
+func (deployProgram) AppendArgsV2(b []byte, f *DeployFlow) []byte {
 	b = binenc.AppendEnum(b, deployEnvValues, f.Args.Env)
 	return b
 }
 
-// AppendContinuation appends what the workflow carries between rounds.
-func (deployProgram) AppendContinuation(b []byte, f *DeployFlow) []byte {
-	b = binenc.AppendBool(b, f.Pick != nil)
-	if f.Pick != nil {
-		b = binenc.AppendUvarint(b, uint64(len(f.Pick.Services)))
-		for _, x := range f.Pick.Services {
-			b = binenc.AppendEnum(b, deployServicesValues, x)
-		}
-	}
-	return b
-}
-
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
-// in place of what the flow carried (an effect's replay restores the continuation it left).
-func (deployProgram) LoadContinuation(f *DeployFlow, data []byte) error {
+// LoadContinuationV2 reads the positional continuation of tokens of envelope versions
+// 1 and 2 (and of effect records of the builds that minted them), all of it and
+// nothing more, in place of what the flow carried.
+func (deployProgram) LoadContinuationV2(f *DeployFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	f.Pick = nil
 	if r.Bool() {
@@ -351,10 +412,27 @@ func (p deployProgram) decodePick(ctx context.Context, content map[string]any) (
 	return a, problems, nil
 }
 
-// CheckContinuation checks what handlers stored in the continuation against the
-// spec before the engine seals it; a field still at its zero value is not set yet.
+// CheckContinuation checks what the workflow carries (continuation fields, answers)
+// against the spec's built-in constraints, before the engine seals it and when it opens
+// it again; a value still at its zero value is not set yet.
 func (p deployProgram) CheckContinuation(ctx context.Context, f *DeployFlow) mrtrimpl.Problems {
-	return nil
+	var problems mrtrimpl.Problems
+	if a := f.Pick; a != nil {
+		if list := a.Services; len(list) > 0 {
+			if len(list) < 1 {
+				problems.FewerItems("pick.services", 1)
+			}
+			if len(list) > 3 {
+				problems.MoreItems("pick.services", 3)
+			}
+			for _, v := range list {
+				if !slices.Contains(deployServicesValues, DeployServices(v)) {
+					problems.NotOneOf("pick.services[]", "billing, checkout, search")
+				}
+			}
+		}
+	}
+	return problems
 }
 
 // deployPickSchema is the form of input request "pick".

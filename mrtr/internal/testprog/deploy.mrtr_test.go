@@ -110,6 +110,15 @@ func TestDeployValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodePickAnswer, validPickAnswer, "services", []any{"not-a-value"}, "services[]: must be one of billing, checkout, search")
 }
 
+// TestDeployRecordedContinuations opens the continuations recorded in testdata/continuations/deploy
+// with this build: a spec change that would strand workflows waiting in them across a deploy fails
+// here, naming the file, the state and the reason (docs/evolution.md). Record them on the build
+// that is deployed: MRTR_RECORD=1 go test -run TestDeployRecordedContinuations.
+func TestDeployRecordedContinuations(t *testing.T) {
+	h := &fakeDeploy{}
+	mrtrtest.Continuations(t, NewDeployProgram(h), fixturesDeploy(h), "testdata/continuations/deploy")
+}
+
 // TestDeployRejectedInputs walks to every state that asks and sends there answers
 // meant for other states (and, at a gate, its confirmation before it was shown):
 // none is taken, no side effect runs, and the same question is asked again.

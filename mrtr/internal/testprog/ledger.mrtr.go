@@ -55,8 +55,9 @@ func (f *LedgerFlow) State() LedgerState {
 	return f.state
 }
 
-// LedgerState is a state of tool ledger. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// LedgerState is a state of tool ledger. States are numbered in flow order, for this
+// build only: a continuation records the state's name, so adding or moving states
+// elsewhere does not strand a workflow waiting in this one.
 type LedgerState uint16
 
 const (
@@ -241,25 +242,88 @@ var ledgerTransitionTable = []mrtrimpl.Transition{
 	{From: uint16(LedgerStateReconcile), On: vocab.Next, To: uint16(LedgerStatePosted)},
 }
 
-// AppendArgs appends the canonical encoding of the arguments; requestState is
-// bound to its digest, so a continuation cannot be replayed with other arguments.
+// AppendArgs appends the canonical encoding of the arguments (tagged entries in name
+// order; an absent optional argument writes nothing): requestState is bound to its
+// digest, so a continuation cannot be replayed with other arguments.
 func (ledgerProgram) AppendArgs(b []byte, f *LedgerFlow) []byte {
+	b = binenc.AppendStringField(b, 0x294fc75c, f.Args.Account)
+	return b
+}
+
+// AppendContinuation appends what the workflow carries between rounds, as tagged
+// entries: the continuation fields that are set, the answers given, the gates passed.
+func (p ledgerProgram) AppendContinuation(b []byte, f *LedgerFlow) []byte {
+	var m int
+	b, m = binenc.BeginGroup(b, 0x41a869c4)
+	if f.Entry != nil {
+		b = p.appendEntryAnswer(b, f.Entry)
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	return b
+}
+
+// appendEntryAnswer appends the answer to "entry": a group of its form fields.
+func (ledgerProgram) appendEntryAnswer(b []byte, a *LedgerEntryAnswer) []byte {
+	b, m := binenc.BeginGroup(b, 0xcac3d793)
+	if a.Cents != 0 {
+		b = binenc.AppendIntField(b, 0xc490a7f4, a.Cents)
+	}
+	return binenc.EndGroup(b, m)
+}
+
+// LoadContinuation reads what AppendContinuation wrote, this build's or another build's
+// of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
+// restores the continuation it left): unknown entries are skipped, missing ones left absent.
+func (p ledgerProgram) LoadContinuation(f *LedgerFlow, data []byte) error {
+	f.Entry = nil
+	r := binenc.NewFields(data)
+	for r.Next() {
+		switch r.Key() {
+		case 0x41a869c4:
+			// answers
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
+		}
+	}
+	return r.Err()
+}
+
+// readAnswers reads the answers group: per request key, its answer.
+func (p ledgerProgram) readAnswers(f *LedgerFlow, r *binenc.Fields) {
+	for r.Next() {
+		switch r.Key() {
+		case 0xcac3d793:
+			// entry
+			g := r.Group("entry")
+			f.Entry = p.readEntryAnswer(&g)
+		}
+	}
+}
+
+// readEntryAnswer reads the answer to "entry", a group of its form fields.
+func (ledgerProgram) readEntryAnswer(r *binenc.Fields) *LedgerEntryAnswer {
+	a := &LedgerEntryAnswer{}
+	for r.Next() {
+		switch r.Key() {
+		case 0xc490a7f4:
+			// cents
+			a.Cents = r.Int("entry.cents")
+		}
+	}
+	return a
+}
+
+// AppendArgsV2 appends the positional encoding of the arguments that tokens of
+// envelope versions 1 and 2 are bound to.
+func (ledgerProgram) AppendArgsV2(b []byte, f *LedgerFlow) []byte {
 	b = binenc.AppendString(b, f.Args.Account)
 	return b
 }
 
-// AppendContinuation appends what the workflow carries between rounds.
-func (ledgerProgram) AppendContinuation(b []byte, f *LedgerFlow) []byte {
-	b = binenc.AppendBool(b, f.Entry != nil)
-	if f.Entry != nil {
-		b = binenc.AppendInt(b, f.Entry.Cents)
-	}
-	return b
-}
-
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
-// in place of what the flow carried (an effect's replay restores the continuation it left).
-func (ledgerProgram) LoadContinuation(f *LedgerFlow, data []byte) error {
+// LoadContinuationV2 reads the positional continuation of tokens of envelope versions
+// 1 and 2 (and of effect records of the builds that minted them), all of it and
+// nothing more, in place of what the flow carried.
+func (ledgerProgram) LoadContinuationV2(f *LedgerFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	f.Entry = nil
 	if r.Bool() {
@@ -318,10 +382,22 @@ func (p ledgerProgram) decodeEntry(ctx context.Context, content map[string]any) 
 	return a, problems, nil
 }
 
-// CheckContinuation checks what handlers stored in the continuation against the
-// spec before the engine seals it; a field still at its zero value is not set yet.
+// CheckContinuation checks what the workflow carries (continuation fields, answers)
+// against the spec's built-in constraints, before the engine seals it and when it opens
+// it again; a value still at its zero value is not set yet.
 func (p ledgerProgram) CheckContinuation(ctx context.Context, f *LedgerFlow) mrtrimpl.Problems {
-	return nil
+	var problems mrtrimpl.Problems
+	if a := f.Entry; a != nil {
+		if v := a.Cents; v != 0 {
+			if v < 1 {
+				problems.BelowMinimum("entry.cents", 1)
+			}
+			if v > 100000 {
+				problems.AboveMaximum("entry.cents", 100000)
+			}
+		}
+	}
+	return problems
 }
 
 // ledgerEntrySchema is the form of input request "entry".

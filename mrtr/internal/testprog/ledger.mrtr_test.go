@@ -115,6 +115,15 @@ func TestLedgerValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeEntryAnswer, validEntryAnswer, "cents", int64(100001), "cents: at most 100000")
 }
 
+// TestLedgerRecordedContinuations opens the continuations recorded in testdata/continuations/ledger
+// with this build: a spec change that would strand workflows waiting in them across a deploy fails
+// here, naming the file, the state and the reason (docs/evolution.md). Record them on the build
+// that is deployed: MRTR_RECORD=1 go test -run TestLedgerRecordedContinuations.
+func TestLedgerRecordedContinuations(t *testing.T) {
+	h := &fakeLedger{}
+	mrtrtest.Continuations(t, NewLedgerProgram(h), fixturesLedger(h), "testdata/continuations/ledger")
+}
+
 // TestLedgerRejectedInputs walks to every state that asks and sends there answers
 // meant for other states (and, at a gate, its confirmation before it was shown):
 // none is taken, no side effect runs, and the same question is asked again.

@@ -46,8 +46,9 @@ func (f *NeedsRootsFlow) State() NeedsRootsState {
 	return f.state
 }
 
-// NeedsRootsState is a state of tool needs_roots. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// NeedsRootsState is a state of tool needs_roots. States are numbered in flow order, for this
+// build only: a continuation records the state's name, so adding or moving states
+// elsewhere does not strand a workflow waiting in this one.
 type NeedsRootsState uint16
 
 const (
@@ -201,24 +202,63 @@ var needsRootsTransitionTable = []mrtrimpl.Transition{
 	{From: uint16(NeedsRootsStateAskModel), On: vocab.Next, To: uint16(NeedsRootsStateDone)},
 }
 
-// AppendArgs appends the canonical encoding of the arguments; requestState is
-// bound to its digest, so a continuation cannot be replayed with other arguments.
+// AppendArgs appends the canonical encoding of the arguments (tagged entries in name
+// order; an absent optional argument writes nothing): requestState is bound to its
+// digest, so a continuation cannot be replayed with other arguments.
 func (needsRootsProgram) AppendArgs(b []byte, f *NeedsRootsFlow) []byte {
 	return b
 }
 
-// AppendContinuation appends what the workflow carries between rounds.
-func (needsRootsProgram) AppendContinuation(b []byte, f *NeedsRootsFlow) []byte {
-	b = binenc.AppendBool(b, f.Answer != nil)
+// AppendContinuation appends what the workflow carries between rounds, as tagged
+// entries: the continuation fields that are set, the answers given, the gates passed.
+func (p needsRootsProgram) AppendContinuation(b []byte, f *NeedsRootsFlow) []byte {
+	var m int
+	b, m = binenc.BeginGroup(b, 0x41a869c4)
 	if f.Answer != nil {
-		b = binenc.AppendString(b, f.Answer.Text)
+		b = binenc.AppendStringField(b, 0x848019df, f.Answer.Text)
 	}
+	b = binenc.EndGroupOmitEmpty(b, m)
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
-// in place of what the flow carried (an effect's replay restores the continuation it left).
-func (needsRootsProgram) LoadContinuation(f *NeedsRootsFlow, data []byte) error {
+// LoadContinuation reads what AppendContinuation wrote, this build's or another build's
+// of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
+// restores the continuation it left): unknown entries are skipped, missing ones left absent.
+func (p needsRootsProgram) LoadContinuation(f *NeedsRootsFlow, data []byte) error {
+	f.Answer = nil
+	r := binenc.NewFields(data)
+	for r.Next() {
+		switch r.Key() {
+		case 0x41a869c4:
+			// answers
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
+		}
+	}
+	return r.Err()
+}
+
+// readAnswers reads the answers group: per request key, its answer.
+func (p needsRootsProgram) readAnswers(f *NeedsRootsFlow, r *binenc.Fields) {
+	for r.Next() {
+		switch r.Key() {
+		case 0x848019df:
+			// answer
+			f.Answer = &mrtrimpl.Sampled{Text: r.String("answer")}
+		}
+	}
+}
+
+// AppendArgsV2 appends the positional encoding of the arguments that tokens of
+// envelope versions 1 and 2 are bound to.
+func (needsRootsProgram) AppendArgsV2(b []byte, f *NeedsRootsFlow) []byte {
+	return b
+}
+
+// LoadContinuationV2 reads the positional continuation of tokens of envelope versions
+// 1 and 2 (and of effect records of the builds that minted them), all of it and
+// nothing more, in place of what the flow carried.
+func (needsRootsProgram) LoadContinuationV2(f *NeedsRootsFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	f.Answer = nil
 	if r.Bool() {
@@ -252,10 +292,17 @@ func (p needsRootsProgram) decodeAnswer(ctx context.Context, text string) (*mrtr
 	return &mrtrimpl.Sampled{Text: text}, problems
 }
 
-// CheckContinuation checks what handlers stored in the continuation against the
-// spec before the engine seals it; a field still at its zero value is not set yet.
+// CheckContinuation checks what the workflow carries (continuation fields, answers)
+// against the spec's built-in constraints, before the engine seals it and when it opens
+// it again; a value still at its zero value is not set yet.
 func (p needsRootsProgram) CheckContinuation(ctx context.Context, f *NeedsRootsFlow) mrtrimpl.Problems {
-	return nil
+	var problems mrtrimpl.Problems
+	if f.Answer != nil {
+		if n := utf8.RuneCountInString(f.Answer.Text); n > 100 {
+			problems.TooLong("answer", 100, n)
+		}
+	}
+	return problems
 }
 
 // requestAnswer builds input request "answer" of state askModel; problems with a previous answer

@@ -87,6 +87,16 @@ func TestNeedsRootsTransitions(t *testing.T) {
 	w.Walk(t, "probe>askModel>done")
 }
 
+// TestNeedsRootsRecordedContinuations opens the continuations recorded in
+// testdata/continuations/needs_roots with this build: a spec change that would strand workflows
+// waiting in them across a deploy fails here, naming the file, the state and the reason
+// (docs/evolution.md). Record them on the build that is deployed: MRTR_RECORD=1 go test -run
+// TestNeedsRootsRecordedContinuations.
+func TestNeedsRootsRecordedContinuations(t *testing.T) {
+	h := &fakeNeedsRoots{}
+	mrtrtest.Continuations(t, NewNeedsRootsProgram(h), fixturesNeedsRoots(h), "testdata/continuations/needs_roots")
+}
+
 // TestNeedsRootsRejectedInputs walks to every state that asks and sends there answers
 // meant for other states (and, at a gate, its confirmation before it was shown):
 // none is taken, no side effect runs, and the same question is asked again.

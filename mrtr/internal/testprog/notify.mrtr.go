@@ -54,8 +54,9 @@ func (f *NotifyFlow) State() NotifyState {
 	return f.state
 }
 
-// NotifyState is a state of tool notify. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// NotifyState is a state of tool notify. States are numbered in flow order, for this
+// build only: a continuation records the state's name, so adding or moving states
+// elsewhere does not strand a workflow waiting in this one.
 type NotifyState uint16
 
 const (
@@ -224,25 +225,88 @@ var notifyTransitionTable = []mrtrimpl.Transition{
 	{From: uint16(NotifyStateSend), On: vocab.Next, To: uint16(NotifyStateSent)},
 }
 
-// AppendArgs appends the canonical encoding of the arguments; requestState is
-// bound to its digest, so a continuation cannot be replayed with other arguments.
+// AppendArgs appends the canonical encoding of the arguments (tagged entries in name
+// order; an absent optional argument writes nothing): requestState is bound to its
+// digest, so a continuation cannot be replayed with other arguments.
 func (notifyProgram) AppendArgs(b []byte, f *NotifyFlow) []byte {
+	b = binenc.AppendStringField(b, 0x42454824, f.Args.To)
+	return b
+}
+
+// AppendContinuation appends what the workflow carries between rounds, as tagged
+// entries: the continuation fields that are set, the answers given, the gates passed.
+func (p notifyProgram) AppendContinuation(b []byte, f *NotifyFlow) []byte {
+	var m int
+	b, m = binenc.BeginGroup(b, 0x41a869c4)
+	if f.Note != nil {
+		b = p.appendNoteAnswer(b, f.Note)
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	return b
+}
+
+// appendNoteAnswer appends the answer to "note": a group of its form fields.
+func (notifyProgram) appendNoteAnswer(b []byte, a *NotifyNoteAnswer) []byte {
+	b, m := binenc.BeginGroup(b, 0x919a0c3d)
+	if a.Text != "" {
+		b = binenc.AppendStringField(b, 0xbde64e3e, a.Text)
+	}
+	return binenc.EndGroup(b, m)
+}
+
+// LoadContinuation reads what AppendContinuation wrote, this build's or another build's
+// of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
+// restores the continuation it left): unknown entries are skipped, missing ones left absent.
+func (p notifyProgram) LoadContinuation(f *NotifyFlow, data []byte) error {
+	f.Note = nil
+	r := binenc.NewFields(data)
+	for r.Next() {
+		switch r.Key() {
+		case 0x41a869c4:
+			// answers
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
+		}
+	}
+	return r.Err()
+}
+
+// readAnswers reads the answers group: per request key, its answer.
+func (p notifyProgram) readAnswers(f *NotifyFlow, r *binenc.Fields) {
+	for r.Next() {
+		switch r.Key() {
+		case 0x919a0c3d:
+			// note
+			g := r.Group("note")
+			f.Note = p.readNoteAnswer(&g)
+		}
+	}
+}
+
+// readNoteAnswer reads the answer to "note", a group of its form fields.
+func (notifyProgram) readNoteAnswer(r *binenc.Fields) *NotifyNoteAnswer {
+	a := &NotifyNoteAnswer{}
+	for r.Next() {
+		switch r.Key() {
+		case 0xbde64e3e:
+			// text
+			a.Text = r.String("note.text")
+		}
+	}
+	return a
+}
+
+// AppendArgsV2 appends the positional encoding of the arguments that tokens of
+// envelope versions 1 and 2 are bound to.
+func (notifyProgram) AppendArgsV2(b []byte, f *NotifyFlow) []byte {
 	b = binenc.AppendString(b, f.Args.To)
 	return b
 }
 
-// AppendContinuation appends what the workflow carries between rounds.
-func (notifyProgram) AppendContinuation(b []byte, f *NotifyFlow) []byte {
-	b = binenc.AppendBool(b, f.Note != nil)
-	if f.Note != nil {
-		b = binenc.AppendString(b, f.Note.Text)
-	}
-	return b
-}
-
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
-// in place of what the flow carried (an effect's replay restores the continuation it left).
-func (notifyProgram) LoadContinuation(f *NotifyFlow, data []byte) error {
+// LoadContinuationV2 reads the positional continuation of tokens of envelope versions
+// 1 and 2 (and of effect records of the builds that minted them), all of it and
+// nothing more, in place of what the flow carried.
+func (notifyProgram) LoadContinuationV2(f *NotifyFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	f.Note = nil
 	if r.Bool() {
@@ -298,10 +362,19 @@ func (p notifyProgram) decodeNote(ctx context.Context, content map[string]any) (
 	return a, problems, nil
 }
 
-// CheckContinuation checks what handlers stored in the continuation against the
-// spec before the engine seals it; a field still at its zero value is not set yet.
+// CheckContinuation checks what the workflow carries (continuation fields, answers)
+// against the spec's built-in constraints, before the engine seals it and when it opens
+// it again; a value still at its zero value is not set yet.
 func (p notifyProgram) CheckContinuation(ctx context.Context, f *NotifyFlow) mrtrimpl.Problems {
-	return nil
+	var problems mrtrimpl.Problems
+	if a := f.Note; a != nil {
+		if v := a.Text; v != "" {
+			if n := utf8.RuneCountInString(v); n > 100 {
+				problems.TooLong("note.text", 100, n)
+			}
+		}
+	}
+	return problems
 }
 
 // notifyNoteSchema is the form of input request "note".

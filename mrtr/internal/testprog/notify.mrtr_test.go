@@ -110,6 +110,15 @@ func TestNotifyValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeNoteAnswer, validNoteAnswer, "text", strings.Repeat("x", 101), "text: at most 100 characters (got 101)")
 }
 
+// TestNotifyRecordedContinuations opens the continuations recorded in testdata/continuations/notify
+// with this build: a spec change that would strand workflows waiting in them across a deploy fails
+// here, naming the file, the state and the reason (docs/evolution.md). Record them on the build
+// that is deployed: MRTR_RECORD=1 go test -run TestNotifyRecordedContinuations.
+func TestNotifyRecordedContinuations(t *testing.T) {
+	h := &fakeNotify{}
+	mrtrtest.Continuations(t, NewNotifyProgram(h), fixturesNotify(h), "testdata/continuations/notify")
+}
+
 // TestNotifyRejectedInputs walks to every state that asks and sends there answers
 // meant for other states (and, at a gate, its confirmation before it was shown):
 // none is taken, no side effect runs, and the same question is asked again.

@@ -68,8 +68,9 @@ func (f *PayoutFlow) State() PayoutState {
 	return f.state
 }
 
-// PayoutState is a state of tool payout. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// PayoutState is a state of tool payout. States are numbered in flow order, for this
+// build only: a continuation records the state's name, so adding or moving states
+// elsewhere does not strand a workflow waiting in this one.
 type PayoutState uint16
 
 const (
@@ -280,26 +281,90 @@ var payoutTransitionTable = []mrtrimpl.Transition{
 	{From: uint16(PayoutStatePay), On: vocab.Next, To: uint16(PayoutStatePaid)},
 }
 
-// AppendArgs appends the canonical encoding of the arguments; requestState is
-// bound to its digest, so a continuation cannot be replayed with other arguments.
+// AppendArgs appends the canonical encoding of the arguments (tagged entries in name
+// order; an absent optional argument writes nothing): requestState is bound to its
+// digest, so a continuation cannot be replayed with other arguments.
 func (payoutProgram) AppendArgs(b []byte, f *PayoutFlow) []byte {
+	b = binenc.AppendIntField(b, 0xf785ce49, f.Args.Amount)
+	b = binenc.AppendStringField(b, 0x236de133, f.Args.Payee)
+	return b
+}
+
+// AppendContinuation appends what the workflow carries between rounds, as tagged
+// entries: the continuation fields that are set, the answers given, the gates passed.
+func (p payoutProgram) AppendContinuation(b []byte, f *PayoutFlow) []byte {
+	var m int
+	b, m = binenc.BeginGroup(b, 0x41a869c4)
+	if f.Approval != nil {
+		b = p.appendApprovalAnswer(b, f.Approval)
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	return b
+}
+
+// appendApprovalAnswer appends the answer to "approval": a group of its form fields.
+func (payoutProgram) appendApprovalAnswer(b []byte, a *PayoutApprovalAnswer) []byte {
+	b, m := binenc.BeginGroup(b, 0x76037226)
+	if a.Approver != "" {
+		b = binenc.AppendStringField(b, 0x880e1bd8, a.Approver)
+	}
+	return binenc.EndGroup(b, m)
+}
+
+// LoadContinuation reads what AppendContinuation wrote, this build's or another build's
+// of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
+// restores the continuation it left): unknown entries are skipped, missing ones left absent.
+func (p payoutProgram) LoadContinuation(f *PayoutFlow, data []byte) error {
+	f.Approval = nil
+	r := binenc.NewFields(data)
+	for r.Next() {
+		switch r.Key() {
+		case 0x41a869c4:
+			// answers
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
+		}
+	}
+	return r.Err()
+}
+
+// readAnswers reads the answers group: per request key, its answer.
+func (p payoutProgram) readAnswers(f *PayoutFlow, r *binenc.Fields) {
+	for r.Next() {
+		switch r.Key() {
+		case 0x76037226:
+			// approval
+			g := r.Group("approval")
+			f.Approval = p.readApprovalAnswer(&g)
+		}
+	}
+}
+
+// readApprovalAnswer reads the answer to "approval", a group of its form fields.
+func (payoutProgram) readApprovalAnswer(r *binenc.Fields) *PayoutApprovalAnswer {
+	a := &PayoutApprovalAnswer{}
+	for r.Next() {
+		switch r.Key() {
+		case 0x880e1bd8:
+			// approver
+			a.Approver = r.String("approval.approver")
+		}
+	}
+	return a
+}
+
+// AppendArgsV2 appends the positional encoding of the arguments that tokens of
+// envelope versions 1 and 2 are bound to.
+func (payoutProgram) AppendArgsV2(b []byte, f *PayoutFlow) []byte {
 	b = binenc.AppendInt(b, f.Args.Amount)
 	b = binenc.AppendString(b, f.Args.Payee)
 	return b
 }
 
-// AppendContinuation appends what the workflow carries between rounds.
-func (payoutProgram) AppendContinuation(b []byte, f *PayoutFlow) []byte {
-	b = binenc.AppendBool(b, f.Approval != nil)
-	if f.Approval != nil {
-		b = binenc.AppendString(b, f.Approval.Approver)
-	}
-	return b
-}
-
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
-// in place of what the flow carried (an effect's replay restores the continuation it left).
-func (payoutProgram) LoadContinuation(f *PayoutFlow, data []byte) error {
+// LoadContinuationV2 reads the positional continuation of tokens of envelope versions
+// 1 and 2 (and of effect records of the builds that minted them), all of it and
+// nothing more, in place of what the flow carried.
+func (payoutProgram) LoadContinuationV2(f *PayoutFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	f.Approval = nil
 	if r.Bool() {
@@ -374,10 +439,19 @@ func (p payoutProgram) decodeApproval(ctx context.Context, content map[string]an
 	return a, problems, nil
 }
 
-// CheckContinuation checks what handlers stored in the continuation against the
-// spec before the engine seals it; a field still at its zero value is not set yet.
+// CheckContinuation checks what the workflow carries (continuation fields, answers)
+// against the spec's built-in constraints, before the engine seals it and when it opens
+// it again; a value still at its zero value is not set yet.
 func (p payoutProgram) CheckContinuation(ctx context.Context, f *PayoutFlow) mrtrimpl.Problems {
-	return nil
+	var problems mrtrimpl.Problems
+	if a := f.Approval; a != nil {
+		if v := a.Approver; v != "" {
+			if n := utf8.RuneCountInString(v); n > 40 {
+				problems.TooLong("approval.approver", 40, n)
+			}
+		}
+	}
+	return problems
 }
 
 // payoutApprovalSchema is the form of input request "approval".

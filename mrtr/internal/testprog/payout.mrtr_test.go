@@ -124,6 +124,15 @@ func TestPayoutValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeApprovalAnswer, validApprovalAnswer, "approver", strings.Repeat("x", 41), "approver: at most 40 characters (got 41)")
 }
 
+// TestPayoutRecordedContinuations opens the continuations recorded in testdata/continuations/payout
+// with this build: a spec change that would strand workflows waiting in them across a deploy fails
+// here, naming the file, the state and the reason (docs/evolution.md). Record them on the build
+// that is deployed: MRTR_RECORD=1 go test -run TestPayoutRecordedContinuations.
+func TestPayoutRecordedContinuations(t *testing.T) {
+	h := &fakePayout{}
+	mrtrtest.Continuations(t, NewPayoutProgram(h), fixturesPayout(h), "testdata/continuations/payout")
+}
+
 // TestPayoutRejectedInputs walks to every state that asks and sends there answers
 // meant for other states (and, at a gate, its confirmation before it was shown):
 // none is taken, no side effect runs, and the same question is asked again.

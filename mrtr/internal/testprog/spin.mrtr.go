@@ -51,8 +51,9 @@ func (f *SpinFlow) State() SpinState {
 	return f.state
 }
 
-// SpinState is a state of tool spin. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// SpinState is a state of tool spin. States are numbered in flow order, for this
+// build only: a continuation records the state's name, so adding or moving states
+// elsewhere does not strand a workflow waiting in this one.
 type SpinState uint16
 
 const (
@@ -188,20 +189,41 @@ var spinTransitionTable = []mrtrimpl.Transition{
 	{From: uint16(SpinStateTurn), On: vocab.OutcomeEdge("stop"), To: uint16(SpinStateStopped)},
 }
 
-// AppendArgs appends the canonical encoding of the arguments; requestState is
-// bound to its digest, so a continuation cannot be replayed with other arguments.
+// AppendArgs appends the canonical encoding of the arguments (tagged entries in name
+// order; an absent optional argument writes nothing): requestState is bound to its
+// digest, so a continuation cannot be replayed with other arguments.
 func (spinProgram) AppendArgs(b []byte, f *SpinFlow) []byte {
 	return b
 }
 
-// AppendContinuation appends what the workflow carries between rounds.
-func (spinProgram) AppendContinuation(b []byte, f *SpinFlow) []byte {
+// AppendContinuation appends what the workflow carries between rounds, as tagged
+// entries: the continuation fields that are set, the answers given, the gates passed.
+func (p spinProgram) AppendContinuation(b []byte, f *SpinFlow) []byte {
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
-// in place of what the flow carried (an effect's replay restores the continuation it left).
-func (spinProgram) LoadContinuation(f *SpinFlow, data []byte) error {
+// LoadContinuation reads what AppendContinuation wrote, this build's or another build's
+// of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
+// restores the continuation it left): unknown entries are skipped, missing ones left absent.
+func (p spinProgram) LoadContinuation(f *SpinFlow, data []byte) error {
+	r := binenc.NewFields(data)
+	for r.Next() {
+		switch r.Key() {
+		}
+	}
+	return r.Err()
+}
+
+// AppendArgsV2 appends the positional encoding of the arguments that tokens of
+// envelope versions 1 and 2 are bound to.
+func (spinProgram) AppendArgsV2(b []byte, f *SpinFlow) []byte {
+	return b
+}
+
+// LoadContinuationV2 reads the positional continuation of tokens of envelope versions
+// 1 and 2 (and of effect records of the builds that minted them), all of it and
+// nothing more, in place of what the flow carried.
+func (spinProgram) LoadContinuationV2(f *SpinFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	return r.Done()
 }
@@ -221,8 +243,9 @@ func (p spinProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMess
 	return f, problems.Err()
 }
 
-// CheckContinuation checks what handlers stored in the continuation against the
-// spec before the engine seals it; a field still at its zero value is not set yet.
+// CheckContinuation checks what the workflow carries (continuation fields, answers)
+// against the spec's built-in constraints, before the engine seals it and when it opens
+// it again; a value still at its zero value is not set yet.
 func (p spinProgram) CheckContinuation(ctx context.Context, f *SpinFlow) mrtrimpl.Problems {
 	return nil
 }

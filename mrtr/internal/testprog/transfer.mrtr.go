@@ -72,6 +72,9 @@ type TransferFlow struct {
 	Summary *mrtrimpl.Sampled
 
 	state TransferState
+	// passedConfirm is set once gate confirm is confirmed: the continuation carries what it
+	// confirmed.
+	passedConfirm bool
 }
 
 // State returns the state the workflow is in.
@@ -79,8 +82,9 @@ func (f *TransferFlow) State() TransferState {
 	return f.state
 }
 
-// TransferState is a state of tool transfer. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// TransferState is a state of tool transfer. States are numbered in flow order, for this
+// build only: a continuation records the state's name, so adding or moving states
+// elsewhere does not strand a workflow waiting in this one.
 type TransferState uint16
 
 const (
@@ -186,6 +190,7 @@ func (p transferProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Transfer
 	case TransferStateConfirm:
 		switch on, ask := mrtrimpl.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirm, f)); on {
 		case vocab.Next:
+			f.passedConfirm = true
 			return mrtrimpl.Goto(r, TransferStateRecheck, vocab.Next)
 		case vocab.Decline:
 			return mrtrimpl.Goto(r, TransferStateDeclined, vocab.Decline)
@@ -391,36 +396,158 @@ var transferTransitionTable = []mrtrimpl.Transition{
 	{From: uint16(TransferStateSend), On: vocab.Next, To: uint16(TransferStateDone)},
 }
 
-// AppendArgs appends the canonical encoding of the arguments; requestState is
-// bound to its digest, so a continuation cannot be replayed with other arguments.
+// AppendArgs appends the canonical encoding of the arguments (tagged entries in name
+// order; an absent optional argument writes nothing): requestState is bound to its
+// digest, so a continuation cannot be replayed with other arguments.
 func (transferProgram) AppendArgs(b []byte, f *TransferFlow) []byte {
+	b = binenc.AppendStringField(b, 0x294fc75c, f.Args.Account)
+	b = binenc.AppendIntField(b, 0xf785ce49, f.Args.Amount)
+	return b
+}
+
+// AppendContinuation appends what the workflow carries between rounds, as tagged
+// entries: the continuation fields that are set, the answers given, the gates passed.
+func (p transferProgram) AppendContinuation(b []byte, f *TransferFlow) []byte {
+	var m int
+	b, m = binenc.BeginGroup(b, 0x5ec2d352)
+	if f.Continuation.Balance != 0 {
+		b = binenc.AppendIntField(b, 0x989a92eb, f.Continuation.Balance)
+	}
+	if f.Continuation.TransferID != "" {
+		b = binenc.AppendStringField(b, 0x1d47d93b, f.Continuation.TransferID)
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	b, m = binenc.BeginGroup(b, 0x41a869c4)
+	if f.Memo != nil {
+		b = p.appendMemoAnswer(b, f.Memo)
+	}
+	if f.Summary != nil {
+		b = binenc.AppendStringField(b, 0x10a44713, f.Summary.Text)
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	b, m = binenc.BeginGroup(b, 0x9b9289b3)
+	if f.passedConfirm {
+		b = binenc.AppendIntField(b, 0x70daee4f, int64(transferConfirmGateDigest))
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	return b
+}
+
+// appendMemoAnswer appends the answer to "memo": a group of its form fields.
+func (transferProgram) appendMemoAnswer(b []byte, a *TransferMemoAnswer) []byte {
+	b, m := binenc.BeginGroup(b, 0x9fe72543)
+	if a.Note != "" {
+		b = binenc.AppendStringField(b, 0x919a0c3d, a.Note)
+	}
+	if a.Urgent != nil {
+		b = binenc.AppendBoolField(b, 0x66334770, *a.Urgent)
+	}
+	return binenc.EndGroup(b, m)
+}
+
+// transferConfirmGateDigest identifies what gate confirm confirms (its message and form); a
+// continuation that passed it carries it, and a build whose gate asks another question refuses it.
+const transferConfirmGateDigest int64 = 8417208077425701102
+
+// LoadContinuation reads what AppendContinuation wrote, this build's or another build's
+// of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
+// restores the continuation it left): unknown entries are skipped, missing ones left absent.
+func (p transferProgram) LoadContinuation(f *TransferFlow, data []byte) error {
+	f.Continuation = TransferContinuation{}
+	f.Memo = nil
+	f.Summary = nil
+	f.passedConfirm = false
+	r := binenc.NewFields(data)
+	for r.Next() {
+		switch r.Key() {
+		case 0x5ec2d352:
+			// continuation
+			c := r.Group("continuation")
+			for c.Next() {
+				switch c.Key() {
+				case 0x989a92eb:
+					// balance
+					f.Continuation.Balance = c.Int("balance")
+				case 0x1d47d93b:
+					// transferId
+					f.Continuation.TransferID = c.String("transferId")
+				}
+			}
+		case 0x41a869c4:
+			// answers
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
+		case 0x9b9289b3:
+			// gates
+			g := r.Group("gates")
+			if err := p.readGates(f, &g); err != nil {
+				return err
+			}
+		}
+	}
+	return r.Err()
+}
+
+// readAnswers reads the answers group: per request key, its answer.
+func (p transferProgram) readAnswers(f *TransferFlow, r *binenc.Fields) {
+	for r.Next() {
+		switch r.Key() {
+		case 0x9fe72543:
+			// memo
+			g := r.Group("memo")
+			f.Memo = p.readMemoAnswer(&g)
+		case 0x10a44713:
+			// summary
+			f.Summary = &mrtrimpl.Sampled{Text: r.String("summary")}
+		}
+	}
+}
+
+// readMemoAnswer reads the answer to "memo", a group of its form fields.
+func (transferProgram) readMemoAnswer(r *binenc.Fields) *TransferMemoAnswer {
+	a := &TransferMemoAnswer{}
+	for r.Next() {
+		switch r.Key() {
+		case 0x919a0c3d:
+			// note
+			a.Note = r.String("memo.note")
+		case 0x66334770:
+			// urgent
+			v := r.Bool("memo.urgent")
+			a.Urgent = &v
+		}
+	}
+	return a
+}
+
+// readGates reads the gates passed; one whose question is not this build's refuses the
+// continuation: what the user confirmed is not what this build asks.
+func (transferProgram) readGates(f *TransferFlow, r *binenc.Fields) error {
+	for r.Next() {
+		switch r.Key() {
+		case 0x70daee4f:
+			// confirm
+			if r.Int("gates.confirm") != transferConfirmGateDigest && r.Err() == nil {
+				return mrtrimpl.GateChanged("confirm")
+			}
+			f.passedConfirm = true
+		}
+	}
+	return nil
+}
+
+// AppendArgsV2 appends the positional encoding of the arguments that tokens of
+// envelope versions 1 and 2 are bound to.
+func (transferProgram) AppendArgsV2(b []byte, f *TransferFlow) []byte {
 	b = binenc.AppendString(b, f.Args.Account)
 	b = binenc.AppendInt(b, f.Args.Amount)
 	return b
 }
 
-// AppendContinuation appends what the workflow carries between rounds.
-func (transferProgram) AppendContinuation(b []byte, f *TransferFlow) []byte {
-	b = binenc.AppendInt(b, f.Continuation.Balance)
-	b = binenc.AppendString(b, f.Continuation.TransferID)
-	b = binenc.AppendBool(b, f.Memo != nil)
-	if f.Memo != nil {
-		b = binenc.AppendString(b, f.Memo.Note)
-		b = binenc.AppendBool(b, f.Memo.Urgent != nil)
-		if f.Memo.Urgent != nil {
-			b = binenc.AppendBool(b, *f.Memo.Urgent)
-		}
-	}
-	b = binenc.AppendBool(b, f.Summary != nil)
-	if f.Summary != nil {
-		b = binenc.AppendString(b, f.Summary.Text)
-	}
-	return b
-}
-
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
-// in place of what the flow carried (an effect's replay restores the continuation it left).
-func (transferProgram) LoadContinuation(f *TransferFlow, data []byte) error {
+// LoadContinuationV2 reads the positional continuation of tokens of envelope versions
+// 1 and 2 (and of effect records of the builds that minted them), all of it and
+// nothing more, in place of what the flow carried.
+func (transferProgram) LoadContinuationV2(f *TransferFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	f.Continuation = TransferContinuation{}
 	f.Memo = nil
@@ -534,8 +661,9 @@ func (p transferProgram) decodeSummary(ctx context.Context, text string) (*mrtri
 	return &mrtrimpl.Sampled{Text: text}, problems
 }
 
-// CheckContinuation checks what handlers stored in the continuation against the
-// spec before the engine seals it; a field still at its zero value is not set yet.
+// CheckContinuation checks what the workflow carries (continuation fields, answers)
+// against the spec's built-in constraints, before the engine seals it and when it opens
+// it again; a value still at its zero value is not set yet.
 func (p transferProgram) CheckContinuation(ctx context.Context, f *TransferFlow) mrtrimpl.Problems {
 	var problems mrtrimpl.Problems
 	if v := f.Continuation.Balance; v != 0 {
@@ -549,6 +677,18 @@ func (p transferProgram) CheckContinuation(ctx context.Context, f *TransferFlow)
 	if v := f.Continuation.TransferID; v != "" {
 		if n := utf8.RuneCountInString(v); n > 40 {
 			problems.TooLong("transferId", 40, n)
+		}
+	}
+	if a := f.Memo; a != nil {
+		if v := a.Note; v != "" {
+			if n := utf8.RuneCountInString(v); n > 50 {
+				problems.TooLong("memo.note", 50, n)
+			}
+		}
+	}
+	if f.Summary != nil {
+		if n := utf8.RuneCountInString(f.Summary.Text); n > 200 {
+			problems.TooLong("summary", 200, n)
 		}
 	}
 	return problems

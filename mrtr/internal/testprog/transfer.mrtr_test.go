@@ -171,6 +171,16 @@ func TestTransferValidators(t *testing.T) {
 	}))
 }
 
+// TestTransferRecordedContinuations opens the continuations recorded in
+// testdata/continuations/transfer with this build: a spec change that would strand workflows
+// waiting in them across a deploy fails here, naming the file, the state and the reason
+// (docs/evolution.md). Record them on the build that is deployed: MRTR_RECORD=1 go test -run
+// TestTransferRecordedContinuations.
+func TestTransferRecordedContinuations(t *testing.T) {
+	h := &fakeTransfer{}
+	mrtrtest.Continuations(t, NewTransferProgram(h), fixturesTransfer(h), "testdata/continuations/transfer")
+}
+
 // TestTransferRejectedInputs walks to every state that asks and sends there answers
 // meant for other states (and, at a gate, its confirmation before it was shown):
 // none is taken, no side effect runs, and the same question is asked again.

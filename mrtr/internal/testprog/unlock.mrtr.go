@@ -65,8 +65,9 @@ func (f *UnlockFlow) State() UnlockState {
 	return f.state
 }
 
-// UnlockState is a state of tool unlock. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// UnlockState is a state of tool unlock. States are numbered in flow order, for this
+// build only: a continuation records the state's name, so adding or moving states
+// elsewhere does not strand a workflow waiting in this one.
 type UnlockState uint16
 
 const (
@@ -240,25 +241,88 @@ var unlockTransitionTable = []mrtrimpl.Transition{
 	{From: uint16(UnlockStateVerify), On: vocab.OutcomeEdge("wrong"), To: uint16(UnlockStateAskCode)},
 }
 
-// AppendArgs appends the canonical encoding of the arguments; requestState is
-// bound to its digest, so a continuation cannot be replayed with other arguments.
+// AppendArgs appends the canonical encoding of the arguments (tagged entries in name
+// order; an absent optional argument writes nothing): requestState is bound to its
+// digest, so a continuation cannot be replayed with other arguments.
 func (unlockProgram) AppendArgs(b []byte, f *UnlockFlow) []byte {
+	b = binenc.AppendStringField(b, 0x21f5b729, f.Args.Door)
+	return b
+}
+
+// AppendContinuation appends what the workflow carries between rounds, as tagged
+// entries: the continuation fields that are set, the answers given, the gates passed.
+func (p unlockProgram) AppendContinuation(b []byte, f *UnlockFlow) []byte {
+	var m int
+	b, m = binenc.BeginGroup(b, 0x41a869c4)
+	if f.Code != nil {
+		b = p.appendCodeAnswer(b, f.Code)
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	return b
+}
+
+// appendCodeAnswer appends the answer to "code": a group of its form fields.
+func (unlockProgram) appendCodeAnswer(b []byte, a *UnlockCodeAnswer) []byte {
+	b, m := binenc.BeginGroup(b, 0xf9316cf4)
+	if a.Digits != "" {
+		b = binenc.AppendStringField(b, 0xcead783f, a.Digits)
+	}
+	return binenc.EndGroup(b, m)
+}
+
+// LoadContinuation reads what AppendContinuation wrote, this build's or another build's
+// of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
+// restores the continuation it left): unknown entries are skipped, missing ones left absent.
+func (p unlockProgram) LoadContinuation(f *UnlockFlow, data []byte) error {
+	f.Code = nil
+	r := binenc.NewFields(data)
+	for r.Next() {
+		switch r.Key() {
+		case 0x41a869c4:
+			// answers
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
+		}
+	}
+	return r.Err()
+}
+
+// readAnswers reads the answers group: per request key, its answer.
+func (p unlockProgram) readAnswers(f *UnlockFlow, r *binenc.Fields) {
+	for r.Next() {
+		switch r.Key() {
+		case 0xf9316cf4:
+			// code
+			g := r.Group("code")
+			f.Code = p.readCodeAnswer(&g)
+		}
+	}
+}
+
+// readCodeAnswer reads the answer to "code", a group of its form fields.
+func (unlockProgram) readCodeAnswer(r *binenc.Fields) *UnlockCodeAnswer {
+	a := &UnlockCodeAnswer{}
+	for r.Next() {
+		switch r.Key() {
+		case 0xcead783f:
+			// digits
+			a.Digits = r.String("code.digits")
+		}
+	}
+	return a
+}
+
+// AppendArgsV2 appends the positional encoding of the arguments that tokens of
+// envelope versions 1 and 2 are bound to.
+func (unlockProgram) AppendArgsV2(b []byte, f *UnlockFlow) []byte {
 	b = binenc.AppendString(b, f.Args.Door)
 	return b
 }
 
-// AppendContinuation appends what the workflow carries between rounds.
-func (unlockProgram) AppendContinuation(b []byte, f *UnlockFlow) []byte {
-	b = binenc.AppendBool(b, f.Code != nil)
-	if f.Code != nil {
-		b = binenc.AppendString(b, f.Code.Digits)
-	}
-	return b
-}
-
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
-// in place of what the flow carried (an effect's replay restores the continuation it left).
-func (unlockProgram) LoadContinuation(f *UnlockFlow, data []byte) error {
+// LoadContinuationV2 reads the positional continuation of tokens of envelope versions
+// 1 and 2 (and of effect records of the builds that minted them), all of it and
+// nothing more, in place of what the flow carried.
+func (unlockProgram) LoadContinuationV2(f *UnlockFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	f.Code = nil
 	if r.Bool() {
@@ -319,10 +383,22 @@ func (p unlockProgram) decodeCode(ctx context.Context, content map[string]any) (
 	return a, problems, nil
 }
 
-// CheckContinuation checks what handlers stored in the continuation against the
-// spec before the engine seals it; a field still at its zero value is not set yet.
+// CheckContinuation checks what the workflow carries (continuation fields, answers)
+// against the spec's built-in constraints, before the engine seals it and when it opens
+// it again; a value still at its zero value is not set yet.
 func (p unlockProgram) CheckContinuation(ctx context.Context, f *UnlockFlow) mrtrimpl.Problems {
-	return nil
+	var problems mrtrimpl.Problems
+	if a := f.Code; a != nil {
+		if v := a.Digits; v != "" {
+			if n := utf8.RuneCountInString(v); n > 4 {
+				problems.TooLong("code.digits", 4, n)
+			}
+			if !unlockCodeDigitsPattern.MatchString(v) {
+				problems.NoMatch("code.digits", "[0-9]{4}")
+			}
+		}
+	}
+	return problems
 }
 
 // unlockCodeSchema is the form of input request "code".

@@ -114,6 +114,15 @@ func TestUnlockValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeCodeAnswer, validCodeAnswer, "digits", "", "digits: must match [0-9]{4}")
 }
 
+// TestUnlockRecordedContinuations opens the continuations recorded in testdata/continuations/unlock
+// with this build: a spec change that would strand workflows waiting in them across a deploy fails
+// here, naming the file, the state and the reason (docs/evolution.md). Record them on the build
+// that is deployed: MRTR_RECORD=1 go test -run TestUnlockRecordedContinuations.
+func TestUnlockRecordedContinuations(t *testing.T) {
+	h := &fakeUnlock{}
+	mrtrtest.Continuations(t, NewUnlockProgram(h), fixturesUnlock(h), "testdata/continuations/unlock")
+}
+
 // TestUnlockRejectedInputs walks to every state that asks and sends there answers
 // meant for other states (and, at a gate, its confirmation before it was shown):
 // none is taken, no side effect runs, and the same question is asked again.

@@ -59,8 +59,9 @@ func (f *VaultFlow) State() VaultState {
 	return f.state
 }
 
-// VaultState is a state of tool vault. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// VaultState is a state of tool vault. States are numbered in flow order, for this
+// build only: a continuation records the state's name, so adding or moving states
+// elsewhere does not strand a workflow waiting in this one.
 type VaultState uint16
 
 const (
@@ -245,30 +246,111 @@ var vaultTransitionTable = []mrtrimpl.Transition{
 	{From: uint16(VaultStateOpen), On: vocab.Next, To: uint16(VaultStateOpened)},
 }
 
-// AppendArgs appends the canonical encoding of the arguments; requestState is
-// bound to its digest, so a continuation cannot be replayed with other arguments.
+// AppendArgs appends the canonical encoding of the arguments (tagged entries in name
+// order; an absent optional argument writes nothing): requestState is bound to its
+// digest, so a continuation cannot be replayed with other arguments.
 func (vaultProgram) AppendArgs(b []byte, f *VaultFlow) []byte {
+	b = binenc.AppendStringField(b, 0xc8557ac2, f.Args.VaultID)
+	return b
+}
+
+// AppendContinuation appends what the workflow carries between rounds, as tagged
+// entries: the continuation fields that are set, the answers given, the gates passed.
+func (p vaultProgram) AppendContinuation(b []byte, f *VaultFlow) []byte {
+	var m int
+	b, m = binenc.BeginGroup(b, 0x5ec2d352)
+	if f.Continuation.Owner != "" {
+		b = binenc.AppendStringField(b, 0xf5674cd4, f.Continuation.Owner)
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	b, m = binenc.BeginGroup(b, 0x41a869c4)
+	if f.Pin != nil {
+		b = p.appendPinAnswer(b, f.Pin)
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	return b
+}
+
+// appendPinAnswer appends the answer to "pin": a group of its form fields.
+func (vaultProgram) appendPinAnswer(b []byte, a *VaultPinAnswer) []byte {
+	b, m := binenc.BeginGroup(b, 0x6f410694)
+	if a.Code != "" {
+		b = binenc.AppendStringField(b, 0xf9316cf4, a.Code)
+	}
+	if a.Otp != nil {
+		b = binenc.AppendStringField(b, 0xc1181a6a, *a.Otp)
+	}
+	return binenc.EndGroup(b, m)
+}
+
+// LoadContinuation reads what AppendContinuation wrote, this build's or another build's
+// of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
+// restores the continuation it left): unknown entries are skipped, missing ones left absent.
+func (p vaultProgram) LoadContinuation(f *VaultFlow, data []byte) error {
+	f.Continuation = VaultContinuation{}
+	f.Pin = nil
+	r := binenc.NewFields(data)
+	for r.Next() {
+		switch r.Key() {
+		case 0x5ec2d352:
+			// continuation
+			c := r.Group("continuation")
+			for c.Next() {
+				switch c.Key() {
+				case 0xf5674cd4:
+					// owner
+					f.Continuation.Owner = c.String("owner")
+				}
+			}
+		case 0x41a869c4:
+			// answers
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
+		}
+	}
+	return r.Err()
+}
+
+// readAnswers reads the answers group: per request key, its answer.
+func (p vaultProgram) readAnswers(f *VaultFlow, r *binenc.Fields) {
+	for r.Next() {
+		switch r.Key() {
+		case 0x6f410694:
+			// pin
+			g := r.Group("pin")
+			f.Pin = p.readPinAnswer(&g)
+		}
+	}
+}
+
+// readPinAnswer reads the answer to "pin", a group of its form fields.
+func (vaultProgram) readPinAnswer(r *binenc.Fields) *VaultPinAnswer {
+	a := &VaultPinAnswer{}
+	for r.Next() {
+		switch r.Key() {
+		case 0xf9316cf4:
+			// code
+			a.Code = r.String("pin.code")
+		case 0xc1181a6a:
+			// otp
+			v := r.String("pin.otp")
+			a.Otp = &v
+		}
+	}
+	return a
+}
+
+// AppendArgsV2 appends the positional encoding of the arguments that tokens of
+// envelope versions 1 and 2 are bound to.
+func (vaultProgram) AppendArgsV2(b []byte, f *VaultFlow) []byte {
 	b = binenc.AppendString(b, f.Args.VaultID)
 	return b
 }
 
-// AppendContinuation appends what the workflow carries between rounds.
-func (vaultProgram) AppendContinuation(b []byte, f *VaultFlow) []byte {
-	b = binenc.AppendString(b, f.Continuation.Owner)
-	b = binenc.AppendBool(b, f.Pin != nil)
-	if f.Pin != nil {
-		b = binenc.AppendString(b, f.Pin.Code)
-		b = binenc.AppendBool(b, f.Pin.Otp != nil)
-		if f.Pin.Otp != nil {
-			b = binenc.AppendString(b, *f.Pin.Otp)
-		}
-	}
-	return b
-}
-
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
-// in place of what the flow carried (an effect's replay restores the continuation it left).
-func (vaultProgram) LoadContinuation(f *VaultFlow, data []byte) error {
+// LoadContinuationV2 reads the positional continuation of tokens of envelope versions
+// 1 and 2 (and of effect records of the builds that minted them), all of it and
+// nothing more, in place of what the flow carried.
+func (vaultProgram) LoadContinuationV2(f *VaultFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	f.Continuation = VaultContinuation{}
 	f.Pin = nil
@@ -344,13 +426,30 @@ func (p vaultProgram) decodePin(ctx context.Context, content map[string]any) (*V
 	return a, problems, nil
 }
 
-// CheckContinuation checks what handlers stored in the continuation against the
-// spec before the engine seals it; a field still at its zero value is not set yet.
+// CheckContinuation checks what the workflow carries (continuation fields, answers)
+// against the spec's built-in constraints, before the engine seals it and when it opens
+// it again; a value still at its zero value is not set yet.
 func (p vaultProgram) CheckContinuation(ctx context.Context, f *VaultFlow) mrtrimpl.Problems {
 	var problems mrtrimpl.Problems
 	if v := f.Continuation.Owner; v != "" {
 		if n := utf8.RuneCountInString(v); n > 40 {
 			problems.TooLong("owner", 40, n)
+		}
+	}
+	if a := f.Pin; a != nil {
+		if v := a.Code; v != "" {
+			if n := utf8.RuneCountInString(v); n > 4 {
+				problems.TooLong("pin.code", 4, n)
+			}
+			if !vaultPinCodePattern.MatchString(v) {
+				problems.NoMatch("pin.code", "[0-9]{4}")
+			}
+		}
+		if a.Otp != nil {
+			v := *a.Otp
+			if n := utf8.RuneCountInString(v); n > 40 {
+				problems.TooLong("pin.otp", 40, n)
+			}
 		}
 	}
 	return problems

@@ -122,6 +122,15 @@ func TestVaultValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodePinAnswer, validPinAnswer, "otp", strings.Repeat("x", 41), "otp: at most 40 characters (got 41)")
 }
 
+// TestVaultRecordedContinuations opens the continuations recorded in testdata/continuations/vault
+// with this build: a spec change that would strand workflows waiting in them across a deploy fails
+// here, naming the file, the state and the reason (docs/evolution.md). Record them on the build
+// that is deployed: MRTR_RECORD=1 go test -run TestVaultRecordedContinuations.
+func TestVaultRecordedContinuations(t *testing.T) {
+	h := &fakeVault{}
+	mrtrtest.Continuations(t, NewVaultProgram(h), fixturesVault(h), "testdata/continuations/vault")
+}
+
 // TestVaultRejectedInputs walks to every state that asks and sends there answers
 // meant for other states (and, at a gate, its confirmation before it was shown):
 // none is taken, no side effect runs, and the same question is asked again.

@@ -133,8 +133,9 @@ func (f *SearchOrdersFlow) State() SearchOrdersState {
 	return f.state
 }
 
-// SearchOrdersState is a state of tool search_orders. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// SearchOrdersState is a state of tool search_orders. States are numbered in flow order, for this
+// build only: a continuation records the state's name, so adding or moving states
+// elsewhere does not strand a workflow waiting in this one.
 type SearchOrdersState uint16
 
 const (
@@ -440,9 +441,140 @@ var searchOrdersTransitionTable = []mrtrimpl.Transition{
 	{From: uint16(SearchOrdersStateOpen), On: vocab.Next, To: uint16(SearchOrdersStateOpened)},
 }
 
-// AppendArgs appends the canonical encoding of the arguments; requestState is
-// bound to its digest, so a continuation cannot be replayed with other arguments.
+// AppendArgs appends the canonical encoding of the arguments (tagged entries in name
+// order; an absent optional argument writes nothing): requestState is bound to its
+// digest, so a continuation cannot be replayed with other arguments.
 func (searchOrdersProgram) AppendArgs(b []byte, f *SearchOrdersFlow) []byte {
+	if f.Args.Archived != nil {
+		b = binenc.AppendBoolField(b, 0x78dfb673, *f.Args.Archived)
+	}
+	if f.Args.Callback != nil {
+		b = binenc.AppendStringField(b, 0x87f03406, *f.Args.Callback)
+	}
+	if f.Args.CustomerID != nil {
+		b = binenc.AppendStringField(b, 0xcd9469fc, *f.Args.CustomerID)
+	}
+	if f.Args.Email != nil {
+		b = binenc.AppendStringField(b, 0x8a8753c7, *f.Args.Email)
+	}
+	if f.Args.Exact != true {
+		b = binenc.AppendBoolField(b, 0x946895a4, f.Args.Exact)
+	}
+	if len(f.Args.Ids) > 0 {
+		b = binenc.AppendIntList(b, 0x80cfc569, f.Args.Ids)
+	}
+	if f.Args.Limit != 20 {
+		b = binenc.AppendIntField(b, 0x32dad934, f.Args.Limit)
+	}
+	if f.Args.MinTotal != nil {
+		b = binenc.AppendFloatField(b, 0x06117b0f, *f.Args.MinTotal)
+	}
+	if f.Args.Offset != nil {
+		b = binenc.AppendIntField(b, 0x14c8d3ca, *f.Args.Offset)
+	}
+	b = binenc.AppendStringField(b, 0xf8ce75e3, f.Args.Query)
+	b = binenc.AppendEnumList(b, 0xf17df00a, f.Args.Regions)
+	if f.Args.Since != "2026-01-01" {
+		b = binenc.AppendStringField(b, 0xb536a99d, f.Args.Since)
+	}
+	if f.Args.Sort != SearchOrdersSortNewest {
+		b = binenc.AppendEnumField(b, 0x042bc8d1, f.Args.Sort)
+	}
+	b = binenc.AppendEnumField(b, 0xba4b77ef, f.Args.Status)
+	if len(f.Args.Tags) > 0 {
+		b = binenc.AppendStringList(b, 0xf416eba0, f.Args.Tags)
+	}
+	if f.Args.Until != nil {
+		b = binenc.AppendStringField(b, 0xbab5214f, *f.Args.Until)
+	}
+	if len(f.Args.Weights) > 0 {
+		b = binenc.AppendFloatList(b, 0xb6d9f7fe, f.Args.Weights)
+	}
+	return b
+}
+
+// AppendContinuation appends what the workflow carries between rounds, as tagged
+// entries: the continuation fields that are set, the answers given, the gates passed.
+func (p searchOrdersProgram) AppendContinuation(b []byte, f *SearchOrdersFlow) []byte {
+	var m int
+	b, m = binenc.BeginGroup(b, 0x5ec2d352)
+	if f.Continuation.Matches != 0 {
+		b = binenc.AppendIntField(b, 0xf4f42a8e, f.Continuation.Matches)
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	b, m = binenc.BeginGroup(b, 0x41a869c4)
+	if f.Choice != nil {
+		b = p.appendChoiceAnswer(b, f.Choice)
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	return b
+}
+
+// appendChoiceAnswer appends the answer to "choice": a group of its form fields.
+func (searchOrdersProgram) appendChoiceAnswer(b []byte, a *SearchOrdersChoiceAnswer) []byte {
+	b, m := binenc.BeginGroup(b, 0x8f735a56)
+	if a.OrderNumber != 0 {
+		b = binenc.AppendIntField(b, 0xcf679076, a.OrderNumber)
+	}
+	return binenc.EndGroup(b, m)
+}
+
+// LoadContinuation reads what AppendContinuation wrote, this build's or another build's
+// of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
+// restores the continuation it left): unknown entries are skipped, missing ones left absent.
+func (p searchOrdersProgram) LoadContinuation(f *SearchOrdersFlow, data []byte) error {
+	f.Continuation = SearchOrdersContinuation{}
+	f.Choice = nil
+	r := binenc.NewFields(data)
+	for r.Next() {
+		switch r.Key() {
+		case 0x5ec2d352:
+			// continuation
+			c := r.Group("continuation")
+			for c.Next() {
+				switch c.Key() {
+				case 0xf4f42a8e:
+					// matches
+					f.Continuation.Matches = c.Int("matches")
+				}
+			}
+		case 0x41a869c4:
+			// answers
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
+		}
+	}
+	return r.Err()
+}
+
+// readAnswers reads the answers group: per request key, its answer.
+func (p searchOrdersProgram) readAnswers(f *SearchOrdersFlow, r *binenc.Fields) {
+	for r.Next() {
+		switch r.Key() {
+		case 0x8f735a56:
+			// choice
+			g := r.Group("choice")
+			f.Choice = p.readChoiceAnswer(&g)
+		}
+	}
+}
+
+// readChoiceAnswer reads the answer to "choice", a group of its form fields.
+func (searchOrdersProgram) readChoiceAnswer(r *binenc.Fields) *SearchOrdersChoiceAnswer {
+	a := &SearchOrdersChoiceAnswer{}
+	for r.Next() {
+		switch r.Key() {
+		case 0xcf679076:
+			// orderNumber
+			a.OrderNumber = r.Int("choice.orderNumber")
+		}
+	}
+	return a
+}
+
+// AppendArgsV2 appends the positional encoding of the arguments that tokens of
+// envelope versions 1 and 2 are bound to.
+func (searchOrdersProgram) AppendArgsV2(b []byte, f *SearchOrdersFlow) []byte {
 	b = binenc.AppendBool(b, f.Args.Archived != nil)
 	if f.Args.Archived != nil {
 		b = binenc.AppendBool(b, *f.Args.Archived)
@@ -496,19 +628,10 @@ func (searchOrdersProgram) AppendArgs(b []byte, f *SearchOrdersFlow) []byte {
 	return b
 }
 
-// AppendContinuation appends what the workflow carries between rounds.
-func (searchOrdersProgram) AppendContinuation(b []byte, f *SearchOrdersFlow) []byte {
-	b = binenc.AppendInt(b, f.Continuation.Matches)
-	b = binenc.AppendBool(b, f.Choice != nil)
-	if f.Choice != nil {
-		b = binenc.AppendInt(b, f.Choice.OrderNumber)
-	}
-	return b
-}
-
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
-// in place of what the flow carried (an effect's replay restores the continuation it left).
-func (searchOrdersProgram) LoadContinuation(f *SearchOrdersFlow, data []byte) error {
+// LoadContinuationV2 reads the positional continuation of tokens of envelope versions
+// 1 and 2 (and of effect records of the builds that minted them), all of it and
+// nothing more, in place of what the flow carried.
+func (searchOrdersProgram) LoadContinuationV2(f *SearchOrdersFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	f.Continuation = SearchOrdersContinuation{}
 	f.Choice = nil
@@ -803,8 +926,9 @@ func (p searchOrdersProgram) decodeChoice(ctx context.Context, content map[strin
 	return a, problems, nil
 }
 
-// CheckContinuation checks what handlers stored in the continuation against the
-// spec before the engine seals it; a field still at its zero value is not set yet.
+// CheckContinuation checks what the workflow carries (continuation fields, answers)
+// against the spec's built-in constraints, before the engine seals it and when it opens
+// it again; a value still at its zero value is not set yet.
 func (p searchOrdersProgram) CheckContinuation(ctx context.Context, f *SearchOrdersFlow) mrtrimpl.Problems {
 	var problems mrtrimpl.Problems
 	if v := f.Continuation.Matches; v != 0 {
@@ -813,6 +937,16 @@ func (p searchOrdersProgram) CheckContinuation(ctx context.Context, f *SearchOrd
 		}
 		if v > 1000 {
 			problems.AboveMaximum("matches", 1000)
+		}
+	}
+	if a := f.Choice; a != nil {
+		if v := a.OrderNumber; v != 0 {
+			if v < 1 {
+				problems.BelowMinimum("choice.orderNumber", 1)
+			}
+			if v > 1000 {
+				problems.AboveMaximum("choice.orderNumber", 1000)
+			}
 		}
 	}
 	return problems

@@ -154,6 +154,16 @@ func TestSearchOrdersValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeChoiceAnswer, validChoiceAnswer, "orderNumber", int64(1001), "orderNumber: at most 1000")
 }
 
+// TestSearchOrdersRecordedContinuations opens the continuations recorded in
+// testdata/continuations/search_orders with this build: a spec change that would strand workflows
+// waiting in them across a deploy fails here, naming the file, the state and the reason
+// (docs/evolution.md). Record them on the build that is deployed: MRTR_RECORD=1 go test -run
+// TestSearchOrdersRecordedContinuations.
+func TestSearchOrdersRecordedContinuations(t *testing.T) {
+	h := &fakeSearchOrders{}
+	mrtrtest.Continuations(t, NewSearchOrdersProgram(h), fixturesSearchOrders(h), "testdata/continuations/search_orders")
+}
+
 // TestSearchOrdersRejectedInputs walks to every state that asks and sends there answers
 // meant for other states (and, at a gate, its confirmation before it was shown):
 // none is taken, no side effect runs, and the same question is asked again.

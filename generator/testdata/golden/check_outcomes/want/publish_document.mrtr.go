@@ -49,6 +49,9 @@ type PublishDocumentFlow struct {
 	Continuation PublishDocumentContinuation
 
 	state PublishDocumentState
+	// passedConfirmPublish is set once gate confirmPublish is confirmed: the continuation carries
+	// what it confirmed.
+	passedConfirmPublish bool
 }
 
 // State returns the state the workflow is in.
@@ -56,8 +59,9 @@ func (f *PublishDocumentFlow) State() PublishDocumentState {
 	return f.state
 }
 
-// PublishDocumentState is a state of tool publish_document. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// PublishDocumentState is a state of tool publish_document. States are numbered in flow order, for
+// this build only: a continuation records the state's name, so adding or moving states elsewhere
+// does not strand a workflow waiting in this one.
 type PublishDocumentState uint16
 
 const (
@@ -108,6 +112,7 @@ func (p publishDocumentProgram) Step(ctx context.Context, r mrtrimpl.Round, f *P
 	case PublishDocumentStateConfirmPublish:
 		switch on, ask := mrtrimpl.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirmPublish, f)); on {
 		case vocab.Next:
+			f.passedConfirmPublish = true
 			return mrtrimpl.Goto(r, PublishDocumentStateRecheck, vocab.Next)
 		case vocab.Decline:
 			return mrtrimpl.Goto(r, PublishDocumentStateNotPublished, vocab.Decline)
@@ -256,21 +261,77 @@ var publishDocumentTransitionTable = []mrtrimpl.Transition{
 	{From: uint16(PublishDocumentStatePublish), On: vocab.Next, To: uint16(PublishDocumentStatePublished)},
 }
 
-// AppendArgs appends the canonical encoding of the arguments; requestState is
-// bound to its digest, so a continuation cannot be replayed with other arguments.
+// AppendArgs appends the canonical encoding of the arguments (tagged entries in name
+// order; an absent optional argument writes nothing): requestState is bound to its
+// digest, so a continuation cannot be replayed with other arguments.
 func (publishDocumentProgram) AppendArgs(b []byte, f *PublishDocumentFlow) []byte {
+	b = binenc.AppendStringField(b, 0x67bd0179, f.Args.DocumentID)
+	return b
+}
+
+// AppendContinuation appends what the workflow carries between rounds, as tagged
+// entries: the continuation fields that are set, the answers given, the gates passed.
+func (p publishDocumentProgram) AppendContinuation(b []byte, f *PublishDocumentFlow) []byte {
+	var m int
+	b, m = binenc.BeginGroup(b, 0x9b9289b3)
+	if f.passedConfirmPublish {
+		b = binenc.AppendIntField(b, 0xc4c3e056, int64(publishDocumentConfirmPublishGateDigest))
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	return b
+}
+
+// publishDocumentConfirmPublishGateDigest identifies what gate confirmPublish confirms (its message
+// and form); a continuation that passed it carries it, and a build whose gate asks another question
+// refuses it.
+const publishDocumentConfirmPublishGateDigest int64 = -8752270473196616247
+
+// LoadContinuation reads what AppendContinuation wrote, this build's or another build's
+// of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
+// restores the continuation it left): unknown entries are skipped, missing ones left absent.
+func (p publishDocumentProgram) LoadContinuation(f *PublishDocumentFlow, data []byte) error {
+	f.passedConfirmPublish = false
+	r := binenc.NewFields(data)
+	for r.Next() {
+		switch r.Key() {
+		case 0x9b9289b3:
+			// gates
+			g := r.Group("gates")
+			if err := p.readGates(f, &g); err != nil {
+				return err
+			}
+		}
+	}
+	return r.Err()
+}
+
+// readGates reads the gates passed; one whose question is not this build's refuses the
+// continuation: what the user confirmed is not what this build asks.
+func (publishDocumentProgram) readGates(f *PublishDocumentFlow, r *binenc.Fields) error {
+	for r.Next() {
+		switch r.Key() {
+		case 0xc4c3e056:
+			// confirmPublish
+			if r.Int("gates.confirmPublish") != publishDocumentConfirmPublishGateDigest && r.Err() == nil {
+				return mrtrimpl.GateChanged("confirmPublish")
+			}
+			f.passedConfirmPublish = true
+		}
+	}
+	return nil
+}
+
+// AppendArgsV2 appends the positional encoding of the arguments that tokens of
+// envelope versions 1 and 2 are bound to.
+func (publishDocumentProgram) AppendArgsV2(b []byte, f *PublishDocumentFlow) []byte {
 	b = binenc.AppendString(b, f.Args.DocumentID)
 	return b
 }
 
-// AppendContinuation appends what the workflow carries between rounds.
-func (publishDocumentProgram) AppendContinuation(b []byte, f *PublishDocumentFlow) []byte {
-	return b
-}
-
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
-// in place of what the flow carried (an effect's replay restores the continuation it left).
-func (publishDocumentProgram) LoadContinuation(f *PublishDocumentFlow, data []byte) error {
+// LoadContinuationV2 reads the positional continuation of tokens of envelope versions
+// 1 and 2 (and of effect records of the builds that minted them), all of it and
+// nothing more, in place of what the flow carried.
+func (publishDocumentProgram) LoadContinuationV2(f *PublishDocumentFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	return r.Done()
 }
@@ -301,8 +362,9 @@ func (p publishDocumentProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw j
 	return f, problems.Err()
 }
 
-// CheckContinuation checks what handlers stored in the continuation against the
-// spec before the engine seals it; a field still at its zero value is not set yet.
+// CheckContinuation checks what the workflow carries (continuation fields, answers)
+// against the spec's built-in constraints, before the engine seals it and when it opens
+// it again; a value still at its zero value is not set yet.
 func (p publishDocumentProgram) CheckContinuation(ctx context.Context, f *PublishDocumentFlow) mrtrimpl.Problems {
 	return nil
 }

@@ -101,6 +101,16 @@ func TestPublishDocumentValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeArguments, validArguments, "documentId", strings.Repeat("x", 37), "documentId: at most 36 characters (got 37)")
 }
 
+// TestPublishDocumentRecordedContinuations opens the continuations recorded in
+// testdata/continuations/publish_document with this build: a spec change that would strand
+// workflows waiting in them across a deploy fails here, naming the file, the state and the reason
+// (docs/evolution.md). Record them on the build that is deployed: MRTR_RECORD=1 go test -run
+// TestPublishDocumentRecordedContinuations.
+func TestPublishDocumentRecordedContinuations(t *testing.T) {
+	h := &fakePublishDocument{}
+	mrtrtest.Continuations(t, NewPublishDocumentProgram(h), fixturesPublishDocument(h), "testdata/continuations/publish_document")
+}
+
 // TestPublishDocumentRejectedInputs walks to every state that asks and sends there answers
 // meant for other states (and, at a gate, its confirmation before it was shown):
 // none is taken, no side effect runs, and the same question is asked again.

@@ -70,8 +70,9 @@ func (f *ReviewDocumentFlow) State() ReviewDocumentState {
 	return f.state
 }
 
-// ReviewDocumentState is a state of tool review_document. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// ReviewDocumentState is a state of tool review_document. States are numbered in flow order, for
+// this build only: a continuation records the state's name, so adding or moving states elsewhere
+// does not strand a workflow waiting in this one.
 type ReviewDocumentState uint16
 
 const (
@@ -326,26 +327,104 @@ var reviewDocumentTransitionTable = []mrtrimpl.Transition{
 	{From: uint16(ReviewDocumentStateReReview), On: vocab.OutcomeEdge("rejected"), To: uint16(ReviewDocumentStateRejected)},
 }
 
-// AppendArgs appends the canonical encoding of the arguments; requestState is
-// bound to its digest, so a continuation cannot be replayed with other arguments.
+// AppendArgs appends the canonical encoding of the arguments (tagged entries in name
+// order; an absent optional argument writes nothing): requestState is bound to its
+// digest, so a continuation cannot be replayed with other arguments.
 func (reviewDocumentProgram) AppendArgs(b []byte, f *ReviewDocumentFlow) []byte {
+	b = binenc.AppendStringField(b, 0x67bd0179, f.Args.DocumentID)
+	return b
+}
+
+// AppendContinuation appends what the workflow carries between rounds, as tagged
+// entries: the continuation fields that are set, the answers given, the gates passed.
+func (p reviewDocumentProgram) AppendContinuation(b []byte, f *ReviewDocumentFlow) []byte {
+	var m int
+	b, m = binenc.BeginGroup(b, 0x5ec2d352)
+	if f.Continuation.Revision != 0 {
+		b = binenc.AppendIntField(b, 0xb7960e18, f.Continuation.Revision)
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	b, m = binenc.BeginGroup(b, 0x41a869c4)
+	if f.Change != nil {
+		b = p.appendChangeAnswer(b, f.Change)
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	return b
+}
+
+// appendChangeAnswer appends the answer to "change": a group of its form fields.
+func (reviewDocumentProgram) appendChangeAnswer(b []byte, a *ReviewDocumentChangeAnswer) []byte {
+	b, m := binenc.BeginGroup(b, 0x729d01bd)
+	if a.Summary != "" {
+		b = binenc.AppendStringField(b, 0x10a44713, a.Summary)
+	}
+	return binenc.EndGroup(b, m)
+}
+
+// LoadContinuation reads what AppendContinuation wrote, this build's or another build's
+// of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
+// restores the continuation it left): unknown entries are skipped, missing ones left absent.
+func (p reviewDocumentProgram) LoadContinuation(f *ReviewDocumentFlow, data []byte) error {
+	f.Continuation = ReviewDocumentContinuation{}
+	f.Change = nil
+	r := binenc.NewFields(data)
+	for r.Next() {
+		switch r.Key() {
+		case 0x5ec2d352:
+			// continuation
+			c := r.Group("continuation")
+			for c.Next() {
+				switch c.Key() {
+				case 0xb7960e18:
+					// revision
+					f.Continuation.Revision = c.Int("revision")
+				}
+			}
+		case 0x41a869c4:
+			// answers
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
+		}
+	}
+	return r.Err()
+}
+
+// readAnswers reads the answers group: per request key, its answer.
+func (p reviewDocumentProgram) readAnswers(f *ReviewDocumentFlow, r *binenc.Fields) {
+	for r.Next() {
+		switch r.Key() {
+		case 0x729d01bd:
+			// change
+			g := r.Group("change")
+			f.Change = p.readChangeAnswer(&g)
+		}
+	}
+}
+
+// readChangeAnswer reads the answer to "change", a group of its form fields.
+func (reviewDocumentProgram) readChangeAnswer(r *binenc.Fields) *ReviewDocumentChangeAnswer {
+	a := &ReviewDocumentChangeAnswer{}
+	for r.Next() {
+		switch r.Key() {
+		case 0x10a44713:
+			// summary
+			a.Summary = r.String("change.summary")
+		}
+	}
+	return a
+}
+
+// AppendArgsV2 appends the positional encoding of the arguments that tokens of
+// envelope versions 1 and 2 are bound to.
+func (reviewDocumentProgram) AppendArgsV2(b []byte, f *ReviewDocumentFlow) []byte {
 	b = binenc.AppendString(b, f.Args.DocumentID)
 	return b
 }
 
-// AppendContinuation appends what the workflow carries between rounds.
-func (reviewDocumentProgram) AppendContinuation(b []byte, f *ReviewDocumentFlow) []byte {
-	b = binenc.AppendInt(b, f.Continuation.Revision)
-	b = binenc.AppendBool(b, f.Change != nil)
-	if f.Change != nil {
-		b = binenc.AppendString(b, f.Change.Summary)
-	}
-	return b
-}
-
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
-// in place of what the flow carried (an effect's replay restores the continuation it left).
-func (reviewDocumentProgram) LoadContinuation(f *ReviewDocumentFlow, data []byte) error {
+// LoadContinuationV2 reads the positional continuation of tokens of envelope versions
+// 1 and 2 (and of effect records of the builds that minted them), all of it and
+// nothing more, in place of what the flow carried.
+func (reviewDocumentProgram) LoadContinuationV2(f *ReviewDocumentFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	f.Continuation = ReviewDocumentContinuation{}
 	f.Change = nil
@@ -403,8 +482,9 @@ func (p reviewDocumentProgram) decodeChange(ctx context.Context, content map[str
 	return a, problems, nil
 }
 
-// CheckContinuation checks what handlers stored in the continuation against the
-// spec before the engine seals it; a field still at its zero value is not set yet.
+// CheckContinuation checks what the workflow carries (continuation fields, answers)
+// against the spec's built-in constraints, before the engine seals it and when it opens
+// it again; a value still at its zero value is not set yet.
 func (p reviewDocumentProgram) CheckContinuation(ctx context.Context, f *ReviewDocumentFlow) mrtrimpl.Problems {
 	var problems mrtrimpl.Problems
 	if v := f.Continuation.Revision; v != 0 {
@@ -413,6 +493,13 @@ func (p reviewDocumentProgram) CheckContinuation(ctx context.Context, f *ReviewD
 		}
 		if v > 100 {
 			problems.AboveMaximum("revision", 100)
+		}
+	}
+	if a := f.Change; a != nil {
+		if v := a.Summary; v != "" {
+			if n := utf8.RuneCountInString(v); n > 500 {
+				problems.TooLong("change.summary", 500, n)
+			}
 		}
 	}
 	return problems

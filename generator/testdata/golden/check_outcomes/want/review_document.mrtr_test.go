@@ -127,6 +127,16 @@ func TestReviewDocumentValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeChangeAnswer, validChangeAnswer, "summary", strings.Repeat("x", 501), "summary: at most 500 characters (got 501)")
 }
 
+// TestReviewDocumentRecordedContinuations opens the continuations recorded in
+// testdata/continuations/review_document with this build: a spec change that would strand workflows
+// waiting in them across a deploy fails here, naming the file, the state and the reason
+// (docs/evolution.md). Record them on the build that is deployed: MRTR_RECORD=1 go test -run
+// TestReviewDocumentRecordedContinuations.
+func TestReviewDocumentRecordedContinuations(t *testing.T) {
+	h := &fakeReviewDocument{}
+	mrtrtest.Continuations(t, NewReviewDocumentProgram(h), fixturesReviewDocument(h), "testdata/continuations/review_document")
+}
+
 // TestReviewDocumentRejectedInputs walks to every state that asks and sends there answers
 // meant for other states (and, at a gate, its confirmation before it was shown):
 // none is taken, no side effect runs, and the same question is asked again.

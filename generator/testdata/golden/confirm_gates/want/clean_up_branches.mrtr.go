@@ -44,6 +44,18 @@ type CleanUpBranchesFlow struct {
 	Continuation CleanUpBranchesContinuation
 
 	state CleanUpBranchesState
+	// passedConfirmMerged is set once gate confirmMerged is confirmed: the continuation carries
+	// what it confirmed.
+	passedConfirmMerged bool
+	// passedConfirmStale is set once gate confirmStale is confirmed: the continuation carries what
+	// it confirmed.
+	passedConfirmStale bool
+	// passedConfirmTags is set once gate confirmTags is confirmed: the continuation carries what it
+	// confirmed.
+	passedConfirmTags bool
+	// passedConfirmFinal is set once gate confirmFinal is confirmed: the continuation carries what
+	// it confirmed.
+	passedConfirmFinal bool
 }
 
 // State returns the state the workflow is in.
@@ -51,8 +63,9 @@ func (f *CleanUpBranchesFlow) State() CleanUpBranchesState {
 	return f.state
 }
 
-// CleanUpBranchesState is a state of tool clean_up_branches. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// CleanUpBranchesState is a state of tool clean_up_branches. States are numbered in flow order, for
+// this build only: a continuation records the state's name, so adding or moving states elsewhere
+// does not strand a workflow waiting in this one.
 type CleanUpBranchesState uint16
 
 const (
@@ -128,6 +141,7 @@ func (p cleanUpBranchesProgram) Step(ctx context.Context, r mrtrimpl.Round, f *C
 	case CleanUpBranchesStateConfirmMerged:
 		switch on, ask := mrtrimpl.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirmMerged, f)); on {
 		case vocab.Next:
+			f.passedConfirmMerged = true
 			return mrtrimpl.Goto(r, CleanUpBranchesStateConfirmStale, vocab.Next)
 		case vocab.Decline:
 			return mrtrimpl.Goto(r, CleanUpBranchesStateKeptAll, vocab.Decline)
@@ -139,6 +153,7 @@ func (p cleanUpBranchesProgram) Step(ctx context.Context, r mrtrimpl.Round, f *C
 	case CleanUpBranchesStateConfirmStale:
 		switch on, ask := mrtrimpl.Confirm(r, "staleBranches", "deleteStale", mrtrimpl.Bind(p.gateConfirmStale, f)); on {
 		case vocab.Next:
+			f.passedConfirmStale = true
 			return mrtrimpl.Goto(r, CleanUpBranchesStateConfirmTags, vocab.Next)
 		case vocab.Decline:
 			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "clean_up_branches was cancelled: the user did not confirm."})
@@ -152,6 +167,7 @@ func (p cleanUpBranchesProgram) Step(ctx context.Context, r mrtrimpl.Round, f *C
 	case CleanUpBranchesStateConfirmTags:
 		switch on, ask := mrtrimpl.Confirm(r, "tags", "confirm", mrtrimpl.Bind(p.gateConfirmTags, f)); on {
 		case vocab.Next:
+			f.passedConfirmTags = true
 			return mrtrimpl.Goto(r, CleanUpBranchesStateConfirmFinal, vocab.Next)
 		case vocab.Decline:
 			return mrtrimpl.Goto(r, CleanUpBranchesStateRecheck, vocab.Decline)
@@ -163,6 +179,7 @@ func (p cleanUpBranchesProgram) Step(ctx context.Context, r mrtrimpl.Round, f *C
 	case CleanUpBranchesStateConfirmFinal:
 		switch on, ask := mrtrimpl.Confirm(r, "final", "sure", mrtrimpl.Bind(p.gateConfirmFinal, f)); on {
 		case vocab.Next:
+			f.passedConfirmFinal = true
 			return mrtrimpl.Goto(r, CleanUpBranchesStateRecheck, vocab.Next)
 		case vocab.Decline:
 			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "clean_up_branches was cancelled: the user did not confirm."})
@@ -322,23 +339,144 @@ var cleanUpBranchesTransitionTable = []mrtrimpl.Transition{
 	{From: uint16(CleanUpBranchesStateDelete), On: vocab.Next, To: uint16(CleanUpBranchesStateDeleted)},
 }
 
-// AppendArgs appends the canonical encoding of the arguments; requestState is
-// bound to its digest, so a continuation cannot be replayed with other arguments.
+// AppendArgs appends the canonical encoding of the arguments (tagged entries in name
+// order; an absent optional argument writes nothing): requestState is bound to its
+// digest, so a continuation cannot be replayed with other arguments.
 func (cleanUpBranchesProgram) AppendArgs(b []byte, f *CleanUpBranchesFlow) []byte {
+	b = binenc.AppendStringField(b, 0xd3b4ca9d, f.Args.Repo)
+	return b
+}
+
+// AppendContinuation appends what the workflow carries between rounds, as tagged
+// entries: the continuation fields that are set, the answers given, the gates passed.
+func (p cleanUpBranchesProgram) AppendContinuation(b []byte, f *CleanUpBranchesFlow) []byte {
+	var m int
+	b, m = binenc.BeginGroup(b, 0x5ec2d352)
+	if f.Continuation.Merged != 0 {
+		b = binenc.AppendIntField(b, 0x38309b79, f.Continuation.Merged)
+	}
+	if f.Continuation.Stale != 0 {
+		b = binenc.AppendIntField(b, 0x6844a17e, f.Continuation.Stale)
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	b, m = binenc.BeginGroup(b, 0x9b9289b3)
+	if f.passedConfirmMerged {
+		b = binenc.AppendIntField(b, 0x05d50453, int64(cleanUpBranchesConfirmMergedGateDigest))
+	}
+	if f.passedConfirmStale {
+		b = binenc.AppendIntField(b, 0xb6bf9358, int64(cleanUpBranchesConfirmStaleGateDigest))
+	}
+	if f.passedConfirmTags {
+		b = binenc.AppendIntField(b, 0xcec38c02, int64(cleanUpBranchesConfirmTagsGateDigest))
+	}
+	if f.passedConfirmFinal {
+		b = binenc.AppendIntField(b, 0x8ada6935, int64(cleanUpBranchesConfirmFinalGateDigest))
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	return b
+}
+
+// cleanUpBranchesConfirmMergedGateDigest identifies what gate confirmMerged confirms (its message
+// and form); a continuation that passed it carries it, and a build whose gate asks another question
+// refuses it.
+const cleanUpBranchesConfirmMergedGateDigest int64 = -1762400919098820429
+
+// cleanUpBranchesConfirmStaleGateDigest identifies what gate confirmStale confirms (its message and
+// form); a continuation that passed it carries it, and a build whose gate asks another question
+// refuses it.
+const cleanUpBranchesConfirmStaleGateDigest int64 = 6042143608859006659
+
+// cleanUpBranchesConfirmTagsGateDigest identifies what gate confirmTags confirms (its message and
+// form); a continuation that passed it carries it, and a build whose gate asks another question
+// refuses it.
+const cleanUpBranchesConfirmTagsGateDigest int64 = 3605377868850659209
+
+// cleanUpBranchesConfirmFinalGateDigest identifies what gate confirmFinal confirms (its message and
+// form); a continuation that passed it carries it, and a build whose gate asks another question
+// refuses it.
+const cleanUpBranchesConfirmFinalGateDigest int64 = 6135284999478670460
+
+// LoadContinuation reads what AppendContinuation wrote, this build's or another build's
+// of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
+// restores the continuation it left): unknown entries are skipped, missing ones left absent.
+func (p cleanUpBranchesProgram) LoadContinuation(f *CleanUpBranchesFlow, data []byte) error {
+	f.Continuation = CleanUpBranchesContinuation{}
+	f.passedConfirmMerged = false
+	f.passedConfirmStale = false
+	f.passedConfirmTags = false
+	f.passedConfirmFinal = false
+	r := binenc.NewFields(data)
+	for r.Next() {
+		switch r.Key() {
+		case 0x5ec2d352:
+			// continuation
+			c := r.Group("continuation")
+			for c.Next() {
+				switch c.Key() {
+				case 0x38309b79:
+					// merged
+					f.Continuation.Merged = c.Int("merged")
+				case 0x6844a17e:
+					// stale
+					f.Continuation.Stale = c.Int("stale")
+				}
+			}
+		case 0x9b9289b3:
+			// gates
+			g := r.Group("gates")
+			if err := p.readGates(f, &g); err != nil {
+				return err
+			}
+		}
+	}
+	return r.Err()
+}
+
+// readGates reads the gates passed; one whose question is not this build's refuses the
+// continuation: what the user confirmed is not what this build asks.
+func (cleanUpBranchesProgram) readGates(f *CleanUpBranchesFlow, r *binenc.Fields) error {
+	for r.Next() {
+		switch r.Key() {
+		case 0x05d50453:
+			// confirmMerged
+			if r.Int("gates.confirmMerged") != cleanUpBranchesConfirmMergedGateDigest && r.Err() == nil {
+				return mrtrimpl.GateChanged("confirmMerged")
+			}
+			f.passedConfirmMerged = true
+		case 0xb6bf9358:
+			// confirmStale
+			if r.Int("gates.confirmStale") != cleanUpBranchesConfirmStaleGateDigest && r.Err() == nil {
+				return mrtrimpl.GateChanged("confirmStale")
+			}
+			f.passedConfirmStale = true
+		case 0xcec38c02:
+			// confirmTags
+			if r.Int("gates.confirmTags") != cleanUpBranchesConfirmTagsGateDigest && r.Err() == nil {
+				return mrtrimpl.GateChanged("confirmTags")
+			}
+			f.passedConfirmTags = true
+		case 0x8ada6935:
+			// confirmFinal
+			if r.Int("gates.confirmFinal") != cleanUpBranchesConfirmFinalGateDigest && r.Err() == nil {
+				return mrtrimpl.GateChanged("confirmFinal")
+			}
+			f.passedConfirmFinal = true
+		}
+	}
+	return nil
+}
+
+// AppendArgsV2 appends the positional encoding of the arguments that tokens of
+// envelope versions 1 and 2 are bound to.
+func (cleanUpBranchesProgram) AppendArgsV2(b []byte, f *CleanUpBranchesFlow) []byte {
 	b = binenc.AppendString(b, f.Args.Repo)
 	return b
 }
 
-// AppendContinuation appends what the workflow carries between rounds.
-func (cleanUpBranchesProgram) AppendContinuation(b []byte, f *CleanUpBranchesFlow) []byte {
-	b = binenc.AppendInt(b, f.Continuation.Merged)
-	b = binenc.AppendInt(b, f.Continuation.Stale)
-	return b
-}
-
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
-// in place of what the flow carried (an effect's replay restores the continuation it left).
-func (cleanUpBranchesProgram) LoadContinuation(f *CleanUpBranchesFlow, data []byte) error {
+// LoadContinuationV2 reads the positional continuation of tokens of envelope versions
+// 1 and 2 (and of effect records of the builds that minted them), all of it and
+// nothing more, in place of what the flow carried.
+func (cleanUpBranchesProgram) LoadContinuationV2(f *CleanUpBranchesFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	f.Continuation = CleanUpBranchesContinuation{}
 	f.Continuation.Merged = r.Int()
@@ -372,8 +510,9 @@ func (p cleanUpBranchesProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw j
 	return f, problems.Err()
 }
 
-// CheckContinuation checks what handlers stored in the continuation against the
-// spec before the engine seals it; a field still at its zero value is not set yet.
+// CheckContinuation checks what the workflow carries (continuation fields, answers)
+// against the spec's built-in constraints, before the engine seals it and when it opens
+// it again; a value still at its zero value is not set yet.
 func (p cleanUpBranchesProgram) CheckContinuation(ctx context.Context, f *CleanUpBranchesFlow) mrtrimpl.Problems {
 	var problems mrtrimpl.Problems
 	if v := f.Continuation.Merged; v != 0 {

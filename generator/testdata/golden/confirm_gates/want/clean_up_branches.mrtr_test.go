@@ -106,6 +106,16 @@ func TestCleanUpBranchesValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeArguments, validArguments, "repo", strings.Repeat("x", 101), "repo: at most 100 characters (got 101)")
 }
 
+// TestCleanUpBranchesRecordedContinuations opens the continuations recorded in
+// testdata/continuations/clean_up_branches with this build: a spec change that would strand
+// workflows waiting in them across a deploy fails here, naming the file, the state and the reason
+// (docs/evolution.md). Record them on the build that is deployed: MRTR_RECORD=1 go test -run
+// TestCleanUpBranchesRecordedContinuations.
+func TestCleanUpBranchesRecordedContinuations(t *testing.T) {
+	h := &fakeCleanUpBranches{}
+	mrtrtest.Continuations(t, NewCleanUpBranchesProgram(h), fixturesCleanUpBranches(h), "testdata/continuations/clean_up_branches")
+}
+
 // TestCleanUpBranchesRejectedInputs walks to every state that asks and sends there answers
 // meant for other states (and, at a gate, its confirmation before it was shown):
 // none is taken, no side effect runs, and the same question is asked again.

@@ -79,8 +79,9 @@ func (f *ShipReleaseFlow) State() ShipReleaseState {
 	return f.state
 }
 
-// ShipReleaseState is a state of tool ship_release. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// ShipReleaseState is a state of tool ship_release. States are numbered in flow order, for this
+// build only: a continuation records the state's name, so adding or moving states
+// elsewhere does not strand a workflow waiting in this one.
 type ShipReleaseState uint16
 
 const (
@@ -350,44 +351,139 @@ var shipReleaseTransitionTable = []mrtrimpl.Transition{
 	{From: uint16(ShipReleaseStateShip), On: vocab.Next, To: uint16(ShipReleaseStateShipped)},
 }
 
-// AppendArgs appends the canonical encoding of the arguments; requestState is
-// bound to its digest, so a continuation cannot be replayed with other arguments.
+// AppendArgs appends the canonical encoding of the arguments (tagged entries in name
+// order; an absent optional argument writes nothing): requestState is bound to its
+// digest, so a continuation cannot be replayed with other arguments.
 func (shipReleaseProgram) AppendArgs(b []byte, f *ShipReleaseFlow) []byte {
+	b = binenc.AppendStringField(b, 0xb536a99d, f.Args.Since)
+	return b
+}
+
+// AppendContinuation appends what the workflow carries between rounds, as tagged
+// entries: the continuation fields that are set, the answers given, the gates passed.
+func (p shipReleaseProgram) AppendContinuation(b []byte, f *ShipReleaseFlow) []byte {
+	var m int
+	b, m = binenc.BeginGroup(b, 0x5ec2d352)
+	if len(f.Continuation.Changed) > 0 {
+		b = binenc.AppendStringList(b, 0x4629e89b, f.Continuation.Changed)
+	}
+	if len(f.Continuation.Owners) > 0 {
+		b = binenc.AppendOptionList(b, 0xf89daae5, len(f.Continuation.Owners), func(i int) (string, string) {
+			return f.Continuation.Owners[i].Value, f.Continuation.Owners[i].Title
+		})
+	}
+	if f.Continuation.ReleaseID != "" {
+		b = binenc.AppendStringField(b, 0x97e23b63, f.Continuation.ReleaseID)
+	}
+	if f.Continuation.Summary != "" {
+		b = binenc.AppendStringField(b, 0x10a44713, f.Continuation.Summary)
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	b, m = binenc.BeginGroup(b, 0x41a869c4)
+	if f.Plan != nil {
+		b = p.appendPlanAnswer(b, f.Plan)
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	return b
+}
+
+// appendPlanAnswer appends the answer to "plan": a group of its form fields.
+func (shipReleaseProgram) appendPlanAnswer(b []byte, a *ShipReleasePlanAnswer) []byte {
+	b, m := binenc.BeginGroup(b, 0xb7cbc712)
+	if a.Backup != nil {
+		b = binenc.AppendEnumField(b, 0x32afa6df, *a.Backup)
+	}
+	if a.Owner != "" {
+		b = binenc.AppendEnumField(b, 0xf5674cd4, a.Owner)
+	}
+	if len(a.Services) > 0 {
+		b = binenc.AppendEnumList(b, 0xd96a9e35, a.Services)
+	}
+	return binenc.EndGroup(b, m)
+}
+
+// LoadContinuation reads what AppendContinuation wrote, this build's or another build's
+// of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
+// restores the continuation it left): unknown entries are skipped, missing ones left absent.
+func (p shipReleaseProgram) LoadContinuation(f *ShipReleaseFlow, data []byte) error {
+	f.Continuation = ShipReleaseContinuation{}
+	f.Plan = nil
+	r := binenc.NewFields(data)
+	for r.Next() {
+		switch r.Key() {
+		case 0x5ec2d352:
+			// continuation
+			c := r.Group("continuation")
+			for c.Next() {
+				switch c.Key() {
+				case 0x4629e89b:
+					// changed
+					f.Continuation.Changed = c.Strings("changed")
+				case 0xf89daae5:
+					// owners
+					f.Continuation.Owners = binenc.OptionList(&c, "owners", func(value, title string) mrtr.Option {
+						return mrtr.Option{Value: value, Title: title}
+					})
+				case 0x97e23b63:
+					// releaseId
+					f.Continuation.ReleaseID = c.String("releaseId")
+				case 0x10a44713:
+					// summary
+					f.Continuation.Summary = c.String("summary")
+				}
+			}
+		case 0x41a869c4:
+			// answers
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
+		}
+	}
+	return r.Err()
+}
+
+// readAnswers reads the answers group: per request key, its answer.
+func (p shipReleaseProgram) readAnswers(f *ShipReleaseFlow, r *binenc.Fields) {
+	for r.Next() {
+		switch r.Key() {
+		case 0xb7cbc712:
+			// plan
+			g := r.Group("plan")
+			f.Plan = p.readPlanAnswer(&g)
+		}
+	}
+}
+
+// readPlanAnswer reads the answer to "plan", a group of its form fields.
+func (shipReleaseProgram) readPlanAnswer(r *binenc.Fields) *ShipReleasePlanAnswer {
+	a := &ShipReleasePlanAnswer{}
+	for r.Next() {
+		switch r.Key() {
+		case 0x32afa6df:
+			// backup
+			v := r.OfferedField("plan.backup")
+			a.Backup = &v
+		case 0xf5674cd4:
+			// owner
+			a.Owner = r.OfferedField("plan.owner")
+		case 0xd96a9e35:
+			// services
+			a.Services = r.OfferedList("plan.services")
+		}
+	}
+	return a
+}
+
+// AppendArgsV2 appends the positional encoding of the arguments that tokens of
+// envelope versions 1 and 2 are bound to.
+func (shipReleaseProgram) AppendArgsV2(b []byte, f *ShipReleaseFlow) []byte {
 	b = binenc.AppendString(b, f.Args.Since)
 	return b
 }
 
-// AppendContinuation appends what the workflow carries between rounds.
-func (shipReleaseProgram) AppendContinuation(b []byte, f *ShipReleaseFlow) []byte {
-	b = binenc.AppendUvarint(b, uint64(len(f.Continuation.Changed)))
-	for _, x := range f.Continuation.Changed {
-		b = binenc.AppendString(b, x)
-	}
-	b = binenc.AppendUvarint(b, uint64(len(f.Continuation.Owners)))
-	for _, x := range f.Continuation.Owners {
-		b = binenc.AppendString(b, x.Value)
-		b = binenc.AppendString(b, x.Title)
-	}
-	b = binenc.AppendString(b, f.Continuation.ReleaseID)
-	b = binenc.AppendString(b, f.Continuation.Summary)
-	b = binenc.AppendBool(b, f.Plan != nil)
-	if f.Plan != nil {
-		b = binenc.AppendBool(b, f.Plan.Backup != nil)
-		if f.Plan.Backup != nil {
-			b = binenc.AppendString(b, *f.Plan.Backup)
-		}
-		b = binenc.AppendString(b, f.Plan.Owner)
-		b = binenc.AppendUvarint(b, uint64(len(f.Plan.Services)))
-		for _, x := range f.Plan.Services {
-			b = binenc.AppendString(b, x)
-		}
-	}
-	return b
-}
-
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
-// in place of what the flow carried (an effect's replay restores the continuation it left).
-func (shipReleaseProgram) LoadContinuation(f *ShipReleaseFlow, data []byte) error {
+// LoadContinuationV2 reads the positional continuation of tokens of envelope versions
+// 1 and 2 (and of effect records of the builds that minted them), all of it and
+// nothing more, in place of what the flow carried.
+func (shipReleaseProgram) LoadContinuationV2(f *ShipReleaseFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	f.Continuation = ShipReleaseContinuation{}
 	f.Plan = nil
@@ -510,8 +606,9 @@ func (p shipReleaseProgram) decodePlan(f *ShipReleaseFlow) func(context.Context,
 
 var shipReleaseContinuationOwnersPattern = regexp.MustCompile("^(?:u-[a-z]+)$")
 
-// CheckContinuation checks what handlers stored in the continuation against the
-// spec before the engine seals it; a field still at its zero value is not set yet.
+// CheckContinuation checks what the workflow carries (continuation fields, answers)
+// against the spec's built-in constraints, before the engine seals it and when it opens
+// it again; a value still at its zero value is not set yet.
 func (p shipReleaseProgram) CheckContinuation(ctx context.Context, f *ShipReleaseFlow) mrtrimpl.Problems {
 	var problems mrtrimpl.Problems
 	if list := f.Continuation.Changed; len(list) > 0 {
@@ -550,6 +647,34 @@ func (p shipReleaseProgram) CheckContinuation(ctx context.Context, f *ShipReleas
 	if v := f.Continuation.Summary; v != "" {
 		if n := utf8.RuneCountInString(v); n > 200 {
 			problems.TooLong("summary", 200, n)
+		}
+	}
+	if a := f.Plan; a != nil {
+		offeredOwners := f.Continuation.Owners
+		offeredChanged := mrtrimpl.StringOptions(f.Continuation.Changed)
+		if a.Backup != nil {
+			v := string(*a.Backup)
+			if !mrtrimpl.Offered(offeredOwners, v) {
+				problems.NotOffered("plan.backup", offeredOwners)
+			}
+		}
+		if v := string(a.Owner); v != "" {
+			if !mrtrimpl.Offered(offeredOwners, v) {
+				problems.NotOffered("plan.owner", offeredOwners)
+			}
+		}
+		if list := a.Services; len(list) > 0 {
+			if len(list) < 1 {
+				problems.FewerItems("plan.services", 1)
+			}
+			if len(list) > 3 {
+				problems.MoreItems("plan.services", 3)
+			}
+			for _, v := range list {
+				if !mrtrimpl.Offered(offeredChanged, v) {
+					problems.NotOffered("plan.services[]", offeredChanged)
+				}
+			}
 		}
 	}
 	return problems

@@ -162,6 +162,16 @@ func TestShipReleaseValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodePlanAnswer, validPlanAnswer, "services", []any{"not-offered"}, "services[]: must be one of the options offered (search, billing, checkout, ledger)")
 }
 
+// TestShipReleaseRecordedContinuations opens the continuations recorded in
+// testdata/continuations/ship_release with this build: a spec change that would strand workflows
+// waiting in them across a deploy fails here, naming the file, the state and the reason
+// (docs/evolution.md). Record them on the build that is deployed: MRTR_RECORD=1 go test -run
+// TestShipReleaseRecordedContinuations.
+func TestShipReleaseRecordedContinuations(t *testing.T) {
+	h := &fakeShipRelease{}
+	mrtrtest.Continuations(t, NewShipReleaseProgram(h), fixturesShipRelease(h), "testdata/continuations/ship_release")
+}
+
 // TestShipReleaseRejectedInputs walks to every state that asks and sends there answers
 // meant for other states (and, at a gate, its confirmation before it was shown):
 // none is taken, no side effect runs, and the same question is asked again.

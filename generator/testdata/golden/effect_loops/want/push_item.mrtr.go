@@ -66,8 +66,9 @@ func (f *PushItemFlow) State() PushItemState {
 	return f.state
 }
 
-// PushItemState is a state of tool push_item. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// PushItemState is a state of tool push_item. States are numbered in flow order, for this
+// build only: a continuation records the state's name, so adding or moving states
+// elsewhere does not strand a workflow waiting in this one.
 type PushItemState uint16
 
 const (
@@ -277,21 +278,43 @@ var pushItemTransitionTable = []mrtrimpl.Transition{
 	{From: uint16(PushItemStateSettle), On: vocab.OutcomeEdge("ok"), To: uint16(PushItemStateDone)},
 }
 
-// AppendArgs appends the canonical encoding of the arguments; requestState is
-// bound to its digest, so a continuation cannot be replayed with other arguments.
+// AppendArgs appends the canonical encoding of the arguments (tagged entries in name
+// order; an absent optional argument writes nothing): requestState is bound to its
+// digest, so a continuation cannot be replayed with other arguments.
 func (pushItemProgram) AppendArgs(b []byte, f *PushItemFlow) []byte {
+	b = binenc.AppendStringField(b, 0x9f3833e6, f.Args.Item)
+	return b
+}
+
+// AppendContinuation appends what the workflow carries between rounds, as tagged
+// entries: the continuation fields that are set, the answers given, the gates passed.
+func (p pushItemProgram) AppendContinuation(b []byte, f *PushItemFlow) []byte {
+	return b
+}
+
+// LoadContinuation reads what AppendContinuation wrote, this build's or another build's
+// of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
+// restores the continuation it left): unknown entries are skipped, missing ones left absent.
+func (p pushItemProgram) LoadContinuation(f *PushItemFlow, data []byte) error {
+	r := binenc.NewFields(data)
+	for r.Next() {
+		switch r.Key() {
+		}
+	}
+	return r.Err()
+}
+
+// AppendArgsV2 appends the positional encoding of the arguments that tokens of
+// envelope versions 1 and 2 are bound to.
+func (pushItemProgram) AppendArgsV2(b []byte, f *PushItemFlow) []byte {
 	b = binenc.AppendString(b, f.Args.Item)
 	return b
 }
 
-// AppendContinuation appends what the workflow carries between rounds.
-func (pushItemProgram) AppendContinuation(b []byte, f *PushItemFlow) []byte {
-	return b
-}
-
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
-// in place of what the flow carried (an effect's replay restores the continuation it left).
-func (pushItemProgram) LoadContinuation(f *PushItemFlow, data []byte) error {
+// LoadContinuationV2 reads the positional continuation of tokens of envelope versions
+// 1 and 2 (and of effect records of the builds that minted them), all of it and
+// nothing more, in place of what the flow carried.
+func (pushItemProgram) LoadContinuationV2(f *PushItemFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	return r.Done()
 }
@@ -322,8 +345,9 @@ func (p pushItemProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.Raw
 	return f, problems.Err()
 }
 
-// CheckContinuation checks what handlers stored in the continuation against the
-// spec before the engine seals it; a field still at its zero value is not set yet.
+// CheckContinuation checks what the workflow carries (continuation fields, answers)
+// against the spec's built-in constraints, before the engine seals it and when it opens
+// it again; a value still at its zero value is not set yet.
 func (p pushItemProgram) CheckContinuation(ctx context.Context, f *PushItemFlow) mrtrimpl.Problems {
 	return nil
 }

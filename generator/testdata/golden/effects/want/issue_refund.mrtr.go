@@ -69,6 +69,9 @@ type IssueRefundFlow struct {
 	Channel *IssueRefundChannelAnswer
 
 	state IssueRefundState
+	// passedConfirmRefund is set once gate confirmRefund is confirmed: the continuation carries
+	// what it confirmed.
+	passedConfirmRefund bool
 }
 
 // State returns the state the workflow is in.
@@ -76,8 +79,9 @@ func (f *IssueRefundFlow) State() IssueRefundState {
 	return f.state
 }
 
-// IssueRefundState is a state of tool issue_refund. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// IssueRefundState is a state of tool issue_refund. States are numbered in flow order, for this
+// build only: a continuation records the state's name, so adding or moving states
+// elsewhere does not strand a workflow waiting in this one.
 type IssueRefundState uint16
 
 const (
@@ -171,6 +175,7 @@ func (p issueRefundProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Issue
 	case IssueRefundStateConfirmRefund:
 		switch on, ask := mrtrimpl.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirmRefund, f)); on {
 		case vocab.Next:
+			f.passedConfirmRefund = true
 			return mrtrimpl.Goto(r, IssueRefundStateRecheck, vocab.Next)
 		case vocab.Decline:
 			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "issue_refund was cancelled: the user did not confirm."})
@@ -369,28 +374,145 @@ var issueRefundTransitionTable = []mrtrimpl.Transition{
 	{From: uint16(IssueRefundStateAudit), On: vocab.Next, To: uint16(IssueRefundStateDone)},
 }
 
-// AppendArgs appends the canonical encoding of the arguments; requestState is
-// bound to its digest, so a continuation cannot be replayed with other arguments.
+// AppendArgs appends the canonical encoding of the arguments (tagged entries in name
+// order; an absent optional argument writes nothing): requestState is bound to its
+// digest, so a continuation cannot be replayed with other arguments.
 func (issueRefundProgram) AppendArgs(b []byte, f *IssueRefundFlow) []byte {
+	b = binenc.AppendIntField(b, 0x68421088, f.Args.AmountCents)
+	b = binenc.AppendStringField(b, 0xf6d8263a, f.Args.OrderID)
+	return b
+}
+
+// AppendContinuation appends what the workflow carries between rounds, as tagged
+// entries: the continuation fields that are set, the answers given, the gates passed.
+func (p issueRefundProgram) AppendContinuation(b []byte, f *IssueRefundFlow) []byte {
+	var m int
+	b, m = binenc.BeginGroup(b, 0x5ec2d352)
+	if f.Continuation.RefundID != "" {
+		b = binenc.AppendStringField(b, 0x528361b2, f.Continuation.RefundID)
+	}
+	if f.Continuation.ReservationID != "" {
+		b = binenc.AppendStringField(b, 0xd479b85c, f.Continuation.ReservationID)
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	b, m = binenc.BeginGroup(b, 0x41a869c4)
+	if f.Channel != nil {
+		b = p.appendChannelAnswer(b, f.Channel)
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	b, m = binenc.BeginGroup(b, 0x9b9289b3)
+	if f.passedConfirmRefund {
+		b = binenc.AppendIntField(b, 0x6df06695, int64(issueRefundConfirmRefundGateDigest))
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	return b
+}
+
+// appendChannelAnswer appends the answer to "channel": a group of its form fields.
+func (issueRefundProgram) appendChannelAnswer(b []byte, a *IssueRefundChannelAnswer) []byte {
+	b, m := binenc.BeginGroup(b, 0x21c252a4)
+	if a.Via != "" {
+		b = binenc.AppendEnumField(b, 0x69122c13, a.Via)
+	}
+	return binenc.EndGroup(b, m)
+}
+
+// issueRefundConfirmRefundGateDigest identifies what gate confirmRefund confirms (its message and
+// form); a continuation that passed it carries it, and a build whose gate asks another question
+// refuses it.
+const issueRefundConfirmRefundGateDigest int64 = 2026861564030431845
+
+// LoadContinuation reads what AppendContinuation wrote, this build's or another build's
+// of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
+// restores the continuation it left): unknown entries are skipped, missing ones left absent.
+func (p issueRefundProgram) LoadContinuation(f *IssueRefundFlow, data []byte) error {
+	f.Continuation = IssueRefundContinuation{}
+	f.Channel = nil
+	f.passedConfirmRefund = false
+	r := binenc.NewFields(data)
+	for r.Next() {
+		switch r.Key() {
+		case 0x5ec2d352:
+			// continuation
+			c := r.Group("continuation")
+			for c.Next() {
+				switch c.Key() {
+				case 0x528361b2:
+					// refundId
+					f.Continuation.RefundID = c.String("refundId")
+				case 0xd479b85c:
+					// reservationId
+					f.Continuation.ReservationID = c.String("reservationId")
+				}
+			}
+		case 0x41a869c4:
+			// answers
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
+		case 0x9b9289b3:
+			// gates
+			g := r.Group("gates")
+			if err := p.readGates(f, &g); err != nil {
+				return err
+			}
+		}
+	}
+	return r.Err()
+}
+
+// readAnswers reads the answers group: per request key, its answer.
+func (p issueRefundProgram) readAnswers(f *IssueRefundFlow, r *binenc.Fields) {
+	for r.Next() {
+		switch r.Key() {
+		case 0x21c252a4:
+			// channel
+			g := r.Group("channel")
+			f.Channel = p.readChannelAnswer(&g)
+		}
+	}
+}
+
+// readChannelAnswer reads the answer to "channel", a group of its form fields.
+func (issueRefundProgram) readChannelAnswer(r *binenc.Fields) *IssueRefundChannelAnswer {
+	a := &IssueRefundChannelAnswer{}
+	for r.Next() {
+		switch r.Key() {
+		case 0x69122c13:
+			// via
+			a.Via = binenc.EnumField(r, "channel.via", issueRefundViaValues)
+		}
+	}
+	return a
+}
+
+// readGates reads the gates passed; one whose question is not this build's refuses the
+// continuation: what the user confirmed is not what this build asks.
+func (issueRefundProgram) readGates(f *IssueRefundFlow, r *binenc.Fields) error {
+	for r.Next() {
+		switch r.Key() {
+		case 0x6df06695:
+			// confirmRefund
+			if r.Int("gates.confirmRefund") != issueRefundConfirmRefundGateDigest && r.Err() == nil {
+				return mrtrimpl.GateChanged("confirmRefund")
+			}
+			f.passedConfirmRefund = true
+		}
+	}
+	return nil
+}
+
+// AppendArgsV2 appends the positional encoding of the arguments that tokens of
+// envelope versions 1 and 2 are bound to.
+func (issueRefundProgram) AppendArgsV2(b []byte, f *IssueRefundFlow) []byte {
 	b = binenc.AppendInt(b, f.Args.AmountCents)
 	b = binenc.AppendString(b, f.Args.OrderID)
 	return b
 }
 
-// AppendContinuation appends what the workflow carries between rounds.
-func (issueRefundProgram) AppendContinuation(b []byte, f *IssueRefundFlow) []byte {
-	b = binenc.AppendString(b, f.Continuation.RefundID)
-	b = binenc.AppendString(b, f.Continuation.ReservationID)
-	b = binenc.AppendBool(b, f.Channel != nil)
-	if f.Channel != nil {
-		b = binenc.AppendEnum(b, issueRefundViaValues, f.Channel.Via)
-	}
-	return b
-}
-
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
-// in place of what the flow carried (an effect's replay restores the continuation it left).
-func (issueRefundProgram) LoadContinuation(f *IssueRefundFlow, data []byte) error {
+// LoadContinuationV2 reads the positional continuation of tokens of envelope versions
+// 1 and 2 (and of effect records of the builds that minted them), all of it and
+// nothing more, in place of what the flow carried.
+func (issueRefundProgram) LoadContinuationV2(f *IssueRefundFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	f.Continuation = IssueRefundContinuation{}
 	f.Channel = nil
@@ -468,8 +590,9 @@ func (p issueRefundProgram) decodeChannel(ctx context.Context, content map[strin
 	return a, problems, nil
 }
 
-// CheckContinuation checks what handlers stored in the continuation against the
-// spec before the engine seals it; a field still at its zero value is not set yet.
+// CheckContinuation checks what the workflow carries (continuation fields, answers)
+// against the spec's built-in constraints, before the engine seals it and when it opens
+// it again; a value still at its zero value is not set yet.
 func (p issueRefundProgram) CheckContinuation(ctx context.Context, f *IssueRefundFlow) mrtrimpl.Problems {
 	var problems mrtrimpl.Problems
 	if v := f.Continuation.RefundID; v != "" {
@@ -480,6 +603,13 @@ func (p issueRefundProgram) CheckContinuation(ctx context.Context, f *IssueRefun
 	if v := f.Continuation.ReservationID; v != "" {
 		if n := utf8.RuneCountInString(v); n > 40 {
 			problems.TooLong("reservationId", 40, n)
+		}
+	}
+	if a := f.Channel; a != nil {
+		if v := string(a.Via); v != "" {
+			if !slices.Contains(issueRefundViaValues, IssueRefundVia(v)) {
+				problems.NotOneOf("channel.via", "email, sms")
+			}
 		}
 	}
 	return problems

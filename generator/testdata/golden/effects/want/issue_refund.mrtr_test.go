@@ -139,6 +139,16 @@ func TestIssueRefundValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeChannelAnswer, validChannelAnswer, "via", "not-a-value", "via: must be one of email, sms")
 }
 
+// TestIssueRefundRecordedContinuations opens the continuations recorded in
+// testdata/continuations/issue_refund with this build: a spec change that would strand workflows
+// waiting in them across a deploy fails here, naming the file, the state and the reason
+// (docs/evolution.md). Record them on the build that is deployed: MRTR_RECORD=1 go test -run
+// TestIssueRefundRecordedContinuations.
+func TestIssueRefundRecordedContinuations(t *testing.T) {
+	h := &fakeIssueRefund{}
+	mrtrtest.Continuations(t, NewIssueRefundProgram(h), fixturesIssueRefund(h), "testdata/continuations/issue_refund")
+}
+
 // TestIssueRefundRejectedInputs walks to every state that asks and sends there answers
 // meant for other states (and, at a gate, its confirmation before it was shown):
 // none is taken, no side effect runs, and the same question is asked again.

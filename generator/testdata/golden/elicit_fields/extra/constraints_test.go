@@ -5,6 +5,7 @@ package survey
 
 import (
 	"context"
+	"encoding/binary"
 	"reflect"
 	"strings"
 	"testing"
@@ -118,9 +119,10 @@ func TestContinuationRoundTrip(t *testing.T) {
 		if !reflect.DeepEqual(got.Continuation, f.Continuation) || !reflect.DeepEqual(got.Form, f.Form) {
 			t.Errorf("round trip:\n got %+v %+v\nwant %+v %+v", got.Continuation, got.Form, f.Continuation, f.Form)
 		}
+		ends := entryEnds(data)
 		for n := range len(data) {
-			if err := p.LoadContinuation(&RunSurveyFlow{}, data[:n]); err == nil {
-				t.Errorf("truncated to %d of %d bytes: no error", n, len(data))
+			if err := p.LoadContinuation(&RunSurveyFlow{}, data[:n]); (err == nil) != ends[n] {
+				t.Errorf("truncated to %d of %d bytes (between entries: %t): %v", n, len(data), ends[n], err)
 			}
 		}
 		if err := p.LoadContinuation(&RunSurveyFlow{}, append(data, 0)); err == nil {
@@ -147,4 +149,20 @@ func TestArgumentPattern(t *testing.T) {
 			t.Errorf("%s: %v, want %q", raw, err, want)
 		}
 	}
+}
+
+// entryEnds are the offsets in data at which a top-level tagged entry
+// (key(4) | kind(1) | length | payload) ends: cut there, a continuation
+// reads fewer values; cut anywhere else, it is corrupt.
+func entryEnds(data []byte) map[int]bool {
+	ends := map[int]bool{0: true}
+	for i := 0; i+5 <= len(data); {
+		n, w := binary.Uvarint(data[i+5:])
+		if w <= 0 {
+			break
+		}
+		i += 5 + w + int(n)
+		ends[i] = true
+	}
+	return ends
 }

@@ -149,8 +149,9 @@ func (f *RunSurveyFlow) State() RunSurveyState {
 	return f.state
 }
 
-// RunSurveyState is a state of tool run_survey. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// RunSurveyState is a state of tool run_survey. States are numbered in flow order, for this
+// build only: a continuation records the state's name, so adding or moving states
+// elsewhere does not strand a workflow waiting in this one.
 type RunSurveyState uint16
 
 const (
@@ -334,62 +335,199 @@ var runSurveyTransitionTable = []mrtrimpl.Transition{
 	{From: uint16(RunSurveyStateSaveAnswers), On: vocab.Next, To: uint16(RunSurveyStateThanks)},
 }
 
-// AppendArgs appends the canonical encoding of the arguments; requestState is
-// bound to its digest, so a continuation cannot be replayed with other arguments.
+// AppendArgs appends the canonical encoding of the arguments (tagged entries in name
+// order; an absent optional argument writes nothing): requestState is bound to its
+// digest, so a continuation cannot be replayed with other arguments.
 func (runSurveyProgram) AppendArgs(b []byte, f *RunSurveyFlow) []byte {
+	b = binenc.AppendStringField(b, 0xcd9469fc, f.Args.CustomerID)
+	return b
+}
+
+// AppendContinuation appends what the workflow carries between rounds, as tagged
+// entries: the continuation fields that are set, the answers given, the gates passed.
+func (p runSurveyProgram) AppendContinuation(b []byte, f *RunSurveyFlow) []byte {
+	var m int
+	b, m = binenc.BeginGroup(b, 0x5ec2d352)
+	if f.Continuation.CustomerName != "" {
+		b = binenc.AppendStringField(b, 0x3f0471d2, f.Continuation.CustomerName)
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	b, m = binenc.BeginGroup(b, 0x41a869c4)
+	if f.Form != nil {
+		b = p.appendFormAnswer(b, f.Form)
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	return b
+}
+
+// appendFormAnswer appends the answer to "form": a group of its form fields.
+func (runSurveyProgram) appendFormAnswer(b []byte, a *RunSurveyFormAnswer) []byte {
+	b, m := binenc.BeginGroup(b, 0x4058c747)
+	if a.Age != 0 {
+		b = binenc.AppendIntField(b, 0x2c41499c, a.Age)
+	}
+	if a.Birthday != "" {
+		b = binenc.AppendStringField(b, 0xefeb5a2c, a.Birthday)
+	}
+	if len(a.Channels) > 0 {
+		b = binenc.AppendEnumList(b, 0xfbe86875, a.Channels)
+	}
+	if a.Code != "" {
+		b = binenc.AppendStringField(b, 0xf9316cf4, a.Code)
+	}
+	if a.Color != "" {
+		b = binenc.AppendEnumField(b, 0x3d7e6258, a.Color)
+	}
+	if a.Email != "" {
+		b = binenc.AppendStringField(b, 0x8a8753c7, a.Email)
+	}
+	if a.Homepage != nil {
+		b = binenc.AppendStringField(b, 0xcf27ac35, *a.Homepage)
+	}
+	if a.LastSeen != nil {
+		b = binenc.AppendStringField(b, 0x78aeeca6, *a.LastSeen)
+	}
+	if a.Newsletter {
+		b = binenc.AppendBoolField(b, 0x6a99dc1a, a.Newsletter)
+	}
+	if a.Nickname != "" {
+		b = binenc.AppendStringField(b, 0x15354acd, a.Nickname)
+	}
+	if a.Rating != 0 {
+		b = binenc.AppendFloatField(b, 0xf2891050, a.Rating)
+	}
+	if a.Size != nil {
+		b = binenc.AppendEnumField(b, 0x23a0d95c, *a.Size)
+	}
+	if len(a.Topics) > 0 {
+		b = binenc.AppendEnumList(b, 0x07072b15, a.Topics)
+	}
+	if a.Vip != nil {
+		b = binenc.AppendBoolField(b, 0x781243b0, *a.Vip)
+	}
+	if a.Visits != 0 {
+		b = binenc.AppendIntField(b, 0x12d3123d, a.Visits)
+	}
+	if a.Weight != nil {
+		b = binenc.AppendFloatField(b, 0x50a09eb9, *a.Weight)
+	}
+	return binenc.EndGroup(b, m)
+}
+
+// LoadContinuation reads what AppendContinuation wrote, this build's or another build's
+// of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
+// restores the continuation it left): unknown entries are skipped, missing ones left absent.
+func (p runSurveyProgram) LoadContinuation(f *RunSurveyFlow, data []byte) error {
+	f.Continuation = RunSurveyContinuation{}
+	f.Form = nil
+	r := binenc.NewFields(data)
+	for r.Next() {
+		switch r.Key() {
+		case 0x5ec2d352:
+			// continuation
+			c := r.Group("continuation")
+			for c.Next() {
+				switch c.Key() {
+				case 0x3f0471d2:
+					// customerName
+					f.Continuation.CustomerName = c.String("customerName")
+				}
+			}
+		case 0x41a869c4:
+			// answers
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
+		}
+	}
+	return r.Err()
+}
+
+// readAnswers reads the answers group: per request key, its answer.
+func (p runSurveyProgram) readAnswers(f *RunSurveyFlow, r *binenc.Fields) {
+	for r.Next() {
+		switch r.Key() {
+		case 0x4058c747:
+			// form
+			g := r.Group("form")
+			f.Form = p.readFormAnswer(&g)
+		}
+	}
+}
+
+// readFormAnswer reads the answer to "form", a group of its form fields.
+func (runSurveyProgram) readFormAnswer(r *binenc.Fields) *RunSurveyFormAnswer {
+	a := &RunSurveyFormAnswer{}
+	for r.Next() {
+		switch r.Key() {
+		case 0x2c41499c:
+			// age
+			a.Age = r.Int("form.age")
+		case 0xefeb5a2c:
+			// birthday
+			a.Birthday = r.String("form.birthday")
+		case 0xfbe86875:
+			// channels
+			a.Channels = binenc.EnumList(r, "form.channels", runSurveyChannelsValues)
+		case 0xf9316cf4:
+			// code
+			a.Code = r.String("form.code")
+		case 0x3d7e6258:
+			// color
+			a.Color = binenc.EnumField(r, "form.color", runSurveyColorValues)
+		case 0x8a8753c7:
+			// email
+			a.Email = r.String("form.email")
+		case 0xcf27ac35:
+			// homepage
+			v := r.String("form.homepage")
+			a.Homepage = &v
+		case 0x78aeeca6:
+			// lastSeen
+			v := r.String("form.lastSeen")
+			a.LastSeen = &v
+		case 0x6a99dc1a:
+			// newsletter
+			a.Newsletter = r.Bool("form.newsletter")
+		case 0x15354acd:
+			// nickname
+			a.Nickname = r.String("form.nickname")
+		case 0xf2891050:
+			// rating
+			a.Rating = r.Float("form.rating")
+		case 0x23a0d95c:
+			// size
+			v := binenc.EnumField(r, "form.size", runSurveySizeValues)
+			a.Size = &v
+		case 0x07072b15:
+			// topics
+			a.Topics = binenc.EnumList(r, "form.topics", runSurveyTopicsValues)
+		case 0x781243b0:
+			// vip
+			v := r.Bool("form.vip")
+			a.Vip = &v
+		case 0x12d3123d:
+			// visits
+			a.Visits = r.Int("form.visits")
+		case 0x50a09eb9:
+			// weight
+			v := r.Float("form.weight")
+			a.Weight = &v
+		}
+	}
+	return a
+}
+
+// AppendArgsV2 appends the positional encoding of the arguments that tokens of
+// envelope versions 1 and 2 are bound to.
+func (runSurveyProgram) AppendArgsV2(b []byte, f *RunSurveyFlow) []byte {
 	b = binenc.AppendString(b, f.Args.CustomerID)
 	return b
 }
 
-// AppendContinuation appends what the workflow carries between rounds.
-func (runSurveyProgram) AppendContinuation(b []byte, f *RunSurveyFlow) []byte {
-	b = binenc.AppendString(b, f.Continuation.CustomerName)
-	b = binenc.AppendBool(b, f.Form != nil)
-	if f.Form != nil {
-		b = binenc.AppendInt(b, f.Form.Age)
-		b = binenc.AppendString(b, f.Form.Birthday)
-		b = binenc.AppendUvarint(b, uint64(len(f.Form.Channels)))
-		for _, x := range f.Form.Channels {
-			b = binenc.AppendEnum(b, runSurveyChannelsValues, x)
-		}
-		b = binenc.AppendString(b, f.Form.Code)
-		b = binenc.AppendEnum(b, runSurveyColorValues, f.Form.Color)
-		b = binenc.AppendString(b, f.Form.Email)
-		b = binenc.AppendBool(b, f.Form.Homepage != nil)
-		if f.Form.Homepage != nil {
-			b = binenc.AppendString(b, *f.Form.Homepage)
-		}
-		b = binenc.AppendBool(b, f.Form.LastSeen != nil)
-		if f.Form.LastSeen != nil {
-			b = binenc.AppendString(b, *f.Form.LastSeen)
-		}
-		b = binenc.AppendBool(b, f.Form.Newsletter)
-		b = binenc.AppendString(b, f.Form.Nickname)
-		b = binenc.AppendFloat(b, f.Form.Rating)
-		b = binenc.AppendBool(b, f.Form.Size != nil)
-		if f.Form.Size != nil {
-			b = binenc.AppendEnum(b, runSurveySizeValues, *f.Form.Size)
-		}
-		b = binenc.AppendUvarint(b, uint64(len(f.Form.Topics)))
-		for _, x := range f.Form.Topics {
-			b = binenc.AppendEnum(b, runSurveyTopicsValues, x)
-		}
-		b = binenc.AppendBool(b, f.Form.Vip != nil)
-		if f.Form.Vip != nil {
-			b = binenc.AppendBool(b, *f.Form.Vip)
-		}
-		b = binenc.AppendInt(b, f.Form.Visits)
-		b = binenc.AppendBool(b, f.Form.Weight != nil)
-		if f.Form.Weight != nil {
-			b = binenc.AppendFloat(b, *f.Form.Weight)
-		}
-	}
-	return b
-}
-
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
-// in place of what the flow carried (an effect's replay restores the continuation it left).
-func (runSurveyProgram) LoadContinuation(f *RunSurveyFlow, data []byte) error {
+// LoadContinuationV2 reads the positional continuation of tokens of envelope versions
+// 1 and 2 (and of effect records of the builds that minted them), all of it and
+// nothing more, in place of what the flow carried.
+func (runSurveyProgram) LoadContinuationV2(f *RunSurveyFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	f.Continuation = RunSurveyContinuation{}
 	f.Form = nil
@@ -684,13 +822,113 @@ func (p runSurveyProgram) decodeForm(ctx context.Context, content map[string]any
 	return a, problems, nil
 }
 
-// CheckContinuation checks what handlers stored in the continuation against the
-// spec before the engine seals it; a field still at its zero value is not set yet.
+// CheckContinuation checks what the workflow carries (continuation fields, answers)
+// against the spec's built-in constraints, before the engine seals it and when it opens
+// it again; a value still at its zero value is not set yet.
 func (p runSurveyProgram) CheckContinuation(ctx context.Context, f *RunSurveyFlow) mrtrimpl.Problems {
 	var problems mrtrimpl.Problems
 	if v := f.Continuation.CustomerName; v != "" {
 		if n := utf8.RuneCountInString(v); n > 80 {
 			problems.TooLong("customerName", 80, n)
+		}
+	}
+	if a := f.Form; a != nil {
+		if v := a.Age; v != 0 {
+			if v < 18 {
+				problems.BelowMinimum("form.age", 18)
+			}
+			if v > 130 {
+				problems.AboveMaximum("form.age", 130)
+			}
+		}
+		if v := a.Birthday; v != "" {
+			if n := utf8.RuneCountInString(v); n > 10 {
+				problems.TooLong("form.birthday", 10, n)
+			}
+			problems.CheckFormat("form.birthday", "date", v)
+		}
+		if list := a.Channels; len(list) > 0 {
+			if len(list) < 1 {
+				problems.FewerItems("form.channels", 1)
+			}
+			if len(list) > 2 {
+				problems.MoreItems("form.channels", 2)
+			}
+			for _, v := range list {
+				if !slices.Contains(runSurveyChannelsValues, RunSurveyChannels(v)) {
+					problems.NotOneOf("form.channels[]", "mail, phone, chat")
+				}
+			}
+		}
+		if v := a.Code; v != "" {
+			if n := utf8.RuneCountInString(v); n > 8 {
+				problems.TooLong("form.code", 8, n)
+			}
+			if !runSurveyFormCodePattern.MatchString(v) {
+				problems.NoMatch("form.code", "[A-Z]{2}-[0-9]{3}")
+			}
+		}
+		if v := string(a.Color); v != "" {
+			if !slices.Contains(runSurveyColorValues, RunSurveyColor(v)) {
+				problems.NotOneOf("form.color", "red, green, blue")
+			}
+		}
+		if v := a.Email; v != "" {
+			if n := utf8.RuneCountInString(v); n > 254 {
+				problems.TooLong("form.email", 254, n)
+			}
+			problems.CheckFormat("form.email", "email", v)
+		}
+		if a.Homepage != nil {
+			v := *a.Homepage
+			if n := utf8.RuneCountInString(v); n > 200 {
+				problems.TooLong("form.homepage", 200, n)
+			}
+			problems.CheckFormat("form.homepage", "uri", v)
+		}
+		if a.LastSeen != nil {
+			v := *a.LastSeen
+			if n := utf8.RuneCountInString(v); n > 40 {
+				problems.TooLong("form.lastSeen", 40, n)
+			}
+			problems.CheckFormat("form.lastSeen", "date-time", v)
+		}
+		if v := a.Nickname; v != "" {
+			if n := utf8.RuneCountInString(v); n < 2 {
+				problems.TooShort("form.nickname", 2, n)
+			}
+			if n := utf8.RuneCountInString(v); n > 30 {
+				problems.TooLong("form.nickname", 30, n)
+			}
+		}
+		if v := a.Rating; v != 0 {
+			if v < 0.5 {
+				problems.BelowMinimum("form.rating", 0.5)
+			}
+			if v > 4.5 {
+				problems.AboveMaximum("form.rating", 4.5)
+			}
+		}
+		if a.Size != nil {
+			v := string(*a.Size)
+			if !slices.Contains(runSurveySizeValues, RunSurveySize(v)) {
+				problems.NotOneOf("form.size", "s, m, l, xl")
+			}
+		}
+		if list := a.Topics; len(list) > 0 {
+			if len(list) > 3 {
+				problems.MoreItems("form.topics", 3)
+			}
+			for _, v := range list {
+				if !slices.Contains(runSurveyTopicsValues, RunSurveyTopics(v)) {
+					problems.NotOneOf("form.topics[]", "billing, shipping, returns, other")
+				}
+			}
+		}
+		if v := a.Visits; v != 0 {
+			if v < 0 {
+				problems.BelowMinimum("form.visits", 0)
+			}
 		}
 	}
 	return problems

@@ -205,6 +205,16 @@ func TestRunSurveyValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeFormAnswer, validFormAnswer, "visits", int64(-1), "visits: at least 0")
 }
 
+// TestRunSurveyRecordedContinuations opens the continuations recorded in
+// testdata/continuations/run_survey with this build: a spec change that would strand workflows
+// waiting in them across a deploy fails here, naming the file, the state and the reason
+// (docs/evolution.md). Record them on the build that is deployed: MRTR_RECORD=1 go test -run
+// TestRunSurveyRecordedContinuations.
+func TestRunSurveyRecordedContinuations(t *testing.T) {
+	h := &fakeRunSurvey{}
+	mrtrtest.Continuations(t, NewRunSurveyProgram(h), fixturesRunSurvey(h), "testdata/continuations/run_survey")
+}
+
 // TestRunSurveyRejectedInputs walks to every state that asks and sends there answers
 // meant for other states (and, at a gate, its confirmation before it was shown):
 // none is taken, no side effect runs, and the same question is asked again.

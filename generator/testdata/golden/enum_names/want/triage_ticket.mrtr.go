@@ -143,8 +143,9 @@ func (f *TriageTicketFlow) State() TriageTicketState {
 	return f.state
 }
 
-// TriageTicketState is a state of tool triage_ticket. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// TriageTicketState is a state of tool triage_ticket. States are numbered in flow order, for this
+// build only: a continuation records the state's name, so adding or moving states
+// elsewhere does not strand a workflow waiting in this one.
 type TriageTicketState uint16
 
 const (
@@ -365,42 +366,176 @@ var triageTicketTransitionTable = []mrtrimpl.Transition{
 	{From: uint16(TriageTicketStateSave), On: vocab.Next, To: uint16(TriageTicketStateDone)},
 }
 
-// AppendArgs appends the canonical encoding of the arguments; requestState is
-// bound to its digest, so a continuation cannot be replayed with other arguments.
+// AppendArgs appends the canonical encoding of the arguments (tagged entries in name
+// order; an absent optional argument writes nothing): requestState is bound to its
+// digest, so a continuation cannot be replayed with other arguments.
 func (triageTicketProgram) AppendArgs(b []byte, f *TriageTicketFlow) []byte {
+	b = binenc.AppendStringField(b, 0x8db070e0, f.Args.TicketID)
+	return b
+}
+
+// AppendContinuation appends what the workflow carries between rounds, as tagged
+// entries: the continuation fields that are set, the answers given, the gates passed.
+func (p triageTicketProgram) AppendContinuation(b []byte, f *TriageTicketFlow) []byte {
+	var m int
+	b, m = binenc.BeginGroup(b, 0x5ec2d352)
+	if f.Continuation.Priority != "" {
+		b = binenc.AppendEnumField(b, 0x94e4e309, f.Continuation.Priority)
+	}
+	if f.Continuation.Team != "" {
+		b = binenc.AppendStringField(b, 0xa2fd7d0c, f.Continuation.Team)
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	b, m = binenc.BeginGroup(b, 0x41a869c4)
+	if f.Impact != nil {
+		b = p.appendImpactAnswer(b, f.Impact)
+	}
+	if f.Customer != nil {
+		b = p.appendCustomerAnswer(b, f.Customer)
+	}
+	if f.Internal != nil {
+		b = p.appendInternalAnswer(b, f.Internal)
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	return b
+}
+
+// appendImpactAnswer appends the answer to "impact": a group of its form fields.
+func (triageTicketProgram) appendImpactAnswer(b []byte, a *TriageTicketImpactAnswer) []byte {
+	b, m := binenc.BeginGroup(b, 0x1e71b297)
+	if a.Priority != "" {
+		b = binenc.AppendEnumField(b, 0x94e4e309, a.Priority)
+	}
+	return binenc.EndGroup(b, m)
+}
+
+// appendCustomerAnswer appends the answer to "customer": a group of its form fields.
+func (triageTicketProgram) appendCustomerAnswer(b []byte, a *TriageTicketCustomerAnswer) []byte {
+	b, m := binenc.BeginGroup(b, 0xa4bdaa19)
+	if a.Priority != "" {
+		b = binenc.AppendEnumField(b, 0x94e4e309, a.Priority)
+	}
+	if len(a.Tags) > 0 {
+		b = binenc.AppendEnumList(b, 0xf416eba0, a.Tags)
+	}
+	return binenc.EndGroup(b, m)
+}
+
+// appendInternalAnswer appends the answer to "internal": a group of its form fields.
+func (triageTicketProgram) appendInternalAnswer(b []byte, a *TriageTicketInternalAnswer) []byte {
+	b, m := binenc.BeginGroup(b, 0x9a796d00)
+	if len(a.Tags) > 0 {
+		b = binenc.AppendEnumList(b, 0xf416eba0, a.Tags)
+	}
+	return binenc.EndGroup(b, m)
+}
+
+// LoadContinuation reads what AppendContinuation wrote, this build's or another build's
+// of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
+// restores the continuation it left): unknown entries are skipped, missing ones left absent.
+func (p triageTicketProgram) LoadContinuation(f *TriageTicketFlow, data []byte) error {
+	f.Continuation = TriageTicketContinuation{}
+	f.Impact = nil
+	f.Customer = nil
+	f.Internal = nil
+	r := binenc.NewFields(data)
+	for r.Next() {
+		switch r.Key() {
+		case 0x5ec2d352:
+			// continuation
+			c := r.Group("continuation")
+			for c.Next() {
+				switch c.Key() {
+				case 0x94e4e309:
+					// priority
+					f.Continuation.Priority = binenc.EnumField(&c, "priority", triageTicketPriorityValues)
+				case 0xa2fd7d0c:
+					// team
+					f.Continuation.Team = c.String("team")
+				}
+			}
+		case 0x41a869c4:
+			// answers
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
+		}
+	}
+	return r.Err()
+}
+
+// readAnswers reads the answers group: per request key, its answer.
+func (p triageTicketProgram) readAnswers(f *TriageTicketFlow, r *binenc.Fields) {
+	for r.Next() {
+		switch r.Key() {
+		case 0x1e71b297:
+			// impact
+			g := r.Group("impact")
+			f.Impact = p.readImpactAnswer(&g)
+		case 0xa4bdaa19:
+			// customer
+			g := r.Group("customer")
+			f.Customer = p.readCustomerAnswer(&g)
+		case 0x9a796d00:
+			// internal
+			g := r.Group("internal")
+			f.Internal = p.readInternalAnswer(&g)
+		}
+	}
+}
+
+// readImpactAnswer reads the answer to "impact", a group of its form fields.
+func (triageTicketProgram) readImpactAnswer(r *binenc.Fields) *TriageTicketImpactAnswer {
+	a := &TriageTicketImpactAnswer{}
+	for r.Next() {
+		switch r.Key() {
+		case 0x94e4e309:
+			// priority
+			a.Priority = binenc.EnumField(r, "impact.priority", triageTicketImpactPriorityValues)
+		}
+	}
+	return a
+}
+
+// readCustomerAnswer reads the answer to "customer", a group of its form fields.
+func (triageTicketProgram) readCustomerAnswer(r *binenc.Fields) *TriageTicketCustomerAnswer {
+	a := &TriageTicketCustomerAnswer{}
+	for r.Next() {
+		switch r.Key() {
+		case 0x94e4e309:
+			// priority
+			a.Priority = binenc.EnumField(r, "customer.priority", triageTicketCustomerPriorityValues)
+		case 0xf416eba0:
+			// tags
+			a.Tags = binenc.EnumList(r, "customer.tags", triageTicketTagsValues)
+		}
+	}
+	return a
+}
+
+// readInternalAnswer reads the answer to "internal", a group of its form fields.
+func (triageTicketProgram) readInternalAnswer(r *binenc.Fields) *TriageTicketInternalAnswer {
+	a := &TriageTicketInternalAnswer{}
+	for r.Next() {
+		switch r.Key() {
+		case 0xf416eba0:
+			// tags
+			a.Tags = binenc.EnumList(r, "internal.tags", triageTicketInternalTagsValues)
+		}
+	}
+	return a
+}
+
+// AppendArgsV2 appends the positional encoding of the arguments that tokens of
+// envelope versions 1 and 2 are bound to.
+func (triageTicketProgram) AppendArgsV2(b []byte, f *TriageTicketFlow) []byte {
 	b = binenc.AppendString(b, f.Args.TicketID)
 	return b
 }
 
-// AppendContinuation appends what the workflow carries between rounds.
-func (triageTicketProgram) AppendContinuation(b []byte, f *TriageTicketFlow) []byte {
-	b = binenc.AppendEnum(b, triageTicketPriorityValues, f.Continuation.Priority)
-	b = binenc.AppendString(b, f.Continuation.Team)
-	b = binenc.AppendBool(b, f.Impact != nil)
-	if f.Impact != nil {
-		b = binenc.AppendEnum(b, triageTicketImpactPriorityValues, f.Impact.Priority)
-	}
-	b = binenc.AppendBool(b, f.Customer != nil)
-	if f.Customer != nil {
-		b = binenc.AppendEnum(b, triageTicketCustomerPriorityValues, f.Customer.Priority)
-		b = binenc.AppendUvarint(b, uint64(len(f.Customer.Tags)))
-		for _, x := range f.Customer.Tags {
-			b = binenc.AppendEnum(b, triageTicketTagsValues, x)
-		}
-	}
-	b = binenc.AppendBool(b, f.Internal != nil)
-	if f.Internal != nil {
-		b = binenc.AppendUvarint(b, uint64(len(f.Internal.Tags)))
-		for _, x := range f.Internal.Tags {
-			b = binenc.AppendEnum(b, triageTicketInternalTagsValues, x)
-		}
-	}
-	return b
-}
-
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
-// in place of what the flow carried (an effect's replay restores the continuation it left).
-func (triageTicketProgram) LoadContinuation(f *TriageTicketFlow, data []byte) error {
+// LoadContinuationV2 reads the positional continuation of tokens of envelope versions
+// 1 and 2 (and of effect records of the builds that minted them), all of it and
+// nothing more, in place of what the flow carried.
+func (triageTicketProgram) LoadContinuationV2(f *TriageTicketFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	f.Continuation = TriageTicketContinuation{}
 	f.Impact = nil
@@ -553,8 +688,9 @@ func (p triageTicketProgram) decodeInternal(ctx context.Context, content map[str
 	return a, problems, nil
 }
 
-// CheckContinuation checks what handlers stored in the continuation against the
-// spec before the engine seals it; a field still at its zero value is not set yet.
+// CheckContinuation checks what the workflow carries (continuation fields, answers)
+// against the spec's built-in constraints, before the engine seals it and when it opens
+// it again; a value still at its zero value is not set yet.
 func (p triageTicketProgram) CheckContinuation(ctx context.Context, f *TriageTicketFlow) mrtrimpl.Problems {
 	var problems mrtrimpl.Problems
 	if v := string(f.Continuation.Priority); v != "" {
@@ -565,6 +701,42 @@ func (p triageTicketProgram) CheckContinuation(ctx context.Context, f *TriageTic
 	if v := f.Continuation.Team; v != "" {
 		if n := utf8.RuneCountInString(v); n > 40 {
 			problems.TooLong("team", 40, n)
+		}
+	}
+	if a := f.Impact; a != nil {
+		if v := string(a.Priority); v != "" {
+			if !slices.Contains(triageTicketImpactPriorityValues, TriageTicketImpactPriority(v)) {
+				problems.NotOneOf("impact.priority", "low, medium, high")
+			}
+		}
+	}
+	if a := f.Customer; a != nil {
+		if v := string(a.Priority); v != "" {
+			if !slices.Contains(triageTicketCustomerPriorityValues, TriageTicketCustomerPriority(v)) {
+				problems.NotOneOf("customer.priority", "whenever, soon, now, yesterday")
+			}
+		}
+		if list := a.Tags; len(list) > 0 {
+			if len(list) > 2 {
+				problems.MoreItems("customer.tags", 2)
+			}
+			for _, v := range list {
+				if !slices.Contains(triageTicketTagsValues, TriageTicketTags(v)) {
+					problems.NotOneOf("customer.tags[]", "bug, billing")
+				}
+			}
+		}
+	}
+	if a := f.Internal; a != nil {
+		if list := a.Tags; len(list) > 0 {
+			if len(list) > 3 {
+				problems.MoreItems("internal.tags", 3)
+			}
+			for _, v := range list {
+				if !slices.Contains(triageTicketInternalTagsValues, TriageTicketInternalTags(v)) {
+					problems.NotOneOf("internal.tags[]", "p1, p2, p3")
+				}
+			}
 		}
 	}
 	return problems

@@ -153,6 +153,16 @@ func TestTriageTicketValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeInternalAnswer, validInternalAnswer, "tags", []any{"not-a-value"}, "tags[]: must be one of p1, p2, p3")
 }
 
+// TestTriageTicketRecordedContinuations opens the continuations recorded in
+// testdata/continuations/triage_ticket with this build: a spec change that would strand workflows
+// waiting in them across a deploy fails here, naming the file, the state and the reason
+// (docs/evolution.md). Record them on the build that is deployed: MRTR_RECORD=1 go test -run
+// TestTriageTicketRecordedContinuations.
+func TestTriageTicketRecordedContinuations(t *testing.T) {
+	h := &fakeTriageTicket{}
+	mrtrtest.Continuations(t, NewTriageTicketProgram(h), fixturesTriageTicket(h), "testdata/continuations/triage_ticket")
+}
+
 // TestTriageTicketRejectedInputs walks to every state that asks and sends there answers
 // meant for other states (and, at a gate, its confirmation before it was shown):
 // none is taken, no side effect runs, and the same question is asked again.

@@ -62,8 +62,9 @@ func (f *X2faSetupFlow) State() X2faSetupState {
 	return f.state
 }
 
-// X2faSetupState is a state of tool 2fa-setup. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// X2faSetupState is a state of tool 2fa-setup. States are numbered in flow order, for this
+// build only: a continuation records the state's name, so adding or moving states
+// elsewhere does not strand a workflow waiting in this one.
 type X2faSetupState uint16
 
 const (
@@ -194,22 +195,47 @@ var x2faSetupStateTable = []mrtrimpl.StateInfo{
 // where a row says.
 var x2faSetupTransitionTable = []mrtrimpl.Transition{}
 
-// AppendArgs appends the canonical encoding of the arguments; requestState is
-// bound to its digest, so a continuation cannot be replayed with other arguments.
+// AppendArgs appends the canonical encoding of the arguments (tagged entries in name
+// order; an absent optional argument writes nothing): requestState is bound to its
+// digest, so a continuation cannot be replayed with other arguments.
 func (x2faSetupProgram) AppendArgs(b []byte, f *X2faSetupFlow) []byte {
+	b = binenc.AppendStringField(b, 0x294fc75c, f.Args.Account)
+	if f.Args.Method != X2faSetupMethodCafé {
+		b = binenc.AppendEnumField(b, 0xab45f730, f.Args.Method)
+	}
+	return b
+}
+
+// AppendContinuation appends what the workflow carries between rounds, as tagged
+// entries: the continuation fields that are set, the answers given, the gates passed.
+func (p x2faSetupProgram) AppendContinuation(b []byte, f *X2faSetupFlow) []byte {
+	return b
+}
+
+// LoadContinuation reads what AppendContinuation wrote, this build's or another build's
+// of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
+// restores the continuation it left): unknown entries are skipped, missing ones left absent.
+func (p x2faSetupProgram) LoadContinuation(f *X2faSetupFlow, data []byte) error {
+	r := binenc.NewFields(data)
+	for r.Next() {
+		switch r.Key() {
+		}
+	}
+	return r.Err()
+}
+
+// AppendArgsV2 appends the positional encoding of the arguments that tokens of
+// envelope versions 1 and 2 are bound to.
+func (x2faSetupProgram) AppendArgsV2(b []byte, f *X2faSetupFlow) []byte {
 	b = binenc.AppendString(b, f.Args.Account)
 	b = binenc.AppendEnum(b, x2faSetupMethodValues, f.Args.Method)
 	return b
 }
 
-// AppendContinuation appends what the workflow carries between rounds.
-func (x2faSetupProgram) AppendContinuation(b []byte, f *X2faSetupFlow) []byte {
-	return b
-}
-
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
-// in place of what the flow carried (an effect's replay restores the continuation it left).
-func (x2faSetupProgram) LoadContinuation(f *X2faSetupFlow, data []byte) error {
+// LoadContinuationV2 reads the positional continuation of tokens of envelope versions
+// 1 and 2 (and of effect records of the builds that minted them), all of it and
+// nothing more, in place of what the flow carried.
+func (x2faSetupProgram) LoadContinuationV2(f *X2faSetupFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	return r.Done()
 }
@@ -251,8 +277,9 @@ func (p x2faSetupProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.Ra
 	return f, problems.Err()
 }
 
-// CheckContinuation checks what handlers stored in the continuation against the
-// spec before the engine seals it; a field still at its zero value is not set yet.
+// CheckContinuation checks what the workflow carries (continuation fields, answers)
+// against the spec's built-in constraints, before the engine seals it and when it opens
+// it again; a value still at its zero value is not set yet.
 func (p x2faSetupProgram) CheckContinuation(ctx context.Context, f *X2faSetupFlow) mrtrimpl.Problems {
 	return nil
 }

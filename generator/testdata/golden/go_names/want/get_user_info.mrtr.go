@@ -129,8 +129,9 @@ func (f *GetUserInfoFlow) State() GetUserInfoState {
 	return f.state
 }
 
-// GetUserInfoState is a state of tool get-user.info. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// GetUserInfoState is a state of tool get-user.info. States are numbered in flow order, for this
+// build only: a continuation records the state's name, so adding or moving states
+// elsewhere does not strand a workflow waiting in this one.
 type GetUserInfoState uint16
 
 const (
@@ -349,9 +350,132 @@ var getUserInfoTransitionTable = []mrtrimpl.Transition{
 	{From: uint16(GetUserInfoStateAskSSO), On: vocab.Next, To: uint16(GetUserInfoStateDone)},
 }
 
-// AppendArgs appends the canonical encoding of the arguments; requestState is
-// bound to its digest, so a continuation cannot be replayed with other arguments.
+// AppendArgs appends the canonical encoding of the arguments (tagged entries in name
+// order; an absent optional argument writes nothing): requestState is bound to its
+// digest, so a continuation cannot be replayed with other arguments.
 func (getUserInfoProgram) AppendArgs(b []byte, f *GetUserInfoFlow) []byte {
+	if f.Args.APIURL != nil {
+		b = binenc.AppendStringField(b, 0x79cf3240, *f.Args.APIURL)
+	}
+	if f.Args.Func != nil {
+		b = binenc.AppendBoolField(b, 0x0e7e4807, *f.Args.Func)
+	}
+	if f.Args.HTTPServer != nil {
+		b = binenc.AppendStringField(b, 0xd29f0de9, *f.Args.HTTPServer)
+	}
+	if len(f.Args.Map) > 0 {
+		b = binenc.AppendStringList(b, 0xdfa2efb1, f.Args.Map)
+	}
+	if f.Args.Range != nil {
+		b = binenc.AppendIntField(b, 0xfadc0cd2, *f.Args.Range)
+	}
+	if f.Args.Type != GetUserInfoTypeAB {
+		b = binenc.AppendEnumField(b, 0x5127f14d, f.Args.Type)
+	}
+	b = binenc.AppendStringField(b, 0x11f967df, f.Args.UserID)
+	return b
+}
+
+// AppendContinuation appends what the workflow carries between rounds, as tagged
+// entries: the continuation fields that are set, the answers given, the gates passed.
+func (p getUserInfoProgram) AppendContinuation(b []byte, f *GetUserInfoFlow) []byte {
+	var m int
+	b, m = binenc.BeginGroup(b, 0x5ec2d352)
+	if f.Continuation.JSONRPCID != "" {
+		b = binenc.AppendStringField(b, 0x5fa2db43, f.Continuation.JSONRPCID)
+	}
+	if f.Continuation.TTLSeconds != 0 {
+		b = binenc.AppendIntField(b, 0x2bc7ba50, f.Continuation.TTLSeconds)
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	b, m = binenc.BeginGroup(b, 0x41a869c4)
+	if f.SSOURL != nil {
+		b = p.appendSSOURLAnswer(b, f.SSOURL)
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	return b
+}
+
+// appendSSOURLAnswer appends the answer to "sso_URL": a group of its form fields.
+func (getUserInfoProgram) appendSSOURLAnswer(b []byte, a *GetUserInfoSSOURLAnswer) []byte {
+	b, m := binenc.BeginGroup(b, 0x5d329fb2)
+	if a.State != "" {
+		b = binenc.AppendEnumField(b, 0x783132f6, a.State)
+	}
+	if a.String != "" {
+		b = binenc.AppendEnumField(b, 0x17c16538, a.String)
+	}
+	if a.URL != "" {
+		b = binenc.AppendStringField(b, 0x328f4c1e, a.URL)
+	}
+	return binenc.EndGroup(b, m)
+}
+
+// LoadContinuation reads what AppendContinuation wrote, this build's or another build's
+// of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
+// restores the continuation it left): unknown entries are skipped, missing ones left absent.
+func (p getUserInfoProgram) LoadContinuation(f *GetUserInfoFlow, data []byte) error {
+	f.Continuation = GetUserInfoContinuation{}
+	f.SSOURL = nil
+	r := binenc.NewFields(data)
+	for r.Next() {
+		switch r.Key() {
+		case 0x5ec2d352:
+			// continuation
+			c := r.Group("continuation")
+			for c.Next() {
+				switch c.Key() {
+				case 0x5fa2db43:
+					// jsonRPCId
+					f.Continuation.JSONRPCID = c.String("jsonRPCId")
+				case 0x2bc7ba50:
+					// ttlSeconds
+					f.Continuation.TTLSeconds = c.Int("ttlSeconds")
+				}
+			}
+		case 0x41a869c4:
+			// answers
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
+		}
+	}
+	return r.Err()
+}
+
+// readAnswers reads the answers group: per request key, its answer.
+func (p getUserInfoProgram) readAnswers(f *GetUserInfoFlow, r *binenc.Fields) {
+	for r.Next() {
+		switch r.Key() {
+		case 0x5d329fb2:
+			// sso_URL
+			g := r.Group("sso_URL")
+			f.SSOURL = p.readSSOURLAnswer(&g)
+		}
+	}
+}
+
+// readSSOURLAnswer reads the answer to "sso_URL", a group of its form fields.
+func (getUserInfoProgram) readSSOURLAnswer(r *binenc.Fields) *GetUserInfoSSOURLAnswer {
+	a := &GetUserInfoSSOURLAnswer{}
+	for r.Next() {
+		switch r.Key() {
+		case 0x783132f6:
+			// state
+			a.State = binenc.EnumField(r, "sso_URL.state", getUserInfoSSOURLStateValues)
+		case 0x17c16538:
+			// string
+			a.String = binenc.EnumField(r, "sso_URL.string", getUserInfoStringValues)
+		case 0x328f4c1e:
+			// url
+			a.URL = r.String("sso_URL.url")
+		}
+	}
+	return a
+}
+
+// AppendArgsV2 appends the positional encoding of the arguments that tokens of
+// envelope versions 1 and 2 are bound to.
+func (getUserInfoProgram) AppendArgsV2(b []byte, f *GetUserInfoFlow) []byte {
 	b = binenc.AppendBool(b, f.Args.APIURL != nil)
 	if f.Args.APIURL != nil {
 		b = binenc.AppendString(b, *f.Args.APIURL)
@@ -377,22 +501,10 @@ func (getUserInfoProgram) AppendArgs(b []byte, f *GetUserInfoFlow) []byte {
 	return b
 }
 
-// AppendContinuation appends what the workflow carries between rounds.
-func (getUserInfoProgram) AppendContinuation(b []byte, f *GetUserInfoFlow) []byte {
-	b = binenc.AppendString(b, f.Continuation.JSONRPCID)
-	b = binenc.AppendInt(b, f.Continuation.TTLSeconds)
-	b = binenc.AppendBool(b, f.SSOURL != nil)
-	if f.SSOURL != nil {
-		b = binenc.AppendEnum(b, getUserInfoSSOURLStateValues, f.SSOURL.State)
-		b = binenc.AppendEnum(b, getUserInfoStringValues, f.SSOURL.String)
-		b = binenc.AppendString(b, f.SSOURL.URL)
-	}
-	return b
-}
-
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
-// in place of what the flow carried (an effect's replay restores the continuation it left).
-func (getUserInfoProgram) LoadContinuation(f *GetUserInfoFlow, data []byte) error {
+// LoadContinuationV2 reads the positional continuation of tokens of envelope versions
+// 1 and 2 (and of effect records of the builds that minted them), all of it and
+// nothing more, in place of what the flow carried.
+func (getUserInfoProgram) LoadContinuationV2(f *GetUserInfoFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	f.Continuation = GetUserInfoContinuation{}
 	f.SSOURL = nil
@@ -543,8 +655,9 @@ func (p getUserInfoProgram) decodeSSOURL(ctx context.Context, content map[string
 	return a, problems, nil
 }
 
-// CheckContinuation checks what handlers stored in the continuation against the
-// spec before the engine seals it; a field still at its zero value is not set yet.
+// CheckContinuation checks what the workflow carries (continuation fields, answers)
+// against the spec's built-in constraints, before the engine seals it and when it opens
+// it again; a value still at its zero value is not set yet.
 func (p getUserInfoProgram) CheckContinuation(ctx context.Context, f *GetUserInfoFlow) mrtrimpl.Problems {
 	var problems mrtrimpl.Problems
 	if v := f.Continuation.JSONRPCID; v != "" {
@@ -558,6 +671,24 @@ func (p getUserInfoProgram) CheckContinuation(ctx context.Context, f *GetUserInf
 		}
 		if v > 3600 {
 			problems.AboveMaximum("ttlSeconds", 3600)
+		}
+	}
+	if a := f.SSOURL; a != nil {
+		if v := string(a.State); v != "" {
+			if !slices.Contains(getUserInfoSSOURLStateValues, GetUserInfoSSOURLState(v)) {
+				problems.NotOneOf("sso_URL.state", "CA, NY, 100%")
+			}
+		}
+		if v := string(a.String); v != "" {
+			if !slices.Contains(getUserInfoStringValues, GetUserInfoString(v)) {
+				problems.NotOneOf("sso_URL.string", "go, if")
+			}
+		}
+		if v := a.URL; v != "" {
+			if n := utf8.RuneCountInString(v); n > 200 {
+				problems.TooLong("sso_URL.url", 200, n)
+			}
+			problems.CheckFormat("sso_URL.url", "uri", v)
 		}
 	}
 	return problems

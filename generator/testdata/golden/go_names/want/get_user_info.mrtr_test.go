@@ -141,6 +141,16 @@ func TestGetUserInfoValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeSSOURLAnswer, validSSOURLAnswer, "url", "no-scheme", "url: must be a valid uri")
 }
 
+// TestGetUserInfoRecordedContinuations opens the continuations recorded in
+// testdata/continuations/get_user_info with this build: a spec change that would strand workflows
+// waiting in them across a deploy fails here, naming the file, the state and the reason
+// (docs/evolution.md). Record them on the build that is deployed: MRTR_RECORD=1 go test -run
+// TestGetUserInfoRecordedContinuations.
+func TestGetUserInfoRecordedContinuations(t *testing.T) {
+	h := &fakeGetUserInfo{}
+	mrtrtest.Continuations(t, NewGetUserInfoProgram(h), fixturesGetUserInfo(h), "testdata/continuations/get_user_info")
+}
+
 // TestGetUserInfoRejectedInputs walks to every state that asks and sends there answers
 // meant for other states (and, at a gate, its confirmation before it was shown):
 // none is taken, no side effect runs, and the same question is asked again.

@@ -45,8 +45,9 @@ func (f *HTTPServerV2Flow) State() HTTPServerV2State {
 	return f.state
 }
 
-// HTTPServerV2State is a state of tool HTTPServer-v2. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// HTTPServerV2State is a state of tool HTTPServer-v2. States are numbered in flow order, for this
+// build only: a continuation records the state's name, so adding or moving states
+// elsewhere does not strand a workflow waiting in this one.
 type HTTPServerV2State uint16
 
 const (
@@ -166,21 +167,43 @@ var httpServerV2StateTable = []mrtrimpl.StateInfo{
 // where a row says.
 var httpServerV2TransitionTable = []mrtrimpl.Transition{}
 
-// AppendArgs appends the canonical encoding of the arguments; requestState is
-// bound to its digest, so a continuation cannot be replayed with other arguments.
+// AppendArgs appends the canonical encoding of the arguments (tagged entries in name
+// order; an absent optional argument writes nothing): requestState is bound to its
+// digest, so a continuation cannot be replayed with other arguments.
 func (httpServerV2Program) AppendArgs(b []byte, f *HTTPServerV2Flow) []byte {
+	b = binenc.AppendStringField(b, 0x56e8eb60, f.Args.ID)
+	return b
+}
+
+// AppendContinuation appends what the workflow carries between rounds, as tagged
+// entries: the continuation fields that are set, the answers given, the gates passed.
+func (p httpServerV2Program) AppendContinuation(b []byte, f *HTTPServerV2Flow) []byte {
+	return b
+}
+
+// LoadContinuation reads what AppendContinuation wrote, this build's or another build's
+// of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
+// restores the continuation it left): unknown entries are skipped, missing ones left absent.
+func (p httpServerV2Program) LoadContinuation(f *HTTPServerV2Flow, data []byte) error {
+	r := binenc.NewFields(data)
+	for r.Next() {
+		switch r.Key() {
+		}
+	}
+	return r.Err()
+}
+
+// AppendArgsV2 appends the positional encoding of the arguments that tokens of
+// envelope versions 1 and 2 are bound to.
+func (httpServerV2Program) AppendArgsV2(b []byte, f *HTTPServerV2Flow) []byte {
 	b = binenc.AppendString(b, f.Args.ID)
 	return b
 }
 
-// AppendContinuation appends what the workflow carries between rounds.
-func (httpServerV2Program) AppendContinuation(b []byte, f *HTTPServerV2Flow) []byte {
-	return b
-}
-
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
-// in place of what the flow carried (an effect's replay restores the continuation it left).
-func (httpServerV2Program) LoadContinuation(f *HTTPServerV2Flow, data []byte) error {
+// LoadContinuationV2 reads the positional continuation of tokens of envelope versions
+// 1 and 2 (and of effect records of the builds that minted them), all of it and
+// nothing more, in place of what the flow carried.
+func (httpServerV2Program) LoadContinuationV2(f *HTTPServerV2Flow, data []byte) error {
 	r := binenc.NewReader(data)
 	return r.Done()
 }
@@ -211,8 +234,9 @@ func (p httpServerV2Program) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 	return f, problems.Err()
 }
 
-// CheckContinuation checks what handlers stored in the continuation against the
-// spec before the engine seals it; a field still at its zero value is not set yet.
+// CheckContinuation checks what the workflow carries (continuation fields, answers)
+// against the spec's built-in constraints, before the engine seals it and when it opens
+// it again; a value still at its zero value is not set yet.
 func (p httpServerV2Program) CheckContinuation(ctx context.Context, f *HTTPServerV2Flow) mrtrimpl.Problems {
 	return nil
 }

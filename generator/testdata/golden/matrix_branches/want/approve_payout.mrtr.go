@@ -58,6 +58,9 @@ type ApprovePayoutFlow struct {
 	Approval *ApprovePayoutApprovalAnswer
 
 	state ApprovePayoutState
+	// passedConfirmPay is set once gate confirmPay is confirmed: the continuation carries what it
+	// confirmed.
+	passedConfirmPay bool
 }
 
 // State returns the state the workflow is in.
@@ -65,8 +68,9 @@ func (f *ApprovePayoutFlow) State() ApprovePayoutState {
 	return f.state
 }
 
-// ApprovePayoutState is a state of tool approve_payout. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// ApprovePayoutState is a state of tool approve_payout. States are numbered in flow order, for this
+// build only: a continuation records the state's name, so adding or moving states
+// elsewhere does not strand a workflow waiting in this one.
 type ApprovePayoutState uint16
 
 const (
@@ -165,6 +169,7 @@ func (p approvePayoutProgram) Step(ctx context.Context, r mrtrimpl.Round, f *App
 	case ApprovePayoutStateConfirmPay:
 		switch on, ask := mrtrimpl.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirmPay, f)); on {
 		case vocab.Next:
+			f.passedConfirmPay = true
 			return mrtrimpl.Goto(r, ApprovePayoutStatePay, vocab.Next)
 		case vocab.Decline:
 			return mrtrimpl.Goto(r, ApprovePayoutStateRecordDecline, vocab.Decline)
@@ -326,25 +331,121 @@ var approvePayoutTransitionTable = []mrtrimpl.Transition{
 	{From: uint16(ApprovePayoutStateRecordDecline), On: vocab.Next, To: uint16(ApprovePayoutStateDeclined)},
 }
 
-// AppendArgs appends the canonical encoding of the arguments; requestState is
-// bound to its digest, so a continuation cannot be replayed with other arguments.
+// AppendArgs appends the canonical encoding of the arguments (tagged entries in name
+// order; an absent optional argument writes nothing): requestState is bound to its
+// digest, so a continuation cannot be replayed with other arguments.
 func (approvePayoutProgram) AppendArgs(b []byte, f *ApprovePayoutFlow) []byte {
+	b = binenc.AppendStringField(b, 0x236de133, f.Args.Payee)
+	return b
+}
+
+// AppendContinuation appends what the workflow carries between rounds, as tagged
+// entries: the continuation fields that are set, the answers given, the gates passed.
+func (p approvePayoutProgram) AppendContinuation(b []byte, f *ApprovePayoutFlow) []byte {
+	var m int
+	b, m = binenc.BeginGroup(b, 0x41a869c4)
+	if f.Approval != nil {
+		b = p.appendApprovalAnswer(b, f.Approval)
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	b, m = binenc.BeginGroup(b, 0x9b9289b3)
+	if f.passedConfirmPay {
+		b = binenc.AppendIntField(b, 0xa92b9d87, int64(approvePayoutConfirmPayGateDigest))
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	return b
+}
+
+// appendApprovalAnswer appends the answer to "approval": a group of its form fields.
+func (approvePayoutProgram) appendApprovalAnswer(b []byte, a *ApprovePayoutApprovalAnswer) []byte {
+	b, m := binenc.BeginGroup(b, 0x76037226)
+	if a.Approver != "" {
+		b = binenc.AppendStringField(b, 0x880e1bd8, a.Approver)
+	}
+	return binenc.EndGroup(b, m)
+}
+
+// approvePayoutConfirmPayGateDigest identifies what gate confirmPay confirms (its message and
+// form); a continuation that passed it carries it, and a build whose gate asks another question
+// refuses it.
+const approvePayoutConfirmPayGateDigest int64 = -5843578235015185783
+
+// LoadContinuation reads what AppendContinuation wrote, this build's or another build's
+// of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
+// restores the continuation it left): unknown entries are skipped, missing ones left absent.
+func (p approvePayoutProgram) LoadContinuation(f *ApprovePayoutFlow, data []byte) error {
+	f.Approval = nil
+	f.passedConfirmPay = false
+	r := binenc.NewFields(data)
+	for r.Next() {
+		switch r.Key() {
+		case 0x41a869c4:
+			// answers
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
+		case 0x9b9289b3:
+			// gates
+			g := r.Group("gates")
+			if err := p.readGates(f, &g); err != nil {
+				return err
+			}
+		}
+	}
+	return r.Err()
+}
+
+// readAnswers reads the answers group: per request key, its answer.
+func (p approvePayoutProgram) readAnswers(f *ApprovePayoutFlow, r *binenc.Fields) {
+	for r.Next() {
+		switch r.Key() {
+		case 0x76037226:
+			// approval
+			g := r.Group("approval")
+			f.Approval = p.readApprovalAnswer(&g)
+		}
+	}
+}
+
+// readApprovalAnswer reads the answer to "approval", a group of its form fields.
+func (approvePayoutProgram) readApprovalAnswer(r *binenc.Fields) *ApprovePayoutApprovalAnswer {
+	a := &ApprovePayoutApprovalAnswer{}
+	for r.Next() {
+		switch r.Key() {
+		case 0x880e1bd8:
+			// approver
+			a.Approver = r.String("approval.approver")
+		}
+	}
+	return a
+}
+
+// readGates reads the gates passed; one whose question is not this build's refuses the
+// continuation: what the user confirmed is not what this build asks.
+func (approvePayoutProgram) readGates(f *ApprovePayoutFlow, r *binenc.Fields) error {
+	for r.Next() {
+		switch r.Key() {
+		case 0xa92b9d87:
+			// confirmPay
+			if r.Int("gates.confirmPay") != approvePayoutConfirmPayGateDigest && r.Err() == nil {
+				return mrtrimpl.GateChanged("confirmPay")
+			}
+			f.passedConfirmPay = true
+		}
+	}
+	return nil
+}
+
+// AppendArgsV2 appends the positional encoding of the arguments that tokens of
+// envelope versions 1 and 2 are bound to.
+func (approvePayoutProgram) AppendArgsV2(b []byte, f *ApprovePayoutFlow) []byte {
 	b = binenc.AppendString(b, f.Args.Payee)
 	return b
 }
 
-// AppendContinuation appends what the workflow carries between rounds.
-func (approvePayoutProgram) AppendContinuation(b []byte, f *ApprovePayoutFlow) []byte {
-	b = binenc.AppendBool(b, f.Approval != nil)
-	if f.Approval != nil {
-		b = binenc.AppendString(b, f.Approval.Approver)
-	}
-	return b
-}
-
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
-// in place of what the flow carried (an effect's replay restores the continuation it left).
-func (approvePayoutProgram) LoadContinuation(f *ApprovePayoutFlow, data []byte) error {
+// LoadContinuationV2 reads the positional continuation of tokens of envelope versions
+// 1 and 2 (and of effect records of the builds that minted them), all of it and
+// nothing more, in place of what the flow carried.
+func (approvePayoutProgram) LoadContinuationV2(f *ApprovePayoutFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	f.Approval = nil
 	if r.Bool() {
@@ -406,10 +507,19 @@ func (p approvePayoutProgram) decodeApproval(ctx context.Context, content map[st
 	return a, problems, nil
 }
 
-// CheckContinuation checks what handlers stored in the continuation against the
-// spec before the engine seals it; a field still at its zero value is not set yet.
+// CheckContinuation checks what the workflow carries (continuation fields, answers)
+// against the spec's built-in constraints, before the engine seals it and when it opens
+// it again; a value still at its zero value is not set yet.
 func (p approvePayoutProgram) CheckContinuation(ctx context.Context, f *ApprovePayoutFlow) mrtrimpl.Problems {
-	return nil
+	var problems mrtrimpl.Problems
+	if a := f.Approval; a != nil {
+		if v := a.Approver; v != "" {
+			if n := utf8.RuneCountInString(v); n > 40 {
+				problems.TooLong("approval.approver", 40, n)
+			}
+		}
+	}
+	return problems
 }
 
 // approvePayoutApprovalSchema is the form of input request "approval".

@@ -145,6 +145,16 @@ func TestApprovePayoutValidators(t *testing.T) {
 	}))
 }
 
+// TestApprovePayoutRecordedContinuations opens the continuations recorded in
+// testdata/continuations/approve_payout with this build: a spec change that would strand workflows
+// waiting in them across a deploy fails here, naming the file, the state and the reason
+// (docs/evolution.md). Record them on the build that is deployed: MRTR_RECORD=1 go test -run
+// TestApprovePayoutRecordedContinuations.
+func TestApprovePayoutRecordedContinuations(t *testing.T) {
+	h := &fakeApprovePayout{}
+	mrtrtest.Continuations(t, NewApprovePayoutProgram(h), fixturesApprovePayout(h), "testdata/continuations/approve_payout")
+}
+
 // TestApprovePayoutRejectedInputs walks to every state that asks and sends there answers
 // meant for other states (and, at a gate, its confirmation before it was shown):
 // none is taken, no side effect runs, and the same question is asked again.

@@ -45,8 +45,9 @@ func (f *SummarizeDayFlow) State() SummarizeDayState {
 	return f.state
 }
 
-// SummarizeDayState is a state of tool summarize_day. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// SummarizeDayState is a state of tool summarize_day. States are numbered in flow order, for this
+// build only: a continuation records the state's name, so adding or moving states
+// elsewhere does not strand a workflow waiting in this one.
 type SummarizeDayState uint16
 
 const (
@@ -183,24 +184,63 @@ var summarizeDayTransitionTable = []mrtrimpl.Transition{
 	{From: uint16(SummarizeDayStateAskModel), On: vocab.Next, To: uint16(SummarizeDayStateDone)},
 }
 
-// AppendArgs appends the canonical encoding of the arguments; requestState is
-// bound to its digest, so a continuation cannot be replayed with other arguments.
+// AppendArgs appends the canonical encoding of the arguments (tagged entries in name
+// order; an absent optional argument writes nothing): requestState is bound to its
+// digest, so a continuation cannot be replayed with other arguments.
 func (summarizeDayProgram) AppendArgs(b []byte, f *SummarizeDayFlow) []byte {
 	return b
 }
 
-// AppendContinuation appends what the workflow carries between rounds.
-func (summarizeDayProgram) AppendContinuation(b []byte, f *SummarizeDayFlow) []byte {
-	b = binenc.AppendBool(b, f.Summary != nil)
+// AppendContinuation appends what the workflow carries between rounds, as tagged
+// entries: the continuation fields that are set, the answers given, the gates passed.
+func (p summarizeDayProgram) AppendContinuation(b []byte, f *SummarizeDayFlow) []byte {
+	var m int
+	b, m = binenc.BeginGroup(b, 0x41a869c4)
 	if f.Summary != nil {
-		b = binenc.AppendString(b, f.Summary.Text)
+		b = binenc.AppendStringField(b, 0x10a44713, f.Summary.Text)
 	}
+	b = binenc.EndGroupOmitEmpty(b, m)
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
-// in place of what the flow carried (an effect's replay restores the continuation it left).
-func (summarizeDayProgram) LoadContinuation(f *SummarizeDayFlow, data []byte) error {
+// LoadContinuation reads what AppendContinuation wrote, this build's or another build's
+// of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
+// restores the continuation it left): unknown entries are skipped, missing ones left absent.
+func (p summarizeDayProgram) LoadContinuation(f *SummarizeDayFlow, data []byte) error {
+	f.Summary = nil
+	r := binenc.NewFields(data)
+	for r.Next() {
+		switch r.Key() {
+		case 0x41a869c4:
+			// answers
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
+		}
+	}
+	return r.Err()
+}
+
+// readAnswers reads the answers group: per request key, its answer.
+func (p summarizeDayProgram) readAnswers(f *SummarizeDayFlow, r *binenc.Fields) {
+	for r.Next() {
+		switch r.Key() {
+		case 0x10a44713:
+			// summary
+			f.Summary = &mrtrimpl.Sampled{Text: r.String("summary")}
+		}
+	}
+}
+
+// AppendArgsV2 appends the positional encoding of the arguments that tokens of
+// envelope versions 1 and 2 are bound to.
+func (summarizeDayProgram) AppendArgsV2(b []byte, f *SummarizeDayFlow) []byte {
+	return b
+}
+
+// LoadContinuationV2 reads the positional continuation of tokens of envelope versions
+// 1 and 2 (and of effect records of the builds that minted them), all of it and
+// nothing more, in place of what the flow carried.
+func (summarizeDayProgram) LoadContinuationV2(f *SummarizeDayFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	f.Summary = nil
 	if r.Bool() {
@@ -231,8 +271,9 @@ func (p summarizeDayProgram) decodeSummary(ctx context.Context, text string) (*m
 	return &mrtrimpl.Sampled{Text: text}, problems
 }
 
-// CheckContinuation checks what handlers stored in the continuation against the
-// spec before the engine seals it; a field still at its zero value is not set yet.
+// CheckContinuation checks what the workflow carries (continuation fields, answers)
+// against the spec's built-in constraints, before the engine seals it and when it opens
+// it again; a value still at its zero value is not set yet.
 func (p summarizeDayProgram) CheckContinuation(ctx context.Context, f *SummarizeDayFlow) mrtrimpl.Problems {
 	return nil
 }

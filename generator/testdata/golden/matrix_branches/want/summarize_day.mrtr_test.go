@@ -81,6 +81,16 @@ func TestSummarizeDayTransitions(t *testing.T) {
 	w.Walk(t, "askModel>done")
 }
 
+// TestSummarizeDayRecordedContinuations opens the continuations recorded in
+// testdata/continuations/summarize_day with this build: a spec change that would strand workflows
+// waiting in them across a deploy fails here, naming the file, the state and the reason
+// (docs/evolution.md). Record them on the build that is deployed: MRTR_RECORD=1 go test -run
+// TestSummarizeDayRecordedContinuations.
+func TestSummarizeDayRecordedContinuations(t *testing.T) {
+	h := &fakeSummarizeDay{}
+	mrtrtest.Continuations(t, NewSummarizeDayProgram(h), fixturesSummarizeDay(h), "testdata/continuations/summarize_day")
+}
+
 // TestSummarizeDayRejectedInputs walks to every state that asks and sends there answers
 // meant for other states (and, at a gate, its confirmation before it was shown):
 // none is taken, no side effect runs, and the same question is asked again.

@@ -82,8 +82,9 @@ func (f *DraftReleaseFlow) State() DraftReleaseState {
 	return f.state
 }
 
-// DraftReleaseState is a state of tool draft_release. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// DraftReleaseState is a state of tool draft_release. States are numbered in flow order, for this
+// build only: a continuation records the state's name, so adding or moving states
+// elsewhere does not strand a workflow waiting in this one.
 type DraftReleaseState uint16
 
 const (
@@ -328,48 +329,132 @@ var draftReleaseTransitionTable = []mrtrimpl.Transition{
 	{From: uint16(DraftReleaseStatePublish), On: vocab.Next, To: uint16(DraftReleaseStatePublished)},
 }
 
-// AppendArgs appends the canonical encoding of the arguments; requestState is
-// bound to its digest, so a continuation cannot be replayed with other arguments.
+// AppendArgs appends the canonical encoding of the arguments (tagged entries in name
+// order; an absent optional argument writes nothing): requestState is bound to its
+// digest, so a continuation cannot be replayed with other arguments.
 func (draftReleaseProgram) AppendArgs(b []byte, f *DraftReleaseFlow) []byte {
+	b = binenc.AppendStringField(b, 0x4671ae97, f.Args.Version)
+	return b
+}
+
+// AppendContinuation appends what the workflow carries between rounds, as tagged
+// entries: the continuation fields that are set, the answers given, the gates passed.
+func (p draftReleaseProgram) AppendContinuation(b []byte, f *DraftReleaseFlow) []byte {
+	var m int
+	b, m = binenc.BeginGroup(b, 0x5ec2d352)
+	if f.Continuation.Changes != 0 {
+		b = binenc.AppendIntField(b, 0x3b29d74a, f.Continuation.Changes)
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	b, m = binenc.BeginGroup(b, 0x41a869c4)
+	if f.Audience != nil {
+		b = p.appendAudienceAnswer(b, f.Audience)
+	}
+	if f.Outline != nil {
+		b = binenc.AppendStringField(b, 0x361ad8bd, f.Outline.Text)
+	}
+	if f.Workspace != nil {
+		b = binenc.AppendStringList(b, 0x2f2d75b6, f.Workspace.URIs)
+	}
+	if f.Repos != nil {
+		b = binenc.AppendStringList(b, 0x339b74aa, f.Repos.URIs)
+	}
+	if f.Summary != nil {
+		b = binenc.AppendStringField(b, 0x10a44713, f.Summary.Text)
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	return b
+}
+
+// appendAudienceAnswer appends the answer to "audience": a group of its form fields.
+func (draftReleaseProgram) appendAudienceAnswer(b []byte, a *DraftReleaseAudienceAnswer) []byte {
+	b, m := binenc.BeginGroup(b, 0x2d679963)
+	if a.Reader != "" {
+		b = binenc.AppendEnumField(b, 0x26f3e1d6, a.Reader)
+	}
+	return binenc.EndGroup(b, m)
+}
+
+// LoadContinuation reads what AppendContinuation wrote, this build's or another build's
+// of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
+// restores the continuation it left): unknown entries are skipped, missing ones left absent.
+func (p draftReleaseProgram) LoadContinuation(f *DraftReleaseFlow, data []byte) error {
+	f.Continuation = DraftReleaseContinuation{}
+	f.Audience = nil
+	f.Outline = nil
+	f.Workspace = nil
+	f.Repos = nil
+	f.Summary = nil
+	r := binenc.NewFields(data)
+	for r.Next() {
+		switch r.Key() {
+		case 0x5ec2d352:
+			// continuation
+			c := r.Group("continuation")
+			for c.Next() {
+				switch c.Key() {
+				case 0x3b29d74a:
+					// changes
+					f.Continuation.Changes = c.Int("changes")
+				}
+			}
+		case 0x41a869c4:
+			// answers
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
+		}
+	}
+	return r.Err()
+}
+
+// readAnswers reads the answers group: per request key, its answer.
+func (p draftReleaseProgram) readAnswers(f *DraftReleaseFlow, r *binenc.Fields) {
+	for r.Next() {
+		switch r.Key() {
+		case 0x2d679963:
+			// audience
+			g := r.Group("audience")
+			f.Audience = p.readAudienceAnswer(&g)
+		case 0x361ad8bd:
+			// outline
+			f.Outline = &mrtrimpl.Sampled{Text: r.String("outline")}
+		case 0x2f2d75b6:
+			// workspace
+			f.Workspace = &mrtrimpl.RootList{URIs: r.Strings("workspace")}
+		case 0x339b74aa:
+			// repos
+			f.Repos = &mrtrimpl.RootList{URIs: r.Strings("repos")}
+		case 0x10a44713:
+			// summary
+			f.Summary = &mrtrimpl.Sampled{Text: r.String("summary")}
+		}
+	}
+}
+
+// readAudienceAnswer reads the answer to "audience", a group of its form fields.
+func (draftReleaseProgram) readAudienceAnswer(r *binenc.Fields) *DraftReleaseAudienceAnswer {
+	a := &DraftReleaseAudienceAnswer{}
+	for r.Next() {
+		switch r.Key() {
+		case 0x26f3e1d6:
+			// reader
+			a.Reader = binenc.EnumField(r, "audience.reader", draftReleaseReaderValues)
+		}
+	}
+	return a
+}
+
+// AppendArgsV2 appends the positional encoding of the arguments that tokens of
+// envelope versions 1 and 2 are bound to.
+func (draftReleaseProgram) AppendArgsV2(b []byte, f *DraftReleaseFlow) []byte {
 	b = binenc.AppendString(b, f.Args.Version)
 	return b
 }
 
-// AppendContinuation appends what the workflow carries between rounds.
-func (draftReleaseProgram) AppendContinuation(b []byte, f *DraftReleaseFlow) []byte {
-	b = binenc.AppendInt(b, f.Continuation.Changes)
-	b = binenc.AppendBool(b, f.Audience != nil)
-	if f.Audience != nil {
-		b = binenc.AppendEnum(b, draftReleaseReaderValues, f.Audience.Reader)
-	}
-	b = binenc.AppendBool(b, f.Outline != nil)
-	if f.Outline != nil {
-		b = binenc.AppendString(b, f.Outline.Text)
-	}
-	b = binenc.AppendBool(b, f.Workspace != nil)
-	if f.Workspace != nil {
-		b = binenc.AppendUvarint(b, uint64(len(f.Workspace.URIs)))
-		for _, u := range f.Workspace.URIs {
-			b = binenc.AppendString(b, u)
-		}
-	}
-	b = binenc.AppendBool(b, f.Repos != nil)
-	if f.Repos != nil {
-		b = binenc.AppendUvarint(b, uint64(len(f.Repos.URIs)))
-		for _, u := range f.Repos.URIs {
-			b = binenc.AppendString(b, u)
-		}
-	}
-	b = binenc.AppendBool(b, f.Summary != nil)
-	if f.Summary != nil {
-		b = binenc.AppendString(b, f.Summary.Text)
-	}
-	return b
-}
-
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
-// in place of what the flow carried (an effect's replay restores the continuation it left).
-func (draftReleaseProgram) LoadContinuation(f *DraftReleaseFlow, data []byte) error {
+// LoadContinuationV2 reads the positional continuation of tokens of envelope versions
+// 1 and 2 (and of effect records of the builds that minted them), all of it and
+// nothing more, in place of what the flow carried.
+func (draftReleaseProgram) LoadContinuationV2(f *DraftReleaseFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	f.Continuation = DraftReleaseContinuation{}
 	f.Audience = nil
@@ -483,8 +568,9 @@ func (p draftReleaseProgram) decodeSummary(ctx context.Context, text string) (*m
 	return &mrtrimpl.Sampled{Text: text}, problems
 }
 
-// CheckContinuation checks what handlers stored in the continuation against the
-// spec before the engine seals it; a field still at its zero value is not set yet.
+// CheckContinuation checks what the workflow carries (continuation fields, answers)
+// against the spec's built-in constraints, before the engine seals it and when it opens
+// it again; a value still at its zero value is not set yet.
 func (p draftReleaseProgram) CheckContinuation(ctx context.Context, f *DraftReleaseFlow) mrtrimpl.Problems {
 	var problems mrtrimpl.Problems
 	if v := f.Continuation.Changes; v != 0 {
@@ -494,6 +580,24 @@ func (p draftReleaseProgram) CheckContinuation(ctx context.Context, f *DraftRele
 		if v > 10000 {
 			problems.AboveMaximum("changes", 10000)
 		}
+	}
+	if a := f.Audience; a != nil {
+		if v := string(a.Reader); v != "" {
+			if !slices.Contains(draftReleaseReaderValues, DraftReleaseReader(v)) {
+				problems.NotOneOf("audience.reader", "users, operators, developers")
+			}
+		}
+	}
+	if f.Outline != nil {
+		if n := utf8.RuneCountInString(f.Outline.Text); n > 2000 {
+			problems.TooLong("outline", 2000, n)
+		}
+	}
+	if f.Workspace != nil {
+		problems = append(problems, mrtrimpl.CheckRoots(f.Workspace.URIs, 1, 3)...)
+	}
+	if f.Repos != nil {
+		problems = append(problems, mrtrimpl.CheckRoots(f.Repos.URIs, 0, 8)...)
 	}
 	return problems
 }

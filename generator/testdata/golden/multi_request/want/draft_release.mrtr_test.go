@@ -130,6 +130,16 @@ func TestDraftReleaseValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeAudienceAnswer, validAudienceAnswer, "reader", "not-a-value", "reader: must be one of users, operators, developers")
 }
 
+// TestDraftReleaseRecordedContinuations opens the continuations recorded in
+// testdata/continuations/draft_release with this build: a spec change that would strand workflows
+// waiting in them across a deploy fails here, naming the file, the state and the reason
+// (docs/evolution.md). Record them on the build that is deployed: MRTR_RECORD=1 go test -run
+// TestDraftReleaseRecordedContinuations.
+func TestDraftReleaseRecordedContinuations(t *testing.T) {
+	h := &fakeDraftRelease{}
+	mrtrtest.Continuations(t, NewDraftReleaseProgram(h), fixturesDraftRelease(h), "testdata/continuations/draft_release")
+}
+
 // TestDraftReleaseRejectedInputs walks to every state that asks and sends there answers
 // meant for other states (and, at a gate, its confirmation before it was shown):
 // none is taken, no side effect runs, and the same question is asked again.

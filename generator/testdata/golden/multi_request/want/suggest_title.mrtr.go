@@ -51,8 +51,9 @@ func (f *SuggestTitleFlow) State() SuggestTitleState {
 	return f.state
 }
 
-// SuggestTitleState is a state of tool suggest_title. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// SuggestTitleState is a state of tool suggest_title. States are numbered in flow order, for this
+// build only: a continuation records the state's name, so adding or moving states
+// elsewhere does not strand a workflow waiting in this one.
 type SuggestTitleState uint16
 
 const (
@@ -224,32 +225,72 @@ var suggestTitleTransitionTable = []mrtrimpl.Transition{
 	{From: uint16(SuggestTitleStateAskModel), On: vocab.Next, To: uint16(SuggestTitleStateDone)},
 }
 
-// AppendArgs appends the canonical encoding of the arguments; requestState is
-// bound to its digest, so a continuation cannot be replayed with other arguments.
+// AppendArgs appends the canonical encoding of the arguments (tagged entries in name
+// order; an absent optional argument writes nothing): requestState is bound to its
+// digest, so a continuation cannot be replayed with other arguments.
 func (suggestTitleProgram) AppendArgs(b []byte, f *SuggestTitleFlow) []byte {
+	b = binenc.AppendStringField(b, 0xc294a9c4, f.Args.Topic)
+	return b
+}
+
+// AppendContinuation appends what the workflow carries between rounds, as tagged
+// entries: the continuation fields that are set, the answers given, the gates passed.
+func (p suggestTitleProgram) AppendContinuation(b []byte, f *SuggestTitleFlow) []byte {
+	var m int
+	b, m = binenc.BeginGroup(b, 0x41a869c4)
+	if f.Folders != nil {
+		b = binenc.AppendStringList(b, 0xf74800ea, f.Folders.URIs)
+	}
+	if f.Title != nil {
+		b = binenc.AppendStringField(b, 0x9865b509, f.Title.Text)
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	return b
+}
+
+// LoadContinuation reads what AppendContinuation wrote, this build's or another build's
+// of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
+// restores the continuation it left): unknown entries are skipped, missing ones left absent.
+func (p suggestTitleProgram) LoadContinuation(f *SuggestTitleFlow, data []byte) error {
+	f.Folders = nil
+	f.Title = nil
+	r := binenc.NewFields(data)
+	for r.Next() {
+		switch r.Key() {
+		case 0x41a869c4:
+			// answers
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
+		}
+	}
+	return r.Err()
+}
+
+// readAnswers reads the answers group: per request key, its answer.
+func (p suggestTitleProgram) readAnswers(f *SuggestTitleFlow, r *binenc.Fields) {
+	for r.Next() {
+		switch r.Key() {
+		case 0xf74800ea:
+			// folders
+			f.Folders = &mrtrimpl.RootList{URIs: r.Strings("folders")}
+		case 0x9865b509:
+			// title
+			f.Title = &mrtrimpl.Sampled{Text: r.String("title")}
+		}
+	}
+}
+
+// AppendArgsV2 appends the positional encoding of the arguments that tokens of
+// envelope versions 1 and 2 are bound to.
+func (suggestTitleProgram) AppendArgsV2(b []byte, f *SuggestTitleFlow) []byte {
 	b = binenc.AppendString(b, f.Args.Topic)
 	return b
 }
 
-// AppendContinuation appends what the workflow carries between rounds.
-func (suggestTitleProgram) AppendContinuation(b []byte, f *SuggestTitleFlow) []byte {
-	b = binenc.AppendBool(b, f.Folders != nil)
-	if f.Folders != nil {
-		b = binenc.AppendUvarint(b, uint64(len(f.Folders.URIs)))
-		for _, u := range f.Folders.URIs {
-			b = binenc.AppendString(b, u)
-		}
-	}
-	b = binenc.AppendBool(b, f.Title != nil)
-	if f.Title != nil {
-		b = binenc.AppendString(b, f.Title.Text)
-	}
-	return b
-}
-
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
-// in place of what the flow carried (an effect's replay restores the continuation it left).
-func (suggestTitleProgram) LoadContinuation(f *SuggestTitleFlow, data []byte) error {
+// LoadContinuationV2 reads the positional continuation of tokens of envelope versions
+// 1 and 2 (and of effect records of the builds that minted them), all of it and
+// nothing more, in place of what the flow carried.
+func (suggestTitleProgram) LoadContinuationV2(f *SuggestTitleFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	f.Folders = nil
 	f.Title = nil
@@ -307,10 +348,20 @@ func (p suggestTitleProgram) decodeTitle(ctx context.Context, text string) (*mrt
 	return &mrtrimpl.Sampled{Text: text}, problems
 }
 
-// CheckContinuation checks what handlers stored in the continuation against the
-// spec before the engine seals it; a field still at its zero value is not set yet.
+// CheckContinuation checks what the workflow carries (continuation fields, answers)
+// against the spec's built-in constraints, before the engine seals it and when it opens
+// it again; a value still at its zero value is not set yet.
 func (p suggestTitleProgram) CheckContinuation(ctx context.Context, f *SuggestTitleFlow) mrtrimpl.Problems {
-	return nil
+	var problems mrtrimpl.Problems
+	if f.Folders != nil {
+		problems = append(problems, mrtrimpl.CheckRoots(f.Folders.URIs, 0, 2)...)
+	}
+	if f.Title != nil {
+		if n := utf8.RuneCountInString(f.Title.Text); n > 80 {
+			problems.TooLong("title", 80, n)
+		}
+	}
+	return problems
 }
 
 // requestFolders builds input request "folders" of state askModel; problems with a previous answer

@@ -107,6 +107,16 @@ func TestSuggestTitleValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeArguments, validArguments, "topic", strings.Repeat("x", 81), "topic: at most 80 characters (got 81)")
 }
 
+// TestSuggestTitleRecordedContinuations opens the continuations recorded in
+// testdata/continuations/suggest_title with this build: a spec change that would strand workflows
+// waiting in them across a deploy fails here, naming the file, the state and the reason
+// (docs/evolution.md). Record them on the build that is deployed: MRTR_RECORD=1 go test -run
+// TestSuggestTitleRecordedContinuations.
+func TestSuggestTitleRecordedContinuations(t *testing.T) {
+	h := &fakeSuggestTitle{}
+	mrtrtest.Continuations(t, NewSuggestTitleProgram(h), fixturesSuggestTitle(h), "testdata/continuations/suggest_title")
+}
+
 // TestSuggestTitleRejectedInputs walks to every state that asks and sends there answers
 // meant for other states (and, at a gate, its confirmation before it was shown):
 // none is taken, no side effect runs, and the same question is asked again.

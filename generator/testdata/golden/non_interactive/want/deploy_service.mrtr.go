@@ -59,6 +59,9 @@ type DeployServiceFlow struct {
 	Target *DeployServiceTargetAnswer
 
 	state DeployServiceState
+	// passedConfirmDeploy is set once gate confirmDeploy is confirmed: the continuation carries
+	// what it confirmed.
+	passedConfirmDeploy bool
 }
 
 // State returns the state the workflow is in.
@@ -66,8 +69,9 @@ func (f *DeployServiceFlow) State() DeployServiceState {
 	return f.state
 }
 
-// DeployServiceState is a state of tool deploy_service. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// DeployServiceState is a state of tool deploy_service. States are numbered in flow order, for this
+// build only: a continuation records the state's name, so adding or moving states
+// elsewhere does not strand a workflow waiting in this one.
 type DeployServiceState uint16
 
 const (
@@ -165,6 +169,7 @@ func (p deployServiceProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Dep
 	case DeployServiceStateConfirmDeploy:
 		switch on, ask := mrtrimpl.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirmDeploy, f)); on {
 		case vocab.Next:
+			f.passedConfirmDeploy = true
 			return mrtrimpl.Goto(r, DeployServiceStateRecheck, vocab.Next)
 		case vocab.Decline:
 			return mrtrimpl.Goto(r, DeployServiceStateAborted, vocab.Decline)
@@ -356,38 +361,157 @@ var deployServiceTransitionTable = []mrtrimpl.Transition{
 	{From: uint16(DeployServiceStateDeploy), On: vocab.Next, To: uint16(DeployServiceStateDeployed)},
 }
 
-// AppendArgs appends the canonical encoding of the arguments; requestState is
-// bound to its digest, so a continuation cannot be replayed with other arguments.
+// AppendArgs appends the canonical encoding of the arguments (tagged entries in name
+// order; an absent optional argument writes nothing): requestState is bound to its
+// digest, so a continuation cannot be replayed with other arguments.
 func (deployServiceProgram) AppendArgs(b []byte, f *DeployServiceFlow) []byte {
+	b = binenc.AppendStringField(b, 0x56dfde64, f.Args.Service)
+	return b
+}
+
+// AppendContinuation appends what the workflow carries between rounds, as tagged
+// entries: the continuation fields that are set, the answers given, the gates passed.
+func (p deployServiceProgram) AppendContinuation(b []byte, f *DeployServiceFlow) []byte {
+	var m int
+	b, m = binenc.BeginGroup(b, 0x5ec2d352)
+	if f.Continuation.Current != "" {
+		b = binenc.AppendStringField(b, 0xd965bbda, f.Continuation.Current)
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	b, m = binenc.BeginGroup(b, 0x41a869c4)
+	if f.Changelog != nil {
+		b = binenc.AppendStringField(b, 0x920f75d9, f.Changelog.Text)
+	}
+	if f.Checkout != nil {
+		b = binenc.AppendStringList(b, 0x4db95739, f.Checkout.URIs)
+	}
+	if f.Target != nil {
+		b = p.appendTargetAnswer(b, f.Target)
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	b, m = binenc.BeginGroup(b, 0x9b9289b3)
+	if f.passedConfirmDeploy {
+		b = binenc.AppendIntField(b, 0xa3da57a4, int64(deployServiceConfirmDeployGateDigest))
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	return b
+}
+
+// appendTargetAnswer appends the answer to "target": a group of its form fields.
+func (deployServiceProgram) appendTargetAnswer(b []byte, a *DeployServiceTargetAnswer) []byte {
+	b, m := binenc.BeginGroup(b, 0x32608848)
+	if a.Canary {
+		b = binenc.AppendBoolField(b, 0x1c604159, a.Canary)
+	}
+	if a.Version != "" {
+		b = binenc.AppendStringField(b, 0x4671ae97, a.Version)
+	}
+	return binenc.EndGroup(b, m)
+}
+
+// deployServiceConfirmDeployGateDigest identifies what gate confirmDeploy confirms (its message and
+// form); a continuation that passed it carries it, and a build whose gate asks another question
+// refuses it.
+const deployServiceConfirmDeployGateDigest int64 = -8177506105315366620
+
+// LoadContinuation reads what AppendContinuation wrote, this build's or another build's
+// of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
+// restores the continuation it left): unknown entries are skipped, missing ones left absent.
+func (p deployServiceProgram) LoadContinuation(f *DeployServiceFlow, data []byte) error {
+	f.Continuation = DeployServiceContinuation{}
+	f.Changelog = nil
+	f.Checkout = nil
+	f.Target = nil
+	f.passedConfirmDeploy = false
+	r := binenc.NewFields(data)
+	for r.Next() {
+		switch r.Key() {
+		case 0x5ec2d352:
+			// continuation
+			c := r.Group("continuation")
+			for c.Next() {
+				switch c.Key() {
+				case 0xd965bbda:
+					// current
+					f.Continuation.Current = c.String("current")
+				}
+			}
+		case 0x41a869c4:
+			// answers
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
+		case 0x9b9289b3:
+			// gates
+			g := r.Group("gates")
+			if err := p.readGates(f, &g); err != nil {
+				return err
+			}
+		}
+	}
+	return r.Err()
+}
+
+// readAnswers reads the answers group: per request key, its answer.
+func (p deployServiceProgram) readAnswers(f *DeployServiceFlow, r *binenc.Fields) {
+	for r.Next() {
+		switch r.Key() {
+		case 0x920f75d9:
+			// changelog
+			f.Changelog = &mrtrimpl.Sampled{Text: r.String("changelog")}
+		case 0x4db95739:
+			// checkout
+			f.Checkout = &mrtrimpl.RootList{URIs: r.Strings("checkout")}
+		case 0x32608848:
+			// target
+			g := r.Group("target")
+			f.Target = p.readTargetAnswer(&g)
+		}
+	}
+}
+
+// readTargetAnswer reads the answer to "target", a group of its form fields.
+func (deployServiceProgram) readTargetAnswer(r *binenc.Fields) *DeployServiceTargetAnswer {
+	a := &DeployServiceTargetAnswer{}
+	for r.Next() {
+		switch r.Key() {
+		case 0x1c604159:
+			// canary
+			a.Canary = r.Bool("target.canary")
+		case 0x4671ae97:
+			// version
+			a.Version = r.String("target.version")
+		}
+	}
+	return a
+}
+
+// readGates reads the gates passed; one whose question is not this build's refuses the
+// continuation: what the user confirmed is not what this build asks.
+func (deployServiceProgram) readGates(f *DeployServiceFlow, r *binenc.Fields) error {
+	for r.Next() {
+		switch r.Key() {
+		case 0xa3da57a4:
+			// confirmDeploy
+			if r.Int("gates.confirmDeploy") != deployServiceConfirmDeployGateDigest && r.Err() == nil {
+				return mrtrimpl.GateChanged("confirmDeploy")
+			}
+			f.passedConfirmDeploy = true
+		}
+	}
+	return nil
+}
+
+// AppendArgsV2 appends the positional encoding of the arguments that tokens of
+// envelope versions 1 and 2 are bound to.
+func (deployServiceProgram) AppendArgsV2(b []byte, f *DeployServiceFlow) []byte {
 	b = binenc.AppendString(b, f.Args.Service)
 	return b
 }
 
-// AppendContinuation appends what the workflow carries between rounds.
-func (deployServiceProgram) AppendContinuation(b []byte, f *DeployServiceFlow) []byte {
-	b = binenc.AppendString(b, f.Continuation.Current)
-	b = binenc.AppendBool(b, f.Changelog != nil)
-	if f.Changelog != nil {
-		b = binenc.AppendString(b, f.Changelog.Text)
-	}
-	b = binenc.AppendBool(b, f.Checkout != nil)
-	if f.Checkout != nil {
-		b = binenc.AppendUvarint(b, uint64(len(f.Checkout.URIs)))
-		for _, u := range f.Checkout.URIs {
-			b = binenc.AppendString(b, u)
-		}
-	}
-	b = binenc.AppendBool(b, f.Target != nil)
-	if f.Target != nil {
-		b = binenc.AppendBool(b, f.Target.Canary)
-		b = binenc.AppendString(b, f.Target.Version)
-	}
-	return b
-}
-
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
-// in place of what the flow carried (an effect's replay restores the continuation it left).
-func (deployServiceProgram) LoadContinuation(f *DeployServiceFlow, data []byte) error {
+// LoadContinuationV2 reads the positional continuation of tokens of envelope versions
+// 1 and 2 (and of effect records of the builds that minted them), all of it and
+// nothing more, in place of what the flow carried.
+func (deployServiceProgram) LoadContinuationV2(f *DeployServiceFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	f.Continuation = DeployServiceContinuation{}
 	f.Changelog = nil
@@ -486,13 +610,29 @@ func (p deployServiceProgram) decodeTarget(ctx context.Context, content map[stri
 	return a, problems, nil
 }
 
-// CheckContinuation checks what handlers stored in the continuation against the
-// spec before the engine seals it; a field still at its zero value is not set yet.
+// CheckContinuation checks what the workflow carries (continuation fields, answers)
+// against the spec's built-in constraints, before the engine seals it and when it opens
+// it again; a value still at its zero value is not set yet.
 func (p deployServiceProgram) CheckContinuation(ctx context.Context, f *DeployServiceFlow) mrtrimpl.Problems {
 	var problems mrtrimpl.Problems
 	if v := f.Continuation.Current; v != "" {
 		if n := utf8.RuneCountInString(v); n > 20 {
 			problems.TooLong("current", 20, n)
+		}
+	}
+	if f.Changelog != nil {
+		if n := utf8.RuneCountInString(f.Changelog.Text); n > 1000 {
+			problems.TooLong("changelog", 1000, n)
+		}
+	}
+	if f.Checkout != nil {
+		problems = append(problems, mrtrimpl.CheckRoots(f.Checkout.URIs, 0, 1)...)
+	}
+	if a := f.Target; a != nil {
+		if v := a.Version; v != "" {
+			if n := utf8.RuneCountInString(v); n > 20 {
+				problems.TooLong("target.version", 20, n)
+			}
 		}
 	}
 	return problems

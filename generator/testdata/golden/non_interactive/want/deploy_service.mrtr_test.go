@@ -136,6 +136,16 @@ func TestDeployServiceValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeTargetAnswer, validTargetAnswer, "version", strings.Repeat("x", 21), "version: at most 20 characters (got 21)")
 }
 
+// TestDeployServiceRecordedContinuations opens the continuations recorded in
+// testdata/continuations/deploy_service with this build: a spec change that would strand workflows
+// waiting in them across a deploy fails here, naming the file, the state and the reason
+// (docs/evolution.md). Record them on the build that is deployed: MRTR_RECORD=1 go test -run
+// TestDeployServiceRecordedContinuations.
+func TestDeployServiceRecordedContinuations(t *testing.T) {
+	h := &fakeDeployService{}
+	mrtrtest.Continuations(t, NewDeployServiceProgram(h), fixturesDeployService(h), "testdata/continuations/deploy_service")
+}
+
 // TestDeployServiceRejectedInputs walks to every state that asks and sends there answers
 // meant for other states (and, at a gate, its confirmation before it was shown):
 // none is taken, no side effect runs, and the same question is asked again.

@@ -41,8 +41,9 @@ func (f *AlwaysFailsFlow) State() AlwaysFailsState {
 	return f.state
 }
 
-// AlwaysFailsState is a state of tool always_fails. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// AlwaysFailsState is a state of tool always_fails. States are numbered in flow order, for this
+// build only: a continuation records the state's name, so adding or moving states
+// elsewhere does not strand a workflow waiting in this one.
 type AlwaysFailsState uint16
 
 const (
@@ -155,20 +156,41 @@ var alwaysFailsStateTable = []mrtrimpl.StateInfo{
 // where a row says.
 var alwaysFailsTransitionTable = []mrtrimpl.Transition{}
 
-// AppendArgs appends the canonical encoding of the arguments; requestState is
-// bound to its digest, so a continuation cannot be replayed with other arguments.
+// AppendArgs appends the canonical encoding of the arguments (tagged entries in name
+// order; an absent optional argument writes nothing): requestState is bound to its
+// digest, so a continuation cannot be replayed with other arguments.
 func (alwaysFailsProgram) AppendArgs(b []byte, f *AlwaysFailsFlow) []byte {
 	return b
 }
 
-// AppendContinuation appends what the workflow carries between rounds.
-func (alwaysFailsProgram) AppendContinuation(b []byte, f *AlwaysFailsFlow) []byte {
+// AppendContinuation appends what the workflow carries between rounds, as tagged
+// entries: the continuation fields that are set, the answers given, the gates passed.
+func (p alwaysFailsProgram) AppendContinuation(b []byte, f *AlwaysFailsFlow) []byte {
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
-// in place of what the flow carried (an effect's replay restores the continuation it left).
-func (alwaysFailsProgram) LoadContinuation(f *AlwaysFailsFlow, data []byte) error {
+// LoadContinuation reads what AppendContinuation wrote, this build's or another build's
+// of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
+// restores the continuation it left): unknown entries are skipped, missing ones left absent.
+func (p alwaysFailsProgram) LoadContinuation(f *AlwaysFailsFlow, data []byte) error {
+	r := binenc.NewFields(data)
+	for r.Next() {
+		switch r.Key() {
+		}
+	}
+	return r.Err()
+}
+
+// AppendArgsV2 appends the positional encoding of the arguments that tokens of
+// envelope versions 1 and 2 are bound to.
+func (alwaysFailsProgram) AppendArgsV2(b []byte, f *AlwaysFailsFlow) []byte {
+	return b
+}
+
+// LoadContinuationV2 reads the positional continuation of tokens of envelope versions
+// 1 and 2 (and of effect records of the builds that minted them), all of it and
+// nothing more, in place of what the flow carried.
+func (alwaysFailsProgram) LoadContinuationV2(f *AlwaysFailsFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	return r.Done()
 }
@@ -188,8 +210,9 @@ func (p alwaysFailsProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.
 	return f, problems.Err()
 }
 
-// CheckContinuation checks what handlers stored in the continuation against the
-// spec before the engine seals it; a field still at its zero value is not set yet.
+// CheckContinuation checks what the workflow carries (continuation fields, answers)
+// against the spec's built-in constraints, before the engine seals it and when it opens
+// it again; a value still at its zero value is not set yet.
 func (p alwaysFailsProgram) CheckContinuation(ctx context.Context, f *AlwaysFailsFlow) mrtrimpl.Problems {
 	return nil
 }

@@ -74,8 +74,9 @@ func (f *CodeReviewFlow) State() CodeReviewState {
 	return f.state
 }
 
-// CodeReviewState is a state of prompt code_review. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// CodeReviewState is a state of prompt code_review. States are numbered in flow order, for this
+// build only: a continuation records the state's name, so adding or moving states
+// elsewhere does not strand a workflow waiting in this one.
 type CodeReviewState uint16
 
 const (
@@ -246,9 +247,92 @@ var codeReviewTransitionTable = []mrtrimpl.Transition{
 	{From: uint16(CodeReviewStateAskStyle), On: vocab.Decline, To: uint16(CodeReviewStateDeclined)},
 }
 
-// AppendArgs appends the canonical encoding of the arguments; requestState is
-// bound to its digest, so a continuation cannot be replayed with other arguments.
+// AppendArgs appends the canonical encoding of the arguments (tagged entries in name
+// order; an absent optional argument writes nothing): requestState is bound to its
+// digest, so a continuation cannot be replayed with other arguments.
 func (codeReviewProgram) AppendArgs(b []byte, f *CodeReviewFlow) []byte {
+	b = binenc.AppendStringField(b, 0x729d01bd, f.Args.Change)
+	if f.Args.Focus != "correctness" {
+		b = binenc.AppendStringField(b, 0x14204413, f.Args.Focus)
+	}
+	if f.Args.Language != nil {
+		b = binenc.AppendStringField(b, 0xb9ef387b, *f.Args.Language)
+	}
+	return b
+}
+
+// AppendContinuation appends what the workflow carries between rounds, as tagged
+// entries: the continuation fields that are set, the answers given, the gates passed.
+func (p codeReviewProgram) AppendContinuation(b []byte, f *CodeReviewFlow) []byte {
+	var m int
+	b, m = binenc.BeginGroup(b, 0x41a869c4)
+	if f.Style != nil {
+		b = p.appendStyleAnswer(b, f.Style)
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	return b
+}
+
+// appendStyleAnswer appends the answer to "style": a group of its form fields.
+func (codeReviewProgram) appendStyleAnswer(b []byte, a *CodeReviewStyleAnswer) []byte {
+	b, m := binenc.BeginGroup(b, 0xac307ed6)
+	if a.MaxComments != 0 {
+		b = binenc.AppendIntField(b, 0x86d3b8db, a.MaxComments)
+	}
+	if a.Tone != "" {
+		b = binenc.AppendEnumField(b, 0x5c714e81, a.Tone)
+	}
+	return binenc.EndGroup(b, m)
+}
+
+// LoadContinuation reads what AppendContinuation wrote, this build's or another build's
+// of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
+// restores the continuation it left): unknown entries are skipped, missing ones left absent.
+func (p codeReviewProgram) LoadContinuation(f *CodeReviewFlow, data []byte) error {
+	f.Style = nil
+	r := binenc.NewFields(data)
+	for r.Next() {
+		switch r.Key() {
+		case 0x41a869c4:
+			// answers
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
+		}
+	}
+	return r.Err()
+}
+
+// readAnswers reads the answers group: per request key, its answer.
+func (p codeReviewProgram) readAnswers(f *CodeReviewFlow, r *binenc.Fields) {
+	for r.Next() {
+		switch r.Key() {
+		case 0xac307ed6:
+			// style
+			g := r.Group("style")
+			f.Style = p.readStyleAnswer(&g)
+		}
+	}
+}
+
+// readStyleAnswer reads the answer to "style", a group of its form fields.
+func (codeReviewProgram) readStyleAnswer(r *binenc.Fields) *CodeReviewStyleAnswer {
+	a := &CodeReviewStyleAnswer{}
+	for r.Next() {
+		switch r.Key() {
+		case 0x86d3b8db:
+			// maxComments
+			a.MaxComments = r.Int("style.maxComments")
+		case 0x5c714e81:
+			// tone
+			a.Tone = binenc.EnumField(r, "style.tone", codeReviewToneValues)
+		}
+	}
+	return a
+}
+
+// AppendArgsV2 appends the positional encoding of the arguments that tokens of
+// envelope versions 1 and 2 are bound to.
+func (codeReviewProgram) AppendArgsV2(b []byte, f *CodeReviewFlow) []byte {
 	b = binenc.AppendString(b, f.Args.Change)
 	b = binenc.AppendString(b, f.Args.Focus)
 	b = binenc.AppendBool(b, f.Args.Language != nil)
@@ -258,19 +342,10 @@ func (codeReviewProgram) AppendArgs(b []byte, f *CodeReviewFlow) []byte {
 	return b
 }
 
-// AppendContinuation appends what the workflow carries between rounds.
-func (codeReviewProgram) AppendContinuation(b []byte, f *CodeReviewFlow) []byte {
-	b = binenc.AppendBool(b, f.Style != nil)
-	if f.Style != nil {
-		b = binenc.AppendInt(b, f.Style.MaxComments)
-		b = binenc.AppendEnum(b, codeReviewToneValues, f.Style.Tone)
-	}
-	return b
-}
-
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
-// in place of what the flow carried (an effect's replay restores the continuation it left).
-func (codeReviewProgram) LoadContinuation(f *CodeReviewFlow, data []byte) error {
+// LoadContinuationV2 reads the positional continuation of tokens of envelope versions
+// 1 and 2 (and of effect records of the builds that minted them), all of it and
+// nothing more, in place of what the flow carried.
+func (codeReviewProgram) LoadContinuationV2(f *CodeReviewFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	f.Style = nil
 	if r.Bool() {
@@ -361,10 +436,27 @@ func (p codeReviewProgram) decodeStyle(ctx context.Context, content map[string]a
 	return a, problems, nil
 }
 
-// CheckContinuation checks what handlers stored in the continuation against the
-// spec before the engine seals it; a field still at its zero value is not set yet.
+// CheckContinuation checks what the workflow carries (continuation fields, answers)
+// against the spec's built-in constraints, before the engine seals it and when it opens
+// it again; a value still at its zero value is not set yet.
 func (p codeReviewProgram) CheckContinuation(ctx context.Context, f *CodeReviewFlow) mrtrimpl.Problems {
-	return nil
+	var problems mrtrimpl.Problems
+	if a := f.Style; a != nil {
+		if v := a.MaxComments; v != 0 {
+			if v < 1 {
+				problems.BelowMinimum("style.maxComments", 1)
+			}
+			if v > 50 {
+				problems.AboveMaximum("style.maxComments", 50)
+			}
+		}
+		if v := string(a.Tone); v != "" {
+			if !slices.Contains(codeReviewToneValues, CodeReviewTone(v)) {
+				problems.NotOneOf("style.tone", "strict, friendly")
+			}
+		}
+	}
+	return problems
 }
 
 // codeReviewStyleSchema is the form of input request "style".

@@ -121,6 +121,16 @@ func TestCodeReviewValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeStyleAnswer, validStyleAnswer, "tone", "not-a-value", "tone: must be one of strict, friendly")
 }
 
+// TestCodeReviewRecordedContinuations opens the continuations recorded in
+// testdata/continuations/prompt_code_review with this build: a spec change that would strand
+// workflows waiting in them across a deploy fails here, naming the file, the state and the reason
+// (docs/evolution.md). Record them on the build that is deployed: MRTR_RECORD=1 go test -run
+// TestCodeReviewRecordedContinuations.
+func TestCodeReviewRecordedContinuations(t *testing.T) {
+	h := &fakeCodeReview{}
+	mrtrtest.Continuations(t, NewCodeReviewProgram(h), fixturesCodeReview(h), "testdata/continuations/prompt_code_review")
+}
+
 // TestCodeReviewRejectedInputs walks to every state that asks and sends there answers
 // meant for other states (and, at a gate, its confirmation before it was shown):
 // none is taken, no side effect runs, and the same question is asked again.

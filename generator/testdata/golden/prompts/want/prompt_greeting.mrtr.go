@@ -46,8 +46,9 @@ func (f *GreetingFlow) State() GreetingState {
 	return f.state
 }
 
-// GreetingState is a state of prompt greeting. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// GreetingState is a state of prompt greeting. States are numbered in flow order, for this
+// build only: a continuation records the state's name, so adding or moving states
+// elsewhere does not strand a workflow waiting in this one.
 type GreetingState uint16
 
 const (
@@ -160,9 +161,37 @@ var greetingStateTable = []mrtrimpl.StateInfo{
 // where a row says.
 var greetingTransitionTable = []mrtrimpl.Transition{}
 
-// AppendArgs appends the canonical encoding of the arguments; requestState is
-// bound to its digest, so a continuation cannot be replayed with other arguments.
+// AppendArgs appends the canonical encoding of the arguments (tagged entries in name
+// order; an absent optional argument writes nothing): requestState is bound to its
+// digest, so a continuation cannot be replayed with other arguments.
 func (greetingProgram) AppendArgs(b []byte, f *GreetingFlow) []byte {
+	if f.Args.Name != nil {
+		b = binenc.AppendStringField(b, 0x8d39bde6, *f.Args.Name)
+	}
+	return b
+}
+
+// AppendContinuation appends what the workflow carries between rounds, as tagged
+// entries: the continuation fields that are set, the answers given, the gates passed.
+func (p greetingProgram) AppendContinuation(b []byte, f *GreetingFlow) []byte {
+	return b
+}
+
+// LoadContinuation reads what AppendContinuation wrote, this build's or another build's
+// of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
+// restores the continuation it left): unknown entries are skipped, missing ones left absent.
+func (p greetingProgram) LoadContinuation(f *GreetingFlow, data []byte) error {
+	r := binenc.NewFields(data)
+	for r.Next() {
+		switch r.Key() {
+		}
+	}
+	return r.Err()
+}
+
+// AppendArgsV2 appends the positional encoding of the arguments that tokens of
+// envelope versions 1 and 2 are bound to.
+func (greetingProgram) AppendArgsV2(b []byte, f *GreetingFlow) []byte {
 	b = binenc.AppendBool(b, f.Args.Name != nil)
 	if f.Args.Name != nil {
 		b = binenc.AppendString(b, *f.Args.Name)
@@ -170,14 +199,10 @@ func (greetingProgram) AppendArgs(b []byte, f *GreetingFlow) []byte {
 	return b
 }
 
-// AppendContinuation appends what the workflow carries between rounds.
-func (greetingProgram) AppendContinuation(b []byte, f *GreetingFlow) []byte {
-	return b
-}
-
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
-// in place of what the flow carried (an effect's replay restores the continuation it left).
-func (greetingProgram) LoadContinuation(f *GreetingFlow, data []byte) error {
+// LoadContinuationV2 reads the positional continuation of tokens of envelope versions
+// 1 and 2 (and of effect records of the builds that minted them), all of it and
+// nothing more, in place of what the flow carried.
+func (greetingProgram) LoadContinuationV2(f *GreetingFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	return r.Done()
 }
@@ -206,8 +231,9 @@ func (p greetingProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.Raw
 	return f, problems.Err()
 }
 
-// CheckContinuation checks what handlers stored in the continuation against the
-// spec before the engine seals it; a field still at its zero value is not set yet.
+// CheckContinuation checks what the workflow carries (continuation fields, answers)
+// against the spec's built-in constraints, before the engine seals it and when it opens
+// it again; a value still at its zero value is not set yet.
 func (p greetingProgram) CheckContinuation(ctx context.Context, f *GreetingFlow) mrtrimpl.Problems {
 	return nil
 }

@@ -4,9 +4,11 @@
 package accounts
 
 import (
+	"errors"
 	"reflect"
 	"testing"
 
+	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
 	"github.com/mrtrgen/mrtrgen/vocab"
 )
@@ -29,18 +31,23 @@ func TestContinuationRoundTrip(t *testing.T) {
 		if !reflect.DeepEqual(got.Continuation, c) {
 			t.Errorf("round trip:\n got %+v\nwant %+v", got.Continuation, c)
 		}
-		for n := range len(data) {
+		// The fields are one group of tagged entries (envelope 3): no
+		// bytes at all is an empty continuation, and a cut anywhere inside
+		// the group is refused.
+		for n := 1; n < len(data); n++ {
 			if err := p.LoadContinuation(&ResetPasswordFlow{}, data[:n]); err == nil {
 				t.Errorf("truncated to %d of %d bytes: no error", n, len(data))
 			}
 		}
 	}
-	// An enum value that is not one of the values (a handler bug) is
-	// stored as unset, not as something else.
+	// An enum value that is not one of this build's values (a value a
+	// later spec removed, or a handler bug CheckContinuation did not stop)
+	// is refused, never read as another value.
 	data := p.AppendContinuation(nil, &ResetPasswordFlow{Continuation: ResetPasswordContinuation{Tier: "gold"}})
 	var got ResetPasswordFlow
-	if err := p.LoadContinuation(&got, data); err != nil || got.Continuation.Tier != "" {
-		t.Errorf("unknown enum value: %q, %v", got.Continuation.Tier, err)
+	var enumErr *binenc.EnumError
+	if err := p.LoadContinuation(&got, data); !errors.As(err, &enumErr) || got.Continuation.Tier != "" {
+		t.Errorf("unknown enum value: %q, %v; want a *binenc.EnumError", got.Continuation.Tier, err)
 	}
 }
 

@@ -71,8 +71,9 @@ func (f *ExportAuditLogFlow) State() ExportAuditLogState {
 	return f.state
 }
 
-// ExportAuditLogState is a state of tool export_audit_log. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// ExportAuditLogState is a state of tool export_audit_log. States are numbered in flow order, for
+// this build only: a continuation records the state's name, so adding or moving states elsewhere
+// does not strand a workflow waiting in this one.
 type ExportAuditLogState uint16
 
 const (
@@ -259,26 +260,104 @@ var exportAuditLogTransitionTable = []mrtrimpl.Transition{
 	{From: uint16(ExportAuditLogStateExport), On: vocab.Next, To: uint16(ExportAuditLogStateExported)},
 }
 
-// AppendArgs appends the canonical encoding of the arguments; requestState is
-// bound to its digest, so a continuation cannot be replayed with other arguments.
+// AppendArgs appends the canonical encoding of the arguments (tagged entries in name
+// order; an absent optional argument writes nothing): requestState is bound to its
+// digest, so a continuation cannot be replayed with other arguments.
 func (exportAuditLogProgram) AppendArgs(b []byte, f *ExportAuditLogFlow) []byte {
+	b = binenc.AppendStringField(b, 0xb536a99d, f.Args.Since)
+	return b
+}
+
+// AppendContinuation appends what the workflow carries between rounds, as tagged
+// entries: the continuation fields that are set, the answers given, the gates passed.
+func (p exportAuditLogProgram) AppendContinuation(b []byte, f *ExportAuditLogFlow) []byte {
+	var m int
+	b, m = binenc.BeginGroup(b, 0x5ec2d352)
+	if f.Continuation.Rows != 0 {
+		b = binenc.AppendIntField(b, 0x2a37b398, f.Continuation.Rows)
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	b, m = binenc.BeginGroup(b, 0x41a869c4)
+	if f.Format != nil {
+		b = p.appendFormatAnswer(b, f.Format)
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	return b
+}
+
+// appendFormatAnswer appends the answer to "format": a group of its form fields.
+func (exportAuditLogProgram) appendFormatAnswer(b []byte, a *ExportAuditLogFormatAnswer) []byte {
+	b, m := binenc.BeginGroup(b, 0xb99d8552)
+	if a.Kind != "" {
+		b = binenc.AppendEnumField(b, 0xd913e243, a.Kind)
+	}
+	return binenc.EndGroup(b, m)
+}
+
+// LoadContinuation reads what AppendContinuation wrote, this build's or another build's
+// of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
+// restores the continuation it left): unknown entries are skipped, missing ones left absent.
+func (p exportAuditLogProgram) LoadContinuation(f *ExportAuditLogFlow, data []byte) error {
+	f.Continuation = ExportAuditLogContinuation{}
+	f.Format = nil
+	r := binenc.NewFields(data)
+	for r.Next() {
+		switch r.Key() {
+		case 0x5ec2d352:
+			// continuation
+			c := r.Group("continuation")
+			for c.Next() {
+				switch c.Key() {
+				case 0x2a37b398:
+					// rows
+					f.Continuation.Rows = c.Int("rows")
+				}
+			}
+		case 0x41a869c4:
+			// answers
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
+		}
+	}
+	return r.Err()
+}
+
+// readAnswers reads the answers group: per request key, its answer.
+func (p exportAuditLogProgram) readAnswers(f *ExportAuditLogFlow, r *binenc.Fields) {
+	for r.Next() {
+		switch r.Key() {
+		case 0xb99d8552:
+			// format
+			g := r.Group("format")
+			f.Format = p.readFormatAnswer(&g)
+		}
+	}
+}
+
+// readFormatAnswer reads the answer to "format", a group of its form fields.
+func (exportAuditLogProgram) readFormatAnswer(r *binenc.Fields) *ExportAuditLogFormatAnswer {
+	a := &ExportAuditLogFormatAnswer{}
+	for r.Next() {
+		switch r.Key() {
+		case 0xd913e243:
+			// kind
+			a.Kind = binenc.EnumField(r, "format.kind", exportAuditLogKindValues)
+		}
+	}
+	return a
+}
+
+// AppendArgsV2 appends the positional encoding of the arguments that tokens of
+// envelope versions 1 and 2 are bound to.
+func (exportAuditLogProgram) AppendArgsV2(b []byte, f *ExportAuditLogFlow) []byte {
 	b = binenc.AppendString(b, f.Args.Since)
 	return b
 }
 
-// AppendContinuation appends what the workflow carries between rounds.
-func (exportAuditLogProgram) AppendContinuation(b []byte, f *ExportAuditLogFlow) []byte {
-	b = binenc.AppendInt(b, f.Continuation.Rows)
-	b = binenc.AppendBool(b, f.Format != nil)
-	if f.Format != nil {
-		b = binenc.AppendEnum(b, exportAuditLogKindValues, f.Format.Kind)
-	}
-	return b
-}
-
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
-// in place of what the flow carried (an effect's replay restores the continuation it left).
-func (exportAuditLogProgram) LoadContinuation(f *ExportAuditLogFlow, data []byte) error {
+// LoadContinuationV2 reads the positional continuation of tokens of envelope versions
+// 1 and 2 (and of effect records of the builds that minted them), all of it and
+// nothing more, in place of what the flow carried.
+func (exportAuditLogProgram) LoadContinuationV2(f *ExportAuditLogFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	f.Continuation = ExportAuditLogContinuation{}
 	f.Format = nil
@@ -337,8 +416,9 @@ func (p exportAuditLogProgram) decodeFormat(ctx context.Context, content map[str
 	return a, problems, nil
 }
 
-// CheckContinuation checks what handlers stored in the continuation against the
-// spec before the engine seals it; a field still at its zero value is not set yet.
+// CheckContinuation checks what the workflow carries (continuation fields, answers)
+// against the spec's built-in constraints, before the engine seals it and when it opens
+// it again; a value still at its zero value is not set yet.
 func (p exportAuditLogProgram) CheckContinuation(ctx context.Context, f *ExportAuditLogFlow) mrtrimpl.Problems {
 	var problems mrtrimpl.Problems
 	if v := f.Continuation.Rows; v != 0 {
@@ -347,6 +427,13 @@ func (p exportAuditLogProgram) CheckContinuation(ctx context.Context, f *ExportA
 		}
 		if v > 1000000 {
 			problems.AboveMaximum("rows", 1000000)
+		}
+	}
+	if a := f.Format; a != nil {
+		if v := string(a.Kind); v != "" {
+			if !slices.Contains(exportAuditLogKindValues, ExportAuditLogKind(v)) {
+				problems.NotOneOf("format.kind", "csv, json")
+			}
 		}
 	}
 	return problems

@@ -116,6 +116,16 @@ func TestExportAuditLogValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeFormatAnswer, validFormatAnswer, "kind", "not-a-value", "kind: must be one of csv, json")
 }
 
+// TestExportAuditLogRecordedContinuations opens the continuations recorded in
+// testdata/continuations/export_audit_log with this build: a spec change that would strand
+// workflows waiting in them across a deploy fails here, naming the file, the state and the reason
+// (docs/evolution.md). Record them on the build that is deployed: MRTR_RECORD=1 go test -run
+// TestExportAuditLogRecordedContinuations.
+func TestExportAuditLogRecordedContinuations(t *testing.T) {
+	h := &fakeExportAuditLog{}
+	mrtrtest.Continuations(t, NewExportAuditLogProgram(h), fixturesExportAuditLog(h), "testdata/continuations/export_audit_log")
+}
+
 // TestExportAuditLogRejectedInputs walks to every state that asks and sends there answers
 // meant for other states (and, at a gate, its confirmation before it was shown):
 // none is taken, no side effect runs, and the same question is asked again.

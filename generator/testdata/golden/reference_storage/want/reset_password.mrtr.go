@@ -88,6 +88,9 @@ type ResetPasswordFlow struct {
 	Continuation ResetPasswordContinuation
 
 	state ResetPasswordState
+	// passedConfirmAddress is set once gate confirmAddress is confirmed: the continuation carries
+	// what it confirmed.
+	passedConfirmAddress bool
 }
 
 // State returns the state the workflow is in.
@@ -95,8 +98,9 @@ func (f *ResetPasswordFlow) State() ResetPasswordState {
 	return f.state
 }
 
-// ResetPasswordState is a state of tool reset_password. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// ResetPasswordState is a state of tool reset_password. States are numbered in flow order, for this
+// build only: a continuation records the state's name, so adding or moving states
+// elsewhere does not strand a workflow waiting in this one.
 type ResetPasswordState uint16
 
 const (
@@ -158,6 +162,7 @@ func (p resetPasswordProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Res
 	case ResetPasswordStateConfirmAddress:
 		switch on, ask := mrtrimpl.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirmAddress, f)); on {
 		case vocab.Next:
+			f.passedConfirmAddress = true
 			return mrtrimpl.Goto(r, ResetPasswordStateRecheck, vocab.Next)
 		case vocab.Decline:
 			return mrtrimpl.Goto(r, ResetPasswordStateKept, vocab.Decline)
@@ -306,43 +311,147 @@ var resetPasswordTransitionTable = []mrtrimpl.Transition{
 	{From: uint16(ResetPasswordStateSend), On: vocab.Next, To: uint16(ResetPasswordStateSent)},
 }
 
-// AppendArgs appends the canonical encoding of the arguments; requestState is
-// bound to its digest, so a continuation cannot be replayed with other arguments.
+// AppendArgs appends the canonical encoding of the arguments (tagged entries in name
+// order; an absent optional argument writes nothing): requestState is bound to its
+// digest, so a continuation cannot be replayed with other arguments.
 func (resetPasswordProgram) AppendArgs(b []byte, f *ResetPasswordFlow) []byte {
+	b = binenc.AppendStringField(b, 0x11f967df, f.Args.UserID)
+	return b
+}
+
+// AppendContinuation appends what the workflow carries between rounds, as tagged
+// entries: the continuation fields that are set, the answers given, the gates passed.
+func (p resetPasswordProgram) AppendContinuation(b []byte, f *ResetPasswordFlow) []byte {
+	var m int
+	b, m = binenc.BeginGroup(b, 0x5ec2d352)
+	if f.Continuation.Attempts != 0 {
+		b = binenc.AppendIntField(b, 0xee14f567, f.Continuation.Attempts)
+	}
+	if len(f.Continuation.Codes) > 0 {
+		b = binenc.AppendIntList(b, 0xcfcdd885, f.Continuation.Codes)
+	}
+	if f.Continuation.Email != "" {
+		b = binenc.AppendStringField(b, 0x8a8753c7, f.Continuation.Email)
+	}
+	if len(f.Continuation.Factors) > 0 {
+		b = binenc.AppendEnumList(b, 0x8b9cd84f, f.Continuation.Factors)
+	}
+	if f.Continuation.Locked {
+		b = binenc.AppendBoolField(b, 0xce164093, f.Continuation.Locked)
+	}
+	if len(f.Continuation.Notes) > 0 {
+		b = binenc.AppendStringList(b, 0x83815eca, f.Continuation.Notes)
+	}
+	if f.Continuation.Phone != "" {
+		b = binenc.AppendStringField(b, 0x773611af, f.Continuation.Phone)
+	}
+	if len(f.Continuation.Ratios) > 0 {
+		b = binenc.AppendFloatList(b, 0xe686bed5, f.Continuation.Ratios)
+	}
+	if f.Continuation.Score != 0 {
+		b = binenc.AppendFloatField(b, 0xd22f9095, f.Continuation.Score)
+	}
+	if f.Continuation.Tier != "" {
+		b = binenc.AppendEnumField(b, 0x5c51b509, f.Continuation.Tier)
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	b, m = binenc.BeginGroup(b, 0x9b9289b3)
+	if f.passedConfirmAddress {
+		b = binenc.AppendIntField(b, 0x8d51cb6d, int64(resetPasswordConfirmAddressGateDigest))
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	return b
+}
+
+// resetPasswordConfirmAddressGateDigest identifies what gate confirmAddress confirms (its message
+// and form); a continuation that passed it carries it, and a build whose gate asks another question
+// refuses it.
+const resetPasswordConfirmAddressGateDigest int64 = -654122612903509313
+
+// LoadContinuation reads what AppendContinuation wrote, this build's or another build's
+// of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
+// restores the continuation it left): unknown entries are skipped, missing ones left absent.
+func (p resetPasswordProgram) LoadContinuation(f *ResetPasswordFlow, data []byte) error {
+	f.Continuation = ResetPasswordContinuation{}
+	f.passedConfirmAddress = false
+	r := binenc.NewFields(data)
+	for r.Next() {
+		switch r.Key() {
+		case 0x5ec2d352:
+			// continuation
+			c := r.Group("continuation")
+			for c.Next() {
+				switch c.Key() {
+				case 0xee14f567:
+					// attempts
+					f.Continuation.Attempts = c.Int("attempts")
+				case 0xcfcdd885:
+					// codes
+					f.Continuation.Codes = c.Ints("codes")
+				case 0x8a8753c7:
+					// email
+					f.Continuation.Email = c.String("email")
+				case 0x8b9cd84f:
+					// factors
+					f.Continuation.Factors = binenc.EnumList(&c, "factors", resetPasswordFactorsValues)
+				case 0xce164093:
+					// locked
+					f.Continuation.Locked = c.Bool("locked")
+				case 0x83815eca:
+					// notes
+					f.Continuation.Notes = c.Strings("notes")
+				case 0x773611af:
+					// phone
+					f.Continuation.Phone = c.String("phone")
+				case 0xe686bed5:
+					// ratios
+					f.Continuation.Ratios = c.Floats("ratios")
+				case 0xd22f9095:
+					// score
+					f.Continuation.Score = c.Float("score")
+				case 0x5c51b509:
+					// tier
+					f.Continuation.Tier = binenc.EnumField(&c, "tier", resetPasswordTierValues)
+				}
+			}
+		case 0x9b9289b3:
+			// gates
+			g := r.Group("gates")
+			if err := p.readGates(f, &g); err != nil {
+				return err
+			}
+		}
+	}
+	return r.Err()
+}
+
+// readGates reads the gates passed; one whose question is not this build's refuses the
+// continuation: what the user confirmed is not what this build asks.
+func (resetPasswordProgram) readGates(f *ResetPasswordFlow, r *binenc.Fields) error {
+	for r.Next() {
+		switch r.Key() {
+		case 0x8d51cb6d:
+			// confirmAddress
+			if r.Int("gates.confirmAddress") != resetPasswordConfirmAddressGateDigest && r.Err() == nil {
+				return mrtrimpl.GateChanged("confirmAddress")
+			}
+			f.passedConfirmAddress = true
+		}
+	}
+	return nil
+}
+
+// AppendArgsV2 appends the positional encoding of the arguments that tokens of
+// envelope versions 1 and 2 are bound to.
+func (resetPasswordProgram) AppendArgsV2(b []byte, f *ResetPasswordFlow) []byte {
 	b = binenc.AppendString(b, f.Args.UserID)
 	return b
 }
 
-// AppendContinuation appends what the workflow carries between rounds.
-func (resetPasswordProgram) AppendContinuation(b []byte, f *ResetPasswordFlow) []byte {
-	b = binenc.AppendInt(b, f.Continuation.Attempts)
-	b = binenc.AppendUvarint(b, uint64(len(f.Continuation.Codes)))
-	for _, x := range f.Continuation.Codes {
-		b = binenc.AppendInt(b, x)
-	}
-	b = binenc.AppendString(b, f.Continuation.Email)
-	b = binenc.AppendUvarint(b, uint64(len(f.Continuation.Factors)))
-	for _, x := range f.Continuation.Factors {
-		b = binenc.AppendEnum(b, resetPasswordFactorsValues, x)
-	}
-	b = binenc.AppendBool(b, f.Continuation.Locked)
-	b = binenc.AppendUvarint(b, uint64(len(f.Continuation.Notes)))
-	for _, x := range f.Continuation.Notes {
-		b = binenc.AppendString(b, x)
-	}
-	b = binenc.AppendString(b, f.Continuation.Phone)
-	b = binenc.AppendUvarint(b, uint64(len(f.Continuation.Ratios)))
-	for _, x := range f.Continuation.Ratios {
-		b = binenc.AppendFloat(b, x)
-	}
-	b = binenc.AppendFloat(b, f.Continuation.Score)
-	b = binenc.AppendEnum(b, resetPasswordTierValues, f.Continuation.Tier)
-	return b
-}
-
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
-// in place of what the flow carried (an effect's replay restores the continuation it left).
-func (resetPasswordProgram) LoadContinuation(f *ResetPasswordFlow, data []byte) error {
+// LoadContinuationV2 reads the positional continuation of tokens of envelope versions
+// 1 and 2 (and of effect records of the builds that minted them), all of it and
+// nothing more, in place of what the flow carried.
+func (resetPasswordProgram) LoadContinuationV2(f *ResetPasswordFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	f.Continuation = ResetPasswordContinuation{}
 	f.Continuation.Attempts = r.Int()
@@ -392,8 +501,9 @@ func (p resetPasswordProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw jso
 	return f, problems.Err()
 }
 
-// CheckContinuation checks what handlers stored in the continuation against the
-// spec before the engine seals it; a field still at its zero value is not set yet.
+// CheckContinuation checks what the workflow carries (continuation fields, answers)
+// against the spec's built-in constraints, before the engine seals it and when it opens
+// it again; a value still at its zero value is not set yet.
 func (p resetPasswordProgram) CheckContinuation(ctx context.Context, f *ResetPasswordFlow) mrtrimpl.Problems {
 	var problems mrtrimpl.Problems
 	if v := f.Continuation.Attempts; v != 0 {

@@ -103,6 +103,16 @@ func TestResetPasswordValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeArguments, validArguments, "userId", strings.Repeat("x", 37), "userId: at most 36 characters (got 37)")
 }
 
+// TestResetPasswordRecordedContinuations opens the continuations recorded in
+// testdata/continuations/reset_password with this build: a spec change that would strand workflows
+// waiting in them across a deploy fails here, naming the file, the state and the reason
+// (docs/evolution.md). Record them on the build that is deployed: MRTR_RECORD=1 go test -run
+// TestResetPasswordRecordedContinuations.
+func TestResetPasswordRecordedContinuations(t *testing.T) {
+	h := &fakeResetPassword{}
+	mrtrtest.Continuations(t, NewResetPasswordProgram(h), fixturesResetPassword(h), "testdata/continuations/reset_password")
+}
+
 // TestResetPasswordRejectedInputs walks to every state that asks and sends there answers
 // meant for other states (and, at a gate, its confirmation before it was shown):
 // none is taken, no side effect runs, and the same question is asked again.

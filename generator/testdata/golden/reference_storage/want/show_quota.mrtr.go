@@ -45,8 +45,9 @@ func (f *ShowQuotaFlow) State() ShowQuotaState {
 	return f.state
 }
 
-// ShowQuotaState is a state of tool show_quota. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// ShowQuotaState is a state of tool show_quota. States are numbered in flow order, for this
+// build only: a continuation records the state's name, so adding or moving states
+// elsewhere does not strand a workflow waiting in this one.
 type ShowQuotaState uint16
 
 const (
@@ -175,21 +176,58 @@ var showQuotaTransitionTable = []mrtrimpl.Transition{
 	{From: uint16(ShowQuotaStateRead), On: vocab.Next, To: uint16(ShowQuotaStateShown)},
 }
 
-// AppendArgs appends the canonical encoding of the arguments; requestState is
-// bound to its digest, so a continuation cannot be replayed with other arguments.
+// AppendArgs appends the canonical encoding of the arguments (tagged entries in name
+// order; an absent optional argument writes nothing): requestState is bound to its
+// digest, so a continuation cannot be replayed with other arguments.
 func (showQuotaProgram) AppendArgs(b []byte, f *ShowQuotaFlow) []byte {
 	return b
 }
 
-// AppendContinuation appends what the workflow carries between rounds.
-func (showQuotaProgram) AppendContinuation(b []byte, f *ShowQuotaFlow) []byte {
-	b = binenc.AppendInt(b, f.Continuation.Used)
+// AppendContinuation appends what the workflow carries between rounds, as tagged
+// entries: the continuation fields that are set, the answers given, the gates passed.
+func (p showQuotaProgram) AppendContinuation(b []byte, f *ShowQuotaFlow) []byte {
+	var m int
+	b, m = binenc.BeginGroup(b, 0x5ec2d352)
+	if f.Continuation.Used != 0 {
+		b = binenc.AppendIntField(b, 0x6a786eb0, f.Continuation.Used)
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
-// in place of what the flow carried (an effect's replay restores the continuation it left).
-func (showQuotaProgram) LoadContinuation(f *ShowQuotaFlow, data []byte) error {
+// LoadContinuation reads what AppendContinuation wrote, this build's or another build's
+// of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
+// restores the continuation it left): unknown entries are skipped, missing ones left absent.
+func (p showQuotaProgram) LoadContinuation(f *ShowQuotaFlow, data []byte) error {
+	f.Continuation = ShowQuotaContinuation{}
+	r := binenc.NewFields(data)
+	for r.Next() {
+		switch r.Key() {
+		case 0x5ec2d352:
+			// continuation
+			c := r.Group("continuation")
+			for c.Next() {
+				switch c.Key() {
+				case 0x6a786eb0:
+					// used
+					f.Continuation.Used = c.Int("used")
+				}
+			}
+		}
+	}
+	return r.Err()
+}
+
+// AppendArgsV2 appends the positional encoding of the arguments that tokens of
+// envelope versions 1 and 2 are bound to.
+func (showQuotaProgram) AppendArgsV2(b []byte, f *ShowQuotaFlow) []byte {
+	return b
+}
+
+// LoadContinuationV2 reads the positional continuation of tokens of envelope versions
+// 1 and 2 (and of effect records of the builds that minted them), all of it and
+// nothing more, in place of what the flow carried.
+func (showQuotaProgram) LoadContinuationV2(f *ShowQuotaFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	f.Continuation = ShowQuotaContinuation{}
 	f.Continuation.Used = r.Int()
@@ -211,8 +249,9 @@ func (p showQuotaProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.Ra
 	return f, problems.Err()
 }
 
-// CheckContinuation checks what handlers stored in the continuation against the
-// spec before the engine seals it; a field still at its zero value is not set yet.
+// CheckContinuation checks what the workflow carries (continuation fields, answers)
+// against the spec's built-in constraints, before the engine seals it and when it opens
+// it again; a value still at its zero value is not set yet.
 func (p showQuotaProgram) CheckContinuation(ctx context.Context, f *ShowQuotaFlow) mrtrimpl.Problems {
 	var problems mrtrimpl.Problems
 	if v := f.Continuation.Used; v != 0 {

@@ -49,7 +49,8 @@ func (f *SummarizeWorkspaceFlow) State() SummarizeWorkspaceState {
 }
 
 // SummarizeWorkspaceState is a state of tool summarize_workspace. States are numbered in flow
-// order; the continuation records the number, and its schema hash changes when they do.
+// order, for this build only: a continuation records the state's name, so adding or moving states
+// elsewhere does not strand a workflow waiting in this one.
 type SummarizeWorkspaceState uint16
 
 const (
@@ -210,31 +211,70 @@ var summarizeWorkspaceTransitionTable = []mrtrimpl.Transition{
 	{From: uint16(SummarizeWorkspaceStateAskRoots), On: vocab.Next, To: uint16(SummarizeWorkspaceStateDone)},
 }
 
-// AppendArgs appends the canonical encoding of the arguments; requestState is
-// bound to its digest, so a continuation cannot be replayed with other arguments.
+// AppendArgs appends the canonical encoding of the arguments (tagged entries in name
+// order; an absent optional argument writes nothing): requestState is bound to its
+// digest, so a continuation cannot be replayed with other arguments.
 func (summarizeWorkspaceProgram) AppendArgs(b []byte, f *SummarizeWorkspaceFlow) []byte {
 	return b
 }
 
-// AppendContinuation appends what the workflow carries between rounds.
-func (summarizeWorkspaceProgram) AppendContinuation(b []byte, f *SummarizeWorkspaceFlow) []byte {
-	b = binenc.AppendBool(b, f.Summary != nil)
+// AppendContinuation appends what the workflow carries between rounds, as tagged
+// entries: the continuation fields that are set, the answers given, the gates passed.
+func (p summarizeWorkspaceProgram) AppendContinuation(b []byte, f *SummarizeWorkspaceFlow) []byte {
+	var m int
+	b, m = binenc.BeginGroup(b, 0x41a869c4)
 	if f.Summary != nil {
-		b = binenc.AppendString(b, f.Summary.Text)
+		b = binenc.AppendStringField(b, 0x10a44713, f.Summary.Text)
 	}
-	b = binenc.AppendBool(b, f.Workspace != nil)
 	if f.Workspace != nil {
-		b = binenc.AppendUvarint(b, uint64(len(f.Workspace.URIs)))
-		for _, u := range f.Workspace.URIs {
-			b = binenc.AppendString(b, u)
-		}
+		b = binenc.AppendStringList(b, 0x2f2d75b6, f.Workspace.URIs)
 	}
+	b = binenc.EndGroupOmitEmpty(b, m)
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
-// in place of what the flow carried (an effect's replay restores the continuation it left).
-func (summarizeWorkspaceProgram) LoadContinuation(f *SummarizeWorkspaceFlow, data []byte) error {
+// LoadContinuation reads what AppendContinuation wrote, this build's or another build's
+// of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
+// restores the continuation it left): unknown entries are skipped, missing ones left absent.
+func (p summarizeWorkspaceProgram) LoadContinuation(f *SummarizeWorkspaceFlow, data []byte) error {
+	f.Summary = nil
+	f.Workspace = nil
+	r := binenc.NewFields(data)
+	for r.Next() {
+		switch r.Key() {
+		case 0x41a869c4:
+			// answers
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
+		}
+	}
+	return r.Err()
+}
+
+// readAnswers reads the answers group: per request key, its answer.
+func (p summarizeWorkspaceProgram) readAnswers(f *SummarizeWorkspaceFlow, r *binenc.Fields) {
+	for r.Next() {
+		switch r.Key() {
+		case 0x10a44713:
+			// summary
+			f.Summary = &mrtrimpl.Sampled{Text: r.String("summary")}
+		case 0x2f2d75b6:
+			// workspace
+			f.Workspace = &mrtrimpl.RootList{URIs: r.Strings("workspace")}
+		}
+	}
+}
+
+// AppendArgsV2 appends the positional encoding of the arguments that tokens of
+// envelope versions 1 and 2 are bound to.
+func (summarizeWorkspaceProgram) AppendArgsV2(b []byte, f *SummarizeWorkspaceFlow) []byte {
+	return b
+}
+
+// LoadContinuationV2 reads the positional continuation of tokens of envelope versions
+// 1 and 2 (and of effect records of the builds that minted them), all of it and
+// nothing more, in place of what the flow carried.
+func (summarizeWorkspaceProgram) LoadContinuationV2(f *SummarizeWorkspaceFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	f.Summary = nil
 	f.Workspace = nil
@@ -281,10 +321,20 @@ func (p summarizeWorkspaceProgram) decodeWorkspace(ctx context.Context, uris []s
 	return &mrtrimpl.RootList{URIs: uris}, mrtrimpl.CheckRoots(uris, 1, 4)
 }
 
-// CheckContinuation checks what handlers stored in the continuation against the
-// spec before the engine seals it; a field still at its zero value is not set yet.
+// CheckContinuation checks what the workflow carries (continuation fields, answers)
+// against the spec's built-in constraints, before the engine seals it and when it opens
+// it again; a value still at its zero value is not set yet.
 func (p summarizeWorkspaceProgram) CheckContinuation(ctx context.Context, f *SummarizeWorkspaceFlow) mrtrimpl.Problems {
-	return nil
+	var problems mrtrimpl.Problems
+	if f.Summary != nil {
+		if n := utf8.RuneCountInString(f.Summary.Text); n > 1000 {
+			problems.TooLong("summary", 1000, n)
+		}
+	}
+	if f.Workspace != nil {
+		problems = append(problems, mrtrimpl.CheckRoots(f.Workspace.URIs, 1, 4)...)
+	}
+	return problems
 }
 
 // requestSummary builds input request "summary" of state askRoots; problems with a previous answer

@@ -95,6 +95,16 @@ func TestSummarizeWorkspaceTransitions(t *testing.T) {
 	w.Walk(t, "scan>askRoots>done")
 }
 
+// TestSummarizeWorkspaceRecordedContinuations opens the continuations recorded in
+// testdata/continuations/summarize_workspace with this build: a spec change that would strand
+// workflows waiting in them across a deploy fails here, naming the file, the state and the reason
+// (docs/evolution.md). Record them on the build that is deployed: MRTR_RECORD=1 go test -run
+// TestSummarizeWorkspaceRecordedContinuations.
+func TestSummarizeWorkspaceRecordedContinuations(t *testing.T) {
+	h := &fakeSummarizeWorkspace{}
+	mrtrtest.Continuations(t, NewSummarizeWorkspaceProgram(h), fixturesSummarizeWorkspace(h), "testdata/continuations/summarize_workspace")
+}
+
 // TestSummarizeWorkspaceRejectedInputs walks to every state that asks and sends there answers
 // meant for other states (and, at a gate, its confirmation before it was shown):
 // none is taken, no side effect runs, and the same question is asked again.

@@ -179,6 +179,9 @@ type SendNoticeFlow struct {
 	Places *mrtrimpl.RootList
 
 	state SendNoticeState
+	// passedConfirmSend is set once gate confirmSend is confirmed: the continuation carries what it
+	// confirmed.
+	passedConfirmSend bool
 }
 
 // State returns the state the workflow is in.
@@ -186,8 +189,9 @@ func (f *SendNoticeFlow) State() SendNoticeState {
 	return f.state
 }
 
-// SendNoticeState is a state of tool send_notice. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// SendNoticeState is a state of tool send_notice. States are numbered in flow order, for this
+// build only: a continuation records the state's name, so adding or moving states
+// elsewhere does not strand a workflow waiting in this one.
 type SendNoticeState uint16
 
 const (
@@ -275,6 +279,7 @@ func (p sendNoticeProgram) Step(ctx context.Context, r mrtrimpl.Round, f *SendNo
 	case SendNoticeStateConfirmSend:
 		switch on, ask := mrtrimpl.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirmSend, f)); on {
 		case vocab.Next:
+			f.passedConfirmSend = true
 			return mrtrimpl.Goto(r, SendNoticeStateSend, vocab.Next)
 		case vocab.Decline:
 			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "send_notice was cancelled: the user did not confirm."})
@@ -464,9 +469,260 @@ var sendNoticeTransitionTable = []mrtrimpl.Transition{
 	{From: uint16(SendNoticeStateSend), On: vocab.Next, To: uint16(SendNoticeStateSent)},
 }
 
-// AppendArgs appends the canonical encoding of the arguments; requestState is
-// bound to its digest, so a continuation cannot be replayed with other arguments.
+// AppendArgs appends the canonical encoding of the arguments (tagged entries in name
+// order; an absent optional argument writes nothing): requestState is bound to its
+// digest, so a continuation cannot be replayed with other arguments.
 func (sendNoticeProgram) AppendArgs(b []byte, f *SendNoticeFlow) []byte {
+	if f.Args.Cc != nil {
+		b = binenc.AppendStringField(b, 0x56299123, *f.Args.Cc)
+	}
+	b = binenc.AppendIntField(b, 0x39b1ddf4, f.Args.Count)
+	if f.Args.Factor != nil {
+		b = binenc.AppendFloatField(b, 0x5c8ff3a6, *f.Args.Factor)
+	}
+	if len(f.Args.Labels) > 0 {
+		b = binenc.AppendStringList(b, 0xbdda148a, f.Args.Labels)
+	}
+	b = binenc.AppendEnumField(b, 0x9b99e7dd, f.Args.Level)
+	if f.Args.Mood != nil {
+		b = binenc.AppendEnumField(b, 0xfb84bdfe, *f.Args.Mood)
+	}
+	b = binenc.AppendFloatField(b, 0xc1121e84, f.Args.Ratio)
+	if f.Args.Retries != nil {
+		b = binenc.AppendIntField(b, 0x35397335, *f.Args.Retries)
+	}
+	if f.Args.Silent != nil {
+		b = binenc.AppendBoolField(b, 0x63f23804, *f.Args.Silent)
+	}
+	b = binenc.AppendStringField(b, 0x42454824, f.Args.To)
+	b = binenc.AppendBoolField(b, 0x66334770, f.Args.Urgent)
+	return b
+}
+
+// AppendContinuation appends what the workflow carries between rounds, as tagged
+// entries: the continuation fields that are set, the answers given, the gates passed.
+func (p sendNoticeProgram) AppendContinuation(b []byte, f *SendNoticeFlow) []byte {
+	var m int
+	b, m = binenc.BeginGroup(b, 0x5ec2d352)
+	if f.Continuation.Channel != "" {
+		b = binenc.AppendEnumField(b, 0x21c252a4, f.Continuation.Channel)
+	}
+	if f.Continuation.Cost != 0 {
+		b = binenc.AppendFloatField(b, 0xe85c3338, f.Continuation.Cost)
+	}
+	if f.Continuation.Queued {
+		b = binenc.AppendBoolField(b, 0x58300254, f.Continuation.Queued)
+	}
+	if len(f.Continuation.Recipients) > 0 {
+		b = binenc.AppendStringList(b, 0x43516251, f.Continuation.Recipients)
+	}
+	if f.Continuation.Sent != 0 {
+		b = binenc.AppendIntField(b, 0x6261af7f, f.Continuation.Sent)
+	}
+	if f.Continuation.Subject != "" {
+		b = binenc.AppendStringField(b, 0x891cfe4f, f.Continuation.Subject)
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	b, m = binenc.BeginGroup(b, 0x41a869c4)
+	if f.Details != nil {
+		b = p.appendDetailsAnswer(b, f.Details)
+	}
+	if f.Draft != nil {
+		b = binenc.AppendStringField(b, 0xb576858c, f.Draft.Text)
+	}
+	if f.Places != nil {
+		b = binenc.AppendStringList(b, 0xb831971d, f.Places.URIs)
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	b, m = binenc.BeginGroup(b, 0x9b9289b3)
+	if f.passedConfirmSend {
+		b = binenc.AppendIntField(b, 0xbcec1969, int64(sendNoticeConfirmSendGateDigest))
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	return b
+}
+
+// appendDetailsAnswer appends the answer to "details": a group of its form fields.
+func (sendNoticeProgram) appendDetailsAnswer(b []byte, a *SendNoticeDetailsAnswer) []byte {
+	b, m := binenc.BeginGroup(b, 0x5967f3a5)
+	if len(a.Badges) > 0 {
+		b = binenc.AppendEnumList(b, 0x1838b751, a.Badges)
+	}
+	if a.Bonus != nil {
+		b = binenc.AppendFloatField(b, 0xa0eb1d44, *a.Bonus)
+	}
+	if a.Copies != 0 {
+		b = binenc.AppendIntField(b, 0x4e343e10, a.Copies)
+	}
+	if a.Extra != nil {
+		b = binenc.AppendIntField(b, 0xa8901de9, *a.Extra)
+	}
+	if a.Font != nil {
+		b = binenc.AppendEnumField(b, 0x274e1290, *a.Font)
+	}
+	if a.Mute != nil {
+		b = binenc.AppendBoolField(b, 0xd6069f54, *a.Mute)
+	}
+	if a.Note != nil {
+		b = binenc.AppendStringField(b, 0x919a0c3d, *a.Note)
+	}
+	if a.Pin {
+		b = binenc.AppendBoolField(b, 0x6f410694, a.Pin)
+	}
+	if a.Title != "" {
+		b = binenc.AppendStringField(b, 0x9865b509, a.Title)
+	}
+	if a.Tone != "" {
+		b = binenc.AppendEnumField(b, 0x5c714e81, a.Tone)
+	}
+	if a.Weight != 0 {
+		b = binenc.AppendFloatField(b, 0x50a09eb9, a.Weight)
+	}
+	return binenc.EndGroup(b, m)
+}
+
+// sendNoticeConfirmSendGateDigest identifies what gate confirmSend confirms (its message and form);
+// a continuation that passed it carries it, and a build whose gate asks another question refuses
+// it.
+const sendNoticeConfirmSendGateDigest int64 = 4816742066688834002
+
+// LoadContinuation reads what AppendContinuation wrote, this build's or another build's
+// of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
+// restores the continuation it left): unknown entries are skipped, missing ones left absent.
+func (p sendNoticeProgram) LoadContinuation(f *SendNoticeFlow, data []byte) error {
+	f.Continuation = SendNoticeContinuation{}
+	f.Details = nil
+	f.Draft = nil
+	f.Places = nil
+	f.passedConfirmSend = false
+	r := binenc.NewFields(data)
+	for r.Next() {
+		switch r.Key() {
+		case 0x5ec2d352:
+			// continuation
+			c := r.Group("continuation")
+			for c.Next() {
+				switch c.Key() {
+				case 0x21c252a4:
+					// channel
+					f.Continuation.Channel = binenc.EnumField(&c, "channel", sendNoticeChannelValues)
+				case 0xe85c3338:
+					// cost
+					f.Continuation.Cost = c.Float("cost")
+				case 0x58300254:
+					// queued
+					f.Continuation.Queued = c.Bool("queued")
+				case 0x43516251:
+					// recipients
+					f.Continuation.Recipients = c.Strings("recipients")
+				case 0x6261af7f:
+					// sent
+					f.Continuation.Sent = c.Int("sent")
+				case 0x891cfe4f:
+					// subject
+					f.Continuation.Subject = c.String("subject")
+				}
+			}
+		case 0x41a869c4:
+			// answers
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
+		case 0x9b9289b3:
+			// gates
+			g := r.Group("gates")
+			if err := p.readGates(f, &g); err != nil {
+				return err
+			}
+		}
+	}
+	return r.Err()
+}
+
+// readAnswers reads the answers group: per request key, its answer.
+func (p sendNoticeProgram) readAnswers(f *SendNoticeFlow, r *binenc.Fields) {
+	for r.Next() {
+		switch r.Key() {
+		case 0x5967f3a5:
+			// details
+			g := r.Group("details")
+			f.Details = p.readDetailsAnswer(&g)
+		case 0xb576858c:
+			// draft
+			f.Draft = &mrtrimpl.Sampled{Text: r.String("draft")}
+		case 0xb831971d:
+			// places
+			f.Places = &mrtrimpl.RootList{URIs: r.Strings("places")}
+		}
+	}
+}
+
+// readDetailsAnswer reads the answer to "details", a group of its form fields.
+func (sendNoticeProgram) readDetailsAnswer(r *binenc.Fields) *SendNoticeDetailsAnswer {
+	a := &SendNoticeDetailsAnswer{}
+	for r.Next() {
+		switch r.Key() {
+		case 0x1838b751:
+			// badges
+			a.Badges = binenc.EnumList(r, "details.badges", sendNoticeBadgesValues)
+		case 0xa0eb1d44:
+			// bonus
+			v := r.Float("details.bonus")
+			a.Bonus = &v
+		case 0x4e343e10:
+			// copies
+			a.Copies = r.Int("details.copies")
+		case 0xa8901de9:
+			// extra
+			v := r.Int("details.extra")
+			a.Extra = &v
+		case 0x274e1290:
+			// font
+			v := binenc.EnumField(r, "details.font", sendNoticeFontValues)
+			a.Font = &v
+		case 0xd6069f54:
+			// mute
+			v := r.Bool("details.mute")
+			a.Mute = &v
+		case 0x919a0c3d:
+			// note
+			v := r.String("details.note")
+			a.Note = &v
+		case 0x6f410694:
+			// pin
+			a.Pin = r.Bool("details.pin")
+		case 0x9865b509:
+			// title
+			a.Title = r.String("details.title")
+		case 0x5c714e81:
+			// tone
+			a.Tone = binenc.EnumField(r, "details.tone", sendNoticeToneValues)
+		case 0x50a09eb9:
+			// weight
+			a.Weight = r.Float("details.weight")
+		}
+	}
+	return a
+}
+
+// readGates reads the gates passed; one whose question is not this build's refuses the
+// continuation: what the user confirmed is not what this build asks.
+func (sendNoticeProgram) readGates(f *SendNoticeFlow, r *binenc.Fields) error {
+	for r.Next() {
+		switch r.Key() {
+		case 0xbcec1969:
+			// confirmSend
+			if r.Int("gates.confirmSend") != sendNoticeConfirmSendGateDigest && r.Err() == nil {
+				return mrtrimpl.GateChanged("confirmSend")
+			}
+			f.passedConfirmSend = true
+		}
+	}
+	return nil
+}
+
+// AppendArgsV2 appends the positional encoding of the arguments that tokens of
+// envelope versions 1 and 2 are bound to.
+func (sendNoticeProgram) AppendArgsV2(b []byte, f *SendNoticeFlow) []byte {
 	b = binenc.AppendBool(b, f.Args.Cc != nil)
 	if f.Args.Cc != nil {
 		b = binenc.AppendString(b, *f.Args.Cc)
@@ -499,66 +755,10 @@ func (sendNoticeProgram) AppendArgs(b []byte, f *SendNoticeFlow) []byte {
 	return b
 }
 
-// AppendContinuation appends what the workflow carries between rounds.
-func (sendNoticeProgram) AppendContinuation(b []byte, f *SendNoticeFlow) []byte {
-	b = binenc.AppendEnum(b, sendNoticeChannelValues, f.Continuation.Channel)
-	b = binenc.AppendFloat(b, f.Continuation.Cost)
-	b = binenc.AppendBool(b, f.Continuation.Queued)
-	b = binenc.AppendUvarint(b, uint64(len(f.Continuation.Recipients)))
-	for _, x := range f.Continuation.Recipients {
-		b = binenc.AppendString(b, x)
-	}
-	b = binenc.AppendInt(b, f.Continuation.Sent)
-	b = binenc.AppendString(b, f.Continuation.Subject)
-	b = binenc.AppendBool(b, f.Details != nil)
-	if f.Details != nil {
-		b = binenc.AppendUvarint(b, uint64(len(f.Details.Badges)))
-		for _, x := range f.Details.Badges {
-			b = binenc.AppendEnum(b, sendNoticeBadgesValues, x)
-		}
-		b = binenc.AppendBool(b, f.Details.Bonus != nil)
-		if f.Details.Bonus != nil {
-			b = binenc.AppendFloat(b, *f.Details.Bonus)
-		}
-		b = binenc.AppendInt(b, f.Details.Copies)
-		b = binenc.AppendBool(b, f.Details.Extra != nil)
-		if f.Details.Extra != nil {
-			b = binenc.AppendInt(b, *f.Details.Extra)
-		}
-		b = binenc.AppendBool(b, f.Details.Font != nil)
-		if f.Details.Font != nil {
-			b = binenc.AppendEnum(b, sendNoticeFontValues, *f.Details.Font)
-		}
-		b = binenc.AppendBool(b, f.Details.Mute != nil)
-		if f.Details.Mute != nil {
-			b = binenc.AppendBool(b, *f.Details.Mute)
-		}
-		b = binenc.AppendBool(b, f.Details.Note != nil)
-		if f.Details.Note != nil {
-			b = binenc.AppendString(b, *f.Details.Note)
-		}
-		b = binenc.AppendBool(b, f.Details.Pin)
-		b = binenc.AppendString(b, f.Details.Title)
-		b = binenc.AppendEnum(b, sendNoticeToneValues, f.Details.Tone)
-		b = binenc.AppendFloat(b, f.Details.Weight)
-	}
-	b = binenc.AppendBool(b, f.Draft != nil)
-	if f.Draft != nil {
-		b = binenc.AppendString(b, f.Draft.Text)
-	}
-	b = binenc.AppendBool(b, f.Places != nil)
-	if f.Places != nil {
-		b = binenc.AppendUvarint(b, uint64(len(f.Places.URIs)))
-		for _, u := range f.Places.URIs {
-			b = binenc.AppendString(b, u)
-		}
-	}
-	return b
-}
-
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
-// in place of what the flow carried (an effect's replay restores the continuation it left).
-func (sendNoticeProgram) LoadContinuation(f *SendNoticeFlow, data []byte) error {
+// LoadContinuationV2 reads the positional continuation of tokens of envelope versions
+// 1 and 2 (and of effect records of the builds that minted them), all of it and
+// nothing more, in place of what the flow carried.
+func (sendNoticeProgram) LoadContinuationV2(f *SendNoticeFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	f.Continuation = SendNoticeContinuation{}
 	f.Details = nil
@@ -907,8 +1107,9 @@ func (p sendNoticeProgram) decodePlaces(ctx context.Context, uris []string) (*mr
 	return &mrtrimpl.RootList{URIs: uris}, mrtrimpl.CheckRoots(uris, 0, 2)
 }
 
-// CheckContinuation checks what handlers stored in the continuation against the
-// spec before the engine seals it; a field still at its zero value is not set yet.
+// CheckContinuation checks what the workflow carries (continuation fields, answers)
+// against the spec's built-in constraints, before the engine seals it and when it opens
+// it again; a value still at its zero value is not set yet.
 func (p sendNoticeProgram) CheckContinuation(ctx context.Context, f *SendNoticeFlow) mrtrimpl.Problems {
 	var problems mrtrimpl.Problems
 	if v := string(f.Continuation.Channel); v != "" {
@@ -946,6 +1147,82 @@ func (p sendNoticeProgram) CheckContinuation(ctx context.Context, f *SendNoticeF
 		if n := utf8.RuneCountInString(v); n > 80 {
 			problems.TooLong("subject", 80, n)
 		}
+	}
+	if a := f.Details; a != nil {
+		if list := a.Badges; len(list) > 0 {
+			if len(list) > 2 {
+				problems.MoreItems("details.badges", 2)
+			}
+			for _, v := range list {
+				if !slices.Contains(sendNoticeBadgesValues, SendNoticeBadges(v)) {
+					problems.NotOneOf("details.badges[]", "new, hot")
+				}
+			}
+		}
+		if a.Bonus != nil {
+			v := *a.Bonus
+			if v < 0.0 {
+				problems.BelowMinimum("details.bonus", 0.0)
+			}
+			if v > 5.0 {
+				problems.AboveMaximum("details.bonus", 5.0)
+			}
+		}
+		if v := a.Copies; v != 0 {
+			if v < 1 {
+				problems.BelowMinimum("details.copies", 1)
+			}
+			if v > 3 {
+				problems.AboveMaximum("details.copies", 3)
+			}
+		}
+		if a.Extra != nil {
+			v := *a.Extra
+			if v < 0 {
+				problems.BelowMinimum("details.extra", 0)
+			}
+			if v > 3 {
+				problems.AboveMaximum("details.extra", 3)
+			}
+		}
+		if a.Font != nil {
+			v := string(*a.Font)
+			if !slices.Contains(sendNoticeFontValues, SendNoticeFont(v)) {
+				problems.NotOneOf("details.font", "serif, sans")
+			}
+		}
+		if a.Note != nil {
+			v := *a.Note
+			if n := utf8.RuneCountInString(v); n > 60 {
+				problems.TooLong("details.note", 60, n)
+			}
+		}
+		if v := a.Title; v != "" {
+			if n := utf8.RuneCountInString(v); n > 60 {
+				problems.TooLong("details.title", 60, n)
+			}
+		}
+		if v := string(a.Tone); v != "" {
+			if !slices.Contains(sendNoticeToneValues, SendNoticeTone(v)) {
+				problems.NotOneOf("details.tone", "plain, formal")
+			}
+		}
+		if v := a.Weight; v != 0 {
+			if v < 0.0 {
+				problems.BelowMinimum("details.weight", 0.0)
+			}
+			if v > 5.0 {
+				problems.AboveMaximum("details.weight", 5.0)
+			}
+		}
+	}
+	if f.Draft != nil {
+		if n := utf8.RuneCountInString(f.Draft.Text); n > 500 {
+			problems.TooLong("draft", 500, n)
+		}
+	}
+	if f.Places != nil {
+		problems = append(problems, mrtrimpl.CheckRoots(f.Places.URIs, 0, 2)...)
 	}
 	return problems
 }

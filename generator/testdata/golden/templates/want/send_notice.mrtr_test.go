@@ -207,6 +207,16 @@ func TestSendNoticeValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeDetailsAnswer, validDetailsAnswer, "weight", 6.0, "weight: at most 5")
 }
 
+// TestSendNoticeRecordedContinuations opens the continuations recorded in
+// testdata/continuations/send_notice with this build: a spec change that would strand workflows
+// waiting in them across a deploy fails here, naming the file, the state and the reason
+// (docs/evolution.md). Record them on the build that is deployed: MRTR_RECORD=1 go test -run
+// TestSendNoticeRecordedContinuations.
+func TestSendNoticeRecordedContinuations(t *testing.T) {
+	h := &fakeSendNotice{}
+	mrtrtest.Continuations(t, NewSendNoticeProgram(h), fixturesSendNotice(h), "testdata/continuations/send_notice")
+}
+
 // TestSendNoticeRejectedInputs walks to every state that asks and sends there answers
 // meant for other states (and, at a gate, its confirmation before it was shown):
 // none is taken, no side effect runs, and the same question is asked again.

@@ -125,8 +125,9 @@ func (f *SignUpFlow) State() SignUpState {
 	return f.state
 }
 
-// SignUpState is a state of tool sign_up. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// SignUpState is a state of tool sign_up. States are numbered in flow order, for this
+// build only: a continuation records the state's name, so adding or moving states
+// elsewhere does not strand a workflow waiting in this one.
 type SignUpState uint16
 
 const (
@@ -387,9 +388,128 @@ var signUpTransitionTable = []mrtrimpl.Transition{
 	{From: uint16(SignUpStateCreate), On: vocab.Next, To: uint16(SignUpStateDone)},
 }
 
-// AppendArgs appends the canonical encoding of the arguments; requestState is
-// bound to its digest, so a continuation cannot be replayed with other arguments.
+// AppendArgs appends the canonical encoding of the arguments (tagged entries in name
+// order; an absent optional argument writes nothing): requestState is bound to its
+// digest, so a continuation cannot be replayed with other arguments.
 func (signUpProgram) AppendArgs(b []byte, f *SignUpFlow) []byte {
+	if f.Args.Age != nil {
+		b = binenc.AppendIntField(b, 0x2c41499c, *f.Args.Age)
+	}
+	b = binenc.AppendStringField(b, 0x8a8753c7, f.Args.Email)
+	if len(f.Args.Interests) > 0 {
+		b = binenc.AppendEnumList(b, 0x192c6ce0, f.Args.Interests)
+	}
+	if len(f.Args.Nicknames) > 0 {
+		b = binenc.AppendStringList(b, 0x20e4a91a, f.Args.Nicknames)
+	}
+	if len(f.Args.Teams) > 0 {
+		b = binenc.AppendEnumList(b, 0x140c8eed, f.Args.Teams)
+	}
+	return b
+}
+
+// AppendContinuation appends what the workflow carries between rounds, as tagged
+// entries: the continuation fields that are set, the answers given, the gates passed.
+func (p signUpProgram) AppendContinuation(b []byte, f *SignUpFlow) []byte {
+	var m int
+	b, m = binenc.BeginGroup(b, 0x5ec2d352)
+	if len(f.Continuation.Groups) > 0 {
+		b = binenc.AppendEnumList(b, 0xaf6bcb6d, f.Continuation.Groups)
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	b, m = binenc.BeginGroup(b, 0x41a869c4)
+	if f.Terms != nil {
+		b = p.appendTermsAnswer(b, f.Terms)
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	return b
+}
+
+// appendTermsAnswer appends the answer to "terms": a group of its form fields.
+func (signUpProgram) appendTermsAnswer(b []byte, a *SignUpTermsAnswer) []byte {
+	b, m := binenc.BeginGroup(b, 0xee7a3c2c)
+	if a.Accepted {
+		b = binenc.AppendBoolField(b, 0x1bc03140, a.Accepted)
+	}
+	if a.Motto != nil {
+		b = binenc.AppendStringField(b, 0xbfbc97be, *a.Motto)
+	}
+	if a.Share != nil {
+		b = binenc.AppendFloatField(b, 0xa9c9fc38, *a.Share)
+	}
+	if len(a.Topics) > 0 {
+		b = binenc.AppendEnumList(b, 0x07072b15, a.Topics)
+	}
+	return binenc.EndGroup(b, m)
+}
+
+// LoadContinuation reads what AppendContinuation wrote, this build's or another build's
+// of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
+// restores the continuation it left): unknown entries are skipped, missing ones left absent.
+func (p signUpProgram) LoadContinuation(f *SignUpFlow, data []byte) error {
+	f.Continuation = SignUpContinuation{}
+	f.Terms = nil
+	r := binenc.NewFields(data)
+	for r.Next() {
+		switch r.Key() {
+		case 0x5ec2d352:
+			// continuation
+			c := r.Group("continuation")
+			for c.Next() {
+				switch c.Key() {
+				case 0xaf6bcb6d:
+					// groups
+					f.Continuation.Groups = binenc.EnumList(&c, "groups", signUpGroupsValues)
+				}
+			}
+		case 0x41a869c4:
+			// answers
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
+		}
+	}
+	return r.Err()
+}
+
+// readAnswers reads the answers group: per request key, its answer.
+func (p signUpProgram) readAnswers(f *SignUpFlow, r *binenc.Fields) {
+	for r.Next() {
+		switch r.Key() {
+		case 0xee7a3c2c:
+			// terms
+			g := r.Group("terms")
+			f.Terms = p.readTermsAnswer(&g)
+		}
+	}
+}
+
+// readTermsAnswer reads the answer to "terms", a group of its form fields.
+func (signUpProgram) readTermsAnswer(r *binenc.Fields) *SignUpTermsAnswer {
+	a := &SignUpTermsAnswer{}
+	for r.Next() {
+		switch r.Key() {
+		case 0x1bc03140:
+			// accepted
+			a.Accepted = r.Bool("terms.accepted")
+		case 0xbfbc97be:
+			// motto
+			v := r.String("terms.motto")
+			a.Motto = &v
+		case 0xa9c9fc38:
+			// share
+			v := r.Float("terms.share")
+			a.Share = &v
+		case 0x07072b15:
+			// topics
+			a.Topics = binenc.EnumList(r, "terms.topics", signUpTopicsValues)
+		}
+	}
+	return a
+}
+
+// AppendArgsV2 appends the positional encoding of the arguments that tokens of
+// envelope versions 1 and 2 are bound to.
+func (signUpProgram) AppendArgsV2(b []byte, f *SignUpFlow) []byte {
 	b = binenc.AppendBool(b, f.Args.Age != nil)
 	if f.Args.Age != nil {
 		b = binenc.AppendInt(b, *f.Args.Age)
@@ -410,34 +530,10 @@ func (signUpProgram) AppendArgs(b []byte, f *SignUpFlow) []byte {
 	return b
 }
 
-// AppendContinuation appends what the workflow carries between rounds.
-func (signUpProgram) AppendContinuation(b []byte, f *SignUpFlow) []byte {
-	b = binenc.AppendUvarint(b, uint64(len(f.Continuation.Groups)))
-	for _, x := range f.Continuation.Groups {
-		b = binenc.AppendEnum(b, signUpGroupsValues, x)
-	}
-	b = binenc.AppendBool(b, f.Terms != nil)
-	if f.Terms != nil {
-		b = binenc.AppendBool(b, f.Terms.Accepted)
-		b = binenc.AppendBool(b, f.Terms.Motto != nil)
-		if f.Terms.Motto != nil {
-			b = binenc.AppendString(b, *f.Terms.Motto)
-		}
-		b = binenc.AppendBool(b, f.Terms.Share != nil)
-		if f.Terms.Share != nil {
-			b = binenc.AppendFloat(b, *f.Terms.Share)
-		}
-		b = binenc.AppendUvarint(b, uint64(len(f.Terms.Topics)))
-		for _, x := range f.Terms.Topics {
-			b = binenc.AppendEnum(b, signUpTopicsValues, x)
-		}
-	}
-	return b
-}
-
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
-// in place of what the flow carried (an effect's replay restores the continuation it left).
-func (signUpProgram) LoadContinuation(f *SignUpFlow, data []byte) error {
+// LoadContinuationV2 reads the positional continuation of tokens of envelope versions
+// 1 and 2 (and of effect records of the builds that minted them), all of it and
+// nothing more, in place of what the flow carried.
+func (signUpProgram) LoadContinuationV2(f *SignUpFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	f.Continuation = SignUpContinuation{}
 	f.Terms = nil
@@ -688,8 +784,9 @@ func (p signUpProgram) decodeTerms(ctx context.Context, content map[string]any) 
 	return a, problems, nil
 }
 
-// CheckContinuation checks what handlers stored in the continuation against the
-// spec before the engine seals it; a field still at its zero value is not set yet.
+// CheckContinuation checks what the workflow carries (continuation fields, answers)
+// against the spec's built-in constraints, before the engine seals it and when it opens
+// it again; a value still at its zero value is not set yet.
 func (p signUpProgram) CheckContinuation(ctx context.Context, f *SignUpFlow) mrtrimpl.Problems {
 	var problems mrtrimpl.Problems
 	if list := f.Continuation.Groups; len(list) > 0 {
@@ -699,6 +796,33 @@ func (p signUpProgram) CheckContinuation(ctx context.Context, f *SignUpFlow) mrt
 		for _, v := range list {
 			if !slices.Contains(signUpGroupsValues, SignUpGroups(v)) {
 				problems.NotOneOf("groups[]", "admins, staff, guests")
+			}
+		}
+	}
+	if a := f.Terms; a != nil {
+		if a.Motto != nil {
+			v := *a.Motto
+			if n := utf8.RuneCountInString(v); n > 80 {
+				problems.TooLong("terms.motto", 80, n)
+			}
+		}
+		if a.Share != nil {
+			v := *a.Share
+			if v < 0.0 {
+				problems.BelowMinimum("terms.share", 0.0)
+			}
+			if v > 1.0 {
+				problems.AboveMaximum("terms.share", 1.0)
+			}
+		}
+		if list := a.Topics; len(list) > 0 {
+			if len(list) > 2 {
+				problems.MoreItems("terms.topics", 2)
+			}
+			for _, v := range list {
+				if !slices.Contains(signUpTopicsValues, SignUpTopics(v)) {
+					problems.NotOneOf("terms.topics[]", "news, offers, tips")
+				}
 			}
 		}
 	}

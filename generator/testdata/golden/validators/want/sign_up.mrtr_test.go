@@ -220,6 +220,16 @@ func TestSignUpValidators(t *testing.T) {
 	}))
 }
 
+// TestSignUpRecordedContinuations opens the continuations recorded in
+// testdata/continuations/sign_up with this build: a spec change that would strand workflows waiting
+// in them across a deploy fails here, naming the file, the state and the reason
+// (docs/evolution.md). Record them on the build that is deployed: MRTR_RECORD=1 go test -run
+// TestSignUpRecordedContinuations.
+func TestSignUpRecordedContinuations(t *testing.T) {
+	h := &fakeSignUp{}
+	mrtrtest.Continuations(t, NewSignUpProgram(h), fixturesSignUp(h), "testdata/continuations/sign_up")
+}
+
 // TestSignUpRejectedInputs walks to every state that asks and sends there answers
 // meant for other states (and, at a gate, its confirmation before it was shown):
 // none is taken, no side effect runs, and the same question is asked again.

@@ -41,8 +41,9 @@ func (f *GetStatusFlow) State() GetStatusState {
 	return f.state
 }
 
-// GetStatusState is a state of tool get_status. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// GetStatusState is a state of tool get_status. States are numbered in flow order, for this
+// build only: a continuation records the state's name, so adding or moving states
+// elsewhere does not strand a workflow waiting in this one.
 type GetStatusState uint16
 
 const (
@@ -171,20 +172,41 @@ var getStatusTransitionTable = []mrtrimpl.Transition{
 	{From: uint16(GetStatusStateRead), On: vocab.Next, To: uint16(GetStatusStateDone)},
 }
 
-// AppendArgs appends the canonical encoding of the arguments; requestState is
-// bound to its digest, so a continuation cannot be replayed with other arguments.
+// AppendArgs appends the canonical encoding of the arguments (tagged entries in name
+// order; an absent optional argument writes nothing): requestState is bound to its
+// digest, so a continuation cannot be replayed with other arguments.
 func (getStatusProgram) AppendArgs(b []byte, f *GetStatusFlow) []byte {
 	return b
 }
 
-// AppendContinuation appends what the workflow carries between rounds.
-func (getStatusProgram) AppendContinuation(b []byte, f *GetStatusFlow) []byte {
+// AppendContinuation appends what the workflow carries between rounds, as tagged
+// entries: the continuation fields that are set, the answers given, the gates passed.
+func (p getStatusProgram) AppendContinuation(b []byte, f *GetStatusFlow) []byte {
 	return b
 }
 
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
-// in place of what the flow carried (an effect's replay restores the continuation it left).
-func (getStatusProgram) LoadContinuation(f *GetStatusFlow, data []byte) error {
+// LoadContinuation reads what AppendContinuation wrote, this build's or another build's
+// of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
+// restores the continuation it left): unknown entries are skipped, missing ones left absent.
+func (p getStatusProgram) LoadContinuation(f *GetStatusFlow, data []byte) error {
+	r := binenc.NewFields(data)
+	for r.Next() {
+		switch r.Key() {
+		}
+	}
+	return r.Err()
+}
+
+// AppendArgsV2 appends the positional encoding of the arguments that tokens of
+// envelope versions 1 and 2 are bound to.
+func (getStatusProgram) AppendArgsV2(b []byte, f *GetStatusFlow) []byte {
+	return b
+}
+
+// LoadContinuationV2 reads the positional continuation of tokens of envelope versions
+// 1 and 2 (and of effect records of the builds that minted them), all of it and
+// nothing more, in place of what the flow carried.
+func (getStatusProgram) LoadContinuationV2(f *GetStatusFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	return r.Done()
 }
@@ -204,8 +226,9 @@ func (p getStatusProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.Ra
 	return f, problems.Err()
 }
 
-// CheckContinuation checks what handlers stored in the continuation against the
-// spec before the engine seals it; a field still at its zero value is not set yet.
+// CheckContinuation checks what the workflow carries (continuation fields, answers)
+// against the spec's built-in constraints, before the engine seals it and when it opens
+// it again; a value still at its zero value is not set yet.
 func (p getStatusProgram) CheckContinuation(ctx context.Context, f *GetStatusFlow) mrtrimpl.Problems {
 	return nil
 }
