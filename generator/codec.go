@@ -3,8 +3,6 @@ package generator
 import (
 	"fmt"
 	"hash/fnv"
-	"path"
-	"path/filepath"
 	"strconv"
 
 	"github.com/dave/jennifer/jen"
@@ -43,13 +41,8 @@ const (
 	groupGates        = "gates"
 )
 
-// fieldKey is binenc.FieldKey, computed here: the generator does not
-// import the runtime (a test keeps the two equal).
-func fieldKey(name string) uint32 {
-	h := fnv.New32a()
-	h.Write([]byte(name))
-	return h.Sum32()
-}
+// fieldKey is spec.FieldKey: the key of a tagged entry.
+func fieldKey(name string) uint32 { return spec.FieldKey(name) }
 
 // keyLit is a key as generated code writes it, an untyped hex constant.
 func keyLit(name string) *jen.Statement { return jen.Id(fmt.Sprintf("0x%08x", fieldKey(name))) }
@@ -85,54 +78,6 @@ func gateDigest(s *spec.State) uint64 {
 		h.Write([]byte(s.Confirm.Message.Raw))
 	}
 	return h.Sum64()
-}
-
-// checkKeys fails when two names that share a group of the tagged
-// encoding have the same key (a 32-bit hash: rare, but then the values
-// would be read as each other).
-func checkKeys(t *spec.Tool) error {
-	check := func(what string, names []string, pos []spec.Pos) error {
-		seen := map[uint32]int{}
-		for i, n := range names {
-			if j, ok := seen[fieldKey(n)]; ok {
-				return fmt.Errorf("generator: %s: %s %q of %s %s has the continuation key of %q (%s); rename one of them",
-					specPos(pos[i]), what, n, t.Kind, t.Name, names[j], specPos(pos[j]))
-			}
-			seen[fieldKey(n)] = i
-		}
-		return nil
-	}
-	fields := func(what string, fs []*spec.Field) error {
-		var names []string
-		var pos []spec.Pos
-		for _, f := range fs {
-			names, pos = append(names, f.Name), append(pos, f.Pos)
-		}
-		return check(what, names, pos)
-	}
-	if err := fields("argument", t.Arguments); err != nil {
-		return err
-	}
-	if err := fields("continuation field", t.Continuation.Fields); err != nil {
-		return err
-	}
-	var keys, gates []string
-	var keyPos, gatePos []spec.Pos
-	for _, s := range t.States {
-		for _, q := range s.Requests {
-			keys, keyPos = append(keys, q.Key), append(keyPos, q.Pos)
-			if err := fields("form field", q.Fields); err != nil {
-				return err
-			}
-		}
-		if s.Confirm != nil {
-			gates, gatePos = append(gates, s.Name), append(gatePos, s.Pos)
-		}
-	}
-	if err := check("input request", keys, keyPos); err != nil {
-		return err
-	}
-	return check("confirmation state", gates, gatePos)
 }
 
 // argsCodec emits AppendArgs: the arguments in name order, a required one
@@ -488,11 +433,4 @@ func (w *workflow) readGates(jf *jen.File) {
 		jen.Return(jen.Nil()),
 	)
 	jf.Line()
-}
-
-// specPos names a place in the spec for an error: the spec file's base
-// name, line and column.
-func specPos(p spec.Pos) string {
-	p.File = path.Base(filepath.ToSlash(p.File))
-	return p.String()
 }

@@ -108,11 +108,6 @@ func Generate(f *spec.File, opts Options) ([]File, error) {
 	if err := lintErrors(f, findings); err != nil {
 		return nil, err
 	}
-	for _, t := range f.Workflows() {
-		if err := checkKeys(t); err != nil {
-			return nil, err
-		}
-	}
 	g := &gen{f: f, opts: opts}
 	// Files are independent of each other: render them on every CPU (most
 	// of the time goes into formatting), each into its own slot, so the

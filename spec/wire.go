@@ -1,6 +1,10 @@
 package spec
 
-import "github.com/mrtrgen/mrtrgen/vocab"
+import (
+	"hash/fnv"
+
+	"github.com/mrtrgen/mrtrgen/vocab"
+)
 
 // WireKind is the kind a carried value is written with in a continuation
 // (docs/evolution.md, "What a token carries"). The continuation codec tags
@@ -91,4 +95,15 @@ func (r *InputRequest) WireType() string {
 		return "list of string"
 	}
 	return r.WireKind().String()
+}
+
+// FieldKey is the key of a value named name among the tagged entries of a
+// continuation (envelope 3): FNV-1a, 32 bits, as binenc.FieldKey computes
+// it at run time (a test keeps the two equal). Two names of one group with
+// one key would be read as each other; lint refuses them
+// (continuation-key-collision).
+func FieldKey(name string) uint32 {
+	h := fnv.New32a()
+	h.Write([]byte(name))
+	return h.Sum32()
 }
