@@ -154,6 +154,68 @@ states:
 		check: checkAskDuplicatesArgument,
 	},
 	{
+		ID: "ask-again-not-earlier", Severity: spec.Error,
+		Summary: "a check's askAgain names an ask the check does not follow",
+		Hint:    "name the ask whose answer the check refuses (one the check follows by its next edge)",
+		Why: `mrtr.AskAgain sends the workflow back to the question the check refused, with the check's
+message shown as the question's explanation. An ask that does not lead to the check was
+not answered before it: going there is not asking again, and the message explains a
+question the user never saw.`,
+		Bad: `askTicket: {ask: {ticket: {...}}, next: confirm}
+confirm: {confirm: {...}, next: verify}
+askOther: {ask: {other: {...}}, next: done}
+verify:
+  check: ticketApproved
+  next: deploy
+  askAgain: {state: askOther, maxAttempts: 3, onExhausted: noTicket}`,
+		Good: `verify:
+  check: ticketApproved
+  next: deploy
+  askAgain: {state: askTicket, maxAttempts: 3, onExhausted: noTicket}`,
+		check: checkAskAgainTarget,
+	},
+	{
+		ID: "branch-not-exhaustive", Severity: spec.Error,
+		Summary: "a value branch has no arm for some values (or for an absent value) and no default",
+		Hint:    "add the missing cases or ranges, or a default:",
+		Why: `A branch routes on a value with no handler method, so every value must have somewhere to
+go: every value of an enum or boolean a case, every number of the field's range
+(its minimum and maximum; whole numbers for an integer) a range of when, and an absent
+value (an optional argument or form field without default, or the answer of an optional
+request) the default. A value no arm takes fails the round at run time.`,
+		Bad: `route:
+  branch: amount        # number, minimum: 0
+  when:
+    - {above: 500, next: managerApproval}`,
+		Good: `route:
+  branch: amount
+  when:
+    - {above: 500, next: managerApproval}
+  default: refund`,
+		check: checkBranchExhaustive,
+	},
+	{
+		ID: "branch-value-not-set", Severity: spec.Error,
+		Summary: "a value branch routes on an answer or continuation field that some path to it has not given or set",
+		Hint:    "branch only after the ask (by its next edge) or after the check that sets the field, on every path",
+		Why: `A branch reads its value when it runs. An answer exists once its ask was left by its next
+edge (not on a path that skips it, declines or cancels it, or comes back into it); a
+continuation field is set by checks and effects. On a path without it the branch would
+route on nothing: an unset enum fails the round, an unset number or boolean is zero and
+takes whatever arm zero takes. Until checks declare the fields they set, any check or
+effect before the branch counts as setting a continuation field.`,
+		Bad: `askRefund:
+  ask: {refund: {elicit: {message: ..., fields: {amount: {type: number, required: true}}}}}
+  next: route
+  onDecline: route
+route: {branch: refund.amount, when: [{above: 500, next: approval}], default: pay}`,
+		Good: `askRefund:
+  ask: {refund: {elicit: {message: ..., fields: {amount: {type: number, required: true}}}}}
+  next: route
+  onDecline: notRefunded`,
+		check: checkBranchValueNotSet,
+	},
+	{
 		ID: "continuation-too-large", Severity: spec.Warning,
 		Summary: "the sealed requestState can grow past the budget",
 		Hint:    "bound the carried strings and arrays, carry ids instead of records, use storage: reference, or raise continuation.maxBytes",
@@ -351,6 +413,22 @@ states:
 		check: checkOptionalInTemplate,
 	},
 	{
+		ID: "overlapping-thresholds", Severity: spec.Error,
+		Summary: "two ranges of a value branch take the same number",
+		Hint:    "make the ranges disjoint: end one where the next begins (atMost 500, then above 500)",
+		Why: `The ranges of a branch are read as a table, in any order: each number takes the one range
+that contains it. Two ranges that share a number make the table ambiguous for the reader
+("above 100" and "above 500" both take 600), so they must not overlap. Write one range
+per band: {above: 100, atMost: 500} and {above: 500}.`,
+		Bad: `when:
+  - {above: 100, next: teamLead}
+  - {above: 500, next: manager}`,
+		Good: `when:
+  - {above: 100, atMost: 500, next: teamLead}
+  - {above: 500, next: manager}`,
+		check: checkOverlappingThresholds,
+	},
+	{
 		ID: "recheck-after-confirmation", Severity: spec.Warning,
 		Summary: "an irreversible effect follows a confirmation gate with no business recheck in between",
 		Hint:    "add a check: state between the gate and the effect",
@@ -421,6 +499,44 @@ an unbounded string also makes the continuation's size unbounded.`,
 		Bad:   `comment: {type: string}`,
 		Good:  `comment: {type: string, maxLength: 500}`,
 		check: checkStringMaxLength,
+	},
+	{
+		ID: "unbounded-ask-cycle", Severity: spec.Warning,
+		Summary: "a loop through a question has no bound: the user can be asked again and again",
+		Hint:    "bound the loop with askAgain on the check that refuses the answer (maxAttempts, onExhausted)",
+		Why: `A loop back to a state that asks (a check outcome "retry" that leads to the question again,
+a decline that goes back) lets a workflow ask forever: a model calling the tool can keep
+answering wrongly, and nothing ends it but the TTL. askAgain on a check is the bounded
+loop: the check refuses the answer with mrtr.AskAgain and a message the user sees, the
+continuation counts the refusals (sealed, so the count cannot be reset), and after
+maxAttempts answers the workflow goes to onExhausted instead.`,
+		Bad: `askTicket: {ask: {ticket: {...}}, next: verify}
+verify:
+  check: ticketApproved
+  outcomes: {approved: deploy, notApproved: askTicket}`,
+		Good: `askTicket: {ask: {ticket: {...}}, next: verify}
+verify:
+  check: ticketApproved
+  next: deploy
+  askAgain: {state: askTicket, maxAttempts: 3, onExhausted: noTicket}`,
+		check: checkUnboundedAskCycle,
+	},
+	{
+		ID: "unreachable-arm", Severity: spec.Warning,
+		Summary: "an arm of a value branch can never be taken",
+		Hint:    "delete the arm, or fix its bounds",
+		Why: `A range that holds no value of the field (above its maximum, or above 500 and below 100),
+or a default when the cases or ranges already take every value (and the value cannot be
+absent), is dead code that misleads a reviewer into thinking a path exists.`,
+		Bad: `amount: {type: number, minimum: 0, maximum: 1000}
+# ...
+when:
+  - {above: 5000, next: director}
+  - {atLeast: 0, next: refund}`,
+		Good: `when:
+  - {above: 500, next: manager}
+  - {atLeast: 0, atMost: 500, next: refund}`,
+		check: checkUnreachableArm,
 	},
 	{
 		ID: "unreachable-state", Severity: spec.Warning,
@@ -540,6 +656,7 @@ var loaderRules = []*Rule{
 		Why: "The schema is embedded in mrtrgen (`mrtrgen schema` prints it); editors use it through a `# yaml-language-server: $schema=` line."},
 	{ID: "field", Severity: spec.Error, Summary: "a field's constraints do not fit its type or role, or contradict each other"},
 	{ID: "state", Severity: spec.Error, Summary: "a state does not say exactly one thing to do, or lacks its transition"},
+	{ID: "branch", Severity: spec.Error, Summary: "a value branch routes on a value it cannot route on, or its arms do not fit the value's type"},
 	{ID: "ask", Severity: spec.Error, Summary: "an input request does not say exactly one thing it asks for"},
 	{ID: "template", Severity: spec.Error, Summary: "a message template is malformed"},
 	{ID: "bad-regex", Severity: spec.Error, Summary: "a pattern is not a valid RE2 regular expression", Hint: "patterns use Go's RE2 syntax (no lookaround or backreferences)"},
@@ -936,6 +1053,9 @@ func checkUnusedInput(c *checker, r *Rule) {
 					used[ref.Path[0]] = true
 				}
 			}
+			if b := s.Branch; b != nil && b.On.Kind == spec.RefFormField {
+				used[b.On.Path[0]] = true // a branch routes on it
+			}
 		}
 		g := c.graph(t)
 		for i, s := range t.States {
@@ -954,7 +1074,7 @@ func checkUnusedInput(c *checker, r *Rule) {
 			}
 			for _, q := range s.Requests {
 				if !used[q.Key] {
-					c.report(r, q.Pos, c.toolScope(t, q.Lint, s.Lint), "%s %q: answer %q is never used (no template names it and no check or effect follows)", t.Kind, t.Name, q.Key)
+					c.report(r, q.Pos, c.toolScope(t, q.Lint, s.Lint), "%s %q: answer %q is never used (no template or branch names it and no check or effect follows)", t.Kind, t.Name, q.Key)
 				}
 			}
 		}

@@ -164,6 +164,11 @@ func tokenSizeAt(g *graph, s *spec.State) int {
 			body = addSize(body, entrySize(group))
 		}
 	}
+	for _, c := range t.States {
+		if c.AskAgain != nil {
+			body = addSize(body, uvarintLen(c.AskAgain.MaxAttempts)) // the count of refused answers
+		}
+	}
 	if body == unbounded {
 		return unbounded
 	}

@@ -588,7 +588,7 @@ func (d *decoder) decodeOptionList(f, item *Field, n *yaml.Node) any {
 	return os
 }
 
-var stateKindKeys = []string{"check", "ask", "confirm", "effect", "terminal"}
+var stateKindKeys = []string{"check", "ask", "confirm", "effect", "branch", "terminal"}
 
 func (d *decoder) decodeState(sp pair) *State {
 	s := &State{Name: sp.key, Pos: d.pos(sp.k)}
@@ -617,6 +617,10 @@ func (d *decoder) decodeState(sp pair) *State {
 			s.Requests = d.decodeRequests(p.v)
 		case "confirm":
 			s.Kind, s.Confirm = vocab.StateConfirm, d.decodeGate(p.v)
+		case "askAgain":
+			s.AskAgain = d.decodeAskAgain(p)
+		case "branch", "cases", "when", "default":
+			d.decodeBranchKey(s, p)
 		case "effect":
 			s.Kind, s.Effect = vocab.StateEffect, &NameRef{Name: p.v.Value, Pos: d.pos(p.v)}
 		case "irreversible":
@@ -647,7 +651,7 @@ func (d *decoder) decodeState(sp pair) *State {
 	}
 	switch len(kinds) {
 	case 0:
-		d.errorf(sp.k, "state", "add one of check, ask, confirm, effect, terminal", "state %q does not say what happens in it", s.Name)
+		d.errorf(sp.k, "state", "add one of check, ask, confirm, effect, branch, terminal", "state %q does not say what happens in it", s.Name)
 		return s
 	case 1:
 	default:
@@ -655,6 +659,14 @@ func (d *decoder) decodeState(sp pair) *State {
 		return s
 	}
 	d.checkStateKeys(s, keys, sp.k, askEntries)
+	// Keys reported as out of place leave nothing behind: a check is not
+	// also a branch, and only checks ask again.
+	if s.Kind != vocab.StateBranch {
+		s.Branch = nil
+	}
+	if s.Kind != vocab.StateCheck {
+		s.AskAgain = nil
+	}
 	if s.Kind == vocab.StateEffect && s.Idempotency == nil {
 		s.Idempotency = &Idempotency{Retain: DefaultRetain, Pos: s.Pos}
 	}
@@ -742,13 +754,14 @@ func (d *decoder) decodePromptMessages(n *yaml.Node) []*PromptMessage {
 // transitions the kind needs but lacks.
 func (d *decoder) checkStateKeys(s *State, keys map[string]*yaml.Node, at *yaml.Node, askEntries int) {
 	allowed := map[vocab.StateKind][]string{
-		vocab.StateCheck:    {"check", "outcomes", "next", "sets"},
+		vocab.StateCheck:    {"check", "outcomes", "next", "sets", "askAgain"},
 		vocab.StateAsk:      {"ask", "next", "onDecline", "onCancel"},
 		vocab.StateConfirm:  {"confirm", "next", "onDecline", "onCancel"},
 		vocab.StateEffect:   {"effect", "irreversible", "idempotency", "next", "sets"},
+		vocab.StateBranch:   {"branch", "cases", "when", "default"},
 		vocab.StateTerminal: {"terminal", "message", "messages"},
 	}[s.Kind]
-	for _, key := range []string{"outcomes", "next", "onDecline", "onCancel", "irreversible", "idempotency", "message", "messages", "sets"} {
+	for _, key := range []string{"outcomes", "next", "onDecline", "onCancel", "irreversible", "idempotency", "message", "messages", "sets", "askAgain", "cases", "when", "default"} {
 		if k := keys[key]; k != nil && !slices.Contains(allowed, key) {
 			d.errorf(k, "state", "", "state %q: %s does not apply to a %s state", s.Name, key, s.Kind)
 		}
@@ -763,6 +776,8 @@ func (d *decoder) checkStateKeys(s *State, keys map[string]*yaml.Node, at *yaml.
 		case keys["outcomes"] != nil && len(s.Outcomes) < 2:
 			d.errorf(keys["outcomes"], "state", "use next for a single way on", "state %q: outcomes needs at least two branches", s.Name)
 		}
+	case vocab.StateBranch:
+		d.checkBranchKeys(s, keys)
 	case vocab.StateAsk, vocab.StateConfirm, vocab.StateEffect:
 		if s.Next == nil {
 			d.errorf(at, "state", "add next: <state>", "%s state %q does not say where to go", s.Kind, s.Name)
@@ -780,6 +795,13 @@ func (d *decoder) checkStateKeys(s *State, keys map[string]*yaml.Node, at *yaml.
 	}
 	if k := keys["sets"]; k != nil && len(s.Outcomes) == 0 && slices.ContainsFunc(s.Sets, func(sd *SetDecl) bool { return len(sd.Outcomes) > 0 }) {
 		d.errorf(k, "state", "list the fields (sets: [a, b]): without outcomes, a method sets them whenever it returns", "state %q: sets by outcome needs a check with outcomes", s.Name)
+	}
+	if a := s.AskAgain; a != nil && s.Kind == vocab.StateCheck {
+		for _, b := range s.Outcomes {
+			if e := vocab.OutcomeEdge(b.Name); e.Label() == vocab.AskAgain.Label() || e.Label() == vocab.Exhausted.Label() {
+				d.errorf(keys["outcomes"], "state", "rename the outcome", "state %q: outcome %q has the name of an askAgain transition", s.Name, b.Name)
+			}
+		}
 	}
 	if s.Kind == vocab.StateAsk && len(s.Requests) == 0 && keys["ask"] != nil && askEntries == 0 {
 		d.errorf(keys["ask"], "state", "add at least one input request", "state %q asks for nothing", s.Name)
@@ -817,6 +839,135 @@ func (d *decoder) decodeSets(n *yaml.Node) []*SetDecl {
 	}
 	slices.SortStableFunc(out, func(a, b *SetDecl) int { return strings.Compare(a.Field.Name, b.Field.Name) })
 	return out
+}
+
+// decodeBranchKey decodes one key of a value branch: the value it routes
+// on, its cases (sorted by value), its ranges (sorted from the lowest) or
+// its default.
+func (d *decoder) decodeBranchKey(s *State, p pair) {
+	b := d.branchOf(s, p.k)
+	switch p.key {
+	case "branch":
+		s.Kind = vocab.StateBranch
+		b.On = ValueRef{Path: strings.Split(p.v.Value, "."), Pos: d.pos(p.v)}
+	case "cases":
+		for _, cp := range pairs(p.v) {
+			b.Cases = append(b.Cases, &Case{Value: cp.key, Target: StateRef{Name: cp.v.Value, Pos: d.pos(cp.v)}, Pos: d.pos(cp.k)})
+		}
+		slices.SortFunc(b.Cases, func(x, y *Case) int { return strings.Compare(x.Value, y.Value) })
+	case "when":
+		for _, item := range p.v.Content {
+			if r := d.decodeRange(item); r != nil {
+				b.Ranges = append(b.Ranges, r)
+			}
+		}
+		slices.SortStableFunc(b.Ranges, compareRanges)
+	case "default":
+		b.Default = &StateRef{Name: p.v.Value, Pos: d.pos(p.v)}
+	}
+}
+
+// branchOf returns the state's value branch, made on the first of its keys
+// (branch, cases, when, default) the decoder meets.
+func (d *decoder) branchOf(s *State, at *yaml.Node) *ValueBranch {
+	if s.Branch == nil {
+		s.Branch = &ValueBranch{Pos: d.pos(at)}
+	}
+	return s.Branch
+}
+
+// checkBranchKeys reports a value branch without arms, or with both kinds.
+func (d *decoder) checkBranchKeys(s *State, keys map[string]*yaml.Node) {
+	switch {
+	case keys["cases"] != nil && keys["when"] != nil:
+		d.errorf(keys["when"], "branch", "use cases for an enum or a boolean, when for a number", "branch %q has both cases and when", s.Name)
+	case keys["cases"] == nil && keys["when"] == nil:
+		d.errorf(keys["branch"], "branch", "add cases: {value: <state>} or when: [{above: 500, next: <state>}]", "branch %q has no arms", s.Name)
+	}
+}
+
+// decodeRange reads one arm of when: at most one lower and one upper bound,
+// and at least one of them.
+func (d *decoder) decodeRange(n *yaml.Node) *Range {
+	r := &Range{Pos: d.pos(n)}
+	bounds := 0
+	for _, p := range pairs(n) {
+		bound := func(dst **Bound, inclusive bool, other string) {
+			bounds++
+			v := d.floatPtr(p.v)
+			if v == nil {
+				return
+			}
+			if *dst != nil {
+				d.errorf(p.k, "branch", "give one lower bound (above or atLeast) and one upper bound (below or atMost)", "range has both %s and %s", p.key, other)
+				return
+			}
+			*dst = &Bound{Value: *v, Inclusive: inclusive}
+		}
+		switch p.key {
+		case "above":
+			bound(&r.Lower, false, "atLeast")
+		case "atLeast":
+			bound(&r.Lower, true, "above")
+		case "below":
+			bound(&r.Upper, false, "atMost")
+		case "atMost":
+			bound(&r.Upper, true, "below")
+		case "next":
+			r.Target = StateRef{Name: p.v.Value, Pos: d.pos(p.v)}
+		}
+	}
+	if bounds == 0 {
+		d.errorf(n, "branch", "add above, atLeast, below or atMost", "a range of when has no bound")
+		return nil
+	}
+	return r
+}
+
+// compareRanges orders ranges from the lowest: by lower bound (none first,
+// an inclusive bound before an exclusive one of the same value), then by
+// upper bound (none last).
+func compareRanges(a, b *Range) int {
+	if c := compareBound(a.Lower, b.Lower, true); c != 0 {
+		return c
+	}
+	return compareBound(a.Upper, b.Upper, false)
+}
+
+func compareBound(a, b *Bound, lower bool) int {
+	switch {
+	case a == nil && b == nil:
+		return 0
+	case a == nil && lower, b == nil && !lower:
+		return -1
+	case a == nil, b == nil:
+		return 1
+	case a.Value != b.Value:
+		if a.Value < b.Value {
+			return -1
+		}
+		return 1
+	case a.Inclusive == b.Inclusive:
+		return 0
+	case a.Inclusive == lower:
+		return -1
+	}
+	return 1
+}
+
+func (d *decoder) decodeAskAgain(p pair) *AskAgain {
+	a := &AskAgain{Pos: d.pos(p.k)}
+	for _, ap := range pairs(p.v) {
+		switch ap.key {
+		case "state":
+			a.State = StateRef{Name: ap.v.Value, Pos: d.pos(ap.v)}
+		case "maxAttempts":
+			a.MaxAttempts = d.intVal(ap.v)
+		case "onExhausted":
+			a.OnExhausted = StateRef{Name: ap.v.Value, Pos: d.pos(ap.v)}
+		}
+	}
+	return a
 }
 
 func (d *decoder) decodeRequest(rp pair) *InputRequest {

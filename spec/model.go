@@ -3,6 +3,8 @@ package spec
 import (
 	"regexp"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/mrtrgen/mrtrgen/vocab"
@@ -243,6 +245,13 @@ type State struct {
 	// Check: the handler method; the next state, or one per named outcome.
 	Check    *NameRef
 	Outcomes []*Branch // sorted by name; empty when Next is used
+	// AskAgain, on a check, is where the check may send the workflow back
+	// when it refuses an answer with a message (mrtr.AskAgain); nil when
+	// the check cannot ask again.
+	AskAgain *AskAgain
+
+	// Branch: the value routed on and the arms.
+	Branch *ValueBranch
 
 	// Sets, on a check or an effect, declares the continuation fields the
 	// handler method sets before it returns (sorted by field name): lint
@@ -314,6 +323,122 @@ func (t *Tool) DeclaresSets() bool {
 	return slices.ContainsFunc(t.States, func(s *State) bool { return s.SetsPos.Line > 0 || len(s.Sets) > 0 })
 }
 
+// AskAgain is where a check sends the workflow when it refuses an answer
+// with a message for the user: back to an earlier ask, at most MaxAttempts
+// answers in all; the refusal that uses up the last attempt goes to
+// OnExhausted instead.
+type AskAgain struct {
+	State       StateRef // the ask
+	MaxAttempts int      // ≥ 2: answers the check may see, the first included
+	OnExhausted StateRef
+	Pos         Pos // the askAgain key
+}
+
+// ValueBranch routes on one value with no handler method. Cases route an
+// enum or a boolean by value; Ranges route a number by disjoint ranges.
+// Default takes every other value, and an absent one.
+type ValueBranch struct {
+	On      ValueRef
+	Cases   []*Case  // sorted by value
+	Ranges  []*Range // sorted from the lowest
+	Default *StateRef
+	Pos     Pos // the branch key
+}
+
+// Arm is one arm of a value branch, as its edge shows it.
+type Arm struct {
+	Label  string // the case's value, or the range ("above 500")
+	Target StateRef
+	Case   *Case  // one of Case and Range is set
+	Range  *Range //
+}
+
+// Arms lists the branch's arms in edge order: cases by value, ranges from
+// the lowest.
+func (b *ValueBranch) Arms() []Arm {
+	var out []Arm
+	for _, c := range b.Cases {
+		out = append(out, Arm{Label: c.Value, Target: c.Target, Case: c})
+	}
+	for _, r := range b.Ranges {
+		out = append(out, Arm{Label: r.Label(), Target: r.Target, Range: r})
+	}
+	return out
+}
+
+// ValueRef names the value a branch routes on, written like a template
+// placeholder without braces: an argument ("amount"), a continuation field
+// ("tier") or a form field of an answer ("refund.amount"). The loader
+// resolves it: Kind is RefArgument, RefContinuation or RefFormField, and
+// Field the field it names.
+type ValueRef struct {
+	Path  []string
+	Kind  RefKind
+	Field *Field
+	Pos   Pos
+}
+
+// Name is the reference as written.
+func (r *ValueRef) Name() string { return strings.Join(r.Path, ".") }
+
+// Case is one arm of a branch over an enum or a boolean: the value and the
+// state it leads to. Booleans are written true and false.
+type Case struct {
+	Value  string
+	Target StateRef
+	Pos    Pos // the value's key
+}
+
+// Range is one arm of a branch over a number: the values between its
+// bounds (a missing bound is unbounded) lead to Target.
+type Range struct {
+	Lower, Upper *Bound
+	Target       StateRef
+	Pos          Pos // the list item
+}
+
+// Bound is one end of a range. Inclusive bounds are written atLeast and
+// atMost, exclusive ones above and below.
+type Bound struct {
+	Value     float64
+	Inclusive bool
+}
+
+// Label is the range as diagrams, edges and walks show it: "above 500",
+// "at least 100 and below 500".
+func (r *Range) Label() string {
+	var parts []string
+	if b := r.Lower; b != nil {
+		word := "above "
+		if b.Inclusive {
+			word = "at least "
+		}
+		parts = append(parts, word+FormatNumber(b.Value))
+	}
+	if b := r.Upper; b != nil {
+		word := "below "
+		if b.Inclusive {
+			word = "at most "
+		}
+		parts = append(parts, word+FormatNumber(b.Value))
+	}
+	return strings.Join(parts, " and ")
+}
+
+// Contains reports whether x is in the range.
+func (r *Range) Contains(x float64) bool {
+	if b := r.Lower; b != nil && (x < b.Value || (x == b.Value && !b.Inclusive)) {
+		return false
+	}
+	if b := r.Upper; b != nil && (x > b.Value || (x == b.Value && !b.Inclusive)) {
+		return false
+	}
+	return true
+}
+
+// FormatNumber writes a bound as a person would: 500, 0.5, 1000000.
+func FormatNumber(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+
 // StateRef names a state at a position.
 type StateRef struct {
 	Name string
@@ -328,7 +453,8 @@ type Edge struct {
 }
 
 // Edges lists the state's outgoing transitions in a fixed order: next,
-// outcomes by name, decline, cancel.
+// outcomes by name, a branch's arms (cases by value, ranges from the
+// lowest) and its default, decline, cancel, ask again, exhausted.
 func (s *State) Edges() []Edge {
 	var es []Edge
 	if s.Next != nil {
@@ -337,11 +463,23 @@ func (s *State) Edges() []Edge {
 	for _, b := range s.Outcomes {
 		es = append(es, Edge{From: s.Name, To: b.Target.Name, On: vocab.OutcomeEdge(b.Name), Pos: b.Target.Pos})
 	}
+	if b := s.Branch; b != nil {
+		for _, a := range b.Arms() {
+			es = append(es, Edge{From: s.Name, To: a.Target.Name, On: vocab.CaseEdge(a.Label), Pos: a.Target.Pos})
+		}
+		if b.Default != nil {
+			es = append(es, Edge{From: s.Name, To: b.Default.Name, On: vocab.Default, Pos: b.Default.Pos})
+		}
+	}
 	if s.OnDecline != nil {
 		es = append(es, Edge{From: s.Name, To: s.OnDecline.Name, On: vocab.Decline, Pos: s.OnDecline.Pos})
 	}
 	if s.OnCancel != nil {
 		es = append(es, Edge{From: s.Name, To: s.OnCancel.Name, On: vocab.Cancel, Pos: s.OnCancel.Pos})
+	}
+	if a := s.AskAgain; a != nil {
+		es = append(es, Edge{From: s.Name, To: a.State.Name, On: vocab.AskAgain, Pos: a.State.Pos},
+			Edge{From: s.Name, To: a.OnExhausted.Name, On: vocab.Exhausted, Pos: a.OnExhausted.Pos})
 	}
 	return es
 }

@@ -84,6 +84,16 @@ func (r *resolver) resolveWorkflow(t *Tool) {
 			r.errorf(q.Pos, "name-collision", "rename the request key", "input request key %q has the same name as an argument or continuation field", key)
 		}
 	}
+	for _, s := range t.States {
+		if s.Branch != nil {
+			r.resolveBranch(t, s, keys)
+		}
+		if a := s.AskAgain; a != nil {
+			if to := t.State(a.State.Name); to != nil && to.Kind != vocab.StateAsk {
+				r.errorf(a.State.Pos, "state", "name the ask state whose question the check refused", "state %q asks again at %q, which is a %s state, not an ask", s.Name, a.State.Name, to.Kind)
+			}
+		}
+	}
 	// Validators and templates.
 	for _, f := range allFields(t) {
 		r.resolveValidators(f)
@@ -285,4 +295,79 @@ func sortedCopy(s []string) []string {
 	c := slices.Clone(s)
 	slices.Sort(c)
 	return c
+}
+
+// resolveBranch resolves the value a branch routes on and checks its arms
+// against the value's type: cases name values of an enum or a boolean,
+// ranges bound a number.
+func (r *resolver) resolveBranch(t *Tool, s *State, keys map[string]*InputRequest) {
+	b := s.Branch
+	ref := &b.On
+	name := ref.Path[0]
+	switch {
+	case len(ref.Path) == 1 && t.Argument(name) != nil:
+		ref.Kind, ref.Field = RefArgument, t.Argument(name)
+	case len(ref.Path) == 1 && t.Continuation.Field(name) != nil:
+		ref.Kind, ref.Field = RefContinuation, t.Continuation.Field(name)
+	case len(ref.Path) == 2 && keys[name] != nil && keys[name].Kind == vocab.Elicit:
+		if ref.Field = keys[name].Field(ref.Path[1]); ref.Field == nil {
+			var fields []string
+			for _, f := range keys[name].Fields {
+				fields = append(fields, f.Name)
+			}
+			r.errorf(ref.Pos, "unknown-reference", suggest(ref.Path[1], fields, "its fields"), "branch %q: elicitation %q has no field %q", s.Name, name, ref.Path[1])
+			return
+		}
+		ref.Kind = RefFormField
+	case keys[name] != nil:
+		r.errorf(ref.Pos, "branch", "branch on a form field (key.field), an argument or a continuation field", "branch %q: %q is a %s answer, which a branch cannot route on", s.Name, ref.Name(), keys[name].Kind)
+		return
+	default:
+		r.errorf(ref.Pos, "unknown-reference", "a branch routes on an argument, a continuation field or a form field (askKey.field)", "branch %q: %q names nothing declared in %s %q", s.Name, ref.Name(), t.Kind, t.Name)
+		return
+	}
+	f := ref.Field
+	switch f.Type {
+	case TypeEnum, TypeBoolean:
+		if len(b.Ranges) > 0 {
+			r.errorf(b.Ranges[0].Pos, "branch", "route an enum or a boolean with cases: {value: <state>}", "branch %q: %s %q is %s; ranges (when) are for numbers", s.Name, refWhat(ref.Kind), ref.Name(), typeWithArticle(f.Type))
+		}
+		allowed := []string{"false", "true"}
+		if f.Type == TypeEnum {
+			allowed = allowed[:0]
+			for _, v := range f.Values {
+				allowed = append(allowed, v.Value)
+			}
+		}
+		for _, c := range b.Cases {
+			if !slices.Contains(allowed, c.Value) {
+				r.errorf(c.Pos, "branch", suggest(c.Value, allowed, "its values"), "branch %q: %q is not a value of %s %q", s.Name, c.Value, refWhat(ref.Kind), ref.Name())
+			}
+		}
+	case TypeNumber, TypeInteger:
+		if len(b.Cases) > 0 {
+			r.errorf(b.Cases[0].Pos, "branch", "route a number with when: [{above: 500, next: <state>}]", "branch %q: %s %q is %s; cases are for enums and booleans", s.Name, refWhat(ref.Kind), ref.Name(), typeWithArticle(f.Type))
+		}
+	default:
+		r.errorf(ref.Pos, "branch", "branch on an enum, a boolean or a number; route other values with a check and outcomes", "branch %q: %s %q is %s, which a branch cannot route on", s.Name, refWhat(ref.Kind), ref.Name(), typeWithArticle(f.Type))
+	}
+}
+
+// refWhat names what a reference of kind k is, for messages.
+func refWhat(k RefKind) string {
+	switch k {
+	case RefArgument:
+		return "argument"
+	case RefContinuation:
+		return "continuation field"
+	}
+	return "form field"
+}
+
+// typeWithArticle is "a string", "an integer".
+func typeWithArticle(t FieldType) string {
+	if t == TypeInteger || t == TypeEnum || t == TypeArray {
+		return "an " + t.String()
+	}
+	return "a " + t.String()
 }

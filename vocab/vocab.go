@@ -63,9 +63,13 @@ const (
 	StateEffect
 	// StateTerminal ends the workflow with a result.
 	StateTerminal
+	// StateBranch routes on a value (an argument, a continuation field or
+	// a form field of an answer) with no handler method: one arm per enum
+	// or boolean value, or per range of a number, and a default.
+	StateBranch
 )
 
-var stateKindNames = [...]string{"", "check", "ask", "confirm", "effect", "terminal"}
+var stateKindNames = [...]string{"", "check", "ask", "confirm", "effect", "terminal", "branch"}
 
 func (k StateKind) String() string {
 	if int(k) < len(stateKindNames) && k > 0 {
@@ -211,17 +215,30 @@ func (o Outcome) GoName() string {
 }
 
 // Edge says why the state machine moves from one state to the next: the
-// state is done (Next), a check chose an outcome, or the user declined or
-// cancelled an input request.
+// state is done (Next), a check chose an outcome, the user declined or
+// cancelled an input request, a value branch took one of its arms, or a
+// check sent the workflow back to an ask.
 type Edge string
 
 const (
 	Next    Edge = "next"
 	Decline Edge = "decline"
 	Cancel  Edge = "cancel"
+	// Default is a value branch's arm for every value no other arm takes
+	// (and for an absent value).
+	Default Edge = "default"
+	// AskAgain is the edge a check takes back to an earlier ask when it
+	// refuses the answer with a message for the user (mrtr.AskAgain).
+	AskAgain Edge = "askAgain"
+	// Exhausted is the edge a check takes instead of AskAgain once the
+	// ask's attempts are used up.
+	Exhausted Edge = "exhausted"
 )
 
-const outcomePrefix = "outcome:"
+const (
+	outcomePrefix = "outcome:"
+	casePrefix    = "case:"
+)
 
 // OutcomeEdge is the edge a check takes when it chooses outcome name.
 func OutcomeEdge(name string) Edge { return Edge(outcomePrefix + name) }
@@ -231,15 +248,29 @@ func (e Edge) Outcome() (string, bool) {
 	return strings.CutPrefix(string(e), outcomePrefix)
 }
 
+// CaseEdge is the edge a value branch takes by its arm labelled label: an
+// enum or boolean value ("canary", "true"), or a range of a number
+// ("above 500", "above 100 and at most 500").
+func CaseEdge(label string) Edge { return Edge(casePrefix + label) }
+
+// Case returns the label of the value branch arm an edge stands for, if it
+// is one.
+func (e Edge) Case() (string, bool) {
+	return strings.CutPrefix(string(e), casePrefix)
+}
+
 // Leaves reports whether the edge leaves because the user declined or
 // cancelled.
 func (e Edge) Leaves() bool { return e == Decline || e == Cancel }
 
 // Label is how a diagram or a test name shows the edge: the outcome's name,
-// or the edge itself.
+// the arm's label, or the edge itself.
 func (e Edge) Label() string {
 	if o, ok := e.Outcome(); ok {
 		return o
+	}
+	if c, ok := e.Case(); ok {
+		return c
 	}
 	return string(e)
 }
@@ -247,7 +278,7 @@ func (e Edge) Label() string {
 func (e Edge) String() string { return string(e) }
 
 // GoName is the name of e's constant in this package ("" for an outcome's
-// edge, which OutcomeEdge makes).
+// or an arm's edge, which OutcomeEdge and CaseEdge make).
 func (e Edge) GoName() string {
 	switch e {
 	case Next:
@@ -256,6 +287,12 @@ func (e Edge) GoName() string {
 		return "Decline"
 	case Cancel:
 		return "Cancel"
+	case Default:
+		return "Default"
+	case AskAgain:
+		return "AskAgain"
+	case Exhausted:
+		return "Exhausted"
 	}
 	return ""
 }
