@@ -320,7 +320,7 @@ func (r *resolver) resolveBranch(t *Tool, s *State, keys map[string]*InputReques
 		}
 		ref.Kind = RefFormField
 	case keys[name] != nil:
-		r.errorf(ref.Pos, "branch", "branch on a form field (key.field), an argument or a continuation field", "branch %q: %q is a %s answer, which a branch cannot route on", s.Name, ref.Name(), keys[name].Kind)
+		r.errorf(ref.Pos, "branch", "branch on a form field (key.field), an argument or a continuation field", "branch %q: %q is the answer of a %s request, which a branch cannot route on", s.Name, ref.Name(), keys[name].Kind.Method())
 		return
 	default:
 		r.errorf(ref.Pos, "unknown-reference", "a branch routes on an argument, a continuation field or a form field (askKey.field)", "branch %q: %q names nothing declared in %s %q", s.Name, ref.Name(), t.Kind, t.Name)
