@@ -27,6 +27,17 @@ func Reject(format string, args ...any) error {
 	return &Rejection{msg: fmt.Sprintf(format, args...)}
 }
 
+// AskAgain is what a check returns to refuse an answer for a reason the
+// user can fix ("ticket CHG-1 is not approved for release 4.2; pick
+// another"): the workflow goes back to the ask its state's askAgain names,
+// which is asked afresh with the message as its explanation. The spec
+// bounds the loop (askAgain.maxAttempts): the refusal of the last allowed
+// answer goes to askAgain.onExhausted instead. From a check whose state has
+// no askAgain, or from anything else, it is a dependency failure.
+func AskAgain(format string, args ...any) error {
+	return &mrtrimpl.AskAgainError{Message: fmt.Sprintf(format, args...)}
+}
+
 // Forbidden is what Authorize returns to refuse a caller. The message is
 // shown to the client.
 func Forbidden(format string, args ...any) error {

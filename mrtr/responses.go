@@ -31,18 +31,20 @@ func (r *round) available(key string) bool {
 // Response returns the answer to the current state's request key: from
 // inputResponses when the round may take it, or from the "inputs" argument
 // of a non-interactive program.
+//
+// An answer to the question as it was sent wins over one given up front:
+// when a check refused the up-front answer and asked again (mrtr.AskAgain),
+// a client that sends its inputs on every call still gets its new answer
+// taken, not the refused one.
 func (r *round) Response(key string, kind vocab.RequestKind) mrtrimpl.Response {
-	if r.runs[r.current] > 1 {
+	if r.runs[r.current] > 1 || r.reasked[r.current] {
 		return mrtrimpl.Response{Status: mrtrimpl.Missing} // answered earlier in this round: a loop back asks again
 	}
-	if raw, ok := r.inputs[key]; ok {
+	resp, answered := r.req.InputResponses[key]
+	if raw, ok := r.inputs[key]; ok && !(answered && resp != nil && r.available(key)) {
 		return upfrontResponse(raw, kind, r.gateField(key))
 	}
-	if !r.available(key) {
-		return mrtrimpl.Response{Status: mrtrimpl.Missing}
-	}
-	resp, ok := r.req.InputResponses[key]
-	if !ok || resp == nil {
+	if !r.available(key) || !answered || resp == nil {
 		return mrtrimpl.Response{Status: mrtrimpl.Missing}
 	}
 	switch kind {

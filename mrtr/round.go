@@ -66,6 +66,10 @@ type round struct {
 	// each interactive state: only the first takes answers.
 	visits map[uint16]int
 	runs   map[uint16]int
+	// reasked are the asks a check sent the workflow back to in this round
+	// (mrtr.AskAgain): no answer of this round counts there, not even one
+	// given up front, which is the answer the check refused.
+	reasked map[uint16]bool
 	// pending are the effect recordings of this round; each channel is
 	// closed when its recording is over (see Engine.record).
 	pending []<-chan struct{}
@@ -448,6 +452,12 @@ func (rr *run[F]) runStates(ctx context.Context) (*Reply, error) {
 			if !d.Allows(cur, st.Next, st.On) {
 				return nil, fmt.Errorf("mrtr: %s: transition %s -(%s)-> %s is not in the table", d.Name, info.Name, st.On, stateName(d, st.Next))
 			}
+			if st.On == vocab.AskAgain {
+				if r.reasked == nil {
+					r.reasked = map[uint16]bool{}
+				}
+				r.reasked[st.Next] = true
+			}
 			p.SetState(f, st.Next)
 			continue
 		}
@@ -529,6 +539,12 @@ func (e *Engine) stepFailed(ctx context.Context, rt *roundTelemetry, d *mrtrimpl
 	}
 	if errors.Is(err, mrtrimpl.ErrUnknownState) {
 		return nil, err
+	}
+	if _, ok := mrtrimpl.AskingAgain(err); ok {
+		// Generated code takes AskAgain only from a check whose state
+		// declares askAgain: from anywhere else it is a bug of the
+		// handler, and the spec says nowhere to go.
+		err = fmt.Errorf("state %s (%s) returned mrtr.AskAgain, but the spec gives it no askAgain: %w", info.Name, info.Kind, err)
 	}
 	rt.outcome = string(OutcomeError)
 	// The precise error is for the logs: it may name hosts, users or

@@ -125,6 +125,14 @@ type StateInfo struct {
 	// in this order.
 	Check    string
 	Outcomes []string
+	// AskAgain is the ask a check state's refusals (mrtr.AskAgain) go back
+	// to, MaxAttempts how many answers the check may see in all ("" and 0
+	// for a check that cannot ask again).
+	AskAgain    string
+	MaxAttempts int
+	// Branch is the value a branch state routes on, as the spec names it
+	// ("refund.amount"); its arms are its transitions.
+	Branch string
 	// End is how a terminal state ends the workflow.
 	End vocab.Outcome
 	// OperationID is the template of an effect state's operation id when it

@@ -118,6 +118,10 @@ type Fixtures struct {
 	// above the approval threshold). A scenario the fixture workflow does
 	// not reach runs on the first variant that does.
 	Variants []Variant
+	// Values are the continuation values a steerable fake sets in the
+	// fixture workflow (see Arms.Values; nil: the fake's own). Fixtures.On
+	// sets them from a variant.
+	Values map[string]uint8
 	// NotApplicable names scenarios that do not apply to this handler
 	// although the descriptor allows them (an Authorize that refuses no
 	// one), each with the reason; the matrix logs it and passes them.
@@ -150,6 +154,18 @@ type Variant struct {
 	Answers map[string]mcp.InputResponse
 	// WantOutcome is how it ends; default success.
 	WantOutcome mrtr.Outcome
+	// Values are the continuation values a steerable fake sets in it (see
+	// Arms.Values), applied through Fixtures.Steer.
+	Values map[string]uint8
+}
+
+// steerValues is the steering of a route whose fake sets values (nil when
+// none are chosen: the handler's own choice).
+func steerValues(values map[string]uint8) map[string][]uint8 {
+	if len(values) == 0 {
+		return nil
+	}
+	return valueSteer(values)
 }
 
 func (fx *Fixtures) defaults() {
@@ -296,10 +312,10 @@ func newMatrix[F any](p mrtr.Program[F], fx *Fixtures, opts []Option) *matrix[F]
 	fx.defaults()
 	d := p.Descriptor()
 	m := &matrix[F]{p: p, d: d, g: newGraph(d), fx: fx, opts: opts,
-		fixture: route{name: "the fixture workflow", args: fx.Args, answers: fx.Answers, want: fx.WantOutcome}}
+		fixture: route{name: "the fixture workflow", args: fx.Args, answers: fx.Answers, want: fx.WantOutcome, steer: steerValues(fx.Values)}}
 	for i, v := range fx.Variants {
 		r := route{name: fmt.Sprintf("variant %d (%s)", i+1, v.Name), args: v.Args, want: v.WantOutcome,
-			answers: maps.Clone(fx.Answers)}
+			answers: maps.Clone(fx.Answers), steer: steerValues(v.Values)}
 		if r.args == nil {
 			r.args = fx.Args
 		}

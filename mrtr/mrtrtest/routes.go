@@ -68,6 +68,9 @@ func (g *graph) initial() string {
 // takeable reports whether a test can make the machine take e: declining
 // or cancelling an ask needs a form to decline.
 func (g *graph) takeable(e edge) bool {
+	if e.on == vocab.AskAgain || e.on == vocab.Exhausted {
+		return false // a refused answer, which a route of valid answers never gives
+	}
 	s := stateNamed(g.d, e.from)
 	if s != nil && s.Kind == vocab.StateAsk && e.on.Leaves() {
 		return slices.ContainsFunc(s.Requests, func(q mrtrimpl.RequestInfo) bool { return q.Kind == vocab.Elicit })
@@ -180,7 +183,7 @@ func (g *graph) plan(fx *Fixtures, via ...string) (route, bool) {
 		}
 	}
 	path = append(path, tail...)
-	r := route{args: fx.Args, answers: fx.Answers, steer: map[string][]uint8{}}
+	r := route{args: fx.Args, answers: fx.Answers, steer: valueSteer(fx.Values)}
 	var name strings.Builder
 	name.WriteString(g.initial())
 	for _, e := range path {

@@ -405,7 +405,7 @@ func (m *matrix[F]) secondWorkflow(t tb, e *mrtrimpl.StateInfo) {
 // continuation can then be sent again.
 func (m *matrix[F]) cancellation(t tb) {
 	if m.fx.Steer != nil {
-		m.fx.Steer(nil)
+		m.fx.Steer(m.fixture.steer) // the fixture workflow: the fake's own choice, with the fixture's values
 	}
 	h := m.newHarness(t)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -446,7 +446,7 @@ func (m *matrix[F]) unauthorized(t tb) {
 		t.Fatalf("%s: the fixtures have no principal Authorize refuses (Fixtures.Unauthorized; if the handler refuses no one, say so in Fixtures.NotApplicable)", m.where())
 	}
 	if m.fx.Steer != nil {
-		m.fx.Steer(nil)
+		m.fx.Steer(m.fixture.steer) // the fixture workflow: the fake's own choice, with the fixture's values
 	}
 	want := fmt.Sprintf("outcome unauthorized: %s calls (Fixtures.Unauthorized)", caller(m.fx.Unauthorized))
 	h := m.newHarness(t)
@@ -498,7 +498,7 @@ func (m *matrix[F]) dependencyFailure(t tb) {
 // overHTTP walks the fixture workflow over streamable HTTP.
 func (m *matrix[F]) overHTTP(t tb) {
 	if m.fx.Steer != nil {
-		m.fx.Steer(nil)
+		m.fx.Steer(m.fixture.steer) // the fixture workflow: the fake's own choice, with the fixture's values
 	}
 	if err := runHTTP(t, m.newHarness(t), &m.fixture); err != nil {
 		m.fatal(t, nil, err)

@@ -35,6 +35,9 @@ type ScriptRound struct {
 	// Asks are the request keys the round must end asking for; nil when
 	// the round ends the workflow.
 	Asks []string
+	// Explains are, per request key, text the question must show: why it
+	// is asked again (a check's mrtr.AskAgain message).
+	Explains map[string]string
 }
 
 // RunScript runs s on h and fails the test at the first round that does
@@ -70,6 +73,30 @@ func RunScript[F any](t *testing.T, h *Harness[F], s Script) {
 		if got := keys(reply.InputRequests); !reflect.DeepEqual(got, want) {
 			t.Fatalf("round %d asks for %v, want %v", i+1, got, want)
 		}
+		for key, why := range r.Explains {
+			if text := questionText(reply.InputRequests[key]); !strings.Contains(text, why) {
+				t.Fatalf("round %d asks for %q with %q, which does not say %q", i+1, key, text, why)
+			}
+		}
 		state = reply.RequestState
 	}
+}
+
+// questionText is what a request says to the user or the client's model:
+// a form's message, a sampling prompt ("" for roots).
+func questionText(q mcp.InputRequest) string {
+	switch p := q.(type) {
+	case *mcp.ElicitParams:
+		return p.Message
+	//lint:ignore SA1019 sampling stays supported in SEP-2577's deprecation window; a question asked again says why in its prompt
+	case *mcp.CreateMessageParams:
+		var b strings.Builder
+		for _, m := range p.Messages {
+			if t, ok := m.Content.(*mcp.TextContent); ok {
+				b.WriteString(t.Text)
+			}
+		}
+		return b.String()
+	}
+	return ""
 }

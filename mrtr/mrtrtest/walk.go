@@ -45,11 +45,13 @@ func NewWalker[F any](fake FakeProgram[F], fx Fixtures) *Walker[F] {
 	return &Walker[F]{fake: fake, fx: fx}
 }
 
-// Walk plays walk, as a subtest named after it, to its end.
-func (w *Walker[F]) Walk(t *testing.T, walk string) {
+// Walk plays walk, as a subtest named after it, to its end. A walk
+// through the arms of value branches gives the data that takes them
+// (arms; at most one).
+func (w *Walker[F]) Walk(t *testing.T, walk string, arms ...Arms) {
 	t.Helper()
 	t.Run(walk, func(t *testing.T) {
-		w.play(t, w.plan(t, w.descriptor(), walk))
+		w.play(t, w.plan(t, w.descriptor(), walk, arms...))
 	})
 }
 
@@ -62,23 +64,23 @@ func (w *Walker[F]) descriptor() *mrtrimpl.Descriptor {
 // the answers meant for every other state that asks: none may be taken,
 // the same question must come again, and no side effect may run but those
 // of the walk.
-func (w *Walker[F]) RejectAt(t *testing.T, walk string) {
+func (w *Walker[F]) RejectAt(t *testing.T, walk string, arms ...Arms) {
 	t.Helper()
 	t.Run("at "+lastState(walk)+": answers to other states", func(t *testing.T) {
-		w.play(t, w.rejectPlan(t, w.descriptor(), walk))
+		w.play(t, w.rejectPlan(t, w.descriptor(), walk, arms...))
 	})
 }
 
-func (w *Walker[F]) rejectPlan(t *testing.T, d *mrtrimpl.Descriptor, walk string) plan {
+func (w *Walker[F]) rejectPlan(t *testing.T, d *mrtrimpl.Descriptor, walk string, arms ...Arms) plan {
 	t.Helper()
-	pl, s := w.planTo(t, d, walk)
+	pl, s := w.planTo(t, d, walk, arms...)
 	if !interactive(s) {
 		t.Fatalf("walk %q ends at %s, which asks nothing", walk, s.Name)
 	}
 	others := mcp.InputResponseMap{}
 	for i := range d.States {
 		if o := &d.States[i]; o.Name != s.Name && interactive(o) {
-			maps.Copy(others, w.answers(t, o, ""))
+			maps.Copy(others, w.answers(t, o, "", pl.answers))
 		}
 	}
 	if len(others) == 0 {
@@ -91,16 +93,16 @@ func (w *Walker[F]) rejectPlan(t *testing.T, d *mrtrimpl.Descriptor, walk string
 // ConfirmEarly plays walk, which ends at a confirmation gate, sending the
 // gate's confirmation along with the answers that lead there: a
 // confirmation the user has not been shown may not be taken.
-func (w *Walker[F]) ConfirmEarly(t *testing.T, walk string) {
+func (w *Walker[F]) ConfirmEarly(t *testing.T, walk string, arms ...Arms) {
 	t.Helper()
 	t.Run("at "+lastState(walk)+": confirmation before the gate was shown", func(t *testing.T) {
-		w.play(t, w.confirmEarlyPlan(t, w.descriptor(), walk))
+		w.play(t, w.confirmEarlyPlan(t, w.descriptor(), walk, arms...))
 	})
 }
 
-func (w *Walker[F]) confirmEarlyPlan(t *testing.T, d *mrtrimpl.Descriptor, walk string) plan {
+func (w *Walker[F]) confirmEarlyPlan(t *testing.T, d *mrtrimpl.Descriptor, walk string, arms ...Arms) plan {
 	t.Helper()
-	pl, s := w.planTo(t, d, walk)
+	pl, s := w.planTo(t, d, walk, arms...)
 	if s.Kind != vocab.StateConfirm {
 		t.Fatalf("walk %q ends at %s, which is not a confirmation gate", walk, s.Name)
 	}
@@ -109,7 +111,7 @@ func (w *Walker[F]) confirmEarlyPlan(t *testing.T, d *mrtrimpl.Descriptor, walk 
 	if send == nil {
 		send = mcp.InputResponseMap{}
 	}
-	maps.Copy(send, w.answers(t, s, ""))
+	maps.Copy(send, w.answers(t, s, "", pl.answers))
 	last.Send = send
 	return pl
 }
@@ -121,18 +123,28 @@ type plan struct {
 	rounds   []ScriptRound
 	want     mrtr.Outcome
 	effects  int
+	// args and answers are the fixtures' with the walk's arms.
+	args    any
+	answers map[string]mcp.InputResponse
 }
 
 // planTo is plan, and the state the walk ends at.
-func (w *Walker[F]) planTo(t *testing.T, d *mrtrimpl.Descriptor, walk string) (plan, *mrtrimpl.StateInfo) {
+func (w *Walker[F]) planTo(t *testing.T, d *mrtrimpl.Descriptor, walk string, arms ...Arms) (plan, *mrtrimpl.StateInfo) {
 	t.Helper()
-	return w.plan(t, d, walk), stateNamed(d, lastState(walk))
+	return w.plan(t, d, walk, arms...), stateNamed(d, lastState(walk))
 }
 
 // plan turns a walk into its rounds. A walk that ends at a state that
 // asks ends with that question.
-func (w *Walker[F]) plan(t *testing.T, d *mrtrimpl.Descriptor, walk string) plan {
+func (w *Walker[F]) plan(t *testing.T, d *mrtrimpl.Descriptor, walk string, arms ...Arms) plan {
 	t.Helper()
+	if len(arms) > 1 {
+		t.Fatalf("walk %q: give at most one Arms", walk)
+	}
+	var a Arms
+	if len(arms) == 1 {
+		a = arms[0]
+	}
 	hops := strings.Split(walk, ">")
 	names := make([]string, len(hops))
 	labels := make([]string, len(hops)) // labels[i] moves from names[i-1] to names[i]
@@ -156,9 +168,10 @@ func (w *Walker[F]) plan(t *testing.T, d *mrtrimpl.Descriptor, walk string) plan
 	if states[0] != d.State(d.Initial) {
 		t.Fatalf("walk %q does not start at the initial state %s", walk, d.State(d.Initial).Name)
 	}
-	pl := plan{walk: walk, outcomes: map[string][]uint8{}}
+	pl := plan{walk: walk, outcomes: valueSteer(a.Values), args: a.withArgs(t, w.fx.Args), answers: a.withAnswers(t, w.fx.Answers)}
 	cur := ScriptRound{}
 	seen := map[string]bool{}
+	reasked := false // the walk came back to an ask by a check's askAgain edge
 	for i, s := range states {
 		if cur.Path != "" {
 			cur.Path += PathSeparator
@@ -175,6 +188,9 @@ func (w *Walker[F]) plan(t *testing.T, d *mrtrimpl.Descriptor, walk string) plan
 		if s.Kind == vocab.StateTerminal {
 			pl.want = s.End
 		}
+		if interactive(s) && reasked {
+			cur.Explains = explains(s)
+		}
 		if last {
 			if interactive(s) {
 				cur.Asks = askKeys(s)
@@ -182,11 +198,22 @@ func (w *Walker[F]) plan(t *testing.T, d *mrtrimpl.Descriptor, walk string) plan
 			break
 		}
 		on := labels[i+1]
-		if !hasTransition(d, s.Name, names[i+1], edgeLabel(s, on)) {
-			t.Fatalf("walk %q: the state table has no transition %s -(%s)-> %s", walk, s.Name, edgeLabel(s, on), names[i+1])
+		edge, ok := transition(d, s.Name, names[i+1], on)
+		if !ok {
+			t.Fatalf("walk %q: the state table has no transition %s -(%s)-> %s", walk, s.Name, on, names[i+1])
 		}
-		if s.Kind == vocab.StateCheck && len(s.Outcomes) > 0 {
-			pl.outcomes[s.Check] = append(pl.outcomes[s.Check], uint8(slices.Index(s.Outcomes, on)+1))
+		reasked = edge == vocab.AskAgain
+		if s.Kind == vocab.StateCheck && (len(s.Outcomes) > 0 || s.AskAgain != "") {
+			// Every call of such a check takes an entry of its queue: an
+			// outcome (1 for a check without outcomes), or a refusal.
+			out := uint8(1)
+			switch {
+			case edge == vocab.AskAgain || edge == vocab.Exhausted:
+				out = AskAgainOutcome
+			case len(s.Outcomes) > 0:
+				out = uint8(slices.Index(s.Outcomes, on) + 1)
+			}
+			pl.outcomes[s.Check] = append(pl.outcomes[s.Check], out)
 		}
 		if s.Kind == vocab.StateAsk && (on == "decline" || on == "cancel") &&
 			!slices.ContainsFunc(s.Requests, func(q mrtrimpl.RequestInfo) bool { return q.Kind == vocab.Elicit }) {
@@ -195,18 +222,30 @@ func (w *Walker[F]) plan(t *testing.T, d *mrtrimpl.Descriptor, walk string) plan
 		if interactive(s) {
 			cur.Asks = askKeys(s)
 			pl.rounds = append(pl.rounds, cur)
-			cur = ScriptRound{Path: s.Name, Send: w.answers(t, s, on)}
+			cur = ScriptRound{Path: s.Name, Send: w.answers(t, s, on, pl.answers)}
 		}
 	}
 	pl.rounds = append(pl.rounds, cur)
 	return pl
 }
 
+// explains is what the questions of state s must show when a check sent
+// the walk back to it: the fake's refusal, on every request with text.
+func explains(s *mrtrimpl.StateInfo) map[string]string {
+	out := map[string]string{}
+	for _, q := range s.Requests {
+		if q.Kind != vocab.Roots {
+			out[q.Key] = FakeAskAgainMessage
+		}
+	}
+	return out
+}
+
 // play runs a plan on a new fake.
 func (w *Walker[F]) play(t *testing.T, pl plan) {
 	t.Helper()
 	p, effects := w.fake(pl.outcomes)
-	RunScript(t, New(t, p), Script{Args: w.fx.Args, Rounds: pl.rounds, Want: pl.want})
+	RunScript(t, New(t, p), Script{Args: pl.args, Rounds: pl.rounds, Want: pl.want})
 	if got := effects(); got != pl.effects {
 		t.Fatalf("walk %q performed %d side effects, want %d", pl.walk, got, pl.effects)
 	}
@@ -216,7 +255,7 @@ func (w *Walker[F]) play(t *testing.T, pl plan) {
 // labelled on: a gate confirmed ("" — next), refused (decline) or
 // cancelled; the forms of an ask declined or cancelled, its other requests
 // (and every request, for next) answered with the fixtures' valid answers.
-func (w *Walker[F]) answers(t *testing.T, s *mrtrimpl.StateInfo, on string) mcp.InputResponseMap {
+func (w *Walker[F]) answers(t *testing.T, s *mrtrimpl.StateInfo, on string, valid map[string]mcp.InputResponse) mcp.InputResponseMap {
 	t.Helper()
 	out := mcp.InputResponseMap{}
 	for _, q := range s.Requests {
@@ -230,7 +269,7 @@ func (w *Walker[F]) answers(t *testing.T, s *mrtrimpl.StateInfo, on string) mcp.
 		case q.Kind == vocab.Elicit && on == "cancel":
 			out[q.Key] = Cancel()
 		default:
-			a, ok := w.fx.Answers[q.Key]
+			a, ok := valid[q.Key]
 			if !ok {
 				t.Fatalf("state %s asks for %q, but the fixtures have no answer for it", s.Name, q.Key)
 			}
@@ -254,22 +293,19 @@ func askKeys(s *mrtrimpl.StateInfo) []string {
 	return keys
 }
 
-// edgeLabel is the On of a transition from s labelled label in a walk.
-func edgeLabel(s *mrtrimpl.StateInfo, label string) vocab.Edge {
-	switch {
-	case label == "":
-		return vocab.Next
-	case s.Kind == vocab.StateCheck && len(s.Outcomes) > 0:
-		return vocab.OutcomeEdge(label)
-	}
-	return vocab.Edge(label)
-}
-
-func hasTransition(d *mrtrimpl.Descriptor, from, to string, on vocab.Edge) bool {
-	return slices.ContainsFunc(d.Transitions, func(tr mrtrimpl.Transition) bool {
+// transition finds the edge from state from to state to that a walk
+// labels label (as vocab.Edge.Label shows it; "" for next).
+func transition(d *mrtrimpl.Descriptor, from, to, label string) (vocab.Edge, bool) {
+	for _, tr := range d.Transitions {
 		f, t := d.State(tr.From), d.State(tr.To)
-		return f != nil && t != nil && f.Name == from && t.Name == to && tr.On == on
-	})
+		if f == nil || t == nil || f.Name != from || t.Name != to {
+			continue
+		}
+		if (label == "" && tr.On == vocab.Next) || (label != "" && tr.On != vocab.Next && tr.On.Label() == label) {
+			return tr.On, true
+		}
+	}
+	return "", false
 }
 
 // lastState is the state a walk ends at.

@@ -38,6 +38,7 @@ func TestWalkPlans(t *testing.T) {
 		},
 		want:    mrtr.OutcomeSuccess,
 		effects: 1,
+		answers: w.fx.Answers,
 	}
 	if !reflect.DeepEqual(pl, want) {
 		t.Fatalf("plan\n%+v\nwant\n%+v", pl, want)

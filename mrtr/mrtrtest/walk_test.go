@@ -48,7 +48,7 @@ func TestWalkerPlaysWalks(t *testing.T) {
 func TestWalkerFailures(t *testing.T) {
 	for _, c := range []struct{ name, want string }{
 		{"path", `round 1 ran "inspect > frozen", want "inspect > askMemo"`},
-		{"transition", "the state table has no transition inspect -(outcome:open)-> confirm"},
+		{"transition", "the state table has no transition inspect -(open)-> confirm"},
 		{"effects", `walk "inspect>(open)askMemo>confirm>recheck>send>done" performed 0 side effects, want 1`},
 		{"gate", "ends at askMemo, which is not a confirmation gate"},
 		{"label", `"()askMemo" is not (label)state`},

@@ -99,6 +99,15 @@ func Correct(message string, problems []string) string {
 	return message + "\n\n" + CorrectPrefix + strings.Join(problems, "; ") + "."
 }
 
+// Again adds to a question why it is asked again: the message a check
+// refused the previous answer with (mrtr.AskAgain), after a blank line.
+func Again(message, why string) string {
+	if why == "" {
+		return message
+	}
+	return message + "\n\n" + why
+}
+
 // The problems of a roots answer (roots/list), which has no label.
 
 // RootsTooFew: fewer roots than the request needs.

@@ -1,0 +1,77 @@
+package mrtrimpl
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mrtrgen/mrtrgen/mrtr/problem"
+)
+
+// AskAgainError is what a check returns to refuse an answer for a reason
+// the user can fix: the workflow goes back to the ask its state's askAgain
+// names, and Message is shown with the question. Make one with
+// mrtr.AskAgain.
+type AskAgainError struct{ Message string }
+
+func (e *AskAgainError) Error() string { return "ask again: " + e.Message }
+
+// AskingAgain reports whether a check's error asks again, and with which
+// message for the user.
+func AskingAgain(err error) (message string, ok bool) {
+	var a *AskAgainError
+	if errors.As(err, &a) {
+		return a.Message, true
+	}
+	return "", false
+}
+
+// Explained returns request p with why it is asked again (a check's
+// mrtr.AskAgain message) added to its question: a form's message or a
+// sampling prompt. An empty why, or a request with no text (roots), is
+// returned as is. Generated code adds it only to the request a round
+// sends; Program.Questions, whose digests pin the answers of the next
+// round, renders the questions without it.
+func Explained(p Pending, why string) Pending {
+	if why == "" {
+		return p
+	}
+	switch params := p.Params.(type) {
+	case *mcp.ElicitParams:
+		c := *params
+		c.Message = problem.Again(c.Message, why)
+		p.Params = &c
+	//lint:ignore SA1019 sampling stays supported in SEP-2577's deprecation window; a sampling request asked again says why too
+	case *mcp.CreateMessageParams:
+		c := *params
+		c.Messages = slices.Clone(params.Messages)
+		for i, m := range c.Messages {
+			if t, ok := m.Content.(*mcp.TextContent); ok {
+				mc := *m
+				mc.Content = &mcp.TextContent{Text: problem.Again(t.Text, why)}
+				c.Messages[i] = &mc
+				break
+			}
+		}
+		p.Params = &c
+	}
+	return p
+}
+
+// ErrNoArm is what a value branch fails the round with when its value
+// takes none of its arms: a value lint could not rule out (its finding
+// silenced), or a continuation field no handler set.
+var ErrNoArm = errors.New("mrtr: value branch has no arm for the value")
+
+// NoArm is the error of branch state for value name = v.
+func NoArm(state, name string, v any) error {
+	return fmt.Errorf("%w: state %s, %s = %v", ErrNoArm, state, name, v)
+}
+
+// NotSet is the error of branch state routing on continuation enum name
+// that no handler set (a check before the branch must set it).
+func NotSet(state, name string) error {
+	return fmt.Errorf("%w: state %s, continuation field %s is not set (a check or effect before the branch must set it)", ErrNoArm, state, name)
+}

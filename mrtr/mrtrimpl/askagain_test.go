@@ -1,0 +1,51 @@
+package mrtrimpl
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mrtrgen/mrtrgen/vocab"
+)
+
+func TestAskingAgain(t *testing.T) {
+	err := fmt.Errorf("check: %w", &AskAgainError{Message: "pick another"})
+	if why, ok := AskingAgain(err); !ok || why != "pick another" {
+		t.Fatalf("AskingAgain(%v) = %q, %v", err, why, ok)
+	}
+	if _, ok := AskingAgain(errors.New("down")); ok {
+		t.Fatal("a dependency failure asks again")
+	}
+}
+
+// Explained adds why to the question a request shows, and leaves the
+// request it was given alone (Questions renders the same builders).
+func TestExplained(t *testing.T) {
+	form := &mcp.ElicitParams{Message: "Which ticket?", Mode: "form"}
+	p := Explained(Pending{Key: "ticket", Kind: vocab.Elicit, Params: form}, "CHG-1 is not approved; pick another")
+	if got := p.Params.(*mcp.ElicitParams).Message; got != "Which ticket?\n\nCHG-1 is not approved; pick another" {
+		t.Fatalf("form message %q", got)
+	}
+	if form.Message != "Which ticket?" {
+		t.Fatalf("the original request was changed: %q", form.Message)
+	}
+	//lint:ignore SA1019 sampling stays supported in SEP-2577's deprecation window; its prompt says why it is asked again
+	sample := &mcp.CreateMessageParams{Messages: []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: "Summarise."}}}}
+	p = Explained(Pending{Key: "s", Kind: vocab.Sample, Params: sample}, "too long")
+	//lint:ignore SA1019 sampling stays supported in SEP-2577's deprecation window
+	if got := p.Params.(*mcp.CreateMessageParams).Messages[0].Content.(*mcp.TextContent).Text; got != "Summarise.\n\ntoo long" {
+		t.Fatalf("prompt %q", got)
+	}
+	if got := sample.Messages[0].Content.(*mcp.TextContent).Text; got != "Summarise." {
+		t.Fatalf("the original prompt was changed: %q", got)
+	}
+	roots := Pending{Key: "r", Kind: vocab.Roots, Params: &mcp.ListRootsParams{}} //lint:ignore SA1019 roots stays supported in SEP-2577's deprecation window
+	if got := Explained(roots, "why"); got.Params != roots.Params {
+		t.Fatal("a roots request changed")
+	}
+	if got := Explained(Pending{Params: form}, ""); got.Params != form {
+		t.Fatal("no reason changed the request")
+	}
+}
