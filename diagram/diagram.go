@@ -61,7 +61,7 @@ type Node struct {
 	// Lines describe the node under its name: its kind and what it does.
 	Lines []string
 	// Class is the node's style: check, ask, confirm, effect,
-	// irreversible, success, cancelled, failed, or exit.
+	// irreversible, branch, success, cancelled, failed, or exit.
 	Class string
 }
 
@@ -111,6 +111,11 @@ const (
 	LabelDeclined  = "declined"
 	LabelCancelled = "cancelled"
 	LabelRejected  = "rejected / error"
+	LabelDefault   = "default"
+	// LabelAskAgain is a check's askAgain edge; LabelExhausted its
+	// exhausted edge.
+	LabelAskAgain  = "asked again"
+	LabelExhausted = "attempts used up"
 )
 
 // Build returns the graph of a loaded workflow.
@@ -196,9 +201,14 @@ func stateNode(s *spec.State) *Node {
 			n.Lines = append(n.Lines, "IRREVERSIBLE")
 			n.Class = "irreversible"
 		}
+	case vocab.StateBranch:
+		n.Lines = []string{"branch on " + s.Branch.On.Name()}
 	case vocab.StateTerminal:
 		n.Lines = []string{"terminal, outcome " + s.Outcome.String()}
 		n.Class = s.Outcome.String()
+	}
+	if a := s.AskAgain; a != nil {
+		n.Lines = append(n.Lines, fmt.Sprintf("may ask %s again, %d answers in all", a.State.Name, a.MaxAttempts))
 	}
 	return n
 }
@@ -226,8 +236,12 @@ func edgeLabel(s *spec.State, e spec.Edge) string {
 		return LabelDeclined
 	case e.On == vocab.Cancel:
 		return LabelCancelled
+	case e.On == vocab.AskAgain:
+		return LabelAskAgain
+	case e.On == vocab.Exhausted:
+		return LabelExhausted
 	}
-	return e.On.Label()
+	return e.On.Label() // an outcome's name, an arm ("above 500", "gold") or default
 }
 
 // Render writes the diagram of each workflow in format (one of Formats).

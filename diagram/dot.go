@@ -13,6 +13,7 @@ var dotFill = map[string]string{
 	"confirm":      "#fde8d7",
 	"effect":       "#e6f4ea",
 	"irreversible": "#fde2e1",
+	"branch":       "#f3e8ff",
 	"success":      "#c6f6d5",
 	"cancelled":    "#edf2f7",
 	"failed":       "#fed7d7",

@@ -13,6 +13,7 @@ var mermaidClasses = []struct{ name, style string }{
 	{"confirm", "fill:#fde8d7,stroke:#c05621,stroke-width:2px,color:#111"},
 	{"effect", "fill:#e6f4ea,stroke:#2f855a,color:#111"},
 	{"irreversible", "fill:#fde2e1,stroke:#c53030,stroke-width:3px,color:#111"},
+	{"branch", "fill:#f3e8ff,stroke:#6b46c1,color:#111"},
 	{"success", "fill:#c6f6d5,stroke:#2f855a,color:#111"},
 	{"cancelled", "fill:#edf2f7,stroke:#4a5568,color:#111"},
 	{"failed", "fill:#fed7d7,stroke:#9b2c2c,color:#111"},

@@ -27,6 +27,8 @@ import (
 //	answers       per request key: an elicitation's form fields (a group),
 //	              a sampled text (a string), roots (a list of strings)
 //	gates         per confirmation state passed: the digest of its question
+//	refusals      per check state that asks again: the answers it refused,
+//	              when there were any
 func (w *workflow) codec(jf *jen.File) {
 	w.argsCodec(jf)
 	w.appendContinuation(jf)
@@ -39,6 +41,7 @@ const (
 	groupContinuation = "continuation"
 	groupAnswers      = "answers"
 	groupGates        = "gates"
+	groupRefusals     = "refusals"
 )
 
 // fieldKey is spec.FieldKey: the key of a tagged entry.
@@ -250,7 +253,7 @@ func (w *workflow) appendContinuation(jf *jen.File) {
 	jf.Comment("AppendContinuation appends what the workflow carries between rounds, as tagged")
 	jf.Comment("entries: the continuation fields that are set, the answers given, the gates passed.")
 	w.programMethod(jf, "AppendContinuation").Params(jen.Id("b").Add(bytesType), flow.Clone()).Add(bytesType).BlockFunc(func(g *jen.Group) {
-		if len(t.Continuation.Fields)+len(reqs)+len(gates) > 0 {
+		if len(t.Continuation.Fields)+len(reqs)+len(gates)+len(w.askAgainStates()) > 0 {
 			g.Var().Id("m").Int()
 		}
 		group := func(name string, body func(*jen.Group)) {
@@ -287,6 +290,15 @@ func (w *workflow) appendContinuation(jf *jen.File) {
 				for _, s := range gates {
 					g.If(jen.Id("f").Dot(passedField(s))).Block(
 						jen.Id("b").Op("=").Qual(pkgBinenc, "AppendIntField").Call(jen.Id("b"), keyLit(s.Name), jen.Int64().Call(jen.Id(w.gateDigestConst(s)))))
+				}
+			})
+		}
+		if states := w.askAgainStates(); len(states) > 0 {
+			group(groupRefusals, func(g *jen.Group) {
+				for _, s := range states {
+					count := jen.Id("f").Dot(refusals(s))
+					g.If(count.Clone().Op(">").Lit(0)).Block(
+						jen.Id("b").Op("=").Qual(pkgBinenc, "AppendIntField").Call(jen.Id("b"), keyLit(s.Name), jen.Int64().Call(count.Clone())))
 				}
 			})
 		}
@@ -352,6 +364,18 @@ func (w *workflow) loadContinuation(jf *jen.File) {
 					jen.Id("g").Op(":=").Id("r").Dot("Group").Call(jen.Lit(groupGates)),
 					jen.If(jen.Err().Op(":=").Id("p").Dot("readGates").Call(jen.Id("f"), jen.Op("&").Id("g")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
 			}
+			if states := w.askAgainStates(); len(states) > 0 {
+				sw.Case(keyLit(groupRefusals)).BlockFunc(func(c *jen.Group) {
+					c.Comment(groupRefusals + ": a count this build has no check for is skipped")
+					c.Id("n").Op(":=").Id("r").Dot("Group").Call(jen.Lit(groupRefusals))
+					c.For(jen.Id("n").Dot("Next").Call()).Block(jen.Switch(jen.Id("n").Dot("Key").Call()).BlockFunc(func(sw *jen.Group) {
+						for _, s := range states {
+							sw.Case(keyLit(s.Name)).Block(
+								jen.Id("f").Dot(refusals(s)).Op("=").Uint8().Call(jen.Min(jen.Id("n").Dot("Int").Call(jen.Lit(groupRefusals+"."+s.Name)), jen.Lit(s.AskAgain.MaxAttempts))))
+						}
+					}))
+				})
+			}
 		}))
 		g.Return(jen.Id("r").Dot("Err").Call())
 	})
@@ -374,6 +398,9 @@ func (w *workflow) resetFlow(g *jen.Group) {
 	}
 	for _, s := range w.gates() {
 		g.Id("f").Dot(passedField(s)).Op("=").False()
+	}
+	for _, s := range w.askAgainStates() {
+		g.Id("f").Dot(refusals(s)).Op("=").Lit(0)
 	}
 }
 

@@ -87,6 +87,8 @@ type docWorkflow struct {
 	Mermaid       string
 	Rounds        []docRound
 	Gates         []docGate
+	Branches      []docBranch
+	AskAgains     []docAskAgain
 	Effects       []docEffect
 	Ends          []docEnd
 	Implicit      []string // Markdown sentences about implicit ends
@@ -119,6 +121,14 @@ type docRequest struct {
 
 type docGate struct {
 	StateMD, QuestionMD, KeyMD, ConfirmedMD, DeclinedMD, CancelledMD string
+}
+
+type docBranch struct {
+	StateMD, ValueMD, ArmsMD string
+}
+
+type docAskAgain struct {
+	StateMD, CheckMD, AskMD, MaxMD, ExhaustedMD string
 }
 
 type docEffect struct {
@@ -211,8 +221,16 @@ func (g *gen) docWorkflow(t *spec.Tool) (*docWorkflow, error) {
 			})
 		case vocab.StateEffect:
 			d.Effects = append(d.Effects, docEffectOf(s))
+		case vocab.StateBranch:
+			d.Branches = append(d.Branches, docBranchOf(s))
 		case vocab.StateTerminal:
 			d.Ends = append(d.Ends, docEndOf(s))
+		}
+		if a := s.AskAgain; a != nil {
+			d.AskAgains = append(d.AskAgains, docAskAgain{
+				StateMD: code(s.Name), CheckMD: code(s.Check.Name), AskMD: code(a.State.Name),
+				MaxMD: fmt.Sprint(a.MaxAttempts), ExhaustedMD: code(a.OnExhausted.Name),
+			})
 		}
 	}
 	d.Implicit = implicitEnds(t)
@@ -230,11 +248,27 @@ func (g *gen) docWorkflow(t *spec.Tool) (*docWorkflow, error) {
 		{code(base + "_handler.go"), "yours: a scaffold of " + code(n.base+"Impl") + ", written once and never overwritten"},
 	}
 	tests := []string{code("Test" + n.base + "Matrix"), code("Test" + n.base + "Transitions")}
+	if len(w.variants(w.walks().transitions)) > 0 {
+		tests = append(tests, code("Test"+n.base+"MatrixOnEachArm"))
+	}
 	if hasInteractive(t) {
 		tests = append(tests, code("Test"+n.base+"RejectedInputs"))
 	}
 	d.TestsMD = strings.Join(tests, ", ")
 	return d, nil
+}
+
+// docBranchOf is the page's row of a value branch: each arm and its state.
+func docBranchOf(s *spec.State) docBranch {
+	b := s.Branch
+	var arms []string
+	for _, a := range b.Arms() {
+		arms = append(arms, code(a.Label)+" → "+code(a.Target.Name))
+	}
+	if b.Default != nil {
+		arms = append(arms, "any other → "+code(b.Default.Name))
+	}
+	return docBranch{StateMD: code(s.Name), ValueMD: code(b.On.Name()), ArmsMD: strings.Join(arms, "; ")}
 }
 
 // statesUsing names the states that run a check or effect.
@@ -779,6 +813,9 @@ func methodWhat(t *spec.Tool, m handlerMethod) string {
 				outs = append(outs, code(b.Name))
 			}
 			what += "; returns one of " + strings.Join(outs, ", ")
+		}
+		for _, a := range askAgainUses(t, m.specName) {
+			what += fmt.Sprintf("; in %s, `mrtr.AskAgain` asks %s again (%d answers in all, then %s)", code(a.state), code(a.ask), a.max, code(a.exhausted))
 		}
 	case "effect":
 		what = "effect " + code(m.specName) + " (" + statesUsing(t, m.specName, vocab.StateEffect) + "): not run again once it returned (retries replay it); at least once if its instance dies mid-effect (`f.Call.Attempt`); store results in `f.Continuation`"

@@ -52,6 +52,10 @@ func (w *workflow) handlerMethods() []handlerMethod {
 				m.doc = append(m.doc, d)
 			}
 			m.doc = append(m.doc, "Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.")
+			for _, a := range askAgainUses(t, s.Check.Name) {
+				m.doc = append(m.doc, fmt.Sprintf("In state %s, return mrtr.AskAgain with a message for the user to ask %s again (%d answers in all; then %s).",
+					a.state, a.ask, a.max, a.exhausted))
+			}
 			if len(s.Outcomes) > 0 {
 				m.outcomes = s.Outcomes
 				m.results = []jen.Code{jen.Id(n.outcome(s.Check.Name)), jen.Error()}
@@ -156,4 +160,21 @@ func (w *workflow) handlerInterface(jf *jen.File) {
 		}
 	})
 	jf.Line()
+}
+
+// askAgainUse is a state of a check that may ask again.
+type askAgainUse struct {
+	state, ask, exhausted string
+	max                   int
+}
+
+// askAgainUses lists the states of check that declare askAgain.
+func askAgainUses(t *spec.Tool, check string) []askAgainUse {
+	var out []askAgainUse
+	for _, s := range t.States {
+		if s.Check != nil && s.Check.Name == check && s.AskAgain != nil {
+			out = append(out, askAgainUse{s.Name, s.AskAgain.State.Name, s.AskAgain.OnExhausted.Name, s.AskAgain.MaxAttempts})
+		}
+	}
+	return out
 }

@@ -82,8 +82,13 @@ func stateDoc(constName string, s *spec.State) string {
 		if s.Irreversible {
 			what += " (irreversible)"
 		}
+	case vocab.StateBranch:
+		what = branchDoc(s)
 	case vocab.StateTerminal:
 		what = "ends the workflow: " + s.Outcome.String()
+	}
+	if a := s.AskAgain; a != nil {
+		what += fmt.Sprintf(", which may ask %s again (%d answers in all)", a.State.Name, a.MaxAttempts)
 	}
 	doc := fmt.Sprintf("%s %s.", constName, what)
 	if d := strings.TrimSpace(s.Description); d != "" {
@@ -167,6 +172,8 @@ func (w *workflow) stateCase(c *jen.Group, s *spec.State) {
 		w.confirmCase(c, s)
 	case vocab.StateEffect:
 		w.effectCase(c, s)
+	case vocab.StateBranch:
+		w.branchCase(c, s)
 	case vocab.StateTerminal:
 		w.terminalCase(c, s)
 	}
@@ -174,15 +181,25 @@ func (w *workflow) stateCase(c *jen.Group, s *spec.State) {
 
 func (w *workflow) checkCase(c *jen.Group, s *spec.State) {
 	call := jen.Id("p").Dot("h").Dot(method(s.Check.Name)).Call(jen.Id("ctx"), jen.Id("f"))
+	failed := func(g *jen.Group) {
+		if s.AskAgain == nil {
+			g.Add(fail())
+			return
+		}
+		if len(w.canonicalLists()) > 0 {
+			g.Add(w.canonicalCall()) // the round ends at the ask: the continuation is sealed
+		}
+		w.askAgain(g, s)
+	}
 	if len(s.Outcomes) == 0 {
-		c.If(jen.Err().Op(":=").Add(call), jen.Err().Op("!=").Nil()).Block(fail())
+		c.If(jen.Err().Op(":=").Add(call), jen.Err().Op("!=").Nil()).BlockFunc(failed)
 		c.Add(w.canonicalCall())
 		w.setsChecks(c, s, vocab.Next, stepError)
 		c.Add(w.goTo(s.Next.Name, vocab.Next))
 		return
 	}
 	c.List(jen.Id("out"), jen.Err()).Op(":=").Add(call)
-	c.If(jen.Err().Op("!=").Nil()).Block(fail())
+	c.If(jen.Err().Op("!=").Nil()).BlockFunc(failed)
 	c.Add(w.canonicalCall())
 	c.Switch(jen.Id("out")).BlockFunc(func(sw *jen.Group) {
 		for _, b := range s.Outcomes {
@@ -253,7 +270,7 @@ func (w *workflow) takeAnswer(b *jen.Group, s *spec.State, q *spec.InputRequest)
 	}
 	b.List(jen.Id("answer"), left, jen.Err()).Op(":=").Qual(pkgImpl, "Take").Call(
 		jen.Id("ctx"), jen.Id("r"), jen.Lit(q.Key),
-		jen.Qual(pkgImpl, "Bind").Call(jen.Id("p").Dot(w.requestBuilder(q)), jen.Id("f")),
+		w.explained(s, jen.Qual(pkgImpl, "Bind").Call(jen.Id("p").Dot(w.requestBuilder(q)), jen.Id("f"))),
 		jen.Qual(pkgImpl, adapter).Call(w.decoderRef(q)),
 		jen.Op("&").Id("pending"),
 	)
@@ -335,6 +352,9 @@ func businessKey(s *spec.State) bool {
 func edgeCode(e vocab.Edge) *jen.Statement {
 	if o, ok := e.Outcome(); ok {
 		return jen.Qual(pkgVocab, "OutcomeEdge").Call(jen.Lit(o))
+	}
+	if l, ok := e.Case(); ok {
+		return jen.Qual(pkgVocab, "CaseEdge").Call(jen.Lit(l))
 	}
 	return jen.Qual(pkgVocab, e.GoName())
 }

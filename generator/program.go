@@ -228,6 +228,12 @@ func (w *workflow) stateRow(s *spec.State) jen.Code {
 			row = append(row, pair{jen.Id("Outcomes"), jen.Index().String().Values(names...)})
 		}
 	}
+	if a := s.AskAgain; a != nil {
+		row = append(row, pair{jen.Id("AskAgain"), jen.Lit(a.State.Name)}, pair{jen.Id("MaxAttempts"), jen.Lit(a.MaxAttempts)})
+	}
+	if b := s.Branch; b != nil {
+		row = append(row, pair{jen.Id("Branch"), jen.Lit(b.On.Name())})
+	}
 	if s.Kind == vocab.StateTerminal {
 		row = append(row, pair{jen.Id("End"), finalOutcome(s.Outcome)})
 	}

@@ -41,7 +41,7 @@ func (w *workflow) tests(jf *jen.File) error {
 		return err
 	}
 	walks := w.walks()
-	fixtures, err := w.fixtures()
+	fixtures, err := w.fixtures(walks)
 	if err != nil {
 		return err
 	}
@@ -71,6 +71,19 @@ func (w *workflow) tests(jf *jen.File) error {
 		jen.Qual(pkgTest, "RunMatrix").Call(jen.Id("t"), newProgram, jen.Id("fixtures"+n.base).Call(jen.Id("h"))),
 	)
 	jf.Line()
+	if len(w.variants(walks.transitions)) > 0 {
+		jf.Commentf("Test%sMatrixOnEachArm runs the whole matrix again on each variant: the", n.base)
+		jf.Comment("workflow the fake takes with the data of another arm of a value branch.")
+		jf.Func().Id("Test" + n.base + "MatrixOnEachArm").Params(jen.Id("t").Op("*").Qual(pkgTesting, "T")).Block(
+			jen.For(jen.List(jen.Id("_"), jen.Id("v")).Op(":=").Range().Id("fixtures" + n.base).Call(jen.Op("&").Id(fake).Values()).Dot("Variants")).Block(
+				jen.Id("t").Dot("Run").Call(jen.Id("v").Dot("Name"), jen.Func().Params(jen.Id("t").Op("*").Qual(pkgTesting, "T")).Block(
+					jen.Id("h").Op(":=").Op("&").Id(fake).Values(),
+					jen.Qual(pkgTest, "RunMatrix").Call(jen.Id("t"), newProgram, jen.Id("fixtures"+n.base).Call(jen.Id("h")).Dot("On").Call(jen.Id("v"))),
+				)),
+			),
+		)
+		jf.Line()
+	}
 
 	// Walks: the transitions, then the rejected inputs, one line each.
 	walker := func(g *jen.Group) {
@@ -84,8 +97,8 @@ func (w *workflow) tests(jf *jen.File) error {
 	jf.Comment("how many side effects it performed.")
 	jf.Func().Id("Test" + n.base + "Transitions").Params(jen.Id("t").Op("*").Qual(pkgTesting, "T")).BlockFunc(func(g *jen.Group) {
 		walker(g)
-		for _, walk := range walks.transitions {
-			g.Id("w").Dot("Walk").Call(jen.Id("t"), jen.Lit(walk))
+		for _, wk := range walks.transitions {
+			g.Add(wk.call(w, "Walk"))
 		}
 	})
 	jf.Line()
@@ -101,11 +114,11 @@ func (w *workflow) tests(jf *jen.File) error {
 		jf.Comment("none is taken, no side effect runs, and the same question is asked again.")
 		jf.Func().Id("Test" + n.base + "RejectedInputs").Params(jen.Id("t").Op("*").Qual(pkgTesting, "T")).BlockFunc(func(g *jen.Group) {
 			walker(g)
-			for _, walk := range walks.rejectAt {
-				g.Id("w").Dot("RejectAt").Call(jen.Id("t"), jen.Lit(walk))
+			for _, wk := range walks.rejectAt {
+				g.Add(wk.call(w, "RejectAt"))
 			}
-			for _, walk := range walks.confirmEarly {
-				g.Id("w").Dot("ConfirmEarly").Call(jen.Id("t"), jen.Lit(walk))
+			for _, wk := range walks.confirmEarly {
+				g.Add(wk.call(w, "ConfirmEarly"))
 			}
 		})
 		jf.Line()
@@ -141,6 +154,12 @@ func (w *workflow) fake(jf *jen.File) error {
 	jf.Comment(`caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and`)
 	jf.Comment("effect while broken, and takes check outcomes from queues; with an empty queue a")
 	jf.Comment("check takes the outcome on the shortest way to a successful end.")
+	if len(w.askAgainStates()) > 0 {
+		jf.Comment("A check that may ask again does so when its queue says mrtrtest.AskAgainOutcome.")
+	}
+	if len(w.continuationSources()) > 0 {
+		jf.Comment("Its checks and effects set the continuation fields value branches route on.")
+	}
 	if len(w.usedValidators()) > 0 {
 		jf.Comment("Its custom validators accept every value unless told to refuse or fail.")
 	}
@@ -175,25 +194,57 @@ func (w *workflow) fake(jf *jen.File) error {
 		jf.Add(recv()).Id(m.name).Params(m.params...).Params(m.results...).Block(body...)
 		jf.Line()
 	}
+	w.fakeValues(jf)
 	return nil
 }
 
 // fakeBody is the body of a fake's check or effect: mrtrtest.Fake decides
-// (an outcome, a failure while broken), and what the spec says the method
-// sets is set, as a real handler must.
+// (an outcome, a refusal that asks again, a failure while broken), and
+// what the spec says the method sets is set, as a real handler must; so
+// are the continuation fields value branches route on, to the values the
+// walk or the matrix chose.
 func (w *workflow) fakeBody(g *jen.Group, m handlerMethod) error {
 	fake := jen.Id("h").Dot("fake")
-	sets := len(w.methodSets(m.specName)) > 0
-	if len(m.outcomes) > 0 {
-		typ := w.n.outcome(m.specName)
-		g.List(jen.Id("out"), jen.Err()).Op(":=").Add(fake.Clone().Dot("Check").Call(jen.Id("ctx"), jen.Lit(m.specName), jen.Lit(w.defaultOutcome(m.specName))))
+	values := w.valueSetters(m.specName)
+	sets := len(w.methodSets(m.specName)) > 0 || len(values) > 0
+	asksAgain := m.kind == "check" && len(askAgainUses(w.t, m.specName)) > 0
+	if len(m.outcomes) > 0 || asksAgain {
+		typ, otherwise := w.n.outcome(m.specName), 1
+		ret := func(out, err jen.Code) *jen.Statement {
+			if len(m.outcomes) > 0 {
+				return jen.Return(jen.Id(typ).Call(out), err)
+			}
+			return jen.Return(err)
+		}
+		zero := func(err jen.Code) *jen.Statement {
+			if len(m.outcomes) > 0 {
+				return jen.Return(jen.Lit(0), err)
+			}
+			return jen.Return(err)
+		}
+		if len(m.outcomes) > 0 {
+			otherwise = w.defaultOutcome(m.specName)
+		}
+		g.List(jen.Id("out"), jen.Err()).Op(":=").Add(fake.Clone().Dot("Check").Call(jen.Id("ctx"), jen.Lit(m.specName), jen.Lit(otherwise)))
+		if asksAgain {
+			g.If(jen.Err().Op("==").Nil().Op("&&").Id("out").Op("==").Qual(pkgTest, "AskAgainOutcome")).Block(
+				zero(jen.Qual(pkgMRTR, "AskAgain").Call(jen.Lit("%s"), jen.Qual(pkgTest, "FakeAskAgainMessage"))))
+		}
 		if !sets {
-			g.Return(jen.Id(typ).Call(jen.Id("out")), jen.Err())
+			g.Add(ret(jen.Id("out"), jen.Err()))
 			return nil
 		}
-		g.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Lit(0), jen.Err()))
-		err := w.fakeSets(g, m.specName, m.outcomes, jen.Id("out"), typ)
-		g.Return(jen.Id(typ).Call(jen.Id("out")), jen.Nil())
+		g.If(jen.Err().Op("!=").Nil()).Block(zero(jen.Err()))
+		var err error
+		if len(m.outcomes) > 0 {
+			err = w.fakeSets(g, m.specName, m.outcomes, jen.Id("out"), typ)
+		} else {
+			err = w.fakeSets(g, m.specName, nil, nil, "")
+		}
+		for _, v := range values {
+			g.Add(v)
+		}
+		g.Add(ret(jen.Id("out"), jen.Nil()))
 		return err
 	}
 	step := "Step"
@@ -207,15 +258,34 @@ func (w *workflow) fakeBody(g *jen.Group, m handlerMethod) error {
 	}
 	g.If(jen.Err().Op(":=").Add(call), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
 	err := w.fakeSets(g, m.specName, nil, nil, "")
+	for _, v := range values {
+		g.Add(v)
+	}
 	g.Return(jen.Nil())
 	return err
 }
 
 // walkSet names the walks of the generated tests (see mrtrtest.Walker).
 type walkSet struct {
-	transitions  []string // together, every transition of the state table
-	rejectAt     []string // one to each state that asks
-	confirmEarly []string // one to each confirmation gate
+	transitions  []walk // together, every transition of the state table
+	rejectAt     []walk // one to each state that asks
+	confirmEarly []walk // one to each confirmation gate
+}
+
+// walk is one walk and the data its value branches need.
+type walk struct {
+	name string
+	path []spec.Edge
+	arms choice
+}
+
+// call is w.<method>(t, "<walk>"[, arms]).
+func (wk walk) call(w *workflow, method string) jen.Code {
+	args := []jen.Code{jen.Id("t"), jen.Lit(wk.name)}
+	if a := w.armsCode(wk.arms); a != nil {
+		args = append(args, a)
+	}
+	return jen.Id("w").Dot(method).Call(args...)
 }
 
 // bfs returns the shortest list of edges from one state to another (nil
@@ -251,6 +321,9 @@ func (w *workflow) bfs(from string, done func(string) bool) ([]spec.Edge, bool) 
 // takeable reports whether a test can make the machine take e: declining
 // or cancelling an ask needs a form to decline.
 func (w *workflow) takeable(s *spec.State, e spec.Edge) bool {
+	if e.On == vocab.AskAgain || e.On == vocab.Exhausted {
+		return false // only walks that aim at them refuse answers (see walkTo)
+	}
 	if s.Kind == vocab.StateAsk && e.On.Leaves() {
 		return slices.ContainsFunc(s.Requests, func(q *spec.InputRequest) bool { return q.Kind == vocab.Elicit })
 	}
@@ -267,46 +340,80 @@ func (w *workflow) isTerminal(name string) bool {
 // shortest walk to each state that asks.
 func (w *workflow) walks() walkSet {
 	var set walkSet
+	m := w.arms()
 	covered := map[string]bool{}
 	edgeID := func(e spec.Edge) string { return e.From + ">" + e.To + ":" + string(e.On) }
-	toTerminal := func(from string) ([]spec.Edge, bool) { return w.bfs(from, w.isTerminal) }
+	terminal := func(s string, _ masks) bool { return w.isTerminal(s) }
 	// A workflow without transitions (one terminal state) still gets one
 	// walk: its single round.
-	if to, ok := toTerminal(w.t.Initial); ok && len(w.allEdges()) == 0 {
-		set.transitions = append(set.transitions, pathName(w.t.Initial, to))
+	if to, _, ok := w.bfsArms(w.t.Initial, m.all(), terminal); ok && len(w.allEdges()) == 0 {
+		set.transitions = append(set.transitions, walk{name: pathName(w.t.Initial, to), path: to, arms: m.choose(m.all())})
 	}
 	for _, e := range w.allEdges() {
-		if covered[edgeID(e)] || !w.takeable(w.t.State(e.From), e) {
+		if covered[edgeID(e)] || (e.On != vocab.AskAgain && e.On != vocab.Exhausted && !w.takeable(w.t.State(e.From), e)) {
 			continue
 		}
-		head, ok := w.bfs(w.t.Initial, func(s string) bool { return s == e.From })
+		path, ms, ok := w.walkTo(e)
 		if !ok {
 			continue // unreachable: lint reports it
 		}
-		tail, ok := toTerminal(e.To)
+		tail, ms, ok := w.bfsArms(e.To, ms, terminal)
 		if !ok {
 			continue
 		}
-		path := append(append(head, e), tail...)
+		path = append(path, tail...)
 		for _, pe := range path {
 			covered[edgeID(pe)] = true
 		}
-		set.transitions = append(set.transitions, pathName(w.t.Initial, path))
+		set.transitions = append(set.transitions, walk{name: pathName(w.t.Initial, path), path: path, arms: m.choose(ms)})
 	}
 	for _, s := range w.t.States {
 		if !s.Interactive() {
 			continue
 		}
-		head, ok := w.bfs(w.t.Initial, func(x string) bool { return x == s.Name })
+		head, ms, ok := w.bfsArms(w.t.Initial, m.all(), func(x string, _ masks) bool { return x == s.Name })
 		if !ok {
 			continue
 		}
-		set.rejectAt = append(set.rejectAt, pathName(w.t.Initial, head))
+		wk := walk{name: pathName(w.t.Initial, head), path: head, arms: m.choose(ms)}
+		set.rejectAt = append(set.rejectAt, wk)
 		if s.Confirm != nil {
-			set.confirmEarly = append(set.confirmEarly, pathName(w.t.Initial, head))
+			set.confirmEarly = append(set.confirmEarly, wk)
 		}
 	}
 	return set
+}
+
+// walkTo is the shortest walk from the initial state that ends taking e,
+// with the cells left. To take a check's exhausted edge, the walk first
+// asks again until the attempts are used up: maxAttempts-1 refusals, each
+// back to the ask and on to the check again.
+func (w *workflow) walkTo(e spec.Edge) ([]spec.Edge, masks, bool) {
+	m := w.arms()
+	head, ms, ok := w.bfsArms(w.t.Initial, m.all(), func(s string, ms masks) bool {
+		if s != e.From {
+			return false
+		}
+		_, ok := m.take(ms, e)
+		return ok
+	})
+	if !ok {
+		return nil, nil, false
+	}
+	if e.On == vocab.Exhausted {
+		from := w.t.State(e.From)
+		again := spec.Edge{From: from.Name, To: from.AskAgain.State.Name, On: vocab.AskAgain, Pos: from.AskAgain.State.Pos}
+		for range from.AskAgain.MaxAttempts - 1 {
+			loop, next, ok := w.bfsArms(again.To, ms, func(s string, _ masks) bool { return s == from.Name })
+			if !ok {
+				return nil, nil, false
+			}
+			head = append(append(head, again), loop...)
+			ms = next
+		}
+	}
+	ms, ok = m.take(ms, e)
+	return append(head, e), ms, ok
 }
 
 func (w *workflow) allEdges() []spec.Edge {
@@ -508,7 +615,7 @@ func (w *workflow) argsLiteral(variant int) jen.Code {
 
 // fixtures is the mrtrtest.Fixtures literal for the fake: the fixture
 // workflow, and the fake's knobs.
-func (w *workflow) fixtures() (jen.Code, error) {
+func (w *workflow) fixtures(walks walkSet) (jen.Code, error) {
 	d, err := w.fixtureFields(jen.Id(w.answersName()))
 	if err != nil {
 		return nil, err
@@ -517,8 +624,13 @@ func (w *workflow) fixtures() (jen.Code, error) {
 		d[jen.Id("Effects")] = jen.Id("h").Dot("fake").Dot("Effects")
 		d[jen.Id("Break")] = jen.Id("h").Dot("fake").Dot("Break")
 	}
-	if slices.ContainsFunc(w.t.States, func(s *spec.State) bool { return len(s.Outcomes) > 0 }) {
+	// The fake is steered by check outcomes, by a check's refusals
+	// (askAgain) and by the continuation values branches read.
+	if slices.ContainsFunc(w.t.States, func(s *spec.State) bool { return len(s.Outcomes) > 0 || s.AskAgain != nil }) || len(w.continuationSources()) > 0 {
 		d[jen.Id("Steer")] = jen.Id("h").Dot("fake").Dot("Steer")
+	}
+	if variants := w.variants(walks.transitions); len(variants) > 0 {
+		d[jen.Id("Variants")] = jen.Index().Qual(pkgTest, "Variant").Add(rows(variants...))
 	}
 	return jen.Qual(pkgTest, "Fixtures").Values(d), nil
 }
@@ -624,7 +736,11 @@ func (w *workflow) defaultOutcome(check string) int {
 }
 
 // defaultPath is the states the fake runs with default behaviour.
-func (w *workflow) defaultPath() []string {
+func (w *workflow) defaultPath() []string { return w.pathWith(w.arms().defaultChoice()) }
+
+// pathWith is the states the fake runs with default behaviour when the
+// value branches take the arms of c.
+func (w *workflow) pathWith(c choice) []string {
 	path := []string{w.t.Initial}
 	seen := map[string]int{}
 	cur := w.t.State(w.t.Initial)
@@ -636,6 +752,10 @@ func (w *workflow) defaultPath() []string {
 			next = cur.Next.Name
 		case len(cur.Outcomes) > 0:
 			next = cur.Outcomes[w.defaultOutcome(cur.Check.Name)-1].Target.Name
+		case cur.Branch != nil:
+			if e := w.armAt(cur, c); e != nil {
+				next = e.To
+			}
 		}
 		if next == "" {
 			break

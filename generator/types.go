@@ -24,6 +24,9 @@ type workflow struct {
 	// and its items.
 	enumOf map[*spec.Field]*enumType
 	cycles map[string]bool // state name → on a cycle (see reentrant)
+	// armsCache is the value branches' sources, for the generated tests
+	// (see arms).
+	armsCache *armModel
 	// reserved are Go names enum types must not take.
 	reserved map[string]bool
 }
@@ -355,6 +358,7 @@ func (w *workflow) flowType(jf *jen.File) {
 			g.Commentf("%s is set once gate %s is confirmed: the continuation carries what it confirmed.", passedField(s), s.Name)
 			g.Id(passedField(s)).Bool()
 		}
+		w.askAgainFields(g)
 	})
 	jf.Line()
 	jf.Comment("State returns the state the workflow is in.")

@@ -133,9 +133,9 @@ func answerSize(q *spec.InputRequest) int {
 
 // tokenSizeAt is the longest requestState the workflow can issue while
 // waiting in state s: the continuation fields plus every answer that can
-// have been given by then (including partial answers of s itself), and
-// every gate passed. It returns unbounded when a carried value has no
-// limit.
+// have been given by then (including partial answers of s itself), every
+// gate passed, and the refusals of each check that asks again. It returns
+// unbounded when a carried value has no limit.
 func tokenSizeAt(g *graph, s *spec.State) int {
 	t := g.t
 	si := g.index[s.Name]
@@ -158,15 +158,16 @@ func tokenSizeAt(g *graph, s *spec.State) int {
 			gates += entrySize(maxIntBytes)
 		}
 	}
-	body := 0
-	for _, group := range []int{fields, answers, gates} {
-		if group != 0 {
-			body = addSize(body, entrySize(group))
-		}
-	}
+	refusals := 0 // per check that asks again, the count of refused answers
 	for _, c := range t.States {
 		if c.AskAgain != nil {
-			body = addSize(body, uvarintLen(c.AskAgain.MaxAttempts)) // the count of refused answers
+			refusals += entrySize(maxIntBytes)
+		}
+	}
+	body := 0
+	for _, group := range []int{fields, answers, gates, refusals} {
+		if group != 0 {
+			body = addSize(body, entrySize(group))
 		}
 	}
 	if body == unbounded {

@@ -2,6 +2,7 @@ package spec
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/mrtrgen/mrtrgen/vocab"
@@ -347,6 +348,16 @@ func (r *resolver) resolveBranch(t *Tool, s *State, keys map[string]*InputReques
 	case TypeNumber, TypeInteger:
 		if len(b.Cases) > 0 {
 			r.errorf(b.Cases[0].Pos, "branch", "route a number with when: [{above: 500, next: <state>}]", "branch %q: %s %q is %s; cases are for enums and booleans", s.Name, refWhat(ref.Kind), ref.Name(), typeWithArticle(f.Type))
+		}
+		if f.Type == TypeInteger {
+			for _, rg := range b.Ranges {
+				for _, bd := range []*Bound{rg.Lower, rg.Upper} {
+					// Whole numbers an int64 and a float64 both hold exactly.
+					if bd != nil && (bd.Value != math.Trunc(bd.Value) || math.Abs(bd.Value) > 1<<53) {
+						r.errorf(rg.Pos, "branch", "compare an integer with whole numbers (above: 4 for at least 5)", "branch %q: bound %s of integer %q is not a whole number up to 2^53", s.Name, FormatNumber(bd.Value), ref.Name())
+					}
+				}
+			}
 		}
 	default:
 		r.errorf(ref.Pos, "branch", "branch on an enum, a boolean or a number; route other values with a check and outcomes", "branch %q: %s %q is %s, which a branch cannot route on", s.Name, refWhat(ref.Kind), ref.Name(), typeWithArticle(f.Type))

@@ -60,6 +60,13 @@ func Explained(p Pending, why string) Pending {
 	return p
 }
 
+// Again is request with why it is asked again added to its question (see
+// Explained): what generated code gives Take at an ask a check may send the
+// workflow back to.
+func Again(request func(Problems) Pending, why string) func(Problems) Pending {
+	return func(problems Problems) Pending { return Explained(request(problems), why) }
+}
+
 // ErrNoArm is what a value branch fails the round with when its value
 // takes none of its arms: a value lint could not rule out (its finding
 // silenced), or a continuation field no handler set.
