@@ -14,12 +14,13 @@ import (
 const _ = mrtrimpl.SupportPackageIsVersion5
 
 // RegisterAll adds every tool and prompt of package testprog to s, served by e.
-func RegisterAll(s *mcp.Server, e *mrtr.Engine, deploy DeployHandler, ledger LedgerHandler, needsRoots NeedsRootsHandler, notify NotifyHandler, payout PayoutHandler, spin SpinHandler, transfer TransferHandler, unlock UnlockHandler, vault VaultHandler) {
+func RegisterAll(s *mcp.Server, e *mrtr.Engine, deploy DeployHandler, ledger LedgerHandler, needsRoots NeedsRootsHandler, notify NotifyHandler, payout PayoutHandler, reask ReaskHandler, spin SpinHandler, transfer TransferHandler, unlock UnlockHandler, vault VaultHandler) {
 	RegisterDeploy(s, e, deploy)
 	RegisterLedger(s, e, ledger)
 	RegisterNeedsRoots(s, e, needsRoots)
 	RegisterNotify(s, e, notify)
 	RegisterPayout(s, e, payout)
+	RegisterReask(s, e, reask)
 	RegisterSpin(s, e, spin)
 	RegisterTransfer(s, e, transfer)
 	RegisterUnlock(s, e, unlock)

@@ -45,8 +45,21 @@ func (h *fakeReask) TicketApproved(ctx context.Context, f *ReaskFlow) error {
 }
 
 // answersReask are valid answers to the input requests of reask, derived from the spec.
-var answersReask = map[string]mcp.InputResponse{
-	"ticket": mrtrtest.Accept(map[string]any{"id": "example"}),
+var answersReask = mrtrtest.Answers(ReaskTicketAnswer{ID: "example"})
+
+// InputResponse is the answer as a client sends it (an mrtrtest.Answer to "ticket"): the form's
+// content, through JSON.
+func (a ReaskTicketAnswer) InputResponse() (string, mcp.InputResponse) {
+	content := map[string]any{"id": a.ID}
+	return "ticket", mrtrtest.Form(content)
+}
+
+// DriveReask starts tool reask on h with args, for your handler's tests: round 1 runs; answer
+// each question with its typed answer, and check what it asks and how it ends. Every field
+// of args is sent (one with a default too: set it); a nil pointer is left out.
+func DriveReask(t testing.TB, h *mrtrtest.Harness[*ReaskFlow], args ReaskArgs) *mrtrtest.Driver[*ReaskFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
 }
 
 // fixturesReask are a valid reask workflow derived from the spec, and the

@@ -46,8 +46,21 @@ func (h *fakeApproveRelease) TicketApproved(ctx context.Context, f *ApproveRelea
 
 // answersApproveRelease are valid answers to the input requests of approve_release, derived from
 // the spec.
-var answersApproveRelease = map[string]mcp.InputResponse{
-	"ticket": mrtrtest.Accept(map[string]any{"id": "CHG-0"}),
+var answersApproveRelease = mrtrtest.Answers(ApproveReleaseTicketAnswer{ID: "CHG-0"})
+
+// InputResponse is the answer as a client sends it (an mrtrtest.Answer to "ticket"): the form's
+// content, through JSON.
+func (a ApproveReleaseTicketAnswer) InputResponse() (string, mcp.InputResponse) {
+	content := map[string]any{"id": a.ID}
+	return "ticket", mrtrtest.Form(content)
+}
+
+// DriveApproveRelease starts tool approve_release on h with args, for your handler's tests: round 1
+// runs; answer each question with its typed answer, and check what it asks and how it ends. Every
+// field of args is sent (one with a default too: set it); a nil pointer is left out.
+func DriveApproveRelease(t testing.TB, h *mrtrtest.Harness[*ApproveReleaseFlow], args ApproveReleaseArgs) *mrtrtest.Driver[*ApproveReleaseFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
 }
 
 // fixturesApproveRelease are a valid approve_release workflow derived from the spec, and the

@@ -45,8 +45,21 @@ func (h *fakeBookSlot) ReserveSlot(ctx context.Context, f *BookSlotFlow) (BookSl
 }
 
 // answersBookSlot are valid answers to the input requests of book_slot, derived from the spec.
-var answersBookSlot = map[string]mcp.InputResponse{
-	"slot": mrtrtest.Accept(map[string]any{"window": "night"}),
+var answersBookSlot = mrtrtest.Answers(BookSlotSlotAnswer{Window: BookSlotWindowNight})
+
+// InputResponse is the answer as a client sends it (an mrtrtest.Answer to "slot"): the form's
+// content, through JSON.
+func (a BookSlotSlotAnswer) InputResponse() (string, mcp.InputResponse) {
+	content := map[string]any{"window": a.Window}
+	return "slot", mrtrtest.Form(content)
+}
+
+// DriveBookSlot starts tool book_slot on h with args, for your handler's tests: round 1 runs;
+// answer each question with its typed answer, and check what it asks and how it ends. Every field
+// of args is sent (one with a default too: set it); a nil pointer is left out.
+func DriveBookSlot(t testing.TB, h *mrtrtest.Harness[*BookSlotFlow], args BookSlotArgs) *mrtrtest.Driver[*BookSlotFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
 }
 
 // fixturesBookSlot are a valid book_slot workflow derived from the spec, and the

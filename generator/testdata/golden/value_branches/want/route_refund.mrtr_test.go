@@ -69,8 +69,21 @@ func (h *fakeRouteRefund) values(f *RouteRefundFlow) {
 
 // answersRouteRefund are valid answers to the input requests of route_refund, derived from the
 // spec.
-var answersRouteRefund = map[string]mcp.InputResponse{
-	"refund": mrtrtest.Accept(map[string]any{"amount": 1.0}),
+var answersRouteRefund = mrtrtest.Answers(RouteRefundRefundAnswer{Amount: 1.0})
+
+// InputResponse is the answer as a client sends it (an mrtrtest.Answer to "refund"): the form's
+// content, through JSON.
+func (a RouteRefundRefundAnswer) InputResponse() (string, mcp.InputResponse) {
+	content := map[string]any{"amount": a.Amount}
+	return "refund", mrtrtest.Form(content)
+}
+
+// DriveRouteRefund starts tool route_refund on h with args, for your handler's tests: round 1 runs;
+// answer each question with its typed answer, and check what it asks and how it ends. Every field
+// of args is sent (one with a default too: set it); a nil pointer is left out.
+func DriveRouteRefund(t testing.TB, h *mrtrtest.Harness[*RouteRefundFlow], args RouteRefundArgs) *mrtrtest.Driver[*RouteRefundFlow] {
+	t.Helper()
+	return mrtrtest.Drive(t, h, args)
 }
 
 // fixturesRouteRefund are a valid route_refund workflow derived from the spec, and the
