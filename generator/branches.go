@@ -49,7 +49,7 @@ func (w *workflow) branchCase(c *jen.Group, s *spec.State) {
 		// An enum no handler set is not a value: routing it to the
 		// default would hide the handler's bug.
 		c.If(v.Clone().Op("==").Lit("")).Block(
-			jen.Return(jen.Qual(pkgImpl, "Step").Values(), jen.Qual(pkgImpl, "NotSet").Call(jen.Lit(s.Name), jen.Lit(b.On.Name()))),
+			jen.Return(jen.Qual(pkgImpl, "Step").Values(), jen.Qual(pkgImpl, "BranchNotSet").Call(jen.Lit(s.Name), jen.Lit(b.On.Name()))),
 		)
 	}
 	var sw jen.Code

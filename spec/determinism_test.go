@@ -104,7 +104,8 @@ func checkOrder(t *testing.T, f *spec.File) {
 		sortedBy(w.Name+" arguments", fieldNames(w.Arguments))
 		sortedBy(w.Name+" continuation", fieldNames(w.Continuation.Fields))
 		// States: breadth-first from the initial state, following next,
-		// outcomes by name, decline, cancel; the rest by name.
+		// outcomes by name, a branch's arms and default, decline, cancel,
+		// ask again and exhausted; the rest by name.
 		var want []string
 		seen := map[string]bool{}
 		queue := []string{w.Initial}
@@ -128,11 +129,32 @@ func checkOrder(t *testing.T, f *spec.File) {
 			for _, o := range s.Outcomes {
 				queue = append(queue, o.Target.Name)
 			}
+			if b := s.Branch; b != nil {
+				// Cases by value, ranges from the lowest, then the default.
+				var values []string
+				for _, c := range b.Cases {
+					values = append(values, c.Value)
+					queue = append(queue, c.Target.Name)
+				}
+				sortedBy(w.Name+"."+s.Name+" cases", values)
+				for i, r := range b.Ranges {
+					if i > 0 && b.Ranges[i-1].Lower != nil && (r.Lower == nil || r.Lower.Value < b.Ranges[i-1].Lower.Value) {
+						t.Errorf("%s.%s: ranges not from the lowest", w.Name, s.Name)
+					}
+					queue = append(queue, r.Target.Name)
+				}
+				if b.Default != nil {
+					queue = append(queue, b.Default.Name)
+				}
+			}
 			if s.OnDecline != nil {
 				queue = append(queue, s.OnDecline.Name)
 			}
 			if s.OnCancel != nil {
 				queue = append(queue, s.OnCancel.Name)
+			}
+			if a := s.AskAgain; a != nil {
+				queue = append(queue, a.State.Name, a.OnExhausted.Name)
 			}
 		}
 		var rest []string

@@ -72,8 +72,9 @@ type Tool struct {
 	Continuation   *Continuation
 	Initial        string
 	// States are ordered by a breadth-first walk from the initial state
-	// (following Next, then outcomes by name, then OnDecline, OnCancel);
-	// states the walk does not reach follow, sorted by name.
+	// (following the edges in State.Edges order: Next, outcomes by name, a
+	// branch's arms and default, OnDecline, OnCancel, askAgain and
+	// onExhausted); states the walk does not reach follow, sorted by name.
 	States []*State
 	Lint   *LintConfig
 

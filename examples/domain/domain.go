@@ -1,6 +1,7 @@
 // Package domain is the business data behind the example tools: support
-// tickets, customers, invoices and teams, kept in a tiny key-value store
-// that several server instances share.
+// tickets, customers, invoices, teams, services and environments, orders
+// and their refunds, staff, components and change tickets, kept in a tiny
+// key-value store that several server instances share.
 //
 // This package holds the records and the in-memory store only, so the
 // generated example packages and their tests link no database client.
@@ -66,6 +67,14 @@ func TeamKey(slug string) string    { return "team:" + slug }
 func WorkspaceKey(id string) string { return "workspace:" + id }
 func ChargeKey(id string) string    { return "charge:" + id }
 func OutboxKey(id string) string    { return "outbox:" + id }
+func OrderKey(id string) string     { return "order:" + id }
+func RefundKey(id string) string    { return "refund:" + id }
+func StaffKey(name string) string   { return "staff:" + name }
+func ChangeKey(id string) string    { return "change:" + id }
+func RolloutKey(id string) string   { return "rollout:" + id }
+
+// ComponentKey is the key of a component of the rollout example.
+func ComponentKey(name string) string { return "component:" + name }
 
 // EffectKey is the counter of the side effects of tool on record id.
 func EffectKey(tool, id string) string { return "effects:" + tool + ":" + id }

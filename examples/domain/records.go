@@ -168,6 +168,29 @@ var (
 		{ID: "inv_1004", AmountCents: 9900, Currency: "EUR", Status: "open"},
 		{ID: "inv_1005", AmountCents: 1500, Currency: "EUR", CardLast4: "4444", Status: "open"},
 	}
+	demoOrders = []Order{
+		{ID: "ord_1001", PaidCents: 12000, Currency: "EUR", CardLast4: "4242"},
+		{ID: "ord_1002", PaidCents: 240000, Currency: "EUR", CardLast4: "1881"},
+		{ID: "ord_1003", PaidCents: 9900, Currency: "USD", CardLast4: "0005", RefundedCents: 9900, Refunds: []string{"re_seeded"}},
+		{ID: "ord_1004", PaidCents: 75000, Currency: "GBP", CardLast4: "4444", Agents: []string{"alice", "bob"}},
+	}
+	demoStaff = []StaffMember{
+		{Name: "maria", Role: "manager"},
+		{Name: "omar", Role: "manager"},
+		{Name: "tom", Role: "agent"},
+	}
+	demoComponents = []Component{
+		{Name: "payments-api", Version: "v1.4.2", Risk: "high"},
+		{Name: "docs-site", Version: "v2.0.0", Risk: "low"},
+		{Name: "fraud-model", Version: "v3.1.0", Risk: "high", Deployers: []string{"alice", "bob"}},
+	}
+	demoChanges = []ChangeTicket{
+		{ID: "CHG-1001", Status: "approved", Component: "payments-api", Version: "v1.5.0"},
+		{ID: "CHG-1002", Status: "pending", Component: "payments-api", Version: "v1.5.0"},
+		{ID: "CHG-1003", Status: "approved", Component: "docs-site", Version: "v2.1.0"},
+		{ID: "CHG-1004", Status: "approved", Component: "payments-api", Version: "v1.4.9"},
+		{ID: "CHG-1005", Status: "approved", Component: "fraud-model", Version: "v3.2.0"},
+	}
 	demoTeams = []Team{
 		{Slug: "demo-team", MaxSeats: 10},
 		{Slug: "payments-core", Members: []string{"alice", "bob"}, MaxSeats: 25},
@@ -228,11 +251,130 @@ func Seed(ctx context.Context, s Store) error {
 	if err := put(CustomerIndexKey, customers); err != nil {
 		return err
 	}
-	return put(ServiceIndexKey, services)
+	if err := put(ServiceIndexKey, services); err != nil {
+		return err
+	}
+	return seedMore(put)
 }
 
 // Index reads the list of ids at an index key (nil when absent).
 func Index(ctx context.Context, s Store, key string) ([]string, error) {
 	ids, _, err := Load[[]string](ctx, s, key)
 	return ids, err
+}
+
+// seedMore seeds the records of the refund and rollout examples.
+func seedMore(put func(key string, rec any) error) error {
+	for _, o := range demoOrders {
+		if err := put(OrderKey(o.ID), o); err != nil {
+			return err
+		}
+	}
+	for _, m := range demoStaff {
+		if err := put(StaffKey(m.Name), m); err != nil {
+			return err
+		}
+	}
+	for _, c := range demoComponents {
+		if err := put(ComponentKey(c.Name), c); err != nil {
+			return err
+		}
+	}
+	for _, c := range demoChanges {
+		if err := put(ChangeKey(c.ID), c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Order is a paid order that can be refunded, in part or whole, to the card
+// it was paid with (key order:<id>).
+type Order struct {
+	ID        string `json:"id"`
+	PaidCents int64  `json:"paidCents"`
+	Currency  string `json:"currency"`
+	CardLast4 string `json:"cardLast4"`
+	// RefundedCents is what refunds have paid back so far.
+	RefundedCents int64 `json:"refundedCents"`
+	// Refunds are the ids of the refunds made, in order.
+	Refunds []string `json:"refunds,omitempty"`
+	// Agents may refund the order; nobody listed: anyone may.
+	Agents []string `json:"agents,omitempty"`
+}
+
+// Refundable is what is left to refund, in cents.
+func (o Order) Refundable() int64 { return o.PaidCents - o.RefundedCents }
+
+// Refund is money paid back on an order (key refund:<id>).
+type Refund struct {
+	ID          string `json:"id"`
+	OrderID     string `json:"orderId"`
+	AmountCents int64  `json:"amountCents"`
+	Reason      string `json:"reason"`
+	// ApprovedBy is the manager who approved it ("" below the threshold).
+	ApprovedBy string    `json:"approvedBy,omitempty"`
+	Workflow   string    `json:"workflow"`
+	At         time.Time `json:"at"`
+}
+
+// StaffMember is someone a tool may name, such as the approver of a refund
+// (key staff:<name>).
+type StaffMember struct {
+	Name string `json:"name"`
+	// Role is "manager" or "agent".
+	Role string `json:"role"`
+}
+
+// Component is a production component that rolls out one version at a
+// time under a change ticket (key component:<name>).
+type Component struct {
+	Name string `json:"name"`
+	// Version is the one running in production.
+	Version string `json:"version"`
+	// Risk is "low" or "high": high-risk components choose how to roll out.
+	Risk string `json:"risk"`
+	// Deployers may roll it out; nobody listed: anyone may.
+	Deployers []string `json:"deployers,omitempty"`
+	// Rollout is the id of the last rollout started.
+	Rollout string `json:"rollout,omitempty"`
+}
+
+// ChangeTicket is a change-management ticket (key change:<id>): a rollout
+// to production needs an approved one that covers its component and
+// version.
+type ChangeTicket struct {
+	ID string `json:"id"`
+	// Status is "approved", "pending" or "rejected".
+	Status    string `json:"status"`
+	Component string `json:"component"`
+	Version   string `json:"version"`
+}
+
+// Covers reports why the ticket does not approve rolling out version of
+// component ("" when it does).
+func (c ChangeTicket) Covers(component, version string) string {
+	switch {
+	case c.Status != "approved":
+		return "is " + c.Status + ", not approved"
+	case c.Component != component:
+		return "is for " + c.Component + ", not " + component
+	case c.Version != version:
+		return "approves " + c.Component + " " + c.Version + ", not " + version
+	}
+	return ""
+}
+
+// Rollout is a rollout started (key rollout:<id>).
+type Rollout struct {
+	ID        string `json:"id"`
+	Component string `json:"component"`
+	Version   string `json:"version"`
+	Ticket    string `json:"ticket"`
+	// Strategy is "rolling" or "canary", with CanaryPercent of the traffic
+	// first.
+	Strategy      string    `json:"strategy"`
+	CanaryPercent int64     `json:"canaryPercent,omitempty"`
+	Workflow      string    `json:"workflow"`
+	At            time.Time `json:"at"`
 }

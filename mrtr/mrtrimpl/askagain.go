@@ -77,8 +77,8 @@ func NoArm(state, name string, v any) error {
 	return fmt.Errorf("%w: state %s, %s = %v", ErrNoArm, state, name, v)
 }
 
-// NotSet is the error of branch state routing on continuation enum name
-// that no handler set (a check before the branch must set it).
-func NotSet(state, name string) error {
+// BranchNotSet is the error of branch state routing on continuation enum
+// name that no handler set (a check before the branch must set it).
+func BranchNotSet(state, name string) error {
 	return fmt.Errorf("%w: state %s, continuation field %s is not set (a check or effect before the branch must set it)", ErrNoArm, state, name)
 }

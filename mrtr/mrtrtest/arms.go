@@ -136,10 +136,24 @@ func (a Arms) withAnswers(t testing.TB, answers map[string]mcp.InputResponse) ma
 // matrix once.
 func (fx Fixtures) On(v Variant) Fixtures {
 	out := fx
-	out.Variants = []Variant{{Name: "the fixtures' own workflow", Args: fx.Args, WantOutcome: fx.WantOutcome, Values: fx.Values}}
+	// The other workflows keep their own arguments and answers, not v's,
+	// which become the fixtures' they would otherwise inherit.
+	whole := func(o Variant) Variant {
+		if o.Args == nil {
+			o.Args = fx.Args
+		}
+		answers := maps.Clone(fx.Answers)
+		if answers == nil {
+			answers = map[string]mcp.InputResponse{}
+		}
+		maps.Copy(answers, o.Answers)
+		o.Answers = answers
+		return o
+	}
+	out.Variants = []Variant{whole(Variant{Name: "the fixtures' own workflow", WantOutcome: fx.WantOutcome, Values: fx.Values})}
 	for _, o := range fx.Variants {
 		if o.Name != v.Name {
-			out.Variants = append(out.Variants, o)
+			out.Variants = append(out.Variants, whole(o))
 		}
 	}
 	if v.Args != nil {

@@ -72,6 +72,15 @@ func TestFixturesOn(t *testing.T) {
 	if want := []string{"the fixtures' own workflow", "big"}; !reflect.DeepEqual(names, want) {
 		t.Fatalf("variants %v, want %v", names, want)
 	}
+	// The other workflows keep the fixtures' answers, not gold's.
+	for _, o := range on.Variants {
+		if !reflect.DeepEqual(o.Answers["q"], Text("x")) {
+			t.Fatalf("variant %q answers %v, want the fixtures' own", o.Name, o.Answers["q"])
+		}
+	}
+	if !reflect.DeepEqual(on.Variants[1].Args, map[string]any{"a": 2}) || !reflect.DeepEqual(on.Variants[0].Args, fx.Args) {
+		t.Fatalf("variants' arguments %+v", on.Variants)
+	}
 	if !reflect.DeepEqual(fx.Answers["q"], Text("x")) {
 		t.Fatal("On changed the fixtures it was called on")
 	}

@@ -148,7 +148,7 @@ func TestServeRoundByRound(t *testing.T) {
 		names = append(names, tool.Name)
 	}
 	for _, want := range []string{"close_support_ticket", "delete_customer", "charge_payment", "provision_workspace",
-		"cancel_subscription", "approve_deployment", "test_simple_text", "test_missing_capability", "test_streaming_elicitation", "test_logging_tool", "test_trigger_tool_change"} {
+		"cancel_subscription", "approve_deployment", "refund_order", "roll_out_release", "test_simple_text", "test_missing_capability", "test_streaming_elicitation", "test_logging_tool", "test_trigger_tool_change"} {
 		if !slices.Contains(names, want) {
 			t.Errorf("tools/list lacks %s: %v", want, names)
 		}

@@ -8,7 +8,9 @@ import (
 	"github.com/mrtrgen/mrtrgen/examples/generated/customers"
 	"github.com/mrtrgen/mrtrgen/examples/generated/onboarding"
 	"github.com/mrtrgen/mrtrgen/examples/generated/payments"
+	"github.com/mrtrgen/mrtrgen/examples/generated/refunds"
 	"github.com/mrtrgen/mrtrgen/examples/generated/releases"
+	"github.com/mrtrgen/mrtrgen/examples/generated/rollouts"
 	"github.com/mrtrgen/mrtrgen/examples/generated/subscriptions"
 	"github.com/mrtrgen/mrtrgen/examples/generated/tickets"
 	"github.com/mrtrgen/mrtrgen/mrtr"
@@ -85,6 +87,8 @@ type handlers struct {
 	onboarding    onboarding.ProvisionWorkspaceHandler
 	subscriptions subscriptions.CancelSubscriptionHandler
 	releases      releases.ApproveDeploymentHandler
+	refunds       refunds.RefundOrderHandler
+	rollouts      rollouts.RollOutReleaseHandler
 }
 
 func (p *effectProbe) wrap(h handlers) handlers {
@@ -95,6 +99,8 @@ func (p *effectProbe) wrap(h handlers) handlers {
 		onboarding:    probedWorkspace{h.onboarding, p},
 		subscriptions: probedSubscription{h.subscriptions, p},
 		releases:      probedRelease{h.releases, p},
+		refunds:       probedRefund{h.refunds, p},
+		rollouts:      probedRollout{h.rollouts, p},
 	}
 }
 
@@ -161,5 +167,27 @@ type probedRelease struct {
 func (h probedRelease) DeployBuilds(ctx context.Context, f *releases.ApproveDeploymentFlow) error {
 	return h.p.run(ctx, f.Call, "approve_deployment", string(f.Args.Environment), func(ctx context.Context) error {
 		return h.ApproveDeploymentHandler.DeployBuilds(ctx, f)
+	})
+}
+
+type probedRefund struct {
+	refunds.RefundOrderHandler
+	p *effectProbe
+}
+
+func (h probedRefund) RefundToCard(ctx context.Context, f *refunds.RefundOrderFlow) error {
+	return h.p.run(ctx, f.Call, "refund_order", f.Args.OrderID, func(ctx context.Context) error {
+		return h.RefundOrderHandler.RefundToCard(ctx, f)
+	})
+}
+
+type probedRollout struct {
+	rollouts.RollOutReleaseHandler
+	p *effectProbe
+}
+
+func (h probedRollout) StartRollout(ctx context.Context, f *rollouts.RollOutReleaseFlow) error {
+	return h.p.run(ctx, f.Call, "roll_out_release", f.Args.Component, func(ctx context.Context) error {
+		return h.RollOutReleaseHandler.StartRollout(ctx, f)
 	})
 }

@@ -124,13 +124,7 @@ func (p reaskProgram) Step(ctx context.Context, r mrtrimpl.Round, f *ReaskFlow) 
 	case ReaskStateAskTicket:
 		var pending []mrtrimpl.Pending
 		if f.Ticket == nil {
-			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
-				Key:  "ticket",
-				Kind: vocab.Elicit,
-				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
-					return mrtrimpl.Explained(p.requestTicket(f, problems), f.reasked)
-				},
-			}, mrtrimpl.Form(p.decodeTicket), &pending)
+			answer, left, err := mrtrimpl.Take(ctx, r, "ticket", mrtrimpl.Again(mrtrimpl.Bind(p.requestTicket, f), f.reasked), mrtrimpl.Form(p.decodeTicket), &pending)
 			switch {
 			case err != nil:
 				return mrtrimpl.Step{}, err
@@ -146,25 +140,16 @@ func (p reaskProgram) Step(ctx context.Context, r mrtrimpl.Round, f *ReaskFlow) 
 		}
 		return mrtrimpl.Goto(r, ReaskStateConfirmTicket, vocab.Next)
 	case ReaskStateConfirmTicket:
-		resp := r.Response("confirm", vocab.Elicit)
-		switch resp.Status {
-		case mrtrimpl.Accepted:
-			yes, found := mrtrimpl.FormBool(resp.Content, "confirm")
-			if found != mrtrimpl.Present {
-				return r.Ask([]mrtrimpl.Pending{p.gateConfirmTicket(f, mrtrimpl.Problems{"confirm: answer true or false"})})
-			}
-			if yes {
-				return mrtrimpl.Goto(r, ReaskStateVerify, vocab.Next)
-			}
+		switch on, ask := mrtrimpl.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirmTicket, f)); on {
+		case vocab.Next:
+			return mrtrimpl.Goto(r, ReaskStateVerify, vocab.Next)
+		case vocab.Decline:
 			return mrtrimpl.Goto(r, ReaskStateNoTicket, vocab.Decline)
-		case mrtrimpl.Declined:
-			return mrtrimpl.Goto(r, ReaskStateNoTicket, vocab.Decline)
-		case mrtrimpl.Cancelled:
+		case vocab.Cancel:
 			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "reask was cancelled: the user cancelled the confirmation."})
-		case mrtrimpl.Malformed:
-			return r.Ask([]mrtrimpl.Pending{p.gateConfirmTicket(f, mrtrimpl.Problems{resp.Problem})})
+		default:
+			return r.Ask([]mrtrimpl.Pending{ask})
 		}
-		return r.Ask([]mrtrimpl.Pending{p.gateConfirmTicket(f, nil)})
 	case ReaskStateVerify:
 		if err := p.h.TicketApproved(ctx, f); err != nil {
 			why, again := mrtrimpl.AskingAgain(err)
