@@ -282,16 +282,6 @@ func (m *armModel) choose(ms masks) choice {
 	return out
 }
 
-// isDefault reports whether the choice is the fixture workflow's.
-func (m *armModel) isDefault(c choice) bool {
-	for i, src := range m.sources {
-		if c[i] != src.def {
-			return false
-		}
-	}
-	return true
-}
-
 // bfsArms is bfs through arms: the shortest takeable walk from a state to
 // one done accepts with the cells left, starting with cells ms.
 func (w *workflow) bfsArms(from string, ms masks, done func(string, masks) bool) ([]spec.Edge, masks, bool) {

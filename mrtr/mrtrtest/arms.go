@@ -43,9 +43,6 @@ type Arms struct {
 	Values map[string]uint8
 }
 
-// empty reports whether the arms change nothing.
-func (a Arms) empty() bool { return len(a.Args) == 0 && len(a.Fields) == 0 && len(a.Values) == 0 }
-
 // ValueKey is the key under which Fake.Outcomes holds the value a fake sets
 // in continuation field name.
 func ValueKey(name string) string { return "=" + name }
