@@ -305,7 +305,9 @@ func checkOverlappingThresholds(c *checker, r *Rule) {
 
 // checkBranchValueNotSet reports a branch on an answer that some path to
 // it has not given, or on a continuation field no check or effect may
-// have set on some path.
+// have set on some path. In a workflow whose checks and effects declare
+// what they set (sets:), value-not-set proves the continuation field
+// instead, from the declarations.
 func checkBranchValueNotSet(c *checker, r *Rule) {
 	flows := map[*spec.Tool]*answerFlow{}
 	c.branches(func(t *spec.Tool, i int, s *spec.State, b *spec.ValueBranch) {
@@ -326,6 +328,9 @@ func checkBranchValueNotSet(c *checker, r *Rule) {
 			c.report(r, b.On.Pos, c.toolScope(t, s.Lint), "%s %q: branch %q routes on %s, which is not answered on every path to it (it is given only after %q by its next edge): the walk %s reaches it without the answer",
 				t.Kind, t.Name, s.Name, b.On.Name(), g.states[flow.owner[bit]].Name, walk)
 		case spec.RefContinuation:
+			if t.DeclaresSets() || offersOptions(t) {
+				return // the checks say what they set: value-not-set proves it
+			}
 			unset := g.pathAvoiding(isKind(vocab.StateCheck, vocab.StateEffect))
 			if !unset.has(i) {
 				return

@@ -202,8 +202,9 @@ request) the default. A value no arm takes fails the round at run time.`,
 edge (not on a path that skips it, declines or cancels it, or comes back into it); a
 continuation field is set by checks and effects. On a path without it the branch would
 route on nothing: an unset enum fails the round, an unset number or boolean is zero and
-takes whatever arm zero takes. Until checks declare the fields they set, any check or
-effect before the branch counts as setting a continuation field.`,
+takes whatever arm zero takes. In a workflow whose checks and effects declare what they
+set (sets:), value-not-set proves a continuation field from the declarations; in one
+that declares nothing, any check or effect before the branch counts as setting it.`,
 		Bad: `askRefund:
   ask: {refund: {elicit: {message: ..., fields: {amount: {type: number, required: true}}}}}
   next: route

@@ -93,7 +93,8 @@ type continuationRead struct {
 }
 
 // continuationReads lists what state s reads from the continuation:
-// template placeholders, and the lists its forms offer as options.
+// template placeholders, the lists its forms offer as options, and the
+// value a branch routes on.
 func (c *checker) continuationReads(t *spec.Tool, s *spec.State) []continuationRead {
 	var out []continuationRead
 	for _, u := range c.templateUses(t, s) {
@@ -102,6 +103,10 @@ func (c *checker) continuationReads(t *spec.Tool, s *spec.State) []continuationR
 				out = append(out, continuationRead{ref.Path[0], ref.Pos, "{" + ref.Name() + "} in " + u.what, "reads", u.sc, "it would render as nothing"})
 			}
 		}
+	}
+	if b := s.Branch; b != nil && b.On.Kind == spec.RefContinuation {
+		out = append(out, continuationRead{b.On.Path[0], b.On.Pos, "the value branch", "routes on", c.toolScope(t, s.Lint),
+			"an unset enum fails the round, and an unset number or boolean takes the arm of its zero"})
 	}
 	for _, q := range s.Requests {
 		for _, f := range q.Fields {

@@ -172,6 +172,7 @@ func (w *Walker[F]) plan(t *testing.T, d *mrtrimpl.Descriptor, walk string, arms
 	cur := ScriptRound{}
 	seen := map[string]bool{}
 	reasked := false // the walk came back to an ask by a check's askAgain edge
+	steered := steeredChecks(d)
 	for i, s := range states {
 		if cur.Path != "" {
 			cur.Path += PathSeparator
@@ -203,9 +204,10 @@ func (w *Walker[F]) plan(t *testing.T, d *mrtrimpl.Descriptor, walk string, arms
 			t.Fatalf("walk %q: the state table has no transition %s -(%s)-> %s", walk, s.Name, on, names[i+1])
 		}
 		reasked = edge == vocab.AskAgain
-		if s.Kind == vocab.StateCheck && (len(s.Outcomes) > 0 || s.AskAgain != "") {
-			// Every call of such a check takes an entry of its queue: an
-			// outcome (1 for a check without outcomes), or a refusal.
+		if s.Kind == vocab.StateCheck && steered[s.Check] {
+			// Every call of such a check takes an entry of its queue, in
+			// any of its states: an outcome (1 for a check without
+			// outcomes), or a refusal.
 			out := uint8(1)
 			switch {
 			case edge == vocab.AskAgain || edge == vocab.Exhausted:
@@ -227,6 +229,18 @@ func (w *Walker[F]) plan(t *testing.T, d *mrtrimpl.Descriptor, walk string, arms
 	}
 	pl.rounds = append(pl.rounds, cur)
 	return pl
+}
+
+// steeredChecks are the checks whose fake takes every call's result from
+// its queue: those with outcomes, and those that ask again in some state.
+func steeredChecks(d *mrtrimpl.Descriptor) map[string]bool {
+	out := map[string]bool{}
+	for _, s := range d.States {
+		if s.Kind == vocab.StateCheck && (len(s.Outcomes) > 0 || s.AskAgain != "") {
+			out[s.Check] = true
+		}
+	}
+	return out
 }
 
 // explains is what the questions of state s must show when a check sent

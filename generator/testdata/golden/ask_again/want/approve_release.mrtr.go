@@ -120,13 +120,7 @@ func (p approveReleaseProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Ap
 	case ApproveReleaseStateAskTicket:
 		var pending []mrtrimpl.Pending
 		if f.Ticket == nil {
-			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
-				Key:  "ticket",
-				Kind: vocab.Elicit,
-				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
-					return mrtrimpl.Explained(p.requestTicket(f, problems), f.reasked)
-				},
-			}, mrtrimpl.Form(p.decodeTicket), &pending)
+			answer, left, err := mrtrimpl.Take(ctx, r, "ticket", mrtrimpl.Again(mrtrimpl.Bind(p.requestTicket, f), f.reasked), mrtrimpl.Form(p.decodeTicket), &pending)
 			switch {
 			case err != nil:
 				return mrtrimpl.Step{}, err

@@ -147,13 +147,7 @@ func (p bookSlotProgram) Step(ctx context.Context, r mrtrimpl.Round, f *BookSlot
 	case BookSlotStateAskSlot:
 		var pending []mrtrimpl.Pending
 		if f.Slot == nil {
-			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
-				Key:  "slot",
-				Kind: vocab.Elicit,
-				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
-					return mrtrimpl.Explained(p.requestSlot(f, problems), f.reasked)
-				},
-			}, mrtrimpl.Form(p.decodeSlot), &pending)
+			answer, left, err := mrtrimpl.Take(ctx, r, "slot", mrtrimpl.Again(mrtrimpl.Bind(p.requestSlot, f), f.reasked), mrtrimpl.Form(p.decodeSlot), &pending)
 			switch {
 			case err != nil:
 				return mrtrimpl.Step{}, err

@@ -203,13 +203,7 @@ func (p routeRefundProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Route
 	case RouteRefundStateAskRefund:
 		var pending []mrtrimpl.Pending
 		if f.Refund == nil {
-			answer, left, err := mrtrimpl.Take(ctx, r, mrtrimpl.Question{
-				Key:  "refund",
-				Kind: vocab.Elicit,
-				Request: func(problems mrtrimpl.Problems) mrtrimpl.Pending {
-					return p.requestRefund(f, problems)
-				},
-			}, mrtrimpl.Form(p.decodeRefund), &pending)
+			answer, left, err := mrtrimpl.Take(ctx, r, "refund", mrtrimpl.Bind(p.requestRefund, f), mrtrimpl.Form(p.decodeRefund), &pending)
 			switch {
 			case err != nil:
 				return mrtrimpl.Step{}, err
@@ -238,7 +232,7 @@ func (p routeRefundProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Route
 	case RouteRefundStateByTier:
 		// Branch on tier.
 		if f.Continuation.Tier == "" {
-			return mrtrimpl.Step{}, mrtrimpl.NotSet("byTier", "tier")
+			return mrtrimpl.Step{}, mrtrimpl.BranchNotSet("byTier", "tier")
 		}
 		switch f.Continuation.Tier {
 		case RouteRefundTierGold:
@@ -255,25 +249,16 @@ func (p routeRefundProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Route
 		}
 		return mrtrimpl.Step{}, mrtrimpl.NoArm("byChannel", "channel", f.Args.Channel)
 	case RouteRefundStateManagerApproval:
-		resp := r.Response("manager", vocab.Elicit)
-		switch resp.Status {
-		case mrtrimpl.Accepted:
-			yes, found := mrtrimpl.FormBool(resp.Content, "confirm")
-			if found != mrtrimpl.Present {
-				return r.Ask([]mrtrimpl.Pending{p.gateManagerApproval(f, mrtrimpl.Problems{"confirm: answer true or false"})})
-			}
-			if yes {
-				return mrtrimpl.Goto(r, RouteRefundStateByChannel, vocab.Next)
-			}
+		switch on, ask := mrtrimpl.Confirm(r, "manager", "confirm", mrtrimpl.Bind(p.gateManagerApproval, f)); on {
+		case vocab.Next:
+			return mrtrimpl.Goto(r, RouteRefundStateByChannel, vocab.Next)
+		case vocab.Decline:
 			return mrtrimpl.Goto(r, RouteRefundStateNotRefunded, vocab.Decline)
-		case mrtrimpl.Declined:
-			return mrtrimpl.Goto(r, RouteRefundStateNotRefunded, vocab.Decline)
-		case mrtrimpl.Cancelled:
+		case vocab.Cancel:
 			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "route_refund was cancelled: the user cancelled the confirmation."})
-		case mrtrimpl.Malformed:
-			return r.Ask([]mrtrimpl.Pending{p.gateManagerApproval(f, mrtrimpl.Problems{resp.Problem})})
+		default:
+			return r.Ask([]mrtrimpl.Pending{ask})
 		}
-		return r.Ask([]mrtrimpl.Pending{p.gateManagerApproval(f, nil)})
 	case RouteRefundStateByExpress:
 		// Branch on express.
 		if f.Args.Express != nil {

@@ -33,39 +33,49 @@ func (h *fakeRouteRefund) Authorize(ctx context.Context, f *RouteRefundFlow) err
 }
 
 func (h *fakeRouteRefund) LookupOrder(ctx context.Context, f *RouteRefundFlow) error {
-	h.values(f)
-	return h.fake.Step(ctx)
+	if err := h.fake.Step(ctx); err != nil {
+		return err
+	}
+	f.Continuation.RiskScore = fakeRouteRefundRiskScore[h.fake.Value("riskScore", 1)-1]
+	f.Continuation.Tier = fakeRouteRefundTier[h.fake.Value("tier", 1)-1]
+	return nil
 }
 
 func (h *fakeRouteRefund) IssueVoucher(ctx context.Context, f *RouteRefundFlow) error {
-	h.values(f)
-	return h.fake.Effect(ctx)
+	if err := h.fake.Effect(ctx); err != nil {
+		return err
+	}
+	f.Continuation.RiskScore = fakeRouteRefundRiskScore[h.fake.Value("riskScore", 1)-1]
+	f.Continuation.Tier = fakeRouteRefundTier[h.fake.Value("tier", 1)-1]
+	return nil
 }
 
 func (h *fakeRouteRefund) RefundToCardNow(ctx context.Context, f *RouteRefundFlow) error {
-	h.values(f)
-	return h.fake.Effect(ctx)
+	if err := h.fake.Effect(ctx); err != nil {
+		return err
+	}
+	f.Continuation.RiskScore = fakeRouteRefundRiskScore[h.fake.Value("riskScore", 1)-1]
+	f.Continuation.Tier = fakeRouteRefundTier[h.fake.Value("tier", 1)-1]
+	return nil
 }
 
 func (h *fakeRouteRefund) RefundToCard(ctx context.Context, f *RouteRefundFlow) error {
-	h.values(f)
-	return h.fake.Effect(ctx)
+	if err := h.fake.Effect(ctx); err != nil {
+		return err
+	}
+	f.Continuation.RiskScore = fakeRouteRefundRiskScore[h.fake.Value("riskScore", 1)-1]
+	f.Continuation.Tier = fakeRouteRefundTier[h.fake.Value("tier", 1)-1]
+	return nil
 }
 
 // fakeRouteRefundRiskScore are the values the fake sets in continuation field riskScore, one for
-// each way the value branches on it go (mrtrtest.Arms.Values counts them from 1).
+// each way the value branches on it go: the walk's or the matrix's choice (mrtrtest.Fake.Value),
+// from 1.
 var fakeRouteRefundRiskScore = []int64{1, 71}
 
 // fakeRouteRefundTier are the values the fake sets in continuation field tier, one for each way the
-// value branches on it go (mrtrtest.Arms.Values counts them from 1).
+// value branches on it go: the walk's or the matrix's choice (mrtrtest.Fake.Value), from 1.
 var fakeRouteRefundTier = []RouteRefundTier{RouteRefundTierBasic, RouteRefundTierGold}
-
-// values sets the continuation fields value branches route on (riskScore, tier) to the values a
-// walk or the matrix chose (mrtrtest.Fake.Value), by default those of the fixture workflow.
-func (h *fakeRouteRefund) values(f *RouteRefundFlow) {
-	f.Continuation.RiskScore = fakeRouteRefundRiskScore[h.fake.Value("riskScore", 1)-1]
-	f.Continuation.Tier = fakeRouteRefundTier[h.fake.Value("tier", 1)-1]
-}
 
 // answersRouteRefund are valid answers to the input requests of route_refund, derived from the
 // spec.
