@@ -96,6 +96,9 @@ type RefundOrderFlow struct {
 	Approval *RefundOrderApprovalAnswer
 
 	state RefundOrderState
+	// passedConfirmRefund is set once gate confirmRefund is confirmed: the continuation carries
+	// what it confirmed.
+	passedConfirmRefund bool
 	// checkAmountRefusals counts the answers check amountRefundable refused (mrtr.AskAgain); the
 	// continuation carries it.
 	checkAmountRefusals uint8
@@ -112,8 +115,9 @@ func (f *RefundOrderFlow) State() RefundOrderState {
 	return f.state
 }
 
-// RefundOrderState is a state of tool refund_order. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// RefundOrderState is a state of tool refund_order. States are numbered in flow order, for this
+// build only: a continuation records the state's name, so adding or moving states
+// elsewhere does not strand a workflow waiting in this one.
 type RefundOrderState uint16
 
 const (
@@ -274,6 +278,7 @@ func (p refundOrderProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Refun
 	case RefundOrderStateConfirmRefund:
 		switch on, ask := mrtrimpl.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirmRefund, f)); on {
 		case vocab.Next:
+			f.passedConfirmRefund = true
 			return mrtrimpl.Goto(r, RefundOrderStateRecheck, vocab.Next)
 		case vocab.Decline:
 			return mrtrimpl.Goto(r, RefundOrderStateNotRefunded, vocab.Decline)
@@ -429,7 +434,7 @@ var refundOrderDescriptor = mrtrimpl.Descriptor{
 	Destructive: true,
 	TTL:         10 * time.Minute,
 	Storage:     vocab.Sealed,
-	SchemaHash:  uint64(0x2f2e59b427d071f),
+	SchemaHash:  uint64(0xb971fc922038272),
 	Initial:     uint16(RefundOrderStateLookup),
 	States:      refundOrderStateTable,
 	Transitions: refundOrderTransitionTable,
@@ -471,36 +476,212 @@ var refundOrderTransitionTable = []mrtrimpl.Transition{
 	{From: uint16(RefundOrderStateRefund), On: vocab.Next, To: uint16(RefundOrderStateRefunded)},
 }
 
-// AppendArgs appends the canonical encoding of the arguments; requestState is
-// bound to its digest, so a continuation cannot be replayed with other arguments.
+// AppendArgs appends the canonical encoding of the arguments (tagged entries in name
+// order; an absent optional argument writes nothing): requestState is bound to its
+// digest, so a continuation cannot be replayed with other arguments.
 func (refundOrderProgram) AppendArgs(b []byte, f *RefundOrderFlow) []byte {
+	b = binenc.AppendStringField(b, 0xf6d8263a, f.Args.OrderID)
+	return b
+}
+
+// AppendContinuation appends what the workflow carries between rounds, as tagged
+// entries: the continuation fields that are set, the answers given, the gates passed.
+func (p refundOrderProgram) AppendContinuation(b []byte, f *RefundOrderFlow) []byte {
+	var m int
+	b, m = binenc.BeginGroup(b, 0x5ec2d352)
+	if f.Continuation.CardLast4 != "" {
+		b = binenc.AppendStringField(b, 0xf40ec8f1, f.Continuation.CardLast4)
+	}
+	if f.Continuation.Currency != "" {
+		b = binenc.AppendEnumField(b, 0xddf28636, f.Continuation.Currency)
+	}
+	if f.Continuation.Left != "" {
+		b = binenc.AppendStringField(b, 0x124aec70, f.Continuation.Left)
+	}
+	if f.Continuation.RefundID != "" {
+		b = binenc.AppendStringField(b, 0x528361b2, f.Continuation.RefundID)
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	b, m = binenc.BeginGroup(b, 0x41a869c4)
+	if f.Refund != nil {
+		b = p.appendRefundAnswer(b, f.Refund)
+	}
+	if f.Approval != nil {
+		b = p.appendApprovalAnswer(b, f.Approval)
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	b, m = binenc.BeginGroup(b, 0x9b9289b3)
+	if f.passedConfirmRefund {
+		b = binenc.AppendIntField(b, 0x6df06695, int64(refundOrderConfirmRefundGateDigest))
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	b, m = binenc.BeginGroup(b, 0x23367b24)
+	if f.checkAmountRefusals > 0 {
+		b = binenc.AppendIntField(b, 0x6a84be83, int64(f.checkAmountRefusals))
+	}
+	if f.checkApproverRefusals > 0 {
+		b = binenc.AppendIntField(b, 0x1409b95a, int64(f.checkApproverRefusals))
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	return b
+}
+
+// appendRefundAnswer appends the answer to "refund": a group of its form fields.
+func (refundOrderProgram) appendRefundAnswer(b []byte, a *RefundOrderRefundAnswer) []byte {
+	b, m := binenc.BeginGroup(b, 0x32eb045f)
+	if a.Amount != 0 {
+		b = binenc.AppendFloatField(b, 0xf785ce49, a.Amount)
+	}
+	if a.Reason != "" {
+		b = binenc.AppendEnumField(b, 0xf8a35e19, a.Reason)
+	}
+	return binenc.EndGroup(b, m)
+}
+
+// appendApprovalAnswer appends the answer to "approval": a group of its form fields.
+func (refundOrderProgram) appendApprovalAnswer(b []byte, a *RefundOrderApprovalAnswer) []byte {
+	b, m := binenc.BeginGroup(b, 0x76037226)
+	if a.Manager != "" {
+		b = binenc.AppendStringField(b, 0x3b1787cc, a.Manager)
+	}
+	return binenc.EndGroup(b, m)
+}
+
+// refundOrderConfirmRefundGateDigest identifies what gate confirmRefund confirms (its message and
+// form); a continuation that passed it carries it, and a build whose gate asks another question
+// refuses it.
+const refundOrderConfirmRefundGateDigest int64 = 8570229085513698448
+
+// LoadContinuation reads what AppendContinuation wrote, this build's or another build's
+// of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
+// restores the continuation it left): unknown entries are skipped, missing ones left absent.
+func (p refundOrderProgram) LoadContinuation(f *RefundOrderFlow, data []byte) error {
+	f.Continuation = RefundOrderContinuation{}
+	f.Refund = nil
+	f.Approval = nil
+	f.passedConfirmRefund = false
+	f.checkAmountRefusals = 0
+	f.checkApproverRefusals = 0
+	r := binenc.NewFields(data)
+	for r.Next() {
+		switch r.Key() {
+		case 0x5ec2d352:
+			// continuation
+			c := r.Group("continuation")
+			for c.Next() {
+				switch c.Key() {
+				case 0xf40ec8f1:
+					// cardLast4
+					f.Continuation.CardLast4 = c.String("cardLast4")
+				case 0xddf28636:
+					// currency
+					f.Continuation.Currency = binenc.EnumField(&c, "currency", refundOrderCurrencyValues)
+				case 0x124aec70:
+					// left
+					f.Continuation.Left = c.String("left")
+				case 0x528361b2:
+					// refundId
+					f.Continuation.RefundID = c.String("refundId")
+				}
+			}
+		case 0x41a869c4:
+			// answers
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
+		case 0x9b9289b3:
+			// gates
+			g := r.Group("gates")
+			if err := p.readGates(f, &g); err != nil {
+				return err
+			}
+		case 0x23367b24:
+			// refusals: a count this build has no check for is skipped
+			n := r.Group("refusals")
+			for n.Next() {
+				switch n.Key() {
+				case 0x6a84be83:
+					f.checkAmountRefusals = uint8(min(n.Int("refusals.checkAmount"), 3))
+				case 0x1409b95a:
+					f.checkApproverRefusals = uint8(min(n.Int("refusals.checkApprover"), 2))
+				}
+			}
+		}
+	}
+	return r.Err()
+}
+
+// readAnswers reads the answers group: per request key, its answer.
+func (p refundOrderProgram) readAnswers(f *RefundOrderFlow, r *binenc.Fields) {
+	for r.Next() {
+		switch r.Key() {
+		case 0x32eb045f:
+			// refund
+			g := r.Group("refund")
+			f.Refund = p.readRefundAnswer(&g)
+		case 0x76037226:
+			// approval
+			g := r.Group("approval")
+			f.Approval = p.readApprovalAnswer(&g)
+		}
+	}
+}
+
+// readRefundAnswer reads the answer to "refund", a group of its form fields.
+func (refundOrderProgram) readRefundAnswer(r *binenc.Fields) *RefundOrderRefundAnswer {
+	a := &RefundOrderRefundAnswer{}
+	for r.Next() {
+		switch r.Key() {
+		case 0xf785ce49:
+			// amount
+			a.Amount = r.Float("refund.amount")
+		case 0xf8a35e19:
+			// reason
+			a.Reason = binenc.EnumField(r, "refund.reason", refundOrderReasonValues)
+		}
+	}
+	return a
+}
+
+// readApprovalAnswer reads the answer to "approval", a group of its form fields.
+func (refundOrderProgram) readApprovalAnswer(r *binenc.Fields) *RefundOrderApprovalAnswer {
+	a := &RefundOrderApprovalAnswer{}
+	for r.Next() {
+		switch r.Key() {
+		case 0x3b1787cc:
+			// manager
+			a.Manager = r.String("approval.manager")
+		}
+	}
+	return a
+}
+
+// readGates reads the gates passed; one whose question is not this build's refuses the
+// continuation: what the user confirmed is not what this build asks.
+func (refundOrderProgram) readGates(f *RefundOrderFlow, r *binenc.Fields) error {
+	for r.Next() {
+		switch r.Key() {
+		case 0x6df06695:
+			// confirmRefund
+			if r.Int("gates.confirmRefund") != refundOrderConfirmRefundGateDigest && r.Err() == nil {
+				return mrtrimpl.GateChanged("confirmRefund")
+			}
+			f.passedConfirmRefund = true
+		}
+	}
+	return nil
+}
+
+// AppendArgsV2 appends the positional encoding of the arguments that tokens of
+// envelope versions 1 and 2 are bound to.
+func (refundOrderProgram) AppendArgsV2(b []byte, f *RefundOrderFlow) []byte {
 	b = binenc.AppendString(b, f.Args.OrderID)
 	return b
 }
 
-// AppendContinuation appends what the workflow carries between rounds.
-func (refundOrderProgram) AppendContinuation(b []byte, f *RefundOrderFlow) []byte {
-	b = binenc.AppendString(b, f.Continuation.CardLast4)
-	b = binenc.AppendEnum(b, refundOrderCurrencyValues, f.Continuation.Currency)
-	b = binenc.AppendString(b, f.Continuation.Left)
-	b = binenc.AppendString(b, f.Continuation.RefundID)
-	b = binenc.AppendBool(b, f.Refund != nil)
-	if f.Refund != nil {
-		b = binenc.AppendFloat(b, f.Refund.Amount)
-		b = binenc.AppendEnum(b, refundOrderReasonValues, f.Refund.Reason)
-	}
-	b = binenc.AppendBool(b, f.Approval != nil)
-	if f.Approval != nil {
-		b = binenc.AppendString(b, f.Approval.Manager)
-	}
-	b = binenc.AppendUvarint(b, uint64(f.checkAmountRefusals))
-	b = binenc.AppendUvarint(b, uint64(f.checkApproverRefusals))
-	return b
-}
-
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
-// in place of what the flow carried (an effect's replay restores the continuation it left).
-func (refundOrderProgram) LoadContinuation(f *RefundOrderFlow, data []byte) error {
+// LoadContinuationV2 reads the positional continuation of tokens of envelope versions
+// 1 and 2 (and of effect records of the builds that minted them), all of it and
+// nothing more, in place of what the flow carried.
+func (refundOrderProgram) LoadContinuationV2(f *RefundOrderFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	f.Continuation = RefundOrderContinuation{}
 	f.Refund = nil
@@ -520,8 +701,6 @@ func (refundOrderProgram) LoadContinuation(f *RefundOrderFlow, data []byte) erro
 		a.Manager = r.String()
 		f.Approval = a
 	}
-	f.checkAmountRefusals = uint8(r.Uvarint())
-	f.checkApproverRefusals = uint8(r.Uvarint())
 	return r.Done()
 }
 
@@ -617,8 +796,9 @@ var refundOrderContinuationCardLast4Pattern = regexp.MustCompile("^(?:[0-9]{4})$
 
 var refundOrderContinuationLeftPattern = regexp.MustCompile("^(?:[0-9]{1,7}\\.[0-9]{2})$")
 
-// CheckContinuation checks what handlers stored in the continuation against the
-// spec before the engine seals it; a field still at its zero value is not set yet.
+// CheckContinuation checks what the workflow carries (continuation fields, answers)
+// against the spec's built-in constraints, before the engine seals it and when it opens
+// it again; a value still at its zero value is not set yet.
 func (p refundOrderProgram) CheckContinuation(ctx context.Context, f *RefundOrderFlow) mrtrimpl.Problems {
 	var problems mrtrimpl.Problems
 	if v := f.Continuation.CardLast4; v != "" {
@@ -645,6 +825,31 @@ func (p refundOrderProgram) CheckContinuation(ctx context.Context, f *RefundOrde
 	if v := f.Continuation.RefundID; v != "" {
 		if n := utf8.RuneCountInString(v); n > 40 {
 			problems.TooLong("refundId", 40, n)
+		}
+	}
+	if a := f.Refund; a != nil {
+		if v := a.Amount; v != 0 {
+			if v < 0.01 {
+				problems.BelowMinimum("refund.amount", 0.01)
+			}
+			if v > 1e+06 {
+				problems.AboveMaximum("refund.amount", 1e+06)
+			}
+		}
+		if v := string(a.Reason); v != "" {
+			if !slices.Contains(refundOrderReasonValues, RefundOrderReason(v)) {
+				problems.NotOneOf("refund.reason", "damaged, late, wrongItem, goodwill")
+			}
+		}
+	}
+	if a := f.Approval; a != nil {
+		if v := a.Manager; v != "" {
+			if n := utf8.RuneCountInString(v); n > 31 {
+				problems.TooLong("approval.manager", 31, n)
+			}
+			if !refundOrderApprovalManagerPattern.MatchString(v) {
+				problems.NoMatch("approval.manager", "[a-z][a-z0-9._-]{1,30}")
+			}
 		}
 	}
 	return problems

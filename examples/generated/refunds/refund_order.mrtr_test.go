@@ -199,6 +199,16 @@ func TestRefundOrderValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeApprovalAnswer, validApprovalAnswer, "manager", "", "manager: must match [a-z][a-z0-9._-]{1,30}")
 }
 
+// TestRefundOrderRecordedContinuations opens the continuations recorded in
+// testdata/continuations/refund_order with this build: a spec change that would strand workflows
+// waiting in them across a deploy fails here, naming the file, the state and the reason
+// (docs/evolution.md). Record them on the build that is deployed: MRTR_RECORD=1 go test -run
+// TestRefundOrderRecordedContinuations.
+func TestRefundOrderRecordedContinuations(t *testing.T) {
+	h := &fakeRefundOrder{}
+	mrtrtest.Continuations(t, NewRefundOrderProgram(h), fixturesRefundOrder(h), "testdata/continuations/refund_order")
+}
+
 // TestRefundOrderRejectedInputs walks to every state that asks and sends there answers
 // meant for other states (and, at a gate, its confirmation before it was shown):
 // none is taken, no side effect runs, and the same question is asked again.

@@ -101,6 +101,12 @@ type RollOutReleaseFlow struct {
 	Canary *RollOutReleaseCanaryAnswer
 
 	state RollOutReleaseState
+	// passedConfirmRolling is set once gate confirmRolling is confirmed: the continuation carries
+	// what it confirmed.
+	passedConfirmRolling bool
+	// passedConfirmCanary is set once gate confirmCanary is confirmed: the continuation carries
+	// what it confirmed.
+	passedConfirmCanary bool
 	// verifyTicketRefusals counts the answers check ticketCoversRelease refused (mrtr.AskAgain);
 	// the continuation carries it.
 	verifyTicketRefusals uint8
@@ -114,8 +120,9 @@ func (f *RollOutReleaseFlow) State() RollOutReleaseState {
 	return f.state
 }
 
-// RollOutReleaseState is a state of tool roll_out_release. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// RollOutReleaseState is a state of tool roll_out_release. States are numbered in flow order, for
+// this build only: a continuation records the state's name, so adding or moving states elsewhere
+// does not strand a workflow waiting in this one.
 type RollOutReleaseState uint16
 
 const (
@@ -293,6 +300,7 @@ func (p rollOutReleaseProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Ro
 	case RollOutReleaseStateConfirmRolling:
 		switch on, ask := mrtrimpl.Confirm(r, "confirmRolling", "confirm", mrtrimpl.Bind(p.gateConfirmRolling, f)); on {
 		case vocab.Next:
+			f.passedConfirmRolling = true
 			return mrtrimpl.Goto(r, RollOutReleaseStateRecheck, vocab.Next)
 		case vocab.Decline:
 			return mrtrimpl.Goto(r, RollOutReleaseStateNotRolledOut, vocab.Decline)
@@ -351,6 +359,7 @@ func (p rollOutReleaseProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Ro
 	case RollOutReleaseStateConfirmCanary:
 		switch on, ask := mrtrimpl.Confirm(r, "confirmCanary", "confirm", mrtrimpl.Bind(p.gateConfirmCanary, f)); on {
 		case vocab.Next:
+			f.passedConfirmCanary = true
 			return mrtrimpl.Goto(r, RollOutReleaseStateRecheck, vocab.Next)
 		case vocab.Decline:
 			return mrtrimpl.Goto(r, RollOutReleaseStateNotRolledOut, vocab.Decline)
@@ -486,7 +495,7 @@ var rollOutReleaseDescriptor = mrtrimpl.Descriptor{
 	Destructive: true,
 	TTL:         15 * time.Minute,
 	Storage:     vocab.Sealed,
-	SchemaHash:  uint64(0x33d27b885640f672),
+	SchemaHash:  uint64(0xd08b5bbd7a94f9ce),
 	Initial:     uint16(RollOutReleaseStateInspect),
 	States:      rollOutReleaseStateTable,
 	Transitions: rollOutReleaseTransitionTable,
@@ -532,38 +541,241 @@ var rollOutReleaseTransitionTable = []mrtrimpl.Transition{
 	{From: uint16(RollOutReleaseStateConfirmCanary), On: vocab.Decline, To: uint16(RollOutReleaseStateNotRolledOut)},
 }
 
-// AppendArgs appends the canonical encoding of the arguments; requestState is
-// bound to its digest, so a continuation cannot be replayed with other arguments.
+// AppendArgs appends the canonical encoding of the arguments (tagged entries in name
+// order; an absent optional argument writes nothing): requestState is bound to its
+// digest, so a continuation cannot be replayed with other arguments.
 func (rollOutReleaseProgram) AppendArgs(b []byte, f *RollOutReleaseFlow) []byte {
+	b = binenc.AppendStringField(b, 0x5efd6ee0, f.Args.Component)
+	b = binenc.AppendStringField(b, 0x4671ae97, f.Args.Version)
+	return b
+}
+
+// AppendContinuation appends what the workflow carries between rounds, as tagged
+// entries: the continuation fields that are set, the answers given, the gates passed.
+func (p rollOutReleaseProgram) AppendContinuation(b []byte, f *RollOutReleaseFlow) []byte {
+	var m int
+	b, m = binenc.BeginGroup(b, 0x5ec2d352)
+	if f.Continuation.Risk != "" {
+		b = binenc.AppendEnumField(b, 0xf32b96ea, f.Continuation.Risk)
+	}
+	if f.Continuation.RolloutID != "" {
+		b = binenc.AppendStringField(b, 0xec32834f, f.Continuation.RolloutID)
+	}
+	if f.Continuation.Running != "" {
+		b = binenc.AppendStringField(b, 0x147eb74c, f.Continuation.Running)
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	b, m = binenc.BeginGroup(b, 0x41a869c4)
+	if f.Ticket != nil {
+		b = p.appendTicketAnswer(b, f.Ticket)
+	}
+	if f.Rollout != nil {
+		b = p.appendRolloutAnswer(b, f.Rollout)
+	}
+	if f.Canary != nil {
+		b = p.appendCanaryAnswer(b, f.Canary)
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	b, m = binenc.BeginGroup(b, 0x9b9289b3)
+	if f.passedConfirmRolling {
+		b = binenc.AppendIntField(b, 0x18723b38, int64(rollOutReleaseConfirmRollingGateDigest))
+	}
+	if f.passedConfirmCanary {
+		b = binenc.AppendIntField(b, 0x34b7ec5f, int64(rollOutReleaseConfirmCanaryGateDigest))
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	b, m = binenc.BeginGroup(b, 0x23367b24)
+	if f.verifyTicketRefusals > 0 {
+		b = binenc.AppendIntField(b, 0xce663780, int64(f.verifyTicketRefusals))
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	return b
+}
+
+// appendTicketAnswer appends the answer to "ticket": a group of its form fields.
+func (rollOutReleaseProgram) appendTicketAnswer(b []byte, a *RollOutReleaseTicketAnswer) []byte {
+	b, m := binenc.BeginGroup(b, 0x6517b3e5)
+	if a.ID != "" {
+		b = binenc.AppendStringField(b, 0x37386ae0, a.ID)
+	}
+	return binenc.EndGroup(b, m)
+}
+
+// appendRolloutAnswer appends the answer to "rollout": a group of its form fields.
+func (rollOutReleaseProgram) appendRolloutAnswer(b []byte, a *RollOutReleaseRolloutAnswer) []byte {
+	b, m := binenc.BeginGroup(b, 0x8b848362)
+	if a.Strategy != "" {
+		b = binenc.AppendEnumField(b, 0x96878724, a.Strategy)
+	}
+	return binenc.EndGroup(b, m)
+}
+
+// appendCanaryAnswer appends the answer to "canary": a group of its form fields.
+func (rollOutReleaseProgram) appendCanaryAnswer(b []byte, a *RollOutReleaseCanaryAnswer) []byte {
+	b, m := binenc.BeginGroup(b, 0x1c604159)
+	if a.Percent != 0 {
+		b = binenc.AppendIntField(b, 0x75f9fa5a, a.Percent)
+	}
+	return binenc.EndGroup(b, m)
+}
+
+// rollOutReleaseConfirmRollingGateDigest identifies what gate confirmRolling confirms (its message
+// and form); a continuation that passed it carries it, and a build whose gate asks another question
+// refuses it.
+const rollOutReleaseConfirmRollingGateDigest int64 = 9009753464361094908
+
+// rollOutReleaseConfirmCanaryGateDigest identifies what gate confirmCanary confirms (its message
+// and form); a continuation that passed it carries it, and a build whose gate asks another question
+// refuses it.
+const rollOutReleaseConfirmCanaryGateDigest int64 = -4368422055130027877
+
+// LoadContinuation reads what AppendContinuation wrote, this build's or another build's
+// of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
+// restores the continuation it left): unknown entries are skipped, missing ones left absent.
+func (p rollOutReleaseProgram) LoadContinuation(f *RollOutReleaseFlow, data []byte) error {
+	f.Continuation = RollOutReleaseContinuation{}
+	f.Ticket = nil
+	f.Rollout = nil
+	f.Canary = nil
+	f.passedConfirmRolling = false
+	f.passedConfirmCanary = false
+	f.verifyTicketRefusals = 0
+	r := binenc.NewFields(data)
+	for r.Next() {
+		switch r.Key() {
+		case 0x5ec2d352:
+			// continuation
+			c := r.Group("continuation")
+			for c.Next() {
+				switch c.Key() {
+				case 0xf32b96ea:
+					// risk
+					f.Continuation.Risk = binenc.EnumField(&c, "risk", rollOutReleaseRiskValues)
+				case 0xec32834f:
+					// rolloutId
+					f.Continuation.RolloutID = c.String("rolloutId")
+				case 0x147eb74c:
+					// running
+					f.Continuation.Running = c.String("running")
+				}
+			}
+		case 0x41a869c4:
+			// answers
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
+		case 0x9b9289b3:
+			// gates
+			g := r.Group("gates")
+			if err := p.readGates(f, &g); err != nil {
+				return err
+			}
+		case 0x23367b24:
+			// refusals: a count this build has no check for is skipped
+			n := r.Group("refusals")
+			for n.Next() {
+				switch n.Key() {
+				case 0xce663780:
+					f.verifyTicketRefusals = uint8(min(n.Int("refusals.verifyTicket"), 3))
+				}
+			}
+		}
+	}
+	return r.Err()
+}
+
+// readAnswers reads the answers group: per request key, its answer.
+func (p rollOutReleaseProgram) readAnswers(f *RollOutReleaseFlow, r *binenc.Fields) {
+	for r.Next() {
+		switch r.Key() {
+		case 0x6517b3e5:
+			// ticket
+			g := r.Group("ticket")
+			f.Ticket = p.readTicketAnswer(&g)
+		case 0x8b848362:
+			// rollout
+			g := r.Group("rollout")
+			f.Rollout = p.readRolloutAnswer(&g)
+		case 0x1c604159:
+			// canary
+			g := r.Group("canary")
+			f.Canary = p.readCanaryAnswer(&g)
+		}
+	}
+}
+
+// readTicketAnswer reads the answer to "ticket", a group of its form fields.
+func (rollOutReleaseProgram) readTicketAnswer(r *binenc.Fields) *RollOutReleaseTicketAnswer {
+	a := &RollOutReleaseTicketAnswer{}
+	for r.Next() {
+		switch r.Key() {
+		case 0x37386ae0:
+			// id
+			a.ID = r.String("ticket.id")
+		}
+	}
+	return a
+}
+
+// readRolloutAnswer reads the answer to "rollout", a group of its form fields.
+func (rollOutReleaseProgram) readRolloutAnswer(r *binenc.Fields) *RollOutReleaseRolloutAnswer {
+	a := &RollOutReleaseRolloutAnswer{}
+	for r.Next() {
+		switch r.Key() {
+		case 0x96878724:
+			// strategy
+			a.Strategy = binenc.EnumField(r, "rollout.strategy", rollOutReleaseStrategyValues)
+		}
+	}
+	return a
+}
+
+// readCanaryAnswer reads the answer to "canary", a group of its form fields.
+func (rollOutReleaseProgram) readCanaryAnswer(r *binenc.Fields) *RollOutReleaseCanaryAnswer {
+	a := &RollOutReleaseCanaryAnswer{}
+	for r.Next() {
+		switch r.Key() {
+		case 0x75f9fa5a:
+			// percent
+			a.Percent = r.Int("canary.percent")
+		}
+	}
+	return a
+}
+
+// readGates reads the gates passed; one whose question is not this build's refuses the
+// continuation: what the user confirmed is not what this build asks.
+func (rollOutReleaseProgram) readGates(f *RollOutReleaseFlow, r *binenc.Fields) error {
+	for r.Next() {
+		switch r.Key() {
+		case 0x18723b38:
+			// confirmRolling
+			if r.Int("gates.confirmRolling") != rollOutReleaseConfirmRollingGateDigest && r.Err() == nil {
+				return mrtrimpl.GateChanged("confirmRolling")
+			}
+			f.passedConfirmRolling = true
+		case 0x34b7ec5f:
+			// confirmCanary
+			if r.Int("gates.confirmCanary") != rollOutReleaseConfirmCanaryGateDigest && r.Err() == nil {
+				return mrtrimpl.GateChanged("confirmCanary")
+			}
+			f.passedConfirmCanary = true
+		}
+	}
+	return nil
+}
+
+// AppendArgsV2 appends the positional encoding of the arguments that tokens of
+// envelope versions 1 and 2 are bound to.
+func (rollOutReleaseProgram) AppendArgsV2(b []byte, f *RollOutReleaseFlow) []byte {
 	b = binenc.AppendString(b, f.Args.Component)
 	b = binenc.AppendString(b, f.Args.Version)
 	return b
 }
 
-// AppendContinuation appends what the workflow carries between rounds.
-func (rollOutReleaseProgram) AppendContinuation(b []byte, f *RollOutReleaseFlow) []byte {
-	b = binenc.AppendEnum(b, rollOutReleaseRiskValues, f.Continuation.Risk)
-	b = binenc.AppendString(b, f.Continuation.RolloutID)
-	b = binenc.AppendString(b, f.Continuation.Running)
-	b = binenc.AppendBool(b, f.Ticket != nil)
-	if f.Ticket != nil {
-		b = binenc.AppendString(b, f.Ticket.ID)
-	}
-	b = binenc.AppendBool(b, f.Rollout != nil)
-	if f.Rollout != nil {
-		b = binenc.AppendEnum(b, rollOutReleaseStrategyValues, f.Rollout.Strategy)
-	}
-	b = binenc.AppendBool(b, f.Canary != nil)
-	if f.Canary != nil {
-		b = binenc.AppendInt(b, f.Canary.Percent)
-	}
-	b = binenc.AppendUvarint(b, uint64(f.verifyTicketRefusals))
-	return b
-}
-
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
-// in place of what the flow carried (an effect's replay restores the continuation it left).
-func (rollOutReleaseProgram) LoadContinuation(f *RollOutReleaseFlow, data []byte) error {
+// LoadContinuationV2 reads the positional continuation of tokens of envelope versions
+// 1 and 2 (and of effect records of the builds that minted them), all of it and
+// nothing more, in place of what the flow carried.
+func (rollOutReleaseProgram) LoadContinuationV2(f *RollOutReleaseFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	f.Continuation = RollOutReleaseContinuation{}
 	f.Ticket = nil
@@ -587,7 +799,6 @@ func (rollOutReleaseProgram) LoadContinuation(f *RollOutReleaseFlow, data []byte
 		a.Percent = r.Int()
 		f.Canary = a
 	}
-	f.verifyTicketRefusals = uint8(r.Uvarint())
 	return r.Done()
 }
 
@@ -703,8 +914,9 @@ func (p rollOutReleaseProgram) decodeCanary(ctx context.Context, content map[str
 	return a, problems, nil
 }
 
-// CheckContinuation checks what handlers stored in the continuation against the
-// spec before the engine seals it; a field still at its zero value is not set yet.
+// CheckContinuation checks what the workflow carries (continuation fields, answers)
+// against the spec's built-in constraints, before the engine seals it and when it opens
+// it again; a value still at its zero value is not set yet.
 func (p rollOutReleaseProgram) CheckContinuation(ctx context.Context, f *RollOutReleaseFlow) mrtrimpl.Problems {
 	var problems mrtrimpl.Problems
 	if v := string(f.Continuation.Risk); v != "" {
@@ -720,6 +932,33 @@ func (p rollOutReleaseProgram) CheckContinuation(ctx context.Context, f *RollOut
 	if v := f.Continuation.Running; v != "" {
 		if n := utf8.RuneCountInString(v); n > 16 {
 			problems.TooLong("running", 16, n)
+		}
+	}
+	if a := f.Ticket; a != nil {
+		if v := a.ID; v != "" {
+			if n := utf8.RuneCountInString(v); n > 12 {
+				problems.TooLong("ticket.id", 12, n)
+			}
+			if !rollOutReleaseTicketIDPattern.MatchString(v) {
+				problems.NoMatch("ticket.id", "CHG-[0-9]{1,8}")
+			}
+		}
+	}
+	if a := f.Rollout; a != nil {
+		if v := string(a.Strategy); v != "" {
+			if !slices.Contains(rollOutReleaseStrategyValues, RollOutReleaseStrategy(v)) {
+				problems.NotOneOf("rollout.strategy", "canary, rolling")
+			}
+		}
+	}
+	if a := f.Canary; a != nil {
+		if v := a.Percent; v != 0 {
+			if v < 1 {
+				problems.BelowMinimum("canary.percent", 1)
+			}
+			if v > 50 {
+				problems.AboveMaximum("canary.percent", 50)
+			}
 		}
 	}
 	return problems

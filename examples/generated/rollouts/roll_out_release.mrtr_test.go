@@ -219,6 +219,16 @@ func TestRollOutReleaseValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeCanaryAnswer, validCanaryAnswer, "percent", int64(51), "percent: at most 50")
 }
 
+// TestRollOutReleaseRecordedContinuations opens the continuations recorded in
+// testdata/continuations/roll_out_release with this build: a spec change that would strand
+// workflows waiting in them across a deploy fails here, naming the file, the state and the reason
+// (docs/evolution.md). Record them on the build that is deployed: MRTR_RECORD=1 go test -run
+// TestRollOutReleaseRecordedContinuations.
+func TestRollOutReleaseRecordedContinuations(t *testing.T) {
+	h := &fakeRollOutRelease{}
+	mrtrtest.Continuations(t, NewRollOutReleaseProgram(h), fixturesRollOutRelease(h), "testdata/continuations/roll_out_release")
+}
+
 // TestRollOutReleaseRejectedInputs walks to every state that asks and sends there answers
 // meant for other states (and, at a gate, its confirmation before it was shown):
 // none is taken, no side effect runs, and the same question is asked again.

@@ -47,6 +47,9 @@ type ReaskFlow struct {
 	Ticket *ReaskTicketAnswer
 
 	state ReaskState
+	// passedConfirmTicket is set once gate confirmTicket is confirmed: the continuation carries
+	// what it confirmed.
+	passedConfirmTicket bool
 	// verifyRefusals counts the answers check ticketApproved refused (mrtr.AskAgain); the
 	// continuation carries it.
 	verifyRefusals uint8
@@ -60,8 +63,9 @@ func (f *ReaskFlow) State() ReaskState {
 	return f.state
 }
 
-// ReaskState is a state of tool reask. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// ReaskState is a state of tool reask. States are numbered in flow order, for this
+// build only: a continuation records the state's name, so adding or moving states
+// elsewhere does not strand a workflow waiting in this one.
 type ReaskState uint16
 
 const (
@@ -142,6 +146,7 @@ func (p reaskProgram) Step(ctx context.Context, r mrtrimpl.Round, f *ReaskFlow) 
 	case ReaskStateConfirmTicket:
 		switch on, ask := mrtrimpl.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirmTicket, f)); on {
 		case vocab.Next:
+			f.passedConfirmTicket = true
 			return mrtrimpl.Goto(r, ReaskStateVerify, vocab.Next)
 		case vocab.Decline:
 			return mrtrimpl.Goto(r, ReaskStateNoTicket, vocab.Decline)
@@ -284,7 +289,7 @@ var reaskDescriptor = mrtrimpl.Descriptor{
 	NonInteractive: true,
 	TTL:            10 * time.Minute,
 	Storage:        vocab.Sealed,
-	SchemaHash:     uint64(0x65a61fc1768fa299),
+	SchemaHash:     uint64(0x9aecf15b8f82c1e1),
 	Initial:        uint16(ReaskStateLookup),
 	States:         reaskStateTable,
 	Transitions:    reaskTransitionTable,
@@ -312,26 +317,136 @@ var reaskTransitionTable = []mrtrimpl.Transition{
 	{From: uint16(ReaskStateVerify), On: vocab.Exhausted, To: uint16(ReaskStateNoTicket)},
 }
 
-// AppendArgs appends the canonical encoding of the arguments; requestState is
-// bound to its digest, so a continuation cannot be replayed with other arguments.
+// AppendArgs appends the canonical encoding of the arguments (tagged entries in name
+// order; an absent optional argument writes nothing): requestState is bound to its
+// digest, so a continuation cannot be replayed with other arguments.
 func (reaskProgram) AppendArgs(b []byte, f *ReaskFlow) []byte {
+	b = binenc.AppendStringField(b, 0x1036ae7e, f.Args.Release)
+	return b
+}
+
+// AppendContinuation appends what the workflow carries between rounds, as tagged
+// entries: the continuation fields that are set, the answers given, the gates passed.
+func (p reaskProgram) AppendContinuation(b []byte, f *ReaskFlow) []byte {
+	var m int
+	b, m = binenc.BeginGroup(b, 0x41a869c4)
+	if f.Ticket != nil {
+		b = p.appendTicketAnswer(b, f.Ticket)
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	b, m = binenc.BeginGroup(b, 0x9b9289b3)
+	if f.passedConfirmTicket {
+		b = binenc.AppendIntField(b, 0x632bd24f, int64(reaskConfirmTicketGateDigest))
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	b, m = binenc.BeginGroup(b, 0x23367b24)
+	if f.verifyRefusals > 0 {
+		b = binenc.AppendIntField(b, 0xe4ce2924, int64(f.verifyRefusals))
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	return b
+}
+
+// appendTicketAnswer appends the answer to "ticket": a group of its form fields.
+func (reaskProgram) appendTicketAnswer(b []byte, a *ReaskTicketAnswer) []byte {
+	b, m := binenc.BeginGroup(b, 0x6517b3e5)
+	if a.ID != "" {
+		b = binenc.AppendStringField(b, 0x37386ae0, a.ID)
+	}
+	return binenc.EndGroup(b, m)
+}
+
+// reaskConfirmTicketGateDigest identifies what gate confirmTicket confirms (its message and form);
+// a continuation that passed it carries it, and a build whose gate asks another question refuses
+// it.
+const reaskConfirmTicketGateDigest int64 = -5892091641592640098
+
+// LoadContinuation reads what AppendContinuation wrote, this build's or another build's
+// of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
+// restores the continuation it left): unknown entries are skipped, missing ones left absent.
+func (p reaskProgram) LoadContinuation(f *ReaskFlow, data []byte) error {
+	f.Ticket = nil
+	f.passedConfirmTicket = false
+	f.verifyRefusals = 0
+	r := binenc.NewFields(data)
+	for r.Next() {
+		switch r.Key() {
+		case 0x41a869c4:
+			// answers
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
+		case 0x9b9289b3:
+			// gates
+			g := r.Group("gates")
+			if err := p.readGates(f, &g); err != nil {
+				return err
+			}
+		case 0x23367b24:
+			// refusals: a count this build has no check for is skipped
+			n := r.Group("refusals")
+			for n.Next() {
+				switch n.Key() {
+				case 0xe4ce2924:
+					f.verifyRefusals = uint8(min(n.Int("refusals.verify"), 3))
+				}
+			}
+		}
+	}
+	return r.Err()
+}
+
+// readAnswers reads the answers group: per request key, its answer.
+func (p reaskProgram) readAnswers(f *ReaskFlow, r *binenc.Fields) {
+	for r.Next() {
+		switch r.Key() {
+		case 0x6517b3e5:
+			// ticket
+			g := r.Group("ticket")
+			f.Ticket = p.readTicketAnswer(&g)
+		}
+	}
+}
+
+// readTicketAnswer reads the answer to "ticket", a group of its form fields.
+func (reaskProgram) readTicketAnswer(r *binenc.Fields) *ReaskTicketAnswer {
+	a := &ReaskTicketAnswer{}
+	for r.Next() {
+		switch r.Key() {
+		case 0x37386ae0:
+			// id
+			a.ID = r.String("ticket.id")
+		}
+	}
+	return a
+}
+
+// readGates reads the gates passed; one whose question is not this build's refuses the
+// continuation: what the user confirmed is not what this build asks.
+func (reaskProgram) readGates(f *ReaskFlow, r *binenc.Fields) error {
+	for r.Next() {
+		switch r.Key() {
+		case 0x632bd24f:
+			// confirmTicket
+			if r.Int("gates.confirmTicket") != reaskConfirmTicketGateDigest && r.Err() == nil {
+				return mrtrimpl.GateChanged("confirmTicket")
+			}
+			f.passedConfirmTicket = true
+		}
+	}
+	return nil
+}
+
+// AppendArgsV2 appends the positional encoding of the arguments that tokens of
+// envelope versions 1 and 2 are bound to.
+func (reaskProgram) AppendArgsV2(b []byte, f *ReaskFlow) []byte {
 	b = binenc.AppendString(b, f.Args.Release)
 	return b
 }
 
-// AppendContinuation appends what the workflow carries between rounds.
-func (reaskProgram) AppendContinuation(b []byte, f *ReaskFlow) []byte {
-	b = binenc.AppendBool(b, f.Ticket != nil)
-	if f.Ticket != nil {
-		b = binenc.AppendString(b, f.Ticket.ID)
-	}
-	b = binenc.AppendUvarint(b, uint64(f.verifyRefusals))
-	return b
-}
-
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
-// in place of what the flow carried (an effect's replay restores the continuation it left).
-func (reaskProgram) LoadContinuation(f *ReaskFlow, data []byte) error {
+// LoadContinuationV2 reads the positional continuation of tokens of envelope versions
+// 1 and 2 (and of effect records of the builds that minted them), all of it and
+// nothing more, in place of what the flow carried.
+func (reaskProgram) LoadContinuationV2(f *ReaskFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	f.Ticket = nil
 	if r.Bool() {
@@ -339,7 +454,6 @@ func (reaskProgram) LoadContinuation(f *ReaskFlow, data []byte) error {
 		a.ID = r.String()
 		f.Ticket = a
 	}
-	f.verifyRefusals = uint8(r.Uvarint())
 	return r.Done()
 }
 
@@ -388,10 +502,19 @@ func (p reaskProgram) decodeTicket(ctx context.Context, content map[string]any) 
 	return a, problems, nil
 }
 
-// CheckContinuation checks what handlers stored in the continuation against the
-// spec before the engine seals it; a field still at its zero value is not set yet.
+// CheckContinuation checks what the workflow carries (continuation fields, answers)
+// against the spec's built-in constraints, before the engine seals it and when it opens
+// it again; a value still at its zero value is not set yet.
 func (p reaskProgram) CheckContinuation(ctx context.Context, f *ReaskFlow) mrtrimpl.Problems {
-	return nil
+	var problems mrtrimpl.Problems
+	if a := f.Ticket; a != nil {
+		if v := a.ID; v != "" {
+			if n := utf8.RuneCountInString(v); n > 10 {
+				problems.TooLong("ticket.id", 10, n)
+			}
+		}
+	}
+	return problems
 }
 
 // reaskTicketSchema is the form of input request "ticket".

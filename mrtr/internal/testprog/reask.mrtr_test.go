@@ -123,6 +123,15 @@ func TestReaskValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeTicketAnswer, validTicketAnswer, "id", "xxxxxxxxxxx", "id: at most 10 characters (got 11)")
 }
 
+// TestReaskRecordedContinuations opens the continuations recorded in testdata/continuations/reask
+// with this build: a spec change that would strand workflows waiting in them across a deploy fails
+// here, naming the file, the state and the reason (docs/evolution.md). Record them on the build
+// that is deployed: MRTR_RECORD=1 go test -run TestReaskRecordedContinuations.
+func TestReaskRecordedContinuations(t *testing.T) {
+	h := &fakeReask{}
+	mrtrtest.Continuations(t, NewReaskProgram(h), fixturesReask(h), "testdata/continuations/reask")
+}
+
 // TestReaskRejectedInputs walks to every state that asks and sends there answers
 // meant for other states (and, at a gate, its confirmation before it was shown):
 // none is taken, no side effect runs, and the same question is asked again.

@@ -61,8 +61,9 @@ func (f *ApproveReleaseFlow) State() ApproveReleaseState {
 	return f.state
 }
 
-// ApproveReleaseState is a state of tool approve_release. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// ApproveReleaseState is a state of tool approve_release. States are numbered in flow order, for
+// this build only: a continuation records the state's name, so adding or moving states elsewhere
+// does not strand a workflow waiting in this one.
 type ApproveReleaseState uint16
 
 const (
@@ -244,7 +245,7 @@ var approveReleaseDescriptor = mrtrimpl.Descriptor{
 }`),
 	TTL:         5 * time.Minute,
 	Storage:     vocab.Sealed,
-	SchemaHash:  uint64(0x9247b8b40af74935),
+	SchemaHash:  uint64(0x4b4c310801191a2d),
 	Initial:     uint16(ApproveReleaseStateLookup),
 	States:      approveReleaseStateTable,
 	Transitions: approveReleaseTransitionTable,
@@ -269,26 +270,103 @@ var approveReleaseTransitionTable = []mrtrimpl.Transition{
 	{From: uint16(ApproveReleaseStateVerify), On: vocab.Exhausted, To: uint16(ApproveReleaseStateNoTicket)},
 }
 
-// AppendArgs appends the canonical encoding of the arguments; requestState is
-// bound to its digest, so a continuation cannot be replayed with other arguments.
+// AppendArgs appends the canonical encoding of the arguments (tagged entries in name
+// order; an absent optional argument writes nothing): requestState is bound to its
+// digest, so a continuation cannot be replayed with other arguments.
 func (approveReleaseProgram) AppendArgs(b []byte, f *ApproveReleaseFlow) []byte {
+	b = binenc.AppendStringField(b, 0x1036ae7e, f.Args.Release)
+	return b
+}
+
+// AppendContinuation appends what the workflow carries between rounds, as tagged
+// entries: the continuation fields that are set, the answers given, the gates passed.
+func (p approveReleaseProgram) AppendContinuation(b []byte, f *ApproveReleaseFlow) []byte {
+	var m int
+	b, m = binenc.BeginGroup(b, 0x41a869c4)
+	if f.Ticket != nil {
+		b = p.appendTicketAnswer(b, f.Ticket)
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	b, m = binenc.BeginGroup(b, 0x23367b24)
+	if f.verifyRefusals > 0 {
+		b = binenc.AppendIntField(b, 0xe4ce2924, int64(f.verifyRefusals))
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	return b
+}
+
+// appendTicketAnswer appends the answer to "ticket": a group of its form fields.
+func (approveReleaseProgram) appendTicketAnswer(b []byte, a *ApproveReleaseTicketAnswer) []byte {
+	b, m := binenc.BeginGroup(b, 0x6517b3e5)
+	if a.ID != "" {
+		b = binenc.AppendStringField(b, 0x37386ae0, a.ID)
+	}
+	return binenc.EndGroup(b, m)
+}
+
+// LoadContinuation reads what AppendContinuation wrote, this build's or another build's
+// of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
+// restores the continuation it left): unknown entries are skipped, missing ones left absent.
+func (p approveReleaseProgram) LoadContinuation(f *ApproveReleaseFlow, data []byte) error {
+	f.Ticket = nil
+	f.verifyRefusals = 0
+	r := binenc.NewFields(data)
+	for r.Next() {
+		switch r.Key() {
+		case 0x41a869c4:
+			// answers
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
+		case 0x23367b24:
+			// refusals: a count this build has no check for is skipped
+			n := r.Group("refusals")
+			for n.Next() {
+				switch n.Key() {
+				case 0xe4ce2924:
+					f.verifyRefusals = uint8(min(n.Int("refusals.verify"), 3))
+				}
+			}
+		}
+	}
+	return r.Err()
+}
+
+// readAnswers reads the answers group: per request key, its answer.
+func (p approveReleaseProgram) readAnswers(f *ApproveReleaseFlow, r *binenc.Fields) {
+	for r.Next() {
+		switch r.Key() {
+		case 0x6517b3e5:
+			// ticket
+			g := r.Group("ticket")
+			f.Ticket = p.readTicketAnswer(&g)
+		}
+	}
+}
+
+// readTicketAnswer reads the answer to "ticket", a group of its form fields.
+func (approveReleaseProgram) readTicketAnswer(r *binenc.Fields) *ApproveReleaseTicketAnswer {
+	a := &ApproveReleaseTicketAnswer{}
+	for r.Next() {
+		switch r.Key() {
+		case 0x37386ae0:
+			// id
+			a.ID = r.String("ticket.id")
+		}
+	}
+	return a
+}
+
+// AppendArgsV2 appends the positional encoding of the arguments that tokens of
+// envelope versions 1 and 2 are bound to.
+func (approveReleaseProgram) AppendArgsV2(b []byte, f *ApproveReleaseFlow) []byte {
 	b = binenc.AppendString(b, f.Args.Release)
 	return b
 }
 
-// AppendContinuation appends what the workflow carries between rounds.
-func (approveReleaseProgram) AppendContinuation(b []byte, f *ApproveReleaseFlow) []byte {
-	b = binenc.AppendBool(b, f.Ticket != nil)
-	if f.Ticket != nil {
-		b = binenc.AppendString(b, f.Ticket.ID)
-	}
-	b = binenc.AppendUvarint(b, uint64(f.verifyRefusals))
-	return b
-}
-
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
-// in place of what the flow carried (an effect's replay restores the continuation it left).
-func (approveReleaseProgram) LoadContinuation(f *ApproveReleaseFlow, data []byte) error {
+// LoadContinuationV2 reads the positional continuation of tokens of envelope versions
+// 1 and 2 (and of effect records of the builds that minted them), all of it and
+// nothing more, in place of what the flow carried.
+func (approveReleaseProgram) LoadContinuationV2(f *ApproveReleaseFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	f.Ticket = nil
 	if r.Bool() {
@@ -296,7 +374,6 @@ func (approveReleaseProgram) LoadContinuation(f *ApproveReleaseFlow, data []byte
 		a.ID = r.String()
 		f.Ticket = a
 	}
-	f.verifyRefusals = uint8(r.Uvarint())
 	return r.Done()
 }
 
@@ -350,10 +427,22 @@ func (p approveReleaseProgram) decodeTicket(ctx context.Context, content map[str
 	return a, problems, nil
 }
 
-// CheckContinuation checks what handlers stored in the continuation against the
-// spec before the engine seals it; a field still at its zero value is not set yet.
+// CheckContinuation checks what the workflow carries (continuation fields, answers)
+// against the spec's built-in constraints, before the engine seals it and when it opens
+// it again; a value still at its zero value is not set yet.
 func (p approveReleaseProgram) CheckContinuation(ctx context.Context, f *ApproveReleaseFlow) mrtrimpl.Problems {
-	return nil
+	var problems mrtrimpl.Problems
+	if a := f.Ticket; a != nil {
+		if v := a.ID; v != "" {
+			if n := utf8.RuneCountInString(v); n > 10 {
+				problems.TooLong("ticket.id", 10, n)
+			}
+			if !approveReleaseTicketIDPattern.MatchString(v) {
+				problems.NoMatch("ticket.id", "CHG-[0-9]{1,6}")
+			}
+		}
+	}
+	return problems
 }
 
 // approveReleaseTicketSchema is the form of input request "ticket".

@@ -125,6 +125,16 @@ func TestApproveReleaseValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeTicketAnswer, validTicketAnswer, "id", "", "id: must match CHG-[0-9]{1,6}")
 }
 
+// TestApproveReleaseRecordedContinuations opens the continuations recorded in
+// testdata/continuations/approve_release with this build: a spec change that would strand workflows
+// waiting in them across a deploy fails here, naming the file, the state and the reason
+// (docs/evolution.md). Record them on the build that is deployed: MRTR_RECORD=1 go test -run
+// TestApproveReleaseRecordedContinuations.
+func TestApproveReleaseRecordedContinuations(t *testing.T) {
+	h := &fakeApproveRelease{}
+	mrtrtest.Continuations(t, NewApproveReleaseProgram(h), fixturesApproveRelease(h), "testdata/continuations/approve_release")
+}
+
 // TestApproveReleaseRejectedInputs walks to every state that asks and sends there answers
 // meant for other states (and, at a gate, its confirmation before it was shown):
 // none is taken, no side effect runs, and the same question is asked again.

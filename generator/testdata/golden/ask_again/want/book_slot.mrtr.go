@@ -84,8 +84,9 @@ func (f *BookSlotFlow) State() BookSlotState {
 	return f.state
 }
 
-// BookSlotState is a state of tool book_slot. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// BookSlotState is a state of tool book_slot. States are numbered in flow order, for this
+// build only: a continuation records the state's name, so adding or moving states
+// elsewhere does not strand a workflow waiting in this one.
 type BookSlotState uint16
 
 const (
@@ -279,7 +280,7 @@ var bookSlotDescriptor = mrtrimpl.Descriptor{
 }`),
 	TTL:         10 * time.Minute,
 	Storage:     vocab.Sealed,
-	SchemaHash:  uint64(0xe6c8723405429d50),
+	SchemaHash:  uint64(0x9e7537263d4e3d8f),
 	Initial:     uint16(BookSlotStateInspect),
 	States:      bookSlotStateTable,
 	Transitions: bookSlotTransitionTable,
@@ -306,26 +307,103 @@ var bookSlotTransitionTable = []mrtrimpl.Transition{
 	{From: uint16(BookSlotStateReserve), On: vocab.Exhausted, To: uint16(BookSlotStateFull)},
 }
 
-// AppendArgs appends the canonical encoding of the arguments; requestState is
-// bound to its digest, so a continuation cannot be replayed with other arguments.
+// AppendArgs appends the canonical encoding of the arguments (tagged entries in name
+// order; an absent optional argument writes nothing): requestState is bound to its
+// digest, so a continuation cannot be replayed with other arguments.
 func (bookSlotProgram) AppendArgs(b []byte, f *BookSlotFlow) []byte {
+	b = binenc.AppendStringField(b, 0x491e0a9c, f.Args.System)
+	return b
+}
+
+// AppendContinuation appends what the workflow carries between rounds, as tagged
+// entries: the continuation fields that are set, the answers given, the gates passed.
+func (p bookSlotProgram) AppendContinuation(b []byte, f *BookSlotFlow) []byte {
+	var m int
+	b, m = binenc.BeginGroup(b, 0x41a869c4)
+	if f.Slot != nil {
+		b = p.appendSlotAnswer(b, f.Slot)
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	b, m = binenc.BeginGroup(b, 0x23367b24)
+	if f.reserveRefusals > 0 {
+		b = binenc.AppendIntField(b, 0x27291b4b, int64(f.reserveRefusals))
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	return b
+}
+
+// appendSlotAnswer appends the answer to "slot": a group of its form fields.
+func (bookSlotProgram) appendSlotAnswer(b []byte, a *BookSlotSlotAnswer) []byte {
+	b, m := binenc.BeginGroup(b, 0x70954771)
+	if a.Window != "" {
+		b = binenc.AppendEnumField(b, 0xa172b7dd, a.Window)
+	}
+	return binenc.EndGroup(b, m)
+}
+
+// LoadContinuation reads what AppendContinuation wrote, this build's or another build's
+// of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
+// restores the continuation it left): unknown entries are skipped, missing ones left absent.
+func (p bookSlotProgram) LoadContinuation(f *BookSlotFlow, data []byte) error {
+	f.Slot = nil
+	f.reserveRefusals = 0
+	r := binenc.NewFields(data)
+	for r.Next() {
+		switch r.Key() {
+		case 0x41a869c4:
+			// answers
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
+		case 0x23367b24:
+			// refusals: a count this build has no check for is skipped
+			n := r.Group("refusals")
+			for n.Next() {
+				switch n.Key() {
+				case 0x27291b4b:
+					f.reserveRefusals = uint8(min(n.Int("refusals.reserve"), 2))
+				}
+			}
+		}
+	}
+	return r.Err()
+}
+
+// readAnswers reads the answers group: per request key, its answer.
+func (p bookSlotProgram) readAnswers(f *BookSlotFlow, r *binenc.Fields) {
+	for r.Next() {
+		switch r.Key() {
+		case 0x70954771:
+			// slot
+			g := r.Group("slot")
+			f.Slot = p.readSlotAnswer(&g)
+		}
+	}
+}
+
+// readSlotAnswer reads the answer to "slot", a group of its form fields.
+func (bookSlotProgram) readSlotAnswer(r *binenc.Fields) *BookSlotSlotAnswer {
+	a := &BookSlotSlotAnswer{}
+	for r.Next() {
+		switch r.Key() {
+		case 0xa172b7dd:
+			// window
+			a.Window = binenc.EnumField(r, "slot.window", bookSlotWindowValues)
+		}
+	}
+	return a
+}
+
+// AppendArgsV2 appends the positional encoding of the arguments that tokens of
+// envelope versions 1 and 2 are bound to.
+func (bookSlotProgram) AppendArgsV2(b []byte, f *BookSlotFlow) []byte {
 	b = binenc.AppendString(b, f.Args.System)
 	return b
 }
 
-// AppendContinuation appends what the workflow carries between rounds.
-func (bookSlotProgram) AppendContinuation(b []byte, f *BookSlotFlow) []byte {
-	b = binenc.AppendBool(b, f.Slot != nil)
-	if f.Slot != nil {
-		b = binenc.AppendEnum(b, bookSlotWindowValues, f.Slot.Window)
-	}
-	b = binenc.AppendUvarint(b, uint64(f.reserveRefusals))
-	return b
-}
-
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
-// in place of what the flow carried (an effect's replay restores the continuation it left).
-func (bookSlotProgram) LoadContinuation(f *BookSlotFlow, data []byte) error {
+// LoadContinuationV2 reads the positional continuation of tokens of envelope versions
+// 1 and 2 (and of effect records of the builds that minted them), all of it and
+// nothing more, in place of what the flow carried.
+func (bookSlotProgram) LoadContinuationV2(f *BookSlotFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	f.Slot = nil
 	if r.Bool() {
@@ -333,7 +411,6 @@ func (bookSlotProgram) LoadContinuation(f *BookSlotFlow, data []byte) error {
 		a.Window = binenc.ReadEnum(r, bookSlotWindowValues)
 		f.Slot = a
 	}
-	f.reserveRefusals = uint8(r.Uvarint())
 	return r.Done()
 }
 
@@ -382,10 +459,19 @@ func (p bookSlotProgram) decodeSlot(ctx context.Context, content map[string]any)
 	return a, problems, nil
 }
 
-// CheckContinuation checks what handlers stored in the continuation against the
-// spec before the engine seals it; a field still at its zero value is not set yet.
+// CheckContinuation checks what the workflow carries (continuation fields, answers)
+// against the spec's built-in constraints, before the engine seals it and when it opens
+// it again; a value still at its zero value is not set yet.
 func (p bookSlotProgram) CheckContinuation(ctx context.Context, f *BookSlotFlow) mrtrimpl.Problems {
-	return nil
+	var problems mrtrimpl.Problems
+	if a := f.Slot; a != nil {
+		if v := string(a.Window); v != "" {
+			if !slices.Contains(bookSlotWindowValues, BookSlotWindow(v)) {
+				problems.NotOneOf("slot.window", "night, weekend")
+			}
+		}
+	}
+	return problems
 }
 
 // bookSlotSlotSchema is the form of input request "slot".

@@ -123,6 +123,16 @@ func TestBookSlotValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeSlotAnswer, validSlotAnswer, "window", "not-a-value", "window: must be one of night, weekend")
 }
 
+// TestBookSlotRecordedContinuations opens the continuations recorded in
+// testdata/continuations/book_slot with this build: a spec change that would strand workflows
+// waiting in them across a deploy fails here, naming the file, the state and the reason
+// (docs/evolution.md). Record them on the build that is deployed: MRTR_RECORD=1 go test -run
+// TestBookSlotRecordedContinuations.
+func TestBookSlotRecordedContinuations(t *testing.T) {
+	h := &fakeBookSlot{}
+	mrtrtest.Continuations(t, NewBookSlotProgram(h), fixturesBookSlot(h), "testdata/continuations/book_slot")
+}
+
 // TestBookSlotRejectedInputs walks to every state that asks and sends there answers
 // meant for other states (and, at a gate, its confirmation before it was shown):
 // none is taken, no side effect runs, and the same question is asked again.

@@ -83,6 +83,9 @@ type RouteRefundFlow struct {
 	Refund *RouteRefundRefundAnswer
 
 	state RouteRefundState
+	// passedManagerApproval is set once gate managerApproval is confirmed: the continuation carries
+	// what it confirmed.
+	passedManagerApproval bool
 }
 
 // State returns the state the workflow is in.
@@ -90,8 +93,9 @@ func (f *RouteRefundFlow) State() RouteRefundState {
 	return f.state
 }
 
-// RouteRefundState is a state of tool route_refund. States are numbered in flow order; the
-// continuation records the number, and its schema hash changes when they do.
+// RouteRefundState is a state of tool route_refund. States are numbered in flow order, for this
+// build only: a continuation records the state's name, so adding or moving states
+// elsewhere does not strand a workflow waiting in this one.
 type RouteRefundState uint16
 
 const (
@@ -251,6 +255,7 @@ func (p routeRefundProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Route
 	case RouteRefundStateManagerApproval:
 		switch on, ask := mrtrimpl.Confirm(r, "manager", "confirm", mrtrimpl.Bind(p.gateManagerApproval, f)); on {
 		case vocab.Next:
+			f.passedManagerApproval = true
 			return mrtrimpl.Goto(r, RouteRefundStateByChannel, vocab.Next)
 		case vocab.Decline:
 			return mrtrimpl.Goto(r, RouteRefundStateNotRefunded, vocab.Decline)
@@ -458,9 +463,139 @@ var routeRefundTransitionTable = []mrtrimpl.Transition{
 	{From: uint16(RouteRefundStateRefundCard), On: vocab.Next, To: uint16(RouteRefundStateRefunded)},
 }
 
-// AppendArgs appends the canonical encoding of the arguments; requestState is
-// bound to its digest, so a continuation cannot be replayed with other arguments.
+// AppendArgs appends the canonical encoding of the arguments (tagged entries in name
+// order; an absent optional argument writes nothing): requestState is bound to its
+// digest, so a continuation cannot be replayed with other arguments.
 func (routeRefundProgram) AppendArgs(b []byte, f *RouteRefundFlow) []byte {
+	b = binenc.AppendEnumField(b, 0x21c252a4, f.Args.Channel)
+	if f.Args.Express != nil {
+		b = binenc.AppendBoolField(b, 0x11c112ef, *f.Args.Express)
+	}
+	b = binenc.AppendStringField(b, 0xf6d8263a, f.Args.OrderID)
+	return b
+}
+
+// AppendContinuation appends what the workflow carries between rounds, as tagged
+// entries: the continuation fields that are set, the answers given, the gates passed.
+func (p routeRefundProgram) AppendContinuation(b []byte, f *RouteRefundFlow) []byte {
+	var m int
+	b, m = binenc.BeginGroup(b, 0x5ec2d352)
+	if f.Continuation.RiskScore != 0 {
+		b = binenc.AppendIntField(b, 0xadcb1530, f.Continuation.RiskScore)
+	}
+	if f.Continuation.Tier != "" {
+		b = binenc.AppendEnumField(b, 0x5c51b509, f.Continuation.Tier)
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	b, m = binenc.BeginGroup(b, 0x41a869c4)
+	if f.Refund != nil {
+		b = p.appendRefundAnswer(b, f.Refund)
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	b, m = binenc.BeginGroup(b, 0x9b9289b3)
+	if f.passedManagerApproval {
+		b = binenc.AppendIntField(b, 0xd47cc5c7, int64(routeRefundManagerApprovalGateDigest))
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
+	return b
+}
+
+// appendRefundAnswer appends the answer to "refund": a group of its form fields.
+func (routeRefundProgram) appendRefundAnswer(b []byte, a *RouteRefundRefundAnswer) []byte {
+	b, m := binenc.BeginGroup(b, 0x32eb045f)
+	if a.Amount != 0 {
+		b = binenc.AppendFloatField(b, 0xf785ce49, a.Amount)
+	}
+	return binenc.EndGroup(b, m)
+}
+
+// routeRefundManagerApprovalGateDigest identifies what gate managerApproval confirms (its message
+// and form); a continuation that passed it carries it, and a build whose gate asks another question
+// refuses it.
+const routeRefundManagerApprovalGateDigest int64 = 7915188528091225479
+
+// LoadContinuation reads what AppendContinuation wrote, this build's or another build's
+// of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
+// restores the continuation it left): unknown entries are skipped, missing ones left absent.
+func (p routeRefundProgram) LoadContinuation(f *RouteRefundFlow, data []byte) error {
+	f.Continuation = RouteRefundContinuation{}
+	f.Refund = nil
+	f.passedManagerApproval = false
+	r := binenc.NewFields(data)
+	for r.Next() {
+		switch r.Key() {
+		case 0x5ec2d352:
+			// continuation
+			c := r.Group("continuation")
+			for c.Next() {
+				switch c.Key() {
+				case 0xadcb1530:
+					// riskScore
+					f.Continuation.RiskScore = c.Int("riskScore")
+				case 0x5c51b509:
+					// tier
+					f.Continuation.Tier = binenc.EnumField(&c, "tier", routeRefundTierValues)
+				}
+			}
+		case 0x41a869c4:
+			// answers
+			a := r.Group("answers")
+			p.readAnswers(f, &a)
+		case 0x9b9289b3:
+			// gates
+			g := r.Group("gates")
+			if err := p.readGates(f, &g); err != nil {
+				return err
+			}
+		}
+	}
+	return r.Err()
+}
+
+// readAnswers reads the answers group: per request key, its answer.
+func (p routeRefundProgram) readAnswers(f *RouteRefundFlow, r *binenc.Fields) {
+	for r.Next() {
+		switch r.Key() {
+		case 0x32eb045f:
+			// refund
+			g := r.Group("refund")
+			f.Refund = p.readRefundAnswer(&g)
+		}
+	}
+}
+
+// readRefundAnswer reads the answer to "refund", a group of its form fields.
+func (routeRefundProgram) readRefundAnswer(r *binenc.Fields) *RouteRefundRefundAnswer {
+	a := &RouteRefundRefundAnswer{}
+	for r.Next() {
+		switch r.Key() {
+		case 0xf785ce49:
+			// amount
+			a.Amount = r.Float("refund.amount")
+		}
+	}
+	return a
+}
+
+// readGates reads the gates passed; one whose question is not this build's refuses the
+// continuation: what the user confirmed is not what this build asks.
+func (routeRefundProgram) readGates(f *RouteRefundFlow, r *binenc.Fields) error {
+	for r.Next() {
+		switch r.Key() {
+		case 0xd47cc5c7:
+			// managerApproval
+			if r.Int("gates.managerApproval") != routeRefundManagerApprovalGateDigest && r.Err() == nil {
+				return mrtrimpl.GateChanged("managerApproval")
+			}
+			f.passedManagerApproval = true
+		}
+	}
+	return nil
+}
+
+// AppendArgsV2 appends the positional encoding of the arguments that tokens of
+// envelope versions 1 and 2 are bound to.
+func (routeRefundProgram) AppendArgsV2(b []byte, f *RouteRefundFlow) []byte {
 	b = binenc.AppendEnum(b, routeRefundChannelValues, f.Args.Channel)
 	b = binenc.AppendBool(b, f.Args.Express != nil)
 	if f.Args.Express != nil {
@@ -470,20 +605,10 @@ func (routeRefundProgram) AppendArgs(b []byte, f *RouteRefundFlow) []byte {
 	return b
 }
 
-// AppendContinuation appends what the workflow carries between rounds.
-func (routeRefundProgram) AppendContinuation(b []byte, f *RouteRefundFlow) []byte {
-	b = binenc.AppendInt(b, f.Continuation.RiskScore)
-	b = binenc.AppendEnum(b, routeRefundTierValues, f.Continuation.Tier)
-	b = binenc.AppendBool(b, f.Refund != nil)
-	if f.Refund != nil {
-		b = binenc.AppendFloat(b, f.Refund.Amount)
-	}
-	return b
-}
-
-// LoadContinuation reads what AppendContinuation wrote, all of it and nothing more,
-// in place of what the flow carried (an effect's replay restores the continuation it left).
-func (routeRefundProgram) LoadContinuation(f *RouteRefundFlow, data []byte) error {
+// LoadContinuationV2 reads the positional continuation of tokens of envelope versions
+// 1 and 2 (and of effect records of the builds that minted them), all of it and
+// nothing more, in place of what the flow carried.
+func (routeRefundProgram) LoadContinuationV2(f *RouteRefundFlow, data []byte) error {
 	r := binenc.NewReader(data)
 	f.Continuation = RouteRefundContinuation{}
 	f.Refund = nil
@@ -562,8 +687,9 @@ func (p routeRefundProgram) decodeRefund(ctx context.Context, content map[string
 	return a, problems, nil
 }
 
-// CheckContinuation checks what handlers stored in the continuation against the
-// spec before the engine seals it; a field still at its zero value is not set yet.
+// CheckContinuation checks what the workflow carries (continuation fields, answers)
+// against the spec's built-in constraints, before the engine seals it and when it opens
+// it again; a value still at its zero value is not set yet.
 func (p routeRefundProgram) CheckContinuation(ctx context.Context, f *RouteRefundFlow) mrtrimpl.Problems {
 	var problems mrtrimpl.Problems
 	if v := f.Continuation.RiskScore; v != 0 {
@@ -577,6 +703,16 @@ func (p routeRefundProgram) CheckContinuation(ctx context.Context, f *RouteRefun
 	if v := string(f.Continuation.Tier); v != "" {
 		if !slices.Contains(routeRefundTierValues, RouteRefundTier(v)) {
 			problems.NotOneOf("tier", "basic, gold, staff")
+		}
+	}
+	if a := f.Refund; a != nil {
+		if v := a.Amount; v != 0 {
+			if v < 0.01 {
+				problems.BelowMinimum("refund.amount", 0.01)
+			}
+			if v > 100000.0 {
+				problems.AboveMaximum("refund.amount", 100000.0)
+			}
 		}
 	}
 	return problems

@@ -233,6 +233,16 @@ func TestRouteRefundValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeRefundAnswer, validRefundAnswer, "amount", 100001.0, "amount: at most 100000")
 }
 
+// TestRouteRefundRecordedContinuations opens the continuations recorded in
+// testdata/continuations/route_refund with this build: a spec change that would strand workflows
+// waiting in them across a deploy fails here, naming the file, the state and the reason
+// (docs/evolution.md). Record them on the build that is deployed: MRTR_RECORD=1 go test -run
+// TestRouteRefundRecordedContinuations.
+func TestRouteRefundRecordedContinuations(t *testing.T) {
+	h := &fakeRouteRefund{}
+	mrtrtest.Continuations(t, NewRouteRefundProgram(h), fixturesRouteRefund(h), "testdata/continuations/route_refund")
+}
+
 // TestRouteRefundRejectedInputs walks to every state that asks and sends there answers
 // meant for other states (and, at a gate, its confirmation before it was shown):
 // none is taken, no side effect runs, and the same question is asked again.
