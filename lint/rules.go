@@ -1138,7 +1138,7 @@ func checkKeyCollisions(c *checker, r *Rule) {
 		}
 		check("argument", fields(t.Arguments))
 		check("continuation field", fields(t.Continuation.Fields))
-		var keys, gates []named
+		var keys, gates, asksAgain []named
 		for _, s := range t.States {
 			for _, q := range s.Requests {
 				keys = append(keys, named{q.Key, q.Pos})
@@ -1147,9 +1147,13 @@ func checkKeyCollisions(c *checker, r *Rule) {
 			if s.Confirm != nil {
 				gates = append(gates, named{s.Name, s.Pos})
 			}
+			if s.AskAgain != nil {
+				asksAgain = append(asksAgain, named{s.Name, s.Pos})
+			}
 		}
 		check("input request", keys)
 		check("confirmation state", gates)
+		check("state that asks again", asksAgain) // the refusals group
 	}
 }
 
