@@ -18,11 +18,14 @@
 // workflow id, the round, the client's capabilities, a logger, and, while an
 // effect runs, its [Attempt] (the [OperationID] to pass downstream, and
 // whether an earlier attempt may already have done the work). Handlers
-// answer with errors of three kinds:
+// answer with errors of four kinds:
 //
 //   - [Forbidden] from Authorize refuses the caller (it runs on every round);
 //   - [Reject] from a check or an effect refuses the request with a message
 //     the caller sees; an effect's rejection is recorded and replayed;
+//   - [AskAgain] from a check whose state declares askAgain refuses the
+//     answer the user gave with a message: the question is asked afresh,
+//     showing it, up to the spec's maxAttempts;
 //   - [Invalid] from a custom validator tells the user what is wrong with a
 //     value, and the question is asked again.
 //
