@@ -30,10 +30,11 @@ it into your own tools.
 NAME defaults to the current directory's name, and may include a
 directory (specs/billing writes specs/billing.mrtr.yaml). The Go package
 is NAME in lower case without punctuation, unless --package says
-otherwise. The starter tool is named after NAME when NAME is given
-(close_ticket, or Close-Ticket, makes a tool close_ticket), delete_document
-when NAME comes from the directory (which names a package more often than
-a tool), or --tool. The file starts with the yaml-language-server line that
+otherwise. The starter tool is named after NAME when NAME reads as a verb and
+its object (close_ticket, or Close-Ticket, makes a tool close_ticket that
+closes tickets: its argument, methods, states and messages say so), else
+delete_document (a one-word NAME such as billing, or the directory's
+name, names a package more often than a tool), or --tool. The file starts with the yaml-language-server line that
 gives editors the schema, and says how to wire it into go generate.
 
 Init never overwrites a file: it fails (exit 2) when NAME.mrtr.yaml exists.`,
@@ -45,7 +46,7 @@ Init never overwrites a file: it fails (exit 2) when NAME.mrtr.yaml exists.`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runInit(cmd, args, pkg, tool) },
 	}
 	cmd.Flags().StringVarP(&pkg, "package", "p", "", "Go package name of the generated code (default: from NAME)")
-	cmd.Flags().StringVar(&tool, "tool", "", "name of the starter tool (default: from NAME when given, else delete_document)")
+	cmd.Flags().StringVar(&tool, "tool", "", "name of the starter tool, a verb and its object (default: NAME when it is one, else delete_document)")
 	return cmd
 }
 
@@ -55,8 +56,8 @@ func runInit(cmd *cobra.Command, args []string, pkg, tool string) error {
 	name := ""
 	if len(args) == 1 {
 		name = args[0]
-		if tool == "" {
-			tool = toolName(filepath.Base(strings.TrimSuffix(name, spec.Ext)))
+		if t := toolName(filepath.Base(strings.TrimSuffix(name, spec.Ext))); tool == "" && isVerbObject(t) {
+			tool = t
 		}
 	} else {
 		wd, err := os.Getwd()
@@ -76,7 +77,7 @@ func runInit(cmd *cobra.Command, args []string, pkg, tool string) error {
 		return usageError(cmd, fmt.Errorf("--package %q is not a Go package name of lower-case letters, digits and underscores", pkg))
 	}
 	if tool == "" {
-		tool = "delete_document"
+		tool = defaultTool
 	} else if !validToolName(tool) {
 		return usageError(cmd, fmt.Errorf("--tool %q is not a tool name of lower-case letters, digits and underscores starting with a letter", tool))
 	}
@@ -127,7 +128,18 @@ func starterSpec(file, pkg, tool string) ([]byte, error) {
 		return nil, err
 	}
 	var b bytes.Buffer
-	err = tpl.Execute(&b, map[string]string{"File": file, "Package": pkg, "SchemaURL": spec.SchemaURL, "Tool": tool, "Title": toolTitle(tool)})
+	var words starterWords
+	if isVerbObject(tool) {
+		words = wordsOf(tool)
+	} else {
+		// One word (--tool purge): it acts on an item.
+		words = wordsOf(tool + "_item")
+		words.Tool, words.Title = tool, toolTitle(tool)
+	}
+	err = tpl.Execute(&b, struct {
+		File, Package, SchemaURL string
+		starterWords
+	}{file, pkg, spec.SchemaURL, words})
 	return b.Bytes(), err
 }
 
