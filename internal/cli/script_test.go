@@ -164,6 +164,15 @@ func TestWalkthrough(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and tests a Go module; skipped with -short")
 	}
+	// Its last section completes a workflow over HTTP with bash, curl and jq.
+	for _, tool := range []string{"bash", "curl", "jq"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			if os.Getenv("CI") != "" {
+				t.Fatalf("the walkthrough needs %s, which is not on PATH", tool)
+			}
+			t.Skipf("the walkthrough needs %s, which is not on PATH (install it to run this test)", tool)
+		}
+	}
 	runDocScript(t, "walkthrough", filepath.Join("docs", "walkthrough.md"), "", "-mod=mod")
 }
 
@@ -253,6 +262,7 @@ var (
 	scriptMarker = regexp.MustCompile(`^<!-- script: (.+) -->$`)
 	skipMarker   = "<!-- skip -->"
 	stdoutMarker = "<!-- stdout -->"
+	bashMarker   = "<!-- bash -->"
 	fence        = regexp.MustCompile("^```([a-z]*)$")
 )
 
@@ -260,7 +270,7 @@ var (
 func walkthroughScript(doc string) (string, error) {
 	var script, archive strings.Builder
 	lines := strings.Split(doc, "\n")
-	pendingFile, skip, wantStdout := "", false, false
+	pendingFile, skip, wantStdout, bash := "", false, false, false
 	nfiles, ncommands := 0, 0
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
@@ -278,6 +288,10 @@ func walkthroughScript(doc string) (string, error) {
 		}
 		if l == stdoutMarker {
 			wantStdout = true
+			continue
+		}
+		if l == bashMarker {
+			bash = true
 			continue
 		}
 		if h, ok := strings.CutPrefix(l, "## "); ok {
@@ -307,6 +321,14 @@ func walkthroughScript(doc string) (string, error) {
 			fmt.Fprintf(&archive, "-- %s --\n%s\n", staged, strings.Join(body, "\n"))
 			fmt.Fprintf(&script, "cmp stdout $WORK/%s\n", staged)
 			wantStdout = false
+		case bash:
+			// A script the reader pastes into bash: it runs as one, and
+			// only has to succeed, unless a <!-- stdout --> block follows.
+			nfiles++
+			staged := fmt.Sprintf(".walkthrough/%d/script.bash", nfiles)
+			fmt.Fprintf(&archive, "-- %s --\nset -euo pipefail\ntrap 'kill $(jobs -p) 2>/dev/null || true' EXIT\n%s\n", staged, strings.Join(body, "\n"))
+			fmt.Fprintf(&script, "exec bash $WORK/%s\n", staged)
+			bash = false
 		case pendingFile != "":
 			nfiles++
 			staged := fmt.Sprintf(".walkthrough/%d/%s", nfiles, pendingFile)
