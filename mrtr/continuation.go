@@ -3,11 +3,9 @@ package mrtr
 import (
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/binary"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -61,18 +59,6 @@ type envelope struct {
 // positional (LoadContinuationV2) and it is bound to the legacy arguments
 // digest (AppendArgsV2).
 func (env *envelope) legacy() bool { return env.version < envelopeVersion }
-
-// questionDigest identifies a question: its key, kind and everything the
-// client was shown or asked to fill (message, schema, prompt...).
-func questionDigest(p mrtrimpl.Pending) uint64 {
-	h := sha256.New()
-	h.Write([]byte(p.Key))
-	h.Write([]byte{0, byte(p.Kind), 0})
-	if b, err := json.Marshal(p.Params); err == nil {
-		h.Write(b)
-	}
-	return binary.BigEndian.Uint64(h.Sum(nil))
-}
 
 const (
 	envelopeV1      = 1

@@ -62,7 +62,7 @@ func AddTool[F any](s *mcp.Server, e *Engine, p Program[F]) {
 	tool.Annotations = &mcp.ToolAnnotations{Title: d.Title, DestructiveHint: &destructive}
 	s.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		reply, err := answer(ctx, e, p, req.Extra, req.Params.Arguments, req.Params.InputResponses, req.Params.RequestState,
-			req.ClientCapabilities(), req.ProtocolVersion(), req.Session)
+			clientCapabilities(req), req.ProtocolVersion(), req.Session)
 		if err != nil {
 			return nil, err
 		}
@@ -95,7 +95,7 @@ func AddPrompt[F any](s *mcp.Server, e *Engine, p Program[F]) {
 			return nil, err
 		}
 		reply, err := answer(ctx, e, p, req.Extra, args, req.Params.InputResponses, req.Params.RequestState,
-			req.ClientCapabilities(), req.ProtocolVersion(), req.Session)
+			clientCapabilities(req), req.ProtocolVersion(), req.Session)
 		if err != nil {
 			return nil, err
 		}
@@ -140,6 +140,14 @@ func answer[F any](ctx context.Context, e *Engine, p Program[F], extra *mcp.Requ
 		return nil, e.wireError(ctx, p.Descriptor(), err)
 	}
 	return reply, nil
+}
+
+// ToolRequest is the Request that AddTool gives Run for req: its
+// arguments, answers and requestState, the client's declared capabilities,
+// and the principal Config.Authenticate finds (an error refuses the call
+// as AddTool does). It is for adapters of your own around Run.
+func (e *Engine) ToolRequest(ctx context.Context, req *mcp.CallToolRequest) (Request, error) {
+	return e.request(ctx, req.Extra, req.Params.Arguments, req.Params.InputResponses, req.Params.RequestState, clientCapabilities(req))
 }
 
 // request builds the engine's view of a call.

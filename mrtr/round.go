@@ -216,7 +216,7 @@ func (rr *run[F]) decodeArguments(ctx context.Context) (*Reply, error) {
 	// WorkflowID and Round are known once the continuation is opened, after
 	// Authorize; the logger gets them then.
 	rr.call = &Call{Principal: rr.req.Principal, Capabilities: rr.caps, Instance: e.cfg.Instance, Round: 1,
-		Logger: e.log.With("tool", d.Name)}
+		Logger: lazyWith(e.log, "tool", d.Name)}
 	if rr.f, err = rr.p.NewFlow(ctx, rr.call, args); err != nil {
 		return e.argumentsFailed(ctx, rr.rt, d, err) // an argument validator may fail as a dependency
 	}
@@ -286,7 +286,7 @@ func (rr *run[F]) openContinuation(ctx context.Context) (*Reply, error) {
 		}
 	}
 	rr.call.WorkflowID, rr.call.Round = rr.env.workflowID(), rr.env.round
-	rr.call.Logger = e.log.With("tool", d.Name, "workflow", rr.call.WorkflowID, "round", rr.env.round)
+	rr.call.Logger = lazyWith(e.log, "tool", d.Name, "workflow", rr.call.WorkflowID, "round", rr.env.round)
 	rr.rt.workflow(rr.call.WorkflowID, rr.env.round)
 	return nil, nil
 }

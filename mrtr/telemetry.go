@@ -3,6 +3,7 @@ package mrtr
 import (
 	"context"
 	"strings"
+	"sync"
 
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
@@ -24,6 +25,26 @@ const instrumentation = "github.com/mrtrgen/mrtrgen/mrtr"
 type telemetry struct {
 	tracer                                                        trace.Tracer
 	started, inputRequired, completed, expired, cancelled, failed metric.Int64Counter
+	// labels holds the attribute set of each (tool, outcome) pair seen:
+	// built once, not on every round (attribute.NewSet sorts and copies).
+	labels sync.Map // labelKey → metric.MeasurementOption
+}
+
+type labelKey struct{ tool, outcome string }
+
+// labelled is the measurement option labelling a counter with tool, and
+// with outcome unless it is "".
+func (t *telemetry) labelled(tool, outcome string) metric.MeasurementOption {
+	k := labelKey{tool, outcome}
+	if o, ok := t.labels.Load(k); ok {
+		return o.(metric.MeasurementOption)
+	}
+	attrs := []attribute.KeyValue{attribute.String("tool", tool)}
+	if outcome != "" {
+		attrs = append(attrs, attribute.String("outcome", outcome))
+	}
+	o, _ := t.labels.LoadOrStore(k, metric.WithAttributeSet(attribute.NewSet(attrs...)))
+	return o.(metric.MeasurementOption)
 }
 
 func newTelemetry(tp trace.TracerProvider, mp metric.MeterProvider) (*telemetry, error) {
@@ -75,7 +96,7 @@ func (t *telemetry) begin(ctx context.Context, e *Engine, d *mrtrimpl.Descriptor
 			attribute.String("service.instance.id", e.cfg.Instance),
 		))
 	if first {
-		t.started.Add(ctx, 1, metric.WithAttributes(attribute.String("tool", d.Name)))
+		t.started.Add(ctx, 1, t.labelled(d.Name, ""))
 	}
 	return ctx, &roundTelemetry{t: t, d: d, span: span}
 }
@@ -88,7 +109,9 @@ func nameAttr(k vocab.Kind) string {
 }
 
 func (rt *roundTelemetry) workflow(id string, round int) {
-	rt.span.SetAttributes(attribute.String("mrtr.workflow.id", id), attribute.Int("mrtr.round", round))
+	if rt.span.IsRecording() {
+		rt.span.SetAttributes(attribute.String("mrtr.workflow.id", id), attribute.Int("mrtr.round", round))
+	}
 }
 
 func (rt *roundTelemetry) visit(state string) { rt.states = append(rt.states, state) }
@@ -102,29 +125,30 @@ func (rt *roundTelemetry) end(ctx context.Context, reply *Reply, err error) {
 	case outcome == "" && err != nil:
 		outcome = "error"
 	}
-	rt.span.SetAttributes(
-		attribute.String("mrtr.outcome", outcome),
-		attribute.Bool("mrtr.replayed", rt.replayed),
-		attribute.String("mrtr.states", strings.Join(rt.states, " > ")),
-	)
-	if err != nil {
-		rt.span.SetStatus(codes.Error, err.Error())
+	if rt.span.IsRecording() { // no attributes built for a no-op tracer
+		rt.span.SetAttributes(
+			attribute.String("mrtr.outcome", outcome),
+			attribute.Bool("mrtr.replayed", rt.replayed),
+			attribute.String("mrtr.states", strings.Join(rt.states, " > ")),
+		)
+		if err != nil {
+			rt.span.SetStatus(codes.Error, err.Error())
+		}
 	}
 	if rt.replayed {
 		return // counted when it first ran
 	}
-	attrs := metric.WithAttributes(attribute.String("tool", rt.d.Name), attribute.String("outcome", outcome))
-	t := rt.t
+	t, tool := rt.t, rt.d.Name
 	switch {
 	case outcome == "input_required":
-		t.inputRequired.Add(ctx, 1, metric.WithAttributes(attribute.String("tool", rt.d.Name)))
+		t.inputRequired.Add(ctx, 1, t.labelled(tool, ""))
 	case outcome == "expired":
-		t.expired.Add(ctx, 1, metric.WithAttributes(attribute.String("tool", rt.d.Name)))
+		t.expired.Add(ctx, 1, t.labelled(tool, ""))
 	case outcome == "cancelled" && reply == nil:
-		t.cancelled.Add(ctx, 1, metric.WithAttributes(attribute.String("tool", rt.d.Name)))
+		t.cancelled.Add(ctx, 1, t.labelled(tool, ""))
 	case reply != nil && reply.Final != nil && !reply.Final.IsError() || outcome == string(OutcomeFailed):
-		t.completed.Add(ctx, 1, attrs)
+		t.completed.Add(ctx, 1, t.labelled(tool, outcome))
 	default:
-		t.failed.Add(ctx, 1, attrs)
+		t.failed.Add(ctx, 1, t.labelled(tool, outcome))
 	}
 }

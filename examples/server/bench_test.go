@@ -888,14 +888,16 @@ func BenchmarkRoundInProcess(b *testing.B) {
 		}
 		p := tickets.NewCloseSupportTicketProgram(genTickets{&benchTickets{}})
 		return func(id, state string) (*mcp.CallToolResult, error) {
-			// The same request the hand-written handler gets; mrtr.AddTool
-			// reads the capabilities from it the same way.
+			// The same request the hand-written handler gets, made into
+			// what mrtr.AddTool gives Run.
 			params := &mcp.CallToolParamsRaw{Meta: meta, Name: "close_support_ticket", Arguments: args(id), RequestState: state}
 			if state != "" {
 				params.InputResponses = benchAnswer
 			}
-			call := &mcp.CallToolRequest{Params: params}
-			req := mrtr.Request{Arguments: params.Arguments, InputResponses: params.InputResponses, RequestState: state, Capabilities: call.ClientCapabilities()}
+			req, err := e.ToolRequest(ctx, &mcp.CallToolRequest{Params: params})
+			if err != nil {
+				return nil, err
+			}
 			reply, err := mrtr.Run(ctx, e, p, req)
 			if err != nil {
 				return nil, err
@@ -944,11 +946,15 @@ func BenchmarkRoundInProcess(b *testing.B) {
 				}
 				b.ReportAllocs()
 				b.ResetTimer()
+				cpu := cpuTime()
 				for i := range b.N {
 					res, err := call(ids[i], states[i])
 					if err != nil || res.IsError || (res.RequestState != "") != (kind == "first") {
 						b.Fatalf("%s round: %+v, %v", kind, res, err)
 					}
+				}
+				if c := cpuTime(); c > 0 {
+					b.ReportMetric(float64(c-cpu)/float64(b.N), "cpu-ns/op")
 				}
 			})
 		}
