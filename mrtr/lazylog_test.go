@@ -11,7 +11,9 @@ import (
 func TestLazyWithLogsWhatWithLogs(t *testing.T) {
 	for _, newHandler := range []func(*bytes.Buffer) slog.Handler{
 		func(b *bytes.Buffer) slog.Handler { return slog.NewTextHandler(b, nil) },
-		func(b *bytes.Buffer) slog.Handler { return slog.NewJSONHandler(b, &slog.HandlerOptions{Level: slog.LevelDebug}) },
+		func(b *bytes.Buffer) slog.Handler {
+			return slog.NewJSONHandler(b, &slog.HandlerOptions{Level: slog.LevelDebug})
+		},
 	} {
 		var eager, lazy bytes.Buffer
 		log := func(l *slog.Logger) {
