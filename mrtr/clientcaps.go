@@ -33,6 +33,7 @@ func clientCapabilities[P mcp.Params](req *mcp.ServerRequest[P]) *mcp.ClientCapa
 // roots is a pointer there (go-sdk's clientCapabilitiesV2).
 type wireCapabilities struct {
 	mcp.ClientCapabilities
+	//lint:ignore SA1019 roots stays supported in SEP-2577's deprecation window; the runtime reads what clients declare
 	Roots *mcp.RootCapabilities `json:"roots,omitempty"`
 }
 
@@ -46,9 +47,10 @@ func decodeCapabilities(m map[string]any) (*mcp.ClientCapabilities, bool) {
 		return nil, false
 	}
 	caps := w.ClientCapabilities
-	caps.RootsV2 = w.Roots
-	if caps.RootsV2 != nil {
-		caps.Roots = *caps.RootsV2
+	// As the SDK does: both roots fields say the same.
+	if w.Roots != nil {
+		//lint:ignore SA1019 roots stays supported in SEP-2577's deprecation window; the runtime reads what clients declare
+		caps.RootsV2, caps.Roots = w.Roots, *w.Roots
 	}
 	return &caps, true
 }

@@ -41,6 +41,7 @@ func TestMarshalQuestionIsJSONMarshal(t *testing.T) {
 		&mcp.ElicitParams{Mode: "url", Message: "m", URL: "https://x"},
 		&mcp.ElicitParams{Message: "m", RequestedSchema: map[string]any{"type": "object"}},
 		&mcp.ElicitParams{Message: "m", RequestedSchema: json.RawMessage(`{"broken"`)},
+		//lint:ignore SA1019 roots stays supported in SEP-2577's deprecation window; its questions must digest too
 		&mcp.ListRootsParams{},
 	} {
 		if b, ok := marshalQuestion(q); ok {
