@@ -118,7 +118,7 @@ func BenchmarkGenerate(b *testing.B) {
 				files = generateAll(b, data)
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/tool")
-			if want := 3*n + 3; len(files) != want {
+			if want := 4*n + 3; len(files) != want { // per tool its code, tests, handler and handler test scaffolds
 				b.Fatalf("%d files, want %d", len(files), want)
 			}
 		})
