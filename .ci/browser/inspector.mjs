@@ -1,0 +1,112 @@
+// Drives the MCP Inspector web UI in headless Chromium (playwright-core)
+// against the example server; .ci/browser.sh starts both and runs this.
+//
+//   node inspector.mjs INSPECTOR_URL SCREENSHOT_DIR
+//
+// Checks, on protocol 2026-07-28, what a person sees:
+//  1. provision_workspace's plan form lists its fields in spec order (tier,
+//     then seats; not alphabetically) with titles derived from the names
+//     ("Tier", "Seats").
+//  2. close_support_ticket's reason form, answered with a comment the
+//     server refuses (it looks like it holds a password), is asked again
+//     saying what to correct, with the closing reason already chosen kept;
+//     corrected, the ticket closes.
+// Exits 1 with a message (and a screenshot) on the first failed check.
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+const require = createRequire(path.join(process.env.BROWSER_NODE_MODULES, 'x.js'));
+const { chromium } = require('playwright-core');
+
+const [url, shots] = process.argv.slice(2);
+// A fresh profile (BROWSER_PROFILE, a new empty folder) every run.
+const browser = await chromium.launchPersistentContext(process.env.BROWSER_PROFILE, {
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  headless: true,
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+    '--disable-component-update', '--disable-sync', '--no-first-run'],
+  viewport: { width: 1400, height: 1000 },
+});
+const page = browser.pages()[0] || await browser.newPage();
+page.setDefaultTimeout(20000);
+let step = 'start';
+
+async function fail(msg) {
+  const shot = path.join(shots, `failed-${step.replace(/\W+/g, '-')}.png`);
+  await page.screenshot({ path: shot }).catch(() => {});
+  console.error(`browser: FAIL at ${step}: ${msg} (screenshot ${shot})`);
+  await browser.close();
+  process.exit(1);
+}
+function check(cond, msg) { return cond ? Promise.resolve() : fail(msg); }
+
+// The labels of a dialog's form, in the order the page shows them.
+async function formLabels(dlg) {
+  return (await dlg.locator('label').allInnerTexts())
+    .map((l) => l.replace(/\s*\*\s*$/, '').trim())
+    .filter((l) => l && l !== 'Edit as JSON');
+}
+
+async function openTool(name) {
+  await page.getByText('Tools', { exact: true }).click();
+  await page.getByRole('button', { name: new RegExp(`\\b${name}\\b`) }).click();
+  await page.getByRole('button', { name: 'Execute Tool' }).waitFor();
+}
+
+try {
+  step = 'connect';
+  await page.goto(url);
+  await page.getByRole('switch').first().click({ force: true });
+  await page.getByText('Connected', { exact: true }).waitFor();
+  const era = await page.getByText(/MCP \d{4}-\d{2}-\d{2}/).first().innerText();
+  await check(era.includes('2026-07-28'), `connected with ${era}, want MCP 2026-07-28`);
+
+  step = 'plan form in spec order';
+  await openTool('provision_workspace');
+  await page.getByRole('textbox', { name: 'team' }).fill('demo-team');
+  await page.getByRole('button', { name: 'Execute Tool' }).click();
+  let dlg = page.getByRole('dialog');
+  await dlg.getByText('Choose a plan and the number of seats').waitFor();
+  const plan = await formLabels(dlg);
+  await check(JSON.stringify(plan) === JSON.stringify(['Tier', 'Seats']), `plan form labels ${JSON.stringify(plan)}, want ["Tier","Seats"]`);
+  await page.screenshot({ path: path.join(shots, '1-plan-form.png') });
+  await dlg.getByRole('button', { name: 'Cancel' }).click();
+  await dlg.waitFor({ state: 'detached' });
+
+  step = 'reason form';
+  await openTool('close_support_ticket');
+  await page.getByRole('textbox', { name: 'ticketId' }).fill('12346');
+  await page.getByRole('button', { name: 'Execute Tool' }).click();
+  dlg = page.getByRole('dialog');
+  await dlg.getByText('Provide the reason for closing ticket 12346').waitFor();
+  const reason = await formLabels(dlg);
+  await check(JSON.stringify(reason) === JSON.stringify(['Closing reason', 'Comment for the customer']),
+    `reason form labels ${JSON.stringify(reason)}, want ["Closing reason","Comment for the customer"]`);
+  const inputs = dlg.locator('input:not([type]), input[type=text], textarea');
+  await inputs.nth(0).click();
+  await page.getByRole('option', { name: 'Issue resolved' }).click();
+  await inputs.nth(1).fill('Fixed; the admin password: hunter2 was reset');
+  await dlg.getByRole('button', { name: 'Submit' }).click();
+
+  step = 're-ask keeps the earlier answer';
+  dlg = page.getByRole('dialog');
+  await dlg.getByText('Please correct').waitFor();
+  const text = await dlg.innerText();
+  await check(/comment/i.test(text) && /password|secret/i.test(text), `the re-ask does not say what to correct: ${JSON.stringify(text)}`);
+  const kept = await dlg.locator('input:not([type]), input[type=text], textarea').nth(0).inputValue();
+  await check(kept === 'Issue resolved', `closing reason on the re-ask is ${JSON.stringify(kept)}, want "Issue resolved" kept`);
+  const comment = await dlg.locator('input:not([type]), input[type=text], textarea').nth(1).inputValue();
+  await check(comment === '', `the refused comment is shown again: ${JSON.stringify(comment)}`);
+  await page.screenshot({ path: path.join(shots, '2-reask.png') });
+
+  step = 'corrected answer completes';
+  await dlg.locator('input:not([type]), input[type=text], textarea').nth(1).fill('Fixed by restarting the VPN gateway.');
+  await dlg.getByRole('button', { name: 'Submit' }).click();
+  await dlg.waitFor({ state: 'detached' });
+  await page.getByText('Closed ticket 12346 (resolved).').first().waitFor();
+  await page.screenshot({ path: path.join(shots, '3-closed.png') });
+} catch (e) {
+  await fail(e.message.split('\n')[0]);
+}
+console.log('browser: ok: plan form in spec order with titles (Tier, Seats); reason re-asked with the closing reason kept; ticket closed');
+await browser.close();
