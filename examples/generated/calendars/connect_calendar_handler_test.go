@@ -122,3 +122,17 @@ func TestConnectCalendarGivesUp(t *testing.T) {
 	DriveConnectCalendar(t, h, ConnectCalendarArgs{Provider: ConnectCalendarProviderWork}).
 		WantEnd(mrtr.OutcomeUnauthorized, "sign in first")
 }
+
+// A client that does forms only (a bare elicitation: {}) gets -32021 on
+// round 1, before any state runs; one that declares url: {} is asked.
+func TestConnectCalendarNeedsURLMode(t *testing.T) {
+	data := domaintest.New(t)
+	h := mrtrtest.New(t, NewConnectCalendarProgram(&ConnectCalendarImpl{Data: data}))
+	h.Capabilities = mrtrtest.Capabilities("elicitation")
+	d := DriveConnectCalendar(t, h, ConnectCalendarArgs{Provider: ConnectCalendarProviderWork})
+	if code := mrtrtest.ErrorCode(d.Err()); code != -32021 {
+		t.Fatalf("form-only client: %v (code %d), want -32021", d.Err(), code)
+	}
+	h.Capabilities = mrtrtest.Capabilities("elicitation.url")
+	DriveConnectCalendar(t, h, ConnectCalendarArgs{Provider: ConnectCalendarProviderWork}).WantAsks("grant")
+}
