@@ -15,9 +15,10 @@
 #    @modelcontextprotocol/inspector and playwright-core, pinned below, into
 #    ${MRTR_CI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mrtrgen-ci} once
 #    (nothing is installed in the repository).
-# 3. Builds examples/server, starts it (-dev -store memory:) and the
-#    Inspector (protocol era modern: 2026-07-28) on free loopback ports, a
-#    fresh HOME and browser profile, and runs the check, bounded at 120s.
+# 3. Builds examples/server; for each protocol era of the Inspector (modern:
+#    2026-07-28; legacy: 2025-11-25, asked over the session) starts a fresh
+#    server (-dev -store memory:) and Inspector on free loopback ports, with
+#    a fresh HOME and browser profile, and runs the check, bounded at 120s.
 # 4. Always stops both. Exits 1 if a check failed; screenshots and logs are
 #    in $BROWSER_OUT (default a fresh temporary folder, printed).
 set -euo pipefail
@@ -91,41 +92,47 @@ stop_all() {
 trap stop_all EXIT
 
 go build -o "$out/server" ./examples/server
-"$out/server" -dev -store memory: -addr 127.0.0.1:0 -instance browser 2>"$out/server.log" &
-pids+=($!)
-url=""
-for _ in $(seq 1 300); do # up to 30s
-  url=$(grep -o 'url=http://[^ ]*' "$out/server.log" | head -n1 | cut -d= -f2 || true)
-  if [ -n "$url" ] && "$node" -e 'fetch(process.argv[1]).then(r => process.exit(r.ok ? 0 : 1), () => process.exit(1))' "${url%/mcp}/healthz"; then
-    break
+
+# run_era ERA VERSION: a fresh example server and Inspector with protocol
+# era ERA (modern: 2026-07-28, questions in input_required results;
+# legacy: an older revision, asked over the session), and the check.
+run_era() {
+  local era=$1 version=$2 dir="$out/$1" url="" ui="" rc=0
+  mkdir -p "$dir/home" "$dir/profile"
+  "$out/server" -dev -store memory: -addr 127.0.0.1:0 -instance "browser-$era" 2>"$dir/server.log" &
+  pids+=($!)
+  for _ in $(seq 1 300); do # up to 30s
+    url=$(grep -o 'url=http://[^ ]*' "$dir/server.log" | head -n1 | cut -d= -f2 || true)
+    if [ -n "$url" ] && "$node" -e 'fetch(process.argv[1]).then(r => process.exit(r.ok ? 0 : 1), () => process.exit(1))' "${url%/mcp}/healthz"; then
+      break
+    fi
+    url=""
+    sleep 0.1
+  done
+  [ -n "$url" ] || { cat "$dir/server.log" >&2; echo "browser: the example server did not start" >&2; exit 1; }
+  local client_port sandbox_port
+  client_port=$(free_port)
+  sandbox_port=$(free_port)
+  HOME="$dir/home" CLIENT_PORT="$client_port" MCP_SANDBOX_PORT="$sandbox_port" MCP_AUTO_OPEN_ENABLED=false \
+    MCP_INSPECTOR_SECRET_STORE=memory BROWSER=none \
+    "$node" "$inspector" --web --transport http --server-url "$url" --protocol-era "$era" >"$dir/inspector.log" 2>&1 &
+  pids+=($!)
+  for _ in $(seq 1 600); do # up to 60s
+    ui=$(grep -o "http://127.0.0.1:$client_port/*?MCP_INSPECTOR_API_TOKEN=[0-9a-f]*" "$dir/inspector.log" | head -n1 || true)
+    [ -n "$ui" ] && break
+    sleep 0.1
+  done
+  [ -n "$ui" ] || { cat "$dir/inspector.log" >&2; echo "browser: the Inspector did not start" >&2; exit 1; }
+  echo "browser: $era era: server at $url, Inspector on port $client_port"
+  BROWSER_NODE_MODULES="$tools/node_modules" BROWSER_PROFILE="$dir/profile" CHROMIUM="$chromium" \
+    timeout 120 "$node" .ci/browser/inspector.mjs "$ui" "$dir" "$version" || rc=$?
+  if [ "$rc" -ne 0 ]; then
+    echo "browser: $era era failed (exit $rc) after $((SECONDS - started))s; Inspector log (last 20 lines):" >&2
+    tail -n 20 "$dir/inspector.log" | sed 's/^/        /' >&2
+    exit 1
   fi
-  url=""
-  sleep 0.1
-done
-[ -n "$url" ] || { cat "$out/server.log" >&2; echo "browser: the example server did not start" >&2; exit 1; }
+}
 
-mkdir -p "$out/home" "$out/profile"
-client_port=$(free_port)
-sandbox_port=$(free_port)
-HOME="$out/home" CLIENT_PORT="$client_port" MCP_SANDBOX_PORT="$sandbox_port" MCP_AUTO_OPEN_ENABLED=false \
-  MCP_INSPECTOR_SECRET_STORE=memory BROWSER=none \
-  "$node" "$inspector" --web --transport http --server-url "$url" --protocol-era modern >"$out/inspector.log" 2>&1 &
-pids+=($!)
-ui=""
-for _ in $(seq 1 600); do # up to 60s
-  ui=$(grep -o "http://127.0.0.1:$client_port/*?MCP_INSPECTOR_API_TOKEN=[0-9a-f]*" "$out/inspector.log" | head -n1 || true)
-  [ -n "$ui" ] && break
-  sleep 0.1
-done
-[ -n "$ui" ] || { cat "$out/inspector.log" >&2; echo "browser: the Inspector did not start" >&2; exit 1; }
-echo "browser: server at $url, Inspector on port $client_port"
-
-rc=0
-BROWSER_NODE_MODULES="$tools/node_modules" BROWSER_PROFILE="$out/profile" CHROMIUM="$chromium" \
-  timeout 120 "$node" .ci/browser/inspector.mjs "$ui" "$out" || rc=$?
-if [ "$rc" -ne 0 ]; then
-  echo "browser: failed (exit $rc) after $((SECONDS - started))s; Inspector log (last 20 lines):" >&2
-  tail -n 20 "$out/inspector.log" | sed 's/^/        /' >&2
-  exit 1
-fi
+run_era modern 2026-07-28
+run_era legacy "${LEGACY_VERSION:-2025-11-25}"
 echo "browser: passed in $((SECONDS - started))s (screenshots in $out)"

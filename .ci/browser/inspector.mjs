@@ -1,9 +1,11 @@
 // Drives the MCP Inspector web UI in headless Chromium (playwright-core)
 // against the example server; .ci/browser.sh starts both and runs this.
 //
-//   node inspector.mjs INSPECTOR_URL SCREENSHOT_DIR
+//   node inspector.mjs INSPECTOR_URL SCREENSHOT_DIR [PROTOCOL_VERSION]
 //
-// Checks, on protocol 2026-07-28, what a person sees:
+// Checks, on the protocol version given (default 2026-07-28: questions in
+// input_required results; an older one: asked over the session), what a
+// person sees:
 //  1. provision_workspace's plan form lists its fields in spec order (tier,
 //     then seats; not alphabetically) with titles derived from the names
 //     ("Tier", "Seats").
@@ -18,7 +20,7 @@ import path from 'node:path';
 const require = createRequire(path.join(process.env.BROWSER_NODE_MODULES, 'x.js'));
 const { chromium } = require('playwright-core');
 
-const [url, shots] = process.argv.slice(2);
+const [url, shots, wantEra = '2026-07-28'] = process.argv.slice(2);
 // A fresh profile (BROWSER_PROFILE, a new empty folder) every run.
 const browser = await chromium.launchPersistentContext(process.env.BROWSER_PROFILE, {
   executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
@@ -32,7 +34,7 @@ page.setDefaultTimeout(20000);
 let step = 'start';
 
 async function fail(msg) {
-  const shot = path.join(shots, `failed-${step.replace(/\W+/g, '-')}.png`);
+  const shot = path.join(shots, `${wantEra}-failed-${step.replace(/\W+/g, '-')}.png`);
   await page.screenshot({ path: shot }).catch(() => {});
   console.error(`browser: FAIL at ${step}: ${msg} (screenshot ${shot})`);
   await browser.close();
@@ -59,7 +61,7 @@ try {
   await page.getByRole('switch').first().click({ force: true });
   await page.getByText('Connected', { exact: true }).waitFor();
   const era = await page.getByText(/MCP \d{4}-\d{2}-\d{2}/).first().innerText();
-  await check(era.includes('2026-07-28'), `connected with ${era}, want MCP 2026-07-28`);
+  await check(era.includes(wantEra), `connected with ${era}, want MCP ${wantEra}`);
 
   step = 'plan form in spec order';
   await openTool('provision_workspace');
@@ -69,7 +71,7 @@ try {
   await dlg.getByText('Choose a plan and the number of seats').waitFor();
   const plan = await formLabels(dlg);
   await check(JSON.stringify(plan) === JSON.stringify(['Tier', 'Seats']), `plan form labels ${JSON.stringify(plan)}, want ["Tier","Seats"]`);
-  await page.screenshot({ path: path.join(shots, '1-plan-form.png') });
+  await page.screenshot({ path: path.join(shots, `${wantEra}-1-plan-form.png`) });
   await dlg.getByRole('button', { name: 'Cancel' }).click();
   await dlg.waitFor({ state: 'detached' });
 
@@ -97,16 +99,16 @@ try {
   await check(kept === 'Issue resolved', `closing reason on the re-ask is ${JSON.stringify(kept)}, want "Issue resolved" kept`);
   const comment = await dlg.locator('input:not([type]), input[type=text], textarea').nth(1).inputValue();
   await check(comment === '', `the refused comment is shown again: ${JSON.stringify(comment)}`);
-  await page.screenshot({ path: path.join(shots, '2-reask.png') });
+  await page.screenshot({ path: path.join(shots, `${wantEra}-2-reask.png`) });
 
   step = 'corrected answer completes';
   await dlg.locator('input:not([type]), input[type=text], textarea').nth(1).fill('Fixed by restarting the VPN gateway.');
   await dlg.getByRole('button', { name: 'Submit' }).click();
   await dlg.waitFor({ state: 'detached' });
   await page.getByText('Closed ticket 12346 (resolved).').first().waitFor();
-  await page.screenshot({ path: path.join(shots, '3-closed.png') });
+  await page.screenshot({ path: path.join(shots, `${wantEra}-3-closed.png`) });
 } catch (e) {
   await fail(e.message.split('\n')[0]);
 }
-console.log('browser: ok: plan form in spec order with titles (Tier, Seats); reason re-asked with the closing reason kept; ticket closed');
+console.log(`browser: ok on ${wantEra}: plan form in spec order with titles (Tier, Seats); reason re-asked with the closing reason kept; ticket closed`);
 await browser.close();
