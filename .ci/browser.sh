@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Browser test: headless Chromium drives the MCP Inspector web UI
 # (@modelcontextprotocol/inspector) against the example server, and checks
-# what a person sees of our forms (.ci/browser/inspector.mjs): a form's
-# fields in spec order with titles, and a re-asked form that keeps the
-# earlier valid answer.
+# what a person sees (.ci/browser/inspector.mjs): a form's fields in spec
+# order with titles, a re-asked form that keeps the earlier valid answer,
+# and connect_calendar's URL-mode elicitation completed on the server's own
+# calendar page (the Inspector signed in as alice with a demo bearer token).
 #
 #   bash .ci/browser.sh
 #
@@ -115,7 +116,8 @@ run_era() {
   sandbox_port=$(free_port)
   HOME="$dir/home" CLIENT_PORT="$client_port" MCP_SANDBOX_PORT="$sandbox_port" MCP_AUTO_OPEN_ENABLED=false \
     MCP_INSPECTOR_SECRET_STORE=memory BROWSER=none \
-    "$node" "$inspector" --web --transport http --server-url "$url" --protocol-era "$era" >"$dir/inspector.log" 2>&1 &
+    "$node" "$inspector" --web --transport http --server-url "$url" --protocol-era "$era" \
+    --header "Authorization: Bearer demo-alice" >"$dir/inspector.log" 2>&1 &
   pids+=($!)
   for _ in $(seq 1 600); do # up to 60s
     ui=$(grep -o "http://127.0.0.1:$client_port/*?MCP_INSPECTOR_API_TOKEN=[0-9a-f]*" "$dir/inspector.log" | head -n1 || true)
@@ -125,7 +127,7 @@ run_era() {
   [ -n "$ui" ] || { cat "$dir/inspector.log" >&2; echo "browser: the Inspector did not start" >&2; exit 1; }
   echo "browser: $era era: server at $url, Inspector on port $client_port"
   BROWSER_NODE_MODULES="$tools/node_modules" BROWSER_PROFILE="$dir/profile" CHROMIUM="$chromium" \
-    timeout 120 "$node" .ci/browser/inspector.mjs "$ui" "$dir" "$version" || rc=$?
+    timeout 120 "$node" .ci/browser/inspector.mjs "$ui" "$dir" "$version" "${url%/mcp}" || rc=$?
   if [ "$rc" -ne 0 ]; then
     echo "browser: $era era failed (exit $rc) after $((SECONDS - started))s; Inspector log (last 20 lines):" >&2
     tail -n 20 "$dir/inspector.log" | sed 's/^/        /' >&2

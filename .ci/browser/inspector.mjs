@@ -1,7 +1,7 @@
 // Drives the MCP Inspector web UI in headless Chromium (playwright-core)
 // against the example server; .ci/browser.sh starts both and runs this.
 //
-//   node inspector.mjs INSPECTOR_URL SCREENSHOT_DIR [PROTOCOL_VERSION]
+//   node inspector.mjs INSPECTOR_URL SCREENSHOT_DIR PROTOCOL_VERSION SERVER_ORIGIN
 //
 // Checks, on the protocol version given (default 2026-07-28: questions in
 // input_required results; an older one: asked over the session), what a
@@ -13,6 +13,10 @@
 //     server refuses (it looks like it holds a password), is asked again
 //     saying what to correct, with the closing reason already chosen kept;
 //     corrected, the ticket closes.
+//  3. connect_calendar's URL-mode elicitation: the dialog shows the
+//     server's calendar page; "completed" without granting is asked again;
+//     granted on the page (opened from the dialog, signed in as alice),
+//     the calendar connects.
 // Exits 1 with a message (and a screenshot) on the first failed check.
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -20,7 +24,7 @@ import path from 'node:path';
 const require = createRequire(path.join(process.env.BROWSER_NODE_MODULES, 'x.js'));
 const { chromium } = require('playwright-core');
 
-const [url, shots, wantEra = '2026-07-28'] = process.argv.slice(2);
+const [url, shots, wantEra = '2026-07-28', serverOrigin] = process.argv.slice(2);
 // A fresh profile (BROWSER_PROFILE, a new empty folder) every run.
 const browser = await chromium.launchPersistentContext(process.env.BROWSER_PROFILE, {
   executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
@@ -107,8 +111,42 @@ try {
   await dlg.waitFor({ state: 'detached' });
   await page.getByText('Closed ticket 12346 (resolved).').first().waitFor();
   await page.screenshot({ path: path.join(shots, `${wantEra}-3-closed.png`) });
+
+  // 3. URL mode (connect_calendar, the Inspector signed in as alice with a
+  // demo bearer header): accepting without finishing the page is asked
+  // again; the page opened from the dialog, signed in and granted, then
+  // accepted, connects the calendar.
+  step = 'URL-mode elicitation';
+  await openTool('connect_calendar');
+  await page.locator('input:not([type]), input[type=text]').nth(1).click();
+  await page.getByRole('option', { name: 'Work calendar' }).click();
+  await page.getByRole('button', { name: 'Execute Tool' }).click();
+  dlg = page.getByRole('dialog');
+  await dlg.getByText('Open the calendar page').waitFor();
+  const shown = await dlg.innerText();
+  await check(new RegExp(`${serverOrigin.replace(/[.]/g, '\\.')}/oob/calendar/[0-9a-f]{32}\\?provider=work`).test(shown),
+    `the URL dialog does not show the calendar page of ${serverOrigin}: ${JSON.stringify(shown)}`);
+  await dlg.getByRole('button', { name: 'Open in Browser' }).click();
+  await dlg.getByRole('button', { name: /completed/ }).click();
+  step = 'URL step accepted without the grant';
+  dlg = page.getByRole('dialog');
+  await dlg.getByText('has no grant from you yet').waitFor();
+  await page.screenshot({ path: path.join(shots, `${wantEra}-4-url-asked-again.png`) });
+  step = 'URL step completed on the page';
+  for (const p of browser.pages().slice(1)) await p.close();
+  const [popup] = await Promise.all([browser.waitForEvent('page'), dlg.getByRole('button', { name: 'Open in Browser' }).click()]);
+  await popup.waitForLoadState();
+  await popup.locator('#token').fill('demo-alice');
+  await popup.locator('#grant').click();
+  await popup.locator('#done').waitFor();
+  await popup.screenshot({ path: path.join(shots, `${wantEra}-5-calendar-page.png`) });
+  await popup.close();
+  await dlg.getByRole('button', { name: /completed/ }).click();
+  await dlg.waitFor({ state: 'detached' });
+  await page.getByText('Your work calendar is connected (grant grant-').first().waitFor();
+  await page.screenshot({ path: path.join(shots, `${wantEra}-6-connected.png`) });
 } catch (e) {
   await fail(e.message.split('\n')[0]);
 }
-console.log(`browser: ok on ${wantEra}: plan form in spec order with titles (Tier, Seats); reason re-asked with the closing reason kept; ticket closed`);
+console.log(`browser: ok on ${wantEra}: plan form in spec order with titles (Tier, Seats); reason re-asked with the closing reason kept; ticket closed; URL mode: asked again until granted on the page, then connected`);
 await browser.close();
