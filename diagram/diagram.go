@@ -220,6 +220,8 @@ func requestWhat(k vocab.RequestKind) string {
 		return "sampling"
 	case vocab.Roots:
 		return "roots"
+	case vocab.ElicitURL:
+		return "URL"
 	}
 	return "form"
 }

@@ -278,6 +278,8 @@ func (w *workflow) appendContinuation(jf *jen.File) {
 						put = jen.Qual(pkgBinenc, "AppendStringField").Call(jen.Id("b"), keyLit(q.Key), a.Clone().Dot("Text"))
 					case vocab.Roots:
 						put = jen.Qual(pkgBinenc, "AppendStringList").Call(jen.Id("b"), keyLit(q.Key), a.Clone().Dot("URIs"))
+					case vocab.ElicitURL:
+						put = jen.Qual(pkgBinenc, "AppendBoolField").Call(jen.Id("b"), keyLit(q.Key), jen.True())
 					default:
 						put = jen.Id("p").Dot(w.answerAppender(q)).Call(jen.Id("b"), a.Clone())
 					}
@@ -419,6 +421,9 @@ func (w *workflow) readAnswers(jf *jen.File) {
 				case vocab.Roots:
 					sw.Case(keyLit(q.Key)).Block(jen.Comment(q.Key),
 						into.Op("=").Op("&").Qual(pkgImpl, "RootList").Values(jen.Dict{jen.Id("URIs"): jen.Id("r").Dot("Strings").Call(jen.Lit(q.Key))}))
+				case vocab.ElicitURL:
+					sw.Case(keyLit(q.Key)).Block(jen.Comment(q.Key+": the user accepted opening the URL"),
+						jen.If(jen.Id("r").Dot("Bool").Call(jen.Lit(q.Key))).Block(into.Op("=").Op("&").Qual(pkgImpl, "URLStep").Values()))
 				default:
 					sw.Case(keyLit(q.Key)).Block(jen.Comment(q.Key),
 						jen.Id("g").Op(":=").Id("r").Dot("Group").Call(jen.Lit(q.Key)),

@@ -52,6 +52,8 @@ func (w *workflow) legacyCodec(jf *jen.File) {
 					}
 				case vocab.Sample:
 					g.Id("a").Op(":=").Op("&").Qual(pkgImpl, "Sampled").Values(jen.Dict{jen.Id("Text"): jen.Id("r").Dot("String").Call()})
+				case vocab.ElicitURL:
+					g.Id("a").Op(":=").Op("&").Qual(pkgImpl, "URLStep").Values()
 				case vocab.Roots:
 					g.Id("a").Op(":=").Op("&").Qual(pkgImpl, "RootList").Values()
 					g.For(jen.List(jen.Id("i"), jen.Id("n")).Op(":=").List(jen.Lit(0), jen.Id("r").Dot("Count").Call()), jen.Id("i").Op("<").Id("n"), jen.Id("i").Op("++")).Block(

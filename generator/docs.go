@@ -420,7 +420,7 @@ func docRoundOf(t *spec.Tool, s *spec.State) docRound {
 	}
 	for _, q := range s.Requests {
 		dq := docRequest{KeyMD: code(q.Key)}
-		what := map[vocab.RequestKind]string{vocab.Elicit: "form", vocab.Sample: "sampling", vocab.Roots: "roots"}[q.Kind]
+		what := map[vocab.RequestKind]string{vocab.Elicit: "form", vocab.Sample: "sampling", vocab.Roots: "roots", vocab.ElicitURL: "URL"}[q.Kind]
 		dq.WhatMD = fmt.Sprintf("%s (%s), needs %s", what, code(q.Kind.Method()), code(string(q.Kind.Capability())))
 		if q.Optional {
 			dq.WhatMD += "; optional: left out when the client lacks the capability"
@@ -444,6 +444,13 @@ func docRoundOf(t *spec.Tool, s *spec.State) docRound {
 				ds = append(ds, fmt.Sprintf("Answers longer than %d characters are refused.", *q.MaxLength))
 			}
 			dq.DetailsMD = strings.Join(ds, " ")
+		case vocab.ElicitURL:
+			dq.MessageMD = quote(q.Message.Raw)
+			where := "an absolute URL"
+			if q.IsPath() {
+				where = "a path on the server's PublicURL"
+			}
+			dq.DetailsMD = fmt.Sprintf("Opens %s (%s), its values URL-escaped. The user completes the step on that page, outside the client; accepting only says they opened it, and the next state checks that the step was completed.", code(q.URL.Raw), where)
 		case vocab.Roots:
 			lo := 0
 			if q.MinItems != nil {

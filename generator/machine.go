@@ -253,6 +253,8 @@ func requestKind(k vocab.RequestKind) *jen.Statement {
 		return jen.Qual(pkgVocab, "Sample")
 	case vocab.Roots:
 		return jen.Qual(pkgVocab, "Roots")
+	case vocab.ElicitURL:
+		return jen.Qual(pkgVocab, "ElicitURL")
 	}
 	return jen.Qual(pkgVocab, "Elicit")
 }
@@ -260,21 +262,25 @@ func requestKind(k vocab.RequestKind) *jen.Statement {
 // takeAnswer reads the answer to request q with mrtrimpl.Take, which asks
 // (again) for what is missing or invalid; an optional request is asked
 // only when the client can answer it (an answer given up front in the
-// "inputs" argument is taken either way). Only a form can be declined or
-// cancelled.
+// "inputs" argument is taken either way). Only an elicitation (a form or a
+// URL) can be declined or cancelled.
 func (w *workflow) takeAnswer(b *jen.Group, s *spec.State, q *spec.InputRequest) {
 	adapter := map[vocab.RequestKind]string{vocab.Elicit: "Form", vocab.Sample: "Text", vocab.Roots: "URIs"}[q.Kind]
 	left := jen.Id("left")
-	if q.Kind != vocab.Elicit {
+	if !q.Kind.Elicitation() {
 		left = jen.Id("_")
+	}
+	decoder := jen.Qual(pkgImpl, "Opened")
+	if q.Kind != vocab.ElicitURL {
+		decoder = jen.Qual(pkgImpl, adapter).Call(w.decoderRef(q))
 	}
 	b.List(jen.Id("answer"), left, jen.Err()).Op(":=").Qual(pkgImpl, "Take").Call(
 		jen.Id("ctx"), jen.Id("r"), jen.Lit(q.Key),
 		w.explained(s, jen.Qual(pkgImpl, "Bind").Call(jen.Id("p").Dot(w.requestBuilder(q)), jen.Id("f"))),
-		jen.Qual(pkgImpl, adapter).Call(w.decoderRef(q)),
+		decoder,
 		jen.Op("&").Id("pending"),
 	)
-	if q.Kind != vocab.Elicit {
+	if !q.Kind.Elicitation() {
 		b.If(jen.Err().Op("!=").Nil()).Block(fail())
 	} else {
 		b.Switch().Block(

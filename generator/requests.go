@@ -25,6 +25,9 @@ func (w *workflow) requestFuncs(jf *jen.File) {
 			if q.Message != nil {
 				w.templateFuncDecl(jf, w.templateFunc(s.Name, q.Key+"Message"), q.Message)
 			}
+			if q.URL != nil {
+				w.urlTemplateFuncDecl(jf, w.templateFunc(s.Name, q.Key+"URL"), q.URL)
+			}
 			if q.Prompt != nil {
 				w.templateFuncDecl(jf, w.templateFunc(s.Name, q.Key+"Prompt"), q.Prompt)
 			}
@@ -89,6 +92,14 @@ func (w *workflow) requestBuilderFunc(jf *jen.File, s *spec.State, q *spec.Input
 		pending[jen.Id("Params")] = jen.Op("&").Qual(pkgMCP, "CreateMessageParams").Values(params)
 	case vocab.Roots:
 		pending[jen.Id("Params")] = jen.Op("&").Qual(pkgMCP, "ListRootsParams").Values()
+	case vocab.ElicitURL:
+		// No elicitationId: 2026-07-28 correlates through requestState (the
+		// engine adds one for older clients asked over their session).
+		pending[jen.Id("Params")] = jen.Op("&").Qual(pkgMCP, "ElicitParams").Values(jen.Dict{
+			jen.Id("Mode"):    jen.Lit("url"),
+			jen.Id("Message"): withProblems(jen.Id(w.templateFunc(s.Name, q.Key+"Message")).Call(jen.Id("f"))),
+			jen.Id("URL"):     jen.Id(w.templateFunc(s.Name, q.Key+"URL")).Call(jen.Id("f")),
+		})
 	}
 	jf.Commentf("%s builds input request %q of state %s; problems with a previous answer are added to it.", name, q.Key, s.Name)
 	problemsParam := jen.Id("problems").Qual(pkgImpl, "Problems")
@@ -146,6 +157,18 @@ func (w *workflow) gateBuilderFunc(jf *jen.File, s *spec.State) {
 // templateFuncDecl emits a function rendering a template from the flow.
 func (w *workflow) templateFuncDecl(jf *jen.File, name string, tpl *spec.Template) {
 	jf.Commentf("%s renders %q.", name, tpl.Raw)
+	w.templateFuncBody(jf, name, tpl, nil)
+}
+
+// urlTemplateFuncDecl emits a function rendering the url of a URL-mode
+// elicitation: every value is URL-escaped (mrtrimpl.URLValue), so none can
+// add a path segment, a query parameter or a fragment.
+func (w *workflow) urlTemplateFuncDecl(jf *jen.File, name string, tpl *spec.Template) {
+	jf.Commentf("%s renders the URL %q, its values escaped.", name, tpl.Raw)
+	w.templateFuncBody(jf, name, tpl, func(v *jen.Statement) *jen.Statement { return jen.Qual(pkgImpl, "URLValue").Call(v) })
+}
+
+func (w *workflow) templateFuncBody(jf *jen.File, name string, tpl *spec.Template, wrap func(*jen.Statement) *jen.Statement) {
 	flowParam := jen.Id("f").Op("*").Id(w.n.flow())
 	if len(tpl.Refs()) == 0 {
 		jf.Func().Id(name).Params(jen.Id("_").Op("*").Id(w.n.flow())).String().Block(jen.Return(jen.Lit(literalText(tpl))))
@@ -161,6 +184,9 @@ func (w *workflow) templateFuncDecl(jf *jen.File, name string, tpl *spec.Templat
 			continue
 		}
 		v, guard := w.refValue(p.Ref)
+		if wrap != nil {
+			v = wrap(v)
+		}
 		pieces = append(pieces, piece{value: v, guard: guard})
 		conditional = conditional || guard != nil
 	}

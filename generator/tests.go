@@ -325,7 +325,7 @@ func (w *workflow) takeable(s *spec.State, e spec.Edge) bool {
 		return false // only walks that aim at them refuse answers (see walkTo)
 	}
 	if s.Kind == vocab.StateAsk && e.On.Leaves() {
-		return slices.ContainsFunc(s.Requests, func(q *spec.InputRequest) bool { return q.Kind == vocab.Elicit })
+		return slices.ContainsFunc(s.Requests, func(q *spec.InputRequest) bool { return q.Kind.Elicitation() })
 	}
 	return true
 }
@@ -503,6 +503,8 @@ func callArgs(list []jen.Code) *jen.Statement {
 // validAnswer is a valid answer to a request, derived from its constraints.
 func (w *workflow) validAnswer(q *spec.InputRequest) (jen.Code, error) {
 	switch q.Kind {
+	case vocab.ElicitURL:
+		return jen.Qual(pkgTest, "URLAccepted").Call(), nil
 	case vocab.Sample:
 		text := "A sampled answer."
 		if q.MaxLength != nil && len(text) > *q.MaxLength {
@@ -542,6 +544,8 @@ func (w *workflow) validAnswer(q *spec.InputRequest) (jen.Code, error) {
 // accepts anything of the right shape.
 func (w *workflow) invalidAnswer(q *spec.InputRequest) jen.Code {
 	switch q.Kind {
+	case vocab.ElicitURL:
+		return nil // any accept is the same answer
 	case vocab.Sample:
 		if q.MaxLength == nil {
 			return nil

@@ -379,6 +379,8 @@ func (w *workflow) answerType(q *spec.InputRequest) *jen.Statement {
 		return jen.Op("*").Qual(pkgImpl, "Sampled")
 	case vocab.Roots:
 		return jen.Op("*").Qual(pkgImpl, "RootList")
+	case vocab.ElicitURL:
+		return jen.Op("*").Qual(pkgImpl, "URLStep")
 	}
 	return jen.Op("*").Id(w.n.answer(q.Key))
 }

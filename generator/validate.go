@@ -43,7 +43,9 @@ func (w *workflow) validators(jf *jen.File) {
 		for _, f := range q.Fields {
 			w.patternVars(jf, f, q.Key)
 		}
-		w.answerDecoderFunc(jf, q)
+		if q.Kind != vocab.ElicitURL { // mrtrimpl.Opened decodes a URL step
+			w.answerDecoderFunc(jf, q)
+		}
 	}
 	w.continuationCheck(jf)
 	w.canonicalContinuation(jf)
@@ -182,6 +184,8 @@ func hasBuiltinChecks(f *spec.Field) bool {
 func (w *workflow) answerChecks(q *spec.InputRequest) func(*jen.Group) {
 	a := jen.Id("f").Dot(field(q.Key))
 	switch q.Kind {
+	case vocab.ElicitURL:
+		return nil // nothing to check: the step's answer carries nothing
 	case vocab.Sample:
 		if q.MaxLength == nil {
 			return nil

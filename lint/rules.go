@@ -55,7 +55,7 @@ func init() {
 	for _, r := range loaderRules {
 		r.loader = true
 	}
-	registry = append(slices.Clone(loaderRules), lintRules...)
+	registry = append(append(slices.Clone(loaderRules), lintRules...), urlRules...)
 }
 
 var lintRules = []*Rule{
@@ -666,6 +666,8 @@ var loaderRules = []*Rule{
 	{ID: "validator-type", Severity: spec.Error, Summary: "a custom validator is used on a field of another type"},
 	{ID: "output", Severity: spec.Error, Summary: "the output directory is not relative to the spec"},
 	{ID: "lint-ignore", Severity: spec.Error, Summary: "a lint opt-out names an unknown rule, a rule that cannot be silenced, or gives no reason"},
+	{ID: "url", Severity: spec.Error, Summary: "the url of a URL-mode elicitation does not fix its origin: not a path or an https URL written out up to its path, or it has user information",
+		Why: "A placeholder before the path could send the user to another site (an open redirect in a consent flow); user information (user:password@) is a credential in the link. http is accepted for localhost and 127.0.0.1 only."},
 }
 
 // The checks.

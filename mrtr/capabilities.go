@@ -15,7 +15,12 @@ func hasCapability(c *mcp.ClientCapabilities, name vocab.Capability) bool {
 	}
 	switch name {
 	case vocab.CapElicitation:
-		return c.Elicitation != nil
+		// Forms: a bare elicitation: {} or one with form: {}; a client
+		// that declares only url: {} does not do forms.
+		return c.Elicitation != nil && (c.Elicitation.Form != nil || c.Elicitation.URL == nil)
+	case vocab.CapElicitationURL:
+		// elicitation: {url: {}}; a bare elicitation: {} means form only.
+		return c.Elicitation != nil && c.Elicitation.URL != nil
 	case vocab.CapSampling:
 		//lint:ignore SA1019 sampling stays supported in SEP-2577's deprecation window; the runtime reads what the client declares
 		return c.Sampling != nil

@@ -50,6 +50,19 @@
 //     [Attempt] for the exact guarantee when an instance dies mid-effect),
 //  7. seal the new continuation, or clean it up when the workflow is done.
 //
+// # URL-mode elicitation
+//
+// An elicitUrl request sends the client a URL to open (mode "url") for a
+// step that must not pass through it: a consent, a card form. It needs the
+// client capability elicitation.url (elicitation: {url: {}}); a client that
+// declares forms only gets -32021 with data.requiredCapabilities
+// {"elicitation": {"url": {}}}. A url written as a path is sent on
+// [Config.PublicURL]. Accepting it carries no content and proves nothing:
+// the check after the ask must ask the service whether the step was
+// completed by f.Call.Principal for f.Call.WorkflowID (the requestState is
+// bound to both), and return [AskAgain] when it was not. The page itself
+// must sign its user in: the URL is not a credential.
+//
 // The engine speaks MCP through the official Go SDK: [Handler] serves
 // protocol 2026-07-28 statelessly while older clients keep working on
 // stateful sessions. Every round gets a span and the mcp.mrtr.* counters

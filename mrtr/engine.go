@@ -5,8 +5,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
+	"net/url"
+	"strings"
 	"sync"
 	"time"
 
@@ -69,6 +72,13 @@ type Config struct {
 	// retry take the claim over when the store is back (Attempt.Takeover).
 	// Default 15 minutes. See Engine.Drain for shutdowns.
 	RecordFor time.Duration
+	// PublicURL is where this server's own pages are reached by users
+	// ("https://tools.example.com"): the url of a URL-mode elicitation
+	// written as a path (/connect/{workflowId}) is sent as PublicURL
+	// followed by that path. It must be an absolute http or https URL
+	// without query or fragment; a program with such a path fails its
+	// round while it is unset. Absolute urls of a spec are sent as they are.
+	PublicURL string
 	// Rand is where workflow ids and continuation references come from;
 	// nil means crypto/rand. Only tests set it: mrtrtest's recorder, whose
 	// recorded continuations must come out the same on every run.
@@ -108,6 +118,13 @@ func NewEngine(cfg Config) (*Engine, error) {
 	}
 	if cfg.RecordFor <= 0 {
 		cfg.RecordFor = 15 * time.Minute
+	}
+	if cfg.PublicURL != "" {
+		u, err := url.Parse(cfg.PublicURL)
+		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+			return nil, fmt.Errorf("mrtr: Config.PublicURL %q must be an absolute http or https URL without user, query or fragment", cfg.PublicURL)
+		}
+		cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")
 	}
 	e := &Engine{cfg: cfg, log: cfg.Logger, userStore: cfg.Store}
 	e.cfg.Store = bounded(cfg.Store, cfg.StoreTimeout)

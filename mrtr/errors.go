@@ -70,11 +70,18 @@ func invalidArguments(rt *roundTelemetry, err error) (*Reply, error) {
 }
 
 // missingCapabilitiesError is -32021 with data.requiredCapabilities, a
-// ClientCapabilities object naming each missing capability.
+// ClientCapabilities object naming each missing capability: URL-mode
+// elicitation as {"elicitation": {"url": {}}}.
 func missingCapabilitiesError(missing []vocab.Capability) error {
 	caps := map[string]map[string]any{}
 	for _, c := range missing {
-		caps[string(c)] = map[string]any{}
+		top, sub, nested := strings.Cut(string(c), ".")
+		if caps[top] == nil {
+			caps[top] = map[string]any{}
+		}
+		if nested {
+			caps[top][sub] = map[string]any{}
+		}
 	}
 	data, _ := json.Marshal(map[string]any{"requiredCapabilities": caps})
 	return &jsonrpc.Error{

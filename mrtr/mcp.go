@@ -210,7 +210,7 @@ func askOverSession(ctx context.Context, e *Engine, ss *mcp.ServerSession, d *mr
 		case *mcp.ElicitParams:
 			kept := &clientAnswer{}
 			var res *mcp.ElicitResult
-			res, err = ss.Elicit(context.WithValue(ctx, clientAnswerKey{}, kept), p)
+			res, err = ss.Elicit(context.WithValue(ctx, clientAnswerKey{}, kept), sessionElicitation(p))
 			if err != nil && kept.res != nil && ctx.Err() == nil {
 				e.log.InfoContext(ctx, "mrtr: the client's answer does not match the requested schema; the workflow asks again",
 					"request", key, "error", err)

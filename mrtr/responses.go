@@ -48,13 +48,18 @@ func (r *round) Response(key string, kind vocab.RequestKind) mrtrimpl.Response {
 		return mrtrimpl.Response{Status: mrtrimpl.Missing}
 	}
 	switch kind {
-	case vocab.Elicit:
+	case vocab.Elicit, vocab.ElicitURL:
 		er, ok := resp.(*mcp.ElicitResult)
 		if !ok {
 			return mrtrimpl.Response{Status: mrtrimpl.Malformed, Problem: problem.NotAnElicitResult}
 		}
 		switch er.Action {
 		case "accept":
+			if kind == vocab.ElicitURL {
+				// A URL step's answer has no content; what the client sends
+				// is ignored (the check after it asks the domain).
+				return mrtrimpl.Response{Status: mrtrimpl.Accepted}
+			}
 			return mrtrimpl.Response{Status: mrtrimpl.Accepted, Content: er.Content}
 		case "decline":
 			return mrtrimpl.Response{Status: mrtrimpl.Declined}
@@ -147,6 +152,10 @@ func upfrontResponse(raw json.RawMessage, kind vocab.RequestKind, gateField stri
 			return bad("a list of URIs")
 		}
 		return mrtrimpl.Response{Status: mrtrimpl.Accepted, URIs: uris}
+	case vocab.ElicitURL:
+		// The step happens on the page the URL opens, never in the
+		// arguments: the request is sent as it is.
+		return mrtrimpl.Response{Status: mrtrimpl.Malformed, Problem: problem.URLStepUpfront}
 	}
 	return mrtrimpl.Response{Status: mrtrimpl.Missing}
 }

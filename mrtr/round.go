@@ -636,7 +636,11 @@ func (e *Engine) askReply(ctx context.Context, d *mrtrimpl.Descriptor, b seal.Bi
 			}
 			continue
 		}
-		reqs[p.Key] = p.Params
+		params, err := e.publicParams(d, p)
+		if err != nil {
+			return nil, err
+		}
+		reqs[p.Key] = params
 		if i := info.RequestIndex(p.Key); i >= 0 && i < 64 {
 			env.sent |= 1 << i
 		}

@@ -986,6 +986,17 @@ func (d *decoder) decodeRequest(rp pair) *InputRequest {
 					r.Fields = d.decodeFields(ep.v, fieldForm)
 				}
 			}
+		case "elicitUrl":
+			kinds = append(kinds, p.k)
+			r.Kind = vocab.ElicitURL
+			for _, ep := range pairs(p.v) {
+				switch ep.key {
+				case "message":
+					r.Message = d.template(ep.v)
+				case "url":
+					r.URL = d.urlTemplate(ep.v)
+				}
+			}
 		case "sample":
 			kinds = append(kinds, p.k)
 			r.Kind = vocab.Sample
@@ -1024,7 +1035,7 @@ func (d *decoder) decodeRequest(rp pair) *InputRequest {
 	}
 	switch len(kinds) {
 	case 0:
-		d.errorf(rp.k, "ask", "add one of elicit, sample, roots", "input request %q does not say what it asks for", r.Key)
+		d.errorf(rp.k, "ask", "add one of elicit, elicitUrl, sample, roots", "input request %q does not say what it asks for", r.Key)
 		return nil
 	case 1:
 		if r.Kind == vocab.Elicit && len(r.Fields) == 0 {

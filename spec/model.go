@@ -506,9 +506,12 @@ type InputRequest struct {
 	// a round whose requests are all left out fails with -32021.
 	Optional bool
 
-	// Elicit: the form.
+	// Elicit: the form. ElicitURL: the message, and URL, the template of
+	// the URL the client opens (absolute https, or a path on the engine's
+	// PublicURL); Fields is empty.
 	Message *Template
 	Fields  []*Field // sorted by name
+	URL     *Template
 
 	// Sample: the conversation to complete and bounds on the answer.
 	Prompt       *Template

@@ -188,6 +188,7 @@ func (s *State) Templates() []*Template {
 	}
 	for _, q := range s.Requests {
 		add(q.Message)
+		add(q.URL)
 		add(q.Prompt)
 	}
 	if s.Confirm != nil {

@@ -77,13 +77,16 @@ func (f *Field) WireType() string {
 }
 
 // WireKind is the kind of the request's answer: an elicitation's answer is
-// a group of its form fields, a sampled text a string, roots a list of URIs.
+// a group of its form fields, a sampled text a string, roots a list of URIs,
+// a URL-mode elicitation a boolean (accepted).
 func (r *InputRequest) WireKind() WireKind {
 	switch r.Kind {
 	case vocab.Sample:
 		return WireString
 	case vocab.Roots:
 		return WireList
+	case vocab.ElicitURL:
+		return WireBool // accepted: the answer carries nothing else
 	}
 	return WireGroup
 }

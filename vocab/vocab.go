@@ -95,6 +95,12 @@ const (
 	Elicit RequestKind = iota + 1 // elicitation/create (form mode)
 	Sample                        // sampling/createMessage
 	Roots                         // roots/list
+	// ElicitURL is elicitation/create in URL mode (mode "url", MCP
+	// 2026-07-28): the client shows a message and opens a URL where the
+	// user completes a step that must not pass through the client (an
+	// OAuth consent, entering a card). The answer carries no content, and
+	// "accept" does not mean the step was completed.
+	ElicitURL
 )
 
 // String is the request's kind as spec keys name it.
@@ -104,6 +110,8 @@ func (k RequestKind) String() string {
 		return "sample"
 	case Roots:
 		return "roots"
+	case ElicitURL:
+		return "elicitUrl"
 	}
 	return "elicit"
 }
@@ -115,6 +123,8 @@ func (k RequestKind) GoName() string {
 		return "Sample"
 	case Roots:
 		return "Roots"
+	case ElicitURL:
+		return "ElicitURL"
 	}
 	return "Elicit"
 }
@@ -137,9 +147,15 @@ func (k RequestKind) Capability() Capability {
 		return CapSampling
 	case Roots:
 		return CapRoots
+	case ElicitURL:
+		return CapElicitationURL
 	}
 	return CapElicitation
 }
+
+// Elicitation reports whether requests of this kind are elicitations (a
+// form or a URL): the user may decline or cancel them.
+func (k RequestKind) Elicitation() bool { return k == Elicit || k == ElicitURL }
 
 // Capability is a client capability an input request needs.
 type Capability string
@@ -148,6 +164,9 @@ const (
 	CapElicitation Capability = "elicitation"
 	CapSampling    Capability = "sampling"
 	CapRoots       Capability = "roots"
+	// CapElicitationURL is the url mode of elicitation: a client declares
+	// it as elicitation: {url: {}}. A bare elicitation: {} means form only.
+	CapElicitationURL Capability = "elicitation.url"
 )
 
 // Storage says where a workflow's continuation lives between rounds.
@@ -299,8 +318,11 @@ func (e Edge) GoName() string {
 
 // GoName is the name of c's constant in this package.
 func (c Capability) GoName() string {
-	if c == "" {
+	switch c {
+	case "":
 		return ""
+	case CapElicitationURL:
+		return "CapElicitationURL"
 	}
 	return "Cap" + strings.ToUpper(string(c[:1])) + string(c[1:])
 }

@@ -62,6 +62,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	effectLog := fs.String("effect-log", "", "testing aid: append a line to this file when an effect starts and when it returns (instances may share it)")
 	effectDelay := fs.Duration("effect-delay", 0, "testing aid: make every effect wait this long before it acts; never in production")
 	timeOffset := fs.Duration("time-offset", 0, "testing aid: shift the clock that seals and opens requestState (e.g. 1h makes every continuation look expired); never in production")
+	publicURL := fs.String("public-url", env("MRTR_PUBLIC_URL", ""), "where users reach this server's pages (the calendar page of connect_calendar); default http://<the address it listens on>")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -92,21 +93,25 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		log.Error("cannot listen", "addr", *addr, "error", err)
+		return 1
+	}
+	defer ln.Close()
+	if *publicURL == "" {
+		*publicURL = "http://" + ln.Addr().String()
+	}
 	a, err := app.New(ctx, app.Config{
 		StoreURL: *storeURL, Ring: ring, Audience: *audience, Instance: *instance, Logger: log,
 		ClockOffset: *timeOffset, DataURL: *dataURL, Lease: *lease, StoreTimeout: *storeTimeout,
-		EffectLog: *effectLog, EffectDelay: *effectDelay,
+		EffectLog: *effectLog, EffectDelay: *effectDelay, PublicURL: *publicURL,
 	})
 	if err != nil {
 		log.Error("cannot start", "error", err)
 		return 1
 	}
 	defer a.Close()
-	ln, err := net.Listen("tcp", *addr)
-	if err != nil {
-		log.Error("cannot listen", "addr", *addr, "error", err)
-		return 1
-	}
 	go func() {
 		<-ctx.Done()
 		stop() // a second signal kills at once

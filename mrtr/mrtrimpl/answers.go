@@ -3,6 +3,8 @@ package mrtrimpl
 import (
 	"context"
 	"fmt"
+	"net/url"
+	"strings"
 
 	"github.com/mrtrgen/mrtrgen/mrtr/problem"
 	"github.com/mrtrgen/mrtrgen/vocab"
@@ -33,6 +35,11 @@ func Text[A any](decode func(context.Context, string) (*A, Problems)) Decoder[A]
 		return a, p, nil
 	}
 }
+
+// Opened is the Decoder of a URL-mode elicitation's answer: the user
+// accepted opening the URL, which says nothing about whether they completed
+// the step there (the check after the ask asks the domain).
+func Opened(context.Context, Response) (*URLStep, Problems, error) { return &URLStep{}, nil, nil }
 
 // URIs adapts the decoder of a roots answer; see Form.
 func URIs[A any](decode func(context.Context, []string) (*A, Problems)) Decoder[A] {
@@ -76,7 +83,7 @@ func Take[A any](ctx context.Context, r Round, key string, request func(Problems
 			ask(request(problems))
 		}
 	case Declined, Cancelled:
-		if q.Kind == vocab.Elicit {
+		if q.Kind.Elicitation() {
 			if resp.Status == Declined {
 				return nil, vocab.Decline, nil
 			}
@@ -117,4 +124,12 @@ func Confirm(r Round, key, field string, request func(Problems) Pending) (vocab.
 		return "", request(Problems{resp.Problem})
 	}
 	return "", request(nil)
+}
+
+// URLValue escapes a value rendered into the url of a URL-mode
+// elicitation: everything but unreserved characters is percent-encoded
+// (a space as %20), so the value stays one path segment or one query
+// value, wherever the template puts it.
+func URLValue(s string) string {
+	return strings.ReplaceAll(url.QueryEscape(s), "+", "%20")
 }

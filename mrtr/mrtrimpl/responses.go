@@ -52,6 +52,11 @@ type Sampled struct {
 	Text string
 }
 
+// URLStep is the answer to a URL-mode elicitation: the user accepted
+// opening its URL. It carries nothing, and it does not mean the step on
+// that page was completed: the check after the ask verifies it.
+type URLStep struct{}
+
 // RootList is the answer to a roots request: the client's root URIs.
 type RootList struct {
 	URIs []string

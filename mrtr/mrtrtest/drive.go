@@ -10,7 +10,6 @@ import (
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
 	"github.com/mrtrgen/mrtrgen/mrtr/problem"
-	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // How the matrix drives a workflow: round by round along a route,
@@ -42,9 +41,9 @@ func respond(d *mrtrimpl.Descriptor, r *route, reply *mrtr.Reply, leave string) 
 			out[key] = Cancel()
 		case q.GateField != "" && leave == "decline":
 			out[key] = Accept(map[string]any{q.GateField: false})
-		case q.Kind == vocab.Elicit && leave == "decline":
+		case q.Kind.Elicitation() && leave == "decline":
 			out[key] = Decline()
-		case q.Kind == vocab.Elicit && leave == "cancel":
+		case q.Kind.Elicitation() && leave == "cancel":
 			out[key] = Cancel()
 		default:
 			if a, ok := r.answers[key]; ok {

@@ -97,6 +97,8 @@ func New[F any](t testing.TB, p mrtr.Program[F], opts ...Option) *Harness[F] {
 	e, err := mrtr.NewEngine(mrtr.Config{
 		Audience: Audience, Codec: newCodec(t, clock, o.rand), Store: st, Rand: o.rand,
 		Logger: o.logger, Instance: "mrtrtest", Lease: 5 * time.Second,
+		// The url of a URL-mode elicitation written as a path is sent on it.
+		PublicURL: PublicURL,
 		// Requests over HTTP (RunMatrix's "over HTTP") come from the
 		// harness's principal too.
 		Authenticate: func(context.Context, *mcp.RequestExtra) (string, error) { return h.Principal, nil },
@@ -137,18 +139,33 @@ func marshalArgs(args any) (json.RawMessage, error) {
 	return json.Marshal(args)
 }
 
-// AllCapabilities declares elicitation, sampling and roots.
+// PublicURL is the engine's Config.PublicURL in a Harness: where the path
+// of a URL-mode elicitation's url is sent.
+const PublicURL = "https://mrtrtest.example"
+
+// AllCapabilities declares elicitation (forms and URLs), sampling and roots.
 func AllCapabilities() *mcp.ClientCapabilities {
-	return Capabilities("elicitation", "sampling", "roots")
+	return Capabilities("elicitation", "elicitation.url", "sampling", "roots")
 }
 
-// Capabilities declares the named client capabilities only.
+// Capabilities declares the named client capabilities only: "elicitation"
+// is a bare elicitation: {} (forms only), "elicitation.url" adds url: {}
+// (with "elicitation", form: {} too; alone, URLs only).
 func Capabilities(names ...string) *mcp.ClientCapabilities {
 	c := &mcp.ClientCapabilities{}
+	forms := false
 	for _, n := range names {
 		switch n {
 		case "elicitation":
-			c.Elicitation = &mcp.ElicitationCapabilities{}
+			forms = true
+			if c.Elicitation == nil {
+				c.Elicitation = &mcp.ElicitationCapabilities{}
+			}
+		case "elicitation.url":
+			if c.Elicitation == nil {
+				c.Elicitation = &mcp.ElicitationCapabilities{}
+			}
+			c.Elicitation.URL = &mcp.URLElicitationCapabilities{}
 		case "sampling":
 			//lint:ignore SA1019 sampling stays supported in SEP-2577's deprecation window; the test kit answers as a client does
 			c.Sampling = &mcp.SamplingCapabilities{}
@@ -157,8 +174,15 @@ func Capabilities(names ...string) *mcp.ClientCapabilities {
 			c.RootsV2 = &mcp.RootCapabilities{}
 		}
 	}
+	if forms && c.Elicitation.URL != nil {
+		c.Elicitation.Form = &mcp.FormElicitationCapabilities{}
+	}
 	return c
 }
+
+// URLAccepted answers a URL-mode elicitation with "accept": the user
+// agreed to open the URL (which does not say they completed the step).
+func URLAccepted() *mcp.ElicitResult { return &mcp.ElicitResult{Action: "accept"} }
 
 // Accept answers an elicitation with content.
 func Accept(content map[string]any) *mcp.ElicitResult {

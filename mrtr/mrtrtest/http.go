@@ -68,6 +68,13 @@ func connectHTTP[F any](t testing.TB, h *Harness[F]) (*mcp.ClientSession, error)
 	client := mcp.NewClient(&mcp.Implementation{Name: "mrtrtest-client", Version: "test"}, &mcp.ClientOptions{
 		MultiRoundTrip:     &mcp.MultiRoundTripOptions{Disabled: true},
 		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) { return nil, refuse },
+		// Forms and URLs, as AllCapabilities; and roots, which the SDK
+		// declares only when Capabilities is nil.
+		Capabilities: &mcp.ClientCapabilities{
+			Elicitation: &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}, URL: &mcp.URLElicitationCapabilities{}},
+			//lint:ignore SA1019 roots stays supported in SEP-2577's deprecation window; the test kit answers as a client does
+			RootsV2: &mcp.RootCapabilities{ListChanged: true},
+		},
 		//lint:ignore SA1019 sampling stays supported in SEP-2577's deprecation window; the test kit answers as a client does
 		CreateMessageHandler: func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
 			return nil, refuse

@@ -73,7 +73,7 @@ func (g *graph) takeable(e edge) bool {
 	}
 	s := stateNamed(g.d, e.from)
 	if s != nil && s.Kind == vocab.StateAsk && e.on.Leaves() {
-		return slices.ContainsFunc(s.Requests, func(q mrtrimpl.RequestInfo) bool { return q.Kind == vocab.Elicit })
+		return slices.ContainsFunc(s.Requests, func(q mrtrimpl.RequestInfo) bool { return q.Kind.Elicitation() })
 	}
 	return true
 }

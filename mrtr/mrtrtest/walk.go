@@ -218,7 +218,7 @@ func (w *Walker[F]) plan(t *testing.T, d *mrtrimpl.Descriptor, walk string, arms
 			pl.outcomes[s.Check] = append(pl.outcomes[s.Check], out)
 		}
 		if s.Kind == vocab.StateAsk && (on == "decline" || on == "cancel") &&
-			!slices.ContainsFunc(s.Requests, func(q mrtrimpl.RequestInfo) bool { return q.Kind == vocab.Elicit }) {
+			!slices.ContainsFunc(s.Requests, func(q mrtrimpl.RequestInfo) bool { return q.Kind.Elicitation() }) {
 			t.Fatalf("walk %q: %s asks no form, so it cannot be left with %s", walk, s.Name, on)
 		}
 		if interactive(s) {
@@ -278,9 +278,9 @@ func (w *Walker[F]) answers(t *testing.T, s *mrtrimpl.StateInfo, on string, vali
 			out[q.Key] = Cancel()
 		case q.GateField != "":
 			out[q.Key] = Accept(map[string]any{q.GateField: on != "decline"})
-		case q.Kind == vocab.Elicit && on == "decline":
+		case q.Kind.Elicitation() && on == "decline":
 			out[q.Key] = Decline()
-		case q.Kind == vocab.Elicit && on == "cancel":
+		case q.Kind.Elicitation() && on == "cancel":
 			out[q.Key] = Cancel()
 		default:
 			a, ok := valid[q.Key]

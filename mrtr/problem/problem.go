@@ -161,6 +161,9 @@ const (
 	NotASamplingResult  = "expected a sampling result"
 	SamplingWithoutText = "the sampling result has no text"
 	NotARootsList       = "expected a roots list"
+	// URLStepUpfront: the "inputs" argument answered a URL-mode step,
+	// which only the page its URL opens can complete.
+	URLStepUpfront = "inputs: this step is completed on the page its URL opens, not in the arguments"
 )
 
 // UnknownAction: an elicitation result with an action other than accept,

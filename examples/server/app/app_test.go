@@ -52,12 +52,14 @@ func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)
 func start(t *testing.T, storeURL string, ring *seal.Ring, instance string) *server {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	a, err := New(ctx, Config{StoreURL: storeURL, Ring: ring, Audience: "app-test", Instance: instance, Logger: quiet()})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	a, err := New(ctx, Config{StoreURL: storeURL, Ring: ring, Audience: "app-test", Instance: instance, Logger: quiet(),
+		PublicURL: "http://" + ln.Addr().String()})
 	if err != nil {
+		ln.Close()
 		t.Fatal(err)
 	}
 	served := make(chan error, 1)

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/mrtrgen/mrtrgen/examples/domain"
+	"github.com/mrtrgen/mrtrgen/examples/generated/calendars"
 	"github.com/mrtrgen/mrtrgen/examples/generated/customers"
 	"github.com/mrtrgen/mrtrgen/examples/generated/onboarding"
 	"github.com/mrtrgen/mrtrgen/examples/generated/payments"
@@ -89,6 +90,7 @@ type handlers struct {
 	releases      releases.ApproveDeploymentHandler
 	refunds       refunds.RefundOrderHandler
 	rollouts      rollouts.RollOutReleaseHandler
+	calendars     calendars.ConnectCalendarHandler
 }
 
 func (p *effectProbe) wrap(h handlers) handlers {
@@ -101,6 +103,7 @@ func (p *effectProbe) wrap(h handlers) handlers {
 		releases:      probedRelease{h.releases, p},
 		refunds:       probedRefund{h.refunds, p},
 		rollouts:      probedRollout{h.rollouts, p},
+		calendars:     probedCalendar{h.calendars, p},
 	}
 }
 
@@ -189,5 +192,16 @@ type probedRollout struct {
 func (h probedRollout) StartRollout(ctx context.Context, f *rollouts.RollOutReleaseFlow) error {
 	return h.p.run(ctx, f.Call, "roll_out_release", f.Args.Component, func(ctx context.Context) error {
 		return h.RollOutReleaseHandler.StartRollout(ctx, f)
+	})
+}
+
+type probedCalendar struct {
+	calendars.ConnectCalendarHandler
+	p *effectProbe
+}
+
+func (h probedCalendar) EnableSync(ctx context.Context, f *calendars.ConnectCalendarFlow) error {
+	return h.p.run(ctx, f.Call, "connect_calendar", f.Call.Principal+":"+string(f.Args.Provider), func(ctx context.Context) error {
+		return h.ConnectCalendarHandler.EnableSync(ctx, f)
 	})
 }
