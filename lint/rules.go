@@ -950,27 +950,6 @@ func checkEnumValues(c *checker, r *Rule) {
 	}
 }
 
-// fieldsOf lists every field and array item type of a workflow.
-func fieldsOf(t *spec.Tool) []*spec.Field {
-	var out []*spec.Field
-	add := func(fs []*spec.Field) {
-		for _, f := range fs {
-			out = append(out, f)
-			if f.Items != nil {
-				out = append(out, f.Items)
-			}
-		}
-	}
-	add(t.Arguments)
-	add(t.Continuation.Fields)
-	for _, s := range t.States {
-		for _, q := range s.Requests {
-			add(q.Fields)
-		}
-	}
-	return out
-}
-
 var vaguePhrase = regexp.MustCompile(`(?i)\b(additional|more|further|extra|some|other)\s+(info|information|details?|data|input)\b|\bprovide\s+(input|information|details)\b|\bneeds?\s+(input|information|more)\b`)
 
 func checkVagueMessages(c *checker, r *Rule) {
@@ -1213,7 +1192,7 @@ func checkGoCollisions(c *checker, r *Rule) {
 		for _, f := range t.Continuation.Fields {
 			conts = append(conts, named{f.Name, f.Pos})
 		}
-		for _, f := range fieldsOf(t) {
+		for _, f := range t.AllFields() {
 			var vals []named
 			for _, v := range f.Values {
 				vals = append(vals, named{v.Value, v.Pos})
