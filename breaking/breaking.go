@@ -179,16 +179,9 @@ func (c *comparer) toolScope(t *spec.Tool, inner ...*spec.LintConfig) scope {
 
 // report records a finding of r unless the new version accepts it.
 func (c *comparer) report(r *Rule, pos, was spec.Pos, sc scope, format string, args ...any) {
-	for _, lc := range sc {
-		if lc == nil {
-			continue
-		}
-		for i := range lc.Ignore {
-			if lc.Ignore[i].Rule == r.ID {
-				c.used[&lc.Ignore[i]] = true
-				return
-			}
-		}
+	if s := spec.Suppressing(r.ID, sc); s != nil {
+		c.used[s] = true
+		return
 	}
 	c.out = append(c.out, Finding{
 		Rule: r.ID, Category: r.Category, Severity: r.Severity,

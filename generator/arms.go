@@ -305,7 +305,7 @@ func (w *workflow) bfsArms(from string, ms masks, done func(string, masks) bool)
 			continue
 		}
 		for _, e := range s.Edges() {
-			if !w.takeable(s, e) {
+			if !w.takeable(s, e.On) {
 				continue
 			}
 			next, ok := m.take(it.ms, e)

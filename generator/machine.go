@@ -7,6 +7,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
+	"github.com/mrtrgen/mrtrgen/internal/machine"
 	"github.com/mrtrgen/mrtrgen/spec"
 	"github.com/mrtrgen/mrtrgen/vocab"
 )
@@ -114,36 +115,21 @@ func (w *workflow) goTo(target string, on vocab.Edge) *jen.Statement {
 func (w *workflow) reentrant(name string) bool {
 	if w.cycles == nil {
 		w.cycles = map[string]bool{}
-		for _, s := range w.t.States {
-			_, back := w.bfsAll(s.Name, func(e spec.Edge) bool { return e.To == s.Name })
+		g := w.graph()
+		for i, s := range w.t.States {
+			_, back := g.Cycle(i, machine.Any)
 			w.cycles[s.Name] = back
 		}
 	}
 	return w.cycles[name]
 }
 
-// bfsAll walks every edge from a state (takeable or not) and reports
-// whether one satisfies hit.
-func (w *workflow) bfsAll(from string, hit func(spec.Edge) bool) (string, bool) {
-	seen := map[string]bool{from: true}
-	queue := []string{from}
-	for len(queue) > 0 {
-		s := w.t.State(queue[0])
-		queue = queue[1:]
-		if s == nil {
-			continue
-		}
-		for _, e := range s.Edges() {
-			if hit(e) {
-				return e.To, true
-			}
-			if !seen[e.To] {
-				seen[e.To] = true
-				queue = append(queue, e.To)
-			}
-		}
+// graph is the workflow's state machine, indexed (built once).
+func (w *workflow) graph() *machine.Graph {
+	if w.sm == nil {
+		w.sm = w.t.Graph()
 	}
-	return "", false
+	return w.sm
 }
 
 func fail() *jen.Statement {

@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 
 	"github.com/dave/jennifer/jen"
 
+	"github.com/mrtrgen/mrtrgen/internal/machine"
 	"github.com/mrtrgen/mrtrgen/spec"
 	"github.com/mrtrgen/mrtrgen/vocab"
 )
@@ -288,43 +288,27 @@ func (wk walk) call(w *workflow, method string) jen.Code {
 	return jen.Id("w").Dot(method).Call(args...)
 }
 
-// bfs returns the shortest list of edges from one state to another (nil
-// and false when there is none).
-func (w *workflow) bfs(from string, done func(string) bool) ([]spec.Edge, bool) {
-	type item struct {
-		state string
-		path  []spec.Edge
+// distance is the length of the shortest takeable walk from the state
+// named from to a state done accepts, or false when there is none.
+func (w *workflow) distance(from string, done func(string) bool) (int, bool) {
+	g := w.graph()
+	i, ok := g.Index(from)
+	if !ok {
+		return 0, done(from)
 	}
-	seen := map[string]bool{from: true}
-	queue := []item{{state: from}}
-	for len(queue) > 0 {
-		it := queue[0]
-		queue = queue[1:]
-		if done(it.state) {
-			return it.path, true
-		}
-		s := w.t.State(it.state)
-		if s == nil {
-			continue
-		}
-		for _, e := range s.Edges() {
-			if seen[e.To] || !w.takeable(s, e) {
-				continue
-			}
-			seen[e.To] = true
-			queue = append(queue, item{state: e.To, path: append(slices.Clone(it.path), e)})
-		}
-	}
-	return nil, false
+	p, ok := g.Path(i, func(j int) bool { return done(g.Name(j)) }, func(e machine.Edge) bool {
+		return w.takeable(w.t.States[e.From], e.On)
+	})
+	return len(p), ok
 }
 
 // takeable reports whether a test can make the machine take e: declining
 // or cancelling an ask needs a form to decline.
-func (w *workflow) takeable(s *spec.State, e spec.Edge) bool {
-	if e.On == vocab.AskAgain || e.On == vocab.Exhausted {
+func (w *workflow) takeable(s *spec.State, on vocab.Edge) bool {
+	if on == vocab.AskAgain || on == vocab.Exhausted {
 		return false // only walks that aim at them refuse answers (see walkTo)
 	}
-	if s.Kind == vocab.StateAsk && e.On.Leaves() {
+	if s.Kind == vocab.StateAsk && on.Leaves() {
 		return slices.ContainsFunc(s.Requests, func(q *spec.InputRequest) bool { return q.Kind.Elicitation() })
 	}
 	return true
@@ -347,10 +331,10 @@ func (w *workflow) walks() walkSet {
 	// A workflow without transitions (one terminal state) still gets one
 	// walk: its single round.
 	if to, _, ok := w.bfsArms(w.t.Initial, m.all(), terminal); ok && len(w.allEdges()) == 0 {
-		set.transitions = append(set.transitions, walk{name: pathName(w.t.Initial, to), path: to, arms: m.choose(m.all())})
+		set.transitions = append(set.transitions, walk{name: w.pathName(to), path: to, arms: m.choose(m.all())})
 	}
 	for _, e := range w.allEdges() {
-		if covered[edgeID(e)] || (e.On != vocab.AskAgain && e.On != vocab.Exhausted && !w.takeable(w.t.State(e.From), e)) {
+		if covered[edgeID(e)] || (e.On != vocab.AskAgain && e.On != vocab.Exhausted && !w.takeable(w.t.State(e.From), e.On)) {
 			continue
 		}
 		path, ms, ok := w.walkTo(e)
@@ -365,7 +349,7 @@ func (w *workflow) walks() walkSet {
 		for _, pe := range path {
 			covered[edgeID(pe)] = true
 		}
-		set.transitions = append(set.transitions, walk{name: pathName(w.t.Initial, path), path: path, arms: m.choose(ms)})
+		set.transitions = append(set.transitions, walk{name: w.pathName(path), path: path, arms: m.choose(ms)})
 	}
 	for _, s := range w.t.States {
 		if !s.Interactive() {
@@ -375,7 +359,7 @@ func (w *workflow) walks() walkSet {
 		if !ok {
 			continue
 		}
-		wk := walk{name: pathName(w.t.Initial, head), path: head, arms: m.choose(ms)}
+		wk := walk{name: w.pathName(head), path: head, arms: m.choose(ms)}
 		set.rejectAt = append(set.rejectAt, wk)
 		if s.Confirm != nil {
 			set.confirmEarly = append(set.confirmEarly, wk)
@@ -424,17 +408,16 @@ func (w *workflow) allEdges() []spec.Edge {
 	return out
 }
 
-func pathName(initial string, path []spec.Edge) string {
-	var b strings.Builder
-	b.WriteString(initial)
+// pathName is the name of a walk (machine.Graph.Walk).
+func (w *workflow) pathName(path []spec.Edge) string {
+	g := w.graph()
+	var es []machine.Edge
 	for _, e := range path {
-		b.WriteString(">")
-		if e.On != vocab.Next {
-			b.WriteString("(" + e.On.Label() + ")")
-		}
-		b.WriteString(e.To)
+		to, _ := g.Index(e.To)
+		es = append(es, machine.Edge{To: to, On: e.On})
 	}
-	return b.String()
+	initial, _ := g.Index(w.t.Initial)
+	return g.Walk(initial, es)
 }
 
 // fakeProgramName names the test file's constructor of the program on a
@@ -713,11 +696,11 @@ func (w *workflow) defaultOutcome(check string) int {
 		return 1
 	}
 	distance := func(from string, done func(string) bool) int {
-		p, ok := w.bfs(from, done)
+		n, ok := w.distance(from, done)
 		if !ok {
 			return 1 << 20
 		}
-		return len(p)
+		return n
 	}
 	success := func(name string) bool {
 		st := w.t.State(name)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
+	"github.com/mrtrgen/mrtrgen/internal/machine"
 	"github.com/mrtrgen/mrtrgen/spec"
 	"github.com/mrtrgen/mrtrgen/vocab"
 )
@@ -24,6 +25,7 @@ type workflow struct {
 	// and its items.
 	enumOf map[*spec.Field]*enumType
 	cycles map[string]bool // state name → on a cycle (see reentrant)
+	sm     *machine.Graph  // the state machine (see graph)
 	// armsCache is the value branches' sources, for the generated tests
 	// (see arms).
 	armsCache *armModel

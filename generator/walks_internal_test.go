@@ -40,7 +40,7 @@ func TestWalksCoverEveryEdge(t *testing.T) {
 					}
 				}
 				for _, e := range w.allEdges() {
-					if s := tool.State(e.From); s.Kind == vocab.StateAsk && e.On.Leaves() && !w.takeable(s, e) && !hasForm(s) {
+					if s := tool.State(e.From); s.Kind == vocab.StateAsk && e.On.Leaves() && !w.takeable(s, e.On) && !hasForm(s) {
 						continue // no form to decline: the walks cannot take it
 					}
 					if !covered[edgeKey(e)] {

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"github.com/mrtrgen/mrtrgen/internal/machine"
 	"github.com/mrtrgen/mrtrgen/spec"
 	"github.com/mrtrgen/mrtrgen/vocab"
 )
@@ -42,11 +43,11 @@ func (c *checker) answers(t *spec.Tool) *answerFlow {
 		a.own[i] = newBitset(n)
 		for _, q := range s.Requests {
 			if a.owner[a.keys[q.Key]] == i {
-				a.own[i].add(a.keys[q.Key])
+				a.own[i].Add(a.keys[q.Key])
 			}
 		}
 	}
-	a.given = g.must(n, func(i, k int, in bitset) bitset { return a.leavingWith(i, g.on[i][k], in) })
+	a.given = g.must(n, func(e machine.Edge, in bitset) bitset { return a.leavingWith(e.From, e.On, in) })
 	return a
 }
 
@@ -57,8 +58,8 @@ func (a *answerFlow) at(i int) bitset { return a.atWith(i, a.given[i]) }
 
 // atWith is at for the answers in given on entry.
 func (a *answerFlow) atWith(i int, in bitset) bitset {
-	out := in.clone()
-	out.andNot(a.own[i])
+	out := in.Clone()
+	out.AndNot(a.own[i])
 	return out
 }
 
@@ -67,7 +68,7 @@ func (a *answerFlow) atWith(i int, in bitset) bitset {
 func (a *answerFlow) leavingWith(i int, on vocab.Edge, in bitset) bitset {
 	out := a.atWith(i, in)
 	if on == vocab.Next && a.g.states[i].Kind == vocab.StateAsk {
-		out.or(a.own[i])
+		out.Or(a.own[i])
 	}
 	return out
 }
@@ -134,7 +135,7 @@ func checkAnswerNotGiven(c *checker, r *Rule) {
 						flow = c.answers(t)
 					}
 					bit, ok := flow.keys[ref.Path[0]]
-					if !ok || flow.given[i] == nil || flow.at(i).has(bit) {
+					if !ok || flow.given[i] == nil || flow.at(i).Has(bit) {
 						continue // unknown key (the loader said so) or unreachable state
 					}
 					owner := flow.g.states[flow.owner[bit]].Name

@@ -72,7 +72,7 @@ func TestAnswersAgainstReference(t *testing.T) {
 					}
 					continue
 				}
-				missing := !flow.at(i).has(flow.keys[key])
+				missing := !flow.at(i).Has(flow.keys[key])
 				if missing != want[s.Name] {
 					t.Fatalf("iter %d: answer %s missing at %s = %v, simulation says %v", iter, key, s.Name, missing, want[s.Name])
 				}

@@ -1,8 +1,7 @@
 package lint
 
 import (
-	"strings"
-
+	"github.com/mrtrgen/mrtrgen/internal/machine"
 	"github.com/mrtrgen/mrtrgen/spec"
 	"github.com/mrtrgen/mrtrgen/vocab"
 )
@@ -19,81 +18,12 @@ func bounded(on vocab.Edge) bool { return on == vocab.AskAgain }
 // that takes no bounded edge, as a walk ("askTicket>verify>(retry)askTicket"),
 // and the edge that closes it; ok is false when there is none.
 func (g *graph) unboundedCycle(i int) (walk string, closing spec.Edge, ok bool) {
-	type step struct{ from, edge int }
-	prev := make([]step, len(g.states))
-	seen := newBitset(len(g.states))
-	var queue []int
-	last := step{-1, -1}
-	push := func(from, k int) bool {
-		j := g.next[from][k]
-		if bounded(g.on[from][k]) {
-			return false
-		}
-		if j == i {
-			last = step{from, k}
-			return true
-		}
-		if !seen.has(j) {
-			seen.add(j)
-			prev[j] = step{from, k}
-			queue = append(queue, j)
-		}
-		return false
-	}
-	found := false
-	for k := range g.next[i] {
-		if push(i, k) {
-			found = true
-			break
-		}
-	}
-	for len(queue) > 0 && !found {
-		n := queue[0]
-		queue = queue[1:]
-		for k := range g.next[n] {
-			if push(n, k) {
-				found = true
-				break
-			}
-		}
-	}
-	if !found {
+	path, ok := g.Cycle(i, func(e machine.Edge) bool { return !bounded(e.On) })
+	if !ok {
 		return "", spec.Edge{}, false
 	}
-	// Walk back from the closing edge to i.
-	label := func(s step) string {
-		name := g.states[g.next[s.from][s.edge]].Name
-		if on := g.on[s.from][s.edge]; on != vocab.Next {
-			name = "(" + on.Label() + ")" + name
-		}
-		return name
-	}
-	steps := []string{label(last)}
-	for n := last.from; n != i; n = prev[n].from {
-		steps = append(steps, label(prev[n]))
-	}
-	steps = append(steps, g.states[i].Name)
-	for l, r := 0, len(steps)-1; l < r; l, r = l+1, r-1 {
-		steps[l], steps[r] = steps[r], steps[l]
-	}
-	from := g.states[last.from]
-	closing = from.Edges()[edgeIndex(g, last.from, last.edge)]
-	return strings.Join(steps, ">"), closing, true
-}
-
-// edgeIndex maps the k-th successor of state i (undeclared targets
-// dropped) back to its index in the state's Edges.
-func edgeIndex(g *graph, i, k int) int {
-	n := -1
-	for e, edge := range g.states[i].Edges() {
-		if _, ok := g.index[edge.To]; ok {
-			n++
-		}
-		if n == k {
-			return e
-		}
-	}
-	return 0
+	last := path[len(path)-1]
+	return g.Walk(i, path), g.states[last.From].Edges()[last.K], true
 }
 
 // checkUnboundedAskCycle reports, once per loop, a state that asks and can
@@ -104,7 +34,7 @@ func checkUnboundedAskCycle(c *checker, r *Rule) {
 		reach := g.reachable()
 		var reported []int
 		for i, s := range t.States {
-			if !s.Interactive() || !reach.has(i) {
+			if !s.Interactive() || !reach.Has(i) {
 				continue
 			}
 			walk, closing, ok := g.unboundedCycle(i)
@@ -115,7 +45,7 @@ func checkUnboundedAskCycle(c *checker, r *Rule) {
 			// reported (each reaches the other) is the same finding.
 			same := false
 			for _, j := range reported {
-				if g.reachFrom(i).has(j) && g.reachFrom(j).has(i) {
+				if g.reachFrom(i).Has(j) && g.reachFrom(j).Has(i) {
 					same = true
 				}
 			}
@@ -138,13 +68,13 @@ func checkAskAgainTarget(c *checker, r *Rule) {
 			if a == nil {
 				continue
 			}
-			j, ok := g.index[a.State.Name]
+			j, ok := g.Index(a.State.Name)
 			if !ok || g.states[j].Kind != vocab.StateAsk {
 				continue // the loader reports it
 			}
 			// The check must follow the ask's answer: reachable from it by
 			// its next edge, without going through the askAgain edge.
-			if g.afterNext(j).has(i) {
+			if g.afterNext(j).Has(i) {
 				continue
 			}
 			c.report(r, a.State.Pos, c.toolScope(t, s.Lint), "%s %q: check %s of state %q asks again at %q, but no path from that ask's answer leads to the check", t.Kind, t.Name, s.Check.Name, s.Name, a.State.Name)

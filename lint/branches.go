@@ -321,7 +321,7 @@ func checkBranchValueNotSet(c *checker, r *Rule) {
 				flows[t] = flow
 			}
 			bit, ok := flow.keys[b.On.Path[0]]
-			if !ok || flow.given[i] == nil || flow.at(i).has(bit) {
+			if !ok || flow.given[i] == nil || flow.at(i).Has(bit) {
 				return
 			}
 			walk = flow.witness(i, b.On.Path[0])
@@ -332,7 +332,7 @@ func checkBranchValueNotSet(c *checker, r *Rule) {
 				return // the checks say what they set: value-not-set proves it
 			}
 			unset := g.pathAvoiding(isKind(vocab.StateCheck, vocab.StateEffect))
-			if !unset.has(i) {
+			if !unset.Has(i) {
 				return
 			}
 			walk = g.walkTo(i, func(from int, _ vocab.Edge) bool { return isKind(vocab.StateCheck, vocab.StateEffect)(g.states[from]) })

@@ -131,7 +131,7 @@ func TestGraphAgainstReference(t *testing.T) {
 		reach := g.reachable()
 		for i, s := range tool.States {
 			wantReach := refReach(tool, tool.Initial)[s.Name]
-			if reach.has(i) != wantReach {
+			if reach.Has(i) != wantReach {
 				t.Fatalf("iter %d: reachable(%s) = %v", iter, s.Name, !wantReach)
 			}
 			after := g.after(i)
@@ -140,7 +140,7 @@ func TestGraphAgainstReference(t *testing.T) {
 				for _, m := range refSucc(tool, s.Name) {
 					want = want || refReach(tool, m)[u.Name]
 				}
-				if after.has(j) != want {
+				if after.Has(j) != want {
 					t.Fatalf("iter %d: after(%s) has %s = %v", iter, s.Name, u.Name, !want)
 				}
 			}
@@ -152,27 +152,27 @@ func TestGraphAgainstReference(t *testing.T) {
 			afterNext := g.afterNext(i)
 			for j, u := range tool.States {
 				want := nextTo != "" && refReach(tool, nextTo)[u.Name]
-				if afterNext.has(j) != want {
+				if afterNext.Has(j) != want {
 					t.Fatalf("iter %d: afterNext(%s) has %s = %v", iter, s.Name, u.Name, !want)
 				}
 			}
 			gated := refReachByEdges(tool, tool.Initial, func(e spec.Edge) bool {
 				return !(tool.State(e.From).Kind == vocab.StateConfirm && e.On == "next")
 			})
-			if g.reachCutting(acceptsGate).has(i) != gated[s.Name] {
+			if g.reachCutting(acceptsGate).Has(i) != gated[s.Name] {
 				t.Fatalf("iter %d: reachCutting(acceptsGate) has %s = %v", iter, s.Name, !gated[s.Name])
 			}
 			ends := false
 			for n := range refReach(tool, s.Name) {
 				ends = ends || tool.State(n).Kind == vocab.StateTerminal
 			}
-			if g.canEnd().has(i) != ends {
+			if g.canEnd().Has(i) != ends {
 				t.Fatalf("iter %d: canEnd(%s) = %v", iter, s.Name, !ends)
 			}
 			for ai, avoid := range avoids {
 				between := g.reachedAvoiding(i, avoid)
 				for j, u := range tool.States {
-					if want := refPathBetween(tool, s.Name, u.Name, avoid); between.has(j) != want {
+					if want := refPathBetween(tool, s.Name, u.Name, avoid); between.Has(j) != want {
 						t.Fatalf("iter %d avoid %d: path %s→%s = %v", iter, ai, s.Name, u.Name, !want)
 					}
 				}
@@ -181,7 +181,7 @@ func TestGraphAgainstReference(t *testing.T) {
 				nextBetween := g.arrivedAvoiding(g.nextOf(i), avoid)
 				for j, u := range tool.States {
 					want := nextTo != "" && tool.State(nextTo) != nil && (nextTo == u.Name || !avoid(tool.State(nextTo)) && refPathBetween(tool, nextTo, u.Name, avoid))
-					if nextBetween.has(j) != want {
+					if nextBetween.Has(j) != want {
 						t.Fatalf("iter %d avoid %d: path %s-next→%s = %v", iter, ai, s.Name, u.Name, !want)
 					}
 				}
@@ -189,7 +189,7 @@ func TestGraphAgainstReference(t *testing.T) {
 				// and an avoided initial state blocks everything else.
 				init := tool.State(tool.Initial)
 				want := s.Name == tool.Initial || init != nil && !avoid(init) && refPathBetween(tool, tool.Initial, s.Name, avoid)
-				if g.pathAvoiding(avoid).has(i) != want {
+				if g.pathAvoiding(avoid).Has(i) != want {
 					t.Fatalf("iter %d avoid %d: pathAvoiding(%s) = %v", iter, ai, s.Name, !want)
 				}
 			}

@@ -72,16 +72,9 @@ func (c *checker) report(r *Rule, pos spec.Pos, sc scope, format string, args ..
 	if r.Mandatory() {
 		sc = nil
 	}
-	for _, lc := range sc {
-		if lc == nil {
-			continue
-		}
-		for i := range lc.Ignore {
-			if lc.Ignore[i].Rule == r.ID {
-				c.used[&lc.Ignore[i]] = true
-				return
-			}
-		}
+	if s := spec.Suppressing(r.ID, sc); s != nil {
+		c.used[s] = true
+		return
 	}
 	c.out = append(c.out, spec.Diagnostic{
 		Pos: pos, Severity: r.Severity, Rule: r.ID,

@@ -679,20 +679,14 @@ func checkReachability(c *checker, r *Rule) {
 		g := c.graph(t)
 		reach := g.reachable()
 		ends := g.canEnd()
-		incoming := make([]int, len(g.states))
-		for _, ns := range g.next {
-			for _, j := range ns {
-				incoming[j]++
-			}
-		}
 		for i, s := range t.States {
 			sc := c.toolScope(t, s.Lint)
 			switch {
-			case s.Name == t.Initial || reach.has(i):
-				if !ends.has(i) {
+			case s.Name == t.Initial || reach.Has(i):
+				if !ends.Has(i) {
 					c.report(noEnd, s.Pos, sc, "%s %q: no path from state %q leads to a terminal state", t.Kind, t.Name, s.Name)
 				}
-			case incoming[i] == 0:
+			case len(g.In(i)) == 0:
 				c.report(unused, s.Pos, sc, "%s %q: state %q is never used (no transition leads to it)", t.Kind, t.Name, s.Name)
 			default:
 				c.report(r, s.Pos, sc, "%s %q: state %q cannot be reached from %q", t.Kind, t.Name, s.Name, t.Initial)
@@ -719,10 +713,10 @@ func checkIrreversibleConfirmation(c *checker, r *Rule) {
 				what = "effect of destructive tool"
 			}
 			switch {
-			case unconfirmed.has(i):
+			case unconfirmed.Has(i):
 				g := c.graph(t)
 				where := "it is the initial state"
-				if i != g.initial {
+				if i != g.Initial() {
 					where = "on the walk " + g.walkTo(i, func(from int, on vocab.Edge) bool { return acceptsGate(g.states[from], on) })
 				}
 				c.report(r, s.Pos, c.toolScope(t, s.Lint), "%s %q: %s %s can run without passing a confirmation gate (%s)", t.Kind, t.Name, what, s.Effect.Name, where)
@@ -753,7 +747,7 @@ func checkFirstRoundEffects(c *checker, r *Rule) {
 				}
 				firstRound = c.graph(t).pathAvoiding(stop)
 			}
-			if firstRound.has(i) {
+			if firstRound.Has(i) {
 				c.report(r, s.Pos, c.toolScope(t, s.Lint), "%s %q: effect %s can run in the first call, whose retries are new workflows; it needs an operation id of its own", t.Kind, t.Name, s.Effect.Name)
 			}
 		}
@@ -776,7 +770,7 @@ func checkRecheckAfterConfirmation(c *checker, r *Rule) {
 				if e.Kind != vocab.StateEffect || !e.Irreversible {
 					continue
 				}
-				if unchecked.has(ei) {
+				if unchecked.Has(ei) {
 					c.report(r, e.Pos, c.toolScope(t, e.Lint), "%s %q: irreversible effect %s follows confirmation %q without a recheck", t.Kind, t.Name, e.Effect.Name, g.Name)
 				}
 			}
@@ -793,7 +787,7 @@ func checkEffectBeforeInput(c *checker, r *Rule) {
 			}
 			// The first interactive state after it, in flow order, so the
 			// message does not change from run to run.
-			g.after(i).each(func(j int) bool {
+			g.after(i).Each(func(j int) bool {
 				if a := g.states[j]; a.Interactive() {
 					c.report(r, s.Pos, c.toolScope(t, s.Lint), "%s %q: effect %s runs before state %q asks for input", t.Kind, t.Name, s.Effect.Name, a.Name)
 					return false
@@ -814,7 +808,7 @@ func checkAskBeforeDiscovery(c *checker, r *Rule) {
 			if undiscovered == nil {
 				undiscovered = c.graph(t).pathAvoiding(isKind(vocab.StateCheck, vocab.StateEffect))
 			}
-			if undiscovered.has(i) {
+			if undiscovered.Has(i) {
 				var keys []string
 				for _, q := range s.Requests {
 					keys = append(keys, q.Key)
@@ -958,27 +952,6 @@ func checkEnumValues(c *checker, r *Rule) {
 	}
 }
 
-// fieldsOf lists every field and array item type of a workflow.
-func fieldsOf(t *spec.Tool) []*spec.Field {
-	var out []*spec.Field
-	add := func(fs []*spec.Field) {
-		for _, f := range fs {
-			out = append(out, f)
-			if f.Items != nil {
-				out = append(out, f.Items)
-			}
-		}
-	}
-	add(t.Arguments)
-	add(t.Continuation.Fields)
-	for _, s := range t.States {
-		for _, q := range s.Requests {
-			add(q.Fields)
-		}
-	}
-	return out
-}
-
 var vaguePhrase = regexp.MustCompile(`(?i)\b(additional|more|further|extra|some|other)\s+(info|information|details?|data|input)\b|\bprovide\s+(input|information|details)\b|\bneeds?\s+(input|information|more)\b`)
 
 func checkVagueMessages(c *checker, r *Rule) {
@@ -1068,7 +1041,7 @@ func checkUnusedInput(c *checker, r *Rule) {
 			// Only what follows the answer counts: after a decline or
 			// cancel there is no answer for a check or effect to read.
 			handlerAfter := false
-			g.afterNext(i).each(func(j int) bool {
+			g.afterNext(i).Each(func(j int) bool {
 				handlerAfter = isKind(vocab.StateCheck, vocab.StateEffect)(g.states[j])
 				return !handlerAfter
 			})
@@ -1221,7 +1194,7 @@ func checkGoCollisions(c *checker, r *Rule) {
 		for _, f := range t.Continuation.Fields {
 			conts = append(conts, named{f.Name, f.Pos})
 		}
-		for _, f := range fieldsOf(t) {
+		for _, f := range t.AllFields() {
 			var vals []named
 			for _, v := range f.Values {
 				vals = append(vals, named{v.Value, v.Pos})

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mrtrgen/mrtrgen/internal/machine"
 	"github.com/mrtrgen/mrtrgen/spec"
 	"github.com/mrtrgen/mrtrgen/vocab"
 )
@@ -32,11 +33,11 @@ func (c *checker) setFlow(t *spec.Tool) *setFlow {
 		sf.bits[f.Name] = i
 	}
 	n := len(t.Continuation.Fields)
-	sf.set = g.must(n, func(i, k int, in bitset) bitset {
-		out := in.clone()
-		for _, sd := range g.states[i].Sets {
-			if b, ok := sf.bits[sd.Field.Name]; ok && sd.SetsOn(g.on[i][k]) {
-				out.add(b)
+	sf.set = g.must(n, func(e machine.Edge, in bitset) bitset {
+		out := in.Clone()
+		for _, sd := range g.states[e.From].Sets {
+			if b, ok := sf.bits[sd.Field.Name]; ok && sd.SetsOn(e.On) {
+				out.Add(b)
 			}
 		}
 		return out
@@ -156,7 +157,7 @@ func checkValueNotSet(c *checker, r *Rule) {
 					flow = c.setFlow(t)
 				}
 				bit, ok := flow.bits[rd.field]
-				if !ok || flow.set[i] == nil || flow.set[i].has(bit) {
+				if !ok || flow.set[i] == nil || flow.set[i].Has(bit) {
 					continue // unknown field (the loader said so) or unreachable state
 				}
 				who := setters(t, rd.field)

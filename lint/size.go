@@ -138,7 +138,7 @@ func answerSize(q *spec.InputRequest) int {
 // unbounded when a carried value has no limit.
 func tokenSizeAt(g *graph, s *spec.State) int {
 	t := g.t
-	si := g.index[s.Name]
+	si, _ := g.Index(s.Name)
 	fields := 0
 	for _, f := range t.Continuation.Fields {
 		fields = addSize(fields, fieldSize(f))
@@ -148,7 +148,7 @@ func tokenSizeAt(g *graph, s *spec.State) int {
 		if !a.Interactive() {
 			continue
 		}
-		if a != s && !g.reachFrom(ai).has(si) {
+		if a != s && !g.reachFrom(ai).Has(si) {
 			continue
 		}
 		for _, q := range a.Requests {

@@ -1,7 +1,6 @@
 package mrtr_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,7 +8,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -203,28 +201,10 @@ func TestOldClientIsAskedAgainAfterASchemaInvalidAnswer(t *testing.T) {
 	}
 }
 
-// syncBuffer is a log sink the server's goroutines may share.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // Every internal error a client gets is in the server's log with its
 // cause and tool: the client only learns "internal error".
 func TestInternalErrorsAreLoggedWithTheirCause(t *testing.T) {
-	var logs syncBuffer
+	var logs mrtrtest.LogBuffer
 	url, _ := serveLogging(t, slog.New(slog.NewTextHandler(&logs, nil)))
 	ctx := context.Background()
 

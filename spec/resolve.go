@@ -96,7 +96,7 @@ func (r *resolver) resolveWorkflow(t *Tool) {
 		}
 	}
 	// Validators and templates.
-	for _, f := range allFields(t) {
+	for _, f := range t.AllFields() {
 		r.resolveValidators(f)
 	}
 	for _, s := range t.States {
@@ -204,9 +204,9 @@ func (s *State) Templates() []*Template {
 	return ts
 }
 
-// allFields lists every field of a workflow (arguments, continuation, forms),
-// with array items.
-func allFields(t *Tool) []*Field {
+// AllFields lists every field of a workflow (arguments, continuation, forms),
+// each followed by its array item type if it has one.
+func (t *Tool) AllFields() []*Field {
 	var fs []*Field
 	add := func(list []*Field) {
 		for _, f := range list {

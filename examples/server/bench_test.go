@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -22,7 +21,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -500,50 +498,7 @@ func quietLogger() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard
 
 // wire counts what goes over the wire to a store: commands or queries, and
 // client→server writes (each flushed request is one round trip).
-type wire struct{ cmds, writes atomic.Int64 }
-
-func (w *wire) reset() { w.cmds.Store(0); w.writes.Store(0) }
-
-func (w *wire) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
-	w.cmds.Add(1)
-	return ctx
-}
-
-func (w *wire) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
-
-func (w *wire) DialHook(next redis.DialHook) redis.DialHook {
-	return func(ctx context.Context, network, addr string) (net.Conn, error) {
-		conn, err := next(ctx, network, addr)
-		if err != nil {
-			return nil, err
-		}
-		return countingConn{conn, w}, nil
-	}
-}
-
-func (w *wire) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
-	return func(ctx context.Context, cmd redis.Cmder) error {
-		w.cmds.Add(1)
-		return next(ctx, cmd)
-	}
-}
-
-func (w *wire) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
-	return func(ctx context.Context, cmds []redis.Cmder) error {
-		w.cmds.Add(int64(len(cmds)))
-		return next(ctx, cmds)
-	}
-}
-
-type countingConn struct {
-	net.Conn
-	w *wire
-}
-
-func (c countingConn) Write(b []byte) (int, error) {
-	c.w.writes.Add(1)
-	return c.Conn.Write(b)
-}
+type wire = storetest.Wire
 
 // countedStore opens the engine's store on PostgreSQL or Redis (skipping,
 // or failing under $CI, when it is not reachable) with every round trip
@@ -561,13 +516,7 @@ func countedStore(tb testing.TB, kind string, w *wire) store.Store {
 		// so after a warm-up every query is one round trip.
 		cfg.MaxConns = 1
 		cfg.ConnConfig.Tracer = w
-		cfg.ConnConfig.DialFunc = func(ctx context.Context, network, addr string) (net.Conn, error) {
-			conn, err := (&net.Dialer{}).DialContext(ctx, network, addr)
-			if err != nil {
-				return nil, err
-			}
-			return countingConn{conn, w}, nil
-		}
+		cfg.ConnConfig.DialFunc = w.Dial
 		pool, err := pgxpool.NewWithConfig(ctx, cfg)
 		if err != nil {
 			tb.Fatal(err)
@@ -648,9 +597,9 @@ func workflowTripsWith[F any](tb testing.TB, e *mrtr.Engine, p mrtr.Program[F], 
 	req := mrtr.Request{Arguments: raw, Capabilities: mrtrtest.AllCapabilities()}
 	var trips []int64
 	for range 8 {
-		w.reset()
+		w.Reset()
 		reply, err := mrtr.Run(ctx, e, p, req)
-		trips = append(trips, w.writes.Load())
+		trips = append(trips, w.Writes.Load())
 		if err != nil {
 			tb.Fatalf("%s round %d: %v", p.Descriptor().Name, len(trips), err)
 		}
@@ -819,7 +768,7 @@ func benchFinal[F any](b *testing.B, e *mrtr.Engine, p mrtr.Program[F], w *wire,
 		finals[i] = untilFinal(b, e, p, args(), rounds)
 	}
 	ctx := context.Background()
-	w.reset()
+	w.Reset()
 	b.ReportAllocs()
 	b.ResetTimer()
 	for _, req := range finals {
@@ -829,7 +778,7 @@ func benchFinal[F any](b *testing.B, e *mrtr.Engine, p mrtr.Program[F], w *wire,
 		}
 	}
 	b.StopTimer()
-	b.ReportMetric(float64(w.writes.Load())/float64(b.N), "roundtrips/op")
+	b.ReportMetric(float64(w.Writes.Load())/float64(b.N), "roundtrips/op")
 }
 
 // BenchmarkFinalRoundStore times one final round in-process (mrtr.Run, no

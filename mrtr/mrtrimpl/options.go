@@ -99,54 +99,27 @@ func OfferSchema(schema json.RawMessage, offers ...Offer) json.RawMessage {
 }
 
 func offerSchema(schema json.RawMessage, offers []Offer) (json.RawMessage, error) {
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(schema, &top); err != nil {
-		return nil, err
-	}
-	props, err := orderedObject(top["properties"])
-	if err != nil {
-		return nil, err
-	}
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, p := range props {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		k, _ := json.Marshal(p.key)
-		b.Write(k)
-		b.WriteByte(':')
-		j := slices.IndexFunc(offers, func(o Offer) bool { return o.Field == p.key })
+	return editProperties(schema, marshalPlain, func(name string) func(map[string]any) {
+		j := slices.IndexFunc(offers, func(o Offer) bool { return o.Field == name })
 		if j < 0 {
-			b.Write(p.value)
-			continue
+			return nil
 		}
-		var field map[string]any
-		if err := json.Unmarshal(p.value, &field); err != nil {
-			return nil, err
-		}
-		choices := make([]any, len(offers[j].Options))
-		for n, o := range offers[j].Options {
-			title := o.Title
-			if title == "" {
-				title = o.Value
+		return func(field map[string]any) {
+			choices := make([]any, len(offers[j].Options))
+			for n, o := range offers[j].Options {
+				title := o.Title
+				if title == "" {
+					title = o.Value
+				}
+				choices[n] = map[string]any{"const": o.Value, "title": title}
 			}
-			choices[n] = map[string]any{"const": o.Value, "title": title}
+			if offers[j].Multi {
+				field["items"] = map[string]any{"anyOf": choices}
+			} else {
+				field["oneOf"] = choices
+			}
 		}
-		if offers[j].Multi {
-			field["items"] = map[string]any{"anyOf": choices}
-		} else {
-			field["oneOf"] = choices
-		}
-		v, err := marshalPlain(field)
-		if err != nil {
-			return nil, err
-		}
-		b.Write(v)
-	}
-	b.WriteByte('}')
-	top["properties"] = b.Bytes()
-	return marshalPlain(top)
+	})
 }
 
 // marshalPlain is json.Marshal without HTML escaping: titles are shown to

@@ -48,42 +48,13 @@ func Prefilled(q Pending, given map[string]any, problems Problems, sensitive ...
 // prefill sets "default" on the properties of schema that given has a value
 // for and wrong does not name, keeping the properties' order.
 func prefill(schema json.RawMessage, given map[string]any, wrong map[string]bool) (json.RawMessage, error) {
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(schema, &top); err != nil {
-		return nil, err
-	}
-	props, err := orderedObject(top["properties"])
-	if err != nil {
-		return nil, err
-	}
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, p := range props {
-		if i > 0 {
-			b.WriteByte(',')
+	return editProperties(schema, json.Marshal, func(name string) func(map[string]any) {
+		v, ok := given[name]
+		if !ok || v == nil || wrong[name] {
+			return nil
 		}
-		k, _ := json.Marshal(p.key)
-		b.Write(k)
-		b.WriteByte(':')
-		v, ok := given[p.key]
-		if !ok || v == nil || wrong[p.key] {
-			b.Write(p.value)
-			continue
-		}
-		var field map[string]any
-		if err := json.Unmarshal(p.value, &field); err != nil {
-			return nil, err
-		}
-		field["default"] = v
-		out, err := json.Marshal(field)
-		if err != nil {
-			return nil, err
-		}
-		b.Write(out)
-	}
-	b.WriteByte('}')
-	top["properties"] = b.Bytes()
-	return json.Marshal(top)
+		return func(field map[string]any) { field["default"] = v }
+	})
 }
 
 type member struct {

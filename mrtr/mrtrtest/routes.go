@@ -7,6 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mrtrgen/mrtrgen/internal/machine"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
 	"github.com/mrtrgen/mrtrgen/vocab"
@@ -40,39 +41,46 @@ type edge struct {
 	on       vocab.Edge
 }
 
-// graph is the state table of a descriptor, by state name.
+// graph is the state table of a descriptor (states numbered from 0 in
+// descriptor order: state number n of the descriptor is n-1 here).
 type graph struct {
-	d   *mrtrimpl.Descriptor
-	out map[string][]edge
+	d *mrtrimpl.Descriptor
+	*machine.Graph
 }
 
 func newGraph(d *mrtrimpl.Descriptor) *graph {
-	g := &graph{d: d, out: map[string][]edge{}}
-	for _, tr := range d.Transitions {
-		f, to := d.State(tr.From), d.State(tr.To)
-		if f == nil || to == nil {
-			continue
-		}
-		g.out[f.Name] = append(g.out[f.Name], edge{from: f.Name, to: to.Name, on: tr.On})
+	names := make([]string, len(d.States))
+	for i, s := range d.States {
+		names[i] = s.Name
 	}
-	return g
+	initial := ""
+	if s := d.State(d.Initial); s != nil {
+		initial = s.Name
+	}
+	g := machine.New(names, initial)
+	for _, tr := range d.Transitions {
+		if f, to := d.State(tr.From), d.State(tr.To); f != nil && to != nil {
+			g.Connect(int(tr.From)-1, to.Name, tr.On)
+		}
+	}
+	return &graph{d: d, Graph: g}
 }
 
 func (g *graph) initial() string {
-	if s := g.d.State(g.d.Initial); s != nil {
-		return s.Name
+	if i := g.Initial(); i >= 0 {
+		return g.Name(i)
 	}
 	return ""
 }
 
 // takeable reports whether a test can make the machine take e: declining
 // or cancelling an ask needs a form to decline.
-func (g *graph) takeable(e edge) bool {
-	if e.on == vocab.AskAgain || e.on == vocab.Exhausted {
+func (g *graph) takeable(e machine.Edge) bool {
+	if e.On == vocab.AskAgain || e.On == vocab.Exhausted {
 		return false // a refused answer, which a route of valid answers never gives
 	}
-	s := stateNamed(g.d, e.from)
-	if s != nil && s.Kind == vocab.StateAsk && e.on.Leaves() {
+	s := &g.d.States[e.From]
+	if s.Kind == vocab.StateAsk && e.On.Leaves() {
 		return slices.ContainsFunc(s.Requests, func(q mrtrimpl.RequestInfo) bool { return q.Kind.Elicitation() })
 	}
 	return true
@@ -82,35 +90,23 @@ func (g *graph) takeable(e edge) bool {
 // accepts, preferring paths that answer and confirm over ones that decline
 // or cancel.
 func (g *graph) shortest(from string, done func(string) bool) ([]edge, bool) {
-	accepting := func(e edge) bool { return !e.on.Leaves() }
-	if p, ok := g.bfs(from, done, accepting); ok {
-		return p, true
+	i, ok := g.Index(from)
+	if !ok {
+		return nil, done(from)
 	}
-	return g.bfs(from, done, func(edge) bool { return true })
-}
-
-func (g *graph) bfs(from string, done func(string) bool, allow func(edge) bool) ([]edge, bool) {
-	type item struct {
-		state string
-		path  []edge
+	at := func(j int) bool { return done(g.Name(j)) }
+	p, ok := g.Path(i, at, func(e machine.Edge) bool { return g.takeable(e) && !e.On.Leaves() })
+	if !ok {
+		p, ok = g.Path(i, at, g.takeable)
 	}
-	seen := map[string]bool{from: true}
-	queue := []item{{state: from}}
-	for len(queue) > 0 {
-		it := queue[0]
-		queue = queue[1:]
-		if done(it.state) {
-			return it.path, true
-		}
-		for _, e := range g.out[it.state] {
-			if seen[e.to] || !g.takeable(e) || !allow(e) {
-				continue
-			}
-			seen[e.to] = true
-			queue = append(queue, item{state: e.to, path: append(slices.Clone(it.path), e)})
-		}
+	if !ok {
+		return nil, false
 	}
-	return nil, false
+	out := make([]edge, len(p))
+	for k, e := range p {
+		out[k] = edge{from: g.Name(e.From), to: g.Name(e.To), on: e.On}
+	}
+	return out, true
 }
 
 // reaches reports whether to can be reached from from.

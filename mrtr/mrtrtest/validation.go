@@ -1,7 +1,6 @@
 package mrtrtest
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,7 +9,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -178,7 +176,7 @@ func CheckValidator[F any](t *testing.T, p mrtr.Program[F], fx Fixtures, u Valid
 // returns right after it.
 func roundWith[F any](t *testing.T, p mrtr.Program[F], fx *Fixtures, u ValidatorUse, value any, arm func() (restore func())) (*mrtr.Reply, string, error) {
 	t.Helper()
-	var logs syncBuffer
+	var logs LogBuffer
 	m := newMatrix(p, fx, []Option{WithLogger(slog.New(slog.NewTextHandler(&logs, nil)))})
 	if u.Request == "" {
 		args, err := withValue(fx.Args, u.Field, value)
@@ -271,22 +269,4 @@ func withValue(args any, key string, value any) (map[string]any, error) {
 	}
 	m[key] = value
 	return m, nil
-}
-
-// syncBuffer is a log destination safe for the engine's goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

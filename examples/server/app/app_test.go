@@ -1,7 +1,6 @@
 package app
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -24,6 +23,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/mrtrgen/mrtrgen/examples/domain"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 	"github.com/mrtrgen/mrtrgen/mrtr/seal"
 	"github.com/mrtrgen/mrtrgen/mrtr/store/storeopen"
 	"github.com/mrtrgen/mrtrgen/mrtr/store/storetest"
@@ -451,7 +451,7 @@ func TestServeInvalidArguments(t *testing.T) {
 // send no Mcp-Method header, so it comes from the JSON-RPC body, which the
 // handler still gets whole.
 func TestRequestLogNamesOlderClientsMethods(t *testing.T) {
-	var logs syncBuf
+	var logs mrtrtest.LogBuffer
 	a := &App{log: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))}
 	body := `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"close_support_ticket","arguments":{"ticketId":"1"}}}`
 	var seen string
@@ -467,22 +467,4 @@ func TestRequestLogNamesOlderClientsMethods(t *testing.T) {
 	if out := logs.String(); !strings.Contains(out, "mcp_method=tools/call") || !strings.Contains(out, "mcp_name=close_support_ticket") {
 		t.Fatalf("request log: %s", out)
 	}
-}
-
-// syncBuf is a bytes.Buffer safe for a logger and a test to share.
-type syncBuf struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuf) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuf) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

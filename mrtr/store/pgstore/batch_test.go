@@ -9,7 +9,7 @@ import (
 // TestBatchRoundTrips: every batch the engine sends is one pipeline, one
 // round trip once pgx has prepared its statements.
 func TestBatchRoundTrips(t *testing.T) {
-	var c counters
+	var c storetest.Wire
 	s := newTestStore(t, testPool(t, 1, &c), nil)
-	storetest.BatchRoundTrips(t, s, c.reset, c.writes.Load)
+	storetest.BatchRoundTrips(t, s, c.Reset, c.Writes.Load)
 }

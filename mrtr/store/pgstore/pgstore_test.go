@@ -3,9 +3,7 @@ package pgstore
 import (
 	"context"
 	"errors"
-	"net"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -16,34 +14,9 @@ import (
 	"github.com/mrtrgen/mrtrgen/mrtr/store/storetest"
 )
 
-// counters counts what goes over the wire: queries (pgx tracer) and
-// client→server writes (each flush of a request is one round trip).
-type counters struct {
-	queries, writes atomic.Int64
-}
-
-func (c *counters) reset() { c.queries.Store(0); c.writes.Store(0) }
-
-func (c *counters) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
-	c.queries.Add(1)
-	return ctx
-}
-
-func (c *counters) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
-
-type countingConn struct {
-	net.Conn
-	c *counters
-}
-
-func (cc countingConn) Write(b []byte) (int, error) {
-	cc.c.writes.Add(1)
-	return cc.Conn.Write(b)
-}
-
 // testPool returns a pool on the test database (or skips/fails, see
 // storetest.PostgresURL), counting traffic into c when c is non-nil.
-func testPool(t testing.TB, maxConns int32, c *counters, runtimeParams ...map[string]string) *pgxpool.Pool {
+func testPool(t testing.TB, maxConns int32, c *storetest.Wire, runtimeParams ...map[string]string) *pgxpool.Pool {
 	t.Helper()
 	cfg, err := pgxpool.ParseConfig(storetest.PostgresURL(t))
 	if err != nil {
@@ -57,13 +30,7 @@ func testPool(t testing.TB, maxConns int32, c *counters, runtimeParams ...map[st
 	}
 	if c != nil {
 		cfg.ConnConfig.Tracer = c
-		cfg.ConnConfig.DialFunc = func(ctx context.Context, network, addr string) (net.Conn, error) {
-			conn, err := (&net.Dialer{}).DialContext(ctx, network, addr)
-			if err != nil {
-				return nil, err
-			}
-			return countingConn{conn, c}, nil
-		}
+		cfg.ConnConfig.DialFunc = c.Dial
 	}
 	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
 	if err != nil {
@@ -102,66 +69,22 @@ func TestConformance(t *testing.T) {
 // (pgx caches prepared statements per connection), Claim and Complete are
 // one round trip each, so a final round costs ≤ 2.
 func TestRoundTrips(t *testing.T) {
-	var c counters
+	var c storetest.Wire
 	pool := testPool(t, 1, &c)
 	s := newTestStore(t, pool, nil)
 	ctx := context.Background()
-	claim := func(key, fp, owner string) store.ClaimStatus {
-		r, err := s.Claim(ctx, store.ClaimRequest{Key: key, Fingerprint: []byte(fp), Owner: owner, Lease: time.Minute})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return r.Status
-	}
 	// Warm up: prepare the statements on the single connection (the first
 	// use of each costs one extra round trip per connection).
-	claim("warm", "fp", "a")
+	if _, err := s.Claim(ctx, store.ClaimRequest{Key: "warm", Fingerprint: []byte("fp"), Owner: "a", Lease: time.Minute}); err != nil {
+		t.Fatal(err)
+	}
 	if err := s.Complete(ctx, "warm", "a", []byte("r"), time.Hour); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Release(ctx, "warm", "a"); err != nil {
 		t.Fatal(err)
 	}
-
-	check := func(what string, max int64, f func()) {
-		t.Helper()
-		c.reset()
-		f()
-		q, w := c.queries.Load(), c.writes.Load()
-		t.Logf("%-32s queries=%d round trips=%d", what, q, w)
-		if q > max || w > max {
-			t.Errorf("%s: %d queries, %d round trips; want ≤ %d", what, q, w, max)
-		}
-	}
-	check("final round (Claim+Complete)", 2, func() {
-		if st := claim("op", "fp", "a"); st != store.Acquired {
-			t.Fatalf("claim = %v", st)
-		}
-		if err := s.Complete(ctx, "op", "a", make([]byte, 1024), time.Hour); err != nil {
-			t.Fatal(err)
-		}
-	})
-	check("Claim → replayed", 1, func() {
-		if st := claim("op", "fp", "b"); st != store.Replayed {
-			t.Fatalf("claim = %v", st)
-		}
-	})
-	check("Claim → mismatch", 1, func() {
-		if st := claim("op", "other", "b"); st != store.Mismatch {
-			t.Fatalf("claim = %v", st)
-		}
-	})
-	claim("pending", "fp", "a")
-	check("Claim → in-flight", 1, func() {
-		if st := claim("pending", "fp", "b"); st != store.InFlight {
-			t.Fatalf("claim = %v", st)
-		}
-	})
-	check("Release", 1, func() {
-		if err := s.Release(ctx, "pending", "a"); err != nil {
-			t.Fatal(err)
-		}
-	})
+	storetest.CheckRoundTrips(t, s, &c, "queries", storetest.ClaimRoundTrips())
 }
 
 // TestInstancesRace races several Store instances (own pools, as separate
@@ -249,13 +172,13 @@ func BenchmarkClaimComplete(b *testing.B) {
 		{"async_commit", map[string]string{"synchronous_commit": "off"}},
 	} {
 		b.Run(c.name, func(b *testing.B) {
-			var cnt counters
+			var cnt storetest.Wire
 			pool := testPool(b, 8, &cnt, c.params)
 			s := newTestStore(b, pool, nil)
 			b.Run("serial", func(b *testing.B) {
-				cnt.reset()
+				cnt.Reset()
 				storetest.BenchClaimComplete(b, s)
-				b.ReportMetric(float64(cnt.writes.Load())/float64(b.N), "roundtrips/op")
+				b.ReportMetric(float64(cnt.Writes.Load())/float64(b.N), "roundtrips/op")
 			})
 			b.Run("parallel", func(b *testing.B) { storetest.BenchClaimCompleteParallel(b, s) })
 		})

@@ -9,11 +9,11 @@ import (
 
 // TestBatchRoundTrips: every batch the engine sends is one script call.
 func TestBatchRoundTrips(t *testing.T) {
-	var c counter
+	var c storetest.Wire
 	rdb := testClient(t, &c)
 	s := newTestStore(t, rdb, nil)
 	if err := rdb.Ping(context.Background()).Err(); err != nil { // dial and handshake now
 		t.Fatal(err)
 	}
-	storetest.BatchRoundTrips(t, s, c.reset, c.writes.Load)
+	storetest.BatchRoundTrips(t, s, c.Reset, c.Writes.Load)
 }

@@ -2,8 +2,6 @@ package redisstore
 
 import (
 	"context"
-	"net"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -13,51 +11,9 @@ import (
 	"github.com/mrtrgen/mrtrgen/mrtr/store/storetest"
 )
 
-// counter is a go-redis hook counting commands and client→server writes
-// (each flushed request is one round trip).
-type counter struct {
-	cmds, writes atomic.Int64
-}
-
-func (c *counter) reset() { c.cmds.Store(0); c.writes.Store(0) }
-
-func (c *counter) DialHook(next redis.DialHook) redis.DialHook {
-	return func(ctx context.Context, network, addr string) (net.Conn, error) {
-		conn, err := next(ctx, network, addr)
-		if err != nil {
-			return nil, err
-		}
-		return countingConn{conn, c}, nil
-	}
-}
-
-func (c *counter) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
-	return func(ctx context.Context, cmd redis.Cmder) error {
-		c.cmds.Add(1)
-		return next(ctx, cmd)
-	}
-}
-
-func (c *counter) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
-	return func(ctx context.Context, cmds []redis.Cmder) error {
-		c.cmds.Add(int64(len(cmds)))
-		return next(ctx, cmds)
-	}
-}
-
-type countingConn struct {
-	net.Conn
-	c *counter
-}
-
-func (cc countingConn) Write(b []byte) (int, error) {
-	cc.c.writes.Add(1)
-	return cc.Conn.Write(b)
-}
-
 // testClient returns a client of the test Redis (or skips/fails, see
 // storetest.RedisURL), counting into c when c is non-nil.
-func testClient(t testing.TB, c *counter) *redis.Client {
+func testClient(t testing.TB, c *storetest.Wire) *redis.Client {
 	t.Helper()
 	opts, err := redis.ParseURL(storetest.RedisURL(t))
 	if err != nil {
@@ -100,75 +56,32 @@ func TestConformance(t *testing.T) {
 // TestRoundTrips checks that Claim and Complete are one round trip each,
 // so a final round costs ≤ 2, and that every other path is one too.
 func TestRoundTrips(t *testing.T) {
-	var c counter
+	var c storetest.Wire
 	rdb := testClient(t, &c)
 	s := newTestStore(t, rdb, nil)
 	ctx := context.Background()
 	if err := rdb.Ping(ctx).Err(); err != nil { // dial and handshake now
 		t.Fatal(err)
 	}
-	claim := func(key, fp, owner string) store.ClaimStatus {
-		r, err := s.Claim(ctx, store.ClaimRequest{Key: key, Fingerprint: []byte(fp), Owner: owner, Lease: time.Minute})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return r.Status
-	}
-	check := func(what string, max int64, f func()) {
-		t.Helper()
-		c.reset()
-		f()
-		n, w := c.cmds.Load(), c.writes.Load()
-		t.Logf("%-32s commands=%d round trips=%d", what, n, w)
-		if n > max || w > max {
-			t.Errorf("%s: %d commands, %d round trips; want ≤ %d", what, n, w, max)
-		}
-	}
-	check("final round (Claim+Complete)", 2, func() {
-		if st := claim("op", "fp", "a"); st != store.Acquired {
-			t.Fatalf("claim = %v", st)
-		}
-		if err := s.Complete(ctx, "op", "a", make([]byte, 1024), time.Hour); err != nil {
-			t.Fatal(err)
-		}
-	})
-	check("Claim → replayed", 1, func() {
-		if st := claim("op", "fp", "b"); st != store.Replayed {
-			t.Fatalf("claim = %v", st)
-		}
-	})
-	check("Claim → mismatch", 1, func() {
-		if st := claim("op", "other", "b"); st != store.Mismatch {
-			t.Fatalf("claim = %v", st)
-		}
-	})
-	claim("pending", "fp", "a")
-	check("Claim → in-flight", 1, func() {
-		if st := claim("pending", "fp", "b"); st != store.InFlight {
-			t.Fatalf("claim = %v", st)
-		}
-	})
-	check("Release", 1, func() {
-		if err := s.Release(ctx, "pending", "a"); err != nil {
-			t.Fatal(err)
-		}
-	})
 	rec := store.StateRecord{Ref: "r", Workflow: "w", Data: []byte("d")}
-	check("PutState", 1, func() {
-		if err := s.PutState(ctx, rec, time.Hour); err != nil {
-			t.Fatal(err)
-		}
-	})
-	check("GetState", 1, func() {
-		if _, err := s.GetState(ctx, "r"); err != nil {
-			t.Fatal(err)
-		}
-	})
-	check("DeleteWorkflowStates", 1, func() {
-		if err := s.DeleteWorkflowStates(ctx, "w"); err != nil {
-			t.Fatal(err)
-		}
-	})
+	states := []storetest.RoundTrip{
+		{What: "PutState", Max: 1, Run: func(t testing.TB, s store.Store) {
+			if err := s.PutState(ctx, rec, time.Hour); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{What: "GetState", Max: 1, Run: func(t testing.TB, s store.Store) {
+			if _, err := s.GetState(ctx, "r"); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{What: "DeleteWorkflowStates", Max: 1, Run: func(t testing.TB, s store.Store) {
+			if err := s.DeleteWorkflowStates(ctx, "w"); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	}
+	storetest.CheckRoundTrips(t, s, &c, "commands", storetest.ClaimRoundTrips(), states)
 }
 
 // TestKeysHaveBackstopTTL checks that every key Redis holds for the store
@@ -256,13 +169,13 @@ func TestDeleteKeysEscapesPattern(t *testing.T) {
 }
 
 func BenchmarkClaimComplete(b *testing.B) {
-	var c counter
+	var c storetest.Wire
 	rdb := testClient(b, &c)
 	s := newTestStore(b, rdb, nil)
 	b.Run("serial", func(b *testing.B) {
-		c.reset()
+		c.Reset()
 		storetest.BenchClaimComplete(b, s)
-		b.ReportMetric(float64(c.writes.Load())/float64(b.N), "roundtrips/op")
+		b.ReportMetric(float64(c.Writes.Load())/float64(b.N), "roundtrips/op")
 	})
 	b.Run("parallel", func(b *testing.B) { storetest.BenchClaimCompleteParallel(b, s) })
 }

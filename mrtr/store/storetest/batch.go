@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -58,11 +57,7 @@ func runBatchCases(t *testing.T, newStore NewStoreFunc) {
 			for _, tc := range batchCases {
 				t.Run(tc.name, func(t *testing.T) {
 					t.Parallel()
-					clock := NewClock()
-					s := newStore(t, clock)
-					ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-					defer cancel()
-					tc.run(&batchEnv{env: &env{T: t, s: s, clock: clock, ctx: ctx}, apply: via.apply})
+					tc.run(&batchEnv{env: newEnv(t, newStore), apply: via.apply})
 				})
 			}
 		})
@@ -514,34 +509,19 @@ func performRound(ctx context.Context, apply func(context.Context, store.Store, 
 func testBatchRace(e *batchEnv) {
 	const n = 30
 	var effects atomic.Int32
-	results := make([][]byte, n)
-	errs := make([]error, n)
-	start := make(chan struct{})
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Go(func() {
-			owner := fmt.Sprintf("copy-%02d", i)
-			<-start
-			results[i], errs[i] = performRound(e.ctx, e.apply, e.s, "wf/round/2", "wf-r2-charge", owner, func() []byte {
-				effects.Add(1)
-				time.Sleep(2 * time.Millisecond)
-				return []byte("charged by " + owner)
-			})
+	results, errs := make([][]byte, n), make([]error, n)
+	together(n, func(i int) {
+		owner := fmt.Sprintf("copy-%02d", i)
+		results[i], errs[i] = performRound(e.ctx, e.apply, e.s, "wf/round/2", "wf-r2-charge", owner, func() []byte {
+			effects.Add(1)
+			time.Sleep(2 * time.Millisecond)
+			return []byte("charged by " + owner)
 		})
-	}
-	close(start)
-	wg.Wait()
+	})
 	if got := effects.Load(); got != 1 {
 		e.Fatalf("%d racing copies of a round ran its effect %d times, want once", n, got)
 	}
-	for i := range n {
-		if errs[i] != nil {
-			e.Fatalf("copy %d: %v", i, errs[i])
-		}
-		if !bytes.Equal(results[i], results[0]) {
-			e.Fatalf("copy %d holds %q, copy 0 holds %q", i, results[i], results[0])
-		}
-	}
+	oneResult(e.Fatalf, "copy", results, errs)
 }
 
 // testBatchRaceBusinessKey: rounds with distinct round records race for
@@ -551,17 +531,13 @@ func testBatchRaceBusinessKey(e *batchEnv) {
 	const n = 20
 	var effects atomic.Int32
 	errs := make([]error, n)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Go(func() {
-			owner := fmt.Sprintf("wf-%02d", i)
-			_, errs[i] = performRound(e.ctx, e.apply, e.s, owner+"/round/2", "charge-invoice-7", owner, func() []byte {
-				effects.Add(1)
-				return []byte("charged")
-			})
+	together(n, func(i int) {
+		owner := fmt.Sprintf("wf-%02d", i)
+		_, errs[i] = performRound(e.ctx, e.apply, e.s, owner+"/round/2", "charge-invoice-7", owner, func() []byte {
+			effects.Add(1)
+			return []byte("charged")
 		})
-	}
-	wg.Wait()
+	})
 	for i, err := range errs {
 		if err != nil {
 			e.Fatalf("workflow %d: %v", i, err)

@@ -28,14 +28,20 @@ func Run(t *testing.T, newStore NewStoreFunc) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			clock := NewClock()
-			s := newStore(t, clock)
-			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-			defer cancel()
-			tc.run(&env{T: t, s: s, clock: clock, ctx: ctx})
+			tc.run(newEnv(t, newStore))
 		})
 	}
 	runBatchCases(t, newStore)
+}
+
+// newEnv is a case's fresh store and clock, with a context that ends with
+// the case (or after a minute).
+func newEnv(t *testing.T, newStore NewStoreFunc) *env {
+	clock := NewClock()
+	s := newStore(t, clock)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	t.Cleanup(cancel)
+	return &env{T: t, s: s, clock: clock, ctx: ctx}
 }
 
 const (
@@ -763,34 +769,19 @@ func perform(ctx context.Context, s store.Store, key, fp, owner string, effect f
 func testRaceOneEffect(e *env) {
 	const n = 50
 	var effects atomic.Int32
-	results := make([][]byte, n)
-	errs := make([]error, n)
-	start := make(chan struct{})
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Go(func() {
-			owner := fmt.Sprintf("instance-%02d", i)
-			<-start
-			results[i], errs[i] = perform(e.ctx, e.s, "charge/order-42", "fp-order-42", owner, func() []byte {
-				effects.Add(1)
-				time.Sleep(2 * time.Millisecond) // widen the window
-				return []byte("charged by " + owner + "\x00" + strings.Repeat("x", 1000))
-			})
+	results, errs := make([][]byte, n), make([]error, n)
+	together(n, func(i int) {
+		owner := fmt.Sprintf("instance-%02d", i)
+		results[i], errs[i] = perform(e.ctx, e.s, "charge/order-42", "fp-order-42", owner, func() []byte {
+			effects.Add(1)
+			time.Sleep(2 * time.Millisecond) // widen the window
+			return []byte("charged by " + owner + "\x00" + strings.Repeat("x", 1000))
 		})
-	}
-	close(start)
-	wg.Wait()
+	})
 	if got := effects.Load(); got != 1 {
 		e.Fatalf("%d goroutines racing performed the effect %d times, want exactly once", n, got)
 	}
-	for i := range n {
-		if errs[i] != nil {
-			e.Fatalf("goroutine %d: %v", i, errs[i])
-		}
-		if !bytes.Equal(results[i], results[0]) {
-			e.Fatalf("goroutine %d holds %q, goroutine 0 holds %q", i, trunc(results[i]), trunc(results[0]))
-		}
-	}
+	oneResult(e.Fatalf, "goroutine", results, errs)
 	if !bytes.HasPrefix(results[0], []byte("charged by instance-")) {
 		e.Fatalf("result %q", trunc(results[0]))
 	}
@@ -803,21 +794,14 @@ func testRaceTakeover(e *env) {
 	var acquired atomic.Int32
 	statuses := make([]store.ClaimStatus, n)
 	errs := make([]error, n)
-	start := make(chan struct{})
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Go(func() {
-			<-start
-			var r store.ClaimResult
-			r, errs[i] = e.s.Claim(e.ctx, req("op", "fp", fmt.Sprintf("o%d", i), lease))
-			statuses[i] = r.Status
-			if r.Status == store.Acquired {
-				acquired.Add(1)
-			}
-		})
-	}
-	close(start)
-	wg.Wait()
+	together(n, func(i int) {
+		var r store.ClaimResult
+		r, errs[i] = e.s.Claim(e.ctx, req("op", "fp", fmt.Sprintf("o%d", i), lease))
+		statuses[i] = r.Status
+		if r.Status == store.Acquired {
+			acquired.Add(1)
+		}
+	})
 	for i := range n {
 		if errs[i] != nil {
 			e.Fatalf("claim %d: %v", i, errs[i])
@@ -893,28 +877,16 @@ func RaceInstances(t *testing.T, ctx context.Context, stores []store.Store, perI
 	t.Helper()
 	n := len(stores) * perInstance
 	var effects atomic.Int32
-	results := make([][]byte, n)
-	errs := make([]error, n)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Go(func() {
-			owner := fmt.Sprintf("inst%d-%d", i%len(stores), i)
-			results[i], errs[i] = perform(ctx, stores[i%len(stores)], "charge/1", "fp", owner, func() []byte {
-				effects.Add(1)
-				return []byte("charged by " + owner)
-			})
+	results, errs := make([][]byte, n), make([]error, n)
+	together(n, func(i int) {
+		owner := fmt.Sprintf("inst%d-%d", i%len(stores), i)
+		results[i], errs[i] = perform(ctx, stores[i%len(stores)], "charge/1", "fp", owner, func() []byte {
+			effects.Add(1)
+			return []byte("charged by " + owner)
 		})
-	}
-	wg.Wait()
+	})
 	if got := effects.Load(); got != 1 {
 		t.Fatalf("effect ran %d times across %d instances, want 1", got, len(stores))
 	}
-	for i := range n {
-		if errs[i] != nil {
-			t.Fatalf("goroutine %d: %v", i, errs[i])
-		}
-		if !bytes.Equal(results[i], results[0]) {
-			t.Fatalf("result %d = %q, result 0 = %q", i, results[i], results[0])
-		}
-	}
+	oneResult(t.Fatalf, "goroutine", results, errs)
 }
