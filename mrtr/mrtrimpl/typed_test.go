@@ -38,7 +38,9 @@ func TestConfirmTyped(t *testing.T) {
 		return Pending{Key: "confirm", Kind: vocab.Elicit, Params: &mcp.ElicitParams{Message: WithProblems("Type rel-42 to deploy.", problems), RequestedSchema: TypedSchema("confirm", want)}}
 	}
 	accepted := func(v any) Response { return Response{Status: Accepted, Content: map[string]any{"confirm": v}} }
-	round := func(resp Response) Round { return &fakeRound{info: RequestInfo{Key: "confirm", Kind: vocab.Elicit}, resp: resp} }
+	round := func(resp Response) Round {
+		return &fakeRound{info: RequestInfo{Key: "confirm", Kind: vocab.Elicit}, resp: resp}
+	}
 	for _, tc := range []struct {
 		name       string
 		resp       Response

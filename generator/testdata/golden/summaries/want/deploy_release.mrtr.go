@@ -604,29 +604,17 @@ func deployReleaseConfirmDeployMessage(f *DeployReleaseFlow) string {
 	b.WriteString(" canary?")
 	if f.Args.WindowMinutes != nil {
 		b.WriteString(" Window: ")
-	}
-	if f.Args.WindowMinutes != nil && f.Args.WindowMinutes != nil {
 		b.WriteString(format.Duration(format.Seconds(float64(*f.Args.WindowMinutes), "m")))
-	}
-	if f.Args.WindowMinutes != nil {
 		b.WriteString(".")
 	}
 	if f.Args.Notes != nil && *f.Args.Notes != "" {
 		b.WriteString(" Notes: ")
-	}
-	if f.Args.Notes != nil && *f.Args.Notes != "" && f.Args.Notes != nil {
 		b.WriteString(*f.Args.Notes)
-	}
-	if f.Args.Notes != nil && *f.Args.Notes != "" {
 		b.WriteString(".")
 	}
 	if f.Continuation.FrozenUntil != "" {
 		b.WriteString(" Frozen until ")
-	}
-	if f.Continuation.FrozenUntil != "" {
 		b.WriteString(format.DateTime(f.Continuation.FrozenUntil))
-	}
-	if f.Continuation.FrozenUntil != "" {
 		b.WriteString(".")
 	}
 	b.WriteString(" Type ")

@@ -576,14 +576,10 @@ func refundPaymentConfirmRefundMessage(f *RefundPaymentFlow) string {
 	b.WriteString("?")
 	if len(f.Args.Reasons) > 0 {
 		b.WriteString(" Reasons: ")
-	}
-	if len(f.Args.Reasons) > 0 {
 		b.WriteString(format.Titles(f.Args.Reasons, map[string]string{
 			"damaged": "Arrived damaged",
 			"late":    "Arrived late",
 		}))
-	}
-	if len(f.Args.Reasons) > 0 {
 		b.WriteString(".")
 	}
 	return b.String()
