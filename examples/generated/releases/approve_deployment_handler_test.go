@@ -24,8 +24,6 @@ func typed(text string) mcp.InputResponseMap {
 	return mcp.InputResponseMap{"deploy": mrtrtest.Accept(map[string]any{"confirm": text})}
 }
 
-var approve = typed("production")
-
 // TestApproveDeploymentRealMatrix runs the MRTR matrix against the real
 // handler on production, which only alice and bob may deploy to (mallory
 // is refused on every round): the fixture workflow picks the billing build
