@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -85,8 +86,8 @@ func FuzzParseTemplate(f *testing.F) {
 		}
 		tpl, err := parseTemplate(raw, Pos{}, nil)
 		if err != nil {
-			te, ok := err.(*templateError)
-			if !ok || te.Offset < 0 || te.Offset > len(raw) {
+			var te *templateError
+			if !errors.As(err, &te) || te.Offset < 0 || te.Offset > len(raw) {
 				t.Fatalf("%q: error %v at a bad offset", raw, err)
 			}
 			return

@@ -78,7 +78,7 @@ func FuzzGroup(f *testing.F) {
 			t.Fatalf("Int(%d) = %q", v, s)
 		}
 		for i, g := range strings.Split(strings.TrimPrefix(s, "-"), ",") {
-			if (i > 0 && len(g) != 3) || len(g) == 0 || len(g) > 3 {
+			if (i > 0 && len(g) != 3) || g == "" || len(g) > 3 {
 				t.Fatalf("Int(%d) = %q: group %q", v, s, g)
 			}
 		}
