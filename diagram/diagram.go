@@ -195,6 +195,9 @@ func stateNode(s *spec.State) *Node {
 		}
 	case vocab.StateConfirm:
 		n.Lines = []string{"confirmation gate"}
+		if g := s.Confirm; g != nil && g.Typed != nil {
+			n.Lines = []string{"typed confirmation", fmt.Sprintf("type %s (%d tries)", g.Typed.Raw, g.MaxAttempts)}
+		}
 	case vocab.StateEffect:
 		n.Lines = []string{"effect " + s.Effect.Name}
 		if s.Irreversible {

@@ -144,7 +144,7 @@ func refusals(s *spec.State) string { return lowerName(s.Name) + "Refusals" }
 func (w *workflow) askAgainStates() []*spec.State {
 	var out []*spec.State
 	for _, s := range w.t.States {
-		if s.AskAgain != nil {
+		if s.RefusalLimit() > 0 {
 			out = append(out, s)
 		}
 	}
@@ -175,8 +175,15 @@ func (w *workflow) askAgainFields(g *jen.Group) {
 		return
 	}
 	for _, s := range states {
-		g.Commentf("%s counts the answers check %s refused (mrtr.AskAgain); the continuation carries it.", refusals(s), s.Check.Name)
+		if s.Confirm != nil {
+			g.Commentf("%s counts the texts typed at %s that were not the one shown; the continuation carries it.", refusals(s), s.Name)
+		} else {
+			g.Commentf("%s counts the answers check %s refused (mrtr.AskAgain); the continuation carries it.", refusals(s), s.Check.Name)
+		}
 		g.Id(refusals(s)).Uint8()
+	}
+	if len(w.askAgainTargets()) == 0 {
+		return // typed confirmations only
 	}
 	g.Comment("reasked is why a check sent the workflow back to an ask in this round, shown with the question.")
 	g.Id("reasked").String()

@@ -80,6 +80,10 @@ func gateDigest(s *spec.State) uint64 {
 	if s.Confirm.Message != nil {
 		h.Write([]byte(s.Confirm.Message.Raw))
 	}
+	if g := s.Confirm; g.Typed != nil {
+		// A typed confirmation confirms what was typed, too.
+		fmt.Fprintf(h, "\x00typed\x00%s\x00%d", g.Typed.Raw, g.MaxAttempts)
+	}
 	return h.Sum64()
 }
 
@@ -373,7 +377,7 @@ func (w *workflow) loadContinuation(jf *jen.File) {
 					c.For(jen.Id("n").Dot("Next").Call()).Block(jen.Switch(jen.Id("n").Dot("Key").Call()).BlockFunc(func(sw *jen.Group) {
 						for _, s := range states {
 							sw.Case(keyLit(s.Name)).Block(
-								jen.Id("f").Dot(refusals(s)).Op("=").Uint8().Call(jen.Min(jen.Id("n").Dot("Int").Call(jen.Lit(groupRefusals+"."+s.Name)), jen.Lit(s.AskAgain.MaxAttempts))))
+								jen.Id("f").Dot(refusals(s)).Op("=").Uint8().Call(jen.Min(jen.Id("n").Dot("Int").Call(jen.Lit(groupRefusals+"."+s.Name)), jen.Lit(s.RefusalLimit()))))
 						}
 					}))
 				})

@@ -411,6 +411,11 @@ func docRoundOf(t *spec.Tool, s *spec.State) docRound {
 			MessageMD: quote(s.Confirm.Message.Raw),
 		}}
 		r.ThenMD = fmt.Sprintf("Confirmed → %s. Declined → %s. Cancelled → %s.", target(s.Next), target(s.OnDecline), target(s.OnCancel))
+		if g := s.Confirm; g.Typed != nil {
+			r.SummaryMD = fmt.Sprintf("A typed confirmation: one form (input request %s) with the required string %s. The workflow goes on only when the user types %s (white space around it removed); a text that is not it is asked again, %d texts in all, and the last mismatch declines.",
+				code(g.Key), code(g.Field), code(g.Typed.Raw), g.MaxAttempts)
+			r.ThenMD = fmt.Sprintf("Typed → %s. Declined (or %d mismatches) → %s. Cancelled → %s.", target(s.Next), g.MaxAttempts, target(s.OnDecline), target(s.OnCancel))
+		}
 		return r
 	}
 	if len(s.Requests) == 1 {

@@ -284,6 +284,13 @@ func (w *workflow) confirmCase(c *jen.Group, s *spec.State) {
 	g := s.Confirm
 	confirm := jen.Qual(pkgImpl, "Confirm").Call(jen.Id("r"), jen.Lit(g.Key), jen.Lit(g.Field),
 		jen.Qual(pkgImpl, "Bind").Call(jen.Id("p").Dot(w.gateBuilder(s)), jen.Id("f")))
+	if g.Typed != nil {
+		// A typed confirmation: the text typed must be the one shown; the
+		// continuation counts the mismatches, the last one declines.
+		confirm = jen.Qual(pkgImpl, "ConfirmTyped").Call(jen.Id("r"), jen.Lit(g.Key), jen.Lit(g.Field),
+			jen.Id(w.templateFunc(s.Name, "Typed")).Call(jen.Id("f")), jen.Op("&").Id("f").Dot(refusals(s)), jen.Lit(g.MaxAttempts),
+			jen.Qual(pkgImpl, "Bind").Call(jen.Id("p").Dot(w.gateBuilder(s)), jen.Id("f")))
+	}
 	c.Switch(jen.List(jen.Id("on"), jen.Id("ask")).Op(":=").Add(confirm), jen.Id("on")).Block(
 		// The continuation carries what was confirmed (see passedField).
 		jen.Case(jen.Qual(pkgVocab, "Next")).Block(jen.Id("f").Dot(passedField(s)).Op("=").True(), w.goTo(s.Next.Name, vocab.Next)),

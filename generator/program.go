@@ -213,7 +213,11 @@ func (w *workflow) stateRow(s *spec.State) jen.Code {
 		reqs = append(reqs, oneLine(req...))
 	}
 	if s.Confirm != nil {
-		reqs = append(reqs, oneLine(pair{jen.Id("Key"), jen.Lit(s.Confirm.Key)}, pair{jen.Id("Kind"), jen.Qual(pkgVocab, "Elicit")}, pair{jen.Id("GateField"), jen.Lit(s.Confirm.Field)}))
+		row := []pair{{jen.Id("Key"), jen.Lit(s.Confirm.Key)}, {jen.Id("Kind"), jen.Qual(pkgVocab, "Elicit")}, {jen.Id("GateField"), jen.Lit(s.Confirm.Field)}}
+		if s.Confirm.Typed != nil {
+			row = append(row, pair{jen.Id("Typed"), jen.True()})
+		}
+		reqs = append(reqs, oneLine(row...))
 	}
 	if len(reqs) > 0 {
 		row = append(row, pair{jen.Id("Requests"), jen.Index().Qual(pkgImpl, "RequestInfo").Values(reqs...)})
@@ -230,6 +234,9 @@ func (w *workflow) stateRow(s *spec.State) jen.Code {
 	}
 	if a := s.AskAgain; a != nil {
 		row = append(row, pair{jen.Id("AskAgain"), jen.Lit(a.State.Name)}, pair{jen.Id("MaxAttempts"), jen.Lit(a.MaxAttempts)})
+	}
+	if g := s.Confirm; g != nil && g.Typed != nil {
+		row = append(row, pair{jen.Id("MaxAttempts"), jen.Lit(g.MaxAttempts)})
 	}
 	if b := s.Branch; b != nil {
 		row = append(row, pair{jen.Id("Branch"), jen.Lit(b.On.Name())})

@@ -34,6 +34,9 @@ func (w *workflow) requestFuncs(jf *jen.File) {
 		}
 		if s.Confirm != nil {
 			w.templateFuncDecl(jf, w.templateFunc(s.Name, "Message"), s.Confirm.Message)
+			if s.Confirm.Typed != nil {
+				w.templateFuncDecl(jf, w.templateFunc(s.Name, "Typed"), s.Confirm.Typed)
+			}
 		}
 		if !isDefaultKey(s.Idempotency) {
 			w.templateFuncDecl(jf, w.templateFunc(s.Name, "OperationID"), s.Idempotency.Key)
@@ -135,6 +138,10 @@ func (w *workflow) offers(q *spec.InputRequest) []jen.Code {
 
 func (w *workflow) gateBuilderFunc(jf *jen.File, s *spec.State) {
 	g := s.Confirm
+	if g.Typed != nil {
+		w.typedGateBuilderFunc(jf, s)
+		return
+	}
 	schema := w.schemaVar(s.Name, "gate")
 	jf.Commentf("%s is the yes/no form of confirmation gate %s.", schema, s.Name)
 	jf.Var().Id(schema).Op("=").Qual("encoding/json", "RawMessage").Call(jsonLiteral(gateSchema(g)))
@@ -148,6 +155,26 @@ func (w *workflow) gateBuilderFunc(jf *jen.File, s *spec.State) {
 				jen.Id("Mode"):            jen.Lit("form"),
 				jen.Id("Message"):         jen.Qual(pkgImpl, "WithProblems").Call(jen.Id(w.templateFunc(s.Name, "Message")).Call(jen.Id("f")), jen.Id("problems")),
 				jen.Id("RequestedSchema"): jen.Id(schema),
+			}),
+		})),
+	)
+	jf.Line()
+}
+
+// typedGateBuilderFunc emits the request builder of a typed confirmation:
+// its form, one string field titled with the text to type, is built from
+// the flow.
+func (w *workflow) typedGateBuilderFunc(jf *jen.File, s *spec.State) {
+	g := s.Confirm
+	jf.Commentf("%s builds the question of typed confirmation %s: the user types %s.", w.gateBuilder(s), s.Name, g.Typed.Raw)
+	jf.Func().Params(jen.Id(w.n.program())).Id(w.gateBuilder(s)).Params(jen.Id("f").Op("*").Id(w.n.flow()), jen.Id("problems").Qual(pkgImpl, "Problems")).Qual(pkgImpl, "Pending").Block(
+		jen.Return(jen.Qual(pkgImpl, "Pending").Values(jen.Dict{
+			jen.Id("Key"):  jen.Lit(g.Key),
+			jen.Id("Kind"): jen.Qual(pkgVocab, "Elicit"),
+			jen.Id("Params"): jen.Op("&").Qual(pkgMCP, "ElicitParams").Values(jen.Dict{
+				jen.Id("Mode"):            jen.Lit("form"),
+				jen.Id("Message"):         jen.Qual(pkgImpl, "WithProblems").Call(jen.Id(w.templateFunc(s.Name, "Message")).Call(jen.Id("f")), jen.Id("problems")),
+				jen.Id("RequestedSchema"): jen.Qual(pkgImpl, "TypedSchema").Call(jen.Lit(g.Field), jen.Id(w.templateFunc(s.Name, "Typed")).Call(jen.Id("f"))),
 			}),
 		})),
 	)
@@ -172,6 +199,11 @@ func (w *workflow) templateFuncBody(jf *jen.File, name string, tpl *spec.Templat
 	flowParam := jen.Id("f").Op("*").Id(w.n.flow())
 	if len(tpl.Refs()) == 0 {
 		jf.Func().Id(name).Params(jen.Id("_").Op("*").Id(w.n.flow())).String().Block(jen.Return(jen.Lit(literalText(tpl))))
+		jf.Line()
+		return
+	}
+	if hasSections(tpl) {
+		jf.Func().Id(name).Params(flowParam).String().BlockFunc(func(g *jen.Group) { w.sectionedFuncBody(g, tpl) })
 		jf.Line()
 		return
 	}
@@ -233,6 +265,9 @@ func literalText(tpl *spec.Template) string {
 // which it is there (nil: always).
 func (w *workflow) refValue(ref *spec.TemplateRef) (value, guard *jen.Statement) {
 	f := jen.Id("f")
+	if ref.Format != nil {
+		return w.formattedRef(ref)
+	}
 	switch ref.Kind {
 	case spec.RefWorkflowID:
 		return f.Dot("Call").Dot("WorkflowID"), nil

@@ -154,7 +154,7 @@ func (w *workflow) fake(jf *jen.File) error {
 	jf.Comment(`caller but "mallory"; its mrtrtest.Fake counts effects, fails every check and`)
 	jf.Comment("effect while broken, and takes check outcomes from queues; with an empty queue a")
 	jf.Comment("check takes the outcome on the shortest way to a successful end.")
-	if len(w.askAgainStates()) > 0 {
+	if len(w.askAgainTargets()) > 0 {
 		jf.Comment("A check that may ask again does so when its queue says mrtrtest.AskAgainOutcome.")
 	}
 	if len(w.continuationSources()) > 0 {

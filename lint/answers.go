@@ -128,8 +128,8 @@ func checkAnswerNotGiven(c *checker, r *Rule) {
 		for i, s := range t.States {
 			for _, u := range c.templateUses(t, s) {
 				for _, ref := range u.tpl.Refs() {
-					if !isAnswer(ref) {
-						continue
+					if !isAnswer(ref) || u.tpl.Guarded(ref) {
+						continue // a section shows its text only when the answer is there
 					}
 					if flow == nil {
 						flow = c.answers(t)
@@ -182,6 +182,9 @@ func checkOptionalInTemplate(c *checker, r *Rule) {
 		for _, s := range t.States {
 			for _, u := range c.templateUses(t, s) {
 				for _, ref := range u.tpl.Refs() {
+					if u.tpl.Guarded(ref) {
+						continue // in a section shown only when the value is set
+					}
 					var why string
 					switch ref.Kind {
 					case spec.RefArgument:

@@ -391,9 +391,9 @@ being sealed.`,
 	{
 		ID: "optional-value-in-template", Severity: spec.Warning,
 		Summary: "a template names a value that may be absent: an optional argument or form field, or the answer of an optional request",
-		Hint:    "make the value required or give it a default; where the text reads well without it, silence this with a reason",
-		Why: `Templates have no conditionals: a value that is absent renders as nothing, and the text
-around it stays ("Closed ticket 42 ()."). Arguments and form fields that are not
+		Hint:    "put the text in a section shown only when the value is set ({?note} ({note}){/note}), make the value required or give it a default",
+		Why: `Outside a section ({?note} … {/note}), a value that is absent renders as nothing, and the
+text around it stays ("Closed ticket 42 ()."). Arguments and form fields that are not
 required and have no default may be absent; so may the answer of an optional request,
 which is left out when the client cannot answer it. In an idempotency key, an absent
 value and an empty one give the same operation id. A check can also compose the text
@@ -660,6 +660,8 @@ var loaderRules = []*Rule{
 	{ID: "branch", Severity: spec.Error, Summary: "a value branch routes on a value it cannot route on, or its arms do not fit the value's type"},
 	{ID: "ask", Severity: spec.Error, Summary: "an input request does not say exactly one thing it asks for"},
 	{ID: "template", Severity: spec.Error, Summary: "a message template is malformed"},
+	{ID: "template-format", Severity: spec.Error, Summary: "a placeholder's format does not fit the type of the value it names",
+		Why: "Formats write numbers, money, percentages, durations, dates and lists the same way on every machine (docs/spec.md, Templates); a format over a value of another type would show nonsense, so the loader refuses it at the placeholder."},
 	{ID: "bad-regex", Severity: spec.Error, Summary: "a pattern is not a valid RE2 regular expression", Hint: "patterns use Go's RE2 syntax (no lookaround or backreferences)"},
 	{ID: "unknown-reference", Severity: spec.Error, Summary: "a name refers to no declared state, validator, argument, field or input request"},
 	{ID: "name-collision", Severity: spec.Error, Summary: "two things of one workflow share a name a template could refer to"},
@@ -1122,7 +1124,7 @@ func checkKeyCollisions(c *checker, r *Rule) {
 			if s.Confirm != nil {
 				gates = append(gates, named{s.Name, s.Pos})
 			}
-			if s.AskAgain != nil {
+			if s.RefusalLimit() > 0 {
 				asksAgain = append(asksAgain, named{s.Name, s.Pos})
 			}
 		}

@@ -100,7 +100,8 @@ func (c *checker) continuationReads(t *spec.Tool, s *spec.State) []continuationR
 	var out []continuationRead
 	for _, u := range c.templateUses(t, s) {
 		for _, ref := range u.tpl.Refs() {
-			if ref.Kind == spec.RefContinuation {
+			// In a section on it, an unset value hides the section's text.
+			if ref.Kind == spec.RefContinuation && !u.tpl.Guarded(ref) {
 				out = append(out, continuationRead{ref.Path[0], ref.Pos, "{" + ref.Name() + "} in " + u.what, "reads", u.sc, "it would render as nothing"})
 			}
 		}

@@ -158,9 +158,9 @@ func tokenSizeAt(g *graph, s *spec.State) int {
 			gates += entrySize(maxIntBytes)
 		}
 	}
-	refusals := 0 // per check that asks again, the count of refused answers
+	refusals := 0 // per check that asks again (or typed confirmation), the count of refused answers
 	for _, c := range t.States {
-		if c.AskAgain != nil {
+		if c.RefusalLimit() > 0 {
 			refusals += entrySize(maxIntBytes)
 		}
 	}

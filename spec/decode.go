@@ -712,7 +712,19 @@ func (d *decoder) decodeGate(n *yaml.Node) *Gate {
 			g.Key = gp.v.Value
 		case "field":
 			g.Field = gp.v.Value
+		case "typed":
+			g.Typed = d.template(gp.v)
+		case "maxAttempts":
+			g.MaxAttempts, g.MaxAttemptsPos = d.intVal(gp.v), d.pos(gp.k)
 		}
+	}
+	switch {
+	case g.Typed != nil && g.MaxAttempts == 0:
+		g.MaxAttempts = DefaultTypedAttempts
+	case g.Typed == nil && g.MaxAttemptsPos.Line > 0:
+		g.MaxAttempts = 0
+		d.diags = append(d.diags, Diagnostic{Pos: g.MaxAttemptsPos, Severity: Error, Rule: "state", Message: "maxAttempts bounds a typed confirmation, but this gate has no typed text",
+			Hint: "add typed: \"{releaseId}\" (the text the user must type), or remove maxAttempts"})
 	}
 	return g
 }

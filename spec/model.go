@@ -532,11 +532,40 @@ func (r *InputRequest) Field(name string) *Field { return findField(r.Fields, na
 
 // Gate is a confirmation: a yes/no question sent as an elicitation whose
 // form has one required boolean field.
+//
+// A typed confirmation (Typed set) asks the user to type a text instead:
+// its form has one required string field, and the gate passes only when
+// the text typed is Typed as rendered (mrtrimpl.TypedSame). A mismatch is
+// asked again saying so; the MaxAttempts-th mismatch leaves the gate as
+// declining does.
 type Gate struct {
 	Key     string // inputRequests key, "confirm" by default
-	Field   string // the boolean's name, "confirm" by default
+	Field   string // the form field's name, "confirm" by default
 	Message *Template
-	Pos     Pos
+	// Typed is the text to type; nil for a yes/no gate.
+	Typed *Template
+	// MaxAttempts bounds the texts typed, the first included (default
+	// DefaultTypedAttempts); 0 for a yes/no gate.
+	MaxAttempts    int
+	MaxAttemptsPos Pos
+	Pos            Pos
+}
+
+// DefaultTypedAttempts is how many texts a typed confirmation takes by
+// default.
+const DefaultTypedAttempts = 3
+
+// RefusalLimit is how many answers state s may refuse before it leaves by
+// its exhausted way (a check's askAgain, a typed confirmation's mismatches):
+// such a state counts its refusals in the continuation. 0 for any other.
+func (s *State) RefusalLimit() int {
+	switch {
+	case s.AskAgain != nil:
+		return s.AskAgain.MaxAttempts
+	case s.Confirm != nil && s.Confirm.Typed != nil:
+		return s.Confirm.MaxAttempts
+	}
+	return 0
 }
 
 // Idempotency says how an effect's operation id is formed and how long its

@@ -102,6 +102,12 @@ func (r *resolver) resolveWorkflow(t *Tool) {
 	for _, s := range t.States {
 		for _, tpl := range s.Templates() {
 			r.resolveTemplate(t, tpl, keys, s.Idempotency != nil && tpl == s.Idempotency.Key)
+			r.checkFormats(t, tpl, keys, s.Idempotency != nil && tpl == s.Idempotency.Key)
+		}
+	}
+	for _, s := range t.States {
+		if s.Confirm != nil && s.Confirm.Typed != nil {
+			r.checkTyped(s)
 		}
 	}
 	r.resolveOptions(t)
@@ -193,6 +199,7 @@ func (s *State) Templates() []*Template {
 	}
 	if s.Confirm != nil {
 		add(s.Confirm.Message)
+		add(s.Confirm.Typed)
 	}
 	if s.Idempotency != nil {
 		add(s.Idempotency.Key)

@@ -2,6 +2,7 @@ package spec
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -10,6 +11,12 @@ import (
 // continuation field ({subject}), an answer ({reason.closeReason} for a
 // form field, {summary} for a sampled text, {workspace} for roots), or the
 // built-in {workflowId}. "{{" and "}}" stand for literal braces.
+//
+// A placeholder may name a format after a bar: {amount|money:currency},
+// {share|percent}, {window|duration:m}, {since|date}, {regions|list}
+// (Format). A section, {?name} … {/name}, is shown only when the value it
+// names is set; the placeholders inside it may then name that value even
+// when it is optional.
 type Template struct {
 	Raw   string
 	Parts []TemplatePart
@@ -20,6 +27,11 @@ type Template struct {
 type TemplatePart struct {
 	Literal string
 	Ref     *TemplateRef // nil for a literal
+	// Open starts a section shown only when the value it names is set
+	// ({?name}); Close ends the innermost one ({/name}). Neither is a
+	// placeholder: Ref is nil, and Refs lists Open's reference.
+	Open  *TemplateRef
+	Close bool
 }
 
 // RefKind says what a placeholder names (set by the loader's resolver).
@@ -39,6 +51,71 @@ type TemplateRef struct {
 	Path []string // "reason.closeReason" → ["reason", "closeReason"]
 	Kind RefKind  // resolved by the loader
 	Pos  Pos      // position of the placeholder itself (approximate inside folded scalars)
+	// Format is how the value is written (nil: as before, the value's own
+	// text). Its argument may name another value (money's currency).
+	Format *Format
+}
+
+// Format is the formatting of a placeholder: {amount|money:currency}.
+type Format struct {
+	Name string // one of Formats
+	Arg  string // "" when absent
+	// ArgRef is the value a money format takes its currency from when Arg
+	// is a name rather than a three-letter code (resolved like a
+	// placeholder); nil otherwise.
+	ArgRef *TemplateRef
+}
+
+// Formats lists the formats a placeholder may name, with the types they
+// take and their arguments, for messages and docs.
+var Formats = []FormatInfo{
+	{"int", "integer", "", "1,234,567: digits in groups of three"},
+	{"decimal", "number or integer", "places (0-9); none: as few as it takes", "1,234.50"},
+	{"money", "integer (minor units)", "an ISO 4217 code (EUR) or the string or enum value holding one (currency)", "EUR 1,234.56: the code, then the amount with the currency's minor digits"},
+	{"percent", "number or integer (in percent)", "places (0-9)", "12.5%"},
+	{"duration", "number or integer", "the unit: ms, s (default), m, h, d", "1h 30m, 2d 4h, 45s"},
+	{"date", "string with format date or date-time", "", "2026-12-01 (in UTC)"},
+	{"datetime", "string with format date-time", "", "2026-12-01 14:35 UTC"},
+	{"list", "array", "", "the items separated by \", \", enum values and options by their titles"},
+	{"title", "enum", "", "the value's title (the value when it has none)"},
+}
+
+// FormatInfo describes one format.
+type FormatInfo struct {
+	Name, Takes, Arg, Example string
+}
+
+// Guarded reports whether ref is the reference of a section of t or sits
+// inside a section that names the same value: where it renders, the value
+// is set.
+func (t *Template) Guarded(ref *TemplateRef) bool {
+	if t == nil {
+		return false
+	}
+	var open []*TemplateRef
+	for _, p := range t.Parts {
+		switch {
+		case p.Open != nil:
+			if p.Open == ref {
+				return true
+			}
+			open = append(open, p.Open)
+		case p.Close:
+			if len(open) > 0 {
+				open = open[:len(open)-1]
+			}
+		case p.Ref != nil:
+			if p.Ref == ref || (p.Ref.Format != nil && p.Ref.Format.ArgRef == ref) {
+				for _, o := range open {
+					if o.Name() == ref.Name() {
+						return true
+					}
+				}
+				return false
+			}
+		}
+	}
+	return false
 }
 
 // Name is the placeholder as written, without braces.
@@ -51,8 +128,14 @@ func (t *Template) Refs() []*TemplateRef {
 	}
 	var rs []*TemplateRef
 	for _, p := range t.Parts {
-		if p.Ref != nil {
+		switch {
+		case p.Open != nil:
+			rs = append(rs, p.Open)
+		case p.Ref != nil:
 			rs = append(rs, p.Ref)
+			if p.Ref.Format != nil && p.Ref.Format.ArgRef != nil {
+				rs = append(rs, p.Ref.Format.ArgRef)
+			}
 		}
 	}
 	return rs
@@ -74,6 +157,11 @@ func parseTemplate(raw string, pos Pos, at func(off int) Pos) (*Template, error)
 		at = func(int) Pos { return pos }
 	}
 	t := &Template{Raw: raw, Pos: pos}
+	type openSection struct {
+		ref *TemplateRef
+		off int
+	}
+	var open []openSection
 	var lit strings.Builder
 	flush := func() {
 		if lit.Len() > 0 {
@@ -97,25 +185,136 @@ func parseTemplate(raw string, pos Pos, at func(off int) Pos) (*Template, error)
 			if end < 0 {
 				return nil, &templateError{i, "unclosed placeholder (write '{{' for a literal brace)"}
 			}
-			name := raw[i+1 : i+1+end]
-			path := strings.Split(name, ".")
-			for _, p := range path {
-				if !isIdent(p) {
-					return nil, &templateError{i, fmt.Sprintf("placeholder {%s}: want a name like {ticketId} or {reason.closeReason}", name)}
+			body := raw[i+1 : i+1+end]
+			switch {
+			case strings.HasPrefix(body, "?"):
+				ref, err := parseRefPath(body[1:], i, at)
+				if err != nil {
+					return nil, err
 				}
+				if len(open) == maxSectionDepth {
+					return nil, &templateError{i, fmt.Sprintf("section {?%s}: sections nest at most %d deep", body[1:], maxSectionDepth)}
+				}
+				flush()
+				open = append(open, openSection{ref, i})
+				t.Parts = append(t.Parts, TemplatePart{Open: ref})
+			case strings.HasPrefix(body, "/"):
+				name := body[1:]
+				if len(open) == 0 {
+					return nil, &templateError{i, fmt.Sprintf("{/%s} closes no section (open one with {?%s})", name, name)}
+				}
+				if top := open[len(open)-1]; top.ref.Name() != name {
+					return nil, &templateError{i, fmt.Sprintf("{/%s} closes section {?%s}; write {/%s}", name, top.ref.Name(), top.ref.Name())}
+				}
+				flush()
+				open = open[:len(open)-1]
+				t.Parts = append(t.Parts, TemplatePart{Close: true})
+			default:
+				name, format, hasFormat := strings.Cut(body, "|")
+				ref, err := parseRefPath(name, i, at)
+				if err != nil {
+					return nil, err
+				}
+				if hasFormat {
+					f, err := parseFormat(name, format, i, at)
+					if err != nil {
+						return nil, err
+					}
+					ref.Format = f
+				}
+				flush()
+				t.Parts = append(t.Parts, TemplatePart{Ref: ref})
 			}
-			if len(path) > 2 {
-				return nil, &templateError{i, fmt.Sprintf("placeholder {%s}: at most one dot (askKey.field)", name)}
-			}
-			flush()
-			t.Parts = append(t.Parts, TemplatePart{Ref: &TemplateRef{Path: path, Pos: at(i)}})
 			i += end + 1
 		default:
 			lit.WriteByte(c)
 		}
 	}
+	if len(open) > 0 {
+		o := open[len(open)-1]
+		return nil, &templateError{o.off, fmt.Sprintf("section {?%s} is not closed (end it with {/%s})", o.ref.Name(), o.ref.Name())}
+	}
 	flush()
 	return t, nil
+}
+
+// maxSectionDepth bounds nested sections.
+const maxSectionDepth = 4
+
+// parseRefPath parses the name of a placeholder or a section at offset off.
+func parseRefPath(name string, off int, at func(int) Pos) (*TemplateRef, error) {
+	path := strings.Split(name, ".")
+	for _, p := range path {
+		if !isIdent(p) {
+			return nil, &templateError{off, fmt.Sprintf("placeholder {%s}: want a name like {ticketId} or {reason.closeReason}", name)}
+		}
+	}
+	if len(path) > 2 {
+		return nil, &templateError{off, fmt.Sprintf("placeholder {%s}: at most one dot (askKey.field)", name)}
+	}
+	return &TemplateRef{Path: path, Pos: at(off)}, nil
+}
+
+// parseFormat parses the format of placeholder {name|spec}.
+func parseFormat(name, spec string, off int, at func(int) Pos) (*Format, error) {
+	fname, arg, hasArg := strings.Cut(spec, ":")
+	known := false
+	var names []string
+	for _, f := range Formats {
+		names = append(names, f.Name)
+		known = known || f.Name == fname
+	}
+	if !known {
+		return nil, &templateError{off, fmt.Sprintf("placeholder {%s|%s}: unknown format %q (formats: %s)", name, spec, fname, strings.Join(names, ", "))}
+	}
+	if hasArg && arg == "" {
+		return nil, &templateError{off, fmt.Sprintf("placeholder {%s|%s}: empty argument after ':'", name, spec)}
+	}
+	f := &Format{Name: fname, Arg: arg}
+	bad := func(want string) error {
+		return &templateError{off, fmt.Sprintf("placeholder {%s|%s}: format %s takes %s", name, spec, fname, want)}
+	}
+	switch fname {
+	case "decimal", "percent":
+		if hasArg && (len(arg) != 1 || arg[0] < '0' || arg[0] > '9') {
+			return nil, bad("a number of places from 0 to 9 (" + fname + ":2)")
+		}
+	case "duration":
+		if hasArg && !slices.Contains([]string{"ms", "s", "m", "h", "d"}, arg) {
+			return nil, bad("a unit: ms, s, m, h or d (duration:m)")
+		}
+	case "money":
+		switch {
+		case !hasArg:
+			return nil, bad("a currency: an ISO 4217 code (money:EUR) or the value holding one (money:currency)")
+		case isCurrencyCode(arg):
+		default:
+			ref, err := parseRefPath(arg, off, at)
+			if err != nil {
+				return nil, bad("a currency: an ISO 4217 code (money:EUR) or the value holding one (money:currency)")
+			}
+			f.ArgRef = ref
+		}
+	default:
+		if hasArg {
+			return nil, bad("no argument")
+		}
+	}
+	return f, nil
+}
+
+// isCurrencyCode reports whether s is written like an ISO 4217 code: three
+// upper-case letters. (A value holding the currency is named otherwise.)
+func isCurrencyCode(s string) bool {
+	if len(s) != 3 {
+		return false
+	}
+	for i := range 3 {
+		if s[i] < 'A' || s[i] > 'Z' {
+			return false
+		}
+	}
+	return true
 }
 
 // isIdent reports whether s is a spec identifier: a letter followed by

@@ -127,7 +127,8 @@ type StateInfo struct {
 	Outcomes []string
 	// AskAgain is the ask a check state's refusals (mrtr.AskAgain) go back
 	// to, MaxAttempts how many answers the check may see in all ("" and 0
-	// for a check that cannot ask again).
+	// for a check that cannot ask again). A typed confirmation has
+	// MaxAttempts too: the texts it takes, the last mismatch declining.
 	AskAgain    string
 	MaxAttempts int
 	// Branch is the value a branch state routes on, as the spec names it
@@ -163,8 +164,11 @@ type RequestInfo struct {
 	Kind     vocab.RequestKind
 	Optional bool
 	// GateField is the boolean field of a confirmation gate's form ("" for
-	// asks).
+	// asks), or its string field when Typed.
 	GateField string
+	// Typed marks a typed confirmation: the user types the text its form's
+	// field title shows (TypedWant) to go on.
+	Typed bool
 	// Sensitive lists the form fields that are never sent back as the
 	// defaults of a form asked again.
 	Sensitive []string

@@ -187,3 +187,24 @@ func NotSet(kind, method, state, outcome, field, goField string) error {
 func NoOptions(state, field, list string) error {
 	return fmt.Errorf("state %s: form field %s offers the options of continuation field %s, which is empty: the check before it must set it (declare it with sets: so lint and the generated code check that)", state, field, list)
 }
+
+// OptionTitle is the title of value v among the options offered (v itself
+// when it has none or was not offered), for a message.
+func OptionTitle(v string, options []Option) string {
+	for _, o := range options {
+		if o.Value == v && o.Title != "" {
+			return o.Title
+		}
+	}
+	return v
+}
+
+// OptionTitles writes a list of values chosen among the options offered by
+// their titles (OptionTitle), separated by ", ".
+func OptionTitles(vs []string, options []Option) string {
+	ts := make([]string, len(vs))
+	for i, v := range vs {
+		ts[i] = OptionTitle(v, options)
+	}
+	return strings.Join(ts, ", ")
+}

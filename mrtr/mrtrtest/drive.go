@@ -40,7 +40,7 @@ func respond(d *mrtrimpl.Descriptor, r *route, reply *mrtr.Reply, leave string) 
 		case q.GateField != "" && leave == "cancel":
 			out[key] = Cancel()
 		case q.GateField != "" && leave == "decline":
-			out[key] = Accept(map[string]any{q.GateField: false})
+			out[key] = gateAnswer(q, reply.InputRequests[key], false)
 		case q.Kind.Elicitation() && leave == "decline":
 			out[key] = Decline()
 		case q.Kind.Elicitation() && leave == "cancel":
@@ -49,7 +49,7 @@ func respond(d *mrtrimpl.Descriptor, r *route, reply *mrtr.Reply, leave string) 
 			if a, ok := r.answers[key]; ok {
 				out[key] = a
 			} else if q.GateField != "" {
-				out[key] = Accept(map[string]any{q.GateField: true})
+				out[key] = gateAnswer(q, reply.InputRequests[key], true)
 			} else {
 				return nil, fmt.Errorf("it asked for %q, but the fixtures have no answer for it (Fixtures.Answers)", key)
 			}

@@ -146,7 +146,7 @@ func (d *Driver[F]) gate(what string, yes bool) *Driver[F] {
 	state := d.next("a confirmation gate, to " + what)
 	for _, key := range keys(d.reply.InputRequests) {
 		if q := requestNamed(d.d, key); q != nil && q.GateField != "" {
-			d.send(state, mcp.InputResponseMap{key: Accept(map[string]any{q.GateField: yes})})
+			d.send(state, mcp.InputResponseMap{key: gateAnswer(q, d.reply.InputRequests[key], yes)})
 			return d
 		}
 	}

@@ -78,12 +78,82 @@ func (m *matrix[F]) invalidResponse(t tb) {
 		t.Fatalf("%s: %s asks (%s), but Fixtures.Invalid is empty: give, per request key, an answer validation must refuse (or say why none can be in Fixtures.NotApplicable)",
 			m.where(), m.d.Name, strings.Join(stateNames(m.g.interactiveStates()), ", "))
 	}
-	if len(m.fx.Invalid) == 0 {
+	typed := m.typedGates()
+	if len(m.fx.Invalid) == 0 && len(typed) == 0 {
 		notApplicable(t, "the only questions of %s are confirmation gates, answered yes or no", m.d.Name)
 		return
 	}
 	for _, key := range slices.Sorted(maps.Keys(m.fx.Invalid)) {
 		t.sub(key, func(t tb) { m.at("for "+key).invalidAnswer(t, key, m.fx.Invalid[key]) })
+	}
+	// A typed confirmation refuses a text that is not the one shown: asked
+	// again saying so, up to its attempts, then it declines.
+	for _, q := range typed {
+		if _, given := m.fx.Invalid[q.Key]; given {
+			continue
+		}
+		t.sub(q.Key+" (typed)", func(t tb) {
+			m := m.at("for " + q.Key)
+			m.invalidAnswer(t, q.Key, Accept(map[string]any{q.GateField: mismatchedText}))
+			m.typedExhausted(t, q)
+		})
+	}
+}
+
+// mismatchedText is what the matrix types at a typed confirmation: never
+// the text asked for (program texts are not empty; this one has a space
+// inside, and is not trimmed away).
+const mismatchedText = "not the text \u2009shown"
+
+// typedGates are the typed confirmations of the program.
+func (m *matrix[F]) typedGates() []mrtrimpl.RequestInfo {
+	var out []mrtrimpl.RequestInfo
+	for _, s := range m.g.interactiveStates() {
+		for _, q := range s.Requests {
+			if q.Typed {
+				out = append(out, q)
+			}
+		}
+	}
+	return out
+}
+
+// typedExhausted types a wrong text at typed confirmation q as many times
+// as it takes texts: each but the last is asked again, the last leaves the
+// gate as declining does (the question is not asked again).
+func (m *matrix[F]) typedExhausted(t tb, q mrtrimpl.RequestInfo) {
+	owner := requestOwner(m.d, q.Key)
+	var at step
+	round := 0
+	r, h, _ := m.find(t, fmt.Sprintf("a workflow that asks for %q (state %s)", q.Key, owner.Name), m.candidates(owner.Name),
+		func(i int, s step) bool {
+			if _, ok := s.responses[q.Key]; ok {
+				at, round = s, i+1
+				return true
+			}
+			return false
+		}, nil,
+		func(*route, []step) bool { return at.state != "" })
+	state := at.state
+	for attempt := 1; attempt <= owner.MaxAttempts; attempt++ {
+		responses := maps.Clone(at.responses)
+		responses[q.Key] = Accept(map[string]any{q.GateField: mismatchedText})
+		reply, err := h.Call(context.Background(), r.args, state, responses)
+		if err != nil {
+			m.fatal(t, r, &roundError{round: round, want: fmt.Sprintf("mismatch %d of %d at %q taken", attempt, owner.MaxAttempts, q.Key), did: did(reply, err, h.Principal)})
+		}
+		_, again := reply.InputRequests[q.Key]
+		if attempt < owner.MaxAttempts && !again {
+			m.fatal(t, r, &roundError{round: round, want: fmt.Sprintf("%q asked again after mismatch %d of %d", q.Key, attempt, owner.MaxAttempts), did: did(reply, err, h.Principal)})
+		}
+		if attempt == owner.MaxAttempts && again {
+			m.fatal(t, r, &roundError{round: round, want: fmt.Sprintf("the gate left as declined after %d mismatches", owner.MaxAttempts), did: fmt.Sprintf("it asked for %q again", q.Key)})
+		}
+		if !reply.NeedsInput() {
+			return
+		}
+		state, at.responses = reply.RequestState, mcp.InputResponseMap{}
+		round++
 	}
 }
 

@@ -45,8 +45,10 @@ type ScriptRound struct {
 func RunScript[F any](t *testing.T, h *Harness[F], s Script) {
 	t.Helper()
 	state := ""
+	d := h.Program.Descriptor()
+	var asked mcp.InputRequestMap // the questions of the previous round
 	for i, r := range s.Rounds {
-		reply, err := h.Call(context.Background(), s.Args, state, r.Send)
+		reply, err := h.Call(context.Background(), s.Args, state, typeGates(d, asked, r.Send))
 		if err != nil {
 			t.Fatalf("round %d: %v", i+1, err)
 		}
@@ -79,6 +81,7 @@ func RunScript[F any](t *testing.T, h *Harness[F], s Script) {
 			}
 		}
 		state = reply.RequestState
+		asked = reply.InputRequests
 	}
 }
 

@@ -173,3 +173,21 @@ func UnknownAction(action string) string { return fmt.Sprintf("unknown elicitati
 // UpfrontWrongType: an answer given in the "inputs" argument has another
 // type than want.
 func UpfrontWrongType(want string) string { return "inputs: expected " + want }
+
+// NotTyped: a typed confirmation's form came back without its text.
+func NotTyped(field, want string) string {
+	return field + ": type " + Quote(want) + " to confirm"
+}
+
+// TypedMismatch: the text typed to confirm is not the one asked for; left
+// attempts remain before the confirmation counts as refused.
+func TypedMismatch(field, want string, left int) string {
+	more := "attempts"
+	if left == 1 {
+		more = "attempt"
+	}
+	return fmt.Sprintf("%s: that is not %s; type it exactly as shown (%d %s left)", field, Quote(want), left, more)
+}
+
+// Quote puts a value the user must type between typographic quotes: “v”.
+func Quote(v string) string { return "\u201c" + v + "\u201d" }

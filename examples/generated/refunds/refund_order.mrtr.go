@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
+	format "github.com/mrtrgen/mrtrgen/mrtr/format"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
 	"github.com/mrtrgen/mrtrgen/vocab"
 )
@@ -38,10 +39,14 @@ var refundOrderCurrencyValues = []RefundOrderCurrency{RefundOrderCurrencyEUR, Re
 type RefundOrderReason string
 
 const (
-	RefundOrderReasonDamaged   RefundOrderReason = "damaged"
-	RefundOrderReasonLate      RefundOrderReason = "late"
+	// arrived damaged
+	RefundOrderReasonDamaged RefundOrderReason = "damaged"
+	// arrived late
+	RefundOrderReasonLate RefundOrderReason = "late"
+	// wrong item
 	RefundOrderReasonWrongItem RefundOrderReason = "wrongItem"
-	RefundOrderReasonGoodwill  RefundOrderReason = "goodwill"
+	// goodwill
+	RefundOrderReasonGoodwill RefundOrderReason = "goodwill"
 )
 
 // refundOrderReasonValues lists the values in spec order; the continuation codec stores a value as
@@ -550,7 +555,7 @@ func (refundOrderProgram) appendApprovalAnswer(b []byte, a *RefundOrderApprovalA
 // refundOrderConfirmRefundGateDigest identifies what gate confirmRefund confirms (its message and
 // form); a continuation that passed it carries it, and a build whose gate asks another question
 // refuses it.
-const refundOrderConfirmRefundGateDigest int64 = 8570229085513698448
+const refundOrderConfirmRefundGateDigest int64 = -2301562152659284821
 
 // LoadContinuation reads what AppendContinuation wrote, this build's or another build's
 // of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
@@ -866,11 +871,23 @@ var refundOrderRefundSchema = json.RawMessage(`{
       "type": "number"
     },
     "reason": {
-      "enum": [
-        "damaged",
-        "late",
-        "wrongItem",
-        "goodwill"
+      "oneOf": [
+        {
+          "const": "damaged",
+          "title": "arrived damaged"
+        },
+        {
+          "const": "late",
+          "title": "arrived late"
+        },
+        {
+          "const": "wrongItem",
+          "title": "wrong item"
+        },
+        {
+          "const": "goodwill",
+          "title": "goodwill"
+        }
       ],
       "title": "Reason",
       "type": "string"
@@ -980,13 +997,13 @@ func refundOrderAskApproverApprovalMessage(f *RefundOrderFlow) string {
 	return b.String()
 }
 
-// refundOrderConfirmRefundMessage renders "Refund {refund.amount} {currency} of order {orderId}
-// ({refund.reason}) to the card ending in {cardLast4}? This cannot be undone.".
+// refundOrderConfirmRefundMessage renders "Refund {refund.amount|decimal:2} {currency} of order
+// {orderId} ({refund.reason|title}) to the card ending in {cardLast4}? This cannot be undone.".
 func refundOrderConfirmRefundMessage(f *RefundOrderFlow) string {
 	var b strings.Builder
 	b.WriteString("Refund ")
 	if f.Refund != nil {
-		b.WriteString(strconv.FormatFloat(f.Refund.Amount, 'f', -1, 64))
+		b.WriteString(format.Decimal(f.Refund.Amount, 2))
 	}
 	b.WriteString(" ")
 	b.WriteString(string(f.Continuation.Currency))
@@ -994,7 +1011,12 @@ func refundOrderConfirmRefundMessage(f *RefundOrderFlow) string {
 	b.WriteString(f.Args.OrderID)
 	b.WriteString(" (")
 	if f.Refund != nil {
-		b.WriteString(string(f.Refund.Reason))
+		b.WriteString(format.Title(f.Refund.Reason, map[string]string{
+			"damaged":   "arrived damaged",
+			"goodwill":  "goodwill",
+			"late":      "arrived late",
+			"wrongItem": "wrong item",
+		}))
 	}
 	b.WriteString(") to the card ending in ")
 	b.WriteString(f.Continuation.CardLast4)

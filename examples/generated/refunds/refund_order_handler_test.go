@@ -51,7 +51,7 @@ func TestRefundOrderSmallRefund(t *testing.T) {
 		WantQuestion("refund", "ending in 4242 (120.00 EUR left)").
 		Answer(refund(45.5)).
 		WantAsks("confirm").
-		WantQuestion("confirm", "Refund 45.5 EUR of order ord_1001 (damaged)").
+		WantQuestion("confirm", "Refund 45.50 EUR of order ord_1001 (arrived damaged)").
 		Confirm().
 		WantEnd(mrtr.OutcomeSuccess, "refund re_")
 	d.Replay()

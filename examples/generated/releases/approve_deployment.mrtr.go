@@ -97,6 +97,9 @@ type ApproveDeploymentFlow struct {
 	// passedConfirmDeploy is set once gate confirmDeploy is confirmed: the continuation carries
 	// what it confirmed.
 	passedConfirmDeploy bool
+	// confirmDeployRefusals counts the texts typed at confirmDeploy that were not the one shown;
+	// the continuation carries it.
+	confirmDeployRefusals uint8
 }
 
 // State returns the state the workflow is in.
@@ -221,7 +224,7 @@ func (p approveDeploymentProgram) Step(ctx context.Context, r mrtrimpl.Round, f 
 	case ApproveDeploymentStateNothing:
 		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: approveDeploymentNothingMessage(f)})
 	case ApproveDeploymentStateConfirmDeploy:
-		switch on, ask := mrtrimpl.Confirm(r, "deploy", "confirm", mrtrimpl.Bind(p.gateConfirmDeploy, f)); on {
+		switch on, ask := mrtrimpl.ConfirmTyped(r, "deploy", "confirm", approveDeploymentConfirmDeployTyped(f), &f.confirmDeployRefusals, 3, mrtrimpl.Bind(p.gateConfirmDeploy, f)); on {
 		case vocab.Next:
 			f.passedConfirmDeploy = true
 			return mrtrimpl.Goto(r, ApproveDeploymentStateRecheck, vocab.Next)
@@ -380,7 +383,7 @@ var approveDeploymentStateTable = []mrtrimpl.StateInfo{
 	{Name: "diff", Kind: vocab.StateCheck, Check: "changedServices", Outcomes: []string{"changes", "upToDate"}},
 	{Name: "pickServices", Kind: vocab.StateAsk, Requests: []mrtrimpl.RequestInfo{{Key: "plan", Kind: vocab.Elicit}}},
 	{Name: "nothing", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
-	{Name: "confirmDeploy", Kind: vocab.StateConfirm, Requests: []mrtrimpl.RequestInfo{{Key: "deploy", Kind: vocab.Elicit, GateField: "confirm"}}},
+	{Name: "confirmDeploy", Kind: vocab.StateConfirm, Requests: []mrtrimpl.RequestInfo{{Key: "deploy", Kind: vocab.Elicit, GateField: "confirm", Typed: true}}, MaxAttempts: 3},
 	{Name: "notDeployed", Kind: vocab.StateTerminal, End: vocab.OutcomeCancelled},
 	{Name: "recheck", Kind: vocab.StateCheck, Check: "buildsStillPending", Outcomes: []string{"moved", "pending"}},
 	{Name: "changedMeanwhile", Kind: vocab.StateTerminal, End: vocab.OutcomeFailed},
@@ -439,6 +442,11 @@ func (p approveDeploymentProgram) AppendContinuation(b []byte, f *ApproveDeploym
 		b = binenc.AppendIntField(b, 0xa3da57a4, int64(approveDeploymentConfirmDeployGateDigest))
 	}
 	b = binenc.EndGroupOmitEmpty(b, m)
+	b, m = binenc.BeginGroup(b, 0x23367b24)
+	if f.confirmDeployRefusals > 0 {
+		b = binenc.AppendIntField(b, 0xa3da57a4, int64(f.confirmDeployRefusals))
+	}
+	b = binenc.EndGroupOmitEmpty(b, m)
 	return b
 }
 
@@ -457,7 +465,7 @@ func (approveDeploymentProgram) appendPlanAnswer(b []byte, a *ApproveDeploymentP
 // approveDeploymentConfirmDeployGateDigest identifies what gate confirmDeploy confirms (its message
 // and form); a continuation that passed it carries it, and a build whose gate asks another question
 // refuses it.
-const approveDeploymentConfirmDeployGateDigest int64 = 1293490436225629000
+const approveDeploymentConfirmDeployGateDigest int64 = 7725333435694584848
 
 // LoadContinuation reads what AppendContinuation wrote, this build's or another build's
 // of the spec (docs/evolution.md), in place of what the flow carried (an effect's replay
@@ -466,6 +474,7 @@ func (p approveDeploymentProgram) LoadContinuation(f *ApproveDeploymentFlow, dat
 	f.Continuation = ApproveDeploymentContinuation{}
 	f.Plan = nil
 	f.passedConfirmDeploy = false
+	f.confirmDeployRefusals = 0
 	r := binenc.NewFields(data)
 	for r.Next() {
 		switch r.Key() {
@@ -496,6 +505,15 @@ func (p approveDeploymentProgram) LoadContinuation(f *ApproveDeploymentFlow, dat
 			g := r.Group("gates")
 			if err := p.readGates(f, &g); err != nil {
 				return err
+			}
+		case 0x23367b24:
+			// refusals: a count this build has no check for is skipped
+			n := r.Group("refusals")
+			for n.Next() {
+				switch n.Key() {
+				case 0xa3da57a4:
+					f.confirmDeployRefusals = uint8(min(n.Int("refusals.confirmDeploy"), 3))
+				}
 			}
 		}
 	}
@@ -753,21 +771,8 @@ func (approveDeploymentProgram) requestPlan(f *ApproveDeploymentFlow, problems m
 	}
 }
 
-// approveDeploymentConfirmDeployGateSchema is the yes/no form of confirmation gate confirmDeploy.
-var approveDeploymentConfirmDeployGateSchema = json.RawMessage(`{
-  "properties": {
-    "confirm": {
-      "title": "Confirm",
-      "type": "boolean"
-    }
-  },
-  "required": [
-    "confirm"
-  ],
-  "type": "object"
-}`)
-
-// gateConfirmDeploy builds the question of confirmation gate confirmDeploy.
+// gateConfirmDeploy builds the question of typed confirmation confirmDeploy: the user types
+// {environment}.
 func (approveDeploymentProgram) gateConfirmDeploy(f *ApproveDeploymentFlow, problems mrtrimpl.Problems) mrtrimpl.Pending {
 	return mrtrimpl.Pending{
 		Key:  "deploy",
@@ -775,7 +780,7 @@ func (approveDeploymentProgram) gateConfirmDeploy(f *ApproveDeploymentFlow, prob
 		Params: &mcp.ElicitParams{
 			Message:         mrtrimpl.WithProblems(approveDeploymentConfirmDeployMessage(f), problems),
 			Mode:            "form",
-			RequestedSchema: approveDeploymentConfirmDeployGateSchema,
+			RequestedSchema: mrtrimpl.TypedSchema("confirm", approveDeploymentConfirmDeployTyped(f)),
 		},
 	}
 }
@@ -792,17 +797,30 @@ func approveDeploymentNothingMessage(f *ApproveDeploymentFlow) string {
 	return "Nothing to deploy to " + string(f.Args.Environment) + "; every service runs its latest build since " + f.Continuation.LastRelease + "."
 }
 
-// approveDeploymentConfirmDeployMessage renders "Deploy {plan.services} to {environment}?".
+// approveDeploymentConfirmDeployMessage renders "Deploy {plan.services|list} to
+// {environment}?{?plan.note} Note: {plan.note}{/plan.note} Type {environment} to deploy.".
 func approveDeploymentConfirmDeployMessage(f *ApproveDeploymentFlow) string {
 	var b strings.Builder
 	b.WriteString("Deploy ")
 	if f.Plan != nil {
-		b.WriteString(mrtrimpl.Join(f.Plan.Services))
+		b.WriteString(mrtrimpl.OptionTitles(f.Plan.Services, f.Continuation.Changes))
 	}
 	b.WriteString(" to ")
 	b.WriteString(string(f.Args.Environment))
 	b.WriteString("?")
+	if f.Plan != nil && f.Plan.Note != nil && *f.Plan.Note != "" {
+		b.WriteString(" Note: ")
+		b.WriteString(*f.Plan.Note)
+	}
+	b.WriteString(" Type ")
+	b.WriteString(string(f.Args.Environment))
+	b.WriteString(" to deploy.")
 	return b.String()
+}
+
+// approveDeploymentConfirmDeployTyped renders "{environment}".
+func approveDeploymentConfirmDeployTyped(f *ApproveDeploymentFlow) string {
+	return string(f.Args.Environment)
 }
 
 // approveDeploymentNotDeployedMessage renders "Nothing was deployed to {environment}.".

@@ -18,7 +18,11 @@ func plan(services ...any) mcp.InputResponseMap {
 	return mcp.InputResponseMap{"plan": mrtrtest.Accept(map[string]any{"services": services, "note": "weekly train"})}
 }
 
-var approve = mcp.InputResponseMap{"deploy": mrtrtest.Accept(map[string]any{"confirm": true})}
+// typed answers the typed confirmation: the approver types the
+// environment's name.
+func typed(text string) mcp.InputResponseMap {
+	return mcp.InputResponseMap{"deploy": mrtrtest.Accept(map[string]any{"confirm": text})}
+}
 
 // TestApproveDeploymentRealMatrix runs the MRTR matrix against the real
 // handler on production, which only alice and bob may deploy to (mallory
@@ -94,10 +98,32 @@ func TestApproveDeploymentPicksChangedServices(t *testing.T) {
 	if err != nil || !confirm.NeedsInput() || confirm.InputRequests["deploy"] == nil {
 		t.Fatalf("round 2: %+v, %v", confirm, err)
 	}
-	if q := confirm.InputRequests["deploy"].(*mcp.ElicitParams).Message; q != "Deploy billing@1.5.0, search@2.1.0 to production?" {
+	// The question lists the builds by the titles they were offered with,
+	// shows the note, and says what to type; so does the form's field.
+	gate := confirm.InputRequests["deploy"].(*mcp.ElicitParams)
+	if q := gate.Message; q != "Deploy billing 1.4.2 → 1.5.0, search 2.0.9 → 2.1.0 to production? Note: weekly train Type production to deploy." {
 		t.Fatalf("confirmation %q", q)
 	}
-	done, err := h.Call(ctx, args, confirm.RequestState, approve)
+	if schema, _ := json.Marshal(gate.RequestedSchema); !strings.Contains(string(schema), `"title":"Type “production” to confirm"`) || !strings.Contains(string(schema), `"type":"string"`) {
+		t.Fatalf("confirmation form %s", schema)
+	}
+	// A yes, or the wrong text, is not a confirmation: asked again saying
+	// so, and nothing is deployed.
+	state := confirm.RequestState
+	for _, wrong := range []mcp.InputResponseMap{typed("Production"), {"deploy": mrtrtest.Accept(map[string]any{"confirm": true})}} {
+		again, err := h.Call(ctx, args, state, wrong)
+		if err != nil || !again.NeedsInput() || again.InputRequests["deploy"] == nil {
+			t.Fatalf("%v: %+v, %v", wrong["deploy"], again, err)
+		}
+		if q := again.InputRequests["deploy"].(*mcp.ElicitParams).Message; !strings.Contains(q, "production") || !strings.Contains(q, "Please correct") {
+			t.Fatalf("asked again with %q", q)
+		}
+		state = again.RequestState
+	}
+	if n := data.Effects(deployTool, "production")(); n != 0 {
+		t.Fatalf("deployed %d times before the confirmation", n)
+	}
+	done, err := h.Call(ctx, args, state, typed(" production\n"))
 	if err != nil || done.NeedsInput() || done.Final.Outcome != mrtr.OutcomeSuccess || done.Final.Text != "Deployed billing@1.5.0, search@2.1.0 to production as rel-18." {
 		t.Fatalf("round 3: %+v, %v", done, err)
 	}
@@ -109,7 +135,7 @@ func TestApproveDeploymentPicksChangedServices(t *testing.T) {
 		t.Fatalf("release log %q", e.Log)
 	}
 	// The retried final round replays the release; nothing is deployed twice.
-	replay, err := h.Call(ctx, args, confirm.RequestState, approve)
+	replay, err := h.Call(ctx, args, state, typed(" production\n"))
 	if err != nil || replay.Final == nil || replay.Final.Text != done.Final.Text {
 		t.Fatalf("replay: %+v, %v", replay, err)
 	}
@@ -120,6 +146,39 @@ func TestApproveDeploymentPicksChangedServices(t *testing.T) {
 	next, err := h.Call(ctx, args, "", nil)
 	if err != nil || !next.NeedsInput() || strings.Join(offered(t, next), " ") != "ledger@0.9.1=ledger (new) → 0.9.1" {
 		t.Fatalf("after the release: %+v, %v", next, err)
+	}
+}
+
+// Typing the wrong text three times is refusing: the workflow ends as
+// declined, nothing deployed; a fourth text is not asked for.
+func TestApproveDeploymentTypedMismatches(t *testing.T) {
+	ctx := context.Background()
+	data := domaintest.New(t)
+	h := mrtrtest.New(t, NewApproveDeploymentProgram(&ApproveDeploymentImpl{Data: data}))
+	args := map[string]any{"environment": "staging"}
+	h.Principal = ""
+	first, err := h.Call(ctx, args, "", nil)
+	if err != nil || !first.NeedsInput() {
+		t.Fatalf("round 1: %+v, %v", first, err)
+	}
+	r, err := h.Call(ctx, args, first.RequestState, plan("search@2.1.0"))
+	for i, text := range []string{"stagin", "STAGING", "production"} {
+		if err != nil || !r.NeedsInput() || r.InputRequests["deploy"] == nil {
+			t.Fatalf("before text %d: %+v, %v", i+1, r, err)
+		}
+		r, err = h.Call(ctx, args, r.RequestState, typed(text))
+		if i < 2 {
+			left := []string{"2 attempts left", "1 attempt left"}[i]
+			if err != nil || r.InputRequests["deploy"] == nil || !strings.Contains(r.InputRequests["deploy"].(*mcp.ElicitParams).Message, "that is not “staging”; type it exactly as shown ("+left+")") {
+				t.Fatalf("text %d: %+v, %v", i+1, r, err)
+			}
+		}
+	}
+	if err != nil || r.NeedsInput() || r.Final.Outcome != mrtr.OutcomeCancelled || r.Final.Text != "Nothing was deployed to staging." {
+		t.Fatalf("after three mismatches: %+v, %v", r, err)
+	}
+	if n := data.Effects(deployTool, "staging")(); n != 0 {
+		t.Fatalf("deployed %d times", n)
 	}
 }
 
@@ -142,7 +201,7 @@ func TestApproveDeploymentNewBuildWhileConfirming(t *testing.T) {
 	if err := domain.Save(ctx, data, domain.ServiceKey("search"), domain.Service{Name: "search", Version: "2.1.1"}); err != nil {
 		t.Fatal(err)
 	}
-	r, err := h.Call(ctx, args, confirm.RequestState, approve)
+	r, err := h.Call(ctx, args, confirm.RequestState, typed("staging"))
 	if err != nil || r.NeedsInput() || r.Final.Outcome != mrtr.OutcomeFailed || !strings.Contains(r.Final.Text, "changed while waiting") {
 		t.Fatalf("round 3: %+v, %v", r, err)
 	}

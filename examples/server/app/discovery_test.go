@@ -94,8 +94,19 @@ func TestServeDiscoveredChoices(t *testing.T) {
 	if err != nil || !d2.NeedsInput() {
 		t.Fatalf("approve_deployment round 2: %+v, %v", d2, err)
 	}
-	d3, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "approve_deployment", Arguments: env, RequestState: d2.RequestState,
+	// A typed confirmation: a yes is not enough, the approver types the
+	// environment's name.
+	gate := d2.InputRequests["deploy"].(*mcp.ElicitParams)
+	if !strings.Contains(gate.Message, "Type staging to deploy.") {
+		t.Fatalf("approve_deployment asks %q", gate.Message)
+	}
+	yes, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "approve_deployment", Arguments: env, RequestState: d2.RequestState,
 		InputResponses: mcp.InputResponseMap{"deploy": accept(map[string]any{"confirm": true})}})
+	if err != nil || !yes.NeedsInput() || !strings.Contains(yes.InputRequests["deploy"].(*mcp.ElicitParams).Message, "type “staging” to confirm") {
+		t.Fatalf("approve_deployment with a yes: %+v, %v", yes, err)
+	}
+	d3, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "approve_deployment", Arguments: env, RequestState: yes.RequestState,
+		InputResponses: mcp.InputResponseMap{"deploy": accept(map[string]any{"confirm": "staging"})}})
 	if err != nil || d3.NeedsInput() || d3.IsError || text(t, d3) != "Deployed search@2.1.0 to staging as rel-42." {
 		t.Fatalf("approve_deployment round 3: %+v %q, %v", d3, text(t, d3), err)
 	}

@@ -1,0 +1,44 @@
+// Written by mrtrgen as a starting point. This file is yours: edit it freely;
+// mrtrgen never overwrites it (delete it to get a fresh scaffold).
+
+package deploys
+
+import (
+	"testing"
+
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
+	vocab "github.com/mrtrgen/mrtrgen/vocab"
+)
+
+// TestDeployReleaseHandler drives DeployReleaseImpl through one deploy_release workflow as a client
+// would: typed arguments, each question answered with its typed answer, what it asks and how it
+// ends checked. Test its other branches the same way: d.Decline, d.Cancel, d.Refuse, d.As another
+// caller, d.Replay a round.
+func TestDeployReleaseHandler(t *testing.T) {
+	t.Skip("scaffold: give it arguments and answers your handler knows, then delete this line")
+	h := mrtrtest.New(t, NewDeployReleaseProgram(&DeployReleaseImpl{}))
+	d := DriveDeployRelease(t, h, DeployReleaseArgs{
+		Environment: DeployReleaseEnvironmentProd,
+		ReleaseID:   "rel-0",
+	})
+	d.WantAsks("confirm")
+	d.Confirm()
+	d.WantEnd(vocab.OutcomeSuccess, "")
+}
+
+// TestDeployReleaseHandlerMatrix runs the MRTR test matrix against DeployReleaseImpl.
+// Give the fixtures Effects (a count of the side effects your handler performed) and
+// Break (it makes your handler's dependencies fail until restored); Fixtures.Variants
+// for the branches the fixture workflow does not take; Fixtures.Scenarios for a
+// scenario that needs other callers or arguments.
+func TestDeployReleaseHandlerMatrix(t *testing.T) {
+	t.Skip("scaffold: give it arguments and answers your handler knows, then delete this line")
+	h := &DeployReleaseImpl{}
+	mrtrtest.RunMatrix(t, NewDeployReleaseProgram(h), mrtrtest.Fixtures{
+		Args:         map[string]any{"environment": "prod", "releaseId": "rel-0"},
+		Other:        "bob",
+		OtherArgs:    map[string]any{"environment": "staging", "releaseId": "rel-999999"},
+		Unauthorized: "mallory",
+		WantOutcome:  vocab.OutcomeSuccess,
+	})
+}

@@ -1,0 +1,45 @@
+// Written by mrtrgen as a starting point. This file is yours: edit it freely;
+// mrtrgen never overwrites it (delete it to get a fresh scaffold).
+
+package deploys
+
+import (
+	"testing"
+
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
+	vocab "github.com/mrtrgen/mrtrgen/vocab"
+)
+
+// TestRefundPaymentHandler drives RefundPaymentImpl through one refund_payment workflow as a client
+// would: typed arguments, each question answered with its typed answer, what it asks and how it
+// ends checked. Test its other branches the same way: d.Decline, d.Cancel, d.Refuse, d.As another
+// caller, d.Replay a round.
+func TestRefundPaymentHandler(t *testing.T) {
+	t.Skip("scaffold: give it arguments and answers your handler knows, then delete this line")
+	h := mrtrtest.New(t, NewRefundPaymentProgram(&RefundPaymentImpl{}))
+	d := DriveRefundPayment(t, h, RefundPaymentArgs{
+		AmountMinor: 1,
+		Currency:    RefundPaymentCurrencyEUR,
+		PaymentID:   "pay_0000",
+	})
+	d.WantAsks("confirm")
+	d.Confirm()
+	d.WantEnd(vocab.OutcomeSuccess, "")
+}
+
+// TestRefundPaymentHandlerMatrix runs the MRTR test matrix against RefundPaymentImpl.
+// Give the fixtures Effects (a count of the side effects your handler performed) and
+// Break (it makes your handler's dependencies fail until restored); Fixtures.Variants
+// for the branches the fixture workflow does not take; Fixtures.Scenarios for a
+// scenario that needs other callers or arguments.
+func TestRefundPaymentHandlerMatrix(t *testing.T) {
+	t.Skip("scaffold: give it arguments and answers your handler knows, then delete this line")
+	h := &RefundPaymentImpl{}
+	mrtrtest.RunMatrix(t, NewRefundPaymentProgram(h), mrtrtest.Fixtures{
+		Args:         map[string]any{"amountMinor": int64(1), "currency": "EUR", "paymentId": "pay_0000"},
+		Other:        "bob",
+		OtherArgs:    map[string]any{"amountMinor": int64(2), "currency": "USD", "paymentId": "pay_zzzzzzzzzzzzzzzzzzzz"},
+		Unauthorized: "mallory",
+		WantOutcome:  vocab.OutcomeSuccess,
+	})
+}

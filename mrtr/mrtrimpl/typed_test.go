@@ -1,0 +1,113 @@
+package mrtrimpl
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mrtrgen/mrtrgen/vocab"
+)
+
+func TestTypedSame(t *testing.T) {
+	for _, tc := range []struct {
+		typed, want string
+		same        bool
+	}{
+		{"rel-42", "rel-42", true},
+		{" rel-42\n", "rel-42", true},
+		{"\trel-42 \r\n", "rel-42", true},
+		{"REL-42", "rel-42", false},
+		{"rel -42", "rel-42", false},
+		{"rel-4", "rel-42", false},
+		{"rel-42x", "rel-42", false},
+		{"", "", false},
+		{" ", "", false},
+		{"e\u0301", "\u00e9", false}, // no Unicode normalisation
+		{"rel\u00a0-42", "rel -42", false},
+	} {
+		if got := TypedSame(tc.typed, tc.want); got != tc.same {
+			t.Errorf("TypedSame(%q, %q) = %v", tc.typed, tc.want, got)
+		}
+	}
+}
+
+func TestConfirmTyped(t *testing.T) {
+	const want = "rel-42"
+	request := func(problems Problems) Pending {
+		return Pending{Key: "confirm", Kind: vocab.Elicit, Params: &mcp.ElicitParams{Message: WithProblems("Type rel-42 to deploy.", problems), RequestedSchema: TypedSchema("confirm", want)}}
+	}
+	accepted := func(v any) Response { return Response{Status: Accepted, Content: map[string]any{"confirm": v}} }
+	round := func(resp Response) Round {
+		return &fakeRound{info: RequestInfo{Key: "confirm", Kind: vocab.Elicit}, resp: resp}
+	}
+	for _, tc := range []struct {
+		name       string
+		resp       Response
+		before     uint8
+		on         vocab.Edge
+		after      uint8
+		explain    string // in the question asked again
+		noQuestion bool
+	}{
+		{name: "match", resp: accepted("rel-42"), on: vocab.Next, noQuestion: true},
+		{name: "match with a trailing newline", resp: accepted("rel-42\n"), before: 2, on: vocab.Next, after: 2, noQuestion: true},
+		{name: "first mismatch", resp: accepted("rel-24"), after: 1, explain: "confirm: that is not “rel-42”; type it exactly as shown (2 attempts left)"},
+		{name: "second mismatch", resp: accepted("REL-42"), before: 1, after: 2, explain: "(1 attempt left)"},
+		{name: "last mismatch", resp: accepted("rel"), before: 2, on: vocab.Decline, after: 3, noQuestion: true},
+		{name: "a boolean instead", resp: accepted(true), before: 1, after: 1, explain: "confirm: type “rel-42” to confirm"},
+		{name: "no field", resp: Response{Status: Accepted, Content: map[string]any{}}, explain: "type “rel-42”"},
+		{name: "decline", resp: Response{Status: Declined}, on: vocab.Decline, noQuestion: true},
+		{name: "cancel", resp: Response{Status: Cancelled}, before: 1, on: vocab.Cancel, after: 1, noQuestion: true},
+		{name: "malformed", resp: Response{Status: Malformed, Problem: "expected an elicitation result"}, explain: "expected an elicitation result"},
+		{name: "not answered", resp: Response{}, explain: "Type rel-42 to deploy."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			n := tc.before
+			on, ask := ConfirmTyped(round(tc.resp), "confirm", "confirm", want, &n, 3, request)
+			if on != tc.on || n != tc.after {
+				t.Fatalf("got %q with %d mismatches, want %q with %d", on, n, tc.on, tc.after)
+			}
+			if tc.noQuestion {
+				if ask.Params != nil {
+					t.Fatalf("asked again: %v", ask.Params)
+				}
+				return
+			}
+			p, ok := ask.Params.(*mcp.ElicitParams)
+			if !ok || !strings.Contains(p.Message, tc.explain) {
+				t.Fatalf("asked %#v, want it to say %q", ask.Params, tc.explain)
+			}
+			if got, ok := TypedWant(p.RequestedSchema, "confirm"); !ok || got != want {
+				t.Fatalf("TypedWant = %q, %v", got, ok)
+			}
+		})
+	}
+	// An empty text to type (a value that was not set) is never confirmed:
+	// every answer is a mismatch, and the last refuses.
+	n := uint8(0)
+	for i := range 3 {
+		on, _ := ConfirmTyped(round(accepted("")), "confirm", "confirm", "", &n, 3, request)
+		if (i < 2 && on != "") || (i == 2 && on != vocab.Decline) {
+			t.Fatalf("answer %d with nothing to type: %q", i+1, on)
+		}
+	}
+}
+
+func TestTypedWant(t *testing.T) {
+	for _, want := range []string{"rel-42", "a “quoted” id", "\u201d to confirm", "x"} {
+		got, ok := TypedWant(TypedSchema("typed", want), "typed")
+		if !ok || got != want {
+			t.Errorf("TypedWant(TypedSchema(%q)) = %q, %v", want, got, ok)
+		}
+	}
+	for _, s := range []any{
+		map[string]any{"properties": map[string]any{"typed": map[string]any{"type": "boolean", "title": "Confirm"}}},
+		map[string]any{"properties": map[string]any{"other": map[string]any{"type": "string", "title": TypedPrefix + "x" + TypedSuffix}}},
+		"not a schema", make(chan int),
+	} {
+		if got, ok := TypedWant(s, "typed"); ok {
+			t.Errorf("TypedWant(%v) = %q, want nothing", s, got)
+		}
+	}
+}
