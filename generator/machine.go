@@ -270,7 +270,7 @@ func (w *workflow) takeAnswer(b *jen.Group, s *spec.State, q *spec.InputRequest)
 	}
 	b.List(jen.Id("answer"), left, jen.Err()).Op(":=").Qual(pkgImpl, "Take").Call(
 		jen.Id("ctx"), jen.Id("r"), jen.Lit(q.Key),
-		w.explained(s, jen.Qual(pkgImpl, "Bind").Call(jen.Id("p").Dot(w.requestBuilder(q)), jen.Id("f"))),
+		w.explained(s, q, jen.Qual(pkgImpl, "Bind").Call(jen.Id("p").Dot(w.requestBuilder(q)), jen.Id("f"))),
 		jen.Qual(pkgImpl, adapter).Call(w.decoderRef(q)),
 		jen.Op("&").Id("pending"),
 	)

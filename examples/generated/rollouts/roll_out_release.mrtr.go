@@ -113,6 +113,9 @@ type RollOutReleaseFlow struct {
 	// reasked is why a check sent the workflow back to an ask in this round, shown with the
 	// question.
 	reasked string
+	// reaskedWith is the refused answer of each form asked again in this round, by request key: its
+	// defaults.
+	reaskedWith map[string]map[string]any
 }
 
 // State returns the state the workflow is in.
@@ -234,7 +237,7 @@ func (p rollOutReleaseProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Ro
 	case RollOutReleaseStateAskTicket:
 		var pending []mrtrimpl.Pending
 		if f.Ticket == nil {
-			answer, left, err := mrtrimpl.Take(ctx, r, "ticket", mrtrimpl.Again(mrtrimpl.Bind(p.requestTicket, f), f.reasked), mrtrimpl.Form(p.decodeTicket), &pending)
+			answer, left, err := mrtrimpl.Take(ctx, r, "ticket", mrtrimpl.AgainWith(mrtrimpl.Bind(p.requestTicket, f), f.reasked, f.reaskedWith["ticket"]), mrtrimpl.Form(p.decodeTicket), &pending)
 			switch {
 			case err != nil:
 				return mrtrimpl.Step{}, err
@@ -261,6 +264,7 @@ func (p rollOutReleaseProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Ro
 				return mrtrimpl.Goto(r, RollOutReleaseStateNoTicket, vocab.Exhausted)
 			}
 			f.reasked = why
+			f.reaskedWith = map[string]map[string]any{"ticket": p.givenTicket(f.Ticket)}
 			f.Ticket = nil
 			return mrtrimpl.Goto(r, RollOutReleaseStateAskTicket, vocab.AskAgain)
 		}
@@ -962,6 +966,17 @@ func (p rollOutReleaseProgram) CheckContinuation(ctx context.Context, f *RollOut
 		}
 	}
 	return problems
+}
+
+// givenTicket is answer a to "ticket" as form content, the defaults of the form asked again after a
+// check refused it; sensitive fields are left out.
+func (rollOutReleaseProgram) givenTicket(a *RollOutReleaseTicketAnswer) map[string]any {
+	if a == nil {
+		return nil
+	}
+	m := map[string]any{}
+	m["id"] = a.ID
+	return m
 }
 
 // rollOutReleaseTicketSchema is the form of input request "ticket".
