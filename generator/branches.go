@@ -139,6 +139,19 @@ func (w *workflow) askAgainTargets() map[string]bool {
 // refusals is the flow's count of the answers check state s refused.
 func refusals(s *spec.State) string { return lowerName(s.Name) + "Refusals" }
 
+// refusalStates are the states that count refusals in the flow and the
+// continuation's refusals group, in state order: the checks with askAgain
+// and the asks that bound their validators with context (maxAttempts).
+func (w *workflow) refusalStates() []*spec.State {
+	var out []*spec.State
+	for _, s := range w.t.States {
+		if s.CountsRefusals() {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
 // askAgainStates are the check states with askAgain, in state order: each
 // has a refusal count in the flow and the continuation.
 func (w *workflow) askAgainStates() []*spec.State {
@@ -232,13 +245,20 @@ func (w *workflow) givenFuncs(jf *jen.File) {
 // refusal counts (carried in the continuation) and the message of this
 // round's refusal.
 func (w *workflow) askAgainFields(g *jen.Group) {
-	states := w.askAgainStates()
-	if len(states) == 0 {
-		return
-	}
-	for _, s := range states {
-		g.Commentf("%s counts the answers check %s refused (mrtr.AskAgain); the continuation carries it.", refusals(s), s.Check.Name)
+	for _, s := range w.refusalStates() {
+		if s.Kind == vocab.StateAsk {
+			g.Commentf("%s counts the answers of %s its validators with context refused (mrtr.Invalid); the continuation carries it.", refusals(s), s.Name)
+		} else {
+			g.Commentf("%s counts the answers check %s refused (mrtr.AskAgain); the continuation carries it.", refusals(s), s.Check.Name)
+		}
 		g.Id(refusals(s)).Uint8()
+	}
+	if w.flowValidated() {
+		g.Comment("refusedInFlow says a validator with context refused an answer of this round (mrtr.Invalid).")
+		g.Id("refusedInFlow").Bool()
+	}
+	if len(w.askAgainStates()) == 0 {
+		return
 	}
 	g.Comment("reasked is why a check sent the workflow back to an ask in this round, shown with the question.")
 	g.Id("reasked").String()

@@ -383,6 +383,7 @@ func (g *gen) workflowFile(t *spec.Tool) (File, error) {
 	w.codec(jf)
 	w.validators(jf)
 	w.givenFuncs(jf)
+	w.readsFuncs(jf)
 	w.requestFuncs(jf)
 	name := fileBase(t) + ".mrtr.go"
 	b, decls, err := render(name, jf)

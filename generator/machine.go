@@ -217,6 +217,9 @@ func (w *workflow) checkCase(c *jen.Group, s *spec.State) {
 // it, and asks again for what is still missing or invalid.
 func (w *workflow) askCase(c *jen.Group, s *spec.State) {
 	c.Var().Id("pending").Index().Qual(pkgImpl, "Pending")
+	if s.OnExhausted != nil && w.flowValidated() {
+		c.Id("f").Dot("refusedInFlow").Op("=").False()
+	}
 	allOptional := true
 	var none *jen.Statement // every answer is missing
 	var all []jen.Code
@@ -234,6 +237,7 @@ func (w *workflow) askCase(c *jen.Group, s *spec.State) {
 		}
 		all = append(all, jen.Id("p").Dot(w.requestBuilder(q)).Call(jen.Id("f"), jen.Nil()))
 	}
+	w.boundRefusals(c, s)
 	c.If(jen.Len(jen.Id("pending")).Op(">").Lit(0)).Block(jen.Return(jen.Id("r").Dot("Ask").Call(jen.Id("pending"))))
 	if allOptional {
 		// Optional requests the client cannot answer are left out, but a

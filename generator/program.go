@@ -231,6 +231,12 @@ func (w *workflow) stateRow(s *spec.State) jen.Code {
 	if a := s.AskAgain; a != nil {
 		row = append(row, pair{jen.Id("AskAgain"), jen.Lit(a.State.Name)}, pair{jen.Id("MaxAttempts"), jen.Lit(a.MaxAttempts)})
 	}
+	if s.Kind == vocab.StateAsk && s.OnExhausted != nil {
+		row = append(row, pair{jen.Id("MaxAttempts"), jen.Lit(s.MaxAttempts)})
+	}
+	if uses := w.flowValidatorUses(s); len(uses) > 0 {
+		row = append(row, pair{jen.Id("FlowValidators"), jen.Index().String().Values(uses...)})
+	}
 	if b := s.Branch; b != nil {
 		row = append(row, pair{jen.Id("Branch"), jen.Lit(b.On.Name())})
 	}

@@ -149,6 +149,7 @@ func checkAnswerNotGiven(c *checker, r *Rule) {
 			}
 		}
 	}
+	checkValidatorAnswers(c, r)
 }
 
 func isAnswer(ref *spec.TemplateRef) bool {

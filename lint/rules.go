@@ -1147,7 +1147,7 @@ func checkKeyCollisions(c *checker, r *Rule) {
 			if s.Confirm != nil {
 				gates = append(gates, named{s.Name, s.Pos})
 			}
-			if s.AskAgain != nil {
+			if s.CountsRefusals() {
 				asksAgain = append(asksAgain, named{s.Name, s.Pos})
 			}
 		}

@@ -160,7 +160,7 @@ func tokenSizeAt(g *graph, s *spec.State) int {
 	}
 	refusals := 0 // per check that asks again, the count of refused answers
 	for _, c := range t.States {
-		if c.AskAgain != nil {
+		if c.CountsRefusals() {
 			refusals += entrySize(maxIntBytes)
 		}
 	}

@@ -46,7 +46,29 @@ type Validator struct {
 	Name        string
 	Type        FieldType
 	Description string
-	Pos         Pos
+	// Reads, for a validator with context, names the values of the flow it
+	// reads besides the value it checks, written like a branch's value: an
+	// argument ("component"), a continuation field ("running") or a form
+	// field of an earlier answer ("ticket.id"). They are resolved in each
+	// workflow that uses the validator (Tool.ValidatorReads); the
+	// generated method receives them typed. Empty for a plain validator,
+	// whose method gets the value only.
+	Reads    []ValueRef
+	ReadsPos Pos
+	Pos      Pos
+}
+
+// InContext reports whether the validator reads the flow (reads:).
+func (v *Validator) InContext() bool { return len(v.Reads) > 0 }
+
+// Validator returns the file's validator named name, or nil.
+func (f *File) Validator(name string) *Validator {
+	for _, v := range f.Validators {
+		if v.Name == name {
+			return v
+		}
+	}
+	return nil
 }
 
 // Tool is one multi-round workflow: an MCP tool, or a prompt (Kind says
@@ -77,6 +99,10 @@ type Tool struct {
 	// onExhausted); states the walk does not reach follow, sorted by name.
 	States []*State
 	Lint   *LintConfig
+	// ValidatorReads are the reads of each validator with context the
+	// workflow uses (by validator name), resolved against the workflow's
+	// arguments, continuation fields and forms; in the validator's order.
+	ValidatorReads map[string][]ValueRef
 
 	Pos        Pos // the tool's name key
 	InitialPos Pos
@@ -265,6 +291,12 @@ type State struct {
 
 	// Ask: the requests of the round (sorted by key).
 	Requests []*InputRequest
+	// MaxAttempts and OnExhausted, on an ask whose forms use a validator
+	// with context, bound the answers such validators refuse: the refusal
+	// of the MaxAttempts-th answer goes to OnExhausted instead of asking
+	// again (0 and nil: unbounded, as built-in validation is).
+	MaxAttempts int
+	OnExhausted *StateRef
 	// Confirm: the gate's question.
 	Confirm *Gate
 
@@ -481,6 +513,11 @@ func (s *State) Edges() []Edge {
 	if a := s.AskAgain; a != nil {
 		es = append(es, Edge{From: s.Name, To: a.State.Name, On: vocab.AskAgain, Pos: a.State.Pos},
 			Edge{From: s.Name, To: a.OnExhausted.Name, On: vocab.Exhausted, Pos: a.OnExhausted.Pos})
+	}
+	if s.Kind == vocab.StateAsk && s.OnExhausted != nil {
+		// The answers validators with context refused are asked for again
+		// in the state itself (no edge), as built-in validation does.
+		es = append(es, Edge{From: s.Name, To: s.OnExhausted.Name, On: vocab.Exhausted, Pos: s.OnExhausted.Pos})
 	}
 	return es
 }

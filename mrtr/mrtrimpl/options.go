@@ -214,3 +214,11 @@ func NotSet(kind, method, state, outcome, field, goField string) error {
 func NoOptions(state, field, list string) error {
 	return fmt.Errorf("state %s: form field %s offers the options of continuation field %s, which is empty: the check before it must set it (declare it with sets: so lint and the generated code check that)", state, field, list)
 }
+
+// TooFewOptions is the error of an ask reached with fewer options than a
+// multi-select of its form must pick (minItems): the question could not be
+// answered, and asking it would ask again forever. The round fails as a
+// dependency failure naming the field, instead.
+func TooFewOptions(state, field, list string, minItems, found int) error {
+	return fmt.Errorf("state %s: form field %s must pick at least %d of the options of continuation field %s, which holds %d: the question cannot be answered, so it is not asked (the check before it must find enough options, or route elsewhere when it does not)", state, field, minItems, list, found)
+}
