@@ -39,7 +39,7 @@ func readFieldName(ref spec.ValueRef) string {
 func (w *workflow) flowValidators() []*spec.Validator {
 	var out []*spec.Validator
 	for _, v := range w.usedValidators() {
-		if v.InContext() && w.t.ValidatorReads[v.Name] != nil {
+		if v.InContext() && w.t.ReadsOf(v.Name) != nil {
 			out = append(out, v)
 		}
 	}
@@ -68,7 +68,7 @@ func (w *workflow) readsTypes(jf *jen.File) {
 	for _, v := range w.flowValidators() {
 		jf.Commentf("%s is what validator %s reads of the flow of %s %s (reads: in the spec), besides the value it checks.", w.readsType(v), v.Name, w.t.Kind, w.t.Name)
 		jf.Type().Id(w.readsType(v)).StructFunc(func(g *jen.Group) {
-			for _, ref := range w.t.ValidatorReads[v.Name] {
+			for _, ref := range w.t.ReadsOf(v.Name) {
 				f := ref.Field
 				switch ref.Kind {
 				case spec.RefArgument:
@@ -97,7 +97,7 @@ func (w *workflow) readsFuncs(jf *jen.File) {
 		jf.Commentf("%s gathers from f what validator %s reads.", readsFunc(v), v.Name)
 		jf.Func().Params(jen.Id(w.n.program())).Id(readsFunc(v)).Params(jen.Id("f").Op("*").Id(w.n.flow())).Params(jen.Id(typ), jen.Error()).BlockFunc(func(g *jen.Group) {
 			g.Var().Id("in").Id(typ)
-			for _, ref := range w.t.ValidatorReads[v.Name] {
+			for _, ref := range w.t.ReadsOf(v.Name) {
 				dst := jen.Id("in").Dot(readFieldName(ref))
 				switch ref.Kind {
 				case spec.RefArgument:
@@ -154,7 +154,7 @@ func (w *workflow) boundRefusals(c *jen.Group, s *spec.State) {
 // handler method, after the plain validator's.
 func (w *workflow) flowValidatorDoc(v *spec.Validator) string {
 	var names []string
-	for _, ref := range w.t.ValidatorReads[v.Name] {
+	for _, ref := range w.t.ReadsOf(v.Name) {
 		names = append(names, ref.Name())
 	}
 	return fmt.Sprintf("It reads %s of the flow (in, reads: in the spec). An mrtr.Invalid counts against the ask's maxAttempts.", strings.Join(names, ", "))

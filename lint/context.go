@@ -21,7 +21,7 @@ func (c *checker) validatorReads(t *spec.Tool, s *spec.State) []validatorRead {
 		if u.State != s {
 			continue
 		}
-		for _, ref := range t.ValidatorReads[u.Validator.Name] {
+		for _, ref := range t.ReadsOf(u.Validator.Name) {
 			out = append(out, validatorRead{use: u, ref: ref,
 				what: fmt.Sprintf("validator %s of form field %q of request %s", u.Validator.Name, u.Field.Name, u.Request.Key),
 				sc:   c.toolScope(t, u.Field.Lint, u.Request.Lint, s.Lint)})
@@ -41,8 +41,8 @@ type validatorRead struct {
 // of the workflow reads a continuation field: the workflow must then say
 // who sets it (sets:), as one that offers options must.
 func readsContinuationInValidators(t *spec.Tool) bool {
-	for _, refs := range t.ValidatorReads {
-		for _, ref := range refs {
+	for _, vr := range t.ValidatorReads {
+		for _, ref := range vr.Reads {
 			if ref.Kind == spec.RefContinuation {
 				return true
 			}

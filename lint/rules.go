@@ -1058,6 +1058,13 @@ func checkUnusedInput(c *checker, r *Rule) {
 				used[b.On.Path[0]] = true // a branch routes on it
 			}
 		}
+		for _, vr := range t.ValidatorReads {
+			for _, ref := range vr.Reads {
+				if ref.Kind == spec.RefFormField {
+					used[ref.Path[0]] = true // a validator with context reads it
+				}
+			}
+		}
 		g := c.graph(t)
 		for i, s := range t.States {
 			if s.Kind != vocab.StateAsk {

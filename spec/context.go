@@ -2,6 +2,8 @@ package spec
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/mrtrgen/mrtrgen/vocab"
 )
@@ -10,6 +12,24 @@ import (
 // values of the flow it reads; each workflow that uses it resolves those
 // names against its own arguments, continuation fields and forms, so one
 // validator can serve several tools that share the names it reads.
+
+// ValidatorReads are the reads of one validator with context, resolved in
+// one workflow.
+type ValidatorReads struct {
+	Validator string
+	Reads     []ValueRef // in the validator's order
+}
+
+// ReadsOf returns the resolved reads of validator name in the workflow
+// (nil when it uses no such validator, or its reads did not resolve).
+func (t *Tool) ReadsOf(name string) []ValueRef {
+	for _, vr := range t.ValidatorReads {
+		if vr.Validator == name {
+			return vr.Reads
+		}
+	}
+	return nil
+}
 
 // FlowValidatorUse is one use of a validator with context: the form
 // field it checks, in request Request of ask state State.
@@ -93,7 +113,7 @@ func (r *resolver) resolveValidatorReads(t *Tool, keys map[string]*InputRequest)
 		}
 	}
 	for _, u := range t.FlowValidatorUses(r.f) {
-		if _, done := t.ValidatorReads[u.Validator.Name]; done {
+		if t.ReadsOf(u.Validator.Name) != nil {
 			continue
 		}
 		var resolved []ValueRef
@@ -111,10 +131,8 @@ func (r *resolver) resolveValidatorReads(t *Tool, keys map[string]*InputRequest)
 		if !ok {
 			continue
 		}
-		if t.ValidatorReads == nil {
-			t.ValidatorReads = map[string][]ValueRef{}
-		}
-		t.ValidatorReads[u.Validator.Name] = resolved
+		t.ValidatorReads = append(t.ValidatorReads, &ValidatorReads{Validator: u.Validator.Name, Reads: resolved})
+		slices.SortFunc(t.ValidatorReads, func(a, b *ValidatorReads) int { return strings.Compare(a.Validator, b.Validator) })
 	}
 	for _, s := range t.States {
 		if s.Kind != vocab.StateAsk || s.OnExhausted == nil {

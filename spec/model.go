@@ -100,9 +100,9 @@ type Tool struct {
 	States []*State
 	Lint   *LintConfig
 	// ValidatorReads are the reads of each validator with context the
-	// workflow uses (by validator name), resolved against the workflow's
-	// arguments, continuation fields and forms; in the validator's order.
-	ValidatorReads map[string][]ValueRef
+	// workflow uses, sorted by validator name, resolved against the
+	// workflow's arguments, continuation fields and forms (ReadsOf).
+	ValidatorReads []*ValidatorReads
 
 	Pos        Pos // the tool's name key
 	InitialPos Pos
