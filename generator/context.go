@@ -19,12 +19,14 @@ import (
 // failure, logged and never shown.
 
 // readsType is the struct a validator with context receives.
-func (w *workflow) readsType(v *spec.Validator) string { return w.n.base + spec.GoName(v.Name) + "Reads" }
+func (w *workflow) readsType(v *spec.Validator) string {
+	return w.n.base + spec.GoName(v.Name) + "Reads"
+}
 
 // readsFunc is the program method building it from the flow.
 func readsFunc(v *spec.Validator) string { return "reads" + spec.GoName(v.Name) }
 
-// readField is the Go name of one read in the struct: "ticket.id" is
+// readFieldName is the Go name of one read in the struct: "ticket.id" is
 // TicketID.
 func readFieldName(ref spec.ValueRef) string {
 	var b strings.Builder
