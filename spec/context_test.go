@@ -87,7 +87,7 @@ func TestValidatorReadsMisuse(t *testing.T) {
 		{"a bound without a validator with context", swap("validate: [forRelease]", "validate: []"), "40:22", "state", `state "askTicket": maxAttempts bounds the answers validators with context refuse, but no form field of this ask uses one`},
 		{"onExhausted without maxAttempts", swap("        maxAttempts: 3\n", ""), "39:9", "state", "maxAttempts and onExhausted bound the answers"},
 		{"a bound on a check", swap("        next: askChange\n", "        next: askChange\n        maxAttempts: 2\n"), "22:9", "state", `maxAttempts does not apply to a check state`},
-		{"an unknown read", swap("[component, running, change.kind]", "[component, runing]"), "6:24", "unknown-reference", `"runing" names no argument, continuation field or form field`},
+		{"an unknown read", swap("[component, running, change.kind]", "[component, runnin]"), "6:24", "unknown-reference", `"runnin" names no argument, continuation field or form field`},
 		{"a read of a whole form", swap("[component, running, change.kind]", "[change]"), "6:13", "unknown-reference", `"change" is the answer of a elicitation/create request`},
 		{"minItems above the list's maxItems", swap("minItems: 2", "minItems: 4"), "37:17", "field", `form field "parts": minItems 4 is above the maxItems 3 of continuation list "found" it offers`},
 		{"an empty reads", swap("[component, running, change.kind]", "[]"), "6:12", "schema", "minimum 1 items"},
