@@ -96,7 +96,8 @@ type Tool struct {
 	// States are ordered by a breadth-first walk from the initial state
 	// (following the edges in State.Edges order: Next, outcomes by name, a
 	// branch's arms and default, OnDecline, OnCancel, askAgain and
-	// onExhausted); states the walk does not reach follow, sorted by name.
+	// onExhausted, an ask's onExhausted); states the walk does not reach
+	// follow, sorted by name.
 	States []*State
 	Lint   *LintConfig
 	// ValidatorReads are the reads of each validator with context the
