@@ -213,6 +213,9 @@ func stateNode(s *spec.State) *Node {
 	if a := s.AskAgain; a != nil {
 		n.Lines = append(n.Lines, fmt.Sprintf("may ask %s again, %d answers in all", a.State.Name, a.MaxAttempts))
 	}
+	if s.Kind == vocab.StateAsk && s.OnExhausted != nil {
+		n.Lines = append(n.Lines, fmt.Sprintf("validators may refuse, %d answers in all", s.MaxAttempts))
+	}
 	return n
 }
 

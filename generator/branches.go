@@ -139,12 +139,14 @@ func (w *workflow) askAgainTargets() map[string]bool {
 // refusals is the flow's count of the answers check state s refused.
 func refusals(s *spec.State) string { return lowerName(s.Name) + "Refusals" }
 
-// askAgainStates are the check states with askAgain, in state order: each
-// has a refusal count in the flow and the continuation.
-func (w *workflow) askAgainStates() []*spec.State {
+// refusalStates are the states that count refusals in the flow and the
+// continuation's refusals group, in state order: the checks with askAgain,
+// typed confirmations, and the asks that bound their validators with
+// context (maxAttempts).
+func (w *workflow) refusalStates() []*spec.State {
 	var out []*spec.State
 	for _, s := range w.t.States {
-		if s.RefusalLimit() > 0 {
+		if s.CountsRefusals() {
 			out = append(out, s)
 		}
 	}
@@ -163,38 +165,121 @@ func (w *workflow) askAgain(g *jen.Group, s *spec.State) {
 	g.Add(count.Clone()).Op("++")
 	g.If(count.Clone().Op(">=").Lit(a.MaxAttempts)).Block(w.goTo(a.OnExhausted.Name, vocab.Exhausted))
 	g.Id("f").Dot("reasked").Op("=").Id("why")
+	if forms := w.refusedForms(a.State.Name); len(forms) > 0 {
+		// The forms asked again are prefilled with the refused answer.
+		g.Id("f").Dot("reaskedWith").Op("=").Map(jen.String()).Map(jen.String()).Any().Values(jen.DictFunc(func(d jen.Dict) {
+			for _, q := range forms {
+				d[jen.Lit(q.Key)] = jen.Id("p").Dot(givenFunc(q)).Call(jen.Id("f").Dot(field(q.Key)))
+			}
+		}))
+	}
 	g.Add(w.goTo(a.State.Name, vocab.AskAgain))
+}
+
+// refusedForms are the forms of ask state name, when some check may send
+// the workflow back to it: each is asked again prefilled with the answer
+// the check refused.
+func (w *workflow) refusedForms(name string) []*spec.InputRequest {
+	s := w.t.State(name)
+	if s == nil || !w.askAgainTargets()[name] {
+		return nil
+	}
+	var out []*spec.InputRequest
+	for _, q := range s.Requests {
+		if q.Kind == vocab.Elicit {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// givenFunc is the program method that turns the answer to form q back
+// into form content (givenTicket).
+func givenFunc(q *spec.InputRequest) string { return "given" + spec.GoName(q.Key) }
+
+// givenFuncs emits, for each form some check may refuse the answer to,
+// the method giving that answer back as form content without its
+// sensitive fields: the defaults of the form asked again
+// (mrtrimpl.AgainWith).
+func (w *workflow) givenFuncs(jf *jen.File) {
+	for _, s := range w.t.States {
+		for _, q := range w.refusedForms(s.Name) {
+			jf.Commentf("%s is answer a to %q as form content, the defaults of the form asked again after a check refused it; sensitive fields are left out.", givenFunc(q), q.Key)
+			jf.Func().Params(jen.Id(w.n.program())).Id(givenFunc(q)).Params(jen.Id("a").Op("*").Id(w.n.answer(q.Key))).Map(jen.String()).Any().BlockFunc(func(g *jen.Group) {
+				g.If(jen.Id("a").Op("==").Nil()).Block(jen.Return(jen.Nil()))
+				g.Id("m").Op(":=").Map(jen.String()).Any().Values()
+				for _, f := range q.Fields {
+					if f.Sensitive {
+						g.Commentf("%s is sensitive: never sent back as a default.", f.Name)
+						continue
+					}
+					v := jen.Id("a").Dot(field(f.Name))
+					switch {
+					case f.Type == spec.TypeArray:
+						g.If(v.Clone().Op("!=").Nil()).Block(jen.Id("m").Index(jen.Lit(f.Name)).Op("=").Add(v.Clone()))
+					case optional(f):
+						g.If(v.Clone().Op("!=").Nil()).Block(jen.Id("m").Index(jen.Lit(f.Name)).Op("=").Op("*").Add(v.Clone()))
+					default:
+						g.Id("m").Index(jen.Lit(f.Name)).Op("=").Add(v.Clone())
+					}
+				}
+				g.Return(jen.Id("m"))
+			})
+			jf.Line()
+		}
+	}
 }
 
 // askAgainFields are the flow's unexported fields for asking again: the
 // refusal counts (carried in the continuation) and the message of this
 // round's refusal.
 func (w *workflow) askAgainFields(g *jen.Group) {
-	states := w.askAgainStates()
-	if len(states) == 0 {
-		return
-	}
-	for _, s := range states {
-		if s.Confirm != nil {
+	for _, s := range w.refusalStates() {
+		switch {
+		case s.Confirm != nil:
 			g.Commentf("%s counts the texts typed at %s that were not the one shown; the continuation carries it.", refusals(s), s.Name)
-		} else {
+		case s.Kind == vocab.StateAsk:
+			g.Commentf("%s counts the answers of %s its validators with context refused (mrtr.Invalid); the continuation carries it.", refusals(s), s.Name)
+		default:
 			g.Commentf("%s counts the answers check %s refused (mrtr.AskAgain); the continuation carries it.", refusals(s), s.Check.Name)
 		}
 		g.Id(refusals(s)).Uint8()
 	}
+	if w.flowValidated() {
+		g.Comment("refusedInFlow says a validator with context refused an answer of this round (mrtr.Invalid).")
+		g.Id("refusedInFlow").Bool()
+	}
 	if len(w.askAgainTargets()) == 0 {
-		return // typed confirmations only
+		return // no check asks again
 	}
 	g.Comment("reasked is why a check sent the workflow back to an ask in this round, shown with the question.")
 	g.Id("reasked").String()
+	if w.hasRefusedForms() {
+		g.Comment("reaskedWith is the refused answer of each form asked again in this round, by request key: its defaults.")
+		g.Id("reaskedWith").Map(jen.String()).Map(jen.String()).Any()
+	}
+}
+
+// hasRefusedForms reports whether some check may send the workflow back
+// to a form.
+func (w *workflow) hasRefusedForms() bool {
+	for _, s := range w.t.States {
+		if len(w.refusedForms(s.Name)) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // explained wraps the request builder of an askAgain target so that it
 // adds the message of the check that sent the workflow back (nothing on
 // any other round).
-func (w *workflow) explained(s *spec.State, request jen.Code) jen.Code {
+func (w *workflow) explained(s *spec.State, q *spec.InputRequest, request jen.Code) jen.Code {
 	if !w.askAgainTargets()[s.Name] {
 		return request
+	}
+	if q.Kind == vocab.Elicit {
+		return jen.Qual(pkgImpl, "AgainWith").Call(request, jen.Id("f").Dot("reasked"), jen.Id("f").Dot("reaskedWith").Index(jen.Lit(q.Key)))
 	}
 	return jen.Qual(pkgImpl, "Again").Call(request, jen.Id("f").Dot("reasked"))
 }

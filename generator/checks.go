@@ -261,7 +261,8 @@ func (w *workflow) offeringFlow(g *jen.Group, forms []*spec.InputRequest) {
 			}
 		}
 	}
-	if len(sources) == 0 {
+	reads := slices.ContainsFunc(forms, w.requestReadsFlow)
+	if len(sources) == 0 && !reads {
 		return
 	}
 	g.Id("f").Op(":=").Op("&").Id(w.n.flow()).Values()
@@ -269,6 +270,23 @@ func (w *workflow) offeringFlow(g *jen.Group, forms []*spec.InputRequest) {
 		if v, err := w.exampleGo(src); err == nil {
 			g.Id("f").Dot("Continuation").Dot(field(src.Name)).Op("=").Add(v)
 		}
+	}
+	if !reads {
+		return
+	}
+	// The answers validators with context read are given (the fake's
+	// validators accept what they read).
+	var keys []string
+	for _, vr := range w.t.ValidatorReads {
+		for _, ref := range vr.Reads {
+			if ref.Kind == spec.RefFormField && !slices.Contains(keys, ref.Path[0]) {
+				keys = append(keys, ref.Path[0])
+			}
+		}
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		g.Id("f").Dot(field(k)).Op("=").Op("&").Id(w.n.answer(k)).Values()
 	}
 }
 

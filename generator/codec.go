@@ -27,7 +27,8 @@ import (
 //	answers       per request key: an elicitation's form fields (a group),
 //	              a sampled text (a string), roots (a list of strings)
 //	gates         per confirmation state passed: the digest of its question
-//	refusals      per check state that asks again: the answers it refused,
+//	refusals      per check state that asks again, and per ask bounding
+//	              its validators with context: the answers it refused,
 //	              when there were any
 func (w *workflow) codec(jf *jen.File) {
 	w.argsCodec(jf)
@@ -257,7 +258,7 @@ func (w *workflow) appendContinuation(jf *jen.File) {
 	jf.Comment("AppendContinuation appends what the workflow carries between rounds, as tagged")
 	jf.Comment("entries: the continuation fields that are set, the answers given, the gates passed.")
 	w.programMethod(jf, "AppendContinuation").Params(jen.Id("b").Add(bytesType), flow.Clone()).Add(bytesType).BlockFunc(func(g *jen.Group) {
-		if len(t.Continuation.Fields)+len(reqs)+len(gates)+len(w.askAgainStates()) > 0 {
+		if len(t.Continuation.Fields)+len(reqs)+len(gates)+len(w.refusalStates()) > 0 {
 			g.Var().Id("m").Int()
 		}
 		group := func(name string, body func(*jen.Group)) {
@@ -299,7 +300,7 @@ func (w *workflow) appendContinuation(jf *jen.File) {
 				}
 			})
 		}
-		if states := w.askAgainStates(); len(states) > 0 {
+		if states := w.refusalStates(); len(states) > 0 {
 			group(groupRefusals, func(g *jen.Group) {
 				for _, s := range states {
 					count := jen.Id("f").Dot(refusals(s))
@@ -370,7 +371,7 @@ func (w *workflow) loadContinuation(jf *jen.File) {
 					jen.Id("g").Op(":=").Id("r").Dot("Group").Call(jen.Lit(groupGates)),
 					jen.If(jen.Err().Op(":=").Id("p").Dot("readGates").Call(jen.Id("f"), jen.Op("&").Id("g")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
 			}
-			if states := w.askAgainStates(); len(states) > 0 {
+			if states := w.refusalStates(); len(states) > 0 {
 				sw.Case(keyLit(groupRefusals)).BlockFunc(func(c *jen.Group) {
 					c.Comment(groupRefusals + ": a count this build has no check for is skipped")
 					c.Id("n").Op(":=").Id("r").Dot("Group").Call(jen.Lit(groupRefusals))
@@ -405,7 +406,7 @@ func (w *workflow) resetFlow(g *jen.Group) {
 	for _, s := range w.gates() {
 		g.Id("f").Dot(passedField(s)).Op("=").False()
 	}
-	for _, s := range w.askAgainStates() {
+	for _, s := range w.refusalStates() {
 		g.Id("f").Dot(refusals(s)).Op("=").Lit(0)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -230,6 +231,18 @@ func (g *gen) docWorkflow(t *spec.Tool) (*docWorkflow, error) {
 			d.AskAgains = append(d.AskAgains, docAskAgain{
 				StateMD: code(s.Name), CheckMD: code(s.Check.Name), AskMD: code(a.State.Name),
 				MaxMD: fmt.Sprint(a.MaxAttempts), ExhaustedMD: code(a.OnExhausted.Name),
+			})
+		}
+		if s.Kind == vocab.StateAsk && s.OnExhausted != nil {
+			var vs []string
+			for _, u := range t.FlowValidatorUses(g.f) {
+				if u.State == s && !slices.Contains(vs, code(u.Validator.Name)) {
+					vs = append(vs, code(u.Validator.Name))
+				}
+			}
+			d.AskAgains = append(d.AskAgains, docAskAgain{
+				StateMD: code(s.Name), CheckMD: "validator " + strings.Join(vs, ", ") + " (`mrtr.Invalid`)", AskMD: code(s.Name),
+				MaxMD: fmt.Sprint(s.MaxAttempts), ExhaustedMD: code(s.OnExhausted.Name),
 			})
 		}
 	}

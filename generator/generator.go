@@ -382,6 +382,8 @@ func (g *gen) workflowFile(t *spec.Tool) (File, error) {
 	w.program(jf)
 	w.codec(jf)
 	w.validators(jf)
+	w.givenFuncs(jf)
+	w.readsFuncs(jf)
 	w.requestFuncs(jf)
 	name := fileBase(t) + ".mrtr.go"
 	b, decls, err := render(name, jf)

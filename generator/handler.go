@@ -21,6 +21,7 @@ type handlerMethod struct {
 	specName  string
 	outcomes  []*spec.Branch
 	valueType spec.FieldType
+	inFlow    bool // a validator with context (reads:)
 }
 
 // handlerMethods lists the interface in a fixed order: Authorize, then
@@ -95,9 +96,16 @@ func (w *workflow) handlerMethods() []handlerMethod {
 			params:  []jen.Code{ctxParam, jen.Id("value").Add(w.validatorType(v.Type))},
 			results: []jen.Code{jen.Error()},
 		}
+		if v.InContext() {
+			m.params = append(m.params, jen.Id("in").Id(w.readsType(v)))
+			m.inFlow = true
+		}
 		m.doc = []string{fmt.Sprintf("%s is custom validator %s; it runs once value has passed the spec's built-in constraints.", m.name, v.Name)}
 		if d := strings.TrimSpace(v.Description); d != "" {
 			m.doc = append(m.doc, d)
+		}
+		if v.InContext() {
+			m.doc = append(m.doc, w.flowValidatorDoc(v))
 		}
 		m.doc = append(m.doc,
 			"Return mrtr.Invalid saying what is wrong with value: the user is shown it (an answer is asked for again).",

@@ -203,6 +203,9 @@ func (w *workflow) checkCase(c *jen.Group, s *spec.State) {
 // it, and asks again for what is still missing or invalid.
 func (w *workflow) askCase(c *jen.Group, s *spec.State) {
 	c.Var().Id("pending").Index().Qual(pkgImpl, "Pending")
+	if s.OnExhausted != nil && w.flowValidated() {
+		c.Id("f").Dot("refusedInFlow").Op("=").False()
+	}
 	allOptional := true
 	var none *jen.Statement // every answer is missing
 	var all []jen.Code
@@ -220,6 +223,7 @@ func (w *workflow) askCase(c *jen.Group, s *spec.State) {
 		}
 		all = append(all, jen.Id("p").Dot(w.requestBuilder(q)).Call(jen.Id("f"), jen.Nil()))
 	}
+	w.boundRefusals(c, s)
 	c.If(jen.Len(jen.Id("pending")).Op(">").Lit(0)).Block(jen.Return(jen.Id("r").Dot("Ask").Call(jen.Id("pending"))))
 	if allOptional {
 		// Optional requests the client cannot answer are left out, but a
@@ -262,7 +266,7 @@ func (w *workflow) takeAnswer(b *jen.Group, s *spec.State, q *spec.InputRequest)
 	}
 	b.List(jen.Id("answer"), left, jen.Err()).Op(":=").Qual(pkgImpl, "Take").Call(
 		jen.Id("ctx"), jen.Id("r"), jen.Lit(q.Key),
-		w.explained(s, jen.Qual(pkgImpl, "Bind").Call(jen.Id("p").Dot(w.requestBuilder(q)), jen.Id("f"))),
+		w.explained(s, q, jen.Qual(pkgImpl, "Bind").Call(jen.Id("p").Dot(w.requestBuilder(q)), jen.Id("f"))),
 		decoder,
 		jen.Op("&").Id("pending"),
 	)

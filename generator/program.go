@@ -238,6 +238,12 @@ func (w *workflow) stateRow(s *spec.State) jen.Code {
 	if g := s.Confirm; g != nil && g.Typed != nil {
 		row = append(row, pair{jen.Id("MaxAttempts"), jen.Lit(g.MaxAttempts)})
 	}
+	if s.Kind == vocab.StateAsk && s.OnExhausted != nil {
+		row = append(row, pair{jen.Id("MaxAttempts"), jen.Lit(s.MaxAttempts)})
+	}
+	if uses := w.flowValidatorUses(s); len(uses) > 0 {
+		row = append(row, pair{jen.Id("FlowValidators"), jen.Index().String().Values(uses...)})
+	}
 	if b := s.Branch; b != nil {
 		row = append(row, pair{jen.Id("Branch"), jen.Lit(b.On.Name())})
 	}

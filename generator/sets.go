@@ -71,12 +71,21 @@ func (w *workflow) optionGuards(g *jen.Group, s *spec.State, q *spec.InputReques
 		if f.Type == spec.TypeArray && f.Items != nil {
 			e = f.Items
 		}
-		if !e.Dynamic() || e.Source == nil || slices.Contains(guarded, e.Source) {
+		if !e.Dynamic() || e.Source == nil {
 			continue
 		}
-		guarded = append(guarded, e.Source)
-		g.If(jen.Len(jen.Id("f").Dot("Continuation").Dot(field(e.Source.Name))).Op("==").Lit(0)).Block(
-			stepError(jen.Qual(pkgImpl, "NoOptions").Call(jen.Lit(s.Name), jen.Lit(f.Name), jen.Lit(e.Source.Name))))
+		list := jen.Id("f").Dot("Continuation").Dot(field(e.Source.Name))
+		if !slices.Contains(guarded, e.Source) {
+			guarded = append(guarded, e.Source)
+			g.If(jen.Len(list.Clone()).Op("==").Lit(0)).Block(
+				stepError(jen.Qual(pkgImpl, "NoOptions").Call(jen.Lit(s.Name), jen.Lit(f.Name), jen.Lit(e.Source.Name))))
+		}
+		if f != e && f.MinItems != nil && *f.MinItems > 1 {
+			// A multi-select that must pick more options than were found
+			// could never be answered: it would be asked again forever.
+			g.If(jen.Len(list.Clone()).Op("<").Lit(*f.MinItems)).Block(
+				stepError(jen.Qual(pkgImpl, "TooFewOptions").Call(jen.Lit(s.Name), jen.Lit(f.Name), jen.Lit(e.Source.Name), jen.Lit(*f.MinItems), jen.Len(list.Clone()))))
+		}
 	}
 }
 

@@ -189,7 +189,11 @@ func (w *workflow) fake(jf *jen.File) error {
 			}
 			continue
 		case "validator":
-			body = []jen.Code{jen.Return(fake.Clone().Dot("Validate").Call(jen.Id("ctx"), jen.Lit(m.specName), jen.Id("value")))}
+			validate := "Validate"
+			if m.inFlow {
+				validate = "ValidateInFlow"
+			}
+			body = []jen.Code{jen.Return(fake.Clone().Dot(validate).Call(jen.Id("ctx"), jen.Lit(m.specName), jen.Id("value")))}
 		}
 		jf.Add(recv()).Id(m.name).Params(m.params...).Params(m.results...).Block(body...)
 		jf.Line()
@@ -384,8 +388,10 @@ func (w *workflow) walkTo(e spec.Edge) ([]spec.Edge, masks, bool) {
 	if !ok {
 		return nil, nil, false
 	}
-	if e.On == vocab.Exhausted {
-		from := w.t.State(e.From)
+	// An ask's own exhausted edge needs no loop in the walk: its validators
+	// with context refuse its answers in the state itself, and the walker
+	// plays those rounds (mrtrtest).
+	if from := w.t.State(e.From); e.On == vocab.Exhausted && from.AskAgain != nil {
 		again := spec.Edge{From: from.Name, To: from.AskAgain.State.Name, On: vocab.AskAgain, Pos: from.AskAgain.State.Pos}
 		for range from.AskAgain.MaxAttempts - 1 {
 			loop, next, ok := w.bfsArms(again.To, ms, func(s string, _ masks) bool { return s == from.Name })

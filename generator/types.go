@@ -230,6 +230,7 @@ func (w *workflow) types(jf *jen.File) {
 	w.argsType(jf)
 	w.continuationType(jf)
 	w.answerTypes(jf)
+	w.readsTypes(jf)
 	w.outcomeTypes(jf)
 	w.flowType(jf)
 }

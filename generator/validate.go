@@ -520,6 +520,10 @@ func (w *workflow) readArray(g *jen.Group, r reader, f *spec.Field, dst *jen.Sta
 // ends the decoder, a dependency failure the engine logs.
 func (w *workflow) validatorCalls(g *jen.Group, r reader, vs []spec.NameRef, label string, arg jen.Code) {
 	for _, v := range vs {
+		if fv := w.g.f.Validator(v.Name); fv != nil && fv.InContext() {
+			w.flowValidatorCall(g, r, fv, label, arg)
+			continue
+		}
 		g.If(
 			jen.Err().Op(":=").Id("p").Dot("h").Dot(method(v.Name)).Call(jen.Id("ctx"), arg),
 			jen.Err().Op("!=").Nil().Op("&&").Op("!").Id("problems").Dot("AddInvalid").Call(jen.Lit(label), jen.Err()),
@@ -632,7 +636,7 @@ func (w *workflow) answerDecoder(q *spec.InputRequest) string { return "decode" 
 // p.decodeKey, or p.decodeKey(f) for a form that offers the flow's options.
 func (w *workflow) decoderRef(q *spec.InputRequest) *jen.Statement {
 	d := jen.Id("p").Dot(w.answerDecoder(q))
-	if q.Kind == vocab.Elicit && len(offeredSources(q)) > 0 {
+	if q.Kind == vocab.Elicit && (len(offeredSources(q)) > 0 || w.requestReadsFlow(q)) {
 		d = d.Call(jen.Id("f"))
 	}
 	return d
@@ -657,17 +661,23 @@ func (w *workflow) answerDecoderFunc(jf *jen.File, q *spec.InputRequest) {
 			g.Return(jen.Id("a"), jen.Id("problems"), jen.Nil())
 		}
 		sources := offeredSources(q)
-		if len(sources) == 0 {
+		if len(sources) == 0 && !w.requestReadsFlow(q) {
 			jf.Commentf("%s validates the form answered for %q: problems are for the user to", name, q.Key)
 			jf.Comment("correct; an error is a custom validator that could not check a value.")
 			jf.Func().Params(recv).Id(name).Params(ctx, jen.Id("content").Map(jen.String()).Any()).Params(results...).BlockFunc(body)
 			break
 		}
-		// The options a field offers are the flow's: the decoder is made
-		// for one flow, and checks an answer against what it offered.
-		jf.Commentf("%s returns the validator of the form answered for %q in flow f: a", name, q.Key)
-		jf.Comment("choice must be one of the options f offered. Problems are for the user to")
-		jf.Comment("correct; an error is a custom validator that could not check a value.")
+		// The options a field offers are the flow's, and so is what its
+		// validators with context read: the decoder is made for one flow.
+		if len(sources) > 0 {
+			jf.Commentf("%s returns the validator of the form answered for %q in flow f: a", name, q.Key)
+			jf.Comment("choice must be one of the options f offered. Problems are for the user to")
+			jf.Comment("correct; an error is a custom validator that could not check a value.")
+		} else {
+			jf.Commentf("%s returns the validator of the form answered for %q in flow f, which", name, q.Key)
+			jf.Comment("its validators with context read. Problems are for the user to correct; an")
+			jf.Comment("error is a custom validator that could not check a value.")
+		}
 		jf.Func().Params(recv).Id(name).Params(jen.Id("f").Op("*").Id(w.n.flow())).
 			Func().Params(jen.Qual("context", "Context"), jen.Map(jen.String()).Any()).Params(results...).
 			Block(jen.Return(jen.Func().Params(ctx, jen.Id("content").Map(jen.String()).Any()).Params(results...).BlockFunc(func(g *jen.Group) {

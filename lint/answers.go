@@ -150,6 +150,7 @@ func checkAnswerNotGiven(c *checker, r *Rule) {
 			}
 		}
 	}
+	checkValidatorAnswers(c, r)
 }
 
 func isAnswer(ref *spec.TemplateRef) bool {

@@ -56,6 +56,7 @@ func checkUnboundedAskCycle(c *checker, r *Rule) {
 			c.report(r, closing.Pos, c.toolScope(t, s.Lint), "%s %q: state %q can ask again and again without a bound: %s", t.Kind, t.Name, s.Name, walk)
 		}
 	}
+	checkUnboundedValidators(c, r)
 }
 
 // checkAskAgainTarget reports an askAgain that names an ask the check does

@@ -69,7 +69,9 @@ cancels it, or comes back into it (which forgets the earlier answer, so it is as
 again), the placeholder renders as nothing:
 "Deploy to PRODUCTION under CHG-1:  (canary %)". An ask's own messages cannot name its own answers either: they are shown
 before anything is answered. This covers every template: ask and confirmation
-messages, sampling prompts, result and prompt messages, idempotency keys.
+messages, sampling prompts, result and prompt messages, idempotency keys; and what a
+validator with context (reads:) reads of an earlier answer, which must be given on every
+path to the ask that uses it (the round would fail), and cannot be one of that ask's own.
 
 Arguments are always given. Continuation fields are set by checks and effects: where
 they declare what they set (sets:), value-not-set proves the same for them. An answer
@@ -504,13 +506,18 @@ an unbounded string also makes the continuation's size unbounded.`,
 	{
 		ID: "unbounded-ask-cycle", Severity: spec.Warning,
 		Summary: "a loop through a question has no bound: the user can be asked again and again",
-		Hint:    "bound the loop with askAgain on the check that refuses the answer (maxAttempts, onExhausted)",
+		Hint:    "bound the loop with askAgain on the check that refuses the answer (maxAttempts, onExhausted), or maxAttempts and onExhausted on an ask whose validator reads the flow",
 		Why: `A loop back to a state that asks (a check outcome "retry" that leads to the question again,
 a decline that goes back) lets a workflow ask forever: a model calling the tool can keep
 answering wrongly, and nothing ends it but the TTL. askAgain on a check is the bounded
 loop: the check refuses the answer with mrtr.AskAgain and a message the user sees, the
 continuation counts the refusals (sealed, so the count cannot be reset), and after
-maxAttempts answers the workflow goes to onExhausted instead.`,
+maxAttempts answers the workflow goes to onExhausted instead.
+
+A validator with context (reads:) is such a loop inside one ask: it may refuse every
+answer for a reason of the flow (no ticket ever covers this release), and the question is
+asked again each time. An ask whose form uses one bounds it with maxAttempts and
+onExhausted on the ask state, counted like a check's refusals.`,
 		Bad: `askTicket: {ask: {ticket: {...}}, next: verify}
 verify:
   check: ticketApproved
@@ -605,7 +612,9 @@ options (valuesFrom), lint proves every continuation value it reads is set on ev
 path from the initial state to the read: every placeholder of a message, prompt,
 result or idempotency key, and every list a form offers. On a path where nothing
 set it, the placeholder renders as nothing ("Deleting customer  (plan )") and a form
-has no choice to offer. The finding gives such a walk.
+has no choice to offer. A validator with context (reads:) that reads a continuation
+field is a read at the ask that uses it: a workflow with one must say who sets the
+field. The finding gives such a walk.
 
 The generated code enforces the declarations: when a check or effect returns
 without setting a string, enum or list it declares (a number's or boolean's zero is
@@ -1035,6 +1044,13 @@ func checkUnusedInput(c *checker, r *Rule) {
 				used[b.On.Path[0]] = true // a branch routes on it
 			}
 		}
+		for _, vr := range t.ValidatorReads {
+			for _, ref := range vr.Reads {
+				if ref.Kind == spec.RefFormField {
+					used[ref.Path[0]] = true // a validator with context reads it
+				}
+			}
+		}
 		g := c.graph(t)
 		for i, s := range t.States {
 			if s.Kind != vocab.StateAsk {
@@ -1124,7 +1140,7 @@ func checkKeyCollisions(c *checker, r *Rule) {
 			if s.Confirm != nil {
 				gates = append(gates, named{s.Name, s.Pos})
 			}
-			if s.RefusalLimit() > 0 {
+			if s.CountsRefusals() {
 				asksAgain = append(asksAgain, named{s.Name, s.Pos})
 			}
 		}

@@ -110,6 +110,11 @@ func (c *checker) continuationReads(t *spec.Tool, s *spec.State) []continuationR
 		out = append(out, continuationRead{b.On.Path[0], b.On.Pos, "the value branch", "routes on", c.toolScope(t, s.Lint),
 			"an unset enum fails the round, and an unset number or boolean takes the arm of its zero"})
 	}
+	for _, rd := range c.validatorReads(t, s) {
+		if rd.ref.Kind == spec.RefContinuation {
+			out = append(out, continuationRead{rd.ref.Path[0], rd.use.Ref.Pos, rd.what, "reads", rd.sc, "the validator would check the answer against an empty value"})
+		}
+	}
 	for _, q := range s.Requests {
 		for _, f := range q.Fields {
 			e := f
@@ -148,7 +153,7 @@ func offersOptions(t *spec.Tool) bool {
 // cannot follow what a handler sets, and does not try.
 func checkValueNotSet(c *checker, r *Rule) {
 	for _, t := range c.file.Workflows() {
-		if !t.DeclaresSets() && !offersOptions(t) {
+		if !t.DeclaresSets() && !offersOptions(t) && !readsContinuationInValidators(t) {
 			continue
 		}
 		var flow *setFlow

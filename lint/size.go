@@ -160,7 +160,7 @@ func tokenSizeAt(g *graph, s *spec.State) int {
 	}
 	refusals := 0 // per check that asks again (or typed confirmation), the count of refused answers
 	for _, c := range t.States {
-		if c.RefusalLimit() > 0 {
+		if c.CountsRefusals() {
 			refusals += entrySize(maxIntBytes)
 		}
 	}

@@ -3,6 +3,7 @@ package mrtr_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"log/slog"
 	"strings"
 	"testing"
@@ -53,6 +54,14 @@ func TestAskAgainShowsWhyAndTakesTheNewAnswer(t *testing.T) {
 		t.Fatalf("round 3 ran %q", got)
 	}
 	wantReasked(t, r3, "ticket CHG-1 is not approved for release 4.2; pick another")
+	// The form asked again is prefilled with the refused answer (the first
+	// question had no default).
+	if s := string(r1.InputRequests["ticket"].(*mcp.ElicitParams).RequestedSchema.(json.RawMessage)); strings.Contains(s, "default") {
+		t.Fatalf("the first question has a default: %s", s)
+	}
+	if s := string(r3.InputRequests["ticket"].(*mcp.ElicitParams).RequestedSchema.(json.RawMessage)); !strings.Contains(s, `"default":"CHG-1"`) {
+		t.Fatalf("the question asked again is not prefilled with the refused answer: %s", s)
+	}
 	// The question asked again is the question: its answer is taken (the
 	// explanation is not part of what the answer is pinned to).
 	r4 := call(t, h, reaskArgs, r3.RequestState, mcp.InputResponseMap{"ticket": ticket("CHG-2")})

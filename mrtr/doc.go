@@ -27,7 +27,10 @@
 //     answer the user gave with a message: the question is asked afresh,
 //     showing it, up to the spec's maxAttempts;
 //   - [Invalid] from a custom validator tells the user what is wrong with a
-//     value, and the question is asked again.
+//     value, and the question is asked again. A validator with context
+//     (reads: in the spec) also receives what it reads of the flow, typed;
+//     its refusals are counted against the ask's maxAttempts, the last one
+//     going to the ask's onExhausted state.
 //
 // Any other error is a dependency failure: the round ends with a retryable
 // error result and the error goes to the log only.

@@ -153,6 +153,13 @@ func (d *decoder) decodeFile(root *yaml.Node) *File {
 						v.Type = fieldTypeByName[q.v.Value]
 					case "description":
 						v.Description = q.v.Value
+					case "reads":
+						v.ReadsPos = d.pos(q.k)
+						for _, item := range q.v.Content {
+							if item.Kind == yaml.ScalarNode && item.Value != "" {
+								v.Reads = append(v.Reads, ValueRef{Path: strings.Split(item.Value, "."), Pos: d.pos(item)})
+							}
+						}
 					}
 				}
 				f.Validators = append(f.Validators, v)
@@ -619,6 +626,10 @@ func (d *decoder) decodeState(sp pair) *State {
 			s.Kind, s.Confirm = vocab.StateConfirm, d.decodeGate(p.v)
 		case "askAgain":
 			s.AskAgain = d.decodeAskAgain(p)
+		case "maxAttempts":
+			s.MaxAttempts = d.intVal(p.v)
+		case "onExhausted":
+			s.OnExhausted = ref()
 		case "branch", "cases", "when", "default":
 			d.decodeBranchKey(s, p)
 		case "effect":
@@ -666,6 +677,9 @@ func (d *decoder) decodeState(sp pair) *State {
 	}
 	if s.Kind != vocab.StateCheck {
 		s.AskAgain = nil
+	}
+	if s.Kind != vocab.StateAsk {
+		s.MaxAttempts, s.OnExhausted = 0, nil
 	}
 	if s.Kind == vocab.StateEffect && s.Idempotency == nil {
 		s.Idempotency = &Idempotency{Retain: DefaultRetain, Pos: s.Pos}
@@ -767,13 +781,13 @@ func (d *decoder) decodePromptMessages(n *yaml.Node) []*PromptMessage {
 func (d *decoder) checkStateKeys(s *State, keys map[string]*yaml.Node, at *yaml.Node, askEntries int) {
 	allowed := map[vocab.StateKind][]string{
 		vocab.StateCheck:    {"check", "outcomes", "next", "sets", "askAgain"},
-		vocab.StateAsk:      {"ask", "next", "onDecline", "onCancel"},
+		vocab.StateAsk:      {"ask", "next", "onDecline", "onCancel", "maxAttempts", "onExhausted"},
 		vocab.StateConfirm:  {"confirm", "next", "onDecline", "onCancel"},
 		vocab.StateEffect:   {"effect", "irreversible", "idempotency", "next", "sets"},
 		vocab.StateBranch:   {"branch", "cases", "when", "default"},
 		vocab.StateTerminal: {"terminal", "message", "messages"},
 	}[s.Kind]
-	for _, key := range []string{"outcomes", "next", "onDecline", "onCancel", "irreversible", "idempotency", "message", "messages", "sets", "askAgain", "cases", "when", "default"} {
+	for _, key := range []string{"outcomes", "next", "onDecline", "onCancel", "irreversible", "idempotency", "message", "messages", "sets", "askAgain", "cases", "when", "default", "maxAttempts", "onExhausted"} {
 		if k := keys[key]; k != nil && !slices.Contains(allowed, key) {
 			d.errorf(k, "state", "", "state %q: %s does not apply to a %s state", s.Name, key, s.Kind)
 		}
@@ -793,6 +807,13 @@ func (d *decoder) checkStateKeys(s *State, keys map[string]*yaml.Node, at *yaml.
 	case vocab.StateAsk, vocab.StateConfirm, vocab.StateEffect:
 		if s.Next == nil {
 			d.errorf(at, "state", "add next: <state>", "%s state %q does not say where to go", s.Kind, s.Name)
+		}
+		if s.Kind == vocab.StateAsk && (keys["maxAttempts"] == nil) != (keys["onExhausted"] == nil) {
+			k := keys["maxAttempts"]
+			if k == nil {
+				k = keys["onExhausted"]
+			}
+			d.errorf(k, "state", "give both: maxAttempts: N and onExhausted: <state>", "state %q: maxAttempts and onExhausted bound the answers validators with context refuse, and go together", s.Name)
 		}
 	case vocab.StateTerminal:
 		if d.kind == vocab.KindTool && keys["messages"] != nil {

@@ -105,7 +105,8 @@ func checkOrder(t *testing.T, f *spec.File) {
 		sortedBy(w.Name+" continuation", fieldNames(w.Continuation.Fields))
 		// States: breadth-first from the initial state, following next,
 		// outcomes by name, a branch's arms and default, decline, cancel,
-		// ask again and exhausted; the rest by name.
+		// ask again and exhausted (a check's, or an ask's own); the rest by
+		// name.
 		var want []string
 		seen := map[string]bool{}
 		queue := []string{w.Initial}
@@ -155,6 +156,9 @@ func checkOrder(t *testing.T, f *spec.File) {
 			}
 			if a := s.AskAgain; a != nil {
 				queue = append(queue, a.State.Name, a.OnExhausted.Name)
+			}
+			if s.OnExhausted != nil { // an ask bounding its validators with context
+				queue = append(queue, s.OnExhausted.Name)
 			}
 		}
 		var rest []string

@@ -46,7 +46,29 @@ type Validator struct {
 	Name        string
 	Type        FieldType
 	Description string
-	Pos         Pos
+	// Reads, for a validator with context, names the values of the flow it
+	// reads besides the value it checks, written like a branch's value: an
+	// argument ("component"), a continuation field ("running") or a form
+	// field of an earlier answer ("ticket.id"). They are resolved in each
+	// workflow that uses the validator (Tool.ValidatorReads); the
+	// generated method receives them typed. Empty for a plain validator,
+	// whose method gets the value only.
+	Reads    []ValueRef
+	ReadsPos Pos
+	Pos      Pos
+}
+
+// InContext reports whether the validator reads the flow (reads:).
+func (v *Validator) InContext() bool { return len(v.Reads) > 0 }
+
+// Validator returns the file's validator named name, or nil.
+func (f *File) Validator(name string) *Validator {
+	for _, v := range f.Validators {
+		if v.Name == name {
+			return v
+		}
+	}
+	return nil
 }
 
 // Tool is one multi-round workflow: an MCP tool, or a prompt (Kind says
@@ -74,9 +96,14 @@ type Tool struct {
 	// States are ordered by a breadth-first walk from the initial state
 	// (following the edges in State.Edges order: Next, outcomes by name, a
 	// branch's arms and default, OnDecline, OnCancel, askAgain and
-	// onExhausted); states the walk does not reach follow, sorted by name.
+	// onExhausted, an ask's onExhausted); states the walk does not reach
+	// follow, sorted by name.
 	States []*State
 	Lint   *LintConfig
+	// ValidatorReads are the reads of each validator with context the
+	// workflow uses, sorted by validator name, resolved against the
+	// workflow's arguments, continuation fields and forms (ReadsOf).
+	ValidatorReads []*ValidatorReads
 
 	Pos        Pos // the tool's name key
 	InitialPos Pos
@@ -265,6 +292,12 @@ type State struct {
 
 	// Ask: the requests of the round (sorted by key).
 	Requests []*InputRequest
+	// MaxAttempts and OnExhausted, on an ask whose forms use a validator
+	// with context, bound the answers such validators refuse: the refusal
+	// of the MaxAttempts-th answer goes to OnExhausted instead of asking
+	// again (0 and nil: unbounded, as built-in validation is).
+	MaxAttempts int
+	OnExhausted *StateRef
 	// Confirm: the gate's question.
 	Confirm *Gate
 
@@ -482,6 +515,11 @@ func (s *State) Edges() []Edge {
 		es = append(es, Edge{From: s.Name, To: a.State.Name, On: vocab.AskAgain, Pos: a.State.Pos},
 			Edge{From: s.Name, To: a.OnExhausted.Name, On: vocab.Exhausted, Pos: a.OnExhausted.Pos})
 	}
+	if s.Kind == vocab.StateAsk && s.OnExhausted != nil {
+		// The answers validators with context refused are asked for again
+		// in the state itself (no edge), as built-in validation does.
+		es = append(es, Edge{From: s.Name, To: s.OnExhausted.Name, On: vocab.Exhausted, Pos: s.OnExhausted.Pos})
+	}
 	return es
 }
 
@@ -556,7 +594,8 @@ type Gate struct {
 const DefaultTypedAttempts = 3
 
 // RefusalLimit is how many answers state s may refuse before it leaves by
-// its exhausted way (a check's askAgain, a typed confirmation's mismatches):
+// its exhausted way (a check's askAgain, a typed confirmation's mismatches,
+// an ask's validators with context):
 // such a state counts its refusals in the continuation. 0 for any other.
 func (s *State) RefusalLimit() int {
 	switch {
@@ -564,6 +603,8 @@ func (s *State) RefusalLimit() int {
 		return s.AskAgain.MaxAttempts
 	case s.Confirm != nil && s.Confirm.Typed != nil:
 		return s.Confirm.MaxAttempts
+	case s.Kind == vocab.StateAsk && s.OnExhausted != nil:
+		return s.MaxAttempts // its validators with context
 	}
 	return 0
 }

@@ -112,6 +112,7 @@ func (r *resolver) resolveWorkflow(t *Tool) {
 	}
 	r.resolveOptions(t)
 	r.resolveSets(t)
+	r.resolveValidatorReads(t, keys)
 }
 
 // resolveOptions resolves the valuesFrom of every dynamic enum of a form
@@ -145,6 +146,10 @@ func (r *resolver) resolveOptions(t *Tool) {
 					r.errorf(e.ValuesFrom.Pos, "field", "offer a list of options (items: {type: option}) or of strings", "form field %q: valuesFrom %q is %s, not a list of options or strings", f.Name, src.Name, src.WireType())
 				case src.Sensitive:
 					r.errorf(e.ValuesFrom.Pos, "field", "offer a list that may be shown, or drop sensitive: from it", "form field %q: valuesFrom %q is sensitive, but a form sends its options to the client", f.Name, src.Name)
+				case f != e && f.MinItems != nil && src.MaxItems != nil && *f.MinItems > *src.MaxItems:
+					// A multi-select that needs more options than the list
+					// can ever hold could never be answered.
+					r.errorf(f.Pos, "field", "lower minItems, or raise the list's maxItems", "form field %q: minItems %d is above the maxItems %d of continuation list %q it offers: the question could never be answered", f.Name, *f.MinItems, *src.MaxItems, src.Name)
 				default:
 					e.Source = src
 				}

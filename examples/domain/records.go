@@ -354,13 +354,23 @@ type ChangeTicket struct {
 // Covers reports why the ticket does not approve rolling out version of
 // component ("" when it does).
 func (c ChangeTicket) Covers(component, version string) string {
-	switch {
-	case c.Status != "approved":
+	if why := c.ForRelease(component, version); why != "" {
+		return why
+	}
+	if c.Status != "approved" {
 		return "is " + c.Status + ", not approved"
+	}
+	return ""
+}
+
+// ForRelease says why the ticket is not one for rolling out component at
+// version, approved or not ("" when it is).
+func (c ChangeTicket) ForRelease(component, version string) string {
+	switch {
 	case c.Component != component:
 		return "is for " + c.Component + ", not " + component
 	case c.Version != version:
-		return "approves " + c.Component + " " + c.Version + ", not " + version
+		return "is for " + c.Component + " " + c.Version + ", not " + version
 	}
 	return ""
 }

@@ -82,3 +82,20 @@ func NoArm(state, name string, v any) error {
 func BranchNotSet(state, name string) error {
 	return fmt.Errorf("%w: state %s, continuation field %s is not set (a check or effect before the branch must set it)", ErrNoArm, state, name)
 }
+
+// AgainWith is Again for a form asked again after a check refused its
+// answer: the question says why, and the form is prefilled with the
+// refused answer (given, the form's content as the check saw it, with the
+// sensitive fields already left out by the generated code) so the user
+// changes what was wrong instead of filling the whole form again. Only the
+// request a round sends is prefilled; a nil given (nothing was refused in
+// this round) leaves request as Again does.
+func AgainWith(request func(Problems) Pending, why string, given map[string]any) func(Problems) Pending {
+	return func(problems Problems) Pending {
+		p := Explained(request(problems), why)
+		if why == "" || len(given) == 0 || len(problems) > 0 {
+			return p
+		}
+		return Prefilled(p, given, nil)
+	}
+}

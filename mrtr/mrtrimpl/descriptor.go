@@ -128,9 +128,15 @@ type StateInfo struct {
 	// AskAgain is the ask a check state's refusals (mrtr.AskAgain) go back
 	// to, MaxAttempts how many answers the check may see in all ("" and 0
 	// for a check that cannot ask again). A typed confirmation has
-	// MaxAttempts too: the texts it takes, the last mismatch declining.
+	// MaxAttempts too: the texts it takes, the last mismatch declining. On
+	// an ask state, MaxAttempts is how many answers its validators with
+	// context may refuse in all (maxAttempts; then its Exhausted
+	// transition), 0 when unbounded.
 	AskAgain    string
 	MaxAttempts int
+	// FlowValidators, on an ask state, names the validators with context
+	// (reads:) its forms call, one entry per use.
+	FlowValidators []string
 	// Branch is the value a branch state routes on, as the spec names it
 	// ("refund.amount"); its arms are its transitions.
 	Branch string

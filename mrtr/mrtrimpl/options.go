@@ -208,3 +208,11 @@ func OptionTitles(vs []string, options []Option) string {
 	}
 	return strings.Join(ts, ", ")
 }
+
+// TooFewOptions is the error of an ask reached with fewer options than a
+// multi-select of its form must pick (minItems): the question could not be
+// answered, and asking it would ask again forever. The round fails as a
+// dependency failure naming the field, instead.
+func TooFewOptions(state, field, list string, minItems, found int) error {
+	return fmt.Errorf("state %s: form field %s must pick at least %d of the options of continuation field %s, which holds %d: the question cannot be answered, so it is not asked (the check before it must find enough options, or route elsewhere when it does not)", state, field, minItems, list, found)
+}

@@ -1,6 +1,9 @@
 package mrtrimpl
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
 
 // InvalidValue is what a custom validator returns for a value that is
 // wrong. Its message is shown to the user: an answer is asked for again
@@ -33,4 +36,17 @@ func (e *ValidatorError) Unwrap() error { return e.Err }
 // an InvalidValue (see ValidatorError).
 func ValidatorFailed(validator, value string, err error) error {
 	return &ValidatorError{Validator: validator, Value: value, Err: err}
+}
+
+// ErrReadNotGiven is what a validator with context fails with when the
+// flow does not hold an answer it reads (errors.Is): a dependency failure,
+// never shown to the user.
+var ErrReadNotGiven = errors.New("a validator with context reads an answer the flow does not hold")
+
+// ReadNotGiven is the error of validator, which reads answer field read
+// ("ticket.id") that the flow does not hold. Lint proves every answer a
+// validator reads is given on every path to the ask that uses it; this is
+// what happens when that finding was silenced.
+func ReadNotGiven(validator, read string) error {
+	return fmt.Errorf("%w: validator %s reads %s, which is not answered on this path", ErrReadNotGiven, validator, read)
 }

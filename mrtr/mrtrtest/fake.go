@@ -186,3 +186,27 @@ func (f *Fake) setBroken(b bool) {
 	defer f.mu.Unlock()
 	f.broken = b
 }
+
+// FlowRefusal is the queue of Outcomes that steers a validator with
+// context (reads:) named validator: each call takes the next entry, and
+// AskAgainOutcome makes it refuse the value with
+// mrtr.Invalid(FakeInvalidMessage) whatever the value; any other entry,
+// or an empty queue, decides as Validate does.
+func FlowRefusal(validator string) string { return "validator " + validator }
+
+// ValidateInFlow is what a validator with context does with value: what
+// its queue (FlowRefusal) says, else what Validate does.
+func (f *Fake) ValidateInFlow(ctx context.Context, validator string, value any) error {
+	f.mu.Lock()
+	key := FlowRefusal(validator)
+	var refuse bool
+	if q := f.Outcomes[key]; len(q) > 0 {
+		refuse = q[0] == AskAgainOutcome
+		f.Outcomes[key] = q[1:]
+	}
+	f.mu.Unlock()
+	if refuse {
+		return mrtr.Invalid("%s", FakeInvalidMessage)
+	}
+	return f.Validate(ctx, validator, value)
+}

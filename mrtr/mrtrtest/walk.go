@@ -225,6 +225,21 @@ func (w *Walker[F]) plan(t *testing.T, d *mrtrimpl.Descriptor, walk string, arms
 			cur.Asks = askKeys(s)
 			pl.rounds = append(pl.rounds, cur)
 			cur = ScriptRound{Path: s.Name, Send: w.answers(t, s, on, pl.answers)}
+			if s.Kind == vocab.StateAsk && edge == vocab.Exhausted {
+				// The ask's validators with context refuse every answer
+				// (each call takes a refusal from its queue): the first
+				// maxAttempts-1 rounds ask again, the last leaves.
+				for range s.MaxAttempts {
+					for _, v := range s.FlowValidators {
+						pl.outcomes[FlowRefusal(v)] = append(pl.outcomes[FlowRefusal(v)], AskAgainOutcome)
+					}
+				}
+				for range s.MaxAttempts - 1 {
+					cur.Asks = askKeys(s)
+					pl.rounds = append(pl.rounds, cur)
+					cur = ScriptRound{Path: s.Name, Send: w.answers(t, s, on, pl.answers)}
+				}
+			}
 		}
 	}
 	pl.rounds = append(pl.rounds, cur)

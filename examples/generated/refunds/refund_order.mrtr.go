@@ -113,6 +113,9 @@ type RefundOrderFlow struct {
 	// reasked is why a check sent the workflow back to an ask in this round, shown with the
 	// question.
 	reasked string
+	// reaskedWith is the refused answer of each form asked again in this round, by request key: its
+	// defaults.
+	reaskedWith map[string]map[string]any
 }
 
 // State returns the state the workflow is in.
@@ -219,7 +222,7 @@ func (p refundOrderProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Refun
 	case RefundOrderStateAskRefund:
 		var pending []mrtrimpl.Pending
 		if f.Refund == nil {
-			answer, left, err := mrtrimpl.Take(ctx, r, "refund", mrtrimpl.Again(mrtrimpl.Bind(p.requestRefund, f), f.reasked), mrtrimpl.Form(p.decodeRefund), &pending)
+			answer, left, err := mrtrimpl.Take(ctx, r, "refund", mrtrimpl.AgainWith(mrtrimpl.Bind(p.requestRefund, f), f.reasked, f.reaskedWith["refund"]), mrtrimpl.Form(p.decodeRefund), &pending)
 			switch {
 			case err != nil:
 				return mrtrimpl.Step{}, err
@@ -246,6 +249,7 @@ func (p refundOrderProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Refun
 				return mrtrimpl.Goto(r, RefundOrderStateNotRefunded, vocab.Exhausted)
 			}
 			f.reasked = why
+			f.reaskedWith = map[string]map[string]any{"refund": p.givenRefund(f.Refund)}
 			f.Refund = nil
 			return mrtrimpl.Goto(r, RefundOrderStateAskRefund, vocab.AskAgain)
 		}
@@ -265,7 +269,7 @@ func (p refundOrderProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Refun
 	case RefundOrderStateAskApprover:
 		var pending []mrtrimpl.Pending
 		if f.Approval == nil {
-			answer, left, err := mrtrimpl.Take(ctx, r, "approval", mrtrimpl.Again(mrtrimpl.Bind(p.requestApproval, f), f.reasked), mrtrimpl.Form(p.decodeApproval), &pending)
+			answer, left, err := mrtrimpl.Take(ctx, r, "approval", mrtrimpl.AgainWith(mrtrimpl.Bind(p.requestApproval, f), f.reasked, f.reaskedWith["approval"]), mrtrimpl.Form(p.decodeApproval), &pending)
 			switch {
 			case err != nil:
 				return mrtrimpl.Step{}, err
@@ -304,6 +308,7 @@ func (p refundOrderProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Refun
 				return mrtrimpl.Goto(r, RefundOrderStateNotApproved, vocab.Exhausted)
 			}
 			f.reasked = why
+			f.reaskedWith = map[string]map[string]any{"approval": p.givenApproval(f.Approval)}
 			f.Approval = nil
 			return mrtrimpl.Goto(r, RefundOrderStateAskApprover, vocab.AskAgain)
 		}
@@ -858,6 +863,29 @@ func (p refundOrderProgram) CheckContinuation(ctx context.Context, f *RefundOrde
 		}
 	}
 	return problems
+}
+
+// givenRefund is answer a to "refund" as form content, the defaults of the form asked again after a
+// check refused it; sensitive fields are left out.
+func (refundOrderProgram) givenRefund(a *RefundOrderRefundAnswer) map[string]any {
+	if a == nil {
+		return nil
+	}
+	m := map[string]any{}
+	m["amount"] = a.Amount
+	m["reason"] = a.Reason
+	return m
+}
+
+// givenApproval is answer a to "approval" as form content, the defaults of the form asked again
+// after a check refused it; sensitive fields are left out.
+func (refundOrderProgram) givenApproval(a *RefundOrderApprovalAnswer) map[string]any {
+	if a == nil {
+		return nil
+	}
+	m := map[string]any{}
+	m["manager"] = a.Manager
+	return m
 }
 
 // refundOrderRefundSchema is the form of input request "refund".

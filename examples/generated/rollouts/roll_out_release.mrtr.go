@@ -84,6 +84,15 @@ type RollOutReleaseCanaryAnswer struct {
 	Percent int64
 }
 
+// RollOutReleaseTicketForReleaseReads is what validator ticketForRelease reads of the flow of tool
+// roll_out_release (reads: in the spec), besides the value it checks.
+type RollOutReleaseTicketForReleaseReads struct {
+	// Component is argument "component". The component to roll out.
+	Component string
+	// Version is argument "version". The version to roll out, such as v1.5.0.
+	Version string
+}
+
 // RollOutReleaseFlow is one workflow of roll_out_release as handler methods see it: the call, the
 // arguments, the continuation and the answers given so far.
 type RollOutReleaseFlow struct {
@@ -107,12 +116,20 @@ type RollOutReleaseFlow struct {
 	// passedConfirmCanary is set once gate confirmCanary is confirmed: the continuation carries
 	// what it confirmed.
 	passedConfirmCanary bool
+	// askTicketRefusals counts the answers of askTicket its validators with context refused
+	// (mrtr.Invalid); the continuation carries it.
+	askTicketRefusals uint8
 	// verifyTicketRefusals counts the answers check ticketCoversRelease refused (mrtr.AskAgain);
 	// the continuation carries it.
 	verifyTicketRefusals uint8
+	// refusedInFlow says a validator with context refused an answer of this round (mrtr.Invalid).
+	refusedInFlow bool
 	// reasked is why a check sent the workflow back to an ask in this round, shown with the
 	// question.
 	reasked string
+	// reaskedWith is the refused answer of each form asked again in this round, by request key: its
+	// defaults.
+	reaskedWith map[string]map[string]any
 }
 
 // State returns the state the workflow is in.
@@ -132,13 +149,13 @@ const (
 	// RollOutReleaseStateAskTicket asks for ticket.
 	RollOutReleaseStateAskTicket RollOutReleaseState = 2
 	// RollOutReleaseStateVerifyTicket runs check ticketCoversRelease, which may ask askTicket again
-	// (3 answers in all). The ticket exists, is approved, and covers this component and version.
+	// (3 answers in all). The ticket (for this release, its validator saw to that) is approved.
 	RollOutReleaseStateVerifyTicket RollOutReleaseState = 3
+	// RollOutReleaseStateNoTicket ends the workflow: failed.
+	RollOutReleaseStateNoTicket RollOutReleaseState = 4
 	// RollOutReleaseStateByRisk routes on risk. High-risk components choose how to roll out; the
 	// others roll out gradually.
-	RollOutReleaseStateByRisk RollOutReleaseState = 4
-	// RollOutReleaseStateNoTicket ends the workflow: failed.
-	RollOutReleaseStateNoTicket RollOutReleaseState = 5
+	RollOutReleaseStateByRisk RollOutReleaseState = 5
 	// RollOutReleaseStateAskRollout asks for rollout.
 	RollOutReleaseStateAskRollout RollOutReleaseState = 6
 	// RollOutReleaseStateConfirmRolling is a confirmation gate.
@@ -169,10 +186,10 @@ func (s RollOutReleaseState) String() string {
 		return "askTicket"
 	case RollOutReleaseStateVerifyTicket:
 		return "verifyTicket"
-	case RollOutReleaseStateByRisk:
-		return "byRisk"
 	case RollOutReleaseStateNoTicket:
 		return "noTicket"
+	case RollOutReleaseStateByRisk:
+		return "byRisk"
 	case RollOutReleaseStateAskRollout:
 		return "askRollout"
 	case RollOutReleaseStateConfirmRolling:
@@ -202,8 +219,8 @@ func _() {
 	_ = x[RollOutReleaseStateInspect-1]
 	_ = x[RollOutReleaseStateAskTicket-2]
 	_ = x[RollOutReleaseStateVerifyTicket-3]
-	_ = x[RollOutReleaseStateByRisk-4]
-	_ = x[RollOutReleaseStateNoTicket-5]
+	_ = x[RollOutReleaseStateNoTicket-4]
+	_ = x[RollOutReleaseStateByRisk-5]
 	_ = x[RollOutReleaseStateAskRollout-6]
 	_ = x[RollOutReleaseStateConfirmRolling-7]
 	_ = x[RollOutReleaseStateByStrategy-8]
@@ -233,8 +250,9 @@ func (p rollOutReleaseProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Ro
 		return mrtrimpl.Goto(r, RollOutReleaseStateAskTicket, vocab.Next)
 	case RollOutReleaseStateAskTicket:
 		var pending []mrtrimpl.Pending
+		f.refusedInFlow = false
 		if f.Ticket == nil {
-			answer, left, err := mrtrimpl.Take(ctx, r, "ticket", mrtrimpl.Again(mrtrimpl.Bind(p.requestTicket, f), f.reasked), mrtrimpl.Form(p.decodeTicket), &pending)
+			answer, left, err := mrtrimpl.Take(ctx, r, "ticket", mrtrimpl.AgainWith(mrtrimpl.Bind(p.requestTicket, f), f.reasked, f.reaskedWith["ticket"]), mrtrimpl.Form(p.decodeTicket(f)), &pending)
 			switch {
 			case err != nil:
 				return mrtrimpl.Step{}, err
@@ -244,6 +262,14 @@ func (p rollOutReleaseProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Ro
 				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "roll_out_release was cancelled: the user cancelled \"ticket\"."})
 			}
 			f.Ticket = answer
+		}
+		if f.refusedInFlow {
+			// A validator with context refused an answer: 3 answers in all, then noTicket.
+			f.refusedInFlow = false
+			f.askTicketRefusals++
+			if f.askTicketRefusals >= 3 {
+				return mrtrimpl.Goto(r, RollOutReleaseStateNoTicket, vocab.Exhausted)
+			}
 		}
 		if len(pending) > 0 {
 			return r.Ask(pending)
@@ -261,10 +287,13 @@ func (p rollOutReleaseProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Ro
 				return mrtrimpl.Goto(r, RollOutReleaseStateNoTicket, vocab.Exhausted)
 			}
 			f.reasked = why
+			f.reaskedWith = map[string]map[string]any{"ticket": p.givenTicket(f.Ticket)}
 			f.Ticket = nil
 			return mrtrimpl.Goto(r, RollOutReleaseStateAskTicket, vocab.AskAgain)
 		}
 		return mrtrimpl.Goto(r, RollOutReleaseStateByRisk, vocab.Next)
+	case RollOutReleaseStateNoTicket:
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeFailed, Text: rollOutReleaseNoTicketMessage(f)})
 	case RollOutReleaseStateByRisk:
 		// Branch on risk.
 		if f.Continuation.Risk == "" {
@@ -277,8 +306,6 @@ func (p rollOutReleaseProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Ro
 			return mrtrimpl.Goto(r, RollOutReleaseStateConfirmRolling, vocab.CaseEdge("low"))
 		}
 		return mrtrimpl.Step{}, mrtrimpl.NoArm("byRisk", "risk", f.Continuation.Risk)
-	case RollOutReleaseStateNoTicket:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeFailed, Text: rollOutReleaseNoTicketMessage(f)})
 	case RollOutReleaseStateAskRollout:
 		var pending []mrtrimpl.Pending
 		if f.Rollout == nil {
@@ -389,8 +416,8 @@ type RollOutReleaseHandler interface {
 	// with a message; any other error is a dependency failure.
 	InspectRelease(ctx context.Context, f *RollOutReleaseFlow) error
 
-	// TicketCoversRelease is the check of state verifyTicket. The ticket exists, is approved, and
-	// covers this component and version. Return mrtr.Reject to refuse the request with a message;
+	// TicketCoversRelease is the check of state verifyTicket. The ticket (for this release, its
+	// validator saw to that) is approved. Return mrtr.Reject to refuse the request with a message;
 	// any other error is a dependency failure. In state verifyTicket, return mrtr.AskAgain with a
 	// message for the user to ask askTicket again (3 answers in all; then noTicket).
 	TicketCoversRelease(ctx context.Context, f *RollOutReleaseFlow) error
@@ -409,6 +436,15 @@ type RollOutReleaseHandler interface {
 	// empty fails the round. Return mrtr.Reject for a definite refusal (recorded and replayed); any
 	// other error lets a retry try again.
 	StartRollout(ctx context.Context, f *RollOutReleaseFlow) error
+
+	// TicketForRelease is custom validator ticketForRelease; it runs once value has passed the
+	// spec's built-in constraints. The change ticket exists and is for this component and version,
+	// approved or not. It reads component, version of the flow (in, reads: in the spec). An
+	// mrtr.Invalid counts against the ask's maxAttempts. Return mrtr.Invalid saying what is wrong
+	// with value: the user is shown it (an answer is asked for again). Any other error means value
+	// could not be checked (a backend is down): the round fails as a dependency error, and the
+	// error goes to the log only.
+	TicketForRelease(ctx context.Context, value string, in RollOutReleaseTicketForReleaseReads) error
 }
 
 // rollOutReleaseProgram is the generated half of roll_out_release: the engine calls it, the handler
@@ -495,7 +531,7 @@ var rollOutReleaseDescriptor = mrtrimpl.Descriptor{
 	Destructive: true,
 	TTL:         15 * time.Minute,
 	Storage:     vocab.Sealed,
-	SchemaHash:  uint64(0xd08b5bbd7a94f9ce),
+	SchemaHash:  uint64(0x458b1a2072eb8d4e),
 	Initial:     uint16(RollOutReleaseStateInspect),
 	States:      rollOutReleaseStateTable,
 	Transitions: rollOutReleaseTransitionTable,
@@ -504,10 +540,10 @@ var rollOutReleaseDescriptor = mrtrimpl.Descriptor{
 // rollOutReleaseStateTable describes each state, in the order of their numbers.
 var rollOutReleaseStateTable = []mrtrimpl.StateInfo{
 	{Name: "inspect", Kind: vocab.StateCheck, Check: "inspectRelease"},
-	{Name: "askTicket", Kind: vocab.StateAsk, Requests: []mrtrimpl.RequestInfo{{Key: "ticket", Kind: vocab.Elicit}}},
+	{Name: "askTicket", Kind: vocab.StateAsk, Requests: []mrtrimpl.RequestInfo{{Key: "ticket", Kind: vocab.Elicit}}, MaxAttempts: 3, FlowValidators: []string{"ticketForRelease"}},
 	{Name: "verifyTicket", Kind: vocab.StateCheck, Check: "ticketCoversRelease", AskAgain: "askTicket", MaxAttempts: 3},
-	{Name: "byRisk", Kind: vocab.StateBranch, Branch: "risk"},
 	{Name: "noTicket", Kind: vocab.StateTerminal, End: vocab.OutcomeFailed},
+	{Name: "byRisk", Kind: vocab.StateBranch, Branch: "risk"},
 	{Name: "askRollout", Kind: vocab.StateAsk, Requests: []mrtrimpl.RequestInfo{{Key: "rollout", Kind: vocab.Elicit}}},
 	{Name: "confirmRolling", Kind: vocab.StateConfirm, Requests: []mrtrimpl.RequestInfo{{Key: "confirmRolling", Kind: vocab.Elicit, GateField: "confirm"}}},
 	{Name: "byStrategy", Kind: vocab.StateBranch, Branch: "rollout.strategy"},
@@ -524,6 +560,7 @@ var rollOutReleaseStateTable = []mrtrimpl.StateInfo{
 var rollOutReleaseTransitionTable = []mrtrimpl.Transition{
 	{From: uint16(RollOutReleaseStateInspect), On: vocab.Next, To: uint16(RollOutReleaseStateAskTicket)},
 	{From: uint16(RollOutReleaseStateAskTicket), On: vocab.Next, To: uint16(RollOutReleaseStateVerifyTicket)},
+	{From: uint16(RollOutReleaseStateAskTicket), On: vocab.Exhausted, To: uint16(RollOutReleaseStateNoTicket)},
 	{From: uint16(RollOutReleaseStateVerifyTicket), On: vocab.Next, To: uint16(RollOutReleaseStateByRisk)},
 	{From: uint16(RollOutReleaseStateVerifyTicket), On: vocab.AskAgain, To: uint16(RollOutReleaseStateAskTicket)},
 	{From: uint16(RollOutReleaseStateVerifyTicket), On: vocab.Exhausted, To: uint16(RollOutReleaseStateNoTicket)},
@@ -585,6 +622,9 @@ func (p rollOutReleaseProgram) AppendContinuation(b []byte, f *RollOutReleaseFlo
 	}
 	b = binenc.EndGroupOmitEmpty(b, m)
 	b, m = binenc.BeginGroup(b, 0x23367b24)
+	if f.askTicketRefusals > 0 {
+		b = binenc.AppendIntField(b, 0x85301326, int64(f.askTicketRefusals))
+	}
 	if f.verifyTicketRefusals > 0 {
 		b = binenc.AppendIntField(b, 0xce663780, int64(f.verifyTicketRefusals))
 	}
@@ -639,6 +679,7 @@ func (p rollOutReleaseProgram) LoadContinuation(f *RollOutReleaseFlow, data []by
 	f.Canary = nil
 	f.passedConfirmRolling = false
 	f.passedConfirmCanary = false
+	f.askTicketRefusals = 0
 	f.verifyTicketRefusals = 0
 	r := binenc.NewFields(data)
 	for r.Next() {
@@ -674,6 +715,8 @@ func (p rollOutReleaseProgram) LoadContinuation(f *RollOutReleaseFlow, data []by
 			n := r.Group("refusals")
 			for n.Next() {
 				switch n.Key() {
+				case 0x85301326:
+					f.askTicketRefusals = uint8(min(n.Int("refusals.askTicket"), 3))
 				case 0xce663780:
 					f.verifyTicketRefusals = uint8(min(n.Int("refusals.verifyTicket"), 3))
 				}
@@ -851,26 +894,44 @@ var rollOutReleaseArgVersionPattern = regexp.MustCompile("^(?:v[0-9]{1,4}\\.[0-9
 
 var rollOutReleaseTicketIDPattern = regexp.MustCompile("^(?:CHG-[0-9]{1,8})$")
 
-// decodeTicket validates the form answered for "ticket": problems are for the user to
-// correct; an error is a custom validator that could not check a value.
-func (p rollOutReleaseProgram) decodeTicket(ctx context.Context, content map[string]any) (*RollOutReleaseTicketAnswer, mrtrimpl.Problems, error) {
-	a := &RollOutReleaseTicketAnswer{}
-	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "id"); st {
-	case mrtrimpl.Present:
-		if n := utf8.RuneCountInString(v); n > 12 {
-			problems.TooLong("id", 12, n)
+// decodeTicket returns the validator of the form answered for "ticket" in flow f, which
+// its validators with context read. Problems are for the user to correct; an
+// error is a custom validator that could not check a value.
+func (p rollOutReleaseProgram) decodeTicket(f *RollOutReleaseFlow) func(context.Context, map[string]any) (*RollOutReleaseTicketAnswer, mrtrimpl.Problems, error) {
+	return func(ctx context.Context, content map[string]any) (*RollOutReleaseTicketAnswer, mrtrimpl.Problems, error) {
+		a := &RollOutReleaseTicketAnswer{}
+		var problems mrtrimpl.Problems
+		switch v, st := mrtrimpl.FormString(content, "id"); st {
+		case mrtrimpl.Present:
+			checked := len(problems)
+			if n := utf8.RuneCountInString(v); n > 12 {
+				problems.TooLong("id", 12, n)
+			}
+			if !rollOutReleaseTicketIDPattern.MatchString(v) {
+				problems.NoMatch("id", "CHG-[0-9]{1,8}")
+			}
+			if len(problems) == checked {
+				{
+					in, err := p.readsTicketForRelease(f)
+					if err == nil {
+						err = p.h.TicketForRelease(ctx, v, in)
+					}
+					if err != nil {
+						if !problems.AddInvalid("id", err) {
+							return nil, nil, mrtrimpl.ValidatorFailed("ticketForRelease", "ticket.id", err)
+						}
+						f.refusedInFlow = true
+					}
+				}
+			}
+			a.ID = v
+		case mrtrimpl.Absent:
+			problems.Required("id")
+		case mrtrimpl.WrongType:
+			problems.WrongType("id", "a string")
 		}
-		if !rollOutReleaseTicketIDPattern.MatchString(v) {
-			problems.NoMatch("id", "CHG-[0-9]{1,8}")
-		}
-		a.ID = v
-	case mrtrimpl.Absent:
-		problems.Required("id")
-	case mrtrimpl.WrongType:
-		problems.WrongType("id", "a string")
+		return a, problems, nil
 	}
-	return a, problems, nil
 }
 
 // decodeRollout validates the form answered for "rollout": problems are for the user to
@@ -962,6 +1023,25 @@ func (p rollOutReleaseProgram) CheckContinuation(ctx context.Context, f *RollOut
 		}
 	}
 	return problems
+}
+
+// givenTicket is answer a to "ticket" as form content, the defaults of the form asked again after a
+// check refused it; sensitive fields are left out.
+func (rollOutReleaseProgram) givenTicket(a *RollOutReleaseTicketAnswer) map[string]any {
+	if a == nil {
+		return nil
+	}
+	m := map[string]any{}
+	m["id"] = a.ID
+	return m
+}
+
+// readsTicketForRelease gathers from f what validator ticketForRelease reads.
+func (rollOutReleaseProgram) readsTicketForRelease(f *RollOutReleaseFlow) (RollOutReleaseTicketForReleaseReads, error) {
+	var in RollOutReleaseTicketForReleaseReads
+	in.Component = f.Args.Component
+	in.Version = f.Args.Version
+	return in, nil
 }
 
 // rollOutReleaseTicketSchema is the form of input request "ticket".

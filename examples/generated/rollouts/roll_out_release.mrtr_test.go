@@ -20,6 +20,7 @@ import (
 // check takes the outcome on the shortest way to a successful end.
 // A check that may ask again does so when its queue says mrtrtest.AskAgainOutcome.
 // Its checks and effects set the continuation fields value branches route on.
+// Its custom validators accept every value unless told to refuse or fail.
 type fakeRollOutRelease struct {
 	fake mrtrtest.Fake
 }
@@ -63,6 +64,10 @@ func (h *fakeRollOutRelease) StartRollout(ctx context.Context, f *RollOutRelease
 	// What the spec says startRollout sets, as the real method must.
 	f.Continuation.RolloutID = "example"
 	return nil
+}
+
+func (h *fakeRollOutRelease) TicketForRelease(ctx context.Context, value string, in RollOutReleaseTicketForReleaseReads) error {
+	return h.fake.ValidateInFlow(ctx, "ticketForRelease", value)
 }
 
 // fakeRollOutReleaseRisk are the values the fake sets in continuation field risk, one for each way
@@ -176,6 +181,7 @@ func newFakeRollOutRelease(outcomes map[string][]uint8) (mrtr.Program[*RollOutRe
 func TestRollOutReleaseTransitions(t *testing.T) {
 	w := mrtrtest.NewWalker(newFakeRollOutRelease, fixturesRollOutRelease(&fakeRollOutRelease{}))
 	w.Walk(t, "inspect>askTicket>verifyTicket>byRisk>(low)confirmRolling>(decline)notRolledOut")
+	w.Walk(t, "inspect>askTicket>(exhausted)noTicket")
 	w.Walk(t, "inspect>askTicket>verifyTicket>(askAgain)askTicket>verifyTicket>byRisk>(low)confirmRolling>(decline)notRolledOut")
 	w.Walk(t, "inspect>askTicket>verifyTicket>(askAgain)askTicket>verifyTicket>(askAgain)askTicket>verifyTicket>(exhausted)noTicket")
 	w.Walk(t, "inspect>askTicket>verifyTicket>byRisk>(high)askRollout>byStrategy>(rolling)confirmRolling>(decline)notRolledOut", mrtrtest.Arms{
@@ -192,12 +198,13 @@ func TestRollOutReleaseTransitions(t *testing.T) {
 // checks that validation reports it.
 func TestRollOutReleaseValidation(t *testing.T) {
 	p := rollOutReleaseProgram{h: &fakeRollOutRelease{}}
+	f := &RollOutReleaseFlow{}
 	decodeArguments := mrtrtest.ArgumentDecoder(p)
 	validArguments := map[string]any{
 		"component": "a0",
 		"version":   "v0.0.0",
 	}
-	decodeTicketAnswer := mrtrtest.AnswerDecoder(p.decodeTicket)
+	decodeTicketAnswer := mrtrtest.AnswerDecoder(p.decodeTicket(f))
 	validTicketAnswer := map[string]any{"id": "CHG-0"}
 	decodeRolloutAnswer := mrtrtest.AnswerDecoder(p.decodeRollout)
 	validRolloutAnswer := map[string]any{"strategy": "canary"}
@@ -217,6 +224,22 @@ func TestRollOutReleaseValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeCanaryAnswer, validCanaryAnswer, "percent", nil, "percent: required")
 	mrtrtest.Broken(t, decodeCanaryAnswer, validCanaryAnswer, "percent", int64(0), "percent: at least 1")
 	mrtrtest.Broken(t, decodeCanaryAnswer, validCanaryAnswer, "percent", int64(51), "percent: at most 50")
+}
+
+// TestRollOutReleaseValidators makes each use of a custom validator, one at a time,
+// refuse the value (the user must be told why) and fail as a dependency (the
+// round must end as a dependency error, the text in the log only); a value that
+// breaks a built-in constraint of the same field must not reach the validator.
+func TestRollOutReleaseValidators(t *testing.T) {
+	h := &fakeRollOutRelease{}
+	fx := fixturesRollOutRelease(h)
+	p := NewRollOutReleaseProgram(h)
+	mrtrtest.CheckValidator(t, p, fx, h.fake.Use("ticketForRelease", mrtrtest.ValidatorUse{
+		Broken:  "xxxxxxxxxxxxx",
+		Field:   "id",
+		Request: "ticket",
+		Value:   "CHG-0",
+	}))
 }
 
 // TestRollOutReleaseRecordedContinuations opens the continuations recorded in

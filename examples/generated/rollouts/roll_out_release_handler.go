@@ -69,8 +69,27 @@ func (h *RollOutReleaseImpl) InspectRelease(ctx context.Context, f *RollOutRelea
 	return nil
 }
 
+// TicketForRelease refuses, as it is answered, a ticket that does not exist
+// or is for another component or version: it reads the release from the
+// flow (reads: in the spec), and the user sees why and answers again. Only
+// a store that cannot be read is a dependency failure, never shown.
+func (h *RollOutReleaseImpl) TicketForRelease(ctx context.Context, value string, in RollOutReleaseTicketForReleaseReads) error {
+	t, ok, err := domain.Load[domain.ChangeTicket](ctx, h.Data, domain.ChangeKey(value))
+	switch {
+	case err != nil:
+		return err
+	case !ok:
+		return mrtr.Invalid("there is no change ticket %s", value)
+	}
+	if why := t.ForRelease(in.Component, in.Version); why != "" {
+		return mrtr.Invalid("ticket %s %s; give the ticket of %s %s", value, why, in.Component, in.Version)
+	}
+	return nil
+}
+
 // TicketCoversRelease asks again for a ticket that does not approve this
-// release, saying why: the user can pick another.
+// release (the validator saw that it is for it), saying why: the user can
+// pick another.
 func (h *RollOutReleaseImpl) TicketCoversRelease(ctx context.Context, f *RollOutReleaseFlow) error {
 	id := f.Ticket.ID
 	t, ok, err := domain.Load[domain.ChangeTicket](ctx, h.Data, domain.ChangeKey(id))

@@ -41,8 +41,9 @@ func TestRollOutReleaseRealMatrix(t *testing.T) {
 	}, data.Harness(t))
 }
 
-// A ticket that does not cover the release is asked for again, saying
-// why; the right one goes through, and a low-risk component asks no rollout.
+// A ticket for another release is refused as it is answered, by the
+// validator that reads the release from the flow, saying why; the right one
+// goes through, and a low-risk component asks no rollout.
 func TestRollOutReleaseAsksAgainForTheTicket(t *testing.T) {
 	ctx := context.Background()
 	data := domaintest.New(t)
@@ -50,9 +51,9 @@ func TestRollOutReleaseAsksAgainForTheTicket(t *testing.T) {
 	DriveRollOutRelease(t, h, release("docs-site", "v2.1.0")).
 		WantQuestion("ticket", "covers rolling out docs-site v2.1.0 to production (now v2.0.0)").
 		Answer(ticket("CHG-1001")).
-		WantQuestion("ticket", "ticket CHG-1001 is for payments-api, not docs-site; give a ticket that approves docs-site v2.1.0").
+		WantQuestion("ticket", "Please correct: id: ticket CHG-1001 is for payments-api, not docs-site; give the ticket of docs-site v2.1.0.").
 		Answer(ticket("CHG-9999")).
-		WantQuestion("ticket", "there is no change ticket CHG-9999").
+		WantQuestion("ticket", "Please correct: id: there is no change ticket CHG-9999.").
 		Answer(ticket("CHG-1003")).
 		WantAsks("confirmRolling").
 		WantQuestion("confirmRolling", "Roll out docs-site v2.1.0 to PRODUCTION under CHG-1003 as a rolling update?").
@@ -70,17 +71,29 @@ func TestRollOutReleaseAsksAgainForTheTicket(t *testing.T) {
 	}
 }
 
-// Three tickets that do not cover the release end the workflow; nothing is
-// rolled out.
-func TestRollOutReleaseRunsOutOfTickets(t *testing.T) {
+// A ticket for the release that is not approved yet passes the validator
+// and is refused by the check, which asks again saying why.
+func TestRollOutReleaseAsksAgainForAnApprovedTicket(t *testing.T) {
 	data := domaintest.New(t)
 	h := mrtrtest.New(t, NewRollOutReleaseProgram(&RollOutReleaseImpl{Data: data}))
 	DriveRollOutRelease(t, h, release("payments-api", "v1.5.0")).
 		Answer(ticket("CHG-1002")).
-		WantQuestion("ticket", "ticket CHG-1002 is pending, not approved").
+		WantQuestion("ticket", "ticket CHG-1002 is pending, not approved; give a ticket that approves payments-api v1.5.0").
+		Answer(ticket("CHG-1001")).
+		WantAsks("rollout")
+}
+
+// Three tickets for other releases end the workflow (the validator's
+// refusals are bounded by the ask's maxAttempts); nothing is rolled out.
+func TestRollOutReleaseRunsOutOfTickets(t *testing.T) {
+	data := domaintest.New(t)
+	h := mrtrtest.New(t, NewRollOutReleaseProgram(&RollOutReleaseImpl{Data: data}))
+	DriveRollOutRelease(t, h, release("payments-api", "v1.5.0")).
 		Answer(ticket("CHG-1004")).
-		WantQuestion("ticket", "ticket CHG-1004 approves payments-api v1.4.9, not v1.5.0").
+		WantQuestion("ticket", "ticket CHG-1004 is for payments-api v1.4.9, not v1.5.0").
 		Answer(ticket("CHG-1003")).
+		WantQuestion("ticket", "ticket CHG-1003 is for docs-site, not payments-api").
+		Answer(ticket("CHG-9999")).
 		WantEnd(mrtr.OutcomeFailed, "No approved change ticket covers payments-api v1.5.0")
 	if n := data.Effects(rolloutTool, "payments-api")(); n != 0 {
 		t.Fatalf("rolled out %d times", n)

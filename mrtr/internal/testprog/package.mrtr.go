@@ -14,7 +14,8 @@ import (
 const _ = mrtrimpl.SupportPackageIsVersion5
 
 // RegisterAll adds every tool and prompt of package testprog to s, served by e.
-func RegisterAll(s *mcp.Server, e *mrtr.Engine, deploy DeployHandler, ledger LedgerHandler, needsRoots NeedsRootsHandler, notify NotifyHandler, payout PayoutHandler, reask ReaskHandler, spin SpinHandler, transfer TransferHandler, unlock UnlockHandler, vault VaultHandler) {
+func RegisterAll(s *mcp.Server, e *mrtr.Engine, bundle BundleHandler, deploy DeployHandler, ledger LedgerHandler, needsRoots NeedsRootsHandler, notify NotifyHandler, payout PayoutHandler, reask ReaskHandler, spin SpinHandler, transfer TransferHandler, unlock UnlockHandler, vault VaultHandler) {
+	RegisterBundle(s, e, bundle)
 	RegisterDeploy(s, e, deploy)
 	RegisterLedger(s, e, ledger)
 	RegisterNeedsRoots(s, e, needsRoots)

@@ -56,6 +56,9 @@ type ReaskFlow struct {
 	// reasked is why a check sent the workflow back to an ask in this round, shown with the
 	// question.
 	reasked string
+	// reaskedWith is the refused answer of each form asked again in this round, by request key: its
+	// defaults.
+	reaskedWith map[string]map[string]any
 }
 
 // State returns the state the workflow is in.
@@ -128,7 +131,7 @@ func (p reaskProgram) Step(ctx context.Context, r mrtrimpl.Round, f *ReaskFlow) 
 	case ReaskStateAskTicket:
 		var pending []mrtrimpl.Pending
 		if f.Ticket == nil {
-			answer, left, err := mrtrimpl.Take(ctx, r, "ticket", mrtrimpl.Again(mrtrimpl.Bind(p.requestTicket, f), f.reasked), mrtrimpl.Form(p.decodeTicket), &pending)
+			answer, left, err := mrtrimpl.Take(ctx, r, "ticket", mrtrimpl.AgainWith(mrtrimpl.Bind(p.requestTicket, f), f.reasked, f.reaskedWith["ticket"]), mrtrimpl.Form(p.decodeTicket), &pending)
 			switch {
 			case err != nil:
 				return mrtrimpl.Step{}, err
@@ -167,6 +170,7 @@ func (p reaskProgram) Step(ctx context.Context, r mrtrimpl.Round, f *ReaskFlow) 
 				return mrtrimpl.Goto(r, ReaskStateNoTicket, vocab.Exhausted)
 			}
 			f.reasked = why
+			f.reaskedWith = map[string]map[string]any{"ticket": p.givenTicket(f.Ticket)}
 			f.Ticket = nil
 			return mrtrimpl.Goto(r, ReaskStateAskTicket, vocab.AskAgain)
 		}
@@ -515,6 +519,17 @@ func (p reaskProgram) CheckContinuation(ctx context.Context, f *ReaskFlow) mrtri
 		}
 	}
 	return problems
+}
+
+// givenTicket is answer a to "ticket" as form content, the defaults of the form asked again after a
+// check refused it; sensitive fields are left out.
+func (reaskProgram) givenTicket(a *ReaskTicketAnswer) map[string]any {
+	if a == nil {
+		return nil
+	}
+	m := map[string]any{}
+	m["id"] = a.ID
+	return m
 }
 
 // reaskTicketSchema is the form of input request "ticket".

@@ -54,6 +54,9 @@ type ApproveReleaseFlow struct {
 	// reasked is why a check sent the workflow back to an ask in this round, shown with the
 	// question.
 	reasked string
+	// reaskedWith is the refused answer of each form asked again in this round, by request key: its
+	// defaults.
+	reaskedWith map[string]map[string]any
 }
 
 // State returns the state the workflow is in.
@@ -121,7 +124,7 @@ func (p approveReleaseProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Ap
 	case ApproveReleaseStateAskTicket:
 		var pending []mrtrimpl.Pending
 		if f.Ticket == nil {
-			answer, left, err := mrtrimpl.Take(ctx, r, "ticket", mrtrimpl.Again(mrtrimpl.Bind(p.requestTicket, f), f.reasked), mrtrimpl.Form(p.decodeTicket), &pending)
+			answer, left, err := mrtrimpl.Take(ctx, r, "ticket", mrtrimpl.AgainWith(mrtrimpl.Bind(p.requestTicket, f), f.reasked, f.reaskedWith["ticket"]), mrtrimpl.Form(p.decodeTicket), &pending)
 			switch {
 			case err != nil:
 				return mrtrimpl.Step{}, err
@@ -148,6 +151,7 @@ func (p approveReleaseProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Ap
 				return mrtrimpl.Goto(r, ApproveReleaseStateNoTicket, vocab.Exhausted)
 			}
 			f.reasked = why
+			f.reaskedWith = map[string]map[string]any{"ticket": p.givenTicket(f.Ticket)}
 			f.Ticket = nil
 			return mrtrimpl.Goto(r, ApproveReleaseStateAskTicket, vocab.AskAgain)
 		}
@@ -443,6 +447,17 @@ func (p approveReleaseProgram) CheckContinuation(ctx context.Context, f *Approve
 		}
 	}
 	return problems
+}
+
+// givenTicket is answer a to "ticket" as form content, the defaults of the form asked again after a
+// check refused it; sensitive fields are left out.
+func (approveReleaseProgram) givenTicket(a *ApproveReleaseTicketAnswer) map[string]any {
+	if a == nil {
+		return nil
+	}
+	m := map[string]any{}
+	m["id"] = a.ID
+	return m
 }
 
 // approveReleaseTicketSchema is the form of input request "ticket".

@@ -77,6 +77,9 @@ type BookSlotFlow struct {
 	// reasked is why a check sent the workflow back to an ask in this round, shown with the
 	// question.
 	reasked string
+	// reaskedWith is the refused answer of each form asked again in this round, by request key: its
+	// defaults.
+	reaskedWith map[string]map[string]any
 }
 
 // State returns the state the workflow is in.
@@ -148,7 +151,7 @@ func (p bookSlotProgram) Step(ctx context.Context, r mrtrimpl.Round, f *BookSlot
 	case BookSlotStateAskSlot:
 		var pending []mrtrimpl.Pending
 		if f.Slot == nil {
-			answer, left, err := mrtrimpl.Take(ctx, r, "slot", mrtrimpl.Again(mrtrimpl.Bind(p.requestSlot, f), f.reasked), mrtrimpl.Form(p.decodeSlot), &pending)
+			answer, left, err := mrtrimpl.Take(ctx, r, "slot", mrtrimpl.AgainWith(mrtrimpl.Bind(p.requestSlot, f), f.reasked, f.reaskedWith["slot"]), mrtrimpl.Form(p.decodeSlot), &pending)
 			switch {
 			case err != nil:
 				return mrtrimpl.Step{}, err
@@ -176,6 +179,7 @@ func (p bookSlotProgram) Step(ctx context.Context, r mrtrimpl.Round, f *BookSlot
 				return mrtrimpl.Goto(r, BookSlotStateFull, vocab.Exhausted)
 			}
 			f.reasked = why
+			f.reaskedWith = map[string]map[string]any{"slot": p.givenSlot(f.Slot)}
 			f.Slot = nil
 			return mrtrimpl.Goto(r, BookSlotStateAskSlot, vocab.AskAgain)
 		}
@@ -472,6 +476,17 @@ func (p bookSlotProgram) CheckContinuation(ctx context.Context, f *BookSlotFlow)
 		}
 	}
 	return problems
+}
+
+// givenSlot is answer a to "slot" as form content, the defaults of the form asked again after a
+// check refused it; sensitive fields are left out.
+func (bookSlotProgram) givenSlot(a *BookSlotSlotAnswer) map[string]any {
+	if a == nil {
+		return nil
+	}
+	m := map[string]any{}
+	m["window"] = a.Window
+	return m
 }
 
 // bookSlotSlotSchema is the form of input request "slot".
