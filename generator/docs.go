@@ -819,6 +819,8 @@ func methodWhat(t *spec.Tool, m handlerMethod) string {
 		}
 	case "effect":
 		what = "effect " + code(m.specName) + " (" + statesUsing(t, m.specName, vocab.StateEffect) + "): not run again once it returned (retries replay it); at least once if its instance dies mid-effect (`f.Call.Attempt`); store results in `f.Continuation`"
+	case "output":
+		what = "the structured result of terminal state " + code(m.specName) + ": fill `out`; a required field left unset fails the round"
 	case "validator":
 		what = "custom validator " + code(m.specName) + " of a " + m.valueType.String() + " value"
 	}

@@ -384,5 +384,9 @@ func (w *workflow) terminalCase(c *jen.Group, s *spec.State) {
 	default:
 		final = append(final, pair{jen.Id("Text"), jen.Lit(fmt.Sprintf("%s ended in state %s.", w.t.Name, s.Name))})
 	}
+	if len(s.Output) > 0 {
+		w.outputCase(c, s, final)
+		return
+	}
 	c.Return(jen.Id("r").Dot("Finish").Call(jen.Qual(pkgImpl, "Final").Add(oneLine(final...))))
 }

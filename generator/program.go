@@ -94,6 +94,9 @@ func (w *workflow) descriptor(jf *jen.File) {
 	set("Description", jen.Lit(t.Description))
 	if t.Kind == vocab.KindTool {
 		set("InputSchema", jen.Qual("encoding/json", "RawMessage").Call(jsonLiteral(w.inputSchema())))
+		if t.HasOutput() {
+			set("OutputSchema", jen.Qual("encoding/json", "RawMessage").Call(jsonLiteral(w.outputSchema())))
+		}
 	} else {
 		set("PromptArguments", w.promptArguments())
 	}

@@ -57,11 +57,17 @@ func newWorkflow(g *gen, t *spec.Tool) *workflow {
 			reserved[w.n.outcome(s.Check.Name)] = true
 		}
 	}
+	if t.HasOutput() {
+		reserved[w.n.output()] = true
+	}
 	w.reserved = reserved
 	w.addEnums("arg", t.Arguments)
 	w.addEnums("continuation", t.Continuation.Fields)
 	for _, q := range w.requests() {
 		w.addEnums(q.Key, q.Fields)
+	}
+	for _, s := range t.OutputStates() {
+		w.addEnums("output", s.Output)
 	}
 	return w
 }
@@ -227,6 +233,7 @@ func (w *workflow) types(jf *jen.File) {
 	w.enumTypes(jf)
 	w.argsType(jf)
 	w.continuationType(jf)
+	w.outputType(jf)
 	w.answerTypes(jf)
 	w.outcomeTypes(jf)
 	w.flowType(jf)

@@ -55,7 +55,9 @@ func init() {
 	for _, r := range loaderRules {
 		r.loader = true
 	}
-	registry = append(slices.Clone(loaderRules), lintRules...)
+	lint := append(slices.Clone(lintRules), outputRules...)
+	slices.SortFunc(lint, func(a, b *Rule) int { return strings.Compare(a.ID, b.ID) })
+	registry = append(slices.Clone(loaderRules), lint...)
 }
 
 var lintRules = []*Rule{
@@ -1198,6 +1200,9 @@ func checkGoCollisions(c *checker, r *Rule) {
 			}
 			if s.Effect != nil {
 				methods = append(methods, named{s.Effect.Name, s.Effect.Pos})
+			}
+			if len(s.Output) > 0 {
+				methods = append(methods, named{s.Name + "Output", s.OutputPos}) // its output method
 			}
 			var outcomes []named
 			for _, b := range s.Outcomes {

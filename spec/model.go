@@ -278,6 +278,12 @@ type State struct {
 	Outcome  vocab.Outcome
 	Message  *Template        // tools: the result text
 	Messages []*PromptMessage // prompts: the resulting messages
+	// Output, on a tool's success or cancelled terminal state, are the
+	// typed fields of the structured result (MCP structuredContent) a
+	// handler method fills, sorted by name; OutputPos is the output key.
+	// See output.go.
+	Output    []*Field
+	OutputPos Pos
 
 	// Transitions. Next is the state after check (without outcomes), ask,
 	// confirm (accepted) and effect. OnDecline and OnCancel are where an ask
@@ -617,6 +623,7 @@ func (f *File) LintConfigs() []*LintConfig {
 				add(q.Lint)
 				addFields(q.Fields)
 			}
+			addFields(s.Output)
 		}
 	}
 	return out

@@ -21,6 +21,10 @@ type Descriptor struct {
 	// InputSchema is the JSON Schema of the arguments (tools) — the MCP
 	// inputSchema.
 	InputSchema json.RawMessage
+	// OutputSchema is the JSON Schema of the structured result (tools
+	// whose terminal states declare output) — the MCP outputSchema; nil
+	// when the tool has none.
+	OutputSchema json.RawMessage
 	// PromptArguments describe a prompt's arguments.
 	PromptArguments []*mcp.PromptArgument
 	Destructive     bool
