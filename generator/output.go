@@ -161,10 +161,22 @@ func (w *workflow) outputChecks(jf *jen.File) {
 					continue
 				}
 				if f.Required {
-					g.If(jen.Op("!").Parens(outputSetCond(f, v.Clone()))).Block(
+					g.If(outputUnsetCond(f, v.Clone())).Block(
 						jen.Id("problems").Dot("Add").Call(jen.Qual(pkgImpl, "OutputNotSet").Call(jen.Lit(f.Name), jen.Lit(field(f.Name)))))
 				}
-				if hasBuiltinChecks(f) {
+				switch {
+				case f.Type == spec.TypeArray && hasBuiltinChecks(f):
+					// A list is set when not nil: an empty one is sent ([]),
+					// so its bounds apply to it.
+					g.If(jen.Id("list").Op(":=").Add(v.Clone()), jen.Id("list").Op("!=").Nil()).BlockFunc(func(b *jen.Group) {
+						countChecks(b, f, jen.Len(jen.Id("list")), "FewerItems", "MoreItems")
+						if hasBuiltins(f.Items) {
+							b.For(jen.List(jen.Id("_"), jen.Id("v")).Op(":=").Range().Id("list")).BlockFunc(func(l *jen.Group) {
+								w.checks(l, f.Items, scope, f.Name+"[]")
+							})
+						}
+					})
+				case hasBuiltinChecks(f):
 					w.carriedChecks(g, f, v.Clone(), outputPtr(f), scope, f.Name)
 				}
 			}
@@ -172,6 +184,16 @@ func (w *workflow) outputChecks(jf *jen.File) {
 		})
 		jf.Line()
 	}
+}
+
+// outputUnsetCond is the condition under which output field f (value v)
+// is unset.
+func outputUnsetCond(f *spec.Field, v *jen.Statement) *jen.Statement {
+	switch {
+	case outputPtr(f), f.Type == spec.TypeArray:
+		return v.Op("==").Nil()
+	}
+	return v.Op("==").Lit("")
 }
 
 // outputSetCond is the condition under which output field f (value v) is

@@ -239,6 +239,9 @@ func (w *workflow) stateRow(s *spec.State) jen.Code {
 	}
 	if s.Kind == vocab.StateTerminal {
 		row = append(row, pair{jen.Id("End"), finalOutcome(s.Outcome)})
+		if len(s.Output) > 0 {
+			row = append(row, pair{jen.Id("Output"), jen.True()})
+		}
 	}
 	if s.Kind == vocab.StateEffect && !isDefaultKey(s.Idempotency) {
 		row = append(row, pair{jen.Id("OperationID"), jen.Lit(s.Idempotency.Key.Raw)})

@@ -27,12 +27,14 @@ created: {terminal: success, output: {id: {type: string, maxLength: 20, required
 	{
 		ID: "output-missing", Severity: spec.Warning,
 		Summary: "a tool with structured output ends without output in a state that is not an error",
-		Hint:    "declare the output this state can give (at least the fields every result has), or point the edge at a state that has it",
+		Hint:    "declare the output this state can give (at least the fields every result has); give asks and gates onDecline and onCancel to such a state",
 		Why: `A client checks every result that is not an error (isError) against the tool's
 outputSchema, and a result without structured content fails that check. A success or
-cancelled terminal state without output sends an empty object, so the outputSchema can
-require none of the fields: clients learn less from it than the other states promise.
-Failed terminal states are error results and need no output.`,
+cancelled terminal state without output sends an empty object, and so does an ask or
+gate without onDecline or onCancel (declining or cancelling it ends the workflow as
+cancelled by itself), so the outputSchema can require none of the fields: clients learn
+less from it than the other states promise. Failed terminal states are error results
+and need no output.`,
 		Bad: `done:     {terminal: success, message: 'Found {id}.', output: {id: {type: string, maxLength: 20, required: true}}}
 declined: {terminal: cancelled, message: Nothing was looked up.}`,
 		Good: `done:     {terminal: success, message: 'Found {id}.', output: {id: {type: string, maxLength: 20, required: true}}}
@@ -92,6 +94,17 @@ func checkOutputMissing(c *checker, r *Rule) {
 			}
 			c.report(r, s.Pos, c.toolScope(t, s.Lint), "tool %q: terminal state %s (%s) declares no output, unlike %s: it sends an empty structured result, so the outputSchema can require none of the output fields",
 				t.Name, s.Name, s.Outcome, strings.Join(with, ", "))
+		}
+		for _, s := range t.ImplicitEnds() {
+			var how []string
+			if s.OnDecline == nil {
+				how = append(how, "onDecline")
+			}
+			if s.OnCancel == nil {
+				how = append(how, "onCancel")
+			}
+			c.report(r, s.Pos, c.toolScope(t, s.Lint), "tool %q: %s state %s has no %s, so declining or cancelling it ends the workflow as cancelled with an empty structured result, and the outputSchema can require none of the output fields (unlike %s); point it at a terminal state with output",
+				t.Name, s.Kind, s.Name, strings.Join(how, " or "), strings.Join(with, ", "))
 		}
 	}
 }

@@ -18,8 +18,9 @@ import (
 // A tool has one outputSchema: its properties are the output fields of
 // every terminal state (a name declared in several states has one
 // definition, lint's output-field-conflict), and a field is required by
-// the schema when every non-error terminal state requires it (a state
-// without output sends an empty object). Each state's generated check
+// the schema when every non-error end of the tool requires it (a terminal
+// state without output, and an ask or gate without onDecline or onCancel,
+// which ends the workflow as cancelled by itself, send an empty object). Each state's generated check
 // still insists on the fields that state requires.
 
 // checkOutputKeys reports an output on a state that cannot have one.
@@ -93,9 +94,26 @@ func (t *Tool) OutputFields() []OutputField {
 	return out
 }
 
-// requiredEverywhere reports whether every non-error terminal state
-// requires output field name.
+// ImplicitEnds lists the asks and gates where declining or cancelling ends
+// the workflow as cancelled without a terminal state (no onDecline or no
+// onCancel): those results carry no output.
+func (t *Tool) ImplicitEnds() []*State {
+	var out []*State
+	for _, s := range t.States {
+		if s.Interactive() && (s.OnDecline == nil || s.OnCancel == nil) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// requiredEverywhere reports whether every non-error end of the tool
+// requires output field name: every success or cancelled terminal state,
+// and no ask or gate ends the workflow by itself.
 func (t *Tool) requiredEverywhere(name string) bool {
+	if len(t.ImplicitEnds()) > 0 {
+		return false
+	}
 	for _, s := range t.States {
 		if s.Kind != vocab.StateTerminal || s.Outcome == vocab.OutcomeFailed {
 			continue

@@ -139,6 +139,9 @@ type StateInfo struct {
 	Branch string
 	// End is how a terminal state ends the workflow.
 	End vocab.Outcome
+	// Output is set on a terminal state that declares output: its result
+	// carries the structured result its handler method filled.
+	Output bool
 	// OperationID is the template of an effect state's operation id when it
 	// is not the workflow's own ("refund-{orderId}"): the effect runs once
 	// per id, and later visits replay it.
