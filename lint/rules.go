@@ -55,7 +55,7 @@ func init() {
 	for _, r := range loaderRules {
 		r.loader = true
 	}
-	lint := append(slices.Clone(lintRules), outputRules...)
+	lint := append(append(slices.Clone(lintRules), outputRules...), progressRules...)
 	slices.SortFunc(lint, func(a, b *Rule) int { return strings.Compare(a.ID, b.ID) })
 	registry = append(slices.Clone(loaderRules), lint...)
 }

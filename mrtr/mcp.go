@@ -64,6 +64,8 @@ func AddTool[F any](s *mcp.Server, e *Engine, p Program[F]) {
 	destructive := d.Destructive
 	tool.Annotations = &mcp.ToolAnnotations{Title: d.Title, DestructiveHint: &destructive}
 	s.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		ctx, endProgress := requestProgress(ctx, req.Session, req.Params.GetProgressToken())
+		defer endProgress()
 		reply, err := answer(ctx, e, p, req.Extra, req.Params.Arguments, req.Params.InputResponses, req.Params.RequestState,
 			req.ClientCapabilities(), req.ProtocolVersion(), req.Session)
 		if err != nil {
@@ -94,6 +96,8 @@ func AddPrompt[F any](s *mcp.Server, e *Engine, p Program[F]) {
 		if err != nil {
 			return nil, err
 		}
+		ctx, endProgress := requestProgress(ctx, req.Session, req.Params.GetProgressToken())
+		defer endProgress()
 		reply, err := answer(ctx, e, p, req.Extra, args, req.Params.InputResponses, req.Params.RequestState,
 			req.ClientCapabilities(), req.ProtocolVersion(), req.Session)
 		if err != nil {

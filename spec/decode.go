@@ -626,6 +626,8 @@ func (d *decoder) decodeState(sp pair) *State {
 			s.Kind, s.Effect = vocab.StateEffect, &NameRef{Name: p.v.Value, Pos: d.pos(p.v)}
 		case "irreversible":
 			s.Irreversible = boolVal(p.v)
+		case "progress":
+			s.Progress = boolVal(p.v)
 		case "idempotency":
 			s.Idempotency = d.decodeIdempotency(p.v)
 		case "terminal":
@@ -758,14 +760,14 @@ func (d *decoder) decodePromptMessages(n *yaml.Node) []*PromptMessage {
 // transitions the kind needs but lacks.
 func (d *decoder) checkStateKeys(s *State, keys map[string]*yaml.Node, at *yaml.Node, askEntries int) {
 	allowed := map[vocab.StateKind][]string{
-		vocab.StateCheck:    {"check", "outcomes", "next", "sets", "askAgain"},
+		vocab.StateCheck:    {"check", "outcomes", "next", "sets", "askAgain", "progress"},
 		vocab.StateAsk:      {"ask", "next", "onDecline", "onCancel"},
 		vocab.StateConfirm:  {"confirm", "next", "onDecline", "onCancel"},
-		vocab.StateEffect:   {"effect", "irreversible", "idempotency", "next", "sets"},
+		vocab.StateEffect:   {"effect", "irreversible", "idempotency", "next", "sets", "progress"},
 		vocab.StateBranch:   {"branch", "cases", "when", "default"},
 		vocab.StateTerminal: {"terminal", "message", "messages", "output"},
 	}[s.Kind]
-	for _, key := range []string{"outcomes", "next", "onDecline", "onCancel", "irreversible", "idempotency", "message", "messages", "output", "sets", "askAgain", "cases", "when", "default"} {
+	for _, key := range []string{"outcomes", "next", "onDecline", "onCancel", "irreversible", "idempotency", "progress", "message", "messages", "output", "sets", "askAgain", "cases", "when", "default"} {
 		if k := keys[key]; k != nil && !slices.Contains(allowed, key) {
 			d.errorf(k, "state", "", "state %q: %s does not apply to a %s state", s.Name, key, s.Kind)
 		}

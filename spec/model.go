@@ -273,6 +273,10 @@ type State struct {
 	Effect       *NameRef
 	Irreversible bool
 	Idempotency  *Idempotency
+	// Progress, on a check or an effect, declares the state slow: its
+	// handler method gets a progress reporter (*mrtr.Progress) that sends
+	// notifications/progress on the request's progressToken.
+	Progress bool
 
 	// Terminal: how the workflow ends and what it says.
 	Outcome  vocab.Outcome

@@ -25,6 +25,7 @@ import (
 	"github.com/mrtrgen/mrtrgen/examples/domain"
 	"github.com/mrtrgen/mrtrgen/examples/domain/domainopen"
 	"github.com/mrtrgen/mrtrgen/examples/generated/conformance"
+	"github.com/mrtrgen/mrtrgen/examples/generated/conformanceprogress"
 	"github.com/mrtrgen/mrtrgen/examples/generated/customers"
 	"github.com/mrtrgen/mrtrgen/examples/generated/onboarding"
 	"github.com/mrtrgen/mrtrgen/examples/generated/payments"
@@ -230,6 +231,7 @@ func (a *App) newServer() error {
 	refunds.RegisterAll(a.Server, a.Engine, hs.refunds)
 	rollouts.RegisterAll(a.Server, a.Engine, hs.rollouts)
 	conformance.Register(a.Server, a.Engine)
+	conformanceprogress.RegisterAll(a.Server, a.Engine, &conformanceprogress.TestToolWithProgressImpl{})
 	return nil
 }
 
