@@ -24,11 +24,11 @@ type ProgressSink func(ctx context.Context, progress, total float64, message str
 // declare progress get it; it is safe for concurrent use. A nil Progress,
 // or one of a request without a token, sends nothing.
 type Progress struct {
-	mu     sync.Mutex
-	sink   ProgressSink // nil: the request has no token
-	done   bool
-	sent   bool
-	last   float64
+	mu   sync.Mutex
+	sink ProgressSink // nil: the request has no token
+	done bool
+	sent bool
+	last float64
 }
 
 // NewProgress returns the reporter of one request that sends through sink
