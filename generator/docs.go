@@ -756,6 +756,20 @@ func docEndOf(s *spec.State) docEnd {
 	if len(msgs) > 0 {
 		e.ResultMD = strings.Join(msgs, "<br>")
 	}
+	if len(s.Output) > 0 {
+		var fs []string
+		for _, f := range s.Output {
+			d := code(f.Name) + " " + typeText(f)
+			if f.Required {
+				d += ", required"
+			}
+			fs = append(fs, d)
+		}
+		if e.ResultMD != "" {
+			e.ResultMD += "<br>"
+		}
+		e.ResultMD += "**structured output:** " + strings.Join(fs, "; ")
+	}
 	return e
 }
 
