@@ -19,7 +19,6 @@ breaks them, and clients that check results against the new schema cannot tell.`
 	check: checkOutputNarrowed,
 }
 
-
 func checkOutputNarrowed(c *comparer, r *Rule) {
 	for _, p := range c.pairs {
 		if p.old.Kind != p.new.Kind || !p.old.HasOutput() {
