@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
 	"github.com/mrtrgen/mrtrgen/mrtr"
@@ -50,4 +51,25 @@ func structuredProblem(d *mrtrimpl.Descriptor, reply *mrtr.Reply) string {
 		return fmt.Sprintf("the structured result %s does not conform to the outputSchema: %v", doc, err)
 	}
 	return ""
+}
+
+// wireStructuredProblem is structuredProblem for a result as a client
+// received it: a tool with an outputSchema sends structuredContent with
+// every result that is not an error, and it conforms; a tool without one
+// sends none.
+func wireStructuredProblem(d *mrtrimpl.Descriptor, res *mcp.CallToolResult) string {
+	if res.IsError {
+		return ""
+	}
+	if res.StructuredContent == nil {
+		if d.OutputSchema != nil {
+			return "a result without structuredContent from a tool with an outputSchema"
+		}
+		return ""
+	}
+	b, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		return fmt.Sprintf("structuredContent that is not JSON: %v", err)
+	}
+	return structuredProblem(d, &mrtr.Reply{Final: &mrtrimpl.Final{Outcome: mrtr.OutcomeSuccess, Structured: b}})
 }

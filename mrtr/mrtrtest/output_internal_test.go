@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
 	"github.com/mrtrgen/mrtrgen/vocab"
@@ -51,5 +53,28 @@ func TestReplyDiffStructured(t *testing.T) {
 	}
 	if got := replyDiff(a, a); got != "" {
 		t.Fatalf("replyDiff of a reply with itself = %q", got)
+	}
+}
+
+func TestWireStructuredProblem(t *testing.T) {
+	d := &mrtrimpl.Descriptor{Kind: vocab.KindTool, Name: "find",
+		OutputSchema: json.RawMessage(`{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}`)}
+	for _, c := range []struct {
+		name string
+		d    *mrtrimpl.Descriptor
+		res  *mcp.CallToolResult
+		want string
+	}{
+		{"conforms", d, &mcp.CallToolResult{StructuredContent: map[string]any{"id": "a"}}, ""},
+		{"missing", d, &mcp.CallToolResult{}, "without structuredContent"},
+		{"breaks the schema", d, &mcp.CallToolResult{StructuredContent: map[string]any{}}, "does not conform"},
+		{"an error result", d, &mcp.CallToolResult{IsError: true}, ""},
+		{"no schema", &mrtrimpl.Descriptor{Name: "plain"}, &mcp.CallToolResult{}, ""},
+		{"no schema, structured", &mrtrimpl.Descriptor{Name: "plain"}, &mcp.CallToolResult{StructuredContent: map[string]any{"id": "a"}}, "without an outputSchema"},
+	} {
+		got := wireStructuredProblem(c.d, c.res)
+		if (c.want == "") != (got == "") || !strings.Contains(got, c.want) {
+			t.Errorf("%s: problem %q, want one saying %q", c.name, got, c.want)
+		}
 	}
 }
