@@ -11,8 +11,8 @@
 #    and access to its registry the first time.
 # 2. Builds examples/server and starts it on a free loopback port with
 #    -dev -store memory:, and waits until it answers.
-# 3. Runs the 19 scenarios below, one at a time, and prints one line each and
-#    the summary "conformance: N/19 scenarios passed". A scenario passes when
+# 3. Runs the 20 scenarios below, one at a time, and prints one line each and
+#    the summary "conformance: N/20 scenarios passed". A scenario passes when
 #    it has no FAILURE check (WARNINGs are allowed).
 # 4. Always stops the server. Exits 1 if any scenario failed.
 #
@@ -28,6 +28,7 @@ SCENARIOS=(
   tools-list
   tools-call-simple-text
   tools-call-error
+  tools-call-with-progress
   input-required-result-basic-elicitation
   input-required-result-basic-sampling
   input-required-result-basic-list-roots

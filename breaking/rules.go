@@ -37,7 +37,7 @@ func Lookup(id string) *Rule {
 	return nil
 }
 
-var registry = slices.Concat(byID(continuationRules), byID(clientRules), byID(behaviourRules), byID(infoRules))
+var registry = slices.Concat(byID(continuationRules), byID(append(slices.Clone(clientRules), outputRule)), byID(behaviourRules), byID(infoRules))
 
 func byID(rs []*Rule) []*Rule {
 	return slices.SortedFunc(slices.Values(rs), func(a, b *Rule) int { return strings.Compare(a.ID, b.ID) })

@@ -781,6 +781,20 @@ func docEndOf(s *spec.State) docEnd {
 	if len(msgs) > 0 {
 		e.ResultMD = strings.Join(msgs, "<br>")
 	}
+	if len(s.Output) > 0 {
+		var fs []string
+		for _, f := range s.Output {
+			d := code(f.Name) + " " + typeText(f)
+			if f.Required {
+				d += ", required"
+			}
+			fs = append(fs, d)
+		}
+		if e.ResultMD != "" {
+			e.ResultMD += "<br>"
+		}
+		e.ResultMD += "**structured output:** " + strings.Join(fs, "; ")
+	}
 	return e
 }
 
@@ -844,6 +858,8 @@ func methodWhat(t *spec.Tool, m handlerMethod) string {
 		}
 	case "effect":
 		what = "effect " + code(m.specName) + " (" + statesUsing(t, m.specName, vocab.StateEffect) + "): not run again once it returned (retries replay it); at least once if its instance dies mid-effect (`f.Call.Attempt`); store results in `f.Continuation`"
+	case "output":
+		what = "the structured result of terminal state " + code(m.specName) + ": fill `out`; a required field left unset fails the round"
 	case "validator":
 		what = "custom validator " + code(m.specName) + " of a " + m.valueType.String() + " value"
 	}

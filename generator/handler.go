@@ -44,13 +44,16 @@ func (w *workflow) handlerMethods() []handlerMethod {
 		switch {
 		case s.Check != nil && !seen[s.Check.Name]:
 			seen[s.Check.Name] = true
-			m := handlerMethod{name: method(s.Check.Name), kind: "check", specName: s.Check.Name, params: []jen.Code{ctxParam, flowParam}}
+			m := handlerMethod{name: method(s.Check.Name), kind: "check", specName: s.Check.Name, params: w.methodParams(s.Check.Name, ctxParam, flowParam)}
 			m.doc = []string{fmt.Sprintf("%s is the check of state %s.", m.name, s.Name)}
 			if d := strings.TrimSpace(s.Description); d != "" {
 				m.doc = append(m.doc, d)
 			}
 			if d := w.setsDoc(s.Check.Name); d != "" {
 				m.doc = append(m.doc, d)
+			}
+			if w.slow(s.Check.Name) {
+				m.doc = append(m.doc, progressDoc)
 			}
 			m.doc = append(m.doc, "Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.")
 			for _, a := range askAgainUses(t, s.Check.Name) {
@@ -66,7 +69,7 @@ func (w *workflow) handlerMethods() []handlerMethod {
 			ms = append(ms, m)
 		case s.Effect != nil && !seen[s.Effect.Name]:
 			seen[s.Effect.Name] = true
-			m := handlerMethod{name: method(s.Effect.Name), kind: "effect", specName: s.Effect.Name, params: []jen.Code{ctxParam, flowParam}, results: []jen.Code{jen.Error()}}
+			m := handlerMethod{name: method(s.Effect.Name), kind: "effect", specName: s.Effect.Name, params: w.methodParams(s.Effect.Name, ctxParam, flowParam), results: []jen.Code{jen.Error()}}
 			what := "the side effect"
 			if s.Irreversible {
 				what = "the irreversible side effect"
@@ -87,10 +90,14 @@ func (w *workflow) handlerMethods() []handlerMethod {
 			if d := w.setsDoc(s.Effect.Name); d != "" {
 				m.doc = append(m.doc, d)
 			}
+			if w.slow(s.Effect.Name) {
+				m.doc = append(m.doc, progressDoc)
+			}
 			m.doc = append(m.doc, "Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.")
 			ms = append(ms, m)
 		}
 	}
+	ms = append(ms, w.outputMethods()...)
 	for _, v := range w.usedValidators() {
 		m := handlerMethod{name: method(v.Name), kind: "validator", specName: v.Name, valueType: v.Type,
 			params:  []jen.Code{ctxParam, jen.Id("value").Add(w.validatorType(v.Type))},

@@ -166,7 +166,7 @@ func (w *workflow) stateCase(c *jen.Group, s *spec.State) {
 }
 
 func (w *workflow) checkCase(c *jen.Group, s *spec.State) {
-	call := jen.Id("p").Dot("h").Dot(method(s.Check.Name)).Call(jen.Id("ctx"), jen.Id("f"))
+	call := jen.Id("p").Dot("h").Dot(method(s.Check.Name)).Call(w.methodArgs(s.Check.Name)...)
 	failed := func(g *jen.Group) {
 		if s.AskAgain == nil {
 			g.Add(fail())
@@ -315,7 +315,7 @@ func (w *workflow) effectCase(c *jen.Group, s *spec.State) {
 	c.Return(jen.Qual(pkgImpl, "Effect").Call(
 		jen.Id("ctx"), jen.Id("r"), key, durationCode(s.Idempotency.Retain), w.stateID(s.Next.Name),
 		jen.Func().Params(jen.Id("ctx").Qual("context", "Context")).Error().BlockFunc(func(g *jen.Group) {
-			effect := jen.Id("p").Dot("h").Dot(method(s.Effect.Name)).Call(jen.Id("ctx"), jen.Id("f"))
+			effect := jen.Id("p").Dot("h").Dot(method(s.Effect.Name)).Call(w.methodArgs(s.Effect.Name)...)
 			if len(s.Sets) > 0 {
 				// A declared value the effect did not set fails it before the
 				// engine records its outcome: a retry runs it again.
@@ -386,6 +386,10 @@ func (w *workflow) terminalCase(c *jen.Group, s *spec.State) {
 		final = append(final, pair{jen.Id("Text"), jen.Id(w.templateFunc(s.Name, "Message")).Call(jen.Id("f"))})
 	default:
 		final = append(final, pair{jen.Id("Text"), jen.Lit(fmt.Sprintf("%s ended in state %s.", w.t.Name, s.Name))})
+	}
+	if len(s.Output) > 0 {
+		w.outputCase(c, s, final)
+		return
 	}
 	c.Return(jen.Id("r").Dot("Finish").Call(jen.Qual(pkgImpl, "Final").Add(oneLine(final...))))
 }

@@ -94,6 +94,9 @@ func (w *workflow) descriptor(jf *jen.File) {
 	set("Description", jen.Lit(t.Description))
 	if t.Kind == vocab.KindTool {
 		set("InputSchema", jen.Qual("encoding/json", "RawMessage").Call(jsonLiteral(w.inputSchema())))
+		if t.HasOutput() {
+			set("OutputSchema", jen.Qual("encoding/json", "RawMessage").Call(jsonLiteral(w.outputSchema())))
+		}
 	} else {
 		set("PromptArguments", w.promptArguments())
 	}
@@ -249,6 +252,9 @@ func (w *workflow) stateRow(s *spec.State) jen.Code {
 	}
 	if s.Kind == vocab.StateTerminal {
 		row = append(row, pair{jen.Id("End"), finalOutcome(s.Outcome)})
+		if len(s.Output) > 0 {
+			row = append(row, pair{jen.Id("Output"), jen.True()})
+		}
 	}
 	if s.Kind == vocab.StateEffect && !isDefaultKey(s.Idempotency) {
 		row = append(row, pair{jen.Id("OperationID"), jen.Lit(s.Idempotency.Key.Raw)})

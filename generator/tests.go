@@ -188,6 +188,14 @@ func (w *workflow) fake(jf *jen.File) error {
 				return err
 			}
 			continue
+		case "output":
+			var err error
+			jf.Add(recv()).Id(m.name).Params(m.params...).Params(m.results...).BlockFunc(func(g *jen.Group) { err = w.fakeOutput(g, w.t.State(m.specName)) })
+			jf.Line()
+			if err != nil {
+				return err
+			}
+			continue
 		case "validator":
 			validate := "Validate"
 			if m.inFlow {

@@ -59,11 +59,17 @@ func newWorkflow(g *gen, t *spec.Tool) *workflow {
 			reserved[w.n.outcome(s.Check.Name)] = true
 		}
 	}
+	if t.HasOutput() {
+		reserved[w.n.output()] = true
+	}
 	w.reserved = reserved
 	w.addEnums("arg", t.Arguments)
 	w.addEnums("continuation", t.Continuation.Fields)
 	for _, q := range w.requests() {
 		w.addEnums(q.Key, q.Fields)
+	}
+	for _, s := range t.OutputStates() {
+		w.addEnums("output", s.Output)
 	}
 	return w
 }
@@ -229,6 +235,7 @@ func (w *workflow) types(jf *jen.File) {
 	w.enumTypes(jf)
 	w.argsType(jf)
 	w.continuationType(jf)
+	w.outputType(jf)
 	w.answerTypes(jf)
 	w.readsTypes(jf)
 	w.outcomeTypes(jf)

@@ -49,6 +49,7 @@ func (w *workflow) validators(jf *jen.File) {
 	}
 	w.continuationCheck(jf)
 	w.canonicalContinuation(jf)
+	w.outputChecks(jf)
 }
 
 // canonicalLists are the continuation's lists of enum values.

@@ -55,7 +55,11 @@ func init() {
 	for _, r := range loaderRules {
 		r.loader = true
 	}
-	registry = append(append(slices.Clone(loaderRules), lintRules...), urlRules...)
+	// Every rule the linter runs, by id: the core rules and those of each
+	// construct's own file.
+	lint := slices.Concat(lintRules, summaryRules, urlRules, outputRules, progressRules)
+	slices.SortFunc(lint, func(a, b *Rule) int { return strings.Compare(a.ID, b.ID) })
+	registry = append(slices.Clone(loaderRules), lint...)
 }
 
 var lintRules = []*Rule{
@@ -1191,6 +1195,9 @@ func checkGoCollisions(c *checker, r *Rule) {
 			}
 			if s.Effect != nil {
 				methods = append(methods, named{s.Effect.Name, s.Effect.Pos})
+			}
+			if len(s.Output) > 0 {
+				methods = append(methods, named{s.Name + "Output", s.OutputPos}) // its output method
 			}
 			var outcomes []named
 			for _, b := range s.Outcomes {

@@ -8,11 +8,8 @@ import (
 	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
-func init() {
-	lintRules = append(lintRules, gateOmitsEffectValues)
-	slices.SortFunc(lintRules, func(a, b *Rule) int { return strings.Compare(a.ID, b.ID) })
-	registry = append(slices.Clone(loaderRules), lintRules...)
-}
+// summaryRules are the rules of formatted templates (rules.go registers them).
+var summaryRules = []*Rule{gateOmitsEffectValues}
 
 var gateOmitsEffectValues = &Rule{
 	ID: "gate-omits-effect-values", Severity: spec.Warning,

@@ -35,6 +35,15 @@
 // Any other error is a dependency failure: the round ends with a retryable
 // error result and the error goes to the log only.
 //
+// A terminal state that declares output has a method <State>Output that
+// fills the tool's output struct: the generated code checks it against the
+// spec (a required field left unset fails the round, logged with the state
+// and the field) and sends it as the result's structuredContent, which the
+// round record keeps for retries. A check or effect that declares
+// progress: true gets a [Progress] reporter, bound to the request that runs
+// it: it sends notifications/progress on that request's progressToken, and
+// nothing once the request has been answered.
+//
 // # What the engine guarantees
 //
 // Every round of every program goes through the same trust boundary:

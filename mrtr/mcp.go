@@ -58,9 +58,14 @@ func AddTool[F any](s *mcp.Server, e *Engine, p Program[F]) {
 	mustServe(e, d)
 	keepClientAnswers(s)
 	tool := &mcp.Tool{Name: d.Name, Title: d.Title, Description: d.Description, InputSchema: d.InputSchema}
+	if d.OutputSchema != nil {
+		tool.OutputSchema = d.OutputSchema
+	}
 	destructive := d.Destructive
 	tool.Annotations = &mcp.ToolAnnotations{Title: d.Title, DestructiveHint: &destructive}
 	s.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		ctx, endProgress := requestProgress(ctx, req.Session, req.Params.GetProgressToken())
+		defer endProgress()
 		reply, err := answer(ctx, e, p, req.Extra, req.Params.Arguments, req.Params.InputResponses, req.Params.RequestState,
 			clientCapabilities(req), req.ProtocolVersion(), req.Session)
 		if err != nil {
@@ -70,10 +75,7 @@ func AddTool[F any](s *mcp.Server, e *Engine, p Program[F]) {
 			// An empty content list, not null: strict clients refuse a null.
 			return &mcp.CallToolResult{Content: []mcp.Content{}, InputRequests: reply.InputRequests, RequestState: reply.RequestState}, nil
 		}
-		return &mcp.CallToolResult{
-			Content: []mcp.Content{&mcp.TextContent{Text: reply.Final.Text}},
-			IsError: reply.Final.IsError(),
-		}, nil
+		return toolResult(d, reply.Final), nil
 	})
 }
 
@@ -94,6 +96,8 @@ func AddPrompt[F any](s *mcp.Server, e *Engine, p Program[F]) {
 		if err != nil {
 			return nil, err
 		}
+		ctx, endProgress := requestProgress(ctx, req.Session, req.Params.GetProgressToken())
+		defer endProgress()
 		reply, err := answer(ctx, e, p, req.Extra, args, req.Params.InputResponses, req.Params.RequestState,
 			clientCapabilities(req), req.ProtocolVersion(), req.Session)
 		if err != nil {

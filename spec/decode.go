@@ -300,6 +300,7 @@ const (
 	fieldContinuation
 	fieldForm
 	fieldItems
+	fieldOutput
 )
 
 var fieldTypeByName = map[string]FieldType{
@@ -434,11 +435,11 @@ func (d *decoder) checkFieldKeys(f *Field, keys map[string]*yaml.Node, n *yaml.N
 	only("maxItems", f.Type == TypeArray, "applies to arrays only")
 	only("uniqueItems", f.Type == TypeArray, "applies to arrays only")
 	only("uniqueItems", role == fieldArgument || role == fieldForm, "applies to arguments and form fields only (continuation lists of enum values are always made distinct)")
-	only("sensitive", role == fieldContinuation || role == fieldForm, "applies to continuation and form fields only")
-	only("required", role == fieldArgument || role == fieldForm, "applies to arguments and form fields only")
+	only("sensitive", role == fieldContinuation || role == fieldForm, "applies to continuation and form fields only (an output goes to the client: keep secrets out of it)")
+	only("required", role == fieldArgument || role == fieldForm || role == fieldOutput, "applies to arguments, form and output fields only")
 	only("default", role == fieldArgument || role == fieldForm, "applies to arguments and form fields only")
 	only("example", role != fieldItems, "applies to the array, not its items")
-	only("validate", role != fieldContinuation, "does not apply to continuation fields (the server sets them)")
+	only("validate", role != fieldContinuation && role != fieldOutput, "does not apply to continuation or output fields (the server sets them)")
 	if role == fieldItems {
 		only("required", false, "does not apply to array items")
 		only("default", false, "does not apply to array items")
@@ -636,6 +637,8 @@ func (d *decoder) decodeState(sp pair) *State {
 			s.Kind, s.Effect = vocab.StateEffect, &NameRef{Name: p.v.Value, Pos: d.pos(p.v)}
 		case "irreversible":
 			s.Irreversible = boolVal(p.v)
+		case "progress":
+			s.Progress = boolVal(p.v)
 		case "idempotency":
 			s.Idempotency = d.decodeIdempotency(p.v)
 		case "terminal":
@@ -647,6 +650,9 @@ func (d *decoder) decodeState(sp pair) *State {
 			s.Message = d.template(p.v)
 		case "messages":
 			s.Messages = d.decodePromptMessages(p.v)
+		case "output":
+			s.OutputPos = d.pos(p.k)
+			s.Output = d.decodeFields(p.v, fieldOutput)
 		case "sets":
 			s.SetsPos = d.pos(p.k)
 			s.Sets = d.decodeSets(p.v)
@@ -780,14 +786,14 @@ func (d *decoder) decodePromptMessages(n *yaml.Node) []*PromptMessage {
 // transitions the kind needs but lacks.
 func (d *decoder) checkStateKeys(s *State, keys map[string]*yaml.Node, at *yaml.Node, askEntries int) {
 	allowed := map[vocab.StateKind][]string{
-		vocab.StateCheck:    {"check", "outcomes", "next", "sets", "askAgain"},
+		vocab.StateCheck:    {"check", "outcomes", "next", "sets", "askAgain", "progress"},
 		vocab.StateAsk:      {"ask", "next", "onDecline", "onCancel", "maxAttempts", "onExhausted"},
 		vocab.StateConfirm:  {"confirm", "next", "onDecline", "onCancel"},
-		vocab.StateEffect:   {"effect", "irreversible", "idempotency", "next", "sets"},
+		vocab.StateEffect:   {"effect", "irreversible", "idempotency", "next", "sets", "progress"},
 		vocab.StateBranch:   {"branch", "cases", "when", "default"},
-		vocab.StateTerminal: {"terminal", "message", "messages"},
+		vocab.StateTerminal: {"terminal", "message", "messages", "output"},
 	}[s.Kind]
-	for _, key := range []string{"outcomes", "next", "onDecline", "onCancel", "irreversible", "idempotency", "message", "messages", "sets", "askAgain", "cases", "when", "default", "maxAttempts", "onExhausted"} {
+	for _, key := range []string{"outcomes", "next", "onDecline", "onCancel", "irreversible", "idempotency", "progress", "message", "messages", "output", "sets", "askAgain", "cases", "when", "default", "maxAttempts", "onExhausted"} {
 		if k := keys[key]; k != nil && !slices.Contains(allowed, key) {
 			d.errorf(k, "state", "", "state %q: %s does not apply to a %s state", s.Name, key, s.Kind)
 		}
@@ -825,6 +831,7 @@ func (d *decoder) checkStateKeys(s *State, keys map[string]*yaml.Node, at *yaml.
 		if d.kind == vocab.KindPrompt && s.Outcome == vocab.OutcomeSuccess && len(s.Messages) == 0 {
 			d.errorf(at, "state", "add messages: [{role: user, text: ...}]", "prompt terminal state %q has no messages", s.Name)
 		}
+		d.checkOutputKeys(s, keys)
 	}
 	if k := keys["sets"]; k != nil && len(s.Outcomes) == 0 && slices.ContainsFunc(s.Sets, func(sd *SetDecl) bool { return len(sd.Outcomes) > 0 }) {
 		d.errorf(k, "state", "list the fields (sets: [a, b]): without outcomes, a method sets them whenever it returns", "state %q: sets by outcome needs a check with outcomes", s.Name)

@@ -306,11 +306,21 @@ type State struct {
 	Effect       *NameRef
 	Irreversible bool
 	Idempotency  *Idempotency
+	// Progress, on a check or an effect, declares the state slow: its
+	// handler method gets a progress reporter (*mrtr.Progress) that sends
+	// notifications/progress on the request's progressToken.
+	Progress bool
 
 	// Terminal: how the workflow ends and what it says.
 	Outcome  vocab.Outcome
 	Message  *Template        // tools: the result text
 	Messages []*PromptMessage // prompts: the resulting messages
+	// Output, on a tool's success or cancelled terminal state, are the
+	// typed fields of the structured result (MCP structuredContent) a
+	// handler method fills, sorted by name; OutputPos is the output key.
+	// See output.go.
+	Output    []*Field
+	OutputPos Pos
 
 	// Transitions. Next is the state after check (without outcomes), ask,
 	// confirm (accepted) and effect. OnDecline and OnCancel are where an ask
@@ -690,6 +700,7 @@ func (f *File) LintConfigs() []*LintConfig {
 				add(q.Lint)
 				addFields(q.Fields)
 			}
+			addFields(s.Output)
 		}
 	}
 	return out

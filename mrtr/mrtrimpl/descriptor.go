@@ -21,6 +21,10 @@ type Descriptor struct {
 	// InputSchema is the JSON Schema of the arguments (tools) — the MCP
 	// inputSchema.
 	InputSchema json.RawMessage
+	// OutputSchema is the JSON Schema of the structured result (tools
+	// whose terminal states declare output) — the MCP outputSchema; nil
+	// when the tool has none.
+	OutputSchema json.RawMessage
 	// PromptArguments describe a prompt's arguments.
 	PromptArguments []*mcp.PromptArgument
 	Destructive     bool
@@ -142,6 +146,9 @@ type StateInfo struct {
 	Branch string
 	// End is how a terminal state ends the workflow.
 	End vocab.Outcome
+	// Output is set on a terminal state that declares output: its result
+	// carries the structured result its handler method filled.
+	Output bool
 	// OperationID is the template of an effect state's operation id when it
 	// is not the workflow's own ("refund-{orderId}"): the effect runs once
 	// per id, and later visits replay it.

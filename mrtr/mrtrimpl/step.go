@@ -2,6 +2,7 @@ package mrtrimpl
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -18,6 +19,13 @@ type Final struct {
 	Text string `json:"text,omitempty"`
 	// Messages are a prompt's resulting messages.
 	Messages []PromptMessage `json:"messages,omitempty"`
+	// Structured is a tool's structured result (MCP structuredContent), a
+	// JSON object checked against the spec's output fields, when the tool
+	// has an outputSchema; nil otherwise. Round records store it with the
+	// rest of the reply, so a replayed final round returns the same bytes
+	// (records written before it existed have none, as their tools had no
+	// outputSchema).
+	Structured json.RawMessage `json:"structured,omitempty"`
 }
 
 // IsError reports whether the result is an error result (MCP isError).

@@ -258,6 +258,9 @@ func (m *matrix[F]) wantEnd(t tb, r *route, round int, reply *mrtr.Reply, princi
 		m.fatal(t, r, &roundError{round: round, want: "the workflow to end " + string(r.want), did: did(reply, nil, principal),
 			hint: authorizeHint(reply, "Fixtures.Principal", principal, r.args)})
 	}
+	if msg := structuredProblem(m.d, reply); msg != "" {
+		m.fatal(t, r, &roundError{round: round, want: "a structured result that conforms to the outputSchema", did: msg})
+	}
 }
 
 // authorizeHint is, for a reply Authorize refused, what the fixtures must

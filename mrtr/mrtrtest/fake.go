@@ -31,6 +31,8 @@ type Fake struct {
 	// refused and failing hold, per custom validator, the values it is
 	// told to refuse (mrtr.Invalid) or to fail on as a dependency.
 	refused, failing map[string][]any
+	// outputs counts, per terminal state, its output method's calls.
+	outputs map[string]int
 }
 
 // ErrFakeValidatorDown is what a Fake's failing custom validator returns: a
@@ -209,4 +211,19 @@ func (f *Fake) ValidateInFlow(ctx context.Context, validator string, value any) 
 		return mrtr.Invalid("%s", FakeInvalidMessage)
 	}
 	return f.Validate(ctx, validator, value)
+}
+
+// Output counts a call of the output method of terminal state state and
+// returns 0 or 1 by the parity of those calls: a generated fake fills the
+// output with one of two valid variants, so a round that ran the method
+// again instead of replaying its recorded result replies otherwise.
+func (f *Fake) Output(state string) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.outputs == nil {
+		f.outputs = map[string]int{}
+	}
+	n := f.outputs[state]
+	f.outputs[state]++
+	return n % 2
 }

@@ -141,5 +141,8 @@ func (w *httpWalk) tool(round int) (done bool, err error) {
 		return false, &roundError{round: round, want: fmt.Sprintf("a final result with isError=%v and a text (outcome %s)", wantError, w.r.want),
 			did: fmt.Sprintf("it ended with isError=%v and text %q", res.IsError, text)}
 	}
+	if msg := wireStructuredProblem(w.d, res); msg != "" {
+		return false, &roundError{round: round, want: "a structuredContent that conforms to the outputSchema", did: msg}
+	}
 	return true, nil
 }

@@ -174,6 +174,8 @@ func replyDiff(a, b *mrtr.Reply) string {
 		return fmt.Sprintf("outcome %s, then %s", a.Final.Outcome, b.Final.Outcome)
 	case !a.NeedsInput() && a.Final.Text != b.Final.Text:
 		return fmt.Sprintf("text %q, then %q", a.Final.Text, b.Final.Text)
+	case !a.NeedsInput() && !bytes.Equal(a.Final.Structured, b.Final.Structured):
+		return fmt.Sprintf("the same outcome and text, the structured result %s, then %s", orNone(a.Final.Structured), orNone(b.Final.Structured))
 	case !a.NeedsInput():
 		return "the same outcome and text, other prompt messages"
 	case strings.Join(keys(a.InputRequests), ",") != strings.Join(keys(b.InputRequests), ","):
@@ -189,6 +191,14 @@ func jsonText(v any) string {
 	b, err := marshalArgs(v)
 	if err != nil {
 		return fmt.Sprintf("%v", v)
+	}
+	return string(b)
+}
+
+// orNone is a structured result for messages.
+func orNone(b []byte) string {
+	if b == nil {
+		return "(none)"
 	}
 	return string(b)
 }

@@ -34,6 +34,22 @@ type DeleteCustomerContinuation struct {
 	Plan string
 }
 
+// DeleteCustomerOutput is the structured result of delete_customer (MCP structuredContent; its
+// outputSchema), filled by the handler's output method of terminal state kept, deleted.
+// A string or enum is unset while empty, a list while nil, a number or boolean while nil.
+type DeleteCustomerOutput struct {
+	// CancelledPlan is output field "cancelledPlan". The plan of the subscription cancelled with
+	// the customer, if there was one.
+	CancelledPlan string `json:"cancelledPlan,omitzero"`
+	// CustomerID is output field "customerId". The customer. Required in kept, deleted.
+	CustomerID string `json:"customerId,omitzero"`
+	// Deleted is output field "deleted". Whether the customer was deleted. Required in kept,
+	// deleted.
+	Deleted *bool `json:"deleted,omitzero"`
+	// DeletedAt is output field "deletedAt". When the customer was deleted. Required in deleted.
+	DeletedAt string `json:"deletedAt,omitzero"`
+}
+
 // DeleteCustomerInspectCustomerOutcome is what check inspectCustomer decided; each outcome leads to
 // its own state.
 type DeleteCustomerInspectCustomerOutcome uint8
@@ -196,7 +212,15 @@ func (p deleteCustomerProgram) Step(ctx context.Context, r mrtrimpl.Round, f *De
 		}
 		return mrtrimpl.Step{}, fmt.Errorf("recheckCustomer returned unknown outcome %d", out)
 	case DeleteCustomerStateKept:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: deleteCustomerKeptMessage(f)})
+		var out DeleteCustomerOutput
+		if err := p.h.KeptOutput(ctx, f, &out); err != nil {
+			return mrtrimpl.Step{}, err
+		}
+		structured, err := mrtrimpl.StructuredOutput("kept", "KeptOutput", checkDeleteCustomerKeptOutput(&out), &out)
+		if err != nil {
+			return mrtrimpl.Step{}, err
+		}
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: deleteCustomerKeptMessage(f), Structured: structured})
 	case DeleteCustomerStateChanged:
 		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeFailed, Text: deleteCustomerChangedMessage(f)})
 	case DeleteCustomerStateDelete:
@@ -205,7 +229,15 @@ func (p deleteCustomerProgram) Step(ctx context.Context, r mrtrimpl.Round, f *De
 			return p.h.DeleteCustomer(ctx, f)
 		})
 	case DeleteCustomerStateDeleted:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: deleteCustomerDeletedMessage(f)})
+		var out DeleteCustomerOutput
+		if err := p.h.DeletedOutput(ctx, f, &out); err != nil {
+			return mrtrimpl.Step{}, err
+		}
+		structured, err := mrtrimpl.StructuredOutput("deleted", "DeletedOutput", checkDeleteCustomerDeletedOutput(&out), &out)
+		if err != nil {
+			return mrtrimpl.Step{}, err
+		}
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: deleteCustomerDeletedMessage(f), Structured: structured})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in delete_customer", mrtrimpl.ErrUnknownState, f.state)
 }
@@ -237,6 +269,22 @@ type DeleteCustomerHandler interface {
 	// Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a
 	// retry try again.
 	DeleteCustomer(ctx context.Context, f *DeleteCustomerFlow) error
+
+	// KeptOutput fills the structured result of terminal state kept (cancelled), sent as
+	// structuredContent with the state's message as its text. It must set out.CustomerID,
+	// out.Deleted; a required field left unset, a value the spec does not allow or a field of
+	// another state fails the round (logged, naming the state and the field). It runs once the
+	// workflow ends there; retries of that round replay the recorded result. An error is a
+	// dependency failure.
+	KeptOutput(ctx context.Context, f *DeleteCustomerFlow, out *DeleteCustomerOutput) error
+
+	// DeletedOutput fills the structured result of terminal state deleted (success), sent as
+	// structuredContent with the state's message as its text. It must set out.CustomerID,
+	// out.Deleted, out.DeletedAt; a required field left unset, a value the spec does not allow or a
+	// field of another state fails the round (logged, naming the state and the field). It runs once
+	// the workflow ends there; retries of that round replay the recorded result. An error is a
+	// dependency failure.
+	DeletedOutput(ctx context.Context, f *DeleteCustomerFlow, out *DeleteCustomerOutput) error
 }
 
 // deleteCustomerProgram is the generated half of delete_customer: the engine calls it, the handler
@@ -307,6 +355,36 @@ var deleteCustomerDescriptor = mrtrimpl.Descriptor{
   ],
   "type": "object"
 }`),
+	OutputSchema: json.RawMessage(`{
+  "properties": {
+    "cancelledPlan": {
+      "description": "The plan of the subscription cancelled with the customer, if there was one.",
+      "maxLength": 40,
+      "type": "string"
+    },
+    "customerId": {
+      "description": "The customer.",
+      "maxLength": 28,
+      "pattern": "^(?:cus_[A-Za-z0-9]{4,24})$",
+      "type": "string"
+    },
+    "deleted": {
+      "description": "Whether the customer was deleted.",
+      "type": "boolean"
+    },
+    "deletedAt": {
+      "description": "When the customer was deleted.",
+      "format": "date-time",
+      "maxLength": 40,
+      "type": "string"
+    }
+  },
+  "required": [
+    "customerId",
+    "deleted"
+  ],
+  "type": "object"
+}`),
 	Destructive: true,
 	TTL:         5 * time.Minute,
 	Storage:     vocab.Reference,
@@ -322,10 +400,10 @@ var deleteCustomerStateTable = []mrtrimpl.StateInfo{
 	{Name: "confirmCancellation", Kind: vocab.StateConfirm, Requests: []mrtrimpl.RequestInfo{{Key: "cancelSubscription", Kind: vocab.Elicit, GateField: "confirm"}}},
 	{Name: "confirmDeletion", Kind: vocab.StateConfirm, Requests: []mrtrimpl.RequestInfo{{Key: "deleteCustomer", Kind: vocab.Elicit, GateField: "confirm"}}},
 	{Name: "recheck", Kind: vocab.StateCheck, Check: "recheckCustomer", Outcomes: []string{"changed", "unchanged"}},
-	{Name: "kept", Kind: vocab.StateTerminal, End: vocab.OutcomeCancelled},
+	{Name: "kept", Kind: vocab.StateTerminal, End: vocab.OutcomeCancelled, Output: true},
 	{Name: "changed", Kind: vocab.StateTerminal, End: vocab.OutcomeFailed},
 	{Name: "delete", Kind: vocab.StateEffect, OperationID: "delete-{customerId}", BusinessKey: true},
-	{Name: "deleted", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
+	{Name: "deleted", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess, Output: true},
 }
 
 // deleteCustomerTransitionTable lists every transition of the spec: a state may only go
@@ -504,6 +582,70 @@ func (p deleteCustomerProgram) CheckContinuation(ctx context.Context, f *DeleteC
 		if n := utf8.RuneCountInString(v); n > 40 {
 			problems.TooLong("plan", 40, n)
 		}
+	}
+	return problems
+}
+
+var deleteCustomerOutputKeptCustomerIDPattern = regexp.MustCompile("^(?:cus_[A-Za-z0-9]{4,24})$")
+
+// checkDeleteCustomerKeptOutput checks the output KeptOutput filled for state kept.
+func checkDeleteCustomerKeptOutput(out *DeleteCustomerOutput) mrtrimpl.Problems {
+	var problems mrtrimpl.Problems
+	if out.CancelledPlan != "" {
+		problems.Add(mrtrimpl.OutputNotDeclared("cancelledPlan", "CancelledPlan"))
+	}
+	if out.CustomerID == "" {
+		problems.Add(mrtrimpl.OutputNotSet("customerId", "CustomerID"))
+	}
+	if v := out.CustomerID; v != "" {
+		if n := utf8.RuneCountInString(v); n > 28 {
+			problems.TooLong("customerId", 28, n)
+		}
+		if !deleteCustomerOutputKeptCustomerIDPattern.MatchString(v) {
+			problems.NoMatch("customerId", "cus_[A-Za-z0-9]{4,24}")
+		}
+	}
+	if out.Deleted == nil {
+		problems.Add(mrtrimpl.OutputNotSet("deleted", "Deleted"))
+	}
+	if out.DeletedAt != "" {
+		problems.Add(mrtrimpl.OutputNotDeclared("deletedAt", "DeletedAt"))
+	}
+	return problems
+}
+
+var deleteCustomerOutputDeletedCustomerIDPattern = regexp.MustCompile("^(?:cus_[A-Za-z0-9]{4,24})$")
+
+// checkDeleteCustomerDeletedOutput checks the output DeletedOutput filled for state deleted.
+func checkDeleteCustomerDeletedOutput(out *DeleteCustomerOutput) mrtrimpl.Problems {
+	var problems mrtrimpl.Problems
+	if v := out.CancelledPlan; v != "" {
+		if n := utf8.RuneCountInString(v); n > 40 {
+			problems.TooLong("cancelledPlan", 40, n)
+		}
+	}
+	if out.CustomerID == "" {
+		problems.Add(mrtrimpl.OutputNotSet("customerId", "CustomerID"))
+	}
+	if v := out.CustomerID; v != "" {
+		if n := utf8.RuneCountInString(v); n > 28 {
+			problems.TooLong("customerId", 28, n)
+		}
+		if !deleteCustomerOutputDeletedCustomerIDPattern.MatchString(v) {
+			problems.NoMatch("customerId", "cus_[A-Za-z0-9]{4,24}")
+		}
+	}
+	if out.Deleted == nil {
+		problems.Add(mrtrimpl.OutputNotSet("deleted", "Deleted"))
+	}
+	if out.DeletedAt == "" {
+		problems.Add(mrtrimpl.OutputNotSet("deletedAt", "DeletedAt"))
+	}
+	if v := out.DeletedAt; v != "" {
+		if n := utf8.RuneCountInString(v); n > 40 {
+			problems.TooLong("deletedAt", 40, n)
+		}
+		problems.CheckFormat("deletedAt", "date-time", v)
 	}
 	return problems
 }

@@ -44,6 +44,32 @@ func (h *fakeDeleteCustomer) DeleteCustomer(ctx context.Context, f *DeleteCustom
 	return h.fake.Effect(ctx)
 }
 
+func (h *fakeDeleteCustomer) KeptOutput(ctx context.Context, f *DeleteCustomerFlow, out *DeleteCustomerOutput) error {
+	if h.fake.Output("kept") == 0 {
+		out.CustomerID = "cus_0000"
+		out.Deleted = new(true)
+	} else {
+		out.CustomerID = "cus_zzzzzzzzzzzzzzzzzzzzzzzz"
+		out.Deleted = new(false)
+	}
+	return nil
+}
+
+func (h *fakeDeleteCustomer) DeletedOutput(ctx context.Context, f *DeleteCustomerFlow, out *DeleteCustomerOutput) error {
+	if h.fake.Output("deleted") == 0 {
+		out.CancelledPlan = "example"
+		out.CustomerID = "cus_0000"
+		out.Deleted = new(true)
+		out.DeletedAt = "2026-07-28T12:00:00Z"
+	} else {
+		out.CancelledPlan = "another"
+		out.CustomerID = "cus_zzzzzzzzzzzzzzzzzzzzzzzz"
+		out.Deleted = new(false)
+		out.DeletedAt = "2026-07-29T12:00:00Z"
+	}
+	return nil
+}
+
 // DriveDeleteCustomer starts tool delete_customer on h with args, for your handler's tests: round 1
 // runs; answer each question with its typed answer, and check what it asks and how it ends. Every
 // field of args is sent (one with a default too: set it); a nil pointer is left out.

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/mrtrgen/mrtrgen/examples/domain"
@@ -129,4 +130,33 @@ func (h *DeleteCustomerImpl) DeleteCustomer(ctx context.Context, f *DeleteCustom
 		return err
 	}
 	return h.Data.Put(ctx, domain.OutboxKey("delete-"+id), string(receipt))
+}
+
+// DeletedOutput is the structured result of a deletion: read back from the
+// account's tombstone, which this workflow wrote (a tombstone of another
+// workflow, or none, means the store lost what the effect recorded: a
+// dependency failure, not a result). The plan the deletion cancelled is
+// the one the user confirmed.
+func (h *DeleteCustomerImpl) DeletedOutput(ctx context.Context, f *DeleteCustomerFlow, out *DeleteCustomerOutput) error {
+	id := f.Args.CustomerID
+	c, ok, err := domain.Load[domain.Customer](ctx, h.Data, domain.CustomerKey(id))
+	if err != nil {
+		return err
+	}
+	if !ok || !c.Deleted || c.DeletedBy != f.Call.WorkflowID {
+		return fmt.Errorf("customer %s: no tombstone of workflow %s after its delete", id, f.Call.WorkflowID)
+	}
+	out.CustomerID = c.ID
+	out.Deleted = new(true)
+	out.CancelledPlan = f.Continuation.Plan
+	out.DeletedAt = c.DeletedAt.UTC().Format(time.RFC3339)
+	return nil
+}
+
+// KeptOutput is the structured result of a declined deletion: the account
+// is still there.
+func (h *DeleteCustomerImpl) KeptOutput(ctx context.Context, f *DeleteCustomerFlow, out *DeleteCustomerOutput) error {
+	out.CustomerID = f.Args.CustomerID
+	out.Deleted = new(false)
+	return nil
 }

@@ -2,8 +2,10 @@ package customers
 
 import (
 	"context"
+	"log/slog"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mrtrgen/mrtrgen/examples/domain"
 	"github.com/mrtrgen/mrtrgen/examples/domain/domaintest"
@@ -112,5 +114,62 @@ func TestDeleteCustomerManagersOnly(t *testing.T) {
 				d.WantEnd(c.want, "")
 			}
 		})
+	}
+}
+
+// TestDeleteCustomerStructuredResult: the result of a deletion carries the
+// structured record (structuredContent) the handler read back from the
+// tombstone, valid against the tool's outputSchema; a retry of the final
+// round replays the very same bytes, though the clock has moved on.
+func TestDeleteCustomerStructuredResult(t *testing.T) {
+	data := domaintest.New(t)
+	now := time.Date(2026, 7, 28, 9, 30, 0, 0, time.UTC)
+	impl := &DeleteCustomerImpl{Data: data, Now: func() time.Time { return now }}
+	h := mrtrtest.New(t, NewDeleteCustomerProgram(impl))
+	d := DriveDeleteCustomer(t, h, customer("cus_acme01")).WantAsks("cancelSubscription").Confirm().WantEnd(mrtr.OutcomeSuccess, "Deleted customer cus_acme01.")
+	want := `{"cancelledPlan":"Enterprise","customerId":"cus_acme01","deleted":true,"deletedAt":"2026-07-28T09:30:00Z"}`
+	if got := string(d.Reply().Final.Structured); got != want {
+		t.Fatalf("structured result %s, want %s", got, want)
+	}
+	now = now.Add(time.Hour)
+	if got := string(d.Replay().Reply().Final.Structured); got != want {
+		t.Fatalf("the replayed final round has structured result %s, want the recorded %s", got, want)
+	}
+	// Declining keeps the account, and says so in the structured result.
+	kept := DriveDeleteCustomer(t, h, customer("cus_beta02")).WantAsks("deleteCustomer").Refuse().WantEnd(mrtr.OutcomeCancelled, "was not deleted")
+	if got := string(kept.Reply().Final.Structured); got != `{"customerId":"cus_beta02","deleted":false}` {
+		t.Fatalf("structured result of a declined deletion: %s", got)
+	}
+}
+
+// forgetfulOutput is the real handler with an output method that leaves a
+// required field (deletedAt) unset.
+type forgetfulOutput struct{ *DeleteCustomerImpl }
+
+func (h forgetfulOutput) DeletedOutput(ctx context.Context, f *DeleteCustomerFlow, out *DeleteCustomerOutput) error {
+	if err := h.DeleteCustomerImpl.DeletedOutput(ctx, f, out); err != nil {
+		return err
+	}
+	out.DeletedAt = ""
+	return nil
+}
+
+// TestDeleteCustomerOutputNotSet: a handler that leaves a required output
+// unset fails the round as a dependency failure, with no half-empty
+// result, and the log names the tool, the state and the field.
+func TestDeleteCustomerOutputNotSet(t *testing.T) {
+	data := domaintest.New(t)
+	var logs strings.Builder
+	h := mrtrtest.New(t, NewDeleteCustomerProgram(forgetfulOutput{&DeleteCustomerImpl{Data: data}}),
+		mrtrtest.WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+	d := DriveDeleteCustomer(t, h, customer("cus_acme01")).WantAsks("cancelSubscription").Confirm().
+		WantEnd(mrtr.OutcomeError, "delete_customer failed at deleted")
+	if s := d.Reply().Final.Structured; s != nil {
+		t.Fatalf("a failed round carries a structured result: %s", s)
+	}
+	for _, want := range []string{"tool=delete_customer", "state=deleted", "output field deletedAt is required but not set (set out.DeletedAt)", "DeletedOutput"} {
+		if !strings.Contains(logs.String(), want) {
+			t.Errorf("the log does not say %q:\n%s", want, logs.String())
+		}
 	}
 }

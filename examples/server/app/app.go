@@ -26,6 +26,7 @@ import (
 	"github.com/mrtrgen/mrtrgen/examples/domain/domainopen"
 	"github.com/mrtrgen/mrtrgen/examples/generated/calendars"
 	"github.com/mrtrgen/mrtrgen/examples/generated/conformance"
+	"github.com/mrtrgen/mrtrgen/examples/generated/conformanceprogress"
 	"github.com/mrtrgen/mrtrgen/examples/generated/customers"
 	"github.com/mrtrgen/mrtrgen/examples/generated/onboarding"
 	"github.com/mrtrgen/mrtrgen/examples/generated/payments"
@@ -240,6 +241,7 @@ func (a *App) newServer() error {
 	rollouts.RegisterAll(a.Server, a.Engine, hs.rollouts)
 	calendars.RegisterAll(a.Server, a.Engine, hs.calendars)
 	conformance.Register(a.Server, a.Engine)
+	conformanceprogress.RegisterAll(a.Server, a.Engine, &conformanceprogress.TestToolWithProgressImpl{})
 	return nil
 }
 

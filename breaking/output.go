@@ -1,0 +1,43 @@
+package breaking
+
+import (
+	"github.com/mrtrgen/mrtrgen/spec"
+)
+
+// outputRule: what clients read from a tool's structured result.
+var outputRule = &Rule{
+	ID: "output-narrowed", Category: Client, Severity: Error,
+	Summary: "the structured result no longer has a field the outputSchema required, or a field changed its type",
+	Hint:    "keep the field (required, of its type) and add the new one beside it, or publish the change as a new tool",
+	Why: `Clients read structuredContent by the outputSchema they saw: a field it required is
+one they use without looking. Removing it, making it optional (or a state or an end
+that lacks it, which makes the schema drop it from required) or changing its type
+breaks them, and clients that check results against the new schema cannot tell.`,
+	Old:   `done: {terminal: success, output: {id: {type: string, maxLength: 20, required: true}}}`,
+	New:   `done: {terminal: success, output: {ref: {type: string, maxLength: 20, required: true}}}`,
+	Fixed: `done: {terminal: success, output: {id: {type: string, maxLength: 20, required: true}, ref: {type: string, maxLength: 20, required: true}}}`,
+	check: checkOutputNarrowed,
+}
+
+func checkOutputNarrowed(c *comparer, r *Rule) {
+	for _, p := range c.pairs {
+		if p.old.Kind != p.new.Kind || !p.old.HasOutput() {
+			continue
+		}
+		now := map[string]spec.OutputField{}
+		for _, f := range p.new.OutputFields() {
+			now[f.Name] = f
+		}
+		for _, was := range p.old.OutputFields() {
+			f, ok := now[was.Name]
+			switch {
+			case was.SchemaRequired && !ok:
+				c.report(r, p.new.Pos, was.Pos, c.toolScope(p.new), "%s %q: output field %q, which the outputSchema required, is gone: clients that read it find nothing", p.new.Kind, p.new.Name, was.Name)
+			case was.SchemaRequired && !f.SchemaRequired:
+				c.report(r, f.Pos, was.Pos, c.toolScope(p.new), "%s %q: output field %q is no longer required by the outputSchema (a state or an end lacks it): clients that read it may find nothing", p.new.Kind, p.new.Name, was.Name)
+			case ok && (f.Type != was.Type || (f.Items == nil) != (was.Items == nil) || (f.Items != nil && f.Items.Type != was.Items.Type)):
+				c.report(r, f.Pos, was.Pos, c.toolScope(p.new), "%s %q: output field %q changed its type from %s to %s: clients read it as the old type", p.new.Kind, p.new.Name, was.Name, was.Type, f.Type)
+			}
+		}
+	}
+}

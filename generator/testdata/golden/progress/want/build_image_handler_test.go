@@ -1,0 +1,41 @@
+// Written by mrtrgen as a starting point. This file is yours: edit it freely;
+// mrtrgen never overwrites it (delete it to get a fresh scaffold).
+
+package builds
+
+import (
+	"testing"
+
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
+	vocab "github.com/mrtrgen/mrtrgen/vocab"
+)
+
+// TestBuildImageHandler drives BuildImageImpl through one build_image workflow as a client would:
+// typed arguments, each question answered with its typed answer, what it asks and how it
+// ends checked. Test its other branches the same way: d.Decline, d.Cancel, d.Refuse, d.As
+// another caller, d.Replay a round.
+func TestBuildImageHandler(t *testing.T) {
+	t.Skip("scaffold: give it arguments and answers your handler knows, then delete this line")
+	h := mrtrtest.New(t, NewBuildImageProgram(&BuildImageImpl{}))
+	d := DriveBuildImage(t, h, BuildImageArgs{Repo: "a0"})
+	d.WantAsks("confirm")
+	d.Confirm()
+	d.WantEnd(vocab.OutcomeSuccess, "")
+}
+
+// TestBuildImageHandlerMatrix runs the MRTR test matrix against BuildImageImpl.
+// Give the fixtures Effects (a count of the side effects your handler performed) and
+// Break (it makes your handler's dependencies fail until restored); Fixtures.Variants
+// for the branches the fixture workflow does not take; Fixtures.Scenarios for a
+// scenario that needs other callers or arguments.
+func TestBuildImageHandlerMatrix(t *testing.T) {
+	t.Skip("scaffold: give it arguments and answers your handler knows, then delete this line")
+	h := &BuildImageImpl{}
+	mrtrtest.RunMatrix(t, NewBuildImageProgram(h), mrtrtest.Fixtures{
+		Args:         map[string]any{"repo": "a0"},
+		Other:        "bob",
+		OtherArgs:    map[string]any{"repo": "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz"},
+		Unauthorized: "mallory",
+		WantOutcome:  vocab.OutcomeSuccess,
+	})
+}

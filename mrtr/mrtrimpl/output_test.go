@@ -1,0 +1,26 @@
+package mrtrimpl
+
+import (
+	"errors"
+	"testing"
+)
+
+func TestStructuredOutput(t *testing.T) {
+	type out struct {
+		ID   string `json:"id,omitzero"`
+		Done *bool  `json:"done,omitzero"`
+	}
+	b, err := StructuredOutput("found", "FoundOutput", nil, &out{ID: "a"})
+	if err != nil || string(b) != `{"id":"a"}` {
+		t.Fatalf("StructuredOutput = %s, %v", b, err)
+	}
+	_, err = StructuredOutput("found", "FoundOutput", Problems{OutputNotSet("done", "Done")}, &out{ID: "a"})
+	var oe *OutputError
+	if !errors.Is(err, ErrOutput) || !errors.As(err, &oe) || oe.State != "found" {
+		t.Fatalf("error %v", err)
+	}
+	const want = "state found: the output FoundOutput filled breaks the spec: output field done is required but not set (set out.Done)"
+	if err.Error() != want {
+		t.Fatalf("error %q, want %q", err, want)
+	}
+}
