@@ -751,10 +751,24 @@ func docEndOf(s *spec.State) docEnd {
 	}
 	var msgs []string
 	for _, m := range s.Messages {
+		if m.Content != nil {
+			msgs = append(msgs, "**"+m.Role+":** "+contentText(m.Content))
+			continue
+		}
 		msgs = append(msgs, "**"+m.Role+":** "+cell(m.Text.Raw))
 	}
 	if len(msgs) > 0 {
 		e.ResultMD = strings.Join(msgs, "<br>")
+	}
+	var items []string
+	for _, c := range s.Content {
+		items = append(items, contentText(c))
+	}
+	if len(items) > 0 {
+		if e.ResultMD != "" {
+			items = append([]string{e.ResultMD}, items...)
+		}
+		e.ResultMD = strings.Join(items, "<br>")
 	}
 	return e
 }
@@ -821,6 +835,10 @@ func methodWhat(t *spec.Tool, m handlerMethod) string {
 		what = "effect " + code(m.specName) + " (" + statesUsing(t, m.specName, vocab.StateEffect) + "): not run again once it returned (retries replay it); at least once if its instance dies mid-effect (`f.Call.Attempt`); store results in `f.Continuation`"
 	case "validator":
 		what = "custom validator " + code(m.specName) + " of a " + m.valueType.String() + " value"
+	case "content":
+		what = "the bytes of a content item (" + code(m.specName) + "); recorded with the final round, so replays return the same bytes"
+	case "complete":
+		what = "completions of an argument (" + code(m.specName) + ") on `completion/complete`"
 	}
 	if sets := methodSetsText(t, m.specName); sets != "" && (m.kind == "check" || m.kind == "effect") {
 		what += "; must set " + sets

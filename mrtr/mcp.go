@@ -70,10 +70,16 @@ func AddTool[F any](s *mcp.Server, e *Engine, p Program[F]) {
 			// An empty content list, not null: strict clients refuse a null.
 			return &mcp.CallToolResult{Content: []mcp.Content{}, InputRequests: reply.InputRequests, RequestState: reply.RequestState}, nil
 		}
-		return &mcp.CallToolResult{
-			Content: []mcp.Content{&mcp.TextContent{Text: reply.Final.Text}},
-			IsError: reply.Final.IsError(),
-		}, nil
+		// The text first, then the declared content items; a result of
+		// content items only (a spec without message) has no empty text.
+		content := []mcp.Content{}
+		if reply.Final.Text != "" || len(reply.Final.Content) == 0 {
+			content = append(content, &mcp.TextContent{Text: reply.Final.Text})
+		}
+		for _, c := range reply.Final.Content {
+			content = append(content, c.MCP())
+		}
+		return &mcp.CallToolResult{Content: content, IsError: reply.Final.IsError()}, nil
 	})
 }
 
@@ -88,6 +94,7 @@ func AddPrompt[F any](s *mcp.Server, e *Engine, p Program[F]) {
 	}
 	mustServe(e, d)
 	keepClientAnswers(s)
+	e.addCompleter(vocab.KindPrompt, d.Name, p)
 	prompt := &mcp.Prompt{Name: d.Name, Title: d.Title, Description: d.Description, Arguments: d.PromptArguments}
 	s.AddPrompt(prompt, func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 		args, err := json.Marshal(req.Params.Arguments)
@@ -111,7 +118,11 @@ func AddPrompt[F any](s *mcp.Server, e *Engine, p Program[F]) {
 		}
 		res := &mcp.GetPromptResult{Description: d.Description}
 		for _, m := range reply.Final.Messages {
-			res.Messages = append(res.Messages, &mcp.PromptMessage{Role: mcp.Role(m.Role), Content: &mcp.TextContent{Text: m.Text}})
+			var content mcp.Content = &mcp.TextContent{Text: m.Text}
+			if m.Content != nil {
+				content = m.Content.MCP()
+			}
+			res.Messages = append(res.Messages, &mcp.PromptMessage{Role: mcp.Role(m.Role), Content: content})
 		}
 		return res, nil
 	})

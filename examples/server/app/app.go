@@ -200,6 +200,8 @@ func (a *App) newServer() error {
 			"with input_required results (MCP 2026-07-28) and never repeat a side effect.",
 		// The SDK logs every stateless request's session at info: only at debug.
 		Logger: slog.New(&quietHandler{Handler: log.Handler()}),
+		// completion/complete from the completions the specs declare.
+		CompletionHandler: a.Engine.Complete,
 	})
 	if cfg.EffectLog != "" || cfg.EffectDelay > 0 {
 		var err error
