@@ -55,7 +55,9 @@ func init() {
 	for _, r := range loaderRules {
 		r.loader = true
 	}
-	registry = append(slices.Clone(loaderRules), lintRules...)
+	checks := append(slices.Clone(lintRules), contentRules...)
+	slices.SortFunc(checks, func(a, b *Rule) int { return strings.Compare(a.ID, b.ID) })
+	registry = append(slices.Clone(loaderRules), checks...)
 }
 
 var lintRules = []*Rule{
