@@ -51,7 +51,7 @@ func (w *workflow) contentMethods(seen map[string]bool) []handlerMethod {
 				params: []jen.Code{ctxParam, flowParam}, results: []jen.Code{jen.Index().Byte(), jen.Error()}}
 			m.doc = []string{
 				fmt.Sprintf("%s gives the bytes of the %s (%s) that state %s returns.", m.name, c.Kind, c.MIMEType, s.Name),
-				"It runs when the workflow ends there; the result is recorded, so a replay returns the same bytes.",
+				"It runs when the workflow ends there (a retry may run it again); a replayed round sends the recorded result.",
 				"Returning no bytes, or an error, fails the round as a dependency failure (the error goes to the log only).",
 			}
 			ms = append(ms, m)
@@ -88,9 +88,10 @@ func (w *workflow) contentTemplates(jf *jen.File, s *spec.State) {
 	}
 }
 
-// contentValue is the mrtrimpl.Content of item i of state s; bytes names
+// contentValue is the mrtrimpl.Content of item i of state s (a composite
+// literal; untyped, as an element of a []mrtrimpl.Content); bytes names
 // the variable holding its bytes, when it has a from.
-func (w *workflow) contentValue(s *spec.State, i int, c *spec.Content, bytes string) jen.Code {
+func (w *workflow) contentValue(s *spec.State, i int, c *spec.Content, bytes string, typed bool) jen.Code {
 	d := jen.Dict{jen.Id("Type"): jen.Qual(pkgImpl, contentTypes[c.Kind])}
 	if c.MIMEType != "" {
 		d[jen.Id("MIMEType")] = jen.Lit(c.MIMEType)
@@ -112,6 +113,9 @@ func (w *workflow) contentValue(s *spec.State, i int, c *spec.Content, bytes str
 			d[jen.Id("Blob")] = jen.True()
 		}
 	}
+	if !typed {
+		return jen.Values(d)
+	}
 	return jen.Qual(pkgImpl, "Content").Values(d)
 }
 
@@ -127,7 +131,7 @@ func (w *workflow) contentTerminalCase(c *jen.Group, s *spec.State) {
 		}
 		v := fmt.Sprintf("content%d", i+1)
 		vars[it] = v
-		what := fmt.Sprintf("%d (%s %s of state %s)", i+1, it.Kind, it.MIMEType, s.Name)
+		what := strings.Join(strings.Fields(fmt.Sprintf("%d (%s %s of state %s)", i+1, it.Kind, it.MIMEType, s.Name)), " ")
 		c.List(jen.Id(v), jen.Err()).Op(":=").Qual(pkgImpl, "Bytes").Call(jen.Id("ctx"), jen.Lit(what),
 			jen.Func().Params(jen.Id("ctx").Qual("context", "Context")).Params(jen.Index().Byte(), jen.Error()).Block(
 				jen.Return(jen.Id("p").Dot("h").Dot(method(it.From.Name)).Call(jen.Id("ctx"), jen.Id("f")))))
@@ -142,7 +146,7 @@ func (w *workflow) contentTerminalCase(c *jen.Group, s *spec.State) {
 			if m.Content != nil {
 				msgs = append(msgs, oneLine(
 					pair{jen.Id("Role"), jen.Lit(m.Role)},
-					pair{jen.Id("Content"), jen.Op("&").Add(w.contentValue(s, index(m.Content), m.Content, vars[m.Content]))},
+					pair{jen.Id("Content"), jen.Op("&").Add(w.contentValue(s, index(m.Content), m.Content, vars[m.Content], true))},
 				))
 				continue
 			}
@@ -158,7 +162,7 @@ func (w *workflow) contentTerminalCase(c *jen.Group, s *spec.State) {
 		}
 		var cs []jen.Code
 		for _, it := range s.Content {
-			cs = append(cs, w.contentValue(s, index(it), it, vars[it]))
+			cs = append(cs, w.contentValue(s, index(it), it, vars[it], false))
 		}
 		final[jen.Id("Content")] = jen.Index().Qual(pkgImpl, "Content").Add(rows(cs...))
 	}

@@ -104,8 +104,9 @@ type TestPromptWithImageHandler interface {
 	Authorize(ctx context.Context, f *TestPromptWithImageFlow) error
 
 	// RedPixel gives the bytes of the image (image/png) that state render returns. It runs when the
-	// workflow ends there; the result is recorded, so a replay returns the same bytes. Returning no
-	// bytes, or an error, fails the round as a dependency failure (the error goes to the log only).
+	// workflow ends there (a retry may run it again); a replayed round sends the recorded result.
+	// Returning no bytes, or an error, fails the round as a dependency failure (the error goes to
+	// the log only).
 	RedPixel(ctx context.Context, f *TestPromptWithImageFlow) ([]byte, error)
 }
 

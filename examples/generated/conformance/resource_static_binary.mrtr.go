@@ -72,7 +72,7 @@ func _() {
 func (p staticBinaryProgram) Step(ctx context.Context, r mrtrimpl.Round, f *StaticBinaryFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case StaticBinaryStateRead:
-		content1, err := mrtrimpl.Bytes(ctx, "1 (resource  of state read)", func(ctx context.Context) ([]byte, error) {
+		content1, err := mrtrimpl.Bytes(ctx, "1 (resource of state read)", func(ctx context.Context) ([]byte, error) {
 			return p.h.RedPixel(ctx, f)
 		})
 		if err != nil {
@@ -80,7 +80,7 @@ func (p staticBinaryProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Stat
 		}
 		return r.Finish(mrtrimpl.Final{
 			Content: []mrtrimpl.Content{
-				mrtrimpl.Content{
+				{
 					Blob: true,
 					Data: content1,
 					Type: mrtrimpl.ContentResource,
@@ -102,8 +102,9 @@ type StaticBinaryHandler interface {
 	Authorize(ctx context.Context, f *StaticBinaryFlow) error
 
 	// RedPixel gives the bytes of the resource () that state read returns. It runs when the
-	// workflow ends there; the result is recorded, so a replay returns the same bytes. Returning no
-	// bytes, or an error, fails the round as a dependency failure (the error goes to the log only).
+	// workflow ends there (a retry may run it again); a replayed round sends the recorded result.
+	// Returning no bytes, or an error, fails the round as a dependency failure (the error goes to
+	// the log only).
 	RedPixel(ctx context.Context, f *StaticBinaryFlow) ([]byte, error)
 }
 

@@ -74,7 +74,7 @@ func (p staticTextProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Static
 	case StaticTextStateRead:
 		return r.Finish(mrtrimpl.Final{
 			Content: []mrtrimpl.Content{
-				mrtrimpl.Content{
+				{
 					Text: staticTextReadContent1Text(f),
 					Type: mrtrimpl.ContentResource,
 				},

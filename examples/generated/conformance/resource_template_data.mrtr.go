@@ -78,7 +78,7 @@ func (p templateDataProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Temp
 	case TemplateDataStateRead:
 		return r.Finish(mrtrimpl.Final{
 			Content: []mrtrimpl.Content{
-				mrtrimpl.Content{
+				{
 					Text: templateDataReadContent1Text(f),
 					Type: mrtrimpl.ContentResource,
 				},

@@ -80,7 +80,7 @@ func (p testAudioContentProgram) Step(ctx context.Context, r mrtrimpl.Round, f *
 		}
 		return r.Finish(mrtrimpl.Final{
 			Content: []mrtrimpl.Content{
-				mrtrimpl.Content{
+				{
 					Data:     content1,
 					MIMEType: "audio/wav",
 					Type:     mrtrimpl.ContentAudio,
@@ -102,8 +102,9 @@ type TestAudioContentHandler interface {
 	Authorize(ctx context.Context, f *TestAudioContentFlow) error
 
 	// Silence gives the bytes of the audio (audio/wav) that state done returns. It runs when the
-	// workflow ends there; the result is recorded, so a replay returns the same bytes. Returning no
-	// bytes, or an error, fails the round as a dependency failure (the error goes to the log only).
+	// workflow ends there (a retry may run it again); a replayed round sends the recorded result.
+	// Returning no bytes, or an error, fails the round as a dependency failure (the error goes to
+	// the log only).
 	Silence(ctx context.Context, f *TestAudioContentFlow) ([]byte, error)
 }
 

@@ -75,7 +75,7 @@ func (p testEmbeddedResourceProgram) Step(ctx context.Context, r mrtrimpl.Round,
 	case TestEmbeddedResourceStateDone:
 		return r.Finish(mrtrimpl.Final{
 			Content: []mrtrimpl.Content{
-				mrtrimpl.Content{
+				{
 					MIMEType: "text/plain",
 					Text:     testEmbeddedResourceDoneContent1Text(f),
 					Type:     mrtrimpl.ContentResource,

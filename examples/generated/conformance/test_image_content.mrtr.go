@@ -80,7 +80,7 @@ func (p testImageContentProgram) Step(ctx context.Context, r mrtrimpl.Round, f *
 		}
 		return r.Finish(mrtrimpl.Final{
 			Content: []mrtrimpl.Content{
-				mrtrimpl.Content{
+				{
 					Data:     content1,
 					MIMEType: "image/png",
 					Type:     mrtrimpl.ContentImage,
@@ -102,8 +102,9 @@ type TestImageContentHandler interface {
 	Authorize(ctx context.Context, f *TestImageContentFlow) error
 
 	// RedPixel gives the bytes of the image (image/png) that state done returns. It runs when the
-	// workflow ends there; the result is recorded, so a replay returns the same bytes. Returning no
-	// bytes, or an error, fails the round as a dependency failure (the error goes to the log only).
+	// workflow ends there (a retry may run it again); a replayed round sends the recorded result.
+	// Returning no bytes, or an error, fails the round as a dependency failure (the error goes to
+	// the log only).
 	RedPixel(ctx context.Context, f *TestImageContentFlow) ([]byte, error)
 }
 
