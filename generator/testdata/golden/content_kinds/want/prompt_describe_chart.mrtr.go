@@ -7,7 +7,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -23,7 +22,7 @@ type DescribeChartArgs struct {
 	// Region is argument "region".
 	Region string `json:"region"`
 	// Tone is argument "tone".
-	Tone *string `json:"tone,omitempty"`
+	Tone string `json:"tone"`
 }
 
 // DescribeChartContinuation is what describe_chart carries between rounds (sealed in requestState).
@@ -190,7 +189,7 @@ var describeChartDescriptor = mrtrimpl.Descriptor{
 	PromptArguments: []*mcp.PromptArgument{{Name: "region", Required: true}, {Name: "tone"}},
 	TTL:             10 * time.Minute,
 	Storage:         vocab.Sealed,
-	SchemaHash:      uint64(0xa5627d2b1596e247),
+	SchemaHash:      uint64(0x13dc8b8e0e6b8180),
 	Initial:         uint16(DescribeChartStateRender),
 	States:          describeChartStateTable,
 	Transitions:     describeChartTransitionTable,
@@ -210,8 +209,8 @@ var describeChartTransitionTable = []mrtrimpl.Transition{}
 // digest, so a continuation cannot be replayed with other arguments.
 func (describeChartProgram) AppendArgs(b []byte, f *DescribeChartFlow) []byte {
 	b = binenc.AppendStringField(b, 0x031afe7d, f.Args.Region)
-	if f.Args.Tone != nil {
-		b = binenc.AppendStringField(b, 0x5c714e81, *f.Args.Tone)
+	if f.Args.Tone != "plain" {
+		b = binenc.AppendStringField(b, 0x5c714e81, f.Args.Tone)
 	}
 	return b
 }
@@ -238,10 +237,7 @@ func (p describeChartProgram) LoadContinuation(f *DescribeChartFlow, data []byte
 // envelope versions 1 and 2 are bound to.
 func (describeChartProgram) AppendArgsV2(b []byte, f *DescribeChartFlow) []byte {
 	b = binenc.AppendString(b, f.Args.Region)
-	b = binenc.AppendBool(b, f.Args.Tone != nil)
-	if f.Args.Tone != nil {
-		b = binenc.AppendString(b, *f.Args.Tone)
-	}
+	b = binenc.AppendString(b, f.Args.Tone)
 	return b
 }
 
@@ -281,7 +277,9 @@ func (p describeChartProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw jso
 		if n := utf8.RuneCountInString(v); n > 20 {
 			problems.TooLong("tone", 20, n)
 		}
-		f.Args.Tone = &v
+		f.Args.Tone = v
+	case mrtrimpl.Absent:
+		f.Args.Tone = "plain"
 	case mrtrimpl.WrongType:
 		problems.WrongType("tone", "a string")
 	}
@@ -297,15 +295,7 @@ func (p describeChartProgram) CheckContinuation(ctx context.Context, f *Describe
 
 // describeChartRenderMessage3 renders "Describe the chart of {region} in a {tone} tone.".
 func describeChartRenderMessage3(f *DescribeChartFlow) string {
-	var b strings.Builder
-	b.WriteString("Describe the chart of ")
-	b.WriteString(f.Args.Region)
-	b.WriteString(" in a ")
-	if f.Args.Tone != nil {
-		b.WriteString(*f.Args.Tone)
-	}
-	b.WriteString(" tone.")
-	return b.String()
+	return "Describe the chart of " + f.Args.Region + " in a " + f.Args.Tone + " tone."
 }
 
 // describeChartRenderContent2URI renders "charts://{region}/notes".

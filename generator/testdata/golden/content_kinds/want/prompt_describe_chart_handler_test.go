@@ -17,7 +17,10 @@ import (
 func TestDescribeChartHandler(t *testing.T) {
 	t.Skip("scaffold: give it arguments and answers your handler knows, then delete this line")
 	h := mrtrtest.New(t, NewDescribeChartProgram(&DescribeChartImpl{}))
-	d := DriveDescribeChart(t, h, DescribeChartArgs{Region: "example"})
+	d := DriveDescribeChart(t, h, DescribeChartArgs{
+		Region: "example",
+		Tone:   "plain",
+	})
 	d.WantEnd(vocab.OutcomeSuccess, "")
 }
 

@@ -90,24 +90,24 @@ func (p renderChartProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Rende
 		}
 		return r.Finish(mrtrimpl.Final{
 			Content: []mrtrimpl.Content{
-				mrtrimpl.Content{
+				{
 					Data:     content1,
 					MIMEType: "image/png",
 					Type:     mrtrimpl.ContentImage,
 				},
-				mrtrimpl.Content{
+				{
 					Data:     content2,
 					MIMEType: "audio/wav",
 					Type:     mrtrimpl.ContentAudio,
 				},
-				mrtrimpl.Content{
+				{
 					MIMEType: "text/csv",
 					Name:     "data",
 					Title:    "The chart's data",
 					Type:     mrtrimpl.ContentResourceLink,
 					URI:      renderChartDoneContent3URI(f),
 				},
-				mrtrimpl.Content{
+				{
 					MIMEType: "text/plain",
 					Text:     renderChartDoneContent4Text(f),
 					Type:     mrtrimpl.ContentResource,

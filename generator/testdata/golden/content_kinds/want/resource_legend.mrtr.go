@@ -74,7 +74,7 @@ func (p legendProgram) Step(ctx context.Context, r mrtrimpl.Round, f *LegendFlow
 	case LegendStateDone:
 		return r.Finish(mrtrimpl.Final{
 			Content: []mrtrimpl.Content{
-				mrtrimpl.Content{
+				{
 					Text: legendDoneContent1Text(f),
 					Type: mrtrimpl.ContentResource,
 				},

@@ -121,7 +121,7 @@ func (p regionChartProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Regio
 		}
 		return mrtrimpl.Goto(r, RegionChartStateDone, vocab.Next)
 	case RegionChartStateDone:
-		content1, err := mrtrimpl.Bytes(ctx, "1 (resource  of state done)", func(ctx context.Context) ([]byte, error) {
+		content1, err := mrtrimpl.Bytes(ctx, "1 (resource of state done)", func(ctx context.Context) ([]byte, error) {
 			return p.h.Chart(ctx, f)
 		})
 		if err != nil {
@@ -129,12 +129,12 @@ func (p regionChartProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Regio
 		}
 		return r.Finish(mrtrimpl.Final{
 			Content: []mrtrimpl.Content{
-				mrtrimpl.Content{
+				{
 					Blob: true,
 					Data: content1,
 					Type: mrtrimpl.ContentResource,
 				},
-				mrtrimpl.Content{
+				{
 					MIMEType: "text/plain",
 					Text:     regionChartDoneContent2Text(f),
 					Type:     mrtrimpl.ContentResource,
