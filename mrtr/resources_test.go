@@ -51,6 +51,7 @@ type readReply struct {
 func read(t *testing.T, url, uri, extra string) readReply {
 	t.Helper()
 	resp := post(t, url, "resources/read", uri, `{"uri":"`+uri+`"`+extra+`,`+readMeta+`}`)
+	defer resp.Body.Close()
 	var r readReply
 	if err := json.NewDecoder(resp.Body).Decode(&r); err != nil {
 		t.Fatal(err)
@@ -147,6 +148,7 @@ func TestCompletionsOfATemplateVariable(t *testing.T) {
 	complete := func(ref, arg, value string) []string {
 		t.Helper()
 		resp := post(t, url, "completion/complete", "", `{"ref":`+ref+`,"argument":{"name":"`+arg+`","value":"`+value+`"},`+readMeta+`}`)
+		defer resp.Body.Close()
 		var r struct {
 			Result struct {
 				Completion struct {
