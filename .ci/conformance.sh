@@ -11,10 +11,13 @@
 #    and access to its registry the first time.
 # 2. Builds examples/server and starts it on a free loopback port with
 #    -dev -store memory:, and waits until it answers.
-# 3. Runs the 20 scenarios below, one at a time, and prints one line each and
-#    the summary "conformance: N/20 scenarios passed". A scenario passes when
-#    it has no FAILURE check (WARNINGs are allowed).
-# 4. Always stops the server. Exits 1 if any scenario failed.
+# 3. Runs every server scenario protocol revision 2026-07-28 requires
+#    (--requirements 2026-07-28, the suite's frozen requirement set), prints
+#    one line per scored scenario and the summary "conformance: N/M scored
+#    scenarios passed", then the scenarios the suite runs but does not
+#    score (pending, extensions such as tasks) with their results. A
+#    scenario passes when it has no FAILURE check (WARNINGs are allowed).
+# 4. Always stops the server. Exits 1 if any scored scenario failed.
 #
 # Results (checks.json per scenario, the suite's and the server's logs) go to
 # $CONFORMANCE_OUT, default a fresh temporary folder, printed at the end.
@@ -22,29 +25,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 SUITE_VERSION=0.2.0-alpha.12
-SPEC_VERSION=2026-07-28
-SCENARIOS=(
-  server-stateless
-  tools-list
-  tools-call-simple-text
-  tools-call-error
-  tools-call-with-progress
-  input-required-result-basic-elicitation
-  input-required-result-basic-sampling
-  input-required-result-basic-list-roots
-  input-required-result-request-state
-  input-required-result-multiple-input-requests
-  input-required-result-multi-round
-  input-required-result-missing-input-response
-  input-required-result-non-tool-request
-  input-required-result-result-type
-  input-required-result-unsupported-methods
-  input-required-result-tampered-state
-  input-required-result-capability-check
-  input-required-result-ignore-extra-params
-  input-required-result-validate-input
-  http-header-validation
-)
+REQUIREMENTS=2026-07-28
 
 cache="${MRTR_CI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mrtrgen-ci}"
 out="${CONFORMANCE_OUT:-$(mktemp -d "${TMPDIR:-/tmp}/mrtrgen-conformance.XXXXXX")}"
@@ -105,26 +86,52 @@ fi
 echo "conformance: server ready at $url"
 
 # --- the scenarios ------------------------------------------------------------
-passed=0
+# The scored server scenarios, and those run but not scored, as the suite
+# lists them for the requirement set.
+listing="$out/requirements.txt"
+"$node" "$suite" list --requirements "$REQUIREMENTS" >"$listing"
+mapfile -t scored < <(sed -n '/^Server scenarios/,/^$/p' "$listing" | sed -n 's/^  - //p')
+mapfile -t unscored < <(sed -n '/^Run and reported, but never scored:/,$p' "$listing" | sed -n 's/^    - \(.*\) \[server\]$/\1/p')
+if [ "${#scored[@]}" -eq 0 ]; then
+  cat "$listing" >&2
+  echo "conformance: the suite lists no server scenarios for $REQUIREMENTS" >&2
+  exit 1
+fi
 started=$SECONDS
-for s in "${SCENARIOS[@]}"; do
-  log="$out/$s.log"
-  rc=0
-  "$node" "$suite" server --url "$url" --scenario "$s" --spec-version "$SPEC_VERSION" -o "$out" >"$log" 2>&1 || rc=$?
-  counts=$(grep -Eo 'Passed: [0-9]+/[0-9]+, [0-9]+ failed, [0-9]+ warnings' "$log" | tail -n1 || true)
-  if [ "$rc" -eq 0 ] && [ -n "$counts" ] && ! grep -q 'SKIPPED: scenario' "$log"; then
-    passed=$((passed + 1))
-    printf '  ok    %-48s %s\n' "$s" "${counts#Passed: }"
-  else
-    printf '  FAIL  %-48s %s (exit %d)\n' "$s" "${counts:-no result}" "$rc"
-    sed 's/^/        /' "$log" | tail -n 40
-  fi
-done
+rc=0
+"$node" "$suite" server --url "$url" --requirements "$REQUIREMENTS" -o "$out" >"$out/suite.log" 2>&1 || rc=$?
 
-total=${#SCENARIOS[@]}
-echo "conformance: $passed/$total scenarios passed ($((SECONDS - started))s; results in $out)"
-if [ "$passed" -ne "$total" ]; then
-  echo "conformance: server log (last 40 lines):"
+# One line per scenario from its checks.json: ok, or FAIL with the failing
+# checks' messages.
+report() { # scenario [brief: no failure messages]
+  local dir
+  dir=$(ls -d "$out/server-$1-"* 2>/dev/null | tail -n1 || true)
+  if [ -z "$dir" ] || [ ! -f "$dir/checks.json" ]; then
+    printf '  FAIL  %-48s no result\n' "$1"
+    return 1
+  fi
+  "$node" -e '
+    const checks = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+    const failed = checks.filter(c => c.status === "FAILURE");
+    const warned = checks.filter(c => c.status === "WARNING").length;
+    const line = `${checks.length - failed.length}/${checks.length}, ${failed.length} failed, ${warned} warnings`;
+    console.log(`  ${failed.length ? "FAIL" : "ok  "}  ${process.argv[2].padEnd(48)} ${line}`);
+    if (!process.argv[3]) for (const c of failed) console.log(`        ${c.id}: ${c.errorMessage ?? c.description}`);
+    process.exit(failed.length ? 1 : 0);
+  ' "$dir/checks.json" "$1" "${2:-}"
+}
+passed=0
+for s in "${scored[@]}"; do
+  if report "$s"; then passed=$((passed + 1)); fi
+done
+total=${#scored[@]}
+echo "conformance: $passed/$total scored scenarios passed ($REQUIREMENTS, $((SECONDS - started))s; results in $out)"
+if [ "${#unscored[@]}" -gt 0 ]; then
+  echo "conformance: run but not scored for $REQUIREMENTS (pending, extensions):"
+  for s in "${unscored[@]}"; do report "$s" brief || true; done
+fi
+if [ "$passed" -ne "$total" ] || [ "$rc" -ne 0 ]; then
+  echo "conformance: suite exit $rc; server log (last 40 lines):"
   tail -n 40 "$out/server.log" | sed 's/^/        /'
   exit 1
 fi

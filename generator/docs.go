@@ -776,6 +776,10 @@ func docEndOf(s *spec.State) docEnd {
 	}
 	var msgs []string
 	for _, m := range s.Messages {
+		if m.Content != nil {
+			msgs = append(msgs, "**"+m.Role+":** "+contentText(m.Content))
+			continue
+		}
 		msgs = append(msgs, "**"+m.Role+":** "+cell(m.Text.Raw))
 	}
 	if len(msgs) > 0 {
@@ -794,6 +798,16 @@ func docEndOf(s *spec.State) docEnd {
 			e.ResultMD += "<br>"
 		}
 		e.ResultMD += "**structured output:** " + strings.Join(fs, "; ")
+	}
+	var items []string
+	for _, c := range s.Content {
+		items = append(items, contentText(c))
+	}
+	if len(items) > 0 {
+		if e.ResultMD != "" {
+			items = append([]string{e.ResultMD}, items...)
+		}
+		e.ResultMD = strings.Join(items, "<br>")
 	}
 	return e
 }
@@ -862,6 +876,10 @@ func methodWhat(t *spec.Tool, m handlerMethod) string {
 		what = "the structured result of terminal state " + code(m.specName) + ": fill `out`; a required field left unset fails the round"
 	case "validator":
 		what = "custom validator " + code(m.specName) + " of a " + m.valueType.String() + " value"
+	case "content":
+		what = "the bytes of a content item (" + code(m.specName) + "); recorded with the final round, so replays return the same bytes"
+	case "complete":
+		what = "completions of an argument (" + code(m.specName) + ") on `completion/complete`"
 	}
 	if sets := methodSetsText(t, m.specName); sets != "" && (m.kind == "check" || m.kind == "effect") {
 		what += "; must set " + sets

@@ -98,6 +98,7 @@ func (w *workflow) handlerMethods() []handlerMethod {
 		}
 	}
 	ms = append(ms, w.outputMethods()...)
+	ms = append(ms, w.contentMethods(seen)...)
 	for _, v := range w.usedValidators() {
 		m := handlerMethod{name: method(v.Name), kind: "validator", specName: v.Name, valueType: v.Type,
 			params:  []jen.Code{ctxParam, jen.Id("value").Add(w.validatorType(v.Type))},

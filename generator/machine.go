@@ -367,6 +367,10 @@ func finalOutcome(o vocab.Outcome) *jen.Statement { return jen.Qual(pkgVocab, o.
 
 func (w *workflow) terminalCase(c *jen.Group, s *spec.State) {
 	// One line for the final of a tool; a prompt's messages have a line each.
+	if hasContent(s) {
+		w.contentTerminalCase(c, s)
+		return
+	}
 	final := []pair{{jen.Id("Outcome"), finalOutcome(s.Outcome)}}
 	switch {
 	case w.t.Kind == vocab.KindPrompt && len(s.Messages) > 0:

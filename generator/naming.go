@@ -71,8 +71,11 @@ func fileBase(t *spec.Tool) string {
 			b.WriteByte('_')
 		}
 	}
-	if t.Kind == vocab.KindPrompt {
+	switch t.Kind {
+	case vocab.KindPrompt:
 		return "prompt_" + b.String()
+	case vocab.KindResource:
+		return "resource_" + b.String()
 	}
 	return b.String()
 }

@@ -24,10 +24,7 @@ func (w *workflow) program(jf *jen.File) {
 		jen.Return(jen.Id(n.program()).Values(jen.Dict{jen.Id("h"): jen.Id("h")})),
 	)
 	jf.Line()
-	add := "AddTool"
-	if t.Kind == vocab.KindPrompt {
-		add = "AddPrompt"
-	}
+	add := map[vocab.Kind]string{vocab.KindTool: "AddTool", vocab.KindPrompt: "AddPrompt", vocab.KindResource: "AddResource"}[t.Kind]
 	jf.Commentf("%s adds %s %s to s, served by e and implemented by h.", n.register(), t.Kind, t.Name)
 	jf.Func().Id(n.register()).Params(jen.Id("s").Op("*").Qual(pkgMCP, "Server"), jen.Id("e").Op("*").Qual(pkgMRTR, "Engine"), jen.Id("h").Id(n.handler())).Block(
 		jen.Qual(pkgMRTR, add).Call(jen.Id("s"), jen.Id("e"), jen.Id(n.newProgram()).Call(jen.Id("h"))),
@@ -47,6 +44,7 @@ func (w *workflow) program(jf *jen.File) {
 	jf.Func().Params(jen.Id(n.program())).Id("SetState").Params(jen.Id("f").Op("*").Id(n.flow()), jen.Id("s").Uint16()).Block(jen.Id("f").Dot("state").Op("=").Id(n.state()).Call(jen.Id("s")))
 	jf.Line()
 	w.questions(jf)
+	w.completer(jf)
 	w.descriptor(jf)
 }
 
@@ -99,6 +97,9 @@ func (w *workflow) descriptor(jf *jen.File) {
 		}
 	} else {
 		set("PromptArguments", w.promptArguments())
+	}
+	if t.Kind == vocab.KindResource {
+		set("Resource", w.resourceInfo())
 	}
 	if t.Destructive {
 		set("Destructive", jen.True())

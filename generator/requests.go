@@ -45,8 +45,11 @@ func (w *workflow) requestFuncs(jf *jen.File) {
 			w.templateFuncDecl(jf, w.templateFunc(s.Name, "Message"), s.Message)
 		}
 		for i, m := range s.Messages {
-			w.templateFuncDecl(jf, w.templateFunc(s.Name, fmt.Sprintf("Message%d", i+1)), m.Text)
+			if m.Text != nil {
+				w.templateFuncDecl(jf, w.templateFunc(s.Name, fmt.Sprintf("Message%d", i+1)), m.Text)
+			}
 		}
+		w.contentTemplates(jf, s)
 	}
 }
 

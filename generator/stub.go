@@ -84,6 +84,10 @@ func (g *gen) stubFile(t *spec.Tool) (File, error) {
 			body = []jen.Code{jen.Commentf("TODO: perform %s; record its results in f.Continuation.", m.specName), jen.Return(todo)}
 		case "output":
 			body = []jen.Code{jen.Commentf("TODO: fill out with the result of %s (from f.Continuation, f.Args or your records).", m.specName), jen.Return(todo)}
+		case "content":
+			body = []jen.Code{jen.Commentf("TODO: return the bytes of %s.", m.specName), jen.Return(jen.Nil(), todo)}
+		case "complete":
+			body = []jen.Code{jen.Comment("TODO: return the values that complete value, best first."), jen.Return(jen.Nil(), todo)}
 		case "validator":
 			body = []jen.Code{jen.Commentf("TODO: validate value; return nil when it is acceptable, mrtr.Invalid(\"...\") saying what is wrong when it is not."), jen.Return(todo)}
 		}

@@ -196,6 +196,10 @@ func (w *workflow) fake(jf *jen.File) error {
 				return err
 			}
 			continue
+		case "content":
+			body = []jen.Code{jen.Return(jen.Index().Byte().Call(jen.Lit("fake "+m.specName)), jen.Nil())}
+		case "complete":
+			body = []jen.Code{jen.Return(jen.Index().String().Values(jen.Id("value")), jen.Nil())}
 		case "validator":
 			validate := "Validate"
 			if m.inFlow {

@@ -57,7 +57,7 @@ func init() {
 	}
 	// Every rule the linter runs, by id: the core rules and those of each
 	// construct's own file.
-	lint := slices.Concat(lintRules, summaryRules, urlRules, outputRules, progressRules)
+	lint := slices.Concat(lintRules, summaryRules, urlRules, outputRules, progressRules, contentRules)
 	slices.SortFunc(lint, func(a, b *Rule) int { return strings.Compare(a.ID, b.ID) })
 	registry = append(slices.Clone(loaderRules), lint...)
 }

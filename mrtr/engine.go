@@ -97,6 +97,9 @@ type Engine struct {
 	userStore store.Store
 	// recording counts background recordings (see recordLater).
 	recording sync.WaitGroup
+	// completers are the programs with completions (completerKey ->
+	// mrtrimpl.Completer), for Complete.
+	completers sync.Map
 }
 
 // NewEngine checks cfg and returns an Engine.

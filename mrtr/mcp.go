@@ -90,6 +90,7 @@ func AddPrompt[F any](s *mcp.Server, e *Engine, p Program[F]) {
 	}
 	mustServe(e, d)
 	keepClientAnswers(s)
+	e.addCompleter(vocab.KindPrompt, d.Name, p)
 	prompt := &mcp.Prompt{Name: d.Name, Title: d.Title, Description: d.Description, Arguments: d.PromptArguments}
 	s.AddPrompt(prompt, func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 		args, err := json.Marshal(req.Params.Arguments)
@@ -115,7 +116,11 @@ func AddPrompt[F any](s *mcp.Server, e *Engine, p Program[F]) {
 		}
 		res := &mcp.GetPromptResult{Description: d.Description}
 		for _, m := range reply.Final.Messages {
-			res.Messages = append(res.Messages, &mcp.PromptMessage{Role: mcp.Role(m.Role), Content: &mcp.TextContent{Text: m.Text}})
+			var content mcp.Content = &mcp.TextContent{Text: m.Text}
+			if m.Content != nil {
+				content = m.Content.MCP()
+			}
+			res.Messages = append(res.Messages, &mcp.PromptMessage{Role: mcp.Role(m.Role), Content: content})
 		}
 		return res, nil
 	})

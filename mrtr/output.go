@@ -16,7 +16,16 @@ import (
 // results (failed, rejected, dependency failures) carry none: clients do
 // not check them against the schema.
 func toolResult(d *mrtrimpl.Descriptor, f *mrtrimpl.Final) *mcp.CallToolResult {
-	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: f.Text}}, IsError: f.IsError()}
+	// The text first, then the declared content items; a result of content
+	// items only (a spec without message) has no empty text.
+	content := []mcp.Content{}
+	if f.Text != "" || len(f.Content) == 0 {
+		content = append(content, &mcp.TextContent{Text: f.Text})
+	}
+	for _, c := range f.Content {
+		content = append(content, c.MCP())
+	}
+	res := &mcp.CallToolResult{Content: content, IsError: f.IsError()}
 	switch {
 	case f.Structured != nil:
 		res.StructuredContent = f.Structured

@@ -102,8 +102,11 @@ func (t *telemetry) begin(ctx context.Context, e *Engine, d *mrtrimpl.Descriptor
 }
 
 func nameAttr(k vocab.Kind) string {
-	if k == vocab.KindPrompt {
+	switch k {
+	case vocab.KindPrompt:
 		return "mcp.prompt.name"
+	case vocab.KindResource:
+		return "mcp.resource.name"
 	}
 	return "gen_ai.tool.name"
 }

@@ -164,17 +164,17 @@ func (d *decoder) decodeFile(root *yaml.Node) *File {
 				}
 				f.Validators = append(f.Validators, v)
 			}
-		case "tools", "prompts":
-			d.kind = vocab.KindTool
-			if p.key == "prompts" {
-				d.kind = vocab.KindPrompt
-			}
+		case "tools", "prompts", "resources":
+			d.kind = map[string]vocab.Kind{"tools": vocab.KindTool, "prompts": vocab.KindPrompt, "resources": vocab.KindResource}[p.key]
 			for _, tp := range pairs(p.v) {
 				t := d.decodeWorkflow(tp)
-				if p.key == "tools" {
+				switch p.key {
+				case "tools":
 					f.Tools = append(f.Tools, t)
-				} else {
+				case "prompts":
 					f.Prompts = append(f.Prompts, t)
+				default:
+					f.Resources = append(f.Resources, t)
 				}
 			}
 		case "lint":
@@ -187,6 +187,7 @@ func (d *decoder) decodeFile(root *yaml.Node) *File {
 	byName := func(a, b *Tool) int { return strings.Compare(a.Name, b.Name) }
 	slices.SortFunc(f.Tools, byName)
 	slices.SortFunc(f.Prompts, byName)
+	slices.SortFunc(f.Resources, byName)
 	slices.SortFunc(f.Validators, func(a, b *Validator) int { return strings.Compare(a.Name, b.Name) })
 	return f
 }
@@ -203,16 +204,30 @@ func (d *decoder) decodeWorkflow(tp pair) *Tool {
 		d.errorf(tp.k, "schema", "MCP names are 1-128 characters of A-Z a-z 0-9 _ . -", "%s name %q is not a valid MCP name", d.kind, tp.key)
 	}
 	var statesNode *yaml.Node
+	wkeys := map[string]*yaml.Node{}
+	resource := func() *ResourceDecl {
+		if t.Resource == nil {
+			t.Resource = &ResourceDecl{Pos: t.Pos}
+		}
+		return t.Resource
+	}
 	for _, p := range pairs(tp.v) {
+		wkeys[p.key] = p.k
 		switch p.key {
+		case "uri":
+			resource().URI = p.v.Value
+		case "uriTemplate":
+			resource().URITemplate = p.v.Value
+		case "mimeType":
+			resource().MIMEType = p.v.Value
 		case "title":
 			t.Title = p.v.Value
 		case "description":
 			t.Description = p.v.Value
 		case "destructive":
 			t.Destructive = boolVal(p.v)
-			if d.kind == vocab.KindPrompt {
-				d.errorf(p.k, "schema", "", "destructive applies to tools, not prompts")
+			if d.kind != vocab.KindTool {
+				d.errorf(p.k, "schema", "", "destructive applies to tools, not %ss", d.kind)
 			}
 		case "requires":
 			t.RequiresPos = d.pos(p.v)
@@ -234,6 +249,7 @@ func (d *decoder) decodeWorkflow(tp pair) *Tool {
 			t.Lint = d.decodeLint(p.v)
 		}
 	}
+	d.checkResource(t, tp.k, wkeys)
 	if t.Continuation == nil {
 		t.Continuation = &Continuation{TTL: DefaultTTL, Storage: vocab.Sealed, MaxBytes: DefaultMaxBytes, Pos: t.Pos, TTLPos: t.Pos}
 	}
@@ -380,6 +396,11 @@ func (d *decoder) decodeField(name string, k, n *yaml.Node, role fieldRole) *Fie
 		case "validate":
 			for _, v := range p.v.Content {
 				f.Validate = append(f.Validate, NameRef{Name: v.Value, Pos: d.pos(v)})
+			}
+		case "complete":
+			f.Complete = d.decodeCompletion(p.v)
+			if role != fieldArgument || d.kind == vocab.KindTool {
+				d.errorf(p.k, "field", "complete applies to prompt arguments and resource template variables", "field %q: complete does not apply here", name)
 			}
 		case "sensitive":
 			f.Sensitive = boolVal(p.v)
@@ -653,6 +674,10 @@ func (d *decoder) decodeState(sp pair) *State {
 		case "output":
 			s.OutputPos = d.pos(p.k)
 			s.Output = d.decodeFields(p.v, fieldOutput)
+		case "content":
+			s.Content = d.decodeContentList(p.v)
+		case "contents":
+			s.Content = d.decodeContents(p.v)
 		case "sets":
 			s.SetsPos = d.pos(p.k)
 			s.Sets = d.decodeSets(p.v)
@@ -775,6 +800,8 @@ func (d *decoder) decodePromptMessages(n *yaml.Node) []*PromptMessage {
 				pm.Role = mp.v.Value
 			case "text":
 				pm.Text = d.template(mp.v)
+			case "image", "audio", "resourceLink", "resource":
+				pm.Content = d.decodeContentBody(contentKindKeys[mp.key], mp.k, mp.v)
 			}
 		}
 		out = append(out, pm)
@@ -791,9 +818,9 @@ func (d *decoder) checkStateKeys(s *State, keys map[string]*yaml.Node, at *yaml.
 		vocab.StateConfirm:  {"confirm", "next", "onDecline", "onCancel"},
 		vocab.StateEffect:   {"effect", "irreversible", "idempotency", "next", "sets", "progress"},
 		vocab.StateBranch:   {"branch", "cases", "when", "default"},
-		vocab.StateTerminal: {"terminal", "message", "messages", "output"},
+		vocab.StateTerminal: {"terminal", "message", "messages", "output", "content", "contents"},
 	}[s.Kind]
-	for _, key := range []string{"outcomes", "next", "onDecline", "onCancel", "irreversible", "idempotency", "progress", "message", "messages", "output", "sets", "askAgain", "cases", "when", "default", "maxAttempts", "onExhausted"} {
+	for _, key := range []string{"outcomes", "next", "onDecline", "onCancel", "irreversible", "idempotency", "progress", "message", "messages", "output", "content", "contents", "sets", "askAgain", "cases", "when", "default", "maxAttempts", "onExhausted"} {
 		if k := keys[key]; k != nil && !slices.Contains(allowed, key) {
 			d.errorf(k, "state", "", "state %q: %s does not apply to a %s state", s.Name, key, s.Kind)
 		}
@@ -825,6 +852,7 @@ func (d *decoder) checkStateKeys(s *State, keys map[string]*yaml.Node, at *yaml.
 		if d.kind == vocab.KindTool && keys["messages"] != nil {
 			d.errorf(keys["messages"], "state", "use message: for a tool's result text", "state %q: messages is for prompts", s.Name)
 		}
+		d.checkTerminalContent(s, keys)
 		if d.kind == vocab.KindPrompt && keys["message"] != nil {
 			d.errorf(keys["message"], "state", "use messages: [{role: user, text: ...}] for a prompt", "state %q: message is for tools", s.Name)
 		}

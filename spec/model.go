@@ -26,7 +26,9 @@ type File struct {
 	// Tools and Prompts are sorted by name.
 	Tools   []*Tool
 	Prompts []*Tool
-	Lint    *LintConfig // file-wide opt-outs, may be nil
+	// Resources are sorted by name (Kind resource).
+	Resources []*Tool
+	Lint      *LintConfig // file-wide opt-outs, may be nil
 
 	Pos        Pos // start of the document
 	PackagePos Pos
@@ -35,9 +37,10 @@ type File struct {
 
 // Workflows returns the tools followed by the prompts.
 func (f *File) Workflows() []*Tool {
-	all := make([]*Tool, 0, len(f.Tools)+len(f.Prompts))
+	all := make([]*Tool, 0, len(f.Tools)+len(f.Prompts)+len(f.Resources))
 	all = append(all, f.Tools...)
-	return append(all, f.Prompts...)
+	all = append(all, f.Prompts...)
+	return append(all, f.Resources...)
 }
 
 // Validator is a named custom validator: a handler method checking one value
@@ -90,9 +93,12 @@ type Tool struct {
 	// client (for example an old one that cannot do MRTR) may supply every
 	// answer up front.
 	NonInteractive bool
-	Arguments      []*Field // sorted by name
-	Continuation   *Continuation
-	Initial        string
+	// Resource is what a resource workflow reads (Kind resource); its
+	// arguments are the variables of its URI template.
+	Resource     *ResourceDecl
+	Arguments    []*Field // sorted by name
+	Continuation *Continuation
+	Initial      string
 	// States are ordered by a breadth-first walk from the initial state
 	// (following the edges in State.Edges order: Next, outcomes by name, a
 	// branch's arms and default, OnDecline, OnCancel, askAgain and
@@ -221,8 +227,11 @@ type Field struct {
 	// values are always distinct and in spec order.
 	UniqueItems bool
 
-	Validate  []NameRef // custom validators, in spec order
-	Sensitive bool      // continuation and form fields: keep server-side, never sealed or rendered
+	Validate []NameRef // custom validators, in spec order
+	// Complete declares completions (prompt arguments, resource template
+	// variables).
+	Complete  *Completion
+	Sensitive bool // continuation and form fields: keep server-side, never sealed or rendered
 	Lint      *LintConfig
 
 	Pos Pos // the field's name key
@@ -321,6 +330,9 @@ type State struct {
 	// See output.go.
 	Output    []*Field
 	OutputPos Pos
+	// Content are a tool's content items after its text, or a resource's
+	// contents (Kind ContentResource).
+	Content []*Content
 
 	// Transitions. Next is the state after check (without outcomes), ask,
 	// confirm (accepted) and effect. OnDecline and OnCancel are where an ask
@@ -645,7 +657,9 @@ func (i *Idempotency) IsDefault() bool {
 type PromptMessage struct {
 	Role string // "user" or "assistant"
 	Text *Template
-	Pos  Pos
+	// Content, instead of Text, is one content item.
+	Content *Content
+	Pos     Pos
 }
 
 // LintConfig holds reasoned opt-outs: rule id → why it does not apply here.

@@ -42,7 +42,7 @@ func (r *resolver) resolveWorkflow(t *Tool) {
 			}
 		}
 	}
-	if t.Kind == vocab.KindPrompt {
+	if t.Kind == vocab.KindPrompt || t.Kind == vocab.KindResource {
 		for _, a := range t.Arguments {
 			if a.Type != TypeString {
 				r.errorf(a.Pos, "field", "declare it as type: string and parse it in a check", "prompt argument %q must be a string (MCP prompt arguments are strings)", a.Name)
@@ -212,6 +212,12 @@ func (s *State) Templates() []*Template {
 	add(s.Message)
 	for _, m := range s.Messages {
 		add(m.Text)
+		if m.Content != nil {
+			ts = append(ts, m.Content.Templates()...)
+		}
+	}
+	for _, c := range s.Content {
+		ts = append(ts, c.Templates()...)
 	}
 	return ts
 }

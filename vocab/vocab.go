@@ -15,35 +15,46 @@ import "strings"
 type Kind uint8
 
 const (
-	KindTool   Kind = iota + 1 // tools/call
-	KindPrompt                 // prompts/get
+	KindTool     Kind = iota + 1 // tools/call
+	KindPrompt                   // prompts/get
+	KindResource                 // resources/read
 )
 
 // The MCP methods a workflow answers.
 const (
-	MethodToolsCall  = "tools/call"
-	MethodPromptsGet = "prompts/get"
+	MethodToolsCall     = "tools/call"
+	MethodPromptsGet    = "prompts/get"
+	MethodResourcesRead = "resources/read"
 )
 
 func (k Kind) String() string {
-	if k == KindPrompt {
+	switch k {
+	case KindPrompt:
 		return "prompt"
+	case KindResource:
+		return "resource"
 	}
 	return "tool"
 }
 
 // Method is the MCP method the workflow answers.
 func (k Kind) Method() string {
-	if k == KindPrompt {
+	switch k {
+	case KindPrompt:
 		return MethodPromptsGet
+	case KindResource:
+		return MethodResourcesRead
 	}
 	return MethodToolsCall
 }
 
 // GoName is the name of k's constant in this package.
 func (k Kind) GoName() string {
-	if k == KindPrompt {
+	switch k {
+	case KindPrompt:
 		return "KindPrompt"
+	case KindResource:
+		return "KindResource"
 	}
 	return "KindTool"
 }

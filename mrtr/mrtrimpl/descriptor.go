@@ -27,7 +27,9 @@ type Descriptor struct {
 	OutputSchema json.RawMessage
 	// PromptArguments describe a prompt's arguments.
 	PromptArguments []*mcp.PromptArgument
-	Destructive     bool
+	// Resource describes a resource workflow's URI (Kind resource).
+	Resource    *ResourceInfo
+	Destructive bool
 	// Requires lists client capabilities needed on every round.
 	Requires []vocab.Capability
 	// NonInteractive programs accept every answer up front in the "inputs"
@@ -71,8 +73,11 @@ func (d *Descriptor) StateNamed(name string) (uint16, *StateInfo) {
 
 // Subject is how tokens and records name the program: "tools/call:<name>".
 func (d *Descriptor) Subject() string {
-	if d.Kind == vocab.KindPrompt {
+	switch d.Kind {
+	case vocab.KindPrompt:
 		return seal.PromptSubject(d.Name)
+	case vocab.KindResource:
+		return seal.ResourceSubject(d.Name)
 	}
 	return seal.ToolSubject(d.Name)
 }

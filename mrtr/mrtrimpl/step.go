@@ -26,6 +26,10 @@ type Final struct {
 	// (records written before it existed have none, as their tools had no
 	// outputSchema).
 	Structured json.RawMessage `json:"structured,omitempty"`
+	// Content are the declared content items of a tool's result (after
+	// its text), or the contents of a resource's (docs/spec.md, Content
+	// kinds).
+	Content []Content `json:"content,omitempty"`
 }
 
 // IsError reports whether the result is an error result (MCP isError).
@@ -37,6 +41,9 @@ func (f *Final) IsError() bool {
 type PromptMessage struct {
 	Role string `json:"role"`
 	Text string `json:"text"`
+	// Content, when set, is the message's content instead of Text (an
+	// image, an audio clip, a resource link or an embedded resource).
+	Content *Content `json:"content,omitempty"`
 }
 
 // Step is what one state decided: go to another state, ask for input, or

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http/httptest"
+	"net/url"
+	"regexp"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -35,9 +37,12 @@ func runHTTP[F any](t testing.TB, h *Harness[F], r *route) error {
 	w := &httpWalk{session: session, d: d, raw: raw, r: r}
 	for round := 1; round <= maxRounds; round++ {
 		var done bool
-		if d.Kind == vocab.KindPrompt {
+		switch d.Kind {
+		case vocab.KindPrompt:
 			done, err = w.prompt(round)
-		} else {
+		case vocab.KindResource:
+			done, err = w.resource(round)
+		default:
 			done, err = w.tool(round)
 		}
 		if err != nil || done {
@@ -57,9 +62,12 @@ func runHTTP[F any](t testing.TB, h *Harness[F], r *route) error {
 // question comes in a result).
 func connectHTTP[F any](t testing.TB, h *Harness[F]) (*mcp.ClientSession, error) {
 	server := mcp.NewServer(&mcp.Implementation{Name: Audience, Version: "test"}, nil)
-	if h.Program.Descriptor().Kind == vocab.KindPrompt {
+	switch h.Program.Descriptor().Kind {
+	case vocab.KindPrompt:
 		mrtr.AddPrompt(server, h.Engine, h.Program)
-	} else {
+	case vocab.KindResource:
+		mrtr.AddResource(server, h.Engine, h.Program)
+	default:
 		mrtr.AddTool(server, h.Engine, h.Program)
 	}
 	ts := httptest.NewServer(mrtr.Handler(server, nil))
@@ -137,7 +145,8 @@ func (w *httpWalk) tool(round int) (done bool, err error) {
 		}
 	}
 	wantError := w.r.want != mrtr.OutcomeSuccess && w.r.want != mrtr.OutcomeCancelled
-	if res.IsError != wantError || text == "" {
+	// A result of content items only (an image, a resource) has no text.
+	if res.IsError != wantError || (text == "" && len(res.Content) == 0) {
 		return false, &roundError{round: round, want: fmt.Sprintf("a final result with isError=%v and a text (outcome %s)", wantError, w.r.want),
 			did: fmt.Sprintf("it ended with isError=%v and text %q", res.IsError, text)}
 	}
@@ -146,3 +155,54 @@ func (w *httpWalk) tool(round int) (done bool, err error) {
 	}
 	return true, nil
 }
+
+// resource sends one resources/read round; done when the workflow ended.
+func (w *httpWalk) resource(round int) (done bool, err error) {
+	uri, err := ResourceURI(w.d, w.raw)
+	if err != nil {
+		return false, &roundError{round: round, want: "a URI the arguments fill in", did: err.Error()}
+	}
+	res, err := w.session.ReadResource(context.Background(), &mcp.ReadResourceParams{
+		URI: uri, InputResponses: w.responses, RequestState: w.state})
+	switch {
+	case err != nil && w.r.want != mrtr.OutcomeSuccess:
+		return true, nil // a read that fails ends with a JSON-RPC error
+	case err != nil:
+		return false, &roundError{round: round, want: "a resources/read result", did: callFailed(err)}
+	case !res.NeedsInput() && len(res.Contents) == 0:
+		return false, &roundError{round: round, want: "a complete read result with contents", did: "it has none"}
+	case !res.NeedsInput():
+		return true, nil
+	}
+	w.inputs, w.state = res.InputRequests, res.RequestState
+	return false, nil
+}
+
+// ResourceURI is the URI a resource program is read at with the arguments
+// args (a JSON object of strings): its fixed URI, or its URI template with
+// each {variable} replaced by the argument, path-escaped.
+func ResourceURI(d *mrtrimpl.Descriptor, args json.RawMessage) (string, error) {
+	if d.Resource == nil {
+		return "", fmt.Errorf("%s is not a resource", d.Name)
+	}
+	if d.Resource.URITemplate == "" {
+		return d.Resource.URI, nil
+	}
+	var vars map[string]string
+	if len(args) > 0 {
+		if err := json.Unmarshal(args, &vars); err != nil {
+			return "", fmt.Errorf("resource arguments must be strings: %w", err)
+		}
+	}
+	var missing error
+	uri := templateVar.ReplaceAllStringFunc(d.Resource.URITemplate, func(m string) string {
+		v, ok := vars[m[1:len(m)-1]]
+		if !ok && missing == nil {
+			missing = fmt.Errorf("no argument for %s", m)
+		}
+		return url.PathEscape(v)
+	})
+	return uri, missing
+}
+
+var templateVar = regexp.MustCompile(`\{[A-Za-z_][A-Za-z0-9_]*\}`)

@@ -282,3 +282,9 @@ func ToolSubject(tool string) string { return vocab.MethodToolsCall + ":" + tool
 
 // PromptSubject returns the Binding.Subject for a prompts/get of prompt.
 func PromptSubject(prompt string) string { return vocab.MethodPromptsGet + ":" + prompt }
+
+// ResourceSubject returns the Binding.Subject for a resources/read of the
+// resource (or resource template) named resource. The URI read is bound
+// through the arguments digest: a resource's arguments are its URI's
+// template variables, and a fixed URI has none.
+func ResourceSubject(resource string) string { return vocab.MethodResourcesRead + ":" + resource }

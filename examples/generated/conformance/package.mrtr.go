@@ -14,8 +14,11 @@ import (
 const _ = mrtrimpl.SupportPackageIsVersion5
 
 // RegisterAll adds every tool and prompt of package conformance to s, served by e.
-func RegisterAll(s *mcp.Server, e *mrtr.Engine, testErrorHandling TestErrorHandlingHandler, testInputRequiredResultCapabilities TestInputRequiredResultCapabilitiesHandler, testInputRequiredResultElicitation TestInputRequiredResultElicitationHandler, testInputRequiredResultListRoots TestInputRequiredResultListRootsHandler, testInputRequiredResultMultiRound TestInputRequiredResultMultiRoundHandler, testInputRequiredResultMultipleInputs TestInputRequiredResultMultipleInputsHandler, testInputRequiredResultRequestState TestInputRequiredResultRequestStateHandler, testInputRequiredResultSampling TestInputRequiredResultSamplingHandler, testInputRequiredResultTamperedState TestInputRequiredResultTamperedStateHandler, testLoggingTool TestLoggingToolHandler, testMissingCapability TestMissingCapabilityHandler, testSimpleText TestSimpleTextHandler, testStreamingElicitation TestStreamingElicitationHandler, testTriggerPromptChange TestTriggerPromptChangeHandler, testTriggerToolChange TestTriggerToolChangeHandler, testInputRequiredResultPrompt TestInputRequiredResultPromptHandler) {
+func RegisterAll(s *mcp.Server, e *mrtr.Engine, testAudioContent TestAudioContentHandler, testEmbeddedResource TestEmbeddedResourceHandler, testErrorHandling TestErrorHandlingHandler, testImageContent TestImageContentHandler, testInputRequiredResultCapabilities TestInputRequiredResultCapabilitiesHandler, testInputRequiredResultElicitation TestInputRequiredResultElicitationHandler, testInputRequiredResultListRoots TestInputRequiredResultListRootsHandler, testInputRequiredResultMultiRound TestInputRequiredResultMultiRoundHandler, testInputRequiredResultMultipleInputs TestInputRequiredResultMultipleInputsHandler, testInputRequiredResultRequestState TestInputRequiredResultRequestStateHandler, testInputRequiredResultSampling TestInputRequiredResultSamplingHandler, testInputRequiredResultTamperedState TestInputRequiredResultTamperedStateHandler, testLoggingTool TestLoggingToolHandler, testMissingCapability TestMissingCapabilityHandler, testMultipleContentTypes TestMultipleContentTypesHandler, testSimpleText TestSimpleTextHandler, testStreamingElicitation TestStreamingElicitationHandler, testTriggerPromptChange TestTriggerPromptChangeHandler, testTriggerToolChange TestTriggerToolChangeHandler, testInputRequiredResultPrompt TestInputRequiredResultPromptHandler, testPromptWithArguments TestPromptWithArgumentsHandler, testPromptWithEmbeddedResource TestPromptWithEmbeddedResourceHandler, testPromptWithImage TestPromptWithImageHandler, testSimplePrompt TestSimplePromptHandler, staticBinary StaticBinaryHandler, staticText StaticTextHandler, templateData TemplateDataHandler) {
+	RegisterTestAudioContent(s, e, testAudioContent)
+	RegisterTestEmbeddedResource(s, e, testEmbeddedResource)
 	RegisterTestErrorHandling(s, e, testErrorHandling)
+	RegisterTestImageContent(s, e, testImageContent)
 	RegisterTestInputRequiredResultCapabilities(s, e, testInputRequiredResultCapabilities)
 	RegisterTestInputRequiredResultElicitation(s, e, testInputRequiredResultElicitation)
 	RegisterTestInputRequiredResultListRoots(s, e, testInputRequiredResultListRoots)
@@ -26,9 +29,17 @@ func RegisterAll(s *mcp.Server, e *mrtr.Engine, testErrorHandling TestErrorHandl
 	RegisterTestInputRequiredResultTamperedState(s, e, testInputRequiredResultTamperedState)
 	RegisterTestLoggingTool(s, e, testLoggingTool)
 	RegisterTestMissingCapability(s, e, testMissingCapability)
+	RegisterTestMultipleContentTypes(s, e, testMultipleContentTypes)
 	RegisterTestSimpleText(s, e, testSimpleText)
 	RegisterTestStreamingElicitation(s, e, testStreamingElicitation)
 	RegisterTestTriggerPromptChange(s, e, testTriggerPromptChange)
 	RegisterTestTriggerToolChange(s, e, testTriggerToolChange)
 	RegisterTestInputRequiredResultPrompt(s, e, testInputRequiredResultPrompt)
+	RegisterTestPromptWithArguments(s, e, testPromptWithArguments)
+	RegisterTestPromptWithEmbeddedResource(s, e, testPromptWithEmbeddedResource)
+	RegisterTestPromptWithImage(s, e, testPromptWithImage)
+	RegisterTestSimplePrompt(s, e, testSimplePrompt)
+	RegisterStaticBinary(s, e, staticBinary)
+	RegisterStaticText(s, e, staticText)
+	RegisterTemplateData(s, e, templateData)
 }

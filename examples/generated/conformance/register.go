@@ -16,7 +16,10 @@ import (
 func Register(s *mcp.Server, e *mrtr.Engine) {
 	s.AddReceivingMiddleware(sessionMiddleware)
 	RegisterAll(s, e,
+		&TestAudioContentImpl{},
+		&TestEmbeddedResourceImpl{},
 		&TestErrorHandlingImpl{},
+		&TestImageContentImpl{},
 		&TestInputRequiredResultCapabilitiesImpl{},
 		&TestInputRequiredResultElicitationImpl{},
 		&TestInputRequiredResultListRootsImpl{},
@@ -27,11 +30,19 @@ func Register(s *mcp.Server, e *mrtr.Engine) {
 		&TestInputRequiredResultTamperedStateImpl{},
 		&TestLoggingToolImpl{},
 		&TestMissingCapabilityImpl{},
+		&TestMultipleContentTypesImpl{},
 		&TestSimpleTextImpl{},
 		&TestStreamingElicitationImpl{},
 		&TestTriggerPromptChangeImpl{Server: s},
 		&TestTriggerToolChangeImpl{Server: s},
 		&TestInputRequiredResultPromptImpl{},
+		&TestPromptWithArgumentsImpl{},
+		&TestPromptWithEmbeddedResourceImpl{},
+		&TestPromptWithImageImpl{},
+		&TestSimplePromptImpl{},
+		&StaticBinaryImpl{},
+		&StaticTextImpl{},
+		&TemplateDataImpl{},
 	)
 }
 

@@ -33,6 +33,7 @@ import (
 	"github.com/mrtrgen/mrtrgen/examples/generated/refunds"
 	"github.com/mrtrgen/mrtrgen/examples/generated/releases"
 	"github.com/mrtrgen/mrtrgen/examples/generated/rollouts"
+	"github.com/mrtrgen/mrtrgen/examples/generated/status"
 	"github.com/mrtrgen/mrtrgen/examples/generated/subscriptions"
 	"github.com/mrtrgen/mrtrgen/examples/generated/tickets"
 	"github.com/mrtrgen/mrtrgen/mrtr"
@@ -205,10 +206,12 @@ func (a *App) newServer() error {
 			"provision_workspace, cancel_subscription (pick a customer among those found by name), approve_deployment " +
 			"(pick among the services changed since the last release), refund_order (a manager approves refunds above 500.00), " +
 			"roll_out_release (a change ticket that does not cover the release is asked for again), " +
-			"connect_calendar (the user grants access on a page the client opens: URL-mode elicitation; needs a signed-in user), and the fixtures of the MCP conformance suite (test_*). They ask for what they need " +
+			"connect_calendar (the user grants access on a page the client opens: URL-mode elicitation; needs a signed-in user), the resource services://{service}/status (asks how much to show), and the fixtures of the MCP conformance suite (test_*). They ask for what they need " +
 			"with input_required results (MCP 2026-07-28) and never repeat a side effect.",
 		// The SDK logs every stateless request's session at info: only at debug.
 		Logger: slog.New(&quietHandler{Handler: log.Handler()}),
+		// completion/complete from the completions the specs declare.
+		CompletionHandler: a.Engine.Complete,
 	})
 	if cfg.EffectLog != "" || cfg.EffectDelay > 0 {
 		var err error
@@ -240,6 +243,7 @@ func (a *App) newServer() error {
 	refunds.RegisterAll(a.Server, a.Engine, hs.refunds)
 	rollouts.RegisterAll(a.Server, a.Engine, hs.rollouts)
 	calendars.RegisterAll(a.Server, a.Engine, hs.calendars)
+	status.RegisterAll(a.Server, a.Engine, &status.ServiceStatusImpl{Data: a.Data})
 	conformance.Register(a.Server, a.Engine)
 	conformanceprogress.RegisterAll(a.Server, a.Engine, &conformanceprogress.TestToolWithProgressImpl{})
 	return nil

@@ -156,8 +156,43 @@ func TestServeRoundByRound(t *testing.T) {
 		}
 	}
 	prompts, err := cs.ListPrompts(ctx, nil)
-	if err != nil || len(prompts.Prompts) != 1 || prompts.Prompts[0].Name != "test_input_required_result_prompt" {
-		t.Fatalf("prompts/list: %+v, %v", prompts, err)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var promptNames []string
+	for _, p := range prompts.Prompts {
+		promptNames = append(promptNames, p.Name)
+	}
+	if want := []string{"test_input_required_result_prompt", "test_prompt_with_arguments", "test_prompt_with_embedded_resource",
+		"test_prompt_with_image", "test_simple_prompt"}; !slices.Equal(promptNames, want) {
+		t.Fatalf("prompts/list: %v, want %v", promptNames, want)
+	}
+	templates, err := cs.ListResourceTemplates(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var uris []string
+	for _, rt := range templates.ResourceTemplates {
+		uris = append(uris, rt.URITemplate)
+	}
+	if want := []string{"services://{service}/status", "test://template/{id}/data"}; !slices.Equal(uris, want) {
+		t.Fatalf("resources/templates/list: %v, want %v", uris, want)
+	}
+	// The multi-round resource: the read asks how much to show, the retry
+	// with the answer returns the status; the name completes.
+	read, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "services://billing/status"})
+	if err != nil || !read.NeedsInput() || read.InputRequests["view"] == nil {
+		t.Fatalf("resources/read round 1: %+v, %v", read, err)
+	}
+	read, err = cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "services://billing/status", RequestState: read.RequestState,
+		InputResponses: mcp.InputResponseMap{"view": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"detail": "summary"}}}})
+	if err != nil || read.NeedsInput() || len(read.Contents) != 1 || read.Contents[0].Text != "billing: latest build 1.5.0." {
+		t.Fatalf("resources/read round 2: %+v, %v", read, err)
+	}
+	done, err := cs.Complete(ctx, &mcp.CompleteParams{Ref: &mcp.CompleteReference{Type: "ref/resource", URI: "services://{service}/status"},
+		Argument: mcp.CompleteParamsArgument{Name: "service", Value: "l"}})
+	if err != nil || !slices.Equal(done.Completion.Values, []string{"ledger"}) {
+		t.Fatalf("completion/complete: %+v, %v", done, err)
 	}
 
 	args := map[string]any{"ticketId": "12345"}

@@ -14,7 +14,7 @@ import (
 const _ = mrtrimpl.SupportPackageIsVersion5
 
 // RegisterAll adds every tool and prompt of package testprog to s, served by e.
-func RegisterAll(s *mcp.Server, e *mrtr.Engine, bundle BundleHandler, deploy DeployHandler, ledger LedgerHandler, needsRoots NeedsRootsHandler, notify NotifyHandler, payout PayoutHandler, reask ReaskHandler, spin SpinHandler, transfer TransferHandler, unlock UnlockHandler, vault VaultHandler) {
+func RegisterAll(s *mcp.Server, e *mrtr.Engine, bundle BundleHandler, deploy DeployHandler, ledger LedgerHandler, needsRoots NeedsRootsHandler, notify NotifyHandler, payout PayoutHandler, reask ReaskHandler, spin SpinHandler, transfer TransferHandler, unlock UnlockHandler, vault VaultHandler, regionReport RegionReportHandler) {
 	RegisterBundle(s, e, bundle)
 	RegisterDeploy(s, e, deploy)
 	RegisterLedger(s, e, ledger)
@@ -26,4 +26,5 @@ func RegisterAll(s *mcp.Server, e *mrtr.Engine, bundle BundleHandler, deploy Dep
 	RegisterTransfer(s, e, transfer)
 	RegisterUnlock(s, e, unlock)
 	RegisterVault(s, e, vault)
+	RegisterRegionReport(s, e, regionReport)
 }

@@ -1,0 +1,37 @@
+// Written by mrtrgen as a starting point. This file is yours: edit it freely;
+// mrtrgen never overwrites it (delete it to get a fresh scaffold).
+
+package content_kinds
+
+import (
+	"testing"
+
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
+	vocab "github.com/mrtrgen/mrtrgen/vocab"
+)
+
+// TestRenderChartHandler drives RenderChartImpl through one render_chart workflow as a client
+// would: typed arguments, each question answered with its typed answer, what it asks and how it
+// ends checked. Test its other branches the same way: d.Decline, d.Cancel, d.Refuse, d.As another
+// caller, d.Replay a round.
+func TestRenderChartHandler(t *testing.T) {
+	t.Skip("scaffold: give it arguments and answers your handler knows, then delete this line")
+	h := mrtrtest.New(t, NewRenderChartProgram(&RenderChartImpl{}))
+	d := DriveRenderChart(t, h, RenderChartArgs{Region: "example"})
+	d.WantEnd(vocab.OutcomeSuccess, "")
+}
+
+// TestRenderChartHandlerMatrix runs the MRTR test matrix against RenderChartImpl.
+// Fixtures.Variants cover the branches the fixture workflow does not take;
+// Fixtures.Scenarios a scenario that needs other callers or arguments.
+func TestRenderChartHandlerMatrix(t *testing.T) {
+	t.Skip("scaffold: give it arguments and answers your handler knows, then delete this line")
+	h := &RenderChartImpl{}
+	mrtrtest.RunMatrix(t, NewRenderChartProgram(h), mrtrtest.Fixtures{
+		Args:         map[string]any{"region": "example"},
+		Other:        "bob",
+		OtherArgs:    map[string]any{"region": "another"},
+		Unauthorized: "mallory",
+		WantOutcome:  vocab.OutcomeSuccess,
+	})
+}

@@ -1,0 +1,36 @@
+// Written by mrtrgen as a starting point. This file is yours: edit it freely;
+// mrtrgen never overwrites it (delete it to get a fresh scaffold).
+
+package content_kinds
+
+import (
+	"testing"
+
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
+	vocab "github.com/mrtrgen/mrtrgen/vocab"
+)
+
+// TestLegendHandler drives LegendImpl through one legend workflow as a client would:
+// typed arguments, each question answered with its typed answer, what it asks and how it
+// ends checked. Test its other branches the same way: d.Decline, d.Cancel, d.Refuse, d.As
+// another caller, d.Replay a round.
+func TestLegendHandler(t *testing.T) {
+	t.Skip("scaffold: give it arguments and answers your handler knows, then delete this line")
+	h := mrtrtest.New(t, NewLegendProgram(&LegendImpl{}))
+	d := DriveLegend(t, h, LegendArgs{})
+	d.WantEnd(vocab.OutcomeSuccess, "")
+}
+
+// TestLegendHandlerMatrix runs the MRTR test matrix against LegendImpl.
+// Fixtures.Variants cover the branches the fixture workflow does not take;
+// Fixtures.Scenarios a scenario that needs other callers or arguments.
+func TestLegendHandlerMatrix(t *testing.T) {
+	t.Skip("scaffold: give it arguments and answers your handler knows, then delete this line")
+	h := &LegendImpl{}
+	mrtrtest.RunMatrix(t, NewLegendProgram(h), mrtrtest.Fixtures{
+		Args:         map[string]any{},
+		Other:        "bob",
+		Unauthorized: "mallory",
+		WantOutcome:  vocab.OutcomeSuccess,
+	})
+}
