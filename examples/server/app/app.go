@@ -37,6 +37,7 @@ import (
 	"github.com/mrtrgen/mrtrgen/mrtr/seal"
 	"github.com/mrtrgen/mrtrgen/mrtr/store"
 	"github.com/mrtrgen/mrtrgen/mrtr/store/storeopen"
+	"github.com/mrtrgen/mrtrgen/mrtr/tasks"
 )
 
 // Name is the server's MCP implementation name.
@@ -107,6 +108,7 @@ type App struct {
 	Data   domain.Store // the business data of the example tools
 	Engine *mrtr.Engine
 	Server *mcp.Server
+	Tasks  *tasks.Manager // the Tasks extension (tasks.go)
 }
 
 // New opens the stores (seeding the demo data where it is missing), builds
@@ -137,7 +139,7 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 	if err := a.openStores(ctx); err != nil {
 		return nil, err
 	}
-	for _, step := range []func() error{a.newEngine, a.newServer} {
+	for _, step := range []func() error{a.newEngine, a.newServer, a.newTasks} {
 		if err := step(); err != nil {
 			a.Close()
 			return nil, err
@@ -335,6 +337,7 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 // Close closes the stores.
 func (a *App) Close() error {
 	var errs []error
+	errs = append(errs, a.closeTasks(a.cfg.ShutdownGrace))
 	if a.probe != nil {
 		errs = append(errs, a.probe.close())
 	}
