@@ -18,7 +18,7 @@ import (
 const instrumentation = "github.com/mrtrgen/mrtrgen/mrtr/tasks"
 
 type telemetry struct {
-	tracer                       trace.Tracer
+	tracer                        trace.Tracer
 	createdN, transitions, endedN metric.Int64Counter
 }
 

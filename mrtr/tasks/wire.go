@@ -52,7 +52,7 @@ type CreateTaskResult struct {
 // (failed).
 type DetailedTask struct {
 	mcp.ResultBase
-	ResultType    string                     `json:"resultType"`
+	ResultType string `json:"resultType"`
 	Task
 	InputRequests map[string]json.RawMessage `json:"inputRequests,omitempty"`
 	Result        json.RawMessage            `json:"result,omitempty"`
