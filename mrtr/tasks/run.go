@@ -114,7 +114,13 @@ func (m *Manager) runSync(ctx context.Context, slot *startSlot, fn RunFunc) (res
 			res, err = nil, &jsonrpc.Error{Code: codeInternalError, Message: "internal error"}
 		}
 	}()
-	return fn(ctx, &Run{m: m})
+	res, err = fn(ctx, &Run{m: m})
+	if err != nil {
+		// The error a task would fail with, as the JSON-RPC error of the call.
+		w := wireError(err)
+		return nil, &jsonrpc.Error{Code: w.Code, Message: w.Message, Data: w.Data}
+	}
+	return res, nil
 }
 
 // execute runs a task to its end and records it.
