@@ -15,6 +15,7 @@ import (
 
 	"github.com/mrtrgen/mrtrgen/mrtr/seal"
 	"github.com/mrtrgen/mrtrgen/mrtr/store"
+	"github.com/mrtrgen/mrtrgen/mrtr/tasks"
 )
 
 // Config configures an Engine.
@@ -69,6 +70,11 @@ type Config struct {
 	// retry take the claim over when the store is back (Attempt.Takeover).
 	// Default 15 minutes. See Engine.Drain for shutdowns.
 	RecordFor time.Duration
+	// Tasks runs the long-running tools (spec: task) as tasks of the MCP
+	// Tasks extension (package mrtr/tasks; Install it on the server before
+	// registering them). nil: a tool whose task mode is optional runs in
+	// its rounds, and one whose mode is required cannot be registered.
+	Tasks *tasks.Manager
 	// Rand is where workflow ids and continuation references come from;
 	// nil means crypto/rand. Only tests set it: mrtrtest's recorder, whose
 	// recorded continuations must come out the same on every run.

@@ -60,6 +60,10 @@ func AddTool[F any](s *mcp.Server, e *Engine, p Program[F]) {
 	tool := &mcp.Tool{Name: d.Name, Title: d.Title, Description: d.Description, InputSchema: d.InputSchema}
 	destructive := d.Destructive
 	tool.Annotations = &mcp.ToolAnnotations{Title: d.Title, DestructiveHint: &destructive}
+	if d.Task != nil && (e.cfg.Tasks != nil || d.Task.Required) {
+		addTaskTool(s, e, p, tool) // tasks.go
+		return
+	}
 	s.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		reply, err := answer(ctx, e, p, req.Extra, req.Params.Arguments, req.Params.InputResponses, req.Params.RequestState,
 			req.ClientCapabilities(), req.ProtocolVersion(), req.Session)

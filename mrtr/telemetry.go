@@ -118,6 +118,9 @@ func (rt *roundTelemetry) end(ctx context.Context, reply *Reply, err error) {
 	switch {
 	case outcome == "input_required":
 		t.inputRequired.Add(ctx, 1, metric.WithAttributes(attribute.String("tool", rt.d.Name)))
+	case outcome == "task":
+		// The round handed the workflow to a task: counted by the tasks
+		// extension (mcp.mrtr.tasks.created).
 	case outcome == "expired":
 		t.expired.Add(ctx, 1, metric.WithAttributes(attribute.String("tool", rt.d.Name)))
 	case outcome == "cancelled" && reply == nil:

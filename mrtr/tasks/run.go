@@ -311,3 +311,10 @@ func (r *Run) SetStatusMessage(ctx context.Context, msg string) error {
 	})
 	return err
 }
+
+// Negotiated reports whether ctx is a round of a task tool whose client
+// declared the extension: Start would create a task.
+func Negotiated(ctx context.Context) bool {
+	slot, _ := ctx.Value(startKey{}).(*startSlot)
+	return slot != nil && slot.negotiated
+}
