@@ -786,8 +786,8 @@ func checkEffectBeforeInput(c *checker, r *Rule) {
 	for _, t := range c.file.Workflows() {
 		g := c.graph(t)
 		for i, s := range t.States {
-			if s.Kind != vocab.StateEffect {
-				continue
+			if s.Kind != vocab.StateEffect || inTask(t, g, i) {
+				continue // in a task, an ask after an effect is the task's own input path (tasks.go)
 			}
 			// The first interactive state after it, in flow order, so the
 			// message does not change from run to run.

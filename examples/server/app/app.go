@@ -26,6 +26,7 @@ import (
 	"github.com/mrtrgen/mrtrgen/examples/domain/domainopen"
 	"github.com/mrtrgen/mrtrgen/examples/generated/conformance"
 	"github.com/mrtrgen/mrtrgen/examples/generated/customers"
+	"github.com/mrtrgen/mrtrgen/examples/generated/deployments"
 	"github.com/mrtrgen/mrtrgen/examples/generated/onboarding"
 	"github.com/mrtrgen/mrtrgen/examples/generated/payments"
 	"github.com/mrtrgen/mrtrgen/examples/generated/refunds"
@@ -97,6 +98,9 @@ type Config struct {
 	// EffectDelay makes every effect method wait this long before it acts
 	// (an effect slow enough to kill an instance during it). A testing aid.
 	EffectDelay time.Duration
+	// DeployDelay is how long each step of deploy_release (the canary, the
+	// promotion) takes; 0: none.
+	DeployDelay time.Duration
 }
 
 // App is a wired server.
@@ -139,7 +143,7 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 	if err := a.openStores(ctx); err != nil {
 		return nil, err
 	}
-	for _, step := range []func() error{a.newEngine, a.newServer, a.newTasks} {
+	for _, step := range []func() error{a.newTasks, a.newEngine, a.newServer} {
 		if err := step(); err != nil {
 			a.Close()
 			return nil, err
@@ -186,6 +190,7 @@ func (a *App) newEngine() error {
 		Logger:       a.log,
 		Lease:        a.cfg.Lease,
 		StoreTimeout: a.cfg.StoreTimeout,
+		Tasks:        a.Tasks,
 	})
 	return err
 }
@@ -219,6 +224,7 @@ func (a *App) newServer() error {
 		releases:      &releases.ApproveDeploymentImpl{Data: a.Data},
 		refunds:       &refunds.RefundOrderImpl{Data: a.Data},
 		rollouts:      &rollouts.RollOutReleaseImpl{Data: a.Data},
+		deployments:   &deployments.DeployReleaseImpl{Data: a.Data, Delay: cfg.DeployDelay},
 	}
 	if a.probe != nil {
 		hs = a.probe.wrap(hs)
@@ -232,7 +238,7 @@ func (a *App) newServer() error {
 	refunds.RegisterAll(a.Server, a.Engine, hs.refunds)
 	rollouts.RegisterAll(a.Server, a.Engine, hs.rollouts)
 	conformance.Register(a.Server, a.Engine)
-	return nil
+	return a.registerTasks(hs.deployments) // tasks.go
 }
 
 // Handler serves MCP at /mcp and a readiness probe at /healthz (200 when

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mrtrgen/mrtrgen/examples/domain"
 	"github.com/mrtrgen/mrtrgen/examples/generated/customers"
+	"github.com/mrtrgen/mrtrgen/examples/generated/deployments"
 	"github.com/mrtrgen/mrtrgen/examples/generated/onboarding"
 	"github.com/mrtrgen/mrtrgen/examples/generated/payments"
 	"github.com/mrtrgen/mrtrgen/examples/generated/refunds"
@@ -89,6 +90,7 @@ type handlers struct {
 	releases      releases.ApproveDeploymentHandler
 	refunds       refunds.RefundOrderHandler
 	rollouts      rollouts.RollOutReleaseHandler
+	deployments   deployments.DeployReleaseHandler
 }
 
 func (p *effectProbe) wrap(h handlers) handlers {
@@ -101,6 +103,7 @@ func (p *effectProbe) wrap(h handlers) handlers {
 		releases:      probedRelease{h.releases, p},
 		refunds:       probedRefund{h.refunds, p},
 		rollouts:      probedRollout{h.rollouts, p},
+		deployments:   probedDeploy{h.deployments, p},
 	}
 }
 
@@ -189,5 +192,28 @@ type probedRollout struct {
 func (h probedRollout) StartRollout(ctx context.Context, f *rollouts.RollOutReleaseFlow) error {
 	return h.p.run(ctx, f.Call, "roll_out_release", f.Args.Component, func(ctx context.Context) error {
 		return h.RollOutReleaseHandler.StartRollout(ctx, f)
+	})
+}
+
+type probedDeploy struct {
+	deployments.DeployReleaseHandler
+	p *effectProbe
+}
+
+func (h probedDeploy) DeployCanary(ctx context.Context, f *deployments.DeployReleaseFlow) error {
+	return h.p.run(ctx, f.Call, "deploy_release", "canary:"+f.Args.Service, func(ctx context.Context) error {
+		return h.DeployReleaseHandler.DeployCanary(ctx, f)
+	})
+}
+
+func (h probedDeploy) PromoteRelease(ctx context.Context, f *deployments.DeployReleaseFlow) error {
+	return h.p.run(ctx, f.Call, "deploy_release", "promote:"+f.Args.Service, func(ctx context.Context) error {
+		return h.DeployReleaseHandler.PromoteRelease(ctx, f)
+	})
+}
+
+func (h probedDeploy) RollbackCanary(ctx context.Context, f *deployments.DeployReleaseFlow) error {
+	return h.p.run(ctx, f.Call, "deploy_release", "rollback:"+f.Args.Service, func(ctx context.Context) error {
+		return h.DeployReleaseHandler.RollbackCanary(ctx, f)
 	})
 }

@@ -4,24 +4,33 @@ import (
 	"context"
 	"time"
 
+	"github.com/mrtrgen/mrtrgen/examples/generated/deployments"
 	"github.com/mrtrgen/mrtrgen/examples/taskfixtures"
 	"github.com/mrtrgen/mrtrgen/mrtr/tasks"
 )
 
-// newTasks installs the Tasks extension (SEP-2663) on the server and
-// registers the task tools: the fixtures of the conformance suite's tasks
-// scenarios. Tasks live in this instance's memory (tasks.MemoryStore):
-// they do not survive it, and other instances do not see them.
+// newTasks builds the manager of the Tasks extension (SEP-2663), which the
+// engine runs long-running tools on (mrtr.Config.Tasks). Tasks live in this
+// instance's memory (tasks.MemoryStore): they do not survive it, and other
+// instances do not see them (docs/tasks.md).
 func (a *App) newTasks() error {
 	m, err := tasks.New(tasks.Config{Instance: a.cfg.Instance, Logger: a.log})
 	if err != nil {
 		return err
 	}
-	if err := m.Install(a.Server); err != nil {
+	a.Tasks = m
+	return nil
+}
+
+// registerTasks installs the extension on the server and registers the
+// long-running tools: deploy_release (generated, spec task:) and the
+// fixtures of the conformance suite's tasks scenarios.
+func (a *App) registerTasks(deploy deployments.DeployReleaseHandler) error {
+	if err := a.Tasks.Install(a.Server); err != nil {
 		return err
 	}
-	a.Tasks = m
-	taskfixtures.Register(a.Server, m)
+	deployments.RegisterAll(a.Server, a.Engine, deploy)
+	taskfixtures.Register(a.Server, a.Tasks)
 	return nil
 }
 
