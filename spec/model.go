@@ -70,10 +70,10 @@ type Tool struct {
 	NonInteractive bool
 	// Task declares the tool long-running: from its start state on it runs
 	// as a task of the MCP Tasks extension (nil: it never does).
-	Task           *TaskDecl
-	Arguments      []*Field // sorted by name
-	Continuation   *Continuation
-	Initial        string
+	Task         *TaskDecl
+	Arguments    []*Field // sorted by name
+	Continuation *Continuation
+	Initial      string
 	// States are ordered by a breadth-first walk from the initial state
 	// (following the edges in State.Edges order: Next, outcomes by name, a
 	// branch's arms and default, OnDecline, OnCancel, askAgain and
@@ -301,9 +301,9 @@ type State struct {
 	Irreversible bool
 	// Slow marks an effect that takes longer than a request should wait
 	// (lint wants the tool declared long-running then).
-	Slow         bool
-	SlowPos      Pos
-	Idempotency  *Idempotency
+	Slow        bool
+	SlowPos     Pos
+	Idempotency *Idempotency
 
 	// Terminal: how the workflow ends and what it says.
 	Outcome  vocab.Outcome
