@@ -221,7 +221,7 @@ func (f *fixture) create(c call, tool string) string {
 	return res["taskId"].(string)
 }
 
-func (f *fixture) waitStatus(c call, id string, want string) map[string]any {
+func (f *fixture) waitStatus(c call, id, want string) map[string]any {
 	f.t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for {
