@@ -146,6 +146,9 @@ func (m *Manager) execute(ctx context.Context, rec *Record, lt *localTask, fn Ru
 		switch {
 		case r.CancelRequested && (err != nil || ctx.Err() != nil):
 			r.Status = StatusCancelled
+		case err != nil && m.base.Err() != nil:
+			r.Status = StatusFailed
+			r.Error = &WireError{Code: codeInternalError, Message: "server shutting down"}
 		case err != nil:
 			r.Status = StatusFailed
 			r.Error = wireError(err)
@@ -182,9 +185,6 @@ func (m *Manager) call(ctx context.Context, rec *Record, lt *localTask, fn RunFu
 	res, err = fn(ctx, &Run{m: m, id: rec.ID, lt: lt})
 	if err == nil && res == nil {
 		err = errors.New("tool returned no result")
-	}
-	if err == nil && ctx.Err() != nil && m.base.Err() != nil {
-		err = &jsonrpc.Error{Code: codeInternalError, Message: "server shutting down"}
 	}
 	return res, err
 }

@@ -496,3 +496,24 @@ func TestStartOutsideTaskTool(t *testing.T) {
 		t.Fatal("short salt accepted")
 	}
 }
+
+// Closing the manager ends the tasks it runs: they fail with "server
+// shutting down" rather than look as if they were still running.
+func TestCloseFailsRunningTasks(t *testing.T) {
+	f := newFixture(t)
+	id := f.create(alice, "wait")
+	<-f.started
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := f.m.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	got := f.waitStatus(alice, id, "failed")
+	if e := got["error"].(map[string]any); e["message"] != "server shutting down" {
+		t.Errorf("error %v", e)
+	}
+	res, e := f.do(alice, "tools/call", map[string]any{"name": "quick", "arguments": map[string]any{}})
+	if e == nil || e.Code != -32603 {
+		t.Errorf("task created after Close: %v %v", res, e)
+	}
+}
