@@ -136,6 +136,9 @@ func (w *workflow) descriptor(jf *jen.File) {
 		}
 	}
 	set("Transitions", jen.Id(transitionTable))
+	if td := t.Task; td != nil && t.Kind == vocab.KindTool {
+		set("Task", w.taskInfo(td))
+	}
 	jf.Commentf("%s describes %s to the engine: the state table, the transitions, and", n.descriptor(), t.Name)
 	jf.Comment("how its continuation is kept.")
 	jf.Var().Id(n.descriptor()).Op("=").Qual(pkgImpl, "Descriptor").Add(rows(pairCodes(d)...))

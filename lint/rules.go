@@ -52,14 +52,16 @@ func Lookup(id string) *Rule {
 var registry []*Rule
 
 func init() {
-	for _, r := range loaderRules {
+	// The loader's rules, then every rule the linter runs, by id: the core
+	// rules and those of each construct's own file. Registered here, in
+	// one place, so no file's init depends on running after another's.
+	loaders := slices.Concat(loaderRules, taskLoaderRules)
+	for _, r := range loaders {
 		r.loader = true
 	}
-	// Every rule the linter runs, by id: the core rules and those of each
-	// construct's own file.
-	lint := slices.Concat(lintRules, summaryRules, urlRules, outputRules, progressRules, contentRules)
+	lint := slices.Concat(lintRules, summaryRules, urlRules, outputRules, progressRules, contentRules, taskRules)
 	slices.SortFunc(lint, func(a, b *Rule) int { return strings.Compare(a.ID, b.ID) })
-	registry = append(slices.Clone(loaderRules), lint...)
+	registry = append(loaders, lint...)
 }
 
 var lintRules = []*Rule{
@@ -797,8 +799,8 @@ func checkEffectBeforeInput(c *checker, r *Rule) {
 	for _, t := range c.file.Workflows() {
 		g := c.graph(t)
 		for i, s := range t.States {
-			if s.Kind != vocab.StateEffect {
-				continue
+			if s.Kind != vocab.StateEffect || inTask(t, g, i) {
+				continue // in a task, an ask after an effect is the task's own input path (tasks.go)
 			}
 			// The first interactive state after it, in flow order, so the
 			// message does not change from run to run.

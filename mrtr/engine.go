@@ -18,6 +18,7 @@ import (
 
 	"github.com/mrtrgen/mrtrgen/mrtr/seal"
 	"github.com/mrtrgen/mrtrgen/mrtr/store"
+	"github.com/mrtrgen/mrtrgen/mrtr/tasks"
 )
 
 // Config configures an Engine.
@@ -79,6 +80,11 @@ type Config struct {
 	// without query or fragment; a program with such a path fails its
 	// round while it is unset. Absolute urls of a spec are sent as they are.
 	PublicURL string
+	// Tasks runs the long-running tools (spec: task) as tasks of the MCP
+	// Tasks extension (package mrtr/tasks; Install it on the server before
+	// registering them). nil: a tool whose task mode is optional runs in
+	// its rounds, and one whose mode is required cannot be registered.
+	Tasks *tasks.Manager
 	// Rand is where workflow ids and continuation references come from;
 	// nil means crypto/rand. Only tests set it: mrtrtest's recorder, whose
 	// recorded continuations must come out the same on every run.

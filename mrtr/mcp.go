@@ -63,6 +63,10 @@ func AddTool[F any](s *mcp.Server, e *Engine, p Program[F]) {
 	}
 	destructive := d.Destructive
 	tool.Annotations = &mcp.ToolAnnotations{Title: d.Title, DestructiveHint: &destructive}
+	if d.Task != nil && (e.cfg.Tasks != nil || d.Task.Required) {
+		addTaskTool(s, e, p, tool) // tasks.go
+		return
+	}
 	s.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		ctx, endProgress := requestProgress(ctx, req.Session, req.Params.GetProgressToken())
 		defer endProgress()

@@ -130,6 +130,11 @@ type Request struct {
 	Capabilities *mcp.ClientCapabilities
 	// Principal is the authenticated caller, as Config.Authenticate found it.
 	Principal string
+
+	// deferAt, when set, ends the round before the state it numbers runs,
+	// with a continuation positioned there and no input requests: the
+	// task a tools/call round hands over to resumes from it (tasks.go).
+	deferAt uint16
 }
 
 // Reply is the outcome of a round: either input is required, or the

@@ -424,6 +424,9 @@ func (rr *run[F]) runStates(ctx context.Context) (*Reply, error) {
 			return nil, fmt.Errorf("%w %d in %s", mrtrimpl.ErrUnknownState, cur, d.Name)
 		}
 		r.current = cur
+		if rr.req.deferAt != 0 && cur == rr.req.deferAt {
+			return rr.deferRound(ctx, r, path) // tasks.go
+		}
 		if info.Kind.Interactive() {
 			if r.runs == nil {
 				r.runs = map[uint16]int{}
@@ -591,8 +594,8 @@ func (e *Engine) storeFailed(ctx context.Context, rt *roundTelemetry, d *mrtrimp
 // longer declares the capability of is left out when optional, and fails
 // the round with -32021 when required (as a first reply would).
 func (e *Engine) replay(d *mrtrimpl.Descriptor, caps *mcp.ClientCapabilities, reply *Reply) (*Reply, error) {
-	if !reply.NeedsInput() {
-		return reply, nil
+	if !reply.NeedsInput() || len(reply.InputRequests) == 0 {
+		return reply, nil // finished, or handed to a task (deferRound)
 	}
 	var missing []vocab.Capability
 	out := *reply

@@ -145,6 +145,9 @@ func (rt *roundTelemetry) end(ctx context.Context, reply *Reply, err error) {
 	switch {
 	case outcome == "input_required":
 		t.inputRequired.Add(ctx, 1, t.labelled(tool, ""))
+	case outcome == "task":
+		// The round handed the workflow to a task: counted by the tasks
+		// extension (mcp.mrtr.tasks.created).
 	case outcome == "expired":
 		t.expired.Add(ctx, 1, t.labelled(tool, ""))
 	case outcome == "cancelled" && reply == nil:

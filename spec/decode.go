@@ -237,6 +237,11 @@ func (d *decoder) decodeWorkflow(tp pair) *Tool {
 			slices.Sort(t.Requires)
 		case "nonInteractive":
 			t.NonInteractive = boolVal(p.v)
+		case "task":
+			if d.kind == vocab.KindPrompt {
+				d.errorf(p.k, "schema", "", "task applies to tools, not prompts (prompts/get has no tasks)")
+			}
+			t.Task = d.decodeTask(p.v)
 		case "arguments":
 			t.Arguments = d.decodeFields(p.v, fieldArgument)
 		case "continuation":
@@ -277,6 +282,25 @@ func sensitiveAnswer(states []*State) bool {
 		}
 	}
 	return false
+}
+
+func (d *decoder) decodeTask(n *yaml.Node) *TaskDecl {
+	td := &TaskDecl{Pos: d.pos(n)}
+	for _, p := range pairs(n) {
+		switch p.key {
+		case "mode":
+			td.Required = p.v.Value == "required"
+		case "start":
+			td.Start, td.StartPos = p.v.Value, d.pos(p.v)
+		case "timeout":
+			td.Timeout = Duration{d.duration(p.v), d.pos(p.v)}
+		case "pollInterval":
+			td.PollInterval = Duration{d.duration(p.v), d.pos(p.v)}
+		case "ttl":
+			td.TTL = Duration{d.duration(p.v), d.pos(p.v)}
+		}
+	}
+	return td
 }
 
 func (d *decoder) decodeContinuation(n *yaml.Node) *Continuation {
@@ -660,6 +684,8 @@ func (d *decoder) decodeState(sp pair) *State {
 			s.Irreversible = boolVal(p.v)
 		case "progress":
 			s.Progress = boolVal(p.v)
+		case "slow":
+			s.Slow, s.SlowPos = boolVal(p.v), d.pos(p.k)
 		case "idempotency":
 			s.Idempotency = d.decodeIdempotency(p.v)
 		case "terminal":
@@ -816,11 +842,11 @@ func (d *decoder) checkStateKeys(s *State, keys map[string]*yaml.Node, at *yaml.
 		vocab.StateCheck:    {"check", "outcomes", "next", "sets", "askAgain", "progress"},
 		vocab.StateAsk:      {"ask", "next", "onDecline", "onCancel", "maxAttempts", "onExhausted"},
 		vocab.StateConfirm:  {"confirm", "next", "onDecline", "onCancel"},
-		vocab.StateEffect:   {"effect", "irreversible", "idempotency", "next", "sets", "progress"},
+		vocab.StateEffect:   {"effect", "irreversible", "slow", "idempotency", "next", "sets", "progress"},
 		vocab.StateBranch:   {"branch", "cases", "when", "default"},
 		vocab.StateTerminal: {"terminal", "message", "messages", "output", "content", "contents"},
 	}[s.Kind]
-	for _, key := range []string{"outcomes", "next", "onDecline", "onCancel", "irreversible", "idempotency", "progress", "message", "messages", "output", "content", "contents", "sets", "askAgain", "cases", "when", "default", "maxAttempts", "onExhausted"} {
+	for _, key := range []string{"outcomes", "next", "onDecline", "onCancel", "irreversible", "slow", "idempotency", "progress", "message", "messages", "output", "content", "contents", "sets", "askAgain", "cases", "when", "default", "maxAttempts", "onExhausted"} {
 		if k := keys[key]; k != nil && !slices.Contains(allowed, key) {
 			d.errorf(k, "state", "", "state %q: %s does not apply to a %s state", s.Name, key, s.Kind)
 		}

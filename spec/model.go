@@ -96,6 +96,9 @@ type Tool struct {
 	// Resource is what a resource workflow reads (Kind resource); its
 	// arguments are the variables of its URI template.
 	Resource     *ResourceDecl
+	// Task declares the tool long-running: from its start state on it runs
+	// as a task of the MCP Tasks extension (nil: it never does).
+	Task         *TaskDecl
 	Arguments    []*Field // sorted by name
 	Continuation *Continuation
 	Initial      string
@@ -127,6 +130,30 @@ func (t *Tool) State(name string) *State {
 
 // Argument returns the argument named name, or nil.
 func (t *Tool) Argument(name string) *Field { return findField(t.Arguments, name) }
+
+// TaskDecl is a tool's task block: how it runs as a task of the MCP Tasks
+// extension (SEP-2663).
+type TaskDecl struct {
+	// Required: only as a task (a client without the extension is
+	// refused); otherwise (mode optional) as a task when the client
+	// declared the extension, in its rounds otherwise.
+	Required bool
+	// Start is the state the task starts at (resolved: the spec's start,
+	// or the first effect state in flow order). The rounds before it are
+	// MRTR rounds of tools/call; asks after it go through the task.
+	Start    string
+	StartPos Pos
+	// Timeout bounds the task's run (0: none); PollInterval and TTL are
+	// what the client is told (0: the runtime's defaults, 1s and 1h).
+	Timeout, PollInterval, TTL Duration
+	Pos                        Pos
+}
+
+// Duration is a duration given in a spec, and where.
+type Duration struct {
+	D   time.Duration
+	Pos Pos
+}
 
 // Continuation is the typed data carried between rounds.
 type Continuation struct {
@@ -319,6 +346,10 @@ type State struct {
 	// handler method gets a progress reporter (*mrtr.Progress) that sends
 	// notifications/progress on the request's progressToken.
 	Progress bool
+	// Slow marks an effect that takes longer than a request should wait
+	// (lint wants the tool declared long-running then).
+	Slow    bool
+	SlowPos Pos
 
 	// Terminal: how the workflow ends and what it says.
 	Outcome  vocab.Outcome

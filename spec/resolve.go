@@ -42,6 +42,9 @@ func (r *resolver) resolveWorkflow(t *Tool) {
 			}
 		}
 	}
+	if td := t.Task; td != nil && t.Kind == vocab.KindTool {
+		r.resolveTask(t, td, stateHint)
+	}
 	if t.Kind == vocab.KindPrompt || t.Kind == vocab.KindResource {
 		for _, a := range t.Arguments {
 			if a.Type != TypeString {
@@ -400,4 +403,29 @@ func typeWithArticle(t FieldType) string {
 		return "an " + t.String()
 	}
 	return "a " + t.String()
+}
+
+// resolveTask checks a tool's task block and fills in its start state: the
+// spec's, which must be an effect or check state, or the first effect
+// state in flow order.
+func (r *resolver) resolveTask(t *Tool, td *TaskDecl, stateHint func(string) string) {
+	if td.Start == "" {
+		for _, s := range t.States {
+			if s.Kind == vocab.StateEffect {
+				td.Start, td.StartPos = s.Name, td.Pos
+				break
+			}
+		}
+		if td.Start == "" {
+			r.errorf(td.Pos, "task", "add an effect state, or name the check that starts the long work with start: <state>", "tool %q is declared long-running but has no effect state for its task to start at", t.Name)
+		}
+		return
+	}
+	s := t.State(td.Start)
+	switch {
+	case s == nil:
+		r.errorf(td.StartPos, "unknown-reference", stateHint(td.Start), "task start state %q is not declared in tool %q", td.Start, t.Name)
+	case s.Kind != vocab.StateEffect && s.Kind != vocab.StateCheck:
+		r.errorf(td.StartPos, "task", "start the task at the effect (or check) that takes long", "task start state %q is a %s state; a task starts at an effect or a check", td.Start, s.Kind)
+	}
 }

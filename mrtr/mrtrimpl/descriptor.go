@@ -49,6 +49,24 @@ type Descriptor struct {
 	Initial     uint16
 	States      []StateInfo
 	Transitions []Transition
+	// Task, when set, makes the tool long-running: it runs as a task of
+	// the MCP Tasks extension from state Task.Start on (nil: never).
+	Task *TaskInfo
+}
+
+// TaskInfo is how a long-running tool runs as a task (spec: task).
+type TaskInfo struct {
+	// Required: only as a task (a client without the extension gets
+	// -32021); otherwise as a task when the client declared the
+	// extension and in its rounds otherwise.
+	Required bool
+	// Start is the state the task starts at; the rounds before it are MRTR
+	// rounds of tools/call.
+	Start uint16
+	// Timeout bounds the task's run (0: none); PollInterval is what the
+	// client is told to poll at and TTL how long the task stays readable
+	// after its last update (0: the tasks manager's defaults).
+	Timeout, PollInterval, TTL time.Duration
 }
 
 // State returns the description of state s, or nil.

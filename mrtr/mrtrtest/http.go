@@ -68,7 +68,7 @@ func connectHTTP[F any](t testing.TB, h *Harness[F]) (*mcp.ClientSession, error)
 	case vocab.KindResource:
 		mrtr.AddResource(server, h.Engine, h.Program)
 	default:
-		mrtr.AddTool(server, h.Engine, h.Program)
+		mrtr.AddTool(server, h.Engine, roundsOnly(h.Program))
 	}
 	ts := httptest.NewServer(mrtr.Handler(server, nil))
 	t.Cleanup(ts.Close)
@@ -206,3 +206,24 @@ func ResourceURI(d *mrtrimpl.Descriptor, args json.RawMessage) (string, error) {
 }
 
 var templateVar = regexp.MustCompile(`\{[A-Za-z_][A-Za-z0-9_]*\}`)
+
+// roundsOnly is p without its task mode (spec: task): over HTTP the
+// matrix drives the workflow's rounds as a client without the tasks
+// extension does, even for a tool whose mode is required (the task wire
+// has its own tests: mrtr/tasks, mrtr's TestWorkflowAsTask, the
+// conformance suite).
+func roundsOnly[F any](p mrtr.Program[F]) mrtr.Program[F] {
+	if p.Descriptor().Task == nil {
+		return p
+	}
+	d := *p.Descriptor()
+	d.Task = nil
+	return withDescriptor[F]{Program: p, d: &d}
+}
+
+type withDescriptor[F any] struct {
+	mrtr.Program[F]
+	d *mrtrimpl.Descriptor
+}
+
+func (p withDescriptor[F]) Descriptor() *mrtrimpl.Descriptor { return p.d }

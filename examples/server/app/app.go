@@ -28,6 +28,7 @@ import (
 	"github.com/mrtrgen/mrtrgen/examples/generated/conformance"
 	"github.com/mrtrgen/mrtrgen/examples/generated/conformanceprogress"
 	"github.com/mrtrgen/mrtrgen/examples/generated/customers"
+	"github.com/mrtrgen/mrtrgen/examples/generated/deployments"
 	"github.com/mrtrgen/mrtrgen/examples/generated/onboarding"
 	"github.com/mrtrgen/mrtrgen/examples/generated/payments"
 	"github.com/mrtrgen/mrtrgen/examples/generated/refunds"
@@ -40,6 +41,7 @@ import (
 	"github.com/mrtrgen/mrtrgen/mrtr/seal"
 	"github.com/mrtrgen/mrtrgen/mrtr/store"
 	"github.com/mrtrgen/mrtrgen/mrtr/store/storeopen"
+	"github.com/mrtrgen/mrtrgen/mrtr/tasks"
 )
 
 // Name is the server's MCP implementation name.
@@ -103,6 +105,9 @@ type Config struct {
 	// (mrtr.Config.PublicURL): connect_calendar sends them to the calendar
 	// page under it. Empty: that tool's round fails until it is set.
 	PublicURL string
+	// DeployDelay is how long each step of deploy_release (the canary, the
+	// promotion) takes; 0: none.
+	DeployDelay time.Duration
 }
 
 // App is a wired server.
@@ -114,6 +119,7 @@ type App struct {
 	Data   domain.Store // the business data of the example tools
 	Engine *mrtr.Engine
 	Server *mcp.Server
+	Tasks  *tasks.Manager // the Tasks extension (tasks.go)
 }
 
 // New opens the stores (seeding the demo data where it is missing), builds
@@ -144,7 +150,7 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 	if err := a.openStores(ctx); err != nil {
 		return nil, err
 	}
-	for _, step := range []func() error{a.newEngine, a.newServer} {
+	for _, step := range []func() error{a.newTasks, a.newEngine, a.newServer} {
 		if err := step(); err != nil {
 			a.Close()
 			return nil, err
@@ -193,6 +199,7 @@ func (a *App) newEngine() error {
 		StoreTimeout: a.cfg.StoreTimeout,
 		PublicURL:    a.cfg.PublicURL,
 		Authenticate: authenticate,
+		Tasks:        a.Tasks,
 	})
 	return err
 }
@@ -230,6 +237,7 @@ func (a *App) newServer() error {
 		refunds:       &refunds.RefundOrderImpl{Data: a.Data},
 		rollouts:      &rollouts.RollOutReleaseImpl{Data: a.Data},
 		calendars:     &calendars.ConnectCalendarImpl{Data: a.Data},
+		deployments:   &deployments.DeployReleaseImpl{Data: a.Data, Delay: cfg.DeployDelay},
 	}
 	if a.probe != nil {
 		hs = a.probe.wrap(hs)
@@ -246,7 +254,7 @@ func (a *App) newServer() error {
 	status.RegisterAll(a.Server, a.Engine, &status.ServiceStatusImpl{Data: a.Data})
 	conformance.Register(a.Server, a.Engine)
 	conformanceprogress.RegisterAll(a.Server, a.Engine, &conformanceprogress.TestToolWithProgressImpl{})
-	return nil
+	return a.registerTasks(hs.deployments) // tasks.go
 }
 
 // Handler serves MCP at /mcp and a readiness probe at /healthz (200 when
@@ -353,6 +361,7 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 // Close closes the stores.
 func (a *App) Close() error {
 	var errs []error
+	errs = append(errs, a.closeTasks(a.cfg.ShutdownGrace))
 	if a.probe != nil {
 		errs = append(errs, a.probe.close())
 	}

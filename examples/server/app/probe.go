@@ -7,6 +7,7 @@ import (
 	"github.com/mrtrgen/mrtrgen/examples/domain"
 	"github.com/mrtrgen/mrtrgen/examples/generated/calendars"
 	"github.com/mrtrgen/mrtrgen/examples/generated/customers"
+	"github.com/mrtrgen/mrtrgen/examples/generated/deployments"
 	"github.com/mrtrgen/mrtrgen/examples/generated/onboarding"
 	"github.com/mrtrgen/mrtrgen/examples/generated/payments"
 	"github.com/mrtrgen/mrtrgen/examples/generated/refunds"
@@ -91,6 +92,7 @@ type handlers struct {
 	refunds       refunds.RefundOrderHandler
 	rollouts      rollouts.RollOutReleaseHandler
 	calendars     calendars.ConnectCalendarHandler
+	deployments   deployments.DeployReleaseHandler
 }
 
 func (p *effectProbe) wrap(h handlers) handlers {
@@ -104,6 +106,7 @@ func (p *effectProbe) wrap(h handlers) handlers {
 		refunds:       probedRefund{h.refunds, p},
 		rollouts:      probedRollout{h.rollouts, p},
 		calendars:     probedCalendar{h.calendars, p},
+		deployments:   probedDeploy{h.deployments, p},
 	}
 }
 
@@ -203,5 +206,28 @@ type probedCalendar struct {
 func (h probedCalendar) EnableSync(ctx context.Context, f *calendars.ConnectCalendarFlow) error {
 	return h.p.run(ctx, f.Call, "connect_calendar", f.Call.Principal+":"+string(f.Args.Provider), func(ctx context.Context) error {
 		return h.ConnectCalendarHandler.EnableSync(ctx, f)
+	})
+}
+
+type probedDeploy struct {
+	deployments.DeployReleaseHandler
+	p *effectProbe
+}
+
+func (h probedDeploy) DeployCanary(ctx context.Context, f *deployments.DeployReleaseFlow) error {
+	return h.p.run(ctx, f.Call, "deploy_release", "canary:"+f.Args.Service, func(ctx context.Context) error {
+		return h.DeployReleaseHandler.DeployCanary(ctx, f)
+	})
+}
+
+func (h probedDeploy) PromoteRelease(ctx context.Context, f *deployments.DeployReleaseFlow) error {
+	return h.p.run(ctx, f.Call, "deploy_release", "promote:"+f.Args.Service, func(ctx context.Context) error {
+		return h.DeployReleaseHandler.PromoteRelease(ctx, f)
+	})
+}
+
+func (h probedDeploy) RollbackCanary(ctx context.Context, f *deployments.DeployReleaseFlow) error {
+	return h.p.run(ctx, f.Call, "deploy_release", "rollback:"+f.Args.Service, func(ctx context.Context) error {
+		return h.DeployReleaseHandler.RollbackCanary(ctx, f)
 	})
 }

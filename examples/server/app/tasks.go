@@ -1,0 +1,46 @@
+package app
+
+import (
+	"context"
+	"time"
+
+	"github.com/mrtrgen/mrtrgen/examples/generated/deployments"
+	"github.com/mrtrgen/mrtrgen/examples/taskfixtures"
+	"github.com/mrtrgen/mrtrgen/mrtr/tasks"
+)
+
+// newTasks builds the manager of the Tasks extension (SEP-2663), which the
+// engine runs long-running tools on (mrtr.Config.Tasks). Tasks live in this
+// instance's memory (tasks.MemoryStore): they do not survive it, and other
+// instances do not see them (docs/tasks.md).
+func (a *App) newTasks() error {
+	m, err := tasks.New(tasks.Config{Instance: a.cfg.Instance, Logger: a.log})
+	if err != nil {
+		return err
+	}
+	a.Tasks = m
+	return nil
+}
+
+// registerTasks installs the extension on the server and registers the
+// long-running tools: deploy_release (generated, spec task:) and the
+// fixtures of the conformance suite's tasks scenarios.
+func (a *App) registerTasks(deploy deployments.DeployReleaseHandler) error {
+	if err := a.Tasks.Install(a.Server); err != nil {
+		return err
+	}
+	deployments.RegisterAll(a.Server, a.Engine, deploy)
+	taskfixtures.Register(a.Server, a.Tasks)
+	return nil
+}
+
+// closeTasks ends the tasks still running (they fail with "server
+// shutting down") within grace.
+func (a *App) closeTasks(grace time.Duration) error {
+	if a.Tasks == nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), grace)
+	defer cancel()
+	return a.Tasks.Close(ctx)
+}

@@ -1,0 +1,122 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mrtrgen/mrtrgen/examples/domain"
+	"github.com/mrtrgen/mrtrgen/mrtr/tasks"
+)
+
+// rawCall posts one 2026-07-28 JSON-RPC request declaring elicitation and
+// the tasks extension, and returns its result or error.
+func rawCall(t *testing.T, url, method string, params map[string]any) (map[string]any, map[string]any) {
+	t.Helper()
+	params["_meta"] = map[string]any{
+		"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+		"io.modelcontextprotocol/clientInfo":      map[string]any{"name": "app-test", "version": "1"},
+		"io.modelcontextprotocol/clientCapabilities": map[string]any{
+			"elicitation": map[string]any{}, "extensions": map[string]any{tasks.ExtensionID: map[string]any{}},
+		},
+	}
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
+	req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", method)
+	for _, k := range []string{"name", "taskId"} {
+		if v, ok := params[k].(string); ok {
+			req.Header.Set("Mcp-Name", v)
+		}
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	var out struct {
+		Result map[string]any `json:"result"`
+		Error  map[string]any `json:"error"`
+	}
+	if err := json.Unmarshal(raw, &out); err != nil {
+		t.Fatalf("%s: %v: %s", method, err, raw)
+	}
+	return out.Result, out.Error
+}
+
+func waitTask(t *testing.T, url, id, want string) map[string]any {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		got, e := rawCall(t, url, "tasks/get", map[string]any{"taskId": id})
+		if e != nil {
+			t.Fatalf("tasks/get: %v", e)
+		}
+		if got["status"] == want {
+			return got
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("task %s: %v, want status %s", id, got, want)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestDeployReleaseAsTask: deploy_release confirms in an MRTR round, runs
+// as a task from the canary on, asks mid-way through the task whether to
+// promote (answered with tasks/update), and ends with production on the
+// new version; each step ran once.
+func TestDeployReleaseAsTask(t *testing.T) {
+	s := start(t, "memory:", testRing(t), "tasks-1")
+	ctx := context.Background()
+	args := map[string]any{"service": "docs-site", "version": "v2.1.0"}
+	first, e := rawCall(t, s.URL, "tools/call", map[string]any{"name": "deploy_release", "arguments": args})
+	if e != nil || first["resultType"] != "input_required" {
+		t.Fatalf("round 1: %v %v", first, e)
+	}
+	if _, ok := first["inputRequests"].(map[string]any)["start"]; !ok {
+		t.Fatalf("round 1 asks %v", first["inputRequests"])
+	}
+	created, e := rawCall(t, s.URL, "tools/call", map[string]any{"name": "deploy_release", "arguments": args,
+		"requestState":   first["requestState"],
+		"inputResponses": map[string]any{"start": map[string]any{"action": "accept", "content": map[string]any{"confirm": true}}}})
+	if e != nil || created["resultType"] != "task" || created["pollIntervalMs"] != float64(2000) || created["ttlMs"] != float64(3600000) {
+		t.Fatalf("round 2: %v %v", created, e)
+	}
+	id := created["taskId"].(string)
+	asked := waitTask(t, s.URL, id, "input_required")
+	reqs := asked["inputRequests"].(map[string]any)
+	q, ok := reqs["r1.promotion"].(map[string]any)
+	if len(reqs) != 1 || !ok || !strings.Contains(q["params"].(map[string]any)["message"].(string), "The canary of docs-site v2.1.0 is healthy") {
+		t.Fatalf("mid-task ask %v", reqs)
+	}
+	if n, _ := domain.Effects(ctx, s.Data, "deploy_release", "canary:docs-site"); n != 1 {
+		t.Fatalf("canary ran %d times before the approval", n)
+	}
+	if _, e := rawCall(t, s.URL, "tasks/update", map[string]any{"taskId": id, "inputResponses": map[string]any{
+		"r1.promotion": map[string]any{"action": "accept", "content": map[string]any{"action": "promote"}}}}); e != nil {
+		t.Fatal(e)
+	}
+	done := waitTask(t, s.URL, id, "completed")
+	txt := done["result"].(map[string]any)["content"].([]any)[0].(map[string]any)["text"]
+	if txt != "Deployed docs-site v2.1.0 to production." {
+		t.Fatalf("result %v", txt)
+	}
+	c, _, _ := domain.Load[domain.Component](ctx, s.Data, domain.ComponentKey("docs-site"))
+	if c.Version != "v2.1.0" {
+		t.Fatalf("component %+v", c)
+	}
+	for what, want := range map[string]int64{"canary": 1, "promote": 1, "rollback": 0} {
+		if n, _ := domain.Effects(ctx, s.Data, "deploy_release", what+":docs-site"); n != want {
+			t.Errorf("%s ran %d times, want %d", what, n, want)
+		}
+	}
+}

@@ -1,0 +1,517 @@
+package tasks
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/trace"
+)
+
+// Config configures a Manager. The zero value works for one process
+// (memory store, random principal salt).
+type Config struct {
+	// Store holds the tasks; nil: a MemoryStore. Instances that share a
+	// Store (and PrincipalSalt) answer for each other's tasks.
+	Store Store
+	// Instance names this instance (the Owner of the tasks it runs, spans).
+	Instance string
+	// Authenticate finds the principal of a request; nil: the user id of
+	// the bearer token the SDK's auth middleware verified, or ""
+	// (anonymous). A task is bound to the principal that created it:
+	// every tasks/* call of another principal gets -32602, as for an
+	// unknown task.
+	Authenticate func(ctx context.Context, extra *mcp.RequestExtra) (string, error)
+	// PrincipalSalt keys the hash stored in place of the principal; nil:
+	// 32 random bytes (fine for one process; instances sharing a store
+	// must share the salt).
+	PrincipalSalt []byte
+	// TTL is how long a task stays readable after its last update (so a
+	// result is kept for TTL after the task ends); 0: one hour.
+	TTL time.Duration
+	// PollInterval is the interval the client is told to poll at, and the
+	// interval at which a running task checks the store for answers and
+	// cancellation made on other instances; 0: one second.
+	PollInterval time.Duration
+	// Logger; nil: slog.Default().
+	Logger *slog.Logger
+	// TracerProvider and MeterProvider; nil: the global ones.
+	TracerProvider trace.TracerProvider
+	MeterProvider  metric.MeterProvider
+	// Now is the clock; nil: time.Now.
+	Now func() time.Time
+}
+
+// Manager serves the Tasks extension on servers it is installed on, and
+// runs their tasks.
+type Manager struct {
+	cfg   Config
+	store Store
+	log   *slog.Logger
+	tel   *telemetry
+	now   func() time.Time
+
+	base   context.Context
+	stop   context.CancelFunc
+	wg     sync.WaitGroup
+	mu     sync.Mutex
+	local  map[string]*localTask
+	tools  map[*mcp.Server]map[string]*toolEntry
+	closed bool
+}
+
+type localTask struct {
+	cancel context.CancelFunc
+	wake   chan struct{}
+}
+
+type toolEntry struct {
+	support Support
+	opts    ToolOptions
+}
+
+// ToolOptions tunes one task tool.
+type ToolOptions struct {
+	// TTL and PollInterval override the Manager's for this tool's tasks.
+	TTL, PollInterval time.Duration
+	// Timeout bounds a task's run (its context ends with
+	// context.DeadlineExceeded, the task fails); 0: none.
+	Timeout time.Duration
+}
+
+// New returns a Manager.
+func New(cfg Config) (*Manager, error) {
+	if cfg.Store == nil {
+		cfg.Store = NewMemoryStore(cfg.Now)
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.TTL <= 0 {
+		cfg.TTL = defaultTTL
+	}
+	if cfg.PollInterval <= 0 {
+		cfg.PollInterval = defaultPollInterval
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.Authenticate == nil {
+		cfg.Authenticate = func(_ context.Context, extra *mcp.RequestExtra) (string, error) {
+			if extra != nil && extra.TokenInfo != nil {
+				return extra.TokenInfo.UserID, nil
+			}
+			return "", nil
+		}
+	}
+	if cfg.PrincipalSalt == nil {
+		cfg.PrincipalSalt = make([]byte, 32)
+		if _, err := rand.Read(cfg.PrincipalSalt); err != nil {
+			return nil, err
+		}
+	} else if len(cfg.PrincipalSalt) < minEntropyBytes {
+		return nil, fmt.Errorf("tasks: PrincipalSalt has %d bytes, want at least %d", len(cfg.PrincipalSalt), minEntropyBytes)
+	}
+	tel, err := newTelemetry(cfg.TracerProvider, cfg.MeterProvider)
+	if err != nil {
+		return nil, err
+	}
+	base, stop := context.WithCancel(context.Background())
+	return &Manager{
+		cfg: cfg, store: cfg.Store, log: cfg.Logger, tel: tel, now: cfg.Now,
+		base: base, stop: stop,
+		local: map[string]*localTask{},
+		tools: map[*mcp.Server]map[string]*toolEntry{},
+	}, nil
+}
+
+// Close ends the context of every task this Manager runs and waits for
+// them (or ctx). Tasks ended this way are recorded as failed with
+// "server shutting down" unless they finish first: a MemoryStore loses
+// them anyway, and a task must not look as if it were still running.
+func (m *Manager) Close(ctx context.Context) error {
+	m.mu.Lock()
+	m.closed = true
+	m.mu.Unlock()
+	m.stop()
+	done := make(chan struct{})
+	go func() { m.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Install adds the extension to s: the capability under
+// capabilities.extensions of server/discover and initialize results, the
+// methods tasks/get, tasks/update and tasks/cancel (gated on the client
+// declaring the extension, -32021 otherwise; Mcp-Name checked against the
+// task id, -32020), and the tools/call middleware that turns a round of a
+// task tool that called Start into a CreateTaskResult. Install s once
+// before registering task tools with AddTool.
+func (m *Manager) Install(s *mcp.Server) error {
+	m.mu.Lock()
+	if _, ok := m.tools[s]; ok {
+		m.mu.Unlock()
+		return errors.New("tasks: Install called twice for this server")
+	}
+	m.tools[s] = map[string]*toolEntry{}
+	m.mu.Unlock()
+	if err := mcp.AddReceivingCustomMethod(s, MethodGet, func(ctx context.Context, _ *mcp.ServerSession, p *GetParams) (*DetailedTask, error) {
+		return m.get(ctx, p.TaskID)
+	}); err != nil {
+		return err
+	}
+	if err := mcp.AddReceivingCustomMethod(s, MethodUpdate, func(ctx context.Context, _ *mcp.ServerSession, p *UpdateParams) (*Ack, error) {
+		return m.update(ctx, p)
+	}); err != nil {
+		return err
+	}
+	if err := mcp.AddReceivingCustomMethod(s, MethodCancel, func(ctx context.Context, _ *mcp.ServerSession, p *CancelParams) (*Ack, error) {
+		return m.cancel(ctx, p.TaskID)
+	}); err != nil {
+		return err
+	}
+	s.AddReceivingMiddleware(m.middleware(s))
+	return nil
+}
+
+// ToolHandler is a go-sdk tool handler that may call Start.
+type ToolHandler = mcp.ToolHandler
+
+// AddTool registers a task tool on s (Install first). The handler runs
+// every tools/call round as usual (MRTR rounds included) and calls Start
+// when the long-running part begins.
+func (m *Manager) AddTool(s *mcp.Server, t *mcp.Tool, support Support, opts ToolOptions, h ToolHandler) {
+	if support != Optional && support != Required {
+		panic(fmt.Sprintf("tasks.AddTool: %s: support must be Optional or Required", t.Name))
+	}
+	m.mu.Lock()
+	tools, ok := m.tools[s]
+	if !ok {
+		m.mu.Unlock()
+		panic("tasks.AddTool: call Install on the server first")
+	}
+	tools[t.Name] = &toolEntry{support: support, opts: opts}
+	m.mu.Unlock()
+	if t.Meta == nil {
+		t.Meta = mcp.Meta{}
+	}
+	// SEP-2663 has tools say whether they run as tasks; go-sdk's Tool has
+	// no execution field, so the declaration travels in _meta.
+	t.Meta[ExtensionID] = map[string]any{"taskSupport": support.String()}
+	s.AddTool(t, h)
+}
+
+func (m *Manager) tool(s *mcp.Server, name string) *toolEntry {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.tools[s][name]
+}
+
+// startKey carries the slot a task tool's round may fill with Start.
+type startKey struct{}
+
+type startSlot struct {
+	m          *Manager
+	tool       string
+	entry      *toolEntry
+	negotiated bool
+	principal  string
+	created    *CreateTaskResult
+}
+
+// extraKey carries the request's extra (token, headers) to the tasks/*
+// handlers, which go-sdk gives only params.
+type extraKey struct{}
+
+type capsRequest interface {
+	ClientCapabilities() *mcp.ClientCapabilities
+}
+
+func declared(req mcp.Request) bool {
+	cr, ok := req.(capsRequest)
+	if !ok {
+		return false
+	}
+	c := cr.ClientCapabilities()
+	if c == nil || c.Extensions == nil {
+		return false
+	}
+	_, ok = c.Extensions[ExtensionID]
+	return ok
+}
+
+func missingCapability() error {
+	data, _ := json.Marshal(map[string]any{
+		"requiredCapabilities": map[string]any{"extensions": map[string]any{ExtensionID: map[string]any{}}},
+	})
+	return &jsonrpc.Error{Code: codeMissingCapabilities, Message: "the client did not declare the " + ExtensionID + " extension", Data: data}
+}
+
+func (m *Manager) middleware(s *mcp.Server) mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			switch method {
+			case "server/discover", "initialize":
+				res, err := next(ctx, method, req)
+				if err == nil {
+					advertise(res)
+				}
+				return res, err
+			case MethodGet, MethodUpdate, MethodCancel:
+				if !declared(req) {
+					return nil, missingCapability()
+				}
+				if err := checkNameHeader(req); err != nil {
+					return nil, err
+				}
+				return next(context.WithValue(ctx, extraKey{}, req.GetExtra()), method, req)
+			case "tools/call":
+				ctr, ok := req.(*mcp.CallToolRequest)
+				if !ok || ctr.Params == nil {
+					break
+				}
+				entry := m.tool(s, ctr.Params.Name)
+				if entry == nil {
+					break
+				}
+				negotiated := declared(req)
+				if !negotiated && entry.support == Required {
+					return nil, missingCapability()
+				}
+				principal, err := m.cfg.Authenticate(ctx, req.GetExtra())
+				if err != nil {
+					return nil, &jsonrpc.Error{Code: codeInvalidParams, Message: "not authenticated"}
+				}
+				slot := &startSlot{m: m, tool: ctr.Params.Name, entry: entry, negotiated: negotiated, principal: principal}
+				res, err := next(context.WithValue(ctx, startKey{}, slot), method, req)
+				if err != nil {
+					return nil, err
+				}
+				if slot.created != nil {
+					return slot.created, nil
+				}
+				return res, nil
+			}
+			return next(ctx, method, req)
+		}
+	}
+}
+
+func advertise(res mcp.Result) {
+	var caps **mcp.ServerCapabilities
+	switch r := res.(type) {
+	case *mcp.DiscoverResult:
+		caps = &r.Capabilities
+	case *mcp.InitializeResult:
+		caps = &r.Capabilities
+	default:
+		return
+	}
+	if *caps == nil {
+		*caps = &mcp.ServerCapabilities{}
+	}
+	(*caps).AddExtension(ExtensionID, map[string]any{})
+}
+
+// checkNameHeader: on HTTP at protocol 2026-07-28 and later, the Mcp-Name
+// header of a tasks/* request must carry the task id of its params
+// (SEP-2663 "Routing Headers"); go-sdk checks Mcp-Name only for tools,
+// prompts and resources.
+func checkNameHeader(req mcp.Request) error {
+	extra := req.GetExtra()
+	if extra == nil || extra.Header == nil {
+		return nil // not HTTP
+	}
+	if v := extra.Header.Get(headerProtocol); v == "" || v < "2026-07-28" {
+		return nil
+	}
+	id, ok := taskIDOf(req.GetParams())
+	if !ok {
+		return nil
+	}
+	got := strings.TrimSpace(extra.Header.Get(headerName))
+	if got == "" {
+		return &jsonrpc.Error{Code: codeHeaderMismatch, Message: fmt.Sprintf("missing required %s header for %s", headerName, "tasks/*")}
+	}
+	if got != id {
+		return &jsonrpc.Error{Code: codeHeaderMismatch, Message: fmt.Sprintf("header mismatch: %s does not match params.taskId", headerName)}
+	}
+	return nil
+}
+
+func taskIDOf(p mcp.Params) (string, bool) {
+	switch p := p.(type) {
+	case *GetParams:
+		return p.TaskID, p != nil
+	case *UpdateParams:
+		return p.TaskID, p != nil
+	case *CancelParams:
+		return p.TaskID, p != nil
+	}
+	return "", false
+}
+
+func (m *Manager) hashPrincipal(p string) string {
+	mac := hmac.New(sha256.New, m.cfg.PrincipalSalt)
+	mac.Write([]byte(p))
+	return hex.EncodeToString(mac.Sum(nil))
+}
+
+// lookup returns the record of id if the caller's principal owns it.
+func (m *Manager) lookup(ctx context.Context, id string) (*Record, string, error) {
+	principal, err := m.principal(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	if id == "" {
+		return nil, "", &jsonrpc.Error{Code: codeInvalidParams, Message: "taskId is required"}
+	}
+	rec, err := m.store.Get(ctx, id)
+	if errors.Is(err, ErrNotFound) || err == nil && subtle.ConstantTimeCompare([]byte(rec.Principal), []byte(principal)) != 1 {
+		return nil, "", unknownTask()
+	}
+	if err != nil {
+		m.log.ErrorContext(ctx, "tasks: reading a task failed", "error", err)
+		return nil, "", &jsonrpc.Error{Code: codeInternalError, Message: "task store unavailable"}
+	}
+	return rec, principal, nil
+}
+
+func unknownTask() error {
+	return &jsonrpc.Error{Code: codeInvalidParams, Message: "unknown taskId"}
+}
+
+func (m *Manager) principal(ctx context.Context) (string, error) {
+	extra, _ := ctx.Value(extraKey{}).(*mcp.RequestExtra)
+	p, err := m.cfg.Authenticate(ctx, extra)
+	if err != nil {
+		return "", &jsonrpc.Error{Code: codeInvalidParams, Message: "not authenticated"}
+	}
+	return m.hashPrincipal(p), nil
+}
+
+func (m *Manager) get(ctx context.Context, id string) (*DetailedTask, error) {
+	rec, _, err := m.lookup(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return detailed(rec), nil
+}
+
+func (m *Manager) update(ctx context.Context, p *UpdateParams) (*Ack, error) {
+	if _, _, err := m.lookup(ctx, p.TaskID); err != nil {
+		return nil, err
+	}
+	// Decode each answer to a pending key now: a malformed answer is a
+	// JSON-RPC error, not a task that fails later. Unknown keys (never
+	// asked, already answered, or of an earlier round) are ignored.
+	var answered int
+	rec, err := m.store.Update(ctx, p.TaskID, func(r *Record) error {
+		answered = 0
+		for key, raw := range p.InputResponses {
+			if _, ok := r.Pending[key]; !ok {
+				continue
+			}
+			if _, err := decodeAnswer(key, raw); err != nil {
+				return &jsonrpc.Error{Code: codeInvalidParams, Message: err.Error()}
+			}
+			if r.Answers == nil {
+				r.Answers = map[string]json.RawMessage{}
+			}
+			r.Answers[key] = raw
+			delete(r.Pending, key)
+			answered++
+		}
+		if answered > 0 {
+			if len(r.Pending) == 0 && r.Status == StatusInputRequired {
+				r.Status = StatusWorking
+			}
+			r.UpdatedAt = m.now()
+		}
+		return nil
+	})
+	if err != nil {
+		var je *jsonrpc.Error
+		if errors.As(err, &je) {
+			return nil, err
+		}
+		if errors.Is(err, ErrNotFound) {
+			return nil, unknownTask()
+		}
+		return nil, &jsonrpc.Error{Code: codeInternalError, Message: "task store unavailable"}
+	}
+	if answered > 0 {
+		m.tel.transition(ctx, rec, "update")
+		m.wake(p.TaskID)
+	}
+	return newAck(), nil
+}
+
+func (m *Manager) cancel(ctx context.Context, id string) (*Ack, error) {
+	rec, _, err := m.lookup(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if rec.Status.Terminal() || rec.CancelRequested {
+		return newAck(), nil // idempotent
+	}
+	if _, err := m.store.Update(ctx, id, func(r *Record) error {
+		if !r.Status.Terminal() {
+			r.CancelRequested = true
+			r.UpdatedAt = m.now()
+		}
+		return nil
+	}); err != nil && !errors.Is(err, ErrNotFound) {
+		return nil, &jsonrpc.Error{Code: codeInternalError, Message: "task store unavailable"}
+	}
+	m.mu.Lock()
+	lt := m.local[id]
+	m.mu.Unlock()
+	if lt != nil {
+		lt.cancel()
+	}
+	return newAck(), nil
+}
+
+func (m *Manager) wake(id string) {
+	m.mu.Lock()
+	lt := m.local[id]
+	m.mu.Unlock()
+	if lt == nil {
+		return
+	}
+	select {
+	case lt.wake <- struct{}{}:
+	default:
+	}
+}
+
+// decodeAnswer checks that raw is an input response go-sdk can read.
+func decodeAnswer(key string, raw json.RawMessage) (mcp.InputResponse, error) {
+	b, err := json.Marshal(map[string]json.RawMessage{key: raw})
+	if err != nil {
+		return nil, err
+	}
+	var m mcp.InputResponseMap
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("inputResponses[%q]: not a valid input response", key)
+	}
+	return m[key], nil
+}

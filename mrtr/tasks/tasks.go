@@ -1,0 +1,156 @@
+// Package tasks implements the MCP Tasks extension (SEP-2663,
+// io.modelcontextprotocol/tasks) on go-sdk's extension points: a tool that
+// takes time answers tools/call with a CreateTaskResult, runs detached from
+// the request, and the client follows it with tasks/get, answers its input
+// requests with tasks/update and stops it with tasks/cancel.
+//
+// Tasks and MRTR (SEP-2322) compose: a tool's handler runs its interactive
+// rounds as usual (input_required results with requestState) and, once it
+// has what it needs, calls [Start] to hand the long-running part to a task;
+// the tools/call round that calls Start is answered with the
+// CreateTaskResult instead of the handler's own result. Inside the task,
+// [Run.Ask] asks the client through the extension's own input path
+// (inputRequests on tasks/get, inputResponses on tasks/update); a task
+// never carries requestState.
+//
+// The package needs nothing of mrtrgen beyond go-sdk: it is small enough to
+// upstream.
+package tasks
+
+import (
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// ExtensionID is the identifier of the Tasks extension under
+// capabilities.extensions.
+const ExtensionID = "io.modelcontextprotocol/tasks"
+
+// Methods of the extension. tasks/result and tasks/list of the first tasks
+// design are gone: the result is inlined on tasks/get.
+const (
+	MethodGet    = "tasks/get"
+	MethodUpdate = "tasks/update"
+	MethodCancel = "tasks/cancel"
+)
+
+// JSON-RPC error codes the extension uses.
+const (
+	codeInvalidParams        = -32602
+	codeInternalError        = -32603
+	codeHeaderMismatch       = mcp.CodeHeaderMismatch                    // -32020
+	codeMissingCapabilities  = mcp.CodeMissingRequiredClientCapabilities // -32021
+	metaClientCapabilities   = "io.modelcontextprotocol/clientCapabilities"
+	headerName               = "Mcp-Name"
+	headerProtocol           = "Mcp-Protocol-Version"
+	resultTypeTask           = "task"
+	resultTypeComplete       = "complete"
+	minEntropyBytes          = 16 // 128 bits
+	taskIDBytes              = 32 // 256 bits: above the 128 the brief asks
+	defaultTTL               = time.Hour
+	defaultPollInterval      = time.Second
+	maxInputRequestsPerRound = 64
+)
+
+// Support says when a tool runs as a task (SEP-2663's taskSupport).
+type Support int
+
+const (
+	// Optional: the tool runs as a task when the client declared the
+	// extension, synchronously otherwise.
+	Optional Support = iota + 1
+	// Required: the tool runs only as a task; a client that did not declare
+	// the extension gets -32021 (Missing Required Client Capability).
+	Required
+)
+
+func (s Support) String() string {
+	switch s {
+	case Optional:
+		return "optional"
+	case Required:
+		return "required"
+	}
+	return "forbidden"
+}
+
+// Status is a task's status on the wire.
+type Status string
+
+const (
+	StatusWorking       Status = "working"
+	StatusInputRequired Status = "input_required"
+	StatusCompleted     Status = "completed"
+	StatusFailed        Status = "failed"
+	StatusCancelled     Status = "cancelled"
+)
+
+// Terminal reports whether no further transition can happen.
+func (s Status) Terminal() bool {
+	return s == StatusCompleted || s == StatusFailed || s == StatusCancelled
+}
+
+// ErrNotFound reports an unknown task, an expired one, or one that belongs
+// to another principal (the three look the same to the caller).
+var ErrNotFound = errors.New("tasks: task not found")
+
+// ErrKeyReused reports an input key that the task already used: keys are
+// unique for the task's lifetime, so an answer can never be taken for
+// another question.
+var ErrKeyReused = errors.New("tasks: input key already used by this task")
+
+// Record is a task as stored. It is plain data (JSON-serialisable) so that
+// a store shared by every instance can hold it.
+type Record struct {
+	ID            string        `json:"id"`
+	Tool          string        `json:"tool"`
+	Principal     string        `json:"principal"` // salted hash, never the raw identity
+	Status        Status        `json:"status"`
+	StatusMessage string        `json:"statusMessage,omitempty"`
+	CreatedAt     time.Time     `json:"createdAt"`
+	UpdatedAt     time.Time     `json:"updatedAt"`
+	TTL           time.Duration `json:"ttl"`
+	PollInterval  time.Duration `json:"pollInterval"`
+	// Pending are the input requests the task waits for, as
+	// mcp.InputRequestMap JSON (method + params by key).
+	Pending map[string]json.RawMessage `json:"pending,omitempty"`
+	// Answers are responses delivered by tasks/update and not yet taken by
+	// the task.
+	Answers map[string]json.RawMessage `json:"answers,omitempty"`
+	// UsedKeys are every input key the task ever asked.
+	UsedKeys []string `json:"usedKeys,omitempty"`
+	// CancelRequested is set by tasks/cancel; the runner sees it and ends
+	// the task's context.
+	CancelRequested bool `json:"cancelRequested,omitempty"`
+	// Result is the tool's result (completed), as CallToolResult JSON.
+	Result json.RawMessage `json:"result,omitempty"`
+	// Error is the protocol error of a failed task.
+	Error *WireError `json:"error,omitempty"`
+	// Owner is the instance that runs the task.
+	Owner string `json:"owner,omitempty"`
+}
+
+// ExpiresAt is when the record may be swept: TTL after its last update
+// (so a finished task's result stays for its TTL).
+func (r *Record) ExpiresAt() time.Time { return r.UpdatedAt.Add(r.TTL) }
+
+// WireError is a JSON-RPC error object.
+type WireError struct {
+	Code    int64           `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data,omitempty"`
+}
+
+// newTaskID returns a URL-safe task id of 256 random bits.
+func newTaskID() (string, error) {
+	b := make([]byte, taskIDBytes)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	return base64.RawURLEncoding.EncodeToString(b), nil
+}
