@@ -8,7 +8,6 @@ import (
 // Long-running tools (spec: task, effect slow), on the MCP Tasks
 // extension.
 
-
 var taskLoaderRules = []*Rule{
 	{ID: "task", Severity: spec.Error, Summary: "a task block does not fit its tool: no state to start at, or a start state that is not an effect or a check, or a prompt"},
 }
