@@ -95,7 +95,7 @@ type Tool struct {
 	NonInteractive bool
 	// Resource is what a resource workflow reads (Kind resource); its
 	// arguments are the variables of its URI template.
-	Resource     *ResourceDecl
+	Resource *ResourceDecl
 	// Task declares the tool long-running: from its start state on it runs
 	// as a task of the MCP Tasks extension (nil: it never does).
 	Task         *TaskDecl
