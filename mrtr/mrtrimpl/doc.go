@@ -9,11 +9,20 @@
 // SupportPackageIsVersion constant it was generated for.
 package mrtrimpl
 
-// SupportPackageIsVersion5 is referenced by generated code. A build that
-// fails on it (or on SupportPackageIsVersion4, from code generated before
-// the tagged continuation codec of envelope 3, or on
-// mrtrimpl.SupportPackageIsVersion3 or earlier, from code generated before the
-// runtime was split into mrtr and mrtrimpl) means the generated code needs a
-// different version of this runtime than the one in go.mod: regenerate with
-// a matching mrtrgen, or upgrade github.com/mrtrgen/mrtrgen.
+// SupportPackageIsVersion6 is referenced by generated code. A build that
+// fails on it means the generated code needs a newer version of this
+// runtime than the one in go.mod: regenerate with a matching mrtrgen, or
+// upgrade github.com/mrtrgen/mrtrgen. Version 6 generated code may use
+// formatted templates, typed confirmations, URL-mode asks, validators with
+// context, structured output, progress, content kinds, resources,
+// completions and tasks.
+const SupportPackageIsVersion6 = true
+
+// SupportPackageIsVersion5 is referenced by code generated before version
+// 6; this runtime still serves it (the code of that build's examples is
+// compiled against it), so it keeps compiling until it is regenerated. A
+// build that fails on SupportPackageIsVersion4 (code generated before the
+// tagged continuation codec of envelope 3) or on
+// mrtrimpl.SupportPackageIsVersion3 or earlier (before the runtime was
+// split into mrtr and mrtrimpl) needs regenerating.
 const SupportPackageIsVersion5 = true
