@@ -354,7 +354,9 @@ once in 80,000 pairs of names.`,
 		Summary: "two spec names become the same Go identifier",
 		Hint:    "rename one of them so their Go names differ",
 		Why: `Generated names are derived from spec names (close_ticket and closeTicket both become
-CloseTicket). Two such names in one scope would not compile.`,
+CloseTicket). Two such names in one scope would not compile; nor would one name used
+for two kinds of handler method (a check and a content source, a validator and a
+completion source), which take and return different things.`,
 		Bad:     "states: {close_ticket: ..., closeTicket: ...}",
 		Good:    "states: {closeTicket: ..., closed: ...}",
 		check:   checkGoCollisions,
@@ -1232,11 +1234,65 @@ func checkGoCollisions(c *checker, r *Rule) {
 		collide("arguments", sc, args)
 		collide("continuation fields", sc, conts)
 		collide("handler methods", sc, dedupe(methods))
+		c.methodKinds(r, sc, t)
 		collide("input request keys", sc, flowFields)
 		for _, k := range flowFields {
 			if g := spec.GoName(k.name); slices.Contains(spec.FlowMembers, g) {
 				c.report(r, k.pos, sc, "input request key %q is %s in Go, a field every flow already has", k.name, g)
 			}
+		}
+	}
+}
+
+// methodKinds reports a spec name used for two kinds of handler method of
+// tool t (a check and a content source, say): the generated handler has one
+// method of that name, with one signature, so the code would not compile.
+func (c *checker) methodKinds(r *Rule, sc scope, t *spec.Tool) {
+	type use struct {
+		what string
+		n    named
+	}
+	first := map[string]use{}
+	add := func(what string, n named) {
+		g := c.goName(n.name)
+		if prev, ok := first[g]; ok {
+			if prev.what != what {
+				c.report(r, n.pos, sc, "%q is the handler method %s as %s, and %q (at %s) makes it %s: one method has one signature; give them different names",
+					n.name, g, what, prev.n.name, prev.n.pos, prev.what)
+			}
+			return
+		}
+		first[g] = use{what, n}
+	}
+	add("the authorization method", named{"authorize", t.Pos})
+	for _, v := range c.file.Validators {
+		add("a validator", named{v.Name, v.Pos})
+	}
+	for _, s := range t.States {
+		if s.Check != nil {
+			add("a check or effect", named{s.Check.Name, s.Check.Pos})
+		}
+		if s.Effect != nil {
+			add("a check or effect", named{s.Effect.Name, s.Effect.Pos})
+		}
+		if len(s.Output) > 0 {
+			add("an output method", named{s.Name + "Output", s.OutputPos})
+		}
+		contents := slices.Clone(s.Content)
+		for _, m := range s.Messages {
+			if m.Content != nil {
+				contents = append(contents, m.Content)
+			}
+		}
+		for _, ct := range contents {
+			if ct.From != nil {
+				add("a content source", named{ct.From.Name, ct.From.Pos})
+			}
+		}
+	}
+	for _, a := range t.Arguments {
+		if a.Complete != nil && a.Complete.From != nil {
+			add("a completion source", named{a.Complete.From.Name, a.Complete.From.Pos})
 		}
 	}
 }
