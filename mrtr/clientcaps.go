@@ -2,6 +2,7 @@ package mrtr
 
 import (
 	"encoding/json"
+	"reflect"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	segjson "github.com/segmentio/encoding/json"
@@ -17,7 +18,7 @@ import (
 // _meta map in process), and sessions of older clients, go to the SDK.
 // TestClientCapabilitiesAgreeWithTheSDK holds the two together.
 func clientCapabilities[P mcp.Params](req *mcp.ServerRequest[P]) *mcp.ClientCapabilities {
-	if any(req.Params) != nil {
+	if req != nil && any(req.Params) != nil && !reflect.ValueOf(req.Params).IsNil() {
 		if meta := req.Params.GetMeta(); meta != nil {
 			if m, ok := meta[mcp.MetaKeyClientCapabilities].(map[string]any); ok {
 				if c, ok := decodeCapabilities(m); ok {

@@ -46,6 +46,11 @@ func TestClientCapabilitiesAgreeWithTheSDK(t *testing.T) {
 	if got, want := clientCapabilities(req), req.ClientCapabilities(); !reflect.DeepEqual(got, want) {
 		t.Errorf("no _meta: %+v, the SDK %+v", got, want)
 	}
+	// Params that are a nil pointer: none declared, as the SDK says.
+	nilParams := &mcp.CallToolRequest{Params: (*mcp.CallToolParamsRaw)(nil)}
+	if got, want := clientCapabilities(nilParams), nilParams.ClientCapabilities(); !reflect.DeepEqual(got, want) {
+		t.Errorf("nil params: %+v, the SDK %+v", got, want)
+	}
 	// A typed value put in _meta in process goes to the SDK.
 	typed := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "t", Meta: mcp.Meta{mcp.MetaKeyClientCapabilities: &mcp.ClientCapabilities{}}}}
 	if got, want := clientCapabilities(typed), typed.ClientCapabilities(); !reflect.DeepEqual(got, want) {

@@ -84,6 +84,8 @@ type Config struct {
 	// Tasks extension (package mrtr/tasks; Install it on the server before
 	// registering them). nil: a tool whose task mode is optional runs in
 	// its rounds, and one whose mode is required cannot be registered.
+	// With Authenticate set, the manager must authenticate with the same
+	// function (tasks.Config.Authenticate); NewEngine refuses otherwise.
 	Tasks *tasks.Manager
 	// Rand is where workflow ids and continuation references come from;
 	// nil means crypto/rand. Only tests set it: mrtrtest's recorder, whose
@@ -115,6 +117,12 @@ func NewEngine(cfg Config) (*Engine, error) {
 	}
 	if cfg.Codec == nil {
 		return nil, errors.New("mrtr: Config.Codec is required (load keys with seal.RingFromEnv)")
+	}
+	if cfg.Authenticate != nil && cfg.Tasks != nil && !cfg.Tasks.AuthenticatesItself() {
+		// Tasks would be bound to the SDK's token while rounds are bound to
+		// Config.Authenticate's principal: one caller could read and answer
+		// another's task.
+		return nil, errors.New("mrtr: Config.Authenticate is set but the tasks manager (Config.Tasks) finds callers by the SDK's token: give tasks.Config.Authenticate the same function")
 	}
 	if cfg.Lease <= 0 {
 		cfg.Lease = 30 * time.Second

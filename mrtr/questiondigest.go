@@ -1,6 +1,7 @@
 package mrtr
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
@@ -73,8 +74,9 @@ func marshalQuestion(q mcp.InputRequest) ([]byte, bool) {
 }
 
 // compactSchemas holds the compacted form of the schemas seen, by their
-// text: generated code has one per question, re-asked forms one per
-// answer they keep (which are not cached once it is full).
+// text: generated code has one per question. Schemas with defaults (a
+// re-asked form keeps the earlier answers there) are never kept: they hold
+// what users answered.
 var compactSchemas struct {
 	sync.RWMutex
 	m map[string][]byte
@@ -93,6 +95,11 @@ func compactSchema(schema json.RawMessage) ([]byte, bool) {
 	c, err := json.Marshal(schema)
 	if err != nil {
 		return nil, false
+	}
+	if bytes.Contains(schema, []byte(`"default"`)) {
+		// A re-asked form's schema holds the user's earlier answers as
+		// defaults: not kept past its round.
+		return c, true
 	}
 	compactSchemas.Lock()
 	if compactSchemas.m == nil {

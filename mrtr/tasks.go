@@ -40,7 +40,7 @@ func addTaskTool[F any](s *mcp.Server, e *Engine, p Program[F], tool *mcp.Tool) 
 	}
 	opts := tasks.ToolOptions{TTL: d.Task.TTL, PollInterval: d.Task.PollInterval, Timeout: d.Task.Timeout}
 	m.AddTool(s, tool, support, opts, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		r, err := e.request(ctx, req.Extra, req.Params.Arguments, req.Params.InputResponses, req.Params.RequestState, req.ClientCapabilities())
+		r, err := e.request(ctx, req.Extra, req.Params.Arguments, req.Params.InputResponses, req.Params.RequestState, clientCapabilities(req))
 		if err != nil {
 			return nil, err
 		}
@@ -49,7 +49,12 @@ func addTaskTool[F any](s *mcp.Server, e *Engine, p Program[F], tool *mcp.Tool) 
 			r.deferAt = d.Task.Start
 			reply, err = Run(ctx, e, p, r)
 		} else {
-			reply, err = serveRounds(ctx, e, p, r, req.ProtocolVersion(), req.Session)
+			// Plain rounds, as AddTool serves them: progress goes out on the
+			// request's token. (Inside a task there is no request to report
+			// to: a slow state's reporter sends nothing there.)
+			pctx, endProgress := requestProgress(ctx, req.Session, req.Params.GetProgressToken())
+			reply, err = serveRounds(pctx, e, p, r, req.ProtocolVersion(), req.Session)
+			endProgress()
 		}
 		if err != nil {
 			return nil, e.wireError(ctx, d, err)

@@ -32,6 +32,8 @@ func (d *decoder) checkOutputKeys(s *State, keys map[string]*yaml.Node) {
 	switch {
 	case d.kind == vocab.KindPrompt:
 		d.errorf(k, "state", "a prompt's result is its messages", "state %q: output is for tools", s.Name)
+	case d.kind == vocab.KindResource:
+		d.errorf(k, "state", "a resource's result is its contents", "state %q: output is for tools", s.Name)
 	case s.Outcome == vocab.OutcomeFailed:
 		d.errorf(k, "state", "declare output on a success or cancelled terminal state; a failed one is an error result, which clients do not check against the outputSchema", "state %q: output does not apply to a failed terminal state", s.Name)
 	case len(s.Output) == 0:

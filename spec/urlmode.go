@@ -28,6 +28,14 @@ func (d *decoder) urlTemplate(n *yaml.Node) *Template {
 		d.errorf(n, "url", "write https://host/path/{placeholder}, or a path /path/{placeholder} served at the engine's PublicURL", "url %q %s", t.Raw, msg)
 		return nil
 	}
+	for _, p := range t.Parts {
+		if p.Open != nil || p.Close {
+			// Every value of a url is escaped as it is put in; a section
+			// would put in text around it, unchecked.
+			d.errorf(n, "url", "write the url whole; an optional part belongs in the message", "url %q has a section ({?name}…{/name}): a url is one address, not a text with optional parts", t.Raw)
+			return nil
+		}
+	}
 	return t
 }
 

@@ -1,6 +1,9 @@
 package spec
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // The literal start of a URL template must fix the origin: no placeholder
 // can pick the host, no user information, https (http on loopback only).
@@ -59,6 +62,11 @@ tools:
 	f, ds := Parse("t.mrtr.yaml", spec("{id}/x"), Options{})
 	if f != nil || len(ds) == 0 || ds[0].Rule != "url" || ds[0].Pos.Line != 15 {
 		t.Fatalf("url {id}/x: %v %v", f != nil, ds)
+	}
+	// A section would put unescaped text into the url (issue 14 item 3).
+	f, ds = Parse("t.mrtr.yaml", spec("/x?a=1{?id}&id={id}{/id}"), Options{})
+	if f != nil || len(ds) == 0 || ds[0].Rule != "url" || ds[0].Pos.Line != 15 || !strings.Contains(ds[0].Message, "section") {
+		t.Fatalf("url with a section: %v %v", f != nil, ds)
 	}
 	f, ds = Parse("t.mrtr.yaml", spec("/x/{id}?w={workflowId}"), Options{})
 	if f == nil || ds.HasErrors() {

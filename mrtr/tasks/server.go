@@ -58,11 +58,13 @@ type Config struct {
 // Manager serves the Tasks extension on servers it is installed on, and
 // runs their tasks.
 type Manager struct {
-	cfg   Config
-	store Store
-	log   *slog.Logger
-	tel   *telemetry
-	now   func() time.Time
+	cfg Config
+	// ownAuth says Config.Authenticate was given (not the default).
+	ownAuth bool
+	store   Store
+	log     *slog.Logger
+	tel     *telemetry
+	now     func() time.Time
 
 	base   context.Context
 	stop   context.CancelFunc
@@ -92,6 +94,12 @@ type ToolOptions struct {
 	Timeout time.Duration
 }
 
+// AuthenticatesItself reports whether Config.Authenticate was given: a
+// program that finds its callers otherwise than by the SDK's verified
+// token (mrtr.Config.Authenticate) must give the manager the same
+// function, or every caller is the same anonymous principal to its tasks.
+func (m *Manager) AuthenticatesItself() bool { return m.ownAuth }
+
 // New returns a Manager.
 func New(cfg Config) (*Manager, error) {
 	if cfg.Store == nil {
@@ -109,6 +117,7 @@ func New(cfg Config) (*Manager, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
+	ownAuth := cfg.Authenticate != nil
 	if cfg.Authenticate == nil {
 		cfg.Authenticate = func(_ context.Context, extra *mcp.RequestExtra) (string, error) {
 			if extra != nil && extra.TokenInfo != nil {
@@ -131,7 +140,8 @@ func New(cfg Config) (*Manager, error) {
 	}
 	base, stop := context.WithCancel(context.Background())
 	return &Manager{
-		cfg: cfg, store: cfg.Store, log: cfg.Logger, tel: tel, now: cfg.Now,
+		ownAuth: ownAuth,
+		cfg:     cfg, store: cfg.Store, log: cfg.Logger, tel: tel, now: cfg.Now,
 		base: base, stop: stop,
 		local: map[string]*localTask{},
 		tools: map[*mcp.Server]map[string]*toolEntry{},

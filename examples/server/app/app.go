@@ -213,7 +213,7 @@ func (a *App) newServer() error {
 			"provision_workspace, cancel_subscription (pick a customer among those found by name), approve_deployment " +
 			"(pick among the services changed since the last release), refund_order (a manager approves refunds above 500.00), " +
 			"roll_out_release (a change ticket that does not cover the release is asked for again), " +
-			"connect_calendar (the user grants access on a page the client opens: URL-mode elicitation; needs a signed-in user), the resource services://{service}/status (asks how much to show), and the fixtures of the MCP conformance suite (test_*). They ask for what they need " +
+			"connect_calendar (the user grants access on a page the client opens: URL-mode elicitation; needs a signed-in user), deploy_release (a long deployment that runs as a task when the client has the tasks extension, asking mid-way whether to promote), the resource services://{service}/status (asks how much to show), and the fixtures of the MCP conformance suite (test_*). They ask for what they need " +
 			"with input_required results (MCP 2026-07-28) and never repeat a side effect.",
 		// The SDK logs every stateless request's session at info: only at debug.
 		Logger: slog.New(&quietHandler{Handler: log.Handler()}),

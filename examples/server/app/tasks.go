@@ -14,7 +14,7 @@ import (
 // instance's memory (tasks.MemoryStore): they do not survive it, and other
 // instances do not see them (docs/tasks.md).
 func (a *App) newTasks() error {
-	m, err := tasks.New(tasks.Config{Instance: a.cfg.Instance, Logger: a.log})
+	m, err := tasks.New(tasks.Config{Instance: a.cfg.Instance, Logger: a.log, Authenticate: authenticate})
 	if err != nil {
 		return err
 	}

@@ -18,6 +18,12 @@ import (
 // the tasks extension, and returns its result or error.
 func rawCall(t *testing.T, url, method string, params map[string]any) (map[string]any, map[string]any) {
 	t.Helper()
+	return rawCallAs(t, url, method, params, "")
+}
+
+// rawCallAs is rawCall with the demo bearer token of user (none for "").
+func rawCallAs(t *testing.T, url, method string, params map[string]any, user string) (map[string]any, map[string]any) {
+	t.Helper()
 	params["_meta"] = map[string]any{
 		"io.modelcontextprotocol/protocolVersion": "2026-07-28",
 		"io.modelcontextprotocol/clientInfo":      map[string]any{"name": "app-test", "version": "1"},
@@ -31,6 +37,9 @@ func rawCall(t *testing.T, url, method string, params map[string]any) (map[strin
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
 	req.Header.Set("Mcp-Method", method)
+	if user != "" {
+		req.Header.Set("Authorization", "Bearer demo-"+user)
+	}
 	for _, k := range []string{"name", "taskId"} {
 		if v, ok := params[k].(string); ok {
 			req.Header.Set("Mcp-Name", v)
@@ -118,5 +127,54 @@ func TestDeployReleaseAsTask(t *testing.T) {
 		if n, _ := domain.Effects(ctx, s.Data, "deploy_release", what+":docs-site"); n != want {
 			t.Errorf("%s ran %d times, want %d", what, n, want)
 		}
+	}
+}
+
+// TestTasksAreBoundToTheirCaller: a task alice started is hers on every
+// call: bob, and a caller without a token, can neither read it nor answer
+// its question, although the example server finds callers by its own demo
+// tokens (mrtr.Config.Authenticate), which the tasks manager shares.
+func TestTasksAreBoundToTheirCaller(t *testing.T) {
+	s := start(t, "memory:", testRing(t), "tasks-1")
+	args := map[string]any{"service": "docs-site", "version": "v2.1.0"}
+	first, e := rawCallAs(t, s.URL, "tools/call", map[string]any{"name": "deploy_release", "arguments": args}, "alice")
+	if e != nil || first["resultType"] != "input_required" {
+		t.Fatalf("round 1: %v %v", first, e)
+	}
+	created, e := rawCallAs(t, s.URL, "tools/call", map[string]any{"name": "deploy_release", "arguments": args,
+		"requestState":   first["requestState"],
+		"inputResponses": map[string]any{"start": map[string]any{"action": "accept", "content": map[string]any{"confirm": true}}}}, "alice")
+	if e != nil || created["resultType"] != "task" {
+		t.Fatalf("round 2: %v %v", created, e)
+	}
+	id := created["taskId"].(string)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		got, e := rawCallAs(t, s.URL, "tasks/get", map[string]any{"taskId": id}, "alice")
+		if e != nil {
+			t.Fatalf("alice's tasks/get: %v", e)
+		}
+		if got["status"] == "input_required" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("task %s: %v", id, got)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	for _, who := range []string{"bob", ""} {
+		if got, e := rawCallAs(t, s.URL, "tasks/get", map[string]any{"taskId": id}, who); e == nil {
+			t.Errorf("caller %q read alice's task: %v", who, got)
+		}
+		if got, e := rawCallAs(t, s.URL, "tasks/update", map[string]any{"taskId": id, "inputResponses": map[string]any{
+			"r1.promotion": map[string]any{"action": "accept", "content": map[string]any{"action": "rollback"}}}}, who); e == nil {
+			t.Errorf("caller %q answered alice's task: %v", who, got)
+		}
+		if got, e := rawCallAs(t, s.URL, "tasks/cancel", map[string]any{"taskId": id}, who); e == nil {
+			t.Errorf("caller %q cancelled alice's task: %v", who, got)
+		}
+	}
+	if got, e := rawCallAs(t, s.URL, "tasks/get", map[string]any{"taskId": id}, "alice"); e != nil || got["status"] != "input_required" {
+		t.Fatalf("alice's task after the others tried: %v %v", got, e)
 	}
 }
