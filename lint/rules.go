@@ -61,7 +61,7 @@ func init() {
 	}
 	lint := slices.Concat(lintRules, summaryRules, urlRules, outputRules, progressRules, contentRules, taskRules)
 	slices.SortFunc(lint, func(a, b *Rule) int { return strings.Compare(a.ID, b.ID) })
-	registry = append(loaders, lint...)
+	registry = slices.Concat(loaders, lint)
 }
 
 var lintRules = []*Rule{

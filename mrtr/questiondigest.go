@@ -58,7 +58,8 @@ func marshalQuestion(q mcp.InputRequest) ([]byte, bool) {
 	if err != nil {
 		return nil, false
 	}
-	b := append(head[:len(head)-1], `,"requestedSchema":`...)
+	b := head[:len(head)-1] // the object's fields so far, without its "}"
+	b = append(b, `,"requestedSchema":`...)
 	b = append(b, compact...)
 	for _, f := range [...]struct{ name, value string }{{"url", ep.URL}, {"elicitationId", ep.ElicitationID}} {
 		if f.value == "" {
