@@ -28,7 +28,7 @@ func TestGenerateRefusesLintErrors(t *testing.T) {
 		if err == nil || files != nil {
 			t.Fatalf("Generate(linted=%v) = %d files, %v; want a refusal", opts.Linted, len(files), err)
 		}
-		if msg := err.Error(); !strings.Contains(msg, "go-identifier-collision.mrtr.yaml:15:7") || !strings.Contains(msg, "[go-identifier-collision]") {
+		if msg := err.Error(); !strings.Contains(msg, "go-identifier-collision.mrtr.yaml:17:7") || !strings.Contains(msg, "[go-identifier-collision]") {
 			t.Errorf("refusal does not say where and which rule: %s", msg)
 		}
 	}
