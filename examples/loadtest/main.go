@@ -590,6 +590,9 @@ func ratios(v []float64) string {
 	s := slices.Clone(v)
 	slices.Sort(s)
 	med := s[len(s)/2]
+	if len(s)%2 == 0 {
+		med = (s[len(s)/2-1] + med) / 2
+	}
 	if len(s) == 1 {
 		return fmt.Sprintf("%.2f", med)
 	}
