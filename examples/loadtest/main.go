@@ -277,22 +277,26 @@ func start(exe, keys, variant, storeURL string) (*instance, error) {
 		in.base = "http://" + a
 		return in, nil
 	case err := <-in.done:
-		return nil, fmt.Errorf("server exited before listening: %v", err)
+		return nil, fmt.Errorf("server exited before listening: %w", err)
 	case <-time.After(30 * time.Second):
-		in.stop()
+		_ = in.stop()
 		return nil, errors.New("server did not listen within 30s")
 	}
 }
 
 // stop ends the process: stdin closed and SIGTERM, SIGKILL after 10s.
-func (in *instance) stop() {
+// It returns how the process exited (nil: status 0 after a graceful
+// shutdown).
+func (in *instance) stop() error {
 	_ = in.stdin.Close()
 	_ = in.cmd.Process.Signal(syscall.SIGTERM)
 	select {
-	case <-in.done:
+	case err := <-in.done:
+		return err
 	case <-time.After(10 * time.Second):
 		_ = in.cmd.Process.Kill()
-		<-in.done
+		err := <-in.done
+		return fmt.Errorf("killed after 10s without stopping: %w", err)
 	}
 }
 
@@ -307,7 +311,8 @@ func (in *instance) stats(client *http.Client, gc bool) (stats, error) {
 		return s, err
 	}
 	defer resp.Body.Close()
-	return s, json.NewDecoder(resp.Body).Decode(&s)
+	err = json.NewDecoder(resp.Body).Decode(&s)
+	return s, err
 }
 
 func runOne(cfg config, keys, st string, k int, variant string, seq int) (*result, error) {
@@ -319,8 +324,10 @@ func runOne(cfg config, keys, st string, k int, variant string, seq int) (*resul
 	}()
 	var ins []*instance
 	defer func() {
-		for _, in := range ins {
-			in.stop()
+		for j, in := range ins {
+			if err := in.stop(); err != nil {
+				fmt.Fprintf(os.Stderr, "loadtest: instance %d: %v\n", j+1, err)
+			}
 		}
 	}()
 	for range k {
