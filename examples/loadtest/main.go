@@ -70,6 +70,7 @@ type config struct {
 	variants  []string
 	repeat    int
 	exe       string
+	profile   string
 }
 
 // result is one measured run.
@@ -101,6 +102,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&variants, "variants", "generated,handwritten", "variants to run, interleaved")
 	fs.IntVar(&cfg.repeat, "repeat", 1, "repetitions of every (store, instances) pair")
 	fs.StringVar(&cfg.exe, "exe", "", "server binary (default: this binary, in serve mode)")
+	fs.StringVar(&cfg.profile, "cpuprofile", "", "directory where every instance writes its CPU profile (VARIANT-PID.pprof)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -243,9 +245,12 @@ func dropPrefix(st, prefix string) error {
 	}
 }
 
-func start(exe, keys, variant, storeURL string) (*instance, error) {
+func start(exe, keys, variant, storeURL, profile string) (*instance, error) {
 	cmd := exec.Command(exe)
 	cmd.Env = append(os.Environ(), envServe+"="+variant, envStore+"="+storeURL, seal.EnvKeys+"="+keys)
+	if profile != "" {
+		cmd.Env = append(cmd.Env, envProfile+"="+profile)
+	}
 	cmd.Stderr = os.Stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -331,7 +336,7 @@ func runOne(cfg config, keys, st string, k int, variant string, seq int) (*resul
 		}
 	}()
 	for range k {
-		in, err := start(cfg.exe, keys, variant, storeURL)
+		in, err := start(cfg.exe, keys, variant, storeURL, cfg.profile)
 		if err != nil {
 			return nil, err
 		}

@@ -11,7 +11,9 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -31,6 +33,10 @@ import (
 const (
 	envServe = "MRTR_LOADTEST_SERVE" // "generated" or "handwritten"
 	envStore = "MRTR_LOADTEST_STORE" // store URL (storeopen forms)
+	// envProfile, when set (by -cpuprofile DIR), is a directory where each
+	// instance writes the CPU profile of its whole life,
+	// VARIANT-PID.pprof.
+	envProfile = "MRTR_LOADTEST_CPUPROFILE"
 )
 
 // audience is the fleet name both variants bind their requestState to.
@@ -87,6 +93,19 @@ func serve(variant string) int {
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if dir := os.Getenv(envProfile); dir != "" {
+		f, err := os.Create(filepath.Join(dir, fmt.Sprintf("%s-%d.pprof", variant, os.Getpid())))
+		if err != nil {
+			log.Error("profile", "error", err)
+			return 1
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			log.Error("profile", "error", err)
+			return 1
+		}
+		defer pprof.StopCPUProfile()
+	}
 	ring, err := seal.RingFromEnv()
 	if err != nil {
 		log.Error("keys", "error", err)
