@@ -23,6 +23,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mrtrgen/mrtrgen/examples/generated/tickets"
+	"github.com/mrtrgen/mrtrgen/examples/internal/handtickets"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/seal"
 	"github.com/mrtrgen/mrtrgen/mrtr/store/storeopen"
@@ -47,6 +48,12 @@ const audience = "mrtrgen-loadtest"
 // example server's seeded data holds three open tickets, each closed once,
 // which cannot carry N workflows.)
 type business struct{ closed atomic.Int64 }
+
+// Subject and Close serve the hand-written variant (handtickets.Business).
+func (d *business) Subject(id string) (string, error) { return d.subject(id) }
+func (d *business) Close(id, reason string, comment *string) error {
+	return d.close(id, reason, comment)
+}
 
 func (d *business) subject(id string) (string, error) {
 	if id == "" {
@@ -129,8 +136,8 @@ func serve(variant string) int {
 		}
 		tickets.RegisterCloseSupportTicket(s, e, genTickets{d})
 	case "handwritten":
-		h := &handTickets{codec: codec, d: d, st: st, log: log}
-		s.AddTool(&mcp.Tool{Name: "close_support_ticket", Description: "Close a support ticket.", InputSchema: handInputSchema}, h.serve)
+		h := &handtickets.Server{Audience: audience, Codec: codec, Business: d, NoSecrets: noSecrets, Store: st, Log: log}
+		h.AddTo(s)
 	default:
 		log.Error("unknown variant", "variant", variant)
 		return 2

@@ -3,8 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,17 +10,13 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"regexp"
 	"slices"
 	"strconv"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
-	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5/pgxpool"
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/redis/go-redis/v9"
 
@@ -30,8 +24,8 @@ import (
 	"github.com/mrtrgen/mrtrgen/examples/generated/customers"
 	"github.com/mrtrgen/mrtrgen/examples/generated/onboarding"
 	"github.com/mrtrgen/mrtrgen/examples/generated/tickets"
+	"github.com/mrtrgen/mrtrgen/examples/internal/handtickets"
 	"github.com/mrtrgen/mrtrgen/mrtr"
-	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 	"github.com/mrtrgen/mrtrgen/mrtr/seal"
 	"github.com/mrtrgen/mrtrgen/mrtr/store"
@@ -230,6 +224,12 @@ func benchCodec() *seal.Codec {
 // and closing one is counted.
 type benchTickets struct{ closed atomic.Int64 }
 
+// Subject and Close serve the hand-written tool (handtickets.Business).
+func (d *benchTickets) Subject(id string) (string, error) { return d.subject(id) }
+func (d *benchTickets) Close(id, reason string, comment *string) error {
+	return d.close(id, reason, comment)
+}
+
 func (d *benchTickets) subject(id string) (string, error) {
 	if id == "" {
 		return "", mrtr.Reject("ticket %s does not exist", id)
@@ -276,219 +276,19 @@ func generatedServer(d *benchTickets, st store.Store) *mcp.Server {
 
 // ---------------------------------------------------------------------------
 // The hand-written baseline: what a careful developer writes on the go-sdk
-// alone for the same tool.
-
-var (
-	handTicketIDPattern = regexp.MustCompile(`^(?:[0-9]{1,12})$`)
-	handReasons         = []string{"resolved", "duplicate", "cancelled"}
-	handInputSchema     = json.RawMessage(`{"type":"object","additionalProperties":false,"required":["ticketId"],
-		"properties":{"ticketId":{"type":"string","maxLength":12,"pattern":"^(?:[0-9]{1,12})$"}}}`)
-	// The same form the generated tool sends.
-	handReasonSchema = json.RawMessage(`{
-  "properties": {
-    "closeReason": {
-      "oneOf": [
-        {
-          "const": "resolved",
-          "title": "Issue resolved"
-        },
-        {
-          "const": "duplicate",
-          "title": "Duplicate of another ticket"
-        },
-        {
-          "const": "cancelled",
-          "title": "Cancelled by the customer"
-        }
-      ],
-      "title": "Closing reason",
-      "type": "string"
-    },
-    "comment": {
-      "maxLength": 500,
-      "title": "Comment for the customer",
-      "type": "string"
-    }
-  },
-  "required": [
-    "closeReason"
-  ],
-  "type": "object"
-}`)
-)
+// alone for the same tool (package handtickets, shared with
+// examples/loadtest).
 
 func handWrittenServer(d *benchTickets) *mcp.Server {
-	h := &handTickets{codec: benchCodec(), d: d}
 	s := mcp.NewServer(&mcp.Implementation{Name: "bench-handwritten", Version: "test"}, nil)
-	s.AddTool(&mcp.Tool{Name: "close_support_ticket", Description: "Close a support ticket.", InputSchema: handInputSchema}, h.serve)
+	newHand(d).AddTo(s)
 	return s
 }
 
-type handTickets struct {
-	codec *seal.Codec
-	d     *benchTickets
-}
-
-func invalidParams(msg string) error {
-	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: msg}
-}
-
-func errorResult(msg string) *mcp.CallToolResult {
-	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: msg}}}
-}
-
-// serve is the hand-written round the benchmark measures the generated
-// code against, written as a tool without mrtrgen is: every check of the
-// round inline, in one function. Splitting it would make it a different
-// baseline.
-func (h *handTickets) serve(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	// Arguments, on every round.
-	var args map[string]any
-	if raw := req.Params.Arguments; len(bytes.TrimSpace(raw)) > 0 {
-		dec := json.NewDecoder(bytes.NewReader(raw))
-		dec.UseNumber()
-		if err := dec.Decode(&args); err != nil {
-			return errorResult("invalid arguments: arguments must be a JSON object"), nil //nolint:nilerr // a tool error is a result, not a Go error
-		}
-	}
-	var problems []string
-	for k := range args {
-		if k != "ticketId" {
-			problems = append(problems, k+": unknown argument")
-		}
-	}
-	id, isString := args["ticketId"].(string)
-	switch {
-	case args["ticketId"] == nil:
-		problems = append(problems, "ticketId: required")
-	case !isString:
-		problems = append(problems, "ticketId: expected a string")
-	default:
-		if n := utf8.RuneCountInString(id); n > 12 {
-			problems = append(problems, fmt.Sprintf("ticketId: at most 12 characters (got %d)", n))
-		}
-		if !handTicketIDPattern.MatchString(id) {
-			problems = append(problems, "ticketId: must match [0-9]{1,12}")
-		}
-	}
-	if len(problems) > 0 {
-		slices.Sort(problems)
-		// A tool execution error, as the engine answers (a model reads it
-		// and corrects its call).
-		return errorResult("invalid arguments: " + strings.Join(problems, "; ")), nil
-	}
-	// The state is bound to the server, the tool, the (anonymous) caller
-	// and the arguments, like the engine's.
-	b := seal.Binding{Audience: benchAudience, Subject: seal.ToolSubject("close_support_ticket"),
-		ArgsDigest: sha256.Sum256(binenc.AppendString([]byte("mrtrgen/args/v1\x00"), id))}
-
-	if req.Params.RequestState == "" {
-		subject, err := h.d.subject(id)
-		if err != nil {
-			return errorResult(err.Error()), nil
-		}
-		var wf [16]byte
-		if _, err := rand.Read(wf[:]); err != nil {
-			return nil, err
-		}
-		return h.ask(req, b, wf, id, subject, nil)
-	}
-	plain, err := h.codec.Open(b, req.Params.RequestState)
-	if err != nil {
-		return nil, invalidParams(seal.PublicMessage)
-	}
-	wf, subject, err := decodeHandState(plain)
-	if err != nil {
-		return nil, invalidParams(seal.PublicMessage)
-	}
-	resp, _ := req.Params.InputResponses["reason"].(*mcp.ElicitResult)
-	if resp == nil {
-		return h.ask(req, b, wf, id, subject, nil)
-	}
-	switch resp.Action {
-	case "decline", "cancel":
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "close_support_ticket was cancelled."}}}, nil
-	case "accept":
-	default:
-		return h.ask(req, b, wf, id, subject, []string{fmt.Sprintf("unknown elicitation action %q", resp.Action)})
-	}
-	// The answer, validated.
-	problems = problems[:0]
-	reason, isString := resp.Content["closeReason"].(string)
-	switch {
-	case resp.Content["closeReason"] == nil:
-		problems = append(problems, "closeReason: required")
-	case !isString:
-		problems = append(problems, "closeReason: expected a string")
-	case !slices.Contains(handReasons, reason):
-		problems = append(problems, "closeReason: must be one of resolved, duplicate, cancelled")
-	}
-	var comment *string
-	if v, ok := resp.Content["comment"]; ok && v != nil {
-		c, isString := v.(string)
-		switch {
-		case !isString:
-			problems = append(problems, "comment: expected a string")
-		case utf8.RuneCountInString(c) > 500:
-			problems = append(problems, fmt.Sprintf("comment: at most 500 characters (got %d)", utf8.RuneCountInString(c)))
-		default:
-			if err := noSecrets(ctx, c); err != nil {
-				problems = append(problems, "comment: "+err.Error())
-			}
-			comment = &c
-		}
-	}
-	if len(problems) > 0 {
-		return h.ask(req, b, wf, id, subject, problems)
-	}
-	if err := h.d.close(id, reason, comment); err != nil {
-		return errorResult(err.Error()), nil
-	}
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "Closed ticket " + id + " (" + reason + ")."}}}, nil
-}
-
-// ask seals the state and asks for the reason, the same question as the
-// generated tool's.
-func (h *handTickets) ask(req *mcp.CallToolRequest, b seal.Binding, wf [16]byte, id, subject string, problems []string) (*mcp.CallToolResult, error) {
-	if caps := req.ClientCapabilities(); caps == nil || caps.Elicitation == nil {
-		return nil, &jsonrpc.Error{Code: -32021, Message: "the client does not support elicitation"}
-	}
-	msg := "Provide the reason for closing ticket " + id + " (\"" + subject + "\")."
-	for _, p := range problems {
-		msg += "\n- " + p
-	}
-	token, err := h.codec.Seal(b, 15*time.Minute, encodeHandState(wf, subject))
-	if err != nil {
-		return nil, err
-	}
-	return &mcp.CallToolResult{
-		InputRequests: mcp.InputRequestMap{"reason": &mcp.ElicitParams{Message: msg, Mode: "form", RequestedSchema: handReasonSchema}},
-		RequestState:  token,
-	}, nil
-}
-
-// The hand-written state: version, workflow id, state, round and subject,
-// what the engine's envelope holds for this tool.
-func encodeHandState(wf [16]byte, subject string) []byte {
-	p := make([]byte, 0, 32+len(subject))
-	p = append(p, 1)
-	p = append(p, wf[:]...)
-	p = binenc.AppendUvarint(p, 2) // state askReason
-	p = binenc.AppendUvarint(p, 2) // round
-	return binenc.AppendString(p, subject)
-}
-
-func decodeHandState(p []byte) (wf [16]byte, subject string, err error) {
-	if len(p) < 17 || p[0] != 1 {
-		return wf, "", errors.New("malformed state")
-	}
-	copy(wf[:], p[1:17])
-	r := binenc.NewReader(p[17:])
-	if state, round := r.Uvarint(), r.Uvarint(); state != 2 || round != 2 {
-		return wf, "", errors.New("malformed state")
-	}
-	subject = r.String()
-	return wf, subject, r.Done()
+// newHand is the hand-written tool on d, without records (see package
+// handtickets).
+func newHand(d *benchTickets) *handtickets.Server {
+	return &handtickets.Server{Audience: benchAudience, Codec: benchCodec(), Business: d, NoSecrets: noSecrets}
 }
 
 func quietLogger() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
@@ -859,13 +659,13 @@ func BenchmarkRoundInProcess(b *testing.B) {
 		}
 	}
 	hand := func() round {
-		h := &handTickets{codec: benchCodec(), d: &benchTickets{}}
+		h := newHand(&benchTickets{})
 		return func(id, state string) (*mcp.CallToolResult, error) {
 			params := &mcp.CallToolParamsRaw{Meta: meta, Name: "close_support_ticket", Arguments: args(id), RequestState: state}
 			if state != "" {
 				params.InputResponses = benchAnswer
 			}
-			return h.serve(ctx, &mcp.CallToolRequest{Params: params})
+			return h.Serve(ctx, &mcp.CallToolRequest{Params: params})
 		}
 	}
 	variants := []struct {

@@ -1,4 +1,7 @@
-package main
+// Package handtickets is close_support_ticket (examples/specs/tickets)
+// written by hand on the go-sdk alone: the baseline that examples/server's
+// benchmarks and examples/loadtest measure the generated tool against.
+package handtickets
 
 import (
 	"bytes"
@@ -24,8 +27,7 @@ import (
 	"github.com/mrtrgen/mrtrgen/mrtr/store"
 )
 
-// The hand-written variant: close_support_ticket written on the go-sdk
-// alone, the baseline handTickets of examples/server/bench_test.go (the
+// Server is close_support_ticket written on the go-sdk alone (the
 // same argument and answer validation, the same elicitation, the same
 // state sealed with the same codec and binding, the same business calls)
 // plus the store calls the engine makes for this tool's final round, each
@@ -46,11 +48,28 @@ import (
 // fails, report a takeover, bound each store call with its own timeout,
 // log and trace each round. The first round makes no store call in
 // either variant (the continuation is sealed).
-type handTickets struct {
-	codec *seal.Codec
-	d     *business
-	st    store.Store
-	log   *slog.Logger
+//
+// Without a Store it is the in-process and HTTP baseline of
+// examples/server's benchmarks: the same work, no records.
+type Server struct {
+	// Audience binds the state to the server, as mrtr.Config.Audience.
+	Audience string
+	Codec    *seal.Codec
+	Business Business
+	// NoSecrets is the comment validator (the example's, for both).
+	NoSecrets func(ctx context.Context, comment string) error
+	// Store, when set, keeps the round and effect records as the engine
+	// does (below); nil: none, so a retried final round closes again.
+	Store store.Store
+	Log   *slog.Logger
+}
+
+// Business is the work behind the tool.
+type Business interface {
+	// Subject is the open ticket's subject, or an error the user sees.
+	Subject(id string) (string, error)
+	// Close closes the ticket.
+	Close(id, reason string, comment *string) error
 }
 
 const (
@@ -62,7 +81,7 @@ const (
 var (
 	handTicketIDPattern = regexp.MustCompile(`^(?:[0-9]{1,12})$`)
 	handReasons         = []string{"resolved", "duplicate", "cancelled"}
-	handInputSchema     = json.RawMessage(`{"type":"object","additionalProperties":false,"required":["ticketId"],
+	InputSchema         = json.RawMessage(`{"type":"object","additionalProperties":false,"required":["ticketId"],
 		"properties":{"ticketId":{"type":"string","maxLength":12,"pattern":"^(?:[0-9]{1,12})$"}}}`)
 	// The same form the generated tool sends.
 	handReasonSchema = json.RawMessage(`{
@@ -106,11 +125,11 @@ func errorResult(msg string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: msg}}}
 }
 
-// serve is the hand-written round the benchmark measures the generated
+// Serve is the hand-written round the benchmark measures the generated
 // code against, written as a tool without mrtrgen is: every check of the
 // round inline, in one function. Splitting it would make it a different
 // baseline.
-func (h *handTickets) serve(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+func (h *Server) Serve(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	// Arguments, on every round.
 	var args map[string]any
 	if raw := req.Params.Arguments; len(bytes.TrimSpace(raw)) > 0 {
@@ -148,11 +167,11 @@ func (h *handTickets) serve(ctx context.Context, req *mcp.CallToolRequest) (*mcp
 	}
 	// The state is bound to the server, the tool, the (anonymous) caller
 	// and the arguments, like the engine's.
-	b := seal.Binding{Audience: audience, Subject: seal.ToolSubject("close_support_ticket"),
+	b := seal.Binding{Audience: h.Audience, Subject: seal.ToolSubject("close_support_ticket"),
 		ArgsDigest: sha256.Sum256(binenc.AppendString([]byte("mrtrgen/args/v1\x00"), id))}
 
 	if req.Params.RequestState == "" {
-		subject, err := h.d.subject(id)
+		subject, err := h.Business.Subject(id)
 		if err != nil {
 			return errorResult(err.Error()), nil
 		}
@@ -162,7 +181,7 @@ func (h *handTickets) serve(ctx context.Context, req *mcp.CallToolRequest) (*mcp
 		}
 		return h.ask(req, b, wf, id, subject, nil)
 	}
-	plain, err := h.codec.Open(b, req.Params.RequestState)
+	plain, err := h.Codec.Open(b, req.Params.RequestState)
 	if err != nil {
 		return nil, invalidParams(seal.PublicMessage)
 	}
@@ -201,7 +220,7 @@ func (h *handTickets) serve(ctx context.Context, req *mcp.CallToolRequest) (*mcp
 		case utf8.RuneCountInString(c) > 500:
 			problems = append(problems, fmt.Sprintf("comment: at most 500 characters (got %d)", utf8.RuneCountInString(c)))
 		default:
-			if err := noSecrets(ctx, c); err != nil {
+			if err := h.NoSecrets(ctx, c); err != nil {
 				problems = append(problems, "comment: "+err.Error())
 			}
 			comment = &c
@@ -215,7 +234,13 @@ func (h *handTickets) serve(ctx context.Context, req *mcp.CallToolRequest) (*mcp
 
 // effect closes the ticket behind the round record and the effect record,
 // with the same two store batches as the engine.
-func (h *handTickets) effect(ctx context.Context, b seal.Binding, wf [16]byte, id, reason string, comment *string, answer map[string]any) (*mcp.CallToolResult, error) {
+func (h *Server) effect(ctx context.Context, b seal.Binding, wf [16]byte, id, reason string, comment *string, answer map[string]any) (*mcp.CallToolResult, error) {
+	if h.Store == nil {
+		if err := h.Business.Close(id, reason, comment); err != nil {
+			return errorResult(err.Error()), nil
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "Closed ticket " + id + " (" + reason + ")."}}}, nil
+	}
 	owner := newOwner()
 	ans, err := json.Marshal(answer)
 	if err != nil {
@@ -224,10 +249,10 @@ func (h *handTickets) effect(ctx context.Context, b seal.Binding, wf [16]byte, i
 	rfp := sha256.New()
 	rfp.Write(b.ArgsDigest[:])
 	rfp.Write(ans)
-	roundKey := fmt.Sprintf("%s/%s/round/%x/2", audience, b.Subject, wf)
+	roundKey := fmt.Sprintf("%s/%s/round/%x/2", h.Audience, b.Subject, wf)
 	effectKey := "close_support_ticket/close-" + id
 	efp := sha256.Sum256(binenc.AppendString(append(append([]byte("close_support_ticket\x00"), wf[:]...), b.ArgsDigest[:]...), reason))
-	res, err := store.Apply(ctx, h.st, []store.Op{
+	res, err := store.Apply(ctx, h.Store, []store.Op{
 		store.ClaimOp(store.ClaimRequest{Key: roundKey, Fingerprint: rfp.Sum(nil), Owner: owner, Lease: handLease}),
 		store.ClaimOp(store.ClaimRequest{Key: effectKey, Fingerprint: efp[:], Owner: owner, Lease: handLease}).IfClaimed(),
 	})
@@ -249,7 +274,7 @@ func (h *handTickets) effect(ctx context.Context, b seal.Binding, wf [16]byte, i
 	}
 	switch c := res[1].Claim; c.Status {
 	case store.Acquired:
-		if err := h.d.close(id, reason, comment); err != nil {
+		if err := h.Business.Close(id, reason, comment); err != nil {
 			h.release(roundKey, effectKey, owner)
 			return errorResult(err.Error()), nil
 		}
@@ -266,24 +291,24 @@ func (h *handTickets) effect(ctx context.Context, b seal.Binding, wf [16]byte, i
 	if err != nil {
 		return nil, err
 	}
-	if _, err := store.Apply(context.WithoutCancel(ctx), h.st, []store.Op{
+	if _, err := store.Apply(context.WithoutCancel(ctx), h.Store, []store.Op{
 		store.CompleteOp(effectKey, owner, []byte{1}, handEffectKeep),
 		store.CompleteOp(roundKey, owner, data, handRoundRetain),
 	}); err != nil {
-		h.log.Error("recording the round", "key", roundKey, "error", err)
+		h.Log.Error("recording the round", "key", roundKey, "error", err)
 	}
 	return reply, nil
 }
 
 // release gives back the claims of a round that did not finish.
-func (h *handTickets) release(roundKey, effectKey, owner string) {
+func (h *Server) release(roundKey, effectKey, owner string) {
 	ops := []store.Op{store.ReleaseOp(roundKey, owner)}
 	if effectKey != "" {
 		ops = append(ops, store.ReleaseOp(effectKey, owner))
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	_, _ = store.Apply(ctx, h.st, ops)
+	_, _ = store.Apply(ctx, h.Store, ops)
 }
 
 func newOwner() string {
@@ -294,7 +319,7 @@ func newOwner() string {
 
 // ask seals the state and asks for the reason, the same question as the
 // generated tool's.
-func (h *handTickets) ask(req *mcp.CallToolRequest, b seal.Binding, wf [16]byte, id, subject string, problems []string) (*mcp.CallToolResult, error) {
+func (h *Server) ask(req *mcp.CallToolRequest, b seal.Binding, wf [16]byte, id, subject string, problems []string) (*mcp.CallToolResult, error) {
 	if caps := req.ClientCapabilities(); caps == nil || caps.Elicitation == nil {
 		return nil, &jsonrpc.Error{Code: -32021, Message: "the client does not support elicitation"}
 	}
@@ -302,7 +327,7 @@ func (h *handTickets) ask(req *mcp.CallToolRequest, b seal.Binding, wf [16]byte,
 	for _, p := range problems {
 		msg += "\n- " + p
 	}
-	token, err := h.codec.Seal(b, 15*time.Minute, encodeHandState(wf, subject))
+	token, err := h.Codec.Seal(b, 15*time.Minute, encodeHandState(wf, subject))
 	if err != nil {
 		return nil, err
 	}
@@ -334,4 +359,9 @@ func decodeHandState(p []byte) (wf [16]byte, subject string, err error) {
 	}
 	subject = r.String()
 	return wf, subject, r.Done()
+}
+
+// AddTo registers the tool on s.
+func (h *Server) AddTo(s *mcp.Server) {
+	s.AddTool(&mcp.Tool{Name: "close_support_ticket", Description: "Close a support ticket.", InputSchema: InputSchema}, h.Serve)
 }
