@@ -21,7 +21,8 @@
 // the run (after a GC), then the generated/hand-written ratios.
 //
 // Both variants share the business stand-in of serve.go; the hand-written
-// variant's store calls, and what it leaves out, are described in hand.go.
+// variant's store calls, and what it leaves out, are described in
+// package examples/internal/handtickets.
 package main
 
 import (
