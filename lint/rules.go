@@ -1075,7 +1075,7 @@ func checkUnusedInput(c *checker, r *Rule) {
 				continue
 			}
 			for _, q := range s.Requests {
-				if !used[q.Key] {
+				if !used[q.Key] && !questionUsedElsewhere(c, t, q) {
 					c.report(r, q.Pos, c.toolScope(t, q.Lint, s.Lint), "%s %q: answer %q is never used (no template or branch names it and no check or effect follows)", t.Kind, t.Name, q.Key)
 				}
 			}
@@ -1142,6 +1142,9 @@ func checkKeyCollisions(c *checker, r *Rule) {
 		var keys, gates, asksAgain []named
 		for _, s := range t.States {
 			for _, q := range s.Requests {
+				if slices.Contains(t.AskersOf(q), s) && t.AskersOf(q)[0] != s {
+					continue // a question, seen where it is first asked
+				}
 				keys = append(keys, named{q.Key, q.Pos})
 				check("form field", fields(q.Fields))
 			}
@@ -1319,4 +1322,28 @@ func formField(t *spec.Tool, key, name string) *spec.Field {
 		}
 	}
 	return nil
+}
+
+// questionUsedElsewhere reports whether a question (asked in several
+// states) is followed by a check or effect after one of the states asking
+// it: its answer is then used.
+func questionUsedElsewhere(c *checker, t *spec.Tool, q *spec.InputRequest) bool {
+	if !t.Shared(q) {
+		return false
+	}
+	g := c.graph(t)
+	for i, s := range t.States {
+		if !slices.Contains(s.Requests, q) {
+			continue
+		}
+		after := false
+		g.afterNext(i).Each(func(j int) bool {
+			after = isKind(vocab.StateCheck, vocab.StateEffect)(g.states[j])
+			return !after
+		})
+		if after {
+			return true
+		}
+	}
+	return false
 }

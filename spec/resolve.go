@@ -68,6 +68,9 @@ func (r *resolver) resolveWorkflow(t *Tool) {
 	for _, s := range t.States {
 		for _, q := range s.Requests {
 			if prev, dup := keys[q.Key]; dup {
+				if prev == q {
+					continue // a question asked in several states
+				}
 				r.errorf(q.Pos, "name-collision", "give every input request of a tool its own key", "input request key %q is already used at %s", q.Key, prev.Pos)
 				continue
 			}
@@ -102,8 +105,13 @@ func (r *resolver) resolveWorkflow(t *Tool) {
 	for _, f := range t.AllFields() {
 		r.resolveValidators(f)
 	}
+	resolved := map[*Template]bool{} // a question's templates are in every state asking it
 	for _, s := range t.States {
 		for _, tpl := range s.Templates() {
+			if resolved[tpl] {
+				continue
+			}
+			resolved[tpl] = true
 			r.resolveTemplate(t, tpl, keys, s.Idempotency != nil && tpl == s.Idempotency.Key)
 			r.checkFormats(t, tpl, keys, s.Idempotency != nil && tpl == s.Idempotency.Key)
 		}
@@ -116,6 +124,7 @@ func (r *resolver) resolveWorkflow(t *Tool) {
 	r.resolveOptions(t)
 	r.resolveSets(t)
 	r.resolveValidatorReads(t, keys)
+	r.resolveQuestions(t)
 }
 
 // resolveOptions resolves the valuesFrom of every dynamic enum of a form
@@ -127,35 +136,33 @@ func (r *resolver) resolveOptions(t *Tool) {
 			lists = append(lists, c.Name)
 		}
 	}
-	for _, s := range t.States {
-		for _, q := range s.Requests {
-			for _, f := range q.Fields {
-				e := f
-				if f.Type == TypeArray && f.Items != nil {
-					e = f.Items
+	for _, q := range t.Requests() {
+		for _, f := range q.Fields {
+			e := f
+			if f.Type == TypeArray && f.Items != nil {
+				e = f.Items
+			}
+			if e.ValuesFrom == nil {
+				continue
+			}
+			src := t.Continuation.Field(e.ValuesFrom.Name)
+			switch {
+			case src == nil:
+				hint := "declare a continuation list: {type: array, maxItems: N, items: {type: option, maxLength: N, titleMaxLength: N}}"
+				if len(lists) > 0 {
+					hint = suggest(e.ValuesFrom.Name, lists, "continuation lists")
 				}
-				if e.ValuesFrom == nil {
-					continue
-				}
-				src := t.Continuation.Field(e.ValuesFrom.Name)
-				switch {
-				case src == nil:
-					hint := "declare a continuation list: {type: array, maxItems: N, items: {type: option, maxLength: N, titleMaxLength: N}}"
-					if len(lists) > 0 {
-						hint = suggest(e.ValuesFrom.Name, lists, "continuation lists")
-					}
-					r.errorf(e.ValuesFrom.Pos, "unknown-reference", hint, "form field %q: valuesFrom %q names no continuation field", f.Name, e.ValuesFrom.Name)
-				case src.OptionItems() == nil:
-					r.errorf(e.ValuesFrom.Pos, "field", "offer a list of options (items: {type: option}) or of strings", "form field %q: valuesFrom %q is %s, not a list of options or strings", f.Name, src.Name, src.WireType())
-				case src.Sensitive:
-					r.errorf(e.ValuesFrom.Pos, "field", "offer a list that may be shown, or drop sensitive: from it", "form field %q: valuesFrom %q is sensitive, but a form sends its options to the client", f.Name, src.Name)
-				case f != e && f.MinItems != nil && src.MaxItems != nil && *f.MinItems > *src.MaxItems:
-					// A multi-select that needs more options than the list
-					// can ever hold could never be answered.
-					r.errorf(f.Pos, "field", "lower minItems, or raise the list's maxItems", "form field %q: minItems %d is above the maxItems %d of continuation list %q it offers: the question could never be answered", f.Name, *f.MinItems, *src.MaxItems, src.Name)
-				default:
-					e.Source = src
-				}
+				r.errorf(e.ValuesFrom.Pos, "unknown-reference", hint, "form field %q: valuesFrom %q names no continuation field", f.Name, e.ValuesFrom.Name)
+			case src.OptionItems() == nil:
+				r.errorf(e.ValuesFrom.Pos, "field", "offer a list of options (items: {type: option}) or of strings", "form field %q: valuesFrom %q is %s, not a list of options or strings", f.Name, src.Name, src.WireType())
+			case src.Sensitive:
+				r.errorf(e.ValuesFrom.Pos, "field", "offer a list that may be shown, or drop sensitive: from it", "form field %q: valuesFrom %q is sensitive, but a form sends its options to the client", f.Name, src.Name)
+			case f != e && f.MinItems != nil && src.MaxItems != nil && *f.MinItems > *src.MaxItems:
+				// A multi-select that needs more options than the list
+				// can ever hold could never be answered.
+				r.errorf(f.Pos, "field", "lower minItems, or raise the list's maxItems", "form field %q: minItems %d is above the maxItems %d of continuation list %q it offers: the question could never be answered", f.Name, *f.MinItems, *src.MaxItems, src.Name)
+			default:
+				e.Source = src
 			}
 		}
 	}
@@ -239,10 +246,8 @@ func (t *Tool) AllFields() []*Field {
 	}
 	add(t.Arguments)
 	add(t.Continuation.Fields)
-	for _, s := range t.States {
-		for _, q := range s.Requests {
-			add(q.Fields)
-		}
+	for _, q := range t.Requests() {
+		add(q.Fields)
 	}
 	return fs
 }
