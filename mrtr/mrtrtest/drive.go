@@ -1,9 +1,9 @@
 package mrtrtest
 
 import (
-	"slices"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
