@@ -675,7 +675,7 @@ var loaderRules = []*Rule{
 	{ID: "field", Severity: spec.Error, Summary: "a field's constraints do not fit its type or role, or contradict each other"},
 	{ID: "state", Severity: spec.Error, Summary: "a state does not say exactly one thing to do, or lacks its transition"},
 	{ID: "branch", Severity: spec.Error, Summary: "a value branch routes on a value it cannot route on, or its arms do not fit the value's type"},
-	{ID: "ask", Severity: spec.Error, Summary: "an input request does not say exactly one thing it asks for"},
+	{ID: "ask", Severity: spec.Error, Summary: "an input request does not say exactly one thing it asks for, or a question (questions:) is asked in no state"},
 	{ID: "template", Severity: spec.Error, Summary: "a message template is malformed"},
 	{ID: "template-format", Severity: spec.Error, Summary: "a placeholder's format does not fit the type of the value it names",
 		Why: "Formats write numbers, money, percentages, durations, dates and lists the same way on every machine (docs/spec.md, Templates); a format over a value of another type would show nonsense, so the loader refuses it at the placeholder."},

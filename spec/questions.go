@@ -37,10 +37,6 @@ func (d *decoder) decodeQuestions(n *yaml.Node) []*InputRequest {
 	var out []*InputRequest
 	for _, rp := range pairs(n) {
 		d.checkIdent(rp.k, "question")
-		if isQuestionUse(rp.v) {
-			d.errorf(rp.v, "schema", "write the question here as an ask entry (elicit, elicitUrl, sample or roots)", "question %q refers to itself", rp.key)
-			continue
-		}
 		if r := d.decodeRequest(rp); r != nil {
 			out = append(out, r)
 		}
@@ -64,7 +60,7 @@ func (d *decoder) resolveQuestions(t *Tool, uses []questionUse, keys map[string]
 				}
 				hint += " (questions: " + strings.Join(names, ", ") + ")"
 			}
-			d.errorf(u.node, "question", hint, "state %q asks question %q, which the workflow does not define", u.state.Name, u.key)
+			d.errorf(u.node, "unknown-reference", hint, "state %q asks question %q, which the workflow does not define", u.state.Name, u.key)
 			continue
 		}
 		used[u.key] = true
@@ -74,7 +70,7 @@ func (d *decoder) resolveQuestions(t *Tool, uses []questionUse, keys map[string]
 	for _, q := range t.Questions {
 		if !used[q.Key] {
 			at := keys[q.Key]
-			d.errorf(at, "question", "ask it in a state (ask: {"+q.Key+": question}) or remove it", "question %q is asked in no state", q.Key)
+			d.errorf(at, "ask", "ask it in a state (ask: {"+q.Key+": question}) or remove it", "question %q is asked in no state", q.Key)
 		}
 	}
 }

@@ -71,7 +71,11 @@ func (r *resolver) resolveWorkflow(t *Tool) {
 				if prev == q {
 					continue // a question asked in several states
 				}
-				r.errorf(q.Pos, "name-collision", "give every input request of a tool its own key", "input request key %q is already used at %s", q.Key, prev.Pos)
+				hint := "give every input request of a tool its own key"
+				if t.Shared(prev) || t.Shared(q) {
+					hint = "ask the question (" + q.Key + ": question), or rename the entry"
+				}
+				r.errorf(q.Pos, "name-collision", hint, "input request key %q is already used at %s", q.Key, prev.Pos)
 				continue
 			}
 			keys[q.Key] = q
