@@ -102,9 +102,14 @@ func stateDoc(constName string, s *spec.State) string {
 // that a loop can come back to first forgets its answers, so it asks again.
 func (w *workflow) goTo(target string, on vocab.Edge) *jen.Statement {
 	st := jen.Null()
-	if t := w.t.State(target); t != nil && t.Kind == vocab.StateAsk && w.reentrant(target) {
+	if t := w.t.State(target); t != nil && t.Kind == vocab.StateAsk {
+		// A question another state asks may have been answered there:
+		// entering this ask asks it again, as lint's answer-not-given has it.
+		reentrant := w.reentrant(target)
 		for _, q := range t.Requests {
-			st.Id("f").Dot(field(q.Key)).Op("=").Nil().Line()
+			if reentrant || len(w.t.AskersOf(q)) > 1 {
+				st.Id("f").Dot(field(q.Key)).Op("=").Nil().Line()
+			}
 		}
 	}
 	return st.Return(jen.Qual(pkgImpl, "Goto").Call(jen.Id("r"), w.stateID(target), edgeCode(on)))

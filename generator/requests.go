@@ -12,9 +12,12 @@ import (
 // requestFuncs emits the input request builders (elicitation forms, sampling,
 // roots, confirmation gates) and the message templates they use.
 func (w *workflow) requestFuncs(jf *jen.File) {
+	first := func(s *spec.State, q *spec.InputRequest) bool { return w.t.AskersOf(q)[0] == s }
 	for _, s := range w.t.States {
 		for _, q := range s.Requests {
-			w.requestBuilderFunc(jf, s, q)
+			if first(s, q) { // a question is built once, by key
+				w.requestBuilderFunc(jf, s, q)
+			}
 		}
 		if s.Confirm != nil {
 			w.gateBuilderFunc(jf, s)
@@ -22,6 +25,9 @@ func (w *workflow) requestFuncs(jf *jen.File) {
 	}
 	for _, s := range w.t.States {
 		for _, q := range s.Requests {
+			if !first(s, q) {
+				continue
+			}
 			if q.Message != nil {
 				w.templateFuncDecl(jf, w.templateFunc(s.Name, q.Key+"Message"), q.Message)
 			}
@@ -107,7 +113,11 @@ func (w *workflow) requestBuilderFunc(jf *jen.File, s *spec.State, q *spec.Input
 			jen.Id("URL"):     jen.Id(w.templateFunc(s.Name, q.Key+"URL")).Call(jen.Id("f")),
 		})
 	}
-	jf.Commentf("%s builds input request %q of state %s; problems with a previous answer are added to it.", name, q.Key, s.Name)
+	if askers := w.t.AskersOf(q); len(askers) > 1 {
+		jf.Commentf("%s builds question %q of states %s; problems with a previous answer are added to it.", name, q.Key, stateNames(askers))
+	} else {
+		jf.Commentf("%s builds input request %q of state %s; problems with a previous answer are added to it.", name, q.Key, s.Name)
+	}
 	problemsParam := jen.Id("problems").Qual(pkgImpl, "Problems")
 	if q.Kind == vocab.Roots {
 		problemsParam = jen.Id("_").Qual(pkgImpl, "Problems")

@@ -669,6 +669,9 @@ func (w *workflow) fixtureFields(answers jen.Code) (jen.Dict, error) {
 	for _, s := range w.t.States {
 		for _, q := range s.Requests {
 			hasRequests = true
+			if w.t.AskersOf(q)[0] != s {
+				continue // a question: one answer by key
+			}
 			if bad := w.invalidAnswer(q); bad != nil {
 				invalid[jen.Lit(q.Key)] = bad
 			}

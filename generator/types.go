@@ -156,14 +156,10 @@ func (w *workflow) allFields() []*spec.Field {
 	return fs
 }
 
-// requests lists every input request of the workflow in state order.
-func (w *workflow) requests() []*spec.InputRequest {
-	var out []*spec.InputRequest
-	for _, s := range w.t.States {
-		out = append(out, s.Requests...)
-	}
-	return out
-}
+// requests lists every input request of the workflow once, in state order
+// (a question asked in several states where it is first asked): one key is
+// one answer, one answer type and one continuation entry.
+func (w *workflow) requests() []*spec.InputRequest { return w.t.Requests() }
 
 func (w *workflow) stateID(name string) *jen.Statement { return jen.Id(w.n.stateConst(name)) }
 
@@ -358,7 +354,15 @@ func (w *workflow) flowType(jf *jen.File) {
 		g.Id("Continuation").Id(n.continuation())
 		for _, s := range t.States {
 			for _, q := range s.Requests {
-				g.Commentf("%s answers input request %q (state %s); nil until given.", field(q.Key), q.Key, s.Name)
+				askers := t.AskersOf(q)
+				if askers[0] != s {
+					continue // a question, declared where it is first asked
+				}
+				if len(askers) > 1 {
+					g.Commentf("%s answers question %q (states %s); nil until given.", field(q.Key), q.Key, stateNames(askers))
+				} else {
+					g.Commentf("%s answers input request %q (state %s); nil until given.", field(q.Key), q.Key, s.Name)
+				}
 				g.Id(field(q.Key)).Add(w.answerType(q))
 			}
 		}
@@ -404,4 +408,16 @@ func (w *workflow) firstCheckState(check string) *spec.State {
 		}
 	}
 	return nil
+}
+
+// stateNames is "a, b and c".
+func stateNames(states []*spec.State) string {
+	var names []string
+	for _, s := range states {
+		names = append(names, s.Name)
+	}
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }

@@ -1,6 +1,9 @@
 package lint
 
 import (
+	"strconv"
+	"strings"
+
 	"github.com/mrtrgen/mrtrgen/internal/machine"
 	"github.com/mrtrgen/mrtrgen/spec"
 	"github.com/mrtrgen/mrtrgen/vocab"
@@ -42,7 +45,8 @@ func (c *checker) answers(t *spec.Tool) *answerFlow {
 	for i, s := range g.states {
 		a.own[i] = newBitset(n)
 		for _, q := range s.Requests {
-			if a.owner[a.keys[q.Key]] == i {
+			if a.owner[a.keys[q.Key]] == i || t.Shared(q) {
+				// A question is answered by every state asking it.
 				a.own[i].Add(a.keys[q.Key])
 			}
 		}
@@ -82,8 +86,20 @@ func (a *answerFlow) leavingWith(i int, on vocab.Edge, in bitset) bitset {
 // the ask never has its answer, and after the last visit the answer is
 // missing only if the ask was left by decline or cancel.
 func (a *answerFlow) witness(i int, key string) string {
-	owner := a.owner[a.keys[key]]
-	return a.g.walkTo(i, func(from int, on vocab.Edge) bool { return from == owner && on == vocab.Next })
+	bit := a.keys[key]
+	return a.g.walkTo(i, func(from int, on vocab.Edge) bool { return a.own[from].Has(bit) && on == vocab.Next })
+}
+
+// askers names the states that ask the request of bit, for findings:
+// "askReason", or "askFree" or "askPaid" for a question.
+func (a *answerFlow) askers(bit int) string {
+	var names []string
+	for i, s := range a.g.states {
+		if a.own[i].Has(bit) {
+			names = append(names, strconv.Quote(s.Name))
+		}
+	}
+	return strings.Join(names, " or ")
 }
 
 // templateUse is one template of a state and the opt-out scopes that apply
@@ -138,14 +154,13 @@ func checkAnswerNotGiven(c *checker, r *Rule) {
 					if !ok || flow.given[i] == nil || flow.at(i).Has(bit) {
 						continue // unknown key (the loader said so) or unreachable state
 					}
-					owner := flow.g.states[flow.owner[bit]].Name
-					if flow.owner[bit] == i {
+					if flow.own[i].Has(bit) {
 						c.report(r, ref.Pos, u.sc, "%s %q: {%s} in %s of state %q names the answer to %q, which is asked in this same state: it is not given yet when the text is shown",
 							t.Kind, t.Name, ref.Name(), u.what, s.Name, ref.Path[0])
 						continue
 					}
-					c.report(r, ref.Pos, u.sc, "%s %q: {%s} in %s of state %q names the answer to %q, which is not given on every path here (it is given only after %q by its next edge); it would render as nothing on the walk %s",
-						t.Kind, t.Name, ref.Name(), u.what, s.Name, ref.Path[0], owner, flow.witness(i, ref.Path[0]))
+					c.report(r, ref.Pos, u.sc, "%s %q: {%s} in %s of state %q names the answer to %q, which is not given on every path here (it is given only after %s by its next edge); it would render as nothing on the walk %s",
+						t.Kind, t.Name, ref.Name(), u.what, s.Name, ref.Path[0], flow.askers(bit), flow.witness(i, ref.Path[0]))
 				}
 			}
 		}

@@ -76,10 +76,16 @@ func (c *checker) report(r *Rule, pos spec.Pos, sc scope, format string, args ..
 		c.used[s] = true
 		return
 	}
-	c.out = append(c.out, spec.Diagnostic{
+	d := spec.Diagnostic{
 		Pos: pos, Severity: r.Severity, Rule: r.ID,
 		Message: fmt.Sprintf(format, args...), Hint: r.Hint,
-	})
+	}
+	// A question asked in several states is seen by a rule once per
+	// state; what it says about the question itself is said once.
+	if c.file.HasQuestions() && slices.Contains(c.out, d) {
+		return
+	}
+	c.out = append(c.out, d)
 }
 
 // checkSuppressions reports opt-outs of unknown rules and opt-outs that

@@ -675,7 +675,7 @@ var loaderRules = []*Rule{
 	{ID: "field", Severity: spec.Error, Summary: "a field's constraints do not fit its type or role, or contradict each other"},
 	{ID: "state", Severity: spec.Error, Summary: "a state does not say exactly one thing to do, or lacks its transition"},
 	{ID: "branch", Severity: spec.Error, Summary: "a value branch routes on a value it cannot route on, or its arms do not fit the value's type"},
-	{ID: "ask", Severity: spec.Error, Summary: "an input request does not say exactly one thing it asks for"},
+	{ID: "ask", Severity: spec.Error, Summary: "an input request does not say exactly one thing it asks for, or a question (questions:) is asked in no state"},
 	{ID: "template", Severity: spec.Error, Summary: "a message template is malformed"},
 	{ID: "template-format", Severity: spec.Error, Summary: "a placeholder's format does not fit the type of the value it names",
 		Why: "Formats write numbers, money, percentages, durations, dates and lists the same way on every machine (docs/spec.md, Templates); a format over a value of another type would show nonsense, so the loader refuses it at the placeholder."},
@@ -1075,7 +1075,7 @@ func checkUnusedInput(c *checker, r *Rule) {
 				continue
 			}
 			for _, q := range s.Requests {
-				if !used[q.Key] {
+				if !used[q.Key] && !questionUsedElsewhere(c, t, q) {
 					c.report(r, q.Pos, c.toolScope(t, q.Lint, s.Lint), "%s %q: answer %q is never used (no template or branch names it and no check or effect follows)", t.Kind, t.Name, q.Key)
 				}
 			}
@@ -1142,6 +1142,9 @@ func checkKeyCollisions(c *checker, r *Rule) {
 		var keys, gates, asksAgain []named
 		for _, s := range t.States {
 			for _, q := range s.Requests {
+				if slices.Contains(t.AskersOf(q), s) && t.AskersOf(q)[0] != s {
+					continue // a question, seen where it is first asked
+				}
 				keys = append(keys, named{q.Key, q.Pos})
 				check("form field", fields(q.Fields))
 			}
@@ -1319,4 +1322,28 @@ func formField(t *spec.Tool, key, name string) *spec.Field {
 		}
 	}
 	return nil
+}
+
+// questionUsedElsewhere reports whether a question (asked in several
+// states) is followed by a check or effect after one of the states asking
+// it: its answer is then used.
+func questionUsedElsewhere(c *checker, t *spec.Tool, q *spec.InputRequest) bool {
+	if !t.Shared(q) {
+		return false
+	}
+	g := c.graph(t)
+	for i, s := range t.States {
+		if !slices.Contains(s.Requests, q) {
+			continue
+		}
+		after := false
+		g.afterNext(i).Each(func(j int) bool {
+			after = isKind(vocab.StateCheck, vocab.StateEffect)(g.states[j])
+			return !after
+		})
+		if after {
+			return true
+		}
+	}
+	return false
 }

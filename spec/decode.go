@@ -24,6 +24,9 @@ type decoder struct {
 	file  string
 	kind  vocab.Kind // of the workflow being decoded
 	diags Diagnostics
+	// uses are the ask entries of the workflow being decoded that name
+	// one of its questions (questions.go).
+	uses []questionUse
 }
 
 func (d *decoder) pos(n *yaml.Node) Pos { return Pos{File: d.file, Line: n.Line, Col: n.Column} }
@@ -203,7 +206,8 @@ func (d *decoder) decodeWorkflow(tp pair) *Tool {
 	if !mcpNameRE.MatchString(tp.key) {
 		d.errorf(tp.k, "schema", "MCP names are 1-128 characters of A-Z a-z 0-9 _ . -", "%s name %q is not a valid MCP name", d.kind, tp.key)
 	}
-	var statesNode *yaml.Node
+	var statesNode, questionsNode *yaml.Node
+	d.uses = nil
 	wkeys := map[string]*yaml.Node{}
 	resource := func() *ResourceDecl {
 		if t.Resource == nil {
@@ -250,6 +254,9 @@ func (d *decoder) decodeWorkflow(tp pair) *Tool {
 			t.Initial, t.InitialPos = p.v.Value, d.pos(p.v)
 		case "states":
 			statesNode = p.v
+		case "questions":
+			questionsNode = p.v
+			t.Questions = d.decodeQuestions(p.v)
 		case "lint":
 			t.Lint = d.decodeLint(p.v)
 		}
@@ -264,6 +271,14 @@ func (d *decoder) decodeWorkflow(tp pair) *Tool {
 		states = append(states, d.decodeState(sp))
 	}
 	t.States = orderStates(t.Initial, states)
+	if questionsNode != nil || len(d.uses) > 0 {
+		qkeys := map[string]*yaml.Node{}
+		for _, qp := range pairs(questionsNode) {
+			qkeys[qp.key] = qp.k
+		}
+		d.resolveQuestions(t, d.uses, qkeys)
+	}
+	d.uses = nil
 	// A sensitive answer is part of the continuation too: it stays
 	// server-side unless the spec chose otherwise (lint refuses that).
 	if !t.Continuation.StorageSet && sensitiveAnswer(t.States) {
@@ -667,7 +682,7 @@ func (d *decoder) decodeState(sp pair) *State {
 			// count what was written so the state is not also said to ask
 			// for nothing.
 			askEntries = len(p.v.Content) / 2
-			s.Requests = d.decodeRequests(p.v)
+			s.Requests = d.decodeRequests(s, p.v)
 		case "confirm":
 			s.Kind, s.Confirm = vocab.StateConfirm, d.decodeGate(p.v)
 		case "askAgain":
@@ -759,10 +774,14 @@ func (d *decoder) decodeOutcomes(n *yaml.Node) []*Branch {
 }
 
 // decodeRequests decodes the input requests of an ask, sorted by key.
-func (d *decoder) decodeRequests(n *yaml.Node) []*InputRequest {
+func (d *decoder) decodeRequests(s *State, n *yaml.Node) []*InputRequest {
 	var out []*InputRequest
 	for _, rp := range pairs(n) {
 		d.checkIdent(rp.k, "input request")
+		if isQuestionUse(rp.v) {
+			d.uses = append(d.uses, questionUse{state: s, key: rp.key, node: rp.v})
+			continue
+		}
 		if r := d.decodeRequest(rp); r != nil {
 			out = append(out, r)
 		}

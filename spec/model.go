@@ -108,7 +108,11 @@ type Tool struct {
 	// onExhausted, an ask's onExhausted); states the walk does not reach
 	// follow, sorted by name.
 	States []*State
-	Lint   *LintConfig
+	// Questions are the input requests several states may ask (sorted by
+	// key): a state asking one holds the same *InputRequest in its
+	// Requests (questions.go).
+	Questions []*InputRequest
+	Lint      *LintConfig
 	// ValidatorReads are the reads of each validator with context the
 	// workflow uses, sorted by validator name, resolved against the
 	// workflow's arguments, continuation fields and forms (ReadsOf).

@@ -68,7 +68,14 @@ func (r *resolver) resolveWorkflow(t *Tool) {
 	for _, s := range t.States {
 		for _, q := range s.Requests {
 			if prev, dup := keys[q.Key]; dup {
-				r.errorf(q.Pos, "name-collision", "give every input request of a tool its own key", "input request key %q is already used at %s", q.Key, prev.Pos)
+				if prev == q {
+					continue // a question asked in several states
+				}
+				hint := "give every input request of a tool its own key"
+				if t.Shared(prev) || t.Shared(q) {
+					hint = "ask the question (" + q.Key + ": question), or rename the entry"
+				}
+				r.errorf(q.Pos, "name-collision", hint, "input request key %q is already used at %s", q.Key, prev.Pos)
 				continue
 			}
 			keys[q.Key] = q
@@ -102,8 +109,13 @@ func (r *resolver) resolveWorkflow(t *Tool) {
 	for _, f := range t.AllFields() {
 		r.resolveValidators(f)
 	}
+	resolved := map[*Template]bool{} // a question's templates are in every state asking it
 	for _, s := range t.States {
 		for _, tpl := range s.Templates() {
+			if resolved[tpl] {
+				continue
+			}
+			resolved[tpl] = true
 			r.resolveTemplate(t, tpl, keys, s.Idempotency != nil && tpl == s.Idempotency.Key)
 			r.checkFormats(t, tpl, keys, s.Idempotency != nil && tpl == s.Idempotency.Key)
 		}
@@ -116,6 +128,7 @@ func (r *resolver) resolveWorkflow(t *Tool) {
 	r.resolveOptions(t)
 	r.resolveSets(t)
 	r.resolveValidatorReads(t, keys)
+	r.resolveQuestions(t)
 }
 
 // resolveOptions resolves the valuesFrom of every dynamic enum of a form
@@ -127,35 +140,33 @@ func (r *resolver) resolveOptions(t *Tool) {
 			lists = append(lists, c.Name)
 		}
 	}
-	for _, s := range t.States {
-		for _, q := range s.Requests {
-			for _, f := range q.Fields {
-				e := f
-				if f.Type == TypeArray && f.Items != nil {
-					e = f.Items
+	for _, q := range t.Requests() {
+		for _, f := range q.Fields {
+			e := f
+			if f.Type == TypeArray && f.Items != nil {
+				e = f.Items
+			}
+			if e.ValuesFrom == nil {
+				continue
+			}
+			src := t.Continuation.Field(e.ValuesFrom.Name)
+			switch {
+			case src == nil:
+				hint := "declare a continuation list: {type: array, maxItems: N, items: {type: option, maxLength: N, titleMaxLength: N}}"
+				if len(lists) > 0 {
+					hint = suggest(e.ValuesFrom.Name, lists, "continuation lists")
 				}
-				if e.ValuesFrom == nil {
-					continue
-				}
-				src := t.Continuation.Field(e.ValuesFrom.Name)
-				switch {
-				case src == nil:
-					hint := "declare a continuation list: {type: array, maxItems: N, items: {type: option, maxLength: N, titleMaxLength: N}}"
-					if len(lists) > 0 {
-						hint = suggest(e.ValuesFrom.Name, lists, "continuation lists")
-					}
-					r.errorf(e.ValuesFrom.Pos, "unknown-reference", hint, "form field %q: valuesFrom %q names no continuation field", f.Name, e.ValuesFrom.Name)
-				case src.OptionItems() == nil:
-					r.errorf(e.ValuesFrom.Pos, "field", "offer a list of options (items: {type: option}) or of strings", "form field %q: valuesFrom %q is %s, not a list of options or strings", f.Name, src.Name, src.WireType())
-				case src.Sensitive:
-					r.errorf(e.ValuesFrom.Pos, "field", "offer a list that may be shown, or drop sensitive: from it", "form field %q: valuesFrom %q is sensitive, but a form sends its options to the client", f.Name, src.Name)
-				case f != e && f.MinItems != nil && src.MaxItems != nil && *f.MinItems > *src.MaxItems:
-					// A multi-select that needs more options than the list
-					// can ever hold could never be answered.
-					r.errorf(f.Pos, "field", "lower minItems, or raise the list's maxItems", "form field %q: minItems %d is above the maxItems %d of continuation list %q it offers: the question could never be answered", f.Name, *f.MinItems, *src.MaxItems, src.Name)
-				default:
-					e.Source = src
-				}
+				r.errorf(e.ValuesFrom.Pos, "unknown-reference", hint, "form field %q: valuesFrom %q names no continuation field", f.Name, e.ValuesFrom.Name)
+			case src.OptionItems() == nil:
+				r.errorf(e.ValuesFrom.Pos, "field", "offer a list of options (items: {type: option}) or of strings", "form field %q: valuesFrom %q is %s, not a list of options or strings", f.Name, src.Name, src.WireType())
+			case src.Sensitive:
+				r.errorf(e.ValuesFrom.Pos, "field", "offer a list that may be shown, or drop sensitive: from it", "form field %q: valuesFrom %q is sensitive, but a form sends its options to the client", f.Name, src.Name)
+			case f != e && f.MinItems != nil && src.MaxItems != nil && *f.MinItems > *src.MaxItems:
+				// A multi-select that needs more options than the list
+				// can ever hold could never be answered.
+				r.errorf(f.Pos, "field", "lower minItems, or raise the list's maxItems", "form field %q: minItems %d is above the maxItems %d of continuation list %q it offers: the question could never be answered", f.Name, *f.MinItems, *src.MaxItems, src.Name)
+			default:
+				e.Source = src
 			}
 		}
 	}
@@ -239,10 +250,8 @@ func (t *Tool) AllFields() []*Field {
 	}
 	add(t.Arguments)
 	add(t.Continuation.Fields)
-	for _, s := range t.States {
-		for _, q := range s.Requests {
-			add(q.Fields)
-		}
+	for _, q := range t.Requests() {
+		add(q.Fields)
 	}
 	return fs
 }

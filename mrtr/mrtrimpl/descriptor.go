@@ -100,7 +100,8 @@ func (d *Descriptor) Subject() string {
 	return seal.ToolSubject(d.Name)
 }
 
-// Request finds the request with key (keys are unique in a program).
+// Request finds the request with key (a key is one request of a program;
+// a question several states ask is the same request in each of them).
 func (d *Descriptor) Request(key string) *RequestInfo {
 	for i := range d.States {
 		if j := d.States[i].RequestIndex(key); j >= 0 {
@@ -117,7 +118,9 @@ func (d *Descriptor) RequestOrder(reqs mcp.InputRequestMap) []string {
 	keys := make([]string, 0, len(reqs))
 	for i := range d.States {
 		for _, q := range d.States[i].Requests {
-			if _, ok := reqs[q.Key]; ok {
+			// A question several states ask is listed once, where it is
+			// first asked.
+			if _, ok := reqs[q.Key]; ok && !slices.Contains(keys, q.Key) {
 				keys = append(keys, q.Key)
 			}
 		}

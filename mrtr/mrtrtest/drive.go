@@ -3,6 +3,7 @@ package mrtrtest
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -68,16 +69,24 @@ func checkRequests(d *mrtrimpl.Descriptor, reply *mrtr.Reply) string {
 	if reply.RequestState == "" || len(reply.InputRequests) == 0 {
 		return fmt.Sprintf("it asked for input with %d requests and requestState %q", len(reply.InputRequests), reply.RequestState)
 	}
+	// A question (a key several states ask) belongs to each of them: the
+	// round's keys must all be one state's.
 	var owner string
-	for _, key := range keys(reply.InputRequests) {
-		s := requestOwner(d, key)
-		if s == nil {
+	var common []string // the states asking every key so far
+	for i, key := range keys(reply.InputRequests) {
+		askers := requestOwners(d, key)
+		if len(askers) == 0 {
 			return fmt.Sprintf("it asked for %q, which the descriptor of %s does not declare", key, d.Name)
 		}
-		if owner != "" && owner != s.Name {
-			return fmt.Sprintf("it asked for the requests of two states (%s and %s) in one round", owner, s.Name)
+		if i == 0 {
+			common, owner = askers, askers[0]
+			continue
 		}
-		owner = s.Name
+		kept := slices.DeleteFunc(slices.Clone(common), func(n string) bool { return !slices.Contains(askers, n) })
+		if len(kept) == 0 {
+			return fmt.Sprintf("it asked for the requests of two states (%s and %s) in one round", owner, askers[0])
+		}
+		common, owner = kept, kept[0]
 	}
 	return ""
 }

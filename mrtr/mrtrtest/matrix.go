@@ -397,7 +397,21 @@ func requestNamed(d *mrtrimpl.Descriptor, key string) *mrtrimpl.RequestInfo {
 	return nil
 }
 
-// requestOwner is the state that asks key, or nil.
+// requestOwners names the states that ask key, in descriptor order: one,
+// or several for a question.
+func requestOwners(d *mrtrimpl.Descriptor, key string) []string {
+	var out []string
+	for i := range d.States {
+		for _, q := range d.States[i].Requests {
+			if q.Key == key {
+				out = append(out, d.States[i].Name)
+			}
+		}
+	}
+	return out
+}
+
+// requestOwner is the (first) state that asks key, or nil.
 func requestOwner(d *mrtrimpl.Descriptor, key string) *mrtrimpl.StateInfo {
 	for i := range d.States {
 		for _, q := range d.States[i].Requests {

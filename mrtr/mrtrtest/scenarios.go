@@ -62,9 +62,11 @@ func (m *matrix[F]) missingInput(t tb) {
 // asksState reports whether reply asks the questions of state name.
 func asksState(d *mrtrimpl.Descriptor, reply *mrtr.Reply, name string) bool {
 	for key := range reply.InputRequests {
-		return requestOwner(d, key).Name == name
+		if !slices.Contains(requestOwners(d, key), name) {
+			return false
+		}
 	}
-	return false
+	return len(reply.InputRequests) > 0
 }
 
 // invalidResponse sends, per request key of Fixtures.Invalid, the invalid

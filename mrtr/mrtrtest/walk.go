@@ -83,6 +83,9 @@ func (w *Walker[F]) rejectPlan(t *testing.T, d *mrtrimpl.Descriptor, walk string
 			maps.Copy(others, w.answers(t, o, "", pl.answers))
 		}
 	}
+	for _, key := range askKeys(s) {
+		delete(others, key) // a question s asks too is not another state's
+	}
 	if len(others) == 0 {
 		others["unrelated_key"] = Accept(map[string]any{"unrelated": true})
 	}
