@@ -172,7 +172,3 @@ func resolveRead(t *Tool, keys map[string]*InputRequest, read ValueRef) (ValueRe
 // typed confirmation, or an ask bounding its validators with context
 // (maxAttempts).
 func (s *State) CountsRefusals() bool { return s.RefusalLimit() > 0 }
-
-// AttemptBound is RefusalLimit: the maxAttempts of a state that counts
-// refusals (0 for any other).
-func (s *State) AttemptBound() int { return s.RefusalLimit() }

@@ -63,8 +63,8 @@ func TestValidatorReadsResolve(t *testing.T) {
 		t.Fatalf("reads: %+v", reads)
 	}
 	ask := tool.State("askTicket")
-	if !ask.UsesFlowValidators(f) || !ask.CountsRefusals() || ask.AttemptBound() != 3 {
-		t.Fatalf("askTicket: uses %v, counts %v, bound %d", ask.UsesFlowValidators(f), ask.CountsRefusals(), ask.AttemptBound())
+	if !ask.UsesFlowValidators(f) || !ask.CountsRefusals() || ask.RefusalLimit() != 3 {
+		t.Fatalf("askTicket: uses %v, counts %v, bound %d", ask.UsesFlowValidators(f), ask.CountsRefusals(), ask.RefusalLimit())
 	}
 	es := ask.Edges()
 	if last := es[len(es)-1]; last.On.Label() != "exhausted" || last.To != "done" {
