@@ -21,8 +21,10 @@ import "context"
 type Runner interface {
 	// RunStep runs step of task taskID if the task's record still waits
 	// for that step, and records its end. A duplicate, late or stale step
-	// (the record has moved on, the task ended or expired, another run of
-	// it is in progress elsewhere) does nothing and returns nil.
+	// (the record has moved on, the task ended or expired) does nothing
+	// and returns nil. A step another instance is running (its lease is
+	// live) is not run either, but that is an error: the other run may be
+	// on an instance that just died, and this one must come back later.
 	//
 	// nil means the step is settled: it must not be run again. An error
 	// means it was not (the store failed, or ctx ended before the step
