@@ -165,6 +165,17 @@ func (e *Engine) ToolRequest(ctx context.Context, req *mcp.CallToolRequest) (Req
 
 // request builds the engine's view of a call.
 func (e *Engine) request(ctx context.Context, extra *mcp.RequestExtra, args json.RawMessage, responses mcp.InputResponseMap, state string, caps *mcp.ClientCapabilities) (Request, error) {
+	principal, err := e.authenticate(ctx, extra)
+	if err != nil {
+		return Request{}, err
+	}
+	return Request{Arguments: args, InputResponses: responses, RequestState: state, Capabilities: caps, Principal: principal}, nil
+}
+
+// authenticate finds the caller of a request (Config.Authenticate, or the
+// SDK's verified token); a failure is logged with its reason and answered
+// with an opaque -32602 "not authenticated".
+func (e *Engine) authenticate(ctx context.Context, extra *mcp.RequestExtra) (string, error) {
 	auth := e.cfg.Authenticate
 	if auth == nil {
 		auth = defaultPrincipal
@@ -172,9 +183,9 @@ func (e *Engine) request(ctx context.Context, extra *mcp.RequestExtra, args json
 	principal, err := auth(ctx, extra)
 	if err != nil {
 		e.log.WarnContext(ctx, "mrtr: authentication failed", "error", err)
-		return Request{}, &jsonrpc.Error{Code: codeInvalidParams, Message: "not authenticated"}
+		return "", &jsonrpc.Error{Code: codeInvalidParams, Message: "not authenticated"}
 	}
-	return Request{Arguments: args, InputResponses: responses, RequestState: state, Capabilities: caps, Principal: principal}, nil
+	return principal, nil
 }
 
 // serveRounds runs a round natively, or, for a client older than MRTR on a

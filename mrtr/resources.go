@@ -211,8 +211,23 @@ func (e *Engine) addCompleter(kind vocab.Kind, name string, p any) {
 // the completions capability). A reference to nothing registered, or an
 // argument without completions, gets no values; a handler method's error
 // is logged and answered as an internal error.
+//
+// Suggestions are data too (the customers, regions or services a caller
+// may see), so a completion is a trust boundary like a round: the caller
+// is authenticated first (Config.Authenticate; a failure is -32602 "not
+// authenticated", and no handler method runs), and a completion method
+// finds who asks with PrincipalFromContext, to offer only what that caller
+// may read.
 func (e *Engine) Complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
 	res := &mcp.CompleteResult{Completion: mcp.CompletionResultDetails{Values: []string{}}}
+	if req == nil || req.Params == nil {
+		return nil, &jsonrpc.Error{Code: codeInvalidParams, Message: "completion/complete needs params"}
+	}
+	principal, err := e.authenticate(ctx, req.Extra)
+	if err != nil {
+		return nil, err
+	}
+	ctx = context.WithValue(ctx, principalKey{}, principal)
 	ref := req.Params.Ref
 	if ref == nil {
 		return nil, &jsonrpc.Error{Code: codeInvalidParams, Message: "completion/complete needs a ref"}
@@ -247,4 +262,16 @@ func (e *Engine) Complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.C
 		res.Completion.Values = values
 	}
 	return res, nil
+}
+
+// principalKey carries the authenticated caller of a completion.
+type principalKey struct{}
+
+// PrincipalFromContext returns the caller Config.Authenticate found for
+// the request ctx belongs to, inside a completion method (the source of
+// `complete: {from: ...}`); ok is false elsewhere. In a round, the caller
+// is the flow's Call().Principal instead.
+func PrincipalFromContext(ctx context.Context) (principal string, ok bool) {
+	principal, ok = ctx.Value(principalKey{}).(string)
+	return principal, ok
 }
