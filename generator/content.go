@@ -80,12 +80,27 @@ func (w *workflow) contentMethods(seen map[string]bool) []handlerMethod {
 func (w *workflow) contentTemplates(jf *jen.File, s *spec.State) {
 	for i, c := range stateContent(s) {
 		if c.URI != nil {
-			w.templateFuncDecl(jf, w.templateFunc(s.Name, fmt.Sprintf("Content%dURI", i+1)), c.URI)
+			w.contentURIFuncDecl(jf, w.templateFunc(s.Name, fmt.Sprintf("Content%dURI", i+1)), c.URI)
 		}
 		if c.Text != nil {
 			w.templateFuncDecl(jf, w.templateFunc(s.Name, fmt.Sprintf("Content%dText", i+1)), c.Text)
 		}
 	}
+}
+
+// contentURIFuncDecl emits a function rendering a content item's uri. Each
+// value put between the template's literal parts is escaped
+// (mrtrimpl.URLValue), so it stays one segment and adds no query or
+// fragment; a uri that is one whole value is the caller's URI as given.
+// Either way the engine checks the URI before it is sent
+// (mrtrimpl.CheckURI).
+func (w *workflow) contentURIFuncDecl(jf *jen.File, name string, tpl *spec.Template) {
+	if len(tpl.Parts) == 1 && tpl.Parts[0].Ref != nil {
+		w.templateFuncDecl(jf, name, tpl)
+		return
+	}
+	jf.Commentf("%s renders the URI %q, its values escaped.", name, tpl.Raw)
+	w.templateFuncBody(jf, name, tpl, func(v *jen.Statement) *jen.Statement { return jen.Qual(pkgImpl, "URLValue").Call(v) })
 }
 
 // contentValue is the mrtrimpl.Content of item i of state s (a composite

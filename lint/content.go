@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -54,6 +55,101 @@ tool.`,
       markExported: {effect: markExported, next: done}`,
 		check: checkResourceEffects,
 	},
+	{
+		ID: "content-uri-structure", Severity: spec.Error,
+		Summary: "a content item's uri does not fix its scheme, or has an optional part",
+		Hint:    "write the scheme and the fixed path out, with each value one segment: 'reports://{region}/summary'",
+		Why: `A content item's uri names a resource the client may fetch, show or open. The values put
+into it are escaped (one segment each, no query or fragment of their own), and the runtime
+refuses the URI it builds if it has a dot segment, a control character, no scheme, or the
+scheme javascript:, vbscript: or data: (the workflow ends rejected). A template that does
+not start with its scheme lets a value choose what kind of URI it is; a section
+({?name}…{/name}) puts text into the URI that no escaping covers.`,
+		Bad:   `- resourceLink: {uri: '{kind}:{region}/data.csv', name: data}`,
+		Good:  `- resourceLink: {uri: 'charts://{region}/data.csv', name: data}`,
+		check: checkContentURIStructure,
+	},
+	{
+		ID: "content-uri-from-value", Severity: spec.Warning,
+		Summary: "a content item's uri is one whole value: the caller chooses it",
+		Hint:    "build the uri from a fixed scheme and path, or silence this with the reason the caller may choose it",
+		Why: `A uri such as '{resourceUri}' is taken as the caller gave it: the client will show or
+fetch whatever URI was passed in, under this server's name. The runtime refuses the worst
+(no scheme, javascript:, vbscript:, data:, dot segments, control characters), but any other
+absolute URI goes through. Say in an opt-out why that is what the tool is for.`,
+		Bad:   `- resource: {uri: '{target}', mimeType: text/plain, text: Notes}`,
+		Good:  `- resource: {uri: 'notes://{target}', mimeType: text/plain, text: Notes}`,
+		check: checkContentURIFromValue,
+	},
+}
+
+// contentItems lists the content items of state s: its result's content and
+// its messages'.
+func contentItems(s *spec.State) []*spec.Content {
+	items := append([]*spec.Content(nil), s.Content...)
+	for _, m := range s.Messages {
+		if m.Content != nil {
+			items = append(items, m.Content)
+		}
+	}
+	return items
+}
+
+// wholeValueURI reports whether tpl is one placeholder and nothing else.
+func wholeValueURI(tpl *spec.Template) bool {
+	return len(tpl.Parts) == 1 && tpl.Parts[0].Ref != nil
+}
+
+func checkContentURIStructure(c *checker, r *Rule) {
+	for _, t := range c.file.Workflows() {
+		for _, s := range t.States {
+			for _, it := range contentItems(s) {
+				tpl := it.URI
+				if tpl == nil || wholeValueURI(tpl) {
+					continue
+				}
+				where := fmt.Sprintf("%s %q: state %q: %s uri %q", t.Kind, t.Name, s.Name, it.Kind, tpl.Raw)
+				for _, p := range tpl.Parts {
+					if p.Open != nil || p.Close {
+						c.report(r, tpl.Pos, c.toolScope(t, s.Lint), "%s has a section ({?name}…{/name}): a uri is one address, not a text with optional parts", where)
+						break
+					}
+				}
+				first := tpl.Parts[0]
+				if first.Ref != nil || !hasScheme(first.Literal) {
+					c.report(r, tpl.Pos, c.toolScope(t, s.Lint), "%s does not start with its scheme (such as reports://): a value would choose what kind of URI it is", where)
+				}
+			}
+		}
+	}
+}
+
+// hasScheme reports whether literal starts with an RFC 3986 scheme and its
+// colon.
+func hasScheme(literal string) bool {
+	i := strings.IndexByte(literal, ':')
+	if i <= 0 {
+		return false
+	}
+	for j, ch := range literal[:i] {
+		letter := ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z'
+		if !letter && (j == 0 || !(ch >= '0' && ch <= '9' || ch == '+' || ch == '-' || ch == '.')) {
+			return false
+		}
+	}
+	return true
+}
+
+func checkContentURIFromValue(c *checker, r *Rule) {
+	for _, t := range c.file.Workflows() {
+		for _, s := range t.States {
+			for _, it := range contentItems(s) {
+				if it.URI != nil && wholeValueURI(it.URI) {
+					c.report(r, it.URI.Pos, c.toolScope(t, s.Lint), "%s %q: state %q: %s uri %q is the value the caller gave", t.Kind, t.Name, s.Name, it.Kind, it.URI.Raw)
+				}
+			}
+		}
+	}
 }
 
 func checkCompletionValues(c *checker, r *Rule) {
@@ -85,13 +181,7 @@ func checkContentMIMETypes(c *checker, r *Rule) {
 	want := map[spec.ContentKind]string{spec.ContentImage: "image/", spec.ContentAudio: "audio/"}
 	for _, t := range c.file.Workflows() {
 		for _, s := range t.States {
-			items := append([]*spec.Content(nil), s.Content...)
-			for _, m := range s.Messages {
-				if m.Content != nil {
-					items = append(items, m.Content)
-				}
-			}
-			for _, it := range items {
+			for _, it := range contentItems(s) {
 				prefix, ok := want[it.Kind]
 				if ok && it.MIMEType != "" && !strings.HasPrefix(strings.ToLower(it.MIMEType), prefix) {
 					c.report(r, it.Pos, c.toolScope(t, s.Lint), "%s %q: state %q returns %s with MIME type %q", t.Kind, t.Name, s.Name, it.Kind, it.MIMEType)

@@ -472,6 +472,9 @@ func (rr *run[F]) runStates(ctx context.Context) (*Reply, error) {
 // questions (with the next continuation sealed), or the workflow's result.
 func (rr *run[F]) endRound(ctx context.Context, r *round, info *mrtrimpl.StateInfo, st mrtrimpl.Step, path []string) (*Reply, error) {
 	e, d, p, f := rr.e, rr.d, rr.p, rr.f
+	if reply := rr.refuseURIs(ctx, r, st); reply != nil {
+		return reply, nil
+	}
 	switch st.Kind {
 	case mrtrimpl.StepAsk:
 		if problems := p.CheckContinuation(ctx, f); len(problems) > 0 {
@@ -492,6 +495,49 @@ func (rr *run[F]) endRound(ctx context.Context, r *round, info *mrtrimpl.StateIn
 		return &Reply{Final: st.Final, Path: path}, nil
 	}
 	return nil, fmt.Errorf("mrtr: %s: state %s returned no step", d.Name, info.Name)
+}
+
+// refuseURIs ends the workflow rejected when the step would send a URI that
+// mrtrimpl.CheckURI refuses: the uri of a result's content item, or the url
+// of a URL-mode elicitation, rendered from values a caller chose. The
+// client learns only that the URI was refused; the log says why.
+func (rr *run[F]) refuseURIs(ctx context.Context, r *round, st mrtrimpl.Step) *Reply {
+	var bad error
+	switch st.Kind {
+	case mrtrimpl.StepFinish:
+		items := st.Final.Content
+		for _, m := range st.Final.Messages {
+			if m.Content != nil {
+				items = append(items[:len(items):len(items)], *m.Content)
+			}
+		}
+		for _, c := range items {
+			// An empty uri is a resource's own contents: the engine fills in
+			// the URI that was read, which matched the resource's template.
+			if c.URI != "" {
+				if err := mrtrimpl.CheckURI(c.URI, mrtrimpl.ContentItemURI); err != nil {
+					bad = err
+					break
+				}
+			}
+		}
+	case mrtrimpl.StepAsk:
+		for _, p := range st.Ask {
+			if ep, ok := p.Params.(*mcp.ElicitParams); ok && p.Kind == vocab.ElicitURL {
+				if err := mrtrimpl.CheckURI(ep.URL, mrtrimpl.ElicitationURL); err != nil {
+					bad = fmt.Errorf("input request %q: %w", p.Key, err)
+					break
+				}
+			}
+		}
+	}
+	if bad == nil {
+		return nil
+	}
+	rr.call.Logger.WarnContext(ctx, "mrtr: a URI rendered from the workflow's values is refused", "reason", bad.Error())
+	r.ended = true
+	rr.rt.outcome = string(OutcomeRejected)
+	return &Reply{Final: &mrtrimpl.Final{Outcome: OutcomeRejected, Text: rr.d.Name + ": a URI built from the values given is not allowed"}}
 }
 
 // consume deletes a finished workflow's server-side continuations, however

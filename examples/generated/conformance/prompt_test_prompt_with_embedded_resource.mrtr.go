@@ -226,6 +226,7 @@ func (p testPromptWithEmbeddedResourceProgram) NewFlow(ctx context.Context, c *m
 		if n := utf8.RuneCountInString(v); n > 500 {
 			problems.TooLong("resourceUri", 500, n)
 		}
+		problems.CheckFormat("resourceUri", "uri", v)
 		f.Args.ResourceURI = v
 	case mrtrimpl.Absent:
 		problems.Required("resourceUri")

@@ -43,9 +43,9 @@ func DriveTestPromptWithEmbeddedResource(t testing.TB, h *mrtrtest.Harness[*Test
 // derived from the spec, and the knobs of the fake that provoke each failure.
 func fixturesTestPromptWithEmbeddedResource(h *fakeTestPromptWithEmbeddedResource) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
-		Args:         map[string]any{"resourceUri": "example"},
+		Args:         map[string]any{"resourceUri": "https://example.com/a"},
 		Other:        "bob",
-		OtherArgs:    map[string]any{"resourceUri": "another"},
+		OtherArgs:    map[string]any{"resourceUri": "https://example.com/b"},
 		Unauthorized: "mallory",
 		WantOutcome:  vocab.OutcomeSuccess,
 	}
@@ -84,7 +84,8 @@ func TestTestPromptWithEmbeddedResourceTransitions(t *testing.T) {
 func TestTestPromptWithEmbeddedResourceValidation(t *testing.T) {
 	p := testPromptWithEmbeddedResourceProgram{h: &fakeTestPromptWithEmbeddedResource{}}
 	decodeArguments := mrtrtest.ArgumentDecoder(p)
-	validArguments := map[string]any{"resourceUri": "example"}
+	validArguments := map[string]any{"resourceUri": "https://example.com/a"}
 	mrtrtest.Broken(t, decodeArguments, validArguments, "resourceUri", nil, "resourceUri: required")
 	mrtrtest.Broken(t, decodeArguments, validArguments, "resourceUri", strings.Repeat("x", 501), "resourceUri: at most 500 characters (got 501)")
+	mrtrtest.Broken(t, decodeArguments, validArguments, "resourceUri", "no-scheme", "resourceUri: must be a valid uri")
 }

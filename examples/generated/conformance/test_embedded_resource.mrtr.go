@@ -228,7 +228,8 @@ func (p testEmbeddedResourceProgram) CheckContinuation(ctx context.Context, f *T
 	return nil
 }
 
-// testEmbeddedResourceDoneContent1URI renders "test://embedded-resource".
+// testEmbeddedResourceDoneContent1URI renders the URI "test://embedded-resource", its values
+// escaped.
 func testEmbeddedResourceDoneContent1URI(_ *TestEmbeddedResourceFlow) string {
 	return "test://embedded-resource"
 }

@@ -251,7 +251,8 @@ func testMultipleContentTypesDoneMessage(_ *TestMultipleContentTypesFlow) string
 	return "Multiple content types test:"
 }
 
-// testMultipleContentTypesDoneContent2URI renders "test://mixed-content-resource".
+// testMultipleContentTypesDoneContent2URI renders the URI "test://mixed-content-resource", its
+// values escaped.
 func testMultipleContentTypesDoneContent2URI(_ *TestMultipleContentTypesFlow) string {
 	return "test://mixed-content-resource"
 }

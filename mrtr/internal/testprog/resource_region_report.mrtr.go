@@ -458,7 +458,7 @@ func regionReportRenderContent1Text(f *RegionReportFlow) string {
 	return b.String()
 }
 
-// regionReportRenderContent2URI renders "reports://{region}/chart.png".
+// regionReportRenderContent2URI renders the URI "reports://{region}/chart.png", its values escaped.
 func regionReportRenderContent2URI(f *RegionReportFlow) string {
-	return "reports://" + f.Args.Region + "/chart.png"
+	return "reports://" + mrtrimpl.URLValue(f.Args.Region) + "/chart.png"
 }

@@ -298,9 +298,9 @@ func describeChartRenderMessage3(f *DescribeChartFlow) string {
 	return "Describe the chart of " + f.Args.Region + " in a " + f.Args.Tone + " tone."
 }
 
-// describeChartRenderContent2URI renders "charts://{region}/notes".
+// describeChartRenderContent2URI renders the URI "charts://{region}/notes", its values escaped.
 func describeChartRenderContent2URI(f *DescribeChartFlow) string {
-	return "charts://" + f.Args.Region + "/notes"
+	return "charts://" + mrtrimpl.URLValue(f.Args.Region) + "/notes"
 }
 
 // describeChartRenderContent2Text renders "Notes on {region}".

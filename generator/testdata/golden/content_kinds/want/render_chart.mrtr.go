@@ -298,14 +298,14 @@ func renderChartDoneMessage(f *RenderChartFlow) string {
 	return "Chart of " + f.Args.Region + ":"
 }
 
-// renderChartDoneContent3URI renders "charts://{region}/data.csv".
+// renderChartDoneContent3URI renders the URI "charts://{region}/data.csv", its values escaped.
 func renderChartDoneContent3URI(f *RenderChartFlow) string {
-	return "charts://" + f.Args.Region + "/data.csv"
+	return "charts://" + mrtrimpl.URLValue(f.Args.Region) + "/data.csv"
 }
 
-// renderChartDoneContent4URI renders "charts://{region}/notes".
+// renderChartDoneContent4URI renders the URI "charts://{region}/notes", its values escaped.
 func renderChartDoneContent4URI(f *RenderChartFlow) string {
-	return "charts://" + f.Args.Region + "/notes"
+	return "charts://" + mrtrimpl.URLValue(f.Args.Region) + "/notes"
 }
 
 // renderChartDoneContent4Text renders "Notes on {region}".

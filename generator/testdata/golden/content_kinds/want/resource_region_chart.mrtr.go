@@ -444,9 +444,9 @@ func regionChartAskSizeSizeMessage(f *RegionChartFlow) string {
 	return "Which size for the chart of " + f.Args.Region + "?"
 }
 
-// regionChartDoneContent2URI renders "charts://{region}/caption".
+// regionChartDoneContent2URI renders the URI "charts://{region}/caption", its values escaped.
 func regionChartDoneContent2URI(f *RegionChartFlow) string {
-	return "charts://" + f.Args.Region + "/caption"
+	return "charts://" + mrtrimpl.URLValue(f.Args.Region) + "/caption"
 }
 
 // regionChartDoneContent2Text renders "Chart of {region} ({size.pixels})".
