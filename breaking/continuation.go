@@ -206,6 +206,17 @@ func gateDiff(o, n *spec.Gate) string {
 	if o.Field != n.Field {
 		ds = append(ds, fmt.Sprintf("field %q → %q", o.Field, n.Field))
 	}
+	// A typed confirmation asks for a text where a yes/no gate asks for a
+	// boolean: another form, so another question digest, even with the
+	// same message.
+	switch ot, nt := templateRaw(o.Typed), templateRaw(n.Typed); {
+	case o.Typed == nil && n.Typed != nil:
+		ds = append(ds, fmt.Sprintf("a yes/no gate made typed (%q)", nt))
+	case o.Typed != nil && n.Typed == nil:
+		ds = append(ds, fmt.Sprintf("a typed gate (%q) made yes/no", ot))
+	case ot != nt:
+		ds = append(ds, fmt.Sprintf("typed text %q → %q", ot, nt))
+	}
 	return strings.Join(ds, "; ")
 }
 

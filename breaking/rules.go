@@ -96,9 +96,10 @@ Custom validators are not rerun on carried values, so adding one is not reported
 		Summary: "a gate a waiting workflow may have passed changed what it confirms",
 		Hint:    "give the changed gate a new name and keep the old one for waiting workflows, or accept the break and drain for one TTL",
 		Why: `A passed confirmation travels in the token as a digest of the question the user
-accepted. When the question changes (its text, the values it shows, its key or field),
-the new build cannot take that consent for what it would now ask, and refuses the
-waiting workflow (log reason gate_changed) rather than act on it. Only gates after which
+accepted. When the question changes (its text, the values it shows, its key or field, a
+yes/no gate made typed or back, the text to type), the new build cannot take that consent
+for what it would now ask, and refuses the waiting workflow (log reason gate_changed)
+rather than act on it. Only gates after which
 a workflow can still wait matter: a workflow waiting in the gate itself is asked again,
 and a gate followed only by checks, effects and the end is never carried.`,
 		Old: `confirmRefund:
