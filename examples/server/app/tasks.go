@@ -4,8 +4,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/mrtrgen/mrtrgen/examples/generated/conformancetasks"
 	"github.com/mrtrgen/mrtrgen/examples/generated/deployments"
-	"github.com/mrtrgen/mrtrgen/examples/taskfixtures"
 	"github.com/mrtrgen/mrtrgen/mrtr/tasks"
 )
 
@@ -23,14 +23,15 @@ func (a *App) newTasks() error {
 }
 
 // registerTasks installs the extension on the server and registers the
-// long-running tools: deploy_release (generated, spec task:) and the
-// fixtures of the conformance suite's tasks scenarios.
+// long-running tools, all generated from specs: deploy_release and the
+// fixtures of the conformance suite's tasks scenarios (with greet, their
+// one tool that never runs as a task).
 func (a *App) registerTasks(deploy deployments.DeployReleaseHandler) error {
 	if err := a.Tasks.Install(a.Server); err != nil {
 		return err
 	}
 	deployments.RegisterAll(a.Server, a.Engine, deploy)
-	taskfixtures.Register(a.Server, a.Tasks)
+	conformancetasks.Register(a.Server, a.Engine)
 	return nil
 }
 
