@@ -27,8 +27,8 @@
 // One job per step, of kind "mrtr_task_step", whose args are the task id
 // and the step number ({"task_id": "...", "step": 2}) and nothing else: no
 // user data reaches River's tables. The tables are River's own
-// (river_job, river_leader, river_queue, river_client, river_migration,
-// and on SQLite river_notification), created by River's migrations
+// (river_job, river_leader, river_queue, river_client, river_client_queue,
+// river_notification and river_migration), created by River's migrations
 // (rivermigrate) when the executor starts, in Options.Schema on
 // PostgreSQL. The queue is Options.Queue (default "mrtr_tasks"); every
 // instance of one deployment must use the same queue and schema, and no
@@ -41,9 +41,15 @@
 // hours. A step whose instance died stays "running" in River's table
 // until River's rescuer, which runs on the elected leader instance every
 // 30 s (fixed in River v0.51), finds it running for longer than
-// RescueAfter and makes it retryable. Rescue therefore comes between
-// RescueAfter and RescueAfter + 30 s after the step started, plus up to
-// 15 s of leader election when the dead instance was the leader. A
+// RescueAfter and makes it retryable; River's scheduler, every 5 s, then
+// makes it available. Rescue therefore comes between RescueAfter and
+// RescueAfter + 35 s after the step started, plus up to 21 s of leader
+// election when the dead instance was the leader (its term lapses 15 s
+// after its last renewal; the others try every 5 to 6 s), when the new
+// leader's rescuer runs at once. Measured (TestKilledInstanceIsRescued,
+// RescueAfter 1 s, the dead instance the leader): 18 to 20 s from SIGKILL
+// to the step running elsewhere. RescueAfter must exceed JobTimeout, so
+// that River does not rescue a step that is still within its time; a
 // RescueAfter shorter than the longest step only costs repeated runs that
 // the step's claim turns away.
 //
