@@ -200,7 +200,9 @@ type stepWorker struct {
 
 // Work runs the step. nil completes the job; an error has River retry it
 // (retryPolicy); a step cut off by Stop is snoozed for 0 s, which puts it
-// back in the queue without counting an attempt.
+// back in the queue without counting an attempt. (River does so by itself
+// for an error that is context.Canceled; a Runner cut off while writing to
+// its store may return another.)
 func (w *stepWorker) Work(ctx context.Context, job *river.Job[stepArgs]) error {
 	id, step := job.Args.TaskID, job.Args.Step
 	err := w.e.runner.RunStep(ctx, id, step)
