@@ -7,8 +7,8 @@
 // # What is guaranteed
 //
 // Each enqueued step runs at least once: Enqueue returns only once the job
-// is committed, and a job leaves River's tables only after RunStep
-// returned nil for it, or after its attempts ran out (see MaxAttempts).
+// is committed, and River settles a job only when RunStep returned nil for
+// it, or when its attempts ran out (Options.MaxAttempts).
 // At least once is not exactly once: a step runs again when its instance
 // died, when it ran past JobTimeout, when Stop cut it off, or when the
 // rescuer judged it stuck (RescueAfter) while it was in fact still
@@ -41,17 +41,32 @@
 // hours. A step whose instance died stays "running" in River's table
 // until River's rescuer, which runs on the elected leader instance every
 // 30 s (fixed in River v0.51), finds it running for longer than
-// RescueAfter and makes it retryable; River's scheduler, every 5 s, then
-// makes it available. Rescue therefore comes between RescueAfter and
-// RescueAfter + 35 s after the step started, plus up to 21 s of leader
-// election when the dead instance was the leader (its term lapses 15 s
-// after its last renewal; the others try every 5 to 6 s), when the new
-// leader's rescuer runs at once. Measured (TestKilledInstanceIsRescued,
+// RescueAfter and makes it retryable (as an error: after the retry delay,
+// and it counts as an attempt); River's scheduler, every 5 s, then makes it
+// available. Rescue therefore comes between RescueAfter and RescueAfter +
+// 35 s (plus the retry delay) after the step started, plus up to 21 s of
+// leader election when the dead instance was the leader (its term lapses
+// 15 s after its last renewal; the others try every 5 to 6 s), when the
+// new leader's rescuer runs at once. Measured (TestKilledInstanceIsRescued,
 // RescueAfter 1 s, the dead instance the leader): 18 to 20 s from SIGKILL
 // to the step running elsewhere. RescueAfter must exceed JobTimeout, so
 // that River does not rescue a step that is still within its time; a
 // RescueAfter shorter than the longest step only costs repeated runs that
 // the step's claim turns away.
+//
+// # Knobs
+//
+// Options: Queue and Schema (where), Workers (steps at once per
+// instance), JobTimeout (a step's time; default 5 min), RescueAfter (when
+// a dead instance's step is run again; default JobTimeout + 1 min),
+// MaxAttempts (default 100) and Logger. River's other settings keep their
+// defaults; those that shape latency: a new job is fetched when its
+// insert is notified (LISTEN/NOTIFY on PostgreSQL, a polled table on
+// SQLite) but at most every 100 ms (FetchCooldown), else every 1 s
+// (FetchPollInterval). Measured (TestEnqueueToRunLatency, one step at a
+// time, both databases): median 100 ms, at most 1 s from Enqueue on one
+// instance to RunStep on another. The rescuer's 30 s, the scheduler's 5 s
+// and leader election's 5 s / 15 s are not configurable in River v0.51.
 //
 // # Stop
 //

@@ -33,17 +33,13 @@ type Options struct {
 	// + 1 minute.
 	RescueAfter time.Duration
 	// MaxAttempts is how many times a step is run before River gives up on
-	// it (the job is discarded and the task waits until it expires);
-	// default DefaultMaxAttempts, about 48 minutes of retries at 30 s.
+	// it: its job is discarded, and the step runs again only if it is
+	// enqueued again. Default DefaultMaxAttempts, about 48 minutes of
+	// retries 30 s apart. Runs cut off by Stop do not count.
 	MaxAttempts int
 	// Logger receives River's logs and the executor's own; default
 	// slog.Default().
 	Logger *slog.Logger
-
-	// fetchPollInterval overrides River's FetchPollInterval (1 s), how
-	// often an instance looks for jobs besides being notified. Tests
-	// only.
-	fetchPollInterval time.Duration
 }
 
 // Defaults of Options.

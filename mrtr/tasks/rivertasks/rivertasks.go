@@ -106,7 +106,6 @@ func newExecutor[TTx any](driver riverdriver.Driver[TTx], opts Options, migrate 
 		RetryPolicy:          retryPolicy{},
 		Logger:               opts.Logger,
 		Schema:               opts.Schema,
-		FetchPollInterval:    opts.fetchPollInterval,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("rivertasks: configuring River: %w", err)
