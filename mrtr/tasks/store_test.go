@@ -1,0 +1,15 @@
+package tasks_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/mrtrgen/mrtrgen/mrtr/tasks"
+	"github.com/mrtrgen/mrtrgen/mrtr/tasks/taskstest"
+)
+
+func TestMemoryStoreConformance(t *testing.T) {
+	taskstest.Run(t, func(_ *testing.T, now func() time.Time) tasks.Store {
+		return tasks.NewMemoryStore(now)
+	}, taskstest.Options{})
+}
