@@ -27,7 +27,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -37,6 +36,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/mrtrgen/mrtrgen/mrtr/internal/pgschema"
 	"github.com/mrtrgen/mrtrgen/mrtr/store"
 )
 
@@ -52,12 +52,6 @@ type Options struct {
 
 // DefaultTablePrefix is the default Options.TablePrefix.
 const DefaultTablePrefix = "mrtr_"
-
-var validPrefix = regexp.MustCompile(`^[a-z_][a-z0-9_]{0,40}$`)
-
-// schemaLockID is the pg_advisory_xact_lock key serialising schema creation
-// across instances ("mrtrschm").
-const schemaLockID = 0x6d72747273636864
 
 const sweepBatch = 5000
 
@@ -188,26 +182,14 @@ func New(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Store, error) 
 	if opts.TablePrefix == "" {
 		opts.TablePrefix = DefaultTablePrefix
 	}
-	if !validPrefix.MatchString(opts.TablePrefix) {
-		return nil, fmt.Errorf("pgstore: invalid table prefix %q (want [a-z_][a-z0-9_]*, at most 41 characters)", opts.TablePrefix)
+	if err := pgschema.CheckPrefix(opts.TablePrefix); err != nil {
+		return nil, fmt.Errorf("pgstore: %w", err)
 	}
 	s := &Store{pool: pool, opts: opts, q: newQueries(opts.TablePrefix), bq: newBatchQueries(opts.TablePrefix)}
-	if err := s.createSchema(ctx); err != nil {
+	if err := pgschema.Create(ctx, pool, s.q.schema); err != nil {
 		return nil, fmt.Errorf("pgstore: create schema: %w", err)
 	}
 	return s, nil
-}
-
-func (s *Store) createSchema(ctx context.Context) error {
-	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		// CREATE … IF NOT EXISTS is not safe against a concurrent CREATE of
-		// the same name (duplicate pg_type key): serialise instances.
-		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, int64(schemaLockID)); err != nil {
-			return err
-		}
-		_, err := tx.Exec(ctx, s.q.schema)
-		return err
-	})
 }
 
 // Pool returns the store's connection pool.
@@ -224,8 +206,8 @@ type Execer interface {
 // DropTables drops the tables of the given prefix (for tests and
 // teardown). It does nothing for tables that do not exist.
 func DropTables(ctx context.Context, db Execer, prefix string) error {
-	if !validPrefix.MatchString(prefix) {
-		return fmt.Errorf("pgstore: invalid table prefix %q", prefix)
+	if err := pgschema.CheckPrefix(prefix); err != nil {
+		return fmt.Errorf("pgstore: %w", err)
 	}
 	_, err := db.Exec(ctx, `DROP TABLE IF EXISTS `+prefix+`ops, `+prefix+`states`)
 	return err
