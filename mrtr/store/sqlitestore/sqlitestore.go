@@ -28,15 +28,11 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"regexp"
-	"strings"
 	"sync"
 	"time"
 
+	"github.com/mrtrgen/mrtrgen/mrtr/internal/sqlitedb"
 	"github.com/mrtrgen/mrtrgen/mrtr/store"
-
-	"modernc.org/sqlite" // also registers the "sqlite" database/sql driver
-	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // Options configure a Store. The zero value is ready to use.
@@ -57,9 +53,7 @@ type Options struct {
 const DefaultTablePrefix = "mrtr_"
 
 // MemoryPath opens a private in-memory database (gone on Close).
-const MemoryPath = ":memory:"
-
-var validPrefix = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,40}$`)
+const MemoryPath = sqlitedb.MemoryPath
 
 // sweepBatch bounds how many rows one Sweep transaction deletes, so the
 // write lock is never held for long.
@@ -177,8 +171,8 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	if opts.TablePrefix == "" {
 		opts.TablePrefix = DefaultTablePrefix
 	}
-	if !validPrefix.MatchString(opts.TablePrefix) {
-		return nil, fmt.Errorf("sqlitestore: invalid table prefix %q (want [A-Za-z_][A-Za-z0-9_]*, at most 41 characters)", opts.TablePrefix)
+	if err := sqlitedb.CheckPrefix(opts.TablePrefix); err != nil {
+		return nil, fmt.Errorf("sqlitestore: %w", err)
 	}
 	if opts.BusyTimeout <= 0 {
 		opts.BusyTimeout = 10 * time.Second
@@ -186,49 +180,13 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	if opts.ReadConns <= 0 {
 		opts.ReadConns = 4
 	}
-	switch {
-	case path == "":
-		return nil, errors.New("sqlitestore: empty database path")
-	case strings.ContainsRune(path, '?'):
-		return nil, fmt.Errorf("sqlitestore: database path %q must not contain '?'", path)
-	case strings.HasPrefix(path, "file:"):
-		return nil, fmt.Errorf("sqlitestore: want a file path or %q, not a URI (%q)", MemoryPath, path)
-	}
-
-	busy := fmt.Sprintf("_pragma=busy_timeout(%d)", opts.BusyTimeout.Milliseconds())
 	s := &Store{opts: opts, q: newQueries(opts.TablePrefix)}
 	var err error
-	if path == MemoryPath {
-		// Every connection to ":memory:" is a separate database: keep
-		// exactly one, forever, and use it for reads too.
-		s.w, err = sql.Open("sqlite", path+"?_txlock=immediate&"+busy)
-		if err != nil {
-			return nil, fmt.Errorf("sqlitestore: %w", err)
-		}
-		s.w.SetMaxOpenConns(1)
-		s.w.SetMaxIdleConns(1)
-		s.w.SetConnMaxLifetime(0)
-		s.w.SetConnMaxIdleTime(0)
-		s.r = s.w
-	} else {
-		// synchronous(FULL): a commit reported to the caller survives power
-		// loss, so a completed side effect is never forgotten.
-		s.w, err = sql.Open("sqlite", path+"?_txlock=immediate&"+busy+
-			"&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)")
-		if err != nil {
-			return nil, fmt.Errorf("sqlitestore: %w", err)
-		}
-		s.w.SetMaxOpenConns(1)
-		s.w.SetMaxIdleConns(1)
-		s.r, err = sql.Open("sqlite", path+"?"+busy+"&_pragma=query_only(1)")
-		if err != nil {
-			s.w.Close()
-			return nil, fmt.Errorf("sqlitestore: %w", err)
-		}
-		s.r.SetMaxOpenConns(opts.ReadConns)
-		s.r.SetMaxIdleConns(opts.ReadConns)
+	s.w, s.r, err = sqlitedb.Open(path, opts.BusyTimeout, opts.ReadConns)
+	if err != nil {
+		return nil, fmt.Errorf("sqlitestore: %w", err)
 	}
-	if err := s.createSchemaRetrying(ctx); err != nil {
+	if err := sqlitedb.CreateSchema(ctx, s.w, opts.BusyTimeout, s.q.schema); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("sqlitestore: open %s: %w", path, err)
 	}
@@ -237,40 +195,6 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		return nil, fmt.Errorf("sqlitestore: open %s: %w", path, err)
 	}
 	return s, nil
-}
-
-// createSchemaRetrying creates the schema, waiting out SQLITE_BUSY for up
-// to the busy timeout: when processes open a new database file at once,
-// switching it to WAL takes a lock for which SQLite does not call its busy
-// handler, so busy_timeout alone does not cover it.
-func (s *Store) createSchemaRetrying(ctx context.Context) error {
-	deadline := time.Now().Add(s.opts.BusyTimeout)
-	for wait := time.Millisecond; ; wait = min(2*wait, 50*time.Millisecond) {
-		err := s.createSchema(ctx)
-		var se *sqlite.Error
-		if err == nil || !errors.As(err, &se) || se.Code()&0xff != sqlite3.SQLITE_BUSY || time.Now().After(deadline) {
-			return err
-		}
-		select {
-		case <-ctx.Done():
-			return err
-		case <-time.After(wait):
-		}
-	}
-}
-
-func (s *Store) createSchema(ctx context.Context) error {
-	tx, err := s.w.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	for _, stmt := range s.q.schema {
-		if _, err := tx.ExecContext(ctx, stmt); err != nil {
-			return err
-		}
-	}
-	return tx.Commit()
 }
 
 func (s *Store) now() int64 { return s.opts.Now().UnixNano() }

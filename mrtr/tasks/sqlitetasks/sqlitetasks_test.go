@@ -1,0 +1,125 @@
+package sqlitetasks_test
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mrtrgen/mrtrgen/mrtr/tasks"
+	"github.com/mrtrgen/mrtrgen/mrtr/tasks/sqlitetasks"
+	"github.com/mrtrgen/mrtrgen/mrtr/tasks/taskstest"
+)
+
+func open(t *testing.T, path string, now func() time.Time) *sqlitetasks.Store {
+	t.Helper()
+	s, err := sqlitetasks.Open(context.Background(), path, sqlitetasks.Options{Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := s.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	return s
+}
+
+func TestConformanceFile(t *testing.T) {
+	taskstest.Run(t, func(t *testing.T, now func() time.Time) tasks.Store {
+		return open(t, filepath.Join(t.TempDir(), "tasks.db"), now)
+	}, taskstest.Options{})
+}
+
+func TestConformanceMemory(t *testing.T) {
+	taskstest.Run(t, func(t *testing.T, now func() time.Time) tasks.Store {
+		return open(t, sqlitetasks.MemoryPath, now)
+	}, taskstest.Options{})
+}
+
+// TestConformanceNew runs the suite on a database the caller opened with
+// the driver's defaults (DEFERRED transactions) and a pool of connections:
+// Update must still be atomic.
+func TestConformanceNew(t *testing.T) {
+	taskstest.Run(t, func(t *testing.T, now func() time.Time) tasks.Store {
+		db, err := sql.Open("sqlite", filepath.Join(t.TempDir(), "shared.db")+
+			"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		s, err := sqlitetasks.New(context.Background(), db, sqlitetasks.Options{Now: now, TablePrefix: "app_"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	}, taskstest.Options{})
+}
+
+// TestProcessesShareTasks: two Stores on one file stand for two processes
+// (each has its own write connection); their concurrent Updates of one
+// task lose none, and a task outlives the Store that created it.
+func TestProcessesShareTasks(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tasks.db")
+	ctx := context.Background()
+	a, b := open(t, path, nil), open(t, path, nil)
+	if err := a.Create(ctx, &tasks.Record{ID: "shared", UpdatedAt: time.Now(), TTL: time.Hour}); err != nil {
+		t.Fatal(err)
+	}
+	const n = 80
+	var want []string
+	var wg sync.WaitGroup
+	errs := make([]error, 2*n)
+	for i := range 2 * n {
+		s := a
+		if i%2 == 1 {
+			s = b
+		}
+		key := fmt.Sprintf("k%03d", i)
+		want = append(want, key)
+		wg.Go(func() {
+			_, errs[i] = s.Update(ctx, "shared", func(r *tasks.Record) error {
+				r.UsedKeys = append(r.UsedKeys, key)
+				return nil
+			})
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := b.Get(ctx, "shared")
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(rec.UsedKeys)
+	if !slices.Equal(rec.UsedKeys, want) {
+		t.Fatalf("lost %d of %d updates", len(want)-len(rec.UsedKeys), len(want))
+	}
+}
+
+func TestInvalidOptions(t *testing.T) {
+	ctx := context.Background()
+	for _, prefix := range []string{"semi;colon", "1digit", "with space", strings.Repeat("a", 42)} {
+		if _, err := sqlitetasks.Open(ctx, sqlitetasks.MemoryPath, sqlitetasks.Options{TablePrefix: prefix}); err == nil ||
+			!strings.Contains(err.Error(), "invalid table prefix") {
+			t.Errorf("prefix %q: err %v, want invalid table prefix", prefix, err)
+		}
+	}
+	for _, path := range []string{"", "x.db?mode=ro", "file:x.db"} {
+		if _, err := sqlitetasks.Open(ctx, path, sqlitetasks.Options{}); err == nil {
+			t.Errorf("Open(%q) succeeded", path)
+		}
+	}
+}
