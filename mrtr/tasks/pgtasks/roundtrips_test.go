@@ -2,8 +2,6 @@ package pgtasks_test
 
 import (
 	"context"
-	"net"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -14,18 +12,6 @@ import (
 	"github.com/mrtrgen/mrtrgen/mrtr/tasks/pgtasks"
 )
 
-// countingConn counts the client's writes: pgx writes each round trip's
-// messages in one buffered write before it waits for the answer.
-type countingConn struct {
-	net.Conn
-	writes *atomic.Int64
-}
-
-func (c countingConn) Write(b []byte) (int, error) {
-	c.writes.Add(1)
-	return c.Conn.Write(b)
-}
-
 // TestRoundTrips pins the per-call costs the package doc states, on one
 // connection whose statements are already prepared.
 func TestRoundTrips(t *testing.T) {
@@ -33,12 +19,8 @@ func TestRoundTrips(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var writes atomic.Int64
-	dial := cfg.ConnConfig.DialFunc
-	cfg.ConnConfig.DialFunc = func(ctx context.Context, network, addr string) (net.Conn, error) {
-		c, err := dial(ctx, network, addr)
-		return countingConn{c, &writes}, err
-	}
+	var w storetest.Wire // counts the client's writes: one a round trip
+	cfg.ConnConfig.DialFunc = w.Dial
 	cfg.MaxConns = 1
 	ctx := context.Background()
 	p, err := pgxpool.NewWithConfig(ctx, cfg)
@@ -65,11 +47,11 @@ func TestRoundTrips(t *testing.T) {
 		if err := op.run(0); err != nil { // prepares the statements
 			t.Fatalf("%s: %v", op.name, err)
 		}
-		writes.Store(0)
+		w.Reset()
 		if err := op.run(1); err != nil {
 			t.Fatalf("%s: %v", op.name, err)
 		}
-		if got := writes.Load(); got != op.want {
+		if got := w.Writes.Load(); got != op.want {
 			t.Errorf("%s took %d round trips, want %d", op.name, got, op.want)
 		}
 	}
