@@ -46,6 +46,11 @@ func TestDependenciesFollowUse(t *testing.T) {
 		{false, "./mrtr/store/sqlitestore", "sqlite"},
 		{false, "./mrtr/store/pgstore", "pgx"},
 		{false, "./mrtr/store/redisstore", "go-redis"},
+		{true, "./mrtr/tasks", ""},
+		{false, "./mrtr/tasks/taskstest", ""},
+		{false, "./mrtr/tasks/sqlitetasks", "sqlite"},
+		{false, "./mrtr/tasks/pgtasks", "pgx"},
+		{false, "./mrtr/tasks/redistasks", "go-redis"},
 	} {
 		args := []string{"list", "-deps"}
 		if c.test {
