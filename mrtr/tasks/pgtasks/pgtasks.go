@@ -25,6 +25,10 @@
 // Get 1, Create 1, Update 2 (BEGIN with the locking SELECT, then UPDATE
 // with COMMIT, each pair pipelined in one batch; ROLLBACK instead when fn
 // fails or the record is missing), Sweep 1 per 5000 expired rows.
+//
+// An Update or Create that fails with an error of the connection (not fn's,
+// not ErrNotFound) may have been applied all the same: when the answer to
+// COMMIT is lost, nobody knows.
 package pgtasks
 
 import (
@@ -144,6 +148,9 @@ func (s *Store) Close() {
 
 // Create implements tasks.Store.
 func (s *Store) Create(ctx context.Context, rec *tasks.Record) error {
+	if rec == nil {
+		return errors.New("pgtasks: create task: nil record")
+	}
 	data, err := json.Marshal(rec)
 	if err != nil {
 		return fmt.Errorf("pgtasks: create task %q: %w", rec.ID, err)
@@ -188,14 +195,12 @@ func (s *Store) Update(ctx context.Context, id string, fn func(*tasks.Record) er
 		err = fn(rec)
 	}
 	if err != nil {
-		// The row lock, if taken, must go now, not when the pool next
-		// checks the connection; a failed ROLLBACK leaves it to Release.
-		_, _ = conn.Exec(context.WithoutCancel(ctx), "ROLLBACK")
+		rollback(ctx, conn)
 		return nil, err
 	}
 	data, err := json.Marshal(rec)
 	if err != nil {
-		_, _ = conn.Exec(context.WithoutCancel(ctx), "ROLLBACK")
+		rollback(ctx, conn)
 		return nil, fmt.Errorf("pgtasks: update task %q: %w", id, err)
 	}
 	b := &pgx.Batch{}
@@ -223,6 +228,19 @@ func (s *Store) lock(ctx context.Context, conn *pgxpool.Conn, id string) (*tasks
 		return nil, fmt.Errorf("pgtasks: update task %q: %w", id, err)
 	}
 	return decodeLive(id, data, now)
+}
+
+// rollbackTimeout bounds the ROLLBACK of a failed Update.
+const rollbackTimeout = 5 * time.Second
+
+// rollback ends the transaction on conn, if any, so that the row lock goes
+// now and not when the pool next checks the connection. It runs even if
+// ctx is done; if it fails, Release destroys the connection, which ends
+// the transaction on the server.
+func rollback(ctx context.Context, conn *pgxpool.Conn) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), rollbackTimeout)
+	defer cancel()
+	_, _ = conn.Exec(ctx, "ROLLBACK")
 }
 
 // Sweep implements tasks.Store. It deletes in batches of at most 5000 rows

@@ -33,6 +33,10 @@
 // restart, the first run of each costs one more): Get 1 (HGET), Create 1
 // (EVALSHA), Update 2 (HMGET, EVALSHA) plus 2 per conflict, Sweep 0.
 //
+// An Update or Create that fails with an error of the connection (not fn's,
+// not ErrNotFound, not ErrContention) may have been applied all the same,
+// when the reply was lost and go-redis did not retry.
+//
 // Redis Cluster: each call touches one key, so any prefix works.
 package redistasks
 
@@ -171,6 +175,9 @@ func (s *Store) key(id string) string { return s.prefix + "task:" + id }
 
 // Create implements tasks.Store.
 func (s *Store) Create(ctx context.Context, rec *tasks.Record) error {
+	if rec == nil {
+		return errors.New("redistasks: create task: nil record")
+	}
 	data, err := json.Marshal(rec)
 	if err != nil {
 		return fmt.Errorf("redistasks: create task %q: %w", rec.ID, err)

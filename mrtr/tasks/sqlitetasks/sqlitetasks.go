@@ -232,6 +232,9 @@ func (s *Store) closeStmts() {
 
 // Create implements tasks.Store.
 func (s *Store) Create(ctx context.Context, rec *tasks.Record) error {
+	if rec == nil {
+		return errors.New("sqlitetasks: create task: nil record")
+	}
 	data, err := json.Marshal(rec)
 	if err != nil {
 		return fmt.Errorf("sqlitetasks: create task %q: %w", rec.ID, err)

@@ -232,6 +232,13 @@ func testUpdateFnError(t *testing.T, s tasks.Store, clock *testclock.Clock, _ Op
 		t.Fatalf("Update with a failing fn = %+v, %v; want nil and fn's error", rec, err)
 	}
 	sameRecord(t, "record after a failed fn", mustGet(t, s, "fnerr"), want)
+
+	// The failed Update let go of the record: the next one goes through.
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := s.Update(ctx, "fnerr", func(r *tasks.Record) error { r.Status = tasks.StatusFailed; return nil }); err != nil {
+		t.Fatalf("Update after a failed fn: %v", err)
+	}
 }
 
 func testSweep(t *testing.T, s tasks.Store, clock *testclock.Clock, opts Options) {
