@@ -13,3 +13,5 @@ func TestMemoryStoreConformance(t *testing.T) {
 		return tasks.NewMemoryStore(now)
 	}, taskstest.Options{})
 }
+
+func BenchmarkMemoryStore(b *testing.B) { taskstest.Bench(b, tasks.NewMemoryStore(nil)) }

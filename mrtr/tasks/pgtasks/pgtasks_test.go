@@ -101,3 +101,22 @@ func TestInvalidPrefix(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkStore(b *testing.B) {
+	p, err := pgxpool.New(context.Background(), storetest.PostgresURL(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(p.Close)
+	prefix := storetest.UniqueName() + "_"
+	b.Cleanup(func() {
+		if _, err := p.Exec(context.Background(), `DROP TABLE IF EXISTS `+prefix+`tasks`); err != nil {
+			b.Error(err)
+		}
+	})
+	s, err := pgtasks.New(context.Background(), p, pgtasks.Options{TablePrefix: prefix})
+	if err != nil {
+		b.Fatal(err)
+	}
+	taskstest.Bench(b, s)
+}

@@ -165,3 +165,23 @@ func TestContention(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkStore(b *testing.B) {
+	opts, err := redis.ParseURL(storetest.RedisURL(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	rdb := redis.NewClient(opts)
+	b.Cleanup(func() { rdb.Close() })
+	prefix := "mrtrtest:" + storetest.UniqueName() + ":"
+	b.Cleanup(func() {
+		if _, err := redisstore.DeleteKeys(context.Background(), rdb, prefix); err != nil {
+			b.Error(err)
+		}
+	})
+	s, err := redistasks.New(context.Background(), rdb, redistasks.Options{KeyPrefix: prefix})
+	if err != nil {
+		b.Fatal(err)
+	}
+	taskstest.Bench(b, s)
+}

@@ -123,3 +123,16 @@ func TestInvalidOptions(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkStore(b *testing.B) {
+	for _, path := range []string{sqlitetasks.MemoryPath, filepath.Join(b.TempDir(), "tasks.db")} {
+		b.Run(filepath.Base(path), func(b *testing.B) {
+			s, err := sqlitetasks.Open(context.Background(), path, sqlitetasks.Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			taskstest.Bench(b, s)
+		})
+	}
+}

@@ -7,6 +7,7 @@
 package taskstest
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -98,7 +99,7 @@ func sameRecord(t *testing.T, what string, got, want *tasks.Record) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(g) != string(w) {
+	if !bytes.Equal(g, w) {
 		t.Fatalf("%s:\n got %s\nwant %s", what, g, w)
 	}
 }
