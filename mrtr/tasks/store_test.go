@@ -15,3 +15,10 @@ func TestMemoryStoreConformance(t *testing.T) {
 }
 
 func BenchmarkMemoryStore(b *testing.B) { taskstest.Bench(b, tasks.NewMemoryStore(nil)) }
+
+// TestInstancesShareMemoryStore: instances of one process that share a
+// MemoryStore answer for each other's tasks.
+func TestInstancesShareMemoryStore(t *testing.T) {
+	shared := tasks.NewMemoryStore(nil)
+	taskstest.RunInstances(t, func(*testing.T) tasks.Store { return shared })
+}

@@ -49,32 +49,6 @@ func TestConformance(t *testing.T) {
 	}, taskstest.Options{})
 }
 
-// TestInstancesShareTasks: a task created through one Store (instance) is
-// read and updated through another, and survives the first's Close.
-func TestInstancesShareTasks(t *testing.T) {
-	u := storetest.PostgresURL(t)
-	prefix := uniquePrefix(t, pool(t))
-	ctx := context.Background()
-	a, err := pgtasks.Open(ctx, u, pgtasks.Options{TablePrefix: prefix})
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := pgtasks.Open(ctx, u, pgtasks.Options{TablePrefix: prefix})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	now := time.Now()
-	if err := a.Create(ctx, &tasks.Record{ID: "shared", Status: tasks.StatusWorking, UpdatedAt: now, TTL: time.Hour}); err != nil {
-		t.Fatal(err)
-	}
-	a.Close()
-	rec, err := b.Update(ctx, "shared", func(r *tasks.Record) error { r.CancelRequested = true; return nil })
-	if err != nil || !rec.CancelRequested {
-		t.Fatalf("Update through the other instance = %+v, %v", rec, err)
-	}
-}
-
 // TestConcurrentOpen: instances that start together create the table once
 // and none fails.
 func TestConcurrentOpen(t *testing.T) {
@@ -119,4 +93,19 @@ func BenchmarkStore(b *testing.B) {
 		b.Fatal(err)
 	}
 	taskstest.Bench(b, s)
+}
+
+// TestInstances: servers with a pool each on one table answer for each
+// other's tasks.
+func TestInstances(t *testing.T) {
+	u := storetest.PostgresURL(t)
+	prefix := uniquePrefix(t, pool(t))
+	taskstest.RunInstances(t, func(t *testing.T) tasks.Store {
+		s, err := pgtasks.Open(context.Background(), u, pgtasks.Options{TablePrefix: prefix})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(s.Close)
+		return s
+	})
 }

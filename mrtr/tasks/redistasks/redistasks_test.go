@@ -185,3 +185,21 @@ func BenchmarkStore(b *testing.B) {
 	}
 	taskstest.Bench(b, s)
 }
+
+// TestInstances: servers with a client each on one key prefix answer for
+// each other's tasks.
+func TestInstances(t *testing.T) {
+	prefix := uniquePrefix(t, client(t, nil))
+	taskstest.RunInstances(t, func(t *testing.T) tasks.Store {
+		s, err := redistasks.Open(context.Background(), storetest.RedisURL(t), redistasks.Options{KeyPrefix: prefix})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			if err := s.Close(); err != nil {
+				t.Error(err)
+			}
+		})
+		return s
+	})
+}

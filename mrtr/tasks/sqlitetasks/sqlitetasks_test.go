@@ -136,3 +136,9 @@ func BenchmarkStore(b *testing.B) {
 		})
 	}
 }
+
+// TestInstances: servers that open one file answer for each other's tasks.
+func TestInstances(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tasks.db")
+	taskstest.RunInstances(t, func(t *testing.T) tasks.Store { return open(t, path, nil) })
+}
