@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mrtrgen/mrtrgen/mrtr/store"
+	"github.com/mrtrgen/mrtrgen/mrtr/store/sqlitestore"
 	"github.com/mrtrgen/mrtrgen/mrtr/tasks"
 	"github.com/mrtrgen/mrtrgen/mrtr/tasks/sqlitetasks"
 	"github.com/mrtrgen/mrtrgen/mrtr/tasks/taskstest"
@@ -141,4 +143,39 @@ func BenchmarkStore(b *testing.B) {
 func TestInstances(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "tasks.db")
 	taskstest.RunInstances(t, func(t *testing.T) tasks.Store { return open(t, path, nil) })
+}
+
+// TestOneFileWithSqlitestore: the mrtr store and the tasks live in one
+// file, each in its own tables, through the caller's *sql.DB for the tasks.
+func TestOneFileWithSqlitestore(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "app.db")
+	st, err := sqlitestore.Open(ctx, path, sqlitestore.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	db, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ts, err := sqlitetasks.New(ctx, db, sqlitetasks.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ts.Close()
+	ref := strings.Repeat("r", 22)
+	if err := st.PutState(ctx, store.StateRecord{Ref: ref, Workflow: "w", Data: []byte("d")}, time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if err := ts.Create(ctx, &tasks.Record{ID: "t", UpdatedAt: time.Now(), TTL: time.Hour}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.GetState(ctx, ref); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ts.Get(ctx, "t"); err != nil {
+		t.Fatal(err)
+	}
 }
