@@ -88,7 +88,7 @@ func CreateSchema(ctx context.Context, db *sql.DB, busyTimeout time.Duration, st
 	deadline := time.Now().Add(busyTimeout)
 	for wait := time.Millisecond; ; wait = min(2*wait, 50*time.Millisecond) {
 		err := createSchema(ctx, db, stmts)
-		if err == nil || !IsBusy(err) || time.Now().After(deadline) {
+		if err == nil || !isBusy(err) || time.Now().After(deadline) {
 			return err
 		}
 		select {
@@ -113,8 +113,8 @@ func createSchema(ctx context.Context, db *sql.DB, stmts []string) error {
 	return tx.Commit()
 }
 
-// IsBusy reports whether err is SQLITE_BUSY (of any extended code).
-func IsBusy(err error) bool {
+// isBusy reports whether err is SQLITE_BUSY (of any extended code).
+func isBusy(err error) bool {
 	var se *sqlite.Error
 	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_BUSY
 }
