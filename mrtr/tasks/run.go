@@ -55,28 +55,11 @@ func Start(ctx context.Context, fn RunFunc) (*mcp.CallToolResult, error) {
 	if !slot.negotiated {
 		return m.runSync(ctx, slot, fn)
 	}
-	id, err := newTaskID()
+	rec, err := m.newRecord(slot)
 	if err != nil {
 		return nil, err
 	}
-	ttl, poll := m.cfg.TTL, m.cfg.PollInterval
-	if slot.entry.opts.TTL > 0 {
-		ttl = slot.entry.opts.TTL
-	}
-	if slot.entry.opts.PollInterval > 0 {
-		poll = slot.entry.opts.PollInterval
-	}
-	now := m.now()
-	rec := &Record{
-		ID: id, Tool: slot.tool, Principal: m.hashPrincipal(slot.principal), Status: StatusWorking,
-		CreatedAt: now, UpdatedAt: now, TTL: ttl, PollInterval: poll, Owner: m.cfg.Instance,
-	}
-	m.mu.Lock()
-	if m.closed {
-		m.mu.Unlock()
-		return nil, &jsonrpc.Error{Code: codeInternalError, Message: "server shutting down"}
-	}
-	m.mu.Unlock()
+	id := rec.ID
 	if err := m.store.Create(ctx, rec); err != nil {
 		m.log.ErrorContext(ctx, "tasks: creating a task failed", "tool", slot.tool, "error", err)
 		return nil, &jsonrpc.Error{Code: codeInternalError, Message: "task store unavailable"}
@@ -94,6 +77,32 @@ func Start(ctx context.Context, fn RunFunc) (*mcp.CallToolResult, error) {
 	go m.execute(runCtx, rec, lt, fn)
 	slot.created = &CreateTaskResult{ResultType: resultTypeTask, Task: taskOf(rec)}
 	return &mcp.CallToolResult{Content: []mcp.Content{}}, nil
+}
+
+// newRecord is the record of a new task of slot's tool, working.
+func (m *Manager) newRecord(slot *startSlot) (*Record, error) {
+	m.mu.Lock()
+	closed := m.closed
+	m.mu.Unlock()
+	if closed {
+		return nil, &jsonrpc.Error{Code: codeInternalError, Message: "server shutting down"}
+	}
+	id, err := newTaskID()
+	if err != nil {
+		return nil, err
+	}
+	ttl, poll := m.cfg.TTL, m.cfg.PollInterval
+	if slot.entry.opts.TTL > 0 {
+		ttl = slot.entry.opts.TTL
+	}
+	if slot.entry.opts.PollInterval > 0 {
+		poll = slot.entry.opts.PollInterval
+	}
+	now := m.now()
+	return &Record{
+		ID: id, Tool: slot.tool, Principal: m.hashPrincipal(slot.principal), Status: StatusWorking,
+		CreatedAt: now, UpdatedAt: now, TTL: ttl, PollInterval: poll, Owner: m.cfg.Instance,
+	}, nil
 }
 
 func withTimeout(ctx context.Context, cancel context.CancelFunc, d time.Duration) (context.Context, context.CancelFunc) {

@@ -53,6 +53,26 @@ type Config struct {
 	MeterProvider  metric.MeterProvider
 	// Now is the clock; nil: time.Now.
 	Now func() time.Time
+
+	// Executor runs the steps of resumable tasks (AddResumableTool); nil:
+	// an InProcess one (steps run on the instance that enqueued them, and
+	// a step whose instance died is not resumed until a tasks/update
+	// enqueues it again). New starts it and Close stops it.
+	Executor Executor
+	// StepLease is how long a running step's claim holds without being
+	// renewed (it is renewed every PollInterval, or StepLease/3 if
+	// shorter): a step whose instance died runs again elsewhere only
+	// after it. 0: 30 seconds.
+	StepLease time.Duration
+	// Sealer, if set, seals what a record carries of the user's data
+	// (input requests, answers, result, error, checkpoint) before it
+	// reaches the Store, bound to the task's id; nil: stored in clear.
+	// Instances sharing a Store must share the Sealer's keys.
+	Sealer Sealer
+	// SweepInterval is how often the Manager deletes expired records from
+	// the Store; 0: one minute; negative: never (the store sweeps
+	// itself, or another process does).
+	SweepInterval time.Duration
 }
 
 // Manager serves the Tasks extension on servers it is installed on, and
@@ -73,6 +93,10 @@ type Manager struct {
 	local  map[string]*localTask
 	tools  map[*mcp.Server]map[string]*toolEntry
 	closed bool
+	// steps are the step functions of resumable tools, by tool name.
+	steps map[string]StepFunc
+	// runs cancel the steps running here, by task id and run id.
+	runs map[string]map[string]context.CancelFunc
 }
 
 type localTask struct {
@@ -90,7 +114,9 @@ type ToolOptions struct {
 	// TTL and PollInterval override the Manager's for this tool's tasks.
 	TTL, PollInterval time.Duration
 	// Timeout bounds a task's run (its context ends with
-	// context.DeadlineExceeded, the task fails); 0: none.
+	// context.DeadlineExceeded, the task fails); 0: none. For a resumable
+	// task it is a deadline from the task's creation: time spent waiting
+	// for answers counts.
 	Timeout time.Duration
 }
 
@@ -134,37 +160,85 @@ func New(cfg Config) (*Manager, error) {
 	} else if len(cfg.PrincipalSalt) < minEntropyBytes {
 		return nil, fmt.Errorf("tasks: PrincipalSalt has %d bytes, want at least %d", len(cfg.PrincipalSalt), minEntropyBytes)
 	}
+	if cfg.StepLease <= 0 {
+		cfg.StepLease = defaultStepLease
+	}
+	if cfg.SweepInterval == 0 {
+		cfg.SweepInterval = defaultSweepInterval
+	}
+	if cfg.Executor == nil {
+		cfg.Executor = NewInProcess()
+	}
 	tel, err := newTelemetry(cfg.TracerProvider, cfg.MeterProvider)
 	if err != nil {
 		return nil, err
 	}
+	st := cfg.Store
+	if cfg.Sealer != nil {
+		st = sealedStore{Store: st, sealer: cfg.Sealer, now: cfg.Now}
+	}
 	base, stop := context.WithCancel(context.Background())
-	return &Manager{
+	m := &Manager{
 		ownAuth: ownAuth,
-		cfg:     cfg, store: cfg.Store, log: cfg.Logger, tel: tel, now: cfg.Now,
+		cfg:     cfg, store: st, log: cfg.Logger, tel: tel, now: cfg.Now,
 		base: base, stop: stop,
 		local: map[string]*localTask{},
 		tools: map[*mcp.Server]map[string]*toolEntry{},
-	}, nil
+		steps: map[string]StepFunc{},
+		runs:  map[string]map[string]context.CancelFunc{},
+	}
+	if err := cfg.Executor.Start(base, m); err != nil {
+		stop()
+		return nil, fmt.Errorf("tasks: starting the executor: %w", err)
+	}
+	if cfg.SweepInterval > 0 {
+		m.wg.Add(1)
+		go m.sweep(cfg.SweepInterval)
+	}
+	return m, nil
 }
 
-// Close ends the context of every task this Manager runs and waits for
-// them (or ctx). Tasks ended this way are recorded as failed with
-// "server shutting down" unless they finish first: a MemoryStore loses
-// them anyway, and a task must not look as if it were still running.
+// sweep deletes expired records every interval until the Manager closes.
+func (m *Manager) sweep(every time.Duration) {
+	defer m.wg.Done()
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-m.base.Done():
+			return
+		case <-t.C:
+		}
+		if _, err := m.store.Sweep(m.base, m.now()); err != nil && m.base.Err() == nil {
+			m.log.Warn("tasks: sweeping expired tasks failed", "error", err)
+		}
+	}
+}
+
+// Close stops the executor (the steps running here end their context
+// and run again later, elsewhere if another instance runs them; see
+// Executor.Stop), then ends the context of every task of Start this
+// Manager runs and waits for them (or ctx). Tasks of Start ended this way
+// are recorded as failed with "server shutting down" unless they finish
+// first: nothing would resume them, and a task must not look as if it
+// were still running.
 func (m *Manager) Close(ctx context.Context) error {
 	m.mu.Lock()
 	m.closed = true
 	m.mu.Unlock()
+	stopErr := m.cfg.Executor.Stop(ctx)
 	m.stop()
 	done := make(chan struct{})
 	go func() { m.wg.Wait(); close(done) }()
 	select {
 	case <-done:
-		return nil
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+	if stopErr != nil {
+		return fmt.Errorf("tasks: stopping the executor: %w", stopErr)
+	}
+	return nil
 }
 
 // Install adds the extension to s: the capability under
@@ -471,6 +545,15 @@ func (m *Manager) update(ctx context.Context, p *UpdateParams) (*Ack, error) {
 		m.tel.transition(ctx, rec, "update")
 		m.wake(p.TaskID)
 	}
+	// A resumable task that is working but not running (its answers just
+	// completed, or an earlier enqueue failed, or its runner died) gets
+	// its step enqueued: so a client's retry of tasks/update recovers it.
+	if rec.Step > 0 && rec.Status == StatusWorking && !rec.leaseLive(m.now()) {
+		if err := m.cfg.Executor.Enqueue(context.WithoutCancel(ctx), rec.ID, rec.Step); err != nil {
+			m.log.ErrorContext(ctx, "tasks: enqueueing a step failed", "task", rec.ID, "step", rec.Step, "error", err)
+			return nil, &jsonrpc.Error{Code: codeInternalError, Message: "task executor unavailable; retry tasks/update"}
+		}
+	}
 	return newAck(), nil
 }
 
@@ -482,20 +565,45 @@ func (m *Manager) cancel(ctx context.Context, id string) (*Ack, error) {
 	if rec.Status.Terminal() || rec.CancelRequested {
 		return newAck(), nil // idempotent
 	}
-	if _, err := m.store.Update(ctx, id, func(r *Record) error {
-		if !r.Status.Terminal() {
-			r.CancelRequested = true
-			r.UpdatedAt = m.now()
+	var settled bool
+	rec, err = m.store.Update(ctx, id, func(r *Record) error {
+		settled = false
+		if r.Status.Terminal() {
+			return nil
+		}
+		now := m.now()
+		r.CancelRequested = true
+		r.UpdatedAt = now
+		// A resumable task that no step runs (waiting for answers,
+		// queued, or its runner's lease ran out) ends now; a running one
+		// sees the flag (and a step that starts later does too).
+		if r.Step > 0 && (r.Status == StatusInputRequired || !r.leaseLive(now)) {
+			r.settle(StatusCancelled, now)
+			settled = true
 		}
 		return nil
-	}); err != nil && !errors.Is(err, ErrNotFound) {
+	})
+	if errors.Is(err, ErrNotFound) {
+		return newAck(), nil
+	}
+	if err != nil {
 		return nil, &jsonrpc.Error{Code: codeInternalError, Message: "task store unavailable"}
+	}
+	if settled {
+		m.tel.ended(ctx, rec)
 	}
 	m.mu.Lock()
 	lt := m.local[id]
+	var ends []context.CancelFunc
+	for _, end := range m.runs[id] {
+		ends = append(ends, end)
+	}
 	m.mu.Unlock()
 	if lt != nil {
 		lt.cancel()
+	}
+	for _, end := range ends {
+		end()
 	}
 	return newAck(), nil
 }

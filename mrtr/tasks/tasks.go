@@ -54,6 +54,8 @@ const (
 	taskIDBytes              = 32 // 256 bits: above the 128 the brief asks
 	defaultTTL               = time.Hour
 	defaultPollInterval      = time.Second
+	defaultStepLease         = 30 * time.Second
+	defaultSweepInterval     = time.Minute
 	maxInputRequestsPerRound = 64
 )
 
@@ -131,13 +133,52 @@ type Record struct {
 	Result json.RawMessage `json:"result,omitempty"`
 	// Error is the protocol error of a failed task.
 	Error *WireError `json:"error,omitempty"`
-	// Owner is the instance that runs the task.
+	// Owner is the instance that created the task (and, for a task of
+	// Start, runs it).
 	Owner string `json:"owner,omitempty"`
+
+	// The fields below are those of a resumable task (AddResumableTool);
+	// Step is 0 for a task of Start.
+
+	// Step is the step the task is at: running or waiting to run while
+	// working, waiting for its answers while input_required.
+	Step int `json:"step,omitempty"`
+	// Checkpoint is what the step function left for Step to resume from;
+	// opaque to this package.
+	Checkpoint []byte `json:"checkpoint,omitempty"`
+	// Deadline ends the task (failed, "task timed out"): created plus
+	// ToolOptions.Timeout; zero: none.
+	Deadline time.Time `json:"deadline,omitzero"`
+	// Lease is held by the runner running Step, renewed while it runs.
+	Lease *Lease `json:"lease,omitempty"`
+	// Sealed holds Pending, Answers, Result, Error and Checkpoint sealed
+	// by Config.Sealer (those fields are then empty in the store).
+	Sealed []byte `json:"sealed,omitempty"`
+}
+
+// Lease says which runner runs a step, and until when it may be trusted
+// to: a lease past Until belongs to a runner presumed dead.
+type Lease struct {
+	Runner string    `json:"runner"`
+	Until  time.Time `json:"until"`
+}
+
+// leaseLive reports whether a runner holds a lease on the record's step
+// that has not run out.
+func (r *Record) leaseLive(now time.Time) bool {
+	return r.Lease != nil && now.Before(r.Lease.Until)
 }
 
 // ExpiresAt is when the record may be swept: TTL after its last update
-// (so a finished task's result stays for its TTL).
-func (r *Record) ExpiresAt() time.Time { return r.UpdatedAt.Add(r.TTL) }
+// (so a finished task's result stays for its TTL), or after its lease
+// ends (so a step that runs longer than the TTL keeps its record).
+func (r *Record) ExpiresAt() time.Time {
+	last := r.UpdatedAt
+	if r.Lease != nil && r.Lease.Until.After(last) {
+		last = r.Lease.Until
+	}
+	return last.Add(r.TTL)
+}
 
 // WireError is a JSON-RPC error object.
 type WireError struct {

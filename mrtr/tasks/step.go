@@ -1,0 +1,372 @@
+package tasks
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"slices"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Running one step (Runner): claim it in the record (a lease), run the
+// step function while a keeper renews the lease and watches for
+// cancellation, and settle the step's end in one Update that checks the
+// lease is still this run's.
+
+// ErrStepBusy is returned by RunStep for a step another run holds a live
+// lease on.
+var ErrStepBusy = errors.New("tasks: step is running elsewhere")
+
+// errSkip ends a claim that finds nothing to run.
+var errSkip = errors.New("tasks: nothing to run")
+
+// recordFor bounds the store calls that record a step's end after the
+// step's context ended.
+const recordFor = 10 * time.Second
+
+func detached(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithoutCancel(ctx), recordFor)
+}
+
+// RunStep implements Runner: it runs step of resumable task id and
+// records its end (see Runner for what nil and an error mean).
+func (m *Manager) RunStep(ctx context.Context, id string, step int) error {
+	runID, err := newRunID()
+	if err != nil {
+		return err
+	}
+	rec, err := m.claim(ctx, id, step, runID)
+	if errors.Is(err, errSkip) || errors.Is(err, ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("tasks: claiming step %d of task %s: %w", step, id, err)
+	}
+	fn := m.stepFunc(rec.Tool)
+	if fn == nil {
+		m.release(ctx, id, runID)
+		return fmt.Errorf("tasks: task %s: tool %q is not registered on this instance", id, rec.Tool)
+	}
+	answers, err := decodeAnswers(rec.Answers)
+	if err != nil {
+		return m.settle(ctx, rec, runID, StepEnd{}, err, nil)
+	}
+
+	// life ends with the task (cancel, deadline), never with ctx: it is
+	// what EffectContext gives effects.
+	life, endLife := context.WithCancel(context.Background())
+	if !rec.Deadline.IsZero() {
+		life, endLife = withTimeout(life, endLife, rec.Deadline.Sub(m.now()))
+	}
+	defer endLife()
+	sctx, stopStep := context.WithCancel(context.WithValue(ctx, lifeKey{}, life))
+	defer stopStep()
+	defer context.AfterFunc(life, stopStep)()
+	defer m.trackRun(id, runID, endLife)()
+
+	lost := make(chan struct{})
+	keeperDone := make(chan struct{})
+	go func() {
+		defer close(keeperDone)
+		m.keepLease(sctx, rec, runID, endLife, func() { close(lost); stopStep() })
+	}()
+	end, runErr := m.callStep(sctx, fn, rec, StepInput{TaskID: id, Step: step, Checkpoint: rec.Checkpoint, Answers: answers})
+	stopStep()
+	<-keeperDone
+
+	select {
+	case <-lost:
+		// Another run claimed the step (this one could not renew its
+		// lease in time): that run records the step's end.
+		m.log.Warn("tasks: a step lost its lease while it ran; its end is left to the run that took it over", "task", id, "step", step)
+		return fmt.Errorf("tasks: step %d of task %s lost its lease", step, id)
+	default:
+	}
+	if runErr != nil && life.Err() == nil && ctx.Err() != nil {
+		// The executor stopped the step: it runs again from the same
+		// checkpoint, and the lease must not make the next run wait.
+		m.release(ctx, id, runID)
+		return fmt.Errorf("tasks: step %d of task %s stopped before it ended: %w", step, id, runErr)
+	}
+	return m.settle(ctx, rec, runID, end, runErr, life)
+}
+
+// claim takes the lease of step in one Update, or says why not: errSkip
+// (a stale, duplicate or late step, or one it settled at once: cancelled,
+// past its deadline), ErrStepBusy.
+func (m *Manager) claim(ctx context.Context, id string, step int, runID string) (*Record, error) {
+	var ended bool
+	rec, err := m.store.Update(ctx, id, func(r *Record) error {
+		ended = false
+		now := m.now()
+		switch {
+		case r.Step != step || r.Status != StatusWorking:
+			return errSkip
+		case r.leaseLive(now):
+			return ErrStepBusy
+		case r.CancelRequested:
+			r.settle(StatusCancelled, now)
+		case !r.Deadline.IsZero() && !now.Before(r.Deadline):
+			r.settle(StatusFailed, now)
+			r.Error = &WireError{Code: codeInternalError, Message: "task timed out"}
+		default:
+			r.Lease = &Lease{Runner: runID, Until: now.Add(m.cfg.StepLease)}
+			return nil
+		}
+		ended = true
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if ended {
+		m.tel.ended(ctx, rec)
+		return nil, errSkip
+	}
+	m.tel.transition(ctx, rec, "step")
+	return rec, nil
+}
+
+// keepLease renews the lease of a running step every renewal interval
+// until ctx ends, and ends the task's life when tasks/cancel was asked on
+// any instance. If the lease was taken by another run (this one failed to
+// renew it in time) or the record is gone, it calls lost and returns.
+func (m *Manager) keepLease(ctx context.Context, rec *Record, runID string, endLife, lost func()) {
+	every := min(rec.PollInterval, m.cfg.StepLease/3)
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		var cancelled, taken bool
+		_, err := m.store.Update(ctx, rec.ID, func(r *Record) error {
+			cancelled, taken = r.CancelRequested, false
+			if r.Step != rec.Step || r.Lease == nil || r.Lease.Runner != runID {
+				taken = true
+				return errSkip
+			}
+			r.Lease.Until = m.now().Add(m.cfg.StepLease)
+			return nil
+		})
+		switch {
+		case taken || errors.Is(err, ErrNotFound):
+			lost()
+			return
+		case err != nil && ctx.Err() == nil:
+			m.log.Warn("tasks: renewing the lease of a running step failed", "task", rec.ID, "step", rec.Step, "error", err)
+		}
+		if cancelled {
+			endLife()
+		}
+	}
+}
+
+// callStep runs fn, turning a panic into an error.
+func (m *Manager) callStep(ctx context.Context, fn StepFunc, rec *Record, in StepInput) (end StepEnd, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			m.log.Error("tasks: step panicked", "task", rec.ID, "tool", rec.Tool, "step", in.Step, "panic", p, "stack", string(debug.Stack()))
+			end, err = StepEnd{}, &jsonrpc.Error{Code: codeInternalError, Message: "internal error"}
+		}
+	}()
+	return fn(ctx, in)
+}
+
+// settle records the end of a step in one Update, if the step is still
+// this run's. life is the task's life context (nil: the step never ran).
+func (m *Manager) settle(ctx context.Context, rec *Record, runID string, end StepEnd, runErr error, life context.Context) error {
+	var pending map[string]json.RawMessage
+	if runErr == nil && end.Result == nil {
+		var err error
+		if pending, err = askedRequests(end.Ask); err != nil {
+			runErr = err
+		}
+	}
+	var result json.RawMessage
+	if runErr == nil && end.Result != nil {
+		var err error
+		if result, err = json.Marshal(end.Result); err != nil {
+			runErr = &jsonrpc.Error{Code: codeInternalError, Message: "result not serialisable"}
+		}
+	}
+	timedOut := life != nil && errors.Is(life.Err(), context.DeadlineExceeded)
+	sctx, cancel := detached(ctx)
+	defer cancel()
+	var what string
+	done, err := m.store.Update(sctx, rec.ID, func(r *Record) error {
+		if r.Step != rec.Step || r.Lease == nil || r.Lease.Runner != runID {
+			return errSkip // another run claimed the step
+		}
+		now := m.now()
+		switch {
+		case runErr == nil && result != nil:
+			// Done is done, even if a cancel came in meanwhile.
+			r.settle(StatusCompleted, now)
+			r.Result = result
+		case r.CancelRequested:
+			r.settle(StatusCancelled, now)
+		case timedOut:
+			r.settle(StatusFailed, now)
+			r.Error = &WireError{Code: codeInternalError, Message: "task timed out"}
+		case runErr != nil:
+			r.settle(StatusFailed, now)
+			r.Error = wireError(runErr)
+		default:
+			for key := range pending {
+				if slices.Contains(r.UsedKeys, key) {
+					r.settle(StatusFailed, now)
+					r.Error = wireError(fmt.Errorf("%w: %q", ErrKeyReused, key))
+					what = "ended"
+					return nil
+				}
+			}
+			for key := range pending {
+				r.UsedKeys = append(r.UsedKeys, key)
+			}
+			slices.Sort(r.UsedKeys)
+			r.Status = StatusInputRequired
+			r.Pending, r.Answers, r.Lease = pending, nil, nil
+			r.Step++
+			r.Checkpoint = end.Checkpoint
+			r.UpdatedAt = now
+			what = "ask"
+			return nil
+		}
+		what = "ended"
+		return nil
+	})
+	switch {
+	case errors.Is(err, errSkip) || errors.Is(err, ErrNotFound):
+		return nil
+	case err != nil:
+		m.log.Error("tasks: recording the end of a step failed; it runs again", "task", rec.ID, "step", rec.Step, "error", err)
+		return fmt.Errorf("tasks: recording the end of step %d of task %s: %w", rec.Step, rec.ID, err)
+	case what == "ask":
+		m.tel.transition(sctx, done, "ask")
+	default:
+		m.tel.ended(sctx, done)
+	}
+	return nil
+}
+
+// settle makes r terminal with status: what it waited for, its lease and
+// its checkpoint go (Result and Error are the caller's to set).
+func (r *Record) settle(status Status, now time.Time) {
+	r.Status = status
+	r.Pending, r.Answers, r.Checkpoint, r.Lease = nil, nil, nil, nil
+	r.UpdatedAt = now
+}
+
+// release gives up the lease of a step that did not end, so that the next
+// run need not wait for it to run out.
+func (m *Manager) release(ctx context.Context, id, runID string) {
+	sctx, cancel := detached(ctx)
+	defer cancel()
+	_, err := m.store.Update(sctx, id, func(r *Record) error {
+		if r.Lease == nil || r.Lease.Runner != runID {
+			return errSkip
+		}
+		r.Lease = nil
+		return nil
+	})
+	if err != nil && !errors.Is(err, errSkip) && !errors.Is(err, ErrNotFound) {
+		m.log.Warn("tasks: releasing the lease of a stopped step failed; the next run waits for it to run out", "task", id, "error", err)
+	}
+}
+
+// trackRun lets tasks/cancel on this instance end the run at once; the
+// returned func forgets it.
+func (m *Manager) trackRun(id, runID string, endLife context.CancelFunc) func() {
+	m.mu.Lock()
+	if m.runs[id] == nil {
+		m.runs[id] = map[string]context.CancelFunc{}
+	}
+	m.runs[id][runID] = endLife
+	m.mu.Unlock()
+	return func() {
+		m.mu.Lock()
+		delete(m.runs[id], runID)
+		if len(m.runs[id]) == 0 {
+			delete(m.runs, id)
+		}
+		m.mu.Unlock()
+	}
+}
+
+// askedRequests checks an ask and turns it into the record's Pending.
+func askedRequests(reqs mcp.InputRequestMap) (map[string]json.RawMessage, error) {
+	if len(reqs) == 0 || len(reqs) > maxInputRequestsPerRound {
+		return nil, fmt.Errorf("tasks: a step must end with a result or 1 to %d input requests, got %d", maxInputRequestsPerRound, len(reqs))
+	}
+	b, err := json.Marshal(reqs)
+	if err != nil {
+		return nil, err
+	}
+	var pending map[string]json.RawMessage
+	if err := json.Unmarshal(b, &pending); err != nil {
+		return nil, err
+	}
+	return pending, nil
+}
+
+func decodeAnswers(raw map[string]json.RawMessage) (mcp.InputResponseMap, error) {
+	if len(raw) == 0 {
+		return nil, nil
+	}
+	out := make(mcp.InputResponseMap, len(raw))
+	for key, r := range raw {
+		v, err := decodeAnswer(key, r)
+		if err != nil {
+			return nil, err
+		}
+		out[key] = v
+	}
+	return out, nil
+}
+
+func newRunID() (string, error) {
+	b := make([]byte, 12)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	return base64.RawURLEncoding.EncodeToString(b), nil
+}
+
+// lifeKey carries, in a step's context, the context that ends with the
+// task (cancel, deadline) but not with the step.
+type lifeKey struct{}
+
+// EffectContext is the context an effect inside a step should run on. It
+// carries ctx's values and is ended by tasks/cancel and by the task's
+// deadline, but not by the executor stopping the step: an effect cut off
+// half-way is worse than one that finishes, and the step runs again
+// anyway (the effect's own record then decides whether it replays).
+// Outside a step it is context.WithoutCancel(ctx).
+func EffectContext(ctx context.Context) context.Context {
+	life, _ := ctx.Value(lifeKey{}).(context.Context)
+	if life == nil {
+		return context.WithoutCancel(ctx)
+	}
+	return effectContext{values: context.WithoutCancel(ctx), life: life}
+}
+
+// effectContext has the values of one context and the lifetime of another.
+type effectContext struct {
+	values context.Context
+	life   context.Context
+}
+
+func (c effectContext) Deadline() (time.Time, bool) { return c.life.Deadline() }
+func (c effectContext) Done() <-chan struct{}       { return c.life.Done() }
+func (c effectContext) Err() error                  { return c.life.Err() }
+func (c effectContext) Value(key any) any           { return c.values.Value(key) }
