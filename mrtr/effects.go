@@ -12,6 +12,7 @@ import (
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
 	"github.com/mrtrgen/mrtrgen/mrtr/store"
+	"github.com/mrtrgen/mrtrgen/mrtr/tasks"
 	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
@@ -250,7 +251,8 @@ func (r *round) replayEffect(ctx context.Context, key string, record []byte, nex
 
 // runEffect runs a side effect once it is decided, on a context the client
 // can no longer cancel (an effect cut off half-way is worse than one that
-// finishes) and without a deadline of the engine's: a claim's lease is
+// finishes; inside a task, tasks.EffectContext: only tasks/cancel and the
+// task's deadline end it) and without a deadline of the engine's: a claim's lease is
 // renewed while it runs, so a slow effect is never taken over, and an
 // effect cut off by the engine would have to be run again without anyone
 // knowing whether it happened. Handlers bound their own downstream calls.
@@ -262,7 +264,13 @@ func (e *Engine) runEffect(ctx context.Context, claim store.ClaimRequest, scope 
 	if err := ctx.Err(); err != nil {
 		return func() {}, err
 	}
-	ectx := context.WithoutCancel(ctx)
+	// Inside a task, the effect's context still ends with tasks/cancel and
+	// the task's deadline (and a cancelled task starts no further effect),
+	// even once the round went on detached after an earlier effect.
+	ectx := tasks.EffectContext(ctx)
+	if err := ectx.Err(); err != nil {
+		return func() {}, err
+	}
 	if claim.Key == "" {
 		return func() {}, run(ectx)
 	}

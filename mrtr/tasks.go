@@ -2,30 +2,62 @@ package mrtr
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/mrtr/seal"
 	"github.com/mrtrgen/mrtrgen/mrtr/store"
 	"github.com/mrtrgen/mrtrgen/mrtr/tasks"
 )
 
 // Long-running tools (spec: task) on the MCP Tasks extension
-// (mrtr/tasks). The rounds before the task's start state are MRTR rounds
-// of tools/call, as for any tool. The round that reaches the start state
-// ends there, before the state runs, with a continuation positioned at it
-// (deferAt); its tools/call is answered with a CreateTaskResult and the
-// task resumes the workflow from that continuation, detached from the
-// request: the effect runs inside the task, with the engine's guarantees
-// (its claim and operation id: a duplicate task of the same workflow
-// replays the effect's outcome instead of running it again). Later asks of
-// the workflow go through the task (inputRequests on tasks/get, answers on
-// tasks/update) under keys unique for the task's lifetime ("r<round>.<key>");
-// the continuation between them stays in the task's memory, never on the
-// wire, and is bound by the continuation's TTL like any other.
+// (mrtr/tasks), as resumable tasks. The rounds before the task's start
+// state are MRTR rounds of tools/call, as for any tool. The round that
+// reaches the start state ends there, before the state runs, with a
+// continuation positioned at it (deferAt); its tools/call is answered with
+// a CreateTaskResult, and the task's record keeps a checkpoint: the
+// request as the engine saw it (arguments, principal, client
+// capabilities) and that continuation, sealed. Each step of the task
+// (run by the tasks executor, on any instance) opens the checkpoint and
+// runs one round from it, exactly as a tools/call round would
+// (re-authorized, re-validated, effects under their claims and operation
+// ids: a duplicate task of the same workflow replays an effect's outcome
+// instead of running it again). A round that asks ends the step: the
+// questions go out through the task (inputRequests on tasks/get) under
+// keys unique for the task's lifetime ("r<round>.<key>"), with the next
+// continuation in the checkpoint, and the answers of tasks/update start
+// the next step. Nothing runs while the task waits.
+
+// taskTokenLen bounds a sealed checkpoint: it is stored server-side, not
+// sent in a header, so it may carry arguments larger than a requestState.
+const taskTokenLen = 1 << 20
+
+// checkpoint is what a task step resumes from.
+type checkpoint struct {
+	Arguments    json.RawMessage         `json:"arguments"`
+	Principal    string                  `json:"principal,omitempty"` // as Config.Authenticate found it
+	Capabilities *mcp.ClientCapabilities `json:"capabilities,omitempty"`
+	RequestState string                  `json:"requestState"`
+	// Round numbers the round the step runs, from 1: its asks are keyed
+	// "r<Round>.", the answers it resumes with "r<Round-1>.".
+	Round int `json:"round"`
+}
+
+// taskRunner seals and opens the checkpoints of one task tool.
+type taskRunner[F any] struct {
+	e     *Engine
+	p     Program[F]
+	codec *seal.Codec
+	ttl   time.Duration
+}
 
 // addTaskTool registers p's tool on the engine's task manager.
 func addTaskTool[F any](s *mcp.Server, e *Engine, p Program[F], tool *mcp.Tool) {
@@ -39,7 +71,8 @@ func addTaskTool[F any](s *mcp.Server, e *Engine, p Program[F], tool *mcp.Tool) 
 		support = tasks.Required
 	}
 	opts := tasks.ToolOptions{TTL: d.Task.TTL, PollInterval: d.Task.PollInterval, Timeout: d.Task.Timeout}
-	m.AddTool(s, tool, support, opts, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	tr := &taskRunner[F]{e: e, p: p, codec: e.cfg.Codec.WithMaxTokenLen(taskTokenLen), ttl: m.TTL(opts) + e.cfg.Codec.Skew()}
+	m.AddResumableTool(s, tool, support, opts, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		r, err := e.request(ctx, req.Extra, req.Params.Arguments, req.Params.InputResponses, req.Params.RequestState, clientCapabilities(req))
 		if err != nil {
 			return nil, err
@@ -60,43 +93,113 @@ func addTaskTool[F any](s *mcp.Server, e *Engine, p Program[F], tool *mcp.Tool) 
 			return nil, e.wireError(ctx, d, err)
 		}
 		if reply.NeedsInput() && len(reply.InputRequests) == 0 {
-			return tasks.Start(ctx, func(ctx context.Context, run *tasks.Run) (*mcp.CallToolResult, error) {
-				return runTask(ctx, e, p, r, reply.RequestState, run)
+			// The round deferred to the task (deferRound).
+			return tasks.StartResumable(ctx, func(taskID string) ([]byte, error) {
+				return tr.seal(taskID, checkpoint{Arguments: r.Arguments, Principal: r.Principal, Capabilities: r.Capabilities, RequestState: reply.RequestState, Round: 1})
 			})
 		}
 		return replyResult(d, reply), nil
-	})
+	}, tr.step)
 }
 
-// runTask drives the workflow inside its task, from the deferred
-// continuation to the end.
-func runTask[F any](ctx context.Context, e *Engine, p Program[F], r Request, state string, run *tasks.Run) (*mcp.CallToolResult, error) {
-	d := p.Descriptor()
-	r.deferAt = 0
-	r.RequestState, r.InputResponses = state, mcp.InputResponseMap{}
-	for round := 1; ; round++ {
-		reply, err := Run(ctx, e, p, r)
-		if err != nil {
-			return nil, e.wireError(ctx, d, err)
-		}
-		if !reply.NeedsInput() {
-			return replyResult(d, reply), nil
-		}
-		prefix := "r" + strconv.Itoa(round) + "."
-		asked := make(mcp.InputRequestMap, len(reply.InputRequests))
-		for key, ir := range reply.InputRequests {
-			asked[prefix+key] = ir
-		}
-		answers, err := run.Ask(ctx, asked)
-		if err != nil {
-			return nil, err
-		}
-		r.InputResponses = make(mcp.InputResponseMap, len(answers))
-		for key, a := range answers {
-			r.InputResponses[strings.TrimPrefix(key, prefix)] = a
-		}
-		r.RequestState = reply.RequestState
+// step runs one round of the workflow inside its task, from the
+// checkpoint, and ends the step with the workflow's end or its questions.
+func (tr *taskRunner[F]) step(ctx context.Context, in tasks.StepInput) (tasks.StepEnd, error) {
+	e, d := tr.e, tr.p.Descriptor()
+	cp, err := tr.open(in.TaskID, in.Checkpoint)
+	if err != nil {
+		e.log.ErrorContext(ctx, "mrtr: a task's checkpoint does not open", "tool", d.Name, "task", in.TaskID, "error", err)
+		return tasks.StepEnd{}, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "internal error"}
 	}
+	prefix := "r" + strconv.Itoa(cp.Round-1) + "."
+	answers := make(mcp.InputResponseMap, len(in.Answers))
+	for key, a := range in.Answers {
+		if k, ok := strings.CutPrefix(key, prefix); ok {
+			answers[k] = a
+		}
+	}
+	r := Request{Arguments: cp.Arguments, InputResponses: answers, RequestState: cp.RequestState, Capabilities: cp.Capabilities, Principal: cp.Principal}
+	reply, err := Run(ctx, e, tr.p, r)
+	if err != nil {
+		return tasks.StepEnd{}, e.wireError(ctx, d, err)
+	}
+	if !reply.NeedsInput() {
+		return tasks.StepEnd{Result: replyResult(d, reply)}, nil
+	}
+	prefix = "r" + strconv.Itoa(cp.Round) + "."
+	asked := make(mcp.InputRequestMap, len(reply.InputRequests))
+	for key, ir := range reply.InputRequests {
+		asked[prefix+key] = ir
+	}
+	next := cp
+	next.RequestState, next.Round = reply.RequestState, cp.Round+1
+	sealed, err := tr.seal(in.TaskID, next)
+	if err != nil {
+		return tasks.StepEnd{}, e.wireError(ctx, d, err)
+	}
+	return tasks.StepEnd{Ask: asked, Checkpoint: sealed}, nil
+}
+
+// binding binds a checkpoint to the server, the tool and the task.
+func (tr *taskRunner[F]) binding(taskID string) seal.Binding {
+	return seal.Binding{Audience: tr.e.cfg.Audience, Subject: "tasks:" + tr.p.Descriptor().Subject(), ArgsDigest: sha256.Sum256([]byte(taskID))}
+}
+
+func (tr *taskRunner[F]) seal(taskID string, cp checkpoint) ([]byte, error) {
+	b, err := json.Marshal(cp)
+	if err != nil {
+		return nil, err
+	}
+	token, err := tr.codec.Seal(tr.binding(taskID), tr.ttl, b)
+	if err != nil {
+		return nil, fmt.Errorf("mrtr: sealing the checkpoint of task %s: %w", taskID, err)
+	}
+	return []byte(token), nil
+}
+
+func (tr *taskRunner[F]) open(taskID string, sealed []byte) (checkpoint, error) {
+	var cp checkpoint
+	b, err := tr.codec.Open(tr.binding(taskID), string(sealed))
+	if err != nil {
+		return cp, err
+	}
+	if err := json.Unmarshal(b, &cp); err != nil {
+		return cp, err
+	}
+	if cp.Round < 1 {
+		return cp, fmt.Errorf("checkpoint at round %d", cp.Round)
+	}
+	return cp, nil
+}
+
+// TaskSealer is a tasks.Sealer built from the engine's keys (codec, as in
+// Config.Codec): a task's data at rest is sealed as requestState is,
+// bound to audience and the task's id, and opens on every instance that
+// shares the key ring.
+func TaskSealer(codec *seal.Codec, audience string) tasks.Sealer {
+	return taskSealer{codec: codec.WithMaxTokenLen(taskRecordTokenLen), audience: audience}
+}
+
+// taskRecordTokenLen bounds the sealed data of a task record (its result
+// included).
+const taskRecordTokenLen = 16 << 20
+
+type taskSealer struct {
+	codec    *seal.Codec
+	audience string
+}
+
+func (s taskSealer) binding(taskID string) seal.Binding {
+	return seal.Binding{Audience: s.audience, Subject: "tasks/record", ArgsDigest: sha256.Sum256([]byte(taskID))}
+}
+
+func (s taskSealer) Seal(taskID string, ttl time.Duration, plaintext []byte) ([]byte, error) {
+	token, err := s.codec.Seal(s.binding(taskID), ttl, plaintext)
+	return []byte(token), err
+}
+
+func (s taskSealer) Open(taskID string, sealed []byte) ([]byte, error) {
+	return s.codec.Open(s.binding(taskID), string(sealed))
 }
 
 // replyResult is the tools/call result of reply: its questions, or its

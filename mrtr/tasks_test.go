@@ -3,10 +3,15 @@ package mrtr_test
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -170,5 +175,250 @@ func TestWorkflowAsTask(t *testing.T) {
 	}
 	if got := impl.Deployments(); len(got) != 2 {
 		t.Fatalf("deployments %v", got)
+	}
+}
+
+// Two instances of one server: their engines share the record store and
+// the keys, their task managers the task store.
+type taskFleet struct {
+	a, b   taskClient
+	ma, mb *tasks.Manager
+	impl   *slowDeploy
+}
+
+// slowDeploy deploys once its context ends or release is closed.
+type slowDeploy struct {
+	testprog.DeployImpl
+	runs    atomic.Int64
+	entered chan struct{}
+	release chan struct{}
+	ended   chan error
+}
+
+func (h *slowDeploy) DeployServices(ctx context.Context, f *testprog.DeployFlow) error {
+	h.runs.Add(1)
+	h.entered <- struct{}{}
+	select {
+	case <-ctx.Done():
+		h.ended <- ctx.Err()
+		return ctx.Err()
+	case <-h.release:
+	}
+	h.ended <- nil
+	return h.DeployImpl.DeployServices(ctx, f)
+}
+
+// brokenStore fails every Update once broken is set: an instance that
+// lost its task store.
+type brokenStore struct {
+	tasks.Store
+	broken atomic.Bool
+}
+
+func (s *brokenStore) Update(ctx context.Context, id string, fn func(*tasks.Record) error) (*tasks.Record, error) {
+	if s.broken.Load() {
+		return nil, errors.New("task store unreachable")
+	}
+	return s.Store.Update(ctx, id, fn)
+}
+
+func newTaskFleet(t *testing.T, storeA tasks.Store, shared tasks.Store, leaseA time.Duration) *taskFleet {
+	return newSealedTaskFleet(t, storeA, shared, leaseA, false)
+}
+
+func newSealedTaskFleet(t *testing.T, storeA tasks.Store, shared tasks.Store, leaseA time.Duration, sealed bool) *taskFleet {
+	clock := mrtrtest.NewClock()
+	codec := mrtrtest.NewCodec(t, clock)
+	records := store.NewMemory(store.Options{Now: clock.Now})
+	fl := &taskFleet{impl: &slowDeploy{entered: make(chan struct{}, 4), release: make(chan struct{}), ended: make(chan error, 4)}}
+	salt := []byte("fleet-salt-0123456789abcdef")
+	instance := func(name string, st tasks.Store, lease time.Duration) (taskClient, *tasks.Manager) {
+		var sealer tasks.Sealer
+		if sealed {
+			sealer = mrtr.TaskSealer(codec, "tasks-test")
+		}
+		tm, err := tasks.New(tasks.Config{Store: st, Instance: name, Logger: quiet, PollInterval: 10 * time.Millisecond, PrincipalSalt: salt, StepLease: lease, Sealer: sealer})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, err := mrtr.NewEngine(mrtr.Config{Audience: "tasks-test", Codec: codec, Logger: quiet, Store: records, Tasks: tm, Instance: name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := mcp.NewServer(&mcp.Implementation{Name: "tasks-test", Version: "test"}, nil)
+		if err := tm.Install(s); err != nil {
+			t.Fatal(err)
+		}
+		mrtr.AddTool(s, e, withTask(t, testprog.NewDeployProgram(fl.impl), "ship", false))
+		ts := httptest.NewServer(mrtr.Handler(s, nil))
+		t.Cleanup(func() {
+			ts.Close()
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			_ = tm.Close(ctx)
+		})
+		return taskClient{t: t, url: ts.URL}, tm
+	}
+	fl.a, fl.ma = instance("a", storeA, leaseA)
+	fl.b, fl.mb = instance("b", shared, 0)
+	return fl
+}
+
+// start runs the MRTR round on A and returns the task its second round
+// created there.
+func (fl *taskFleet) start(t *testing.T) string {
+	args := map[string]any{"env": "staging"}
+	first, rerr := fl.a.call("tools/call", map[string]any{"name": "deploy", "arguments": args}, true)
+	if rerr != nil || first["resultType"] != "input_required" {
+		t.Fatalf("round 1: %v %v", first, rerr)
+	}
+	answer := map[string]any{"pick": map[string]any{"action": "accept", "content": map[string]any{"services": []any{"billing"}}}}
+	created, rerr := fl.a.call("tools/call", map[string]any{"name": "deploy", "arguments": args, "inputResponses": answer, "requestState": first["requestState"]}, true)
+	if rerr != nil || created["resultType"] != "task" {
+		t.Fatalf("round 2: %v %v", created, rerr)
+	}
+	return created["taskId"].(string)
+}
+
+func waitTask(t *testing.T, c taskClient, id, want string) map[string]any {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		got, rerr := c.call("tasks/get", map[string]any{"taskId": id}, true)
+		if rerr != nil {
+			t.Fatal(rerr)
+		}
+		if got["status"] == want {
+			return got
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("task %s: %v, want %s", id, got, want)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// tasks/cancel on another instance reaches the effect running on A through
+// its context (tasks.EffectContext), and the task ends cancelled without
+// the workflow going on.
+func TestTaskCancelReachesRunningEffect(t *testing.T) {
+	shared := tasks.NewMemoryStore(nil)
+	fl := newTaskFleet(t, shared, shared, 0)
+	id := fl.start(t)
+	<-fl.impl.entered
+	if _, rerr := fl.b.call("tasks/cancel", map[string]any{"taskId": id}, true); rerr != nil {
+		t.Fatal(rerr)
+	}
+	select {
+	case err := <-fl.impl.ended:
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("the effect's context ended with %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		close(fl.impl.release)
+		t.Fatal("tasks/cancel on B did not reach the effect running on A")
+	}
+	waitTask(t, fl.a, id, "cancelled")
+	if got := fl.impl.Deployments(); len(got) != 0 || fl.impl.runs.Load() != 1 {
+		t.Fatalf("runs %d, deployed %v", fl.impl.runs.Load(), got)
+	}
+}
+
+// A loses its task store right after the effect: its step cannot record
+// its end. Once A's lease ran out, a retried tasks/update on B enqueues
+// the step there; the step runs again on B and the effect replays its
+// recorded outcome instead of running twice.
+func TestTaskStepRunsAgainElsewhere(t *testing.T) {
+	shared := tasks.NewMemoryStore(nil)
+	a := &brokenStore{Store: shared}
+	fl := newTaskFleet(t, a, shared, 100*time.Millisecond)
+	id := fl.start(t)
+	<-fl.impl.entered
+	a.broken.Store(true)
+	close(fl.impl.release)
+	if err := <-fl.impl.ended; err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(200 * time.Millisecond) // A's lease runs out
+	if got := waitTask(t, fl.b, id, "working"); got["result"] != nil {
+		t.Fatalf("before the rerun: %v", got)
+	}
+	if _, rerr := fl.b.call("tasks/update", map[string]any{"taskId": id, "inputResponses": map[string]any{}}, true); rerr != nil {
+		t.Fatal(rerr)
+	}
+	got := waitTask(t, fl.b, id, "completed")
+	if text := got["result"].(map[string]any)["content"].([]any)[0].(map[string]any)["text"]; text != "Deployed billing to staging." {
+		t.Errorf("result %v", text)
+	}
+	if n, d := fl.impl.runs.Load(), fl.impl.Deployments(); n != 1 || len(d) != 1 {
+		t.Fatalf("effect ran %d times, deployed %v", n, d)
+	}
+}
+
+// recordingStore keeps every record as the task store receives it.
+type recordingStore struct {
+	tasks.Store
+	mu  sync.Mutex
+	raw []string
+}
+
+func (s *recordingStore) keep(r *tasks.Record) {
+	b, _ := json.Marshal(r)
+	s.mu.Lock()
+	s.raw = append(s.raw, string(b))
+	s.mu.Unlock()
+}
+
+func (s *recordingStore) Create(ctx context.Context, r *tasks.Record) error {
+	s.keep(r)
+	return s.Store.Create(ctx, r)
+}
+
+func (s *recordingStore) Update(ctx context.Context, id string, fn func(*tasks.Record) error) (*tasks.Record, error) {
+	return s.Store.Update(ctx, id, func(r *tasks.Record) error {
+		if err := fn(r); err != nil {
+			return err
+		}
+		s.keep(r)
+		return nil
+	})
+}
+
+// With mrtr.TaskSealer, no argument or answer of the workflow reaches the
+// task store in clear (the result carries both); without it, they do.
+func TestTaskSealerAtRest(t *testing.T) {
+	for _, sealed := range []bool{true, false} {
+		rec := &recordingStore{Store: tasks.NewMemoryStore(nil)}
+		fl := newSealedTaskFleet(t, rec, rec, 0, sealed)
+		close(fl.impl.release)
+		id := fl.start(t)
+		waitTask(t, fl.b, id, "completed")
+		rec.mu.Lock()
+		var leaked []string
+		for _, v := range []string{"staging", "billing"} {
+			for _, raw := range rec.raw {
+				if strings.Contains(raw, v) || strings.Contains(raw, base64.StdEncoding.EncodeToString([]byte(v))) {
+					leaked = append(leaked, v)
+				}
+			}
+		}
+		rec.mu.Unlock()
+		if sealed && len(leaked) > 0 {
+			t.Errorf("sealed: stored records carry %q", leaked)
+		}
+		if !sealed && len(leaked) == 0 {
+			t.Error("unsealed: no value found in the stored records: the check cannot fail")
+		}
+	}
+	s := mrtr.TaskSealer(mrtrtest.NewCodec(t, mrtrtest.NewClock()), "tasks-test")
+	b, err := s.Seal("task-1", time.Minute, []byte("secret"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.Open("task-1", b); err != nil || string(got) != "secret" {
+		t.Fatalf("Open: %q %v", got, err)
+	}
+	if _, err := s.Open("task-2", b); err == nil {
+		t.Fatal("data sealed for one task opens as another's")
 	}
 }

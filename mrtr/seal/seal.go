@@ -110,6 +110,18 @@ func New(ring *Ring, opts Options) *Codec {
 	return c
 }
 
+// WithMaxTokenLen returns a Codec with c's keys, clock and skew whose
+// tokens may be up to n characters long: for data sealed to be stored
+// server-side (a task's record), which no header or URL bounds. The copy
+// draws its nonces from crypto/rand.
+func (c *Codec) WithMaxTokenLen(n int) *Codec {
+	skew := c.skew
+	if skew == 0 {
+		skew = -1 // Options' "no tolerance"
+	}
+	return New(c.ring, Options{Now: c.now, Skew: skew, MaxTokenLen: n})
+}
+
 // TokenLen returns the encoded length of a token carrying n plaintext bytes.
 func TokenLen(n int) int { return b64.EncodedLen(Overhead + n) }
 

@@ -302,6 +302,15 @@ func (m *Manager) AddTool(s *mcp.Server, t *mcp.Tool, support Support, opts Tool
 	s.AddTool(t, h)
 }
 
+// TTL is how long a task of a tool registered with opts stays readable
+// after its last update: what its data must stay openable for.
+func (m *Manager) TTL(opts ToolOptions) time.Duration {
+	if opts.TTL > 0 {
+		return opts.TTL
+	}
+	return m.cfg.TTL
+}
+
 func (m *Manager) tool(s *mcp.Server, name string) *toolEntry {
 	m.mu.Lock()
 	defer m.mu.Unlock()

@@ -199,6 +199,9 @@ func (m *Manager) settle(ctx context.Context, rec *Record, runID string, end Ste
 			runErr = &jsonrpc.Error{Code: codeInternalError, Message: "result not serialisable"}
 		}
 	}
+	// cut: the task's life ended (cancel, deadline) while the step ran, so
+	// what it returned may only be the cut's consequence.
+	cut := life != nil && life.Err() != nil
 	timedOut := life != nil && errors.Is(life.Err(), context.DeadlineExceeded)
 	sctx, cancel := detached(ctx)
 	defer cancel()
@@ -209,8 +212,8 @@ func (m *Manager) settle(ctx context.Context, rec *Record, runID string, end Ste
 		}
 		now := m.now()
 		switch {
-		case runErr == nil && result != nil:
-			// Done is done, even if a cancel came in meanwhile.
+		case runErr == nil && result != nil && !cut:
+			// Done is done, even if a cancel came in after it was.
 			r.settle(StatusCompleted, now)
 			r.Result = result
 		case r.CancelRequested:
@@ -221,6 +224,9 @@ func (m *Manager) settle(ctx context.Context, rec *Record, runID string, end Ste
 		case runErr != nil:
 			r.settle(StatusFailed, now)
 			r.Error = wireError(runErr)
+		case result != nil:
+			r.settle(StatusCompleted, now)
+			r.Result = result
 		default:
 			for key := range pending {
 				if slices.Contains(r.UsedKeys, key) {
