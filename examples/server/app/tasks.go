@@ -10,9 +10,11 @@ import (
 )
 
 // newTasks builds the manager of the Tasks extension (SEP-2663), which the
-// engine runs long-running tools on (mrtr.Config.Tasks). Tasks live in this
-// instance's memory (tasks.MemoryStore): they do not survive it, and other
-// instances do not see them (docs/tasks.md).
+// engine runs long-running tools on (mrtr.Config.Tasks) as resumable
+// tasks. Tasks live in this instance's memory (tasks.MemoryStore) and their
+// steps run in its goroutines (tasks.InProcess, the default executor):
+// they do not survive it, and other instances do not see them. A shared
+// task store and the River executor make them durable (docs/tasks.md).
 func (a *App) newTasks() error {
 	m, err := tasks.New(tasks.Config{Instance: a.cfg.Instance, Logger: a.log, Authenticate: authenticate})
 	if err != nil {
@@ -35,8 +37,9 @@ func (a *App) registerTasks(deploy deployments.DeployReleaseHandler) error {
 	return nil
 }
 
-// closeTasks ends the tasks still running (they fail with "server
-// shutting down") within grace.
+// closeTasks stops the task executor (a running step's effect finishes;
+// the step would run again elsewhere) and ends the hand-written tasks still
+// running (they fail with "server shutting down"), within grace.
 func (a *App) closeTasks(grace time.Duration) error {
 	if a.Tasks == nil {
 		return nil
