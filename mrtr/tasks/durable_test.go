@@ -179,6 +179,14 @@ func (d *durable) instance(name string, sealer tasks.Sealer) *instance {
 				return append([]byte("args:"), req.Params.Arguments...), nil
 			})
 		}, d.step)
+	// bounded: its one step waits for its effect context to end.
+	m.AddResumableTool(s, &mcp.Tool{Name: "bounded", InputSchema: schema}, tasks.Required, tasks.ToolOptions{Timeout: 50 * time.Millisecond},
+		func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return tasks.StartResumable(ctx, func(string) ([]byte, error) { return nil, nil })
+		}, func(ctx context.Context, _ tasks.StepInput) (tasks.StepEnd, error) {
+			<-tasks.EffectContext(ctx).Done()
+			return tasks.StepEnd{}, tasks.EffectContext(ctx).Err()
+		})
 	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true}))
 	t.Cleanup(func() {
 		srv.Close()
@@ -611,3 +619,18 @@ func TestInProcessExecutor(t *testing.T) {
 type runnerFunc func(ctx context.Context, id string, step int) error
 
 func (f runnerFunc) RunStep(ctx context.Context, id string, step int) error { return f(ctx, id, step) }
+
+// ToolOptions.Timeout is a deadline from the task's creation: it ends the
+// effect's context and fails the task.
+func TestResumableDeadline(t *testing.T) {
+	d := newDurable(t, tasks.NewMemoryStore(nil), nil)
+	res := d.a.ok(alice, "tools/call", map[string]any{"name": "bounded", "arguments": map[string]any{}})
+	id := res["taskId"].(string)
+	if err := d.b.w.run(d.q.pop(t)); err != nil {
+		t.Fatal(err)
+	}
+	got := d.get(d.a, id)
+	if got["status"] != "failed" || !strings.Contains(fmt.Sprint(got["error"]), "task timed out") {
+		t.Fatalf("after the deadline: %v", got)
+	}
+}

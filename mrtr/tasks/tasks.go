@@ -13,6 +13,13 @@
 // (inputRequests on tasks/get, inputResponses on tasks/update); a task
 // never carries requestState.
 //
+// A task of Start lives in one goroutine of the instance that created it.
+// A resumable task ([Manager.AddResumableTool], [StartResumable]) is a
+// sequence of steps between checkpoints kept in its record, run by an
+// [Executor] on any instance that shares the [Store]: it survives the
+// instance that started it, holds nothing while it waits for input, and
+// its effects see tasks/cancel through [EffectContext].
+//
 // The package needs nothing of mrtrgen beyond go-sdk: it is small enough to
 // upstream.
 package tasks
