@@ -222,11 +222,11 @@ func (s *brokenStore) Update(ctx context.Context, id string, fn func(*tasks.Reco
 	return s.Store.Update(ctx, id, fn)
 }
 
-func newTaskFleet(t *testing.T, storeA tasks.Store, shared tasks.Store, leaseA time.Duration) *taskFleet {
+func newTaskFleet(t *testing.T, storeA, shared tasks.Store, leaseA time.Duration) *taskFleet {
 	return newSealedTaskFleet(t, storeA, shared, leaseA, false)
 }
 
-func newSealedTaskFleet(t *testing.T, storeA tasks.Store, shared tasks.Store, leaseA time.Duration, sealed bool) *taskFleet {
+func newSealedTaskFleet(t *testing.T, storeA, shared tasks.Store, leaseA time.Duration, sealed bool) *taskFleet {
 	clock := mrtrtest.NewClock()
 	codec := mrtrtest.NewCodec(t, clock)
 	records := store.NewMemory(store.Options{Now: clock.Now})

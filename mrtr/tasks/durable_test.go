@@ -366,7 +366,9 @@ func TestCancelRacingAsk(t *testing.T) {
 	d.b.ok(alice, "tasks/cancel", map[string]any{"taskId": id})
 	time.Sleep(30 * time.Millisecond) // a few polls: A has seen the flag
 	close(d.fx.hold)
-	<-d.fx.ended
+	if err := <-d.fx.ended; err != nil {
+		t.Fatalf("a deaf effect's context ended: %v", err)
+	}
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
