@@ -47,6 +47,9 @@ func (m *Manager) RunStep(ctx context.Context, id string, step int) error {
 		return nil
 	}
 	if err != nil {
+		if !errors.Is(err, ErrStepBusy) {
+			m.log.Warn("tasks: claiming a step failed; it runs again", "task", id, "step", step, "error", err)
+		}
 		return fmt.Errorf("tasks: claiming step %d of task %s: %w", step, id, err)
 	}
 	fn := m.stepFunc(rec.Tool)
