@@ -636,3 +636,16 @@ func TestResumableDeadline(t *testing.T) {
 		t.Fatalf("after the deadline: %v", got)
 	}
 }
+
+// A running step's lease keeps its record alive past its TTL.
+func TestLeaseKeepsRecordAlive(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	r := tasks.Record{UpdatedAt: t0, TTL: time.Minute}
+	if got := r.ExpiresAt(); !got.Equal(t0.Add(time.Minute)) {
+		t.Fatalf("without a lease: %v", got)
+	}
+	r.Lease = &tasks.Lease{Runner: "x", Until: t0.Add(5 * time.Minute)}
+	if got := r.ExpiresAt(); !got.Equal(t0.Add(6 * time.Minute)) {
+		t.Fatalf("with a lease: %v", got)
+	}
+}
