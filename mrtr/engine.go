@@ -86,6 +86,10 @@ type Config struct {
 	// its rounds, and one whose mode is required cannot be registered.
 	// With Authenticate set, the manager must authenticate with the same
 	// function (tasks.Config.Authenticate); NewEngine refuses otherwise.
+	// The tools run as resumable tasks: each step, on whichever instance
+	// the manager's executor picks, runs one round from a checkpoint sealed
+	// with Codec (so instances sharing the task store must share the key
+	// ring); mrtr.TaskSealer seals the rest of a task's record.
 	Tasks *tasks.Manager
 	// Rand is where workflow ids and continuation references come from;
 	// nil means crypto/rand. Only tests set it: mrtrtest's recorder, whose
