@@ -46,7 +46,13 @@ type Ring struct {
 type ringKey struct {
 	id   uint32
 	aead cipher.AEAD
+	// derive keys DeriveKeys: HKDF-derived from the secret under its own
+	// info string, so nothing derived from it is the AEAD key.
+	derive []byte
 }
+
+// deriveInfo is the HKDF info string of a key's derivation key.
+const deriveInfo = "mrtrgen/derive/v1"
 
 // NewRing builds a ring from keys. keys[0] seals new tokens; every key
 // opens. It rejects an empty list, secrets shorter than MinSecretLen and
@@ -70,7 +76,11 @@ func NewRing(keys ...Key) (*Ring, error) {
 		if err != nil {
 			return nil, fmt.Errorf("seal: key %d: %w", k.ID, err)
 		}
-		r.keys = append(r.keys, ringKey{id: k.ID, aead: a})
+		d, err := hkdf.Key(sha256.New, k.Secret, nil, deriveInfo, 32)
+		if err != nil {
+			return nil, fmt.Errorf("seal: key %d: %w", k.ID, err)
+		}
+		r.keys = append(r.keys, ringKey{id: k.ID, aead: a, derive: d})
 	}
 	return r, nil
 }
@@ -85,6 +95,26 @@ func deriveAEAD(secret []byte) (cipher.AEAD, error) {
 		return nil, err
 	}
 	return cipher.NewGCM(block)
+}
+
+// DeriveKeys returns a 32-byte key for purpose from each key of the ring,
+// in the ring's order (the sealing key's first): keys for another use of
+// the same secrets, such as the HMAC a task store keeps in place of a
+// principal (tasks.Config.PrincipalKeys), that rotate with the ring. The
+// same secrets and purpose give the same keys on every instance; another
+// purpose gives unrelated ones, and none of them is a token key.
+func (r *Ring) DeriveKeys(purpose string) [][]byte {
+	out := make([][]byte, len(r.keys))
+	for i, k := range r.keys {
+		// HKDF-Expand of the key's derivation key, the purpose as info:
+		// cannot fail for 32 bytes of SHA-256.
+		b, err := hkdf.Expand(sha256.New, k.derive, "mrtrgen/derive/v1/"+purpose, 32)
+		if err != nil {
+			panic("seal: DeriveKeys: " + err.Error())
+		}
+		out[i] = b
+	}
+	return out
 }
 
 // SealingKeyID returns the id of the key that seals new tokens.

@@ -39,6 +39,13 @@ type Config struct {
 	// 32 random bytes (fine for one process; instances sharing a store
 	// must share the salt).
 	PrincipalSalt []byte
+	// PrincipalKeys, when set, replace PrincipalSalt with a ring of keys,
+	// for rotation: the first keys the hash of a new task's principal,
+	// and a task is its principal's while any of them matches its hash.
+	// Derive them from the same key ring on every instance
+	// (seal.Ring.DeriveKeys), so a task stays its caller's for as long as
+	// the key it was created under is in the ring.
+	PrincipalKeys [][]byte
 	// TTL is how long a task stays readable after its last update (so a
 	// result is kept for TTL after the task ends); 0: one hour.
 	TTL time.Duration
@@ -152,13 +159,19 @@ func New(cfg Config) (*Manager, error) {
 			return "", nil
 		}
 	}
-	if cfg.PrincipalSalt == nil {
-		cfg.PrincipalSalt = make([]byte, 32)
-		if _, err := rand.Read(cfg.PrincipalSalt); err != nil {
-			return nil, err
+	if cfg.PrincipalKeys == nil {
+		if cfg.PrincipalSalt == nil {
+			cfg.PrincipalSalt = make([]byte, 32)
+			if _, err := rand.Read(cfg.PrincipalSalt); err != nil {
+				return nil, err
+			}
 		}
-	} else if len(cfg.PrincipalSalt) < minEntropyBytes {
-		return nil, fmt.Errorf("tasks: PrincipalSalt has %d bytes, want at least %d", len(cfg.PrincipalSalt), minEntropyBytes)
+		cfg.PrincipalKeys = [][]byte{cfg.PrincipalSalt}
+	}
+	for i, k := range cfg.PrincipalKeys {
+		if len(k) < minEntropyBytes {
+			return nil, fmt.Errorf("tasks: principal key %d (PrincipalSalt or PrincipalKeys) has %d bytes, want at least %d", i+1, len(k), minEntropyBytes)
+		}
 	}
 	if cfg.StepLease <= 0 {
 		cfg.StepLease = defaultStepLease
@@ -461,30 +474,46 @@ func taskIDOf(p mcp.Params) (string, bool) {
 	return "", false
 }
 
+// hashPrincipal is what a new task stores in place of its principal: an
+// HMAC under the first principal key.
 func (m *Manager) hashPrincipal(p string) string {
-	mac := hmac.New(sha256.New, m.cfg.PrincipalSalt)
+	return principalHash(m.cfg.PrincipalKeys[0], p)
+}
+
+func principalHash(key []byte, p string) string {
+	mac := hmac.New(sha256.New, key)
 	mac.Write([]byte(p))
 	return hex.EncodeToString(mac.Sum(nil))
 }
 
+// owns reports whether principal created rec: its hash under any of the
+// principal keys (a task created before a rotation) is the stored one.
+func (m *Manager) owns(rec *Record, principal string) bool {
+	owned := 0
+	for _, k := range m.cfg.PrincipalKeys {
+		owned |= subtle.ConstantTimeCompare([]byte(rec.Principal), []byte(principalHash(k, principal)))
+	}
+	return owned == 1
+}
+
 // lookup returns the record of id if the caller's principal owns it.
-func (m *Manager) lookup(ctx context.Context, id string) (*Record, string, error) {
+func (m *Manager) lookup(ctx context.Context, id string) (*Record, error) {
 	principal, err := m.principal(ctx)
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
 	if id == "" {
-		return nil, "", &jsonrpc.Error{Code: codeInvalidParams, Message: "taskId is required"}
+		return nil, &jsonrpc.Error{Code: codeInvalidParams, Message: "taskId is required"}
 	}
 	rec, err := m.store.Get(ctx, id)
-	if errors.Is(err, ErrNotFound) || err == nil && subtle.ConstantTimeCompare([]byte(rec.Principal), []byte(principal)) != 1 {
-		return nil, "", unknownTask()
+	if errors.Is(err, ErrNotFound) || err == nil && !m.owns(rec, principal) {
+		return nil, unknownTask()
 	}
 	if err != nil {
 		m.log.ErrorContext(ctx, "tasks: reading a task failed", "error", err)
-		return nil, "", &jsonrpc.Error{Code: codeInternalError, Message: "task store unavailable"}
+		return nil, &jsonrpc.Error{Code: codeInternalError, Message: "task store unavailable"}
 	}
-	return rec, principal, nil
+	return rec, nil
 }
 
 func unknownTask() error {
@@ -497,11 +526,11 @@ func (m *Manager) principal(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", &jsonrpc.Error{Code: codeInvalidParams, Message: "not authenticated"}
 	}
-	return m.hashPrincipal(p), nil
+	return p, nil
 }
 
 func (m *Manager) get(ctx context.Context, id string) (*DetailedTask, error) {
-	rec, _, err := m.lookup(ctx, id)
+	rec, err := m.lookup(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -509,7 +538,7 @@ func (m *Manager) get(ctx context.Context, id string) (*DetailedTask, error) {
 }
 
 func (m *Manager) update(ctx context.Context, p *UpdateParams) (*Ack, error) {
-	if _, _, err := m.lookup(ctx, p.TaskID); err != nil {
+	if _, err := m.lookup(ctx, p.TaskID); err != nil {
 		return nil, err
 	}
 	// Decode each answer to a pending key now: a malformed answer is a
@@ -567,7 +596,7 @@ func (m *Manager) update(ctx context.Context, p *UpdateParams) (*Ack, error) {
 }
 
 func (m *Manager) cancel(ctx context.Context, id string) (*Ack, error) {
-	rec, _, err := m.lookup(ctx, id)
+	rec, err := m.lookup(ctx, id)
 	if err != nil {
 		return nil, err
 	}

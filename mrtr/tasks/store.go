@@ -20,7 +20,10 @@ type Store interface {
 	Get(ctx context.Context, id string) (*Record, error)
 	// Update applies fn to a copy of the live record and stores the
 	// result atomically with respect to other Updates of the same id; an
-	// error of fn leaves the record unchanged and is returned.
+	// error of fn leaves the record unchanged and is returned. fn may run
+	// more than once, each time on a fresh copy (an optimistic store such
+	// as redistasks retries it after a conflicting write): it must only
+	// change the record it is given.
 	Update(ctx context.Context, id string, fn func(*Record) error) (*Record, error)
 	// Sweep deletes expired records and reports how many.
 	Sweep(ctx context.Context, now time.Time) (int, error)
