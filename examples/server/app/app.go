@@ -42,6 +42,7 @@ import (
 	"github.com/mrtrgen/mrtrgen/mrtr/store"
 	"github.com/mrtrgen/mrtrgen/mrtr/store/storeopen"
 	"github.com/mrtrgen/mrtrgen/mrtr/tasks"
+	"github.com/mrtrgen/mrtrgen/mrtr/tasks/tasksopen"
 )
 
 // Name is the server's MCP implementation name.
@@ -120,6 +121,8 @@ type App struct {
 	Engine *mrtr.Engine
 	Server *mcp.Server
 	Tasks  *tasks.Manager // the Tasks extension (tasks.go)
+
+	taskBackend *tasksopen.Backend
 }
 
 // New opens the stores (seeding the demo data where it is missing), builds

@@ -2,25 +2,47 @@ package app
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/mrtrgen/mrtrgen/examples/generated/conformancetasks"
 	"github.com/mrtrgen/mrtrgen/examples/generated/deployments"
+	"github.com/mrtrgen/mrtrgen/mrtr"
+	"github.com/mrtrgen/mrtrgen/mrtr/seal"
 	"github.com/mrtrgen/mrtrgen/mrtr/tasks"
+	"github.com/mrtrgen/mrtrgen/mrtr/tasks/rivertasks"
+	"github.com/mrtrgen/mrtrgen/mrtr/tasks/tasksopen"
 )
 
 // newTasks builds the manager of the Tasks extension (SEP-2663), which the
 // engine runs long-running tools on (mrtr.Config.Tasks) as resumable
-// tasks. Tasks live in this instance's memory (tasks.MemoryStore) and their
-// steps run in its goroutines (tasks.InProcess, the default executor):
-// they do not survive it, and other instances do not see them. A shared
-// task store and the River executor make them durable (docs/tasks.md).
+// tasks. The task store and executor follow the store URL
+// (mrtr/tasks/tasksopen): on PostgreSQL and on a SQLite file the tasks are
+// shared by every instance on that database and their steps run on River,
+// so a step whose instance dies runs again on another; on Redis the tasks
+// are shared and their steps run in the instance that enqueued them; in
+// memory they are this instance's alone. Every instance derives the
+// principal keys and the at-rest sealing from the one key ring, so any of
+// them answers for any task, and a task outlives a key rotation while its
+// key is in the ring.
 func (a *App) newTasks() error {
-	m, err := tasks.New(tasks.Config{Instance: a.cfg.Instance, Logger: a.log, Authenticate: authenticate})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	b, err := tasksopen.Open(ctx, a.cfg.StoreURL, tasksopen.Options{River: rivertasks.Options{Logger: a.log}})
 	if err != nil {
 		return err
 	}
-	a.Tasks = m
+	m, err := tasks.New(tasks.Config{
+		Store: b.Store, Executor: b.Executor, Instance: a.cfg.Instance, Logger: a.log, Authenticate: authenticate,
+		PrincipalKeys: a.cfg.Ring.DeriveKeys("tasks/principal"),
+		Sealer:        mrtr.TaskSealer(seal.New(a.cfg.Ring, seal.Options{}), a.cfg.Audience),
+	})
+	if err != nil {
+		_ = b.Close()
+		return err
+	}
+	a.Tasks, a.taskBackend = m, b
+	a.log.Info("tasks", "backend", b.Name, "durable", b.Durable())
 	return nil
 }
 
@@ -38,13 +60,14 @@ func (a *App) registerTasks(deploy deployments.DeployReleaseHandler) error {
 }
 
 // closeTasks stops the task executor (a running step's effect finishes;
-// the step would run again elsewhere) and ends the hand-written tasks still
-// running (they fail with "server shutting down"), within grace.
+// the step would run again elsewhere), ends the hand-written tasks still
+// running (they fail with "server shutting down"), within grace, and closes
+// the task backend.
 func (a *App) closeTasks(grace time.Duration) error {
 	if a.Tasks == nil {
 		return nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
-	return a.Tasks.Close(ctx)
+	return errors.Join(a.Tasks.Close(ctx), a.taskBackend.Close())
 }

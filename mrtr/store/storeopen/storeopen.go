@@ -76,7 +76,7 @@ func OpenWithOptions(ctx context.Context, u string, opts store.Options) (store.S
 		}
 		return s, nil
 	case "postgres", "postgresql":
-		clean, prefix, err := takePrefix(u)
+		clean, prefix, err := TakePrefix(u)
 		if err != nil {
 			return nil, err
 		}
@@ -86,7 +86,7 @@ func OpenWithOptions(ctx context.Context, u string, opts store.Options) (store.S
 		}
 		return s, nil
 	case "redis", "rediss":
-		clean, prefix, err := takePrefix(u)
+		clean, prefix, err := TakePrefix(u)
 		if err != nil {
 			return nil, err
 		}
@@ -103,8 +103,10 @@ func OpenWithOptions(ctx context.Context, u string, opts store.Options) (store.S
 	return nil, fmt.Errorf("storeopen: unsupported store URL scheme %q; want one of %s", scheme, Forms)
 }
 
-// takePrefix removes PrefixParam from u's query and returns its value.
-func takePrefix(u string) (clean, prefix string, err error) {
+// TakePrefix removes PrefixParam from u's query and returns its value
+// ("" when u has none), for openers of other stores on the same URL
+// (tasksopen).
+func TakePrefix(u string) (clean, prefix string, err error) {
 	p, err := url.Parse(u)
 	if err != nil {
 		// url.Error repeats the URL, which may hold a password.
