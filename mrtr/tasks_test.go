@@ -1,13 +1,10 @@
 package mrtr_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"io"
-	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
@@ -23,6 +20,7 @@ import (
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 	"github.com/mrtrgen/mrtrgen/mrtr/store"
 	"github.com/mrtrgen/mrtrgen/mrtr/tasks"
+	"github.com/mrtrgen/mrtrgen/mrtr/tasks/taskstest"
 )
 
 // asTask is a program whose descriptor makes it long-running from state
@@ -44,48 +42,18 @@ func withTask[F any](t *testing.T, p mrtr.Program[F], start string, required boo
 	return asTask[F]{Program: p, d: &d}
 }
 
+// taskClient is a stateless 2026-07-28 client of one server; tasksExt says
+// whether a request declares the tasks extension.
 type taskClient struct {
 	t   *testing.T
 	url string
 }
 
-func (c taskClient) call(method string, params map[string]any, tasksExt bool) (map[string]any, map[string]any) {
+func (c taskClient) call(method string, params map[string]any, tasksExt bool) (map[string]any, *taskstest.RPCError) {
 	c.t.Helper()
-	caps := map[string]any{"elicitation": map[string]any{}}
-	if tasksExt {
-		caps["extensions"] = map[string]any{tasks.ExtensionID: map[string]any{}}
-	}
-	params["_meta"] = map[string]any{
-		"io.modelcontextprotocol/protocolVersion":    "2026-07-28",
-		"io.modelcontextprotocol/clientInfo":         map[string]any{"name": "t", "version": "1"},
-		"io.modelcontextprotocol/clientCapabilities": caps,
-	}
-	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
-	req, _ := http.NewRequest(http.MethodPost, c.url, bytes.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
-	req.Header.Set("Mcp-Method", method)
-	if n, ok := params["name"].(string); ok {
-		req.Header.Set("Mcp-Name", n)
-	}
-	if n, ok := params["taskId"].(string); ok {
-		req.Header.Set("Mcp-Name", n)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	var out struct {
-		Result map[string]any `json:"result"`
-		Error  map[string]any `json:"error"`
-	}
-	if err := json.Unmarshal(raw, &out); err != nil {
-		c.t.Fatalf("%s: %v %s", method, err, raw)
-	}
-	return out.Result, out.Error
+	cl := taskstest.NewClient(c.t, c.url)
+	cl.NoTasks = !tasksExt
+	return cl.Call(method, params)
 }
 
 // A generated workflow declared long-running: its MRTR rounds run on

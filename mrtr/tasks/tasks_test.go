@@ -1,10 +1,8 @@
 package tasks_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -24,6 +22,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/mrtrgen/mrtrgen/mrtr/tasks"
+	"github.com/mrtrgen/mrtrgen/mrtr/tasks/taskstest"
 )
 
 const ext = tasks.ExtensionID
@@ -127,68 +126,34 @@ func newFixture(t *testing.T) *fixture {
 	return f
 }
 
-type rpcError struct {
-	Code    int             `json:"code"`
-	Message string          `json:"message"`
-	Data    json.RawMessage `json:"data"`
-}
+type rpcError = taskstest.RPCError
 
 type call struct {
 	user    string
 	tasks   bool              // declare the extension
-	headers map[string]string // override
+	headers map[string]string // override ("" deletes)
 }
 
 func (f *fixture) do(c call, method string, params map[string]any) (map[string]any, *rpcError) {
 	f.t.Helper()
-	caps := map[string]any{"elicitation": map[string]any{}}
-	if c.tasks {
-		caps["extensions"] = map[string]any{ext: map[string]any{}}
-	}
 	if params == nil {
 		params = map[string]any{}
 	}
-	params["_meta"] = map[string]any{
-		"io.modelcontextprotocol/protocolVersion":    "2026-07-28",
-		"io.modelcontextprotocol/clientInfo":         map[string]any{"name": "test", "version": "1"},
-		"io.modelcontextprotocol/clientCapabilities": caps,
-	}
-	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
-	req, _ := http.NewRequest(http.MethodPost, f.url, bytes.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
-	req.Header.Set("Mcp-Method", method)
-	if n, ok := params["name"].(string); ok {
-		req.Header.Set("Mcp-Name", n)
-	}
-	if id, ok := params["taskId"].(string); ok {
-		req.Header.Set("Mcp-Name", id)
-	}
+	cl := taskstest.NewClient(f.t, f.url)
+	cl.NoTasks = !c.tasks
 	if c.user != "" {
-		req.Header.Set("X-User", c.user)
+		cl.Header.Set("X-User", c.user)
 	}
-	for k, v := range c.headers {
-		if v == "" {
-			req.Header.Del(k)
-		} else {
-			req.Header.Set(k, v)
+	cl.Edit = func(req *http.Request) {
+		for k, v := range c.headers {
+			if v == "" {
+				req.Header.Del(k)
+			} else {
+				req.Header.Set(k, v)
+			}
 		}
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var out struct {
-		Result map[string]any `json:"result"`
-		Error  *rpcError      `json:"error"`
-	}
-	raw, _ := io.ReadAll(resp.Body)
-	if err := json.Unmarshal(raw, &out); err != nil {
-		f.t.Fatalf("%s: %v: %s", method, err, raw)
-	}
-	return out.Result, out.Error
+	return cl.Call(method, params)
 }
 
 func (f *fixture) ok(c call, method string, params map[string]any) map[string]any {
@@ -200,7 +165,7 @@ func (f *fixture) ok(c call, method string, params map[string]any) map[string]an
 	return res
 }
 
-func (f *fixture) fails(c call, method string, params map[string]any, code int) *rpcError {
+func (f *fixture) fails(c call, method string, params map[string]any, code int64) *rpcError {
 	f.t.Helper()
 	res, e := f.do(c, method, params)
 	if e == nil {

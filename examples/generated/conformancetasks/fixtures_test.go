@@ -1,15 +1,10 @@
 package conformancetasks
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"log/slog"
-	"net/http"
 	"net/http/httptest"
-	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -19,6 +14,7 @@ import (
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 	"github.com/mrtrgen/mrtrgen/mrtr/store"
 	"github.com/mrtrgen/mrtrgen/mrtr/tasks"
+	"github.com/mrtrgen/mrtrgen/mrtr/tasks/taskstest"
 )
 
 // The behaviours the conformance suite's tasks scenarios rely on
@@ -58,81 +54,35 @@ func serve(t *testing.T) *client {
 		defer cancel()
 		_ = m.Close(ctx)
 	})
-	return &client{t: t, url: ts.URL}
+	return newClient(t, ts.URL)
 }
 
 // client sends JSON-RPC requests at protocol 2026-07-28 (stateless: the
 // client's capabilities in each request's _meta), with the routing
-// headers the suite sends.
+// headers the suite sends; tasksExt says whether a request declares the
+// tasks extension.
 type client struct {
-	t   *testing.T
-	url string
+	t            *testing.T
+	tasks, plain *taskstest.Client
+}
+
+func newClient(t *testing.T, url string) *client {
+	plain := taskstest.NewClient(t, url)
+	plain.NoTasks = true
+	return &client{t: t, tasks: taskstest.NewClient(t, url), plain: plain}
 }
 
 // rpcError is a JSON-RPC error object.
-type rpcError struct {
-	Code    int64           `json:"code"`
-	Message string          `json:"message"`
-	Data    json.RawMessage `json:"data"`
-}
+type rpcError = taskstest.RPCError
 
 // call sends method with params, declaring the tasks extension when
 // tasksExt, and returns the result or the error.
 func (c *client) call(method string, params map[string]any, tasksExt bool) (map[string]any, *rpcError) {
 	c.t.Helper()
-	caps := map[string]any{"elicitation": map[string]any{}}
 	if tasksExt {
-		caps["extensions"] = map[string]any{tasks.ExtensionID: map[string]any{}}
+		return c.tasks.Call(method, params)
 	}
-	params["_meta"] = map[string]any{
-		"io.modelcontextprotocol/protocolVersion":    "2026-07-28",
-		"io.modelcontextprotocol/clientInfo":         map[string]any{"name": "conformance-tasks-test", "version": "1"},
-		"io.modelcontextprotocol/clientCapabilities": caps,
-	}
-	body, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	req, err := http.NewRequest(http.MethodPost, c.url, bytes.NewReader(body))
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
-	req.Header.Set("Mcp-Method", method)
-	for _, key := range []string{"name", "taskId"} {
-		if v, ok := params[key].(string); ok {
-			req.Header.Set("Mcp-Name", v)
-		}
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		c.t.Fatalf("%s: %v", method, err)
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(resp.Body)
-	if err != nil {
-		c.t.Fatalf("%s: reading the response: %v", method, err)
-	}
-	// An event stream carries the response in its last data line.
-	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
-		var last string
-		for line := range strings.SplitSeq(string(raw), "\n") {
-			if data, ok := strings.CutPrefix(line, "data: "); ok {
-				last = data
-			}
-		}
-		raw = []byte(last)
-	}
-	var out struct {
-		Result map[string]any `json:"result"`
-		Error  *rpcError      `json:"error"`
-	}
-	if err := json.Unmarshal(raw, &out); err != nil {
-		c.t.Fatalf("%s: %v in %s", method, err, raw)
-	}
-	return out.Result, out.Error
+	return c.plain.Call(method, params)
 }
 
 // ok is call for a request that must succeed.
@@ -190,28 +140,14 @@ func wantCreateTaskResult(t *testing.T, name string, res map[string]any) {
 // get is tasks/get of id.
 func (c *client) get(id string) map[string]any {
 	c.t.Helper()
-	return c.ok("tasks/get", map[string]any{"taskId": id}, true)
+	return c.tasks.Get(id)
 }
 
 // until polls task id until its status is one of want or terminal, and
 // returns it; it fails the test after settle.
-func (c *client) until(id string, want ...string) map[string]any {
+func (c *client) until(id string, want ...tasks.Status) map[string]any {
 	c.t.Helper()
-	deadline := time.Now().Add(settle)
-	for {
-		got := c.get(id)
-		status, _ := got["status"].(string)
-		if tasks.Status(status).Terminal() || slices.Contains(want, status) {
-			if _, ok := got["requestState"]; ok {
-				c.t.Errorf("tasks/get (%s) carries requestState", status)
-			}
-			return got
-		}
-		if time.Now().After(deadline) {
-			c.t.Fatalf("task %s still %s after %s, want %v: %v", id, status, settle, want, got)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	return c.tasks.Until(id, settle, want...)
 }
 
 // ack checks an empty acknowledgement of tasks/update or tasks/cancel.
@@ -423,7 +359,7 @@ func TestConfirmDelete(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			id := c.start("confirm_delete", map[string]any{"filename": "notes.txt"})
-			asked := c.until(id, "input_required")
+			asked := c.until(id, tasks.StatusInputRequired)
 			pending, _ := asked["inputRequests"].(map[string]any)
 			if asked["status"] != "input_required" || len(pending) != 1 {
 				t.Fatalf("want input_required with one input request: %v", asked)
@@ -456,7 +392,7 @@ func TestMultiInputPartialFulfillment(t *testing.T) {
 	t.Parallel()
 	c := serve(t)
 	id := c.start("multi_input", map[string]any{})
-	asked := c.until(id, "input_required")
+	asked := c.until(id, tasks.StatusInputRequired)
 	pending, _ := asked["inputRequests"].(map[string]any)
 	if len(pending) != 2 {
 		t.Fatalf("want two input requests at once: %v", asked)

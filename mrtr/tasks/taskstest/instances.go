@@ -1,10 +1,7 @@
 package taskstest
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -40,7 +37,7 @@ func RunInstances(t *testing.T, open Opener) {
 		"q": map[string]any{"action": "accept", "content": map[string]any{"ok": true}},
 	}})
 	done := b.waitStatus(t, id, tasks.StatusCompleted)
-	if got := resultText(done); got != "answer: accept" {
+	if got := ResultText(done); got != "answer: accept" {
 		t.Fatalf("result of the task through B: %q (%v)", got, done)
 	}
 
@@ -51,7 +48,7 @@ func RunInstances(t *testing.T, open Opener) {
 
 	// The finished task outlives the instance that ran it.
 	a.close(t)
-	if got := resultText(b.waitStatus(t, id, tasks.StatusCompleted)); got != "answer: accept" {
+	if got := ResultText(b.waitStatus(t, id, tasks.StatusCompleted)); got != "answer: accept" {
 		t.Fatalf("after A closed, B reads result %q", got)
 	}
 }
@@ -130,56 +127,13 @@ func (in *instance) close(t *testing.T) {
 	}
 }
 
-// call sends one JSON-RPC request of a client that declared the extension
-// and returns its result, failing t on a JSON-RPC error.
+// call sends one JSON-RPC request of alice's client, which declared the
+// extension, and returns its result, failing t on a JSON-RPC error.
 func (in *instance) call(t *testing.T, method string, params map[string]any) map[string]any {
 	t.Helper()
-	params["_meta"] = map[string]any{
-		"io.modelcontextprotocol/protocolVersion": "2026-07-28",
-		"io.modelcontextprotocol/clientInfo":      map[string]any{"name": "taskstest", "version": "1"},
-		"io.modelcontextprotocol/clientCapabilities": map[string]any{
-			"elicitation": map[string]any{},
-			"extensions":  map[string]any{tasks.ExtensionID: map[string]any{}},
-		},
-	}
-	body, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
-	if err != nil {
-		t.Fatal(err)
-	}
-	req, err := http.NewRequest(http.MethodPost, in.srv.URL, bytes.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
-	req.Header.Set("Mcp-Method", method)
-	for _, k := range []string{"name", "taskId"} {
-		if v, ok := params[k].(string); ok {
-			req.Header.Set("Mcp-Name", v)
-		}
-	}
-	req.Header.Set("X-User", instanceUser)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatalf("%s: %v", method, err)
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatalf("%s: %v", method, err)
-	}
-	var out struct {
-		Result map[string]any   `json:"result"`
-		Error  *tasks.WireError `json:"error"`
-	}
-	if err := json.Unmarshal(raw, &out); err != nil {
-		t.Fatalf("%s: %v: %s", method, err, raw)
-	}
-	if out.Error != nil {
-		t.Fatalf("%s: error %d %s", method, out.Error.Code, out.Error.Message)
-	}
-	return out.Result
+	c := NewClient(t, in.srv.URL)
+	c.Header.Set("X-User", instanceUser)
+	return c.OK(method, params)
 }
 
 // create calls tool, which runs as a task, and returns the task's id.
@@ -207,17 +161,4 @@ func (in *instance) waitStatus(t *testing.T, id string, want tasks.Status) map[s
 		}
 		time.Sleep(pollInterval)
 	}
-}
-
-// resultText is the text of the first content item of a completed task's
-// result, or a description of what is there instead.
-func resultText(task map[string]any) string {
-	res, _ := task["result"].(map[string]any)
-	content, _ := res["content"].([]any)
-	if len(content) == 0 {
-		return fmt.Sprintf("no content in %v", task["result"])
-	}
-	first, _ := content[0].(map[string]any)
-	text, _ := first["text"].(string)
-	return text
 }
