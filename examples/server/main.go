@@ -16,7 +16,9 @@
 // Flags fall back to environment variables: -addr MRTR_ADDR, -store
 // MRTR_STORE, -instance MRTR_INSTANCE, -audience MRTR_AUDIENCE, -dev
 // MRTR_DEV, -log-level MRTR_LOG_LEVEL, -log-format MRTR_LOG_FORMAT, -data
-// MRTR_DATA, -lease MRTR_LEASE, -store-timeout MRTR_STORE_TIMEOUT. Keys
+// MRTR_DATA, -lease MRTR_LEASE, -store-timeout MRTR_STORE_TIMEOUT,
+// -task-step-timeout MRTR_TASK_STEP_TIMEOUT, -task-rescue-after
+// MRTR_TASK_RESCUE_AFTER. Keys
 // come from MRTR_KEYS or MRTR_KEYS_FILE only. -time-offset, -effect-log and
 // -effect-delay (no variables) are testing aids: they shift the instance's
 // requestState clock, log every effect run to a file and slow every effect
@@ -62,6 +64,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	effectLog := fs.String("effect-log", "", "testing aid: append a line to this file when an effect starts and when it returns (instances may share it)")
 	effectDelay := fs.Duration("effect-delay", 0, "testing aid: make every effect wait this long before it acts; never in production")
 	timeOffset := fs.Duration("time-offset", 0, "testing aid: shift the clock that seals and opens requestState (e.g. 1h makes every continuation look expired); never in production")
+	stepTimeout := fs.Duration("task-step-timeout", envDuration("MRTR_TASK_STEP_TIMEOUT"), "how long one step of a task may run on River before it is run again (0: River executor's default, 5m)")
+	rescueAfter := fs.Duration("task-rescue-after", envDuration("MRTR_TASK_RESCUE_AFTER"), "how long a task step may run on River before another instance takes it for stuck (its instance died) and runs it again; more than -task-step-timeout (0: the step timeout + 1m)")
 	publicURL := fs.String("public-url", env("MRTR_PUBLIC_URL", ""), "where users reach this server's pages (the calendar page of connect_calendar); default http://<the address it listens on>")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -106,6 +110,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		StoreURL: *storeURL, Ring: ring, Audience: *audience, Instance: *instance, Logger: log,
 		ClockOffset: *timeOffset, DataURL: *dataURL, Lease: *lease, StoreTimeout: *storeTimeout,
 		EffectLog: *effectLog, EffectDelay: *effectDelay, PublicURL: *publicURL,
+		TaskStepTimeout: *stepTimeout, TaskRescueAfter: *rescueAfter,
 	})
 	if err != nil {
 		log.Error("cannot start", "error", err)

@@ -109,6 +109,10 @@ type Config struct {
 	// DeployDelay is how long each step of deploy_release (the canary, the
 	// promotion) takes; 0: none.
 	DeployDelay time.Duration
+	// TaskStepTimeout and TaskRescueAfter tune the River executor of the
+	// tasks (rivertasks.Options.JobTimeout and RescueAfter); 0: its
+	// defaults.
+	TaskStepTimeout, TaskRescueAfter time.Duration
 }
 
 // App is a wired server.

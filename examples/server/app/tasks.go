@@ -28,7 +28,9 @@ import (
 func (a *App) newTasks() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	b, err := tasksopen.Open(ctx, a.cfg.StoreURL, tasksopen.Options{River: rivertasks.Options{Logger: a.log}})
+	b, err := tasksopen.Open(ctx, a.cfg.StoreURL, tasksopen.Options{River: rivertasks.Options{
+		Logger: a.log, JobTimeout: a.cfg.TaskStepTimeout, RescueAfter: a.cfg.TaskRescueAfter,
+	}})
 	if err != nil {
 		return err
 	}
