@@ -201,22 +201,52 @@ func (d *decoder) checkIdent(n *yaml.Node, what string) {
 	}
 }
 
+// decodeWorkflow decodes one tool, prompt or resource: its own keys, then
+// its states, then the shared questions its asks use.
 func (d *decoder) decodeWorkflow(tp pair) *Tool {
 	t := &Tool{Kind: d.kind, Name: tp.key, Pos: d.pos(tp.k)}
 	if !mcpNameRE.MatchString(tp.key) {
 		d.errorf(tp.k, "schema", "MCP names are 1-128 characters of A-Z a-z 0-9 _ . -", "%s name %q is not a valid MCP name", d.kind, tp.key)
 	}
-	var statesNode, questionsNode *yaml.Node
 	d.uses = nil
-	wkeys := map[string]*yaml.Node{}
+	body := d.decodeWorkflowKeys(t, tp.v)
+	d.checkResource(t, tp.k, body.keys)
+	if t.Continuation == nil {
+		t.Continuation = &Continuation{TTL: DefaultTTL, Storage: vocab.Sealed, MaxBytes: DefaultMaxBytes, Pos: t.Pos, TTLPos: t.Pos}
+	}
+	t.States = d.decodeStates(t.Initial, body.states)
+	if body.questions != nil || len(d.uses) > 0 {
+		d.resolveQuestions(t, d.uses, keyNodes(body.questions))
+	}
+	d.uses = nil
+	// A sensitive answer is part of the continuation too: it stays
+	// server-side unless the spec chose otherwise (lint refuses that).
+	if !t.Continuation.StorageSet && sensitiveAnswer(t.States) {
+		t.Continuation.Storage = vocab.Reference
+	}
+	return t
+}
+
+// workflowBody is what decodeWorkflowKeys leaves for later: the nodes of
+// the workflow's keys, and the states and questions, which are decoded
+// once every other key is known.
+type workflowBody struct {
+	keys              map[string]*yaml.Node
+	states, questions *yaml.Node
+}
+
+// decodeWorkflowKeys decodes the keys of a workflow into t, one case per
+// key.
+func (d *decoder) decodeWorkflowKeys(t *Tool, n *yaml.Node) workflowBody {
+	body := workflowBody{keys: map[string]*yaml.Node{}}
 	resource := func() *ResourceDecl {
 		if t.Resource == nil {
 			t.Resource = &ResourceDecl{Pos: t.Pos}
 		}
 		return t.Resource
 	}
-	for _, p := range pairs(tp.v) {
-		wkeys[p.key] = p.k
+	for _, p := range pairs(n) {
+		body.keys[p.key] = p.k
 		switch p.key {
 		case "uri":
 			resource().URI = p.v.Value
@@ -253,38 +283,34 @@ func (d *decoder) decodeWorkflow(tp pair) *Tool {
 		case "initial":
 			t.Initial, t.InitialPos = p.v.Value, d.pos(p.v)
 		case "states":
-			statesNode = p.v
+			body.states = p.v
 		case "questions":
-			questionsNode = p.v
+			body.questions = p.v
 			t.Questions = d.decodeQuestions(p.v)
 		case "lint":
 			t.Lint = d.decodeLint(p.v)
 		}
 	}
-	d.checkResource(t, tp.k, wkeys)
-	if t.Continuation == nil {
-		t.Continuation = &Continuation{TTL: DefaultTTL, Storage: vocab.Sealed, MaxBytes: DefaultMaxBytes, Pos: t.Pos, TTLPos: t.Pos}
-	}
+	return body
+}
+
+// decodeStates decodes the states of a workflow, the initial one first.
+func (d *decoder) decodeStates(initial string, n *yaml.Node) []*State {
 	var states []*State
-	for _, sp := range pairs(statesNode) {
+	for _, sp := range pairs(n) {
 		d.checkIdent(sp.k, "state")
 		states = append(states, d.decodeState(sp))
 	}
-	t.States = orderStates(t.Initial, states)
-	if questionsNode != nil || len(d.uses) > 0 {
-		qkeys := map[string]*yaml.Node{}
-		for _, qp := range pairs(questionsNode) {
-			qkeys[qp.key] = qp.k
-		}
-		d.resolveQuestions(t, d.uses, qkeys)
+	return orderStates(initial, states)
+}
+
+// keyNodes maps each key of a mapping to its node (nil gives an empty map).
+func keyNodes(n *yaml.Node) map[string]*yaml.Node {
+	keys := map[string]*yaml.Node{}
+	for _, p := range pairs(n) {
+		keys[p.key] = p.k
 	}
-	d.uses = nil
-	// A sensitive answer is part of the continuation too: it stays
-	// server-side unless the spec chose otherwise (lint refuses that).
-	if !t.Continuation.StorageSet && sensitiveAnswer(t.States) {
-		t.Continuation.Storage = vocab.Reference
-	}
-	return t
+	return keys
 }
 
 // sensitiveAnswer reports whether a form field of any state is sensitive.
@@ -375,12 +401,38 @@ func (d *decoder) decodeFields(n *yaml.Node, role fieldRole) []*Field {
 	return fs
 }
 
+// decodeField decodes one field: its keys, then the titles of its enum
+// values, then (once its type and values are known) its default and
+// example.
 func (d *decoder) decodeField(name string, k, n *yaml.Node, role fieldRole) *Field {
 	f := &Field{Name: name, Pos: d.pos(k)}
-	var defaultNode, exampleNode, titlesNode *yaml.Node
-	keyNodes := map[string]*yaml.Node{}
+	later := d.decodeFieldKeys(f, n, role)
+	d.titleValues(f, later.titles)
+	d.checkFieldKeys(f, later.keys, n, role)
+	if f.ValuesFrom != nil {
+		return f // its values are not known: a default or example is refused above
+	}
+	if later.def != nil {
+		f.Default = d.decodeValue(f, later.def, "default")
+	}
+	if later.example != nil {
+		f.Example = d.decodeValue(f, later.example, "example")
+	}
+	return f
+}
+
+// fieldLater is what decodeFieldKeys leaves for later: the nodes of the
+// field's keys, and the keys whose meaning depends on the others.
+type fieldLater struct {
+	keys                 map[string]*yaml.Node
+	def, example, titles *yaml.Node
+}
+
+// decodeFieldKeys decodes the keys of a field into f, one case per key.
+func (d *decoder) decodeFieldKeys(f *Field, n *yaml.Node, role fieldRole) fieldLater {
+	later := fieldLater{keys: map[string]*yaml.Node{}}
 	for _, p := range pairs(n) {
-		keyNodes[p.key] = p.k
+		later.keys[p.key] = p.k
 		switch p.key {
 		case "type":
 			f.Type = fieldTypeByName[p.v.Value]
@@ -391,20 +443,15 @@ func (d *decoder) decodeField(name string, k, n *yaml.Node, role fieldRole) *Fie
 		case "required":
 			f.Required = boolVal(p.v)
 		case "default":
-			defaultNode = p.v
+			later.def = p.v
 		case "example":
-			exampleNode = p.v
+			later.example = p.v
 		case "minLength":
 			f.MinLength = d.intPtr(p.v)
 		case "maxLength":
 			f.MaxLength = d.intPtr(p.v)
 		case "pattern":
-			f.Pattern = p.v.Value
-			re, err := regexp.Compile(`^(?:` + p.v.Value + `)$`)
-			if err != nil {
-				d.errorf(p.v, "bad-regex", "patterns use Go's RE2 syntax (no lookaround or backreferences)", "pattern %q does not compile: %v", p.v.Value, err)
-			}
-			f.Regexp = re
+			f.Pattern, f.Regexp = p.v.Value, d.pattern(p.v)
 		case "format":
 			f.Format = p.v.Value
 		case "minimum":
@@ -412,20 +459,15 @@ func (d *decoder) decodeField(name string, k, n *yaml.Node, role fieldRole) *Fie
 		case "maximum":
 			f.Maximum = d.floatPtr(p.v)
 		case "values":
-			for _, v := range p.v.Content {
-				if slices.ContainsFunc(f.Values, func(e EnumValue) bool { return e.Value == v.Value }) {
-					d.errorf(v, "schema", "", "enum value %q is listed twice", v.Value)
-				}
-				f.Values = append(f.Values, EnumValue{Value: v.Value, Pos: d.pos(v)})
-			}
+			d.addEnumValues(f, p.v)
 		case "titles":
-			titlesNode = p.v
+			later.titles = p.v
 		case "valuesFrom":
 			f.ValuesFrom = &NameRef{Name: p.v.Value, Pos: d.pos(p.v)}
 		case "titleMaxLength":
 			f.TitleMaxLength = d.intPtr(p.v)
 		case "items":
-			f.Items = d.decodeField(name+"[]", p.k, p.v, fieldItems)
+			f.Items = d.decodeField(f.Name+"[]", p.k, p.v, fieldItems)
 		case "minItems":
 			f.MinItems = d.intPtr(p.v)
 		case "maxItems":
@@ -439,7 +481,7 @@ func (d *decoder) decodeField(name string, k, n *yaml.Node, role fieldRole) *Fie
 		case "complete":
 			f.Complete = d.decodeCompletion(p.v)
 			if role != fieldArgument || d.kind == vocab.KindTool {
-				d.errorf(p.k, "field", "complete applies to prompt arguments and resource template variables", "field %q: complete does not apply here", name)
+				d.errorf(p.k, "field", "complete applies to prompt arguments and resource template variables", "field %q: complete does not apply here", f.Name)
 			}
 		case "sensitive":
 			f.Sensitive = boolVal(p.v)
@@ -447,7 +489,34 @@ func (d *decoder) decodeField(name string, k, n *yaml.Node, role fieldRole) *Fie
 			f.Lint = d.decodeLint(p.v)
 		}
 	}
-	for _, tp := range pairs(titlesNode) {
+	return later
+}
+
+// pattern compiles a field's pattern, anchored at both ends as JSON
+// Schema's is not (nil, reported, when it does not compile).
+func (d *decoder) pattern(n *yaml.Node) *regexp.Regexp {
+	re, err := regexp.Compile(`^(?:` + n.Value + `)$`)
+	if err != nil {
+		d.errorf(n, "bad-regex", "patterns use Go's RE2 syntax (no lookaround or backreferences)", "pattern %q does not compile: %v", n.Value, err)
+	}
+	return re
+}
+
+// addEnumValues appends the values of an enum to f in the order written,
+// reporting a value listed twice.
+func (d *decoder) addEnumValues(f *Field, n *yaml.Node) {
+	for _, v := range n.Content {
+		if slices.ContainsFunc(f.Values, func(e EnumValue) bool { return e.Value == v.Value }) {
+			d.errorf(v, "schema", "", "enum value %q is listed twice", v.Value)
+		}
+		f.Values = append(f.Values, EnumValue{Value: v.Value, Pos: d.pos(v)})
+	}
+}
+
+// titleValues gives the enum values of f the titles of a titles: mapping,
+// keyed by value.
+func (d *decoder) titleValues(f *Field, titles *yaml.Node) {
+	for _, tp := range pairs(titles) {
 		i := slices.IndexFunc(f.Values, func(e EnumValue) bool { return e.Value == tp.key })
 		if i < 0 {
 			d.errorf(tp.k, "schema", "titles are keyed by enum value", "title for %q, which is not one of the values", tp.key)
@@ -455,17 +524,6 @@ func (d *decoder) decodeField(name string, k, n *yaml.Node, role fieldRole) *Fie
 		}
 		f.Values[i].Title = tp.v.Value
 	}
-	d.checkFieldKeys(f, keyNodes, n, role)
-	if f.ValuesFrom != nil {
-		return f // its values are not known: a default or example is refused above
-	}
-	if defaultNode != nil {
-		f.Default = d.decodeValue(f, defaultNode, "default")
-	}
-	if exampleNode != nil {
-		f.Example = d.decodeValue(f, exampleNode, "example")
-	}
-	return f
 }
 
 // checkFieldKeys reports constraints that do not fit the field's type or
@@ -658,12 +716,32 @@ func (d *decoder) decodeOptionList(f, item *Field, n *yaml.Node) any {
 
 var stateKindKeys = []string{"check", "ask", "confirm", "effect", "branch", "terminal"}
 
+// decodeState decodes one state: its keys, then the checks that it does
+// exactly one thing and has only the keys of that thing, then what its
+// kind leaves out or implies.
 func (d *decoder) decodeState(sp pair) *State {
 	s := &State{Name: sp.key, Pos: d.pos(sp.k)}
-	keys := map[string]*yaml.Node{}
-	var kinds []string
-	askEntries := 0
-	for _, p := range pairs(sp.v) {
+	keys, kinds, askEntries := d.decodeStateKeys(s, sp.v)
+	switch len(kinds) {
+	case 0:
+		d.errorf(sp.k, "state", "add one of check, ask, confirm, effect, branch, terminal", "state %q does not say what happens in it", s.Name)
+		return s
+	case 1:
+	default:
+		d.errorf(keys[kinds[1]], "state", "split it into one state per step", "state %q has both %s and %s; a state does exactly one thing", s.Name, kinds[0], kinds[1])
+		return s
+	}
+	d.checkStateKeys(s, keys, sp.k, askEntries)
+	settleStateKind(s)
+	return s
+}
+
+// decodeStateKeys decodes the keys of a state into s, one case per key. It
+// returns the nodes of the keys, the keys that say what kind of state it
+// is, and how many entries its ask: wrote.
+func (d *decoder) decodeStateKeys(s *State, n *yaml.Node) (keys map[string]*yaml.Node, kinds []string, askEntries int) {
+	keys = map[string]*yaml.Node{}
+	for _, p := range pairs(n) {
 		keys[p.key] = p.k
 		if slices.Contains(stateKindKeys, p.key) {
 			kinds = append(kinds, p.key)
@@ -732,16 +810,12 @@ func (d *decoder) decodeState(sp pair) *State {
 			s.Lint = d.decodeLint(p.v)
 		}
 	}
-	switch len(kinds) {
-	case 0:
-		d.errorf(sp.k, "state", "add one of check, ask, confirm, effect, branch, terminal", "state %q does not say what happens in it", s.Name)
-		return s
-	case 1:
-	default:
-		d.errorf(keys[kinds[1]], "state", "split it into one state per step", "state %q has both %s and %s; a state does exactly one thing", s.Name, kinds[0], kinds[1])
-		return s
-	}
-	d.checkStateKeys(s, keys, sp.k, askEntries)
+	return keys, kinds, askEntries
+}
+
+// settleStateKind drops what the kind of s leaves out and fills in what it
+// implies.
+func settleStateKind(s *State) {
 	// Keys reported as out of place leave nothing behind: a check is not
 	// also a branch, and only checks ask again.
 	if s.Kind != vocab.StateBranch {
@@ -759,7 +833,6 @@ func (d *decoder) decodeState(sp pair) *State {
 	if s.Idempotency != nil && s.Idempotency.Key == nil {
 		s.Idempotency.Key = &Template{Raw: "{workflowId}", Parts: []TemplatePart{{Ref: &TemplateRef{Path: []string{"workflowId"}, Kind: RefWorkflowID, Pos: s.Idempotency.Pos}}}, Pos: s.Idempotency.Pos}
 	}
-	return s
 }
 
 // decodeOutcomes decodes the outcomes of a check, sorted by name.

@@ -26,7 +26,35 @@ func (r *resolver) resolveFile() {
 	}
 }
 
+// resolveWorkflow checks the names of one workflow, in this order: the
+// states it goes to, its arguments, the keys of its input requests and
+// gates, the targets of its branches and askAgains, its validators and
+// templates, and then the names its options, sets, validator reads and
+// questions use.
 func (r *resolver) resolveWorkflow(t *Tool) {
+	r.resolveStates(t)
+	r.resolveArguments(t)
+	keys := r.resolveRequestKeys(t)
+	for _, s := range t.States {
+		if s.Branch != nil {
+			r.resolveBranch(t, s, keys)
+		}
+		if a := s.AskAgain; a != nil {
+			if to := t.State(a.State.Name); to != nil && to.Kind != vocab.StateAsk {
+				r.errorf(a.State.Pos, "state", "name the ask state whose question the check refused", "state %q asks again at %q, which is a %s state, not an ask", s.Name, a.State.Name, to.Kind)
+			}
+		}
+	}
+	r.resolveTemplates(t, keys)
+	r.resolveOptions(t)
+	r.resolveSets(t)
+	r.resolveValidatorReads(t, keys)
+	r.resolveQuestions(t)
+}
+
+// resolveStates checks that the initial state, every edge and the task's
+// states name declared states.
+func (r *resolver) resolveStates(t *Tool) {
 	names := make([]string, 0, len(t.States))
 	for _, s := range t.States {
 		names = append(names, s.Name)
@@ -45,6 +73,12 @@ func (r *resolver) resolveWorkflow(t *Tool) {
 	if td := t.Task; td != nil && t.Kind == vocab.KindTool {
 		r.resolveTask(t, td, stateHint)
 	}
+}
+
+// resolveArguments checks the types and names of the arguments: a prompt's
+// or resource's are strings, and none takes a name the workflow already
+// has (nonInteractive's inputs, a continuation field).
+func (r *resolver) resolveArguments(t *Tool) {
 	if t.Kind == vocab.KindPrompt || t.Kind == vocab.KindResource {
 		for _, a := range t.Arguments {
 			if a.Type != TypeString {
@@ -63,6 +97,12 @@ func (r *resolver) resolveWorkflow(t *Tool) {
 			r.errorf(c.Pos, "name-collision", "rename one of them", "continuation field %q has the same name as an argument", a.Name)
 		}
 	}
+}
+
+// resolveRequestKeys checks that the input requests and confirmation
+// gates of the workflow have keys of their own, and returns its input
+// requests by key.
+func (r *resolver) resolveRequestKeys(t *Tool) map[string]*InputRequest {
 	keys := map[string]*InputRequest{}
 	gates := map[string]Pos{}
 	for _, s := range t.States {
@@ -95,21 +135,17 @@ func (r *resolver) resolveWorkflow(t *Tool) {
 			r.errorf(q.Pos, "name-collision", "rename the request key", "input request key %q has the same name as an argument or continuation field", key)
 		}
 	}
-	for _, s := range t.States {
-		if s.Branch != nil {
-			r.resolveBranch(t, s, keys)
-		}
-		if a := s.AskAgain; a != nil {
-			if to := t.State(a.State.Name); to != nil && to.Kind != vocab.StateAsk {
-				r.errorf(a.State.Pos, "state", "name the ask state whose question the check refused", "state %q asks again at %q, which is a %s state, not an ask", s.Name, a.State.Name, to.Kind)
-			}
-		}
-	}
-	// Validators and templates.
+	return keys
+}
+
+// resolveTemplates checks the validators of every field, then every
+// template (each once, though a question's stand in every state that asks
+// it), then the text each typed gate asks for.
+func (r *resolver) resolveTemplates(t *Tool, keys map[string]*InputRequest) {
 	for _, f := range t.AllFields() {
 		r.resolveValidators(f)
 	}
-	resolved := map[*Template]bool{} // a question's templates are in every state asking it
+	resolved := map[*Template]bool{}
 	for _, s := range t.States {
 		for _, tpl := range s.Templates() {
 			if resolved[tpl] {
@@ -125,10 +161,6 @@ func (r *resolver) resolveWorkflow(t *Tool) {
 			r.checkTyped(s)
 		}
 	}
-	r.resolveOptions(t)
-	r.resolveSets(t)
-	r.resolveValidatorReads(t, keys)
-	r.resolveQuestions(t)
 }
 
 // resolveOptions resolves the valuesFrom of every dynamic enum of a form

@@ -156,27 +156,15 @@ func parseTemplate(raw string, pos Pos, at func(off int) Pos) (*Template, error)
 	if at == nil {
 		at = func(int) Pos { return pos }
 	}
-	t := &Template{Raw: raw, Pos: pos}
-	type openSection struct {
-		ref *TemplateRef
-		off int
-	}
-	var open []openSection
-	var lit strings.Builder
-	flush := func() {
-		if lit.Len() > 0 {
-			t.Parts = append(t.Parts, TemplatePart{Literal: lit.String()})
-			lit.Reset()
-		}
-	}
+	p := &templateParser{at: at, t: &Template{Raw: raw, Pos: pos}}
 	for i := 0; i < len(raw); i++ {
 		c := raw[i]
 		switch {
 		case c == '{' && i+1 < len(raw) && raw[i+1] == '{':
-			lit.WriteByte('{')
+			p.lit.WriteByte('{')
 			i++
 		case c == '}' && i+1 < len(raw) && raw[i+1] == '}':
-			lit.WriteByte('}')
+			p.lit.WriteByte('}')
 			i++
 		case c == '}':
 			return nil, &templateError{i, "unmatched '}' (write '}}' for a literal brace)"}
@@ -185,57 +173,89 @@ func parseTemplate(raw string, pos Pos, at func(off int) Pos) (*Template, error)
 			if end < 0 {
 				return nil, &templateError{i, "unclosed placeholder (write '{{' for a literal brace)"}
 			}
-			body := raw[i+1 : i+1+end]
-			switch {
-			case strings.HasPrefix(body, "?"):
-				ref, err := parseRefPath(body[1:], i, at)
-				if err != nil {
-					return nil, err
-				}
-				if len(open) == maxSectionDepth {
-					return nil, &templateError{i, fmt.Sprintf("section {?%s}: sections nest at most %d deep", body[1:], maxSectionDepth)}
-				}
-				flush()
-				open = append(open, openSection{ref, i})
-				t.Parts = append(t.Parts, TemplatePart{Open: ref})
-			case strings.HasPrefix(body, "/"):
-				name := body[1:]
-				if len(open) == 0 {
-					return nil, &templateError{i, fmt.Sprintf("{/%s} closes no section (open one with {?%s})", name, name)}
-				}
-				if top := open[len(open)-1]; top.ref.Name() != name {
-					return nil, &templateError{i, fmt.Sprintf("{/%s} closes section {?%s}; write {/%s}", name, top.ref.Name(), top.ref.Name())}
-				}
-				flush()
-				open = open[:len(open)-1]
-				t.Parts = append(t.Parts, TemplatePart{Close: true})
-			default:
-				name, format, hasFormat := strings.Cut(body, "|")
-				ref, err := parseRefPath(name, i, at)
-				if err != nil {
-					return nil, err
-				}
-				if hasFormat {
-					f, err := parseFormat(name, format, i, at)
-					if err != nil {
-						return nil, err
-					}
-					ref.Format = f
-				}
-				flush()
-				t.Parts = append(t.Parts, TemplatePart{Ref: ref})
+			if err := p.placeholder(raw[i+1:i+1+end], i); err != nil {
+				return nil, err
 			}
 			i += end + 1
 		default:
-			lit.WriteByte(c)
+			p.lit.WriteByte(c)
 		}
 	}
-	if len(open) > 0 {
-		o := open[len(open)-1]
+	if len(p.open) > 0 {
+		o := p.open[len(p.open)-1]
 		return nil, &templateError{o.off, fmt.Sprintf("section {?%s} is not closed (end it with {/%s})", o.ref.Name(), o.ref.Name())}
 	}
-	flush()
-	return t, nil
+	p.flush()
+	return p.t, nil
+}
+
+// templateParser is the state of parseTemplate: the parts so far, the
+// literal text not yet a part, and the sections still open.
+type templateParser struct {
+	at   func(int) Pos
+	t    *Template
+	lit  strings.Builder
+	open []openSection
+}
+
+// openSection is a {?name} section not closed yet, at byte offset off.
+type openSection struct {
+	ref *TemplateRef
+	off int
+}
+
+// flush ends the literal text so far as a part of its own.
+func (p *templateParser) flush() {
+	if p.lit.Len() > 0 {
+		p.t.Parts = append(p.t.Parts, TemplatePart{Literal: p.lit.String()})
+		p.lit.Reset()
+	}
+}
+
+// placeholder adds the part that body, the text between braces at byte
+// offset off, writes: a section opened ({?name}), a section closed
+// ({/name}), or a value ({name} or {name|format}).
+func (p *templateParser) placeholder(body string, off int) error {
+	switch {
+	case strings.HasPrefix(body, "?"):
+		ref, err := parseRefPath(body[1:], off, p.at)
+		if err != nil {
+			return err
+		}
+		if len(p.open) == maxSectionDepth {
+			return &templateError{off, fmt.Sprintf("section {?%s}: sections nest at most %d deep", body[1:], maxSectionDepth)}
+		}
+		p.flush()
+		p.open = append(p.open, openSection{ref, off})
+		p.t.Parts = append(p.t.Parts, TemplatePart{Open: ref})
+	case strings.HasPrefix(body, "/"):
+		name := body[1:]
+		if len(p.open) == 0 {
+			return &templateError{off, fmt.Sprintf("{/%s} closes no section (open one with {?%s})", name, name)}
+		}
+		if top := p.open[len(p.open)-1]; top.ref.Name() != name {
+			return &templateError{off, fmt.Sprintf("{/%s} closes section {?%s}; write {/%s}", name, top.ref.Name(), top.ref.Name())}
+		}
+		p.flush()
+		p.open = p.open[:len(p.open)-1]
+		p.t.Parts = append(p.t.Parts, TemplatePart{Close: true})
+	default:
+		name, format, hasFormat := strings.Cut(body, "|")
+		ref, err := parseRefPath(name, off, p.at)
+		if err != nil {
+			return err
+		}
+		if hasFormat {
+			f, err := parseFormat(name, format, off, p.at)
+			if err != nil {
+				return err
+			}
+			ref.Format = f
+		}
+		p.flush()
+		p.t.Parts = append(p.t.Parts, TemplatePart{Ref: ref})
+	}
+	return nil
 }
 
 // maxSectionDepth bounds nested sections.
