@@ -250,74 +250,92 @@ func (w *workflow) programMethod(jf *jen.File, name string) *jen.Statement {
 
 var bytesType = jen.Index().Byte()
 
-// appendContinuation emits AppendContinuation and its helpers.
+// appendContinuation emits AppendContinuation and its helpers: the
+// appender of each form's answer and the digest of each gate.
 func (w *workflow) appendContinuation(jf *jen.File) {
-	t, n := w.t, w.n
-	flow := jen.Id("f").Op("*").Id(n.flow())
+	flow := jen.Id("f").Op("*").Id(w.n.flow())
 	reqs, gates := w.requests(), w.gates()
 	jf.Comment("AppendContinuation appends what the workflow carries between rounds, as tagged")
 	jf.Comment("entries: the continuation fields that are set, the answers given, the gates passed.")
 	w.programMethod(jf, "AppendContinuation").Params(jen.Id("b").Add(bytesType), flow.Clone()).Add(bytesType).BlockFunc(func(g *jen.Group) {
-		if len(t.Continuation.Fields)+len(reqs)+len(gates)+len(w.refusalStates()) > 0 {
-			g.Var().Id("m").Int()
-		}
-		group := func(name string, body func(*jen.Group)) {
-			g.List(jen.Id("b"), jen.Id("m")).Op("=").Qual(pkgBinenc, "BeginGroup").Call(jen.Id("b"), keyLit(name))
-			body(g)
-			g.Id("b").Op("=").Qual(pkgBinenc, "EndGroupOmitEmpty").Call(jen.Id("b"), jen.Id("m"))
-		}
-		if len(t.Continuation.Fields) > 0 {
-			group(groupContinuation, func(g *jen.Group) {
-				for _, c := range t.Continuation.Fields {
-					w.appendIfSet(g, c, c.Name, jen.Id("f").Dot("Continuation").Dot(field(c.Name)), false)
-				}
-			})
-		}
-		if len(reqs) > 0 {
-			group(groupAnswers, func(g *jen.Group) {
-				for _, q := range reqs {
-					a := jen.Id("f").Dot(field(q.Key))
-					var put jen.Code
-					switch q.Kind {
-					case vocab.Sample:
-						put = jen.Qual(pkgBinenc, "AppendStringField").Call(jen.Id("b"), keyLit(q.Key), a.Clone().Dot("Text"))
-					case vocab.Roots:
-						put = jen.Qual(pkgBinenc, "AppendStringList").Call(jen.Id("b"), keyLit(q.Key), a.Clone().Dot("URIs"))
-					case vocab.ElicitURL:
-						put = jen.Qual(pkgBinenc, "AppendBoolField").Call(jen.Id("b"), keyLit(q.Key), jen.True())
-					default:
-						put = jen.Id("p").Dot(w.answerAppender(q)).Call(jen.Id("b"), a.Clone())
-					}
-					g.If(a.Clone().Op("!=").Nil()).Block(jen.Id("b").Op("=").Add(put))
-				}
-			})
-		}
-		if len(gates) > 0 {
-			group(groupGates, func(g *jen.Group) {
-				for _, s := range gates {
-					g.If(jen.Id("f").Dot(passedField(s))).Block(
-						jen.Id("b").Op("=").Qual(pkgBinenc, "AppendIntField").Call(jen.Id("b"), keyLit(s.Name), jen.Int64().Call(jen.Id(w.gateDigestConst(s)))))
-				}
-			})
-		}
-		if states := w.refusalStates(); len(states) > 0 {
-			group(groupRefusals, func(g *jen.Group) {
-				for _, s := range states {
-					count := jen.Id("f").Dot(refusals(s))
-					g.If(count.Clone().Op(">").Lit(0)).Block(
-						jen.Id("b").Op("=").Qual(pkgBinenc, "AppendIntField").Call(jen.Id("b"), keyLit(s.Name), jen.Int64().Call(count.Clone())))
-				}
-			})
-		}
+		w.appendGroups(g, reqs, gates)
 		g.Return(jen.Id("b"))
 	})
 	jf.Line()
+	w.answerAppenders(jf, reqs)
+	w.gateDigests(jf, gates)
+}
+
+// appendGroups appends the groups of a continuation, each only when the
+// workflow has something to put in it: continuation fields, answers,
+// gates passed, refusals counted.
+func (w *workflow) appendGroups(g *jen.Group, reqs []*spec.InputRequest, gates []*spec.State) {
+	t := w.t
+	if len(t.Continuation.Fields)+len(reqs)+len(gates)+len(w.refusalStates()) > 0 {
+		g.Var().Id("m").Int()
+	}
+	group := func(name string, body func(*jen.Group)) {
+		g.List(jen.Id("b"), jen.Id("m")).Op("=").Qual(pkgBinenc, "BeginGroup").Call(jen.Id("b"), keyLit(name))
+		body(g)
+		g.Id("b").Op("=").Qual(pkgBinenc, "EndGroupOmitEmpty").Call(jen.Id("b"), jen.Id("m"))
+	}
+	if len(t.Continuation.Fields) > 0 {
+		group(groupContinuation, func(g *jen.Group) {
+			for _, c := range t.Continuation.Fields {
+				w.appendIfSet(g, c, c.Name, jen.Id("f").Dot("Continuation").Dot(field(c.Name)), false)
+			}
+		})
+	}
+	if len(reqs) > 0 {
+		group(groupAnswers, func(g *jen.Group) {
+			for _, q := range reqs {
+				a := jen.Id("f").Dot(field(q.Key))
+				g.If(a.Clone().Op("!=").Nil()).Block(jen.Id("b").Op("=").Add(w.appendAnswer(q, a)))
+			}
+		})
+	}
+	if len(gates) > 0 {
+		group(groupGates, func(g *jen.Group) {
+			for _, s := range gates {
+				g.If(jen.Id("f").Dot(passedField(s))).Block(
+					jen.Id("b").Op("=").Qual(pkgBinenc, "AppendIntField").Call(jen.Id("b"), keyLit(s.Name), jen.Int64().Call(jen.Id(w.gateDigestConst(s)))))
+			}
+		})
+	}
+	if states := w.refusalStates(); len(states) > 0 {
+		group(groupRefusals, func(g *jen.Group) {
+			for _, s := range states {
+				count := jen.Id("f").Dot(refusals(s))
+				g.If(count.Clone().Op(">").Lit(0)).Block(
+					jen.Id("b").Op("=").Qual(pkgBinenc, "AppendIntField").Call(jen.Id("b"), keyLit(s.Name), jen.Int64().Call(count.Clone())))
+			}
+		})
+	}
+}
+
+// appendAnswer is the call that appends answer a to request q to b: a
+// sample's text, a roots list, that a URL was visited, or a form's group.
+func (w *workflow) appendAnswer(q *spec.InputRequest, a *jen.Statement) jen.Code {
+	switch q.Kind {
+	case vocab.Sample:
+		return jen.Qual(pkgBinenc, "AppendStringField").Call(jen.Id("b"), keyLit(q.Key), a.Clone().Dot("Text"))
+	case vocab.Roots:
+		return jen.Qual(pkgBinenc, "AppendStringList").Call(jen.Id("b"), keyLit(q.Key), a.Clone().Dot("URIs"))
+	case vocab.ElicitURL:
+		return jen.Qual(pkgBinenc, "AppendBoolField").Call(jen.Id("b"), keyLit(q.Key), jen.True())
+	default:
+		return jen.Id("p").Dot(w.answerAppender(q)).Call(jen.Id("b"), a.Clone())
+	}
+}
+
+// answerAppenders emits the appender of each form's answer.
+func (w *workflow) answerAppenders(jf *jen.File, reqs []*spec.InputRequest) {
 	for _, q := range reqs {
 		if q.Kind != vocab.Elicit {
 			continue
 		}
 		jf.Commentf("%s appends the answer to %q: a group of its form fields.", w.answerAppender(q), q.Key)
-		jf.Func().Params(jen.Id(n.program())).Id(w.answerAppender(q)).Params(jen.Id("b").Add(bytesType), jen.Id("a").Op("*").Id(n.answer(q.Key))).Add(bytesType).BlockFunc(func(g *jen.Group) {
+		jf.Func().Params(jen.Id(w.n.program())).Id(w.answerAppender(q)).Params(jen.Id("b").Add(bytesType), jen.Id("a").Op("*").Id(w.n.answer(q.Key))).Add(bytesType).BlockFunc(func(g *jen.Group) {
 			g.List(jen.Id("b"), jen.Id("m")).Op(":=").Qual(pkgBinenc, "BeginGroup").Call(jen.Id("b"), keyLit(q.Key))
 			for _, f := range q.Fields {
 				w.appendIfSet(g, f, f.Name, jen.Id("a").Dot(field(f.Name)), optional(f))
@@ -326,6 +344,10 @@ func (w *workflow) appendContinuation(jf *jen.File) {
 		})
 		jf.Line()
 	}
+}
+
+// gateDigests emits the digest constant of each gate.
+func (w *workflow) gateDigests(jf *jen.File, gates []*spec.State) {
 	for _, s := range gates {
 		jf.Commentf("%s identifies what gate %s confirms (its message and form); a continuation", w.gateDigestConst(s), s.Name)
 		jf.Comment("that passed it carries it, and a build whose gate asks another question refuses it.")

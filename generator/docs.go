@@ -171,6 +171,9 @@ func (g *gen) docPage() (*docPage, error) {
 	return p, nil
 }
 
+// docWorkflow is the page's section of one workflow: its facts, its
+// arguments and continuation, its states, its handler, and the files and
+// tests generated for it.
 func (g *gen) docWorkflow(t *spec.Tool) (*docWorkflow, error) {
 	w := newWorkflow(g, t)
 	n := w.n
@@ -183,18 +186,31 @@ func (g *gen) docWorkflow(t *spec.Tool) (*docWorkflow, error) {
 		Mermaid:       diagram.Build(t).Mermaid(),
 		HandlerNameMD: code(n.handler()),
 	}
-	c := t.Continuation
-
 	d.Facts = docFacts(t)
-
-	// Arguments and continuation.
 	for _, a := range t.Arguments {
 		d.Arguments = append(d.Arguments, docFieldOf(a))
 	}
 	if args := exampleArgs(t); args != "" {
 		d.ExampleArgs = args
 	}
-	for _, f := range c.Fields {
+	d.Continuation = docContinuation(t)
+	g.docStates(d, t)
+	d.Implicit = implicitEnds(t)
+	methods := w.handlerMethods()
+	d.Handler = handlerSource(n.handler(), methods)
+	for _, m := range methods {
+		d.Methods = append(d.Methods, docMethod{NameMD: code(m.name), WhatMD: methodWhat(t, m)})
+	}
+	d.Files = docFiles(t, n)
+	d.TestsMD = w.docTests()
+	return d, nil
+}
+
+// docContinuation is the page's rows of the continuation fields, each
+// saying whether it stays server-side and which states set it.
+func docContinuation(t *spec.Tool) []docField {
+	var rows []docField
+	for _, f := range t.Continuation.Fields {
 		df := docFieldOf(f)
 		if f.Sensitive {
 			df.ConstraintsMD = joinMD(df.ConstraintsMD, "**sensitive**: kept server-side")
@@ -202,10 +218,14 @@ func (g *gen) docWorkflow(t *spec.Tool) (*docWorkflow, error) {
 		if who := setBy(t, f.Name); who != "" {
 			df.ConstraintsMD = joinMD(df.ConstraintsMD, "set by "+who)
 		}
-		d.Continuation = append(d.Continuation, df)
+		rows = append(rows, df)
 	}
+	return rows
+}
 
-	// States.
+// docStates fills the page's tables of states: rounds, gates, effects,
+// branches, ends and the states that ask again.
+func (g *gen) docStates(d *docWorkflow, t *spec.Tool) {
 	for _, s := range t.States {
 		switch s.Kind {
 		case vocab.StateAsk:
@@ -227,48 +247,56 @@ func (g *gen) docWorkflow(t *spec.Tool) (*docWorkflow, error) {
 		case vocab.StateTerminal:
 			d.Ends = append(d.Ends, docEndOf(s))
 		}
-		if a := s.AskAgain; a != nil {
-			d.AskAgains = append(d.AskAgains, docAskAgain{
-				StateMD: code(s.Name), CheckMD: code(s.Check.Name), AskMD: code(a.State.Name),
-				MaxMD: fmt.Sprint(a.MaxAttempts), ExhaustedMD: code(a.OnExhausted.Name),
-			})
-		}
-		if s.Kind == vocab.StateAsk && s.OnExhausted != nil {
-			var vs []string
-			for _, u := range t.FlowValidatorUses(g.f) {
-				if u.State == s && !slices.Contains(vs, code(u.Validator.Name)) {
-					vs = append(vs, code(u.Validator.Name))
-				}
-			}
-			d.AskAgains = append(d.AskAgains, docAskAgain{
-				StateMD: code(s.Name), CheckMD: "validator " + strings.Join(vs, ", ") + " (`mrtr.Invalid`)", AskMD: code(s.Name),
-				MaxMD: fmt.Sprint(s.MaxAttempts), ExhaustedMD: code(s.OnExhausted.Name),
-			})
-		}
+		d.AskAgains = append(d.AskAgains, g.docAskAgains(t, s)...)
 	}
-	d.Implicit = implicitEnds(t)
+}
 
-	// Handler.
-	methods := w.handlerMethods()
-	d.Handler = handlerSource(n.handler(), methods)
-	for _, m := range methods {
-		d.Methods = append(d.Methods, docMethod{NameMD: code(m.name), WhatMD: methodWhat(t, m)})
+// docAskAgains is the page's rows of state s asking again: a check that
+// refuses an answer, or an ask whose validators with context do.
+func (g *gen) docAskAgains(t *spec.Tool, s *spec.State) []docAskAgain {
+	var rows []docAskAgain
+	if a := s.AskAgain; a != nil {
+		rows = append(rows, docAskAgain{
+			StateMD: code(s.Name), CheckMD: code(s.Check.Name), AskMD: code(a.State.Name),
+			MaxMD: fmt.Sprint(a.MaxAttempts), ExhaustedMD: code(a.OnExhausted.Name),
+		})
 	}
+	if s.Kind == vocab.StateAsk && s.OnExhausted != nil {
+		var vs []string
+		for _, u := range t.FlowValidatorUses(g.f) {
+			if u.State == s && !slices.Contains(vs, code(u.Validator.Name)) {
+				vs = append(vs, code(u.Validator.Name))
+			}
+		}
+		rows = append(rows, docAskAgain{
+			StateMD: code(s.Name), CheckMD: "validator " + strings.Join(vs, ", ") + " (`mrtr.Invalid`)", AskMD: code(s.Name),
+			MaxMD: fmt.Sprint(s.MaxAttempts), ExhaustedMD: code(s.OnExhausted.Name),
+		})
+	}
+	return rows
+}
+
+// docFiles is the page's table of the files generated for t.
+func docFiles(t *spec.Tool, n names) [][2]string {
 	base := fileBase(t)
-	d.Files = [][2]string{
+	return [][2]string{
 		{code(base + ".mrtr.go"), "generated: types, state machine, handler interface, codec, validators, registration (" + code(n.register()) + ")"},
 		{code(base + ".mrtr_test.go"), "generated: the test matrix, every transition, answers sent to the wrong state"},
 		{code(base + "_handler.go"), "yours: a scaffold of " + code(n.base+"Impl") + ", written once and never overwritten"},
 	}
+}
+
+// docTests names the generated tests of the workflow.
+func (w *workflow) docTests() string {
+	n := w.n
 	tests := []string{code("Test" + n.base + "Matrix"), code("Test" + n.base + "Transitions")}
 	if len(w.variants(w.walks().transitions)) > 0 {
 		tests = append(tests, code("Test"+n.base+"MatrixOnEachArm"))
 	}
-	if hasInteractive(t) {
+	if hasInteractive(w.t) {
 		tests = append(tests, code("Test"+n.base+"RejectedInputs"))
 	}
-	d.TestsMD = strings.Join(tests, ", ")
-	return d, nil
+	return strings.Join(tests, ", ")
 }
 
 // docBranchOf is the page's row of a value branch: each arm and its state.

@@ -27,101 +27,120 @@ type handlerMethod struct {
 // handlerMethods lists the interface in a fixed order: Authorize, then
 // checks and effects in state order, then custom validators by name.
 func (w *workflow) handlerMethods() []handlerMethod {
-	t, n := w.t, w.n
-	flowParam := jen.Id("f").Op("*").Id(n.flow())
+	flowParam := jen.Id("f").Op("*").Id(w.n.flow())
 	ctxParam := jen.Id("ctx").Qual("context", "Context")
 	ms := []handlerMethod{{
 		name: "Authorize", kind: "authorize",
 		doc: []string{
-			fmt.Sprintf("Authorize decides whether f.Call.Principal may run %s with f.Args. It runs", t.Name),
+			fmt.Sprintf("Authorize decides whether f.Call.Principal may run %s with f.Args. It runs", w.t.Name),
 			"on every round, before the continuation is opened, because a decision from an",
 			"earlier round may no longer hold. Return mrtr.Forbidden to refuse.",
 		},
 		params: []jen.Code{ctxParam, flowParam}, results: []jen.Code{jen.Error()},
 	}}
 	seen := map[string]bool{}
-	for _, s := range t.States {
+	for _, s := range w.t.States {
 		switch {
 		case s.Check != nil && !seen[s.Check.Name]:
 			seen[s.Check.Name] = true
-			m := handlerMethod{name: method(s.Check.Name), kind: "check", specName: s.Check.Name, params: w.methodParams(s.Check.Name, ctxParam, flowParam)}
-			m.doc = []string{fmt.Sprintf("%s is the check of state %s.", m.name, s.Name)}
-			if d := strings.TrimSpace(s.Description); d != "" {
-				m.doc = append(m.doc, d)
-			}
-			if d := w.setsDoc(s.Check.Name); d != "" {
-				m.doc = append(m.doc, d)
-			}
-			if w.slow(s.Check.Name) {
-				m.doc = append(m.doc, progressDoc)
-			}
-			m.doc = append(m.doc, "Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.")
-			for _, a := range askAgainUses(t, s.Check.Name) {
-				m.doc = append(m.doc, fmt.Sprintf("In state %s, return mrtr.AskAgain with a message for the user to ask %s again (%d answers in all; then %s).",
-					a.state, a.ask, a.max, a.exhausted))
-			}
-			if len(s.Outcomes) > 0 {
-				m.outcomes = s.Outcomes
-				m.results = []jen.Code{jen.Id(n.outcome(s.Check.Name)), jen.Error()}
-			} else {
-				m.results = []jen.Code{jen.Error()}
-			}
-			ms = append(ms, m)
+			ms = append(ms, w.checkMethod(s, ctxParam, flowParam))
 		case s.Effect != nil && !seen[s.Effect.Name]:
 			seen[s.Effect.Name] = true
-			m := handlerMethod{name: method(s.Effect.Name), kind: "effect", specName: s.Effect.Name, params: w.methodParams(s.Effect.Name, ctxParam, flowParam), results: []jen.Code{jen.Error()}}
-			what := "the side effect"
-			if s.Irreversible {
-				what = "the irreversible side effect"
-			}
-			m.doc = []string{fmt.Sprintf("%s is %s of state %s.", m.name, what, s.Name)}
-			if isDefaultKey(s.Idempotency) {
-				m.doc = append(m.doc, "Once it returned, it is not run again for this workflow round: retries replay its outcome.")
-			} else {
-				m.doc = append(m.doc, fmt.Sprintf("Once it returned, it is not run again for operation id %s: retries replay its outcome.", s.Idempotency.Key.Raw))
-			}
-			m.doc = append(m.doc,
-				"If the instance running it dies first, a retry runs it again after the lease (at least once):",
-				"f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;",
-				"pass it as the idempotency key of the downstream call. Store its results in f.Continuation.")
-			if d := strings.TrimSpace(s.Description); d != "" {
-				m.doc = append(m.doc, d)
-			}
-			if d := w.setsDoc(s.Effect.Name); d != "" {
-				m.doc = append(m.doc, d)
-			}
-			if w.slow(s.Effect.Name) {
-				m.doc = append(m.doc, progressDoc)
-			}
-			m.doc = append(m.doc, "Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.")
-			ms = append(ms, m)
+			ms = append(ms, w.effectMethod(s, ctxParam, flowParam))
 		}
 	}
 	ms = append(ms, w.outputMethods()...)
 	ms = append(ms, w.contentMethods(seen)...)
 	for _, v := range w.usedValidators() {
-		m := handlerMethod{name: method(v.Name), kind: "validator", specName: v.Name, valueType: v.Type,
-			params:  []jen.Code{ctxParam, jen.Id("value").Add(w.validatorType(v.Type))},
-			results: []jen.Code{jen.Error()},
-		}
-		if v.InContext() {
-			m.params = append(m.params, jen.Id("in").Id(w.readsType(v)))
-			m.inFlow = true
-		}
-		m.doc = []string{fmt.Sprintf("%s is custom validator %s; it runs once value has passed the spec's built-in constraints.", m.name, v.Name)}
-		if d := strings.TrimSpace(v.Description); d != "" {
-			m.doc = append(m.doc, d)
-		}
-		if v.InContext() {
-			m.doc = append(m.doc, w.flowValidatorDoc(v))
-		}
-		m.doc = append(m.doc,
-			"Return mrtr.Invalid saying what is wrong with value: the user is shown it (an answer is asked for again).",
-			"Any other error means value could not be checked (a backend is down): the round fails as a dependency",
-			"error, and the error goes to the log only.")
-		ms = append(ms, m)
+		ms = append(ms, w.validatorMethod(v, ctxParam))
 	}
 	return ms
+}
+
+// checkMethod is the method of the check of state s (the first state that
+// names it).
+func (w *workflow) checkMethod(s *spec.State, ctxParam, flowParam jen.Code) handlerMethod {
+	name := s.Check.Name
+	m := handlerMethod{name: method(name), kind: "check", specName: name, params: w.methodParams(name, ctxParam, flowParam)}
+	m.doc = []string{fmt.Sprintf("%s is the check of state %s.", m.name, s.Name)}
+	m.doc = append(m.doc, w.stateDoc(s, name)...)
+	m.doc = append(m.doc, "Return mrtr.Reject to refuse the request with a message; any other error is a dependency failure.")
+	for _, a := range askAgainUses(w.t, name) {
+		m.doc = append(m.doc, fmt.Sprintf("In state %s, return mrtr.AskAgain with a message for the user to ask %s again (%d answers in all; then %s).",
+			a.state, a.ask, a.max, a.exhausted))
+	}
+	if len(s.Outcomes) > 0 {
+		m.outcomes = s.Outcomes
+		m.results = []jen.Code{jen.Id(w.n.outcome(name)), jen.Error()}
+	} else {
+		m.results = []jen.Code{jen.Error()}
+	}
+	return m
+}
+
+// effectMethod is the method of the effect of state s (the first state
+// that names it).
+func (w *workflow) effectMethod(s *spec.State, ctxParam, flowParam jen.Code) handlerMethod {
+	name := s.Effect.Name
+	m := handlerMethod{name: method(name), kind: "effect", specName: name, params: w.methodParams(name, ctxParam, flowParam), results: []jen.Code{jen.Error()}}
+	what := "the side effect"
+	if s.Irreversible {
+		what = "the irreversible side effect"
+	}
+	m.doc = []string{fmt.Sprintf("%s is %s of state %s.", m.name, what, s.Name)}
+	if isDefaultKey(s.Idempotency) {
+		m.doc = append(m.doc, "Once it returned, it is not run again for this workflow round: retries replay its outcome.")
+	} else {
+		m.doc = append(m.doc, fmt.Sprintf("Once it returned, it is not run again for operation id %s: retries replay its outcome.", s.Idempotency.Key.Raw))
+	}
+	m.doc = append(m.doc,
+		"If the instance running it dies first, a retry runs it again after the lease (at least once):",
+		"f.Call.Attempt.Takeover says so, and f.Call.Attempt.OperationID is the same on every attempt;",
+		"pass it as the idempotency key of the downstream call. Store its results in f.Continuation.")
+	m.doc = append(m.doc, w.stateDoc(s, name)...)
+	m.doc = append(m.doc, "Return mrtr.Reject for a definite refusal (recorded and replayed); any other error lets a retry try again.")
+	return m
+}
+
+// stateDoc is what the method named name of state s is told of the state:
+// its description, the continuation fields it sets, and whether it may
+// report progress.
+func (w *workflow) stateDoc(s *spec.State, name string) []string {
+	var doc []string
+	if d := strings.TrimSpace(s.Description); d != "" {
+		doc = append(doc, d)
+	}
+	if d := w.setsDoc(name); d != "" {
+		doc = append(doc, d)
+	}
+	if w.slow(name) {
+		doc = append(doc, progressDoc)
+	}
+	return doc
+}
+
+// validatorMethod is the method of custom validator v.
+func (w *workflow) validatorMethod(v *spec.Validator, ctxParam jen.Code) handlerMethod {
+	m := handlerMethod{name: method(v.Name), kind: "validator", specName: v.Name, valueType: v.Type,
+		params:  []jen.Code{ctxParam, jen.Id("value").Add(w.validatorType(v.Type))},
+		results: []jen.Code{jen.Error()},
+	}
+	if v.InContext() {
+		m.params = append(m.params, jen.Id("in").Id(w.readsType(v)))
+		m.inFlow = true
+	}
+	m.doc = []string{fmt.Sprintf("%s is custom validator %s; it runs once value has passed the spec's built-in constraints.", m.name, v.Name)}
+	if d := strings.TrimSpace(v.Description); d != "" {
+		m.doc = append(m.doc, d)
+	}
+	if v.InContext() {
+		m.doc = append(m.doc, w.flowValidatorDoc(v))
+	}
+	m.doc = append(m.doc,
+		"Return mrtr.Invalid saying what is wrong with value: the user is shown it (an answer is asked for again).",
+		"Any other error means value could not be checked (a backend is down): the round fails as a dependency",
+		"error, and the error goes to the log only.")
+	return m
 }
 
 func (w *workflow) validatorType(t spec.FieldType) *jen.Statement {

@@ -36,6 +36,9 @@ func (g *gen) testFile(t *spec.Tool) (File, error) {
 
 func (w *workflow) fakeName() string { return "fake" + w.n.base }
 
+// tests emits the test file of the workflow: the fake handler, the
+// answers, the driver, the fixtures and the matrix, the transitions, the
+// validation tests, the recorded continuations and the rejected inputs.
 func (w *workflow) tests(jf *jen.File) error {
 	if err := w.fake(jf); err != nil {
 		return err
@@ -50,13 +53,23 @@ func (w *workflow) tests(jf *jen.File) error {
 			return err
 		}
 	}
+	w.driver(jf)
+	w.matrixTests(jf, fixtures, walks)
+	w.fakeProgram(jf)
+	w.transitionsTest(jf, walks)
+	w.validationTests(jf)
+	w.validatorTests(jf)
+	w.recordedContinuationsTest(jf)
+	w.rejectedInputsTest(jf, walks)
+	return nil
+}
+
+// matrixTests emits the fixtures and the matrix test, and the matrix on
+// each arm of a value branch when there are variants.
+func (w *workflow) matrixTests(jf *jen.File, fixtures jen.Code, walks walkSet) {
 	n := w.n
 	fake := w.fakeName()
 	newProgram := jen.Id(n.newProgram()).Call(jen.Id("h"))
-
-	w.driver(jf)
-
-	// Fixtures and the matrix.
 	jf.Commentf("fixtures%s are a valid %s workflow derived from the spec, and the", n.base, w.t.Name)
 	jf.Comment("knobs of the fake that provoke each failure.")
 	jf.Func().Id("fixtures"+n.base).Params(jen.Id("h").Op("*").Id(fake)).Qual(pkgTest, "Fixtures").Block(jen.Return(fixtures))
@@ -84,46 +97,48 @@ func (w *workflow) tests(jf *jen.File) error {
 		)
 		jf.Line()
 	}
+}
 
-	// Walks: the transitions, then the rejected inputs, one line each.
-	walker := func(g *jen.Group) {
-		g.Id("w").Op(":=").Qual(pkgTest, "NewWalker").Call(jen.Id(w.fakeProgramName()), jen.Id("fixtures"+n.base).Call(jen.Op("&").Id(fake).Values()))
-	}
-	w.fakeProgram(jf)
-	jf.Commentf("Test%sTransitions takes every transition of the state table at least", n.base)
+// newWalker declares w, the walker of the workflow's tests, on a new fake.
+func (w *workflow) newWalker(g *jen.Group) {
+	g.Id("w").Op(":=").Qual(pkgTest, "NewWalker").Call(jen.Id(w.fakeProgramName()), jen.Id("fixtures"+w.n.base).Call(jen.Op("&").Id(w.fakeName()).Values()))
+}
+
+// transitionsTest emits the walks of the transitions, one line each.
+func (w *workflow) transitionsTest(jf *jen.File, walks walkSet) {
+	jf.Commentf("Test%sTransitions takes every transition of the state table at least", w.n.base)
 	jf.Comment("once. Each walk names the states it passes, and in parentheses the answer or")
 	jf.Comment("check outcome that moves it on; mrtrtest plays it round by round on a new fake,")
 	jf.Comment("checking the states each round runs, what it asks, how the workflow ends and")
 	jf.Comment("how many side effects it performed.")
-	jf.Func().Id("Test" + n.base + "Transitions").Params(jen.Id("t").Op("*").Qual(pkgTesting, "T")).BlockFunc(func(g *jen.Group) {
-		walker(g)
+	jf.Func().Id("Test" + w.n.base + "Transitions").Params(jen.Id("t").Op("*").Qual(pkgTesting, "T")).BlockFunc(func(g *jen.Group) {
+		w.newWalker(g)
 		for _, wk := range walks.transitions {
 			g.Add(wk.call(w, "Walk"))
 		}
 	})
 	jf.Line()
+}
 
-	w.validationTests(jf)
-	w.validatorTests(jf)
-	w.recordedContinuationsTest(jf)
-
-	// Rejected (state, input) pairs.
-	if len(walks.rejectAt) > 0 {
-		jf.Commentf("Test%sRejectedInputs walks to every state that asks and sends there answers", n.base)
-		jf.Comment("meant for other states (and, at a gate, its confirmation before it was shown):")
-		jf.Comment("none is taken, no side effect runs, and the same question is asked again.")
-		jf.Func().Id("Test" + n.base + "RejectedInputs").Params(jen.Id("t").Op("*").Qual(pkgTesting, "T")).BlockFunc(func(g *jen.Group) {
-			walker(g)
-			for _, wk := range walks.rejectAt {
-				g.Add(wk.call(w, "RejectAt"))
-			}
-			for _, wk := range walks.confirmEarly {
-				g.Add(wk.call(w, "ConfirmEarly"))
-			}
-		})
-		jf.Line()
+// rejectedInputsTest emits the walks of the rejected (state, input) pairs,
+// when there are any.
+func (w *workflow) rejectedInputsTest(jf *jen.File, walks walkSet) {
+	if len(walks.rejectAt) == 0 {
+		return
 	}
-	return nil
+	jf.Commentf("Test%sRejectedInputs walks to every state that asks and sends there answers", w.n.base)
+	jf.Comment("meant for other states (and, at a gate, its confirmation before it was shown):")
+	jf.Comment("none is taken, no side effect runs, and the same question is asked again.")
+	jf.Func().Id("Test" + w.n.base + "RejectedInputs").Params(jen.Id("t").Op("*").Qual(pkgTesting, "T")).BlockFunc(func(g *jen.Group) {
+		w.newWalker(g)
+		for _, wk := range walks.rejectAt {
+			g.Add(wk.call(w, "RejectAt"))
+		}
+		for _, wk := range walks.confirmEarly {
+			g.Add(wk.call(w, "ConfirmEarly"))
+		}
+	})
+	jf.Line()
 }
 
 // recordedContinuationsTest emits the replay test of the workflow's

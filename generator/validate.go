@@ -434,77 +434,9 @@ func guarded(g *jen.Group, guard bool, builtins, validators func(*jen.Group)) {
 // bounds count distinct values. Custom validators of the items run once
 // the whole list has passed its built-in checks.
 func (w *workflow) readArray(g *jen.Group, r reader, f *spec.Field, dst *jen.Statement) {
-	item := f.Items
-	as, want := itemGetter(item.Type)
-	enum := item.Type == spec.TypeEnum
-	dynamic := item.Dynamic()
 	g.Switch(jen.List(jen.Id("list"), jen.Id("st")).Op(":=").Qual(pkgImpl, "FormList").Call(jen.Id(r.src), jen.Lit(f.Name)), jen.Id("st")).BlockFunc(func(sw *jen.Group) {
 		sw.Case(jen.Qual(pkgImpl, "Present")).BlockFunc(func(c *jen.Group) {
-			guard := len(item.Validate) > 0
-			bounded := f.MinItems != nil || f.MaxItems != nil
-			if guard || (enum && bounded) {
-				c.Id("checked").Op(":=").Len(jen.Id("problems"))
-			}
-			if !enum {
-				countChecks(c, f, jen.Len(jen.Id("list")), "TooFew", "TooMany")
-			}
-			c.For(jen.List(jen.Id("i"), jen.Id("it")).Op(":=").Range().Id("list")).BlockFunc(func(l *jen.Group) {
-				l.List(jen.Id("v"), jen.Id("ok")).Op(":=").Qual(pkgImpl, as).Call(jen.Id("it"))
-				l.If(jen.Id("ok").Op("!=").Qual(pkgImpl, "Present")).Block(
-					problemCall("ItemWrongType", jen.Lit(f.Name), jen.Id("i"), jen.Lit(want)),
-					jen.Continue(),
-				)
-				val := jen.Id("v")
-				switch {
-				case dynamic:
-					offered := jen.Id(offeredVar(item.Source))
-					l.If(jen.Op("!").Qual(pkgImpl, "Offered").Call(offered, jen.Id("v"))).Block(
-						problemCall("NotOffered", jen.Lit(f.Name+"[]"), offered),
-						jen.Continue(),
-					)
-				case enum:
-					e := w.enumOf[item]
-					// A value outside the list is not kept: SpecOrder
-					// would drop it anyway.
-					l.If(jen.Op("!").Qual("slices", "Contains").Call(jen.Id(w.enumValues(e)), jen.Id(e.name).Call(jen.Id("v")))).Block(
-						problemCall("NotOneOf", jen.Lit(f.Name+"[]"), jen.Lit(strings.Join(values(item.Values), ", "))),
-						jen.Continue(),
-					)
-					val = jen.Id(e.name).Call(jen.Id("v"))
-				default:
-					w.checks(l, item, r.scope, f.Name+"[]")
-				}
-				l.Add(dst.Clone()).Op("=").Append(dst.Clone(), val)
-			})
-			if f.UniqueItems {
-				c.If(jen.Id("twice").Op(":=").Qual(pkgImpl, "Repeated").Call(dst.Clone()), jen.Len(jen.Id("twice")).Op(">").Lit(0)).Block(
-					problemCall("Repeated", jen.Lit(f.Name), jen.Qual(pkgImpl, "Join").Call(jen.Id("twice"))))
-			}
-			if enum {
-				if dynamic {
-					c.Comment("One answer, however it was sent: each value once, in the order offered.")
-					c.Add(dst.Clone()).Op("=").Qual(pkgImpl, "OfferedOrder").Call(dst.Clone(), jen.Id(offeredVar(item.Source)))
-				} else {
-					c.Comment("One answer, however it was sent: each value once, in the order of the spec's values.")
-					c.Add(dst.Clone()).Op("=").Qual(pkgImpl, "SpecOrder").Call(dst.Clone(), jen.Id(w.enumValues(w.enumOf[item])))
-				}
-				if bounded {
-					// The bounds count distinct values, once every value is known.
-					c.If(jen.Len(jen.Id("problems")).Op("==").Id("checked")).BlockFunc(func(b *jen.Group) {
-						countChecks(b, f, jen.Len(dst.Clone()), "TooFew", "TooMany")
-					})
-				}
-			}
-			if guard {
-				c.If(jen.Len(jen.Id("problems")).Op("==").Id("checked")).Block(
-					jen.For(jen.List(jen.Id("_"), jen.Id("x")).Op(":=").Range().Add(dst.Clone())).BlockFunc(func(l *jen.Group) {
-						arg := jen.Id("x")
-						if enum && !dynamic {
-							arg = jen.String().Call(jen.Id("x")) // enum items are validated as strings
-						}
-						w.validatorCalls(l, r, item.Validate, f.Name+"[]", arg)
-					}))
-			}
+			w.readList(c, r, f, dst)
 		})
 		switch {
 		case f.Default != nil:
@@ -514,6 +446,96 @@ func (w *workflow) readArray(g *jen.Group, r reader, f *spec.Field, dst *jen.Sta
 		}
 		sw.Case(jen.Qual(pkgImpl, "WrongType")).Block(problemCall("WrongType", jen.Lit(f.Name), jen.Lit("a list")))
 	})
+}
+
+// readList reads a list that was sent: its count (of an enum list, once it
+// is canonical), each item, repeats, and then the items' custom
+// validators.
+func (w *workflow) readList(c *jen.Group, r reader, f *spec.Field, dst *jen.Statement) {
+	item := f.Items
+	enum := item.Type == spec.TypeEnum
+	dynamic := item.Dynamic()
+	guard := len(item.Validate) > 0
+	bounded := f.MinItems != nil || f.MaxItems != nil
+	if guard || (enum && bounded) {
+		c.Id("checked").Op(":=").Len(jen.Id("problems"))
+	}
+	if !enum {
+		countChecks(c, f, jen.Len(jen.Id("list")), "TooFew", "TooMany")
+	}
+	c.For(jen.List(jen.Id("i"), jen.Id("it")).Op(":=").Range().Id("list")).BlockFunc(func(l *jen.Group) {
+		w.readListItem(l, r, f, dst)
+	})
+	if f.UniqueItems {
+		c.If(jen.Id("twice").Op(":=").Qual(pkgImpl, "Repeated").Call(dst.Clone()), jen.Len(jen.Id("twice")).Op(">").Lit(0)).Block(
+			problemCall("Repeated", jen.Lit(f.Name), jen.Qual(pkgImpl, "Join").Call(jen.Id("twice"))))
+	}
+	if enum {
+		w.canonicalEnumList(c, f, dst, bounded)
+	}
+	if guard {
+		c.If(jen.Len(jen.Id("problems")).Op("==").Id("checked")).Block(
+			jen.For(jen.List(jen.Id("_"), jen.Id("x")).Op(":=").Range().Add(dst.Clone())).BlockFunc(func(l *jen.Group) {
+				arg := jen.Id("x")
+				if enum && !dynamic {
+					arg = jen.String().Call(jen.Id("x")) // enum items are validated as strings
+				}
+				w.validatorCalls(l, r, item.Validate, f.Name+"[]", arg)
+			}))
+	}
+}
+
+// readListItem reads item i of a list, it, into dst: of the item type, then
+// offered (a dynamic enum), one of the values (an enum) or within the
+// item's built-in constraints.
+func (w *workflow) readListItem(l *jen.Group, r reader, f *spec.Field, dst *jen.Statement) {
+	item := f.Items
+	as, want := itemGetter(item.Type)
+	l.List(jen.Id("v"), jen.Id("ok")).Op(":=").Qual(pkgImpl, as).Call(jen.Id("it"))
+	l.If(jen.Id("ok").Op("!=").Qual(pkgImpl, "Present")).Block(
+		problemCall("ItemWrongType", jen.Lit(f.Name), jen.Id("i"), jen.Lit(want)),
+		jen.Continue(),
+	)
+	val := jen.Id("v")
+	switch {
+	case item.Dynamic():
+		offered := jen.Id(offeredVar(item.Source))
+		l.If(jen.Op("!").Qual(pkgImpl, "Offered").Call(offered, jen.Id("v"))).Block(
+			problemCall("NotOffered", jen.Lit(f.Name+"[]"), offered),
+			jen.Continue(),
+		)
+	case item.Type == spec.TypeEnum:
+		e := w.enumOf[item]
+		// A value outside the list is not kept: SpecOrder
+		// would drop it anyway.
+		l.If(jen.Op("!").Qual("slices", "Contains").Call(jen.Id(w.enumValues(e)), jen.Id(e.name).Call(jen.Id("v")))).Block(
+			problemCall("NotOneOf", jen.Lit(f.Name+"[]"), jen.Lit(strings.Join(values(item.Values), ", "))),
+			jen.Continue(),
+		)
+		val = jen.Id(e.name).Call(jen.Id("v"))
+	default:
+		w.checks(l, item, r.scope, f.Name+"[]")
+	}
+	l.Add(dst.Clone()).Op("=").Append(dst.Clone(), val)
+}
+
+// canonicalEnumList makes the enum list dst one answer however it was
+// sent, and then counts its distinct values against the bounds.
+func (w *workflow) canonicalEnumList(c *jen.Group, f *spec.Field, dst *jen.Statement, bounded bool) {
+	item := f.Items
+	if item.Dynamic() {
+		c.Comment("One answer, however it was sent: each value once, in the order offered.")
+		c.Add(dst.Clone()).Op("=").Qual(pkgImpl, "OfferedOrder").Call(dst.Clone(), jen.Id(offeredVar(item.Source)))
+	} else {
+		c.Comment("One answer, however it was sent: each value once, in the order of the spec's values.")
+		c.Add(dst.Clone()).Op("=").Qual(pkgImpl, "SpecOrder").Call(dst.Clone(), jen.Id(w.enumValues(w.enumOf[item])))
+	}
+	if bounded {
+		// The bounds count distinct values, once every value is known.
+		c.If(jen.Len(jen.Id("problems")).Op("==").Id("checked")).BlockFunc(func(b *jen.Group) {
+			countChecks(b, f, jen.Len(dst.Clone()), "TooFew", "TooMany")
+		})
+	}
 }
 
 // validatorCalls appends the calls of custom validators on value arg: an
@@ -532,29 +554,34 @@ func (w *workflow) validatorCalls(g *jen.Group, r reader, vs []spec.NameRef, lab
 	}
 }
 
-func formGetter(t spec.FieldType) (string, string) {
-	switch t {
-	case spec.TypeInteger:
-		return "FormInt", "an integer"
-	case spec.TypeNumber:
-		return "FormFloat", "a number"
-	case spec.TypeBoolean:
-		return "FormBool", "true or false"
-	}
-	return "FormString", "a string"
+// getter names the mrtrimpl readers of a scalar type: of a form field
+// (FormInt) and of a list item (AsInt), and the type as a problem words
+// it.
+type getter struct{ form, item, want string }
+
+var getters = map[spec.FieldType]getter{
+	spec.TypeInteger: {"FormInt", "AsInt", "an integer"},
+	spec.TypeNumber:  {"FormFloat", "AsFloat", "a number"},
+	spec.TypeBoolean: {"FormBool", "AsBool", "true or false"},
 }
 
-func itemGetter(t spec.FieldType) (string, string) {
-	switch t {
-	case spec.TypeInteger:
-		return "AsInt", "an integer"
-	case spec.TypeNumber:
-		return "AsFloat", "a number"
-	case spec.TypeBoolean:
-		return "AsBool", "true or false"
+// stringGetter reads every other type: strings, enums, options.
+var stringGetter = getter{"FormString", "AsString", "a string"}
+
+func getterOf(t spec.FieldType) getter {
+	if g, ok := getters[t]; ok {
+		return g
 	}
-	return "AsString", "a string"
+	return stringGetter
 }
+
+// formGetter is the reader of a form field of type t, and t as a problem
+// words it.
+func formGetter(t spec.FieldType) (string, string) { return getterOf(t).form, getterOf(t).want }
+
+// itemGetter is the reader of a list item of type t, and t as a problem
+// words it.
+func itemGetter(t spec.FieldType) (string, string) { return getterOf(t).item, getterOf(t).want }
 
 // defaultLiteral is the Go value of a field's default.
 func (w *workflow) defaultLiteral(f *spec.Field) *jen.Statement {
