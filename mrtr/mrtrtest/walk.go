@@ -148,9 +148,41 @@ func (w *Walker[F]) plan(t *testing.T, d *mrtrimpl.Descriptor, walk string, arms
 	if len(arms) == 1 {
 		a = arms[0]
 	}
+	names, labels := parseWalk(t, walk)
+	states := walkStates(t, d, walk, names)
+	p := &planner[F]{
+		w: w, t: t, walk: walk,
+		pl:      plan{walk: walk, outcomes: valueSteer(a.Values), args: a.withArgs(t, w.fx.Args), answers: a.withAnswers(t, w.fx.Answers)},
+		seen:    map[string]bool{},
+		steered: steeredChecks(d),
+	}
+	for i, s := range states {
+		p.enter(s)
+		if i == len(states)-1 {
+			if interactive(s) {
+				p.cur.Asks = askKeys(s)
+			}
+			break
+		}
+		on := labels[i+1]
+		edge, ok := transition(d, s.Name, names[i+1], on)
+		if !ok {
+			t.Fatalf("walk %q: the state table has no transition %s -(%s)-> %s", walk, s.Name, on, names[i+1])
+		}
+		p.leave(s, on, edge)
+	}
+	p.pl.rounds = append(p.pl.rounds, p.cur)
+	return p.pl
+}
+
+// parseWalk splits a walk into the names of its states and the labels
+// that move it on: labels[i] moves from names[i-1] to names[i] ("" where
+// the walk gives none).
+func parseWalk(t *testing.T, walk string) (names, labels []string) {
+	t.Helper()
 	hops := strings.Split(walk, ">")
-	names := make([]string, len(hops))
-	labels := make([]string, len(hops)) // labels[i] moves from names[i-1] to names[i]
+	names = make([]string, len(hops))
+	labels = make([]string, len(hops))
 	for i, h := range hops {
 		if rest, ok := strings.CutPrefix(h, "("); ok && i > 0 {
 			label, name, ok := strings.Cut(rest, ")")
@@ -162,6 +194,12 @@ func (w *Walker[F]) plan(t *testing.T, d *mrtrimpl.Descriptor, walk string, arms
 		}
 		names[i] = h
 	}
+	return names, labels
+}
+
+// walkStates are the states a walk names, which start at the initial one.
+func walkStates(t *testing.T, d *mrtrimpl.Descriptor, walk string, names []string) []*mrtrimpl.StateInfo {
+	t.Helper()
 	states := make([]*mrtrimpl.StateInfo, len(names))
 	for i, name := range names {
 		if states[i] = stateNamed(d, name); states[i] == nil {
@@ -171,82 +209,94 @@ func (w *Walker[F]) plan(t *testing.T, d *mrtrimpl.Descriptor, walk string, arms
 	if states[0] != d.State(d.Initial) {
 		t.Fatalf("walk %q does not start at the initial state %s", walk, d.State(d.Initial).Name)
 	}
-	pl := plan{walk: walk, outcomes: valueSteer(a.Values), args: a.withArgs(t, w.fx.Args), answers: a.withAnswers(t, w.fx.Answers)}
-	cur := ScriptRound{}
-	seen := map[string]bool{}
-	reasked := false // the walk came back to an ask by a check's askAgain edge
-	steered := steeredChecks(d)
-	for i, s := range states {
-		if cur.Path != "" {
-			cur.Path += PathSeparator
+	return states
+}
+
+// A planner is plan on its way along a walk: the plan so far and the
+// round being built.
+type planner[F any] struct {
+	w    *Walker[F]
+	t    *testing.T
+	walk string
+	pl   plan
+	cur  ScriptRound
+	// seen are the effects met so far; true for one that runs once per
+	// workflow.
+	seen    map[string]bool
+	reasked bool // the walk came back to an ask by a check's askAgain edge
+	steered map[string]bool
+}
+
+// enter adds state s to the round being built: its path, its effect, its
+// end, and what it explains when the walk came back to it.
+func (p *planner[F]) enter(s *mrtrimpl.StateInfo) {
+	if p.cur.Path != "" {
+		p.cur.Path += PathSeparator
+	}
+	p.cur.Path += s.Name
+	if s.Kind == vocab.StateEffect && !p.seen[s.Name] {
+		// An effect with an operation id of its own runs once per
+		// workflow (later visits replay it); one with the
+		// workflow's own id runs on every visit.
+		p.pl.effects++
+		p.seen[s.Name] = s.OperationID != ""
+	}
+	if s.Kind == vocab.StateTerminal {
+		p.pl.want = s.End
+	}
+	if interactive(s) && p.reasked {
+		p.cur.Explains = explains(s)
+	}
+}
+
+// leave moves the walk on from state s by label on along edge: it queues
+// the check outcome that takes it, and a state that asks ends the round.
+func (p *planner[F]) leave(s *mrtrimpl.StateInfo, on string, edge vocab.Edge) {
+	p.t.Helper()
+	p.reasked = edge == vocab.AskAgain
+	if s.Kind == vocab.StateCheck && p.steered[s.Check] {
+		// Every call of such a check takes an entry of its queue, in
+		// any of its states: an outcome (1 for a check without
+		// outcomes), or a refusal.
+		out := uint8(1)
+		switch {
+		case edge == vocab.AskAgain || edge == vocab.Exhausted:
+			out = AskAgainOutcome
+		case len(s.Outcomes) > 0:
+			out = uint8(slices.Index(s.Outcomes, on) + 1)
 		}
-		cur.Path += s.Name
-		if s.Kind == vocab.StateEffect && !seen[s.Name] {
-			// An effect with an operation id of its own runs once per
-			// workflow (later visits replay it); one with the
-			// workflow's own id runs on every visit.
-			pl.effects++
-			seen[s.Name] = s.OperationID != ""
-		}
-		last := i == len(states)-1
-		if s.Kind == vocab.StateTerminal {
-			pl.want = s.End
-		}
-		if interactive(s) && reasked {
-			cur.Explains = explains(s)
-		}
-		if last {
-			if interactive(s) {
-				cur.Asks = askKeys(s)
+		p.pl.outcomes[s.Check] = append(p.pl.outcomes[s.Check], out)
+	}
+	if s.Kind == vocab.StateAsk && (on == "decline" || on == "cancel") &&
+		!slices.ContainsFunc(s.Requests, func(q mrtrimpl.RequestInfo) bool { return q.Kind.Elicitation() }) {
+		p.t.Fatalf("walk %q: %s asks no form, so it cannot be left with %s", p.walk, s.Name, on)
+	}
+	if !interactive(s) {
+		return
+	}
+	p.endRound(s, on)
+	if s.Kind == vocab.StateAsk && edge == vocab.Exhausted {
+		// The ask's validators with context refuse every answer
+		// (each call takes a refusal from its queue): the first
+		// maxAttempts-1 rounds ask again, the last leaves.
+		for range s.MaxAttempts {
+			for _, v := range s.FlowValidators {
+				p.pl.outcomes[FlowRefusal(v)] = append(p.pl.outcomes[FlowRefusal(v)], AskAgainOutcome)
 			}
-			break
 		}
-		on := labels[i+1]
-		edge, ok := transition(d, s.Name, names[i+1], on)
-		if !ok {
-			t.Fatalf("walk %q: the state table has no transition %s -(%s)-> %s", walk, s.Name, on, names[i+1])
-		}
-		reasked = edge == vocab.AskAgain
-		if s.Kind == vocab.StateCheck && steered[s.Check] {
-			// Every call of such a check takes an entry of its queue, in
-			// any of its states: an outcome (1 for a check without
-			// outcomes), or a refusal.
-			out := uint8(1)
-			switch {
-			case edge == vocab.AskAgain || edge == vocab.Exhausted:
-				out = AskAgainOutcome
-			case len(s.Outcomes) > 0:
-				out = uint8(slices.Index(s.Outcomes, on) + 1)
-			}
-			pl.outcomes[s.Check] = append(pl.outcomes[s.Check], out)
-		}
-		if s.Kind == vocab.StateAsk && (on == "decline" || on == "cancel") &&
-			!slices.ContainsFunc(s.Requests, func(q mrtrimpl.RequestInfo) bool { return q.Kind.Elicitation() }) {
-			t.Fatalf("walk %q: %s asks no form, so it cannot be left with %s", walk, s.Name, on)
-		}
-		if interactive(s) {
-			cur.Asks = askKeys(s)
-			pl.rounds = append(pl.rounds, cur)
-			cur = ScriptRound{Path: s.Name, Send: w.answers(t, s, on, pl.answers)}
-			if s.Kind == vocab.StateAsk && edge == vocab.Exhausted {
-				// The ask's validators with context refuse every answer
-				// (each call takes a refusal from its queue): the first
-				// maxAttempts-1 rounds ask again, the last leaves.
-				for range s.MaxAttempts {
-					for _, v := range s.FlowValidators {
-						pl.outcomes[FlowRefusal(v)] = append(pl.outcomes[FlowRefusal(v)], AskAgainOutcome)
-					}
-				}
-				for range s.MaxAttempts - 1 {
-					cur.Asks = askKeys(s)
-					pl.rounds = append(pl.rounds, cur)
-					cur = ScriptRound{Path: s.Name, Send: w.answers(t, s, on, pl.answers)}
-				}
-			}
+		for range s.MaxAttempts - 1 {
+			p.endRound(s, on)
 		}
 	}
-	pl.rounds = append(pl.rounds, cur)
-	return pl
+}
+
+// endRound ends the round being built at s, which asks, and starts the
+// next with the answers that leave s by label on.
+func (p *planner[F]) endRound(s *mrtrimpl.StateInfo, on string) {
+	p.t.Helper()
+	p.cur.Asks = askKeys(s)
+	p.pl.rounds = append(p.pl.rounds, p.cur)
+	p.cur = ScriptRound{Path: s.Name, Send: p.w.answers(p.t, s, on, p.pl.answers)}
 }
 
 // steeredChecks are the checks whose fake takes every call's result from
