@@ -58,6 +58,17 @@ func (g *graph) after(i int) bitset { return g.afterAll(g.targets(g.Out(i))) }
 // or a gate, what can follow once it was answered or accepted.
 func (g *graph) afterNext(i int) bitset { return g.afterAll(g.nextOf(i)) }
 
+// handlerAfterNext reports whether a check or an effect can follow state
+// i by its next edge: whether a handler can read what i was answered.
+func (g *graph) handlerAfterNext(i int) bool {
+	found := false
+	g.afterNext(i).Each(func(j int) bool {
+		found = isKind(vocab.StateCheck, vocab.StateEffect)(g.states[j])
+		return !found
+	})
+	return found
+}
+
 func (g *graph) afterAll(starts []int) bitset {
 	out := newBitset(len(g.states))
 	for _, j := range starts {

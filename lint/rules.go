@@ -1066,12 +1066,7 @@ func checkUnusedInput(c *checker, r *Rule) {
 			}
 			// Only what follows the answer counts: after a decline or
 			// cancel there is no answer for a check or effect to read.
-			handlerAfter := false
-			g.afterNext(i).Each(func(j int) bool {
-				handlerAfter = isKind(vocab.StateCheck, vocab.StateEffect)(g.states[j])
-				return !handlerAfter
-			})
-			if handlerAfter {
+			if g.handlerAfterNext(i) {
 				continue
 			}
 			for _, q := range s.Requests {
@@ -1336,12 +1331,7 @@ func questionUsedElsewhere(c *checker, t *spec.Tool, q *spec.InputRequest) bool 
 		if !slices.Contains(s.Requests, q) {
 			continue
 		}
-		after := false
-		g.afterNext(i).Each(func(j int) bool {
-			after = isKind(vocab.StateCheck, vocab.StateEffect)(g.states[j])
-			return !after
-		})
-		if after {
+		if g.handlerAfterNext(i) {
 			return true
 		}
 	}

@@ -230,19 +230,30 @@ reported (unused-ignore), so stale exceptions do not pile up.`
 }
 
 func writeRuleText(w io.Writer, r *lint.Rule) error {
+	return writeExplanation(w, fmt.Sprintf("%s (%s)", r.ID, r.Severity), r.Summary,
+		ruleSection{"Why", r.Why},
+		ruleSection{"Triggers it", r.Bad},
+		ruleSection{"Fixed", r.Good},
+		ruleSection{"What to do", sentence(r.Hint)},
+		ruleSection{"Severity", severityText(r)},
+		ruleSection{"Can it be ignored", ignoreHow(r)})
+}
+
+// A ruleSection is one titled part of the text explanation of a rule (a lint
+// rule or a breaking rule).
+type ruleSection struct{ title, body string }
+
+// writeExplanation writes the text explanation of a rule: its head line,
+// its summary, then each section whose body is not blank, indented under
+// its title.
+func writeExplanation(w io.Writer, head, summary string, sections ...ruleSection) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s (%s)\n\n%s\n", r.ID, r.Severity, indent(sentence(r.Summary), "  "))
-	section := func(title, body string) {
-		if strings.TrimSpace(body) != "" {
-			fmt.Fprintf(&b, "\n%s:\n%s\n", title, indent(body, "  "))
+	fmt.Fprintf(&b, "%s\n\n%s\n", head, indent(sentence(summary), "  "))
+	for _, s := range sections {
+		if strings.TrimSpace(s.body) != "" {
+			fmt.Fprintf(&b, "\n%s:\n%s\n", s.title, indent(s.body, "  "))
 		}
 	}
-	section("Why", r.Why)
-	section("Triggers it", r.Bad)
-	section("Fixed", r.Good)
-	section("What to do", sentence(r.Hint))
-	section("Severity", severityText(r))
-	section("Can it be ignored", ignoreHow(r))
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -351,17 +362,27 @@ func writeRuleMarkdown(w io.Writer, r *lint.Rule, h string) error {
 	if why := strings.TrimSpace(r.Why); why != "" {
 		fmt.Fprintf(&b, "\n%s\n", strings.Join(strings.Fields(why), " "))
 	}
-	if strings.TrimSpace(r.Bad) != "" {
-		fmt.Fprintf(&b, "\nTriggers it:\n\n```yaml\n%s\n```\n", strings.TrimRight(r.Bad, "\n"))
-	}
-	if strings.TrimSpace(r.Good) != "" {
-		fmt.Fprintf(&b, "\nFixed:\n\n```yaml\n%s\n```\n", strings.TrimRight(r.Good, "\n"))
-	}
-	if r.Hint != "" {
-		fmt.Fprintf(&b, "\nWhat to do: %s\n", mdText(sentence(r.Hint)))
-	}
+	writeYAMLBlock(&b, "Triggers it:", r.Bad)
+	writeYAMLBlock(&b, "Fixed:", r.Good)
+	writeHint(&b, r.Hint)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeYAMLBlock writes an example of a rule's Markdown page under its
+// title, unless it is blank.
+func writeYAMLBlock(b *strings.Builder, title, body string) {
+	if strings.TrimSpace(body) != "" {
+		fmt.Fprintf(b, "\n%s\n\n```yaml\n%s\n```\n", title, strings.TrimRight(body, "\n"))
+	}
+}
+
+// writeHint writes what to do about a rule's finding on its Markdown page,
+// unless the rule says nothing.
+func writeHint(b *strings.Builder, hint string) {
+	if hint != "" {
+		fmt.Fprintf(b, "\nWhat to do: %s\n", mdText(sentence(hint)))
+	}
 }
 
 // mdText escapes the Markdown that rule texts could start by accident;

@@ -63,22 +63,14 @@ left behind does not hide the next break.`
 }
 
 func writeBreakingRuleText(w io.Writer, r *breaking.Rule) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s (%s, %s)\n\n%s\n", r.ID, r.Severity, categoryOf(r), indent(sentence(r.Summary), "  "))
-	section := func(title, body string) {
-		if strings.TrimSpace(body) != "" {
-			fmt.Fprintf(&b, "\n%s:\n%s\n", title, indent(body, "  "))
-		}
-	}
-	section("Why", r.Why)
-	section("Triggers it, before", r.Old)
-	section("Triggers it, after", r.New)
-	section("Fixed", r.Fixed)
-	section("What to do", sentence(r.Hint))
-	section("Severity", breakingSeverityText(r))
-	section("Can it be accepted", acceptHow(r))
-	_, err := io.WriteString(w, b.String())
-	return err
+	return writeExplanation(w, fmt.Sprintf("%s (%s, %s)", r.ID, r.Severity, categoryOf(r)), r.Summary,
+		ruleSection{"Why", r.Why},
+		ruleSection{"Triggers it, before", r.Old},
+		ruleSection{"Triggers it, after", r.New},
+		ruleSection{"Fixed", r.Fixed},
+		ruleSection{"What to do", sentence(r.Hint)},
+		ruleSection{"Severity", breakingSeverityText(r)},
+		ruleSection{"Can it be accepted", acceptHow(r)})
 }
 
 func writeBreakingRuleMarkdown(w io.Writer, r *breaking.Rule, h string) error {
@@ -90,17 +82,10 @@ func writeBreakingRuleMarkdown(w io.Writer, r *breaking.Rule, h string) error {
 			fmt.Fprintf(&b, "\n%s\n", strings.Join(strings.Fields(para), " "))
 		}
 	}
-	block := func(title, body string) {
-		if strings.TrimSpace(body) != "" {
-			fmt.Fprintf(&b, "\n%s\n\n```yaml\n%s\n```\n", title, strings.TrimRight(body, "\n"))
-		}
-	}
-	block("Triggers it, before:", r.Old)
-	block("After:", r.New)
-	block("Fixed:", r.Fixed)
-	if r.Hint != "" {
-		fmt.Fprintf(&b, "\nWhat to do: %s\n", mdText(sentence(r.Hint)))
-	}
+	writeYAMLBlock(&b, "Triggers it, before:", r.Old)
+	writeYAMLBlock(&b, "After:", r.New)
+	writeYAMLBlock(&b, "Fixed:", r.Fixed)
+	writeHint(&b, r.Hint)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
