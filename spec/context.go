@@ -149,6 +149,33 @@ func (r *resolver) resolveValidatorReads(t *Tool, keys map[string]*InputRequest)
 func resolveRead(t *Tool, keys map[string]*InputRequest, read ValueRef) (ValueRef, string) {
 	ref := ValueRef{Path: read.Path, Pos: read.Pos}
 	name := ref.Path[0]
+	switch bindValueRef(t, keys, &ref) {
+	case refNoSuchField:
+		return ref, fmt.Sprintf("elicitation %q has no field %q", name, ref.Path[1])
+	case refNotAField:
+		return ref, fmt.Sprintf("%q is the answer of a %s request; a validator reads a form field (key.field), an argument or a continuation field", ref.Name(), keys[name].Kind.Method())
+	case refUndeclared:
+		return ref, fmt.Sprintf("%q names no argument, continuation field or form field", ref.Name())
+	}
+	return ref, ""
+}
+
+// refBinding is how bindValueRef resolved a reference, or why it did not.
+type refBinding int
+
+const (
+	refBound       refBinding = iota
+	refNoSuchField            // askKey.field of an elicitation without that field
+	refNotAField              // the whole answer of a request, not one of its form fields
+	refUndeclared             // no argument, continuation field or input request
+)
+
+// bindValueRef resolves ref, which names an argument, a continuation field
+// or a form field (askKey.field) of workflow t, by setting its Kind and
+// Field; keys are t's input requests by key. It leaves ref unresolved,
+// and says why, when ref names anything else.
+func bindValueRef(t *Tool, keys map[string]*InputRequest, ref *ValueRef) refBinding {
+	name := ref.Path[0]
 	switch {
 	case len(ref.Path) == 1 && t.Argument(name) != nil:
 		ref.Kind, ref.Field = RefArgument, t.Argument(name)
@@ -156,15 +183,15 @@ func resolveRead(t *Tool, keys map[string]*InputRequest, read ValueRef) (ValueRe
 		ref.Kind, ref.Field = RefContinuation, t.Continuation.Field(name)
 	case len(ref.Path) == 2 && keys[name] != nil && keys[name].Kind == vocab.Elicit:
 		if ref.Field = keys[name].Field(ref.Path[1]); ref.Field == nil {
-			return ref, fmt.Sprintf("elicitation %q has no field %q", name, ref.Path[1])
+			return refNoSuchField
 		}
 		ref.Kind = RefFormField
 	case keys[name] != nil:
-		return ref, fmt.Sprintf("%q is the answer of a %s request; a validator reads a form field (key.field), an argument or a continuation field", ref.Name(), keys[name].Kind.Method())
+		return refNotAField
 	default:
-		return ref, fmt.Sprintf("%q names no argument, continuation field or form field", ref.Name())
+		return refUndeclared
 	}
-	return ref, ""
+	return refBound
 }
 
 // CountsRefusals reports whether the workflow counts the answers state s

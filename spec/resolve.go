@@ -368,25 +368,18 @@ func (r *resolver) resolveBranch(t *Tool, s *State, keys map[string]*InputReques
 	b := s.Branch
 	ref := &b.On
 	name := ref.Path[0]
-	switch {
-	case len(ref.Path) == 1 && t.Argument(name) != nil:
-		ref.Kind, ref.Field = RefArgument, t.Argument(name)
-	case len(ref.Path) == 1 && t.Continuation.Field(name) != nil:
-		ref.Kind, ref.Field = RefContinuation, t.Continuation.Field(name)
-	case len(ref.Path) == 2 && keys[name] != nil && keys[name].Kind == vocab.Elicit:
-		if ref.Field = keys[name].Field(ref.Path[1]); ref.Field == nil {
-			var fields []string
-			for _, f := range keys[name].Fields {
-				fields = append(fields, f.Name)
-			}
-			r.errorf(ref.Pos, "unknown-reference", suggest(ref.Path[1], fields, "its fields"), "branch %q: elicitation %q has no field %q", s.Name, name, ref.Path[1])
-			return
+	switch bindValueRef(t, keys, ref) {
+	case refNoSuchField:
+		var fields []string
+		for _, f := range keys[name].Fields {
+			fields = append(fields, f.Name)
 		}
-		ref.Kind = RefFormField
-	case keys[name] != nil:
+		r.errorf(ref.Pos, "unknown-reference", suggest(ref.Path[1], fields, "its fields"), "branch %q: elicitation %q has no field %q", s.Name, name, ref.Path[1])
+		return
+	case refNotAField:
 		r.errorf(ref.Pos, "branch", "branch on a form field (key.field), an argument or a continuation field", "branch %q: %q is the answer of a %s request, which a branch cannot route on", s.Name, ref.Name(), keys[name].Kind.Method())
 		return
-	default:
+	case refUndeclared:
 		r.errorf(ref.Pos, "unknown-reference", "a branch routes on an argument, a continuation field or a form field (askKey.field)", "branch %q: %q names nothing declared in %s %q", s.Name, ref.Name(), t.Kind, t.Name)
 		return
 	}
