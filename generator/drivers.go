@@ -85,20 +85,17 @@ func (w *workflow) typedAnswer(q *spec.InputRequest) (jen.Code, error) {
 		}
 		return jen.Qual(pkgTest, "Respond").Call(jen.Lit(q.Key), resp), nil
 	}
+	fields, err := answeredFields(q)
+	if err != nil {
+		return nil, err
+	}
 	values := jen.Dict{}
-	for _, f := range q.Fields {
-		v, err := exampleValue(f, 0)
-		if err != nil {
-			if f.Required {
-				return nil, err
-			}
-			continue
-		}
-		lit, err := w.typedValue(f, v, optional(f))
+	for _, a := range fields {
+		lit, err := w.typedValue(a.f, a.v, optional(a.f))
 		if err != nil {
 			return nil, err
 		}
-		values[jen.Id(field(f.Name))] = lit
+		values[jen.Id(field(a.f.Name))] = lit
 	}
 	return jen.Id(w.n.answer(q.Key)).Values(values), nil
 }

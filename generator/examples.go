@@ -18,6 +18,32 @@ import (
 // variant 1 gives a second, different value where one exists (to prove a
 // requestState is bound to its arguments).
 
+// An answeredField is a form field a generated answer sends, and the value
+// it sends.
+type answeredField struct {
+	f *spec.Field
+	v any
+}
+
+// answeredFields are the form fields of q a generated answer sends, each
+// with its example: every field with one, so the tests run the code of
+// present values too and a message made of optional answers is not
+// empty. A required field without an example is an error.
+func answeredFields(q *spec.InputRequest) ([]answeredField, error) {
+	var out []answeredField
+	for _, f := range q.Fields {
+		v, err := exampleValue(f, 0)
+		if err != nil {
+			if f.Required {
+				return nil, err
+			}
+			continue
+		}
+		out = append(out, answeredField{f, v})
+	}
+	return out, nil
+}
+
 // exampleValue returns a valid JSON value for f, or an error saying that
 // the spec should give an example.
 func exampleValue(f *spec.Field, variant int) (any, error) {

@@ -234,15 +234,7 @@ func (w *workflow) formattedRef(ref *spec.TemplateRef) (value, guard *jen.Statem
 		ans := f.Clone().Dot(field(ref.Path[0]))
 		v, guard = ans.Clone().Dot("URIs"), ans.Clone().Op("!=").Nil()
 	}
-	if opt && fd.Type != spec.TypeArray {
-		present := v.Clone().Op("!=").Nil()
-		if guard != nil {
-			guard = guard.Op("&&").Add(present)
-		} else {
-			guard = present
-		}
-		v = jen.Op("*").Add(v.Clone())
-	}
+	v, guard = presentValue(fd, v, opt, guard)
 	value, argGuard := w.formatted(ref, fd, v)
 	if argGuard != nil {
 		if guard != nil {

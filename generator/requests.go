@@ -317,6 +317,14 @@ func (w *workflow) request(key string) *spec.InputRequest {
 // fieldValue is the string value v of field fd and the condition under
 // which it is there: guard (if any) and, for an optional value, presence.
 func fieldValue(fd *spec.Field, v *jen.Statement, optional bool, guard *jen.Statement) (*jen.Statement, *jen.Statement) {
+	v, guard = presentValue(fd, v, optional, guard)
+	return valueString(fd, v), guard
+}
+
+// presentValue is value v of field fd and the condition under which it is
+// there: an optional value (other than a list, nil when absent) is
+// dereferenced, once guard (if any) and its presence hold.
+func presentValue(fd *spec.Field, v *jen.Statement, optional bool, guard *jen.Statement) (*jen.Statement, *jen.Statement) {
 	if optional && fd.Type != spec.TypeArray {
 		present := v.Clone().Op("!=").Nil()
 		if guard != nil {
@@ -326,7 +334,7 @@ func fieldValue(fd *spec.Field, v *jen.Statement, optional bool, guard *jen.Stat
 		}
 		v = jen.Op("*").Add(v.Clone())
 	}
-	return valueString(fd, v), guard
+	return v, guard
 }
 
 // valueString is the text of value v of field fd in a message.

@@ -539,19 +539,13 @@ func (w *workflow) validAnswer(q *spec.InputRequest) (jen.Code, error) {
 		}
 		return jen.Qual(pkgTest, "RootsOf").Call(uris...), nil
 	}
-	// Every field is answered (an optional one when an example can be
-	// derived), so the tests run the code of present values too, and a
-	// message made of optional answers is not empty.
+	fields, err := answeredFields(q)
+	if err != nil {
+		return nil, err
+	}
 	content := jen.Dict{}
-	for _, f := range q.Fields {
-		v, err := exampleValue(f, 0)
-		if err != nil {
-			if f.Required {
-				return nil, err
-			}
-			continue
-		}
-		content[jen.Lit(f.Name)] = valueCode(v)
+	for _, a := range fields {
+		content[jen.Lit(a.f.Name)] = valueCode(a.v)
 	}
 	return jen.Qual(pkgTest, "Accept").Call(jen.Map(jen.String()).Any().Values(content)), nil
 }
