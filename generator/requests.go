@@ -160,14 +160,20 @@ func (w *workflow) gateBuilderFunc(jf *jen.File, s *spec.State) {
 	jf.Var().Id(schema).Op("=").Qual("encoding/json", "RawMessage").Call(jsonLiteral(gateSchema(g)))
 	jf.Line()
 	jf.Commentf("%s builds the question of confirmation gate %s.", w.gateBuilder(s), s.Name)
+	w.gateBuilderBody(jf, s, jen.Id(schema))
+}
+
+// gateBuilderBody emits the request builder of gate s, which asks with its
+// message (and the problems of the last answer) for the form schema.
+func (w *workflow) gateBuilderBody(jf *jen.File, s *spec.State, schema jen.Code) {
 	jf.Func().Params(jen.Id(w.n.program())).Id(w.gateBuilder(s)).Params(jen.Id("f").Op("*").Id(w.n.flow()), jen.Id("problems").Qual(pkgImpl, "Problems")).Qual(pkgImpl, "Pending").Block(
 		jen.Return(jen.Qual(pkgImpl, "Pending").Values(jen.Dict{
-			jen.Id("Key"):  jen.Lit(g.Key),
+			jen.Id("Key"):  jen.Lit(s.Confirm.Key),
 			jen.Id("Kind"): jen.Qual(pkgVocab, "Elicit"),
 			jen.Id("Params"): jen.Op("&").Qual(pkgMCP, "ElicitParams").Values(jen.Dict{
 				jen.Id("Mode"):            jen.Lit("form"),
 				jen.Id("Message"):         jen.Qual(pkgImpl, "WithProblems").Call(jen.Id(w.templateFunc(s.Name, "Message")).Call(jen.Id("f")), jen.Id("problems")),
-				jen.Id("RequestedSchema"): jen.Id(schema),
+				jen.Id("RequestedSchema"): schema,
 			}),
 		})),
 	)
@@ -180,18 +186,7 @@ func (w *workflow) gateBuilderFunc(jf *jen.File, s *spec.State) {
 func (w *workflow) typedGateBuilderFunc(jf *jen.File, s *spec.State) {
 	g := s.Confirm
 	jf.Commentf("%s builds the question of typed confirmation %s: the user types %s.", w.gateBuilder(s), s.Name, g.Typed.Raw)
-	jf.Func().Params(jen.Id(w.n.program())).Id(w.gateBuilder(s)).Params(jen.Id("f").Op("*").Id(w.n.flow()), jen.Id("problems").Qual(pkgImpl, "Problems")).Qual(pkgImpl, "Pending").Block(
-		jen.Return(jen.Qual(pkgImpl, "Pending").Values(jen.Dict{
-			jen.Id("Key"):  jen.Lit(g.Key),
-			jen.Id("Kind"): jen.Qual(pkgVocab, "Elicit"),
-			jen.Id("Params"): jen.Op("&").Qual(pkgMCP, "ElicitParams").Values(jen.Dict{
-				jen.Id("Mode"):            jen.Lit("form"),
-				jen.Id("Message"):         jen.Qual(pkgImpl, "WithProblems").Call(jen.Id(w.templateFunc(s.Name, "Message")).Call(jen.Id("f")), jen.Id("problems")),
-				jen.Id("RequestedSchema"): jen.Qual(pkgImpl, "TypedSchema").Call(jen.Lit(g.Field), jen.Id(w.templateFunc(s.Name, "Typed")).Call(jen.Id("f"))),
-			}),
-		})),
-	)
-	jf.Line()
+	w.gateBuilderBody(jf, s, jen.Qual(pkgImpl, "TypedSchema").Call(jen.Lit(g.Field), jen.Id(w.templateFunc(s.Name, "Typed")).Call(jen.Id("f"))))
 }
 
 // templateFuncDecl emits a function rendering a template from the flow.

@@ -114,11 +114,7 @@ func (w *workflow) setsDoc(name string) string {
 		seen[c.Name] = true
 		part := "f.Continuation." + field(c.Name)
 		if len(sd.Outcomes) > 0 {
-			var os []string
-			for _, o := range sd.Outcomes {
-				os = append(os, o.Name)
-			}
-			part += " (on " + strings.Join(os, ", ") + ")"
+			part += " (on " + strings.Join(sd.OutcomeNames(), ", ") + ")"
 		}
 		parts = append(parts, part)
 	}

@@ -71,11 +71,7 @@ func setters(t *spec.Tool, field string) string {
 			}
 			w := s.Name
 			if len(sd.Outcomes) > 0 {
-				var os []string
-				for _, o := range sd.Outcomes {
-					os = append(os, o.Name)
-				}
-				w += " (on outcome " + strings.Join(os, ", ") + ")"
+				w += " (on outcome " + strings.Join(sd.OutcomeNames(), ", ") + ")"
 			}
 			out = append(out, w)
 		}

@@ -396,6 +396,16 @@ type SetDecl struct {
 	Outcomes []NameRef // in spec order; empty: every outcome
 }
 
+// OutcomeNames are the names of the outcomes the declaration is limited
+// to, in spec order (none: every outcome).
+func (d *SetDecl) OutcomeNames() []string {
+	var names []string
+	for _, o := range d.Outcomes {
+		names = append(names, o.Name)
+	}
+	return names
+}
+
 // SetsOn reports whether the declaration covers leaving the state by edge
 // on: every way out of the state's method, or the outcomes it names.
 func (d *SetDecl) SetsOn(on vocab.Edge) bool {
