@@ -60,6 +60,17 @@ func (c *checker) answers(t *spec.Tool) *answerFlow {
 // answer, and entering an ask again forgets its earlier answer).
 func (a *answerFlow) at(i int) bitset { return a.atWith(i, a.given[i]) }
 
+// notGiven reports whether the answer to key may be missing at state i,
+// and its bit: false for an unknown key (the loader reported it) and for
+// a state no walk reaches.
+func (a *answerFlow) notGiven(i int, key string) (int, bool) {
+	bit, ok := a.keys[key]
+	if !ok || a.given[i] == nil || a.at(i).Has(bit) {
+		return bit, false
+	}
+	return bit, true
+}
+
 // atWith is at for the answers in given on entry.
 func (a *answerFlow) atWith(i int, in bitset) bitset {
 	out := in.Clone()
@@ -150,9 +161,9 @@ func checkAnswerNotGiven(c *checker, r *Rule) {
 					if flow == nil {
 						flow = c.answers(t)
 					}
-					bit, ok := flow.keys[ref.Path[0]]
-					if !ok || flow.given[i] == nil || flow.at(i).Has(bit) {
-						continue // unknown key (the loader said so) or unreachable state
+					bit, missing := flow.notGiven(i, ref.Path[0])
+					if !missing {
+						continue
 					}
 					if flow.own[i].Has(bit) {
 						c.report(r, ref.Pos, u.sc, "%s %q: {%s} in %s of state %q names the answer to %q, which is asked in this same state: it is not given yet when the text is shown",

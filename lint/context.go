@@ -66,8 +66,8 @@ func checkValidatorAnswers(c *checker, r *Rule) {
 					flow = c.answers(t)
 				}
 				key := rd.ref.Path[0]
-				bit, ok := flow.keys[key]
-				if !ok || flow.given[i] == nil || flow.at(i).Has(bit) {
+				bit, missing := flow.notGiven(i, key)
+				if !missing {
 					continue
 				}
 				if flow.owner[bit] == i {
