@@ -145,25 +145,13 @@ func TestOutputIndependentOfPaths(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			gen := func(path string) []generator.File {
-				t.Helper()
-				f, ds, err := spec.LoadFile(path, spec.Options{})
-				if err != nil || ds.HasErrors() {
-					t.Fatalf("%v %v", err, ds)
-				}
-				files, err := generator.Generate(f, generator.Options{SpecPath: path})
-				if err != nil {
-					t.Fatal(err)
-				}
-				return files
-			}
-			abs := gen(filepath.Join(a, tc.name))
+			abs := generateSpec(t, filepath.Join(a, tc.name))
 			t.Chdir(b)
-			rel := gen(tc.name)
+			rel := generateSpec(t, tc.name)
 			t.Chdir(filepath.Dir(b))
-			relSub := gen(filepath.Join("specs", tc.name))
+			relSub := generateSpec(t, filepath.Join("specs", tc.name))
 			t.Chdir(filepath.Join(b, "..", "..", ".."))
-			dotted := gen("./some/deeper/../deeper/specs/./" + tc.name)
+			dotted := generateSpec(t, "./some/deeper/../deeper/specs/./"+tc.name)
 			for _, other := range [][]generator.File{rel, relSub, dotted} {
 				if len(other) != len(abs) {
 					t.Fatalf("%d files, then %d", len(abs), len(other))
@@ -209,6 +197,21 @@ tools:
       done: {terminal: success, message: two}
 `
 
+// generateSpec loads the spec at path, which must load without errors
+// (it is not linted), and generates it.
+func generateSpec(t *testing.T, path string) []generator.File {
+	t.Helper()
+	f, ds, err := spec.LoadFile(path, spec.Options{})
+	if err != nil || ds.HasErrors() {
+		t.Fatalf("%v\n%v", err, ds)
+	}
+	files, err := generator.Generate(f, generator.Options{SpecPath: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
 // writeSpec writes a spec into dir and returns its path.
 func writeSpec(t *testing.T, dir, name, content string) string {
 	t.Helper()
@@ -222,15 +225,7 @@ func writeSpec(t *testing.T, dir, name, content string) string {
 // plan loads, generates and plans a spec as generate does.
 func plan(t *testing.T, specPath string) []generator.Change {
 	t.Helper()
-	f, ds, err := spec.LoadFile(specPath, spec.Options{})
-	if err != nil || ds.HasErrors() {
-		t.Fatalf("%v\n%v", err, ds)
-	}
-	files, err := generator.Generate(f, generator.Options{SpecPath: specPath})
-	if err != nil {
-		t.Fatal(err)
-	}
-	changes, err := generator.Plan(specPath, files)
+	changes, err := generator.Plan(specPath, generateSpec(t, specPath))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -522,15 +517,7 @@ tools:
         next: done
       done: {terminal: success, message: Done.}
 `)
-	f, ds, err := spec.LoadFile(p, spec.Options{})
-	if err != nil || ds.HasErrors() {
-		t.Fatalf("%v\n%v", err, ds)
-	}
-	files, err := generator.Generate(f, generator.Options{SpecPath: p})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, file := range files {
+	for _, file := range generateSpec(t, p) {
 		if strings.HasSuffix(file.Path, "pick.mrtr_test.go") {
 			if !regexp.MustCompile(`CheckValidator\(t, p, fx, h\.fake\.Use\("notBlank", mrtrtest\.ValidatorUse\{[^}]*Request: +"why"`).Match(file.Content) {
 				t.Fatalf("the off-path validator is not checked:\n%s", file.Content)

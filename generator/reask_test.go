@@ -4,9 +4,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/mrtrgen/mrtrgen/generator"
-	"github.com/mrtrgen/mrtrgen/spec"
 )
 
 // A form a check asks again is prefilled with the refused answer, but a
@@ -37,15 +34,7 @@ tools:
       done: {terminal: success, message: Unlocked.}
       locked: {terminal: failed, message: Locked.}
 `)
-	f, ds, err := spec.LoadFile(p, spec.Options{})
-	if err != nil || ds.HasErrors() {
-		t.Fatalf("%v\n%v", err, ds)
-	}
-	files, err := generator.Generate(f, generator.Options{SpecPath: p})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, file := range files {
+	for _, file := range generateSpec(t, p) {
 		if !strings.HasSuffix(file.Path, "unlock.mrtr.go") {
 			continue
 		}
