@@ -99,9 +99,14 @@ func (w *workflow) matrixTests(jf *jen.File, fixtures jen.Code, walks walkSet) {
 	}
 }
 
-// newWalker declares w, the walker of the workflow's tests, on a new fake.
-func (w *workflow) newWalker(g *jen.Group) {
-	g.Id("w").Op(":=").Qual(pkgTest, "NewWalker").Call(jen.Id(w.fakeProgramName()), jen.Id("fixtures"+w.n.base).Call(jen.Op("&").Id(w.fakeName()).Values()))
+// walkerTest emits test Test<Base><name>, whose body plays walks on w, a
+// walker on new fakes.
+func (w *workflow) walkerTest(jf *jen.File, name string, walks func(g *jen.Group)) {
+	jf.Func().Id("Test" + w.n.base + name).Params(jen.Id("t").Op("*").Qual(pkgTesting, "T")).BlockFunc(func(g *jen.Group) {
+		g.Id("w").Op(":=").Qual(pkgTest, "NewWalker").Call(jen.Id(w.fakeProgramName()), jen.Id("fixtures"+w.n.base).Call(jen.Op("&").Id(w.fakeName()).Values()))
+		walks(g)
+	})
+	jf.Line()
 }
 
 // transitionsTest emits the walks of the transitions, one line each.
@@ -111,13 +116,11 @@ func (w *workflow) transitionsTest(jf *jen.File, walks walkSet) {
 	jf.Comment("check outcome that moves it on; mrtrtest plays it round by round on a new fake,")
 	jf.Comment("checking the states each round runs, what it asks, how the workflow ends and")
 	jf.Comment("how many side effects it performed.")
-	jf.Func().Id("Test" + w.n.base + "Transitions").Params(jen.Id("t").Op("*").Qual(pkgTesting, "T")).BlockFunc(func(g *jen.Group) {
-		w.newWalker(g)
+	w.walkerTest(jf, "Transitions", func(g *jen.Group) {
 		for _, wk := range walks.transitions {
 			g.Add(wk.call(w, "Walk"))
 		}
 	})
-	jf.Line()
 }
 
 // rejectedInputsTest emits the walks of the rejected (state, input) pairs,
@@ -129,8 +132,7 @@ func (w *workflow) rejectedInputsTest(jf *jen.File, walks walkSet) {
 	jf.Commentf("Test%sRejectedInputs walks to every state that asks and sends there answers", w.n.base)
 	jf.Comment("meant for other states (and, at a gate, its confirmation before it was shown):")
 	jf.Comment("none is taken, no side effect runs, and the same question is asked again.")
-	jf.Func().Id("Test" + w.n.base + "RejectedInputs").Params(jen.Id("t").Op("*").Qual(pkgTesting, "T")).BlockFunc(func(g *jen.Group) {
-		w.newWalker(g)
+	w.walkerTest(jf, "RejectedInputs", func(g *jen.Group) {
 		for _, wk := range walks.rejectAt {
 			g.Add(wk.call(w, "RejectAt"))
 		}
@@ -138,7 +140,6 @@ func (w *workflow) rejectedInputsTest(jf *jen.File, walks walkSet) {
 			g.Add(wk.call(w, "ConfirmEarly"))
 		}
 	})
-	jf.Line()
 }
 
 // recordedContinuationsTest emits the replay test of the workflow's
