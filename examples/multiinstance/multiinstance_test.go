@@ -1028,11 +1028,14 @@ func dropPostgres(base, prefix string) {
 		return
 	}
 	defer conn.Close(ctx)
-	for _, table := range []string{"ops", "states", "example_kv"} {
+	for _, table := range []string{"ops", "states", "example_kv", "tasks"} {
 		if _, err := conn.Exec(ctx, "DROP TABLE IF EXISTS "+prefix+table); err != nil {
 			return // best effort, as the connection above: leftovers have unique prefixes
 		}
 	}
+	// The fleet's River jobs (tasksopen names the queue after the prefix);
+	// River's own tables are shared by every fleet.
+	_, _ = conn.Exec(ctx, "DELETE FROM river_job WHERE queue = $1", prefix+"tasks")
 }
 
 func dropRedis(base, prefix string) {

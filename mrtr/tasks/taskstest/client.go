@@ -48,8 +48,6 @@ type RPCError struct {
 	Data    json.RawMessage `json:"data"`
 }
 
-func (e *RPCError) Error() string { return fmt.Sprintf("JSON-RPC error %d: %s", e.Code, e.Message) }
-
 // Call sends method with params (which it does not change) and returns
 // the result, or the JSON-RPC error. A transport failure fails the test.
 func (c *Client) Call(method string, params map[string]any) (map[string]any, *RPCError) {
@@ -125,7 +123,7 @@ func (c *Client) OK(method string, params map[string]any) map[string]any {
 	c.t.Helper()
 	res, rerr := c.Call(method, params)
 	if rerr != nil {
-		c.t.Fatalf("%s %v: %v", method, params, rerr)
+		c.t.Fatalf("%s %v: JSON-RPC error %d %s", method, params, rerr.Code, rerr.Message)
 	}
 	return res
 }
