@@ -53,3 +53,13 @@ type Executor interface {
 	// to return, or for ctx.
 	Stop(ctx context.Context) error
 }
+
+// Abandoner is implemented by a Runner (*Manager does) whose tasks can be
+// told that an executor gave up on one of their steps (it ran out of
+// attempts): AbandonStep fails the task, if its record still waits for that
+// step and no run holds it, so that a client polling it learns it failed
+// instead of seeing it "working" until its TTL. An executor that retries
+// without bound need not call it.
+type Abandoner interface {
+	AbandonStep(ctx context.Context, taskID string, step int, reason error) error
+}

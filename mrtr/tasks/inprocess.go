@@ -15,11 +15,16 @@ var ErrExecutorStopped = errors.New("tasks: executor not running")
 const (
 	retryFirst = 100 * time.Millisecond
 	retryMax   = 10 * time.Second
+	// maxAttempts bounds the runs of one step (about 16 minutes of
+	// retries); then its task is failed through the Runner's AbandonStep,
+	// which leaves alone a step another instance still holds.
+	maxAttempts = 100
 )
 
 // InProcess is an Executor that runs each step in a goroutine of the
 // process that enqueued it, retrying a step whose run returned an error
-// (with backoff) until it is settled or the executor stops. At most one
+// (with backoff) until it is settled, the executor stops, or it ran
+// maxAttempts times (its task then fails: Abandoner). At most one
 // run of a given step is under way at once in the process. Nothing
 // survives the process: a step it was running when it stopped or died
 // runs again only when something enqueues it again (a client's retried
@@ -83,8 +88,15 @@ func (x *InProcess) run(k stepKey) {
 		x.mu.Unlock()
 	}()
 	wait := retryFirst
-	for {
-		if x.r.RunStep(x.ctx, k.task, k.step) == nil {
+	for attempt := 1; ; attempt++ {
+		err := x.r.RunStep(x.ctx, k.task, k.step)
+		if err == nil {
+			return
+		}
+		if attempt == maxAttempts && x.ctx.Err() == nil {
+			if a, ok := x.r.(Abandoner); ok {
+				_ = a.AbandonStep(context.WithoutCancel(x.ctx), k.task, k.step, err)
+			}
 			return
 		}
 		t := time.NewTimer(wait)

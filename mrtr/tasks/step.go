@@ -137,6 +137,31 @@ func (m *Manager) claim(ctx context.Context, id string, step int, runID string) 
 	return rec, nil
 }
 
+// AbandonStep implements Abandoner: the executor gave up on step of task
+// id (reason is the last attempt's error, logged, never sent). The task
+// fails with -32603 "the task could not be run", unless it moved on, ended,
+// or another run holds the step (then nothing changes).
+func (m *Manager) AbandonStep(ctx context.Context, id string, step int, reason error) error {
+	rec, err := m.store.Update(ctx, id, func(r *Record) error {
+		now := m.now()
+		if r.Step != step || r.Status != StatusWorking || r.leaseLive(now) {
+			return errSkip
+		}
+		r.settle(StatusFailed, now)
+		r.Error = &WireError{Code: codeInternalError, Message: "the task could not be run"}
+		return nil
+	})
+	if errors.Is(err, errSkip) || errors.Is(err, ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("tasks: abandoning step %d of task %s: %w", step, id, err)
+	}
+	m.log.Error("tasks: a step was given up; the task failed", "task", id, "tool", rec.Tool, "step", step, "error", reason)
+	m.tel.ended(ctx, rec)
+	return nil
+}
+
 // keepLease renews the lease of a running step every renewal interval
 // until ctx ends, and ends the task's life when tasks/cancel was asked on
 // any instance. If the lease was taken by another run (this one failed to

@@ -213,5 +213,15 @@ func (w *stepWorker) Work(ctx context.Context, job *river.Job[stepArgs]) error {
 			slog.String("task", id), slog.Int("step", step), slog.String("error", err.Error()))
 		return river.JobSnooze(0)
 	}
-	return fmt.Errorf("step %d of task %q: %w", step, id, err)
+	err = fmt.Errorf("step %d of task %q: %w", step, id, err)
+	if job.Attempt >= job.MaxAttempts {
+		// River discards the job now: the task must not stay "working".
+		if a, ok := w.e.runner.(tasks.Abandoner); ok {
+			if aerr := a.AbandonStep(context.WithoutCancel(ctx), id, step, err); aerr != nil {
+				w.e.opts.Logger.ErrorContext(ctx, "rivertasks: a discarded step's task could not be failed",
+					slog.String("task", id), slog.Int("step", step), slog.String("error", aerr.Error()))
+			}
+		}
+	}
+	return err
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -353,6 +354,49 @@ func TestErrorIsRetried(t *testing.T) {
 		t.Logf("%s: retries after %v and %v", b.name, first.Round(time.Millisecond), second.Round(time.Millisecond))
 		if first < 800*time.Millisecond || second < 1600*time.Millisecond {
 			t.Errorf("retries after %v and %v, want about 1 s and 2 s", first, second)
+		}
+	})
+}
+
+// abandoningRunner is a fakeRunner that is told when a step is given up.
+type abandoningRunner struct {
+	*fakeRunner
+	abandoned chan string
+}
+
+func (r abandoningRunner) AbandonStep(_ context.Context, taskID string, step int, reason error) error {
+	r.abandoned <- fmt.Sprintf("%s/%d: %v", taskID, step, reason)
+	return nil
+}
+
+// TestGivenUpStepIsAbandoned: a step that fails MaxAttempts times is
+// discarded by River, and the runner is told (tasks.Abandoner), once,
+// after the last attempt: its task must not stay "working" until its TTL.
+func TestGivenUpStepIsAbandoned(t *testing.T) {
+	eachBackend(t, func(t *testing.T, b backend) {
+		log := newCallLog()
+		a := b.open(t, Options{MaxAttempts: 2})
+		r := abandoningRunner{&fakeRunner{instance: "A", log: log, run: func(context.Context, string, int) error {
+			return errors.New("tool not registered")
+		}}, make(chan string, 4)}
+		if err := a.Start(t.Context(), r); err != nil {
+			t.Fatal(err)
+		}
+		enqueue(t, a, "doomed", 3)
+		select {
+		case got := <-r.abandoned:
+			if !strings.HasPrefix(got, "doomed/3: ") || !strings.Contains(got, "tool not registered") {
+				t.Errorf("abandoned %q", got)
+			}
+		case <-time.After(15 * time.Second):
+			t.Fatal("the step was not abandoned after its last attempt")
+		}
+		time.Sleep(quiet)
+		if calls, _ := log.snapshot(); len(calls) != 2 {
+			t.Errorf("step ran %d times, want MaxAttempts (2)", len(calls))
+		}
+		if len(r.abandoned) != 0 {
+			t.Errorf("abandoned more than once")
 		}
 	})
 }
