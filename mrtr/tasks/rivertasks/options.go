@@ -33,9 +33,10 @@ type Options struct {
 	// + 1 minute.
 	RescueAfter time.Duration
 	// MaxAttempts is how many times a step is run before River gives up on
-	// it: its job is discarded, and the step runs again only if it is
-	// enqueued again. Default DefaultMaxAttempts, about 48 minutes of
-	// retries 30 s apart. Runs cut off by Stop do not count.
+	// it: its job is discarded and, when the Runner is a tasks.Abandoner
+	// (*tasks.Manager is), its task fails unless another run still holds
+	// the step. Default DefaultMaxAttempts, about 48 minutes of retries
+	// 30 s apart. Runs cut off by Stop do not count.
 	MaxAttempts int
 	// Logger receives River's logs and the executor's own; default
 	// slog.Default().
