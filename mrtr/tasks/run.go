@@ -237,15 +237,8 @@ func (r *Run) Ask(ctx context.Context, reqs mcp.InputRequestMap) (mcp.InputRespo
 	if r.id == "" {
 		return nil, ErrNotNegotiated
 	}
-	if len(reqs) == 0 || len(reqs) > maxInputRequestsPerRound {
-		return nil, fmt.Errorf("tasks: Ask wants 1 to %d requests, got %d", maxInputRequestsPerRound, len(reqs))
-	}
-	b, err := json.Marshal(reqs)
+	pending, err := askedRequests(reqs)
 	if err != nil {
-		return nil, err
-	}
-	var pending map[string]json.RawMessage
-	if err := json.Unmarshal(b, &pending); err != nil {
 		return nil, err
 	}
 	m := r.m

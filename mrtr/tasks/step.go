@@ -337,10 +337,11 @@ func (m *Manager) trackRun(id, runID string, endLife context.CancelFunc) func() 
 	}
 }
 
-// askedRequests checks an ask and turns it into the record's Pending.
+// askedRequests checks an ask (of a step's end or of Run.Ask) and turns it
+// into the record's Pending.
 func askedRequests(reqs mcp.InputRequestMap) (map[string]json.RawMessage, error) {
 	if len(reqs) == 0 || len(reqs) > maxInputRequestsPerRound {
-		return nil, fmt.Errorf("tasks: a step must end with a result or 1 to %d input requests, got %d", maxInputRequestsPerRound, len(reqs))
+		return nil, fmt.Errorf("tasks: an ask wants 1 to %d input requests, got %d", maxInputRequestsPerRound, len(reqs))
 	}
 	b, err := json.Marshal(reqs)
 	if err != nil {
