@@ -64,22 +64,37 @@ func unlockOrClose(conn *pgx.Conn, lock string) {
 const sqliteMigrateTries = 20
 
 // migrateSQLite runs River's migrations on db, again while a round fails:
-// another process applied the migration it tried.
+// another process applied the migration it tried. The first statement on
+// a new connection may also fail with SQLITE_BUSY without waiting: it
+// switches the file to WAL (OpenSQLite's journal_mode), which SQLite does
+// not queue for while another process holds the file; it is tried again
+// the same way.
 func migrateSQLite(ctx context.Context, db *sql.DB, driver *riversqlite.Driver, opts Options) error {
 	migrator, err := rivermigrate.New(driver, &rivermigrate.Config{Logger: opts.Logger})
 	if err != nil {
 		return err
 	}
 	var busy int
-	if err := db.QueryRowContext(ctx, "PRAGMA busy_timeout").Scan(&busy); err != nil {
+	if err := againWhileFailing(ctx, func() error {
+		return db.QueryRowContext(ctx, "PRAGMA busy_timeout").Scan(&busy)
+	}); err != nil {
 		return fmt.Errorf("reading busy_timeout: %w", err)
 	}
 	if busy == 0 {
 		opts.Logger.WarnContext(ctx, "rivertasks: SQLite database opened without a busy timeout: "+
 			"another process sharing the file makes River fail with SQLITE_BUSY (see OpenSQLite)")
 	}
+	return againWhileFailing(ctx, func() error {
+		_, err := migrator.Migrate(ctx, rivermigrate.DirectionUp, nil)
+		return err
+	})
+}
+
+// againWhileFailing runs fn until it succeeds, sqliteMigrateTries times,
+// or ctx ends, waiting a little longer after each failure.
+func againWhileFailing(ctx context.Context, fn func() error) error {
 	for try := 1; ; try++ {
-		_, err = migrator.Migrate(ctx, rivermigrate.DirectionUp, nil)
+		err := fn()
 		if err == nil || try == sqliteMigrateTries || ctx.Err() != nil {
 			return err
 		}
