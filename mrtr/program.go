@@ -148,6 +148,11 @@ type Reply struct {
 	// Path lists the states this round ran, in order (for tests and
 	// debugging; a replayed reply has none).
 	Path []string `json:"-"`
+
+	// nothingRan marks the reply of a round that failed on the store
+	// before any state ran (storeFailed): its client may send it again;
+	// a task's step is run again instead of ending the task (tasks.go).
+	nothingRan bool
 }
 
 // NeedsInput reports whether the round asks for more input.

@@ -632,7 +632,7 @@ func (e *Engine) storeFailed(ctx context.Context, rt *roundTelemetry, d *mrtrimp
 	}
 	rt.outcome = string(OutcomeError)
 	e.log.ErrorContext(ctx, "mrtr: the store failed before the round ran", "tool", d.Name, "error", err)
-	return &Reply{Final: &mrtrimpl.Final{Outcome: OutcomeError, Text: d.Name + ": the server's store is unavailable; try the same request again later"}}, nil
+	return &Reply{Final: &mrtrimpl.Final{Outcome: OutcomeError, Text: d.Name + ": the server's store is unavailable; try the same request again later"}, nothingRan: true}, nil
 }
 
 // replay returns a recorded reply to a retry. An input_required reply is

@@ -124,6 +124,12 @@ func (tr *taskRunner[F]) step(ctx context.Context, in tasks.StepInput) (tasks.St
 	if err != nil {
 		return tasks.StepEnd{}, e.wireError(ctx, d, err)
 	}
+	if reply.nothingRan {
+		// The store failed before the round ran: a client would send the
+		// round again, so the step runs again (the task does not end on
+		// "try again later", which nobody could).
+		return tasks.StepEnd{}, fmt.Errorf("mrtr: %s: %w: %s", d.Name, tasks.ErrRunAgain, reply.Final.Text)
+	}
 	if !reply.NeedsInput() {
 		return tasks.StepEnd{Result: replyResult(d, reply)}, nil
 	}

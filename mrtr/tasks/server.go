@@ -534,18 +534,75 @@ func (m *Manager) get(ctx context.Context, id string) (*DetailedTask, error) {
 	if err != nil {
 		return nil, err
 	}
+	rec = m.pastDeadline(ctx, rec)
+	m.resumeIfStranded(ctx, rec)
 	return detailed(rec), nil
 }
 
+// pastDeadline fails a resumable task that waits for its answers past its
+// deadline (the spec's timeout counts from its creation, waiting
+// included): no step runs to notice it. It returns the record as it is
+// now.
+func (m *Manager) pastDeadline(ctx context.Context, rec *Record) *Record {
+	now := m.now()
+	if rec.Step == 0 || rec.Deadline.IsZero() || now.Before(rec.Deadline) || rec.Status != StatusInputRequired {
+		return rec
+	}
+	done, err := m.store.Update(ctx, rec.ID, func(r *Record) error {
+		if r.Status != StatusInputRequired || now.Before(r.Deadline) {
+			return errSkip
+		}
+		r.settle(StatusFailed, now)
+		r.Error = &WireError{Code: codeInternalError, Message: "task timed out"}
+		return nil
+	})
+	if err != nil {
+		if fresh, gerr := m.store.Get(ctx, rec.ID); gerr == nil {
+			return fresh
+		}
+		return rec
+	}
+	m.tel.ended(ctx, done)
+	return done
+}
+
+// resumeIfStranded enqueues the step of a resumable task that is working
+// but that no run has held for a StepLease: one an executor in process
+// gave back when its instance stopped (InProcess keeps nothing), or whose
+// runner died where no executor rescues it. Clients poll tasks/get, not
+// tasks/update, while a task works, so this is where such a task is found.
+// A step that is queued or running is not enqueued again (River would
+// turn the duplicate away anyway; RunStep is idempotent).
+func (m *Manager) resumeIfStranded(ctx context.Context, rec *Record) {
+	now := m.now()
+	if rec.Step == 0 || rec.Status != StatusWorking || rec.leaseLive(now) {
+		return
+	}
+	quiet := rec.UpdatedAt
+	if rec.Lease != nil && rec.Lease.Until.After(quiet) {
+		quiet = rec.Lease.Until
+	}
+	if now.Sub(quiet) < m.cfg.StepLease {
+		return
+	}
+	if err := m.cfg.Executor.Enqueue(context.WithoutCancel(ctx), rec.ID, rec.Step); err != nil {
+		m.log.WarnContext(ctx, "tasks: enqueueing a stranded step failed; the next tasks/get tries again", "task", rec.ID, "step", rec.Step, "error", err)
+	}
+}
+
 func (m *Manager) update(ctx context.Context, p *UpdateParams) (*Ack, error) {
-	if _, err := m.lookup(ctx, p.TaskID); err != nil {
+	rec, err := m.lookup(ctx, p.TaskID)
+	if err != nil {
 		return nil, err
+	}
+	if rec = m.pastDeadline(ctx, rec); rec.Status.Terminal() {
+		return newAck(), nil // answers to an ended task are ignored, as unknown keys are
 	}
 	// Decode each answer to a pending key now: a malformed answer is a
 	// JSON-RPC error, not a task that fails later. Unknown keys (never
 	// asked, already answered, or of an earlier round) are ignored.
 	var answered int
-	rec, err := m.store.Update(ctx, p.TaskID, func(r *Record) error {
+	rec, err = m.store.Update(ctx, p.TaskID, func(r *Record) error {
 		answered = 0
 		for key, raw := range p.InputResponses {
 			if _, ok := r.Pending[key]; !ok {
@@ -600,8 +657,10 @@ func (m *Manager) cancel(ctx context.Context, id string) (*Ack, error) {
 	if err != nil {
 		return nil, err
 	}
-	if rec.Status.Terminal() || rec.CancelRequested {
-		return newAck(), nil // idempotent
+	// Idempotent; but a retried cancel of a task whose runner died after
+	// the first one (its lease ran out) settles it now.
+	if rec.Status.Terminal() || rec.CancelRequested && rec.leaseLive(m.now()) {
+		return newAck(), nil
 	}
 	var settled bool
 	rec, err = m.store.Update(ctx, id, func(r *Record) error {

@@ -24,6 +24,12 @@ import (
 // lease on.
 var ErrStepBusy = errors.New("tasks: step is running elsewhere")
 
+// ErrRunAgain is what a StepFunc's error wraps when the step did nothing
+// that counts and should run again rather than end the task (its store
+// failed before anything ran, say): the lease is released, RunStep
+// returns an error, and the executor runs the step again later.
+var ErrRunAgain = errors.New("tasks: the step did not run; run it again")
+
 // errSkip ends a claim that finds nothing to run.
 var errSkip = errors.New("tasks: nothing to run")
 
@@ -74,13 +80,24 @@ func (m *Manager) RunStep(ctx context.Context, id string, step int) error {
 	defer context.AfterFunc(life, stopStep)()
 	defer m.trackRun(id, runID, endLife)()
 
+	// The keeper renews the lease until the step function returned, not
+	// until ctx ends: when the executor stops the step (a shutdown, River's
+	// JobTimeout) an effect in progress goes on on its life context, and
+	// its lease must hold for as long as it does, or a cancel would settle
+	// the task under it and another run would start beside it.
+	kctx, stopKeeper := context.WithCancel(context.WithoutCancel(sctx))
 	lost := make(chan struct{})
 	keeperDone := make(chan struct{})
 	go func() {
 		defer close(keeperDone)
-		m.keepLease(sctx, rec, runID, endLife, func() { close(lost); stopStep() })
+		m.keepLease(kctx, rec, runID, endLife, func() { close(lost); stopStep() })
 	}()
 	end, runErr := m.callStep(sctx, fn, rec, StepInput{TaskID: id, Step: step, Checkpoint: rec.Checkpoint, Answers: answers})
+	// Whether the task's life ended while the step ran, read before
+	// anything else can end it: a cancel that comes after a step returned
+	// its result must not turn it into a cancelled task.
+	lifeErr := life.Err()
+	stopKeeper()
 	stopStep()
 	<-keeperDone
 
@@ -92,13 +109,14 @@ func (m *Manager) RunStep(ctx context.Context, id string, step int) error {
 		return fmt.Errorf("tasks: step %d of task %s lost its lease", step, id)
 	default:
 	}
-	if runErr != nil && life.Err() == nil && ctx.Err() != nil {
-		// The executor stopped the step: it runs again from the same
-		// checkpoint, and the lease must not make the next run wait.
+	if runErr != nil && lifeErr == nil && (ctx.Err() != nil || errors.Is(runErr, ErrRunAgain)) {
+		// The executor stopped the step, or it did nothing and asks to run
+		// again: it runs again from the same checkpoint, and the lease must
+		// not make the next run wait.
 		m.release(ctx, id, runID)
 		return fmt.Errorf("tasks: step %d of task %s stopped before it ended: %w", step, id, runErr)
 	}
-	return m.settle(ctx, rec, runID, end, runErr, life)
+	return m.settle(ctx, rec, runID, end, runErr, lifeErr)
 }
 
 // claim takes the lease of step in one Update, or says why not: errSkip
@@ -188,6 +206,9 @@ func (m *Manager) keepLease(ctx context.Context, rec *Record, runID string, endL
 		})
 		switch {
 		case taken || errors.Is(err, ErrNotFound):
+			if cancelled {
+				endLife() // the run that took the step over may be gone too
+			}
 			lost()
 			return
 		case err != nil && ctx.Err() == nil:
@@ -211,8 +232,9 @@ func (m *Manager) callStep(ctx context.Context, fn StepFunc, rec *Record, in Ste
 }
 
 // settle records the end of a step in one Update, if the step is still
-// this run's. life is the task's life context (nil: the step never ran).
-func (m *Manager) settle(ctx context.Context, rec *Record, runID string, end StepEnd, runErr error, life context.Context) error {
+// this run's. lifeErr is why the task's life ended while the step ran (a
+// cancel, the deadline), nil if it did not or the step never ran.
+func (m *Manager) settle(ctx context.Context, rec *Record, runID string, end StepEnd, runErr, lifeErr error) error {
 	var pending map[string]json.RawMessage
 	if runErr == nil && end.Result == nil {
 		var err error
@@ -229,8 +251,8 @@ func (m *Manager) settle(ctx context.Context, rec *Record, runID string, end Ste
 	}
 	// cut: the task's life ended (cancel, deadline) while the step ran, so
 	// what it returned may only be the cut's consequence.
-	cut := life != nil && life.Err() != nil
-	timedOut := life != nil && errors.Is(life.Err(), context.DeadlineExceeded)
+	cut := lifeErr != nil
+	timedOut := errors.Is(lifeErr, context.DeadlineExceeded)
 	sctx, cancel := detached(ctx)
 	defer cancel()
 	var what string
@@ -310,7 +332,9 @@ func (m *Manager) release(ctx context.Context, id, runID string) {
 		if r.Lease == nil || r.Lease.Runner != runID {
 			return errSkip
 		}
-		r.Lease = nil
+		// Touched, so that a record waiting for its next run is kept for
+		// its TTL from now, not from its last step.
+		r.Lease, r.UpdatedAt = nil, m.now()
 		return nil
 	})
 	if err != nil && !errors.Is(err, errSkip) && !errors.Is(err, ErrNotFound) {
