@@ -101,7 +101,9 @@ func TestStoppedStepKeepsItsLease(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("tasks/cancel on B never reached the effect running on A")
 	}
-	<-done
+	if err := <-done; err != nil {
+		t.Errorf("A's run of the cancelled step: %v", err)
+	}
 	if got := b.cl.Until(id, 5*time.Second, tasks.StatusCancelled); got["status"] != string(tasks.StatusCancelled) {
 		t.Errorf("task %v, want cancelled", got["status"])
 	}
@@ -136,7 +138,9 @@ func TestStoppedStepIsNotRunTwiceAtOnce(t *testing.T) {
 		t.Error("B's run of the step was settled while A's still ran")
 	}
 	close(release)
-	<-doneA
+	if err := <-doneA; err != nil {
+		t.Errorf("A's run: %v", err)
+	}
 	if most.Load() != 1 {
 		t.Errorf("%d runs of the step at once, want 1", most.Load())
 	}
