@@ -10,38 +10,34 @@ import (
 
 var _ store.Batcher = (*Store)(nil)
 
-// Apply implements store.Batcher: the whole batch is one BEGIN IMMEDIATE
-// transaction on the write connection, so it is atomic across processes
-// and costs one commit (one fsync of the WAL with synchronous(FULL))
-// instead of one per operation.
+// Apply implements store.Batcher: the whole batch is one write of a group
+// (groupcommit.go), so it is atomic across processes (BEGIN IMMEDIATE on
+// the write connection, its own savepoint) and shares one commit (one
+// fsync of the WAL with synchronous(FULL)) with the writes queued beside
+// it, instead of one commit per operation.
 func (s *Store) Apply(ctx context.Context, ops []store.Op) ([]store.OpResult, error) {
 	if err := store.ValidateOps(ops); err != nil {
 		return nil, err
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	tx, err := s.w.BeginTx(ctx, nil)
-	if err != nil {
-		return nil, wrap("batch", err)
-	}
-	defer tx.Rollback()
 	results := make([]store.OpResult, len(ops))
-	var gate store.BatchGate
-	for i, op := range ops {
-		if gate.Skip(op) {
-			results[i].Skipped = true
-			continue
+	err := s.inWriteTx(ctx, "batch", func(ctx context.Context, tx *sql.Tx) error {
+		var gate store.BatchGate
+		for i, op := range ops {
+			if gate.Skip(op) {
+				results[i].Skipped = true
+				continue
+			}
+			if err := s.applyOp(ctx, tx, op, &results[i]); err != nil {
+				return err
+			}
+			if op.Kind == store.OpClaim {
+				gate.Claimed(results[i].Claim)
+			}
 		}
-		if err := s.applyOp(ctx, tx, op, &results[i]); err != nil {
-			return nil, err
-		}
-		if op.Kind == store.OpClaim {
-			gate.Claimed(results[i].Claim)
-		}
-	}
-	if err := tx.Commit(); err != nil {
-		return nil, wrap("batch", err)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return results, nil
 }

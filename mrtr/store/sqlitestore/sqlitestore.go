@@ -7,7 +7,10 @@
 // BEGIN IMMEDIATE transaction (so a claim reads and writes its row under
 // the database write lock, atomically across processes), and in-process
 // writers queue on a single write connection instead of spinning in
-// SQLite's busy handler. Reads (GetState) use a separate small pool.
+// SQLite's busy handler. Writers queued there are committed together, in
+// one transaction with one commit (group commit, see groupcommit.go);
+// each still learns its own outcome. Reads (GetState) use a separate
+// small pool.
 //
 // Schema (created on Open, idempotently; prefix from Options.TablePrefix,
 // default "mrtr_"; times are Unix nanoseconds):
@@ -29,6 +32,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mrtrgen/mrtrgen/mrtr/internal/sqlitedb"
@@ -67,6 +71,13 @@ type Store struct {
 	q    queries
 	st   stmts
 
+	writes     chan *write   // to the writer goroutine (groupcommit.go); unbuffered
+	closing    chan struct{} // closed by Close
+	writerDone chan struct{} // closed when the writer goroutine has returned
+	maxGroup   int           // most writes one transaction carries
+
+	groupsCommitted atomic.Int64 // for tests
+
 	closeOnce sync.Once
 	closeErr  error
 }
@@ -87,6 +98,7 @@ type stmts struct {
 	putState, deleteWorkflow, sweepOps, sweepStates            *sql.Stmt
 	getState                                                   *sql.Stmt // on the read pool
 	getStateW                                                  *sql.Stmt // on the write connection, for batches
+	savepoint, releaseSavepoint, rollbackSavepoint             *sql.Stmt // around each write of a group
 }
 
 func (s *Store) prepare(ctx context.Context) error {
@@ -111,6 +123,10 @@ func (s *Store) prepare(ctx context.Context) error {
 		sweepStates:    prep(s.w, s.q.sweepStates),
 		getState:       prep(s.r, s.q.getState),
 		getStateW:      prep(s.w, s.q.getState),
+
+		savepoint:         prep(s.w, "SAVEPOINT mrtr_write"),
+		releaseSavepoint:  prep(s.w, "RELEASE mrtr_write"),
+		rollbackSavepoint: prep(s.w, "ROLLBACK TO mrtr_write"),
 	}
 	return err
 }
@@ -180,7 +196,9 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	if opts.ReadConns <= 0 {
 		opts.ReadConns = 4
 	}
-	s := &Store{opts: opts, q: newQueries(opts.TablePrefix)}
+	s := &Store{opts: opts, q: newQueries(opts.TablePrefix),
+		writes: make(chan *write), closing: make(chan struct{}), writerDone: make(chan struct{}), maxGroup: maxGroup}
+	go s.writeLoop()
 	var err error
 	s.w, s.r, err = sqlitedb.Open(path, opts.BusyTimeout, opts.ReadConns)
 	if err != nil {
@@ -204,20 +222,13 @@ func (s *Store) Claim(ctx context.Context, req store.ClaimRequest) (store.ClaimR
 	if err := store.ValidateClaim(req); err != nil {
 		return store.ClaimResult{}, err
 	}
-	if err := ctx.Err(); err != nil {
-		return store.ClaimResult{}, err
-	}
-	tx, err := s.w.BeginTx(ctx, nil) // BEGIN IMMEDIATE: holds the write lock
-	if err != nil {
-		return store.ClaimResult{}, wrap("claim", err)
-	}
-	defer tx.Rollback()
-	res, err := s.claim(ctx, tx, req)
+	var res store.ClaimResult
+	err := s.inWriteTx(ctx, "claim", func(ctx context.Context, tx *sql.Tx) (err error) {
+		res, err = s.claim(ctx, tx, req)
+		return err
+	})
 	if err != nil {
 		return store.ClaimResult{}, err
-	}
-	if err := tx.Commit(); err != nil {
-		return store.ClaimResult{}, wrap("claim", err)
 	}
 	return res, nil
 }
@@ -263,18 +274,14 @@ func (s *Store) Complete(ctx context.Context, key, owner string, result []byte, 
 	if err := store.ValidateComplete(key, owner, retain); err != nil {
 		return err
 	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	return s.complete(ctx, nil, key, owner, result, retain)
+	return s.inWriteTx(ctx, "complete", func(ctx context.Context, tx *sql.Tx) error {
+		return s.complete(ctx, tx, key, owner, result, retain)
+	})
 }
 
-// complete is Complete, inside tx when it is not nil.
+// complete is Complete inside tx, which holds the write lock.
 func (s *Store) complete(ctx context.Context, tx *sql.Tx, key, owner string, result []byte, retain time.Duration) error {
-	complete, check := s.st.complete, s.st.completeCheck
-	if tx != nil {
-		complete, check = tx.StmtContext(ctx, complete), tx.StmtContext(ctx, check)
-	}
+	complete, check := tx.StmtContext(ctx, s.st.complete), tx.StmtContext(ctx, s.st.completeCheck)
 	now := s.now()
 	res, err := complete.ExecContext(ctx, nonNil(result), now+int64(retain), key, owner, now)
 	if err != nil {
@@ -304,11 +311,10 @@ func (s *Store) Release(ctx context.Context, key, owner string) error {
 	if err := store.ValidateRelease(key, owner); err != nil {
 		return err
 	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	_, err := s.st.release.ExecContext(ctx, key, owner)
-	return wrap("release", err)
+	return s.inWriteTx(ctx, "release", func(ctx context.Context, tx *sql.Tx) error {
+		_, err := tx.StmtContext(ctx, s.st.release).ExecContext(ctx, key, owner)
+		return wrap("release", err)
+	})
 }
 
 // PutState implements store.Store.
@@ -316,12 +322,11 @@ func (s *Store) PutState(ctx context.Context, rec store.StateRecord, ttl time.Du
 	if err := store.ValidateState(rec, ttl); err != nil {
 		return err
 	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	_, err := s.st.putState.ExecContext(ctx, rec.Ref, rec.Workflow, rec.Subject, rec.Principal,
-		nonNil(rec.Data), s.now()+int64(ttl))
-	return wrap("put state", err)
+	return s.inWriteTx(ctx, "put state", func(ctx context.Context, tx *sql.Tx) error {
+		_, err := tx.StmtContext(ctx, s.st.putState).ExecContext(ctx, rec.Ref, rec.Workflow, rec.Subject, rec.Principal,
+			nonNil(rec.Data), s.now()+int64(ttl))
+		return wrap("put state", err)
+	})
 }
 
 // GetState implements store.Store.
@@ -349,11 +354,10 @@ func (s *Store) DeleteWorkflowStates(ctx context.Context, workflow string) error
 	if err := store.ValidateWorkflow(workflow); err != nil {
 		return err
 	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	_, err := s.st.deleteWorkflow.ExecContext(ctx, workflow)
-	return wrap("delete workflow states", err)
+	return s.inWriteTx(ctx, "delete workflow states", func(ctx context.Context, tx *sql.Tx) error {
+		_, err := tx.StmtContext(ctx, s.st.deleteWorkflow).ExecContext(ctx, workflow)
+		return wrap("delete workflow states", err)
+	})
 }
 
 // Sweep implements store.Store. It deletes in batches of at most 1000 rows
@@ -386,8 +390,13 @@ func (s *Store) Sweep(ctx context.Context) (int, error) {
 // Close closes the database. It is safe to call more than once.
 func (s *Store) Close() error {
 	s.closeOnce.Do(func() {
+		// Writes queued now get errClosed; the group being committed, if
+		// any, finishes first.
+		close(s.closing)
+		<-s.writerDone
 		for _, st := range []*sql.Stmt{s.st.claimSelect, s.st.claimUpsert, s.st.complete, s.st.completeCheck,
-			s.st.release, s.st.putState, s.st.deleteWorkflow, s.st.sweepOps, s.st.sweepStates, s.st.getState, s.st.getStateW} {
+			s.st.release, s.st.putState, s.st.deleteWorkflow, s.st.sweepOps, s.st.sweepStates, s.st.getState, s.st.getStateW,
+			s.st.savepoint, s.st.releaseSavepoint, s.st.rollbackSavepoint} {
 			if st != nil {
 				st.Close()
 			}
