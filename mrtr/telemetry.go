@@ -28,6 +28,44 @@ type telemetry struct {
 	// labels holds the attribute set of each (tool, outcome) pair seen:
 	// built once, not on every round (attribute.NewSet sorts and copies).
 	labels sync.Map // labelKey → metric.MeasurementOption
+	// spans holds the span name and start options of each program seen,
+	// likewise built once: they depend only on the program's kind and name
+	// and the engine.
+	spans sync.Map // spanKey → *spanStart
+}
+
+type spanKey struct {
+	kind vocab.Kind
+	name string
+}
+
+// spanStart is how a program's rounds start their span.
+type spanStart struct {
+	name string
+	opts []trace.SpanStartOption
+}
+
+// spanStartOf is the span name and options of d's rounds.
+func (t *telemetry) spanStartOf(e *Engine, d *mrtrimpl.Descriptor) *spanStart {
+	k := spanKey{d.Kind, d.Name}
+	if s, ok := t.spans.Load(k); ok {
+		return s.(*spanStart)
+	}
+	// The options are shared by every round: trace.WithAttributes' option
+	// appends its attributes to each span's own configuration, never to
+	// the slice it holds.
+	s, _ := t.spans.LoadOrStore(k, &spanStart{
+		name: d.Kind.Method() + " " + d.Name,
+		opts: []trace.SpanStartOption{
+			trace.WithSpanKind(trace.SpanKindServer),
+			trace.WithAttributes(
+				attribute.String("mcp.method.name", d.Kind.Method()),
+				attribute.String(nameAttr(d.Kind), d.Name),
+				attribute.String("service.instance.id", e.cfg.Instance),
+			),
+		},
+	})
+	return s.(*spanStart)
 }
 
 type labelKey struct{ tool, outcome string }
@@ -88,13 +126,8 @@ type roundTelemetry struct {
 }
 
 func (t *telemetry) begin(ctx context.Context, e *Engine, d *mrtrimpl.Descriptor, first bool) (context.Context, *roundTelemetry) {
-	ctx, span := t.tracer.Start(ctx, d.Kind.Method()+" "+d.Name,
-		trace.WithSpanKind(trace.SpanKindServer),
-		trace.WithAttributes(
-			attribute.String("mcp.method.name", d.Kind.Method()),
-			attribute.String(nameAttr(d.Kind), d.Name),
-			attribute.String("service.instance.id", e.cfg.Instance),
-		))
+	ss := t.spanStartOf(e, d)
+	ctx, span := t.tracer.Start(ctx, ss.name, ss.opts...)
 	if first {
 		t.started.Add(ctx, 1, t.labelled(d.Name, ""))
 	}
