@@ -1,7 +1,6 @@
 package mrtr
 
 import (
-	"encoding/json"
 	"reflect"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -39,7 +38,10 @@ type wireCapabilities struct {
 }
 
 func decodeCapabilities(m map[string]any) (*mcp.ClientCapabilities, bool) {
-	b, err := json.Marshal(m)
+	// segmentio's encoder writes what encoding/json writes for the values
+	// a JSON decoder produces, several times faster; the decoder reads
+	// either the same (TestClientCapabilitiesAgreeWithTheSDK).
+	b, err := segjson.Marshal(m)
 	if err != nil {
 		return nil, false
 	}

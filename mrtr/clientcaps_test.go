@@ -30,6 +30,8 @@ func TestClientCapabilitiesAgreeWithTheSDK(t *testing.T) {
 		`{"elicitation":"yes"}`,
 		`{"roots":{"listChanged":"no"}}`,
 		`{"elicitation":[]}`,
+		`{"experimental":{"s":"<&>\u2028 \ud800 é","n":1e300,"m":-0.0000001,"i":12345678901234567890}}`,
+		"{\"experimental\":{\"bad\":\"\xff\xfe\"}}",
 	} {
 		var m map[string]any
 		if err := json.Unmarshal([]byte(caps), &m); err != nil {
