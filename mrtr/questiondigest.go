@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	segjson "github.com/segmentio/encoding/json"
 
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
 )
@@ -18,26 +19,33 @@ import (
 // writes it. Tokens carry it (envelope v3), so its value must never change
 // for the same question: marshalQuestion writes the same bytes faster.
 func questionDigest(p mrtrimpl.Pending) uint64 {
-	h := sha256.New()
-	h.Write([]byte(p.Key))
-	h.Write([]byte{0, byte(p.Kind), 0})
-	if b, ok := marshalQuestion(p.Params); ok {
-		h.Write(b)
-	} else if b, err := json.Marshal(p.Params); err == nil {
-		h.Write(b)
+	b := make([]byte, 0, 1024)
+	b = append(b, p.Key...)
+	b = append(b, 0, byte(p.Kind), 0)
+	if q, ok := appendQuestion(b, p.Params); ok {
+		b = q
+	} else if q, err := json.Marshal(p.Params); err == nil {
+		b = append(b, q...)
 	}
-	return binary.BigEndian.Uint64(h.Sum(nil))
+	sum := sha256.Sum256(b)
+	return binary.BigEndian.Uint64(sum[:8])
 }
 
 // marshalQuestion is json.Marshal(q), byte for byte, for the form
+// elicitations generated code asks (false for anything else).
+func marshalQuestion(q mcp.InputRequest) ([]byte, bool) { return appendQuestion(nil, q) }
+
+// appendQuestion appends json.Marshal(q) to b, byte for byte, for the form
 // elicitations generated code asks (false for anything else). Most of
 // json.Marshal's time goes to compacting the requested schema, an indented
 // json.RawMessage that is the same for every workflow: here it is
-// compacted once (by encoding/json itself) and kept. The fields around it
-// are written by encoding/json too, in ElicitParams' field order;
-// TestMarshalQuestionIsJSONMarshal and its fuzz test hold the two
+// compacted once (by encoding/json itself) and kept. The strings around it
+// are written with segmentio's encoder, which escapes as encoding/json does
+// (HTML characters, U+2028 and U+2029, invalid UTF-8), without reflection;
+// _meta, when there is one, by encoding/json. Fields go in ElicitParams'
+// order; TestMarshalQuestionIsJSONMarshal and its fuzz test hold the two
 // together, so a go-sdk that adds a field fails there first.
-func marshalQuestion(q mcp.InputRequest) ([]byte, bool) {
+func appendQuestion(b []byte, q mcp.InputRequest) ([]byte, bool) {
 	ep, ok := q.(*mcp.ElicitParams)
 	if !ok || ep == nil {
 		return nil, false
@@ -50,26 +58,36 @@ func marshalQuestion(q mcp.InputRequest) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
-	head, err := json.Marshal(struct {
-		Meta    mcp.Meta `json:"_meta,omitempty"`
-		Mode    string   `json:"mode"`
-		Message string   `json:"message"`
-	}{ep.Meta, ep.Mode, ep.Message})
-	if err != nil {
+	if len(ep.Meta) > 0 { // omitempty
+		meta, err := json.Marshal(struct {
+			Meta mcp.Meta `json:"_meta"`
+		}{ep.Meta})
+		if err != nil {
+			return nil, false
+		}
+		b = append(append(b, meta[:len(meta)-1]...), ',') // without its "}"
+	} else {
+		b = append(b, '{')
+	}
+	var err error
+	b = append(b, `"mode":`...)
+	if b, err = segjson.Append(b, ep.Mode, segjson.EscapeHTML); err != nil {
 		return nil, false
 	}
-	b := head[:len(head)-1] // the object's fields so far, without its "}"
+	b = append(b, `,"message":`...)
+	if b, err = segjson.Append(b, ep.Message, segjson.EscapeHTML); err != nil {
+		return nil, false
+	}
 	b = append(b, `,"requestedSchema":`...)
 	b = append(b, compact...)
 	for _, f := range [...]struct{ name, value string }{{"url", ep.URL}, {"elicitationId", ep.ElicitationID}} {
 		if f.value == "" {
 			continue // omitempty
 		}
-		v, err := json.Marshal(f.value)
-		if err != nil {
+		b = append(append(append(b, ',', '"'), f.name...), '"', ':')
+		if b, err = segjson.Append(b, f.value, segjson.EscapeHTML); err != nil {
 			return nil, false
 		}
-		b = append(append(append(append(b, ',', '"'), f.name...), '"', ':'), v...)
 	}
 	return append(b, '}'), true
 }
