@@ -21,8 +21,10 @@ func TestLazyWithLogsWhatWithLogs(t *testing.T) {
 			l.Debug("filtered or not, alike")
 			l.With("extra", true).WithGroup("g").Warn("two", "inner", "x")
 		}
-		log(slog.New(newHandler(&eager)).With("tool", "t", "round", 2))
-		log(lazyWith(slog.New(newHandler(&lazy)), "tool", "t", "round", 2))
+		log(slog.New(newHandler(&eager)).With("tool", "t", "workflow", "w1", "round", 2))
+		log(roundLogger(slog.New(newHandler(&lazy)), "t", "w1", 2))
+		log(slog.New(newHandler(&eager)).With("tool", "t"))
+		log(roundLogger(slog.New(newHandler(&lazy)), "t", "", 0))
 		strip := func(b []byte) []byte { // the time differs
 			var out [][]byte
 			for _, line := range bytes.Split(b, []byte("\n")) {

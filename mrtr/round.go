@@ -43,12 +43,9 @@ type round struct {
 	// (non-interactive programs).
 	inputs map[string]json.RawMessage
 
-	// effect plumbing, set by Run: encode/restore the flow's continuation
-	// (restoreV2: the positional encoding of effect records written before
-	// envelope version 3).
-	snapshot   func() []byte
-	restore    func([]byte) error
-	restoreV2  func([]byte) error
+	// flow encodes and restores the flow's continuation for effect records
+	// (the run the round belongs to).
+	flow       flowContinuation
 	argsDigest [32]byte
 	// legacy is set when the round resumed a token of envelope version 1
 	// or 2: its records are fingerprinted as the build that minted it did
@@ -82,6 +79,22 @@ type round struct {
 	nextState *store.StateRecord
 	ended     bool
 }
+
+// flowContinuation is the flow of a round as effect records hold it; a
+// *run is one (an interface, not closures, so a round allocates none).
+type flowContinuation interface {
+	// snapshot encodes the flow's continuation.
+	snapshot() []byte
+	// restore decodes an encoded continuation into the flow; restoreV2
+	// the positional encoding of effect records written before envelope
+	// version 3.
+	restore(b []byte) error
+	restoreV2(b []byte) error
+}
+
+func (r *round) snapshot() []byte         { return r.flow.snapshot() }
+func (r *round) restore(b []byte) error   { return r.flow.restore(b) }
+func (r *round) restoreV2(b []byte) error { return r.flow.restoreV2(b) }
 
 // Call returns what handlers know about this round.
 func (r *round) Call() *Call { return r.call }
@@ -190,6 +203,11 @@ type run[F any] struct {
 
 func (rr *run[F]) resumed() bool { return rr.req.RequestState != "" }
 
+// A run is its round's flowContinuation.
+func (rr *run[F]) snapshot() []byte         { return rr.p.AppendContinuation(nil, rr.f) }
+func (rr *run[F]) restore(b []byte) error   { return rr.p.LoadContinuation(rr.f, b) }
+func (rr *run[F]) restoreV2(b []byte) error { return rr.p.LoadContinuationV2(rr.f, b) }
+
 // checkCapabilities refuses a client without the capabilities the program
 // needs on every round (-32021).
 func (rr *run[F]) checkCapabilities(context.Context) (*Reply, error) {
@@ -216,7 +234,7 @@ func (rr *run[F]) decodeArguments(ctx context.Context) (*Reply, error) {
 	// WorkflowID and Round are known once the continuation is opened, after
 	// Authorize; the logger gets them then.
 	rr.call = &Call{Principal: rr.req.Principal, Capabilities: rr.caps, Instance: e.cfg.Instance, Round: 1,
-		Logger: lazyWith(e.log, "tool", d.Name)}
+		Logger: roundLogger(e.log, d.Name, "", 0)}
 	if rr.f, err = rr.p.NewFlow(ctx, rr.call, args); err != nil {
 		return e.argumentsFailed(ctx, rr.rt, d, err) // an argument validator may fail as a dependency
 	}
@@ -286,7 +304,7 @@ func (rr *run[F]) openContinuation(ctx context.Context) (*Reply, error) {
 		}
 	}
 	rr.call.WorkflowID, rr.call.Round = rr.env.workflowID(), rr.env.round
-	rr.call.Logger = lazyWith(e.log, "tool", d.Name, "workflow", rr.call.WorkflowID, "round", rr.env.round)
+	rr.call.Logger = roundLogger(e.log, d.Name, rr.call.WorkflowID, rr.env.round)
 	rr.rt.workflow(rr.call.WorkflowID, rr.env.round)
 	return nil, nil
 }
@@ -376,9 +394,7 @@ func (rr *run[F]) newRound(ctx context.Context) *round {
 	p, f := rr.p, rr.f
 	r := &round{
 		e: rr.e, d: rr.d, call: rr.call, req: &rr.req, inputs: rr.inputs,
-		snapshot:   func() []byte { return p.AppendContinuation(nil, f) },
-		restore:    func(b []byte) error { return p.LoadContinuation(f, b) },
-		restoreV2:  func(b []byte) error { return p.LoadContinuationV2(f, b) },
+		flow:       rr,
 		argsDigest: rr.recordDigest, workflow: rr.call.WorkflowID, pHash: rr.pHash, hasRecord: rr.rec != nil,
 		legacy: rr.resumed() && rr.env.legacy(),
 		rec:    rr.rec,
