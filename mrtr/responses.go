@@ -37,7 +37,7 @@ func (r *round) available(key string) bool {
 // a client that sends its inputs on every call still gets its new answer
 // taken, not the refused one.
 func (r *round) Response(key string, kind vocab.RequestKind) mrtrimpl.Response {
-	if r.runs[r.current] > 1 || r.reasked[r.current] {
+	if r.runsOf(r.current) > 1 || r.reasked[r.current] {
 		return mrtrimpl.Response{Status: mrtrimpl.Missing} // answered earlier in this round: a loop back asks again
 	}
 	resp, answered := r.req.InputResponses[key]

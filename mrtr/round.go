@@ -60,9 +60,10 @@ type round struct {
 	effected bool
 	// visits counts the round's visits of each effect state with the
 	// workflow's own operation id (see operation); runs counts the runs of
-	// each interactive state: only the first takes answers.
+	// each interactive state: only the first takes answers (a list, not a
+	// map: a round runs few states, and most rounds one interactive one).
 	visits map[uint16]int
-	runs   map[uint16]int
+	runs   []stateRuns
 	// reasked are the asks a check sent the workflow back to in this round
 	// (mrtr.AskAgain): no answer of this round counts there, not even one
 	// given up front, which is the answer the check refused.
@@ -95,6 +96,33 @@ type flowContinuation interface {
 func (r *round) snapshot() []byte         { return r.flow.snapshot() }
 func (r *round) restore(b []byte) error   { return r.flow.restore(b) }
 func (r *round) restoreV2(b []byte) error { return r.flow.restoreV2(b) }
+
+// stateRuns is how many times a round ran an interactive state.
+type stateRuns struct {
+	state uint16
+	n     int
+}
+
+// countRun counts a run of interactive state s.
+func (r *round) countRun(s uint16) {
+	for i := range r.runs {
+		if r.runs[i].state == s {
+			r.runs[i].n++
+			return
+		}
+	}
+	r.runs = append(r.runs, stateRuns{s, 1})
+}
+
+// runsOf is how many times the round ran state s.
+func (r *round) runsOf(s uint16) int {
+	for _, c := range r.runs {
+		if c.state == s {
+			return c.n
+		}
+	}
+	return 0
+}
 
 // Call returns what handlers know about this round.
 func (r *round) Call() *Call { return r.call }
@@ -415,7 +443,7 @@ func (rr *run[F]) newRound(ctx context.Context) *round {
 func (rr *run[F]) runStates(ctx context.Context) (*Reply, error) {
 	e, d, p, f := rr.e, rr.d, rr.p, rr.f
 	r := rr.newRound(ctx)
-	var path []string
+	path := make([]string, 0, 8) // the states this round runs; most rounds run a few
 	detached := false
 	for steps := 0; ; steps++ {
 		if r.effected && !detached {
@@ -444,10 +472,7 @@ func (rr *run[F]) runStates(ctx context.Context) (*Reply, error) {
 			return rr.deferRound(ctx, r, path) // tasks.go
 		}
 		if info.Kind.Interactive() {
-			if r.runs == nil {
-				r.runs = map[uint16]int{}
-			}
-			r.runs[cur]++
+			r.countRun(cur)
 		}
 		if info.Kind == vocab.StateCheck {
 			r.flush(ctx) // a check may take long: an effect's outcome does not wait for it

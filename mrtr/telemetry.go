@@ -150,7 +150,12 @@ func (rt *roundTelemetry) workflow(id string, round int) {
 	}
 }
 
-func (rt *roundTelemetry) visit(state string) { rt.states = append(rt.states, state) }
+// visit notes a state the round ran, for the span (only when it records).
+func (rt *roundTelemetry) visit(state string) {
+	if rt.span.IsRecording() {
+		rt.states = append(rt.states, state)
+	}
+}
 
 func (rt *roundTelemetry) end(ctx context.Context, reply *Reply, err error) {
 	defer rt.span.End()
