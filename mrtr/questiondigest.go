@@ -19,7 +19,8 @@ import (
 // writes it. Tokens carry it (envelope v3), so its value must never change
 // for the same question: marshalQuestion writes the same bytes faster.
 func questionDigest(p mrtrimpl.Pending) uint64 {
-	b := make([]byte, 0, 1024)
+	buf := digestBuffers.Get().(*[]byte)
+	b := (*buf)[:0]
 	b = append(b, p.Key...)
 	b = append(b, 0, byte(p.Kind), 0)
 	if q, ok := appendQuestion(b, p.Params); ok {
@@ -28,8 +29,18 @@ func questionDigest(p mrtrimpl.Pending) uint64 {
 		b = append(b, q...)
 	}
 	sum := sha256.Sum256(b)
+	if cap(b) <= maxDigestBuffer { // a huge question's buffer is not kept
+		*buf = b[:0]
+		digestBuffers.Put(buf)
+	}
 	return binary.BigEndian.Uint64(sum[:8])
 }
+
+// digestBuffers hold the bytes questionDigest hashes, a kilobyte or so per
+// question, which every resumed round would otherwise allocate.
+var digestBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
+
+const maxDigestBuffer = 64 << 10
 
 // marshalQuestion is json.Marshal(q), byte for byte, for the form
 // elicitations generated code asks (false for anything else).
