@@ -8,8 +8,6 @@ import (
 	"slices"
 	"strings"
 
-	segjson "github.com/segmentio/encoding/json"
-
 	"github.com/mrtrgen/mrtrgen/mrtr/problem"
 )
 
@@ -17,13 +15,9 @@ import (
 type Presence uint8
 
 // DecodeObject parses call arguments: a JSON object (numbers kept exact).
-// It reads the first JSON value of raw, as a json.Decoder does.
 func DecodeObject(raw json.RawMessage) (map[string]any, error) {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return map[string]any{}, nil
-	}
-	if m, ok := decodeSmallObject(raw); ok {
-		return m, nil
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
@@ -35,31 +29,6 @@ func DecodeObject(raw json.RawMessage) (map[string]any, error) {
 		m = map[string]any{}
 	}
 	return m, nil
-}
-
-// maxFastObject bounds the arguments decodeSmallObject reads: nested no
-// deeper than encoding/json allows (10,000), so the two never disagree on
-// depth, and its recursion stays short.
-const maxFastObject = 4096
-
-// decodeSmallObject is DecodeObject for arguments that are exactly one JSON
-// object of at most maxFastObject bytes, with segmentio's decoder: the same
-// values (json.Number numbers, last of duplicate keys, invalid UTF-8 as
-// U+FFFD) without encoding/json's Decoder and its 512-byte buffer, which
-// were most of what decoding the arguments cost every round. Anything else
-// (an error, trailing data, another type) is left to the json.Decoder, so
-// errors and edge cases stay its own. FuzzDecodeObject holds the two
-// together.
-func decodeSmallObject(raw json.RawMessage) (map[string]any, bool) {
-	if len(raw) > maxFastObject {
-		return nil, false
-	}
-	var m map[string]any
-	rest, err := segjson.Parse(raw, &m, segjson.UseNumber)
-	if err != nil || m == nil || len(bytes.TrimSpace(rest)) != 0 {
-		return nil, false
-	}
-	return m, true
 }
 
 func lookup(m map[string]any, key string) (any, bool) {
