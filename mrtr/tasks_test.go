@@ -390,3 +390,56 @@ func TestTaskSealerAtRest(t *testing.T) {
 		t.Fatal("data sealed for one task opens as another's")
 	}
 }
+
+// manualExecutor runs nothing by itself: the test runs each step with
+// Manager.RunStep, as some instance's executor would.
+type manualExecutor struct{}
+
+func (manualExecutor) Start(context.Context, tasks.Runner) error  { return nil }
+func (manualExecutor) Enqueue(context.Context, string, int) error { return nil }
+func (manualExecutor) Stop(context.Context) error                 { return nil }
+
+// The engine's store fails when a task's step begins its round, before any
+// state ran: a client would send that round again, so the step runs again
+// (tasks.ErrRunAgain) instead of ending the task with "try again later",
+// which nobody could; the next run deploys, once.
+func TestTaskStepRunsAgainAfterAStoreFailure(t *testing.T) {
+	clock := mrtrtest.NewClock()
+	fs := newFaultyStore(store.NewMemory(store.Options{Now: clock.Now}))
+	tm, err := tasks.New(tasks.Config{Logger: quiet, Executor: manualExecutor{}, SweepInterval: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = tm.Close(context.Background()) })
+	e, err := mrtr.NewEngine(mrtr.Config{Audience: "tasks-test", Codec: mrtrtest.NewCodec(t, clock), Logger: quiet, Store: fs, Tasks: tm})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := mcp.NewServer(&mcp.Implementation{Name: "tasks-test", Version: "test"}, nil)
+	if err := tm.Install(s); err != nil {
+		t.Fatal(err)
+	}
+	impl := &slowDeploy{entered: make(chan struct{}, 4), release: make(chan struct{}), ended: make(chan error, 4)}
+	close(impl.release)
+	mrtr.AddTool(s, e, withTask(t, testprog.NewDeployProgram(impl), "ship", false))
+	ts := httptest.NewServer(mrtr.Handler(s, nil))
+	t.Cleanup(ts.Close)
+	fl := &taskFleet{a: taskClient{t: t, url: ts.URL}}
+	id := fl.start(t)
+
+	fs.down.Store(true)
+	if err := tm.RunStep(context.Background(), id, 1); !errors.Is(err, tasks.ErrRunAgain) {
+		t.Fatalf("the step whose store failed: %v, want it to run again", err)
+	}
+	if got := waitTask(t, fl.a, id, "working"); got["status"] != "working" {
+		t.Fatalf("the task ended on a store failure: %v", got)
+	}
+	fs.down.Store(false)
+	if err := tm.RunStep(context.Background(), id, 1); err != nil {
+		t.Fatal(err)
+	}
+	waitTask(t, fl.a, id, "completed")
+	if n := impl.runs.Load(); n != 1 {
+		t.Errorf("deployed %d times, want 1", n)
+	}
+}

@@ -2,6 +2,8 @@ package tasks_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -218,3 +220,30 @@ func (x *countingExecutor) Enqueue(context.Context, string, int) error {
 	return nil
 }
 func (*countingExecutor) Stop(context.Context) error { return nil }
+
+// A step whose function says it did nothing (ErrRunAgain: its store
+// failed before the round ran) is not settled: the task stays working at
+// that step, with no lease, and the next run ends it.
+func TestRunAgainLeavesTheStepToTheNextRun(t *testing.T) {
+	st := tasks.NewMemoryStore(nil)
+	var runs atomic.Int64
+	a := newLeaseInstance(t, st, func(ctx context.Context, in tasks.StepInput) (tasks.StepEnd, error) {
+		if runs.Add(1) == 1 {
+			return tasks.StepEnd{}, fmt.Errorf("deploy: %w: the store is unavailable", tasks.ErrRunAgain)
+		}
+		return deployed(ctx, in)
+	})
+	id := a.cl.Tool("deploy", map[string]any{})["taskId"].(string)
+	if err := a.m.RunStep(context.Background(), id, 1); !errors.Is(err, tasks.ErrRunAgain) {
+		t.Fatalf("RunStep of a step that asks to run again: %v", err)
+	}
+	if rec, err := st.Get(context.Background(), id); err != nil || rec.Status != tasks.StatusWorking || rec.Step != 1 || rec.Lease != nil {
+		t.Fatalf("after the first run: %+v %v, want working at step 1 with no lease", rec, err)
+	}
+	if err := a.m.RunStep(context.Background(), id, 1); err != nil {
+		t.Fatal(err)
+	}
+	if got := a.cl.Get(id); got["status"] != string(tasks.StatusCompleted) || taskstest.ResultText(got) != "deployed" {
+		t.Errorf("after the second run: %v", got)
+	}
+}
