@@ -5,7 +5,6 @@ package multiinstance
 import (
 	"context"
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
@@ -223,13 +222,11 @@ func (d *durable) waitingSurvivesTheFleet(version string) {
 	if asked["status"] != string(tasks.StatusInputRequired) {
 		t.Fatalf("the task is %v, want input_required: %v", asked["status"], asked)
 	}
-	var wg sync.WaitGroup
 	for _, p := range d.f.slots {
 		if p != nil {
-			wg.Go(func() { d.f.kill(p) })
+			d.f.kill(p)
 		}
 	}
-	wg.Wait()
 	fresh := d.start("web-fresh")
 	d.f.slots[0], d.f.slots[1] = fresh, nil
 	answered := time.Now()
