@@ -90,6 +90,10 @@ type result struct {
 	p50f, p99f, p50l, p99l time.Duration
 }
 
+// run parses the flags (a line each) and runs the load for every store,
+// instance count and variant asked for.
+//
+//nolint:funlen // one line per flag, then the loop over the runs
 func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("loadtest", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -321,6 +325,10 @@ func (in *instance) stats(client *http.Client, gc bool) (stats, error) {
 	return s, err
 }
 
+// runOne is one measured run, start to stop: the instances on a fresh
+// prefix of the store, the warm-up, the load, the figures, the shutdown.
+//
+//nolint:funlen // its steps share the run's timing and processes; read top to bottom
 func runOne(cfg config, keys, st string, k int, variant string, seq int) (*result, error) {
 	storeURL, prefix := withPrefix(st, seq)
 	defer func() {
