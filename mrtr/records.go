@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -61,47 +62,100 @@ func (e *Engine) claim(ctx context.Context, req store.ClaimRequest) (store.Claim
 // renewal that fails (the store is briefly unreachable) is retried every
 // twentieth of the lease: giving up would let the lease lapse under a live
 // holder. Only losing the claim to another owner ends it early.
+//
+// Most holders finish long before a third of their lease, so nothing runs
+// until then: one timer waits, and only when it fires does a goroutine
+// start renewing (a round then costs a timer, not a goroutine, two
+// contexts and a channel). stop returns once no renewal can be sent any
+// more.
 func (e *Engine) hold(ctx context.Context, req store.ClaimRequest) (stop func()) {
-	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		every, retry := max(req.Lease/3, time.Millisecond), max(req.Lease/20, time.Millisecond)
-		t := time.NewTimer(every)
-		defer t.Stop()
-		failing := false
-		for {
+	h := &leaseHolder{e: e, req: req, parent: ctx}
+	h.timer = time.AfterFunc(max(req.Lease/3, time.Millisecond), h.renew)
+	return h.stop
+}
+
+// leaseHolder is one hold: its timer, and once the timer has fired, the
+// renewing goroutine's cancel and done.
+type leaseHolder struct {
+	e      *Engine
+	req    store.ClaimRequest
+	parent context.Context
+	timer  *time.Timer
+
+	mu      sync.Mutex
+	stopped bool
+	cancel  context.CancelFunc
+	done    chan struct{}
+}
+
+func (h *leaseHolder) stop() {
+	if h.timer.Stop() {
+		return // never fired: no renewal was started, none will be
+	}
+	h.mu.Lock()
+	h.stopped = true
+	cancel, done := h.cancel, h.done
+	h.mu.Unlock()
+	if cancel != nil {
+		cancel()
+		<-done
+	}
+}
+
+// renew runs on the timer's goroutine the first time the timer fires, and
+// renews until stopped or the claim is lost.
+func (h *leaseHolder) renew() {
+	h.mu.Lock()
+	if h.stopped {
+		h.mu.Unlock()
+		return
+	}
+	ctx, cancel := context.WithCancel(context.WithoutCancel(h.parent))
+	h.cancel, h.done = cancel, make(chan struct{})
+	h.mu.Unlock()
+	defer close(h.done)
+	e, req := h.e, h.req
+	every, retry := max(req.Lease/3, time.Millisecond), max(req.Lease/20, time.Millisecond)
+	var t *time.Timer
+	failing := false
+	for {
+		if t != nil {
 			select {
 			case <-ctx.Done():
 				return
 			case <-t.C:
 			}
-			res, err := e.cfg.Store.Claim(ctx, req)
-			if ctx.Err() != nil {
-				return
-			}
-			switch {
-			case err != nil:
-				if !failing {
-					e.log.Warn("mrtr: could not renew a claim's lease; retrying", "key", req.Key, "error", err)
-				}
-				failing = true
-				t.Reset(retry)
-			case res.Status == store.Replayed:
-				return // recorded (by this holder, in the moment before stop)
-			case res.Status != store.Acquired:
-				e.log.Error("mrtr: a claim's lease was lost to another attempt while its holder still works", "key", req.Key, "status", res.Status)
-				return
-			default:
-				if failing {
-					e.log.Info("mrtr: renewed a claim's lease again", "key", req.Key)
-				}
-				failing = false
-				t.Reset(every)
-			}
 		}
-	}()
-	return func() { cancel(); <-done }
+		res, err := e.cfg.Store.Claim(ctx, req)
+		if ctx.Err() != nil {
+			return
+		}
+		next := every
+		switch {
+		case err != nil:
+			if !failing {
+				e.log.Warn("mrtr: could not renew a claim's lease; retrying", "key", req.Key, "error", err)
+			}
+			failing = true
+			next = retry
+		case res.Status == store.Replayed:
+			return // recorded (by this holder, in the moment before stop)
+		case res.Status != store.Acquired:
+			e.log.Error("mrtr: a claim's lease was lost to another attempt while its holder still works", "key", req.Key, "status", res.Status)
+			return
+		default:
+			if failing {
+				e.log.Info("mrtr: renewed a claim's lease again", "key", req.Key)
+			}
+			failing = false
+		}
+		if t == nil {
+			t = time.NewTimer(next)
+			defer t.Stop()
+		} else {
+			t.Reset(next)
+		}
+	}
 }
 
 // retention is how long a record must outlive the token it protects: the
