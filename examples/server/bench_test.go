@@ -59,6 +59,12 @@ func BenchmarkRound(b *testing.B) {
 		serve func(*benchTickets) *mcp.Server
 	}{
 		{"baseline-handwritten-gosdk", handWrittenServer},
+		// The same hand-written tool with the records the engine keeps
+		// (handtickets' Store): the baseline of the generated round with
+		// a store, the same work on both sides.
+		{"baseline-handwritten-gosdk-store", func(d *benchTickets) *mcp.Server {
+			return handWrittenStoreServer(d, store.NewMemory(store.Options{}))
+		}},
 		{"generated-memory-store", func(d *benchTickets) *mcp.Server {
 			return generatedServer(d, store.NewMemory(store.Options{}))
 		}},
@@ -78,18 +84,17 @@ func BenchmarkRound(b *testing.B) {
 				nsop[v.name] = float64(b.Elapsed().Nanoseconds()) / float64(b.N)
 			})
 		}
-		base := nsop["baseline-handwritten-gosdk"]
-		if base > 0 {
-			b.Logf("%s round: generated-memory-store/hand-written = %.3f, generated-no-store/hand-written = %.3f (%.0f / %.0f / %.0f ns/op)",
-				kind, nsop["generated-memory-store"]/base, nsop["generated-no-store"]/base,
-				nsop["generated-memory-store"], nsop["generated-no-store"], base)
+		if base, withStore := nsop["baseline-handwritten-gosdk"], nsop["baseline-handwritten-gosdk-store"]; base > 0 && withStore > 0 {
+			b.Logf("%s round: generated-memory-store/hand-written-store = %.3f, generated-no-store/hand-written = %.3f (%.0f / %.0f / %.0f / %.0f ns/op)",
+				kind, nsop["generated-memory-store"]/withStore, nsop["generated-no-store"]/base,
+				nsop["generated-memory-store"], withStore, nsop["generated-no-store"], base)
 		}
 		// The ratio proper: the three variants called in turn, round by
 		// round (rotating who goes first), so that the machine's load
 		// drifts the same for all of them.
 		b.Run(kind+"/interleaved", func(b *testing.B) {
-			var calls [3]func(i int)
-			var spent [3]time.Duration
+			calls := make([]func(i int), len(variants))
+			spent := make([]time.Duration, len(variants))
 			for v := range variants {
 				d := &benchTickets{}
 				cs := benchClient(b, variants[v].serve(d))
@@ -113,20 +118,24 @@ func BenchmarkRound(b *testing.B) {
 			}
 			b.ResetTimer()
 			for i := range b.N {
-				for k := range 3 {
-					v := (i + k) % 3
+				for k := range variants {
+					v := (i + k) % len(variants)
 					began := time.Now()
 					calls[v](i)
 					spent[v] += time.Since(began)
 				}
 			}
 			b.StopTimer()
-			hand := float64(spent[0])
+			// In the order of variants: hand-written without and with
+			// records, generated with and without a store.
+			hand, handStore := float64(spent[0]), float64(spent[1])
 			b.ReportMetric(hand/float64(b.N), "handwritten-ns/round")
-			b.ReportMetric(float64(spent[1])/float64(b.N), "generated-ns/round")
-			b.ReportMetric(float64(spent[2])/float64(b.N), "nostore-ns/round")
-			b.ReportMetric(float64(spent[1])/hand, "generated/handwritten")
-			b.ReportMetric(float64(spent[2])/hand, "nostore/handwritten")
+			b.ReportMetric(handStore/float64(b.N), "handwritten-store-ns/round")
+			b.ReportMetric(float64(spent[2])/float64(b.N), "generated-ns/round")
+			b.ReportMetric(float64(spent[3])/float64(b.N), "nostore-ns/round")
+			b.ReportMetric(float64(spent[2])/handStore, "generated/handwritten-store")
+			b.ReportMetric(float64(spent[2])/hand, "generated/handwritten")
+			b.ReportMetric(float64(spent[3])/hand, "nostore/handwritten")
 		})
 	}
 }
@@ -282,6 +291,17 @@ func generatedServer(d *benchTickets, st store.Store) *mcp.Server {
 func handWrittenServer(d *benchTickets) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "bench-handwritten", Version: "test"}, nil)
 	newHand(d).AddTo(s)
+	return s
+}
+
+// handWrittenStoreServer is the hand-written tool keeping the engine's
+// round and effect records in st (handtickets' Store), as examples/loadtest
+// runs it.
+func handWrittenStoreServer(d *benchTickets, st store.Store) *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "bench-handwritten-store", Version: "test"}, nil)
+	h := newHand(d)
+	h.Store, h.Log = st, quietLogger()
+	h.AddTo(s)
 	return s
 }
 
@@ -658,8 +678,11 @@ func BenchmarkRoundInProcess(b *testing.B) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: reply.Final.Text}}, IsError: reply.Final.IsError()}, nil
 		}
 	}
-	hand := func() round {
+	hand := func(st store.Store) round {
 		h := newHand(&benchTickets{})
+		if st != nil {
+			h.Store, h.Log = st, quietLogger()
+		}
 		return func(id, state string) (*mcp.CallToolResult, error) {
 			params := &mcp.CallToolParamsRaw{Meta: meta, Name: "close_support_ticket", Arguments: args(id), RequestState: state}
 			if state != "" {
@@ -672,7 +695,8 @@ func BenchmarkRoundInProcess(b *testing.B) {
 		name string
 		make func() round
 	}{
-		{"baseline-handwritten-gosdk", hand},
+		{"baseline-handwritten-gosdk", func() round { return hand(nil) }},
+		{"baseline-handwritten-gosdk-store", func() round { return hand(store.NewMemory(store.Options{})) }},
 		{"generated-memory-store", func() round { return generated(store.NewMemory(store.Options{})) }},
 		{"generated-no-store", func() round { return generated(nil) }},
 	}
