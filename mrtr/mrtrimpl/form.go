@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/mrtrgen/mrtrgen/mrtr/problem"
 )
@@ -19,16 +20,52 @@ func DecodeObject(raw json.RawMessage) (map[string]any, error) {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return map[string]any{}, nil
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var m map[string]any
-	if err := dec.Decode(&m); err != nil {
+	d := objectDecoders.Get().(*objectDecoder)
+	m, err := d.decode(raw)
+	if err != nil {
 		return nil, &ArgumentError{Problems: []string{problem.NotAnObject}}
 	}
 	if m == nil {
 		m = map[string]any{}
 	}
 	return m, nil
+}
+
+// objectDecoder is a json.Decoder (UseNumber) kept for the next call's
+// arguments: a new Decoder and its read buffer were most of the bytes a
+// round allocated to read its arguments. It reads from src, which each
+// call points at its own input.
+type objectDecoder struct {
+	src bytes.Reader
+	dec *json.Decoder
+}
+
+var objectDecoders = sync.Pool{New: func() any {
+	d := &objectDecoder{}
+	d.dec = json.NewDecoder(&d.src)
+	d.dec.UseNumber()
+	return d
+}}
+
+// maxPooledInput bounds the inputs whose decoder goes back to the pool (its
+// buffer grows to the largest input it read; a rare large one is let go).
+const maxPooledInput = 16 << 10
+
+// decode reads the first JSON value of raw, as json.NewDecoder(raw).Decode
+// with UseNumber would. The decoder goes back to the pool only when it
+// holds nothing of raw: no error (a json.Decoder keeps its error) and every
+// byte of raw scanned (none read ahead and left in its buffer, which the
+// next input would be read after).
+func (d *objectDecoder) decode(raw json.RawMessage) (map[string]any, error) {
+	d.src.Reset(raw)
+	start := d.dec.InputOffset()
+	var m map[string]any
+	err := d.dec.Decode(&m)
+	if err == nil && d.dec.InputOffset()-start == int64(len(raw)) && d.src.Len() == 0 && len(raw) <= maxPooledInput {
+		d.src.Reset(nil)
+		objectDecoders.Put(d)
+	}
+	return m, err
 }
 
 func lookup(m map[string]any, key string) (any, bool) {
