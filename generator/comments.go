@@ -2,7 +2,6 @@ package generator
 
 import (
 	"bytes"
-	"strings"
 )
 
 // commentWidth is the column generated comments wrap at (a tab counts as
@@ -17,37 +16,60 @@ const commentWidth = 100
 // (//go:, //lint:), code (an indented line) or lists are left as they are,
 // and so are blocks that already fit. The result stays gofmt-clean: gofmt
 // keeps plain comment paragraphs as they are.
+//
+// It reads src in place and copies only when a block is rewrapped: most
+// lines are code, and most comment blocks fit.
 func wrapComments(src []byte) []byte {
-	lines := bytes.Split(src, []byte("\n"))
-	var out [][]byte
-	for i := 0; i < len(lines); {
-		indent, ok := commentIndent(lines[i])
+	var out []byte // src[:done] rewrapped, once a block was
+	done := 0
+	for i := 0; i < len(src); {
+		indent, ok := commentIndent(lineAt(src, i))
 		if !ok {
-			out = append(out, lines[i])
-			i++
+			i = nextLine(src, i)
 			continue
 		}
-		j := i + 1
-		for j < len(lines) {
-			if ind, ok := commentIndent(lines[j]); !ok || ind != indent {
+		end := i // where the block's last line ends
+		for j := i; j < len(src); j = nextLine(src, j) {
+			l := lineAt(src, j)
+			if ind, ok := commentIndent(l); !ok || !bytes.Equal(ind, indent) {
 				break
 			}
-			j++
+			end = j + len(l)
 		}
-		out = append(out, wrapBlock(lines[i:j], indent)...)
-		i = j
+		if block := src[i:end]; needsWrap(block) {
+			out = append(out, src[done:i]...)
+			out = wrapBlock(out, block, indent)
+			done = end
+		}
+		i = nextLine(src, end)
 	}
-	return bytes.Join(out, []byte("\n"))
+	if out == nil {
+		return src
+	}
+	return append(out, src[done:]...)
+}
+
+// lineAt is the line starting at offset i of src, without its newline.
+func lineAt(src []byte, i int) []byte {
+	if n := bytes.IndexByte(src[i:], '\n'); n >= 0 {
+		return src[i : i+n]
+	}
+	return src[i:]
+}
+
+// nextLine is the offset of the line after the one at offset i.
+func nextLine(src []byte, i int) int {
+	return min(i+len(lineAt(src, i))+1, len(src))
 }
 
 // commentIndent reports whether line is a whole-line // comment, and its
 // indentation.
-func commentIndent(line []byte) (string, bool) {
+func commentIndent(line []byte) ([]byte, bool) {
 	t := bytes.TrimLeft(line, "\t ")
 	if !bytes.HasPrefix(t, []byte("//")) {
-		return "", false
+		return nil, false
 	}
-	return string(line[:len(line)-len(t)]), true
+	return line[:len(line)-len(t)], true
 }
 
 func columns(line []byte) int {
@@ -62,51 +84,74 @@ func columns(line []byte) int {
 	return n
 }
 
-func wrapBlock(block [][]byte, indent string) [][]byte {
+// commentText is a comment line's text after the //.
+func commentText(line []byte) []byte {
+	return bytes.TrimPrefix(bytes.TrimLeft(line, "\t "), []byte("//"))
+}
+
+// keptAsWritten are the starts of comment text that keep a block as it is:
+// a directive, code, a list or the header.
+var keptAsWritten = [][]byte{
+	[]byte("go:"), []byte("lint:"), []byte("nolint"), []byte("\t"), []byte("  "), []byte(" - "),
+	[]byte(" Code generated"), []byte(" source:"),
+}
+
+// needsWrap reports whether a block of comment lines (joined by newlines)
+// has a line longer than commentWidth and none that keeps it as written.
+func needsWrap(block []byte) bool {
 	long := false
-	for _, l := range block {
-		text := strings.TrimPrefix(strings.TrimLeft(string(l), "\t "), "//")
-		switch {
-		case strings.HasPrefix(text, "go:"), strings.HasPrefix(text, "lint:"), strings.HasPrefix(text, "nolint"),
-			strings.HasPrefix(text, "\t"), strings.HasPrefix(text, "  "), strings.HasPrefix(text, " - "),
-			strings.HasPrefix(text, " Code generated"), strings.HasPrefix(text, " source:"):
-			return block // a directive, code, a list or the header: keep as written
+	for len(block) > 0 {
+		l, rest, _ := bytes.Cut(block, []byte("\n"))
+		block = rest
+		text := commentText(l)
+		for _, p := range keptAsWritten {
+			if bytes.HasPrefix(text, p) {
+				return false
+			}
 		}
 		long = long || columns(l) > commentWidth
 	}
-	if !long {
-		return block
-	}
-	width := commentWidth - columns([]byte(indent)) - len("// ")
-	var out [][]byte
-	var words []string
-	flush := func() {
-		line := ""
-		for _, w := range words {
-			if line != "" && len(line)+1+len(w) > width {
-				out = append(out, []byte(indent+"// "+line))
-				line = ""
-			}
-			if line == "" {
-				line = w
-			} else {
-				line += " " + w
-			}
+	return long
+}
+
+// wrapBlock appends to dst the words of block's comment lines refilled to
+// commentWidth, each line starting with indent; an empty comment line is a
+// paragraph break, kept.
+func wrapBlock(dst, block, indent []byte) []byte {
+	width := commentWidth - columns(indent) - len("// ")
+	first := true
+	startLine := func() {
+		if !first {
+			dst = append(dst, '\n')
 		}
-		if line != "" {
-			out = append(out, []byte(indent+"// "+line))
-		}
-		words = words[:0]
+		first = false
+		dst = append(dst, indent...)
 	}
-	for _, l := range block {
-		text := strings.TrimSpace(strings.TrimPrefix(strings.TrimLeft(string(l), "\t "), "//"))
-		if text == "" { // a paragraph break
-			flush()
-			out = append(out, []byte(indent+"//"))
+	open := 0 // length of the text of the line being filled; 0: none is
+	for len(block) > 0 {
+		l, rest, _ := bytes.Cut(block, []byte("\n"))
+		block = rest
+		text := bytes.TrimSpace(commentText(l))
+		if len(text) == 0 { // a paragraph break
+			startLine()
+			dst = append(dst, "//"...)
+			open = 0
 			continue
 		}
-		words = append(words, strings.Fields(text)...)
+		for _, w := range bytes.Fields(text) {
+			if open > 0 && open+1+len(w) > width {
+				open = 0
+			}
+			if open == 0 {
+				startLine()
+				dst = append(dst, "// "...)
+				open = len(w)
+			} else {
+				dst = append(dst, ' ')
+				open += 1 + len(w)
+			}
+			dst = append(dst, w...)
+		}
 	}
-	flush()
-	return out
+	return dst
 }
