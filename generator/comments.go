@@ -2,6 +2,7 @@ package generator
 
 import (
 	"bytes"
+	"unicode"
 )
 
 // commentWidth is the column generated comments wrap at (a tab counts as
@@ -37,6 +38,9 @@ func wrapComments(src []byte) []byte {
 			end = j + len(l)
 		}
 		if block := src[i:end]; needsWrap(block) {
+			if out == nil {
+				out = make([]byte, 0, len(src)+len(src)/8)
+			}
 			out = append(out, src[done:i]...)
 			out = wrapBlock(out, block, indent)
 			done = end
@@ -138,7 +142,12 @@ func wrapBlock(dst, block, indent []byte) []byte {
 			open = 0
 			continue
 		}
-		for _, w := range bytes.Fields(text) {
+		for len(text) > 0 {
+			w := text
+			if n := bytes.IndexFunc(text, unicode.IsSpace); n >= 0 {
+				w = text[:n]
+			}
+			text = bytes.TrimLeftFunc(text[len(w):], unicode.IsSpace)
 			if open > 0 && open+1+len(w) > width {
 				open = 0
 			}

@@ -186,7 +186,11 @@ func checkCollisions(files []File) error {
 			return fmt.Errorf("generator: two workflows would be generated into %s; rename one of them", files[i].Path)
 		}
 	}
-	declared := map[string]string{} // name, or Type.member → file
+	n := 0
+	for _, f := range files {
+		n += len(f.decls)
+	}
+	declared := make(map[string]string, n) // name, or Type.member → file
 	add := func(name, file string) error {
 		if name == "_" {
 			return nil
@@ -302,10 +306,13 @@ func (g *gen) newFile(pkg string) *jen.File {
 // declares. It parses jen's output once and formats that tree, which is
 // what format.Source (and so jen's own formatting) does for a whole file.
 func render(name string, jf *jen.File) ([]byte, []string, error) {
-	var raw bytes.Buffer
-	raw.Grow(64 << 10)
+	raw := rawBuffers.Get().(*bytes.Buffer)
+	defer func() {
+		raw.Reset()
+		rawBuffers.Put(raw)
+	}()
 	jf.NoFormat = true
-	if err := jf.Render(&raw); err != nil {
+	if err := jf.Render(raw); err != nil {
 		return nil, nil, fmt.Errorf("generator: rendering %s: %w", name, err)
 	}
 	fset := token.NewFileSet()
@@ -325,6 +332,10 @@ func render(name string, jf *jen.File) ([]byte, []string, error) {
 	}
 	return wrapComments(groupImports(out.Bytes())), decls, nil
 }
+
+// rawBuffers hold jen's output while render parses it (the tree copies
+// what it keeps), one buffer a worker instead of a new one a file.
+var rawBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // gofmt prints as gofmt does: go/format's settings, with the bit of its
 // unexported mode that canonicalizes number literals. format.Node itself
