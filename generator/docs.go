@@ -147,7 +147,7 @@ type docMethod struct {
 func (g *gen) docPage() (*docPage, error) {
 	f := g.f
 	p := &docPage{Header: Header, PackageMD: code(f.Package)}
-	if s := g.sourceLine(); s != "" {
+	if s := g.source; s != "" {
 		p.Source = s
 		rel := strings.TrimPrefix(s, "source: ")
 		p.SpecName = path.Base(rel)

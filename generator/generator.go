@@ -109,30 +109,45 @@ func Generate(f *spec.File, opts Options) ([]File, error) {
 		return nil, err
 	}
 	g := &gen{f: f, opts: opts}
+	g.source = g.sourceLine()
 	// Files are independent of each other: render them on every CPU (most
-	// of the time goes into formatting), each into its own slot, so the
+	// of the time goes into formatting), each job into its own slot, so the
 	// result does not depend on the order they finish in.
 	// The one Markdown page of the spec goes first: it takes as long as
 	// several tools, and last it would leave the other CPUs idle.
-	jobs := []func() (File, error){g.docsFile, g.packageFile, func() (File, error) { return g.gitattributes(), nil }}
-	for _, t := range f.Workflows() {
-		jobs = append(jobs,
-			func() (File, error) { return g.workflowFile(t) },
-			func() (File, error) { return g.testFile(t) })
-		if !opts.NoScaffold {
-			jobs = append(jobs,
-				func() (File, error) { return g.stubFile(t) },
-				func() (File, error) { return g.stubTestFile(t) })
+	one := func(file func() (File, error)) func() ([]File, error) {
+		return func() ([]File, error) {
+			f, err := file()
+			return []File{f}, err
 		}
 	}
-	files := make([]File, len(jobs))
+	jobs := []func() ([]File, error){one(g.docsFile), one(g.packageFile), one(func() (File, error) { return g.gitattributes(), nil })}
+	for _, t := range f.Workflows() {
+		jobs = append(jobs, func() ([]File, error) { return g.toolFiles(t) })
+	}
+	files, err := runJobs(jobs)
+	if err != nil {
+		return nil, err
+	}
+	files = slices.DeleteFunc(files, func(f File) bool { return f.Path == "" }) // a job with nothing to write
+	slices.SortFunc(files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
+	if err := checkCollisions(files); err != nil {
+		return nil, err
+	}
+	return files, nil
+}
+
+// runJobs runs jobs on every CPU and returns their files in the order of
+// the jobs, or the error of the first job (in that order) that failed.
+func runJobs(jobs []func() ([]File, error)) ([]File, error) {
+	out := make([][]File, len(jobs))
 	errs := make([]error, len(jobs))
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), len(jobs)) {
 		wg.Go(func() {
 			for i := range next {
-				files[i], errs[i] = jobs[i]()
+				out[i], errs[i] = jobs[i]()
 			}
 		})
 	}
@@ -143,13 +158,28 @@ func Generate(f *spec.File, opts Options) ([]File, error) {
 	wg.Wait()
 	for _, err := range errs {
 		if err != nil {
-			return nil, err // the first in a fixed order
+			return nil, err
 		}
 	}
-	files = slices.DeleteFunc(files, func(f File) bool { return f.Path == "" }) // a job with nothing to write
-	slices.SortFunc(files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
-	if err := checkCollisions(files); err != nil {
-		return nil, err
+	return slices.Concat(out...), nil
+}
+
+// toolFiles are the files of one workflow: its code and tests, and the
+// scaffolds of its handler and their test. They share one workflow (its
+// names, enums and state machine), made once.
+func (g *gen) toolFiles(t *spec.Tool) ([]File, error) {
+	w := newWorkflow(g, t)
+	files := make([]File, 0, 4)
+	parts := []func(*workflow) (File, error){g.workflowFile, g.testFile}
+	if !g.opts.NoScaffold {
+		parts = append(parts, g.stubFile, g.stubTestFile)
+	}
+	for _, part := range parts {
+		f, err := part(w)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, f)
 	}
 	return files, nil
 }
@@ -263,6 +293,9 @@ func declNames(decl ast.Decl, add func(string) error) error {
 type gen struct {
 	f    *spec.File
 	opts Options
+	// source is the sourceLine of every file (it asks for the working
+	// directory).
+	source string
 }
 
 // out returns the path of an output file relative to the spec's directory.
@@ -289,8 +322,8 @@ func (g *gen) sourceLine() string {
 func (g *gen) newFile(pkg string) *jen.File {
 	jf := jen.NewFile(pkg)
 	jf.HeaderComment(Header)
-	if s := g.sourceLine(); s != "" {
-		jf.HeaderComment(s)
+	if g.source != "" {
+		jf.HeaderComment(g.source)
 	}
 	jf.ImportName(pkgMRTR, "mrtr")
 	jf.ImportName(pkgImpl, "mrtrimpl")
@@ -381,8 +414,8 @@ func groupImports(src []byte) []byte {
 }
 
 // workflowFile is <tool>.mrtr.go: everything generated for one workflow.
-func (g *gen) workflowFile(t *spec.Tool) (File, error) {
-	w := newWorkflow(g, t)
+func (g *gen) workflowFile(w *workflow) (File, error) {
+	t := w.t
 	jf := g.newFile(g.f.Package)
 	if d := w.deprecatedDirective(); d != "" {
 		jf.HeaderComment(d)

@@ -35,8 +35,8 @@ func (g *gen) scaffoldExists(name string) bool {
 // stubFile is <tool>_handler.go: a compiling implementation of the handler
 // whose methods say what to do and refuse until they are written. It is
 // written only when the file does not exist.
-func (g *gen) stubFile(t *spec.Tool) (File, error) {
-	w := newWorkflow(g, t)
+func (g *gen) stubFile(w *workflow) (File, error) {
+	t := w.t
 	n := w.n
 	name := stubName(t)
 	elsewhere := g.handlerElsewhere(w)

@@ -21,8 +21,8 @@ const ScaffoldTestSkip = "scaffold: give it arguments and answers your handler k
 // scaffold only, so that a test file the user deleted or renamed does not
 // come back, and never when the handler lives elsewhere. A zero File
 // means none.
-func (g *gen) stubTestFile(t *spec.Tool) (File, error) {
-	w := newWorkflow(g, t)
+func (g *gen) stubTestFile(w *workflow) (File, error) {
+	t := w.t
 	if g.handlerElsewhere(w) != "" || g.scaffoldExists(stubName(t)) {
 		return File{}, nil
 	}

@@ -23,8 +23,8 @@ import (
 const pkgTesting = "testing"
 
 // testFile is <tool>.mrtr_test.go.
-func (g *gen) testFile(t *spec.Tool) (File, error) {
-	w := newWorkflow(g, t)
+func (g *gen) testFile(w *workflow) (File, error) {
+	t := w.t
 	jf := g.newFile(g.f.Package)
 	if err := w.tests(jf); err != nil {
 		return File{}, fmt.Errorf("%s %s: generating tests: %w", t.Kind, t.Name, err)
