@@ -25,8 +25,17 @@ type handlerMethod struct {
 }
 
 // handlerMethods lists the interface in a fixed order: Authorize, then
-// checks and effects in state order, then custom validators by name.
+// checks and effects in state order, then custom validators by name. The
+// list is made once: the interface, the fake, the scaffold and the page
+// each walk it. Callers do not change it.
 func (w *workflow) handlerMethods() []handlerMethod {
+	if w.methods == nil {
+		w.methods = w.makeHandlerMethods()
+	}
+	return w.methods
+}
+
+func (w *workflow) makeHandlerMethods() []handlerMethod {
 	flowParam := jen.Id("f").Op("*").Id(w.n.flow())
 	ctxParam := jen.Id("ctx").Qual("context", "Context")
 	ms := []handlerMethod{{

@@ -14,7 +14,9 @@ import (
 	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
-// workflow generates the code of one tool or prompt.
+// workflow generates the code of one tool or prompt. It remembers what it
+// derives (the state machine, the arms, the handler methods) and is used
+// by one goroutine at a time.
 type workflow struct {
 	g     *gen
 	t     *spec.Tool
@@ -31,6 +33,7 @@ type workflow struct {
 	armsCache *armModel
 	// reserved are Go names enum types must not take.
 	reserved map[string]bool
+	methods  []handlerMethod // see handlerMethods
 }
 
 // enumType is a generated Go type for the values of an enum field.
