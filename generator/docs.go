@@ -43,11 +43,13 @@ func (g *gen) docsFile() (File, error) {
 // tidyMarkdown trims trailing spaces and collapses runs of blank lines, so
 // the template can be written for legibility.
 func tidyMarkdown(b []byte) []byte {
-	var out []string
-	blank := 0
-	for _, l := range strings.Split(string(b), "\n") {
-		l = strings.TrimRight(l, " \t")
-		if l == "" {
+	out := make([]byte, 0, len(b)+1)
+	blank, first := 0, true
+	for more := true; more; {
+		var line []byte
+		line, b, more = bytes.Cut(b, []byte("\n"))
+		line = bytes.TrimRight(line, " \t")
+		if len(line) == 0 {
 			blank++
 			if blank > 1 {
 				continue
@@ -55,9 +57,13 @@ func tidyMarkdown(b []byte) []byte {
 		} else {
 			blank = 0
 		}
-		out = append(out, l)
+		if !first {
+			out = append(out, '\n')
+		}
+		first = false
+		out = append(out, line...)
 	}
-	return []byte(strings.TrimSpace(strings.Join(out, "\n")) + "\n")
+	return append(bytes.TrimSpace(out), '\n')
 }
 
 // The view the template renders. Fields ending in MD hold Markdown.
