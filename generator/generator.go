@@ -164,26 +164,6 @@ func runJobs(jobs []func() ([]File, error)) ([]File, error) {
 	return slices.Concat(out...), nil
 }
 
-// toolFiles are the files of one workflow: its code and tests, and the
-// scaffolds of its handler and their test. They share one workflow (its
-// names, enums and state machine), made once.
-func (g *gen) toolFiles(t *spec.Tool) ([]File, error) {
-	w := newWorkflow(g, t)
-	files := make([]File, 0, 4)
-	parts := []func(*workflow) (File, error){g.workflowFile, g.testFile}
-	if !g.opts.NoScaffold {
-		parts = append(parts, g.stubFile, g.stubTestFile)
-	}
-	for _, part := range parts {
-		f, err := part(w)
-		if err != nil {
-			return nil, err
-		}
-		files = append(files, f)
-	}
-	return files, nil
-}
-
 // lintErrors refuses a spec that breaks a lint rule of error severity: the
 // generator relies on what those rules check (Go names that do not collide,
 // one result type per check, answers given before they are used).
@@ -411,6 +391,26 @@ func groupImports(src []byte) []byte {
 	out = append(out, '\n')
 	out = append(out, other...)
 	return append(out, src[end:]...)
+}
+
+// toolFiles are the files of one workflow: its code and tests, and the
+// scaffolds of its handler and their test. They share one workflow (its
+// names, enums and state machine), made once.
+func (g *gen) toolFiles(t *spec.Tool) ([]File, error) {
+	w := newWorkflow(g, t)
+	files := make([]File, 0, 4)
+	parts := []func(*workflow) (File, error){g.workflowFile, g.testFile}
+	if !g.opts.NoScaffold {
+		parts = append(parts, g.stubFile, g.stubTestFile)
+	}
+	for _, part := range parts {
+		f, err := part(w)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, f)
+	}
+	return files, nil
 }
 
 // workflowFile is <tool>.mrtr.go: everything generated for one workflow.
