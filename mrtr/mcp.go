@@ -285,12 +285,7 @@ var answersKept sync.Map // weak.Pointer[mcp.Server] -> struct{}
 // context (askOverSession's) as it comes back from the client. Other
 // requests and contexts without a clientAnswer pass through untouched.
 func keepClientAnswers(s *mcp.Server) {
-	key := weak.Make(s)
-	if _, loaded := answersKept.LoadOrStore(key, struct{}{}); loaded {
-		return
-	}
-	runtime.AddCleanup(s, func(k weak.Pointer[mcp.Server]) { answersKept.Delete(k) }, key)
-	s.AddSendingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+	addOnce(&answersKept, s, s.AddSendingMiddleware, func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			res, err := next(ctx, method, req)
 			if kept, ok := ctx.Value(clientAnswerKey{}).(*clientAnswer); ok && err == nil {
@@ -301,6 +296,18 @@ func keepClientAnswers(s *mcp.Server) {
 			return res, err
 		}
 	})
+}
+
+// addOnce adds mw to s with add (s.AddSendingMiddleware or
+// s.AddReceivingMiddleware) unless seen holds s already, and adds s to
+// seen, weakly: a server that is gone drops out of seen.
+func addOnce(seen *sync.Map, s *mcp.Server, add func(...mcp.Middleware), mw mcp.Middleware) {
+	key := weak.Make(s)
+	if _, loaded := seen.LoadOrStore(key, struct{}{}); loaded {
+		return
+	}
+	runtime.AddCleanup(s, func(k weak.Pointer[mcp.Server]) { seen.Delete(k) }, key)
+	add(mw)
 }
 
 // wireError shapes a failed call for the client. The context's errors and

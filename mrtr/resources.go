@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
-	"runtime"
 	"strings"
 	"sync"
-	"weak"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -148,12 +146,7 @@ var cachingStripped sync.Map // weak.Pointer[mcp.Server] -> struct{}
 // and marks the final result of a retried read (one that carried a
 // requestState) as not to be cached.
 func stripInterimCaching(s *mcp.Server) {
-	key := weak.Make(s)
-	if _, loaded := cachingStripped.LoadOrStore(key, struct{}{}); loaded {
-		return
-	}
-	runtime.AddCleanup(s, func(k weak.Pointer[mcp.Server]) { cachingStripped.Delete(k) }, key)
-	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+	addOnce(&cachingStripped, s, s.AddReceivingMiddleware, func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			res, err := next(ctx, method, req)
 			rr, ok := res.(*mcp.ReadResourceResult)
