@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"time"
+
+	"github.com/mrtrgen/mrtrgen/mrtr/internal/ticks"
 )
 
 // DefaultSweepEvery is the interval RunSweeper uses when every <= 0.
@@ -26,14 +28,8 @@ func RunSweeper(ctx context.Context, s Store, every time.Duration, onErr func(er
 		return
 	}
 	sweep()
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			sweep()
-		}
-	}
+	ticks.Every(ctx, every, func() bool {
+		sweep()
+		return true
+	})
 }

@@ -11,6 +11,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mrtrgen/mrtrgen/mrtr/internal/ticks"
 )
 
 // RunFunc is the long-running part of a task tool. It runs detached from
@@ -210,20 +212,14 @@ func wireError(err error) *WireError {
 }
 
 func (m *Manager) watchCancel(ctx context.Context, id string, every time.Duration, lt *localTask) {
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
+	ticks.Every(ctx, every, func() bool {
 		rec, err := m.store.Get(ctx, id)
 		if err == nil && rec.CancelRequested || errors.Is(err, ErrNotFound) {
 			lt.cancel()
-			return
+			return false
 		}
-	}
+		return true
+	})
 }
 
 // Ask asks the client for input through the task: the task turns

@@ -19,6 +19,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/trace"
+
+	"github.com/mrtrgen/mrtrgen/mrtr/internal/ticks"
 )
 
 // Config configures a Manager. The zero value works for one process
@@ -214,18 +216,12 @@ func New(cfg Config) (*Manager, error) {
 // sweep deletes expired records every interval until the Manager closes.
 func (m *Manager) sweep(every time.Duration) {
 	defer m.wg.Done()
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		select {
-		case <-m.base.Done():
-			return
-		case <-t.C:
-		}
+	ticks.Every(m.base, every, func() bool {
 		if _, err := m.store.Sweep(m.base, m.now()); err != nil && m.base.Err() == nil {
 			m.log.Warn("tasks: sweeping expired tasks failed", "error", err)
 		}
-	}
+		return true
+	})
 }
 
 // Close stops the executor (the steps running here end their context

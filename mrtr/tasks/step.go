@@ -13,6 +13,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mrtrgen/mrtrgen/mrtr/internal/ticks"
 )
 
 // Running one step (Runner): claim it in the record (a lease), run the
@@ -186,14 +188,7 @@ func (m *Manager) AbandonStep(ctx context.Context, id string, step int, reason e
 // renew it in time) or the record is gone, it calls lost and returns.
 func (m *Manager) keepLease(ctx context.Context, rec *Record, runID string, endLife, lost func()) {
 	every := min(rec.PollInterval, m.cfg.StepLease/3)
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
+	ticks.Every(ctx, every, func() bool {
 		var cancelled, taken bool
 		_, err := m.store.Update(ctx, rec.ID, func(r *Record) error {
 			cancelled, taken = r.CancelRequested, false
@@ -210,14 +205,15 @@ func (m *Manager) keepLease(ctx context.Context, rec *Record, runID string, endL
 				endLife() // the run that took the step over may be gone too
 			}
 			lost()
-			return
+			return false
 		case err != nil && ctx.Err() == nil:
 			m.log.Warn("tasks: renewing the lease of a running step failed", "task", rec.ID, "step", rec.Step, "error", err)
 		}
 		if cancelled {
 			endLife()
 		}
-	}
+		return true
+	})
 }
 
 // callStep runs fn, turning a panic into an error.
