@@ -1,6 +1,7 @@
 // Package pgschema is what mrtr's PostgreSQL stores (mrtr/store/pgstore,
-// mrtr/tasks/pgtasks) share: the rule for table prefixes, and creating a
-// schema safely when several instances start at once.
+// mrtr/tasks/pgtasks) share: the rule for table prefixes, opening a pool
+// for a store that owns it, and creating a schema safely when several
+// instances start at once.
 package pgschema
 
 import (
@@ -10,6 +11,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/mrtrgen/mrtrgen/mrtr/internal/owner"
 )
 
 // validPrefix leaves room for the longest suffix a store appends (an index
@@ -25,6 +28,19 @@ func CheckPrefix(prefix string) error {
 		return fmt.Errorf("invalid table prefix %q (want [a-z_][a-z0-9_]*, at most 41 characters)", prefix)
 	}
 	return nil
+}
+
+// Open connects to the database at url (a pgx connection string) and
+// returns newStore's store on the pool, marked by own as the pool's owner;
+// when newStore fails, it closes the pool. An error of url or of
+// connecting is prefixed with pkg.
+func Open[S any](ctx context.Context, url, pkg string, newStore func(*pgxpool.Pool) (S, error), own func(S)) (S, error) {
+	pool, err := pgxpool.New(ctx, url)
+	if err != nil {
+		var none S
+		return none, fmt.Errorf("%s: %w", pkg, err)
+	}
+	return owner.Adopt(pool, pool.Close, newStore, own)
 }
 
 // lockID is the pg_advisory_xact_lock key that serialises schema creation

@@ -158,21 +158,8 @@ CREATE INDEX IF NOT EXISTS ` + states + `_expires_at ON ` + states + ` (expires_
 // "postgres://user@host:5432/db?sslmode=disable"), creates the schema if
 // missing and returns a Store that owns (and on Close closes) its pool.
 func Open(ctx context.Context, url string, opts Options) (*Store, error) {
-	cfg, err := pgxpool.ParseConfig(url)
-	if err != nil {
-		return nil, fmt.Errorf("pgstore: %w", err)
-	}
-	pool, err := pgxpool.NewWithConfig(ctx, cfg)
-	if err != nil {
-		return nil, fmt.Errorf("pgstore: %w", err)
-	}
-	s, err := New(ctx, pool, opts)
-	if err != nil {
-		pool.Close()
-		return nil, err
-	}
-	s.ownPool = true
-	return s, nil
+	return pgschema.Open(ctx, url, "pgstore", func(pool *pgxpool.Pool) (*Store, error) { return New(ctx, pool, opts) },
+		func(s *Store) { s.ownPool = true })
 }
 
 // New returns a Store using pool, creating the schema if missing. The

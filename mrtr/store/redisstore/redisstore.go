@@ -47,6 +47,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/mrtrgen/mrtrgen/mrtr/internal/redisdb"
 	"github.com/mrtrgen/mrtrgen/mrtr/store"
 )
 
@@ -146,22 +147,8 @@ var allScripts = []*redis.Script{claimScript, completeScript, releaseScript, put
 // "rediss://…" for TLS; see redis.ParseURL) and returns a Store that owns
 // (and on Close closes) its client.
 func Open(ctx context.Context, url string, opts Options) (*Store, error) {
-	ropts, err := redis.ParseURL(url)
-	if err != nil {
-		return nil, fmt.Errorf("redisstore: %w", err)
-	}
-	// Deadlines of the caller's context bound every command (the engine
-	// gives each store call one): without this, go-redis bounds a command
-	// on a dead link only by its read and write timeouts.
-	ropts.ContextTimeoutEnabled = true
-	rdb := redis.NewClient(ropts)
-	s, err := New(ctx, rdb, opts)
-	if err != nil {
-		rdb.Close()
-		return nil, err
-	}
-	s.ownClient = true
-	return s, nil
+	return redisdb.Open(url, "redisstore", func(rdb *redis.Client) (*Store, error) { return New(ctx, rdb, opts) },
+		func(s *Store) { s.ownClient = true })
 }
 
 // New returns a Store on rdb and loads its scripts. The caller keeps

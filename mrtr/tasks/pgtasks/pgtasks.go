@@ -107,17 +107,8 @@ CREATE INDEX IF NOT EXISTS ` + t + `_expires_at ON ` + t + ` (expires_at);`,
 // "postgres://user@host:5432/db?sslmode=disable"), creates the table if
 // missing and returns a Store that owns its pool: Close closes it.
 func Open(ctx context.Context, url string, opts Options) (*Store, error) {
-	pool, err := pgxpool.New(ctx, url)
-	if err != nil {
-		return nil, fmt.Errorf("pgtasks: %w", err)
-	}
-	s, err := New(ctx, pool, opts)
-	if err != nil {
-		pool.Close()
-		return nil, err
-	}
-	s.ownPool = true
-	return s, nil
+	return pgschema.Open(ctx, url, "pgtasks", func(pool *pgxpool.Pool) (*Store, error) { return New(ctx, pool, opts) },
+		func(s *Store) { s.ownPool = true })
 }
 
 // New returns a Store on pool, creating the table if missing. The caller

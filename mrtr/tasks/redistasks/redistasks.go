@@ -53,6 +53,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/mrtrgen/mrtrgen/mrtr/internal/redisdb"
 	"github.com/mrtrgen/mrtrgen/mrtr/tasks"
 )
 
@@ -123,21 +124,8 @@ var _ tasks.Store = (*Store)(nil)
 // "rediss://…" for TLS; see redis.ParseURL) and returns a Store that owns
 // its client: Close closes it.
 func Open(ctx context.Context, url string, opts Options) (*Store, error) {
-	ropts, err := redis.ParseURL(url)
-	if err != nil {
-		return nil, fmt.Errorf("redistasks: %w", err)
-	}
-	// The caller's context deadline bounds every command: without this,
-	// go-redis bounds a command on a dead link only by its timeouts.
-	ropts.ContextTimeoutEnabled = true
-	rdb := redis.NewClient(ropts)
-	s, err := New(ctx, rdb, opts)
-	if err != nil {
-		rdb.Close()
-		return nil, err
-	}
-	s.ownClient = true
-	return s, nil
+	return redisdb.Open(url, "redistasks", func(rdb *redis.Client) (*Store, error) { return New(ctx, rdb, opts) },
+		func(s *Store) { s.ownClient = true })
 }
 
 // New returns a Store on rdb and loads its scripts. The caller keeps rdb:
