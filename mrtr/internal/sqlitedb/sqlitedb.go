@@ -20,6 +20,33 @@ import (
 // MemoryPath opens a private in-memory database (gone on Close).
 const MemoryPath = ":memory:"
 
+// DefaultTablePrefix is the table prefix of both stores when their
+// options name none: their tables (mrtr_ops, mrtr_states, mrtr_tasks) can
+// share a file.
+const DefaultTablePrefix = "mrtr_"
+
+// SweepBatch bounds how many rows one sweeping statement deletes, so the
+// write lock is never held for long.
+const SweepBatch = 1000
+
+// Defaults fills in the options both stores share where they are unset
+// (the table prefix, BusyTimeout 10s, ReadConns 4) and checks the prefix.
+func Defaults(prefix *string, busyTimeout *time.Duration, readConns *int) error {
+	if *prefix == "" {
+		*prefix = DefaultTablePrefix
+	}
+	if err := CheckPrefix(*prefix); err != nil {
+		return err
+	}
+	if *busyTimeout <= 0 {
+		*busyTimeout = 10 * time.Second
+	}
+	if *readConns <= 0 {
+		*readConns = 4
+	}
+	return nil
+}
+
 var validPrefix = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,40}$`)
 
 // CheckPrefix reports whether prefix may start table and index names:

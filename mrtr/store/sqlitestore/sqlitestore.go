@@ -54,14 +54,10 @@ type Options struct {
 }
 
 // DefaultTablePrefix is the default Options.TablePrefix.
-const DefaultTablePrefix = "mrtr_"
+const DefaultTablePrefix = sqlitedb.DefaultTablePrefix
 
 // MemoryPath opens a private in-memory database (gone on Close).
 const MemoryPath = sqlitedb.MemoryPath
-
-// sweepBatch bounds how many rows one Sweep transaction deletes, so the
-// write lock is never held for long.
-const sweepBatch = 1000
 
 // Store is a store.Store on SQLite.
 type Store struct {
@@ -151,9 +147,9 @@ func newQueries(p string) queries {
 		getState:       `SELECT workflow, subject, principal, data FROM ` + states + ` WHERE ref = ? AND expires_at > ?`,
 		deleteWorkflow: `DELETE FROM ` + states + ` WHERE workflow = ?`,
 		sweepOps: `DELETE FROM ` + ops + ` WHERE rowid IN
-			(SELECT rowid FROM ` + ops + ` WHERE expires_at <= ? LIMIT ` + fmt.Sprint(sweepBatch) + `)`,
+			(SELECT rowid FROM ` + ops + ` WHERE expires_at <= ? LIMIT ` + fmt.Sprint(sqlitedb.SweepBatch) + `)`,
 		sweepStates: `DELETE FROM ` + states + ` WHERE rowid IN
-			(SELECT rowid FROM ` + states + ` WHERE expires_at <= ? LIMIT ` + fmt.Sprint(sweepBatch) + `)`,
+			(SELECT rowid FROM ` + states + ` WHERE expires_at <= ? LIMIT ` + fmt.Sprint(sqlitedb.SweepBatch) + `)`,
 		schema: []string{
 			`CREATE TABLE IF NOT EXISTS ` + ops + ` (
 				op_key        TEXT    NOT NULL PRIMARY KEY,
@@ -184,17 +180,8 @@ func newQueries(p string) queries {
 // schema if missing.
 func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	opts.Options = opts.Options.WithDefaults()
-	if opts.TablePrefix == "" {
-		opts.TablePrefix = DefaultTablePrefix
-	}
-	if err := sqlitedb.CheckPrefix(opts.TablePrefix); err != nil {
+	if err := sqlitedb.Defaults(&opts.TablePrefix, &opts.BusyTimeout, &opts.ReadConns); err != nil {
 		return nil, fmt.Errorf("sqlitestore: %w", err)
-	}
-	if opts.BusyTimeout <= 0 {
-		opts.BusyTimeout = 10 * time.Second
-	}
-	if opts.ReadConns <= 0 {
-		opts.ReadConns = 4
 	}
 	s := &Store{opts: opts, q: newQueries(opts.TablePrefix),
 		writes: make(chan *write), closing: make(chan struct{}), writerDone: make(chan struct{}), maxGroup: maxGroup}
@@ -379,7 +366,7 @@ func (s *Store) Sweep(ctx context.Context) (int, error) {
 				return total, wrap("sweep", err)
 			}
 			total += int(n)
-			if n < sweepBatch {
+			if n < sqlitedb.SweepBatch {
 				break
 			}
 		}

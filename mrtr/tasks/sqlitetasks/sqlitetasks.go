@@ -60,14 +60,10 @@ type Options struct {
 }
 
 // DefaultTablePrefix is the default Options.TablePrefix.
-const DefaultTablePrefix = "mrtr_"
+const DefaultTablePrefix = sqlitedb.DefaultTablePrefix
 
 // MemoryPath opens a private in-memory database (gone on Close).
 const MemoryPath = sqlitedb.MemoryPath
-
-// sweepBatch bounds how many rows one Sweep statement deletes, so the
-// write lock is never held for long.
-const sweepBatch = 1000
 
 // Store is a tasks.Store on SQLite. It is safe for concurrent use.
 type Store struct {
@@ -122,27 +118,18 @@ func (s *Store) prepare(ctx context.Context, t string) error {
 		lock:   prep(s.w, `UPDATE `+t+` SET data = data WHERE id = ? AND expires_at > ? RETURNING data`),
 		update: prep(s.w, `UPDATE `+t+` SET expires_at = ?, data = ? WHERE id = ?`),
 		sweep: prep(s.w, `DELETE FROM `+t+` WHERE rowid IN
-			(SELECT rowid FROM `+t+` WHERE expires_at <= ? LIMIT `+strconv.Itoa(sweepBatch)+`)`),
+			(SELECT rowid FROM `+t+` WHERE expires_at <= ? LIMIT `+strconv.Itoa(sqlitedb.SweepBatch)+`)`),
 		get: prep(s.r, `SELECT data FROM `+t+` WHERE id = ? AND expires_at > ?`),
 	}
 	return err
 }
 
 func withDefaults(opts Options) (Options, error) {
-	if opts.TablePrefix == "" {
-		opts.TablePrefix = DefaultTablePrefix
-	}
-	if err := sqlitedb.CheckPrefix(opts.TablePrefix); err != nil {
+	if err := sqlitedb.Defaults(&opts.TablePrefix, &opts.BusyTimeout, &opts.ReadConns); err != nil {
 		return opts, fmt.Errorf("sqlitetasks: %w", err)
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
-	}
-	if opts.BusyTimeout <= 0 {
-		opts.BusyTimeout = 10 * time.Second
-	}
-	if opts.ReadConns <= 0 {
-		opts.ReadConns = 4
 	}
 	return opts, nil
 }
@@ -316,7 +303,7 @@ func (s *Store) Sweep(ctx context.Context, now time.Time) (int, error) {
 			return total, fmt.Errorf("sqlitetasks: sweep: %w", err)
 		}
 		total += int(n)
-		if n < sweepBatch {
+		if n < sqlitedb.SweepBatch {
 			return total, nil
 		}
 	}
