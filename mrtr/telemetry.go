@@ -5,12 +5,12 @@ import (
 	"strings"
 	"sync"
 
-	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/mrtrgen/mrtrgen/mrtr/internal/otelx"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
 	"github.com/mrtrgen/mrtrgen/vocab"
 )
@@ -86,31 +86,9 @@ func (t *telemetry) labelled(tool, outcome string) metric.MeasurementOption {
 }
 
 func newTelemetry(tp trace.TracerProvider, mp metric.MeterProvider) (*telemetry, error) {
-	if tp == nil {
-		tp = otel.GetTracerProvider()
-	}
-	if mp == nil {
-		mp = otel.GetMeterProvider()
-	}
-	m := mp.Meter(instrumentation)
-	t := &telemetry{tracer: tp.Tracer(instrumentation)}
-	for _, c := range []struct {
-		dst  *metric.Int64Counter
-		name string
-		desc string
-	}{
-		{&t.started, "mcp.mrtr.started", "Workflows started (first rounds)."},
-		{&t.inputRequired, "mcp.mrtr.input_required", "Rounds that ended asking for input."},
-		{&t.completed, "mcp.mrtr.completed", "Workflows that reached a terminal state (success, cancelled by the user, or a designed failure)."},
-		{&t.expired, "mcp.mrtr.expired", "Rounds refused because their requestState expired."},
-		{&t.cancelled, "mcp.mrtr.cancelled", "Rounds abandoned because the client cancelled the request."},
-		{&t.failed, "mcp.mrtr.failed", "Rounds that failed: rejected, unauthorized, invalid input or state, dependency errors."},
-	} {
-		ctr, err := m.Int64Counter(c.name, metric.WithDescription(c.desc), metric.WithUnit("{round}"))
-		if err != nil {
-			return nil, err
-		}
-		*c.dst = ctr
+	t := &telemetry{}
+	if err := otelx.Instruments(tp, mp, instrumentation, "{round}", &t.tracer, t.counters()); err != nil {
+		return nil, err
 	}
 	return t, nil
 }
@@ -194,5 +172,17 @@ func (rt *roundTelemetry) end(ctx context.Context, reply *Reply, err error) {
 		t.completed.Add(ctx, 1, t.labelled(tool, outcome))
 	default:
 		t.failed.Add(ctx, 1, t.labelled(tool, outcome))
+	}
+}
+
+// counters are the round counters newTelemetry makes.
+func (t *telemetry) counters() []otelx.Counter {
+	return []otelx.Counter{
+		{Dst: &t.started, Name: "mcp.mrtr.started", Desc: "Workflows started (first rounds)."},
+		{Dst: &t.inputRequired, Name: "mcp.mrtr.input_required", Desc: "Rounds that ended asking for input."},
+		{Dst: &t.completed, Name: "mcp.mrtr.completed", Desc: "Workflows that reached a terminal state (success, cancelled by the user, or a designed failure)."},
+		{Dst: &t.expired, Name: "mcp.mrtr.expired", Desc: "Rounds refused because their requestState expired."},
+		{Dst: &t.cancelled, Name: "mcp.mrtr.cancelled", Desc: "Rounds abandoned because the client cancelled the request."},
+		{Dst: &t.failed, Name: "mcp.mrtr.failed", Desc: "Rounds that failed: rejected, unauthorized, invalid input or state, dependency errors."},
 	}
 }

@@ -3,11 +3,12 @@ package tasks
 import (
 	"context"
 
-	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/trace"
+
+	"github.com/mrtrgen/mrtrgen/mrtr/internal/otelx"
 )
 
 // Telemetry: a span per task transition (created, asked, answered, ended)
@@ -23,27 +24,9 @@ type telemetry struct {
 }
 
 func newTelemetry(tp trace.TracerProvider, mp metric.MeterProvider) (*telemetry, error) {
-	if tp == nil {
-		tp = otel.GetTracerProvider()
-	}
-	if mp == nil {
-		mp = otel.GetMeterProvider()
-	}
-	m := mp.Meter(instrumentation)
-	t := &telemetry{tracer: tp.Tracer(instrumentation)}
-	for _, c := range []struct {
-		dst        *metric.Int64Counter
-		name, desc string
-	}{
-		{&t.createdN, "mcp.mrtr.tasks.created", "Tasks created."},
-		{&t.transitions, "mcp.mrtr.tasks.transitions", "Task transitions other than creation and end (asked for input, answered)."},
-		{&t.endedN, "mcp.mrtr.tasks.ended", "Tasks that reached a terminal status (completed, failed, cancelled)."},
-	} {
-		ctr, err := m.Int64Counter(c.name, metric.WithDescription(c.desc), metric.WithUnit("{task}"))
-		if err != nil {
-			return nil, err
-		}
-		*c.dst = ctr
+	t := &telemetry{}
+	if err := otelx.Instruments(tp, mp, instrumentation, "{task}", &t.tracer, t.counters()); err != nil {
+		return nil, err
 	}
 	return t, nil
 }
@@ -75,4 +58,13 @@ func (t *telemetry) ended(ctx context.Context, r *Record) {
 	}
 	s.End()
 	t.endedN.Add(ctx, 1, metric.WithAttributes(attribute.String("tool", r.Tool), attribute.String("outcome", string(r.Status))))
+}
+
+// counters are the task counters newTelemetry makes.
+func (t *telemetry) counters() []otelx.Counter {
+	return []otelx.Counter{
+		{Dst: &t.createdN, Name: "mcp.mrtr.tasks.created", Desc: "Tasks created."},
+		{Dst: &t.transitions, Name: "mcp.mrtr.tasks.transitions", Desc: "Task transitions other than creation and end (asked for input, answered)."},
+		{Dst: &t.endedN, Name: "mcp.mrtr.tasks.ended", Desc: "Tasks that reached a terminal status (completed, failed, cancelled)."},
+	}
 }
