@@ -3,11 +3,9 @@ package mrtr_test
 import (
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -15,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mrtrgen/mrtrgen/mrtr"
+	"github.com/mrtrgen/mrtrgen/mrtr/internal/taskrecording"
 	"github.com/mrtrgen/mrtrgen/mrtr/internal/testprog"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
@@ -323,54 +322,23 @@ func TestTaskStepRunsAgainElsewhere(t *testing.T) {
 	}
 }
 
-// recordingStore keeps every record as the task store receives it.
-type recordingStore struct {
-	tasks.Store
-	mu  sync.Mutex
-	raw []string
-}
-
-func (s *recordingStore) keep(r *tasks.Record) {
-	b, _ := json.Marshal(r)
-	s.mu.Lock()
-	s.raw = append(s.raw, string(b))
-	s.mu.Unlock()
-}
-
-func (s *recordingStore) Create(ctx context.Context, r *tasks.Record) error {
-	s.keep(r)
-	return s.Store.Create(ctx, r)
-}
-
-func (s *recordingStore) Update(ctx context.Context, id string, fn func(*tasks.Record) error) (*tasks.Record, error) {
-	return s.Store.Update(ctx, id, func(r *tasks.Record) error {
-		if err := fn(r); err != nil {
-			return err
-		}
-		s.keep(r)
-		return nil
-	})
-}
-
 // With mrtr.TaskSealer, no argument or answer of the workflow reaches the
 // task store in clear (the result carries both); without it, they do.
 func TestTaskSealerAtRest(t *testing.T) {
 	for _, sealed := range []bool{true, false} {
-		rec := &recordingStore{Store: tasks.NewMemoryStore(nil)}
+		rec := &taskrecording.Store{Store: tasks.NewMemoryStore(nil)}
 		fl := newSealedTaskFleet(t, rec, rec, 0, sealed)
 		close(fl.impl.release)
 		id := fl.start(t)
 		waitTask(t, fl.b, id, "completed")
-		rec.mu.Lock()
 		var leaked []string
 		for _, v := range []string{"staging", "billing"} {
-			for _, raw := range rec.raw {
-				if strings.Contains(raw, v) || strings.Contains(raw, base64.StdEncoding.EncodeToString([]byte(v))) {
+			for _, raw := range rec.Records() {
+				if strings.Contains(string(raw), v) || strings.Contains(string(raw), base64.StdEncoding.EncodeToString([]byte(v))) {
 					leaked = append(leaked, v)
 				}
 			}
 		}
-		rec.mu.Unlock()
 		if sealed && len(leaked) > 0 {
 			t.Errorf("sealed: stored records carry %q", leaked)
 		}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mrtrgen/mrtrgen/mrtr/internal/taskrecording"
 	"github.com/mrtrgen/mrtrgen/mrtr/tasks"
 )
 
@@ -444,35 +445,6 @@ func TestEnqueueFailure(t *testing.T) {
 	}
 }
 
-// recording keeps every record as the store receives it, marshalled.
-type recording struct {
-	tasks.Store
-	mu  sync.Mutex
-	raw [][]byte
-}
-
-func (r *recording) keep(rec *tasks.Record) {
-	b, _ := json.Marshal(rec)
-	r.mu.Lock()
-	r.raw = append(r.raw, b)
-	r.mu.Unlock()
-}
-
-func (r *recording) Create(ctx context.Context, rec *tasks.Record) error {
-	r.keep(rec)
-	return r.Store.Create(ctx, rec)
-}
-
-func (r *recording) Update(ctx context.Context, id string, fn func(*tasks.Record) error) (*tasks.Record, error) {
-	return r.Store.Update(ctx, id, func(rec *tasks.Record) error {
-		if err := fn(rec); err != nil {
-			return err
-		}
-		r.keep(rec)
-		return nil
-	})
-}
-
 // gcmSealer seals with AES-GCM, the task id as associated data.
 type gcmSealer struct{ aead cipher.AEAD }
 
@@ -507,7 +479,7 @@ func (s gcmSealer) Open(id string, b []byte) ([]byte, error) {
 func TestSealerAtRest(t *testing.T) {
 	const secret, answerValue = "hunter2-argument-value", "purple-answer-value"
 	run := func(t *testing.T, sealer tasks.Sealer) (leaked []string) {
-		rec := &recording{Store: tasks.NewMemoryStore(nil)}
+		rec := &taskrecording.Store{Store: tasks.NewMemoryStore(nil)}
 		d := newDurable(t, rec, sealer)
 		id := d.create(d.a, secret)
 		if err := d.a.w.run(d.q.pop(t)); err != nil {
@@ -521,11 +493,10 @@ func TestSealerAtRest(t *testing.T) {
 		if text := fmt.Sprint(got["result"]); got["status"] != "completed" || !strings.Contains(text, secret) || !strings.Contains(text, answerValue) {
 			t.Fatalf("the task's result does not open: %v", got)
 		}
-		rec.mu.Lock()
-		defer rec.mu.Unlock()
+		records := rec.Records()
 		for _, v := range []string{secret, answerValue} {
 			for _, form := range []string{v, base64.StdEncoding.EncodeToString([]byte(v)), base64.RawURLEncoding.EncodeToString([]byte(v))[:len(v)]} {
-				for _, raw := range rec.raw {
+				for _, raw := range records {
 					if strings.Contains(string(raw), form) || strings.Contains(base64Decoded(raw), v) {
 						leaked = append(leaked, v)
 					}
