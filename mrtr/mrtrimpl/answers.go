@@ -105,10 +105,8 @@ func Take[A any](ctx context.Context, r Round, key string, request func(Problems
 // they cancelled. Otherwise (no answer yet, a malformed one, a form without
 // its boolean) it returns "" and the request to ask, saying what was wrong.
 func Confirm(r Round, key, field string, request func(Problems) Pending) (vocab.Edge, Pending) {
-	resp := r.Response(key, vocab.Elicit)
-	switch resp.Status {
-	case Accepted:
-		yes, found := FormBool(resp.Content, field)
+	return gateAnswer(r, key, request, func(content map[string]any) (vocab.Edge, Pending) {
+		yes, found := FormBool(content, field)
 		switch {
 		case found != Present:
 			return "", request(Problems{problem.NotABoolean(field)})
@@ -116,6 +114,18 @@ func Confirm(r Round, key, field string, request func(Problems) Pending) (vocab.
 			return vocab.Next, Pending{}
 		}
 		return vocab.Decline, Pending{}
+	})
+}
+
+// gateAnswer reads this round's answer to confirmation gate key (Confirm,
+// ConfirmTyped): accepted's reading of an accepted form; vocab.Decline
+// when the user declined, vocab.Cancel when they cancelled; otherwise ""
+// and the request to ask, saying what was wrong with a malformed answer.
+func gateAnswer(r Round, key string, request func(Problems) Pending, accepted func(content map[string]any) (vocab.Edge, Pending)) (vocab.Edge, Pending) {
+	resp := r.Response(key, vocab.Elicit)
+	switch resp.Status {
+	case Accepted:
+		return accepted(resp.Content)
 	case Declined:
 		return vocab.Decline, Pending{}
 	case Cancelled:

@@ -24,10 +24,8 @@ func TypedSame(typed, want string) bool {
 // want counts one more in mismatches (carried in the continuation) and asks
 // again saying so; a form without its text asks again without counting.
 func ConfirmTyped(r Round, key, field, want string, mismatches *uint8, maxAttempts int, request func(Problems) Pending) (vocab.Edge, Pending) {
-	resp := r.Response(key, vocab.Elicit)
-	switch resp.Status {
-	case Accepted:
-		typed, found := FormString(resp.Content, field)
+	return gateAnswer(r, key, request, func(content map[string]any) (vocab.Edge, Pending) {
+		typed, found := FormString(content, field)
 		switch {
 		case found != Present:
 			return "", request(Problems{problem.NotTyped(field, want)})
@@ -41,14 +39,7 @@ func ConfirmTyped(r Round, key, field, want string, mismatches *uint8, maxAttemp
 			return vocab.Decline, Pending{}
 		}
 		return "", request(Problems{problem.TypedMismatch(field, want, maxAttempts-int(*mismatches))})
-	case Declined:
-		return vocab.Decline, Pending{}
-	case Cancelled:
-		return vocab.Cancel, Pending{}
-	case Malformed:
-		return "", request(Problems{resp.Problem})
-	}
-	return "", request(nil)
+	})
 }
 
 // TypedPrefix and TypedSuffix frame what a typed confirmation asks for in
