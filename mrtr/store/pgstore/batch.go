@@ -47,18 +47,7 @@ func newBatchQueries(p string) batchQueries {
 		// $6 record expiry, $7 IfAcquired. The claim statement of Claim,
 		// made conditional, with its outcome closing the gate.
 		claim: `WITH ` + gate(7) + `,
-claimed AS (
-	INSERT INTO ` + ops + ` AS o (op_key, fingerprint, owner, done, lease_expires, expires_at, result)
-	SELECT $1::text, $2::bytea, $3::text, false, $5::timestamptz, $6::timestamptz, NULL FROM g WHERE g.open
-	ON CONFLICT (op_key) DO UPDATE
-		SET fingerprint = excluded.fingerprint, owner = excluded.owner, done = false,
-			lease_expires = excluded.lease_expires, expires_at = excluded.expires_at, result = NULL,
-			taken_over = o.expires_at > $4 AND o.owner <> excluded.owner
-		WHERE o.expires_at <= $4
-			OR (NOT o.done AND o.fingerprint = excluded.fingerprint
-				AND (o.lease_expires <= $4 OR o.owner = excluded.owner))
-	RETURNING o.taken_over
-),
+` + claimed(ops, `SELECT $1::text, $2::bytea, $3::text, false, $5::timestamptz, $6::timestamptz, NULL FROM g WHERE g.open`) + `,
 found AS (
 	SELECT true AS acquired, false AS done, false AS same_fp, false AS same_owner,
 		NULL::timestamptz AS lease_expires, NULL::timestamptz AS expires_at, NULL::bytea AS result, taken_over

@@ -80,6 +80,25 @@ type queries struct {
 	schema                                  string
 }
 
+// claimed is the CTE of both claims (Claim's, a batch's): the upsert into
+// ops of rows (VALUES or a SELECT of $1 key, $2 fingerprint, $3 owner, $5
+// lease expiry, $6 record expiry) at $4 (now), by the rule of Claim's
+// statement, returning whether it took over another owner's live claim.
+func claimed(ops, rows string) string {
+	return `claimed AS (
+	INSERT INTO ` + ops + ` AS o (op_key, fingerprint, owner, done, lease_expires, expires_at, result)
+	` + rows + `
+	ON CONFLICT (op_key) DO UPDATE
+		SET fingerprint = excluded.fingerprint, owner = excluded.owner, done = false,
+			lease_expires = excluded.lease_expires, expires_at = excluded.expires_at, result = NULL,
+			taken_over = o.expires_at > $4 AND o.owner <> excluded.owner
+		WHERE o.expires_at <= $4
+			OR (NOT o.done AND o.fingerprint = excluded.fingerprint
+				AND (o.lease_expires <= $4 OR o.owner = excluded.owner))
+	RETURNING o.taken_over
+)`
+}
+
 func newQueries(p string) queries {
 	ops, states := p+"ops", p+"states"
 	batch := strconv.Itoa(sweepBatch)
@@ -94,18 +113,7 @@ func newQueries(p string) queries {
 		// can predate a row inserted or changed concurrently (the ON
 		// CONFLICT clause itself sees the latest version); Claim detects
 		// that (no row, or a row that should have been taken) and re-runs.
-		claim: `WITH claimed AS (
-	INSERT INTO ` + ops + ` AS o (op_key, fingerprint, owner, done, lease_expires, expires_at, result)
-	VALUES ($1, $2, $3, false, $5, $6, NULL)
-	ON CONFLICT (op_key) DO UPDATE
-		SET fingerprint = excluded.fingerprint, owner = excluded.owner, done = false,
-			lease_expires = excluded.lease_expires, expires_at = excluded.expires_at, result = NULL,
-			taken_over = o.expires_at > $4 AND o.owner <> excluded.owner
-		WHERE o.expires_at <= $4
-			OR (NOT o.done AND o.fingerprint = excluded.fingerprint
-				AND (o.lease_expires <= $4 OR o.owner = excluded.owner))
-	RETURNING o.taken_over
-)
+		claim: `WITH ` + claimed(ops, `VALUES ($1, $2, $3, false, $5, $6, NULL)`) + `
 SELECT true, false, false, false, NULL::timestamptz, NULL::timestamptz, NULL::bytea, taken_over FROM claimed
 UNION ALL
 SELECT false, o.done, o.fingerprint = $2, o.owner = $3, o.lease_expires, o.expires_at,
