@@ -2,7 +2,6 @@ package domainopen
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"regexp"
 
@@ -71,23 +70,14 @@ func (s *Postgres) createTable(ctx context.Context) error {
 func (s *Postgres) Get(ctx context.Context, key string) (string, bool, error) {
 	var v string
 	err := s.pool.QueryRow(ctx, s.q.get, key).Scan(&v)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return "", false, nil
-	}
-	if err != nil {
-		return "", false, fmt.Errorf("domain: get %s: %w", key, err)
-	}
-	return v, true, nil
+	return found(key, v, err, pgx.ErrNoRows)
 }
 
 func (s *Postgres) Put(ctx context.Context, key, value string) error {
-	if err := domain.CheckKV(key, value); err != nil {
+	return put(key, value, func() error {
+		_, err := s.pool.Exec(ctx, s.q.put, key, value)
 		return err
-	}
-	if _, err := s.pool.Exec(ctx, s.q.put, key, value); err != nil {
-		return fmt.Errorf("domain: put %s: %w", key, err)
-	}
-	return nil
+	})
 }
 
 func (s *Postgres) Swap(ctx context.Context, key, old, value, counter string) (bool, error) {
@@ -122,14 +112,10 @@ func (s *Postgres) Swap(ctx context.Context, key, old, value, counter string) (b
 }
 
 func (s *Postgres) Incr(ctx context.Context, key string, delta int64) (int64, error) {
-	if key == "" {
-		return 0, domain.ErrEmpty
-	}
-	var n int64
-	if err := s.pool.QueryRow(ctx, s.q.incr, key, delta).Scan(&n); err != nil {
-		return 0, fmt.Errorf("domain: incr %s: %w", key, err)
-	}
-	return n, nil
+	return incr(key, func() (n int64, err error) {
+		err = s.pool.QueryRow(ctx, s.q.incr, key, delta).Scan(&n)
+		return n, err
+	})
 }
 
 func (s *Postgres) Close() error {

@@ -55,23 +55,11 @@ func OpenRedis(ctx context.Context, url, prefix string) (*Redis, error) {
 
 func (s *Redis) Get(ctx context.Context, key string) (string, bool, error) {
 	v, err := s.rdb.Get(ctx, s.prefix+key).Result()
-	if errors.Is(err, redis.Nil) {
-		return "", false, nil
-	}
-	if err != nil {
-		return "", false, fmt.Errorf("domain: get %s: %w", key, err)
-	}
-	return v, true, nil
+	return found(key, v, err, redis.Nil)
 }
 
 func (s *Redis) Put(ctx context.Context, key, value string) error {
-	if err := domain.CheckKV(key, value); err != nil {
-		return err
-	}
-	if err := s.rdb.Set(ctx, s.prefix+key, value, 0).Err(); err != nil {
-		return fmt.Errorf("domain: put %s: %w", key, err)
-	}
-	return nil
+	return put(key, value, func() error { return s.rdb.Set(ctx, s.prefix+key, value, 0).Err() })
 }
 
 func (s *Redis) Swap(ctx context.Context, key, old, value, counter string) (bool, error) {
@@ -90,14 +78,7 @@ func (s *Redis) Swap(ctx context.Context, key, old, value, counter string) (bool
 }
 
 func (s *Redis) Incr(ctx context.Context, key string, delta int64) (int64, error) {
-	if key == "" {
-		return 0, domain.ErrEmpty
-	}
-	n, err := s.rdb.IncrBy(ctx, s.prefix+key, delta).Result()
-	if err != nil {
-		return 0, fmt.Errorf("domain: incr %s: %w", key, err)
-	}
-	return n, nil
+	return incr(key, func() (int64, error) { return s.rdb.IncrBy(ctx, s.prefix+key, delta).Result() })
 }
 
 func (s *Redis) Close() error { return s.rdb.Close() }

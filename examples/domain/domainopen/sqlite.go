@@ -3,7 +3,6 @@ package domainopen
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -68,23 +67,14 @@ func OpenSQLite(ctx context.Context, path string) (*SQLite, error) {
 func (s *SQLite) Get(ctx context.Context, key string) (string, bool, error) {
 	var v string
 	err := s.db.QueryRowContext(ctx, s.q.get, key).Scan(&v)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", false, nil
-	}
-	if err != nil {
-		return "", false, fmt.Errorf("domain: get %s: %w", key, err)
-	}
-	return v, true, nil
+	return found(key, v, err, sql.ErrNoRows)
 }
 
 func (s *SQLite) Put(ctx context.Context, key, value string) error {
-	if err := domain.CheckKV(key, value); err != nil {
+	return put(key, value, func() error {
+		_, err := s.db.ExecContext(ctx, s.q.put, key, value)
 		return err
-	}
-	if _, err := s.db.ExecContext(ctx, s.q.put, key, value); err != nil {
-		return fmt.Errorf("domain: put %s: %w", key, err)
-	}
-	return nil
+	})
 }
 
 func (s *SQLite) Swap(ctx context.Context, key, old, value, counter string) (swapped bool, err error) {
@@ -125,14 +115,10 @@ func (s *SQLite) Swap(ctx context.Context, key, old, value, counter string) (swa
 }
 
 func (s *SQLite) Incr(ctx context.Context, key string, delta int64) (int64, error) {
-	if key == "" {
-		return 0, domain.ErrEmpty
-	}
-	var n int64
-	if err := s.db.QueryRowContext(ctx, s.q.incr, key, delta).Scan(&n); err != nil {
-		return 0, fmt.Errorf("domain: incr %s: %w", key, err)
-	}
-	return n, nil
+	return incr(key, func() (n int64, err error) {
+		err = s.db.QueryRowContext(ctx, s.q.incr, key, delta).Scan(&n)
+		return n, err
+	})
 }
 
 func (s *SQLite) Close() error { return s.db.Close() }
