@@ -16,13 +16,13 @@ import (
 	"runtime/pprof"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mrtrgen/mrtrgen/examples/generated/tickets"
+	"github.com/mrtrgen/mrtrgen/examples/internal/benchtickets"
 	"github.com/mrtrgen/mrtrgen/examples/internal/handtickets"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/seal"
@@ -42,50 +42,6 @@ const (
 
 // audience is the fleet name both variants bind their requestState to.
 const audience = "mrtrgen-loadtest"
-
-// business is the work behind the tool, the same for both variants:
-// every ticket exists and is open, and closing one is counted. (The
-// example server's seeded data holds three open tickets, each closed once,
-// which cannot carry N workflows.)
-type business struct{ closed atomic.Int64 }
-
-// Subject and Close serve the hand-written variant (handtickets.Business).
-func (d *business) Subject(id string) (string, error) { return d.subject(id) }
-func (d *business) Close(id, reason string, comment *string) error {
-	return d.close(id, reason, comment)
-}
-
-func (d *business) subject(id string) (string, error) {
-	if id == "" {
-		return "", mrtr.Reject("ticket %s does not exist", id)
-	}
-	return "Printer on floor 3 is jammed", nil
-}
-
-func (d *business) close(string, string, *string) error {
-	d.closed.Add(1)
-	return nil
-}
-
-// genTickets implements the generated handler interface on business.
-type genTickets struct{ d *business }
-
-func (genTickets) Authorize(context.Context, *tickets.CloseSupportTicketFlow) error { return nil }
-
-func (h genTickets) TicketIsOpen(_ context.Context, f *tickets.CloseSupportTicketFlow) error {
-	s, err := h.d.subject(f.Args.TicketID)
-	f.Continuation.Subject = s
-	return err
-}
-
-func (h genTickets) CloseTicket(_ context.Context, f *tickets.CloseSupportTicketFlow) error {
-	return h.d.close(f.Args.TicketID, string(f.Reason.CloseReason), f.Reason.Comment)
-}
-
-func (genTickets) NoSecrets(ctx context.Context, v string) error { return noSecrets(ctx, v) }
-
-// noSecrets is the example's comment validator, shared by both variants.
-var noSecrets = (&tickets.CloseSupportTicketImpl{}).NoSecrets
 
 // stats is what GET /stats of an instance answers.
 type stats struct {
@@ -125,7 +81,7 @@ func serve(variant string) int {
 	}
 	defer st.Close()
 	codec := seal.New(ring, seal.Options{})
-	d := &business{}
+	d := &benchtickets.Business{}
 	s := mcp.NewServer(&mcp.Implementation{Name: "loadtest-" + variant, Version: "test"}, nil)
 	switch variant {
 	case "generated":
@@ -134,9 +90,9 @@ func serve(variant string) int {
 			log.Error("engine", "error", err)
 			return 1
 		}
-		tickets.RegisterCloseSupportTicket(s, e, genTickets{d})
+		tickets.RegisterCloseSupportTicket(s, e, benchtickets.Generated{D: d})
 	case "handwritten":
-		h := &handtickets.Server{Audience: audience, Codec: codec, Business: d, NoSecrets: noSecrets, Store: st, Log: log}
+		h := &handtickets.Server{Audience: audience, Codec: codec, Business: d, NoSecrets: benchtickets.NoSecrets, Store: st, Log: log}
 		h.AddTo(s)
 	default:
 		log.Error("unknown variant", "variant", variant)
@@ -148,7 +104,7 @@ func serve(variant string) int {
 		if r.URL.Query().Has("gc") {
 			runtime.GC()
 		}
-		_ = json.NewEncoder(w).Encode(stats{Goroutines: runtime.NumGoroutine(), RSSBytes: rss(), Closed: d.closed.Load()})
+		_ = json.NewEncoder(w).Encode(stats{Goroutines: runtime.NumGoroutine(), RSSBytes: rss(), Closed: d.Closed.Load()})
 	})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

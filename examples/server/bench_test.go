@@ -24,6 +24,7 @@ import (
 	"github.com/mrtrgen/mrtrgen/examples/generated/customers"
 	"github.com/mrtrgen/mrtrgen/examples/generated/onboarding"
 	"github.com/mrtrgen/mrtrgen/examples/generated/tickets"
+	"github.com/mrtrgen/mrtrgen/examples/internal/benchtickets"
 	"github.com/mrtrgen/mrtrgen/examples/internal/handtickets"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
@@ -56,25 +57,25 @@ import (
 func BenchmarkRound(b *testing.B) {
 	variants := []struct {
 		name  string
-		serve func(*benchTickets) *mcp.Server
+		serve func(*benchtickets.Business) *mcp.Server
 	}{
 		{"baseline-handwritten-gosdk", handWrittenServer},
 		// The same hand-written tool with the records the engine keeps
 		// (handtickets' Store): the baseline of the generated round with
 		// a store, the same work on both sides.
-		{"baseline-handwritten-gosdk-store", func(d *benchTickets) *mcp.Server {
+		{"baseline-handwritten-gosdk-store", func(d *benchtickets.Business) *mcp.Server {
 			return handWrittenStoreServer(d, store.NewMemory(store.Options{}))
 		}},
-		{"generated-memory-store", func(d *benchTickets) *mcp.Server {
+		{"generated-memory-store", func(d *benchtickets.Business) *mcp.Server {
 			return generatedServer(d, store.NewMemory(store.Options{}))
 		}},
-		{"generated-no-store", func(d *benchTickets) *mcp.Server { return generatedServer(d, nil) }},
+		{"generated-no-store", func(d *benchtickets.Business) *mcp.Server { return generatedServer(d, nil) }},
 	}
 	for _, kind := range []string{"first", "final"} {
 		nsop := map[string]float64{}
 		for _, v := range variants {
 			b.Run(kind+"/"+v.name, func(b *testing.B) {
-				d := &benchTickets{}
+				d := &benchtickets.Business{}
 				cs := benchClient(b, v.serve(d))
 				if kind == "first" {
 					benchFirstRound(b, cs)
@@ -96,7 +97,7 @@ func BenchmarkRound(b *testing.B) {
 			calls := make([]func(i int), len(variants))
 			spent := make([]time.Duration, len(variants))
 			for v := range variants {
-				d := &benchTickets{}
+				d := &benchtickets.Business{}
 				cs := benchClient(b, variants[v].serve(d))
 				ctx := context.Background()
 				if kind == "first" {
@@ -178,10 +179,10 @@ func benchFirstRound(b *testing.B, cs *mcp.ClientSession) {
 // benchFinalRound answers b.N first rounds (each on a ticket of its own,
 // since the effect runs once per ticket), untimed, then times the final
 // rounds.
-func benchFinalRound(b *testing.B, cs *mcp.ClientSession, d *benchTickets) {
+func benchFinalRound(b *testing.B, cs *mcp.ClientSession, d *benchtickets.Business) {
 	ctx := context.Background()
 	finals := firstRounds(b, cs, b.N)
-	before := d.closed.Load()
+	before := d.Closed.Load()
 	b.ReportAllocs()
 	b.ResetTimer()
 	for _, p := range finals {
@@ -191,7 +192,7 @@ func benchFinalRound(b *testing.B, cs *mcp.ClientSession, d *benchTickets) {
 		}
 	}
 	b.StopTimer()
-	if n := d.closed.Load() - before; n != int64(b.N) {
+	if n := d.Closed.Load() - before; n != int64(b.N) {
 		b.Fatalf("%d tickets closed in %d final rounds", n, b.N)
 	}
 }
@@ -229,57 +230,17 @@ func benchCodec() *seal.Codec {
 	return seal.New(ring, seal.Options{})
 }
 
-// benchTickets is the business side both tools call: every ticket is open
-// and closing one is counted.
-type benchTickets struct{ closed atomic.Int64 }
-
-// Subject and Close serve the hand-written tool (handtickets.Business).
-func (d *benchTickets) Subject(id string) (string, error) { return d.subject(id) }
-func (d *benchTickets) Close(id, reason string, comment *string) error {
-	return d.close(id, reason, comment)
-}
-
-func (d *benchTickets) subject(id string) (string, error) {
-	if id == "" {
-		return "", mrtr.Reject("ticket %s does not exist", id)
-	}
-	return "Printer on floor 3 is jammed", nil
-}
-
-func (d *benchTickets) close(id, reason string, comment *string) error {
-	d.closed.Add(1)
-	return nil
-}
-
-// noSecrets is the example's comment validator, shared by both tools.
-var noSecrets = (&tickets.CloseSupportTicketImpl{}).NoSecrets
-
 // ---------------------------------------------------------------------------
-// The generated tool
+// The generated tool, on the business side both tools call (package
+// benchtickets, shared with examples/loadtest)
 
-type genTickets struct{ d *benchTickets }
-
-func (genTickets) Authorize(context.Context, *tickets.CloseSupportTicketFlow) error { return nil }
-
-func (h genTickets) TicketIsOpen(_ context.Context, f *tickets.CloseSupportTicketFlow) error {
-	s, err := h.d.subject(f.Args.TicketID)
-	f.Continuation.Subject = s
-	return err
-}
-
-func (h genTickets) CloseTicket(_ context.Context, f *tickets.CloseSupportTicketFlow) error {
-	return h.d.close(f.Args.TicketID, string(f.Reason.CloseReason), f.Reason.Comment)
-}
-
-func (genTickets) NoSecrets(ctx context.Context, v string) error { return noSecrets(ctx, v) }
-
-func generatedServer(d *benchTickets, st store.Store) *mcp.Server {
+func generatedServer(d *benchtickets.Business, st store.Store) *mcp.Server {
 	e, err := mrtr.NewEngine(mrtr.Config{Audience: benchAudience, Codec: benchCodec(), Store: st, Logger: quietLogger()})
 	if err != nil {
 		panic(err)
 	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "bench-generated", Version: "test"}, nil)
-	tickets.RegisterCloseSupportTicket(s, e, genTickets{d})
+	tickets.RegisterCloseSupportTicket(s, e, benchtickets.Generated{D: d})
 	return s
 }
 
@@ -288,7 +249,7 @@ func generatedServer(d *benchTickets, st store.Store) *mcp.Server {
 // alone for the same tool (package handtickets, shared with
 // examples/loadtest).
 
-func handWrittenServer(d *benchTickets) *mcp.Server {
+func handWrittenServer(d *benchtickets.Business) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "bench-handwritten", Version: "test"}, nil)
 	newHand(d).AddTo(s)
 	return s
@@ -297,7 +258,7 @@ func handWrittenServer(d *benchTickets) *mcp.Server {
 // handWrittenStoreServer is the hand-written tool keeping the engine's
 // round and effect records in st (handtickets' Store), as examples/loadtest
 // runs it.
-func handWrittenStoreServer(d *benchTickets, st store.Store) *mcp.Server {
+func handWrittenStoreServer(d *benchtickets.Business, st store.Store) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "bench-handwritten-store", Version: "test"}, nil)
 	h := newHand(d)
 	h.Store, h.Log = st, quietLogger()
@@ -307,8 +268,8 @@ func handWrittenStoreServer(d *benchTickets, st store.Store) *mcp.Server {
 
 // newHand is the hand-written tool on d, without records (see package
 // handtickets).
-func newHand(d *benchTickets) *handtickets.Server {
-	return &handtickets.Server{Audience: benchAudience, Codec: benchCodec(), Business: d, NoSecrets: noSecrets}
+func newHand(d *benchtickets.Business) *handtickets.Server {
+	return &handtickets.Server{Audience: benchAudience, Codec: benchCodec(), Business: d, NoSecrets: benchtickets.NoSecrets}
 }
 
 func quietLogger() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
@@ -456,7 +417,7 @@ func roundTripCases(data domain.Store) []roundTripCase {
 		// business operation id close-{ticketId}.
 		name: "operation-id",
 		run: func(tb testing.TB, e *mrtr.Engine, w *wire, i int) []int64 {
-			return workflowTrips(tb, e, tickets.NewCloseSupportTicketProgram(genTickets{&benchTickets{}}),
+			return workflowTrips(tb, e, tickets.NewCloseSupportTicketProgram(benchtickets.Generated{D: &benchtickets.Business{}}),
 				map[string]any{"ticketId": strconv.FormatInt(200000+ticketSeq.Add(1), 10)}, w)
 		},
 		// Round 2 claims the round record and the effect record in one
@@ -620,7 +581,7 @@ func BenchmarkFinalRoundStore(b *testing.B) {
 			}
 			data := domain.NewMemory()
 			b.Run("operation-id", func(b *testing.B) {
-				benchFinal(b, e, tickets.NewCloseSupportTicketProgram(genTickets{&benchTickets{}}), w, func() map[string]any {
+				benchFinal(b, e, tickets.NewCloseSupportTicketProgram(benchtickets.Generated{D: &benchtickets.Business{}}), w, func() map[string]any {
 					return map[string]any{"ticketId": strconv.FormatInt(300000+ticketSeq.Add(1), 10)}
 				}, 2)
 			})
@@ -655,7 +616,7 @@ func BenchmarkRoundInProcess(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		p := tickets.NewCloseSupportTicketProgram(genTickets{&benchTickets{}})
+		p := tickets.NewCloseSupportTicketProgram(benchtickets.Generated{D: &benchtickets.Business{}})
 		return func(id, state string) (*mcp.CallToolResult, error) {
 			// The same request the hand-written handler gets, made into
 			// what mrtr.AddTool gives Run.
@@ -679,7 +640,7 @@ func BenchmarkRoundInProcess(b *testing.B) {
 		}
 	}
 	hand := func(st store.Store) round {
-		h := newHand(&benchTickets{})
+		h := newHand(&benchtickets.Business{})
 		if st != nil {
 			h.Store, h.Log = st, quietLogger()
 		}
