@@ -4,13 +4,11 @@ package multiinstance
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
 	"math/rand/v2"
 	"net/url"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -543,7 +541,7 @@ func (r *faultRun) report(ctx context.Context, data domain.Store) {
 	}
 	errorsLogged := 0
 	for _, p := range r.f.all {
-		errorsLogged += len(logLevel(t, p.logPath, "ERROR"))
+		errorsLogged += len(logRecords(t, p.logPath, "level", "ERROR"))
 	}
 	ps := r.proxy.Stats()
 	store := strings.SplitN(r.f.storeURL, ":", 2)[0]
@@ -581,22 +579,6 @@ func describeRuns(evs []domain.EffectEvent) string {
 		}
 	}
 	return b.String()
-}
-
-// logLevel returns the JSON log records of a process at level.
-func logLevel(t *testing.T, path, level string) []map[string]any {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []map[string]any
-	for _, line := range strings.Split(string(b), "\n") {
-		var rec map[string]any
-		if json.Unmarshal([]byte(line), &rec) == nil && rec["level"] == level {
-			out = append(out, rec)
-		}
-	}
-	return out
 }
 
 // ---------------------------------------------------------------------------

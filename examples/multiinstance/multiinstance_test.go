@@ -379,8 +379,9 @@ func tail(path string) string {
 	return string(b)
 }
 
-// logRecords returns the JSON log records of a process whose msg is msg.
-func logRecords(t *testing.T, path, msg string) []map[string]any {
+// logRecords returns the JSON log records of a process whose field (msg,
+// level) is value.
+func logRecords(t *testing.T, path, field, value string) []map[string]any {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -389,7 +390,7 @@ func logRecords(t *testing.T, path, msg string) []map[string]any {
 	var out []map[string]any
 	for _, line := range strings.Split(string(b), "\n") {
 		var rec map[string]any
-		if json.Unmarshal([]byte(line), &rec) == nil && rec["msg"] == msg {
+		if json.Unmarshal([]byte(line), &rec) == nil && rec[field] == value {
 			out = append(out, rec)
 		}
 	}
@@ -669,7 +670,7 @@ func (r *run) rotate(p int) {
 		r.f.restart(i, r.rings[p], false)
 	}
 	for i := range 3 {
-		rec := logRecords(r.t, r.f.slots[i].logPath, "serving MCP")
+		rec := logRecords(r.t, r.f.slots[i].logPath, "msg", "serving MCP")
 		if len(rec) != 1 {
 			r.t.Fatalf("%s: %d 'serving MCP' records", r.f.slots[i].name, len(rec))
 		}
@@ -858,7 +859,7 @@ func (r *run) probeExpiry(ctx context.Context) {
 	}
 	for _, p := range late {
 		r.f.stop(p)
-		rejected := logRecords(r.t, p.logPath, "mrtr: requestState rejected")
+		rejected := logRecords(r.t, p.logPath, "msg", "mrtr: requestState rejected")
 		expired := 0
 		for _, rec := range rejected {
 			if rec["reason"] == "expired" {
