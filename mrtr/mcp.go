@@ -103,20 +103,13 @@ func AddPrompt[F any](s *mcp.Server, e *Engine, p Program[F]) {
 		}
 		ctx, endProgress := requestProgress(ctx, req.Session, req.Params.GetProgressToken())
 		defer endProgress()
-		reply, err := answer(ctx, e, p, req.Extra, args, req.Params.InputResponses, req.Params.RequestState,
-			clientCapabilities(req), req.ProtocolVersion(), req.Session)
+		reply, err := settled(answer(ctx, e, p, req.Extra, args, req.Params.InputResponses, req.Params.RequestState,
+			clientCapabilities(req), req.ProtocolVersion(), req.Session))
 		if err != nil {
 			return nil, err
 		}
 		if reply.NeedsInput() {
 			return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{}, InputRequests: reply.InputRequests, RequestState: reply.RequestState}, nil
-		}
-		switch reply.Final.Outcome {
-		case OutcomeSuccess:
-		case OutcomeInvalidArguments:
-			return nil, &jsonrpc.Error{Code: codeInvalidParams, Message: reply.Final.Text}
-		default:
-			return nil, &jsonrpc.Error{Code: -32000, Message: reply.Final.Text}
 		}
 		res := &mcp.GetPromptResult{Description: d.Description}
 		for _, m := range reply.Final.Messages {
@@ -137,6 +130,23 @@ func mustServe(e *Engine, d *mrtrimpl.Descriptor) {
 	if d.Storage == vocab.Reference && e.cfg.Store == nil {
 		panic(fmt.Sprintf("mrtr: %s keeps its continuation server-side and needs Config.Store", d.Name))
 	}
+}
+
+// settled passes on answer's reply and error for a prompt or a resource
+// read, but for a final reply that is not a success: that one is a
+// JSON-RPC error (-32602 for invalid arguments, -32000 otherwise) with the
+// reply's text.
+func settled(reply *Reply, err error) (*Reply, error) {
+	if err != nil || reply.NeedsInput() {
+		return reply, err
+	}
+	switch reply.Final.Outcome {
+	case OutcomeSuccess:
+		return reply, nil
+	case OutcomeInvalidArguments:
+		return nil, &jsonrpc.Error{Code: codeInvalidParams, Message: reply.Final.Text}
+	}
+	return nil, &jsonrpc.Error{Code: -32000, Message: reply.Final.Text}
 }
 
 // answer serves one tools/call or prompts/get of p: the engine's view of

@@ -63,20 +63,13 @@ func AddResource[F any](s *mcp.Server, e *Engine, p Program[F]) {
 		if err != nil {
 			return nil, err
 		}
-		reply, err := answer(ctx, e, p, req.Extra, args, req.Params.InputResponses, req.Params.RequestState,
-			req.ClientCapabilities(), req.ProtocolVersion(), req.Session)
+		reply, err := settled(answer(ctx, e, p, req.Extra, args, req.Params.InputResponses, req.Params.RequestState,
+			req.ClientCapabilities(), req.ProtocolVersion(), req.Session))
 		if err != nil {
 			return nil, err
 		}
 		if reply.NeedsInput() {
 			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{}, InputRequests: reply.InputRequests, RequestState: reply.RequestState}, nil
-		}
-		switch reply.Final.Outcome {
-		case OutcomeSuccess:
-		case OutcomeInvalidArguments:
-			return nil, &jsonrpc.Error{Code: codeInvalidParams, Message: reply.Final.Text}
-		default:
-			return nil, &jsonrpc.Error{Code: -32000, Message: reply.Final.Text}
 		}
 		res := &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{}}
 		for _, c := range reply.Final.Content {
