@@ -140,6 +140,20 @@ type durable struct {
 	deaf bool
 }
 
+// startHeld creates a task on A and runs its first step there in the
+// background, its effect held until d.fx.hold closes. It returns once the
+// effect is entered, with the task's id, the step, and where the run's
+// error goes.
+func (d *durable) startHeld(t *testing.T) (id string, s1 step, done <-chan error) {
+	d.fx.hold, d.fx.entered, d.fx.ended = make(chan struct{}), make(chan context.Context, 1), make(chan error, 1)
+	id = d.create(d.a, "x")
+	s1 = d.q.pop(t)
+	ran := make(chan error, 1)
+	go func() { ran <- d.a.w.run(s1) }()
+	<-d.fx.entered
+	return id, s1, ran
+}
+
 var salt = []byte("0123456789abcdef0123456789abcdef")
 
 func q(msg string) *mcp.ElicitParams {
@@ -293,12 +307,7 @@ func TestResumableAcrossInstances(t *testing.T) {
 
 func TestStoppedStepRunsAgainElsewhere(t *testing.T) {
 	d := newDurable(t, tasks.NewMemoryStore(nil), nil)
-	d.fx.hold, d.fx.entered, d.fx.ended = make(chan struct{}), make(chan context.Context, 1), make(chan error, 1)
-	id := d.create(d.a, "x")
-	s1 := d.q.pop(t)
-	done := make(chan error, 1)
-	go func() { done <- d.a.w.run(s1) }()
-	<-d.fx.entered
+	id, s1, done := d.startHeld(t)
 
 	// Busy: B may not run a step A holds.
 	if err := d.b.w.run(s1); !errors.Is(err, tasks.ErrStepBusy) {
@@ -357,13 +366,8 @@ func TestCancelWhileWaiting(t *testing.T) {
 // cancelled, not waiting with its cancel spent.
 func TestCancelRacingAsk(t *testing.T) {
 	d := newDurable(t, tasks.NewMemoryStore(nil), nil)
-	d.fx.hold, d.fx.entered, d.fx.ended = make(chan struct{}), make(chan context.Context, 1), make(chan error, 1)
 	d.deaf = true // the step ignores its context and ends with an ask
-	id := d.create(d.a, "x")
-	done := make(chan error, 1)
-	s1 := d.q.pop(t)
-	go func() { done <- d.a.w.run(s1) }()
-	<-d.fx.entered
+	id, _, done := d.startHeld(t)
 	d.b.ok(alice, "tasks/cancel", map[string]any{"taskId": id})
 	time.Sleep(30 * time.Millisecond) // a few polls: A has seen the flag
 	close(d.fx.hold)
@@ -380,12 +384,7 @@ func TestCancelRacingAsk(t *testing.T) {
 
 func TestCancelReachesRunningStep(t *testing.T) {
 	d := newDurable(t, tasks.NewMemoryStore(nil), nil)
-	d.fx.hold, d.fx.entered, d.fx.ended = make(chan struct{}), make(chan context.Context, 1), make(chan error, 1)
-	id := d.create(d.a, "x")
-	done := make(chan error, 1)
-	s1 := d.q.pop(t)
-	go func() { done <- d.a.w.run(s1) }()
-	<-d.fx.entered
+	id, _, done := d.startHeld(t)
 	// Cancelled on the other instance: A sees the flag within a poll
 	// interval and ends the effect's context.
 	d.b.ok(alice, "tasks/cancel", map[string]any{"taskId": id})
