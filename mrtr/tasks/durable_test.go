@@ -19,6 +19,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mrtrgen/mrtrgen/mrtr/internal/headeruser"
 	"github.com/mrtrgen/mrtrgen/mrtr/internal/taskrecording"
 	"github.com/mrtrgen/mrtrgen/mrtr/tasks"
 )
@@ -173,12 +174,7 @@ func (d *durable) instance(name string, sealer tasks.Sealer) *instance {
 	m, err := tasks.New(tasks.Config{
 		Store: d.store, Instance: name, Logger: quiet, PollInterval: 10 * time.Millisecond, PrincipalSalt: salt,
 		Executor: w, Sealer: sealer, SweepInterval: -1,
-		Authenticate: func(_ context.Context, extra *mcp.RequestExtra) (string, error) {
-			if extra == nil || extra.Header == nil {
-				return "", nil
-			}
-			return extra.Header.Get("X-User"), nil
-		},
+		Authenticate: headeruser.Authenticate,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mrtrgen/mrtrgen/mrtr/internal/headeruser"
 	"github.com/mrtrgen/mrtrgen/mrtr/tasks"
 	"github.com/mrtrgen/mrtrgen/mrtr/tasks/taskstest"
 )
@@ -41,13 +42,8 @@ func newLeaseInstance(t *testing.T, st tasks.Store, step tasks.StepFunc) *leaseI
 	t.Helper()
 	m, err := tasks.New(tasks.Config{Store: st, Executor: idleExecutor{}, PrincipalSalt: []byte("0123456789abcdef0123456789abcdef"),
 		SweepInterval: -1, StepLease: 300 * time.Millisecond, PollInterval: 50 * time.Millisecond,
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Authenticate: func(_ context.Context, e *mcp.RequestExtra) (string, error) {
-			if e == nil || e.Header == nil {
-				return "", nil
-			}
-			return e.Header.Get("X-User"), nil
-		}})
+		Logger:       slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Authenticate: headeruser.Authenticate})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mrtrgen/mrtrgen/mrtr/internal/headeruser"
 	"github.com/mrtrgen/mrtrgen/mrtr/tasks"
 )
 
@@ -69,13 +70,8 @@ func newInstance(t *testing.T, name string, store tasks.Store, salt []byte) *ins
 	t.Helper()
 	m, err := tasks.New(tasks.Config{
 		Store: store, Instance: name, PrincipalSalt: salt, PollInterval: pollInterval,
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Authenticate: func(_ context.Context, extra *mcp.RequestExtra) (string, error) {
-			if extra == nil || extra.Header == nil {
-				return "", nil
-			}
-			return extra.Header.Get("X-User"), nil
-		},
+		Logger:       slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Authenticate: headeruser.Authenticate,
 	})
 	if err != nil {
 		t.Fatal(err)
