@@ -100,10 +100,7 @@ SELECT g.open, (SELECT count(*) FROM d) FROM g`,
 
 // Apply implements store.Batcher.
 func (s *Store) Apply(ctx context.Context, ops []store.Op) ([]store.OpResult, error) {
-	if err := store.ValidateOps(ops); err != nil {
-		return nil, err
-	}
-	if err := s.begin(ctx); err != nil {
+	if err := s.begin(ctx, store.ValidateOps(ops)); err != nil {
 		return nil, err
 	}
 	results := make([]store.OpResult, len(ops))

@@ -29,7 +29,7 @@ func EffectTx(ctx context.Context) (pgx.Tx, error) {
 
 // BeginEffectTx implements store.TxBeginner.
 func (s *Store) BeginEffectTx(ctx context.Context) (store.EffectTx, error) {
-	if err := s.begin(ctx); err != nil {
+	if err := s.begin(ctx, nil); err != nil {
 		return nil, err
 	}
 	tx, err := s.pool.Begin(context.WithoutCancel(ctx))

@@ -37,6 +37,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/mrtrgen/mrtrgen/mrtr/internal/pgschema"
+	"github.com/mrtrgen/mrtrgen/mrtr/internal/storecall"
 	"github.com/mrtrgen/mrtrgen/mrtr/store"
 )
 
@@ -208,22 +209,15 @@ func DropTables(ctx context.Context, db Execer, prefix string) error {
 	return err
 }
 
-func (s *Store) begin(ctx context.Context) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if s.closed.Load() {
-		return store.ErrClosed
-	}
-	return nil
+// begin is what every call checks first (storecall.Begin): invalid, the
+// validation error of its arguments, then ctx, then whether s is closed.
+func (s *Store) begin(ctx context.Context, invalid error) error {
+	return storecall.Begin(ctx, invalid, &s.closed)
 }
 
 // Claim implements store.Store.
 func (s *Store) Claim(ctx context.Context, req store.ClaimRequest) (store.ClaimResult, error) {
-	if err := store.ValidateClaim(req); err != nil {
-		return store.ClaimResult{}, err
-	}
-	if err := s.begin(ctx); err != nil {
+	if err := s.begin(ctx, store.ValidateClaim(req)); err != nil {
 		return store.ClaimResult{}, err
 	}
 	for range claimRetries {
@@ -264,10 +258,7 @@ func (s *Store) Claim(ctx context.Context, req store.ClaimRequest) (store.ClaimR
 
 // Complete implements store.Store.
 func (s *Store) Complete(ctx context.Context, key, owner string, result []byte, retain time.Duration) error {
-	if err := store.ValidateComplete(key, owner, retain); err != nil {
-		return err
-	}
-	if err := s.begin(ctx); err != nil {
+	if err := s.begin(ctx, store.ValidateComplete(key, owner, retain)); err != nil {
 		return err
 	}
 	return s.complete(ctx, s.pool, key, owner, result, retain)
@@ -307,10 +298,7 @@ func (s *Store) complete(ctx context.Context, q querier, key, owner string, resu
 
 // Release implements store.Store.
 func (s *Store) Release(ctx context.Context, key, owner string) error {
-	if err := store.ValidateRelease(key, owner); err != nil {
-		return err
-	}
-	if err := s.begin(ctx); err != nil {
+	if err := s.begin(ctx, store.ValidateRelease(key, owner)); err != nil {
 		return err
 	}
 	_, err := s.pool.Exec(ctx, s.q.release, key, owner)
@@ -319,10 +307,7 @@ func (s *Store) Release(ctx context.Context, key, owner string) error {
 
 // PutState implements store.Store.
 func (s *Store) PutState(ctx context.Context, rec store.StateRecord, ttl time.Duration) error {
-	if err := store.ValidateState(rec, ttl); err != nil {
-		return err
-	}
-	if err := s.begin(ctx); err != nil {
+	if err := s.begin(ctx, store.ValidateState(rec, ttl)); err != nil {
 		return err
 	}
 	data := rec.Data
@@ -336,11 +321,8 @@ func (s *Store) PutState(ctx context.Context, rec store.StateRecord, ttl time.Du
 
 // GetState implements store.Store.
 func (s *Store) GetState(ctx context.Context, ref string) (store.StateRecord, error) {
-	if err := s.begin(ctx); err != nil {
+	if err := storecall.BeginRef(ctx, ref, &s.closed); err != nil {
 		return store.StateRecord{}, err
-	}
-	if !store.ValidRef(ref) {
-		return store.StateRecord{}, store.ErrNotFound
 	}
 	rec := store.StateRecord{Ref: ref}
 	err := s.pool.QueryRow(ctx, s.q.getState, ref, s.opts.Now()).
@@ -359,10 +341,7 @@ func (s *Store) GetState(ctx context.Context, ref string) (store.StateRecord, er
 
 // DeleteWorkflowStates implements store.Store.
 func (s *Store) DeleteWorkflowStates(ctx context.Context, workflow string) error {
-	if err := store.ValidateWorkflow(workflow); err != nil {
-		return err
-	}
-	if err := s.begin(ctx); err != nil {
+	if err := s.begin(ctx, store.ValidateWorkflow(workflow)); err != nil {
 		return err
 	}
 	_, err := s.pool.Exec(ctx, s.q.deleteWorkflow, workflow)
@@ -373,7 +352,7 @@ func (s *Store) DeleteWorkflowStates(ctx context.Context, workflow string) error
 // per statement and skips rows another transaction holds locked (they are
 // being revived, or swept by another instance).
 func (s *Store) Sweep(ctx context.Context) (int, error) {
-	if err := s.begin(ctx); err != nil {
+	if err := s.begin(ctx, nil); err != nil {
 		return 0, err
 	}
 	now := s.opts.Now()

@@ -80,10 +80,7 @@ return out
 // Apply implements store.Batcher: the whole batch is one script, one round
 // trip.
 func (s *Store) Apply(ctx context.Context, ops []store.Op) ([]store.OpResult, error) {
-	if err := store.ValidateOps(ops); err != nil {
-		return nil, err
-	}
-	if err := s.begin(ctx); err != nil {
+	if err := s.begin(ctx, store.ValidateOps(ops)); err != nil {
 		return nil, err
 	}
 	now := s.now()

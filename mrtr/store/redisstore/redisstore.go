@@ -48,6 +48,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/mrtrgen/mrtrgen/mrtr/internal/redisdb"
+	"github.com/mrtrgen/mrtrgen/mrtr/internal/storecall"
 	"github.com/mrtrgen/mrtrgen/mrtr/store"
 )
 
@@ -187,22 +188,15 @@ func ms(d time.Duration) int64 { return int64((d + time.Millisecond - 1) / time.
 
 func (s *Store) px(exp, now int64) string { return itoa(exp - now + ms(s.opts.Backstop)) }
 
-func (s *Store) begin(ctx context.Context) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if s.closed.Load() {
-		return store.ErrClosed
-	}
-	return nil
+// begin is what every call checks first (storecall.Begin): invalid, the
+// validation error of its arguments, then ctx, then whether s is closed.
+func (s *Store) begin(ctx context.Context, invalid error) error {
+	return storecall.Begin(ctx, invalid, &s.closed)
 }
 
 // Claim implements store.Store.
 func (s *Store) Claim(ctx context.Context, req store.ClaimRequest) (store.ClaimResult, error) {
-	if err := store.ValidateClaim(req); err != nil {
-		return store.ClaimResult{}, err
-	}
-	if err := s.begin(ctx); err != nil {
+	if err := s.begin(ctx, store.ValidateClaim(req)); err != nil {
 		return store.ClaimResult{}, err
 	}
 	now := s.now()
@@ -218,10 +212,7 @@ func (s *Store) Claim(ctx context.Context, req store.ClaimRequest) (store.ClaimR
 
 // Complete implements store.Store.
 func (s *Store) Complete(ctx context.Context, key, owner string, result []byte, retain time.Duration) error {
-	if err := store.ValidateComplete(key, owner, retain); err != nil {
-		return err
-	}
-	if err := s.begin(ctx); err != nil {
+	if err := s.begin(ctx, store.ValidateComplete(key, owner, retain)); err != nil {
 		return err
 	}
 	now := s.now()
@@ -242,10 +233,7 @@ func (s *Store) Complete(ctx context.Context, key, owner string, result []byte, 
 
 // Release implements store.Store.
 func (s *Store) Release(ctx context.Context, key, owner string) error {
-	if err := store.ValidateRelease(key, owner); err != nil {
-		return err
-	}
-	if err := s.begin(ctx); err != nil {
+	if err := s.begin(ctx, store.ValidateRelease(key, owner)); err != nil {
 		return err
 	}
 	return wrap("release", releaseScript.Run(ctx, s.rdb, []string{s.opKey(key), s.expKey}, owner).Err())
@@ -253,10 +241,7 @@ func (s *Store) Release(ctx context.Context, key, owner string) error {
 
 // PutState implements store.Store.
 func (s *Store) PutState(ctx context.Context, rec store.StateRecord, ttl time.Duration) error {
-	if err := store.ValidateState(rec, ttl); err != nil {
-		return err
-	}
-	if err := s.begin(ctx); err != nil {
+	if err := s.begin(ctx, store.ValidateState(rec, ttl)); err != nil {
 		return err
 	}
 	now := s.now()
@@ -273,11 +258,8 @@ func (s *Store) PutState(ctx context.Context, rec store.StateRecord, ttl time.Du
 
 // GetState implements store.Store.
 func (s *Store) GetState(ctx context.Context, ref string) (store.StateRecord, error) {
-	if err := s.begin(ctx); err != nil {
+	if err := storecall.BeginRef(ctx, ref, &s.closed); err != nil {
 		return store.StateRecord{}, err
-	}
-	if !store.ValidRef(ref) {
-		return store.StateRecord{}, store.ErrNotFound
 	}
 	v, err := s.rdb.HMGet(ctx, s.stateKey(ref), "wf", "sub", "pr", "data", "exp").Result()
 	if err != nil {
@@ -299,10 +281,7 @@ func (s *Store) GetState(ctx context.Context, ref string) (store.StateRecord, er
 
 // DeleteWorkflowStates implements store.Store.
 func (s *Store) DeleteWorkflowStates(ctx context.Context, workflow string) error {
-	if err := store.ValidateWorkflow(workflow); err != nil {
-		return err
-	}
-	if err := s.begin(ctx); err != nil {
+	if err := s.begin(ctx, store.ValidateWorkflow(workflow)); err != nil {
 		return err
 	}
 	err := deleteWorkflowScript.Run(ctx, s.rdb, []string{s.workflowKey(workflow), s.expKey},
@@ -314,7 +293,7 @@ func (s *Store) DeleteWorkflowStates(ctx context.Context, workflow string) error
 // expiry, at most 500 per script call, and drops index entries of keys
 // Redis already expired (those are not counted).
 func (s *Store) Sweep(ctx context.Context) (int, error) {
-	if err := s.begin(ctx); err != nil {
+	if err := s.begin(ctx, nil); err != nil {
 		return 0, err
 	}
 	now := itoa(s.now())
