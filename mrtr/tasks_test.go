@@ -55,6 +55,24 @@ func (c taskClient) call(method string, params map[string]any, tasksExt bool) (m
 	return cl.Call(method, params)
 }
 
+// serveDeploy serves the deploy tool on impl through e, as a task tool
+// ("ship") of tm, over HTTP until the test ends, then closes tm.
+func serveDeploy(t *testing.T, e *mrtr.Engine, tm *tasks.Manager, impl testprog.DeployHandler) taskClient {
+	s := mcp.NewServer(&mcp.Implementation{Name: "tasks-test", Version: "test"}, nil)
+	if err := tm.Install(s); err != nil {
+		t.Fatal(err)
+	}
+	mrtr.AddTool(s, e, withTask(t, testprog.NewDeployProgram(impl), "ship", false))
+	ts := httptest.NewServer(mrtr.Handler(s, nil))
+	t.Cleanup(func() {
+		ts.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = tm.Close(ctx)
+	})
+	return taskClient{t: t, url: ts.URL}
+}
+
 // A generated workflow declared long-running: its MRTR rounds run on
 // tools/call, the round that reaches the start state is answered with a
 // CreateTaskResult, and the effect runs inside the task, once, even when
@@ -71,20 +89,8 @@ func TestWorkflowAsTask(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := mcp.NewServer(&mcp.Implementation{Name: "tasks-test", Version: "test"}, nil)
-	if err := tm.Install(s); err != nil {
-		t.Fatal(err)
-	}
 	impl := &testprog.DeployImpl{}
-	mrtr.AddTool(s, e, withTask(t, testprog.NewDeployProgram(impl), "ship", false))
-	ts := httptest.NewServer(mrtr.Handler(s, nil))
-	t.Cleanup(func() {
-		ts.Close()
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = tm.Close(ctx)
-	})
-	c := taskClient{t: t, url: ts.URL}
+	c := serveDeploy(t, e, tm, impl)
 	args := map[string]any{"env": "staging"}
 
 	first, rerr := c.call("tools/call", map[string]any{"name": "deploy", "arguments": args}, true)
@@ -212,19 +218,7 @@ func newSealedTaskFleet(t *testing.T, storeA, shared tasks.Store, leaseA time.Du
 		if err != nil {
 			t.Fatal(err)
 		}
-		s := mcp.NewServer(&mcp.Implementation{Name: "tasks-test", Version: "test"}, nil)
-		if err := tm.Install(s); err != nil {
-			t.Fatal(err)
-		}
-		mrtr.AddTool(s, e, withTask(t, testprog.NewDeployProgram(fl.impl), "ship", false))
-		ts := httptest.NewServer(mrtr.Handler(s, nil))
-		t.Cleanup(func() {
-			ts.Close()
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			defer cancel()
-			_ = tm.Close(ctx)
-		})
-		return taskClient{t: t, url: ts.URL}, tm
+		return serveDeploy(t, e, tm, fl.impl), tm
 	}
 	fl.a, fl.ma = instance("a", storeA, leaseA)
 	fl.b, fl.mb = instance("b", shared, 0)
