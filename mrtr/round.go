@@ -337,6 +337,16 @@ func (rr *run[F]) openContinuation(ctx context.Context) (*Reply, error) {
 	return nil, nil
 }
 
+// unclaimed answers a round whose claim came back with the reply a
+// previous attempt stored (replayed) or with a store error.
+func (rr *run[F]) unclaimed(ctx context.Context, reply *Reply, err error) (*Reply, error) {
+	if reply != nil {
+		rr.rt.replayed = true
+		return rr.e.replay(rr.d, rr.caps, reply)
+	}
+	return rr.e.storeFailed(ctx, rr.rt, rr.d, err)
+}
+
 // claimRound takes the round record, or replays the reply a previous
 // attempt of the round stored, also after its token expired (the record
 // outlives it); an expired token starts nothing new.
@@ -349,13 +359,10 @@ func (rr *run[F]) claimRound(ctx context.Context) (*Reply, error) {
 		return rr.claimRoundWithState(ctx)
 	}
 	rec, reply, err := e.claimRound(ctx, rr.d, rr.env, rr.recordDigest, &rr.req, rr.inputs)
-	switch {
-	case reply != nil:
-		rr.rt.replayed = true
-		return e.replay(rr.d, rr.caps, reply)
-	case err != nil:
-		return e.storeFailed(ctx, rr.rt, rr.d, err)
-	case rr.expired != nil:
+	if reply != nil || err != nil {
+		return rr.unclaimed(ctx, reply, err)
+	}
+	if rr.expired != nil {
 		rec.abandon(ctx)
 		return nil, e.rejectState(ctx, rr.rt, rr.d, rr.expired)
 	}

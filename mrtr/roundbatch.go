@@ -352,12 +352,8 @@ func (rr *run[F]) claimRoundWithState(ctx context.Context) (*Reply, error) {
 		ops = append(ops, store.GetStateOp(rr.env.ref))
 	}
 	reply, res, err := rec.claimWith(ctx, ops...)
-	switch {
-	case reply != nil:
-		rr.rt.replayed = true
-		return e.replay(rr.d, rr.caps, reply)
-	case err != nil:
-		return e.storeFailed(ctx, rr.rt, rr.d, err)
+	if reply != nil || err != nil {
+		return rr.unclaimed(ctx, reply, err)
 	}
 	rr.rec = rec
 	if len(res) > 0 {
