@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/mrtrgen/mrtrgen/internal/plainjson"
 	"github.com/mrtrgen/mrtrgen/spec"
 	"github.com/mrtrgen/mrtrgen/vocab"
 )
@@ -38,7 +39,7 @@ func (ps properties) MarshalJSON() ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		v, err := marshalPlain(p.schema)
+		v, err := plainjson.Marshal(p.schema)
 		if err != nil {
 			return nil, err
 		}
@@ -48,18 +49,6 @@ func (ps properties) MarshalJSON() ([]byte, error) {
 	}
 	b.WriteByte('}')
 	return b.Bytes(), nil
-}
-
-// marshalPlain is json.Marshal without HTML escaping (schemas hold texts
-// with < > &, shown to people).
-func marshalPlain(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
 }
 
 // fieldTitle is the title a form shows for f: its own, or one made from its

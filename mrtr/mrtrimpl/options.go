@@ -1,12 +1,13 @@
 package mrtrimpl
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/mrtrgen/mrtrgen/internal/plainjson"
 )
 
 // Option is one choice a check discovered at run time: the value an answer
@@ -99,7 +100,7 @@ func OfferSchema(schema json.RawMessage, offers ...Offer) json.RawMessage {
 }
 
 func offerSchema(schema json.RawMessage, offers []Offer) (json.RawMessage, error) {
-	return editProperties(schema, marshalPlain, func(name string) func(map[string]any) {
+	return editProperties(schema, plainjson.Marshal, func(name string) func(map[string]any) {
 		j := slices.IndexFunc(offers, func(o Offer) bool { return o.Field == name })
 		if j < 0 {
 			return nil
@@ -120,18 +121,6 @@ func offerSchema(schema json.RawMessage, offers []Offer) (json.RawMessage, error
 			}
 		}
 	})
-}
-
-// marshalPlain is json.Marshal without HTML escaping: titles are shown to
-// people ("Smith & Sons").
-func marshalPlain(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
 }
 
 // CheckOptions adds the problems of a list of options a handler stored in
