@@ -145,3 +145,31 @@ func isBusy(err error) bool {
 	var se *sqlite.Error
 	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_BUSY
 }
+
+// Preparer prepares the statements of a store one after the other, until
+// one fails: after the first failure it prepares nothing and Err is that
+// failure.
+type Preparer struct {
+	ctx context.Context
+	err error
+}
+
+// NewPreparer returns a Preparer that prepares in ctx.
+func NewPreparer(ctx context.Context) *Preparer { return &Preparer{ctx: ctx} }
+
+// Prepare prepares q on db, or returns nil after an earlier failure or
+// when q fails.
+func (p *Preparer) Prepare(db *sql.DB, q string) *sql.Stmt {
+	if p.err != nil {
+		return nil
+	}
+	st, err := db.PrepareContext(p.ctx, q)
+	if err != nil {
+		p.err = err
+		return nil
+	}
+	return st
+}
+
+// Err is the first failure of Prepare, or nil.
+func (p *Preparer) Err() error { return p.err }

@@ -98,15 +98,8 @@ type stmts struct {
 }
 
 func (s *Store) prepare(ctx context.Context) error {
-	var err error
-	prep := func(db *sql.DB, q string) *sql.Stmt {
-		if err != nil {
-			return nil
-		}
-		var st *sql.Stmt
-		st, err = db.PrepareContext(ctx, q)
-		return st
-	}
+	p := sqlitedb.NewPreparer(ctx)
+	prep := p.Prepare
 	s.st = stmts{
 		claimSelect:    prep(s.w, s.q.claimSelect),
 		claimUpsert:    prep(s.w, s.q.claimUpsert),
@@ -124,7 +117,7 @@ func (s *Store) prepare(ctx context.Context) error {
 		releaseSavepoint:  prep(s.w, "RELEASE mrtr_write"),
 		rollbackSavepoint: prep(s.w, "ROLLBACK TO mrtr_write"),
 	}
-	return err
+	return p.Err()
 }
 
 func newQueries(p string) queries {

@@ -96,15 +96,8 @@ func schema(t string) []string {
 }
 
 func (s *Store) prepare(ctx context.Context, t string) error {
-	var err error
-	prep := func(db *sql.DB, q string) *sql.Stmt {
-		if err != nil {
-			return nil
-		}
-		var st *sql.Stmt
-		st, err = db.PrepareContext(ctx, q)
-		return st
-	}
+	p := sqlitedb.NewPreparer(ctx)
+	prep := p.Prepare
 	s.st = stmts{
 		// id, expires_at, data, now: take the id if it is free or its
 		// record has expired.
@@ -121,7 +114,7 @@ func (s *Store) prepare(ctx context.Context, t string) error {
 			(SELECT rowid FROM `+t+` WHERE expires_at <= ? LIMIT `+strconv.Itoa(sqlitedb.SweepBatch)+`)`),
 		get: prep(s.r, `SELECT data FROM `+t+` WHERE id = ? AND expires_at > ?`),
 	}
-	return err
+	return p.Err()
 }
 
 func withDefaults(opts Options) (Options, error) {
