@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mrtrgen/mrtrgen/internal/taskpoll"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/internal/taskrecording"
 	"github.com/mrtrgen/mrtrgen/mrtr/internal/testprog"
@@ -243,20 +244,13 @@ func (fl *taskFleet) start(t *testing.T) string {
 
 func waitTask(t *testing.T, c taskClient, id, want string) map[string]any {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
+	return taskpoll.Status(t, id, want, 5*time.Second, 10*time.Millisecond, func() map[string]any {
 		got, rerr := c.call("tasks/get", map[string]any{"taskId": id}, true)
 		if rerr != nil {
 			t.Fatal(rerr)
 		}
-		if got["status"] == want {
-			return got
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("task %s: %v, want %s", id, got, want)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return got
+	})
 }
 
 // tasks/cancel on another instance reaches the effect running on A through

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mrtrgen/mrtrgen/examples/domain"
+	"github.com/mrtrgen/mrtrgen/internal/taskpoll"
 	"github.com/mrtrgen/mrtrgen/mrtr/tasks"
 )
 
@@ -63,20 +64,13 @@ func rawCallAs(t *testing.T, url, method string, params map[string]any, user str
 
 func waitTask(t *testing.T, url, id, want string) map[string]any {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	return taskpoll.Status(t, id, want, 10*time.Second, 20*time.Millisecond, func() map[string]any {
 		got, e := rawCall(t, url, "tasks/get", map[string]any{"taskId": id})
 		if e != nil {
 			t.Fatalf("tasks/get: %v", e)
 		}
-		if got["status"] == want {
-			return got
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("task %s: %v, want status %s", id, got, want)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return got
+	})
 }
 
 // TestDeployReleaseAsTask: deploy_release confirms in an MRTR round, runs

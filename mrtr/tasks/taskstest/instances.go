@@ -11,6 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mrtrgen/mrtrgen/internal/taskpoll"
 	"github.com/mrtrgen/mrtrgen/mrtr/internal/headeruser"
 	"github.com/mrtrgen/mrtrgen/mrtr/tasks"
 )
@@ -146,15 +147,7 @@ func (in *instance) create(t *testing.T, tool string) string {
 // waitStatus polls tasks/get until the task has status want.
 func (in *instance) waitStatus(t *testing.T, id string, want tasks.Status) map[string]any {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		res := in.call(t, tasks.MethodGet, map[string]any{"taskId": id})
-		if res["status"] == string(want) {
-			return res
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("task %s: status %v, want %s", id, res["status"], want)
-		}
-		time.Sleep(pollInterval)
-	}
+	return taskpoll.Status(t, id, string(want), 10*time.Second, pollInterval, func() map[string]any {
+		return in.call(t, tasks.MethodGet, map[string]any{"taskId": id})
+	})
 }
