@@ -3,7 +3,6 @@ package generator_test
 import (
 	"bytes"
 	"flag"
-	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/mrtrgen/mrtrgen/generator"
+	"github.com/mrtrgen/mrtrgen/internal/testfiles"
 	"github.com/mrtrgen/mrtrgen/lint"
 	"github.com/mrtrgen/mrtrgen/spec"
 )
@@ -108,16 +108,9 @@ func generateCase(t testing.TB, c goldenCase) ([]generator.File, spec.Diagnostic
 func readTree(t testing.TB, dir string) map[string][]byte {
 	t.Helper()
 	out := map[string][]byte{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, err := filepath.Rel(dir, p)
-		if err != nil {
-			return err
-		}
+	err := testfiles.Walk(dir, func(rel, p string) error {
 		b, err := os.ReadFile(p)
-		out[filepath.ToSlash(rel)] = b
+		out[rel] = b
 		return err
 	})
 	if os.IsNotExist(err) {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mrtrgen/mrtrgen/generator"
+	"github.com/mrtrgen/mrtrgen/internal/testfiles"
 	"github.com/mrtrgen/mrtrgen/spec"
 )
 
@@ -182,20 +183,7 @@ func firstDiff(a, b []byte) string {
 }
 
 // twoTools is a spec of two tools generating next to it.
-const twoTools = `version: 1
-package: pair
-tools:
-  first_tool:
-    description: One.
-    initial: done
-    states:
-      done: {terminal: success, message: one}
-  second_tool:
-    description: Two.
-    initial: done
-    states:
-      done: {terminal: success, message: two}
-`
+const twoTools = testfiles.TwoTools
 
 // generateSpec loads the spec at path, which must load without errors
 // (it is not linted), and generates it.

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mrtrgen/mrtrgen/generator"
+	"github.com/mrtrgen/mrtrgen/internal/testfiles"
 	"github.com/mrtrgen/mrtrgen/spec"
 )
 
@@ -32,14 +32,7 @@ type treeFile struct {
 func snapshot(t *testing.T, dir string) tree {
 	t.Helper()
 	out := tree{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, err := filepath.Rel(dir, p)
-		if err != nil {
-			return err
-		}
+	err := testfiles.Walk(dir, func(rel, p string) error {
 		b, err := os.ReadFile(p)
 		if err != nil {
 			return err
@@ -48,7 +41,7 @@ func snapshot(t *testing.T, dir string) tree {
 		if err != nil {
 			return err
 		}
-		out[filepath.ToSlash(rel)] = treeFile{b, st.ModTime()}
+		out[rel] = treeFile{b, st.ModTime()}
 		return nil
 	})
 	if err != nil {
@@ -208,22 +201,6 @@ func goldenGenerated(t *testing.T, caseDir, dir, specPath string) {
 	}
 }
 
-// twoToolSpec generates next to itself.
-const twoToolSpec = `version: 1
-package: pair
-tools:
-  first_tool:
-    description: One.
-    initial: done
-    states:
-      done: {terminal: success, message: one}
-  second_tool:
-    description: Two.
-    initial: done
-    states:
-      done: {terminal: success, message: two}
-`
-
 func writeFile(t *testing.T, p, content string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -238,7 +215,7 @@ func writeFile(t *testing.T, p, content string) {
 func TestGenerateKeepsScaffolds(t *testing.T) {
 	dir := t.TempDir()
 	specPath := filepath.Join(dir, "pair.mrtr.yaml")
-	writeFile(t, specPath, twoToolSpec)
+	writeFile(t, specPath, testfiles.TwoTools)
 	code, out, errOut := run(t, "generate", specPath)
 	if code != ExitOK {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)
@@ -260,9 +237,9 @@ func TestGenerateKeepsScaffolds(t *testing.T) {
 	}
 	// Removing a tool deletes its generated files and says why; its
 	// scaffold stays.
-	first, _, ok := strings.Cut(twoToolSpec, "  second_tool:")
+	first, _, ok := strings.Cut(testfiles.TwoTools, "  second_tool:")
 	if !ok {
-		t.Fatal("twoToolSpec has no second_tool")
+		t.Fatal("testfiles.TwoTools has no second_tool")
 	}
 	writeFile(t, specPath, first)
 	code, out, _ = run(t, "generate", specPath)
@@ -287,7 +264,7 @@ func TestGenerateKeepsScaffolds(t *testing.T) {
 func TestCheck(t *testing.T) {
 	dir := t.TempDir()
 	specPath := filepath.Join(dir, "specs", "pair.mrtr.yaml")
-	writeFile(t, specPath, "output: ../gen\n"+twoToolSpec)
+	writeFile(t, specPath, "output: ../gen\n"+testfiles.TwoTools)
 	gen := filepath.Join(dir, "gen")
 
 	// Nothing generated yet: stale, and check writes nothing.
