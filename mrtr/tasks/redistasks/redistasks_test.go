@@ -9,6 +9,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/mrtrgen/mrtrgen/mrtr/internal/closetest"
 	"github.com/mrtrgen/mrtrgen/mrtr/store/redisstore"
 	"github.com/mrtrgen/mrtrgen/mrtr/store/storetest"
 	"github.com/mrtrgen/mrtrgen/mrtr/tasks"
@@ -195,11 +196,7 @@ func TestInstances(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Cleanup(func() {
-			if err := s.Close(); err != nil {
-				t.Error(err)
-			}
-		})
+		closetest.AtEnd(t, s)
 		return s
 	})
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mrtrgen/mrtrgen/mrtr/internal/closetest"
 	"github.com/mrtrgen/mrtrgen/mrtr/store"
 	"github.com/mrtrgen/mrtrgen/mrtr/store/sqlitestore"
 	"github.com/mrtrgen/mrtrgen/mrtr/tasks"
@@ -24,11 +25,7 @@ func open(t *testing.T, path string, now func() time.Time) *sqlitetasks.Store {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		if err := s.Close(); err != nil {
-			t.Error(err)
-		}
-	})
+	closetest.AtEnd(t, s)
 	return s
 }
 
