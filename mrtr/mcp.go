@@ -51,12 +51,7 @@ type Authenticator func(ctx context.Context, extra *mcp.RequestExtra) (string, e
 // engine itself asking them over the session (elicitation, sampling, roots)
 // until the workflow ends, so one call completes it.
 func AddTool[F any](s *mcp.Server, e *Engine, p Program[F]) {
-	d := p.Descriptor()
-	if d.Kind != vocab.KindTool {
-		panic(fmt.Sprintf("mrtr.AddTool: %s is a prompt; use AddPrompt", d.Name))
-	}
-	mustServe(e, d)
-	keepClientAnswers(s)
+	d := registered(s, e, p, vocab.KindTool, "mrtr.AddTool: %s is a prompt; use AddPrompt")
 	tool := &mcp.Tool{Name: d.Name, Title: d.Title, Description: d.Description, InputSchema: d.InputSchema}
 	if d.OutputSchema != nil {
 		tool.OutputSchema = d.OutputSchema
@@ -88,12 +83,7 @@ func AddTool[F any](s *mcp.Server, e *Engine, p Program[F]) {
 // carrying its message, and one whose arguments fail validation with
 // -32602 naming each problem: prompts/get has no error result.
 func AddPrompt[F any](s *mcp.Server, e *Engine, p Program[F]) {
-	d := p.Descriptor()
-	if d.Kind != vocab.KindPrompt {
-		panic(fmt.Sprintf("mrtr.AddPrompt: %s is a tool; use AddTool", d.Name))
-	}
-	mustServe(e, d)
-	keepClientAnswers(s)
+	d := registered(s, e, p, vocab.KindPrompt, "mrtr.AddPrompt: %s is a tool; use AddTool")
 	e.addCompleter(vocab.KindPrompt, d.Name, p)
 	prompt := &mcp.Prompt{Name: d.Name, Title: d.Title, Description: d.Description, Arguments: d.PromptArguments}
 	s.AddPrompt(prompt, func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
@@ -121,6 +111,20 @@ func AddPrompt[F any](s *mcp.Server, e *Engine, p Program[F]) {
 		}
 		return res, nil
 	})
+}
+
+// registered returns the descriptor of p, which AddTool or AddPrompt
+// registers on s as a kind: it panics with wrong (a format of the name)
+// for a program of another kind, and as mustServe for one e cannot serve;
+// it keeps the client answers of s (keepClientAnswers).
+func registered[F any](s *mcp.Server, e *Engine, p Program[F], kind vocab.Kind, wrong string) *mrtrimpl.Descriptor {
+	d := p.Descriptor()
+	if d.Kind != kind {
+		panic(fmt.Sprintf(wrong, d.Name))
+	}
+	mustServe(e, d)
+	keepClientAnswers(s)
+	return d
 }
 
 // mustServe refuses, at registration, a program the engine could not serve
