@@ -24,7 +24,6 @@ import (
 	"github.com/mrtrgen/mrtrgen/examples/domain/domainopen"
 	"github.com/mrtrgen/mrtrgen/internal/faultproxy"
 	"github.com/mrtrgen/mrtrgen/mrtr/seal"
-	"github.com/mrtrgen/mrtrgen/mrtr/store/storetest"
 )
 
 // The fault test (issue 10, "Done when"): what the runtime guarantees about
@@ -96,16 +95,10 @@ func TestFaults(t *testing.T) {
 	bin := buildServer(t)
 	t.Run("store-link", func(t *testing.T) {
 		t.Run("postgres", func(t *testing.T) {
-			base := storetest.PostgresURL(t)
-			prefix := storetest.UniqueName() + "_"
-			t.Cleanup(func() { dropPostgres(base, prefix) })
-			proveStoreFaults(t, bin, withPrefix(t, base, prefix))
+			proveStoreFaults(t, bin, freshPostgres(t))
 		})
 		t.Run("redis", func(t *testing.T) {
-			base := storetest.RedisURL(t)
-			prefix := storetest.UniqueName() + ":"
-			t.Cleanup(func() { dropRedis(base, prefix) })
-			proveStoreFaults(t, bin, withPrefix(t, base, prefix))
+			proveStoreFaults(t, bin, freshRedis(t))
 		})
 	})
 	t.Run("kill-mid-effect", func(t *testing.T) {
@@ -113,16 +106,10 @@ func TestFaults(t *testing.T) {
 			proveKillMidEffect(t, bin, "sqlite:"+filepath.Join(t.TempDir(), "fleet.db"))
 		})
 		t.Run("postgres", func(t *testing.T) {
-			base := storetest.PostgresURL(t)
-			prefix := storetest.UniqueName() + "_"
-			t.Cleanup(func() { dropPostgres(base, prefix) })
-			proveKillMidEffect(t, bin, withPrefix(t, base, prefix))
+			proveKillMidEffect(t, bin, freshPostgres(t))
 		})
 		t.Run("redis", func(t *testing.T) {
-			base := storetest.RedisURL(t)
-			prefix := storetest.UniqueName() + ":"
-			t.Cleanup(func() { dropRedis(base, prefix) })
-			proveKillMidEffect(t, bin, withPrefix(t, base, prefix))
+			proveKillMidEffect(t, bin, freshRedis(t))
 		})
 	})
 }

@@ -89,16 +89,10 @@ func TestMultiInstance(t *testing.T) {
 		proveFleet(t, bin, "sqlite:"+filepath.Join(t.TempDir(), "fleet.db"), n)
 	})
 	t.Run("postgres", func(t *testing.T) {
-		base := storetest.PostgresURL(t)
-		prefix := storetest.UniqueName() + "_"
-		t.Cleanup(func() { dropPostgres(base, prefix) })
-		proveFleet(t, bin, withPrefix(t, base, prefix), n)
+		proveFleet(t, bin, freshPostgres(t), n)
 	})
 	t.Run("redis", func(t *testing.T) {
-		base := storetest.RedisURL(t)
-		prefix := storetest.UniqueName() + ":"
-		t.Cleanup(func() { dropRedis(base, prefix) })
-		proveFleet(t, bin, withPrefix(t, base, prefix), n)
+		proveFleet(t, bin, freshRedis(t), n)
 	})
 }
 
@@ -1020,6 +1014,24 @@ func withPrefix(t *testing.T, u, prefix string) string {
 	q.Set(storeopen.PrefixParam, prefix)
 	p.RawQuery = q.Encode()
 	return p.String()
+}
+
+// freshPostgres is the URL of the test database under a new table prefix,
+// whose tables (and River jobs) are dropped when t ends.
+func freshPostgres(t *testing.T) string {
+	base := storetest.PostgresURL(t)
+	prefix := storetest.UniqueName() + "_"
+	t.Cleanup(func() { dropPostgres(base, prefix) })
+	return withPrefix(t, base, prefix)
+}
+
+// freshRedis is the URL of the test Redis under a new key prefix, whose
+// keys are deleted when t ends.
+func freshRedis(t *testing.T) string {
+	base := storetest.RedisURL(t)
+	prefix := storetest.UniqueName() + ":"
+	t.Cleanup(func() { dropRedis(base, prefix) })
+	return withPrefix(t, base, prefix)
 }
 
 func dropPostgres(base, prefix string) {

@@ -11,7 +11,6 @@ import (
 	"github.com/mrtrgen/mrtrgen/examples/domain"
 	"github.com/mrtrgen/mrtrgen/examples/domain/domainopen"
 	"github.com/mrtrgen/mrtrgen/mrtr/seal"
-	"github.com/mrtrgen/mrtrgen/mrtr/store/storetest"
 	"github.com/mrtrgen/mrtrgen/mrtr/tasks"
 	"github.com/mrtrgen/mrtrgen/mrtr/tasks/taskstest"
 )
@@ -53,10 +52,7 @@ const (
 
 func TestDurableTasks(t *testing.T) {
 	bin := buildServer(t)
-	base := storetest.PostgresURL(t)
-	prefix := storetest.UniqueName() + "_"
-	t.Cleanup(func() { dropPostgres(base, prefix) })
-	storeURL := withPrefix(t, base, prefix)
+	storeURL := freshPostgres(t)
 	data, err := domainopen.Open(context.Background(), storeURL)
 	if err != nil {
 		t.Fatal(err)
