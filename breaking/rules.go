@@ -3,6 +3,8 @@ package breaking
 import (
 	"slices"
 	"strings"
+
+	"github.com/mrtrgen/mrtrgen/internal/byid"
 )
 
 // Rule is one kind of breaking change: its id (stable: specs accept it by
@@ -28,14 +30,7 @@ type Rule struct {
 func Rules() []*Rule { return slices.Clone(registry) }
 
 // Lookup returns the rule with the given id, or nil.
-func Lookup(id string) *Rule {
-	for _, r := range registry {
-		if r.ID == id {
-			return r
-		}
-	}
-	return nil
-}
+func Lookup(id string) *Rule { return byid.Find(registry, id, func(r *Rule) string { return r.ID }) }
 
 var registry = slices.Concat(byID(continuationRules), byID(append(slices.Clone(clientRules), outputRule)), byID(behaviourRules), byID(infoRules))
 

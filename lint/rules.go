@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mrtrgen/mrtrgen/internal/byid"
 	"github.com/mrtrgen/mrtrgen/spec"
 	"github.com/mrtrgen/mrtrgen/vocab"
 )
@@ -40,14 +41,7 @@ func (r *Rule) Loader() bool { return r.loader }
 func Rules() []*Rule { return slices.Clone(registry) }
 
 // Lookup returns the rule with the given id, or nil.
-func Lookup(id string) *Rule {
-	for _, r := range registry {
-		if r.ID == id {
-			return r
-		}
-	}
-	return nil
-}
+func Lookup(id string) *Rule { return byid.Find(registry, id, func(r *Rule) string { return r.ID }) }
 
 var registry []*Rule
 
