@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mrtrgen/mrtrgen/mrtr/store"
+	"github.com/mrtrgen/mrtrgen/mrtr/internal/benchround"
 )
 
 // BenchmarkConcurrentClaimComplete is a final round's store work (Claim of
@@ -58,12 +58,7 @@ func benchConcurrentClaimComplete(b *testing.B, writers, groupLimit int) {
 			for i := next.Add(1); i <= int64(b.N); i = next.Add(1) {
 				start := time.Now()
 				key := fmt.Sprintf("op-%d", i)
-				r, err := s.Claim(ctx, store.ClaimRequest{Key: key, Fingerprint: fp, Owner: owner, Lease: time.Minute})
-				if err != nil || r.Status != store.Acquired {
-					b.Errorf("Claim = %v, %v", r.Status, err)
-					return
-				}
-				if err := s.Complete(ctx, key, owner, result, time.Hour); err != nil {
+				if err := benchround.Final(ctx, s, key, owner, fp, result); err != nil {
 					b.Error(err)
 					return
 				}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mrtrgen/mrtrgen/mrtr/internal/benchround"
 	"github.com/mrtrgen/mrtrgen/mrtr/store"
 )
 
@@ -46,12 +47,7 @@ func BenchClaimCompleteParallel(b *testing.B, s store.Store) {
 		owner := fmt.Sprintf("bench-%d", w)
 		for i := 0; pb.Next(); i++ {
 			key := fmt.Sprintf("%s/%d/op-%d", prefix, w, i)
-			r, err := s.Claim(ctx, store.ClaimRequest{Key: key, Fingerprint: fp, Owner: owner, Lease: time.Minute})
-			if err != nil || r.Status != store.Acquired {
-				b.Errorf("Claim = %v, %v", r.Status, err)
-				return
-			}
-			if err := s.Complete(ctx, key, owner, result, time.Hour); err != nil {
+			if err := benchround.Final(ctx, s, key, owner, fp, result); err != nil {
 				b.Error(err)
 				return
 			}
