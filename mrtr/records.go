@@ -116,7 +116,12 @@ func (h *leaseHolder) renew() {
 	defer close(h.done)
 	e, req := h.e, h.req
 	every, retry := max(req.Lease/3, time.Millisecond), max(req.Lease/20, time.Millisecond)
-	var t *time.Timer
+	var t *time.Timer // made at the first renewal's end
+	defer func() {
+		if t != nil {
+			t.Stop()
+		}
+	}()
 	failing := false
 	for {
 		if t != nil {
@@ -151,7 +156,6 @@ func (h *leaseHolder) renew() {
 		}
 		if t == nil {
 			t = time.NewTimer(next)
-			defer t.Stop()
 		} else {
 			t.Reset(next)
 		}
