@@ -117,16 +117,32 @@ func BenchmarkRound(b *testing.B) {
 					}
 				}
 			}
+			// Each round's time too: the median round is what a round
+			// costs when no other process on the machine cuts in, which
+			// the means (the load's spikes included) are not.
+			each := make([][]time.Duration, len(variants))
+			for v := range each {
+				each[v] = make([]time.Duration, 0, b.N)
+			}
 			b.ResetTimer()
 			for i := range b.N {
 				for k := range variants {
 					v := (i + k) % len(variants)
 					began := time.Now()
 					calls[v](i)
-					spent[v] += time.Since(began)
+					took := time.Since(began)
+					spent[v] += took
+					each[v] = append(each[v], took)
 				}
 			}
 			b.StopTimer()
+			p50 := make([]float64, len(variants))
+			for v := range each {
+				slices.Sort(each[v])
+				p50[v] = float64(each[v][len(each[v])/2])
+			}
+			b.ReportMetric(p50[2]/p50[1], "p50-generated/handwritten-store")
+			b.ReportMetric(p50[3]/p50[0], "p50-nostore/handwritten")
 			// In the order of variants: hand-written without and with
 			// records, generated with and without a store.
 			hand, handStore := float64(spent[0]), float64(spent[1])
