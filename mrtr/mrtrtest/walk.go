@@ -66,8 +66,15 @@ func (w *Walker[F]) descriptor() *mrtrimpl.Descriptor {
 // of the walk.
 func (w *Walker[F]) RejectAt(t *testing.T, walk string, arms ...Arms) {
 	t.Helper()
-	t.Run("at "+lastState(walk)+": answers to other states", func(t *testing.T) {
-		w.play(t, w.rejectPlan(t, w.descriptor(), walk, arms...))
+	w.playAt(t, walk, "answers to other states", w.rejectPlan, arms)
+}
+
+// playAt plays the plan made for walk as the subtest "at STATE: what",
+// STATE being where the walk ends.
+func (w *Walker[F]) playAt(t *testing.T, walk, what string, plan func(*testing.T, *mrtrimpl.Descriptor, string, ...Arms) plan, arms []Arms) {
+	t.Helper()
+	t.Run("at "+lastState(walk)+": "+what, func(t *testing.T) {
+		w.play(t, plan(t, w.descriptor(), walk, arms...))
 	})
 }
 
@@ -98,9 +105,7 @@ func (w *Walker[F]) rejectPlan(t *testing.T, d *mrtrimpl.Descriptor, walk string
 // confirmation the user has not been shown may not be taken.
 func (w *Walker[F]) ConfirmEarly(t *testing.T, walk string, arms ...Arms) {
 	t.Helper()
-	t.Run("at "+lastState(walk)+": confirmation before the gate was shown", func(t *testing.T) {
-		w.play(t, w.confirmEarlyPlan(t, w.descriptor(), walk, arms...))
-	})
+	w.playAt(t, walk, "confirmation before the gate was shown", w.confirmEarlyPlan, arms)
 }
 
 func (w *Walker[F]) confirmEarlyPlan(t *testing.T, d *mrtrimpl.Descriptor, walk string, arms ...Arms) plan {
