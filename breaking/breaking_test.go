@@ -76,6 +76,17 @@ func (fx fixture) compare(t testing.TB, newData []byte) []Finding {
 	return Compare(mustParse(t, "old.mrtr.yaml", fx.old), mustParse(t, "new.mrtr.yaml", newData))
 }
 
+// findings compares the fixture's old and new specs and reports it when
+// what is found is not what the fixture wants.
+func (fx fixture) findings(t testing.TB) []Finding {
+	t.Helper()
+	got := fx.compare(t, fx.new)
+	if !slices.Equal(short(got), fx.want) {
+		t.Errorf("got %q, want %q\n%s", short(got), fx.want, long(got))
+	}
+	return got
+}
+
 func short(fs []Finding) []string {
 	var out []string
 	for _, f := range fs {
@@ -96,10 +107,7 @@ func long(fs []Finding) string {
 func TestRuleFixtures(t *testing.T) {
 	for _, fx := range loadFixtures(t, "rules") {
 		t.Run(fx.name, func(t *testing.T) {
-			got := fx.compare(t, fx.new)
-			if !slices.Equal(short(got), fx.want) {
-				t.Errorf("got %q, want %q\n%s", short(got), fx.want, long(got))
-			}
+			got := fx.findings(t)
 			rule, _, _ := strings.Cut(fx.name, "--")
 			if !slices.Contains(rulesOf(got), rule) {
 				t.Errorf("the fixture of %s does not trip it", rule)
@@ -119,10 +127,7 @@ func TestRuleFixtures(t *testing.T) {
 func TestCompatibleFixtures(t *testing.T) {
 	for _, fx := range loadFixtures(t, "compatible") {
 		t.Run(fx.name, func(t *testing.T) {
-			got := fx.compare(t, fx.new)
-			if !slices.Equal(short(got), fx.want) {
-				t.Errorf("got %q, want %q\n%s", short(got), fx.want, long(got))
-			}
+			got := fx.findings(t)
 			for _, f := range got {
 				if f.Severity != Info {
 					t.Errorf("a compatible change is reported as %s:\n\t%s", f.Severity, f)
