@@ -81,6 +81,32 @@ func BenchmarkGenerateVsGofmt(b *testing.B) {
 	b.ReportMetric(float64(gen)/float64(fmtd), "generate/gofmt")
 }
 
+// BenchmarkGenerateParts times generate and gofmt of its output apart, on
+// 100 tools, for instruction counts (bench/instructions.sh runs one
+// sub-benchmark at two iteration counts on one P; setup cancels out):
+//
+//	GOGC=400 bash bench/instructions.sh ./generator 'BenchmarkGenerateParts/generate$' 1 2
+//	GOGC=400 bash bench/instructions.sh ./generator 'BenchmarkGenerateParts/gofmt$' 1 2
+func BenchmarkGenerateParts(b *testing.B) {
+	data := benchspec.Refunds(100)
+	b.Run("generate", func(b *testing.B) {
+		for b.Loop() {
+			generateAll(b, data)
+		}
+	})
+	b.Run("gofmt", func(b *testing.B) {
+		var goFiles [][]byte
+		for _, f := range generateAll(b, data) {
+			if strings.HasSuffix(f.Path, ".go") {
+				goFiles = append(goFiles, f.Content)
+			}
+		}
+		for b.Loop() {
+			gofmtAll(b, goFiles)
+		}
+	})
+}
+
 // gofmtAll formats srcs with go/format on every CPU.
 func gofmtAll(tb testing.TB, srcs [][]byte) {
 	next := make(chan []byte)
