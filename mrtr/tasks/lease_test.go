@@ -40,10 +40,19 @@ type leaseInstance struct {
 // tool "deploy" runs step.
 func newLeaseInstance(t *testing.T, st tasks.Store, step tasks.StepFunc) *leaseInstance {
 	t.Helper()
-	m, err := tasks.New(tasks.Config{Store: st, Executor: idleExecutor{}, PrincipalSalt: []byte("0123456789abcdef0123456789abcdef"),
+	m, cl := serveDeploy(t, tasks.Config{Store: st, Executor: idleExecutor{}, PrincipalSalt: []byte("0123456789abcdef0123456789abcdef"),
 		SweepInterval: -1, StepLease: 300 * time.Millisecond, PollInterval: 50 * time.Millisecond,
 		Logger:       slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Authenticate: headeruser.Authenticate})
+		Authenticate: headeruser.Authenticate}, step)
+	cl.Header.Set("X-User", "alice")
+	return &leaseInstance{m: m, cl: cl}
+}
+
+// serveDeploy is a manager made of cfg, serving over stateless HTTP a
+// resumable task tool "deploy" that runs step, and a client of it.
+func serveDeploy(t *testing.T, cfg tasks.Config, step tasks.StepFunc) (*tasks.Manager, *taskstest.Client) {
+	t.Helper()
+	m, err := tasks.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,9 +68,7 @@ func newLeaseInstance(t *testing.T, st tasks.Store, step tasks.StepFunc) *leaseI
 	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
 		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true}))
 	t.Cleanup(srv.Close)
-	cl := taskstest.NewClient(t, srv.URL)
-	cl.Header.Set("X-User", "alice")
-	return &leaseInstance{m: m, cl: cl}
+	return m, taskstest.NewClient(t, srv.URL)
 }
 
 func deployed(context.Context, tasks.StepInput) (tasks.StepEnd, error) {
@@ -175,24 +182,8 @@ func TestRetriedCancelAfterTheRunnerDied(t *testing.T) {
 func TestGetResumesAStrandedStep(t *testing.T) {
 	st := tasks.NewMemoryStore(nil)
 	enq := &countingExecutor{}
-	m, err := tasks.New(tasks.Config{Store: st, Executor: enq, PrincipalSalt: []byte("0123456789abcdef0123456789abcdef"),
-		SweepInterval: -1, StepLease: 200 * time.Millisecond, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = m.Close(context.Background()) })
-	s := mcp.NewServer(&mcp.Implementation{Name: "stranded", Version: "1"}, nil)
-	if err := m.Install(s); err != nil {
-		t.Fatal(err)
-	}
-	m.AddResumableTool(s, &mcp.Tool{Name: "deploy", InputSchema: map[string]any{"type": "object"}}, tasks.Required, tasks.ToolOptions{},
-		func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return tasks.StartResumable(ctx, func(string) ([]byte, error) { return []byte("checkpoint"), nil })
-		}, deployed)
-	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
-		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true}))
-	t.Cleanup(srv.Close)
-	cl := taskstest.NewClient(t, srv.URL)
+	_, cl := serveDeploy(t, tasks.Config{Store: st, Executor: enq, PrincipalSalt: []byte("0123456789abcdef0123456789abcdef"),
+		SweepInterval: -1, StepLease: 200 * time.Millisecond, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}, deployed)
 	id := cl.Tool("deploy", map[string]any{})["taskId"].(string)
 	if n := enq.count.Load(); n != 1 {
 		t.Fatalf("StartResumable enqueued %d times", n)
