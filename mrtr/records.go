@@ -7,7 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
+	"strconv"
 	"sync"
 	"time"
 
@@ -214,16 +214,23 @@ func (e *Engine) newRoundRecord(d *mrtrimpl.Descriptor, env *envelope, argsDiges
 	}
 	h := sha256.New()
 	h.Write(argsDigest[:])
-	for _, v := range []any{asked, inputs} {
-		b, err := json.Marshal(v)
-		if err != nil {
+	b, err := json.Marshal(asked)
+	if err != nil {
+		return nil, err
+	}
+	h.Write(b)
+	// The bytes json.Marshal writes for the inputs; most tools have none
+	// (a nil map is "null"), and these fingerprints must not change.
+	b = []byte("null")
+	if inputs != nil {
+		if b, err = json.Marshal(inputs); err != nil {
 			return nil, err
 		}
-		h.Write(b)
 	}
+	h.Write(b)
 	rr := &roundRecord{
 		e:      e,
-		key:    fmt.Sprintf("%s/%s/round/%s/%d", e.cfg.Audience, d.Subject(), env.workflowID(), env.round),
+		key:    e.cfg.Audience + "/" + d.Subject() + "/round/" + env.workflowID() + "/" + strconv.Itoa(env.round),
 		owner:  newOwner(),
 		retain: e.retention(d),
 	}

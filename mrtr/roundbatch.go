@@ -97,15 +97,20 @@ func (r *round) flush(ctx context.Context) {
 // batch did not finish, which the caller hands to writeLater. Writes go
 // through even when the client has left.
 func (e *Engine) writeNow(ctx context.Context, log *slog.Logger, writes []write, claims []store.Op) (claimed []store.OpResult, unfinished []write, err error) {
-	var ops []store.Op
+	n := 0
+	for _, w := range writes {
+		n += len(w.ops)
+	}
+	if n+len(claims) == 0 {
+		return nil, nil, nil
+	}
+	// One allocation: an Op is a few hundred bytes, and appending one
+	// write after another grew and copied the batch each time.
+	ops := make([]store.Op, 0, n+len(claims))
 	for _, w := range writes {
 		ops = append(ops, w.ops...)
 	}
-	n := len(ops)
 	ops = append(ops, claims...)
-	if len(ops) == 0 {
-		return nil, nil, nil
-	}
 	if len(writes) > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = detach(ctx)
@@ -190,7 +195,8 @@ func (e *Engine) writeLater(log *slog.Logger, writes []write, cause error) <-cha
 // is given back.
 func (rr *roundRecord) claimWith(ctx context.Context, ops ...store.Op) (*Reply, []store.OpResult, error) {
 	e := rr.e
-	batch := []store.Op{store.ClaimOp(rr.claim)}
+	batch := make([]store.Op, 1, 1+len(ops))
+	batch[0] = store.ClaimOp(rr.claim)
 	for _, op := range ops {
 		batch = append(batch, op.IfClaimed())
 	}
