@@ -38,6 +38,9 @@ type wireCapabilities struct {
 }
 
 func decodeCapabilities(m map[string]any) (*mcp.ClientCapabilities, bool) {
+	if c, ok := commonCapabilities(m); ok {
+		return c, true
+	}
 	// segmentio's encoder writes what encoding/json writes for the values
 	// a JSON decoder produces, several times faster; the decoder reads
 	// either the same (TestClientCapabilitiesAgreeWithTheSDK).
@@ -56,4 +59,59 @@ func decodeCapabilities(m map[string]any) (*mcp.ClientCapabilities, bool) {
 		caps.RootsV2, caps.Roots = w.Roots, *w.Roots
 	}
 	return &caps, true
+}
+
+// commonCapabilities reads the capabilities nearly every client declares,
+// elicitation (form, url) and roots (listChanged), straight from the
+// decoded map, as the JSON decoder would fill the struct; any other key or
+// type is left to the JSON route (false). Re-encoding the map and decoding
+// it again ran a JSON encoder and decoder on every round, code a round over
+// HTTP finds out of the CPU caches (docs/benchmarks.md, "cold code").
+func commonCapabilities(m map[string]any) (*mcp.ClientCapabilities, bool) {
+	caps := &mcp.ClientCapabilities{}
+	for k, v := range m {
+		if v == nil {
+			continue // null: the pointer stays nil
+		}
+		fields, ok := v.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		switch k {
+		case "elicitation":
+			e := &mcp.ElicitationCapabilities{}
+			for mode, v := range fields {
+				if v == nil {
+					continue
+				}
+				if _, ok := v.(map[string]any); !ok { // an object; its fields are ignored
+					return nil, false
+				}
+				switch mode {
+				case "form":
+					e.Form = &mcp.FormElicitationCapabilities{}
+				case "url":
+					e.URL = &mcp.URLElicitationCapabilities{}
+				default:
+					return nil, false
+				}
+			}
+			caps.Elicitation = e
+		case "roots":
+			r := &mcp.RootCapabilities{}
+			for name, v := range fields {
+				listChanged, isBool := v.(bool)
+				if name != "listChanged" || (v != nil && !isBool) {
+					return nil, false
+				}
+				r.ListChanged = listChanged
+			}
+			// As the SDK does: both roots fields say the same.
+			//lint:ignore SA1019 roots stays supported in SEP-2577's deprecation window; the runtime reads what clients declare
+			caps.RootsV2, caps.Roots.ListChanged = r, r.ListChanged
+		default:
+			return nil, false
+		}
+	}
+	return caps, true
 }

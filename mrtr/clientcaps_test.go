@@ -32,6 +32,20 @@ func TestClientCapabilitiesAgreeWithTheSDK(t *testing.T) {
 		`{"elicitation":[]}`,
 		`{"experimental":{"s":"<&>\u2028 \ud800 é","n":1e300,"m":-0.0000001,"i":12345678901234567890}}`,
 		"{\"experimental\":{\"bad\":\"\xff\xfe\"}}",
+		// The shapes commonCapabilities reads itself, and the ones next to
+		// them it leaves to the JSON route.
+		`{"elicitation":{"form":{}},"roots":{"listChanged":true}}`,
+		`{"elicitation":{"form":{"ignored":[1]},"url":null},"roots":{"listChanged":null}}`,
+		`{"elicitation":{"form":null,"url":{}},"roots":null}`,
+		`{"elicitation":{"form":"yes"}}`,
+		`{"elicitation":{"form":[]}}`,
+		`{"elicitation":{"other":{}}}`,
+		`{"elicitation":{"Form":{}}}`,
+		`{"elicitation":null,"roots":{"listChanged":false}}`,
+		`{"roots":{"listChanged":1}}`,
+		`{"roots":{"listChanged":true,"other":true}}`,
+		`{"roots":[]}`,
+		`{"elicitation":{},"experimental":{}}`,
 	} {
 		var m map[string]any
 		if err := json.Unmarshal([]byte(caps), &m); err != nil {
@@ -41,6 +55,16 @@ func TestClientCapabilitiesAgreeWithTheSDK(t *testing.T) {
 		want, got := req.ClientCapabilities(), clientCapabilities(req)
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: engine decodes %+v, the SDK %+v", caps, got, want)
+		}
+	}
+	// The capabilities most clients declare never take the JSON route.
+	for _, caps := range []map[string]any{
+		{},
+		{"elicitation": map[string]any{"form": map[string]any{}}, "roots": map[string]any{"listChanged": true}},
+		{"elicitation": map[string]any{"form": map[string]any{}, "url": map[string]any{}}},
+	} {
+		if _, ok := commonCapabilities(caps); !ok {
+			t.Errorf("%v: left to the JSON route", caps)
 		}
 	}
 	// No _meta, no session: none declared, as the SDK says.
@@ -77,6 +101,27 @@ func BenchmarkClientCapabilities(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			clientCapabilities(req)
+		}
+	})
+}
+
+// FuzzClientCapabilities: for any JSON object a client declares, the
+// engine reads the same capabilities as the SDK.
+func FuzzClientCapabilities(f *testing.F) {
+	for _, seed := range []string{
+		`{}`, `{"elicitation":{"form":{}},"roots":{"listChanged":true}}`, `{"elicitation":{"url":{"a":1}}}`,
+		`{"roots":{"listChanged":null}}`, `{"sampling":{"tools":{}}}`, `{"elicitation":{"form":0}}`,
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, caps string) {
+		var m map[string]any
+		if json.Unmarshal([]byte(caps), &m) != nil || m == nil {
+			return
+		}
+		req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "t", Meta: mcp.Meta{mcp.MetaKeyClientCapabilities: m}}}
+		if got, want := clientCapabilities(req), req.ClientCapabilities(); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: engine decodes %+v, the SDK %+v", caps, got, want)
 		}
 	})
 }
