@@ -196,5 +196,18 @@ func (e *Engine) principalHash(principal string) string {
 // detach returns a context for cleanup that must happen even when the
 // request's context was cancelled (releasing a claim), bounded in time.
 func detach(ctx context.Context) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	return context.WithTimeout(context.WithoutCancel(ctx), detachTimeout)
+}
+
+const detachTimeout = 5 * time.Second
+
+// detachForStore is detach for a context that only makes one store call:
+// the store gives that call Config.StoreTimeout (boundedStore), so when
+// StoreTimeout is within detach's bound the context needs no deadline,
+// and no timer, of its own.
+func (e *Engine) detachForStore(ctx context.Context) (context.Context, context.CancelFunc) {
+	if e.cfg.StoreTimeout <= detachTimeout {
+		return context.WithoutCancel(ctx), func() {}
+	}
+	return detach(ctx)
 }

@@ -113,7 +113,7 @@ func (e *Engine) writeNow(ctx context.Context, log *slog.Logger, writes []write,
 	ops = append(ops, claims...)
 	if len(writes) > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = detach(ctx)
+		ctx, cancel = e.detachForStore(ctx)
 		defer cancel()
 	}
 	res, err := e.apply(ctx, ops)
