@@ -620,8 +620,24 @@ func BenchmarkFinalRoundStore(b *testing.B) {
 // what the generated tool adds per round, without the SDK's JSON-RPC and
 // HTTP work that dominates BenchmarkRound.
 //
+// final-cold is the final round with the CPU caches emptied before each
+// round (untimed): what a round costs when the code and data it runs are
+// not in the cache, as over HTTP, where the transport, the JSON-RPC layer
+// and the client run between two rounds of the tool. The generated round
+// runs more code than the hand-written one (every step of the trust
+// boundary), and a cold round pays for each cache line of it: the gap of
+// final-cold, not of final, is the gap BenchmarkRound measures.
+// bench/coldmisses.sh counts its cache misses by package with cachegrind.
+//
 //	go test ./examples/server -run '^$' -bench BenchmarkRoundInProcess -benchmem
+//	go test ./examples/server -run '^$' -bench 'BenchmarkRoundInProcess/final-cold' -benchtime 2000x
 func BenchmarkRoundInProcess(b *testing.B) {
+	// Allocated first, onto pages fresh from the OS (zero, nothing to
+	// clear): allocated later, clearing it would count in some runs and not
+	// in others.
+	if evictionBuffer == nil {
+		evictionBuffer = make([]byte, 64<<20)
+	}
 	ctx := context.Background()
 	meta := mcp.Meta{mcp.MetaKeyClientCapabilities: map[string]any{"elicitation": map[string]any{}}}
 	args := func(id string) json.RawMessage { return json.RawMessage(`{"ticketId":"` + id + `"}`) }
@@ -677,15 +693,24 @@ func BenchmarkRoundInProcess(b *testing.B) {
 		{"generated-memory-store", func() round { return generated(store.NewMemory(store.Options{})) }},
 		{"generated-no-store", func() round { return generated(nil) }},
 	}
-	for _, kind := range []string{"first", "final"} {
+	for _, kind := range []string{"first", "final", "final-cold"} {
+		cold := kind == "final-cold"
 		for _, v := range variants {
 			b.Run(kind+"/"+v.name, func(b *testing.B) {
 				call := v.make()
-				ids := make([]string, b.N)
-				states := make([]string, b.N)
+				// A cold run prepares at least coldRounds final rounds, so
+				// that its setup is the same for any b.N up to that: the
+				// difference of two runs is then the rounds alone
+				// (bench/coldmisses.sh).
+				n := b.N
+				if cold {
+					n = max(n, coldRounds)
+				}
+				ids := make([]string, n)
+				states := make([]string, n)
 				for i := range ids {
 					ids[i] = "12345"
-					if kind == "final" {
+					if kind != "first" {
 						ids[i] = strconv.FormatInt(400000+ticketSeq.Add(1), 10)
 						res, err := call(ids[i], "")
 						if err != nil || res.RequestState == "" {
@@ -698,15 +723,38 @@ func BenchmarkRoundInProcess(b *testing.B) {
 				b.ResetTimer()
 				cpu := cpuTime()
 				for i := range b.N {
+					if cold {
+						b.StopTimer()
+						evictCaches()
+						b.StartTimer()
+					}
 					res, err := call(ids[i], states[i])
 					if err != nil || res.IsError || (res.RequestState != "") != (kind == "first") {
 						b.Fatalf("%s round: %+v, %v", kind, res, err)
 					}
 				}
-				if c := cpuTime(); c > 0 {
+				if c := cpuTime(); c > 0 && !cold { // a cold run's CPU time is mostly the eviction
 					b.ReportMetric(float64(c-cpu)/float64(b.N), "cpu-ns/op")
 				}
 			})
 		}
+	}
+}
+
+// coldRounds is the least number of final rounds a final-cold run
+// prepares.
+const coldRounds = 2600
+
+// evictionBuffer is larger than a core's caches many times over: writing
+// a byte of each of its cache lines leaves none of a round's code or data
+// in L1 or L2. BenchmarkRoundInProcess allocates it, not every test binary.
+var evictionBuffer []byte
+
+// evictCaches empties the CPU caches of what the last round touched.
+//
+//go:noinline
+func evictCaches() {
+	for i := 0; i < len(evictionBuffer); i += 64 {
+		evictionBuffer[i]++
 	}
 }
