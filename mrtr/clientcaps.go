@@ -98,6 +98,7 @@ func commonCapabilities(m map[string]any) (*mcp.ClientCapabilities, bool) {
 			}
 			caps.Elicitation = e
 		case "roots":
+			//lint:ignore SA1019 roots stays supported in SEP-2577's deprecation window; the runtime reads what clients declare
 			r := &mcp.RootCapabilities{}
 			for name, v := range fields {
 				listChanged, isBool := v.(bool)

@@ -1,6 +1,7 @@
 package mrtr
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/json"
 	"testing"
@@ -60,7 +61,7 @@ func TestRoundRecordNameAndFingerprint(t *testing.T) {
 		if want := "a/tools/call:close_ticket/round/ab010000000000000000000000000000/2"; rr.key != want || rr.claim.Key != want {
 			t.Errorf("%s: key %q, claim key %q, want %q", c.name, rr.key, rr.claim.Key, want)
 		}
-		if got, want := rr.claim.Fingerprint, fingerprint(c.want); string(got) != string(want) {
+		if got, want := rr.claim.Fingerprint, fingerprint(c.want); !bytes.Equal(got, want) {
 			t.Errorf("%s: fingerprint %x, want %x", c.name, got, want)
 		}
 	}
