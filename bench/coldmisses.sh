@@ -8,7 +8,7 @@
 # the machine. Each variant runs twice (N1 and N2 rounds, the same setup);
 # bench/cgdiff divides the difference.
 #
-#   bash bench/coldmisses.sh [STORE [N1 N2]]
+#   bash bench/coldmisses.sh [STORE [N1 N2]]     (TOP=K lists K functions; default 40)
 #
 # STORE is "store" (default: generated-memory-store against
 # baseline-handwritten-gosdk-store) or "no-store" (generated-no-store
@@ -34,5 +34,5 @@ count() { # variant rounds
 count "$a" "$n1" & count "$a" "$n2" & wait
 count "$b" "$n1" & count "$b" "$n2" & wait
 echo "A = $a, B = $b (cold final rounds $n1 and $n2)"
-(cd bench && go run ./cgdiff -n1 "$n1" -n2 "$n2" -exclude 'evictCaches' \
+(cd bench && go run ./cgdiff -n1 "$n1" -n2 "$n2" -top "${TOP:-40}" -exclude 'evictCaches' \
   "$dir/$a-$n1.out" "$dir/$a-$n2.out" "$dir/$b-$n1.out" "$dir/$b-$n2.out")

@@ -187,10 +187,10 @@ func report(w io.Writer, a, b map[string]cost, top int) {
 			}
 		}
 	}
-	fmt.Fprintf(w, "per operation: last-level cache misses A, B, A-B (of which code) | instructions A, B\n")
+	fmt.Fprintf(w, "per operation: last-level cache misses A, B, A-B (of which code) | instructions A, B | name\n")
 	line := func(name string, r *row) {
-		fmt.Fprintf(w, "%-56.56s %7.0f %7.0f %+7.0f (%+6.0f) | %8.0f %8.0f\n", name, r.a.llMisses, r.b.llMisses,
-			r.a.llMisses-r.b.llMisses, r.a.codeMisses-r.b.codeMisses, r.a.ir, r.b.ir)
+		fmt.Fprintf(w, "%7.0f %7.0f %+7.0f (%+6.0f) | %8.0f %8.0f | %s\n", r.a.llMisses, r.b.llMisses,
+			r.a.llMisses-r.b.llMisses, r.a.codeMisses-r.b.codeMisses, r.a.ir, r.b.ir, name)
 	}
 	line("total", &total)
 	table := func(title string, rows map[string]*row, limit int) {
