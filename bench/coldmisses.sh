@@ -31,8 +31,15 @@ count() { # variant rounds
     "$dir/server.test" -test.run='^$' -test.bench="BenchmarkRoundInProcess/final-cold/$1\$" \
     -test.benchtime="$2"x -test.count=1 >"$dir/$1-$2.log" 2>&1) || { cat "$dir/$1-$2.log" >&2; exit 1; }
 }
-count "$a" "$n1" & count "$a" "$n2" & wait
-count "$b" "$n1" & count "$b" "$n2" & wait
+# Two at a time; a failed run (a b.Fatal, valgrind refusing) stops the
+# script before cgdiff reads its output.
+pair() {
+  count "$1" "$n1" & local p1=$!
+  count "$1" "$n2" & local p2=$!
+  wait "$p1" && wait "$p2"
+}
+pair "$a"
+pair "$b"
 echo "A = $a, B = $b (cold final rounds $n1 and $n2)"
 (cd bench && go run ./cgdiff -n1 "$n1" -n2 "$n2" -top "${TOP:-40}" -exclude 'evictCaches' \
   "$dir/$a-$n1.out" "$dir/$a-$n2.out" "$dir/$b-$n1.out" "$dir/$b-$n2.out")

@@ -63,10 +63,11 @@ func decodeCapabilities(m map[string]any) (*mcp.ClientCapabilities, bool) {
 
 // commonCapabilities reads the capabilities nearly every client declares,
 // elicitation (form, url) and roots (listChanged), straight from the
-// decoded map, as the JSON decoder would fill the struct; any other key or
-// type is left to the JSON route (false). Re-encoding the map and decoding
-// it again ran a JSON encoder and decoder on every round, code a round over
-// HTTP finds out of the CPU caches (docs/benchmarks.md, "cold code").
+// decoded map, as the JSON decoder would fill the struct; any other key,
+// type or content is left to the JSON route (false). Re-encoding the map
+// and decoding it again ran a JSON encoder and decoder on every round, code
+// a round over HTTP finds out of the CPU caches (docs/benchmarks.md, "cold
+// code"). A nil map, typed or not, is JSON's null, as the encoder writes it.
 func commonCapabilities(m map[string]any) (*mcp.ClientCapabilities, bool) {
 	caps := &mcp.ClientCapabilities{}
 	for k, v := range m {
@@ -77,6 +78,9 @@ func commonCapabilities(m map[string]any) (*mcp.ClientCapabilities, bool) {
 		if !ok {
 			return nil, false
 		}
+		if fields == nil {
+			continue // a nil map: null
+		}
 		switch k {
 		case "elicitation":
 			e := &mcp.ElicitationCapabilities{}
@@ -84,8 +88,15 @@ func commonCapabilities(m map[string]any) (*mcp.ClientCapabilities, bool) {
 				if v == nil {
 					continue
 				}
-				if _, ok := v.(map[string]any); !ok { // an object; its fields are ignored
+				// An empty object, as clients send it. Anything in it is
+				// left to the JSON route, which also fails on what it
+				// cannot encode (a NaN, a channel put there in process).
+				obj, ok := v.(map[string]any)
+				if !ok || len(obj) > 0 {
 					return nil, false
+				}
+				if obj == nil {
+					continue // a nil map: null
 				}
 				switch mode {
 				case "form":

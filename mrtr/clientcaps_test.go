@@ -2,6 +2,7 @@ package mrtr
 
 import (
 	"encoding/json"
+	"math"
 	"reflect"
 	"testing"
 
@@ -55,6 +56,22 @@ func TestClientCapabilitiesAgreeWithTheSDK(t *testing.T) {
 		want, got := req.ClientCapabilities(), clientCapabilities(req)
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: engine decodes %+v, the SDK %+v", caps, got, want)
+		}
+	}
+	// Maps built in process, which no JSON decoder produces: typed nil maps
+	// (JSON's null to the encoder) and values the encoder refuses.
+	for name, m := range map[string]map[string]any{
+		"nil elicitation":     {"elicitation": map[string]any(nil)},
+		"nil roots":           {"roots": map[string]any(nil), "elicitation": map[string]any{}},
+		"nil form":            {"elicitation": map[string]any{"form": map[string]any(nil), "url": map[string]any{}}},
+		"NaN in form":         {"elicitation": map[string]any{"form": map[string]any{"x": math.NaN()}}},
+		"channel in url":      {"elicitation": map[string]any{"url": map[string]any{"c": make(chan int)}}},
+		"func in roots":       {"roots": map[string]any{"listChanged": func() {}}},
+		"typed bool in roots": {"roots": map[string]any{"listChanged": true}},
+	} {
+		req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "t", Meta: mcp.Meta{mcp.MetaKeyClientCapabilities: m}}}
+		if got, want := clientCapabilities(req), req.ClientCapabilities(); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: engine decodes %+v, the SDK %+v", name, got, want)
 		}
 	}
 	// The capabilities most clients declare never take the JSON route.

@@ -32,16 +32,14 @@ func TestRoundRecordNameAndFingerprint(t *testing.T) {
 		"unasked":    &mcp.ElicitResult{Action: "decline"}, // nobody asked it: ignored
 	}}
 	// What the fingerprint has always covered: the arguments digest, the
-	// answers to the requests sent (as encoding/json writes them), then the
-	// up-front inputs ("null" when there are none).
+	// answers to the requests sent (the bytes encoding/json writes for them,
+	// here as a literal, so that an SDK or Go upgrade that wrote other bytes
+	// fails this test), then the up-front inputs ("null" when there are
+	// none).
 	fingerprint := func(inputs string) []byte {
-		asked, err := json.Marshal(map[string]any{"reason": answer})
-		if err != nil {
-			t.Fatal(err)
-		}
 		h := sha256.New()
 		h.Write(argsDigest[:])
-		h.Write(asked)
+		h.Write([]byte(`{"reason":{"action":"accept","content":{"closeReason":"resolved"}}}`))
 		h.Write([]byte(inputs))
 		return h.Sum(nil)
 	}

@@ -150,8 +150,16 @@ func perOp(short, long map[string]cost, n float64, skip func(string) bool) map[s
 }
 
 // pkg is the package a function symbol belongs to, with the runtime's
-// internal packages counted as the runtime.
+// internal packages, and assembly and C symbols (no package: memeqbody,
+// gcWriteBarrier, libc), counted as the runtime. A generated equality or
+// hash function (type:.eq.PKG.T) counts in PKG.
 func pkg(fn string) string {
+	for _, prefix := range []string{"type:.eq.", "type:.hash."} {
+		fn = strings.TrimPrefix(fn, prefix)
+	}
+	if !strings.Contains(fn, ".") {
+		return "runtime"
+	}
 	head := fn // the path and name, without type arguments or a receiver
 	if i := strings.IndexAny(fn, "[("); i >= 0 {
 		head = fn[:i]
@@ -161,7 +169,7 @@ func pkg(fn string) string {
 	if dot := strings.Index(head[slash+1:], "."); dot >= 0 {
 		p = head[:slash+1+dot]
 	}
-	if p == "runtime" || strings.HasPrefix(p, "internal/runtime") || p == "aeshashbody" || p == "memeqbody" {
+	if p == "runtime" || strings.HasPrefix(p, "internal/runtime") {
 		return "runtime"
 	}
 	return p
