@@ -56,9 +56,10 @@ type Descriptor struct {
 
 // TaskInfo is how a long-running tool runs as a task (spec: task).
 type TaskInfo struct {
-	// Required: only as a task (a client without the extension gets
-	// -32021); otherwise as a task when the client declared the
-	// extension and in its rounds otherwise.
+	// Required: only as a task (a client without the extension, or on a
+	// protocol older than 2026-07-28, gets -32021); otherwise as a task
+	// when a 2026-07-28 client declared the extension and in its rounds
+	// otherwise.
 	Required bool
 	// Start is the state the task starts at; the rounds before it are MRTR
 	// rounds of tools/call.

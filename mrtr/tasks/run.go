@@ -311,7 +311,8 @@ func (r *Run) SetStatusMessage(ctx context.Context, msg string) error {
 }
 
 // Negotiated reports whether ctx is a round of a task tool whose client
-// declared the extension: Start would create a task.
+// declared the extension on protocol 2026-07-28 or later: Start would
+// create a task.
 func Negotiated(ctx context.Context) bool {
 	slot, _ := ctx.Value(startKey{}).(*startSlot)
 	return slot != nil && slot.negotiated

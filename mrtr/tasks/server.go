@@ -251,12 +251,13 @@ func (m *Manager) Close(ctx context.Context) error {
 }
 
 // Install adds the extension to s: the capability under
-// capabilities.extensions of server/discover and initialize results, the
-// methods tasks/get, tasks/update and tasks/cancel (gated on the client
-// declaring the extension, -32021 otherwise; Mcp-Name checked against the
-// task id, -32020), and the tools/call middleware that turns a round of a
-// task tool that called Start into a CreateTaskResult. Install s once
-// before registering task tools with AddTool.
+// capabilities.extensions of server/discover results and of initialize
+// results of 2026-07-28 and later, the methods tasks/get, tasks/update and
+// tasks/cancel (gated on the client declaring the extension on protocol
+// 2026-07-28 or later, -32021 otherwise; Mcp-Name checked against the task
+// id, -32020), and the tools/call middleware that turns a round of a task
+// tool that called Start into a CreateTaskResult. Install s once before
+// registering task tools with AddTool.
 func (m *Manager) Install(s *mcp.Server) error {
 	m.mu.Lock()
 	if _, ok := m.tools[s]; ok {
@@ -346,24 +347,48 @@ type capsRequest interface {
 	ClientCapabilities() *mcp.ClientCapabilities
 }
 
-func declared(req mcp.Request) bool {
-	cr, ok := req.(capsRequest)
-	if !ok {
-		return false
+type versionRequest interface {
+	ProtocolVersion() string
+}
+
+// negotiated reports whether req may use the extension: it declares it,
+// and it is a request of an era that has it (2026-07-28 and later; the
+// version of its _meta, or of its session's initialize). An older session
+// that declares it anyway (the Inspector's legacy mode does, next to the
+// 2025-11-25 tasks capability) cannot read a flat resultType "task" nor
+// call tasks/*: to its era the extension is not there. era is the
+// request's protocol version ("" when it has none).
+func negotiated(req mcp.Request) (ok bool, era string) {
+	if vr, isVR := req.(versionRequest); isVR {
+		era = vr.ProtocolVersion()
+	}
+	cr, isCR := req.(capsRequest)
+	if !isCR {
+		return false, era
 	}
 	c := cr.ClientCapabilities()
 	if c == nil || c.Extensions == nil {
-		return false
+		return false, era
 	}
 	_, ok = c.Extensions[ExtensionID]
-	return ok
+	return ok && hasExtension(era), era
 }
 
-func missingCapability() error {
+// hasExtension reports whether protocol version era has the extension.
+func hasExtension(era string) bool { return era >= protocolTasks }
+
+// missingCapability is -32021 with data.requiredCapabilities naming the
+// extension; for a request of an older era, the message says the
+// extension needs 2026-07-28 (declaring it there is not enough).
+func missingCapability(era string) error {
 	data, _ := json.Marshal(map[string]any{
 		"requiredCapabilities": map[string]any{"extensions": map[string]any{ExtensionID: map[string]any{}}},
 	})
-	return &jsonrpc.Error{Code: codeMissingCapabilities, Message: "the client did not declare the " + ExtensionID + " extension", Data: data}
+	msg := "the client did not declare the " + ExtensionID + " extension"
+	if era != "" && !hasExtension(era) {
+		msg = "the " + ExtensionID + " extension needs protocol " + protocolTasks + " or later; this request is on " + era
+	}
+	return &jsonrpc.Error{Code: codeMissingCapabilities, Message: msg, Data: data}
 }
 
 func (m *Manager) middleware(s *mcp.Server) mcp.Middleware {
@@ -377,8 +402,8 @@ func (m *Manager) middleware(s *mcp.Server) mcp.Middleware {
 				}
 				return res, err
 			case MethodGet, MethodUpdate, MethodCancel:
-				if !declared(req) {
-					return nil, missingCapability()
+				if ok, era := negotiated(req); !ok {
+					return nil, missingCapability(era)
 				}
 				if err := checkNameHeader(req); err != nil {
 					return nil, err
@@ -393,9 +418,9 @@ func (m *Manager) middleware(s *mcp.Server) mcp.Middleware {
 				if entry == nil {
 					break
 				}
-				negotiated := declared(req)
+				negotiated, era := negotiated(req)
 				if !negotiated && entry.support == Required {
-					return nil, missingCapability()
+					return nil, missingCapability(era)
 				}
 				principal, err := m.cfg.Authenticate(ctx, req.GetExtra())
 				if err != nil {
@@ -416,12 +441,18 @@ func (m *Manager) middleware(s *mcp.Server) mcp.Middleware {
 	}
 }
 
+// advertise adds the extension to the capabilities of a server/discover
+// result, and of an initialize result that negotiated an era that has it:
+// a 2025-11-25 session is offered only what it can use.
 func advertise(res mcp.Result) {
 	var caps **mcp.ServerCapabilities
 	switch r := res.(type) {
 	case *mcp.DiscoverResult:
 		caps = &r.Capabilities
 	case *mcp.InitializeResult:
+		if !hasExtension(r.ProtocolVersion) {
+			return
+		}
 		caps = &r.Capabilities
 	default:
 		return
@@ -441,7 +472,7 @@ func checkNameHeader(req mcp.Request) error {
 	if extra == nil || extra.Header == nil {
 		return nil // not HTTP
 	}
-	if v := extra.Header.Get(headerProtocol); v == "" || v < "2026-07-28" {
+	if v := extra.Header.Get(headerProtocol); v == "" || v < protocolTasks {
 		return nil
 	}
 	id, ok := taskIDOf(req.GetParams())

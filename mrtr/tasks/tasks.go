@@ -55,6 +55,7 @@ const (
 	metaClientCapabilities   = "io.modelcontextprotocol/clientCapabilities"
 	headerName               = "Mcp-Name"
 	headerProtocol           = "Mcp-Protocol-Version"
+	protocolTasks            = "2026-07-28" // the first revision with the extension
 	resultTypeTask           = "task"
 	resultTypeComplete       = "complete"
 	minEntropyBytes          = 16 // 128 bits
@@ -71,10 +72,13 @@ type Support int
 
 const (
 	// Optional: the tool runs as a task when the client declared the
-	// extension, synchronously otherwise.
+	// extension on a request of 2026-07-28 or later, synchronously
+	// otherwise (an older session that declares it included: its era has
+	// no task results).
 	Optional Support = iota + 1
 	// Required: the tool runs only as a task; a client that did not declare
-	// the extension gets -32021 (Missing Required Client Capability).
+	// the extension, or is on an older protocol, gets -32021 (Missing
+	// Required Client Capability).
 	Required
 )
 
