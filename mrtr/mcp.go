@@ -116,7 +116,8 @@ func AddPrompt[F any](s *mcp.Server, e *Engine, p Program[F]) {
 // registered returns the descriptor of p, which AddTool or AddPrompt
 // registers on s as a kind: it panics with wrong (a format of the name)
 // for a program of another kind, and as mustServe for one e cannot serve;
-// it keeps the client answers of s (keepClientAnswers).
+// it keeps the client answers of s (keepClientAnswers) and gives every
+// error s sends a code (codedErrors).
 func registered[F any](s *mcp.Server, e *Engine, p Program[F], kind vocab.Kind, wrong string) *mrtrimpl.Descriptor {
 	d := p.Descriptor()
 	if d.Kind != kind {
@@ -124,6 +125,7 @@ func registered[F any](s *mcp.Server, e *Engine, p Program[F], kind vocab.Kind, 
 	}
 	mustServe(e, d)
 	keepClientAnswers(s)
+	codedErrors(s)
 	return d
 }
 
@@ -324,14 +326,20 @@ func addOnce(seen *sync.Map, s *mcp.Server, add func(...mcp.Middleware), mw mcp.
 	add(mw)
 }
 
-// wireError shapes a failed call for the client. The context's errors and
-// JSON-RPC errors (-32602, -32021, or one the client itself returned when
-// asked over its session) go back as they are; anything else is an
-// internal error the client sees only as "internal error", so its cause is
-// logged here, with the tool.
+// wireError shapes a failed call for the client, always with a JSON-RPC
+// code (go-sdk sends an error without one as code 0). A call whose own
+// context ended (cancelled, timed out; asking an older client over its
+// session included) gets requestEnded's error; JSON-RPC errors (-32602,
+// -32021, or one the client itself returned when asked over its session)
+// go back as they are; anything else, a context error while the call is
+// live included (a store call's own timeout), is an internal error the
+// client sees only as "internal error", so its cause is logged here, with
+// the tool.
 func (e *Engine) wireError(ctx context.Context, d *mrtrimpl.Descriptor, err error) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return err
+		if ended, ok := requestEnded(ctx); ok {
+			return ended
+		}
 	}
 	var ae *askError
 	if errors.As(err, &ae) {
@@ -376,7 +384,9 @@ type HandlerOptions struct {
 // (_meta progressToken or log level) or HandlerOptions.EventStreams is
 // set; subscriptions/listen is always a stream. Older clients' sessions
 // always answer with event streams: the engine's questions to them travel
-// on the stream of the call that asks.
+// on the stream of the call that asks. A call such a client cancels
+// (notifications/cancelled) gets no response: go-sdk would send one, and
+// Handler leaves it out of the call's stream (cancelhttp.go).
 func Handler(s *mcp.Server, opts *HandlerOptions) http.Handler {
 	var o HandlerOptions
 	if opts != nil {
@@ -411,9 +421,10 @@ func Handler(s *mcp.Server, opts *HandlerOptions) http.Handler {
 	if limit == 0 {
 		limit = mcp.DefaultMaxRequestBodyBytes
 	}
+	cancels := &cancelWatch{} // cancelhttp.go
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Mcp-Protocol-Version") < protocolMRTR {
-			stateful.ServeHTTP(w, r)
+			cancels.serve(stateful, w, r, limit)
 			return
 		}
 		if !o.EventStreams && r.Method == http.MethodPost && !wantsNotifications(r, limit) {

@@ -41,6 +41,7 @@ func AddResource[F any](s *mcp.Server, e *Engine, p Program[F]) {
 	}
 	mustServe(e, d)
 	keepClientAnswers(s)
+	codedErrors(s)
 	stripInterimCaching(s)
 	e.addCompleter(vocab.KindResource, d.Resource.URITemplate, p)
 	info := d.Resource
