@@ -189,21 +189,10 @@ func New(cfg Config) (*Manager, error) {
 	if cfg.StepLease <= 0 {
 		cfg.StepLease = defaultStepLease
 	}
-	switch {
-	case cfg.ClockSkew == 0:
-		cfg.ClockSkew = defaultClockSkew
-	case cfg.ClockSkew < 0:
-		cfg.ClockSkew = 0
-	}
-	self := cfg.Instance
-	if self == "" {
-		// Faults name the instance they happened on, so that another one
-		// takes the step over at once: an unnamed instance needs an id.
-		id, err := newRunID()
-		if err != nil {
-			return nil, err
-		}
-		self = id
+	cfg.ClockSkew = clockSkew(cfg.ClockSkew)
+	self, err := selfName(cfg.Instance)
+	if err != nil {
+		return nil, err
 	}
 	if cfg.SweepInterval == 0 {
 		cfg.SweepInterval = defaultSweepInterval
@@ -238,6 +227,27 @@ func New(cfg Config) (*Manager, error) {
 		go m.sweep(cfg.SweepInterval)
 	}
 	return m, nil
+}
+
+// clockSkew is Config.ClockSkew with its default.
+func clockSkew(d time.Duration) time.Duration {
+	switch {
+	case d == 0:
+		return defaultClockSkew
+	case d < 0:
+		return 0
+	}
+	return d
+}
+
+// selfName is how the Manager names itself in the faults it records:
+// instance, or an id drawn for an unnamed one (another instance takes a
+// faulted step over at once only if the names differ).
+func selfName(instance string) (string, error) {
+	if instance != "" {
+		return instance, nil
+	}
+	return newRunID()
 }
 
 // sweep deletes expired records every interval until the Manager closes.

@@ -119,17 +119,22 @@ func (m *Manager) RunStep(ctx context.Context, id string, step int) error {
 		// again (its instance failed it: InstanceFault): it runs again from
 		// the same checkpoint, and the lease must not make the next run
 		// wait.
-		fault, _ := errors.AsType[*InstanceFault](runErr)
-		if fault != nil && ctx.Err() == nil {
-			m.log.Warn("tasks: a step failed on this instance; it runs again, here or on another instance",
-				"task", id, "tool", rec.Tool, "step", step, "instance", m.self, "cause", fault.Cause, "error", fault.Err)
-		} else {
-			fault = nil
-		}
-		m.release(ctx, id, runID, fault)
+		m.release(ctx, id, runID, m.faultOf(ctx, rec, runErr))
 		return fmt.Errorf("tasks: step %d of task %s stopped before it ended: %w", step, id, runErr)
 	}
 	return m.settle(ctx, rec, runID, end, runErr, lifeErr)
+}
+
+// faultOf is the InstanceFault runErr carries, logged, or nil (also when
+// the executor stopped the step: that is no fault of the instance).
+func (m *Manager) faultOf(ctx context.Context, rec *Record, runErr error) *InstanceFault {
+	fault, _ := errors.AsType[*InstanceFault](runErr)
+	if fault == nil || ctx.Err() != nil {
+		return nil
+	}
+	m.log.Warn("tasks: a step failed on this instance; it runs again, here or on another instance",
+		"task", rec.ID, "tool", rec.Tool, "step", rec.Step, "instance", m.self, "cause", fault.Cause, "error", fault.Err)
+	return fault
 }
 
 // claim takes the lease of step in one Update, or says why not: errSkip
