@@ -280,7 +280,8 @@ func (e *Engine) sealState(ctx context.Context, d *mrtrimpl.Descriptor, b seal.B
 	return e.cfg.Codec.Seal(b, d.TTL, env.marshal(d))
 }
 
-// openState opens a requestState. b is the binding of envelope version 3
+// openState opens a requestState with codec (Config.Codec, or a task
+// step's, which tolerates the clock skew between instances). b is the binding of envelope version 3
 // tokens, whose envelope must carry args, the digest of this call's
 // arguments; legacy, called only when b does not authenticate the token,
 // returns the binding of versions 1 and 2 (the positional arguments
@@ -289,11 +290,11 @@ func (e *Engine) sealState(ctx context.Context, d *mrtrimpl.Descriptor, b seal.B
 // *stateError carrying the precise reason for logs; clients see one opaque
 // message. An expired but authentic token returns its envelope with the
 // error.
-func (e *Engine) openState(d *mrtrimpl.Descriptor, b seal.Binding, legacy func() seal.Binding, args [32]byte, token string) (*envelope, error) {
-	plain, err := e.cfg.Codec.Open(b, token)
+func (e *Engine) openState(codec *seal.Codec, d *mrtrimpl.Descriptor, b seal.Binding, legacy func() seal.Binding, args [32]byte, token string) (*envelope, error) {
+	plain, err := codec.Open(b, token)
 	asLegacy := false
 	if forged(err) && legacy != nil {
-		if p, lerr := e.cfg.Codec.Open(legacy(), token); !forged(lerr) {
+		if p, lerr := codec.Open(legacy(), token); !forged(lerr) {
 			plain, err, asLegacy = p, lerr, true
 		}
 	}
@@ -400,6 +401,10 @@ type stateError struct {
 func (e *stateError) Error() string {
 	return "requestState rejected (" + e.reason + "): " + e.err.Error()
 }
+
+// Unwrap returns the refusal's cause (a *seal.Error for a token that does
+// not open).
+func (e *stateError) Unwrap() error { return e.err }
 
 // pinQuestions drops from sent every request whose question changed since
 // it was sent (a deploy changed its message, schema or what a gate

@@ -135,6 +135,8 @@ type Request struct {
 	// with a continuation positioned there and no input requests: the
 	// task a tools/call round hands over to resumes from it (tasks.go).
 	deferAt uint16
+	// task is set on the round of a task's step (tasks.go).
+	task *taskRound
 }
 
 // Reply is the outcome of a round: either input is required, or the

@@ -322,9 +322,13 @@ func (rr *run[F]) openContinuation(ctx context.Context) (*Reply, error) {
 		}
 		rr.env = &envelope{workflow: id, state: d.Initial, round: 1}
 	} else {
-		env, err := e.openState(d, rr.binding, rr.legacyBinding, rr.argsDigest, rr.req.RequestState)
+		codec := e.cfg.Codec
+		if rr.req.task != nil {
+			codec = rr.req.task.codec
+		}
+		env, err := e.openState(codec, d, rr.binding, rr.legacyBinding, rr.argsDigest, rr.req.RequestState)
 		if err != nil && (env == nil || e.cfg.Store == nil) {
-			return nil, e.rejectState(ctx, rr.rt, d, err)
+			return nil, rr.rejectState(ctx, err)
 		}
 		rr.env, rr.expired = env, err
 		if env.legacy() {
@@ -364,7 +368,7 @@ func (rr *run[F]) claimRound(ctx context.Context) (*Reply, error) {
 	}
 	if rr.expired != nil {
 		rec.abandon(ctx)
-		return nil, e.rejectState(ctx, rr.rt, rr.d, rr.expired)
+		return nil, rr.rejectState(ctx, rr.expired)
 	}
 	rr.rec = rec
 	return nil, nil
@@ -377,12 +381,15 @@ func (rr *run[F]) loadContinuation(ctx context.Context) (*Reply, error) {
 	if rr.resumed() {
 		if err := e.loadReference(ctx, d, env, rr.pHash, rr.fetched); err != nil {
 			if _, ok := errors.AsType[*stateError](err); ok {
-				return nil, e.rejectState(ctx, rr.rt, d, err)
+				return nil, rr.rejectState(ctx, err)
+			}
+			if rr.req.task != nil {
+				rr.req.task.storeFailed = err
 			}
 			return nil, err
 		}
 		if err := rr.load(ctx, env); err != nil {
-			return nil, e.rejectState(ctx, rr.rt, d, err)
+			return nil, rr.rejectState(ctx, err)
 		}
 	}
 	rr.p.SetState(rr.f, env.state)
@@ -648,6 +655,15 @@ func (e *Engine) stepFailed(ctx context.Context, rt *roundTelemetry, d *mrtrimpl
 	// queries. The client learns where it failed and may retry.
 	call.Logger.Error("mrtr: state failed", "state", info.Name, "error", err)
 	return &Reply{Final: &mrtrimpl.Final{Outcome: OutcomeError, Text: fmt.Sprintf("%s failed at %s: a dependency failed; try again later (workflow %s)", d.Name, info.Name, call.WorkflowID)}}, nil
+}
+
+// rejectState refuses the round's requestState (Engine.rejectState); in a
+// task's step it also keeps why, for the step to tell whose fault it was.
+func (rr *run[F]) rejectState(ctx context.Context, err error) error {
+	if rr.req.task != nil {
+		rr.req.task.rejected = err
+	}
+	return rr.e.rejectState(ctx, rr.rt, rr.d, err)
 }
 
 // rejectState logs why a requestState was refused and returns the one

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
@@ -50,6 +49,11 @@ type checkpoint struct {
 	// Round numbers the round the step runs, from 1: its asks are keyed
 	// "r<Round>.", the answers it resumes with "r<Round-1>.".
 	Round int `json:"round"`
+	// IssuedAt is when the checkpoint was sealed, on the sealing
+	// instance's clock (zero in checkpoints of earlier builds): a step on
+	// an instance whose clock reads more than the tolerated skew before
+	// it does not run (taskfaults.go).
+	IssuedAt time.Time `json:"issuedAt,omitzero"`
 }
 
 // taskRunner seals and opens the checkpoints of one task tool.
@@ -58,6 +62,11 @@ type taskRunner[F any] struct {
 	p     Program[F]
 	codec *seal.Codec
 	ttl   time.Duration
+	// skew is the clock skew tolerated between instances
+	// (tasks.Config.ClockSkew); stateCodec opens the continuation inside
+	// a checkpoint with it.
+	skew       time.Duration
+	stateCodec *seal.Codec
 }
 
 // addTaskTool registers p's tool on the engine's task manager.
@@ -72,7 +81,8 @@ func addTaskTool[F any](s *mcp.Server, e *Engine, p Program[F], tool *mcp.Tool) 
 		support = tasks.Required
 	}
 	opts := tasks.ToolOptions{TTL: d.Task.TTL, PollInterval: d.Task.PollInterval, Timeout: d.Task.Timeout}
-	tr := &taskRunner[F]{e: e, p: p, codec: e.cfg.Codec.WithMaxTokenLen(taskTokenLen), ttl: m.TTL(opts) + e.cfg.Codec.Skew()}
+	tr := &taskRunner[F]{e: e, p: p, codec: e.cfg.Codec.WithMaxTokenLen(taskTokenLen), ttl: m.TTL(opts) + e.cfg.Codec.Skew(),
+		skew: m.ClockSkew(), stateCodec: e.cfg.Codec.WithSkew(m.ClockSkew())}
 	m.AddResumableTool(s, tool, support, opts, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		r, err := e.request(ctx, req.Extra, req.Params.Arguments, req.Params.InputResponses, req.Params.RequestState, clientCapabilities(req))
 		if err != nil {
@@ -105,12 +115,17 @@ func addTaskTool[F any](s *mcp.Server, e *Engine, p Program[F], tool *mcp.Tool) 
 
 // step runs one round of the workflow inside its task, from the
 // checkpoint, and ends the step with the workflow's end or its questions.
+// What fails because of this instance (its clock, its keys, its store)
+// is a tasks.InstanceFault: the step runs again, here or elsewhere
+// (taskfaults.go).
 func (tr *taskRunner[F]) step(ctx context.Context, in tasks.StepInput) (tasks.StepEnd, error) {
 	e, d := tr.e, tr.p.Descriptor()
 	cp, err := tr.open(in.TaskID, in.Checkpoint)
 	if err != nil {
-		e.log.ErrorContext(ctx, "mrtr: a task's checkpoint does not open", "tool", d.Name, "task", in.TaskID, "error", err)
-		return tasks.StepEnd{}, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "internal error"}
+		return tasks.StepEnd{}, tr.checkpointFailed(ctx, in, err)
+	}
+	if err := tr.checkIssued(cp); err != nil {
+		return tasks.StepEnd{}, err
 	}
 	prefix := "r" + strconv.Itoa(cp.Round-1) + "."
 	answers := make(mcp.InputResponseMap, len(in.Answers))
@@ -119,9 +134,13 @@ func (tr *taskRunner[F]) step(ctx context.Context, in tasks.StepInput) (tasks.St
 			answers[k] = a
 		}
 	}
-	r := Request{Arguments: cp.Arguments, InputResponses: answers, RequestState: cp.RequestState, Capabilities: cp.Capabilities, Principal: cp.Principal}
+	tround := &taskRound{codec: tr.stateCodec}
+	r := Request{Arguments: cp.Arguments, InputResponses: answers, RequestState: cp.RequestState, Capabilities: cp.Capabilities, Principal: cp.Principal, task: tround}
 	reply, err := Run(ctx, e, tr.p, r)
 	if err != nil {
+		if fault := tr.roundFailed(in, tround); fault != nil {
+			return tasks.StepEnd{}, fault
+		}
 		return tasks.StepEnd{}, e.wireError(ctx, d, err)
 	}
 	if reply.nothingRan {
@@ -153,6 +172,7 @@ func (tr *taskRunner[F]) binding(taskID string) seal.Binding {
 }
 
 func (tr *taskRunner[F]) seal(taskID string, cp checkpoint) ([]byte, error) {
+	cp.IssuedAt = tr.codec.Now().UTC()
 	b, err := json.Marshal(cp)
 	if err != nil {
 		return nil, err
@@ -177,10 +197,10 @@ func (tr *taskRunner[F]) open(taskID string, sealed []byte) (checkpoint, error) 
 		return cp, err
 	}
 	if err := json.Unmarshal(b, &cp); err != nil {
-		return cp, err
+		return cp, &malformedCheckpoint{err}
 	}
 	if cp.Round < 1 {
-		return cp, fmt.Errorf("checkpoint at round %d", cp.Round)
+		return cp, &malformedCheckpoint{fmt.Errorf("checkpoint at round %d", cp.Round)}
 	}
 	return cp, nil
 }

@@ -3,6 +3,7 @@ package seal
 import (
 	"errors"
 	"strconv"
+	"time"
 )
 
 // PublicMessage is the only text a server may show a client when Open fails,
@@ -65,6 +66,9 @@ func (r Reason) String() string {
 // never contains secrets, plaintext or Binding values.
 type Error struct {
 	Reason Reason
+	// Expiry is when an Expired token expired (its expiry, without the
+	// codec's skew); zero for the other reasons.
+	Expiry time.Time
 	detail string
 }
 

@@ -122,6 +122,22 @@ func (c *Codec) WithMaxTokenLen(n int) *Codec {
 	return New(c.ring, Options{Now: c.now, Skew: skew, MaxTokenLen: n})
 }
 
+// WithSkew returns a Codec with c's keys, clock and MaxTokenLen that
+// accepts a token up to skew after its expiry (at least c's own skew): for
+// a token the server kept itself (a task's checkpoint) and judges with the
+// clock skew tolerated between its instances, where a client-held token
+// is judged with c's. The copy draws its nonces from crypto/rand.
+func (c *Codec) WithSkew(skew time.Duration) *Codec {
+	skew = max(skew, c.skew)
+	if skew == 0 {
+		skew = -1 // Options' "no tolerance"
+	}
+	return New(c.ring, Options{Now: c.now, Skew: skew, MaxTokenLen: c.maxLen})
+}
+
+// Now reads the codec's clock (Options.Now): what expiries are judged by.
+func (c *Codec) Now() time.Time { return c.now() }
+
 // TokenLen returns the encoded length of a token carrying n plaintext bytes.
 func TokenLen(n int) int { return b64.EncodedLen(Overhead + n) }
 
@@ -240,7 +256,8 @@ func (c *Codec) Open(b Binding, token string) ([]byte, error) {
 	if exp > math.MaxInt64 || now.After(time.Unix(int64(exp), 0).Add(c.skew)) {
 		// Authentic: the plaintext is returned with the error, for lookups
 		// of what the token already did (a recorded reply), never to go on.
-		return plaintext, invalid(Expired, fmt.Sprintf("expired at unix %d, now %d, skew %v", exp, now.Unix(), c.skew))
+		return plaintext, &Error{Reason: Expired, Expiry: time.Unix(int64(min(exp, math.MaxInt64)), 0),
+			detail: fmt.Sprintf("expired at unix %d, now %d, skew %v", exp, now.Unix(), c.skew)}
 	}
 	return plaintext, nil
 }

@@ -270,6 +270,39 @@ func TestExpiryCustomSkew(t *testing.T) {
 	}
 }
 
+// WithSkew widens the tolerance (never narrows it) and keeps keys and
+// clock; an Expired error carries the token's expiry.
+func TestWithSkew(t *testing.T) {
+	ring := mustRing(t, Key{ID: 1, Secret: secretOf(1)})
+	clk := &clock{t: t0}
+	c := New(ring, Options{Now: clk.now})
+	tok := mustSeal(t, c, testBinding, time.Minute, plaintext51)
+	exp := t0.Add(time.Minute)
+	wide := c.WithSkew(2 * time.Minute)
+	if got := c.WithSkew(time.Second).Skew(); got != DefaultSkew {
+		t.Errorf("WithSkew(1s) of a %v codec: skew %v, want it kept", DefaultSkew, got)
+	}
+	if got := New(ring, Options{Now: clk.now, Skew: -1}).WithSkew(0).Skew(); got != 0 {
+		t.Errorf("WithSkew(0) of a codec without tolerance: skew %v, want 0", got)
+	}
+	clk.t = exp.Add(2 * time.Minute)
+	if !wide.Now().Equal(clk.t) {
+		t.Errorf("Now %v, want the codec's clock %v", wide.Now(), clk.t)
+	}
+	if _, err := wide.Open(testBinding, tok); err != nil {
+		t.Errorf("at exp+2m with a 2m skew: %v", err)
+	}
+	pt, err := c.Open(testBinding, tok)
+	var se *Error
+	if !errors.As(err, &se) || se.Reason != Expired || !se.Expiry.Equal(exp) || !bytes.Equal(pt, plaintext51) {
+		t.Fatalf("at exp+2m with the default skew: %v (%+v), want Expired at %v with the plaintext", err, se, exp)
+	}
+	clk.t = exp.Add(2*time.Minute + time.Second)
+	if _, err := wide.Open(testBinding, tok); reasonOf(t, err) != Expired {
+		t.Errorf("at exp+2m1s with a 2m skew: %v, want expired", err)
+	}
+}
+
 func TestExpiryRoundsUp(t *testing.T) {
 	clk := &clock{t: t0.Add(500 * time.Millisecond)}
 	c := New(mustRing(t, Key{ID: 1, Secret: secretOf(1)}), Options{Now: clk.now, Skew: -1})

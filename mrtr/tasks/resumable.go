@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -24,9 +25,12 @@ import (
 // which the last of these does not end.
 //
 // An error (or a panic) fails the task with a protocol error (a
-// *jsonrpc.Error keeps its code), unless the executor ended ctx: then the
-// step runs again later, from the same checkpoint, on this instance or
-// another. So a step must be safe to run again: what it did before it was
+// *jsonrpc.Error keeps its code), unless the executor ended ctx, or the
+// error is an InstanceFault or wraps ErrRunAgain: then the step runs again
+// later, from the same checkpoint, on this instance or another. An error
+// that belongs to the instance rather than to the request (its clock, its
+// keys, its store) must be an InstanceFault, or the task fails for a
+// reason another instance would not have had. So a step must be safe to run again: what it did before it was
 // stopped is done again, or replayed by its own records (mrtr's effect
 // claims).
 type StepFunc func(ctx context.Context, in StepInput) (StepEnd, error)
@@ -42,6 +46,11 @@ type StepInput struct {
 	// Answers are the client's answers to the previous step's Ask, by the
 	// keys asked; nil for step 1.
 	Answers mcp.InputResponseMap
+	// Due is when the step became due (Record.Due): the task's creation
+	// for step 1, the arrival of the last answer for a later one, on the
+	// clock of the instance that recorded it. Whatever expired after Due
+	// expired while the step waited to run, not while the client did.
+	Due time.Time
 }
 
 // StepEnd is how a step ends: with the task's Result, or with the input
@@ -107,7 +116,7 @@ func StartResumable(ctx context.Context, checkpoint func(taskID string) ([]byte,
 	if rec.Checkpoint, err = checkpoint(rec.ID); err != nil {
 		return nil, fmt.Errorf("tasks.StartResumable: %s: building the checkpoint: %w", slot.tool, err)
 	}
-	rec.Step = 1
+	rec.Step, rec.Due = 1, rec.CreatedAt
 	if t := slot.entry.opts.Timeout; t > 0 {
 		rec.Deadline = rec.CreatedAt.Add(t)
 	}

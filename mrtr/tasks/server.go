@@ -82,12 +82,23 @@ type Config struct {
 	// the Store; 0: one minute; negative: never (the store sweeps
 	// itself, or another process does).
 	SweepInterval time.Duration
+	// ClockSkew is the difference between the clocks of the instances
+	// sharing the Store that a step tolerates: a step function judges
+	// what another instance sealed or stamped (a checkpoint's expiry, the
+	// time it was issued, StepInput.Due) with it, and a step that finds a
+	// difference beyond it fails as an InstanceFault (the instance's
+	// problem, run again elsewhere), not as the client's. 0: two minutes;
+	// negative: none. Leases and deadlines are not widened by it.
+	ClockSkew time.Duration
 }
 
 // Manager serves the Tasks extension on servers it is installed on, and
 // runs their tasks.
 type Manager struct {
 	cfg Config
+	// self names this instance in the faults it records: Config.Instance,
+	// or an id drawn by New.
+	self string
 	// ownAuth says Config.Authenticate was given (not the default).
 	ownAuth bool
 	store   Store
@@ -178,6 +189,11 @@ func New(cfg Config) (*Manager, error) {
 	if cfg.StepLease <= 0 {
 		cfg.StepLease = defaultStepLease
 	}
+	cfg.ClockSkew = clockSkew(cfg.ClockSkew)
+	self, err := selfName(cfg.Instance)
+	if err != nil {
+		return nil, err
+	}
 	if cfg.SweepInterval == 0 {
 		cfg.SweepInterval = defaultSweepInterval
 	}
@@ -194,8 +210,8 @@ func New(cfg Config) (*Manager, error) {
 	}
 	base, stop := context.WithCancel(context.Background())
 	m := &Manager{
-		ownAuth: ownAuth,
-		cfg:     cfg, store: st, log: cfg.Logger, tel: tel, now: cfg.Now,
+		ownAuth: ownAuth, self: self,
+		cfg: cfg, store: st, log: cfg.Logger, tel: tel, now: cfg.Now,
 		base: base, stop: stop,
 		local: map[string]*localTask{},
 		tools: map[*mcp.Server]map[string]*toolEntry{},
@@ -211,6 +227,27 @@ func New(cfg Config) (*Manager, error) {
 		go m.sweep(cfg.SweepInterval)
 	}
 	return m, nil
+}
+
+// clockSkew is Config.ClockSkew with its default.
+func clockSkew(d time.Duration) time.Duration {
+	switch {
+	case d == 0:
+		return defaultClockSkew
+	case d < 0:
+		return 0
+	}
+	return d
+}
+
+// selfName is how the Manager names itself in the faults it records:
+// instance, or an id drawn for an unnamed one (another instance takes a
+// faulted step over at once only if the names differ).
+func selfName(instance string) (string, error) {
+	if instance != "" {
+		return instance, nil
+	}
+	return newRunID()
 }
 
 // sweep deletes expired records every interval until the Manager closes.
@@ -320,6 +357,10 @@ func (m *Manager) TTL(opts ToolOptions) time.Duration {
 	}
 	return m.cfg.TTL
 }
+
+// ClockSkew returns the clock difference between instances that steps
+// tolerate (Config.ClockSkew).
+func (m *Manager) ClockSkew() time.Duration { return m.cfg.ClockSkew }
 
 func (m *Manager) tool(s *mcp.Server, name string) *toolEntry {
 	m.mu.Lock()
@@ -605,6 +646,13 @@ func (m *Manager) resumeIfStranded(ctx context.Context, rec *Record) {
 	if rec.Step == 0 || rec.Status != StatusWorking || rec.leaseLive(now) {
 		return
 	}
+	if rec.Fault != nil && rec.Fault.Instance != m.self && rec.Lease == nil {
+		// Its last run failed on another instance (InstanceFault) and
+		// let go of the step: this one tries now, without waiting for the
+		// other's backoff.
+		m.enqueueStranded(ctx, rec)
+		return
+	}
 	quiet := rec.UpdatedAt
 	if rec.Lease != nil && rec.Lease.Until.After(quiet) {
 		quiet = rec.Lease.Until
@@ -612,6 +660,10 @@ func (m *Manager) resumeIfStranded(ctx context.Context, rec *Record) {
 	if now.Sub(quiet) < m.cfg.StepLease {
 		return
 	}
+	m.enqueueStranded(ctx, rec)
+}
+
+func (m *Manager) enqueueStranded(ctx context.Context, rec *Record) {
 	if err := m.cfg.Executor.Enqueue(context.WithoutCancel(ctx), rec.ID, rec.Step); err != nil {
 		m.log.WarnContext(ctx, "tasks: enqueueing a stranded step failed; the next tasks/get tries again", "task", rec.ID, "step", rec.Step, "error", err)
 	}
@@ -648,6 +700,7 @@ func (m *Manager) update(ctx context.Context, p *UpdateParams) (*Ack, error) {
 		if answered > 0 {
 			if len(r.Pending) == 0 && r.Status == StatusInputRequired {
 				r.Status = StatusWorking
+				r.Due = m.now()
 			}
 			r.UpdatedAt = m.now()
 		}

@@ -62,8 +62,11 @@ func (m *Manager) RunStep(ctx context.Context, id string, step int) error {
 	}
 	fn := m.stepFunc(rec.Tool)
 	if fn == nil {
-		m.release(ctx, id, runID)
-		return fmt.Errorf("tasks: task %s: tool %q is not registered on this instance", id, rec.Tool)
+		// An instance of another build (a rolling deploy): one that has
+		// the tool runs the step.
+		fault := &InstanceFault{Cause: fmt.Sprintf("tool %q is not registered on the instance that ran the step", rec.Tool)}
+		m.release(ctx, id, runID, fault)
+		return fmt.Errorf("tasks: task %s: tool %q is not registered on this instance: %w", id, rec.Tool, fault)
 	}
 	answers, err := decodeAnswers(rec.Answers)
 	if err != nil {
@@ -94,7 +97,7 @@ func (m *Manager) RunStep(ctx context.Context, id string, step int) error {
 		defer close(keeperDone)
 		m.keepLease(kctx, rec, runID, endLife, func() { close(lost); stopStep() })
 	}()
-	end, runErr := m.callStep(sctx, fn, rec, StepInput{TaskID: id, Step: step, Checkpoint: rec.Checkpoint, Answers: answers})
+	end, runErr := m.callStep(sctx, fn, rec, StepInput{TaskID: id, Step: step, Checkpoint: rec.Checkpoint, Answers: answers, Due: rec.due()})
 	// Whether the task's life ended while the step ran, read before
 	// anything else can end it: a cancel that comes after a step returned
 	// its result must not turn it into a cancelled task.
@@ -113,12 +116,25 @@ func (m *Manager) RunStep(ctx context.Context, id string, step int) error {
 	}
 	if runErr != nil && lifeErr == nil && (ctx.Err() != nil || errors.Is(runErr, ErrRunAgain)) {
 		// The executor stopped the step, or it did nothing and asks to run
-		// again: it runs again from the same checkpoint, and the lease must
-		// not make the next run wait.
-		m.release(ctx, id, runID)
+		// again (its instance failed it: InstanceFault): it runs again from
+		// the same checkpoint, and the lease must not make the next run
+		// wait.
+		m.release(ctx, id, runID, m.faultOf(ctx, rec, runErr))
 		return fmt.Errorf("tasks: step %d of task %s stopped before it ended: %w", step, id, runErr)
 	}
 	return m.settle(ctx, rec, runID, end, runErr, lifeErr)
+}
+
+// faultOf is the InstanceFault runErr carries, logged, or nil (also when
+// the executor stopped the step: that is no fault of the instance).
+func (m *Manager) faultOf(ctx context.Context, rec *Record, runErr error) *InstanceFault {
+	fault, _ := errors.AsType[*InstanceFault](runErr)
+	if fault == nil || ctx.Err() != nil {
+		return nil
+	}
+	m.log.Warn("tasks: a step failed on this instance; it runs again, here or on another instance",
+		"task", rec.ID, "tool", rec.Tool, "step", rec.Step, "instance", m.self, "cause", fault.Cause, "error", fault.Err)
+	return fault
 }
 
 // claim takes the lease of step in one Update, or says why not: errSkip
@@ -158,17 +174,20 @@ func (m *Manager) claim(ctx context.Context, id string, step int, runID string) 
 }
 
 // AbandonStep implements Abandoner: the executor gave up on step of task
-// id (reason is the last attempt's error, logged, never sent). The task
-// fails with -32603 "the task could not be run", unless it moved on, ended,
-// or another run holds the step (then nothing changes).
+// id (reason is the last attempt's error, logged). The task fails with
+// -32603 "the task could not be run", followed by the Cause of the
+// InstanceFault that reason wraps, or else of the last one the record kept
+// (never the rest of reason, which may name hosts or users), unless it
+// moved on, ended, or another run holds the step (then nothing changes).
 func (m *Manager) AbandonStep(ctx context.Context, id string, step int, reason error) error {
 	rec, err := m.store.Update(ctx, id, func(r *Record) error {
 		now := m.now()
 		if r.Step != step || r.Status != StatusWorking || r.leaseLive(now) {
 			return errSkip
 		}
+		fault := r.Fault
 		r.settle(StatusFailed, now)
-		r.Error = &WireError{Code: codeInternalError, Message: "the task could not be run"}
+		r.Error = &WireError{Code: codeInternalError, Message: abandonMessage(reason, fault)}
 		return nil
 	})
 	if errors.Is(err, errSkip) || errors.Is(err, ErrNotFound) {
@@ -177,7 +196,7 @@ func (m *Manager) AbandonStep(ctx context.Context, id string, step int, reason e
 	if err != nil {
 		return fmt.Errorf("tasks: abandoning step %d of task %s: %w", step, id, err)
 	}
-	m.log.Error("tasks: a step was given up; the task failed", "task", id, "tool", rec.Tool, "step", step, "error", reason)
+	m.log.Error("tasks: a step was given up; the task failed", "task", id, "tool", rec.Tool, "step", step, "message", rec.Error.Message, "error", reason)
 	m.tel.ended(ctx, rec)
 	return nil
 }
@@ -287,7 +306,7 @@ func (m *Manager) settle(ctx context.Context, rec *Record, runID string, end Ste
 			}
 			slices.Sort(r.UsedKeys)
 			r.Status = StatusInputRequired
-			r.Pending, r.Answers, r.Lease = pending, nil, nil
+			r.Pending, r.Answers, r.Lease, r.Fault = pending, nil, nil, nil
 			r.Step++
 			r.Checkpoint = end.Checkpoint
 			r.UpdatedAt = now
@@ -315,25 +334,49 @@ func (m *Manager) settle(ctx context.Context, rec *Record, runID string, end Ste
 // its checkpoint go (Result and Error are the caller's to set).
 func (r *Record) settle(status Status, now time.Time) {
 	r.Status = status
-	r.Pending, r.Answers, r.Checkpoint, r.Lease = nil, nil, nil, nil
+	r.Pending, r.Answers, r.Checkpoint, r.Lease, r.Fault = nil, nil, nil, nil, nil
 	r.UpdatedAt = now
 }
 
+// due is when the record's step became due (Record.Due); for a record of
+// an earlier build, which has none, its creation for step 1 and its last
+// update for a later step.
+func (r *Record) due() time.Time {
+	switch {
+	case !r.Due.IsZero():
+		return r.Due
+	case r.Step <= 1:
+		return r.CreatedAt
+	}
+	return r.UpdatedAt
+}
+
 // release gives up the lease of a step that did not end, so that the next
-// run need not wait for it to run out.
-func (m *Manager) release(ctx context.Context, id, runID string) {
+// run need not wait for it to run out, and records fault (when the run
+// failed on this instance), so that another instance takes the step over.
+func (m *Manager) release(ctx context.Context, id, runID string, fault *InstanceFault) {
 	sctx, cancel := detached(ctx)
 	defer cancel()
-	_, err := m.store.Update(sctx, id, func(r *Record) error {
+	rec, err := m.store.Update(sctx, id, func(r *Record) error {
 		if r.Lease == nil || r.Lease.Runner != runID {
 			return errSkip
 		}
 		// Touched, so that a record waiting for its next run is kept for
 		// its TTL from now, not from its last step.
 		r.Lease, r.UpdatedAt = nil, m.now()
+		if fault != nil {
+			runs := 1
+			if r.Fault != nil {
+				runs = r.Fault.Runs + 1
+			}
+			r.Fault = &StepFault{Instance: m.self, Cause: fault.Cause, Runs: runs}
+		}
 		return nil
 	})
-	if err != nil && !errors.Is(err, errSkip) && !errors.Is(err, ErrNotFound) {
+	switch {
+	case err == nil && fault != nil:
+		m.tel.transition(sctx, rec, "fault")
+	case err != nil && !errors.Is(err, errSkip) && !errors.Is(err, ErrNotFound):
 		m.log.Warn("tasks: releasing the lease of a stopped step failed; the next run waits for it to run out", "task", id, "error", err)
 	}
 }

@@ -162,6 +162,14 @@ type Record struct {
 	Deadline time.Time `json:"deadline,omitzero"`
 	// Lease is held by the runner running Step, renewed while it runs.
 	Lease *Lease `json:"lease,omitempty"`
+	// Due is when Step became due to run: the task's creation for step
+	// 1, the tasks/update that delivered its last answer for a later step
+	// (on the clock of the instance that recorded it). A step tells by it
+	// whether the client answered in time (StepInput.Due).
+	Due time.Time `json:"due,omitzero"`
+	// Fault is the last run of Step that failed on its instance
+	// (InstanceFault), until Step settles.
+	Fault *StepFault `json:"fault,omitempty"`
 	// Sealed holds Pending, Answers, Result, Error and Checkpoint sealed
 	// by Config.Sealer (those fields are then empty in the store).
 	Sealed []byte `json:"sealed,omitempty"`
