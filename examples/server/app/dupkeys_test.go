@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -120,4 +121,71 @@ func postRaw(t *testing.T, url, body string) (int, rawReply) {
 		t.Fatalf("HTTP %d: %v: %s", resp.StatusCode, err, raw)
 	}
 	return resp.StatusCode, reply
+}
+
+// TestDuplicateKeysInAnOlderClientsAnswer: an older client answers the
+// confirmation asked over its session with a content that has a key
+// twice; the engine gets that answer as an error, the call ends with
+// -32602 naming the key, and the invoice is not charged.
+func TestDuplicateKeysInAnOlderClientsAnswer(t *testing.T) {
+	s := start(t, "memory:", testRing(t), "legacy")
+	session := ""
+	send := func(body string) *http.Response {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodPost, s.URL, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if session != "" {
+			req.Header.Set("Mcp-Session-Id", session)
+			req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { resp.Body.Close() })
+		return resp
+	}
+	init := send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{}},"clientInfo":{"name":"raw","version":"1"}}}`)
+	if session = init.Header.Get("Mcp-Session-Id"); session == "" {
+		t.Fatalf("initialize: HTTP %d, no session", init.StatusCode)
+	}
+	io.Copy(io.Discard, init.Body)
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+
+	call := send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"charge_payment","arguments":{"invoiceId":"inv_1001"}}}`)
+	events := bufio.NewScanner(call.Body)
+	next := func() map[string]json.RawMessage {
+		t.Helper()
+		for events.Scan() {
+			if data, ok := strings.CutPrefix(events.Text(), "data: "); ok {
+				var msg map[string]json.RawMessage
+				if err := json.Unmarshal([]byte(data), &msg); err != nil {
+					t.Fatalf("event %s: %v", data, err)
+				}
+				return msg
+			}
+		}
+		t.Fatalf("the call's stream ended: %v", events.Err())
+		return nil
+	}
+	ask := next()
+	if string(ask["method"]) != `"elicitation/create"` {
+		t.Fatalf("asked %s, want elicitation/create", ask["method"])
+	}
+	answer := send(`{"jsonrpc":"2.0","id":` + string(ask["id"]) + `,"result":{"action":"accept","content":{"confirm":false,"confirm":true}}}`)
+	if answer.StatusCode != http.StatusAccepted {
+		t.Fatalf("posting the answer: HTTP %d", answer.StatusCode)
+	}
+	reply := next()
+	var rpcErr struct {
+		Code    int64  `json:"code"`
+		Message string `json:"message"`
+	}
+	if err := json.Unmarshal(reply["error"], &rpcErr); err != nil || rpcErr.Code != -32602 || rpcErr.Message != `result.content: duplicate key "confirm"` {
+		t.Fatalf("the call's reply: %s %s", reply["error"], reply["result"])
+	}
+	if inv, _, err := domain.Load[domain.Invoice](context.Background(), s.Data, domain.InvoiceKey("inv_1001")); err != nil || inv.Status == "paid" {
+		t.Fatalf("the invoice is %+v (%v): the gate opened", inv, err)
+	}
 }
