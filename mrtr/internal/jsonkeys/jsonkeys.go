@@ -38,6 +38,7 @@ const MaxDepth = 10000
 // unspecified (json.Valid tells the two apart).
 func Duplicate(data []byte) (Found, bool) {
 	s := scanner{data: data}
+	s.stack, s.keys = s.stackBuf[:0], s.keysBuf[:0] // a request's nesting and keys fit: one allocation
 	return s.run()
 }
 
@@ -62,6 +63,9 @@ type scanner struct {
 	pos   int
 	stack []frame
 	keys  [][]byte // the keys of the open objects, each object's from its frame's first
+
+	stackBuf [16]frame
+	keysBuf  [48][]byte
 }
 
 func (s *scanner) run() (Found, bool) {
@@ -112,6 +116,9 @@ func (s *scanner) run() (Found, bool) {
 			}
 		default: // a number, true, false, null, or something invalid
 			s.pos++
+			for s.pos < len(s.data) && !delimiter[s.data[s.pos]] {
+				s.pos++
+			}
 		}
 		if len(s.stack) == 0 {
 			return Found{}, false // a scalar text
@@ -218,6 +225,9 @@ func (s *scanner) skipString() bool {
 		}
 	}
 }
+
+// delimiter marks the bytes that end a number or a literal.
+var delimiter = [256]bool{',': true, '}': true, ']': true, ' ': true, '\t': true, '\n': true, '\r': true, '"': true, '{': true, '[': true, ':': true}
 
 // skipSpace moves to the next non-space byte; false at the end of data.
 func (s *scanner) skipSpace() bool {

@@ -209,3 +209,40 @@ func mapKeys(v any) int {
 	}
 	return n
 }
+
+// BenchmarkDuplicate checks the body of a final round as a 2026-07-28
+// client sends it (close_support_ticket: arguments, one answer, a
+// requestState of 600 bytes, _meta); envelope-unmarshal is what Handler
+// already did with the same bytes (finding params._meta), for scale.
+//
+//	go test ./mrtr/internal/jsonkeys -run '^$' -bench BenchmarkDuplicate
+func BenchmarkDuplicate(b *testing.B) {
+	body := []byte(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"close_support_ticket","arguments":{"ticketId":"500001"},` +
+		`"inputResponses":{"reason":{"action":"accept","content":{"closeReason":"resolved","comment":"Replaced the toner cartridge."}}},` +
+		`"requestState":"` + strings.Repeat("AbCdEfGh-_", 60) + `",` +
+		`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"bench","version":"1"},` +
+		`"io.modelcontextprotocol/clientCapabilities":{"elicitation":{}}}}}`)
+	b.Run("duplicate", func(b *testing.B) {
+		b.SetBytes(int64(len(body)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, dup := Duplicate(body); dup {
+				b.Fatal("duplicate")
+			}
+		}
+	})
+	b.Run("envelope-unmarshal", func(b *testing.B) {
+		b.SetBytes(int64(len(body)))
+		b.ReportAllocs()
+		for b.Loop() {
+			var msg struct {
+				Params struct {
+					Meta map[string]json.RawMessage `json:"_meta"`
+				} `json:"params"`
+			}
+			if err := json.Unmarshal(body, &msg); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
