@@ -1,16 +1,12 @@
 package mrtr
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
 	"runtime"
 	"sync"
-	"time"
 	"weak"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -353,125 +349,4 @@ func (e *Engine) wireError(ctx context.Context, d *mrtrimpl.Descriptor, err erro
 		e.log.ErrorContext(ctx, "mrtr: internal error", "tool", d.Name, "error", err)
 	}
 	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "internal error"}
-}
-
-// HandlerOptions configure Handler.
-type HandlerOptions struct {
-	// SessionTimeout closes idle stateful sessions of older clients.
-	// Default 30 minutes.
-	SessionTimeout time.Duration
-	// EventStreams answers every 2026-07-28 request with an event stream
-	// (text/event-stream), as the SDK does by default. Without it, a
-	// request that asks for no notifications (no progressToken, no log
-	// level in its _meta) gets its one reply as plain application/json.
-	EventStreams bool
-	// Configure, when set, adjusts the SDK's streamable HTTP options of
-	// every handler (cross-origin protection, body size limits, ...);
-	// Handler sets Stateless, SessionTimeout and JSONResponse after it.
-	Configure func(*mcp.StreamableHTTPOptions)
-}
-
-// Handler serves s over streamable HTTP: requests on protocol 2026-07-28
-// and later statelessly (any instance can serve any round), older clients
-// on stateful sessions, where the engine asks them over the session.
-//
-// Routing is by the MCP-Protocol-Version header: 2026-07-28 clients send
-// it on every request; older clients start with an initialize request
-// without it and then carry their session id.
-//
-// A 2026-07-28 request gets its reply as plain JSON (one result, readable
-// with curl and jq) unless it asks for notifications on its stream
-// (_meta progressToken or log level) or HandlerOptions.EventStreams is
-// set; subscriptions/listen is always a stream. Older clients' sessions
-// always answer with event streams: the engine's questions to them travel
-// on the stream of the call that asks. A call such a client cancels
-// (notifications/cancelled) gets no response: go-sdk would send one, and
-// Handler leaves it out of the call's stream (cancelhttp.go).
-func Handler(s *mcp.Server, opts *HandlerOptions) http.Handler {
-	var o HandlerOptions
-	if opts != nil {
-		o = *opts
-	}
-	if o.SessionTimeout <= 0 {
-		o.SessionTimeout = 30 * time.Minute
-	}
-	get := func(*http.Request) *mcp.Server { return s }
-	options := func(stateless, jsonResponse bool) *mcp.StreamableHTTPOptions {
-		var so mcp.StreamableHTTPOptions
-		if o.Configure != nil {
-			o.Configure(&so)
-		}
-		so.Stateless = stateless
-		so.JSONResponse = jsonResponse
-		if stateless {
-			// A client that goes away cancels its round: the engine stops
-			// before an effect starts (once one started, the round finishes
-			// and records it, detached). Without this, rounds of clients long
-			// gone would wait out a store outage and then run their effects.
-			so.PropagateRequestCancellation = true
-		} else {
-			so.SessionTimeout = o.SessionTimeout
-		}
-		return &so
-	}
-	stateless := mcp.NewStreamableHTTPHandler(get, options(true, false))
-	statelessJSON := mcp.NewStreamableHTTPHandler(get, options(true, true))
-	stateful := mcp.NewStreamableHTTPHandler(get, options(false, false))
-	limit := options(true, true).MaxRequestBodyBytes
-	if limit == 0 {
-		limit = mcp.DefaultMaxRequestBodyBytes
-	}
-	cancels := &cancelWatch{} // cancelhttp.go
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("Mcp-Protocol-Version") < protocolMRTR {
-			cancels.serve(stateful, w, r, limit)
-			return
-		}
-		if !o.EventStreams && r.Method == http.MethodPost && !wantsNotifications(r, limit) {
-			statelessJSON.ServeHTTP(w, r)
-			return
-		}
-		stateless.ServeHTTP(w, r)
-	})
-}
-
-// wantsNotifications reports whether a 2026-07-28 request may be sent
-// notifications on its own response stream: it carries a progress token
-// or a log level in params._meta. It reads the body (at most limit bytes;
-// limit < 0: all of it) and puts it back for the SDK. A body it cannot
-// read or parse counts as wanting a stream: the SDK then answers it as it
-// would anyway (413, parse error).
-func wantsNotifications(r *http.Request, limit int64) bool {
-	if r.Body == nil {
-		return false
-	}
-	var body []byte
-	var err error
-	if limit < 0 {
-		body, err = io.ReadAll(r.Body)
-	} else {
-		body, err = io.ReadAll(io.LimitReader(r.Body, limit+1))
-	}
-	r.Body = readCloser{io.MultiReader(bytes.NewReader(body), r.Body), r.Body}
-	if err != nil || (limit >= 0 && int64(len(body)) > limit) {
-		return true
-	}
-	var msg struct {
-		Params struct {
-			Meta map[string]json.RawMessage `json:"_meta"`
-		} `json:"params"`
-	}
-	if json.Unmarshal(body, &msg) != nil {
-		return true
-	}
-	_, progress := msg.Params.Meta["progressToken"]
-	//lint:ignore SA1019 logging stays supported in SEP-2577's deprecation window; clients before 2026-07-28 are asked on their session
-	_, logs := msg.Params.Meta[mcp.MetaKeyLogLevel]
-	return progress || logs
-}
-
-// readCloser reads from a reader and closes the original body.
-type readCloser struct {
-	io.Reader
-	io.Closer
 }

@@ -56,7 +56,17 @@ func run() error {
 	server := mcp.NewServer(&mcp.Implementation{Name: "support", Version: "1"}, nil)
 	tickets.RegisterAll(server, engine, &tickets.CloseSupportTicketImpl{ /* your dependencies */ })
 
-	srv := &http.Server{Addr: ":8080", Handler: mrtr.Handler(server, nil), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{
+		Addr:    ":8080",
+		Handler: mrtr.Handler(server, &mrtr.HandlerOptions{MaxRequestBytes: 1 << 20}), // 413 above 1 MiB
+		// Every timeout, or a client holds a connection as long as it likes
+		// (a body sent a byte at a time). WriteTimeout bounds each write of
+		// mrtr.Handler's replies, so event streams and long rounds live on.
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second, // the whole request, body included
+		WriteTimeout:      30 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+	}
 	served := make(chan error, 1)
 	go func() { served <- srv.ListenAndServe() }()
 	select {

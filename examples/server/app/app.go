@@ -83,6 +83,22 @@ type Config struct {
 	// SessionTimeout closes idle stateful sessions of older clients
 	// (mrtr's default if zero).
 	SessionTimeout time.Duration
+	// ReadTimeout bounds reading a whole request, body included (30s if
+	// zero): a client that sends its body slowly gets 408 and its
+	// connection is closed then. The headers alone have at most 10s.
+	ReadTimeout time.Duration
+	// WriteTimeout bounds each write of an MCP reply or event stream
+	// (mrtr.Handler moves the deadline forward at each write, so streams
+	// and long rounds live on) and the whole response of the other pages
+	// (30s if zero).
+	WriteTimeout time.Duration
+	// IdleTimeout closes a kept-alive connection that sends no request
+	// (2m if zero).
+	IdleTimeout time.Duration
+	// MaxRequestBytes is the largest request body served (1 MiB if zero):
+	// an MCP request of these tools (arguments, answers, a requestState
+	// of a few KiB) needs far less. A larger one gets 413.
+	MaxRequestBytes int64
 	// ShutdownGrace is how long Serve waits for requests in flight when it
 	// stops (10s if zero); connections still open then are closed.
 	ShutdownGrace time.Duration
@@ -145,6 +161,18 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 	}
 	if cfg.ShutdownGrace <= 0 {
 		cfg.ShutdownGrace = 10 * time.Second
+	}
+	if cfg.ReadTimeout <= 0 {
+		cfg.ReadTimeout = 30 * time.Second
+	}
+	if cfg.WriteTimeout <= 0 {
+		cfg.WriteTimeout = 30 * time.Second
+	}
+	if cfg.IdleTimeout <= 0 {
+		cfg.IdleTimeout = 2 * time.Minute
+	}
+	if cfg.MaxRequestBytes <= 0 {
+		cfg.MaxRequestBytes = 1 << 20
 	}
 	log := cfg.Logger
 	if log == nil {
@@ -265,10 +293,11 @@ func (a *App) newServer() error {
 }
 
 // Handler serves MCP at /mcp and a readiness probe at /healthz (200 when
-// the domain store answers).
+// the domain store answers). No request body is read past
+// Config.MaxRequestBytes.
 func (a *App) Handler() http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle(MCPPath, mrtr.Handler(a.Server, &mrtr.HandlerOptions{SessionTimeout: a.cfg.SessionTimeout}))
+	mux.Handle(MCPPath, mrtr.Handler(a.Server, &mrtr.HandlerOptions{SessionTimeout: a.cfg.SessionTimeout, MaxRequestBytes: a.cfg.MaxRequestBytes}))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 		defer cancel()
@@ -284,7 +313,7 @@ func (a *App) Handler() http.Handler {
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, "%s: MCP endpoint at %s (instance %s)\n", Name, MCPPath, a.cfg.Instance)
 	})
-	return a.logRequests(mux)
+	return a.logRequests(http.MaxBytesHandler(mux, a.cfg.MaxRequestBytes))
 }
 
 // Serve serves HTTP on ln, and sweeps expired store records, until ctx is
@@ -317,7 +346,13 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 			}
 			handler.ServeHTTP(w, r)
 		}),
-		ReadHeaderTimeout: 10 * time.Second,
+		// Every timeout set: without them a client holds a connection, and
+		// a goroutine, as long as it likes (sending its body a byte at a
+		// time, say). mrtr.Handler documents what each means for MCP.
+		ReadHeaderTimeout: min(10*time.Second, a.cfg.ReadTimeout),
+		ReadTimeout:       a.cfg.ReadTimeout,
+		WriteTimeout:      a.cfg.WriteTimeout,
+		IdleTimeout:       a.cfg.IdleTimeout,
 		BaseContext:       func(net.Listener) context.Context { return reqCtx },
 		ErrorLog:          slog.NewLogLogger(a.log.Handler(), slog.LevelWarn),
 	}

@@ -51,13 +51,20 @@ func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)
 // start serves an App on 127.0.0.1:0 until the test ends.
 func start(t *testing.T, storeURL string, ring *seal.Ring, instance string) *server {
 	t.Helper()
+	return startConfig(t, Config{StoreURL: storeURL, Ring: ring, Audience: "app-test", Instance: instance, Logger: quiet()})
+}
+
+// startConfig serves an App of cfg (its PublicURL set to where it
+// listens) on 127.0.0.1:0 until the test ends.
+func startConfig(t *testing.T, cfg Config) *server {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := New(ctx, Config{StoreURL: storeURL, Ring: ring, Audience: "app-test", Instance: instance, Logger: quiet(),
-		PublicURL: "http://" + ln.Addr().String()})
+	cfg.PublicURL = "http://" + ln.Addr().String()
+	a, err := New(ctx, cfg)
 	if err != nil {
 		ln.Close()
 		t.Fatal(err)
