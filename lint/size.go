@@ -220,7 +220,7 @@ func answerSize(q *spec.InputRequest, parts *[]cost) int {
 		if q.MaxLength != nil {
 			n = entrySize(*q.MaxLength * maxRuneBytes)
 		}
-		*parts = append(*parts, cost{what: "sampled answer " + q.Key, bytes: n, wide: true})
+		*parts = append(*parts, cost{what: "sampled answer " + q.Key, bytes: n}) // no pattern applies to it
 		return n
 	case vocab.Roots:
 		n := entrySize(1 + q.MaxItems*stringSize(spec.MaxRootURIBytes))
@@ -298,16 +298,20 @@ func order(n int) int {
 func base64Len(n int) int { return (n*4 + 2) / 3 }
 
 // largest words the costliest parts for a finding: the unbounded ones
-// (all of them), or the three largest with their share of the token.
+// (all of them) when there are any, else the three largest with their
+// share of the token.
 func largest(parts []cost) string {
 	var out []string
 	for _, p := range parts {
-		switch {
-		case p.bytes == unbounded:
-			out = append(out, p.what+" (no bound)")
-		case len(out) < 3 && p.bytes > 0:
-			out = append(out, fmt.Sprintf("%s %d bytes", p.what, base64Len(p.bytes)))
+		if p.bytes == unbounded {
+			out = append(out, p.what)
 		}
+	}
+	if len(out) > 0 {
+		return strings.Join(out, ", ")
+	}
+	for _, p := range parts[:min(3, len(parts))] {
+		out = append(out, fmt.Sprintf("%s %d bytes", p.what, base64Len(p.bytes)))
 	}
 	return strings.Join(out, ", ")
 }

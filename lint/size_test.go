@@ -150,7 +150,7 @@ tools:
 	}
 	d := got[0]
 	for _, want := range []string{
-		`requestState issued at "choose" has no size limit: unbounded are answer why.open (no bound)`,
+		`requestState issued at "choose" has no size limit: unbounded are answer why.open`,
 	} {
 		if !strings.Contains(d.Message, want) {
 			t.Errorf("message %q does not say %q", d.Message, want)
