@@ -224,7 +224,9 @@ route: {branch: refund.amount, when: [{above: 500, next: approval}], default: pa
 		Hint:    "bound the carried strings and arrays, carry ids instead of records, use storage: reference, or raise continuation.maxBytes",
 		Why: `requestState travels with every round. Keep it small: carry ids, not records.
 The estimate is the worst case under the generated encoding (every string at its
-maxLength in 4-byte characters, every array full), measured as base64url token length.`,
+maxLength in 4-byte characters, or 1-byte ones where its pattern or format admits only
+ASCII, every array full), measured as base64url token length. The finding names the
+values that cost the most, or the ones with no bound.`,
 		Bad:   `continuation: {fields: {customer: {type: string}}}`,
 		Good:  `continuation: {fields: {customerId: {type: string, maxLength: 32}}}`,
 		check: checkContinuationSize,
@@ -1011,12 +1013,21 @@ func checkContinuationSize(c *checker, r *Rule) {
 			if !s.Interactive() {
 				continue
 			}
-			switch n := tokenSizeAt(c.graph(t), s); {
+			n, parts := tokenSizeAt(c.graph(t), s)
+			var msg string
+			switch {
 			case n == unbounded:
-				c.report(r, s.Pos, c.toolScope(t, s.Lint), "%s %q: requestState issued at %q has no size limit (a carried string or array is unbounded)", t.Kind, t.Name, s.Name)
+				msg = fmt.Sprintf("%s %q: requestState issued at %q has no size limit: unbounded are %s", t.Kind, t.Name, s.Name, largest(parts))
 			case n > t.Continuation.MaxBytes:
-				c.report(r, s.Pos, c.toolScope(t, s.Lint), "%s %q: requestState issued at %q can reach %d bytes, over the budget of %d", t.Kind, t.Name, s.Name, n, t.Continuation.MaxBytes)
+				msg = fmt.Sprintf("%s %q: requestState issued at %q can reach %d bytes, over the budget of %d; the largest: %s", t.Kind, t.Name, s.Name, n, t.Continuation.MaxBytes, largest(parts))
+			default:
+				continue
 			}
+			hint := r.Hint
+			if anyWide(parts) {
+				hint += "; a string counts 4 bytes a character unless its pattern or format admits only ASCII (then 1)"
+			}
+			c.reportHint(r, s.Pos, c.toolScope(t, s.Lint), hint, "%s", msg)
 		}
 	}
 }

@@ -1,6 +1,14 @@
 package lint
 
 import (
+	"cmp"
+	"fmt"
+	"math"
+	"regexp/syntax"
+	"slices"
+	"strings"
+	"unicode"
+
 	"github.com/mrtrgen/mrtrgen/spec"
 	"github.com/mrtrgen/mrtrgen/vocab"
 )
@@ -56,6 +64,62 @@ func entrySize(p int) int {
 // stringSize is a length-prefixed string of at most n bytes.
 func stringSize(n int) int { return uvarintLen(n) + n }
 
+// runeBytes is the most bytes one character of f's strings takes: one
+// where the field's format or pattern admits only ASCII (a date, or a
+// pattern such as '[0-9]{1,12}'), else four. Formats checked by parsers that
+// accept UTF-8 (email by net/mail, uri by net/url) count four.
+func runeBytes(f *spec.Field) int {
+	if f.Format == "date" || f.Format == "date-time" || f.Pattern != "" && asciiOnlyPattern(f.Pattern) {
+		return 1
+	}
+	return maxRuneBytes
+}
+
+// asciiOnlyPattern reports whether every string the (anchored) RE2
+// pattern matches is ASCII: no character class, literal or case fold in
+// it reaches past U+007F (a (?i) k folds to the Kelvin sign, so it does
+// not count), and no "." or negated class.
+func asciiOnlyPattern(pattern string) bool {
+	re, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		return false
+	}
+	return asciiOnlyRegexp(re)
+}
+
+func asciiOnlyRegexp(re *syntax.Regexp) bool {
+	switch re.Op {
+	case syntax.OpAnyChar, syntax.OpAnyCharNotNL:
+		return false
+	case syntax.OpLiteral:
+		for _, r := range re.Rune {
+			if r > unicode.MaxASCII {
+				return false
+			}
+			if re.Flags&syntax.FoldCase != 0 {
+				for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+					if f > unicode.MaxASCII {
+						return false
+					}
+				}
+			}
+		}
+	case syntax.OpCharClass:
+		// Pairs of inclusive ranges, folds and negation already applied.
+		for i := 1; i < len(re.Rune); i += 2 {
+			if re.Rune[i] > unicode.MaxASCII {
+				return false
+			}
+		}
+	}
+	for _, sub := range re.Sub {
+		if !asciiOnlyRegexp(sub) {
+			return false
+		}
+	}
+	return true
+}
+
 // payloadSize is the most bytes the payload of one field's entry can take.
 func payloadSize(f *spec.Field) int {
 	switch f.Type {
@@ -63,7 +127,7 @@ func payloadSize(f *spec.Field) int {
 		if f.MaxLength == nil {
 			return unbounded
 		}
-		return *f.MaxLength * maxRuneBytes
+		return *f.MaxLength * runeBytes(f)
 	case spec.TypeInteger:
 		return maxIntBytes
 	case spec.TypeNumber:
@@ -77,7 +141,7 @@ func payloadSize(f *spec.Field) int {
 			if src == nil || src.MaxLength == nil {
 				return unbounded
 			}
-			return *src.MaxLength * maxRuneBytes
+			return *src.MaxLength * runeBytes(src)
 		}
 		n := 0
 		for _, v := range f.Values {
@@ -89,7 +153,7 @@ func payloadSize(f *spec.Field) int {
 		if f.MaxLength == nil || f.TitleMaxLength == nil {
 			return unbounded
 		}
-		return entrySize(*f.MaxLength*maxRuneBytes) + entrySize(*f.TitleMaxLength*maxRuneBytes)
+		return entrySize(*f.MaxLength*runeBytes(f)) + entrySize(*f.TitleMaxLength*maxRuneBytes)
 	case spec.TypeArray:
 		maxItems := f.MaxItems
 		if maxItems == nil && f.Items != nil && f.Items.Source != nil {
@@ -111,22 +175,57 @@ func payloadSize(f *spec.Field) int {
 // fieldSize is the most bytes one field's entry can take.
 func fieldSize(f *spec.Field) int { return entrySize(payloadSize(f)) }
 
-// answerSize is the most bytes a stored answer to q can take.
-func answerSize(q *spec.InputRequest) int {
+// A cost is what one carried value adds to the worst case: an answer's
+// field or a continuation field, named as a reader finds it in the spec.
+type cost struct {
+	what  string
+	bytes int  // the raw bytes of its entry, or unbounded
+	wide  bool // a string counted at 4 bytes a character
+}
+
+// costs adds the cost of carrying f, named what, to *to.
+func costs(to *[]cost, what string, f *spec.Field) {
+	*to = append(*to, cost{what: what, bytes: fieldSize(f), wide: wideStrings(f)})
+}
+
+// wideStrings reports whether f carries strings counted at 4 bytes a
+// character (the hint then says how a pattern or format cuts that).
+func wideStrings(f *spec.Field) bool {
+	switch f.Type {
+	case spec.TypeString, spec.TypeOption:
+		return runeBytes(f) == maxRuneBytes
+	case spec.TypeEnum:
+		if src := f.Source.OptionItems(); f.ValuesFrom != nil && src != nil {
+			return runeBytes(src) == maxRuneBytes
+		}
+	case spec.TypeArray:
+		return f.Items != nil && wideStrings(f.Items)
+	}
+	return false
+}
+
+// answerSize is the most bytes a stored answer to q can take; the cost of
+// each of its values is added to *parts.
+func answerSize(q *spec.InputRequest, parts *[]cost) int {
 	switch q.Kind {
 	case vocab.Elicit:
 		n := 0
 		for _, f := range q.Fields {
 			n = addSize(n, fieldSize(f))
+			costs(parts, fmt.Sprintf("answer %s.%s", q.Key, f.Name), f)
 		}
 		return entrySize(n)
 	case vocab.Sample:
-		if q.MaxLength == nil {
-			return unbounded
+		n := unbounded
+		if q.MaxLength != nil {
+			n = entrySize(*q.MaxLength * maxRuneBytes)
 		}
-		return entrySize(*q.MaxLength * maxRuneBytes)
+		*parts = append(*parts, cost{what: "sampled answer " + q.Key, bytes: n}) // no pattern applies to it
+		return n
 	case vocab.Roots:
-		return entrySize(1 + q.MaxItems*stringSize(spec.MaxRootURIBytes))
+		n := entrySize(1 + q.MaxItems*stringSize(spec.MaxRootURIBytes))
+		*parts = append(*parts, cost{what: "roots answer " + q.Key, bytes: n})
+		return n
 	}
 	return 0
 }
@@ -135,13 +234,16 @@ func answerSize(q *spec.InputRequest) int {
 // waiting in state s: the continuation fields plus every answer that can
 // have been given by then (including partial answers of s itself), every
 // gate passed, and the refusals of each check that asks again. It returns
-// unbounded when a carried value has no limit.
-func tokenSizeAt(g *graph, s *spec.State) int {
+// unbounded when a carried value has no limit, and the cost of each
+// carried value, the largest (and the unbounded) first.
+func tokenSizeAt(g *graph, s *spec.State) (int, []cost) {
 	t := g.t
 	si, _ := g.Index(s.Name)
+	var parts []cost
 	fields := 0
 	for _, f := range t.Continuation.Fields {
 		fields = addSize(fields, fieldSize(f))
+		costs(&parts, "continuation field "+f.Name, f)
 	}
 	answers, gates := 0, 0
 	for ai, a := range t.States {
@@ -152,12 +254,13 @@ func tokenSizeAt(g *graph, s *spec.State) int {
 			continue
 		}
 		for _, q := range a.Requests {
-			answers = addSize(answers, answerSize(q))
+			answers = addSize(answers, answerSize(q, &parts))
 		}
 		if a.Confirm != nil {
 			gates += entrySize(maxIntBytes)
 		}
 	}
+	slices.SortStableFunc(parts, func(a, b cost) int { return cmp.Compare(order(b.bytes), order(a.bytes)) })
 	refusals := 0 // per check that asks again (or typed confirmation), the count of refused answers
 	for _, c := range t.States {
 		if c.CountsRefusals() {
@@ -171,7 +274,7 @@ func tokenSizeAt(g *graph, s *spec.State) int {
 		}
 	}
 	if body == unbounded {
-		return unbounded
+		return unbounded, parts
 	}
 	raw := sealOverhead + envelopeBytes + stringSize(len(s.Name)) + body
 	for _, q := range s.Requests {
@@ -180,5 +283,46 @@ func tokenSizeAt(g *graph, s *spec.State) int {
 	if s.Confirm != nil {
 		raw += stringSize(len(s.Confirm.Key)) + digestBytes
 	}
-	return (raw*4 + 2) / 3 // base64url without padding
+	return base64Len(raw), parts
+}
+
+// order sorts unbounded sizes above every bounded one.
+func order(n int) int {
+	if n == unbounded {
+		return math.MaxInt
+	}
+	return n
+}
+
+// base64Len is the length of n bytes in base64url without padding.
+func base64Len(n int) int { return (n*4 + 2) / 3 }
+
+// largest words the costliest parts for a finding: the unbounded ones
+// (all of them) when there are any, else the three largest with their
+// share of the token.
+func largest(parts []cost) string {
+	var out []string
+	for _, p := range parts {
+		if p.bytes == unbounded {
+			out = append(out, p.what)
+		}
+	}
+	if len(out) > 0 {
+		return strings.Join(out, ", ")
+	}
+	for _, p := range parts[:min(3, len(parts))] {
+		out = append(out, fmt.Sprintf("%s %d bytes", p.what, base64Len(p.bytes)))
+	}
+	return strings.Join(out, ", ")
+}
+
+// anyWide reports whether one of the parts largest names is a string
+// counted at 4 bytes a character.
+func anyWide(parts []cost) bool {
+	for i, p := range parts {
+		if p.wide && (p.bytes == unbounded || i < 3) {
+			return true
+		}
+	}
+	return false
 }
