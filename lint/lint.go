@@ -69,6 +69,12 @@ func (c *checker) toolScope(t *spec.Tool, inner ...*spec.LintConfig) scope {
 // report records a finding of rule r at pos unless an opt-out in sc
 // silences it.
 func (c *checker) report(r *Rule, pos spec.Pos, sc scope, format string, args ...any) {
+	c.reportHint(r, r.Hint, pos, sc, format, args...)
+}
+
+// reportHint is report with a hint of its own: for a finding the rule's
+// hint does not fit.
+func (c *checker) reportHint(r *Rule, hint string, pos spec.Pos, sc scope, format string, args ...any) {
 	if r.Mandatory() {
 		sc = nil
 	}
@@ -78,7 +84,7 @@ func (c *checker) report(r *Rule, pos spec.Pos, sc scope, format string, args ..
 	}
 	d := spec.Diagnostic{
 		Pos: pos, Severity: r.Severity, Rule: r.ID,
-		Message: fmt.Sprintf(format, args...), Hint: r.Hint,
+		Message: fmt.Sprintf(format, args...), Hint: hint,
 	}
 	// A question asked in several states is seen by a rule once per
 	// state; what it says about the question itself is said once.
