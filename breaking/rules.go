@@ -51,8 +51,9 @@ build refuses the new build's tokens the same way.
 
 An answer is carried once given when the workflow can still wait for a round after its
 ask (a later ask or gate). The answers of the last ask before the end are never in a
-token, so their types may change freely; only the question's digest changes, and a
-workflow waiting in that ask is simply asked again.`,
+token, so their types may change freely: a workflow waiting in that ask has its answer
+validated against the question as the new build asks it, and is asked again, saying what
+to correct, when the answer does not fit.`,
 		Old:   `continuation: {fields: {amount: {type: integer, minimum: 1}}}`,
 		New:   `continuation: {fields: {amount: {type: number, minimum: 0.01}}}`,
 		Fixed: `continuation: {fields: {amount: {type: integer, minimum: 1}, amountDecimal: {type: number, minimum: 0.01}}}`,
@@ -65,7 +66,10 @@ workflow waiting in that ask is simply asked again.`,
 		Why: `Enum values are carried by name. A waiting workflow whose token holds the removed value
 is refused by the new build (log reason enum_value_removed); tokens holding another value
 still open. Appending, inserting and reordering values is compatible in both
-directions.`,
+directions, also for the question a workflow waits in: an answer valid for the question
+as the build that takes it asks it counts, whichever build asked. A workflow waiting in
+the ask itself is never refused: an answer holding a value that build does not have is
+asked again, saying what to correct.`,
 		Old:   `continuation: {fields: {plan: {type: enum, values: [free, team, legacy]}}}`,
 		New:   `continuation: {fields: {plan: {type: enum, values: [free, team]}}}`,
 		Fixed: `continuation: {fields: {plan: {type: enum, values: [free, team, legacy], description: legacy is no longer set; kept for waiting workflows.}}}`,
@@ -79,8 +83,9 @@ directions.`,
 larger; a pattern or format added or changed) refuses carried values that were valid
 when the old build wrote them: the new build refuses such a waiting workflow (log reason
 constraint_narrowed); workflows whose values pass still open. A required form field
-added to an answer that waiting workflows already carry is missing from all of them.
-Custom validators are not rerun on carried values, so adding one is not reported here.`,
+added to an answer that waiting workflows already carry is missing from all of them. A
+workflow waiting in the ask itself is not refused: its answer is validated against the
+question as the new build asks it, and asked again if it does not fit. Custom validators are not rerun on carried values, so adding one is not reported here.`,
 		Old:   `comment: {type: string, maxLength: 500}`,
 		New:   `comment: {type: string, maxLength: 200}`,
 		Fixed: `comment: {type: string, maxLength: 500, description: The handler keeps the first 200 characters.}`,

@@ -69,12 +69,12 @@ func (c *checker) toolScope(t *spec.Tool, inner ...*spec.LintConfig) scope {
 // report records a finding of rule r at pos unless an opt-out in sc
 // silences it.
 func (c *checker) report(r *Rule, pos spec.Pos, sc scope, format string, args ...any) {
-	c.reportHint(r, pos, sc, r.Hint, format, args...)
+	c.reportHint(r, r.Hint, pos, sc, format, args...)
 }
 
-// reportHint is report with a hint of the finding's own in place of the
-// rule's.
-func (c *checker) reportHint(r *Rule, pos spec.Pos, sc scope, hint, format string, args ...any) {
+// reportHint is report with a hint of its own: for a finding the rule's
+// hint does not fit.
+func (c *checker) reportHint(r *Rule, hint string, pos spec.Pos, sc scope, format string, args ...any) {
 	if r.Mandatory() {
 		sc = nil
 	}

@@ -106,25 +106,38 @@ notDeployed: {terminal: cancelled, message: "Did not deploy {service}."}`,
 	},
 	{
 		ID: "ask-before-discovery", Severity: spec.Warning,
-		Summary: "an ask is reached before the tool has checked or done anything",
+		Summary: "an ask comes before the tool has discovered anything, or asks only what the caller knew up front",
 		Hint:    "if the caller knows it up front, put it in the tool's arguments (MRTR is not a replacement for tool schemas)",
 		Why: `MRTR is for information that becomes necessary during execution: a closing reason
 once the ticket is known to be open, a confirmation once a subscription is found. A
 question asked before any check has run depends on nothing the server discovered, so
-the caller could have supplied it as an argument, and a round trip is wasted.`,
-		Bad: `initial: askCurrency
+the caller could have supplied it as an argument, and a round trip is wasted.
+
+A check placed before the ask does not change that when the question uses nothing it
+found. So the rule also reports a form question reached only through checks that
+passed (their next edge) and branches on arguments, whose message, fields and options
+use nothing discovered during execution: no continuation field (a check or effect sets
+it), no earlier answer, no valuesFrom, no validator with context reading one. That
+question is still one the caller could answer in the arguments; if its answer does
+depend on what the check found, show that in the question. Not reported: a question
+after an effect, a gate, an earlier ask, a check's other outcomes or a branch on a
+discovered value, and a form with a sensitive field (arguments cannot be sensitive).`,
+		Bad: `initial: customerExists
 states:
+  customerExists: {check: customerExists, next: askCurrency}
   askCurrency:
     ask:
       currency:
         elicit:
-          message: Which currency should the invoice use?
+          message: Which currency should the invoice for {customerId} use?
           fields:
             code: {type: enum, values: [EUR, USD], required: true}
     next: create`,
 		Good: `arguments:
   currency: {type: enum, values: [EUR, USD], required: true}
-initial: create`,
+initial: customerExists
+states:
+  customerExists: {check: customerExists, next: create}`,
 		check: checkAskBeforeDiscovery,
 	},
 	{
@@ -813,27 +826,6 @@ func checkEffectBeforeInput(c *checker, r *Rule) {
 	}
 }
 
-func checkAskBeforeDiscovery(c *checker, r *Rule) {
-	for _, t := range c.file.Workflows() {
-		var undiscovered bitset
-		for i, s := range t.States {
-			if s.Kind != vocab.StateAsk {
-				continue
-			}
-			if undiscovered == nil {
-				undiscovered = c.graph(t).pathAvoiding(isKind(vocab.StateCheck, vocab.StateEffect))
-			}
-			if undiscovered.Has(i) {
-				var keys []string
-				for _, q := range s.Requests {
-					keys = append(keys, q.Key)
-				}
-				c.report(r, s.Pos, c.toolScope(t, s.Lint), "%s %q: state %q asks for %s before any check or effect has run", t.Kind, t.Name, s.Name, strings.Join(keys, ", "))
-			}
-		}
-	}
-}
-
 func checkAskDuplicatesArgument(c *checker, r *Rule) {
 	for _, t := range c.file.Workflows() {
 		for _, s := range t.States {
@@ -1027,7 +1019,7 @@ func checkContinuationSize(c *checker, r *Rule) {
 			if anyWide(parts) {
 				hint += "; a string counts 4 bytes a character unless its pattern or format admits only ASCII (then 1)"
 			}
-			c.reportHint(r, s.Pos, c.toolScope(t, s.Lint), hint, "%s", msg)
+			c.reportHint(r, hint, s.Pos, c.toolScope(t, s.Lint), "%s", msg)
 		}
 	}
 }

@@ -30,6 +30,7 @@ tools:
         sets: []
         next: ask
       ask:
+        lint: {ignore: {ask-before-discovery: Only the sections matter here.}}
         ask:
           extra:
             optional: true

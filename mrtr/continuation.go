@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"math/bits"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
@@ -36,10 +37,11 @@ import (
 //	| sent mask(uvarint, v2) | digest(8) per sent request (v2) | mode(1) | inline data or reference
 //
 // Once read, sent is a bit mask over the state's requests of this build
-// (StateInfo.Requests, bit i for request i), and digests hold the digest
-// of each sent request's question as it was sent (questionDigest), in
-// request order: an answer counts only for a request this server sent, and
-// only while the question it would send now is that same question. An
+// (StateInfo.Requests, bit i for request i), and digests hold the pin of
+// each sent request's question as it was sent (pinnedDigest; tokens of
+// earlier builds hold questionDigest), in request order: an answer counts
+// only for a request this server sent, and only while the question it
+// would send now is that same question (pinQuestions). An
 // optional request left out (the client could not answer it) takes no
 // answer. Version 1 tokens carry neither: every request of their state
 // counts as sent, as those builds assumed.
@@ -407,23 +409,22 @@ func (e *stateError) Error() string {
 func (e *stateError) Unwrap() error { return e.err }
 
 // pinQuestions drops from sent every request whose question changed since
-// it was sent (a deploy changed its message, schema or what a gate
-// confirms; a continuation value it shows was changed): its answer does
-// not count, and the state asks the question as it is now.
+// it was sent (pinMatches: a form question's message; anything a gate or
+// another request sends; a continuation value it shows): its answer does
+// not count, and the state asks the question as it is now. An answer to a
+// form question that still matches is validated against the form as this
+// build asks it, as every answer is.
 func (env *envelope) pinQuestions(info *mrtrimpl.StateInfo, now []mrtrimpl.Pending) (changed []string) {
 	if env.digests == nil {
 		return nil // a version 1 token: no digests to compare
-	}
-	current := map[string]uint64{}
-	for _, q := range now {
-		current[q.Key] = questionDigest(q)
 	}
 	d := 0
 	for i, q := range info.Requests {
 		if i >= 64 || env.sent&(1<<i) == 0 {
 			continue
 		}
-		if got, ok := current[q.Key]; !ok || got != env.digests[d] {
+		j := slices.IndexFunc(now, func(p mrtrimpl.Pending) bool { return p.Key == q.Key })
+		if j < 0 || !pinMatches(info.Kind, now[j], env.digests[d]) {
 			env.sent &^= 1 << i
 			changed = append(changed, q.Key)
 		}

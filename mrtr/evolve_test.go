@@ -2,6 +2,7 @@ package mrtr_test
 
 import (
 	"context"
+	"encoding/json"
 	"log/slog"
 	"net/http/httptest"
 	"os"
@@ -104,6 +105,12 @@ func TestRecordedContinuationsAcrossTheChange(t *testing.T) {
 			return mrtrtest.OpenRecorded(t, after.NewOptionalFieldsProgram(after.OptionalFieldsImpl{}), dir("optional_fields"))
 		},
 		func() []mrtrtest.Stranded {
+			return mrtrtest.OpenRecorded(t, after.NewPendingEnumAppendedProgram(after.PendingEnumAppendedImpl{}), dir("pending_enum_appended"))
+		},
+		func() []mrtrtest.Stranded {
+			return mrtrtest.OpenRecorded(t, after.NewPendingEnumNarrowedProgram(after.PendingEnumNarrowedImpl{}), dir("pending_enum_narrowed"))
+		},
+		func() []mrtrtest.Stranded {
 			return mrtrtest.OpenRecorded(t, after.NewStateKindChangedProgram(after.StateKindChangedImpl{}), dir("state_kind_changed"))
 		},
 		func() []mrtrtest.Stranded {
@@ -143,6 +150,48 @@ func TestRecordedContinuationsAcrossTheChange(t *testing.T) {
 	if !slices.Equal(lines, want) {
 		t.Fatalf("stranded:\n%s\nwant:\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
 	}
+}
+
+// The recordings of the build before were minted by a build that pinned
+// every question by all it sends (the full question digest). Answered on
+// this build of the same spec, their answers still count: a form ask and a
+// gate each take the answer and move on, none is asked again.
+func TestPreviousBuildPinsStillCount(t *testing.T) {
+	ctx := context.Background()
+	dir := filepath.Join("internal", "evolve", "before", "testdata", "continuations")
+	next := func(t *testing.T, rec mrtrtest.Recorded, reply *mrtr.Reply, err error, want string) {
+		t.Helper()
+		if err != nil || !reply.NeedsInput() || reply.InputRequests[want] == nil || len(reply.InputRequests) != 1 {
+			t.Fatalf("%s/%s answered: %+v, %v; want it to ask %s next", rec.Tool, rec.State, reply, err, want)
+		}
+	}
+	t.Run("a form ask", func(t *testing.T) {
+		rec := readRecording(t, filepath.Join(dir, "enum_values", "askSize.json"))
+		h := mrtrtest.New(t, before.NewEnumValuesProgram(before.EnumValuesImpl{}))
+		h.Principal = rec.Principal
+		reply, err := h.Call(ctx, rec.Arguments, rec.RequestState, mcp.InputResponseMap{"size": mrtrtest.Accept(map[string]any{"pick": "m"})})
+		next(t, rec, reply, err, "note")
+	})
+	t.Run("a gate", func(t *testing.T) {
+		rec := readRecording(t, filepath.Join(dir, "gate_changed", "confirmDelete.json"))
+		h := mrtrtest.New(t, before.NewGateChangedProgram(before.GateChangedImpl{}))
+		h.Principal = rec.Principal
+		reply, err := h.Call(ctx, rec.Arguments, rec.RequestState, mcp.InputResponseMap{"confirm": mrtrtest.Accept(map[string]any{"confirm": true})})
+		next(t, rec, reply, err, "reason")
+	})
+}
+
+func readRecording(t *testing.T, path string) mrtrtest.Recorded {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec mrtrtest.Recorded
+	if err := json.Unmarshal(b, &rec); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return rec
 }
 
 // docs/evolution.md's table of incompatible changes and the runtime agree:

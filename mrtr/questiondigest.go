@@ -11,13 +11,81 @@ import (
 	segjson "github.com/segmentio/encoding/json"
 
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
-// questionDigest identifies a question: its key, kind and everything the
-// client was shown or asked to fill (message, schema, prompt...): the
+// A token pins each question it was sent with (envelope v3): an answer
+// counts only while the question this build would ask is the one the
+// client was shown. What "the one" means is docs/evolution.md's rule, the
+// same as mrtrgen breaking's:
+//
+//   - a form question of an ask is pinned by its text (pinnedDigest: key,
+//     kind, mode and the message as rendered, with the values it shows).
+//     Its form (fields, types, constraints, enum values, titles) is not
+//     pinned: the answer is validated against the form as this build asks
+//     it, so an answer valid there counts across a change breaking calls
+//     compatible (an enum value appended, an optional field added), in
+//     both directions of a rolling deploy, and one this build refuses (a
+//     value a narrowing removed) is asked again with the problem;
+//   - every other question (a confirmation gate, a URL, a sampling
+//     prompt, a roots request) is pinned by everything it sends
+//     (questionDigest): what a gate confirms is consent, not a value to
+//     validate again.
+//
+// Tokens minted by builds before the form pin carry questionDigest for
+// every question, which pinMatches accepts too: an unchanged question
+// pending across that deploy still takes its answer.
+
+// pinnedDigest is the digest a token carries for question p of a state of
+// kind state.
+func pinnedDigest(state vocab.StateKind, p mrtrimpl.Pending) uint64 {
+	if d, ok := formTextDigest(state, p); ok {
+		return d
+	}
+	return questionDigest(p)
+}
+
+// pinMatches reports whether a token's digest for question p pins the
+// question this build asks now: its pinnedDigest, or, from a build before
+// the form pin, its questionDigest.
+func pinMatches(state vocab.StateKind, p mrtrimpl.Pending, carried uint64) bool {
+	d, ok := formTextDigest(state, p)
+	return ok && d == carried || questionDigest(p) == carried
+}
+
+// formTextDigest is the pin of a form question of an ask: the SHA-256 of a
+// label no questionDigest input starts with, the key, the kind, the mode
+// and the message (false for any other question).
+func formTextDigest(state vocab.StateKind, p mrtrimpl.Pending) (uint64, bool) {
+	ep, ok := p.Params.(*mcp.ElicitParams)
+	if state != vocab.StateAsk || p.Kind != vocab.Elicit || !ok || ep == nil {
+		return 0, false
+	}
+	buf := digestBuffers.Get().(*[]byte)
+	b := append((*buf)[:0], formPinLabel...)
+	b = append(b, p.Key...)
+	b = append(b, 0, byte(p.Kind), 0)
+	b = append(b, ep.Mode...)
+	b = append(b, 0)
+	b = append(b, ep.Message...)
+	sum := sha256.Sum256(b)
+	if cap(b) <= maxDigestBuffer {
+		*buf = b[:0]
+		digestBuffers.Put(buf)
+	}
+	return binary.BigEndian.Uint64(sum[:8]), true
+}
+
+// formPinLabel starts what formTextDigest hashes, so that its input is
+// never a questionDigest input: those begin with the request key, a spec
+// name, never with a NUL.
+const formPinLabel = "\x00mrtrgen/question-text/v1\x00"
+
+// questionDigest identifies a question by everything it sends: the
 // SHA-256 of the key, the kind and the question's JSON as encoding/json
-// writes it. Tokens carry it (envelope v3), so its value must never change
-// for the same question: marshalQuestion writes the same bytes faster.
+// writes it. Tokens carry it (envelope v3, and v2's positional digests),
+// so its value must never change for the same question: marshalQuestion
+// writes the same bytes faster.
 func questionDigest(p mrtrimpl.Pending) uint64 {
 	buf := digestBuffers.Get().(*[]byte)
 	b := (*buf)[:0]

@@ -6,6 +6,9 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 const indentedSchema = `{
@@ -88,4 +91,56 @@ func BenchmarkQuestionDigest(b *testing.B) {
 			marshalQuestion(q)
 		}
 	})
+}
+
+// A form question of an ask is pinned by its text: what breaking calls
+// compatible for its form (an enum value appended, an optional field added,
+// a constraint widened or narrowed, titles) keeps the pin, and the answer is
+// validated against the form as asked now. Its message, key or mode change
+// the pin. Gates and other requests are pinned by everything they send.
+func TestPinnedDigest(t *testing.T) {
+	form := func(key, message, schema string) mrtrimpl.Pending {
+		return mrtrimpl.Pending{Key: key, Kind: vocab.Elicit, Params: &mcp.ElicitParams{Mode: "form", Message: message, RequestedSchema: json.RawMessage(schema)}}
+	}
+	const (
+		schema   = `{"type":"object","properties":{"why":{"type":"string","enum":["resolved","duplicate"]}},"required":["why"]}`
+		appended = `{"type":"object","properties":{"why":{"type":"string","enum":["resolved","duplicate","wontfix"]},"note":{"type":"string","maxLength":9}},"required":["why"]}`
+	)
+	old, now := form("reason", "Why close 1?", schema), form("reason", "Why close 1?", appended)
+	if pinnedDigest(vocab.StateAsk, old) != pinnedDigest(vocab.StateAsk, now) {
+		t.Error("an ask's form changed compatibly and its pin changed")
+	}
+	if questionDigest(old) == questionDigest(now) {
+		t.Fatal("the full digest does not see the form")
+	}
+	for name, p := range map[string]mrtrimpl.Pending{
+		"message": form("reason", "Why close 2?", schema),
+		"key":     form("why", "Why close 1?", schema),
+		"mode":    {Key: "reason", Kind: vocab.Elicit, Params: &mcp.ElicitParams{Mode: "url", Message: "Why close 1?", RequestedSchema: json.RawMessage(schema)}},
+	} {
+		if pinnedDigest(vocab.StateAsk, p) == pinnedDigest(vocab.StateAsk, old) {
+			t.Errorf("another %s kept the pin", name)
+		}
+	}
+	// A gate's question, a sampling prompt, a URL: everything they send.
+	if pinnedDigest(vocab.StateConfirm, old) != questionDigest(old) || pinnedDigest(vocab.StateConfirm, old) == pinnedDigest(vocab.StateConfirm, now) {
+		t.Error("a gate is not pinned by everything it sends")
+	}
+	sample := mrtrimpl.Pending{Key: "summary", Kind: vocab.Sample, Params: &mcp.CreateMessageParams{MaxTokens: 10}}
+	if pinnedDigest(vocab.StateAsk, sample) != questionDigest(sample) {
+		t.Error("a sampling request is not pinned by everything it sends")
+	}
+	url := mrtrimpl.Pending{Key: "login", Kind: vocab.ElicitURL, Params: &mcp.ElicitParams{Mode: "url", Message: "Sign in", URL: "https://x/a"}}
+	if pinnedDigest(vocab.StateAsk, url) != questionDigest(url) {
+		t.Error("a URL elicitation is not pinned by everything it sends")
+	}
+
+	// Tokens of builds before the form pin carry the full digest: an
+	// unchanged question still matches, a changed one does not.
+	if !pinMatches(vocab.StateAsk, old, questionDigest(old)) || !pinMatches(vocab.StateAsk, now, pinnedDigest(vocab.StateAsk, old)) {
+		t.Error("a pin of this build or a full digest of the same question did not match")
+	}
+	if pinMatches(vocab.StateAsk, now, questionDigest(old)) || pinMatches(vocab.StateConfirm, now, questionDigest(old)) {
+		t.Error("the full digest of another question matched")
+	}
 }

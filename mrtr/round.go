@@ -769,7 +769,7 @@ func (e *Engine) askReply(ctx context.Context, d *mrtrimpl.Descriptor, b seal.Bi
 		slices.Sort(missing)
 		return nil, missingCapabilitiesError(missing)
 	}
-	// The digests of the sent questions, as Questions renders them (without
+	// The pins of the sent questions, as Questions renders them (without
 	// the problems a re-ask adds): what the next round compares.
 	for i, q := range info.Requests {
 		if i >= 64 || env.sent&(1<<i) == 0 {
@@ -778,7 +778,7 @@ func (e *Engine) askReply(ctx context.Context, d *mrtrimpl.Descriptor, b seal.Bi
 		var digest uint64
 		for _, now := range questions {
 			if now.Key == q.Key {
-				digest = questionDigest(now)
+				digest = pinnedDigest(info.Kind, now)
 			}
 		}
 		env.digests = append(env.digests, digest)

@@ -23,9 +23,9 @@ import (
 type ServiceStatusDetail string
 
 const (
-	// The latest build only
+	// No, the latest build is enough
 	ServiceStatusDetailSummary ServiceStatusDetail = "summary"
-	// Every environment
+	// Yes, every environment
 	ServiceStatusDetailFull ServiceStatusDetail = "full"
 )
 
@@ -521,11 +521,11 @@ var serviceStatusViewSchema = json.RawMessage(`{
       "oneOf": [
         {
           "const": "summary",
-          "title": "The latest build only"
+          "title": "No, the latest build is enough"
         },
         {
           "const": "full",
-          "title": "Every environment"
+          "title": "Yes, every environment"
         }
       ],
       "title": "Detail",
@@ -552,10 +552,10 @@ func (serviceStatusProgram) requestView(f *ServiceStatusFlow, problems mrtrimpl.
 	}
 }
 
-// serviceStatusAskViewViewMessage renders "How much of the status of {service} do you want to
-// see?".
+// serviceStatusAskViewViewMessage renders "The latest build of {service} is {latest}. Do you also
+// want to see what staging and production run?".
 func serviceStatusAskViewViewMessage(f *ServiceStatusFlow) string {
-	return "How much of the status of " + f.Args.Service + " do you want to see?"
+	return "The latest build of " + f.Args.Service + " is " + f.Continuation.Latest + ". Do you also want to see what staging and production run?"
 }
 
 // serviceStatusFullContent1Text renders "{service}: latest build {latest}; staging runs {staging},

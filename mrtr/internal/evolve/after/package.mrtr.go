@@ -14,7 +14,7 @@ import (
 const _ = mrtrimpl.SupportPackageIsVersion6
 
 // RegisterAll adds every tool and prompt of package after to s, served by e.
-func RegisterAll(s *mcp.Server, e *mrtr.Engine, argumentRetyped ArgumentRetypedHandler, constraintNarrowed ConstraintNarrowedHandler, enumRemoved EnumRemovedHandler, enumValues EnumValuesHandler, fieldRemoved FieldRemovedHandler, gateChanged GateChangedHandler, messagesChanged MessagesChangedHandler, optionalArgument OptionalArgumentHandler, optionalFields OptionalFieldsHandler, stateKindChanged StateKindChangedHandler, stateRenamed StateRenamedHandler, statesAdded StatesAddedHandler, storageChanged StorageChangedHandler, typeChanged TypeChangedHandler) {
+func RegisterAll(s *mcp.Server, e *mrtr.Engine, argumentRetyped ArgumentRetypedHandler, constraintNarrowed ConstraintNarrowedHandler, enumRemoved EnumRemovedHandler, enumValues EnumValuesHandler, fieldRemoved FieldRemovedHandler, gateChanged GateChangedHandler, messagesChanged MessagesChangedHandler, optionalArgument OptionalArgumentHandler, optionalFields OptionalFieldsHandler, pendingEnumAppended PendingEnumAppendedHandler, pendingEnumNarrowed PendingEnumNarrowedHandler, stateKindChanged StateKindChangedHandler, stateRenamed StateRenamedHandler, statesAdded StatesAddedHandler, storageChanged StorageChangedHandler, typeChanged TypeChangedHandler) {
 	RegisterArgumentRetyped(s, e, argumentRetyped)
 	RegisterConstraintNarrowed(s, e, constraintNarrowed)
 	RegisterEnumRemoved(s, e, enumRemoved)
@@ -24,6 +24,8 @@ func RegisterAll(s *mcp.Server, e *mrtr.Engine, argumentRetyped ArgumentRetypedH
 	RegisterMessagesChanged(s, e, messagesChanged)
 	RegisterOptionalArgument(s, e, optionalArgument)
 	RegisterOptionalFields(s, e, optionalFields)
+	RegisterPendingEnumAppended(s, e, pendingEnumAppended)
+	RegisterPendingEnumNarrowed(s, e, pendingEnumNarrowed)
 	RegisterStateKindChanged(s, e, stateKindChanged)
 	RegisterStateRenamed(s, e, stateRenamed)
 	RegisterStatesAdded(s, e, statesAdded)

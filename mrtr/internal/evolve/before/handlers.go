@@ -17,20 +17,26 @@ type allow[F any] struct{}
 func (allow[F]) Authorize(context.Context, F) error { return nil }
 
 type (
-	ArgumentRetypedImpl    struct{ allow[*ArgumentRetypedFlow] }
-	ConstraintNarrowedImpl struct{ allow[*ConstraintNarrowedFlow] }
-	EnumRemovedImpl        struct{ allow[*EnumRemovedFlow] }
-	EnumValuesImpl         struct{ allow[*EnumValuesFlow] }
-	FieldRemovedImpl       struct{ allow[*FieldRemovedFlow] }
-	GateChangedImpl        struct{ allow[*GateChangedFlow] }
-	MessagesChangedImpl    struct{ allow[*MessagesChangedFlow] }
-	OptionalArgumentImpl   struct{ allow[*OptionalArgumentFlow] }
-	OptionalFieldsImpl     struct{ allow[*OptionalFieldsFlow] }
-	StateKindChangedImpl   struct{ allow[*StateKindChangedFlow] }
-	StateRenamedImpl       struct{ allow[*StateRenamedFlow] }
-	StatesAddedImpl        struct{ allow[*StatesAddedFlow] }
-	StorageChangedImpl     struct{ allow[*StorageChangedFlow] }
-	TypeChangedImpl        struct{ allow[*TypeChangedFlow] }
+	ArgumentRetypedImpl     struct{ allow[*ArgumentRetypedFlow] }
+	ConstraintNarrowedImpl  struct{ allow[*ConstraintNarrowedFlow] }
+	EnumRemovedImpl         struct{ allow[*EnumRemovedFlow] }
+	EnumValuesImpl          struct{ allow[*EnumValuesFlow] }
+	FieldRemovedImpl        struct{ allow[*FieldRemovedFlow] }
+	GateChangedImpl         struct{ allow[*GateChangedFlow] }
+	MessagesChangedImpl     struct{ allow[*MessagesChangedFlow] }
+	OptionalArgumentImpl    struct{ allow[*OptionalArgumentFlow] }
+	OptionalFieldsImpl      struct{ allow[*OptionalFieldsFlow] }
+	PendingEnumAppendedImpl struct {
+		allow[*PendingEnumAppendedFlow]
+	}
+	PendingEnumNarrowedImpl struct {
+		allow[*PendingEnumNarrowedFlow]
+	}
+	StateKindChangedImpl struct{ allow[*StateKindChangedFlow] }
+	StateRenamedImpl     struct{ allow[*StateRenamedFlow] }
+	StatesAddedImpl      struct{ allow[*StatesAddedFlow] }
+	StorageChangedImpl   struct{ allow[*StorageChangedFlow] }
+	TypeChangedImpl      struct{ allow[*TypeChangedFlow] }
 )
 
 func (EnumValuesImpl) LoadTier(_ context.Context, f *EnumValuesFlow) error {
@@ -65,25 +71,28 @@ func (GateChangedImpl) DeleteRecord(context.Context, *GateChangedFlow) error { r
 
 // Each <Tool>Impl implements its tool's handler.
 var (
-	_ ArgumentRetypedHandler    = ArgumentRetypedImpl{}
-	_ ConstraintNarrowedHandler = ConstraintNarrowedImpl{}
-	_ EnumRemovedHandler        = EnumRemovedImpl{}
-	_ EnumValuesHandler         = EnumValuesImpl{}
-	_ FieldRemovedHandler       = FieldRemovedImpl{}
-	_ GateChangedHandler        = GateChangedImpl{}
-	_ MessagesChangedHandler    = MessagesChangedImpl{}
-	_ OptionalArgumentHandler   = OptionalArgumentImpl{}
-	_ OptionalFieldsHandler     = OptionalFieldsImpl{}
-	_ StateKindChangedHandler   = StateKindChangedImpl{}
-	_ StateRenamedHandler       = StateRenamedImpl{}
-	_ StatesAddedHandler        = StatesAddedImpl{}
-	_ StorageChangedHandler     = StorageChangedImpl{}
-	_ TypeChangedHandler        = TypeChangedImpl{}
+	_ ArgumentRetypedHandler     = ArgumentRetypedImpl{}
+	_ ConstraintNarrowedHandler  = ConstraintNarrowedImpl{}
+	_ EnumRemovedHandler         = EnumRemovedImpl{}
+	_ EnumValuesHandler          = EnumValuesImpl{}
+	_ FieldRemovedHandler        = FieldRemovedImpl{}
+	_ GateChangedHandler         = GateChangedImpl{}
+	_ MessagesChangedHandler     = MessagesChangedImpl{}
+	_ OptionalArgumentHandler    = OptionalArgumentImpl{}
+	_ OptionalFieldsHandler      = OptionalFieldsImpl{}
+	_ PendingEnumAppendedHandler = PendingEnumAppendedImpl{}
+	_ PendingEnumNarrowedHandler = PendingEnumNarrowedImpl{}
+	_ StateKindChangedHandler    = StateKindChangedImpl{}
+	_ StateRenamedHandler        = StateRenamedImpl{}
+	_ StatesAddedHandler         = StatesAddedImpl{}
+	_ StorageChangedHandler      = StorageChangedImpl{}
+	_ TypeChangedHandler         = TypeChangedImpl{}
 )
 
 // Register adds every tool of this build to s, served by e.
 func Register(s *mcp.Server, e *mrtr.Engine) {
 	RegisterAll(s, e, ArgumentRetypedImpl{}, ConstraintNarrowedImpl{}, EnumRemovedImpl{}, EnumValuesImpl{}, FieldRemovedImpl{}, GateChangedImpl{},
-		MessagesChangedImpl{}, OptionalArgumentImpl{}, OptionalFieldsImpl{}, StateKindChangedImpl{}, StateRenamedImpl{}, StatesAddedImpl{},
+		MessagesChangedImpl{}, OptionalArgumentImpl{}, OptionalFieldsImpl{}, PendingEnumAppendedImpl{},
+		PendingEnumNarrowedImpl{}, StateKindChangedImpl{}, StateRenamedImpl{}, StatesAddedImpl{},
 		StorageChangedImpl{}, TypeChangedImpl{})
 }

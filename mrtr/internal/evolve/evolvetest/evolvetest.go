@@ -44,6 +44,12 @@ type Case struct {
 	// Finish holds the answers of the rounds on the other build: every one
 	// but the last must ask again, the last must end the workflow.
 	Finish []mcp.InputResponseMap
+	// Asks, when set, holds the keys each round of Finish but the last
+	// must ask (by default the question it answered, asked again).
+	Asks [][]string
+	// Says, when set, is what the message of a question asked again on the
+	// other build must contain: the problem the answer had there.
+	Says string
 	// Reason is the log reason with which the other build refuses the
 	// workflow's first round there ("" when it continues it).
 	Reason string
@@ -74,6 +80,9 @@ var (
 	second = answer("second", "text", "two")
 )
 
+// reason answers the closing reason of the pending_enum tools.
+func reason(value string) mcp.InputResponseMap { return answer("reason", "closeReason", value) }
+
 // Cases are the changes, compatible ones first.
 var Cases = []Case{
 	{Name: "enum values appended, inserted and reordered", Tool: "enum_values", Args: map[string]any{"id": "r1"},
@@ -98,6 +107,24 @@ var Cases = []Case{
 		Start: rounds(first), Finish: rounds(second), Want: both("Level low.")},
 	{Name: "a constraint narrowed that the carried value still meets", Tool: "constraint_narrowed", Args: map[string]any{"id": "r1"},
 		Start: rounds(answer("note", "text", "ok")), Finish: rounds(second), Want: both("Note ok.")},
+
+	// The question the workflow waits in changed: an answer valid for the
+	// question as the other build asks it counts there, in both directions
+	// (the user is not asked twice); one that build refuses is asked again,
+	// with the problem, and never strands the workflow.
+	{Name: "an enum value appended to the question the workflow waits in", Tool: "pending_enum_appended", Args: map[string]any{"id": "r1"},
+		Start: rounds(first), Finish: rounds(reason("duplicate")), Want: both("Closed r1 (duplicate) after one.")},
+	{Name: "the appended enum value answered to the build without it (asked again)", Tool: "pending_enum_appended", Args: map[string]any{"id": "r1"},
+		Start: rounds(first), Finish: rounds(reason("wontfix"), reason("duplicate")),
+		Says: "closeReason: must be one of resolved, duplicate, cancelled.", Want: both("Closed r1 (duplicate) after one."), onlyFrom: After},
+	{Name: "an enum value removed from the question the workflow waits in, an answer both allow", Tool: "pending_enum_narrowed", Args: map[string]any{"id": "r1"},
+		Start: rounds(first), Finish: rounds(reason("duplicate")), Want: both("Closed r1 (duplicate) after one.")},
+	{Name: "an enum value removed from the question the workflow waits in, the answer holding it (asked again)", Tool: "pending_enum_narrowed", Args: map[string]any{"id": "r1"},
+		Start: rounds(first), Finish: rounds(reason("cancelled"), reason("duplicate")),
+		Says: "closeReason: must be one of resolved, duplicate.", Want: both("Closed r1 (duplicate) after one."), onlyFrom: Before},
+	{Name: "an answer to a question the workflow was never shown (not taken)", Tool: "pending_enum_appended", Args: map[string]any{"id": "r1"},
+		Finish: rounds(mcp.InputResponseMap{"first": first["first"], "reason": reason("duplicate")["reason"]}, reason("resolved")),
+		Asks:   [][]string{{"reason"}}, Want: both("Closed r1 (resolved) after one.")},
 
 	{Name: "the state the workflow waits in renamed", Rule: "state-removed", Tool: "state_renamed", Args: map[string]any{"id": "r1"},
 		Start: rounds(first), Finish: rounds(answer("code", "digits", "1234")), Reason: "state_removed"},
@@ -174,8 +201,12 @@ func Play(ctx context.Context, c Case, from, to *Build) error {
 		switch {
 		case err != nil:
 			return fmt.Errorf("round %d, on %s: %w", len(start)+2+i, to.Name, err)
-		case !last && (!res.NeedsInput() || !slices.Equal(keys(res.InputRequests), asked)):
+		case !last && c.Asks != nil && (!res.NeedsInput() || !slices.Equal(keys(res.InputRequests), c.Asks[i])):
+			return fmt.Errorf("on %s: answering %v: %s, want it to ask for %v", to.Name, keys(answers), describe(res, nil), c.Asks[i])
+		case !last && c.Asks == nil && (!res.NeedsInput() || !slices.Equal(keys(res.InputRequests), asked)):
 			return fmt.Errorf("on %s: the changed question %v was not asked again: %s", to.Name, asked, describe(res, nil))
+		case !last && c.Says != "" && !strings.Contains(message(res, asked), c.Says):
+			return fmt.Errorf("on %s: asked again with %q, want it to say %q", to.Name, message(res, asked), c.Says)
 		case last && res.NeedsInput():
 			return fmt.Errorf("on %s: the workflow did not end: %s", to.Name, describe(res, nil))
 		case last && (res.IsError || resultText(res) != c.Want[to.Name]):
@@ -202,13 +233,24 @@ func call(ctx context.Context, b *Build, c Case, state string, answers mcp.Input
 	return b.Session.CallTool(ctx, &mcp.CallToolParams{Name: c.Tool, Arguments: c.Args, RequestState: state, InputResponses: answers})
 }
 
-func keys(m mcp.InputRequestMap) []string {
+func keys[V any](m map[string]V) []string {
 	var out []string
 	for k := range m {
 		out = append(out, k)
 	}
 	slices.Sort(out)
 	return out
+}
+
+// message is the text of the questions of res for keys.
+func message(res *mcp.CallToolResult, keys []string) string {
+	var parts []string
+	for _, k := range keys {
+		if ep, ok := res.InputRequests[k].(*mcp.ElicitParams); ok {
+			parts = append(parts, ep.Message)
+		}
+	}
+	return strings.Join(parts, "\n")
 }
 
 func resultText(res *mcp.CallToolResult) string {
