@@ -188,6 +188,7 @@ func Run[F any](ctx context.Context, e *Engine, p Program[F], req Request) (repl
 	for _, step := range []func(context.Context) (*Reply, error){
 		rr.checkCapabilities,
 		rr.decodeArguments,
+		rr.checkEveryPathNeeds,
 		rr.authorize,
 		rr.openContinuation,
 		rr.claimRound,
@@ -244,6 +245,22 @@ func (rr *run[F]) checkCapabilities(context.Context) (*Reply, error) {
 		rr.caps = &mcp.ClientCapabilities{}
 	}
 	if missing := missingCapabilities(rr.caps, rr.d.Requires); len(missing) > 0 {
+		rr.rt.outcome = "missing_capability"
+		return nil, missingCapabilitiesError(missing)
+	}
+	return nil, nil
+}
+
+// checkEveryPathNeeds refuses, at a workflow's first round, a client
+// without a capability that every way through the workflow needs
+// (needs.go): -32021 before anything is asked and before any handler
+// method runs. Answers given up front ("inputs") may stand in for asking,
+// so a round that carries some is left to the asks themselves.
+func (rr *run[F]) checkEveryPathNeeds(context.Context) (*Reply, error) {
+	if rr.resumed() || len(rr.inputs) > 0 {
+		return nil, nil
+	}
+	if missing := missingCapabilities(rr.caps, needsOnEveryPath(rr.d)); len(missing) > 0 {
 		rr.rt.outcome = "missing_capability"
 		return nil, missingCapabilitiesError(missing)
 	}
