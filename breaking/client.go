@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/mrtrgen/mrtrgen/spec"
+	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // Client rules: an MCP client written against the old tool list keeps
@@ -92,6 +93,40 @@ func checkCapabilityRequired(c *comparer, r *Rule) {
 				c.report(r, p.new.RequiresPos, spec.Pos{}, c.toolScope(p.new),
 					"%s %q now requires the %s capability: clients without it are refused on every round", p.new.Kind, p.new.Name, cp)
 			}
+		}
+	}
+}
+
+// notFoundEnd reports whether state name of t is a terminal state marked
+// notFound.
+func notFoundEnd(t *spec.Tool, name string) bool {
+	s := t.State(name)
+	return s != nil && s.Kind == vocab.StateTerminal && s.NotFound
+}
+
+func checkNotFoundChanged(c *comparer, r *Rule) {
+	for _, p := range c.pairs {
+		if p.new.Kind != vocab.KindResource {
+			continue
+		}
+		for _, ns := range p.new.States {
+			if notFoundEnd(p.new, ns.Name) && !notFoundEnd(p.old, ns.Name) {
+				c.report(r, ns.Pos, spec.Pos{}, c.toolScope(p.new, ns.Lint),
+					"state %q of resource %q now ends as resource-not-found (-32602, -32002 before 2026-07-28): readers that end there got -32000 or another end before",
+					ns.Name, p.new.Name)
+			}
+		}
+		for _, os := range p.old.States {
+			if !notFoundEnd(p.old, os.Name) || notFoundEnd(p.new, os.Name) {
+				continue
+			}
+			pos, sc := p.new.Pos, c.toolScope(p.new)
+			if ns := p.new.State(os.Name); ns != nil {
+				pos, sc = ns.Pos, c.toolScope(p.new, ns.Lint)
+			}
+			c.report(r, pos, os.Pos, sc,
+				"state %q of resource %q no longer ends as resource-not-found: readers of a URI that names nothing get -32000 or another end instead",
+				os.Name, p.new.Name)
 		}
 	}
 }

@@ -281,6 +281,21 @@ states:
 		check: checkCapabilityRequired,
 	},
 	{
+		ID: "not-found-changed", Category: Client, Severity: Warning,
+		Summary: "a resource's end marked notFound was added, removed or unmarked: readers get another error code there",
+		Hint:    "tell the resource's readers which code a URI that names nothing now gets, then accept it with that reason",
+		Why: `A read that ends at a terminal state marked notFound is answered with the protocol's
+resource-not-found error (-32602 with data.uri on 2026-07-28, -32002 before); any other
+end that is not success is -32000. Marking an end notFound (or a new end, where a check
+used to refuse with mrtr.Reject) changes the code a reader gets for a URI that names
+nothing; unmarking or removing one changes it back. Readers that told the two apart,
+to drop a stale link or to retry, act differently.`,
+		Old: `lookUp: {check: lookUpService, next: show}  # an unknown service: mrtr.Reject, -32000`,
+		New: `lookUp: {check: lookUpService, outcomes: {found: show, unknown: noSuchService}}
+noSuchService: {terminal: failed, notFound: true, message: 'There is no service {service}.'}`,
+		check: checkNotFoundChanged,
+	},
+	{
 		ID: "prompt-removed", Category: Client, Severity: Error,
 		Summary: "a prompt was removed or renamed",
 		Hint:    "keep the old prompt (described as deprecated) until clients moved to the new name",

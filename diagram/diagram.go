@@ -208,6 +208,9 @@ func stateNode(s *spec.State) *Node {
 		n.Lines = []string{"branch on " + s.Branch.On.Name()}
 	case vocab.StateTerminal:
 		n.Lines = []string{"terminal, outcome " + s.Outcome.String()}
+		if s.NotFound {
+			n.Lines[0] += ", resource not found"
+		}
 		n.Class = s.Outcome.String()
 	}
 	if a := s.AskAgain; a != nil {

@@ -805,6 +805,9 @@ func docEffectOf(s *spec.State) docEffect {
 // docEndOf is the ends table's row of terminal state s.
 func docEndOf(s *spec.State) docEnd {
 	e := docEnd{StateMD: code(s.Name), OutcomeMD: s.Outcome.String()}
+	if s.NotFound {
+		e.OutcomeMD += ", resource not found"
+	}
 	if s.Message != nil {
 		e.ResultMD = cell(s.Message.Raw)
 	}

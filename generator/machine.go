@@ -396,6 +396,9 @@ func (w *workflow) terminalCase(c *jen.Group, s *spec.State) {
 	default:
 		final = append(final, pair{jen.Id("Text"), jen.Lit(fmt.Sprintf("%s ended in state %s.", w.t.Name, s.Name))})
 	}
+	if s.NotFound {
+		final = append(final, pair{jen.Id("NotFound"), jen.True()})
+	}
 	if len(s.Output) > 0 {
 		w.outputCase(c, s, final)
 		return

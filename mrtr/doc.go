@@ -48,7 +48,11 @@
 //
 // Every round of every program goes through the same trust boundary:
 //
-//  1. authenticate (Config.Authenticate) and check the client's capabilities,
+//  1. authenticate (Config.Authenticate) and check the client's capabilities:
+//     those the spec requires, and, at a workflow's first round, those every
+//     way through the workflow needs (every walk to a success or failed
+//     terminal asks the model, say), refused with -32021 before anything is
+//     asked or run,
 //  2. decode and validate the arguments (generated validators),
 //  3. authorize (the handler's Authorize, on every round),
 //  4. verify the continuation: open the sealed requestState, bound to this

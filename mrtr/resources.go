@@ -3,6 +3,7 @@ package mrtr
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"regexp"
@@ -33,7 +34,11 @@ import (
 //
 // A workflow that does not end in success fails with JSON-RPC error
 // -32000 carrying its message, and arguments that fail validation with
-// -32602, as for prompts: resources/read has no error result.
+// -32602, as for prompts: resources/read has no error result. A URI that
+// matches nothing, and the end at a terminal state the spec declares
+// notFound, is the protocol's resource-not-found error of the request's
+// revision, with data.uri: -32602 from 2026-07-28 on, -32002 before
+// (resourceNotFound).
 func AddResource[F any](s *mcp.Server, e *Engine, p Program[F]) {
 	d := p.Descriptor()
 	if d.Kind != vocab.KindResource || d.Resource == nil {
@@ -43,6 +48,7 @@ func AddResource[F any](s *mcp.Server, e *Engine, p Program[F]) {
 	keepClientAnswers(s)
 	codedErrors(s)
 	stripInterimCaching(s)
+	notFoundByRevision(s)
 	e.addCompleter(vocab.KindResource, d.Resource.URITemplate, p)
 	info := d.Resource
 	var match *regexp.Regexp
@@ -55,18 +61,21 @@ func AddResource[F any](s *mcp.Server, e *Engine, p Program[F]) {
 		if match != nil {
 			var ok bool
 			if vars, ok = templateVars(match, uri); !ok {
-				return nil, mcp.ResourceNotFoundError(uri)
+				return nil, resourceNotFound(uri, req.ProtocolVersion(), "")
 			}
 		} else if uri != info.URI {
-			return nil, mcp.ResourceNotFoundError(uri)
+			return nil, resourceNotFound(uri, req.ProtocolVersion(), "")
 		}
 		args, err := json.Marshal(vars)
 		if err != nil {
 			return nil, err
 		}
-		reply, err := settled(answer(ctx, e, p, req.Extra, args, req.Params.InputResponses, req.Params.RequestState,
-			req.ClientCapabilities(), req.ProtocolVersion(), req.Session))
-		if err != nil {
+		reply, err := answer(ctx, e, p, req.Extra, args, req.Params.InputResponses, req.Params.RequestState,
+			req.ClientCapabilities(), req.ProtocolVersion(), req.Session)
+		if err == nil && !reply.NeedsInput() && reply.Final.NotFound {
+			return nil, resourceNotFound(uri, req.ProtocolVersion(), reply.Final.Text)
+		}
+		if reply, err = settled(reply, err); err != nil {
 			return nil, err
 		}
 		if reply.NeedsInput() {
@@ -91,6 +100,51 @@ func AddResource[F any](s *mcp.Server, e *Engine, p Program[F]) {
 		return
 	}
 	s.AddResource(&mcp.Resource{Name: d.Name, Title: d.Title, Description: d.Description, MIMEType: info.MIMEType, URI: info.URI}, handler)
+}
+
+// codeResourceNotFound is the resource-not-found code of revisions before
+// 2026-07-28 (2025-11-25 and earlier); 2026-07-28 uses -32602 (Invalid
+// Params), and tells clients to accept -32002 too.
+const codeResourceNotFound = -32002
+
+// resourceNotFound is the resource-not-found error of protocol revision
+// version, for uri: -32602 from 2026-07-28 on (and when the revision is
+// unknown, as go-sdk answers), -32002 before; data.uri names the URI on
+// both. message is the text of the spec's notFound terminal, or "" for the
+// protocol's own "Resource not found".
+func resourceNotFound(uri, version, message string) error {
+	code := int64(codeInvalidParams)
+	if version != "" && version < protocolMRTR {
+		code = codeResourceNotFound
+	}
+	if message == "" {
+		message = "Resource not found"
+	}
+	data, _ := json.Marshal(map[string]string{"uri": uri})
+	return &jsonrpc.Error{Code: code, Message: message, Data: data}
+}
+
+// notFoundMapped lists the servers notFoundByRevision has wrapped.
+var notFoundMapped sync.Map // weak.Pointer[mcp.Server] -> struct{}
+
+// notFoundByRevision adds, once per server, a receiving middleware that
+// gives a resources/read of a URI no resource of the server matches the
+// resource-not-found code of the request's revision: go-sdk answers it
+// with -32602 on every revision (mcp.ResourceNotFoundError), which a
+// client of 2025-11-25 does not take for "not found".
+func notFoundByRevision(s *mcp.Server) {
+	addOnce(&notFoundMapped, s, s.AddReceivingMiddleware, func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			res, err := next(ctx, method, req)
+			rr, ok := req.(*mcp.ReadResourceRequest)
+			var je *jsonrpc.Error
+			if err == nil || !ok || method != vocab.MethodResourcesRead || !errors.As(err, &je) ||
+				je.Code != codeInvalidParams || je.Message != "Resource not found" || rr.Params == nil {
+				return res, err
+			}
+			return res, resourceNotFound(rr.Params.URI, rr.ProtocolVersion(), "")
+		}
+	})
 }
 
 var templateVar = regexp.MustCompile(`\{([A-Za-z_][A-Za-z0-9_]*)\}`)

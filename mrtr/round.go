@@ -187,6 +187,7 @@ func Run[F any](ctx context.Context, e *Engine, p Program[F], req Request) (repl
 	// with its reply or error.
 	for _, step := range []func(context.Context) (*Reply, error){
 		rr.checkCapabilities,
+		rr.checkEveryPathNeeds,
 		rr.decodeArguments,
 		rr.authorize,
 		rr.openContinuation,
@@ -248,6 +249,30 @@ func (rr *run[F]) checkCapabilities(context.Context) (*Reply, error) {
 		return nil, missingCapabilitiesError(missing)
 	}
 	return nil, nil
+}
+
+// checkEveryPathNeeds refuses, at a workflow's first round, a client
+// without a capability that every way through the workflow needs
+// (needs.go): -32021 before anything is asked and before any handler
+// method (an argument's validator included) runs. Answers given up front
+// ("inputs", non-interactive programs) may stand in for asking, so a round
+// that carries some is left to the asks themselves, as are arguments that
+// do not parse (decodeArguments says what is wrong with them).
+func (rr *run[F]) checkEveryPathNeeds(context.Context) (*Reply, error) {
+	if rr.resumed() {
+		return nil, nil
+	}
+	missing := missingCapabilities(rr.caps, needsOnEveryPath(rr.d))
+	if len(missing) == 0 {
+		return nil, nil
+	}
+	if rr.d.NonInteractive {
+		if _, inputs, err := splitInputs(rr.req.Arguments, true); err != nil || len(inputs) > 0 {
+			return nil, nil
+		}
+	}
+	rr.rt.outcome = "missing_capability"
+	return nil, missingCapabilitiesError(missing)
 }
 
 // decodeArguments decodes and validates the arguments (generated code, on

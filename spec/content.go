@@ -232,6 +232,22 @@ func (d *decoder) errorfAt(p Pos, rule, hint, format string, args ...any) {
 	d.diags = append(d.diags, Diagnostic{Pos: p, Severity: Error, Rule: rule, Message: fmt.Sprintf(format, args...), Hint: hint})
 }
 
+// checkNotFound checks a terminal state's notFound: it is for resources
+// (tools and prompts have no resource to miss), on a terminal that ends
+// failed (the reader gets an error, not contents).
+func (d *decoder) checkNotFound(s *State, keys map[string]*yaml.Node) {
+	k := keys["notFound"]
+	switch {
+	case k == nil || !s.NotFound:
+	case d.kind != vocab.KindResource:
+		s.NotFound = false
+		d.errorf(k, "state", "end with terminal: failed and a message the caller reads", "state %q: notFound is for resources (resources/read); a %s has no resource to miss", s.Name, d.kind)
+	case s.Outcome != vocab.OutcomeFailed:
+		s.NotFound = false
+		d.errorf(k, "state", "use terminal: failed for the end that means the resource does not exist", "state %q: notFound needs terminal: failed (it ends %s)", s.Name, s.Outcome)
+	}
+}
+
 // checkTerminalContent checks a terminal state's content items against
 // the workflow's kind: content is for tools, contents for resources, and
 // a resource that ends in success has contents. Each item has the fields

@@ -797,6 +797,8 @@ func (d *decoder) decodeStateKeys(s *State, n *yaml.Node) (keys map[string]*yaml
 			s.Content = d.decodeContentList(p.v)
 		case "contents":
 			s.Content = d.decodeContents(p.v)
+		case "notFound":
+			s.NotFound = boolVal(p.v)
 		case "sets":
 			s.SetsPos = d.pos(p.k)
 			s.Sets = d.decodeSets(p.v)
@@ -936,9 +938,9 @@ func (d *decoder) checkStateKeys(s *State, keys map[string]*yaml.Node, at *yaml.
 		vocab.StateConfirm:  {"confirm", "next", "onDecline", "onCancel"},
 		vocab.StateEffect:   {"effect", "irreversible", "slow", "idempotency", "next", "sets", "progress"},
 		vocab.StateBranch:   {"branch", "cases", "when", "default"},
-		vocab.StateTerminal: {"terminal", "message", "messages", "output", "content", "contents"},
+		vocab.StateTerminal: {"terminal", "message", "messages", "output", "content", "contents", "notFound"},
 	}[s.Kind]
-	for _, key := range []string{"outcomes", "next", "onDecline", "onCancel", "irreversible", "slow", "idempotency", "progress", "message", "messages", "output", "content", "contents", "sets", "askAgain", "cases", "when", "default", "maxAttempts", "onExhausted"} {
+	for _, key := range []string{"outcomes", "next", "onDecline", "onCancel", "irreversible", "slow", "idempotency", "progress", "message", "messages", "output", "content", "contents", "notFound", "sets", "askAgain", "cases", "when", "default", "maxAttempts", "onExhausted"} {
 		if k := keys[key]; k != nil && !slices.Contains(allowed, key) {
 			d.errorf(k, "state", "", "state %q: %s does not apply to a %s state", s.Name, key, s.Kind)
 		}
@@ -971,6 +973,7 @@ func (d *decoder) checkStateKeys(s *State, keys map[string]*yaml.Node, at *yaml.
 			d.errorf(keys["messages"], "state", "use message: for a tool's result text", "state %q: messages is for prompts", s.Name)
 		}
 		d.checkTerminalContent(s, keys)
+		d.checkNotFound(s, keys)
 		if d.kind == vocab.KindPrompt && keys["message"] != nil {
 			d.errorf(keys["message"], "state", "use messages: [{role: user, text: ...}] for a prompt", "state %q: message is for tools", s.Name)
 		}

@@ -368,6 +368,11 @@ type State struct {
 	// Content are a tool's content items after its text, or a resource's
 	// contents (Kind ContentResource).
 	Content []*Content
+	// NotFound, on a failed terminal state of a resource, says that ending
+	// there means the resource read does not exist: the reader gets the
+	// protocol's resource-not-found error (-32602 with data.uri from
+	// 2026-07-28 on, -32002 before) instead of -32000.
+	NotFound bool
 
 	// Transitions. Next is the state after check (without outcomes), ask,
 	// confirm (accepted) and effect. OnDecline and OnCancel are where an ask

@@ -1,16 +1,18 @@
 // Package machine is the indexed state machine of one workflow, and the
 // walks every part of mrtrgen asks of it: lint's rules, breaking's rules,
-// the generator's test walks and mrtrtest's routes and walks.
+// the generator's test walks, mrtrtest's routes and walks, and the
+// runtime's capabilities every way through a workflow needs.
 //
 // A Graph knows states by number and name, and each state's outgoing
 // edges (typed vocab.Edge) with their targets. It is built from a list of
 // state names and one Connect per edge, in the order of the one place that
 // lists a state's edges: spec.State.Edges for a spec (spec.Tool.Graph), the
-// descriptor's Transitions for a generated program (mrtrtest). A new kind
-// of state or edge is added there, not here.
+// descriptor's Transitions for a generated program (mrtrimpl's
+// Descriptor.Graph, which mrtrtest and the runtime ask). A new kind of
+// state or edge is added there, not here.
 //
-// It imports only vocab, so that generated test binaries, which import
-// mrtrtest, stay light. Every question is at most one breadth-first walk
+// It imports only vocab, so that the runtime and generated test binaries
+// stay light. Every question is at most one breadth-first walk
 // (O(states + edges)); reachability from a state is computed once.
 package machine
 

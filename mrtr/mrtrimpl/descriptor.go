@@ -7,6 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mrtrgen/mrtrgen/internal/machine"
 	"github.com/mrtrgen/mrtrgen/mrtr/seal"
 	"github.com/mrtrgen/mrtrgen/vocab"
 )
@@ -134,6 +135,29 @@ func (d *Descriptor) RequestOrder(reqs mcp.InputRequestMap) []string {
 	}
 	slices.Sort(rest)
 	return append(keys, rest...)
+}
+
+// Graph is the state machine of the transition table, state number n of
+// the descriptor being n-1 in the graph (mrtrtest's walks, the runtime's
+// capabilities every way needs).
+func (d *Descriptor) Graph() *machine.Graph {
+	names := make([]string, len(d.States))
+	for i, s := range d.States {
+		names[i] = s.Name
+	}
+	initial := ""
+	if s := d.State(d.Initial); s != nil {
+		initial = s.Name
+	}
+	g := machine.New(names, initial)
+	for _, tr := range d.Transitions {
+		if d.State(tr.From) != nil {
+			if to := d.State(tr.To); to != nil {
+				g.Connect(int(tr.From)-1, to.Name, tr.On)
+			}
+		}
+	}
+	return g
 }
 
 // Allows reports whether the transition table has from → to along edge on.

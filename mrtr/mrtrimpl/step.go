@@ -30,6 +30,11 @@ type Final struct {
 	// its text), or the contents of a resource's (docs/spec.md, Content
 	// kinds).
 	Content []Content `json:"content,omitempty"`
+	// NotFound marks the end of a resource's workflow at a terminal state
+	// the spec declares notFound: the resource read does not exist, and
+	// the reader gets the protocol's resource-not-found error instead of
+	// -32000. Round records keep it with the rest of the reply.
+	NotFound bool `json:"notFound,omitempty"`
 }
 
 // IsError reports whether the result is an error result (MCP isError).

@@ -49,21 +49,7 @@ type graph struct {
 }
 
 func newGraph(d *mrtrimpl.Descriptor) *graph {
-	names := make([]string, len(d.States))
-	for i, s := range d.States {
-		names[i] = s.Name
-	}
-	initial := ""
-	if s := d.State(d.Initial); s != nil {
-		initial = s.Name
-	}
-	g := machine.New(names, initial)
-	for _, tr := range d.Transitions {
-		if f, to := d.State(tr.From), d.State(tr.To); f != nil && to != nil {
-			g.Connect(int(tr.From)-1, to.Name, tr.On)
-		}
-	}
-	return &graph{d: d, Graph: g}
+	return &graph{d: d, Graph: d.Graph()}
 }
 
 func (g *graph) initial() string {

@@ -56,6 +56,17 @@ type ServiceStatusViewAnswer struct {
 	Detail ServiceStatusDetail
 }
 
+// ServiceStatusLookUpServiceOutcome is what check lookUpService decided; each outcome leads to its
+// own state.
+type ServiceStatusLookUpServiceOutcome uint8
+
+const (
+	// ServiceStatusLookUpServiceFound leads to state askView.
+	ServiceStatusLookUpServiceFound ServiceStatusLookUpServiceOutcome = 1
+	// ServiceStatusLookUpServiceUnknown leads to state noSuchService.
+	ServiceStatusLookUpServiceUnknown ServiceStatusLookUpServiceOutcome = 2
+)
+
 // ServiceStatusFlow is one workflow of service_status as handler methods see it: the call, the
 // arguments, the continuation and the answers given so far.
 type ServiceStatusFlow struct {
@@ -83,16 +94,19 @@ type ServiceStatusState uint16
 
 const (
 	// ServiceStatusStateLookUp runs check lookUpService. Finds the service in the catalog and what
-	// staging and production run; an unknown service is refused.
+	// staging and production run.
 	ServiceStatusStateLookUp ServiceStatusState = 1
 	// ServiceStatusStateAskView asks for view.
 	ServiceStatusStateAskView ServiceStatusState = 2
+	// ServiceStatusStateNoSuchService ends the workflow: failed. The catalog has no such service;
+	// the reader gets resource-not-found with the URI read.
+	ServiceStatusStateNoSuchService ServiceStatusState = 3
 	// ServiceStatusStateShow routes on view.detail.
-	ServiceStatusStateShow ServiceStatusState = 3
+	ServiceStatusStateShow ServiceStatusState = 4
 	// ServiceStatusStateFull ends the workflow: success.
-	ServiceStatusStateFull ServiceStatusState = 4
+	ServiceStatusStateFull ServiceStatusState = 5
 	// ServiceStatusStateSummary ends the workflow: success.
-	ServiceStatusStateSummary ServiceStatusState = 5
+	ServiceStatusStateSummary ServiceStatusState = 6
 )
 
 // String returns the state's name in the spec.
@@ -102,6 +116,8 @@ func (s ServiceStatusState) String() string {
 		return "lookUp"
 	case ServiceStatusStateAskView:
 		return "askView"
+	case ServiceStatusStateNoSuchService:
+		return "noSuchService"
 	case ServiceStatusStateShow:
 		return "show"
 	case ServiceStatusStateFull:
@@ -118,9 +134,10 @@ func _() {
 	var x [1]struct{}
 	_ = x[ServiceStatusStateLookUp-1]
 	_ = x[ServiceStatusStateAskView-2]
-	_ = x[ServiceStatusStateShow-3]
-	_ = x[ServiceStatusStateFull-4]
-	_ = x[ServiceStatusStateSummary-5]
+	_ = x[ServiceStatusStateNoSuchService-3]
+	_ = x[ServiceStatusStateShow-4]
+	_ = x[ServiceStatusStateFull-5]
+	_ = x[ServiceStatusStateSummary-6]
 }
 
 // Step runs the flow's current state once. Every state of the spec has a case;
@@ -128,19 +145,26 @@ func _() {
 func (p serviceStatusProgram) Step(ctx context.Context, r mrtrimpl.Round, f *ServiceStatusFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case ServiceStatusStateLookUp:
-		if err := p.h.LookUpService(ctx, f); err != nil {
+		out, err := p.h.LookUpService(ctx, f)
+		if err != nil {
 			return mrtrimpl.Step{}, err
 		}
-		if f.Continuation.Latest == "" {
-			return mrtrimpl.Step{}, mrtrimpl.NotSet("check", "lookUpService", "lookUp", "", "latest", "Latest")
+		switch out {
+		case ServiceStatusLookUpServiceFound:
+			if f.Continuation.Latest == "" {
+				return mrtrimpl.Step{}, mrtrimpl.NotSet("check", "lookUpService", "lookUp", "found", "latest", "Latest")
+			}
+			if f.Continuation.Production == "" {
+				return mrtrimpl.Step{}, mrtrimpl.NotSet("check", "lookUpService", "lookUp", "found", "production", "Production")
+			}
+			if f.Continuation.Staging == "" {
+				return mrtrimpl.Step{}, mrtrimpl.NotSet("check", "lookUpService", "lookUp", "found", "staging", "Staging")
+			}
+			return mrtrimpl.Goto(r, ServiceStatusStateAskView, vocab.OutcomeEdge("found"))
+		case ServiceStatusLookUpServiceUnknown:
+			return mrtrimpl.Goto(r, ServiceStatusStateNoSuchService, vocab.OutcomeEdge("unknown"))
 		}
-		if f.Continuation.Production == "" {
-			return mrtrimpl.Step{}, mrtrimpl.NotSet("check", "lookUpService", "lookUp", "", "production", "Production")
-		}
-		if f.Continuation.Staging == "" {
-			return mrtrimpl.Step{}, mrtrimpl.NotSet("check", "lookUpService", "lookUp", "", "staging", "Staging")
-		}
-		return mrtrimpl.Goto(r, ServiceStatusStateAskView, vocab.Next)
+		return mrtrimpl.Step{}, fmt.Errorf("lookUpService returned unknown outcome %d", out)
 	case ServiceStatusStateAskView:
 		var pending []mrtrimpl.Pending
 		if f.View == nil {
@@ -159,6 +183,8 @@ func (p serviceStatusProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Ser
 			return r.Ask(pending)
 		}
 		return mrtrimpl.Goto(r, ServiceStatusStateShow, vocab.Next)
+	case ServiceStatusStateNoSuchService:
+		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeFailed, Text: serviceStatusNoSuchServiceMessage(f), NotFound: true})
 	case ServiceStatusStateShow:
 		// Branch on view.detail.
 		if f.View != nil {
@@ -204,11 +230,11 @@ type ServiceStatusHandler interface {
 	Authorize(ctx context.Context, f *ServiceStatusFlow) error
 
 	// LookUpService is the check of state lookUp. Finds the service in the catalog and what staging
-	// and production run; an unknown service is refused. It must set f.Continuation.Latest,
-	// f.Continuation.Production, f.Continuation.Staging before it returns (sets: in the spec); a
-	// value still empty fails the round. Return mrtr.Reject to refuse the request with a message;
-	// any other error is a dependency failure.
-	LookUpService(ctx context.Context, f *ServiceStatusFlow) error
+	// and production run. It must set f.Continuation.Latest (on found), f.Continuation.Production
+	// (on found), f.Continuation.Staging (on found) before it returns (sets: in the spec); a value
+	// still empty fails the round. Return mrtr.Reject to refuse the request with a message; any
+	// other error is a dependency failure.
+	LookUpService(ctx context.Context, f *ServiceStatusFlow) (ServiceStatusLookUpServiceOutcome, error)
 
 	// ServiceNames completes argument service on completion/complete: the values to offer for what
 	// the user typed so far (value), best first; resolved holds the arguments the client already
@@ -286,7 +312,7 @@ var serviceStatusDescriptor = mrtrimpl.Descriptor{
 	},
 	TTL:         10 * time.Minute,
 	Storage:     vocab.Sealed,
-	SchemaHash:  uint64(0xe3ef1a892df3041c),
+	SchemaHash:  uint64(0x2cd19c744ca13e64),
 	Initial:     uint16(ServiceStatusStateLookUp),
 	States:      serviceStatusStateTable,
 	Transitions: serviceStatusTransitionTable,
@@ -294,8 +320,9 @@ var serviceStatusDescriptor = mrtrimpl.Descriptor{
 
 // serviceStatusStateTable describes each state, in the order of their numbers.
 var serviceStatusStateTable = []mrtrimpl.StateInfo{
-	{Name: "lookUp", Kind: vocab.StateCheck, Check: "lookUpService"},
+	{Name: "lookUp", Kind: vocab.StateCheck, Check: "lookUpService", Outcomes: []string{"found", "unknown"}},
 	{Name: "askView", Kind: vocab.StateAsk, Requests: []mrtrimpl.RequestInfo{{Key: "view", Kind: vocab.Elicit}}},
+	{Name: "noSuchService", Kind: vocab.StateTerminal, End: vocab.OutcomeFailed},
 	{Name: "show", Kind: vocab.StateBranch, Branch: "view.detail"},
 	{Name: "full", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
 	{Name: "summary", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess},
@@ -304,7 +331,8 @@ var serviceStatusStateTable = []mrtrimpl.StateInfo{
 // serviceStatusTransitionTable lists every transition of the spec: a state may only go
 // where a row says.
 var serviceStatusTransitionTable = []mrtrimpl.Transition{
-	{From: uint16(ServiceStatusStateLookUp), On: vocab.Next, To: uint16(ServiceStatusStateAskView)},
+	{From: uint16(ServiceStatusStateLookUp), On: vocab.OutcomeEdge("found"), To: uint16(ServiceStatusStateAskView)},
+	{From: uint16(ServiceStatusStateLookUp), On: vocab.OutcomeEdge("unknown"), To: uint16(ServiceStatusStateNoSuchService)},
 	{From: uint16(ServiceStatusStateAskView), On: vocab.Next, To: uint16(ServiceStatusStateShow)},
 	{From: uint16(ServiceStatusStateShow), On: vocab.CaseEdge("full"), To: uint16(ServiceStatusStateFull)},
 	{From: uint16(ServiceStatusStateShow), On: vocab.CaseEdge("summary"), To: uint16(ServiceStatusStateSummary)},
@@ -556,6 +584,11 @@ func (serviceStatusProgram) requestView(f *ServiceStatusFlow, problems mrtrimpl.
 // want to see what staging and production run?".
 func serviceStatusAskViewViewMessage(f *ServiceStatusFlow) string {
 	return "The latest build of " + f.Args.Service + " is " + f.Continuation.Latest + ". Do you also want to see what staging and production run?"
+}
+
+// serviceStatusNoSuchServiceMessage renders "There is no service {service}.".
+func serviceStatusNoSuchServiceMessage(f *ServiceStatusFlow) string {
+	return "There is no service " + f.Args.Service + "."
 }
 
 // serviceStatusFullContent1Text renders "{service}: latest build {latest}; staging runs {staging},

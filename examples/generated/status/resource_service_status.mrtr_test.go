@@ -31,15 +31,19 @@ func (h *fakeServiceStatus) Authorize(ctx context.Context, f *ServiceStatusFlow)
 	return nil
 }
 
-func (h *fakeServiceStatus) LookUpService(ctx context.Context, f *ServiceStatusFlow) error {
-	if err := h.fake.Step(ctx); err != nil {
-		return err
+func (h *fakeServiceStatus) LookUpService(ctx context.Context, f *ServiceStatusFlow) (ServiceStatusLookUpServiceOutcome, error) {
+	out, err := h.fake.Check(ctx, "lookUpService", 1)
+	if err != nil {
+		return 0, err
 	}
 	// What the spec says lookUpService sets, as the real method must.
-	f.Continuation.Latest = "1.5.0"
-	f.Continuation.Production = "1.4.2"
-	f.Continuation.Staging = "1.5.0"
-	return nil
+	switch ServiceStatusLookUpServiceOutcome(out) {
+	case ServiceStatusLookUpServiceFound:
+		f.Continuation.Latest = "1.5.0"
+		f.Continuation.Production = "1.4.2"
+		f.Continuation.Staging = "1.5.0"
+	}
+	return ServiceStatusLookUpServiceOutcome(out), nil
 }
 
 func (h *fakeServiceStatus) ServiceNames(ctx context.Context, value string, resolved map[string]string) ([]string, error) {
@@ -76,6 +80,7 @@ func fixturesServiceStatus(h *fakeServiceStatus) mrtrtest.Fixtures {
 		Invalid:      map[string]mcp.InputResponse{"view": mrtrtest.Accept(map[string]any{"detail": 12345})},
 		Other:        "bob",
 		OtherArgs:    map[string]any{"service": "zz"},
+		Steer:        h.fake.Steer,
 		Unauthorized: "mallory",
 		Variants: []mrtrtest.Variant{
 			{
@@ -123,8 +128,9 @@ func newFakeServiceStatus(outcomes map[string][]uint8) (mrtr.Program[*ServiceSta
 // how many side effects it performed.
 func TestServiceStatusTransitions(t *testing.T) {
 	w := mrtrtest.NewWalker(newFakeServiceStatus, fixturesServiceStatus(&fakeServiceStatus{}))
-	w.Walk(t, "lookUp>askView>show>(full)full", mrtrtest.Arms{Fields: map[string]map[string]any{"view": {"detail": "full"}}})
-	w.Walk(t, "lookUp>askView>show>(summary)summary")
+	w.Walk(t, "lookUp>(found)askView>show>(full)full", mrtrtest.Arms{Fields: map[string]map[string]any{"view": {"detail": "full"}}})
+	w.Walk(t, "lookUp>(unknown)noSuchService")
+	w.Walk(t, "lookUp>(found)askView>show>(summary)summary")
 }
 
 // TestServiceStatusValidation sends, for each constraint of an argument or a form
@@ -158,5 +164,5 @@ func TestServiceStatusRecordedContinuations(t *testing.T) {
 // none is taken, no side effect runs, and the same question is asked again.
 func TestServiceStatusRejectedInputs(t *testing.T) {
 	w := mrtrtest.NewWalker(newFakeServiceStatus, fixturesServiceStatus(&fakeServiceStatus{}))
-	w.RejectAt(t, "lookUp>askView")
+	w.RejectAt(t, "lookUp>(found)askView")
 }

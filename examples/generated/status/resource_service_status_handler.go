@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/mrtrgen/mrtrgen/examples/domain"
-	"github.com/mrtrgen/mrtrgen/mrtr"
 )
 
 // ServiceStatusImpl implements ServiceStatusHandler for resource
@@ -21,27 +20,28 @@ var _ ServiceStatusHandler = (*ServiceStatusImpl)(nil)
 func (h *ServiceStatusImpl) Authorize(context.Context, *ServiceStatusFlow) error { return nil }
 
 // LookUpService finds the service and the builds staging and production
-// run ("none" where it was never deployed); an unknown service is refused.
-func (h *ServiceStatusImpl) LookUpService(ctx context.Context, f *ServiceStatusFlow) error {
+// run ("none" where it was never deployed); a service the catalog lacks is
+// unknown, which the spec ends as resource-not-found.
+func (h *ServiceStatusImpl) LookUpService(ctx context.Context, f *ServiceStatusFlow) (ServiceStatusLookUpServiceOutcome, error) {
 	sv, ok, err := domain.Load[domain.Service](ctx, h.Data, domain.ServiceKey(f.Args.Service))
 	if err != nil {
-		return err
+		return 0, err
 	}
 	if !ok {
-		return mrtr.Reject("there is no service %s", f.Args.Service)
+		return ServiceStatusLookUpServiceUnknown, nil
 	}
 	f.Continuation.Latest = sv.Version
 	for env, into := range map[string]*string{"staging": &f.Continuation.Staging, "production": &f.Continuation.Production} {
 		e, _, err := domain.Load[domain.Environment](ctx, h.Data, domain.EnvKey(env))
 		if err != nil {
-			return err
+			return 0, err
 		}
 		*into = "none"
 		if v, ok := e.Running[sv.Name]; ok {
 			*into = v
 		}
 	}
-	return nil
+	return ServiceStatusLookUpServiceFound, nil
 }
 
 // ServiceNames offers the catalog's services that start with what was

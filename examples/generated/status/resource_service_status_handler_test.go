@@ -54,8 +54,8 @@ func TestServiceStatusRealMatrix(t *testing.T) {
 
 // The status reads the catalog and the environments: billing's latest
 // build is 1.5.0, staging runs it, production runs 1.4.2; ledger was never
-// deployed to production; an unknown service is refused before anything
-// is asked.
+// deployed to production; an unknown service ends, before anything is
+// asked, at the spec's notFound terminal (resource-not-found on the wire).
 func TestServiceStatusReadsTheCatalog(t *testing.T) {
 	ctx := context.Background()
 	data := domaintest.New(t)
@@ -79,7 +79,7 @@ func TestServiceStatusReadsTheCatalog(t *testing.T) {
 		}
 	}
 	r, err := h.Call(ctx, map[string]any{"service": "nosuch"}, "", nil)
-	if err != nil || r.NeedsInput() || r.Final.Outcome != mrtr.OutcomeRejected {
+	if err != nil || r.NeedsInput() || r.Final.Outcome != mrtr.OutcomeFailed || !r.Final.NotFound || r.Final.Text != "There is no service nosuch." {
 		t.Fatalf("an unknown service: %+v, %v", r, err)
 	}
 }

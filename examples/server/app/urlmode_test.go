@@ -189,8 +189,10 @@ func TestURLModeBoundToTheCaller(t *testing.T) {
 		t.Fatalf("round 2: %+v", r2)
 	}
 	// An anonymous caller is refused; a token that is not a demo token is
-	// not authenticated.
-	anon := connect(t, s.URL, nil, "")
+	// not authenticated. (Its client opens URLs: one that cannot is refused
+	// -32021 before anything else, TestURLModeFormOnlyClient.)
+	anon := connect(t, s.URL, &mcp.ClientOptions{MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
+		Capabilities: &mcp.ClientCapabilities{Elicitation: formsAndURLs}}, "")
 	r, err := anon.CallTool(ctx, &mcp.CallToolParams{Name: "connect_calendar", Arguments: args})
 	if err != nil || !r.IsError || !strings.Contains(text(t, r), "sign in first") {
 		t.Fatalf("anonymous: %+v, %v", r, err)

@@ -14,9 +14,11 @@ import (
 const _ = mrtrimpl.SupportPackageIsVersion6
 
 // RegisterAll adds every tool and prompt of package testprog to s, served by e.
-func RegisterAll(s *mcp.Server, e *mrtr.Engine, bundle BundleHandler, deploy DeployHandler, ledger LedgerHandler, needsRoots NeedsRootsHandler, notify NotifyHandler, payout PayoutHandler, reask ReaskHandler, spin SpinHandler, transfer TransferHandler, unlock UnlockHandler, vault VaultHandler, regionReport RegionReportHandler) {
+func RegisterAll(s *mcp.Server, e *mrtr.Engine, bundle BundleHandler, deploy DeployHandler, digest DigestHandler, draft DraftHandler, ledger LedgerHandler, needsRoots NeedsRootsHandler, notify NotifyHandler, payout PayoutHandler, reask ReaskHandler, spin SpinHandler, transfer TransferHandler, unlock UnlockHandler, vault VaultHandler, regionReport RegionReportHandler) {
 	RegisterBundle(s, e, bundle)
 	RegisterDeploy(s, e, deploy)
+	RegisterDigest(s, e, digest)
+	RegisterDraft(s, e, draft)
 	RegisterLedger(s, e, ledger)
 	RegisterNeedsRoots(s, e, needsRoots)
 	RegisterNotify(s, e, notify)

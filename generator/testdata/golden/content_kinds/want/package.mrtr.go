@@ -14,9 +14,10 @@ import (
 const _ = mrtrimpl.SupportPackageIsVersion6
 
 // RegisterAll adds every tool and prompt of package content_kinds to s, served by e.
-func RegisterAll(s *mcp.Server, e *mrtr.Engine, renderChart RenderChartHandler, describeChart DescribeChartHandler, legend LegendHandler, regionChart RegionChartHandler) {
+func RegisterAll(s *mcp.Server, e *mrtr.Engine, renderChart RenderChartHandler, describeChart DescribeChartHandler, legend LegendHandler, regionChart RegionChartHandler, regionNotes RegionNotesHandler) {
 	RegisterRenderChart(s, e, renderChart)
 	RegisterDescribeChart(s, e, describeChart)
 	RegisterLegend(s, e, legend)
 	RegisterRegionChart(s, e, regionChart)
+	RegisterRegionNotes(s, e, regionNotes)
 }

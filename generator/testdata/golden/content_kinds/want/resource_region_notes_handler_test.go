@@ -1,0 +1,39 @@
+// Written by mrtrgen as a starting point. This file is yours: edit it freely;
+// mrtrgen never overwrites it (delete it to get a fresh scaffold).
+
+package content_kinds
+
+import (
+	"testing"
+
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
+	vocab "github.com/mrtrgen/mrtrgen/vocab"
+)
+
+// TestRegionNotesHandler drives RegionNotesImpl through one region_notes workflow as a client
+// would: typed arguments, each question answered with its typed answer, what it asks and how it
+// ends checked. Test its other branches the same way: d.Decline, d.Cancel, d.Refuse, d.As another
+// caller, d.Replay a round.
+func TestRegionNotesHandler(t *testing.T) {
+	t.Skip("scaffold: give it arguments and answers your handler knows, then delete this line")
+	h := mrtrtest.New(t, NewRegionNotesProgram(&RegionNotesImpl{}))
+	d := DriveRegionNotes(t, h, RegionNotesArgs{Region: "example"})
+	d.WantEnd(vocab.OutcomeSuccess, "")
+}
+
+// TestRegionNotesHandlerMatrix runs the MRTR test matrix against RegionNotesImpl.
+// Give the fixtures Effects (a count of the side effects your handler performed) and
+// Break (it makes your handler's dependencies fail until restored); Fixtures.Variants
+// for the branches the fixture workflow does not take; Fixtures.Scenarios for a
+// scenario that needs other callers or arguments.
+func TestRegionNotesHandlerMatrix(t *testing.T) {
+	t.Skip("scaffold: give it arguments and answers your handler knows, then delete this line")
+	h := &RegionNotesImpl{}
+	mrtrtest.RunMatrix(t, NewRegionNotesProgram(h), mrtrtest.Fixtures{
+		Args:         map[string]any{"region": "example"},
+		Other:        "bob",
+		OtherArgs:    map[string]any{"region": "another"},
+		Unauthorized: "mallory",
+		WantOutcome:  vocab.OutcomeSuccess,
+	})
+}
