@@ -129,7 +129,7 @@ func valueBreaks(f *spec.Field, label string) []breakCase {
 			for slices.ContainsFunc(opts, func(o spec.Option) bool { return o.Value == v }) {
 				v += "!"
 			}
-			add(v, problem.NotOffered(label, strings.Join(optionValues(opts), ", ")))
+			add(v, problem.NotOffered(label, strings.Join(optionValues(opts), ", "), v))
 			break
 		}
 		v := "not-a-value"

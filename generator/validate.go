@@ -463,9 +463,17 @@ func (w *workflow) readList(c *jen.Group, r reader, f *spec.Field, dst *jen.Stat
 	if !enum {
 		countChecks(c, f, jen.Len(jen.Id("list")), "TooFew", "TooMany")
 	}
+	if dynamic {
+		// Items not offered are named in one problem, each once.
+		c.Var().Id("unoffered").Index().String()
+	}
 	c.For(jen.List(jen.Id("i"), jen.Id("it")).Op(":=").Range().Id("list")).BlockFunc(func(l *jen.Group) {
 		w.readListItem(l, r, f, dst)
 	})
+	if dynamic {
+		c.If(jen.Len(jen.Id("unoffered")).Op(">").Lit(0)).Block(
+			problemCall("NotOffered", jen.Lit(f.Name+"[]"), jen.Id(offeredVar(item.Source)), jen.Id("unoffered").Op("...")))
+	}
 	if f.UniqueItems {
 		c.If(jen.Id("twice").Op(":=").Qual(pkgImpl, "Repeated").Call(dst.Clone()), jen.Len(jen.Id("twice")).Op(">").Lit(0)).Block(
 			problemCall("Repeated", jen.Lit(f.Name), jen.Qual(pkgImpl, "Join").Call(jen.Id("twice"))))
@@ -501,7 +509,7 @@ func (w *workflow) readListItem(l *jen.Group, r reader, f *spec.Field, dst *jen.
 	case item.Dynamic():
 		offered := jen.Id(offeredVar(item.Source))
 		l.If(jen.Op("!").Qual(pkgImpl, "Offered").Call(offered, jen.Id("v"))).Block(
-			problemCall("NotOffered", jen.Lit(f.Name+"[]"), offered),
+			jen.Id("unoffered").Op("=").Append(jen.Id("unoffered"), jen.Id("v")),
 			jen.Continue(),
 		)
 	case item.Type == spec.TypeEnum:
@@ -650,7 +658,7 @@ func (w *workflow) checks(g *jen.Group, f *spec.Field, scope, label string) {
 	if f.Dynamic() {
 		offered := jen.Id(offeredVar(f.Source))
 		g.If(jen.Op("!").Qual(pkgImpl, "Offered").Call(offered, jen.Id("v"))).Block(
-			problemCall("NotOffered", jen.Lit(label), offered))
+			problemCall("NotOffered", jen.Lit(label), offered, jen.Id("v")))
 	} else if f.Type == spec.TypeEnum {
 		e := w.enumOf[f]
 		g.If(jen.Op("!").Qual("slices", "Contains").Call(jen.Id(w.enumValues(e)), jen.Id(e.name).Call(jen.Id("v")))).Block(

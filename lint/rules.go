@@ -333,6 +333,20 @@ from the arguments.`,
 		check: checkFirstRoundEffects,
 	},
 	{
+		ID: "format-inconsistent", Severity: spec.Warning,
+		Summary: "a value is shown with a format in one template and without it, or with another, in another",
+		Hint:    "write the value with the same format wherever the tool shows it ({amount|decimal:2} everywhere)",
+		Why: `The same value written two ways reads as two values: a confirmation that asks "Refund
+50.50 EUR?" and a result that says "Refunded 50.5 EUR" make the user wonder which amount
+was refunded. A format ({amount|decimal:2}, {amount|money:currency}, {since|date}) decides
+how a value is written; where a tool formats a value once, every message, prompt and result
+that shows it should use that format. Idempotency keys, URLs and typed confirmation texts
+take values as they are and are left out.`,
+		Bad:   "confirm: {message: \"Refund {refund.amount|decimal:2} {currency}?\"}\n# ...\nmessage: Refunded {refund.amount} {currency}.",
+		Good:  "message: Refunded {refund.amount|decimal:2} {currency}.",
+		check: checkFormatInconsistent,
+	},
+	{
 		ID: "check-outcomes-mismatch", Severity: spec.Error,
 		Summary: "one check is used by several states with different outcomes",
 		Hint:    "give every use of the check the same outcomes, or use two checks",

@@ -55,6 +55,9 @@ type envelope struct {
 	digests  []uint64 // one per bit set in sent, in request order; nil in v1
 	data     []byte   // inline continuation (mode sealed)
 	ref      string   // store reference (mode reference)
+	// refSealed: the record at ref is sealed at rest (atrest.go); records
+	// of builds before it are plaintext (modeReference).
+	refSealed bool
 }
 
 // legacy reports whether the envelope is of version 1 or 2: its data is
@@ -67,7 +70,10 @@ const (
 	envelopeV2      = 2
 	envelopeVersion = 3
 	modeInline      = 0
-	modeReference   = 1
+	modeReference   = 1 // a plaintext continuation record (earlier builds)
+	// modeSealedReference: a continuation record sealed at rest
+	// (atrest.go), what this build writes.
+	modeSealedReference = 2
 )
 
 // allSent is the mask of every request of a state with n requests.
@@ -101,7 +107,11 @@ func (env *envelope) marshal(d *mrtrimpl.Descriptor) []byte {
 		}
 	}
 	if env.ref != "" {
-		b = append(b, modeReference)
+		if env.refSealed {
+			b = append(b, modeSealedReference)
+		} else {
+			b = append(b, modeReference)
+		}
 		return binenc.AppendString(b, env.ref)
 	}
 	b = append(b, modeInline)
@@ -243,12 +253,12 @@ func (env *envelope) readMode(rest []byte, d *mrtrimpl.Descriptor) error {
 			return refused(reasonStorageChanged, "an inline (sealed) continuation for %s, whose continuation is kept by reference now", d.Name)
 		}
 		env.data = rest[1:]
-	case modeReference:
+	case modeReference, modeSealedReference:
 		if d.Storage != vocab.Reference {
 			return refused(reasonStorageChanged, "a by-reference continuation for %s, whose continuation is sealed now", d.Name)
 		}
 		rr := binenc.NewReader(rest[1:])
-		env.ref = rr.String()
+		env.ref, env.refSealed = rr.String(), rest[0] == modeSealedReference
 		if err := rr.Done(); err != nil || env.ref == "" {
 			return refused(reasonMalformed, "malformed continuation reference")
 		}
@@ -271,13 +281,16 @@ func (e *Engine) sealState(ctx context.Context, d *mrtrimpl.Descriptor, b seal.B
 		if err != nil {
 			return "", err
 		}
-		rec := store.StateRecord{Ref: ref, Workflow: env.workflowID(), Subject: d.Subject(), Principal: principalHash, Data: env.data}
+		rec, err := e.newStateRecord(d, ref, env.workflowID(), principalHash, env.data)
+		if err != nil {
+			return "", err
+		}
 		if keep != nil {
 			keep(rec)
 		} else if err := e.cfg.Store.PutState(ctx, rec, d.TTL+e.cfg.Codec.Skew()); err != nil {
 			return "", fmt.Errorf("storing continuation: %w", err)
 		}
-		env = &envelope{workflow: env.workflow, args: env.args, state: env.state, round: env.round, sent: env.sent, digests: env.digests, ref: ref}
+		env = &envelope{workflow: env.workflow, args: env.args, state: env.state, round: env.round, sent: env.sent, digests: env.digests, ref: ref, refSealed: true}
 	}
 	return e.cfg.Codec.Seal(b, d.TTL, env.marshal(d))
 }
@@ -365,8 +378,8 @@ func (e *Engine) rand() io.Reader {
 }
 
 // loadReference fetches a by-reference continuation (unless it was read
-// with the round record: fetched) and checks that it belongs to this
-// workflow, program and principal.
+// with the round record: fetched), checks that it belongs to this
+// workflow, program and principal, and opens it (atrest.go).
 func (e *Engine) loadReference(ctx context.Context, d *mrtrimpl.Descriptor, env *envelope, principalHash string, fetched *store.OpResult) error {
 	if env.ref == "" {
 		return nil
@@ -390,8 +403,8 @@ func (e *Engine) loadReference(ctx context.Context, d *mrtrimpl.Descriptor, env 
 	if rec.Workflow != env.workflowID() || rec.Subject != d.Subject() || rec.Principal != principalHash {
 		return &stateError{reason: "reference_mismatch", err: errors.New("continuation record belongs to another workflow, program or principal")}
 	}
-	env.data = rec.Data
-	return nil
+	env.data, err = e.openStateRecord(rec, env.refSealed)
+	return err
 }
 
 // stateError is a rejected continuation.

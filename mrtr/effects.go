@@ -43,14 +43,18 @@ import (
 // before envelope version 3, hold it positional. Programs whose continuation is kept by
 // reference (all those with sensitive fields) never put it in an effect
 // record, which outlives the workflow by its retention: it goes to a
-// continuation record of the workflow, deleted with the others when the
-// workflow ends, and the effect record holds only its reference.
+// continuation record of the workflow, sealed at rest (effectOKRefSealed;
+// effectOKRef and effectOKRefV3 point to plaintext records of earlier
+// builds: atrest.go) and deleted with the others when the workflow ends,
+// and the effect record holds only its reference.
 const (
 	effectOK       = 1
 	effectRejected = 2
 	effectOKRef    = 3
 	effectOKV3     = 4
 	effectOKRefV3  = 5
+	// effectOKRefSealed: as effectOKRefV3, the record sealed at rest.
+	effectOKRefSealed = 6
 )
 
 // outcomeRecord encodes a successful effect's record. For a program kept
@@ -66,8 +70,11 @@ func (r *round) outcomeRecord() (record []byte, state *store.StateRecord, err er
 	if err != nil {
 		return nil, nil, err
 	}
-	state = &store.StateRecord{Ref: ref, Workflow: r.workflow, Subject: r.d.Subject(), Principal: r.pHash, Data: data}
-	return binenc.AppendBytes(binenc.AppendUvarint(nil, effectOKRefV3), []byte(ref)), state, nil
+	rec, err := r.e.newStateRecord(r.d, ref, r.workflow, r.pHash, data)
+	if err != nil {
+		return nil, nil, err
+	}
+	return binenc.AppendBytes(binenc.AppendUvarint(nil, effectOKRefSealed), []byte(ref)), &rec, nil
 }
 
 // stateTTL is how long a continuation record lives.
@@ -224,7 +231,7 @@ func (r *round) replayEffect(ctx context.Context, key string, record []byte, nex
 	case effectRejected:
 		return mrtrimpl.Step{}, &Rejection{msg: string(data)}
 	case effectOK, effectOKV3:
-	case effectOKRef, effectOKRefV3:
+	case effectOKRef, effectOKRefV3, effectOKRefSealed:
 		rec, err := r.e.cfg.Store.GetState(ctx, string(data))
 		if err != nil {
 			// Gone with its workflow: only a retry of a round whose reply
@@ -234,7 +241,9 @@ func (r *round) replayEffect(ctx context.Context, key string, record []byte, nex
 		if rec.Workflow != r.workflow || rec.Subject != r.d.Subject() || rec.Principal != r.pHash {
 			return mrtrimpl.Step{}, fmt.Errorf("mrtr: effect record %s: its continuation belongs to another workflow", key)
 		}
-		data = rec.Data
+		if data, err = r.e.openStateRecord(rec, status == effectOKRefSealed); err != nil {
+			return mrtrimpl.Step{}, fmt.Errorf("mrtr: effect record %s: its continuation: %w", key, err)
+		}
 	default:
 		return mrtrimpl.Step{}, fmt.Errorf("mrtr: effect record %s: unknown status %d (written by a newer build?)", key, status)
 	}

@@ -73,9 +73,11 @@ func (p *Problems) AboveMaximum(label string, maximum float64) {
 // NotOneOf records a value outside an enum's values ("a, b, c").
 func (p *Problems) NotOneOf(label, values string) { p.Add(problem.NotOneOf(label, values)) }
 
-// NotOffered records a value that is not one of the options offered.
-func (p *Problems) NotOffered(label string, options []Option) {
-	p.Add(problem.NotOffered(label, OptionValues(options)))
+// NotOffered records values (got: those of a list's items, or the one
+// value) that are not among the options offered: one problem naming each
+// value once.
+func (p *Problems) NotOffered(label string, options []Option, got ...string) {
+	p.Add(problem.NotOffered(label, OptionValues(options), got...))
 }
 
 // OptionWithoutValue records an option a handler stored without a value.

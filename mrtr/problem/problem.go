@@ -11,6 +11,7 @@ package problem
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -59,10 +60,34 @@ func AboveMaximum(label string, maximum float64) string {
 // NotOneOf: a value outside an enum's values (listed as "a, b, c").
 func NotOneOf(label, values string) string { return label + ": must be one of " + values }
 
-// NotOffered: a value that is not one of the options a form offered (the
-// values of a dynamic enum, listed as "a, b, c").
-func NotOffered(label, values string) string {
-	return label + ": must be one of the options offered (" + values + ")"
+// NotOffered: values that are not among the options a form offered (the
+// values of a dynamic enum, listed as "a, b, c"). got names them, each
+// once, quoted and cut to 40 characters: one problem for a list however
+// many of its items were not offered. Without got (code generated before
+// values were named) the problem names none.
+func NotOffered(label, values string, got ...string) string {
+	var named []string
+	for _, v := range got {
+		if q := quoteCut(v); !slices.Contains(named, q) {
+			named = append(named, q)
+		}
+	}
+	switch len(named) {
+	case 0:
+		return label + ": must be one of the options offered (" + values + ")"
+	case 1:
+		return label + ": " + named[0] + " is not one of the options offered (" + values + ")"
+	}
+	return label + ": " + strings.Join(named, ", ") + " are not among the options offered (" + values + ")"
+}
+
+// quoteCut quotes a value a client sent for a problem, cut to 40
+// characters: a problem repeats it, not all of it.
+func quoteCut(v string) string {
+	if r := []rune(v); len(r) > 40 {
+		return strconv.Quote(string(r[:40])) + "…"
+	}
+	return strconv.Quote(v)
 }
 
 // TooFew and TooMany bound how many values a list holds.

@@ -86,6 +86,11 @@
 //     instance was promoted, retire the old key: MRTR_KEYS="2:NEW". Tokens
 //     still carrying key 1 are now rejected (UnknownKey).
 //
+// Data sealed at rest ([Codec.SealAtRest]: the continuation records a
+// server keeps while a workflow waits) rotates with the same steps, provided
+// it lives no longer than the tokens: it opens while its key is in the
+// ring, and new data is sealed with the first key.
+//
 // Skipping step 1 makes tokens sealed by already-promoted instances fail on
 // instances that do not know the new key yet. Never reuse a key id for a
 // different secret: such tokens fail as Forged instead of UnknownKey.

@@ -70,18 +70,27 @@ type Error struct {
 	// codec's skew); zero for the other reasons.
 	Expiry time.Time
 	detail string
+	atRest bool // from OpenAtRest: data sealed at rest, not a token
 }
 
 func (e *Error) Error() string {
 	s := "seal: invalid requestState: " + e.Reason.String()
+	if e.atRest {
+		s = "seal: data sealed at rest does not open: " + e.Reason.String()
+	}
 	if e.detail != "" {
 		s += ": " + e.detail
 	}
 	return s
 }
 
-// Unwrap returns ErrInvalid.
-func (e *Error) Unwrap() error { return ErrInvalid }
+// Unwrap returns ErrInvalid, or ErrAtRest for an error of OpenAtRest.
+func (e *Error) Unwrap() error {
+	if e.atRest {
+		return ErrAtRest
+	}
+	return ErrInvalid
+}
 
 func invalid(r Reason, detail string) error {
 	return &Error{Reason: r, detail: detail}

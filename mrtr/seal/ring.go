@@ -49,6 +49,9 @@ type ringKey struct {
 	// derive keys DeriveKeys: HKDF-derived from the secret under its own
 	// info string, so nothing derived from it is the AEAD key.
 	derive []byte
+	// rest seals data at rest (atrest.go): its own HKDF info, so a token
+	// never opens as a record nor a record as a token.
+	rest cipher.AEAD
 }
 
 // deriveInfo is the HKDF info string of a key's derivation key.
@@ -72,7 +75,11 @@ func NewRing(keys ...Key) (*Ring, error) {
 				return nil, fmt.Errorf("seal: key id %d is listed twice", k.ID)
 			}
 		}
-		a, err := deriveAEAD(k.Secret)
+		a, err := deriveAEAD(k.Secret, hkdfInfo)
+		if err != nil {
+			return nil, fmt.Errorf("seal: key %d: %w", k.ID, err)
+		}
+		rest, err := deriveAEAD(k.Secret, atRestInfo)
 		if err != nil {
 			return nil, fmt.Errorf("seal: key %d: %w", k.ID, err)
 		}
@@ -80,13 +87,13 @@ func NewRing(keys ...Key) (*Ring, error) {
 		if err != nil {
 			return nil, fmt.Errorf("seal: key %d: %w", k.ID, err)
 		}
-		r.keys = append(r.keys, ringKey{id: k.ID, aead: a, derive: d})
+		r.keys = append(r.keys, ringKey{id: k.ID, aead: a, derive: d, rest: rest})
 	}
 	return r, nil
 }
 
-func deriveAEAD(secret []byte) (cipher.AEAD, error) {
-	k, err := hkdf.Key(sha256.New, secret, nil, hkdfInfo, 32)
+func deriveAEAD(secret []byte, info string) (cipher.AEAD, error) {
+	k, err := hkdf.Key(sha256.New, secret, nil, info, 32)
 	if err != nil {
 		return nil, err
 	}
@@ -130,9 +137,16 @@ func (r *Ring) KeyIDs() []uint32 {
 }
 
 func (r *Ring) lookup(id uint32) cipher.AEAD {
+	if k := r.lookupKey(id); k != nil {
+		return k.aead
+	}
+	return nil
+}
+
+func (r *Ring) lookupKey(id uint32) *ringKey {
 	for i := range r.keys {
 		if r.keys[i].id == id {
-			return r.keys[i].aead
+			return &r.keys[i]
 		}
 	}
 	return nil

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -1009,13 +1008,13 @@ func refundOrderNotRefundedMessage(f *RefundOrderFlow) string {
 	return "Order " + f.Args.OrderID + " was not refunded."
 }
 
-// refundOrderAskApproverApprovalMessage renders "A refund of {refund.amount} {currency} on order
-// {orderId} needs a manager's approval. Which manager approves it?".
+// refundOrderAskApproverApprovalMessage renders "A refund of {refund.amount|decimal:2} {currency}
+// on order {orderId} needs a manager's approval. Which manager approves it?".
 func refundOrderAskApproverApprovalMessage(f *RefundOrderFlow) string {
 	var b strings.Builder
 	b.WriteString("A refund of ")
 	if f.Refund != nil {
-		b.WriteString(strconv.FormatFloat(f.Refund.Amount, 'f', -1, 64))
+		b.WriteString(format.Decimal(f.Refund.Amount, 2))
 	}
 	b.WriteString(" ")
 	b.WriteString(string(f.Continuation.Currency))
@@ -1052,13 +1051,13 @@ func refundOrderConfirmRefundMessage(f *RefundOrderFlow) string {
 	return b.String()
 }
 
-// refundOrderNotApprovedMessage renders "No manager approved the refund of {refund.amount}
-// {currency} on order {orderId}; nothing was refunded.".
+// refundOrderNotApprovedMessage renders "No manager approved the refund of
+// {refund.amount|decimal:2} {currency} on order {orderId}; nothing was refunded.".
 func refundOrderNotApprovedMessage(f *RefundOrderFlow) string {
 	var b strings.Builder
 	b.WriteString("No manager approved the refund of ")
 	if f.Refund != nil {
-		b.WriteString(strconv.FormatFloat(f.Refund.Amount, 'f', -1, 64))
+		b.WriteString(format.Decimal(f.Refund.Amount, 2))
 	}
 	b.WriteString(" ")
 	b.WriteString(string(f.Continuation.Currency))
@@ -1068,13 +1067,13 @@ func refundOrderNotApprovedMessage(f *RefundOrderFlow) string {
 	return b.String()
 }
 
-// refundOrderRefundedMessage renders "Refunded {refund.amount} {currency} of order {orderId}
-// ({refund.reason}); refund {refundId}.".
+// refundOrderRefundedMessage renders "Refunded {refund.amount|decimal:2} {currency} of order
+// {orderId} ({refund.reason|title}); refund {refundId}.".
 func refundOrderRefundedMessage(f *RefundOrderFlow) string {
 	var b strings.Builder
 	b.WriteString("Refunded ")
 	if f.Refund != nil {
-		b.WriteString(strconv.FormatFloat(f.Refund.Amount, 'f', -1, 64))
+		b.WriteString(format.Decimal(f.Refund.Amount, 2))
 	}
 	b.WriteString(" ")
 	b.WriteString(string(f.Continuation.Currency))
@@ -1082,7 +1081,12 @@ func refundOrderRefundedMessage(f *RefundOrderFlow) string {
 	b.WriteString(f.Args.OrderID)
 	b.WriteString(" (")
 	if f.Refund != nil {
-		b.WriteString(string(f.Refund.Reason))
+		b.WriteString(format.Title(f.Refund.Reason, map[string]string{
+			"damaged":   "arrived damaged",
+			"goodwill":  "goodwill",
+			"late":      "arrived late",
+			"wrongItem": "wrong item",
+		}))
 	}
 	b.WriteString("); refund ")
 	b.WriteString(f.Continuation.RefundID)

@@ -100,7 +100,7 @@ func TestRefundOrderNeedsAManagerAboveTheThreshold(t *testing.T) {
 		Answer(RefundOrderApprovalAnswer{Manager: "omar"}).
 		WantQuestion("approval", "you cannot approve your own refund").
 		Answer(RefundOrderApprovalAnswer{Manager: "nobody"}).
-		WantEnd(mrtr.OutcomeFailed, "No manager approved the refund of 700 EUR")
+		WantEnd(mrtr.OutcomeFailed, "No manager approved the refund of 700.00 EUR")
 	if n := data.Effects(refundTool, "ord_1002")(); n != 1 {
 		t.Fatalf("refunded %d times", n)
 	}
@@ -118,7 +118,7 @@ func TestRefundOrderAmountAskedAgain(t *testing.T) {
 		WantQuestion("refund", "10.005 is not an amount in whole cents").
 		Answer(refund(120)).
 		Confirm().
-		WantEnd(mrtr.OutcomeSuccess, "Refunded 120 EUR")
+		WantEnd(mrtr.OutcomeSuccess, "Refunded 120.00 EUR")
 	DriveRefundOrder(t, h, order("ord_1002")).
 		Answer(refund(3000)).
 		Answer(refund(3000)).

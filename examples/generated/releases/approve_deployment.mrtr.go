@@ -644,6 +644,7 @@ func (p approveDeploymentProgram) decodePlan(f *ApproveDeploymentFlow) func(cont
 		switch list, st := mrtrimpl.FormList(content, "services"); st {
 		case mrtrimpl.Present:
 			checked := len(problems)
+			var unoffered []string
 			for i, it := range list {
 				v, ok := mrtrimpl.AsString(it)
 				if ok != mrtrimpl.Present {
@@ -651,10 +652,13 @@ func (p approveDeploymentProgram) decodePlan(f *ApproveDeploymentFlow) func(cont
 					continue
 				}
 				if !mrtrimpl.Offered(offeredChanges, v) {
-					problems.NotOffered("services[]", offeredChanges)
+					unoffered = append(unoffered, v)
 					continue
 				}
 				a.Services = append(a.Services, v)
+			}
+			if len(unoffered) > 0 {
+				problems.NotOffered("services[]", offeredChanges, unoffered...)
 			}
 			// One answer, however it was sent: each value once, in the order offered.
 			a.Services = mrtrimpl.OfferedOrder(a.Services, offeredChanges)
@@ -721,7 +725,7 @@ func (p approveDeploymentProgram) CheckContinuation(ctx context.Context, f *Appr
 			}
 			for _, v := range list {
 				if !mrtrimpl.Offered(offeredChanges, v) {
-					problems.NotOffered("plan.services[]", offeredChanges)
+					problems.NotOffered("plan.services[]", offeredChanges, v)
 				}
 			}
 		}

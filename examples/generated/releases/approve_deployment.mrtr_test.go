@@ -152,7 +152,7 @@ func TestApproveDeploymentValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodePlanAnswer, validPlanAnswer, "note", strings.Repeat("x", 201), "note: at most 200 characters (got 201)")
 	mrtrtest.Broken(t, decodePlanAnswer, validPlanAnswer, "services", nil, "services: required")
 	mrtrtest.Broken(t, decodePlanAnswer, validPlanAnswer, "services", []any{}, "services: choose at least 1")
-	mrtrtest.Broken(t, decodePlanAnswer, validPlanAnswer, "services", []any{"not-offered"}, "services[]: must be one of the options offered (billing@1.5.0, search@2.1.0, ledger@0.9.1)")
+	mrtrtest.Broken(t, decodePlanAnswer, validPlanAnswer, "services", []any{"not-offered"}, "services[]: \"not-offered\" is not one of the options offered (billing@1.5.0, search@2.1.0, ledger@0.9.1)")
 }
 
 // TestApproveDeploymentRecordedContinuations opens the continuations recorded in

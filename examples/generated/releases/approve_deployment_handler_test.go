@@ -89,7 +89,7 @@ func TestApproveDeploymentPicksChangedServices(t *testing.T) {
 
 	// The whole catalogue is not on offer: checkout runs its latest build.
 	again, err := h.Call(ctx, args, first.RequestState, plan("search@2.1.0", "checkout@3.2.1"))
-	if err != nil || !again.NeedsInput() || !strings.Contains(again.InputRequests["plan"].(*mcp.ElicitParams).Message, "services[]: must be one of the options offered (billing@1.5.0, ledger@0.9.1, search@2.1.0)") {
+	if err != nil || !again.NeedsInput() || !strings.Contains(again.InputRequests["plan"].(*mcp.ElicitParams).Message, `services[]: "checkout@3.2.1" is not one of the options offered (billing@1.5.0, ledger@0.9.1, search@2.1.0)`) {
 		t.Fatalf("a build not offered: %+v, %v", again, err)
 	}
 

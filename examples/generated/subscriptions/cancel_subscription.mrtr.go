@@ -656,7 +656,7 @@ func (p cancelSubscriptionProgram) decodeChoice(f *CancelSubscriptionFlow) func(
 		switch v, st := mrtrimpl.FormString(content, "customer"); st {
 		case mrtrimpl.Present:
 			if !mrtrimpl.Offered(offeredMatches, v) {
-				problems.NotOffered("customer", offeredMatches)
+				problems.NotOffered("customer", offeredMatches, v)
 			}
 			a.Customer = v
 		case mrtrimpl.Absent:
@@ -717,7 +717,7 @@ func (p cancelSubscriptionProgram) CheckContinuation(ctx context.Context, f *Can
 		offeredMatches := f.Continuation.Matches
 		if v := string(a.Customer); v != "" {
 			if !mrtrimpl.Offered(offeredMatches, v) {
-				problems.NotOffered("choice.customer", offeredMatches)
+				problems.NotOffered("choice.customer", offeredMatches, v)
 			}
 		}
 	}

@@ -159,7 +159,7 @@ func TestCancelSubscriptionValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeArguments, validArguments, "name", "x", "name: at least 2 characters (got 1)")
 	mrtrtest.Broken(t, decodeArguments, validArguments, "name", strings.Repeat("x", 61), "name: at most 60 characters (got 61)")
 	mrtrtest.Broken(t, decodeChoiceAnswer, validChoiceAnswer, "customer", nil, "customer: required")
-	mrtrtest.Broken(t, decodeChoiceAnswer, validChoiceAnswer, "customer", "not-offered", "customer: must be one of the options offered (cus_smith01, cus_smith02)")
+	mrtrtest.Broken(t, decodeChoiceAnswer, validChoiceAnswer, "customer", "not-offered", "customer: \"not-offered\" is not one of the options offered (cus_smith01, cus_smith02)")
 }
 
 // TestCancelSubscriptionRecordedContinuations opens the continuations recorded in

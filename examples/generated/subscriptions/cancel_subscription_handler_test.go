@@ -89,7 +89,7 @@ func TestCancelSubscriptionPicksAmongMatches(t *testing.T) {
 	if err != nil || !again.NeedsInput() {
 		t.Fatalf("a pick not offered: %+v, %v", again, err)
 	}
-	if msg := again.InputRequests["choice"].(*mcp.ElicitParams).Message; !strings.Contains(msg, "customer: must be one of the options offered (cus_smith01, cus_smith02, cus_smith03)") {
+	if msg := again.InputRequests["choice"].(*mcp.ElicitParams).Message; !strings.Contains(msg, `customer: "cus_acme01" is not one of the options offered (cus_smith01, cus_smith02, cus_smith03)`) {
 		t.Fatalf("asked again with %q", msg)
 	}
 

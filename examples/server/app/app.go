@@ -236,6 +236,12 @@ func (a *App) newEngine() error {
 		Authenticate: authenticate,
 		Tasks:        a.Tasks,
 	})
+	if err == nil {
+		// Said once, so an operator reading the logs knows what the store
+		// holds of a waiting workflow's sensitive values: ciphertext.
+		a.log.Info("continuation records of waiting workflows are sealed at rest (AES-256-GCM, bound to each record)",
+			"sealing_key", a.cfg.Ring.SealingKeyID())
+	}
 	return err
 }
 

@@ -50,7 +50,7 @@ func TestServeRefundAboveTheThreshold(t *testing.T) {
 		t.Fatalf("round 1 asks %q", q)
 	}
 	r = round(t, cs, "refund_order", args, r.RequestState, answer("refund", map[string]any{"amount": 750, "reason": "damaged"}))
-	if q := asked(t, r, "approval"); !strings.Contains(q, "A refund of 750 EUR on order ord_1002 needs a manager's approval") {
+	if q := asked(t, r, "approval"); !strings.Contains(q, "A refund of 750.00 EUR on order ord_1002 needs a manager's approval") {
 		t.Fatalf("round 2 asks %q", q)
 	}
 	r = round(t, cs, "refund_order", args, r.RequestState, answer("approval", map[string]any{"manager": "tom"}))
@@ -61,11 +61,30 @@ func TestServeRefundAboveTheThreshold(t *testing.T) {
 	asked(t, r, "confirm")
 	final := answer("confirm", map[string]any{"confirm": true})
 	r = round(t, cs, "refund_order", args, r.RequestState, final)
-	if r.NeedsInput() || r.IsError || !strings.HasPrefix(text(t, r), "Refunded 750 EUR of order ord_1002 (damaged); refund re_") {
+	if r.NeedsInput() || r.IsError || !strings.HasPrefix(text(t, r), "Refunded 750.00 EUR of order ord_1002 (arrived damaged); refund re_") {
 		t.Fatalf("final round: %+v %q", r, text(t, r))
 	}
 	if n, err := domain.Effects(context.Background(), s.Data, "refund_order", "ord_1002"); err != nil || n != 1 {
 		t.Fatalf("refunded %d times (%v)", n, err)
+	}
+}
+
+// TestServeRefundSaysTheAmountAsConfirmed: the amount the user confirmed
+// ("Refund 50.50 EUR") is the amount the result says was refunded, written
+// the same way, and so is the reason.
+func TestServeRefundSaysTheAmountAsConfirmed(t *testing.T) {
+	s := start(t, "memory:", testRing(t), "test-1")
+	cs := connect(t, s.URL, nil, "")
+	args := map[string]any{"orderId": "ord_1002"}
+	r := round(t, cs, "refund_order", args, "", nil)
+	asked(t, r, "refund")
+	r = round(t, cs, "refund_order", args, r.RequestState, answer("refund", map[string]any{"amount": 50.5, "reason": "late"}))
+	if q := asked(t, r, "confirm"); !strings.HasPrefix(q, "Refund 50.50 EUR of order ord_1002 (arrived late)") {
+		t.Fatalf("the confirmation asks %q", q)
+	}
+	r = round(t, cs, "refund_order", args, r.RequestState, answer("confirm", map[string]any{"confirm": true}))
+	if r.NeedsInput() || r.IsError || !strings.HasPrefix(text(t, r), "Refunded 50.50 EUR of order ord_1002 (arrived late); refund re_") {
+		t.Fatalf("final round: %+v %q", r, text(t, r))
 	}
 }
 

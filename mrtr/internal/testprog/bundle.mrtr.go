@@ -550,6 +550,7 @@ func (p bundleProgram) decodeServices(f *BundleFlow) func(context.Context, map[s
 		switch list, st := mrtrimpl.FormList(content, "names"); st {
 		case mrtrimpl.Present:
 			checked := len(problems)
+			var unoffered []string
 			for i, it := range list {
 				v, ok := mrtrimpl.AsString(it)
 				if ok != mrtrimpl.Present {
@@ -557,10 +558,13 @@ func (p bundleProgram) decodeServices(f *BundleFlow) func(context.Context, map[s
 					continue
 				}
 				if !mrtrimpl.Offered(offeredFound, v) {
-					problems.NotOffered("names[]", offeredFound)
+					unoffered = append(unoffered, v)
 					continue
 				}
 				a.Names = append(a.Names, v)
+			}
+			if len(unoffered) > 0 {
+				problems.NotOffered("names[]", offeredFound, unoffered...)
 			}
 			// One answer, however it was sent: each value once, in the order offered.
 			a.Names = mrtrimpl.OfferedOrder(a.Names, offeredFound)
@@ -619,7 +623,7 @@ func (p bundleProgram) CheckContinuation(ctx context.Context, f *BundleFlow) mrt
 			}
 			for _, v := range list {
 				if !mrtrimpl.Offered(offeredFound, v) {
-					problems.NotOffered("services.names[]", offeredFound)
+					problems.NotOffered("services.names[]", offeredFound, v)
 				}
 			}
 		}

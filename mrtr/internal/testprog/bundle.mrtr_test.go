@@ -138,7 +138,7 @@ func TestBundleValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeTicketAnswer, validTicketAnswer, "id", "xxxxxxxxxxx", "id: at most 10 characters (got 11)")
 	mrtrtest.Broken(t, decodeServicesAnswer, validServicesAnswer, "names", nil, "names: required")
 	mrtrtest.Broken(t, decodeServicesAnswer, validServicesAnswer, "names", []any{"example"}, "names: choose at least 2")
-	mrtrtest.Broken(t, decodeServicesAnswer, validServicesAnswer, "names", []any{"not-offered"}, "names[]: must be one of the options offered (example, another)")
+	mrtrtest.Broken(t, decodeServicesAnswer, validServicesAnswer, "names", []any{"not-offered"}, "names[]: \"not-offered\" is not one of the options offered (example, another)")
 }
 
 // TestBundleValidators makes each use of a custom validator, one at a time,

@@ -118,17 +118,22 @@ func TestOffersWhatTheCheckFound(t *testing.T) {
 		}
 	}
 
-	// A value that was not offered is refused, saying what was.
-	bad := mcp.InputResponseMap{"plan": mrtrtest.Accept(map[string]any{"owner": "u-bob", "services": []any{"search", "fax"}})}
+	// A value that was not offered is refused, naming it and saying what
+	// was offered; a list's items not offered are named in one problem,
+	// each once.
+	bad := mcp.InputResponseMap{"plan": mrtrtest.Accept(map[string]any{"owner": "u-bob", "services": []any{"search", "fax", "telex", "fax"}})}
 	again, err := hs.Call(ctx, args, reply.RequestState, bad)
 	if err != nil || !again.NeedsInput() {
 		t.Fatalf("answer not offered: %+v, %v", again, err)
 	}
 	msg := again.InputRequests["plan"].(*mcp.ElicitParams).Message
-	for _, want := range []string{"owner: must be one of the options offered (u-grace, u-ada)", "services[]: must be one of the options offered (ledger, search, billing)"} {
-		if !strings.Contains(msg, want) {
-			t.Errorf("asked again with %q, want it to say %q", msg, want)
+	for _, want := range []string{`owner: "u-bob" is not one of the options offered (u-grace, u-ada)`, `services[]: "fax", "telex" are not among the options offered (ledger, search, billing)`} {
+		if strings.Count(msg, want) != 1 {
+			t.Errorf("asked again with %q, want it to say once %q", msg, want)
 		}
+	}
+	if n := strings.Count(msg, "services[]"); n != 1 {
+		t.Errorf("asked again with %q: %d problems of services[], want one", msg, n)
 	}
 
 	// A multi-select answer is each value once, in the order offered.
@@ -152,7 +157,7 @@ func TestUpfrontAnswersAreCheckedAgainstTheOptions(t *testing.T) {
 	if err != nil || !reply.NeedsInput() {
 		t.Fatalf("an up-front answer not offered: %+v, %v", reply, err)
 	}
-	if msg := reply.InputRequests["plan"].(*mcp.ElicitParams).Message; !strings.Contains(msg, "owner: must be one of the options offered") {
+	if msg := reply.InputRequests["plan"].(*mcp.ElicitParams).Message; !strings.Contains(msg, `owner: "u-bob" is not one of the options offered`) {
 		t.Errorf("asked again with %q", msg)
 	}
 	args["inputs"] = map[string]any{"plan": map[string]any{"owner": "u-grace", "services": []any{"search"}}}

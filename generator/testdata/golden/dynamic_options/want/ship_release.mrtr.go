@@ -553,7 +553,7 @@ func (p shipReleaseProgram) decodePlan(f *ShipReleaseFlow) func(context.Context,
 		switch v, st := mrtrimpl.FormString(content, "backup"); st {
 		case mrtrimpl.Present:
 			if !mrtrimpl.Offered(offeredOwners, v) {
-				problems.NotOffered("backup", offeredOwners)
+				problems.NotOffered("backup", offeredOwners, v)
 			}
 			a.Backup = &v
 		case mrtrimpl.WrongType:
@@ -562,7 +562,7 @@ func (p shipReleaseProgram) decodePlan(f *ShipReleaseFlow) func(context.Context,
 		switch v, st := mrtrimpl.FormString(content, "owner"); st {
 		case mrtrimpl.Present:
 			if !mrtrimpl.Offered(offeredOwners, v) {
-				problems.NotOffered("owner", offeredOwners)
+				problems.NotOffered("owner", offeredOwners, v)
 			}
 			a.Owner = v
 		case mrtrimpl.Absent:
@@ -573,6 +573,7 @@ func (p shipReleaseProgram) decodePlan(f *ShipReleaseFlow) func(context.Context,
 		switch list, st := mrtrimpl.FormList(content, "services"); st {
 		case mrtrimpl.Present:
 			checked := len(problems)
+			var unoffered []string
 			for i, it := range list {
 				v, ok := mrtrimpl.AsString(it)
 				if ok != mrtrimpl.Present {
@@ -580,10 +581,13 @@ func (p shipReleaseProgram) decodePlan(f *ShipReleaseFlow) func(context.Context,
 					continue
 				}
 				if !mrtrimpl.Offered(offeredChanged, v) {
-					problems.NotOffered("services[]", offeredChanged)
+					unoffered = append(unoffered, v)
 					continue
 				}
 				a.Services = append(a.Services, v)
+			}
+			if len(unoffered) > 0 {
+				problems.NotOffered("services[]", offeredChanged, unoffered...)
 			}
 			// One answer, however it was sent: each value once, in the order offered.
 			a.Services = mrtrimpl.OfferedOrder(a.Services, offeredChanged)
@@ -655,12 +659,12 @@ func (p shipReleaseProgram) CheckContinuation(ctx context.Context, f *ShipReleas
 		if a.Backup != nil {
 			v := string(*a.Backup)
 			if !mrtrimpl.Offered(offeredOwners, v) {
-				problems.NotOffered("plan.backup", offeredOwners)
+				problems.NotOffered("plan.backup", offeredOwners, v)
 			}
 		}
 		if v := string(a.Owner); v != "" {
 			if !mrtrimpl.Offered(offeredOwners, v) {
-				problems.NotOffered("plan.owner", offeredOwners)
+				problems.NotOffered("plan.owner", offeredOwners, v)
 			}
 		}
 		if list := a.Services; len(list) > 0 {
@@ -672,7 +676,7 @@ func (p shipReleaseProgram) CheckContinuation(ctx context.Context, f *ShipReleas
 			}
 			for _, v := range list {
 				if !mrtrimpl.Offered(offeredChanged, v) {
-					problems.NotOffered("plan.services[]", offeredChanged)
+					problems.NotOffered("plan.services[]", offeredChanged, v)
 				}
 			}
 		}

@@ -153,13 +153,13 @@ func TestShipReleaseValidation(t *testing.T) {
 	mrtrtest.Broken(t, decodeArguments, validArguments, "since", nil, "since: required")
 	mrtrtest.Broken(t, decodeArguments, validArguments, "since", strings.Repeat("x", 21), "since: at most 20 characters (got 21)")
 	mrtrtest.Broken(t, decodeArguments, validArguments, "since", "", "since: must match v[0-9]+\\.[0-9]+")
-	mrtrtest.Broken(t, decodePlanAnswer, validPlanAnswer, "backup", "not-offered", "backup: must be one of the options offered (u-ada, u-grace)")
+	mrtrtest.Broken(t, decodePlanAnswer, validPlanAnswer, "backup", "not-offered", "backup: \"not-offered\" is not one of the options offered (u-ada, u-grace)")
 	mrtrtest.Broken(t, decodePlanAnswer, validPlanAnswer, "owner", nil, "owner: required")
-	mrtrtest.Broken(t, decodePlanAnswer, validPlanAnswer, "owner", "not-offered", "owner: must be one of the options offered (u-ada, u-grace)")
+	mrtrtest.Broken(t, decodePlanAnswer, validPlanAnswer, "owner", "not-offered", "owner: \"not-offered\" is not one of the options offered (u-ada, u-grace)")
 	mrtrtest.Broken(t, decodePlanAnswer, validPlanAnswer, "services", nil, "services: required")
 	mrtrtest.Broken(t, decodePlanAnswer, validPlanAnswer, "services", []any{}, "services: choose at least 1")
 	mrtrtest.Broken(t, decodePlanAnswer, validPlanAnswer, "services", []any{"search", "billing", "checkout", "ledger"}, "services: choose at most 3")
-	mrtrtest.Broken(t, decodePlanAnswer, validPlanAnswer, "services", []any{"not-offered"}, "services[]: must be one of the options offered (search, billing, checkout, ledger)")
+	mrtrtest.Broken(t, decodePlanAnswer, validPlanAnswer, "services", []any{"not-offered"}, "services[]: \"not-offered\" is not one of the options offered (search, billing, checkout, ledger)")
 }
 
 // TestShipReleaseRecordedContinuations opens the continuations recorded in
