@@ -195,6 +195,8 @@ func (d *docScript) add(name, doc string) (*blockStats, error) {
 			err = d.runConfig(run, text, cond)
 		case lang == "console":
 			err = d.consoleBlock(body, stdoutFollows(lines[i+1:]), anyOutput, cond)
+		case lang == "" && len(body) > 0 && indentedCommand.MatchString("    "+body[0]):
+			err = fmt.Errorf("an untagged block of commands; make it a ```console block (\"$ \" before each) so the doc test runs it")
 		case isCommand:
 			err = fmt.Errorf("a %s block, which the doc test has no way to run: mark it (<!-- file: PATH -->, <!-- bash -->, <!-- skip: WHY -->)", lang)
 		}
@@ -256,7 +258,7 @@ func (d *docScript) consoleBlock(body []string, stdoutBlock, anyOutput bool, con
 		}
 		fields := strings.Fields(cmd)
 		switch {
-		case shellSyntax.MatchString(cmd):
+		case shellSyntax.MatchString(cmd) || strings.Contains(fields[0], "="):
 			if slices.Contains([]string{"cd", "export"}, fields[0]) || strings.Contains(cmd, "&& cd ") {
 				return fmt.Errorf("%q: a cd or export inside a shell line does not carry over to the next command", cmd)
 			}
