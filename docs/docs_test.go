@@ -133,3 +133,39 @@ func TestDocLinks(t *testing.T) {
 		}
 	}
 }
+
+// The tests practices.md and tasks.md cite as evidence exist: a claim
+// that names a test that is gone, or never was, is not evidence.
+func TestDocsCiteRealTests(t *testing.T) {
+	defined := map[string]bool{}
+	testFunc := regexp.MustCompile(`(?m)^func (Test\w+)\(`)
+	err := filepath.WalkDir("..", func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == "node_modules") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(p, "_test.go") {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			for _, m := range testFunc.FindAllStringSubmatch(string(b), -1) {
+				defined[m[1]] = true
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cited := regexp.MustCompile("`(Test[A-Z]\\w*)`")
+	for _, f := range []string{"practices.md", "tasks.md"} {
+		for _, m := range cited.FindAllStringSubmatch(readDoc(t, f), -1) {
+			if !defined[m[1]] {
+				t.Errorf("%s cites %s, which no test file defines", f, m[1])
+			}
+		}
+	}
+}

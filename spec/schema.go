@@ -28,6 +28,13 @@ var SchemaJSON []byte
 // SchemaURL is the schema's $id.
 const SchemaURL = "https://raw.githubusercontent.com/mrtrgen/mrtrgen/main/spec/schema/mrtr.v1.schema.json"
 
+// SchemaFile is the name of the schema saved next to a spec (mrtrgen init
+// writes it; mrtrgen schema prints it): a starter spec points its editor
+// at this local file, which resolves offline and matches the mrtrgen
+// that wrote it, where SchemaURL needs the network and names the schema
+// of the newest source.
+const SchemaFile = "mrtr.v1.schema.json"
+
 // compiledSchemas are the schema of a whole spec and of one workflow (a
 // tool or prompt), compiled once.
 var compiledSchemas = sync.OnceValues(func() ([2]*jsonschema.Schema, error) {

@@ -35,7 +35,9 @@ its object (close_ticket, or Close-Ticket, makes a tool close_ticket that
 closes tickets: its argument, methods, states and messages say so), else
 delete_document (a one-word NAME such as billing, or the directory's
 name, names a package more often than a tool), or --tool. The file starts with the yaml-language-server line that
-gives editors the schema, and says how to wire it into go generate.
+gives editors the schema, and says how to wire it into go generate. The
+schema itself is saved next to the spec as ` + spec.SchemaFile + ` (unless that
+file exists), so that editors complete and validate specs offline.
 
 Init never overwrites a file: it fails (exit 2) when NAME.mrtr.yaml exists.`,
 		Example: `  mrtrgen init                      # <current directory>.mrtr.yaml
@@ -87,16 +89,46 @@ func runInit(cmd *cobra.Command, args []string, pkg, tool string) error {
 	if err != nil {
 		return err
 	}
+	if _, err := os.Lstat(path); err == nil {
+		return fmt.Errorf("%s already exists; mrtrgen init never overwrites a file: pick another name (mrtrgen init OTHER), or move the file away", filepath.ToSlash(path))
+	}
+	schemaNote, err := writeSchema(dir)
+	if err != nil {
+		return err
+	}
 	if err := writeNew(dir, path, content); err != nil {
 		return err
 	}
 	slash := filepath.ToSlash(path)
 	fmt.Fprintf(cmd.OutOrStdout(), `wrote %s (package %s)
+%s
 next:
   mrtrgen lint %s       # check it while you edit
   mrtrgen generate %s   # Go code, tests and a handler scaffold next to it
-`, slash, pkg, slash, slash)
+`, slash, pkg, schemaNote, slash, slash)
 	return nil
+}
+
+// writeSchema saves the embedded JSON Schema as spec.SchemaFile in dir,
+// where the starter spec's yaml-language-server line points, so that
+// editors validate offline. An existing file is left alone (init never
+// overwrites): the returned line says whether it is this mrtrgen's schema.
+func writeSchema(dir string) (string, error) {
+	path := filepath.Join(dir, spec.SchemaFile)
+	slash := filepath.ToSlash(path)
+	old, err := os.ReadFile(path)
+	switch {
+	case err == nil && bytes.Equal(old, spec.SchemaJSON):
+		return fmt.Sprintf("kept %s (the JSON Schema your editor checks specs with; already this version's)", slash), nil
+	case err == nil:
+		return fmt.Sprintf("kept %s, which is not this version's JSON Schema; refresh it: mrtrgen schema > %s", slash, slash), nil
+	case !errors.Is(err, fs.ErrNotExist):
+		return "", err
+	}
+	if err := writeNew(dir, path, spec.SchemaJSON); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("wrote %s (the JSON Schema your editor checks specs with, offline)", slash), nil
 }
 
 // writeNew writes content to path, in the existing directory dir, unless
@@ -137,9 +169,9 @@ func starterSpec(file, pkg, tool string) ([]byte, error) {
 		words.Tool, words.Title = tool, toolTitle(tool)
 	}
 	err = tpl.Execute(&b, struct {
-		File, Package, SchemaURL string
+		File, Package, SchemaFile string
 		starterWords
-	}{file, pkg, spec.SchemaURL, words})
+	}{file, pkg, spec.SchemaFile, words})
 	return b.Bytes(), err
 }
 

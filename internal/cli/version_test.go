@@ -33,6 +33,9 @@ func TestVersionAgreesWithSARIF(t *testing.T) {
 	}
 }
 
+// mrtrgen version names what was built: a module version, or a source
+// build's revision and dirty flag, or where its source came from; never
+// just "(devel)" (issue 28 item 4).
 func TestBuildVersion(t *testing.T) {
 	mod := func(path, version string, replace *debug.Module) debug.Module {
 		return debug.Module{Path: path, Version: version, Replace: replace}
@@ -44,18 +47,32 @@ func TestBuildVersion(t *testing.T) {
 		want string
 	}{
 		{"go install @v1.2.3", &debug.BuildInfo{Main: mod(modulePath, "v1.2.3", nil)}, "v1.2.3"},
-		{"go build in a clone", &debug.BuildInfo{Main: mod(modulePath, "(devel)", nil)}, "(devel)"},
+		{"go build in a Git checkout", &debug.BuildInfo{Main: mod(modulePath, "v0.0.0-20261205164144-0eefea40ade0+dirty", nil)},
+			"v0.0.0-20261205164144-0eefea40ade0+dirty"},
+		{"a source build with VCS information", &debug.BuildInfo{Main: mod(modulePath, "(devel)", nil), Settings: []debug.BuildSetting{
+			{Key: "vcs", Value: "git"}, {Key: "vcs.revision", Value: "0eefea40ade08ad762fd1e7137c4910276a1b8d9"}, {Key: "vcs.modified", Value: "true"}}},
+			"devel 0eefea40ade0+dirty"},
+		{"a clean source build", &debug.BuildInfo{Main: mod(modulePath, "(devel)", nil), Settings: []debug.BuildSetting{
+			{Key: "vcs.revision", Value: "0eefea40ade08ad762fd1e7137c4910276a1b8d9"}, {Key: "vcs.modified", Value: "false"}}},
+			"devel 0eefea40ade0"},
+		{"go run in a clone", &debug.BuildInfo{Main: mod(modulePath, "(devel)", nil)},
+			"devel (built from source without VCS information: go run, go test, or go build -buildvcs=false)"},
 		{"go tool, released", &debug.BuildInfo{Main: mod("example.com/notes", "(devel)", nil),
 			Deps: []*debug.Module{dep(mod(modulePath, "v1.2.3", nil))}}, "v1.2.3"},
 		{"go tool, replaced by a clone", &debug.BuildInfo{Main: mod("example.com/notes", "(devel)", nil),
-			Deps: []*debug.Module{dep(mod(modulePath, "v0.0.0", &debug.Module{Path: "../mrtrgen"}))}}, "(devel)"},
+			Deps: []*debug.Module{dep(mod(modulePath, "v0.0.0", &debug.Module{Path: "../mrtrgen"}))}},
+			"devel, from the directory ../mrtrgen (a replace directive; the go command records no revision for it)"},
 		{"go tool, replaced by a fork", &debug.BuildInfo{Main: mod("example.com/notes", "(devel)", nil),
 			Deps: []*debug.Module{dep(mod(modulePath, "v1.2.3", &debug.Module{Path: "example.com/fork", Version: "v1.2.4"}))}}, "v1.2.4"},
-		{"a test binary of another module", &debug.BuildInfo{Main: mod("example.com/other", "", nil)}, "(devel)"},
-		{"no build information", nil, "(devel)"},
+		{"a test binary of another module", &debug.BuildInfo{Main: mod("example.com/other", "", nil)}, "devel (built into example.com/other, not as mrtrgen)"},
+		{"no build information", nil, "devel (no build information in the binary)"},
 	} {
-		if got := buildVersion(tc.bi, tc.bi != nil); got != tc.want {
+		got := buildVersion(tc.bi, tc.bi != nil)
+		if got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+		if strings.Contains(got, "(devel)") {
+			t.Errorf("%s: %q says only (devel)", tc.name, got)
 		}
 	}
 }
