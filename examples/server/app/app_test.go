@@ -23,6 +23,8 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/mrtrgen/mrtrgen/examples/domain"
+	"github.com/mrtrgen/mrtrgen/examples/server/backends"
+	"github.com/mrtrgen/mrtrgen/examples/server/backends/allstores"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 	"github.com/mrtrgen/mrtrgen/mrtr/seal"
 	"github.com/mrtrgen/mrtrgen/mrtr/store/storeopen"
@@ -48,6 +50,16 @@ func testRing(t *testing.T) *seal.Ring {
 
 func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
 
+// backendsFor returns the set of the quick-start build (backends.Embedded)
+// for the URLs it opens, so that the tests run what `go run
+// ./examples/server` runs, and the fleet's (allstores) for the others.
+func backendsFor(storeURL string) *backends.Set {
+	if strings.HasPrefix(storeURL, "memory:") || strings.HasPrefix(storeURL, "sqlite:") {
+		return &backends.Embedded
+	}
+	return &allstores.Set
+}
+
 // start serves an App on 127.0.0.1:0 until the test ends.
 func start(t *testing.T, storeURL string, ring *seal.Ring, instance string) *server {
 	t.Helper()
@@ -56,7 +68,7 @@ func start(t *testing.T, storeURL string, ring *seal.Ring, instance string) *ser
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := New(ctx, Config{StoreURL: storeURL, Ring: ring, Audience: "app-test", Instance: instance, Logger: quiet(),
+	a, err := New(ctx, Config{Backends: backendsFor(storeURL), StoreURL: storeURL, Ring: ring, Audience: "app-test", Instance: instance, Logger: quiet(),
 		PublicURL: "http://" + ln.Addr().String()})
 	if err != nil {
 		ln.Close()
@@ -411,10 +423,11 @@ func TestServeStops(t *testing.T) {
 func TestNewNeedsConfig(t *testing.T) {
 	ctx := context.Background()
 	for _, cfg := range []Config{
-		{Ring: testRing(t), Audience: "x"},
-		{StoreURL: "memory:", Audience: "x"},
-		{StoreURL: "memory:", Ring: testRing(t)},
-		{StoreURL: "ftp://nowhere", Ring: testRing(t), Audience: "x"},
+		{StoreURL: "memory:", Ring: testRing(t), Audience: "x"},
+		{Backends: &allstores.Set, Ring: testRing(t), Audience: "x"},
+		{Backends: &allstores.Set, StoreURL: "memory:", Audience: "x"},
+		{Backends: &allstores.Set, StoreURL: "memory:", Ring: testRing(t)},
+		{Backends: &allstores.Set, StoreURL: "ftp://nowhere", Ring: testRing(t), Audience: "x"},
 	} {
 		if a, err := New(ctx, cfg); err == nil {
 			a.Close()
