@@ -1,5 +1,5 @@
 // Package multiinstance holds the distributed proof of the example server
-// (its test file): three server processes built from examples/server share
+// (its test file): three server processes built from examples/server/fleet share
 // one store and one key ring, and a fleet of concurrent workflows is driven
 // across them with the go-sdk client while instances are killed, restarted,
 // rotated to a new key and probed with clocks past every TTL.

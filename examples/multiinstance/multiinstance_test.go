@@ -96,7 +96,9 @@ func TestMultiInstance(t *testing.T) {
 	})
 }
 
-// buildServer builds examples/server once into a temporary directory.
+// buildServer builds the example server's fleet build
+// (examples/server/fleet: every store, River) once into a temporary
+// directory.
 func buildServer(t *testing.T) string {
 	t.Helper()
 	gobin, err := exec.LookPath("go")
@@ -105,9 +107,9 @@ func buildServer(t *testing.T) string {
 	}
 	bin := filepath.Join(t.TempDir(), "server")
 	began := time.Now()
-	cmd := exec.Command(gobin, "build", "-o", bin, "github.com/mrtrgen/mrtrgen/examples/server")
+	cmd := exec.Command(gobin, "build", "-o", bin, "github.com/mrtrgen/mrtrgen/examples/server/fleet")
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build examples/server: %v\n%s", err, out)
+		t.Fatalf("go build examples/server/fleet: %v\n%s", err, out)
 	}
 	t.Logf("built the example server in %v", time.Since(began).Round(time.Millisecond))
 	return bin

@@ -5,7 +5,7 @@
 // (<prefix>example:…) in the same Redis. <prefix> is the URL's mrtr_prefix
 // parameter, empty by default.
 //
-// It links SQLite, pgx and go-redis, as storeopen does for the mrtr store;
+// It links SQLite (domainsqlite), pgx and go-redis, as storeopen does for the mrtr store;
 // package domain itself links none of them.
 package domainopen
 
@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/mrtrgen/mrtrgen/examples/domain"
+	"github.com/mrtrgen/mrtrgen/examples/domain/domainsqlite"
 )
 
 // PrefixParam is the URL query parameter whose value prefixes the domain
@@ -51,7 +52,7 @@ func Open(ctx context.Context, u string) (domain.Store, error) {
 		if path == "" {
 			return nil, errors.New("domain: sqlite: needs a path (sqlite:PATH or sqlite::memory:)")
 		}
-		return OpenSQLite(ctx, path)
+		return domainsqlite.Open(ctx, path)
 	case "postgres", "postgresql":
 		clean, prefix, err := takePrefix(u)
 		if err != nil {

@@ -70,11 +70,11 @@ func (s *Postgres) createTable(ctx context.Context) error {
 func (s *Postgres) Get(ctx context.Context, key string) (string, bool, error) {
 	var v string
 	err := s.pool.QueryRow(ctx, s.q.get, key).Scan(&v)
-	return found(key, v, err, pgx.ErrNoRows)
+	return domain.FoundKV(key, v, err, pgx.ErrNoRows)
 }
 
 func (s *Postgres) Put(ctx context.Context, key, value string) error {
-	return put(key, value, func() error {
+	return domain.PutKV(key, value, func() error {
 		_, err := s.pool.Exec(ctx, s.q.put, key, value)
 		return err
 	})
@@ -112,7 +112,7 @@ func (s *Postgres) Swap(ctx context.Context, key, old, value, counter string) (b
 }
 
 func (s *Postgres) Incr(ctx context.Context, key string, delta int64) (int64, error) {
-	return incr(key, func() (n int64, err error) {
+	return domain.IncrKV(key, func() (n int64, err error) {
 		err = s.pool.QueryRow(ctx, s.q.incr, key, delta).Scan(&n)
 		return n, err
 	})

@@ -55,11 +55,11 @@ func OpenRedis(ctx context.Context, url, prefix string) (*Redis, error) {
 
 func (s *Redis) Get(ctx context.Context, key string) (string, bool, error) {
 	v, err := s.rdb.Get(ctx, s.prefix+key).Result()
-	return found(key, v, err, redis.Nil)
+	return domain.FoundKV(key, v, err, redis.Nil)
 }
 
 func (s *Redis) Put(ctx context.Context, key, value string) error {
-	return put(key, value, func() error { return s.rdb.Set(ctx, s.prefix+key, value, 0).Err() })
+	return domain.PutKV(key, value, func() error { return s.rdb.Set(ctx, s.prefix+key, value, 0).Err() })
 }
 
 func (s *Redis) Swap(ctx context.Context, key, old, value, counter string) (bool, error) {
@@ -78,7 +78,7 @@ func (s *Redis) Swap(ctx context.Context, key, old, value, counter string) (bool
 }
 
 func (s *Redis) Incr(ctx context.Context, key string, delta int64) (int64, error) {
-	return incr(key, func() (int64, error) { return s.rdb.IncrBy(ctx, s.prefix+key, delta).Result() })
+	return domain.IncrKV(key, func() (int64, error) { return s.rdb.IncrBy(ctx, s.prefix+key, delta).Result() })
 }
 
 func (s *Redis) Close() error { return s.rdb.Close() }

@@ -23,7 +23,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mrtrgen/mrtrgen/examples/domain"
-	"github.com/mrtrgen/mrtrgen/examples/domain/domainopen"
 	"github.com/mrtrgen/mrtrgen/examples/generated/calendars"
 	"github.com/mrtrgen/mrtrgen/examples/generated/conformance"
 	"github.com/mrtrgen/mrtrgen/examples/generated/conformanceprogress"
@@ -37,12 +36,11 @@ import (
 	"github.com/mrtrgen/mrtrgen/examples/generated/status"
 	"github.com/mrtrgen/mrtrgen/examples/generated/subscriptions"
 	"github.com/mrtrgen/mrtrgen/examples/generated/tickets"
+	"github.com/mrtrgen/mrtrgen/examples/server/backends"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/seal"
 	"github.com/mrtrgen/mrtrgen/mrtr/store"
-	"github.com/mrtrgen/mrtrgen/mrtr/store/storeopen"
 	"github.com/mrtrgen/mrtrgen/mrtr/tasks"
-	"github.com/mrtrgen/mrtrgen/mrtr/tasks/tasksopen"
 )
 
 // Name is the server's MCP implementation name.
@@ -53,8 +51,12 @@ const MCPPath = "/mcp"
 
 // Config configures the server.
 type Config struct {
-	// StoreURL names the mrtr store and the domain store (storeopen forms:
-	// memory:, sqlite:PATH, postgres://…, redis://…). Required.
+	// Backends open what StoreURL names: backends.Embedded (memory:,
+	// sqlite:PATH; SQLite alone is linked) or allstores.Set (every store,
+	// River). Required.
+	Backends *backends.Set
+	// StoreURL names the mrtr store and the domain store (the forms of
+	// Backends: memory:, sqlite:PATH, postgres://…, redis://…). Required.
 	StoreURL string
 	// DataURL, when set, names the domain store instead of StoreURL: the
 	// business data then lives apart from the mrtr records, as a payment
@@ -126,7 +128,7 @@ type Config struct {
 	// promotion) takes; 0: none.
 	DeployDelay time.Duration
 	// TaskStepTimeout and TaskRescueAfter tune the River executor of the
-	// tasks (rivertasks.Options.JobTimeout and RescueAfter); 0: its
+	// tasks where Backends has one (backends.TaskOptions); 0: its
 	// defaults.
 	TaskStepTimeout, TaskRescueAfter time.Duration
 }
@@ -142,13 +144,15 @@ type App struct {
 	Server *mcp.Server
 	Tasks  *tasks.Manager // the Tasks extension (tasks.go)
 
-	taskBackend *tasksopen.Backend
+	taskBackend *backends.Tasks
 }
 
 // New opens the stores (seeding the demo data where it is missing), builds
 // the engine and registers every example tool and prompt.
 func New(ctx context.Context, cfg Config) (*App, error) {
 	switch {
+	case cfg.Backends == nil:
+		return nil, errors.New("app: Config.Backends is required")
 	case cfg.StoreURL == "":
 		return nil, errors.New("app: Config.StoreURL is required")
 	case cfg.Ring == nil:
@@ -198,14 +202,14 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 // demo data; on an error nothing stays open.
 func (a *App) openStores(ctx context.Context) error {
 	var err error
-	if a.Store, err = storeopen.Open(ctx, a.cfg.StoreURL); err != nil {
+	if a.Store, err = a.cfg.Backends.Store(ctx, a.cfg.StoreURL); err != nil {
 		return err
 	}
 	dataURL := a.cfg.StoreURL
 	if a.cfg.DataURL != "" {
 		dataURL = a.cfg.DataURL
 	}
-	if a.Data, err = domainopen.Open(ctx, dataURL); err != nil {
+	if a.Data, err = a.cfg.Backends.Data(ctx, dataURL); err != nil {
 		a.Store.Close()
 		return err
 	}

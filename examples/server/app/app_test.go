@@ -23,6 +23,8 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/mrtrgen/mrtrgen/examples/domain"
+	"github.com/mrtrgen/mrtrgen/examples/server/backends"
+	"github.com/mrtrgen/mrtrgen/examples/server/backends/allstores"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 	"github.com/mrtrgen/mrtrgen/mrtr/seal"
 	"github.com/mrtrgen/mrtrgen/mrtr/store/storeopen"
@@ -48,6 +50,16 @@ func testRing(t *testing.T) *seal.Ring {
 
 func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
 
+// backendsFor returns the set of the quick-start build (backends.Embedded)
+// for the URLs it opens, so that the tests run what `go run
+// ./examples/server` runs, and the fleet's (allstores) for the others.
+func backendsFor(storeURL string) *backends.Set {
+	if strings.HasPrefix(storeURL, "memory:") || strings.HasPrefix(storeURL, "sqlite:") {
+		return &backends.Embedded
+	}
+	return &allstores.Set
+}
+
 // start serves an App on 127.0.0.1:0 until the test ends.
 func start(t *testing.T, storeURL string, ring *seal.Ring, instance string) *server {
 	t.Helper()
@@ -64,6 +76,9 @@ func startConfig(t *testing.T, cfg Config) *server {
 		t.Fatal(err)
 	}
 	cfg.PublicURL = "http://" + ln.Addr().String()
+	if cfg.Backends == nil {
+		cfg.Backends = backendsFor(cfg.StoreURL)
+	}
 	a, err := New(ctx, cfg)
 	if err != nil {
 		ln.Close()
@@ -418,10 +433,11 @@ func TestServeStops(t *testing.T) {
 func TestNewNeedsConfig(t *testing.T) {
 	ctx := context.Background()
 	for _, cfg := range []Config{
-		{Ring: testRing(t), Audience: "x"},
-		{StoreURL: "memory:", Audience: "x"},
-		{StoreURL: "memory:", Ring: testRing(t)},
-		{StoreURL: "ftp://nowhere", Ring: testRing(t), Audience: "x"},
+		{StoreURL: "memory:", Ring: testRing(t), Audience: "x"},
+		{Backends: &allstores.Set, Ring: testRing(t), Audience: "x"},
+		{Backends: &allstores.Set, StoreURL: "memory:", Audience: "x"},
+		{Backends: &allstores.Set, StoreURL: "memory:", Ring: testRing(t)},
+		{Backends: &allstores.Set, StoreURL: "ftp://nowhere", Ring: testRing(t), Audience: "x"},
 	} {
 		if a, err := New(ctx, cfg); err == nil {
 			a.Close()

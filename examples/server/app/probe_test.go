@@ -11,6 +11,7 @@ import (
 
 	"github.com/mrtrgen/mrtrgen/examples/domain"
 	"github.com/mrtrgen/mrtrgen/examples/domain/domainopen"
+	"github.com/mrtrgen/mrtrgen/examples/server/backends/allstores"
 )
 
 // TestProbedEffects: with DataURL the business data lives apart from the
@@ -24,7 +25,7 @@ func TestProbedEffects(t *testing.T) {
 	dataURL := "sqlite:" + filepath.Join(dir, "data.db")
 	logPath := filepath.Join(dir, "effects.log")
 	const delay = 150 * time.Millisecond
-	a, err := New(ctx, Config{StoreURL: "memory:", DataURL: dataURL, Ring: testRing(t), Audience: "app-test",
+	a, err := New(ctx, Config{Backends: &allstores.Set, StoreURL: "memory:", DataURL: dataURL, Ring: testRing(t), Audience: "app-test",
 		Instance: "probed-1", Logger: quiet(), Lease: 5 * time.Second, EffectLog: logPath, EffectDelay: delay})
 	if err != nil {
 		t.Fatal(err)

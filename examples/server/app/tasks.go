@@ -7,19 +7,19 @@ import (
 
 	"github.com/mrtrgen/mrtrgen/examples/generated/conformancetasks"
 	"github.com/mrtrgen/mrtrgen/examples/generated/deployments"
+	"github.com/mrtrgen/mrtrgen/examples/server/backends"
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/seal"
 	"github.com/mrtrgen/mrtrgen/mrtr/tasks"
-	"github.com/mrtrgen/mrtrgen/mrtr/tasks/rivertasks"
-	"github.com/mrtrgen/mrtrgen/mrtr/tasks/tasksopen"
 )
 
 // newTasks builds the manager of the Tasks extension (SEP-2663), which the
 // engine runs long-running tools on (mrtr.Config.Tasks) as resumable
-// tasks. The task store and executor follow the store URL
-// (mrtr/tasks/tasksopen): on PostgreSQL and on a SQLite file the tasks are
-// shared by every instance on that database and their steps run on River,
-// so a step whose instance dies runs again on another; on Redis the tasks
+// tasks. The task store and executor follow the store URL (Backends.Tasks):
+// in the fleet build (allstores, mrtr/tasks/tasksopen), on PostgreSQL and on
+// a SQLite file the tasks are shared by every instance on that database and
+// their steps run on River, so a step whose instance dies runs again on
+// another; on Redis, and on a SQLite file in the embedded build, the tasks
 // are shared and their steps run in the instance that enqueued them; in
 // memory they are this instance's alone. Every instance derives the
 // principal keys and the at-rest sealing from the one key ring, so any of
@@ -28,9 +28,9 @@ import (
 func (a *App) newTasks() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	b, err := tasksopen.Open(ctx, a.cfg.StoreURL, tasksopen.Options{River: rivertasks.Options{
-		Logger: a.log, JobTimeout: a.cfg.TaskStepTimeout, RescueAfter: a.cfg.TaskRescueAfter,
-	}})
+	b, err := a.cfg.Backends.Tasks(ctx, a.cfg.StoreURL, backends.TaskOptions{
+		Logger: a.log, StepTimeout: a.cfg.TaskStepTimeout, RescueAfter: a.cfg.TaskRescueAfter,
+	})
 	if err != nil {
 		return err
 	}

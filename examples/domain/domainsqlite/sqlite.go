@@ -1,4 +1,8 @@
-package domainopen
+// Package domainsqlite is the example's domain.Store in a SQLite file (pure
+// Go, modernc.org/sqlite), in a package of its own so that a server on the
+// embedded stores links no PostgreSQL or Redis client (domainopen links all
+// three).
+package domainsqlite
 
 import (
 	"context"
@@ -11,23 +15,23 @@ import (
 	"github.com/mrtrgen/mrtrgen/examples/domain"
 )
 
-// SQLiteTable is the domain table in a SQLite file (next to the mrtr
+// Table is the domain table in a SQLite file (next to the mrtr
 // store's tables).
-const SQLiteTable = "example_kv"
+const Table = "example_kv"
 
-// SQLite is the domain.Store in a SQLite file, shared by every process that opens
+// Store is the domain.Store in a SQLite file, shared by every process that opens
 // the file. Swaps are BEGIN IMMEDIATE transactions; all writers (these and
 // the mrtr store's) wait for each other with a busy timeout.
-type SQLite struct {
+type Store struct {
 	db *sql.DB
 	q  struct{ get, put, insert, update, incr string }
 }
 
-var _ domain.Store = (*SQLite)(nil)
+var _ domain.Store = (*Store)(nil)
 
-// OpenSQLite opens (creating if needed) the domain table in the SQLite
+// Open opens (creating if needed) the domain table in the SQLite
 // database at path (":memory:" for a private in-memory database).
-func OpenSQLite(ctx context.Context, path string) (*SQLite, error) {
+func Open(ctx context.Context, path string) (*Store, error) {
 	if strings.ContainsRune(path, '?') || strings.HasPrefix(path, "file:") {
 		return nil, fmt.Errorf("domain: want a plain SQLite file path, got %q", path)
 	}
@@ -49,12 +53,12 @@ func OpenSQLite(ctx context.Context, path string) (*SQLite, error) {
 		db.SetMaxOpenConns(4)
 		db.SetMaxIdleConns(4)
 	}
-	t := SQLiteTable
+	t := Table
 	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS `+t+` (k TEXT PRIMARY KEY, v TEXT NOT NULL) WITHOUT ROWID`); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("domain: sqlite %s: %w", path, err)
 	}
-	s := &SQLite{db: db}
+	s := &Store{db: db}
 	s.q.get = `SELECT v FROM ` + t + ` WHERE k = ?`
 	s.q.put = `INSERT INTO ` + t + ` (k, v) VALUES (?, ?) ON CONFLICT (k) DO UPDATE SET v = excluded.v`
 	s.q.insert = `INSERT INTO ` + t + ` (k, v) VALUES (?, ?) ON CONFLICT (k) DO NOTHING`
@@ -64,20 +68,20 @@ func OpenSQLite(ctx context.Context, path string) (*SQLite, error) {
 	return s, nil
 }
 
-func (s *SQLite) Get(ctx context.Context, key string) (string, bool, error) {
+func (s *Store) Get(ctx context.Context, key string) (string, bool, error) {
 	var v string
 	err := s.db.QueryRowContext(ctx, s.q.get, key).Scan(&v)
-	return found(key, v, err, sql.ErrNoRows)
+	return domain.FoundKV(key, v, err, sql.ErrNoRows)
 }
 
-func (s *SQLite) Put(ctx context.Context, key, value string) error {
-	return put(key, value, func() error {
+func (s *Store) Put(ctx context.Context, key, value string) error {
+	return domain.PutKV(key, value, func() error {
 		_, err := s.db.ExecContext(ctx, s.q.put, key, value)
 		return err
 	})
 }
 
-func (s *SQLite) Swap(ctx context.Context, key, old, value, counter string) (swapped bool, err error) {
+func (s *Store) Swap(ctx context.Context, key, old, value, counter string) (swapped bool, err error) {
 	if err := domain.CheckKV(key, value); err != nil {
 		return false, err
 	}
@@ -114,11 +118,11 @@ func (s *SQLite) Swap(ctx context.Context, key, old, value, counter string) (swa
 	return true, nil
 }
 
-func (s *SQLite) Incr(ctx context.Context, key string, delta int64) (int64, error) {
-	return incr(key, func() (n int64, err error) {
+func (s *Store) Incr(ctx context.Context, key string, delta int64) (int64, error) {
+	return domain.IncrKV(key, func() (n int64, err error) {
 		err = s.db.QueryRowContext(ctx, s.q.incr, key, delta).Scan(&n)
 		return n, err
 	})
 }
 
-func (s *SQLite) Close() error { return s.db.Close() }
+func (s *Store) Close() error { return s.db.Close() }
