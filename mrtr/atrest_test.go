@@ -195,7 +195,7 @@ func inTelemetry(logs string, spans []sdktrace.ReadOnlySpan, marker string) stri
 			attrs = append(attrs, ev.Attributes...)
 		}
 		for _, a := range attrs {
-			if strings.Contains(a.Value.Emit(), marker) {
+			if strings.Contains(a.Value.String(), marker) {
 				return "span " + s.Name() + " attribute " + string(a.Key)
 			}
 		}

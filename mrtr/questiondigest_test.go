@@ -126,6 +126,7 @@ func TestPinnedDigest(t *testing.T) {
 	if pinnedDigest(vocab.StateConfirm, old) != questionDigest(old) || pinnedDigest(vocab.StateConfirm, old) == pinnedDigest(vocab.StateConfirm, now) {
 		t.Error("a gate is not pinned by everything it sends")
 	}
+	//lint:ignore SA1019 sampling stays supported in SEP-2577's deprecation window; this test covers it
 	sample := mrtrimpl.Pending{Key: "summary", Kind: vocab.Sample, Params: &mcp.CreateMessageParams{MaxTokens: 10}}
 	if pinnedDigest(vocab.StateAsk, sample) != questionDigest(sample) {
 		t.Error("a sampling request is not pinned by everything it sends")
