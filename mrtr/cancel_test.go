@@ -85,14 +85,14 @@ func events(resp *http.Response) <-chan event {
 // elicitation.
 func newSessionClient(t *testing.T, url string) *sessionClient {
 	c := &sessionClient{t: t, url: url}
-	resp := c.post(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{"form":{}}},"clientInfo":{"name":"raw","version":"1"}}}`)
+	resp := c.post(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{"form":{}}},"clientInfo":{"name":"raw","version":"1"}}}`) //nolint:bodyclose // post closes every body at the test's end (t.Cleanup)
 	c.id = resp.Header.Get("Mcp-Session-Id")
 	if c.id == "" {
 		t.Fatalf("no session: %s", resp.Status)
 	}
 	for range events(resp) {
 	}
-	if r := c.post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`); r.StatusCode != http.StatusAccepted {
+	if r := c.post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`); r.StatusCode != http.StatusAccepted { //nolint:bodyclose // post closes every body at the test's end (t.Cleanup)
 		t.Fatalf("initialized: %s", r.Status)
 	}
 	return c
@@ -106,7 +106,7 @@ func newSessionClient(t *testing.T, url string) *sessionClient {
 func TestCancelledCallGetsNoResponse(t *testing.T) {
 	url, impl := serve(t)
 	c := newSessionClient(t, url)
-	stream := events(c.post(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"transfer","arguments":{"account":"acc-123","amount":40}}}`))
+	stream := events(c.post(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"transfer","arguments":{"account":"acc-123","amount":40}}}`)) //nolint:bodyclose // post closes every body at the test's end (t.Cleanup)
 	select {
 	case ev, ok := <-stream:
 		if !ok || ev.Method != "elicitation/create" {
@@ -115,7 +115,7 @@ func TestCancelledCallGetsNoResponse(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("the engine did not ask")
 	}
-	if r := c.post(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7,"reason":"the user pressed stop"}}`); r.StatusCode != http.StatusAccepted {
+	if r := c.post(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7,"reason":"the user pressed stop"}}`); r.StatusCode != http.StatusAccepted { //nolint:bodyclose // post closes every body at the test's end (t.Cleanup)
 		t.Fatalf("cancelled: %s", r.Status)
 	}
 	timeout := time.After(5 * time.Second)
@@ -140,7 +140,7 @@ func TestCancelledCallGetsNoResponse(t *testing.T) {
 		t.Fatalf("the cancelled transfer was sent %d times", n)
 	}
 	// The session still serves: a call that is not cancelled is answered.
-	for ev := range events(c.post(`{"jsonrpc":"2.0","id":8,"method":"tools/list","params":{}}`)) {
+	for ev := range events(c.post(`{"jsonrpc":"2.0","id":8,"method":"tools/list","params":{}}`)) { //nolint:bodyclose // post closes every body at the test's end (t.Cleanup)
 		if string(ev.ID) != "8" || ev.Result == nil {
 			t.Fatalf("tools/list after the cancel: %s", ev.raw)
 		}

@@ -227,11 +227,11 @@ func (d *dropResponses) finish() {
 	}
 }
 
-// Flush flushes the events written so far (go-sdk flushes each one).
+// Flush flushes the events written so far (go-sdk flushes each one),
+// through http.ResponseController: the writer below may be one that
+// flushes only by FlushError (Handler's per-write deadline).
 func (d *dropResponses) Flush() {
-	if f, ok := d.ResponseWriter.(http.Flusher); ok {
-		f.Flush()
-	}
+	_ = http.NewResponseController(d.ResponseWriter).Flush()
 }
 
 // Unwrap lets http.ResponseController reach the connection.

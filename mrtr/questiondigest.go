@@ -62,7 +62,7 @@ func formTextDigest(state vocab.StateKind, p mrtrimpl.Pending) (uint64, bool) {
 		return 0, false
 	}
 	buf := digestBuffers.Get().(*[]byte)
-	b := append((*buf)[:0], formPinLabel...)
+	b := append((*buf)[:0], formPinLabel...) //nolint:gocritic // b reuses the pooled buffer's array; *buf takes it back below
 	b = append(b, p.Key...)
 	b = append(b, 0, byte(p.Kind), 0)
 	b = append(b, ep.Mode...)

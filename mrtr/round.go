@@ -268,7 +268,7 @@ func (rr *run[F]) checkEveryPathNeeds(context.Context) (*Reply, error) {
 	}
 	if rr.d.NonInteractive {
 		if _, inputs, err := splitInputs(rr.req.Arguments, true); err != nil || len(inputs) > 0 {
-			return nil, nil
+			return nil, nil //nolint:nilerr // arguments that do not parse are refused by validation, later in the round
 		}
 	}
 	rr.rt.outcome = "missing_capability"

@@ -201,7 +201,7 @@ func (d *docScript) add(name, doc string) (*blockStats, error) {
 			err = fmt.Errorf("a %s block, which the doc test has no way to run: mark it (<!-- file: PATH -->, <!-- bash -->, <!-- skip: WHY -->)", lang)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %v", name, start, err)
+			return nil, fmt.Errorf("%s:%d: %w", name, start, err)
 		}
 		if isCommand && !skipping {
 			stats.run++

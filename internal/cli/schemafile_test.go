@@ -61,7 +61,7 @@ func TestInitSchemaResolvesOffline(t *testing.T) {
 	if err := schema.Validate(yamlValue(t, text)); err != nil {
 		t.Errorf("the starter spec does not validate against %s: %v", ref, err)
 	}
-	typo := strings.Replace(string(text), "\n    description:", "\n    descripton:", 1)
+	typo := strings.Replace(string(text), "\n    description:", "\n    descripton:", 1) //nolint:misspell // the typo is the test
 	if typo == string(text) {
 		t.Fatal("the starter spec has no tool description to misspell")
 	}

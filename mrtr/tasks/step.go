@@ -130,7 +130,7 @@ func (m *Manager) RunStep(ctx context.Context, id string, step int) error {
 func (m *Manager) faultOf(ctx context.Context, rec *Record, runErr error) *InstanceFault {
 	fault, _ := errors.AsType[*InstanceFault](runErr)
 	if fault == nil || ctx.Err() != nil {
-		return nil
+		return nil //nolint:nilerr // a stopped executor's error is no fault of the instance
 	}
 	m.log.Warn("tasks: a step failed on this instance; it runs again, here or on another instance",
 		"task", rec.ID, "tool", rec.Tool, "step", rec.Step, "instance", m.self, "cause", fault.Cause, "error", fault.Err)

@@ -146,14 +146,14 @@ func TestDuplicateKeysInAnOlderClientsAnswer(t *testing.T) {
 		t.Cleanup(func() { resp.Body.Close() })
 		return resp
 	}
-	init := send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{}},"clientInfo":{"name":"raw","version":"1"}}}`)
+	init := send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{}},"clientInfo":{"name":"raw","version":"1"}}}`) //nolint:bodyclose // send closes every body at the test's end (t.Cleanup)
 	if session = init.Header.Get("Mcp-Session-Id"); session == "" {
 		t.Fatalf("initialize: HTTP %d, no session", init.StatusCode)
 	}
-	io.Copy(io.Discard, init.Body)
-	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	_, _ = io.Copy(io.Discard, init.Body)                          // drained for the session; a failed read shows in the next request
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`) //nolint:bodyclose // send closes every body at the test's end (t.Cleanup)
 
-	call := send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"charge_payment","arguments":{"invoiceId":"inv_1001"}}}`)
+	call := send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"charge_payment","arguments":{"invoiceId":"inv_1001"}}}`) //nolint:bodyclose // send closes every body at the test's end (t.Cleanup)
 	events := bufio.NewScanner(call.Body)
 	next := func() map[string]json.RawMessage {
 		t.Helper()
@@ -173,7 +173,7 @@ func TestDuplicateKeysInAnOlderClientsAnswer(t *testing.T) {
 	if string(ask["method"]) != `"elicitation/create"` {
 		t.Fatalf("asked %s, want elicitation/create", ask["method"])
 	}
-	answer := send(`{"jsonrpc":"2.0","id":` + string(ask["id"]) + `,"result":{"action":"accept","content":{"confirm":false,"confirm":true}}}`)
+	answer := send(`{"jsonrpc":"2.0","id":` + string(ask["id"]) + `,"result":{"action":"accept","content":{"confirm":false,"confirm":true}}}`) //nolint:bodyclose // send closes every body at the test's end (t.Cleanup)
 	if answer.StatusCode != http.StatusAccepted {
 		t.Fatalf("posting the answer: HTTP %d", answer.StatusCode)
 	}

@@ -109,7 +109,7 @@ func reference(data []byte) (Found, bool, error) {
 		return found, dup, err
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return Found{}, false, fmt.Errorf("trailing data: %v", err)
+		return Found{}, false, fmt.Errorf("trailing data: %w", err)
 	}
 	return Found{}, false, nil
 }

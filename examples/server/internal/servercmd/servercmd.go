@@ -102,8 +102,7 @@ func Run(args []string, stdout, stderr io.Writer, set *backends.Set) int {
 	a, err := app.New(ctx, app.Config{
 		Backends: set, StoreURL: *storeURL, Ring: ring, Audience: *audience, Instance: *instance, Logger: log,
 		ClockOffset: *timeOffset, DataURL: *dataURL, Lease: *lease, StoreTimeout: *storeTimeout,
-		EffectLog: *effectLog, EffectDelay: *effectDelay, PublicURL: *publicURL,
-		TaskStepTimeout: stepTimeout, TaskRescueAfter: rescueAfter,
+		EffectLog: *effectLog, EffectDelay: *effectDelay, PublicURL: *publicURL, TaskStepTimeout: stepTimeout, TaskRescueAfter: rescueAfter,
 	})
 	if err != nil {
 		log.Error("cannot start", "error", err)
