@@ -97,22 +97,53 @@ func TestMultiInstance(t *testing.T) {
 }
 
 // buildServer builds the example server's fleet build
-// (examples/server/fleet: every store, River) once into a temporary
-// directory.
+// (examples/server/fleet: every store, River) once for the package's tests
+// (each of TestMultiInstance, TestFaults and TestDurableTasks used to link
+// its own copy: the costliest link of the suite, three times) into a
+// directory TestMain removes.
 func buildServer(t *testing.T) string {
 	t.Helper()
-	gobin, err := exec.LookPath("go")
-	if err != nil {
-		t.Fatalf("the go command is needed to build the example server: %v", err)
+	server.once.Do(func() {
+		gobin, err := exec.LookPath("go")
+		if err != nil {
+			server.err = fmt.Errorf("the go command is needed to build the example server: %w", err)
+			return
+		}
+		server.dir, err = os.MkdirTemp("", "multiinstance-")
+		if err != nil {
+			server.err = err
+			return
+		}
+		bin := filepath.Join(server.dir, "server")
+		began := time.Now()
+		cmd := exec.Command(gobin, "build", "-o", bin, "github.com/mrtrgen/mrtrgen/examples/server/fleet")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			server.err = fmt.Errorf("go build examples/server/fleet: %w\n%s", err, out)
+			return
+		}
+		server.bin, server.took = bin, time.Since(began)
+	})
+	if server.err != nil {
+		t.Fatal(server.err)
 	}
-	bin := filepath.Join(t.TempDir(), "server")
-	began := time.Now()
-	cmd := exec.Command(gobin, "build", "-o", bin, "github.com/mrtrgen/mrtrgen/examples/server/fleet")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build examples/server/fleet: %v\n%s", err, out)
+	t.Logf("the example server was built in %v", server.took.Round(time.Millisecond))
+	return server.bin
+}
+
+// server is the one build of the example server the tests share.
+var server struct {
+	once     sync.Once
+	dir, bin string
+	took     time.Duration
+	err      error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if server.dir != "" {
+		os.RemoveAll(server.dir)
 	}
-	t.Logf("built the example server in %v", time.Since(began).Round(time.Millisecond))
-	return bin
+	os.Exit(code)
 }
 
 // ---------------------------------------------------------------------------
