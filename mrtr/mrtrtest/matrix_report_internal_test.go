@@ -155,8 +155,16 @@ func TestMatrixSaysTheFixturesAnswerWasRefused(t *testing.T) {
 	failures := runRecorded(t, testprog.NewTransferProgram(pickyTransfer{h}), fx)
 	want := `complete input: scenario "complete input", round 2: want the answers of the fixtures taken; ` +
 		`it asked again for "memo" ("Write a memo for the transfer of 1 from acc-000 (balance 500).\n\nPlease correct: note: must not be blank."). ` +
-		`The answers in Fixtures.Answers (or the variant's) must be valid`
+		`The answers in Fixtures.Answers (or the variant's) must be valid: what follows "Please correct:" says what validation refused`
 	if len(failures) == 0 || failures[0] != want {
 		t.Fatalf("failures:\n%s\nwant first:\n%s", strings.Join(failures, "\n"), want)
+	}
+	// Over HTTP too the refusal is named, not taken for a loop.
+	if f := failureOf(failures, ScenarioHTTP); !strings.Contains(f, "must be valid") || strings.Contains(f, "keeps asking") {
+		t.Fatalf("over HTTP: %s", f)
+	}
+	// Over HTTP too the refusal is named, not taken for a loop.
+	if f := failureOf(failures, ScenarioHTTP); !strings.Contains(f, "must be valid") || strings.Contains(f, "keeps asking") {
+		t.Fatalf("over HTTP: %s", f)
 	}
 }

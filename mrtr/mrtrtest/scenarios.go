@@ -572,7 +572,7 @@ func (m *matrix[F]) overHTTP(t tb) {
 	if m.fx.Steer != nil {
 		m.fx.Steer(m.fixture.steer) // the fixture workflow: the fake's own choice, with the fixture's values
 	}
-	if err := runHTTP(t, m.newHarness(t), &m.fixture); err != nil {
+	if err := m.runHTTP(t, m.newHarness(t), &m.fixture); err != nil {
 		m.fatal(t, nil, err)
 	}
 }
