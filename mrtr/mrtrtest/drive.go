@@ -240,12 +240,20 @@ func (m *matrix[F]) find(t tb, need string, cands []route, before func(int, step
 	if r != nil {
 		return r, h, steps
 	}
+	m.notReached(t, need, tried)
+	return nil, nil, nil
+}
+
+// notReached fails the scenario, which no candidate reached: it needs
+// need, and says what each attempt did.
+func (m *matrix[F]) notReached(t tb, need string, tried []attempt) {
+	t.Helper()
 	hint := "Add a Fixtures.Variants entry that takes that branch (other arguments or answers)"
 	if m.fx.Steer == nil {
 		hint += ", or Fixtures.Steer to steer the handler's checks"
 	}
 	for _, tr := range tried {
-		if re, ok := errors.AsType[*roundError](tr.err); ok && re.limit {
+		if re, ok := errors.AsType[*roundError](tr.err); ok && (re.limit || re.refused != nil) {
 			hint = "" // what stopped it says what to change
 			break
 		}
@@ -256,14 +264,24 @@ func (m *matrix[F]) find(t tb, need string, cands []route, before func(int, step
 		msg += ". " + hint
 	}
 	t.Fatal(msg)
-	return nil, nil, nil
 }
 
 // attempt is a candidate route search drove, and how it went.
 type attempt struct {
 	name  string
+	want  mrtr.Outcome
 	steps []step
 	err   error
+}
+
+// endedAsItShould reports whether the attempt's workflow ended with the
+// outcome its route wants.
+func (a attempt) endedAsItShould() bool {
+	if a.err != nil || len(a.steps) == 0 {
+		return false
+	}
+	end := a.steps[len(a.steps)-1].reply
+	return !end.NeedsInput() && end.Final.Outcome == a.want
 }
 
 // search drives each candidate on a new harness until ok accepts its
@@ -281,7 +299,7 @@ func (m *matrix[F]) search(t tb, cands []route, before func(int, step) bool, aft
 			}
 			return r, h, steps, nil
 		}
-		tried = append(tried, attempt{r.name, steps, err})
+		tried = append(tried, attempt{r.name, r.want, steps, err})
 	}
 	return nil, nil, nil, tried
 }

@@ -168,3 +168,16 @@ func TestMatrixSaysTheFixturesAnswerWasRefused(t *testing.T) {
 		t.Fatalf("over HTTP: %s", f)
 	}
 }
+
+// A Break that breaks nothing: the failure says the switch did not hold.
+func TestMatrixSaysBreakDidNotHold(t *testing.T) {
+	h := &testprog.TransferImpl{}
+	fx := transferFixtures(h)
+	fx.Break = func() func() { return func() {} }
+	failures := runRecorded(t, testprog.NewTransferProgram(pickyTransfer{h}), fx)
+	want := `dependency failure: scenario "dependency failure": with Fixtures.Break armed, every workflow ended as it does without it (tried the fixture workflow (`
+	f := failureOf(failures, ScenarioDependency)
+	if !strings.HasPrefix(f, want) || !strings.HasSuffix(f, "): the switch did not hold. Break must make a dependency that the handler's checks or effects call fail until restore is called (a database or client the handler holds, not a copy)") {
+		t.Fatalf("dependency failure: %s", f)
+	}
+}
