@@ -146,6 +146,7 @@ func recordState[F any](t *testing.T, m *matrix[F], state string) (*Recorded, er
 	for _, r := range m.candidates(state) {
 		h := New(t, m.p, opts...)
 		h.Principal = m.fx.Principal
+		m.reset()
 		steps, err := m.drive(h, &r, nil, func(steps []step) bool { return asksState(m.d, steps[len(steps)-1].reply, state) })
 		if err != nil || len(steps) == 0 {
 			errs = append(errs, r.name+": "+describe(steps, err))

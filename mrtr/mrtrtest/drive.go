@@ -2,9 +2,11 @@ package mrtrtest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -16,10 +18,6 @@ import (
 // How the matrix drives a workflow: round by round along a route,
 // answering every question from the fixtures, and how it finds, among the
 // routes it may take, one that reaches what a scenario needs.
-
-// maxRounds bounds a driven workflow: a loop in the handler fails the
-// scenario rather than the test's timeout.
-const maxRounds = 32
 
 // step is one request of a driven workflow and its reply.
 type step struct {
@@ -101,7 +99,8 @@ func (m *matrix[F]) drive(h *Harness[F], r *route, before func(i int, s step) bo
 	}
 	var steps []step
 	s := step{}
-	for i := range maxRounds {
+	limit := h.maxRounds()
+	for i := range limit {
 		if before != nil && before(i, s) {
 			return steps, nil
 		}
@@ -115,9 +114,9 @@ func (m *matrix[F]) drive(h *Harness[F], r *route, before func(i int, s step) bo
 			return steps, &roundError{round: i + 1, want: "the questions of one state its descriptor declares", did: msg}
 		}
 		if refused := refusedAnswers(s); refused != nil {
-			return steps, &roundError{round: i + 1, want: "the answers of the fixtures taken", did: "it asked again for " + questions(refused),
-				hint: "The answers in Fixtures.Answers (or the variant's) must be valid"}
+			return steps, m.refusedError(i+1, refused, s.responses)
 		}
+		m.took(s)
 		if !reply.NeedsInput() || (after != nil && after(steps)) {
 			return steps, nil
 		}
@@ -127,8 +126,11 @@ func (m *matrix[F]) drive(h *Harness[F], r *route, before func(i int, s step) bo
 		}
 		s = step{state: reply.RequestState, responses: responses}
 	}
-	return steps, &roundError{round: maxRounds, want: fmt.Sprintf("the workflow to end within %d rounds", maxRounds),
-		did: did(steps[len(steps)-1].reply, nil, h.Principal)}
+	var prev *mrtr.Reply
+	if len(steps) > 1 {
+		prev = steps[len(steps)-2].reply
+	}
+	return steps, roundLimit(limit, steps[len(steps)-1].reply, prev, nil, h.Principal, "")
 }
 
 // refusedAnswers are the questions a round asks again because validation
@@ -144,6 +146,63 @@ func refusedAnswers(s step) mcp.InputRequestMap {
 		}
 	}
 	return out
+}
+
+// takenAnswers remember, per request key and answer, where a workflow
+// first had that answer taken: a valid answer refused in a later workflow
+// was refused because an earlier one changed the handler's world (deleted
+// the option it picks). The scenarios of one RunMatrix share them.
+type takenAnswers struct {
+	mu sync.Mutex
+	by map[string]string // key NUL answer → the scenario that took it
+}
+
+func takenKey(key string, answer mcp.InputResponse) string {
+	return key + "\x00" + responseText(answer)
+}
+
+// took records the answers of a round that validation took.
+func (m *matrix[F]) took(s step) {
+	m.taken.mu.Lock()
+	defer m.taken.mu.Unlock()
+	for key, answer := range s.responses {
+		k := takenKey(key, answer)
+		if _, ok := m.taken.by[k]; !ok {
+			m.taken.by[k] = m.where()
+		}
+	}
+}
+
+// takenBefore says where a workflow took one of the answers sent to the
+// refused questions ("" when none was taken before).
+func (m *matrix[F]) takenBefore(refused mcp.InputRequestMap, sent mcp.InputResponseMap) string {
+	m.taken.mu.Lock()
+	defer m.taken.mu.Unlock()
+	for _, key := range keys(refused) {
+		if where, ok := m.taken.by[takenKey(key, sent[key])]; ok {
+			return where
+		}
+	}
+	return ""
+}
+
+// refusedError is a round whose questions came again because validation
+// refused the answers sent to them: the fixtures' answers are invalid, or,
+// when an earlier workflow took them, that workflow changed what the
+// handler accepts.
+func (m *matrix[F]) refusedError(round int, refused mcp.InputRequestMap, sent mcp.InputResponseMap) *roundError {
+	e := &roundError{round: round, want: "the answers of the fixtures taken", did: "it asked again for " + questions(refused), refused: refused}
+	where := m.takenBefore(refused, sent)
+	switch {
+	case where == "":
+		e.hint = "The answers in Fixtures.Answers (or the variant's) must be valid: what follows \"" + strings.TrimSuffix(problem.CorrectPrefix, " ") + "\" says what validation refused"
+	case m.fx.Reset == nil:
+		e.hint = fmt.Sprintf("A workflow of %s took the same answer: what an earlier workflow's effects changed (an option it removed, a record it deleted) makes the handler refuse it now. "+
+			"Give Fixtures.Reset, which puts the handler's data back as the fixtures expect it: the matrix calls it before every workflow it starts", where)
+	default:
+		e.hint = fmt.Sprintf("A workflow of %s took the same answer, and Fixtures.Reset ran before this one: Reset must put back what the earlier workflows changed (an option one removed), or the handler refuses an answer it took before", where)
+	}
+	return e
 }
 
 // leaveAt is how the route leaves the state that asked in round i+1.
@@ -177,7 +236,59 @@ func (m *matrix[F]) candidates(via ...string) []route {
 // does.
 func (m *matrix[F]) find(t tb, need string, cands []route, before func(int, step) bool, after func([]step) bool, ok func(r *route, steps []step) bool) (*route, *Harness[F], []step) {
 	t.Helper()
-	var tried []string
+	r, h, steps, tried := m.search(t, cands, before, after, ok)
+	if r != nil {
+		return r, h, steps
+	}
+	m.notReached(t, need, tried)
+	return nil, nil, nil
+}
+
+// notReached fails the scenario, which no candidate reached: it needs
+// need, and says what each attempt did.
+func (m *matrix[F]) notReached(t tb, need string, tried []attempt) {
+	t.Helper()
+	hint := "Add a Fixtures.Variants entry that takes that branch (other arguments or answers)"
+	if m.fx.Steer == nil {
+		hint += ", or Fixtures.Steer to steer the handler's checks"
+	}
+	for _, tr := range tried {
+		if re, ok := errors.AsType[*roundError](tr.err); ok && (re.limit || re.refused != nil) {
+			hint = "" // what stopped it says what to change
+			break
+		}
+	}
+	msg := fmt.Sprintf("%s applies to %s, but no workflow of the fixtures reaches it: it needs %s; tried %s",
+		m.where(), m.d.Name, need, triedText(tried))
+	if hint != "" {
+		msg += ". " + hint
+	}
+	t.Fatal(msg)
+}
+
+// attempt is a candidate route search drove, and how it went.
+type attempt struct {
+	name  string
+	want  mrtr.Outcome
+	steps []step
+	err   error
+}
+
+// endedAsItShould reports whether the attempt's workflow ended with the
+// outcome its route wants.
+func (a attempt) endedAsItShould() bool {
+	if a.err != nil || len(a.steps) == 0 {
+		return false
+	}
+	end := a.steps[len(a.steps)-1].reply
+	return !end.NeedsInput() && end.Final.Outcome == a.want
+}
+
+// search drives each candidate on a new harness until ok accepts its
+// steps; without one, it returns what each did.
+func (m *matrix[F]) search(t tb, cands []route, before func(int, step) bool, after func([]step) bool, ok func(r *route, steps []step) bool) (*route, *Harness[F], []step, []attempt) {
+	t.Helper()
+	var tried []attempt
 	for i := range cands {
 		r := &cands[i]
 		h := m.newHarness(t)
@@ -186,23 +297,33 @@ func (m *matrix[F]) find(t tb, need string, cands []route, before func(int, step
 			if i > 0 {
 				t.Logf("runs on %s", r.name)
 			}
-			return r, h, steps
+			return r, h, steps, nil
 		}
-		tried = append(tried, r.name+" ("+describe(steps, err)+")")
+		tried = append(tried, attempt{r.name, r.want, steps, err})
 	}
-	hint := "Add a Fixtures.Variants entry that takes that branch (other arguments or answers)"
-	if m.fx.Steer == nil {
-		hint += ", or Fixtures.Steer to steer the handler's checks"
-	}
-	t.Fatalf("%s applies to %s, but no workflow of the fixtures reaches it: it needs %s; tried %s. %s",
-		m.where(), m.d.Name, need, strings.Join(tried, "; "), hint)
-	return nil, nil, nil
+	return nil, nil, nil, tried
 }
 
-// describe says what a driven workflow did, round by round.
+// triedText says what each attempt did.
+func triedText(tried []attempt) string {
+	var out []string
+	for _, a := range tried {
+		out = append(out, a.name+" ("+describe(a.steps, a.err)+")")
+	}
+	return strings.Join(out, "; ")
+}
+
+// describe says what a driven workflow did, round by round (of a long
+// one, the first two rounds and the last two).
 func describe(steps []step, err error) string {
 	var rounds []string
-	for _, s := range steps {
+	for i, s := range steps {
+		if len(steps) > 5 && i >= 2 && i < len(steps)-2 {
+			if i == 2 {
+				rounds = append(rounds, fmt.Sprintf("… rounds 3 to %d …", len(steps)-2))
+			}
+			continue
+		}
 		rounds = append(rounds, strings.Join(s.reply.Path, PathSeparator)+" → "+outcomeOf(s.reply))
 	}
 	out := strings.Join(rounds, " | ")

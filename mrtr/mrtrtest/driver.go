@@ -65,8 +65,11 @@ func Form(content map[string]any) *mcp.ElicitResult {
 // would: Drive sends the first round with typed arguments; Answer,
 // Confirm, Refuse, Decline and Cancel send the next one; Want... check the
 // last reply. A failure names the tool and the round, says what was wanted
-// and what the handler did, and ends the test. The generated tests give
-// each tool a typed drive<Tool>(t, h, args).
+// and what the handler did, and ends the test. A workflow gets at most the
+// harness's MaxRounds rounds (DefaultMaxRounds): sending one more fails the
+// test, showing what the last round asked, so a test that answers until
+// the workflow ends cannot loop on a handler that keeps asking. The
+// generated tests give each tool a typed drive<Tool>(t, h, args).
 type Driver[F any] struct {
 	t         testing.TB
 	h         *Harness[F]
@@ -79,6 +82,8 @@ type Driver[F any] struct {
 	sent  mcp.InputResponseMap
 	reply *mrtr.Reply
 	err   error
+	// before is the reply of the round before the last.
+	before *mrtr.Reply
 }
 
 // Drive starts a workflow of h's program with args (the generated
@@ -90,9 +95,16 @@ func Drive[F any](t testing.TB, h *Harness[F], args any) *Driver[F] {
 	return d
 }
 
-// send runs the next round.
+// send runs the next round, failing the test instead when the workflow
+// has had all the rounds of the harness's limit (Harness.MaxRounds): a
+// test that answers until the workflow ends stops there.
 func (d *Driver[F]) send(state string, responses mcp.InputResponseMap) {
+	d.t.Helper()
+	if limit := d.h.maxRounds(); d.round >= limit {
+		d.t.Fatalf("%s, %v", d.d.Name, roundLimit(limit, d.reply, d.before, d.err, d.principal, ""))
+	}
 	d.round++
+	d.before = d.reply
 	d.state, d.sent = state, responses
 	d.reply, d.err = d.h.callAs(context.Background(), d.principal, d.args, state, responses)
 }
@@ -184,9 +196,10 @@ func (d *Driver[F]) Replay() *Driver[F] {
 	if d.round == 1 {
 		d.t.Fatalf("%s, round 1: a first round cannot be replayed (a retried first call starts a new workflow)", d.d.Name)
 	}
-	prev, prevErr := d.reply, d.err
+	prev, prevErr, before := d.reply, d.err, d.before
 	d.round--
 	d.send(d.state, d.sent)
+	d.before = before
 	switch {
 	case prevErr != nil || d.err != nil:
 		if prevErr == nil || d.err == nil || prevErr.Error() != d.err.Error() {

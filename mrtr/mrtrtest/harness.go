@@ -45,20 +45,47 @@ type Harness[F any] struct {
 	// Capabilities are the client capabilities Call declares; by default
 	// elicitation, sampling and roots.
 	Capabilities *mcp.ClientCapabilities
+	// MaxRounds bounds one workflow that RunMatrix (or CheckValidator,
+	// RecordContinuations) or a Driver plays on this harness: asked to
+	// send the round after it, they fail the test instead, showing the
+	// questions the last round asked. 0 means DefaultMaxRounds;
+	// WithMaxRounds sets it on the harnesses RunMatrix builds.
+	MaxRounds int
+}
+
+// DefaultMaxRounds is how many rounds of one workflow the matrix and a
+// Driver send before they fail the test: a handler that keeps asking (a
+// loop back to a question whose answer never ends it) fails in
+// DefaultMaxRounds rounds, not at the test's timeout. Raise it with
+// WithMaxRounds for a workflow that needs more.
+const DefaultMaxRounds = 32
+
+// maxRounds is the harness's bound on the rounds of one workflow.
+func (h *Harness[F]) maxRounds() int {
+	if h.MaxRounds > 0 {
+		return h.MaxRounds
+	}
+	return DefaultMaxRounds
 }
 
 // Option changes how New builds a harness.
 type Option func(*options)
 
 type options struct {
-	store  func(*Clock) store.Store
-	logger *slog.Logger
-	rand   io.Reader // nil: crypto/rand (see WithRandom)
+	store     func(*Clock) store.Store
+	logger    *slog.Logger
+	rand      io.Reader // nil: crypto/rand (see WithRandom)
+	maxRounds int       // 0: DefaultMaxRounds
 }
 
 // WithStore makes the harness use a store built on its clock (for example
 // a SQLite or PostgreSQL store) instead of a memory store.
 func WithStore(f func(clock *Clock) store.Store) Option { return func(o *options) { o.store = f } }
+
+// WithMaxRounds makes a harness (and so every workflow RunMatrix drives)
+// fail a workflow after n rounds instead of DefaultMaxRounds
+// (Harness.MaxRounds).
+func WithMaxRounds(n int) Option { return func(o *options) { o.maxRounds = n } }
 
 // WithLogger sends the engine's logs to l instead of discarding them.
 func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l } }
@@ -93,7 +120,7 @@ func New[F any](t testing.TB, p mrtr.Program[F], opts ...Option) *Harness[F] {
 		st = store.NewMemory(store.Options{Now: clock.Now})
 	}
 	t.Cleanup(func() { st.Close() })
-	h := &Harness[F]{Program: p, Store: st, Clock: clock, Principal: "alice", Capabilities: AllCapabilities()}
+	h := &Harness[F]{Program: p, Store: st, Clock: clock, Principal: "alice", Capabilities: AllCapabilities(), MaxRounds: o.maxRounds}
 	e, err := mrtr.NewEngine(mrtr.Config{
 		Audience: Audience, Codec: newCodec(t, clock, o.rand), Store: st, Rand: o.rand,
 		Logger: o.logger, Instance: "mrtrtest", Lease: 5 * time.Second,

@@ -23,7 +23,7 @@ import (
 
 // runHTTP walks route r on h's engine over HTTP; an error is a
 // *roundError.
-func runHTTP[F any](t testing.TB, h *Harness[F], r *route) error {
+func (m *matrix[F]) runHTTP(t testing.TB, h *Harness[F], r *route) error {
 	d := h.Program.Descriptor()
 	session, err := connectHTTP(t, h)
 	if err != nil {
@@ -35,7 +35,9 @@ func runHTTP[F any](t testing.TB, h *Harness[F], r *route) error {
 		return &roundError{round: 1, want: "arguments that marshal to JSON", did: err.Error()}
 	}
 	w := &httpWalk{session: session, d: d, raw: raw, r: r}
-	for round := 1; round <= maxRounds; round++ {
+	limit := h.maxRounds()
+	var prev mcp.InputRequestMap // what the round before the last asked
+	for round := 1; round <= limit; round++ {
 		var done bool
 		switch d.Kind {
 		case vocab.KindPrompt:
@@ -48,13 +50,23 @@ func runHTTP[F any](t testing.TB, h *Harness[F], r *route) error {
 		if err != nil || done {
 			return err
 		}
+		if refused := refusedAnswers(step{responses: w.responses, reply: &mrtr.Reply{InputRequests: w.inputs}}); refused != nil {
+			return m.refusedError(round, refused, w.responses)
+		}
+		if round == limit {
+			break
+		}
+		prev = w.inputs
 		w.responses, err = respond(d, r, &mrtr.Reply{InputRequests: w.inputs, RequestState: w.state}, r.leaveAt(round-1))
 		if err != nil {
 			return &roundError{round: round, want: "questions the fixtures can answer", did: err.Error()}
 		}
 	}
-	return &roundError{round: maxRounds, want: fmt.Sprintf("the workflow to end within %d rounds over HTTP", maxRounds),
-		did: "it asked for " + questions(w.inputs)}
+	var before *mrtr.Reply
+	if prev != nil {
+		before = &mrtr.Reply{InputRequests: prev}
+	}
+	return roundLimit(limit, &mrtr.Reply{InputRequests: w.inputs, RequestState: w.state}, before, nil, h.Principal, " over HTTP")
 }
 
 // connectHTTP serves h's program on a test HTTP server and connects an SDK

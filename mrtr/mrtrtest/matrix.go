@@ -102,6 +102,15 @@ type Fixtures struct {
 	// Break makes a dependency of the handler fail until restore is
 	// called.
 	Break func() (restore func())
+	// Reset, when set, puts the handler's own data (not the engine's
+	// store) back as the fixtures expect it: the environment a workflow
+	// deleted, the option it used up. The matrix calls it before every
+	// workflow it starts on a new harness, and in "business operation id"
+	// between the two workflows it runs on one store, so that the second
+	// reaches the effect and is refused there. Without it, a second
+	// workflow asked again for an answer the first took (the option is
+	// gone) ends there, and the scenario passes saying so.
+	Reset func()
 	// Duplicates is how many copies of the final round race (default 8).
 	Duplicates int
 
@@ -276,6 +285,7 @@ func runMatrix[F any](t tb, p mrtr.Program[F], fx Fixtures, opts []Option) {
 		t.Fatal(msg)
 	}
 	fx.defaults()
+	taken := &takenAnswers{by: map[string]string{}}
 	for _, s := range scenarios[F]() {
 		t.sub(s.name, func(t tb) {
 			if why, ok := fx.NotApplicable[s.name]; ok {
@@ -284,7 +294,7 @@ func runMatrix[F any](t tb, p mrtr.Program[F], fx Fixtures, opts []Option) {
 			}
 			scenarioFixtures := fx.forScenario(s.name)
 			m := newMatrix(p, &scenarioFixtures, opts)
-			m.name = s.name
+			m.name, m.taken = s.name, taken
 			s.run(m, t)
 		})
 	}
@@ -303,6 +313,9 @@ type matrix[F any] struct {
 	// name is the scenario's, part the part of it running ("at send"):
 	// failures start with them.
 	name, part string
+	// taken are the answers workflows had taken, shared by the scenarios
+	// of one RunMatrix.
+	taken *takenAnswers
 }
 
 // newMatrix prepares a run of the matrix (or of CheckValidator) on p: the
@@ -311,7 +324,7 @@ type matrix[F any] struct {
 func newMatrix[F any](p mrtr.Program[F], fx *Fixtures, opts []Option) *matrix[F] {
 	fx.defaults()
 	d := p.Descriptor()
-	m := &matrix[F]{p: p, d: d, g: newGraph(d), fx: fx, opts: opts,
+	m := &matrix[F]{p: p, d: d, g: newGraph(d), fx: fx, opts: opts, taken: &takenAnswers{by: map[string]string{}},
 		fixture: route{name: "the fixture workflow", args: fx.Args, answers: fx.Answers, want: fx.WantOutcome, steer: steerValues(fx.Values)}}
 	for i, v := range fx.Variants {
 		r := route{name: fmt.Sprintf("variant %d (%s)", i+1, v.Name), args: v.Args, want: v.WantOutcome,
@@ -358,10 +371,19 @@ func (m *matrix[F]) fatal(t tb, r *route, err error) {
 	t.Fatalf("%s%s, %v", m.where(), on, err)
 }
 
+// newHarness is a harness for a new workflow, the handler's data put back
+// (Fixtures.Reset).
 func (m *matrix[F]) newHarness(t testing.TB) *Harness[F] {
 	h := New(t, m.p, m.opts...)
 	h.Principal = m.fx.Principal
+	m.reset()
 	return h
+}
+
+func (m *matrix[F]) reset() {
+	if m.fx.Reset != nil {
+		m.fx.Reset()
+	}
 }
 
 func (m *matrix[F]) count() int {

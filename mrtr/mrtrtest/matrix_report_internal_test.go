@@ -155,8 +155,29 @@ func TestMatrixSaysTheFixturesAnswerWasRefused(t *testing.T) {
 	failures := runRecorded(t, testprog.NewTransferProgram(pickyTransfer{h}), fx)
 	want := `complete input: scenario "complete input", round 2: want the answers of the fixtures taken; ` +
 		`it asked again for "memo" ("Write a memo for the transfer of 1 from acc-000 (balance 500).\n\nPlease correct: note: must not be blank."). ` +
-		`The answers in Fixtures.Answers (or the variant's) must be valid`
+		`The answers in Fixtures.Answers (or the variant's) must be valid: what follows "Please correct:" says what validation refused`
 	if len(failures) == 0 || failures[0] != want {
 		t.Fatalf("failures:\n%s\nwant first:\n%s", strings.Join(failures, "\n"), want)
+	}
+	// Over HTTP too the refusal is named, not taken for a loop.
+	if f := failureOf(failures, ScenarioHTTP); !strings.Contains(f, "must be valid") || strings.Contains(f, "keeps asking") {
+		t.Fatalf("over HTTP: %s", f)
+	}
+	// Over HTTP too the refusal is named, not taken for a loop.
+	if f := failureOf(failures, ScenarioHTTP); !strings.Contains(f, "must be valid") || strings.Contains(f, "keeps asking") {
+		t.Fatalf("over HTTP: %s", f)
+	}
+}
+
+// A Break that breaks nothing: the failure says the switch did not hold.
+func TestMatrixSaysBreakDidNotHold(t *testing.T) {
+	h := &testprog.TransferImpl{}
+	fx := transferFixtures(h)
+	fx.Break = func() func() { return func() {} }
+	failures := runRecorded(t, testprog.NewTransferProgram(pickyTransfer{h}), fx)
+	want := `dependency failure: scenario "dependency failure": with Fixtures.Break armed, every workflow ended as it does without it (tried the fixture workflow (`
+	f := failureOf(failures, ScenarioDependency)
+	if !strings.HasPrefix(f, want) || !strings.HasSuffix(f, "): the switch did not hold. Break must make a dependency that the handler's checks or effects call fail until restore is called (a database or client the handler holds, not a copy)") {
+		t.Fatalf("dependency failure: %s", f)
 	}
 }

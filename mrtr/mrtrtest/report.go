@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -42,6 +43,28 @@ type roundError struct {
 	// hint says what to change in the fixtures, when they are the likely
 	// cause.
 	hint string
+	// limit marks a workflow stopped at the round limit (roundLimit).
+	limit bool
+	// refused are the questions asked again because validation refused
+	// the fixtures' answers to them (refusedAnswers), when that is what
+	// went wrong.
+	refused mcp.InputRequestMap
+}
+
+// roundLimit is the error of a workflow stopped after limit rounds whose
+// last round (last, or its error) still asked: it shows the questions of
+// that round, and whether the round before asked the same.
+func roundLimit(limit int, last, before *mrtr.Reply, lastErr error, principal, how string) *roundError {
+	askedBefore := ""
+	if before != nil && last != nil && before.NeedsInput() && last.NeedsInput() &&
+		slices.Equal(keys(before.InputRequests), keys(last.InputRequests)) {
+		askedBefore = fmt.Sprintf(", as round %d did", limit-1)
+	}
+	return &roundError{round: limit, limit: true,
+		want: fmt.Sprintf("the workflow to end within %d rounds%s (the limit of mrtrtest.WithMaxRounds, or Harness.MaxRounds)", limit, how),
+		did:  did(last, lastErr, principal) + askedBefore,
+		hint: "The handler keeps asking: the answers sent never end its loop (see which answer or check outcome should leave it, and what Fixtures.Answers sends); " +
+			"for a workflow that really needs more rounds, raise the limit with mrtrtest.WithMaxRounds"}
 }
 
 func (e *roundError) Error() string {

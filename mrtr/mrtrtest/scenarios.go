@@ -404,7 +404,8 @@ func (m *matrix[F]) race(t tb, r *route, k int, path []string) {
 // businessKey runs, for every effect whose operation id is a business key
 // (it does not name the workflow), two workflows through it on one store:
 // the second may end earlier (a real check may notice that the thing was
-// done), but when it reaches the effect it is refused, and it performs no
+// done, or an answer the first took may be refused now that its option is
+// gone), but when it reaches the effect it is refused, and it performs no
 // side effects but those of the workflow's own effects before that one.
 func (m *matrix[F]) businessKey(t tb) {
 	var shared []*mrtrimpl.StateInfo
@@ -422,8 +423,9 @@ func (m *matrix[F]) businessKey(t tb) {
 	}
 }
 
-// secondWorkflow drives a workflow through effect e, then a second one
-// with the same arguments on the same store.
+// secondWorkflow drives a workflow through effect e, then, Fixtures.Reset
+// called, a second one with the same arguments and answers on the same
+// store.
 func (m *matrix[F]) secondWorkflow(t tb, e *mrtrimpl.StateInfo) {
 	var path []string
 	r, h, _ := m.find(t, fmt.Sprintf("a workflow that passes effect %s and ends as it should", e.Name),
@@ -444,9 +446,14 @@ func (m *matrix[F]) secondWorkflow(t tb, e *mrtrimpl.StateInfo) {
 			ownBefore++
 		}
 	}
+	m.reset()
 	before := m.count()
 	second, err := m.drive(h, r, nil, nil)
-	if err != nil {
+	refused, _ := errors.AsType[*roundError](err)
+	if refused != nil && (refused.refused == nil || m.fx.Reset != nil) {
+		refused = nil
+	}
+	if err != nil && refused == nil {
 		m.fatal(t, r, fmt.Errorf("the second workflow: %w", err))
 	}
 	reached := false
@@ -459,7 +466,9 @@ func (m *matrix[F]) secondWorkflow(t tb, e *mrtrimpl.StateInfo) {
 		reached = true
 		if s.reply.NeedsInput() || s.reply.Final.Outcome != mrtr.OutcomeRejected {
 			m.fatal(t, r, &roundError{round: i + 1, did: did(s.reply, nil, h.Principal),
-				want: fmt.Sprintf("a second workflow that reached effect %s (operation id %s) to be refused there, not go on", e.Name, e.OperationID)})
+				want: fmt.Sprintf("a second workflow that reached effect %s (operation id %s) to be refused there, not go on", e.Name, e.OperationID),
+				hint: fmt.Sprintf("The engine refuses an operation id it recorded: the second workflow's id must be the first's (a template field that differs between two workflows, such as a value a check sets, gives it another), "+
+					"and the store must keep the first's effect record (mrtrtest.WithStore)%s", resetNote(m.fx.Reset != nil))})
 		}
 		break
 	}
@@ -467,9 +476,25 @@ func (m *matrix[F]) secondWorkflow(t tb, e *mrtrimpl.StateInfo) {
 		m.fatal(t, r, &roundError{round: len(second), did: fmt.Sprintf("the second workflow performed %d", got),
 			want: fmt.Sprintf("at most %d side effects (its own before %s) in the second workflow", ownBefore, e.Name)})
 	}
-	if !reached {
-		t.Logf("the second workflow ended before effect %s (its handler noticed?): nothing to refuse", e.Name)
+	switch {
+	case refused != nil:
+		t.Logf("the second workflow was asked again in round %d for %s: an answer the first workflow took is refused now (the first's effects changed what the handler offers), "+
+			"so it ended before effect %s and there was nothing to refuse. To have it reach %s and be refused there, give Fixtures.Reset: the matrix calls it between the two workflows to put back what the first changed",
+			refused.round, questions(refused.refused), e.Name, e.Name)
+	case !reached:
+		t.Logf("the second workflow ended before effect %s (%s): its handler noticed the first had done it; nothing to refuse", e.Name, did(second[len(second)-1].reply, nil, h.Principal))
+	default:
+		t.Logf("the second workflow was refused at effect %s", e.Name)
 	}
+}
+
+// resetNote is what a failure of the second workflow adds about
+// Fixtures.Reset, when it was called between the workflows.
+func resetNote(called bool) string {
+	if !called {
+		return ""
+	}
+	return "; Fixtures.Reset ran between the two workflows: it must not reset the engine's store"
 }
 
 // cancellation: a cancelled first call, and a cancelled continuation,
@@ -559,12 +584,25 @@ func (m *matrix[F]) dependencyFailure(t tb) {
 	}
 	restore := m.fx.Break()
 	defer restore()
-	m.find(t, fmt.Sprintf("a workflow that reaches a check or effect (%s) and ends with outcome error and a message", strings.Join(stateNames(steps), ", ")),
-		m.candidates(via...), nil, nil,
-		func(_ *route, steps []step) bool {
-			end := steps[len(steps)-1].reply
-			return !end.NeedsInput() && end.Final.Outcome == mrtr.OutcomeError && end.Final.Text != ""
-		})
+	need := fmt.Sprintf("a workflow that reaches a check or effect (%s) and ends with outcome error and a message", strings.Join(stateNames(steps), ", "))
+	failed := func(_ *route, steps []step) bool {
+		end := steps[len(steps)-1].reply
+		return !end.NeedsInput() && end.Final.Outcome == mrtr.OutcomeError && end.Final.Text != ""
+	}
+	r, _, _, tried := m.search(t, m.candidates(via...), nil, nil, failed)
+	if r != nil {
+		return
+	}
+	for _, a := range tried {
+		if !a.endedAsItShould() {
+			m.notReached(t, need, tried)
+		}
+	}
+	// Every workflow ended as it does without Break: the switch did not
+	// hold, and the fixtures are what to change.
+	t.Fatalf("%s: with Fixtures.Break armed, every workflow ended as it does without it (tried %s): the switch did not hold. "+
+		"Break must make a dependency that the handler's checks or effects call fail until restore is called (a database or client the handler holds, not a copy)",
+		m.where(), triedText(tried))
 }
 
 // overHTTP walks the fixture workflow over streamable HTTP.
@@ -572,7 +610,7 @@ func (m *matrix[F]) overHTTP(t tb) {
 	if m.fx.Steer != nil {
 		m.fx.Steer(m.fixture.steer) // the fixture workflow: the fake's own choice, with the fixture's values
 	}
-	if err := runHTTP(t, m.newHarness(t), &m.fixture); err != nil {
+	if err := m.runHTTP(t, m.newHarness(t), &m.fixture); err != nil {
 		m.fatal(t, nil, err)
 	}
 }

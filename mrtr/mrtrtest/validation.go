@@ -130,7 +130,7 @@ func CheckValidator[F any](t *testing.T, p mrtr.Program[F], fx Fixtures, u Valid
 	t.Run(name, func(t *testing.T) {
 		t.Run("invalid", func(t *testing.T) {
 			reply, _, err := roundWith(t, p, &fx, u, u.Value, func() func() { return u.Refuse(u.Value) })
-			wantRefused(t, u, reply, err, u.Message)
+			wantRefused(t, u, reply, err, u.Message, "ValidatorUse.Refuse")
 		})
 		t.Run("dependency failure", func(t *testing.T) {
 			count := func() int {
@@ -148,7 +148,7 @@ func CheckValidator[F any](t *testing.T, p mrtr.Program[F], fx Fixtures, u Valid
 				t.Fatalf("a validator that failed as a dependency: error %v, want an error result (outcome error)", err)
 			}
 			if reply.NeedsInput() || reply.Final.Outcome != mrtr.OutcomeError || reply.Final.Text == "" {
-				t.Fatalf("a validator that failed as a dependency: %s, want outcome error with a message", outcomeOf(reply))
+				t.Fatal(outageMissed(u, reply))
 			}
 			if got := count() - before; got != 0 {
 				t.Fatalf("the round whose validator failed performed %d side effects", got)
@@ -164,7 +164,7 @@ func CheckValidator[F any](t *testing.T, p mrtr.Program[F], fx Fixtures, u Valid
 		if u.Broken != nil {
 			t.Run("built-in constraint first", func(t *testing.T) {
 				reply, _, err := roundWith(t, p, &fx, u, u.Broken, func() func() { return u.Fail(u.Broken) })
-				wantRefused(t, u, reply, err, "")
+				wantRefused(t, u, reply, err, "", "")
 			})
 		}
 	})
@@ -223,10 +223,44 @@ func roundWith[F any](t *testing.T, p mrtr.Program[F], fx *Fixtures, u Validator
 	return reply, logs.String(), err
 }
 
+// outageMissed says why a round sent with the validator's outage switch
+// armed (ValidatorUse.Fail) did not end as a dependency failure: the value
+// was refused instead, the switch did not hold (the round went on), or the
+// round ended otherwise.
+func outageMissed(u ValidatorUse, reply *mrtr.Reply) string {
+	const want = "a validator that failed as a dependency must end the round with outcome error and a message"
+	refused := reply.NeedsInput() && u.Request != "" && strings.Contains(messageOf(reply.InputRequests[u.Request]), problem.CorrectPrefix) ||
+		!reply.NeedsInput() && reply.Final.Outcome == mrtr.OutcomeInvalidArguments
+	switch {
+	case refused:
+		return fmt.Sprintf("%s; with its outage switch armed (ValidatorUse.Fail) for %s, the value was refused instead: %s. "+
+			"Validator %s returned mrtr.Invalid: a backend that failed must be returned as an error, not shown to the user as a value to correct "+
+			"(unless Fail arms a refusal where it should arm an outage)",
+			want, jsonText(u.Value), did(reply, nil, ""), u.Validator)
+	case reply.NeedsInput() || reply.Final.Outcome == mrtr.OutcomeSuccess || reply.Final.Outcome == mrtr.OutcomeCancelled:
+		return fmt.Sprintf("%s; with its outage switch armed (ValidatorUse.Fail) for %s, the round went on as if validator %s accepted it: %s. "+
+			"The switch did not hold: the validator was not called with that value, or Fail does not make it fail. Fix Fail, or Value (what the validator is given, with its type: int64(13), not 13)",
+			want, jsonText(u.Value), u.Validator, did(reply, nil, ""))
+	}
+	return fmt.Sprintf("%s; with its outage switch armed (ValidatorUse.Fail), %s", want, did(reply, nil, ""))
+}
+
+// switchHeld says, for a value that went through although switch (a
+// ValidatorUse knob) was armed to refuse it, that the switch did not hold
+// ("" when no switch was armed to refuse it).
+func switchHeld(u ValidatorUse, knob string) string {
+	if knob == "" {
+		return ""
+	}
+	return fmt.Sprintf(": with %s armed for %s, the round went on as if validator %s accepted it. The switch did not hold: the validator was not called with that value, or %s does not make it return mrtr.Invalid. Fix it, or Value (what the validator is given, with its type)",
+		knob, jsonText(u.Value), u.Validator, knob)
+}
+
 // wantRefused checks that the value was refused for the user to correct:
 // an argument with an error naming the field (and message, when set), an
-// answer asked for again saying what to correct.
-func wantRefused(t *testing.T, u ValidatorUse, reply *mrtr.Reply, err error, message string) {
+// answer asked for again saying what to correct. knob is the switch armed
+// to refuse it ("" when a built-in constraint must).
+func wantRefused(t *testing.T, u ValidatorUse, reply *mrtr.Reply, err error, message, knob string) {
 	t.Helper()
 	if u.Request == "" {
 		// An invalid argument ends the call with an invalid-arguments
@@ -238,7 +272,7 @@ func wantRefused(t *testing.T, u ValidatorUse, reply *mrtr.Reply, err error, mes
 		case reply != nil && !reply.NeedsInput() && reply.Final.Outcome == mrtr.OutcomeInvalidArguments:
 			text = reply.Final.Text
 		default:
-			t.Fatalf("argument %s was not refused: %v, %s", u.Field, err, outcomeOf(reply))
+			t.Fatalf("argument %s was not refused: %s%s", u.Field, did(reply, nil, ""), switchHeld(u, knob))
 		}
 		if !strings.Contains(text, u.Field) || !strings.Contains(text, message) {
 			t.Fatalf("argument %s refused with %q, want it to name the field and say %q", u.Field, text, message)
@@ -249,7 +283,7 @@ func wantRefused(t *testing.T, u ValidatorUse, reply *mrtr.Reply, err error, mes
 		t.Fatalf("answer %s.%s: error %v, want the question asked again", u.Request, u.Field, err)
 	}
 	if !reply.NeedsInput() || reply.InputRequests[u.Request] == nil {
-		t.Fatalf("answer %s.%s: %s, want %q asked again", u.Request, u.Field, outcomeOf(reply), u.Request)
+		t.Fatalf("answer %s.%s: %s, want %q asked again%s", u.Request, u.Field, did(reply, nil, ""), u.Request, switchHeld(u, knob))
 	}
 	ep, ok := reply.InputRequests[u.Request].(*mcp.ElicitParams)
 	if !ok || !strings.Contains(ep.Message, problem.CorrectPrefix) || !strings.Contains(ep.Message, u.Field) || !strings.Contains(ep.Message, message) {

@@ -129,7 +129,43 @@ func TestCheckValidatorCatchesALeak(t *testing.T) {
 	if err == nil {
 		t.Fatalf("CheckValidator passed a handler that shows a dependency failure to the user:\n%s", out)
 	}
-	if !strings.Contains(string(out), "a validator that failed as a dependency: asks for [memo], want outcome error") {
+	if !strings.Contains(string(out), `a validator that failed as a dependency must end the round with outcome error and a message; `+
+		`with its outage switch armed (ValidatorUse.Fail) for "rent", the value was refused instead: it asked for "memo"`) ||
+		!strings.Contains(string(out), "Validator notBlank returned mrtr.Invalid: a backend that failed must be returned as an error") {
 		t.Fatalf("CheckValidator failed for another reason:\n%s", out)
+	}
+}
+
+// TestCheckValidatorSwitchRun is run by TestCheckValidatorSaysTheSwitchDidNotHold
+// in a child process, whose failure it expects.
+func TestCheckValidatorSwitchRun(t *testing.T) {
+	if os.Getenv("MRTRTEST_SWITCH") == "" {
+		t.Skip("run by TestCheckValidatorSaysTheSwitchDidNotHold")
+	}
+	impl := &testprog.TransferImpl{}
+	u := noteUse(impl)
+	noop := func(any) func() { return func() {} }
+	u.Refuse, u.Fail = noop, noop
+	mrtrtest.CheckValidator(t, testprog.NewTransferProgram(impl), transferFixtures(impl), u)
+}
+
+// Knobs that do not reach the validator: the failures say that the
+// switch did not hold, not that the handler is wrong.
+func TestCheckValidatorSaysTheSwitchDidNotHold(t *testing.T) {
+	cmd := exec.Command(os.Args[0], "-test.run", "^TestCheckValidatorSwitchRun$", "-test.v", "-test.timeout", "2m")
+	cmd.Env = append(os.Environ(), "MRTRTEST_SWITCH=1")
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatalf("CheckValidator passed knobs that do nothing:\n%s", out)
+	}
+	for _, want := range []string{
+		`answer memo.note: it asked for "confirm"`,
+		`want "memo" asked again: with ValidatorUse.Refuse armed for "rent", the round went on as if validator notBlank accepted it. The switch did not hold`,
+		`with its outage switch armed (ValidatorUse.Fail) for "rent", the round went on as if validator notBlank accepted it: it asked for "confirm"`,
+		`The switch did not hold: the validator was not called with that value, or Fail does not make it fail`,
+	} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("the output does not say %q:\n%s", want, out)
+		}
 	}
 }

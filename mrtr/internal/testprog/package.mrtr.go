@@ -14,7 +14,7 @@ import (
 const _ = mrtrimpl.SupportPackageIsVersion6
 
 // RegisterAll adds every tool and prompt of package testprog to s, served by e.
-func RegisterAll(s *mcp.Server, e *mrtr.Engine, bundle BundleHandler, deploy DeployHandler, digest DigestHandler, draft DraftHandler, ledger LedgerHandler, needsRoots NeedsRootsHandler, notify NotifyHandler, payout PayoutHandler, reask ReaskHandler, spin SpinHandler, transfer TransferHandler, unlock UnlockHandler, vault VaultHandler, regionReport RegionReportHandler) {
+func RegisterAll(s *mcp.Server, e *mrtr.Engine, bundle BundleHandler, deploy DeployHandler, digest DigestHandler, draft DraftHandler, ledger LedgerHandler, needsRoots NeedsRootsHandler, notify NotifyHandler, payout PayoutHandler, reask ReaskHandler, retire RetireHandler, spin SpinHandler, transfer TransferHandler, unlock UnlockHandler, vault VaultHandler, regionReport RegionReportHandler) {
 	RegisterBundle(s, e, bundle)
 	RegisterDeploy(s, e, deploy)
 	RegisterDigest(s, e, digest)
@@ -24,6 +24,7 @@ func RegisterAll(s *mcp.Server, e *mrtr.Engine, bundle BundleHandler, deploy Dep
 	RegisterNotify(s, e, notify)
 	RegisterPayout(s, e, payout)
 	RegisterReask(s, e, reask)
+	RegisterRetire(s, e, retire)
 	RegisterSpin(s, e, spin)
 	RegisterTransfer(s, e, transfer)
 	RegisterUnlock(s, e, unlock)
