@@ -2,20 +2,12 @@ package tasks
 
 import (
 	"context"
-	"crypto/hmac"
 	"crypto/rand"
-	"crypto/sha256"
-	"crypto/subtle"
-	"encoding/hex"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
-	"strings"
 	"sync"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/trace"
@@ -148,57 +140,13 @@ func (m *Manager) AuthenticatesItself() bool { return m.ownAuth }
 
 // New returns a Manager.
 func New(cfg Config) (*Manager, error) {
-	if cfg.Store == nil {
-		cfg.Store = NewMemoryStore(cfg.Now)
-	}
-	if cfg.Now == nil {
-		cfg.Now = time.Now
-	}
-	if cfg.TTL <= 0 {
-		cfg.TTL = defaultTTL
-	}
-	if cfg.PollInterval <= 0 {
-		cfg.PollInterval = defaultPollInterval
-	}
-	if cfg.Logger == nil {
-		cfg.Logger = slog.Default()
-	}
 	ownAuth := cfg.Authenticate != nil
-	if cfg.Authenticate == nil {
-		cfg.Authenticate = func(_ context.Context, extra *mcp.RequestExtra) (string, error) {
-			if extra != nil && extra.TokenInfo != nil {
-				return extra.TokenInfo.UserID, nil
-			}
-			return "", nil
-		}
+	if err := cfg.withDefaults(); err != nil {
+		return nil, err
 	}
-	if cfg.PrincipalKeys == nil {
-		if cfg.PrincipalSalt == nil {
-			cfg.PrincipalSalt = make([]byte, 32)
-			if _, err := rand.Read(cfg.PrincipalSalt); err != nil {
-				return nil, err
-			}
-		}
-		cfg.PrincipalKeys = [][]byte{cfg.PrincipalSalt}
-	}
-	for i, k := range cfg.PrincipalKeys {
-		if len(k) < minEntropyBytes {
-			return nil, fmt.Errorf("tasks: principal key %d (PrincipalSalt or PrincipalKeys) has %d bytes, want at least %d", i+1, len(k), minEntropyBytes)
-		}
-	}
-	if cfg.StepLease <= 0 {
-		cfg.StepLease = defaultStepLease
-	}
-	cfg.ClockSkew = clockSkew(cfg.ClockSkew)
 	self, err := selfName(cfg.Instance)
 	if err != nil {
 		return nil, err
-	}
-	if cfg.SweepInterval == 0 {
-		cfg.SweepInterval = defaultSweepInterval
-	}
-	if cfg.Executor == nil {
-		cfg.Executor = NewInProcess()
 	}
 	tel, err := newTelemetry(cfg.TracerProvider, cfg.MeterProvider)
 	if err != nil {
@@ -227,6 +175,62 @@ func New(cfg Config) (*Manager, error) {
 		go m.sweep(cfg.SweepInterval)
 	}
 	return m, nil
+}
+
+// withDefaults fills in what cfg leaves zero and checks the principal keys.
+func (cfg *Config) withDefaults() error {
+	if cfg.Store == nil {
+		cfg.Store = NewMemoryStore(cfg.Now)
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.TTL <= 0 {
+		cfg.TTL = defaultTTL
+	}
+	if cfg.PollInterval <= 0 {
+		cfg.PollInterval = defaultPollInterval
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.Authenticate == nil {
+		cfg.Authenticate = tokenUser
+	}
+	if cfg.PrincipalKeys == nil {
+		if cfg.PrincipalSalt == nil {
+			cfg.PrincipalSalt = make([]byte, 32)
+			if _, err := rand.Read(cfg.PrincipalSalt); err != nil {
+				return err
+			}
+		}
+		cfg.PrincipalKeys = [][]byte{cfg.PrincipalSalt}
+	}
+	for i, k := range cfg.PrincipalKeys {
+		if len(k) < minEntropyBytes {
+			return fmt.Errorf("tasks: principal key %d (PrincipalSalt or PrincipalKeys) has %d bytes, want at least %d", i+1, len(k), minEntropyBytes)
+		}
+	}
+	if cfg.StepLease <= 0 {
+		cfg.StepLease = defaultStepLease
+	}
+	cfg.ClockSkew = clockSkew(cfg.ClockSkew)
+	if cfg.SweepInterval == 0 {
+		cfg.SweepInterval = defaultSweepInterval
+	}
+	if cfg.Executor == nil {
+		cfg.Executor = NewInProcess()
+	}
+	return nil
+}
+
+// tokenUser is the principal without Config.Authenticate: the user of the
+// request's verified bearer token, if any.
+func tokenUser(_ context.Context, extra *mcp.RequestExtra) (string, error) {
+	if extra != nil && extra.TokenInfo != nil {
+		return extra.TokenInfo.UserID, nil
+	}
+	return "", nil
 }
 
 // clockSkew is Config.ClockSkew with its default.
@@ -285,528 +289,4 @@ func (m *Manager) Close(ctx context.Context) error {
 		return fmt.Errorf("tasks: stopping the executor: %w", stopErr)
 	}
 	return nil
-}
-
-// Install adds the extension to s: the capability under
-// capabilities.extensions of server/discover results and of initialize
-// results of 2026-07-28 and later, the methods tasks/get, tasks/update and
-// tasks/cancel (gated on the client declaring the extension on protocol
-// 2026-07-28 or later, -32021 otherwise; Mcp-Name checked against the task
-// id, -32020), and the tools/call middleware that turns a round of a task
-// tool that called Start into a CreateTaskResult. Install s once before
-// registering task tools with AddTool.
-func (m *Manager) Install(s *mcp.Server) error {
-	m.mu.Lock()
-	if _, ok := m.tools[s]; ok {
-		m.mu.Unlock()
-		return errors.New("tasks: Install called twice for this server")
-	}
-	m.tools[s] = map[string]*toolEntry{}
-	m.mu.Unlock()
-	if err := mcp.AddReceivingCustomMethod(s, MethodGet, func(ctx context.Context, _ *mcp.ServerSession, p *GetParams) (*DetailedTask, error) {
-		return m.get(ctx, p.TaskID)
-	}); err != nil {
-		return err
-	}
-	if err := mcp.AddReceivingCustomMethod(s, MethodUpdate, func(ctx context.Context, _ *mcp.ServerSession, p *UpdateParams) (*Ack, error) {
-		return m.update(ctx, p)
-	}); err != nil {
-		return err
-	}
-	if err := mcp.AddReceivingCustomMethod(s, MethodCancel, func(ctx context.Context, _ *mcp.ServerSession, p *CancelParams) (*Ack, error) {
-		return m.cancel(ctx, p.TaskID)
-	}); err != nil {
-		return err
-	}
-	s.AddReceivingMiddleware(m.middleware(s))
-	return nil
-}
-
-// ToolHandler is a go-sdk tool handler that may call Start.
-type ToolHandler = mcp.ToolHandler
-
-// AddTool registers a task tool on s (Install first). The handler runs
-// every tools/call round as usual (MRTR rounds included) and calls Start
-// when the long-running part begins.
-func (m *Manager) AddTool(s *mcp.Server, t *mcp.Tool, support Support, opts ToolOptions, h ToolHandler) {
-	if support != Optional && support != Required {
-		panic(fmt.Sprintf("tasks.AddTool: %s: support must be Optional or Required", t.Name))
-	}
-	m.mu.Lock()
-	tools, ok := m.tools[s]
-	if !ok {
-		m.mu.Unlock()
-		panic("tasks.AddTool: call Install on the server first")
-	}
-	tools[t.Name] = &toolEntry{support: support, opts: opts}
-	m.mu.Unlock()
-	if t.Meta == nil {
-		t.Meta = mcp.Meta{}
-	}
-	// SEP-2663 has tools say whether they run as tasks; go-sdk's Tool has
-	// no execution field, so the declaration travels in _meta.
-	t.Meta[ExtensionID] = map[string]any{"taskSupport": support.String()}
-	s.AddTool(t, h)
-}
-
-// TTL is how long a task of a tool registered with opts stays readable
-// after its last update: what its data must stay openable for.
-func (m *Manager) TTL(opts ToolOptions) time.Duration {
-	if opts.TTL > 0 {
-		return opts.TTL
-	}
-	return m.cfg.TTL
-}
-
-// ClockSkew returns the clock difference between instances that steps
-// tolerate (Config.ClockSkew).
-func (m *Manager) ClockSkew() time.Duration { return m.cfg.ClockSkew }
-
-func (m *Manager) tool(s *mcp.Server, name string) *toolEntry {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.tools[s][name]
-}
-
-// startKey carries the slot a task tool's round may fill with Start.
-type startKey struct{}
-
-type startSlot struct {
-	m          *Manager
-	tool       string
-	entry      *toolEntry
-	negotiated bool
-	principal  string
-	created    *CreateTaskResult
-}
-
-// extraKey carries the request's extra (token, headers) to the tasks/*
-// handlers, which go-sdk gives only params.
-type extraKey struct{}
-
-type capsRequest interface {
-	ClientCapabilities() *mcp.ClientCapabilities
-}
-
-type versionRequest interface {
-	ProtocolVersion() string
-}
-
-// negotiated reports whether req may use the extension: it declares it,
-// and it is a request of an era that has it (2026-07-28 and later; the
-// version of its _meta, or of its session's initialize). An older session
-// that declares it anyway (the Inspector's legacy mode does, next to the
-// 2025-11-25 tasks capability) cannot read a flat resultType "task" nor
-// call tasks/*: to its era the extension is not there. era is the
-// request's protocol version ("" when it has none).
-func negotiated(req mcp.Request) (ok bool, era string) {
-	if vr, isVR := req.(versionRequest); isVR {
-		era = vr.ProtocolVersion()
-	}
-	cr, isCR := req.(capsRequest)
-	if !isCR {
-		return false, era
-	}
-	c := cr.ClientCapabilities()
-	if c == nil || c.Extensions == nil {
-		return false, era
-	}
-	_, ok = c.Extensions[ExtensionID]
-	return ok && hasExtension(era), era
-}
-
-// hasExtension reports whether protocol version era has the extension.
-func hasExtension(era string) bool { return era >= protocolTasks }
-
-// missingCapability is -32021 with data.requiredCapabilities naming the
-// extension; for a request of an older era, the message says the
-// extension needs 2026-07-28 (declaring it there is not enough).
-func missingCapability(era string) error {
-	data, _ := json.Marshal(map[string]any{
-		"requiredCapabilities": map[string]any{"extensions": map[string]any{ExtensionID: map[string]any{}}},
-	})
-	msg := "the client did not declare the " + ExtensionID + " extension"
-	if era != "" && !hasExtension(era) {
-		msg = "the " + ExtensionID + " extension needs protocol " + protocolTasks + " or later; this request is on " + era
-	}
-	return &jsonrpc.Error{Code: codeMissingCapabilities, Message: msg, Data: data}
-}
-
-func (m *Manager) middleware(s *mcp.Server) mcp.Middleware {
-	return func(next mcp.MethodHandler) mcp.MethodHandler {
-		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-			switch method {
-			case "server/discover", "initialize":
-				res, err := next(ctx, method, req)
-				if err == nil {
-					advertise(res)
-				}
-				return res, err
-			case MethodGet, MethodUpdate, MethodCancel:
-				if ok, era := negotiated(req); !ok {
-					return nil, missingCapability(era)
-				}
-				if err := checkNameHeader(req); err != nil {
-					return nil, err
-				}
-				return next(context.WithValue(ctx, extraKey{}, req.GetExtra()), method, req)
-			case "tools/call":
-				ctr, ok := req.(*mcp.CallToolRequest)
-				if !ok || ctr.Params == nil {
-					break
-				}
-				entry := m.tool(s, ctr.Params.Name)
-				if entry == nil {
-					break
-				}
-				negotiated, era := negotiated(req)
-				if !negotiated && entry.support == Required {
-					return nil, missingCapability(era)
-				}
-				principal, err := m.cfg.Authenticate(ctx, req.GetExtra())
-				if err != nil {
-					return nil, &jsonrpc.Error{Code: codeInvalidParams, Message: "not authenticated"}
-				}
-				slot := &startSlot{m: m, tool: ctr.Params.Name, entry: entry, negotiated: negotiated, principal: principal}
-				res, err := next(context.WithValue(ctx, startKey{}, slot), method, req)
-				if err != nil {
-					return nil, err
-				}
-				if slot.created != nil {
-					return slot.created, nil
-				}
-				return res, nil
-			}
-			return next(ctx, method, req)
-		}
-	}
-}
-
-// advertise adds the extension to the capabilities of a server/discover
-// result, and of an initialize result that negotiated an era that has it:
-// a 2025-11-25 session is offered only what it can use.
-func advertise(res mcp.Result) {
-	var caps **mcp.ServerCapabilities
-	switch r := res.(type) {
-	case *mcp.DiscoverResult:
-		caps = &r.Capabilities
-	case *mcp.InitializeResult:
-		if !hasExtension(r.ProtocolVersion) {
-			return
-		}
-		caps = &r.Capabilities
-	default:
-		return
-	}
-	if *caps == nil {
-		*caps = &mcp.ServerCapabilities{}
-	}
-	(*caps).AddExtension(ExtensionID, map[string]any{})
-}
-
-// checkNameHeader: on HTTP at protocol 2026-07-28 and later, the Mcp-Name
-// header of a tasks/* request must carry the task id of its params
-// (SEP-2663 "Routing Headers"); go-sdk checks Mcp-Name only for tools,
-// prompts and resources.
-func checkNameHeader(req mcp.Request) error {
-	extra := req.GetExtra()
-	if extra == nil || extra.Header == nil {
-		return nil // not HTTP
-	}
-	if v := extra.Header.Get(headerProtocol); v == "" || v < protocolTasks {
-		return nil
-	}
-	id, ok := taskIDOf(req.GetParams())
-	if !ok {
-		return nil
-	}
-	got := strings.TrimSpace(extra.Header.Get(headerName))
-	if got == "" {
-		return &jsonrpc.Error{Code: codeHeaderMismatch, Message: fmt.Sprintf("missing required %s header for %s", headerName, "tasks/*")}
-	}
-	if got != id {
-		return &jsonrpc.Error{Code: codeHeaderMismatch, Message: fmt.Sprintf("header mismatch: %s does not match params.taskId", headerName)}
-	}
-	return nil
-}
-
-func taskIDOf(p mcp.Params) (string, bool) {
-	switch p := p.(type) {
-	case *GetParams:
-		return p.TaskID, p != nil
-	case *UpdateParams:
-		return p.TaskID, p != nil
-	case *CancelParams:
-		return p.TaskID, p != nil
-	}
-	return "", false
-}
-
-// hashPrincipal is what a new task stores in place of its principal: an
-// HMAC under the first principal key.
-func (m *Manager) hashPrincipal(p string) string {
-	return principalHash(m.cfg.PrincipalKeys[0], p)
-}
-
-func principalHash(key []byte, p string) string {
-	mac := hmac.New(sha256.New, key)
-	mac.Write([]byte(p))
-	return hex.EncodeToString(mac.Sum(nil))
-}
-
-// owns reports whether principal created rec: its hash under any of the
-// principal keys (a task created before a rotation) is the stored one.
-func (m *Manager) owns(rec *Record, principal string) bool {
-	owned := 0
-	for _, k := range m.cfg.PrincipalKeys {
-		owned |= subtle.ConstantTimeCompare([]byte(rec.Principal), []byte(principalHash(k, principal)))
-	}
-	return owned == 1
-}
-
-// lookup returns the record of id if the caller's principal owns it.
-func (m *Manager) lookup(ctx context.Context, id string) (*Record, error) {
-	principal, err := m.principal(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if id == "" {
-		return nil, &jsonrpc.Error{Code: codeInvalidParams, Message: "taskId is required"}
-	}
-	rec, err := m.store.Get(ctx, id)
-	if errors.Is(err, ErrNotFound) || err == nil && !m.owns(rec, principal) {
-		return nil, unknownTask()
-	}
-	if err != nil {
-		m.log.ErrorContext(ctx, "tasks: reading a task failed", "error", err)
-		return nil, &jsonrpc.Error{Code: codeInternalError, Message: "task store unavailable"}
-	}
-	return rec, nil
-}
-
-func unknownTask() error {
-	return &jsonrpc.Error{Code: codeInvalidParams, Message: "unknown taskId"}
-}
-
-func (m *Manager) principal(ctx context.Context) (string, error) {
-	extra, _ := ctx.Value(extraKey{}).(*mcp.RequestExtra)
-	p, err := m.cfg.Authenticate(ctx, extra)
-	if err != nil {
-		return "", &jsonrpc.Error{Code: codeInvalidParams, Message: "not authenticated"}
-	}
-	return p, nil
-}
-
-func (m *Manager) get(ctx context.Context, id string) (*DetailedTask, error) {
-	rec, err := m.lookup(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	rec = m.pastDeadline(ctx, rec)
-	m.resumeIfStranded(ctx, rec)
-	return detailed(rec), nil
-}
-
-// pastDeadline fails a resumable task that waits for its answers past its
-// deadline (the spec's timeout counts from its creation, waiting
-// included): no step runs to notice it. It returns the record as it is
-// now.
-func (m *Manager) pastDeadline(ctx context.Context, rec *Record) *Record {
-	now := m.now()
-	if rec.Step == 0 || rec.Deadline.IsZero() || now.Before(rec.Deadline) || rec.Status != StatusInputRequired {
-		return rec
-	}
-	done, err := m.store.Update(ctx, rec.ID, func(r *Record) error {
-		if r.Status != StatusInputRequired || now.Before(r.Deadline) {
-			return errSkip
-		}
-		r.settle(StatusFailed, now)
-		r.Error = &WireError{Code: codeInternalError, Message: "task timed out"}
-		return nil
-	})
-	if err != nil {
-		if fresh, gerr := m.store.Get(ctx, rec.ID); gerr == nil {
-			return fresh
-		}
-		return rec
-	}
-	m.tel.ended(ctx, done)
-	return done
-}
-
-// resumeIfStranded enqueues the step of a resumable task that is working
-// but that no run has held for a StepLease: one an executor in process
-// gave back when its instance stopped (InProcess keeps nothing), or whose
-// runner died where no executor rescues it. Clients poll tasks/get, not
-// tasks/update, while a task works, so this is where such a task is found.
-// A step that is queued or running is not enqueued again (River would
-// turn the duplicate away anyway; RunStep is idempotent).
-func (m *Manager) resumeIfStranded(ctx context.Context, rec *Record) {
-	now := m.now()
-	if rec.Step == 0 || rec.Status != StatusWorking || rec.leaseLive(now) {
-		return
-	}
-	if rec.Fault != nil && rec.Fault.Instance != m.self && rec.Lease == nil {
-		// Its last run failed on another instance (InstanceFault) and
-		// let go of the step: this one tries now, without waiting for the
-		// other's backoff.
-		m.enqueueStranded(ctx, rec)
-		return
-	}
-	quiet := rec.UpdatedAt
-	if rec.Lease != nil && rec.Lease.Until.After(quiet) {
-		quiet = rec.Lease.Until
-	}
-	if now.Sub(quiet) < m.cfg.StepLease {
-		return
-	}
-	m.enqueueStranded(ctx, rec)
-}
-
-func (m *Manager) enqueueStranded(ctx context.Context, rec *Record) {
-	if err := m.cfg.Executor.Enqueue(context.WithoutCancel(ctx), rec.ID, rec.Step); err != nil {
-		m.log.WarnContext(ctx, "tasks: enqueueing a stranded step failed; the next tasks/get tries again", "task", rec.ID, "step", rec.Step, "error", err)
-	}
-}
-
-func (m *Manager) update(ctx context.Context, p *UpdateParams) (*Ack, error) {
-	rec, err := m.lookup(ctx, p.TaskID)
-	if err != nil {
-		return nil, err
-	}
-	if rec = m.pastDeadline(ctx, rec); rec.Status.Terminal() {
-		return newAck(), nil // answers to an ended task are ignored, as unknown keys are
-	}
-	// Decode each answer to a pending key now: a malformed answer is a
-	// JSON-RPC error, not a task that fails later. Unknown keys (never
-	// asked, already answered, or of an earlier round) are ignored.
-	var answered int
-	rec, err = m.store.Update(ctx, p.TaskID, func(r *Record) error {
-		answered = 0
-		for key, raw := range p.InputResponses {
-			if _, ok := r.Pending[key]; !ok {
-				continue
-			}
-			if _, err := decodeAnswer(key, raw); err != nil {
-				return &jsonrpc.Error{Code: codeInvalidParams, Message: err.Error()}
-			}
-			if r.Answers == nil {
-				r.Answers = map[string]json.RawMessage{}
-			}
-			r.Answers[key] = raw
-			delete(r.Pending, key)
-			answered++
-		}
-		if answered > 0 {
-			if len(r.Pending) == 0 && r.Status == StatusInputRequired {
-				r.Status = StatusWorking
-				r.Due = m.now()
-			}
-			r.UpdatedAt = m.now()
-		}
-		return nil
-	})
-	if err != nil {
-		var je *jsonrpc.Error
-		if errors.As(err, &je) {
-			return nil, err
-		}
-		if errors.Is(err, ErrNotFound) {
-			return nil, unknownTask()
-		}
-		return nil, &jsonrpc.Error{Code: codeInternalError, Message: "task store unavailable"}
-	}
-	if answered > 0 {
-		m.tel.transition(ctx, rec, "update")
-		m.wake(p.TaskID)
-	}
-	// A resumable task that is working but not running (its answers just
-	// completed, or an earlier enqueue failed, or its runner died) gets
-	// its step enqueued: so a client's retry of tasks/update recovers it.
-	if rec.Step > 0 && rec.Status == StatusWorking && !rec.leaseLive(m.now()) {
-		if err := m.cfg.Executor.Enqueue(context.WithoutCancel(ctx), rec.ID, rec.Step); err != nil {
-			m.log.ErrorContext(ctx, "tasks: enqueueing a step failed", "task", rec.ID, "step", rec.Step, "error", err)
-			return nil, &jsonrpc.Error{Code: codeInternalError, Message: "task executor unavailable; retry tasks/update"}
-		}
-	}
-	return newAck(), nil
-}
-
-func (m *Manager) cancel(ctx context.Context, id string) (*Ack, error) {
-	rec, err := m.lookup(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	// Idempotent; but a retried cancel of a task whose runner died after
-	// the first one (its lease ran out) settles it now.
-	if rec.Status.Terminal() || rec.CancelRequested && rec.leaseLive(m.now()) {
-		return newAck(), nil
-	}
-	var settled bool
-	rec, err = m.store.Update(ctx, id, func(r *Record) error {
-		settled = false
-		if r.Status.Terminal() {
-			return nil
-		}
-		now := m.now()
-		r.CancelRequested = true
-		r.UpdatedAt = now
-		// A resumable task that no step runs (waiting for answers,
-		// queued, or its runner's lease ran out) ends now; a running one
-		// sees the flag (and a step that starts later does too).
-		if r.Step > 0 && (r.Status == StatusInputRequired || !r.leaseLive(now)) {
-			r.settle(StatusCancelled, now)
-			settled = true
-		}
-		return nil
-	})
-	if errors.Is(err, ErrNotFound) {
-		return newAck(), nil
-	}
-	if err != nil {
-		return nil, &jsonrpc.Error{Code: codeInternalError, Message: "task store unavailable"}
-	}
-	if settled {
-		m.tel.ended(ctx, rec)
-	}
-	m.mu.Lock()
-	lt := m.local[id]
-	var ends []context.CancelFunc
-	for _, end := range m.runs[id] {
-		ends = append(ends, end)
-	}
-	m.mu.Unlock()
-	if lt != nil {
-		lt.cancel()
-	}
-	for _, end := range ends {
-		end()
-	}
-	return newAck(), nil
-}
-
-func (m *Manager) wake(id string) {
-	m.mu.Lock()
-	lt := m.local[id]
-	m.mu.Unlock()
-	if lt == nil {
-		return
-	}
-	select {
-	case lt.wake <- struct{}{}:
-	default:
-	}
-}
-
-// decodeAnswer checks that raw is an input response go-sdk can read.
-func decodeAnswer(key string, raw json.RawMessage) (mcp.InputResponse, error) {
-	b, err := json.Marshal(map[string]json.RawMessage{key: raw})
-	if err != nil {
-		return nil, err
-	}
-	var m mcp.InputResponseMap
-	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, fmt.Errorf("inputResponses[%q]: not a valid input response", key)
-	}
-	return m[key], nil
 }

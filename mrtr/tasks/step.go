@@ -250,20 +250,7 @@ func (m *Manager) callStep(ctx context.Context, fn StepFunc, rec *Record, in Ste
 // this run's. lifeErr is why the task's life ended while the step ran (a
 // cancel, the deadline), nil if it did not or the step never ran.
 func (m *Manager) settle(ctx context.Context, rec *Record, runID string, end StepEnd, runErr, lifeErr error) error {
-	var pending map[string]json.RawMessage
-	if runErr == nil && end.Result == nil {
-		var err error
-		if pending, err = askedRequests(end.Ask); err != nil {
-			runErr = err
-		}
-	}
-	var result json.RawMessage
-	if runErr == nil && end.Result != nil {
-		var err error
-		if result, err = json.Marshal(end.Result); err != nil {
-			runErr = &jsonrpc.Error{Code: codeInternalError, Message: "result not serialisable"}
-		}
-	}
+	pending, result, runErr := encodeEnd(end, runErr)
 	// cut: the task's life ended (cancel, deadline) while the step ran, so
 	// what it returned may only be the cut's consequence.
 	cut := lifeErr != nil
@@ -293,24 +280,7 @@ func (m *Manager) settle(ctx context.Context, rec *Record, runID string, end Ste
 			r.settle(StatusCompleted, now)
 			r.Result = result
 		default:
-			for key := range pending {
-				if slices.Contains(r.UsedKeys, key) {
-					r.settle(StatusFailed, now)
-					r.Error = wireError(fmt.Errorf("%w: %q", ErrKeyReused, key))
-					what = "ended"
-					return nil
-				}
-			}
-			for key := range pending {
-				r.UsedKeys = append(r.UsedKeys, key)
-			}
-			slices.Sort(r.UsedKeys)
-			r.Status = StatusInputRequired
-			r.Pending, r.Answers, r.Lease, r.Fault = pending, nil, nil, nil
-			r.Step++
-			r.Checkpoint = end.Checkpoint
-			r.UpdatedAt = now
-			what = "ask"
+			what = r.ask(pending, end.Checkpoint, now)
 			return nil
 		}
 		what = "ended"
@@ -328,6 +298,46 @@ func (m *Manager) settle(ctx context.Context, rec *Record, runID string, end Ste
 		m.tel.ended(sctx, done)
 	}
 	return nil
+}
+
+// encodeEnd turns what a step returned into what its record holds: the
+// requests it asked (when it returned no result) or its result, as JSON; an
+// error doing so becomes the step's error.
+func encodeEnd(end StepEnd, runErr error) (pending map[string]json.RawMessage, result json.RawMessage, err error) {
+	if runErr != nil {
+		return nil, nil, runErr
+	}
+	if end.Result == nil {
+		pending, err = askedRequests(end.Ask)
+		return pending, nil, err
+	}
+	if result, err = json.Marshal(end.Result); err != nil {
+		return nil, nil, &jsonrpc.Error{Code: codeInternalError, Message: "result not serialisable"}
+	}
+	return nil, result, nil
+}
+
+// ask makes r wait for the answers to pending, the next step to run from
+// checkpoint; it fails r instead if a key was asked before in this task (an
+// answer to it could be a replay). It says which it did: "ask" or "ended".
+func (r *Record) ask(pending map[string]json.RawMessage, checkpoint []byte, now time.Time) string {
+	for key := range pending {
+		if slices.Contains(r.UsedKeys, key) {
+			r.settle(StatusFailed, now)
+			r.Error = wireError(fmt.Errorf("%w: %q", ErrKeyReused, key))
+			return "ended"
+		}
+	}
+	for key := range pending {
+		r.UsedKeys = append(r.UsedKeys, key)
+	}
+	slices.Sort(r.UsedKeys)
+	r.Status = StatusInputRequired
+	r.Pending, r.Answers, r.Lease, r.Fault = pending, nil, nil, nil
+	r.Step++
+	r.Checkpoint = checkpoint
+	r.UpdatedAt = now
+	return "ask"
 }
 
 // settle makes r terminal with status: what it waited for, its lease and
