@@ -273,7 +273,7 @@ func TestCheck(t *testing.T) {
 	if code != ExitFindings {
 		t.Errorf("check before generate: exit %d\n%s", code, out)
 	}
-	if !strings.Contains(out, "(missing)") || !strings.Contains(errOut, "out of date; run mrtrgen generate") {
+	if !strings.Contains(out, "(missing)") || !strings.Contains(errOut, "out of date; run mrtrgen generate "+specPath) {
 		t.Errorf("check before generate:\nstdout:\n%s\nstderr:\n%s", out, errOut)
 	}
 	sameTree(t, "check", before, snapshot(t, dir))
@@ -331,7 +331,7 @@ func TestCheck(t *testing.T) {
 	if strings.Contains(out, "first_tool_handler.go") {
 		t.Errorf("check reports the edited scaffold:\n%s", out)
 	}
-	if !strings.Contains(errOut, "mrtrgen: 2 generated file(s) out of date; run mrtrgen generate") {
+	if !strings.Contains(errOut, "mrtrgen: 2 generated file(s) out of date; run mrtrgen generate "+specPath) {
 		t.Errorf("stderr: %s", errOut)
 	}
 	sameTree(t, "check", before, snapshot(t, dir))
