@@ -21,7 +21,8 @@ const toolPath = "github.com/mrtrgen/mrtrgen/cmd/mrtrgen"
 
 // regenerateCommand is the command that regenerates the specs stale (their
 // paths and output directories, as planAll has them), run from cwd; args
-// are the paths check was given.
+// are the paths check was given. In mrtrgen's own repository, without a
+// directive, it is go run ./cmd/mrtrgen generate.
 func regenerateCommand(cwd string, args []string, stale []plannedSpec) string {
 	var dirs, others []string
 	for _, p := range stale {
@@ -43,8 +44,19 @@ func regenerateCommand(cwd string, args []string, stale []plannedSpec) string {
 			paths = others
 		}
 		cmd := "mrtrgen generate"
-		if mod := moduleRoot(cwd); mod != "" && hasTool(filepath.Join(mod, "go.mod"), toolPath) {
+		mod := moduleRoot(cwd)
+		switch {
+		case mod == "":
+		case hasTool(filepath.Join(mod, "go.mod"), toolPath):
 			cmd = "go tool mrtrgen generate"
+		case goModPath(filepath.Join(mod, "go.mod")) == modulePath:
+			// In mrtrgen's own repository.
+			if rel, err := filepath.Rel(cwd, filepath.Join(mod, "cmd", "mrtrgen")); err == nil {
+				if rel = filepath.ToSlash(rel); !strings.HasPrefix(rel, "../") {
+					rel = "./" + rel
+				}
+				cmd = "go run " + shellQuote(rel) + " generate"
+			}
 		}
 		for _, a := range paths {
 			cmd += " " + shellQuote(a)
@@ -151,6 +163,20 @@ func hasTool(path, pkg string) bool {
 		}
 	}
 	return false
+}
+
+// goModPath is the module path the go.mod at path declares, or "".
+func goModPath(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(l); len(f) >= 2 && f[0] == "module" {
+			return strings.Trim(f[1], `"`)
+		}
+	}
+	return ""
 }
 
 var goGenerateLine = regexp.MustCompile(`^//go:generate\s+(.*)$`)

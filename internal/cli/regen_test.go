@@ -34,6 +34,8 @@ func TestCheckSaysHowToRegenerate(t *testing.T) {
 		{"module with the tool in a block", map[string]string{"go.mod": toolBlock}, "api", nil, "go tool mrtrgen generate"},
 		{"module without the tool", map[string]string{"go.mod": gomod}, ".", []string{"api/pair.mrtr.yaml"}, "mrtrgen generate api/pair.mrtr.yaml"},
 		{"no module", nil, ".", []string{"api"}, "mrtrgen generate api"},
+		{"mrtrgen's own repository", map[string]string{"go.mod": "module github.com/mrtrgen/mrtrgen\n\ngo 1.26\n"}, ".", []string{"api"}, "go run ./cmd/mrtrgen generate api"},
+		{"mrtrgen's own repository, below its root", map[string]string{"go.mod": "module github.com/mrtrgen/mrtrgen\n\ngo 1.26\n"}, "api", []string{"."}, "go run ../cmd/mrtrgen generate ."},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
