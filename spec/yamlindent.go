@@ -203,6 +203,16 @@ func indentProblem(data []byte, line int) (at, col int, msg, hint string, ok boo
 	}
 	top := st[len(st)-1]
 	prev := &lines[e-1]
+	if e >= 2 && prev.key == "" && !prev.dash {
+		// Text without a key after a key with a value, indented no more
+		// than that key: it meant to continue the value, and the parser
+		// took it (and this line) as more of it.
+		if k := &lines[e-2]; k.key != "" && !k.opens() && prev.indent <= k.keyCol {
+			return prev.num, prev.indent + 1,
+				fmt.Sprintf("this line is indented %d spaces, no more than %s on line %d (%d), so it does not continue that key's value", prev.indent, k.name(), k.num, k.keyCol),
+				fmt.Sprintf("indent it at least %d spaces to continue the value of %s, or write the value on one line", k.keyCol+1, k.name()), true
+		}
+	}
 	if n > top.indent {
 		if prev.opens() || prev.key == "" || n <= prev.keyCol {
 			return 0, 0, "", "", false

@@ -46,6 +46,12 @@ func TestYAMLIndentationErrors(t *testing.T) {
 			hint: "indent it 4 spaces, beside `description`",
 		},
 		{
+			name: "value continued under-indented",
+			src:  head + "    description: Provide the reason for closing\n   ticket {ticketId}.\n    initial: done\n",
+			at:   "6:4", msg: "this line is indented 3 spaces, no more than `description` on line 5 (4), so it does not continue that key's value",
+			hint: "indent it at least 5 spaces to continue the value of `description`",
+		},
+		{
 			name: "key over-indented after a flow mapping",
 			src:  head + "    arguments:\n      a: {type: string}\n       b: {type: string}\n",
 			at:   "7:8", msg: "more than `a` on line 6 (6), so it reads as more of that key's value",
