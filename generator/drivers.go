@@ -35,7 +35,9 @@ func (w *workflow) driver(jf *jen.File) {
 	flow := jen.Op("*").Id(n.flow())
 	jf.Commentf("%s starts %s %s on h with args, for your handler's tests: round 1 runs; answer", w.driveName(), w.t.Kind, w.t.Name)
 	jf.Comment("each question with its typed answer, and check what it asks and how it ends. Every field")
-	jf.Comment("of args is sent (one with a default too: set it); a nil pointer is left out.")
+	jf.Comment("of args is sent (one with a default too: set it); a nil pointer is left out. The workflow")
+	jf.Commentf("starts as h.Principal (\"alice\" unless you set it): set h.Principal before %s to", w.driveName())
+	jf.Comment("start it as another caller; the driver's As sends its next rounds as another caller.")
 	jf.Func().Id(w.driveName()).Params(
 		jen.Id("t").Qual(pkgTesting, "TB"),
 		jen.Id("h").Op("*").Qual(pkgTest, "Harness").Types(flow),

@@ -78,7 +78,8 @@ func (w *workflow) stubDriveTest(jf *jen.File) error {
 	jf.Commentf("Test%sHandler drives %s through one %s workflow as a client would:", n.base, w.implName(), w.t.Name)
 	jf.Comment("typed arguments, each question answered with its typed answer, what it asks and how it")
 	jf.Comment("ends checked. Test its other branches the same way: d.Decline, d.Cancel, d.Refuse, d.As")
-	jf.Comment("another caller, d.Replay a round.")
+	jf.Comment("another caller for the next rounds, d.Replay a round. The workflow starts as h.Principal")
+	jf.Commentf("(\"alice\" unless you set it): set h.Principal before %s to start one as another caller.", w.driveName())
 	jf.Func().Id("Test" + n.base + "Handler").Params(jen.Id("t").Op("*").Qual(pkgTesting, "T")).Block(body...)
 	jf.Line()
 	return nil

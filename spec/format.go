@@ -3,6 +3,7 @@ package spec
 import (
 	"fmt"
 	"strings"
+	"unicode"
 )
 
 // RefField is the field a resolved placeholder names (an argument, a
@@ -125,8 +126,9 @@ func article(s string) string {
 // (it is one text), and the message shows it, placeholder by placeholder
 // (or, for a fixed text, word for word): a user cannot type what they were
 // not shown.
-func (r *resolver) checkTyped(s *State) {
+func (r *resolver) checkTyped(t *Tool, s *State) {
 	g := s.Confirm
+	action := gateAction(t, s)
 	shown := map[string]bool{}
 	for _, ref := range g.Message.Refs() {
 		shown[ref.Name()] = true
@@ -140,7 +142,7 @@ func (r *resolver) checkTyped(s *State) {
 		case p.Ref != nil:
 			fixed = false
 			if !shown[p.Ref.Name()] {
-				r.errorf(p.Ref.Pos, "template", fmt.Sprintf("show it in the message: \"Type {%s} to deploy.\"", p.Ref.Name()), "gate %q: the text to type uses {%s}, which the message does not show", s.Name, p.Ref.Name())
+				r.errorf(p.Ref.Pos, "template", fmt.Sprintf("show it in the message: \"Type {%s} to %s.\"", p.Ref.Name(), action), "gate %q: the text to type uses {%s}, which the message does not show", s.Name, p.Ref.Name())
 			}
 		}
 	}
@@ -156,7 +158,42 @@ func (r *resolver) checkTyped(s *State) {
 		if strings.TrimSpace(text) == "" {
 			r.errorf(g.Typed.Pos, "template", "name the text the user must type, such as {releaseId} or DELETE", "gate %q: the text to type is empty", s.Name)
 		} else if !strings.Contains(lit, text) {
-			r.errorf(g.Typed.Pos, "template", fmt.Sprintf("show it in the message: \"Type %s to confirm.\"", text), "gate %q: the message does not show the text to type (%q)", s.Name, text)
+			r.errorf(g.Typed.Pos, "template", fmt.Sprintf("show it in the message: \"Type %s to %s.\"", text, action), "gate %q: the message does not show the text to type (%q)", s.Name, text)
 		}
 	}
+}
+
+// gateAction is what a typed confirmation's hint says typing confirms, in
+// the tool's own words: its title ("Delete a customer" → "delete a
+// customer"), else the effect the gate leads to (deleteCustomer → "delete
+// customer"), else its name (delete_customer → "delete customer").
+func gateAction(t *Tool, s *State) string {
+	if title := strings.TrimRight(strings.TrimSpace(t.Title), ".!?"); title != "" {
+		return lowerFirst(title)
+	}
+	name := t.Name
+	if s.Next != nil {
+		if next := t.State(s.Next.Name); next != nil && next.Effect != nil {
+			name = next.Effect.Name
+		}
+	}
+	words := splitWords(name)
+	for i, w := range words {
+		words[i] = lowerFirst(w)
+	}
+	if len(words) == 0 {
+		return "confirm"
+	}
+	return strings.Join(words, " ")
+}
+
+// lowerFirst lower-cases the first letter of s unless it starts an
+// acronym ("Deploy" → "deploy", "API" stays).
+func lowerFirst(s string) string {
+	r := []rune(s)
+	if len(r) == 0 || len(r) > 1 && unicode.IsUpper(r[1]) {
+		return s
+	}
+	r[0] = unicode.ToLower(r[0])
+	return string(r)
 }

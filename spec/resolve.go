@@ -158,7 +158,7 @@ func (r *resolver) resolveTemplates(t *Tool, keys map[string]*InputRequest) {
 	}
 	for _, s := range t.States {
 		if s.Confirm != nil && s.Confirm.Typed != nil {
-			r.checkTyped(s)
+			r.checkTyped(t, s)
 		}
 	}
 }

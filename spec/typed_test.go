@@ -56,3 +56,49 @@ tools:
 		})
 	}
 }
+
+// The hint for a typed text the message does not show is in the tool's
+// own words: its title, else the effect the gate leads to, else its name
+// (it said "to deploy" in every tool).
+func TestTypedConfirmationHintWords(t *testing.T) {
+	spec1 := func(tool, title, gate, next string) string {
+		s := "version: 1\npackage: fixture\ntools:\n  " + tool + ":\n    description: A tool.\n"
+		if title != "" {
+			s += "    title: " + title + "\n"
+		}
+		return s + `    arguments:
+      name: {type: string, maxLength: 12, required: true}
+    initial: gate
+    states:
+      gate:
+        confirm:
+` + gate + "        next: " + next + `
+      act:
+        effect: removeEverything
+        next: done
+      done:
+        terminal: success
+        message: Done.
+`
+	}
+	const notShown = "          message: Sure?\n          typed: '{name}'\n"
+	const fixedNotShown = "          message: Sure?\n          typed: ERASE\n"
+	for _, tc := range []struct{ name, src, want string }{
+		{"title", spec1("delete_customer", "Delete a customer.", notShown, "act"), `show it in the message: "Type {name} to delete a customer."`},
+		{"title with an acronym", spec1("revoke_tokens", "Revoke API tokens", notShown, "act"), `"Type {name} to revoke API tokens."`},
+		{"effect", spec1("purge_workspace", "", notShown, "act"), `show it in the message: "Type {name} to remove everything."`},
+		{"name", spec1("purge_workspace", "", notShown, "done"), `show it in the message: "Type {name} to purge workspace."`},
+		{"fixed text", spec1("drop_table", "Drop a table", fixedNotShown, "act"), `show it in the message: "Type ERASE to drop a table."`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, diags := spec.Parse("t.mrtr.yaml", []byte(tc.src), spec.Options{})
+			var hints []string
+			for _, d := range diags {
+				hints = append(hints, d.Hint)
+			}
+			if !strings.Contains(strings.Join(hints, "\n"), tc.want) {
+				t.Fatalf("hints %q, want %q\n%s", hints, tc.want, diags.Error())
+			}
+		})
+	}
+}

@@ -142,6 +142,15 @@ func yamlErrorPos(data []byte, err error) (line, col int, msg, hint string) {
 		line = max(1, min(line, len(lines)))
 	}
 	text := lines[line-1]
+	if strings.Contains(msg, "tab character") {
+		// yaml.v3 may name the line before the one indented with a tab.
+		for l := line; l <= min(line+2, len(lines)); l++ {
+			if bytes.IndexByte(leadingSpace(lines[l-1]), '\t') >= 0 {
+				line, text = l, lines[l-1]
+				break
+			}
+		}
+	}
 	switch {
 	case strings.Contains(msg, "tab character") || msg == "found character that cannot start any token" && bytes.IndexByte(text, '\t') >= 0:
 		if i := bytes.IndexByte(text, '\t'); i >= 0 {
@@ -169,8 +178,27 @@ func yamlErrorPos(data []byte, err error) (line, col int, msg, hint string) {
 		if l, c, ok := reproduceYAMLError(data, from, msg); ok {
 			line, col = l, c
 		}
+		if yamlIndentProblems[msg] {
+			if l, c, what, fix, ok := indentProblem(data, line); ok {
+				line, col, msg, hint = l, c, what, fix+" (the YAML parser: "+msg+")"
+			}
+		}
 	}
 	return line, col, msg, hint
+}
+
+// yamlIndentProblems are the messages yaml.v3 gives for a line indented
+// wrong, saying nothing of indentation: indentProblem says what is wrong.
+var yamlIndentProblems = map[string]bool{
+	"did not find expected key":                              true,
+	"did not find expected '-' indicator":                    true,
+	"mapping values are not allowed in this context":         true,
+	"block sequence entries are not allowed in this context": true,
+}
+
+// leadingSpace is the blanks (spaces and tabs) that start line.
+func leadingSpace(line []byte) []byte {
+	return line[:len(line)-len(bytes.TrimLeft(line, " \t"))]
 }
 
 // yamlSearchBudget bounds the bytes reproduceYAMLError parses in all.

@@ -1,8 +1,8 @@
 // Package multiinstance holds the distributed proof of the example server
-// (its test file): three server processes built from examples/server/fleet share
-// one store and one key ring, and a fleet of concurrent workflows is driven
-// across them with the go-sdk client while instances are killed, restarted,
-// rotated to a new key and probed with clocks past every TTL.
+// (its test file): three server processes built from examples/server/fleet
+// share one store and one key ring, and a fleet of concurrent workflows is
+// driven across them with the go-sdk client while instances are killed,
+// restarted, rotated to a new key and probed with clocks past every TTL.
 //
 // Its fault test (faults_test.go) runs fleets whose store link goes
 // through a cuttable proxy (internal/faultproxy) while workflows run, and

@@ -16,6 +16,7 @@ import (
 // plannedSpec is one spec and what generating it would change.
 type plannedSpec struct {
 	path    string
+	outDir  string // where its code goes
 	changes []generator.Change
 	notes   []string // warnings about the hand-written code (generator.UserCodeNotes)
 }
@@ -84,7 +85,7 @@ func planAll(args []string, stderr io.Writer, noScaffold bool) ([]plannedSpec, e
 		if err != nil {
 			return nil, err
 		}
-		plans = append(plans, plannedSpec{path: s.path, changes: changes, notes: generator.UserCodeNotes(s.file, uc)})
+		plans = append(plans, plannedSpec{path: s.path, outDir: dir, changes: changes, notes: generator.UserCodeNotes(s.file, uc)})
 	}
 	return plans, nil
 }
@@ -162,7 +163,10 @@ func newCheckCmd() *cobra.Command {
 		Short: "Fail when generated code is not current with its specs",
 		Long: `Check regenerates every spec in memory and compares the result with the
 files on disk. It writes nothing. For each stale, missing or left-over
-generated file it prints a unified diff.
+generated file it prints a unified diff, and then the command that
+regenerates them: go generate where a //go:generate directive runs
+mrtrgen for the spec, go tool mrtrgen generate where the module has
+mrtrgen as a tool, mrtrgen generate otherwise.
 
 Exit status: 0 when everything is current, 1 when something is stale
 (or a spec has lint errors), 2 when mrtrgen could not run.`,
@@ -173,8 +177,10 @@ Exit status: 0 when everything is current, 1 when something is stale
 				return err
 			}
 			stale := 0
+			var staleSpecs []plannedSpec
 			out := cmd.OutOrStdout()
 			for _, p := range plans {
+				n := stale
 				for _, c := range p.changes {
 					if c.Kind != generator.Generated || c.Action == generator.Unchanged {
 						continue
@@ -182,9 +188,16 @@ Exit status: 0 when everything is current, 1 when something is stale
 					stale++
 					fmt.Fprint(out, generator.Diff(c))
 				}
+				if stale > n {
+					staleSpecs = append(staleSpecs, p)
+				}
 			}
 			if stale > 0 {
-				fmt.Fprintf(cmd.ErrOrStderr(), "mrtrgen: %d generated file(s) out of date; run mrtrgen generate\n", stale)
+				cwd, err := os.Getwd()
+				if err != nil {
+					cwd = "."
+				}
+				fmt.Fprintf(cmd.ErrOrStderr(), "mrtrgen: %d generated file(s) out of date; run %s\n", stale, regenerateCommand(cwd, args, staleSpecs))
 				return findings()
 			}
 			return nil

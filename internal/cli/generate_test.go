@@ -267,13 +267,15 @@ func TestCheck(t *testing.T) {
 	writeFile(t, specPath, "output: ../gen\n"+testfiles.TwoTools)
 	gen := filepath.Join(dir, "gen")
 
-	// Nothing generated yet: stale, and check writes nothing.
+	// Nothing generated yet: stale, and check writes nothing. It says to
+	// regenerate with go run ../../cmd/mrtrgen: the test runs in this
+	// package's directory, in mrtrgen's repository.
 	before := snapshot(t, dir)
 	code, out, errOut := run(t, "check", specPath)
 	if code != ExitFindings {
 		t.Errorf("check before generate: exit %d\n%s", code, out)
 	}
-	if !strings.Contains(out, "(missing)") || !strings.Contains(errOut, "out of date; run mrtrgen generate") {
+	if !strings.Contains(out, "(missing)") || !strings.Contains(errOut, "out of date; run go run ../../cmd/mrtrgen generate "+specPath) {
 		t.Errorf("check before generate:\nstdout:\n%s\nstderr:\n%s", out, errOut)
 	}
 	sameTree(t, "check", before, snapshot(t, dir))
@@ -331,7 +333,7 @@ func TestCheck(t *testing.T) {
 	if strings.Contains(out, "first_tool_handler.go") {
 		t.Errorf("check reports the edited scaffold:\n%s", out)
 	}
-	if !strings.Contains(errOut, "mrtrgen: 2 generated file(s) out of date; run mrtrgen generate") {
+	if !strings.Contains(errOut, "mrtrgen: 2 generated file(s) out of date; run mrtrgen generate "+specPath) {
 		t.Errorf("stderr: %s", errOut)
 	}
 	sameTree(t, "check", before, snapshot(t, dir))

@@ -57,7 +57,9 @@ var answersConnectCalendar = mrtrtest.Answers(mrtrtest.Respond("grant", mrtrtest
 
 // DriveConnectCalendar starts tool connect_calendar on h with args, for your handler's tests: round
 // 1 runs; answer each question with its typed answer, and check what it asks and how it ends. Every
-// field of args is sent (one with a default too: set it); a nil pointer is left out.
+// field of args is sent (one with a default too: set it); a nil pointer is left out. The workflow
+// starts as h.Principal ("alice" unless you set it): set h.Principal before DriveConnectCalendar to
+// start it as another caller; the driver's As sends its next rounds as another caller.
 func DriveConnectCalendar(t testing.TB, h *mrtrtest.Harness[*ConnectCalendarFlow], args ConnectCalendarArgs) *mrtrtest.Driver[*ConnectCalendarFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

@@ -45,7 +45,9 @@ func (a TestInputRequiredResultPromptUserContextAnswer) InputResponse() (string,
 // DriveTestInputRequiredResultPrompt starts prompt test_input_required_result_prompt on h with
 // args, for your handler's tests: round 1 runs; answer each question with its typed answer, and
 // check what it asks and how it ends. Every field of args is sent (one with a default too: set it);
-// a nil pointer is left out.
+// a nil pointer is left out. The workflow starts as h.Principal ("alice" unless you set it): set
+// h.Principal before DriveTestInputRequiredResultPrompt to start it as another caller; the driver's
+// As sends its next rounds as another caller.
 func DriveTestInputRequiredResultPrompt(t testing.TB, h *mrtrtest.Harness[*TestInputRequiredResultPromptFlow], args TestInputRequiredResultPromptArgs) *mrtrtest.Driver[*TestInputRequiredResultPromptFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

@@ -33,7 +33,9 @@ func (h *fakeTestPromptWithArguments) Authorize(ctx context.Context, f *TestProm
 // DriveTestPromptWithArguments starts prompt test_prompt_with_arguments on h with args, for your
 // handler's tests: round 1 runs; answer each question with its typed answer, and check what it asks
 // and how it ends. Every field of args is sent (one with a default too: set it); a nil pointer is
-// left out.
+// left out. The workflow starts as h.Principal ("alice" unless you set it): set h.Principal before
+// DriveTestPromptWithArguments to start it as another caller; the driver's As sends its next rounds
+// as another caller.
 func DriveTestPromptWithArguments(t testing.TB, h *mrtrtest.Harness[*TestPromptWithArgumentsFlow], args TestPromptWithArgumentsArgs) *mrtrtest.Driver[*TestPromptWithArgumentsFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

@@ -33,7 +33,9 @@ func (h *fakeTestPromptWithEmbeddedResource) Authorize(ctx context.Context, f *T
 // DriveTestPromptWithEmbeddedResource starts prompt test_prompt_with_embedded_resource on h with
 // args, for your handler's tests: round 1 runs; answer each question with its typed answer, and
 // check what it asks and how it ends. Every field of args is sent (one with a default too: set it);
-// a nil pointer is left out.
+// a nil pointer is left out. The workflow starts as h.Principal ("alice" unless you set it): set
+// h.Principal before DriveTestPromptWithEmbeddedResource to start it as another caller; the
+// driver's As sends its next rounds as another caller.
 func DriveTestPromptWithEmbeddedResource(t testing.TB, h *mrtrtest.Harness[*TestPromptWithEmbeddedResourceFlow], args TestPromptWithEmbeddedResourceArgs) *mrtrtest.Driver[*TestPromptWithEmbeddedResourceFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

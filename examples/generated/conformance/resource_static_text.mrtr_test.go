@@ -31,7 +31,9 @@ func (h *fakeStaticText) Authorize(ctx context.Context, f *StaticTextFlow) error
 
 // DriveStaticText starts resource static_text on h with args, for your handler's tests: round 1
 // runs; answer each question with its typed answer, and check what it asks and how it ends. Every
-// field of args is sent (one with a default too: set it); a nil pointer is left out.
+// field of args is sent (one with a default too: set it); a nil pointer is left out. The workflow
+// starts as h.Principal ("alice" unless you set it): set h.Principal before DriveStaticText to
+// start it as another caller; the driver's As sends its next rounds as another caller.
 func DriveStaticText(t testing.TB, h *mrtrtest.Harness[*StaticTextFlow], args StaticTextArgs) *mrtrtest.Driver[*StaticTextFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

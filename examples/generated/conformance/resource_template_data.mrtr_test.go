@@ -32,7 +32,9 @@ func (h *fakeTemplateData) Authorize(ctx context.Context, f *TemplateDataFlow) e
 
 // DriveTemplateData starts resource template_data on h with args, for your handler's tests: round 1
 // runs; answer each question with its typed answer, and check what it asks and how it ends. Every
-// field of args is sent (one with a default too: set it); a nil pointer is left out.
+// field of args is sent (one with a default too: set it); a nil pointer is left out. The workflow
+// starts as h.Principal ("alice" unless you set it): set h.Principal before DriveTemplateData to
+// start it as another caller; the driver's As sends its next rounds as another caller.
 func DriveTemplateData(t testing.TB, h *mrtrtest.Harness[*TemplateDataFlow], args TemplateDataArgs) *mrtrtest.Driver[*TemplateDataFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

@@ -35,7 +35,10 @@ func (h *fakeTestAudioContent) Silence(ctx context.Context, f *TestAudioContentF
 
 // DriveTestAudioContent starts tool test_audio_content on h with args, for your handler's tests:
 // round 1 runs; answer each question with its typed answer, and check what it asks and how it ends.
-// Every field of args is sent (one with a default too: set it); a nil pointer is left out.
+// Every field of args is sent (one with a default too: set it); a nil pointer is left out. The
+// workflow starts as h.Principal ("alice" unless you set it): set h.Principal before
+// DriveTestAudioContent to start it as another caller; the driver's As sends its next rounds as
+// another caller.
 func DriveTestAudioContent(t testing.TB, h *mrtrtest.Harness[*TestAudioContentFlow], args TestAudioContentArgs) *mrtrtest.Driver[*TestAudioContentFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

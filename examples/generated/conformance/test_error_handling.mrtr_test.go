@@ -31,7 +31,10 @@ func (h *fakeTestErrorHandling) Authorize(ctx context.Context, f *TestErrorHandl
 
 // DriveTestErrorHandling starts tool test_error_handling on h with args, for your handler's tests:
 // round 1 runs; answer each question with its typed answer, and check what it asks and how it ends.
-// Every field of args is sent (one with a default too: set it); a nil pointer is left out.
+// Every field of args is sent (one with a default too: set it); a nil pointer is left out. The
+// workflow starts as h.Principal ("alice" unless you set it): set h.Principal before
+// DriveTestErrorHandling to start it as another caller; the driver's As sends its next rounds as
+// another caller.
 func DriveTestErrorHandling(t testing.TB, h *mrtrtest.Harness[*TestErrorHandlingFlow], args TestErrorHandlingArgs) *mrtrtest.Driver[*TestErrorHandlingFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

@@ -37,7 +37,9 @@ var answersTestInputRequiredResultListRoots = mrtrtest.Answers(mrtrtest.Respond(
 // DriveTestInputRequiredResultListRoots starts tool test_input_required_result_list_roots on h with
 // args, for your handler's tests: round 1 runs; answer each question with its typed answer, and
 // check what it asks and how it ends. Every field of args is sent (one with a default too: set it);
-// a nil pointer is left out.
+// a nil pointer is left out. The workflow starts as h.Principal ("alice" unless you set it): set
+// h.Principal before DriveTestInputRequiredResultListRoots to start it as another caller; the
+// driver's As sends its next rounds as another caller.
 func DriveTestInputRequiredResultListRoots(t testing.TB, h *mrtrtest.Harness[*TestInputRequiredResultListRootsFlow], args TestInputRequiredResultListRootsArgs) *mrtrtest.Driver[*TestInputRequiredResultListRootsFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

@@ -49,7 +49,9 @@ func (a TestInputRequiredResultMultipleInputsUserNameAnswer) InputResponse() (st
 // DriveTestInputRequiredResultMultipleInputs starts tool test_input_required_result_multiple_inputs
 // on h with args, for your handler's tests: round 1 runs; answer each question with its typed
 // answer, and check what it asks and how it ends. Every field of args is sent (one with a default
-// too: set it); a nil pointer is left out.
+// too: set it); a nil pointer is left out. The workflow starts as h.Principal ("alice" unless you
+// set it): set h.Principal before DriveTestInputRequiredResultMultipleInputs to start it as another
+// caller; the driver's As sends its next rounds as another caller.
 func DriveTestInputRequiredResultMultipleInputs(t testing.TB, h *mrtrtest.Harness[*TestInputRequiredResultMultipleInputsFlow], args TestInputRequiredResultMultipleInputsArgs) *mrtrtest.Driver[*TestInputRequiredResultMultipleInputsFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

@@ -44,7 +44,9 @@ func (a TestInputRequiredResultRequestStateConfirmAnswer) InputResponse() (strin
 // DriveTestInputRequiredResultRequestState starts tool test_input_required_result_request_state on
 // h with args, for your handler's tests: round 1 runs; answer each question with its typed answer,
 // and check what it asks and how it ends. Every field of args is sent (one with a default too: set
-// it); a nil pointer is left out.
+// it); a nil pointer is left out. The workflow starts as h.Principal ("alice" unless you set it):
+// set h.Principal before DriveTestInputRequiredResultRequestState to start it as another caller;
+// the driver's As sends its next rounds as another caller.
 func DriveTestInputRequiredResultRequestState(t testing.TB, h *mrtrtest.Harness[*TestInputRequiredResultRequestStateFlow], args TestInputRequiredResultRequestStateArgs) *mrtrtest.Driver[*TestInputRequiredResultRequestStateFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

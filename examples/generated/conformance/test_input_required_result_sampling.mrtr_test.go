@@ -38,7 +38,9 @@ var answersTestInputRequiredResultSampling = mrtrtest.Answers(mrtrtest.Respond("
 // DriveTestInputRequiredResultSampling starts tool test_input_required_result_sampling on h with
 // args, for your handler's tests: round 1 runs; answer each question with its typed answer, and
 // check what it asks and how it ends. Every field of args is sent (one with a default too: set it);
-// a nil pointer is left out.
+// a nil pointer is left out. The workflow starts as h.Principal ("alice" unless you set it): set
+// h.Principal before DriveTestInputRequiredResultSampling to start it as another caller; the
+// driver's As sends its next rounds as another caller.
 func DriveTestInputRequiredResultSampling(t testing.TB, h *mrtrtest.Harness[*TestInputRequiredResultSamplingFlow], args TestInputRequiredResultSamplingArgs) *mrtrtest.Driver[*TestInputRequiredResultSamplingFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

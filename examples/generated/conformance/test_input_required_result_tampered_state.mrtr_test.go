@@ -44,7 +44,9 @@ func (a TestInputRequiredResultTamperedStateConfirmAnswer) InputResponse() (stri
 // DriveTestInputRequiredResultTamperedState starts tool test_input_required_result_tampered_state
 // on h with args, for your handler's tests: round 1 runs; answer each question with its typed
 // answer, and check what it asks and how it ends. Every field of args is sent (one with a default
-// too: set it); a nil pointer is left out.
+// too: set it); a nil pointer is left out. The workflow starts as h.Principal ("alice" unless you
+// set it): set h.Principal before DriveTestInputRequiredResultTamperedState to start it as another
+// caller; the driver's As sends its next rounds as another caller.
 func DriveTestInputRequiredResultTamperedState(t testing.TB, h *mrtrtest.Harness[*TestInputRequiredResultTamperedStateFlow], args TestInputRequiredResultTamperedStateArgs) *mrtrtest.Driver[*TestInputRequiredResultTamperedStateFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

@@ -35,7 +35,10 @@ func (h *fakeTestLoggingTool) EmitLog(ctx context.Context, f *TestLoggingToolFlo
 
 // DriveTestLoggingTool starts tool test_logging_tool on h with args, for your handler's tests:
 // round 1 runs; answer each question with its typed answer, and check what it asks and how it ends.
-// Every field of args is sent (one with a default too: set it); a nil pointer is left out.
+// Every field of args is sent (one with a default too: set it); a nil pointer is left out. The
+// workflow starts as h.Principal ("alice" unless you set it): set h.Principal before
+// DriveTestLoggingTool to start it as another caller; the driver's As sends its next rounds as
+// another caller.
 func DriveTestLoggingTool(t testing.TB, h *mrtrtest.Harness[*TestLoggingToolFlow], args TestLoggingToolArgs) *mrtrtest.Driver[*TestLoggingToolFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

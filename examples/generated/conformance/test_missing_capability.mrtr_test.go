@@ -32,6 +32,9 @@ func (h *fakeTestMissingCapability) Authorize(ctx context.Context, f *TestMissin
 // DriveTestMissingCapability starts tool test_missing_capability on h with args, for your handler's
 // tests: round 1 runs; answer each question with its typed answer, and check what it asks and how
 // it ends. Every field of args is sent (one with a default too: set it); a nil pointer is left out.
+// The workflow starts as h.Principal ("alice" unless you set it): set h.Principal before
+// DriveTestMissingCapability to start it as another caller; the driver's As sends its next rounds
+// as another caller.
 func DriveTestMissingCapability(t testing.TB, h *mrtrtest.Harness[*TestMissingCapabilityFlow], args TestMissingCapabilityArgs) *mrtrtest.Driver[*TestMissingCapabilityFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

@@ -36,7 +36,9 @@ func (h *fakeTestMultipleContentTypes) RedPixel(ctx context.Context, f *TestMult
 // DriveTestMultipleContentTypes starts tool test_multiple_content_types on h with args, for your
 // handler's tests: round 1 runs; answer each question with its typed answer, and check what it asks
 // and how it ends. Every field of args is sent (one with a default too: set it); a nil pointer is
-// left out.
+// left out. The workflow starts as h.Principal ("alice" unless you set it): set h.Principal before
+// DriveTestMultipleContentTypes to start it as another caller; the driver's As sends its next
+// rounds as another caller.
 func DriveTestMultipleContentTypes(t testing.TB, h *mrtrtest.Harness[*TestMultipleContentTypesFlow], args TestMultipleContentTypesArgs) *mrtrtest.Driver[*TestMultipleContentTypesFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

@@ -31,7 +31,9 @@ func (h *fakeTestSimpleText) Authorize(ctx context.Context, f *TestSimpleTextFlo
 
 // DriveTestSimpleText starts tool test_simple_text on h with args, for your handler's tests: round
 // 1 runs; answer each question with its typed answer, and check what it asks and how it ends. Every
-// field of args is sent (one with a default too: set it); a nil pointer is left out.
+// field of args is sent (one with a default too: set it); a nil pointer is left out. The workflow
+// starts as h.Principal ("alice" unless you set it): set h.Principal before DriveTestSimpleText to
+// start it as another caller; the driver's As sends its next rounds as another caller.
 func DriveTestSimpleText(t testing.TB, h *mrtrtest.Harness[*TestSimpleTextFlow], args TestSimpleTextArgs) *mrtrtest.Driver[*TestSimpleTextFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

@@ -45,7 +45,9 @@ func (a TestStreamingElicitationUserNameAnswer) InputResponse() (string, mcp.Inp
 // DriveTestStreamingElicitation starts tool test_streaming_elicitation on h with args, for your
 // handler's tests: round 1 runs; answer each question with its typed answer, and check what it asks
 // and how it ends. Every field of args is sent (one with a default too: set it); a nil pointer is
-// left out.
+// left out. The workflow starts as h.Principal ("alice" unless you set it): set h.Principal before
+// DriveTestStreamingElicitation to start it as another caller; the driver's As sends its next
+// rounds as another caller.
 func DriveTestStreamingElicitation(t testing.TB, h *mrtrtest.Harness[*TestStreamingElicitationFlow], args TestStreamingElicitationArgs) *mrtrtest.Driver[*TestStreamingElicitationFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

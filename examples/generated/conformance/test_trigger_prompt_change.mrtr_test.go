@@ -36,7 +36,9 @@ func (h *fakeTestTriggerPromptChange) ChangePromptList(ctx context.Context, f *T
 // DriveTestTriggerPromptChange starts tool test_trigger_prompt_change on h with args, for your
 // handler's tests: round 1 runs; answer each question with its typed answer, and check what it asks
 // and how it ends. Every field of args is sent (one with a default too: set it); a nil pointer is
-// left out.
+// left out. The workflow starts as h.Principal ("alice" unless you set it): set h.Principal before
+// DriveTestTriggerPromptChange to start it as another caller; the driver's As sends its next rounds
+// as another caller.
 func DriveTestTriggerPromptChange(t testing.TB, h *mrtrtest.Harness[*TestTriggerPromptChangeFlow], args TestTriggerPromptChangeArgs) *mrtrtest.Driver[*TestTriggerPromptChangeFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

@@ -36,7 +36,9 @@ func (h *fakeTestTriggerToolChange) ChangeToolList(ctx context.Context, f *TestT
 // DriveTestTriggerToolChange starts tool test_trigger_tool_change on h with args, for your
 // handler's tests: round 1 runs; answer each question with its typed answer, and check what it asks
 // and how it ends. Every field of args is sent (one with a default too: set it); a nil pointer is
-// left out.
+// left out. The workflow starts as h.Principal ("alice" unless you set it): set h.Principal before
+// DriveTestTriggerToolChange to start it as another caller; the driver's As sends its next rounds
+// as another caller.
 func DriveTestTriggerToolChange(t testing.TB, h *mrtrtest.Harness[*TestTriggerToolChangeFlow], args TestTriggerToolChangeArgs) *mrtrtest.Driver[*TestTriggerToolChangeFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

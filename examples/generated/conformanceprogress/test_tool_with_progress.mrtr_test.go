@@ -36,6 +36,9 @@ func (h *fakeTestToolWithProgress) ReportProgress(ctx context.Context, f *TestTo
 // DriveTestToolWithProgress starts tool test_tool_with_progress on h with args, for your handler's
 // tests: round 1 runs; answer each question with its typed answer, and check what it asks and how
 // it ends. Every field of args is sent (one with a default too: set it); a nil pointer is left out.
+// The workflow starts as h.Principal ("alice" unless you set it): set h.Principal before
+// DriveTestToolWithProgress to start it as another caller; the driver's As sends its next rounds as
+// another caller.
 func DriveTestToolWithProgress(t testing.TB, h *mrtrtest.Harness[*TestToolWithProgressFlow], args TestToolWithProgressArgs) *mrtrtest.Driver[*TestToolWithProgressFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

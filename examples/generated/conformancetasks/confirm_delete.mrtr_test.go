@@ -36,7 +36,9 @@ func (h *fakeConfirmDelete) LocateFile(ctx context.Context, f *ConfirmDeleteFlow
 
 // DriveConfirmDelete starts tool confirm_delete on h with args, for your handler's tests: round 1
 // runs; answer each question with its typed answer, and check what it asks and how it ends. Every
-// field of args is sent (one with a default too: set it); a nil pointer is left out.
+// field of args is sent (one with a default too: set it); a nil pointer is left out. The workflow
+// starts as h.Principal ("alice" unless you set it): set h.Principal before DriveConfirmDelete to
+// start it as another caller; the driver's As sends its next rounds as another caller.
 func DriveConfirmDelete(t testing.TB, h *mrtrtest.Harness[*ConfirmDeleteFlow], args ConfirmDeleteArgs) *mrtrtest.Driver[*ConfirmDeleteFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

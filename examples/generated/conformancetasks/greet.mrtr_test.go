@@ -32,7 +32,9 @@ func (h *fakeGreet) Authorize(ctx context.Context, f *GreetFlow) error {
 
 // DriveGreet starts tool greet on h with args, for your handler's tests: round 1 runs; answer
 // each question with its typed answer, and check what it asks and how it ends. Every field
-// of args is sent (one with a default too: set it); a nil pointer is left out.
+// of args is sent (one with a default too: set it); a nil pointer is left out. The workflow
+// starts as h.Principal ("alice" unless you set it): set h.Principal before DriveGreet to
+// start it as another caller; the driver's As sends its next rounds as another caller.
 func DriveGreet(t testing.TB, h *mrtrtest.Harness[*GreetFlow], args GreetArgs) *mrtrtest.Driver[*GreetFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

@@ -35,7 +35,10 @@ func (h *fakeProtocolErrorJob) AwaitWorker(ctx context.Context, f *ProtocolError
 
 // DriveProtocolErrorJob starts tool protocol_error_job on h with args, for your handler's tests:
 // round 1 runs; answer each question with its typed answer, and check what it asks and how it ends.
-// Every field of args is sent (one with a default too: set it); a nil pointer is left out.
+// Every field of args is sent (one with a default too: set it); a nil pointer is left out. The
+// workflow starts as h.Principal ("alice" unless you set it): set h.Principal before
+// DriveProtocolErrorJob to start it as another caller; the driver's As sends its next rounds as
+// another caller.
 func DriveProtocolErrorJob(t testing.TB, h *mrtrtest.Harness[*ProtocolErrorJobFlow], args ProtocolErrorJobArgs) *mrtrtest.Driver[*ProtocolErrorJobFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

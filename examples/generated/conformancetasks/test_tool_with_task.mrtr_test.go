@@ -48,7 +48,10 @@ func (a TestToolWithTaskUserNameAnswer) InputResponse() (string, mcp.InputRespon
 
 // DriveTestToolWithTask starts tool test_tool_with_task on h with args, for your handler's tests:
 // round 1 runs; answer each question with its typed answer, and check what it asks and how it ends.
-// Every field of args is sent (one with a default too: set it); a nil pointer is left out.
+// Every field of args is sent (one with a default too: set it); a nil pointer is left out. The
+// workflow starts as h.Principal ("alice" unless you set it): set h.Principal before
+// DriveTestToolWithTask to start it as another caller; the driver's As sends its next rounds as
+// another caller.
 func DriveTestToolWithTask(t testing.TB, h *mrtrtest.Harness[*TestToolWithTaskFlow], args TestToolWithTaskArgs) *mrtrtest.Driver[*TestToolWithTaskFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

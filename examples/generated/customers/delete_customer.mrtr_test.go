@@ -72,7 +72,9 @@ func (h *fakeDeleteCustomer) DeletedOutput(ctx context.Context, f *DeleteCustome
 
 // DriveDeleteCustomer starts tool delete_customer on h with args, for your handler's tests: round 1
 // runs; answer each question with its typed answer, and check what it asks and how it ends. Every
-// field of args is sent (one with a default too: set it); a nil pointer is left out.
+// field of args is sent (one with a default too: set it); a nil pointer is left out. The workflow
+// starts as h.Principal ("alice" unless you set it): set h.Principal before DriveDeleteCustomer to
+// start it as another caller; the driver's As sends its next rounds as another caller.
 func DriveDeleteCustomer(t testing.TB, h *mrtrtest.Harness[*DeleteCustomerFlow], args DeleteCustomerArgs) *mrtrtest.Driver[*DeleteCustomerFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

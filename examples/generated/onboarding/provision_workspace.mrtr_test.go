@@ -74,7 +74,10 @@ func (a ProvisionWorkspacePlacementAnswer) InputResponse() (string, mcp.InputRes
 
 // DriveProvisionWorkspace starts tool provision_workspace on h with args, for your handler's tests:
 // round 1 runs; answer each question with its typed answer, and check what it asks and how it ends.
-// Every field of args is sent (one with a default too: set it); a nil pointer is left out.
+// Every field of args is sent (one with a default too: set it); a nil pointer is left out. The
+// workflow starts as h.Principal ("alice" unless you set it): set h.Principal before
+// DriveProvisionWorkspace to start it as another caller; the driver's As sends its next rounds as
+// another caller.
 func DriveProvisionWorkspace(t testing.TB, h *mrtrtest.Harness[*ProvisionWorkspaceFlow], args ProvisionWorkspaceArgs) *mrtrtest.Driver[*ProvisionWorkspaceFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

@@ -44,7 +44,9 @@ func (h *fakeChargePayment) ChargeCard(ctx context.Context, f *ChargePaymentFlow
 
 // DriveChargePayment starts tool charge_payment on h with args, for your handler's tests: round 1
 // runs; answer each question with its typed answer, and check what it asks and how it ends. Every
-// field of args is sent (one with a default too: set it); a nil pointer is left out.
+// field of args is sent (one with a default too: set it); a nil pointer is left out. The workflow
+// starts as h.Principal ("alice" unless you set it): set h.Principal before DriveChargePayment to
+// start it as another caller; the driver's As sends its next rounds as another caller.
 func DriveChargePayment(t testing.TB, h *mrtrtest.Harness[*ChargePaymentFlow], args ChargePaymentArgs) *mrtrtest.Driver[*ChargePaymentFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

@@ -80,7 +80,10 @@ func (a ApproveDeploymentPlanAnswer) InputResponse() (string, mcp.InputResponse)
 
 // DriveApproveDeployment starts tool approve_deployment on h with args, for your handler's tests:
 // round 1 runs; answer each question with its typed answer, and check what it asks and how it ends.
-// Every field of args is sent (one with a default too: set it); a nil pointer is left out.
+// Every field of args is sent (one with a default too: set it); a nil pointer is left out. The
+// workflow starts as h.Principal ("alice" unless you set it): set h.Principal before
+// DriveApproveDeployment to start it as another caller; the driver's As sends its next rounds as
+// another caller.
 func DriveApproveDeployment(t testing.TB, h *mrtrtest.Harness[*ApproveDeploymentFlow], args ApproveDeploymentArgs) *mrtrtest.Driver[*ApproveDeploymentFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

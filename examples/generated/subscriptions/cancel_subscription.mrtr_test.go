@@ -86,7 +86,10 @@ func (a CancelSubscriptionChoiceAnswer) InputResponse() (string, mcp.InputRespon
 
 // DriveCancelSubscription starts tool cancel_subscription on h with args, for your handler's tests:
 // round 1 runs; answer each question with its typed answer, and check what it asks and how it ends.
-// Every field of args is sent (one with a default too: set it); a nil pointer is left out.
+// Every field of args is sent (one with a default too: set it); a nil pointer is left out. The
+// workflow starts as h.Principal ("alice" unless you set it): set h.Principal before
+// DriveCancelSubscription to start it as another caller; the driver's As sends its next rounds as
+// another caller.
 func DriveCancelSubscription(t testing.TB, h *mrtrtest.Harness[*CancelSubscriptionFlow], args CancelSubscriptionArgs) *mrtrtest.Driver[*CancelSubscriptionFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

@@ -67,7 +67,9 @@ func (a BundleServicesAnswer) InputResponse() (string, mcp.InputResponse) {
 
 // DriveBundle starts tool bundle on h with args, for your handler's tests: round 1 runs; answer
 // each question with its typed answer, and check what it asks and how it ends. Every field
-// of args is sent (one with a default too: set it); a nil pointer is left out.
+// of args is sent (one with a default too: set it); a nil pointer is left out. The workflow
+// starts as h.Principal ("alice" unless you set it): set h.Principal before DriveBundle to
+// start it as another caller; the driver's As sends its next rounds as another caller.
 func DriveBundle(t testing.TB, h *mrtrtest.Harness[*BundleFlow], args BundleArgs) *mrtrtest.Driver[*BundleFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

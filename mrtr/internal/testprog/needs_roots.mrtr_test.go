@@ -40,7 +40,9 @@ var answersNeedsRoots = mrtrtest.Answers(mrtrtest.Respond("answer", mrtrtest.Tex
 
 // DriveNeedsRoots starts tool needs_roots on h with args, for your handler's tests: round 1 runs;
 // answer each question with its typed answer, and check what it asks and how it ends. Every field
-// of args is sent (one with a default too: set it); a nil pointer is left out.
+// of args is sent (one with a default too: set it); a nil pointer is left out. The workflow starts
+// as h.Principal ("alice" unless you set it): set h.Principal before DriveNeedsRoots to start it as
+// another caller; the driver's As sends its next rounds as another caller.
 func DriveNeedsRoots(t testing.TB, h *mrtrtest.Harness[*NeedsRootsFlow], args NeedsRootsArgs) *mrtrtest.Driver[*NeedsRootsFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

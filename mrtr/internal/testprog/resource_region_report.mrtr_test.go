@@ -48,7 +48,9 @@ func (a RegionReportFormatAnswer) InputResponse() (string, mcp.InputResponse) {
 
 // DriveRegionReport starts resource region_report on h with args, for your handler's tests: round 1
 // runs; answer each question with its typed answer, and check what it asks and how it ends. Every
-// field of args is sent (one with a default too: set it); a nil pointer is left out.
+// field of args is sent (one with a default too: set it); a nil pointer is left out. The workflow
+// starts as h.Principal ("alice" unless you set it): set h.Principal before DriveRegionReport to
+// start it as another caller; the driver's As sends its next rounds as another caller.
 func DriveRegionReport(t testing.TB, h *mrtrtest.Harness[*RegionReportFlow], args RegionReportArgs) *mrtrtest.Driver[*RegionReportFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

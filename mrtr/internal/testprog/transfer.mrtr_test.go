@@ -74,7 +74,9 @@ func (a TransferMemoAnswer) InputResponse() (string, mcp.InputResponse) {
 
 // DriveTransfer starts tool transfer on h with args, for your handler's tests: round 1 runs; answer
 // each question with its typed answer, and check what it asks and how it ends. Every field
-// of args is sent (one with a default too: set it); a nil pointer is left out.
+// of args is sent (one with a default too: set it); a nil pointer is left out. The workflow
+// starts as h.Principal ("alice" unless you set it): set h.Principal before DriveTransfer to
+// start it as another caller; the driver's As sends its next rounds as another caller.
 func DriveTransfer(t testing.TB, h *mrtrtest.Harness[*TransferFlow], args TransferArgs) *mrtrtest.Driver[*TransferFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

@@ -64,7 +64,9 @@ func (a OptionalFieldsNoteAnswer) InputResponse() (string, mcp.InputResponse) {
 
 // DriveOptionalFields starts tool optional_fields on h with args, for your handler's tests: round 1
 // runs; answer each question with its typed answer, and check what it asks and how it ends. Every
-// field of args is sent (one with a default too: set it); a nil pointer is left out.
+// field of args is sent (one with a default too: set it); a nil pointer is left out. The workflow
+// starts as h.Principal ("alice" unless you set it): set h.Principal before DriveOptionalFields to
+// start it as another caller; the driver's As sends its next rounds as another caller.
 func DriveOptionalFields(t testing.TB, h *mrtrtest.Harness[*OptionalFieldsFlow], args OptionalFieldsArgs) *mrtrtest.Driver[*OptionalFieldsFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

@@ -55,6 +55,9 @@ func (a PendingEnumAppendedReasonAnswer) InputResponse() (string, mcp.InputRespo
 // DrivePendingEnumAppended starts tool pending_enum_appended on h with args, for your handler's
 // tests: round 1 runs; answer each question with its typed answer, and check what it asks and how
 // it ends. Every field of args is sent (one with a default too: set it); a nil pointer is left out.
+// The workflow starts as h.Principal ("alice" unless you set it): set h.Principal before
+// DrivePendingEnumAppended to start it as another caller; the driver's As sends its next rounds as
+// another caller.
 func DrivePendingEnumAppended(t testing.TB, h *mrtrtest.Harness[*PendingEnumAppendedFlow], args PendingEnumAppendedArgs) *mrtrtest.Driver[*PendingEnumAppendedFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

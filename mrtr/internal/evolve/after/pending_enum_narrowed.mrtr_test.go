@@ -55,6 +55,9 @@ func (a PendingEnumNarrowedReasonAnswer) InputResponse() (string, mcp.InputRespo
 // DrivePendingEnumNarrowed starts tool pending_enum_narrowed on h with args, for your handler's
 // tests: round 1 runs; answer each question with its typed answer, and check what it asks and how
 // it ends. Every field of args is sent (one with a default too: set it); a nil pointer is left out.
+// The workflow starts as h.Principal ("alice" unless you set it): set h.Principal before
+// DrivePendingEnumNarrowed to start it as another caller; the driver's As sends its next rounds as
+// another caller.
 func DrivePendingEnumNarrowed(t testing.TB, h *mrtrtest.Harness[*PendingEnumNarrowedFlow], args PendingEnumNarrowedArgs) *mrtrtest.Driver[*PendingEnumNarrowedFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

@@ -54,7 +54,9 @@ func (a StateRenamedCodeAnswer) InputResponse() (string, mcp.InputResponse) {
 
 // DriveStateRenamed starts tool state_renamed on h with args, for your handler's tests: round 1
 // runs; answer each question with its typed answer, and check what it asks and how it ends. Every
-// field of args is sent (one with a default too: set it); a nil pointer is left out.
+// field of args is sent (one with a default too: set it); a nil pointer is left out. The workflow
+// starts as h.Principal ("alice" unless you set it): set h.Principal before DriveStateRenamed to
+// start it as another caller; the driver's As sends its next rounds as another caller.
 func DriveStateRenamed(t testing.TB, h *mrtrtest.Harness[*StateRenamedFlow], args StateRenamedArgs) *mrtrtest.Driver[*StateRenamedFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

@@ -54,7 +54,10 @@ func (a ConstraintNarrowedSecondAnswer) InputResponse() (string, mcp.InputRespon
 
 // DriveConstraintNarrowed starts tool constraint_narrowed on h with args, for your handler's tests:
 // round 1 runs; answer each question with its typed answer, and check what it asks and how it ends.
-// Every field of args is sent (one with a default too: set it); a nil pointer is left out.
+// Every field of args is sent (one with a default too: set it); a nil pointer is left out. The
+// workflow starts as h.Principal ("alice" unless you set it): set h.Principal before
+// DriveConstraintNarrowed to start it as another caller; the driver's As sends its next rounds as
+// another caller.
 func DriveConstraintNarrowed(t testing.TB, h *mrtrtest.Harness[*ConstraintNarrowedFlow], args ConstraintNarrowedArgs) *mrtrtest.Driver[*ConstraintNarrowedFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

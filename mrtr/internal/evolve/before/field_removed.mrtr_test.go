@@ -58,7 +58,9 @@ func (a FieldRemovedSecondAnswer) InputResponse() (string, mcp.InputResponse) {
 
 // DriveFieldRemoved starts tool field_removed on h with args, for your handler's tests: round 1
 // runs; answer each question with its typed answer, and check what it asks and how it ends. Every
-// field of args is sent (one with a default too: set it); a nil pointer is left out.
+// field of args is sent (one with a default too: set it); a nil pointer is left out. The workflow
+// starts as h.Principal ("alice" unless you set it): set h.Principal before DriveFieldRemoved to
+// start it as another caller; the driver's As sends its next rounds as another caller.
 func DriveFieldRemoved(t testing.TB, h *mrtrtest.Harness[*FieldRemovedFlow], args FieldRemovedArgs) *mrtrtest.Driver[*FieldRemovedFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

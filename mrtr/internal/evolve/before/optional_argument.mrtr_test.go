@@ -54,7 +54,10 @@ func (a OptionalArgumentSecondAnswer) InputResponse() (string, mcp.InputResponse
 
 // DriveOptionalArgument starts tool optional_argument on h with args, for your handler's tests:
 // round 1 runs; answer each question with its typed answer, and check what it asks and how it ends.
-// Every field of args is sent (one with a default too: set it); a nil pointer is left out.
+// Every field of args is sent (one with a default too: set it); a nil pointer is left out. The
+// workflow starts as h.Principal ("alice" unless you set it): set h.Principal before
+// DriveOptionalArgument to start it as another caller; the driver's As sends its next rounds as
+// another caller.
 func DriveOptionalArgument(t testing.TB, h *mrtrtest.Harness[*OptionalArgumentFlow], args OptionalArgumentArgs) *mrtrtest.Driver[*OptionalArgumentFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

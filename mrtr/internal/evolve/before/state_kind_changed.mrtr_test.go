@@ -54,7 +54,10 @@ func (a StateKindChangedOkAnswer) InputResponse() (string, mcp.InputResponse) {
 
 // DriveStateKindChanged starts tool state_kind_changed on h with args, for your handler's tests:
 // round 1 runs; answer each question with its typed answer, and check what it asks and how it ends.
-// Every field of args is sent (one with a default too: set it); a nil pointer is left out.
+// Every field of args is sent (one with a default too: set it); a nil pointer is left out. The
+// workflow starts as h.Principal ("alice" unless you set it): set h.Principal before
+// DriveStateKindChanged to start it as another caller; the driver's As sends its next rounds as
+// another caller.
 func DriveStateKindChanged(t testing.TB, h *mrtrtest.Harness[*StateKindChangedFlow], args StateKindChangedArgs) *mrtrtest.Driver[*StateKindChangedFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

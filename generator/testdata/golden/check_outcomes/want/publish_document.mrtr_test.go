@@ -41,7 +41,9 @@ func (h *fakePublishDocument) PublishDocument(ctx context.Context, f *PublishDoc
 
 // DrivePublishDocument starts tool publish_document on h with args, for your handler's tests: round
 // 1 runs; answer each question with its typed answer, and check what it asks and how it ends. Every
-// field of args is sent (one with a default too: set it); a nil pointer is left out.
+// field of args is sent (one with a default too: set it); a nil pointer is left out. The workflow
+// starts as h.Principal ("alice" unless you set it): set h.Principal before DrivePublishDocument to
+// start it as another caller; the driver's As sends its next rounds as another caller.
 func DrivePublishDocument(t testing.TB, h *mrtrtest.Harness[*PublishDocumentFlow], args PublishDocumentArgs) *mrtrtest.Driver[*PublishDocumentFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

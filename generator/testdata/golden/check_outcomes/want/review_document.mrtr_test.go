@@ -57,7 +57,9 @@ func (a ReviewDocumentChangeAnswer) InputResponse() (string, mcp.InputResponse) 
 
 // DriveReviewDocument starts tool review_document on h with args, for your handler's tests: round 1
 // runs; answer each question with its typed answer, and check what it asks and how it ends. Every
-// field of args is sent (one with a default too: set it); a nil pointer is left out.
+// field of args is sent (one with a default too: set it); a nil pointer is left out. The workflow
+// starts as h.Principal ("alice" unless you set it): set h.Principal before DriveReviewDocument to
+// start it as another caller; the driver's As sends its next rounds as another caller.
 func DriveReviewDocument(t testing.TB, h *mrtrtest.Harness[*ReviewDocumentFlow], args ReviewDocumentArgs) *mrtrtest.Driver[*ReviewDocumentFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

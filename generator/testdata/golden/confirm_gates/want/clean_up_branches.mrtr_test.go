@@ -44,7 +44,10 @@ func (h *fakeCleanUpBranches) DeleteBranches(ctx context.Context, f *CleanUpBran
 
 // DriveCleanUpBranches starts tool clean_up_branches on h with args, for your handler's tests:
 // round 1 runs; answer each question with its typed answer, and check what it asks and how it ends.
-// Every field of args is sent (one with a default too: set it); a nil pointer is left out.
+// Every field of args is sent (one with a default too: set it); a nil pointer is left out. The
+// workflow starts as h.Principal ("alice" unless you set it): set h.Principal before
+// DriveCleanUpBranches to start it as another caller; the driver's As sends its next rounds as
+// another caller.
 func DriveCleanUpBranches(t testing.TB, h *mrtrtest.Harness[*CleanUpBranchesFlow], args CleanUpBranchesArgs) *mrtrtest.Driver[*CleanUpBranchesFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

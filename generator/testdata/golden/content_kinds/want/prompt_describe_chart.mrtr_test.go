@@ -40,7 +40,9 @@ func (h *fakeDescribeChart) Regions(ctx context.Context, value string, resolved 
 
 // DriveDescribeChart starts prompt describe_chart on h with args, for your handler's tests: round 1
 // runs; answer each question with its typed answer, and check what it asks and how it ends. Every
-// field of args is sent (one with a default too: set it); a nil pointer is left out.
+// field of args is sent (one with a default too: set it); a nil pointer is left out. The workflow
+// starts as h.Principal ("alice" unless you set it): set h.Principal before DriveDescribeChart to
+// start it as another caller; the driver's As sends its next rounds as another caller.
 func DriveDescribeChart(t testing.TB, h *mrtrtest.Harness[*DescribeChartFlow], args DescribeChartArgs) *mrtrtest.Driver[*DescribeChartFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

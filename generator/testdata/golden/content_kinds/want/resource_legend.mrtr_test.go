@@ -31,7 +31,9 @@ func (h *fakeLegend) Authorize(ctx context.Context, f *LegendFlow) error {
 
 // DriveLegend starts resource legend on h with args, for your handler's tests: round 1 runs; answer
 // each question with its typed answer, and check what it asks and how it ends. Every field
-// of args is sent (one with a default too: set it); a nil pointer is left out.
+// of args is sent (one with a default too: set it); a nil pointer is left out. The workflow
+// starts as h.Principal ("alice" unless you set it): set h.Principal before DriveLegend to
+// start it as another caller; the driver's As sends its next rounds as another caller.
 func DriveLegend(t testing.TB, h *mrtrtest.Harness[*LegendFlow], args LegendArgs) *mrtrtest.Driver[*LegendFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

@@ -52,7 +52,9 @@ func (a RegionChartSizeAnswer) InputResponse() (string, mcp.InputResponse) {
 
 // DriveRegionChart starts resource region_chart on h with args, for your handler's tests: round 1
 // runs; answer each question with its typed answer, and check what it asks and how it ends. Every
-// field of args is sent (one with a default too: set it); a nil pointer is left out.
+// field of args is sent (one with a default too: set it); a nil pointer is left out. The workflow
+// starts as h.Principal ("alice" unless you set it): set h.Principal before DriveRegionChart to
+// start it as another caller; the driver's As sends its next rounds as another caller.
 func DriveRegionChart(t testing.TB, h *mrtrtest.Harness[*RegionChartFlow], args RegionChartArgs) *mrtrtest.Driver[*RegionChartFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

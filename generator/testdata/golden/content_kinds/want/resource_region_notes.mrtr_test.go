@@ -45,7 +45,9 @@ func (h *fakeRegionNotes) FindNotes(ctx context.Context, f *RegionNotesFlow) (Re
 
 // DriveRegionNotes starts resource region_notes on h with args, for your handler's tests: round 1
 // runs; answer each question with its typed answer, and check what it asks and how it ends. Every
-// field of args is sent (one with a default too: set it); a nil pointer is left out.
+// field of args is sent (one with a default too: set it); a nil pointer is left out. The workflow
+// starts as h.Principal ("alice" unless you set it): set h.Principal before DriveRegionNotes to
+// start it as another caller; the driver's As sends its next rounds as another caller.
 func DriveRegionNotes(t testing.TB, h *mrtrtest.Harness[*RegionNotesFlow], args RegionNotesArgs) *mrtrtest.Driver[*RegionNotesFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

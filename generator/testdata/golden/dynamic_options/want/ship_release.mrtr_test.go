@@ -80,7 +80,9 @@ func (a ShipReleasePlanAnswer) InputResponse() (string, mcp.InputResponse) {
 
 // DriveShipRelease starts tool ship_release on h with args, for your handler's tests: round 1 runs;
 // answer each question with its typed answer, and check what it asks and how it ends. Every field
-// of args is sent (one with a default too: set it); a nil pointer is left out.
+// of args is sent (one with a default too: set it); a nil pointer is left out. The workflow starts
+// as h.Principal ("alice" unless you set it): set h.Principal before DriveShipRelease to start it
+// as another caller; the driver's As sends its next rounds as another caller.
 func DriveShipRelease(t testing.TB, h *mrtrtest.Harness[*ShipReleaseFlow], args ShipReleaseArgs) *mrtrtest.Driver[*ShipReleaseFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

@@ -97,7 +97,9 @@ func (a RunSurveyFormAnswer) InputResponse() (string, mcp.InputResponse) {
 
 // DriveRunSurvey starts tool run_survey on h with args, for your handler's tests: round 1 runs;
 // answer each question with its typed answer, and check what it asks and how it ends. Every field
-// of args is sent (one with a default too: set it); a nil pointer is left out.
+// of args is sent (one with a default too: set it); a nil pointer is left out. The workflow starts
+// as h.Principal ("alice" unless you set it): set h.Principal before DriveRunSurvey to start it as
+// another caller; the driver's As sends its next rounds as another caller.
 func DriveRunSurvey(t testing.TB, h *mrtrtest.Harness[*RunSurveyFlow], args RunSurveyArgs) *mrtrtest.Driver[*RunSurveyFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

@@ -32,7 +32,9 @@ func (h *fakeX2faSetup) Authorize(ctx context.Context, f *X2faSetupFlow) error {
 
 // DriveX2faSetup starts tool 2fa-setup on h with args, for your handler's tests: round 1 runs;
 // answer each question with its typed answer, and check what it asks and how it ends. Every field
-// of args is sent (one with a default too: set it); a nil pointer is left out.
+// of args is sent (one with a default too: set it); a nil pointer is left out. The workflow starts
+// as h.Principal ("alice" unless you set it): set h.Principal before DriveX2faSetup to start it as
+// another caller; the driver's As sends its next rounds as another caller.
 func DriveX2faSetup(t testing.TB, h *mrtrtest.Harness[*X2faSetupFlow], args X2faSetupArgs) *mrtrtest.Driver[*X2faSetupFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

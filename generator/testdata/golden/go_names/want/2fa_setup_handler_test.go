@@ -10,10 +10,11 @@ import (
 	vocab "github.com/mrtrgen/mrtrgen/vocab"
 )
 
-// TestX2faSetupHandler drives X2faSetupImpl through one 2fa-setup workflow as a client would:
-// typed arguments, each question answered with its typed answer, what it asks and how it
-// ends checked. Test its other branches the same way: d.Decline, d.Cancel, d.Refuse, d.As
-// another caller, d.Replay a round.
+// TestX2faSetupHandler drives X2faSetupImpl through one 2fa-setup workflow as a client would: typed
+// arguments, each question answered with its typed answer, what it asks and how it ends checked.
+// Test its other branches the same way: d.Decline, d.Cancel, d.Refuse, d.As another caller for the
+// next rounds, d.Replay a round. The workflow starts as h.Principal ("alice" unless you set it):
+// set h.Principal before DriveX2faSetup to start one as another caller.
 func TestX2faSetupHandler(t *testing.T) {
 	t.Skip("scaffold: give it arguments and answers your handler knows, then delete this line")
 	h := mrtrtest.New(t, NewX2faSetupProgram(&X2faSetupImpl{}))

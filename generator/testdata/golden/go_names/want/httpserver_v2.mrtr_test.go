@@ -31,7 +31,9 @@ func (h *fakeHTTPServerV2) Authorize(ctx context.Context, f *HTTPServerV2Flow) e
 
 // DriveHTTPServerV2 starts tool HTTPServer-v2 on h with args, for your handler's tests: round 1
 // runs; answer each question with its typed answer, and check what it asks and how it ends. Every
-// field of args is sent (one with a default too: set it); a nil pointer is left out.
+// field of args is sent (one with a default too: set it); a nil pointer is left out. The workflow
+// starts as h.Principal ("alice" unless you set it): set h.Principal before DriveHTTPServerV2 to
+// start it as another caller; the driver's As sends its next rounds as another caller.
 func DriveHTTPServerV2(t testing.TB, h *mrtrtest.Harness[*HTTPServerV2Flow], args HTTPServerV2Args) *mrtrtest.Driver[*HTTPServerV2Flow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

@@ -14,7 +14,8 @@ import (
 // TestApprovePayoutHandler drives ApprovePayoutImpl through one approve_payout workflow as a client
 // would: typed arguments, each question answered with its typed answer, what it asks and how it
 // ends checked. Test its other branches the same way: d.Decline, d.Cancel, d.Refuse, d.As another
-// caller, d.Replay a round.
+// caller for the next rounds, d.Replay a round. The workflow starts as h.Principal ("alice" unless
+// you set it): set h.Principal before DriveApprovePayout to start one as another caller.
 func TestApprovePayoutHandler(t *testing.T) {
 	t.Skip("scaffold: give it arguments and answers your handler knows, then delete this line")
 	h := mrtrtest.New(t, NewApprovePayoutProgram(&ApprovePayoutImpl{}))

@@ -66,7 +66,9 @@ func (a DeployServiceTargetAnswer) InputResponse() (string, mcp.InputResponse) {
 
 // DriveDeployService starts tool deploy_service on h with args, for your handler's tests: round 1
 // runs; answer each question with its typed answer, and check what it asks and how it ends. Every
-// field of args is sent (one with a default too: set it); a nil pointer is left out.
+// field of args is sent (one with a default too: set it); a nil pointer is left out. The workflow
+// starts as h.Principal ("alice" unless you set it): set h.Principal before DriveDeployService to
+// start it as another caller; the driver's As sends its next rounds as another caller.
 func DriveDeployService(t testing.TB, h *mrtrtest.Harness[*DeployServiceFlow], args DeployServiceArgs) *mrtrtest.Driver[*DeployServiceFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

@@ -31,7 +31,9 @@ func (h *fakeNothingToDo) Authorize(ctx context.Context, f *NothingToDoFlow) err
 
 // DriveNothingToDo starts tool nothing_to_do on h with args, for your handler's tests: round 1
 // runs; answer each question with its typed answer, and check what it asks and how it ends. Every
-// field of args is sent (one with a default too: set it); a nil pointer is left out.
+// field of args is sent (one with a default too: set it); a nil pointer is left out. The workflow
+// starts as h.Principal ("alice" unless you set it): set h.Principal before DriveNothingToDo to
+// start it as another caller; the driver's As sends its next rounds as another caller.
 func DriveNothingToDo(t testing.TB, h *mrtrtest.Harness[*NothingToDoFlow], args NothingToDoArgs) *mrtrtest.Driver[*NothingToDoFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

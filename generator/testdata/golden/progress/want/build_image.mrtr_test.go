@@ -45,7 +45,9 @@ func (h *fakeBuildImage) BuildImage(ctx context.Context, f *BuildImageFlow, p *m
 
 // DriveBuildImage starts tool build_image on h with args, for your handler's tests: round 1 runs;
 // answer each question with its typed answer, and check what it asks and how it ends. Every field
-// of args is sent (one with a default too: set it); a nil pointer is left out.
+// of args is sent (one with a default too: set it); a nil pointer is left out. The workflow starts
+// as h.Principal ("alice" unless you set it): set h.Principal before DriveBuildImage to start it as
+// another caller; the driver's As sends its next rounds as another caller.
 func DriveBuildImage(t testing.TB, h *mrtrtest.Harness[*BuildImageFlow], args BuildImageArgs) *mrtrtest.Driver[*BuildImageFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

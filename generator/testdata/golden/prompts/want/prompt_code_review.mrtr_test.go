@@ -53,7 +53,9 @@ func (a CodeReviewStyleAnswer) InputResponse() (string, mcp.InputResponse) {
 
 // DriveCodeReview starts prompt code_review on h with args, for your handler's tests: round 1 runs;
 // answer each question with its typed answer, and check what it asks and how it ends. Every field
-// of args is sent (one with a default too: set it); a nil pointer is left out.
+// of args is sent (one with a default too: set it); a nil pointer is left out. The workflow starts
+// as h.Principal ("alice" unless you set it): set h.Principal before DriveCodeReview to start it as
+// another caller; the driver's As sends its next rounds as another caller.
 func DriveCodeReview(t testing.TB, h *mrtrtest.Harness[*CodeReviewFlow], args CodeReviewArgs) *mrtrtest.Driver[*CodeReviewFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

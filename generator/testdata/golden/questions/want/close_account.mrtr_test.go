@@ -82,7 +82,9 @@ func (a CloseAccountRefundAnswer) InputResponse() (string, mcp.InputResponse) {
 
 // DriveCloseAccount starts tool close_account on h with args, for your handler's tests: round 1
 // runs; answer each question with its typed answer, and check what it asks and how it ends. Every
-// field of args is sent (one with a default too: set it); a nil pointer is left out.
+// field of args is sent (one with a default too: set it); a nil pointer is left out. The workflow
+// starts as h.Principal ("alice" unless you set it): set h.Principal before DriveCloseAccount to
+// start it as another caller; the driver's As sends its next rounds as another caller.
 func DriveCloseAccount(t testing.TB, h *mrtrtest.Harness[*CloseAccountFlow], args CloseAccountArgs) *mrtrtest.Driver[*CloseAccountFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

@@ -13,7 +13,8 @@ import (
 // TestResetPasswordHandler drives ResetPasswordImpl through one reset_password workflow as a client
 // would: typed arguments, each question answered with its typed answer, what it asks and how it
 // ends checked. Test its other branches the same way: d.Decline, d.Cancel, d.Refuse, d.As another
-// caller, d.Replay a round.
+// caller for the next rounds, d.Replay a round. The workflow starts as h.Principal ("alice" unless
+// you set it): set h.Principal before DriveResetPassword to start one as another caller.
 func TestResetPasswordHandler(t *testing.T) {
 	t.Skip("scaffold: give it arguments and answers your handler knows, then delete this line")
 	h := mrtrtest.New(t, NewResetPasswordProgram(&ResetPasswordImpl{}))

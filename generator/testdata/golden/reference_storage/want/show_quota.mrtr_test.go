@@ -35,7 +35,9 @@ func (h *fakeShowQuota) ReadQuota(ctx context.Context, f *ShowQuotaFlow) error {
 
 // DriveShowQuota starts tool show_quota on h with args, for your handler's tests: round 1 runs;
 // answer each question with its typed answer, and check what it asks and how it ends. Every field
-// of args is sent (one with a default too: set it); a nil pointer is left out.
+// of args is sent (one with a default too: set it); a nil pointer is left out. The workflow starts
+// as h.Principal ("alice" unless you set it): set h.Principal before DriveShowQuota to start it as
+// another caller; the driver's As sends its next rounds as another caller.
 func DriveShowQuota(t testing.TB, h *mrtrtest.Harness[*ShowQuotaFlow], args ShowQuotaArgs) *mrtrtest.Driver[*ShowQuotaFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

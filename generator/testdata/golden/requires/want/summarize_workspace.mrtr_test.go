@@ -44,7 +44,10 @@ var answersSummarizeWorkspace = mrtrtest.Answers(
 
 // DriveSummarizeWorkspace starts tool summarize_workspace on h with args, for your handler's tests:
 // round 1 runs; answer each question with its typed answer, and check what it asks and how it ends.
-// Every field of args is sent (one with a default too: set it); a nil pointer is left out.
+// Every field of args is sent (one with a default too: set it); a nil pointer is left out. The
+// workflow starts as h.Principal ("alice" unless you set it): set h.Principal before
+// DriveSummarizeWorkspace to start it as another caller; the driver's As sends its next rounds as
+// another caller.
 func DriveSummarizeWorkspace(t testing.TB, h *mrtrtest.Harness[*SummarizeWorkspaceFlow], args SummarizeWorkspaceArgs) *mrtrtest.Driver[*SummarizeWorkspaceFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

@@ -77,7 +77,9 @@ func (h *fakeStartDeployment) StartedOutput(ctx context.Context, f *StartDeploym
 
 // DriveStartDeployment starts tool start_deployment on h with args, for your handler's tests: round
 // 1 runs; answer each question with its typed answer, and check what it asks and how it ends. Every
-// field of args is sent (one with a default too: set it); a nil pointer is left out.
+// field of args is sent (one with a default too: set it); a nil pointer is left out. The workflow
+// starts as h.Principal ("alice" unless you set it): set h.Principal before DriveStartDeployment to
+// start it as another caller; the driver's As sends its next rounds as another caller.
 func DriveStartDeployment(t testing.TB, h *mrtrtest.Harness[*StartDeploymentFlow], args StartDeploymentArgs) *mrtrtest.Driver[*StartDeploymentFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

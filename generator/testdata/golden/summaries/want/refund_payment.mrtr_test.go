@@ -40,7 +40,9 @@ func (h *fakeRefundPayment) RefundPayment(ctx context.Context, f *RefundPaymentF
 
 // DriveRefundPayment starts tool refund_payment on h with args, for your handler's tests: round 1
 // runs; answer each question with its typed answer, and check what it asks and how it ends. Every
-// field of args is sent (one with a default too: set it); a nil pointer is left out.
+// field of args is sent (one with a default too: set it); a nil pointer is left out. The workflow
+// starts as h.Principal ("alice" unless you set it): set h.Principal before DriveRefundPayment to
+// start it as another caller; the driver's As sends its next rounds as another caller.
 func DriveRefundPayment(t testing.TB, h *mrtrtest.Harness[*RefundPaymentFlow], args RefundPaymentArgs) *mrtrtest.Driver[*RefundPaymentFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

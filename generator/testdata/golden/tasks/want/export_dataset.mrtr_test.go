@@ -40,7 +40,9 @@ func (h *fakeExportDataset) ExportDataset(ctx context.Context, f *ExportDatasetF
 
 // DriveExportDataset starts tool export_dataset on h with args, for your handler's tests: round 1
 // runs; answer each question with its typed answer, and check what it asks and how it ends. Every
-// field of args is sent (one with a default too: set it); a nil pointer is left out.
+// field of args is sent (one with a default too: set it); a nil pointer is left out. The workflow
+// starts as h.Principal ("alice" unless you set it): set h.Principal before DriveExportDataset to
+// start it as another caller; the driver's As sends its next rounds as another caller.
 func DriveExportDataset(t testing.TB, h *mrtrtest.Harness[*ExportDatasetFlow], args ExportDatasetArgs) *mrtrtest.Driver[*ExportDatasetFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)

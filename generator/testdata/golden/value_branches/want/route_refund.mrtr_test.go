@@ -90,7 +90,9 @@ func (a RouteRefundRefundAnswer) InputResponse() (string, mcp.InputResponse) {
 
 // DriveRouteRefund starts tool route_refund on h with args, for your handler's tests: round 1 runs;
 // answer each question with its typed answer, and check what it asks and how it ends. Every field
-// of args is sent (one with a default too: set it); a nil pointer is left out.
+// of args is sent (one with a default too: set it); a nil pointer is left out. The workflow starts
+// as h.Principal ("alice" unless you set it): set h.Principal before DriveRouteRefund to start it
+// as another caller; the driver's As sends its next rounds as another caller.
 func DriveRouteRefund(t testing.TB, h *mrtrtest.Harness[*RouteRefundFlow], args RouteRefundArgs) *mrtrtest.Driver[*RouteRefundFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)
