@@ -1,5 +1,7 @@
 package status
 
+//go:generate go run github.com/mrtrgen/mrtrgen/cmd/mrtrgen generate ../../specs/status.mrtr.yaml
+
 import (
 	"context"
 	"strings"
