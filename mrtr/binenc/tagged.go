@@ -3,6 +3,7 @@ package binenc
 import (
 	"encoding/binary"
 	"fmt"
+	"hash/fnv"
 	"math"
 	"unicode/utf8"
 )
@@ -56,13 +57,9 @@ func (k Kind) String() string {
 // The generator computes the keys of a spec's names and refuses a spec in
 // which two names of one group collide.
 func FieldKey(name string) uint32 {
-	const offset, prime = 2166136261, 16777619
-	h := uint32(offset)
-	for i := 0; i < len(name); i++ {
-		h ^= uint32(name[i])
-		h *= prime
-	}
-	return h
+	h := fnv.New32a()
+	h.Write([]byte(name))
+	return h.Sum32()
 }
 
 // KindError reports a value written with another wire kind than the one
@@ -124,14 +121,16 @@ func AppendEnumField[E ~string](dst []byte, key uint32, v E) []byte {
 	return append(appendHeader(dst, key, KindEnum, len(v)), v...)
 }
 
-// appendList appends a list entry of n items, each written by item.
+// appendList appends a list entry of n items, each written by item in
+// place after a reserved length byte (as BeginEntry reserves one), so no
+// item is written twice.
 func appendList(dst []byte, key uint32, kind Kind, n int, item func(dst []byte, i int) []byte) []byte {
 	dst, mark := BeginEntry(dst, key, KindList)
 	dst = append(dst, byte(kind))
-	var tmp []byte
 	for i := range n {
-		tmp = item(tmp[:0], i)
-		dst = AppendBytes(dst, tmp)
+		dst = append(dst, make([]byte, lengthReserve)...)
+		at := len(dst)
+		dst = EndEntry(item(dst, i), at)
 	}
 	return EndEntry(dst, mark)
 }

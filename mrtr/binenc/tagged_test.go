@@ -218,6 +218,41 @@ func TestTaggedLongGroups(t *testing.T) {
 	}
 }
 
+// Keys are part of the format: the keys generated code holds (these from
+// examples/generated/deployments) stay what they were.
+func TestFieldKeysPinned(t *testing.T) {
+	for name, want := range map[string]uint32{"service": 0x56dfde64, "version": 0x4671ae97, "continuation": 0x5ec2d352, "answers": 0x41a869c4, "": 0x811c9dc5} {
+		if got := FieldKey(name); got != want {
+			t.Errorf("FieldKey(%q) = %#x, want %#x", name, got, want)
+		}
+	}
+}
+
+// A list's items are written in place: the bytes are the format's (key,
+// kind, length, item kind, then per item its length and payload) for items
+// on either side of the one-byte length, and writing into a buffer with
+// room allocates nothing.
+func TestTaggedListInPlace(t *testing.T) {
+	items := []string{""}
+	for _, n := range []int{1, 127, 128, 300, 20000} {
+		items = append(items, strings.Repeat("y", n))
+	}
+	var payload []byte
+	payload = append(payload, byte(KindString))
+	for _, s := range items {
+		payload = AppendString(payload, s)
+	}
+	want := AppendBytes(appendHeader(nil, kList, KindList, 0)[:5], payload)
+	if got := AppendStringList(nil, kList, items); !bytes.Equal(got, want) {
+		t.Fatalf("list bytes differ from the format: %d bytes, want %d", len(got), len(want))
+	}
+	buf := make([]byte, 0, 64)
+	short := []string{"a", "bb", "ccc"}
+	if n := testing.AllocsPerRun(100, func() { buf = AppendStringList(buf[:0], kList, short) }); n != 0 {
+		t.Fatalf("AppendStringList into a buffer with room: %v allocations", n)
+	}
+}
+
 // node is any tagged value, for the fuzz test's generic reader.
 type node struct {
 	key  uint32
