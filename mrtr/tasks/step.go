@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"runtime/debug"
 	"slices"
 	"time"
@@ -301,9 +302,7 @@ func (m *Manager) settle(ctx context.Context, rec *Record, runID string, end Ste
 					return nil
 				}
 			}
-			for key := range pending {
-				r.UsedKeys = append(r.UsedKeys, key)
-			}
+			r.UsedKeys = slices.AppendSeq(r.UsedKeys, maps.Keys(pending))
 			slices.Sort(r.UsedKeys)
 			r.Status = StatusInputRequired
 			r.Pending, r.Answers, r.Lease, r.Fault = pending, nil, nil, nil
