@@ -7,4 +7,6 @@ require (
 	github.com/mrtrgen/mrtrgen v0.0.0
 )
 
+require google.golang.org/protobuf v1.36.12 // indirect
+
 replace github.com/mrtrgen/mrtrgen => ../

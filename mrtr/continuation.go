@@ -90,9 +90,7 @@ func (env *envelope) workflowID() string { return hex.EncodeToString(env.workflo
 // requests are named as d describes them.
 func (env *envelope) marshal(d *mrtrimpl.Descriptor) []byte {
 	info := d.State(env.state)
-	// The size, so the envelope is allocated once: the fixed header, the
-	// round, name, kind and count (their lengths at most 3 bytes each), the
-	// sent requests, the mode and what follows it.
+	// Sized for all it writes (varints at most 3 bytes): one allocation.
 	size := 1 + 16 + 32 + 4*3 + len(info.Name) + 1 + 3 + len(env.ref) + len(env.data)
 	for i, q := range info.Requests {
 		if i < 64 && env.sent&(1<<i) != 0 {
