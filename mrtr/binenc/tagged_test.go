@@ -253,6 +253,37 @@ func TestTaggedListInPlace(t *testing.T) {
 	}
 }
 
+// A list is read into a slice allocated once, of its length: a list of n
+// ints costs one allocation, n strings n+1; an empty list reads as nil.
+func TestTaggedListReadAllocatesOnce(t *testing.T) {
+	ints := AppendIntList(nil, kList, []int64{1, -2, 3, 4, 5})
+	strs := AppendStringList(nil, kList, []string{"alpha", "beta", "gamma"})
+	for _, c := range []struct {
+		name string
+		b    []byte
+		read func(r *Fields) int
+		want float64
+	}{
+		{"ints", ints, func(r *Fields) int { return len(r.Ints("tags")) }, 1},
+		{"strings", strs, func(r *Fields) int { return len(r.Strings("tags")) }, 4},
+	} {
+		r := Fields{err: new(error)}
+		n := testing.AllocsPerRun(50, func() {
+			r.b = c.b
+			if !r.Next() || c.read(&r) == 0 || r.Err() != nil {
+				t.Fatalf("%s: %v", c.name, r.Err())
+			}
+		})
+		if n != c.want {
+			t.Errorf("%s: %v allocations, want %v", c.name, n, c.want)
+		}
+	}
+	r := NewFields(AppendStringList(nil, kList, nil))
+	if !r.Next() || r.Strings("tags") != nil || r.Err() != nil {
+		t.Errorf("an empty list: %v", r.Err())
+	}
+}
+
 // node is any tagged value, for the fuzz test's generic reader.
 type node struct {
 	key  uint32
