@@ -90,7 +90,14 @@ func (env *envelope) workflowID() string { return hex.EncodeToString(env.workflo
 // requests are named as d describes them.
 func (env *envelope) marshal(d *mrtrimpl.Descriptor) []byte {
 	info := d.State(env.state)
-	b := make([]byte, 0, 48+len(info.Name)+len(env.data))
+	// Sized for all it writes (varints at most 3 bytes): one allocation.
+	size := 1 + 16 + 32 + 4*3 + len(info.Name) + 1 + 3 + len(env.ref) + len(env.data)
+	for i, q := range info.Requests {
+		if i < 64 && env.sent&(1<<i) != 0 {
+			size += 3 + len(q.Key) + 8
+		}
+	}
+	b := make([]byte, 0, size)
 	b = append(b, envelopeVersion)
 	b = append(b, env.workflow[:]...)
 	b = append(b, env.args[:]...)

@@ -126,3 +126,43 @@ func TestVersion3Envelope(t *testing.T) {
 		}
 	}
 }
+
+// An envelope is written into one allocation of the size it needs, with
+// or without sent requests, inline or by reference.
+func TestEnvelopeMarshalAllocatesOnce(t *testing.T) {
+	d := envelopeDescriptor()
+	for _, env := range []*envelope{
+		{state: 1, round: 3, sent: 0b11, digests: []uint64{41, 42}, data: make([]byte, 300)},
+		{state: 1, round: 1 << 20, ref: "r-0123456789abcdef0123456789abcdef"},
+		{state: 2, round: 2},
+	} {
+		var b []byte
+		if n := testing.AllocsPerRun(20, func() { b = env.marshal(d) }); n != 1 || len(b) == 0 {
+			t.Errorf("%+v: %v allocations", env, n)
+		}
+	}
+}
+
+// BenchmarkEnvelope writes and reads a version 3 envelope of an ask state
+// with two sent requests and a 160-byte inline continuation:
+//
+//	go test ./mrtr -run '^$' -bench BenchmarkEnvelope -benchmem
+func BenchmarkEnvelope(b *testing.B) {
+	d := envelopeDescriptor()
+	env := &envelope{workflow: [16]byte{7}, args: [32]byte{9}, state: 1, round: 3, sent: 0b11, digests: []uint64{41, 42}, data: make([]byte, 160)}
+	data := env.marshal(d)
+	b.Run("encode", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			data = env.marshal(d)
+		}
+	})
+	b.Run("decode", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := unmarshalEnvelope(data, d); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

@@ -21,14 +21,7 @@ func (r *Fields) OfferedField(name string) string {
 }
 
 // OfferedList reads the current entry as a list of such enum values.
-func (r *Fields) OfferedList(name string) []string {
-	var out []string
-	r.items(name, KindEnum, func(b []byte) bool {
-		out = append(out, string(b))
-		return utf8.Valid(b)
-	})
-	return out
-}
+func (r *Fields) OfferedList(name string) []string { return list(r, name, KindEnum, stringPayload) }
 
 // The keys of an option's two entries.
 var (
@@ -49,8 +42,7 @@ func AppendOptionList(dst []byte, key uint32, n int, option func(i int) (value, 
 // OptionList reads the current entry as a list of options, each made into
 // a T by option.
 func OptionList[T any](r *Fields, name string, option func(value, title string) T) []T {
-	var out []T
-	r.items(name, KindGroup, func(b []byte) bool {
+	return list(r, name, KindGroup, func(b []byte) (T, bool) {
 		g := Fields{b: b, err: r.err}
 		var value, title string
 		for g.Next() {
@@ -61,8 +53,6 @@ func OptionList[T any](r *Fields, name string, option func(value, title string) 
 				title = g.String(name + ".title")
 			}
 		}
-		out = append(out, option(value, title))
-		return true
+		return option(value, title), true
 	})
-	return out
 }

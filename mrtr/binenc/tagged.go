@@ -3,6 +3,7 @@ package binenc
 import (
 	"encoding/binary"
 	"fmt"
+	"hash/fnv"
 	"math"
 	"unicode/utf8"
 )
@@ -56,13 +57,9 @@ func (k Kind) String() string {
 // The generator computes the keys of a spec's names and refuses a spec in
 // which two names of one group collide.
 func FieldKey(name string) uint32 {
-	const offset, prime = 2166136261, 16777619
-	h := uint32(offset)
-	for i := 0; i < len(name); i++ {
-		h ^= uint32(name[i])
-		h *= prime
-	}
-	return h
+	h := fnv.New32a()
+	h.Write([]byte(name))
+	return h.Sum32()
 }
 
 // KindError reports a value written with another wire kind than the one
@@ -124,14 +121,16 @@ func AppendEnumField[E ~string](dst []byte, key uint32, v E) []byte {
 	return append(appendHeader(dst, key, KindEnum, len(v)), v...)
 }
 
-// appendList appends a list entry of n items, each written by item.
+// appendList appends a list entry of n items, each written by item in
+// place after a reserved length byte (as BeginEntry reserves one), so no
+// item is written twice.
 func appendList(dst []byte, key uint32, kind Kind, n int, item func(dst []byte, i int) []byte) []byte {
 	dst, mark := BeginEntry(dst, key, KindList)
 	dst = append(dst, byte(kind))
-	var tmp []byte
 	for i := range n {
-		tmp = item(tmp[:0], i)
-		dst = AppendBytes(dst, tmp)
+		dst = append(dst, make([]byte, lengthReserve)...)
+		at := len(dst)
+		dst = EndEntry(item(dst, i), at)
 	}
 	return EndEntry(dst, mark)
 }
@@ -351,93 +350,76 @@ func (r *Fields) Group(name string) Fields {
 	return Fields{b: r.val, err: r.err}
 }
 
-// items calls item with the payload of each item of the current entry, a
-// list of kind k.
-func (r *Fields) items(name string, k Kind, item func([]byte) bool) {
+// listLen checks that the current entry is a list of kind k and counts
+// its items (0 after an error).
+func (r *Fields) listLen(name string, k Kind) int {
 	if !r.want(name, KindList) {
-		return
+		return 0
 	}
 	if len(r.val) == 0 {
 		r.fail(ErrCorrupt)
-		return
+		return 0
 	}
 	if got := Kind(r.val[0]); got != k {
 		r.fail(&KindError{Name: name, Want: KindList, Got: KindList, WantItem: k, GotItem: got})
-		return
+		return 0
 	}
-	rest := r.val[1:]
-	for len(rest) > 0 {
-		n, w := binary.Uvarint(rest)
-		if w <= 0 || n > uint64(len(rest)-w) {
+	n := 0
+	for rest := r.val[1:]; len(rest) > 0; n++ {
+		l, w := binary.Uvarint(rest)
+		if w <= 0 || l > uint64(len(rest)-w) {
 			r.fail(ErrCorrupt)
-			return
+			return 0
 		}
-		if !item(rest[w : w+int(n)]) {
-			r.fail(ErrCorrupt)
-		}
-		if *r.err != nil {
-			return
-		}
-		rest = rest[w+int(n):]
+		rest = rest[w+int(l):]
 	}
+	return n
 }
 
-// Bools reads the current entry as a list of bools.
-func (r *Fields) Bools(name string) []bool {
-	var out []bool
-	r.items(name, KindBool, func(b []byte) bool {
-		v, ok := boolPayload(b)
-		out = append(out, v)
-		return ok
-	})
-	return out
-}
-
-// Ints reads the current entry as a list of ints.
-func (r *Fields) Ints(name string) []int64 {
-	var out []int64
-	r.items(name, KindInt, func(b []byte) bool {
-		v, ok := intPayload(b)
-		out = append(out, v)
-		return ok
-	})
-	return out
-}
-
-// Floats reads the current entry as a list of floats.
-func (r *Fields) Floats(name string) []float64 {
-	var out []float64
-	r.items(name, KindFloat, func(b []byte) bool {
-		v, ok := floatPayload(b)
-		out = append(out, v)
-		return ok
-	})
-	return out
-}
-
-// Strings reads the current entry as a list of strings.
-func (r *Fields) Strings(name string) []string {
-	var out []string
-	r.items(name, KindString, func(b []byte) bool {
-		out = append(out, string(b))
-		return utf8.Valid(b)
-	})
-	return out
-}
-
-// EnumList reads the current entry of r as a list of enum values, each of
-// which must be one of values.
-func EnumList[E ~string](r *Fields, name string, values []E) []E {
-	var out []E
-	r.items(name, KindEnum, func(b []byte) bool {
-		out = append(out, enumValue(r, name, b, values)) // fails r itself
-		return true
-	})
+// list reads the current entry, a list of kind k, making each item's
+// payload a T with item (false: the payload is corrupt). The result is
+// allocated once; it is nil for an empty list and after an error.
+func list[T any](r *Fields, name string, k Kind, item func([]byte) (T, bool)) []T {
+	n := r.listLen(name, k)
+	if n == 0 {
+		return nil
+	}
+	out := make([]T, 0, n)
+	for rest := r.val[1:]; len(rest) > 0 && *r.err == nil; {
+		l, w := binary.Uvarint(rest) // listLen checked the lengths
+		v, ok := item(rest[w : w+int(l)])
+		if !ok {
+			r.fail(ErrCorrupt)
+		}
+		out, rest = append(out, v), rest[w+int(l):]
+	}
 	if *r.err != nil {
 		return nil
 	}
 	return out
 }
+
+// Bools reads the current entry as a list of bools.
+func (r *Fields) Bools(name string) []bool { return list(r, name, KindBool, boolPayload) }
+
+// Ints reads the current entry as a list of ints.
+func (r *Fields) Ints(name string) []int64 { return list(r, name, KindInt, intPayload) }
+
+// Floats reads the current entry as a list of floats.
+func (r *Fields) Floats(name string) []float64 { return list(r, name, KindFloat, floatPayload) }
+
+// Strings reads the current entry as a list of strings.
+func (r *Fields) Strings(name string) []string { return list(r, name, KindString, stringPayload) }
+
+// EnumList reads the current entry of r as a list of enum values, each of
+// which must be one of values.
+func EnumList[E ~string](r *Fields, name string, values []E) []E {
+	return list(r, name, KindEnum, func(b []byte) (E, bool) {
+		return enumValue(r, name, b, values), true // enumValue fails r itself
+	})
+}
+
+func stringPayload(b []byte) (string, bool) { return string(b), utf8.Valid(b) }
 
 func boolPayload(b []byte) (bool, bool) {
 	if len(b) != 1 || b[0] > 1 {

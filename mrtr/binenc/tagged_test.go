@@ -218,6 +218,72 @@ func TestTaggedLongGroups(t *testing.T) {
 	}
 }
 
+// Keys are part of the format: the keys generated code holds (these from
+// examples/generated/deployments) stay what they were.
+func TestFieldKeysPinned(t *testing.T) {
+	for name, want := range map[string]uint32{"service": 0x56dfde64, "version": 0x4671ae97, "continuation": 0x5ec2d352, "answers": 0x41a869c4, "": 0x811c9dc5} {
+		if got := FieldKey(name); got != want {
+			t.Errorf("FieldKey(%q) = %#x, want %#x", name, got, want)
+		}
+	}
+}
+
+// A list's items are written in place: the bytes are the format's (key,
+// kind, length, item kind, then per item its length and payload) for items
+// on either side of the one-byte length, and writing into a buffer with
+// room allocates nothing.
+func TestTaggedListInPlace(t *testing.T) {
+	items := []string{""}
+	for _, n := range []int{1, 127, 128, 300, 20000} {
+		items = append(items, strings.Repeat("y", n))
+	}
+	var payload []byte
+	payload = append(payload, byte(KindString))
+	for _, s := range items {
+		payload = AppendString(payload, s)
+	}
+	want := AppendBytes(appendHeader(nil, kList, KindList, 0)[:5], payload)
+	if got := AppendStringList(nil, kList, items); !bytes.Equal(got, want) {
+		t.Fatalf("list bytes differ from the format: %d bytes, want %d", len(got), len(want))
+	}
+	buf := make([]byte, 0, 64)
+	short := []string{"a", "bb", "ccc"}
+	if n := testing.AllocsPerRun(100, func() { buf = AppendStringList(buf[:0], kList, short) }); n != 0 {
+		t.Fatalf("AppendStringList into a buffer with room: %v allocations", n)
+	}
+}
+
+// A list is read into a slice allocated once, of its length: a list of n
+// ints costs one allocation, n strings n+1; an empty list reads as nil.
+func TestTaggedListReadAllocatesOnce(t *testing.T) {
+	ints := AppendIntList(nil, kList, []int64{1, -2, 3, 4, 5})
+	strs := AppendStringList(nil, kList, []string{"alpha", "beta", "gamma"})
+	for _, c := range []struct {
+		name string
+		b    []byte
+		read func(r *Fields) int
+		want float64
+	}{
+		{"ints", ints, func(r *Fields) int { return len(r.Ints("tags")) }, 1},
+		{"strings", strs, func(r *Fields) int { return len(r.Strings("tags")) }, 4},
+	} {
+		r := Fields{err: new(error)}
+		n := testing.AllocsPerRun(50, func() {
+			r.b = c.b
+			if !r.Next() || c.read(&r) == 0 || r.Err() != nil {
+				t.Fatalf("%s: %v", c.name, r.Err())
+			}
+		})
+		if n != c.want {
+			t.Errorf("%s: %v allocations, want %v", c.name, n, c.want)
+		}
+	}
+	r := NewFields(AppendStringList(nil, kList, nil))
+	if !r.Next() || r.Strings("tags") != nil || r.Err() != nil {
+		t.Errorf("an empty list: %v", r.Err())
+	}
+}
+
 // node is any tagged value, for the fuzz test's generic reader.
 type node struct {
 	key  uint32

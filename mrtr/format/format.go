@@ -75,7 +75,10 @@ func Money(minor int64, currency string) string {
 
 // MinorDigits is the number of minor digits of an ISO 4217 currency: 0 for
 // JPY, KRW and the other currencies without minor units, 3 for BHD, KWD,
-// OMR and the others with thousandths, 4 for CLF and UYW, else 2.
+// OMR and the others with thousandths, 4 for CLF and UYW, else 2. These
+// are ISO 4217's minor units, what an amount in minor units counts; the
+// digits of golang.org/x/text/currency (CLDR's display rounding) differ
+// for 23 codes, IDR and IQD among them (docs/architecture.md).
 func MinorDigits(code string) int {
 	switch code {
 	case "BIF", "CLP", "DJF", "GNF", "ISK", "JPY", "KMF", "KRW", "PYG", "RWF", "UGX", "UYI", "VND", "VUV", "XAF", "XOF", "XPF":

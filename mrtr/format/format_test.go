@@ -33,6 +33,12 @@ func TestFormats(t *testing.T) {
 		{Money(500, "JPY"), "JPY 500"},
 		{Money(1234567, "KWD"), "KWD 1,234.567"},
 		{Money(10000, "CLF"), "CLF 1.0000"},
+		// ISO 4217 minor units, not CLDR's display digits (which
+		// golang.org/x/text/currency's Standard rounding gives: 0 for
+		// these), since the amount is in minor units.
+		{Money(150000, "IDR"), "IDR 1,500.00"},
+		{Money(1999, "COP"), "COP 19.99"},
+		{Money(1234, "IQD"), "IQD 1.234"},
 		{Money(99, ""), "0.99"},
 		{Money(math.MinInt64, "EUR"), "EUR -92,233,720,368,547,758.08"},
 		{Duration(0), "0s"},

@@ -196,10 +196,9 @@ func (fx *Fixtures) unknownScenario() string {
 		name  string
 		names []string
 	}{
-		{"NotApplicable", slices.Collect(maps.Keys(fx.NotApplicable))},
-		{"Scenarios", slices.Collect(maps.Keys(fx.Scenarios))},
+		{"NotApplicable", slices.Sorted(maps.Keys(fx.NotApplicable))},
+		{"Scenarios", slices.Sorted(maps.Keys(fx.Scenarios))},
 	} {
-		slices.Sort(field.names)
 		for _, name := range field.names {
 			if !slices.Contains(Scenarios, name) {
 				return fmt.Sprintf("Fixtures.%s names %q, which is not a scenario (%s)", field.name, name, strings.Join(Scenarios, ", "))

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"runtime/debug"
 	"slices"
 	"time"
@@ -244,9 +245,7 @@ func (r *Run) Ask(ctx context.Context, reqs mcp.InputRequestMap) (mcp.InputRespo
 				return fmt.Errorf("%w: %q", ErrKeyReused, key)
 			}
 		}
-		for key := range pending {
-			t.UsedKeys = append(t.UsedKeys, key)
-		}
+		t.UsedKeys = slices.AppendSeq(t.UsedKeys, maps.Keys(pending))
 		slices.Sort(t.UsedKeys)
 		t.Pending, t.Answers = pending, nil
 		t.Status = StatusInputRequired

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"runtime/debug"
 	"slices"
 	"time"
@@ -328,9 +329,7 @@ func (r *Record) ask(pending map[string]json.RawMessage, checkpoint []byte, now 
 			return "ended"
 		}
 	}
-	for key := range pending {
-		r.UsedKeys = append(r.UsedKeys, key)
-	}
+	r.UsedKeys = slices.AppendSeq(r.UsedKeys, maps.Keys(pending))
 	slices.Sort(r.UsedKeys)
 	r.Status = StatusInputRequired
 	r.Pending, r.Answers, r.Lease, r.Fault = pending, nil, nil, nil

@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -233,14 +234,7 @@ func call(ctx context.Context, b *Build, c Case, state string, answers mcp.Input
 	return b.Session.CallTool(ctx, &mcp.CallToolParams{Name: c.Tool, Arguments: c.Args, RequestState: state, InputResponses: answers})
 }
 
-func keys[V any](m map[string]V) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
-}
+func keys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
 
 // message is the text of the questions of res for keys.
 func message(res *mcp.CallToolResult, keys []string) string {
