@@ -232,6 +232,9 @@ func describe(file string, ve *jsonschema.ValidationError, pos *locator, doc any
 	val, _ := pointerValue(doc, loc)
 	f := &schemaFailure{ve: ve, pos: pos, loc: loc, at: at, where: readablePath(loc), val: val}
 	msg := ve.Message
+	if strings.Contains(ve.KeywordLocation, "/propertyNames/") {
+		return f.badName()
+	}
 	if reAdditional.MatchString(msg) {
 		return f.unknownKeys()
 	}
@@ -303,6 +306,35 @@ func (f *schemaFailure) unknownKeys() Diagnostics {
 		ds = append(ds, f.diag(p, fmt.Sprintf("unknown key %q in %s", key, f.where), suggestKey(key, allowed)))
 	}
 	return ds
+}
+
+// nameKinds names what the keys of a mapping are, by the mapping's own
+// key: the names the schema's propertyNames check.
+var nameKinds = map[string]string{
+	"validators": "validator", "states": "state", "outcomes": "outcome", "ask": "input request", "questions": "question",
+	"arguments": "field", "fields": "field", "output": "field",
+	"tools": "tool", "prompts": "prompt", "resources": "resource",
+}
+
+// badName reports a name the schema's propertyNames refuses (a state, a
+// field, an MCP tool name...), at the name, saying what names may be.
+func (f *schemaFailure) badName() Diagnostics {
+	p, ok := f.pos.keyAt(f.loc)
+	if !ok {
+		p = f.at
+	}
+	parent, name := "", f.loc
+	if i := strings.LastIndexByte(f.loc, '/'); i >= 0 {
+		parent, name = f.loc[:i], f.loc[i+1:]
+	}
+	parent = parent[strings.LastIndexByte(parent, '/')+1:]
+	unescape := strings.NewReplacer("~1", "/", "~0", "~")
+	name, parent = unescape.Replace(name), unescape.Replace(parent)
+	what := cmp.Or(nameKinds[parent], "key")
+	if strings.HasSuffix(f.ve.AbsoluteKeywordLocation, "/mcpName/pattern") {
+		return Diagnostics{f.diag(p, fmt.Sprintf("%s name %q is not a valid MCP name", what, name), "MCP names are 1-128 characters of A-Z a-z 0-9 _ . -")}
+	}
+	return Diagnostics{f.diag(p, fmt.Sprintf("%s name %q is not a valid name", what, name), "use letters, digits and underscores, starting with a letter")}
 }
 
 // missingKeys reports each required key of list (the validator's quoted

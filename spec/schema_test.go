@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -101,14 +102,18 @@ func TestSchemaErrorPositions(t *testing.T) {
 		{"bad identifier", strings.Replace(tool, "initial: done", "initial: 2done", 1), 6, 14, `"2done" is not a name of letters, digits and underscores`, ""},
 		{"bad constant", strings.Replace(tool, "version: 1", "version: 2", 1), 1, 10, "version must be 1, not 2", ""},
 		{"non-finite number", strings.Replace(tool, "    initial:", "    arguments: {x: {type: number, maximum: .inf}}\n    initial:", 1), 6, 44, "tools.ping.arguments.x.maximum: .inf is not a finite number", ""},
+		{"name needing escapes", strings.Replace(tool, "  ping:", "  \"a/b c~d\":", 1) + "    extra: 1\n", 4, 3, `tool name "a/b c~d" is not a valid MCP name`, "MCP names are 1-128 characters"},
 		{"key needing escapes", strings.Replace(tool, "  ping:", "  \"a/b c~d\":", 1) + "    extra: 1\n", 9, 5, `unknown key "extra" in tools.a/b c~d`, "allowed keys: arguments"},
+		{"bad state name", strings.Replace(tool, "      done:", "      2done:", 1), 8, 7, `state name "2done" is not a valid name`, "use letters, digits and underscores"},
+		{"bad field name", strings.Replace(tool, "    initial:", "    arguments: {a-b: {type: string}}\n    initial:", 1), 6, 17, `field name "a-b" is not a valid name`, "use letters, digits and underscores"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f, ds := spec.Parse("x.mrtr.yaml", []byte(tc.src), spec.Options{})
 			if f != nil || len(ds) == 0 {
 				t.Fatalf("loaded:\n%s", tc.src)
 			}
-			d := ds[0]
+			// The diagnostic with the message (the first one when none has it).
+			d := ds[max(0, slices.IndexFunc(ds, func(d spec.Diagnostic) bool { return strings.Contains(d.Message, tc.msg) }))]
 			if d.Pos.Line != tc.line || d.Pos.Col != tc.col || !strings.Contains(d.Message, tc.msg) || !strings.Contains(d.Hint, tc.hint) || d.Rule != "schema" {
 				t.Errorf("got %s (hint %q)\nwant %d:%d %q (hint %q)\nall:\n%s\nsource:\n%s", d, d.Hint, tc.line, tc.col, tc.msg, tc.hint, ds.Error(), tc.src)
 			}
