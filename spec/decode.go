@@ -131,6 +131,9 @@ func (d *decoder) offsetPos(n *yaml.Node, off int) Pos {
 	return p
 }
 
+// The *Doc types are what yaml.v3 decodes a mapping into: a field
+// without a tag has the key of its name in lower case (yaml.v3's default).
+//
 // ynode is a value kept as its YAML node: for its position, or to read
 // it further (an integer, a duration, a template, a nested document). An
 // absent key, and a null value, leave it nil.
@@ -235,14 +238,7 @@ func deref(s *string) string {
 
 // fileDoc is the top level of a spec.
 type fileDoc struct {
-	Version    ynode `yaml:"version"`
-	Package    ynode `yaml:"package"`
-	Output     ynode `yaml:"output"`
-	Validators ynode `yaml:"validators"`
-	Tools      ynode `yaml:"tools"`
-	Prompts    ynode `yaml:"prompts"`
-	Resources  ynode `yaml:"resources"`
-	Lint       ynode `yaml:"lint"`
+	Version, Package, Output, Validators, Tools, Prompts, Resources, Lint ynode
 }
 
 func (d *decoder) decodeFile(root *yaml.Node) *File {
@@ -274,9 +270,8 @@ func (d *decoder) decodeFile(root *yaml.Node) *File {
 
 // validatorDoc is one validator of validators:.
 type validatorDoc struct {
-	Type        string `yaml:"type"`
-	Description string `yaml:"description"`
-	Reads       ynode  `yaml:"reads"`
+	Type, Description string
+	Reads             ynode
 }
 
 // decodeValidators decodes the validators, sorted by name.
@@ -314,21 +309,15 @@ func (d *decoder) decodeWorkflows(kind vocab.Kind, n *yaml.Node) []*Tool {
 
 // workflowDoc is one tool, prompt or resource.
 type workflowDoc struct {
-	URI            *string `yaml:"uri"`
-	URITemplate    *string `yaml:"uriTemplate"`
-	MIMEType       *string `yaml:"mimeType"`
-	Title          string  `yaml:"title"`
-	Description    string  `yaml:"description"`
-	Destructive    bool    `yaml:"destructive"`
-	Requires       ynode   `yaml:"requires"`
-	NonInteractive bool    `yaml:"nonInteractive"`
-	Task           ynode   `yaml:"task"`
-	Arguments      ynode   `yaml:"arguments"`
-	Continuation   ynode   `yaml:"continuation"`
-	Initial        ynode   `yaml:"initial"`
-	States         ynode   `yaml:"states"`
-	Questions      ynode   `yaml:"questions"`
-	Lint           ynode   `yaml:"lint"`
+	Title, Description                 string
+	URI                                *string `yaml:"uri"`
+	URITemplate                        *string `yaml:"uriTemplate"`
+	MIMEType                           *string `yaml:"mimeType"`
+	Destructive                        bool
+	NonInteractive                     bool `yaml:"nonInteractive"`
+	Requires, Task, Arguments, Initial ynode
+	Continuation, States, Questions    ynode
+	Lint                               ynode
 }
 
 // decodeWorkflow decodes one tool, prompt or resource: its own keys, then
@@ -430,11 +419,9 @@ func sensitiveAnswer(states []*State) bool {
 
 // taskDoc is a workflow's task:.
 type taskDoc struct {
-	Mode         string `yaml:"mode"`
-	Start        ynode  `yaml:"start"`
-	Timeout      ynode  `yaml:"timeout"`
-	PollInterval ynode  `yaml:"pollInterval"`
-	TTL          ynode  `yaml:"ttl"`
+	Mode                string
+	Start, Timeout, TTL ynode
+	PollInterval        ynode `yaml:"pollInterval"`
 }
 
 func (d *decoder) decodeTask(n *yaml.Node) *TaskDecl {
@@ -450,10 +437,9 @@ func (d *decoder) decodeTask(n *yaml.Node) *TaskDecl {
 
 // continuationDoc is a workflow's continuation:.
 type continuationDoc struct {
-	TTL      ynode  `yaml:"ttl"`
-	Storage  string `yaml:"storage"`
-	MaxBytes ynode  `yaml:"maxBytes"`
-	Fields   ynode  `yaml:"fields"`
+	Storage     string
+	TTL, Fields ynode
+	MaxBytes    ynode `yaml:"maxBytes"`
 }
 
 func (d *decoder) decodeContinuation(n *yaml.Node) *Continuation {
@@ -483,7 +469,7 @@ func (d *decoder) decodeContinuation(n *yaml.Node) *Continuation {
 
 // lintDoc is a lint: block.
 type lintDoc struct {
-	Ignore ynode `yaml:"ignore"`
+	Ignore ynode
 }
 
 func (d *decoder) decodeLint(n *yaml.Node) *LintConfig {

@@ -33,28 +33,17 @@ var fieldTypeByName = map[string]FieldType{
 // example, of any type (null included), are read from the mapping once the
 // type is known.
 type fieldDoc struct {
-	Type           string `yaml:"type"`
-	Title          string `yaml:"title"`
-	Description    string `yaml:"description"`
-	Required       bool   `yaml:"required"`
-	MinLength      ynode  `yaml:"minLength"`
-	MaxLength      ynode  `yaml:"maxLength"`
-	Pattern        ynode  `yaml:"pattern"`
-	Format         string `yaml:"format"`
-	Minimum        ynode  `yaml:"minimum"`
-	Maximum        ynode  `yaml:"maximum"`
-	Values         ynode  `yaml:"values"`
-	Titles         ynode  `yaml:"titles"`
-	ValuesFrom     ynode  `yaml:"valuesFrom"`
-	TitleMaxLength ynode  `yaml:"titleMaxLength"`
-	Items          ynode  `yaml:"items"`
-	MinItems       ynode  `yaml:"minItems"`
-	MaxItems       ynode  `yaml:"maxItems"`
-	UniqueItems    bool   `yaml:"uniqueItems"`
-	Validate       ynode  `yaml:"validate"`
-	Complete       ynode  `yaml:"complete"`
-	Sensitive      bool   `yaml:"sensitive"`
-	Lint           ynode  `yaml:"lint"`
+	Type, Title, Description, Format          string
+	Required, Sensitive                       bool
+	UniqueItems                               bool `yaml:"uniqueItems"`
+	Pattern, Minimum, Maximum, Values, Titles ynode
+	Items, Validate, Complete, Lint           ynode
+	MinLength                                 ynode `yaml:"minLength"`
+	MaxLength                                 ynode `yaml:"maxLength"`
+	TitleMaxLength                            ynode `yaml:"titleMaxLength"`
+	ValuesFrom                                ynode `yaml:"valuesFrom"`
+	MinItems                                  ynode `yaml:"minItems"`
+	MaxItems                                  ynode `yaml:"maxItems"`
 }
 
 func (d *decoder) decodeFields(n *yaml.Node, role fieldRole) []*Field {

@@ -14,42 +14,19 @@ var stateKindKeys = []string{"check", "ask", "confirm", "effect", "branch", "ter
 // stateDoc is one state. The schema allows every key on every state;
 // stateKeysFit says which fit the state's kind.
 type stateDoc struct {
-	Description string `yaml:"description"`
-	// check
-	Check    ynode `yaml:"check"`
-	Outcomes ynode `yaml:"outcomes"`
-	AskAgain ynode `yaml:"askAgain"`
-	// ask and confirm
-	Ask         ynode `yaml:"ask"`
-	MaxAttempts ynode `yaml:"maxAttempts"`
-	OnExhausted ynode `yaml:"onExhausted"`
-	Confirm     ynode `yaml:"confirm"`
-	OnDecline   ynode `yaml:"onDecline"`
-	OnCancel    ynode `yaml:"onCancel"`
-	// branch
-	Branch  ynode `yaml:"branch"`
-	Cases   ynode `yaml:"cases"`
-	When    ynode `yaml:"when"`
-	Default ynode `yaml:"default"`
-	// effect
-	Effect       ynode `yaml:"effect"`
-	Irreversible bool  `yaml:"irreversible"`
-	Slow         bool  `yaml:"slow"`
-	Idempotency  ynode `yaml:"idempotency"`
-	// check and effect
-	Progress bool  `yaml:"progress"`
-	Sets     ynode `yaml:"sets"`
-	// terminal
-	Terminal string `yaml:"terminal"`
-	Message  ynode  `yaml:"message"`
-	Messages ynode  `yaml:"messages"`
-	Output   ynode  `yaml:"output"`
-	Content  ynode  `yaml:"content"`
-	Contents ynode  `yaml:"contents"`
-	NotFound bool   `yaml:"notFound"`
-
-	Next ynode `yaml:"next"`
-	Lint ynode `yaml:"lint"`
+	Description, Terminal         string
+	Irreversible, Slow, Progress  bool
+	NotFound                      bool `yaml:"notFound"`
+	Check, Outcomes, Ask, Confirm ynode
+	Branch, Cases, When, Default  ynode
+	Effect, Idempotency, Sets     ynode
+	Message, Messages, Output     ynode
+	Content, Contents, Next, Lint ynode
+	AskAgain                      ynode `yaml:"askAgain"`
+	MaxAttempts                   ynode `yaml:"maxAttempts"`
+	OnExhausted                   ynode `yaml:"onExhausted"`
+	OnDecline                     ynode `yaml:"onDecline"`
+	OnCancel                      ynode `yaml:"onCancel"`
 }
 
 // decodeState decodes one state: its keys, then the checks that it does
@@ -205,11 +182,9 @@ func (d *decoder) decodeRequests(s *State, n *yaml.Node) []*InputRequest {
 
 // gateDoc is a confirmation gate.
 type gateDoc struct {
-	Message     ynode  `yaml:"message"`
-	Key         string `yaml:"key"`
-	Field       string `yaml:"field"`
-	Typed       ynode  `yaml:"typed"`
-	MaxAttempts ynode  `yaml:"maxAttempts"`
+	Key, Field     string
+	Message, Typed ynode
+	MaxAttempts    ynode `yaml:"maxAttempts"`
 }
 
 // decodeGate decodes a confirmation gate; key and field default to
@@ -234,8 +209,7 @@ func (d *decoder) decodeGate(n *yaml.Node) *Gate {
 
 // idempotencyDoc is an effect's idempotency.
 type idempotencyDoc struct {
-	Key    ynode `yaml:"key"`
-	Retain ynode `yaml:"retain"`
+	Key, Retain ynode
 }
 
 // decodeIdempotency decodes an effect's idempotency; its key, when
@@ -253,8 +227,8 @@ func (d *decoder) decodeIdempotency(n *yaml.Node) *Idempotency {
 // promptMessageDoc is one message of a prompt's terminal state: a role,
 // and a text or one item of content.
 type promptMessageDoc struct {
-	Role string `yaml:"role"`
-	Text ynode  `yaml:"text"`
+	Role string
+	Text ynode
 }
 
 // decodePromptMessages decodes the messages of a prompt's terminal state.
@@ -465,11 +439,9 @@ func (d *decoder) checkBranchKeys(s *State, keys map[string]*yaml.Node) {
 
 // rangeDoc is one arm of when.
 type rangeDoc struct {
-	Above   ynode `yaml:"above"`
-	AtLeast ynode `yaml:"atLeast"`
-	Below   ynode `yaml:"below"`
-	AtMost  ynode `yaml:"atMost"`
-	Next    ynode `yaml:"next"`
+	Above, Below, Next ynode
+	AtLeast            ynode `yaml:"atLeast"`
+	AtMost             ynode `yaml:"atMost"`
 }
 
 // decodeRange reads one arm of when: at most one lower and one upper bound,
@@ -543,7 +515,7 @@ func compareBound(a, b *Bound, lower bool) int {
 
 // askAgainDoc is a check's askAgain.
 type askAgainDoc struct {
-	State       ynode `yaml:"state"`
+	State       ynode
 	MaxAttempts ynode `yaml:"maxAttempts"`
 	OnExhausted ynode `yaml:"onExhausted"`
 }
@@ -569,24 +541,20 @@ var requestKindKeys = []string{"elicit", "elicitUrl", "sample", "roots"}
 
 // requestDoc is one input request of an ask or a questions block.
 type requestDoc struct {
-	Elicit    ynode `yaml:"elicit"`
-	ElicitURL ynode `yaml:"elicitUrl"`
-	Sample    ynode `yaml:"sample"`
-	Roots     ynode `yaml:"roots"`
-	Optional  bool  `yaml:"optional"`
-	Lint      ynode `yaml:"lint"`
+	Elicit, Sample, Roots, Lint ynode
+	ElicitURL                   ynode `yaml:"elicitUrl"`
+	Optional                    bool
 }
 
 // elicitDoc is a form (elicit) or URL (elicitUrl) elicitation.
 type elicitDoc struct {
-	Message ynode `yaml:"message"`
-	Fields  ynode `yaml:"fields"`
-	URL     ynode `yaml:"url"`
+	Message, Fields ynode
+	URL             ynode `yaml:"url"`
 }
 
 // sampleDoc is a sampling request.
 type sampleDoc struct {
-	Prompt       ynode  `yaml:"prompt"`
+	Prompt       ynode
 	SystemPrompt string `yaml:"systemPrompt"`
 	MaxTokens    ynode  `yaml:"maxTokens"`
 	MaxLength    ynode  `yaml:"maxLength"`
