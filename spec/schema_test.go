@@ -3,6 +3,7 @@ package spec_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -118,5 +119,32 @@ func TestSchemaErrorPositions(t *testing.T) {
 				t.Errorf("got %s (hint %q)\nwant %d:%d %q (hint %q)\nall:\n%s\nsource:\n%s", d, d.Hint, tc.line, tc.col, tc.msg, tc.hint, ds.Error(), tc.src)
 			}
 		})
+	}
+}
+
+// A large spec's workflows are validated apart (on several cores): their
+// names are checked all the same, and reported as in a small spec.
+func TestNamesInLargeSpecs(t *testing.T) {
+	for _, n := range []int{3, 70} {
+		var b strings.Builder
+		b.WriteString("version: 1\npackage: fixture\ntools:\n")
+		for i := range n {
+			name := fmt.Sprintf("tool_%d", i)
+			state := "done"
+			if i == 1 {
+				name, state = "bad name!", "2done"
+			}
+			fmt.Fprintf(&b, "  %q:\n    description: A tool.\n    initial: %s\n    states:\n      %s: {terminal: success, message: ok}\n", name, state, state)
+		}
+		_, ds := spec.Parse("x.mrtr.yaml", []byte(b.String()), spec.Options{})
+		want := `x.mrtr.yaml:9:3: error: tool name "bad name!" is not a valid MCP name [schema]
+	hint: MCP names are 1-128 characters of A-Z a-z 0-9 _ . -
+x.mrtr.yaml:11:14: error: tools.bad name!.initial: "2done" is not a name of letters, digits and underscores, starting with a letter [schema]
+x.mrtr.yaml:13:7: error: state name "2done" is not a valid name [schema]
+	hint: use letters, digits and underscores, starting with a letter
+`
+		if got := formatText(ds); got != want {
+			t.Errorf("%d tools:\n%s\nwant\n%s", n, got, want)
+		}
 	}
 }
