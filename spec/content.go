@@ -110,6 +110,7 @@ func (d *decoder) decodeContentBody(kind ContentKind, k, n *yaml.Node) *Content 
 			c.MIMEType = p.v.Value
 		case "from":
 			c.From = &NameRef{Name: p.v.Value, Pos: d.pos(p.v)}
+			d.checkIdent(p.v, "content method")
 		case "uri":
 			c.URI = d.template(p.v)
 		case "text":
@@ -159,6 +160,7 @@ func (d *decoder) decodeCompletion(n *yaml.Node) *Completion {
 			}
 		case "from":
 			c.From = &NameRef{Name: p.v.Value, Pos: d.pos(p.v)}
+			d.checkIdent(p.v, "completion method")
 		}
 	}
 	return c

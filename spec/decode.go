@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,8 +17,8 @@ import (
 )
 
 // decoder builds the model from a schema-valid YAML tree. The schema
-// checks keys, names, types and enum values (and reports them, with "did
-// you mean" hints); yaml.v3 decodes each mapping into a typed document (the
+// checks keys, types and enum values (and reports them, with "did you
+// mean" hints); yaml.v3 decodes each mapping into a typed document (the
 // *Doc types); the decoder turns those into the model, checking what a
 // schema cannot say well (exactly one kind per state, keys that fit the
 // kind of state and the type and role of a field, regular expressions,
@@ -236,6 +237,8 @@ func deref(s *string) string {
 	return *s
 }
 
+var mcpNameRE = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
+
 // fileDoc is the top level of a spec.
 type fileDoc struct {
 	Version, Package, Output, Validators, Tools, Prompts, Resources, Lint ynode
@@ -279,6 +282,7 @@ func (d *decoder) decodeValidators(n *yaml.Node) []*Validator {
 	var out []*Validator
 	for _, vp := range pairs(n) {
 		v := &Validator{Name: vp.key, Pos: d.pos(vp.k)}
+		d.checkIdent(vp.k, "validator")
 		var doc validatorDoc
 		decodeInto(vp.v, &doc)
 		v.Type, v.Description = fieldTypeByName[doc.Type], doc.Description
@@ -307,6 +311,12 @@ func (d *decoder) decodeWorkflows(kind vocab.Kind, n *yaml.Node) []*Tool {
 	return out
 }
 
+func (d *decoder) checkIdent(n *yaml.Node, what string) {
+	if !isIdent(n.Value) {
+		d.errorf(n, "schema", "use letters, digits and underscores, starting with a letter", "%s name %q is not a valid name", what, n.Value)
+	}
+}
+
 // workflowDoc is one tool, prompt or resource.
 type workflowDoc struct {
 	Title, Description                 string
@@ -324,6 +334,9 @@ type workflowDoc struct {
 // its states, then the shared questions its asks use.
 func (d *decoder) decodeWorkflow(tp pair) *Tool {
 	t := &Tool{Kind: d.kind, Name: tp.key, Pos: d.pos(tp.k)}
+	if !mcpNameRE.MatchString(tp.key) {
+		d.errorf(tp.k, "schema", "MCP names are 1-128 characters of A-Z a-z 0-9 _ . -", "%s name %q is not a valid MCP name", d.kind, tp.key)
+	}
 	d.uses = nil
 	var doc workflowDoc
 	decodeInto(tp.v, &doc)
@@ -388,6 +401,7 @@ func (d *decoder) workflowKeys(t *Tool, doc *workflowDoc, keys map[string]*yaml.
 func (d *decoder) decodeStates(initial string, n *yaml.Node) []*State {
 	var states []*State
 	for _, sp := range pairs(n) {
+		d.checkIdent(sp.k, "state")
 		states = append(states, d.decodeState(sp))
 	}
 	return orderStates(initial, states)

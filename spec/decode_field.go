@@ -49,6 +49,7 @@ type fieldDoc struct {
 func (d *decoder) decodeFields(n *yaml.Node, role fieldRole) []*Field {
 	var fs []*Field
 	for i, p := range pairs(n) {
+		d.checkIdent(p.k, "field")
 		f := d.decodeField(p.key, p.k, p.v, role)
 		f.Written = i
 		fs = append(fs, f)

@@ -158,6 +158,7 @@ func settleStateKind(s *State) {
 func (d *decoder) decodeOutcomes(n *yaml.Node) []*Branch {
 	var out []*Branch
 	for _, op := range pairs(n) {
+		d.checkIdent(op.k, "outcome")
 		out = append(out, &Branch{Name: op.key, Target: StateRef{Name: op.v.Value, Pos: d.pos(op.v)}, Pos: d.pos(op.k)})
 	}
 	slices.SortFunc(out, func(a, b *Branch) int { return strings.Compare(a.Name, b.Name) })
@@ -168,6 +169,7 @@ func (d *decoder) decodeOutcomes(n *yaml.Node) []*Branch {
 func (d *decoder) decodeRequests(s *State, n *yaml.Node) []*InputRequest {
 	var out []*InputRequest
 	for _, rp := range pairs(n) {
+		d.checkIdent(rp.k, "input request")
 		if isQuestionUse(rp.v) {
 			d.uses = append(d.uses, questionUse{state: s, key: rp.key, node: rp.v})
 			continue

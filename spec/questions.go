@@ -36,6 +36,7 @@ func isQuestionUse(v *yaml.Node) bool {
 func (d *decoder) decodeQuestions(n *yaml.Node) []*InputRequest {
 	var out []*InputRequest
 	for _, rp := range pairs(n) {
+		d.checkIdent(rp.k, "question")
 		if r := d.decodeRequest(rp); r != nil {
 			out = append(out, r)
 		}

@@ -35,23 +35,21 @@ const SchemaURL = "https://raw.githubusercontent.com/mrtrgen/mrtrgen/main/spec/s
 // of the newest source.
 const SchemaFile = "mrtr.v1.schema.json"
 
-// compiledSchemas are the schema of a whole spec, of one workflow (a tool
-// or prompt) and of a workflow's name, compiled once.
-var compiledSchemas = sync.OnceValues(func() ([3]*jsonschema.Schema, error) {
+// compiledSchemas are the schema of a whole spec and of one workflow (a
+// tool or prompt), compiled once.
+var compiledSchemas = sync.OnceValues(func() ([2]*jsonschema.Schema, error) {
 	c := jsonschema.NewCompiler()
 	c.Draft = jsonschema.Draft2020
 	c.AssertFormat = false
 	if err := c.AddResource(SchemaURL, bytes.NewReader(SchemaJSON)); err != nil {
-		return [3]*jsonschema.Schema{}, err
+		return [2]*jsonschema.Schema{}, err
 	}
-	var out [3]*jsonschema.Schema
-	for i, ptr := range []string{"", "#/$defs/workflow", "#/$defs/mcpName"} {
-		var err error
-		if out[i], err = c.Compile(SchemaURL + ptr); err != nil {
-			return out, err
-		}
+	root, err := c.Compile(SchemaURL)
+	if err != nil {
+		return [2]*jsonschema.Schema{}, err
 	}
-	return out, nil
+	workflow, err := c.Compile(SchemaURL + "#/$defs/workflow")
+	return [2]*jsonschema.Schema{root, workflow}, err
 })
 
 // parallelWorkflows is how many tools and prompts a spec needs before the
@@ -60,10 +58,9 @@ const parallelWorkflows = 64
 
 // schemaFailures validates doc and returns the failures, each a leaf of the
 // validator's error tree. A large spec's workflows are validated
-// concurrently, each against the workflow schema, and their names against
-// the name schema (as the whole spec's propertyNames would); their
-// failures' locations are then made absolute.
-func schemaFailures(schemas [3]*jsonschema.Schema, doc any) []*jsonschema.ValidationError {
+// concurrently, each against the workflow schema; their failures' instance
+// locations are then made absolute.
+func schemaFailures(schemas [2]*jsonschema.Schema, doc any) []*jsonschema.ValidationError {
 	var out []*jsonschema.ValidationError
 	collect := func(err error) []*jsonschema.ValidationError {
 		if err == nil {
@@ -76,9 +73,8 @@ func schemaFailures(schemas [3]*jsonschema.Schema, doc any) []*jsonschema.Valida
 		return []*jsonschema.ValidationError{{InstanceLocation: "", Message: err.Error()}}
 	}
 	type workflow struct {
-		kind, name string
-		prefix     string // escaped as the validator escapes locations
-		value      any
+		prefix string // escaped as the validator escapes locations
+		value  any
 	}
 	var wfs []workflow
 	m, ok := doc.(map[string]any)
@@ -97,7 +93,7 @@ func schemaFailures(schemas [3]*jsonschema.Schema, doc any) []*jsonschema.Valida
 			for _, k := range []string{"tools", "prompts"} {
 				if wm, ok := m[k].(map[string]any); ok {
 					for name, v := range wm {
-						wfs = append(wfs, workflow{k, name, "/" + k + "/" + url.PathEscape(escapePointer(name)), v})
+						wfs = append(wfs, workflow{"/" + k + "/" + url.PathEscape(escapePointer(name)), v})
 					}
 					shallow[k] = map[string]any{}
 				}
@@ -117,14 +113,8 @@ func schemaFailures(schemas [3]*jsonschema.Schema, doc any) []*jsonschema.Valida
 		go func() {
 			defer wg.Done()
 			for i := w; i < len(wfs); i += workers {
-				wf := wfs[i]
-				for _, leaf := range collect(schemas[1].Validate(wf.value)) {
-					leaf.InstanceLocation = wf.prefix + leaf.InstanceLocation
-					results[w] = append(results[w], leaf)
-				}
-				for _, leaf := range collect(schemas[2].Validate(wf.name)) {
-					leaf.InstanceLocation = wf.prefix
-					leaf.KeywordLocation = "/properties/" + wf.kind + "/propertyNames" + leaf.KeywordLocation
+				for _, leaf := range collect(schemas[1].Validate(wfs[i].value)) {
+					leaf.InstanceLocation = wfs[i].prefix + leaf.InstanceLocation
 					results[w] = append(results[w], leaf)
 				}
 			}
@@ -242,9 +232,6 @@ func describe(file string, ve *jsonschema.ValidationError, pos *locator, doc any
 	val, _ := pointerValue(doc, loc)
 	f := &schemaFailure{ve: ve, pos: pos, loc: loc, at: at, where: readablePath(loc), val: val}
 	msg := ve.Message
-	if strings.Contains(ve.KeywordLocation, "/propertyNames/") {
-		return f.badName()
-	}
 	if reAdditional.MatchString(msg) {
 		return f.unknownKeys()
 	}
@@ -316,35 +303,6 @@ func (f *schemaFailure) unknownKeys() Diagnostics {
 		ds = append(ds, f.diag(p, fmt.Sprintf("unknown key %q in %s", key, f.where), suggestKey(key, allowed)))
 	}
 	return ds
-}
-
-// nameKinds names what the keys of a mapping are, by the mapping's own
-// key: the names the schema's propertyNames check.
-var nameKinds = map[string]string{
-	"validators": "validator", "states": "state", "outcomes": "outcome", "ask": "input request", "questions": "question",
-	"arguments": "field", "fields": "field", "output": "field",
-	"tools": "tool", "prompts": "prompt", "resources": "resource",
-}
-
-// badName reports a name the schema's propertyNames refuses (a state, a
-// field, an MCP tool name...), at the name, saying what names may be.
-func (f *schemaFailure) badName() Diagnostics {
-	p, ok := f.pos.keyAt(f.loc)
-	if !ok {
-		p = f.at
-	}
-	parent, name := "", f.loc
-	if i := strings.LastIndexByte(f.loc, '/'); i >= 0 {
-		parent, name = f.loc[:i], f.loc[i+1:]
-	}
-	parent = parent[strings.LastIndexByte(parent, '/')+1:]
-	unescape := strings.NewReplacer("~1", "/", "~0", "~")
-	name, parent = unescape.Replace(name), unescape.Replace(parent)
-	what := cmp.Or(nameKinds[parent], "key")
-	if strings.Contains(f.ve.AbsoluteKeywordLocation, "/mcpName/") {
-		return Diagnostics{f.diag(p, fmt.Sprintf("%s name %q is not a valid MCP name", what, name), "MCP names are 1-128 characters of A-Z a-z 0-9 _ . -")}
-	}
-	return Diagnostics{f.diag(p, fmt.Sprintf("%s name %q is not a valid name", what, name), "use letters, digits and underscores, starting with a letter")}
 }
 
 // missingKeys reports each required key of list (the validator's quoted
