@@ -209,6 +209,10 @@ var (
 	reExpected   = regexp.MustCompile(`^expected (\w+), but got (\w+)$`)
 	reConst      = regexp.MustCompile(`^value must be "(-?[0-9][0-9.eE+-]*)"$`)
 	reNonFinite  = regexp.MustCompile(`^[-+]?\.(?:inf|Inf|INF|nan|NaN|NAN)$`)
+	// A branch of a oneOf that requires a key, and a value two branches
+	// of a oneOf accept.
+	reOneOfBranch = regexp.MustCompile(`^(.*/oneOf)/[0-9]+/required$`)
+	reOneOfBoth   = regexp.MustCompile(`^valid against schemas at indexes ([0-9]+) and ([0-9]+)$`)
 )
 
 // patternMeaning explains the schema's patterns in words.
@@ -234,6 +238,16 @@ func describe(file string, ve *jsonschema.ValidationError, pos *locator, doc any
 	msg := ve.Message
 	if reAdditional.MatchString(msg) {
 		return f.unknownKeys()
+	}
+	if m := reOneOfBranch.FindStringSubmatch(ve.AbsoluteKeywordLocation); m != nil && reMissing.MatchString(msg) {
+		if keys := oneOfKeys(m[1]); keys != nil {
+			return f.one(fmt.Sprintf("%s needs one of %s", f.where, strings.Join(keys, ", ")), "")
+		}
+	}
+	if m := reOneOfBoth.FindStringSubmatch(msg); m != nil && strings.HasSuffix(ve.AbsoluteKeywordLocation, "/oneOf") {
+		if keys := oneOfKeys(ve.AbsoluteKeywordLocation); keys != nil {
+			return f.oneOfBoth(keys, m[1], m[2])
+		}
 	}
 	if m := reMissing.FindStringSubmatch(msg); m != nil {
 		return f.missingKeys(m[1])
@@ -303,6 +317,17 @@ func (f *schemaFailure) unknownKeys() Diagnostics {
 		ds = append(ds, f.diag(p, fmt.Sprintf("unknown key %q in %s", key, f.where), suggestKey(key, allowed)))
 	}
 	return ds
+}
+
+// oneOfBoth reports a value with two of the keys of which it may have
+// one.
+func (f *schemaFailure) oneOfBoth(keys []string, i, j string) Diagnostics {
+	a, _ := strconv.Atoi(i)
+	b, _ := strconv.Atoi(j)
+	if a >= len(keys) || b >= len(keys) {
+		return f.one(fmt.Sprintf("%s: %s", f.where, f.ve.Message), "")
+	}
+	return f.one(fmt.Sprintf("%s has both %s and %s", f.where, keys[a], keys[b]), "keep one of "+strings.Join(keys, ", "))
 }
 
 // missingKeys reports each required key of list (the validator's quoted
@@ -447,29 +472,62 @@ func readablePath(ptr string) string {
 // allowedKeys finds the properties an object schema allows, from the
 // location of its additionalProperties keyword.
 func allowedKeys(absLoc string) []string {
-	_, frag, ok := strings.Cut(absLoc, "#")
-	if !ok {
-		return nil
-	}
-	frag = strings.TrimSuffix(frag, "/additionalProperties")
-	var node any = schemaDoc()
-	for _, tok := range strings.Split(strings.TrimPrefix(frag, "/"), "/") {
-		if tok == "" {
-			continue
-		}
-		m, ok := node.(map[string]any)
-		if !ok {
-			return nil
-		}
-		node = m[strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")]
-	}
-	m, _ := node.(map[string]any)
+	m, _ := schemaNode(strings.TrimSuffix(absLoc, "/additionalProperties")).(map[string]any)
 	props, _ := m["properties"].(map[string]any)
 	keys := make([]string, 0, len(props))
 	for k := range props {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
+	return keys
+}
+
+// schemaNode is the part of the schema an absolute keyword location names
+// (nil when there is none).
+func schemaNode(absLoc string) any {
+	_, frag, ok := strings.Cut(absLoc, "#")
+	if !ok {
+		return nil
+	}
+	var node any = schemaDoc()
+	for _, tok := range strings.Split(strings.TrimPrefix(frag, "/"), "/") {
+		if tok == "" {
+			continue
+		}
+		switch x := node.(type) {
+		case map[string]any:
+			node = x[strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")]
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(x) {
+				return nil
+			}
+			node = x[i]
+		default:
+			return nil
+		}
+	}
+	return node
+}
+
+// oneOfKeys are the keys of a oneOf whose every branch requires one key
+// (a prompt message is a text, an image...), in the schema's order; nil
+// for another oneOf. absLoc is the location of the oneOf keyword.
+func oneOfKeys(absLoc string) []string {
+	branches, _ := schemaNode(absLoc).([]any)
+	var keys []string
+	for _, b := range branches {
+		m, _ := b.(map[string]any)
+		req, _ := m["required"].([]any)
+		key, ok := "", len(m) == 1 && len(req) == 1
+		if ok {
+			key, ok = req[0].(string)
+		}
+		if !ok {
+			return nil
+		}
+		keys = append(keys, key)
+	}
 	return keys
 }
 
