@@ -170,7 +170,7 @@ func (w *workflow) contentTerminalCase(c *jen.Group, s *spec.State) {
 				pair{jen.Id("Text"), jen.Id(w.templateFunc(s.Name, fmt.Sprintf("Message%d", i+1))).Call(jen.Id("f"))},
 			))
 		}
-		final[jen.Id("Messages")] = jen.Index().Qual(pkgImpl, "PromptMessage").Add(rows(msgs...))
+		final[jen.Id("Messages")] = jen.Index().Qual(pkgMRTR, "PromptMessage").Add(rows(msgs...))
 	default:
 		if s.Message != nil {
 			final[jen.Id("Text")] = jen.Id(w.templateFunc(s.Name, "Message")).Call(jen.Id("f"))
@@ -181,7 +181,7 @@ func (w *workflow) contentTerminalCase(c *jen.Group, s *spec.State) {
 		}
 		final[jen.Id("Content")] = jen.Index().Qual(pkgImpl, "Content").Add(rows(cs...))
 	}
-	c.Return(jen.Id("r").Dot("Finish").Call(jen.Qual(pkgImpl, "Final").Values(final)))
+	c.Return(jen.Id("r").Dot("Finish").Call(jen.Qual(pkgMRTR, "Final").Values(final)))
 }
 
 // hasCompletions reports whether an argument declares completions.

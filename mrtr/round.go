@@ -137,7 +137,7 @@ func (r *round) Goto(next uint16, on vocab.Edge) (mrtrimpl.Step, error) {
 }
 
 // Finish ends the workflow with a result.
-func (r *round) Finish(f mrtrimpl.Final) (mrtrimpl.Step, error) {
+func (r *round) Finish(f Final) (mrtrimpl.Step, error) {
 	return mrtrimpl.Step{Kind: mrtrimpl.StepFinish, Final: &f}, nil
 }
 
@@ -331,10 +331,10 @@ func (rr *run[F]) authorize(ctx context.Context) (*Reply, error) {
 		// dependency failure, not a refusal.
 		rr.rt.outcome = string(OutcomeError)
 		rr.e.log.ErrorContext(ctx, "mrtr: authorization check failed", "tool", rr.d.Name, "error", err)
-		return &Reply{Final: &mrtrimpl.Final{Outcome: OutcomeError, Text: fmt.Sprintf("%s: the authorization check failed; try again later", rr.d.Name)}}, nil
+		return &Reply{Final: &Final{Outcome: OutcomeError, Text: fmt.Sprintf("%s: the authorization check failed; try again later", rr.d.Name)}}, nil
 	}
 	rr.rt.outcome = string(OutcomeUnauthorized)
-	return &Reply{Final: &mrtrimpl.Final{Outcome: OutcomeUnauthorized, Text: "not authorized: " + rej.msg}}, nil
+	return &Reply{Final: &Final{Outcome: OutcomeUnauthorized, Text: "not authorized: " + rej.msg}}, nil
 }
 
 // openContinuation verifies the requestState, or starts a new workflow.
@@ -617,7 +617,7 @@ func (rr *run[F]) refuseURIs(ctx context.Context, r *round, st mrtrimpl.Step) *R
 	rr.call.Logger.WarnContext(ctx, "mrtr: a URI rendered from the workflow's values is refused", "reason", bad.Error())
 	r.ended = true
 	rr.rt.outcome = string(OutcomeRejected)
-	return &Reply{Final: &mrtrimpl.Final{Outcome: OutcomeRejected, Text: rr.d.Name + ": a URI built from the values given is not allowed"}}
+	return &Reply{Final: &Final{Outcome: OutcomeRejected, Text: rr.d.Name + ": a URI built from the values given is not allowed"}}
 }
 
 // consume deletes a finished workflow's server-side continuations, however
@@ -664,7 +664,7 @@ func (e *Engine) stepFailed(ctx context.Context, rt *roundTelemetry, d *mrtrimpl
 	}
 	if rej, ok := isRejection(err); ok {
 		rt.outcome = string(OutcomeRejected)
-		return &Reply{Final: &mrtrimpl.Final{Outcome: OutcomeRejected, Text: rej.msg}}, nil
+		return &Reply{Final: &Final{Outcome: OutcomeRejected, Text: rej.msg}}, nil
 	}
 	if errors.Is(err, mrtrimpl.ErrUnknownState) {
 		return nil, err
@@ -679,7 +679,7 @@ func (e *Engine) stepFailed(ctx context.Context, rt *roundTelemetry, d *mrtrimpl
 	// The precise error is for the logs: it may name hosts, users or
 	// queries. The client learns where it failed and may retry.
 	call.Logger.Error("mrtr: state failed", "state", info.Name, "error", err)
-	return &Reply{Final: &mrtrimpl.Final{Outcome: OutcomeError, Text: fmt.Sprintf("%s failed at %s: a dependency failed; try again later (workflow %s)", d.Name, info.Name, call.WorkflowID)}}, nil
+	return &Reply{Final: &Final{Outcome: OutcomeError, Text: fmt.Sprintf("%s failed at %s: a dependency failed; try again later (workflow %s)", d.Name, info.Name, call.WorkflowID)}}, nil
 }
 
 // rejectState refuses the round's requestState (Engine.rejectState); in a
@@ -721,7 +721,7 @@ func (e *Engine) storeFailed(ctx context.Context, rt *roundTelemetry, d *mrtrimp
 	}
 	rt.outcome = string(OutcomeError)
 	e.log.ErrorContext(ctx, "mrtr: the store failed before the round ran", "tool", d.Name, "error", err)
-	return &Reply{Final: &mrtrimpl.Final{Outcome: OutcomeError, Text: d.Name + ": the server's store is unavailable; try the same request again later"}, nothingRan: true}, nil
+	return &Reply{Final: &Final{Outcome: OutcomeError, Text: d.Name + ": the server's store is unavailable; try the same request again later"}, nothingRan: true}, nil
 }
 
 // replay returns a recorded reply to a retry. An input_required reply is

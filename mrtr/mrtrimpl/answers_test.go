@@ -32,7 +32,7 @@ func (f *fakeRound) Response(string, vocab.RequestKind) Response { return f.resp
 func (f *fakeRound) Can(vocab.RequestKind) bool                  { return f.canKind }
 func (f *fakeRound) Goto(uint16, vocab.Edge) (Step, error)       { return Step{}, nil }
 func (f *fakeRound) Ask([]Pending) (Step, error)                 { return Step{}, nil }
-func (f *fakeRound) Finish(Final) (Step, error)                  { return Step{}, nil }
+func (f *fakeRound) Finish(final) (Step, error)                  { return Step{}, nil }
 func (f *fakeRound) Effect(context.Context, string, time.Duration, uint16, func(context.Context) error) (Step, error) {
 	return Step{}, nil
 }

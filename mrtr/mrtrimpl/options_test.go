@@ -19,7 +19,7 @@ func TestOfferSchema(t *testing.T) {
   "type": "object"
 }`)
 	got := OfferSchema(schema,
-		Offer{Field: "customer", Options: []Option{{Value: "cus_2", Title: "Jane Smith & Sons"}, {Value: "cus_1"}}},
+		Offer{Field: "customer", Options: []option{{Value: "cus_2", Title: "Jane Smith & Sons"}, {Value: "cus_1"}}},
 		Offer{Field: "services", Multi: true, Options: StringOptions([]string{"search", "billing"})})
 	want := `{"properties":{"note":{"maxLength":20,"title":"Note","type":"string"},` +
 		`"customer":{"oneOf":[{"const":"cus_2","title":"Jane Smith & Sons"},{"const":"cus_1","title":"cus_1"}],"title":"Customer","type":"string"},` +
@@ -30,7 +30,7 @@ func TestOfferSchema(t *testing.T) {
 	}
 	// The options' order is the order offered, and it is part of the
 	// question: other options give other bytes, so another digest.
-	again := OfferSchema(schema, Offer{Field: "customer", Options: []Option{{Value: "cus_1"}, {Value: "cus_2", Title: "Jane Smith & Sons"}}})
+	again := OfferSchema(schema, Offer{Field: "customer", Options: []option{{Value: "cus_1"}, {Value: "cus_2", Title: "Jane Smith & Sons"}}})
 	if string(again) == string(got) {
 		t.Error("reordered options gave the same schema")
 	}
@@ -42,7 +42,7 @@ func TestOfferSchema(t *testing.T) {
 }
 
 func TestOfferedOrder(t *testing.T) {
-	opts := []Option{{Value: "b"}, {Value: "a"}, {Value: "c"}}
+	opts := []option{{Value: "b"}, {Value: "a"}, {Value: "c"}}
 	if got := OfferedOrder([]string{"a", "b", "a", "x"}, opts); !slices.Equal(got, []string{"b", "a"}) {
 		t.Errorf("OfferedOrder = %q", got)
 	}
@@ -55,14 +55,14 @@ func TestOfferedOrder(t *testing.T) {
 	if got := OptionValues(opts); got != "b, a, c" {
 		t.Errorf("OptionValues = %q", got)
 	}
-	if got := JoinTitles([]Option{{Value: "b", Title: "Bee"}, {Value: "a"}}); got != "Bee, a" {
+	if got := JoinTitles([]option{{Value: "b", Title: "Bee"}, {Value: "a"}}); got != "Bee, a" {
 		t.Errorf("JoinTitles = %q", got)
 	}
 }
 
 func TestCheckOptions(t *testing.T) {
 	var p Problems
-	CheckOptions(&p, "matches", []Option{{Value: "a"}, {Title: "no value"}, {Value: "a", Title: "again"}, {Value: "b"}})
+	CheckOptions(&p, "matches", []option{{Value: "a"}, {Title: "no value"}, {Value: "a", Title: "again"}, {Value: "b"}})
 	want := Problems{"matches[1]: an option needs a value", `matches: the value "a" is offered twice`}
 	if !slices.Equal(p, want) {
 		t.Errorf("problems %q, want %q", p, want)

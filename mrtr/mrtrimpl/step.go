@@ -2,7 +2,6 @@ package mrtrimpl
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -12,45 +11,6 @@ import (
 	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
-// Final is the result of a finished workflow.
-type Final struct {
-	Outcome vocab.Outcome `json:"outcome"`
-	// Text is a tool's result text.
-	Text string `json:"text,omitempty"`
-	// Messages are a prompt's resulting messages.
-	Messages []PromptMessage `json:"messages,omitempty"`
-	// Structured is a tool's structured result (MCP structuredContent), a
-	// JSON object checked against the spec's output fields, when the tool
-	// has an outputSchema; nil otherwise. Round records store it with the
-	// rest of the reply, so a replayed final round returns the same bytes
-	// (records written before it existed have none, as their tools had no
-	// outputSchema).
-	Structured json.RawMessage `json:"structured,omitempty"`
-	// Content are the declared content items of a tool's result (after
-	// its text), or the contents of a resource's (docs/spec.md, Content
-	// kinds).
-	Content []Content `json:"content,omitempty"`
-	// NotFound marks the end of a resource's workflow at a terminal state
-	// the spec declares notFound: the resource read does not exist, and
-	// the reader gets the protocol's resource-not-found error instead of
-	// -32000. Round records keep it with the rest of the reply.
-	NotFound bool `json:"notFound,omitempty"`
-}
-
-// IsError reports whether the result is an error result (MCP isError).
-func (f *Final) IsError() bool {
-	return f.Outcome != vocab.OutcomeSuccess && f.Outcome != vocab.OutcomeCancelled
-}
-
-// PromptMessage is one message of a prompt's result.
-type PromptMessage struct {
-	Role string `json:"role"`
-	Text string `json:"text"`
-	// Content, when set, is the message's content instead of Text (an
-	// image, an audio clip, a resource link or an embedded resource).
-	Content *Content `json:"content,omitempty"`
-}
-
 // Step is what one state decided: go to another state, ask for input, or
 // finish. Generated code gets Steps from the Round's methods; the engine
 // reads them.
@@ -59,7 +19,7 @@ type Step struct {
 	Next  uint16     // StepGoto: the state to go to
 	On    vocab.Edge // StepGoto: the transition taken
 	Ask   []Pending  // StepAsk: the requests to send
-	Final *Final     // StepFinish: the result
+	Final *final     // StepFinish: the result
 }
 
 // StepKind says which of Step's fields are set.
@@ -94,7 +54,7 @@ type Round interface {
 	// in the current state.
 	Ask(p []Pending) (Step, error)
 	// Finish ends the workflow with a result.
-	Finish(f Final) (Step, error)
+	Finish(f final) (Step, error)
 	// Effect runs a side effect once per operation id (key) and moves to
 	// next: a retry replays the recorded outcome instead of running it
 	// again. retain is how long the record of a business operation id is
