@@ -78,7 +78,7 @@ func Take[A any](ctx context.Context, r Round, key string, request func(Problems
 		case len(problems) == 0:
 			return answer, "", nil
 		case q.Kind == vocab.Elicit:
-			ask(Prefilled(request(problems), resp.Content, problems, q.Sensitive...))
+			ask(withPrefill(request(problems), resp.Content, problems, q.Sensitive...))
 		default:
 			ask(request(problems))
 		}

@@ -24,8 +24,8 @@ func Offered(options []option, v string) bool {
 	return slices.ContainsFunc(options, func(o option) bool { return o.Value == v })
 }
 
-// OptionValues lists the values of the options for a problem: "a, b, c".
-func OptionValues(options []option) string {
+// optionValues lists the values of the options for a problem: "a, b, c".
+func optionValues(options []option) string {
 	vs := make([]string, len(options))
 	for i, o := range options {
 		vs[i] = o.Value
@@ -128,14 +128,14 @@ func CheckOptions(p *Problems, label string, options []option) {
 	}
 }
 
-// ErrNotSet is the error of a check or effect that returned without
+// errNotSet is the error of a check or effect that returned without
 // setting a continuation value its spec says it sets (errors.Is).
-var ErrNotSet = errors.New("a declared continuation value was not set")
+var errNotSet = errors.New("a declared continuation value was not set")
 
-// NotSetError names the method, the state, the way it returned and the
+// notSetError names the method, the state, the way it returned and the
 // field it did not set: what a developer needs from the log. The round
 // fails as a dependency failure instead of rendering an empty value.
-type NotSetError struct {
+type notSetError struct {
 	Kind    string // "check" or "effect"
 	Method  string // the spec's name of the handler method
 	State   string
@@ -144,7 +144,7 @@ type NotSetError struct {
 	GoField string // its name in the generated Continuation struct
 }
 
-func (e *NotSetError) Error() string {
+func (e *notSetError) Error() string {
 	how := "returned"
 	if e.Outcome != "" {
 		how = "returned outcome " + e.Outcome
@@ -153,11 +153,11 @@ func (e *NotSetError) Error() string {
 		e.Kind, e.Method, e.State, how, e.Field, e.GoField)
 }
 
-func (e *NotSetError) Unwrap() error { return ErrNotSet }
+func (e *notSetError) Unwrap() error { return errNotSet }
 
 // NotSet is the error of a check or effect that left field unset.
 func NotSet(kind, method, state, outcome, field, goField string) error {
-	return &NotSetError{Kind: kind, Method: method, State: state, Outcome: outcome, Field: field, GoField: goField}
+	return &notSetError{Kind: kind, Method: method, State: state, Outcome: outcome, Field: field, GoField: goField}
 }
 
 // NoOptions is the error of an ask reached with an empty list of options

@@ -34,7 +34,7 @@ func TestOfferSchema(t *testing.T) {
 	if string(again) == string(got) {
 		t.Error("reordered options gave the same schema")
 	}
-	// What a client gets is a schema Prefilled can work on too.
+	// What a client gets is a schema withPrefill can work on too.
 	var parsed map[string]any
 	if err := json.Unmarshal(got, &parsed); err != nil {
 		t.Fatal(err)
@@ -52,8 +52,8 @@ func TestOfferedOrder(t *testing.T) {
 	if !Offered(opts, "c") || Offered(opts, "x") || Offered(nil, "") {
 		t.Error("Offered is wrong")
 	}
-	if got := OptionValues(opts); got != "b, a, c" {
-		t.Errorf("OptionValues = %q", got)
+	if got := optionValues(opts); got != "b, a, c" {
+		t.Errorf("optionValues = %q", got)
 	}
 	if got := JoinTitles([]option{{Value: "b", Title: "Bee"}, {Value: "a"}}); got != "Bee, a" {
 		t.Errorf("JoinTitles = %q", got)
@@ -71,8 +71,8 @@ func TestCheckOptions(t *testing.T) {
 
 func TestNotSetError(t *testing.T) {
 	err := NotSet("check", "findCustomers", "lookup", "several", "matches", "Matches")
-	if !errors.Is(err, ErrNotSet) {
-		t.Error("NotSet is not ErrNotSet")
+	if !errors.Is(err, errNotSet) {
+		t.Error("NotSet is not errNotSet")
 	}
 	for _, part := range []string{"check findCustomers", "state lookup", "outcome several", "continuation field matches", "f.Continuation.Matches"} {
 		if !strings.Contains(err.Error(), part) {

@@ -77,7 +77,7 @@ func (p *Problems) NotOneOf(label, values string) { p.Add(problem.NotOneOf(label
 // value) that are not among the options offered: one problem naming each
 // value once.
 func (p *Problems) NotOffered(label string, options []option, got ...string) {
-	p.Add(problem.NotOffered(label, OptionValues(options), got...))
+	p.Add(problem.NotOffered(label, optionValues(options), got...))
 }
 
 // OptionWithoutValue records an option a handler stored without a value.

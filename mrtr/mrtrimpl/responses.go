@@ -32,8 +32,8 @@ func CheckRoots(uris []string, minItems, maxItems int) Problems {
 		p.Add(problem.RootsTooMany(maxItems, len(uris)))
 	}
 	for _, u := range uris {
-		if len(u) > MaxRootURIBytes {
-			p.Add(problem.RootTooLong(MaxRootURIBytes))
+		if len(u) > maxRootURIBytes {
+			p.Add(problem.RootTooLong(maxRootURIBytes))
 			continue
 		}
 		if pu, err := url.Parse(u); err != nil || pu.Scheme == "" {
@@ -43,8 +43,8 @@ func CheckRoots(uris []string, minItems, maxItems int) Problems {
 	return p
 }
 
-// MaxRootURIBytes bounds one root URI.
-const MaxRootURIBytes = 512
+// maxRootURIBytes bounds one root URI.
+const maxRootURIBytes = 512
 
 // Sampled is the answer to a sampling request: the text the client's model
 // produced, validated against the request's bounds.

@@ -103,7 +103,7 @@ func TestTypedWant(t *testing.T) {
 	}
 	for _, s := range []any{
 		map[string]any{"properties": map[string]any{"typed": map[string]any{"type": "boolean", "title": "Confirm"}}},
-		map[string]any{"properties": map[string]any{"other": map[string]any{"type": "string", "title": TypedPrefix + "x" + TypedSuffix}}},
+		map[string]any{"properties": map[string]any{"other": map[string]any{"type": "string", "title": typedPrefix + "x" + typedSuffix}}},
 		"not a schema", make(chan int),
 	} {
 		if got, ok := TypedWant(s, "typed"); ok {
