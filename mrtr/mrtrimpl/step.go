@@ -39,7 +39,7 @@ type Round interface {
 	// round may take one: only at the state the workflow waited in, on the
 	// state's first run in the round, and only for a request that was sent
 	// as it would be sent now.
-	Response(key string, kind vocab.RequestKind) Response
+	Response(key string, kind vocab.RequestKind) response
 	// Request is the descriptor's row of input request key (nil when the
 	// program has none).
 	Request(key string) *RequestInfo
