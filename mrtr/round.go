@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mrtrgen/mrtrgen/mrtr/internal/stepkind"
+
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -133,12 +135,12 @@ func (r *round) Request(key string) *mrtrimpl.RequestInfo { return r.d.Request(k
 // Goto moves the workflow to state next. on names the transition ("next",
 // "outcome:<name>", "decline", "cancel").
 func (r *round) Goto(next uint16, on vocab.Edge) (mrtrimpl.Step, error) {
-	return mrtrimpl.Step{Kind: mrtrimpl.StepGoto, Next: next, On: on}, nil
+	return mrtrimpl.Step{Kind: stepkind.Goto, Next: next, On: on}, nil
 }
 
 // Finish ends the workflow with a result.
 func (r *round) Finish(f Final) (mrtrimpl.Step, error) {
-	return mrtrimpl.Step{Kind: mrtrimpl.StepFinish, Final: &f}, nil
+	return mrtrimpl.Step{Kind: stepkind.Finish, Final: &f}, nil
 }
 
 // Ask ends the round asking for the pending requests; the workflow stays in
@@ -147,7 +149,7 @@ func (r *round) Ask(p []mrtrimpl.Pending) (mrtrimpl.Step, error) {
 	if len(p) == 0 {
 		return mrtrimpl.Step{}, errors.New("mrtr: Ask with no requests")
 	}
-	return mrtrimpl.Step{Kind: mrtrimpl.StepAsk, Ask: p}, nil
+	return mrtrimpl.Step{Kind: stepkind.Ask, Ask: p}, nil
 }
 
 // Can reports whether the client declared the capability a request kind
@@ -531,7 +533,7 @@ func (rr *run[F]) runStates(ctx context.Context) (*Reply, error) {
 		}
 		rr.rt.visit(info.Name)
 		path = append(path, info.Name)
-		if st.Kind == mrtrimpl.StepGoto {
+		if st.Kind == stepkind.Goto {
 			if !d.Allows(cur, st.Next, st.On) {
 				return nil, fmt.Errorf("mrtr: %s: transition %s -(%s)-> %s is not in the table", d.Name, info.Name, st.On, stateName(d, st.Next))
 			}
@@ -556,7 +558,7 @@ func (rr *run[F]) endRound(ctx context.Context, r *round, info *mrtrimpl.StateIn
 		return reply, nil
 	}
 	switch st.Kind {
-	case mrtrimpl.StepAsk:
+	case stepkind.Ask:
 		if problems := p.CheckContinuation(ctx, f); len(problems) > 0 {
 			return nil, fmt.Errorf("mrtr: %s: at state %s the continuation breaks the spec (a handler stored a value it does not allow): %s", d.Name, info.Name, strings.Join(problems, "; "))
 		}
@@ -569,7 +571,7 @@ func (rr *run[F]) endRound(ctx context.Context, r *round, info *mrtrimpl.StateIn
 			reply.Path = path
 		}
 		return reply, err
-	case mrtrimpl.StepFinish:
+	case stepkind.Finish:
 		r.ended = true
 		rr.rt.outcome = string(st.Final.Outcome)
 		return &Reply{Final: st.Final, Path: path}, nil
@@ -584,7 +586,7 @@ func (rr *run[F]) endRound(ctx context.Context, r *round, info *mrtrimpl.StateIn
 func (rr *run[F]) refuseURIs(ctx context.Context, r *round, st mrtrimpl.Step) *Reply {
 	var bad error
 	switch st.Kind {
-	case mrtrimpl.StepFinish:
+	case stepkind.Finish:
 		items := st.Final.Content
 		for _, m := range st.Final.Messages {
 			if m.Content != nil {
@@ -601,7 +603,7 @@ func (rr *run[F]) refuseURIs(ctx context.Context, r *round, st mrtrimpl.Step) *R
 				}
 			}
 		}
-	case mrtrimpl.StepAsk:
+	case stepkind.Ask:
 		for _, p := range st.Ask {
 			if ep, ok := p.Params.(*mcp.ElicitParams); ok && p.Kind == vocab.ElicitURL {
 				if err := mrtrimpl.CheckURI(ep.URL, mrtrimpl.ElicitationURL); err != nil {

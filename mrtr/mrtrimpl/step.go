@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/mrtrgen/mrtrgen/mrtr/internal/stepkind"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mrtrgen/mrtrgen/vocab"
@@ -15,21 +17,12 @@ import (
 // finish. Generated code gets Steps from the Round's methods; the engine
 // reads them.
 type Step struct {
-	Kind  StepKind
-	Next  uint16     // StepGoto: the state to go to
-	On    vocab.Edge // StepGoto: the transition taken
-	Ask   []Pending  // StepAsk: the requests to send
-	Final *final     // StepFinish: the result
+	Kind  stepkind.Kind // what the engine reads; generated code never names it
+	Next  uint16        // stepkind.Goto: the state to go to
+	On    vocab.Edge    // stepkind.Goto: the transition taken
+	Ask   []Pending     // stepkind.Ask: the requests to send
+	Final *final        // stepkind.Finish: the result
 }
-
-// StepKind says which of Step's fields are set.
-type StepKind uint8
-
-const (
-	StepGoto StepKind = iota + 1
-	StepAsk
-	StepFinish
-)
 
 // Round is one request of a workflow as the engine serves it. Generated
 // Step code uses it to read answers, run effects and say what comes next;
