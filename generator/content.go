@@ -93,7 +93,7 @@ func (w *workflow) contentTemplates(jf *jen.File, s *spec.State) {
 // (mrtrimpl.URLValue), so it stays one segment and adds no query or
 // fragment; a uri that is one whole value is the caller's URI as given.
 // Either way the engine checks the URI before it is sent
-// (mrtrimpl.CheckURI).
+// (checkURI in mrtr/uricheck.go).
 func (w *workflow) contentURIFuncDecl(jf *jen.File, name string, tpl *spec.Template) {
 	if len(tpl.Parts) == 1 && tpl.Parts[0].Ref != nil {
 		w.templateFuncDecl(jf, name, tpl)

@@ -580,7 +580,7 @@ func (rr *run[F]) endRound(ctx context.Context, r *round, info *mrtrimpl.StateIn
 }
 
 // refuseURIs ends the workflow rejected when the step would send a URI that
-// mrtrimpl.CheckURI refuses: the uri of a result's content item, or the url
+// checkURI refuses: the uri of a result's content item, or the url
 // of a URL-mode elicitation, rendered from values a caller chose. The
 // client learns only that the URI was refused; the log says why.
 func (rr *run[F]) refuseURIs(ctx context.Context, r *round, st mrtrimpl.Step) *Reply {
@@ -597,7 +597,7 @@ func (rr *run[F]) refuseURIs(ctx context.Context, r *round, st mrtrimpl.Step) *R
 			// An empty uri is a resource's own contents: the engine fills in
 			// the URI that was read, which matched the resource's template.
 			if c.URI != "" {
-				if err := mrtrimpl.CheckURI(c.URI, mrtrimpl.ContentItemURI); err != nil {
+				if err := checkURI(c.URI, contentItemURI); err != nil {
 					bad = err
 					break
 				}
@@ -606,7 +606,7 @@ func (rr *run[F]) refuseURIs(ctx context.Context, r *round, st mrtrimpl.Step) *R
 	case stepkind.Ask:
 		for _, p := range st.Ask {
 			if ep, ok := p.Params.(*mcp.ElicitParams); ok && p.Kind == vocab.ElicitURL {
-				if err := mrtrimpl.CheckURI(ep.URL, mrtrimpl.ElicitationURL); err != nil {
+				if err := checkURI(ep.URL, elicitationURL); err != nil {
 					bad = fmt.Errorf("input request %q: %w", p.Key, err)
 					break
 				}
