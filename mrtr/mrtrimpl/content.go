@@ -8,10 +8,6 @@ import (
 	"github.com/mrtrgen/mrtrgen/mrtr/internal/handlertypes"
 )
 
-// ContentType is the MCP type of one content item a result carries besides
-// its text (the type lives in mrtr/internal/handlertypes with Final).
-type ContentType = handlertypes.ContentType
-
 // The content types a spec can declare (docs/spec.md, Content kinds).
 const (
 	ContentImage        = handlertypes.ContentImage
@@ -47,10 +43,6 @@ func Bytes(ctx context.Context, what string, get func(context.Context) ([]byte, 
 type Completer interface {
 	Complete(ctx context.Context, argument, value string, context map[string]string) ([]string, error)
 }
-
-// MaxCompletions is the most values one completion/complete result holds
-// (MCP's limit); more are cut, and the result says it has more.
-const MaxCompletions = 100
 
 // CompleteValues returns the values that start with prefix, ignoring case,
 // in the spec's order.
