@@ -93,7 +93,7 @@ func (w *workflow) contentTemplates(jf *jen.File, s *spec.State) {
 // (mrtrimpl.URLValue), so it stays one segment and adds no query or
 // fragment; a uri that is one whole value is the caller's URI as given.
 // Either way the engine checks the URI before it is sent
-// (mrtrimpl.CheckURI).
+// (checkURI in mrtr/uricheck.go).
 func (w *workflow) contentURIFuncDecl(jf *jen.File, name string, tpl *spec.Template) {
 	if len(tpl.Parts) == 1 && tpl.Parts[0].Ref != nil {
 		w.templateFuncDecl(jf, name, tpl)
@@ -170,7 +170,7 @@ func (w *workflow) contentTerminalCase(c *jen.Group, s *spec.State) {
 				pair{jen.Id("Text"), jen.Id(w.templateFunc(s.Name, fmt.Sprintf("Message%d", i+1))).Call(jen.Id("f"))},
 			))
 		}
-		final[jen.Id("Messages")] = jen.Index().Qual(pkgImpl, "PromptMessage").Add(rows(msgs...))
+		final[jen.Id("Messages")] = jen.Index().Qual(pkgMRTR, "PromptMessage").Add(rows(msgs...))
 	default:
 		if s.Message != nil {
 			final[jen.Id("Text")] = jen.Id(w.templateFunc(s.Name, "Message")).Call(jen.Id("f"))
@@ -181,7 +181,7 @@ func (w *workflow) contentTerminalCase(c *jen.Group, s *spec.State) {
 		}
 		final[jen.Id("Content")] = jen.Index().Qual(pkgImpl, "Content").Add(rows(cs...))
 	}
-	c.Return(jen.Id("r").Dot("Finish").Call(jen.Qual(pkgImpl, "Final").Values(final)))
+	c.Return(jen.Id("r").Dot("Finish").Call(jen.Qual(pkgMRTR, "Final").Values(final)))
 }
 
 // hasCompletions reports whether an argument declares completions.

@@ -469,7 +469,7 @@ func (g *gen) packageFile() (File, error) {
 	jf := g.newFile(g.f.Package)
 	jf.Comment("Fails to compile when the mrtrgen runtime in go.mod does not match this")
 	jf.Comment("generated code: regenerate, or align github.com/mrtrgen/mrtrgen.")
-	jf.Const().Id("_").Op("=").Qual(pkgImpl, "SupportPackageIsVersion6")
+	jf.Const().Id("_").Op("=").Qual(pkgImpl, "SupportPackageIsVersion7")
 	jf.Line()
 	var regs []jen.Code
 	var params []jen.Code

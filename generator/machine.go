@@ -147,7 +147,7 @@ func (w *workflow) leave(ref *spec.StateRef, on vocab.Edge, why string) *jen.Sta
 	if ref != nil {
 		return w.goTo(ref.Name, on)
 	}
-	return jen.Return(jen.Id("r").Dot("Finish").Call(jen.Qual(pkgImpl, "Final").Add(oneLine(
+	return jen.Return(jen.Id("r").Dot("Finish").Call(jen.Qual(pkgMRTR, "Final").Add(oneLine(
 		pair{jen.Id("Outcome"), finalOutcome(vocab.OutcomeCancelled)},
 		pair{jen.Id("Text"), jen.Lit(fmt.Sprintf("%s was cancelled: %s.", w.t.Name, why))},
 	))))
@@ -386,9 +386,9 @@ func (w *workflow) terminalCase(c *jen.Group, s *spec.State) {
 				pair{jen.Id("Text"), jen.Id(w.templateFunc(s.Name, fmt.Sprintf("Message%d", i+1))).Call(jen.Id("f"))},
 			))
 		}
-		c.Return(jen.Id("r").Dot("Finish").Call(jen.Qual(pkgImpl, "Final").Values(jen.Dict{
+		c.Return(jen.Id("r").Dot("Finish").Call(jen.Qual(pkgMRTR, "Final").Values(jen.Dict{
 			jen.Id("Outcome"):  finalOutcome(s.Outcome),
-			jen.Id("Messages"): jen.Index().Qual(pkgImpl, "PromptMessage").Add(rows(msgs...)),
+			jen.Id("Messages"): jen.Index().Qual(pkgMRTR, "PromptMessage").Add(rows(msgs...)),
 		})))
 		return
 	case w.t.Kind != vocab.KindPrompt && s.Message != nil:
@@ -403,5 +403,5 @@ func (w *workflow) terminalCase(c *jen.Group, s *spec.State) {
 		w.outputCase(c, s, final)
 		return
 	}
-	c.Return(jen.Id("r").Dot("Finish").Call(jen.Qual(pkgImpl, "Final").Add(oneLine(final...))))
+	c.Return(jen.Id("r").Dot("Finish").Call(jen.Qual(pkgMRTR, "Final").Add(oneLine(final...))))
 }

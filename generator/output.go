@@ -136,7 +136,7 @@ func (w *workflow) outputCase(c *jen.Group, s *spec.State, final []pair) {
 		jen.Lit(s.Name), jen.Lit(outputMethod(s)), jen.Id(w.outputCheck(s)).Call(jen.Op("&").Id("out")), jen.Op("&").Id("out"))
 	c.If(jen.Err().Op("!=").Nil()).Block(stepError(jen.Err()))
 	final = append(final, pair{jen.Id("Structured"), jen.Id("structured")})
-	c.Return(jen.Id("r").Dot("Finish").Call(jen.Qual(pkgImpl, "Final").Add(oneLine(final...))))
+	c.Return(jen.Id("r").Dot("Finish").Call(jen.Qual(pkgMRTR, "Final").Add(oneLine(final...))))
 }
 
 // outputChecks emits, per terminal state with output, the pattern

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mrtrgen/mrtrgen/mrtr/internal/stepkind"
+
 	"github.com/mrtrgen/mrtrgen/mrtr"
 	"github.com/mrtrgen/mrtrgen/mrtr/internal/testprog"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
@@ -21,7 +23,7 @@ type wrongEdge struct {
 
 func (p wrongEdge) Step(ctx context.Context, r mrtrimpl.Round, f *testprog.SpinFlow) (mrtrimpl.Step, error) {
 	st, err := p.Program.Step(ctx, r, f)
-	if st.Kind == mrtrimpl.StepGoto {
+	if st.Kind == stepkind.Goto {
 		st.Next, st.On = uint16(testprog.SpinStateStopped), vocab.Next
 	}
 	return st, err

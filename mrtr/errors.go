@@ -66,7 +66,7 @@ func invalidArguments(rt *roundTelemetry, err error) (*Reply, error) {
 		return nil, err
 	}
 	rt.outcome = string(OutcomeInvalidArguments)
-	return &Reply{Final: &mrtrimpl.Final{Outcome: OutcomeInvalidArguments, Text: ae.Error()}}, nil
+	return &Reply{Final: &Final{Outcome: OutcomeInvalidArguments, Text: ae.Error()}}, nil
 }
 
 // missingCapabilitiesError is -32021 with data.requiredCapabilities, a

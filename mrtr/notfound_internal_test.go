@@ -7,7 +7,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
-	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
 	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
@@ -29,11 +28,11 @@ func TestResourceNotFoundByRevision(t *testing.T) {
 // A round record keeps a final's notFound: the replay of a read that
 // ended at a notFound terminal is not found again, not -32000.
 func TestFinalNotFoundSurvivesTheRecord(t *testing.T) {
-	b, err := json.Marshal(mrtrimpl.Final{Outcome: vocab.OutcomeFailed, Text: "gone", NotFound: true})
+	b, err := json.Marshal(Final{Outcome: vocab.OutcomeFailed, Text: "gone", NotFound: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var back mrtrimpl.Final
+	var back Final
 	if err := json.Unmarshal(b, &back); err != nil || !back.NotFound {
 		t.Fatalf("%s read back as %+v, %v", b, back, err)
 	}

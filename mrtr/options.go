@@ -1,6 +1,6 @@
 package mrtr
 
-import "github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+import "github.com/mrtrgen/mrtrgen/mrtr/internal/handlertypes"
 
 // Option is one choice a check discovered while the workflow ran: Value is
 // what an answer gives back (a customer id, a service name), Title what
@@ -16,4 +16,4 @@ import "github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
 // asking the check again. Values must be distinct and not empty, within
 // the list's maxLength and pattern; the engine refuses to seal a list that
 // is not.
-type Option = mrtrimpl.Option
+type Option = handlertypes.Option

@@ -1,16 +1,16 @@
 package mrtr
 
 import (
-	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/mrtr/internal/handlertypes"
 	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 // Final is the result of a finished workflow (Reply.Final): its Outcome,
 // a tool's result Text, or a prompt's Messages (PromptMessage: Role, Text).
-type Final = mrtrimpl.Final
+type Final = handlertypes.Final
 
 // PromptMessage is one message of a prompt's result.
-type PromptMessage = mrtrimpl.PromptMessage
+type PromptMessage = handlertypes.PromptMessage
 
 // Outcome is how a workflow ended (Reply.Final.Outcome, the mcp.mrtr.*
 // metrics, the round's log record).

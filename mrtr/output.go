@@ -15,7 +15,7 @@ import (
 // the schema allows (it requires only what every such state sets). Error
 // results (failed, rejected, dependency failures) carry none: clients do
 // not check them against the schema.
-func toolResult(d *mrtrimpl.Descriptor, f *mrtrimpl.Final) *mcp.CallToolResult {
+func toolResult(d *mrtrimpl.Descriptor, f *Final) *mcp.CallToolResult {
 	// The text first, then the declared content items; a result of content
 	// items only (a spec without message) has no empty text.
 	content := []mcp.Content{}

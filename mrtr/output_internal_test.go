@@ -13,7 +13,7 @@ import (
 // (no "structured" key) still decodes, to a reply without one, which is
 // what its tool (no outputSchema then) sent.
 func TestRecordKeepsStructuredResult(t *testing.T) {
-	in := &Reply{Final: &mrtrimpl.Final{Outcome: OutcomeSuccess, Text: "Deleted.", Structured: json.RawMessage(`{"customerId":"cus_1","deleted":true}`)}}
+	in := &Reply{Final: &Final{Outcome: OutcomeSuccess, Text: "Deleted.", Structured: json.RawMessage(`{"customerId":"cus_1","deleted":true}`)}}
 	b, err := json.Marshal(in)
 	if err != nil {
 		t.Fatal(err)
@@ -42,14 +42,14 @@ func TestToolResultStructuredContent(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		d    *mrtrimpl.Descriptor
-		f    *mrtrimpl.Final
+		f    *Final
 		want string // the structuredContent as JSON; "" for none
 	}{
-		{"the state's output", withSchema, &mrtrimpl.Final{Outcome: OutcomeSuccess, Text: "ok", Structured: structured}, `{"id":"x"}`},
-		{"a state without output", withSchema, &mrtrimpl.Final{Outcome: OutcomeCancelled, Text: "no"}, `{}`},
-		{"an error result", withSchema, &mrtrimpl.Final{Outcome: OutcomeError, Text: "failed"}, ""},
-		{"a rejection", withSchema, &mrtrimpl.Final{Outcome: OutcomeRejected, Text: "no"}, ""},
-		{"no outputSchema", without, &mrtrimpl.Final{Outcome: OutcomeSuccess, Text: "ok"}, ""},
+		{"the state's output", withSchema, &Final{Outcome: OutcomeSuccess, Text: "ok", Structured: structured}, `{"id":"x"}`},
+		{"a state without output", withSchema, &Final{Outcome: OutcomeCancelled, Text: "no"}, `{}`},
+		{"an error result", withSchema, &Final{Outcome: OutcomeError, Text: "failed"}, ""},
+		{"a rejection", withSchema, &Final{Outcome: OutcomeRejected, Text: "no"}, ""},
+		{"no outputSchema", without, &Final{Outcome: OutcomeSuccess, Text: "ok"}, ""},
 	} {
 		res := toolResult(c.d, c.f)
 		got := ""

@@ -296,8 +296,8 @@ func (e *Engine) Complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.C
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "internal error"}
 	}
 	res.Completion.Total = len(values)
-	if len(values) > mrtrimpl.MaxCompletions {
-		values, res.Completion.HasMore = values[:mrtrimpl.MaxCompletions], true
+	if len(values) > maxCompletions {
+		values, res.Completion.HasMore = values[:maxCompletions], true
 	}
 	if values != nil {
 		res.Completion.Values = values
@@ -316,3 +316,7 @@ func PrincipalFromContext(ctx context.Context) (principal string, ok bool) {
 	principal, ok = ctx.Value(principalKey{}).(string)
 	return principal, ok
 }
+
+// maxCompletions is the most values one completion/complete result holds
+// (MCP's limit); more are cut, and the result says it has more.
+const maxCompletions = 100

@@ -5,9 +5,10 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mrtrgen/mrtrgen/mrtr/internal/response"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
 	"github.com/mrtrgen/mrtrgen/mrtr/problem"
 	"github.com/mrtrgen/mrtrgen/vocab"
 )
@@ -36,37 +37,37 @@ func (r *round) available(key string) bool {
 // when a check refused the up-front answer and asked again (mrtr.AskAgain),
 // a client that sends its inputs on every call still gets its new answer
 // taken, not the refused one.
-func (r *round) Response(key string, kind vocab.RequestKind) mrtrimpl.Response {
+func (r *round) Response(key string, kind vocab.RequestKind) response.Response {
 	if r.runsOf(r.current) > 1 || r.reasked[r.current] {
-		return mrtrimpl.Response{Status: mrtrimpl.Missing} // answered earlier in this round: a loop back asks again
+		return response.Response{Status: response.Missing} // answered earlier in this round: a loop back asks again
 	}
 	resp, answered := r.req.InputResponses[key]
 	if raw, ok := r.inputs[key]; ok && !(answered && resp != nil && r.available(key)) {
 		return upfrontResponse(raw, kind, r.gateField(key))
 	}
 	if !r.available(key) || !answered || resp == nil {
-		return mrtrimpl.Response{Status: mrtrimpl.Missing}
+		return response.Response{Status: response.Missing}
 	}
 	switch kind {
 	case vocab.Elicit, vocab.ElicitURL:
 		er, ok := resp.(*mcp.ElicitResult)
 		if !ok {
-			return mrtrimpl.Response{Status: mrtrimpl.Malformed, Problem: problem.NotAnElicitResult}
+			return response.Response{Status: response.Malformed, Problem: problem.NotAnElicitResult}
 		}
 		switch er.Action {
 		case "accept":
 			if kind == vocab.ElicitURL {
 				// A URL step's answer has no content; what the client sends
 				// is ignored (the check after it asks the domain).
-				return mrtrimpl.Response{Status: mrtrimpl.Accepted}
+				return response.Response{Status: response.Accepted}
 			}
-			return mrtrimpl.Response{Status: mrtrimpl.Accepted, Content: er.Content}
+			return response.Response{Status: response.Accepted, Content: er.Content}
 		case "decline":
-			return mrtrimpl.Response{Status: mrtrimpl.Declined}
+			return response.Response{Status: response.Declined}
 		case "cancel":
-			return mrtrimpl.Response{Status: mrtrimpl.Cancelled}
+			return response.Response{Status: response.Cancelled}
 		}
-		return mrtrimpl.Response{Status: mrtrimpl.Malformed, Problem: problem.UnknownAction(er.Action)}
+		return response.Response{Status: response.Malformed, Problem: problem.UnknownAction(er.Action)}
 	case vocab.Sample:
 		var content []mcp.Content
 		switch sr := resp.(type) {
@@ -77,7 +78,7 @@ func (r *round) Response(key string, kind vocab.RequestKind) mrtrimpl.Response {
 		case *mcp.CreateMessageResult:
 			content = []mcp.Content{sr.Content}
 		default:
-			return mrtrimpl.Response{Status: mrtrimpl.Malformed, Problem: problem.NotASamplingResult}
+			return response.Response{Status: response.Malformed, Problem: problem.NotASamplingResult}
 		}
 		var b strings.Builder
 		for _, c := range content {
@@ -86,14 +87,14 @@ func (r *round) Response(key string, kind vocab.RequestKind) mrtrimpl.Response {
 			}
 		}
 		if b.Len() == 0 {
-			return mrtrimpl.Response{Status: mrtrimpl.Malformed, Problem: problem.SamplingWithoutText}
+			return response.Response{Status: response.Malformed, Problem: problem.SamplingWithoutText}
 		}
-		return mrtrimpl.Response{Status: mrtrimpl.Accepted, Text: b.String()}
+		return response.Response{Status: response.Accepted, Text: b.String()}
 	case vocab.Roots:
 		//lint:ignore SA1019 roots stays supported in SEP-2577's deprecation window; the runtime reads the answers clients send
 		lr, ok := resp.(*mcp.ListRootsResult)
 		if !ok {
-			return mrtrimpl.Response{Status: mrtrimpl.Malformed, Problem: problem.NotARootsList}
+			return response.Response{Status: response.Malformed, Problem: problem.NotARootsList}
 		}
 		uris := make([]string, 0, len(lr.Roots))
 		for _, root := range lr.Roots {
@@ -102,9 +103,9 @@ func (r *round) Response(key string, kind vocab.RequestKind) mrtrimpl.Response {
 			}
 			uris = append(uris, root.URI)
 		}
-		return mrtrimpl.Response{Status: mrtrimpl.Accepted, URIs: uris}
+		return response.Response{Status: response.Accepted, URIs: uris}
 	}
-	return mrtrimpl.Response{Status: mrtrimpl.Missing}
+	return response.Response{Status: response.Missing}
 }
 
 // gateField returns the boolean field of a confirmation gate with this key.
@@ -122,9 +123,9 @@ func (r *round) gateField(key string) string {
 // upfrontResponse reads an answer supplied in the "inputs" argument: a form
 // as an object, a gate as a boolean, a sampled text as a string, roots as
 // a list of URIs.
-func upfrontResponse(raw json.RawMessage, kind vocab.RequestKind, gateField string) mrtrimpl.Response {
-	bad := func(want string) mrtrimpl.Response {
-		return mrtrimpl.Response{Status: mrtrimpl.Malformed, Problem: problem.UpfrontWrongType(want)}
+func upfrontResponse(raw json.RawMessage, kind vocab.RequestKind, gateField string) response.Response {
+	bad := func(want string) response.Response {
+		return response.Response{Status: response.Malformed, Problem: problem.UpfrontWrongType(want)}
 	}
 	switch kind {
 	case vocab.Elicit:
@@ -133,31 +134,31 @@ func upfrontResponse(raw json.RawMessage, kind vocab.RequestKind, gateField stri
 			if json.Unmarshal(raw, &ok) != nil {
 				return bad("true or false")
 			}
-			return mrtrimpl.Response{Status: mrtrimpl.Accepted, Content: map[string]any{gateField: ok}}
+			return response.Response{Status: response.Accepted, Content: map[string]any{gateField: ok}}
 		}
 		var m map[string]any
 		if json.Unmarshal(raw, &m) != nil || m == nil {
 			return bad("an object of form fields")
 		}
-		return mrtrimpl.Response{Status: mrtrimpl.Accepted, Content: m}
+		return response.Response{Status: response.Accepted, Content: m}
 	case vocab.Sample:
 		var s string
 		if json.Unmarshal(raw, &s) != nil || s == "" {
 			return bad("a non-empty string")
 		}
-		return mrtrimpl.Response{Status: mrtrimpl.Accepted, Text: s}
+		return response.Response{Status: response.Accepted, Text: s}
 	case vocab.Roots:
 		var uris []string
 		if json.Unmarshal(raw, &uris) != nil {
 			return bad("a list of URIs")
 		}
-		return mrtrimpl.Response{Status: mrtrimpl.Accepted, URIs: uris}
+		return response.Response{Status: response.Accepted, URIs: uris}
 	case vocab.ElicitURL:
 		// The step happens on the page the URL opens, never in the
 		// arguments: the request is sent as it is.
-		return mrtrimpl.Response{Status: mrtrimpl.Malformed, Problem: problem.URLStepUpfront}
+		return response.Response{Status: response.Malformed, Problem: problem.URLStepUpfront}
 	}
-	return mrtrimpl.Response{Status: mrtrimpl.Missing}
+	return response.Response{Status: response.Missing}
 }
 
 // splitInputs separates the "inputs" argument of non-interactive programs

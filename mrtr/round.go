@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mrtrgen/mrtrgen/mrtr/internal/stepkind"
+
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -133,12 +135,12 @@ func (r *round) Request(key string) *mrtrimpl.RequestInfo { return r.d.Request(k
 // Goto moves the workflow to state next. on names the transition ("next",
 // "outcome:<name>", "decline", "cancel").
 func (r *round) Goto(next uint16, on vocab.Edge) (mrtrimpl.Step, error) {
-	return mrtrimpl.Step{Kind: mrtrimpl.StepGoto, Next: next, On: on}, nil
+	return mrtrimpl.Step{Kind: stepkind.Goto, Next: next, On: on}, nil
 }
 
 // Finish ends the workflow with a result.
-func (r *round) Finish(f mrtrimpl.Final) (mrtrimpl.Step, error) {
-	return mrtrimpl.Step{Kind: mrtrimpl.StepFinish, Final: &f}, nil
+func (r *round) Finish(f Final) (mrtrimpl.Step, error) {
+	return mrtrimpl.Step{Kind: stepkind.Finish, Final: &f}, nil
 }
 
 // Ask ends the round asking for the pending requests; the workflow stays in
@@ -147,7 +149,7 @@ func (r *round) Ask(p []mrtrimpl.Pending) (mrtrimpl.Step, error) {
 	if len(p) == 0 {
 		return mrtrimpl.Step{}, errors.New("mrtr: Ask with no requests")
 	}
-	return mrtrimpl.Step{Kind: mrtrimpl.StepAsk, Ask: p}, nil
+	return mrtrimpl.Step{Kind: stepkind.Ask, Ask: p}, nil
 }
 
 // Can reports whether the client declared the capability a request kind
@@ -331,10 +333,10 @@ func (rr *run[F]) authorize(ctx context.Context) (*Reply, error) {
 		// dependency failure, not a refusal.
 		rr.rt.outcome = string(OutcomeError)
 		rr.e.log.ErrorContext(ctx, "mrtr: authorization check failed", "tool", rr.d.Name, "error", err)
-		return &Reply{Final: &mrtrimpl.Final{Outcome: OutcomeError, Text: fmt.Sprintf("%s: the authorization check failed; try again later", rr.d.Name)}}, nil
+		return &Reply{Final: &Final{Outcome: OutcomeError, Text: fmt.Sprintf("%s: the authorization check failed; try again later", rr.d.Name)}}, nil
 	}
 	rr.rt.outcome = string(OutcomeUnauthorized)
-	return &Reply{Final: &mrtrimpl.Final{Outcome: OutcomeUnauthorized, Text: "not authorized: " + rej.msg}}, nil
+	return &Reply{Final: &Final{Outcome: OutcomeUnauthorized, Text: "not authorized: " + rej.msg}}, nil
 }
 
 // openContinuation verifies the requestState, or starts a new workflow.
@@ -531,7 +533,7 @@ func (rr *run[F]) runStates(ctx context.Context) (*Reply, error) {
 		}
 		rr.rt.visit(info.Name)
 		path = append(path, info.Name)
-		if st.Kind == mrtrimpl.StepGoto {
+		if st.Kind == stepkind.Goto {
 			if !d.Allows(cur, st.Next, st.On) {
 				return nil, fmt.Errorf("mrtr: %s: transition %s -(%s)-> %s is not in the table", d.Name, info.Name, st.On, stateName(d, st.Next))
 			}
@@ -556,7 +558,7 @@ func (rr *run[F]) endRound(ctx context.Context, r *round, info *mrtrimpl.StateIn
 		return reply, nil
 	}
 	switch st.Kind {
-	case mrtrimpl.StepAsk:
+	case stepkind.Ask:
 		if problems := p.CheckContinuation(ctx, f); len(problems) > 0 {
 			return nil, fmt.Errorf("mrtr: %s: at state %s the continuation breaks the spec (a handler stored a value it does not allow): %s", d.Name, info.Name, strings.Join(problems, "; "))
 		}
@@ -569,7 +571,7 @@ func (rr *run[F]) endRound(ctx context.Context, r *round, info *mrtrimpl.StateIn
 			reply.Path = path
 		}
 		return reply, err
-	case mrtrimpl.StepFinish:
+	case stepkind.Finish:
 		r.ended = true
 		rr.rt.outcome = string(st.Final.Outcome)
 		return &Reply{Final: st.Final, Path: path}, nil
@@ -578,13 +580,13 @@ func (rr *run[F]) endRound(ctx context.Context, r *round, info *mrtrimpl.StateIn
 }
 
 // refuseURIs ends the workflow rejected when the step would send a URI that
-// mrtrimpl.CheckURI refuses: the uri of a result's content item, or the url
+// checkURI refuses: the uri of a result's content item, or the url
 // of a URL-mode elicitation, rendered from values a caller chose. The
 // client learns only that the URI was refused; the log says why.
 func (rr *run[F]) refuseURIs(ctx context.Context, r *round, st mrtrimpl.Step) *Reply {
 	var bad error
 	switch st.Kind {
-	case mrtrimpl.StepFinish:
+	case stepkind.Finish:
 		items := st.Final.Content
 		for _, m := range st.Final.Messages {
 			if m.Content != nil {
@@ -595,16 +597,16 @@ func (rr *run[F]) refuseURIs(ctx context.Context, r *round, st mrtrimpl.Step) *R
 			// An empty uri is a resource's own contents: the engine fills in
 			// the URI that was read, which matched the resource's template.
 			if c.URI != "" {
-				if err := mrtrimpl.CheckURI(c.URI, mrtrimpl.ContentItemURI); err != nil {
+				if err := checkURI(c.URI, contentItemURI); err != nil {
 					bad = err
 					break
 				}
 			}
 		}
-	case mrtrimpl.StepAsk:
+	case stepkind.Ask:
 		for _, p := range st.Ask {
 			if ep, ok := p.Params.(*mcp.ElicitParams); ok && p.Kind == vocab.ElicitURL {
-				if err := mrtrimpl.CheckURI(ep.URL, mrtrimpl.ElicitationURL); err != nil {
+				if err := checkURI(ep.URL, elicitationURL); err != nil {
 					bad = fmt.Errorf("input request %q: %w", p.Key, err)
 					break
 				}
@@ -617,7 +619,7 @@ func (rr *run[F]) refuseURIs(ctx context.Context, r *round, st mrtrimpl.Step) *R
 	rr.call.Logger.WarnContext(ctx, "mrtr: a URI rendered from the workflow's values is refused", "reason", bad.Error())
 	r.ended = true
 	rr.rt.outcome = string(OutcomeRejected)
-	return &Reply{Final: &mrtrimpl.Final{Outcome: OutcomeRejected, Text: rr.d.Name + ": a URI built from the values given is not allowed"}}
+	return &Reply{Final: &Final{Outcome: OutcomeRejected, Text: rr.d.Name + ": a URI built from the values given is not allowed"}}
 }
 
 // consume deletes a finished workflow's server-side continuations, however
@@ -664,7 +666,7 @@ func (e *Engine) stepFailed(ctx context.Context, rt *roundTelemetry, d *mrtrimpl
 	}
 	if rej, ok := isRejection(err); ok {
 		rt.outcome = string(OutcomeRejected)
-		return &Reply{Final: &mrtrimpl.Final{Outcome: OutcomeRejected, Text: rej.msg}}, nil
+		return &Reply{Final: &Final{Outcome: OutcomeRejected, Text: rej.msg}}, nil
 	}
 	if errors.Is(err, mrtrimpl.ErrUnknownState) {
 		return nil, err
@@ -679,7 +681,7 @@ func (e *Engine) stepFailed(ctx context.Context, rt *roundTelemetry, d *mrtrimpl
 	// The precise error is for the logs: it may name hosts, users or
 	// queries. The client learns where it failed and may retry.
 	call.Logger.Error("mrtr: state failed", "state", info.Name, "error", err)
-	return &Reply{Final: &mrtrimpl.Final{Outcome: OutcomeError, Text: fmt.Sprintf("%s failed at %s: a dependency failed; try again later (workflow %s)", d.Name, info.Name, call.WorkflowID)}}, nil
+	return &Reply{Final: &Final{Outcome: OutcomeError, Text: fmt.Sprintf("%s failed at %s: a dependency failed; try again later (workflow %s)", d.Name, info.Name, call.WorkflowID)}}, nil
 }
 
 // rejectState refuses the round's requestState (Engine.rejectState); in a
@@ -721,7 +723,7 @@ func (e *Engine) storeFailed(ctx context.Context, rt *roundTelemetry, d *mrtrimp
 	}
 	rt.outcome = string(OutcomeError)
 	e.log.ErrorContext(ctx, "mrtr: the store failed before the round ran", "tool", d.Name, "error", err)
-	return &Reply{Final: &mrtrimpl.Final{Outcome: OutcomeError, Text: d.Name + ": the server's store is unavailable; try the same request again later"}, nothingRan: true}, nil
+	return &Reply{Final: &Final{Outcome: OutcomeError, Text: d.Name + ": the server's store is unavailable; try the same request again later"}, nothingRan: true}, nil
 }
 
 // replay returns a recorded reply to a retry. An input_required reply is

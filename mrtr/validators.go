@@ -53,9 +53,9 @@ func (e *Engine) argumentsFailed(ctx context.Context, rt *roundTelemetry, d *mrt
 	}
 	if rej, ok := isRejection(err); ok {
 		rt.outcome = string(OutcomeRejected)
-		return &Reply{Final: &mrtrimpl.Final{Outcome: OutcomeRejected, Text: rej.msg}}, nil
+		return &Reply{Final: &Final{Outcome: OutcomeRejected, Text: rej.msg}}, nil
 	}
 	rt.outcome = string(OutcomeError)
 	e.log.ErrorContext(ctx, "mrtr: validating the arguments failed", "tool", d.Name, "error", err)
-	return &Reply{Final: &mrtrimpl.Final{Outcome: OutcomeError, Text: fmt.Sprintf("%s: checking the arguments failed: a dependency failed; try again later", d.Name)}}, nil
+	return &Reply{Final: &Final{Outcome: OutcomeError, Text: fmt.Sprintf("%s: checking the arguments failed: a dependency failed; try again later", d.Name)}}, nil
 }

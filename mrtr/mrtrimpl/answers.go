@@ -20,17 +20,17 @@ func Bind[F any](build func(F, Problems) Pending, f F) func(Problems) Pending {
 // Decoder validates one answer: the typed answer, or the problems the user
 // must correct; an error is a custom validator that could not check a value
 // (a dependency failure).
-type Decoder[A any] func(ctx context.Context, resp Response) (*A, Problems, error)
+type Decoder[A any] func(ctx context.Context, resp response) (*A, Problems, error)
 
 // Form, Text and URIs adapt a generated answer decoder of a form
 // (elicitation), a sampled text and a roots list to a Decoder.
 func Form[A any](decode func(context.Context, map[string]any) (*A, Problems, error)) Decoder[A] {
-	return func(ctx context.Context, resp Response) (*A, Problems, error) { return decode(ctx, resp.Content) }
+	return func(ctx context.Context, resp response) (*A, Problems, error) { return decode(ctx, resp.Content) }
 }
 
 // Text adapts the decoder of a sampled answer; see Form.
 func Text[A any](decode func(context.Context, string) (*A, Problems)) Decoder[A] {
-	return func(ctx context.Context, resp Response) (*A, Problems, error) {
+	return func(ctx context.Context, resp response) (*A, Problems, error) {
 		a, p := decode(ctx, resp.Text)
 		return a, p, nil
 	}
@@ -39,11 +39,11 @@ func Text[A any](decode func(context.Context, string) (*A, Problems)) Decoder[A]
 // Opened is the Decoder of a URL-mode elicitation's answer: the user
 // accepted opening the URL, which says nothing about whether they completed
 // the step there (the check after the ask asks the domain).
-func Opened(context.Context, Response) (*URLStep, Problems, error) { return &URLStep{}, nil, nil }
+func Opened(context.Context, response) (*URLStep, Problems, error) { return &URLStep{}, nil, nil }
 
 // URIs adapts the decoder of a roots answer; see Form.
 func URIs[A any](decode func(context.Context, []string) (*A, Problems)) Decoder[A] {
-	return func(ctx context.Context, resp Response) (*A, Problems, error) {
+	return func(ctx context.Context, resp response) (*A, Problems, error) {
 		a, p := decode(ctx, resp.URIs)
 		return a, p, nil
 	}
@@ -70,7 +70,7 @@ func Take[A any](ctx context.Context, r Round, key string, request func(Problems
 	}
 	resp := r.Response(q.Key, q.Kind)
 	switch resp.Status {
-	case Accepted:
+	case accepted:
 		answer, problems, err := decode(ctx, resp)
 		switch {
 		case err != nil:
@@ -78,19 +78,19 @@ func Take[A any](ctx context.Context, r Round, key string, request func(Problems
 		case len(problems) == 0:
 			return answer, "", nil
 		case q.Kind == vocab.Elicit:
-			ask(Prefilled(request(problems), resp.Content, problems, q.Sensitive...))
+			ask(withPrefill(request(problems), resp.Content, problems, q.Sensitive...))
 		default:
 			ask(request(problems))
 		}
-	case Declined, Cancelled:
+	case declined, cancelled:
 		if q.Kind.Elicitation() {
-			if resp.Status == Declined {
+			if resp.Status == declined {
 				return nil, vocab.Decline, nil
 			}
 			return nil, vocab.Cancel, nil
 		}
 		ask(request(nil))
-	case Malformed:
+	case malformed:
 		ask(request(Problems{resp.Problem}))
 	default:
 		ask(request(nil))
@@ -118,19 +118,19 @@ func Confirm(r Round, key, field string, request func(Problems) Pending) (vocab.
 }
 
 // gateAnswer reads this round's answer to confirmation gate key (Confirm,
-// ConfirmTyped): accepted's reading of an accepted form; vocab.Decline
+// ConfirmTyped): onAccept's reading of an accepted form; vocab.Decline
 // when the user declined, vocab.Cancel when they cancelled; otherwise ""
 // and the request to ask, saying what was wrong with a malformed answer.
-func gateAnswer(r Round, key string, request func(Problems) Pending, accepted func(content map[string]any) (vocab.Edge, Pending)) (vocab.Edge, Pending) {
+func gateAnswer(r Round, key string, request func(Problems) Pending, onAccept func(content map[string]any) (vocab.Edge, Pending)) (vocab.Edge, Pending) {
 	resp := r.Response(key, vocab.Elicit)
 	switch resp.Status {
-	case Accepted:
-		return accepted(resp.Content)
-	case Declined:
+	case accepted:
+		return onAccept(resp.Content)
+	case declined:
 		return vocab.Decline, Pending{}
-	case Cancelled:
+	case cancelled:
 		return vocab.Cancel, Pending{}
-	case Malformed:
+	case malformed:
 		return "", request(Problems{resp.Problem})
 	}
 	return "", request(nil)

@@ -17,7 +17,7 @@ import (
 // answer it when canKind.
 type fakeRound struct {
 	info    RequestInfo
-	resp    Response
+	resp    response
 	canKind bool
 }
 
@@ -28,11 +28,11 @@ func (f *fakeRound) Request(key string) *RequestInfo {
 	return &f.info
 }
 
-func (f *fakeRound) Response(string, vocab.RequestKind) Response { return f.resp }
+func (f *fakeRound) Response(string, vocab.RequestKind) response { return f.resp }
 func (f *fakeRound) Can(vocab.RequestKind) bool                  { return f.canKind }
 func (f *fakeRound) Goto(uint16, vocab.Edge) (Step, error)       { return Step{}, nil }
 func (f *fakeRound) Ask([]Pending) (Step, error)                 { return Step{}, nil }
-func (f *fakeRound) Finish(Final) (Step, error)                  { return Step{}, nil }
+func (f *fakeRound) Finish(final) (Step, error)                  { return Step{}, nil }
 func (f *fakeRound) Effect(context.Context, string, time.Duration, uint16, func(context.Context) error) (Step, error) {
 	return Step{}, nil
 }
@@ -54,10 +54,10 @@ func TestTake(t *testing.T) {
 			return &note{Text: v}, nil, nil
 		}
 	}
-	accepted := func(m map[string]any) Response { return Response{Status: Accepted, Content: m} }
+	answered := func(m map[string]any) response { return response{Status: accepted, Content: m} }
 	cases := []struct {
 		name      string
-		resp      Response
+		resp      response
 		optional  bool
 		can       bool
 		want      *note
@@ -66,15 +66,15 @@ func TestTake(t *testing.T) {
 		asked     int
 		asksAgain string // a text the re-asked message holds
 	}{
-		{name: "valid answer", resp: accepted(map[string]any{"text": "hi"}), can: true, want: &note{"hi"}},
-		{name: "no answer yet", resp: Response{Status: Missing}, can: true, asked: 1},
-		{name: "invalid answer asks again saying why", resp: accepted(map[string]any{"pin": "1234"}), can: true, asked: 1, asksAgain: "Please correct: text: required."},
-		{name: "validator down", resp: accepted(map[string]any{"text": "backend"}), can: true, err: true},
-		{name: "declined", resp: Response{Status: Declined}, can: true, left: vocab.Decline},
-		{name: "cancelled", resp: Response{Status: Cancelled}, can: true, left: vocab.Cancel},
-		{name: "malformed", resp: Response{Status: Malformed, Problem: "content: not an object"}, can: true, asked: 1, asksAgain: "content: not an object"},
-		{name: "optional and the client cannot answer", resp: Response{Status: Missing}, optional: true},
-		{name: "optional and the client can answer", resp: Response{Status: Missing}, optional: true, can: true, asked: 1},
+		{name: "valid answer", resp: answered(map[string]any{"text": "hi"}), can: true, want: &note{"hi"}},
+		{name: "no answer yet", resp: response{Status: missing}, can: true, asked: 1},
+		{name: "invalid answer asks again saying why", resp: answered(map[string]any{"pin": "1234"}), can: true, asked: 1, asksAgain: "Please correct: text: required."},
+		{name: "validator down", resp: answered(map[string]any{"text": "backend"}), can: true, err: true},
+		{name: "declined", resp: response{Status: declined}, can: true, left: vocab.Decline},
+		{name: "cancelled", resp: response{Status: cancelled}, can: true, left: vocab.Cancel},
+		{name: "malformed", resp: response{Status: malformed, Problem: "content: not an object"}, can: true, asked: 1, asksAgain: "content: not an object"},
+		{name: "optional and the client cannot answer", resp: response{Status: missing}, optional: true},
+		{name: "optional and the client can answer", resp: response{Status: missing}, optional: true, can: true, asked: 1},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -111,7 +111,7 @@ func TestTakeTextIsNotLeft(t *testing.T) {
 	var pending []Pending
 	request := func(Problems) Pending { return Pending{Key: "summary", Kind: vocab.Sample} }
 	decode := func(_ context.Context, text string) (*Sampled, Problems) { return &Sampled{Text: text}, nil }
-	round := &fakeRound{info: RequestInfo{Key: "summary", Kind: vocab.Sample}, resp: Response{Status: Declined}, canKind: true}
+	round := &fakeRound{info: RequestInfo{Key: "summary", Kind: vocab.Sample}, resp: response{Status: declined}, canKind: true}
 	got, left, err := Take(context.Background(), round, "summary", request, Text(decode), &pending)
 	if got != nil || left != "" || err != nil || len(pending) != 1 {
 		t.Fatalf("got %v, %q, %v, %d pending; want the request asked again", got, left, err, len(pending))
@@ -145,17 +145,17 @@ func TestConfirm(t *testing.T) {
 	}
 	cases := []struct {
 		name string
-		resp Response
+		resp response
 		on   vocab.Edge
 		says string // what the gate asked again says; "" when it is not asked
 	}{
-		{"yes", Response{Status: Accepted, Content: map[string]any{"confirm": true}}, vocab.Next, ""},
-		{"no", Response{Status: Accepted, Content: map[string]any{"confirm": false}}, vocab.Decline, ""},
-		{"declined", Response{Status: Declined}, vocab.Decline, ""},
-		{"cancelled", Response{Status: Cancelled}, vocab.Cancel, ""},
-		{"a form without the boolean", Response{Status: Accepted, Content: map[string]any{"confirm": "yes"}}, "", "confirm: answer true or false"},
-		{"malformed", Response{Status: Malformed, Problem: "expected an elicitation result"}, "", "expected an elicitation result"},
-		{"not answered yet", Response{Status: Missing}, "", "Deploy?"},
+		{"yes", response{Status: accepted, Content: map[string]any{"confirm": true}}, vocab.Next, ""},
+		{"no", response{Status: accepted, Content: map[string]any{"confirm": false}}, vocab.Decline, ""},
+		{"declined", response{Status: declined}, vocab.Decline, ""},
+		{"cancelled", response{Status: cancelled}, vocab.Cancel, ""},
+		{"a form without the boolean", response{Status: accepted, Content: map[string]any{"confirm": "yes"}}, "", "confirm: answer true or false"},
+		{"malformed", response{Status: malformed, Problem: "expected an elicitation result"}, "", "expected an elicitation result"},
+		{"not answered yet", response{Status: missing}, "", "Deploy?"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

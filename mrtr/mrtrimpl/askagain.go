@@ -28,13 +28,13 @@ func AskingAgain(err error) (message string, ok bool) {
 	return "", false
 }
 
-// Explained returns request p with why it is asked again (a check's
+// explained returns request p with why it is asked again (a check's
 // mrtr.AskAgain message) added to its question: a form's message or a
 // sampling prompt. An empty why, or a request with no text (roots), is
 // returned as is. Generated code adds it only to the request a round
 // sends; Program.Questions, whose digests pin the answers of the next
 // round, renders the questions without it.
-func Explained(p Pending, why string) Pending {
+func explained(p Pending, why string) Pending {
 	if why == "" {
 		return p
 	}
@@ -61,26 +61,26 @@ func Explained(p Pending, why string) Pending {
 }
 
 // Again is request with why it is asked again added to its question (see
-// Explained): what generated code gives Take at an ask a check may send the
+// explained): what generated code gives Take at an ask a check may send the
 // workflow back to.
 func Again(request func(Problems) Pending, why string) func(Problems) Pending {
-	return func(problems Problems) Pending { return Explained(request(problems), why) }
+	return func(problems Problems) Pending { return explained(request(problems), why) }
 }
 
-// ErrNoArm is what a value branch fails the round with when its value
+// errNoArm is what a value branch fails the round with when its value
 // takes none of its arms: a value lint could not rule out (its finding
 // silenced), or a continuation field no handler set.
-var ErrNoArm = errors.New("mrtr: value branch has no arm for the value")
+var errNoArm = errors.New("mrtr: value branch has no arm for the value")
 
 // NoArm is the error of branch state for value name = v.
 func NoArm(state, name string, v any) error {
-	return fmt.Errorf("%w: state %s, %s = %v", ErrNoArm, state, name, v)
+	return fmt.Errorf("%w: state %s, %s = %v", errNoArm, state, name, v)
 }
 
 // BranchNotSet is the error of branch state routing on continuation enum
 // name that no handler set (a check before the branch must set it).
 func BranchNotSet(state, name string) error {
-	return fmt.Errorf("%w: state %s, continuation field %s is not set (a check or effect before the branch must set it)", ErrNoArm, state, name)
+	return fmt.Errorf("%w: state %s, continuation field %s is not set (a check or effect before the branch must set it)", errNoArm, state, name)
 }
 
 // AgainWith is Again for a form asked again after a check refused its
@@ -92,10 +92,10 @@ func BranchNotSet(state, name string) error {
 // this round) leaves request as Again does.
 func AgainWith(request func(Problems) Pending, why string, given map[string]any) func(Problems) Pending {
 	return func(problems Problems) Pending {
-		p := Explained(request(problems), why)
+		p := explained(request(problems), why)
 		if why == "" || len(given) == 0 || len(problems) > 0 {
 			return p
 		}
-		return Prefilled(p, given, nil)
+		return withPrefill(p, given, nil)
 	}
 }

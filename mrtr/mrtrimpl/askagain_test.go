@@ -20,11 +20,11 @@ func TestAskingAgain(t *testing.T) {
 	}
 }
 
-// Explained adds why to the question a request shows, and leaves the
+// explained adds why to the question a request shows, and leaves the
 // request it was given alone (Questions renders the same builders).
 func TestExplained(t *testing.T) {
 	form := &mcp.ElicitParams{Message: "Which ticket?", Mode: "form"}
-	p := Explained(Pending{Key: "ticket", Kind: vocab.Elicit, Params: form}, "CHG-1 is not approved; pick another")
+	p := explained(Pending{Key: "ticket", Kind: vocab.Elicit, Params: form}, "CHG-1 is not approved; pick another")
 	if got := p.Params.(*mcp.ElicitParams).Message; got != "Which ticket?\n\nCHG-1 is not approved; pick another" {
 		t.Fatalf("form message %q", got)
 	}
@@ -33,7 +33,7 @@ func TestExplained(t *testing.T) {
 	}
 	//lint:ignore SA1019 sampling stays supported in SEP-2577's deprecation window; its prompt says why it is asked again
 	sample := &mcp.CreateMessageParams{Messages: []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: "Summarise."}}}}
-	p = Explained(Pending{Key: "s", Kind: vocab.Sample, Params: sample}, "too long")
+	p = explained(Pending{Key: "s", Kind: vocab.Sample, Params: sample}, "too long")
 	//lint:ignore SA1019 sampling stays supported in SEP-2577's deprecation window
 	if got := p.Params.(*mcp.CreateMessageParams).Messages[0].Content.(*mcp.TextContent).Text; got != "Summarise.\n\ntoo long" {
 		t.Fatalf("prompt %q", got)
@@ -42,10 +42,10 @@ func TestExplained(t *testing.T) {
 		t.Fatalf("the original prompt was changed: %q", got)
 	}
 	roots := Pending{Key: "r", Kind: vocab.Roots, Params: &mcp.ListRootsParams{}} //lint:ignore SA1019 roots stays supported in SEP-2577's deprecation window
-	if got := Explained(roots, "why"); got.Params != roots.Params {
+	if got := explained(roots, "why"); got.Params != roots.Params {
 		t.Fatal("a roots request changed")
 	}
-	if got := Explained(Pending{Params: form}, ""); got.Params != form {
+	if got := explained(Pending{Params: form}, ""); got.Params != form {
 		t.Fatal("no reason changed the request")
 	}
 }

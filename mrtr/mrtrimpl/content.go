@@ -5,70 +5,20 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mrtrgen/mrtrgen/mrtr/internal/handlertypes"
 )
-
-// ContentType is the MCP type of one content item a result carries besides
-// its text: "image", "audio", "resource_link" or "resource" (embedded).
-type ContentType string
 
 // The content types a spec can declare (docs/spec.md, Content kinds).
 const (
-	ContentImage        ContentType = "image"
-	ContentAudio        ContentType = "audio"
-	ContentResourceLink ContentType = "resource_link"
-	ContentResource     ContentType = "resource"
+	ContentImage        = handlertypes.ContentImage
+	ContentAudio        = handlertypes.ContentAudio
+	ContentResourceLink = handlertypes.ContentResourceLink
+	ContentResource     = handlertypes.ContentResource
 )
 
-// Content is one declared content item of a final result, as the
-// generated code filled it: the spec fixes its type, MIME type and URI
-// template; a handler method gave the bytes (Data) of an image, an audio
-// clip or a binary resource, or a template rendered the text of a text
-// resource. It is recorded with the round, so a replayed final round
-// returns the same items.
-type Content struct {
-	Type        ContentType `json:"type"`
-	MIMEType    string      `json:"mimeType,omitempty"`
-	URI         string      `json:"uri,omitempty"`
-	Name        string      `json:"name,omitempty"`
-	Title       string      `json:"title,omitempty"`
-	Description string      `json:"description,omitempty"`
-	// Text is the text of an embedded (or read) text resource; Blob
-	// reports that Data is the resource's binary body instead.
-	Text string `json:"text,omitempty"`
-	Data []byte `json:"data,omitempty"`
-	Blob bool   `json:"blob,omitempty"`
-}
-
-// MCP is the content item on the wire (tools/call content, a prompt
-// message's content).
-func (c Content) MCP() mcp.Content {
-	switch c.Type {
-	case ContentImage:
-		return &mcp.ImageContent{Data: c.Data, MIMEType: c.MIMEType}
-	case ContentAudio:
-		return &mcp.AudioContent{Data: c.Data, MIMEType: c.MIMEType}
-	case ContentResourceLink:
-		return &mcp.ResourceLink{URI: c.URI, Name: c.Name, Title: c.Title, Description: c.Description, MIMEType: c.MIMEType}
-	default:
-		return &mcp.EmbeddedResource{Resource: c.Resource()}
-	}
-}
-
-// Resource is the item as resource contents (an embedded resource, or
-// one of the contents of a resources/read result).
-func (c Content) Resource() *mcp.ResourceContents {
-	rc := &mcp.ResourceContents{URI: c.URI, MIMEType: c.MIMEType}
-	if c.Blob {
-		rc.Blob = c.Data
-		if rc.Blob == nil {
-			rc.Blob = []byte{}
-		}
-	} else {
-		rc.Text = c.Text
-	}
-	return rc
-}
+// Content is one declared content item of a final result (mrtr.Final's
+// Content), as the generated code fills it.
+type Content = handlertypes.Content
 
 // Bytes calls the handler method that gives the body of a declared content
 // item, and refuses an empty one: the spec declared the item, so a result
@@ -93,10 +43,6 @@ func Bytes(ctx context.Context, what string, get func(context.Context) ([]byte, 
 type Completer interface {
 	Complete(ctx context.Context, argument, value string, context map[string]string) ([]string, error)
 }
-
-// MaxCompletions is the most values one completion/complete result holds
-// (MCP's limit); more are cut, and the result says it has more.
-const MaxCompletions = 100
 
 // CompleteValues returns the values that start with prefix, ignoring case,
 // in the spec's order.

@@ -5,24 +5,29 @@
 // the generator, and is not a stable API for hand-written code. Teams use
 // package mrtr; tests use package mrtrtest.
 //
+// No name is exported twice: a type a handler author sees (a result, a
+// choice found at run time, the progress reporter) or an error a handler
+// compares against is exported by package mrtr alone, and generated code
+// names it there (mrtr.Final, mrtr.PromptMessage); the plumbing refers to
+// the same types through unexported aliases (their one definition is in
+// mrtr/internal/handlertypes and mrtr/internal/progress, below both
+// packages). names_test.go keeps it so.
+//
 // The compile-time guard lives here: generated code refers to the
-// SupportPackageIsVersion constant it was generated for.
+// SupportPackageIsVersion constant it was generated for, and exactly one is
+// live.
 package mrtrimpl
 
-// SupportPackageIsVersion6 is referenced by generated code. A build that
-// fails on it means the generated code needs a newer version of this
-// runtime than the one in go.mod: regenerate with a matching mrtrgen, or
-// upgrade github.com/mrtrgen/mrtrgen. Version 6 generated code may use
-// formatted templates, typed confirmations, URL-mode asks, validators with
-// context, structured output, progress, content kinds, resources,
-// completions and tasks.
-const SupportPackageIsVersion6 = true
-
-// SupportPackageIsVersion5 is referenced by code generated before version
-// 6; this runtime still serves it (the code of that build's examples is
-// compiled against it), so it keeps compiling until it is regenerated. A
-// build that fails on SupportPackageIsVersion4 (code generated before the
-// tagged continuation codec of envelope 3) or on
-// mrtrimpl.SupportPackageIsVersion3 or earlier (before the runtime was
-// split into mrtr and mrtrimpl) needs regenerating.
-const SupportPackageIsVersion5 = true
+// SupportPackageIsVersion7 is referenced by generated code; it is the one
+// live guard. A build that fails on it means the generated code needs a
+// newer version of this runtime than the one in go.mod: regenerate with a
+// matching mrtrgen, or upgrade github.com/mrtrgen/mrtrgen. A build that
+// fails on SupportPackageIsVersion6 or earlier is code generated for an
+// older runtime: regenerate it (`go generate`, or mrtrgen generate).
+//
+// Version 7 generated code names the types a handler author sees in
+// package mrtr (mrtr.Final, mrtr.PromptMessage): mrtrimpl no longer exports
+// them, nor Option and the progress reporter, so code generated for version
+// 6 no longer compiles against this runtime. The wire is the same:
+// continuations sealed by a version 6 build open in a version 7 one.
+const SupportPackageIsVersion7 = true

@@ -10,32 +10,22 @@ import (
 	"github.com/mrtrgen/mrtrgen/internal/plainjson"
 )
 
-// Option is one choice a check discovered at run time: the value an answer
-// gives back, and the title a client shows for it. A check stores a list of
-// them in the continuation; a form field with valuesFrom offers that list,
-// and its answer must be one of the values offered. Package mrtr exports
-// it as mrtr.Option, the name handlers use.
-type Option struct {
-	Value string
-	Title string
-}
-
 // StringOptions offers a list of strings: each value is its own title.
-func StringOptions(values []string) []Option {
-	out := make([]Option, len(values))
+func StringOptions(values []string) []option {
+	out := make([]option, len(values))
 	for i, v := range values {
-		out[i] = Option{Value: v, Title: v}
+		out[i] = option{Value: v, Title: v}
 	}
 	return out
 }
 
 // Offered reports whether v is the value of one of the options.
-func Offered(options []Option, v string) bool {
-	return slices.ContainsFunc(options, func(o Option) bool { return o.Value == v })
+func Offered(options []option, v string) bool {
+	return slices.ContainsFunc(options, func(o option) bool { return o.Value == v })
 }
 
-// OptionValues lists the values of the options for a problem: "a, b, c".
-func OptionValues(options []Option) string {
+// optionValues lists the values of the options for a problem: "a, b, c".
+func optionValues(options []option) string {
 	vs := make([]string, len(options))
 	for i, o := range options {
 		vs[i] = o.Value
@@ -45,7 +35,7 @@ func OptionValues(options []Option) string {
 
 // JoinTitles formats a list of options for a message by their titles (a
 // value where there is none): "Jane Smith, John Smith".
-func JoinTitles(options []Option) string {
+func JoinTitles(options []option) string {
 	ts := make([]string, len(options))
 	for i, o := range options {
 		ts[i] = o.Title
@@ -60,7 +50,7 @@ func JoinTitles(options []Option) string {
 // order they were offered (values not offered are dropped: the caller has
 // reported them). A multi-select answer is made canonical with it, as a
 // list of fixed enum values is with SpecOrder.
-func OfferedOrder(list []string, options []Option) []string {
+func OfferedOrder(list []string, options []option) []string {
 	if list == nil {
 		return nil
 	}
@@ -78,7 +68,7 @@ type Offer struct {
 	Field string
 	// Multi marks a multi-select (an array whose items are the options).
 	Multi   bool
-	Options []Option
+	Options []option
 }
 
 // OfferSchema returns a form's requestedSchema with the options of each
@@ -128,24 +118,24 @@ func offerSchema(schema json.RawMessage, offers []Offer) (json.RawMessage, error
 // and a value offered twice (an answer would not say which was meant).
 // The constraints of the spec (lengths, pattern, maxItems) are checked by
 // the generated code.
-func CheckOptions(p *Problems, label string, options []Option) {
+func CheckOptions(p *Problems, label string, options []option) {
 	for i, o := range options {
 		if o.Value == "" {
 			p.OptionWithoutValue(label, i)
-		} else if slices.ContainsFunc(options[:i], func(x Option) bool { return x.Value == o.Value }) {
+		} else if slices.ContainsFunc(options[:i], func(x option) bool { return x.Value == o.Value }) {
 			p.OptionTwice(label, o.Value)
 		}
 	}
 }
 
-// ErrNotSet is the error of a check or effect that returned without
+// errNotSet is the error of a check or effect that returned without
 // setting a continuation value its spec says it sets (errors.Is).
-var ErrNotSet = errors.New("a declared continuation value was not set")
+var errNotSet = errors.New("a declared continuation value was not set")
 
-// NotSetError names the method, the state, the way it returned and the
+// notSetError names the method, the state, the way it returned and the
 // field it did not set: what a developer needs from the log. The round
 // fails as a dependency failure instead of rendering an empty value.
-type NotSetError struct {
+type notSetError struct {
 	Kind    string // "check" or "effect"
 	Method  string // the spec's name of the handler method
 	State   string
@@ -154,7 +144,7 @@ type NotSetError struct {
 	GoField string // its name in the generated Continuation struct
 }
 
-func (e *NotSetError) Error() string {
+func (e *notSetError) Error() string {
 	how := "returned"
 	if e.Outcome != "" {
 		how = "returned outcome " + e.Outcome
@@ -163,11 +153,11 @@ func (e *NotSetError) Error() string {
 		e.Kind, e.Method, e.State, how, e.Field, e.GoField)
 }
 
-func (e *NotSetError) Unwrap() error { return ErrNotSet }
+func (e *notSetError) Unwrap() error { return errNotSet }
 
 // NotSet is the error of a check or effect that left field unset.
 func NotSet(kind, method, state, outcome, field, goField string) error {
-	return &NotSetError{Kind: kind, Method: method, State: state, Outcome: outcome, Field: field, GoField: goField}
+	return &notSetError{Kind: kind, Method: method, State: state, Outcome: outcome, Field: field, GoField: goField}
 }
 
 // NoOptions is the error of an ask reached with an empty list of options
@@ -179,7 +169,7 @@ func NoOptions(state, field, list string) error {
 
 // OptionTitle is the title of value v among the options offered (v itself
 // when it has none or was not offered), for a message.
-func OptionTitle(v string, options []Option) string {
+func OptionTitle(v string, options []option) string {
 	for _, o := range options {
 		if o.Value == v && o.Title != "" {
 			return o.Title
@@ -190,7 +180,7 @@ func OptionTitle(v string, options []Option) string {
 
 // OptionTitles writes a list of values chosen among the options offered by
 // their titles (OptionTitle), separated by ", ".
-func OptionTitles(vs []string, options []Option) string {
+func OptionTitles(vs []string, options []option) string {
 	ts := make([]string, len(vs))
 	for i, v := range vs {
 		ts[i] = OptionTitle(v, options)

@@ -19,7 +19,7 @@ func TestOfferSchema(t *testing.T) {
   "type": "object"
 }`)
 	got := OfferSchema(schema,
-		Offer{Field: "customer", Options: []Option{{Value: "cus_2", Title: "Jane Smith & Sons"}, {Value: "cus_1"}}},
+		Offer{Field: "customer", Options: []option{{Value: "cus_2", Title: "Jane Smith & Sons"}, {Value: "cus_1"}}},
 		Offer{Field: "services", Multi: true, Options: StringOptions([]string{"search", "billing"})})
 	want := `{"properties":{"note":{"maxLength":20,"title":"Note","type":"string"},` +
 		`"customer":{"oneOf":[{"const":"cus_2","title":"Jane Smith & Sons"},{"const":"cus_1","title":"cus_1"}],"title":"Customer","type":"string"},` +
@@ -30,11 +30,11 @@ func TestOfferSchema(t *testing.T) {
 	}
 	// The options' order is the order offered, and it is part of the
 	// question: other options give other bytes, so another digest.
-	again := OfferSchema(schema, Offer{Field: "customer", Options: []Option{{Value: "cus_1"}, {Value: "cus_2", Title: "Jane Smith & Sons"}}})
+	again := OfferSchema(schema, Offer{Field: "customer", Options: []option{{Value: "cus_1"}, {Value: "cus_2", Title: "Jane Smith & Sons"}}})
 	if string(again) == string(got) {
 		t.Error("reordered options gave the same schema")
 	}
-	// What a client gets is a schema Prefilled can work on too.
+	// What a client gets is a schema withPrefill can work on too.
 	var parsed map[string]any
 	if err := json.Unmarshal(got, &parsed); err != nil {
 		t.Fatal(err)
@@ -42,7 +42,7 @@ func TestOfferSchema(t *testing.T) {
 }
 
 func TestOfferedOrder(t *testing.T) {
-	opts := []Option{{Value: "b"}, {Value: "a"}, {Value: "c"}}
+	opts := []option{{Value: "b"}, {Value: "a"}, {Value: "c"}}
 	if got := OfferedOrder([]string{"a", "b", "a", "x"}, opts); !slices.Equal(got, []string{"b", "a"}) {
 		t.Errorf("OfferedOrder = %q", got)
 	}
@@ -52,17 +52,17 @@ func TestOfferedOrder(t *testing.T) {
 	if !Offered(opts, "c") || Offered(opts, "x") || Offered(nil, "") {
 		t.Error("Offered is wrong")
 	}
-	if got := OptionValues(opts); got != "b, a, c" {
-		t.Errorf("OptionValues = %q", got)
+	if got := optionValues(opts); got != "b, a, c" {
+		t.Errorf("optionValues = %q", got)
 	}
-	if got := JoinTitles([]Option{{Value: "b", Title: "Bee"}, {Value: "a"}}); got != "Bee, a" {
+	if got := JoinTitles([]option{{Value: "b", Title: "Bee"}, {Value: "a"}}); got != "Bee, a" {
 		t.Errorf("JoinTitles = %q", got)
 	}
 }
 
 func TestCheckOptions(t *testing.T) {
 	var p Problems
-	CheckOptions(&p, "matches", []Option{{Value: "a"}, {Title: "no value"}, {Value: "a", Title: "again"}, {Value: "b"}})
+	CheckOptions(&p, "matches", []option{{Value: "a"}, {Title: "no value"}, {Value: "a", Title: "again"}, {Value: "b"}})
 	want := Problems{"matches[1]: an option needs a value", `matches: the value "a" is offered twice`}
 	if !slices.Equal(p, want) {
 		t.Errorf("problems %q, want %q", p, want)
@@ -71,8 +71,8 @@ func TestCheckOptions(t *testing.T) {
 
 func TestNotSetError(t *testing.T) {
 	err := NotSet("check", "findCustomers", "lookup", "several", "matches", "Matches")
-	if !errors.Is(err, ErrNotSet) {
-		t.Error("NotSet is not ErrNotSet")
+	if !errors.Is(err, errNotSet) {
+		t.Error("NotSet is not errNotSet")
 	}
 	for _, part := range []string{"check findCustomers", "state lookup", "outcome several", "continuation field matches", "f.Continuation.Matches"} {
 		if !strings.Contains(err.Error(), part) {

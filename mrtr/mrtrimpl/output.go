@@ -7,27 +7,27 @@ import (
 	"strings"
 )
 
-// ErrOutput is the error of a terminal state whose handler method filled
+// errOutput is the error of a terminal state whose handler method filled
 // its output in a way the spec does not allow: a required field left
 // unset, a value outside its constraints, or a field of another state
 // (errors.Is). The round fails as a dependency failure, logged with the
 // tool, the state and every problem, instead of sending a half-empty
 // structured result.
-var ErrOutput = errors.New("a structured result breaks the spec")
+var errOutput = errors.New("a structured result breaks the spec")
 
-// OutputError names the state, the handler method and what is wrong with
+// outputError names the state, the handler method and what is wrong with
 // the output it filled.
-type OutputError struct {
+type outputError struct {
 	State    string // the terminal state
 	Method   string // the Go name of the handler method that fills it
 	Problems []string
 }
 
-func (e *OutputError) Error() string {
+func (e *outputError) Error() string {
 	return fmt.Sprintf("state %s: the output %s filled breaks the spec: %s", e.State, e.Method, strings.Join(e.Problems, "; "))
 }
 
-func (e *OutputError) Unwrap() error { return ErrOutput }
+func (e *outputError) Unwrap() error { return errOutput }
 
 // OutputNotSet is the problem of a required output field left unset.
 func OutputNotSet(field, goField string) string {
@@ -41,11 +41,11 @@ func OutputNotDeclared(field, goField string) string {
 }
 
 // StructuredOutput returns out as the JSON object of a structured result,
-// or an *OutputError when problems (what the generated check of the
+// or an *outputError when problems (what the generated check of the
 // state's output found) is not empty.
 func StructuredOutput(state, method string, problems Problems, out any) (json.RawMessage, error) {
 	if len(problems) > 0 {
-		return nil, &OutputError{State: state, Method: method, Problems: problems}
+		return nil, &outputError{State: state, Method: method, Problems: problems}
 	}
 	b, err := json.Marshal(out)
 	if err != nil {

@@ -15,8 +15,8 @@ func TestStructuredOutput(t *testing.T) {
 		t.Fatalf("StructuredOutput = %s, %v", b, err)
 	}
 	_, err = StructuredOutput("found", "FoundOutput", Problems{OutputNotSet("done", "Done")}, &out{ID: "a"})
-	var oe *OutputError
-	if !errors.Is(err, ErrOutput) || !errors.As(err, &oe) || oe.State != "found" {
+	var oe *outputError
+	if !errors.Is(err, errOutput) || !errors.As(err, &oe) || oe.State != "found" {
 		t.Fatalf("error %v", err)
 	}
 	const want = "state found: the output FoundOutput filled breaks the spec: output field done is required but not set (set out.Done)"

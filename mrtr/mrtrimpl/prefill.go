@@ -8,14 +8,14 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Prefilled returns the form q asked again after an answer with problems,
+// withPrefill returns the form q asked again after an answer with problems,
 // with each field the answer gave a valid value for set as that field's
 // default: the user corrects what was wrong instead of filling the whole
 // form again. Fields a problem names ("seats: at least 1") are left empty,
 // and so are the sensitive ones: a default is sent to the client (and kept
 // in the round's record), which a sensitive value must never be. Generated
 // code calls it; a request that is not a form is returned as is.
-func Prefilled(q Pending, given map[string]any, problems Problems, sensitive ...string) Pending {
+func withPrefill(q Pending, given map[string]any, problems Problems, sensitive ...string) Pending {
 	ep, ok := q.Params.(*mcp.ElicitParams)
 	if !ok || len(given) == 0 {
 		return q

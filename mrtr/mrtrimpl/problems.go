@@ -76,8 +76,8 @@ func (p *Problems) NotOneOf(label, values string) { p.Add(problem.NotOneOf(label
 // NotOffered records values (got: those of a list's items, or the one
 // value) that are not among the options offered: one problem naming each
 // value once.
-func (p *Problems) NotOffered(label string, options []Option, got ...string) {
-	p.Add(problem.NotOffered(label, OptionValues(options), got...))
+func (p *Problems) NotOffered(label string, options []option, got ...string) {
+	p.Add(problem.NotOffered(label, optionValues(options), got...))
 }
 
 // OptionWithoutValue records an option a handler stored without a value.

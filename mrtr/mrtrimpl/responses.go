@@ -3,24 +3,10 @@ package mrtrimpl
 import (
 	"net/url"
 
+	answer "github.com/mrtrgen/mrtrgen/mrtr/internal/response"
+
 	"github.com/mrtrgen/mrtrgen/mrtr/problem"
 )
-
-// ResponseStatus says what the client answered to one input request.
-type ResponseStatus uint8
-
-// Response is the client's answer to one input request.
-type Response struct {
-	Status ResponseStatus
-	// Content is the form's content (Elicit, when Accepted).
-	Content map[string]any
-	// Text is the sampled text (Sample, when Accepted).
-	Text string
-	// URIs are the roots (Roots, when Accepted).
-	URIs []string
-	// Problem says why an answer is Malformed.
-	Problem string
-}
 
 // CheckRoots validates a roots answer against its bounds.
 func CheckRoots(uris []string, minItems, maxItems int) Problems {
@@ -32,8 +18,8 @@ func CheckRoots(uris []string, minItems, maxItems int) Problems {
 		p.Add(problem.RootsTooMany(maxItems, len(uris)))
 	}
 	for _, u := range uris {
-		if len(u) > MaxRootURIBytes {
-			p.Add(problem.RootTooLong(MaxRootURIBytes))
+		if len(u) > maxRootURIBytes {
+			p.Add(problem.RootTooLong(maxRootURIBytes))
 			continue
 		}
 		if pu, err := url.Parse(u); err != nil || pu.Scheme == "" {
@@ -43,8 +29,8 @@ func CheckRoots(uris []string, minItems, maxItems int) Problems {
 	return p
 }
 
-// MaxRootURIBytes bounds one root URI.
-const MaxRootURIBytes = 512
+// maxRootURIBytes bounds one root URI.
+const maxRootURIBytes = 512
 
 // Sampled is the answer to a sampling request: the text the client's model
 // produced, validated against the request's bounds.
@@ -62,16 +48,15 @@ type RootList struct {
 	URIs []string
 }
 
+// The client's answer to one input request, as Round.Response returns it,
+// and what the client did (one definition, in mrtr/internal/response: the
+// engine fills it, generated code never names it).
+type response = answer.Response
+
 const (
-	// Missing: no usable answer this round (not sent, sent to a state that
-	// cannot take it, or a gate that was not shown yet). Ask again.
-	Missing ResponseStatus = iota
-	// Accepted: an answer to validate.
-	Accepted
-	// Declined: the user said no (elicitation action "decline").
-	Declined
-	// Cancelled: the user dismissed the request (action "cancel").
-	Cancelled
-	// Malformed: an answer of the wrong kind or shape. Ask again, saying why.
-	Malformed
+	missing   = answer.Missing
+	accepted  = answer.Accepted
+	declined  = answer.Declined
+	cancelled = answer.Cancelled
+	malformed = answer.Malformed
 )

@@ -2,74 +2,27 @@ package mrtrimpl
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/mrtrgen/mrtrgen/mrtr/internal/stepkind"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
-// Final is the result of a finished workflow.
-type Final struct {
-	Outcome vocab.Outcome `json:"outcome"`
-	// Text is a tool's result text.
-	Text string `json:"text,omitempty"`
-	// Messages are a prompt's resulting messages.
-	Messages []PromptMessage `json:"messages,omitempty"`
-	// Structured is a tool's structured result (MCP structuredContent), a
-	// JSON object checked against the spec's output fields, when the tool
-	// has an outputSchema; nil otherwise. Round records store it with the
-	// rest of the reply, so a replayed final round returns the same bytes
-	// (records written before it existed have none, as their tools had no
-	// outputSchema).
-	Structured json.RawMessage `json:"structured,omitempty"`
-	// Content are the declared content items of a tool's result (after
-	// its text), or the contents of a resource's (docs/spec.md, Content
-	// kinds).
-	Content []Content `json:"content,omitempty"`
-	// NotFound marks the end of a resource's workflow at a terminal state
-	// the spec declares notFound: the resource read does not exist, and
-	// the reader gets the protocol's resource-not-found error instead of
-	// -32000. Round records keep it with the rest of the reply.
-	NotFound bool `json:"notFound,omitempty"`
-}
-
-// IsError reports whether the result is an error result (MCP isError).
-func (f *Final) IsError() bool {
-	return f.Outcome != vocab.OutcomeSuccess && f.Outcome != vocab.OutcomeCancelled
-}
-
-// PromptMessage is one message of a prompt's result.
-type PromptMessage struct {
-	Role string `json:"role"`
-	Text string `json:"text"`
-	// Content, when set, is the message's content instead of Text (an
-	// image, an audio clip, a resource link or an embedded resource).
-	Content *Content `json:"content,omitempty"`
-}
-
 // Step is what one state decided: go to another state, ask for input, or
 // finish. Generated code gets Steps from the Round's methods; the engine
 // reads them.
 type Step struct {
-	Kind  StepKind
-	Next  uint16     // StepGoto: the state to go to
-	On    vocab.Edge // StepGoto: the transition taken
-	Ask   []Pending  // StepAsk: the requests to send
-	Final *Final     // StepFinish: the result
+	Kind  stepkind.Kind // what the engine reads; generated code never names it
+	Next  uint16        // stepkind.Goto: the state to go to
+	On    vocab.Edge    // stepkind.Goto: the transition taken
+	Ask   []Pending     // stepkind.Ask: the requests to send
+	Final *final        // stepkind.Finish: the result
 }
-
-// StepKind says which of Step's fields are set.
-type StepKind uint8
-
-const (
-	StepGoto StepKind = iota + 1
-	StepAsk
-	StepFinish
-)
 
 // Round is one request of a workflow as the engine serves it. Generated
 // Step code uses it to read answers, run effects and say what comes next;
@@ -79,7 +32,7 @@ type Round interface {
 	// round may take one: only at the state the workflow waited in, on the
 	// state's first run in the round, and only for a request that was sent
 	// as it would be sent now.
-	Response(key string, kind vocab.RequestKind) Response
+	Response(key string, kind vocab.RequestKind) response
 	// Request is the descriptor's row of input request key (nil when the
 	// program has none).
 	Request(key string) *RequestInfo
@@ -94,7 +47,7 @@ type Round interface {
 	// in the current state.
 	Ask(p []Pending) (Step, error)
 	// Finish ends the workflow with a result.
-	Finish(f Final) (Step, error)
+	Finish(f final) (Step, error)
 	// Effect runs a side effect once per operation id (key) and moves to
 	// next: a retry replays the recorded outcome instead of running it
 	// again. retain is how long the record of a business operation id is

@@ -42,11 +42,11 @@ func ConfirmTyped(r Round, key, field, want string, mismatches *uint8, maxAttemp
 	})
 }
 
-// TypedPrefix and TypedSuffix frame what a typed confirmation asks for in
+// typedPrefix and typedSuffix frame what a typed confirmation asks for in
 // the title of its field: Type “release-42” to confirm.
 const (
-	TypedPrefix = "Type \u201c"
-	TypedSuffix = "\u201d to confirm"
+	typedPrefix = "Type \u201c"
+	typedSuffix = "\u201d to confirm"
 )
 
 // TypedSchema is the form of a typed confirmation: one required string
@@ -58,7 +58,7 @@ func TypedSchema(field, want string) json.RawMessage {
 		"required": []string{field},
 		"properties": map[string]any{field: map[string]any{
 			"type":  "string",
-			"title": TypedPrefix + want + TypedSuffix,
+			"title": typedPrefix + want + typedSuffix,
 		}},
 	}
 	b, err := json.Marshal(schema)
@@ -93,8 +93,8 @@ func TypedWant(schema any, field string) (string, bool) {
 		return "", false
 	}
 	p, ok := parsed.Properties[field]
-	if !ok || p.Type != "string" || !strings.HasPrefix(p.Title, TypedPrefix) || !strings.HasSuffix(p.Title, TypedSuffix) || len(p.Title) < len(TypedPrefix)+len(TypedSuffix) {
+	if !ok || p.Type != "string" || !strings.HasPrefix(p.Title, typedPrefix) || !strings.HasSuffix(p.Title, typedSuffix) || len(p.Title) < len(typedPrefix)+len(typedSuffix) {
 		return "", false
 	}
-	return p.Title[len(TypedPrefix) : len(p.Title)-len(TypedSuffix)], true
+	return p.Title[len(typedPrefix) : len(p.Title)-len(typedSuffix)], true
 }

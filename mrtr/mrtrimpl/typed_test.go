@@ -37,30 +37,30 @@ func TestConfirmTyped(t *testing.T) {
 	request := func(problems Problems) Pending {
 		return Pending{Key: "confirm", Kind: vocab.Elicit, Params: &mcp.ElicitParams{Message: WithProblems("Type rel-42 to deploy.", problems), RequestedSchema: TypedSchema("confirm", want)}}
 	}
-	accepted := func(v any) Response { return Response{Status: Accepted, Content: map[string]any{"confirm": v}} }
-	round := func(resp Response) Round {
+	answered := func(v any) response { return response{Status: accepted, Content: map[string]any{"confirm": v}} }
+	round := func(resp response) Round {
 		return &fakeRound{info: RequestInfo{Key: "confirm", Kind: vocab.Elicit}, resp: resp}
 	}
 	for _, tc := range []struct {
 		name       string
-		resp       Response
+		resp       response
 		before     uint8
 		on         vocab.Edge
 		after      uint8
 		explain    string // in the question asked again
 		noQuestion bool
 	}{
-		{name: "match", resp: accepted("rel-42"), on: vocab.Next, noQuestion: true},
-		{name: "match with a trailing newline", resp: accepted("rel-42\n"), before: 2, on: vocab.Next, after: 2, noQuestion: true},
-		{name: "first mismatch", resp: accepted("rel-24"), after: 1, explain: "confirm: that is not “rel-42”; type it exactly as shown (2 attempts left)"},
-		{name: "second mismatch", resp: accepted("REL-42"), before: 1, after: 2, explain: "(1 attempt left)"},
-		{name: "last mismatch", resp: accepted("rel"), before: 2, on: vocab.Decline, after: 3, noQuestion: true},
-		{name: "a boolean instead", resp: accepted(true), before: 1, after: 1, explain: "confirm: type “rel-42” to confirm"},
-		{name: "no field", resp: Response{Status: Accepted, Content: map[string]any{}}, explain: "type “rel-42”"},
-		{name: "decline", resp: Response{Status: Declined}, on: vocab.Decline, noQuestion: true},
-		{name: "cancel", resp: Response{Status: Cancelled}, before: 1, on: vocab.Cancel, after: 1, noQuestion: true},
-		{name: "malformed", resp: Response{Status: Malformed, Problem: "expected an elicitation result"}, explain: "expected an elicitation result"},
-		{name: "not answered", resp: Response{}, explain: "Type rel-42 to deploy."},
+		{name: "match", resp: answered("rel-42"), on: vocab.Next, noQuestion: true},
+		{name: "match with a trailing newline", resp: answered("rel-42\n"), before: 2, on: vocab.Next, after: 2, noQuestion: true},
+		{name: "first mismatch", resp: answered("rel-24"), after: 1, explain: "confirm: that is not “rel-42”; type it exactly as shown (2 attempts left)"},
+		{name: "second mismatch", resp: answered("REL-42"), before: 1, after: 2, explain: "(1 attempt left)"},
+		{name: "last mismatch", resp: answered("rel"), before: 2, on: vocab.Decline, after: 3, noQuestion: true},
+		{name: "a boolean instead", resp: answered(true), before: 1, after: 1, explain: "confirm: type “rel-42” to confirm"},
+		{name: "no field", resp: response{Status: accepted, Content: map[string]any{}}, explain: "type “rel-42”"},
+		{name: "decline", resp: response{Status: declined}, on: vocab.Decline, noQuestion: true},
+		{name: "cancel", resp: response{Status: cancelled}, before: 1, on: vocab.Cancel, after: 1, noQuestion: true},
+		{name: "malformed", resp: response{Status: malformed, Problem: "expected an elicitation result"}, explain: "expected an elicitation result"},
+		{name: "not answered", resp: response{}, explain: "Type rel-42 to deploy."},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			n := tc.before
@@ -87,7 +87,7 @@ func TestConfirmTyped(t *testing.T) {
 	// every answer is a mismatch, and the last refuses.
 	n := uint8(0)
 	for i := range 3 {
-		on, _ := ConfirmTyped(round(accepted("")), "confirm", "confirm", "", &n, 3, request)
+		on, _ := ConfirmTyped(round(answered("")), "confirm", "confirm", "", &n, 3, request)
 		if (i < 2 && on != "") || (i == 2 && on != vocab.Decline) {
 			t.Fatalf("answer %d with nothing to type: %q", i+1, on)
 		}
@@ -103,7 +103,7 @@ func TestTypedWant(t *testing.T) {
 	}
 	for _, s := range []any{
 		map[string]any{"properties": map[string]any{"typed": map[string]any{"type": "boolean", "title": "Confirm"}}},
-		map[string]any{"properties": map[string]any{"other": map[string]any{"type": "string", "title": TypedPrefix + "x" + TypedSuffix}}},
+		map[string]any{"properties": map[string]any{"other": map[string]any{"type": "string", "title": typedPrefix + "x" + typedSuffix}}},
 		"not a schema", make(chan int),
 	} {
 		if got, ok := TypedWant(s, "typed"); ok {

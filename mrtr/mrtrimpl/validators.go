@@ -38,15 +38,15 @@ func ValidatorFailed(validator, value string, err error) error {
 	return &ValidatorError{Validator: validator, Value: value, Err: err}
 }
 
-// ErrReadNotGiven is what a validator with context fails with when the
+// errReadNotGiven is what a validator with context fails with when the
 // flow does not hold an answer it reads (errors.Is): a dependency failure,
 // never shown to the user.
-var ErrReadNotGiven = errors.New("a validator with context reads an answer the flow does not hold")
+var errReadNotGiven = errors.New("a validator with context reads an answer the flow does not hold")
 
 // ReadNotGiven is the error of validator, which reads answer field read
 // ("ticket.id") that the flow does not hold. Lint proves every answer a
 // validator reads is given on every path to the ask that uses it; this is
 // what happens when that finding was silenced.
 func ReadNotGiven(validator, read string) error {
-	return fmt.Errorf("%w: validator %s reads %s, which is not answered on this path", ErrReadNotGiven, validator, read)
+	return fmt.Errorf("%w: validator %s reads %s, which is not answered on this path", errReadNotGiven, validator, read)
 }

@@ -71,5 +71,5 @@ func wireStructuredProblem(d *mrtrimpl.Descriptor, res *mcp.CallToolResult) stri
 	if err != nil {
 		return fmt.Sprintf("structuredContent that is not JSON: %v", err)
 	}
-	return structuredProblem(d, &mrtr.Reply{Final: &mrtrimpl.Final{Outcome: mrtr.OutcomeSuccess, Structured: b}})
+	return structuredProblem(d, &mrtr.Reply{Final: &mrtr.Final{Outcome: mrtr.OutcomeSuccess, Structured: b}})
 }

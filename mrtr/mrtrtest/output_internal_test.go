@@ -17,7 +17,7 @@ func TestStructuredProblem(t *testing.T) {
 		OutputSchema: json.RawMessage(`{"type":"object","properties":{"id":{"type":"string","maxLength":3}},"required":["id"]}`),
 		States:       []mrtrimpl.StateInfo{{Name: "found", Kind: vocab.StateTerminal, End: vocab.OutcomeSuccess, Output: true}, {Name: "gone", Kind: vocab.StateTerminal, End: vocab.OutcomeFailed}}}
 	final := func(o mrtr.Outcome, s string, path ...string) *mrtr.Reply {
-		f := &mrtrimpl.Final{Outcome: o, Text: "x"}
+		f := &mrtr.Final{Outcome: o, Text: "x"}
 		if s != "" {
 			f.Structured = json.RawMessage(s)
 		}
@@ -46,8 +46,8 @@ func TestStructuredProblem(t *testing.T) {
 }
 
 func TestReplyDiffStructured(t *testing.T) {
-	a := &mrtr.Reply{Final: &mrtrimpl.Final{Outcome: mrtr.OutcomeSuccess, Text: "x", Structured: json.RawMessage(`{"n":1}`)}}
-	b := &mrtr.Reply{Final: &mrtrimpl.Final{Outcome: mrtr.OutcomeSuccess, Text: "x", Structured: json.RawMessage(`{"n":2}`)}}
+	a := &mrtr.Reply{Final: &mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: "x", Structured: json.RawMessage(`{"n":1}`)}}
+	b := &mrtr.Reply{Final: &mrtr.Final{Outcome: mrtr.OutcomeSuccess, Text: "x", Structured: json.RawMessage(`{"n":2}`)}}
 	if got := replyDiff(a, b); !strings.Contains(got, `the structured result {"n":1}, then {"n":2}`) {
 		t.Fatalf("replyDiff = %q", got)
 	}

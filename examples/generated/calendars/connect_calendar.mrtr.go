@@ -146,7 +146,7 @@ func (p connectCalendarProgram) Step(ctx context.Context, r mrtrimpl.Round, f *C
 			case left == vocab.Decline:
 				return mrtrimpl.Goto(r, ConnectCalendarStateNotConnected, vocab.Decline)
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "connect_calendar was cancelled: the user cancelled \"grant\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "connect_calendar was cancelled: the user cancelled \"grant\"."})
 			}
 			f.Grant = answer
 		}
@@ -174,14 +174,14 @@ func (p connectCalendarProgram) Step(ctx context.Context, r mrtrimpl.Round, f *C
 		}
 		return mrtrimpl.Goto(r, ConnectCalendarStateEnableSync, vocab.Next)
 	case ConnectCalendarStateNotConnected:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: connectCalendarNotConnectedMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: connectCalendarNotConnectedMessage(f)})
 	case ConnectCalendarStateEnableSync:
 		// the workflow's own operation id: the round record covers retries
 		return mrtrimpl.Effect(ctx, r, "", 24*time.Hour, ConnectCalendarStateConnected, func(ctx context.Context) error {
 			return p.h.EnableSync(ctx, f)
 		})
 	case ConnectCalendarStateConnected:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: connectCalendarConnectedMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: connectCalendarConnectedMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in connect_calendar", mrtrimpl.ErrUnknownState, f.state)
 }

@@ -96,9 +96,9 @@ func (p testInputRequiredResultPromptProgram) Step(ctx context.Context, r mrtrim
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_prompt was cancelled: the user declined \"user_context\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_prompt was cancelled: the user declined \"user_context\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_prompt was cancelled: the user cancelled \"user_context\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_prompt was cancelled: the user cancelled \"user_context\"."})
 			}
 			f.UserContext = answer
 		}
@@ -107,8 +107,8 @@ func (p testInputRequiredResultPromptProgram) Step(ctx context.Context, r mrtrim
 		}
 		return mrtrimpl.Goto(r, TestInputRequiredResultPromptStateRender, vocab.Next)
 	case TestInputRequiredResultPromptStateRender:
-		return r.Finish(mrtrimpl.Final{
-			Messages: []mrtrimpl.PromptMessage{
+		return r.Finish(mrtr.Final{
+			Messages: []mrtr.PromptMessage{
 				{Role: "user", Text: testInputRequiredResultPromptRenderMessage1(f)},
 			},
 			Outcome: vocab.OutcomeSuccess,

@@ -79,8 +79,8 @@ func _() {
 func (p testPromptWithArgumentsProgram) Step(ctx context.Context, r mrtrimpl.Round, f *TestPromptWithArgumentsFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case TestPromptWithArgumentsStateRender:
-		return r.Finish(mrtrimpl.Final{
-			Messages: []mrtrimpl.PromptMessage{
+		return r.Finish(mrtr.Final{
+			Messages: []mrtr.PromptMessage{
 				{Role: "user", Text: testPromptWithArgumentsRenderMessage1(f)},
 			},
 			Outcome: vocab.OutcomeSuccess,

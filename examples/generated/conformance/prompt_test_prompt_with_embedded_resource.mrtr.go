@@ -77,8 +77,8 @@ func _() {
 func (p testPromptWithEmbeddedResourceProgram) Step(ctx context.Context, r mrtrimpl.Round, f *TestPromptWithEmbeddedResourceFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case TestPromptWithEmbeddedResourceStateRender:
-		return r.Finish(mrtrimpl.Final{
-			Messages: []mrtrimpl.PromptMessage{
+		return r.Finish(mrtr.Final{
+			Messages: []mrtr.PromptMessage{
 				{Role: "user", Content: &mrtrimpl.Content{
 					MIMEType: "text/plain",
 					Text:     testPromptWithEmbeddedResourceRenderContent1Text(f),

@@ -79,8 +79,8 @@ func (p testPromptWithImageProgram) Step(ctx context.Context, r mrtrimpl.Round, 
 		if err != nil {
 			return mrtrimpl.Step{}, err
 		}
-		return r.Finish(mrtrimpl.Final{
-			Messages: []mrtrimpl.PromptMessage{
+		return r.Finish(mrtr.Final{
+			Messages: []mrtr.PromptMessage{
 				{Role: "user", Content: &mrtrimpl.Content{
 					Data:     content1,
 					MIMEType: "image/png",

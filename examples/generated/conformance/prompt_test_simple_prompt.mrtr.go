@@ -72,8 +72,8 @@ func _() {
 func (p testSimplePromptProgram) Step(ctx context.Context, r mrtrimpl.Round, f *TestSimplePromptFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case TestSimplePromptStateRender:
-		return r.Finish(mrtrimpl.Final{
-			Messages: []mrtrimpl.PromptMessage{
+		return r.Finish(mrtr.Final{
+			Messages: []mrtr.PromptMessage{
 				{Role: "user", Text: testSimplePromptRenderMessage1(f)},
 			},
 			Outcome: vocab.OutcomeSuccess,

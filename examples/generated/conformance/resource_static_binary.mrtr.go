@@ -78,7 +78,7 @@ func (p staticBinaryProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Stat
 		if err != nil {
 			return mrtrimpl.Step{}, err
 		}
-		return r.Finish(mrtrimpl.Final{
+		return r.Finish(mrtr.Final{
 			Content: []mrtrimpl.Content{
 				{
 					Blob: true,

@@ -72,7 +72,7 @@ func _() {
 func (p staticTextProgram) Step(ctx context.Context, r mrtrimpl.Round, f *StaticTextFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case StaticTextStateRead:
-		return r.Finish(mrtrimpl.Final{
+		return r.Finish(mrtr.Final{
 			Content: []mrtrimpl.Content{
 				{
 					Text: staticTextReadContent1Text(f),

@@ -76,7 +76,7 @@ func _() {
 func (p templateDataProgram) Step(ctx context.Context, r mrtrimpl.Round, f *TemplateDataFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case TemplateDataStateRead:
-		return r.Finish(mrtrimpl.Final{
+		return r.Finish(mrtr.Final{
 			Content: []mrtrimpl.Content{
 				{
 					Text: templateDataReadContent1Text(f),

@@ -78,7 +78,7 @@ func (p testAudioContentProgram) Step(ctx context.Context, r mrtrimpl.Round, f *
 		if err != nil {
 			return mrtrimpl.Step{}, err
 		}
-		return r.Finish(mrtrimpl.Final{
+		return r.Finish(mrtr.Final{
 			Content: []mrtrimpl.Content{
 				{
 					Data:     content1,

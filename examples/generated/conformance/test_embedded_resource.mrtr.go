@@ -73,7 +73,7 @@ func _() {
 func (p testEmbeddedResourceProgram) Step(ctx context.Context, r mrtrimpl.Round, f *TestEmbeddedResourceFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case TestEmbeddedResourceStateDone:
-		return r.Finish(mrtrimpl.Final{
+		return r.Finish(mrtr.Final{
 			Content: []mrtrimpl.Content{
 				{
 					MIMEType: "text/plain",

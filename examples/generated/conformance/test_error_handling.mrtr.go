@@ -72,7 +72,7 @@ func _() {
 func (p testErrorHandlingProgram) Step(ctx context.Context, r mrtrimpl.Round, f *TestErrorHandlingFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case TestErrorHandlingStateFailed:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeFailed, Text: testErrorHandlingFailedMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeFailed, Text: testErrorHandlingFailedMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in test_error_handling", mrtrimpl.ErrUnknownState, f.state)
 }

@@ -107,9 +107,9 @@ func (p testInputRequiredResultCapabilitiesProgram) Step(ctx context.Context, r 
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_capabilities was cancelled: the user declined \"user_name\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_capabilities was cancelled: the user declined \"user_name\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_capabilities was cancelled: the user cancelled \"user_name\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_capabilities was cancelled: the user cancelled \"user_name\"."})
 			}
 			f.UserName = answer
 		}
@@ -122,7 +122,7 @@ func (p testInputRequiredResultCapabilitiesProgram) Step(ctx context.Context, r 
 		}
 		return mrtrimpl.Goto(r, TestInputRequiredResultCapabilitiesStateDone, vocab.Next)
 	case TestInputRequiredResultCapabilitiesStateDone:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: testInputRequiredResultCapabilitiesDoneMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: testInputRequiredResultCapabilitiesDoneMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in test_input_required_result_capabilities", mrtrimpl.ErrUnknownState, f.state)
 }

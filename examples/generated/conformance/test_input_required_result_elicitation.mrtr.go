@@ -98,9 +98,9 @@ func (p testInputRequiredResultElicitationProgram) Step(ctx context.Context, r m
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_elicitation was cancelled: the user declined \"user_name\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_elicitation was cancelled: the user declined \"user_name\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_elicitation was cancelled: the user cancelled \"user_name\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_elicitation was cancelled: the user cancelled \"user_name\"."})
 			}
 			f.UserName = answer
 		}
@@ -109,7 +109,7 @@ func (p testInputRequiredResultElicitationProgram) Step(ctx context.Context, r m
 		}
 		return mrtrimpl.Goto(r, TestInputRequiredResultElicitationStateGreet, vocab.Next)
 	case TestInputRequiredResultElicitationStateGreet:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: testInputRequiredResultElicitationGreetMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: testInputRequiredResultElicitationGreetMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in test_input_required_result_elicitation", mrtrimpl.ErrUnknownState, f.state)
 }

@@ -95,7 +95,7 @@ func (p testInputRequiredResultListRootsProgram) Step(ctx context.Context, r mrt
 		}
 		return mrtrimpl.Goto(r, TestInputRequiredResultListRootsStateListed, vocab.Next)
 	case TestInputRequiredResultListRootsStateListed:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: testInputRequiredResultListRootsListedMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: testInputRequiredResultListRootsListedMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in test_input_required_result_list_roots", mrtrimpl.ErrUnknownState, f.state)
 }

@@ -109,9 +109,9 @@ func (p testInputRequiredResultMultiRoundProgram) Step(ctx context.Context, r mr
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_multi_round was cancelled: the user declined \"step1\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_multi_round was cancelled: the user declined \"step1\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_multi_round was cancelled: the user cancelled \"step1\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_multi_round was cancelled: the user cancelled \"step1\"."})
 			}
 			f.Step1 = answer
 		}
@@ -127,9 +127,9 @@ func (p testInputRequiredResultMultiRoundProgram) Step(ctx context.Context, r mr
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_multi_round was cancelled: the user declined \"step2\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_multi_round was cancelled: the user declined \"step2\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_multi_round was cancelled: the user cancelled \"step2\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_multi_round was cancelled: the user cancelled \"step2\"."})
 			}
 			f.Step2 = answer
 		}
@@ -138,7 +138,7 @@ func (p testInputRequiredResultMultiRoundProgram) Step(ctx context.Context, r mr
 		}
 		return mrtrimpl.Goto(r, TestInputRequiredResultMultiRoundStateDone, vocab.Next)
 	case TestInputRequiredResultMultiRoundStateDone:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: testInputRequiredResultMultiRoundDoneMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: testInputRequiredResultMultiRoundDoneMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in test_input_required_result_multi_round", mrtrimpl.ErrUnknownState, f.state)
 }

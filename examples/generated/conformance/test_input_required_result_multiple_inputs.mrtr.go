@@ -118,9 +118,9 @@ func (p testInputRequiredResultMultipleInputsProgram) Step(ctx context.Context, 
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_multiple_inputs was cancelled: the user declined \"user_name\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_multiple_inputs was cancelled: the user declined \"user_name\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_multiple_inputs was cancelled: the user cancelled \"user_name\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_multiple_inputs was cancelled: the user cancelled \"user_name\"."})
 			}
 			f.UserName = answer
 		}
@@ -129,7 +129,7 @@ func (p testInputRequiredResultMultipleInputsProgram) Step(ctx context.Context, 
 		}
 		return mrtrimpl.Goto(r, TestInputRequiredResultMultipleInputsStateDone, vocab.Next)
 	case TestInputRequiredResultMultipleInputsStateDone:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: testInputRequiredResultMultipleInputsDoneMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: testInputRequiredResultMultipleInputsDoneMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in test_input_required_result_multiple_inputs", mrtrimpl.ErrUnknownState, f.state)
 }

@@ -98,9 +98,9 @@ func (p testInputRequiredResultRequestStateProgram) Step(ctx context.Context, r 
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_request_state was cancelled: the user declined \"confirm\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_request_state was cancelled: the user declined \"confirm\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_request_state was cancelled: the user cancelled \"confirm\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_request_state was cancelled: the user cancelled \"confirm\"."})
 			}
 			f.Confirm = answer
 		}
@@ -109,7 +109,7 @@ func (p testInputRequiredResultRequestStateProgram) Step(ctx context.Context, r 
 		}
 		return mrtrimpl.Goto(r, TestInputRequiredResultRequestStateStateVerified, vocab.Next)
 	case TestInputRequiredResultRequestStateStateVerified:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: testInputRequiredResultRequestStateVerifiedMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: testInputRequiredResultRequestStateVerifiedMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in test_input_required_result_request_state", mrtrimpl.ErrUnknownState, f.state)
 }

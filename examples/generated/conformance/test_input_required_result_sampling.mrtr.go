@@ -96,7 +96,7 @@ func (p testInputRequiredResultSamplingProgram) Step(ctx context.Context, r mrtr
 		}
 		return mrtrimpl.Goto(r, TestInputRequiredResultSamplingStateAnswer, vocab.Next)
 	case TestInputRequiredResultSamplingStateAnswer:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: testInputRequiredResultSamplingAnswerMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: testInputRequiredResultSamplingAnswerMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in test_input_required_result_sampling", mrtrimpl.ErrUnknownState, f.state)
 }

@@ -99,9 +99,9 @@ func (p testInputRequiredResultTamperedStateProgram) Step(ctx context.Context, r
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_tampered_state was cancelled: the user declined \"confirm\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_tampered_state was cancelled: the user declined \"confirm\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_tampered_state was cancelled: the user cancelled \"confirm\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "test_input_required_result_tampered_state was cancelled: the user cancelled \"confirm\"."})
 			}
 			f.Confirm = answer
 		}
@@ -110,7 +110,7 @@ func (p testInputRequiredResultTamperedStateProgram) Step(ctx context.Context, r
 		}
 		return mrtrimpl.Goto(r, TestInputRequiredResultTamperedStateStateDone, vocab.Next)
 	case TestInputRequiredResultTamperedStateStateDone:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: testInputRequiredResultTamperedStateDoneMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: testInputRequiredResultTamperedStateDoneMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in test_input_required_result_tampered_state", mrtrimpl.ErrUnknownState, f.state)
 }

@@ -82,7 +82,7 @@ func (p testLoggingToolProgram) Step(ctx context.Context, r mrtrimpl.Round, f *T
 			return p.h.EmitLog(ctx, f)
 		})
 	case TestLoggingToolStateDone:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: testLoggingToolDoneMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: testLoggingToolDoneMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in test_logging_tool", mrtrimpl.ErrUnknownState, f.state)
 }

@@ -73,7 +73,7 @@ func _() {
 func (p testMissingCapabilityProgram) Step(ctx context.Context, r mrtrimpl.Round, f *TestMissingCapabilityFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case TestMissingCapabilityStateDone:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: testMissingCapabilityDoneMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: testMissingCapabilityDoneMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in test_missing_capability", mrtrimpl.ErrUnknownState, f.state)
 }

@@ -79,7 +79,7 @@ func (p testMultipleContentTypesProgram) Step(ctx context.Context, r mrtrimpl.Ro
 		if err != nil {
 			return mrtrimpl.Step{}, err
 		}
-		return r.Finish(mrtrimpl.Final{
+		return r.Finish(mrtr.Final{
 			Content: []mrtrimpl.Content{
 				{
 					Data:     content1,

@@ -72,7 +72,7 @@ func _() {
 func (p testSimpleTextProgram) Step(ctx context.Context, r mrtrimpl.Round, f *TestSimpleTextFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case TestSimpleTextStateDone:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: testSimpleTextDoneMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: testSimpleTextDoneMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in test_simple_text", mrtrimpl.ErrUnknownState, f.state)
 }

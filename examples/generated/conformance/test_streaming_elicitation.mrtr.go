@@ -95,9 +95,9 @@ func (p testStreamingElicitationProgram) Step(ctx context.Context, r mrtrimpl.Ro
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "test_streaming_elicitation was cancelled: the user declined \"user_name\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "test_streaming_elicitation was cancelled: the user declined \"user_name\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "test_streaming_elicitation was cancelled: the user cancelled \"user_name\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "test_streaming_elicitation was cancelled: the user cancelled \"user_name\"."})
 			}
 			f.UserName = answer
 		}
@@ -106,7 +106,7 @@ func (p testStreamingElicitationProgram) Step(ctx context.Context, r mrtrimpl.Ro
 		}
 		return mrtrimpl.Goto(r, TestStreamingElicitationStateGreet, vocab.Next)
 	case TestStreamingElicitationStateGreet:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: testStreamingElicitationGreetMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: testStreamingElicitationGreetMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in test_streaming_elicitation", mrtrimpl.ErrUnknownState, f.state)
 }

@@ -83,7 +83,7 @@ func (p testTriggerPromptChangeProgram) Step(ctx context.Context, r mrtrimpl.Rou
 			return p.h.ChangePromptList(ctx, f)
 		})
 	case TestTriggerPromptChangeStateDone:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: testTriggerPromptChangeDoneMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: testTriggerPromptChangeDoneMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in test_trigger_prompt_change", mrtrimpl.ErrUnknownState, f.state)
 }

@@ -83,7 +83,7 @@ func (p testTriggerToolChangeProgram) Step(ctx context.Context, r mrtrimpl.Round
 			return p.h.ChangeToolList(ctx, f)
 		})
 	case TestTriggerToolChangeStateDone:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: testTriggerToolChangeDoneMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: testTriggerToolChangeDoneMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in test_trigger_tool_change", mrtrimpl.ErrUnknownState, f.state)
 }

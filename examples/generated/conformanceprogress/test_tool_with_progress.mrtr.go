@@ -84,7 +84,7 @@ func (p testToolWithProgressProgram) Step(ctx context.Context, r mrtrimpl.Round,
 		}
 		return mrtrimpl.Goto(r, TestToolWithProgressStateDone, vocab.Next)
 	case TestToolWithProgressStateDone:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: testToolWithProgressDoneMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: testToolWithProgressDoneMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in test_tool_with_progress", mrtrimpl.ErrUnknownState, f.state)
 }

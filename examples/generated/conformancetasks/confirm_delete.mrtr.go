@@ -107,14 +107,14 @@ func (p confirmDeleteProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Con
 		case vocab.Decline:
 			return mrtrimpl.Goto(r, ConfirmDeleteStateKept, vocab.Decline)
 		case vocab.Cancel:
-			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "confirm_delete was cancelled: the user cancelled the confirmation."})
+			return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "confirm_delete was cancelled: the user cancelled the confirmation."})
 		default:
 			return r.Ask([]mrtrimpl.Pending{ask})
 		}
 	case ConfirmDeleteStateDeleted:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: confirmDeleteDeletedMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: confirmDeleteDeletedMessage(f)})
 	case ConfirmDeleteStateKept:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: confirmDeleteKeptMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: confirmDeleteKeptMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in confirm_delete", mrtrimpl.ErrUnknownState, f.state)
 }

@@ -83,7 +83,7 @@ func (p failingJobProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Failin
 		}
 		return mrtrimpl.Goto(r, FailingJobStateBroke, vocab.Next)
 	case FailingJobStateBroke:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeFailed, Text: failingJobBrokeMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeFailed, Text: failingJobBrokeMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in failing_job", mrtrimpl.ErrUnknownState, f.state)
 }

@@ -76,7 +76,7 @@ func _() {
 func (p greetProgram) Step(ctx context.Context, r mrtrimpl.Round, f *GreetFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case GreetStateDone:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: greetDoneMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: greetDoneMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in greet", mrtrimpl.ErrUnknownState, f.state)
 }

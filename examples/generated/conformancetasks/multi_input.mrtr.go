@@ -114,9 +114,9 @@ func (p multiInputProgram) Step(ctx context.Context, r mrtrimpl.Round, f *MultiI
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "multi_input was cancelled: the user declined \"confirm\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "multi_input was cancelled: the user declined \"confirm\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "multi_input was cancelled: the user cancelled \"confirm\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "multi_input was cancelled: the user cancelled \"confirm\"."})
 			}
 			f.Confirm = answer
 		}
@@ -126,9 +126,9 @@ func (p multiInputProgram) Step(ctx context.Context, r mrtrimpl.Round, f *MultiI
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "multi_input was cancelled: the user declined \"name\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "multi_input was cancelled: the user declined \"name\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "multi_input was cancelled: the user cancelled \"name\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "multi_input was cancelled: the user cancelled \"name\"."})
 			}
 			f.Name = answer
 		}
@@ -137,7 +137,7 @@ func (p multiInputProgram) Step(ctx context.Context, r mrtrimpl.Round, f *MultiI
 		}
 		return mrtrimpl.Goto(r, MultiInputStateDone, vocab.Next)
 	case MultiInputStateDone:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: multiInputDoneMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: multiInputDoneMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in multi_input", mrtrimpl.ErrUnknownState, f.state)
 }

@@ -83,7 +83,7 @@ func (p protocolErrorJobProgram) Step(ctx context.Context, r mrtrimpl.Round, f *
 		}
 		return mrtrimpl.Goto(r, ProtocolErrorJobStateDone, vocab.Next)
 	case ProtocolErrorJobStateDone:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: protocolErrorJobDoneMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: protocolErrorJobDoneMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in protocol_error_job", mrtrimpl.ErrUnknownState, f.state)
 }

@@ -92,7 +92,7 @@ func (p slowComputeProgram) Step(ctx context.Context, r mrtrimpl.Round, f *SlowC
 		}
 		return mrtrimpl.Goto(r, SlowComputeStateDone, vocab.Next)
 	case SlowComputeStateDone:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: slowComputeDoneMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: slowComputeDoneMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in slow_compute", mrtrimpl.ErrUnknownState, f.state)
 }

@@ -100,9 +100,9 @@ func (p testToolWithTaskProgram) Step(ctx context.Context, r mrtrimpl.Round, f *
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "test_tool_with_task was cancelled: the user declined \"user_name\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "test_tool_with_task was cancelled: the user declined \"user_name\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "test_tool_with_task was cancelled: the user cancelled \"user_name\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "test_tool_with_task was cancelled: the user cancelled \"user_name\"."})
 			}
 			f.UserName = answer
 		}
@@ -116,7 +116,7 @@ func (p testToolWithTaskProgram) Step(ctx context.Context, r mrtrimpl.Round, f *
 		}
 		return mrtrimpl.Goto(r, TestToolWithTaskStateDone, vocab.Next)
 	case TestToolWithTaskStateDone:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: testToolWithTaskDoneMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: testToolWithTaskDoneMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in test_tool_with_task", mrtrimpl.ErrUnknownState, f.state)
 }

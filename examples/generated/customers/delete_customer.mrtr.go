@@ -220,9 +220,9 @@ func (p deleteCustomerProgram) Step(ctx context.Context, r mrtrimpl.Round, f *De
 		if err != nil {
 			return mrtrimpl.Step{}, err
 		}
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: deleteCustomerKeptMessage(f), Structured: structured})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: deleteCustomerKeptMessage(f), Structured: structured})
 	case DeleteCustomerStateChanged:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeFailed, Text: deleteCustomerChangedMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeFailed, Text: deleteCustomerChangedMessage(f)})
 	case DeleteCustomerStateDelete:
 		// operation id delete-{customerId}
 		return mrtrimpl.Effect(ctx, r, deleteCustomerDeleteOperationID(f), 24*time.Hour, DeleteCustomerStateDeleted, func(ctx context.Context) error {
@@ -237,7 +237,7 @@ func (p deleteCustomerProgram) Step(ctx context.Context, r mrtrimpl.Round, f *De
 		if err != nil {
 			return mrtrimpl.Step{}, err
 		}
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: deleteCustomerDeletedMessage(f), Structured: structured})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: deleteCustomerDeletedMessage(f), Structured: structured})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in delete_customer", mrtrimpl.ErrUnknownState, f.state)
 }

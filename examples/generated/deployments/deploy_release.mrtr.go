@@ -169,7 +169,7 @@ func (p deployReleaseProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Dep
 		case vocab.Decline:
 			return mrtrimpl.Goto(r, DeployReleaseStateNotStarted, vocab.Decline)
 		case vocab.Cancel:
-			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "deploy_release was cancelled: the user cancelled the confirmation."})
+			return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "deploy_release was cancelled: the user cancelled the confirmation."})
 		default:
 			return r.Ask([]mrtrimpl.Pending{ask})
 		}
@@ -179,7 +179,7 @@ func (p deployReleaseProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Dep
 			return p.h.DeployCanary(ctx, f)
 		})
 	case DeployReleaseStateNotStarted:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: deployReleaseNotStartedMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: deployReleaseNotStartedMessage(f)})
 	case DeployReleaseStateApprovePromotion:
 		var pending []mrtrimpl.Pending
 		if f.Promotion == nil {
@@ -220,9 +220,9 @@ func (p deployReleaseProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Dep
 			return p.h.PromoteRelease(ctx, f)
 		})
 	case DeployReleaseStateRolledBack:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: deployReleaseRolledBackMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: deployReleaseRolledBackMessage(f)})
 	case DeployReleaseStateDeployed:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: deployReleaseDeployedMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: deployReleaseDeployedMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in deploy_release", mrtrimpl.ErrUnknownState, f.state)
 }

@@ -195,9 +195,9 @@ func (p provisionWorkspaceProgram) Step(ctx context.Context, r mrtrimpl.Round, f
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "provision_workspace was cancelled: the user declined \"plan\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "provision_workspace was cancelled: the user declined \"plan\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "provision_workspace was cancelled: the user cancelled \"plan\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "provision_workspace was cancelled: the user cancelled \"plan\"."})
 			}
 			f.Plan = answer
 		}
@@ -218,9 +218,9 @@ func (p provisionWorkspaceProgram) Step(ctx context.Context, r mrtrimpl.Round, f
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "provision_workspace was cancelled: the user declined \"placement\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "provision_workspace was cancelled: the user declined \"placement\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "provision_workspace was cancelled: the user cancelled \"placement\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "provision_workspace was cancelled: the user cancelled \"placement\"."})
 			}
 			f.Placement = answer
 		}
@@ -250,7 +250,7 @@ func (p provisionWorkspaceProgram) Step(ctx context.Context, r mrtrimpl.Round, f
 		case vocab.Decline:
 			return mrtrimpl.Goto(r, ProvisionWorkspaceStateAbandoned, vocab.Decline)
 		case vocab.Cancel:
-			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "provision_workspace was cancelled: the user cancelled the confirmation."})
+			return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "provision_workspace was cancelled: the user cancelled the confirmation."})
 		default:
 			return r.Ask([]mrtrimpl.Pending{ask})
 		}
@@ -260,9 +260,9 @@ func (p provisionWorkspaceProgram) Step(ctx context.Context, r mrtrimpl.Round, f
 			return p.h.CreateWorkspace(ctx, f)
 		})
 	case ProvisionWorkspaceStateAbandoned:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: provisionWorkspaceAbandonedMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: provisionWorkspaceAbandonedMessage(f)})
 	case ProvisionWorkspaceStateReady:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: provisionWorkspaceReadyMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: provisionWorkspaceReadyMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in provision_workspace", mrtrimpl.ErrUnknownState, f.state)
 }

@@ -143,7 +143,7 @@ func (p chargePaymentProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Cha
 		case vocab.Decline:
 			return mrtrimpl.Goto(r, ChargePaymentStateNotCharged, vocab.Decline)
 		case vocab.Cancel:
-			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "charge_payment was cancelled: the user cancelled the confirmation."})
+			return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "charge_payment was cancelled: the user cancelled the confirmation."})
 		default:
 			return r.Ask([]mrtrimpl.Pending{ask})
 		}
@@ -153,14 +153,14 @@ func (p chargePaymentProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Cha
 		}
 		return mrtrimpl.Goto(r, ChargePaymentStateCharge, vocab.Next)
 	case ChargePaymentStateNotCharged:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: chargePaymentNotChargedMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: chargePaymentNotChargedMessage(f)})
 	case ChargePaymentStateCharge:
 		// operation id charge-{invoiceId}
 		return mrtrimpl.Effect(ctx, r, chargePaymentChargeOperationID(f), 72*time.Hour, ChargePaymentStateCharged, func(ctx context.Context) error {
 			return p.h.ChargeCard(ctx, f)
 		})
 	case ChargePaymentStateCharged:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: chargePaymentChargedMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: chargePaymentChargedMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in charge_payment", mrtrimpl.ErrUnknownState, f.state)
 }

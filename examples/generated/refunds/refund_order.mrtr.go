@@ -226,9 +226,9 @@ func (p refundOrderProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Refun
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "refund_order was cancelled: the user declined \"refund\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "refund_order was cancelled: the user declined \"refund\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "refund_order was cancelled: the user cancelled \"refund\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "refund_order was cancelled: the user cancelled \"refund\"."})
 			}
 			f.Refund = answer
 		}
@@ -264,7 +264,7 @@ func (p refundOrderProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Refun
 		}
 		return mrtrimpl.Goto(r, RefundOrderStateConfirmRefund, vocab.Default)
 	case RefundOrderStateNotRefunded:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: refundOrderNotRefundedMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: refundOrderNotRefundedMessage(f)})
 	case RefundOrderStateAskApprover:
 		var pending []mrtrimpl.Pending
 		if f.Approval == nil {
@@ -273,9 +273,9 @@ func (p refundOrderProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Refun
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "refund_order was cancelled: the user declined \"approval\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "refund_order was cancelled: the user declined \"approval\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "refund_order was cancelled: the user cancelled \"approval\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "refund_order was cancelled: the user cancelled \"approval\"."})
 			}
 			f.Approval = answer
 		}
@@ -291,7 +291,7 @@ func (p refundOrderProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Refun
 		case vocab.Decline:
 			return mrtrimpl.Goto(r, RefundOrderStateNotRefunded, vocab.Decline)
 		case vocab.Cancel:
-			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "refund_order was cancelled: the user cancelled the confirmation."})
+			return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "refund_order was cancelled: the user cancelled the confirmation."})
 		default:
 			return r.Ask([]mrtrimpl.Pending{ask})
 		}
@@ -318,14 +318,14 @@ func (p refundOrderProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Refun
 		}
 		return mrtrimpl.Goto(r, RefundOrderStateRefund, vocab.Next)
 	case RefundOrderStateNotApproved:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeFailed, Text: refundOrderNotApprovedMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeFailed, Text: refundOrderNotApprovedMessage(f)})
 	case RefundOrderStateRefund:
 		// the workflow's own operation id: the round record covers retries
 		return mrtrimpl.Effect(ctx, r, "", 24*time.Hour, RefundOrderStateRefunded, func(ctx context.Context) error {
 			return p.h.RefundToCard(ctx, f)
 		})
 	case RefundOrderStateRefunded:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: refundOrderRefundedMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: refundOrderRefundedMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in refund_order", mrtrimpl.ErrUnknownState, f.state)
 }

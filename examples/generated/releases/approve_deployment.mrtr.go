@@ -222,7 +222,7 @@ func (p approveDeploymentProgram) Step(ctx context.Context, r mrtrimpl.Round, f 
 		}
 		return mrtrimpl.Goto(r, ApproveDeploymentStateConfirmDeploy, vocab.Next)
 	case ApproveDeploymentStateNothing:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: approveDeploymentNothingMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: approveDeploymentNothingMessage(f)})
 	case ApproveDeploymentStateConfirmDeploy:
 		switch on, ask := mrtrimpl.ConfirmTyped(r, "deploy", "confirm", approveDeploymentConfirmDeployTyped(f), &f.confirmDeployRefusals, 3, mrtrimpl.Bind(p.gateConfirmDeploy, f)); on {
 		case vocab.Next:
@@ -236,7 +236,7 @@ func (p approveDeploymentProgram) Step(ctx context.Context, r mrtrimpl.Round, f 
 			return r.Ask([]mrtrimpl.Pending{ask})
 		}
 	case ApproveDeploymentStateNotDeployed:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: approveDeploymentNotDeployedMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: approveDeploymentNotDeployedMessage(f)})
 	case ApproveDeploymentStateRecheck:
 		out, err := p.h.BuildsStillPending(ctx, f)
 		if err != nil {
@@ -250,7 +250,7 @@ func (p approveDeploymentProgram) Step(ctx context.Context, r mrtrimpl.Round, f 
 		}
 		return mrtrimpl.Step{}, fmt.Errorf("buildsStillPending returned unknown outcome %d", out)
 	case ApproveDeploymentStateChangedMeanwhile:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeFailed, Text: approveDeploymentChangedMeanwhileMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeFailed, Text: approveDeploymentChangedMeanwhileMessage(f)})
 	case ApproveDeploymentStateDeploy:
 		// the workflow's own operation id: the round record covers retries
 		return mrtrimpl.Effect(ctx, r, "", 24*time.Hour, ApproveDeploymentStateDeployed, func(ctx context.Context) error {
@@ -263,7 +263,7 @@ func (p approveDeploymentProgram) Step(ctx context.Context, r mrtrimpl.Round, f 
 			return nil
 		})
 	case ApproveDeploymentStateDeployed:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: approveDeploymentDeployedMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: approveDeploymentDeployedMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in approve_deployment", mrtrimpl.ErrUnknownState, f.state)
 }

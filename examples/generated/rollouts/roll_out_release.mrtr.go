@@ -257,9 +257,9 @@ func (p rollOutReleaseProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Ro
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "roll_out_release was cancelled: the user declined \"ticket\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "roll_out_release was cancelled: the user declined \"ticket\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "roll_out_release was cancelled: the user cancelled \"ticket\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "roll_out_release was cancelled: the user cancelled \"ticket\"."})
 			}
 			f.Ticket = answer
 		}
@@ -293,7 +293,7 @@ func (p rollOutReleaseProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Ro
 		}
 		return mrtrimpl.Goto(r, RollOutReleaseStateByRisk, vocab.Next)
 	case RollOutReleaseStateNoTicket:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeFailed, Text: rollOutReleaseNoTicketMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeFailed, Text: rollOutReleaseNoTicketMessage(f)})
 	case RollOutReleaseStateByRisk:
 		// Branch on risk.
 		if f.Continuation.Risk == "" {
@@ -314,9 +314,9 @@ func (p rollOutReleaseProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Ro
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "roll_out_release was cancelled: the user declined \"rollout\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "roll_out_release was cancelled: the user declined \"rollout\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "roll_out_release was cancelled: the user cancelled \"rollout\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "roll_out_release was cancelled: the user cancelled \"rollout\"."})
 			}
 			f.Rollout = answer
 		}
@@ -332,7 +332,7 @@ func (p rollOutReleaseProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Ro
 		case vocab.Decline:
 			return mrtrimpl.Goto(r, RollOutReleaseStateNotRolledOut, vocab.Decline)
 		case vocab.Cancel:
-			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "roll_out_release was cancelled: the user cancelled the confirmation."})
+			return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "roll_out_release was cancelled: the user cancelled the confirmation."})
 		default:
 			return r.Ask([]mrtrimpl.Pending{ask})
 		}
@@ -353,7 +353,7 @@ func (p rollOutReleaseProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Ro
 		}
 		return mrtrimpl.Goto(r, RollOutReleaseStateRollOut, vocab.Next)
 	case RollOutReleaseStateNotRolledOut:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: rollOutReleaseNotRolledOutMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: rollOutReleaseNotRolledOutMessage(f)})
 	case RollOutReleaseStateAskCanary:
 		var pending []mrtrimpl.Pending
 		if f.Canary == nil {
@@ -362,9 +362,9 @@ func (p rollOutReleaseProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Ro
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "roll_out_release was cancelled: the user declined \"canary\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "roll_out_release was cancelled: the user declined \"canary\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "roll_out_release was cancelled: the user cancelled \"canary\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "roll_out_release was cancelled: the user cancelled \"canary\"."})
 			}
 			f.Canary = answer
 		}
@@ -391,12 +391,12 @@ func (p rollOutReleaseProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Ro
 		case vocab.Decline:
 			return mrtrimpl.Goto(r, RollOutReleaseStateNotRolledOut, vocab.Decline)
 		case vocab.Cancel:
-			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "roll_out_release was cancelled: the user cancelled the confirmation."})
+			return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "roll_out_release was cancelled: the user cancelled the confirmation."})
 		default:
 			return r.Ask([]mrtrimpl.Pending{ask})
 		}
 	case RollOutReleaseStateRollingOut:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: rollOutReleaseRollingOutMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: rollOutReleaseRollingOutMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in roll_out_release", mrtrimpl.ErrUnknownState, f.state)
 }

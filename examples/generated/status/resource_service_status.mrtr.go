@@ -173,9 +173,9 @@ func (p serviceStatusProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Ser
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "service_status was cancelled: the user declined \"view\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "service_status was cancelled: the user declined \"view\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "service_status was cancelled: the user cancelled \"view\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "service_status was cancelled: the user cancelled \"view\"."})
 			}
 			f.View = answer
 		}
@@ -184,7 +184,7 @@ func (p serviceStatusProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Ser
 		}
 		return mrtrimpl.Goto(r, ServiceStatusStateShow, vocab.Next)
 	case ServiceStatusStateNoSuchService:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeFailed, Text: serviceStatusNoSuchServiceMessage(f), NotFound: true})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeFailed, Text: serviceStatusNoSuchServiceMessage(f), NotFound: true})
 	case ServiceStatusStateShow:
 		// Branch on view.detail.
 		if f.View != nil {
@@ -197,7 +197,7 @@ func (p serviceStatusProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Ser
 		}
 		return mrtrimpl.Step{}, mrtrimpl.NoArm("show", "view.detail", "absent")
 	case ServiceStatusStateFull:
-		return r.Finish(mrtrimpl.Final{
+		return r.Finish(mrtr.Final{
 			Content: []mrtrimpl.Content{
 				{
 					Text: serviceStatusFullContent1Text(f),
@@ -207,7 +207,7 @@ func (p serviceStatusProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Ser
 			Outcome: vocab.OutcomeSuccess,
 		})
 	case ServiceStatusStateSummary:
-		return r.Finish(mrtrimpl.Final{
+		return r.Finish(mrtr.Final{
 			Content: []mrtrimpl.Content{
 				{
 					Text: serviceStatusSummaryContent1Text(f),

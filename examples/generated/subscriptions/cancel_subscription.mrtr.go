@@ -206,7 +206,7 @@ func (p cancelSubscriptionProgram) Step(ctx context.Context, r mrtrimpl.Round, f
 		}
 		return mrtrimpl.Step{}, fmt.Errorf("findCustomers returned unknown outcome %d", out)
 	case CancelSubscriptionStateNotFound:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeFailed, Text: cancelSubscriptionNotFoundMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeFailed, Text: cancelSubscriptionNotFoundMessage(f)})
 	case CancelSubscriptionStateLoadCustomer:
 		out, err := p.h.LoadCustomer(ctx, f)
 		if err != nil {
@@ -268,9 +268,9 @@ func (p cancelSubscriptionProgram) Step(ctx context.Context, r mrtrimpl.Round, f
 			return r.Ask([]mrtrimpl.Pending{ask})
 		}
 	case CancelSubscriptionStateNoSubscription:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeFailed, Text: cancelSubscriptionNoSubscriptionMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeFailed, Text: cancelSubscriptionNoSubscriptionMessage(f)})
 	case CancelSubscriptionStateKept:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: cancelSubscriptionKeptMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: cancelSubscriptionKeptMessage(f)})
 	case CancelSubscriptionStateRecheck:
 		out, err := p.h.RecheckSubscription(ctx, f)
 		if err != nil {
@@ -284,14 +284,14 @@ func (p cancelSubscriptionProgram) Step(ctx context.Context, r mrtrimpl.Round, f
 		}
 		return mrtrimpl.Step{}, fmt.Errorf("recheckSubscription returned unknown outcome %d", out)
 	case CancelSubscriptionStateChanged:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeFailed, Text: cancelSubscriptionChangedMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeFailed, Text: cancelSubscriptionChangedMessage(f)})
 	case CancelSubscriptionStateCancelPlan:
 		// operation id cancel-{customerId}
 		return mrtrimpl.Effect(ctx, r, cancelSubscriptionCancelPlanOperationID(f), 24*time.Hour, CancelSubscriptionStateCancelled, func(ctx context.Context) error {
 			return p.h.CancelSubscription(ctx, f)
 		})
 	case CancelSubscriptionStateCancelled:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: cancelSubscriptionCancelledMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: cancelSubscriptionCancelledMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in cancel_subscription", mrtrimpl.ErrUnknownState, f.state)
 }

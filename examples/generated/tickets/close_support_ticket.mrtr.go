@@ -136,9 +136,9 @@ func (p closeSupportTicketProgram) Step(ctx context.Context, r mrtrimpl.Round, f
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "close_support_ticket was cancelled: the user declined \"reason\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "close_support_ticket was cancelled: the user declined \"reason\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "close_support_ticket was cancelled: the user cancelled \"reason\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "close_support_ticket was cancelled: the user cancelled \"reason\"."})
 			}
 			f.Reason = answer
 		}
@@ -152,7 +152,7 @@ func (p closeSupportTicketProgram) Step(ctx context.Context, r mrtrimpl.Round, f
 			return p.h.CloseTicket(ctx, f)
 		})
 	case CloseSupportTicketStateClosed:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: closeSupportTicketClosedMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: closeSupportTicketClosedMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in close_support_ticket", mrtrimpl.ErrUnknownState, f.state)
 }

@@ -144,9 +144,9 @@ func (p bundleProgram) Step(ctx context.Context, r mrtrimpl.Round, f *BundleFlow
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "bundle was cancelled: the user declined \"ticket\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "bundle was cancelled: the user declined \"ticket\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "bundle was cancelled: the user cancelled \"ticket\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "bundle was cancelled: the user cancelled \"ticket\"."})
 			}
 			f.Ticket = answer
 		}
@@ -176,9 +176,9 @@ func (p bundleProgram) Step(ctx context.Context, r mrtrimpl.Round, f *BundleFlow
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "bundle was cancelled: the user declined \"services\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "bundle was cancelled: the user declined \"services\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "bundle was cancelled: the user cancelled \"services\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "bundle was cancelled: the user cancelled \"services\"."})
 			}
 			f.Services = answer
 		}
@@ -187,9 +187,9 @@ func (p bundleProgram) Step(ctx context.Context, r mrtrimpl.Round, f *BundleFlow
 		}
 		return mrtrimpl.Goto(r, BundleStateBundled, vocab.Next)
 	case BundleStateNoTicket:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeFailed, Text: bundleNoTicketMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeFailed, Text: bundleNoTicketMessage(f)})
 	case BundleStateBundled:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: bundleBundledMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: bundleBundledMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in bundle", mrtrimpl.ErrUnknownState, f.state)
 }

@@ -127,9 +127,9 @@ func (p deployProgram) Step(ctx context.Context, r mrtrimpl.Round, f *DeployFlow
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "deploy was cancelled: the user declined \"pick\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "deploy was cancelled: the user declined \"pick\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "deploy was cancelled: the user cancelled \"pick\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "deploy was cancelled: the user cancelled \"pick\"."})
 			}
 			f.Pick = answer
 		}
@@ -143,7 +143,7 @@ func (p deployProgram) Step(ctx context.Context, r mrtrimpl.Round, f *DeployFlow
 			return p.h.DeployServices(ctx, f)
 		})
 	case DeployStateShipped:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: deployShippedMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: deployShippedMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in deploy", mrtrimpl.ErrUnknownState, f.state)
 }

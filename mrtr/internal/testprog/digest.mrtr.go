@@ -127,9 +127,9 @@ func (p digestProgram) Step(ctx context.Context, r mrtrimpl.Round, f *DigestFlow
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "digest was cancelled: the user declined \"length\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "digest was cancelled: the user declined \"length\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "digest was cancelled: the user cancelled \"length\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "digest was cancelled: the user cancelled \"length\"."})
 			}
 			f.Length = answer
 		}
@@ -156,7 +156,7 @@ func (p digestProgram) Step(ctx context.Context, r mrtrimpl.Round, f *DigestFlow
 		}
 		return mrtrimpl.Goto(r, DigestStateDone, vocab.Next)
 	case DigestStateDone:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: digestDoneMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: digestDoneMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in digest", mrtrimpl.ErrUnknownState, f.state)
 }

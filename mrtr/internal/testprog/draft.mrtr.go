@@ -157,9 +157,9 @@ func (p draftProgram) Step(ctx context.Context, r mrtrimpl.Round, f *DraftFlow) 
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "draft was cancelled: the user declined \"mode\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "draft was cancelled: the user declined \"mode\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "draft was cancelled: the user cancelled \"mode\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "draft was cancelled: the user cancelled \"mode\"."})
 			}
 			f.Mode = answer
 		}
@@ -186,9 +186,9 @@ func (p draftProgram) Step(ctx context.Context, r mrtrimpl.Round, f *DraftFlow) 
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "draft was cancelled: the user declined \"text\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "draft was cancelled: the user declined \"text\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "draft was cancelled: the user cancelled \"text\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "draft was cancelled: the user cancelled \"text\"."})
 			}
 			f.Text = answer
 		}
@@ -210,9 +210,9 @@ func (p draftProgram) Step(ctx context.Context, r mrtrimpl.Round, f *DraftFlow) 
 		}
 		return mrtrimpl.Goto(r, DraftStateDrafted, vocab.Next)
 	case DraftStateWritten:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: draftWrittenMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: draftWrittenMessage(f)})
 	case DraftStateDrafted:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: draftDraftedMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: draftDraftedMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in draft", mrtrimpl.ErrUnknownState, f.state)
 }

@@ -108,9 +108,9 @@ func (p ledgerProgram) Step(ctx context.Context, r mrtrimpl.Round, f *LedgerFlow
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "ledger was cancelled: the user declined \"entry\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "ledger was cancelled: the user declined \"entry\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "ledger was cancelled: the user cancelled \"entry\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "ledger was cancelled: the user cancelled \"entry\"."})
 			}
 			f.Entry = answer
 		}
@@ -129,7 +129,7 @@ func (p ledgerProgram) Step(ctx context.Context, r mrtrimpl.Round, f *LedgerFlow
 		}
 		return mrtrimpl.Goto(r, LedgerStatePosted, vocab.Next)
 	case LedgerStatePosted:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: ledgerPostedMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: ledgerPostedMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in ledger", mrtrimpl.ErrUnknownState, f.state)
 }

@@ -105,7 +105,7 @@ func (p needsRootsProgram) Step(ctx context.Context, r mrtrimpl.Round, f *NeedsR
 		}
 		return mrtrimpl.Goto(r, NeedsRootsStateDone, vocab.Next)
 	case NeedsRootsStateDone:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: needsRootsDoneMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: needsRootsDoneMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in needs_roots", mrtrimpl.ErrUnknownState, f.state)
 }

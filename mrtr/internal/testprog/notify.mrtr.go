@@ -102,9 +102,9 @@ func (p notifyProgram) Step(ctx context.Context, r mrtrimpl.Round, f *NotifyFlow
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "notify was cancelled: the user declined \"note\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "notify was cancelled: the user declined \"note\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "notify was cancelled: the user cancelled \"note\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "notify was cancelled: the user cancelled \"note\"."})
 			}
 			f.Note = answer
 		}
@@ -118,7 +118,7 @@ func (p notifyProgram) Step(ctx context.Context, r mrtrimpl.Round, f *NotifyFlow
 			return p.h.SendNote(ctx, f)
 		})
 	case NotifyStateSent:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: notifySentMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: notifySentMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in notify", mrtrimpl.ErrUnknownState, f.state)
 }

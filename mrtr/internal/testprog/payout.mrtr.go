@@ -139,9 +139,9 @@ func (p payoutProgram) Step(ctx context.Context, r mrtrimpl.Round, f *PayoutFlow
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "payout was cancelled: the user declined \"approval\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "payout was cancelled: the user declined \"approval\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "payout was cancelled: the user cancelled \"approval\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "payout was cancelled: the user cancelled \"approval\"."})
 			}
 			f.Approval = answer
 		}
@@ -150,14 +150,14 @@ func (p payoutProgram) Step(ctx context.Context, r mrtrimpl.Round, f *PayoutFlow
 		}
 		return mrtrimpl.Goto(r, PayoutStatePay, vocab.Next)
 	case PayoutStateBatched:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: payoutBatchedMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: payoutBatchedMessage(f)})
 	case PayoutStatePay:
 		// operation id payout-{payee}-{amount}
 		return mrtrimpl.Effect(ctx, r, payoutPayOperationID(f), 24*time.Hour, PayoutStatePaid, func(ctx context.Context) error {
 			return p.h.SendPayout(ctx, f)
 		})
 	case PayoutStatePaid:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: payoutPaidMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: payoutPaidMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in payout", mrtrimpl.ErrUnknownState, f.state)
 }

@@ -136,9 +136,9 @@ func (p reaskProgram) Step(ctx context.Context, r mrtrimpl.Round, f *ReaskFlow) 
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "reask was cancelled: the user declined \"ticket\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "reask was cancelled: the user declined \"ticket\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "reask was cancelled: the user cancelled \"ticket\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "reask was cancelled: the user cancelled \"ticket\"."})
 			}
 			f.Ticket = answer
 		}
@@ -154,7 +154,7 @@ func (p reaskProgram) Step(ctx context.Context, r mrtrimpl.Round, f *ReaskFlow) 
 		case vocab.Decline:
 			return mrtrimpl.Goto(r, ReaskStateNoTicket, vocab.Decline)
 		case vocab.Cancel:
-			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "reask was cancelled: the user cancelled the confirmation."})
+			return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "reask was cancelled: the user cancelled the confirmation."})
 		default:
 			return r.Ask([]mrtrimpl.Pending{ask})
 		}
@@ -176,9 +176,9 @@ func (p reaskProgram) Step(ctx context.Context, r mrtrimpl.Round, f *ReaskFlow) 
 		}
 		return mrtrimpl.Goto(r, ReaskStateApproved, vocab.Next)
 	case ReaskStateNoTicket:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeFailed, Text: reaskNoTicketMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeFailed, Text: reaskNoTicketMessage(f)})
 	case ReaskStateApproved:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: reaskApprovedMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: reaskApprovedMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in reask", mrtrimpl.ErrUnknownState, f.state)
 }

@@ -111,9 +111,9 @@ func (p regionReportProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Regi
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "region_report was cancelled: the user declined \"format\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "region_report was cancelled: the user declined \"format\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "region_report was cancelled: the user cancelled \"format\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "region_report was cancelled: the user cancelled \"format\"."})
 			}
 			f.Format = answer
 		}
@@ -128,7 +128,7 @@ func (p regionReportProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Regi
 		if err != nil {
 			return mrtrimpl.Step{}, err
 		}
-		return r.Finish(mrtrimpl.Final{
+		return r.Finish(mrtr.Final{
 			Content: []mrtrimpl.Content{
 				{
 					Text: regionReportRenderContent1Text(f),

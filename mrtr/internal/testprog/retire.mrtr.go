@@ -147,7 +147,7 @@ func (p retireProgram) Step(ctx context.Context, r mrtrimpl.Round, f *RetireFlow
 		}
 		return mrtrimpl.Step{}, fmt.Errorf("listEnvironments returned unknown outcome %d", out)
 	case RetireStateNothingLeft:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: retireNothingLeftMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: retireNothingLeftMessage(f)})
 	case RetireStatePick:
 		var pending []mrtrimpl.Pending
 		if f.Target == nil {
@@ -159,9 +159,9 @@ func (p retireProgram) Step(ctx context.Context, r mrtrimpl.Round, f *RetireFlow
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "retire was cancelled: the user declined \"target\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "retire was cancelled: the user declined \"target\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "retire was cancelled: the user cancelled \"target\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "retire was cancelled: the user cancelled \"target\"."})
 			}
 			f.Target = answer
 		}
@@ -177,7 +177,7 @@ func (p retireProgram) Step(ctx context.Context, r mrtrimpl.Round, f *RetireFlow
 		case vocab.Decline:
 			return mrtrimpl.Goto(r, RetireStateKept, vocab.Decline)
 		case vocab.Cancel:
-			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "retire was cancelled: the user cancelled the confirmation."})
+			return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "retire was cancelled: the user cancelled the confirmation."})
 		default:
 			return r.Ask([]mrtrimpl.Pending{ask})
 		}
@@ -187,9 +187,9 @@ func (p retireProgram) Step(ctx context.Context, r mrtrimpl.Round, f *RetireFlow
 			return p.h.RetireEnvironment(ctx, f)
 		})
 	case RetireStateKept:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: retireKeptMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: retireKeptMessage(f)})
 	case RetireStateRetired:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: retireRetiredMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: retireRetiredMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in retire", mrtrimpl.ErrUnknownState, f.state)
 }

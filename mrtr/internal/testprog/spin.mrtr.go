@@ -99,7 +99,7 @@ func (p spinProgram) Step(ctx context.Context, r mrtrimpl.Round, f *SpinFlow) (m
 		}
 		return mrtrimpl.Step{}, fmt.Errorf("turnWheel returned unknown outcome %d", out)
 	case SpinStateStopped:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: spinStoppedMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: spinStoppedMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in spin", mrtrimpl.ErrUnknownState, f.state)
 }

@@ -161,7 +161,7 @@ func (p transferProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Transfer
 		}
 		return mrtrimpl.Step{}, fmt.Errorf("inspectAccount returned unknown outcome %d", out)
 	case TransferStateFrozen:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeFailed, Text: transferFrozenMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeFailed, Text: transferFrozenMessage(f)})
 	case TransferStateAskMemo:
 		var pending []mrtrimpl.Pending
 		if f.Memo == nil {
@@ -170,9 +170,9 @@ func (p transferProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Transfer
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "transfer was cancelled: the user declined \"memo\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "transfer was cancelled: the user declined \"memo\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "transfer was cancelled: the user cancelled \"memo\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "transfer was cancelled: the user cancelled \"memo\"."})
 			}
 			f.Memo = answer
 		}
@@ -195,7 +195,7 @@ func (p transferProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Transfer
 		case vocab.Decline:
 			return mrtrimpl.Goto(r, TransferStateDeclined, vocab.Decline)
 		case vocab.Cancel:
-			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "transfer was cancelled: the user cancelled the confirmation."})
+			return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "transfer was cancelled: the user cancelled the confirmation."})
 		default:
 			return r.Ask([]mrtrimpl.Pending{ask})
 		}
@@ -205,14 +205,14 @@ func (p transferProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Transfer
 		}
 		return mrtrimpl.Goto(r, TransferStateSend, vocab.Next)
 	case TransferStateDeclined:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: transferDeclinedMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: transferDeclinedMessage(f)})
 	case TransferStateSend:
 		// operation id transfer-{account}-{amount}
 		return mrtrimpl.Effect(ctx, r, transferSendOperationID(f), time.Hour, TransferStateDone, func(ctx context.Context) error {
 			return p.h.SendMoney(ctx, f)
 		})
 	case TransferStateDone:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: transferDoneMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: transferDoneMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in transfer", mrtrimpl.ErrUnknownState, f.state)
 }

@@ -113,9 +113,9 @@ func (p unlockProgram) Step(ctx context.Context, r mrtrimpl.Round, f *UnlockFlow
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "unlock was cancelled: the user declined \"code\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "unlock was cancelled: the user declined \"code\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "unlock was cancelled: the user cancelled \"code\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "unlock was cancelled: the user cancelled \"code\"."})
 			}
 			f.Code = answer
 		}
@@ -137,7 +137,7 @@ func (p unlockProgram) Step(ctx context.Context, r mrtrimpl.Round, f *UnlockFlow
 		}
 		return mrtrimpl.Step{}, fmt.Errorf("codeMatches returned unknown outcome %d", out)
 	case UnlockStateUnlocked:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: unlockUnlockedMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: unlockUnlockedMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in unlock", mrtrimpl.ErrUnknownState, f.state)
 }

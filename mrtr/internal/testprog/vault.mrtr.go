@@ -117,9 +117,9 @@ func (p vaultProgram) Step(ctx context.Context, r mrtrimpl.Round, f *VaultFlow) 
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "vault was cancelled: the user declined \"pin\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "vault was cancelled: the user declined \"pin\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "vault was cancelled: the user cancelled \"pin\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "vault was cancelled: the user cancelled \"pin\"."})
 			}
 			f.Pin = answer
 		}
@@ -133,7 +133,7 @@ func (p vaultProgram) Step(ctx context.Context, r mrtrimpl.Round, f *VaultFlow) 
 			return p.h.OpenVault(ctx, f)
 		})
 	case VaultStateOpened:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: vaultOpenedMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: vaultOpenedMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in vault", mrtrimpl.ErrUnknownState, f.state)
 }

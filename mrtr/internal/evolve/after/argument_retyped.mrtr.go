@@ -110,9 +110,9 @@ func (p argumentRetypedProgram) Step(ctx context.Context, r mrtrimpl.Round, f *A
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "argument_retyped was cancelled: the user declined \"first\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "argument_retyped was cancelled: the user declined \"first\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "argument_retyped was cancelled: the user cancelled \"first\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "argument_retyped was cancelled: the user cancelled \"first\"."})
 			}
 			f.First = answer
 		}
@@ -128,9 +128,9 @@ func (p argumentRetypedProgram) Step(ctx context.Context, r mrtrimpl.Round, f *A
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "argument_retyped was cancelled: the user declined \"second\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "argument_retyped was cancelled: the user declined \"second\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "argument_retyped was cancelled: the user cancelled \"second\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "argument_retyped was cancelled: the user cancelled \"second\"."})
 			}
 			f.Second = answer
 		}
@@ -139,7 +139,7 @@ func (p argumentRetypedProgram) Step(ctx context.Context, r mrtrimpl.Round, f *A
 		}
 		return mrtrimpl.Goto(r, ArgumentRetypedStateDone, vocab.Next)
 	case ArgumentRetypedStateDone:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: argumentRetypedDoneMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: argumentRetypedDoneMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in argument_retyped", mrtrimpl.ErrUnknownState, f.state)
 }

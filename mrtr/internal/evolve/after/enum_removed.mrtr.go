@@ -134,9 +134,9 @@ func (p enumRemovedProgram) Step(ctx context.Context, r mrtrimpl.Round, f *EnumR
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "enum_removed was cancelled: the user declined \"first\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "enum_removed was cancelled: the user declined \"first\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "enum_removed was cancelled: the user cancelled \"first\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "enum_removed was cancelled: the user cancelled \"first\"."})
 			}
 			f.First = answer
 		}
@@ -152,9 +152,9 @@ func (p enumRemovedProgram) Step(ctx context.Context, r mrtrimpl.Round, f *EnumR
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "enum_removed was cancelled: the user declined \"second\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "enum_removed was cancelled: the user declined \"second\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "enum_removed was cancelled: the user cancelled \"second\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "enum_removed was cancelled: the user cancelled \"second\"."})
 			}
 			f.Second = answer
 		}
@@ -163,7 +163,7 @@ func (p enumRemovedProgram) Step(ctx context.Context, r mrtrimpl.Round, f *EnumR
 		}
 		return mrtrimpl.Goto(r, EnumRemovedStateDone, vocab.Next)
 	case EnumRemovedStateDone:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: enumRemovedDoneMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: enumRemovedDoneMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in enum_removed", mrtrimpl.ErrUnknownState, f.state)
 }

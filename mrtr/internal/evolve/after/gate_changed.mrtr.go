@@ -115,7 +115,7 @@ func (p gateChangedProgram) Step(ctx context.Context, r mrtrimpl.Round, f *GateC
 		case vocab.Decline:
 			return mrtrimpl.Goto(r, GateChangedStateKept, vocab.Decline)
 		case vocab.Cancel:
-			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "gate_changed was cancelled: the user cancelled the confirmation."})
+			return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "gate_changed was cancelled: the user cancelled the confirmation."})
 		default:
 			return r.Ask([]mrtrimpl.Pending{ask})
 		}
@@ -127,9 +127,9 @@ func (p gateChangedProgram) Step(ctx context.Context, r mrtrimpl.Round, f *GateC
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "gate_changed was cancelled: the user declined \"reason\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "gate_changed was cancelled: the user declined \"reason\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "gate_changed was cancelled: the user cancelled \"reason\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "gate_changed was cancelled: the user cancelled \"reason\"."})
 			}
 			f.Reason = answer
 		}
@@ -138,14 +138,14 @@ func (p gateChangedProgram) Step(ctx context.Context, r mrtrimpl.Round, f *GateC
 		}
 		return mrtrimpl.Goto(r, GateChangedStateDelete, vocab.Next)
 	case GateChangedStateKept:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: gateChangedKeptMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: gateChangedKeptMessage(f)})
 	case GateChangedStateDelete:
 		// the workflow's own operation id: the round record covers retries
 		return mrtrimpl.Effect(ctx, r, "", 24*time.Hour, GateChangedStateDone, func(ctx context.Context) error {
 			return p.h.DeleteRecord(ctx, f)
 		})
 	case GateChangedStateDone:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: gateChangedDoneMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: gateChangedDoneMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in gate_changed", mrtrimpl.ErrUnknownState, f.state)
 }

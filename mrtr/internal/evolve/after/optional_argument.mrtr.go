@@ -112,9 +112,9 @@ func (p optionalArgumentProgram) Step(ctx context.Context, r mrtrimpl.Round, f *
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "optional_argument was cancelled: the user declined \"first\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "optional_argument was cancelled: the user declined \"first\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "optional_argument was cancelled: the user cancelled \"first\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "optional_argument was cancelled: the user cancelled \"first\"."})
 			}
 			f.First = answer
 		}
@@ -130,9 +130,9 @@ func (p optionalArgumentProgram) Step(ctx context.Context, r mrtrimpl.Round, f *
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "optional_argument was cancelled: the user declined \"second\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "optional_argument was cancelled: the user declined \"second\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "optional_argument was cancelled: the user cancelled \"second\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "optional_argument was cancelled: the user cancelled \"second\"."})
 			}
 			f.Second = answer
 		}
@@ -141,7 +141,7 @@ func (p optionalArgumentProgram) Step(ctx context.Context, r mrtrimpl.Round, f *
 		}
 		return mrtrimpl.Goto(r, OptionalArgumentStateDone, vocab.Next)
 	case OptionalArgumentStateDone:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: optionalArgumentDoneMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: optionalArgumentDoneMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in optional_argument", mrtrimpl.ErrUnknownState, f.state)
 }

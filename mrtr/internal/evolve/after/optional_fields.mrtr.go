@@ -128,9 +128,9 @@ func (p optionalFieldsProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Op
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "optional_fields was cancelled: the user declined \"name\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "optional_fields was cancelled: the user declined \"name\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "optional_fields was cancelled: the user cancelled \"name\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "optional_fields was cancelled: the user cancelled \"name\"."})
 			}
 			f.Name = answer
 		}
@@ -146,9 +146,9 @@ func (p optionalFieldsProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Op
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "optional_fields was cancelled: the user declined \"note\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "optional_fields was cancelled: the user declined \"note\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "optional_fields was cancelled: the user cancelled \"note\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "optional_fields was cancelled: the user cancelled \"note\"."})
 			}
 			f.Note = answer
 		}
@@ -157,7 +157,7 @@ func (p optionalFieldsProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Op
 		}
 		return mrtrimpl.Goto(r, OptionalFieldsStateDone, vocab.Next)
 	case OptionalFieldsStateDone:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: optionalFieldsDoneMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: optionalFieldsDoneMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in optional_fields", mrtrimpl.ErrUnknownState, f.state)
 }

@@ -126,9 +126,9 @@ func (p pendingEnumNarrowedProgram) Step(ctx context.Context, r mrtrimpl.Round, 
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "pending_enum_narrowed was cancelled: the user declined \"first\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "pending_enum_narrowed was cancelled: the user declined \"first\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "pending_enum_narrowed was cancelled: the user cancelled \"first\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "pending_enum_narrowed was cancelled: the user cancelled \"first\"."})
 			}
 			f.First = answer
 		}
@@ -144,9 +144,9 @@ func (p pendingEnumNarrowedProgram) Step(ctx context.Context, r mrtrimpl.Round, 
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "pending_enum_narrowed was cancelled: the user declined \"reason\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "pending_enum_narrowed was cancelled: the user declined \"reason\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "pending_enum_narrowed was cancelled: the user cancelled \"reason\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "pending_enum_narrowed was cancelled: the user cancelled \"reason\"."})
 			}
 			f.Reason = answer
 		}
@@ -155,7 +155,7 @@ func (p pendingEnumNarrowedProgram) Step(ctx context.Context, r mrtrimpl.Round, 
 		}
 		return mrtrimpl.Goto(r, PendingEnumNarrowedStateDone, vocab.Next)
 	case PendingEnumNarrowedStateDone:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: pendingEnumNarrowedDoneMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: pendingEnumNarrowedDoneMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in pending_enum_narrowed", mrtrimpl.ErrUnknownState, f.state)
 }

@@ -103,9 +103,9 @@ func (p stateKindChangedProgram) Step(ctx context.Context, r mrtrimpl.Round, f *
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "state_kind_changed was cancelled: the user declined \"first\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "state_kind_changed was cancelled: the user declined \"first\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "state_kind_changed was cancelled: the user cancelled \"first\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "state_kind_changed was cancelled: the user cancelled \"first\"."})
 			}
 			f.First = answer
 		}
@@ -119,14 +119,14 @@ func (p stateKindChangedProgram) Step(ctx context.Context, r mrtrimpl.Round, f *
 			f.passedCheck = true
 			return mrtrimpl.Goto(r, StateKindChangedStateDone, vocab.Next)
 		case vocab.Decline:
-			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "state_kind_changed was cancelled: the user did not confirm."})
+			return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "state_kind_changed was cancelled: the user did not confirm."})
 		case vocab.Cancel:
-			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "state_kind_changed was cancelled: the user cancelled the confirmation."})
+			return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "state_kind_changed was cancelled: the user cancelled the confirmation."})
 		default:
 			return r.Ask([]mrtrimpl.Pending{ask})
 		}
 	case StateKindChangedStateDone:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: stateKindChangedDoneMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: stateKindChangedDoneMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in state_kind_changed", mrtrimpl.ErrUnknownState, f.state)
 }

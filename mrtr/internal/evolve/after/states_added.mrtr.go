@@ -133,9 +133,9 @@ func (p statesAddedProgram) Step(ctx context.Context, r mrtrimpl.Round, f *State
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "states_added was cancelled: the user declined \"first\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "states_added was cancelled: the user declined \"first\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "states_added was cancelled: the user cancelled \"first\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "states_added was cancelled: the user cancelled \"first\"."})
 			}
 			f.First = answer
 		}
@@ -151,9 +151,9 @@ func (p statesAddedProgram) Step(ctx context.Context, r mrtrimpl.Round, f *State
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "states_added was cancelled: the user declined \"extra\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "states_added was cancelled: the user declined \"extra\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "states_added was cancelled: the user cancelled \"extra\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "states_added was cancelled: the user cancelled \"extra\"."})
 			}
 			f.Extra = answer
 		}
@@ -169,9 +169,9 @@ func (p statesAddedProgram) Step(ctx context.Context, r mrtrimpl.Round, f *State
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "states_added was cancelled: the user declined \"second\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "states_added was cancelled: the user declined \"second\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "states_added was cancelled: the user cancelled \"second\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "states_added was cancelled: the user cancelled \"second\"."})
 			}
 			f.Second = answer
 		}
@@ -180,7 +180,7 @@ func (p statesAddedProgram) Step(ctx context.Context, r mrtrimpl.Round, f *State
 		}
 		return mrtrimpl.Goto(r, StatesAddedStateDone, vocab.Next)
 	case StatesAddedStateDone:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: statesAddedDoneMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: statesAddedDoneMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in states_added", mrtrimpl.ErrUnknownState, f.state)
 }

@@ -110,9 +110,9 @@ func (p constraintNarrowedProgram) Step(ctx context.Context, r mrtrimpl.Round, f
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "constraint_narrowed was cancelled: the user declined \"note\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "constraint_narrowed was cancelled: the user declined \"note\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "constraint_narrowed was cancelled: the user cancelled \"note\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "constraint_narrowed was cancelled: the user cancelled \"note\"."})
 			}
 			f.Note = answer
 		}
@@ -128,9 +128,9 @@ func (p constraintNarrowedProgram) Step(ctx context.Context, r mrtrimpl.Round, f
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "constraint_narrowed was cancelled: the user declined \"second\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "constraint_narrowed was cancelled: the user declined \"second\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "constraint_narrowed was cancelled: the user cancelled \"second\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "constraint_narrowed was cancelled: the user cancelled \"second\"."})
 			}
 			f.Second = answer
 		}
@@ -139,7 +139,7 @@ func (p constraintNarrowedProgram) Step(ctx context.Context, r mrtrimpl.Round, f
 		}
 		return mrtrimpl.Goto(r, ConstraintNarrowedStateDone, vocab.Next)
 	case ConstraintNarrowedStateDone:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: constraintNarrowedDoneMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: constraintNarrowedDoneMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in constraint_narrowed", mrtrimpl.ErrUnknownState, f.state)
 }

@@ -148,9 +148,9 @@ func (p enumValuesProgram) Step(ctx context.Context, r mrtrimpl.Round, f *EnumVa
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "enum_values was cancelled: the user declined \"size\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "enum_values was cancelled: the user declined \"size\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "enum_values was cancelled: the user cancelled \"size\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "enum_values was cancelled: the user cancelled \"size\"."})
 			}
 			f.Size = answer
 		}
@@ -166,9 +166,9 @@ func (p enumValuesProgram) Step(ctx context.Context, r mrtrimpl.Round, f *EnumVa
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "enum_values was cancelled: the user declined \"note\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "enum_values was cancelled: the user declined \"note\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "enum_values was cancelled: the user cancelled \"note\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "enum_values was cancelled: the user cancelled \"note\"."})
 			}
 			f.Note = answer
 		}
@@ -177,7 +177,7 @@ func (p enumValuesProgram) Step(ctx context.Context, r mrtrimpl.Round, f *EnumVa
 		}
 		return mrtrimpl.Goto(r, EnumValuesStateDone, vocab.Next)
 	case EnumValuesStateDone:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: enumValuesDoneMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: enumValuesDoneMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in enum_values", mrtrimpl.ErrUnknownState, f.state)
 }

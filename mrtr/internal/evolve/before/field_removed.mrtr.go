@@ -125,9 +125,9 @@ func (p fieldRemovedProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Fiel
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "field_removed was cancelled: the user declined \"first\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "field_removed was cancelled: the user declined \"first\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "field_removed was cancelled: the user cancelled \"first\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "field_removed was cancelled: the user cancelled \"first\"."})
 			}
 			f.First = answer
 		}
@@ -143,9 +143,9 @@ func (p fieldRemovedProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Fiel
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "field_removed was cancelled: the user declined \"second\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "field_removed was cancelled: the user declined \"second\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "field_removed was cancelled: the user cancelled \"second\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "field_removed was cancelled: the user cancelled \"second\"."})
 			}
 			f.Second = answer
 		}
@@ -154,7 +154,7 @@ func (p fieldRemovedProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Fiel
 		}
 		return mrtrimpl.Goto(r, FieldRemovedStateDone, vocab.Next)
 	case FieldRemovedStateDone:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: fieldRemovedDoneMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: fieldRemovedDoneMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in field_removed", mrtrimpl.ErrUnknownState, f.state)
 }

@@ -111,9 +111,9 @@ func (p messagesChangedProgram) Step(ctx context.Context, r mrtrimpl.Round, f *M
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "messages_changed was cancelled: the user declined \"name\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "messages_changed was cancelled: the user declined \"name\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "messages_changed was cancelled: the user cancelled \"name\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "messages_changed was cancelled: the user cancelled \"name\"."})
 			}
 			f.Name = answer
 		}
@@ -129,9 +129,9 @@ func (p messagesChangedProgram) Step(ctx context.Context, r mrtrimpl.Round, f *M
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "messages_changed was cancelled: the user declined \"age\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "messages_changed was cancelled: the user declined \"age\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "messages_changed was cancelled: the user cancelled \"age\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "messages_changed was cancelled: the user cancelled \"age\"."})
 			}
 			f.Age = answer
 		}
@@ -140,7 +140,7 @@ func (p messagesChangedProgram) Step(ctx context.Context, r mrtrimpl.Round, f *M
 		}
 		return mrtrimpl.Goto(r, MessagesChangedStateDone, vocab.Next)
 	case MessagesChangedStateDone:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: messagesChangedDoneMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: messagesChangedDoneMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in messages_changed", mrtrimpl.ErrUnknownState, f.state)
 }

@@ -128,9 +128,9 @@ func (p pendingEnumAppendedProgram) Step(ctx context.Context, r mrtrimpl.Round, 
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "pending_enum_appended was cancelled: the user declined \"first\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "pending_enum_appended was cancelled: the user declined \"first\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "pending_enum_appended was cancelled: the user cancelled \"first\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "pending_enum_appended was cancelled: the user cancelled \"first\"."})
 			}
 			f.First = answer
 		}
@@ -146,9 +146,9 @@ func (p pendingEnumAppendedProgram) Step(ctx context.Context, r mrtrimpl.Round, 
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "pending_enum_appended was cancelled: the user declined \"reason\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "pending_enum_appended was cancelled: the user declined \"reason\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "pending_enum_appended was cancelled: the user cancelled \"reason\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "pending_enum_appended was cancelled: the user cancelled \"reason\"."})
 			}
 			f.Reason = answer
 		}
@@ -157,7 +157,7 @@ func (p pendingEnumAppendedProgram) Step(ctx context.Context, r mrtrimpl.Round, 
 		}
 		return mrtrimpl.Goto(r, PendingEnumAppendedStateDone, vocab.Next)
 	case PendingEnumAppendedStateDone:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: pendingEnumAppendedDoneMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: pendingEnumAppendedDoneMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in pending_enum_appended", mrtrimpl.ErrUnknownState, f.state)
 }

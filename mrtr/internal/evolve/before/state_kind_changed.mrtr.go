@@ -109,9 +109,9 @@ func (p stateKindChangedProgram) Step(ctx context.Context, r mrtrimpl.Round, f *
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "state_kind_changed was cancelled: the user declined \"first\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "state_kind_changed was cancelled: the user declined \"first\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "state_kind_changed was cancelled: the user cancelled \"first\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "state_kind_changed was cancelled: the user cancelled \"first\"."})
 			}
 			f.First = answer
 		}
@@ -127,9 +127,9 @@ func (p stateKindChangedProgram) Step(ctx context.Context, r mrtrimpl.Round, f *
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "state_kind_changed was cancelled: the user declined \"ok\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "state_kind_changed was cancelled: the user declined \"ok\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "state_kind_changed was cancelled: the user cancelled \"ok\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "state_kind_changed was cancelled: the user cancelled \"ok\"."})
 			}
 			f.Ok = answer
 		}
@@ -138,7 +138,7 @@ func (p stateKindChangedProgram) Step(ctx context.Context, r mrtrimpl.Round, f *
 		}
 		return mrtrimpl.Goto(r, StateKindChangedStateDone, vocab.Next)
 	case StateKindChangedStateDone:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: stateKindChangedDoneMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: stateKindChangedDoneMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in state_kind_changed", mrtrimpl.ErrUnknownState, f.state)
 }

@@ -110,9 +110,9 @@ func (p stateRenamedProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Stat
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "state_renamed was cancelled: the user declined \"first\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "state_renamed was cancelled: the user declined \"first\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "state_renamed was cancelled: the user cancelled \"first\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "state_renamed was cancelled: the user cancelled \"first\"."})
 			}
 			f.First = answer
 		}
@@ -128,9 +128,9 @@ func (p stateRenamedProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Stat
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "state_renamed was cancelled: the user declined \"code\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "state_renamed was cancelled: the user declined \"code\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "state_renamed was cancelled: the user cancelled \"code\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "state_renamed was cancelled: the user cancelled \"code\"."})
 			}
 			f.Code = answer
 		}
@@ -139,7 +139,7 @@ func (p stateRenamedProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Stat
 		}
 		return mrtrimpl.Goto(r, StateRenamedStateDone, vocab.Next)
 	case StateRenamedStateDone:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: stateRenamedDoneMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: stateRenamedDoneMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in state_renamed", mrtrimpl.ErrUnknownState, f.state)
 }

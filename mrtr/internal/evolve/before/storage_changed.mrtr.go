@@ -110,9 +110,9 @@ func (p storageChangedProgram) Step(ctx context.Context, r mrtrimpl.Round, f *St
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "storage_changed was cancelled: the user declined \"first\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "storage_changed was cancelled: the user declined \"first\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "storage_changed was cancelled: the user cancelled \"first\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "storage_changed was cancelled: the user cancelled \"first\"."})
 			}
 			f.First = answer
 		}
@@ -128,9 +128,9 @@ func (p storageChangedProgram) Step(ctx context.Context, r mrtrimpl.Round, f *St
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "storage_changed was cancelled: the user declined \"second\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "storage_changed was cancelled: the user declined \"second\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "storage_changed was cancelled: the user cancelled \"second\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "storage_changed was cancelled: the user cancelled \"second\"."})
 			}
 			f.Second = answer
 		}
@@ -139,7 +139,7 @@ func (p storageChangedProgram) Step(ctx context.Context, r mrtrimpl.Round, f *St
 		}
 		return mrtrimpl.Goto(r, StorageChangedStateDone, vocab.Next)
 	case StorageChangedStateDone:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: storageChangedDoneMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: storageChangedDoneMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in storage_changed", mrtrimpl.ErrUnknownState, f.state)
 }

@@ -123,9 +123,9 @@ func (p typeChangedProgram) Step(ctx context.Context, r mrtrimpl.Round, f *TypeC
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "type_changed was cancelled: the user declined \"first\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "type_changed was cancelled: the user declined \"first\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "type_changed was cancelled: the user cancelled \"first\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "type_changed was cancelled: the user cancelled \"first\"."})
 			}
 			f.First = answer
 		}
@@ -141,9 +141,9 @@ func (p typeChangedProgram) Step(ctx context.Context, r mrtrimpl.Round, f *TypeC
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "type_changed was cancelled: the user declined \"second\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "type_changed was cancelled: the user declined \"second\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "type_changed was cancelled: the user cancelled \"second\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "type_changed was cancelled: the user cancelled \"second\"."})
 			}
 			f.Second = answer
 		}
@@ -152,7 +152,7 @@ func (p typeChangedProgram) Step(ctx context.Context, r mrtrimpl.Round, f *TypeC
 		}
 		return mrtrimpl.Goto(r, TypeChangedStateDone, vocab.Next)
 	case TypeChangedStateDone:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: typeChangedDoneMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: typeChangedDoneMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in type_changed", mrtrimpl.ErrUnknownState, f.state)
 }

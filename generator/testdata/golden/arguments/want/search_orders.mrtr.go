@@ -191,9 +191,9 @@ func (p searchOrdersProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Sear
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "search_orders was cancelled: the user declined \"choice\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "search_orders was cancelled: the user declined \"choice\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "search_orders was cancelled: the user cancelled \"choice\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "search_orders was cancelled: the user cancelled \"choice\"."})
 			}
 			f.Choice = answer
 		}
@@ -207,7 +207,7 @@ func (p searchOrdersProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Sear
 		}
 		return mrtrimpl.Goto(r, SearchOrdersStateOpened, vocab.Next)
 	case SearchOrdersStateOpened:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: searchOrdersOpenedMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: searchOrdersOpenedMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in search_orders", mrtrimpl.ErrUnknownState, f.state)
 }

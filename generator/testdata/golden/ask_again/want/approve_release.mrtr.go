@@ -129,9 +129,9 @@ func (p approveReleaseProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Ap
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "approve_release was cancelled: the user declined \"ticket\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "approve_release was cancelled: the user declined \"ticket\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "approve_release was cancelled: the user cancelled \"ticket\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "approve_release was cancelled: the user cancelled \"ticket\"."})
 			}
 			f.Ticket = answer
 		}
@@ -157,9 +157,9 @@ func (p approveReleaseProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Ap
 		}
 		return mrtrimpl.Goto(r, ApproveReleaseStateApproved, vocab.Next)
 	case ApproveReleaseStateApproved:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: approveReleaseApprovedMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: approveReleaseApprovedMessage(f)})
 	case ApproveReleaseStateNoTicket:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeFailed, Text: approveReleaseNoTicketMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeFailed, Text: approveReleaseNoTicketMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in approve_release", mrtrimpl.ErrUnknownState, f.state)
 }

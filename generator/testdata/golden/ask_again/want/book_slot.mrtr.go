@@ -156,9 +156,9 @@ func (p bookSlotProgram) Step(ctx context.Context, r mrtrimpl.Round, f *BookSlot
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "book_slot was cancelled: the user declined \"slot\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "book_slot was cancelled: the user declined \"slot\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "book_slot was cancelled: the user cancelled \"slot\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "book_slot was cancelled: the user cancelled \"slot\"."})
 			}
 			f.Slot = answer
 		}
@@ -191,11 +191,11 @@ func (p bookSlotProgram) Step(ctx context.Context, r mrtrimpl.Round, f *BookSlot
 		}
 		return mrtrimpl.Step{}, fmt.Errorf("reserveSlot returned unknown outcome %d", out)
 	case BookSlotStateBooked:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: bookSlotBookedMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: bookSlotBookedMessage(f)})
 	case BookSlotStateWaitlisted:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: bookSlotWaitlistedMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: bookSlotWaitlistedMessage(f)})
 	case BookSlotStateFull:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeFailed, Text: bookSlotFullMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeFailed, Text: bookSlotFullMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in book_slot", mrtrimpl.ErrUnknownState, f.state)
 }

@@ -117,7 +117,7 @@ func (p publishDocumentProgram) Step(ctx context.Context, r mrtrimpl.Round, f *P
 		case vocab.Decline:
 			return mrtrimpl.Goto(r, PublishDocumentStateNotPublished, vocab.Decline)
 		case vocab.Cancel:
-			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "publish_document was cancelled: the user cancelled the confirmation."})
+			return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "publish_document was cancelled: the user cancelled the confirmation."})
 		default:
 			return r.Ask([]mrtrimpl.Pending{ask})
 		}
@@ -134,14 +134,14 @@ func (p publishDocumentProgram) Step(ctx context.Context, r mrtrimpl.Round, f *P
 		}
 		return mrtrimpl.Step{}, fmt.Errorf("readyToPublish returned unknown outcome %d", out)
 	case PublishDocumentStateNotPublished:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: publishDocumentNotPublishedMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: publishDocumentNotPublishedMessage(f)})
 	case PublishDocumentStatePublish:
 		// the workflow's own operation id: the round record covers retries
 		return mrtrimpl.Effect(ctx, r, "", 24*time.Hour, PublishDocumentStatePublished, func(ctx context.Context) error {
 			return p.h.PublishDocument(ctx, f)
 		})
 	case PublishDocumentStatePublished:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: publishDocumentPublishedMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: publishDocumentPublishedMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in publish_document", mrtrimpl.ErrUnknownState, f.state)
 }

@@ -172,7 +172,7 @@ func (p reviewDocumentProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Re
 			case left == vocab.Decline:
 				return mrtrimpl.Goto(r, ReviewDocumentStateAbandoned, vocab.Decline)
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "review_document was cancelled: the user cancelled \"change\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "review_document was cancelled: the user cancelled \"change\"."})
 			}
 			f.Change = answer
 		}
@@ -181,9 +181,9 @@ func (p reviewDocumentProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Re
 		}
 		return mrtrimpl.Goto(r, ReviewDocumentStateReReview, vocab.Next)
 	case ReviewDocumentStateRejected:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeFailed, Text: reviewDocumentRejectedMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeFailed, Text: reviewDocumentRejectedMessage(f)})
 	case ReviewDocumentStateApproved:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: reviewDocumentApprovedMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: reviewDocumentApprovedMessage(f)})
 	case ReviewDocumentStateReReview:
 		out, err := p.h.ReviewDocument(ctx, f)
 		if err != nil {
@@ -200,7 +200,7 @@ func (p reviewDocumentProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Re
 		}
 		return mrtrimpl.Step{}, fmt.Errorf("reviewDocument returned unknown outcome %d", out)
 	case ReviewDocumentStateAbandoned:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: reviewDocumentAbandonedMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: reviewDocumentAbandonedMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in review_document", mrtrimpl.ErrUnknownState, f.state)
 }

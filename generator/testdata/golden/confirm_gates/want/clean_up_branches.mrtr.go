@@ -146,7 +146,7 @@ func (p cleanUpBranchesProgram) Step(ctx context.Context, r mrtrimpl.Round, f *C
 		case vocab.Decline:
 			return mrtrimpl.Goto(r, CleanUpBranchesStateKeptAll, vocab.Decline)
 		case vocab.Cancel:
-			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "clean_up_branches was cancelled: the user cancelled the confirmation."})
+			return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "clean_up_branches was cancelled: the user cancelled the confirmation."})
 		default:
 			return r.Ask([]mrtrimpl.Pending{ask})
 		}
@@ -156,14 +156,14 @@ func (p cleanUpBranchesProgram) Step(ctx context.Context, r mrtrimpl.Round, f *C
 			f.passedConfirmStale = true
 			return mrtrimpl.Goto(r, CleanUpBranchesStateConfirmTags, vocab.Next)
 		case vocab.Decline:
-			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "clean_up_branches was cancelled: the user did not confirm."})
+			return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "clean_up_branches was cancelled: the user did not confirm."})
 		case vocab.Cancel:
 			return mrtrimpl.Goto(r, CleanUpBranchesStateKeptAll, vocab.Cancel)
 		default:
 			return r.Ask([]mrtrimpl.Pending{ask})
 		}
 	case CleanUpBranchesStateKeptAll:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: cleanUpBranchesKeptAllMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: cleanUpBranchesKeptAllMessage(f)})
 	case CleanUpBranchesStateConfirmTags:
 		switch on, ask := mrtrimpl.Confirm(r, "tags", "confirm", mrtrimpl.Bind(p.gateConfirmTags, f)); on {
 		case vocab.Next:
@@ -182,9 +182,9 @@ func (p cleanUpBranchesProgram) Step(ctx context.Context, r mrtrimpl.Round, f *C
 			f.passedConfirmFinal = true
 			return mrtrimpl.Goto(r, CleanUpBranchesStateRecheck, vocab.Next)
 		case vocab.Decline:
-			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "clean_up_branches was cancelled: the user did not confirm."})
+			return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "clean_up_branches was cancelled: the user did not confirm."})
 		case vocab.Cancel:
-			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "clean_up_branches was cancelled: the user cancelled the confirmation."})
+			return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "clean_up_branches was cancelled: the user cancelled the confirmation."})
 		default:
 			return r.Ask([]mrtrimpl.Pending{ask})
 		}
@@ -199,7 +199,7 @@ func (p cleanUpBranchesProgram) Step(ctx context.Context, r mrtrimpl.Round, f *C
 			return p.h.DeleteBranches(ctx, f)
 		})
 	case CleanUpBranchesStateDeleted:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: cleanUpBranchesDeletedMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: cleanUpBranchesDeletedMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in clean_up_branches", mrtrimpl.ErrUnknownState, f.state)
 }

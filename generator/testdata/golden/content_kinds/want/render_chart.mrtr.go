@@ -88,7 +88,7 @@ func (p renderChartProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Rende
 		if err != nil {
 			return mrtrimpl.Step{}, err
 		}
-		return r.Finish(mrtrimpl.Final{
+		return r.Finish(mrtr.Final{
 			Content: []mrtrimpl.Content{
 				{
 					Data:     content1,

@@ -72,7 +72,7 @@ func _() {
 func (p legendProgram) Step(ctx context.Context, r mrtrimpl.Round, f *LegendFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case LegendStateDone:
-		return r.Finish(mrtrimpl.Final{
+		return r.Finish(mrtr.Final{
 			Content: []mrtrimpl.Content{
 				{
 					Text: legendDoneContent1Text(f),

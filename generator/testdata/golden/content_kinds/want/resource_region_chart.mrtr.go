@@ -110,9 +110,9 @@ func (p regionChartProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Regio
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "region_chart was cancelled: the user declined \"size\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "region_chart was cancelled: the user declined \"size\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "region_chart was cancelled: the user cancelled \"size\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "region_chart was cancelled: the user cancelled \"size\"."})
 			}
 			f.Size = answer
 		}
@@ -127,7 +127,7 @@ func (p regionChartProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Regio
 		if err != nil {
 			return mrtrimpl.Step{}, err
 		}
-		return r.Finish(mrtrimpl.Final{
+		return r.Finish(mrtr.Final{
 			Content: []mrtrimpl.Content{
 				{
 					Blob: true,

@@ -114,7 +114,7 @@ func (p regionNotesProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Regio
 		}
 		return mrtrimpl.Step{}, fmt.Errorf("findNotes returned unknown outcome %d", out)
 	case RegionNotesStateDone:
-		return r.Finish(mrtrimpl.Final{
+		return r.Finish(mrtr.Final{
 			Content: []mrtrimpl.Content{
 				{
 					Text: regionNotesDoneContent1Text(f),
@@ -124,7 +124,7 @@ func (p regionNotesProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Regio
 			Outcome: vocab.OutcomeSuccess,
 		})
 	case RegionNotesStateNoNotes:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeFailed, Text: regionNotesNoNotesMessage(f), NotFound: true})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeFailed, Text: regionNotesNoNotesMessage(f), NotFound: true})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in region_notes", mrtrimpl.ErrUnknownState, f.state)
 }

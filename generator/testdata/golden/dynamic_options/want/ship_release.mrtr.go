@@ -170,7 +170,7 @@ func (p shipReleaseProgram) Step(ctx context.Context, r mrtrimpl.Round, f *ShipR
 			case left == vocab.Decline:
 				return mrtrimpl.Goto(r, ShipReleaseStateUnchanged, vocab.Decline)
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "ship_release was cancelled: the user cancelled \"plan\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "ship_release was cancelled: the user cancelled \"plan\"."})
 			}
 			f.Plan = answer
 		}
@@ -179,7 +179,7 @@ func (p shipReleaseProgram) Step(ctx context.Context, r mrtrimpl.Round, f *ShipR
 		}
 		return mrtrimpl.Goto(r, ShipReleaseStateShip, vocab.Next)
 	case ShipReleaseStateUnchanged:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: shipReleaseUnchangedMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: shipReleaseUnchangedMessage(f)})
 	case ShipReleaseStateShip:
 		// operation id ship-{since}-{plan.owner}
 		return mrtrimpl.Effect(ctx, r, shipReleaseShipOperationID(f), 24*time.Hour, ShipReleaseStateShipped, func(ctx context.Context) error {
@@ -192,7 +192,7 @@ func (p shipReleaseProgram) Step(ctx context.Context, r mrtrimpl.Round, f *ShipR
 			return nil
 		})
 	case ShipReleaseStateShipped:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: shipReleaseShippedMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: shipReleaseShippedMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in ship_release", mrtrimpl.ErrUnknownState, f.state)
 }

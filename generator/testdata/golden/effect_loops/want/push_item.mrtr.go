@@ -151,7 +151,7 @@ func (p pushItemProgram) Step(ctx context.Context, r mrtrimpl.Round, f *PushItem
 		}
 		return mrtrimpl.Step{}, fmt.Errorf("settled returned unknown outcome %d", out)
 	case PushItemStateDone:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: pushItemDoneMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: pushItemDoneMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in push_item", mrtrimpl.ErrUnknownState, f.state)
 }

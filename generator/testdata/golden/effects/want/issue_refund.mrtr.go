@@ -162,9 +162,9 @@ func (p issueRefundProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Issue
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "issue_refund was cancelled: the user declined \"channel\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "issue_refund was cancelled: the user declined \"channel\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "issue_refund was cancelled: the user cancelled \"channel\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "issue_refund was cancelled: the user cancelled \"channel\"."})
 			}
 			f.Channel = answer
 		}
@@ -178,9 +178,9 @@ func (p issueRefundProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Issue
 			f.passedConfirmRefund = true
 			return mrtrimpl.Goto(r, IssueRefundStateRecheck, vocab.Next)
 		case vocab.Decline:
-			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "issue_refund was cancelled: the user did not confirm."})
+			return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "issue_refund was cancelled: the user did not confirm."})
 		case vocab.Cancel:
-			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "issue_refund was cancelled: the user cancelled the confirmation."})
+			return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "issue_refund was cancelled: the user cancelled the confirmation."})
 		default:
 			return r.Ask([]mrtrimpl.Pending{ask})
 		}
@@ -210,7 +210,7 @@ func (p issueRefundProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Issue
 			return p.h.WriteAudit(ctx, f)
 		})
 	case IssueRefundStateDone:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: issueRefundDoneMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: issueRefundDoneMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in issue_refund", mrtrimpl.ErrUnknownState, f.state)
 }

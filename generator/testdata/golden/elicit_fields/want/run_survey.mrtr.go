@@ -207,9 +207,9 @@ func (p runSurveyProgram) Step(ctx context.Context, r mrtrimpl.Round, f *RunSurv
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "run_survey was cancelled: the user declined \"form\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "run_survey was cancelled: the user declined \"form\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "run_survey was cancelled: the user cancelled \"form\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "run_survey was cancelled: the user cancelled \"form\"."})
 			}
 			f.Form = answer
 		}
@@ -223,7 +223,7 @@ func (p runSurveyProgram) Step(ctx context.Context, r mrtrimpl.Round, f *RunSurv
 		}
 		return mrtrimpl.Goto(r, RunSurveyStateThanks, vocab.Next)
 	case RunSurveyStateThanks:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: runSurveyThanksMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: runSurveyThanksMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in run_survey", mrtrimpl.ErrUnknownState, f.state)
 }

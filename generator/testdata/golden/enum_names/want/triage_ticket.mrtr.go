@@ -206,9 +206,9 @@ func (p triageTicketProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Tria
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "triage_ticket was cancelled: the user declined \"impact\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "triage_ticket was cancelled: the user declined \"impact\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "triage_ticket was cancelled: the user cancelled \"impact\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "triage_ticket was cancelled: the user cancelled \"impact\"."})
 			}
 			f.Impact = answer
 		}
@@ -224,9 +224,9 @@ func (p triageTicketProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Tria
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "triage_ticket was cancelled: the user declined \"customer\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "triage_ticket was cancelled: the user declined \"customer\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "triage_ticket was cancelled: the user cancelled \"customer\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "triage_ticket was cancelled: the user cancelled \"customer\"."})
 			}
 			f.Customer = answer
 		}
@@ -236,9 +236,9 @@ func (p triageTicketProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Tria
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "triage_ticket was cancelled: the user declined \"internal\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "triage_ticket was cancelled: the user declined \"internal\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "triage_ticket was cancelled: the user cancelled \"internal\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "triage_ticket was cancelled: the user cancelled \"internal\"."})
 			}
 			f.Internal = answer
 		}
@@ -252,7 +252,7 @@ func (p triageTicketProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Tria
 		}
 		return mrtrimpl.Goto(r, TriageTicketStateDone, vocab.Next)
 	case TriageTicketStateDone:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: triageTicketDoneMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: triageTicketDoneMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in triage_ticket", mrtrimpl.ErrUnknownState, f.state)
 }

@@ -173,9 +173,9 @@ func (p fileTicketProgram) Step(ctx context.Context, r mrtrimpl.Round, f *FileTi
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "file_ticket was cancelled: the user declined \"change\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "file_ticket was cancelled: the user declined \"change\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "file_ticket was cancelled: the user cancelled \"change\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "file_ticket was cancelled: the user cancelled \"change\"."})
 			}
 			f.Change = answer
 		}
@@ -192,9 +192,9 @@ func (p fileTicketProgram) Step(ctx context.Context, r mrtrimpl.Round, f *FileTi
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "file_ticket was cancelled: the user declined \"ticket\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "file_ticket was cancelled: the user declined \"ticket\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "file_ticket was cancelled: the user cancelled \"ticket\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "file_ticket was cancelled: the user cancelled \"ticket\"."})
 			}
 			f.Ticket = answer
 		}
@@ -211,9 +211,9 @@ func (p fileTicketProgram) Step(ctx context.Context, r mrtrimpl.Round, f *FileTi
 		}
 		return mrtrimpl.Goto(r, FileTicketStateFiled, vocab.Next)
 	case FileTicketStateFiled:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: fileTicketFiledMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: fileTicketFiledMessage(f)})
 	case FileTicketStateNoTicket:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeFailed, Text: fileTicketNoTicketMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeFailed, Text: fileTicketNoTicketMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in file_ticket", mrtrimpl.ErrUnknownState, f.state)
 }

@@ -93,7 +93,7 @@ func _() {
 func (p x2faSetupProgram) Step(ctx context.Context, r mrtrimpl.Round, f *X2faSetupFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case X2faSetupStateDone:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: x2faSetupDoneMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: x2faSetupDoneMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in 2fa-setup", mrtrimpl.ErrUnknownState, f.state)
 }

@@ -72,7 +72,7 @@ func _() {
 func (p eProgram) Step(ctx context.Context, r mrtrimpl.Round, f *EFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case EStateDone:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: eDoneMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: eDoneMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in e", mrtrimpl.ErrUnknownState, f.state)
 }

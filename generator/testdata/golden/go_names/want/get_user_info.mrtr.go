@@ -194,9 +194,9 @@ func (p getUserInfoProgram) Step(ctx context.Context, r mrtrimpl.Round, f *GetUs
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "get-user.info was cancelled: the user declined \"sso_URL\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "get-user.info was cancelled: the user declined \"sso_URL\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "get-user.info was cancelled: the user cancelled \"sso_URL\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "get-user.info was cancelled: the user cancelled \"sso_URL\"."})
 			}
 			f.SSOURL = answer
 		}
@@ -205,9 +205,9 @@ func (p getUserInfoProgram) Step(ctx context.Context, r mrtrimpl.Round, f *GetUs
 		}
 		return mrtrimpl.Goto(r, GetUserInfoStateDone, vocab.Next)
 	case GetUserInfoStateMissing:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeFailed, Text: getUserInfoMissingMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeFailed, Text: getUserInfoMissingMessage(f)})
 	case GetUserInfoStateDone:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: getUserInfoDoneMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: getUserInfoDoneMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in get-user.info", mrtrimpl.ErrUnknownState, f.state)
 }

@@ -76,7 +76,7 @@ func _() {
 func (p httpServerV2Program) Step(ctx context.Context, r mrtrimpl.Round, f *HTTPServerV2Flow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case HTTPServerV2StateDone:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: httpServerV2DoneMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: httpServerV2DoneMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in HTTPServer-v2", mrtrimpl.ErrUnknownState, f.state)
 }

@@ -72,7 +72,7 @@ func _() {
 func (p sProgram) Step(ctx context.Context, r mrtrimpl.Round, f *SFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case SStateDone:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: sDoneMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: sDoneMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in s", mrtrimpl.ErrUnknownState, f.state)
 }

@@ -72,7 +72,7 @@ func _() {
 func (p typeProgram) Step(ctx context.Context, r mrtrimpl.Round, f *TypeFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case TypeStateDone:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: typeDoneMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: typeDoneMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in type", mrtrimpl.ErrUnknownState, f.state)
 }

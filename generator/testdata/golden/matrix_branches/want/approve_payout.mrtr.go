@@ -154,9 +154,9 @@ func (p approvePayoutProgram) Step(ctx context.Context, r mrtrimpl.Round, f *App
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "approve_payout was cancelled: the user declined \"approval\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "approve_payout was cancelled: the user declined \"approval\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "approve_payout was cancelled: the user cancelled \"approval\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "approve_payout was cancelled: the user cancelled \"approval\"."})
 			}
 			f.Approval = answer
 		}
@@ -165,7 +165,7 @@ func (p approvePayoutProgram) Step(ctx context.Context, r mrtrimpl.Round, f *App
 		}
 		return mrtrimpl.Goto(r, ApprovePayoutStateConfirmPay, vocab.Next)
 	case ApprovePayoutStateBatched:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: approvePayoutBatchedMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: approvePayoutBatchedMessage(f)})
 	case ApprovePayoutStateConfirmPay:
 		switch on, ask := mrtrimpl.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirmPay, f)); on {
 		case vocab.Next:
@@ -174,7 +174,7 @@ func (p approvePayoutProgram) Step(ctx context.Context, r mrtrimpl.Round, f *App
 		case vocab.Decline:
 			return mrtrimpl.Goto(r, ApprovePayoutStateRecordDecline, vocab.Decline)
 		case vocab.Cancel:
-			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "approve_payout was cancelled: the user cancelled the confirmation."})
+			return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "approve_payout was cancelled: the user cancelled the confirmation."})
 		default:
 			return r.Ask([]mrtrimpl.Pending{ask})
 		}
@@ -189,9 +189,9 @@ func (p approvePayoutProgram) Step(ctx context.Context, r mrtrimpl.Round, f *App
 			return p.h.AuditDecline(ctx, f)
 		})
 	case ApprovePayoutStatePaid:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: approvePayoutPaidMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: approvePayoutPaidMessage(f)})
 	case ApprovePayoutStateDeclined:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: approvePayoutDeclinedMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: approvePayoutDeclinedMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in approve_payout", mrtrimpl.ErrUnknownState, f.state)
 }

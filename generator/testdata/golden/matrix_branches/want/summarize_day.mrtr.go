@@ -94,7 +94,7 @@ func (p summarizeDayProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Summ
 		}
 		return mrtrimpl.Goto(r, SummarizeDayStateDone, vocab.Next)
 	case SummarizeDayStateDone:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: summarizeDayDoneMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: summarizeDayDoneMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in summarize_day", mrtrimpl.ErrUnknownState, f.state)
 }

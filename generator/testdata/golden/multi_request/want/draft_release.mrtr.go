@@ -200,16 +200,16 @@ func (p draftReleaseProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Draf
 		}
 		return mrtrimpl.Goto(r, DraftReleaseStatePublish, vocab.Next)
 	case DraftReleaseStateDropped:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: draftReleaseDroppedMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: draftReleaseDroppedMessage(f)})
 	case DraftReleaseStateCancelled:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "draft_release ended in state cancelled."})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "draft_release ended in state cancelled."})
 	case DraftReleaseStatePublish:
 		if err := p.h.PublishNotes(ctx, f); err != nil {
 			return mrtrimpl.Step{}, err
 		}
 		return mrtrimpl.Goto(r, DraftReleaseStatePublished, vocab.Next)
 	case DraftReleaseStatePublished:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: draftReleasePublishedMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: draftReleasePublishedMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in draft_release", mrtrimpl.ErrUnknownState, f.state)
 }

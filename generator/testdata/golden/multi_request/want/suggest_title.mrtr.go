@@ -121,7 +121,7 @@ func (p suggestTitleProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Sugg
 		}
 		return mrtrimpl.Goto(r, SuggestTitleStateDone, vocab.Next)
 	case SuggestTitleStateDone:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: suggestTitleDoneMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: suggestTitleDoneMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in suggest_title", mrtrimpl.ErrUnknownState, f.state)
 }

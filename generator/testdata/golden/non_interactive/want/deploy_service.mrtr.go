@@ -156,9 +156,9 @@ func (p deployServiceProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Dep
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "deploy_service was cancelled: the user declined \"target\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "deploy_service was cancelled: the user declined \"target\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "deploy_service was cancelled: the user cancelled \"target\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "deploy_service was cancelled: the user cancelled \"target\"."})
 			}
 			f.Target = answer
 		}
@@ -174,7 +174,7 @@ func (p deployServiceProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Dep
 		case vocab.Decline:
 			return mrtrimpl.Goto(r, DeployServiceStateAborted, vocab.Decline)
 		case vocab.Cancel:
-			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "deploy_service was cancelled: the user cancelled the confirmation."})
+			return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "deploy_service was cancelled: the user cancelled the confirmation."})
 		default:
 			return r.Ask([]mrtrimpl.Pending{ask})
 		}
@@ -184,14 +184,14 @@ func (p deployServiceProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Dep
 		}
 		return mrtrimpl.Goto(r, DeployServiceStateDeploy, vocab.Next)
 	case DeployServiceStateAborted:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: deployServiceAbortedMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: deployServiceAbortedMessage(f)})
 	case DeployServiceStateDeploy:
 		// the workflow's own operation id: the round record covers retries
 		return mrtrimpl.Effect(ctx, r, "", 24*time.Hour, DeployServiceStateDeployed, func(ctx context.Context) error {
 			return p.h.RollOut(ctx, f)
 		})
 	case DeployServiceStateDeployed:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: deployServiceDeployedMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: deployServiceDeployedMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in deploy_service", mrtrimpl.ErrUnknownState, f.state)
 }

@@ -72,7 +72,7 @@ func _() {
 func (p alwaysFailsProgram) Step(ctx context.Context, r mrtrimpl.Round, f *AlwaysFailsFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case AlwaysFailsStateFailed:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeFailed, Text: "always_fails ended in state failed."})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeFailed, Text: "always_fails ended in state failed."})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in always_fails", mrtrimpl.ErrUnknownState, f.state)
 }

@@ -72,7 +72,7 @@ func _() {
 func (p nothingToDoProgram) Step(ctx context.Context, r mrtrimpl.Round, f *NothingToDoFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case NothingToDoStateDone:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: nothingToDoDoneMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: nothingToDoDoneMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in nothing_to_do", mrtrimpl.ErrUnknownState, f.state)
 }

@@ -72,7 +72,7 @@ func _() {
 func (p pingProgram) Step(ctx context.Context, r mrtrimpl.Round, f *PingFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case PingStatePong:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: pingPongMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: pingPongMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in ping", mrtrimpl.ErrUnknownState, f.state)
 }

@@ -130,7 +130,7 @@ func (p buildImageProgram) Step(ctx context.Context, r mrtrimpl.Round, f *BuildI
 		}
 		return mrtrimpl.Goto(r, BuildImageStateBuild, vocab.Next)
 	case BuildImageStateNotBuilt:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: buildImageNotBuiltMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: buildImageNotBuiltMessage(f)})
 	case BuildImageStateBuild:
 		// the workflow's own operation id: the round record covers retries
 		return mrtrimpl.Effect(ctx, r, "", 24*time.Hour, BuildImageStateBuilt, func(ctx context.Context) error {
@@ -143,7 +143,7 @@ func (p buildImageProgram) Step(ctx context.Context, r mrtrimpl.Round, f *BuildI
 			return nil
 		})
 	case BuildImageStateBuilt:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: buildImageBuiltMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: buildImageBuiltMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in build_image", mrtrimpl.ErrUnknownState, f.state)
 }

@@ -134,7 +134,7 @@ func (p codeReviewProgram) Step(ctx context.Context, r mrtrimpl.Round, f *CodeRe
 			case left == vocab.Decline:
 				return mrtrimpl.Goto(r, CodeReviewStateDeclined, vocab.Decline)
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "code_review was cancelled: the user cancelled \"style\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "code_review was cancelled: the user cancelled \"style\"."})
 			}
 			f.Style = answer
 		}
@@ -143,8 +143,8 @@ func (p codeReviewProgram) Step(ctx context.Context, r mrtrimpl.Round, f *CodeRe
 		}
 		return mrtrimpl.Goto(r, CodeReviewStateDone, vocab.Next)
 	case CodeReviewStateDone:
-		return r.Finish(mrtrimpl.Final{
-			Messages: []mrtrimpl.PromptMessage{
+		return r.Finish(mrtr.Final{
+			Messages: []mrtr.PromptMessage{
 				{Role: "user", Text: codeReviewDoneMessage1(f)},
 				{Role: "assistant", Text: codeReviewDoneMessage2(f)},
 				{Role: "user", Text: codeReviewDoneMessage3(f)},
@@ -152,7 +152,7 @@ func (p codeReviewProgram) Step(ctx context.Context, r mrtrimpl.Round, f *CodeRe
 			Outcome: vocab.OutcomeSuccess,
 		})
 	case CodeReviewStateDeclined:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "code_review ended in state declined."})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "code_review ended in state declined."})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in code_review", mrtrimpl.ErrUnknownState, f.state)
 }

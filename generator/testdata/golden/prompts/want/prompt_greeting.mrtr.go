@@ -77,8 +77,8 @@ func _() {
 func (p greetingProgram) Step(ctx context.Context, r mrtrimpl.Round, f *GreetingFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case GreetingStateDone:
-		return r.Finish(mrtrimpl.Final{
-			Messages: []mrtrimpl.PromptMessage{
+		return r.Finish(mrtr.Final{
+			Messages: []mrtr.PromptMessage{
 				{Role: "user", Text: greetingDoneMessage1(f)},
 			},
 			Outcome: vocab.OutcomeSuccess,

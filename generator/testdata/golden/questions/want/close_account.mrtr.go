@@ -187,7 +187,7 @@ func (p closeAccountProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Clos
 			case left == vocab.Decline:
 				return mrtrimpl.Goto(r, CloseAccountStateKept, vocab.Decline)
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "close_account was cancelled: the user cancelled \"reason\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "close_account was cancelled: the user cancelled \"reason\"."})
 			}
 			f.Reason = answer
 		}
@@ -205,7 +205,7 @@ func (p closeAccountProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Clos
 			case left == vocab.Decline:
 				return mrtrimpl.Goto(r, CloseAccountStateKept, vocab.Decline)
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "close_account was cancelled: the user cancelled \"reason\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "close_account was cancelled: the user cancelled \"reason\"."})
 			}
 			f.Reason = answer
 		}
@@ -217,7 +217,7 @@ func (p closeAccountProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Clos
 			case left == vocab.Decline:
 				return mrtrimpl.Goto(r, CloseAccountStateKept, vocab.Decline)
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "close_account was cancelled: the user cancelled \"refund\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "close_account was cancelled: the user cancelled \"refund\"."})
 			}
 			f.Refund = answer
 		}
@@ -231,7 +231,7 @@ func (p closeAccountProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Clos
 			return p.h.CloseAccount(ctx, f)
 		})
 	case CloseAccountStateKept:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: closeAccountKeptMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: closeAccountKeptMessage(f)})
 	case CloseAccountStateReview:
 		if err := p.h.ReviewRefund(ctx, f); err != nil {
 			why, again := mrtrimpl.AskingAgain(err)
@@ -254,7 +254,7 @@ func (p closeAccountProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Clos
 		}
 		return mrtrimpl.Goto(r, CloseAccountStateClose, vocab.Next)
 	case CloseAccountStateClosed:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: closeAccountClosedMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: closeAccountClosedMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in close_account", mrtrimpl.ErrUnknownState, f.state)
 }

@@ -129,9 +129,9 @@ func (p exportAuditLogProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Ex
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "export_audit_log was cancelled: the user declined \"format\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "export_audit_log was cancelled: the user declined \"format\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "export_audit_log was cancelled: the user cancelled \"format\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "export_audit_log was cancelled: the user cancelled \"format\"."})
 			}
 			f.Format = answer
 		}
@@ -145,7 +145,7 @@ func (p exportAuditLogProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Ex
 			return p.h.ExportRows(ctx, f)
 		})
 	case ExportAuditLogStateExported:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: exportAuditLogExportedMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: exportAuditLogExportedMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in export_audit_log", mrtrimpl.ErrUnknownState, f.state)
 }

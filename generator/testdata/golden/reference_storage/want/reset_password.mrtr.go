@@ -167,7 +167,7 @@ func (p resetPasswordProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Res
 		case vocab.Decline:
 			return mrtrimpl.Goto(r, ResetPasswordStateKept, vocab.Decline)
 		case vocab.Cancel:
-			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "reset_password was cancelled: the user cancelled the confirmation."})
+			return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "reset_password was cancelled: the user cancelled the confirmation."})
 		default:
 			return r.Ask([]mrtrimpl.Pending{ask})
 		}
@@ -178,7 +178,7 @@ func (p resetPasswordProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Res
 		canonicalResetPasswordContinuation(f)
 		return mrtrimpl.Goto(r, ResetPasswordStateSend, vocab.Next)
 	case ResetPasswordStateKept:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: resetPasswordKeptMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: resetPasswordKeptMessage(f)})
 	case ResetPasswordStateSend:
 		// the workflow's own operation id: the round record covers retries
 		return mrtrimpl.Effect(ctx, r, "", 24*time.Hour, ResetPasswordStateSent, func(ctx context.Context) error {
@@ -187,7 +187,7 @@ func (p resetPasswordProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Res
 			return err
 		})
 	case ResetPasswordStateSent:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: resetPasswordSentMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: resetPasswordSentMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in reset_password", mrtrimpl.ErrUnknownState, f.state)
 }

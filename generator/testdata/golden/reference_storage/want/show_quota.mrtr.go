@@ -86,7 +86,7 @@ func (p showQuotaProgram) Step(ctx context.Context, r mrtrimpl.Round, f *ShowQuo
 		}
 		return mrtrimpl.Goto(r, ShowQuotaStateShown, vocab.Next)
 	case ShowQuotaStateShown:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: showQuotaShownMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: showQuotaShownMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in show_quota", mrtrimpl.ErrUnknownState, f.state)
 }

@@ -72,7 +72,7 @@ func _() {
 func (p needsSamplingOnlyProgram) Step(ctx context.Context, r mrtrimpl.Round, f *NeedsSamplingOnlyFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case NeedsSamplingOnlyStateDone:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: needsSamplingOnlyDoneMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: needsSamplingOnlyDoneMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in needs_sampling_only", mrtrimpl.ErrUnknownState, f.state)
 }

@@ -114,7 +114,7 @@ func (p summarizeWorkspaceProgram) Step(ctx context.Context, r mrtrimpl.Round, f
 		}
 		return mrtrimpl.Goto(r, SummarizeWorkspaceStateDone, vocab.Next)
 	case SummarizeWorkspaceStateDone:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: summarizeWorkspaceDoneMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: summarizeWorkspaceDoneMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in summarize_workspace", mrtrimpl.ErrUnknownState, f.state)
 }

@@ -181,7 +181,7 @@ func (p startDeploymentProgram) Step(ctx context.Context, r mrtrimpl.Round, f *S
 		if err != nil {
 			return mrtrimpl.Step{}, err
 		}
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: startDeploymentNotStartedMessage(f), Structured: structured})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: startDeploymentNotStartedMessage(f), Structured: structured})
 	case StartDeploymentStateStarted:
 		var out StartDeploymentOutput
 		if err := p.h.StartedOutput(ctx, f, &out); err != nil {
@@ -191,7 +191,7 @@ func (p startDeploymentProgram) Step(ctx context.Context, r mrtrimpl.Round, f *S
 		if err != nil {
 			return mrtrimpl.Step{}, err
 		}
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: startDeploymentStartedMessage(f), Structured: structured})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: startDeploymentStartedMessage(f), Structured: structured})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in start_deployment", mrtrimpl.ErrUnknownState, f.state)
 }

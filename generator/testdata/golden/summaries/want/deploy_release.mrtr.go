@@ -152,7 +152,7 @@ func (p deployReleaseProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Dep
 		case vocab.Decline:
 			return mrtrimpl.Goto(r, DeployReleaseStateKept, vocab.Decline)
 		case vocab.Cancel:
-			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "deploy_release was cancelled: the user cancelled the confirmation."})
+			return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "deploy_release was cancelled: the user cancelled the confirmation."})
 		default:
 			return r.Ask([]mrtrimpl.Pending{ask})
 		}
@@ -162,14 +162,14 @@ func (p deployReleaseProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Dep
 		}
 		return mrtrimpl.Goto(r, DeployReleaseStateDeploy, vocab.Next)
 	case DeployReleaseStateKept:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: deployReleaseKeptMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: deployReleaseKeptMessage(f)})
 	case DeployReleaseStateDeploy:
 		// operation id deploy-{releaseId}
 		return mrtrimpl.Effect(ctx, r, deployReleaseDeployOperationID(f), 24*time.Hour, DeployReleaseStateDeployed, func(ctx context.Context) error {
 			return p.h.DeployRelease(ctx, f)
 		})
 	case DeployReleaseStateDeployed:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: deployReleaseDeployedMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: deployReleaseDeployedMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in deploy_release", mrtrimpl.ErrUnknownState, f.state)
 }

@@ -154,7 +154,7 @@ func (p refundPaymentProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Ref
 		case vocab.Decline:
 			return mrtrimpl.Goto(r, RefundPaymentStateKept, vocab.Decline)
 		case vocab.Cancel:
-			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "refund_payment was cancelled: the user cancelled the confirmation."})
+			return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "refund_payment was cancelled: the user cancelled the confirmation."})
 		default:
 			return r.Ask([]mrtrimpl.Pending{ask})
 		}
@@ -164,9 +164,9 @@ func (p refundPaymentProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Ref
 			return p.h.RefundPayment(ctx, f)
 		})
 	case RefundPaymentStateKept:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: refundPaymentKeptMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: refundPaymentKeptMessage(f)})
 	case RefundPaymentStateRefunded:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: refundPaymentRefundedMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: refundPaymentRefundedMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in refund_payment", mrtrimpl.ErrUnknownState, f.state)
 }

@@ -111,7 +111,7 @@ func (p exportDatasetProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Exp
 		case vocab.Decline:
 			return mrtrimpl.Goto(r, ExportDatasetStateKept, vocab.Decline)
 		case vocab.Cancel:
-			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "export_dataset was cancelled: the user cancelled the confirmation."})
+			return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "export_dataset was cancelled: the user cancelled the confirmation."})
 		default:
 			return r.Ask([]mrtrimpl.Pending{ask})
 		}
@@ -121,9 +121,9 @@ func (p exportDatasetProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Exp
 			return p.h.ExportDataset(ctx, f)
 		})
 	case ExportDatasetStateKept:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: exportDatasetKeptMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: exportDatasetKeptMessage(f)})
 	case ExportDatasetStateDone:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: exportDatasetDoneMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: exportDatasetDoneMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in export_dataset", mrtrimpl.ErrUnknownState, f.state)
 }

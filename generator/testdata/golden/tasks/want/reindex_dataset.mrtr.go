@@ -96,7 +96,7 @@ func (p reindexDatasetProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Re
 			return p.h.ReindexDataset(ctx, f)
 		})
 	case ReindexDatasetStateDone:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: reindexDatasetDoneMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: reindexDatasetDoneMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in reindex_dataset", mrtrimpl.ErrUnknownState, f.state)
 }

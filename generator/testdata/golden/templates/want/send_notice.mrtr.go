@@ -252,9 +252,9 @@ func (p sendNoticeProgram) Step(ctx context.Context, r mrtrimpl.Round, f *SendNo
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "send_notice was cancelled: the user declined \"details\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "send_notice was cancelled: the user declined \"details\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "send_notice was cancelled: the user cancelled \"details\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "send_notice was cancelled: the user cancelled \"details\"."})
 			}
 			f.Details = answer
 		}
@@ -282,9 +282,9 @@ func (p sendNoticeProgram) Step(ctx context.Context, r mrtrimpl.Round, f *SendNo
 			f.passedConfirmSend = true
 			return mrtrimpl.Goto(r, SendNoticeStateSend, vocab.Next)
 		case vocab.Decline:
-			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "send_notice was cancelled: the user did not confirm."})
+			return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "send_notice was cancelled: the user did not confirm."})
 		case vocab.Cancel:
-			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "send_notice was cancelled: the user cancelled the confirmation."})
+			return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "send_notice was cancelled: the user cancelled the confirmation."})
 		default:
 			return r.Ask([]mrtrimpl.Pending{ask})
 		}
@@ -295,7 +295,7 @@ func (p sendNoticeProgram) Step(ctx context.Context, r mrtrimpl.Round, f *SendNo
 			return p.h.SendNotice(ctx, f)
 		})
 	case SendNoticeStateSent:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: sendNoticeSentMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: sendNoticeSentMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in send_notice", mrtrimpl.ErrUnknownState, f.state)
 }

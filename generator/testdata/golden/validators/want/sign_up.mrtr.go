@@ -184,9 +184,9 @@ func (p signUpProgram) Step(ctx context.Context, r mrtrimpl.Round, f *SignUpFlow
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "sign_up was cancelled: the user declined \"terms\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "sign_up was cancelled: the user declined \"terms\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "sign_up was cancelled: the user cancelled \"terms\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "sign_up was cancelled: the user cancelled \"terms\"."})
 			}
 			f.Terms = answer
 		}
@@ -202,7 +202,7 @@ func (p signUpProgram) Step(ctx context.Context, r mrtrimpl.Round, f *SignUpFlow
 			return err
 		})
 	case SignUpStateDone:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: signUpDoneMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: signUpDoneMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in sign_up", mrtrimpl.ErrUnknownState, f.state)
 }

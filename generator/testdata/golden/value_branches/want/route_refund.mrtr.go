@@ -212,9 +212,9 @@ func (p routeRefundProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Route
 			case err != nil:
 				return mrtrimpl.Step{}, err
 			case left == vocab.Decline:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "route_refund was cancelled: the user declined \"refund\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "route_refund was cancelled: the user declined \"refund\"."})
 			case left == vocab.Cancel:
-				return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "route_refund was cancelled: the user cancelled \"refund\"."})
+				return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "route_refund was cancelled: the user cancelled \"refund\"."})
 			}
 			f.Refund = answer
 		}
@@ -223,7 +223,7 @@ func (p routeRefundProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Route
 		}
 		return mrtrimpl.Goto(r, RouteRefundStateByAmount, vocab.Next)
 	case RouteRefundStateTooRisky:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeFailed, Text: routeRefundTooRiskyMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeFailed, Text: routeRefundTooRiskyMessage(f)})
 	case RouteRefundStateByAmount:
 		// Branch on refund.amount.
 		if f.Refund != nil {
@@ -260,7 +260,7 @@ func (p routeRefundProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Route
 		case vocab.Decline:
 			return mrtrimpl.Goto(r, RouteRefundStateNotRefunded, vocab.Decline)
 		case vocab.Cancel:
-			return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: "route_refund was cancelled: the user cancelled the confirmation."})
+			return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: "route_refund was cancelled: the user cancelled the confirmation."})
 		default:
 			return r.Ask([]mrtrimpl.Pending{ask})
 		}
@@ -279,7 +279,7 @@ func (p routeRefundProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Route
 			return p.h.IssueVoucher(ctx, f)
 		})
 	case RouteRefundStateNotRefunded:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeCancelled, Text: routeRefundNotRefundedMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: routeRefundNotRefundedMessage(f)})
 	case RouteRefundStateRefundExpress:
 		// operation id refund-{orderId}
 		return mrtrimpl.Effect(ctx, r, routeRefundRefundExpressOperationID(f), 24*time.Hour, RouteRefundStateRefunded, func(ctx context.Context) error {
@@ -291,7 +291,7 @@ func (p routeRefundProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Route
 			return p.h.RefundToCard(ctx, f)
 		})
 	case RouteRefundStateRefunded:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: routeRefundRefundedMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: routeRefundRefundedMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in route_refund", mrtrimpl.ErrUnknownState, f.state)
 }

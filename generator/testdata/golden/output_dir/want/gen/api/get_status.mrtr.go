@@ -82,7 +82,7 @@ func (p getStatusProgram) Step(ctx context.Context, r mrtrimpl.Round, f *GetStat
 		}
 		return mrtrimpl.Goto(r, GetStatusStateDone, vocab.Next)
 	case GetStatusStateDone:
-		return r.Finish(mrtrimpl.Final{Outcome: vocab.OutcomeSuccess, Text: getStatusDoneMessage(f)})
+		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: getStatusDoneMessage(f)})
 	}
 	return mrtrimpl.Step{}, fmt.Errorf("%w %d in get_status", mrtrimpl.ErrUnknownState, f.state)
 }

@@ -1,4 +1,4 @@
-package mrtrimpl
+package progress
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 func TestProgressReport(t *testing.T) {
 	ctx := context.Background()
 	var sent []float64
-	p, end := NewProgress(func(_ context.Context, progress, total float64, _ string) error {
+	p, end := New(func(_ context.Context, progress, total float64, _ string) error {
 		sent = append(sent, progress)
 		return nil
 	})
@@ -18,30 +18,30 @@ func TestProgressReport(t *testing.T) {
 			t.Fatalf("Report(%v): %v", v, err)
 		}
 	}
-	if err := p.Report(ctx, 10, 100, ""); !errors.Is(err, ErrProgressBackwards) {
+	if err := p.Report(ctx, 10, 100, ""); !errors.Is(err, ErrBackwards) {
 		t.Fatalf("a value below the last: %v", err)
 	}
 	end()
-	if err := p.Report(ctx, 200, 100, ""); !errors.Is(err, ErrProgressDone) {
+	if err := p.Report(ctx, 200, 100, ""); !errors.Is(err, ErrDone) {
 		t.Fatalf("after the request: %v", err)
 	}
 	if len(sent) != 3 || sent[0] != 0 || sent[1] != 50 || sent[2] != 100 {
 		t.Fatalf("sent %v, want [0 50 100]", sent)
 	}
 	// No token, no reporter: nothing is sent, nothing fails.
-	quiet, _ := NewProgress(nil)
+	quiet, _ := New(nil)
 	if err := quiet.Report(ctx, 1, 0, ""); err != nil {
 		t.Fatal(err)
 	}
-	var none *Progress
-	if err := none.Report(ctx, 1, 0, ""); err != nil || ProgressOf(ctx) != nil {
+	var none *Reporter
+	if err := none.Report(ctx, 1, 0, ""); err != nil || Of(ctx) != nil {
 		t.Fatal("a nil reporter must send nothing")
 	}
-	if ProgressOf(WithProgress(ctx, p)) != p {
-		t.Fatal("ProgressOf does not find the request's reporter")
+	if Of(With(ctx, p)) != p {
+		t.Fatal("Of does not find the request's reporter")
 	}
 	// A failed send is returned and does not count as sent.
-	failing, _ := NewProgress(func(context.Context, float64, float64, string) error { return errors.New("gone") })
+	failing, _ := New(func(context.Context, float64, float64, string) error { return errors.New("gone") })
 	if err := failing.Report(ctx, 5, 0, ""); err == nil || err.Error() != "gone" {
 		t.Fatalf("a failed send: %v", err)
 	}

@@ -1,4 +1,4 @@
-package mrtrimpl
+package mrtr
 
 import (
 	"errors"
@@ -7,25 +7,25 @@ import (
 	"strings"
 )
 
-// URIUse says where a URI built from a spec's template goes, which decides
-// what CheckURI asks of it.
-type URIUse int
+// uriUse says where a URI built from a spec's template goes, which decides
+// what checkURI asks of it.
+type uriUse int
 
 const (
-	// ContentItemURI is the uri of a resource link or embedded resource of
+	// contentItemURI is the uri of a resource link or embedded resource of
 	// a result: an absolute URI (it names a resource on its own).
-	ContentItemURI URIUse = iota + 1
-	// ElicitationURL is the url of a URL-mode elicitation, which a
+	contentItemURI uriUse = iota + 1
+	// elicitationURL is the url of a URL-mode elicitation, which a
 	// person's browser opens: a path on Config.PublicURL or an absolute
 	// URL.
-	ElicitationURL
+	elicitationURL
 )
 
 // refusedSchemes run code or carry their own content where a client
 // renders or opens the URI.
 var refusedSchemes = []string{"javascript", "vbscript", "data"}
 
-// CheckURI reports why uri, rendered from a spec's template, may not be
+// checkURI reports why uri, rendered from a spec's template, may not be
 // sent. Generated code escapes every value it puts into a URI with
 // literal text around it (URLValue), so a value cannot add a segment, a
 // query or a fragment; this check is what holds beyond escaping:
@@ -38,7 +38,7 @@ var refusedSchemes = []string{"javascript", "vbscript", "data"}
 //   - a content item's URI is absolute, with a scheme that is not
 //     javascript:, vbscript: or data: (a template that is one whole value,
 //     such as '{resourceUri}', takes the URI as the caller gave it).
-func CheckURI(uri string, use URIUse) error {
+func checkURI(uri string, use uriUse) error {
 	if uri == "" {
 		return errors.New("the URI is empty")
 	}
@@ -51,7 +51,7 @@ func CheckURI(uri string, use URIUse) error {
 	if err != nil {
 		return fmt.Errorf("the URI %q does not parse: %w", uri, err)
 	}
-	if use == ContentItemURI {
+	if use == contentItemURI {
 		if u.Scheme == "" {
 			return fmt.Errorf("the URI %q is not absolute (it has no scheme)", uri)
 		}
