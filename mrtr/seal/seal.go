@@ -10,6 +10,7 @@ import (
 	"math"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/mrtrgen/mrtrgen/vocab"
 )
@@ -80,7 +81,7 @@ type Options struct {
 // Codec seals and opens requestState tokens. It is safe for concurrent use.
 type Codec struct {
 	ring   *Ring
-	now    func() time.Time
+	now    func() time.Time // nil: the wall clock (time.Now, wallClock)
 	skew   time.Duration
 	maxLen int
 	rand   io.Reader // nil: crypto/rand
@@ -95,9 +96,6 @@ func New(ring *Ring, opts Options) *Codec {
 		panic("seal: New called without a key ring")
 	}
 	c := &Codec{ring: ring, now: opts.Now, skew: opts.Skew, maxLen: opts.MaxTokenLen, rand: opts.Rand}
-	if c.now == nil {
-		c.now = time.Now
-	}
 	switch {
 	case c.skew == 0:
 		c.skew = DefaultSkew
@@ -136,7 +134,21 @@ func (c *Codec) WithSkew(skew time.Duration) *Codec {
 }
 
 // Now reads the codec's clock (Options.Now): what expiries are judged by.
-func (c *Codec) Now() time.Time { return c.now() }
+func (c *Codec) Now() time.Time {
+	if c.now == nil {
+		return time.Now()
+	}
+	return c.now()
+}
+
+// clock is the time Seal (up false) and Open (up true) work with: the
+// injected clock, or else the wall clock read alone (wallClock).
+func (c *Codec) clock(up bool) time.Time {
+	if c.now == nil {
+		return wallClock(up)
+	}
+	return c.now()
+}
 
 // TokenLen returns the encoded length of a token carrying n plaintext bytes.
 func TokenLen(n int) int { return b64.EncodedLen(Overhead + n) }
@@ -163,7 +175,7 @@ func (c *Codec) Seal(b Binding, ttl time.Duration, plaintext []byte) (string, er
 	if len(plaintext) > c.maxLen || b64.EncodedLen(n) > c.maxLen {
 		return "", fmt.Errorf("seal: a %d-byte plaintext makes a token longer than MaxTokenLen (%d)", len(plaintext), c.maxLen)
 	}
-	now := c.now()
+	now := c.clock(false)
 	expT := now.Add(ttl)
 	exp := expT.Unix()
 	if expT.Nanosecond() != 0 {
@@ -177,11 +189,12 @@ func (c *Codec) Seal(b Binding, ttl time.Duration, plaintext []byte) (string, er
 	if !ok {
 		return "", errors.New("seal: binding field longer than 4 GiB")
 	}
-	// One scratch allocation: token bytes, then a region that holds the
-	// associated data while the AEAD runs and the encoding afterwards.
+	// One allocation, which the returned string keeps: the encoding first
+	// (the string's bytes), then the token bytes and the associated data,
+	// dead once the encoding is written.
 	el := b64.EncodedLen(n)
-	scratch := make([]byte, n+max(al, el))
-	buf, aadBuf, enc := scratch[:HeaderLen+NonceLen:n], scratch[n:n:n+al], scratch[n:n+el]
+	scratch := make([]byte, el+n+al)
+	enc, buf, aadBuf := scratch[:el:el], scratch[el:el+HeaderLen+NonceLen:el+n], scratch[el+n:el+n:el+n+al]
 
 	key := &c.ring.keys[0]
 	buf[0] = Version
@@ -193,7 +206,9 @@ func (c *Codec) Seal(b Binding, ttl time.Duration, plaintext []byte) (string, er
 	}
 	aad := appendAAD(aadBuf, buf[:HeaderLen], &b)
 	b64.Encode(enc, key.aead.Seal(buf, nonce, plaintext, aad))
-	return string(enc), nil
+	// No copy: nothing writes to scratch after this, and no reference to
+	// it escapes but the string (what strings.Builder does).
+	return unsafe.String(&enc[0], len(enc)), nil
 }
 
 func (c *Codec) readNonce(nonce []byte) error {
@@ -252,7 +267,7 @@ func (c *Codec) Open(b Binding, token string) ([]byte, error) {
 		return nil, invalid(Forged, fmt.Sprintf("authentication failed under key id %d", kid))
 	}
 	exp := binary.BigEndian.Uint64(raw[5:HeaderLen])
-	now := c.now()
+	now := c.clock(true)
 	if exp > math.MaxInt64 || now.After(time.Unix(int64(exp), 0).Add(c.skew)) {
 		// Authentic: the plaintext is returned with the error, for lookups
 		// of what the token already did (a recorded reply), never to go on.
