@@ -60,7 +60,9 @@ func (a RetireTargetAnswer) InputResponse() (string, mcp.InputResponse) {
 
 // DriveRetire starts tool retire on h with args, for your handler's tests: round 1 runs; answer
 // each question with its typed answer, and check what it asks and how it ends. Every field
-// of args is sent (one with a default too: set it); a nil pointer is left out.
+// of args is sent (one with a default too: set it); a nil pointer is left out. The workflow
+// starts as h.Principal ("alice" unless you set it): set h.Principal before DriveRetire to
+// start it as another caller; the driver's As sends its next rounds as another caller.
 func DriveRetire(t testing.TB, h *mrtrtest.Harness[*RetireFlow], args RetireArgs) *mrtrtest.Driver[*RetireFlow] {
 	t.Helper()
 	return mrtrtest.Drive(t, h, args)
