@@ -50,62 +50,77 @@ func (r *round) Response(key string, kind vocab.RequestKind) response.Response {
 	}
 	switch kind {
 	case vocab.Elicit, vocab.ElicitURL:
-		er, ok := resp.(*mcp.ElicitResult)
-		if !ok {
-			return response.Response{Status: response.Malformed, Problem: problem.NotAnElicitResult}
-		}
-		switch er.Action {
-		case "accept":
-			if kind == vocab.ElicitURL {
-				// A URL step's answer has no content; what the client sends
-				// is ignored (the check after it asks the domain).
-				return response.Response{Status: response.Accepted}
-			}
-			return response.Response{Status: response.Accepted, Content: er.Content}
-		case "decline":
-			return response.Response{Status: response.Declined}
-		case "cancel":
-			return response.Response{Status: response.Cancelled}
-		}
-		return response.Response{Status: response.Malformed, Problem: problem.UnknownAction(er.Action)}
+		return elicitResponse(resp, kind)
 	case vocab.Sample:
-		var content []mcp.Content
-		switch sr := resp.(type) {
-		//lint:ignore SA1019 sampling stays supported in SEP-2577's deprecation window; the runtime reads the answers clients send
-		case *mcp.CreateMessageWithToolsResult:
-			content = sr.Content
-		//lint:ignore SA1019 sampling stays supported in SEP-2577's deprecation window; the runtime reads the answers clients send
-		case *mcp.CreateMessageResult:
-			content = []mcp.Content{sr.Content}
-		default:
-			return response.Response{Status: response.Malformed, Problem: problem.NotASamplingResult}
-		}
-		var b strings.Builder
-		for _, c := range content {
-			if t, ok := c.(*mcp.TextContent); ok {
-				b.WriteString(t.Text)
-			}
-		}
-		if b.Len() == 0 {
-			return response.Response{Status: response.Malformed, Problem: problem.SamplingWithoutText}
-		}
-		return response.Response{Status: response.Accepted, Text: b.String()}
+		return samplingResponse(resp)
 	case vocab.Roots:
-		//lint:ignore SA1019 roots stays supported in SEP-2577's deprecation window; the runtime reads the answers clients send
-		lr, ok := resp.(*mcp.ListRootsResult)
-		if !ok {
-			return response.Response{Status: response.Malformed, Problem: problem.NotARootsList}
-		}
-		uris := make([]string, 0, len(lr.Roots))
-		for _, root := range lr.Roots {
-			if root == nil {
-				continue
-			}
-			uris = append(uris, root.URI)
-		}
-		return response.Response{Status: response.Accepted, URIs: uris}
+		return rootsResponse(resp)
 	}
 	return response.Response{Status: response.Missing}
+}
+
+// elicitResponse reads the answer to a form or a URL step.
+func elicitResponse(resp mcp.InputResponse, kind vocab.RequestKind) response.Response {
+	er, ok := resp.(*mcp.ElicitResult)
+	if !ok {
+		return response.Response{Status: response.Malformed, Problem: problem.NotAnElicitResult}
+	}
+	switch er.Action {
+	case "accept":
+		if kind == vocab.ElicitURL {
+			// A URL step's answer has no content; what the client sends
+			// is ignored (the check after it asks the domain).
+			return response.Response{Status: response.Accepted}
+		}
+		return response.Response{Status: response.Accepted, Content: er.Content}
+	case "decline":
+		return response.Response{Status: response.Declined}
+	case "cancel":
+		return response.Response{Status: response.Cancelled}
+	}
+	return response.Response{Status: response.Malformed, Problem: problem.UnknownAction(er.Action)}
+}
+
+// samplingResponse reads a sampled message: its text, which must not be empty.
+func samplingResponse(resp mcp.InputResponse) response.Response {
+	var content []mcp.Content
+	switch sr := resp.(type) {
+	//lint:ignore SA1019 sampling stays supported in SEP-2577's deprecation window; the runtime reads the answers clients send
+	case *mcp.CreateMessageWithToolsResult:
+		content = sr.Content
+	//lint:ignore SA1019 sampling stays supported in SEP-2577's deprecation window; the runtime reads the answers clients send
+	case *mcp.CreateMessageResult:
+		content = []mcp.Content{sr.Content}
+	default:
+		return response.Response{Status: response.Malformed, Problem: problem.NotASamplingResult}
+	}
+	var b strings.Builder
+	for _, c := range content {
+		if t, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(t.Text)
+		}
+	}
+	if b.Len() == 0 {
+		return response.Response{Status: response.Malformed, Problem: problem.SamplingWithoutText}
+	}
+	return response.Response{Status: response.Accepted, Text: b.String()}
+}
+
+// rootsResponse reads a roots list: the URIs of its roots.
+func rootsResponse(resp mcp.InputResponse) response.Response {
+	//lint:ignore SA1019 roots stays supported in SEP-2577's deprecation window; the runtime reads the answers clients send
+	lr, ok := resp.(*mcp.ListRootsResult)
+	if !ok {
+		return response.Response{Status: response.Malformed, Problem: problem.NotARootsList}
+	}
+	uris := make([]string, 0, len(lr.Roots))
+	for _, root := range lr.Roots {
+		if root == nil {
+			continue
+		}
+		uris = append(uris, root.URI)
+	}
+	return response.Response{Status: response.Accepted, URIs: uris}
 }
 
 // gateField returns the boolean field of a confirmation gate with this key.
