@@ -16,6 +16,7 @@ import (
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/mrtrgen/mrtrgen/mrtr/approval"
 	"github.com/mrtrgen/mrtrgen/mrtr/seal"
 	"github.com/mrtrgen/mrtrgen/mrtr/store"
 	"github.com/mrtrgen/mrtrgen/mrtr/tasks"
@@ -91,6 +92,11 @@ type Config struct {
 	// with Codec (so instances sharing the task store must share the key
 	// ring); mrtr.TaskSealer seals the rest of a task's record.
 	Tasks *tasks.Manager
+	// Approvals keeps the approvals of gates with an approval policy
+	// (docs/approvals.md): build it on the same store (approval.New) and
+	// mount its Handler beside the MCP endpoint. A program with such a gate
+	// cannot be registered without it.
+	Approvals *approval.Service
 	// Rand is where workflow ids and continuation references come from;
 	// nil means crypto/rand. Only tests set it: mrtrtest's recorder, whose
 	// recorded continuations must come out the same on every run.

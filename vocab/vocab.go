@@ -223,6 +223,13 @@ const (
 	// names each problem so the caller (often a model) can correct them.
 	// Prompts turn it into JSON-RPC error -32602.
 	OutcomeInvalidArguments Outcome = "invalid_arguments"
+	// OutcomeExpired: an approval's deadline passed before it was
+	// approved (docs/approvals.md); distinct from a decline.
+	OutcomeExpired Outcome = "expired"
+	// OutcomePending: the workflow handed its action to an approval that
+	// is still pending, for a client that cannot be asked to wait; calling
+	// the tool again with the same arguments goes on from it.
+	OutcomePending Outcome = "pending"
 )
 
 func (o Outcome) String() string { return string(o) }
@@ -263,6 +270,9 @@ const (
 	// Exhausted is the edge a check takes instead of AskAgain once the
 	// ask's attempts are used up.
 	Exhausted Edge = "exhausted"
+	// Expire is the edge an approval gate takes when the approval's
+	// deadline passed before it was approved.
+	Expire Edge = "expire"
 )
 
 const (
@@ -291,7 +301,7 @@ func (e Edge) Case() (string, bool) {
 
 // Leaves reports whether the edge leaves because the user declined or
 // cancelled.
-func (e Edge) Leaves() bool { return e == Decline || e == Cancel }
+func (e Edge) Leaves() bool { return e == Decline || e == Cancel || e == Expire }
 
 // Label is how a diagram or a test name shows the edge: the outcome's name,
 // the arm's label, or the edge itself.
@@ -323,6 +333,8 @@ func (e Edge) GoName() string {
 		return "AskAgain"
 	case Exhausted:
 		return "Exhausted"
+	case Expire:
+		return "Expire"
 	}
 	return ""
 }

@@ -209,6 +209,9 @@ type StateInfo struct {
 	// the operation, and is refused instead of performing the effect again.
 	// (An id using the workflow id or continuation fields may differ.)
 	BusinessKey bool
+	// Approval is set on a confirmation gate with an approval policy: the
+	// engine needs Config.Approvals to serve the program.
+	Approval bool
 }
 
 // RequestIndex returns the index of the request with key in s.Requests, or -1.

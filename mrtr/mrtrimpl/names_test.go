@@ -82,7 +82,7 @@ func TestExportedNames(t *testing.T) {
 	if len(guards) != 1 {
 		t.Errorf("live version guards %v, want exactly one", guards)
 	}
-	const bound = 86 // issue 29 asks for at most 60
+	const bound = 88 // issue 29 asks for at most 60; ApprovalGate and Approve (issue 30) added two
 	if len(impl) > bound {
 		t.Errorf("mrtrimpl exports %d top-level names, more than %d", len(impl), bound)
 	}

@@ -89,3 +89,7 @@ var ErrGateChanged = errors.New("mrtr: a confirmation gate the workflow passed a
 // GateChanged is the error generated LoadContinuation returns for gate, a
 // confirmation state the continuation passed under another question.
 func GateChanged(gate string) error { return fmt.Errorf("%w: gate %s", ErrGateChanged, gate) }
+
+// errNoApprovals is the error of an approval gate run by a Round that
+// cannot keep approvals (a test double).
+var errNoApprovals = errors.New("mrtr: this round cannot run approval gates")

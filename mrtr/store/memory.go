@@ -18,6 +18,7 @@ type Memory struct {
 	ops       map[string]*memOp
 	states    map[string]*memState
 	workflows map[string]map[string]struct{} // workflow → refs
+	approvals memApprovals
 	closed    bool
 }
 
@@ -243,6 +244,7 @@ func (m *Memory) Sweep(ctx context.Context) (int, error) {
 			n++
 		}
 	}
+	n += m.approvals.sweep(now)
 	return n, nil
 }
 
@@ -252,6 +254,7 @@ func (m *Memory) Close() error {
 	defer m.mu.Unlock()
 	m.closed = true
 	m.ops, m.states, m.workflows = nil, nil, nil
+	m.approvals = memApprovals{}
 	return nil
 }
 

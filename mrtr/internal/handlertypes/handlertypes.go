@@ -42,7 +42,11 @@ type Final struct {
 
 // IsError reports whether the result is an error result (MCP isError).
 func (f *Final) IsError() bool {
-	return f.Outcome != vocab.OutcomeSuccess && f.Outcome != vocab.OutcomeCancelled
+	switch f.Outcome {
+	case vocab.OutcomeSuccess, vocab.OutcomeCancelled, vocab.OutcomeExpired, vocab.OutcomePending:
+		return false
+	}
+	return true
 }
 
 // PromptMessage is one message of a prompt's result.
