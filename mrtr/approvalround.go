@@ -14,6 +14,7 @@ import (
 
 	"github.com/mrtrgen/mrtrgen/mrtr/approval"
 	"github.com/mrtrgen/mrtrgen/mrtr/internal/response"
+	"github.com/mrtrgen/mrtrgen/mrtr/internal/stepkind"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
 	"github.com/mrtrgen/mrtrgen/vocab"
 )
@@ -40,6 +41,9 @@ func (r *round) Approve(ctx context.Context, g *mrtrimpl.ApprovalGate) (vocab.Ed
 	a := approval.Action{
 		Tool: r.d.Name, Gate: g.Gate, Workflow: r.workflow, Requester: r.call.Principal,
 		Summary: g.Summary, Digest: r.approvalDigest(g),
+	}
+	if r.req.task != nil {
+		a.Waiter = r.req.task.id
 	}
 	var err error
 	if g.Approvers != nil {
@@ -144,7 +148,8 @@ func (r *round) sentResponse(key string) response.Response {
 // gate's form to a requester who may still approve in the chat; else the
 // approval page's link, by URL-mode elicitation where the client can open
 // one, in a form that only asks to check again where it can show forms;
-// and to a client that cannot be asked at all, a result saying who must
+// in a task, nothing (the task waits, working, and the approval resumes
+// it); and to a client that cannot be asked at all, a result saying who must
 // approve, where, and that calling the tool again with the same arguments
 // goes on from the approval.
 func (r *round) awaitApproval(g *mrtrimpl.ApprovalGate, svc *approval.Service, rec *approval.Record) (mrtrimpl.Step, error) {
@@ -156,6 +161,12 @@ func (r *round) awaitApproval(g *mrtrimpl.ApprovalGate, svc *approval.Service, r
 		return mrtrimpl.Step{}, err
 	}
 	wait := waitingText(rec, link)
+	if r.req.task != nil {
+		// A task waits, working, asking nothing: the approval resumes it.
+		// The continuation stays at the gate (an ask of no requests).
+		r.req.task.waiting = wait
+		return mrtrimpl.Step{Kind: stepkind.Ask}, nil
+	}
 	switch {
 	case r.Can(vocab.ElicitURL):
 		return r.Ask([]mrtrimpl.Pending{{Key: g.Key, Kind: vocab.ElicitURL, Params: &mcp.ElicitParams{

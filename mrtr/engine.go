@@ -134,6 +134,10 @@ func NewEngine(cfg Config) (*Engine, error) {
 		// another's task.
 		return nil, errors.New("mrtr: Config.Authenticate is set but the tasks manager (Config.Tasks) finds callers by the SDK's token: give tasks.Config.Authenticate the same function")
 	}
+	if cfg.Approvals != nil && cfg.Tasks != nil {
+		// A task waiting for an approval is resumed when it is decided.
+		cfg.Approvals.SetResume(cfg.Tasks.Resume)
+	}
 	if cfg.Lease <= 0 {
 		cfg.Lease = 30 * time.Second
 	}

@@ -132,6 +132,7 @@ func decide(rec *Record, d Decide, now time.Time) {
 		return
 	}
 	rec.DecidedAt = now
+	rec.left()
 	if d.Approver != rec.Requester {
 		rec.Outbox = append(rec.Outbox, outboxEntry{Kind: NoticeDecided, To: []string{rec.Requester}})
 	}

@@ -147,8 +147,8 @@ func (m *Manager) claim(ctx context.Context, id string, step int, runID string) 
 		ended = false
 		now := m.now()
 		switch {
-		case r.Step != step || r.Status != StatusWorking:
-			return errSkip
+		case r.Step != step || r.Status != StatusWorking || r.Waiting:
+			return errSkip // a waiting step runs after Resume
 		case r.leaseLive(now):
 			return ErrStepBusy
 		case r.CancelRequested:
@@ -280,6 +280,9 @@ func (m *Manager) settle(ctx context.Context, rec *Record, runID string, end Ste
 		case result != nil:
 			r.settle(StatusCompleted, now)
 			r.Result = result
+		case end.Wait != "":
+			what = r.wait(end.Wait, end.Checkpoint, now)
+			return nil
 		default:
 			what = r.ask(pending, end.Checkpoint, now)
 			return nil
@@ -295,6 +298,21 @@ func (m *Manager) settle(ctx context.Context, rec *Record, runID string, end Ste
 		return fmt.Errorf("tasks: recording the end of step %d of task %s: %w", rec.Step, rec.ID, err)
 	case what == "ask":
 		m.tel.transition(sctx, done, "ask")
+	case what == "wait":
+		m.tel.transition(sctx, done, "wait")
+	case what == "resume":
+		// Resume came while the step ran: the next step is due now.
+		if err := m.cfg.Executor.Enqueue(sctx, done.ID, done.Step); err != nil {
+			// Wait after all: the caller of Resume tries again (ErrNotWaiting).
+			m.log.Warn("tasks: enqueueing a resumed step failed; it waits for the next Resume", "task", done.ID, "step", done.Step, "error", err)
+			_, _ = m.store.Update(sctx, done.ID, func(r *Record) error {
+				if r.Step != done.Step || r.Status != StatusWorking || r.Lease != nil {
+					return errSkip
+				}
+				r.Waiting = true
+				return nil
+			})
+		}
 	default:
 		m.tel.ended(sctx, done)
 	}
@@ -307,6 +325,9 @@ func (m *Manager) settle(ctx context.Context, rec *Record, runID string, end Ste
 func encodeEnd(end StepEnd, runErr error) (pending map[string]json.RawMessage, result json.RawMessage, err error) {
 	if runErr != nil {
 		return nil, nil, runErr
+	}
+	if end.Result == nil && end.Wait != "" {
+		return nil, nil, nil
 	}
 	if end.Result == nil {
 		pending, err = askedRequests(end.Ask)
@@ -337,6 +358,23 @@ func (r *Record) ask(pending map[string]json.RawMessage, checkpoint []byte, now 
 	r.Checkpoint = checkpoint
 	r.UpdatedAt = now
 	return "ask"
+}
+
+// wait makes r wait, working, for Resume, the next step to run from
+// checkpoint; a Resume that came while the step ran makes the next step
+// due at once instead. It says which it did: "wait" or "resume".
+func (r *Record) wait(message string, checkpoint []byte, now time.Time) string {
+	r.Pending, r.Answers, r.Lease, r.Fault = nil, nil, nil, nil
+	r.Step++
+	r.Checkpoint = checkpoint
+	r.StatusMessage = message
+	r.UpdatedAt = now
+	if r.Resumed {
+		r.Resumed, r.Due = false, now
+		return "resume"
+	}
+	r.Waiting = true
+	return "wait"
 }
 
 // settle makes r terminal with status: what it waited for, its lease and
