@@ -101,28 +101,34 @@ func resolved(principals []string, err error) ([]string, error) {
 	return principals, err
 }
 
-// chatDecision records the requester's answer to the gate's form, where
-// the policy lets them decide in the chat: accepting with the boolean set
-// approves, false or decline declines, cancel withdraws the request. Only
-// an answer to the form as it was sent in the previous round counts: not
-// one given up front in the "inputs" argument, which a model writes.
+// chatDecision records the requester's answer in the chat. Where the
+// policy lets them decide there (requester: chat), their answer to the
+// gate's form decides: accepting with the boolean set approves, false or
+// decline declines, cancel withdraws the request. Under the other rules,
+// the round offered the approval page instead, and declining or
+// cancelling that offer withdraws the request (the requester gave up);
+// accepting it only says to look again. Only an answer to the question
+// as it was sent in the previous round counts: not one given up front in
+// the "inputs" argument, which a model writes.
 func (r *round) chatDecision(ctx context.Context, svc *approval.Service, g *mrtrimpl.ApprovalGate, rec *approval.Record) (*approval.Record, error) {
-	if rec.State != approval.Pending || g.Policy.Requester != approval.RequesterChat {
+	if rec.State != approval.Pending {
 		return rec, nil
 	}
 	resp := r.sentResponse(g.Key)
+	chat := g.Policy.Requester == approval.RequesterChat && !decided(rec, r.call.Principal)
 	d := approval.Decide{ID: rec.ID, Digest: rec.Digest, Approver: r.call.Principal, Channel: approval.ChannelChat}
-	switch resp.Status {
-	case response.Accepted:
+	switch {
+	case resp.Status == response.Cancelled, resp.Status == response.Declined && !chat:
+		return svc.Withdraw(ctx, rec.ID, r.call.Principal)
+	case !chat:
+		return rec, nil
+	case resp.Status == response.Accepted:
 		yes, found := mrtrimpl.FormBool(resp.Content, g.Field)
 		if found != mrtrimpl.Present {
 			return rec, nil // asked again
 		}
 		d.Approve = yes
-	case response.Declined:
-	case response.Cancelled:
-		return svc.Withdraw(ctx, rec.ID, r.call.Principal)
-	default:
+	case resp.Status != response.Declined:
 		return rec, nil
 	}
 	out, err := svc.Decide(ctx, d)
