@@ -56,6 +56,28 @@ type HandlerOptions struct {
 	CookieName string
 }
 
+// Bearer returns an Authenticate for HandlerOptions that reads
+// "Authorization: Bearer <token>" and asks check for its principal: ""
+// and no error without the header, an error for another scheme or a
+// token check refuses. The example server passes its demo token check.
+func Bearer(check func(token string) (principal string, err error)) func(r *http.Request) (string, error) {
+	return func(r *http.Request) (string, error) {
+		h := r.Header.Get("Authorization")
+		if h == "" {
+			return "", nil
+		}
+		scheme, token, ok := strings.Cut(h, " ")
+		if !ok || !strings.EqualFold(scheme, "Bearer") || token == "" {
+			return "", errors.New("approval: the Authorization header is not a bearer token")
+		}
+		p, err := check(token)
+		if err == nil && p == "" {
+			err = errors.New("approval: the bearer token names nobody")
+		}
+		return p, err
+	}
+}
+
 // Handler limits and defaults.
 const (
 	DefaultSession = 8 * time.Hour

@@ -51,17 +51,13 @@ type fixture struct {
 
 var demoUsers = []string{"alice", "bob", "carol"}
 
-func demoAuthenticate(r *http.Request) (string, error) {
-	h := r.Header.Get("Authorization")
-	if h == "" {
-		return "", nil
-	}
-	user, ok := strings.CutPrefix(h, "Bearer demo-")
+var demoAuthenticate = Bearer(func(token string) (string, error) {
+	user, ok := strings.CutPrefix(token, "demo-")
 	if !ok || !slices.Contains(demoUsers, user) {
 		return "", errors.New("not a demo token")
 	}
 	return user, nil
-}
+})
 
 func demoSignIn(_ *http.Request, user, password string) (string, bool) {
 	if slices.Contains(demoUsers, user) && password == "demo-"+user {
@@ -272,7 +268,7 @@ func TestPageApproveBySecondPerson(t *testing.T) {
 		t.Fatalf("record after bob's approval: %+v", got)
 	}
 	a = bob.get(link)
-	wantStatus(t, a, http.StatusOK, `id="state">approved<`, "<b>bob</b> approved on the page", "looks right", `id="whynot"`)
+	wantStatus(t, a, http.StatusOK, `id="state">approved<`, "<b>bob</b> approved on the approval page", "looks right", `id="whynot"`)
 	if strings.Contains(a.body, `id="approve"`) {
 		t.Fatal("the decided page still offers the form")
 	}
@@ -693,5 +689,43 @@ func TestAuditOfPageAndAPI(t *testing.T) {
 	}
 	if r := f.record(rec.ID); r.State != Declined {
 		t.Fatalf("state %s, want declined", r.State)
+	}
+}
+
+// Without SignIn the page has no form: a visitor not signed in by
+// Authenticate is told so (401), and /signin does not exist.
+func TestPageWithoutSignIn(t *testing.T) {
+	f := newFixture(t, false)
+	rec, link := f.request("pay-13", "Pay", fourEyes())
+	srv := httptest.NewServer(http.StripPrefix("/approvals", f.svc.Handler(HandlerOptions{Authenticate: demoAuthenticate})))
+	defer srv.Close()
+	b := f.browser()
+	u := srv.URL + "/approvals/" + rec.ID + "?t=" + url.QueryEscape(tokenOf(link))
+	a := b.get(u)
+	wantStatus(t, a, http.StatusUnauthorized, "has no sign-in form")
+	if strings.Contains(a.body, `id="signin"`) || strings.Contains(a.body, "Pay") {
+		t.Fatalf("page without SignIn:\n%s", a.body)
+	}
+	req, _ := http.NewRequest(http.MethodPost, srv.URL+"/approvals/signin", strings.NewReader(url.Values{"id": {rec.ID}, "t": {tokenOf(link)}, "username": {"bob"}, "password": {"demo-bob"}}.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	wantStatus(t, b.do(req), http.StatusNotFound)
+	req, _ = http.NewRequest(http.MethodGet, u, http.NoBody)
+	req.Header.Set("Authorization", "bearer demo-bob")
+	wantStatus(t, b.do(req), http.StatusOK, `id="approve"`)
+}
+
+func TestBearer(t *testing.T) {
+	for h, want := range map[string]string{"": "", "Bearer demo-bob": "bob", "bearer demo-alice": "alice", "Basic Ym9iOng=": "error", "Bearer ": "error", "Bearer demo-eve": "error"} {
+		r := httptest.NewRequest(http.MethodGet, "/", http.NoBody)
+		if h != "" {
+			r.Header.Set("Authorization", h)
+		}
+		p, err := demoAuthenticate(r)
+		if err != nil {
+			p = "error"
+		}
+		if p != want {
+			t.Errorf("%q: %q, want %q", h, p, want)
+		}
 	}
 }

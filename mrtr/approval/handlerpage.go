@@ -34,6 +34,17 @@ var pageFuncs = template.FuncMap{
 		}
 		return t.UTC().Format("2006-01-02 15:04:05 UTC")
 	},
+	"channel": func(c Channel) string {
+		switch c {
+		case ChannelChat:
+			return "in the chat"
+		case ChannelPage:
+			return "on the approval page"
+		case ChannelAPI:
+			return "through the API"
+		}
+		return "by " + string(c)
+	},
 	"requesterRule": func(r Requester) string {
 		switch r {
 		case RequesterPage:
@@ -81,7 +92,7 @@ type pageData struct {
 
 // render writes page name with data and status.
 func (h *handler) render(w http.ResponseWriter, r *http.Request, status int, name string, d *pageData) {
-	d.Style = template.CSS(pageCSS) //nolint:gosec // the embedded style sheet, not input
+	d.Style = template.CSS(pageCSS) // the embedded style sheet, not input
 	var buf bytes.Buffer
 	if err := pageTmpl[name].ExecuteTemplate(&buf, "layout", d); err != nil {
 		h.s.log.LogAttrs(r.Context(), slog.LevelError, "approval page", slog.String("error", err.Error()))
