@@ -729,3 +729,53 @@ func TestBearer(t *testing.T) {
 		}
 	}
 }
+
+// Refusals are audited up to maxRefusedEvents, so that nobody holding a
+// link grows the record without bound; past it they are still refused.
+func TestRefusalsAuditedUpToBound(t *testing.T) {
+	f := newFixture(t, false)
+	rec, link := f.request("pay-14", "Pay", fourEyes())
+	alice := f.api("alice")
+	body := `{"token":` + quote(tokenOf(link)) + `,"decision":"approve"}`
+	for range maxRefusedEvents + 5 {
+		wantAPIError(t, alice.post(rec.ID, body), http.StatusForbidden, CodeRequester)
+	}
+	got := f.record(rec.ID)
+	if n := got.refusals(); n != maxRefusedEvents || len(got.Events) != maxRefusedEvents+1 || got.State != Pending {
+		t.Fatalf("%d refusals, %d events, state %s; want %d, %d, pending", n, len(got.Events), got.State, maxRefusedEvents, maxRefusedEvents+1)
+	}
+	// A decision still goes through and is audited.
+	wantView(t, f.api("bob").post(rec.ID, body))
+	if got := f.record(rec.ID); got.State != Approved || got.Events[len(got.Events)-1].Kind != EventApproved {
+		t.Fatalf("after bob: %s, %+v", got.State, got.Events[len(got.Events)-1])
+	}
+}
+
+// Two approvers deciding a one-approval request at once through the page
+// and the API: exactly one decision is recorded, the other is told the
+// request is closed.
+func TestConcurrentDecisions(t *testing.T) {
+	f := newFixture(t, false)
+	for i := range 10 {
+		rec, link := f.request("pay-race-"+string(rune('a'+i)), "Pay", fourEyes())
+		bob := f.browser()
+		wantStatus(t, bob.signIn(rec, link, "bob", "demo-bob"), http.StatusSeeOther)
+		form := decideForm(link, csrf(t, bob.get(link)), "approve", "")
+		var wg sync.WaitGroup
+		var page, api answer
+		wg.Go(func() { page = bob.post("/approvals/"+rec.ID, form) })
+		wg.Go(func() {
+			api = f.api("carol").post(rec.ID, `{"token":`+quote(tokenOf(link))+`,"decision":"decline"}`)
+		})
+		wg.Wait()
+		got := f.record(rec.ID)
+		if len(got.Decisions) != 1 {
+			t.Fatalf("%d decisions recorded: %+v", len(got.Decisions), got.Decisions)
+		}
+		pageWon := page.status == http.StatusSeeOther
+		apiWon := api.status == http.StatusOK
+		if pageWon == apiWon || (pageWon && (got.State != Approved || api.status != http.StatusConflict)) || (apiWon && (got.State != Declined || page.status != http.StatusConflict)) {
+			t.Fatalf("page %d, api %d, state %s", page.status, api.status, got.State)
+		}
+	}
+}
