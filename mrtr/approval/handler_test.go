@@ -779,3 +779,41 @@ func TestConcurrentDecisions(t *testing.T) {
 		}
 	}
 }
+
+// The session cookie is Secure when the handler's URL is https.
+func TestSessionCookieSecureOnHTTPS(t *testing.T) {
+	f := newFixture(t, false)
+	svc, err := New(Config{Store: f.svc.cfg.Store, Codec: f.svc.cfg.Codec, Audience: "test-server", URL: "https://tools.example.com/x/approvals"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := svc.newHandler(HandlerOptions{Authenticate: demoAuthenticate})
+	w := httptest.NewRecorder()
+	if err := h.setSession(w, "bob"); err != nil {
+		t.Fatal(err)
+	}
+	c := w.Result().Cookies()
+	if len(c) != 1 || !c[0].Secure || !c[0].HttpOnly || c[0].SameSite != http.SameSiteLaxMode || c[0].Path != "/x/approvals/" || c[0].MaxAge != int(DefaultSession/time.Second) {
+		t.Fatalf("cookie %+v", c)
+	}
+	r := httptest.NewRequest(http.MethodGet, "/", http.NoBody)
+	r.AddCookie(c[0])
+	if p := h.session(r); p != "bob" {
+		t.Fatalf("session reads %q", p)
+	}
+}
+
+// Under RequesterPage the requester may approve her own request on the
+// page (not in the chat).
+func TestPageRequesterAllowedByPolicy(t *testing.T) {
+	f := newFixture(t, false)
+	rec, link := f.request("pay-15", "Pay", Policy{Count: 1, Requester: RequesterPage, Deadline: time.Hour})
+	alice := f.browser()
+	wantStatus(t, alice.signIn(rec, link, "alice", "demo-alice"), http.StatusSeeOther)
+	a := alice.get(link)
+	wantStatus(t, a, http.StatusOK, "the requester may approve here")
+	wantStatus(t, alice.post("/approvals/"+rec.ID, decideForm(link, csrf(t, a), "approve", "")), http.StatusSeeOther)
+	if got := f.record(rec.ID); got.State != Approved || got.Decisions[0].Approver != "alice" {
+		t.Fatalf("record %+v", got)
+	}
+}
