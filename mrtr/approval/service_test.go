@@ -15,7 +15,7 @@ import (
 	"github.com/mrtrgen/mrtrgen/mrtr/testclock"
 )
 
-type fixture struct {
+type svcFixture struct {
 	svc   *Service
 	clock *testclock.Clock
 	st    *store.Memory
@@ -58,7 +58,7 @@ func codec(t *testing.T, now func() time.Time) *seal.Codec {
 	return seal.New(ring, seal.Options{Now: now})
 }
 
-func newFixture(t *testing.T) *fixture {
+func newSvcFixture(t *testing.T) *svcFixture {
 	t.Helper()
 	clock := testclock.New()
 	st := store.NewMemory(store.Options{Now: clock.Now})
@@ -67,7 +67,7 @@ func newFixture(t *testing.T) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &fixture{svc: svc, clock: clock, st: st, sent: rec}
+	return &svcFixture{svc: svc, clock: clock, st: st, sent: rec}
 }
 
 func action(workflow, requester, what string) Action {
@@ -75,9 +75,9 @@ func action(workflow, requester, what string) Action {
 		Digest: sha256.Sum256([]byte(requester + "|" + what)), Summary: "Send " + what + "?", Approvers: []string{"bob", "carol", "dave"}}
 }
 
-var fourEyes = Policy{Role: "finance", Count: 1, Requester: RequesterExcluded, Deadline: 24 * time.Hour, Remind: []time.Duration{time.Hour, 8 * time.Hour}, Revision: "r1"}
+var fourEyesPolicy = Policy{Role: "finance", Count: 1, Requester: RequesterExcluded, Deadline: 24 * time.Hour, Remind: []time.Duration{time.Hour, 8 * time.Hour}, Revision: "r1"}
 
-func (f *fixture) request(t *testing.T, a Action, p Policy) *Record {
+func (f *svcFixture) request(t *testing.T, a Action, p Policy) *Record {
 	t.Helper()
 	rec, err := f.svc.Request(context.Background(), a, p)
 	if err != nil {
@@ -98,8 +98,8 @@ func code(err error) string {
 }
 
 func TestFourEyesApproval(t *testing.T) {
-	f, ctx := newFixture(t), context.Background()
-	rec := f.request(t, action("w1", "alice", "2000 EUR to Acme"), fourEyes)
+	f, ctx := newSvcFixture(t), context.Background()
+	rec := f.request(t, action("w1", "alice", "2000 EUR to Acme"), fourEyesPolicy)
 	if rec.State != Pending {
 		t.Fatalf("state %s", rec.State)
 	}
@@ -144,7 +144,7 @@ func TestFourEyesApproval(t *testing.T) {
 	}
 	// The same action asked again later (another call) is a new request;
 	// the retry of w1 still finds its own.
-	again := f.request(t, action("w2", "alice", "2000 EUR to Acme"), fourEyes)
+	again := f.request(t, action("w2", "alice", "2000 EUR to Acme"), fourEyesPolicy)
 	if again.ID == rec.ID || again.State != Pending {
 		t.Errorf("a new call got %s (%s), want a new pending record", again.ID, again.State)
 	}
@@ -163,25 +163,25 @@ func TestFourEyesApproval(t *testing.T) {
 }
 
 func TestSameActionFindsThePendingRequest(t *testing.T) {
-	f := newFixture(t)
-	first := f.request(t, action("w1", "alice", "2000 EUR to Acme"), fourEyes)
+	f := newSvcFixture(t)
+	first := f.request(t, action("w1", "alice", "2000 EUR to Acme"), fourEyesPolicy)
 	// Another call of the same action by the same principal (a client that
 	// cannot wait, calling again) finds it; another amount or another
 	// requester does not.
-	if got := f.request(t, action("w9", "alice", "2000 EUR to Acme"), fourEyes); got.ID != first.ID {
+	if got := f.request(t, action("w9", "alice", "2000 EUR to Acme"), fourEyesPolicy); got.ID != first.ID {
 		t.Errorf("same action: new record %s", got.ID)
 	}
-	if got := f.request(t, action("w9", "alice", "2001 EUR to Acme"), fourEyes); got.ID == first.ID {
+	if got := f.request(t, action("w9", "alice", "2001 EUR to Acme"), fourEyesPolicy); got.ID == first.ID {
 		t.Error("another amount found the first record")
 	}
-	if got := f.request(t, action("w9", "erin", "2000 EUR to Acme"), fourEyes); got.ID == first.ID {
+	if got := f.request(t, action("w9", "erin", "2000 EUR to Acme"), fourEyesPolicy); got.ID == first.ID {
 		t.Error("another requester found the first record")
 	}
 }
 
 func TestCountOfDistinctApprovers(t *testing.T) {
-	f, ctx := newFixture(t), context.Background()
-	p := fourEyes
+	f, ctx := newSvcFixture(t), context.Background()
+	p := fourEyesPolicy
 	p.Count = 2
 	rec := f.request(t, action("w1", "alice", "9000 EUR"), p)
 	if got, err := f.svc.Decide(ctx, Decide{ID: rec.ID, Approver: "bob", Approve: true, Channel: ChannelPage}); err != nil || got.State != Pending {
@@ -202,7 +202,7 @@ func TestCountOfDistinctApprovers(t *testing.T) {
 }
 
 func TestRequesterRules(t *testing.T) {
-	f, ctx := newFixture(t), context.Background()
+	f, ctx := newSvcFixture(t), context.Background()
 	chat := Policy{Count: 1, Requester: RequesterChat, Deadline: time.Hour}
 	rec := f.request(t, action("w1", "alice", "50 EUR"), chat)
 	if got, err := f.svc.Decide(ctx, Decide{ID: rec.ID, Approver: "alice", Approve: true, Channel: ChannelChat}); err != nil || got.State != Approved {
@@ -230,9 +230,9 @@ func TestRequesterRules(t *testing.T) {
 	}
 }
 
-func TestDeadline(t *testing.T) {
-	f, ctx := newFixture(t), context.Background()
-	rec := f.request(t, action("w1", "alice", "2000 EUR"), fourEyes)
+func TestDeadlineOnTheDecidingClock(t *testing.T) {
+	f, ctx := newSvcFixture(t), context.Background()
+	rec := f.request(t, action("w1", "alice", "2000 EUR"), fourEyesPolicy)
 	f.clock.Advance(24*time.Hour - time.Second)
 	f.svc.Tick(ctx) // reminders fire; not the deadline yet
 	if got, _ := f.svc.Get(ctx, rec.ID); got.State != Pending {
@@ -253,8 +253,8 @@ func TestDeadline(t *testing.T) {
 }
 
 func TestTimersRemindEscalateExpireAndNotifyAtLeastOnce(t *testing.T) {
-	f, ctx := newFixture(t), context.Background()
-	p := fourEyes
+	f, ctx := newSvcFixture(t), context.Background()
+	p := fourEyesPolicy
 	p.Escalate, p.EscalateRole = 12*time.Hour, "managers"
 	a := action("w1", "alice", "2000 EUR")
 	a.Escalation = []string{"erin"}
@@ -316,8 +316,8 @@ func joinKinds(ks []NoticeKind) string {
 // An instance that dies while delivering a notice leaves it leased: another
 // delivers it after the lease (at least once), and none before.
 func TestNoticeOfADeadInstanceIsDeliveredAgain(t *testing.T) {
-	f, ctx := newFixture(t), context.Background()
-	rec := f.request(t, action("w1", "alice", "2000 EUR"), fourEyes)
+	f, ctx := newSvcFixture(t), context.Background()
+	rec := f.request(t, action("w1", "alice", "2000 EUR"), fourEyesPolicy)
 	// The dead instance: it leased the notice and never came back.
 	if _, err := f.svc.update(ctx, rec.ID, func(r *Record, now time.Time) error {
 		r.Outbox[0].Leased, r.Outbox[0].Tries = now.Add(f.svc.cfg.Lease), 1
@@ -337,9 +337,9 @@ func TestNoticeOfADeadInstanceIsDeliveredAgain(t *testing.T) {
 }
 
 func TestLinks(t *testing.T) {
-	f, ctx := newFixture(t), context.Background()
-	rec := f.request(t, action("w1", "alice", "2000 EUR"), fourEyes)
-	other := f.request(t, action("w2", "alice", "5 EUR"), fourEyes)
+	f, ctx := newSvcFixture(t), context.Background()
+	rec := f.request(t, action("w1", "alice", "2000 EUR"), fourEyesPolicy)
+	other := f.request(t, action("w2", "alice", "5 EUR"), fourEyesPolicy)
 	link, err := f.svc.Link(rec)
 	if err != nil {
 		t.Fatal(err)
@@ -382,8 +382,8 @@ func TestLinks(t *testing.T) {
 }
 
 func TestConcurrentDecisionsOneWins(t *testing.T) {
-	f, ctx := newFixture(t), context.Background()
-	rec := f.request(t, action("w1", "alice", "2000 EUR"), fourEyes)
+	f, ctx := newSvcFixture(t), context.Background()
+	rec := f.request(t, action("w1", "alice", "2000 EUR"), fourEyesPolicy)
 	var wg sync.WaitGroup
 	errs := make([]error, 3)
 	for i, who := range []string{"bob", "carol", "dave"} {
