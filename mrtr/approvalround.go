@@ -56,6 +56,10 @@ func (r *round) Approve(ctx context.Context, g *mrtrimpl.ApprovalGate) (vocab.Ed
 			return "", mrtrimpl.Step{}, fmt.Errorf("gate %s: resolving the escalation: %w", g.Gate, err)
 		}
 	}
+	// The approval's store calls are bounded as the engine's are (a few
+	// calls each: the read, a retried compare-and-swap).
+	ctx, cancel := context.WithTimeout(ctx, 4*r.e.cfg.StoreTimeout)
+	defer cancel()
 	// Two passes at most: a decided record another workflow took first
 	// leaves this one to request the action anew.
 	for range 2 {
