@@ -660,16 +660,7 @@ func jsonText(v any) string {
 func number(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
 // durationText prints a duration the way specs write it (15m, 1h30m, 72h).
-func durationText(d time.Duration) string {
-	s := d.String()
-	if strings.HasSuffix(s, "m0s") {
-		s = strings.TrimSuffix(s, "0s")
-	}
-	if strings.HasSuffix(s, "h0m") {
-		s = strings.TrimSuffix(s, "0m")
-	}
-	return s
-}
+func durationText(d time.Duration) string { return spec.DurationText(d) }
 
 // Markdown helpers. text escapes prose; cell also keeps it on one line and
 // escapes the table's pipes; code and cellCode make code spans.
