@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
@@ -108,6 +109,33 @@ func DurationText(v time.Duration) string {
 	}
 	if strings.HasSuffix(s, "h0m") {
 		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}
+
+// Who says who may approve: "role finance", or "anyone signed in".
+func (a *Approval) Who() string {
+	if a.Approvers == "" {
+		return "anyone signed in"
+	}
+	return "role " + a.Approvers
+}
+
+// Summary says the policy in one line, for comments, pages and diagrams:
+// "2 of role finance, requester excluded, deadline 24h, reminders at 1h,
+// 8h".
+func (a *Approval) Summary() string {
+	s := fmt.Sprintf("%d of %s, requester %s, deadline %s", a.Count, a.Who(), a.Requester, DurationText(a.Deadline))
+	for i, d := range a.Remind {
+		if i == 0 {
+			s += ", reminders at "
+		} else {
+			s += ", "
+		}
+		s += DurationText(d)
+	}
+	if a.Escalate > 0 {
+		s += fmt.Sprintf(", escalated to role %s at %s", a.EscalateTo, DurationText(a.Escalate))
 	}
 	return s
 }
