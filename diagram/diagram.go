@@ -34,7 +34,8 @@ const (
 	// State is a state of the spec.
 	State
 	// Exit is an implicit end the runtime takes without a terminal state
-	// in the spec: "cancelled" (declined or cancelled ask or gate) or
+	// in the spec: "cancelled" (declined or cancelled ask or gate),
+	// "expired" (an approval's deadline passed, without onExpire) or
 	// "rejected" (a check or effect refused or failed).
 	Exit
 	// End is the pseudo-state after every terminal state and exit.
@@ -45,6 +46,9 @@ const (
 const (
 	ExitCancelled = "cancelled"
 	ExitRejected  = "rejected"
+	// ExitExpired: an approval gate without onExpire whose deadline
+	// passed ends the workflow with outcome expired.
+	ExitExpired = "expired"
 )
 
 // Node is one box of the diagram.
@@ -108,6 +112,8 @@ const (
 	LabelNext      = "next"
 	LabelAnswered  = "answered"
 	LabelConfirmed = "confirmed"
+	LabelApproved  = "approved"
+	LabelExpired   = "deadline passed"
 	LabelDeclined  = "declined"
 	LabelCancelled = "cancelled"
 	LabelRejected  = "rejected / error"
@@ -158,6 +164,10 @@ func Build(t *spec.Tool) *Graph {
 				add(from, exitID(ExitCancelled), LabelCancelled, true)
 				usedExit[ExitCancelled] = true
 			}
+			if s.Approval() != nil && s.OnExpire == nil {
+				add(from, exitID(ExitExpired), LabelExpired, true)
+				usedExit[ExitExpired] = true
+			}
 		case vocab.StateCheck, vocab.StateEffect:
 			add(from, exitID(ExitRejected), LabelRejected, true)
 			usedExit[ExitRejected] = true
@@ -169,6 +179,11 @@ func Build(t *spec.Tool) *Graph {
 		g.Nodes = append(g.Nodes, &Node{ID: exitID(ExitCancelled), Kind: Exit, Name: "cancelled",
 			Lines: []string{"implicit end"}, Class: "exit"})
 		add(exitID(ExitCancelled), endID, "", true)
+	}
+	if usedExit[ExitExpired] {
+		g.Nodes = append(g.Nodes, &Node{ID: exitID(ExitExpired), Kind: Exit, Name: "expired",
+			Lines: []string{"implicit end"}, Class: "exit"})
+		add(exitID(ExitExpired), endID, "", true)
 	}
 	if usedExit[ExitRejected] {
 		g.Nodes = append(g.Nodes, &Node{ID: exitID(ExitRejected), Kind: Exit, Name: "rejected or error",
@@ -197,6 +212,10 @@ func stateNode(s *spec.State) *Node {
 		n.Lines = []string{"confirmation gate"}
 		if g := s.Confirm; g != nil && g.Typed != nil {
 			n.Lines = []string{"typed confirmation", fmt.Sprintf("type %s (%d tries)", g.Typed.Raw, g.MaxAttempts)}
+		}
+		if a := s.Approval(); a != nil {
+			n.Lines = []string{"approval gate", fmt.Sprintf("%d of %s", a.Count, a.Who()), "requester " + a.Requester, "deadline " + spec.DurationText(a.Deadline)}
+			n.Class = "approval"
 		}
 	case vocab.StateEffect:
 		n.Lines = []string{"effect " + s.Effect.Name}
@@ -239,8 +258,12 @@ func edgeLabel(s *spec.State, e spec.Edge) string {
 	switch {
 	case e.On == vocab.Next && s.Kind == vocab.StateAsk:
 		return LabelAnswered
+	case e.On == vocab.Next && s.Approval() != nil:
+		return LabelApproved
 	case e.On == vocab.Next && s.Kind == vocab.StateConfirm:
 		return LabelConfirmed
+	case e.On == vocab.Expire:
+		return LabelExpired
 	case e.On == vocab.Next:
 		return LabelNext
 	case e.On == vocab.Decline:

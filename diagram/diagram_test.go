@@ -375,3 +375,34 @@ func TestMermaidCLI(t *testing.T) {
 		}
 	}
 }
+
+// An approval gate shows its policy; its onExpire edge is "deadline
+// passed", and without onExpire the deadline ends it in the implicit
+// expired exit.
+func TestApprovalGate(t *testing.T) {
+	g := diagram.Build(find(t, "send_payout"))
+	n := g.Node("s_approve")
+	if n.Class != "approval" || !slices.Equal(n.Lines, []string{"approval gate", "1 of role finance", "requester excluded", "deadline 24h"}) {
+		t.Errorf("approval gate node: %+v", n)
+	}
+	if e := edge(g, "s_approve", "s_expired"); e == nil || e.Label() != "deadline passed" || e.Implicit {
+		t.Errorf("expire edge: %+v", e)
+	}
+	if e := edge(g, "s_approve", "s_recheck"); e == nil || e.Label() != "approved" {
+		t.Errorf("approved edge: %+v", e)
+	}
+	if g.Node("x_expired") != nil {
+		t.Error("send_payout's approval has onExpire, but the graph draws an implicit expiry")
+	}
+	f, ds, err := spec.LoadFile("../generator/testdata/golden/approvals/treasury.mrtr.yaml", spec.Options{})
+	if err != nil || f == nil {
+		t.Fatal(err, ds)
+	}
+	g = diagram.Build(f.Tools[0])
+	if e := edge(g, "s_approve", "x_expired"); e == nil || e.Label() != "deadline passed" || !e.Implicit {
+		t.Errorf("implicit expiry: %+v", e)
+	}
+	if n := g.Node("s_approve"); !slices.Contains(n.Lines, "2 of role treasury") || !slices.Contains(n.Lines, "requester page") {
+		t.Errorf("approval gate node: %+v", n)
+	}
+}

@@ -11,12 +11,14 @@ var dotFill = map[string]string{
 	"check":        "#e8f0fe",
 	"ask":          "#fff4d6",
 	"confirm":      "#fde8d7",
+	"approval":     "#fde8d7",
 	"effect":       "#e6f4ea",
 	"irreversible": "#fde2e1",
 	"branch":       "#f3e8ff",
 	"success":      "#c6f6d5",
 	"cancelled":    "#edf2f7",
 	"failed":       "#fed7d7",
+	"expired":      "#fefcbf",
 	"exit":         "#ffffff",
 }
 
@@ -46,6 +48,8 @@ func (g *Graph) DOT() string {
 				attrs = append(attrs, `color="#c53030"`, `penwidth=3`)
 			case "confirm":
 				attrs = append(attrs, `penwidth=2`)
+			case "approval":
+				attrs = append(attrs, `color="#9c4221"`, `penwidth=4`)
 			case "exit":
 				attrs = append(attrs, `style="rounded,dashed"`, `fontcolor="#4a5568"`)
 			}

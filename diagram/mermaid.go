@@ -11,12 +11,14 @@ var mermaidClasses = []struct{ name, style string }{
 	{"check", "fill:#e8f0fe,stroke:#1a56db,color:#111"},
 	{"ask", "fill:#fff4d6,stroke:#b7791f,color:#111"},
 	{"confirm", "fill:#fde8d7,stroke:#c05621,stroke-width:2px,color:#111"},
+	{"approval", "fill:#fde8d7,stroke:#9c4221,stroke-width:4px,color:#111"},
 	{"effect", "fill:#e6f4ea,stroke:#2f855a,color:#111"},
 	{"irreversible", "fill:#fde2e1,stroke:#c53030,stroke-width:3px,color:#111"},
 	{"branch", "fill:#f3e8ff,stroke:#6b46c1,color:#111"},
 	{"success", "fill:#c6f6d5,stroke:#2f855a,color:#111"},
 	{"cancelled", "fill:#edf2f7,stroke:#4a5568,color:#111"},
 	{"failed", "fill:#fed7d7,stroke:#9b2c2c,color:#111"},
+	{"expired", "fill:#fefcbf,stroke:#975a16,color:#111"},
 	{"exit", "fill:#ffffff,stroke:#718096,stroke-dasharray:4 3,color:#4a5568"},
 }
 

@@ -72,7 +72,8 @@ func (w *workflow) gateDigestConst(s *spec.State) string {
 }
 
 // gateDigest identifies what gate s confirms: its request key, its field
-// and its message template (the text and the values it shows). A
+// and its message template (the text and the values it shows), and an
+// approval gate's policy. A
 // continuation that passed the gate carries it; a build whose gate asks
 // another question refuses that continuation (gate_changed).
 func gateDigest(s *spec.State) uint64 {
@@ -85,6 +86,8 @@ func gateDigest(s *spec.State) uint64 {
 		// A typed confirmation confirms what was typed, too.
 		fmt.Fprintf(h, "\x00typed\x00%s\x00%d", g.Typed.Raw, g.MaxAttempts)
 	}
+	// An approval approves under its policy, too.
+	h.Write([]byte(approvalDigest(s)))
 	return h.Sum64()
 }
 

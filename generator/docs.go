@@ -94,6 +94,7 @@ type docWorkflow struct {
 	Mermaid       string
 	Rounds        []docRound
 	Gates         []docGate
+	Approvals     []docApproval
 	Branches      []docBranch
 	AskAgains     []docAskAgain
 	Effects       []docEffect
@@ -128,6 +129,56 @@ type docRequest struct {
 
 type docGate struct {
 	StateMD, QuestionMD, KeyMD, ConfirmedMD, DeclinedMD, CancelledMD string
+}
+
+// docApproval is a row of the page's table of approval gates.
+type docApproval struct {
+	StateMD, WhoMD, RequesterMD, DeadlineMD, RemindMD, EscalateMD string
+	ApprovedMD, DeclinedMD, ExpiredMD                             string
+}
+
+// expiredTarget is where an approval's expiry goes.
+func expiredTarget(r *spec.StateRef) string {
+	if r == nil {
+		return "ends as expired"
+	}
+	return code(r.Name)
+}
+
+// docApprovalOf is the row of approval gate s.
+func docApprovalOf(s *spec.State) docApproval {
+	a := s.Approval()
+	d := docApproval{StateMD: code(s.Name), RequesterMD: requesterMD(a.Requester), DeadlineMD: code(spec.DurationText(a.Deadline)),
+		RemindMD: "none", EscalateMD: "none", ApprovedMD: target(s.Next), DeclinedMD: target(s.OnDecline), ExpiredMD: expiredTarget(s.OnExpire)}
+	d.WhoMD = "anyone signed in"
+	if a.Approvers != "" {
+		d.WhoMD = "role " + code(a.Approvers) + " (" + code(approversMethod(s)) + ")"
+	}
+	if a.Count > 1 {
+		d.WhoMD = fmt.Sprintf("%d distinct approvers: %s", a.Count, d.WhoMD)
+	}
+	if len(a.Remind) > 0 {
+		var rs []string
+		for _, r := range a.Remind {
+			rs = append(rs, code(spec.DurationText(r)))
+		}
+		d.RemindMD = strings.Join(rs, ", ")
+	}
+	if a.Escalate > 0 {
+		d.EscalateMD = "role " + code(a.EscalateTo) + " (" + code(escalationMethod(s)) + ") after " + code(spec.DurationText(a.Escalate))
+	}
+	return d
+}
+
+// requesterMD says what the requester may do under rule r.
+func requesterMD(r string) string {
+	switch r {
+	case spec.RequesterPage:
+		return "may approve on the page"
+	case spec.RequesterChat:
+		return "may approve on the page or in the chat"
+	}
+	return "excluded (four eyes)"
 }
 
 type docBranch struct {
@@ -246,6 +297,9 @@ func (g *gen) docStates(d *docWorkflow, t *spec.Tool) {
 				DeclinedMD:  target(s.OnDecline),
 				CancelledMD: target(s.OnCancel),
 			})
+			if s.Approval() != nil {
+				d.Approvals = append(d.Approvals, docApprovalOf(s))
+			}
 		case vocab.StateEffect:
 			d.Effects = append(d.Effects, docEffectOf(s))
 		case vocab.StateBranch:
@@ -295,11 +349,15 @@ func docFiles(t *spec.Tool, n names) [][2]string {
 // docTests names the generated tests of the workflow.
 func (w *workflow) docTests() string {
 	n := w.n
-	tests := []string{code("Test" + n.base + "Matrix"), code("Test" + n.base + "Transitions")}
-	if len(w.variants(w.walks().transitions)) > 0 {
+	walks := w.walks()
+	tests := []string{code("Test" + n.base + "Matrix")}
+	if len(walks.transitions) > 0 {
+		tests = append(tests, code("Test"+n.base+"Transitions"))
+	}
+	if len(w.variants(walks.transitions)) > 0 {
 		tests = append(tests, code("Test"+n.base+"MatrixOnEachArm"))
 	}
-	if hasInteractive(w.t) {
+	if len(walks.rejectAt) > 0 {
 		tests = append(tests, code("Test"+n.base+"RejectedInputs"))
 	}
 	return strings.Join(tests, ", ")
@@ -458,6 +516,11 @@ func docRoundOf(t *spec.Tool, s *spec.State) docRound {
 			MessageMD: quote(s.Confirm.Message.Raw),
 		}}
 		r.ThenMD = fmt.Sprintf("Confirmed → %s. Declined → %s. Cancelled → %s.", target(s.Next), target(s.OnDecline), target(s.OnCancel))
+		if a := s.Approval(); a != nil {
+			r.SummaryMD = fmt.Sprintf("An approval gate (%s): the workflow goes on only once the approval of this action is given under that policy, by the approval page, its JSON API or, where the policy lets the requester, this form in the chat; a client that cannot be asked gets a result saying who must approve and where, and calling the tool again with the same arguments goes on.",
+				text(a.Summary()))
+			r.ThenMD = fmt.Sprintf("Approved → %s. Declined → %s. Withdrawn → %s. Deadline passed → %s.", target(s.Next), target(s.OnDecline), target(s.OnCancel), expiredTarget(s.OnExpire))
+		}
 		if g := s.Confirm; g.Typed != nil {
 			r.SummaryMD = fmt.Sprintf("A typed confirmation: one form (input request %s) with the required string %s. The workflow goes on only when the user types %s (white space around it removed); a text that is not it is asked again, %d texts in all, and the last mismatch declines.",
 				code(g.Key), code(g.Field), code(g.Typed.Raw), g.MaxAttempts)
@@ -592,8 +655,11 @@ func containsCap(cs []vocab.Capability, c vocab.Capability) bool {
 
 // implicitEnds says how the workflow can end without a terminal state.
 func implicitEnds(t *spec.Tool) []string {
-	var cancel, reject []string
+	var cancel, reject, expire []string
 	for _, s := range t.States {
+		if s.Approval() != nil && s.OnExpire == nil {
+			expire = append(expire, code(s.Name))
+		}
 		switch s.Kind {
 		case vocab.StateAsk, vocab.StateConfirm:
 			if s.OnDecline == nil || s.OnCancel == nil {
@@ -606,6 +672,9 @@ func implicitEnds(t *spec.Tool) []string {
 	var out []string
 	if len(cancel) > 0 {
 		out = append(out, "**cancelled**: the user declines or cancels at "+strings.Join(cancel, ", ")+" where the spec names no "+code("onDecline")+"/"+code("onCancel")+" state.")
+	}
+	if len(expire) > 0 {
+		out = append(out, "**expired**: the approval's deadline passes first at "+strings.Join(expire, ", ")+", where the spec names no "+code("onExpire")+" state.")
 	}
 	if len(reject) > 0 {
 		out = append(out, "**rejected** or **error**: a check or effect at "+strings.Join(reject, ", ")+" refuses with "+code("mrtr.Reject")+" (the message is shown) or fails (a dependency error; an effect may be retried).")
@@ -660,16 +729,7 @@ func jsonText(v any) string {
 func number(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
 // durationText prints a duration the way specs write it (15m, 1h30m, 72h).
-func durationText(d time.Duration) string {
-	s := d.String()
-	if strings.HasSuffix(s, "m0s") {
-		s = strings.TrimSuffix(s, "0s")
-	}
-	if strings.HasSuffix(s, "h0m") {
-		s = strings.TrimSuffix(s, "0m")
-	}
-	return s
-}
+func durationText(d time.Duration) string { return spec.DurationText(d) }
 
 // Markdown helpers. text escapes prose; cell also keeps it on one line and
 // escapes the table's pipes; code and cellCode make code spans.
@@ -915,6 +975,8 @@ func methodWhat(t *spec.Tool, m handlerMethod) string {
 		what = "custom validator " + code(m.specName) + " of a " + m.valueType.String() + " value"
 	case "content":
 		what = "the bytes of a content item (" + code(m.specName) + "); recorded with the final round, so replays return the same bytes"
+	case "approvers":
+		what = "approval gate " + code(m.specName) + ": the principals of role " + code(m.role) + " (called when the approval is requested; one it does not return cannot approve)"
 	case "complete":
 		what = "completions of an argument (" + code(m.specName) + ") on `completion/complete`"
 	}

@@ -21,11 +21,12 @@ type handlerMethod struct {
 	specName  string
 	outcomes  []*spec.Branch
 	valueType spec.FieldType
-	inFlow    bool // a validator with context (reads:)
+	inFlow    bool   // a validator with context (reads:)
+	role      string // an approval hook: the role it resolves
 }
 
 // handlerMethods lists the interface in a fixed order: Authorize, then
-// checks and effects in state order, then custom validators by name. The
+// checks, effects and approval hooks in state order, then custom validators by name. The
 // list is made once: the interface, the fake, the scaffold and the page
 // each walk it. Callers do not change it.
 func (w *workflow) handlerMethods() []handlerMethod {
@@ -57,6 +58,7 @@ func (w *workflow) makeHandlerMethods() []handlerMethod {
 			seen[s.Effect.Name] = true
 			ms = append(ms, w.effectMethod(s, ctxParam, flowParam))
 		}
+		ms = append(ms, w.approvalMethods(s, ctxParam, flowParam)...)
 	}
 	ms = append(ms, w.outputMethods()...)
 	ms = append(ms, w.contentMethods(seen)...)

@@ -78,6 +78,9 @@ func stateDoc(constName string, s *spec.State) string {
 		what = "asks for " + strings.Join(keys, ", ")
 	case vocab.StateConfirm:
 		what = "is a confirmation gate"
+		if a := s.Approval(); a != nil {
+			what = "is an approval gate (" + a.Summary() + ")"
+		}
 	case vocab.StateEffect:
 		what = "performs effect " + s.Effect.Name
 		if s.Irreversible {
@@ -160,6 +163,10 @@ func (w *workflow) stateCase(c *jen.Group, s *spec.State) {
 	case vocab.StateAsk:
 		w.askCase(c, s)
 	case vocab.StateConfirm:
+		if s.Approval() != nil {
+			w.approvalCase(c, s)
+			return
+		}
 		w.confirmCase(c, s)
 	case vocab.StateEffect:
 		w.effectCase(c, s)

@@ -245,6 +245,9 @@ func (w *workflow) stateRow(s *spec.State) jen.Code {
 	if g := s.Confirm; g != nil && g.Typed != nil {
 		row = append(row, pair{jen.Id("MaxAttempts"), jen.Lit(g.MaxAttempts)})
 	}
+	if s.Approval() != nil {
+		row = append(row, pair{jen.Id("Approval"), jen.True()})
+	}
 	if s.Kind == vocab.StateAsk && s.OnExhausted != nil {
 		row = append(row, pair{jen.Id("MaxAttempts"), jen.Lit(s.MaxAttempts)})
 	}

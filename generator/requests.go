@@ -22,6 +22,9 @@ func (w *workflow) requestFuncs(jf *jen.File) {
 		if s.Confirm != nil {
 			w.gateBuilderFunc(jf, s)
 		}
+		if s.Approval() != nil {
+			w.approvalFuncDecl(jf, s)
+		}
 	}
 	for _, s := range w.t.States {
 		for _, q := range s.Requests {

@@ -88,6 +88,8 @@ func (g *gen) stubFile(w *workflow) (File, error) {
 			body = []jen.Code{jen.Commentf("TODO: return the bytes of %s.", m.specName), jen.Return(jen.Nil(), todo)}
 		case "complete":
 			body = []jen.Code{jen.Comment("TODO: return the values that complete value, best first."), jen.Return(jen.Nil(), todo)}
+		case "approvers":
+			body = []jen.Code{jen.Commentf("TODO: return the principals of role %q who may approve this action.", m.role), jen.Return(jen.Nil(), todo)}
 		case "validator":
 			body = []jen.Code{jen.Commentf("TODO: validate value; return nil when it is acceptable, mrtr.Invalid(\"...\") saying what is wrong when it is not."), jen.Return(todo)}
 		}

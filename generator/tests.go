@@ -55,8 +55,14 @@ func (w *workflow) tests(jf *jen.File) error {
 	}
 	w.driver(jf)
 	w.matrixTests(jf, fixtures, walks)
-	w.fakeProgram(jf)
-	w.transitionsTest(jf, walks)
+	if len(walks.transitions) > 0 || len(walks.rejectAt) > 0 {
+		w.fakeProgram(jf)
+	}
+	if len(walks.transitions) > 0 {
+		// None when every way to an end passes an approval gate, which
+		// no walk leaves yet (takeable).
+		w.transitionsTest(jf, walks)
+	}
 	w.validationTests(jf)
 	w.validatorTests(jf)
 	w.recordedContinuationsTest(jf)
@@ -216,6 +222,8 @@ func (w *workflow) fake(jf *jen.File) error {
 			body = []jen.Code{jen.Return(jen.Index().Byte().Call(jen.Lit("fake "+m.specName)), jen.Nil())}
 		case "complete":
 			body = []jen.Code{jen.Return(jen.Index().String().Values(jen.Id("value")), jen.Nil())}
+		case "approvers":
+			body = []jen.Code{jen.Return(jen.Index().String().Values(fakeApprovers(w.t.State(m.specName), m)...), jen.Nil())}
 		case "validator":
 			validate := "Validate"
 			if m.inFlow {
@@ -335,10 +343,17 @@ func (w *workflow) distance(from string, done func(string) bool) (int, bool) {
 }
 
 // takeable reports whether a test can make the machine take e: declining
-// or cancelling an ask needs a form to decline.
+// or cancelling an ask needs a form to decline; no edge leaves an
+// approval gate.
 func (w *workflow) takeable(s *spec.State, on vocab.Edge) bool {
 	if on == vocab.AskAgain || on == vocab.Exhausted {
 		return false // only walks that aim at them refuse answers (see walkTo)
+	}
+	if s.Approval() != nil {
+		// An approval record, not an answer, passes an approval gate: the
+		// walker cannot approve (as another principal) yet, so no walk
+		// leaves one. See approvalNotApplicable.
+		return false
 	}
 	if s.Kind == vocab.StateAsk && on.Leaves() {
 		return slices.ContainsFunc(s.Requests, func(q *spec.InputRequest) bool { return q.Kind.Elicitation() })
@@ -384,7 +399,7 @@ func (w *workflow) walks() walkSet {
 		set.transitions = append(set.transitions, walk{name: w.pathName(path), path: path, arms: m.choose(ms)})
 	}
 	for _, s := range w.t.States {
-		if !s.Interactive() {
+		if !s.Interactive() || s.Approval() != nil {
 			continue
 		}
 		head, ms, ok := w.bfsArms(w.t.Initial, m.all(), func(x string, _ masks) bool { return x == s.Name })
@@ -705,14 +720,16 @@ func (w *workflow) fixtureFields(answers jen.Code) (jen.Dict, error) {
 			d[jen.Id("OtherArgs")] = other
 		}
 	}
-	switch {
-	case len(invalid) > 0:
+	if len(invalid) > 0 {
 		d[jen.Id("Invalid")] = jen.Map(jen.String()).Qual(pkgMCP, "InputResponse").Values(invalid)
-	case hasRequests:
+	}
+	notApplicable := w.approvalNotApplicable()
+	if len(invalid) == 0 && hasRequests {
 		// Said in the test, and logged by the matrix, rather than skipped.
-		d[jen.Id("NotApplicable")] = jen.Map(jen.String()).String().Values(jen.Dict{
-			jen.Qual(pkgTest, "ScenarioInvalid"): jen.Lit(fmt.Sprintf("no request of %s has a constraint an answer can break", w.t.Name)),
-		})
+		notApplicable[jen.Qual(pkgTest, "ScenarioInvalid")] = jen.Lit(fmt.Sprintf("no request of %s has a constraint an answer can break", w.t.Name))
+	}
+	if len(notApplicable) > 0 {
+		d[jen.Id("NotApplicable")] = jen.Map(jen.String()).String().Values(notApplicable)
 	}
 	return d, nil
 }

@@ -103,8 +103,16 @@ func checkOutputMissing(c *checker, r *Rule) {
 			if s.OnCancel == nil {
 				how = append(how, "onCancel")
 			}
-			c.report(r, s.Pos, c.toolScope(t, s.Lint), "tool %q: %s state %s has no %s, so declining or cancelling it ends the workflow as cancelled with an empty structured result, and the outputSchema can require none of the output fields (unlike %s); point it at a terminal state with output",
-				t.Name, s.Kind, s.Name, strings.Join(how, " or "), strings.Join(with, ", "))
+			ends := "declining or cancelling it ends the workflow as cancelled"
+			if s.Approval() != nil && s.OnExpire == nil {
+				how = append(how, "onExpire")
+				ends = "declining, cancelling or the approval's expiry ends the workflow"
+				if s.OnDecline != nil && s.OnCancel != nil {
+					ends = "the approval's expiry ends the workflow as expired"
+				}
+			}
+			c.report(r, s.Pos, c.toolScope(t, s.Lint), "tool %q: %s state %s has no %s, so %s with an empty structured result, and the outputSchema can require none of the output fields (unlike %s); point it at a terminal state with output",
+				t.Name, s.Kind, s.Name, strings.Join(how, " or "), ends, strings.Join(with, ", "))
 		}
 	}
 }

@@ -49,11 +49,11 @@ func init() {
 	// The loader's rules, then every rule the linter runs, by id: the core
 	// rules and those of each construct's own file. Registered here, in
 	// one place, so no file's init depends on running after another's.
-	loaders := slices.Concat(loaderRules, taskLoaderRules)
+	loaders := slices.Concat(loaderRules, taskLoaderRules, approvalLoaderRules)
 	for _, r := range loaders {
 		r.loader = true
 	}
-	lint := slices.Concat(lintRules, summaryRules, urlRules, outputRules, progressRules, contentRules, taskRules)
+	lint := slices.Concat(lintRules, summaryRules, urlRules, outputRules, progressRules, contentRules, taskRules, approvalRules)
 	slices.SortFunc(lint, func(a, b *Rule) int { return strings.Compare(a.ID, b.ID) })
 	registry = slices.Concat(loaders, lint)
 }
@@ -393,7 +393,11 @@ completion source), which take and return different things.`,
 publishing or sending must sit behind a confirmation gate on every path that reaches
 it; otherwise a model can trigger it without a person agreeing. A path counts as
 confirmed only when it leaves a gate by its accept edge (next): a gate whose onDecline
-or onCancel leads on to the effect lets "no" or a dismissed dialog run it.`,
+or onCancel leads on to the effect lets "no" or a dismissed dialog run it. An approval
+gate (approval:) is a confirmation gate too; its onExpire, like onDecline, confirms
+nothing. In a nonInteractive tool answers given up front in inputs pass plain gates, so
+a gated effect is reported there too, unless an approval gate is on every path to it:
+only its approval record passes it.`,
 		Bad:   "validate: {check: validatePayment, next: charge}\ncharge: {effect: chargeCard, irreversible: true, next: done}",
 		Good:  "validate: {check: validatePayment, next: confirm}\nconfirm: {confirm: {message: \"Charge {amount}?\"}, next: charge, onDecline: kept}",
 		check: checkIrreversibleConfirmation,
@@ -468,8 +472,9 @@ per band: {above: 100, atMost: 500} and {above: 500}.`,
 		Hint:    "add a check: state between the gate and the effect",
 		Why: `"Even after confirmation, revalidate critical conditions." The user may take minutes to
 confirm; the account may have changed meanwhile. Recheck before the irreversible step.
-Only what follows a gate's accept edge (next) follows the confirmation; a decline or
-cancel edge confirms nothing.`,
+Only what follows a gate's accept edge (next) follows the confirmation; a decline,
+cancel or expire edge confirms nothing. An approval may take hours: recheck after it
+all the more.`,
 		Bad:   "confirm: {confirm: {...}, next: delete}",
 		Good:  "confirm: {confirm: {...}, next: recheck}\nrecheck: {check: stillDeletable, next: delete}",
 		check: checkRecheckAfterConfirmation,
@@ -762,9 +767,10 @@ func checkIrreversibleConfirmation(c *checker, r *Rule) {
 					where = "on the walk " + g.walkTo(i, func(from int, on vocab.Edge) bool { return acceptsGate(g.states[from], on) })
 				}
 				c.report(r, s.Pos, c.toolScope(t, s.Lint), "%s %q: %s %s can run without passing a confirmation gate (%s)", t.Kind, t.Name, what, s.Effect.Name, where)
-			case t.NonInteractive:
+			case t.NonInteractive && c.graph(t).reachCutting(acceptsApproval).Has(i):
 				// Answers given up front in the inputs argument pass gates
-				// without anyone being shown the question.
+				// without anyone being shown the question; not an
+				// approval, which only its record passes.
 				c.report(r, s.Pos, c.toolScope(t, s.Lint), "%s %q: %s %s is gated, but nonInteractive lets the caller confirm up front, without a person", t.Kind, t.Name, what, s.Effect.Name)
 			}
 		}
@@ -785,7 +791,8 @@ func checkFirstRoundEffects(c *checker, r *Rule) {
 				// an earlier round, so any ask or gate ends the first round.
 				stop := func(s *spec.State) bool { return s.Kind == vocab.StateAsk || s.Kind == vocab.StateConfirm }
 				if t.NonInteractive {
-					stop = func(*spec.State) bool { return false } // answers may all come up front
+					// Answers may all come up front, but never an approval.
+					stop = func(s *spec.State) bool { return s.Approval() != nil }
 				}
 				firstRound = c.graph(t).pathAvoiding(stop)
 			}

@@ -27,6 +27,7 @@ type stateDoc struct {
 	OnExhausted                   ynode `yaml:"onExhausted"`
 	OnDecline                     ynode `yaml:"onDecline"`
 	OnCancel                      ynode `yaml:"onCancel"`
+	OnExpire                      ynode `yaml:"onExpire"`
 }
 
 // decodeState decodes one state: its keys, then the checks that it does
@@ -42,6 +43,7 @@ func (d *decoder) decodeState(sp pair) *State {
 	d.stateTerminalKeys(s, &doc, keys)
 	d.decodeBranch(s, &doc, sp.v)
 	s.Description, s.Next, s.OnDecline, s.OnCancel = doc.Description, d.stateRef(doc.Next), d.stateRef(doc.OnDecline), d.stateRef(doc.OnCancel)
+	s.OnExpire = d.stateRef(doc.OnExpire)
 	if doc.Lint.Node != nil {
 		s.Lint = d.decodeLint(doc.Lint.Node)
 	}
@@ -62,6 +64,7 @@ func (d *decoder) decodeState(sp pair) *State {
 		askEntries = len(doc.Ask.Content) / 2
 	}
 	d.checkStateKeys(s, keys, sp.k, askEntries)
+	d.checkApproval(s, keys)
 	settleStateKind(s)
 	return s
 }
@@ -146,6 +149,9 @@ func settleStateKind(s *State) {
 	if s.Kind != vocab.StateAsk {
 		s.MaxAttempts, s.OnExhausted = 0, nil
 	}
+	if s.Approval() == nil {
+		s.OnExpire = nil // only an approval expires (checkApproval said so)
+	}
 	if s.Kind == vocab.StateEffect && s.Idempotency == nil {
 		s.Idempotency = &Idempotency{Retain: DefaultRetain, Pos: s.Pos}
 	}
@@ -184,9 +190,9 @@ func (d *decoder) decodeRequests(s *State, n *yaml.Node) []*InputRequest {
 
 // gateDoc is a confirmation gate.
 type gateDoc struct {
-	Key, Field     string
-	Message, Typed ynode
-	MaxAttempts    ynode `yaml:"maxAttempts"`
+	Key, Field               string
+	Message, Typed, Approval ynode
+	MaxAttempts              ynode `yaml:"maxAttempts"`
 }
 
 // decodeGate decodes a confirmation gate; key and field default to
@@ -197,6 +203,9 @@ func (d *decoder) decodeGate(n *yaml.Node) *Gate {
 	g := &Gate{Key: doc.Key, Field: doc.Field, Pos: d.pos(n), Message: d.optTemplate(doc.Message), Typed: d.optTemplate(doc.Typed)}
 	if doc.MaxAttempts.Node != nil {
 		g.MaxAttempts, g.MaxAttemptsPos = d.intVal(doc.MaxAttempts.Node), d.pos(keyNode(n, "maxAttempts"))
+	}
+	if doc.Approval.Node != nil {
+		g.Approval = d.decodeApproval(keyNode(n, "approval"), doc.Approval.Node)
 	}
 	switch {
 	case g.Typed != nil && g.MaxAttempts == 0:
@@ -260,6 +269,7 @@ var stateKeysFit = map[string][]vocab.StateKind{
 	"next":         {vocab.StateCheck, vocab.StateAsk, vocab.StateConfirm, vocab.StateEffect},
 	"onDecline":    {vocab.StateAsk, vocab.StateConfirm},
 	"onCancel":     {vocab.StateAsk, vocab.StateConfirm},
+	"onExpire":     {vocab.StateConfirm},
 	"maxAttempts":  {vocab.StateAsk},
 	"onExhausted":  {vocab.StateAsk},
 	"irreversible": {vocab.StateEffect},

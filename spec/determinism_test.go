@@ -154,6 +154,9 @@ func checkOrder(t *testing.T, f *spec.File) {
 			if s.OnCancel != nil {
 				queue = append(queue, s.OnCancel.Name)
 			}
+			if s.OnExpire != nil {
+				queue = append(queue, s.OnExpire.Name)
+			}
 			if a := s.AskAgain; a != nil {
 				queue = append(queue, a.State.Name, a.OnExhausted.Name)
 			}

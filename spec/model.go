@@ -381,6 +381,9 @@ type State struct {
 	Next      *StateRef
 	OnDecline *StateRef
 	OnCancel  *StateRef
+	// OnExpire, on an approval gate, is where the workflow goes when the
+	// approval's deadline passes first; nil ends it with outcome expired.
+	OnExpire *StateRef
 
 	Lint *LintConfig
 	Pos  Pos // the state's name key
@@ -560,7 +563,7 @@ type Edge struct {
 
 // Edges lists the state's outgoing transitions in a fixed order: next,
 // outcomes by name, a branch's arms (cases by value, ranges from the
-// lowest) and its default, decline, cancel, ask again, exhausted.
+// lowest) and its default, decline, cancel, expire, ask again, exhausted.
 func (s *State) Edges() []Edge {
 	var es []Edge
 	if s.Next != nil {
@@ -582,6 +585,9 @@ func (s *State) Edges() []Edge {
 	}
 	if s.OnCancel != nil {
 		es = append(es, Edge{From: s.Name, To: s.OnCancel.Name, On: vocab.Cancel, Pos: s.OnCancel.Pos})
+	}
+	if s.OnExpire != nil {
+		es = append(es, Edge{From: s.Name, To: s.OnExpire.Name, On: vocab.Expire, Pos: s.OnExpire.Pos})
 	}
 	if a := s.AskAgain; a != nil {
 		es = append(es, Edge{From: s.Name, To: a.State.Name, On: vocab.AskAgain, Pos: a.State.Pos},
@@ -658,7 +664,60 @@ type Gate struct {
 	// DefaultTypedAttempts); 0 for a yes/no gate.
 	MaxAttempts    int
 	MaxAttemptsPos Pos
-	Pos            Pos
+	// Approval, when set, makes the gate an approval (docs/approvals.md):
+	// an approval record, decided under its policy, passes it rather than
+	// the chat's answer.
+	Approval *Approval
+	Pos      Pos
+}
+
+// Approval is a gate's approval policy: who may approve, how many, what
+// the requester may do, and the times of its deadline, reminders and
+// escalation (each from the request).
+type Approval struct {
+	// Approvers names the role the handler resolves to the principals who
+	// may approve ("": anyone signed in the requester rule admits).
+	Approvers string
+	// Count is how many distinct approvers must approve (1-10).
+	Count int
+	// Requester is what the requester may do: RequesterExcluded (four
+	// eyes), RequesterPage or RequesterChat.
+	Requester string
+	// Deadline is how long the approval may take (DefaultApprovalDeadline,
+	// at most MaxApprovalDeadline).
+	Deadline    time.Duration
+	DeadlinePos Pos
+	// Remind are the times the undecided approvers are reminded, ascending.
+	Remind    []time.Duration
+	RemindPos Pos // the remind key
+	// Escalate, when positive, is the time EscalateTo (a role) is notified
+	// and admitted as approvers.
+	Escalate    time.Duration
+	EscalateTo  string
+	EscalatePos Pos
+	Pos         Pos // the approval key
+}
+
+// What the requester of an approval may do.
+const (
+	RequesterExcluded = "excluded" // someone else must approve (four eyes)
+	RequesterPage     = "page"     // the requester may approve on the approval page
+	RequesterChat     = "chat"     // the requester may also approve in the chat, by the gate's form
+)
+
+// Approval deadlines: the default, and the longest a spec may give.
+const (
+	DefaultApprovalDeadline = 24 * time.Hour
+	MaxApprovalDeadline     = 720 * time.Hour
+)
+
+// Approval returns the policy of the state's gate, or nil when the state
+// is not an approval gate.
+func (s *State) Approval() *Approval {
+	if s.Confirm == nil {
+		return nil
+	}
+	return s.Confirm.Approval
 }
 
 // DefaultTypedAttempts is how many texts a typed confirmation takes by

@@ -98,11 +98,12 @@ func (t *Tool) OutputFields() []OutputField {
 
 // ImplicitEnds lists the asks and gates where declining or cancelling ends
 // the workflow as cancelled without a terminal state (no onDecline or no
-// onCancel): those results carry no output.
+// onCancel), and the approval gates whose expiry ends it as expired (no
+// onExpire): those results carry no output.
 func (t *Tool) ImplicitEnds() []*State {
 	var out []*State
 	for _, s := range t.States {
-		if s.Interactive() && (s.OnDecline == nil || s.OnCancel == nil) {
+		if s.Interactive() && (s.OnDecline == nil || s.OnCancel == nil || s.Approval() != nil && s.OnExpire == nil) {
 			out = append(out, s)
 		}
 	}

@@ -208,7 +208,8 @@ func (s Storage) GoName() string {
 }
 
 // Outcome is how a workflow ended. A terminal state of a spec declares one
-// of success, cancelled and failed (Declarable); the runtime adds the others.
+// of success, cancelled, failed and expired (Declarable); the runtime adds
+// the others.
 type Outcome string
 
 const (
@@ -236,7 +237,7 @@ func (o Outcome) String() string { return string(o) }
 
 // Declarable reports whether a terminal state of a spec may end with o.
 func (o Outcome) Declarable() bool {
-	return o == OutcomeSuccess || o == OutcomeCancelled || o == OutcomeFailed
+	return o == OutcomeSuccess || o == OutcomeCancelled || o == OutcomeFailed || o == OutcomeExpired
 }
 
 // GoName is the name of o's constant in this package.

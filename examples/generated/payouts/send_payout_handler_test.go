@@ -1,0 +1,53 @@
+package payouts
+
+import (
+	"context"
+	"testing"
+
+	"github.com/mrtrgen/mrtrgen/examples/domain"
+	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
+	"github.com/mrtrgen/mrtrgen/vocab"
+)
+
+// TestSendPayoutHandler drives SendPayoutImpl through payouts below the
+// approval threshold (the chat's confirmation suffices): one sent once,
+// one declined, one to a blocked payee refused at the recheck. Payouts
+// above it wait for an approval, which the approval tests of mrtr cover.
+func TestSendPayoutHandler(t *testing.T) {
+	data := domain.NewMemory()
+	impl := &SendPayoutImpl{Data: data, Blocked: []string{"pay_blocked"}}
+	h := mrtrtest.New(t, NewSendPayoutProgram(impl))
+
+	d := DriveSendPayout(t, h, SendPayoutArgs{Amount: 250, Payee: "pay_acme"})
+	d.WantAsks("confirm")
+	d.Confirm()
+	d.WantEnd(vocab.OutcomeSuccess, "Sent 250.00 EUR to pay_acme")
+	if n, err := domain.Effects(context.Background(), data, payoutTool, "pay_acme"); err != nil || n != 1 {
+		t.Fatalf("payouts to pay_acme: %d, %v; want 1", n, err)
+	}
+
+	d = DriveSendPayout(t, h, SendPayoutArgs{Amount: 250, Payee: "pay_acme"})
+	d.WantAsks("confirm")
+	d.Decline("confirm")
+	d.WantEnd(vocab.OutcomeCancelled, "No payout was sent to pay_acme")
+
+	d = DriveSendPayout(t, h, SendPayoutArgs{Amount: 10, Payee: "pay_blocked"})
+	d.WantAsks("confirm")
+	d.Confirm()
+	d.WantEnd(vocab.OutcomeRejected, "payee pay_blocked is blocked")
+	if n, _ := domain.Effects(context.Background(), data, payoutTool, "pay_acme"); n != 1 {
+		t.Fatalf("payouts to pay_acme: %d; want still 1", n)
+	}
+}
+
+// TestSendPayoutApprovers: role finance is the demo users unless set.
+func TestSendPayoutApprovers(t *testing.T) {
+	got, err := (&SendPayoutImpl{}).ApproveApprovers(context.Background(), &SendPayoutFlow{})
+	if err != nil || len(got) != 2 || got[0] != "alice" || got[1] != "bob" {
+		t.Fatalf("approvers = %v, %v; want [alice bob]", got, err)
+	}
+	got, _ = (&SendPayoutImpl{Finance: []string{"carol"}}).ApproveApprovers(context.Background(), &SendPayoutFlow{})
+	if len(got) != 1 || got[0] != "carol" {
+		t.Fatalf("approvers = %v; want [carol]", got)
+	}
+}
