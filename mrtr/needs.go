@@ -80,9 +80,11 @@ func everyPathNeeds(d *mrtrimpl.Descriptor) []vocab.Capability {
 
 // stateNeeds reports whether a client without capability c is refused at
 // state s (askReply): a request of s that is not optional needs c, or
-// every request of s does (none of them could be sent).
+// every request of s does (none of them could be sent). An approval gate
+// needs nothing: a client that cannot be asked is told where the approval
+// waits (approvalround.go).
 func stateNeeds(s *mrtrimpl.StateInfo, c vocab.Capability) bool {
-	if len(s.Requests) == 0 {
+	if len(s.Requests) == 0 || s.Approval {
 		return false
 	}
 	all := true

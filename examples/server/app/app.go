@@ -30,6 +30,7 @@ import (
 	"github.com/mrtrgen/mrtrgen/examples/generated/deployments"
 	"github.com/mrtrgen/mrtrgen/examples/generated/onboarding"
 	"github.com/mrtrgen/mrtrgen/examples/generated/payments"
+	"github.com/mrtrgen/mrtrgen/examples/generated/payouts"
 	"github.com/mrtrgen/mrtrgen/examples/generated/refunds"
 	"github.com/mrtrgen/mrtrgen/examples/generated/releases"
 	"github.com/mrtrgen/mrtrgen/examples/generated/rollouts"
@@ -273,7 +274,7 @@ func (a *App) newServer() error {
 			"provision_workspace, cancel_subscription (pick a customer among those found by name), approve_deployment " +
 			"(pick among the services changed since the last release), refund_order (a manager approves refunds above 500.00), " +
 			"roll_out_release (a change ticket that does not cover the release is asked for again), " +
-			"connect_calendar (the user grants access on a page the client opens: URL-mode elicitation; needs a signed-in user), deploy_release (a long deployment that runs as a task when the client has the tasks extension, asking mid-way whether to promote), the resource services://{service}/status (asks how much to show), and the fixtures of the MCP conformance suite (test_*). They ask for what they need " +
+			"connect_calendar (the user grants access on a page the client opens: URL-mode elicitation; needs a signed-in user), send_payout (above 1,000 EUR someone else in finance approves on the server's approval page; any client, even one that cannot be asked, can wait for it), deploy_release (a long deployment that runs as a task when the client has the tasks extension, asking mid-way whether to promote), the resource services://{service}/status (asks how much to show), and the fixtures of the MCP conformance suite (test_*). They ask for what they need " +
 			"with input_required results (MCP 2026-07-28) and never repeat a side effect.",
 		// The SDK logs every stateless request's session at info: only at debug.
 		Logger: slog.New(&quietHandler{Handler: log.Handler()}),
@@ -298,6 +299,7 @@ func (a *App) newServer() error {
 		rollouts:      &rollouts.RollOutReleaseImpl{Data: a.Data},
 		calendars:     &calendars.ConnectCalendarImpl{Data: a.Data},
 		deployments:   &deployments.DeployReleaseImpl{Data: a.Data, Delay: cfg.DeployDelay},
+		payouts:       &payouts.SendPayoutImpl{Data: a.Data},
 	}
 	if a.probe != nil {
 		hs = a.probe.wrap(hs)
@@ -311,6 +313,9 @@ func (a *App) newServer() error {
 	refunds.RegisterAll(a.Server, a.Engine, hs.refunds)
 	rollouts.RegisterAll(a.Server, a.Engine, hs.rollouts)
 	calendars.RegisterAll(a.Server, a.Engine, hs.calendars)
+	if a.Approvals != nil {
+		payouts.RegisterAll(a.Server, a.Engine, hs.payouts)
+	}
 	status.RegisterAll(a.Server, a.Engine, &status.ServiceStatusImpl{Data: a.Data})
 	conformance.Register(a.Server, a.Engine)
 	conformanceprogress.RegisterAll(a.Server, a.Engine, &conformanceprogress.TestToolWithProgressImpl{})

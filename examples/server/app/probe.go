@@ -10,6 +10,7 @@ import (
 	"github.com/mrtrgen/mrtrgen/examples/generated/deployments"
 	"github.com/mrtrgen/mrtrgen/examples/generated/onboarding"
 	"github.com/mrtrgen/mrtrgen/examples/generated/payments"
+	"github.com/mrtrgen/mrtrgen/examples/generated/payouts"
 	"github.com/mrtrgen/mrtrgen/examples/generated/refunds"
 	"github.com/mrtrgen/mrtrgen/examples/generated/releases"
 	"github.com/mrtrgen/mrtrgen/examples/generated/rollouts"
@@ -93,6 +94,7 @@ type handlers struct {
 	rollouts      rollouts.RollOutReleaseHandler
 	calendars     calendars.ConnectCalendarHandler
 	deployments   deployments.DeployReleaseHandler
+	payouts       payouts.SendPayoutHandler
 }
 
 func (p *effectProbe) wrap(h handlers) handlers {
@@ -107,6 +109,7 @@ func (p *effectProbe) wrap(h handlers) handlers {
 		rollouts:      probedRollout{h.rollouts, p},
 		calendars:     probedCalendar{h.calendars, p},
 		deployments:   probedDeploy{h.deployments, p},
+		payouts:       probedPayout{h.payouts, p},
 	}
 }
 
@@ -229,5 +232,16 @@ func (h probedDeploy) PromoteRelease(ctx context.Context, f *deployments.DeployR
 func (h probedDeploy) RollbackCanary(ctx context.Context, f *deployments.DeployReleaseFlow) error {
 	return h.p.run(ctx, f.Call, "deploy_release", "rollback:"+f.Args.Service, func(ctx context.Context) error {
 		return h.DeployReleaseHandler.RollbackCanary(ctx, f)
+	})
+}
+
+type probedPayout struct {
+	payouts.SendPayoutHandler
+	p *effectProbe
+}
+
+func (h probedPayout) SendPayout(ctx context.Context, f *payouts.SendPayoutFlow) error {
+	return h.p.run(ctx, f.Call, "send_payout", f.Args.Payee, func(ctx context.Context) error {
+		return h.SendPayoutHandler.SendPayout(ctx, f)
 	})
 }
