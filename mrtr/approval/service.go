@@ -159,6 +159,12 @@ func (s *Service) Request(ctx context.Context, a Action, p Policy) (*Record, err
 		rec, err := s.latest(ctx, digest)
 		switch {
 		case err == nil && (rec.ConsumedBy == "" || rec.ConsumedBy == a.Workflow):
+			if rec.State == Pending && !s.cfg.Now().Before(rec.Deadline) {
+				// Past its deadline, whether or not the timer noticed.
+				if rec, err = s.expire(ctx, rec.ID); err != nil {
+					return nil, s.fail(span, err)
+				}
+			}
 			span.SetAttributes(attribute.String("mrtr.approval.id", rec.ID), attribute.String("mrtr.approval.state", string(rec.State)))
 			if a.Waiter != "" && rec.State == Pending && !slices.Contains(rec.Waiters, a.Waiter) {
 				return s.addWaiter(ctx, rec.ID, a.Waiter)
@@ -361,6 +367,20 @@ func (s *Service) expireIfDue(rec *Record, now time.Time) bool {
 	rec.Events = append(rec.Events, Event{At: now, Kind: EventExpired, Channel: ChannelTimer})
 	rec.Outbox = append(rec.Outbox, outboxEntry{Kind: NoticeExpired, To: append([]string{rec.Requester}, rec.Undecided()...)})
 	return true
+}
+
+// expire records the expiry of record id if its deadline passed.
+func (s *Service) expire(ctx context.Context, id string) (*Record, error) {
+	rec, err := s.update(ctx, id, func(rec *Record, now time.Time) error {
+		if !s.expireIfDue(rec, now) {
+			return errUnchanged
+		}
+		return nil
+	})
+	if errors.Is(err, errUnchanged) {
+		err = nil
+	}
+	return rec, err
 }
 
 // Withdraw ends a pending record at the requester's wish (they declined

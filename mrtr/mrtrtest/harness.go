@@ -52,6 +52,10 @@ type Harness[F any] struct {
 	// principal; Clock.Advance past its deadline expires it.
 	Approvals *approval.Service
 	approvals *latestApproval
+	// late is how far ahead of Clock the approvals' clock runs
+	// (PassDeadline): time passes for an approval while the workflow's
+	// requestState stays fresh.
+	late time.Duration
 	// MaxRounds bounds one workflow that RunMatrix (or CheckValidator,
 	// RecordContinuations) or a Driver plays on this harness: asked to
 	// send the round after it, they fail the test instead, showing the

@@ -38,16 +38,31 @@ type ScriptRound struct {
 	// Explains are, per request key, text the question must show: why it
 	// is asked again (a check's mrtr.AskAgain message).
 	Explains map[string]string
+	// Approval, for a round that resumes at an approval gate, is what
+	// happens to the approval the workflow waits for before the round is
+	// sent (Harness.SettleApproval): "approve", "decline" or "expire".
+	Approval string
 }
 
 // RunScript runs s on h and fails the test at the first round that does
 // not go as scripted.
 func RunScript[F any](t *testing.T, h *Harness[F], s Script) {
 	t.Helper()
-	state := ""
+	runScript(t, h, s)
+}
+
+// runScript is RunScript; it returns the requestState of the last round
+// when that round asks.
+func runScript[F any](t *testing.T, h *Harness[F], s Script) (state string) {
+	t.Helper()
 	d := h.Program.Descriptor()
 	var asked mcp.InputRequestMap // the questions of the previous round
 	for i, r := range s.Rounds {
+		if r.Approval != "" {
+			if err := h.SettleApproval(context.Background(), r.Approval); err != nil {
+				t.Fatalf("round %d: %v", i+1, err)
+			}
+		}
 		reply, err := h.Call(context.Background(), s.Args, state, typeGates(d, asked, r.Send))
 		if err != nil {
 			t.Fatalf("round %d: %v", i+1, err)
@@ -65,7 +80,7 @@ func RunScript[F any](t *testing.T, h *Harness[F], s Script) {
 			if i != len(s.Rounds)-1 {
 				t.Fatalf("round %d ended the workflow; the script has %d rounds", i+1, len(s.Rounds))
 			}
-			return
+			return ""
 		}
 		if !reply.NeedsInput() {
 			t.Fatalf("round %d ended %s (%q), want it to ask for %v", i+1, reply.Final.Outcome, reply.Final.Text, r.Asks)
@@ -83,6 +98,7 @@ func RunScript[F any](t *testing.T, h *Harness[F], s Script) {
 		state = reply.RequestState
 		asked = reply.InputRequests
 	}
+	return state
 }
 
 // questionText is what a request says to the user or the client's model:

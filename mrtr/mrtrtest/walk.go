@@ -302,6 +302,12 @@ func (p *planner[F]) endRound(s *mrtrimpl.StateInfo, on string) {
 	p.cur.Asks = askKeys(s)
 	p.pl.rounds = append(p.pl.rounds, p.cur)
 	p.cur = ScriptRound{Path: s.Name, Send: p.w.answers(p.t, s, on, p.pl.answers)}
+	if s.Approval {
+		// The approval, not the answer, decides the gate: it is approved,
+		// declined or left to expire before the round goes on (a cancel
+		// withdraws it by the answer alone).
+		p.cur.Approval = map[string]string{"": "approve", "decline": "decline", "expire": "expire"}[on]
+	}
 }
 
 // steeredChecks are the checks whose fake takes every call's result from
