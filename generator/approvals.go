@@ -3,7 +3,6 @@ package generator
 import (
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/dave/jennifer/jen"
@@ -180,39 +179,6 @@ func fakeApprovers(s *spec.State, m handlerMethod) []jen.Code {
 	var out []jen.Code
 	for _, n := range names {
 		out = append(out, jen.Lit(n))
-	}
-	return out
-}
-
-// approvalNotApplicable are the matrix scenarios the generated tests mark
-// not applicable because of approval gates, each with the reason. An
-// approval record, not an answer, passes an approval gate, and mrtrtest
-// cannot approve as another principal yet: no walk leaves an approval
-// gate (takeable), so no workflow of the fixtures asks at one ("missing
-// input" would look for one); and when every way to an end passes one,
-// no workflow of the fixtures gets anywhere, so every scenario that needs
-// a workflow that asks or ends is marked too. The matrix logs each as
-// "not applicable: ...".
-func (w *workflow) approvalNotApplicable() jen.Dict {
-	var gates []string
-	for _, s := range w.t.States {
-		if s.Approval() != nil {
-			gates = append(gates, s.Name)
-		}
-	}
-	out := jen.Dict{}
-	if len(gates) == 0 {
-		return out
-	}
-	why := fmt.Sprintf("approval gate %s is passed by an approval record, not an answer, and the generated fixtures cannot approve as another principal yet", strings.Join(gates, ", "))
-	out[jen.Qual(pkgTest, "ScenarioMissingInput")] = jen.Lit(why)
-	if _, _, ok := w.bfsArms(w.t.Initial, w.arms().all(), func(s string, _ masks) bool { return w.isTerminal(s) }); ok {
-		return out
-	}
-	why += fmt.Sprintf(": every way to an end of %s passes one", w.t.Name)
-	for _, sc := range []string{"ScenarioCompleteInput", "ScenarioExpired", "ScenarioTampered", "ScenarioOtherCaller",
-		"ScenarioOtherArguments", "ScenarioDuplicateFinal", "ScenarioCancellation", "ScenarioUnauthorized", "ScenarioHTTP"} {
-		out[jen.Qual(pkgTest, sc)] = jen.Lit(why)
 	}
 	return out
 }

@@ -360,6 +360,9 @@ func (w *workflow) docTests() string {
 	if len(walks.rejectAt) > 0 {
 		tests = append(tests, code("Test"+n.base+"RejectedInputs"))
 	}
+	if len(walks.approvalAt) > 0 {
+		tests = append(tests, code("Test"+n.base+"Approvals"))
+	}
 	return strings.Join(tests, ", ")
 }
 

@@ -55,18 +55,17 @@ func (w *workflow) tests(jf *jen.File) error {
 	}
 	w.driver(jf)
 	w.matrixTests(jf, fixtures, walks)
-	if len(walks.transitions) > 0 || len(walks.rejectAt) > 0 {
+	if len(walks.transitions) > 0 || len(walks.rejectAt) > 0 || len(walks.approvalAt) > 0 {
 		w.fakeProgram(jf)
 	}
 	if len(walks.transitions) > 0 {
-		// None when every way to an end passes an approval gate, which
-		// no walk leaves yet (takeable).
 		w.transitionsTest(jf, walks)
 	}
 	w.validationTests(jf)
 	w.validatorTests(jf)
 	w.recordedContinuationsTest(jf)
 	w.rejectedInputsTest(jf, walks)
+	w.approvalsTest(jf, walks)
 	return nil
 }
 
@@ -144,6 +143,23 @@ func (w *workflow) rejectedInputsTest(jf *jen.File, walks walkSet) {
 		}
 		for _, wk := range walks.confirmEarly {
 			g.Add(wk.call(w, "ConfirmEarly"))
+		}
+	})
+}
+
+// approvalsTest emits the checks of each approval gate's guarantees
+// (mrtrtest.Walker.ApprovalAt).
+func (w *workflow) approvalsTest(jf *jen.File, walks walkSet) {
+	if len(walks.approvalAt) == 0 {
+		return
+	}
+	jf.Commentf("Test%sApprovals walks to every approval gate and checks there that whom the", w.n.base)
+	jf.Comment("policy refuses decides nothing (the requester of a four-eyes approval, a principal")
+	jf.Comment("the hook did not return, a decision about another action, a yes in the chat), that")
+	jf.Comment("an approver decides once, and that the deadline holds on both sides (docs/approvals.md).")
+	w.walkerTest(jf, "Approvals", func(g *jen.Group) {
+		for _, wk := range walks.approvalAt {
+			g.Add(wk.call(w, "ApprovalAt"))
 		}
 	})
 }
@@ -310,6 +326,7 @@ type walkSet struct {
 	transitions  []walk // together, every transition of the state table
 	rejectAt     []walk // one to each state that asks
 	confirmEarly []walk // one to each confirmation gate
+	approvalAt   []walk // one to each approval gate
 }
 
 // walk is one walk and the data its value branches need.
@@ -343,17 +360,12 @@ func (w *workflow) distance(from string, done func(string) bool) (int, bool) {
 }
 
 // takeable reports whether a test can make the machine take e: declining
-// or cancelling an ask needs a form to decline; no edge leaves an
-// approval gate.
+// or cancelling an ask needs a form to decline. (A walk leaves an
+// approval gate by settling the approval: mrtrtest approves, declines or
+// lets it expire before the round goes on.)
 func (w *workflow) takeable(s *spec.State, on vocab.Edge) bool {
 	if on == vocab.AskAgain || on == vocab.Exhausted {
 		return false // only walks that aim at them refuse answers (see walkTo)
-	}
-	if s.Approval() != nil {
-		// An approval record, not an answer, passes an approval gate: the
-		// walker cannot approve (as another principal) yet, so no walk
-		// leaves one. See approvalNotApplicable.
-		return false
 	}
 	if s.Kind == vocab.StateAsk && on.Leaves() {
 		return slices.ContainsFunc(s.Requests, func(q *spec.InputRequest) bool { return q.Kind.Elicitation() })
@@ -399,7 +411,7 @@ func (w *workflow) walks() walkSet {
 		set.transitions = append(set.transitions, walk{name: w.pathName(path), path: path, arms: m.choose(ms)})
 	}
 	for _, s := range w.t.States {
-		if !s.Interactive() || s.Approval() != nil {
+		if !s.Interactive() {
 			continue
 		}
 		head, ms, ok := w.bfsArms(w.t.Initial, m.all(), func(x string, _ masks) bool { return x == s.Name })
@@ -407,6 +419,10 @@ func (w *workflow) walks() walkSet {
 			continue
 		}
 		wk := walk{name: w.pathName(head), path: head, arms: m.choose(ms)}
+		if s.Approval() != nil {
+			set.approvalAt = append(set.approvalAt, wk)
+			continue
+		}
 		set.rejectAt = append(set.rejectAt, wk)
 		if s.Confirm != nil {
 			set.confirmEarly = append(set.confirmEarly, wk)
@@ -723,7 +739,7 @@ func (w *workflow) fixtureFields(answers jen.Code) (jen.Dict, error) {
 	if len(invalid) > 0 {
 		d[jen.Id("Invalid")] = jen.Map(jen.String()).Qual(pkgMCP, "InputResponse").Values(invalid)
 	}
-	notApplicable := w.approvalNotApplicable()
+	notApplicable := jen.Dict{}
 	if len(invalid) == 0 && hasRequests {
 		// Said in the test, and logged by the matrix, rather than skipped.
 		notApplicable[jen.Qual(pkgTest, "ScenarioInvalid")] = jen.Lit(fmt.Sprintf("no request of %s has a constraint an answer can break", w.t.Name))

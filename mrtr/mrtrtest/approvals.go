@@ -143,6 +143,9 @@ func (h *Harness[F]) SettleApproval(ctx context.Context, how string) error {
 	case "expire":
 		return h.PassDeadline(ctx, 0)
 	case "decline":
+		if rec.State == approval.Declined {
+			return nil // settled before (a round sent again)
+		}
 		approvers := Approvers(rec)
 		if len(approvers) == 0 {
 			return fmt.Errorf("mrtrtest: approval %s admits nobody but its requester", rec.ID)
@@ -347,4 +350,23 @@ func (w *Walker[F]) approvalDeadline(t *testing.T, d *mrtrimpl.Descriptor, walk 
 	if !expired || g.effects() != g.before {
 		t.Fatalf("the round after the deadline ran %v, %s, with %d side effects at the gate; want the gate left as expired", reply.Path, describeReply(reply), g.effects()-g.before)
 	}
+}
+
+// respondOn is respond for a round of h: an approval the reply's gate
+// waits for is settled first, as the route leaves the gate (approved,
+// declined, or its deadline passed; a cancel withdraws it by the answer).
+func respondOn[F any](h *Harness[F], d *mrtrimpl.Descriptor, r *route, reply *mrtr.Reply, leave string) (mcp.InputResponseMap, error) {
+	for key := range reply.InputRequests {
+		if s := requestOwner(d, key); s != nil && s.Approval {
+			how := map[string]string{"": "approve", "decline": "decline", "expire": "expire"}[leave]
+			if how == "" {
+				break
+			}
+			if err := h.SettleApproval(context.Background(), how); err != nil {
+				return nil, err
+			}
+			break
+		}
+	}
+	return respond(d, r, reply, leave)
 }

@@ -120,7 +120,7 @@ func (m *matrix[F]) drive(h *Harness[F], r *route, before func(i int, s step) bo
 		if !reply.NeedsInput() || (after != nil && after(steps)) {
 			return steps, nil
 		}
-		responses, err := respond(m.d, r, reply, r.leaveAt(i))
+		responses, err := respondOn(h, m.d, r, reply, r.leaveAt(i))
 		if err != nil {
 			return steps, &roundError{round: i + 1, want: "questions the fixtures can answer", did: err.Error()}
 		}
@@ -373,7 +373,7 @@ func (m *matrix[F]) firstAsk(t tb) (*route, *Harness[F], *mrtr.Reply, mcp.InputR
 		func([]step) bool { return true },
 		func(_ *route, steps []step) bool { return steps[0].reply.NeedsInput() })
 	first := steps[0].reply
-	responses, err := respond(m.d, r, first, r.leaveAt(0))
+	responses, err := respondOn(h, m.d, r, first, r.leaveAt(0))
 	if err != nil {
 		m.fatal(t, r, &roundError{round: 1, want: "questions the fixtures can answer", did: err.Error()})
 	}

@@ -57,7 +57,7 @@ func (m *matrix[F]) runHTTP(t testing.TB, h *Harness[F], r *route) error {
 			break
 		}
 		prev = w.inputs
-		w.responses, err = respond(d, r, &mrtr.Reply{InputRequests: w.inputs, RequestState: w.state}, r.leaveAt(round-1))
+		w.responses, err = respondOn(h, d, r, &mrtr.Reply{InputRequests: w.inputs, RequestState: w.state}, r.leaveAt(round-1))
 		if err != nil {
 			return &roundError{round: round, want: "questions the fixtures can answer", did: err.Error()}
 		}

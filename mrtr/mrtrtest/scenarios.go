@@ -357,7 +357,7 @@ func (m *matrix[F]) race(t tb, r *route, k int, path []string) {
 			did: did(steps[len(steps)-1].reply, nil, h.Principal) + ", the second time it was driven"})
 	}
 	prev := steps[k-1].reply
-	responses, err := respond(m.d, r, prev, r.leaveAt(k-1))
+	responses, err := respondOn(h, m.d, r, prev, r.leaveAt(k-1))
 	if err != nil {
 		m.fatal(t, r, &roundError{round: k, want: "questions the fixtures can answer", did: err.Error()})
 	}

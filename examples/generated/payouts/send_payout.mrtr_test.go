@@ -56,14 +56,23 @@ func DriveSendPayout(t testing.TB, h *mrtrtest.Harness[*SendPayoutFlow], args Se
 // knobs of the fake that provoke each failure.
 func fixturesSendPayout(h *fakeSendPayout) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
-		Args:          map[string]any{"amount": 1.0, "payee": "pay_0"},
-		Break:         h.fake.Break,
-		Effects:       h.fake.Effects,
-		NotApplicable: map[string]string{mrtrtest.ScenarioMissingInput: "approval gate approve is passed by an approval record, not an answer, and the generated fixtures cannot approve as another principal yet"},
-		Other:         "bob",
-		OtherArgs:     map[string]any{"amount": 2.0, "payee": "pay_zzzzzzzzzzzzzzzzzzzzzzzz"},
-		Unauthorized:  "mallory",
-		WantOutcome:   vocab.OutcomeSuccess,
+		Args:         map[string]any{"amount": 1.0, "payee": "pay_0"},
+		Break:        h.fake.Break,
+		Effects:      h.fake.Effects,
+		Other:        "bob",
+		OtherArgs:    map[string]any{"amount": 2.0, "payee": "pay_zzzzzzzzzzzzzzzzzzzzzzzz"},
+		Unauthorized: "mallory",
+		Variants: []mrtrtest.Variant{
+			{
+				Args: map[string]any{
+					"amount": 1001.0,
+					"payee":  "pay_0",
+				},
+				Name:        "amount 1001",
+				WantOutcome: vocab.OutcomeSuccess,
+			},
+		},
+		WantOutcome: vocab.OutcomeSuccess,
 	}
 }
 
@@ -75,6 +84,17 @@ func fixturesSendPayout(h *fakeSendPayout) mrtrtest.Fixtures {
 func TestSendPayoutMatrix(t *testing.T) {
 	h := &fakeSendPayout{}
 	mrtrtest.RunMatrix(t, NewSendPayoutProgram(h), fixturesSendPayout(h))
+}
+
+// TestSendPayoutMatrixOnEachArm runs the whole matrix again on each variant: the
+// workflow the fake takes with the data of another arm of a value branch.
+func TestSendPayoutMatrixOnEachArm(t *testing.T) {
+	for _, v := range fixturesSendPayout(&fakeSendPayout{}).Variants {
+		t.Run(v.Name, func(t *testing.T) {
+			h := &fakeSendPayout{}
+			mrtrtest.RunMatrix(t, NewSendPayoutProgram(h), fixturesSendPayout(h).On(v))
+		})
+	}
 }
 
 // newFakeSendPayout is send_payout on a new fake whose checks take outcomes (for mrtrtest's walks).
@@ -90,7 +110,10 @@ func newFakeSendPayout(outcomes map[string][]uint8) (mrtr.Program[*SendPayoutFlo
 // how many side effects it performed.
 func TestSendPayoutTransitions(t *testing.T) {
 	w := mrtrtest.NewWalker(newFakeSendPayout, fixturesSendPayout(&fakeSendPayout{}))
+	w.Walk(t, "route>(above 1000)approve>(decline)declined", mrtrtest.Arms{Args: map[string]any{"amount": 1001.0}})
 	w.Walk(t, "route>(default)confirm>(decline)declined")
+	w.Walk(t, "route>(above 1000)approve>recheck>send>sent", mrtrtest.Arms{Args: map[string]any{"amount": 1001.0}})
+	w.Walk(t, "route>(above 1000)approve>(expire)expired", mrtrtest.Arms{Args: map[string]any{"amount": 1001.0}})
 	w.Walk(t, "route>(default)confirm>recheck>send>sent")
 }
 
@@ -129,4 +152,13 @@ func TestSendPayoutRejectedInputs(t *testing.T) {
 	w := mrtrtest.NewWalker(newFakeSendPayout, fixturesSendPayout(&fakeSendPayout{}))
 	w.RejectAt(t, "route>(default)confirm")
 	w.ConfirmEarly(t, "route>(default)confirm")
+}
+
+// TestSendPayoutApprovals walks to every approval gate and checks there that whom the
+// policy refuses decides nothing (the requester of a four-eyes approval, a principal
+// the hook did not return, a decision about another action, a yes in the chat), that
+// an approver decides once, and that the deadline holds on both sides (docs/approvals.md).
+func TestSendPayoutApprovals(t *testing.T) {
+	w := mrtrtest.NewWalker(newFakeSendPayout, fixturesSendPayout(&fakeSendPayout{}))
+	w.ApprovalAt(t, "route>(above 1000)approve", mrtrtest.Arms{Args: map[string]any{"amount": 1001.0}})
 }

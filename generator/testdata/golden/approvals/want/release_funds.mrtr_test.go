@@ -59,21 +59,9 @@ func DriveReleaseFunds(t testing.TB, h *mrtrtest.Harness[*ReleaseFundsFlow], arg
 // knobs of the fake that provoke each failure.
 func fixturesReleaseFunds(h *fakeReleaseFunds) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
-		Args:    map[string]any{"account": "acc_0", "amount": int64(1)},
-		Break:   h.fake.Break,
-		Effects: h.fake.Effects,
-		NotApplicable: map[string]string{
-			mrtrtest.ScenarioCancellation:   "approval gate approve is passed by an approval record, not an answer, and the generated fixtures cannot approve as another principal yet: every way to an end of release_funds passes one",
-			mrtrtest.ScenarioCompleteInput:  "approval gate approve is passed by an approval record, not an answer, and the generated fixtures cannot approve as another principal yet: every way to an end of release_funds passes one",
-			mrtrtest.ScenarioDuplicateFinal: "approval gate approve is passed by an approval record, not an answer, and the generated fixtures cannot approve as another principal yet: every way to an end of release_funds passes one",
-			mrtrtest.ScenarioExpired:        "approval gate approve is passed by an approval record, not an answer, and the generated fixtures cannot approve as another principal yet: every way to an end of release_funds passes one",
-			mrtrtest.ScenarioHTTP:           "approval gate approve is passed by an approval record, not an answer, and the generated fixtures cannot approve as another principal yet: every way to an end of release_funds passes one",
-			mrtrtest.ScenarioMissingInput:   "approval gate approve is passed by an approval record, not an answer, and the generated fixtures cannot approve as another principal yet",
-			mrtrtest.ScenarioOtherArguments: "approval gate approve is passed by an approval record, not an answer, and the generated fixtures cannot approve as another principal yet: every way to an end of release_funds passes one",
-			mrtrtest.ScenarioOtherCaller:    "approval gate approve is passed by an approval record, not an answer, and the generated fixtures cannot approve as another principal yet: every way to an end of release_funds passes one",
-			mrtrtest.ScenarioTampered:       "approval gate approve is passed by an approval record, not an answer, and the generated fixtures cannot approve as another principal yet: every way to an end of release_funds passes one",
-			mrtrtest.ScenarioUnauthorized:   "approval gate approve is passed by an approval record, not an answer, and the generated fixtures cannot approve as another principal yet: every way to an end of release_funds passes one",
-		},
+		Args:         map[string]any{"account": "acc_0", "amount": int64(1)},
+		Break:        h.fake.Break,
+		Effects:      h.fake.Effects,
 		Other:        "bob",
 		OtherArgs:    map[string]any{"account": "acc_9999999999", "amount": int64(2)},
 		Unauthorized: "mallory",
@@ -89,6 +77,24 @@ func fixturesReleaseFunds(h *fakeReleaseFunds) mrtrtest.Fixtures {
 func TestReleaseFundsMatrix(t *testing.T) {
 	h := &fakeReleaseFunds{}
 	mrtrtest.RunMatrix(t, NewReleaseFundsProgram(h), fixturesReleaseFunds(h))
+}
+
+// newFakeReleaseFunds is release_funds on a new fake whose checks take outcomes (for mrtrtest's
+// walks).
+func newFakeReleaseFunds(outcomes map[string][]uint8) (mrtr.Program[*ReleaseFundsFlow], func() int) {
+	h := &fakeReleaseFunds{fake: mrtrtest.Fake{Outcomes: outcomes}}
+	return NewReleaseFundsProgram(h), h.fake.Effects
+}
+
+// TestReleaseFundsTransitions takes every transition of the state table at least
+// once. Each walk names the states it passes, and in parentheses the answer or
+// check outcome that moves it on; mrtrtest plays it round by round on a new fake,
+// checking the states each round runs, what it asks, how the workflow ends and
+// how many side effects it performed.
+func TestReleaseFundsTransitions(t *testing.T) {
+	w := mrtrtest.NewWalker(newFakeReleaseFunds, fixturesReleaseFunds(&fakeReleaseFunds{}))
+	w.Walk(t, "approve>recheck>release>released")
+	w.Walk(t, "approve>(decline)kept")
 }
 
 // TestReleaseFundsValidation sends, for each constraint of an argument or a form
@@ -117,4 +123,13 @@ func TestReleaseFundsValidation(t *testing.T) {
 func TestReleaseFundsRecordedContinuations(t *testing.T) {
 	h := &fakeReleaseFunds{}
 	mrtrtest.Continuations(t, NewReleaseFundsProgram(h), fixturesReleaseFunds(h), "testdata/continuations/release_funds")
+}
+
+// TestReleaseFundsApprovals walks to every approval gate and checks there that whom the
+// policy refuses decides nothing (the requester of a four-eyes approval, a principal
+// the hook did not return, a decision about another action, a yes in the chat), that
+// an approver decides once, and that the deadline holds on both sides (docs/approvals.md).
+func TestReleaseFundsApprovals(t *testing.T) {
+	w := mrtrtest.NewWalker(newFakeReleaseFunds, fixturesReleaseFunds(&fakeReleaseFunds{}))
+	w.ApprovalAt(t, "approve")
 }

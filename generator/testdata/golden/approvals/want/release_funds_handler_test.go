@@ -36,19 +36,7 @@ func TestReleaseFundsHandlerMatrix(t *testing.T) {
 	t.Skip("scaffold: give it arguments and answers your handler knows, then delete this line")
 	h := &ReleaseFundsImpl{}
 	mrtrtest.RunMatrix(t, NewReleaseFundsProgram(h), mrtrtest.Fixtures{
-		Args: map[string]any{"account": "acc_0", "amount": int64(1)},
-		NotApplicable: map[string]string{
-			mrtrtest.ScenarioCancellation:   "approval gate approve is passed by an approval record, not an answer, and the generated fixtures cannot approve as another principal yet: every way to an end of release_funds passes one",
-			mrtrtest.ScenarioCompleteInput:  "approval gate approve is passed by an approval record, not an answer, and the generated fixtures cannot approve as another principal yet: every way to an end of release_funds passes one",
-			mrtrtest.ScenarioDuplicateFinal: "approval gate approve is passed by an approval record, not an answer, and the generated fixtures cannot approve as another principal yet: every way to an end of release_funds passes one",
-			mrtrtest.ScenarioExpired:        "approval gate approve is passed by an approval record, not an answer, and the generated fixtures cannot approve as another principal yet: every way to an end of release_funds passes one",
-			mrtrtest.ScenarioHTTP:           "approval gate approve is passed by an approval record, not an answer, and the generated fixtures cannot approve as another principal yet: every way to an end of release_funds passes one",
-			mrtrtest.ScenarioMissingInput:   "approval gate approve is passed by an approval record, not an answer, and the generated fixtures cannot approve as another principal yet",
-			mrtrtest.ScenarioOtherArguments: "approval gate approve is passed by an approval record, not an answer, and the generated fixtures cannot approve as another principal yet: every way to an end of release_funds passes one",
-			mrtrtest.ScenarioOtherCaller:    "approval gate approve is passed by an approval record, not an answer, and the generated fixtures cannot approve as another principal yet: every way to an end of release_funds passes one",
-			mrtrtest.ScenarioTampered:       "approval gate approve is passed by an approval record, not an answer, and the generated fixtures cannot approve as another principal yet: every way to an end of release_funds passes one",
-			mrtrtest.ScenarioUnauthorized:   "approval gate approve is passed by an approval record, not an answer, and the generated fixtures cannot approve as another principal yet: every way to an end of release_funds passes one",
-		},
+		Args:         map[string]any{"account": "acc_0", "amount": int64(1)},
 		Other:        "bob",
 		OtherArgs:    map[string]any{"account": "acc_9999999999", "amount": int64(2)},
 		Unauthorized: "mallory",
