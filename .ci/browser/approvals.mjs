@@ -14,8 +14,9 @@
 //     (#whynot) and offers no form; a form POST of hers is refused (csrf,
 //     403) and so is her decision by the JSON API (requester, 403).
 //  3. She signs out; bob signs in: a form POST without the CSRF token is
-//     refused (403) and decides nothing; bob approves with a reason on the
-//     page (#state approved).
+//     refused (403) and decides nothing; alice, signed in again, posting
+//     bob's form with his CSRF token is refused (403: the token is bob's);
+//     bob approves with a reason on the page (#state approved).
 //  4. Replaying bob's form POST is refused (already_decided, 409).
 //  5. alice calls again: "Sent 2,500.00 EUR to pay_e2e...", the effect log
 //     shows one run; the used link decides nothing more; the same call again
@@ -133,6 +134,12 @@ async function signIn(user) {
   await check(who === user, `signed in as ${JSON.stringify(who)}, want ${user}`);
 }
 
+async function signOutAndIn(user) {
+  await Promise.all([page.waitForNavigation(), page.locator('#signout button').click()]);
+  await page.locator('#signin').waitFor();
+  await signIn(user);
+}
+
 try {
   step = 'alice asks, without elicitation';
   let { r, text } = await callPayout('alice', 2500);
@@ -166,9 +173,7 @@ try {
 
   step = 'bob signs in';
   await page.goto(link);
-  await Promise.all([page.waitForNavigation(), page.locator('#signout button').click()]);
-  await page.locator('#signin').waitFor();
-  await signIn('bob');
+  await signOutAndIn('bob');
   await page.locator('#approve').waitFor();
   const csrf = await page.locator('#decide input[name=csrf]').inputValue();
 
@@ -177,10 +182,18 @@ try {
   await check(res.status === 403 && res.code === 'csrf', `bob's form POST without the CSRF token: ${res.status} ${res.code}, want 403 csrf`);
   await shot('3-no-csrf-refused');
   await check(await apiState(id, token) === 'pending', 'a POST without the CSRF token decided');
+
+  step = "alice posts bob's form";
+  await page.goto(link);
+  await signOutAndIn('alice');
+  res = await postForm(id, { t: token, csrf, decision: 'approve', reason: "with bob's token" });
+  await check(res.status === 403 && res.code === 'csrf', `alice's form POST with bob's CSRF token: ${res.status} ${res.code}, want 403 csrf`);
+  await check(await apiState(id, token) === 'pending', "alice decided with bob's CSRF token");
   await check(payoutRuns() === 0, 'a payout ran before its approval');
 
   step = 'bob approves on the page';
   await page.goto(link);
+  await signOutAndIn('bob');
   await page.locator('#reason').fill('Invoice 4711 checked');
   await Promise.all([page.waitForNavigation(), page.locator('#approve').click()]);
   const state = await page.locator('#state').innerText();
@@ -204,6 +217,10 @@ try {
   step = 'the used approval';
   const used = await apiDecide(id, token, 'bob', 'approve');
   await check(used.status === 409, `a decision on the used link: ${used.status} ${JSON.stringify(used.body)}`);
+  await page.goto(link);
+  await check(await page.locator('#approve').count() === 0 && await page.locator('#whynot').count() === 1,
+    'the used link offers a decision');
+  await shot('6-used-link');
   ({ r, text } = await callPayout('alice', 2500));
   const again = text.match(/\/approvals\/([A-Za-z0-9_-]+)\?t=/);
   await check(!r.isError && again && again[1] !== id, `the same call after the payout: ${JSON.stringify(text)}`);
