@@ -4,7 +4,8 @@
 # what a person sees (.ci/browser/inspector.mjs): a form's fields in spec
 # order with titles, a re-asked form that keeps the earlier valid answer,
 # and connect_calendar's URL-mode elicitation completed on the server's own
-# calendar page (the Inspector signed in as alice with a demo bearer token).
+# calendar page (the Inspector signed in as alice with a demo bearer token);
+# and send_payout's approval page (.ci/browser/approvals.mjs).
 #
 #   bash .ci/browser.sh
 #
@@ -20,6 +21,11 @@
 #    2026-07-28; legacy: 2025-11-25, asked over the session) starts a fresh
 #    server (-dev -store memory:) and Inspector on free loopback ports, with
 #    a fresh HOME and browser profile, and runs the check, bounded at 120s.
+#    On the modern era's server (started with -effect-log) it then runs
+#    .ci/browser/approvals.mjs, bounded at 60s: send_payout over plain HTTP
+#    by a client without elicitation, its approval page in Chromium (alice
+#    refused, a POST without the CSRF token refused, bob approves, the
+#    replayed form refused), and the payout sent once.
 # 4. Always stops both. Exits 1 if a check failed; screenshots and logs are
 #    in $BROWSER_OUT (default a fresh temporary folder, printed).
 set -euo pipefail
@@ -99,8 +105,8 @@ go build -o "$out/server" ./examples/server
 # legacy: an older revision, asked over the session), and the check.
 run_era() {
   local era=$1 version=$2 dir="$out/$1" url="" ui="" rc=0
-  mkdir -p "$dir/home" "$dir/profile"
-  "$out/server" -dev -store memory: -addr 127.0.0.1:0 -instance "browser-$era" 2>"$dir/server.log" &
+  mkdir -p "$dir/home" "$dir/profile" "$dir/profile-approvals"
+  "$out/server" -dev -store memory: -addr 127.0.0.1:0 -instance "browser-$era" -effect-log "$dir/effects.jsonl" 2>"$dir/server.log" &
   pids+=($!)
   for _ in $(seq 1 300); do # up to 30s
     url=$(grep -o 'url=http://[^ ]*' "$dir/server.log" | head -n1 | cut -d= -f2 || true)
@@ -132,6 +138,15 @@ run_era() {
     echo "browser: $era era failed (exit $rc) after $((SECONDS - started))s; Inspector log (last 20 lines):" >&2
     tail -n 20 "$dir/inspector.log" | sed 's/^/        /' >&2
     exit 1
+  fi
+  if [ "$era" = modern ]; then
+    BROWSER_NODE_MODULES="$tools/node_modules" BROWSER_PROFILE="$dir/profile-approvals" CHROMIUM="$chromium" \
+      timeout 60 "$node" .ci/browser/approvals.mjs "${url%/mcp}" "$dir" "$dir/effects.jsonl" || rc=$?
+    if [ "$rc" -ne 0 ]; then
+      echo "browser: approvals failed (exit $rc) after $((SECONDS - started))s; server log (last 20 lines):" >&2
+      tail -n 20 "$dir/server.log" | sed 's/^/        /' >&2
+      exit 1
+    fi
   fi
 }
 

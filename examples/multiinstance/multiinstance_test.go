@@ -1074,7 +1074,7 @@ func dropPostgres(base, prefix string) {
 		return
 	}
 	defer conn.Close(ctx)
-	for _, table := range []string{"ops", "states", "example_kv", "tasks"} {
+	for _, table := range []string{"ops", "states", "approvals", "example_kv", "tasks"} {
 		if _, err := conn.Exec(ctx, "DROP TABLE IF EXISTS "+prefix+table); err != nil {
 			return // best effort, as the connection above: leftovers have unique prefixes
 		}
