@@ -370,3 +370,40 @@ func respondOn[F any](h *Harness[F], d *mrtrimpl.Descriptor, r *route, reply *mr
 	}
 	return respond(d, r, reply, leave)
 }
+
+// ApproveAs approves, as principal, the approval the workflow waits for
+// at an approval gate (on the JSON API's channel, as the page would), then
+// sends the next round, as a client that checks again does. A decision
+// the policy refuses fails the test, saying why; use Harness.Decide to
+// test refusals.
+func (d *Driver[F]) ApproveAs(principal, reason string) *Driver[F] {
+	d.t.Helper()
+	return d.decideAs(principal, true, reason)
+}
+
+// DeclineAs declines, as principal, the approval the workflow waits for,
+// then sends the next round (see ApproveAs).
+func (d *Driver[F]) DeclineAs(principal, reason string) *Driver[F] {
+	d.t.Helper()
+	return d.decideAs(principal, false, reason)
+}
+
+func (d *Driver[F]) decideAs(principal string, approve bool, reason string) *Driver[F] {
+	d.t.Helper()
+	what := "decline it"
+	if approve {
+		what = "approve it"
+	}
+	state := d.next("an approval gate, to " + what + " as " + principal)
+	for _, key := range keys(d.reply.InputRequests) {
+		if s := requestOwner(d.d, key); s != nil && s.Approval {
+			if _, err := d.h.Decide(context.Background(), principal, approve, reason); err != nil {
+				d.t.Fatalf("%s, round %d: %s could not %s: %v", d.d.Name, d.round, principal, what, err)
+			}
+			d.send(state, mcp.InputResponseMap{key: URLAccepted()})
+			return d
+		}
+	}
+	d.fail("an approval gate, to "+what+" as "+principal, "")
+	return d
+}
