@@ -134,6 +134,30 @@ func NewEngine(cfg Config) (*Engine, error) {
 		// another's task.
 		return nil, errors.New("mrtr: Config.Authenticate is set but the tasks manager (Config.Tasks) finds callers by the SDK's token: give tasks.Config.Authenticate the same function")
 	}
+	if cfg.Approvals != nil && cfg.Tasks != nil {
+		// A task waiting for an approval is resumed when it is decided.
+		cfg.Approvals.SetResume(cfg.Tasks.Resume)
+	}
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	e := &Engine{cfg: cfg, log: cfg.Logger, userStore: cfg.Store}
+	e.cfg.Store = bounded(cfg.Store, cfg.StoreTimeout)
+	if e.log == nil {
+		e.log = slog.Default()
+	}
+	tel, err := newTelemetry(cfg.TracerProvider, cfg.MeterProvider)
+	if err != nil {
+		return nil, err
+	}
+	e.tel = tel
+	return e, nil
+}
+
+// withDefaults returns cfg with its zero durations set to their defaults
+// and PublicURL checked.
+func (cfg Config) withDefaults() (Config, error) {
 	if cfg.Lease <= 0 {
 		cfg.Lease = 30 * time.Second
 	}
@@ -149,21 +173,11 @@ func NewEngine(cfg Config) (*Engine, error) {
 	if cfg.PublicURL != "" {
 		u, err := url.Parse(cfg.PublicURL)
 		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" {
-			return nil, fmt.Errorf("mrtr: Config.PublicURL %q must be an absolute http or https URL without user, query or fragment", cfg.PublicURL)
+			return cfg, fmt.Errorf("mrtr: Config.PublicURL %q must be an absolute http or https URL without user, query or fragment", cfg.PublicURL)
 		}
 		cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")
 	}
-	e := &Engine{cfg: cfg, log: cfg.Logger, userStore: cfg.Store}
-	e.cfg.Store = bounded(cfg.Store, cfg.StoreTimeout)
-	if e.log == nil {
-		e.log = slog.Default()
-	}
-	tel, err := newTelemetry(cfg.TracerProvider, cfg.MeterProvider)
-	if err != nil {
-		return nil, err
-	}
-	e.tel = tel
-	return e, nil
+	return cfg, nil
 }
 
 // Store returns the engine's store (may be nil).

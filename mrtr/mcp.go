@@ -132,6 +132,11 @@ func mustServe(e *Engine, d *mrtrimpl.Descriptor) {
 	if d.Storage == vocab.Reference && e.cfg.Store == nil {
 		panic(fmt.Sprintf("mrtr: %s keeps its continuation server-side and needs Config.Store", d.Name))
 	}
+	for _, st := range d.States {
+		if st.Approval && e.cfg.Approvals == nil {
+			panic(fmt.Sprintf("mrtr: %s: gate %s needs an approval and the engine has no Config.Approvals (approval.New)", d.Name, st.Name))
+		}
+	}
 }
 
 // settled passes on answer's reply and error for a prompt or a resource

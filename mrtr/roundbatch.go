@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -391,36 +392,18 @@ func (rr *run[F]) finishRound(ctx context.Context, reply *Reply, err error) (*Re
 		return reply, err
 	}
 	log := r.call.Logger
-	writes := r.takeQueued()
-	if r.nextState != nil && !failed {
-		writes = append(writes, write{what: "continuation", key: r.workflow, role: writeContinuation,
-			ops: []store.Op{store.PutStateOp(*r.nextState, r.stateTTL())}})
-	}
-	if rec != nil && !rec.settled {
-		writes = append(writes, rec.write(reply, failed))
-	}
-	deleteLater := false
-	if r.ended && rr.d.Storage == vocab.Reference && rr.resumed() {
-		if allOver(r.pending) {
-			writes = append(writes, write{what: "deletion of a finished workflow's continuations", key: r.workflow, role: writeDeletion,
-				ops: []store.Op{store.DeleteWorkflowStatesOp(r.workflow)}})
-		} else {
-			deleteLater = true
-		}
-	}
+	writes, deleteLater := rr.finalWrites(reply, failed)
 	_, unfinished, werr := e.writeNow(ctx, log, writes, nil)
-	for i, w := range unfinished {
-		if w.role != writeContinuation {
-			continue
-		}
-		unfinished = append(unfinished[:i:i], unfinished[i+1:]...)
+	if i := slices.IndexFunc(unfinished, func(w write) bool { return w.role == writeContinuation }); i >= 0 {
+		// The continuation was not stored: its token would point to
+		// nothing, so the round fails (and its record is released).
+		unfinished = slices.Delete(unfinished, i, i+1)
 		for j := range unfinished {
 			if unfinished[j].role == writeRound && rec != nil {
 				unfinished[j] = rec.write(nil, true)
 			}
 		}
 		reply, err = nil, fmt.Errorf("storing continuation: %w", werr)
-		break
 	}
 	if len(unfinished) > 0 {
 		r.pending = append(r.pending, e.writeLater(log, unfinished, werr))
@@ -429,6 +412,30 @@ func (rr *run[F]) finishRound(ctx context.Context, reply *Reply, err error) (*Re
 		e.consume(ctx, rr.d, &rr.req, rr.call, r.pending)
 	}
 	return reply, err
+}
+
+// finalWrites are the writes of finishRound's batch: what the effects owe,
+// the next continuation (by reference), the round record, and the
+// deletion of a finished workflow's continuations, unless that must wait
+// for recordings still in flight (deleteLater).
+func (rr *run[F]) finalWrites(reply *Reply, failed bool) (writes []write, deleteLater bool) {
+	r, rec := rr.round, rr.rec
+	writes = r.takeQueued()
+	if r.nextState != nil && !failed {
+		writes = append(writes, write{what: "continuation", key: r.workflow, role: writeContinuation,
+			ops: []store.Op{store.PutStateOp(*r.nextState, r.stateTTL())}})
+	}
+	if rec != nil && !rec.settled {
+		writes = append(writes, rec.write(reply, failed))
+	}
+	if r.ended && rr.d.Storage == vocab.Reference && rr.resumed() {
+		if !allOver(r.pending) {
+			return writes, true
+		}
+		writes = append(writes, write{what: "deletion of a finished workflow's continuations", key: r.workflow, role: writeDeletion,
+			ops: []store.Op{store.DeleteWorkflowStatesOp(r.workflow)}})
+	}
+	return writes, false
 }
 
 // finishLazy ends a round that has not claimed its record (it ran no

@@ -37,6 +37,9 @@ import (
 // any state ran.
 type taskRound struct {
 	codec *seal.Codec
+	// id is the task's; waiting is set by a round that ends waiting for an
+	// approval (the step ends with tasks.StepEnd.Wait).
+	id, waiting string
 	// rejected is why the continuation was refused (rejectState).
 	rejected error
 	// storeFailed is the store's error while loading the continuation.

@@ -134,7 +134,7 @@ func (tr *taskRunner[F]) step(ctx context.Context, in tasks.StepInput) (tasks.St
 			answers[k] = a
 		}
 	}
-	tround := &taskRound{codec: tr.stateCodec}
+	tround := &taskRound{codec: tr.stateCodec, id: in.TaskID}
 	r := Request{Arguments: cp.Arguments, InputResponses: answers, RequestState: cp.RequestState, Capabilities: cp.Capabilities, Principal: cp.Principal, task: tround}
 	reply, err := Run(ctx, e, tr.p, r)
 	if err != nil {
@@ -151,6 +151,17 @@ func (tr *taskRunner[F]) step(ctx context.Context, in tasks.StepInput) (tasks.St
 	}
 	if !reply.NeedsInput() {
 		return tasks.StepEnd{Result: replyResult(d, reply)}, nil
+	}
+	if tround.waiting != "" {
+		// Waiting for an approval: no question; the step after this one
+		// runs when the approval resumes the task (approval.Config.Resume).
+		next := cp
+		next.RequestState = reply.RequestState
+		sealed, err := tr.seal(in.TaskID, next)
+		if err != nil {
+			return tasks.StepEnd{}, e.wireError(ctx, d, err)
+		}
+		return tasks.StepEnd{Wait: tround.waiting, Checkpoint: sealed}, nil
 	}
 	prefix = "r" + strconv.Itoa(cp.Round) + "."
 	asked := make(mcp.InputRequestMap, len(reply.InputRequests))

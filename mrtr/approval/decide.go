@@ -79,7 +79,7 @@ func (s *Service) Decide(ctx context.Context, d Decide) (*Record, error) {
 			return nil
 		}
 		refusal = r
-		if r.Code == CodeDigest || r.Code == CodeNotFound {
+		if r.Code == CodeDigest || r.Code == CodeNotFound || rec.refusals() >= maxRefusedEvents {
 			return r
 		}
 		// Keep the refusal in the audit: who tried what, and why not.
@@ -100,6 +100,23 @@ func (s *Service) Decide(ctx context.Context, d Decide) (*Record, error) {
 	span.SetAttributes(attribute.String("mrtr.approval.state", string(rec.State)))
 	s.log.LogAttrs(ctx, slog.LevelInfo, "approval decision", slog.String("approval", d.ID), slog.String("approver", d.Approver), slog.String("channel", string(d.Channel)), slog.Bool("approve", d.Approve), slog.String("state", string(rec.State)))
 	return rec, nil
+}
+
+// maxRefusedEvents bounds the refusals a record's audit keeps: whoever
+// holds a link and signs in can try to decide as often as they like, and
+// each refusal would otherwise grow the record (and every later write of
+// it). Refusals past the bound are still refused, logged and traced.
+const maxRefusedEvents = 100
+
+// refusals counts the refusals in the record's audit.
+func (r *Record) refusals() int {
+	n := 0
+	for _, e := range r.Events {
+		if e.Kind == EventRefused {
+			n++
+		}
+	}
+	return n
 }
 
 func check(rec *Record, d Decide, expired bool) *Refusal {
@@ -132,6 +149,7 @@ func decide(rec *Record, d Decide, now time.Time) {
 		return
 	}
 	rec.DecidedAt = now
+	rec.left()
 	if d.Approver != rec.Requester {
 		rec.Outbox = append(rec.Outbox, outboxEntry{Kind: NoticeDecided, To: []string{rec.Requester}})
 	}

@@ -141,6 +141,9 @@ const (
 	NoticeEscalation NoticeKind = "escalation" // to the escalation principals
 	NoticeDecided    NoticeKind = "decided"    // to the requester: approved or declined
 	NoticeExpired    NoticeKind = "expired"    // to the requester and approvers
+	// noticeWake resumes the tasks waiting for the record (Config.Resume),
+	// not a notice to people.
+	noticeWake NoticeKind = "wake"
 )
 
 // outboxEntry is a notice to deliver; the Run loop delivers the head of a
@@ -180,13 +183,23 @@ type Record struct {
 	DecidedAt time.Time `json:"decidedAt,omitzero"`
 	// ConsumedBy is the workflow that took the outcome (passed the gate,
 	// or ended declined or expired); "" while nobody has.
-	ConsumedBy string        `json:"consumedBy,omitempty"`
-	Reminders  int           `json:"reminders,omitempty"` // reminders fired
-	Escalated  bool          `json:"escalated,omitempty"`
-	Outbox     []outboxEntry `json:"outbox,omitempty"`
-	Events     []Event       `json:"events"`
+	ConsumedBy string `json:"consumedBy,omitempty"`
+	// Waiters are the tasks waiting for the record (Action.Waiter), woken
+	// by Config.Resume when it leaves Pending.
+	Waiters   []string      `json:"waiters,omitempty"`
+	Reminders int           `json:"reminders,omitempty"` // reminders fired
+	Escalated bool          `json:"escalated,omitempty"`
+	Outbox    []outboxEntry `json:"outbox,omitempty"`
+	Events    []Event       `json:"events"`
 
 	version int64
+}
+
+// left records that rec left Pending: the tasks waiting for it are woken.
+func (r *Record) left() {
+	if len(r.Waiters) > 0 {
+		r.Outbox = append(r.Outbox, outboxEntry{Kind: noticeWake, To: slices.Clone(r.Waiters)})
+	}
 }
 
 // Approvals counts the distinct approvers who approved.

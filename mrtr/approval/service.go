@@ -28,6 +28,7 @@ const (
 	DefaultTick     = 5 * time.Second
 	DefaultLease    = 30 * time.Second
 	maxNoticeTries  = 5
+	maxWakeTries    = 20
 	maxUpdateTries  = 16
 )
 
@@ -62,6 +63,10 @@ type Config struct {
 	// Lease is how long a notice being delivered is left to its instance
 	// before another delivers it again (default 30 s).
 	Lease time.Duration
+	// Resume wakes a task that waits for an approval (Action.Waiter) once
+	// the approval is decided, expired or withdrawn: tasks.Manager.Resume.
+	// mrtr.NewEngine sets it from Config.Tasks when it is nil.
+	Resume func(ctx context.Context, waiter string) error
 }
 
 // Service requests, decides and times approvals. It is safe for
@@ -131,6 +136,9 @@ type Action struct {
 	// Approvers and Escalation are the principals the handler's hooks
 	// resolved for the policy's roles (nil: anyone signed in).
 	Approvers, Escalation []string
+	// Waiter, when set, is a task that waits for the record: Config.Resume
+	// is called with it when the record leaves Pending.
+	Waiter string
 }
 
 // ErrNoRequester refuses an approval for an anonymous caller.
@@ -152,6 +160,9 @@ func (s *Service) Request(ctx context.Context, a Action, p Policy) (*Record, err
 		switch {
 		case err == nil && (rec.ConsumedBy == "" || rec.ConsumedBy == a.Workflow):
 			span.SetAttributes(attribute.String("mrtr.approval.id", rec.ID), attribute.String("mrtr.approval.state", string(rec.State)))
+			if a.Waiter != "" && rec.State == Pending && !slices.Contains(rec.Waiters, a.Waiter) {
+				return s.addWaiter(ctx, rec.ID, a.Waiter)
+			}
 			return rec, nil
 		case err != nil && !errors.Is(err, store.ErrNotFound):
 			return nil, s.fail(span, err)
@@ -189,8 +200,9 @@ func (s *Service) insert(ctx context.Context, a Action, p Policy, digest string)
 		ID: id, Digest: digest, Tool: a.Tool, Gate: a.Gate, Workflow: a.Workflow, Requester: a.Requester,
 		Summary: a.Summary, Policy: p, Approvers: a.Approvers, Escalation: a.Escalation,
 		Created: now, Deadline: now.Add(p.Deadline), State: Pending,
-		Outbox: []outboxEntry{{Kind: NoticeRequest, To: a.Approvers}},
-		Events: []Event{{At: now, Kind: EventRequested, Actor: a.Requester, Detail: a.Workflow}},
+		Outbox:  []outboxEntry{{Kind: NoticeRequest, To: a.Approvers}},
+		Waiters: waiters(a.Waiter),
+		Events:  []Event{{At: now, Kind: EventRequested, Actor: a.Requester, Detail: a.Workflow}},
 	}
 	row, err := s.row(rec, now)
 	if err != nil {
@@ -201,6 +213,29 @@ func (s *Service) insert(ctx context.Context, a Action, p Policy, digest string)
 	}
 	rec.version = 1
 	return rec, nil
+}
+
+func waiters(w string) []string {
+	if w == "" {
+		return nil
+	}
+	return []string{w}
+}
+
+// addWaiter adds a task waiting for record id; a record that left Pending
+// meanwhile is returned as it is (the round takes its outcome at once).
+func (s *Service) addWaiter(ctx context.Context, id, waiter string) (*Record, error) {
+	rec, err := s.update(ctx, id, func(rec *Record, now time.Time) error {
+		if rec.State != Pending || slices.Contains(rec.Waiters, waiter) {
+			return errUnchanged
+		}
+		rec.Waiters = append(rec.Waiters, waiter)
+		return nil
+	})
+	if errors.Is(err, errUnchanged) {
+		err = nil
+	}
+	return rec, err
 }
 
 // row encodes rec for the store.
@@ -322,6 +357,7 @@ func (s *Service) expireIfDue(rec *Record, now time.Time) bool {
 		return false
 	}
 	rec.State, rec.DecidedAt = Expired, rec.Deadline
+	rec.left()
 	rec.Events = append(rec.Events, Event{At: now, Kind: EventExpired, Channel: ChannelTimer})
 	rec.Outbox = append(rec.Outbox, outboxEntry{Kind: NoticeExpired, To: append([]string{rec.Requester}, rec.Undecided()...)})
 	return true
@@ -339,6 +375,7 @@ func (s *Service) Withdraw(ctx context.Context, id, requester string) (*Record, 
 			return errUnchanged
 		}
 		rec.State, rec.DecidedAt = Withdrawn, now
+		rec.left()
 		rec.Events = append(rec.Events, Event{At: now, Kind: EventWithdrawn, Actor: requester})
 		return nil
 	})

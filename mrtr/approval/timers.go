@@ -100,16 +100,25 @@ func (s *Service) fire(ctx context.Context, id string) error {
 func (s *Service) deliver(ctx context.Context, rec *Record, e outboxEntry) error {
 	ctx, span := s.tracer.Start(ctx, "approval.notify", trace.WithAttributes(attribute.String("mrtr.approval.id", rec.ID), attribute.String("mrtr.approval.notice", string(e.Kind))))
 	defer span.End()
-	link, err := s.Link(rec)
-	if err != nil {
-		return s.fail(span, err)
+	var nerr error
+	if e.Kind == noticeWake {
+		nerr = s.resume(ctx, e.To)
+	} else {
+		link, err := s.Link(rec)
+		if err != nil {
+			return s.fail(span, err)
+		}
+		nerr = s.cfg.Notifier.Notify(ctx, Notice{Kind: e.Kind, To: e.To, Record: rec.clone(), Link: link})
 	}
-	nerr := s.cfg.Notifier.Notify(ctx, Notice{Kind: e.Kind, To: e.To, Record: rec.clone(), Link: link})
-	_, err = s.update(ctx, rec.ID, func(r *Record, now time.Time) error {
+	tries := maxNoticeTries
+	if e.Kind == noticeWake {
+		tries = maxWakeTries // a task still running its step is woken a little later
+	}
+	_, err := s.update(ctx, rec.ID, func(r *Record, now time.Time) error {
 		if len(r.Outbox) == 0 || r.Outbox[0].Kind != e.Kind || r.Outbox[0].Tries != e.Tries {
 			return errUnchanged // delivered, or leased again, by another instance
 		}
-		if nerr != nil && e.Tries < maxNoticeTries {
+		if nerr != nil && e.Tries < tries {
 			r.Outbox[0].Leased = now.Add(time.Duration(e.Tries) * s.cfg.Tick) // retry after a pause
 			r.Events = append(r.Events, Event{At: now, Kind: EventNotifyErr, Detail: string(e.Kind)})
 			return nil
@@ -130,4 +139,24 @@ func (s *Service) deliver(ctx context.Context, rec *Record, e outboxEntry) error
 		return s.fail(span, nerr)
 	}
 	return err
+}
+
+// resume wakes the tasks waiting for a record that left Pending.
+func (s *Service) resume(ctx context.Context, waiters []string) error {
+	if s.cfg.Resume == nil {
+		return nil
+	}
+	var errs []error
+	for _, w := range waiters {
+		errs = append(errs, s.cfg.Resume(ctx, w))
+	}
+	return errors.Join(errs...)
+}
+
+// SetResume sets Config.Resume where it was not given (mrtr.NewEngine
+// sets it to its task manager's Resume).
+func (s *Service) SetResume(f func(ctx context.Context, waiter string) error) {
+	if s.cfg.Resume == nil {
+		s.cfg.Resume = f
+	}
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mrtrgen/mrtrgen/mrtr"
+	"github.com/mrtrgen/mrtrgen/mrtr/approval"
 	"github.com/mrtrgen/mrtrgen/mrtr/seal"
 	"github.com/mrtrgen/mrtrgen/mrtr/store"
 	"github.com/mrtrgen/mrtrgen/mrtr/testclock"
@@ -45,6 +46,12 @@ type Harness[F any] struct {
 	// Capabilities are the client capabilities Call declares; by default
 	// elicitation, sampling and roots.
 	Capabilities *mcp.ClientCapabilities
+	// Approvals keeps the approvals of the program's approval gates, on
+	// the harness's store and clock (nil when the store does not keep
+	// approvals). Decide approves or declines the latest one as another
+	// principal; Clock.Advance past its deadline expires it.
+	Approvals *approval.Service
+	approvals *latestApproval
 	// MaxRounds bounds one workflow that RunMatrix (or CheckValidator,
 	// RecordContinuations) or a Driver plays on this harness: asked to
 	// send the round after it, they fail the test instead, showing the
@@ -121,8 +128,10 @@ func New[F any](t testing.TB, p mrtr.Program[F], opts ...Option) *Harness[F] {
 	}
 	t.Cleanup(func() { st.Close() })
 	h := &Harness[F]{Program: p, Store: st, Clock: clock, Principal: "alice", Capabilities: AllCapabilities(), MaxRounds: o.maxRounds}
+	codec := newCodec(t, clock, o.rand)
+	h.newApprovals(t, codec, o.logger)
 	e, err := mrtr.NewEngine(mrtr.Config{
-		Audience: Audience, Codec: newCodec(t, clock, o.rand), Store: st, Rand: o.rand,
+		Audience: Audience, Codec: codec, Store: st, Rand: o.rand, Approvals: h.Approvals,
 		Logger: o.logger, Instance: "mrtrtest", Lease: 5 * time.Second,
 		// The url of a URL-mode elicitation written as a path is sent on it.
 		PublicURL: PublicURL,

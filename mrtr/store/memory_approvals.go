@@ -133,4 +133,3 @@ func (m *Memory) DueApprovals(ctx context.Context, now time.Time, limit int) ([]
 	}
 	return ids, nil
 }
-

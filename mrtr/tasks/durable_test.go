@@ -139,6 +139,8 @@ type durable struct {
 	reuseKey atomic.Bool
 	// deaf makes step 1 ignore its context (and the effect its own).
 	deaf bool
+	// waitFirst makes step 1 end waiting for Resume instead of asking.
+	waitFirst bool
 }
 
 // startHeld creates a task on A and runs its first step there in the
@@ -222,10 +224,16 @@ func (d *durable) step(ctx context.Context, in tasks.StepInput) (tasks.StepEnd, 
 		if err := ctx.Err(); err != nil {
 			return tasks.StepEnd{}, err
 		}
+		if d.waitFirst {
+			return tasks.StepEnd{Wait: "waiting for approval", Checkpoint: append([]byte("after-1:"), in.Checkpoint...)}, nil
+		}
 		return tasks.StepEnd{Ask: mcp.InputRequestMap{"s1.ok": q("Promote?")}, Checkpoint: append([]byte("after-1:"), in.Checkpoint...)}, nil
 	case 2:
 		if d.reuseKey.Load() {
 			return tasks.StepEnd{Ask: mcp.InputRequestMap{"s1.ok": q("Again?")}, Checkpoint: in.Checkpoint}, nil
+		}
+		if d.waitFirst {
+			return tasks.StepEnd{Result: &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "resumed " + string(in.Checkpoint)}}}}, nil
 		}
 		ans, ok := in.Answers["s1.ok"].(*mcp.ElicitResult)
 		if !ok {

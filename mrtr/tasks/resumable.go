@@ -53,17 +53,22 @@ type StepInput struct {
 	Due time.Time
 }
 
-// StepEnd is how a step ends: with the task's Result, or with the input
+// StepEnd is how a step ends: with the task's Result; with the input
 // requests the task waits for (Ask) and the Checkpoint the next step
-// resumes from once tasks/update answered every one of them. Exactly one
-// of Result and Ask is set.
+// resumes from once tasks/update answered every one of them; or waiting
+// for something outside the protocol (Wait: an approval a person gives
+// elsewhere), the next step resuming from Checkpoint once Manager.Resume
+// is called for the task. Exactly one of Result, Ask and Wait is set.
 type StepEnd struct {
 	// Result completes the task (a result with IsError completes it
 	// carrying a tool error).
 	Result *mcp.CallToolResult
 	// Ask are the input requests, by key; keys are unique for the task's
 	// lifetime (a key asked before fails the task with ErrKeyReused).
-	Ask        mcp.InputRequestMap
+	Ask mcp.InputRequestMap
+	// Wait is the status message of a task that waits, working, for
+	// Resume ("waiting for approval by …").
+	Wait       string
 	Checkpoint []byte
 }
 
@@ -157,4 +162,55 @@ func (m *Manager) failUnqueued(ctx context.Context, id string) {
 	if rec.Status.Terminal() {
 		m.tel.ended(sctx, rec)
 	}
+}
+
+// ErrNotWaiting is Resume's error for a task whose step is still running:
+// the resume is kept (the wait the step ends with is over at once), and
+// the caller should call Resume again a little later, in case recording
+// that step's end fails to enqueue the next one.
+var ErrNotWaiting = errors.New("tasks: the task is not waiting yet")
+
+// Resume ends the wait of a resumable task whose step ended with
+// StepEnd.Wait: its next step is enqueued, on any instance. For a task
+// whose step is still running it keeps the resume and returns
+// ErrNotWaiting; for a task that ended, expired or does not exist it does
+// nothing. Calling it twice runs at most one extra step (which waits
+// again when nothing changed).
+func (m *Manager) Resume(ctx context.Context, id string) error {
+	var enqueue, kept bool
+	rec, err := m.store.Update(ctx, id, func(r *Record) error {
+		enqueue, kept = false, false
+		switch {
+		case r.Status != StatusWorking || r.Step == 0:
+			return errSkip
+		case r.Waiting:
+			r.Waiting, r.Due, r.StatusMessage, r.UpdatedAt = false, m.now(), "", m.now()
+			enqueue = true
+		default:
+			r.Resumed, kept = true, true
+		}
+		return nil
+	})
+	switch {
+	case errors.Is(err, errSkip) || errors.Is(err, ErrNotFound):
+		return nil
+	case err != nil:
+		return err
+	case kept:
+		return ErrNotWaiting
+	case !enqueue:
+		return nil
+	}
+	if err := m.cfg.Executor.Enqueue(context.WithoutCancel(ctx), rec.ID, rec.Step); err != nil {
+		_, _ = m.store.Update(context.WithoutCancel(ctx), id, func(r *Record) error {
+			if r.Step != rec.Step || r.Status != StatusWorking || r.Lease != nil {
+				return errSkip
+			}
+			r.Waiting = true
+			return nil
+		})
+		return fmt.Errorf("tasks: enqueueing step %d of task %s: %w", rec.Step, id, err)
+	}
+	m.tel.transition(ctx, rec, "resume")
+	return nil
 }

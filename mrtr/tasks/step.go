@@ -147,8 +147,8 @@ func (m *Manager) claim(ctx context.Context, id string, step int, runID string) 
 		ended = false
 		now := m.now()
 		switch {
-		case r.Step != step || r.Status != StatusWorking:
-			return errSkip
+		case r.Step != step || r.Status != StatusWorking || r.Waiting:
+			return errSkip // a waiting step runs after Resume
 		case r.leaseLive(now):
 			return ErrStepBusy
 		case r.CancelRequested:
@@ -263,28 +263,7 @@ func (m *Manager) settle(ctx context.Context, rec *Record, runID string, end Ste
 		if r.Step != rec.Step || r.Lease == nil || r.Lease.Runner != runID {
 			return errSkip // another run claimed the step
 		}
-		now := m.now()
-		switch {
-		case runErr == nil && result != nil && !cut:
-			// Done is done, even if a cancel came in after it was.
-			r.settle(StatusCompleted, now)
-			r.Result = result
-		case r.CancelRequested:
-			r.settle(StatusCancelled, now)
-		case timedOut:
-			r.settle(StatusFailed, now)
-			r.Error = &WireError{Code: codeInternalError, Message: "task timed out"}
-		case runErr != nil:
-			r.settle(StatusFailed, now)
-			r.Error = wireError(runErr)
-		case result != nil:
-			r.settle(StatusCompleted, now)
-			r.Result = result
-		default:
-			what = r.ask(pending, end.Checkpoint, now)
-			return nil
-		}
-		what = "ended"
+		what = r.end(end, pending, result, runErr, cut, timedOut, m.now())
 		return nil
 	})
 	switch {
@@ -293,12 +272,58 @@ func (m *Manager) settle(ctx context.Context, rec *Record, runID string, end Ste
 	case err != nil:
 		m.log.Error("tasks: recording the end of a step failed; it runs again", "task", rec.ID, "step", rec.Step, "error", err)
 		return fmt.Errorf("tasks: recording the end of step %d of task %s: %w", rec.Step, rec.ID, err)
-	case what == "ask":
-		m.tel.transition(sctx, done, "ask")
+	case what == "ask" || what == "wait":
+		m.tel.transition(sctx, done, what)
+	case what == "resume":
+		m.resumed(sctx, done)
 	default:
 		m.tel.ended(sctx, done)
 	}
 	return nil
+}
+
+// end records on r how its step ended (settle): what it returned, unless
+// the task's life was cut while it ran. It says what it did: "ended",
+// "ask", "wait" or "resume".
+func (r *Record) end(end StepEnd, pending map[string]json.RawMessage, result json.RawMessage, runErr error, cut, timedOut bool, now time.Time) string {
+	switch {
+	case runErr == nil && result != nil && !cut:
+		// Done is done, even if a cancel came in after it was.
+		r.settle(StatusCompleted, now)
+		r.Result = result
+	case r.CancelRequested:
+		r.settle(StatusCancelled, now)
+	case timedOut:
+		r.settle(StatusFailed, now)
+		r.Error = &WireError{Code: codeInternalError, Message: "task timed out"}
+	case runErr != nil:
+		r.settle(StatusFailed, now)
+		r.Error = wireError(runErr)
+	case result != nil:
+		r.settle(StatusCompleted, now)
+		r.Result = result
+	case end.Wait != "":
+		return r.wait(end.Wait, end.Checkpoint, now)
+	default:
+		return r.ask(pending, end.Checkpoint, now)
+	}
+	return "ended"
+}
+
+// resumed enqueues the step of a task that a Resume reached while the
+// step before it ran: the wait it ended with is already over.
+func (m *Manager) resumed(ctx context.Context, rec *Record) {
+	if err := m.cfg.Executor.Enqueue(ctx, rec.ID, rec.Step); err != nil {
+		// Wait after all: the caller of Resume tries again (ErrNotWaiting).
+		m.log.Warn("tasks: enqueueing a resumed step failed; it waits for the next Resume", "task", rec.ID, "step", rec.Step, "error", err)
+		_, _ = m.store.Update(ctx, rec.ID, func(r *Record) error {
+			if r.Step != rec.Step || r.Status != StatusWorking || r.Lease != nil {
+				return errSkip
+			}
+			r.Waiting = true
+			return nil
+		})
+	}
 }
 
 // encodeEnd turns what a step returned into what its record holds: the
@@ -307,6 +332,9 @@ func (m *Manager) settle(ctx context.Context, rec *Record, runID string, end Ste
 func encodeEnd(end StepEnd, runErr error) (pending map[string]json.RawMessage, result json.RawMessage, err error) {
 	if runErr != nil {
 		return nil, nil, runErr
+	}
+	if end.Result == nil && end.Wait != "" {
+		return nil, nil, nil
 	}
 	if end.Result == nil {
 		pending, err = askedRequests(end.Ask)
@@ -337,6 +365,23 @@ func (r *Record) ask(pending map[string]json.RawMessage, checkpoint []byte, now 
 	r.Checkpoint = checkpoint
 	r.UpdatedAt = now
 	return "ask"
+}
+
+// wait makes r wait, working, for Resume, the next step to run from
+// checkpoint; a Resume that came while the step ran makes the next step
+// due at once instead. It says which it did: "wait" or "resume".
+func (r *Record) wait(message string, checkpoint []byte, now time.Time) string {
+	r.Pending, r.Answers, r.Lease, r.Fault = nil, nil, nil, nil
+	r.Step++
+	r.Checkpoint = checkpoint
+	r.StatusMessage = message
+	r.UpdatedAt = now
+	if r.Resumed {
+		r.Resumed, r.Due = false, now
+		return "resume"
+	}
+	r.Waiting = true
+	return "wait"
 }
 
 // settle makes r terminal with status: what it waited for, its lease and

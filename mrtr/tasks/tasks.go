@@ -170,6 +170,12 @@ type Record struct {
 	// Fault is the last run of Step that failed on its instance
 	// (InstanceFault), until Step settles.
 	Fault *StepFault `json:"fault,omitempty"`
+	// Waiting is set while the task waits, working, for Resume (a step
+	// ended with StepEnd.Wait): Step is not enqueued until then. Resumed
+	// records a Resume that came while the step before was still running:
+	// the wait it ends with is over at once (the signal is kept, not lost).
+	Waiting bool `json:"waiting,omitempty"`
+	Resumed bool `json:"resumed,omitempty"`
 	// Sealed holds Pending, Answers, Result, Error and Checkpoint sealed
 	// by Config.Sealer (those fields are then empty in the store).
 	Sealed []byte `json:"sealed,omitempty"`

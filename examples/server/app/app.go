@@ -38,6 +38,7 @@ import (
 	"github.com/mrtrgen/mrtrgen/examples/generated/tickets"
 	"github.com/mrtrgen/mrtrgen/examples/server/backends"
 	"github.com/mrtrgen/mrtrgen/mrtr"
+	"github.com/mrtrgen/mrtrgen/mrtr/approval"
 	"github.com/mrtrgen/mrtrgen/mrtr/seal"
 	"github.com/mrtrgen/mrtrgen/mrtr/store"
 	"github.com/mrtrgen/mrtrgen/mrtr/tasks"
@@ -127,6 +128,12 @@ type Config struct {
 	// DeployDelay is how long each step of deploy_release (the canary, the
 	// promotion) takes; 0: none.
 	DeployDelay time.Duration
+	// ApprovalWebhook, when set, is a URL every approval notice is posted
+	// to as JSON (approval.WebhookNotifier), besides the log.
+	ApprovalWebhook string
+	// ApprovalTick is how often the approval timers are looked at
+	// (approval.DefaultTick if zero).
+	ApprovalTick time.Duration
 	// TaskStepTimeout and TaskRescueAfter tune the River executor of the
 	// tasks where Backends has one (backends.TaskOptions); 0: its
 	// defaults.
@@ -143,6 +150,9 @@ type App struct {
 	Engine *mrtr.Engine
 	Server *mcp.Server
 	Tasks  *tasks.Manager // the Tasks extension (tasks.go)
+	// Approvals keeps the approvals of send_payout (approvals.go); nil
+	// for a store without them.
+	Approvals *approval.Service
 
 	taskBackend *backends.Tasks
 }
@@ -227,10 +237,15 @@ func (a *App) newEngine() error {
 		now = func() time.Time { return time.Now().Add(off) }
 		a.log.Warn("TESTING: this instance's requestState clock is shifted; do not use in production", "offset", off)
 	}
+	codec := seal.New(a.cfg.Ring, seal.Options{Now: now})
+	if err := a.newApprovals(codec); err != nil {
+		return err
+	}
 	var err error
 	a.Engine, err = mrtr.NewEngine(mrtr.Config{
 		Audience:     a.cfg.Audience,
-		Codec:        seal.New(a.cfg.Ring, seal.Options{Now: now}),
+		Codec:        codec,
+		Approvals:    a.Approvals,
 		Store:        a.Store,
 		Instance:     a.cfg.Instance,
 		Logger:       a.log,
@@ -318,6 +333,9 @@ func (a *App) Handler() http.Handler {
 		}
 		fmt.Fprintln(w, "ok")
 	})
+	if a.Approvals != nil {
+		mux.Handle(ApprovalsPath+"/", a.approvalsHandler())
+	}
 	mux.HandleFunc("GET "+CalendarPagePath+"{workflow}", a.calendarPageHandler)
 	mux.HandleFunc("POST "+CalendarPagePath+"{workflow}", a.calendarPageHandler)
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
@@ -343,6 +361,20 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 		stopSweeper()
 		<-swept
 	}()
+	if a.Approvals != nil {
+		// Reminders, escalations, deadlines and notices of approvals, on
+		// every instance (each fires a timer once, whichever gets it).
+		timersCtx, stopTimers := context.WithCancel(context.WithoutCancel(ctx))
+		timers := make(chan struct{})
+		go func() {
+			defer close(timers)
+			_ = a.Approvals.Run(timersCtx)
+		}()
+		defer func() {
+			stopTimers()
+			<-timers
+		}()
+	}
 
 	reqCtx, cancelRequests := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancelRequests()

@@ -9,8 +9,12 @@
 //	         lease_expires timestamptz, expires_at timestamptz, result bytea)
 //	mrtr_states(ref text PK, workflow text, subject text, principal text,
 //	            data bytea, expires_at timestamptz)
+//	mrtr_approvals(id text PK, digest text, latest boolean, open boolean,
+//	               due timestamptz, keep_until timestamptz, version bigint,
+//	               data bytea)
 //
-// plus indexes on ops(expires_at), states(workflow) and states(expires_at).
+// plus indexes on ops(expires_at), states(workflow) and states(expires_at),
+// and those of approvals (approvals.go).
 // A row whose expires_at has passed is dead: readers ignore it, Claim
 // overwrites it and Sweep deletes it.
 //
@@ -67,6 +71,7 @@ type Store struct {
 	opts    Options
 	q       queries
 	bq      batchQueries
+	aq      approvalQueries // approvals.go
 
 	closed    atomic.Bool
 	closeOnce sync.Once
@@ -181,8 +186,9 @@ func New(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Store, error) 
 	if err := pgschema.CheckPrefix(opts.TablePrefix); err != nil {
 		return nil, fmt.Errorf("pgstore: %w", err)
 	}
-	s := &Store{pool: pool, opts: opts, q: newQueries(opts.TablePrefix), bq: newBatchQueries(opts.TablePrefix)}
-	if err := pgschema.Create(ctx, pool, s.q.schema); err != nil {
+	s := &Store{pool: pool, opts: opts, q: newQueries(opts.TablePrefix), bq: newBatchQueries(opts.TablePrefix),
+		aq: newApprovalQueries(opts.TablePrefix)}
+	if err := pgschema.Create(ctx, pool, s.q.schema+s.aq.schema); err != nil {
 		return nil, fmt.Errorf("pgstore: create schema: %w", err)
 	}
 	return s, nil
@@ -205,7 +211,7 @@ func DropTables(ctx context.Context, db Execer, prefix string) error {
 	if err := pgschema.CheckPrefix(prefix); err != nil {
 		return fmt.Errorf("pgstore: %w", err)
 	}
-	_, err := db.Exec(ctx, `DROP TABLE IF EXISTS `+prefix+`ops, `+prefix+`states`)
+	_, err := db.Exec(ctx, `DROP TABLE IF EXISTS `+prefix+`ops, `+prefix+`states, `+prefix+`approvals`)
 	return err
 }
 
@@ -348,8 +354,9 @@ func (s *Store) DeleteWorkflowStates(ctx context.Context, workflow string) error
 	return wrap("delete workflow states", err)
 }
 
-// Sweep implements store.Store. It deletes in batches of at most 5000 rows
-// per statement and skips rows another transaction holds locked (they are
+// Sweep implements store.Store. It deletes dead claims, continuation
+// records and approval records (past their keep_until), counting them all,
+// in batches of at most 5000 rows per statement and skips rows another transaction holds locked (they are
 // being revived, or swept by another instance).
 func (s *Store) Sweep(ctx context.Context) (int, error) {
 	if err := s.begin(ctx, nil); err != nil {
@@ -357,7 +364,7 @@ func (s *Store) Sweep(ctx context.Context) (int, error) {
 	}
 	now := s.opts.Now()
 	total := 0
-	for _, q := range []string{s.q.sweepOps, s.q.sweepStates} {
+	for _, q := range []string{s.q.sweepOps, s.q.sweepStates, s.aq.sweep} {
 		for {
 			tag, err := s.pool.Exec(ctx, q, now)
 			if err != nil {

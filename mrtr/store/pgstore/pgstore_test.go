@@ -225,3 +225,39 @@ func TestContextWhileLocked(t *testing.T) {
 		t.Fatalf("Claim after the lock was released = %+v, %v; want in-flight", r, err)
 	}
 }
+
+func TestApprovalConformance(t *testing.T) {
+	storetest.PostgresURL(t) // skip (or fail under $CI) once, not per case
+	storetest.RunApprovals(t, func(t *testing.T, clock *storetest.Clock) store.Store {
+		return newTestStore(t, testPool(t, 8, nil), clock.Now)
+	})
+}
+
+// TestNewAddsApprovalsToOlderTables starts on tables made before the
+// approvals table existed: New creates it, the old records stay.
+func TestNewAddsApprovalsToOlderTables(t *testing.T) {
+	ctx := context.Background()
+	pool := testPool(t, 2, nil)
+	s1 := newTestStore(t, pool, nil)
+	rec := store.StateRecord{Ref: "r", Workflow: "w", Data: []byte("d")}
+	if err := s1.PutState(ctx, rec, time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pool.Exec(ctx, `DROP TABLE `+s1.TablePrefix()+`approvals`); err != nil { // as before approvals
+		t.Fatal(err)
+	}
+	s2, err := New(ctx, pool, Options{TablePrefix: s1.TablePrefix()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s2.GetState(ctx, "r"); err != nil {
+		t.Fatalf("GetState after upgrade: %v", err)
+	}
+	row := store.ApprovalRow{ID: "a", Digest: "d", Open: true, Data: []byte("x")}
+	if err := s2.InsertApproval(ctx, row); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s2.LoadApproval(ctx, "a"); err != nil || got.Version != 1 || string(got.Data) != "x" {
+		t.Fatalf("LoadApproval = %+v, %v", got, err)
+	}
+}

@@ -7,6 +7,7 @@
 //	P st:<ref>        hash  wf, sub, pr, data, exp
 //	P wf:<workflow>   set   refs of the workflow's continuation records
 //	P exp             zset  member: full record key, score: its exp
+//	P ap:<id>, P apd:<digest>, P apdue: approval records (approvals.go)
 //
 // Times are Unix milliseconds of the store's clock (Options.Now), passed to
 // the scripts by the caller, so leases and TTLs follow the injected clock
@@ -120,16 +121,22 @@ return deleteWorkflow(KEYS[1], KEYS[2], ARGV[1], ARGV[2])
 `)
 
 // Sweep: KEYS exp zset; ARGV now, batch, prefix. Deletes up to batch dead
-// records and returns {deleted, index entries looked at}.
+// records (with their index entries: a continuation's in its workflow
+// set, an approval's in apdue and its digest pointer if it points at it)
+// and returns {deleted, index entries looked at}.
 var sweepScript = redis.NewScript(`
 local now = tonumber(ARGV[1])
 local members = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
 local stp = ARGV[3] .. 'st:'
+local app = ARGV[3] .. 'ap:'
 local n = 0
 for _, k in ipairs(members) do
-	local r = redis.call('HMGET', k, 'exp', 'wf')
+	local r = redis.call('HMGET', k, 'exp', 'wf', 'dg')
 	if not r[1] then
 		redis.call('ZREM', KEYS[1], k)
+		if string.sub(k, 1, #app) == app then -- dropped by its backstop TTL
+			redis.call('ZREM', ARGV[3] .. 'apdue', string.sub(k, #app + 1))
+		end
 	elseif tonumber(r[1]) <= now then
 		redis.call('DEL', k)
 		redis.call('ZREM', KEYS[1], k)
@@ -137,12 +144,21 @@ for _, k in ipairs(members) do
 		if r[2] and string.sub(k, 1, #stp) == stp then
 			redis.call('SREM', ARGV[3] .. 'wf:' .. r[2], string.sub(k, #stp + 1))
 		end
+		if r[3] and string.sub(k, 1, #app) == app then
+			local id = string.sub(k, #app + 1)
+			redis.call('ZREM', ARGV[3] .. 'apdue', id)
+			local dk = ARGV[3] .. 'apd:' .. r[3]
+			if redis.call('GET', dk) == id then
+				redis.call('DEL', dk)
+			end
+		end
 	end
 end
 return {n, #members}
 `)
 
-var allScripts = []*redis.Script{claimScript, completeScript, releaseScript, putStateScript, deleteWorkflowScript, sweepScript, batchScript}
+var allScripts = append([]*redis.Script{claimScript, completeScript, releaseScript, putStateScript, deleteWorkflowScript,
+	sweepScript, batchScript}, approvalScripts...)
 
 // Open connects to the Redis at url ("redis://[user:pass@]host:port/db",
 // "rediss://…" for TLS; see redis.ParseURL) and returns a Store that owns

@@ -19,8 +19,11 @@
 //	         lease_expires INTEGER, expires_at INTEGER, result BLOB)
 //	mrtr_states(ref TEXT PK, workflow TEXT, subject TEXT, principal TEXT,
 //	            data BLOB, expires_at INTEGER)
+//	mrtr_approvals(id TEXT PK, digest TEXT, latest INTEGER, open INTEGER,
+//	               due INTEGER, keep_until INTEGER, version INTEGER, data BLOB)
 //
-// plus indexes on ops(expires_at), states(workflow) and states(expires_at).
+// plus indexes on ops(expires_at), states(workflow) and states(expires_at),
+// and those of approvals (approvals.go).
 // A row whose expires_at has passed is dead: readers ignore it and Sweep
 // deletes it.
 package sqlitestore
@@ -66,6 +69,8 @@ type Store struct {
 	r    *sql.DB // readers; == w for in-memory databases
 	q    queries
 	st   stmts
+	aq   approvalQueries // approvals.go
+	ast  approvalStmts
 
 	writes     chan *write   // to the writer goroutine (groupcommit.go); unbuffered
 	closing    chan struct{} // closed by Close
@@ -117,6 +122,7 @@ func (s *Store) prepare(ctx context.Context) error {
 		releaseSavepoint:  prep(s.w, "RELEASE mrtr_write"),
 		rollbackSavepoint: prep(s.w, "ROLLBACK TO mrtr_write"),
 	}
+	s.prepareApprovals(p)
 	return p.Err()
 }
 
@@ -184,7 +190,9 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sqlitestore: %w", err)
 	}
-	if err := sqlitedb.CreateSchema(ctx, s.w, opts.BusyTimeout, s.q.schema); err != nil {
+	aq, aschema := newApprovalQueries(opts.TablePrefix)
+	s.aq = aq
+	if err := sqlitedb.CreateSchema(ctx, s.w, opts.BusyTimeout, append(s.q.schema, aschema...)); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("sqlitestore: open %s: %w", path, err)
 	}
@@ -340,15 +348,16 @@ func (s *Store) DeleteWorkflowStates(ctx context.Context, workflow string) error
 	})
 }
 
-// Sweep implements store.Store. It deletes in batches of at most 1000 rows
-// per transaction.
+// Sweep implements store.Store: it deletes dead claims, continuation
+// records and approval records (past their keep_until), in batches of at
+// most 1000 rows per transaction, and counts them all.
 func (s *Store) Sweep(ctx context.Context) (int, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
 	now := s.now()
 	total := 0
-	for _, q := range []*sql.Stmt{s.st.sweepOps, s.st.sweepStates} {
+	for _, q := range []*sql.Stmt{s.st.sweepOps, s.st.sweepStates, s.ast.sweep} {
 		for {
 			res, err := q.ExecContext(ctx, now)
 			if err != nil {
@@ -377,6 +386,11 @@ func (s *Store) Close() error {
 		for _, st := range []*sql.Stmt{s.st.claimSelect, s.st.claimUpsert, s.st.complete, s.st.completeCheck,
 			s.st.release, s.st.putState, s.st.deleteWorkflow, s.st.sweepOps, s.st.sweepStates, s.st.getState, s.st.getStateW,
 			s.st.savepoint, s.st.releaseSavepoint, s.st.rollbackSavepoint} {
+			if st != nil {
+				st.Close()
+			}
+		}
+		for _, st := range s.ast.all() {
 			if st != nil {
 				st.Close()
 			}

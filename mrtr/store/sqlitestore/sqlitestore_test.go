@@ -198,3 +198,62 @@ func TestConcurrentOpensOfANewFile(t *testing.T) {
 		}
 	}
 }
+
+func TestApprovalConformanceMemory(t *testing.T) {
+	storetest.RunApprovals(t, func(t *testing.T, clock *storetest.Clock) store.Store {
+		s, err := Open(context.Background(), MemoryPath, Options{Options: store.Options{Now: clock.Now}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	})
+}
+
+func TestApprovalConformanceFile(t *testing.T) {
+	storetest.RunApprovals(t, func(t *testing.T, clock *storetest.Clock) store.Store {
+		path := filepath.Join(t.TempDir(), "mrtr.db")
+		s, err := Open(context.Background(), path, Options{Options: store.Options{Now: clock.Now}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	})
+}
+
+// TestOpenAddsApprovalsToAnOlderDatabase opens a database made before the
+// approvals table existed: Open creates it, the old records stay.
+func TestOpenAddsApprovalsToAnOlderDatabase(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "old.db")
+	s1, err := Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := store.StateRecord{Ref: "r", Workflow: "w", Data: []byte("d")}
+	if err := s1.PutState(ctx, rec, time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s1.w.ExecContext(ctx, `DROP TABLE mrtr_approvals`); err != nil { // as before approvals
+		t.Fatal(err)
+	}
+	if err := s1.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s2, err := Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	if _, err := s2.GetState(ctx, "r"); err != nil {
+		t.Fatalf("GetState after upgrade: %v", err)
+	}
+	row := store.ApprovalRow{ID: "a", Digest: "d", Open: true, Data: []byte("x")}
+	if err := s2.InsertApproval(ctx, row); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s2.LoadApproval(ctx, "a"); err != nil || got.Version != 1 || string(got.Data) != "x" {
+		t.Fatalf("LoadApproval = %+v, %v", got, err)
+	}
+}

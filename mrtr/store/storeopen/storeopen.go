@@ -38,6 +38,10 @@ const Forms = `memory:, sqlite:PATH, sqlite::memory:, postgres://…, postgresql
 // For postgres and redis, the query parameter mrtr_prefix=… sets the
 // table or key prefix (defaults "mrtr_" and "mrtr:").
 //
+// The store returned is the backend's own type (*store.Memory,
+// *sqlitestore.Store, *pgstore.Store, *redisstore.Store), unwrapped: every
+// one also keeps approval records, so s.(store.ApprovalStore) holds.
+//
 // Open starts nothing in the background: expired records (round and effect
 // records past their retention, continuations past their TTL) stay until
 // the store's Sweep deletes them, so a server runs a sweeper for as long as

@@ -30,6 +30,18 @@ func smoke(t *testing.T, s store.Store) {
 	if r, err := s.Claim(ctx, req); err != nil || r.Status != store.Replayed || string(r.Result) != "ok" {
 		t.Fatalf("replay Claim = %+v, %v", r, err)
 	}
+	// Open returns the backend's own type: it keeps approvals too.
+	as, ok := s.(store.ApprovalStore)
+	if !ok {
+		t.Fatalf("%T is not a store.ApprovalStore", s)
+	}
+	row := store.ApprovalRow{ID: "smoke", Digest: "smoke", Open: true, Data: []byte("x")}
+	if err := as.InsertApproval(ctx, row); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := as.LoadApproval(ctx, "smoke"); err != nil || got.Version != 1 || string(got.Data) != "x" {
+		t.Fatalf("LoadApproval = %+v, %v", got, err)
+	}
 }
 
 func open(t *testing.T, u string) store.Store {

@@ -59,6 +59,8 @@ func Run(args []string, stdout, stderr io.Writer, set *backends.Set) int {
 		fs.DurationVar(&stepTimeout, "task-step-timeout", envDuration("MRTR_TASK_STEP_TIMEOUT"), "how long one step of a task may run on River before it is run again (0: River executor's default, 5m)")
 		fs.DurationVar(&rescueAfter, "task-rescue-after", envDuration("MRTR_TASK_RESCUE_AFTER"), "how long a task step may run on River before another instance takes it for stuck (its instance died) and runs it again; more than -task-step-timeout (0: the step timeout + 1m)")
 	}
+	approvalWebhook := fs.String("approval-webhook", env("MRTR_APPROVAL_WEBHOOK", ""), "a URL every approval notice (request, reminder, decision, expiry) is posted to as JSON, besides the log")
+	approvalTick := fs.Duration("approval-tick", envDuration("MRTR_APPROVAL_TICK"), "how often approval timers (reminders, deadlines, notices) are looked at (0: 5s)")
 	publicURL := fs.String("public-url", env("MRTR_PUBLIC_URL", ""), "where users reach this server's pages (the calendar page of connect_calendar); default http://<the address it listens on>")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -103,6 +105,7 @@ func Run(args []string, stdout, stderr io.Writer, set *backends.Set) int {
 		Backends: set, StoreURL: *storeURL, Ring: ring, Audience: *audience, Instance: *instance, Logger: log,
 		ClockOffset: *timeOffset, DataURL: *dataURL, Lease: *lease, StoreTimeout: *storeTimeout,
 		EffectLog: *effectLog, EffectDelay: *effectDelay, PublicURL: *publicURL, TaskStepTimeout: stepTimeout, TaskRescueAfter: rescueAfter,
+		ApprovalWebhook: *approvalWebhook, ApprovalTick: *approvalTick,
 	})
 	if err != nil {
 		log.Error("cannot start", "error", err)

@@ -198,21 +198,37 @@ func Play(ctx context.Context, c Case, from, to *Build) error {
 		if c.Reason != "" {
 			return refusedWith(to, c, before, res, err)
 		}
-		last := i == len(c.Finish)-1
-		switch {
-		case err != nil:
+		if err != nil {
 			return fmt.Errorf("round %d, on %s: %w", len(start)+2+i, to.Name, err)
-		case !last && c.Asks != nil && (!res.NeedsInput() || !slices.Equal(keys(res.InputRequests), c.Asks[i])):
-			return fmt.Errorf("on %s: answering %v: %s, want it to ask for %v", to.Name, keys(answers), describe(res, nil), c.Asks[i])
-		case !last && c.Asks == nil && (!res.NeedsInput() || !slices.Equal(keys(res.InputRequests), asked)):
-			return fmt.Errorf("on %s: the changed question %v was not asked again: %s", to.Name, asked, describe(res, nil))
-		case !last && c.Says != "" && !strings.Contains(message(res, asked), c.Says):
-			return fmt.Errorf("on %s: asked again with %q, want it to say %q", to.Name, message(res, asked), c.Says)
-		case last && res.NeedsInput():
+		}
+		if err := finishRound(c, to, i, res, answers, asked); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// finishRound says how round i of the finishing rounds on to differs from
+// what c promises: a round before the last asks what c.Asks lists (or the
+// changed question asked again, saying c.Says); the last ends with
+// c.Want's result.
+func finishRound(c Case, to *Build, i int, res *mcp.CallToolResult, answers mcp.InputResponseMap, asked []string) error {
+	if i == len(c.Finish)-1 {
+		switch {
+		case res.NeedsInput():
 			return fmt.Errorf("on %s: the workflow did not end: %s", to.Name, describe(res, nil))
-		case last && (res.IsError || resultText(res) != c.Want[to.Name]):
+		case res.IsError || resultText(res) != c.Want[to.Name]:
 			return fmt.Errorf("on %s: %s, want %q", to.Name, describe(res, nil), c.Want[to.Name])
 		}
+		return nil
+	}
+	switch {
+	case c.Asks != nil && (!res.NeedsInput() || !slices.Equal(keys(res.InputRequests), c.Asks[i])):
+		return fmt.Errorf("on %s: answering %v: %s, want it to ask for %v", to.Name, keys(answers), describe(res, nil), c.Asks[i])
+	case c.Asks == nil && (!res.NeedsInput() || !slices.Equal(keys(res.InputRequests), asked)):
+		return fmt.Errorf("on %s: the changed question %v was not asked again: %s", to.Name, asked, describe(res, nil))
+	case c.Says != "" && !strings.Contains(message(res, asked), c.Says):
+		return fmt.Errorf("on %s: asked again with %q, want it to say %q", to.Name, message(res, asked), c.Says)
 	}
 	return nil
 }
