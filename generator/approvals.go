@@ -186,8 +186,9 @@ func fakeApprovers(s *spec.State, m handlerMethod) []jen.Code {
 
 // approvalNotApplicable are the matrix scenarios the generated tests mark
 // not applicable because of approval gates, each with the reason. An
-// approval record, not an answer, passes an approval gate, and mrtrtest
-// cannot approve as another principal yet: no walk leaves an approval
+// approval record, not an answer, passes an approval gate, and the
+// walker and the matrix do not approve as another principal yet (a test
+// can, by mrtrtest's Harness.Decide): no walk leaves an approval
 // gate (takeable), so no workflow of the fixtures asks at one ("missing
 // input" would look for one); and when every way to an end passes one,
 // no workflow of the fixtures gets anywhere, so every scenario that needs
@@ -204,14 +205,14 @@ func (w *workflow) approvalNotApplicable() jen.Dict {
 	if len(gates) == 0 {
 		return out
 	}
-	why := fmt.Sprintf("approval gate %s is passed by an approval record, not an answer, and the generated fixtures cannot approve as another principal yet", strings.Join(gates, ", "))
+	why := fmt.Sprintf("approval gate %s is passed by an approval record, not an answer, and the generated walks and matrix do not approve as another principal yet (Harness.Decide does)", strings.Join(gates, ", "))
 	out[jen.Qual(pkgTest, "ScenarioMissingInput")] = jen.Lit(why)
 	if _, _, ok := w.bfsArms(w.t.Initial, w.arms().all(), func(s string, _ masks) bool { return w.isTerminal(s) }); ok {
 		return out
 	}
 	why += fmt.Sprintf(": every way to an end of %s passes one", w.t.Name)
 	for _, sc := range []string{"ScenarioCompleteInput", "ScenarioExpired", "ScenarioTampered", "ScenarioOtherCaller",
-		"ScenarioOtherArguments", "ScenarioDuplicateFinal", "ScenarioCancellation", "ScenarioUnauthorized", "ScenarioHTTP"} {
+		"ScenarioOtherArguments", "ScenarioDuplicateFinal", "ScenarioCancellation", "ScenarioUnauthorized", "ScenarioDependency", "ScenarioHTTP"} {
 		out[jen.Qual(pkgTest, sc)] = jen.Lit(why)
 	}
 	return out

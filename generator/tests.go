@@ -351,7 +351,7 @@ func (w *workflow) takeable(s *spec.State, on vocab.Edge) bool {
 	}
 	if s.Approval() != nil {
 		// An approval record, not an answer, passes an approval gate: the
-		// walker cannot approve (as another principal) yet, so no walk
+		// walker does not approve (as another principal) yet, so no walk
 		// leaves one. See approvalNotApplicable.
 		return false
 	}

@@ -59,7 +59,7 @@ func fixturesSendPayout(h *fakeSendPayout) mrtrtest.Fixtures {
 		Args:          map[string]any{"amount": 1.0, "payee": "pay_0"},
 		Break:         h.fake.Break,
 		Effects:       h.fake.Effects,
-		NotApplicable: map[string]string{mrtrtest.ScenarioMissingInput: "approval gate approve is passed by an approval record, not an answer, and the generated fixtures cannot approve as another principal yet"},
+		NotApplicable: map[string]string{mrtrtest.ScenarioMissingInput: "approval gate approve is passed by an approval record, not an answer, and the generated walks and matrix do not approve as another principal yet (Harness.Decide does)"},
 		Other:         "bob",
 		OtherArgs:     map[string]any{"amount": 2.0, "payee": "pay_zzzzzzzzzzzzzzzzzzzzzzzz"},
 		Unauthorized:  "mallory",
