@@ -194,7 +194,8 @@ func checkGateChanged(c *comparer, r *Rule) {
 }
 
 // gateDiff says how two gates differ in what the user confirmed: the
-// question's text with its placeholders, and where the answer is read.
+// question's text with its placeholders, where the answer is read, and
+// the approval policy.
 func gateDiff(o, n *spec.Gate) string {
 	var ds []string
 	if om, nm := templateRaw(o.Message), templateRaw(n.Message); om != nm {
@@ -216,6 +217,11 @@ func gateDiff(o, n *spec.Gate) string {
 		ds = append(ds, fmt.Sprintf("a typed gate (%q) made yes/no", ot))
 	case ot != nt:
 		ds = append(ds, fmt.Sprintf("typed text %q → %q", ot, nt))
+	}
+	// An approval approves under its policy: another policy is another
+	// gate digest.
+	if d := approvalDiff(o.Approval, n.Approval); d != "" {
+		ds = append(ds, d)
 	}
 	return strings.Join(ds, "; ")
 }

@@ -396,17 +396,6 @@ func statesUsing(t *spec.Tool, name string, kind vocab.StateKind) string {
 	return "states " + strings.Join(out, ", ")
 }
 
-// hasInteractive reports whether the workflow has an interactive state (it
-// then gets a rejected-inputs test).
-func hasInteractive(t *spec.Tool) bool {
-	for _, s := range t.States {
-		if s.Interactive() {
-			return true
-		}
-	}
-	return false
-}
-
 func docFieldOf(f *spec.Field) docField {
 	df := docField{NameMD: code(f.Name), TypeMD: typeText(f), RequiredMD: "no", ConstraintsMD: constraints(f)}
 	if f.Required {

@@ -70,12 +70,15 @@ func (w *workflow) stubDriveTest(jf *jen.File) error {
 	}
 	for _, name := range w.defaultPath() {
 		if st := w.t.State(name); st.Approval() != nil {
-			// The driver cannot approve as another principal yet: the
-			// drive stops where the approval is requested.
-			body = append(body, jen.Commentf("%s is an approval gate (docs/approvals.md): an approval by someone the policy", name),
-				jen.Comment("admits passes it, not an answer in this chat; drive on from here once you approve it."),
-				jen.Id("_").Op("=").Id("d"))
-			break
+			// An approval, not an answer, passes the gate: approvers the
+			// policy admits decide it (the handler's hook must return them).
+			body = append(body, jen.Commentf("%s is an approval gate (docs/approvals.md): approvers the policy admits decide it,", name),
+				jen.Comment("not an answer in this chat (your Approvers hook must return them)."),
+				jen.Id("d").Dot("WantAsks").Call(jen.Lit(st.Confirm.Key)))
+			for _, p := range fakePrincipals[:st.Approval().Count] {
+				body = append(body, jen.Id("d").Dot("ApproveAs").Call(jen.Lit(p), jen.Lit("checked")))
+			}
+			continue
 		}
 		steps, err := w.driveSteps(w.t.State(name))
 		if err != nil {

@@ -1219,6 +1219,12 @@ func checkGoCollisions(c *checker, r *Rule) {
 			if len(s.Output) > 0 {
 				methods = append(methods, named{s.Name + "Output", s.OutputPos}) // its output method
 			}
+			if a := s.Approval(); a != nil && a.Approvers != "" {
+				methods = append(methods, named{s.Name + "Approvers", a.Pos}) // its approval hooks
+			}
+			if a := s.Approval(); a != nil && a.EscalateTo != "" {
+				methods = append(methods, named{s.Name + "Escalation", a.Pos})
+			}
 			var outcomes []named
 			for _, b := range s.Outcomes {
 				outcomes = append(outcomes, named{b.Name, b.Pos})
@@ -1293,6 +1299,12 @@ func (c *checker) methodKinds(r *Rule, sc scope, t *spec.Tool) {
 		}
 		if len(s.Output) > 0 {
 			add("an output method", named{s.Name + "Output", s.OutputPos})
+		}
+		if a := s.Approval(); a != nil && a.Approvers != "" {
+			add("an approval hook", named{s.Name + "Approvers", a.Pos})
+		}
+		if a := s.Approval(); a != nil && a.EscalateTo != "" {
+			add("an approval hook", named{s.Name + "Escalation", a.Pos})
 		}
 		contents := slices.Clone(s.Content)
 		for _, m := range s.Messages {

@@ -38,6 +38,8 @@ func TestDocsMatchSchema(t *testing.T) {
 		{"#/$defs/workflow", workflowDoc{}, nil, nil},
 		{"#/$defs/workflow/properties/task", taskDoc{}, nil, nil},
 		{"#/$defs/continuation", continuationDoc{}, nil, nil},
+		{"#/$defs/approval", approvalDoc{}, nil, nil},
+		{"#/$defs/approval/properties/escalate", escalateDoc{}, nil, nil},
 		{"#/$defs/lint", lintDoc{}, nil, nil},
 		{"#/$defs/field", fieldDoc{}, []string{"default", "example"}, nil},
 		{"#/$defs/state", stateDoc{}, nil, nil},

@@ -22,9 +22,12 @@ func TestReleaseFundsHandler(t *testing.T) {
 		Account: "acc_0",
 		Amount:  1,
 	})
-	// approve is an approval gate (docs/approvals.md): an approval by someone the policy
-	// admits passes it, not an answer in this chat; drive on from here once you approve it.
-	_ = d
+	// approve is an approval gate (docs/approvals.md): approvers the policy admits decide it,
+	// not an answer in this chat (your Approvers hook must return them).
+	d.WantAsks("confirm")
+	d.ApproveAs("bob", "checked")
+	d.ApproveAs("carol", "checked")
+	d.WantEnd(vocab.OutcomeSuccess, "")
 }
 
 // TestReleaseFundsHandlerMatrix runs the MRTR test matrix against ReleaseFundsImpl.
