@@ -195,7 +195,9 @@ func TestCountOfDistinctApprovers(t *testing.T) {
 	}
 	// One decline is enough to decline.
 	rec = f.request(t, action("w2", "alice", "9001 EUR"), p)
-	f.svc.Decide(ctx, Decide{ID: rec.ID, Approver: "bob", Approve: true, Channel: ChannelPage})
+	if _, err := f.svc.Decide(ctx, Decide{ID: rec.ID, Approver: "bob", Approve: true, Channel: ChannelPage}); err != nil {
+		t.Fatal(err)
+	}
 	if got, _ := f.svc.Decide(ctx, Decide{ID: rec.ID, Approver: "dave", Approve: false, Reason: "no invoice", Channel: ChannelPage}); got.State != Declined {
 		t.Errorf("a decline after one approval: %s", got.State)
 	}
@@ -234,7 +236,7 @@ func TestDeadlineOnTheDecidingClock(t *testing.T) {
 	f, ctx := newSvcFixture(t), context.Background()
 	rec := f.request(t, action("w1", "alice", "2000 EUR"), fourEyesPolicy)
 	f.clock.Advance(24*time.Hour - time.Second)
-	f.svc.Tick(ctx) // reminders fire; not the deadline yet
+	f.tick(t) // reminders fire; not the deadline yet
 	if got, _ := f.svc.Get(ctx, rec.ID); got.State != Pending {
 		t.Fatalf("a second before the deadline: %s", got.State)
 	}
@@ -268,16 +270,16 @@ func TestTimersRemindEscalateExpireAndNotifyAtLeastOnce(t *testing.T) {
 		t.Error("a failed notice should be reported by Tick")
 	}
 	f.clock.Advance(time.Second) // the retry pause
-	f.svc.Tick(ctx)
+	f.tick(t)
 	for _, step := range []time.Duration{time.Hour, 7 * time.Hour, 4 * time.Hour} {
 		f.clock.Advance(step)
-		f.svc.Tick(ctx)
-		f.svc.Tick(ctx) // a second tick finds nothing more: each timer fires once
+		f.tick(t)
+		f.tick(t) // a second tick finds nothing more: each timer fires once
 	}
 	if got, err := f.svc.Decide(ctx, Decide{ID: rec.ID, Approver: "erin", Approve: false, Channel: ChannelPage}); err != nil || got.State != Declined {
 		t.Fatalf("erin after escalation: %v %v", got.State, err)
 	}
-	f.svc.Tick(ctx)
+	f.tick(t)
 	want := "request reminder reminder escalation decided"
 	if got := joinKinds(f.sent.kinds()); got != want {
 		t.Errorf("notices: %s, want %s", got, want)
@@ -295,8 +297,8 @@ func TestTimersRemindEscalateExpireAndNotifyAtLeastOnce(t *testing.T) {
 	// and the requester is told.
 	rec2 := f.request(t, action("w2", "alice", "3000 EUR"), Policy{Deadline: time.Hour, Requester: RequesterExcluded})
 	f.clock.Advance(time.Hour)
-	f.svc.Tick(ctx)
-	f.svc.Tick(ctx)
+	f.tick(t)
+	f.tick(t)
 	if got, _ := f.svc.Get(ctx, rec2.ID); got.State != Expired || len(got.Outbox) != 0 {
 		t.Errorf("after the deadline: %s, outbox %v", got.State, got.Outbox)
 	}
@@ -325,12 +327,12 @@ func TestNoticeOfADeadInstanceIsDeliveredAgain(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	f.svc.Tick(ctx)
+	f.tick(t)
 	if n := len(f.sent.kinds()); n != 0 {
 		t.Fatalf("delivered during another's lease: %d", n)
 	}
 	f.clock.Advance(f.svc.cfg.Lease)
-	f.svc.Tick(ctx)
+	f.tick(t)
 	if got := joinKinds(f.sent.kinds()); got != "request" {
 		t.Errorf("after the lease: %q", got)
 	}
@@ -405,5 +407,13 @@ func TestConcurrentDecisionsOneWins(t *testing.T) {
 	got, _ := f.svc.Get(ctx, rec.ID)
 	if won != 1 || len(got.Decisions) != 1 {
 		t.Errorf("%d decisions won, %d recorded", won, len(got.Decisions))
+	}
+}
+
+// tick fires the due timers, failing the test on an error.
+func (f *svcFixture) tick(t *testing.T) {
+	t.Helper()
+	if _, err := f.svc.Tick(context.Background()); err != nil {
+		t.Fatal(err)
 	}
 }

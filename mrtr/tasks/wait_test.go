@@ -70,7 +70,9 @@ func TestResumeBeforeTheWaitIsKept(t *testing.T) {
 		t.Fatalf("resume during the step: %v", err)
 	}
 	close(d.fx.hold)
-	<-d.fx.ended
+	if err := <-d.fx.ended; err != nil {
+		t.Fatal(err)
+	}
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}

@@ -53,12 +53,7 @@ func Run(args []string, stdout, stderr io.Writer, set *backends.Set) int {
 	effectLog := fs.String("effect-log", "", "testing aid: append a line to this file when an effect starts and when it returns (instances may share it)")
 	effectDelay := fs.Duration("effect-delay", 0, "testing aid: make every effect wait this long before it acts; never in production")
 	timeOffset := fs.Duration("time-offset", 0, "testing aid: shift the clock that seals and opens requestState (e.g. 1h makes every continuation look expired); never in production")
-	// The River executor's flags exist only in the build that links River.
-	var stepTimeout, rescueAfter time.Duration
-	if set.River {
-		fs.DurationVar(&stepTimeout, "task-step-timeout", envDuration("MRTR_TASK_STEP_TIMEOUT"), "how long one step of a task may run on River before it is run again (0: River executor's default, 5m)")
-		fs.DurationVar(&rescueAfter, "task-rescue-after", envDuration("MRTR_TASK_RESCUE_AFTER"), "how long a task step may run on River before another instance takes it for stuck (its instance died) and runs it again; more than -task-step-timeout (0: the step timeout + 1m)")
-	}
+	stepTimeout, rescueAfter := riverFlags(fs, set)
 	approvalWebhook := fs.String("approval-webhook", env("MRTR_APPROVAL_WEBHOOK", ""), "a URL every approval notice (request, reminder, decision, expiry) is posted to as JSON, besides the log")
 	approvalTick := fs.Duration("approval-tick", envDuration("MRTR_APPROVAL_TICK"), "how often approval timers (reminders, deadlines, notices) are looked at (0: 5s)")
 	publicURL := fs.String("public-url", env("MRTR_PUBLIC_URL", ""), "where users reach this server's pages (the calendar page of connect_calendar); default http://<the address it listens on>")
@@ -104,7 +99,7 @@ func Run(args []string, stdout, stderr io.Writer, set *backends.Set) int {
 	a, err := app.New(ctx, app.Config{
 		Backends: set, StoreURL: *storeURL, Ring: ring, Audience: *audience, Instance: *instance, Logger: log,
 		ClockOffset: *timeOffset, DataURL: *dataURL, Lease: *lease, StoreTimeout: *storeTimeout,
-		EffectLog: *effectLog, EffectDelay: *effectDelay, PublicURL: *publicURL, TaskStepTimeout: stepTimeout, TaskRescueAfter: rescueAfter,
+		EffectLog: *effectLog, EffectDelay: *effectDelay, PublicURL: *publicURL, TaskStepTimeout: *stepTimeout, TaskRescueAfter: *rescueAfter,
 		ApprovalWebhook: *approvalWebhook, ApprovalTick: *approvalTick,
 	})
 	if err != nil {
@@ -191,4 +186,15 @@ func envDuration(name string) time.Duration {
 func envBool(name string) bool {
 	b, _ := strconv.ParseBool(os.Getenv(name))
 	return b
+}
+
+// riverFlags declares the River executor's flags, which exist only in the
+// build that links River (zero durations otherwise).
+func riverFlags(fs *flag.FlagSet, set *backends.Set) (stepTimeout, rescueAfter *time.Duration) {
+	stepTimeout, rescueAfter = new(time.Duration), new(time.Duration)
+	if set.River {
+		fs.DurationVar(stepTimeout, "task-step-timeout", envDuration("MRTR_TASK_STEP_TIMEOUT"), "how long one step of a task may run on River before it is run again (0: River executor's default, 5m)")
+		fs.DurationVar(rescueAfter, "task-rescue-after", envDuration("MRTR_TASK_RESCUE_AFTER"), "how long a task step may run on River before another instance takes it for stuck (its instance died) and runs it again; more than -task-step-timeout (0: the step timeout + 1m)")
+	}
+	return stepTimeout, rescueAfter
 }
