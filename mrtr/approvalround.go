@@ -45,16 +45,18 @@ func (r *round) Approve(ctx context.Context, g *mrtrimpl.ApprovalGate) (vocab.Ed
 	if r.req.task != nil {
 		a.Waiter = r.req.task.id
 	}
-	var err error
-	if g.Approvers != nil {
-		if a.Approvers, err = resolved(g.Approvers(ctx)); err != nil {
-			return "", mrtrimpl.Step{}, fmt.Errorf("gate %s: resolving the approvers: %w", g.Gate, err)
+	a.Resolve = func(ctx context.Context) (approvers, escalation []string, err error) {
+		if g.Approvers != nil {
+			if approvers, err = resolved(g.Approvers(ctx)); err != nil {
+				return nil, nil, fmt.Errorf("gate %s: resolving the approvers: %w", g.Gate, err)
+			}
 		}
-	}
-	if g.Escalation != nil {
-		if a.Escalation, err = resolved(g.Escalation(ctx)); err != nil {
-			return "", mrtrimpl.Step{}, fmt.Errorf("gate %s: resolving the escalation: %w", g.Gate, err)
+		if g.Escalation != nil {
+			if escalation, err = resolved(g.Escalation(ctx)); err != nil {
+				return nil, nil, fmt.Errorf("gate %s: resolving the escalation: %w", g.Gate, err)
+			}
 		}
+		return approvers, escalation, nil
 	}
 	// The approval's store calls are bounded as the engine's are (a few
 	// calls each: the read, a retried compare-and-swap).

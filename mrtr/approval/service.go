@@ -136,6 +136,9 @@ type Action struct {
 	// Approvers and Escalation are the principals the handler's hooks
 	// resolved for the policy's roles (nil: anyone signed in).
 	Approvers, Escalation []string
+	// Resolve, when set, resolves them instead, only when a new record is
+	// requested (the hooks are not called on the rounds that find it).
+	Resolve func(ctx context.Context) (approvers, escalation []string, err error)
 	// Waiter, when set, is a task that waits for the record: Config.Resume
 	// is called with it when the record leaves Pending.
 	Waiter string
@@ -196,6 +199,12 @@ func (s *Service) insert(ctx context.Context, a Action, p Policy, digest string)
 	}
 	if p.Requester == "" {
 		p.Requester = RequesterExcluded
+	}
+	if a.Resolve != nil {
+		var err error
+		if a.Approvers, a.Escalation, err = a.Resolve(ctx); err != nil {
+			return nil, err
+		}
 	}
 	id, err := seal.NewReference()
 	if err != nil {
