@@ -20,7 +20,10 @@ import (
 // to hold: every decision and every consumption checks it on its own
 // clock; the timer only records the expiry and tells people.
 
-const dueBatch = 100
+const (
+	dueBatch  = 100
+	maxOutbox = 16 // notices delivered per record and tick
+)
 
 // Run fires due timers every Tick until ctx ends. Store errors are
 // logged and retried on the next tick.
@@ -48,16 +51,24 @@ func (s *Service) Tick(ctx context.Context) (int, error) {
 	}
 	var errs []error
 	for _, id := range ids {
-		if err := s.fire(ctx, id); err != nil {
-			errs = append(errs, err)
+		// A record's notices go out one after the other, in the order they
+		// were queued, as far as they are due (a retried one waits).
+		for range maxOutbox {
+			delivered, err := s.fire(ctx, id)
+			if err != nil {
+				errs = append(errs, err)
+			}
+			if !delivered || err != nil {
+				break
+			}
 		}
 	}
 	return len(ids), errors.Join(errs...)
 }
 
 // fire advances one record's timers, then delivers the head of its
-// outbox if one is due.
-func (s *Service) fire(ctx context.Context, id string) error {
+// outbox if one is due, and says whether it did.
+func (s *Service) fire(ctx context.Context, id string) (bool, error) {
 	var deliver *outboxEntry
 	rec, err := s.update(ctx, id, func(rec *Record, now time.Time) error {
 		deliver = nil
@@ -89,12 +100,12 @@ func (s *Service) fire(ctx context.Context, id string) error {
 		if errors.Is(err, errUnchanged) {
 			err = nil
 		}
-		return err
+		return false, err
 	}
 	if err != nil {
-		return err
+		return false, err
 	}
-	return s.deliver(ctx, rec, *deliver)
+	return true, s.deliver(ctx, rec, *deliver)
 }
 
 func (s *Service) deliver(ctx context.Context, rec *Record, e outboxEntry) error {
