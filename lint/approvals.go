@@ -1,6 +1,8 @@
 package lint
 
 import (
+	"time"
+
 	"github.com/mrtrgen/mrtrgen/spec"
 	"github.com/mrtrgen/mrtrgen/vocab"
 )
@@ -52,6 +54,51 @@ declined: {terminal: cancelled, message: Declined.}
 expired: {terminal: expired, message: Not approved in time.}`,
 		check: checkExpiredOutcome,
 	},
+	{
+		ID: "approval-outlives-task", Severity: spec.Warning,
+		Summary: "a tool that runs as a task waits for an approval longer than the task lives",
+		Hint:    "set task.ttl (and task.timeout, if any) longer than the approval's deadline, or shorten the deadline",
+		Why: `A task waits for an approval working, asking nothing, and the approval resumes it
+(docs/approvals.md). The task's record lives task.ttl (1h by default) and a timeout fails it:
+an approval given after either comes when the client following the task has lost it (the
+approval itself is kept, and a new call finds it, but the task the client polls is gone).`,
+		Bad: `task: {ttl: 1h}
+states:
+  approve: {confirm: {message: "Pay?", approval: {deadline: 24h}}, next: pay}`,
+		Good: `task: {ttl: 25h}
+states:
+  approve: {confirm: {message: "Pay?", approval: {deadline: 24h}}, next: pay}`,
+		check: checkApprovalOutlivesTask,
+	},
+}
+
+// defaultTaskTTL is the runtime's task TTL when a spec gives none
+// (mrtr/tasks).
+const defaultTaskTTL = time.Hour
+
+// checkApprovalOutlivesTask reports each approval gate of a task tool
+// whose deadline is past the task's ttl or timeout.
+func checkApprovalOutlivesTask(c *checker, r *Rule) {
+	for _, t := range c.file.Workflows() {
+		if t.Task == nil {
+			continue
+		}
+		ttl := t.Task.TTL.D
+		if ttl == 0 {
+			ttl = defaultTaskTTL
+		}
+		for _, s := range t.States {
+			a := s.Approval()
+			if a == nil {
+				continue
+			}
+			if a.Deadline > ttl {
+				c.report(r, a.DeadlinePos, c.toolScope(t, s.Lint), "%s %q: approval gate %q waits up to %s, but its task lives %s (task.ttl)", t.Kind, t.Name, s.Name, a.Deadline, ttl)
+			} else if to := t.Task.Timeout.D; to > 0 && a.Deadline > to {
+				c.report(r, a.DeadlinePos, c.toolScope(t, s.Lint), "%s %q: approval gate %q waits up to %s, but its task times out after %s (task.timeout)", t.Kind, t.Name, s.Name, a.Deadline, to)
+			}
+		}
+	}
 }
 
 // checkExpiredOutcome reports each transition into an expired terminal
