@@ -2,6 +2,7 @@ package approval
 
 import (
 	"context"
+	"strings"
 	"testing"
 )
 
@@ -17,5 +18,21 @@ func TestAttackEmptyRoleAdmitsNobodyAfterStore(t *testing.T) {
 	if code(err) != CodeNotApprover {
 		got, _ := f.svc.Get(context.Background(), rec.ID)
 		t.Fatalf("mallory approved a request whose role resolved to nobody: err %v, state %s", err, got.State)
+	}
+}
+
+// A webhook URL often carries its secret in the path (Slack, Teams): a
+// failed post must not put it in the error the service logs, records in
+// its spans and returns from Tick.
+func TestAttackWebhookErrorDoesNotLeakURL(t *testing.T) {
+	const secret = "T0000-B0000-XXXXXXXXSECRET"
+	w := WebhookNotifier{URL: "http://127.0.0.1:1/services/" + secret}
+	rec := &Record{ID: "r1", Tool: "send_payout", State: Pending}
+	err := w.Notify(context.Background(), Notice{Kind: NoticeRequest, Record: rec, Link: "https://x/approvals/r1?t=tok"})
+	if err == nil {
+		t.Fatal("a post to a closed port succeeded")
+	}
+	if strings.Contains(err.Error(), secret) {
+		t.Fatalf("the webhook's error names its secret URL: %v", err)
 	}
 }

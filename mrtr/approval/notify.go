@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"time"
 )
 
@@ -75,7 +77,13 @@ func (w WebhookNotifier) Notify(ctx context.Context, n Notice) error {
 	}
 	resp, err := c.Do(req)
 	if err != nil {
-		return err
+		// Not the *url.Error as it is: it names the URL, and a webhook's
+		// URL often carries its secret (the error is logged and traced).
+		var uerr *url.Error
+		if errors.As(err, &uerr) {
+			err = uerr.Err
+		}
+		return fmt.Errorf("approval: webhook post: %w", err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode/100 != 2 {
