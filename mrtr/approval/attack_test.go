@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A role the Approvers hook resolved to nobody admits nobody: the record
@@ -34,5 +35,33 @@ func TestAttackWebhookErrorDoesNotLeakURL(t *testing.T) {
 	}
 	if strings.Contains(err.Error(), secret) {
 		t.Fatalf("the webhook's error names its secret URL: %v", err)
+	}
+}
+
+type hangingNotifier struct{}
+
+func (hangingNotifier) Notify(ctx context.Context, _ Notice) error {
+	<-ctx.Done()
+	return ctx.Err()
+}
+
+// A notifier that hangs (a webhook without a timeout, a stuck SMTP
+// server) must not stop the instance's timers for good: a delivery is
+// bounded by its lease (after which another instance delivers it again
+// anyway).
+func TestAttackHangingNotifierDoesNotStopTimers(t *testing.T) {
+	f := newSvcFixture(t)
+	f.svc.cfg.Notifier = hangingNotifier{}
+	f.svc.cfg.Lease = 50 * time.Millisecond
+	f.request(t, action("w1", "alice", "2500"), fourEyesPolicy)
+	done := make(chan error, 1)
+	go func() {
+		_, err := f.svc.Tick(context.Background())
+		done <- err
+	}()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Tick hangs on a notifier that never answers")
 	}
 }

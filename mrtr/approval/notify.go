@@ -30,7 +30,8 @@ type Notice struct {
 // buttons that call the JSON API, a webhook. Notify is called at least
 // once per notice (again after an error, up to five times, and again when
 // the instance delivering it died first): make it idempotent where
-// duplicates matter, keyed by Record.ID and Kind.
+// duplicates matter, keyed by Record.ID and Kind. Its ctx ends after
+// Config.Lease (another instance delivers the notice again then).
 type Notifier interface {
 	Notify(ctx context.Context, n Notice) error
 }
