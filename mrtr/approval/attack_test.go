@@ -2,6 +2,7 @@ package approval
 
 import (
 	"context"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -63,5 +64,26 @@ func TestAttackHangingNotifierDoesNotStopTimers(t *testing.T) {
 	case <-done:
 	case <-time.After(5 * time.Second):
 		t.Fatal("Tick hangs on a notifier that never answers")
+	}
+}
+
+// A requester who wants a harmful action approved can hide it in the
+// summary with bidirectional controls (U+202E reverses what follows:
+// the approver reads another action than the one the digest binds). The
+// page and the API show such controls visibly instead.
+func TestAttackBidiControlsInSummaryShownVisibly(t *testing.T) {
+	f := newFixture(t, false)
+	rec, link := f.request("bidi", "Delete table \u202Esresu\u202C? (read-only check)", fourEyes(), "bob")
+	bob := f.browser()
+	wantStatus(t, bob.signIn(rec, link, "bob", "demo-bob"), http.StatusSeeOther)
+	page := bob.get(link)
+	view := wantView(t, f.api("bob").get(rec.ID, tokenOf(link)))
+	for where, s := range map[string]string{"page": page.body, "API": view.Summary} {
+		if strings.ContainsAny(s, "\u202A\u202B\u202C\u202D\u202E\u2066\u2067\u2068\u2069\u200E\u200F\u061C") {
+			t.Errorf("the %s shows the summary's bidirectional controls as they are", where)
+		}
+		if !strings.Contains(s, "202E]") { // html/template writes + as &#43;
+			t.Errorf("the %s does not show the hidden control: %q", where, s)
+		}
 	}
 }
