@@ -61,7 +61,10 @@ func TestAttackHangingNotifierDoesNotStopTimers(t *testing.T) {
 		done <- err
 	}()
 	select {
-	case <-done:
+	case err := <-done:
+		if err == nil {
+			t.Fatal("Tick reports no error for a notice it could not deliver")
+		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("Tick hangs on a notifier that never answers")
 	}
