@@ -90,3 +90,28 @@ func TestAttackBidiControlsInSummaryShownVisibly(t *testing.T) {
 		}
 	}
 }
+
+// The engine's digest binds the requester, the tool and the gate; a
+// caller of Service.Request whose digest forgets them must not get (and
+// consume) another requester's approval.
+func TestAttackDigestWithoutRequesterFailsClosed(t *testing.T) {
+	f := newSvcFixture(t)
+	ctx := context.Background()
+	a := action("w1", "alice", "2500")
+	rec := f.request(t, a, fourEyesPolicy)
+	if _, err := f.svc.Decide(ctx, Decide{ID: rec.ID, Approver: "bob", Approve: true, Channel: ChannelAPI}); err != nil {
+		t.Fatal(err)
+	}
+	for name, m := range map[string]func(*Action){
+		"requester": func(x *Action) { x.Requester = "mallory" },
+		"tool":      func(x *Action) { x.Tool = "drop_database" },
+		"gate":      func(x *Action) { x.Gate = "other" },
+	} {
+		b := a
+		b.Workflow = "w-" + name
+		m(&b)
+		if got, err := f.svc.Request(ctx, b, fourEyesPolicy); err == nil {
+			t.Errorf("another %s under the same digest got record %s (%s)", name, got.ID, got.State)
+		}
+	}
+}
