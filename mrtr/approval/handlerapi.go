@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"mime"
 	"net/http"
+	"strings"
 	"time"
 )
 
@@ -58,8 +60,14 @@ func (h *handler) view(rec *Record, principal string, ch Channel) *View {
 		Policy:    ViewPolicy{Count: rec.Policy.Count, Requester: rec.Policy.Requester, Role: rec.Policy.Role, Approvers: rec.admitted()},
 		Approvals: rec.Approvals(), Decisions: rec.Decisions, Viewer: Viewer{Principal: principal},
 	}
-	if v.Decisions == nil {
-		v.Decisions = []Decision{}
+	// What people read to decide shows bidirectional controls visibly: a
+	// requester could otherwise make the summary (or a reason) read as
+	// another action than the one the digest binds.
+	v.Summary = revealBidi(rec.Summary)
+	v.Decisions = make([]Decision, len(rec.Decisions))
+	for i, d := range rec.Decisions {
+		d.Reason = revealBidi(d.Reason)
+		v.Decisions[i] = d
 	}
 	if rec.State == Pending && !h.s.cfg.Now().Before(rec.Deadline) {
 		v.State, v.DecidedAt = Expired, rec.Deadline
@@ -195,4 +203,30 @@ func readJSON(w http.ResponseWriter, r *http.Request, v any) *Refusal {
 		return refuse(codeBadRequest, "the body holds more than one JSON value")
 	}
 	return nil
+}
+
+// revealBidi replaces the Unicode bidirectional controls in s by their
+// code points ("[U+202E]"), so that they show instead of reordering the
+// text around them.
+func revealBidi(s string) string {
+	if !strings.ContainsFunc(s, isBidiControl) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if isBidiControl(r) {
+			fmt.Fprintf(&b, "[U+%04X]", r)
+		} else {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func isBidiControl(r rune) bool {
+	switch r {
+	case '\u061C', '\u200E', '\u200F', '\u202A', '\u202B', '\u202C', '\u202D', '\u202E', '\u2066', '\u2067', '\u2068', '\u2069':
+		return true
+	}
+	return false
 }

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"time"
 )
 
@@ -28,7 +30,8 @@ type Notice struct {
 // buttons that call the JSON API, a webhook. Notify is called at least
 // once per notice (again after an error, up to five times, and again when
 // the instance delivering it died first): make it idempotent where
-// duplicates matter, keyed by Record.ID and Kind.
+// duplicates matter, keyed by Record.ID and Kind. Its ctx ends after
+// Config.Lease (another instance delivers the notice again then).
 type Notifier interface {
 	Notify(ctx context.Context, n Notice) error
 }
@@ -75,7 +78,13 @@ func (w WebhookNotifier) Notify(ctx context.Context, n Notice) error {
 	}
 	resp, err := c.Do(req)
 	if err != nil {
-		return err
+		// Not the *url.Error as it is: it names the URL, and a webhook's
+		// URL often carries its secret (the error is logged and traced).
+		var uerr *url.Error
+		if errors.As(err, &uerr) {
+			err = uerr.Err
+		}
+		return fmt.Errorf("approval: webhook post: %w", err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode/100 != 2 {

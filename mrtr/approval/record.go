@@ -172,9 +172,11 @@ type Record struct {
 	Summary string `json:"summary"`
 	Policy  Policy `json:"policy"`
 	// Approvers and Escalation are the principals the hooks resolved when
-	// it was requested (nil: the policy admits anyone signed in).
-	Approvers  []string   `json:"approvers,omitempty"`
-	Escalation []string   `json:"escalation,omitempty"`
+	// it was requested (nil: the policy admits anyone signed in; empty: a
+	// role resolved to nobody admits nobody). omitzero, not omitempty: the
+	// stored record must keep an empty list apart from nil.
+	Approvers  []string   `json:"approvers,omitzero"`
+	Escalation []string   `json:"escalation,omitzero"`
 	Created    time.Time  `json:"created"`
 	Deadline   time.Time  `json:"deadline"`
 	State      State      `json:"state"`

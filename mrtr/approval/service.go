@@ -161,6 +161,10 @@ func (s *Service) Request(ctx context.Context, a Action, p Policy) (*Record, err
 	for range maxUpdateTries {
 		rec, err := s.latest(ctx, digest)
 		switch {
+		case err == nil && (rec.Requester != a.Requester || rec.Tool != a.Tool || rec.Gate != a.Gate):
+			// The digest should bind them: a record of another requester,
+			// tool or gate under it is never handed out (fail closed).
+			return nil, s.fail(span, fmt.Errorf("approval: digest %s names record %s of another requester, tool or gate", digest, rec.ID))
 		case err == nil && (rec.ConsumedBy == "" || rec.ConsumedBy == a.Workflow):
 			if rec.State == Pending && !s.cfg.Now().Before(rec.Deadline) {
 				// Past its deadline, whether or not the timer noticed.

@@ -111,15 +111,20 @@ func (s *Service) fire(ctx context.Context, id string) (bool, error) {
 func (s *Service) deliver(ctx context.Context, rec *Record, e outboxEntry) error {
 	ctx, span := s.tracer.Start(ctx, "approval.notify", trace.WithAttributes(attribute.String("mrtr.approval.id", rec.ID), attribute.String("mrtr.approval.notice", string(e.Kind))))
 	defer span.End()
+	// A delivery is bounded by its lease: past it another instance
+	// delivers the notice again anyway, and a notifier that hangs must not
+	// stop this instance's timers.
+	dctx, cancel := context.WithTimeout(ctx, s.cfg.Lease)
+	defer cancel()
 	var nerr error
 	if e.Kind == noticeWake {
-		nerr = s.resume(ctx, e.To)
+		nerr = s.resume(dctx, e.To)
 	} else {
 		link, err := s.Link(rec)
 		if err != nil {
 			return s.fail(span, err)
 		}
-		nerr = s.cfg.Notifier.Notify(ctx, Notice{Kind: e.Kind, To: e.To, Record: rec.clone(), Link: link})
+		nerr = s.cfg.Notifier.Notify(dctx, Notice{Kind: e.Kind, To: e.To, Record: rec.clone(), Link: link})
 	}
 	tries := maxNoticeTries
 	if e.Kind == noticeWake {
