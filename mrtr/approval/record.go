@@ -204,6 +204,12 @@ func (r *Record) left() {
 	}
 }
 
+// lapses reports whether the deadline still ends rec: pending, or
+// approved and not yet taken by a workflow.
+func (r *Record) lapses() bool {
+	return r.State == Pending || (r.State == Approved && r.ConsumedBy == "")
+}
+
 // Approvals counts the distinct approvers who approved.
 func (r *Record) Approvals() int {
 	n := 0

@@ -166,7 +166,7 @@ func (s *Service) Request(ctx context.Context, a Action, p Policy) (*Record, err
 			// tool or gate under it is never handed out (fail closed).
 			return nil, s.fail(span, fmt.Errorf("approval: digest %s names record %s of another requester, tool or gate", digest, rec.ID))
 		case err == nil && (rec.ConsumedBy == "" || rec.ConsumedBy == a.Workflow):
-			if rec.State == Pending && !s.cfg.Now().Before(rec.Deadline) {
+			if rec.lapses() && !s.cfg.Now().Before(rec.Deadline) {
 				// Past its deadline, whether or not the timer noticed.
 				if rec, err = s.expire(ctx, rec.ID); err != nil {
 					return nil, s.fail(span, err)
@@ -371,13 +371,21 @@ var errUnchanged = errors.New("unchanged")
 
 // expireIfDue ends a pending record whose deadline passed (the timer may
 // not have fired yet: the deadline, not the timer, is the rule).
+//
+// The deadline bounds the use of an approval too: one approved but not
+// taken by a workflow before it expires then (an approval is bound to its
+// expiry; a payout approved on Monday is not sent a month later).
 func (s *Service) expireIfDue(rec *Record, now time.Time) bool {
-	if rec.State != Pending || now.Before(rec.Deadline) {
+	if !rec.lapses() || now.Before(rec.Deadline) {
 		return false
+	}
+	detail := ""
+	if rec.State == Approved {
+		detail = "approved but not used before the deadline"
 	}
 	rec.State, rec.DecidedAt = Expired, rec.Deadline
 	rec.left()
-	rec.Events = append(rec.Events, Event{At: now, Kind: EventExpired, Channel: ChannelTimer})
+	rec.Events = append(rec.Events, Event{At: now, Kind: EventExpired, Channel: ChannelTimer, Detail: detail})
 	rec.Outbox = append(rec.Outbox, outboxEntry{Kind: NoticeExpired, To: append([]string{rec.Requester}, rec.Undecided()...)})
 	return true
 }
@@ -440,7 +448,9 @@ func admits(rec *Record, principal string, ch Channel) *Refusal {
 	case principal != rec.Requester && ch == ChannelChat:
 		return refuse(CodeNotApprover, "only the requester answers in the chat")
 	}
-	if admitted := rec.admitted(); admitted != nil && principal != rec.Requester && !slices.Contains(admitted, principal) {
+	// The requester too must be one of the approvers the hook returned,
+	// where the policy lets them decide at all.
+	if admitted := rec.admitted(); admitted != nil && !slices.Contains(admitted, principal) {
 		return refuse(CodeNotApprover, "you are not among the approvers of this request")
 	}
 	return nil

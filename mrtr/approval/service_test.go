@@ -205,13 +205,15 @@ func TestCountOfDistinctApprovers(t *testing.T) {
 
 func TestRequesterRules(t *testing.T) {
 	f, ctx := newSvcFixture(t), context.Background()
+	// alice is one of the approvers here: the requester decides only as one.
+	inRole := func(a Action) Action { a.Approvers = append(a.Approvers, "alice"); return a }
 	chat := Policy{Count: 1, Requester: RequesterChat, Deadline: time.Hour}
-	rec := f.request(t, action("w1", "alice", "50 EUR"), chat)
+	rec := f.request(t, inRole(action("w1", "alice", "50 EUR")), chat)
 	if got, err := f.svc.Decide(ctx, Decide{ID: rec.ID, Approver: "alice", Approve: true, Channel: ChannelChat}); err != nil || got.State != Approved {
 		t.Fatalf("requester in chat under chat rule: %v %v", got.State, err)
 	}
 	page := Policy{Count: 1, Requester: RequesterPage, Deadline: time.Hour}
-	rec = f.request(t, action("w2", "alice", "60 EUR"), page)
+	rec = f.request(t, inRole(action("w2", "alice", "60 EUR")), page)
 	if _, err := f.svc.Decide(ctx, Decide{ID: rec.ID, Approver: "alice", Approve: true, Channel: ChannelChat}); code(err) != CodeRequester {
 		t.Errorf("requester in chat under page rule: %v", err)
 	}
