@@ -166,10 +166,18 @@ func (b *browser) post(path string, form url.Values, headers ...string) answer {
 	return b.do(req)
 }
 
-// signIn signs user in through the form of the link's page.
+// signIn signs user in through the form of the link's page: it opens the
+// page (signed out, or signing out first), and posts its sign-in form.
 func (b *browser) signIn(rec *Record, link, user, password string) answer {
 	b.f.t.Helper()
-	return b.post("/approvals/signin", url.Values{"id": {rec.ID}, "t": {tokenOf(link)}, "username": {user}, "password": {password}})
+	b.post("/approvals/signout", url.Values{"id": {rec.ID}, "t": {tokenOf(link)}})
+	page := b.get(link)
+	m := csrfRE.FindStringSubmatch(page.body)
+	nonce := ""
+	if m != nil {
+		nonce = m[1]
+	}
+	return b.post("/approvals/signin", url.Values{"id": {rec.ID}, "t": {tokenOf(link)}, "username": {user}, "password": {password}, "csrf": {nonce}})
 }
 
 var csrfRE = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
@@ -504,8 +512,10 @@ func TestSignIn(t *testing.T) {
 	b := f.browser()
 	a := b.signIn(rec, link, "bob", "demo-alice")
 	wantStatus(t, a, http.StatusUnauthorized, "do not sign you in", `id="signin"`)
-	if a.header.Get("Set-Cookie") != "" {
-		t.Fatal("a refused sign-in set a cookie")
+	for _, c := range a.header.Values("Set-Cookie") {
+		if strings.HasPrefix(c, "mrtr_approval=") {
+			t.Fatalf("a refused sign-in set the session cookie: %s", c)
+		}
 	}
 	// A session sealed under another key is nobody.
 	otherRing, _ := seal.EphemeralRing(func(string) {})

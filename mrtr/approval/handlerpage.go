@@ -2,7 +2,9 @@ package approval
 
 import (
 	"bytes"
+	"crypto/rand"
 	"crypto/sha256"
+	"crypto/subtle"
 	"embed"
 	"encoding/base64"
 	"errors"
@@ -146,9 +148,33 @@ func (h *handler) signInPage(w http.ResponseWriter, r *http.Request, status int,
 	if h.opts.SignIn == nil && status == http.StatusOK {
 		status = http.StatusUnauthorized
 	}
-	h.render(w, r, status, "signin", &pageData{
-		Title: "Sign in to decide", ID: id, Link: token, SignIn: h.opts.SignIn != nil, PasswordLabel: h.opts.PasswordLabel, Error: msg,
-	})
+	d := &pageData{Title: "Sign in to decide", ID: id, Link: token, SignIn: h.opts.SignIn != nil, PasswordLabel: h.opts.PasswordLabel, Error: msg}
+	if d.SignIn {
+		d.CSRF = h.signInNonce(w)
+	}
+	h.render(w, r, status, "signin", d)
+}
+
+// Sign-in is guarded against login CSRF (a site signing the viewer in as
+// someone else) by a double submit: the form carries a random nonce the
+// page also sets in a SameSite=Strict cookie, which a form posted from
+// another site does not send, whatever its Origin says.
+
+// signInNonce sets a fresh sign-in nonce cookie and returns its value.
+func (h *handler) signInNonce(w http.ResponseWriter) string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	nonce := base64.RawURLEncoding.EncodeToString(b[:])
+	http.SetCookie(w, &http.Cookie{Name: h.opts.CookieName + "_signin", Value: nonce, Path: h.prefix + "/", HttpOnly: true,
+		Secure: h.secure, SameSite: http.SameSiteStrictMode, MaxAge: int(h.opts.Session / time.Second)})
+	return nonce
+}
+
+// signInNonceValid reports whether the posted nonce is the cookie's.
+func (h *handler) signInNonceValid(r *http.Request) bool {
+	c, err := r.Cookie(h.opts.CookieName + "_signin")
+	posted := r.PostForm.Get("csrf")
+	return err == nil && c.Value != "" && subtle.ConstantTimeCompare([]byte(c.Value), []byte(posted)) == 1
 }
 
 // form parses a form post of at most maxBody bytes from the same site;
@@ -237,6 +263,10 @@ func (h *handler) signIn(w http.ResponseWriter, r *http.Request) {
 	id, token := r.PostForm.Get("id"), r.PostForm.Get("t")
 	if _, ref := h.open(r.Context(), id, token); ref != nil {
 		h.refusePage(w, r, ref, "", "", "")
+		return
+	}
+	if !h.signInNonceValid(r) {
+		h.refusePage(w, r, refuse(codeCSRF, "this sign-in form was not the page's own; open the link and sign in again"), "", id, token)
 		return
 	}
 	user, password := strings.TrimSpace(r.PostForm.Get("username")), r.PostForm.Get("password")
