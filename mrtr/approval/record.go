@@ -198,10 +198,20 @@ type Record struct {
 }
 
 // left records that rec left Pending: the tasks waiting for it are woken.
+//
+// The wake goes first in the outbox, so that notices to people that fail
+// and are retried do not hold the waiting tasks back; only a notice being
+// delivered (leased: its instance compares the head when it is done)
+// stays ahead of it.
 func (r *Record) left() {
-	if len(r.Waiters) > 0 {
-		r.Outbox = append(r.Outbox, outboxEntry{Kind: noticeWake, To: slices.Clone(r.Waiters)})
+	if len(r.Waiters) == 0 {
+		return
 	}
+	at := 0
+	if len(r.Outbox) > 0 && r.Outbox[0].Tries > 0 {
+		at = 1
+	}
+	r.Outbox = slices.Insert(r.Outbox, at, outboxEntry{Kind: noticeWake, To: slices.Clone(r.Waiters)})
 }
 
 // lapses reports whether the deadline still ends rec: pending, or

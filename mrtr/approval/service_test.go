@@ -419,3 +419,25 @@ func (f *svcFixture) tick(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A task waiting for an approval is woken at the first tick after the
+// decision, even while the notices to people queued before fail and are
+// retried.
+func TestWakeIsNotHeldBackByFailingNotices(t *testing.T) {
+	f, ctx := newSvcFixture(t), context.Background()
+	var woken []string
+	f.svc.SetResume(func(_ context.Context, waiter string) error { woken = append(woken, waiter); return nil })
+	a := action("w1", "alice", "2000 EUR")
+	a.Waiter = "task-1"
+	rec := f.request(t, a, fourEyesPolicy)
+	f.sent.fail = 3 // the request notice keeps failing
+	if _, err := f.svc.Decide(ctx, Decide{ID: rec.ID, Approver: "bob", Approve: true, Channel: ChannelAPI}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.svc.Tick(ctx); err == nil {
+		t.Error("the failing notice was not reported")
+	}
+	if len(woken) != 1 || woken[0] != "task-1" {
+		t.Fatalf("woken %v after the first tick, want [task-1]", woken)
+	}
+}
