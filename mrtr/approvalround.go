@@ -121,7 +121,7 @@ func (r *round) chatDecision(ctx context.Context, svc *approval.Service, g *mrtr
 		return rec, nil
 	}
 	resp := r.sentResponse(g.Key)
-	chat := g.Policy.Requester == approval.RequesterChat && !decided(rec, r.call.Principal)
+	chat := g.Policy.Requester == approval.RequesterChat && !rec.DecidedBy(r.call.Principal)
 	d := approval.Decide{ID: rec.ID, Digest: rec.Digest, Approver: r.call.Principal, Channel: approval.ChannelChat}
 	switch {
 	case resp.Status == response.Cancelled, resp.Status == response.Declined && !chat:
@@ -165,7 +165,7 @@ func (r *round) sentResponse(key string) response.Response {
 // approve, where, and that calling the tool again with the same arguments
 // goes on from the approval.
 func (r *round) awaitApproval(g *mrtrimpl.ApprovalGate, svc *approval.Service, rec *approval.Record) (mrtrimpl.Step, error) {
-	if g.Policy.Requester == approval.RequesterChat && r.Can(vocab.Elicit) && !decided(rec, r.call.Principal) {
+	if g.Policy.Requester == approval.RequesterChat && r.Can(vocab.Elicit) && !rec.DecidedBy(r.call.Principal) {
 		return r.Ask([]mrtrimpl.Pending{g.Form(nil)})
 	}
 	link, err := svc.Link(rec)
@@ -192,15 +192,6 @@ func (r *round) awaitApproval(g *mrtrimpl.ApprovalGate, svc *approval.Service, r
 	}
 	return r.Finish(Final{Outcome: vocab.OutcomePending, Text: wait + fmt.Sprintf(
 		" Nothing has been done yet. Once it is approved, call %s again with the same arguments to go on; calling it before says whether it is still waiting.", r.d.Name)})
-}
-
-func decided(rec *approval.Record, principal string) bool {
-	for _, d := range rec.Decisions {
-		if d.Approver == principal {
-			return true
-		}
-	}
-	return false
 }
 
 // waitingText says what the approval waits for: who, until when, where.

@@ -125,7 +125,7 @@ func check(rec *Record, d Decide, expired bool) *Refusal {
 		return refuse(CodeDigest, "this decision is about another action")
 	case expired || rec.State == Expired:
 		return refuse(CodeDeadline, fmt.Sprintf("the deadline passed at %s", rec.Deadline.UTC().Format(time.RFC3339)))
-	case rec.decidedBy(d.Approver) && d.Approver != "":
+	case rec.DecidedBy(d.Approver) && d.Approver != "":
 		return refuse(CodeAlreadyDecided, "you decided this request already")
 	case rec.State != Pending:
 		return refuse(CodeClosed, "this request is "+string(rec.State)+" already")

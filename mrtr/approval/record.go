@@ -231,8 +231,8 @@ func (r *Record) Approvals() int {
 	return n
 }
 
-// decidedBy reports whether principal decided already.
-func (r *Record) decidedBy(principal string) bool {
+// DecidedBy reports whether principal decided already.
+func (r *Record) DecidedBy(principal string) bool {
 	return slices.ContainsFunc(r.Decisions, func(d Decision) bool { return d.Approver == principal })
 }
 
@@ -250,7 +250,7 @@ func (r *Record) clone() *Record {
 func (r *Record) Undecided() []string {
 	var out []string
 	for _, p := range r.admitted() {
-		if !r.decidedBy(p) && !(p == r.Requester && r.Policy.Requester == RequesterExcluded) {
+		if !r.DecidedBy(p) && !(p == r.Requester && r.Policy.Requester == RequesterExcluded) {
 			out = append(out, p)
 		}
 	}

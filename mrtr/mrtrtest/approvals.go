@@ -358,7 +358,7 @@ func (w *Walker[F]) approvalDeadline(t *testing.T, d *mrtrimpl.Descriptor, walk 
 func respondOn[F any](h *Harness[F], d *mrtrimpl.Descriptor, r *route, reply *mrtr.Reply, leave string) (mcp.InputResponseMap, error) {
 	for key := range reply.InputRequests {
 		if s := requestOwner(d, key); s != nil && s.Approval {
-			how := map[string]string{"": "approve", "decline": "decline", "expire": "expire"}[leave]
+			how := settling(leave)
 			if how == "" {
 				break
 			}
@@ -406,4 +406,12 @@ func (d *Driver[F]) decideAs(principal string, approve bool, reason string) *Dri
 	}
 	d.fail("an approval gate, to "+what+" as "+principal, "")
 	return d
+}
+
+// settling is how a walk or a route that leaves an approval gate by edge
+// label leave settles its approval before the round goes on: approved
+// ("" — next), declined, or its deadline passed ("" for a cancel, which
+// withdraws it by the answer alone).
+func settling(leave string) string {
+	return map[string]string{"": "approve", "decline": "decline", "expire": "expire"}[leave]
 }

@@ -306,7 +306,7 @@ func (p *planner[F]) endRound(s *mrtrimpl.StateInfo, on string) {
 		// The approval, not the answer, decides the gate: it is approved,
 		// declined or left to expire before the round goes on (a cancel
 		// withdraws it by the answer alone).
-		p.cur.Approval = map[string]string{"": "approve", "decline": "decline", "expire": "expire"}[on]
+		p.cur.Approval = settling(on)
 	}
 }
 
