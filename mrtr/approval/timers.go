@@ -21,8 +21,10 @@ import (
 // clock; the timer only records the expiry and tells people.
 
 const (
-	dueBatch  = 100
-	maxOutbox = 16 // notices delivered per record and tick
+	// storeBound bounds each store call of the timers.
+	storeBound = 5 * time.Second
+	dueBatch   = 100
+	maxOutbox  = 16 // notices delivered per record and tick
 )
 
 // Run fires due timers every Tick until ctx ends. Store errors are
@@ -45,7 +47,11 @@ func (s *Service) Run(ctx context.Context) error {
 // Tick fires the timers due now once and reports how many records it
 // worked on.
 func (s *Service) Tick(ctx context.Context) (int, error) {
-	ids, err := s.cfg.Store.DueApprovals(ctx, s.cfg.Now(), dueBatch)
+	// A store that does not answer holds no connection past the bound: the
+	// next tick looks again.
+	qctx, cancel := context.WithTimeout(ctx, storeBound)
+	ids, err := s.cfg.Store.DueApprovals(qctx, s.cfg.Now(), dueBatch)
+	cancel()
 	if err != nil {
 		return 0, err
 	}
@@ -70,7 +76,9 @@ func (s *Service) Tick(ctx context.Context) (int, error) {
 // outbox if one is due, and says whether it did.
 func (s *Service) fire(ctx context.Context, id string) (bool, error) {
 	var deliver *outboxEntry
-	rec, err := s.update(ctx, id, func(rec *Record, now time.Time) error {
+	uctx, cancel := context.WithTimeout(ctx, storeBound)
+	defer cancel()
+	rec, err := s.update(uctx, id, func(rec *Record, now time.Time) error {
 		deliver = nil
 		changed := s.expireIfDue(rec, now)
 		if rec.State == Pending && rec.Reminders < len(rec.Policy.Remind) && !now.Before(rec.Created.Add(rec.Policy.Remind[rec.Reminders])) {
