@@ -131,7 +131,7 @@ func (w *workflow) approvalFuncDecl(jf *jen.File, s *spec.State) {
 // approvalCase is the step of approval gate s: mrtrimpl.Approve says how
 // the approval was decided, or hands back the step that waits for it.
 func (w *workflow) approvalCase(c *jen.Group, s *spec.State) {
-	c.List(jen.Id("on"), jen.Id("wait"), jen.Err()).Op(":=").Qual(pkgImpl, "Approve").Call(jen.Id("ctx"), jen.Id("r"), jen.Id("p").Dot(w.approvalFunc(s)).Call(jen.Id("f")))
+	c.List(jen.Id("on"), jen.Id("wait"), jen.Err()).Op(":=").Add(implX("Approve")).Call(jen.Id("ctx"), jen.Id("r"), jen.Id("p").Dot(w.approvalFunc(s)).Call(jen.Id("f")))
 	expired := jen.Return(jen.Id("r").Dot("Finish").Call(jen.Qual(pkgMRTR, "Final").Add(oneLine(
 		pair{jen.Id("Outcome"), finalOutcome(vocab.OutcomeExpired)},
 		pair{jen.Id("Text"), jen.Lit(fmt.Sprintf("%s: the approval's deadline passed before it was approved.", w.t.Name))},

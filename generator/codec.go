@@ -487,7 +487,7 @@ func (w *workflow) readGates(jf *jen.File) {
 				sw.Case(keyLit(s.Name)).Block(
 					jen.Comment(s.Name),
 					jen.If(jen.Id("r").Dot("Int").Call(jen.Lit(groupGates+"."+s.Name)).Op("!=").Id(w.gateDigestConst(s)).Op("&&").Id("r").Dot("Err").Call().Op("==").Nil()).Block(
-						jen.Return(jen.Qual(pkgImpl, "GateChanged").Call(jen.Lit(s.Name)))),
+						jen.Return(implX("GateChanged").Call(jen.Lit(s.Name)))),
 					jen.Id("f").Dot(passedField(s)).Op("=").True(),
 				)
 			}

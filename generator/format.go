@@ -73,13 +73,13 @@ func (w *workflow) formatted(ref *spec.TemplateRef, fd *spec.Field, v *jen.State
 func (w *workflow) titleOf(e *spec.Field, v *jen.Statement, list bool) *jen.Statement {
 	switch {
 	case e != nil && e.Type == spec.TypeOption:
-		return jen.Qual(pkgImpl, "JoinTitles").Call(v)
+		return implX("JoinTitles").Call(v)
 	case e != nil && e.Dynamic() && e.Source != nil && e.Source.Items != nil && e.Source.Items.Type == spec.TypeOption:
 		opts := jen.Id("f").Dot("Continuation").Dot(field(e.Source.Name))
 		if list {
-			return jen.Qual(pkgImpl, "OptionTitles").Call(v, opts)
+			return implX("OptionTitles").Call(v, opts)
 		}
-		return jen.Qual(pkgImpl, "OptionTitle").Call(v, opts)
+		return implX("OptionTitle").Call(v, opts)
 	case e != nil && e.Type == spec.TypeEnum && !e.Dynamic():
 		titles := jen.Dict{}
 		for _, ev := range e.Values {

@@ -272,7 +272,7 @@ func (w *workflow) takeAnswer(b *jen.Group, s *spec.State, q *spec.InputRequest)
 	if !q.Kind.Elicitation() {
 		left = jen.Id("_")
 	}
-	decoder := jen.Qual(pkgImpl, "Opened")
+	decoder := implX("Opened").Call()
 	if q.Kind != vocab.ElicitURL {
 		decoder = jen.Qual(pkgImpl, adapter).Call(w.decoderRef(q))
 	}
@@ -298,12 +298,12 @@ func (w *workflow) takeAnswer(b *jen.Group, s *spec.State, q *spec.InputRequest)
 // was shown in the previous round.
 func (w *workflow) confirmCase(c *jen.Group, s *spec.State) {
 	g := s.Confirm
-	confirm := jen.Qual(pkgImpl, "Confirm").Call(jen.Id("r"), jen.Lit(g.Key), jen.Lit(g.Field),
+	confirm := implX("Confirm").Call(jen.Id("r"), jen.Lit(g.Key), jen.Lit(g.Field),
 		jen.Qual(pkgImpl, "Bind").Call(jen.Id("p").Dot(w.gateBuilder(s)), jen.Id("f")))
 	if g.Typed != nil {
 		// A typed confirmation: the text typed must be the one shown; the
 		// continuation counts the mismatches, the last one declines.
-		confirm = jen.Qual(pkgImpl, "ConfirmTyped").Call(jen.Id("r"), jen.Lit(g.Key), jen.Lit(g.Field),
+		confirm = implX("ConfirmTyped").Call(jen.Id("r"), jen.Lit(g.Key), jen.Lit(g.Field),
 			jen.Id(w.templateFunc(s.Name, "Typed")).Call(jen.Id("f")), jen.Op("&").Id("f").Dot(refusals(s)), jen.Lit(g.MaxAttempts),
 			jen.Qual(pkgImpl, "Bind").Call(jen.Id("p").Dot(w.gateBuilder(s)), jen.Id("f")))
 	}

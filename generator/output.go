@@ -132,7 +132,7 @@ func (w *workflow) outputCase(c *jen.Group, s *spec.State, final []pair) {
 	c.Var().Id("out").Id(w.n.output())
 	c.If(jen.Err().Op(":=").Id("p").Dot("h").Dot(outputMethod(s)).Call(jen.Id("ctx"), jen.Id("f"), jen.Op("&").Id("out")), jen.Err().Op("!=").Nil()).Block(
 		stepError(jen.Err()))
-	c.List(jen.Id("structured"), jen.Err()).Op(":=").Qual(pkgImpl, "StructuredOutput").Call(
+	c.List(jen.Id("structured"), jen.Err()).Op(":=").Add(implX("StructuredOutput")).Call(
 		jen.Lit(s.Name), jen.Lit(outputMethod(s)), jen.Id(w.outputCheck(s)).Call(jen.Op("&").Id("out")), jen.Op("&").Id("out"))
 	c.If(jen.Err().Op("!=").Nil()).Block(stepError(jen.Err()))
 	final = append(final, pair{jen.Id("Structured"), jen.Id("structured")})
@@ -157,12 +157,12 @@ func (w *workflow) outputChecks(jf *jen.File) {
 				f := s.OutputField(of.Name)
 				if f == nil {
 					g.If(outputSetCond(of.Field, v.Clone())).Block(
-						jen.Id("problems").Dot("Add").Call(jen.Qual(pkgImpl, "OutputNotDeclared").Call(jen.Lit(of.Name), jen.Lit(field(of.Name)))))
+						jen.Id("problems").Dot("Add").Call(implX("OutputNotDeclared").Call(jen.Lit(of.Name), jen.Lit(field(of.Name)))))
 					continue
 				}
 				if f.Required {
 					g.If(outputUnsetCond(f, v.Clone())).Block(
-						jen.Id("problems").Dot("Add").Call(jen.Qual(pkgImpl, "OutputNotSet").Call(jen.Lit(f.Name), jen.Lit(field(f.Name)))))
+						jen.Id("problems").Dot("Add").Call(implX("OutputNotSet").Call(jen.Lit(f.Name), jen.Lit(field(f.Name)))))
 				}
 				switch {
 				case f.Type == spec.TypeArray && hasBuiltinChecks(f):

@@ -37,7 +37,7 @@ func (w *workflow) methodParams(name string, ctx, flow jen.Code) []jen.Code {
 // methodArgs are the arguments generated code calls method name with.
 func (w *workflow) methodArgs(name string) []jen.Code {
 	if w.slow(name) {
-		return []jen.Code{jen.Id("ctx"), jen.Id("f"), jen.Qual(pkgImpl, "ProgressOf").Call(jen.Id("ctx"))}
+		return []jen.Code{jen.Id("ctx"), jen.Id("f"), implX("ProgressOf").Call(jen.Id("ctx"))}
 	}
 	return []jen.Code{jen.Id("ctx"), jen.Id("f")}
 }

@@ -53,7 +53,7 @@ func (w *workflow) setsChecks(g *jen.Group, s *spec.State, on vocab.Edge, ret fu
 		if cond == nil {
 			continue
 		}
-		g.If(cond).Block(ret(jen.Qual(pkgImpl, "NotSet").Call(
+		g.If(cond).Block(ret(implX("NotSet").Call(
 			jen.Lit(kind), jen.Lit(method.Name), jen.Lit(s.Name), jen.Lit(outcome), jen.Lit(c.Name), jen.Lit(field(c.Name)))))
 	}
 }
@@ -78,13 +78,13 @@ func (w *workflow) optionGuards(g *jen.Group, s *spec.State, q *spec.InputReques
 		if !slices.Contains(guarded, e.Source) {
 			guarded = append(guarded, e.Source)
 			g.If(jen.Len(list.Clone()).Op("==").Lit(0)).Block(
-				stepError(jen.Qual(pkgImpl, "NoOptions").Call(jen.Lit(s.Name), jen.Lit(f.Name), jen.Lit(e.Source.Name))))
+				stepError(implX("NoOptions").Call(jen.Lit(s.Name), jen.Lit(f.Name), jen.Lit(e.Source.Name))))
 		}
 		if f != e && f.MinItems != nil && *f.MinItems > 1 {
 			// A multi-select that must pick more options than were found
 			// could never be answered: it would be asked again forever.
 			g.If(jen.Len(list.Clone()).Op("<").Lit(*f.MinItems)).Block(
-				stepError(jen.Qual(pkgImpl, "TooFewOptions").Call(jen.Lit(s.Name), jen.Lit(f.Name), jen.Lit(e.Source.Name), jen.Lit(*f.MinItems), jen.Len(list.Clone()))))
+				stepError(implX("TooFewOptions").Call(jen.Lit(s.Name), jen.Lit(f.Name), jen.Lit(e.Source.Name), jen.Lit(*f.MinItems), jen.Len(list.Clone()))))
 		}
 	}
 }

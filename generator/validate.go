@@ -21,7 +21,7 @@ func (w *workflow) validators(jf *jen.File) {
 		Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("c").Op("*").Qual(pkgMRTR, "Call"), jen.Id("raw").Qual("encoding/json", "RawMessage")).
 		Params(jen.Op("*").Id(n.flow()), jen.Error()).
 		BlockFunc(func(g *jen.Group) {
-			g.List(jen.Id("in"), jen.Err()).Op(":=").Qual(pkgImpl, "DecodeObject").Call(jen.Id("raw"))
+			g.List(jen.Id("in"), jen.Err()).Op(":=").Add(implX("DecodeObject")).Call(jen.Id("raw"))
 			g.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err()))
 			g.Id("f").Op(":=").Op("&").Id(n.flow()).Values(jen.Dict{jen.Id("Call"): jen.Id("c"), jen.Id("state"): w.stateID(t.Initial)})
 			g.Var().Id("problems").Qual(pkgImpl, "Problems")
@@ -43,7 +43,7 @@ func (w *workflow) validators(jf *jen.File) {
 		for _, f := range q.Fields {
 			w.patternVars(jf, f, q.Key)
 		}
-		if q.Kind != vocab.ElicitURL { // mrtrimpl.Opened decodes a URL step
+		if q.Kind != vocab.ElicitURL { // mrtrimpl.X.Opened() decodes a URL step
 			w.answerDecoderFunc(jf, q)
 		}
 	}
@@ -166,7 +166,7 @@ func (w *workflow) optionListChecks(b *jen.Group, c *spec.Field, scope string) {
 			}
 		})
 	}
-	b.Qual(pkgImpl, "CheckOptions").Call(jen.Op("&").Id("problems"), jen.Lit(c.Name), jen.Id("list"))
+	b.Add(implX("CheckOptions")).Call(jen.Op("&").Id("problems"), jen.Lit(c.Name), jen.Id("list"))
 }
 
 // hasBuiltinChecks reports whether carriedChecks emits anything for f.
@@ -203,7 +203,7 @@ func (w *workflow) answerChecks(q *spec.InputRequest) func(*jen.Group) {
 		}
 		return func(g *jen.Group) {
 			g.If(a.Clone().Op("!=").Nil()).Block(
-				jen.Id("problems").Op("=").Append(jen.Id("problems"), jen.Qual(pkgImpl, "CheckRoots").Call(a.Clone().Dot("URIs"), jen.Lit(minItems), jen.Lit(q.MaxItems)).Op("...")))
+				jen.Id("problems").Op("=").Append(jen.Id("problems"), implX("CheckRoots").Call(a.Clone().Dot("URIs"), jen.Lit(minItems), jen.Lit(q.MaxItems)).Op("...")))
 		}
 	}
 	var checked []*spec.Field
@@ -329,7 +329,7 @@ func offeredSources(q *spec.InputRequest) []*spec.Field {
 func optionsOf(src *spec.Field) *jen.Statement {
 	v := jen.Id("f").Dot("Continuation").Dot(field(src.Name))
 	if src.Items.Type == spec.TypeString {
-		return jen.Qual(pkgImpl, "StringOptions").Call(v)
+		return implX("StringOptions").Call(v)
 	}
 	return v
 }
@@ -382,7 +382,7 @@ func (w *workflow) readField(g *jen.Group, r reader, f *spec.Field, dst *jen.Sta
 		return
 	}
 	getter, want := formGetter(f.Type)
-	g.Switch(jen.List(jen.Id("v"), jen.Id("st")).Op(":=").Qual(pkgImpl, getter).Call(jen.Id(r.src), jen.Lit(f.Name)), jen.Id("st")).BlockFunc(func(sw *jen.Group) {
+	g.Switch(jen.List(jen.Id("v"), jen.Id("st")).Op(":=").Add(implX(getter)).Call(jen.Id(r.src), jen.Lit(f.Name)), jen.Id("st")).BlockFunc(func(sw *jen.Group) {
 		sw.Case(jen.Qual(pkgImpl, "Present")).BlockFunc(func(c *jen.Group) {
 			guarded(c, hasBuiltins(f) && len(f.Validate) > 0,
 				func(b *jen.Group) { w.checks(b, f, r.scope, f.Name) },
@@ -434,7 +434,7 @@ func guarded(g *jen.Group, guard bool, builtins, validators func(*jen.Group)) {
 // bounds count distinct values. Custom validators of the items run once
 // the whole list has passed its built-in checks.
 func (w *workflow) readArray(g *jen.Group, r reader, f *spec.Field, dst *jen.Statement) {
-	g.Switch(jen.List(jen.Id("list"), jen.Id("st")).Op(":=").Qual(pkgImpl, "FormList").Call(jen.Id(r.src), jen.Lit(f.Name)), jen.Id("st")).BlockFunc(func(sw *jen.Group) {
+	g.Switch(jen.List(jen.Id("list"), jen.Id("st")).Op(":=").Add(implX("FormList")).Call(jen.Id(r.src), jen.Lit(f.Name)), jen.Id("st")).BlockFunc(func(sw *jen.Group) {
 		sw.Case(jen.Qual(pkgImpl, "Present")).BlockFunc(func(c *jen.Group) {
 			w.readList(c, r, f, dst)
 		})
@@ -499,7 +499,7 @@ func (w *workflow) readList(c *jen.Group, r reader, f *spec.Field, dst *jen.Stat
 func (w *workflow) readListItem(l *jen.Group, r reader, f *spec.Field, dst *jen.Statement) {
 	item := f.Items
 	as, want := itemGetter(item.Type)
-	l.List(jen.Id("v"), jen.Id("ok")).Op(":=").Qual(pkgImpl, as).Call(jen.Id("it"))
+	l.List(jen.Id("v"), jen.Id("ok")).Op(":=").Add(implX(as)).Call(jen.Id("it"))
 	l.If(jen.Id("ok").Op("!=").Qual(pkgImpl, "Present")).Block(
 		problemCall("ItemWrongType", jen.Lit(f.Name), jen.Id("i"), jen.Lit(want)),
 		jen.Continue(),
@@ -508,7 +508,7 @@ func (w *workflow) readListItem(l *jen.Group, r reader, f *spec.Field, dst *jen.
 	switch {
 	case item.Dynamic():
 		offered := jen.Id(offeredVar(item.Source))
-		l.If(jen.Op("!").Qual(pkgImpl, "Offered").Call(offered, jen.Id("v"))).Block(
+		l.If(jen.Op("!").Add(implX("Offered")).Call(offered, jen.Id("v"))).Block(
 			jen.Id("unoffered").Op("=").Append(jen.Id("unoffered"), jen.Id("v")),
 			jen.Continue(),
 		)
@@ -533,7 +533,7 @@ func (w *workflow) canonicalEnumList(c *jen.Group, f *spec.Field, dst *jen.State
 	item := f.Items
 	if item.Dynamic() {
 		c.Comment("One answer, however it was sent: each value once, in the order offered.")
-		c.Add(dst.Clone()).Op("=").Qual(pkgImpl, "OfferedOrder").Call(dst.Clone(), jen.Id(offeredVar(item.Source)))
+		c.Add(dst.Clone()).Op("=").Add(implX("OfferedOrder")).Call(dst.Clone(), jen.Id(offeredVar(item.Source)))
 	} else {
 		c.Comment("One answer, however it was sent: each value once, in the order of the spec's values.")
 		c.Add(dst.Clone()).Op("=").Qual(pkgImpl, "SpecOrder").Call(dst.Clone(), jen.Id(w.enumValues(w.enumOf[item])))
@@ -558,7 +558,7 @@ func (w *workflow) validatorCalls(g *jen.Group, r reader, vs []spec.NameRef, lab
 		g.If(
 			jen.Err().Op(":=").Id("p").Dot("h").Dot(method(v.Name)).Call(jen.Id("ctx"), arg),
 			jen.Err().Op("!=").Nil().Op("&&").Op("!").Id("problems").Dot("AddInvalid").Call(jen.Lit(label), jen.Err()),
-		).Block(jen.Return(append(slices.Clone(r.fail), jen.Qual(pkgImpl, "ValidatorFailed").Call(jen.Lit(v.Name), jen.Lit(r.where+label), jen.Err()))...))
+		).Block(jen.Return(append(slices.Clone(r.fail), implX("ValidatorFailed").Call(jen.Lit(v.Name), jen.Lit(r.where+label), jen.Err()))...))
 	}
 }
 
@@ -657,7 +657,7 @@ func (w *workflow) checks(g *jen.Group, f *spec.Field, scope, label string) {
 	}
 	if f.Dynamic() {
 		offered := jen.Id(offeredVar(f.Source))
-		g.If(jen.Op("!").Qual(pkgImpl, "Offered").Call(offered, jen.Id("v"))).Block(
+		g.If(jen.Op("!").Add(implX("Offered")).Call(offered, jen.Id("v"))).Block(
 			problemCall("NotOffered", jen.Lit(label), offered, jen.Id("v")))
 	} else if f.Type == spec.TypeEnum {
 		e := w.enumOf[f]
@@ -744,7 +744,7 @@ func (w *workflow) answerDecoderFunc(jf *jen.File, q *spec.InputRequest) {
 			Params(jen.Op("*").Qual(pkgImpl, "RootList"), jen.Qual(pkgImpl, "Problems")).
 			Block(jen.Return(
 				jen.Op("&").Qual(pkgImpl, "RootList").Values(jen.Dict{jen.Id("URIs"): jen.Id("uris")}),
-				jen.Qual(pkgImpl, "CheckRoots").Call(jen.Id("uris"), jen.Lit(minItems), jen.Lit(q.MaxItems)),
+				implX("CheckRoots").Call(jen.Id("uris"), jen.Lit(minItems), jen.Lit(q.MaxItems)),
 			))
 	}
 	jf.Line()

@@ -39,7 +39,9 @@ func Text[A any](decode func(context.Context, string) (*A, Problems)) Decoder[A]
 // Opened is the Decoder of a URL-mode elicitation's answer: the user
 // accepted opening the URL, which says nothing about whether they completed
 // the step there (the check after the ask asks the domain).
-func Opened(context.Context, response) (*URLStep, Problems, error) { return &URLStep{}, nil, nil }
+func (Export) Opened() Decoder[URLStep] { return opened }
+
+func opened(context.Context, response) (*URLStep, Problems, error) { return &URLStep{}, nil, nil }
 
 // URIs adapts the decoder of a roots answer; see Form.
 func URIs[A any](decode func(context.Context, []string) (*A, Problems)) Decoder[A] {
@@ -104,9 +106,9 @@ func Take[A any](ctx context.Context, r Round, key string, request func(Problems
 // vocab.Decline when they answered false or declined, vocab.Cancel when
 // they cancelled. Otherwise (no answer yet, a malformed one, a form without
 // its boolean) it returns "" and the request to ask, saying what was wrong.
-func Confirm(r Round, key, field string, request func(Problems) Pending) (vocab.Edge, Pending) {
+func (Export) Confirm(r Round, key, field string, request func(Problems) Pending) (vocab.Edge, Pending) {
 	return gateAnswer(r, key, request, func(content map[string]any) (vocab.Edge, Pending) {
-		yes, found := FormBool(content, field)
+		yes, found := X.FormBool(content, field)
 		switch {
 		case found != Present:
 			return "", request(Problems{problem.NotABoolean(field)})
@@ -140,6 +142,6 @@ func gateAnswer(r Round, key string, request func(Problems) Pending, onAccept fu
 // elicitation: everything but unreserved characters is percent-encoded
 // (a space as %20), so the value stays one path segment or one query
 // value, wherever the template puts it.
-func URLValue(s string) string {
+func (Export) URLValue(s string) string {
 	return strings.ReplaceAll(url.QueryEscape(s), "+", "%20")
 }

@@ -42,10 +42,10 @@ type note struct{ Text string }
 func TestTake(t *testing.T) {
 	schema := json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"},"pin":{"type":"string"}}}`)
 	request := func(problems Problems) Pending {
-		return Pending{Key: "note", Kind: vocab.Elicit, Params: &mcp.ElicitParams{Message: WithProblems("Note?", problems), RequestedSchema: schema}}
+		return Pending{Key: "note", Kind: vocab.Elicit, Params: &mcp.ElicitParams{Message: X.WithProblems("Note?", problems), RequestedSchema: schema}}
 	}
 	decode := func(_ context.Context, m map[string]any) (*note, Problems, error) {
-		switch v, st := FormString(m, "text"); {
+		switch v, st := X.FormString(m, "text"); {
 		case st != Present:
 			return nil, Problems{"text: required"}, nil
 		case v == "backend":
@@ -141,7 +141,7 @@ func TestTakeUnknownKey(t *testing.T) {
 
 func TestConfirm(t *testing.T) {
 	request := func(problems Problems) Pending {
-		return Pending{Key: "go", Kind: vocab.Elicit, Params: &mcp.ElicitParams{Message: WithProblems("Deploy?", problems)}}
+		return Pending{Key: "go", Kind: vocab.Elicit, Params: &mcp.ElicitParams{Message: X.WithProblems("Deploy?", problems)}}
 	}
 	cases := []struct {
 		name string
@@ -159,7 +159,7 @@ func TestConfirm(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			on, ask := Confirm(&fakeRound{info: RequestInfo{Key: "go", GateField: "confirm"}, resp: c.resp}, "go", "confirm", request)
+			on, ask := X.Confirm(&fakeRound{info: RequestInfo{Key: "go", GateField: "confirm"}, resp: c.resp}, "go", "confirm", request)
 			if on != c.on {
 				t.Errorf("on = %q, want %q", on, c.on)
 			}

@@ -9,7 +9,7 @@ import (
 )
 
 // CheckRoots validates a roots answer against its bounds.
-func CheckRoots(uris []string, minItems, maxItems int) Problems {
+func (Export) CheckRoots(uris []string, minItems, maxItems int) Problems {
 	var p Problems
 	if len(uris) < minItems {
 		p.Add(problem.RootsTooFew(minItems, len(uris)))

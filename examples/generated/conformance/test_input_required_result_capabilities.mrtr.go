@@ -319,7 +319,7 @@ func (testInputRequiredResultCapabilitiesProgram) LoadContinuationV2(f *TestInpu
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p testInputRequiredResultCapabilitiesProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*TestInputRequiredResultCapabilitiesFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -346,7 +346,7 @@ func (p testInputRequiredResultCapabilitiesProgram) decodeGreeting(ctx context.C
 func (p testInputRequiredResultCapabilitiesProgram) decodeUserName(ctx context.Context, content map[string]any) (*TestInputRequiredResultCapabilitiesUserNameAnswer, mrtrimpl.Problems, error) {
 	a := &TestInputRequiredResultCapabilitiesUserNameAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "name"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "name"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 100 {
 			problems.TooLong("name", 100, n)
@@ -390,7 +390,7 @@ func (testInputRequiredResultCapabilitiesProgram) requestGreeting(f *TestInputRe
 		Params: &mcp.CreateMessageParams{
 			MaxTokens: 50,
 			Messages: []*mcp.SamplingMessage{{
-				Content: &mcp.TextContent{Text: mrtrimpl.WithProblems(testInputRequiredResultCapabilitiesAskWhatWorksGreetingPrompt(f), problems)},
+				Content: &mcp.TextContent{Text: mrtrimpl.X.WithProblems(testInputRequiredResultCapabilitiesAskWhatWorksGreetingPrompt(f), problems)},
 				Role:    "user",
 			}},
 		},
@@ -420,7 +420,7 @@ func (testInputRequiredResultCapabilitiesProgram) requestUserName(f *TestInputRe
 		Kind:     vocab.Elicit,
 		Optional: true,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(testInputRequiredResultCapabilitiesAskWhatWorksUserNameMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(testInputRequiredResultCapabilitiesAskWhatWorksUserNameMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: testInputRequiredResultCapabilitiesUserNameSchema,
 		},

@@ -257,7 +257,7 @@ func (testInputRequiredResultListRootsProgram) LoadContinuationV2(f *TestInputRe
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p testInputRequiredResultListRootsProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*TestInputRequiredResultListRootsFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -272,7 +272,7 @@ func (p testInputRequiredResultListRootsProgram) NewFlow(ctx context.Context, c 
 
 // decodeClientRoots validates the roots the client listed for "client_roots".
 func (p testInputRequiredResultListRootsProgram) decodeClientRoots(ctx context.Context, uris []string) (*mrtrimpl.RootList, mrtrimpl.Problems) {
-	return &mrtrimpl.RootList{URIs: uris}, mrtrimpl.CheckRoots(uris, 0, 4)
+	return &mrtrimpl.RootList{URIs: uris}, mrtrimpl.X.CheckRoots(uris, 0, 4)
 }
 
 // CheckContinuation checks what the workflow carries (continuation fields, answers)
@@ -281,7 +281,7 @@ func (p testInputRequiredResultListRootsProgram) decodeClientRoots(ctx context.C
 func (p testInputRequiredResultListRootsProgram) CheckContinuation(ctx context.Context, f *TestInputRequiredResultListRootsFlow) mrtrimpl.Problems {
 	var problems mrtrimpl.Problems
 	if f.ClientRoots != nil {
-		problems = append(problems, mrtrimpl.CheckRoots(f.ClientRoots.URIs, 0, 4)...)
+		problems = append(problems, mrtrimpl.X.CheckRoots(f.ClientRoots.URIs, 0, 4)...)
 	}
 	return problems
 }

@@ -342,7 +342,7 @@ func (testInputRequiredResultMultipleInputsProgram) LoadContinuationV2(f *TestIn
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p testInputRequiredResultMultipleInputsProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*TestInputRequiredResultMultipleInputsFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -357,7 +357,7 @@ func (p testInputRequiredResultMultipleInputsProgram) NewFlow(ctx context.Contex
 
 // decodeClientRoots validates the roots the client listed for "client_roots".
 func (p testInputRequiredResultMultipleInputsProgram) decodeClientRoots(ctx context.Context, uris []string) (*mrtrimpl.RootList, mrtrimpl.Problems) {
-	return &mrtrimpl.RootList{URIs: uris}, mrtrimpl.CheckRoots(uris, 0, 2)
+	return &mrtrimpl.RootList{URIs: uris}, mrtrimpl.X.CheckRoots(uris, 0, 2)
 }
 
 // decodeGreeting validates the text the client's model returned for "greeting".
@@ -374,7 +374,7 @@ func (p testInputRequiredResultMultipleInputsProgram) decodeGreeting(ctx context
 func (p testInputRequiredResultMultipleInputsProgram) decodeUserName(ctx context.Context, content map[string]any) (*TestInputRequiredResultMultipleInputsUserNameAnswer, mrtrimpl.Problems, error) {
 	a := &TestInputRequiredResultMultipleInputsUserNameAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "name"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "name"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 100 {
 			problems.TooLong("name", 100, n)
@@ -394,7 +394,7 @@ func (p testInputRequiredResultMultipleInputsProgram) decodeUserName(ctx context
 func (p testInputRequiredResultMultipleInputsProgram) CheckContinuation(ctx context.Context, f *TestInputRequiredResultMultipleInputsFlow) mrtrimpl.Problems {
 	var problems mrtrimpl.Problems
 	if f.ClientRoots != nil {
-		problems = append(problems, mrtrimpl.CheckRoots(f.ClientRoots.URIs, 0, 2)...)
+		problems = append(problems, mrtrimpl.X.CheckRoots(f.ClientRoots.URIs, 0, 2)...)
 	}
 	if f.Greeting != nil {
 		if n := utf8.RuneCountInString(f.Greeting.Text); n > 300 {
@@ -430,7 +430,7 @@ func (testInputRequiredResultMultipleInputsProgram) requestGreeting(f *TestInput
 		Params: &mcp.CreateMessageParams{
 			MaxTokens: 50,
 			Messages: []*mcp.SamplingMessage{{
-				Content: &mcp.TextContent{Text: mrtrimpl.WithProblems(testInputRequiredResultMultipleInputsAskAllGreetingPrompt(f), problems)},
+				Content: &mcp.TextContent{Text: mrtrimpl.X.WithProblems(testInputRequiredResultMultipleInputsAskAllGreetingPrompt(f), problems)},
 				Role:    "user",
 			}},
 		},
@@ -459,7 +459,7 @@ func (testInputRequiredResultMultipleInputsProgram) requestUserName(f *TestInput
 		Key:  "user_name",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(testInputRequiredResultMultipleInputsAskAllUserNameMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(testInputRequiredResultMultipleInputsAskAllUserNameMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: testInputRequiredResultMultipleInputsUserNameSchema,
 		},

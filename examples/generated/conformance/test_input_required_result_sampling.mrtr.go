@@ -255,7 +255,7 @@ func (testInputRequiredResultSamplingProgram) LoadContinuationV2(f *TestInputReq
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p testInputRequiredResultSamplingProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*TestInputRequiredResultSamplingFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -299,7 +299,7 @@ func (testInputRequiredResultSamplingProgram) requestCapitalQuestion(f *TestInpu
 		Params: &mcp.CreateMessageParams{
 			MaxTokens: 100,
 			Messages: []*mcp.SamplingMessage{{
-				Content: &mcp.TextContent{Text: mrtrimpl.WithProblems(testInputRequiredResultSamplingAskModelCapitalQuestionPrompt(f), problems)},
+				Content: &mcp.TextContent{Text: mrtrimpl.X.WithProblems(testInputRequiredResultSamplingAskModelCapitalQuestionPrompt(f), problems)},
 				Role:    "user",
 			}},
 		},

@@ -270,7 +270,7 @@ func (needsRootsProgram) LoadContinuationV2(f *NeedsRootsFlow, data []byte) erro
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p needsRootsProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*NeedsRootsFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -314,7 +314,7 @@ func (needsRootsProgram) requestAnswer(f *NeedsRootsFlow, problems mrtrimpl.Prob
 		Params: &mcp.CreateMessageParams{
 			MaxTokens: 256,
 			Messages: []*mcp.SamplingMessage{{
-				Content: &mcp.TextContent{Text: mrtrimpl.WithProblems(needsRootsAskModelAnswerPrompt(f), problems)},
+				Content: &mcp.TextContent{Text: mrtrimpl.X.WithProblems(needsRootsAskModelAnswerPrompt(f), problems)},
 				Role:    "user",
 			}},
 		},
