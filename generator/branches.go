@@ -200,7 +200,7 @@ func givenFunc(q *spec.InputRequest) string { return "given" + spec.GoName(q.Key
 // givenFuncs emits, for each form some check may refuse the answer to,
 // the method giving that answer back as form content without its
 // sensitive fields: the defaults of the form asked again
-// (mrtrimpl.AgainWith).
+// (mrtrimpl.X.AgainWith).
 func (w *workflow) givenFuncs(jf *jen.File) {
 	for _, s := range w.t.States {
 		for _, q := range w.refusedForms(s.Name) {

@@ -93,7 +93,7 @@ func (w *workflow) contentTemplates(jf *jen.File, s *spec.State) {
 
 // contentURIFuncDecl emits a function rendering a content item's uri. Each
 // value put between the template's literal parts is escaped
-// (mrtrimpl.URLValue), so it stays one segment and adds no query or
+// (mrtrimpl.X.URLValue), so it stays one segment and adds no query or
 // fragment; a uri that is one whole value is the caller's URI as given.
 // Either way the engine checks the URI before it is sent
 // (checkURI in mrtr/uricheck.go).

@@ -199,7 +199,7 @@ func (w *workflow) templateFuncDecl(jf *jen.File, name string, tpl *spec.Templat
 }
 
 // urlTemplateFuncDecl emits a function rendering the url of a URL-mode
-// elicitation: every value is URL-escaped (mrtrimpl.URLValue), so none can
+// elicitation: every value is URL-escaped (mrtrimpl.X.URLValue), so none can
 // add a path segment, a query parameter or a fragment.
 func (w *workflow) urlTemplateFuncDecl(jf *jen.File, name string, tpl *spec.Template) {
 	jf.Commentf("%s renders the URL %q, its values escaped.", name, tpl.Raw)

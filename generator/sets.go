@@ -34,7 +34,7 @@ func unsetCond(c *spec.Field) *jen.Statement {
 
 // setsChecks appends, for state s left by edge on, the checks of the fields
 // it declares it sets on that edge; each fails the step with
-// mrtrimpl.NotSet. ret wraps the error in the enclosing function's return.
+// mrtrimpl.X.NotSet. ret wraps the error in the enclosing function's return.
 func (w *workflow) setsChecks(g *jen.Group, s *spec.State, on vocab.Edge, ret func(err jen.Code) jen.Code) {
 	kind, method := "check", s.Check
 	if s.Kind == vocab.StateEffect {

@@ -651,7 +651,7 @@ func (r *InputRequest) Field(name string) *Field { return findField(r.Fields, na
 //
 // A typed confirmation (Typed set) asks the user to type a text instead:
 // its form has one required string field, and the gate passes only when
-// the text typed is Typed as rendered (mrtrimpl.TypedSame). A mismatch is
+// the text typed is Typed as rendered (mrtrimpl.X.ConfirmTyped). A mismatch is
 // asked again saying so; the MaxAttempts-th mismatch leaves the gate as
 // declining does.
 type Gate struct {
