@@ -31,6 +31,6 @@ package mrtrimpl
 // type parameter as methods of X (mrtrimpl.X.FormString) and writes
 // content types as their MCP strings: code generated for version 7, which
 // called mrtrimpl.FormString and named mrtrimpl.ContentImage, no longer
-// compiles against this runtime. The wire is the same: continuations sealed by a
-// version 7 build open in a version 8 one.
+// compiles against this runtime. The wire is the same: continuations
+// sealed by a version 7 build open in a version 8 one.
 const SupportPackageIsVersion8 = true

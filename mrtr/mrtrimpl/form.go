@@ -110,7 +110,7 @@ func (Export) FormBool(m map[string]any, key string) (bool, Presence) {
 	return X.AsBool(v)
 }
 
-// FormList reads an array; the items are read with the As functions.
+// FormList reads an array; the items are read with the As methods.
 func (Export) FormList(m map[string]any, key string) ([]any, Presence) {
 	v, ok := lookup(m, key)
 	if !ok {

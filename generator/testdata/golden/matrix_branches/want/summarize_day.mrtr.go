@@ -252,7 +252,7 @@ func (summarizeDayProgram) LoadContinuationV2(f *SummarizeDayFlow, data []byte) 
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p summarizeDayProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*SummarizeDayFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -287,7 +287,7 @@ func (summarizeDayProgram) requestSummary(f *SummarizeDayFlow, problems mrtrimpl
 		Params: &mcp.CreateMessageParams{
 			MaxTokens: 256,
 			Messages: []*mcp.SamplingMessage{{
-				Content: &mcp.TextContent{Text: mrtrimpl.WithProblems(summarizeDayAskModelSummaryPrompt(f), problems)},
+				Content: &mcp.TextContent{Text: mrtrimpl.X.WithProblems(summarizeDayAskModelSummaryPrompt(f), problems)},
 				Role:    "user",
 			}},
 		},

@@ -495,7 +495,7 @@ func (draftReleaseProgram) LoadContinuationV2(f *DraftReleaseFlow, data []byte) 
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p draftReleaseProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*DraftReleaseFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -505,7 +505,7 @@ func (p draftReleaseProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "version")
-	switch v, st := mrtrimpl.FormString(in, "version"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "version"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 20 {
 			problems.TooLong("version", 20, n)
@@ -529,7 +529,7 @@ var draftReleaseArgVersionPattern = regexp.MustCompile("^(?:v[0-9]+\\.[0-9]+\\.[
 func (p draftReleaseProgram) decodeAudience(ctx context.Context, content map[string]any) (*DraftReleaseAudienceAnswer, mrtrimpl.Problems, error) {
 	a := &DraftReleaseAudienceAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "reader"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "reader"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(draftReleaseReaderValues, DraftReleaseReader(v)) {
 			problems.NotOneOf("reader", "users, operators, developers")
@@ -554,12 +554,12 @@ func (p draftReleaseProgram) decodeOutline(ctx context.Context, text string) (*m
 
 // decodeWorkspace validates the roots the client listed for "workspace".
 func (p draftReleaseProgram) decodeWorkspace(ctx context.Context, uris []string) (*mrtrimpl.RootList, mrtrimpl.Problems) {
-	return &mrtrimpl.RootList{URIs: uris}, mrtrimpl.CheckRoots(uris, 1, 3)
+	return &mrtrimpl.RootList{URIs: uris}, mrtrimpl.X.CheckRoots(uris, 1, 3)
 }
 
 // decodeRepos validates the roots the client listed for "repos".
 func (p draftReleaseProgram) decodeRepos(ctx context.Context, uris []string) (*mrtrimpl.RootList, mrtrimpl.Problems) {
-	return &mrtrimpl.RootList{URIs: uris}, mrtrimpl.CheckRoots(uris, 0, 8)
+	return &mrtrimpl.RootList{URIs: uris}, mrtrimpl.X.CheckRoots(uris, 0, 8)
 }
 
 // decodeSummary validates the text the client's model returned for "summary".
@@ -594,10 +594,10 @@ func (p draftReleaseProgram) CheckContinuation(ctx context.Context, f *DraftRele
 		}
 	}
 	if f.Workspace != nil {
-		problems = append(problems, mrtrimpl.CheckRoots(f.Workspace.URIs, 1, 3)...)
+		problems = append(problems, mrtrimpl.X.CheckRoots(f.Workspace.URIs, 1, 3)...)
 	}
 	if f.Repos != nil {
-		problems = append(problems, mrtrimpl.CheckRoots(f.Repos.URIs, 0, 8)...)
+		problems = append(problems, mrtrimpl.X.CheckRoots(f.Repos.URIs, 0, 8)...)
 	}
 	return problems
 }
@@ -628,7 +628,7 @@ func (draftReleaseProgram) requestAudience(f *DraftReleaseFlow, problems mrtrimp
 		Key:  "audience",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(draftReleaseGatherAudienceMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(draftReleaseGatherAudienceMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: draftReleaseAudienceSchema,
 		},
@@ -645,7 +645,7 @@ func (draftReleaseProgram) requestOutline(f *DraftReleaseFlow, problems mrtrimpl
 		Params: &mcp.CreateMessageParams{
 			MaxTokens: 300,
 			Messages: []*mcp.SamplingMessage{{
-				Content: &mcp.TextContent{Text: mrtrimpl.WithProblems(draftReleaseGatherOutlinePrompt(f), problems)},
+				Content: &mcp.TextContent{Text: mrtrimpl.X.WithProblems(draftReleaseGatherOutlinePrompt(f), problems)},
 				Role:    "user",
 			}},
 			SystemPrompt: "You write terse, accurate release notes.",
@@ -683,7 +683,7 @@ func (draftReleaseProgram) requestSummary(f *DraftReleaseFlow, problems mrtrimpl
 		Params: &mcp.CreateMessageParams{
 			MaxTokens: 100,
 			Messages: []*mcp.SamplingMessage{{
-				Content: &mcp.TextContent{Text: mrtrimpl.WithProblems(draftReleasePolishSummaryPrompt(f), problems)},
+				Content: &mcp.TextContent{Text: mrtrimpl.X.WithProblems(draftReleasePolishSummaryPrompt(f), problems)},
 				Role:    "user",
 			}},
 		},

@@ -310,7 +310,7 @@ func (suggestTitleProgram) LoadContinuationV2(f *SuggestTitleFlow, data []byte) 
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p suggestTitleProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*SuggestTitleFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -320,7 +320,7 @@ func (p suggestTitleProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "topic")
-	switch v, st := mrtrimpl.FormString(in, "topic"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "topic"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 80 {
 			problems.TooLong("topic", 80, n)
@@ -336,7 +336,7 @@ func (p suggestTitleProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 
 // decodeFolders validates the roots the client listed for "folders".
 func (p suggestTitleProgram) decodeFolders(ctx context.Context, uris []string) (*mrtrimpl.RootList, mrtrimpl.Problems) {
-	return &mrtrimpl.RootList{URIs: uris}, mrtrimpl.CheckRoots(uris, 0, 2)
+	return &mrtrimpl.RootList{URIs: uris}, mrtrimpl.X.CheckRoots(uris, 0, 2)
 }
 
 // decodeTitle validates the text the client's model returned for "title".
@@ -354,7 +354,7 @@ func (p suggestTitleProgram) decodeTitle(ctx context.Context, text string) (*mrt
 func (p suggestTitleProgram) CheckContinuation(ctx context.Context, f *SuggestTitleFlow) mrtrimpl.Problems {
 	var problems mrtrimpl.Problems
 	if f.Folders != nil {
-		problems = append(problems, mrtrimpl.CheckRoots(f.Folders.URIs, 0, 2)...)
+		problems = append(problems, mrtrimpl.X.CheckRoots(f.Folders.URIs, 0, 2)...)
 	}
 	if f.Title != nil {
 		if n := utf8.RuneCountInString(f.Title.Text); n > 80 {
@@ -385,7 +385,7 @@ func (suggestTitleProgram) requestTitle(f *SuggestTitleFlow, problems mrtrimpl.P
 		Params: &mcp.CreateMessageParams{
 			MaxTokens: 20,
 			Messages: []*mcp.SamplingMessage{{
-				Content: &mcp.TextContent{Text: mrtrimpl.WithProblems(suggestTitleAskModelTitlePrompt(f), problems)},
+				Content: &mcp.TextContent{Text: mrtrimpl.X.WithProblems(suggestTitleAskModelTitlePrompt(f), problems)},
 				Role:    "user",
 			}},
 		},

@@ -167,7 +167,7 @@ func (p deployServiceProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Dep
 		}
 		return mrtrimpl.Goto(r, DeployServiceStateConfirmDeploy, vocab.Next)
 	case DeployServiceStateConfirmDeploy:
-		switch on, ask := mrtrimpl.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirmDeploy, f)); on {
+		switch on, ask := mrtrimpl.X.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirmDeploy, f)); on {
 		case vocab.Next:
 			f.passedConfirmDeploy = true
 			return mrtrimpl.Goto(r, DeployServiceStateRecheck, vocab.Next)
@@ -493,7 +493,7 @@ func (deployServiceProgram) readGates(f *DeployServiceFlow, r *binenc.Fields) er
 		case 0xa3da57a4:
 			// confirmDeploy
 			if r.Int("gates.confirmDeploy") != deployServiceConfirmDeployGateDigest && r.Err() == nil {
-				return mrtrimpl.GateChanged("confirmDeploy")
+				return mrtrimpl.X.GateChanged("confirmDeploy")
 			}
 			f.passedConfirmDeploy = true
 		}
@@ -540,7 +540,7 @@ func (deployServiceProgram) LoadContinuationV2(f *DeployServiceFlow, data []byte
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p deployServiceProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*DeployServiceFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -550,7 +550,7 @@ func (p deployServiceProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw jso
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "service")
-	switch v, st := mrtrimpl.FormString(in, "service"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "service"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 40 {
 			problems.TooLong("service", 40, n)
@@ -580,7 +580,7 @@ func (p deployServiceProgram) decodeChangelog(ctx context.Context, text string) 
 
 // decodeCheckout validates the roots the client listed for "checkout".
 func (p deployServiceProgram) decodeCheckout(ctx context.Context, uris []string) (*mrtrimpl.RootList, mrtrimpl.Problems) {
-	return &mrtrimpl.RootList{URIs: uris}, mrtrimpl.CheckRoots(uris, 0, 1)
+	return &mrtrimpl.RootList{URIs: uris}, mrtrimpl.X.CheckRoots(uris, 0, 1)
 }
 
 // decodeTarget validates the form answered for "target": problems are for the user to
@@ -588,7 +588,7 @@ func (p deployServiceProgram) decodeCheckout(ctx context.Context, uris []string)
 func (p deployServiceProgram) decodeTarget(ctx context.Context, content map[string]any) (*DeployServiceTargetAnswer, mrtrimpl.Problems, error) {
 	a := &DeployServiceTargetAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormBool(content, "canary"); st {
+	switch v, st := mrtrimpl.X.FormBool(content, "canary"); st {
 	case mrtrimpl.Present:
 		a.Canary = v
 	case mrtrimpl.Absent:
@@ -596,7 +596,7 @@ func (p deployServiceProgram) decodeTarget(ctx context.Context, content map[stri
 	case mrtrimpl.WrongType:
 		problems.WrongType("canary", "true or false")
 	}
-	switch v, st := mrtrimpl.FormString(content, "version"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "version"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 20 {
 			problems.TooLong("version", 20, n)
@@ -626,7 +626,7 @@ func (p deployServiceProgram) CheckContinuation(ctx context.Context, f *DeploySe
 		}
 	}
 	if f.Checkout != nil {
-		problems = append(problems, mrtrimpl.CheckRoots(f.Checkout.URIs, 0, 1)...)
+		problems = append(problems, mrtrimpl.X.CheckRoots(f.Checkout.URIs, 0, 1)...)
 	}
 	if a := f.Target; a != nil {
 		if v := a.Version; v != "" {
@@ -647,7 +647,7 @@ func (deployServiceProgram) requestChangelog(f *DeployServiceFlow, problems mrtr
 		Params: &mcp.CreateMessageParams{
 			MaxTokens: 200,
 			Messages: []*mcp.SamplingMessage{{
-				Content: &mcp.TextContent{Text: mrtrimpl.WithProblems(deployServiceAskTargetChangelogPrompt(f), problems)},
+				Content: &mcp.TextContent{Text: mrtrimpl.X.WithProblems(deployServiceAskTargetChangelogPrompt(f), problems)},
 				Role:    "user",
 			}},
 		},
@@ -691,7 +691,7 @@ func (deployServiceProgram) requestTarget(f *DeployServiceFlow, problems mrtrimp
 		Key:  "target",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(deployServiceAskTargetTargetMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(deployServiceAskTargetTargetMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: deployServiceTargetSchema,
 		},
@@ -718,7 +718,7 @@ func (deployServiceProgram) gateConfirmDeploy(f *DeployServiceFlow, problems mrt
 		Key:  "confirm",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(deployServiceConfirmDeployMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(deployServiceConfirmDeployMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: deployServiceConfirmDeployGateSchema,
 		},

@@ -294,7 +294,7 @@ func (summarizeWorkspaceProgram) LoadContinuationV2(f *SummarizeWorkspaceFlow, d
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p summarizeWorkspaceProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*SummarizeWorkspaceFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -318,7 +318,7 @@ func (p summarizeWorkspaceProgram) decodeSummary(ctx context.Context, text strin
 
 // decodeWorkspace validates the roots the client listed for "workspace".
 func (p summarizeWorkspaceProgram) decodeWorkspace(ctx context.Context, uris []string) (*mrtrimpl.RootList, mrtrimpl.Problems) {
-	return &mrtrimpl.RootList{URIs: uris}, mrtrimpl.CheckRoots(uris, 1, 4)
+	return &mrtrimpl.RootList{URIs: uris}, mrtrimpl.X.CheckRoots(uris, 1, 4)
 }
 
 // CheckContinuation checks what the workflow carries (continuation fields, answers)
@@ -332,7 +332,7 @@ func (p summarizeWorkspaceProgram) CheckContinuation(ctx context.Context, f *Sum
 		}
 	}
 	if f.Workspace != nil {
-		problems = append(problems, mrtrimpl.CheckRoots(f.Workspace.URIs, 1, 4)...)
+		problems = append(problems, mrtrimpl.X.CheckRoots(f.Workspace.URIs, 1, 4)...)
 	}
 	return problems
 }
@@ -346,7 +346,7 @@ func (summarizeWorkspaceProgram) requestSummary(f *SummarizeWorkspaceFlow, probl
 		Params: &mcp.CreateMessageParams{
 			MaxTokens: 200,
 			Messages: []*mcp.SamplingMessage{{
-				Content: &mcp.TextContent{Text: mrtrimpl.WithProblems(summarizeWorkspaceAskRootsSummaryPrompt(f), problems)},
+				Content: &mcp.TextContent{Text: mrtrimpl.X.WithProblems(summarizeWorkspaceAskRootsSummaryPrompt(f), problems)},
 				Role:    "user",
 			}},
 		},

@@ -561,7 +561,7 @@ func (signUpProgram) LoadContinuationV2(f *SignUpFlow, data []byte) error {
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p signUpProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*SignUpFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -571,7 +571,7 @@ func (p signUpProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "age", "email", "interests", "nicknames", "teams")
-	switch v, st := mrtrimpl.FormInt(in, "age"); st {
+	switch v, st := mrtrimpl.X.FormInt(in, "age"); st {
 	case mrtrimpl.Present:
 		checked := len(problems)
 		if v < 13 {
@@ -582,14 +582,14 @@ func (p signUpProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 		}
 		if len(problems) == checked {
 			if err := p.h.PlausibleAge(ctx, v); err != nil && !problems.AddInvalid("age", err) {
-				return nil, mrtrimpl.ValidatorFailed("plausibleAge", "age", err)
+				return nil, mrtrimpl.X.ValidatorFailed("plausibleAge", "age", err)
 			}
 		}
 		f.Args.Age = &v
 	case mrtrimpl.WrongType:
 		problems.WrongType("age", "an integer")
 	}
-	switch v, st := mrtrimpl.FormString(in, "email"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "email"); st {
 	case mrtrimpl.Present:
 		checked := len(problems)
 		if n := utf8.RuneCountInString(v); n > 254 {
@@ -598,10 +598,10 @@ func (p signUpProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 		problems.CheckFormat("email", "email", v)
 		if len(problems) == checked {
 			if err := p.h.NotDisposable(ctx, v); err != nil && !problems.AddInvalid("email", err) {
-				return nil, mrtrimpl.ValidatorFailed("notDisposable", "email", err)
+				return nil, mrtrimpl.X.ValidatorFailed("notDisposable", "email", err)
 			}
 			if err := p.h.NoSecrets(ctx, v); err != nil && !problems.AddInvalid("email", err) {
-				return nil, mrtrimpl.ValidatorFailed("noSecrets", "email", err)
+				return nil, mrtrimpl.X.ValidatorFailed("noSecrets", "email", err)
 			}
 		}
 		f.Args.Email = v
@@ -610,11 +610,11 @@ func (p signUpProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 	case mrtrimpl.WrongType:
 		problems.WrongType("email", "a string")
 	}
-	switch list, st := mrtrimpl.FormList(in, "interests"); st {
+	switch list, st := mrtrimpl.X.FormList(in, "interests"); st {
 	case mrtrimpl.Present:
 		checked := len(problems)
 		for i, it := range list {
-			v, ok := mrtrimpl.AsString(it)
+			v, ok := mrtrimpl.X.AsString(it)
 			if ok != mrtrimpl.Present {
 				problems.ItemWrongType("interests", i, "a string")
 				continue
@@ -635,21 +635,21 @@ func (p signUpProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 		if len(problems) == checked {
 			for _, x := range f.Args.Interests {
 				if err := p.h.NoSecrets(ctx, string(x)); err != nil && !problems.AddInvalid("interests[]", err) {
-					return nil, mrtrimpl.ValidatorFailed("noSecrets", "interests[]", err)
+					return nil, mrtrimpl.X.ValidatorFailed("noSecrets", "interests[]", err)
 				}
 			}
 		}
 	case mrtrimpl.WrongType:
 		problems.WrongType("interests", "a list")
 	}
-	switch list, st := mrtrimpl.FormList(in, "nicknames"); st {
+	switch list, st := mrtrimpl.X.FormList(in, "nicknames"); st {
 	case mrtrimpl.Present:
 		checked := len(problems)
 		if len(list) > 2 {
 			problems.TooMany("nicknames", 2)
 		}
 		for i, it := range list {
-			v, ok := mrtrimpl.AsString(it)
+			v, ok := mrtrimpl.X.AsString(it)
 			if ok != mrtrimpl.Present {
 				problems.ItemWrongType("nicknames", i, "a string")
 				continue
@@ -662,18 +662,18 @@ func (p signUpProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 		if len(problems) == checked {
 			for _, x := range f.Args.Nicknames {
 				if err := p.h.NoSecrets(ctx, x); err != nil && !problems.AddInvalid("nicknames[]", err) {
-					return nil, mrtrimpl.ValidatorFailed("noSecrets", "nicknames[]", err)
+					return nil, mrtrimpl.X.ValidatorFailed("noSecrets", "nicknames[]", err)
 				}
 			}
 		}
 	case mrtrimpl.WrongType:
 		problems.WrongType("nicknames", "a list")
 	}
-	switch list, st := mrtrimpl.FormList(in, "teams"); st {
+	switch list, st := mrtrimpl.X.FormList(in, "teams"); st {
 	case mrtrimpl.Present:
 		checked := len(problems)
 		for i, it := range list {
-			v, ok := mrtrimpl.AsString(it)
+			v, ok := mrtrimpl.X.AsString(it)
 			if ok != mrtrimpl.Present {
 				problems.ItemWrongType("teams", i, "a string")
 				continue
@@ -705,10 +705,10 @@ func (p signUpProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 func (p signUpProgram) decodeTerms(ctx context.Context, content map[string]any) (*SignUpTermsAnswer, mrtrimpl.Problems, error) {
 	a := &SignUpTermsAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormBool(content, "accepted"); st {
+	switch v, st := mrtrimpl.X.FormBool(content, "accepted"); st {
 	case mrtrimpl.Present:
 		if err := p.h.MustBeTrue(ctx, v); err != nil && !problems.AddInvalid("accepted", err) {
-			return nil, nil, mrtrimpl.ValidatorFailed("mustBeTrue", "terms.accepted", err)
+			return nil, nil, mrtrimpl.X.ValidatorFailed("mustBeTrue", "terms.accepted", err)
 		}
 		a.Accepted = v
 	case mrtrimpl.Absent:
@@ -716,7 +716,7 @@ func (p signUpProgram) decodeTerms(ctx context.Context, content map[string]any) 
 	case mrtrimpl.WrongType:
 		problems.WrongType("accepted", "true or false")
 	}
-	switch v, st := mrtrimpl.FormString(content, "motto"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "motto"); st {
 	case mrtrimpl.Present:
 		checked := len(problems)
 		if n := utf8.RuneCountInString(v); n > 80 {
@@ -724,14 +724,14 @@ func (p signUpProgram) decodeTerms(ctx context.Context, content map[string]any) 
 		}
 		if len(problems) == checked {
 			if err := p.h.NoSecrets(ctx, v); err != nil && !problems.AddInvalid("motto", err) {
-				return nil, nil, mrtrimpl.ValidatorFailed("noSecrets", "terms.motto", err)
+				return nil, nil, mrtrimpl.X.ValidatorFailed("noSecrets", "terms.motto", err)
 			}
 		}
 		a.Motto = &v
 	case mrtrimpl.WrongType:
 		problems.WrongType("motto", "a string")
 	}
-	switch v, st := mrtrimpl.FormFloat(content, "share"); st {
+	switch v, st := mrtrimpl.X.FormFloat(content, "share"); st {
 	case mrtrimpl.Present:
 		checked := len(problems)
 		if v < 0.0 {
@@ -742,18 +742,18 @@ func (p signUpProgram) decodeTerms(ctx context.Context, content map[string]any) 
 		}
 		if len(problems) == checked {
 			if err := p.h.SensibleRatio(ctx, v); err != nil && !problems.AddInvalid("share", err) {
-				return nil, nil, mrtrimpl.ValidatorFailed("sensibleRatio", "terms.share", err)
+				return nil, nil, mrtrimpl.X.ValidatorFailed("sensibleRatio", "terms.share", err)
 			}
 		}
 		a.Share = &v
 	case mrtrimpl.WrongType:
 		problems.WrongType("share", "a number")
 	}
-	switch list, st := mrtrimpl.FormList(content, "topics"); st {
+	switch list, st := mrtrimpl.X.FormList(content, "topics"); st {
 	case mrtrimpl.Present:
 		checked := len(problems)
 		for i, it := range list {
-			v, ok := mrtrimpl.AsString(it)
+			v, ok := mrtrimpl.X.AsString(it)
 			if ok != mrtrimpl.Present {
 				problems.ItemWrongType("topics", i, "a string")
 				continue
@@ -774,7 +774,7 @@ func (p signUpProgram) decodeTerms(ctx context.Context, content map[string]any) 
 		if len(problems) == checked {
 			for _, x := range a.Topics {
 				if err := p.h.NoSecrets(ctx, string(x)); err != nil && !problems.AddInvalid("topics[]", err) {
-					return nil, nil, mrtrimpl.ValidatorFailed("noSecrets", "terms.topics[]", err)
+					return nil, nil, mrtrimpl.X.ValidatorFailed("noSecrets", "terms.topics[]", err)
 				}
 			}
 		}
@@ -881,7 +881,7 @@ func (signUpProgram) requestTerms(f *SignUpFlow, problems mrtrimpl.Problems) mrt
 		Key:  "terms",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(signUpAskTermsTermsMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(signUpAskTermsTermsMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: signUpTermsSchema,
 		},
