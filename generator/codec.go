@@ -447,13 +447,13 @@ func (w *workflow) readAnswers(jf *jen.File) {
 				switch q.Kind {
 				case vocab.Sample:
 					sw.Case(keyLit(q.Key)).Block(jen.Comment(q.Key),
-						into.Op("=").Op("&").Qual(pkgImpl, "Sampled").Values(jen.Dict{jen.Id("Text"): jen.Id("r").Dot("String").Call(jen.Lit(q.Key))}))
+						into.Op("=").Op("&").Qual(pkgMRTR, "Sampled").Values(jen.Dict{jen.Id("Text"): jen.Id("r").Dot("String").Call(jen.Lit(q.Key))}))
 				case vocab.Roots:
 					sw.Case(keyLit(q.Key)).Block(jen.Comment(q.Key),
-						into.Op("=").Op("&").Qual(pkgImpl, "RootList").Values(jen.Dict{jen.Id("URIs"): jen.Id("r").Dot("Strings").Call(jen.Lit(q.Key))}))
+						into.Op("=").Op("&").Qual(pkgMRTR, "RootList").Values(jen.Dict{jen.Id("URIs"): jen.Id("r").Dot("Strings").Call(jen.Lit(q.Key))}))
 				case vocab.ElicitURL:
 					sw.Case(keyLit(q.Key)).Block(jen.Comment(q.Key+": the user accepted opening the URL"),
-						jen.If(jen.Id("r").Dot("Bool").Call(jen.Lit(q.Key))).Block(into.Op("=").Op("&").Qual(pkgImpl, "URLStep").Values()))
+						jen.If(jen.Id("r").Dot("Bool").Call(jen.Lit(q.Key))).Block(into.Op("=").Op("&").Qual(pkgMRTR, "URLStep").Values()))
 				default:
 					sw.Case(keyLit(q.Key)).Block(jen.Comment(q.Key),
 						jen.Id("g").Op(":=").Id("r").Dot("Group").Call(jen.Lit(q.Key)),

@@ -51,11 +51,11 @@ func (w *workflow) legacyCodec(jf *jen.File) {
 						w.legacyDecodeField(g, f, jen.Id("a").Dot(field(f.Name)), optional(f))
 					}
 				case vocab.Sample:
-					g.Id("a").Op(":=").Op("&").Qual(pkgImpl, "Sampled").Values(jen.Dict{jen.Id("Text"): jen.Id("r").Dot("String").Call()})
+					g.Id("a").Op(":=").Op("&").Qual(pkgMRTR, "Sampled").Values(jen.Dict{jen.Id("Text"): jen.Id("r").Dot("String").Call()})
 				case vocab.ElicitURL:
-					g.Id("a").Op(":=").Op("&").Qual(pkgImpl, "URLStep").Values()
+					g.Id("a").Op(":=").Op("&").Qual(pkgMRTR, "URLStep").Values()
 				case vocab.Roots:
-					g.Id("a").Op(":=").Op("&").Qual(pkgImpl, "RootList").Values()
+					g.Id("a").Op(":=").Op("&").Qual(pkgMRTR, "RootList").Values()
 					g.For(jen.List(jen.Id("i"), jen.Id("n")).Op(":=").List(jen.Lit(0), jen.Id("r").Dot("Count").Call()), jen.Id("i").Op("<").Id("n"), jen.Id("i").Op("++")).Block(
 						jen.Id("a").Dot("URIs").Op("=").Append(jen.Id("a").Dot("URIs"), jen.Id("r").Dot("String").Call()),
 					)

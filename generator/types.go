@@ -393,11 +393,11 @@ func (w *workflow) enumValues(e *enumType) string {
 func (w *workflow) answerType(q *spec.InputRequest) *jen.Statement {
 	switch q.Kind {
 	case vocab.Sample:
-		return jen.Op("*").Qual(pkgImpl, "Sampled")
+		return jen.Op("*").Qual(pkgMRTR, "Sampled")
 	case vocab.Roots:
-		return jen.Op("*").Qual(pkgImpl, "RootList")
+		return jen.Op("*").Qual(pkgMRTR, "RootList")
 	case vocab.ElicitURL:
-		return jen.Op("*").Qual(pkgImpl, "URLStep")
+		return jen.Op("*").Qual(pkgMRTR, "URLStep")
 	}
 	return jen.Op("*").Id(w.n.answer(q.Key))
 }

@@ -725,14 +725,14 @@ func (w *workflow) answerDecoderFunc(jf *jen.File, q *spec.InputRequest) {
 	case vocab.Sample:
 		jf.Commentf("%s validates the text the client's model returned for %q.", name, q.Key)
 		jf.Func().Params(recv).Id(name).Params(ctx, jen.Id("text").String()).
-			Params(jen.Op("*").Qual(pkgImpl, "Sampled"), jen.Qual(pkgImpl, "Problems")).
+			Params(jen.Op("*").Qual(pkgMRTR, "Sampled"), jen.Qual(pkgImpl, "Problems")).
 			BlockFunc(func(g *jen.Group) {
 				g.Var().Id("problems").Qual(pkgImpl, "Problems")
 				if q.MaxLength != nil {
 					g.If(jen.Id("n").Op(":=").Qual("unicode/utf8", "RuneCountInString").Call(jen.Id("text")), jen.Id("n").Op(">").Lit(*q.MaxLength)).Block(
 						problemCall("TooLong", jen.Lit(q.Key), jen.Lit(*q.MaxLength), jen.Id("n")))
 				}
-				g.Return(jen.Op("&").Qual(pkgImpl, "Sampled").Values(jen.Dict{jen.Id("Text"): jen.Id("text")}), jen.Id("problems"))
+				g.Return(jen.Op("&").Qual(pkgMRTR, "Sampled").Values(jen.Dict{jen.Id("Text"): jen.Id("text")}), jen.Id("problems"))
 			})
 	case vocab.Roots:
 		minItems := 0
@@ -741,9 +741,9 @@ func (w *workflow) answerDecoderFunc(jf *jen.File, q *spec.InputRequest) {
 		}
 		jf.Commentf("%s validates the roots the client listed for %q.", name, q.Key)
 		jf.Func().Params(recv).Id(name).Params(ctx, jen.Id("uris").Index().String()).
-			Params(jen.Op("*").Qual(pkgImpl, "RootList"), jen.Qual(pkgImpl, "Problems")).
+			Params(jen.Op("*").Qual(pkgMRTR, "RootList"), jen.Qual(pkgImpl, "Problems")).
 			Block(jen.Return(
-				jen.Op("&").Qual(pkgImpl, "RootList").Values(jen.Dict{jen.Id("URIs"): jen.Id("uris")}),
+				jen.Op("&").Qual(pkgMRTR, "RootList").Values(jen.Dict{jen.Id("URIs"): jen.Id("uris")}),
 				implX("CheckRoots").Call(jen.Id("uris"), jen.Lit(minItems), jen.Lit(q.MaxItems)),
 			))
 	}

@@ -39,9 +39,9 @@ func Text[A any](decode func(context.Context, string) (*A, Problems)) Decoder[A]
 // Opened is the Decoder of a URL-mode elicitation's answer: the user
 // accepted opening the URL, which says nothing about whether they completed
 // the step there (the check after the ask asks the domain).
-func (Export) Opened() Decoder[URLStep] { return opened }
+func (Export) Opened() Decoder[urlStep] { return opened }
 
-func opened(context.Context, response) (*URLStep, Problems, error) { return &URLStep{}, nil, nil }
+func opened(context.Context, response) (*urlStep, Problems, error) { return &urlStep{}, nil, nil }
 
 // URIs adapts the decoder of a roots answer; see Form.
 func URIs[A any](decode func(context.Context, []string) (*A, Problems)) Decoder[A] {

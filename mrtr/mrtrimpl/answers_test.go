@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mrtrgen/mrtrgen/mrtr/internal/handlertypes"
 	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
@@ -110,7 +111,9 @@ func TestTake(t *testing.T) {
 func TestTakeTextIsNotLeft(t *testing.T) {
 	var pending []Pending
 	request := func(Problems) Pending { return Pending{Key: "summary", Kind: vocab.Sample} }
-	decode := func(_ context.Context, text string) (*Sampled, Problems) { return &Sampled{Text: text}, nil }
+	decode := func(_ context.Context, text string) (*handlertypes.Sampled, Problems) {
+		return &handlertypes.Sampled{Text: text}, nil
+	}
 	round := &fakeRound{info: RequestInfo{Key: "summary", Kind: vocab.Sample}, resp: response{Status: declined}, canKind: true}
 	got, left, err := Take(context.Background(), round, "summary", request, Text(decode), &pending)
 	if got != nil || left != "" || err != nil || len(pending) != 1 {

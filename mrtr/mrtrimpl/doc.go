@@ -6,9 +6,10 @@
 // package mrtr; tests use package mrtrtest.
 //
 // No name is exported twice: a type a handler author sees (a result, a
-// choice found at run time, the progress reporter) or an error a handler
-// compares against is exported by package mrtr alone, and generated code
-// names it there (mrtr.Final, mrtr.PromptMessage); the plumbing refers to
+// choice found at run time, an answer a flow holds, the progress
+// reporter) or an error a handler compares against is exported by package
+// mrtr alone, and generated code names it there (mrtr.Final,
+// mrtr.PromptMessage, mrtr.Sampled); the plumbing refers to
 // the same types through unexported aliases (their one definition is in
 // mrtr/internal/handlertypes and mrtr/internal/progress, below both
 // packages). The functions generated code calls that need no type
@@ -28,9 +29,10 @@ package mrtrimpl
 // older runtime: regenerate it (`go generate`, or mrtrgen generate).
 //
 // Version 8 generated code calls the plumbing's functions that need no
-// type parameter as methods of X (mrtrimpl.X.FormString) and writes
-// content types as their MCP strings: code generated for version 7, which
-// called mrtrimpl.FormString and named mrtrimpl.ContentImage, no longer
-// compiles against this runtime. The wire is the same: continuations
+// type parameter as methods of X (mrtrimpl.X.FormString), writes content
+// types as their MCP strings and names the answer types in package mrtr
+// (mrtr.Sampled): code generated for version 7, which called
+// mrtrimpl.FormString and named mrtrimpl.ContentImage and
+// mrtrimpl.Sampled, no longer compiles against this runtime. The wire is the same: continuations
 // sealed by a version 7 build open in a version 8 one.
 const SupportPackageIsVersion8 = true

@@ -56,7 +56,7 @@ type ConnectCalendarFlow struct {
 	// Continuation is carried between rounds.
 	Continuation ConnectCalendarContinuation
 	// Grant answers input request "grant" (state askGrant); nil until given.
-	Grant *mrtrimpl.URLStep
+	Grant *mrtr.URLStep
 
 	state ConnectCalendarState
 	// verifyGrantRefusals counts the answers check grantCompleted refused (mrtr.AskAgain); the
@@ -396,7 +396,7 @@ func (p connectCalendarProgram) readAnswers(f *ConnectCalendarFlow, r *binenc.Fi
 		case 0xb155676d:
 			// grant: the user accepted opening the URL
 			if r.Bool("grant") {
-				f.Grant = &mrtrimpl.URLStep{}
+				f.Grant = &mrtr.URLStep{}
 			}
 		}
 	}
@@ -418,7 +418,7 @@ func (connectCalendarProgram) LoadContinuationV2(f *ConnectCalendarFlow, data []
 	f.Grant = nil
 	f.Continuation.GrantID = r.String()
 	if r.Bool() {
-		a := &mrtrimpl.URLStep{}
+		a := &mrtr.URLStep{}
 		f.Grant = a
 	}
 	return r.Done()

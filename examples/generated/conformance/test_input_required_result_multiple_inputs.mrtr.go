@@ -46,9 +46,9 @@ type TestInputRequiredResultMultipleInputsFlow struct {
 	// Continuation is carried between rounds.
 	Continuation TestInputRequiredResultMultipleInputsContinuation
 	// ClientRoots answers input request "client_roots" (state askAll); nil until given.
-	ClientRoots *mrtrimpl.RootList
+	ClientRoots *mrtr.RootList
 	// Greeting answers input request "greeting" (state askAll); nil until given.
-	Greeting *mrtrimpl.Sampled
+	Greeting *mrtr.Sampled
 	// UserName answers input request "user_name" (state askAll); nil until given.
 	UserName *TestInputRequiredResultMultipleInputsUserNameAnswer
 
@@ -282,10 +282,10 @@ func (p testInputRequiredResultMultipleInputsProgram) readAnswers(f *TestInputRe
 		switch r.Key() {
 		case 0xe08f21f4:
 			// client_roots
-			f.ClientRoots = &mrtrimpl.RootList{URIs: r.Strings("client_roots")}
+			f.ClientRoots = &mrtr.RootList{URIs: r.Strings("client_roots")}
 		case 0xd4edbfb6:
 			// greeting
-			f.Greeting = &mrtrimpl.Sampled{Text: r.String("greeting")}
+			f.Greeting = &mrtr.Sampled{Text: r.String("greeting")}
 		case 0xe8c0e314:
 			// user_name
 			g := r.Group("user_name")
@@ -322,14 +322,14 @@ func (testInputRequiredResultMultipleInputsProgram) LoadContinuationV2(f *TestIn
 	f.Greeting = nil
 	f.UserName = nil
 	if r.Bool() {
-		a := &mrtrimpl.RootList{}
+		a := &mrtr.RootList{}
 		for i, n := 0, r.Count(); i < n; i++ {
 			a.URIs = append(a.URIs, r.String())
 		}
 		f.ClientRoots = a
 	}
 	if r.Bool() {
-		a := &mrtrimpl.Sampled{Text: r.String()}
+		a := &mrtr.Sampled{Text: r.String()}
 		f.Greeting = a
 	}
 	if r.Bool() {
@@ -356,17 +356,17 @@ func (p testInputRequiredResultMultipleInputsProgram) NewFlow(ctx context.Contex
 }
 
 // decodeClientRoots validates the roots the client listed for "client_roots".
-func (p testInputRequiredResultMultipleInputsProgram) decodeClientRoots(ctx context.Context, uris []string) (*mrtrimpl.RootList, mrtrimpl.Problems) {
-	return &mrtrimpl.RootList{URIs: uris}, mrtrimpl.X.CheckRoots(uris, 0, 2)
+func (p testInputRequiredResultMultipleInputsProgram) decodeClientRoots(ctx context.Context, uris []string) (*mrtr.RootList, mrtrimpl.Problems) {
+	return &mrtr.RootList{URIs: uris}, mrtrimpl.X.CheckRoots(uris, 0, 2)
 }
 
 // decodeGreeting validates the text the client's model returned for "greeting".
-func (p testInputRequiredResultMultipleInputsProgram) decodeGreeting(ctx context.Context, text string) (*mrtrimpl.Sampled, mrtrimpl.Problems) {
+func (p testInputRequiredResultMultipleInputsProgram) decodeGreeting(ctx context.Context, text string) (*mrtr.Sampled, mrtrimpl.Problems) {
 	var problems mrtrimpl.Problems
 	if n := utf8.RuneCountInString(text); n > 300 {
 		problems.TooLong("greeting", 300, n)
 	}
-	return &mrtrimpl.Sampled{Text: text}, problems
+	return &mrtr.Sampled{Text: text}, problems
 }
 
 // decodeUserName validates the form answered for "user_name": problems are for the user to

@@ -37,7 +37,7 @@ type TestInputRequiredResultSamplingFlow struct {
 	// Continuation is carried between rounds.
 	Continuation TestInputRequiredResultSamplingContinuation
 	// CapitalQuestion answers input request "capital_question" (state askModel); nil until given.
-	CapitalQuestion *mrtrimpl.Sampled
+	CapitalQuestion *mrtr.Sampled
 
 	state TestInputRequiredResultSamplingState
 }
@@ -229,7 +229,7 @@ func (p testInputRequiredResultSamplingProgram) readAnswers(f *TestInputRequired
 		switch r.Key() {
 		case 0x2d1e9560:
 			// capital_question
-			f.CapitalQuestion = &mrtrimpl.Sampled{Text: r.String("capital_question")}
+			f.CapitalQuestion = &mrtr.Sampled{Text: r.String("capital_question")}
 		}
 	}
 }
@@ -247,7 +247,7 @@ func (testInputRequiredResultSamplingProgram) LoadContinuationV2(f *TestInputReq
 	r := binenc.NewReader(data)
 	f.CapitalQuestion = nil
 	if r.Bool() {
-		a := &mrtrimpl.Sampled{Text: r.String()}
+		a := &mrtr.Sampled{Text: r.String()}
 		f.CapitalQuestion = a
 	}
 	return r.Done()
@@ -269,12 +269,12 @@ func (p testInputRequiredResultSamplingProgram) NewFlow(ctx context.Context, c *
 }
 
 // decodeCapitalQuestion validates the text the client's model returned for "capital_question".
-func (p testInputRequiredResultSamplingProgram) decodeCapitalQuestion(ctx context.Context, text string) (*mrtrimpl.Sampled, mrtrimpl.Problems) {
+func (p testInputRequiredResultSamplingProgram) decodeCapitalQuestion(ctx context.Context, text string) (*mrtr.Sampled, mrtrimpl.Problems) {
 	var problems mrtrimpl.Problems
 	if n := utf8.RuneCountInString(text); n > 500 {
 		problems.TooLong("capital_question", 500, n)
 	}
-	return &mrtrimpl.Sampled{Text: text}, problems
+	return &mrtr.Sampled{Text: text}, problems
 }
 
 // CheckContinuation checks what the workflow carries (continuation fields, answers)

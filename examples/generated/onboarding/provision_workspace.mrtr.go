@@ -100,9 +100,9 @@ type ProvisionWorkspaceFlow struct {
 	// Placement answers input request "placement" (state askPlacement); nil until given.
 	Placement *ProvisionWorkspacePlacementAnswer
 	// Projects answers input request "projects" (state askPlacement); nil until given.
-	Projects *mrtrimpl.RootList
+	Projects *mrtr.RootList
 	// Welcome answers input request "welcome" (state askPlacement); nil until given.
-	Welcome *mrtrimpl.Sampled
+	Welcome *mrtr.Sampled
 
 	state ProvisionWorkspaceState
 	// passedConfirmPrice is set once gate confirmPrice is confirmed: the continuation carries what
@@ -526,10 +526,10 @@ func (p provisionWorkspaceProgram) readAnswers(f *ProvisionWorkspaceFlow, r *bin
 			f.Placement = p.readPlacementAnswer(&g)
 		case 0x1354e8b7:
 			// projects
-			f.Projects = &mrtrimpl.RootList{URIs: r.Strings("projects")}
+			f.Projects = &mrtr.RootList{URIs: r.Strings("projects")}
 		case 0x27e17df3:
 			// welcome
-			f.Welcome = &mrtrimpl.Sampled{Text: r.String("welcome")}
+			f.Welcome = &mrtr.Sampled{Text: r.String("welcome")}
 		}
 	}
 }
@@ -613,14 +613,14 @@ func (provisionWorkspaceProgram) LoadContinuationV2(f *ProvisionWorkspaceFlow, d
 		f.Placement = a
 	}
 	if r.Bool() {
-		a := &mrtrimpl.RootList{}
+		a := &mrtr.RootList{}
 		for i, n := 0, r.Count(); i < n; i++ {
 			a.URIs = append(a.URIs, r.String())
 		}
 		f.Projects = a
 	}
 	if r.Bool() {
-		a := &mrtrimpl.Sampled{Text: r.String()}
+		a := &mrtr.Sampled{Text: r.String()}
 		f.Welcome = a
 	}
 	return r.Done()
@@ -729,17 +729,17 @@ func (p provisionWorkspaceProgram) decodePlacement(ctx context.Context, content 
 }
 
 // decodeProjects validates the roots the client listed for "projects".
-func (p provisionWorkspaceProgram) decodeProjects(ctx context.Context, uris []string) (*mrtrimpl.RootList, mrtrimpl.Problems) {
-	return &mrtrimpl.RootList{URIs: uris}, mrtrimpl.X.CheckRoots(uris, 0, 2)
+func (p provisionWorkspaceProgram) decodeProjects(ctx context.Context, uris []string) (*mrtr.RootList, mrtrimpl.Problems) {
+	return &mrtr.RootList{URIs: uris}, mrtrimpl.X.CheckRoots(uris, 0, 2)
 }
 
 // decodeWelcome validates the text the client's model returned for "welcome".
-func (p provisionWorkspaceProgram) decodeWelcome(ctx context.Context, text string) (*mrtrimpl.Sampled, mrtrimpl.Problems) {
+func (p provisionWorkspaceProgram) decodeWelcome(ctx context.Context, text string) (*mrtr.Sampled, mrtrimpl.Problems) {
 	var problems mrtrimpl.Problems
 	if n := utf8.RuneCountInString(text); n > 400 {
 		problems.TooLong("welcome", 400, n)
 	}
-	return &mrtrimpl.Sampled{Text: text}, problems
+	return &mrtr.Sampled{Text: text}, problems
 }
 
 // CheckContinuation checks what the workflow carries (continuation fields, answers)

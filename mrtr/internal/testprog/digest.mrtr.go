@@ -51,7 +51,7 @@ type DigestFlow struct {
 	// Length answers input request "length" (state askLength); nil until given.
 	Length *DigestLengthAnswer
 	// Digest answers input request "digest" (state summarise); nil until given.
-	Digest *mrtrimpl.Sampled
+	Digest *mrtr.Sampled
 
 	state DigestState
 }
@@ -350,7 +350,7 @@ func (p digestProgram) readAnswers(f *DigestFlow, r *binenc.Fields) {
 			f.Length = p.readLengthAnswer(&g)
 		case 0xf92455dd:
 			// digest
-			f.Digest = &mrtrimpl.Sampled{Text: r.String("digest")}
+			f.Digest = &mrtr.Sampled{Text: r.String("digest")}
 		}
 	}
 }
@@ -390,7 +390,7 @@ func (digestProgram) LoadContinuationV2(f *DigestFlow, data []byte) error {
 		f.Length = a
 	}
 	if r.Bool() {
-		a := &mrtrimpl.Sampled{Text: r.String()}
+		a := &mrtr.Sampled{Text: r.String()}
 		f.Digest = a
 	}
 	return r.Done()
@@ -445,12 +445,12 @@ func (p digestProgram) decodeLength(ctx context.Context, content map[string]any)
 }
 
 // decodeDigest validates the text the client's model returned for "digest".
-func (p digestProgram) decodeDigest(ctx context.Context, text string) (*mrtrimpl.Sampled, mrtrimpl.Problems) {
+func (p digestProgram) decodeDigest(ctx context.Context, text string) (*mrtr.Sampled, mrtrimpl.Problems) {
 	var problems mrtrimpl.Problems
 	if n := utf8.RuneCountInString(text); n > 200 {
 		problems.TooLong("digest", 200, n)
 	}
-	return &mrtrimpl.Sampled{Text: text}, problems
+	return &mrtr.Sampled{Text: text}, problems
 }
 
 // CheckContinuation checks what the workflow carries (continuation fields, answers)

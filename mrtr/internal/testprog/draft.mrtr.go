@@ -71,7 +71,7 @@ type DraftFlow struct {
 	// Text answers input request "text" (state askText); nil until given.
 	Text *DraftTextAnswer
 	// Draft answers input request "draft" (state askModel); nil until given.
-	Draft *mrtrimpl.Sampled
+	Draft *mrtr.Sampled
 
 	state DraftState
 }
@@ -421,7 +421,7 @@ func (p draftProgram) readAnswers(f *DraftFlow, r *binenc.Fields) {
 			f.Text = p.readTextAnswer(&g)
 		case 0xb576858c:
 			// draft
-			f.Draft = &mrtrimpl.Sampled{Text: r.String("draft")}
+			f.Draft = &mrtr.Sampled{Text: r.String("draft")}
 		}
 	}
 }
@@ -480,7 +480,7 @@ func (draftProgram) LoadContinuationV2(f *DraftFlow, data []byte) error {
 		f.Text = a
 	}
 	if r.Bool() {
-		a := &mrtrimpl.Sampled{Text: r.String()}
+		a := &mrtr.Sampled{Text: r.String()}
 		f.Draft = a
 	}
 	return r.Done()
@@ -551,12 +551,12 @@ func (p draftProgram) decodeText(ctx context.Context, content map[string]any) (*
 }
 
 // decodeDraft validates the text the client's model returned for "draft".
-func (p draftProgram) decodeDraft(ctx context.Context, text string) (*mrtrimpl.Sampled, mrtrimpl.Problems) {
+func (p draftProgram) decodeDraft(ctx context.Context, text string) (*mrtr.Sampled, mrtrimpl.Problems) {
 	var problems mrtrimpl.Problems
 	if n := utf8.RuneCountInString(text); n > 200 {
 		problems.TooLong("draft", 200, n)
 	}
-	return &mrtrimpl.Sampled{Text: text}, problems
+	return &mrtr.Sampled{Text: text}, problems
 }
 
 // CheckContinuation checks what the workflow carries (continuation fields, answers)

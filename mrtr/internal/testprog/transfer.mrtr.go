@@ -69,7 +69,7 @@ type TransferFlow struct {
 	// Memo answers input request "memo" (state askMemo); nil until given.
 	Memo *TransferMemoAnswer
 	// Summary answers input request "summary" (state askMemo); nil until given.
-	Summary *mrtrimpl.Sampled
+	Summary *mrtr.Sampled
 
 	state TransferState
 	// passedConfirm is set once gate confirm is confirmed: the continuation carries what it
@@ -498,7 +498,7 @@ func (p transferProgram) readAnswers(f *TransferFlow, r *binenc.Fields) {
 			f.Memo = p.readMemoAnswer(&g)
 		case 0x10a44713:
 			// summary
-			f.Summary = &mrtrimpl.Sampled{Text: r.String("summary")}
+			f.Summary = &mrtr.Sampled{Text: r.String("summary")}
 		}
 	}
 }
@@ -564,7 +564,7 @@ func (transferProgram) LoadContinuationV2(f *TransferFlow, data []byte) error {
 		f.Memo = a
 	}
 	if r.Bool() {
-		a := &mrtrimpl.Sampled{Text: r.String()}
+		a := &mrtr.Sampled{Text: r.String()}
 		f.Summary = a
 	}
 	return r.Done()
@@ -653,12 +653,12 @@ func (p transferProgram) decodeMemo(ctx context.Context, content map[string]any)
 }
 
 // decodeSummary validates the text the client's model returned for "summary".
-func (p transferProgram) decodeSummary(ctx context.Context, text string) (*mrtrimpl.Sampled, mrtrimpl.Problems) {
+func (p transferProgram) decodeSummary(ctx context.Context, text string) (*mrtr.Sampled, mrtrimpl.Problems) {
 	var problems mrtrimpl.Problems
 	if n := utf8.RuneCountInString(text); n > 200 {
 		problems.TooLong("summary", 200, n)
 	}
-	return &mrtrimpl.Sampled{Text: text}, problems
+	return &mrtr.Sampled{Text: text}, problems
 }
 
 // CheckContinuation checks what the workflow carries (continuation fields, answers)

@@ -66,13 +66,13 @@ type DraftReleaseFlow struct {
 	// Audience answers input request "audience" (state gather); nil until given.
 	Audience *DraftReleaseAudienceAnswer
 	// Outline answers input request "outline" (state gather); nil until given.
-	Outline *mrtrimpl.Sampled
+	Outline *mrtr.Sampled
 	// Workspace answers input request "workspace" (state gather); nil until given.
-	Workspace *mrtrimpl.RootList
+	Workspace *mrtr.RootList
 	// Repos answers input request "repos" (state polish); nil until given.
-	Repos *mrtrimpl.RootList
+	Repos *mrtr.RootList
 	// Summary answers input request "summary" (state polish); nil until given.
-	Summary *mrtrimpl.Sampled
+	Summary *mrtr.Sampled
 
 	state DraftReleaseState
 }
@@ -417,16 +417,16 @@ func (p draftReleaseProgram) readAnswers(f *DraftReleaseFlow, r *binenc.Fields) 
 			f.Audience = p.readAudienceAnswer(&g)
 		case 0x361ad8bd:
 			// outline
-			f.Outline = &mrtrimpl.Sampled{Text: r.String("outline")}
+			f.Outline = &mrtr.Sampled{Text: r.String("outline")}
 		case 0x2f2d75b6:
 			// workspace
-			f.Workspace = &mrtrimpl.RootList{URIs: r.Strings("workspace")}
+			f.Workspace = &mrtr.RootList{URIs: r.Strings("workspace")}
 		case 0x339b74aa:
 			// repos
-			f.Repos = &mrtrimpl.RootList{URIs: r.Strings("repos")}
+			f.Repos = &mrtr.RootList{URIs: r.Strings("repos")}
 		case 0x10a44713:
 			// summary
-			f.Summary = &mrtrimpl.Sampled{Text: r.String("summary")}
+			f.Summary = &mrtr.Sampled{Text: r.String("summary")}
 		}
 	}
 }
@@ -469,25 +469,25 @@ func (draftReleaseProgram) LoadContinuationV2(f *DraftReleaseFlow, data []byte) 
 		f.Audience = a
 	}
 	if r.Bool() {
-		a := &mrtrimpl.Sampled{Text: r.String()}
+		a := &mrtr.Sampled{Text: r.String()}
 		f.Outline = a
 	}
 	if r.Bool() {
-		a := &mrtrimpl.RootList{}
+		a := &mrtr.RootList{}
 		for i, n := 0, r.Count(); i < n; i++ {
 			a.URIs = append(a.URIs, r.String())
 		}
 		f.Workspace = a
 	}
 	if r.Bool() {
-		a := &mrtrimpl.RootList{}
+		a := &mrtr.RootList{}
 		for i, n := 0, r.Count(); i < n; i++ {
 			a.URIs = append(a.URIs, r.String())
 		}
 		f.Repos = a
 	}
 	if r.Bool() {
-		a := &mrtrimpl.Sampled{Text: r.String()}
+		a := &mrtr.Sampled{Text: r.String()}
 		f.Summary = a
 	}
 	return r.Done()
@@ -544,28 +544,28 @@ func (p draftReleaseProgram) decodeAudience(ctx context.Context, content map[str
 }
 
 // decodeOutline validates the text the client's model returned for "outline".
-func (p draftReleaseProgram) decodeOutline(ctx context.Context, text string) (*mrtrimpl.Sampled, mrtrimpl.Problems) {
+func (p draftReleaseProgram) decodeOutline(ctx context.Context, text string) (*mrtr.Sampled, mrtrimpl.Problems) {
 	var problems mrtrimpl.Problems
 	if n := utf8.RuneCountInString(text); n > 2000 {
 		problems.TooLong("outline", 2000, n)
 	}
-	return &mrtrimpl.Sampled{Text: text}, problems
+	return &mrtr.Sampled{Text: text}, problems
 }
 
 // decodeWorkspace validates the roots the client listed for "workspace".
-func (p draftReleaseProgram) decodeWorkspace(ctx context.Context, uris []string) (*mrtrimpl.RootList, mrtrimpl.Problems) {
-	return &mrtrimpl.RootList{URIs: uris}, mrtrimpl.X.CheckRoots(uris, 1, 3)
+func (p draftReleaseProgram) decodeWorkspace(ctx context.Context, uris []string) (*mrtr.RootList, mrtrimpl.Problems) {
+	return &mrtr.RootList{URIs: uris}, mrtrimpl.X.CheckRoots(uris, 1, 3)
 }
 
 // decodeRepos validates the roots the client listed for "repos".
-func (p draftReleaseProgram) decodeRepos(ctx context.Context, uris []string) (*mrtrimpl.RootList, mrtrimpl.Problems) {
-	return &mrtrimpl.RootList{URIs: uris}, mrtrimpl.X.CheckRoots(uris, 0, 8)
+func (p draftReleaseProgram) decodeRepos(ctx context.Context, uris []string) (*mrtr.RootList, mrtrimpl.Problems) {
+	return &mrtr.RootList{URIs: uris}, mrtrimpl.X.CheckRoots(uris, 0, 8)
 }
 
 // decodeSummary validates the text the client's model returned for "summary".
-func (p draftReleaseProgram) decodeSummary(ctx context.Context, text string) (*mrtrimpl.Sampled, mrtrimpl.Problems) {
+func (p draftReleaseProgram) decodeSummary(ctx context.Context, text string) (*mrtr.Sampled, mrtrimpl.Problems) {
 	var problems mrtrimpl.Problems
-	return &mrtrimpl.Sampled{Text: text}, problems
+	return &mrtr.Sampled{Text: text}, problems
 }
 
 // CheckContinuation checks what the workflow carries (continuation fields, answers)

@@ -52,9 +52,9 @@ type DeployServiceFlow struct {
 	// Continuation is carried between rounds.
 	Continuation DeployServiceContinuation
 	// Changelog answers input request "changelog" (state askTarget); nil until given.
-	Changelog *mrtrimpl.Sampled
+	Changelog *mrtr.Sampled
 	// Checkout answers input request "checkout" (state askTarget); nil until given.
-	Checkout *mrtrimpl.RootList
+	Checkout *mrtr.RootList
 	// Target answers input request "target" (state askTarget); nil until given.
 	Target *DeployServiceTargetAnswer
 
@@ -457,10 +457,10 @@ func (p deployServiceProgram) readAnswers(f *DeployServiceFlow, r *binenc.Fields
 		switch r.Key() {
 		case 0x920f75d9:
 			// changelog
-			f.Changelog = &mrtrimpl.Sampled{Text: r.String("changelog")}
+			f.Changelog = &mrtr.Sampled{Text: r.String("changelog")}
 		case 0x4db95739:
 			// checkout
-			f.Checkout = &mrtrimpl.RootList{URIs: r.Strings("checkout")}
+			f.Checkout = &mrtr.RootList{URIs: r.Strings("checkout")}
 		case 0x32608848:
 			// target
 			g := r.Group("target")
@@ -519,11 +519,11 @@ func (deployServiceProgram) LoadContinuationV2(f *DeployServiceFlow, data []byte
 	f.Target = nil
 	f.Continuation.Current = r.String()
 	if r.Bool() {
-		a := &mrtrimpl.Sampled{Text: r.String()}
+		a := &mrtr.Sampled{Text: r.String()}
 		f.Changelog = a
 	}
 	if r.Bool() {
-		a := &mrtrimpl.RootList{}
+		a := &mrtr.RootList{}
 		for i, n := 0, r.Count(); i < n; i++ {
 			a.URIs = append(a.URIs, r.String())
 		}
@@ -570,17 +570,17 @@ func (p deployServiceProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw jso
 var deployServiceArgServicePattern = regexp.MustCompile("^(?:[a-z][a-z0-9-]*)$")
 
 // decodeChangelog validates the text the client's model returned for "changelog".
-func (p deployServiceProgram) decodeChangelog(ctx context.Context, text string) (*mrtrimpl.Sampled, mrtrimpl.Problems) {
+func (p deployServiceProgram) decodeChangelog(ctx context.Context, text string) (*mrtr.Sampled, mrtrimpl.Problems) {
 	var problems mrtrimpl.Problems
 	if n := utf8.RuneCountInString(text); n > 1000 {
 		problems.TooLong("changelog", 1000, n)
 	}
-	return &mrtrimpl.Sampled{Text: text}, problems
+	return &mrtr.Sampled{Text: text}, problems
 }
 
 // decodeCheckout validates the roots the client listed for "checkout".
-func (p deployServiceProgram) decodeCheckout(ctx context.Context, uris []string) (*mrtrimpl.RootList, mrtrimpl.Problems) {
-	return &mrtrimpl.RootList{URIs: uris}, mrtrimpl.X.CheckRoots(uris, 0, 1)
+func (p deployServiceProgram) decodeCheckout(ctx context.Context, uris []string) (*mrtr.RootList, mrtrimpl.Problems) {
+	return &mrtr.RootList{URIs: uris}, mrtrimpl.X.CheckRoots(uris, 0, 1)
 }
 
 // decodeTarget validates the form answered for "target": problems are for the user to

@@ -174,9 +174,9 @@ type SendNoticeFlow struct {
 	// Details answers input request "details" (state compose); nil until given.
 	Details *SendNoticeDetailsAnswer
 	// Draft answers input request "draft" (state compose); nil until given.
-	Draft *mrtrimpl.Sampled
+	Draft *mrtr.Sampled
 	// Places answers input request "places" (state compose); nil until given.
-	Places *mrtrimpl.RootList
+	Places *mrtr.RootList
 
 	state SendNoticeState
 	// passedConfirmSend is set once gate confirmSend is confirmed: the continuation carries what it
@@ -648,10 +648,10 @@ func (p sendNoticeProgram) readAnswers(f *SendNoticeFlow, r *binenc.Fields) {
 			f.Details = p.readDetailsAnswer(&g)
 		case 0xb576858c:
 			// draft
-			f.Draft = &mrtrimpl.Sampled{Text: r.String("draft")}
+			f.Draft = &mrtr.Sampled{Text: r.String("draft")}
 		case 0xb831971d:
 			// places
-			f.Places = &mrtrimpl.RootList{URIs: r.Strings("places")}
+			f.Places = &mrtr.RootList{URIs: r.Strings("places")}
 		}
 	}
 }
@@ -805,11 +805,11 @@ func (sendNoticeProgram) LoadContinuationV2(f *SendNoticeFlow, data []byte) erro
 		f.Details = a
 	}
 	if r.Bool() {
-		a := &mrtrimpl.Sampled{Text: r.String()}
+		a := &mrtr.Sampled{Text: r.String()}
 		f.Draft = a
 	}
 	if r.Bool() {
-		a := &mrtrimpl.RootList{}
+		a := &mrtr.RootList{}
 		for i, n := 0, r.Count(); i < n; i++ {
 			a.URIs = append(a.URIs, r.String())
 		}
@@ -1094,17 +1094,17 @@ func (p sendNoticeProgram) decodeDetails(ctx context.Context, content map[string
 }
 
 // decodeDraft validates the text the client's model returned for "draft".
-func (p sendNoticeProgram) decodeDraft(ctx context.Context, text string) (*mrtrimpl.Sampled, mrtrimpl.Problems) {
+func (p sendNoticeProgram) decodeDraft(ctx context.Context, text string) (*mrtr.Sampled, mrtrimpl.Problems) {
 	var problems mrtrimpl.Problems
 	if n := utf8.RuneCountInString(text); n > 500 {
 		problems.TooLong("draft", 500, n)
 	}
-	return &mrtrimpl.Sampled{Text: text}, problems
+	return &mrtr.Sampled{Text: text}, problems
 }
 
 // decodePlaces validates the roots the client listed for "places".
-func (p sendNoticeProgram) decodePlaces(ctx context.Context, uris []string) (*mrtrimpl.RootList, mrtrimpl.Problems) {
-	return &mrtrimpl.RootList{URIs: uris}, mrtrimpl.X.CheckRoots(uris, 0, 2)
+func (p sendNoticeProgram) decodePlaces(ctx context.Context, uris []string) (*mrtr.RootList, mrtrimpl.Problems) {
+	return &mrtr.RootList{URIs: uris}, mrtrimpl.X.CheckRoots(uris, 0, 2)
 }
 
 // CheckContinuation checks what the workflow carries (continuation fields, answers)
