@@ -13,8 +13,10 @@ var outputRule = &Rule{
 	Hint:    "keep the field (required, of its type) and add the new one beside it, or publish the change as a new tool",
 	Why: `Clients read structuredContent by the outputSchema they saw: a field it required is
 one they use without looking. Removing it, making it optional (or a state or an end
-that lacks it, which makes the schema drop it from required) or changing its type
-breaks them, and clients that check results against the new schema cannot tell.`,
+that lacks it, which makes the schema drop it from required: removing the workflow's
+onDecline or onCancel brings back asks and gates that end without output) or changing
+its type breaks them, and clients that check results against the new schema cannot
+tell.`,
 	Old:   `done: {terminal: success, output: {id: {type: string, maxLength: 20, required: true}}}`,
 	New:   `done: {terminal: success, output: {ref: {type: string, maxLength: 20, required: true}}}`,
 	Fixed: `done: {terminal: success, output: {id: {type: string, maxLength: 20, required: true}, ref: {type: string, maxLength: 20, required: true}}}`,

@@ -306,3 +306,40 @@ func TestOptionListBudget(t *testing.T) {
 		}
 	}
 }
+
+// An enum answer carries its value, not its title: titles of any length
+// cost nothing, in a single choice or a multi-select.
+func TestEnumTitlesAreNotCarried(t *testing.T) {
+	long := strings.Repeat("é", 80)
+	src := fmt.Sprintf(`version: 1
+package: p
+tools:
+  pick:
+    description: Pick.
+    initial: choose
+    states:
+      choose:
+        ask:
+          pick:
+            elicit:
+              message: Which plan?
+              fields:
+                plan: {type: enum, values: [basic, pro], titles: {basic: %q, pro: %q}, required: true}
+                plans: {type: array, maxItems: 2, items: {type: enum, values: [basic, pro], titles: {basic: %q, pro: %q}}}
+        next: done
+      done:
+        terminal: success
+        message: Done.
+`, long, long, long, long)
+	f, ds := spec.Parse("p.mrtr.yaml", []byte(src), spec.Options{})
+	if ds.HasErrors() {
+		t.Fatal(ds.Error())
+	}
+	q := f.Tools[0].State("choose").Requests[0]
+	if got, want := fieldSize(q.Field("plan")), entrySize(len("basic")); got != want {
+		t.Errorf("plan: %d bytes, want %d (the longest value)", got, want)
+	}
+	if got, want := fieldSize(q.Field("plans")), entrySize(1+2*stringSize(len("basic"))); got != want {
+		t.Errorf("plans: %d bytes, want %d (two values)", got, want)
+	}
+}
