@@ -451,6 +451,9 @@ func constraints(f *spec.Field) string {
 	if f.TitleMaxLength != nil {
 		add(fmt.Sprintf("titleMaxLength %d", *f.TitleMaxLength))
 	}
+	if f.TitlePattern != "" {
+		add("titlePattern " + cellCode(f.TitlePattern))
+	}
 	if f.MinItems != nil {
 		add(fmt.Sprintf("minItems %d", *f.MinItems))
 	}

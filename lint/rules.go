@@ -1045,7 +1045,7 @@ func checkContinuationSize(c *checker, r *Rule) {
 				hint += "; a string counts 4 bytes a character unless its pattern or format admits only narrower ones (ASCII: 1), and no more than its pattern can match"
 			}
 			if anyOptions(parts) {
-				hint += "; a list of options carries every title (titleMaxLength, 4 bytes a character) while the workflow waits, and the answer only the chosen value: offer fewer (maxItems), shorten titleMaxLength, or keep the continuation server-side (storage: reference)"
+				hint += "; a list of options carries every title (titleMaxLength, 4 bytes a character unless titlePattern allows narrower ones) while the workflow waits, and the answer only the chosen value: offer fewer (maxItems), shorten titleMaxLength, constrain titles with titlePattern, or keep the continuation server-side (storage: reference)"
 			}
 			c.reportHint(r, hint, s.Pos, c.toolScope(t, s.Lint), "%s", msg)
 		}

@@ -66,17 +66,21 @@ func entrySize(p int) int {
 func stringSize(n int) int { return uvarintLen(n) + n }
 
 // runeBytes is the most bytes one character of f's strings takes in
-// UTF-8, by what its constraints allow: the widest character its pattern
-// admits (1 for '[0-9]{1,12}', 2 for '[a-zà-ÿ]+', 4 where "." or a
-// negated class admits any), 1 under the ASCII-only formats date and
-// date-time, else 4. Formats checked by parsers that accept UTF-8 (email
-// by net/mail, uri by net/url) count four.
-func runeBytes(f *spec.Field) int {
-	if f.Format == "date" || f.Format == "date-time" {
+// UTF-8, by what its constraints allow.
+func runeBytes(f *spec.Field) int { return charBytes(f.Pattern, f.Format) }
+
+// charBytes is the most bytes one character of a string under pattern and
+// format takes in UTF-8: the widest character the pattern admits (1 for
+// '[0-9]{1,12}', 2 for '[a-zà-ÿ]+', 4 where "." or a negated class admits
+// any), 1 under the ASCII-only formats date and date-time, else 4.
+// Formats checked by parsers that accept UTF-8 (email by net/mail, uri by
+// net/url) count four.
+func charBytes(pattern, format string) int {
+	if format == "date" || format == "date-time" {
 		return 1
 	}
-	if f.Pattern != "" {
-		if re, err := syntax.Parse(f.Pattern, syntax.Perl); err == nil {
+	if pattern != "" {
+		if re, err := syntax.Parse(pattern, syntax.Perl); err == nil {
 			return min(maxRuneBytes, max(1, widestRune(re)))
 		}
 	}
@@ -86,25 +90,31 @@ func runeBytes(f *spec.Field) int {
 // dateBytes is the length of every date time.DateOnly parses.
 const dateBytes = len("2006-01-02")
 
-// stringBytes is the most bytes a string of f can take: its maxLength in
-// characters of the width its constraints allow, or less where its
-// pattern bounds the whole string (dep_[0-9a-f]{8} is 12 bytes, whatever
-// maxLength says) or it is a date; unbounded when nothing bounds it.
-func stringBytes(f *spec.Field) int {
+// stringBytes is the most bytes a string of f can take.
+func stringBytes(f *spec.Field) int { return boundedBytes(f.MaxLength, f.Pattern, f.Format) }
+
+// titleBytes is the most bytes the title of option f can take.
+func titleBytes(f *spec.Field) int { return boundedBytes(f.TitleMaxLength, f.TitlePattern, "") }
+
+// boundedBytes is the most bytes a string can take under its constraints:
+// maxLength characters of the width they allow, or less where the pattern
+// bounds the whole string (dep_[0-9a-f]{8} is 12 bytes, whatever maxLength
+// says) or it is a date; unbounded when nothing bounds it.
+func boundedBytes(maxLength *int, pattern, format string) int {
 	n := unbounded
-	if f.MaxLength != nil {
-		n = *f.MaxLength * runeBytes(f)
+	if maxLength != nil {
+		n = *maxLength * charBytes(pattern, format)
 	}
 	bound := func(m int) {
 		if m != unbounded && (n == unbounded || m < n) {
 			n = m
 		}
 	}
-	if f.Format == "date" {
+	if format == "date" {
 		bound(dateBytes)
 	}
-	if f.Pattern != "" {
-		if re, err := syntax.Parse(f.Pattern, syntax.Perl); err == nil {
+	if pattern != "" {
+		if re, err := syntax.Parse(pattern, syntax.Perl); err == nil {
 			bound(longestMatch(re))
 		}
 	}
@@ -231,11 +241,11 @@ func payloadSize(f *spec.Field) int {
 		return n
 	case spec.TypeOption:
 		// A group of two string entries: the value and the title.
-		value := stringBytes(f)
-		if value == unbounded || f.TitleMaxLength == nil {
+		value, title := stringBytes(f), titleBytes(f)
+		if value == unbounded || title == unbounded {
 			return unbounded
 		}
-		return entrySize(value) + entrySize(*f.TitleMaxLength*maxRuneBytes)
+		return entrySize(value) + entrySize(title)
 	case spec.TypeArray:
 		maxItems := f.MaxItems
 		if maxItems == nil && f.Items != nil && f.Items.Source != nil {
@@ -276,8 +286,10 @@ func costs(to *[]cost, what string, f *spec.Field) {
 // character (the hint then says how a pattern or format cuts that).
 func wideStrings(f *spec.Field) bool {
 	switch f.Type {
-	case spec.TypeString, spec.TypeOption:
+	case spec.TypeString:
 		return runeBytes(f) == maxRuneBytes
+	case spec.TypeOption:
+		return runeBytes(f) == maxRuneBytes || charBytes(f.TitlePattern, "") == maxRuneBytes
 	case spec.TypeEnum:
 		if src := f.Source.OptionItems(); f.ValuesFrom != nil && src != nil {
 			return runeBytes(src) == maxRuneBytes

@@ -276,6 +276,11 @@ func TestOptionListBudget(t *testing.T) {
 		// 20 options with 80-character titles.
 		{20, "type: option, maxLength: 28, pattern: 'cus_[A-Za-z0-9]{4,24}', titleMaxLength: 80", 9916, 46},
 		{20, "type: option, maxLength: 28, titleMaxLength: 80", 12268, 158},
+		// Titles of printable ASCII (titlePattern) count a byte a character.
+		{8, "type: option, maxLength: 28, pattern: 'cus_[A-Za-z0-9]{4,24}', titleMaxLength: 100, titlePattern: '[ -~]+'", 1751, 46},
+		{20, "type: option, maxLength: 28, pattern: 'cus_[A-Za-z0-9]{4,24}', titleMaxLength: 80, titlePattern: '[ -~]+'", 3463, 46},
+		// Latin-1 letters: two bytes a character.
+		{20, "type: option, maxLength: 28, pattern: 'cus_[A-Za-z0-9]{4,24}', titleMaxLength: 80, titlePattern: '[A-Za-zÀ-ÿ ,.-]+'", 5650, 46},
 		// A pattern that bounds the whole value bounds it below maxLength.
 		{20, "type: option, maxLength: 200, pattern: 'u-[0-9]{6}', titleMaxLength: 80", 9356, 19},
 	} {
@@ -300,8 +305,13 @@ func TestOptionListBudget(t *testing.T) {
 				finding = &d
 			}
 		}
-		if finding == nil || !strings.Contains(finding.Message, "the largest: continuation field matches") ||
-			!strings.Contains(finding.Hint, "a list of options carries every title") {
+		switch {
+		case c.token <= 4096:
+			if finding != nil {
+				t.Errorf("%d options within the budget: %v", c.n, finding)
+			}
+		case finding == nil || !strings.Contains(finding.Message, "the largest: continuation field matches") ||
+			!strings.Contains(finding.Hint, "a list of options carries every title"):
 			t.Errorf("%d options: finding %v does not name the list first and say what its titles cost", c.n, finding)
 		}
 	}

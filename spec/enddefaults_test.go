@@ -145,3 +145,39 @@ tools:
 		t.Fatalf("got %v, want the misspelt key refused at 7:5 with a suggestion", ds)
 	}
 }
+
+// titlePattern constrains the titles of a list of options: compiled
+// anchored, refused on any other field, and a bad one is located.
+func TestTitlePattern(t *testing.T) {
+	src := func(field string) []byte {
+		return []byte(`version: 1
+package: p
+tools:
+  t:
+    description: d
+    continuation:
+      fields:
+        ` + field + `
+    initial: done
+    states:
+      done: {terminal: success, message: Done.}
+`)
+	}
+	f, ds := Parse("p.mrtr.yaml", src(`owners: {type: array, maxItems: 5, items: {type: option, maxLength: 24, titleMaxLength: 60, titlePattern: '[ -~]+'}}`), Options{})
+	if ds.HasErrors() {
+		t.Fatal(ds.Error())
+	}
+	it := f.Tools[0].Continuation.Field("owners").Items
+	if it.TitlePattern != "[ -~]+" || it.TitleRegexp == nil || !it.TitleRegexp.MatchString("Ada Lovelace") || it.TitleRegexp.MatchString("Zoë") {
+		t.Errorf("titlePattern %q compiled to %v", it.TitlePattern, it.TitleRegexp)
+	}
+	for _, c := range []struct{ field, want string }{
+		{`name: {type: string, maxLength: 24, titlePattern: '[a-z]+'}`, `p.mrtr.yaml:8:45: error: name: titlePattern applies to options only`},
+		{`owners: {type: array, maxItems: 5, items: {type: option, maxLength: 24, titleMaxLength: 60, titlePattern: '(?=a)'}}`, `p.mrtr.yaml:8:115: error: pattern "(?=a)" does not compile`},
+	} {
+		_, ds := Parse("p.mrtr.yaml", src(c.field), Options{})
+		if !ds.HasErrors() || !strings.Contains(ds.Error(), c.want) {
+			t.Errorf("%s: got %v, want %q", c.field, ds, c.want)
+		}
+	}
+}

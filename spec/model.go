@@ -256,8 +256,13 @@ type Field struct {
 	ValuesFrom *NameRef
 	Source     *Field
 	// TitleMaxLength bounds the title of a TypeOption (MaxLength bounds
-	// its value).
+	// its value), and TitlePattern, when set, is what every title must
+	// match (TitleRegexp compiled, anchored), as Pattern is for the value:
+	// the handler's list is checked against both, and the size budget
+	// counts a title by what they allow.
 	TitleMaxLength *int
+	TitlePattern   string
+	TitleRegexp    *regexp.Regexp
 
 	Items    *Field // for TypeArray
 	MinItems *int   // counted after duplicates of enum values are dropped
