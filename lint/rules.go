@@ -236,9 +236,13 @@ route: {branch: refund.amount, when: [{above: 500, next: approval}], default: pa
 		Summary: "the sealed requestState can grow past the budget",
 		Hint:    "bound the carried strings and arrays, carry ids instead of records, use storage: reference, or raise continuation.maxBytes",
 		Why: `requestState travels with every round. Keep it small: carry ids, not records.
-The estimate is the worst case under the generated encoding (every string at its
-maxLength in 4-byte characters, or 1-byte ones where its pattern or format admits only
-ASCII, every array full), measured as base64url token length. The finding names the
+The estimate is the worst case under the generated encoding, counted by what the
+constraints allow: every string at its maxLength in characters of the widest UTF-8
+width its pattern admits (1 byte where only ASCII, 4 without a pattern or under email
+and uri), no longer than its pattern can match (dep_[0-9a-f]{8}: 12 bytes) or a date
+is; enum answers by their longest value, an answer offered from a list by the value
+alone (titles are not carried in answers), a list of options with every value and
+title; every array full; measured as base64url token length. The finding names the
 values that cost the most, or the ones with no bound.`,
 		Bad:   `continuation: {fields: {customer: {type: string}}}`,
 		Good:  `continuation: {fields: {customerId: {type: string, maxLength: 32}}}`,
@@ -1039,7 +1043,10 @@ func checkContinuationSize(c *checker, r *Rule) {
 			}
 			hint := r.Hint
 			if anyWide(parts) {
-				hint += "; a string counts 4 bytes a character unless its pattern or format admits only ASCII (then 1)"
+				hint += "; a string counts 4 bytes a character unless its pattern or format admits only narrower ones (ASCII: 1), and no more than its pattern can match"
+			}
+			if anyOptions(parts) {
+				hint += "; a list of options carries every title (titleMaxLength, 4 bytes a character unless titlePattern allows narrower ones) while the workflow waits, and the answer only the chosen value: offer fewer (maxItems), shorten titleMaxLength, constrain titles with titlePattern, or keep the continuation server-side (storage: reference)"
 			}
 			c.reportHint(r, hint, s.Pos, c.toolScope(t, s.Lint), "%s", msg)
 		}
