@@ -190,6 +190,33 @@ verify:
 		check: checkAskAgainTarget,
 	},
 	{
+		ID: "ask-again-unexplained", Severity: spec.Warning,
+		Summary: "a check's askAgain goes back to an ask that only asks for roots, which cannot show why",
+		Hint:    "ask for a form in that state too (its message shows what to fix), or end the workflow with a message instead of asking again",
+		Why: `mrtr.AskAgain adds the check's message to the question it sends the user back to: a form's
+message or a sampling prompt. A roots request (roots/list) has no text: the client
+lists the same roots again and the user never learns what was wrong with them, so the
+loop runs out its attempts on the same answer.`,
+		Bad: `pickRoot:
+  ask: {workspace: {roots: {minItems: 1}}}
+  next: verify
+verify:
+  check: workspaceIsRepo
+  askAgain: {state: pickRoot, maxAttempts: 3, onExhausted: noRepo}`,
+		Good: `pickRoot:
+  ask:
+    workspace: {roots: {minItems: 1}}
+    which:
+      elicit:
+        message: Which of your roots is the repository?
+        fields: {path: {type: string, maxLength: 200, required: true}}
+  next: verify
+verify:
+  check: workspaceIsRepo
+  askAgain: {state: pickRoot, maxAttempts: 3, onExhausted: noRepo}`,
+		check: checkAskAgainUnexplained,
+	},
+	{
 		ID: "branch-not-exhaustive", Severity: spec.Error,
 		Summary: "a value branch has no arm for some values (or for an absent value) and no default",
 		Hint:    "add the missing cases or ranges, or a default:",
