@@ -13,28 +13,28 @@ import (
 	"github.com/mrtrgen/mrtrgen/mrtr/store/storetest"
 )
 
-func TestConformanceMemory(t *testing.T) {
-	storetest.Run(t, func(t *testing.T, clock *storetest.Clock) store.Store {
-		s, err := Open(context.Background(), MemoryPath, Options{Options: store.Options{Now: clock.Now}})
-		if err != nil {
-			t.Fatal(err)
+// newStore opens the conformance suites' stores: each a private in-memory
+// database, or (file) a fresh file of its own.
+func newStore(file bool) storetest.NewStoreFunc {
+	return func(t *testing.T, clock *storetest.Clock) store.Store {
+		path := MemoryPath
+		if file {
+			path = filepath.Join(t.TempDir(), "mrtr.db")
 		}
-		t.Cleanup(func() { s.Close() })
-		return s
-	})
-}
-
-func TestConformanceFile(t *testing.T) {
-	storetest.Run(t, func(t *testing.T, clock *storetest.Clock) store.Store {
-		path := filepath.Join(t.TempDir(), "mrtr.db")
 		s, err := Open(context.Background(), path, Options{Options: store.Options{Now: clock.Now}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { s.Close() })
 		return s
-	})
+	}
 }
+
+func TestConformanceMemory(t *testing.T) { storetest.Run(t, newStore(false)) }
+func TestConformanceFile(t *testing.T)   { storetest.Run(t, newStore(true)) }
+
+func TestApprovalConformanceMemory(t *testing.T) { storetest.RunApprovals(t, newStore(false)) }
+func TestApprovalConformanceFile(t *testing.T)   { storetest.RunApprovals(t, newStore(true)) }
 
 func TestOpenIdempotentSchemaAndPersistence(t *testing.T) {
 	ctx := context.Background()
@@ -197,29 +197,6 @@ func TestConcurrentOpensOfANewFile(t *testing.T) {
 			stores[j].Close()
 		}
 	}
-}
-
-func TestApprovalConformanceMemory(t *testing.T) {
-	storetest.RunApprovals(t, func(t *testing.T, clock *storetest.Clock) store.Store {
-		s, err := Open(context.Background(), MemoryPath, Options{Options: store.Options{Now: clock.Now}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { s.Close() })
-		return s
-	})
-}
-
-func TestApprovalConformanceFile(t *testing.T) {
-	storetest.RunApprovals(t, func(t *testing.T, clock *storetest.Clock) store.Store {
-		path := filepath.Join(t.TempDir(), "mrtr.db")
-		s, err := Open(context.Background(), path, Options{Options: store.Options{Now: clock.Now}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { s.Close() })
-		return s
-	})
 }
 
 // TestOpenAddsApprovalsToAnOlderDatabase opens a database made before the
