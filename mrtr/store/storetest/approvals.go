@@ -306,20 +306,7 @@ func testApprovalReplaceRace(e *aenv) {
 			w.Data = fmt.Appendf(nil, "round %d racer %d", round, i)
 			wins[i], errs[i] = e.a.ReplaceApproval(e.ctx, w)
 		})
-		winner := -1
-		for i, err := range errs {
-			switch {
-			case err == nil && winner >= 0:
-				e.Fatalf("round %d: racers %d and %d both replaced version %d", round, winner, i, r.Version)
-			case err == nil:
-				winner = i
-			case !errors.Is(err, store.ErrConflict):
-				e.Fatalf("round %d: racer %d: %v, want nil or ErrConflict", round, i, err)
-			}
-		}
-		if winner < 0 {
-			e.Fatalf("round %d: no racer replaced version %d", round, r.Version)
-		}
+		winner := e.oneWinner(round, errs, store.ErrConflict, "ErrConflict", fmt.Sprintf("replaced version %d", r.Version))
 		if wins[winner] != r.Version+1 {
 			e.Fatalf("round %d: winner got version %d, want %d", round, wins[winner], r.Version+1)
 		}
@@ -327,6 +314,28 @@ func testApprovalReplaceRace(e *aenv) {
 		r.Data = fmt.Appendf(nil, "round %d racer %d", round, winner)
 		e.wantLoad(r)
 	}
+}
+
+// oneWinner returns the one racer of a round whose call succeeded (did
+// what did says); every other racer must have lost with lost (named
+// lostName).
+func (e *aenv) oneWinner(round int, errs []error, lost error, lostName, did string) int {
+	e.Helper()
+	winner := -1
+	for i, err := range errs {
+		switch {
+		case err == nil && winner >= 0:
+			e.Fatalf("round %d: racers %d and %d both %s", round, winner, i, did)
+		case err == nil:
+			winner = i
+		case !errors.Is(err, lost):
+			e.Fatalf("round %d: racer %d: %v, want nil or %s", round, i, err, lostName)
+		}
+	}
+	if winner < 0 {
+		e.Fatalf("round %d: no racer %s", round, did)
+	}
+	return winner
 }
 
 func testApprovalInsertRace(e *aenv) {
@@ -343,20 +352,7 @@ func testApprovalInsertRace(e *aenv) {
 		together(racers, func(i int) {
 			errs[i] = e.a.InsertApproval(e.ctx, newRow(fmt.Sprintf("r%d-%d", round, i), digest))
 		})
-		winner := -1
-		for i, err := range errs {
-			switch {
-			case err == nil && winner >= 0:
-				e.Fatalf("round %d: racers %d and %d both inserted an open record for one digest", round, winner, i)
-			case err == nil:
-				winner = i
-			case !errors.Is(err, store.ErrExists):
-				e.Fatalf("round %d: racer %d: %v, want nil or ErrExists", round, i, err)
-			}
-		}
-		if winner < 0 {
-			e.Fatalf("round %d: no racer inserted", round)
-		}
+		winner := e.oneWinner(round, errs, store.ErrExists, "ErrExists", "inserted an open record for one digest")
 		want := newRow(fmt.Sprintf("r%d-%d", round, winner), digest)
 		want.Version = 1
 		e.wantLatest(digest, want)
