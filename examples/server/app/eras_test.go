@@ -5,8 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
-	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -14,7 +12,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mrtrgen/mrtrgen/examples/domain"
 	"github.com/mrtrgen/mrtrgen/mrtr/tasks"
 )
 
@@ -106,15 +103,7 @@ func TestOlderSessionDeclaringTasksRunsInItsRounds(t *testing.T) {
 			t.Errorf("the 2025-11-25 session carried %s:\n%s", bad, w.String())
 		}
 	}
-	c, _, _ := domain.Load[domain.Component](ctx, s.Data, domain.ComponentKey("docs-site"))
-	if c.Version != "v2.1.0" {
-		t.Fatalf("component %+v", c)
-	}
-	for what, want := range map[string]int64{"canary": 1, "promote": 1, "rollback": 0} {
-		if n, _ := domain.Effects(ctx, s.Data, "deploy_release", what+":docs-site"); n != want {
-			t.Errorf("%s ran %d times, want %d", what, n, want)
-		}
-	}
+	wantPromotedOnce(t, s)
 }
 
 // TestOlderSessionDeclaringTasksRefusedRequiredTask: a tool that runs only
@@ -160,17 +149,7 @@ func TestOlderSessionDeclaringTasksRefusedRequiredTask(t *testing.T) {
 func sessionCall(t *testing.T, url, session, method string, params map[string]any) (int64, string) {
 	t.Helper()
 	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 7, "method": method, "params": params})
-	req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
-	req.Header.Set("Mcp-Session-Id", session)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
+	resp, raw := postMCP(t, url, string(body), "Mcp-Protocol-Version", "2025-11-25", "Mcp-Session-Id", session)
 	for line := range strings.SplitSeq(string(raw), "\n") {
 		data, ok := strings.CutPrefix(line, "data: ")
 		if !ok {

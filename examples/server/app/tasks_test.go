@@ -1,11 +1,8 @@
 package app
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"io"
-	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -33,25 +30,16 @@ func rawCallAs(t *testing.T, url, method string, params map[string]any, user str
 		},
 	}
 	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
-	req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
-	req.Header.Set("Mcp-Method", method)
+	headers := []string{"Mcp-Protocol-Version", "2026-07-28", "Mcp-Method", method}
 	if user != "" {
-		req.Header.Set("Authorization", "Bearer demo-"+user)
+		headers = append(headers, "Authorization", "Bearer demo-"+user)
 	}
 	for _, k := range []string{"name", "taskId"} {
 		if v, ok := params[k].(string); ok {
-			req.Header.Set("Mcp-Name", v)
+			headers = append(headers, "Mcp-Name", v)
 		}
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
+	_, raw := postMCP(t, url, string(body), headers...)
 	var out struct {
 		Result map[string]any `json:"result"`
 		Error  map[string]any `json:"error"`
@@ -113,6 +101,15 @@ func TestDeployReleaseAsTask(t *testing.T) {
 	if txt != "Deployed docs-site v2.1.0 to production." {
 		t.Fatalf("result %v", txt)
 	}
+	wantPromotedOnce(t, s)
+}
+
+// wantPromotedOnce checks the end of a deploy_release of docs-site v2.1.0
+// that promoted its canary: the version is live, and the canary and the
+// promotion ran once each, the rollback never.
+func wantPromotedOnce(t *testing.T, s *server) {
+	t.Helper()
+	ctx := context.Background()
 	c, _, _ := domain.Load[domain.Component](ctx, s.Data, domain.ComponentKey("docs-site"))
 	if c.Version != "v2.1.0" {
 		t.Fatalf("component %+v", c)
