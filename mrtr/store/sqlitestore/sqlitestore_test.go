@@ -133,8 +133,7 @@ func BenchmarkClaimComplete(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer s.Close()
-			b.Run("serial", func(b *testing.B) { storetest.BenchClaimComplete(b, s) })
-			b.Run("parallel", func(b *testing.B) { storetest.BenchClaimCompleteParallel(b, s) })
+			storetest.BenchFinalRounds(b, s, nil)
 		})
 	}
 }
