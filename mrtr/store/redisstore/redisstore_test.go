@@ -138,11 +138,7 @@ func TestInstancesRace(t *testing.T) {
 			t.Logf("cleanup: %v", err)
 		}
 	})
-	all := make([]store.Store, len(stores))
-	for i, s := range stores {
-		all[i] = s
-	}
-	storetest.RaceInstances(t, ctx, all, perInstance)
+	storetest.RaceInstances(t, ctx, stores, perInstance)
 }
 
 func TestDeleteKeysEscapesPattern(t *testing.T) {

@@ -36,6 +36,21 @@ func TestConformanceFile(t *testing.T)   { storetest.Run(t, newStore(true)) }
 func TestApprovalConformanceMemory(t *testing.T) { storetest.RunApprovals(t, newStore(false)) }
 func TestApprovalConformanceFile(t *testing.T)   { storetest.RunApprovals(t, newStore(true)) }
 
+// reopen closes s and opens its file, path, again (with the default
+// options), closing the new store at the end of the test.
+func reopen(t *testing.T, s *Store, path string) *Store {
+	t.Helper()
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(context.Background(), path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
 func TestOpenIdempotentSchemaAndPersistence(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "db.sqlite")
@@ -54,15 +69,8 @@ func TestOpenIdempotentSchemaAndPersistence(t *testing.T) {
 	if err := s1.w.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil || mode != "wal" {
 		t.Fatalf("journal_mode = %q, %v; want wal", mode, err)
 	}
-	if err := s1.Close(); err != nil {
-		t.Fatal(err)
-	}
 	// Reopen: the schema exists already, the record survived.
-	s2, err := Open(ctx, path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s2.Close()
+	s2 := reopen(t, s1, path)
 	req.Owner = "b"
 	if r, err := s2.Claim(ctx, req); err != nil || r.Status != store.Replayed || string(r.Result) != "res" {
 		t.Fatalf("after reopen Claim = %+v, %v; want replay of %q", r, err, "res")
@@ -214,14 +222,7 @@ func TestOpenAddsApprovalsToAnOlderDatabase(t *testing.T) {
 	if _, err := s1.w.ExecContext(ctx, `DROP TABLE mrtr_approvals`); err != nil { // as before approvals
 		t.Fatal(err)
 	}
-	if err := s1.Close(); err != nil {
-		t.Fatal(err)
-	}
-	s2, err := Open(ctx, path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s2.Close()
+	s2 := reopen(t, s1, path)
 	if _, err := s2.GetState(ctx, "r"); err != nil {
 		t.Fatalf("GetState after upgrade: %v", err)
 	}
