@@ -2,52 +2,30 @@ package app
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/mrtrgen/mrtrgen/examples/domain"
 	"github.com/mrtrgen/mrtrgen/internal/taskpoll"
-	"github.com/mrtrgen/mrtrgen/mrtr/tasks"
+	"github.com/mrtrgen/mrtrgen/mrtr/tasks/taskstest"
 )
 
 // rawCall posts one 2026-07-28 JSON-RPC request declaring elicitation and
-// the tasks extension, and returns its result or error.
-func rawCall(t *testing.T, url, method string, params map[string]any) (map[string]any, map[string]any) {
+// the tasks extension (taskstest.Client), and returns its result or error.
+func rawCall(t *testing.T, url, method string, params map[string]any) (map[string]any, *taskstest.RPCError) {
 	t.Helper()
 	return rawCallAs(t, url, method, params, "")
 }
 
 // rawCallAs is rawCall with the demo bearer token of user (none for "").
-func rawCallAs(t *testing.T, url, method string, params map[string]any, user string) (map[string]any, map[string]any) {
+func rawCallAs(t *testing.T, url, method string, params map[string]any, user string) (map[string]any, *taskstest.RPCError) {
 	t.Helper()
-	params["_meta"] = map[string]any{
-		"io.modelcontextprotocol/protocolVersion": "2026-07-28",
-		"io.modelcontextprotocol/clientInfo":      map[string]any{"name": "app-test", "version": "1"},
-		"io.modelcontextprotocol/clientCapabilities": map[string]any{
-			"elicitation": map[string]any{}, "extensions": map[string]any{tasks.ExtensionID: map[string]any{}},
-		},
-	}
-	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
-	headers := []string{"Mcp-Protocol-Version", "2026-07-28", "Mcp-Method", method}
+	c := taskstest.NewClient(t, url)
 	if user != "" {
-		headers = append(headers, "Authorization", "Bearer demo-"+user)
+		c.Header.Set("Authorization", "Bearer demo-"+user)
 	}
-	for _, k := range []string{"name", "taskId"} {
-		if v, ok := params[k].(string); ok {
-			headers = append(headers, "Mcp-Name", v)
-		}
-	}
-	_, raw := postMCP(t, url, string(body), headers...)
-	var out struct {
-		Result map[string]any `json:"result"`
-		Error  map[string]any `json:"error"`
-	}
-	if err := json.Unmarshal(raw, &out); err != nil {
-		t.Fatalf("%s: %v: %s", method, err, raw)
-	}
-	return out.Result, out.Error
+	return c.Call(method, params)
 }
 
 func waitTask(t *testing.T, url, id, want string) map[string]any {
