@@ -33,14 +33,14 @@ import (
 
 // postMCP posts body to the MCP endpoint url as a client does (JSON,
 // accepting JSON or an event stream) with the further headers given as
-// name, value pairs (an empty value sets none), and returns the response
-// and its whole body.
-func postMCP(t *testing.T, url, body string, headers ...string) (*http.Response, []byte) {
+// name, value pairs (an empty value sets none), and returns the response's
+// status, headers and whole body.
+func postMCP(t *testing.T, url, body string, headers ...string) (int, http.Header, []byte) {
 	t.Helper()
 	resp := sendMCP(t, url, body, headers...)
 	defer resp.Body.Close()
 	raw, _ := io.ReadAll(resp.Body)
-	return resp, raw
+	return resp.StatusCode, resp.Header, raw
 }
 
 // sendMCP is postMCP for a caller that reads the body itself (and closes it).

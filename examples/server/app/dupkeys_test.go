@@ -94,8 +94,8 @@ type rawReply struct {
 // plain JSON or one event of a stream.
 func postRaw(t *testing.T, url, body string) (int, rawReply) {
 	t.Helper()
-	resp, raw := postMCP(t, url, body, "Mcp-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call", "Mcp-Name", "charge_payment")
-	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+	status, header, raw := postMCP(t, url, body, "Mcp-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call", "Mcp-Name", "charge_payment")
+	if strings.HasPrefix(header.Get("Content-Type"), "text/event-stream") {
 		for line := range strings.SplitSeq(string(raw), "\n") {
 			if data, ok := strings.CutPrefix(line, "data: "); ok {
 				raw = []byte(data)
@@ -104,9 +104,9 @@ func postRaw(t *testing.T, url, body string) (int, rawReply) {
 	}
 	var reply rawReply
 	if err := json.Unmarshal(raw, &reply); err != nil {
-		t.Fatalf("HTTP %d: %v: %s", resp.StatusCode, err, raw)
+		t.Fatalf("HTTP %d: %v: %s", status, err, raw)
 	}
-	return resp.StatusCode, reply
+	return status, reply
 }
 
 // TestDuplicateKeysInAnOlderClientsAnswer: an older client answers the

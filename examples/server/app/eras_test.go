@@ -149,7 +149,7 @@ func TestOlderSessionDeclaringTasksRefusedRequiredTask(t *testing.T) {
 func sessionCall(t *testing.T, url, session, method string, params map[string]any) (int64, string) {
 	t.Helper()
 	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 7, "method": method, "params": params})
-	resp, raw := postMCP(t, url, string(body), "Mcp-Protocol-Version", "2025-11-25", "Mcp-Session-Id", session)
+	status, _, raw := postMCP(t, url, string(body), "Mcp-Protocol-Version", "2025-11-25", "Mcp-Session-Id", session)
 	for line := range strings.SplitSeq(string(raw), "\n") {
 		data, ok := strings.CutPrefix(line, "data: ")
 		if !ok {
@@ -170,6 +170,6 @@ func sessionCall(t *testing.T, url, session, method string, params map[string]an
 		}
 		return 0, ""
 	}
-	t.Fatalf("%s: no message in %d %s", method, resp.StatusCode, raw)
+	t.Fatalf("%s: no message in %d %s", method, status, raw)
 	return 0, ""
 }
