@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mrtrgen/mrtrgen/mrtr/tasks"
+	"github.com/mrtrgen/mrtrgen/mrtr/tasks/taskstest"
 )
 
 // wire is an io.Writer safe for the concurrent writes of a
@@ -121,13 +122,8 @@ func TestOlderSessionDeclaringTasksRefusedRequiredTask(t *testing.T) {
 	if !errors.As(err, &je) || je.Code != mcp.CodeMissingRequiredClientCapabilities {
 		t.Fatalf("failing_job on 2025-11-25: %v", err)
 	}
-	var data struct {
-		RequiredCapabilities struct {
-			Extensions map[string]any `json:"extensions"`
-		} `json:"requiredCapabilities"`
-	}
-	if err := json.Unmarshal(je.Data, &data); err != nil || data.RequiredCapabilities.Extensions[tasks.ExtensionID] == nil {
-		t.Fatalf("data %s (%v)", je.Data, err)
+	if err := taskstest.RequiresExtension(je.Data); err != nil {
+		t.Fatal(err)
 	}
 	if !strings.Contains(je.Message, "2026-07-28") {
 		t.Errorf("the refusal does not say which protocol the extension needs: %q", je.Message)
