@@ -59,11 +59,14 @@ type aenv struct {
 // at is Epoch plus d.
 func at(d time.Duration) time.Time { return Epoch.Add(d) }
 
-func (e *aenv) insert(row store.ApprovalRow) {
+// insert inserts row and returns it as stored (Version 1).
+func (e *aenv) insert(row store.ApprovalRow) store.ApprovalRow {
 	e.Helper()
 	if err := e.a.InsertApproval(e.ctx, row); err != nil {
 		e.Fatalf("InsertApproval(id %q, digest %q): %v", row.ID, row.Digest, err)
 	}
+	row.Version = 1
+	return row
 }
 
 func (e *aenv) wantInsertErr(row store.ApprovalRow, want error) {
@@ -170,24 +173,21 @@ func newRow(id, digest string) store.ApprovalRow {
 func testApprovalInsertLoadLatest(e *aenv) {
 	r := newRow("a1", "d1")
 	r.Version = 7 // ignored: an insert is version 1
-	e.insert(r)
-	r.Version = 1
+	r = e.insert(r)
 	e.wantLoad(r)
 	e.wantLatest("d1", r)
 	e.wantNoLatest("d2")
 
 	// Zero Due and KeepUntil round-trip as zero.
 	z := store.ApprovalRow{ID: "a2", Digest: "d2", Open: true, Data: []byte("z")}
-	e.insert(z)
-	z.Version = 1
+	z = e.insert(z)
 	e.wantLoad(z)
 	e.wantLatest("d2", z)
 	e.wantLatest("d1", r)
 }
 
 func testApprovalOpenDigestExists(e *aenv) {
-	r := newRow("a1", "d1")
-	e.insert(r)
+	r := e.insert(newRow("a1", "d1"))
 	e.wantInsertErr(newRow("a2", "d1"), store.ErrExists)
 	// A closed insert is refused too: the digest's open record keeps it.
 	closed := newRow("a3", "d1")
@@ -195,7 +195,6 @@ func testApprovalOpenDigestExists(e *aenv) {
 	e.wantInsertErr(closed, store.ErrExists)
 	e.wantNoLoad("a2")
 	e.wantNoLoad("a3")
-	r.Version = 1
 	e.wantLatest("d1", r)
 	// Replacing it (still open) keeps the digest taken.
 	r.Data = []byte("decided")
@@ -205,16 +204,12 @@ func testApprovalOpenDigestExists(e *aenv) {
 }
 
 func testApprovalInsertAfterClosed(e *aenv) {
-	r1 := newRow("a1", "d1")
-	e.insert(r1)
-	r1.Version = 1
+	r1 := e.insert(newRow("a1", "d1"))
 	r1.Open = false
 	r1.Due = time.Time{}
 	r1.Version = e.replace(r1)
 
-	r2 := newRow("a2", "d1")
-	e.insert(r2)
-	r2.Version = 1
+	r2 := e.insert(newRow("a2", "d1"))
 	e.wantLatest("d1", r2)
 	e.wantLoad(r1) // the closed record stays readable by id
 	e.wantInsertErr(newRow("a3", "d1"), store.ErrExists)
@@ -224,24 +219,20 @@ func testApprovalInsertAfterClosed(e *aenv) {
 	r2.Version = e.replace(r2)
 	r3 := newRow("a3", "d1")
 	r3.Open = false // inserted closed: the digest is free for the next
-	e.insert(r3)
-	r3.Version = 1
+	r3 = e.insert(r3)
 	e.wantLatest("d1", r3)
-	r4 := newRow("a4", "d1")
-	e.insert(r4)
-	r4.Version = 1
+	r4 := e.insert(newRow("a4", "d1"))
 	e.wantLatest("d1", r4)
 	e.wantLoad(r2)
 	e.wantLoad(r3)
 }
 
 func testApprovalIDCollision(e *aenv) {
-	r := newRow("a1", "d1")
-	e.insert(r)
+	r := e.insert(newRow("a1", "d1"))
 	e.wantInsertErr(newRow("a1", "d2"), store.ErrExists)
 	e.wantNoLatest("d2")
 	// A closed record's id stays taken.
-	r.Version, r.Open = 1, false
+	r.Open = false
 	r.Version = e.replace(r)
 	e.wantInsertErr(newRow("a1", "d1"), store.ErrExists)
 	e.wantInsertErr(newRow("a1", "d3"), store.ErrExists)
@@ -251,15 +242,13 @@ func testApprovalIDCollision(e *aenv) {
 }
 
 func testApprovalReplaceCAS(e *aenv) {
-	r := newRow("a1", "d1")
-	e.insert(r)
+	r := e.insert(newRow("a1", "d1"))
 	stale := r
 	stale.Version = 0
 	e.wantReplaceErr(stale, store.ErrConflict)
 	stale.Version = 2
 	e.wantReplaceErr(stale, store.ErrConflict)
 
-	r.Version = 1
 	r.Data = []byte("second")
 	r.Due = at(time.Hour)
 	r.KeepUntil = at(48 * time.Hour)
@@ -294,9 +283,7 @@ func testApprovalReplaceCAS(e *aenv) {
 }
 
 func testApprovalReplaceRace(e *aenv) {
-	r := newRow("a1", "d1")
-	e.insert(r)
-	r.Version = 1
+	r := e.insert(newRow("a1", "d1"))
 	const racers = 8
 	for round := range 5 {
 		wins := make([]int64, racers)
@@ -306,20 +293,7 @@ func testApprovalReplaceRace(e *aenv) {
 			w.Data = fmt.Appendf(nil, "round %d racer %d", round, i)
 			wins[i], errs[i] = e.a.ReplaceApproval(e.ctx, w)
 		})
-		winner := -1
-		for i, err := range errs {
-			switch {
-			case err == nil && winner >= 0:
-				e.Fatalf("round %d: racers %d and %d both replaced version %d", round, winner, i, r.Version)
-			case err == nil:
-				winner = i
-			case !errors.Is(err, store.ErrConflict):
-				e.Fatalf("round %d: racer %d: %v, want nil or ErrConflict", round, i, err)
-			}
-		}
-		if winner < 0 {
-			e.Fatalf("round %d: no racer replaced version %d", round, r.Version)
-		}
+		winner := e.oneWinner(round, errs, store.ErrConflict, "ErrConflict", fmt.Sprintf("replaced version %d", r.Version))
 		if wins[winner] != r.Version+1 {
 			e.Fatalf("round %d: winner got version %d, want %d", round, wins[winner], r.Version+1)
 		}
@@ -327,6 +301,28 @@ func testApprovalReplaceRace(e *aenv) {
 		r.Data = fmt.Appendf(nil, "round %d racer %d", round, winner)
 		e.wantLoad(r)
 	}
+}
+
+// oneWinner returns the one racer of a round whose call succeeded (did
+// what did says); every other racer must have lost with lost (named
+// lostName).
+func (e *aenv) oneWinner(round int, errs []error, lost error, lostName, did string) int {
+	e.Helper()
+	winner := -1
+	for i, err := range errs {
+		switch {
+		case err == nil && winner >= 0:
+			e.Fatalf("round %d: racers %d and %d both %s", round, winner, i, did)
+		case err == nil:
+			winner = i
+		case !errors.Is(err, lost):
+			e.Fatalf("round %d: racer %d: %v, want nil or %s", round, i, err, lostName)
+		}
+	}
+	if winner < 0 {
+		e.Fatalf("round %d: no racer %s", round, did)
+	}
+	return winner
 }
 
 func testApprovalInsertRace(e *aenv) {
@@ -343,20 +339,7 @@ func testApprovalInsertRace(e *aenv) {
 		together(racers, func(i int) {
 			errs[i] = e.a.InsertApproval(e.ctx, newRow(fmt.Sprintf("r%d-%d", round, i), digest))
 		})
-		winner := -1
-		for i, err := range errs {
-			switch {
-			case err == nil && winner >= 0:
-				e.Fatalf("round %d: racers %d and %d both inserted an open record for one digest", round, winner, i)
-			case err == nil:
-				winner = i
-			case !errors.Is(err, store.ErrExists):
-				e.Fatalf("round %d: racer %d: %v, want nil or ErrExists", round, i, err)
-			}
-		}
-		if winner < 0 {
-			e.Fatalf("round %d: no racer inserted", round)
-		}
+		winner := e.oneWinner(round, errs, store.ErrExists, "ErrExists", "inserted an open record for one digest")
 		want := newRow(fmt.Sprintf("r%d-%d", round, winner), digest)
 		want.Version = 1
 		e.wantLatest(digest, want)
@@ -390,16 +373,13 @@ func testApprovalExpiry(e *aenv) {
 	gone := newRow("gone", "d1")
 	gone.KeepUntil = at(time.Hour)
 	gone.Due = at(10 * time.Minute)
-	e.insert(gone)
-	gone.Version = 1
+	gone = e.insert(gone)
 	forever := newRow("forever", "d2")
 	forever.KeepUntil = time.Time{}
-	e.insert(forever)
-	forever.Version = 1
+	forever = e.insert(forever)
 	later := newRow("later", "d3")
 	later.KeepUntil = at(2 * time.Hour)
-	e.insert(later)
-	later.Version = 1
+	later = e.insert(later)
 
 	e.clock.Set(at(time.Hour - time.Second))
 	e.sweep(0)
@@ -415,9 +395,7 @@ func testApprovalExpiry(e *aenv) {
 	// The digest of a row past KeepUntil is free, its id is not (yet).
 	e.wantInsertErr(newRow("gone", "d9"), store.ErrExists)
 	e.wantNoLatest("d9")
-	again := newRow("again", "d1")
-	e.insert(again)
-	again.Version = 1
+	again := e.insert(newRow("again", "d1"))
 	e.wantLatest("d1", again)
 
 	e.sweep(1)
@@ -426,9 +404,7 @@ func testApprovalExpiry(e *aenv) {
 	e.wantLoad(forever)
 	e.wantLoad(later)
 	// Swept, its id is free again.
-	reborn := newRow("gone", "d9")
-	e.insert(reborn)
-	reborn.Version = 1
+	reborn := e.insert(newRow("gone", "d9"))
 	e.wantLoad(reborn)
 
 	// Replacing moves KeepUntil: later now goes at +3h, not +2h.
@@ -510,8 +486,7 @@ func testApprovalData(e *aenv) {
 	for id, data := range datas {
 		r := newRow(id, "d-"+id)
 		r.Data = data
-		e.insert(r)
-		r.Version = 1
+		r = e.insert(r)
 		got := e.load(id)
 		if !bytes.Equal(got.Data, data) || len(got.Data) != len(data) {
 			e.Fatalf("LoadApproval(%q).Data = %d bytes %q, want %d bytes %q", id, len(got.Data), trunc(got.Data), len(data), trunc(data))
