@@ -164,7 +164,7 @@ func (w *workflow) askAgain(g *jen.Group, s *spec.State) {
 	g.Commentf("The check refused the answer to %s: %d answers in all, then %s.", a.State.Name, a.MaxAttempts, a.OnExhausted.Name)
 	g.Add(count.Clone()).Op("++")
 	g.If(count.Clone().Op(">=").Lit(a.MaxAttempts)).Block(w.goTo(a.OnExhausted.Name, vocab.Exhausted))
-	g.Id("f").Dot("reasked").Op("=").Id("why")
+	g.Id("f").Dot("reasked").Op("=").Add(implX("AttemptsLeft")).Call(jen.Id("why"), jen.Int().Call(jen.Lit(a.MaxAttempts).Op("-").Add(count.Clone())))
 	if forms := w.refusedForms(a.State.Name); len(forms) > 0 {
 		// The forms asked again are prefilled with the refused answer.
 		g.Id("f").Dot("reaskedWith").Op("=").Map(jen.String()).Map(jen.String()).Any().Values(jen.DictFunc(func(d jen.Dict) {

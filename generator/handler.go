@@ -179,6 +179,13 @@ func (w *workflow) usedValidators() []*spec.Validator {
 			}
 		}
 	}
+	for _, q := range w.requests() {
+		if q.Text != nil {
+			for _, v := range q.Text.Validate {
+				used[v.Name] = true
+			}
+		}
+	}
 	var out []*spec.Validator
 	for _, v := range w.g.f.Validators {
 		if used[v.Name] {

@@ -43,6 +43,9 @@ func (w *workflow) validators(jf *jen.File) {
 		for _, f := range q.Fields {
 			w.patternVars(jf, f, q.Key)
 		}
+		if q.Text != nil {
+			w.patternVars(jf, q.Text, q.Key)
+		}
 		if q.Kind != vocab.ElicitURL { // mrtrimpl.X.Opened() decodes a URL step
 			w.answerDecoderFunc(jf, q)
 		}
@@ -739,15 +742,31 @@ func (w *workflow) answerDecoderFunc(jf *jen.File, q *spec.InputRequest) {
 			})))
 	case vocab.Sample:
 		jf.Commentf("%s validates the text the client's model returned for %q.", name, q.Key)
+		if t := q.Text; t != nil {
+			jf.Comment("Problems are for the model to correct; an error is a custom validator that")
+			jf.Comment("could not check the text.")
+			jf.Func().Params(recv).Id(name).Params(ctx, jen.Id("v").String()).
+				Params(jen.Op("*").Qual(pkgMRTR, "Sampled"), jen.Qual(pkgImpl, "Problems"), jen.Error()).
+				BlockFunc(func(g *jen.Group) {
+					g.Var().Id("problems").Qual(pkgImpl, "Problems")
+					guarded(g, hasBuiltins(t) && len(t.Validate) > 0,
+						func(b *jen.Group) { w.checks(b, t, q.Key, q.Key) },
+						func(b *jen.Group) {
+							w.validatorCalls(b, reader{scope: q.Key, fail: []jen.Code{jen.Nil(), jen.Nil()}}, t.Validate, q.Key, jen.Id("v"))
+						})
+					g.Return(jen.Op("&").Qual(pkgMRTR, "Sampled").Values(jen.Dict{jen.Id("Text"): jen.Id("v")}), jen.Id("problems"), jen.Nil())
+				})
+			break
+		}
 		jf.Func().Params(recv).Id(name).Params(ctx, jen.Id("text").String()).
-			Params(jen.Op("*").Qual(pkgMRTR, "Sampled"), jen.Qual(pkgImpl, "Problems")).
+			Params(jen.Op("*").Qual(pkgMRTR, "Sampled"), jen.Qual(pkgImpl, "Problems"), jen.Error()).
 			BlockFunc(func(g *jen.Group) {
 				g.Var().Id("problems").Qual(pkgImpl, "Problems")
 				if q.MaxLength != nil {
 					g.If(jen.Id("n").Op(":=").Qual("unicode/utf8", "RuneCountInString").Call(jen.Id("text")), jen.Id("n").Op(">").Lit(*q.MaxLength)).Block(
 						problemCall("TooLong", jen.Lit(q.Key), jen.Lit(*q.MaxLength), jen.Id("n")))
 				}
-				g.Return(jen.Op("&").Qual(pkgMRTR, "Sampled").Values(jen.Dict{jen.Id("Text"): jen.Id("text")}), jen.Id("problems"))
+				g.Return(jen.Op("&").Qual(pkgMRTR, "Sampled").Values(jen.Dict{jen.Id("Text"): jen.Id("text")}), jen.Id("problems"), jen.Nil())
 			})
 	case vocab.Roots:
 		minItems := 0

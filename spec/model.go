@@ -651,6 +651,11 @@ type InputRequest struct {
 	SystemPrompt string
 	MaxTokens    int
 	MaxLength    *int // of the returned text
+	// Text, when the request has minLength, pattern or validate, is how
+	// the returned text is checked: as a string field named Key
+	// (MaxLength included). An answer it refuses is sampled again, the
+	// problems added to the prompt.
+	Text *Field
 
 	// Roots: bounds on the answer.
 	MinItems *int

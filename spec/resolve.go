@@ -145,6 +145,18 @@ func (r *resolver) resolveTemplates(t *Tool, keys map[string]*InputRequest) {
 	for _, f := range t.AllFields() {
 		r.resolveValidators(f)
 	}
+	for _, q := range t.Requests() {
+		if q.Text == nil {
+			continue
+		}
+		r.resolveValidators(q.Text)
+		for _, v := range q.Text.Validate {
+			if fv := r.f.Validator(v.Name); fv != nil && fv.InContext() {
+				r.errorf(v.Pos, "validator-type", "check the text with a validator without reads:, or with a check after the ask (mrtr.AskAgain)",
+					"sampled text %q: validator %q reads the workflow (reads:), which a sampled text's validator cannot yet", q.Key, v.Name)
+			}
+		}
+	}
 	resolved := map[*Template]bool{}
 	for _, s := range t.States {
 		for _, tpl := range s.Templates() {

@@ -29,10 +29,9 @@ func Form[A any](decode func(context.Context, map[string]any) (*A, Problems, err
 }
 
 // Text adapts the decoder of a sampled answer; see Form.
-func Text[A any](decode func(context.Context, string) (*A, Problems)) Decoder[A] {
+func Text[A any](decode func(context.Context, string) (*A, Problems, error)) Decoder[A] {
 	return func(ctx context.Context, resp response) (*A, Problems, error) {
-		a, p := decode(ctx, resp.Text)
-		return a, p, nil
+		return decode(ctx, resp.Text)
 	}
 }
 

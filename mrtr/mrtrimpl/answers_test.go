@@ -111,8 +111,8 @@ func TestTake(t *testing.T) {
 func TestTakeTextIsNotLeft(t *testing.T) {
 	var pending []Pending
 	request := func(Problems) Pending { return Pending{Key: "summary", Kind: vocab.Sample} }
-	decode := func(_ context.Context, text string) (*handlertypes.Sampled, Problems) {
-		return &handlertypes.Sampled{Text: text}, nil
+	decode := func(_ context.Context, text string) (*handlertypes.Sampled, Problems, error) {
+		return &handlertypes.Sampled{Text: text}, nil, nil
 	}
 	round := &fakeRound{info: RequestInfo{Key: "summary", Kind: vocab.Sample}, resp: response{Status: declined}, canKind: true}
 	got, left, err := Take(context.Background(), round, "summary", request, Text(decode), &pending)

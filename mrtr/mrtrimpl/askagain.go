@@ -21,6 +21,14 @@ func (Export) AskingAgain(err error) (message string, ok bool) {
 	return "", false
 }
 
+// AttemptsLeft is why a check asked again (mrtr.AskAgain's message) with
+// how many answers the user may still give before the check's askAgain
+// runs out (left, at least 1): "… (2 attempts left)", as a typed
+// confirmation says.
+func (Export) AttemptsLeft(why string, left int) string {
+	return why + " " + problem.AttemptsLeft(left)
+}
+
 // explained returns request p with why it is asked again (a check's
 // mrtr.AskAgain message) added to its question: a form's message or a
 // sampling prompt. An empty why, or a request with no text (roots), is

@@ -165,7 +165,7 @@ func (p connectCalendarProgram) Step(ctx context.Context, r mrtrimpl.Round, f *C
 			if f.verifyGrantRefusals >= 3 {
 				return mrtrimpl.Goto(r, ConnectCalendarStateNotConnected, vocab.Exhausted)
 			}
-			f.reasked = why
+			f.reasked = mrtrimpl.X.AttemptsLeft(why, int(3-f.verifyGrantRefusals))
 			f.Grant = nil
 			return mrtrimpl.Goto(r, ConnectCalendarStateAskGrant, vocab.AskAgain)
 		}

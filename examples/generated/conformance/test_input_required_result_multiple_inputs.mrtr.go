@@ -361,12 +361,12 @@ func (p testInputRequiredResultMultipleInputsProgram) decodeClientRoots(ctx cont
 }
 
 // decodeGreeting validates the text the client's model returned for "greeting".
-func (p testInputRequiredResultMultipleInputsProgram) decodeGreeting(ctx context.Context, text string) (*mrtr.Sampled, mrtrimpl.Problems) {
+func (p testInputRequiredResultMultipleInputsProgram) decodeGreeting(ctx context.Context, text string) (*mrtr.Sampled, mrtrimpl.Problems, error) {
 	var problems mrtrimpl.Problems
 	if n := utf8.RuneCountInString(text); n > 300 {
 		problems.TooLong("greeting", 300, n)
 	}
-	return &mrtr.Sampled{Text: text}, problems
+	return &mrtr.Sampled{Text: text}, problems, nil
 }
 
 // decodeUserName validates the form answered for "user_name": problems are for the user to

@@ -269,12 +269,12 @@ func (p testInputRequiredResultSamplingProgram) NewFlow(ctx context.Context, c *
 }
 
 // decodeCapitalQuestion validates the text the client's model returned for "capital_question".
-func (p testInputRequiredResultSamplingProgram) decodeCapitalQuestion(ctx context.Context, text string) (*mrtr.Sampled, mrtrimpl.Problems) {
+func (p testInputRequiredResultSamplingProgram) decodeCapitalQuestion(ctx context.Context, text string) (*mrtr.Sampled, mrtrimpl.Problems, error) {
 	var problems mrtrimpl.Problems
 	if n := utf8.RuneCountInString(text); n > 500 {
 		problems.TooLong("capital_question", 500, n)
 	}
-	return &mrtr.Sampled{Text: text}, problems
+	return &mrtr.Sampled{Text: text}, problems, nil
 }
 
 // CheckContinuation checks what the workflow carries (continuation fields, answers)

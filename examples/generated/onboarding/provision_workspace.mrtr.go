@@ -734,12 +734,12 @@ func (p provisionWorkspaceProgram) decodeProjects(ctx context.Context, uris []st
 }
 
 // decodeWelcome validates the text the client's model returned for "welcome".
-func (p provisionWorkspaceProgram) decodeWelcome(ctx context.Context, text string) (*mrtr.Sampled, mrtrimpl.Problems) {
+func (p provisionWorkspaceProgram) decodeWelcome(ctx context.Context, text string) (*mrtr.Sampled, mrtrimpl.Problems, error) {
 	var problems mrtrimpl.Problems
 	if n := utf8.RuneCountInString(text); n > 400 {
 		problems.TooLong("welcome", 400, n)
 	}
-	return &mrtr.Sampled{Text: text}, problems
+	return &mrtr.Sampled{Text: text}, problems, nil
 }
 
 // CheckContinuation checks what the workflow carries (continuation fields, answers)

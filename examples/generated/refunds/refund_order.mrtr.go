@@ -247,7 +247,7 @@ func (p refundOrderProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Refun
 			if f.checkAmountRefusals >= 3 {
 				return mrtrimpl.Goto(r, RefundOrderStateNotRefunded, vocab.Exhausted)
 			}
-			f.reasked = why
+			f.reasked = mrtrimpl.X.AttemptsLeft(why, int(3-f.checkAmountRefusals))
 			f.reaskedWith = map[string]map[string]any{"refund": p.givenRefund(f.Refund)}
 			f.Refund = nil
 			return mrtrimpl.Goto(r, RefundOrderStateAskRefund, vocab.AskAgain)
@@ -306,7 +306,7 @@ func (p refundOrderProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Refun
 			if f.checkApproverRefusals >= 2 {
 				return mrtrimpl.Goto(r, RefundOrderStateNotApproved, vocab.Exhausted)
 			}
-			f.reasked = why
+			f.reasked = mrtrimpl.X.AttemptsLeft(why, int(2-f.checkApproverRefusals))
 			f.reaskedWith = map[string]map[string]any{"approval": p.givenApproval(f.Approval)}
 			f.Approval = nil
 			return mrtrimpl.Goto(r, RefundOrderStateAskApprover, vocab.AskAgain)

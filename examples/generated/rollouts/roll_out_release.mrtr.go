@@ -286,7 +286,7 @@ func (p rollOutReleaseProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Ro
 			if f.verifyTicketRefusals >= 3 {
 				return mrtrimpl.Goto(r, RollOutReleaseStateNoTicket, vocab.Exhausted)
 			}
-			f.reasked = why
+			f.reasked = mrtrimpl.X.AttemptsLeft(why, int(3-f.verifyTicketRefusals))
 			f.reaskedWith = map[string]map[string]any{"ticket": p.givenTicket(f.Ticket)}
 			f.Ticket = nil
 			return mrtrimpl.Goto(r, RollOutReleaseStateAskTicket, vocab.AskAgain)

@@ -445,12 +445,12 @@ func (p digestProgram) decodeLength(ctx context.Context, content map[string]any)
 }
 
 // decodeDigest validates the text the client's model returned for "digest".
-func (p digestProgram) decodeDigest(ctx context.Context, text string) (*mrtr.Sampled, mrtrimpl.Problems) {
+func (p digestProgram) decodeDigest(ctx context.Context, text string) (*mrtr.Sampled, mrtrimpl.Problems, error) {
 	var problems mrtrimpl.Problems
 	if n := utf8.RuneCountInString(text); n > 200 {
 		problems.TooLong("digest", 200, n)
 	}
-	return &mrtr.Sampled{Text: text}, problems
+	return &mrtr.Sampled{Text: text}, problems, nil
 }
 
 // CheckContinuation checks what the workflow carries (continuation fields, answers)

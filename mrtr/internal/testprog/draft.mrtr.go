@@ -551,12 +551,12 @@ func (p draftProgram) decodeText(ctx context.Context, content map[string]any) (*
 }
 
 // decodeDraft validates the text the client's model returned for "draft".
-func (p draftProgram) decodeDraft(ctx context.Context, text string) (*mrtr.Sampled, mrtrimpl.Problems) {
+func (p draftProgram) decodeDraft(ctx context.Context, text string) (*mrtr.Sampled, mrtrimpl.Problems, error) {
 	var problems mrtrimpl.Problems
 	if n := utf8.RuneCountInString(text); n > 200 {
 		problems.TooLong("draft", 200, n)
 	}
-	return &mrtr.Sampled{Text: text}, problems
+	return &mrtr.Sampled{Text: text}, problems, nil
 }
 
 // CheckContinuation checks what the workflow carries (continuation fields, answers)

@@ -284,12 +284,12 @@ func (p needsRootsProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.R
 }
 
 // decodeAnswer validates the text the client's model returned for "answer".
-func (p needsRootsProgram) decodeAnswer(ctx context.Context, text string) (*mrtr.Sampled, mrtrimpl.Problems) {
+func (p needsRootsProgram) decodeAnswer(ctx context.Context, text string) (*mrtr.Sampled, mrtrimpl.Problems, error) {
 	var problems mrtrimpl.Problems
 	if n := utf8.RuneCountInString(text); n > 100 {
 		problems.TooLong("answer", 100, n)
 	}
-	return &mrtr.Sampled{Text: text}, problems
+	return &mrtr.Sampled{Text: text}, problems, nil
 }
 
 // CheckContinuation checks what the workflow carries (continuation fields, answers)

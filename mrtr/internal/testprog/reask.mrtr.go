@@ -169,7 +169,7 @@ func (p reaskProgram) Step(ctx context.Context, r mrtrimpl.Round, f *ReaskFlow) 
 			if f.verifyRefusals >= 3 {
 				return mrtrimpl.Goto(r, ReaskStateNoTicket, vocab.Exhausted)
 			}
-			f.reasked = why
+			f.reasked = mrtrimpl.X.AttemptsLeft(why, int(3-f.verifyRefusals))
 			f.reaskedWith = map[string]map[string]any{"ticket": p.givenTicket(f.Ticket)}
 			f.Ticket = nil
 			return mrtrimpl.Goto(r, ReaskStateAskTicket, vocab.AskAgain)

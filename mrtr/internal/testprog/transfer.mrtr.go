@@ -653,12 +653,12 @@ func (p transferProgram) decodeMemo(ctx context.Context, content map[string]any)
 }
 
 // decodeSummary validates the text the client's model returned for "summary".
-func (p transferProgram) decodeSummary(ctx context.Context, text string) (*mrtr.Sampled, mrtrimpl.Problems) {
+func (p transferProgram) decodeSummary(ctx context.Context, text string) (*mrtr.Sampled, mrtrimpl.Problems, error) {
 	var problems mrtrimpl.Problems
 	if n := utf8.RuneCountInString(text); n > 200 {
 		problems.TooLong("summary", 200, n)
 	}
-	return &mrtr.Sampled{Text: text}, problems
+	return &mrtr.Sampled{Text: text}, problems, nil
 }
 
 // CheckContinuation checks what the workflow carries (continuation fields, answers)

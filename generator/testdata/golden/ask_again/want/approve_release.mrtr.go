@@ -150,7 +150,7 @@ func (p approveReleaseProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Ap
 			if f.verifyRefusals >= 3 {
 				return mrtrimpl.Goto(r, ApproveReleaseStateNoTicket, vocab.Exhausted)
 			}
-			f.reasked = why
+			f.reasked = mrtrimpl.X.AttemptsLeft(why, int(3-f.verifyRefusals))
 			f.reaskedWith = map[string]map[string]any{"ticket": p.givenTicket(f.Ticket)}
 			f.Ticket = nil
 			return mrtrimpl.Goto(r, ApproveReleaseStateAskTicket, vocab.AskAgain)

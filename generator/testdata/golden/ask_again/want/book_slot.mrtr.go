@@ -178,7 +178,7 @@ func (p bookSlotProgram) Step(ctx context.Context, r mrtrimpl.Round, f *BookSlot
 			if f.reserveRefusals >= 2 {
 				return mrtrimpl.Goto(r, BookSlotStateFull, vocab.Exhausted)
 			}
-			f.reasked = why
+			f.reasked = mrtrimpl.X.AttemptsLeft(why, int(2-f.reserveRefusals))
 			f.reaskedWith = map[string]map[string]any{"slot": p.givenSlot(f.Slot)}
 			f.Slot = nil
 			return mrtrimpl.Goto(r, BookSlotStateAskSlot, vocab.AskAgain)

@@ -266,9 +266,9 @@ func (p summarizeDayProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 }
 
 // decodeSummary validates the text the client's model returned for "summary".
-func (p summarizeDayProgram) decodeSummary(ctx context.Context, text string) (*mrtr.Sampled, mrtrimpl.Problems) {
+func (p summarizeDayProgram) decodeSummary(ctx context.Context, text string) (*mrtr.Sampled, mrtrimpl.Problems, error) {
 	var problems mrtrimpl.Problems
-	return &mrtr.Sampled{Text: text}, problems
+	return &mrtr.Sampled{Text: text}, problems, nil
 }
 
 // CheckContinuation checks what the workflow carries (continuation fields, answers)

@@ -544,12 +544,12 @@ func (p draftReleaseProgram) decodeAudience(ctx context.Context, content map[str
 }
 
 // decodeOutline validates the text the client's model returned for "outline".
-func (p draftReleaseProgram) decodeOutline(ctx context.Context, text string) (*mrtr.Sampled, mrtrimpl.Problems) {
+func (p draftReleaseProgram) decodeOutline(ctx context.Context, text string) (*mrtr.Sampled, mrtrimpl.Problems, error) {
 	var problems mrtrimpl.Problems
 	if n := utf8.RuneCountInString(text); n > 2000 {
 		problems.TooLong("outline", 2000, n)
 	}
-	return &mrtr.Sampled{Text: text}, problems
+	return &mrtr.Sampled{Text: text}, problems, nil
 }
 
 // decodeWorkspace validates the roots the client listed for "workspace".
@@ -563,9 +563,9 @@ func (p draftReleaseProgram) decodeRepos(ctx context.Context, uris []string) (*m
 }
 
 // decodeSummary validates the text the client's model returned for "summary".
-func (p draftReleaseProgram) decodeSummary(ctx context.Context, text string) (*mrtr.Sampled, mrtrimpl.Problems) {
+func (p draftReleaseProgram) decodeSummary(ctx context.Context, text string) (*mrtr.Sampled, mrtrimpl.Problems, error) {
 	var problems mrtrimpl.Problems
-	return &mrtr.Sampled{Text: text}, problems
+	return &mrtr.Sampled{Text: text}, problems, nil
 }
 
 // CheckContinuation checks what the workflow carries (continuation fields, answers)

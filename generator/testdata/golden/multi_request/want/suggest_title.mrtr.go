@@ -340,12 +340,12 @@ func (p suggestTitleProgram) decodeFolders(ctx context.Context, uris []string) (
 }
 
 // decodeTitle validates the text the client's model returned for "title".
-func (p suggestTitleProgram) decodeTitle(ctx context.Context, text string) (*mrtr.Sampled, mrtrimpl.Problems) {
+func (p suggestTitleProgram) decodeTitle(ctx context.Context, text string) (*mrtr.Sampled, mrtrimpl.Problems, error) {
 	var problems mrtrimpl.Problems
 	if n := utf8.RuneCountInString(text); n > 80 {
 		problems.TooLong("title", 80, n)
 	}
-	return &mrtr.Sampled{Text: text}, problems
+	return &mrtr.Sampled{Text: text}, problems, nil
 }
 
 // CheckContinuation checks what the workflow carries (continuation fields, answers)

@@ -570,12 +570,12 @@ func (p deployServiceProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw jso
 var deployServiceArgServicePattern = regexp.MustCompile("^(?:[a-z][a-z0-9-]*)$")
 
 // decodeChangelog validates the text the client's model returned for "changelog".
-func (p deployServiceProgram) decodeChangelog(ctx context.Context, text string) (*mrtr.Sampled, mrtrimpl.Problems) {
+func (p deployServiceProgram) decodeChangelog(ctx context.Context, text string) (*mrtr.Sampled, mrtrimpl.Problems, error) {
 	var problems mrtrimpl.Problems
 	if n := utf8.RuneCountInString(text); n > 1000 {
 		problems.TooLong("changelog", 1000, n)
 	}
-	return &mrtr.Sampled{Text: text}, problems
+	return &mrtr.Sampled{Text: text}, problems, nil
 }
 
 // decodeCheckout validates the roots the client listed for "checkout".

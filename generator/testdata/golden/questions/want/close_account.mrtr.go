@@ -243,7 +243,7 @@ func (p closeAccountProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Clos
 			if f.reviewRefusals >= 2 {
 				return mrtrimpl.Goto(r, CloseAccountStateKept, vocab.Exhausted)
 			}
-			f.reasked = why
+			f.reasked = mrtrimpl.X.AttemptsLeft(why, int(2-f.reviewRefusals))
 			f.reaskedWith = map[string]map[string]any{
 				"reason": p.givenReason(f.Reason),
 				"refund": p.givenRefund(f.Refund),

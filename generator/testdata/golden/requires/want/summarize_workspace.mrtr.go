@@ -308,12 +308,12 @@ func (p summarizeWorkspaceProgram) NewFlow(ctx context.Context, c *mrtr.Call, ra
 }
 
 // decodeSummary validates the text the client's model returned for "summary".
-func (p summarizeWorkspaceProgram) decodeSummary(ctx context.Context, text string) (*mrtr.Sampled, mrtrimpl.Problems) {
+func (p summarizeWorkspaceProgram) decodeSummary(ctx context.Context, text string) (*mrtr.Sampled, mrtrimpl.Problems, error) {
 	var problems mrtrimpl.Problems
 	if n := utf8.RuneCountInString(text); n > 1000 {
 		problems.TooLong("summary", 1000, n)
 	}
-	return &mrtr.Sampled{Text: text}, problems
+	return &mrtr.Sampled{Text: text}, problems, nil
 }
 
 // decodeWorkspace validates the roots the client listed for "workspace".

@@ -1094,12 +1094,12 @@ func (p sendNoticeProgram) decodeDetails(ctx context.Context, content map[string
 }
 
 // decodeDraft validates the text the client's model returned for "draft".
-func (p sendNoticeProgram) decodeDraft(ctx context.Context, text string) (*mrtr.Sampled, mrtrimpl.Problems) {
+func (p sendNoticeProgram) decodeDraft(ctx context.Context, text string) (*mrtr.Sampled, mrtrimpl.Problems, error) {
 	var problems mrtrimpl.Problems
 	if n := utf8.RuneCountInString(text); n > 500 {
 		problems.TooLong("draft", 500, n)
 	}
-	return &mrtr.Sampled{Text: text}, problems
+	return &mrtr.Sampled{Text: text}, problems, nil
 }
 
 // decodePlaces validates the roots the client listed for "places".

@@ -197,3 +197,30 @@ func TestCanonicalContinuation(t *testing.T) {
 		t.Errorf("final %q, want the groups as admins, guests", reply.Final.Text)
 	}
 }
+
+// TestSampledTextChecked: a sampled text is checked as a string field is,
+// built-in constraints first, then its validators; mrtr.Invalid is a
+// problem (the text is sampled again), any other error a dependency
+// failure.
+func TestSampledTextChecked(t *testing.T) {
+	ctx := context.Background()
+	h := &refusing{}
+	p := signUpProgram{h: h}
+	for _, tc := range []struct{ text, want string }{
+		{"Hi", "welcome: at least 10 characters"},
+		{"Welcome aboard,\nAda", "welcome: must match"},
+		{"Welcome aboard, Ada!", "welcome: refused by noSecrets(Welcome aboard, Ada!)"},
+	} {
+		a, problems, err := p.decodeWelcome(ctx, tc.text)
+		if err != nil || len(problems) != 1 || !strings.Contains(problems.Err().Error(), tc.want) || a == nil || a.Text != tc.text {
+			t.Errorf("%q: answer %+v, problems %v, error %v; want one problem %q", tc.text, a, problems, err, tc.want)
+		}
+	}
+	if len(h.calls) != 1 {
+		t.Errorf("validators ran on %v; want only on the text that passed the built-in constraints", h.calls)
+	}
+	h.down = true
+	if _, _, err := p.decodeWelcome(ctx, "Welcome aboard, Ada!"); err == nil || !strings.Contains(err.Error(), "unavailable") {
+		t.Errorf("a validator down: %v, want its error", err)
+	}
+}
