@@ -18,7 +18,9 @@ import (
 )
 
 // Wire is the Go form of a JSON type.
-type Wire interface{ ~string | ~int64 | ~float64 | ~bool }
+type Wire interface {
+	~string | ~int64 | ~float64 | ~bool
+}
 
 // To returns the JSON form of v as W. It marshals &v, so a MarshalJSON or
 // MarshalText declared on *T is used too.
