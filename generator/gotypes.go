@@ -15,7 +15,7 @@ import (
 // type's own MarshalJSON/MarshalText or its kind. So the schemas, the checks
 // and the continuation's bytes are those of the field without goType, and
 // the generated code does not depend on how the type marshals (mrtrgen
-// generate checks that separately, CheckGoTypes).
+// generate and check verify that, in package internal/gotypecheck).
 
 const pkgJSONForm = "github.com/mrtrgen/mrtrgen/mrtr/jsonform"
 

@@ -49,7 +49,7 @@ func init() {
 	// The loader's rules, then every rule the linter runs, by id: the core
 	// rules and those of each construct's own file. Registered here, in
 	// one place, so no file's init depends on running after another's.
-	loaders := slices.Concat(loaderRules, taskLoaderRules, approvalLoaderRules)
+	loaders := slices.Concat(loaderRules, taskLoaderRules, approvalLoaderRules, goTypeLoaderRules)
 	for _, r := range loaders {
 		r.loader = true
 	}

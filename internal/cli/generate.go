@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mrtrgen/mrtrgen/generator"
+	"github.com/mrtrgen/mrtrgen/internal/gotypecheck"
 	"github.com/mrtrgen/mrtrgen/lint"
 	"github.com/mrtrgen/mrtrgen/spec"
 )
@@ -39,6 +40,11 @@ func planAll(args []string, stderr io.Writer, noScaffold bool) ([]plannedSpec, e
 		f, ds, err := loadAndLint(p)
 		if err != nil {
 			return nil, err
+		}
+		if f != nil && !ds.HasErrors() {
+			// The Go types the spec names must be there, with a JSON form
+			// of the declared type (nothing is loaded without a goType).
+			ds = append(ds, gotypecheck.Check(f, filepath.Join(filepath.Dir(p), filepath.FromSlash(f.Output)))...)
 		}
 		all = append(all, ds...)
 		if f != nil {
