@@ -42,3 +42,21 @@ func (r *Ratio) UnmarshalJSON(b []byte) error {
 	*r = Ratio{parts: int64(f * 1e6), of: 1e6}
 	return nil
 }
+
+// Currency is an ISO 4217 code this service pays in; its JSON form is the
+// code (MarshalText), and UnmarshalText refuses any other.
+type Currency struct{ code string }
+
+// MarshalText writes the code.
+func (c Currency) MarshalText() ([]byte, error) { return []byte(c.code), nil }
+
+// UnmarshalText reads a code this service pays in.
+func (c *Currency) UnmarshalText(b []byte) error {
+	switch s := string(b); s {
+	case "EUR", "USD":
+		c.code = s
+		return nil
+	default:
+		return fmt.Errorf("no payments in %q", s)
+	}
+}
