@@ -53,7 +53,7 @@ func init() {
 	for _, r := range loaders {
 		r.loader = true
 	}
-	lint := slices.Concat(lintRules, summaryRules, urlRules, outputRules, progressRules, contentRules, taskRules, approvalRules)
+	lint := slices.Concat(lintRules, summaryRules, urlRules, outputRules, progressRules, contentRules, taskRules, approvalRules, goTypeRules)
 	slices.SortFunc(lint, func(a, b *Rule) int { return strings.Compare(a.ID, b.ID) })
 	registry = slices.Concat(loaders, lint)
 }
