@@ -88,7 +88,7 @@ func Check(f *spec.File, dir string) spec.Diagnostics {
 		}
 		obj, ok := p.Types.Scope().Lookup(fd.GoType.Name).(*types.TypeName)
 		if !ok {
-			finding(fd, suggestType(p.Types, fd.GoType.Name), "package %s declares no type %s", pathOr(fd.GoType.Path, dir), fd.GoType.Name)
+			finding(fd, suggestType(p.Types, fd.GoType.Name), "package %s declares no type %s", pathOr(p.PkgPath, dir), fd.GoType.Name)
 			continue
 		}
 		if msg, hint := jsonFormProblem(obj.Type(), fd, ifaces); msg != "" {
