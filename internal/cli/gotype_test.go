@@ -55,6 +55,13 @@ tools:
 	if _, err := os.Stat(filepath.Join(dir, "price.mrtr.go")); !os.IsNotExist(err) {
 		t.Errorf("generated code was written despite the findings: %v", err)
 	}
+	// The generated package's own type, named by its import path, would
+	// make the generated code import itself.
+	write("shop.mrtr.yaml", strings.Replace(strings.Replace(spec, "%s", "example.com/shop.SKU", 1), "%s", "Cents", 1))
+	code, _, errOut = run(t, "generate", path)
+	if want := "error: sku: goType example.com/shop.SKU is in the generated package itself [go-type]"; code != ExitFindings || !strings.Contains(errOut, want) {
+		t.Errorf("exit %d, stderr lacks %q:\n%s", code, want, errOut)
+	}
 	write("shop.mrtr.yaml", strings.Replace(strings.Replace(spec, "%s", "SKU", 1), "%s", "Cents", 1))
 	code, out, errOut = run(t, "generate", path)
 	if code != ExitOK || !strings.Contains(out, "price.mrtr.go") {

@@ -36,17 +36,17 @@ func Check(f *spec.File, dir string) spec.Diagnostics {
 			paths = append(paths, p)
 		}
 	}
-	loadDir := existingDir(dir)
-	if abs, err := filepath.Abs(loadDir); err == nil {
-		loadDir = abs
+	absDir, err := filepath.Abs(dir)
+	if err != nil {
+		absDir = dir
 	}
-	local := false
-	for _, fd := range fields {
-		local = local || fd.GoType.Path == ""
-	}
+	// go list runs where the code goes, or (before a first generate made it)
+	// in the nearest directory that exists: the same module.
+	loadDir := existingDir(absDir)
+	exists := loadDir == absDir
 	patterns := slices.Clone(paths)
-	if local {
-		patterns = append(patterns, ".")
+	if exists {
+		patterns = append(patterns, ".") // the generated package: its own types
 	}
 	cfg := &packages.Config{Mode: packages.NeedName | packages.NeedFiles | packages.NeedTypes, Dir: loadDir}
 	var ds spec.Diagnostics
@@ -64,7 +64,7 @@ func Check(f *spec.File, dir string) spec.Diagnostics {
 	var here *packages.Package
 	for _, p := range pkgs {
 		byPath[p.PkgPath] = p
-		if local && here == nil && !slices.Contains(paths, p.PkgPath) && inDir(p, loadDir) {
+		if exists && here == nil && inDir(p, absDir) {
 			here = p
 		}
 	}
@@ -75,6 +75,10 @@ func Check(f *spec.File, dir string) spec.Diagnostics {
 			p = here
 		}
 		switch {
+		case here != nil && fd.GoType.Path == here.PkgPath:
+			// The generated code would import its own package.
+			finding(fd, "write the type's name alone: "+fd.GoType.Name, "goType %s is in the generated package itself", fd.GoType)
+			continue
 		case p == nil && fd.GoType.Path == "":
 			finding(fd, "declare the type in a Go file of the output directory "+dir+", or write its import path", "no Go package at %s declares %s", dir, fd.GoType.Name)
 			continue
