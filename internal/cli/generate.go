@@ -117,6 +117,10 @@ all. Generate warns when that type lacks a method the spec now requires
 (printing the signature to add), and when a hand-written file implements
 the handler of a tool the spec no longer has.
 
+A spec that binds values to Go types of your own (goType) has them loaded
+with the go command of the output directory, and checked to exist and to
+marshal to the field's JSON type (rule go-type), as mrtrgen check does.
+
 Lint errors stop generation and nothing is written.`,
 		Example: `  mrtrgen generate                       # every spec under the current directory
   mrtrgen generate examples/specs/tickets.mrtr.yaml
