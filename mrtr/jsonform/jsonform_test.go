@@ -95,3 +95,24 @@ func TestMustPanicsOnABadExample(t *testing.T) {
 	}()
 	Must[uuid.UUID]("nope")
 }
+
+// The cost of one conversion each way: generated code pays it per goType
+// value decoded, checked, rendered or carried.
+func BenchmarkUUID(b *testing.B) {
+	id := uuid.MustParse("6f1c2d3e-4a5b-4c6d-8e7f-001122334455")
+	for b.Loop() {
+		s, _ := To[string](id)
+		if _, err := From[uuid.UUID](s); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkKind(b *testing.B) {
+	for b.Loop() {
+		n, _ := To[int64](cents(1250))
+		if _, err := From[cents](n); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
