@@ -54,6 +54,12 @@ func (w *workflow) outputType(jf *jen.File) {
 	jf.Commentf("%s is the structured result of %s (MCP structuredContent; its", n.output(), t.Name)
 	jf.Commentf("outputSchema), filled by the handler's output method of terminal state %s.", strings.Join(states, ", "))
 	jf.Comment("A string or enum is unset while empty, a list while nil, a number or boolean while nil.")
+	for _, of := range t.OutputFields() {
+		if of.GoType != nil {
+			jf.Comment("A value of a Go type of your own (goType) is a pointer too, unset while nil.")
+			break
+		}
+	}
 	jf.Type().Id(n.output()).StructFunc(func(g *jen.Group) {
 		for _, of := range t.OutputFields() {
 			f := of.Field

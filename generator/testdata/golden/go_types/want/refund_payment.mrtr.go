@@ -44,6 +44,7 @@ type RefundPaymentContinuation struct {
 // RefundPaymentOutput is the structured result of refund_payment (MCP structuredContent; its
 // outputSchema), filled by the handler's output method of terminal state notRefunded, refunded.
 // A string or enum is unset while empty, a list while nil, a number or boolean while nil.
+// A value of a Go type of your own (goType) is a pointer too, unset while nil.
 type RefundPaymentOutput struct {
 	// Cents is output field "cents". Required in refunded.
 	Cents *Cents `json:"cents,omitzero"`
