@@ -288,6 +288,20 @@ func (w *workflow) carriedGoTypeChecks(g *jen.Group, f *spec.Field, v *jen.State
 	to := func(x jen.Code) *jen.Statement {
 		return jen.List(jen.Id("v"), jen.Err()).Op(":=").Qual(pkgJSONForm, "To").Types(wireType(f)).Call(x)
 	}
+	if !hasBuiltins(f) {
+		// Nothing to check on the JSON form but that there is one.
+		value := v.Clone()
+		if ptr {
+			value = jen.Op("*").Add(v.Clone())
+		}
+		check := jen.If(jen.List(jen.Id("_"), jen.Err()).Op(":=").Qual(pkgJSONForm, "To").Types(wireType(f)).Call(value), jen.Err().Op("!=").Nil()).Block(convertProblem(label))
+		if ptr {
+			g.If(v.Clone().Op("!=").Nil()).Block(check)
+		} else {
+			g.Add(check)
+		}
+		return
+	}
 	if ptr {
 		g.If(v.Clone().Op("!=").Nil()).Block(
 			jen.If(to(jen.Op("*").Add(v.Clone())), jen.Err().Op("!=").Nil()).Block(convertProblem(label)).Else().BlockFunc(func(b *jen.Group) {

@@ -8,6 +8,10 @@ import (
 // TicketID is a domain type whose JSON form is its underlying string.
 type TicketID string
 
+// Express says a refund is paid out today; its JSON form is its underlying
+// boolean.
+type Express bool
+
 // Cents is an amount of money in cents; its JSON form is its underlying
 // integer.
 type Cents int64

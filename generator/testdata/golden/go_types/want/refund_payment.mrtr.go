@@ -26,6 +26,8 @@ import (
 type RefundPaymentArgs struct {
 	// Currency is argument "currency".
 	Currency Currency `json:"currency"`
+	// Express is argument "express". Pay it out today.
+	Express *Express `json:"express,omitempty"`
 	// PaymentID is argument "paymentId".
 	PaymentID uuid.UUID `json:"paymentId"`
 	// Ticket is argument "ticket". The support ticket that asked for it.
@@ -48,6 +50,8 @@ type RefundPaymentContinuation struct {
 type RefundPaymentOutput struct {
 	// Cents is output field "cents". Required in refunded.
 	Cents *Cents `json:"cents,omitzero"`
+	// Express is output field "express".
+	Express *Express `json:"express,omitzero"`
 	// RefundID is output field "refundId". Required in refunded.
 	RefundID *uuid.UUID `json:"refundId,omitzero"`
 	// Share is output field "share". The part of the payment refunded.
@@ -318,6 +322,10 @@ var refundPaymentDescriptor = mrtrimpl.Descriptor{
     "currency": {
       "maxLength": 3,
       "type": "string"
+    },
+    "express": {
+      "description": "Pay it out today.",
+      "type": "boolean"
     }
   },
   "required": [
@@ -331,6 +339,9 @@ var refundPaymentDescriptor = mrtrimpl.Descriptor{
     "cents": {
       "minimum": 1,
       "type": "integer"
+    },
+    "express": {
+      "type": "boolean"
     },
     "refundId": {
       "maxLength": 36,
@@ -347,7 +358,7 @@ var refundPaymentDescriptor = mrtrimpl.Descriptor{
 }`),
 	TTL:         10 * time.Minute,
 	Storage:     vocab.Sealed,
-	SchemaHash:  uint64(0x998e5da0037777ce),
+	SchemaHash:  uint64(0xe9443afe17105b8a),
 	Initial:     uint16(RefundPaymentStateLookup),
 	States:      refundPaymentStateTable,
 	Transitions: refundPaymentTransitionTable,
@@ -381,6 +392,9 @@ var refundPaymentTransitionTable = []mrtrimpl.Transition{
 // digest, so a continuation cannot be replayed with other arguments.
 func (refundPaymentProgram) AppendArgs(b []byte, f *RefundPaymentFlow) []byte {
 	b = binenc.AppendStringField(b, 0xddf28636, jsonform.Value[string](f.Args.Currency))
+	if f.Args.Express != nil {
+		b = binenc.AppendBoolField(b, 0x11c112ef, jsonform.Value[bool](*f.Args.Express))
+	}
 	b = binenc.AppendStringField(b, 0xa7c488a4, jsonform.Value[string](f.Args.PaymentID))
 	if f.Args.Ticket != nil {
 		b = binenc.AppendStringField(b, 0x6517b3e5, jsonform.Value[string](*f.Args.Ticket))
@@ -516,6 +530,10 @@ func (refundPaymentProgram) readGates(f *RefundPaymentFlow, r *binenc.Fields) er
 // envelope versions 1 and 2 are bound to.
 func (refundPaymentProgram) AppendArgsV2(b []byte, f *RefundPaymentFlow) []byte {
 	b = binenc.AppendString(b, jsonform.Value[string](f.Args.Currency))
+	b = binenc.AppendBool(b, f.Args.Express != nil)
+	if f.Args.Express != nil {
+		b = binenc.AppendBool(b, jsonform.Value[bool](*f.Args.Express))
+	}
 	b = binenc.AppendString(b, jsonform.Value[string](f.Args.PaymentID))
 	b = binenc.AppendBool(b, f.Args.Ticket != nil)
 	if f.Args.Ticket != nil {
@@ -556,7 +574,7 @@ func (p refundPaymentProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw jso
 		state: RefundPaymentStateLookup,
 	}
 	var problems mrtrimpl.Problems
-	problems.Unknown(in, "currency", "paymentId", "ticket")
+	problems.Unknown(in, "currency", "express", "paymentId", "ticket")
 	switch v, st := mrtrimpl.FormString(in, "currency"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 3 {
@@ -571,6 +589,16 @@ func (p refundPaymentProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw jso
 		problems.Required("currency")
 	case mrtrimpl.WrongType:
 		problems.WrongType("currency", "a string")
+	}
+	switch v, st := mrtrimpl.FormBool(in, "express"); st {
+	case mrtrimpl.Present:
+		if t, err := jsonform.From[Express](v); err != nil {
+			problems.Add("express: " + err.Error())
+		} else {
+			f.Args.Express = &t
+		}
+	case mrtrimpl.WrongType:
+		problems.WrongType("express", "true or false")
 	}
 	switch v, st := mrtrimpl.FormString(in, "paymentId"); st {
 	case mrtrimpl.Present:
@@ -710,6 +738,9 @@ func checkRefundPaymentNotRefundedOutput(out *RefundPaymentOutput) mrtrimpl.Prob
 	if out.Cents != nil {
 		problems.Add(mrtrimpl.OutputNotDeclared("cents", "Cents"))
 	}
+	if out.Express != nil {
+		problems.Add(mrtrimpl.OutputNotDeclared("express", "Express"))
+	}
 	if out.RefundID != nil {
 		problems.Add(mrtrimpl.OutputNotDeclared("refundId", "RefundID"))
 	}
@@ -741,6 +772,11 @@ func checkRefundPaymentRefundedOutput(out *RefundPaymentOutput) mrtrimpl.Problem
 			if v < 1 {
 				problems.BelowMinimum("cents", 1)
 			}
+		}
+	}
+	if out.Express != nil {
+		if _, err := jsonform.To[bool](*out.Express); err != nil {
+			problems.Add("express: " + err.Error())
 		}
 	}
 	if out.RefundID == nil {

@@ -63,10 +63,12 @@ func (h *fakeRefundPayment) NotRefundedOutput(ctx context.Context, f *RefundPaym
 func (h *fakeRefundPayment) RefundedOutput(ctx context.Context, f *RefundPaymentFlow, out *RefundPaymentOutput) error {
 	if h.fake.Output("refunded") == 0 {
 		out.Cents = new(jsonform.Must[Cents](int64(1)))
+		out.Express = new(jsonform.Must[Express](true))
 		out.RefundID = new(jsonform.Must[uuid.UUID]("0c4d7e2a-1b3c-4d5e-9f60-718293a4b5c6"))
 		out.Share = new(jsonform.Must[Ratio](1.0))
 	} else {
 		out.Cents = new(jsonform.Must[Cents](int64(2)))
+		out.Express = new(jsonform.Must[Express](false))
 		out.RefundID = new(jsonform.Must[uuid.UUID]("0c4d7e2a-1b3c-4d5e-9f60-718293a4b5c6"))
 		out.Share = new(jsonform.Must[Ratio](1.0))
 	}
