@@ -40,6 +40,10 @@ func narrowing(of, nf *spec.Field, withValidators bool) []string {
 	if nf.Pattern != "" && nf.Pattern != of.Pattern {
 		add("pattern %s → %q", quotedOr(of.Pattern, "none"), nf.Pattern)
 	}
+	upper("titleMaxLength", of.TitleMaxLength, nf.TitleMaxLength)
+	if nf.TitlePattern != "" && nf.TitlePattern != of.TitlePattern {
+		add("titlePattern %s → %q", quotedOr(of.TitlePattern, "none"), nf.TitlePattern)
+	}
 	if nf.Format != "" && nf.Format != of.Format {
 		add("format %s → %s", or(of.Format, "none"), nf.Format)
 	}

@@ -456,6 +456,9 @@ func constraints(f *spec.Field) string {
 	if f.TitleMaxLength != nil {
 		add(fmt.Sprintf("titleMaxLength %d", *f.TitleMaxLength))
 	}
+	if f.TitlePattern != "" {
+		add("titlePattern " + cellCode(f.TitlePattern))
+	}
 	if f.MinItems != nil {
 		add(fmt.Sprintf("minItems %d", *f.MinItems))
 	}
@@ -667,6 +670,14 @@ func implicitEnds(t *spec.Tool) []string {
 		}
 	}
 	var out []string
+	for _, def := range []struct {
+		ref       *spec.StateRef
+		key, verb string
+	}{{t.OnDecline, "onDecline", "declines"}, {t.OnCancel, "onCancel", "cancels"}} {
+		if def.ref != nil {
+			out = append(out, "When the user "+def.verb+" an ask or gate without its own "+code(def.key)+", the workflow goes to "+code(def.ref.Name)+" (the workflow's "+code(def.key)+").")
+		}
+	}
 	if len(cancel) > 0 {
 		out = append(out, "**cancelled**: the user declines or cancels at "+strings.Join(cancel, ", ")+" where the spec names no "+code("onDecline")+"/"+code("onCancel")+" state.")
 	}

@@ -158,8 +158,16 @@ func exampleOptions(src *spec.Field) ([]spec.Option, error) {
 		title := v
 		if item.Type == spec.TypeOption {
 			title = fmt.Sprintf("Option %d", i+1)
+			if item.TitlePattern != "" && (item.TitleRegexp == nil || !item.TitleRegexp.MatchString(title)) {
+				if title, err = matchingString(item.TitlePattern, i); err != nil {
+					return nil, fmt.Errorf("cannot derive an example title for %s from titlePattern %q (%w); add example: to the list", src.Name, item.TitlePattern, err)
+				}
+			}
 			if item.TitleMaxLength != nil && utf8.RuneCountInString(title) > *item.TitleMaxLength {
 				title = string([]rune(title)[:*item.TitleMaxLength])
+			}
+			if item.TitleRegexp != nil && !item.TitleRegexp.MatchString(title) {
+				return nil, fmt.Errorf("cannot derive an example title for %s within titleMaxLength that matches titlePattern %q; add example: to the list", src.Name, item.TitlePattern)
 			}
 		}
 		out = append(out, spec.Option{Value: v, Title: title})

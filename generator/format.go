@@ -1,6 +1,9 @@
 package generator
 
 import (
+	"fmt"
+	"slices"
+
 	"github.com/dave/jennifer/jen"
 
 	"github.com/mrtrgen/mrtrgen/spec"
@@ -158,6 +161,8 @@ func (w *workflow) refSet(ref *spec.TemplateRef) *jen.Statement {
 	case spec.RefRoots:
 		ans := f.Clone().Dot(field(ref.Path[0]))
 		return ans.Clone().Op("!=").Nil().Op("&&").Len(ans.Clone().Dot("URIs")).Op(">").Lit(0)
+	case spec.RefAnswer:
+		return f.Clone().Dot(field(ref.Path[0])).Op("!=").Nil()
 	}
 	return nil
 }
@@ -167,24 +172,43 @@ func (w *workflow) refSet(ref *spec.TemplateRef) *jen.Statement {
 // inside a section on its own value needs no guard of its own.
 func (w *workflow) sectionedFuncBody(g *jen.Group, tpl *spec.Template) {
 	g.Var().Id("b").Qual("strings", "Builder")
-	w.sectionParts(g, tpl, tpl.Parts)
+	w.sectionParts(g, tpl, tpl.Parts, nil)
 	g.Return(jen.Id("b").Dot("String").Call())
 }
 
 // sectionParts writes parts up to the end of the section they are in and
-// returns how many it used (the Close included).
-func (w *workflow) sectionParts(g *jen.Group, tpl *spec.Template, parts []spec.TemplatePart) int {
+// returns how many it used (the Close included). answered are the answers
+// the sections around them are on ({?key}): there they are given.
+func (w *workflow) sectionParts(g *jen.Group, tpl *spec.Template, parts []spec.TemplatePart, answered []string) int {
 	for i := 0; i < len(parts); i++ {
 		p := parts[i]
 		switch {
 		case p.Close:
 			return i + 1
 		case p.Open != nil:
+			inner := answered
+			if p.Open.Kind == spec.RefAnswer && !p.Not {
+				inner = append(slices.Clip(answered), p.Open.Path[0])
+			}
 			var used int
-			body := func(in *jen.Group) { used = w.sectionParts(in, tpl, parts[i+1:]) }
-			if set := w.refSet(p.Open); set != nil {
+			body := func(in *jen.Group) { used = w.sectionParts(in, tpl, parts[i+1:], inner) }
+			set := w.refSet(p.Open)
+			switch {
+			case p.Each:
+				list, guard := w.listValue(p.Open)
+				loop := jen.For(jen.List(jen.Id("_"), jen.Id("it")).Op(":=").Range().Add(list)).BlockFunc(body)
+				if guard != nil && !slices.Contains(answered, p.Open.Path[0]) {
+					g.If(guard).Block(loop)
+				} else {
+					g.Add(loop)
+				}
+			case p.Not && set == nil:
+				body(&jen.Group{}) // always set: the text is never shown
+			case p.Not:
+				g.If(jen.Op("!").Parens(set)).BlockFunc(body)
+			case set != nil:
 				g.If(set).BlockFunc(body)
-			} else {
+			default:
 				g.BlockFunc(body)
 			}
 			i += used
@@ -233,6 +257,8 @@ func (w *workflow) formattedRef(ref *spec.TemplateRef) (value, guard *jen.Statem
 	case spec.RefRoots:
 		ans := f.Clone().Dot(field(ref.Path[0]))
 		v, guard = ans.Clone().Dot("URIs"), ans.Clone().Op("!=").Nil()
+	case spec.RefItem:
+		fd, v = w.itemField(ref.Each), jen.Id("it")
 	}
 	v, guard = presentValue(fd, v, opt, guard)
 	value, argGuard := w.formatted(ref, fd, v)
@@ -244,4 +270,55 @@ func (w *workflow) formattedRef(ref *spec.TemplateRef) (value, guard *jen.Statem
 		}
 	}
 	return value, guard
+}
+
+// listValue is the list a per-item section ({*name}) repeats its text
+// for, and the condition under which it is there (an answer given).
+func (w *workflow) listValue(ref *spec.TemplateRef) (list, guard *jen.Statement) {
+	f := jen.Id("f")
+	switch ref.Kind {
+	case spec.RefArgument:
+		return f.Dot("Args").Dot(field(w.t.Argument(ref.Path[0]).Name)), nil
+	case spec.RefContinuation:
+		return f.Dot("Continuation").Dot(field(w.t.Continuation.Field(ref.Path[0]).Name)), nil
+	case spec.RefFormField:
+		q := w.request(ref.Path[0])
+		ans := f.Dot(field(q.Key))
+		return ans.Clone().Dot(field(q.Field(ref.Path[1]).Name)), ans.Clone().Op("!=").Nil()
+	case spec.RefRoots:
+		ans := f.Dot(field(ref.Path[0]))
+		return ans.Clone().Dot("URIs"), ans.Clone().Op("!=").Nil()
+	}
+	panic(fmt.Sprintf("generator: {*%s} names no list", ref.Name()))
+}
+
+// itemField is the field of the items of the list a per-item section
+// repeats its text for (nil for roots: their URIs are strings).
+func (w *workflow) itemField(list *spec.TemplateRef) *spec.Field {
+	if list.Kind == spec.RefRoots {
+		return nil
+	}
+	switch list.Kind {
+	case spec.RefArgument:
+		return w.t.Argument(list.Path[0]).Items
+	case spec.RefContinuation:
+		return w.t.Continuation.Field(list.Path[0]).Items
+	}
+	return w.request(list.Path[0]).Field(list.Path[1]).Items
+}
+
+// itemValue is the text of the item of a per-item section ({.}): an
+// option by its title (what the user was shown), a root by its URI.
+func (w *workflow) itemValue(ref *spec.TemplateRef) *jen.Statement {
+	it := jen.Id("it")
+	fd := w.itemField(ref.Each)
+	switch {
+	case fd == nil:
+		return it
+	case fd.Type == spec.TypeOption:
+		return jen.Qual("cmp", "Or").Call(it.Clone().Dot("Title"), it.Clone().Dot("Value"))
+	case fd.Type == spec.TypeEnum && fd.Dynamic():
+		return it // a value picked from options: a string already
+	}
+	return valueString(fd, it)
 }

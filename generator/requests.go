@@ -299,6 +299,8 @@ func (w *workflow) refValue(ref *spec.TemplateRef) (value, guard *jen.Statement)
 	case spec.RefRoots:
 		ans := f.Clone().Dot(field(ref.Path[0]))
 		return jen.Qual("strings", "Join").Call(ans.Clone().Dot("URIs"), jen.Lit(", ")), ans.Clone().Op("!=").Nil()
+	case spec.RefItem:
+		return w.itemValue(ref), nil
 	}
 	panic(fmt.Sprintf("generator: unknown template reference kind %v", ref.Kind))
 }

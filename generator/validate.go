@@ -154,7 +154,7 @@ func (w *workflow) continuationCheck(jf *jen.File) {
 func (w *workflow) optionListChecks(b *jen.Group, c *spec.Field, scope string) {
 	countChecks(b, c, jen.Len(jen.Id("list")), "FewerItems", "MoreItems")
 	item := c.Items
-	if hasBuiltins(item) || item.TitleMaxLength != nil {
+	if hasBuiltins(item) || item.TitleMaxLength != nil || item.TitlePattern != "" {
 		b.For(jen.List(jen.Id("_"), jen.Id("o")).Op(":=").Range().Id("list")).BlockFunc(func(l *jen.Group) {
 			if hasBuiltins(item) {
 				l.Id("v").Op(":=").Id("o").Dot("Value")
@@ -163,6 +163,10 @@ func (w *workflow) optionListChecks(b *jen.Group, c *spec.Field, scope string) {
 			if item.TitleMaxLength != nil {
 				l.If(jen.Id("n").Op(":=").Qual("unicode/utf8", "RuneCountInString").Call(jen.Id("o").Dot("Title")), jen.Id("n").Op(">").Lit(*item.TitleMaxLength)).Block(
 					problemCall("TooLong", jen.Lit(c.Name+"[].title"), jen.Lit(*item.TitleMaxLength), jen.Id("n")))
+			}
+			if item.TitlePattern != "" {
+				l.If(jen.Op("!").Id(w.titlePatternVar(scope, item)).Dot("MatchString").Call(jen.Id("o").Dot("Title"))).Block(
+					problemCall("NoMatch", jen.Lit(c.Name+"[].title"), jen.Lit(item.TitlePattern)))
 			}
 		})
 	}
@@ -391,11 +395,22 @@ func (w *workflow) patternVars(jf *jen.File, f *spec.Field, scope string) {
 		// Items have the field's name, and so the field's pattern variable.
 		f = f.Items
 	}
-	if f == nil || f.Pattern == "" {
+	if f == nil {
 		return
 	}
-	jf.Var().Id(w.patternVar(scope, f)).Op("=").Qual("regexp", "MustCompile").Call(jen.Lit("^(?:" + f.Pattern + ")$"))
-	jf.Line()
+	if f.Pattern != "" {
+		jf.Var().Id(w.patternVar(scope, f)).Op("=").Qual("regexp", "MustCompile").Call(jen.Lit("^(?:" + f.Pattern + ")$"))
+		jf.Line()
+	}
+	if f.TitlePattern != "" {
+		jf.Var().Id(w.titlePatternVar(scope, f)).Op("=").Qual("regexp", "MustCompile").Call(jen.Lit("^(?:" + f.TitlePattern + ")$"))
+		jf.Line()
+	}
+}
+
+// titlePatternVar names the compiled titlePattern of a list's options.
+func (w *workflow) titlePatternVar(scope string, f *spec.Field) string {
+	return w.n.helper(scope, f.Name, "titlePattern")
 }
 
 func (w *workflow) patternVar(scope string, f *spec.Field) string {

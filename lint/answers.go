@@ -155,7 +155,7 @@ func checkAnswerNotGiven(c *checker, r *Rule) {
 		for i, s := range t.States {
 			for _, u := range c.templateUses(t, s) {
 				for _, ref := range u.tpl.Refs() {
-					if !isAnswer(ref) || u.tpl.Guarded(ref) {
+					if !isAnswer(ref) || u.tpl.AnswerGuarded(ref) {
 						continue // a section shows its text only when the answer is there
 					}
 					if flow == nil {

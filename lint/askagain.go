@@ -82,3 +82,30 @@ func checkAskAgainTarget(c *checker, r *Rule) {
 		}
 	}
 }
+
+// checkAskAgainUnexplained reports an askAgain back to an ask whose
+// requests carry no text the check's message could be added to: roots
+// (roots/list has no message). The user is asked the same thing again
+// without being told what was wrong.
+func checkAskAgainUnexplained(c *checker, r *Rule) {
+	for _, t := range c.file.Workflows() {
+		for _, s := range t.States {
+			a := s.AskAgain
+			if a == nil {
+				continue
+			}
+			target := t.State(a.State.Name)
+			if target == nil || target.Kind != vocab.StateAsk || len(target.Requests) == 0 {
+				continue // the loader or ask-again-not-earlier reports it
+			}
+			explained := false
+			for _, q := range target.Requests {
+				explained = explained || q.Kind != vocab.Roots
+			}
+			if !explained {
+				c.report(r, a.State.Pos, c.toolScope(t, s.Lint), "%s %q: check %s of state %q asks again at %q, which asks only for roots: roots/list carries no message, so the user is asked again without being told why (the message of mrtr.AskAgain is lost)",
+					t.Kind, t.Name, s.Check.Name, s.Name, a.State.Name)
+			}
+		}
+	}
+}

@@ -28,6 +28,10 @@ func checkFormatInconsistent(c *checker, r *Rule) {
 						continue
 					}
 					name := p.Ref.Name()
+					if p.Ref.Kind == spec.RefItem {
+						// The items of one list are one value; of two, two.
+						name = ". in {*" + p.Ref.Each.Name() + "}"
+					}
 					if _, ok := uses[name]; !ok {
 						order = append(order, name)
 					}
@@ -50,12 +54,16 @@ func checkFormatInconsistent(c *checker, r *Rule) {
 				if u.format == first.format {
 					continue
 				}
+				shown, where := u.ref.Name(), ""
+				if u.ref.Kind == spec.RefItem {
+					where = " in {*" + u.ref.Each.Name() + "}"
+				}
 				how := "without a format"
 				if u.format != "" {
-					how = "as {" + name + "|" + u.format + "}"
+					how = "as {" + shown + "|" + u.format + "}"
 				}
-				c.report(r, u.ref.Pos, c.toolScope(t, u.state.Lint), "%s %q: state %q writes {%s} %s, but state %q (line %d) writes it as {%s|%s}: the user reads the same value written two ways",
-					t.Kind, t.Name, u.state.Name, name, how, first.state.Name, first.ref.Pos.Line, name, first.format)
+				c.report(r, u.ref.Pos, c.toolScope(t, u.state.Lint), "%s %q: state %q writes {%s}%s %s, but state %q (line %d) writes it as {%s|%s}: the user reads the same value written two ways",
+					t.Kind, t.Name, u.state.Name, shown, where, how, first.state.Name, first.ref.Pos.Line, shown, first.format)
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/mrtrgen/mrtrgen/spec"
@@ -27,17 +28,24 @@ created: {terminal: success, output: {id: {type: string, maxLength: 20, required
 	{
 		ID: "output-missing", Severity: spec.Warning,
 		Summary: "a tool with structured output ends without output in a state that is not an error",
-		Hint:    "declare the output this state can give (at least the fields every result has); give asks and gates onDecline and onCancel to such a state",
+		Hint:    "declare the output this state can give (at least the fields every result has); send declines and cancels to such a state: onDecline and onCancel on the workflow do it for every ask and gate without its own",
 		Why: `A client checks every result that is not an error (isError) against the tool's
 outputSchema, and a result without structured content fails that check. A success or
 cancelled terminal state without output sends an empty object, and so does an ask or
 gate without onDecline or onCancel (declining or cancelling it ends the workflow as
 cancelled by itself), so the outputSchema can require none of the fields: clients learn
 less from it than the other states promise. Failed terminal states are error results
-and need no output.`,
-		Bad: `done:     {terminal: success, message: 'Found {id}.', output: {id: {type: string, maxLength: 20, required: true}}}
+and need no output.
+
+onDecline and onCancel written on the workflow name the terminal state every ask and
+gate without its own goes to when the user declines or cancels: one end with output
+for all of them, and the rule then reports only the ends really without output.`,
+		Bad: `onDecline: declined    # on the workflow: every ask and gate without its own
+done:     {terminal: success, message: 'Found {id}.', output: {id: {type: string, maxLength: 20, required: true}}}
 declined: {terminal: cancelled, message: Nothing was looked up.}`,
-		Good: `done:     {terminal: success, message: 'Found {id}.', output: {id: {type: string, maxLength: 20, required: true}}}
+		Good: `onDecline: declined    # on the workflow: every ask and gate without its own
+onCancel: declined
+done:     {terminal: success, message: 'Found {id}.', output: {id: {type: string, maxLength: 20, required: true}}}
 declined: {terminal: cancelled, message: Nothing was looked up., output: {id: {type: string, maxLength: 20}}}`,
 		check: checkOutputMissing,
 	},
@@ -111,8 +119,12 @@ func checkOutputMissing(c *checker, r *Rule) {
 					ends = "the approval's expiry ends the workflow as expired"
 				}
 			}
-			c.report(r, s.Pos, c.toolScope(t, s.Lint), "tool %q: %s state %s has no %s, so %s with an empty structured result, and the outputSchema can require none of the output fields (unlike %s); point it at a terminal state with output",
-				t.Name, s.Kind, s.Name, strings.Join(how, " or "), ends, strings.Join(with, ", "))
+			to := "point it at a terminal state with output"
+			if slices.Contains(how, "onDecline") || slices.Contains(how, "onCancel") {
+				to += " (onDecline and onCancel on the workflow do it for every ask and gate without its own)"
+			}
+			c.report(r, s.Pos, c.toolScope(t, s.Lint), "tool %q: %s state %s has no %s, so %s with an empty structured result, and the outputSchema can require none of the output fields (unlike %s); %s",
+				t.Name, s.Kind, s.Name, strings.Join(how, " or "), ends, strings.Join(with, ", "), to)
 		}
 	}
 }

@@ -190,6 +190,33 @@ verify:
 		check: checkAskAgainTarget,
 	},
 	{
+		ID: "ask-again-unexplained", Severity: spec.Warning,
+		Summary: "a check's askAgain goes back to an ask that only asks for roots, which cannot show why",
+		Hint:    "ask for a form in that state too (its message shows what to fix), or end the workflow with a message instead of asking again",
+		Why: `mrtr.AskAgain adds the check's message to the question it sends the user back to: a form's
+message or a sampling prompt. A roots request (roots/list) has no text: the client
+lists the same roots again and the user never learns what was wrong with them, so the
+loop runs out its attempts on the same answer.`,
+		Bad: `pickRoot:
+  ask: {workspace: {roots: {minItems: 1}}}
+  next: verify
+verify:
+  check: workspaceIsRepo
+  askAgain: {state: pickRoot, maxAttempts: 3, onExhausted: noRepo}`,
+		Good: `pickRoot:
+  ask:
+    workspace: {roots: {minItems: 1}}
+    which:
+      elicit:
+        message: Which of your roots is the repository?
+        fields: {path: {type: string, maxLength: 200, required: true}}
+  next: verify
+verify:
+  check: workspaceIsRepo
+  askAgain: {state: pickRoot, maxAttempts: 3, onExhausted: noRepo}`,
+		check: checkAskAgainUnexplained,
+	},
+	{
 		ID: "branch-not-exhaustive", Severity: spec.Error,
 		Summary: "a value branch has no arm for some values (or for an absent value) and no default",
 		Hint:    "add the missing cases or ranges, or a default:",
@@ -236,9 +263,13 @@ route: {branch: refund.amount, when: [{above: 500, next: approval}], default: pa
 		Summary: "the sealed requestState can grow past the budget",
 		Hint:    "bound the carried strings and arrays, carry ids instead of records, use storage: reference, or raise continuation.maxBytes",
 		Why: `requestState travels with every round. Keep it small: carry ids, not records.
-The estimate is the worst case under the generated encoding (every string at its
-maxLength in 4-byte characters, or 1-byte ones where its pattern or format admits only
-ASCII, every array full), measured as base64url token length. The finding names the
+The estimate is the worst case under the generated encoding, counted by what the
+constraints allow: every string at its maxLength in characters of the widest UTF-8
+width its pattern admits (1 byte where only ASCII, 4 without a pattern or under email
+and uri), no longer than its pattern can match (dep_[0-9a-f]{8}: 12 bytes) or a date
+is; enum answers by their longest value, an answer offered from a list by the value
+alone (titles are not carried in answers), a list of options with every value and
+title; every array full; measured as base64url token length. The finding names the
 values that cost the most, or the ones with no bound.`,
 		Bad:   `continuation: {fields: {customer: {type: string}}}`,
 		Good:  `continuation: {fields: {customerId: {type: string, maxLength: 32}}}`,
@@ -704,7 +735,8 @@ var loaderRules = []*Rule{
 	{ID: "state", Severity: spec.Error, Summary: "a state does not say exactly one thing to do, or lacks its transition"},
 	{ID: "branch", Severity: spec.Error, Summary: "a value branch routes on a value it cannot route on, or its arms do not fit the value's type"},
 	{ID: "ask", Severity: spec.Error, Summary: "an input request does not say exactly one thing it asks for, or a question (questions:) is asked in no state"},
-	{ID: "template", Severity: spec.Error, Summary: "a message template is malformed"},
+	{ID: "template", Severity: spec.Error, Summary: "a message template is malformed",
+		Why: "Placeholders name a value ({name}, {key.field}) and may take a format; sections show text when a value is set ({?name}), when it is not ({!name}), or once per item of a list ({*list} with {.} the item), each closed by {/name}. The loader refuses what would not render as written: an unclosed or crossed section, {.} outside a per-item section, a per-item section over a value that is no list, a placeholder inside {!name} naming the value that is not set there, a section in an operation id, a typed text or a URL (docs/spec.md, Sections)."},
 	{ID: "template-format", Severity: spec.Error, Summary: "a placeholder's format does not fit the type of the value it names",
 		Why: "Formats write numbers, money, percentages, durations, dates and lists the same way on every machine (docs/spec.md, Templates); a format over a value of another type would show nonsense, so the loader refuses it at the placeholder."},
 	{ID: "bad-regex", Severity: spec.Error, Summary: "a pattern is not a valid RE2 regular expression", Hint: "patterns use Go's RE2 syntax (no lookaround or backreferences)"},
@@ -1038,7 +1070,10 @@ func checkContinuationSize(c *checker, r *Rule) {
 			}
 			hint := r.Hint
 			if anyWide(parts) {
-				hint += "; a string counts 4 bytes a character unless its pattern or format admits only ASCII (then 1)"
+				hint += "; a string counts 4 bytes a character unless its pattern or format admits only narrower ones (ASCII: 1), and no more than its pattern can match"
+			}
+			if anyOptions(parts) {
+				hint += "; a list of options carries every title (titleMaxLength, 4 bytes a character unless titlePattern allows narrower ones) while the workflow waits, and the answer only the chosen value: offer fewer (maxItems), shorten titleMaxLength, constrain titles with titlePattern, or keep the continuation server-side (storage: reference)"
 			}
 			c.reportHint(r, hint, s.Pos, c.toolScope(t, s.Lint), "%s", msg)
 		}

@@ -180,3 +180,31 @@ func TestRegistry(t *testing.T) {
 		t.Error("Rules returns the registry itself, not a copy")
 	}
 }
+
+// Without the workflow's onDecline and onCancel, the asks and gates of the
+// fixture's rename_customer end by themselves, without output, and
+// output-missing reports each: the defaults are what silence it.
+func TestOutputMissingHonoursWorkflowDefaults(t *testing.T) {
+	p := "testdata/rules/output-missing.mrtr.yaml"
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := strings.Replace(strings.Replace(string(data), "    onDecline: unchanged\n", "", 1), "    onCancel: unchanged\n", "", 1)
+	_, ds := loadAndLint(p, []byte(src))
+	var got []string
+	for _, d := range ds {
+		if d.Rule == "output-missing" {
+			got = append(got, fmt.Sprintf("%d:%d", d.Pos.Line, d.Pos.Col))
+			if (d.Pos.Line == 75 || d.Pos.Line == 83) && !strings.Contains(d.Message, "onDecline and onCancel on the workflow") {
+				t.Errorf("finding %q does not point at the workflow's defaults", d.Message)
+			}
+		}
+	}
+	// find_customer and create_customer as the fixture says; then
+	// rename_customer's name (no onDecline, no onCancel) and confirm (no
+	// onCancel); close_customer's kept.
+	if want := []string{"32:7", "44:7", "75:7", "83:7", "141:7"}; !slices.Equal(got, want) {
+		t.Errorf("output-missing at %v, want %v\n%s", got, want, ds.Error())
+	}
+}

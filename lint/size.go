@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/mrtrgen/mrtrgen/spec"
 	"github.com/mrtrgen/mrtrgen/vocab"
@@ -64,70 +65,160 @@ func entrySize(p int) int {
 // stringSize is a length-prefixed string of at most n bytes.
 func stringSize(n int) int { return uvarintLen(n) + n }
 
-// runeBytes is the most bytes one character of f's strings takes: one
-// where the field's format or pattern admits only ASCII (a date, or a
-// pattern such as '[0-9]{1,12}'), else four. Formats checked by parsers that
-// accept UTF-8 (email by net/mail, uri by net/url) count four.
-func runeBytes(f *spec.Field) int {
-	if f.Format == "date" || f.Format == "date-time" || f.Pattern != "" && asciiOnlyPattern(f.Pattern) {
+// runeBytes is the most bytes one character of f's strings takes in
+// UTF-8, by what its constraints allow.
+func runeBytes(f *spec.Field) int { return charBytes(f.Pattern, f.Format) }
+
+// charBytes is the most bytes one character of a string under pattern and
+// format takes in UTF-8: the widest character the pattern admits (1 for
+// '[0-9]{1,12}', 2 for '[a-zà-ÿ]+', 4 where "." or a negated class admits
+// any), 1 under the ASCII-only formats date and date-time, else 4.
+// Formats checked by parsers that accept UTF-8 (email by net/mail, uri by
+// net/url) count four.
+func charBytes(pattern, format string) int {
+	if format == "date" || format == "date-time" {
 		return 1
+	}
+	if pattern != "" {
+		if re, err := syntax.Parse(pattern, syntax.Perl); err == nil {
+			return min(maxRuneBytes, max(1, widestRune(re)))
+		}
 	}
 	return maxRuneBytes
 }
 
-// asciiOnlyPattern reports whether every string the (anchored) RE2
-// pattern matches is ASCII: no character class, literal or case fold in
-// it reaches past U+007F (a (?i) k folds to the Kelvin sign, so it does
-// not count), and no "." or negated class.
-func asciiOnlyPattern(pattern string) bool {
-	re, err := syntax.Parse(pattern, syntax.Perl)
-	if err != nil {
-		return false
+// dateBytes is the length of every date time.DateOnly parses.
+const dateBytes = len("2006-01-02")
+
+// stringBytes is the most bytes a string of f can take.
+func stringBytes(f *spec.Field) int { return boundedBytes(f.MaxLength, f.Pattern, f.Format) }
+
+// titleBytes is the most bytes the title of option f can take.
+func titleBytes(f *spec.Field) int { return boundedBytes(f.TitleMaxLength, f.TitlePattern, "") }
+
+// boundedBytes is the most bytes a string can take under its constraints:
+// maxLength characters of the width they allow, or less where the pattern
+// bounds the whole string (dep_[0-9a-f]{8} is 12 bytes, whatever maxLength
+// says) or it is a date; unbounded when nothing bounds it.
+func boundedBytes(maxLength *int, pattern, format string) int {
+	n := unbounded
+	if maxLength != nil {
+		n = *maxLength * charBytes(pattern, format)
 	}
-	return asciiOnlyRegexp(re)
+	bound := func(m int) {
+		if m != unbounded && (n == unbounded || m < n) {
+			n = m
+		}
+	}
+	if format == "date" {
+		bound(dateBytes)
+	}
+	if pattern != "" {
+		if re, err := syntax.Parse(pattern, syntax.Perl); err == nil {
+			bound(longestMatch(re))
+		}
+	}
+	return n
 }
 
-func asciiOnlyRegexp(re *syntax.Regexp) bool {
+// runeLen is the UTF-8 length of r (an invalid rune is written as
+// U+FFFD, three bytes).
+func runeLen(r rune) int {
+	if n := utf8.RuneLen(r); n > 0 {
+		return n
+	}
+	return 3
+}
+
+// foldedLen is the most bytes r takes among the runes a case-folded
+// literal matches (a (?i) k matches the Kelvin sign, three bytes).
+func foldedLen(r rune, fold bool) int {
+	n := runeLen(r)
+	if fold {
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			n = max(n, runeLen(f))
+		}
+	}
+	return n
+}
+
+// widestRune is the most UTF-8 bytes one character matched by re takes
+// (0 when re matches no character).
+func widestRune(re *syntax.Regexp) int {
+	w := 0
 	switch re.Op {
 	case syntax.OpAnyChar, syntax.OpAnyCharNotNL:
-		return false
+		return maxRuneBytes
 	case syntax.OpLiteral:
 		for _, r := range re.Rune {
-			if r > unicode.MaxASCII {
-				return false
-			}
-			if re.Flags&syntax.FoldCase != 0 {
-				for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
-					if f > unicode.MaxASCII {
-						return false
-					}
-				}
-			}
+			w = max(w, foldedLen(r, re.Flags&syntax.FoldCase != 0))
 		}
 	case syntax.OpCharClass:
-		// Pairs of inclusive ranges, folds and negation already applied.
-		for i := 1; i < len(re.Rune); i += 2 {
-			if re.Rune[i] > unicode.MaxASCII {
-				return false
-			}
+		// Pairs of inclusive ranges, folds and negation already applied:
+		// the last bound is the highest character.
+		if n := len(re.Rune); n > 0 {
+			w = runeLen(re.Rune[n-1])
 		}
 	}
 	for _, sub := range re.Sub {
-		if !asciiOnlyRegexp(sub) {
-			return false
-		}
+		w = max(w, widestRune(sub))
 	}
-	return true
+	return w
+}
+
+// longestMatch is the most bytes a string the (anchored) pattern matches
+// can take, or unbounded under a *, a + or an open repetition.
+func longestMatch(re *syntax.Regexp) int {
+	switch re.Op {
+	case syntax.OpLiteral:
+		n := 0
+		for _, r := range re.Rune {
+			n += foldedLen(r, re.Flags&syntax.FoldCase != 0)
+		}
+		return n
+	case syntax.OpAnyChar, syntax.OpAnyCharNotNL, syntax.OpCharClass:
+		return widestRune(re)
+	case syntax.OpCapture, syntax.OpQuest:
+		return longestMatch(re.Sub[0])
+	case syntax.OpStar, syntax.OpPlus:
+		if longestMatch(re.Sub[0]) == 0 {
+			return 0
+		}
+		return unbounded
+	case syntax.OpRepeat:
+		sub := longestMatch(re.Sub[0])
+		switch {
+		case sub == 0:
+			return 0
+		case sub == unbounded || re.Max < 0:
+			return unbounded
+		}
+		return re.Max * sub
+	case syntax.OpConcat:
+		n := 0
+		for _, sub := range re.Sub {
+			n = addSize(n, longestMatch(sub))
+		}
+		return n
+	case syntax.OpAlternate:
+		n := 0
+		for _, sub := range re.Sub {
+			m := longestMatch(sub)
+			if m == unbounded {
+				return unbounded
+			}
+			n = max(n, m)
+		}
+		return n
+	}
+	return 0 // empty matches, anchors and word boundaries take no bytes
 }
 
 // payloadSize is the most bytes the payload of one field's entry can take.
 func payloadSize(f *spec.Field) int {
 	switch f.Type {
 	case spec.TypeString:
-		if f.MaxLength == nil {
-			return unbounded
-		}
-		return *f.MaxLength * runeBytes(f)
+		return stringBytes(f)
 	case spec.TypeInteger:
 		return maxIntBytes
 	case spec.TypeNumber:
@@ -138,10 +229,10 @@ func payloadSize(f *spec.Field) int {
 		if f.ValuesFrom != nil {
 			// One of the offered values, carried by its value.
 			src := f.Source.OptionItems()
-			if src == nil || src.MaxLength == nil {
+			if src == nil {
 				return unbounded
 			}
-			return *src.MaxLength * runeBytes(src)
+			return stringBytes(src)
 		}
 		n := 0
 		for _, v := range f.Values {
@@ -150,10 +241,11 @@ func payloadSize(f *spec.Field) int {
 		return n
 	case spec.TypeOption:
 		// A group of two string entries: the value and the title.
-		if f.MaxLength == nil || f.TitleMaxLength == nil {
+		value, title := stringBytes(f), titleBytes(f)
+		if value == unbounded || title == unbounded {
 			return unbounded
 		}
-		return entrySize(*f.MaxLength*runeBytes(f)) + entrySize(*f.TitleMaxLength*maxRuneBytes)
+		return entrySize(value) + entrySize(title)
 	case spec.TypeArray:
 		maxItems := f.MaxItems
 		if maxItems == nil && f.Items != nil && f.Items.Source != nil {
@@ -178,22 +270,26 @@ func fieldSize(f *spec.Field) int { return entrySize(payloadSize(f)) }
 // A cost is what one carried value adds to the worst case: an answer's
 // field or a continuation field, named as a reader finds it in the spec.
 type cost struct {
-	what  string
-	bytes int  // the raw bytes of its entry, or unbounded
-	wide  bool // a string counted at 4 bytes a character
+	what    string
+	bytes   int  // the raw bytes of its entry, or unbounded
+	wide    bool // a string counted at 4 bytes a character
+	options bool // a list of options: each title counted at titleMaxLength
 }
 
 // costs adds the cost of carrying f, named what, to *to.
 func costs(to *[]cost, what string, f *spec.Field) {
-	*to = append(*to, cost{what: what, bytes: fieldSize(f), wide: wideStrings(f)})
+	options := f.Type == spec.TypeArray && f.Items != nil && f.Items.Type == spec.TypeOption
+	*to = append(*to, cost{what: what, bytes: fieldSize(f), wide: wideStrings(f), options: options})
 }
 
 // wideStrings reports whether f carries strings counted at 4 bytes a
 // character (the hint then says how a pattern or format cuts that).
 func wideStrings(f *spec.Field) bool {
 	switch f.Type {
-	case spec.TypeString, spec.TypeOption:
+	case spec.TypeString:
 		return runeBytes(f) == maxRuneBytes
+	case spec.TypeOption:
+		return runeBytes(f) == maxRuneBytes || charBytes(f.TitlePattern, "") == maxRuneBytes
 	case spec.TypeEnum:
 		if src := f.Source.OptionItems(); f.ValuesFrom != nil && src != nil {
 			return runeBytes(src) == maxRuneBytes
@@ -316,13 +412,21 @@ func largest(parts []cost) string {
 	return strings.Join(out, ", ")
 }
 
-// anyWide reports whether one of the parts largest names is a string
-// counted at 4 bytes a character.
-func anyWide(parts []cost) bool {
+// anyNamed reports whether one of the parts largest names is one that
+// is reports.
+func anyNamed(parts []cost, is func(cost) bool) bool {
 	for i, p := range parts {
-		if p.wide && (p.bytes == unbounded || i < 3) {
+		if is(p) && (p.bytes == unbounded || i < 3) {
 			return true
 		}
 	}
 	return false
 }
+
+// anyWide reports whether one of the parts largest names is a string
+// counted at 4 bytes a character.
+func anyWide(parts []cost) bool { return anyNamed(parts, func(p cost) bool { return p.wide }) }
+
+// anyOptions reports whether one of the parts largest names is a list of
+// options.
+func anyOptions(parts []cost) bool { return anyNamed(parts, func(p cost) bool { return p.options }) }

@@ -19,7 +19,7 @@ import (
 	"github.com/mrtrgen/mrtrgen/mrtr/store"
 )
 
-// Attacks on continuation records sealed at rest (atrest.go), by someone
+// Attacks on continuation records sealed at rest (recordatrest.go), by someone
 // who can write the store but holds no key: each refused record is logged
 // with its reason, and the client sees the one opaque error.
 
@@ -121,7 +121,7 @@ func pinAnswer(code string) mcp.InputResponseMap {
 	return mcp.InputResponseMap{"pin": mrtrtest.Accept(map[string]any{"code": code})}
 }
 
-// identity is what the engine binds a record to (atrest.go).
+// identity is what the engine binds a record to (recordatrest.go).
 func identity(rec store.StateRecord) []string {
 	return []string{"at-rest", rec.Ref, rec.Workflow, rec.Subject, rec.Principal}
 }

@@ -29,7 +29,7 @@ import (
 
 // Sensitive data at rest: a sensitive continuation value lives in the
 // store while its workflow waits (by reference, never in a token), sealed
-// under the engine's key ring (atrest.go), and nowhere once the workflow
+// under the engine's key ring (recordatrest.go), and nowhere once the workflow
 // ended — not in round or effect records (which outlive it by their
 // retention), not in continuation records, logs or spans. The test starts
 // workflows that wait with sensitive values (one asked again after an

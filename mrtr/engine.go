@@ -16,6 +16,7 @@ import (
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mrtrgen/mrtrgen/mrtr/approval"
 	"github.com/mrtrgen/mrtrgen/mrtr/seal"
 	"github.com/mrtrgen/mrtrgen/mrtr/store"
@@ -231,3 +232,7 @@ func (e *Engine) detachForStore(ctx context.Context) (context.Context, context.C
 	}
 	return detach(ctx)
 }
+
+// Authenticator finds the principal of a request. An error refuses the
+// round with "not authenticated".
+type Authenticator func(ctx context.Context, extra *mcp.RequestExtra) (string, error)

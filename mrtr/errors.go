@@ -55,6 +55,12 @@ func invalidStateError() error {
 	return &jsonrpc.Error{Code: codeInvalidParams, Message: seal.PublicMessage}
 }
 
+// usedWithOtherInputError refuses a requestState whose round was already
+// answered with other input (the round record's fingerprint differs).
+func usedWithOtherInputError() error {
+	return &jsonrpc.Error{Code: codeInvalidParams, Message: "this requestState was already used with other input; start the operation again"}
+}
+
 // invalidArguments ends a round whose arguments fail validation. The MCP
 // tools page counts input validation errors as tool execution errors
 // (isError results, which a model reads and corrects), not protocol errors.

@@ -8,6 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/mrtr/seal"
 )
 
 // Program is the generated, typed half of one tool or prompt; F is its flow
@@ -133,9 +134,9 @@ type Request struct {
 
 	// deferAt, when set, ends the round before the state it numbers runs,
 	// with a continuation positioned there and no input requests: the
-	// task a tools/call round hands over to resumes from it (tasks.go).
+	// task a tools/call round hands over to resumes from it (wiretasks.go).
 	deferAt uint16
-	// task is set on the round of a task's step (tasks.go).
+	// task is set on the round of a task's step (wiretasks.go).
 	task *taskRound
 }
 
@@ -153,9 +154,23 @@ type Reply struct {
 
 	// nothingRan marks the reply of a round that failed on the store
 	// before any state ran (storeFailed): its client may send it again;
-	// a task's step is run again instead of ending the task (tasks.go).
+	// a task's step is run again instead of ending the task (wiretasks.go).
 	nothingRan bool
 }
 
 // NeedsInput reports whether the round asks for more input.
 func (r *Reply) NeedsInput() bool { return r.Final == nil }
+
+// taskRound is what the round of a task's step keeps for the step: the
+// codec its continuation opens with, and why it failed, if it did before
+// any state ran.
+type taskRound struct {
+	codec *seal.Codec
+	// id is the task's; waiting is set by a round that ends waiting for an
+	// approval (the step ends with tasks.StepEnd.Wait).
+	id, waiting string
+	// rejected is why the continuation was refused (rejectState).
+	rejected error
+	// storeFailed is the store's error while loading the continuation.
+	storeFailed error
+}

@@ -24,8 +24,8 @@ import (
 // is still running waits for it. (A round with a sealed continuation
 // claims its record with its first effect, or with its reply: the states
 // before that, answers and checks, may run again in a retry before it
-// finds the record; see roundbatch.go.) Every effect also holds an effect
-// record (effects.go): a retry that runs the round again (its reply was not
+// finds the record; see roundfinish.go.) Every effect also holds an effect
+// record (roundeffects.go): a retry that runs the round again (its reply was not
 // stored) replays the effect instead of repeating it, and an effect with a
 // business operation id ("charge-{invoiceId}") is not done again by a
 // second workflow either.
@@ -177,7 +177,7 @@ type roundRecord struct {
 	release func() // stops renewing the lease (set once claimed)
 	// lazy: not claimed yet. A round whose continuation is sealed claims
 	// its record together with its first effect's record, or with its
-	// reply when it runs no effect (roundbatch.go); settled is set when
+	// reply when it runs no effect (recordbatch.go, roundfinish.go); settled is set when
 	// that claim found the round answered before or refused, so that the
 	// round leaves the record alone.
 	lazy, settled bool

@@ -21,10 +21,13 @@ import (
 // A round, in the order Run goes through it: this file (Run, the checks of
 // the request: capabilities, arguments, authorization), roundresume.go
 // (the requestState opened, the round claimed, the continuation loaded),
-// roundstates.go (the spec's states run until one asks or ends),
-// roundbatch.go (what the round did recorded in one store batch),
-// roundreply.go (the reply: a replay, the next questions) and
-// roundfailures.go (a step, the store or the state refused).
+// roundstates.go (the spec's states run until one asks or ends, with
+// roundanswers.go, roundeffects.go and roundapproval.go), roundreply.go
+// (the reply: a replay, the next questions), roundfailures.go (a step, the
+// store or the state refused) and roundfinish.go (what the round did
+// recorded in one store batch). The round is the middle of the package's
+// layers: it uses the records (record*.go) and the engine, and the wire
+// (wire*.go) calls it (docs/architecture.md, "Inside mrtr").
 
 // round is one request of a workflow as the engine serves it: the
 // mrtrimpl.Round that generated Step code reads answers from, runs effects
@@ -80,7 +83,7 @@ type round struct {
 	// rec is the round record (nil on a first round or without a store);
 	// queued are the recordings the round owes until its next batch, and
 	// nextState the continuation its reply will point to (by reference):
-	// see roundbatch.go. ended is set when the workflow ended.
+	// see roundfinish.go. ended is set when the workflow ended.
 	rec       *roundRecord
 	queued    []write
 	nextState *store.StateRecord
@@ -259,7 +262,7 @@ func (rr *run[F]) checkCapabilities(context.Context) (*Reply, error) {
 
 // checkEveryPathNeeds refuses, at a workflow's first round, a client
 // without a capability that every way through the workflow needs
-// (needs.go): -32021 before anything is asked and before any handler
+// (roundneeds.go): -32021 before anything is asked and before any handler
 // method (an argument's validator included) runs. Answers given up front
 // ("inputs", non-interactive programs) may stand in for asking, so a round
 // that carries some is left to the asks themselves, as are arguments that

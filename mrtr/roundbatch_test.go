@@ -18,7 +18,7 @@ import (
 	"github.com/mrtrgen/mrtrgen/mrtr/store"
 )
 
-// Store calls per round (roundbatch.go): a round sends its record
+// Store calls per round (recordbatch.go, roundfinish.go): a round sends its record
 // operations in batches, and a store without batches gets one call per
 // operation with the same outcome.
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -111,4 +112,22 @@ func stateName(d *mrtrimpl.Descriptor, s uint16) string {
 		return info.Name
 	}
 	return fmt.Sprintf("state %d", s)
+}
+
+// deferRound ends the round before the task's start state runs: the
+// continuation positioned there, no input requests (see addTaskTool).
+func (rr *run[F]) deferRound(ctx context.Context, r *round, path []string) (*Reply, error) {
+	e, d, p, f := rr.e, rr.d, rr.p, rr.f
+	if problems := p.CheckContinuation(ctx, f); len(problems) > 0 {
+		return nil, fmt.Errorf("mrtr: %s: at the task's start the continuation breaks the spec: %s", d.Name, strings.Join(problems, "; "))
+	}
+	next := &envelope{workflow: rr.env.workflow, args: rr.argsDigest, state: p.State(f), round: rr.env.round + 1, data: p.AppendContinuation(make([]byte, 0, 256), f)}
+	keep := func(rec store.StateRecord) { r.nextState = &rec }
+	reply, err := e.askReply(ctx, d, rr.binding, next, rr.pHash, rr.caps, nil, nil, keep)
+	if err != nil {
+		return nil, err
+	}
+	rr.rt.outcome = "task"
+	reply.Path = path
+	return reply, nil
 }

@@ -67,7 +67,7 @@ func (rr *run[F]) runStates(ctx context.Context) (*Reply, error) {
 		}
 		r.current = cur
 		if rr.req.deferAt != 0 && cur == rr.req.deferAt {
-			return rr.deferRound(ctx, r, path) // tasks.go
+			return rr.deferRound(ctx, r, path) // roundreply.go
 		}
 		if info.Kind.Interactive() {
 			r.countRun(cur)

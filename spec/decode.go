@@ -38,6 +38,11 @@ func (d *decoder) errorf(n *yaml.Node, rule, hint, format string, args ...any) {
 	d.diags = append(d.diags, Diagnostic{Pos: d.pos(n), Severity: Error, Rule: rule, Message: fmt.Sprintf(format, args...), Hint: hint})
 }
 
+// diagAt reports an error at a position kept from a node.
+func (d *decoder) diagAt(p Pos, rule, hint, format string, args ...any) {
+	d.diags = append(d.diags, Diagnostic{Pos: p, Severity: Error, Rule: rule, Message: fmt.Sprintf(format, args...), Hint: hint})
+}
+
 // pair is one key/value of a mapping.
 type pair struct {
 	key  string
@@ -327,6 +332,8 @@ type workflowDoc struct {
 	NonInteractive                     bool `yaml:"nonInteractive"`
 	Requires, Task, Arguments, Initial ynode
 	Continuation, States, Questions    ynode
+	OnDecline                          ynode `yaml:"onDecline"`
+	OnCancel                           ynode `yaml:"onCancel"`
 	Lint                               ynode
 }
 
@@ -346,7 +353,8 @@ func (d *decoder) decodeWorkflow(tp pair) *Tool {
 	if t.Continuation == nil {
 		t.Continuation = &Continuation{TTL: DefaultTTL, Storage: vocab.Sealed, MaxBytes: DefaultMaxBytes, Pos: t.Pos, TTLPos: t.Pos}
 	}
-	t.States = d.decodeStates(t.Initial, doc.States.Node)
+	t.OnDecline, t.OnCancel = d.stateRef(doc.OnDecline), d.stateRef(doc.OnCancel)
+	t.States = d.decodeStates(t, doc.States.Node)
 	if doc.Questions.Node != nil || len(d.uses) > 0 {
 		d.resolveQuestions(t, d.uses, keyNodes(doc.Questions.Node))
 	}
@@ -397,14 +405,17 @@ func (d *decoder) workflowKeys(t *Tool, doc *workflowDoc, keys map[string]*yaml.
 	}
 }
 
-// decodeStates decodes the states of a workflow, the initial one first.
-func (d *decoder) decodeStates(initial string, n *yaml.Node) []*State {
+// decodeStates decodes the states of a workflow, gives its asks and gates
+// the workflow's onDecline and onCancel where they name none, and orders
+// them, the initial one first.
+func (d *decoder) decodeStates(t *Tool, n *yaml.Node) []*State {
 	var states []*State
 	for _, sp := range pairs(n) {
 		d.checkIdent(sp.k, "state")
 		states = append(states, d.decodeState(sp))
 	}
-	return orderStates(initial, states)
+	d.applyEndDefaults(t, states)
+	return orderStates(t.Initial, states)
 }
 
 // keyNodes maps each key of a mapping to its node (nil gives an empty map).

@@ -42,6 +42,7 @@ type fieldDoc struct {
 	MinLength                                 ynode `yaml:"minLength"`
 	MaxLength                                 ynode `yaml:"maxLength"`
 	TitleMaxLength                            ynode `yaml:"titleMaxLength"`
+	TitlePattern                              ynode `yaml:"titlePattern"`
 	ValuesFrom                                ynode `yaml:"valuesFrom"`
 	MinItems                                  ynode `yaml:"minItems"`
 	MaxItems                                  ynode `yaml:"maxItems"`
@@ -96,6 +97,9 @@ func (d *decoder) fieldKeys(f *Field, doc *fieldDoc, keys map[string]*yaml.Node,
 	f.ValuesFrom = d.nameRef(doc.ValuesFrom)
 	if p := doc.Pattern.Node; p != nil {
 		f.Pattern, f.Regexp = p.Value, d.pattern(p)
+	}
+	if p := doc.TitlePattern.Node; p != nil {
+		f.TitlePattern, f.TitleRegexp = p.Value, d.pattern(p)
 	}
 	if doc.Values.Node != nil {
 		d.addEnumValues(f, doc.Values.Node)
@@ -206,6 +210,7 @@ var fieldKeyFits = []keyFit{
 	{"pattern", stringy, "applies to strings and option values only"},
 	{"format", ofType(TypeString), "applies to strings only"},
 	{"titleMaxLength", ofType(TypeOption), "applies to options only (it bounds an option's title)"},
+	{"titlePattern", ofType(TypeOption), "applies to options only (it constrains an option's title)"},
 	{"valuesFrom", ofType(TypeEnum), "applies to enums only"},
 	{"valuesFrom", inRoles(fieldForm, fieldItems), "applies to form fields only (the options are offered in a form)"},
 	{"minimum", numeric, "applies to numbers and integers only"},

@@ -19,6 +19,10 @@ func (t *Tool) RefField(ref *TemplateRef, keys map[string]*InputRequest) *Field 
 		if q := keys[ref.Path[0]]; q != nil && len(ref.Path) == 2 {
 			return q.Field(ref.Path[1])
 		}
+	case RefItem:
+		if f := t.RefField(ref.Each, keys); f != nil {
+			return f.Items
+		}
 	}
 	return nil
 }
@@ -31,6 +35,12 @@ func (t *Tool) refType(ref *TemplateRef, keys map[string]*InputRequest) (FieldTy
 		return TypeString, ""
 	case RefRoots:
 		return TypeArray, ""
+	case RefAnswer:
+		return 0, ""
+	case RefItem:
+		if ref.Each.Kind == RefRoots {
+			return TypeString, "" // a root's URI
+		}
 	}
 	if f := t.RefField(ref, keys); f != nil {
 		return f.Type, f.Format
@@ -45,7 +55,7 @@ func (t *Tool) refType(ref *TemplateRef, keys map[string]*InputRequest) (FieldTy
 func (r *resolver) checkFormats(t *Tool, tpl *Template, keys map[string]*InputRequest, isIdempotencyKey bool) {
 	for _, p := range tpl.Parts {
 		if p.Open != nil && isIdempotencyKey {
-			r.errorf(p.Open.Pos, "template", "an operation id names every value it is made of", "{?%s}: an idempotency key cannot have a section", p.Open.Name())
+			r.errorf(p.Open.Pos, "template", "an operation id names every value it is made of", "{%c%s}: an idempotency key cannot have a section", p.Sigil(), p.Open.Name())
 		}
 		ref := p.Ref
 		if ref == nil || ref.Format == nil || ref.Kind == 0 {
@@ -94,7 +104,11 @@ func (r *resolver) checkFormats(t *Tool, tpl *Template, keys map[string]*InputRe
 			if f.Arg != "" {
 				written += ":" + f.Arg
 			}
-			r.errorf(ref.Pos, "template-format", "format "+f.Name+" takes "+formatTakes(f.Name), "{%s|%s}: %s is %s; format %s takes %s", ref.Name(), written, ref.Name(), what, f.Name, formatTakes(f.Name))
+			subject := ref.Name()
+			if ref.Kind == RefItem {
+				subject = "an item of " + ref.Each.Name()
+			}
+			r.errorf(ref.Pos, "template-format", "format "+f.Name+" takes "+formatTakes(f.Name), "{%s|%s}: %s is %s; format %s takes %s", ref.Name(), written, subject, what, f.Name, formatTakes(f.Name))
 			continue
 		}
 		if a := f.ArgRef; a != nil && a.Kind != 0 {

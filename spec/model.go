@@ -112,7 +112,16 @@ type Tool struct {
 	// key): a state asking one holds the same *InputRequest in its
 	// Requests (questions.go).
 	Questions []*InputRequest
-	Lint      *LintConfig
+	// OnDecline and OnCancel, written on the workflow, are where every ask
+	// and gate without its own onDecline or onCancel goes when the user
+	// declines or cancels: a terminal state, typically one with the
+	// structured output of an end that did nothing (nil: such an ask or
+	// gate ends the workflow as cancelled by itself, without output). The
+	// decoder copies them into those states (StateRef.Default), so the
+	// graph, the generated machine, its tests and its page see edges like
+	// any other. See output.go.
+	OnDecline, OnCancel *StateRef
+	Lint                *LintConfig
 	// ValidatorReads are the reads of each validator with context the
 	// workflow uses, sorted by validator name, resolved against the
 	// workflow's arguments, continuation fields and forms (ReadsOf).
@@ -247,8 +256,13 @@ type Field struct {
 	ValuesFrom *NameRef
 	Source     *Field
 	// TitleMaxLength bounds the title of a TypeOption (MaxLength bounds
-	// its value).
+	// its value), and TitlePattern, when set, is what every title must
+	// match (TitleRegexp compiled, anchored), as Pattern is for the value:
+	// the handler's list is checked against both, and the size budget
+	// counts a title by what they allow.
 	TitleMaxLength *int
+	TitlePattern   string
+	TitleRegexp    *regexp.Regexp
 
 	Items    *Field // for TypeArray
 	MinItems *int   // counted after duplicates of enum values are dropped
@@ -572,6 +586,9 @@ func FormatNumber(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64)
 type StateRef struct {
 	Name string
 	Pos  Pos
+	// Default: the workflow's onDecline or onCancel, not the state's own
+	// (Pos is then the workflow's key).
+	Default bool
 }
 
 // Edge is one transition of the state machine.

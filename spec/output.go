@@ -23,6 +23,65 @@ import (
 // which ends the workflow as cancelled by itself, send an empty object). Each state's generated check
 // still insists on the fields that state requires.
 
+// A workflow may name, with onDecline and onCancel of its own, the
+// terminal state every ask and gate without its own onDecline or onCancel
+// goes to: the end that did nothing, with its structured output, written
+// once instead of on each ask and gate. A state's own key wins. The
+// decoder copies the workflow's reference into those states (marked
+// Default), so that everything downstream (the graph, lint, the
+// generator, its tests and page, breaking) sees ordinary edges; a
+// workflow without them keeps its asks and gates ending the workflow as
+// cancelled by themselves.
+
+// applyEndDefaults checks the workflow's onDecline and onCancel and copies
+// them into its asks and gates that name none.
+func (d *decoder) applyEndDefaults(t *Tool, states []*State) {
+	var names []string
+	byName := map[string]*State{}
+	for _, s := range states {
+		names = append(names, s.Name)
+		byName[s.Name] = s
+	}
+	interactive := slices.ContainsFunc(states, func(s *State) bool { return s.Kind == vocab.StateAsk || s.Kind == vocab.StateConfirm })
+	for _, def := range []struct {
+		key string
+		ref **StateRef
+		on  func(*State) **StateRef
+	}{
+		{"onDecline", &t.OnDecline, func(s *State) **StateRef { return &s.OnDecline }},
+		{"onCancel", &t.OnCancel, func(s *State) **StateRef { return &s.OnCancel }},
+	} {
+		ref := *def.ref
+		if ref == nil {
+			continue
+		}
+		target := byName[ref.Name]
+		switch {
+		case target == nil:
+			d.diagAt(ref.Pos, "unknown-reference", suggest(ref.Name, sortedCopy(names), "declared states"),
+				"%s %q: %s names state %q, which is not declared", d.kind, t.Name, def.key, ref.Name)
+			*def.ref = nil
+			continue
+		case target.Kind != vocab.StateTerminal:
+			d.diagAt(ref.Pos, "state", "name a terminal state (terminal: cancelled, with the output of an end that did nothing); a state's own "+def.key+" can go anywhere",
+				"%s %q: the workflow's %s must name a terminal state, and %s is a %s state", d.kind, t.Name, def.key, ref.Name, target.Kind)
+			*def.ref = nil
+			continue
+		case !interactive:
+			d.diagAt(ref.Pos, "state", "drop "+def.key+": it is where asks and gates go", "%s %q: %s applies to asks and gates, and this %s has none", d.kind, t.Name, def.key, d.kind)
+			continue
+		}
+		for _, s := range states {
+			if s.Kind != vocab.StateAsk && s.Kind != vocab.StateConfirm {
+				continue
+			}
+			if at := def.on(s); *at == nil {
+				*at = &StateRef{Name: ref.Name, Pos: ref.Pos, Default: true}
+			}
+		}
+	}
+}
+
 // checkOutputKeys reports an output on a state that cannot have one.
 func (d *decoder) checkOutputKeys(s *State, keys map[string]*yaml.Node) {
 	k := keys["output"]

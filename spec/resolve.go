@@ -315,12 +315,20 @@ func (r *resolver) resolveValidators(f *Field) {
 }
 
 func (r *resolver) resolveTemplate(t *Tool, tpl *Template, keys map[string]*InputRequest, isIdempotencyKey bool) {
+	sections := map[*TemplateRef]bool{}
+	for _, p := range tpl.Parts {
+		if p.Open != nil {
+			sections[p.Open] = true
+		}
+	}
 	for _, ref := range tpl.Refs() {
 		if ref.Kind != 0 {
 			continue // built in by the decoder
 		}
 		name := ref.Path[0]
 		switch {
+		case keys[name] != nil && len(ref.Path) == 1 && keys[name].Kind == vocab.Elicit && sections[ref]:
+			ref.Kind = RefAnswer
 		case len(ref.Path) == 1 && name == "workflowId":
 			ref.Kind = RefWorkflowID
 		case len(ref.Path) == 1 && t.Argument(name) != nil:
@@ -351,6 +359,34 @@ func (r *resolver) resolveTemplate(t *Tool, tpl *Template, keys map[string]*Inpu
 		}
 		if isIdempotencyKey && (ref.Kind == RefSampled || ref.Kind == RefRoots) {
 			r.errorf(ref.Pos, "template", "form operation ids from arguments, continuation fields and form answers", "{%s}: an idempotency key cannot use model output or roots", ref.Name())
+		}
+	}
+	r.checkSections(t, tpl, keys)
+}
+
+// checkSections checks what the sections of tpl name: a per-item section
+// ({*name}) a list, and no placeholder inside {!name} … {/name} names the
+// value that is not set there.
+func (r *resolver) checkSections(t *Tool, tpl *Template, keys map[string]*InputRequest) {
+	for _, p := range tpl.Parts {
+		if !p.Each || p.Open.Kind == 0 {
+			continue
+		}
+		if typ, _ := t.refType(p.Open, keys); typ != TypeArray {
+			what := typeWithArticle(typ)
+			if p.Open.Kind == RefAnswer {
+				what = "the answer to a form"
+			}
+			r.errorf(p.Open.Pos, "template", "repeat text for the items of a list (an array argument, field or answer, or roots); for one value write {?"+p.Open.Name()+"}",
+				"{*%s}: %s is %s, not a list", p.Open.Name(), p.Open.Name(), what)
+		}
+	}
+	for ref, around := range tpl.Sections() {
+		for _, o := range around {
+			if o.Not && ref.Kind != RefItem && (o.Open.Name() == ref.Name() || (o.Open.Kind == RefAnswer && ref.Path[0] == o.Open.Path[0])) {
+				r.errorf(ref.Pos, "template", "move it out of the section, or into {?"+o.Open.Name()+"} … {/"+o.Open.Name()+"}",
+					"{%s} is inside {!%s} … {/%s}, shown only when %s is not set: it would render as nothing", ref.Name(), o.Open.Name(), o.Open.Name(), o.Open.Name())
+			}
 		}
 	}
 }

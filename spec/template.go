@@ -32,6 +32,11 @@ type TemplatePart struct {
 	// placeholder: Ref is nil, and Refs lists Open's reference.
 	Open  *TemplateRef
 	Close bool
+	// Not makes Open's section the other way round: shown only when the
+	// value is not set ({!name}, the "else" of {?name}). Each makes it a
+	// per-item section: shown once for each item of the list it names
+	// ({*name}), where {.} is the item.
+	Not, Each bool
 }
 
 // RefKind says what a placeholder names (set by the loader's resolver).
@@ -44,7 +49,24 @@ const (
 	RefSampled   // the text returned by a sampling request
 	RefRoots     // the roots returned by a roots request
 	RefWorkflowID
+	// RefAnswer is the answer to an elicitation as a whole ({?key}): only
+	// a section names it, shown when the user answered (accepted) it.
+	RefAnswer
+	// RefItem is the item of the per-item section around it ({.},
+	// {.|title}); TemplateRef.Each names the list.
+	RefItem
 )
+
+// Sigil is how a section opens: '?', '!' (Not) or '*' (Each).
+func (p TemplatePart) Sigil() byte {
+	switch {
+	case p.Not:
+		return '!'
+	case p.Each:
+		return '*'
+	}
+	return '?'
+}
 
 // TemplateRef is one placeholder.
 type TemplateRef struct {
@@ -54,6 +76,9 @@ type TemplateRef struct {
 	// Format is how the value is written (nil: as before, the value's own
 	// text). Its argument may name another value (money's currency).
 	Format *Format
+	// Each is, for an item placeholder ({.}), the list of the per-item
+	// section it is in.
+	Each *TemplateRef
 }
 
 // Format is the formatting of a placeholder: {amount|money:currency}.
@@ -89,17 +114,35 @@ type FormatInfo struct {
 // inside a section that names the same value: where it renders, the value
 // is set.
 func (t *Template) Guarded(ref *TemplateRef) bool {
+	return t.guarded(ref, func(o *TemplateRef) bool { return o.Name() == ref.Name() })
+}
+
+// AnswerGuarded reports whether ref, a placeholder naming an answer, is
+// where the answer was given: Guarded, or inside a section on the whole
+// answer ({?reason} … {reason.comment} … {/reason}). A form field of it
+// may still be empty there.
+func (t *Template) AnswerGuarded(ref *TemplateRef) bool {
+	return t.guarded(ref, func(o *TemplateRef) bool {
+		return o.Name() == ref.Name() || (o.Kind == RefAnswer && len(ref.Path) > 1 && o.Path[0] == ref.Path[0])
+	})
+}
+
+// guarded reports whether ref is the value of a section of t, or sits
+// inside a section shown only when a value is set whose reference
+// guards says covers ref. A section shown when its value is not set
+// ({!name}) guards nothing.
+func (t *Template) guarded(ref *TemplateRef, guards func(open *TemplateRef) bool) bool {
 	if t == nil {
 		return false
 	}
-	var open []*TemplateRef
+	var open []TemplatePart
 	for _, p := range t.Parts {
 		switch {
 		case p.Open != nil:
 			if p.Open == ref {
 				return true
 			}
-			open = append(open, p.Open)
+			open = append(open, p)
 		case p.Close:
 			if len(open) > 0 {
 				open = open[:len(open)-1]
@@ -107,7 +150,7 @@ func (t *Template) Guarded(ref *TemplateRef) bool {
 		case p.Ref != nil:
 			if p.Ref == ref || (p.Ref.Format != nil && p.Ref.Format.ArgRef == ref) {
 				for _, o := range open {
-					if o.Name() == ref.Name() {
+					if !o.Not && guards(o.Open) {
 						return true
 					}
 				}
@@ -116,6 +159,26 @@ func (t *Template) Guarded(ref *TemplateRef) bool {
 		}
 	}
 	return false
+}
+
+// Sections lists, for each placeholder of t, the sections around it, from
+// the outermost in.
+func (t *Template) Sections() map[*TemplateRef][]TemplatePart {
+	out := map[*TemplateRef][]TemplatePart{}
+	var open []TemplatePart
+	for _, p := range t.Parts {
+		switch {
+		case p.Open != nil:
+			open = append(open, p)
+		case p.Close:
+			if len(open) > 0 {
+				open = open[:len(open)-1]
+			}
+		case p.Ref != nil && len(open) > 0:
+			out[p.Ref] = slices.Clone(open)
+		}
+	}
+	return out
 }
 
 // Name is the placeholder as written, without braces.
@@ -183,7 +246,7 @@ func parseTemplate(raw string, pos Pos, at func(off int) Pos) (*Template, error)
 	}
 	if len(p.open) > 0 {
 		o := p.open[len(p.open)-1]
-		return nil, &templateError{o.off, fmt.Sprintf("section {?%s} is not closed (end it with {/%s})", o.ref.Name(), o.ref.Name())}
+		return nil, &templateError{o.off, fmt.Sprintf("section {%c%s} is not closed (end it with {/%s})", o.sigil, o.ref.Name(), o.ref.Name())}
 	}
 	p.flush()
 	return p.t, nil
@@ -198,10 +261,22 @@ type templateParser struct {
 	open []openSection
 }
 
-// openSection is a {?name} section not closed yet, at byte offset off.
+// openSection is a section not closed yet ({?name}, {!name} or {*name}:
+// its sigil), at byte offset off.
 type openSection struct {
-	ref *TemplateRef
-	off int
+	ref   *TemplateRef
+	off   int
+	sigil byte
+}
+
+// each is the innermost per-item section open, or nil.
+func (p *templateParser) each() *TemplateRef {
+	for i := len(p.open) - 1; i >= 0; i-- {
+		if p.open[i].sigil == '*' {
+			return p.open[i].ref
+		}
+	}
+	return nil
 }
 
 // flush ends the literal text so far as a part of its own.
@@ -213,32 +288,53 @@ func (p *templateParser) flush() {
 }
 
 // placeholder adds the part that body, the text between braces at byte
-// offset off, writes: a section opened ({?name}), a section closed
-// ({/name}), or a value ({name} or {name|format}).
+// offset off, writes: a section opened ({?name} shown when the value is
+// set, {!name} when it is not, {*name} once per item), a section closed
+// ({/name}), or a value ({name}, {name|format}, or in a per-item section
+// the item, {.} or {.|format}).
 func (p *templateParser) placeholder(body string, off int) error {
 	switch {
-	case strings.HasPrefix(body, "?"):
+	case body != "" && strings.IndexByte("?!*", body[0]) >= 0:
+		sigil := body[0]
 		ref, err := parseRefPath(body[1:], off, p.at)
 		if err != nil {
 			return err
 		}
 		if len(p.open) == maxSectionDepth {
-			return &templateError{off, fmt.Sprintf("section {?%s}: sections nest at most %d deep", body[1:], maxSectionDepth)}
+			return &templateError{off, fmt.Sprintf("section {%s}: sections nest at most %d deep", body, maxSectionDepth)}
+		}
+		if outer := p.each(); sigil == '*' && outer != nil {
+			return &templateError{off, fmt.Sprintf("section {%s} is inside the per-item section {*%s}: per-item sections do not nest", body, outer.Name())}
 		}
 		p.flush()
-		p.open = append(p.open, openSection{ref, off})
-		p.t.Parts = append(p.t.Parts, TemplatePart{Open: ref})
+		p.open = append(p.open, openSection{ref, off, sigil})
+		p.t.Parts = append(p.t.Parts, TemplatePart{Open: ref, Not: sigil == '!', Each: sigil == '*'})
 	case strings.HasPrefix(body, "/"):
 		name := body[1:]
 		if len(p.open) == 0 {
-			return &templateError{off, fmt.Sprintf("{/%s} closes no section (open one with {?%s})", name, name)}
+			return &templateError{off, fmt.Sprintf("{/%s} closes no section (open one with {?%s}, {!%s} or {*%s})", name, name, name, name)}
 		}
 		if top := p.open[len(p.open)-1]; top.ref.Name() != name {
-			return &templateError{off, fmt.Sprintf("{/%s} closes section {?%s}; write {/%s}", name, top.ref.Name(), top.ref.Name())}
+			return &templateError{off, fmt.Sprintf("{/%s} closes section {%c%s}; write {/%s}", name, top.sigil, top.ref.Name(), top.ref.Name())}
 		}
 		p.flush()
 		p.open = p.open[:len(p.open)-1]
 		p.t.Parts = append(p.t.Parts, TemplatePart{Close: true})
+	case body == "." || strings.HasPrefix(body, ".|"):
+		list := p.each()
+		if list == nil {
+			return &templateError{off, fmt.Sprintf("{%s} is the item of a per-item section, {*list} … {/list}; here it is in none", body)}
+		}
+		ref := &TemplateRef{Path: []string{"."}, Kind: RefItem, Pos: p.at(off), Each: list}
+		if _, format, ok := strings.Cut(body, "|"); ok {
+			f, err := parseFormat(".", format, off, p.at)
+			if err != nil {
+				return err
+			}
+			ref.Format = f
+		}
+		p.flush()
+		p.t.Parts = append(p.t.Parts, TemplatePart{Ref: ref})
 	default:
 		name, format, hasFormat := strings.Cut(body, "|")
 		ref, err := parseRefPath(name, off, p.at)

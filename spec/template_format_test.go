@@ -30,6 +30,17 @@ func TestParseTemplateFormatsAndSections(t *testing.T) {
 		{raw: "{?x}{/y}", err: "{/y} closes section {?x}"},
 		{raw: "{?x|int}{/x}", err: "want a name"},
 		{raw: "{?a}{?b}{?c}{?d}{?e}{/e}{/d}{/c}{/b}{/a}", err: "at most 4 deep"},
+		{raw: "{?note}yes{/note}{!note}no{/note}", want: "(?note)yes(/)(!note)no(/)"},
+		{raw: "{*items} - {.}{/items}", want: "(*items) - [.](/)"},
+		{raw: "{*items}{.|title}, {other}{/items}", want: "(*items)[.|title], [other](/)"},
+		{raw: "{!x}open", err: "section {!x} is not closed"},
+		{raw: "{*x}open", err: "section {*x} is not closed"},
+		{raw: "{*x}{/y}", err: "{/y} closes section {*x}"},
+		{raw: "{.}", err: "{.} is the item of a per-item section"},
+		{raw: "{?x}{.|int}{/x}", err: "{.|int} is the item of a per-item section"},
+		{raw: "{*a}{?b}{*c}{/c}{/b}{/a}", err: "per-item sections do not nest"},
+		{raw: "{*a}{.|bold}{/a}", err: `unknown format "bold"`},
+		{raw: "{!a.b}x{/a.b}", want: "(!a.b)x(/)"},
 	} {
 		tpl, err := parseTemplate(tc.raw, Pos{}, nil)
 		if tc.err != "" {
@@ -53,7 +64,7 @@ func show(t *Template) string {
 	for _, p := range t.Parts {
 		switch {
 		case p.Open != nil:
-			b.WriteString("(?" + p.Open.Name() + ")")
+			b.WriteString("(" + sigil(p) + p.Open.Name() + ")")
 		case p.Close:
 			b.WriteString("(/)")
 		case p.Ref != nil:
@@ -72,12 +83,15 @@ func show(t *Template) string {
 	return b.String()
 }
 
+func sigil(p TemplatePart) string { return string(p.Sigil()) }
+
 // FuzzParseTemplate: any text parses or is refused with an offset inside
 // it, never a panic; what parses has balanced sections, and rendering its
 // parts back (literal braces doubled, sections closed by name) parses to
 // the same parts.
 func FuzzParseTemplate(f *testing.F) {
-	for _, s := range []string{"", "plain", "{a}", "{a.b|money:c}", "{?a}x{/a}", "{{}}", "{x|decimal:2}", "{?a}{?b}{/b}{/a}", "}", "{", "{a|", "{?a}"} {
+	for _, s := range []string{"", "plain", "{a}", "{a.b|money:c}", "{?a}x{/a}", "{{}}", "{x|decimal:2}", "{?a}{?b}{/b}{/a}", "}", "{", "{a|", "{?a}",
+		"{!a}x{/a}", "{*a}{.}{/a}", "{*a}{.|title}{/a}", "{.}"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
@@ -100,7 +114,7 @@ func FuzzParseTemplate(f *testing.F) {
 			case p.Open != nil:
 				depth++
 				open = append(open, p.Open.Name())
-				again.WriteString("{?" + p.Open.Name() + "}")
+				again.WriteString("{" + sigil(p) + p.Open.Name() + "}")
 			case p.Close:
 				depth--
 				again.WriteString("{/" + open[len(open)-1] + "}")

@@ -48,6 +48,9 @@ exec git fetch -q origin`},
 	{doc: "docs/ci.md", dir: "tickets"},
 	{doc: "docs/deploy.md", dir: "tickets"},
 	{doc: "docs/pre-commit.md", dir: "tickets"},
+	// Last: its example adds a package to the module the guides before
+	// it generate, check and compare.
+	{doc: "docs/spec.md", dir: "tickets"},
 }
 
 var walkthroughLayout = []docPart{{doc: "docs/walkthrough.md"}}

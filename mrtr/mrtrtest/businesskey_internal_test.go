@@ -128,7 +128,7 @@ func TestMatrixBusinessKeyCatchesARepeatedEffect(t *testing.T) {
 	h := &testprog.RetireImpl{}
 	fx := retireFixtures(h)
 	fx.Reset = h.Reset
-	forgetful := WithStore(func(c *Clock) store.Store { return forgetfulEffects{store.NewMemory(store.Options{Now: c.Now})} })
+	forgetful := WithStore(func(c *Clock) store.Store { return ForgetfulEffects{store.NewMemory(store.Options{Now: c.Now})} })
 	failures, _ := runRetire(t, h, fx, forgetful)
 	want := `business operation id/at retire: scenario "business operation id" at retire, round 3: want a second workflow that reached effect retire (operation id retire-{team}-{target.env}) to be refused there, not go on; ` +
 		`it ended success at state retired ("Retired staging of web."). The engine refuses an operation id it recorded`
@@ -137,18 +137,20 @@ func TestMatrixBusinessKeyCatchesARepeatedEffect(t *testing.T) {
 	}
 }
 
-// forgetfulEffects loses every effect record: a second workflow sharing a
-// business operation id claims it anew.
-type forgetfulEffects struct{ store.Store }
+// ForgetfulEffects loses every effect record: a second workflow sharing a
+// business operation id claims it anew, as if the id named the workflow.
+// Exported for the external tests (matrix_test.go) only: it is declared
+// in a test file.
+type ForgetfulEffects struct{ store.Store }
 
-func (s forgetfulEffects) Claim(ctx context.Context, req store.ClaimRequest) (store.ClaimResult, error) {
+func (s ForgetfulEffects) Claim(ctx context.Context, req store.ClaimRequest) (store.ClaimResult, error) {
 	if strings.Contains(req.Key, "/effect/") {
 		req.Key += "/" + req.Owner
 	}
 	return s.Store.Claim(ctx, req)
 }
 
-func (s forgetfulEffects) Complete(ctx context.Context, key, owner string, result []byte, retain time.Duration) error {
+func (s ForgetfulEffects) Complete(ctx context.Context, key, owner string, result []byte, retain time.Duration) error {
 	if strings.Contains(key, "/effect/") {
 		key += "/" + owner
 	}

@@ -1,12 +1,10 @@
 package mrtrtest_test
 
 import (
-	"context"
 	"os"
 	"os/exec"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -14,24 +12,6 @@ import (
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrtest"
 	"github.com/mrtrgen/mrtrgen/mrtr/store"
 )
-
-// forgetfulStore loses every effect record: a second workflow sharing a
-// business operation id claims it anew, as if the id named the workflow.
-type forgetfulStore struct{ store.Store }
-
-func (s forgetfulStore) Claim(ctx context.Context, req store.ClaimRequest) (store.ClaimResult, error) {
-	if strings.Contains(req.Key, "/effect/") {
-		req.Key += "/" + req.Owner
-	}
-	return s.Store.Claim(ctx, req)
-}
-
-func (s forgetfulStore) Complete(ctx context.Context, key, owner string, result []byte, retain time.Duration) error {
-	if strings.Contains(key, "/effect/") {
-		key += "/" + owner
-	}
-	return s.Store.Complete(ctx, key, owner, result, retain)
-}
 
 // TestMatrixBusinessKeyRun is run by TestMatrixCatchesRepeatedBusinessEffect
 // in a child process, whose failure it expects.
@@ -48,7 +28,7 @@ func TestMatrixBusinessKeyRun(t *testing.T) {
 		},
 		Effects: h.SentCount,
 	}, mrtrtest.WithStore(func(c *mrtrtest.Clock) store.Store {
-		return forgetfulStore{store.NewMemory(store.Options{Now: c.Now})}
+		return mrtrtest.ForgetfulEffects{store.NewMemory(store.Options{Now: c.Now})}
 	}))
 }
 

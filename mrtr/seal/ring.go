@@ -49,7 +49,7 @@ type ringKey struct {
 	// derive keys DeriveKeys: HKDF-derived from the secret under its own
 	// info string, so nothing derived from it is the AEAD key.
 	derive []byte
-	// rest seals data at rest (atrest.go): its own HKDF info, so a token
+	// rest seals data at rest (recordatrest.go): its own HKDF info, so a token
 	// never opens as a record nor a record as a token.
 	rest cipher.AEAD
 }

@@ -62,25 +62,22 @@ func (m *Memory) InsertApproval(ctx context.Context, row ApprovalRow) error {
 
 // LoadApproval implements [ApprovalStore.LoadApproval].
 func (m *Memory) LoadApproval(ctx context.Context, id string) (ApprovalRow, error) {
-	if err := m.lock(ctx); err != nil {
-		return ApprovalRow{}, err
-	}
-	defer m.mu.Unlock()
-	row, ok := m.approvals.live(id, m.opts.Now())
-	if !ok {
-		return ApprovalRow{}, ErrNotFound
-	}
-	row.Data = clone(row.Data)
-	return row, nil
+	return m.readApproval(ctx, func() string { return id })
 }
 
 // LatestApproval implements [ApprovalStore.LatestApproval].
 func (m *Memory) LatestApproval(ctx context.Context, digest string) (ApprovalRow, error) {
+	return m.readApproval(ctx, func() string { return m.approvals.byDigest[digest] })
+}
+
+// readApproval returns a copy of the live row whose id idOf names, looked
+// up under the lock.
+func (m *Memory) readApproval(ctx context.Context, idOf func() string) (ApprovalRow, error) {
 	if err := m.lock(ctx); err != nil {
 		return ApprovalRow{}, err
 	}
 	defer m.mu.Unlock()
-	row, ok := m.approvals.live(m.approvals.byDigest[digest], m.opts.Now())
+	row, ok := m.approvals.live(idOf(), m.opts.Now())
 	if !ok {
 		return ApprovalRow{}, ErrNotFound
 	}

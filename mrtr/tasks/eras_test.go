@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mrtrgen/mrtrgen/mrtr/tasks"
+	"github.com/mrtrgen/mrtrgen/mrtr/tasks/taskstest"
 )
 
 // The extension is a 2026-07-28 one: a client on a 2025-11-25 session
@@ -73,13 +74,8 @@ func TestOlderSessionDeclaringTheExtension(t *testing.T) {
 	if !errors.As(err, &je) || je.Code != mcp.CodeMissingRequiredClientCapabilities {
 		t.Fatalf("required tool on 2025-11-25: %v", err)
 	}
-	var data struct {
-		RequiredCapabilities struct {
-			Extensions map[string]any `json:"extensions"`
-		} `json:"requiredCapabilities"`
-	}
-	if err := json.Unmarshal(je.Data, &data); err != nil || data.RequiredCapabilities.Extensions[tasks.ExtensionID] == nil {
-		t.Fatalf("data %s (%v)", je.Data, err)
+	if err := taskstest.RequiresExtension(je.Data); err != nil {
+		t.Fatal(err)
 	}
 	if want := "the " + tasks.ExtensionID + " extension needs protocol 2026-07-28 or later; this request is on 2025-11-25"; je.Message != want {
 		t.Errorf("message %q, want %q", je.Message, want)

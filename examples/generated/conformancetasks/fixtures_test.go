@@ -2,7 +2,6 @@ package conformancetasks
 
 import (
 	"context"
-	"encoding/json"
 	"log/slog"
 	"net/http/httptest"
 	"testing"
@@ -227,16 +226,8 @@ func missingTasksExtension(t *testing.T, rerr *rpcError) {
 	if rerr == nil || rerr.Code != -32021 {
 		t.Fatalf("error %+v, want -32021", rerr)
 	}
-	var data struct {
-		RequiredCapabilities struct {
-			Extensions map[string]any `json:"extensions"`
-		} `json:"requiredCapabilities"`
-	}
-	if err := json.Unmarshal(rerr.Data, &data); err != nil {
-		t.Fatalf("error data %s: %v", rerr.Data, err)
-	}
-	if _, ok := data.RequiredCapabilities.Extensions[tasks.ExtensionID]; !ok {
-		t.Errorf("error data %s does not name %s", rerr.Data, tasks.ExtensionID)
+	if err := taskstest.RequiresExtension(rerr.Data); err != nil {
+		t.Error(err)
 	}
 }
 

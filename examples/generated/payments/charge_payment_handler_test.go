@@ -108,3 +108,41 @@ func TestChargePaymentRefusals(t *testing.T) {
 		})
 	}
 }
+
+// TestChargePaymentTakeoverAfterTheChargeReturned: a retry took the round
+// over after the charge returned but before the engine recorded it (the
+// store was out for longer than the lease allows; README, "What holds for
+// side effects"). The invoice is paid by this very workflow: the check
+// after the confirmation lets it through, and the charge answers with the
+// existing charge instead of charging again or saying "already paid".
+func TestChargePaymentTakeoverAfterTheChargeReturned(t *testing.T) {
+	ctx := context.Background()
+	data := domaintest.New(t)
+	impl := &ChargePaymentImpl{Data: data}
+	f := &ChargePaymentFlow{Call: &mrtr.Call{WorkflowID: "wf-first", Principal: "alice"}, Args: invoice("inv_1002")}
+	if err := impl.ValidateInvoice(ctx, f); err != nil {
+		t.Fatal(err)
+	}
+	if err := impl.ChargeCard(ctx, f); err != nil {
+		t.Fatal(err)
+	}
+	first := f.Continuation.ChargeID
+
+	retry := &ChargePaymentFlow{Call: &mrtr.Call{WorkflowID: "wf-first", Principal: "alice",
+		Attempt: &mrtr.Attempt{Takeover: true}}, Args: f.Args, Continuation: f.Continuation}
+	retry.Continuation.ChargeID = ""
+	if err := impl.InvoiceStillDue(ctx, retry); err != nil {
+		t.Fatalf("the retry of the workflow that paid the invoice: %v", err)
+	}
+	if err := impl.ChargeCard(ctx, retry); err != nil || retry.Continuation.ChargeID != first {
+		t.Fatalf("the retry's charge: %q, %v; want the first one, %q", retry.Continuation.ChargeID, err, first)
+	}
+	if n := data.Effects(chargeTool, "inv_1002")(); n != 1 {
+		t.Fatalf("charged %d times", n)
+	}
+	// Another workflow is still told the invoice is paid.
+	other := &ChargePaymentFlow{Call: &mrtr.Call{WorkflowID: "wf-other", Principal: "alice"}, Args: f.Args, Continuation: f.Continuation}
+	if err := impl.InvoiceStillDue(ctx, other); err == nil || !strings.Contains(err.Error(), "already paid") {
+		t.Fatalf("another workflow: %v, want already paid", err)
+	}
+}

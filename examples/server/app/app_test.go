@@ -31,6 +31,39 @@ import (
 	"github.com/mrtrgen/mrtrgen/mrtr/store/storetest"
 )
 
+// postMCP posts body to the MCP endpoint url as a client does (JSON,
+// accepting JSON or an event stream) with the further headers given as
+// name, value pairs (an empty value sets none), and returns the response's
+// status, headers and whole body.
+func postMCP(t *testing.T, url, body string, headers ...string) (int, http.Header, []byte) {
+	t.Helper()
+	resp := sendMCP(t, url, body, headers...)
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, resp.Header, raw
+}
+
+// sendMCP is postMCP for a caller that reads the body itself (and closes it).
+func sendMCP(t *testing.T, url, body string, headers ...string) *http.Response {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	for i := 0; i+1 < len(headers); i += 2 {
+		if headers[i+1] != "" {
+			req.Header.Set(headers[i], headers[i+1])
+		}
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp
+}
+
 // server is an App serving on a loopback port.
 type server struct {
 	*App

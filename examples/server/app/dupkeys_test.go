@@ -94,22 +94,8 @@ type rawReply struct {
 // plain JSON or one event of a stream.
 func postRaw(t *testing.T, url, body string) (int, rawReply) {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
-	req.Header.Set("Mcp-Method", "tools/call")
-	req.Header.Set("Mcp-Name", "charge_payment")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+	status, header, raw := postMCP(t, url, body, "Mcp-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call", "Mcp-Name", "charge_payment")
+	if strings.HasPrefix(header.Get("Content-Type"), "text/event-stream") {
 		for line := range strings.SplitSeq(string(raw), "\n") {
 			if data, ok := strings.CutPrefix(line, "data: "); ok {
 				raw = []byte(data)
@@ -118,9 +104,9 @@ func postRaw(t *testing.T, url, body string) (int, rawReply) {
 	}
 	var reply rawReply
 	if err := json.Unmarshal(raw, &reply); err != nil {
-		t.Fatalf("HTTP %d: %v: %s", resp.StatusCode, err, raw)
+		t.Fatalf("HTTP %d: %v: %s", status, err, raw)
 	}
-	return resp.StatusCode, reply
+	return status, reply
 }
 
 // TestDuplicateKeysInAnOlderClientsAnswer: an older client answers the
@@ -132,17 +118,11 @@ func TestDuplicateKeysInAnOlderClientsAnswer(t *testing.T) {
 	session := ""
 	send := func(body string) *http.Response {
 		t.Helper()
-		req, _ := http.NewRequest(http.MethodPost, s.URL, strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
+		version := ""
 		if session != "" {
-			req.Header.Set("Mcp-Session-Id", session)
-			req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+			version = "2025-11-25"
 		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
+		resp := sendMCP(t, s.URL, body, "Mcp-Session-Id", session, "Mcp-Protocol-Version", version)
 		t.Cleanup(func() { resp.Body.Close() })
 		return resp
 	}

@@ -5,8 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
-	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -14,8 +12,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mrtrgen/mrtrgen/examples/domain"
 	"github.com/mrtrgen/mrtrgen/mrtr/tasks"
+	"github.com/mrtrgen/mrtrgen/mrtr/tasks/taskstest"
 )
 
 // wire is an io.Writer safe for the concurrent writes of a
@@ -106,15 +104,7 @@ func TestOlderSessionDeclaringTasksRunsInItsRounds(t *testing.T) {
 			t.Errorf("the 2025-11-25 session carried %s:\n%s", bad, w.String())
 		}
 	}
-	c, _, _ := domain.Load[domain.Component](ctx, s.Data, domain.ComponentKey("docs-site"))
-	if c.Version != "v2.1.0" {
-		t.Fatalf("component %+v", c)
-	}
-	for what, want := range map[string]int64{"canary": 1, "promote": 1, "rollback": 0} {
-		if n, _ := domain.Effects(ctx, s.Data, "deploy_release", what+":docs-site"); n != want {
-			t.Errorf("%s ran %d times, want %d", what, n, want)
-		}
-	}
+	wantPromotedOnce(t, s)
 }
 
 // TestOlderSessionDeclaringTasksRefusedRequiredTask: a tool that runs only
@@ -132,13 +122,8 @@ func TestOlderSessionDeclaringTasksRefusedRequiredTask(t *testing.T) {
 	if !errors.As(err, &je) || je.Code != mcp.CodeMissingRequiredClientCapabilities {
 		t.Fatalf("failing_job on 2025-11-25: %v", err)
 	}
-	var data struct {
-		RequiredCapabilities struct {
-			Extensions map[string]any `json:"extensions"`
-		} `json:"requiredCapabilities"`
-	}
-	if err := json.Unmarshal(je.Data, &data); err != nil || data.RequiredCapabilities.Extensions[tasks.ExtensionID] == nil {
-		t.Fatalf("data %s (%v)", je.Data, err)
+	if err := taskstest.RequiresExtension(je.Data); err != nil {
+		t.Fatal(err)
 	}
 	if !strings.Contains(je.Message, "2026-07-28") {
 		t.Errorf("the refusal does not say which protocol the extension needs: %q", je.Message)
@@ -160,17 +145,7 @@ func TestOlderSessionDeclaringTasksRefusedRequiredTask(t *testing.T) {
 func sessionCall(t *testing.T, url, session, method string, params map[string]any) (int64, string) {
 	t.Helper()
 	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 7, "method": method, "params": params})
-	req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
-	req.Header.Set("Mcp-Session-Id", session)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
+	status, _, raw := postMCP(t, url, string(body), "Mcp-Protocol-Version", "2025-11-25", "Mcp-Session-Id", session)
 	for line := range strings.SplitSeq(string(raw), "\n") {
 		data, ok := strings.CutPrefix(line, "data: ")
 		if !ok {
@@ -191,6 +166,6 @@ func sessionCall(t *testing.T, url, session, method string, params map[string]an
 		}
 		return 0, ""
 	}
-	t.Fatalf("%s: no message in %d %s", method, resp.StatusCode, raw)
+	t.Fatalf("%s: no message in %d %s", method, status, raw)
 	return 0, ""
 }

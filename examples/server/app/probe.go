@@ -72,6 +72,14 @@ func (p *effectProbe) run(ctx context.Context, call *mrtr.Call, tool, id string,
 	return err
 }
 
+// probed is run for an effect method of a handler: it runs effect(ctx, f)
+// under the probe, so each wrapper below is one line of what differs (the
+// tool, the id the effect log knows the run by, the wrapped method).
+func probed[F any](ctx context.Context, p *effectProbe, call *mrtr.Call, tool, id string,
+	effect func(context.Context, F) error, f F) error {
+	return p.run(ctx, call, tool, id, func(ctx context.Context) error { return effect(ctx, f) })
+}
+
 // attemptEvent describes the run: which workflow, and what the engine says
 // about this attempt.
 func attemptEvent(call *mrtr.Call, tool, id string) domain.EffectEvent {
@@ -119,9 +127,7 @@ type probedTicket struct {
 }
 
 func (h probedTicket) CloseTicket(ctx context.Context, f *tickets.CloseSupportTicketFlow) error {
-	return h.p.run(ctx, f.Call, "close_support_ticket", f.Args.TicketID, func(ctx context.Context) error {
-		return h.CloseSupportTicketHandler.CloseTicket(ctx, f)
-	})
+	return probed(ctx, h.p, f.Call, "close_support_ticket", f.Args.TicketID, h.CloseSupportTicketHandler.CloseTicket, f)
 }
 
 type probedCustomer struct {
@@ -130,9 +136,7 @@ type probedCustomer struct {
 }
 
 func (h probedCustomer) DeleteCustomer(ctx context.Context, f *customers.DeleteCustomerFlow) error {
-	return h.p.run(ctx, f.Call, "delete_customer", f.Args.CustomerID, func(ctx context.Context) error {
-		return h.DeleteCustomerHandler.DeleteCustomer(ctx, f)
-	})
+	return probed(ctx, h.p, f.Call, "delete_customer", f.Args.CustomerID, h.DeleteCustomerHandler.DeleteCustomer, f)
 }
 
 type probedPayment struct {
@@ -141,9 +145,7 @@ type probedPayment struct {
 }
 
 func (h probedPayment) ChargeCard(ctx context.Context, f *payments.ChargePaymentFlow) error {
-	return h.p.run(ctx, f.Call, "charge_payment", f.Args.InvoiceID, func(ctx context.Context) error {
-		return h.ChargePaymentHandler.ChargeCard(ctx, f)
-	})
+	return probed(ctx, h.p, f.Call, "charge_payment", f.Args.InvoiceID, h.ChargePaymentHandler.ChargeCard, f)
 }
 
 type probedWorkspace struct {
@@ -152,9 +154,7 @@ type probedWorkspace struct {
 }
 
 func (h probedWorkspace) CreateWorkspace(ctx context.Context, f *onboarding.ProvisionWorkspaceFlow) error {
-	return h.p.run(ctx, f.Call, "provision_workspace", f.Args.Team, func(ctx context.Context) error {
-		return h.ProvisionWorkspaceHandler.CreateWorkspace(ctx, f)
-	})
+	return probed(ctx, h.p, f.Call, "provision_workspace", f.Args.Team, h.ProvisionWorkspaceHandler.CreateWorkspace, f)
 }
 
 type probedSubscription struct {
@@ -163,9 +163,7 @@ type probedSubscription struct {
 }
 
 func (h probedSubscription) CancelSubscription(ctx context.Context, f *subscriptions.CancelSubscriptionFlow) error {
-	return h.p.run(ctx, f.Call, "cancel_subscription", f.Continuation.CustomerID, func(ctx context.Context) error {
-		return h.CancelSubscriptionHandler.CancelSubscription(ctx, f)
-	})
+	return probed(ctx, h.p, f.Call, "cancel_subscription", f.Continuation.CustomerID, h.CancelSubscriptionHandler.CancelSubscription, f)
 }
 
 type probedRelease struct {
@@ -174,9 +172,7 @@ type probedRelease struct {
 }
 
 func (h probedRelease) DeployBuilds(ctx context.Context, f *releases.ApproveDeploymentFlow) error {
-	return h.p.run(ctx, f.Call, "approve_deployment", string(f.Args.Environment), func(ctx context.Context) error {
-		return h.ApproveDeploymentHandler.DeployBuilds(ctx, f)
-	})
+	return probed(ctx, h.p, f.Call, "approve_deployment", string(f.Args.Environment), h.ApproveDeploymentHandler.DeployBuilds, f)
 }
 
 type probedRefund struct {
@@ -185,9 +181,7 @@ type probedRefund struct {
 }
 
 func (h probedRefund) RefundToCard(ctx context.Context, f *refunds.RefundOrderFlow) error {
-	return h.p.run(ctx, f.Call, "refund_order", f.Args.OrderID, func(ctx context.Context) error {
-		return h.RefundOrderHandler.RefundToCard(ctx, f)
-	})
+	return probed(ctx, h.p, f.Call, "refund_order", f.Args.OrderID, h.RefundOrderHandler.RefundToCard, f)
 }
 
 type probedRollout struct {
@@ -196,9 +190,7 @@ type probedRollout struct {
 }
 
 func (h probedRollout) StartRollout(ctx context.Context, f *rollouts.RollOutReleaseFlow) error {
-	return h.p.run(ctx, f.Call, "roll_out_release", f.Args.Component, func(ctx context.Context) error {
-		return h.RollOutReleaseHandler.StartRollout(ctx, f)
-	})
+	return probed(ctx, h.p, f.Call, "roll_out_release", f.Args.Component, h.RollOutReleaseHandler.StartRollout, f)
 }
 
 type probedCalendar struct {
@@ -207,9 +199,7 @@ type probedCalendar struct {
 }
 
 func (h probedCalendar) EnableSync(ctx context.Context, f *calendars.ConnectCalendarFlow) error {
-	return h.p.run(ctx, f.Call, "connect_calendar", f.Call.Principal+":"+string(f.Args.Provider), func(ctx context.Context) error {
-		return h.ConnectCalendarHandler.EnableSync(ctx, f)
-	})
+	return probed(ctx, h.p, f.Call, "connect_calendar", f.Call.Principal+":"+string(f.Args.Provider), h.ConnectCalendarHandler.EnableSync, f)
 }
 
 type probedDeploy struct {
@@ -218,21 +208,15 @@ type probedDeploy struct {
 }
 
 func (h probedDeploy) DeployCanary(ctx context.Context, f *deployments.DeployReleaseFlow) error {
-	return h.p.run(ctx, f.Call, "deploy_release", "canary:"+f.Args.Service, func(ctx context.Context) error {
-		return h.DeployReleaseHandler.DeployCanary(ctx, f)
-	})
+	return probed(ctx, h.p, f.Call, "deploy_release", "canary:"+f.Args.Service, h.DeployReleaseHandler.DeployCanary, f)
 }
 
 func (h probedDeploy) PromoteRelease(ctx context.Context, f *deployments.DeployReleaseFlow) error {
-	return h.p.run(ctx, f.Call, "deploy_release", "promote:"+f.Args.Service, func(ctx context.Context) error {
-		return h.DeployReleaseHandler.PromoteRelease(ctx, f)
-	})
+	return probed(ctx, h.p, f.Call, "deploy_release", "promote:"+f.Args.Service, h.DeployReleaseHandler.PromoteRelease, f)
 }
 
 func (h probedDeploy) RollbackCanary(ctx context.Context, f *deployments.DeployReleaseFlow) error {
-	return h.p.run(ctx, f.Call, "deploy_release", "rollback:"+f.Args.Service, func(ctx context.Context) error {
-		return h.DeployReleaseHandler.RollbackCanary(ctx, f)
-	})
+	return probed(ctx, h.p, f.Call, "deploy_release", "rollback:"+f.Args.Service, h.DeployReleaseHandler.RollbackCanary, f)
 }
 
 type probedPayout struct {
@@ -241,7 +225,5 @@ type probedPayout struct {
 }
 
 func (h probedPayout) SendPayout(ctx context.Context, f *payouts.SendPayoutFlow) error {
-	return h.p.run(ctx, f.Call, "send_payout", f.Args.Payee, func(ctx context.Context) error {
-		return h.SendPayoutHandler.SendPayout(ctx, f)
-	})
+	return probed(ctx, h.p, f.Call, "send_payout", f.Args.Payee, h.SendPayoutHandler.SendPayout, f)
 }

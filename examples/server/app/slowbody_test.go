@@ -111,18 +111,8 @@ func TestBodyLimit(t *testing.T) {
 		MaxRequestBytes: 64 << 10})
 	call := func(pad int) (int, string) {
 		body := `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"},"pad":"` + strings.Repeat("x", pad) + `"}}}`
-		req, _ := http.NewRequest(http.MethodPost, s.URL, strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
-		req.Header.Set("Mcp-Method", "tools/list")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return resp.StatusCode, string(b)
+		status, _, b := postMCP(t, s.URL, body, "Mcp-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/list")
+		return status, string(b)
 	}
 	if status, body := call(64 << 10); status != http.StatusRequestEntityTooLarge || !strings.Contains(body, "request body exceeds 65536 bytes") {
 		t.Fatalf("a body over the limit: HTTP %d %q", status, body)

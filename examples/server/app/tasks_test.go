@@ -1,65 +1,31 @@
 package app
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"io"
-	"net/http"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/mrtrgen/mrtrgen/examples/domain"
 	"github.com/mrtrgen/mrtrgen/internal/taskpoll"
-	"github.com/mrtrgen/mrtrgen/mrtr/tasks"
+	"github.com/mrtrgen/mrtrgen/mrtr/tasks/taskstest"
 )
 
 // rawCall posts one 2026-07-28 JSON-RPC request declaring elicitation and
-// the tasks extension, and returns its result or error.
-func rawCall(t *testing.T, url, method string, params map[string]any) (map[string]any, map[string]any) {
+// the tasks extension (taskstest.Client), and returns its result or error.
+func rawCall(t *testing.T, url, method string, params map[string]any) (map[string]any, *taskstest.RPCError) {
 	t.Helper()
 	return rawCallAs(t, url, method, params, "")
 }
 
 // rawCallAs is rawCall with the demo bearer token of user (none for "").
-func rawCallAs(t *testing.T, url, method string, params map[string]any, user string) (map[string]any, map[string]any) {
+func rawCallAs(t *testing.T, url, method string, params map[string]any, user string) (map[string]any, *taskstest.RPCError) {
 	t.Helper()
-	params["_meta"] = map[string]any{
-		"io.modelcontextprotocol/protocolVersion": "2026-07-28",
-		"io.modelcontextprotocol/clientInfo":      map[string]any{"name": "app-test", "version": "1"},
-		"io.modelcontextprotocol/clientCapabilities": map[string]any{
-			"elicitation": map[string]any{}, "extensions": map[string]any{tasks.ExtensionID: map[string]any{}},
-		},
-	}
-	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
-	req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
-	req.Header.Set("Mcp-Method", method)
+	c := taskstest.NewClient(t, url)
 	if user != "" {
-		req.Header.Set("Authorization", "Bearer demo-"+user)
+		c.Header.Set("Authorization", "Bearer demo-"+user)
 	}
-	for _, k := range []string{"name", "taskId"} {
-		if v, ok := params[k].(string); ok {
-			req.Header.Set("Mcp-Name", v)
-		}
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	var out struct {
-		Result map[string]any `json:"result"`
-		Error  map[string]any `json:"error"`
-	}
-	if err := json.Unmarshal(raw, &out); err != nil {
-		t.Fatalf("%s: %v: %s", method, err, raw)
-	}
-	return out.Result, out.Error
+	return c.Call(method, params)
 }
 
 func waitTask(t *testing.T, url, id, want string) map[string]any {
@@ -113,6 +79,15 @@ func TestDeployReleaseAsTask(t *testing.T) {
 	if txt != "Deployed docs-site v2.1.0 to production." {
 		t.Fatalf("result %v", txt)
 	}
+	wantPromotedOnce(t, s)
+}
+
+// wantPromotedOnce checks the end of a deploy_release of docs-site v2.1.0
+// that promoted its canary: the version is live, and the canary and the
+// promotion ran once each, the rollback never.
+func wantPromotedOnce(t *testing.T, s *server) {
+	t.Helper()
+	ctx := context.Background()
 	c, _, _ := domain.Load[domain.Component](ctx, s.Data, domain.ComponentKey("docs-site"))
 	if c.Version != "v2.1.0" {
 		t.Fatalf("component %+v", c)

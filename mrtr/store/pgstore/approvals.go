@@ -111,13 +111,6 @@ func fromPgTime(t *time.Time) time.Time {
 	return *t
 }
 
-func nonNilBytes(b []byte) []byte {
-	if b == nil {
-		return []byte{} // nil would be NULL
-	}
-	return b
-}
-
 // InsertApproval implements store.ApprovalStore.
 func (s *Store) InsertApproval(ctx context.Context, row store.ApprovalRow) error {
 	if err := s.begin(ctx, nil); err != nil {
@@ -159,7 +152,7 @@ func (s *Store) insertApproval(ctx context.Context, tx pgx.Tx, row store.Approva
 		}
 	}
 	_, err = tx.Exec(ctx, s.aq.insert, row.ID, row.Digest, row.Open, pgTime(row.Due), pgTime(row.KeepUntil),
-		nonNilBytes(row.Data))
+		nonNil(row.Data))
 	return err
 }
 
@@ -171,7 +164,7 @@ func (s *Store) ReplaceApproval(ctx context.Context, row store.ApprovalRow) (int
 	now := s.opts.Now()
 	var v int64
 	err := s.pool.QueryRow(ctx, s.aq.replace, row.ID, row.Version, now, row.Open, pgTime(row.Due),
-		pgTime(row.KeepUntil), nonNilBytes(row.Data)).Scan(&v)
+		pgTime(row.KeepUntil), nonNil(row.Data)).Scan(&v)
 	if err == nil {
 		return v, nil
 	}
@@ -215,7 +208,7 @@ func (s *Store) readApproval(ctx context.Context, what, q, key string) (store.Ap
 	if err != nil {
 		return store.ApprovalRow{}, wrap(what, err)
 	}
-	row.Due, row.KeepUntil, row.Data = fromPgTime(due), fromPgTime(keep), nonNilBytes(row.Data)
+	row.Due, row.KeepUntil, row.Data = fromPgTime(due), fromPgTime(keep), nonNil(row.Data)
 	return row, nil
 }
 

@@ -282,6 +282,8 @@ func claimOutcome(now time.Time, acquired, done, sameFP, sameOwner, takeover *bo
 	return store.ClaimResult{}, false // stale snapshot of a claim we could have taken
 }
 
+// nonNil is b, or an empty slice for nil: a nil []byte would be NULL
+// (and a NULL read back would be a nil result).
 func nonNil(b []byte) []byte {
 	if b == nil {
 		return []byte{}

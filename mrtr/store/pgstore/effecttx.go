@@ -55,12 +55,7 @@ func (t *effectTx) PutState(ctx context.Context, rec store.StateRecord, ttl time
 	if err := store.ValidateState(rec, ttl); err != nil {
 		return err
 	}
-	data := rec.Data
-	if data == nil {
-		data = []byte{}
-	}
-	_, err := t.tx.Exec(ctx, t.s.q.putState, rec.Ref, rec.Workflow, rec.Subject, rec.Principal, data, t.s.opts.Now().Add(ttl))
-	return wrap("put state", err)
+	return t.s.putState(ctx, t.tx, rec, ttl)
 }
 
 func (t *effectTx) Commit(ctx context.Context) error { return wrap("commit effect", t.tx.Commit(ctx)) }

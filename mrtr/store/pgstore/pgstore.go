@@ -242,21 +242,11 @@ func (s *Store) Claim(ctx context.Context, req store.ClaimRequest) (store.ClaimR
 			continue // a concurrent insert our snapshot does not show yet
 		case err != nil:
 			return store.ClaimResult{}, wrap("claim", err)
-		case acquired:
-			return store.ClaimResult{Status: store.Acquired, Takeover: takeover}, nil
-		case expiresAt == nil || !now.Before(*expiresAt):
-			continue // stale snapshot of a row that is dead by now
-		case !sameFP:
-			return store.ClaimResult{Status: store.Mismatch}, nil
-		case done:
-			if result == nil {
-				result = []byte{}
-			}
-			return store.ClaimResult{Status: store.Replayed, Result: result}, nil
-		case leaseExpires != nil && now.Before(*leaseExpires) && !sameOwner:
-			return store.ClaimResult{Status: store.InFlight, LeaseExpires: *leaseExpires}, nil
-		default:
-			continue // stale snapshot of a claim we could have taken
+		}
+		// The same decision as a batch's claim (batch.go); not ok: a stale
+		// snapshot, run the statement again.
+		if res, ok := claimOutcome(now, &acquired, &done, &sameFP, &sameOwner, &takeover, leaseExpires, expiresAt, result); ok {
+			return res, nil
 		}
 	}
 	return store.ClaimResult{}, fmt.Errorf("pgstore: claim %q: no stable answer after %d attempts under contention", req.Key, claimRetries)
@@ -277,11 +267,8 @@ type querier interface {
 }
 
 func (s *Store) complete(ctx context.Context, q querier, key, owner string, result []byte, retain time.Duration) error {
-	if result == nil {
-		result = []byte{} // nil would be NULL
-	}
 	now := s.opts.Now()
-	tag, err := q.Exec(ctx, s.q.complete, key, owner, result, now, now.Add(retain))
+	tag, err := q.Exec(ctx, s.q.complete, key, owner, nonNil(result), now, now.Add(retain))
 	if err != nil {
 		return wrap("complete", err)
 	}
@@ -316,11 +303,12 @@ func (s *Store) PutState(ctx context.Context, rec store.StateRecord, ttl time.Du
 	if err := s.begin(ctx, store.ValidateState(rec, ttl)); err != nil {
 		return err
 	}
-	data := rec.Data
-	if data == nil {
-		data = []byte{}
-	}
-	_, err := s.pool.Exec(ctx, s.q.putState, rec.Ref, rec.Workflow, rec.Subject, rec.Principal, data,
+	return s.putState(ctx, s.pool, rec, ttl)
+}
+
+// putState is PutState on q: the pool, or an effect's transaction.
+func (s *Store) putState(ctx context.Context, q querier, rec store.StateRecord, ttl time.Duration) error {
+	_, err := q.Exec(ctx, s.q.putState, rec.Ref, rec.Workflow, rec.Subject, rec.Principal, nonNil(rec.Data),
 		s.opts.Now().Add(ttl))
 	return wrap("put state", err)
 }
@@ -339,9 +327,7 @@ func (s *Store) GetState(ctx context.Context, ref string) (store.StateRecord, er
 	if err != nil {
 		return store.StateRecord{}, wrap("get state", err)
 	}
-	if rec.Data == nil {
-		rec.Data = []byte{}
-	}
+	rec.Data = nonNil(rec.Data)
 	return rec, nil
 }
 

@@ -114,11 +114,7 @@ func TestInstancesRace(t *testing.T) {
 			t.Logf("cleanup: %v", err)
 		}
 	})
-	all := make([]store.Store, len(stores))
-	for i, s := range stores {
-		all[i] = s
-	}
-	storetest.RaceInstances(t, ctx, all, perInstance)
+	storetest.RaceInstances(t, ctx, stores, perInstance)
 }
 
 func TestOpenAndPrefix(t *testing.T) {
@@ -174,13 +170,7 @@ func BenchmarkClaimComplete(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			var cnt storetest.Wire
 			pool := testPool(b, 8, &cnt, c.params)
-			s := newTestStore(b, pool, nil)
-			b.Run("serial", func(b *testing.B) {
-				cnt.Reset()
-				storetest.BenchClaimComplete(b, s)
-				b.ReportMetric(float64(cnt.Writes.Load())/float64(b.N), "roundtrips/op")
-			})
-			b.Run("parallel", func(b *testing.B) { storetest.BenchClaimCompleteParallel(b, s) })
+			storetest.BenchFinalRounds(b, newTestStore(b, pool, nil), &cnt)
 		})
 	}
 }

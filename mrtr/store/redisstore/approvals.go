@@ -86,20 +86,18 @@ if tonumber(r[1]) ~= tonumber(ARGV[2]) then
 end
 local v = tonumber(r[1]) + 1
 redis.call('HSET', k, 'open', ARGV[3], 'ver', v, 'data', ARGV[6])
-if due ~= '' then
-	redis.call('HSET', k, 'due', due)
-	redis.call('ZADD', dz, due, id)
-else
-	redis.call('HDEL', k, 'due')
-	redis.call('ZREM', dz, id)
+-- the record's field f and its entry in the zset zs: score v, or none
+local function index(f, v, zs, member)
+	if v ~= '' then
+		redis.call('HSET', k, f, v)
+		redis.call('ZADD', zs, v, member)
+	else
+		redis.call('HDEL', k, f)
+		redis.call('ZREM', zs, member)
+	end
 end
-if exp ~= '' then
-	redis.call('HSET', k, 'exp', exp)
-	redis.call('ZADD', z, exp, k)
-else
-	redis.call('HDEL', k, 'exp')
-	redis.call('ZREM', z, k)
-end
+index('due', due, dz, id)
+index('exp', exp, z, k)
 local dk = ARGV[9] .. 'apd:' .. r[3]
 local pointed = redis.call('GET', dk) == id
 if ARGV[8] ~= '' then

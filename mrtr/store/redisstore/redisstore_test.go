@@ -138,11 +138,7 @@ func TestInstancesRace(t *testing.T) {
 			t.Logf("cleanup: %v", err)
 		}
 	})
-	all := make([]store.Store, len(stores))
-	for i, s := range stores {
-		all[i] = s
-	}
-	storetest.RaceInstances(t, ctx, all, perInstance)
+	storetest.RaceInstances(t, ctx, stores, perInstance)
 }
 
 func TestDeleteKeysEscapesPattern(t *testing.T) {
@@ -171,13 +167,7 @@ func TestDeleteKeysEscapesPattern(t *testing.T) {
 func BenchmarkClaimComplete(b *testing.B) {
 	var c storetest.Wire
 	rdb := testClient(b, &c)
-	s := newTestStore(b, rdb, nil)
-	b.Run("serial", func(b *testing.B) {
-		c.Reset()
-		storetest.BenchClaimComplete(b, s)
-		b.ReportMetric(float64(c.Writes.Load())/float64(b.N), "roundtrips/op")
-	})
-	b.Run("parallel", func(b *testing.B) { storetest.BenchClaimCompleteParallel(b, s) })
+	storetest.BenchFinalRounds(b, newTestStore(b, rdb, nil), &c)
 }
 
 func TestApprovalConformance(t *testing.T) {

@@ -57,10 +57,7 @@ func (s *Store) applyOp(ctx context.Context, tx *sql.Tx, op store.Op, res *store
 		_, err = tx.StmtContext(ctx, s.st.release).ExecContext(ctx, op.Key, op.Owner)
 		err = wrap("release", err)
 	case store.OpPutState:
-		rec := op.State
-		_, err = tx.StmtContext(ctx, s.st.putState).ExecContext(ctx, rec.Ref, rec.Workflow, rec.Subject, rec.Principal,
-			nonNil(rec.Data), s.now()+int64(op.TTL))
-		err = wrap("put state", err)
+		err = s.putState(ctx, tx, op.State, op.TTL)
 	case store.OpGetState:
 		if !store.ValidRef(op.Ref) {
 			res.Err = store.ErrNotFound

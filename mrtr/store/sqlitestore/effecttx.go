@@ -58,9 +58,7 @@ func (t *effectTx) PutState(ctx context.Context, rec store.StateRecord, ttl time
 	if err := store.ValidateState(rec, ttl); err != nil {
 		return err
 	}
-	_, err := t.tx.StmtContext(ctx, t.s.st.putState).ExecContext(ctx, rec.Ref, rec.Workflow, rec.Subject, rec.Principal,
-		nonNil(rec.Data), t.s.now()+int64(ttl))
-	return wrap("put state", err)
+	return t.s.putState(ctx, t.tx, rec, ttl)
 }
 
 func (t *effectTx) Commit(context.Context) error { return wrap("commit effect", t.tx.Commit()) }

@@ -311,10 +311,15 @@ func (s *Store) PutState(ctx context.Context, rec store.StateRecord, ttl time.Du
 		return err
 	}
 	return s.inWriteTx(ctx, "put state", func(ctx context.Context, tx *sql.Tx) error {
-		_, err := tx.StmtContext(ctx, s.st.putState).ExecContext(ctx, rec.Ref, rec.Workflow, rec.Subject, rec.Principal,
-			nonNil(rec.Data), s.now()+int64(ttl))
-		return wrap("put state", err)
+		return s.putState(ctx, tx, rec, ttl)
 	})
+}
+
+// putState is PutState inside tx, which holds the write lock.
+func (s *Store) putState(ctx context.Context, tx *sql.Tx, rec store.StateRecord, ttl time.Duration) error {
+	_, err := tx.StmtContext(ctx, s.st.putState).ExecContext(ctx, rec.Ref, rec.Workflow, rec.Subject, rec.Principal,
+		nonNil(rec.Data), s.now()+int64(ttl))
+	return wrap("put state", err)
 }
 
 // GetState implements store.Store.

@@ -13,27 +13,42 @@ import (
 	"github.com/mrtrgen/mrtrgen/mrtr/store/storetest"
 )
 
-func TestConformanceMemory(t *testing.T) {
-	storetest.Run(t, func(t *testing.T, clock *storetest.Clock) store.Store {
-		s, err := Open(context.Background(), MemoryPath, Options{Options: store.Options{Now: clock.Now}})
-		if err != nil {
-			t.Fatal(err)
+// newStore opens the conformance suites' stores: each a private in-memory
+// database, or (file) a fresh file of its own.
+func newStore(file bool) storetest.NewStoreFunc {
+	return func(t *testing.T, clock *storetest.Clock) store.Store {
+		path := MemoryPath
+		if file {
+			path = filepath.Join(t.TempDir(), "mrtr.db")
 		}
-		t.Cleanup(func() { s.Close() })
-		return s
-	})
-}
-
-func TestConformanceFile(t *testing.T) {
-	storetest.Run(t, func(t *testing.T, clock *storetest.Clock) store.Store {
-		path := filepath.Join(t.TempDir(), "mrtr.db")
 		s, err := Open(context.Background(), path, Options{Options: store.Options{Now: clock.Now}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { s.Close() })
 		return s
-	})
+	}
+}
+
+func TestConformanceMemory(t *testing.T) { storetest.Run(t, newStore(false)) }
+func TestConformanceFile(t *testing.T)   { storetest.Run(t, newStore(true)) }
+
+func TestApprovalConformanceMemory(t *testing.T) { storetest.RunApprovals(t, newStore(false)) }
+func TestApprovalConformanceFile(t *testing.T)   { storetest.RunApprovals(t, newStore(true)) }
+
+// reopen closes s and opens its file, path, again (with the default
+// options), closing the new store at the end of the test.
+func reopen(t *testing.T, s *Store, path string) *Store {
+	t.Helper()
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(context.Background(), path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
 }
 
 func TestOpenIdempotentSchemaAndPersistence(t *testing.T) {
@@ -54,15 +69,8 @@ func TestOpenIdempotentSchemaAndPersistence(t *testing.T) {
 	if err := s1.w.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil || mode != "wal" {
 		t.Fatalf("journal_mode = %q, %v; want wal", mode, err)
 	}
-	if err := s1.Close(); err != nil {
-		t.Fatal(err)
-	}
 	// Reopen: the schema exists already, the record survived.
-	s2, err := Open(ctx, path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s2.Close()
+	s2 := reopen(t, s1, path)
 	req.Owner = "b"
 	if r, err := s2.Claim(ctx, req); err != nil || r.Status != store.Replayed || string(r.Result) != "res" {
 		t.Fatalf("after reopen Claim = %+v, %v; want replay of %q", r, err, "res")
@@ -133,8 +141,7 @@ func BenchmarkClaimComplete(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer s.Close()
-			b.Run("serial", func(b *testing.B) { storetest.BenchClaimComplete(b, s) })
-			b.Run("parallel", func(b *testing.B) { storetest.BenchClaimCompleteParallel(b, s) })
+			storetest.BenchFinalRounds(b, s, nil)
 		})
 	}
 }
@@ -199,29 +206,6 @@ func TestConcurrentOpensOfANewFile(t *testing.T) {
 	}
 }
 
-func TestApprovalConformanceMemory(t *testing.T) {
-	storetest.RunApprovals(t, func(t *testing.T, clock *storetest.Clock) store.Store {
-		s, err := Open(context.Background(), MemoryPath, Options{Options: store.Options{Now: clock.Now}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { s.Close() })
-		return s
-	})
-}
-
-func TestApprovalConformanceFile(t *testing.T) {
-	storetest.RunApprovals(t, func(t *testing.T, clock *storetest.Clock) store.Store {
-		path := filepath.Join(t.TempDir(), "mrtr.db")
-		s, err := Open(context.Background(), path, Options{Options: store.Options{Now: clock.Now}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { s.Close() })
-		return s
-	})
-}
-
 // TestOpenAddsApprovalsToAnOlderDatabase opens a database made before the
 // approvals table existed: Open creates it, the old records stay.
 func TestOpenAddsApprovalsToAnOlderDatabase(t *testing.T) {
@@ -238,14 +222,7 @@ func TestOpenAddsApprovalsToAnOlderDatabase(t *testing.T) {
 	if _, err := s1.w.ExecContext(ctx, `DROP TABLE mrtr_approvals`); err != nil { // as before approvals
 		t.Fatal(err)
 	}
-	if err := s1.Close(); err != nil {
-		t.Fatal(err)
-	}
-	s2, err := Open(ctx, path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s2.Close()
+	s2 := reopen(t, s1, path)
 	if _, err := s2.GetState(ctx, "r"); err != nil {
 		t.Fatalf("GetState after upgrade: %v", err)
 	}

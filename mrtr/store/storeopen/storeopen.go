@@ -74,37 +74,34 @@ func OpenWithOptions(ctx context.Context, u string, opts store.Options) (store.S
 		if path == "" {
 			return nil, fmt.Errorf("storeopen: sqlite: needs a path (sqlite:PATH or sqlite::memory:)")
 		}
-		s, err := sqlitestore.Open(ctx, path, sqlitestore.Options{Options: opts})
-		if err != nil {
-			return nil, err
-		}
-		return s, nil
+		return opened(sqlitestore.Open(ctx, path, sqlitestore.Options{Options: opts}))
 	case "postgres", "postgresql":
 		clean, prefix, err := TakePrefix(u)
 		if err != nil {
 			return nil, err
 		}
-		s, err := pgstore.Open(ctx, clean, pgstore.Options{Options: opts, TablePrefix: prefix})
-		if err != nil {
-			return nil, err
-		}
-		return s, nil
+		return opened(pgstore.Open(ctx, clean, pgstore.Options{Options: opts, TablePrefix: prefix}))
 	case "redis", "rediss":
 		clean, prefix, err := TakePrefix(u)
 		if err != nil {
 			return nil, err
 		}
-		s, err := redisstore.Open(ctx, clean, redisstore.Options{Options: opts, KeyPrefix: prefix})
-		if err != nil {
-			return nil, err
-		}
-		return s, nil
+		return opened(redisstore.Open(ctx, clean, redisstore.Options{Options: opts, KeyPrefix: prefix}))
 	}
 	// Name only the scheme: the rest may hold a password.
 	if len(scheme) > 20 || strings.ContainsAny(scheme, "/@ ") {
 		scheme = scheme[:min(len(scheme), 20)] + "…"
 	}
 	return nil, fmt.Errorf("storeopen: unsupported store URL scheme %q; want one of %s", scheme, Forms)
+}
+
+// opened is what a backend's Open returned, as a store.Store: nil, not a
+// nil *S in a non-nil interface, with an error.
+func opened[S store.Store](s S, err error) (store.Store, error) {
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
 }
 
 // TakePrefix removes PrefixParam from u's query and returns its value

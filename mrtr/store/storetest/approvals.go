@@ -3,9 +3,7 @@ package storetest
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"slices"
 	"testing"
 	"time"
 
@@ -51,143 +49,24 @@ var approvalCases = []struct {
 	{"ContextCanceled", testApprovalCanceled},
 }
 
-type aenv struct {
-	*env
-	a store.ApprovalStore
-}
-
-// at is Epoch plus d.
-func at(d time.Duration) time.Time { return Epoch.Add(d) }
-
-func (e *aenv) insert(row store.ApprovalRow) {
-	e.Helper()
-	if err := e.a.InsertApproval(e.ctx, row); err != nil {
-		e.Fatalf("InsertApproval(id %q, digest %q): %v", row.ID, row.Digest, err)
-	}
-}
-
-func (e *aenv) wantInsertErr(row store.ApprovalRow, want error) {
-	e.Helper()
-	if err := e.a.InsertApproval(e.ctx, row); !errors.Is(err, want) {
-		e.Fatalf("InsertApproval(id %q, digest %q) = %v, want %v", row.ID, row.Digest, err, want)
-	}
-}
-
-func (e *aenv) load(id string) store.ApprovalRow {
-	e.Helper()
-	row, err := e.a.LoadApproval(e.ctx, id)
-	if err != nil {
-		e.Fatalf("LoadApproval(%q) at %v: %v", id, e.clock.Now().Sub(Epoch), err)
-	}
-	return row
-}
-
-func (e *aenv) wantLoad(want store.ApprovalRow) {
-	e.Helper()
-	sameRow(e.env, "LoadApproval", e.load(want.ID), want)
-}
-
-func (e *aenv) wantLatest(digest string, want store.ApprovalRow) {
-	e.Helper()
-	got, err := e.a.LatestApproval(e.ctx, digest)
-	if err != nil {
-		e.Fatalf("LatestApproval(%q): %v", digest, err)
-	}
-	sameRow(e.env, "LatestApproval", got, want)
-}
-
-func (e *aenv) wantNoLoad(id string) {
-	e.Helper()
-	if got, err := e.a.LoadApproval(e.ctx, id); !errors.Is(err, store.ErrNotFound) {
-		e.Fatalf("LoadApproval(%q) at %v = (%s, %v), want ErrNotFound", id, e.clock.Now().Sub(Epoch), showRow(got), err)
-	}
-}
-
-func (e *aenv) wantNoLatest(digest string) {
-	e.Helper()
-	if got, err := e.a.LatestApproval(e.ctx, digest); !errors.Is(err, store.ErrNotFound) {
-		e.Fatalf("LatestApproval(%q) at %v = (%s, %v), want ErrNotFound", digest, e.clock.Now().Sub(Epoch), showRow(got), err)
-	}
-}
-
-func (e *aenv) replace(row store.ApprovalRow) int64 {
-	e.Helper()
-	v, err := e.a.ReplaceApproval(e.ctx, row)
-	if err != nil {
-		e.Fatalf("ReplaceApproval(id %q, version %d): %v", row.ID, row.Version, err)
-	}
-	if v != row.Version+1 {
-		e.Fatalf("ReplaceApproval(id %q, version %d) = version %d, want %d", row.ID, row.Version, v, row.Version+1)
-	}
-	return v
-}
-
-func (e *aenv) wantReplaceErr(row store.ApprovalRow, want error) {
-	e.Helper()
-	if v, err := e.a.ReplaceApproval(e.ctx, row); !errors.Is(err, want) {
-		e.Fatalf("ReplaceApproval(id %q, version %d) = (%d, %v), want %v", row.ID, row.Version, v, err, want)
-	}
-}
-
-func (e *aenv) wantDue(now time.Time, limit int, want ...string) {
-	e.Helper()
-	got, err := e.a.DueApprovals(e.ctx, now, limit)
-	if err != nil {
-		e.Fatalf("DueApprovals(%v, %d): %v", now.Sub(Epoch), limit, err)
-	}
-	if len(got) != len(want) || (len(want) > 0 && !slices.Equal(got, want)) {
-		e.Fatalf("DueApprovals(%v, %d) at %v = %q, want %q", now.Sub(Epoch), limit, e.clock.Now().Sub(Epoch), got, want)
-	}
-}
-
-// sameRow fails unless got is want: every field, times by Equal, data by
-// bytes (nil and empty are the same).
-func sameRow(e *env, what string, got, want store.ApprovalRow) {
-	e.Helper()
-	if got.ID != want.ID || got.Digest != want.Digest || got.Open != want.Open ||
-		!got.Due.Equal(want.Due) || !got.KeepUntil.Equal(want.KeepUntil) ||
-		got.Version != want.Version || !bytes.Equal(got.Data, want.Data) {
-		e.Fatalf("%s = %s, want %s", what, showRow(got), showRow(want))
-	}
-}
-
-func showRow(r store.ApprovalRow) string {
-	rel := func(t time.Time) string {
-		if t.IsZero() {
-			return "0"
-		}
-		return "+" + t.Sub(Epoch).String()
-	}
-	return fmt.Sprintf("{id %q digest %q open %v due %s keep %s v%d data %d bytes %q}",
-		r.ID, r.Digest, r.Open, rel(r.Due), rel(r.KeepUntil), r.Version, len(r.Data), trunc(r.Data))
-}
-
-func newRow(id, digest string) store.ApprovalRow {
-	return store.ApprovalRow{ID: id, Digest: digest, Open: true, Due: at(24 * time.Hour),
-		KeepUntil: at(30 * 24 * time.Hour), Data: []byte("record " + id)}
-}
-
 func testApprovalInsertLoadLatest(e *aenv) {
 	r := newRow("a1", "d1")
 	r.Version = 7 // ignored: an insert is version 1
-	e.insert(r)
-	r.Version = 1
+	r = e.insert(r)
 	e.wantLoad(r)
 	e.wantLatest("d1", r)
 	e.wantNoLatest("d2")
 
 	// Zero Due and KeepUntil round-trip as zero.
 	z := store.ApprovalRow{ID: "a2", Digest: "d2", Open: true, Data: []byte("z")}
-	e.insert(z)
-	z.Version = 1
+	z = e.insert(z)
 	e.wantLoad(z)
 	e.wantLatest("d2", z)
 	e.wantLatest("d1", r)
 }
 
 func testApprovalOpenDigestExists(e *aenv) {
-	r := newRow("a1", "d1")
-	e.insert(r)
+	r := e.insert(newRow("a1", "d1"))
 	e.wantInsertErr(newRow("a2", "d1"), store.ErrExists)
 	// A closed insert is refused too: the digest's open record keeps it.
 	closed := newRow("a3", "d1")
@@ -195,7 +74,6 @@ func testApprovalOpenDigestExists(e *aenv) {
 	e.wantInsertErr(closed, store.ErrExists)
 	e.wantNoLoad("a2")
 	e.wantNoLoad("a3")
-	r.Version = 1
 	e.wantLatest("d1", r)
 	// Replacing it (still open) keeps the digest taken.
 	r.Data = []byte("decided")
@@ -205,16 +83,12 @@ func testApprovalOpenDigestExists(e *aenv) {
 }
 
 func testApprovalInsertAfterClosed(e *aenv) {
-	r1 := newRow("a1", "d1")
-	e.insert(r1)
-	r1.Version = 1
+	r1 := e.insert(newRow("a1", "d1"))
 	r1.Open = false
 	r1.Due = time.Time{}
 	r1.Version = e.replace(r1)
 
-	r2 := newRow("a2", "d1")
-	e.insert(r2)
-	r2.Version = 1
+	r2 := e.insert(newRow("a2", "d1"))
 	e.wantLatest("d1", r2)
 	e.wantLoad(r1) // the closed record stays readable by id
 	e.wantInsertErr(newRow("a3", "d1"), store.ErrExists)
@@ -224,24 +98,20 @@ func testApprovalInsertAfterClosed(e *aenv) {
 	r2.Version = e.replace(r2)
 	r3 := newRow("a3", "d1")
 	r3.Open = false // inserted closed: the digest is free for the next
-	e.insert(r3)
-	r3.Version = 1
+	r3 = e.insert(r3)
 	e.wantLatest("d1", r3)
-	r4 := newRow("a4", "d1")
-	e.insert(r4)
-	r4.Version = 1
+	r4 := e.insert(newRow("a4", "d1"))
 	e.wantLatest("d1", r4)
 	e.wantLoad(r2)
 	e.wantLoad(r3)
 }
 
 func testApprovalIDCollision(e *aenv) {
-	r := newRow("a1", "d1")
-	e.insert(r)
+	r := e.insert(newRow("a1", "d1"))
 	e.wantInsertErr(newRow("a1", "d2"), store.ErrExists)
 	e.wantNoLatest("d2")
 	// A closed record's id stays taken.
-	r.Version, r.Open = 1, false
+	r.Open = false
 	r.Version = e.replace(r)
 	e.wantInsertErr(newRow("a1", "d1"), store.ErrExists)
 	e.wantInsertErr(newRow("a1", "d3"), store.ErrExists)
@@ -251,15 +121,13 @@ func testApprovalIDCollision(e *aenv) {
 }
 
 func testApprovalReplaceCAS(e *aenv) {
-	r := newRow("a1", "d1")
-	e.insert(r)
+	r := e.insert(newRow("a1", "d1"))
 	stale := r
 	stale.Version = 0
 	e.wantReplaceErr(stale, store.ErrConflict)
 	stale.Version = 2
 	e.wantReplaceErr(stale, store.ErrConflict)
 
-	r.Version = 1
 	r.Data = []byte("second")
 	r.Due = at(time.Hour)
 	r.KeepUntil = at(48 * time.Hour)
@@ -294,9 +162,7 @@ func testApprovalReplaceCAS(e *aenv) {
 }
 
 func testApprovalReplaceRace(e *aenv) {
-	r := newRow("a1", "d1")
-	e.insert(r)
-	r.Version = 1
+	r := e.insert(newRow("a1", "d1"))
 	const racers = 8
 	for round := range 5 {
 		wins := make([]int64, racers)
@@ -306,20 +172,7 @@ func testApprovalReplaceRace(e *aenv) {
 			w.Data = fmt.Appendf(nil, "round %d racer %d", round, i)
 			wins[i], errs[i] = e.a.ReplaceApproval(e.ctx, w)
 		})
-		winner := -1
-		for i, err := range errs {
-			switch {
-			case err == nil && winner >= 0:
-				e.Fatalf("round %d: racers %d and %d both replaced version %d", round, winner, i, r.Version)
-			case err == nil:
-				winner = i
-			case !errors.Is(err, store.ErrConflict):
-				e.Fatalf("round %d: racer %d: %v, want nil or ErrConflict", round, i, err)
-			}
-		}
-		if winner < 0 {
-			e.Fatalf("round %d: no racer replaced version %d", round, r.Version)
-		}
+		winner := e.oneWinner(round, errs, store.ErrConflict, "ErrConflict", fmt.Sprintf("replaced version %d", r.Version))
 		if wins[winner] != r.Version+1 {
 			e.Fatalf("round %d: winner got version %d, want %d", round, wins[winner], r.Version+1)
 		}
@@ -343,20 +196,7 @@ func testApprovalInsertRace(e *aenv) {
 		together(racers, func(i int) {
 			errs[i] = e.a.InsertApproval(e.ctx, newRow(fmt.Sprintf("r%d-%d", round, i), digest))
 		})
-		winner := -1
-		for i, err := range errs {
-			switch {
-			case err == nil && winner >= 0:
-				e.Fatalf("round %d: racers %d and %d both inserted an open record for one digest", round, winner, i)
-			case err == nil:
-				winner = i
-			case !errors.Is(err, store.ErrExists):
-				e.Fatalf("round %d: racer %d: %v, want nil or ErrExists", round, i, err)
-			}
-		}
-		if winner < 0 {
-			e.Fatalf("round %d: no racer inserted", round)
-		}
+		winner := e.oneWinner(round, errs, store.ErrExists, "ErrExists", "inserted an open record for one digest")
 		want := newRow(fmt.Sprintf("r%d-%d", round, winner), digest)
 		want.Version = 1
 		e.wantLatest(digest, want)
@@ -390,16 +230,13 @@ func testApprovalExpiry(e *aenv) {
 	gone := newRow("gone", "d1")
 	gone.KeepUntil = at(time.Hour)
 	gone.Due = at(10 * time.Minute)
-	e.insert(gone)
-	gone.Version = 1
+	gone = e.insert(gone)
 	forever := newRow("forever", "d2")
 	forever.KeepUntil = time.Time{}
-	e.insert(forever)
-	forever.Version = 1
+	forever = e.insert(forever)
 	later := newRow("later", "d3")
 	later.KeepUntil = at(2 * time.Hour)
-	e.insert(later)
-	later.Version = 1
+	later = e.insert(later)
 
 	e.clock.Set(at(time.Hour - time.Second))
 	e.sweep(0)
@@ -415,9 +252,7 @@ func testApprovalExpiry(e *aenv) {
 	// The digest of a row past KeepUntil is free, its id is not (yet).
 	e.wantInsertErr(newRow("gone", "d9"), store.ErrExists)
 	e.wantNoLatest("d9")
-	again := newRow("again", "d1")
-	e.insert(again)
-	again.Version = 1
+	again := e.insert(newRow("again", "d1"))
 	e.wantLatest("d1", again)
 
 	e.sweep(1)
@@ -426,9 +261,7 @@ func testApprovalExpiry(e *aenv) {
 	e.wantLoad(forever)
 	e.wantLoad(later)
 	// Swept, its id is free again.
-	reborn := newRow("gone", "d9")
-	e.insert(reborn)
-	reborn.Version = 1
+	reborn := e.insert(newRow("gone", "d9"))
 	e.wantLoad(reborn)
 
 	// Replacing moves KeepUntil: later now goes at +3h, not +2h.
@@ -510,8 +343,7 @@ func testApprovalData(e *aenv) {
 	for id, data := range datas {
 		r := newRow(id, "d-"+id)
 		r.Data = data
-		e.insert(r)
-		r.Version = 1
+		r = e.insert(r)
 		got := e.load(id)
 		if !bytes.Equal(got.Data, data) || len(got.Data) != len(data) {
 			e.Fatalf("LoadApproval(%q).Data = %d bytes %q, want %d bytes %q", id, len(got.Data), trunc(got.Data), len(data), trunc(data))

@@ -11,6 +11,23 @@ import (
 	"github.com/mrtrgen/mrtrgen/mrtr/store"
 )
 
+// BenchFinalRounds runs BenchClaimComplete ("serial") and
+// BenchClaimCompleteParallel ("parallel") on s; with w (the store's
+// connections counted by it) the serial one reports the round trips a
+// final round takes (roundtrips/op).
+func BenchFinalRounds(b *testing.B, s store.Store, w *Wire) {
+	b.Run("serial", func(b *testing.B) {
+		if w == nil {
+			BenchClaimComplete(b, s)
+			return
+		}
+		w.Reset()
+		BenchClaimComplete(b, s)
+		b.ReportMetric(float64(w.Writes.Load())/float64(b.N), "roundtrips/op")
+	})
+	b.Run("parallel", func(b *testing.B) { BenchClaimCompleteParallel(b, s) })
+}
+
 // BenchClaimComplete measures one final round's store cost: Claim of a fresh
 // key (Acquired) followed by Complete with a 256-byte result.
 func BenchClaimComplete(b *testing.B, s store.Store) {

@@ -181,7 +181,7 @@ func testClose(e *env) {
 // instances (own connections, as separate server processes would have)
 // over one operation, and fails unless exactly one performed the effect
 // and all hold the same result.
-func RaceInstances(t *testing.T, ctx context.Context, stores []store.Store, perInstance int) {
+func RaceInstances[S store.Store](t *testing.T, ctx context.Context, stores []S, perInstance int) {
 	t.Helper()
 	n := len(stores) * perInstance
 	var effects atomic.Int32

@@ -16,7 +16,7 @@ import (
 )
 
 // pool returns a pool on the test database, closed at the end of the test.
-func pool(t *testing.T) *pgxpool.Pool {
+func pool(t testing.TB) *pgxpool.Pool {
 	t.Helper()
 	p, err := pgxpool.New(context.Background(), storetest.PostgresURL(t))
 	if err != nil {
@@ -28,7 +28,7 @@ func pool(t *testing.T) *pgxpool.Pool {
 
 // uniquePrefix returns a fresh table prefix whose table is dropped at the
 // end of the test.
-func uniquePrefix(t *testing.T, p *pgxpool.Pool) string {
+func uniquePrefix(t testing.TB, p *pgxpool.Pool) string {
 	prefix := storetest.UniqueName() + "_"
 	t.Cleanup(func() {
 		if _, err := p.Exec(context.Background(), `DROP TABLE IF EXISTS `+prefix+`tasks`); err != nil {
@@ -77,18 +77,8 @@ func TestInvalidPrefix(t *testing.T) {
 }
 
 func BenchmarkStore(b *testing.B) {
-	p, err := pgxpool.New(context.Background(), storetest.PostgresURL(b))
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(p.Close)
-	prefix := storetest.UniqueName() + "_"
-	b.Cleanup(func() {
-		if _, err := p.Exec(context.Background(), `DROP TABLE IF EXISTS `+prefix+`tasks`); err != nil {
-			b.Error(err)
-		}
-	})
-	s, err := pgtasks.New(context.Background(), p, pgtasks.Options{TablePrefix: prefix})
+	p := pool(b)
+	s, err := pgtasks.New(context.Background(), p, pgtasks.Options{TablePrefix: uniquePrefix(b, p)})
 	if err != nil {
 		b.Fatal(err)
 	}

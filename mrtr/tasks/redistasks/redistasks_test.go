@@ -19,7 +19,7 @@ import (
 
 // client returns a client of the test Redis, counting into w if it is not
 // nil.
-func client(t *testing.T, w *storetest.Wire) *redis.Client {
+func client(t testing.TB, w *storetest.Wire) *redis.Client {
 	t.Helper()
 	opts, err := redis.ParseURL(storetest.RedisURL(t))
 	if err != nil {
@@ -35,7 +35,7 @@ func client(t *testing.T, w *storetest.Wire) *redis.Client {
 
 // uniquePrefix returns a fresh key prefix whose keys are deleted at the end
 // of the test.
-func uniquePrefix(t *testing.T, rdb *redis.Client) string {
+func uniquePrefix(t testing.TB, rdb *redis.Client) string {
 	prefix := "mrtrtest:" + storetest.UniqueName() + ":"
 	t.Cleanup(func() {
 		if _, err := redisstore.DeleteKeys(context.Background(), rdb, prefix); err != nil {
@@ -45,7 +45,7 @@ func uniquePrefix(t *testing.T, rdb *redis.Client) string {
 	return prefix
 }
 
-func newStore(t *testing.T, rdb *redis.Client, now func() time.Time) *redistasks.Store {
+func newStore(t testing.TB, rdb *redis.Client, now func() time.Time) *redistasks.Store {
 	t.Helper()
 	s, err := redistasks.New(context.Background(), rdb, redistasks.Options{KeyPrefix: uniquePrefix(t, rdb), Now: now})
 	if err != nil {
@@ -168,23 +168,7 @@ func TestContention(t *testing.T) {
 }
 
 func BenchmarkStore(b *testing.B) {
-	opts, err := redis.ParseURL(storetest.RedisURL(b))
-	if err != nil {
-		b.Fatal(err)
-	}
-	rdb := redis.NewClient(opts)
-	b.Cleanup(func() { rdb.Close() })
-	prefix := "mrtrtest:" + storetest.UniqueName() + ":"
-	b.Cleanup(func() {
-		if _, err := redisstore.DeleteKeys(context.Background(), rdb, prefix); err != nil {
-			b.Error(err)
-		}
-	})
-	s, err := redistasks.New(context.Background(), rdb, redistasks.Options{KeyPrefix: prefix})
-	if err != nil {
-		b.Fatal(err)
-	}
-	taskstest.Bench(b, s)
+	taskstest.Bench(b, newStore(b, client(b, nil), nil))
 }
 
 // TestInstances: servers with a client each on one key prefix answer for

@@ -19,7 +19,7 @@ import (
 	"github.com/mrtrgen/mrtrgen/mrtr/tasks/taskstest"
 )
 
-func open(t *testing.T, path string, now func() time.Time) *sqlitetasks.Store {
+func open(t testing.TB, path string, now func() time.Time) *sqlitetasks.Store {
 	t.Helper()
 	s, err := sqlitetasks.Open(context.Background(), path, sqlitetasks.Options{Now: now})
 	if err != nil {
@@ -126,12 +126,7 @@ func TestInvalidOptions(t *testing.T) {
 func BenchmarkStore(b *testing.B) {
 	for _, path := range []string{sqlitetasks.MemoryPath, filepath.Join(b.TempDir(), "tasks.db")} {
 		b.Run(filepath.Base(path), func(b *testing.B) {
-			s, err := sqlitetasks.Open(context.Background(), path, sqlitetasks.Options{})
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer s.Close()
-			taskstest.Bench(b, s)
+			taskstest.Bench(b, open(b, path, nil))
 		})
 	}
 }

@@ -48,6 +48,24 @@ type RPCError struct {
 	Data    json.RawMessage `json:"data"`
 }
 
+// RequiresExtension checks the data of a -32021 error (missing required
+// client capabilities): nil when its requiredCapabilities.extensions
+// names the Tasks extension, else an error saying what data holds.
+func RequiresExtension(data []byte) error {
+	var d struct {
+		RequiredCapabilities struct {
+			Extensions map[string]any `json:"extensions"`
+		} `json:"requiredCapabilities"`
+	}
+	if err := json.Unmarshal(data, &d); err != nil {
+		return fmt.Errorf("error data %s: %w", data, err)
+	}
+	if d.RequiredCapabilities.Extensions[tasks.ExtensionID] == nil {
+		return fmt.Errorf("error data %s does not name %s", data, tasks.ExtensionID)
+	}
+	return nil
+}
+
 // Call sends method with params (which it does not change) and returns
 // the result, or the JSON-RPC error. A transport failure fails the test.
 func (c *Client) Call(method string, params map[string]any) (map[string]any, *RPCError) {

@@ -217,6 +217,7 @@ func TestListsThatBreakTheSpecAreNotSealed(t *testing.T) {
 		"no value":          {{Title: "Nobody"}},
 		"pattern":           {{Value: "ada", Title: "Ada"}},
 		"title too long":    {{Value: "u-ada", Title: strings.Repeat("A", 61)}},
+		"title pattern":     {{Value: "u-ada", Title: "Zoë Ada"}},
 		"more than allowed": {{Value: "u-a"}, {Value: "u-b"}, {Value: "u-c"}, {Value: "u-d"}, {Value: "u-e"}, {Value: "u-f"}},
 	} {
 		t.Run(name, func(t *testing.T) {

@@ -610,6 +610,8 @@ func (p shipReleaseProgram) decodePlan(f *ShipReleaseFlow) func(context.Context,
 
 var shipReleaseContinuationOwnersPattern = regexp.MustCompile("^(?:u-[a-z]+)$")
 
+var shipReleaseContinuationOwnersTitlePattern = regexp.MustCompile("^(?:[A-Za-z .()]+)$")
+
 // CheckContinuation checks what the workflow carries (continuation fields, answers)
 // against the spec's built-in constraints, before the engine seals it and when it opens
 // it again; a value still at its zero value is not set yet.
@@ -639,6 +641,9 @@ func (p shipReleaseProgram) CheckContinuation(ctx context.Context, f *ShipReleas
 			}
 			if n := utf8.RuneCountInString(o.Title); n > 60 {
 				problems.TooLong("owners[].title", 60, n)
+			}
+			if !shipReleaseContinuationOwnersTitlePattern.MatchString(o.Title) {
+				problems.NoMatch("owners[].title", "[A-Za-z .()]+")
 			}
 		}
 		mrtrimpl.CheckOptions(&problems, "owners", list)

@@ -32,20 +32,6 @@ import (
 // meant for tokens a client holds), and a checkpoint issued further in the
 // future than it is refused.
 
-// taskRound is what the round of a task's step keeps for the step: the
-// codec its continuation opens with, and why it failed, if it did before
-// any state ran.
-type taskRound struct {
-	codec *seal.Codec
-	// id is the task's; waiting is set by a round that ends waiting for an
-	// approval (the step ends with tasks.StepEnd.Wait).
-	id, waiting string
-	// rejected is why the continuation was refused (rejectState).
-	rejected error
-	// storeFailed is the store's error while loading the continuation.
-	storeFailed error
-}
-
 // malformedCheckpoint is a checkpoint that opened but does not decode: a
 // bug, not a fault of this instance, and no other instance would do
 // better.

@@ -19,7 +19,7 @@ import (
 // Effects. Every effect holds an effect record while it runs and stores its
 // outcome there: the continuation it left behind (ok) or its Rejection. The
 // record is claimed before the effect starts (with the round's record, in
-// one batch: roundbatch.go) and completed once it returned, with the next
+// one batch: roundfinish.go) and completed once it returned, with the next
 // batch the round sends (its last one, or the one before the next check or
 // effect); until then, its lease is renewed. What follows from that:
 //
@@ -45,7 +45,7 @@ import (
 // record, which outlives the workflow by its retention: it goes to a
 // continuation record of the workflow, sealed at rest (effectOKRefSealed;
 // effectOKRef and effectOKRefV3 point to plaintext records of earlier
-// builds: atrest.go) and deleted with the others when the workflow ends,
+// builds: recordatrest.go) and deleted with the others when the workflow ends,
 // and the effect record holds only its reference.
 const (
 	effectOK       = 1
@@ -204,7 +204,7 @@ func (r *round) finishRecorded(ctx context.Context, req store.ClaimRequest, reta
 		return mrtrimpl.Step{}, err
 	}
 	// From here on the outcome is known: the round goes on, and records it
-	// with its next batch (roundbatch.go), whether or not the store takes
+	// with its next batch (recordbatch.go, roundfinish.go), whether or not the store takes
 	// it right away (the background recorder keeps trying). The claim's
 	// lease is renewed until then.
 	r.effected = true

@@ -14,7 +14,6 @@ import (
 
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
 	"github.com/mrtrgen/mrtrgen/mrtr/seal"
-	"github.com/mrtrgen/mrtrgen/mrtr/store"
 	"github.com/mrtrgen/mrtrgen/mrtr/tasks"
 )
 
@@ -52,7 +51,7 @@ type checkpoint struct {
 	// IssuedAt is when the checkpoint was sealed, on the sealing
 	// instance's clock (zero in checkpoints of earlier builds): a step on
 	// an instance whose clock reads more than the tolerated skew before
-	// it does not run (taskfaults.go).
+	// it does not run (wiretaskfaults.go).
 	IssuedAt time.Time `json:"issuedAt,omitzero"`
 }
 
@@ -117,7 +116,7 @@ func addTaskTool[F any](s *mcp.Server, e *Engine, p Program[F], tool *mcp.Tool) 
 // checkpoint, and ends the step with the workflow's end or its questions.
 // What fails because of this instance (its clock, its keys, its store)
 // is a tasks.InstanceFault: the step runs again, here or elsewhere
-// (taskfaults.go).
+// (wiretaskfaults.go).
 func (tr *taskRunner[F]) step(ctx context.Context, in tasks.StepInput) (tasks.StepEnd, error) {
 	e, d := tr.e, tr.p.Descriptor()
 	cp, err := tr.open(in.TaskID, in.Checkpoint)
@@ -253,22 +252,4 @@ func replyResult(d *mrtrimpl.Descriptor, reply *Reply) *mcp.CallToolResult {
 		return &mcp.CallToolResult{Content: []mcp.Content{}, InputRequests: reply.InputRequests, RequestState: reply.RequestState}
 	}
 	return toolResult(d, reply.Final)
-}
-
-// deferRound ends the round before the task's start state runs: the
-// continuation positioned there, no input requests (see addTaskTool).
-func (rr *run[F]) deferRound(ctx context.Context, r *round, path []string) (*Reply, error) {
-	e, d, p, f := rr.e, rr.d, rr.p, rr.f
-	if problems := p.CheckContinuation(ctx, f); len(problems) > 0 {
-		return nil, fmt.Errorf("mrtr: %s: at the task's start the continuation breaks the spec: %s", d.Name, strings.Join(problems, "; "))
-	}
-	next := &envelope{workflow: rr.env.workflow, args: rr.argsDigest, state: p.State(f), round: rr.env.round + 1, data: p.AppendContinuation(make([]byte, 0, 256), f)}
-	keep := func(rec store.StateRecord) { r.nextState = &rec }
-	reply, err := e.askReply(ctx, d, rr.binding, next, rr.pHash, rr.caps, nil, nil, keep)
-	if err != nil {
-		return nil, err
-	}
-	rr.rt.outcome = "task"
-	reply.Path = path
-	return reply, nil
 }

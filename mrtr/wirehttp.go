@@ -61,7 +61,7 @@ type HandlerOptions struct {
 // always answer with event streams: the engine's questions to them travel
 // on the stream of the call that asks. A call such a client cancels
 // (notifications/cancelled) gets no response: go-sdk would send one, and
-// Handler leaves it out of the call's stream (cancelhttp.go).
+// Handler leaves it out of the call's stream (wirecancelhttp.go).
 //
 // Handler reads a POST's whole body (at most MaxRequestBytes) before
 // anything decodes it, and refuses a JSON text in which an object has the
@@ -143,7 +143,7 @@ func Handler(s *mcp.Server, opts *HandlerOptions) http.Handler {
 	if limit == 0 {
 		limit = mcp.DefaultMaxRequestBodyBytes
 	}
-	cancels := &cancelWatch{} // cancelhttp.go
+	cancels := &cancelWatch{} // wirecancelhttp.go
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w = deadlinePerWrite(w, r)
 		var body []byte

@@ -34,10 +34,6 @@ func defaultPrincipal(_ context.Context, extra *mcp.RequestExtra) (string, error
 	return "", nil
 }
 
-// Authenticator finds the principal of a request. An error refuses the
-// round with "not authenticated".
-type Authenticator func(ctx context.Context, extra *mcp.RequestExtra) (string, error)
-
 // AddTool registers a generated tool program on s. Arguments that fail
 // validation get an error result (isError) naming each problem, on every
 // protocol version; an unknown tool (the SDK) and a rejected requestState
@@ -55,7 +51,7 @@ func AddTool[F any](s *mcp.Server, e *Engine, p Program[F]) {
 	destructive := d.Destructive
 	tool.Annotations = &mcp.ToolAnnotations{Title: d.Title, DestructiveHint: &destructive}
 	if d.Task != nil && (e.cfg.Tasks != nil || d.Task.Required) {
-		addTaskTool(s, e, p, tool) // tasks.go
+		addTaskTool(s, e, p, tool) // wiretasks.go
 		return
 	}
 	s.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {

@@ -16,7 +16,7 @@ import (
 // Codes for a request whose own context ended. MCP defines none; these are
 // the ones clients already know: -32800 is LSP's RequestCancelled, -32001
 // the TypeScript SDK's RequestTimeout. A client rarely sees either: a call
-// it cancelled is not answered over mrtr.Handler (cancelhttp.go), and a
+// it cancelled is not answered over mrtr.Handler (wirecancelhttp.go), and a
 // call whose connection or session is gone has nobody to answer.
 const (
 	codeRequestCancelled = -32800

@@ -55,7 +55,7 @@ type envelope struct {
 	digests  []uint64 // one per bit set in sent, in request order; nil in v1
 	data     []byte   // inline continuation (mode sealed)
 	ref      string   // store reference (mode reference)
-	// refSealed: the record at ref is sealed at rest (atrest.go); records
+	// refSealed: the record at ref is sealed at rest (recordatrest.go); records
 	// of builds before it are plaintext (modeReference).
 	refSealed bool
 }
@@ -72,7 +72,7 @@ const (
 	modeInline      = 0
 	modeReference   = 1 // a plaintext continuation record (earlier builds)
 	// modeSealedReference: a continuation record sealed at rest
-	// (atrest.go), what this build writes.
+	// (recordatrest.go), what this build writes.
 	modeSealedReference = 2
 )
 
@@ -386,7 +386,7 @@ func (e *Engine) rand() io.Reader {
 
 // loadReference fetches a by-reference continuation (unless it was read
 // with the round record: fetched), checks that it belongs to this
-// workflow, program and principal, and opens it (atrest.go).
+// workflow, program and principal, and opens it (recordatrest.go).
 func (e *Engine) loadReference(ctx context.Context, d *mrtrimpl.Descriptor, env *envelope, principalHash string, fetched *store.OpResult) error {
 	if env.ref == "" {
 		return nil

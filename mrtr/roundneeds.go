@@ -82,7 +82,7 @@ func everyPathNeeds(d *mrtrimpl.Descriptor) []vocab.Capability {
 // state s (askReply): a request of s that is not optional needs c, or
 // every request of s does (none of them could be sent). An approval gate
 // needs nothing: a client that cannot be asked is told where the approval
-// waits (approvalround.go).
+// waits (roundapproval.go).
 func stateNeeds(s *mrtrimpl.StateInfo, c vocab.Capability) bool {
 	if len(s.Requests) == 0 || s.Approval {
 		return false
