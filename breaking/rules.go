@@ -32,7 +32,7 @@ func Rules() []*Rule { return slices.Clone(registry) }
 // Lookup returns the rule with the given id, or nil.
 func Lookup(id string) *Rule { return byid.Find(registry, id, func(r *Rule) string { return r.ID }) }
 
-var registry = slices.Concat(byID(continuationRules), byID(append(slices.Clone(clientRules), outputRule)), byID(slices.Concat(behaviourRules, approvalBehaviourRules)), byID(slices.Concat(infoRules, approvalInfoRules)))
+var registry = slices.Concat(byID(continuationRules), byID(append(slices.Clone(clientRules), outputRule)), byID(slices.Concat(behaviourRules, approvalBehaviourRules)), byID(slices.Concat(infoRules, approvalInfoRules, []*Rule{goTypeRule})))
 
 func byID(rs []*Rule) []*Rule {
 	return slices.SortedFunc(slices.Values(rs), func(a, b *Rule) int { return strings.Compare(a.ID, b.ID) })

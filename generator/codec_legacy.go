@@ -82,6 +82,7 @@ func (w *workflow) legacyEncodeField(g *jen.Group, f *spec.Field, v *jen.Stateme
 
 func (w *workflow) legacyEncodeValue(g *jen.Group, f *spec.Field, v *jen.Statement) {
 	b := jen.Id("b")
+	v = wire(f, v) // a goType value is carried as its JSON form
 	switch f.Type {
 	case spec.TypeString:
 		g.Id("b").Op("=").Qual(pkgBinenc, "AppendString").Call(b, v)
@@ -129,6 +130,11 @@ func (w *workflow) legacyDecodeField(g *jen.Group, f *spec.Field, dst *jen.State
 }
 
 func (w *workflow) legacyReadValue(f *spec.Field) *jen.Statement {
+	if f.GoType != nil {
+		plain := *f
+		plain.GoType = nil
+		return jen.Qual(pkgJSONForm, "ReadV2").Types(userType(f)).Call(jen.Id("r"), w.legacyReadValue(&plain))
+	}
 	switch f.Type {
 	case spec.TypeString:
 		return jen.Id("r").Dot("String").Call()

@@ -417,6 +417,11 @@ func typeText(f *spec.Field) string {
 	if f.Type == spec.TypeArray && f.Items != nil {
 		return "array of " + f.Items.Type.String()
 	}
+	if f.GoType != nil {
+		// The JSON type is what clients send and read; the Go type is what
+		// the handler sees.
+		return f.Type.String() + " (Go " + code(f.GoType.String()) + ")"
+	}
 	return f.Type.String()
 }
 

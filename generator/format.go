@@ -126,13 +126,13 @@ func (w *workflow) refSet(ref *spec.TemplateRef) *jen.Statement {
 		if opt {
 			g := v.Clone().Op("!=").Nil()
 			if fd.Type == spec.TypeString || fd.Type == spec.TypeEnum {
-				g = g.Op("&&").Op("*").Add(v.Clone()).Op("!=").Lit("")
+				g = g.Op("&&").Add(wire(fd, jen.Op("*").Add(v.Clone()))).Op("!=").Lit("")
 			}
 			return g
 		}
 		switch fd.Type {
 		case spec.TypeString, spec.TypeEnum:
-			return v.Clone().Op("!=").Lit("")
+			return wire(fd, v.Clone()).Op("!=").Lit("")
 		}
 		return nil
 	}
@@ -145,9 +145,9 @@ func (w *workflow) refSet(ref *spec.TemplateRef) *jen.Statement {
 		v := f.Clone().Dot("Continuation").Dot(field(c.Name))
 		switch c.Type {
 		case spec.TypeInteger, spec.TypeNumber:
-			return v.Op("!=").Lit(0)
+			return wire(c, v).Op("!=").Lit(0)
 		case spec.TypeBoolean:
-			return v
+			return wire(c, v)
 		}
 		return notZero(c, v, false)
 	case spec.RefFormField:

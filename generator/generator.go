@@ -316,6 +316,7 @@ func (g *gen) newFile(pkg string) *jen.File {
 	jf.ImportName(pkgMCP, "mcp")
 	jf.ImportName(pkgJSONRPC, "jsonrpc")
 	jf.ImportName(pkgTest, "mrtrtest")
+	jf.ImportName(pkgJSONForm, "jsonform")
 	return jf
 }
 

@@ -30,16 +30,14 @@ func (w *workflow) outputCheck(s *spec.State) string {
 
 // outputGoType is the Go type of output field f.
 func (w *workflow) outputGoType(f *spec.Field) *jen.Statement {
-	switch f.Type {
-	case spec.TypeNumber, spec.TypeInteger, spec.TypeBoolean:
-		return w.goType(f, true)
-	}
-	return w.goType(f, false)
+	return w.goType(f, outputPtr(f))
 }
 
-// outputPtr reports whether output field f's Go value is a pointer.
+// outputPtr reports whether output field f's Go value is a pointer: a
+// number, integer or boolean, and a value of a goType (whose zero value may
+// be a value, a nil UUID, or have no JSON form at all).
 func outputPtr(f *spec.Field) bool {
-	return f.Type == spec.TypeNumber || f.Type == spec.TypeInteger || f.Type == spec.TypeBoolean
+	return f.Type == spec.TypeNumber || f.Type == spec.TypeInteger || f.Type == spec.TypeBoolean || f.GoType != nil
 }
 
 // outputType emits the output struct: every output field of the tool's
@@ -56,6 +54,12 @@ func (w *workflow) outputType(jf *jen.File) {
 	jf.Commentf("%s is the structured result of %s (MCP structuredContent; its", n.output(), t.Name)
 	jf.Commentf("outputSchema), filled by the handler's output method of terminal state %s.", strings.Join(states, ", "))
 	jf.Comment("A string or enum is unset while empty, a list while nil, a number or boolean while nil.")
+	for _, of := range t.OutputFields() {
+		if of.GoType != nil {
+			jf.Comment("A value of a Go type of your own (goType) is a pointer too, unset while nil.")
+			break
+		}
+	}
 	jf.Type().Id(n.output()).StructFunc(func(g *jen.Group) {
 		for _, of := range t.OutputFields() {
 			f := of.Field
@@ -238,6 +242,9 @@ func (w *workflow) fakeOutput(g *jen.Group, s *spec.State) error {
 
 // outputLiteral is the Go value of example v for output field f.
 func (w *workflow) outputLiteral(f *spec.Field, v any) jen.Code {
+	if f.GoType != nil {
+		return jen.New(fromWireMust(f, wireLit(f, v)))
+	}
 	switch f.Type {
 	case spec.TypeEnum:
 		return jen.Id(w.enumConst(w.enumOf[f], fmt.Sprint(v)))

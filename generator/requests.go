@@ -334,7 +334,7 @@ func presentValue(fd *spec.Field, v *jen.Statement, optional bool, guard *jen.St
 		}
 		v = jen.Op("*").Add(v.Clone())
 	}
-	return v, guard
+	return wire(fd, v), guard // a goType value is shown as its JSON form
 }
 
 // valueString is the text of value v of field fd in a message.

@@ -22,7 +22,7 @@ import (
 // unset while empty, a list while it has no items; a number or boolean's
 // zero is a value (and renders as one), so those are proved by lint only.
 func unsetCond(c *spec.Field) *jen.Statement {
-	v := jen.Id("f").Dot("Continuation").Dot(field(c.Name))
+	v := wire(c, jen.Id("f").Dot("Continuation").Dot(field(c.Name)))
 	switch c.Type {
 	case spec.TypeString, spec.TypeEnum:
 		return v.Op("==").Lit("")
@@ -217,6 +217,9 @@ func (w *workflow) offered(c *spec.Field) bool {
 
 // goValue is the Go literal of example value v of field f (of f's Go type).
 func (w *workflow) goValue(f *spec.Field, v any) jen.Code {
+	if f.GoType != nil {
+		return fromWireMust(f, wireLit(f, v))
+	}
 	switch f.Type {
 	case spec.TypeEnum:
 		if s, ok := v.(string); ok && !f.Dynamic() {

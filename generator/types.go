@@ -170,24 +170,26 @@ func (w *workflow) stateID(name string) *jen.Statement { return jen.Id(w.n.state
 // absent value must be distinguishable (a pointer, or a nil slice).
 func (w *workflow) goType(f *spec.Field, optional bool) *jen.Statement {
 	var t *jen.Statement
-	switch f.Type {
-	case spec.TypeString:
+	switch {
+	case f.GoType != nil:
+		t = userType(f)
+	case f.Type == spec.TypeString:
 		t = jen.String()
-	case spec.TypeNumber:
+	case f.Type == spec.TypeNumber:
 		t = jen.Float64()
-	case spec.TypeInteger:
+	case f.Type == spec.TypeInteger:
 		t = jen.Int64()
-	case spec.TypeBoolean:
+	case f.Type == spec.TypeBoolean:
 		t = jen.Bool()
-	case spec.TypeEnum:
+	case f.Type == spec.TypeEnum:
 		if f.Dynamic() {
 			t = jen.String()
 		} else {
 			t = jen.Id(w.enumOf[f].name)
 		}
-	case spec.TypeOption:
+	case f.Type == spec.TypeOption:
 		t = jen.Qual(pkgMRTR, "Option")
-	case spec.TypeArray:
+	case f.Type == spec.TypeArray:
 		item := w.itemType(f)
 		return jen.Index().Add(item)
 	}

@@ -184,7 +184,9 @@ func hasBuiltinChecks(f *spec.Field) bool {
 	if f.Type == spec.TypeArray {
 		return f.MinItems != nil || f.MaxItems != nil || hasBuiltinChecks(f.Items)
 	}
-	return hasBuiltins(f)
+	// A goType value is checked to have a JSON form, with or without
+	// constraints on it.
+	return hasBuiltins(f) || f.GoType != nil
 }
 
 // answerChecks returns what checks the answer to q again, or nil when it
@@ -262,6 +264,10 @@ func (w *workflow) carriedChecks(g *jen.Group, f *spec.Field, v *jen.Statement, 
 		})
 		return
 	}
+	if f.GoType != nil {
+		w.carriedGoTypeChecks(g, f, v, ptr, scope, label)
+		return
+	}
 	if ptr {
 		value := jen.Op("*").Add(v.Clone())
 		if f.Type == spec.TypeEnum {
@@ -277,6 +283,40 @@ func (w *workflow) carriedChecks(g *jen.Group, f *spec.Field, v *jen.Statement, 
 		v = jen.String().Call(v) // checks compares it as the string it came as
 	}
 	g.If(jen.Id("v").Op(":=").Add(v), jen.Id("v").Op("!=").Add(zeroOf(f))).BlockFunc(func(b *jen.Group) {
+		w.checks(b, f, scope, label)
+	})
+}
+
+// carriedGoTypeChecks is carriedChecks for a value of a goType: its JSON
+// form must exist and be of the field's type (a problem otherwise, so
+// nothing that does not convert is sealed or sent), and is checked when
+// set (not nil, or not the zero value of its JSON form).
+func (w *workflow) carriedGoTypeChecks(g *jen.Group, f *spec.Field, v *jen.Statement, ptr bool, scope, label string) {
+	to := func(x jen.Code) *jen.Statement {
+		return jen.List(jen.Id("v"), jen.Err()).Op(":=").Qual(pkgJSONForm, "To").Types(wireType(f)).Call(x)
+	}
+	if !hasBuiltins(f) {
+		// Nothing to check on the JSON form but that there is one.
+		value := v.Clone()
+		if ptr {
+			value = jen.Op("*").Add(v.Clone())
+		}
+		check := jen.If(jen.List(jen.Id("_"), jen.Err()).Op(":=").Qual(pkgJSONForm, "To").Types(wireType(f)).Call(value), jen.Err().Op("!=").Nil()).Block(convertProblem(label))
+		if ptr {
+			g.If(v.Clone().Op("!=").Nil()).Block(check)
+		} else {
+			g.Add(check)
+		}
+		return
+	}
+	if ptr {
+		g.If(v.Clone().Op("!=").Nil()).Block(
+			jen.If(to(jen.Op("*").Add(v.Clone())), jen.Err().Op("!=").Nil()).Block(convertProblem(label)).Else().BlockFunc(func(b *jen.Group) {
+				w.checks(b, f, scope, label)
+			}))
+		return
+	}
+	g.If(to(v.Clone()), jen.Err().Op("!=").Nil()).Block(convertProblem(label)).Else().If(jen.Id("v").Op("!=").Add(zeroOf(f))).BlockFunc(func(b *jen.Group) {
 		w.checks(b, f, scope, label)
 	})
 }
@@ -405,6 +445,15 @@ func (w *workflow) readField(g *jen.Group, r reader, f *spec.Field, dst *jen.Sta
 			guarded(c, hasBuiltins(f) && len(f.Validate) > 0,
 				func(b *jen.Group) { w.checks(b, f, r.scope, f.Name) },
 				func(b *jen.Group) { w.validatorCalls(b, r, f.Validate, f.Name, jen.Id("v")) })
+			if f.GoType != nil {
+				set := dst.Clone().Op("=").Id("t")
+				if optional {
+					set = dst.Clone().Op("=").Op("&").Id("t")
+				}
+				c.If(jen.List(jen.Id("t"), jen.Err()).Op(":=").Qual(pkgJSONForm, "From").Types(userType(f)).Call(jen.Id("v")), jen.Err().Op("!=").Nil()).
+					Block(convertProblem(f.Name)).Else().Block(set)
+				return
+			}
 			val := jen.Id("v")
 			static := f.Type == spec.TypeEnum && !f.Dynamic()
 			if static {

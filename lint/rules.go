@@ -49,11 +49,11 @@ func init() {
 	// The loader's rules, then every rule the linter runs, by id: the core
 	// rules and those of each construct's own file. Registered here, in
 	// one place, so no file's init depends on running after another's.
-	loaders := slices.Concat(loaderRules, taskLoaderRules, approvalLoaderRules)
+	loaders := slices.Concat(loaderRules, taskLoaderRules, approvalLoaderRules, goTypeLoaderRules)
 	for _, r := range loaders {
 		r.loader = true
 	}
-	lint := slices.Concat(lintRules, summaryRules, urlRules, outputRules, progressRules, contentRules, taskRules, approvalRules)
+	lint := slices.Concat(lintRules, summaryRules, urlRules, outputRules, progressRules, contentRules, taskRules, approvalRules, goTypeRules)
 	slices.SortFunc(lint, func(a, b *Rule) int { return strings.Compare(a.ID, b.ID) })
 	registry = slices.Concat(loaders, lint)
 }

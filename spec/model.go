@@ -277,7 +277,12 @@ type Field struct {
 	// variables).
 	Complete  *Completion
 	Sensitive bool // continuation and form fields: keep server-side, never sealed or rendered
-	Lint      *LintConfig
+	// GoType, when set (goType:), is the Go type generated code uses for a
+	// string, number, integer or boolean value instead of string, float64,
+	// int64 or bool. The value's JSON form (and so every schema, check and
+	// the continuation's encoding) stays that of Type.
+	GoType *GoType
+	Lint   *LintConfig
 
 	Pos Pos // the field's name key
 }
@@ -297,6 +302,21 @@ func (f *Field) OptionItems() *Field {
 		return f.Items
 	}
 	return nil
+}
+
+// GoType is a Go type named by its import path and type name:
+// github.com/google/uuid.UUID is Path github.com/google/uuid, Name UUID.
+// A type of the generated package itself has no Path.
+type GoType struct {
+	Path, Name string
+	Pos        Pos // the goType value
+}
+
+func (g *GoType) String() string {
+	if g.Path == "" {
+		return g.Name
+	}
+	return g.Path + "." + g.Name
 }
 
 // Option is one option of an example list of options.

@@ -432,6 +432,10 @@ func (r *resolver) resolveBranch(t *Tool, s *State, keys map[string]*InputReques
 		return
 	}
 	f := ref.Field
+	if f.GoType != nil {
+		r.errorf(ref.Pos, "branch", "route it with a check and outcomes, or branch on a value without goType", "branch %q: %s %q has Go type %s, which a branch cannot compare", s.Name, refWhat(ref.Kind), ref.Name(), f.GoType)
+		return
+	}
 	switch f.Type {
 	case TypeEnum, TypeBoolean:
 		if len(b.Ranges) > 0 {
