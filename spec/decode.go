@@ -513,6 +513,7 @@ func (d *decoder) decodeTransient(n *yaml.Node) []*Transient {
 					tv.From = &NameRef{Name: kv.v.Value, Pos: d.pos(kv.v)}
 				}
 			case "reads":
+				tv.ReadsSet = true
 				for _, item := range kv.v.Content {
 					if item.Kind == yaml.ScalarNode && item.Value != "" {
 						tv.Reads = append(tv.Reads, &ValueRef{Path: strings.Split(item.Value, "."), Pos: d.pos(item)})
@@ -524,6 +525,10 @@ func (d *decoder) decodeTransient(n *yaml.Node) []*Transient {
 		}
 		if p.v.Kind == yaml.MappingNode && tv.From == nil {
 			d.errorf(p.k, "transient", "name the handler method that computes it: from: renderLog", "transient value %q has no from:", p.key)
+		}
+		if p.v.Kind == yaml.MappingNode && !tv.ReadsSet {
+			d.errorf(p.k, "transient", "list the arguments and continuation fields its method reads (reads: [runId]; reads: [] when it reads none): lint checks each is set wherever it is rendered",
+				"transient value %q has no reads:", p.key)
 		}
 		tv.Field = d.decodeField(p.key, p.k, &rest, fieldContinuation)
 		out = append(out, tv)

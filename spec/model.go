@@ -211,6 +211,8 @@ type Transient struct {
 	*Field
 	From  *NameRef
 	Reads []*ValueRef
+	// ReadsSet reports whether the spec wrote reads: (possibly empty).
+	ReadsSet bool
 }
 
 // Defaults used when a spec leaves them out.

@@ -459,6 +459,11 @@ func (r *resolver) resolveBranch(t *Tool, s *State, keys map[string]*InputReques
 		r.errorf(ref.Pos, "branch", "branch on a form field (key.field), an argument or a continuation field", "branch %q: %q is the answer of a %s request, which a branch cannot route on", s.Name, ref.Name(), keys[name].Kind.Method())
 		return
 	case refUndeclared:
+		if len(ref.Path) == 1 && t.Continuation.TransientValue(name) != nil {
+			r.errorf(ref.Pos, "transient-use", "route on a carried value: have a check store what decides the route in a continuation field",
+				"branch %q: %q is a transient value, computed only to render a template", s.Name, name)
+			return
+		}
 		r.errorf(ref.Pos, "unknown-reference", "a branch routes on an argument, a continuation field or a form field (askKey.field)", "branch %q: %q names nothing declared in %s %q", s.Name, ref.Name(), t.Kind, t.Name)
 		return
 	}
