@@ -140,9 +140,9 @@ func (w *workflow) refSet(ref *spec.TemplateRef) *jen.Statement {
 	case spec.RefArgument:
 		a := w.t.Argument(ref.Path[0])
 		return notZero(a, f.Clone().Dot("Args").Dot(field(a.Name)), optional(a))
-	case spec.RefContinuation:
-		c := w.t.Continuation.Field(ref.Path[0])
-		v := f.Clone().Dot("Continuation").Dot(field(c.Name))
+	case spec.RefContinuation, spec.RefTransient:
+		c := w.t.RefField(ref, nil)
+		v := f.Clone().Dot(refGroup(ref)).Dot(field(c.Name))
 		switch c.Type {
 		case spec.TypeInteger, spec.TypeNumber:
 			return wire(c, v).Op("!=").Lit(0)
@@ -243,9 +243,9 @@ func (w *workflow) formattedRef(ref *spec.TemplateRef) (value, guard *jen.Statem
 	case spec.RefArgument:
 		fd = w.t.Argument(ref.Path[0])
 		v, opt = f.Clone().Dot("Args").Dot(field(fd.Name)), optional(fd)
-	case spec.RefContinuation:
-		fd = w.t.Continuation.Field(ref.Path[0])
-		v = f.Clone().Dot("Continuation").Dot(field(fd.Name))
+	case spec.RefContinuation, spec.RefTransient:
+		fd = w.t.RefField(ref, nil)
+		v = f.Clone().Dot(refGroup(ref)).Dot(field(fd.Name))
 	case spec.RefFormField:
 		q := w.request(ref.Path[0])
 		fd = q.Field(ref.Path[1])
@@ -279,8 +279,8 @@ func (w *workflow) listValue(ref *spec.TemplateRef) (list, guard *jen.Statement)
 	switch ref.Kind {
 	case spec.RefArgument:
 		return f.Dot("Args").Dot(field(w.t.Argument(ref.Path[0]).Name)), nil
-	case spec.RefContinuation:
-		return f.Dot("Continuation").Dot(field(w.t.Continuation.Field(ref.Path[0]).Name)), nil
+	case spec.RefContinuation, spec.RefTransient:
+		return f.Dot(refGroup(ref)).Dot(field(w.t.RefField(ref, nil).Name)), nil
 	case spec.RefFormField:
 		q := w.request(ref.Path[0])
 		ans := f.Dot(field(q.Key))
@@ -301,8 +301,8 @@ func (w *workflow) itemField(list *spec.TemplateRef) *spec.Field {
 	switch list.Kind {
 	case spec.RefArgument:
 		return w.t.Argument(list.Path[0]).Items
-	case spec.RefContinuation:
-		return w.t.Continuation.Field(list.Path[0]).Items
+	case spec.RefContinuation, spec.RefTransient:
+		return w.t.RefField(list, nil).Items
 	}
 	return w.request(list.Path[0]).Field(list.Path[1]).Items
 }
@@ -321,4 +321,13 @@ func (w *workflow) itemValue(ref *spec.TemplateRef) *jen.Statement {
 		return it // a value picked from options: a string already
 	}
 	return valueString(fd, it)
+}
+
+// refGroup is the flow's struct holding a continuation field or a
+// transient value.
+func refGroup(ref *spec.TemplateRef) string {
+	if ref.Kind == spec.RefTransient {
+		return "Transient"
+	}
+	return "Continuation"
 }

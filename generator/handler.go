@@ -62,6 +62,7 @@ func (w *workflow) makeHandlerMethods() []handlerMethod {
 	}
 	ms = append(ms, w.outputMethods()...)
 	ms = append(ms, w.contentMethods(seen)...)
+	ms = append(ms, w.transientMethods()...)
 	for _, v := range w.usedValidators() {
 		ms = append(ms, w.validatorMethod(v, ctxParam))
 	}

@@ -57,7 +57,10 @@ func (w *workflow) machine(jf *jen.File) {
 		BlockFunc(func(g *jen.Group) {
 			g.Switch(jen.Id("f").Dot("state")).BlockFunc(func(sw *jen.Group) {
 				for _, s := range t.States {
-					sw.Case(w.stateID(s.Name)).BlockFunc(func(c *jen.Group) { w.stateCase(c, s) })
+					sw.Case(w.stateID(s.Name)).BlockFunc(func(c *jen.Group) {
+						w.transientStep(c, s)
+						w.stateCase(c, s)
+					})
 				}
 			})
 			g.Return(jen.Qual(pkgImpl, "Step").Values(), jen.Qual("fmt", "Errorf").Call(jen.Lit("%w %d in "+t.Name), jen.Qual(pkgImpl, "ErrUnknownState"), jen.Id("f").Dot("state")))

@@ -288,6 +288,9 @@ func (w *workflow) refValue(ref *spec.TemplateRef) (value, guard *jen.Statement)
 	case spec.RefContinuation:
 		c := w.t.Continuation.Field(ref.Path[0])
 		return fieldValue(c, f.Clone().Dot("Continuation").Dot(field(c.Name)), false, nil)
+	case spec.RefTransient:
+		c := w.t.Continuation.TransientValue(ref.Path[0]).Field
+		return fieldValue(c, f.Clone().Dot("Transient").Dot(field(c.Name)), false, nil)
 	case spec.RefFormField:
 		q := w.request(ref.Path[0])
 		fd := q.Field(ref.Path[1])

@@ -357,6 +357,11 @@ func (w *workflow) flowType(jf *jen.File) {
 		g.Id("Args").Id(n.args())
 		g.Comment("Continuation is carried between rounds.")
 		g.Id("Continuation").Id(n.continuation())
+		if len(t.Continuation.Transient) > 0 {
+			g.Comment("Transient holds the values templates show that are never carried: each is")
+			g.Comment("computed by its handler method before a render.")
+			g.Id("Transient").Id(w.transientType())
+		}
 		for _, s := range t.States {
 			for _, q := range s.Requests {
 				askers := t.AskersOf(q)
@@ -378,6 +383,10 @@ func (w *workflow) flowType(jf *jen.File) {
 			g.Id(passedField(s)).Bool()
 		}
 		w.askAgainFields(g)
+		if len(t.Continuation.Transient) > 0 {
+			g.Comment("transientFor is the state Transient was computed for and not yet rendered (0: none).")
+			g.Id("transientFor").Uint16()
+		}
 	})
 	jf.Line()
 	jf.Comment("State returns the state the workflow is in.")

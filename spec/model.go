@@ -180,6 +180,9 @@ type Continuation struct {
 	StorageSet bool
 	MaxBytes   int      // budget for the worst-case encoded size
 	Fields     []*Field // sorted by name
+	// Transient are the values recomputed by a handler method whenever a
+	// template naming them is rendered, never carried (sorted by name).
+	Transient []*Transient
 
 	Pos    Pos
 	TTLPos Pos
@@ -187,6 +190,30 @@ type Continuation struct {
 
 // Field returns the continuation field named name, or nil.
 func (c *Continuation) Field(name string) *Field { return findField(c.Fields, name) }
+
+// TransientValue returns the transient value named name, or nil.
+func (c *Continuation) TransientValue(name string) *Transient {
+	for _, t := range c.Transient {
+		if t.Name == name {
+			return t
+		}
+	}
+	return nil
+}
+
+// Transient is a value only templates use (a log shown to a sampling
+// prompt, a diff before a confirmation): the handler method From computes
+// it each time a template naming it is rendered, the first ask and every
+// re-ask alike, so it is never carried in the continuation or its token.
+// Reads lists the arguments and continuation fields the method reads:
+// lint checks each is set wherever the value is rendered.
+type Transient struct {
+	*Field
+	From  *NameRef
+	Reads []*ValueRef
+	// ReadsSet reports whether the spec wrote reads: (possibly empty).
+	ReadsSet bool
+}
 
 // Defaults used when a spec leaves them out.
 const (
