@@ -37,12 +37,20 @@ func (rr *run[F]) newRound(ctx context.Context) *round {
 	return r
 }
 
+// transients is implemented by a generated program whose spec declares
+// transient values (continuation.transient): values only templates show,
+// computed by a handler method before each render and never carried. The
+// engine alone asks for it, so it is not a name of mrtrimpl.
+type transients[F any] interface {
+	RenderTransient(ctx context.Context, f F, s uint16) error
+}
+
 // renderTransient computes the transient values of the state a resumed
 // round starts in, before newRound renders its questions to pin the
 // answers: a question showing one is compared as it would be sent now. A
 // failure fails the round as the state's step failing would.
 func (rr *run[F]) renderTransient(ctx context.Context) (*Reply, bool, error) {
-	tp, ok := any(rr.p).(mrtrimpl.Transients[F])
+	tp, ok := any(rr.p).(transients[F])
 	if !ok || !rr.resumed() {
 		return nil, false, nil
 	}

@@ -168,7 +168,7 @@ func (p refundPaymentProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Ref
 		}
 		return mrtrimpl.Goto(r, RefundPaymentStateConfirm, vocab.Next)
 	case RefundPaymentStateConfirm:
-		switch on, ask := mrtrimpl.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirm, f)); on {
+		switch on, ask := mrtrimpl.X.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirm, f)); on {
 		case vocab.Next:
 			f.passedConfirm = true
 			return mrtrimpl.Goto(r, RefundPaymentStateRefund, vocab.Next)
@@ -184,7 +184,7 @@ func (p refundPaymentProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Ref
 		if err := p.h.NotRefundedOutput(ctx, f, &out); err != nil {
 			return mrtrimpl.Step{}, err
 		}
-		structured, err := mrtrimpl.StructuredOutput("notRefunded", "NotRefundedOutput", checkRefundPaymentNotRefundedOutput(&out), &out)
+		structured, err := mrtrimpl.X.StructuredOutput("notRefunded", "NotRefundedOutput", checkRefundPaymentNotRefundedOutput(&out), &out)
 		if err != nil {
 			return mrtrimpl.Step{}, err
 		}
@@ -196,7 +196,7 @@ func (p refundPaymentProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Ref
 				return err
 			}
 			if jsonform.Value[string](f.Continuation.RefundID) == "" {
-				return mrtrimpl.NotSet("effect", "refundPayment", "refund", "", "refundId", "RefundID")
+				return mrtrimpl.X.NotSet("effect", "refundPayment", "refund", "", "refundId", "RefundID")
 			}
 			return nil
 		})
@@ -205,7 +205,7 @@ func (p refundPaymentProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Ref
 		if err := p.h.RefundedOutput(ctx, f, &out); err != nil {
 			return mrtrimpl.Step{}, err
 		}
-		structured, err := mrtrimpl.StructuredOutput("refunded", "RefundedOutput", checkRefundPaymentRefundedOutput(&out), &out)
+		structured, err := mrtrimpl.X.StructuredOutput("refunded", "RefundedOutput", checkRefundPaymentRefundedOutput(&out), &out)
 		if err != nil {
 			return mrtrimpl.Step{}, err
 		}
@@ -518,7 +518,7 @@ func (refundPaymentProgram) readGates(f *RefundPaymentFlow, r *binenc.Fields) er
 		case 0x70daee4f:
 			// confirm
 			if r.Int("gates.confirm") != refundPaymentConfirmGateDigest && r.Err() == nil {
-				return mrtrimpl.GateChanged("confirm")
+				return mrtrimpl.X.GateChanged("confirm")
 			}
 			f.passedConfirm = true
 		}
@@ -565,7 +565,7 @@ func (refundPaymentProgram) LoadContinuationV2(f *RefundPaymentFlow, data []byte
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p refundPaymentProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*RefundPaymentFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -575,7 +575,7 @@ func (p refundPaymentProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw jso
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "currency", "express", "paymentId", "ticket")
-	switch v, st := mrtrimpl.FormString(in, "currency"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "currency"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 3 {
 			problems.TooLong("currency", 3, n)
@@ -590,7 +590,7 @@ func (p refundPaymentProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw jso
 	case mrtrimpl.WrongType:
 		problems.WrongType("currency", "a string")
 	}
-	switch v, st := mrtrimpl.FormBool(in, "express"); st {
+	switch v, st := mrtrimpl.X.FormBool(in, "express"); st {
 	case mrtrimpl.Present:
 		if t, err := jsonform.From[Express](v); err != nil {
 			problems.Add("express: " + err.Error())
@@ -600,7 +600,7 @@ func (p refundPaymentProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw jso
 	case mrtrimpl.WrongType:
 		problems.WrongType("express", "true or false")
 	}
-	switch v, st := mrtrimpl.FormString(in, "paymentId"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "paymentId"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 36 {
 			problems.TooLong("paymentId", 36, n)
@@ -618,7 +618,7 @@ func (p refundPaymentProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw jso
 	case mrtrimpl.WrongType:
 		problems.WrongType("paymentId", "a string")
 	}
-	switch v, st := mrtrimpl.FormString(in, "ticket"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "ticket"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 10 {
 			problems.TooLong("ticket", 10, n)
@@ -648,7 +648,7 @@ var refundPaymentAmountReferencePattern = regexp.MustCompile("^(?:T-[0-9]{1,8})$
 func (p refundPaymentProgram) decodeAmount(ctx context.Context, content map[string]any) (*RefundPaymentAmountAnswer, mrtrimpl.Problems, error) {
 	a := &RefundPaymentAmountAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormInt(content, "cents"); st {
+	switch v, st := mrtrimpl.X.FormInt(content, "cents"); st {
 	case mrtrimpl.Present:
 		if v < 1 {
 			problems.BelowMinimum("cents", 1)
@@ -666,7 +666,7 @@ func (p refundPaymentProgram) decodeAmount(ctx context.Context, content map[stri
 	case mrtrimpl.WrongType:
 		problems.WrongType("cents", "an integer")
 	}
-	switch v, st := mrtrimpl.FormString(content, "reference"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "reference"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 10 {
 			problems.TooLong("reference", 10, n)
@@ -736,13 +736,13 @@ func (p refundPaymentProgram) CheckContinuation(ctx context.Context, f *RefundPa
 func checkRefundPaymentNotRefundedOutput(out *RefundPaymentOutput) mrtrimpl.Problems {
 	var problems mrtrimpl.Problems
 	if out.Cents != nil {
-		problems.Add(mrtrimpl.OutputNotDeclared("cents", "Cents"))
+		problems.Add(mrtrimpl.X.OutputNotDeclared("cents", "Cents"))
 	}
 	if out.Express != nil {
-		problems.Add(mrtrimpl.OutputNotDeclared("express", "Express"))
+		problems.Add(mrtrimpl.X.OutputNotDeclared("express", "Express"))
 	}
 	if out.RefundID != nil {
-		problems.Add(mrtrimpl.OutputNotDeclared("refundId", "RefundID"))
+		problems.Add(mrtrimpl.X.OutputNotDeclared("refundId", "RefundID"))
 	}
 	if out.Share != nil {
 		if v, err := jsonform.To[float64](*out.Share); err != nil {
@@ -763,7 +763,7 @@ func checkRefundPaymentNotRefundedOutput(out *RefundPaymentOutput) mrtrimpl.Prob
 func checkRefundPaymentRefundedOutput(out *RefundPaymentOutput) mrtrimpl.Problems {
 	var problems mrtrimpl.Problems
 	if out.Cents == nil {
-		problems.Add(mrtrimpl.OutputNotSet("cents", "Cents"))
+		problems.Add(mrtrimpl.X.OutputNotSet("cents", "Cents"))
 	}
 	if out.Cents != nil {
 		if v, err := jsonform.To[int64](*out.Cents); err != nil {
@@ -780,7 +780,7 @@ func checkRefundPaymentRefundedOutput(out *RefundPaymentOutput) mrtrimpl.Problem
 		}
 	}
 	if out.RefundID == nil {
-		problems.Add(mrtrimpl.OutputNotSet("refundId", "RefundID"))
+		problems.Add(mrtrimpl.X.OutputNotSet("refundId", "RefundID"))
 	}
 	if out.RefundID != nil {
 		if v, err := jsonform.To[string](*out.RefundID); err != nil {
@@ -834,7 +834,7 @@ func (refundPaymentProgram) requestAmount(f *RefundPaymentFlow, problems mrtrimp
 		Key:  "amount",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(refundPaymentAskAmountAmountMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(refundPaymentAskAmountAmountMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: refundPaymentAmountSchema,
 		},
@@ -861,7 +861,7 @@ func (refundPaymentProgram) gateConfirm(f *RefundPaymentFlow, problems mrtrimpl.
 		Key:  "confirm",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(refundPaymentConfirmMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(refundPaymentConfirmMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: refundPaymentConfirmGateSchema,
 		},

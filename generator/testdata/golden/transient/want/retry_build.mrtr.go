@@ -127,7 +127,7 @@ func (p retryBuildProgram) Step(ctx context.Context, r mrtrimpl.Round, f *RetryB
 			return mrtrimpl.Step{}, err
 		}
 		if f.Continuation.RunID == "" {
-			return mrtrimpl.Step{}, mrtrimpl.NotSet("check", "findFailedRun", "lookup", "", "runId", "RunID")
+			return mrtrimpl.Step{}, mrtrimpl.X.NotSet("check", "findFailedRun", "lookup", "", "runId", "RunID")
 		}
 		f.Job = nil
 		return mrtrimpl.Goto(r, RetryBuildStateAskJob, vocab.Next)
@@ -138,7 +138,7 @@ func (p retryBuildProgram) Step(ctx context.Context, r mrtrimpl.Round, f *RetryB
 		f.transientFor = 0
 		var pending []mrtrimpl.Pending
 		if f.Job == nil {
-			answer, left, err := mrtrimpl.Take(ctx, r, "job", mrtrimpl.AgainWith(mrtrimpl.Bind(p.requestJob, f), f.reasked, f.reaskedWith["job"]), mrtrimpl.Form(p.decodeJob), &pending)
+			answer, left, err := mrtrimpl.Take(ctx, r, "job", mrtrimpl.X.AgainWith(mrtrimpl.Bind(p.requestJob, f), f.reasked, f.reaskedWith["job"]), mrtrimpl.Form(p.decodeJob), &pending)
 			switch {
 			case err != nil:
 				return mrtrimpl.Step{}, err
@@ -155,7 +155,7 @@ func (p retryBuildProgram) Step(ctx context.Context, r mrtrimpl.Round, f *RetryB
 		return mrtrimpl.Goto(r, RetryBuildStateVerify, vocab.Next)
 	case RetryBuildStateVerify:
 		if err := p.h.JobExists(ctx, f); err != nil {
-			why, again := mrtrimpl.AskingAgain(err)
+			why, again := mrtrimpl.X.AskingAgain(err)
 			if !again {
 				return mrtrimpl.Step{}, err
 			}
@@ -164,7 +164,7 @@ func (p retryBuildProgram) Step(ctx context.Context, r mrtrimpl.Round, f *RetryB
 			if f.verifyRefusals >= 3 {
 				return mrtrimpl.Goto(r, RetryBuildStateNoJob, vocab.Exhausted)
 			}
-			f.reasked = why
+			f.reasked = mrtrimpl.X.AttemptsLeft(why, int(3-f.verifyRefusals))
 			f.reaskedWith = map[string]map[string]any{"job": p.givenJob(f.Job)}
 			f.Job = nil
 			return mrtrimpl.Goto(r, RetryBuildStateAskJob, vocab.AskAgain)
@@ -446,7 +446,7 @@ func (retryBuildProgram) LoadContinuationV2(f *RetryBuildFlow, data []byte) erro
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p retryBuildProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*RetryBuildFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -456,7 +456,7 @@ func (p retryBuildProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.R
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "pipeline")
-	switch v, st := mrtrimpl.FormString(in, "pipeline"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "pipeline"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 40 {
 			problems.TooLong("pipeline", 40, n)
@@ -475,7 +475,7 @@ func (p retryBuildProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.R
 func (p retryBuildProgram) decodeJob(ctx context.Context, content map[string]any) (*RetryBuildJobAnswer, mrtrimpl.Problems, error) {
 	a := &RetryBuildJobAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "name"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "name"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 40 {
 			problems.TooLong("name", 40, n)
@@ -547,7 +547,7 @@ func (retryBuildProgram) requestJob(f *RetryBuildFlow, problems mrtrimpl.Problem
 		Key:  "job",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(retryBuildAskJobJobMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(retryBuildAskJobJobMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: retryBuildJobSchema,
 		},
