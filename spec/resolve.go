@@ -373,43 +373,7 @@ func (r *resolver) resolveTemplate(t *Tool, tpl *Template, keys map[string]*Inpu
 		if ref.Kind != 0 {
 			continue // built in by the decoder
 		}
-		name := ref.Path[0]
-		switch {
-		case keys[name] != nil && len(ref.Path) == 1 && keys[name].Kind == vocab.Elicit && sections[ref]:
-			ref.Kind = RefAnswer
-		case len(ref.Path) == 1 && name == "workflowId":
-			ref.Kind = RefWorkflowID
-		case len(ref.Path) == 1 && t.Argument(name) != nil:
-			ref.Kind = RefArgument
-		case len(ref.Path) == 1 && t.Continuation.Field(name) != nil:
-			ref.Kind = RefContinuation
-		case len(ref.Path) == 1 && t.Continuation.TransientValue(name) != nil:
-			if isIdempotencyKey {
-				r.errorf(ref.Pos, "transient-use", "form operation ids from arguments, continuation fields and form answers: an operation id must be the same on every attempt",
-					"{%s}: an idempotency key cannot use transient value %q (it is recomputed on each render)", ref.Name(), name)
-				continue
-			}
-			ref.Kind = RefTransient
-		case keys[name] != nil && len(ref.Path) == 2 && keys[name].Kind == vocab.Elicit:
-			if keys[name].Field(ref.Path[1]) == nil {
-				var fields []string
-				for _, f := range keys[name].Fields {
-					fields = append(fields, f.Name)
-				}
-				r.errorf(ref.Pos, "unknown-reference", suggest(ref.Path[1], fields, "its fields"), "{%s}: elicitation %q has no field %q", ref.Name(), name, ref.Path[1])
-				continue
-			}
-			ref.Kind = RefFormField
-		case keys[name] != nil && len(ref.Path) == 1 && keys[name].Kind == vocab.Sample:
-			ref.Kind = RefSampled
-		case keys[name] != nil && len(ref.Path) == 1 && keys[name].Kind == vocab.Roots:
-			ref.Kind = RefRoots
-		case keys[name] != nil:
-			r.errorf(ref.Pos, "unknown-reference", "write {key.field} for a form field, {key} for sampled text or roots", "{%s}: wrong form for input request %q", ref.Name(), name)
-			continue
-		default:
-			r.errorf(ref.Pos, "unknown-reference", "placeholders name an argument, a continuation field, an input request key, or workflowId",
-				"{%s} names nothing declared in %s %q", ref.Name(), t.Kind, t.Name)
+		if !r.resolveRef(t, ref, keys, sections[ref], isIdempotencyKey) {
 			continue
 		}
 		if isIdempotencyKey && (ref.Kind == RefSampled || ref.Kind == RefRoots) {
@@ -417,6 +381,62 @@ func (r *resolver) resolveTemplate(t *Tool, tpl *Template, keys map[string]*Inpu
 		}
 	}
 	r.checkSections(t, tpl, keys)
+}
+
+// resolveRef sets what placeholder ref names (section says it is the
+// value of a section), or reports why it names nothing and returns false.
+func (r *resolver) resolveRef(t *Tool, ref *TemplateRef, keys map[string]*InputRequest, section, isIdempotencyKey bool) bool {
+	name := ref.Path[0]
+	switch {
+	case keys[name] != nil:
+		return r.answerRef(ref, keys[name], section)
+	case len(ref.Path) == 1 && name == "workflowId":
+		ref.Kind = RefWorkflowID
+	case len(ref.Path) == 1 && t.Argument(name) != nil:
+		ref.Kind = RefArgument
+	case len(ref.Path) == 1 && t.Continuation.Field(name) != nil:
+		ref.Kind = RefContinuation
+	case len(ref.Path) == 1 && t.Continuation.TransientValue(name) != nil:
+		if isIdempotencyKey {
+			r.errorf(ref.Pos, "transient-use", "form operation ids from arguments, continuation fields and form answers: an operation id must be the same on every attempt",
+				"{%s}: an idempotency key cannot use transient value %q (it is recomputed on each render)", ref.Name(), name)
+			return false
+		}
+		ref.Kind = RefTransient
+	default:
+		r.errorf(ref.Pos, "unknown-reference", "placeholders name an argument, a continuation field, an input request key, or workflowId",
+			"{%s} names nothing declared in %s %q", ref.Name(), t.Kind, t.Name)
+		return false
+	}
+	return true
+}
+
+// answerRef sets what placeholder ref names of the answer to q: a form
+// field ({key.field}), a whole form in a section ({?key}), sampled text or
+// roots ({key}).
+func (r *resolver) answerRef(ref *TemplateRef, q *InputRequest, section bool) bool {
+	switch {
+	case len(ref.Path) == 1 && q.Kind == vocab.Elicit && section:
+		ref.Kind = RefAnswer
+	case len(ref.Path) == 2 && q.Kind == vocab.Elicit:
+		if q.Field(ref.Path[1]) == nil {
+			var fields []string
+			for _, f := range q.Fields {
+				fields = append(fields, f.Name)
+			}
+			r.errorf(ref.Pos, "unknown-reference", suggest(ref.Path[1], fields, "its fields"), "{%s}: elicitation %q has no field %q", ref.Name(), q.Key, ref.Path[1])
+			return false
+		}
+		ref.Kind = RefFormField
+	case len(ref.Path) == 1 && q.Kind == vocab.Sample:
+		ref.Kind = RefSampled
+	case len(ref.Path) == 1 && q.Kind == vocab.Roots:
+		ref.Kind = RefRoots
+	default:
+		r.errorf(ref.Pos, "unknown-reference", "write {key.field} for a form field, {key} for sampled text or roots", "{%s}: wrong form for input request %q", ref.Name(), q.Key)
+		return false
+	}
+	return true
 }
 
 // checkSections checks what the sections of tpl name: a per-item section
