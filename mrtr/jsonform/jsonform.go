@@ -12,6 +12,7 @@ package jsonform
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
@@ -97,7 +98,7 @@ func jsonType[W Wire](w W) string {
 
 // unwrapSyntax keeps the type's own error: json wraps it with the offset.
 func unwrapSyntax(err error) error {
-	if e, ok := err.(*json.UnmarshalTypeError); ok {
+	if e, ok := errors.AsType[*json.UnmarshalTypeError](err); ok {
 		return fmt.Errorf("JSON %s does not decode into %s", e.Value, e.Type)
 	}
 	return err

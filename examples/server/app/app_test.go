@@ -35,18 +35,18 @@ import (
 // accepting JSON or an event stream) with the further headers given as
 // name, value pairs (an empty value sets none), and returns the response's
 // status, headers and whole body.
-func postMCP(t *testing.T, url, body string, headers ...string) (int, http.Header, []byte) {
+func postMCP(t *testing.T, endpoint, body string, headers ...string) (int, http.Header, []byte) {
 	t.Helper()
-	resp := sendMCP(t, url, body, headers...)
+	resp := sendMCP(t, endpoint, body, headers...)
 	defer resp.Body.Close()
 	raw, _ := io.ReadAll(resp.Body)
 	return resp.StatusCode, resp.Header, raw
 }
 
 // sendMCP is postMCP for a caller that reads the body itself (and closes it).
-func sendMCP(t *testing.T, url, body string, headers ...string) *http.Response {
+func sendMCP(t *testing.T, endpoint, body string, headers ...string) *http.Response {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	req, err := http.NewRequest(http.MethodPost, endpoint, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
