@@ -68,9 +68,9 @@ func (w *workflow) requestFuncs(jf *jen.File) {
 func (w *workflow) requestBuilder(q *spec.InputRequest) string {
 	return "request" + spec.GoName(q.Key) + siteSuffix(q)
 }
-func (w *workflow) gateBuilder(s *spec.State) string           { return "gate" + spec.GoName(s.Name) }
-func (w *workflow) templateFunc(state, suffix string) string   { return w.n.helper(state, suffix) }
-func (w *workflow) schemaVar(parts ...string) string           { return w.n.helper(append(parts, "schema")...) }
+func (w *workflow) gateBuilder(s *spec.State) string         { return "gate" + spec.GoName(s.Name) }
+func (w *workflow) templateFunc(state, suffix string) string { return w.n.helper(state, suffix) }
+func (w *workflow) schemaVar(parts ...string) string         { return w.n.helper(append(parts, "schema")...) }
 
 func (w *workflow) requestBuilderFunc(jf *jen.File, s *spec.State, q *spec.InputRequest) {
 	name := w.requestBuilder(q)
