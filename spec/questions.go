@@ -139,6 +139,7 @@ func (t *Tool) AskersOf(q *InputRequest) []*State {
 // checked by a validator with context, whose bound (maxAttempts) and
 // reads belong to one ask.
 func (r *resolver) resolveQuestions(t *Tool) {
+	syncSiteForms(t)
 	for _, q := range t.Questions {
 		for _, fd := range q.Fields {
 			for _, ref := range fd.Validate {

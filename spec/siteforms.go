@@ -322,3 +322,28 @@ func (t *Tool) HasSiteForms(q *InputRequest) bool {
 	}
 	return false
 }
+
+// syncSiteForms gives the fields of states' own forms what resolving the
+// question's fields found: the continuation list a dynamic field offers.
+func syncSiteForms(t *Tool) {
+	for _, s := range t.States {
+		for key, form := range s.Forms {
+			q := t.Question(key)
+			if q == nil {
+				continue
+			}
+			for _, f := range form.Fields {
+				u := q.Field(f.Name)
+				if u == nil {
+					continue
+				}
+				if f.Source == nil {
+					f.Source = u.Source
+				}
+				if f.Items != nil && u.Items != nil && f.Items.Source == nil {
+					f.Items.Source = u.Items.Source
+				}
+			}
+		}
+	}
+}
