@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/dave/jennifer/jen"
+
 	"github.com/mrtrgen/mrtrgen/spec"
 )
 
@@ -60,9 +62,15 @@ func (w *workflow) answerForm(q *spec.InputRequest) *spec.InputRequest {
 			}
 			f.Required = f.Required || sf.Required
 			if f.Type == spec.TypeEnum && sf.ValuesFrom == nil {
-				f.Values = slices.DeleteFunc(slices.Clone(f.Values), func(e spec.EnumValue) bool {
-					return !slices.ContainsFunc(sf.Values, func(x spec.EnumValue) bool { return x.Value == e.Value })
-				})
+				f.Values = commonValues(f.Values, sf.Values)
+			}
+			if f.Items != nil && sf.Items != nil && f.Items.Type == spec.TypeEnum && sf.Items.ValuesFrom == nil {
+				items := *f.Items
+				items.Values = commonValues(items.Values, sf.Items.Values)
+				f.Items = &items
+				if et, ok := w.enumOf[u.Items]; ok {
+					w.enumOf[&items] = et
+				}
 			}
 			f.MinLength, f.MaxLength = tighter(f.MinLength, sf.MinLength, true), tighter(f.MaxLength, sf.MaxLength, false)
 			f.MinItems, f.MaxItems = tighter(f.MinItems, sf.MinItems, true), tighter(f.MaxItems, sf.MaxItems, false)
@@ -123,4 +131,25 @@ func codeList(names []string) string {
 		out = append(out, code(n))
 	}
 	return strings.Join(out, ", ")
+}
+
+// allowedValues is the list of values enum field f allows, of its Go type
+// e: the type's list, or, for a state's own form that narrows the values,
+// a list of its own.
+func (w *workflow) allowedValues(f *spec.Field, e *enumType) *jen.Statement {
+	if len(f.Values) >= len(e.values) {
+		return jen.Id(w.enumValues(e))
+	}
+	var vs []jen.Code
+	for _, x := range f.Values {
+		vs = append(vs, jen.Id(w.enumConst(e, x.Value)))
+	}
+	return jen.Index().Id(e.name).Values(vs...)
+}
+
+// commonValues keeps the values of a that b allows too.
+func commonValues(a, b []spec.EnumValue) []spec.EnumValue {
+	return slices.DeleteFunc(slices.Clone(a), func(e spec.EnumValue) bool {
+		return !slices.ContainsFunc(b, func(x spec.EnumValue) bool { return x.Value == e.Value })
+	})
 }

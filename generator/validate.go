@@ -539,7 +539,7 @@ func (w *workflow) readListItem(l *jen.Group, r reader, f *spec.Field, dst *jen.
 		e := w.enumOf[item]
 		// A value outside the list is not kept: SpecOrder
 		// would drop it anyway.
-		l.If(jen.Op("!").Qual("slices", "Contains").Call(jen.Id(w.enumValues(e)), jen.Id(e.name).Call(jen.Id("v")))).Block(
+		l.If(jen.Op("!").Qual("slices", "Contains").Call(w.allowedValues(item, e), jen.Id(e.name).Call(jen.Id("v")))).Block(
 			problemCall("NotOneOf", jen.Lit(f.Name+"[]"), jen.Lit(strings.Join(values(item.Values), ", "))),
 			jen.Continue(),
 		)
@@ -684,16 +684,7 @@ func (w *workflow) checks(g *jen.Group, f *spec.Field, scope, label string) {
 			problemCall("NotOffered", jen.Lit(label), offered, jen.Id("v")))
 	} else if f.Type == spec.TypeEnum {
 		e := w.enumOf[f]
-		allowed := jen.Id(w.enumValues(e))
-		if len(f.Values) < len(e.values) {
-			// A state's own form narrows the values: its own list.
-			var vs []jen.Code
-			for _, x := range f.Values {
-				vs = append(vs, jen.Id(w.enumConst(e, x.Value)))
-			}
-			allowed = jen.Index().Id(e.name).Values(vs...)
-		}
-		g.If(jen.Op("!").Qual("slices", "Contains").Call(allowed, jen.Id(e.name).Call(jen.Id("v")))).Block(
+		g.If(jen.Op("!").Qual("slices", "Contains").Call(w.allowedValues(f, e), jen.Id(e.name).Call(jen.Id("v")))).Block(
 			problemCall("NotOneOf", jen.Lit(label), jen.Lit(strings.Join(values(f.Values), ", "))))
 	}
 }

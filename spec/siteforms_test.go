@@ -103,3 +103,28 @@ func TestSiteFormMisuse(t *testing.T) {
 		})
 	}
 }
+
+// Narrowing the values of a multi-select narrows its items, not the
+// question's.
+func TestSiteFormNarrowsMultiSelect(t *testing.T) {
+	base := readSiteFormsSpec(t)
+	data := strings.Replace(base, "            note: {type: string, maxLength: 500}\n",
+		"            note: {type: string, maxLength: 500}\n            areas: {type: array, maxItems: 3, items: {type: enum, values: [api, web, docs]}}\n", 1)
+	data = strings.Replace(data, "                  note: {maxLength: 100}\n", "                  note: {maxLength: 100}\n                  areas: {values: [web], maxItems: 1}\n", 1)
+	f, ds := Parse("t.mrtr.yaml", []byte(data), Options{})
+	if f == nil || ds.HasErrors() {
+		t.Fatalf("does not load: %v", ds)
+	}
+	tool := f.Tools[0]
+	q := tool.Question("closing")
+	c := tool.State("askCustomer").Form(q)
+	if got := values(c.Field("areas").Items.Values); !slices.Equal(got, []string{"web"}) || *c.Field("areas").MaxItems != 1 {
+		t.Errorf("the customer's areas offer %v (maxItems %d)", got, *c.Field("areas").MaxItems)
+	}
+	if got := values(q.Field("areas").Items.Values); len(got) != 3 || *q.Field("areas").MaxItems != 3 {
+		t.Errorf("narrowing changed the question's areas: %v", got)
+	}
+	if got := values(tool.State("askManager").Form(q).Field("areas").Items.Values); len(got) != 3 {
+		t.Errorf("narrowing changed the manager's areas: %v", got)
+	}
+}
