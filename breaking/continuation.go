@@ -271,13 +271,27 @@ func checkArgumentChanged(c *comparer, r *Rule) {
 	}
 }
 
+func checkContinuationFieldMadeTransient(c *comparer, r *Rule) {
+	for _, p := range c.pairs {
+		if !p.waits {
+			continue
+		}
+		for _, of := range p.old.Continuation.Fields {
+			if v := p.new.Continuation.TransientValue(of.Name); v != nil && p.new.Continuation.Field(of.Name) == nil {
+				c.report(r, v.Pos, of.Pos, c.toolScope(p.new),
+					"continuation field %q is now transient (computed by %s, not carried): the token no longer holds it, and the old build sees it absent in the new build's tokens", of.Name, v.From.Name)
+			}
+		}
+	}
+}
+
 func checkContinuationFieldRemoved(c *comparer, r *Rule) {
 	for _, p := range c.pairs {
 		if !p.waits {
 			continue
 		}
 		for _, of := range p.old.Continuation.Fields {
-			if p.new.Continuation.Field(of.Name) == nil {
+			if p.new.Continuation.Field(of.Name) == nil && p.new.Continuation.TransientValue(of.Name) == nil {
 				c.report(r, p.new.Continuation.Pos, of.Pos, c.toolScope(p.new),
 					"continuation field %q was removed: the new build skips it in old tokens; handlers no longer see it", of.Name)
 			}

@@ -32,7 +32,7 @@ func Rules() []*Rule { return slices.Clone(registry) }
 // Lookup returns the rule with the given id, or nil.
 func Lookup(id string) *Rule { return byid.Find(registry, id, func(r *Rule) string { return r.ID }) }
 
-var registry = slices.Concat(byID(continuationRules), byID(append(slices.Clone(clientRules), outputRule)), byID(slices.Concat(behaviourRules, approvalBehaviourRules)), byID(slices.Concat(infoRules, approvalInfoRules)))
+var registry = slices.Concat(byID(continuationRules), byID(append(slices.Clone(clientRules), outputRule)), byID(slices.Concat(behaviourRules, approvalBehaviourRules)), byID(slices.Concat(infoRules, approvalInfoRules, []*Rule{goTypeRule})))
 
 func byID(rs []*Rule) []*Rule {
 	return slices.SortedFunc(slices.Values(rs), func(a, b *Rule) int { return strings.Compare(a.ID, b.ID) })
@@ -385,6 +385,20 @@ and runs the effect a second time: a second charge, a second email.`,
 }
 
 var infoRules = []*Rule{
+	{
+		ID: "continuation-field-made-transient", Category: Continuation, Severity: Warning,
+		Summary: "a carried continuation field became a transient value: the token shrinks, and the old build sees the value absent",
+		Hint:    "deploy in one step, or accept it: the old build renders the value empty for the workflows the new build issued until the rollout ends",
+		Why: `Making a carried field transient (continuation.transient, computed by a handler
+method on each render) takes it out of the continuation and its token, which is the
+point: the worst-case token shrinks by its size. Tokens still open both ways: the new
+build skips the old tokens' entry and computes the value itself. But during a rolling
+deploy the old build reads the new build's tokens without the value and sees it absent:
+its templates render it as nothing and its handlers see the zero value.`,
+		Old:   `continuation: {fields: {ciLog: {type: string, maxLength: 1500}}}`,
+		New:   `continuation: {transient: {ciLog: {type: string, maxLength: 1500, from: renderCiLog, reads: []}}}`,
+		check: checkContinuationFieldMadeTransient,
+	},
 	{
 		ID: "continuation-field-removed", Category: Continuation, Severity: Info,
 		Summary: "a continuation field, or an answer waiting workflows carry, was removed (compatible)",

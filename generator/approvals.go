@@ -12,7 +12,7 @@ import (
 )
 
 // Approval gates (docs/approvals.md): a confirmation gate with an approval
-// policy is passed by the approval record, which mrtrimpl.Approve asks the
+// policy is passed by the approval record, which mrtrimpl.X.Approve asks the
 // engine for, not by the chat's answer. The gate's own form (its builder)
 // is still the question the chat is shown; its message is the summary the
 // approvers decide on.
@@ -128,10 +128,10 @@ func (w *workflow) approvalFuncDecl(jf *jen.File, s *spec.State) {
 	jf.Line()
 }
 
-// approvalCase is the step of approval gate s: mrtrimpl.Approve says how
+// approvalCase is the step of approval gate s: mrtrimpl.X.Approve says how
 // the approval was decided, or hands back the step that waits for it.
 func (w *workflow) approvalCase(c *jen.Group, s *spec.State) {
-	c.List(jen.Id("on"), jen.Id("wait"), jen.Err()).Op(":=").Qual(pkgImpl, "Approve").Call(jen.Id("ctx"), jen.Id("r"), jen.Id("p").Dot(w.approvalFunc(s)).Call(jen.Id("f")))
+	c.List(jen.Id("on"), jen.Id("wait"), jen.Err()).Op(":=").Add(implX("Approve")).Call(jen.Id("ctx"), jen.Id("r"), jen.Id("p").Dot(w.approvalFunc(s)).Call(jen.Id("f")))
 	expired := jen.Return(jen.Id("r").Dot("Finish").Call(jen.Qual(pkgMRTR, "Final").Add(oneLine(
 		pair{jen.Id("Outcome"), finalOutcome(vocab.OutcomeExpired)},
 		pair{jen.Id("Text"), jen.Lit(fmt.Sprintf("%s: the approval's deadline passed before it was approved.", w.t.Name))},

@@ -49,7 +49,7 @@ func (w *workflow) branchCase(c *jen.Group, s *spec.State) {
 		// An enum no handler set is not a value: routing it to the
 		// default would hide the handler's bug.
 		c.If(v.Clone().Op("==").Lit("")).Block(
-			jen.Return(jen.Qual(pkgImpl, "Step").Values(), jen.Qual(pkgImpl, "BranchNotSet").Call(jen.Lit(s.Name), jen.Lit(b.On.Name()))),
+			jen.Return(jen.Qual(pkgImpl, "Step").Values(), implX("BranchNotSet").Call(jen.Lit(s.Name), jen.Lit(b.On.Name()))),
 		)
 	}
 	var sw jen.Code
@@ -77,9 +77,9 @@ func (w *workflow) branchCase(c *jen.Group, s *spec.State) {
 	case present != nil:
 		// Nothing else can fall through: cases and ranges are exhaustive
 		// (lint says so), so only an absent value gets here.
-		c.Return(jen.Qual(pkgImpl, "Step").Values(), jen.Qual(pkgImpl, "NoArm").Call(jen.Lit(s.Name), jen.Lit(b.On.Name()), jen.Lit("absent")))
+		c.Return(jen.Qual(pkgImpl, "Step").Values(), implX("NoArm").Call(jen.Lit(s.Name), jen.Lit(b.On.Name()), jen.Lit("absent")))
 	default:
-		c.Return(jen.Qual(pkgImpl, "Step").Values(), jen.Qual(pkgImpl, "NoArm").Call(jen.Lit(s.Name), jen.Lit(b.On.Name()), v.Clone()))
+		c.Return(jen.Qual(pkgImpl, "Step").Values(), implX("NoArm").Call(jen.Lit(s.Name), jen.Lit(b.On.Name()), v.Clone()))
 	}
 }
 
@@ -159,12 +159,12 @@ func (w *workflow) refusalStates() []*spec.State {
 func (w *workflow) askAgain(g *jen.Group, s *spec.State) {
 	a := s.AskAgain
 	count := jen.Id("f").Dot(refusals(s))
-	g.List(jen.Id("why"), jen.Id("again")).Op(":=").Qual(pkgImpl, "AskingAgain").Call(jen.Err())
+	g.List(jen.Id("why"), jen.Id("again")).Op(":=").Add(implX("AskingAgain")).Call(jen.Err())
 	g.If(jen.Op("!").Id("again")).Block(fail())
 	g.Commentf("The check refused the answer to %s: %d answers in all, then %s.", a.State.Name, a.MaxAttempts, a.OnExhausted.Name)
 	g.Add(count.Clone()).Op("++")
 	g.If(count.Clone().Op(">=").Lit(a.MaxAttempts)).Block(w.goTo(a.OnExhausted.Name, vocab.Exhausted))
-	g.Id("f").Dot("reasked").Op("=").Id("why")
+	g.Id("f").Dot("reasked").Op("=").Add(implX("AttemptsLeft")).Call(jen.Id("why"), jen.Int().Call(jen.Lit(a.MaxAttempts).Op("-").Add(count.Clone())))
 	if forms := w.refusedForms(a.State.Name); len(forms) > 0 {
 		// The forms asked again are prefilled with the refused answer.
 		g.Id("f").Dot("reaskedWith").Op("=").Map(jen.String()).Map(jen.String()).Any().Values(jen.DictFunc(func(d jen.Dict) {
@@ -200,7 +200,7 @@ func givenFunc(q *spec.InputRequest) string { return "given" + spec.GoName(q.Key
 // givenFuncs emits, for each form some check may refuse the answer to,
 // the method giving that answer back as form content without its
 // sensitive fields: the defaults of the form asked again
-// (mrtrimpl.AgainWith).
+// (mrtrimpl.X.AgainWith).
 func (w *workflow) givenFuncs(jf *jen.File) {
 	for _, s := range w.t.States {
 		for _, q := range w.refusedForms(s.Name) {
@@ -279,9 +279,9 @@ func (w *workflow) explained(s *spec.State, q *spec.InputRequest, request jen.Co
 		return request
 	}
 	if q.Kind == vocab.Elicit {
-		return jen.Qual(pkgImpl, "AgainWith").Call(request, jen.Id("f").Dot("reasked"), jen.Id("f").Dot("reaskedWith").Index(jen.Lit(q.Key)))
+		return implX("AgainWith").Call(request, jen.Id("f").Dot("reasked"), jen.Id("f").Dot("reaskedWith").Index(jen.Lit(q.Key)))
 	}
-	return jen.Qual(pkgImpl, "Again").Call(request, jen.Id("f").Dot("reasked"))
+	return implX("Again").Call(request, jen.Id("f").Dot("reasked"))
 }
 
 // branchDoc says what a branch state does, for its constant's comment.

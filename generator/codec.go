@@ -131,6 +131,18 @@ func (w *workflow) notDefault(a *spec.Field, v *jen.Statement) *jen.Statement {
 // non-nil pointer (ptr, an optional form field or argument), a non-empty
 // list, a value other than its zero value. An absent value is not written.
 func (w *workflow) appendIfSet(g *jen.Group, f *spec.Field, name string, v *jen.Statement, ptr bool) {
+	if f.GoType != nil && !ptr {
+		// Set when its JSON form is not that form's zero value.
+		plain := *f
+		plain.GoType = nil
+		x := jen.Id("x").Op(":=").Add(wire(f, v))
+		set := jen.Id("x").Op("!=").Add(zeroOf(f))
+		if f.Type == spec.TypeBoolean {
+			set = jen.Id("x")
+		}
+		g.If(x, set).Block(jen.Id("b").Op("=").Add(w.appendEntry(&plain, name, jen.Id("x"))))
+		return
+	}
 	switch {
 	case f.Type == spec.TypeArray:
 		g.If(jen.Len(v.Clone()).Op(">").Lit(0)).Block(jen.Id("b").Op("=").Add(w.appendEntry(f, name, v)))
@@ -146,6 +158,9 @@ func (w *workflow) appendIfSet(g *jen.Group, f *spec.Field, name string, v *jen.
 // appendEntry is the call that appends value v of field f, named name, to b.
 func (w *workflow) appendEntry(f *spec.Field, name string, v jen.Code) *jen.Statement {
 	key := keyLit(name)
+	if f.GoType != nil {
+		v = wire(f, jen.Add(v)) // a goType value is carried as its JSON form
+	}
 	call := func(fn string) *jen.Statement {
 		return jen.Qual(pkgBinenc, fn).Call(jen.Id("b"), key, v)
 	}
@@ -232,6 +247,13 @@ func (w *workflow) readFields(g *jen.Group, r string, value bool, fs []*spec.Fie
 			for _, f := range fs {
 				into := dst.Clone().Dot(field(f.Name))
 				read := w.readEntry(r, value, f, prefix+f.Name)
+				if f.GoType != nil {
+					rp := jen.Id(r)
+					if value {
+						rp = jen.Op("&").Id(r)
+					}
+					read = jen.Qual(pkgJSONForm, "Read").Types(userType(f)).Call(rp, jen.Lit(prefix+f.Name), read)
+				}
 				if ptr && optional(f) && f.Type != spec.TypeArray {
 					sw.Case(keyLit(f.Name)).Block(
 						jen.Comment(f.Name),
@@ -447,13 +469,13 @@ func (w *workflow) readAnswers(jf *jen.File) {
 				switch q.Kind {
 				case vocab.Sample:
 					sw.Case(keyLit(q.Key)).Block(jen.Comment(q.Key),
-						into.Op("=").Op("&").Qual(pkgImpl, "Sampled").Values(jen.Dict{jen.Id("Text"): jen.Id("r").Dot("String").Call(jen.Lit(q.Key))}))
+						into.Op("=").Op("&").Qual(pkgMRTR, "Sampled").Values(jen.Dict{jen.Id("Text"): jen.Id("r").Dot("String").Call(jen.Lit(q.Key))}))
 				case vocab.Roots:
 					sw.Case(keyLit(q.Key)).Block(jen.Comment(q.Key),
-						into.Op("=").Op("&").Qual(pkgImpl, "RootList").Values(jen.Dict{jen.Id("URIs"): jen.Id("r").Dot("Strings").Call(jen.Lit(q.Key))}))
+						into.Op("=").Op("&").Qual(pkgMRTR, "RootList").Values(jen.Dict{jen.Id("URIs"): jen.Id("r").Dot("Strings").Call(jen.Lit(q.Key))}))
 				case vocab.ElicitURL:
 					sw.Case(keyLit(q.Key)).Block(jen.Comment(q.Key+": the user accepted opening the URL"),
-						jen.If(jen.Id("r").Dot("Bool").Call(jen.Lit(q.Key))).Block(into.Op("=").Op("&").Qual(pkgImpl, "URLStep").Values()))
+						jen.If(jen.Id("r").Dot("Bool").Call(jen.Lit(q.Key))).Block(into.Op("=").Op("&").Qual(pkgMRTR, "URLStep").Values()))
 				default:
 					sw.Case(keyLit(q.Key)).Block(jen.Comment(q.Key),
 						jen.Id("g").Op(":=").Id("r").Dot("Group").Call(jen.Lit(q.Key)),
@@ -487,7 +509,7 @@ func (w *workflow) readGates(jf *jen.File) {
 				sw.Case(keyLit(s.Name)).Block(
 					jen.Comment(s.Name),
 					jen.If(jen.Id("r").Dot("Int").Call(jen.Lit(groupGates+"."+s.Name)).Op("!=").Id(w.gateDigestConst(s)).Op("&&").Id("r").Dot("Err").Call().Op("==").Nil()).Block(
-						jen.Return(jen.Qual(pkgImpl, "GateChanged").Call(jen.Lit(s.Name)))),
+						jen.Return(implX("GateChanged").Call(jen.Lit(s.Name)))),
 					jen.Id("f").Dot(passedField(s)).Op("=").True(),
 				)
 			}

@@ -51,11 +51,11 @@ func (w *workflow) legacyCodec(jf *jen.File) {
 						w.legacyDecodeField(g, f, jen.Id("a").Dot(field(f.Name)), optional(f))
 					}
 				case vocab.Sample:
-					g.Id("a").Op(":=").Op("&").Qual(pkgImpl, "Sampled").Values(jen.Dict{jen.Id("Text"): jen.Id("r").Dot("String").Call()})
+					g.Id("a").Op(":=").Op("&").Qual(pkgMRTR, "Sampled").Values(jen.Dict{jen.Id("Text"): jen.Id("r").Dot("String").Call()})
 				case vocab.ElicitURL:
-					g.Id("a").Op(":=").Op("&").Qual(pkgImpl, "URLStep").Values()
+					g.Id("a").Op(":=").Op("&").Qual(pkgMRTR, "URLStep").Values()
 				case vocab.Roots:
-					g.Id("a").Op(":=").Op("&").Qual(pkgImpl, "RootList").Values()
+					g.Id("a").Op(":=").Op("&").Qual(pkgMRTR, "RootList").Values()
 					g.For(jen.List(jen.Id("i"), jen.Id("n")).Op(":=").List(jen.Lit(0), jen.Id("r").Dot("Count").Call()), jen.Id("i").Op("<").Id("n"), jen.Id("i").Op("++")).Block(
 						jen.Id("a").Dot("URIs").Op("=").Append(jen.Id("a").Dot("URIs"), jen.Id("r").Dot("String").Call()),
 					)
@@ -82,6 +82,7 @@ func (w *workflow) legacyEncodeField(g *jen.Group, f *spec.Field, v *jen.Stateme
 
 func (w *workflow) legacyEncodeValue(g *jen.Group, f *spec.Field, v *jen.Statement) {
 	b := jen.Id("b")
+	v = wire(f, v) // a goType value is carried as its JSON form
 	switch f.Type {
 	case spec.TypeString:
 		g.Id("b").Op("=").Qual(pkgBinenc, "AppendString").Call(b, v)
@@ -129,6 +130,11 @@ func (w *workflow) legacyDecodeField(g *jen.Group, f *spec.Field, dst *jen.State
 }
 
 func (w *workflow) legacyReadValue(f *spec.Field) *jen.Statement {
+	if f.GoType != nil {
+		plain := *f
+		plain.GoType = nil
+		return jen.Qual(pkgJSONForm, "ReadV2").Types(userType(f)).Call(jen.Id("r"), w.legacyReadValue(&plain))
+	}
 	switch f.Type {
 	case spec.TypeString:
 		return jen.Id("r").Dot("String").Call()

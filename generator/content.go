@@ -15,9 +15,12 @@ import (
 // methods that give content bytes and completions, the final of a
 // terminal state with content items, and the program's Complete.
 
+// contentTypes is the MCP type of each content kind, as generated code
+// writes it in mrtrimpl.Content's Type (the values of its constants in
+// mrtr/internal/handlertypes, which generated code cannot import).
 var contentTypes = map[spec.ContentKind]string{
-	spec.ContentImage: "ContentImage", spec.ContentAudio: "ContentAudio",
-	spec.ContentResourceLink: "ContentResourceLink", spec.ContentResource: "ContentResource",
+	spec.ContentImage: "image", spec.ContentAudio: "audio",
+	spec.ContentResourceLink: "resource_link", spec.ContentResource: "resource",
 }
 
 // stateContent lists the content items of a terminal state: its content
@@ -90,7 +93,7 @@ func (w *workflow) contentTemplates(jf *jen.File, s *spec.State) {
 
 // contentURIFuncDecl emits a function rendering a content item's uri. Each
 // value put between the template's literal parts is escaped
-// (mrtrimpl.URLValue), so it stays one segment and adds no query or
+// (mrtrimpl.X.URLValue), so it stays one segment and adds no query or
 // fragment; a uri that is one whole value is the caller's URI as given.
 // Either way the engine checks the URI before it is sent
 // (checkURI in mrtr/uricheck.go).
@@ -100,14 +103,14 @@ func (w *workflow) contentURIFuncDecl(jf *jen.File, name string, tpl *spec.Templ
 		return
 	}
 	jf.Commentf("%s renders the URI %q, its values escaped.", name, tpl.Raw)
-	w.templateFuncBody(jf, name, tpl, func(v *jen.Statement) *jen.Statement { return jen.Qual(pkgImpl, "URLValue").Call(v) })
+	w.templateFuncBody(jf, name, tpl, func(v *jen.Statement) *jen.Statement { return implX("URLValue").Call(v) })
 }
 
 // contentValue is the mrtrimpl.Content of item i of state s (a composite
 // literal; untyped, as an element of a []mrtrimpl.Content); bytes names
 // the variable holding its bytes, when it has a from.
 func (w *workflow) contentValue(s *spec.State, i int, c *spec.Content, bytes string, typed bool) jen.Code {
-	d := jen.Dict{jen.Id("Type"): jen.Qual(pkgImpl, contentTypes[c.Kind])}
+	d := jen.Dict{jen.Id("Type"): jen.Lit(contentTypes[c.Kind])}
 	if c.MIMEType != "" {
 		d[jen.Id("MIMEType")] = jen.Lit(c.MIMEType)
 	}
@@ -147,7 +150,7 @@ func (w *workflow) contentTerminalCase(c *jen.Group, s *spec.State) {
 		v := fmt.Sprintf("content%d", i+1)
 		vars[it] = v
 		what := strings.Join(strings.Fields(fmt.Sprintf("%d (%s %s of state %s)", i+1, it.Kind, it.MIMEType, s.Name)), " ")
-		c.List(jen.Id(v), jen.Err()).Op(":=").Qual(pkgImpl, "Bytes").Call(jen.Id("ctx"), jen.Lit(what),
+		c.List(jen.Id(v), jen.Err()).Op(":=").Add(implX("Bytes")).Call(jen.Id("ctx"), jen.Lit(what),
 			jen.Func().Params(jen.Id("ctx").Qual("context", "Context")).Params(jen.Index().Byte(), jen.Error()).Block(
 				jen.Return(jen.Id("p").Dot("h").Dot(method(it.From.Name)).Call(jen.Id("ctx"), jen.Id("f")))))
 		c.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Qual(pkgImpl, "Step").Values(), jen.Err()))
@@ -211,7 +214,7 @@ func (w *workflow) completer(jf *jen.File) {
 					g.Case(jen.Lit(a.Name)).Block(jen.Return(jen.Id("p").Dot("h").Dot(method(a.Complete.From.Name)).Call(jen.Id("ctx"), jen.Id("value"), jen.Id("resolved"))))
 					continue
 				}
-				g.Case(jen.Lit(a.Name)).Block(jen.Return(jen.Qual(pkgImpl, "CompleteValues").Call(
+				g.Case(jen.Lit(a.Name)).Block(jen.Return(implX("CompleteValues").Call(
 					jen.Index().String().ValuesFunc(func(vg *jen.Group) {
 						for _, v := range a.Complete.Values {
 							vg.Lit(v)

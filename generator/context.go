@@ -109,7 +109,7 @@ func (w *workflow) readsFuncs(jf *jen.File) {
 				default:
 					answer := jen.Id("f").Dot(field(ref.Path[0]))
 					g.If(answer.Clone().Op("==").Nil()).Block(jen.Return(jen.Id("in"),
-						jen.Qual(pkgImpl, "ReadNotGiven").Call(jen.Lit(v.Name), jen.Lit(ref.Name()))))
+						implX("ReadNotGiven").Call(jen.Lit(v.Name), jen.Lit(ref.Name()))))
 					g.Add(dst).Op("=").Add(answer.Clone()).Dot(field(ref.Path[1]))
 				}
 			}
@@ -129,7 +129,7 @@ func (w *workflow) flowValidatorCall(g *jen.Group, r reader, v *spec.Validator, 
 		b.If(jen.Err().Op("==").Nil()).Block(jen.Err().Op("=").Id("p").Dot("h").Dot(method(v.Name)).Call(jen.Id("ctx"), arg, jen.Id("in")))
 		b.If(jen.Err().Op("!=").Nil()).Block(
 			jen.If(jen.Op("!").Id("problems").Dot("AddInvalid").Call(jen.Lit(label), jen.Err())).Block(
-				jen.Return(append(append([]jen.Code{}, r.fail...), jen.Qual(pkgImpl, "ValidatorFailed").Call(jen.Lit(v.Name), jen.Lit(r.where+label), jen.Err()))...)),
+				jen.Return(append(append([]jen.Code{}, r.fail...), implX("ValidatorFailed").Call(jen.Lit(v.Name), jen.Lit(r.where+label), jen.Err()))...)),
 			jen.Id("f").Dot("refusedInFlow").Op("=").True(),
 		)
 	})

@@ -91,6 +91,7 @@ type docWorkflow struct {
 	Arguments     []docField
 	ExampleArgs   string // JSON of valid arguments, "" when none
 	Continuation  []docField
+	Transient     []docField // continuation.transient: shown, never carried
 	Mermaid       string
 	Rounds        []docRound
 	Gates         []docGate
@@ -251,6 +252,18 @@ func (g *gen) docWorkflow(t *spec.Tool) (*docWorkflow, error) {
 		d.ExampleArgs = args
 	}
 	d.Continuation = docContinuation(t)
+	for _, v := range t.Continuation.Transient {
+		df := docFieldOf(v.Field)
+		df.ConstraintsMD = joinMD(df.ConstraintsMD, "from "+code(method(v.From.Name)))
+		if len(v.Reads) > 0 {
+			var names []string
+			for _, r := range v.Reads {
+				names = append(names, code(r.Name()))
+			}
+			df.ConstraintsMD = joinMD(df.ConstraintsMD, "reads "+strings.Join(names, ", "))
+		}
+		d.Transient = append(d.Transient, df)
+	}
 	g.docStates(d, t)
 	d.Implicit = implicitEnds(t)
 	methods := w.handlerMethods()
@@ -416,6 +429,11 @@ func docFieldOf(f *spec.Field) docField {
 func typeText(f *spec.Field) string {
 	if f.Type == spec.TypeArray && f.Items != nil {
 		return "array of " + f.Items.Type.String()
+	}
+	if f.GoType != nil {
+		// The JSON type is what clients send and read; the Go type is what
+		// the handler sees.
+		return f.Type.String() + " (Go " + code(f.GoType.String()) + ")"
 	}
 	return f.Type.String()
 }
@@ -982,6 +1000,8 @@ func methodWhat(t *spec.Tool, m handlerMethod) string {
 		what = "custom validator " + code(m.specName) + " of a " + m.valueType.String() + " value"
 	case "content":
 		what = "the bytes of a content item (" + code(m.specName) + "); recorded with the final round, so replays return the same bytes"
+	case "transient":
+		what = "transient value " + code(m.specName) + ": computed before each render of a template naming it (first ask and re-asks), never carried in the continuation; an error is a dependency failure"
 	case "approvers":
 		what = "approval gate " + code(m.specName) + ": the principals of role " + code(m.role) + " (called when the approval is requested; one it does not return cannot approve)"
 	case "complete":

@@ -108,26 +108,29 @@ func (w *workflow) typedAnswer(q *spec.InputRequest) (jen.Code, error) {
 // type (a pointer to it when ptr).
 func (w *workflow) typedValue(f *spec.Field, v any, ptr bool) (jen.Code, error) {
 	var lit *jen.Statement
-	switch f.Type {
-	case spec.TypeEnum:
+	switch {
+	case f.GoType != nil:
+		// The example is the value's JSON form; the test converts it.
+		lit = fromWireMust(f, wireLit(f, v))
+	case f.Type == spec.TypeEnum:
 		if f.Dynamic() {
 			lit = jen.Lit(fmt.Sprint(v)) // offered at run time: a string
 			break
 		}
 		lit = jen.Id(w.enumConst(w.enumOf[f], fmt.Sprint(v)))
-	case spec.TypeString:
+	case f.Type == spec.TypeString:
 		s, ok := v.(string)
 		if !ok {
 			return nil, fmt.Errorf("the example of %s is %v, not a string", f.Name, v)
 		}
 		lit = jen.Lit(s)
-	case spec.TypeBoolean:
+	case f.Type == spec.TypeBoolean:
 		b, ok := v.(bool)
 		if !ok {
 			return nil, fmt.Errorf("the example of %s is %v, not a boolean", f.Name, v)
 		}
 		lit = jen.Lit(b)
-	case spec.TypeInteger, spec.TypeNumber:
+	case f.Type == spec.TypeInteger, f.Type == spec.TypeNumber:
 		x, ok := asNumber(v)
 		if !ok {
 			return nil, fmt.Errorf("the example of %s is %v, not a number", f.Name, v)
@@ -140,7 +143,7 @@ func (w *workflow) typedValue(f *spec.Field, v any, ptr bool) (jen.Code, error) 
 		default:
 			lit = jen.Lit(int(x))
 		}
-	case spec.TypeArray:
+	case f.Type == spec.TypeArray:
 		return w.typedList(f, v)
 	default:
 		return nil, fmt.Errorf("no Go literal for %s of type %s", f.Name, f.Type)

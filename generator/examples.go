@@ -47,7 +47,10 @@ func answeredFields(q *spec.InputRequest) ([]answeredField, error) {
 // exampleValue returns a valid JSON value for f, or an error saying that
 // the spec should give an example.
 func exampleValue(f *spec.Field, variant int) (any, error) {
-	if f.Example != nil && variant == 0 {
+	// A goType string's example is the one value known to convert to the
+	// type: it serves every variant, unless a pattern derives others (one
+	// that matches the pattern converts, or the pattern is too loose).
+	if f.Example != nil && (variant == 0 || f.GoType != nil && f.Type == spec.TypeString && f.Pattern == "") {
 		return f.Example, nil
 	}
 	if f.Dynamic() {

@@ -76,13 +76,13 @@ func (w *workflow) formatted(ref *spec.TemplateRef, fd *spec.Field, v *jen.State
 func (w *workflow) titleOf(e *spec.Field, v *jen.Statement, list bool) *jen.Statement {
 	switch {
 	case e != nil && e.Type == spec.TypeOption:
-		return jen.Qual(pkgImpl, "JoinTitles").Call(v)
+		return implX("JoinTitles").Call(v)
 	case e != nil && e.Dynamic() && e.Source != nil && e.Source.Items != nil && e.Source.Items.Type == spec.TypeOption:
 		opts := jen.Id("f").Dot("Continuation").Dot(field(e.Source.Name))
 		if list {
-			return jen.Qual(pkgImpl, "OptionTitles").Call(v, opts)
+			return implX("OptionTitles").Call(v, opts)
 		}
-		return jen.Qual(pkgImpl, "OptionTitle").Call(v, opts)
+		return implX("OptionTitle").Call(v, opts)
 	case e != nil && e.Type == spec.TypeEnum && !e.Dynamic():
 		titles := jen.Dict{}
 		for _, ev := range e.Values {
@@ -126,13 +126,13 @@ func (w *workflow) refSet(ref *spec.TemplateRef) *jen.Statement {
 		if opt {
 			g := v.Clone().Op("!=").Nil()
 			if fd.Type == spec.TypeString || fd.Type == spec.TypeEnum {
-				g = g.Op("&&").Op("*").Add(v.Clone()).Op("!=").Lit("")
+				g = g.Op("&&").Add(wire(fd, jen.Op("*").Add(v.Clone()))).Op("!=").Lit("")
 			}
 			return g
 		}
 		switch fd.Type {
 		case spec.TypeString, spec.TypeEnum:
-			return v.Clone().Op("!=").Lit("")
+			return wire(fd, v.Clone()).Op("!=").Lit("")
 		}
 		return nil
 	}
@@ -140,14 +140,14 @@ func (w *workflow) refSet(ref *spec.TemplateRef) *jen.Statement {
 	case spec.RefArgument:
 		a := w.t.Argument(ref.Path[0])
 		return notZero(a, f.Clone().Dot("Args").Dot(field(a.Name)), optional(a))
-	case spec.RefContinuation:
-		c := w.t.Continuation.Field(ref.Path[0])
-		v := f.Clone().Dot("Continuation").Dot(field(c.Name))
+	case spec.RefContinuation, spec.RefTransient:
+		c := w.t.RefField(ref, nil)
+		v := f.Clone().Dot(refGroup(ref)).Dot(field(c.Name))
 		switch c.Type {
 		case spec.TypeInteger, spec.TypeNumber:
-			return v.Op("!=").Lit(0)
+			return wire(c, v).Op("!=").Lit(0)
 		case spec.TypeBoolean:
-			return v
+			return wire(c, v)
 		}
 		return notZero(c, v, false)
 	case spec.RefFormField:
@@ -243,9 +243,9 @@ func (w *workflow) formattedRef(ref *spec.TemplateRef) (value, guard *jen.Statem
 	case spec.RefArgument:
 		fd = w.t.Argument(ref.Path[0])
 		v, opt = f.Clone().Dot("Args").Dot(field(fd.Name)), optional(fd)
-	case spec.RefContinuation:
-		fd = w.t.Continuation.Field(ref.Path[0])
-		v = f.Clone().Dot("Continuation").Dot(field(fd.Name))
+	case spec.RefContinuation, spec.RefTransient:
+		fd = w.t.RefField(ref, nil)
+		v = f.Clone().Dot(refGroup(ref)).Dot(field(fd.Name))
 	case spec.RefFormField:
 		q := w.request(ref.Path[0])
 		fd = q.Field(ref.Path[1])
@@ -279,8 +279,8 @@ func (w *workflow) listValue(ref *spec.TemplateRef) (list, guard *jen.Statement)
 	switch ref.Kind {
 	case spec.RefArgument:
 		return f.Dot("Args").Dot(field(w.t.Argument(ref.Path[0]).Name)), nil
-	case spec.RefContinuation:
-		return f.Dot("Continuation").Dot(field(w.t.Continuation.Field(ref.Path[0]).Name)), nil
+	case spec.RefContinuation, spec.RefTransient:
+		return f.Dot(refGroup(ref)).Dot(field(w.t.RefField(ref, nil).Name)), nil
 	case spec.RefFormField:
 		q := w.request(ref.Path[0])
 		ans := f.Dot(field(q.Key))
@@ -301,8 +301,8 @@ func (w *workflow) itemField(list *spec.TemplateRef) *spec.Field {
 	switch list.Kind {
 	case spec.RefArgument:
 		return w.t.Argument(list.Path[0]).Items
-	case spec.RefContinuation:
-		return w.t.Continuation.Field(list.Path[0]).Items
+	case spec.RefContinuation, spec.RefTransient:
+		return w.t.RefField(list, nil).Items
 	}
 	return w.request(list.Path[0]).Field(list.Path[1]).Items
 }
@@ -321,4 +321,13 @@ func (w *workflow) itemValue(ref *spec.TemplateRef) *jen.Statement {
 		return it // a value picked from options: a string already
 	}
 	return valueString(fd, it)
+}
+
+// refGroup is the flow's struct holding a continuation field or a
+// transient value.
+func refGroup(ref *spec.TemplateRef) string {
+	if ref.Kind == spec.RefTransient {
+		return "Transient"
+	}
+	return "Continuation"
 }

@@ -50,6 +50,10 @@ const (
 	pkgJSONRPC = "github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
+// implX is method name of mrtrimpl.X, the one value whose methods are the
+// plumbing's functions that need no type parameter (mrtrimpl.X.FormString).
+func implX(name string) *jen.Statement { return jen.Qual(pkgImpl, "X").Dot(name) }
+
 // FileKind says who owns an output file.
 type FileKind int
 
@@ -312,6 +316,7 @@ func (g *gen) newFile(pkg string) *jen.File {
 	jf.ImportName(pkgMCP, "mcp")
 	jf.ImportName(pkgJSONRPC, "jsonrpc")
 	jf.ImportName(pkgTest, "mrtrtest")
+	jf.ImportName(pkgJSONForm, "jsonform")
 	return jf
 }
 
@@ -469,7 +474,7 @@ func (g *gen) packageFile() (File, error) {
 	jf := g.newFile(g.f.Package)
 	jf.Comment("Fails to compile when the mrtrgen runtime in go.mod does not match this")
 	jf.Comment("generated code: regenerate, or align github.com/mrtrgen/mrtrgen.")
-	jf.Const().Id("_").Op("=").Qual(pkgImpl, "SupportPackageIsVersion7")
+	jf.Const().Id("_").Op("=").Qual(pkgImpl, "SupportPackageIsVersion8")
 	jf.Line()
 	var regs []jen.Code
 	var params []jen.Code

@@ -62,6 +62,7 @@ func (w *workflow) makeHandlerMethods() []handlerMethod {
 	}
 	ms = append(ms, w.outputMethods()...)
 	ms = append(ms, w.contentMethods(seen)...)
+	ms = append(ms, w.transientMethods()...)
 	for _, v := range w.usedValidators() {
 		ms = append(ms, w.validatorMethod(v, ctxParam))
 	}
@@ -175,6 +176,13 @@ func (w *workflow) usedValidators() []*spec.Validator {
 				continue
 			}
 			for _, v := range x.Validate {
+				used[v.Name] = true
+			}
+		}
+	}
+	for _, q := range w.requests() {
+		if q.Text != nil {
+			for _, v := range q.Text.Validate {
 				used[v.Name] = true
 			}
 		}

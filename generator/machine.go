@@ -57,7 +57,10 @@ func (w *workflow) machine(jf *jen.File) {
 		BlockFunc(func(g *jen.Group) {
 			g.Switch(jen.Id("f").Dot("state")).BlockFunc(func(sw *jen.Group) {
 				for _, s := range t.States {
-					sw.Case(w.stateID(s.Name)).BlockFunc(func(c *jen.Group) { w.stateCase(c, s) })
+					sw.Case(w.stateID(s.Name)).BlockFunc(func(c *jen.Group) {
+						w.transientStep(c, s)
+						w.stateCase(c, s)
+					})
 				}
 			})
 			g.Return(jen.Qual(pkgImpl, "Step").Values(), jen.Qual("fmt", "Errorf").Call(jen.Lit("%w %d in "+t.Name), jen.Qual(pkgImpl, "ErrUnknownState"), jen.Id("f").Dot("state")))
@@ -272,7 +275,7 @@ func (w *workflow) takeAnswer(b *jen.Group, s *spec.State, q *spec.InputRequest)
 	if !q.Kind.Elicitation() {
 		left = jen.Id("_")
 	}
-	decoder := jen.Qual(pkgImpl, "Opened")
+	decoder := implX("Opened").Call()
 	if q.Kind != vocab.ElicitURL {
 		decoder = jen.Qual(pkgImpl, adapter).Call(w.decoderRef(s.Form(q)))
 	}
@@ -298,12 +301,12 @@ func (w *workflow) takeAnswer(b *jen.Group, s *spec.State, q *spec.InputRequest)
 // was shown in the previous round.
 func (w *workflow) confirmCase(c *jen.Group, s *spec.State) {
 	g := s.Confirm
-	confirm := jen.Qual(pkgImpl, "Confirm").Call(jen.Id("r"), jen.Lit(g.Key), jen.Lit(g.Field),
+	confirm := implX("Confirm").Call(jen.Id("r"), jen.Lit(g.Key), jen.Lit(g.Field),
 		jen.Qual(pkgImpl, "Bind").Call(jen.Id("p").Dot(w.gateBuilder(s)), jen.Id("f")))
 	if g.Typed != nil {
 		// A typed confirmation: the text typed must be the one shown; the
 		// continuation counts the mismatches, the last one declines.
-		confirm = jen.Qual(pkgImpl, "ConfirmTyped").Call(jen.Id("r"), jen.Lit(g.Key), jen.Lit(g.Field),
+		confirm = implX("ConfirmTyped").Call(jen.Id("r"), jen.Lit(g.Key), jen.Lit(g.Field),
 			jen.Id(w.templateFunc(s.Name, "Typed")).Call(jen.Id("f")), jen.Op("&").Id("f").Dot(refusals(s)), jen.Lit(g.MaxAttempts),
 			jen.Qual(pkgImpl, "Bind").Call(jen.Id("p").Dot(w.gateBuilder(s)), jen.Id("f")))
 	}

@@ -30,16 +30,14 @@ func (w *workflow) outputCheck(s *spec.State) string {
 
 // outputGoType is the Go type of output field f.
 func (w *workflow) outputGoType(f *spec.Field) *jen.Statement {
-	switch f.Type {
-	case spec.TypeNumber, spec.TypeInteger, spec.TypeBoolean:
-		return w.goType(f, true)
-	}
-	return w.goType(f, false)
+	return w.goType(f, outputPtr(f))
 }
 
-// outputPtr reports whether output field f's Go value is a pointer.
+// outputPtr reports whether output field f's Go value is a pointer: a
+// number, integer or boolean, and a value of a goType (whose zero value may
+// be a value, a nil UUID, or have no JSON form at all).
 func outputPtr(f *spec.Field) bool {
-	return f.Type == spec.TypeNumber || f.Type == spec.TypeInteger || f.Type == spec.TypeBoolean
+	return f.Type == spec.TypeNumber || f.Type == spec.TypeInteger || f.Type == spec.TypeBoolean || f.GoType != nil
 }
 
 // outputType emits the output struct: every output field of the tool's
@@ -56,6 +54,12 @@ func (w *workflow) outputType(jf *jen.File) {
 	jf.Commentf("%s is the structured result of %s (MCP structuredContent; its", n.output(), t.Name)
 	jf.Commentf("outputSchema), filled by the handler's output method of terminal state %s.", strings.Join(states, ", "))
 	jf.Comment("A string or enum is unset while empty, a list while nil, a number or boolean while nil.")
+	for _, of := range t.OutputFields() {
+		if of.GoType != nil {
+			jf.Comment("A value of a Go type of your own (goType) is a pointer too, unset while nil.")
+			break
+		}
+	}
 	jf.Type().Id(n.output()).StructFunc(func(g *jen.Group) {
 		for _, of := range t.OutputFields() {
 			f := of.Field
@@ -132,7 +136,7 @@ func (w *workflow) outputCase(c *jen.Group, s *spec.State, final []pair) {
 	c.Var().Id("out").Id(w.n.output())
 	c.If(jen.Err().Op(":=").Id("p").Dot("h").Dot(outputMethod(s)).Call(jen.Id("ctx"), jen.Id("f"), jen.Op("&").Id("out")), jen.Err().Op("!=").Nil()).Block(
 		stepError(jen.Err()))
-	c.List(jen.Id("structured"), jen.Err()).Op(":=").Qual(pkgImpl, "StructuredOutput").Call(
+	c.List(jen.Id("structured"), jen.Err()).Op(":=").Add(implX("StructuredOutput")).Call(
 		jen.Lit(s.Name), jen.Lit(outputMethod(s)), jen.Id(w.outputCheck(s)).Call(jen.Op("&").Id("out")), jen.Op("&").Id("out"))
 	c.If(jen.Err().Op("!=").Nil()).Block(stepError(jen.Err()))
 	final = append(final, pair{jen.Id("Structured"), jen.Id("structured")})
@@ -157,12 +161,12 @@ func (w *workflow) outputChecks(jf *jen.File) {
 				f := s.OutputField(of.Name)
 				if f == nil {
 					g.If(outputSetCond(of.Field, v.Clone())).Block(
-						jen.Id("problems").Dot("Add").Call(jen.Qual(pkgImpl, "OutputNotDeclared").Call(jen.Lit(of.Name), jen.Lit(field(of.Name)))))
+						jen.Id("problems").Dot("Add").Call(implX("OutputNotDeclared").Call(jen.Lit(of.Name), jen.Lit(field(of.Name)))))
 					continue
 				}
 				if f.Required {
 					g.If(outputUnsetCond(f, v.Clone())).Block(
-						jen.Id("problems").Dot("Add").Call(jen.Qual(pkgImpl, "OutputNotSet").Call(jen.Lit(f.Name), jen.Lit(field(f.Name)))))
+						jen.Id("problems").Dot("Add").Call(implX("OutputNotSet").Call(jen.Lit(f.Name), jen.Lit(field(f.Name)))))
 				}
 				switch {
 				case f.Type == spec.TypeArray && hasBuiltinChecks(f):
@@ -238,6 +242,9 @@ func (w *workflow) fakeOutput(g *jen.Group, s *spec.State) error {
 
 // outputLiteral is the Go value of example v for output field f.
 func (w *workflow) outputLiteral(f *spec.Field, v any) jen.Code {
+	if f.GoType != nil {
+		return jen.New(fromWireMust(f, wireLit(f, v)))
+	}
 	switch f.Type {
 	case spec.TypeEnum:
 		return jen.Id(w.enumConst(w.enumOf[f], fmt.Sprint(v)))

@@ -44,6 +44,7 @@ func (w *workflow) program(jf *jen.File) {
 	jf.Func().Params(jen.Id(n.program())).Id("SetState").Params(jen.Id("f").Op("*").Id(n.flow()), jen.Id("s").Uint16()).Block(jen.Id("f").Dot("state").Op("=").Id(n.state()).Call(jen.Id("s")))
 	jf.Line()
 	w.questions(jf)
+	w.transientDecls(jf)
 	w.completer(jf)
 	w.descriptor(jf)
 }

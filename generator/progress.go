@@ -7,7 +7,7 @@ import (
 // Progress (progress: true on a check or effect): the handler method gets
 // a progress reporter, *mrtr.Progress, as its last parameter; generated
 // code passes the reporter of the request running the state
-// (mrtrimpl.ProgressOf). Methods of states without it keep their
+// (mrtrimpl.X.ProgressOf). Methods of states without it keep their
 // signatures.
 
 const progressDoc = "The state is slow (progress: true): report with p.Report(ctx, progress, total, message), which sends notifications/progress on the request's progressToken (nothing when it has none, or once the request was answered)."
@@ -37,7 +37,7 @@ func (w *workflow) methodParams(name string, ctx, flow jen.Code) []jen.Code {
 // methodArgs are the arguments generated code calls method name with.
 func (w *workflow) methodArgs(name string) []jen.Code {
 	if w.slow(name) {
-		return []jen.Code{jen.Id("ctx"), jen.Id("f"), jen.Qual(pkgImpl, "ProgressOf").Call(jen.Id("ctx"))}
+		return []jen.Code{jen.Id("ctx"), jen.Id("f"), implX("ProgressOf").Call(jen.Id("ctx"))}
 	}
 	return []jen.Code{jen.Id("ctx"), jen.Id("f")}
 }

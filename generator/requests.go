@@ -87,7 +87,7 @@ func (w *workflow) requestBuilderFunc(jf *jen.File, s *spec.State, q *spec.Input
 		pending[jen.Id("Optional")] = jen.True()
 	}
 	withProblems := func(text jen.Code) jen.Code {
-		return jen.Qual(pkgImpl, "WithProblems").Call(text, jen.Id("problems"))
+		return implX("WithProblems").Call(text, jen.Id("problems"))
 	}
 	switch q.Kind {
 	case vocab.Elicit:
@@ -95,7 +95,7 @@ func (w *workflow) requestBuilderFunc(jf *jen.File, s *spec.State, q *spec.Input
 		if offers := w.offers(q); len(offers) > 0 {
 			jf.Commentf("%s is the form of input request %q%s, but for the options its", schemaVar, q.Key, siteOf(q))
 			jf.Comment("dynamic fields offer: the request adds those from the flow's continuation.")
-			schema = jen.Qual(pkgImpl, "OfferSchema").Call(append([]jen.Code{schema}, offers...)...)
+			schema = implX("OfferSchema").Call(append([]jen.Code{schema}, offers...)...)
 		} else {
 			jf.Commentf("%s is the form of input request %q%s.", schemaVar, q.Key, siteOf(q))
 		}
@@ -190,7 +190,7 @@ func (w *workflow) gateBuilderBody(jf *jen.File, s *spec.State, schema jen.Code)
 			jen.Id("Kind"): jen.Qual(pkgVocab, "Elicit"),
 			jen.Id("Params"): jen.Op("&").Qual(pkgMCP, "ElicitParams").Values(jen.Dict{
 				jen.Id("Mode"):            jen.Lit("form"),
-				jen.Id("Message"):         jen.Qual(pkgImpl, "WithProblems").Call(jen.Id(w.templateFunc(s.Name, "Message")).Call(jen.Id("f")), jen.Id("problems")),
+				jen.Id("Message"):         implX("WithProblems").Call(jen.Id(w.templateFunc(s.Name, "Message")).Call(jen.Id("f")), jen.Id("problems")),
 				jen.Id("RequestedSchema"): schema,
 			}),
 		})),
@@ -204,7 +204,7 @@ func (w *workflow) gateBuilderBody(jf *jen.File, s *spec.State, schema jen.Code)
 func (w *workflow) typedGateBuilderFunc(jf *jen.File, s *spec.State) {
 	g := s.Confirm
 	jf.Commentf("%s builds the question of typed confirmation %s: the user types %s.", w.gateBuilder(s), s.Name, g.Typed.Raw)
-	w.gateBuilderBody(jf, s, jen.Qual(pkgImpl, "TypedSchema").Call(jen.Lit(g.Field), jen.Id(w.templateFunc(s.Name, "Typed")).Call(jen.Id("f"))))
+	w.gateBuilderBody(jf, s, implX("TypedSchema").Call(jen.Lit(g.Field), jen.Id(w.templateFunc(s.Name, "Typed")).Call(jen.Id("f"))))
 }
 
 // templateFuncDecl emits a function rendering a template from the flow.
@@ -214,11 +214,11 @@ func (w *workflow) templateFuncDecl(jf *jen.File, name string, tpl *spec.Templat
 }
 
 // urlTemplateFuncDecl emits a function rendering the url of a URL-mode
-// elicitation: every value is URL-escaped (mrtrimpl.URLValue), so none can
+// elicitation: every value is URL-escaped (mrtrimpl.X.URLValue), so none can
 // add a path segment, a query parameter or a fragment.
 func (w *workflow) urlTemplateFuncDecl(jf *jen.File, name string, tpl *spec.Template) {
 	jf.Commentf("%s renders the URL %q, its values escaped.", name, tpl.Raw)
-	w.templateFuncBody(jf, name, tpl, func(v *jen.Statement) *jen.Statement { return jen.Qual(pkgImpl, "URLValue").Call(v) })
+	w.templateFuncBody(jf, name, tpl, func(v *jen.Statement) *jen.Statement { return implX("URLValue").Call(v) })
 }
 
 func (w *workflow) templateFuncBody(jf *jen.File, name string, tpl *spec.Template, wrap func(*jen.Statement) *jen.Statement) {
@@ -303,6 +303,9 @@ func (w *workflow) refValue(ref *spec.TemplateRef) (value, guard *jen.Statement)
 	case spec.RefContinuation:
 		c := w.t.Continuation.Field(ref.Path[0])
 		return fieldValue(c, f.Clone().Dot("Continuation").Dot(field(c.Name)), false, nil)
+	case spec.RefTransient:
+		c := w.t.Continuation.TransientValue(ref.Path[0]).Field
+		return fieldValue(c, f.Clone().Dot("Transient").Dot(field(c.Name)), false, nil)
 	case spec.RefFormField:
 		q := w.request(ref.Path[0])
 		fd := q.Field(ref.Path[1])
@@ -349,7 +352,7 @@ func presentValue(fd *spec.Field, v *jen.Statement, optional bool, guard *jen.St
 		}
 		v = jen.Op("*").Add(v.Clone())
 	}
-	return v, guard
+	return wire(fd, v), guard // a goType value is shown as its JSON form
 }
 
 // valueString is the text of value v of field fd in a message.
@@ -366,7 +369,7 @@ func valueString(fd *spec.Field, v *jen.Statement) *jen.Statement {
 		s = jen.Qual("strconv", "FormatBool").Call(v)
 	case spec.TypeArray:
 		if fd.Items != nil && fd.Items.Type == spec.TypeOption {
-			s = jen.Qual(pkgImpl, "JoinTitles").Call(v) // what the user was shown
+			s = implX("JoinTitles").Call(v) // what the user was shown
 		} else {
 			s = jen.Qual(pkgImpl, "Join").Call(v)
 		}

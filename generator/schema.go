@@ -141,7 +141,7 @@ func fieldSchema(f *spec.Field, form bool) map[string]any {
 	case spec.TypeEnum:
 		s["type"] = "string"
 		if f.Dynamic() {
-			// Its options are the flow's: mrtrimpl.OfferSchema adds oneOf
+			// Its options are the flow's: mrtrimpl.X.OfferSchema adds oneOf
 			// when the form is built, and an inputSchema takes any string
 			// (the answer is checked against the options at run time).
 			break

@@ -22,7 +22,7 @@ import (
 // unset while empty, a list while it has no items; a number or boolean's
 // zero is a value (and renders as one), so those are proved by lint only.
 func unsetCond(c *spec.Field) *jen.Statement {
-	v := jen.Id("f").Dot("Continuation").Dot(field(c.Name))
+	v := wire(c, jen.Id("f").Dot("Continuation").Dot(field(c.Name)))
 	switch c.Type {
 	case spec.TypeString, spec.TypeEnum:
 		return v.Op("==").Lit("")
@@ -34,7 +34,7 @@ func unsetCond(c *spec.Field) *jen.Statement {
 
 // setsChecks appends, for state s left by edge on, the checks of the fields
 // it declares it sets on that edge; each fails the step with
-// mrtrimpl.NotSet. ret wraps the error in the enclosing function's return.
+// mrtrimpl.X.NotSet. ret wraps the error in the enclosing function's return.
 func (w *workflow) setsChecks(g *jen.Group, s *spec.State, on vocab.Edge, ret func(err jen.Code) jen.Code) {
 	kind, method := "check", s.Check
 	if s.Kind == vocab.StateEffect {
@@ -53,7 +53,7 @@ func (w *workflow) setsChecks(g *jen.Group, s *spec.State, on vocab.Edge, ret fu
 		if cond == nil {
 			continue
 		}
-		g.If(cond).Block(ret(jen.Qual(pkgImpl, "NotSet").Call(
+		g.If(cond).Block(ret(implX("NotSet").Call(
 			jen.Lit(kind), jen.Lit(method.Name), jen.Lit(s.Name), jen.Lit(outcome), jen.Lit(c.Name), jen.Lit(field(c.Name)))))
 	}
 }
@@ -78,13 +78,13 @@ func (w *workflow) optionGuards(g *jen.Group, s *spec.State, q *spec.InputReques
 		if !slices.Contains(guarded, e.Source) {
 			guarded = append(guarded, e.Source)
 			g.If(jen.Len(list.Clone()).Op("==").Lit(0)).Block(
-				stepError(jen.Qual(pkgImpl, "NoOptions").Call(jen.Lit(s.Name), jen.Lit(f.Name), jen.Lit(e.Source.Name))))
+				stepError(implX("NoOptions").Call(jen.Lit(s.Name), jen.Lit(f.Name), jen.Lit(e.Source.Name))))
 		}
 		if f != e && f.MinItems != nil && *f.MinItems > 1 {
 			// A multi-select that must pick more options than were found
 			// could never be answered: it would be asked again forever.
 			g.If(jen.Len(list.Clone()).Op("<").Lit(*f.MinItems)).Block(
-				stepError(jen.Qual(pkgImpl, "TooFewOptions").Call(jen.Lit(s.Name), jen.Lit(f.Name), jen.Lit(e.Source.Name), jen.Lit(*f.MinItems), jen.Len(list.Clone()))))
+				stepError(implX("TooFewOptions").Call(jen.Lit(s.Name), jen.Lit(f.Name), jen.Lit(e.Source.Name), jen.Lit(*f.MinItems), jen.Len(list.Clone()))))
 		}
 	}
 }
@@ -217,6 +217,9 @@ func (w *workflow) offered(c *spec.Field) bool {
 
 // goValue is the Go literal of example value v of field f (of f's Go type).
 func (w *workflow) goValue(f *spec.Field, v any) jen.Code {
+	if f.GoType != nil {
+		return fromWireMust(f, wireLit(f, v))
+	}
 	switch f.Type {
 	case spec.TypeEnum:
 		if s, ok := v.(string); ok && !f.Dynamic() {

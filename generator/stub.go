@@ -86,6 +86,8 @@ func (g *gen) stubFile(w *workflow) (File, error) {
 			body = []jen.Code{jen.Commentf("TODO: fill out with the result of %s (from f.Continuation, f.Args or your records).", m.specName), jen.Return(todo)}
 		case "content":
 			body = []jen.Code{jen.Commentf("TODO: return the bytes of %s.", m.specName), jen.Return(jen.Nil(), todo)}
+		case "transient":
+			body = []jen.Code{jen.Commentf("TODO: compute %s from f.Args and f.Continuation.", m.specName), jen.Var().Id("v").Add(m.results[0]), jen.Return(jen.Id("v"), todo)}
 		case "complete":
 			body = []jen.Code{jen.Comment("TODO: return the values that complete value, best first."), jen.Return(jen.Nil(), todo)}
 		case "approvers":

@@ -36,6 +36,7 @@ func (g *gen) stubTestFile(w *workflow) (File, error) {
 	}
 	jf.ImportName(pkgMRTR, "mrtr")
 	jf.ImportName(pkgMCP, "mcp")
+	jf.ImportName(pkgJSONForm, "jsonform")
 	jf.ImportName(pkgTest, "mrtrtest")
 	if err := w.stubDriveTest(jf); err != nil {
 		return File{}, err

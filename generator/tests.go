@@ -236,6 +236,8 @@ func (w *workflow) fake(jf *jen.File) error {
 			continue
 		case "content":
 			body = []jen.Code{jen.Return(jen.Index().Byte().Call(jen.Lit("fake "+m.specName)), jen.Nil())}
+		case "transient":
+			body = []jen.Code{jen.Var().Id("v").Add(m.results[0]), jen.Return(jen.Id("v"), jen.Nil())}
 		case "complete":
 			body = []jen.Code{jen.Return(jen.Index().String().Values(jen.Id("value")), jen.Nil())}
 		case "approvers":

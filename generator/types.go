@@ -171,24 +171,26 @@ func (w *workflow) stateID(name string) *jen.Statement { return jen.Id(w.n.state
 // absent value must be distinguishable (a pointer, or a nil slice).
 func (w *workflow) goType(f *spec.Field, optional bool) *jen.Statement {
 	var t *jen.Statement
-	switch f.Type {
-	case spec.TypeString:
+	switch {
+	case f.GoType != nil:
+		t = userType(f)
+	case f.Type == spec.TypeString:
 		t = jen.String()
-	case spec.TypeNumber:
+	case f.Type == spec.TypeNumber:
 		t = jen.Float64()
-	case spec.TypeInteger:
+	case f.Type == spec.TypeInteger:
 		t = jen.Int64()
-	case spec.TypeBoolean:
+	case f.Type == spec.TypeBoolean:
 		t = jen.Bool()
-	case spec.TypeEnum:
+	case f.Type == spec.TypeEnum:
 		if f.Dynamic() {
 			t = jen.String()
 		} else {
 			t = jen.Id(w.enumOf[f].name)
 		}
-	case spec.TypeOption:
+	case f.Type == spec.TypeOption:
 		t = jen.Qual(pkgMRTR, "Option")
-	case spec.TypeArray:
+	case f.Type == spec.TypeArray:
 		item := w.itemType(f)
 		return jen.Index().Add(item)
 	}
@@ -356,6 +358,11 @@ func (w *workflow) flowType(jf *jen.File) {
 		g.Id("Args").Id(n.args())
 		g.Comment("Continuation is carried between rounds.")
 		g.Id("Continuation").Id(n.continuation())
+		if len(t.Continuation.Transient) > 0 {
+			g.Comment("Transient holds the values templates show that are never carried: each is")
+			g.Comment("computed by its handler method before a render.")
+			g.Id("Transient").Id(w.transientType())
+		}
 		for _, s := range t.States {
 			for _, q := range s.Requests {
 				askers := t.AskersOf(q)
@@ -377,6 +384,10 @@ func (w *workflow) flowType(jf *jen.File) {
 			g.Id(passedField(s)).Bool()
 		}
 		w.askAgainFields(g)
+		if len(t.Continuation.Transient) > 0 {
+			g.Comment("transientFor is the state Transient was computed for and not yet rendered (0: none).")
+			g.Id("transientFor").Uint16()
+		}
 	})
 	jf.Line()
 	jf.Comment("State returns the state the workflow is in.")
@@ -394,11 +405,11 @@ func (w *workflow) enumValues(e *enumType) string {
 func (w *workflow) answerType(q *spec.InputRequest) *jen.Statement {
 	switch q.Kind {
 	case vocab.Sample:
-		return jen.Op("*").Qual(pkgImpl, "Sampled")
+		return jen.Op("*").Qual(pkgMRTR, "Sampled")
 	case vocab.Roots:
-		return jen.Op("*").Qual(pkgImpl, "RootList")
+		return jen.Op("*").Qual(pkgMRTR, "RootList")
 	case vocab.ElicitURL:
-		return jen.Op("*").Qual(pkgImpl, "URLStep")
+		return jen.Op("*").Qual(pkgMRTR, "URLStep")
 	}
 	return jen.Op("*").Id(w.n.answer(q.Key))
 }

@@ -21,7 +21,7 @@ func (w *workflow) validators(jf *jen.File) {
 		Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("c").Op("*").Qual(pkgMRTR, "Call"), jen.Id("raw").Qual("encoding/json", "RawMessage")).
 		Params(jen.Op("*").Id(n.flow()), jen.Error()).
 		BlockFunc(func(g *jen.Group) {
-			g.List(jen.Id("in"), jen.Err()).Op(":=").Qual(pkgImpl, "DecodeObject").Call(jen.Id("raw"))
+			g.List(jen.Id("in"), jen.Err()).Op(":=").Add(implX("DecodeObject")).Call(jen.Id("raw"))
 			g.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err()))
 			g.Id("f").Op(":=").Op("&").Id(n.flow()).Values(jen.Dict{jen.Id("Call"): jen.Id("c"), jen.Id("state"): w.stateID(t.Initial)})
 			g.Var().Id("problems").Qual(pkgImpl, "Problems")
@@ -43,7 +43,10 @@ func (w *workflow) validators(jf *jen.File) {
 		for _, f := range q.Fields {
 			w.patternVars(jf, f, q.Key)
 		}
-		if q.Kind != vocab.ElicitURL { // mrtrimpl.Opened decodes a URL step
+		if q.Text != nil {
+			w.patternVars(jf, q.Text, q.Key)
+		}
+		if q.Kind != vocab.ElicitURL { // mrtrimpl.X.Opened() decodes a URL step
 			for _, form := range w.forms(q) {
 				w.answerDecoderFunc(jf, form)
 			}
@@ -172,7 +175,7 @@ func (w *workflow) optionListChecks(b *jen.Group, c *spec.Field, scope string) {
 			}
 		})
 	}
-	b.Qual(pkgImpl, "CheckOptions").Call(jen.Op("&").Id("problems"), jen.Lit(c.Name), jen.Id("list"))
+	b.Add(implX("CheckOptions")).Call(jen.Op("&").Id("problems"), jen.Lit(c.Name), jen.Id("list"))
 }
 
 // hasBuiltinChecks reports whether carriedChecks emits anything for f.
@@ -183,7 +186,9 @@ func hasBuiltinChecks(f *spec.Field) bool {
 	if f.Type == spec.TypeArray {
 		return f.MinItems != nil || f.MaxItems != nil || hasBuiltinChecks(f.Items)
 	}
-	return hasBuiltins(f)
+	// A goType value is checked to have a JSON form, with or without
+	// constraints on it.
+	return hasBuiltins(f) || f.GoType != nil
 }
 
 // answerChecks returns what checks the answer to q again, or nil when it
@@ -209,7 +214,7 @@ func (w *workflow) answerChecks(q *spec.InputRequest) func(*jen.Group) {
 		}
 		return func(g *jen.Group) {
 			g.If(a.Clone().Op("!=").Nil()).Block(
-				jen.Id("problems").Op("=").Append(jen.Id("problems"), jen.Qual(pkgImpl, "CheckRoots").Call(a.Clone().Dot("URIs"), jen.Lit(minItems), jen.Lit(q.MaxItems)).Op("...")))
+				jen.Id("problems").Op("=").Append(jen.Id("problems"), implX("CheckRoots").Call(a.Clone().Dot("URIs"), jen.Lit(minItems), jen.Lit(q.MaxItems)).Op("...")))
 		}
 	}
 	var checked []*spec.Field
@@ -261,6 +266,10 @@ func (w *workflow) carriedChecks(g *jen.Group, f *spec.Field, v *jen.Statement, 
 		})
 		return
 	}
+	if f.GoType != nil {
+		w.carriedGoTypeChecks(g, f, v, ptr, scope, label)
+		return
+	}
 	if ptr {
 		value := jen.Op("*").Add(v.Clone())
 		if f.Type == spec.TypeEnum {
@@ -276,6 +285,40 @@ func (w *workflow) carriedChecks(g *jen.Group, f *spec.Field, v *jen.Statement, 
 		v = jen.String().Call(v) // checks compares it as the string it came as
 	}
 	g.If(jen.Id("v").Op(":=").Add(v), jen.Id("v").Op("!=").Add(zeroOf(f))).BlockFunc(func(b *jen.Group) {
+		w.checks(b, f, scope, label)
+	})
+}
+
+// carriedGoTypeChecks is carriedChecks for a value of a goType: its JSON
+// form must exist and be of the field's type (a problem otherwise, so
+// nothing that does not convert is sealed or sent), and is checked when
+// set (not nil, or not the zero value of its JSON form).
+func (w *workflow) carriedGoTypeChecks(g *jen.Group, f *spec.Field, v *jen.Statement, ptr bool, scope, label string) {
+	to := func(x jen.Code) *jen.Statement {
+		return jen.List(jen.Id("v"), jen.Err()).Op(":=").Qual(pkgJSONForm, "To").Types(wireType(f)).Call(x)
+	}
+	if !hasBuiltins(f) {
+		// Nothing to check on the JSON form but that there is one.
+		value := v.Clone()
+		if ptr {
+			value = jen.Op("*").Add(v.Clone())
+		}
+		check := jen.If(jen.List(jen.Id("_"), jen.Err()).Op(":=").Qual(pkgJSONForm, "To").Types(wireType(f)).Call(value), jen.Err().Op("!=").Nil()).Block(convertProblem(label))
+		if ptr {
+			g.If(v.Clone().Op("!=").Nil()).Block(check)
+		} else {
+			g.Add(check)
+		}
+		return
+	}
+	if ptr {
+		g.If(v.Clone().Op("!=").Nil()).Block(
+			jen.If(to(jen.Op("*").Add(v.Clone())), jen.Err().Op("!=").Nil()).Block(convertProblem(label)).Else().BlockFunc(func(b *jen.Group) {
+				w.checks(b, f, scope, label)
+			}))
+		return
+	}
+	g.If(to(v.Clone()), jen.Err().Op("!=").Nil()).Block(convertProblem(label)).Else().If(jen.Id("v").Op("!=").Add(zeroOf(f))).BlockFunc(func(b *jen.Group) {
 		w.checks(b, f, scope, label)
 	})
 }
@@ -335,7 +378,7 @@ func offeredSources(q *spec.InputRequest) []*spec.Field {
 func optionsOf(src *spec.Field) *jen.Statement {
 	v := jen.Id("f").Dot("Continuation").Dot(field(src.Name))
 	if src.Items.Type == spec.TypeString {
-		return jen.Qual(pkgImpl, "StringOptions").Call(v)
+		return implX("StringOptions").Call(v)
 	}
 	return v
 }
@@ -405,11 +448,20 @@ func (w *workflow) readField(g *jen.Group, r reader, f *spec.Field, dst *jen.Sta
 		return
 	}
 	getter, want := formGetter(f.Type)
-	g.Switch(jen.List(jen.Id("v"), jen.Id("st")).Op(":=").Qual(pkgImpl, getter).Call(jen.Id(r.src), jen.Lit(f.Name)), jen.Id("st")).BlockFunc(func(sw *jen.Group) {
+	g.Switch(jen.List(jen.Id("v"), jen.Id("st")).Op(":=").Add(implX(getter)).Call(jen.Id(r.src), jen.Lit(f.Name)), jen.Id("st")).BlockFunc(func(sw *jen.Group) {
 		sw.Case(jen.Qual(pkgImpl, "Present")).BlockFunc(func(c *jen.Group) {
 			guarded(c, hasBuiltins(f) && len(f.Validate) > 0,
 				func(b *jen.Group) { w.checks(b, f, r.scope, f.Name) },
 				func(b *jen.Group) { w.validatorCalls(b, r, f.Validate, f.Name, jen.Id("v")) })
+			if f.GoType != nil {
+				set := dst.Clone().Op("=").Id("t")
+				if optional {
+					set = dst.Clone().Op("=").Op("&").Id("t")
+				}
+				c.If(jen.List(jen.Id("t"), jen.Err()).Op(":=").Qual(pkgJSONForm, "From").Types(userType(f)).Call(jen.Id("v")), jen.Err().Op("!=").Nil()).
+					Block(convertProblem(f.Name)).Else().Block(set)
+				return
+			}
 			val := jen.Id("v")
 			static := f.Type == spec.TypeEnum && !f.Dynamic()
 			if static {
@@ -457,7 +509,7 @@ func guarded(g *jen.Group, guard bool, builtins, validators func(*jen.Group)) {
 // bounds count distinct values. Custom validators of the items run once
 // the whole list has passed its built-in checks.
 func (w *workflow) readArray(g *jen.Group, r reader, f *spec.Field, dst *jen.Statement) {
-	g.Switch(jen.List(jen.Id("list"), jen.Id("st")).Op(":=").Qual(pkgImpl, "FormList").Call(jen.Id(r.src), jen.Lit(f.Name)), jen.Id("st")).BlockFunc(func(sw *jen.Group) {
+	g.Switch(jen.List(jen.Id("list"), jen.Id("st")).Op(":=").Add(implX("FormList")).Call(jen.Id(r.src), jen.Lit(f.Name)), jen.Id("st")).BlockFunc(func(sw *jen.Group) {
 		sw.Case(jen.Qual(pkgImpl, "Present")).BlockFunc(func(c *jen.Group) {
 			w.readList(c, r, f, dst)
 		})
@@ -522,7 +574,7 @@ func (w *workflow) readList(c *jen.Group, r reader, f *spec.Field, dst *jen.Stat
 func (w *workflow) readListItem(l *jen.Group, r reader, f *spec.Field, dst *jen.Statement) {
 	item := f.Items
 	as, want := itemGetter(item.Type)
-	l.List(jen.Id("v"), jen.Id("ok")).Op(":=").Qual(pkgImpl, as).Call(jen.Id("it"))
+	l.List(jen.Id("v"), jen.Id("ok")).Op(":=").Add(implX(as)).Call(jen.Id("it"))
 	l.If(jen.Id("ok").Op("!=").Qual(pkgImpl, "Present")).Block(
 		problemCall("ItemWrongType", jen.Lit(f.Name), jen.Id("i"), jen.Lit(want)),
 		jen.Continue(),
@@ -531,7 +583,7 @@ func (w *workflow) readListItem(l *jen.Group, r reader, f *spec.Field, dst *jen.
 	switch {
 	case item.Dynamic():
 		offered := jen.Id(offeredVar(item.Source))
-		l.If(jen.Op("!").Qual(pkgImpl, "Offered").Call(offered, jen.Id("v"))).Block(
+		l.If(jen.Op("!").Add(implX("Offered")).Call(offered, jen.Id("v"))).Block(
 			jen.Id("unoffered").Op("=").Append(jen.Id("unoffered"), jen.Id("v")),
 			jen.Continue(),
 		)
@@ -556,7 +608,7 @@ func (w *workflow) canonicalEnumList(c *jen.Group, f *spec.Field, dst *jen.State
 	item := f.Items
 	if item.Dynamic() {
 		c.Comment("One answer, however it was sent: each value once, in the order offered.")
-		c.Add(dst.Clone()).Op("=").Qual(pkgImpl, "OfferedOrder").Call(dst.Clone(), jen.Id(offeredVar(item.Source)))
+		c.Add(dst.Clone()).Op("=").Add(implX("OfferedOrder")).Call(dst.Clone(), jen.Id(offeredVar(item.Source)))
 	} else {
 		c.Comment("One answer, however it was sent: each value once, in the order of the spec's values.")
 		c.Add(dst.Clone()).Op("=").Qual(pkgImpl, "SpecOrder").Call(dst.Clone(), jen.Id(w.enumValues(w.enumOf[item])))
@@ -581,7 +633,7 @@ func (w *workflow) validatorCalls(g *jen.Group, r reader, vs []spec.NameRef, lab
 		g.If(
 			jen.Err().Op(":=").Id("p").Dot("h").Dot(method(v.Name)).Call(jen.Id("ctx"), arg),
 			jen.Err().Op("!=").Nil().Op("&&").Op("!").Id("problems").Dot("AddInvalid").Call(jen.Lit(label), jen.Err()),
-		).Block(jen.Return(append(slices.Clone(r.fail), jen.Qual(pkgImpl, "ValidatorFailed").Call(jen.Lit(v.Name), jen.Lit(r.where+label), jen.Err()))...))
+		).Block(jen.Return(append(slices.Clone(r.fail), implX("ValidatorFailed").Call(jen.Lit(v.Name), jen.Lit(r.where+label), jen.Err()))...))
 	}
 }
 
@@ -680,7 +732,7 @@ func (w *workflow) checks(g *jen.Group, f *spec.Field, scope, label string) {
 	}
 	if f.Dynamic() {
 		offered := jen.Id(offeredVar(f.Source))
-		g.If(jen.Op("!").Qual(pkgImpl, "Offered").Call(offered, jen.Id("v"))).Block(
+		g.If(jen.Op("!").Add(implX("Offered")).Call(offered, jen.Id("v"))).Block(
 			problemCall("NotOffered", jen.Lit(label), offered, jen.Id("v")))
 	} else if f.Type == spec.TypeEnum {
 		e := w.enumOf[f]
@@ -749,15 +801,31 @@ func (w *workflow) answerDecoderFunc(jf *jen.File, q *spec.InputRequest) {
 			})))
 	case vocab.Sample:
 		jf.Commentf("%s validates the text the client's model returned for %q.", name, q.Key)
+		if t := q.Text; t != nil {
+			jf.Comment("Problems are for the model to correct; an error is a custom validator that")
+			jf.Comment("could not check the text.")
+			jf.Func().Params(recv).Id(name).Params(ctx, jen.Id("v").String()).
+				Params(jen.Op("*").Qual(pkgMRTR, "Sampled"), jen.Qual(pkgImpl, "Problems"), jen.Error()).
+				BlockFunc(func(g *jen.Group) {
+					g.Var().Id("problems").Qual(pkgImpl, "Problems")
+					guarded(g, hasBuiltins(t) && len(t.Validate) > 0,
+						func(b *jen.Group) { w.checks(b, t, q.Key, q.Key) },
+						func(b *jen.Group) {
+							w.validatorCalls(b, reader{scope: q.Key, fail: []jen.Code{jen.Nil(), jen.Nil()}}, t.Validate, q.Key, jen.Id("v"))
+						})
+					g.Return(jen.Op("&").Qual(pkgMRTR, "Sampled").Values(jen.Dict{jen.Id("Text"): jen.Id("v")}), jen.Id("problems"), jen.Nil())
+				})
+			break
+		}
 		jf.Func().Params(recv).Id(name).Params(ctx, jen.Id("text").String()).
-			Params(jen.Op("*").Qual(pkgImpl, "Sampled"), jen.Qual(pkgImpl, "Problems")).
+			Params(jen.Op("*").Qual(pkgMRTR, "Sampled"), jen.Qual(pkgImpl, "Problems"), jen.Error()).
 			BlockFunc(func(g *jen.Group) {
 				g.Var().Id("problems").Qual(pkgImpl, "Problems")
 				if q.MaxLength != nil {
 					g.If(jen.Id("n").Op(":=").Qual("unicode/utf8", "RuneCountInString").Call(jen.Id("text")), jen.Id("n").Op(">").Lit(*q.MaxLength)).Block(
 						problemCall("TooLong", jen.Lit(q.Key), jen.Lit(*q.MaxLength), jen.Id("n")))
 				}
-				g.Return(jen.Op("&").Qual(pkgImpl, "Sampled").Values(jen.Dict{jen.Id("Text"): jen.Id("text")}), jen.Id("problems"))
+				g.Return(jen.Op("&").Qual(pkgMRTR, "Sampled").Values(jen.Dict{jen.Id("Text"): jen.Id("text")}), jen.Id("problems"), jen.Nil())
 			})
 	case vocab.Roots:
 		minItems := 0
@@ -766,10 +834,10 @@ func (w *workflow) answerDecoderFunc(jf *jen.File, q *spec.InputRequest) {
 		}
 		jf.Commentf("%s validates the roots the client listed for %q.", name, q.Key)
 		jf.Func().Params(recv).Id(name).Params(ctx, jen.Id("uris").Index().String()).
-			Params(jen.Op("*").Qual(pkgImpl, "RootList"), jen.Qual(pkgImpl, "Problems")).
+			Params(jen.Op("*").Qual(pkgMRTR, "RootList"), jen.Qual(pkgImpl, "Problems")).
 			Block(jen.Return(
-				jen.Op("&").Qual(pkgImpl, "RootList").Values(jen.Dict{jen.Id("URIs"): jen.Id("uris")}),
-				jen.Qual(pkgImpl, "CheckRoots").Call(jen.Id("uris"), jen.Lit(minItems), jen.Lit(q.MaxItems)),
+				jen.Op("&").Qual(pkgMRTR, "RootList").Values(jen.Dict{jen.Id("URIs"): jen.Id("uris")}),
+				implX("CheckRoots").Call(jen.Id("uris"), jen.Lit(minItems), jen.Lit(q.MaxItems)),
 			))
 	}
 	jf.Line()

@@ -49,11 +49,11 @@ func init() {
 	// The loader's rules, then every rule the linter runs, by id: the core
 	// rules and those of each construct's own file. Registered here, in
 	// one place, so no file's init depends on running after another's.
-	loaders := slices.Concat(loaderRules, taskLoaderRules, approvalLoaderRules)
+	loaders := slices.Concat(loaderRules, taskLoaderRules, approvalLoaderRules, goTypeLoaderRules)
 	for _, r := range loaders {
 		r.loader = true
 	}
-	lint := slices.Concat(lintRules, summaryRules, urlRules, outputRules, progressRules, contentRules, taskRules, approvalRules)
+	lint := slices.Concat(lintRules, summaryRules, urlRules, outputRules, progressRules, contentRules, taskRules, approvalRules, goTypeRules)
 	slices.SortFunc(lint, func(a, b *Rule) int { return strings.Compare(a.ID, b.ID) })
 	registry = slices.Concat(loaders, lint)
 }
@@ -681,7 +681,8 @@ result or idempotency key, and every list a form offers. On a path where nothing
 set it, the placeholder renders as nothing ("Deleting customer  (plan )") and a form
 has no choice to offer. A validator with context (reads:) that reads a continuation
 field is a read at the ask that uses it: a workflow with one must say who sets the
-field. The finding gives such a walk.
+field. So is a continuation field a transient value reads (reads:), at every template
+naming the value. The finding gives such a walk.
 
 The generated code enforces the declarations: when a check or effect returns
 without setting a string, enum or list it declares (a number's or boolean's zero is
@@ -744,6 +745,10 @@ var loaderRules = []*Rule{
 	{ID: "bad-regex", Severity: spec.Error, Summary: "a pattern is not a valid RE2 regular expression", Hint: "patterns use Go's RE2 syntax (no lookaround or backreferences)"},
 	{ID: "unknown-reference", Severity: spec.Error, Summary: "a name refers to no declared state, validator, argument, field or input request"},
 	{ID: "name-collision", Severity: spec.Error, Summary: "two things of one workflow share a name a template could refer to"},
+	{ID: "transient", Severity: spec.Error, Summary: "a transient value (continuation.transient) lacks from: or reads:, or has a type or key a shown value cannot have",
+		Why: "A transient value is computed by its handler method (from:) before every render of a template naming it and never carried; lint checks that what the method reads is set wherever the value is rendered, so the reads: list (possibly empty) is required: the loader cannot see what Go code reads. Options and sensitive: are refused: an option list is offered and checked in a later round, and a transient value is only ever shown."},
+	{ID: "transient-use", Severity: spec.Error, Summary: "a transient value is used where a carried value is needed: an idempotency key, a branch, valuesFrom",
+		Why: "A transient value is recomputed on each render and may differ from round to round (a log grows, a diff changes). An operation id must be the same on every attempt, a branch's route must not change on a retry, and the options a form offered must be there when the answer is checked in the next round; all three need a carried continuation field. Templates of messages, prompts, gates and results may name it."},
 	{ID: "validator-type", Severity: spec.Error, Summary: "a custom validator is used on a field of another type"},
 	{ID: "output", Severity: spec.Error, Summary: "the output directory is not relative to the spec"},
 	{ID: "lint-ignore", Severity: spec.Error, Summary: "a lint opt-out names an unknown rule, a rule that cannot be silenced, or gives no reason"},

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mrtrgen/mrtrgen/internal/gotypecheck"
 	"github.com/mrtrgen/mrtrgen/spec"
 )
 
@@ -62,6 +63,8 @@ func loadAndLint(path string, data []byte) (*spec.File, spec.Diagnostics) {
 	f, ds := spec.Parse(path, data, spec.Options{})
 	if f != nil {
 		ds = append(ds, Run(f)...)
+		// go-type needs the Go code, which mrtrgen generate loads.
+		ds = append(ds, gotypecheck.Check(f, filepath.Dir(path))...)
 	}
 	ds.Sort()
 	return f, ds

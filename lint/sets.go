@@ -100,6 +100,19 @@ func (c *checker) continuationReads(t *spec.Tool, s *spec.State) []continuationR
 			if ref.Kind == spec.RefContinuation && !u.tpl.Guarded(ref) {
 				out = append(out, continuationRead{ref.Path[0], ref.Pos, "{" + ref.Name() + "} in " + u.what, "reads", u.sc, "it would render as nothing"})
 			}
+			// A transient value's method runs before the state renders,
+			// section or not, and reads what its reads: names.
+			if ref.Kind == spec.RefTransient {
+				if v := t.Continuation.TransientValue(ref.Path[0]); v != nil {
+					for _, rd := range v.Reads {
+						if rd.Kind == spec.RefContinuation {
+							out = append(out, continuationRead{rd.Path[0], ref.Pos, "{" + ref.Name() + "} in " + u.what,
+								fmt.Sprintf("computes transient value %q by %s, which reads", v.Name, v.From.Name), u.sc,
+								"the method would compute the value from an empty one"})
+						}
+					}
+				}
+			}
 		}
 	}
 	if b := s.Branch; b != nil && b.On.Kind == spec.RefContinuation {
@@ -127,6 +140,20 @@ func (c *checker) continuationReads(t *spec.Tool, s *spec.State) []continuationR
 	return out
 }
 
+// transientReadsContinuation reports whether a transient value of the
+// workflow reads a continuation field: its method runs in whatever round
+// renders it, so the workflow must say who sets what it reads.
+func transientReadsContinuation(t *spec.Tool) bool {
+	for _, v := range t.Continuation.Transient {
+		for _, rd := range v.Reads {
+			if rd.Kind == spec.RefContinuation {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // offersOptions reports whether a form of the workflow offers a
 // continuation list (valuesFrom): such a workflow must declare who sets it.
 func offersOptions(t *spec.Tool) bool {
@@ -149,7 +176,7 @@ func offersOptions(t *spec.Tool) bool {
 // cannot follow what a handler sets, and does not try.
 func checkValueNotSet(c *checker, r *Rule) {
 	for _, t := range c.file.Workflows() {
-		if !t.DeclaresSets() && !offersOptions(t) && !readsContinuationInValidators(t) {
+		if !t.DeclaresSets() && !offersOptions(t) && !readsContinuationInValidators(t) && !transientReadsContinuation(t) {
 			continue
 		}
 		var flow *setFlow

@@ -353,3 +353,64 @@ tools:
 		t.Errorf("plans: %d bytes, want %d (two values)", got, want)
 	}
 }
+
+// A log shown by a question costs the token its worst case while it
+// is a carried continuation field; declared transient (recomputed by a
+// handler method on each render) it costs nothing, and the same spec no
+// longer needs more than the default budget.
+func TestTransientNotCounted(t *testing.T) {
+	const head = `version: 1
+package: p
+tools:
+  triage:
+    description: Triage a failed build.
+    arguments:
+      pipeline: {type: string, required: true, maxLength: 40}
+    continuation:
+      fields:
+        runId: {type: string, maxLength: 24, pattern: '[0-9]+'}
+`
+	const states = `    initial: lookup
+    states:
+      lookup: {check: findRun, sets: [runId], next: diagnose}
+      diagnose:
+        ask:
+          cause:
+            elicit:
+              message: "Run {runId} failed:\n{ciLog}\nRetry it?"
+              fields:
+                decision: {type: enum, values: [retry, skip], required: true}
+        next: done
+      done: {terminal: success, message: "Run {runId}: {cause.decision}"}
+`
+	carried := head + "        ciLog: {type: string, maxLength: 1500}\n" + strings.Replace(states, "{check: findRun, sets: [runId]", "{check: findRun, sets: [runId, ciLog]", 1)
+	transient := head + "      transient:\n        ciLog: {type: string, maxLength: 1500, from: renderCiLog, reads: [runId]}\n" + states
+	size := func(src string) (int, []spec.Diagnostic) {
+		t.Helper()
+		f, ds := spec.Parse("p.mrtr.yaml", []byte(src), spec.Options{})
+		if ds.HasErrors() {
+			t.Fatal(ds.Error())
+		}
+		tool := f.Tools[0]
+		n, _ := tokenSizeAt(newGraph(tool), tool.State("diagnose"))
+		var found []spec.Diagnostic
+		for _, d := range Run(f) {
+			if d.Rule == "continuation-too-large" || d.Severity == spec.Error {
+				found = append(found, d)
+			}
+		}
+		return n, found
+	}
+	before, beforeFindings := size(carried)
+	after, afterFindings := size(transient)
+	t.Logf("worst-case token at diagnose: %d bytes carried, %d bytes transient", before, after)
+	if before != 8248 || after != 238 {
+		t.Errorf("worst-case token %d bytes carried, %d transient; want 8248 and 238", before, after)
+	}
+	if len(beforeFindings) != 1 || beforeFindings[0].Rule != "continuation-too-large" || !strings.Contains(beforeFindings[0].Message, "ciLog") {
+		t.Errorf("carried: want one continuation-too-large naming ciLog, got %v", beforeFindings)
+	}
+	if len(afterFindings) != 0 {
+		t.Errorf("transient: want no finding, got %v", afterFindings)
+	}
+}

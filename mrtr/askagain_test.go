@@ -53,7 +53,7 @@ func TestAskAgainShowsWhyAndTakesTheNewAnswer(t *testing.T) {
 	if got := strings.Join(r3.Path, " > "); got != "confirmTicket > verify > askTicket" {
 		t.Fatalf("round 3 ran %q", got)
 	}
-	wantReasked(t, r3, "ticket CHG-1 is not approved for release 4.2; pick another")
+	wantReasked(t, r3, "ticket CHG-1 is not approved for release 4.2; pick another (2 attempts left)")
 	// The form asked again is prefilled with the refused answer (the first
 	// question had no default).
 	if s := string(r1.InputRequests["ticket"].(*mcp.ElicitParams).RequestedSchema.(json.RawMessage)); strings.Contains(s, "default") {
@@ -82,7 +82,7 @@ func TestAskAgainIsBounded(t *testing.T) {
 		reply = call(t, h, reaskArgs, reply.RequestState, mcp.InputResponseMap{"ticket": ticket("CHG-9")})
 		reply = call(t, h, reaskArgs, reply.RequestState, mcp.InputResponseMap{"confirm": confirm(true)})
 		if i < 3 {
-			wantReasked(t, reply, "ticket CHG-9 is not approved for release 4.2; pick another")
+			wantReasked(t, reply, "ticket CHG-9 is not approved for release 4.2; pick another "+[]string{"", "(2 attempts left)", "(1 attempt left)"}[i])
 		}
 	}
 	if reply.NeedsInput() || reply.Final.Outcome != mrtr.OutcomeFailed || reply.Final.Text != "No change ticket approves release 4.2." {
@@ -117,7 +117,7 @@ func TestAskAgainDoesNotReuseUpFrontAnswers(t *testing.T) {
 	if got := strings.Join(r2.Path, " > "); got != "confirmTicket > verify > askTicket" {
 		t.Fatalf("round 2 ran %q: the refused up-front answer was taken again", got)
 	}
-	wantReasked(t, r2, "ticket CHG-1 is not approved for release 4.2; pick another")
+	wantReasked(t, r2, "ticket CHG-1 is not approved for release 4.2; pick another (2 attempts left)")
 	r3 := call(t, h, args, r2.RequestState, mcp.InputResponseMap{"ticket": ticket("CHG-2")})
 	if ep, ok := r3.InputRequests["confirm"].(*mcp.ElicitParams); !ok || ep.Message != "Release 4.2 under ticket CHG-2?" {
 		t.Fatalf("round 3 did not take the new answer: %+v", r3)

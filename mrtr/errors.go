@@ -8,7 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
-	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/mrtr/internal/failure"
 	"github.com/mrtrgen/mrtrgen/mrtr/seal"
 	"github.com/mrtrgen/mrtrgen/vocab"
 )
@@ -35,7 +35,7 @@ func Reject(format string, args ...any) error {
 // answer goes to askAgain.onExhausted instead. From a check whose state has
 // no askAgain, or from anything else, it is a dependency failure.
 func AskAgain(format string, args ...any) error {
-	return &mrtrimpl.AskAgainError{Message: fmt.Sprintf(format, args...)}
+	return &failure.AskAgainError{Message: fmt.Sprintf(format, args...)}
 }
 
 // Forbidden is what Authorize returns to refuse a caller. The message is
@@ -67,7 +67,7 @@ func usedWithOtherInputError() error {
 // An error from decoding that is not an *ArgumentError is not about the
 // arguments (a handler's validator failed, say) and goes back as it is.
 func invalidArguments(rt *roundTelemetry, err error) (*Reply, error) {
-	var ae *mrtrimpl.ArgumentError
+	var ae *failure.ArgumentError
 	if !errors.As(err, &ae) {
 		return nil, err
 	}

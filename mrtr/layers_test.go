@@ -49,12 +49,13 @@ func (l layer) String() string { return [...]string{"engine", "records", "round"
 var mayImport = map[layer][]string{
 	engineLayer: {mod + "/mrtr/mrtrimpl", mod + "/mrtr/seal", mod + "/mrtr/store", mod + "/vocab",
 		mod + "/mrtr/approval", mod + "/mrtr/tasks", mod + "/mrtr/internal/handlertypes", mod + "/mrtr/internal/progress",
-		mod + "/mrtr/internal/otelx", sdk + "/mcp", sdk + "/jsonrpc", "go.opentelemetry.io/otel/"},
+		mod + "/mrtr/internal/failure", mod + "/mrtr/internal/otelx", sdk + "/mcp", sdk + "/jsonrpc", "go.opentelemetry.io/otel/"},
 	recordsLayer: {mod + "/mrtr/mrtrimpl", mod + "/mrtr/seal", mod + "/mrtr/store", mod + "/vocab", mod + "/mrtr/binenc",
 		sdk + "/mcp", "github.com/segmentio/encoding/json"},
 	roundLayer: {mod + "/mrtr/mrtrimpl", mod + "/mrtr/seal", mod + "/mrtr/store", mod + "/vocab", mod + "/mrtr/binenc",
 		mod + "/mrtr/approval", mod + "/mrtr/tasks", mod + "/mrtr/problem", mod + "/internal/machine",
-		mod + "/mrtr/internal/response", mod + "/mrtr/internal/stepkind", sdk + "/mcp", sdk + "/jsonrpc"},
+		mod + "/mrtr/internal/response", mod + "/mrtr/internal/stepkind", mod + "/mrtr/internal/failure",
+		sdk + "/mcp", sdk + "/jsonrpc"},
 	wireLayer: {mod + "/mrtr/mrtrimpl", mod + "/mrtr/seal", mod + "/mrtr/tasks", mod + "/vocab",
 		mod + "/mrtr/internal/jsonkeys", sdk + "/mcp", sdk + "/jsonrpc", "github.com/segmentio/encoding/json", "net/http"},
 }

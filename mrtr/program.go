@@ -18,8 +18,8 @@ import (
 type Program[F any] interface {
 	Descriptor() *mrtrimpl.Descriptor
 	// NewFlow decodes and validates the arguments into a flow at the
-	// initial state. Invalid arguments return an *mrtrimpl.ArgumentError; a
-	// custom validator that could not check one returns a *mrtrimpl.ValidatorError (a
+	// initial state. Invalid arguments return an *failure.ArgumentError; a
+	// custom validator that could not check one returns another error (a
 	// dependency failure, not the caller's mistake).
 	NewFlow(ctx context.Context, c *Call, args json.RawMessage) (F, error)
 	// AppendArgs appends the canonical encoding of the flow's arguments,

@@ -12,7 +12,7 @@ import (
 // effects that declare progress: true get: Report sends
 // notifications/progress on the progressToken of the request that runs the
 // state, over that request's response stream, and nothing once the request
-// has been answered (generated code finds it with mrtrimpl.ProgressOf).
+// has been answered (generated code finds it with mrtrimpl.X.ProgressOf).
 type Progress = progress.Reporter
 
 // Errors of Progress.Report.

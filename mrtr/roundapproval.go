@@ -28,7 +28,7 @@ import (
 // page's link in whatever way the client can take it.
 
 // Approve implements mrtrimpl's approver: the engine's side of
-// mrtrimpl.Approve.
+// mrtrimpl.X.Approve.
 func (r *round) Approve(ctx context.Context, g *mrtrimpl.ApprovalGate) (vocab.Edge, mrtrimpl.Step, error) {
 	svc := r.e.cfg.Approvals
 	if svc == nil {
@@ -129,7 +129,7 @@ func (r *round) chatDecision(ctx context.Context, svc *approval.Service, g *mrtr
 	case !chat:
 		return rec, nil
 	case resp.Status == response.Accepted:
-		yes, found := mrtrimpl.FormBool(resp.Content, g.Field)
+		yes, found := mrtrimpl.X.FormBool(resp.Content, g.Field)
 		if found != mrtrimpl.Present {
 			return rec, nil // asked again
 		}

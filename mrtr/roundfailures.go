@@ -61,7 +61,7 @@ func (e *Engine) stepFailed(ctx context.Context, rt *roundTelemetry, d *mrtrimpl
 	if errors.Is(err, mrtrimpl.ErrUnknownState) {
 		return nil, err
 	}
-	if _, ok := mrtrimpl.AskingAgain(err); ok {
+	if _, ok := mrtrimpl.X.AskingAgain(err); ok {
 		// Generated code takes AskAgain only from a check whose state
 		// declares askAgain: from anywhere else it is a bug of the
 		// handler, and the spec says nowhere to go.

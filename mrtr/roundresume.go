@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/mrtrgen/mrtrgen/mrtr/binenc"
-	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
+	"github.com/mrtrgen/mrtrgen/mrtr/internal/failure"
 )
 
 // openContinuation verifies the requestState, or starts a new workflow.
@@ -122,7 +122,7 @@ func loadReason(err error) string {
 		return reasonTypeChanged
 	case errors.As(err, &ee):
 		return reasonEnumRemoved
-	case errors.Is(err, mrtrimpl.ErrGateChanged):
+	case errors.Is(err, failure.ErrGateChanged):
 		return reasonGateChanged
 	}
 	return reasonCorruptData

@@ -37,9 +37,44 @@ func (rr *run[F]) newRound(ctx context.Context) *round {
 	return r
 }
 
+// transients is implemented by a generated program whose spec declares
+// transient values (continuation.transient): values only templates show,
+// computed by a handler method before each render and never carried. The
+// engine alone asks for it, so it is not a name of mrtrimpl.
+type transients[F any] interface {
+	RenderTransient(ctx context.Context, f F, s uint16) error
+}
+
+// renderTransient computes the transient values of the state a resumed
+// round starts in, before newRound renders its questions to pin the
+// answers: a question showing one is compared as it would be sent now. A
+// failure fails the round as the state's step failing would.
+func (rr *run[F]) renderTransient(ctx context.Context) (*Reply, bool, error) {
+	tp, ok := any(rr.p).(transients[F])
+	if !ok || !rr.resumed() {
+		return nil, false, nil
+	}
+	info := rr.d.State(rr.env.state)
+	if info == nil {
+		return nil, false, nil // runStates reports the unknown state
+	}
+	err := tp.RenderTransient(ctx, rr.f, rr.env.state)
+	if err == nil {
+		return nil, false, nil
+	}
+	reply, err := rr.e.stepFailed(ctx, rr.rt, rr.d, rr.call, info, err)
+	if reply != nil {
+		reply.Path = []string{info.Name}
+	}
+	return reply, true, err
+}
+
 // runStates runs states until one asks for input or the workflow ends.
 func (rr *run[F]) runStates(ctx context.Context) (*Reply, error) {
 	e, d, p, f := rr.e, rr.d, rr.p, rr.f
+	if reply, failed, err := rr.renderTransient(ctx); failed {
+		return reply, err
+	}
 	r := rr.newRound(ctx)
 	path := make([]string, 0, 8) // the states this round runs; most rounds run a few
 	detached := false

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/mrtrgen/mrtrgen/mrtr/internal/failure"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
 )
 
@@ -20,13 +21,13 @@ import (
 // validator returns for a bad value: any other error (a backend that is
 // down, a timeout) is a dependency failure, never shown to the user.
 func Invalid(format string, args ...any) error {
-	return &mrtrimpl.InvalidValue{Message: fmt.Sprintf(format, args...)}
+	return &failure.InvalidValue{Message: fmt.Sprintf(format, args...)}
 }
 
 // IsInvalid reports whether err is (or wraps) a refusal made with Invalid:
 // what a handler's test asserts of a custom validator given a bad value.
 func IsInvalid(err error) bool {
-	_, ok := errors.AsType[*mrtrimpl.InvalidValue](err)
+	_, ok := errors.AsType[*failure.InvalidValue](err)
 	return ok
 }
 
@@ -44,7 +45,7 @@ func isCancellation(ctx context.Context, err error) bool {
 // down) is a dependency failure: an error result with a generic message,
 // the cause logged.
 func (e *Engine) argumentsFailed(ctx context.Context, rt *roundTelemetry, d *mrtrimpl.Descriptor, err error) (*Reply, error) {
-	if _, ok := errors.AsType[*mrtrimpl.ArgumentError](err); ok {
+	if _, ok := errors.AsType[*failure.ArgumentError](err); ok {
 		return invalidArguments(rt, err)
 	}
 	if isCancellation(ctx, err) {

@@ -48,14 +48,14 @@ func TestCheckURI(t *testing.T) {
 // A value escaped by URLValue cannot add structure, but ".." stays ".."
 // (dots are unreserved): checkURI is what refuses it.
 func TestEscapedDotsAreStillRefused(t *testing.T) {
-	uri := "charts://" + mrtrimpl.URLValue("..") + "/x"
+	uri := "charts://" + mrtrimpl.X.URLValue("..") + "/x"
 	if uri != "charts://../x" {
-		t.Fatalf("mrtrimpl.URLValue(..) = %q", uri)
+		t.Fatalf("mrtrimpl.X.URLValue(..) = %q", uri)
 	}
-	if checkURI("charts://r/"+mrtrimpl.URLValue("..")+"/x", contentItemURI) == nil {
+	if checkURI("charts://r/"+mrtrimpl.X.URLValue("..")+"/x", contentItemURI) == nil {
 		t.Error("an escaped .. accepted")
 	}
-	if err := checkURI("charts://r/"+mrtrimpl.URLValue("a/../../b?c#d")+"/x", contentItemURI); err != nil {
+	if err := checkURI("charts://r/"+mrtrimpl.X.URLValue("a/../../b?c#d")+"/x", contentItemURI); err != nil {
 		t.Errorf("an escaped value with slashes: %v", err)
 	}
 }
@@ -65,8 +65,8 @@ func FuzzCheckURI(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, v string) {
-		uri := "charts://r/" + mrtrimpl.URLValue(v) + "/x"
-		if err := checkURI(uri, contentItemURI); err == nil && isDotSegment(mrtrimpl.URLValue(v)) {
+		uri := "charts://r/" + mrtrimpl.X.URLValue(v) + "/x"
+		if err := checkURI(uri, contentItemURI); err == nil && isDotSegment(mrtrimpl.X.URLValue(v)) {
 			t.Fatalf("%q accepted with a dot segment", uri)
 		}
 	})

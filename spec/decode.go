@@ -465,6 +465,7 @@ type continuationDoc struct {
 	Storage     string
 	TTL, Fields ynode
 	MaxBytes    ynode `yaml:"maxBytes"`
+	Transient   ynode
 }
 
 func (d *decoder) decodeContinuation(n *yaml.Node) *Continuation {
@@ -478,6 +479,7 @@ func (d *decoder) decodeContinuation(n *yaml.Node) *Continuation {
 		c.MaxBytes = d.intVal(doc.MaxBytes.Node)
 	}
 	c.Fields = d.decodeFields(doc.Fields.Node, fieldContinuation)
+	c.Transient = d.decodeTransient(doc.Transient.Node)
 	switch doc.Storage {
 	case "sealed":
 		c.Storage, c.StorageSet = vocab.Sealed, true
@@ -490,6 +492,49 @@ func (d *decoder) decodeContinuation(n *yaml.Node) *Continuation {
 		}
 	}
 	return c
+}
+
+// decodeTransient decodes continuation.transient: each value is a field
+// (its type and constraints) plus from: (the handler method computing it)
+// and reads: (what that method reads). The two are taken off a copy of the
+// mapping before the rest is decoded as a continuation field.
+func (d *decoder) decodeTransient(n *yaml.Node) []*Transient {
+	var out []*Transient
+	for _, p := range pairs(n) {
+		d.checkIdent(p.k, "transient value")
+		rest := *p.v
+		rest.Content = nil
+		tv := &Transient{}
+		for _, kv := range pairs(p.v) {
+			switch kv.key {
+			case "from":
+				if kv.v.Kind == yaml.ScalarNode && kv.v.Value != "" {
+					d.checkIdent(kv.v, "method")
+					tv.From = &NameRef{Name: kv.v.Value, Pos: d.pos(kv.v)}
+				}
+			case "reads":
+				tv.ReadsSet = true
+				for _, item := range kv.v.Content {
+					if item.Kind == yaml.ScalarNode && item.Value != "" {
+						tv.Reads = append(tv.Reads, &ValueRef{Path: strings.Split(item.Value, "."), Pos: d.pos(item)})
+					}
+				}
+			default:
+				rest.Content = append(rest.Content, kv.k, kv.v)
+			}
+		}
+		if p.v.Kind == yaml.MappingNode && tv.From == nil {
+			d.errorf(p.k, "transient", "name the handler method that computes it: from: renderLog", "transient value %q has no from:", p.key)
+		}
+		if p.v.Kind == yaml.MappingNode && !tv.ReadsSet {
+			d.errorf(p.k, "transient", "list the arguments and continuation fields its method reads (reads: [runId]; reads: [] when it reads none): lint checks each is set wherever it is rendered",
+				"transient value %q has no reads:", p.key)
+		}
+		tv.Field = d.decodeField(p.key, p.k, &rest, fieldContinuation)
+		out = append(out, tv)
+	}
+	slices.SortFunc(out, func(a, b *Transient) int { return strings.Compare(a.Name, b.Name) })
+	return out
 }
 
 // lintDoc is a lint: block.

@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"go/token"
 	"regexp"
 	"slices"
 	"strconv"
@@ -45,6 +46,7 @@ type fieldDoc struct {
 	ValuesFrom                                ynode `yaml:"valuesFrom"`
 	MinItems                                  ynode `yaml:"minItems"`
 	MaxItems                                  ynode `yaml:"maxItems"`
+	GoType                                    ynode `yaml:"goType"`
 }
 
 func (d *decoder) decodeFields(n *yaml.Node, role fieldRole) []*Field {
@@ -119,6 +121,30 @@ func (d *decoder) fieldKeys(f *Field, doc *fieldDoc, keys map[string]*yaml.Node,
 	if doc.Lint.Node != nil {
 		f.Lint = d.decodeLint(doc.Lint.Node)
 	}
+	if n := doc.GoType.Node; n != nil {
+		f.GoType = d.goType(n)
+	}
+}
+
+// goType reads a goType value: an import path, a dot and an exported type
+// name (nil, reported, when it is not one).
+func (d *decoder) goType(n *yaml.Node) *GoType {
+	const hint = "write the import path and the type name: github.com/google/uuid.UUID, example.com/app/ids.TicketID, or only the name of a type of the spec's own package: TicketID"
+	v := n.Value
+	if n.Kind == yaml.ScalarNode && token.IsIdentifier(v) {
+		return &GoType{Name: v, Pos: d.pos(n)} // declared in the generated package
+	}
+	i := strings.LastIndexByte(v, '.')
+	if n.Kind != yaml.ScalarNode || i <= 0 || i < strings.LastIndexByte(v, '/') || strings.ContainsAny(v, " \t*[]") {
+		d.errorf(n, "field", hint+" (a pointer is not written: an optional value is one already)", "goType %q is not an import path and a type name", v)
+		return nil
+	}
+	name := v[i+1:]
+	if !token.IsIdentifier(name) || !token.IsExported(name) {
+		d.errorf(n, "field", hint, "goType %q: %q is not an exported Go type name", v, name)
+		return nil
+	}
+	return &GoType{Path: v[:i], Name: name, Pos: d.pos(n)}
 }
 
 // pattern compiles a field's pattern, anchored at both ends as JSON
@@ -203,6 +229,12 @@ var fieldKeyFits = []keyFit{
 	{"validate", notIn(fieldContinuation, fieldOutput), "does not apply to continuation or output fields (the server sets them)"},
 	{"required", notIn(fieldItems), "does not apply to array items"},
 	{"default", notIn(fieldItems), "does not apply to array items"},
+	{"goType", scalar, "applies to strings, numbers, integers and booleans only"},
+	{"goType", notIn(fieldItems), "does not apply to array items"},
+}
+
+func scalar(f *Field, _ fieldRole) bool {
+	return f.Type == TypeString || f.Type == TypeNumber || f.Type == TypeInteger || f.Type == TypeBoolean
 }
 
 // checkFieldKeys reports keys that do not fit the field's type or role,
@@ -214,6 +246,9 @@ func (d *decoder) checkFieldKeys(f *Field, keys map[string]*yaml.Node, n *yaml.N
 		}
 	}
 	d.checkDynamicKeys(f, keys, role)
+	if k := keys["default"]; k != nil && keys["goType"] != nil {
+		d.errorf(k, "field", "leave the value optional (absent is a nil pointer) and choose the default in the handler", "%s: default does not go with goType (the Go value of a default is made by the type's own code at run time)", f.Name)
+	}
 	if f.Type == TypeArray {
 		d.checkArrayField(f, keys, n, role)
 	}

@@ -570,6 +570,9 @@ type sampleDoc struct {
 	SystemPrompt string `yaml:"systemPrompt"`
 	MaxTokens    ynode  `yaml:"maxTokens"`
 	MaxLength    ynode  `yaml:"maxLength"`
+	MinLength    ynode  `yaml:"minLength"`
+	Pattern      ynode
+	Validate     ynode
 }
 
 // rootsDoc is a roots request.
@@ -638,6 +641,23 @@ func (d *decoder) decodeSample(r *InputRequest, n *yaml.Node) {
 		r.MaxTokens = 256
 	}
 	r.MaxLength = d.optInt(doc.MaxLength)
+	if doc.MinLength.Node == nil && doc.Pattern.Node == nil && doc.Validate.Node == nil {
+		return
+	}
+	// The text is then checked as a string form field would be.
+	t := &Field{Name: r.Key, Type: TypeString, MaxLength: r.MaxLength, MinLength: d.optInt(doc.MinLength)}
+	if p := doc.Pattern.Node; p != nil {
+		t.Pattern, t.Regexp = p.Value, d.pattern(p)
+	}
+	if doc.Validate.Node != nil {
+		for _, v := range doc.Validate.Content {
+			t.Validate = append(t.Validate, NameRef{Name: v.Value, Pos: d.pos(v)})
+		}
+	}
+	if t.MinLength != nil && t.MaxLength != nil && *t.MinLength > *t.MaxLength {
+		d.errorf(doc.MinLength.Node, "field", "make minLength at most maxLength", "sampled text %q: minLength %d is more than maxLength %d", r.Key, *t.MinLength, *t.MaxLength)
+	}
+	r.Text = t
 }
 
 // decodeRoots decodes a roots request.

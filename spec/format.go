@@ -15,6 +15,10 @@ func (t *Tool) RefField(ref *TemplateRef, keys map[string]*InputRequest) *Field 
 		return t.Argument(ref.Path[0])
 	case RefContinuation:
 		return t.Continuation.Field(ref.Path[0])
+	case RefTransient:
+		if v := t.Continuation.TransientValue(ref.Path[0]); v != nil {
+			return v.Field
+		}
 	case RefFormField:
 		if q := keys[ref.Path[0]]; q != nil && len(ref.Path) == 2 {
 			return q.Field(ref.Path[1])

@@ -180,6 +180,9 @@ type Continuation struct {
 	StorageSet bool
 	MaxBytes   int      // budget for the worst-case encoded size
 	Fields     []*Field // sorted by name
+	// Transient are the values recomputed by a handler method whenever a
+	// template naming them is rendered, never carried (sorted by name).
+	Transient []*Transient
 
 	Pos    Pos
 	TTLPos Pos
@@ -187,6 +190,30 @@ type Continuation struct {
 
 // Field returns the continuation field named name, or nil.
 func (c *Continuation) Field(name string) *Field { return findField(c.Fields, name) }
+
+// TransientValue returns the transient value named name, or nil.
+func (c *Continuation) TransientValue(name string) *Transient {
+	for _, t := range c.Transient {
+		if t.Name == name {
+			return t
+		}
+	}
+	return nil
+}
+
+// Transient is a value only templates use (a log shown to a sampling
+// prompt, a diff before a confirmation): the handler method From computes
+// it each time a template naming it is rendered, the first ask and every
+// re-ask alike, so it is never carried in the continuation or its token.
+// Reads lists the arguments and continuation fields the method reads:
+// lint checks each is set wherever the value is rendered.
+type Transient struct {
+	*Field
+	From  *NameRef
+	Reads []*ValueRef
+	// ReadsSet reports whether the spec wrote reads: (possibly empty).
+	ReadsSet bool
+}
 
 // Defaults used when a spec leaves them out.
 const (
@@ -277,7 +304,12 @@ type Field struct {
 	// variables).
 	Complete  *Completion
 	Sensitive bool // continuation and form fields: keep server-side, never sealed or rendered
-	Lint      *LintConfig
+	// GoType, when set (goType:), is the Go type generated code uses for a
+	// string, number, integer or boolean value instead of string, float64,
+	// int64 or bool. The value's JSON form (and so every schema, check and
+	// the continuation's encoding) stays that of Type.
+	GoType *GoType
+	Lint   *LintConfig
 
 	Pos Pos // the field's name key
 }
@@ -297,6 +329,21 @@ func (f *Field) OptionItems() *Field {
 		return f.Items
 	}
 	return nil
+}
+
+// GoType is a Go type named by its import path and type name:
+// github.com/google/uuid.UUID is Path github.com/google/uuid, Name UUID.
+// A type of the generated package itself has no Path.
+type GoType struct {
+	Path, Name string
+	Pos        Pos // the goType value
+}
+
+func (g *GoType) String() string {
+	if g.Path == "" {
+		return g.Name
+	}
+	return g.Path + "." + g.Name
 }
 
 // Option is one option of an example list of options.
@@ -656,6 +703,11 @@ type InputRequest struct {
 	SystemPrompt string
 	MaxTokens    int
 	MaxLength    *int // of the returned text
+	// Text, when the request has minLength, pattern or validate, is how
+	// the returned text is checked: as a string field named Key
+	// (MaxLength included). An answer it refuses is sampled again, the
+	// problems added to the prompt.
+	Text *Field
 
 	// Roots: bounds on the answer.
 	MinItems *int
@@ -681,7 +733,7 @@ func (r *InputRequest) Field(name string) *Field { return findField(r.Fields, na
 //
 // A typed confirmation (Typed set) asks the user to type a text instead:
 // its form has one required string field, and the gate passes only when
-// the text typed is Typed as rendered (mrtrimpl.TypedSame). A mismatch is
+// the text typed is Typed as rendered (mrtrimpl.X.ConfirmTyped). A mismatch is
 // asked again saying so; the MaxAttempts-th mismatch leaves the gate as
 // declining does.
 type Gate struct {

@@ -209,6 +209,9 @@ func SameShape(a, b *Field) bool {
 	if !slices.EqualFunc(a.Values, b.Values, func(x, y EnumValue) bool { return x.Value == y.Value && x.Title == y.Title }) {
 		return false
 	}
+	if (a.GoType == nil) != (b.GoType == nil) || a.GoType != nil && *a.GoType != (GoType{Path: b.GoType.Path, Name: b.GoType.Name, Pos: a.GoType.Pos}) {
+		return false // one field of the Go output struct has one Go type
+	}
 	if (a.Items == nil) != (b.Items == nil) {
 		return false
 	}

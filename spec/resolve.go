@@ -48,6 +48,7 @@ func (r *resolver) resolveWorkflow(t *Tool) {
 	r.resolveTemplates(t, keys)
 	r.resolveOptions(t)
 	r.resolveSets(t)
+	r.resolveTransient(t, keys)
 	r.resolveValidatorReads(t, keys)
 	r.resolveQuestions(t)
 }
@@ -145,6 +146,18 @@ func (r *resolver) resolveTemplates(t *Tool, keys map[string]*InputRequest) {
 	for _, f := range t.AllFields() {
 		r.resolveValidators(f)
 	}
+	for _, q := range t.Requests() {
+		if q.Text == nil {
+			continue
+		}
+		r.resolveValidators(q.Text)
+		for _, v := range q.Text.Validate {
+			if fv := r.f.Validator(v.Name); fv != nil && fv.InContext() {
+				r.errorf(v.Pos, "validator-type", "check the text with a validator without reads:, or with a check after the ask (mrtr.AskAgain)",
+					"sampled text %q: validator %q reads the workflow (reads:), which a sampled text's validator cannot yet", q.Key, v.Name)
+			}
+		}
+	}
 	resolved := map[*Template]bool{}
 	for _, s := range t.States {
 		for _, tpl := range s.Templates() {
@@ -183,6 +196,9 @@ func (r *resolver) resolveOptions(t *Tool) {
 			}
 			src := t.Continuation.Field(e.ValuesFrom.Name)
 			switch {
+			case src == nil && t.Continuation.TransientValue(e.ValuesFrom.Name) != nil:
+				r.errorf(e.ValuesFrom.Pos, "transient-use", "offer a carried continuation list: the answer is checked against the options offered, in a later round",
+					"form field %q: valuesFrom %q is a transient value, which is not carried to the round that checks the answer", f.Name, e.ValuesFrom.Name)
 			case src == nil:
 				hint := "declare a continuation list: {type: array, maxItems: N, items: {type: option, maxLength: N, titleMaxLength: N}}"
 				if len(lists) > 0 {
@@ -200,6 +216,38 @@ func (r *resolver) resolveOptions(t *Tool) {
 			default:
 				e.Source = src
 			}
+		}
+	}
+}
+
+// resolveTransient checks the transient values of a workflow: a name of
+// their own, a type a template can write, and reads that name arguments or
+// continuation fields (carried: the method runs in any later round).
+func (r *resolver) resolveTransient(t *Tool, keys map[string]*InputRequest) {
+	for _, v := range t.Continuation.Transient {
+		switch {
+		case t.Argument(v.Name) != nil, t.Continuation.Field(v.Name) != nil, keys[v.Name] != nil:
+			r.errorf(v.Pos, "name-collision", "rename the transient value", "transient value %q has the same name as an argument, continuation field or input request", v.Name)
+		}
+		if v.Type == TypeOption {
+			r.errorf(v.Pos, "transient", "offer options from a carried continuation list", "transient value %q: options are continuation lists only", v.Name)
+		}
+		if v.Sensitive {
+			r.errorf(v.Pos, "transient", "drop sensitive: a transient value is only ever shown", "transient value %q is sensitive, but templates are all it is for", v.Name)
+		}
+		for _, rd := range v.Reads {
+			ref := ValueRef{Path: rd.Path, Pos: rd.Pos}
+			switch {
+			case len(ref.Path) == 1 && t.Argument(ref.Path[0]) != nil:
+				ref.Kind, ref.Field = RefArgument, t.Argument(ref.Path[0])
+			case len(ref.Path) == 1 && t.Continuation.Field(ref.Path[0]) != nil:
+				ref.Kind, ref.Field = RefContinuation, t.Continuation.Field(ref.Path[0])
+			default:
+				r.errorf(rd.Pos, "unknown-reference", "a transient value's method reads arguments and continuation fields (store what it needs from an answer in one with a check)",
+					"transient value %q reads %q, which is not an argument or continuation field", v.Name, rd.Name())
+				continue
+			}
+			*rd = ref
 		}
 	}
 }
@@ -335,6 +383,13 @@ func (r *resolver) resolveTemplate(t *Tool, tpl *Template, keys map[string]*Inpu
 			ref.Kind = RefArgument
 		case len(ref.Path) == 1 && t.Continuation.Field(name) != nil:
 			ref.Kind = RefContinuation
+		case len(ref.Path) == 1 && t.Continuation.TransientValue(name) != nil:
+			if isIdempotencyKey {
+				r.errorf(ref.Pos, "transient-use", "form operation ids from arguments, continuation fields and form answers: an operation id must be the same on every attempt",
+					"{%s}: an idempotency key cannot use transient value %q (it is recomputed on each render)", ref.Name(), name)
+				continue
+			}
+			ref.Kind = RefTransient
 		case keys[name] != nil && len(ref.Path) == 2 && keys[name].Kind == vocab.Elicit:
 			if keys[name].Field(ref.Path[1]) == nil {
 				var fields []string
@@ -416,10 +471,19 @@ func (r *resolver) resolveBranch(t *Tool, s *State, keys map[string]*InputReques
 		r.errorf(ref.Pos, "branch", "branch on a form field (key.field), an argument or a continuation field", "branch %q: %q is the answer of a %s request, which a branch cannot route on", s.Name, ref.Name(), keys[name].Kind.Method())
 		return
 	case refUndeclared:
+		if len(ref.Path) == 1 && t.Continuation.TransientValue(name) != nil {
+			r.errorf(ref.Pos, "transient-use", "route on a carried value: have a check store what decides the route in a continuation field",
+				"branch %q: %q is a transient value, computed only to render a template", s.Name, name)
+			return
+		}
 		r.errorf(ref.Pos, "unknown-reference", "a branch routes on an argument, a continuation field or a form field (askKey.field)", "branch %q: %q names nothing declared in %s %q", s.Name, ref.Name(), t.Kind, t.Name)
 		return
 	}
 	f := ref.Field
+	if f.GoType != nil {
+		r.errorf(ref.Pos, "branch", "route it with a check and outcomes, or branch on a value without goType", "branch %q: %s %q has Go type %s, which a branch cannot compare", s.Name, refWhat(ref.Kind), ref.Name(), f.GoType)
+		return
+	}
 	switch f.Type {
 	case TypeEnum, TypeBoolean:
 		if len(b.Ranges) > 0 {

@@ -55,6 +55,9 @@ const (
 	// RefItem is the item of the per-item section around it ({.},
 	// {.|title}); TemplateRef.Each names the list.
 	RefItem
+	// RefTransient is a transient value (continuation.transient):
+	// computed by a handler method when the template is rendered.
+	RefTransient
 )
 
 // Sigil is how a section opens: '?', '!' (Not) or '*' (Each).

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mrtrgen/mrtrgen/generator"
+	"github.com/mrtrgen/mrtrgen/internal/gotypecheck"
 	"github.com/mrtrgen/mrtrgen/lint"
 	"github.com/mrtrgen/mrtrgen/spec"
 )
@@ -39,6 +40,11 @@ func planAll(args []string, stderr io.Writer, noScaffold bool) ([]plannedSpec, e
 		f, ds, err := loadAndLint(p)
 		if err != nil {
 			return nil, err
+		}
+		if f != nil && !ds.HasErrors() {
+			// The Go types the spec names must be there, with a JSON form
+			// of the declared type (nothing is loaded without a goType).
+			ds = append(ds, gotypecheck.Check(f, filepath.Join(filepath.Dir(p), filepath.FromSlash(f.Output)))...)
 		}
 		all = append(all, ds...)
 		if f != nil {
@@ -110,6 +116,10 @@ declares its type (<Tool>Impl, or a type asserted to implement
 all. Generate warns when that type lacks a method the spec now requires
 (printing the signature to add), and when a hand-written file implements
 the handler of a tool the spec no longer has.
+
+A spec that binds values to Go types of your own (goType) has them loaded
+with the go command of the output directory, and checked to exist and to
+marshal to the field's JSON type (rule go-type), as mrtrgen check does.
 
 Lint errors stop generation and nothing is written.`,
 		Example: `  mrtrgen generate                       # every spec under the current directory

@@ -108,9 +108,52 @@ func TestGenerateGoldens(t *testing.T) {
 				goldenRefused(t, dir, specPath, string(wantErrors))
 				return
 			}
-			goldenGenerated(t, caseDir, dir, specPath)
+			goldenGenerated(t, caseDir, dir, specPath, goldenModule(t, caseDir, dir))
 		})
 	}
+}
+
+// goldenModule makes dir a module when the case's spec binds values to Go
+// types (goType), so that generate can load them as in a user's module: a
+// go.mod requiring what this one does, its go.sum, and the hand-written
+// Go files of the case's extra/ that are not tests (the types). It returns
+// the names of the files it wrote.
+func goldenModule(t *testing.T, caseDir, dir string) []string {
+	t.Helper()
+	specs, _ := filepath.Glob(filepath.Join(caseDir, "*"+spec.Ext))
+	b, err := os.ReadFile(specs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(b, []byte("goType:")) {
+		return nil
+	}
+	root := repoRoot(t)
+	gomod, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, _ := bytes.Cut(gomod, []byte("\n")) // all but the module line: go version, requirements
+	writeFile(t, filepath.Join(dir, "go.mod"), "module golden.test/"+filepath.Base(caseDir)+"\n"+string(rest))
+	gosum, err := os.ReadFile(filepath.Join(root, "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, "go.sum"), string(gosum))
+	written := []string{"go.mod", "go.sum"}
+	extra, _ := filepath.Glob(filepath.Join(caseDir, "extra", "*.go"))
+	for _, p := range extra {
+		if strings.HasSuffix(p, "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, filepath.Join(dir, filepath.Base(p)), string(b))
+		written = append(written, filepath.Base(p))
+	}
+	return written
 }
 
 // goldenRefused runs generate on a golden spec it must refuse: it prints
@@ -155,7 +198,7 @@ func goldenRefused(t *testing.T, dir, specPath, wantErrors string) {
 // goldenGenerated runs generate on a golden spec: it writes the golden
 // files, saying so, with the golden warnings; a second run writes nothing,
 // and check agrees.
-func goldenGenerated(t *testing.T, caseDir, dir, specPath string) {
+func goldenGenerated(t *testing.T, caseDir, dir, specPath string, module []string) {
 	prefix := filepath.ToSlash(dir) + "/"
 	code, out, errOut := run(t, "generate", dir)
 	if code != ExitOK {
@@ -167,6 +210,9 @@ func goldenGenerated(t *testing.T, caseDir, dir, specPath string) {
 	}
 	got := snapshot(t, dir)
 	delete(got, filepath.Base(specPath))
+	for _, p := range module {
+		delete(got, p)
+	}
 	want := snapshot(t, filepath.Join(caseDir, "want"))
 	for p := range want {
 		if _, ok := got[p]; !ok {

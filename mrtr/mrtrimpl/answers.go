@@ -29,17 +29,18 @@ func Form[A any](decode func(context.Context, map[string]any) (*A, Problems, err
 }
 
 // Text adapts the decoder of a sampled answer; see Form.
-func Text[A any](decode func(context.Context, string) (*A, Problems)) Decoder[A] {
+func Text[A any](decode func(context.Context, string) (*A, Problems, error)) Decoder[A] {
 	return func(ctx context.Context, resp response) (*A, Problems, error) {
-		a, p := decode(ctx, resp.Text)
-		return a, p, nil
+		return decode(ctx, resp.Text)
 	}
 }
 
 // Opened is the Decoder of a URL-mode elicitation's answer: the user
 // accepted opening the URL, which says nothing about whether they completed
 // the step there (the check after the ask asks the domain).
-func Opened(context.Context, response) (*URLStep, Problems, error) { return &URLStep{}, nil, nil }
+func (Export) Opened() Decoder[urlStep] { return opened }
+
+func opened(context.Context, response) (*urlStep, Problems, error) { return &urlStep{}, nil, nil }
 
 // URIs adapts the decoder of a roots answer; see Form.
 func URIs[A any](decode func(context.Context, []string) (*A, Problems)) Decoder[A] {
@@ -104,9 +105,9 @@ func Take[A any](ctx context.Context, r Round, key string, request func(Problems
 // vocab.Decline when they answered false or declined, vocab.Cancel when
 // they cancelled. Otherwise (no answer yet, a malformed one, a form without
 // its boolean) it returns "" and the request to ask, saying what was wrong.
-func Confirm(r Round, key, field string, request func(Problems) Pending) (vocab.Edge, Pending) {
+func (Export) Confirm(r Round, key, field string, request func(Problems) Pending) (vocab.Edge, Pending) {
 	return gateAnswer(r, key, request, func(content map[string]any) (vocab.Edge, Pending) {
-		yes, found := FormBool(content, field)
+		yes, found := X.FormBool(content, field)
 		switch {
 		case found != Present:
 			return "", request(Problems{problem.NotABoolean(field)})
@@ -140,6 +141,6 @@ func gateAnswer(r Round, key string, request func(Problems) Pending, onAccept fu
 // elicitation: everything but unreserved characters is percent-encoded
 // (a space as %20), so the value stays one path segment or one query
 // value, wherever the template puts it.
-func URLValue(s string) string {
+func (Export) URLValue(s string) string {
 	return strings.ReplaceAll(url.QueryEscape(s), "+", "%20")
 }

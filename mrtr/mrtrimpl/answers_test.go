@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mrtrgen/mrtrgen/mrtr/internal/handlertypes"
 	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
@@ -42,10 +43,10 @@ type note struct{ Text string }
 func TestTake(t *testing.T) {
 	schema := json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"},"pin":{"type":"string"}}}`)
 	request := func(problems Problems) Pending {
-		return Pending{Key: "note", Kind: vocab.Elicit, Params: &mcp.ElicitParams{Message: WithProblems("Note?", problems), RequestedSchema: schema}}
+		return Pending{Key: "note", Kind: vocab.Elicit, Params: &mcp.ElicitParams{Message: X.WithProblems("Note?", problems), RequestedSchema: schema}}
 	}
 	decode := func(_ context.Context, m map[string]any) (*note, Problems, error) {
-		switch v, st := FormString(m, "text"); {
+		switch v, st := X.FormString(m, "text"); {
 		case st != Present:
 			return nil, Problems{"text: required"}, nil
 		case v == "backend":
@@ -110,7 +111,9 @@ func TestTake(t *testing.T) {
 func TestTakeTextIsNotLeft(t *testing.T) {
 	var pending []Pending
 	request := func(Problems) Pending { return Pending{Key: "summary", Kind: vocab.Sample} }
-	decode := func(_ context.Context, text string) (*Sampled, Problems) { return &Sampled{Text: text}, nil }
+	decode := func(_ context.Context, text string) (*handlertypes.Sampled, Problems, error) {
+		return &handlertypes.Sampled{Text: text}, nil, nil
+	}
 	round := &fakeRound{info: RequestInfo{Key: "summary", Kind: vocab.Sample}, resp: response{Status: declined}, canKind: true}
 	got, left, err := Take(context.Background(), round, "summary", request, Text(decode), &pending)
 	if got != nil || left != "" || err != nil || len(pending) != 1 {
@@ -141,7 +144,7 @@ func TestTakeUnknownKey(t *testing.T) {
 
 func TestConfirm(t *testing.T) {
 	request := func(problems Problems) Pending {
-		return Pending{Key: "go", Kind: vocab.Elicit, Params: &mcp.ElicitParams{Message: WithProblems("Deploy?", problems)}}
+		return Pending{Key: "go", Kind: vocab.Elicit, Params: &mcp.ElicitParams{Message: X.WithProblems("Deploy?", problems)}}
 	}
 	cases := []struct {
 		name string
@@ -159,7 +162,7 @@ func TestConfirm(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			on, ask := Confirm(&fakeRound{info: RequestInfo{Key: "go", GateField: "confirm"}, resp: c.resp}, "go", "confirm", request)
+			on, ask := X.Confirm(&fakeRound{info: RequestInfo{Key: "go", GateField: "confirm"}, resp: c.resp}, "go", "confirm", request)
 			if on != c.on {
 				t.Errorf("on = %q, want %q", on, c.on)
 			}

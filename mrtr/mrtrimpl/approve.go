@@ -36,7 +36,7 @@ type approver interface {
 // passed first, vocab.Cancel when the requester withdrew it; otherwise ""
 // and the step that waits (asks the client again, or ends the call with a
 // result that says who must approve, where, and how to resume).
-func Approve(ctx context.Context, r Round, g *ApprovalGate) (vocab.Edge, Step, error) {
+func (Export) Approve(ctx context.Context, r Round, g *ApprovalGate) (vocab.Edge, Step, error) {
 	a, ok := r.(approver)
 	if !ok {
 		return "", Step{}, errNoApprovals

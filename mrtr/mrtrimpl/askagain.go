@@ -7,25 +7,26 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mrtrgen/mrtrgen/mrtr/internal/failure"
 	"github.com/mrtrgen/mrtrgen/mrtr/problem"
 )
 
-// AskAgainError is what a check returns to refuse an answer for a reason
-// the user can fix: the workflow goes back to the ask its state's askAgain
-// names, and Message is shown with the question. Make one with
-// mrtr.AskAgain.
-type AskAgainError struct{ Message string }
-
-func (e *AskAgainError) Error() string { return "ask again: " + e.Message }
-
 // AskingAgain reports whether a check's error asks again, and with which
 // message for the user.
-func AskingAgain(err error) (message string, ok bool) {
-	var a *AskAgainError
+func (Export) AskingAgain(err error) (message string, ok bool) {
+	var a *failure.AskAgainError
 	if errors.As(err, &a) {
 		return a.Message, true
 	}
 	return "", false
+}
+
+// AttemptsLeft is why a check asked again (mrtr.AskAgain's message) with
+// how many answers the user may still give before the check's askAgain
+// runs out (left, at least 1): "… (2 attempts left)", as a typed
+// confirmation says.
+func (Export) AttemptsLeft(why string, left int) string {
+	return why + " " + problem.AttemptsLeft(left)
 }
 
 // explained returns request p with why it is asked again (a check's
@@ -63,7 +64,7 @@ func explained(p Pending, why string) Pending {
 // Again is request with why it is asked again added to its question (see
 // explained): what generated code gives Take at an ask a check may send the
 // workflow back to.
-func Again(request func(Problems) Pending, why string) func(Problems) Pending {
+func (Export) Again(request func(Problems) Pending, why string) func(Problems) Pending {
 	return func(problems Problems) Pending { return explained(request(problems), why) }
 }
 
@@ -73,13 +74,13 @@ func Again(request func(Problems) Pending, why string) func(Problems) Pending {
 var errNoArm = errors.New("mrtr: value branch has no arm for the value")
 
 // NoArm is the error of branch state for value name = v.
-func NoArm(state, name string, v any) error {
+func (Export) NoArm(state, name string, v any) error {
 	return fmt.Errorf("%w: state %s, %s = %v", errNoArm, state, name, v)
 }
 
 // BranchNotSet is the error of branch state routing on continuation enum
 // name that no handler set (a check before the branch must set it).
-func BranchNotSet(state, name string) error {
+func (Export) BranchNotSet(state, name string) error {
 	return fmt.Errorf("%w: state %s, continuation field %s is not set (a check or effect before the branch must set it)", errNoArm, state, name)
 }
 
@@ -90,7 +91,7 @@ func BranchNotSet(state, name string) error {
 // changes what was wrong instead of filling the whole form again. Only the
 // request a round sends is prefilled; a nil given (nothing was refused in
 // this round) leaves request as Again does.
-func AgainWith(request func(Problems) Pending, why string, given map[string]any) func(Problems) Pending {
+func (Export) AgainWith(request func(Problems) Pending, why string, given map[string]any) func(Problems) Pending {
 	return func(problems Problems) Pending {
 		p := explained(request(problems), why)
 		if why == "" || len(given) == 0 || len(problems) > 0 {

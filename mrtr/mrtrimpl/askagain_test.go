@@ -7,15 +7,16 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mrtrgen/mrtrgen/mrtr/internal/failure"
 	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
 func TestAskingAgain(t *testing.T) {
-	err := fmt.Errorf("check: %w", &AskAgainError{Message: "pick another"})
-	if why, ok := AskingAgain(err); !ok || why != "pick another" {
-		t.Fatalf("AskingAgain(%v) = %q, %v", err, why, ok)
+	err := fmt.Errorf("check: %w", &failure.AskAgainError{Message: "pick another"})
+	if why, ok := X.AskingAgain(err); !ok || why != "pick another" {
+		t.Fatalf("X.AskingAgain(%v) = %q, %v", err, why, ok)
 	}
-	if _, ok := AskingAgain(errors.New("down")); ok {
+	if _, ok := X.AskingAgain(errors.New("down")); ok {
 		t.Fatal("a dependency failure asks again")
 	}
 }

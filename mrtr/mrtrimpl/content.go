@@ -8,23 +8,17 @@ import (
 	"github.com/mrtrgen/mrtrgen/mrtr/internal/handlertypes"
 )
 
-// The content types a spec can declare (docs/spec.md, Content kinds).
-const (
-	ContentImage        = handlertypes.ContentImage
-	ContentAudio        = handlertypes.ContentAudio
-	ContentResourceLink = handlertypes.ContentResourceLink
-	ContentResource     = handlertypes.ContentResource
-)
-
 // Content is one declared content item of a final result (mrtr.Final's
-// Content), as the generated code fills it.
+// Content), as the generated code fills it. Its Type is written as the MCP
+// type itself ("image", "audio", "resource_link", "resource": the content
+// kinds of docs/spec.md), which is what the type's constants hold.
 type Content = handlertypes.Content
 
 // Bytes calls the handler method that gives the body of a declared content
 // item, and refuses an empty one: the spec declared the item, so a result
 // without its body would be half a result. The error names the item and
 // fails the round as a dependency failure.
-func Bytes(ctx context.Context, what string, get func(context.Context) ([]byte, error)) ([]byte, error) {
+func (Export) Bytes(ctx context.Context, what string, get func(context.Context) ([]byte, error)) ([]byte, error) {
 	b, err := get(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("content %s: %w", what, err)
@@ -46,7 +40,7 @@ type Completer interface {
 
 // CompleteValues returns the values that start with prefix, ignoring case,
 // in the spec's order.
-func CompleteValues(values []string, prefix string) []string {
+func (Export) CompleteValues(values []string, prefix string) []string {
 	out := []string{}
 	for _, v := range values {
 		if len(v) >= len(prefix) && strings.EqualFold(v[:len(prefix)], prefix) {

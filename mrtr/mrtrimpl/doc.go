@@ -6,28 +6,33 @@
 // package mrtr; tests use package mrtrtest.
 //
 // No name is exported twice: a type a handler author sees (a result, a
-// choice found at run time, the progress reporter) or an error a handler
-// compares against is exported by package mrtr alone, and generated code
-// names it there (mrtr.Final, mrtr.PromptMessage); the plumbing refers to
+// choice found at run time, an answer a flow holds, the progress
+// reporter) or an error a handler compares against is exported by package
+// mrtr alone, and generated code names it there (mrtr.Final,
+// mrtr.PromptMessage, mrtr.Sampled); the plumbing refers to
 // the same types through unexported aliases (their one definition is in
 // mrtr/internal/handlertypes and mrtr/internal/progress, below both
-// packages). names_test.go keeps it so.
+// packages). The functions generated code calls that need no type
+// parameter are methods of one value, X (as protobuf-go's protoimpl.X), so
+// the package exports few names. names_test.go keeps it so.
 //
 // The compile-time guard lives here: generated code refers to the
 // SupportPackageIsVersion constant it was generated for, and exactly one is
 // live.
 package mrtrimpl
 
-// SupportPackageIsVersion7 is referenced by generated code; it is the one
+// SupportPackageIsVersion8 is referenced by generated code; it is the one
 // live guard. A build that fails on it means the generated code needs a
 // newer version of this runtime than the one in go.mod: regenerate with a
 // matching mrtrgen, or upgrade github.com/mrtrgen/mrtrgen. A build that
-// fails on SupportPackageIsVersion6 or earlier is code generated for an
+// fails on SupportPackageIsVersion7 or earlier is code generated for an
 // older runtime: regenerate it (`go generate`, or mrtrgen generate).
 //
-// Version 7 generated code names the types a handler author sees in
-// package mrtr (mrtr.Final, mrtr.PromptMessage): mrtrimpl no longer exports
-// them, nor Option and the progress reporter, so code generated for version
-// 6 no longer compiles against this runtime. The wire is the same:
-// continuations sealed by a version 6 build open in a version 7 one.
-const SupportPackageIsVersion7 = true
+// Version 8 generated code calls the plumbing's functions that need no
+// type parameter as methods of X (mrtrimpl.X.FormString), writes content
+// types as their MCP strings and names the answer types in package mrtr
+// (mrtr.Sampled): code generated for version 7, which called
+// mrtrimpl.FormString and named mrtrimpl.ContentImage and
+// mrtrimpl.Sampled, no longer compiles against this runtime. The wire is the same: continuations
+// sealed by a version 7 build open in a version 8 one.
+const SupportPackageIsVersion8 = true

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mrtrgen/mrtrgen/mrtr/internal/failure"
 	"github.com/mrtrgen/mrtrgen/mrtr/problem"
 )
 
@@ -16,14 +17,14 @@ import (
 type Presence uint8
 
 // DecodeObject parses call arguments: a JSON object (numbers kept exact).
-func DecodeObject(raw json.RawMessage) (map[string]any, error) {
+func (Export) DecodeObject(raw json.RawMessage) (map[string]any, error) {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return map[string]any{}, nil
 	}
 	d := objectDecoders.Get().(*objectDecoder)
 	m, err := d.decode(raw)
 	if err != nil {
-		return nil, &ArgumentError{Problems: []string{problem.NotAnObject}}
+		return nil, &failure.ArgumentError{Problems: []string{problem.NotAnObject}}
 	}
 	if m == nil {
 		m = map[string]any{}
@@ -74,43 +75,43 @@ func lookup(m map[string]any, key string) (any, bool) {
 }
 
 // FormString reads a string.
-func FormString(m map[string]any, key string) (string, Presence) {
+func (Export) FormString(m map[string]any, key string) (string, Presence) {
 	v, ok := lookup(m, key)
 	if !ok {
 		return "", Absent
 	}
-	return AsString(v)
+	return X.AsString(v)
 }
 
 // FormInt reads an integer (a JSON number without a fractional part).
-func FormInt(m map[string]any, key string) (int64, Presence) {
+func (Export) FormInt(m map[string]any, key string) (int64, Presence) {
 	v, ok := lookup(m, key)
 	if !ok {
 		return 0, Absent
 	}
-	return AsInt(v)
+	return X.AsInt(v)
 }
 
 // FormFloat reads a number.
-func FormFloat(m map[string]any, key string) (float64, Presence) {
+func (Export) FormFloat(m map[string]any, key string) (float64, Presence) {
 	v, ok := lookup(m, key)
 	if !ok {
 		return 0, Absent
 	}
-	return AsFloat(v)
+	return X.AsFloat(v)
 }
 
 // FormBool reads a boolean.
-func FormBool(m map[string]any, key string) (bool, Presence) {
+func (Export) FormBool(m map[string]any, key string) (bool, Presence) {
 	v, ok := lookup(m, key)
 	if !ok {
 		return false, Absent
 	}
-	return AsBool(v)
+	return X.AsBool(v)
 }
 
-// FormList reads an array; the items are read with the As functions.
-func FormList(m map[string]any, key string) ([]any, Presence) {
+// FormList reads an array; the items are read with the As methods.
+func (Export) FormList(m map[string]any, key string) ([]any, Presence) {
 	v, ok := lookup(m, key)
 	if !ok {
 		return nil, Absent
@@ -123,7 +124,7 @@ func FormList(m map[string]any, key string) ([]any, Presence) {
 }
 
 // AsString reads a string value.
-func AsString(v any) (string, Presence) {
+func (Export) AsString(v any) (string, Presence) {
 	s, ok := v.(string)
 	if !ok {
 		return "", WrongType
@@ -133,7 +134,7 @@ func AsString(v any) (string, Presence) {
 
 // AsInt reads an integral number. Besides JSON numbers it takes Go
 // integers, for answers built in tests.
-func AsInt(v any) (int64, Presence) {
+func (Export) AsInt(v any) (int64, Presence) {
 	switch n := v.(type) {
 	case int:
 		return int64(n), Present
@@ -156,7 +157,7 @@ func AsInt(v any) (int64, Presence) {
 }
 
 // AsFloat reads a finite number.
-func AsFloat(v any) (float64, Presence) {
+func (Export) AsFloat(v any) (float64, Presence) {
 	switch n := v.(type) {
 	case int:
 		return float64(n), Present
@@ -175,7 +176,7 @@ func AsFloat(v any) (float64, Presence) {
 }
 
 // AsBool reads a boolean.
-func AsBool(v any) (bool, Presence) {
+func (Export) AsBool(v any) (bool, Presence) {
 	b, ok := v.(bool)
 	if !ok {
 		return false, WrongType
@@ -194,7 +195,7 @@ func Join[T any](vs []T) string {
 
 // WithProblems appends validation problems to a question, so the user sees
 // what to correct when it is asked again.
-func WithProblems(message string, problems Problems) string {
+func (Export) WithProblems(message string, problems Problems) string {
 	return problem.Correct(message, problems)
 }
 

@@ -38,13 +38,13 @@ func FuzzDecodeObjectPooled(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, first, second []byte) {
 		for _, in := range [][]byte{first, second, first, second} {
-			got, err := DecodeObject(in)
+			got, err := X.DecodeObject(in)
 			want, ok := freshDecodeObject(in)
 			if (err == nil) != ok {
-				t.Fatalf("DecodeObject(%q): error %v, fresh decoder ok %v", in, err, ok)
+				t.Fatalf("X.DecodeObject(%q): error %v, fresh decoder ok %v", in, err, ok)
 			}
 			if ok && !reflect.DeepEqual(got, want) {
-				t.Fatalf("DecodeObject(%q) = %#v, fresh decoder %#v", in, got, want)
+				t.Fatalf("X.DecodeObject(%q) = %#v, fresh decoder %#v", in, got, want)
 			}
 		}
 	})

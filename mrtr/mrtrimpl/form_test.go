@@ -19,8 +19,8 @@ func TestAsIntBounds(t *testing.T) {
 		{json.Number("9223372036854775808"), WrongType},
 		{"1", WrongType},
 	} {
-		if _, got := AsInt(c.in); got != c.want {
-			t.Errorf("AsInt(%v) = %v, want %v", c.in, got, c.want)
+		if _, got := X.AsInt(c.in); got != c.want {
+			t.Errorf("X.AsInt(%v) = %v, want %v", c.in, got, c.want)
 		}
 	}
 }

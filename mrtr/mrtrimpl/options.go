@@ -11,7 +11,7 @@ import (
 )
 
 // StringOptions offers a list of strings: each value is its own title.
-func StringOptions(values []string) []option {
+func (Export) StringOptions(values []string) []option {
 	out := make([]option, len(values))
 	for i, v := range values {
 		out[i] = option{Value: v, Title: v}
@@ -20,7 +20,7 @@ func StringOptions(values []string) []option {
 }
 
 // Offered reports whether v is the value of one of the options.
-func Offered(options []option, v string) bool {
+func (Export) Offered(options []option, v string) bool {
 	return slices.ContainsFunc(options, func(o option) bool { return o.Value == v })
 }
 
@@ -35,7 +35,7 @@ func optionValues(options []option) string {
 
 // JoinTitles formats a list of options for a message by their titles (a
 // value where there is none): "Jane Smith, John Smith".
-func JoinTitles(options []option) string {
+func (Export) JoinTitles(options []option) string {
 	ts := make([]string, len(options))
 	for i, o := range options {
 		ts[i] = o.Title
@@ -50,7 +50,7 @@ func JoinTitles(options []option) string {
 // order they were offered (values not offered are dropped: the caller has
 // reported them). A multi-select answer is made canonical with it, as a
 // list of fixed enum values is with SpecOrder.
-func OfferedOrder(list []string, options []option) []string {
+func (Export) OfferedOrder(list []string, options []option) []string {
 	if list == nil {
 		return nil
 	}
@@ -79,7 +79,7 @@ type Offer struct {
 // a client shows the fields in), is kept. The result is what the round
 // sends and what the question's digest covers, so an answer given to other
 // options is not taken for an answer to these.
-func OfferSchema(schema json.RawMessage, offers ...Offer) json.RawMessage {
+func (Export) OfferSchema(schema json.RawMessage, offers ...Offer) json.RawMessage {
 	out, err := offerSchema(schema, offers)
 	if err != nil {
 		// The schema is generated: it always parses. Fail loudly rather
@@ -118,7 +118,7 @@ func offerSchema(schema json.RawMessage, offers []Offer) (json.RawMessage, error
 // and a value offered twice (an answer would not say which was meant).
 // The constraints of the spec (lengths, pattern, maxItems) are checked by
 // the generated code.
-func CheckOptions(p *Problems, label string, options []option) {
+func (Export) CheckOptions(p *Problems, label string, options []option) {
 	for i, o := range options {
 		if o.Value == "" {
 			p.OptionWithoutValue(label, i)
@@ -156,20 +156,20 @@ func (e *notSetError) Error() string {
 func (e *notSetError) Unwrap() error { return errNotSet }
 
 // NotSet is the error of a check or effect that left field unset.
-func NotSet(kind, method, state, outcome, field, goField string) error {
+func (Export) NotSet(kind, method, state, outcome, field, goField string) error {
 	return &notSetError{Kind: kind, Method: method, State: state, Outcome: outcome, Field: field, GoField: goField}
 }
 
 // NoOptions is the error of an ask reached with an empty list of options
 // to offer: a form cannot offer no choice. (Lint proves the list is set on
 // every path to the ask when its checks declare what they set.)
-func NoOptions(state, field, list string) error {
+func (Export) NoOptions(state, field, list string) error {
 	return fmt.Errorf("state %s: form field %s offers the options of continuation field %s, which is empty: the check before it must set it (declare it with sets: so lint and the generated code check that)", state, field, list)
 }
 
 // OptionTitle is the title of value v among the options offered (v itself
 // when it has none or was not offered), for a message.
-func OptionTitle(v string, options []option) string {
+func (Export) OptionTitle(v string, options []option) string {
 	for _, o := range options {
 		if o.Value == v && o.Title != "" {
 			return o.Title
@@ -180,10 +180,10 @@ func OptionTitle(v string, options []option) string {
 
 // OptionTitles writes a list of values chosen among the options offered by
 // their titles (OptionTitle), separated by ", ".
-func OptionTitles(vs []string, options []option) string {
+func (Export) OptionTitles(vs []string, options []option) string {
 	ts := make([]string, len(vs))
 	for i, v := range vs {
-		ts[i] = OptionTitle(v, options)
+		ts[i] = X.OptionTitle(v, options)
 	}
 	return strings.Join(ts, ", ")
 }
@@ -192,6 +192,6 @@ func OptionTitles(vs []string, options []option) string {
 // multi-select of its form must pick (minItems): the question could not be
 // answered, and asking it would ask again forever. The round fails as a
 // dependency failure naming the field, instead.
-func TooFewOptions(state, field, list string, minItems, found int) error {
+func (Export) TooFewOptions(state, field, list string, minItems, found int) error {
 	return fmt.Errorf("state %s: form field %s must pick at least %d of the options of continuation field %s, which holds %d: the question cannot be answered, so it is not asked (the check before it must find enough options, or route elsewhere when it does not)", state, field, minItems, list, found)
 }

@@ -18,9 +18,9 @@ func TestOfferSchema(t *testing.T) {
   "required": ["customer"],
   "type": "object"
 }`)
-	got := OfferSchema(schema,
+	got := X.OfferSchema(schema,
 		Offer{Field: "customer", Options: []option{{Value: "cus_2", Title: "Jane Smith & Sons"}, {Value: "cus_1"}}},
-		Offer{Field: "services", Multi: true, Options: StringOptions([]string{"search", "billing"})})
+		Offer{Field: "services", Multi: true, Options: X.StringOptions([]string{"search", "billing"})})
 	want := `{"properties":{"note":{"maxLength":20,"title":"Note","type":"string"},` +
 		`"customer":{"oneOf":[{"const":"cus_2","title":"Jane Smith & Sons"},{"const":"cus_1","title":"cus_1"}],"title":"Customer","type":"string"},` +
 		`"services":{"items":{"anyOf":[{"const":"search","title":"search"},{"const":"billing","title":"billing"}]},"minItems":1,"title":"Services","type":"array"}},` +
@@ -30,7 +30,7 @@ func TestOfferSchema(t *testing.T) {
 	}
 	// The options' order is the order offered, and it is part of the
 	// question: other options give other bytes, so another digest.
-	again := OfferSchema(schema, Offer{Field: "customer", Options: []option{{Value: "cus_1"}, {Value: "cus_2", Title: "Jane Smith & Sons"}}})
+	again := X.OfferSchema(schema, Offer{Field: "customer", Options: []option{{Value: "cus_1"}, {Value: "cus_2", Title: "Jane Smith & Sons"}}})
 	if string(again) == string(got) {
 		t.Error("reordered options gave the same schema")
 	}
@@ -43,26 +43,26 @@ func TestOfferSchema(t *testing.T) {
 
 func TestOfferedOrder(t *testing.T) {
 	opts := []option{{Value: "b"}, {Value: "a"}, {Value: "c"}}
-	if got := OfferedOrder([]string{"a", "b", "a", "x"}, opts); !slices.Equal(got, []string{"b", "a"}) {
+	if got := X.OfferedOrder([]string{"a", "b", "a", "x"}, opts); !slices.Equal(got, []string{"b", "a"}) {
 		t.Errorf("OfferedOrder = %q", got)
 	}
-	if got := OfferedOrder(nil, opts); got != nil {
+	if got := X.OfferedOrder(nil, opts); got != nil {
 		t.Errorf("no list stays no list, got %q", got)
 	}
-	if !Offered(opts, "c") || Offered(opts, "x") || Offered(nil, "") {
+	if !X.Offered(opts, "c") || X.Offered(opts, "x") || X.Offered(nil, "") {
 		t.Error("Offered is wrong")
 	}
 	if got := optionValues(opts); got != "b, a, c" {
 		t.Errorf("optionValues = %q", got)
 	}
-	if got := JoinTitles([]option{{Value: "b", Title: "Bee"}, {Value: "a"}}); got != "Bee, a" {
+	if got := X.JoinTitles([]option{{Value: "b", Title: "Bee"}, {Value: "a"}}); got != "Bee, a" {
 		t.Errorf("JoinTitles = %q", got)
 	}
 }
 
 func TestCheckOptions(t *testing.T) {
 	var p Problems
-	CheckOptions(&p, "matches", []option{{Value: "a"}, {Title: "no value"}, {Value: "a", Title: "again"}, {Value: "b"}})
+	X.CheckOptions(&p, "matches", []option{{Value: "a"}, {Title: "no value"}, {Value: "a", Title: "again"}, {Value: "b"}})
 	want := Problems{"matches[1]: an option needs a value", `matches: the value "a" is offered twice`}
 	if !slices.Equal(p, want) {
 		t.Errorf("problems %q, want %q", p, want)
@@ -70,7 +70,7 @@ func TestCheckOptions(t *testing.T) {
 }
 
 func TestNotSetError(t *testing.T) {
-	err := NotSet("check", "findCustomers", "lookup", "several", "matches", "Matches")
+	err := X.NotSet("check", "findCustomers", "lookup", "several", "matches", "Matches")
 	if !errors.Is(err, errNotSet) {
 		t.Error("NotSet is not errNotSet")
 	}

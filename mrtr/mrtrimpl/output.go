@@ -30,20 +30,20 @@ func (e *outputError) Error() string {
 func (e *outputError) Unwrap() error { return errOutput }
 
 // OutputNotSet is the problem of a required output field left unset.
-func OutputNotSet(field, goField string) string {
+func (Export) OutputNotSet(field, goField string) string {
 	return fmt.Sprintf("output field %s is required but not set (set out.%s)", field, goField)
 }
 
 // OutputNotDeclared is the problem of an output field the state does not
 // declare (it belongs to another terminal state of the tool).
-func OutputNotDeclared(field, goField string) string {
+func (Export) OutputNotDeclared(field, goField string) string {
 	return fmt.Sprintf("output field %s is set (out.%s), but this state does not declare it", field, goField)
 }
 
 // StructuredOutput returns out as the JSON object of a structured result,
 // or an *outputError when problems (what the generated check of the
 // state's output found) is not empty.
-func StructuredOutput(state, method string, problems Problems, out any) (json.RawMessage, error) {
+func (Export) StructuredOutput(state, method string, problems Problems, out any) (json.RawMessage, error) {
 	if len(problems) > 0 {
 		return nil, &outputError{State: state, Method: method, Problems: problems}
 	}

@@ -10,11 +10,11 @@ func TestStructuredOutput(t *testing.T) {
 		ID   string `json:"id,omitzero"`
 		Done *bool  `json:"done,omitzero"`
 	}
-	b, err := StructuredOutput("found", "FoundOutput", nil, &out{ID: "a"})
+	b, err := X.StructuredOutput("found", "FoundOutput", nil, &out{ID: "a"})
 	if err != nil || string(b) != `{"id":"a"}` {
 		t.Fatalf("StructuredOutput = %s, %v", b, err)
 	}
-	_, err = StructuredOutput("found", "FoundOutput", Problems{OutputNotSet("done", "Done")}, &out{ID: "a"})
+	_, err = X.StructuredOutput("found", "FoundOutput", Problems{X.OutputNotSet("done", "Done")}, &out{ID: "a"})
 	var oe *outputError
 	if !errors.Is(err, errOutput) || !errors.As(err, &oe) || oe.State != "found" {
 		t.Fatalf("error %v", err)

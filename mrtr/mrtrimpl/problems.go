@@ -5,20 +5,11 @@ import (
 	"net/mail"
 	"net/url"
 	"slices"
-	"strings"
 	"time"
 
+	"github.com/mrtrgen/mrtrgen/mrtr/internal/failure"
 	"github.com/mrtrgen/mrtrgen/mrtr/problem"
 )
-
-// ArgumentError reports arguments that failed validation, one problem each.
-type ArgumentError struct {
-	Problems []string
-}
-
-func (e *ArgumentError) Error() string {
-	return "invalid arguments: " + strings.Join(e.Problems, "; ")
-}
 
 // Problems collects validation failures while decoding arguments or
 // answers. Its methods word each problem as package problem does, the one
@@ -33,7 +24,7 @@ func (p Problems) Err() error {
 	if len(p) == 0 {
 		return nil
 	}
-	return &ArgumentError{Problems: slices.Clone(p)}
+	return &failure.ArgumentError{Problems: slices.Clone(p)}
 }
 
 // Required records that a required value is missing.
@@ -136,12 +127,12 @@ func (p *Problems) Unknown(m map[string]any, known ...string) {
 }
 
 // AddInvalid records the problem "label: message" when err is (or wraps)
-// an InvalidValue, and reports whether it was. Generated validators call
-// it with what a custom validator returned; on false they stop with
-// ValidatorFailed. Only the InvalidValue's own message is shown, not the
+// a refusal made with mrtr.Invalid, and reports whether it was. Generated
+// validators call it with what a custom validator returned; on false they
+// stop with X.ValidatorFailed. Only the refusal's own message is shown, not the
 // text of errors that wrap it, which may carry internal detail.
 func (p *Problems) AddInvalid(label string, err error) bool {
-	var iv *InvalidValue
+	var iv *failure.InvalidValue
 	if !errors.As(err, &iv) {
 		return false
 	}

@@ -11,6 +11,6 @@ import (
 // of states that declare progress, whose parameter is *mrtr.Progress (the
 // same type: the reporter lives in mrtr/internal/progress, and mrtr names
 // it once for handler authors).
-func ProgressOf(ctx context.Context) *progress.Reporter {
+func (Export) ProgressOf(ctx context.Context) *progress.Reporter {
 	return progress.Of(ctx)
 }

@@ -9,7 +9,7 @@ import (
 )
 
 // CheckRoots validates a roots answer against its bounds.
-func CheckRoots(uris []string, minItems, maxItems int) Problems {
+func (Export) CheckRoots(uris []string, minItems, maxItems int) Problems {
 	var p Problems
 	if len(uris) < minItems {
 		p.Add(problem.RootsTooFew(minItems, len(uris)))
@@ -31,22 +31,6 @@ func CheckRoots(uris []string, minItems, maxItems int) Problems {
 
 // maxRootURIBytes bounds one root URI.
 const maxRootURIBytes = 512
-
-// Sampled is the answer to a sampling request: the text the client's model
-// produced, validated against the request's bounds.
-type Sampled struct {
-	Text string
-}
-
-// URLStep is the answer to a URL-mode elicitation: the user accepted
-// opening its URL. It carries nothing, and it does not mean the step on
-// that page was completed: the check after the ask verifies it.
-type URLStep struct{}
-
-// RootList is the answer to a roots request: the client's root URIs.
-type RootList struct {
-	URIs []string
-}
 
 // The client's answer to one input request, as Round.Response returns it,
 // and what the client did (one definition, in mrtr/internal/response: the

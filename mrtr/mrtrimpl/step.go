@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/mrtrgen/mrtrgen/mrtr/internal/failure"
 	"github.com/mrtrgen/mrtrgen/mrtr/internal/stepkind"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -79,16 +80,11 @@ func Effect[S ~uint16](ctx context.Context, r Round, key string, retain time.Dur
 	return r.Effect(ctx, key, retain, uint16(next), run)
 }
 
-// ErrGateChanged is the error of a continuation that passed a confirmation
-// gate whose question is not the same on this build (its message, or the
-// values it shows, changed): what the user confirmed is not what this
-// build would have asked, so the workflow does not go on (log reason
-// gate_changed).
-var ErrGateChanged = errors.New("mrtr: a confirmation gate the workflow passed asks another question on this build")
-
 // GateChanged is the error generated LoadContinuation returns for gate, a
 // confirmation state the continuation passed under another question.
-func GateChanged(gate string) error { return fmt.Errorf("%w: gate %s", ErrGateChanged, gate) }
+func (Export) GateChanged(gate string) error {
+	return fmt.Errorf("%w: gate %s", failure.ErrGateChanged, gate)
+}
 
 // errNoApprovals is the error of an approval gate run by a Round that
 // cannot keep approvals (a test double).

@@ -8,28 +8,28 @@ import (
 	"github.com/mrtrgen/mrtrgen/vocab"
 )
 
-// TypedSame reports whether typed, the text a user typed to confirm, is
+// typedSame reports whether typed, the text a user typed to confirm, is
 // want: equal byte for byte once spaces, tabs and line breaks around it are
 // removed (strings.TrimSpace: a paste often brings a newline), with case,
 // inner spaces and Unicode forms as they are. An empty want matches
 // nothing: a confirmation of nothing cannot be given.
-func TypedSame(typed, want string) bool {
+func typedSame(typed, want string) bool {
 	return want != "" && strings.TrimSpace(typed) == want
 }
 
 // ConfirmTyped reads this round's answer to typed confirmation gate key,
 // whose form has the one string field: vocab.Next when the user typed want
-// (TypedSame), vocab.Decline when they declined or typed something else
+// (typedSame), vocab.Decline when they declined or typed something else
 // for the max-th time, vocab.Cancel when they cancelled. A text that is not
 // want counts one more in mismatches (carried in the continuation) and asks
 // again saying so; a form without its text asks again without counting.
-func ConfirmTyped(r Round, key, field, want string, mismatches *uint8, maxAttempts int, request func(Problems) Pending) (vocab.Edge, Pending) {
+func (Export) ConfirmTyped(r Round, key, field, want string, mismatches *uint8, maxAttempts int, request func(Problems) Pending) (vocab.Edge, Pending) {
 	return gateAnswer(r, key, request, func(content map[string]any) (vocab.Edge, Pending) {
-		typed, found := FormString(content, field)
+		typed, found := X.FormString(content, field)
 		switch {
 		case found != Present:
 			return "", request(Problems{problem.NotTyped(field, want)})
-		case TypedSame(typed, want):
+		case typedSame(typed, want):
 			return vocab.Next, Pending{}
 		}
 		if *mismatches < 255 {
@@ -52,7 +52,7 @@ const (
 // TypedSchema is the form of a typed confirmation: one required string
 // field, titled with the text to type. (The text is the message's too; it
 // is no secret, and the title lets a client show it by the input.)
-func TypedSchema(field, want string) json.RawMessage {
+func (Export) TypedSchema(field, want string) json.RawMessage {
 	schema := map[string]any{
 		"type":     "object",
 		"required": []string{field},
@@ -71,7 +71,7 @@ func TypedSchema(field, want string) json.RawMessage {
 // TypedWant is the text a typed confirmation's form asks for (its field's
 // title, TypedSchema), for test harnesses answering it; ok is false for any
 // other schema.
-func TypedWant(schema any, field string) (string, bool) {
+func (Export) TypedWant(schema any, field string) (string, bool) {
 	var raw []byte
 	switch s := schema.(type) {
 	case json.RawMessage:

@@ -26,8 +26,8 @@ func TestTypedSame(t *testing.T) {
 		{"e\u0301", "\u00e9", false}, // no Unicode normalisation
 		{"rel\u00a0-42", "rel -42", false},
 	} {
-		if got := TypedSame(tc.typed, tc.want); got != tc.same {
-			t.Errorf("TypedSame(%q, %q) = %v", tc.typed, tc.want, got)
+		if got := typedSame(tc.typed, tc.want); got != tc.same {
+			t.Errorf("typedSame(%q, %q) = %v", tc.typed, tc.want, got)
 		}
 	}
 }
@@ -35,7 +35,7 @@ func TestTypedSame(t *testing.T) {
 func TestConfirmTyped(t *testing.T) {
 	const want = "rel-42"
 	request := func(problems Problems) Pending {
-		return Pending{Key: "confirm", Kind: vocab.Elicit, Params: &mcp.ElicitParams{Message: WithProblems("Type rel-42 to deploy.", problems), RequestedSchema: TypedSchema("confirm", want)}}
+		return Pending{Key: "confirm", Kind: vocab.Elicit, Params: &mcp.ElicitParams{Message: X.WithProblems("Type rel-42 to deploy.", problems), RequestedSchema: X.TypedSchema("confirm", want)}}
 	}
 	answered := func(v any) response { return response{Status: accepted, Content: map[string]any{"confirm": v}} }
 	round := func(resp response) Round {
@@ -64,7 +64,7 @@ func TestConfirmTyped(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			n := tc.before
-			on, ask := ConfirmTyped(round(tc.resp), "confirm", "confirm", want, &n, 3, request)
+			on, ask := X.ConfirmTyped(round(tc.resp), "confirm", "confirm", want, &n, 3, request)
 			if on != tc.on || n != tc.after {
 				t.Fatalf("got %q with %d mismatches, want %q with %d", on, n, tc.on, tc.after)
 			}
@@ -78,7 +78,7 @@ func TestConfirmTyped(t *testing.T) {
 			if !ok || !strings.Contains(p.Message, tc.explain) {
 				t.Fatalf("asked %#v, want it to say %q", ask.Params, tc.explain)
 			}
-			if got, ok := TypedWant(p.RequestedSchema, "confirm"); !ok || got != want {
+			if got, ok := X.TypedWant(p.RequestedSchema, "confirm"); !ok || got != want {
 				t.Fatalf("TypedWant = %q, %v", got, ok)
 			}
 		})
@@ -87,7 +87,7 @@ func TestConfirmTyped(t *testing.T) {
 	// every answer is a mismatch, and the last refuses.
 	n := uint8(0)
 	for i := range 3 {
-		on, _ := ConfirmTyped(round(answered("")), "confirm", "confirm", "", &n, 3, request)
+		on, _ := X.ConfirmTyped(round(answered("")), "confirm", "confirm", "", &n, 3, request)
 		if (i < 2 && on != "") || (i == 2 && on != vocab.Decline) {
 			t.Fatalf("answer %d with nothing to type: %q", i+1, on)
 		}
@@ -96,9 +96,9 @@ func TestConfirmTyped(t *testing.T) {
 
 func TestTypedWant(t *testing.T) {
 	for _, want := range []string{"rel-42", "a “quoted” id", "\u201d to confirm", "x"} {
-		got, ok := TypedWant(TypedSchema("typed", want), "typed")
+		got, ok := X.TypedWant(X.TypedSchema("typed", want), "typed")
 		if !ok || got != want {
-			t.Errorf("TypedWant(TypedSchema(%q)) = %q, %v", want, got, ok)
+			t.Errorf("X.TypedWant(X.TypedSchema(%q)) = %q, %v", want, got, ok)
 		}
 	}
 	for _, s := range []any{
@@ -106,8 +106,8 @@ func TestTypedWant(t *testing.T) {
 		map[string]any{"properties": map[string]any{"other": map[string]any{"type": "string", "title": typedPrefix + "x" + typedSuffix}}},
 		"not a schema", make(chan int),
 	} {
-		if got, ok := TypedWant(s, "typed"); ok {
-			t.Errorf("TypedWant(%v) = %q, want nothing", s, got)
+		if got, ok := X.TypedWant(s, "typed"); ok {
+			t.Errorf("X.TypedWant(%v) = %q, want nothing", s, got)
 		}
 	}
 }

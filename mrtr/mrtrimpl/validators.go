@@ -5,37 +5,30 @@ import (
 	"fmt"
 )
 
-// InvalidValue is what a custom validator returns for a value that is
-// wrong. Its message is shown to the user: an answer is asked for again
-// with it, an argument is refused naming it. Make one with Invalid.
-type InvalidValue struct{ Message string }
-
-func (e *InvalidValue) Error() string { return e.Message }
-
-// ValidatorError is a custom validator's failure that is not an
-// InvalidValue: the value could not be checked. The round ends as a
+// validatorError is a custom validator's failure that is not a refusal
+// made with mrtr.Invalid: the value could not be checked. The round ends as a
 // dependency error (outcome error) with a generic message; this error,
 // with the validator's own text, goes to the log only. It unwraps to the
 // validator's error, so a cancelled context is still a cancellation, and a
 // Rejection (mrtr.Reject) still ends the workflow with its message, as it
 // does from a check.
-type ValidatorError struct {
+type validatorError struct {
 	// Validator is the validator's name in the spec; Value names the value
 	// it was given ("email", "interests[]", "terms.motto").
 	Validator, Value string
 	Err              error
 }
 
-func (e *ValidatorError) Error() string {
+func (e *validatorError) Error() string {
 	return fmt.Sprintf("validator %s of %s failed: %v", e.Validator, e.Value, e.Err)
 }
 
-func (e *ValidatorError) Unwrap() error { return e.Err }
+func (e *validatorError) Unwrap() error { return e.Err }
 
 // ValidatorFailed wraps what validator returned for value when it is not
-// an InvalidValue (see ValidatorError).
-func ValidatorFailed(validator, value string, err error) error {
-	return &ValidatorError{Validator: validator, Value: value, Err: err}
+// a refusal made with mrtr.Invalid (see validatorError).
+func (Export) ValidatorFailed(validator, value string, err error) error {
+	return &validatorError{Validator: validator, Value: value, Err: err}
 }
 
 // errReadNotGiven is what a validator with context fails with when the
@@ -47,6 +40,6 @@ var errReadNotGiven = errors.New("a validator with context reads an answer the f
 // ("ticket.id") that the flow does not hold. Lint proves every answer a
 // validator reads is given on every path to the ask that uses it; this is
 // what happens when that finding was silenced.
-func ReadNotGiven(validator, read string) error {
+func (Export) ReadNotGiven(validator, read string) error {
 	return fmt.Errorf("%w: validator %s reads %s, which is not answered on this path", errReadNotGiven, validator, read)
 }

@@ -26,7 +26,7 @@ func gateAnswer(q *mrtrimpl.RequestInfo, asked mcp.InputRequest, yes bool) mcp.I
 // asked is not its question).
 func typedWant(q *mrtrimpl.RequestInfo, asked mcp.InputRequest) string {
 	if p, ok := asked.(*mcp.ElicitParams); ok {
-		if want, ok := mrtrimpl.TypedWant(p.RequestedSchema, q.GateField); ok {
+		if want, ok := mrtrimpl.X.TypedWant(p.RequestedSchema, q.GateField); ok {
 			return want
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mrtrgen/mrtrgen/mrtr"
+	"github.com/mrtrgen/mrtrgen/mrtr/internal/failure"
 	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
 	"github.com/mrtrgen/mrtrgen/mrtr/problem"
 )
@@ -33,7 +34,7 @@ func ArgumentDecoder[F any](p mrtr.Program[F]) Decoder {
 			return mrtrimpl.Problems{"arguments do not marshal: " + err.Error()}
 		}
 		_, err = p.NewFlow(context.Background(), &mrtr.Call{}, raw)
-		if ae, ok := errors.AsType[*mrtrimpl.ArgumentError](err); ok {
+		if ae, ok := errors.AsType[*failure.ArgumentError](err); ok {
 			return ae.Problems
 		}
 		if err != nil {

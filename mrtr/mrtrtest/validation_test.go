@@ -2,7 +2,6 @@ package mrtrtest_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -77,7 +76,7 @@ type leaky struct{ *testprog.TransferImpl }
 
 func (h leaky) NotBlank(ctx context.Context, v string) error {
 	err := h.TransferImpl.NotBlank(ctx, v)
-	if _, ok := errors.AsType[*mrtrimpl.InvalidValue](err); err != nil && !ok {
+	if err != nil && !mrtr.IsInvalid(err) {
 		return mrtr.Invalid("%v", err)
 	}
 	return err

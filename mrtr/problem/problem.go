@@ -207,11 +207,16 @@ func NotTyped(field, want string) string {
 // TypedMismatch: the text typed to confirm is not the one asked for; left
 // attempts remain before the confirmation counts as refused.
 func TypedMismatch(field, want string, left int) string {
-	more := "attempts"
+	return fmt.Sprintf("%s: that is not %s; type it exactly as shown %s", field, Quote(want), AttemptsLeft(left))
+}
+
+// AttemptsLeft says how many answers the user may still give: "(2
+// attempts left)", "(1 attempt left)".
+func AttemptsLeft(left int) string {
 	if left == 1 {
-		more = "attempt"
+		return "(1 attempt left)"
 	}
-	return fmt.Sprintf("%s: that is not %s; type it exactly as shown (%d %s left)", field, Quote(want), left, more)
+	return fmt.Sprintf("(%d attempts left)", left)
 }
 
 // Quote puts a value the user must type between typographic quotes: “v”.

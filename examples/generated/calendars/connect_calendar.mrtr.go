@@ -56,7 +56,7 @@ type ConnectCalendarFlow struct {
 	// Continuation is carried between rounds.
 	Continuation ConnectCalendarContinuation
 	// Grant answers input request "grant" (state askGrant); nil until given.
-	Grant *mrtrimpl.URLStep
+	Grant *mrtr.URLStep
 
 	state ConnectCalendarState
 	// verifyGrantRefusals counts the answers check grantCompleted refused (mrtr.AskAgain); the
@@ -139,7 +139,7 @@ func (p connectCalendarProgram) Step(ctx context.Context, r mrtrimpl.Round, f *C
 	case ConnectCalendarStateAskGrant:
 		var pending []mrtrimpl.Pending
 		if f.Grant == nil {
-			answer, left, err := mrtrimpl.Take(ctx, r, "grant", mrtrimpl.Again(mrtrimpl.Bind(p.requestGrant, f), f.reasked), mrtrimpl.Opened, &pending)
+			answer, left, err := mrtrimpl.Take(ctx, r, "grant", mrtrimpl.X.Again(mrtrimpl.Bind(p.requestGrant, f), f.reasked), mrtrimpl.X.Opened(), &pending)
 			switch {
 			case err != nil:
 				return mrtrimpl.Step{}, err
@@ -156,7 +156,7 @@ func (p connectCalendarProgram) Step(ctx context.Context, r mrtrimpl.Round, f *C
 		return mrtrimpl.Goto(r, ConnectCalendarStateVerifyGrant, vocab.Next)
 	case ConnectCalendarStateVerifyGrant:
 		if err := p.h.GrantCompleted(ctx, f); err != nil {
-			why, again := mrtrimpl.AskingAgain(err)
+			why, again := mrtrimpl.X.AskingAgain(err)
 			if !again {
 				return mrtrimpl.Step{}, err
 			}
@@ -165,12 +165,12 @@ func (p connectCalendarProgram) Step(ctx context.Context, r mrtrimpl.Round, f *C
 			if f.verifyGrantRefusals >= 3 {
 				return mrtrimpl.Goto(r, ConnectCalendarStateNotConnected, vocab.Exhausted)
 			}
-			f.reasked = why
+			f.reasked = mrtrimpl.X.AttemptsLeft(why, int(3-f.verifyGrantRefusals))
 			f.Grant = nil
 			return mrtrimpl.Goto(r, ConnectCalendarStateAskGrant, vocab.AskAgain)
 		}
 		if f.Continuation.GrantID == "" {
-			return mrtrimpl.Step{}, mrtrimpl.NotSet("check", "grantCompleted", "verifyGrant", "", "grantId", "GrantID")
+			return mrtrimpl.Step{}, mrtrimpl.X.NotSet("check", "grantCompleted", "verifyGrant", "", "grantId", "GrantID")
 		}
 		return mrtrimpl.Goto(r, ConnectCalendarStateEnableSync, vocab.Next)
 	case ConnectCalendarStateNotConnected:
@@ -396,7 +396,7 @@ func (p connectCalendarProgram) readAnswers(f *ConnectCalendarFlow, r *binenc.Fi
 		case 0xb155676d:
 			// grant: the user accepted opening the URL
 			if r.Bool("grant") {
-				f.Grant = &mrtrimpl.URLStep{}
+				f.Grant = &mrtr.URLStep{}
 			}
 		}
 	}
@@ -418,7 +418,7 @@ func (connectCalendarProgram) LoadContinuationV2(f *ConnectCalendarFlow, data []
 	f.Grant = nil
 	f.Continuation.GrantID = r.String()
 	if r.Bool() {
-		a := &mrtrimpl.URLStep{}
+		a := &mrtr.URLStep{}
 		f.Grant = a
 	}
 	return r.Done()
@@ -426,7 +426,7 @@ func (connectCalendarProgram) LoadContinuationV2(f *ConnectCalendarFlow, data []
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p connectCalendarProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*ConnectCalendarFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -436,7 +436,7 @@ func (p connectCalendarProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw j
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "provider")
-	switch v, st := mrtrimpl.FormString(in, "provider"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "provider"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(connectCalendarProviderValues, ConnectCalendarProvider(v)) {
 			problems.NotOneOf("provider", "work, personal")
@@ -470,7 +470,7 @@ func (connectCalendarProgram) requestGrant(f *ConnectCalendarFlow, problems mrtr
 		Key:  "grant",
 		Kind: vocab.ElicitURL,
 		Params: &mcp.ElicitParams{
-			Message: mrtrimpl.WithProblems(connectCalendarAskGrantGrantMessage(f), problems),
+			Message: mrtrimpl.X.WithProblems(connectCalendarAskGrantGrantMessage(f), problems),
 			Mode:    "url",
 			URL:     connectCalendarAskGrantGrantURL(f),
 		},
@@ -486,7 +486,7 @@ func connectCalendarAskGrantGrantMessage(f *ConnectCalendarFlow) string {
 // connectCalendarAskGrantGrantURL renders the URL "/oob/calendar/{workflowId}?provider={provider}",
 // its values escaped.
 func connectCalendarAskGrantGrantURL(f *ConnectCalendarFlow) string {
-	return "/oob/calendar/" + mrtrimpl.URLValue(f.Call.WorkflowID) + "?provider=" + mrtrimpl.URLValue(string(f.Args.Provider))
+	return "/oob/calendar/" + mrtrimpl.X.URLValue(f.Call.WorkflowID) + "?provider=" + mrtrimpl.X.URLValue(string(f.Args.Provider))
 }
 
 // connectCalendarNotConnectedMessage renders "No calendar was connected.".

@@ -291,7 +291,7 @@ func (testInputRequiredResultPromptProgram) LoadContinuationV2(f *TestInputRequi
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p testInputRequiredResultPromptProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*TestInputRequiredResultPromptFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -309,7 +309,7 @@ func (p testInputRequiredResultPromptProgram) NewFlow(ctx context.Context, c *mr
 func (p testInputRequiredResultPromptProgram) decodeUserContext(ctx context.Context, content map[string]any) (*TestInputRequiredResultPromptUserContextAnswer, mrtrimpl.Problems, error) {
 	a := &TestInputRequiredResultPromptUserContextAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "context"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "context"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 500 {
 			problems.TooLong("context", 500, n)
@@ -360,7 +360,7 @@ func (testInputRequiredResultPromptProgram) requestUserContext(f *TestInputRequi
 		Key:  "user_context",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(testInputRequiredResultPromptAskContextUserContextMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(testInputRequiredResultPromptAskContextUserContextMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: testInputRequiredResultPromptUserContextSchema,
 		},

@@ -147,7 +147,7 @@ var _ mrtrimpl.Completer = testPromptWithArgumentsProgram{}
 func (p testPromptWithArgumentsProgram) Complete(ctx context.Context, argument, value string, resolved map[string]string) ([]string, error) {
 	switch argument {
 	case "arg1":
-		return mrtrimpl.CompleteValues([]string{"paris", "park", "party", "test", "testing"}, value), nil
+		return mrtrimpl.X.CompleteValues([]string{"paris", "park", "party", "test", "testing"}, value), nil
 	}
 	return []string{}, nil
 }
@@ -221,7 +221,7 @@ func (testPromptWithArgumentsProgram) LoadContinuationV2(f *TestPromptWithArgume
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p testPromptWithArgumentsProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*TestPromptWithArgumentsFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -231,7 +231,7 @@ func (p testPromptWithArgumentsProgram) NewFlow(ctx context.Context, c *mrtr.Cal
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "arg1", "arg2")
-	switch v, st := mrtrimpl.FormString(in, "arg1"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "arg1"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 200 {
 			problems.TooLong("arg1", 200, n)
@@ -242,7 +242,7 @@ func (p testPromptWithArgumentsProgram) NewFlow(ctx context.Context, c *mrtr.Cal
 	case mrtrimpl.WrongType:
 		problems.WrongType("arg1", "a string")
 	}
-	switch v, st := mrtrimpl.FormString(in, "arg2"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "arg2"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 200 {
 			problems.TooLong("arg2", 200, n)

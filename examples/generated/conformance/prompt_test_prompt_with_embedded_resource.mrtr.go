@@ -82,7 +82,7 @@ func (p testPromptWithEmbeddedResourceProgram) Step(ctx context.Context, r mrtri
 				{Role: "user", Content: &mrtrimpl.Content{
 					MIMEType: "text/plain",
 					Text:     testPromptWithEmbeddedResourceRenderContent1Text(f),
-					Type:     mrtrimpl.ContentResource,
+					Type:     "resource",
 					URI:      testPromptWithEmbeddedResourceRenderContent1URI(f),
 				}},
 				{Role: "user", Text: testPromptWithEmbeddedResourceRenderMessage2(f)},
@@ -211,7 +211,7 @@ func (testPromptWithEmbeddedResourceProgram) LoadContinuationV2(f *TestPromptWit
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p testPromptWithEmbeddedResourceProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*TestPromptWithEmbeddedResourceFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -221,7 +221,7 @@ func (p testPromptWithEmbeddedResourceProgram) NewFlow(ctx context.Context, c *m
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "resourceUri")
-	switch v, st := mrtrimpl.FormString(in, "resourceUri"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "resourceUri"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 500 {
 			problems.TooLong("resourceUri", 500, n)

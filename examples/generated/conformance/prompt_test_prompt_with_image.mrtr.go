@@ -73,7 +73,7 @@ func _() {
 func (p testPromptWithImageProgram) Step(ctx context.Context, r mrtrimpl.Round, f *TestPromptWithImageFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case TestPromptWithImageStateRender:
-		content1, err := mrtrimpl.Bytes(ctx, "1 (image image/png of state render)", func(ctx context.Context) ([]byte, error) {
+		content1, err := mrtrimpl.X.Bytes(ctx, "1 (image image/png of state render)", func(ctx context.Context) ([]byte, error) {
 			return p.h.RedPixel(ctx, f)
 		})
 		if err != nil {
@@ -84,7 +84,7 @@ func (p testPromptWithImageProgram) Step(ctx context.Context, r mrtrimpl.Round, 
 				{Role: "user", Content: &mrtrimpl.Content{
 					Data:     content1,
 					MIMEType: "image/png",
-					Type:     mrtrimpl.ContentImage,
+					Type:     "image",
 				}},
 				{Role: "user", Text: testPromptWithImageRenderMessage2(f)},
 			},
@@ -216,7 +216,7 @@ func (testPromptWithImageProgram) LoadContinuationV2(f *TestPromptWithImageFlow,
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p testPromptWithImageProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*TestPromptWithImageFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}

@@ -197,7 +197,7 @@ func (testSimplePromptProgram) LoadContinuationV2(f *TestSimplePromptFlow, data 
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p testSimplePromptProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*TestSimplePromptFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}

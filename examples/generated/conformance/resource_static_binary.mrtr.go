@@ -72,7 +72,7 @@ func _() {
 func (p staticBinaryProgram) Step(ctx context.Context, r mrtrimpl.Round, f *StaticBinaryFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case StaticBinaryStateRead:
-		content1, err := mrtrimpl.Bytes(ctx, "1 (resource of state read)", func(ctx context.Context) ([]byte, error) {
+		content1, err := mrtrimpl.X.Bytes(ctx, "1 (resource of state read)", func(ctx context.Context) ([]byte, error) {
 			return p.h.RedPixel(ctx, f)
 		})
 		if err != nil {
@@ -83,7 +83,7 @@ func (p staticBinaryProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Stat
 				{
 					Blob: true,
 					Data: content1,
-					Type: mrtrimpl.ContentResource,
+					Type: "resource",
 				},
 			},
 			Outcome: vocab.OutcomeSuccess,
@@ -217,7 +217,7 @@ func (staticBinaryProgram) LoadContinuationV2(f *StaticBinaryFlow, data []byte) 
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p staticBinaryProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*StaticBinaryFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}

@@ -76,7 +76,7 @@ func (p staticTextProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Static
 			Content: []mrtrimpl.Content{
 				{
 					Text: staticTextReadContent1Text(f),
-					Type: mrtrimpl.ContentResource,
+					Type: "resource",
 				},
 			},
 			Outcome: vocab.OutcomeSuccess,
@@ -204,7 +204,7 @@ func (staticTextProgram) LoadContinuationV2(f *StaticTextFlow, data []byte) erro
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p staticTextProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*StaticTextFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}

@@ -80,7 +80,7 @@ func (p templateDataProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Temp
 			Content: []mrtrimpl.Content{
 				{
 					Text: templateDataReadContent1Text(f),
-					Type: mrtrimpl.ContentResource,
+					Type: "resource",
 				},
 			},
 			Outcome: vocab.OutcomeSuccess,
@@ -146,7 +146,7 @@ var _ mrtrimpl.Completer = templateDataProgram{}
 func (p templateDataProgram) Complete(ctx context.Context, argument, value string, resolved map[string]string) ([]string, error) {
 	switch argument {
 	case "id":
-		return mrtrimpl.CompleteValues([]string{"123", "456"}, value), nil
+		return mrtrimpl.X.CompleteValues([]string{"123", "456"}, value), nil
 	}
 	return []string{}, nil
 }
@@ -222,7 +222,7 @@ func (templateDataProgram) LoadContinuationV2(f *TemplateDataFlow, data []byte) 
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p templateDataProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*TemplateDataFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -232,7 +232,7 @@ func (p templateDataProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "id")
-	switch v, st := mrtrimpl.FormString(in, "id"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "id"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 100 {
 			problems.TooLong("id", 100, n)

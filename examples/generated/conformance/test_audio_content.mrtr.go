@@ -72,7 +72,7 @@ func _() {
 func (p testAudioContentProgram) Step(ctx context.Context, r mrtrimpl.Round, f *TestAudioContentFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case TestAudioContentStateDone:
-		content1, err := mrtrimpl.Bytes(ctx, "1 (audio audio/wav of state done)", func(ctx context.Context) ([]byte, error) {
+		content1, err := mrtrimpl.X.Bytes(ctx, "1 (audio audio/wav of state done)", func(ctx context.Context) ([]byte, error) {
 			return p.h.Silence(ctx, f)
 		})
 		if err != nil {
@@ -83,7 +83,7 @@ func (p testAudioContentProgram) Step(ctx context.Context, r mrtrimpl.Round, f *
 				{
 					Data:     content1,
 					MIMEType: "audio/wav",
-					Type:     mrtrimpl.ContentAudio,
+					Type:     "audio",
 				},
 			},
 			Outcome: vocab.OutcomeSuccess,
@@ -217,7 +217,7 @@ func (testAudioContentProgram) LoadContinuationV2(f *TestAudioContentFlow, data 
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p testAudioContentProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*TestAudioContentFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}

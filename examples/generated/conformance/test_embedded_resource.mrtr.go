@@ -78,7 +78,7 @@ func (p testEmbeddedResourceProgram) Step(ctx context.Context, r mrtrimpl.Round,
 				{
 					MIMEType: "text/plain",
 					Text:     testEmbeddedResourceDoneContent1Text(f),
-					Type:     mrtrimpl.ContentResource,
+					Type:     "resource",
 					URI:      testEmbeddedResourceDoneContent1URI(f),
 				},
 			},
@@ -208,7 +208,7 @@ func (testEmbeddedResourceProgram) LoadContinuationV2(f *TestEmbeddedResourceFlo
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p testEmbeddedResourceProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*TestEmbeddedResourceFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}

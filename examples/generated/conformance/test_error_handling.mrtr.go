@@ -196,7 +196,7 @@ func (testErrorHandlingProgram) LoadContinuationV2(f *TestErrorHandlingFlow, dat
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p testErrorHandlingProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*TestErrorHandlingFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}

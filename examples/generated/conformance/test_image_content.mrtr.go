@@ -72,7 +72,7 @@ func _() {
 func (p testImageContentProgram) Step(ctx context.Context, r mrtrimpl.Round, f *TestImageContentFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case TestImageContentStateDone:
-		content1, err := mrtrimpl.Bytes(ctx, "1 (image image/png of state done)", func(ctx context.Context) ([]byte, error) {
+		content1, err := mrtrimpl.X.Bytes(ctx, "1 (image image/png of state done)", func(ctx context.Context) ([]byte, error) {
 			return p.h.RedPixel(ctx, f)
 		})
 		if err != nil {
@@ -83,7 +83,7 @@ func (p testImageContentProgram) Step(ctx context.Context, r mrtrimpl.Round, f *
 				{
 					Data:     content1,
 					MIMEType: "image/png",
-					Type:     mrtrimpl.ContentImage,
+					Type:     "image",
 				},
 			},
 			Outcome: vocab.OutcomeSuccess,
@@ -217,7 +217,7 @@ func (testImageContentProgram) LoadContinuationV2(f *TestImageContentFlow, data 
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p testImageContentProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*TestImageContentFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}

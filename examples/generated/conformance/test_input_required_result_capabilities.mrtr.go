@@ -44,7 +44,7 @@ type TestInputRequiredResultCapabilitiesFlow struct {
 	// Continuation is carried between rounds.
 	Continuation TestInputRequiredResultCapabilitiesContinuation
 	// Greeting answers input request "greeting" (state askWhatWorks); nil until given.
-	Greeting *mrtrimpl.Sampled
+	Greeting *mrtr.Sampled
 	// UserName answers input request "user_name" (state askWhatWorks); nil until given.
 	UserName *TestInputRequiredResultCapabilitiesUserNameAnswer
 
@@ -270,7 +270,7 @@ func (p testInputRequiredResultCapabilitiesProgram) readAnswers(f *TestInputRequ
 		switch r.Key() {
 		case 0xd4edbfb6:
 			// greeting
-			f.Greeting = &mrtrimpl.Sampled{Text: r.String("greeting")}
+			f.Greeting = &mrtr.Sampled{Text: r.String("greeting")}
 		case 0xe8c0e314:
 			// user_name
 			g := r.Group("user_name")
@@ -306,7 +306,7 @@ func (testInputRequiredResultCapabilitiesProgram) LoadContinuationV2(f *TestInpu
 	f.Greeting = nil
 	f.UserName = nil
 	if r.Bool() {
-		a := &mrtrimpl.Sampled{Text: r.String()}
+		a := &mrtr.Sampled{Text: r.String()}
 		f.Greeting = a
 	}
 	if r.Bool() {
@@ -319,7 +319,7 @@ func (testInputRequiredResultCapabilitiesProgram) LoadContinuationV2(f *TestInpu
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p testInputRequiredResultCapabilitiesProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*TestInputRequiredResultCapabilitiesFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -333,12 +333,12 @@ func (p testInputRequiredResultCapabilitiesProgram) NewFlow(ctx context.Context,
 }
 
 // decodeGreeting validates the text the client's model returned for "greeting".
-func (p testInputRequiredResultCapabilitiesProgram) decodeGreeting(ctx context.Context, text string) (*mrtrimpl.Sampled, mrtrimpl.Problems) {
+func (p testInputRequiredResultCapabilitiesProgram) decodeGreeting(ctx context.Context, text string) (*mrtr.Sampled, mrtrimpl.Problems, error) {
 	var problems mrtrimpl.Problems
 	if n := utf8.RuneCountInString(text); n > 300 {
 		problems.TooLong("greeting", 300, n)
 	}
-	return &mrtrimpl.Sampled{Text: text}, problems
+	return &mrtr.Sampled{Text: text}, problems, nil
 }
 
 // decodeUserName validates the form answered for "user_name": problems are for the user to
@@ -346,7 +346,7 @@ func (p testInputRequiredResultCapabilitiesProgram) decodeGreeting(ctx context.C
 func (p testInputRequiredResultCapabilitiesProgram) decodeUserName(ctx context.Context, content map[string]any) (*TestInputRequiredResultCapabilitiesUserNameAnswer, mrtrimpl.Problems, error) {
 	a := &TestInputRequiredResultCapabilitiesUserNameAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "name"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "name"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 100 {
 			problems.TooLong("name", 100, n)
@@ -390,7 +390,7 @@ func (testInputRequiredResultCapabilitiesProgram) requestGreeting(f *TestInputRe
 		Params: &mcp.CreateMessageParams{
 			MaxTokens: 50,
 			Messages: []*mcp.SamplingMessage{{
-				Content: &mcp.TextContent{Text: mrtrimpl.WithProblems(testInputRequiredResultCapabilitiesAskWhatWorksGreetingPrompt(f), problems)},
+				Content: &mcp.TextContent{Text: mrtrimpl.X.WithProblems(testInputRequiredResultCapabilitiesAskWhatWorksGreetingPrompt(f), problems)},
 				Role:    "user",
 			}},
 		},
@@ -420,7 +420,7 @@ func (testInputRequiredResultCapabilitiesProgram) requestUserName(f *TestInputRe
 		Kind:     vocab.Elicit,
 		Optional: true,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(testInputRequiredResultCapabilitiesAskWhatWorksUserNameMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(testInputRequiredResultCapabilitiesAskWhatWorksUserNameMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: testInputRequiredResultCapabilitiesUserNameSchema,
 		},

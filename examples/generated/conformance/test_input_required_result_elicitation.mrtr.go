@@ -293,7 +293,7 @@ func (testInputRequiredResultElicitationProgram) LoadContinuationV2(f *TestInput
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p testInputRequiredResultElicitationProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*TestInputRequiredResultElicitationFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -311,7 +311,7 @@ func (p testInputRequiredResultElicitationProgram) NewFlow(ctx context.Context, 
 func (p testInputRequiredResultElicitationProgram) decodeUserName(ctx context.Context, content map[string]any) (*TestInputRequiredResultElicitationUserNameAnswer, mrtrimpl.Problems, error) {
 	a := &TestInputRequiredResultElicitationUserNameAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "name"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "name"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 100 {
 			problems.TooLong("name", 100, n)
@@ -362,7 +362,7 @@ func (testInputRequiredResultElicitationProgram) requestUserName(f *TestInputReq
 		Key:  "user_name",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(testInputRequiredResultElicitationAskNameUserNameMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(testInputRequiredResultElicitationAskNameUserNameMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: testInputRequiredResultElicitationUserNameSchema,
 		},

@@ -36,7 +36,7 @@ type TestInputRequiredResultListRootsFlow struct {
 	// Continuation is carried between rounds.
 	Continuation TestInputRequiredResultListRootsContinuation
 	// ClientRoots answers input request "client_roots" (state askRoots); nil until given.
-	ClientRoots *mrtrimpl.RootList
+	ClientRoots *mrtr.RootList
 
 	state TestInputRequiredResultListRootsState
 }
@@ -228,7 +228,7 @@ func (p testInputRequiredResultListRootsProgram) readAnswers(f *TestInputRequire
 		switch r.Key() {
 		case 0xe08f21f4:
 			// client_roots
-			f.ClientRoots = &mrtrimpl.RootList{URIs: r.Strings("client_roots")}
+			f.ClientRoots = &mrtr.RootList{URIs: r.Strings("client_roots")}
 		}
 	}
 }
@@ -246,7 +246,7 @@ func (testInputRequiredResultListRootsProgram) LoadContinuationV2(f *TestInputRe
 	r := binenc.NewReader(data)
 	f.ClientRoots = nil
 	if r.Bool() {
-		a := &mrtrimpl.RootList{}
+		a := &mrtr.RootList{}
 		for i, n := 0, r.Count(); i < n; i++ {
 			a.URIs = append(a.URIs, r.String())
 		}
@@ -257,7 +257,7 @@ func (testInputRequiredResultListRootsProgram) LoadContinuationV2(f *TestInputRe
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p testInputRequiredResultListRootsProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*TestInputRequiredResultListRootsFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -271,8 +271,8 @@ func (p testInputRequiredResultListRootsProgram) NewFlow(ctx context.Context, c 
 }
 
 // decodeClientRoots validates the roots the client listed for "client_roots".
-func (p testInputRequiredResultListRootsProgram) decodeClientRoots(ctx context.Context, uris []string) (*mrtrimpl.RootList, mrtrimpl.Problems) {
-	return &mrtrimpl.RootList{URIs: uris}, mrtrimpl.CheckRoots(uris, 0, 4)
+func (p testInputRequiredResultListRootsProgram) decodeClientRoots(ctx context.Context, uris []string) (*mrtr.RootList, mrtrimpl.Problems) {
+	return &mrtr.RootList{URIs: uris}, mrtrimpl.X.CheckRoots(uris, 0, 4)
 }
 
 // CheckContinuation checks what the workflow carries (continuation fields, answers)
@@ -281,7 +281,7 @@ func (p testInputRequiredResultListRootsProgram) decodeClientRoots(ctx context.C
 func (p testInputRequiredResultListRootsProgram) CheckContinuation(ctx context.Context, f *TestInputRequiredResultListRootsFlow) mrtrimpl.Problems {
 	var problems mrtrimpl.Problems
 	if f.ClientRoots != nil {
-		problems = append(problems, mrtrimpl.CheckRoots(f.ClientRoots.URIs, 0, 4)...)
+		problems = append(problems, mrtrimpl.X.CheckRoots(f.ClientRoots.URIs, 0, 4)...)
 	}
 	return problems
 }

@@ -361,7 +361,7 @@ func (testInputRequiredResultMultiRoundProgram) LoadContinuationV2(f *TestInputR
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p testInputRequiredResultMultiRoundProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*TestInputRequiredResultMultiRoundFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -379,7 +379,7 @@ func (p testInputRequiredResultMultiRoundProgram) NewFlow(ctx context.Context, c
 func (p testInputRequiredResultMultiRoundProgram) decodeStep1(ctx context.Context, content map[string]any) (*TestInputRequiredResultMultiRoundStep1Answer, mrtrimpl.Problems, error) {
 	a := &TestInputRequiredResultMultiRoundStep1Answer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "name"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "name"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 100 {
 			problems.TooLong("name", 100, n)
@@ -398,7 +398,7 @@ func (p testInputRequiredResultMultiRoundProgram) decodeStep1(ctx context.Contex
 func (p testInputRequiredResultMultiRoundProgram) decodeStep2(ctx context.Context, content map[string]any) (*TestInputRequiredResultMultiRoundStep2Answer, mrtrimpl.Problems, error) {
 	a := &TestInputRequiredResultMultiRoundStep2Answer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "color"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "color"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 100 {
 			problems.TooLong("color", 100, n)
@@ -456,7 +456,7 @@ func (testInputRequiredResultMultiRoundProgram) requestStep1(f *TestInputRequire
 		Key:  "step1",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(testInputRequiredResultMultiRoundStep1Step1Message(f), problems),
+			Message:         mrtrimpl.X.WithProblems(testInputRequiredResultMultiRoundStep1Step1Message(f), problems),
 			Mode:            "form",
 			RequestedSchema: testInputRequiredResultMultiRoundStep1Schema,
 		},
@@ -485,7 +485,7 @@ func (testInputRequiredResultMultiRoundProgram) requestStep2(f *TestInputRequire
 		Key:  "step2",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(testInputRequiredResultMultiRoundStep2Step2Message(f), problems),
+			Message:         mrtrimpl.X.WithProblems(testInputRequiredResultMultiRoundStep2Step2Message(f), problems),
 			Mode:            "form",
 			RequestedSchema: testInputRequiredResultMultiRoundStep2Schema,
 		},

@@ -46,9 +46,9 @@ type TestInputRequiredResultMultipleInputsFlow struct {
 	// Continuation is carried between rounds.
 	Continuation TestInputRequiredResultMultipleInputsContinuation
 	// ClientRoots answers input request "client_roots" (state askAll); nil until given.
-	ClientRoots *mrtrimpl.RootList
+	ClientRoots *mrtr.RootList
 	// Greeting answers input request "greeting" (state askAll); nil until given.
-	Greeting *mrtrimpl.Sampled
+	Greeting *mrtr.Sampled
 	// UserName answers input request "user_name" (state askAll); nil until given.
 	UserName *TestInputRequiredResultMultipleInputsUserNameAnswer
 
@@ -282,10 +282,10 @@ func (p testInputRequiredResultMultipleInputsProgram) readAnswers(f *TestInputRe
 		switch r.Key() {
 		case 0xe08f21f4:
 			// client_roots
-			f.ClientRoots = &mrtrimpl.RootList{URIs: r.Strings("client_roots")}
+			f.ClientRoots = &mrtr.RootList{URIs: r.Strings("client_roots")}
 		case 0xd4edbfb6:
 			// greeting
-			f.Greeting = &mrtrimpl.Sampled{Text: r.String("greeting")}
+			f.Greeting = &mrtr.Sampled{Text: r.String("greeting")}
 		case 0xe8c0e314:
 			// user_name
 			g := r.Group("user_name")
@@ -322,14 +322,14 @@ func (testInputRequiredResultMultipleInputsProgram) LoadContinuationV2(f *TestIn
 	f.Greeting = nil
 	f.UserName = nil
 	if r.Bool() {
-		a := &mrtrimpl.RootList{}
+		a := &mrtr.RootList{}
 		for i, n := 0, r.Count(); i < n; i++ {
 			a.URIs = append(a.URIs, r.String())
 		}
 		f.ClientRoots = a
 	}
 	if r.Bool() {
-		a := &mrtrimpl.Sampled{Text: r.String()}
+		a := &mrtr.Sampled{Text: r.String()}
 		f.Greeting = a
 	}
 	if r.Bool() {
@@ -342,7 +342,7 @@ func (testInputRequiredResultMultipleInputsProgram) LoadContinuationV2(f *TestIn
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p testInputRequiredResultMultipleInputsProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*TestInputRequiredResultMultipleInputsFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -356,17 +356,17 @@ func (p testInputRequiredResultMultipleInputsProgram) NewFlow(ctx context.Contex
 }
 
 // decodeClientRoots validates the roots the client listed for "client_roots".
-func (p testInputRequiredResultMultipleInputsProgram) decodeClientRoots(ctx context.Context, uris []string) (*mrtrimpl.RootList, mrtrimpl.Problems) {
-	return &mrtrimpl.RootList{URIs: uris}, mrtrimpl.CheckRoots(uris, 0, 2)
+func (p testInputRequiredResultMultipleInputsProgram) decodeClientRoots(ctx context.Context, uris []string) (*mrtr.RootList, mrtrimpl.Problems) {
+	return &mrtr.RootList{URIs: uris}, mrtrimpl.X.CheckRoots(uris, 0, 2)
 }
 
 // decodeGreeting validates the text the client's model returned for "greeting".
-func (p testInputRequiredResultMultipleInputsProgram) decodeGreeting(ctx context.Context, text string) (*mrtrimpl.Sampled, mrtrimpl.Problems) {
+func (p testInputRequiredResultMultipleInputsProgram) decodeGreeting(ctx context.Context, text string) (*mrtr.Sampled, mrtrimpl.Problems, error) {
 	var problems mrtrimpl.Problems
 	if n := utf8.RuneCountInString(text); n > 300 {
 		problems.TooLong("greeting", 300, n)
 	}
-	return &mrtrimpl.Sampled{Text: text}, problems
+	return &mrtr.Sampled{Text: text}, problems, nil
 }
 
 // decodeUserName validates the form answered for "user_name": problems are for the user to
@@ -374,7 +374,7 @@ func (p testInputRequiredResultMultipleInputsProgram) decodeGreeting(ctx context
 func (p testInputRequiredResultMultipleInputsProgram) decodeUserName(ctx context.Context, content map[string]any) (*TestInputRequiredResultMultipleInputsUserNameAnswer, mrtrimpl.Problems, error) {
 	a := &TestInputRequiredResultMultipleInputsUserNameAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "name"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "name"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 100 {
 			problems.TooLong("name", 100, n)
@@ -394,7 +394,7 @@ func (p testInputRequiredResultMultipleInputsProgram) decodeUserName(ctx context
 func (p testInputRequiredResultMultipleInputsProgram) CheckContinuation(ctx context.Context, f *TestInputRequiredResultMultipleInputsFlow) mrtrimpl.Problems {
 	var problems mrtrimpl.Problems
 	if f.ClientRoots != nil {
-		problems = append(problems, mrtrimpl.CheckRoots(f.ClientRoots.URIs, 0, 2)...)
+		problems = append(problems, mrtrimpl.X.CheckRoots(f.ClientRoots.URIs, 0, 2)...)
 	}
 	if f.Greeting != nil {
 		if n := utf8.RuneCountInString(f.Greeting.Text); n > 300 {
@@ -430,7 +430,7 @@ func (testInputRequiredResultMultipleInputsProgram) requestGreeting(f *TestInput
 		Params: &mcp.CreateMessageParams{
 			MaxTokens: 50,
 			Messages: []*mcp.SamplingMessage{{
-				Content: &mcp.TextContent{Text: mrtrimpl.WithProblems(testInputRequiredResultMultipleInputsAskAllGreetingPrompt(f), problems)},
+				Content: &mcp.TextContent{Text: mrtrimpl.X.WithProblems(testInputRequiredResultMultipleInputsAskAllGreetingPrompt(f), problems)},
 				Role:    "user",
 			}},
 		},
@@ -459,7 +459,7 @@ func (testInputRequiredResultMultipleInputsProgram) requestUserName(f *TestInput
 		Key:  "user_name",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(testInputRequiredResultMultipleInputsAskAllUserNameMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(testInputRequiredResultMultipleInputsAskAllUserNameMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: testInputRequiredResultMultipleInputsUserNameSchema,
 		},

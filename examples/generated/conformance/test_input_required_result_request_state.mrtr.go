@@ -294,7 +294,7 @@ func (testInputRequiredResultRequestStateProgram) LoadContinuationV2(f *TestInpu
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p testInputRequiredResultRequestStateProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*TestInputRequiredResultRequestStateFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -312,7 +312,7 @@ func (p testInputRequiredResultRequestStateProgram) NewFlow(ctx context.Context,
 func (p testInputRequiredResultRequestStateProgram) decodeConfirm(ctx context.Context, content map[string]any) (*TestInputRequiredResultRequestStateConfirmAnswer, mrtrimpl.Problems, error) {
 	a := &TestInputRequiredResultRequestStateConfirmAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormBool(content, "ok"); st {
+	switch v, st := mrtrimpl.X.FormBool(content, "ok"); st {
 	case mrtrimpl.Present:
 		a.Ok = v
 	case mrtrimpl.Absent:
@@ -351,7 +351,7 @@ func (testInputRequiredResultRequestStateProgram) requestConfirm(f *TestInputReq
 		Key:  "confirm",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(testInputRequiredResultRequestStateAskConfirmConfirmMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(testInputRequiredResultRequestStateAskConfirmConfirmMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: testInputRequiredResultRequestStateConfirmSchema,
 		},

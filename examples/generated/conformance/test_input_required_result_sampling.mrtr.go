@@ -37,7 +37,7 @@ type TestInputRequiredResultSamplingFlow struct {
 	// Continuation is carried between rounds.
 	Continuation TestInputRequiredResultSamplingContinuation
 	// CapitalQuestion answers input request "capital_question" (state askModel); nil until given.
-	CapitalQuestion *mrtrimpl.Sampled
+	CapitalQuestion *mrtr.Sampled
 
 	state TestInputRequiredResultSamplingState
 }
@@ -229,7 +229,7 @@ func (p testInputRequiredResultSamplingProgram) readAnswers(f *TestInputRequired
 		switch r.Key() {
 		case 0x2d1e9560:
 			// capital_question
-			f.CapitalQuestion = &mrtrimpl.Sampled{Text: r.String("capital_question")}
+			f.CapitalQuestion = &mrtr.Sampled{Text: r.String("capital_question")}
 		}
 	}
 }
@@ -247,7 +247,7 @@ func (testInputRequiredResultSamplingProgram) LoadContinuationV2(f *TestInputReq
 	r := binenc.NewReader(data)
 	f.CapitalQuestion = nil
 	if r.Bool() {
-		a := &mrtrimpl.Sampled{Text: r.String()}
+		a := &mrtr.Sampled{Text: r.String()}
 		f.CapitalQuestion = a
 	}
 	return r.Done()
@@ -255,7 +255,7 @@ func (testInputRequiredResultSamplingProgram) LoadContinuationV2(f *TestInputReq
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p testInputRequiredResultSamplingProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*TestInputRequiredResultSamplingFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -269,12 +269,12 @@ func (p testInputRequiredResultSamplingProgram) NewFlow(ctx context.Context, c *
 }
 
 // decodeCapitalQuestion validates the text the client's model returned for "capital_question".
-func (p testInputRequiredResultSamplingProgram) decodeCapitalQuestion(ctx context.Context, text string) (*mrtrimpl.Sampled, mrtrimpl.Problems) {
+func (p testInputRequiredResultSamplingProgram) decodeCapitalQuestion(ctx context.Context, text string) (*mrtr.Sampled, mrtrimpl.Problems, error) {
 	var problems mrtrimpl.Problems
 	if n := utf8.RuneCountInString(text); n > 500 {
 		problems.TooLong("capital_question", 500, n)
 	}
-	return &mrtrimpl.Sampled{Text: text}, problems
+	return &mrtr.Sampled{Text: text}, problems, nil
 }
 
 // CheckContinuation checks what the workflow carries (continuation fields, answers)
@@ -299,7 +299,7 @@ func (testInputRequiredResultSamplingProgram) requestCapitalQuestion(f *TestInpu
 		Params: &mcp.CreateMessageParams{
 			MaxTokens: 100,
 			Messages: []*mcp.SamplingMessage{{
-				Content: &mcp.TextContent{Text: mrtrimpl.WithProblems(testInputRequiredResultSamplingAskModelCapitalQuestionPrompt(f), problems)},
+				Content: &mcp.TextContent{Text: mrtrimpl.X.WithProblems(testInputRequiredResultSamplingAskModelCapitalQuestionPrompt(f), problems)},
 				Role:    "user",
 			}},
 		},

@@ -296,7 +296,7 @@ func (testInputRequiredResultTamperedStateProgram) LoadContinuationV2(f *TestInp
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p testInputRequiredResultTamperedStateProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*TestInputRequiredResultTamperedStateFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -314,7 +314,7 @@ func (p testInputRequiredResultTamperedStateProgram) NewFlow(ctx context.Context
 func (p testInputRequiredResultTamperedStateProgram) decodeConfirm(ctx context.Context, content map[string]any) (*TestInputRequiredResultTamperedStateConfirmAnswer, mrtrimpl.Problems, error) {
 	a := &TestInputRequiredResultTamperedStateConfirmAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormBool(content, "ok"); st {
+	switch v, st := mrtrimpl.X.FormBool(content, "ok"); st {
 	case mrtrimpl.Present:
 		a.Ok = v
 	case mrtrimpl.Absent:
@@ -353,7 +353,7 @@ func (testInputRequiredResultTamperedStateProgram) requestConfirm(f *TestInputRe
 		Key:  "confirm",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(testInputRequiredResultTamperedStateAskConfirmConfirmMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(testInputRequiredResultTamperedStateAskConfirmConfirmMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: testInputRequiredResultTamperedStateConfirmSchema,
 		},

@@ -217,7 +217,7 @@ func (testLoggingToolProgram) LoadContinuationV2(f *TestLoggingToolFlow, data []
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p testLoggingToolProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*TestLoggingToolFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}

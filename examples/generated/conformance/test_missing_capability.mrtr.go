@@ -199,7 +199,7 @@ func (testMissingCapabilityProgram) LoadContinuationV2(f *TestMissingCapabilityF
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p testMissingCapabilityProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*TestMissingCapabilityFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}

@@ -73,7 +73,7 @@ func _() {
 func (p testMultipleContentTypesProgram) Step(ctx context.Context, r mrtrimpl.Round, f *TestMultipleContentTypesFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case TestMultipleContentTypesStateDone:
-		content1, err := mrtrimpl.Bytes(ctx, "1 (image image/png of state done)", func(ctx context.Context) ([]byte, error) {
+		content1, err := mrtrimpl.X.Bytes(ctx, "1 (image image/png of state done)", func(ctx context.Context) ([]byte, error) {
 			return p.h.RedPixel(ctx, f)
 		})
 		if err != nil {
@@ -84,12 +84,12 @@ func (p testMultipleContentTypesProgram) Step(ctx context.Context, r mrtrimpl.Ro
 				{
 					Data:     content1,
 					MIMEType: "image/png",
-					Type:     mrtrimpl.ContentImage,
+					Type:     "image",
 				},
 				{
 					MIMEType: "application/json",
 					Text:     testMultipleContentTypesDoneContent2Text(f),
-					Type:     mrtrimpl.ContentResource,
+					Type:     "resource",
 					URI:      testMultipleContentTypesDoneContent2URI(f),
 				},
 			},
@@ -226,7 +226,7 @@ func (testMultipleContentTypesProgram) LoadContinuationV2(f *TestMultipleContent
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p testMultipleContentTypesProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*TestMultipleContentTypesFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}

@@ -196,7 +196,7 @@ func (testSimpleTextProgram) LoadContinuationV2(f *TestSimpleTextFlow, data []by
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p testSimpleTextProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*TestSimpleTextFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}

@@ -289,7 +289,7 @@ func (testStreamingElicitationProgram) LoadContinuationV2(f *TestStreamingElicit
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p testStreamingElicitationProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*TestStreamingElicitationFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -307,7 +307,7 @@ func (p testStreamingElicitationProgram) NewFlow(ctx context.Context, c *mrtr.Ca
 func (p testStreamingElicitationProgram) decodeUserName(ctx context.Context, content map[string]any) (*TestStreamingElicitationUserNameAnswer, mrtrimpl.Problems, error) {
 	a := &TestStreamingElicitationUserNameAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "name"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "name"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 100 {
 			problems.TooLong("name", 100, n)
@@ -358,7 +358,7 @@ func (testStreamingElicitationProgram) requestUserName(f *TestStreamingElicitati
 		Key:  "user_name",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(testStreamingElicitationAskNameUserNameMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(testStreamingElicitationAskNameUserNameMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: testStreamingElicitationUserNameSchema,
 		},

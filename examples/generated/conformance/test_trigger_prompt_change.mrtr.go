@@ -219,7 +219,7 @@ func (testTriggerPromptChangeProgram) LoadContinuationV2(f *TestTriggerPromptCha
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p testTriggerPromptChangeProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*TestTriggerPromptChangeFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}

@@ -219,7 +219,7 @@ func (testTriggerToolChangeProgram) LoadContinuationV2(f *TestTriggerToolChangeF
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p testTriggerToolChangeProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*TestTriggerToolChangeFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}

@@ -79,7 +79,7 @@ func _() {
 func (p testToolWithProgressProgram) Step(ctx context.Context, r mrtrimpl.Round, f *TestToolWithProgressFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case TestToolWithProgressStateWork:
-		if err := p.h.ReportProgress(ctx, f, mrtrimpl.ProgressOf(ctx)); err != nil {
+		if err := p.h.ReportProgress(ctx, f, mrtrimpl.X.ProgressOf(ctx)); err != nil {
 			return mrtrimpl.Step{}, err
 		}
 		return mrtrimpl.Goto(r, TestToolWithProgressStateDone, vocab.Next)
@@ -219,7 +219,7 @@ func (testToolWithProgressProgram) LoadContinuationV2(f *TestToolWithProgressFlo
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p testToolWithProgressProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*TestToolWithProgressFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}

@@ -100,7 +100,7 @@ func (p confirmDeleteProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Con
 		}
 		return mrtrimpl.Goto(r, ConfirmDeleteStateConfirmDelete, vocab.Next)
 	case ConfirmDeleteStateConfirmDelete:
-		switch on, ask := mrtrimpl.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirmDelete, f)); on {
+		switch on, ask := mrtrimpl.X.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirmDelete, f)); on {
 		case vocab.Next:
 			f.passedConfirmDelete = true
 			return mrtrimpl.Goto(r, ConfirmDeleteStateDeleted, vocab.Next)
@@ -275,7 +275,7 @@ func (confirmDeleteProgram) readGates(f *ConfirmDeleteFlow, r *binenc.Fields) er
 		case 0x5228c6ac:
 			// confirmDelete
 			if r.Int("gates.confirmDelete") != confirmDeleteConfirmDeleteGateDigest && r.Err() == nil {
-				return mrtrimpl.GateChanged("confirmDelete")
+				return mrtrimpl.X.GateChanged("confirmDelete")
 			}
 			f.passedConfirmDelete = true
 		}
@@ -300,7 +300,7 @@ func (confirmDeleteProgram) LoadContinuationV2(f *ConfirmDeleteFlow, data []byte
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p confirmDeleteProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*ConfirmDeleteFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -310,7 +310,7 @@ func (p confirmDeleteProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw jso
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "filename")
-	switch v, st := mrtrimpl.FormString(in, "filename"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "filename"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 255 {
 			problems.TooLong("filename", 255, n)
@@ -351,7 +351,7 @@ func (confirmDeleteProgram) gateConfirmDelete(f *ConfirmDeleteFlow, problems mrt
 		Key:  "confirm",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(confirmDeleteConfirmDeleteMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(confirmDeleteConfirmDeleteMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: confirmDeleteConfirmDeleteGateSchema,
 		},

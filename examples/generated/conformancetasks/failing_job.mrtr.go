@@ -216,7 +216,7 @@ func (failingJobProgram) LoadContinuationV2(f *FailingJobFlow, data []byte) erro
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p failingJobProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*FailingJobFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}

@@ -210,7 +210,7 @@ func (greetProgram) LoadContinuationV2(f *GreetFlow, data []byte) error {
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p greetProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*GreetFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -220,7 +220,7 @@ func (p greetProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMes
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "name")
-	switch v, st := mrtrimpl.FormString(in, "name"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "name"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 100 {
 			problems.TooLong("name", 100, n)

@@ -363,7 +363,7 @@ func (multiInputProgram) LoadContinuationV2(f *MultiInputFlow, data []byte) erro
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p multiInputProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*MultiInputFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -381,7 +381,7 @@ func (p multiInputProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.R
 func (p multiInputProgram) decodeConfirm(ctx context.Context, content map[string]any) (*MultiInputConfirmAnswer, mrtrimpl.Problems, error) {
 	a := &MultiInputConfirmAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormBool(content, "confirm"); st {
+	switch v, st := mrtrimpl.X.FormBool(content, "confirm"); st {
 	case mrtrimpl.Present:
 		a.Confirm = v
 	case mrtrimpl.Absent:
@@ -397,7 +397,7 @@ func (p multiInputProgram) decodeConfirm(ctx context.Context, content map[string
 func (p multiInputProgram) decodeName(ctx context.Context, content map[string]any) (*MultiInputNameAnswer, mrtrimpl.Problems, error) {
 	a := &MultiInputNameAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "name"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "name"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 100 {
 			problems.TooLong("name", 100, n)
@@ -447,7 +447,7 @@ func (multiInputProgram) requestConfirm(f *MultiInputFlow, problems mrtrimpl.Pro
 		Key:  "confirm",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(multiInputAskBothConfirmMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(multiInputAskBothConfirmMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: multiInputConfirmSchema,
 		},
@@ -476,7 +476,7 @@ func (multiInputProgram) requestName(f *MultiInputFlow, problems mrtrimpl.Proble
 		Key:  "name",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(multiInputAskBothNameMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(multiInputAskBothNameMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: multiInputNameSchema,
 		},

@@ -216,7 +216,7 @@ func (protocolErrorJobProgram) LoadContinuationV2(f *ProtocolErrorJobFlow, data 
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p protocolErrorJobProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*ProtocolErrorJobFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}

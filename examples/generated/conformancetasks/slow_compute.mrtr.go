@@ -249,7 +249,7 @@ func (slowComputeProgram) LoadContinuationV2(f *SlowComputeFlow, data []byte) er
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p slowComputeProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*SlowComputeFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -259,7 +259,7 @@ func (p slowComputeProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "label", "seconds")
-	switch v, st := mrtrimpl.FormString(in, "label"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "label"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 100 {
 			problems.TooLong("label", 100, n)
@@ -268,7 +268,7 @@ func (p slowComputeProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.
 	case mrtrimpl.WrongType:
 		problems.WrongType("label", "a string")
 	}
-	switch v, st := mrtrimpl.FormFloat(in, "seconds"); st {
+	switch v, st := mrtrimpl.X.FormFloat(in, "seconds"); st {
 	case mrtrimpl.Present:
 		if v < 0.0 {
 			problems.BelowMinimum("seconds", 0.0)

@@ -306,7 +306,7 @@ func (testToolWithTaskProgram) LoadContinuationV2(f *TestToolWithTaskFlow, data 
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p testToolWithTaskProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*TestToolWithTaskFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -324,7 +324,7 @@ func (p testToolWithTaskProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw 
 func (p testToolWithTaskProgram) decodeUserName(ctx context.Context, content map[string]any) (*TestToolWithTaskUserNameAnswer, mrtrimpl.Problems, error) {
 	a := &TestToolWithTaskUserNameAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "name"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "name"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 100 {
 			problems.TooLong("name", 100, n)
@@ -375,7 +375,7 @@ func (testToolWithTaskProgram) requestUserName(f *TestToolWithTaskFlow, problems
 		Key:  "user_name",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(testToolWithTaskAskNameUserNameMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(testToolWithTaskAskNameUserNameMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: testToolWithTaskUserNameSchema,
 		},

@@ -176,7 +176,7 @@ func (p deleteCustomerProgram) Step(ctx context.Context, r mrtrimpl.Round, f *De
 		}
 		return mrtrimpl.Step{}, fmt.Errorf("inspectCustomer returned unknown outcome %d", out)
 	case DeleteCustomerStateConfirmCancellation:
-		switch on, ask := mrtrimpl.Confirm(r, "cancelSubscription", "confirm", mrtrimpl.Bind(p.gateConfirmCancellation, f)); on {
+		switch on, ask := mrtrimpl.X.Confirm(r, "cancelSubscription", "confirm", mrtrimpl.Bind(p.gateConfirmCancellation, f)); on {
 		case vocab.Next:
 			f.passedConfirmCancellation = true
 			return mrtrimpl.Goto(r, DeleteCustomerStateRecheck, vocab.Next)
@@ -188,7 +188,7 @@ func (p deleteCustomerProgram) Step(ctx context.Context, r mrtrimpl.Round, f *De
 			return r.Ask([]mrtrimpl.Pending{ask})
 		}
 	case DeleteCustomerStateConfirmDeletion:
-		switch on, ask := mrtrimpl.Confirm(r, "deleteCustomer", "confirm", mrtrimpl.Bind(p.gateConfirmDeletion, f)); on {
+		switch on, ask := mrtrimpl.X.Confirm(r, "deleteCustomer", "confirm", mrtrimpl.Bind(p.gateConfirmDeletion, f)); on {
 		case vocab.Next:
 			f.passedConfirmDeletion = true
 			return mrtrimpl.Goto(r, DeleteCustomerStateRecheck, vocab.Next)
@@ -216,7 +216,7 @@ func (p deleteCustomerProgram) Step(ctx context.Context, r mrtrimpl.Round, f *De
 		if err := p.h.KeptOutput(ctx, f, &out); err != nil {
 			return mrtrimpl.Step{}, err
 		}
-		structured, err := mrtrimpl.StructuredOutput("kept", "KeptOutput", checkDeleteCustomerKeptOutput(&out), &out)
+		structured, err := mrtrimpl.X.StructuredOutput("kept", "KeptOutput", checkDeleteCustomerKeptOutput(&out), &out)
 		if err != nil {
 			return mrtrimpl.Step{}, err
 		}
@@ -233,7 +233,7 @@ func (p deleteCustomerProgram) Step(ctx context.Context, r mrtrimpl.Round, f *De
 		if err := p.h.DeletedOutput(ctx, f, &out); err != nil {
 			return mrtrimpl.Step{}, err
 		}
-		structured, err := mrtrimpl.StructuredOutput("deleted", "DeletedOutput", checkDeleteCustomerDeletedOutput(&out), &out)
+		structured, err := mrtrimpl.X.StructuredOutput("deleted", "DeletedOutput", checkDeleteCustomerDeletedOutput(&out), &out)
 		if err != nil {
 			return mrtrimpl.Step{}, err
 		}
@@ -505,13 +505,13 @@ func (deleteCustomerProgram) readGates(f *DeleteCustomerFlow, r *binenc.Fields) 
 		case 0xa68818e4:
 			// confirmCancellation
 			if r.Int("gates.confirmCancellation") != deleteCustomerConfirmCancellationGateDigest && r.Err() == nil {
-				return mrtrimpl.GateChanged("confirmCancellation")
+				return mrtrimpl.X.GateChanged("confirmCancellation")
 			}
 			f.passedConfirmCancellation = true
 		case 0xf16a1bc1:
 			// confirmDeletion
 			if r.Int("gates.confirmDeletion") != deleteCustomerConfirmDeletionGateDigest && r.Err() == nil {
-				return mrtrimpl.GateChanged("confirmDeletion")
+				return mrtrimpl.X.GateChanged("confirmDeletion")
 			}
 			f.passedConfirmDeletion = true
 		}
@@ -539,7 +539,7 @@ func (deleteCustomerProgram) LoadContinuationV2(f *DeleteCustomerFlow, data []by
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p deleteCustomerProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*DeleteCustomerFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -549,7 +549,7 @@ func (p deleteCustomerProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw js
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "customerId")
-	switch v, st := mrtrimpl.FormString(in, "customerId"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "customerId"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 28 {
 			problems.TooLong("customerId", 28, n)
@@ -592,10 +592,10 @@ var deleteCustomerOutputKeptCustomerIDPattern = regexp.MustCompile("^(?:cus_[A-Z
 func checkDeleteCustomerKeptOutput(out *DeleteCustomerOutput) mrtrimpl.Problems {
 	var problems mrtrimpl.Problems
 	if out.CancelledPlan != "" {
-		problems.Add(mrtrimpl.OutputNotDeclared("cancelledPlan", "CancelledPlan"))
+		problems.Add(mrtrimpl.X.OutputNotDeclared("cancelledPlan", "CancelledPlan"))
 	}
 	if out.CustomerID == "" {
-		problems.Add(mrtrimpl.OutputNotSet("customerId", "CustomerID"))
+		problems.Add(mrtrimpl.X.OutputNotSet("customerId", "CustomerID"))
 	}
 	if v := out.CustomerID; v != "" {
 		if n := utf8.RuneCountInString(v); n > 28 {
@@ -606,10 +606,10 @@ func checkDeleteCustomerKeptOutput(out *DeleteCustomerOutput) mrtrimpl.Problems 
 		}
 	}
 	if out.Deleted == nil {
-		problems.Add(mrtrimpl.OutputNotSet("deleted", "Deleted"))
+		problems.Add(mrtrimpl.X.OutputNotSet("deleted", "Deleted"))
 	}
 	if out.DeletedAt != "" {
-		problems.Add(mrtrimpl.OutputNotDeclared("deletedAt", "DeletedAt"))
+		problems.Add(mrtrimpl.X.OutputNotDeclared("deletedAt", "DeletedAt"))
 	}
 	return problems
 }
@@ -625,7 +625,7 @@ func checkDeleteCustomerDeletedOutput(out *DeleteCustomerOutput) mrtrimpl.Proble
 		}
 	}
 	if out.CustomerID == "" {
-		problems.Add(mrtrimpl.OutputNotSet("customerId", "CustomerID"))
+		problems.Add(mrtrimpl.X.OutputNotSet("customerId", "CustomerID"))
 	}
 	if v := out.CustomerID; v != "" {
 		if n := utf8.RuneCountInString(v); n > 28 {
@@ -636,10 +636,10 @@ func checkDeleteCustomerDeletedOutput(out *DeleteCustomerOutput) mrtrimpl.Proble
 		}
 	}
 	if out.Deleted == nil {
-		problems.Add(mrtrimpl.OutputNotSet("deleted", "Deleted"))
+		problems.Add(mrtrimpl.X.OutputNotSet("deleted", "Deleted"))
 	}
 	if out.DeletedAt == "" {
-		problems.Add(mrtrimpl.OutputNotSet("deletedAt", "DeletedAt"))
+		problems.Add(mrtrimpl.X.OutputNotSet("deletedAt", "DeletedAt"))
 	}
 	if v := out.DeletedAt; v != "" {
 		if n := utf8.RuneCountInString(v); n > 40 {
@@ -671,7 +671,7 @@ func (deleteCustomerProgram) gateConfirmCancellation(f *DeleteCustomerFlow, prob
 		Key:  "cancelSubscription",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(deleteCustomerConfirmCancellationMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(deleteCustomerConfirmCancellationMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: deleteCustomerConfirmCancellationGateSchema,
 		},
@@ -698,7 +698,7 @@ func (deleteCustomerProgram) gateConfirmDeletion(f *DeleteCustomerFlow, problems
 		Key:  "deleteCustomer",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(deleteCustomerConfirmDeletionMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(deleteCustomerConfirmDeletionMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: deleteCustomerConfirmDeletionGateSchema,
 		},

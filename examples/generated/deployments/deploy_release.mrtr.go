@@ -158,11 +158,11 @@ func (p deployReleaseProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Dep
 			return mrtrimpl.Step{}, err
 		}
 		if f.Continuation.Running == "" {
-			return mrtrimpl.Step{}, mrtrimpl.NotSet("check", "inspectService", "inspect", "", "running", "Running")
+			return mrtrimpl.Step{}, mrtrimpl.X.NotSet("check", "inspectService", "inspect", "", "running", "Running")
 		}
 		return mrtrimpl.Goto(r, DeployReleaseStateConfirmDeploy, vocab.Next)
 	case DeployReleaseStateConfirmDeploy:
-		switch on, ask := mrtrimpl.Confirm(r, "start", "confirm", mrtrimpl.Bind(p.gateConfirmDeploy, f)); on {
+		switch on, ask := mrtrimpl.X.Confirm(r, "start", "confirm", mrtrimpl.Bind(p.gateConfirmDeploy, f)); on {
 		case vocab.Next:
 			f.passedConfirmDeploy = true
 			return mrtrimpl.Goto(r, DeployReleaseStateCanary, vocab.Next)
@@ -208,7 +208,7 @@ func (p deployReleaseProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Dep
 				return mrtrimpl.Goto(r, DeployReleaseStateRollback, vocab.CaseEdge("rollback"))
 			}
 		}
-		return mrtrimpl.Step{}, mrtrimpl.NoArm("decide", "promotion.action", "absent")
+		return mrtrimpl.Step{}, mrtrimpl.X.NoArm("decide", "promotion.action", "absent")
 	case DeployReleaseStateRollback:
 		// operation id rollback-{service}-{version}
 		return mrtrimpl.Effect(ctx, r, deployReleaseRollbackOperationID(f), 24*time.Hour, DeployReleaseStateRolledBack, func(ctx context.Context) error {
@@ -497,7 +497,7 @@ func (deployReleaseProgram) readGates(f *DeployReleaseFlow, r *binenc.Fields) er
 		case 0xa3da57a4:
 			// confirmDeploy
 			if r.Int("gates.confirmDeploy") != deployReleaseConfirmDeployGateDigest && r.Err() == nil {
-				return mrtrimpl.GateChanged("confirmDeploy")
+				return mrtrimpl.X.GateChanged("confirmDeploy")
 			}
 			f.passedConfirmDeploy = true
 		}
@@ -531,7 +531,7 @@ func (deployReleaseProgram) LoadContinuationV2(f *DeployReleaseFlow, data []byte
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p deployReleaseProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*DeployReleaseFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -541,7 +541,7 @@ func (p deployReleaseProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw jso
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "service", "version")
-	switch v, st := mrtrimpl.FormString(in, "service"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "service"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 31 {
 			problems.TooLong("service", 31, n)
@@ -555,7 +555,7 @@ func (p deployReleaseProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw jso
 	case mrtrimpl.WrongType:
 		problems.WrongType("service", "a string")
 	}
-	switch v, st := mrtrimpl.FormString(in, "version"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "version"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 16 {
 			problems.TooLong("version", 16, n)
@@ -581,7 +581,7 @@ var deployReleaseArgVersionPattern = regexp.MustCompile("^(?:v[0-9]{1,4}\\.[0-9]
 func (p deployReleaseProgram) decodePromotion(ctx context.Context, content map[string]any) (*DeployReleasePromotionAnswer, mrtrimpl.Problems, error) {
 	a := &DeployReleasePromotionAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "action"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "action"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(deployReleaseActionValues, DeployReleaseAction(v)) {
 			problems.NotOneOf("action", "promote, rollback")
@@ -635,7 +635,7 @@ func (deployReleaseProgram) gateConfirmDeploy(f *DeployReleaseFlow, problems mrt
 		Key:  "start",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(deployReleaseConfirmDeployMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(deployReleaseConfirmDeployMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: deployReleaseConfirmDeployGateSchema,
 		},
@@ -667,7 +667,7 @@ func (deployReleaseProgram) requestPromotion(f *DeployReleaseFlow, problems mrtr
 		Key:  "promotion",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(deployReleaseApprovePromotionPromotionMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(deployReleaseApprovePromotionPromotionMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: deployReleasePromotionSchema,
 		},

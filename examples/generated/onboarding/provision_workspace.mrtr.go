@@ -100,9 +100,9 @@ type ProvisionWorkspaceFlow struct {
 	// Placement answers input request "placement" (state askPlacement); nil until given.
 	Placement *ProvisionWorkspacePlacementAnswer
 	// Projects answers input request "projects" (state askPlacement); nil until given.
-	Projects *mrtrimpl.RootList
+	Projects *mrtr.RootList
 	// Welcome answers input request "welcome" (state askPlacement); nil until given.
-	Welcome *mrtrimpl.Sampled
+	Welcome *mrtr.Sampled
 
 	state ProvisionWorkspaceState
 	// passedConfirmPrice is set once gate confirmPrice is confirmed: the continuation carries what
@@ -243,7 +243,7 @@ func (p provisionWorkspaceProgram) Step(ctx context.Context, r mrtrimpl.Round, f
 		}
 		return mrtrimpl.Goto(r, ProvisionWorkspaceStateConfirmPrice, vocab.Next)
 	case ProvisionWorkspaceStateConfirmPrice:
-		switch on, ask := mrtrimpl.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirmPrice, f)); on {
+		switch on, ask := mrtrimpl.X.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirmPrice, f)); on {
 		case vocab.Next:
 			f.passedConfirmPrice = true
 			return mrtrimpl.Goto(r, ProvisionWorkspaceStateCreate, vocab.Next)
@@ -526,10 +526,10 @@ func (p provisionWorkspaceProgram) readAnswers(f *ProvisionWorkspaceFlow, r *bin
 			f.Placement = p.readPlacementAnswer(&g)
 		case 0x1354e8b7:
 			// projects
-			f.Projects = &mrtrimpl.RootList{URIs: r.Strings("projects")}
+			f.Projects = &mrtr.RootList{URIs: r.Strings("projects")}
 		case 0x27e17df3:
 			// welcome
-			f.Welcome = &mrtrimpl.Sampled{Text: r.String("welcome")}
+			f.Welcome = &mrtr.Sampled{Text: r.String("welcome")}
 		}
 	}
 }
@@ -571,7 +571,7 @@ func (provisionWorkspaceProgram) readGates(f *ProvisionWorkspaceFlow, r *binenc.
 		case 0x914b2488:
 			// confirmPrice
 			if r.Int("gates.confirmPrice") != provisionWorkspaceConfirmPriceGateDigest && r.Err() == nil {
-				return mrtrimpl.GateChanged("confirmPrice")
+				return mrtrimpl.X.GateChanged("confirmPrice")
 			}
 			f.passedConfirmPrice = true
 		}
@@ -613,14 +613,14 @@ func (provisionWorkspaceProgram) LoadContinuationV2(f *ProvisionWorkspaceFlow, d
 		f.Placement = a
 	}
 	if r.Bool() {
-		a := &mrtrimpl.RootList{}
+		a := &mrtr.RootList{}
 		for i, n := 0, r.Count(); i < n; i++ {
 			a.URIs = append(a.URIs, r.String())
 		}
 		f.Projects = a
 	}
 	if r.Bool() {
-		a := &mrtrimpl.Sampled{Text: r.String()}
+		a := &mrtr.Sampled{Text: r.String()}
 		f.Welcome = a
 	}
 	return r.Done()
@@ -628,7 +628,7 @@ func (provisionWorkspaceProgram) LoadContinuationV2(f *ProvisionWorkspaceFlow, d
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p provisionWorkspaceProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*ProvisionWorkspaceFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -638,7 +638,7 @@ func (p provisionWorkspaceProgram) NewFlow(ctx context.Context, c *mrtr.Call, ra
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "team")
-	switch v, st := mrtrimpl.FormString(in, "team"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "team"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 32 {
 			problems.TooLong("team", 32, n)
@@ -662,7 +662,7 @@ var provisionWorkspaceArgTeamPattern = regexp.MustCompile("^(?:[a-z][a-z0-9-]{2,
 func (p provisionWorkspaceProgram) decodePlan(ctx context.Context, content map[string]any) (*ProvisionWorkspacePlanAnswer, mrtrimpl.Problems, error) {
 	a := &ProvisionWorkspacePlanAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormInt(content, "seats"); st {
+	switch v, st := mrtrimpl.X.FormInt(content, "seats"); st {
 	case mrtrimpl.Present:
 		if v < 1 {
 			problems.BelowMinimum("seats", 1)
@@ -676,7 +676,7 @@ func (p provisionWorkspaceProgram) decodePlan(ctx context.Context, content map[s
 	case mrtrimpl.WrongType:
 		problems.WrongType("seats", "an integer")
 	}
-	switch v, st := mrtrimpl.FormString(content, "tier"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "tier"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(provisionWorkspaceTierValues, ProvisionWorkspaceTier(v)) {
 			problems.NotOneOf("tier", "starter, business, enterprise")
@@ -695,11 +695,11 @@ func (p provisionWorkspaceProgram) decodePlan(ctx context.Context, content map[s
 func (p provisionWorkspaceProgram) decodePlacement(ctx context.Context, content map[string]any) (*ProvisionWorkspacePlacementAnswer, mrtrimpl.Problems, error) {
 	a := &ProvisionWorkspacePlacementAnswer{}
 	var problems mrtrimpl.Problems
-	switch list, st := mrtrimpl.FormList(content, "regions"); st {
+	switch list, st := mrtrimpl.X.FormList(content, "regions"); st {
 	case mrtrimpl.Present:
 		checked := len(problems)
 		for i, it := range list {
-			v, ok := mrtrimpl.AsString(it)
+			v, ok := mrtrimpl.X.AsString(it)
 			if ok != mrtrimpl.Present {
 				problems.ItemWrongType("regions", i, "a string")
 				continue
@@ -729,17 +729,17 @@ func (p provisionWorkspaceProgram) decodePlacement(ctx context.Context, content 
 }
 
 // decodeProjects validates the roots the client listed for "projects".
-func (p provisionWorkspaceProgram) decodeProjects(ctx context.Context, uris []string) (*mrtrimpl.RootList, mrtrimpl.Problems) {
-	return &mrtrimpl.RootList{URIs: uris}, mrtrimpl.CheckRoots(uris, 0, 2)
+func (p provisionWorkspaceProgram) decodeProjects(ctx context.Context, uris []string) (*mrtr.RootList, mrtrimpl.Problems) {
+	return &mrtr.RootList{URIs: uris}, mrtrimpl.X.CheckRoots(uris, 0, 2)
 }
 
 // decodeWelcome validates the text the client's model returned for "welcome".
-func (p provisionWorkspaceProgram) decodeWelcome(ctx context.Context, text string) (*mrtrimpl.Sampled, mrtrimpl.Problems) {
+func (p provisionWorkspaceProgram) decodeWelcome(ctx context.Context, text string) (*mrtr.Sampled, mrtrimpl.Problems, error) {
 	var problems mrtrimpl.Problems
 	if n := utf8.RuneCountInString(text); n > 400 {
 		problems.TooLong("welcome", 400, n)
 	}
-	return &mrtrimpl.Sampled{Text: text}, problems
+	return &mrtr.Sampled{Text: text}, problems, nil
 }
 
 // CheckContinuation checks what the workflow carries (continuation fields, answers)
@@ -799,7 +799,7 @@ func (p provisionWorkspaceProgram) CheckContinuation(ctx context.Context, f *Pro
 		}
 	}
 	if f.Projects != nil {
-		problems = append(problems, mrtrimpl.CheckRoots(f.Projects.URIs, 0, 2)...)
+		problems = append(problems, mrtrimpl.X.CheckRoots(f.Projects.URIs, 0, 2)...)
 	}
 	if f.Welcome != nil {
 		if n := utf8.RuneCountInString(f.Welcome.Text); n > 400 {
@@ -852,7 +852,7 @@ func (provisionWorkspaceProgram) requestPlan(f *ProvisionWorkspaceFlow, problems
 		Key:  "plan",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(provisionWorkspaceAskPlanPlanMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(provisionWorkspaceAskPlanPlanMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: provisionWorkspacePlanSchema,
 		},
@@ -893,7 +893,7 @@ func (provisionWorkspaceProgram) requestPlacement(f *ProvisionWorkspaceFlow, pro
 		Key:  "placement",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(provisionWorkspaceAskPlacementPlacementMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(provisionWorkspaceAskPlacementPlacementMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: provisionWorkspacePlacementSchema,
 		},
@@ -920,7 +920,7 @@ func (provisionWorkspaceProgram) requestWelcome(f *ProvisionWorkspaceFlow, probl
 		Params: &mcp.CreateMessageParams{
 			MaxTokens: 120,
 			Messages: []*mcp.SamplingMessage{{
-				Content: &mcp.TextContent{Text: mrtrimpl.WithProblems(provisionWorkspaceAskPlacementWelcomePrompt(f), problems)},
+				Content: &mcp.TextContent{Text: mrtrimpl.X.WithProblems(provisionWorkspaceAskPlacementWelcomePrompt(f), problems)},
 				Role:    "user",
 			}},
 			SystemPrompt: "You write short, friendly onboarding notes.",
@@ -948,7 +948,7 @@ func (provisionWorkspaceProgram) gateConfirmPrice(f *ProvisionWorkspaceFlow, pro
 		Key:  "confirm",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(provisionWorkspaceConfirmPriceMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(provisionWorkspaceConfirmPriceMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: provisionWorkspaceConfirmPriceGateSchema,
 		},

@@ -136,7 +136,7 @@ func (p chargePaymentProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Cha
 		}
 		return mrtrimpl.Goto(r, ChargePaymentStateConfirmCharge, vocab.Next)
 	case ChargePaymentStateConfirmCharge:
-		switch on, ask := mrtrimpl.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirmCharge, f)); on {
+		switch on, ask := mrtrimpl.X.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirmCharge, f)); on {
 		case vocab.Next:
 			f.passedConfirmCharge = true
 			return mrtrimpl.Goto(r, ChargePaymentStateRecheck, vocab.Next)
@@ -375,7 +375,7 @@ func (chargePaymentProgram) readGates(f *ChargePaymentFlow, r *binenc.Fields) er
 		case 0x223fffaf:
 			// confirmCharge
 			if r.Int("gates.confirmCharge") != chargePaymentConfirmChargeGateDigest && r.Err() == nil {
-				return mrtrimpl.GateChanged("confirmCharge")
+				return mrtrimpl.X.GateChanged("confirmCharge")
 			}
 			f.passedConfirmCharge = true
 		}
@@ -405,7 +405,7 @@ func (chargePaymentProgram) LoadContinuationV2(f *ChargePaymentFlow, data []byte
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p chargePaymentProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*ChargePaymentFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -415,7 +415,7 @@ func (p chargePaymentProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw jso
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "invoiceId")
-	switch v, st := mrtrimpl.FormString(in, "invoiceId"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "invoiceId"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 16 {
 			problems.TooLong("invoiceId", 16, n)
@@ -490,7 +490,7 @@ func (chargePaymentProgram) gateConfirmCharge(f *ChargePaymentFlow, problems mrt
 		Key:  "confirm",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(chargePaymentConfirmChargeMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(chargePaymentConfirmChargeMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: chargePaymentConfirmChargeGateSchema,
 		},

@@ -135,7 +135,7 @@ func (p sendPayoutProgram) Step(ctx context.Context, r mrtrimpl.Round, f *SendPa
 		}
 		return mrtrimpl.Goto(r, SendPayoutStateConfirm, vocab.Default)
 	case SendPayoutStateApprove:
-		on, wait, err := mrtrimpl.Approve(ctx, r, p.approvalApprove(f))
+		on, wait, err := mrtrimpl.X.Approve(ctx, r, p.approvalApprove(f))
 		switch on {
 		case vocab.Next:
 			f.passedApprove = true
@@ -150,7 +150,7 @@ func (p sendPayoutProgram) Step(ctx context.Context, r mrtrimpl.Round, f *SendPa
 			return wait, err
 		}
 	case SendPayoutStateConfirm:
-		switch on, ask := mrtrimpl.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirm, f)); on {
+		switch on, ask := mrtrimpl.X.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirm, f)); on {
 		case vocab.Next:
 			f.passedConfirm = true
 			return mrtrimpl.Goto(r, SendPayoutStateRecheck, vocab.Next)
@@ -397,13 +397,13 @@ func (sendPayoutProgram) readGates(f *SendPayoutFlow, r *binenc.Fields) error {
 		case 0xcf903bba:
 			// approve
 			if r.Int("gates.approve") != sendPayoutApproveGateDigest && r.Err() == nil {
-				return mrtrimpl.GateChanged("approve")
+				return mrtrimpl.X.GateChanged("approve")
 			}
 			f.passedApprove = true
 		case 0x70daee4f:
 			// confirm
 			if r.Int("gates.confirm") != sendPayoutConfirmGateDigest && r.Err() == nil {
-				return mrtrimpl.GateChanged("confirm")
+				return mrtrimpl.X.GateChanged("confirm")
 			}
 			f.passedConfirm = true
 		}
@@ -431,7 +431,7 @@ func (sendPayoutProgram) LoadContinuationV2(f *SendPayoutFlow, data []byte) erro
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p sendPayoutProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*SendPayoutFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -441,7 +441,7 @@ func (p sendPayoutProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.R
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "amount", "payee")
-	switch v, st := mrtrimpl.FormFloat(in, "amount"); st {
+	switch v, st := mrtrimpl.X.FormFloat(in, "amount"); st {
 	case mrtrimpl.Present:
 		if v < 0.01 {
 			problems.BelowMinimum("amount", 0.01)
@@ -455,7 +455,7 @@ func (p sendPayoutProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.R
 	case mrtrimpl.WrongType:
 		problems.WrongType("amount", "a number")
 	}
-	switch v, st := mrtrimpl.FormString(in, "payee"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "payee"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 28 {
 			problems.TooLong("payee", 28, n)
@@ -507,7 +507,7 @@ func (sendPayoutProgram) gateApprove(f *SendPayoutFlow, problems mrtrimpl.Proble
 		Key:  "approval",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(sendPayoutApproveMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(sendPayoutApproveMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: sendPayoutApproveGateSchema,
 		},
@@ -558,7 +558,7 @@ func (sendPayoutProgram) gateConfirm(f *SendPayoutFlow, problems mrtrimpl.Proble
 		Key:  "confirm",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(sendPayoutConfirmMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(sendPayoutConfirmMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: sendPayoutConfirmGateSchema,
 		},

@@ -221,7 +221,7 @@ func (p refundOrderProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Refun
 	case RefundOrderStateAskRefund:
 		var pending []mrtrimpl.Pending
 		if f.Refund == nil {
-			answer, left, err := mrtrimpl.Take(ctx, r, "refund", mrtrimpl.AgainWith(mrtrimpl.Bind(p.requestRefund, f), f.reasked, f.reaskedWith["refund"]), mrtrimpl.Form(p.decodeRefund), &pending)
+			answer, left, err := mrtrimpl.Take(ctx, r, "refund", mrtrimpl.X.AgainWith(mrtrimpl.Bind(p.requestRefund, f), f.reasked, f.reaskedWith["refund"]), mrtrimpl.Form(p.decodeRefund), &pending)
 			switch {
 			case err != nil:
 				return mrtrimpl.Step{}, err
@@ -238,7 +238,7 @@ func (p refundOrderProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Refun
 		return mrtrimpl.Goto(r, RefundOrderStateCheckAmount, vocab.Next)
 	case RefundOrderStateCheckAmount:
 		if err := p.h.AmountRefundable(ctx, f); err != nil {
-			why, again := mrtrimpl.AskingAgain(err)
+			why, again := mrtrimpl.X.AskingAgain(err)
 			if !again {
 				return mrtrimpl.Step{}, err
 			}
@@ -247,7 +247,7 @@ func (p refundOrderProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Refun
 			if f.checkAmountRefusals >= 3 {
 				return mrtrimpl.Goto(r, RefundOrderStateNotRefunded, vocab.Exhausted)
 			}
-			f.reasked = why
+			f.reasked = mrtrimpl.X.AttemptsLeft(why, int(3-f.checkAmountRefusals))
 			f.reaskedWith = map[string]map[string]any{"refund": p.givenRefund(f.Refund)}
 			f.Refund = nil
 			return mrtrimpl.Goto(r, RefundOrderStateAskRefund, vocab.AskAgain)
@@ -268,7 +268,7 @@ func (p refundOrderProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Refun
 	case RefundOrderStateAskApprover:
 		var pending []mrtrimpl.Pending
 		if f.Approval == nil {
-			answer, left, err := mrtrimpl.Take(ctx, r, "approval", mrtrimpl.AgainWith(mrtrimpl.Bind(p.requestApproval, f), f.reasked, f.reaskedWith["approval"]), mrtrimpl.Form(p.decodeApproval), &pending)
+			answer, left, err := mrtrimpl.Take(ctx, r, "approval", mrtrimpl.X.AgainWith(mrtrimpl.Bind(p.requestApproval, f), f.reasked, f.reaskedWith["approval"]), mrtrimpl.Form(p.decodeApproval), &pending)
 			switch {
 			case err != nil:
 				return mrtrimpl.Step{}, err
@@ -284,7 +284,7 @@ func (p refundOrderProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Refun
 		}
 		return mrtrimpl.Goto(r, RefundOrderStateCheckApprover, vocab.Next)
 	case RefundOrderStateConfirmRefund:
-		switch on, ask := mrtrimpl.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirmRefund, f)); on {
+		switch on, ask := mrtrimpl.X.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirmRefund, f)); on {
 		case vocab.Next:
 			f.passedConfirmRefund = true
 			return mrtrimpl.Goto(r, RefundOrderStateRecheck, vocab.Next)
@@ -297,7 +297,7 @@ func (p refundOrderProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Refun
 		}
 	case RefundOrderStateCheckApprover:
 		if err := p.h.ApproverIsManager(ctx, f); err != nil {
-			why, again := mrtrimpl.AskingAgain(err)
+			why, again := mrtrimpl.X.AskingAgain(err)
 			if !again {
 				return mrtrimpl.Step{}, err
 			}
@@ -306,7 +306,7 @@ func (p refundOrderProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Refun
 			if f.checkApproverRefusals >= 2 {
 				return mrtrimpl.Goto(r, RefundOrderStateNotApproved, vocab.Exhausted)
 			}
-			f.reasked = why
+			f.reasked = mrtrimpl.X.AttemptsLeft(why, int(2-f.checkApproverRefusals))
 			f.reaskedWith = map[string]map[string]any{"approval": p.givenApproval(f.Approval)}
 			f.Approval = nil
 			return mrtrimpl.Goto(r, RefundOrderStateAskApprover, vocab.AskAgain)
@@ -672,7 +672,7 @@ func (refundOrderProgram) readGates(f *RefundOrderFlow, r *binenc.Fields) error 
 		case 0x6df06695:
 			// confirmRefund
 			if r.Int("gates.confirmRefund") != refundOrderConfirmRefundGateDigest && r.Err() == nil {
-				return mrtrimpl.GateChanged("confirmRefund")
+				return mrtrimpl.X.GateChanged("confirmRefund")
 			}
 			f.passedConfirmRefund = true
 		}
@@ -715,7 +715,7 @@ func (refundOrderProgram) LoadContinuationV2(f *RefundOrderFlow, data []byte) er
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p refundOrderProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*RefundOrderFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -725,7 +725,7 @@ func (p refundOrderProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "orderId")
-	switch v, st := mrtrimpl.FormString(in, "orderId"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "orderId"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 16 {
 			problems.TooLong("orderId", 16, n)
@@ -749,7 +749,7 @@ var refundOrderArgOrderIDPattern = regexp.MustCompile("^(?:ord_[0-9]{1,12})$")
 func (p refundOrderProgram) decodeRefund(ctx context.Context, content map[string]any) (*RefundOrderRefundAnswer, mrtrimpl.Problems, error) {
 	a := &RefundOrderRefundAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormFloat(content, "amount"); st {
+	switch v, st := mrtrimpl.X.FormFloat(content, "amount"); st {
 	case mrtrimpl.Present:
 		if v < 0.01 {
 			problems.BelowMinimum("amount", 0.01)
@@ -763,7 +763,7 @@ func (p refundOrderProgram) decodeRefund(ctx context.Context, content map[string
 	case mrtrimpl.WrongType:
 		problems.WrongType("amount", "a number")
 	}
-	switch v, st := mrtrimpl.FormString(content, "reason"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "reason"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(refundOrderReasonValues, RefundOrderReason(v)) {
 			problems.NotOneOf("reason", "damaged, late, wrongItem, goodwill")
@@ -784,7 +784,7 @@ var refundOrderApprovalManagerPattern = regexp.MustCompile("^(?:[a-z][a-z0-9._-]
 func (p refundOrderProgram) decodeApproval(ctx context.Context, content map[string]any) (*RefundOrderApprovalAnswer, mrtrimpl.Problems, error) {
 	a := &RefundOrderApprovalAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "manager"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "manager"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 31 {
 			problems.TooLong("manager", 31, n)
@@ -934,7 +934,7 @@ func (refundOrderProgram) requestRefund(f *RefundOrderFlow, problems mrtrimpl.Pr
 		Key:  "refund",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(refundOrderAskRefundRefundMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(refundOrderAskRefundRefundMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: refundOrderRefundSchema,
 		},
@@ -963,7 +963,7 @@ func (refundOrderProgram) requestApproval(f *RefundOrderFlow, problems mrtrimpl.
 		Key:  "approval",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(refundOrderAskApproverApprovalMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(refundOrderAskApproverApprovalMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: refundOrderApprovalSchema,
 		},
@@ -990,7 +990,7 @@ func (refundOrderProgram) gateConfirmRefund(f *RefundOrderFlow, problems mrtrimp
 		Key:  "confirm",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(refundOrderConfirmRefundMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(refundOrderConfirmRefundMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: refundOrderConfirmRefundGateSchema,
 		},

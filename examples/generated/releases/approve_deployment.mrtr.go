@@ -187,15 +187,15 @@ func (p approveDeploymentProgram) Step(ctx context.Context, r mrtrimpl.Round, f 
 		switch out {
 		case ApproveDeploymentChangedServicesChanges:
 			if len(f.Continuation.Changes) == 0 {
-				return mrtrimpl.Step{}, mrtrimpl.NotSet("check", "changedServices", "diff", "changes", "changes", "Changes")
+				return mrtrimpl.Step{}, mrtrimpl.X.NotSet("check", "changedServices", "diff", "changes", "changes", "Changes")
 			}
 			if f.Continuation.LastRelease == "" {
-				return mrtrimpl.Step{}, mrtrimpl.NotSet("check", "changedServices", "diff", "changes", "lastRelease", "LastRelease")
+				return mrtrimpl.Step{}, mrtrimpl.X.NotSet("check", "changedServices", "diff", "changes", "lastRelease", "LastRelease")
 			}
 			return mrtrimpl.Goto(r, ApproveDeploymentStatePickServices, vocab.OutcomeEdge("changes"))
 		case ApproveDeploymentChangedServicesUpToDate:
 			if f.Continuation.LastRelease == "" {
-				return mrtrimpl.Step{}, mrtrimpl.NotSet("check", "changedServices", "diff", "upToDate", "lastRelease", "LastRelease")
+				return mrtrimpl.Step{}, mrtrimpl.X.NotSet("check", "changedServices", "diff", "upToDate", "lastRelease", "LastRelease")
 			}
 			return mrtrimpl.Goto(r, ApproveDeploymentStateNothing, vocab.OutcomeEdge("upToDate"))
 		}
@@ -204,7 +204,7 @@ func (p approveDeploymentProgram) Step(ctx context.Context, r mrtrimpl.Round, f 
 		var pending []mrtrimpl.Pending
 		if f.Plan == nil {
 			if len(f.Continuation.Changes) == 0 {
-				return mrtrimpl.Step{}, mrtrimpl.NoOptions("pickServices", "services", "changes")
+				return mrtrimpl.Step{}, mrtrimpl.X.NoOptions("pickServices", "services", "changes")
 			}
 			answer, left, err := mrtrimpl.Take(ctx, r, "plan", mrtrimpl.Bind(p.requestPlan, f), mrtrimpl.Form(p.decodePlan(f)), &pending)
 			switch {
@@ -224,7 +224,7 @@ func (p approveDeploymentProgram) Step(ctx context.Context, r mrtrimpl.Round, f 
 	case ApproveDeploymentStateNothing:
 		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: approveDeploymentNothingMessage(f)})
 	case ApproveDeploymentStateConfirmDeploy:
-		switch on, ask := mrtrimpl.ConfirmTyped(r, "deploy", "confirm", approveDeploymentConfirmDeployTyped(f), &f.confirmDeployRefusals, 3, mrtrimpl.Bind(p.gateConfirmDeploy, f)); on {
+		switch on, ask := mrtrimpl.X.ConfirmTyped(r, "deploy", "confirm", approveDeploymentConfirmDeployTyped(f), &f.confirmDeployRefusals, 3, mrtrimpl.Bind(p.gateConfirmDeploy, f)); on {
 		case vocab.Next:
 			f.passedConfirmDeploy = true
 			return mrtrimpl.Goto(r, ApproveDeploymentStateRecheck, vocab.Next)
@@ -258,7 +258,7 @@ func (p approveDeploymentProgram) Step(ctx context.Context, r mrtrimpl.Round, f 
 				return err
 			}
 			if f.Continuation.ReleaseID == "" {
-				return mrtrimpl.NotSet("effect", "deployBuilds", "deploy", "", "releaseId", "ReleaseID")
+				return mrtrimpl.X.NotSet("effect", "deployBuilds", "deploy", "", "releaseId", "ReleaseID")
 			}
 			return nil
 		})
@@ -557,7 +557,7 @@ func (approveDeploymentProgram) readGates(f *ApproveDeploymentFlow, r *binenc.Fi
 		case 0xa3da57a4:
 			// confirmDeploy
 			if r.Int("gates.confirmDeploy") != approveDeploymentConfirmDeployGateDigest && r.Err() == nil {
-				return mrtrimpl.GateChanged("confirmDeploy")
+				return mrtrimpl.X.GateChanged("confirmDeploy")
 			}
 			f.passedConfirmDeploy = true
 		}
@@ -600,7 +600,7 @@ func (approveDeploymentProgram) LoadContinuationV2(f *ApproveDeploymentFlow, dat
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p approveDeploymentProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*ApproveDeploymentFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -610,7 +610,7 @@ func (p approveDeploymentProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "environment")
-	switch v, st := mrtrimpl.FormString(in, "environment"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "environment"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(approveDeploymentEnvironmentValues, ApproveDeploymentEnvironment(v)) {
 			problems.NotOneOf("environment", "staging, production")
@@ -632,7 +632,7 @@ func (p approveDeploymentProgram) decodePlan(f *ApproveDeploymentFlow) func(cont
 		offeredChanges := f.Continuation.Changes
 		a := &ApproveDeploymentPlanAnswer{}
 		var problems mrtrimpl.Problems
-		switch v, st := mrtrimpl.FormString(content, "note"); st {
+		switch v, st := mrtrimpl.X.FormString(content, "note"); st {
 		case mrtrimpl.Present:
 			if n := utf8.RuneCountInString(v); n > 200 {
 				problems.TooLong("note", 200, n)
@@ -641,17 +641,17 @@ func (p approveDeploymentProgram) decodePlan(f *ApproveDeploymentFlow) func(cont
 		case mrtrimpl.WrongType:
 			problems.WrongType("note", "a string")
 		}
-		switch list, st := mrtrimpl.FormList(content, "services"); st {
+		switch list, st := mrtrimpl.X.FormList(content, "services"); st {
 		case mrtrimpl.Present:
 			checked := len(problems)
 			var unoffered []string
 			for i, it := range list {
-				v, ok := mrtrimpl.AsString(it)
+				v, ok := mrtrimpl.X.AsString(it)
 				if ok != mrtrimpl.Present {
 					problems.ItemWrongType("services", i, "a string")
 					continue
 				}
-				if !mrtrimpl.Offered(offeredChanges, v) {
+				if !mrtrimpl.X.Offered(offeredChanges, v) {
 					unoffered = append(unoffered, v)
 					continue
 				}
@@ -661,7 +661,7 @@ func (p approveDeploymentProgram) decodePlan(f *ApproveDeploymentFlow) func(cont
 				problems.NotOffered("services[]", offeredChanges, unoffered...)
 			}
 			// One answer, however it was sent: each value once, in the order offered.
-			a.Services = mrtrimpl.OfferedOrder(a.Services, offeredChanges)
+			a.Services = mrtrimpl.X.OfferedOrder(a.Services, offeredChanges)
 			if len(problems) == checked {
 				if len(a.Services) < 1 {
 					problems.TooFew("services", 1)
@@ -699,7 +699,7 @@ func (p approveDeploymentProgram) CheckContinuation(ctx context.Context, f *Appr
 				problems.TooLong("changes[].title", 60, n)
 			}
 		}
-		mrtrimpl.CheckOptions(&problems, "changes", list)
+		mrtrimpl.X.CheckOptions(&problems, "changes", list)
 	}
 	if v := f.Continuation.LastRelease; v != "" {
 		if n := utf8.RuneCountInString(v); n > 20 {
@@ -724,7 +724,7 @@ func (p approveDeploymentProgram) CheckContinuation(ctx context.Context, f *Appr
 				problems.FewerItems("plan.services", 1)
 			}
 			for _, v := range list {
-				if !mrtrimpl.Offered(offeredChanges, v) {
+				if !mrtrimpl.X.Offered(offeredChanges, v) {
 					problems.NotOffered("plan.services[]", offeredChanges, v)
 				}
 			}
@@ -764,9 +764,9 @@ func (approveDeploymentProgram) requestPlan(f *ApproveDeploymentFlow, problems m
 		Key:  "plan",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message: mrtrimpl.WithProblems(approveDeploymentPickServicesPlanMessage(f), problems),
+			Message: mrtrimpl.X.WithProblems(approveDeploymentPickServicesPlanMessage(f), problems),
 			Mode:    "form",
-			RequestedSchema: mrtrimpl.OfferSchema(approveDeploymentPlanSchema, mrtrimpl.Offer{
+			RequestedSchema: mrtrimpl.X.OfferSchema(approveDeploymentPlanSchema, mrtrimpl.Offer{
 				Field:   "services",
 				Multi:   true,
 				Options: f.Continuation.Changes,
@@ -782,9 +782,9 @@ func (approveDeploymentProgram) gateConfirmDeploy(f *ApproveDeploymentFlow, prob
 		Key:  "deploy",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(approveDeploymentConfirmDeployMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(approveDeploymentConfirmDeployMessage(f), problems),
 			Mode:            "form",
-			RequestedSchema: mrtrimpl.TypedSchema("confirm", approveDeploymentConfirmDeployTyped(f)),
+			RequestedSchema: mrtrimpl.X.TypedSchema("confirm", approveDeploymentConfirmDeployTyped(f)),
 		},
 	}
 }
@@ -807,7 +807,7 @@ func approveDeploymentConfirmDeployMessage(f *ApproveDeploymentFlow) string {
 	var b strings.Builder
 	b.WriteString("Deploy ")
 	if f.Plan != nil {
-		b.WriteString(mrtrimpl.OptionTitles(f.Plan.Services, f.Continuation.Changes))
+		b.WriteString(mrtrimpl.X.OptionTitles(f.Plan.Services, f.Continuation.Changes))
 	}
 	b.WriteString(" to ")
 	b.WriteString(string(f.Args.Environment))

@@ -241,10 +241,10 @@ func (p rollOutReleaseProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Ro
 			return mrtrimpl.Step{}, err
 		}
 		if f.Continuation.Risk == "" {
-			return mrtrimpl.Step{}, mrtrimpl.NotSet("check", "inspectRelease", "inspect", "", "risk", "Risk")
+			return mrtrimpl.Step{}, mrtrimpl.X.NotSet("check", "inspectRelease", "inspect", "", "risk", "Risk")
 		}
 		if f.Continuation.Running == "" {
-			return mrtrimpl.Step{}, mrtrimpl.NotSet("check", "inspectRelease", "inspect", "", "running", "Running")
+			return mrtrimpl.Step{}, mrtrimpl.X.NotSet("check", "inspectRelease", "inspect", "", "running", "Running")
 		}
 		f.Ticket = nil
 		return mrtrimpl.Goto(r, RollOutReleaseStateAskTicket, vocab.Next)
@@ -252,7 +252,7 @@ func (p rollOutReleaseProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Ro
 		var pending []mrtrimpl.Pending
 		f.refusedInFlow = false
 		if f.Ticket == nil {
-			answer, left, err := mrtrimpl.Take(ctx, r, "ticket", mrtrimpl.AgainWith(mrtrimpl.Bind(p.requestTicket, f), f.reasked, f.reaskedWith["ticket"]), mrtrimpl.Form(p.decodeTicket(f)), &pending)
+			answer, left, err := mrtrimpl.Take(ctx, r, "ticket", mrtrimpl.X.AgainWith(mrtrimpl.Bind(p.requestTicket, f), f.reasked, f.reaskedWith["ticket"]), mrtrimpl.Form(p.decodeTicket(f)), &pending)
 			switch {
 			case err != nil:
 				return mrtrimpl.Step{}, err
@@ -277,7 +277,7 @@ func (p rollOutReleaseProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Ro
 		return mrtrimpl.Goto(r, RollOutReleaseStateVerifyTicket, vocab.Next)
 	case RollOutReleaseStateVerifyTicket:
 		if err := p.h.TicketCoversRelease(ctx, f); err != nil {
-			why, again := mrtrimpl.AskingAgain(err)
+			why, again := mrtrimpl.X.AskingAgain(err)
 			if !again {
 				return mrtrimpl.Step{}, err
 			}
@@ -286,7 +286,7 @@ func (p rollOutReleaseProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Ro
 			if f.verifyTicketRefusals >= 3 {
 				return mrtrimpl.Goto(r, RollOutReleaseStateNoTicket, vocab.Exhausted)
 			}
-			f.reasked = why
+			f.reasked = mrtrimpl.X.AttemptsLeft(why, int(3-f.verifyTicketRefusals))
 			f.reaskedWith = map[string]map[string]any{"ticket": p.givenTicket(f.Ticket)}
 			f.Ticket = nil
 			return mrtrimpl.Goto(r, RollOutReleaseStateAskTicket, vocab.AskAgain)
@@ -297,7 +297,7 @@ func (p rollOutReleaseProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Ro
 	case RollOutReleaseStateByRisk:
 		// Branch on risk.
 		if f.Continuation.Risk == "" {
-			return mrtrimpl.Step{}, mrtrimpl.BranchNotSet("byRisk", "risk")
+			return mrtrimpl.Step{}, mrtrimpl.X.BranchNotSet("byRisk", "risk")
 		}
 		switch f.Continuation.Risk {
 		case RollOutReleaseRiskHigh:
@@ -305,7 +305,7 @@ func (p rollOutReleaseProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Ro
 		case RollOutReleaseRiskLow:
 			return mrtrimpl.Goto(r, RollOutReleaseStateConfirmRolling, vocab.CaseEdge("low"))
 		}
-		return mrtrimpl.Step{}, mrtrimpl.NoArm("byRisk", "risk", f.Continuation.Risk)
+		return mrtrimpl.Step{}, mrtrimpl.X.NoArm("byRisk", "risk", f.Continuation.Risk)
 	case RollOutReleaseStateAskRollout:
 		var pending []mrtrimpl.Pending
 		if f.Rollout == nil {
@@ -325,7 +325,7 @@ func (p rollOutReleaseProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Ro
 		}
 		return mrtrimpl.Goto(r, RollOutReleaseStateByStrategy, vocab.Next)
 	case RollOutReleaseStateConfirmRolling:
-		switch on, ask := mrtrimpl.Confirm(r, "confirmRolling", "confirm", mrtrimpl.Bind(p.gateConfirmRolling, f)); on {
+		switch on, ask := mrtrimpl.X.Confirm(r, "confirmRolling", "confirm", mrtrimpl.Bind(p.gateConfirmRolling, f)); on {
 		case vocab.Next:
 			f.passedConfirmRolling = true
 			return mrtrimpl.Goto(r, RollOutReleaseStateRecheck, vocab.Next)
@@ -346,7 +346,7 @@ func (p rollOutReleaseProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Ro
 				return mrtrimpl.Goto(r, RollOutReleaseStateConfirmRolling, vocab.CaseEdge("rolling"))
 			}
 		}
-		return mrtrimpl.Step{}, mrtrimpl.NoArm("byStrategy", "rollout.strategy", "absent")
+		return mrtrimpl.Step{}, mrtrimpl.X.NoArm("byStrategy", "rollout.strategy", "absent")
 	case RollOutReleaseStateRecheck:
 		if err := p.h.ReleaseStillApproved(ctx, f); err != nil {
 			return mrtrimpl.Step{}, err
@@ -379,12 +379,12 @@ func (p rollOutReleaseProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Ro
 				return err
 			}
 			if f.Continuation.RolloutID == "" {
-				return mrtrimpl.NotSet("effect", "startRollout", "rollOut", "", "rolloutId", "RolloutID")
+				return mrtrimpl.X.NotSet("effect", "startRollout", "rollOut", "", "rolloutId", "RolloutID")
 			}
 			return nil
 		})
 	case RollOutReleaseStateConfirmCanary:
-		switch on, ask := mrtrimpl.Confirm(r, "confirmCanary", "confirm", mrtrimpl.Bind(p.gateConfirmCanary, f)); on {
+		switch on, ask := mrtrimpl.X.Confirm(r, "confirmCanary", "confirm", mrtrimpl.Bind(p.gateConfirmCanary, f)); on {
 		case vocab.Next:
 			f.passedConfirmCanary = true
 			return mrtrimpl.Goto(r, RollOutReleaseStateRecheck, vocab.Next)
@@ -793,13 +793,13 @@ func (rollOutReleaseProgram) readGates(f *RollOutReleaseFlow, r *binenc.Fields) 
 		case 0x18723b38:
 			// confirmRolling
 			if r.Int("gates.confirmRolling") != rollOutReleaseConfirmRollingGateDigest && r.Err() == nil {
-				return mrtrimpl.GateChanged("confirmRolling")
+				return mrtrimpl.X.GateChanged("confirmRolling")
 			}
 			f.passedConfirmRolling = true
 		case 0x34b7ec5f:
 			// confirmCanary
 			if r.Int("gates.confirmCanary") != rollOutReleaseConfirmCanaryGateDigest && r.Err() == nil {
-				return mrtrimpl.GateChanged("confirmCanary")
+				return mrtrimpl.X.GateChanged("confirmCanary")
 			}
 			f.passedConfirmCanary = true
 		}
@@ -847,7 +847,7 @@ func (rollOutReleaseProgram) LoadContinuationV2(f *RollOutReleaseFlow, data []by
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p rollOutReleaseProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*RollOutReleaseFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -857,7 +857,7 @@ func (p rollOutReleaseProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw js
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "component", "version")
-	switch v, st := mrtrimpl.FormString(in, "component"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "component"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 31 {
 			problems.TooLong("component", 31, n)
@@ -871,7 +871,7 @@ func (p rollOutReleaseProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw js
 	case mrtrimpl.WrongType:
 		problems.WrongType("component", "a string")
 	}
-	switch v, st := mrtrimpl.FormString(in, "version"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "version"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 16 {
 			problems.TooLong("version", 16, n)
@@ -901,7 +901,7 @@ func (p rollOutReleaseProgram) decodeTicket(f *RollOutReleaseFlow) func(context.
 	return func(ctx context.Context, content map[string]any) (*RollOutReleaseTicketAnswer, mrtrimpl.Problems, error) {
 		a := &RollOutReleaseTicketAnswer{}
 		var problems mrtrimpl.Problems
-		switch v, st := mrtrimpl.FormString(content, "id"); st {
+		switch v, st := mrtrimpl.X.FormString(content, "id"); st {
 		case mrtrimpl.Present:
 			checked := len(problems)
 			if n := utf8.RuneCountInString(v); n > 12 {
@@ -918,7 +918,7 @@ func (p rollOutReleaseProgram) decodeTicket(f *RollOutReleaseFlow) func(context.
 					}
 					if err != nil {
 						if !problems.AddInvalid("id", err) {
-							return nil, nil, mrtrimpl.ValidatorFailed("ticketForRelease", "ticket.id", err)
+							return nil, nil, mrtrimpl.X.ValidatorFailed("ticketForRelease", "ticket.id", err)
 						}
 						f.refusedInFlow = true
 					}
@@ -939,7 +939,7 @@ func (p rollOutReleaseProgram) decodeTicket(f *RollOutReleaseFlow) func(context.
 func (p rollOutReleaseProgram) decodeRollout(ctx context.Context, content map[string]any) (*RollOutReleaseRolloutAnswer, mrtrimpl.Problems, error) {
 	a := &RollOutReleaseRolloutAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "strategy"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "strategy"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(rollOutReleaseStrategyValues, RollOutReleaseStrategy(v)) {
 			problems.NotOneOf("strategy", "canary, rolling")
@@ -958,7 +958,7 @@ func (p rollOutReleaseProgram) decodeRollout(ctx context.Context, content map[st
 func (p rollOutReleaseProgram) decodeCanary(ctx context.Context, content map[string]any) (*RollOutReleaseCanaryAnswer, mrtrimpl.Problems, error) {
 	a := &RollOutReleaseCanaryAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormInt(content, "percent"); st {
+	switch v, st := mrtrimpl.X.FormInt(content, "percent"); st {
 	case mrtrimpl.Present:
 		if v < 1 {
 			problems.BelowMinimum("percent", 1)
@@ -1066,7 +1066,7 @@ func (rollOutReleaseProgram) requestTicket(f *RollOutReleaseFlow, problems mrtri
 		Key:  "ticket",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(rollOutReleaseAskTicketTicketMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(rollOutReleaseAskTicketTicketMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: rollOutReleaseTicketSchema,
 		},
@@ -1104,7 +1104,7 @@ func (rollOutReleaseProgram) requestRollout(f *RollOutReleaseFlow, problems mrtr
 		Key:  "rollout",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(rollOutReleaseAskRolloutRolloutMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(rollOutReleaseAskRolloutRolloutMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: rollOutReleaseRolloutSchema,
 		},
@@ -1131,7 +1131,7 @@ func (rollOutReleaseProgram) gateConfirmRolling(f *RollOutReleaseFlow, problems 
 		Key:  "confirmRolling",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(rollOutReleaseConfirmRollingMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(rollOutReleaseConfirmRollingMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: rollOutReleaseConfirmRollingGateSchema,
 		},
@@ -1161,7 +1161,7 @@ func (rollOutReleaseProgram) requestCanary(f *RollOutReleaseFlow, problems mrtri
 		Key:  "canary",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(rollOutReleaseAskCanaryCanaryMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(rollOutReleaseAskCanaryCanaryMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: rollOutReleaseCanarySchema,
 		},
@@ -1188,7 +1188,7 @@ func (rollOutReleaseProgram) gateConfirmCanary(f *RollOutReleaseFlow, problems m
 		Key:  "confirmCanary",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(rollOutReleaseConfirmCanaryMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(rollOutReleaseConfirmCanaryMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: rollOutReleaseConfirmCanaryGateSchema,
 		},

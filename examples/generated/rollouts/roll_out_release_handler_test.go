@@ -78,7 +78,7 @@ func TestRollOutReleaseAsksAgainForAnApprovedTicket(t *testing.T) {
 	h := mrtrtest.New(t, NewRollOutReleaseProgram(&RollOutReleaseImpl{Data: data}))
 	DriveRollOutRelease(t, h, release("payments-api", "v1.5.0")).
 		Answer(ticket("CHG-1002")).
-		WantQuestion("ticket", "ticket CHG-1002 is pending, not approved; give a ticket that approves payments-api v1.5.0").
+		WantQuestion("ticket", "ticket CHG-1002 is pending, not approved; give a ticket that approves payments-api v1.5.0 (2 attempts left)").
 		Answer(ticket("CHG-1001")).
 		WantAsks("rollout")
 }

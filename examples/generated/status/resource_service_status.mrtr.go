@@ -152,13 +152,13 @@ func (p serviceStatusProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Ser
 		switch out {
 		case ServiceStatusLookUpServiceFound:
 			if f.Continuation.Latest == "" {
-				return mrtrimpl.Step{}, mrtrimpl.NotSet("check", "lookUpService", "lookUp", "found", "latest", "Latest")
+				return mrtrimpl.Step{}, mrtrimpl.X.NotSet("check", "lookUpService", "lookUp", "found", "latest", "Latest")
 			}
 			if f.Continuation.Production == "" {
-				return mrtrimpl.Step{}, mrtrimpl.NotSet("check", "lookUpService", "lookUp", "found", "production", "Production")
+				return mrtrimpl.Step{}, mrtrimpl.X.NotSet("check", "lookUpService", "lookUp", "found", "production", "Production")
 			}
 			if f.Continuation.Staging == "" {
-				return mrtrimpl.Step{}, mrtrimpl.NotSet("check", "lookUpService", "lookUp", "found", "staging", "Staging")
+				return mrtrimpl.Step{}, mrtrimpl.X.NotSet("check", "lookUpService", "lookUp", "found", "staging", "Staging")
 			}
 			return mrtrimpl.Goto(r, ServiceStatusStateAskView, vocab.OutcomeEdge("found"))
 		case ServiceStatusLookUpServiceUnknown:
@@ -195,13 +195,13 @@ func (p serviceStatusProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Ser
 				return mrtrimpl.Goto(r, ServiceStatusStateSummary, vocab.CaseEdge("summary"))
 			}
 		}
-		return mrtrimpl.Step{}, mrtrimpl.NoArm("show", "view.detail", "absent")
+		return mrtrimpl.Step{}, mrtrimpl.X.NoArm("show", "view.detail", "absent")
 	case ServiceStatusStateFull:
 		return r.Finish(mrtr.Final{
 			Content: []mrtrimpl.Content{
 				{
 					Text: serviceStatusFullContent1Text(f),
-					Type: mrtrimpl.ContentResource,
+					Type: "resource",
 				},
 			},
 			Outcome: vocab.OutcomeSuccess,
@@ -211,7 +211,7 @@ func (p serviceStatusProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Ser
 			Content: []mrtrimpl.Content{
 				{
 					Text: serviceStatusSummaryContent1Text(f),
-					Type: mrtrimpl.ContentResource,
+					Type: "resource",
 				},
 			},
 			Outcome: vocab.OutcomeSuccess,
@@ -464,7 +464,7 @@ func (serviceStatusProgram) LoadContinuationV2(f *ServiceStatusFlow, data []byte
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p serviceStatusProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*ServiceStatusFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -474,7 +474,7 @@ func (p serviceStatusProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw jso
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "service")
-	switch v, st := mrtrimpl.FormString(in, "service"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "service"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 40 {
 			problems.TooLong("service", 40, n)
@@ -498,7 +498,7 @@ var serviceStatusArgServicePattern = regexp.MustCompile("^(?:^[a-z][a-z0-9-]*$)$
 func (p serviceStatusProgram) decodeView(ctx context.Context, content map[string]any) (*ServiceStatusViewAnswer, mrtrimpl.Problems, error) {
 	a := &ServiceStatusViewAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "detail"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "detail"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(serviceStatusDetailValues, ServiceStatusDetail(v)) {
 			problems.NotOneOf("detail", "summary, full")
@@ -573,7 +573,7 @@ func (serviceStatusProgram) requestView(f *ServiceStatusFlow, problems mrtrimpl.
 		Key:  "view",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(serviceStatusAskViewViewMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(serviceStatusAskViewViewMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: serviceStatusViewSchema,
 		},

@@ -195,12 +195,12 @@ func (p cancelSubscriptionProgram) Step(ctx context.Context, r mrtrimpl.Round, f
 			return mrtrimpl.Goto(r, CancelSubscriptionStateNotFound, vocab.OutcomeEdge("none"))
 		case CancelSubscriptionFindCustomersOne:
 			if f.Continuation.CustomerID == "" {
-				return mrtrimpl.Step{}, mrtrimpl.NotSet("check", "findCustomers", "lookup", "one", "customerId", "CustomerID")
+				return mrtrimpl.Step{}, mrtrimpl.X.NotSet("check", "findCustomers", "lookup", "one", "customerId", "CustomerID")
 			}
 			return mrtrimpl.Goto(r, CancelSubscriptionStateLoadCustomer, vocab.OutcomeEdge("one"))
 		case CancelSubscriptionFindCustomersSeveral:
 			if len(f.Continuation.Matches) == 0 {
-				return mrtrimpl.Step{}, mrtrimpl.NotSet("check", "findCustomers", "lookup", "several", "matches", "Matches")
+				return mrtrimpl.Step{}, mrtrimpl.X.NotSet("check", "findCustomers", "lookup", "several", "matches", "Matches")
 			}
 			return mrtrimpl.Goto(r, CancelSubscriptionStatePickCustomer, vocab.OutcomeEdge("several"))
 		}
@@ -215,21 +215,21 @@ func (p cancelSubscriptionProgram) Step(ctx context.Context, r mrtrimpl.Round, f
 		switch out {
 		case CancelSubscriptionLoadCustomerSubscribed:
 			if f.Continuation.CustomerID == "" {
-				return mrtrimpl.Step{}, mrtrimpl.NotSet("check", "loadCustomer", "loadCustomer", "subscribed", "customerId", "CustomerID")
+				return mrtrimpl.Step{}, mrtrimpl.X.NotSet("check", "loadCustomer", "loadCustomer", "subscribed", "customerId", "CustomerID")
 			}
 			if f.Continuation.CustomerName == "" {
-				return mrtrimpl.Step{}, mrtrimpl.NotSet("check", "loadCustomer", "loadCustomer", "subscribed", "customerName", "CustomerName")
+				return mrtrimpl.Step{}, mrtrimpl.X.NotSet("check", "loadCustomer", "loadCustomer", "subscribed", "customerName", "CustomerName")
 			}
 			if f.Continuation.Plan == "" {
-				return mrtrimpl.Step{}, mrtrimpl.NotSet("check", "loadCustomer", "loadCustomer", "subscribed", "plan", "Plan")
+				return mrtrimpl.Step{}, mrtrimpl.X.NotSet("check", "loadCustomer", "loadCustomer", "subscribed", "plan", "Plan")
 			}
 			return mrtrimpl.Goto(r, CancelSubscriptionStateConfirmCancel, vocab.OutcomeEdge("subscribed"))
 		case CancelSubscriptionLoadCustomerUnsubscribed:
 			if f.Continuation.CustomerID == "" {
-				return mrtrimpl.Step{}, mrtrimpl.NotSet("check", "loadCustomer", "loadCustomer", "unsubscribed", "customerId", "CustomerID")
+				return mrtrimpl.Step{}, mrtrimpl.X.NotSet("check", "loadCustomer", "loadCustomer", "unsubscribed", "customerId", "CustomerID")
 			}
 			if f.Continuation.CustomerName == "" {
-				return mrtrimpl.Step{}, mrtrimpl.NotSet("check", "loadCustomer", "loadCustomer", "unsubscribed", "customerName", "CustomerName")
+				return mrtrimpl.Step{}, mrtrimpl.X.NotSet("check", "loadCustomer", "loadCustomer", "unsubscribed", "customerName", "CustomerName")
 			}
 			return mrtrimpl.Goto(r, CancelSubscriptionStateNoSubscription, vocab.OutcomeEdge("unsubscribed"))
 		}
@@ -238,7 +238,7 @@ func (p cancelSubscriptionProgram) Step(ctx context.Context, r mrtrimpl.Round, f
 		var pending []mrtrimpl.Pending
 		if f.Choice == nil {
 			if len(f.Continuation.Matches) == 0 {
-				return mrtrimpl.Step{}, mrtrimpl.NoOptions("pickCustomer", "customer", "matches")
+				return mrtrimpl.Step{}, mrtrimpl.X.NoOptions("pickCustomer", "customer", "matches")
 			}
 			answer, left, err := mrtrimpl.Take(ctx, r, "choice", mrtrimpl.Bind(p.requestChoice, f), mrtrimpl.Form(p.decodeChoice(f)), &pending)
 			switch {
@@ -256,7 +256,7 @@ func (p cancelSubscriptionProgram) Step(ctx context.Context, r mrtrimpl.Round, f
 		}
 		return mrtrimpl.Goto(r, CancelSubscriptionStateLoadCustomer, vocab.Next)
 	case CancelSubscriptionStateConfirmCancel:
-		switch on, ask := mrtrimpl.Confirm(r, "cancel", "confirm", mrtrimpl.Bind(p.gateConfirmCancel, f)); on {
+		switch on, ask := mrtrimpl.X.Confirm(r, "cancel", "confirm", mrtrimpl.Bind(p.gateConfirmCancel, f)); on {
 		case vocab.Next:
 			f.passedConfirmCancel = true
 			return mrtrimpl.Goto(r, CancelSubscriptionStateRecheck, vocab.Next)
@@ -580,7 +580,7 @@ func (cancelSubscriptionProgram) readGates(f *CancelSubscriptionFlow, r *binenc.
 		case 0x6c73ad29:
 			// confirmCancel
 			if r.Int("gates.confirmCancel") != cancelSubscriptionConfirmCancelGateDigest && r.Err() == nil {
-				return mrtrimpl.GateChanged("confirmCancel")
+				return mrtrimpl.X.GateChanged("confirmCancel")
 			}
 			f.passedConfirmCancel = true
 		}
@@ -618,7 +618,7 @@ func (cancelSubscriptionProgram) LoadContinuationV2(f *CancelSubscriptionFlow, d
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p cancelSubscriptionProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*CancelSubscriptionFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -628,7 +628,7 @@ func (p cancelSubscriptionProgram) NewFlow(ctx context.Context, c *mrtr.Call, ra
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "name")
-	switch v, st := mrtrimpl.FormString(in, "name"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "name"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n < 2 {
 			problems.TooShort("name", 2, n)
@@ -653,9 +653,9 @@ func (p cancelSubscriptionProgram) decodeChoice(f *CancelSubscriptionFlow) func(
 		offeredMatches := f.Continuation.Matches
 		a := &CancelSubscriptionChoiceAnswer{}
 		var problems mrtrimpl.Problems
-		switch v, st := mrtrimpl.FormString(content, "customer"); st {
+		switch v, st := mrtrimpl.X.FormString(content, "customer"); st {
 		case mrtrimpl.Present:
-			if !mrtrimpl.Offered(offeredMatches, v) {
+			if !mrtrimpl.X.Offered(offeredMatches, v) {
 				problems.NotOffered("customer", offeredMatches, v)
 			}
 			a.Customer = v
@@ -706,7 +706,7 @@ func (p cancelSubscriptionProgram) CheckContinuation(ctx context.Context, f *Can
 				problems.TooLong("matches[].title", 100, n)
 			}
 		}
-		mrtrimpl.CheckOptions(&problems, "matches", list)
+		mrtrimpl.X.CheckOptions(&problems, "matches", list)
 	}
 	if v := f.Continuation.Plan; v != "" {
 		if n := utf8.RuneCountInString(v); n > 40 {
@@ -716,7 +716,7 @@ func (p cancelSubscriptionProgram) CheckContinuation(ctx context.Context, f *Can
 	if a := f.Choice; a != nil {
 		offeredMatches := f.Continuation.Matches
 		if v := string(a.Customer); v != "" {
-			if !mrtrimpl.Offered(offeredMatches, v) {
+			if !mrtrimpl.X.Offered(offeredMatches, v) {
 				problems.NotOffered("choice.customer", offeredMatches, v)
 			}
 		}
@@ -746,9 +746,9 @@ func (cancelSubscriptionProgram) requestChoice(f *CancelSubscriptionFlow, proble
 		Key:  "choice",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message: mrtrimpl.WithProblems(cancelSubscriptionPickCustomerChoiceMessage(f), problems),
+			Message: mrtrimpl.X.WithProblems(cancelSubscriptionPickCustomerChoiceMessage(f), problems),
 			Mode:    "form",
-			RequestedSchema: mrtrimpl.OfferSchema(cancelSubscriptionChoiceSchema, mrtrimpl.Offer{
+			RequestedSchema: mrtrimpl.X.OfferSchema(cancelSubscriptionChoiceSchema, mrtrimpl.Offer{
 				Field:   "customer",
 				Options: f.Continuation.Matches,
 			}),
@@ -776,7 +776,7 @@ func (cancelSubscriptionProgram) gateConfirmCancel(f *CancelSubscriptionFlow, pr
 		Key:  "cancel",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(cancelSubscriptionConfirmCancelMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(cancelSubscriptionConfirmCancelMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: cancelSubscriptionConfirmCancelGateSchema,
 		},

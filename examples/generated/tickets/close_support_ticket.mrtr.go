@@ -400,7 +400,7 @@ func (closeSupportTicketProgram) LoadContinuationV2(f *CloseSupportTicketFlow, d
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p closeSupportTicketProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*CloseSupportTicketFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -410,7 +410,7 @@ func (p closeSupportTicketProgram) NewFlow(ctx context.Context, c *mrtr.Call, ra
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "ticketId")
-	switch v, st := mrtrimpl.FormString(in, "ticketId"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "ticketId"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 12 {
 			problems.TooLong("ticketId", 12, n)
@@ -434,7 +434,7 @@ var closeSupportTicketArgTicketIDPattern = regexp.MustCompile("^(?:[0-9]{1,12})$
 func (p closeSupportTicketProgram) decodeReason(ctx context.Context, content map[string]any) (*CloseSupportTicketReasonAnswer, mrtrimpl.Problems, error) {
 	a := &CloseSupportTicketReasonAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "closeReason"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "closeReason"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(closeSupportTicketCloseReasonValues, CloseSupportTicketCloseReason(v)) {
 			problems.NotOneOf("closeReason", "resolved, duplicate, cancelled")
@@ -445,7 +445,7 @@ func (p closeSupportTicketProgram) decodeReason(ctx context.Context, content map
 	case mrtrimpl.WrongType:
 		problems.WrongType("closeReason", "a string")
 	}
-	switch v, st := mrtrimpl.FormString(content, "comment"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "comment"); st {
 	case mrtrimpl.Present:
 		checked := len(problems)
 		if n := utf8.RuneCountInString(v); n > 500 {
@@ -453,7 +453,7 @@ func (p closeSupportTicketProgram) decodeReason(ctx context.Context, content map
 		}
 		if len(problems) == checked {
 			if err := p.h.NoSecrets(ctx, v); err != nil && !problems.AddInvalid("comment", err) {
-				return nil, nil, mrtrimpl.ValidatorFailed("noSecrets", "reason.comment", err)
+				return nil, nil, mrtrimpl.X.ValidatorFailed("noSecrets", "reason.comment", err)
 			}
 		}
 		a.Comment = &v
@@ -529,7 +529,7 @@ func (closeSupportTicketProgram) requestReason(f *CloseSupportTicketFlow, proble
 		Key:  "reason",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(closeSupportTicketAskReasonReasonMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(closeSupportTicketAskReasonReasonMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: closeSupportTicketReasonSchema,
 		},

@@ -1,8 +1,9 @@
 // Package handlertypes defines, once, the types a handler author sees
 // that the generated plumbing also needs: the result of a finished
-// workflow (Final, PromptMessage, Content) and a choice found at run time
-// (Option). Package mrtr names them for handler authors (mrtr.Final,
-// mrtr.PromptMessage, mrtr.Option); package mrtrimpl refers to them
+// workflow (Final, PromptMessage, Content), a choice found at run time
+// (Option) and the answers a flow holds besides forms (Sampled, RootList,
+// URLStep). Package mrtr names them for handler authors (mrtr.Final,
+// mrtr.PromptMessage, mrtr.Option, mrtr.Sampled); package mrtrimpl refers to them
 // through unexported aliases, so neither exports a name twice and mrtr
 // keeps importing mrtrimpl, never the reverse.
 package handlertypes
@@ -119,6 +120,22 @@ func (c Content) Resource() *mcp.ResourceContents {
 	}
 	return rc
 }
+
+// Sampled is the answer to a sampling request: the text the client's model
+// produced, validated against the request's bounds.
+type Sampled struct {
+	Text string
+}
+
+// RootList is the answer to a roots request: the client's root URIs.
+type RootList struct {
+	URIs []string
+}
+
+// URLStep is the answer to a URL-mode elicitation: the user accepted
+// opening its URL. It carries nothing, and it does not mean the step on
+// that page was completed: the check after the ask verifies it.
+type URLStep struct{}
 
 // Option is one choice a check discovered at run time: the value an answer
 // gives back, and the title a client shows for it. A check stores a list of

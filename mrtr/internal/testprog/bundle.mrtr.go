@@ -132,7 +132,7 @@ func (p bundleProgram) Step(ctx context.Context, r mrtrimpl.Round, f *BundleFlow
 			return mrtrimpl.Step{}, err
 		}
 		if len(f.Continuation.Found) == 0 {
-			return mrtrimpl.Step{}, mrtrimpl.NotSet("check", "findServices", "discover", "", "found", "Found")
+			return mrtrimpl.Step{}, mrtrimpl.X.NotSet("check", "findServices", "discover", "", "found", "Found")
 		}
 		return mrtrimpl.Goto(r, BundleStateAskTicket, vocab.Next)
 	case BundleStateAskTicket:
@@ -166,10 +166,10 @@ func (p bundleProgram) Step(ctx context.Context, r mrtrimpl.Round, f *BundleFlow
 		var pending []mrtrimpl.Pending
 		if f.Services == nil {
 			if len(f.Continuation.Found) == 0 {
-				return mrtrimpl.Step{}, mrtrimpl.NoOptions("pick", "names", "found")
+				return mrtrimpl.Step{}, mrtrimpl.X.NoOptions("pick", "names", "found")
 			}
 			if len(f.Continuation.Found) < 2 {
-				return mrtrimpl.Step{}, mrtrimpl.TooFewOptions("pick", "names", "found", 2, len(f.Continuation.Found))
+				return mrtrimpl.Step{}, mrtrimpl.X.TooFewOptions("pick", "names", "found", 2, len(f.Continuation.Found))
 			}
 			answer, left, err := mrtrimpl.Take(ctx, r, "services", mrtrimpl.Bind(p.requestServices, f), mrtrimpl.Form(p.decodeServices(f)), &pending)
 			switch {
@@ -478,7 +478,7 @@ func (bundleProgram) LoadContinuationV2(f *BundleFlow, data []byte) error {
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p bundleProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*BundleFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -488,7 +488,7 @@ func (p bundleProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "release")
-	switch v, st := mrtrimpl.FormString(in, "release"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "release"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 20 {
 			problems.TooLong("release", 20, n)
@@ -509,7 +509,7 @@ func (p bundleProgram) decodeTicket(f *BundleFlow) func(context.Context, map[str
 	return func(ctx context.Context, content map[string]any) (*BundleTicketAnswer, mrtrimpl.Problems, error) {
 		a := &BundleTicketAnswer{}
 		var problems mrtrimpl.Problems
-		switch v, st := mrtrimpl.FormString(content, "id"); st {
+		switch v, st := mrtrimpl.X.FormString(content, "id"); st {
 		case mrtrimpl.Present:
 			checked := len(problems)
 			if n := utf8.RuneCountInString(v); n > 10 {
@@ -523,7 +523,7 @@ func (p bundleProgram) decodeTicket(f *BundleFlow) func(context.Context, map[str
 					}
 					if err != nil {
 						if !problems.AddInvalid("id", err) {
-							return nil, nil, mrtrimpl.ValidatorFailed("ticketForRelease", "ticket.id", err)
+							return nil, nil, mrtrimpl.X.ValidatorFailed("ticketForRelease", "ticket.id", err)
 						}
 						f.refusedInFlow = true
 					}
@@ -547,17 +547,17 @@ func (p bundleProgram) decodeServices(f *BundleFlow) func(context.Context, map[s
 		offeredFound := f.Continuation.Found
 		a := &BundleServicesAnswer{}
 		var problems mrtrimpl.Problems
-		switch list, st := mrtrimpl.FormList(content, "names"); st {
+		switch list, st := mrtrimpl.X.FormList(content, "names"); st {
 		case mrtrimpl.Present:
 			checked := len(problems)
 			var unoffered []string
 			for i, it := range list {
-				v, ok := mrtrimpl.AsString(it)
+				v, ok := mrtrimpl.X.AsString(it)
 				if ok != mrtrimpl.Present {
 					problems.ItemWrongType("names", i, "a string")
 					continue
 				}
-				if !mrtrimpl.Offered(offeredFound, v) {
+				if !mrtrimpl.X.Offered(offeredFound, v) {
 					unoffered = append(unoffered, v)
 					continue
 				}
@@ -567,7 +567,7 @@ func (p bundleProgram) decodeServices(f *BundleFlow) func(context.Context, map[s
 				problems.NotOffered("names[]", offeredFound, unoffered...)
 			}
 			// One answer, however it was sent: each value once, in the order offered.
-			a.Names = mrtrimpl.OfferedOrder(a.Names, offeredFound)
+			a.Names = mrtrimpl.X.OfferedOrder(a.Names, offeredFound)
 			if len(problems) == checked {
 				if len(a.Names) < 2 {
 					problems.TooFew("names", 2)
@@ -603,7 +603,7 @@ func (p bundleProgram) CheckContinuation(ctx context.Context, f *BundleFlow) mrt
 				problems.TooLong("found[].title", 40, n)
 			}
 		}
-		mrtrimpl.CheckOptions(&problems, "found", list)
+		mrtrimpl.X.CheckOptions(&problems, "found", list)
 	}
 	if a := f.Ticket; a != nil {
 		if v := a.ID; v != "" {
@@ -622,7 +622,7 @@ func (p bundleProgram) CheckContinuation(ctx context.Context, f *BundleFlow) mrt
 				problems.MoreItems("services.names", 5)
 			}
 			for _, v := range list {
-				if !mrtrimpl.Offered(offeredFound, v) {
+				if !mrtrimpl.X.Offered(offeredFound, v) {
 					problems.NotOffered("services.names[]", offeredFound, v)
 				}
 			}
@@ -660,7 +660,7 @@ func (bundleProgram) requestTicket(f *BundleFlow, problems mrtrimpl.Problems) mr
 		Key:  "ticket",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(bundleAskTicketTicketMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(bundleAskTicketTicketMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: bundleTicketSchema,
 		},
@@ -694,9 +694,9 @@ func (bundleProgram) requestServices(f *BundleFlow, problems mrtrimpl.Problems) 
 		Key:  "services",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message: mrtrimpl.WithProblems(bundlePickServicesMessage(f), problems),
+			Message: mrtrimpl.X.WithProblems(bundlePickServicesMessage(f), problems),
 			Mode:    "form",
-			RequestedSchema: mrtrimpl.OfferSchema(bundleServicesSchema, mrtrimpl.Offer{
+			RequestedSchema: mrtrimpl.X.OfferSchema(bundleServicesSchema, mrtrimpl.Offer{
 				Field:   "names",
 				Multi:   true,
 				Options: f.Continuation.Found,

@@ -350,7 +350,7 @@ func (deployProgram) LoadContinuationV2(f *DeployFlow, data []byte) error {
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p deployProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*DeployFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -360,7 +360,7 @@ func (p deployProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "env")
-	switch v, st := mrtrimpl.FormString(in, "env"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "env"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(deployEnvValues, DeployEnv(v)) {
 			problems.NotOneOf("env", "staging, production")
@@ -379,11 +379,11 @@ func (p deployProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 func (p deployProgram) decodePick(ctx context.Context, content map[string]any) (*DeployPickAnswer, mrtrimpl.Problems, error) {
 	a := &DeployPickAnswer{}
 	var problems mrtrimpl.Problems
-	switch list, st := mrtrimpl.FormList(content, "services"); st {
+	switch list, st := mrtrimpl.X.FormList(content, "services"); st {
 	case mrtrimpl.Present:
 		checked := len(problems)
 		for i, it := range list {
-			v, ok := mrtrimpl.AsString(it)
+			v, ok := mrtrimpl.X.AsString(it)
 			if ok != mrtrimpl.Present {
 				problems.ItemWrongType("services", i, "a string")
 				continue
@@ -467,7 +467,7 @@ func (deployProgram) requestPick(f *DeployFlow, problems mrtrimpl.Problems) mrtr
 		Key:  "pick",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(deployChoosePickMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(deployChoosePickMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: deployPickSchema,
 		},

@@ -51,7 +51,7 @@ type DigestFlow struct {
 	// Length answers input request "length" (state askLength); nil until given.
 	Length *DigestLengthAnswer
 	// Digest answers input request "digest" (state summarise); nil until given.
-	Digest *mrtrimpl.Sampled
+	Digest *mrtr.Sampled
 
 	state DigestState
 }
@@ -116,7 +116,7 @@ func (p digestProgram) Step(ctx context.Context, r mrtrimpl.Round, f *DigestFlow
 			return mrtrimpl.Step{}, err
 		}
 		if f.Continuation.Title == "" {
-			return mrtrimpl.Step{}, mrtrimpl.NotSet("check", "findDocument", "find", "", "title", "Title")
+			return mrtrimpl.Step{}, mrtrimpl.X.NotSet("check", "findDocument", "find", "", "title", "Title")
 		}
 		return mrtrimpl.Goto(r, DigestStateAskLength, vocab.Next)
 	case DigestStateAskLength:
@@ -350,7 +350,7 @@ func (p digestProgram) readAnswers(f *DigestFlow, r *binenc.Fields) {
 			f.Length = p.readLengthAnswer(&g)
 		case 0xf92455dd:
 			// digest
-			f.Digest = &mrtrimpl.Sampled{Text: r.String("digest")}
+			f.Digest = &mrtr.Sampled{Text: r.String("digest")}
 		}
 	}
 }
@@ -390,7 +390,7 @@ func (digestProgram) LoadContinuationV2(f *DigestFlow, data []byte) error {
 		f.Length = a
 	}
 	if r.Bool() {
-		a := &mrtrimpl.Sampled{Text: r.String()}
+		a := &mrtr.Sampled{Text: r.String()}
 		f.Digest = a
 	}
 	return r.Done()
@@ -398,7 +398,7 @@ func (digestProgram) LoadContinuationV2(f *DigestFlow, data []byte) error {
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p digestProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*DigestFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -408,7 +408,7 @@ func (p digestProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "doc")
-	switch v, st := mrtrimpl.FormString(in, "doc"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "doc"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 20 {
 			problems.TooLong("doc", 20, n)
@@ -427,7 +427,7 @@ func (p digestProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 func (p digestProgram) decodeLength(ctx context.Context, content map[string]any) (*DigestLengthAnswer, mrtrimpl.Problems, error) {
 	a := &DigestLengthAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormInt(content, "words"); st {
+	switch v, st := mrtrimpl.X.FormInt(content, "words"); st {
 	case mrtrimpl.Present:
 		if v < 10 {
 			problems.BelowMinimum("words", 10)
@@ -445,12 +445,12 @@ func (p digestProgram) decodeLength(ctx context.Context, content map[string]any)
 }
 
 // decodeDigest validates the text the client's model returned for "digest".
-func (p digestProgram) decodeDigest(ctx context.Context, text string) (*mrtrimpl.Sampled, mrtrimpl.Problems) {
+func (p digestProgram) decodeDigest(ctx context.Context, text string) (*mrtr.Sampled, mrtrimpl.Problems, error) {
 	var problems mrtrimpl.Problems
 	if n := utf8.RuneCountInString(text); n > 200 {
 		problems.TooLong("digest", 200, n)
 	}
-	return &mrtrimpl.Sampled{Text: text}, problems
+	return &mrtr.Sampled{Text: text}, problems, nil
 }
 
 // CheckContinuation checks what the workflow carries (continuation fields, answers)
@@ -504,7 +504,7 @@ func (digestProgram) requestLength(f *DigestFlow, problems mrtrimpl.Problems) mr
 		Key:  "length",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(digestAskLengthLengthMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(digestAskLengthLengthMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: digestLengthSchema,
 		},
@@ -520,7 +520,7 @@ func (digestProgram) requestDigest(f *DigestFlow, problems mrtrimpl.Problems) mr
 		Params: &mcp.CreateMessageParams{
 			MaxTokens: 256,
 			Messages: []*mcp.SamplingMessage{{
-				Content: &mcp.TextContent{Text: mrtrimpl.WithProblems(digestSummariseDigestPrompt(f), problems)},
+				Content: &mcp.TextContent{Text: mrtrimpl.X.WithProblems(digestSummariseDigestPrompt(f), problems)},
 				Role:    "user",
 			}},
 		},

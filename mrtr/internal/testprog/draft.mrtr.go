@@ -71,7 +71,7 @@ type DraftFlow struct {
 	// Text answers input request "text" (state askText); nil until given.
 	Text *DraftTextAnswer
 	// Draft answers input request "draft" (state askModel); nil until given.
-	Draft *mrtrimpl.Sampled
+	Draft *mrtr.Sampled
 
 	state DraftState
 }
@@ -146,7 +146,7 @@ func (p draftProgram) Step(ctx context.Context, r mrtrimpl.Round, f *DraftFlow) 
 			return mrtrimpl.Step{}, err
 		}
 		if f.Continuation.Subject == "" {
-			return mrtrimpl.Step{}, mrtrimpl.NotSet("check", "findTopic", "find", "", "subject", "Subject")
+			return mrtrimpl.Step{}, mrtrimpl.X.NotSet("check", "findTopic", "find", "", "subject", "Subject")
 		}
 		return mrtrimpl.Goto(r, DraftStateAskMode, vocab.Next)
 	case DraftStateAskMode:
@@ -177,7 +177,7 @@ func (p draftProgram) Step(ctx context.Context, r mrtrimpl.Round, f *DraftFlow) 
 				return mrtrimpl.Goto(r, DraftStateAskModel, vocab.CaseEdge("model"))
 			}
 		}
-		return mrtrimpl.Step{}, mrtrimpl.NoArm("route", "mode.by", "absent")
+		return mrtrimpl.Step{}, mrtrimpl.X.NoArm("route", "mode.by", "absent")
 	case DraftStateAskText:
 		var pending []mrtrimpl.Pending
 		if f.Text == nil {
@@ -421,7 +421,7 @@ func (p draftProgram) readAnswers(f *DraftFlow, r *binenc.Fields) {
 			f.Text = p.readTextAnswer(&g)
 		case 0xb576858c:
 			// draft
-			f.Draft = &mrtrimpl.Sampled{Text: r.String("draft")}
+			f.Draft = &mrtr.Sampled{Text: r.String("draft")}
 		}
 	}
 }
@@ -480,7 +480,7 @@ func (draftProgram) LoadContinuationV2(f *DraftFlow, data []byte) error {
 		f.Text = a
 	}
 	if r.Bool() {
-		a := &mrtrimpl.Sampled{Text: r.String()}
+		a := &mrtr.Sampled{Text: r.String()}
 		f.Draft = a
 	}
 	return r.Done()
@@ -488,7 +488,7 @@ func (draftProgram) LoadContinuationV2(f *DraftFlow, data []byte) error {
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p draftProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*DraftFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -498,7 +498,7 @@ func (p draftProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMes
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "topic")
-	switch v, st := mrtrimpl.FormString(in, "topic"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "topic"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 40 {
 			problems.TooLong("topic", 40, n)
@@ -517,7 +517,7 @@ func (p draftProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMes
 func (p draftProgram) decodeMode(ctx context.Context, content map[string]any) (*DraftModeAnswer, mrtrimpl.Problems, error) {
 	a := &DraftModeAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "by"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "by"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(draftByValues, DraftBy(v)) {
 			problems.NotOneOf("by", "hand, model")
@@ -536,7 +536,7 @@ func (p draftProgram) decodeMode(ctx context.Context, content map[string]any) (*
 func (p draftProgram) decodeText(ctx context.Context, content map[string]any) (*DraftTextAnswer, mrtrimpl.Problems, error) {
 	a := &DraftTextAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "body"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "body"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 200 {
 			problems.TooLong("body", 200, n)
@@ -551,12 +551,12 @@ func (p draftProgram) decodeText(ctx context.Context, content map[string]any) (*
 }
 
 // decodeDraft validates the text the client's model returned for "draft".
-func (p draftProgram) decodeDraft(ctx context.Context, text string) (*mrtrimpl.Sampled, mrtrimpl.Problems) {
+func (p draftProgram) decodeDraft(ctx context.Context, text string) (*mrtr.Sampled, mrtrimpl.Problems, error) {
 	var problems mrtrimpl.Problems
 	if n := utf8.RuneCountInString(text); n > 200 {
 		problems.TooLong("draft", 200, n)
 	}
-	return &mrtrimpl.Sampled{Text: text}, problems
+	return &mrtr.Sampled{Text: text}, problems, nil
 }
 
 // CheckContinuation checks what the workflow carries (continuation fields, answers)
@@ -616,7 +616,7 @@ func (draftProgram) requestMode(f *DraftFlow, problems mrtrimpl.Problems) mrtrim
 		Key:  "mode",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(draftAskModeModeMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(draftAskModeModeMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: draftModeSchema,
 		},
@@ -645,7 +645,7 @@ func (draftProgram) requestText(f *DraftFlow, problems mrtrimpl.Problems) mrtrim
 		Key:  "text",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(draftAskTextTextMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(draftAskTextTextMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: draftTextSchema,
 		},
@@ -661,7 +661,7 @@ func (draftProgram) requestDraft(f *DraftFlow, problems mrtrimpl.Problems) mrtri
 		Params: &mcp.CreateMessageParams{
 			MaxTokens: 256,
 			Messages: []*mcp.SamplingMessage{{
-				Content: &mcp.TextContent{Text: mrtrimpl.WithProblems(draftAskModelDraftPrompt(f), problems)},
+				Content: &mcp.TextContent{Text: mrtrimpl.X.WithProblems(draftAskModelDraftPrompt(f), problems)},
 				Role:    "user",
 			}},
 		},

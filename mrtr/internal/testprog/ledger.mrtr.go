@@ -336,7 +336,7 @@ func (ledgerProgram) LoadContinuationV2(f *LedgerFlow, data []byte) error {
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p ledgerProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*LedgerFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -346,7 +346,7 @@ func (p ledgerProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "account")
-	switch v, st := mrtrimpl.FormString(in, "account"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "account"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 20 {
 			problems.TooLong("account", 20, n)
@@ -365,7 +365,7 @@ func (p ledgerProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 func (p ledgerProgram) decodeEntry(ctx context.Context, content map[string]any) (*LedgerEntryAnswer, mrtrimpl.Problems, error) {
 	a := &LedgerEntryAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormInt(content, "cents"); st {
+	switch v, st := mrtrimpl.X.FormInt(content, "cents"); st {
 	case mrtrimpl.Present:
 		if v < 1 {
 			problems.BelowMinimum("cents", 1)
@@ -423,7 +423,7 @@ func (ledgerProgram) requestEntry(f *LedgerFlow, problems mrtrimpl.Problems) mrt
 		Key:  "entry",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(ledgerAskEntryEntryMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(ledgerAskEntryEntryMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: ledgerEntrySchema,
 		},

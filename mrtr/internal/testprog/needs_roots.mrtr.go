@@ -36,7 +36,7 @@ type NeedsRootsFlow struct {
 	// Continuation is carried between rounds.
 	Continuation NeedsRootsContinuation
 	// Answer answers input request "answer" (state askModel); nil until given.
-	Answer *mrtrimpl.Sampled
+	Answer *mrtr.Sampled
 
 	state NeedsRootsState
 }
@@ -244,7 +244,7 @@ func (p needsRootsProgram) readAnswers(f *NeedsRootsFlow, r *binenc.Fields) {
 		switch r.Key() {
 		case 0x848019df:
 			// answer
-			f.Answer = &mrtrimpl.Sampled{Text: r.String("answer")}
+			f.Answer = &mrtr.Sampled{Text: r.String("answer")}
 		}
 	}
 }
@@ -262,7 +262,7 @@ func (needsRootsProgram) LoadContinuationV2(f *NeedsRootsFlow, data []byte) erro
 	r := binenc.NewReader(data)
 	f.Answer = nil
 	if r.Bool() {
-		a := &mrtrimpl.Sampled{Text: r.String()}
+		a := &mrtr.Sampled{Text: r.String()}
 		f.Answer = a
 	}
 	return r.Done()
@@ -270,7 +270,7 @@ func (needsRootsProgram) LoadContinuationV2(f *NeedsRootsFlow, data []byte) erro
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p needsRootsProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*NeedsRootsFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -284,12 +284,12 @@ func (p needsRootsProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.R
 }
 
 // decodeAnswer validates the text the client's model returned for "answer".
-func (p needsRootsProgram) decodeAnswer(ctx context.Context, text string) (*mrtrimpl.Sampled, mrtrimpl.Problems) {
+func (p needsRootsProgram) decodeAnswer(ctx context.Context, text string) (*mrtr.Sampled, mrtrimpl.Problems, error) {
 	var problems mrtrimpl.Problems
 	if n := utf8.RuneCountInString(text); n > 100 {
 		problems.TooLong("answer", 100, n)
 	}
-	return &mrtrimpl.Sampled{Text: text}, problems
+	return &mrtr.Sampled{Text: text}, problems, nil
 }
 
 // CheckContinuation checks what the workflow carries (continuation fields, answers)
@@ -314,7 +314,7 @@ func (needsRootsProgram) requestAnswer(f *NeedsRootsFlow, problems mrtrimpl.Prob
 		Params: &mcp.CreateMessageParams{
 			MaxTokens: 256,
 			Messages: []*mcp.SamplingMessage{{
-				Content: &mcp.TextContent{Text: mrtrimpl.WithProblems(needsRootsAskModelAnswerPrompt(f), problems)},
+				Content: &mcp.TextContent{Text: mrtrimpl.X.WithProblems(needsRootsAskModelAnswerPrompt(f), problems)},
 				Role:    "user",
 			}},
 		},

@@ -319,7 +319,7 @@ func (notifyProgram) LoadContinuationV2(f *NotifyFlow, data []byte) error {
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p notifyProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*NotifyFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -329,7 +329,7 @@ func (p notifyProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "to")
-	switch v, st := mrtrimpl.FormString(in, "to"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "to"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 20 {
 			problems.TooLong("to", 20, n)
@@ -348,7 +348,7 @@ func (p notifyProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 func (p notifyProgram) decodeNote(ctx context.Context, content map[string]any) (*NotifyNoteAnswer, mrtrimpl.Problems, error) {
 	a := &NotifyNoteAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "text"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "text"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 100 {
 			problems.TooLong("text", 100, n)
@@ -399,7 +399,7 @@ func (notifyProgram) requestNote(f *NotifyFlow, problems mrtrimpl.Problems) mrtr
 		Key:  "note",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(notifyAskTextNoteMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(notifyAskTextNoteMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: notifyNoteSchema,
 		},

@@ -377,7 +377,7 @@ func (payoutProgram) LoadContinuationV2(f *PayoutFlow, data []byte) error {
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p payoutProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*PayoutFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -387,7 +387,7 @@ func (p payoutProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "amount", "payee")
-	switch v, st := mrtrimpl.FormInt(in, "amount"); st {
+	switch v, st := mrtrimpl.X.FormInt(in, "amount"); st {
 	case mrtrimpl.Present:
 		if v < 1 {
 			problems.BelowMinimum("amount", 1)
@@ -401,7 +401,7 @@ func (p payoutProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 	case mrtrimpl.WrongType:
 		problems.WrongType("amount", "an integer")
 	}
-	switch v, st := mrtrimpl.FormString(in, "payee"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "payee"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 5 {
 			problems.TooLong("payee", 5, n)
@@ -425,7 +425,7 @@ var payoutArgPayeePattern = regexp.MustCompile("^(?:p-[0-9]{3})$")
 func (p payoutProgram) decodeApproval(ctx context.Context, content map[string]any) (*PayoutApprovalAnswer, mrtrimpl.Problems, error) {
 	a := &PayoutApprovalAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "approver"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "approver"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 40 {
 			problems.TooLong("approver", 40, n)
@@ -476,7 +476,7 @@ func (payoutProgram) requestApproval(f *PayoutFlow, problems mrtrimpl.Problems) 
 		Key:  "approval",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(payoutAskApprovalApprovalMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(payoutAskApprovalApprovalMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: payoutApprovalSchema,
 		},

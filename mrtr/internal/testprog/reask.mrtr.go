@@ -131,7 +131,7 @@ func (p reaskProgram) Step(ctx context.Context, r mrtrimpl.Round, f *ReaskFlow) 
 	case ReaskStateAskTicket:
 		var pending []mrtrimpl.Pending
 		if f.Ticket == nil {
-			answer, left, err := mrtrimpl.Take(ctx, r, "ticket", mrtrimpl.AgainWith(mrtrimpl.Bind(p.requestTicket, f), f.reasked, f.reaskedWith["ticket"]), mrtrimpl.Form(p.decodeTicket), &pending)
+			answer, left, err := mrtrimpl.Take(ctx, r, "ticket", mrtrimpl.X.AgainWith(mrtrimpl.Bind(p.requestTicket, f), f.reasked, f.reaskedWith["ticket"]), mrtrimpl.Form(p.decodeTicket), &pending)
 			switch {
 			case err != nil:
 				return mrtrimpl.Step{}, err
@@ -147,7 +147,7 @@ func (p reaskProgram) Step(ctx context.Context, r mrtrimpl.Round, f *ReaskFlow) 
 		}
 		return mrtrimpl.Goto(r, ReaskStateConfirmTicket, vocab.Next)
 	case ReaskStateConfirmTicket:
-		switch on, ask := mrtrimpl.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirmTicket, f)); on {
+		switch on, ask := mrtrimpl.X.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirmTicket, f)); on {
 		case vocab.Next:
 			f.passedConfirmTicket = true
 			return mrtrimpl.Goto(r, ReaskStateVerify, vocab.Next)
@@ -160,7 +160,7 @@ func (p reaskProgram) Step(ctx context.Context, r mrtrimpl.Round, f *ReaskFlow) 
 		}
 	case ReaskStateVerify:
 		if err := p.h.TicketApproved(ctx, f); err != nil {
-			why, again := mrtrimpl.AskingAgain(err)
+			why, again := mrtrimpl.X.AskingAgain(err)
 			if !again {
 				return mrtrimpl.Step{}, err
 			}
@@ -169,7 +169,7 @@ func (p reaskProgram) Step(ctx context.Context, r mrtrimpl.Round, f *ReaskFlow) 
 			if f.verifyRefusals >= 3 {
 				return mrtrimpl.Goto(r, ReaskStateNoTicket, vocab.Exhausted)
 			}
-			f.reasked = why
+			f.reasked = mrtrimpl.X.AttemptsLeft(why, int(3-f.verifyRefusals))
 			f.reaskedWith = map[string]map[string]any{"ticket": p.givenTicket(f.Ticket)}
 			f.Ticket = nil
 			return mrtrimpl.Goto(r, ReaskStateAskTicket, vocab.AskAgain)
@@ -432,7 +432,7 @@ func (reaskProgram) readGates(f *ReaskFlow, r *binenc.Fields) error {
 		case 0x632bd24f:
 			// confirmTicket
 			if r.Int("gates.confirmTicket") != reaskConfirmTicketGateDigest && r.Err() == nil {
-				return mrtrimpl.GateChanged("confirmTicket")
+				return mrtrimpl.X.GateChanged("confirmTicket")
 			}
 			f.passedConfirmTicket = true
 		}
@@ -463,7 +463,7 @@ func (reaskProgram) LoadContinuationV2(f *ReaskFlow, data []byte) error {
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p reaskProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*ReaskFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -473,7 +473,7 @@ func (p reaskProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMes
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "release")
-	switch v, st := mrtrimpl.FormString(in, "release"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "release"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 20 {
 			problems.TooLong("release", 20, n)
@@ -492,7 +492,7 @@ func (p reaskProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMes
 func (p reaskProgram) decodeTicket(ctx context.Context, content map[string]any) (*ReaskTicketAnswer, mrtrimpl.Problems, error) {
 	a := &ReaskTicketAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "id"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "id"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 10 {
 			problems.TooLong("id", 10, n)
@@ -554,7 +554,7 @@ func (reaskProgram) requestTicket(f *ReaskFlow, problems mrtrimpl.Problems) mrtr
 		Key:  "ticket",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(reaskAskTicketTicketMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(reaskAskTicketTicketMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: reaskTicketSchema,
 		},
@@ -581,7 +581,7 @@ func (reaskProgram) gateConfirmTicket(f *ReaskFlow, problems mrtrimpl.Problems) 
 		Key:  "confirm",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(reaskConfirmTicketMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(reaskConfirmTicketMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: reaskConfirmTicketGateSchema,
 		},

@@ -122,7 +122,7 @@ func (p regionReportProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Regi
 		}
 		return mrtrimpl.Goto(r, RegionReportStateRender, vocab.Next)
 	case RegionReportStateRender:
-		content2, err := mrtrimpl.Bytes(ctx, "2 (resource image/png of state render)", func(ctx context.Context) ([]byte, error) {
+		content2, err := mrtrimpl.X.Bytes(ctx, "2 (resource image/png of state render)", func(ctx context.Context) ([]byte, error) {
 			return p.h.Chart(ctx, f)
 		})
 		if err != nil {
@@ -132,13 +132,13 @@ func (p regionReportProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Regi
 			Content: []mrtrimpl.Content{
 				{
 					Text: regionReportRenderContent1Text(f),
-					Type: mrtrimpl.ContentResource,
+					Type: "resource",
 				},
 				{
 					Blob:     true,
 					Data:     content2,
 					MIMEType: "image/png",
-					Type:     mrtrimpl.ContentResource,
+					Type:     "resource",
 					URI:      regionReportRenderContent2URI(f),
 				},
 			},
@@ -215,7 +215,7 @@ var _ mrtrimpl.Completer = regionReportProgram{}
 func (p regionReportProgram) Complete(ctx context.Context, argument, value string, resolved map[string]string) ([]string, error) {
 	switch argument {
 	case "region":
-		return mrtrimpl.CompleteValues([]string{"emea", "east", "west"}, value), nil
+		return mrtrimpl.X.CompleteValues([]string{"emea", "east", "west"}, value), nil
 	}
 	return []string{}, nil
 }
@@ -345,7 +345,7 @@ func (regionReportProgram) LoadContinuationV2(f *RegionReportFlow, data []byte) 
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p regionReportProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*RegionReportFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -355,7 +355,7 @@ func (p regionReportProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "region")
-	switch v, st := mrtrimpl.FormString(in, "region"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "region"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 20 {
 			problems.TooLong("region", 20, n)
@@ -379,7 +379,7 @@ var regionReportArgRegionPattern = regexp.MustCompile("^(?:^[a-z]+$)$")
 func (p regionReportProgram) decodeFormat(ctx context.Context, content map[string]any) (*RegionReportFormatAnswer, mrtrimpl.Problems, error) {
 	a := &RegionReportFormatAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "kind"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "kind"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(regionReportKindValues, RegionReportKind(v)) {
 			problems.NotOneOf("kind", "text, chart")
@@ -433,7 +433,7 @@ func (regionReportProgram) requestFormat(f *RegionReportFlow, problems mrtrimpl.
 		Key:  "format",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(regionReportAskFormatFormatMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(regionReportAskFormatFormatMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: regionReportFormatSchema,
 		},
@@ -460,5 +460,5 @@ func regionReportRenderContent1Text(f *RegionReportFlow) string {
 
 // regionReportRenderContent2URI renders the URI "reports://{region}/chart.png", its values escaped.
 func regionReportRenderContent2URI(f *RegionReportFlow) string {
-	return "reports://" + mrtrimpl.URLValue(f.Args.Region) + "/chart.png"
+	return "reports://" + mrtrimpl.X.URLValue(f.Args.Region) + "/chart.png"
 }

@@ -141,7 +141,7 @@ func (p retireProgram) Step(ctx context.Context, r mrtrimpl.Round, f *RetireFlow
 			return mrtrimpl.Goto(r, RetireStateNothingLeft, vocab.OutcomeEdge("none"))
 		case RetireListEnvironmentsSome:
 			if len(f.Continuation.Envs) == 0 {
-				return mrtrimpl.Step{}, mrtrimpl.NotSet("check", "listEnvironments", "list", "some", "envs", "Envs")
+				return mrtrimpl.Step{}, mrtrimpl.X.NotSet("check", "listEnvironments", "list", "some", "envs", "Envs")
 			}
 			return mrtrimpl.Goto(r, RetireStatePick, vocab.OutcomeEdge("some"))
 		}
@@ -152,7 +152,7 @@ func (p retireProgram) Step(ctx context.Context, r mrtrimpl.Round, f *RetireFlow
 		var pending []mrtrimpl.Pending
 		if f.Target == nil {
 			if len(f.Continuation.Envs) == 0 {
-				return mrtrimpl.Step{}, mrtrimpl.NoOptions("pick", "env", "envs")
+				return mrtrimpl.Step{}, mrtrimpl.X.NoOptions("pick", "env", "envs")
 			}
 			answer, left, err := mrtrimpl.Take(ctx, r, "target", mrtrimpl.Bind(p.requestTarget, f), mrtrimpl.Form(p.decodeTarget(f)), &pending)
 			switch {
@@ -170,7 +170,7 @@ func (p retireProgram) Step(ctx context.Context, r mrtrimpl.Round, f *RetireFlow
 		}
 		return mrtrimpl.Goto(r, RetireStateConfirmRetire, vocab.Next)
 	case RetireStateConfirmRetire:
-		switch on, ask := mrtrimpl.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirmRetire, f)); on {
+		switch on, ask := mrtrimpl.X.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirmRetire, f)); on {
 		case vocab.Next:
 			f.passedConfirmRetire = true
 			return mrtrimpl.Goto(r, RetireStateRetire, vocab.Next)
@@ -430,7 +430,7 @@ func (retireProgram) readGates(f *RetireFlow, r *binenc.Fields) error {
 		case 0xe232d138:
 			// confirmRetire
 			if r.Int("gates.confirmRetire") != retireConfirmRetireGateDigest && r.Err() == nil {
-				return mrtrimpl.GateChanged("confirmRetire")
+				return mrtrimpl.X.GateChanged("confirmRetire")
 			}
 			f.passedConfirmRetire = true
 		}
@@ -465,7 +465,7 @@ func (retireProgram) LoadContinuationV2(f *RetireFlow, data []byte) error {
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p retireProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*RetireFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -475,7 +475,7 @@ func (p retireProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "team")
-	switch v, st := mrtrimpl.FormString(in, "team"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "team"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 20 {
 			problems.TooLong("team", 20, n)
@@ -497,9 +497,9 @@ func (p retireProgram) decodeTarget(f *RetireFlow) func(context.Context, map[str
 		offeredEnvs := f.Continuation.Envs
 		a := &RetireTargetAnswer{}
 		var problems mrtrimpl.Problems
-		switch v, st := mrtrimpl.FormString(content, "env"); st {
+		switch v, st := mrtrimpl.X.FormString(content, "env"); st {
 		case mrtrimpl.Present:
-			if !mrtrimpl.Offered(offeredEnvs, v) {
+			if !mrtrimpl.X.Offered(offeredEnvs, v) {
 				problems.NotOffered("env", offeredEnvs, v)
 			}
 			a.Env = v
@@ -530,12 +530,12 @@ func (p retireProgram) CheckContinuation(ctx context.Context, f *RetireFlow) mrt
 				problems.TooLong("envs[].title", 40, n)
 			}
 		}
-		mrtrimpl.CheckOptions(&problems, "envs", list)
+		mrtrimpl.X.CheckOptions(&problems, "envs", list)
 	}
 	if a := f.Target; a != nil {
 		offeredEnvs := f.Continuation.Envs
 		if v := string(a.Env); v != "" {
-			if !mrtrimpl.Offered(offeredEnvs, v) {
+			if !mrtrimpl.X.Offered(offeredEnvs, v) {
 				problems.NotOffered("target.env", offeredEnvs, v)
 			}
 		}
@@ -565,9 +565,9 @@ func (retireProgram) requestTarget(f *RetireFlow, problems mrtrimpl.Problems) mr
 		Key:  "target",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message: mrtrimpl.WithProblems(retirePickTargetMessage(f), problems),
+			Message: mrtrimpl.X.WithProblems(retirePickTargetMessage(f), problems),
 			Mode:    "form",
-			RequestedSchema: mrtrimpl.OfferSchema(retireTargetSchema, mrtrimpl.Offer{
+			RequestedSchema: mrtrimpl.X.OfferSchema(retireTargetSchema, mrtrimpl.Offer{
 				Field:   "env",
 				Options: f.Continuation.Envs,
 			}),
@@ -595,7 +595,7 @@ func (retireProgram) gateConfirmRetire(f *RetireFlow, problems mrtrimpl.Problems
 		Key:  "confirm",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(retireConfirmRetireMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(retireConfirmRetireMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: retireConfirmRetireGateSchema,
 		},

@@ -230,7 +230,7 @@ func (spinProgram) LoadContinuationV2(f *SpinFlow, data []byte) error {
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p spinProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*SpinFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}

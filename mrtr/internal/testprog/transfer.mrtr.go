@@ -69,7 +69,7 @@ type TransferFlow struct {
 	// Memo answers input request "memo" (state askMemo); nil until given.
 	Memo *TransferMemoAnswer
 	// Summary answers input request "summary" (state askMemo); nil until given.
-	Summary *mrtrimpl.Sampled
+	Summary *mrtr.Sampled
 
 	state TransferState
 	// passedConfirm is set once gate confirm is confirmed: the continuation carries what it
@@ -188,7 +188,7 @@ func (p transferProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Transfer
 		}
 		return mrtrimpl.Goto(r, TransferStateConfirm, vocab.Next)
 	case TransferStateConfirm:
-		switch on, ask := mrtrimpl.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirm, f)); on {
+		switch on, ask := mrtrimpl.X.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirm, f)); on {
 		case vocab.Next:
 			f.passedConfirm = true
 			return mrtrimpl.Goto(r, TransferStateRecheck, vocab.Next)
@@ -498,7 +498,7 @@ func (p transferProgram) readAnswers(f *TransferFlow, r *binenc.Fields) {
 			f.Memo = p.readMemoAnswer(&g)
 		case 0x10a44713:
 			// summary
-			f.Summary = &mrtrimpl.Sampled{Text: r.String("summary")}
+			f.Summary = &mrtr.Sampled{Text: r.String("summary")}
 		}
 	}
 }
@@ -528,7 +528,7 @@ func (transferProgram) readGates(f *TransferFlow, r *binenc.Fields) error {
 		case 0x70daee4f:
 			// confirm
 			if r.Int("gates.confirm") != transferConfirmGateDigest && r.Err() == nil {
-				return mrtrimpl.GateChanged("confirm")
+				return mrtrimpl.X.GateChanged("confirm")
 			}
 			f.passedConfirm = true
 		}
@@ -564,7 +564,7 @@ func (transferProgram) LoadContinuationV2(f *TransferFlow, data []byte) error {
 		f.Memo = a
 	}
 	if r.Bool() {
-		a := &mrtrimpl.Sampled{Text: r.String()}
+		a := &mrtr.Sampled{Text: r.String()}
 		f.Summary = a
 	}
 	return r.Done()
@@ -572,7 +572,7 @@ func (transferProgram) LoadContinuationV2(f *TransferFlow, data []byte) error {
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p transferProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*TransferFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -582,7 +582,7 @@ func (p transferProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.Raw
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "account", "amount")
-	switch v, st := mrtrimpl.FormString(in, "account"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "account"); st {
 	case mrtrimpl.Present:
 		checked := len(problems)
 		if n := utf8.RuneCountInString(v); n > 7 {
@@ -593,7 +593,7 @@ func (p transferProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.Raw
 		}
 		if len(problems) == checked {
 			if err := p.h.AccountExists(ctx, v); err != nil && !problems.AddInvalid("account", err) {
-				return nil, mrtrimpl.ValidatorFailed("accountExists", "account", err)
+				return nil, mrtrimpl.X.ValidatorFailed("accountExists", "account", err)
 			}
 		}
 		f.Args.Account = v
@@ -602,7 +602,7 @@ func (p transferProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.Raw
 	case mrtrimpl.WrongType:
 		problems.WrongType("account", "a string")
 	}
-	switch v, st := mrtrimpl.FormInt(in, "amount"); st {
+	switch v, st := mrtrimpl.X.FormInt(in, "amount"); st {
 	case mrtrimpl.Present:
 		if v < 1 {
 			problems.BelowMinimum("amount", 1)
@@ -626,7 +626,7 @@ var transferArgAccountPattern = regexp.MustCompile("^(?:acc-[0-9]{3})$")
 func (p transferProgram) decodeMemo(ctx context.Context, content map[string]any) (*TransferMemoAnswer, mrtrimpl.Problems, error) {
 	a := &TransferMemoAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "note"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "note"); st {
 	case mrtrimpl.Present:
 		checked := len(problems)
 		if n := utf8.RuneCountInString(v); n > 50 {
@@ -634,7 +634,7 @@ func (p transferProgram) decodeMemo(ctx context.Context, content map[string]any)
 		}
 		if len(problems) == checked {
 			if err := p.h.NotBlank(ctx, v); err != nil && !problems.AddInvalid("note", err) {
-				return nil, nil, mrtrimpl.ValidatorFailed("notBlank", "memo.note", err)
+				return nil, nil, mrtrimpl.X.ValidatorFailed("notBlank", "memo.note", err)
 			}
 		}
 		a.Note = v
@@ -643,7 +643,7 @@ func (p transferProgram) decodeMemo(ctx context.Context, content map[string]any)
 	case mrtrimpl.WrongType:
 		problems.WrongType("note", "a string")
 	}
-	switch v, st := mrtrimpl.FormBool(content, "urgent"); st {
+	switch v, st := mrtrimpl.X.FormBool(content, "urgent"); st {
 	case mrtrimpl.Present:
 		a.Urgent = &v
 	case mrtrimpl.WrongType:
@@ -653,12 +653,12 @@ func (p transferProgram) decodeMemo(ctx context.Context, content map[string]any)
 }
 
 // decodeSummary validates the text the client's model returned for "summary".
-func (p transferProgram) decodeSummary(ctx context.Context, text string) (*mrtrimpl.Sampled, mrtrimpl.Problems) {
+func (p transferProgram) decodeSummary(ctx context.Context, text string) (*mrtr.Sampled, mrtrimpl.Problems, error) {
 	var problems mrtrimpl.Problems
 	if n := utf8.RuneCountInString(text); n > 200 {
 		problems.TooLong("summary", 200, n)
 	}
-	return &mrtrimpl.Sampled{Text: text}, problems
+	return &mrtr.Sampled{Text: text}, problems, nil
 }
 
 // CheckContinuation checks what the workflow carries (continuation fields, answers)
@@ -720,7 +720,7 @@ func (transferProgram) requestMemo(f *TransferFlow, problems mrtrimpl.Problems) 
 		Key:  "memo",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(transferAskMemoMemoMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(transferAskMemoMemoMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: transferMemoSchema,
 		},
@@ -737,7 +737,7 @@ func (transferProgram) requestSummary(f *TransferFlow, problems mrtrimpl.Problem
 		Params: &mcp.CreateMessageParams{
 			MaxTokens: 256,
 			Messages: []*mcp.SamplingMessage{{
-				Content: &mcp.TextContent{Text: mrtrimpl.WithProblems(transferAskMemoSummaryPrompt(f), problems)},
+				Content: &mcp.TextContent{Text: mrtrimpl.X.WithProblems(transferAskMemoSummaryPrompt(f), problems)},
 				Role:    "user",
 			}},
 		},
@@ -764,7 +764,7 @@ func (transferProgram) gateConfirm(f *TransferFlow, problems mrtrimpl.Problems) 
 		Key:  "confirm",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(transferConfirmMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(transferConfirmMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: transferConfirmGateSchema,
 		},

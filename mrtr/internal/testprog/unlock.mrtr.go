@@ -335,7 +335,7 @@ func (unlockProgram) LoadContinuationV2(f *UnlockFlow, data []byte) error {
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p unlockProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*UnlockFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -345,7 +345,7 @@ func (p unlockProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMe
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "door")
-	switch v, st := mrtrimpl.FormString(in, "door"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "door"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 20 {
 			problems.TooLong("door", 20, n)
@@ -366,7 +366,7 @@ var unlockCodeDigitsPattern = regexp.MustCompile("^(?:[0-9]{4})$")
 func (p unlockProgram) decodeCode(ctx context.Context, content map[string]any) (*UnlockCodeAnswer, mrtrimpl.Problems, error) {
 	a := &UnlockCodeAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "digits"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "digits"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 4 {
 			problems.TooLong("digits", 4, n)
@@ -423,7 +423,7 @@ func (unlockProgram) requestCode(f *UnlockFlow, problems mrtrimpl.Problems) mrtr
 		Key:  "code",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(unlockAskCodeCodeMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(unlockAskCodeCodeMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: unlockCodeSchema,
 		},

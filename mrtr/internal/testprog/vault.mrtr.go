@@ -369,7 +369,7 @@ func (vaultProgram) LoadContinuationV2(f *VaultFlow, data []byte) error {
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p vaultProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*VaultFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -379,7 +379,7 @@ func (p vaultProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMes
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "vaultId")
-	switch v, st := mrtrimpl.FormString(in, "vaultId"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "vaultId"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 10 {
 			problems.TooLong("vaultId", 10, n)
@@ -400,7 +400,7 @@ var vaultPinCodePattern = regexp.MustCompile("^(?:[0-9]{4})$")
 func (p vaultProgram) decodePin(ctx context.Context, content map[string]any) (*VaultPinAnswer, mrtrimpl.Problems, error) {
 	a := &VaultPinAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "code"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "code"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 4 {
 			problems.TooLong("code", 4, n)
@@ -414,7 +414,7 @@ func (p vaultProgram) decodePin(ctx context.Context, content map[string]any) (*V
 	case mrtrimpl.WrongType:
 		problems.WrongType("code", "a string")
 	}
-	switch v, st := mrtrimpl.FormString(content, "otp"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "otp"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 40 {
 			problems.TooLong("otp", 40, n)
@@ -482,7 +482,7 @@ func (vaultProgram) requestPin(f *VaultFlow, problems mrtrimpl.Problems) mrtrimp
 		Key:  "pin",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(vaultAskPinPinMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(vaultAskPinPinMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: vaultPinSchema,
 		},

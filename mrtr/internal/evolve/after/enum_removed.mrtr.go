@@ -419,7 +419,7 @@ func (enumRemovedProgram) LoadContinuationV2(f *EnumRemovedFlow, data []byte) er
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p enumRemovedProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*EnumRemovedFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -429,7 +429,7 @@ func (p enumRemovedProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "want")
-	switch v, st := mrtrimpl.FormString(in, "want"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "want"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 10 {
 			problems.TooLong("want", 10, n)
@@ -448,7 +448,7 @@ func (p enumRemovedProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.
 func (p enumRemovedProgram) decodeFirst(ctx context.Context, content map[string]any) (*EnumRemovedFirstAnswer, mrtrimpl.Problems, error) {
 	a := &EnumRemovedFirstAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "text"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "text"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 40 {
 			problems.TooLong("text", 40, n)
@@ -467,7 +467,7 @@ func (p enumRemovedProgram) decodeFirst(ctx context.Context, content map[string]
 func (p enumRemovedProgram) decodeSecond(ctx context.Context, content map[string]any) (*EnumRemovedSecondAnswer, mrtrimpl.Problems, error) {
 	a := &EnumRemovedSecondAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "text"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "text"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 40 {
 			problems.TooLong("text", 40, n)
@@ -530,7 +530,7 @@ func (enumRemovedProgram) requestFirst(f *EnumRemovedFlow, problems mrtrimpl.Pro
 		Key:  "first",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(enumRemovedAskFirstFirstMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(enumRemovedAskFirstFirstMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: enumRemovedFirstSchema,
 		},
@@ -559,7 +559,7 @@ func (enumRemovedProgram) requestSecond(f *EnumRemovedFlow, problems mrtrimpl.Pr
 		Key:  "second",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(enumRemovedAskSecondSecondMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(enumRemovedAskSecondSecondMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: enumRemovedSecondSchema,
 		},

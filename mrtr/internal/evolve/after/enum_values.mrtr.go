@@ -436,7 +436,7 @@ func (enumValuesProgram) LoadContinuationV2(f *EnumValuesFlow, data []byte) erro
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p enumValuesProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*EnumValuesFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -446,7 +446,7 @@ func (p enumValuesProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.R
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "id")
-	switch v, st := mrtrimpl.FormString(in, "id"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "id"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 10 {
 			problems.TooLong("id", 10, n)
@@ -465,7 +465,7 @@ func (p enumValuesProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.R
 func (p enumValuesProgram) decodeSize(ctx context.Context, content map[string]any) (*EnumValuesSizeAnswer, mrtrimpl.Problems, error) {
 	a := &EnumValuesSizeAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "pick"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "pick"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(enumValuesPickValues, EnumValuesPick(v)) {
 			problems.NotOneOf("pick", "xl, m, s")
@@ -484,7 +484,7 @@ func (p enumValuesProgram) decodeSize(ctx context.Context, content map[string]an
 func (p enumValuesProgram) decodeNote(ctx context.Context, content map[string]any) (*EnumValuesNoteAnswer, mrtrimpl.Problems, error) {
 	a := &EnumValuesNoteAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "text"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "text"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 40 {
 			problems.TooLong("text", 40, n)
@@ -551,7 +551,7 @@ func (enumValuesProgram) requestSize(f *EnumValuesFlow, problems mrtrimpl.Proble
 		Key:  "size",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(enumValuesAskSizeSizeMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(enumValuesAskSizeSizeMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: enumValuesSizeSchema,
 		},
@@ -580,7 +580,7 @@ func (enumValuesProgram) requestNote(f *EnumValuesFlow, problems mrtrimpl.Proble
 		Key:  "note",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(enumValuesAskNoteNoteMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(enumValuesAskNoteNoteMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: enumValuesNoteSchema,
 		},

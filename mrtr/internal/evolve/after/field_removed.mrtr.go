@@ -408,7 +408,7 @@ func (fieldRemovedProgram) LoadContinuationV2(f *FieldRemovedFlow, data []byte) 
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p fieldRemovedProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*FieldRemovedFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -418,7 +418,7 @@ func (p fieldRemovedProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "id")
-	switch v, st := mrtrimpl.FormString(in, "id"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "id"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 10 {
 			problems.TooLong("id", 10, n)
@@ -437,7 +437,7 @@ func (p fieldRemovedProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 func (p fieldRemovedProgram) decodeFirst(ctx context.Context, content map[string]any) (*FieldRemovedFirstAnswer, mrtrimpl.Problems, error) {
 	a := &FieldRemovedFirstAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "text"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "text"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 40 {
 			problems.TooLong("text", 40, n)
@@ -456,7 +456,7 @@ func (p fieldRemovedProgram) decodeFirst(ctx context.Context, content map[string
 func (p fieldRemovedProgram) decodeSecond(ctx context.Context, content map[string]any) (*FieldRemovedSecondAnswer, mrtrimpl.Problems, error) {
 	a := &FieldRemovedSecondAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "text"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "text"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 40 {
 			problems.TooLong("text", 40, n)
@@ -519,7 +519,7 @@ func (fieldRemovedProgram) requestFirst(f *FieldRemovedFlow, problems mrtrimpl.P
 		Key:  "first",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(fieldRemovedAskFirstFirstMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(fieldRemovedAskFirstFirstMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: fieldRemovedFirstSchema,
 		},
@@ -548,7 +548,7 @@ func (fieldRemovedProgram) requestSecond(f *FieldRemovedFlow, problems mrtrimpl.
 		Key:  "second",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(fieldRemovedAskSecondSecondMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(fieldRemovedAskSecondSecondMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: fieldRemovedSecondSchema,
 		},

@@ -108,7 +108,7 @@ func _() {
 func (p gateChangedProgram) Step(ctx context.Context, r mrtrimpl.Round, f *GateChangedFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case GateChangedStateConfirmDelete:
-		switch on, ask := mrtrimpl.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirmDelete, f)); on {
+		switch on, ask := mrtrimpl.X.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirmDelete, f)); on {
 		case vocab.Next:
 			f.passedConfirmDelete = true
 			return mrtrimpl.Goto(r, GateChangedStateAskReason, vocab.Next)
@@ -356,7 +356,7 @@ func (gateChangedProgram) readGates(f *GateChangedFlow, r *binenc.Fields) error 
 		case 0x5228c6ac:
 			// confirmDelete
 			if r.Int("gates.confirmDelete") != gateChangedConfirmDeleteGateDigest && r.Err() == nil {
-				return mrtrimpl.GateChanged("confirmDelete")
+				return mrtrimpl.X.GateChanged("confirmDelete")
 			}
 			f.passedConfirmDelete = true
 		}
@@ -387,7 +387,7 @@ func (gateChangedProgram) LoadContinuationV2(f *GateChangedFlow, data []byte) er
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p gateChangedProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*GateChangedFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -397,7 +397,7 @@ func (p gateChangedProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "id")
-	switch v, st := mrtrimpl.FormString(in, "id"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "id"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 10 {
 			problems.TooLong("id", 10, n)
@@ -416,7 +416,7 @@ func (p gateChangedProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.
 func (p gateChangedProgram) decodeReason(ctx context.Context, content map[string]any) (*GateChangedReasonAnswer, mrtrimpl.Problems, error) {
 	a := &GateChangedReasonAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "text"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "text"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 40 {
 			problems.TooLong("text", 40, n)
@@ -465,7 +465,7 @@ func (gateChangedProgram) gateConfirmDelete(f *GateChangedFlow, problems mrtrimp
 		Key:  "confirm",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(gateChangedConfirmDeleteMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(gateChangedConfirmDeleteMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: gateChangedConfirmDeleteGateSchema,
 		},
@@ -494,7 +494,7 @@ func (gateChangedProgram) requestReason(f *GateChangedFlow, problems mrtrimpl.Pr
 		Key:  "reason",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(gateChangedAskReasonReasonMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(gateChangedAskReasonReasonMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: gateChangedReasonSchema,
 		},

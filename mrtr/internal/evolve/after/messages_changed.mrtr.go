@@ -374,7 +374,7 @@ func (messagesChangedProgram) LoadContinuationV2(f *MessagesChangedFlow, data []
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p messagesChangedProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*MessagesChangedFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -384,7 +384,7 @@ func (p messagesChangedProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw j
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "id")
-	switch v, st := mrtrimpl.FormString(in, "id"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "id"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 10 {
 			problems.TooLong("id", 10, n)
@@ -403,7 +403,7 @@ func (p messagesChangedProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw j
 func (p messagesChangedProgram) decodeName(ctx context.Context, content map[string]any) (*MessagesChangedNameAnswer, mrtrimpl.Problems, error) {
 	a := &MessagesChangedNameAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "given"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "given"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 40 {
 			problems.TooLong("given", 40, n)
@@ -422,7 +422,7 @@ func (p messagesChangedProgram) decodeName(ctx context.Context, content map[stri
 func (p messagesChangedProgram) decodeAge(ctx context.Context, content map[string]any) (*MessagesChangedAgeAnswer, mrtrimpl.Problems, error) {
 	a := &MessagesChangedAgeAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormInt(content, "years"); st {
+	switch v, st := mrtrimpl.X.FormInt(content, "years"); st {
 	case mrtrimpl.Present:
 		if v < 0 {
 			problems.BelowMinimum("years", 0)
@@ -486,7 +486,7 @@ func (messagesChangedProgram) requestName(f *MessagesChangedFlow, problems mrtri
 		Key:  "name",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(messagesChangedAskNameNameMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(messagesChangedAskNameNameMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: messagesChangedNameSchema,
 		},
@@ -516,7 +516,7 @@ func (messagesChangedProgram) requestAge(f *MessagesChangedFlow, problems mrtrim
 		Key:  "age",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(messagesChangedAskAgeAgeMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(messagesChangedAskAgeAgeMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: messagesChangedAgeSchema,
 		},

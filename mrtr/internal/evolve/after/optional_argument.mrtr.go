@@ -384,7 +384,7 @@ func (optionalArgumentProgram) LoadContinuationV2(f *OptionalArgumentFlow, data 
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p optionalArgumentProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*OptionalArgumentFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -394,7 +394,7 @@ func (p optionalArgumentProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw 
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "id", "note")
-	switch v, st := mrtrimpl.FormString(in, "id"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "id"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 10 {
 			problems.TooLong("id", 10, n)
@@ -405,7 +405,7 @@ func (p optionalArgumentProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw 
 	case mrtrimpl.WrongType:
 		problems.WrongType("id", "a string")
 	}
-	switch v, st := mrtrimpl.FormString(in, "note"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "note"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 20 {
 			problems.TooLong("note", 20, n)
@@ -422,7 +422,7 @@ func (p optionalArgumentProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw 
 func (p optionalArgumentProgram) decodeFirst(ctx context.Context, content map[string]any) (*OptionalArgumentFirstAnswer, mrtrimpl.Problems, error) {
 	a := &OptionalArgumentFirstAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "text"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "text"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 40 {
 			problems.TooLong("text", 40, n)
@@ -441,7 +441,7 @@ func (p optionalArgumentProgram) decodeFirst(ctx context.Context, content map[st
 func (p optionalArgumentProgram) decodeSecond(ctx context.Context, content map[string]any) (*OptionalArgumentSecondAnswer, mrtrimpl.Problems, error) {
 	a := &OptionalArgumentSecondAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "text"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "text"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 40 {
 			problems.TooLong("text", 40, n)
@@ -499,7 +499,7 @@ func (optionalArgumentProgram) requestFirst(f *OptionalArgumentFlow, problems mr
 		Key:  "first",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(optionalArgumentAskFirstFirstMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(optionalArgumentAskFirstFirstMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: optionalArgumentFirstSchema,
 		},
@@ -528,7 +528,7 @@ func (optionalArgumentProgram) requestSecond(f *OptionalArgumentFlow, problems m
 		Key:  "second",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(optionalArgumentAskSecondSecondMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(optionalArgumentAskSecondSecondMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: optionalArgumentSecondSchema,
 		},

@@ -114,7 +114,7 @@ func (p stateKindChangedProgram) Step(ctx context.Context, r mrtrimpl.Round, f *
 		}
 		return mrtrimpl.Goto(r, StateKindChangedStateCheck, vocab.Next)
 	case StateKindChangedStateCheck:
-		switch on, ask := mrtrimpl.Confirm(r, "ok", "confirm", mrtrimpl.Bind(p.gateCheck, f)); on {
+		switch on, ask := mrtrimpl.X.Confirm(r, "ok", "confirm", mrtrimpl.Bind(p.gateCheck, f)); on {
 		case vocab.Next:
 			f.passedCheck = true
 			return mrtrimpl.Goto(r, StateKindChangedStateDone, vocab.Next)
@@ -323,7 +323,7 @@ func (stateKindChangedProgram) readGates(f *StateKindChangedFlow, r *binenc.Fiel
 		case 0xb3711c47:
 			// check
 			if r.Int("gates.check") != stateKindChangedCheckGateDigest && r.Err() == nil {
-				return mrtrimpl.GateChanged("check")
+				return mrtrimpl.X.GateChanged("check")
 			}
 			f.passedCheck = true
 		}
@@ -354,7 +354,7 @@ func (stateKindChangedProgram) LoadContinuationV2(f *StateKindChangedFlow, data 
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p stateKindChangedProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*StateKindChangedFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -364,7 +364,7 @@ func (p stateKindChangedProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw 
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "id")
-	switch v, st := mrtrimpl.FormString(in, "id"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "id"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 10 {
 			problems.TooLong("id", 10, n)
@@ -383,7 +383,7 @@ func (p stateKindChangedProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw 
 func (p stateKindChangedProgram) decodeFirst(ctx context.Context, content map[string]any) (*StateKindChangedFirstAnswer, mrtrimpl.Problems, error) {
 	a := &StateKindChangedFirstAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "text"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "text"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 40 {
 			problems.TooLong("text", 40, n)
@@ -434,7 +434,7 @@ func (stateKindChangedProgram) requestFirst(f *StateKindChangedFlow, problems mr
 		Key:  "first",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(stateKindChangedAskFirstFirstMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(stateKindChangedAskFirstFirstMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: stateKindChangedFirstSchema,
 		},
@@ -461,7 +461,7 @@ func (stateKindChangedProgram) gateCheck(f *StateKindChangedFlow, problems mrtri
 		Key:  "ok",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(stateKindChangedCheckMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(stateKindChangedCheckMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: stateKindChangedCheckGateSchema,
 		},

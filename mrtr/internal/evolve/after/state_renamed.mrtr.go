@@ -371,7 +371,7 @@ func (stateRenamedProgram) LoadContinuationV2(f *StateRenamedFlow, data []byte) 
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p stateRenamedProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*StateRenamedFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -381,7 +381,7 @@ func (p stateRenamedProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "id")
-	switch v, st := mrtrimpl.FormString(in, "id"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "id"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 10 {
 			problems.TooLong("id", 10, n)
@@ -400,7 +400,7 @@ func (p stateRenamedProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 func (p stateRenamedProgram) decodeFirst(ctx context.Context, content map[string]any) (*StateRenamedFirstAnswer, mrtrimpl.Problems, error) {
 	a := &StateRenamedFirstAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "text"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "text"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 40 {
 			problems.TooLong("text", 40, n)
@@ -419,7 +419,7 @@ func (p stateRenamedProgram) decodeFirst(ctx context.Context, content map[string
 func (p stateRenamedProgram) decodeCode(ctx context.Context, content map[string]any) (*StateRenamedCodeAnswer, mrtrimpl.Problems, error) {
 	a := &StateRenamedCodeAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "digits"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "digits"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 6 {
 			problems.TooLong("digits", 6, n)
@@ -477,7 +477,7 @@ func (stateRenamedProgram) requestFirst(f *StateRenamedFlow, problems mrtrimpl.P
 		Key:  "first",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(stateRenamedAskFirstFirstMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(stateRenamedAskFirstFirstMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: stateRenamedFirstSchema,
 		},
@@ -506,7 +506,7 @@ func (stateRenamedProgram) requestCode(f *StateRenamedFlow, problems mrtrimpl.Pr
 		Key:  "code",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(stateRenamedAskPinCodeMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(stateRenamedAskPinCodeMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: stateRenamedCodeSchema,
 		},

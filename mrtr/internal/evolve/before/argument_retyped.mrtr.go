@@ -372,7 +372,7 @@ func (argumentRetypedProgram) LoadContinuationV2(f *ArgumentRetypedFlow, data []
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p argumentRetypedProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*ArgumentRetypedFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -382,7 +382,7 @@ func (p argumentRetypedProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw j
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "qty")
-	switch v, st := mrtrimpl.FormInt(in, "qty"); st {
+	switch v, st := mrtrimpl.X.FormInt(in, "qty"); st {
 	case mrtrimpl.Present:
 		if v < 1 {
 			problems.BelowMinimum("qty", 1)
@@ -404,7 +404,7 @@ func (p argumentRetypedProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw j
 func (p argumentRetypedProgram) decodeFirst(ctx context.Context, content map[string]any) (*ArgumentRetypedFirstAnswer, mrtrimpl.Problems, error) {
 	a := &ArgumentRetypedFirstAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "text"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "text"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 40 {
 			problems.TooLong("text", 40, n)
@@ -423,7 +423,7 @@ func (p argumentRetypedProgram) decodeFirst(ctx context.Context, content map[str
 func (p argumentRetypedProgram) decodeSecond(ctx context.Context, content map[string]any) (*ArgumentRetypedSecondAnswer, mrtrimpl.Problems, error) {
 	a := &ArgumentRetypedSecondAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "text"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "text"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 40 {
 			problems.TooLong("text", 40, n)
@@ -481,7 +481,7 @@ func (argumentRetypedProgram) requestFirst(f *ArgumentRetypedFlow, problems mrtr
 		Key:  "first",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(argumentRetypedAskFirstFirstMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(argumentRetypedAskFirstFirstMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: argumentRetypedFirstSchema,
 		},
@@ -510,7 +510,7 @@ func (argumentRetypedProgram) requestSecond(f *ArgumentRetypedFlow, problems mrt
 		Key:  "second",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(argumentRetypedAskSecondSecondMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(argumentRetypedAskSecondSecondMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: argumentRetypedSecondSchema,
 		},

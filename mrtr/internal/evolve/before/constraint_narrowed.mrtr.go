@@ -371,7 +371,7 @@ func (constraintNarrowedProgram) LoadContinuationV2(f *ConstraintNarrowedFlow, d
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p constraintNarrowedProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*ConstraintNarrowedFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -381,7 +381,7 @@ func (p constraintNarrowedProgram) NewFlow(ctx context.Context, c *mrtr.Call, ra
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "id")
-	switch v, st := mrtrimpl.FormString(in, "id"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "id"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 10 {
 			problems.TooLong("id", 10, n)
@@ -400,7 +400,7 @@ func (p constraintNarrowedProgram) NewFlow(ctx context.Context, c *mrtr.Call, ra
 func (p constraintNarrowedProgram) decodeNote(ctx context.Context, content map[string]any) (*ConstraintNarrowedNoteAnswer, mrtrimpl.Problems, error) {
 	a := &ConstraintNarrowedNoteAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "text"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "text"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 40 {
 			problems.TooLong("text", 40, n)
@@ -419,7 +419,7 @@ func (p constraintNarrowedProgram) decodeNote(ctx context.Context, content map[s
 func (p constraintNarrowedProgram) decodeSecond(ctx context.Context, content map[string]any) (*ConstraintNarrowedSecondAnswer, mrtrimpl.Problems, error) {
 	a := &ConstraintNarrowedSecondAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "text"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "text"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 40 {
 			problems.TooLong("text", 40, n)
@@ -477,7 +477,7 @@ func (constraintNarrowedProgram) requestNote(f *ConstraintNarrowedFlow, problems
 		Key:  "note",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(constraintNarrowedAskNoteNoteMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(constraintNarrowedAskNoteNoteMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: constraintNarrowedNoteSchema,
 		},
@@ -506,7 +506,7 @@ func (constraintNarrowedProgram) requestSecond(f *ConstraintNarrowedFlow, proble
 		Key:  "second",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(constraintNarrowedAskSecondSecondMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(constraintNarrowedAskSecondSecondMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: constraintNarrowedSecondSchema,
 		},

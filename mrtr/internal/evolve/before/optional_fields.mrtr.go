@@ -409,7 +409,7 @@ func (optionalFieldsProgram) LoadContinuationV2(f *OptionalFieldsFlow, data []by
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p optionalFieldsProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*OptionalFieldsFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -419,7 +419,7 @@ func (p optionalFieldsProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw js
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "id")
-	switch v, st := mrtrimpl.FormString(in, "id"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "id"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 10 {
 			problems.TooLong("id", 10, n)
@@ -438,7 +438,7 @@ func (p optionalFieldsProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw js
 func (p optionalFieldsProgram) decodeName(ctx context.Context, content map[string]any) (*OptionalFieldsNameAnswer, mrtrimpl.Problems, error) {
 	a := &OptionalFieldsNameAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "given"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "given"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 40 {
 			problems.TooLong("given", 40, n)
@@ -457,7 +457,7 @@ func (p optionalFieldsProgram) decodeName(ctx context.Context, content map[strin
 func (p optionalFieldsProgram) decodeNote(ctx context.Context, content map[string]any) (*OptionalFieldsNoteAnswer, mrtrimpl.Problems, error) {
 	a := &OptionalFieldsNoteAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "text"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "text"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 40 {
 			problems.TooLong("text", 40, n)
@@ -523,7 +523,7 @@ func (optionalFieldsProgram) requestName(f *OptionalFieldsFlow, problems mrtrimp
 		Key:  "name",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(optionalFieldsAskNameNameMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(optionalFieldsAskNameNameMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: optionalFieldsNameSchema,
 		},
@@ -552,7 +552,7 @@ func (optionalFieldsProgram) requestNote(f *OptionalFieldsFlow, problems mrtrimp
 		Key:  "note",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(optionalFieldsAskNoteNoteMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(optionalFieldsAskNoteNoteMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: optionalFieldsNoteSchema,
 		},

@@ -390,7 +390,7 @@ func (pendingEnumAppendedProgram) LoadContinuationV2(f *PendingEnumAppendedFlow,
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p pendingEnumAppendedProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*PendingEnumAppendedFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -400,7 +400,7 @@ func (p pendingEnumAppendedProgram) NewFlow(ctx context.Context, c *mrtr.Call, r
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "id")
-	switch v, st := mrtrimpl.FormString(in, "id"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "id"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 10 {
 			problems.TooLong("id", 10, n)
@@ -419,7 +419,7 @@ func (p pendingEnumAppendedProgram) NewFlow(ctx context.Context, c *mrtr.Call, r
 func (p pendingEnumAppendedProgram) decodeFirst(ctx context.Context, content map[string]any) (*PendingEnumAppendedFirstAnswer, mrtrimpl.Problems, error) {
 	a := &PendingEnumAppendedFirstAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "text"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "text"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 40 {
 			problems.TooLong("text", 40, n)
@@ -438,7 +438,7 @@ func (p pendingEnumAppendedProgram) decodeFirst(ctx context.Context, content map
 func (p pendingEnumAppendedProgram) decodeReason(ctx context.Context, content map[string]any) (*PendingEnumAppendedReasonAnswer, mrtrimpl.Problems, error) {
 	a := &PendingEnumAppendedReasonAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "closeReason"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "closeReason"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(pendingEnumAppendedCloseReasonValues, PendingEnumAppendedCloseReason(v)) {
 			problems.NotOneOf("closeReason", "resolved, duplicate, cancelled")
@@ -496,7 +496,7 @@ func (pendingEnumAppendedProgram) requestFirst(f *PendingEnumAppendedFlow, probl
 		Key:  "first",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(pendingEnumAppendedAskFirstFirstMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(pendingEnumAppendedAskFirstFirstMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: pendingEnumAppendedFirstSchema,
 		},
@@ -538,7 +538,7 @@ func (pendingEnumAppendedProgram) requestReason(f *PendingEnumAppendedFlow, prob
 		Key:  "reason",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(pendingEnumAppendedAskReasonReasonMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(pendingEnumAppendedAskReasonReasonMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: pendingEnumAppendedReasonSchema,
 		},

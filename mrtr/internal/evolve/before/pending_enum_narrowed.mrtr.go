@@ -390,7 +390,7 @@ func (pendingEnumNarrowedProgram) LoadContinuationV2(f *PendingEnumNarrowedFlow,
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p pendingEnumNarrowedProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*PendingEnumNarrowedFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -400,7 +400,7 @@ func (p pendingEnumNarrowedProgram) NewFlow(ctx context.Context, c *mrtr.Call, r
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "id")
-	switch v, st := mrtrimpl.FormString(in, "id"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "id"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 10 {
 			problems.TooLong("id", 10, n)
@@ -419,7 +419,7 @@ func (p pendingEnumNarrowedProgram) NewFlow(ctx context.Context, c *mrtr.Call, r
 func (p pendingEnumNarrowedProgram) decodeFirst(ctx context.Context, content map[string]any) (*PendingEnumNarrowedFirstAnswer, mrtrimpl.Problems, error) {
 	a := &PendingEnumNarrowedFirstAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "text"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "text"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 40 {
 			problems.TooLong("text", 40, n)
@@ -438,7 +438,7 @@ func (p pendingEnumNarrowedProgram) decodeFirst(ctx context.Context, content map
 func (p pendingEnumNarrowedProgram) decodeReason(ctx context.Context, content map[string]any) (*PendingEnumNarrowedReasonAnswer, mrtrimpl.Problems, error) {
 	a := &PendingEnumNarrowedReasonAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "closeReason"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "closeReason"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(pendingEnumNarrowedCloseReasonValues, PendingEnumNarrowedCloseReason(v)) {
 			problems.NotOneOf("closeReason", "resolved, duplicate, cancelled")
@@ -496,7 +496,7 @@ func (pendingEnumNarrowedProgram) requestFirst(f *PendingEnumNarrowedFlow, probl
 		Key:  "first",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(pendingEnumNarrowedAskFirstFirstMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(pendingEnumNarrowedAskFirstFirstMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: pendingEnumNarrowedFirstSchema,
 		},
@@ -538,7 +538,7 @@ func (pendingEnumNarrowedProgram) requestReason(f *PendingEnumNarrowedFlow, prob
 		Key:  "reason",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(pendingEnumNarrowedAskReasonReasonMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(pendingEnumNarrowedAskReasonReasonMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: pendingEnumNarrowedReasonSchema,
 		},

@@ -370,7 +370,7 @@ func (stateKindChangedProgram) LoadContinuationV2(f *StateKindChangedFlow, data 
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p stateKindChangedProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*StateKindChangedFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -380,7 +380,7 @@ func (p stateKindChangedProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw 
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "id")
-	switch v, st := mrtrimpl.FormString(in, "id"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "id"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 10 {
 			problems.TooLong("id", 10, n)
@@ -399,7 +399,7 @@ func (p stateKindChangedProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw 
 func (p stateKindChangedProgram) decodeFirst(ctx context.Context, content map[string]any) (*StateKindChangedFirstAnswer, mrtrimpl.Problems, error) {
 	a := &StateKindChangedFirstAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "text"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "text"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 40 {
 			problems.TooLong("text", 40, n)
@@ -418,7 +418,7 @@ func (p stateKindChangedProgram) decodeFirst(ctx context.Context, content map[st
 func (p stateKindChangedProgram) decodeOk(ctx context.Context, content map[string]any) (*StateKindChangedOkAnswer, mrtrimpl.Problems, error) {
 	a := &StateKindChangedOkAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormBool(content, "yes"); st {
+	switch v, st := mrtrimpl.X.FormBool(content, "yes"); st {
 	case mrtrimpl.Present:
 		a.Yes = v
 	case mrtrimpl.Absent:
@@ -466,7 +466,7 @@ func (stateKindChangedProgram) requestFirst(f *StateKindChangedFlow, problems mr
 		Key:  "first",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(stateKindChangedAskFirstFirstMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(stateKindChangedAskFirstFirstMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: stateKindChangedFirstSchema,
 		},
@@ -494,7 +494,7 @@ func (stateKindChangedProgram) requestOk(f *StateKindChangedFlow, problems mrtri
 		Key:  "ok",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(stateKindChangedCheckOkMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(stateKindChangedCheckOkMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: stateKindChangedOkSchema,
 		},

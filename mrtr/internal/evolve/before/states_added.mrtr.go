@@ -371,7 +371,7 @@ func (statesAddedProgram) LoadContinuationV2(f *StatesAddedFlow, data []byte) er
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p statesAddedProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*StatesAddedFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -381,7 +381,7 @@ func (p statesAddedProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "id")
-	switch v, st := mrtrimpl.FormString(in, "id"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "id"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 10 {
 			problems.TooLong("id", 10, n)
@@ -400,7 +400,7 @@ func (p statesAddedProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.
 func (p statesAddedProgram) decodeFirst(ctx context.Context, content map[string]any) (*StatesAddedFirstAnswer, mrtrimpl.Problems, error) {
 	a := &StatesAddedFirstAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "text"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "text"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 40 {
 			problems.TooLong("text", 40, n)
@@ -419,7 +419,7 @@ func (p statesAddedProgram) decodeFirst(ctx context.Context, content map[string]
 func (p statesAddedProgram) decodeSecond(ctx context.Context, content map[string]any) (*StatesAddedSecondAnswer, mrtrimpl.Problems, error) {
 	a := &StatesAddedSecondAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "text"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "text"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 40 {
 			problems.TooLong("text", 40, n)
@@ -477,7 +477,7 @@ func (statesAddedProgram) requestFirst(f *StatesAddedFlow, problems mrtrimpl.Pro
 		Key:  "first",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(statesAddedAskFirstFirstMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(statesAddedAskFirstFirstMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: statesAddedFirstSchema,
 		},
@@ -506,7 +506,7 @@ func (statesAddedProgram) requestSecond(f *StatesAddedFlow, problems mrtrimpl.Pr
 		Key:  "second",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(statesAddedAskSecondSecondMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(statesAddedAskSecondSecondMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: statesAddedSecondSchema,
 		},

@@ -371,7 +371,7 @@ func (storageChangedProgram) LoadContinuationV2(f *StorageChangedFlow, data []by
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p storageChangedProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*StorageChangedFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -381,7 +381,7 @@ func (p storageChangedProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw js
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "id")
-	switch v, st := mrtrimpl.FormString(in, "id"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "id"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 10 {
 			problems.TooLong("id", 10, n)
@@ -400,7 +400,7 @@ func (p storageChangedProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw js
 func (p storageChangedProgram) decodeFirst(ctx context.Context, content map[string]any) (*StorageChangedFirstAnswer, mrtrimpl.Problems, error) {
 	a := &StorageChangedFirstAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "text"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "text"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 40 {
 			problems.TooLong("text", 40, n)
@@ -419,7 +419,7 @@ func (p storageChangedProgram) decodeFirst(ctx context.Context, content map[stri
 func (p storageChangedProgram) decodeSecond(ctx context.Context, content map[string]any) (*StorageChangedSecondAnswer, mrtrimpl.Problems, error) {
 	a := &StorageChangedSecondAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "text"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "text"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 40 {
 			problems.TooLong("text", 40, n)
@@ -477,7 +477,7 @@ func (storageChangedProgram) requestFirst(f *StorageChangedFlow, problems mrtrim
 		Key:  "first",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(storageChangedAskFirstFirstMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(storageChangedAskFirstFirstMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: storageChangedFirstSchema,
 		},
@@ -506,7 +506,7 @@ func (storageChangedProgram) requestSecond(f *StorageChangedFlow, problems mrtri
 		Key:  "second",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(storageChangedAskSecondSecondMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(storageChangedAskSecondSecondMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: storageChangedSecondSchema,
 		},

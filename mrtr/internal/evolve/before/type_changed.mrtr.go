@@ -408,7 +408,7 @@ func (typeChangedProgram) LoadContinuationV2(f *TypeChangedFlow, data []byte) er
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p typeChangedProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*TypeChangedFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -418,7 +418,7 @@ func (p typeChangedProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "id")
-	switch v, st := mrtrimpl.FormString(in, "id"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "id"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 10 {
 			problems.TooLong("id", 10, n)
@@ -437,7 +437,7 @@ func (p typeChangedProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.
 func (p typeChangedProgram) decodeFirst(ctx context.Context, content map[string]any) (*TypeChangedFirstAnswer, mrtrimpl.Problems, error) {
 	a := &TypeChangedFirstAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "text"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "text"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 40 {
 			problems.TooLong("text", 40, n)
@@ -456,7 +456,7 @@ func (p typeChangedProgram) decodeFirst(ctx context.Context, content map[string]
 func (p typeChangedProgram) decodeSecond(ctx context.Context, content map[string]any) (*TypeChangedSecondAnswer, mrtrimpl.Problems, error) {
 	a := &TypeChangedSecondAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "text"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "text"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 40 {
 			problems.TooLong("text", 40, n)
@@ -522,7 +522,7 @@ func (typeChangedProgram) requestFirst(f *TypeChangedFlow, problems mrtrimpl.Pro
 		Key:  "first",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(typeChangedAskFirstFirstMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(typeChangedAskFirstFirstMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: typeChangedFirstSchema,
 		},
@@ -551,7 +551,7 @@ func (typeChangedProgram) requestSecond(f *TypeChangedFlow, problems mrtrimpl.Pr
 		Key:  "second",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(typeChangedAskSecondSecondMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(typeChangedAskSecondSecondMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: typeChangedSecondSchema,
 		},

@@ -105,7 +105,7 @@ func _() {
 func (p releaseFundsProgram) Step(ctx context.Context, r mrtrimpl.Round, f *ReleaseFundsFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case ReleaseFundsStateApprove:
-		on, wait, err := mrtrimpl.Approve(ctx, r, p.approvalApprove(f))
+		on, wait, err := mrtrimpl.X.Approve(ctx, r, p.approvalApprove(f))
 		switch on {
 		case vocab.Next:
 			f.passedApprove = true
@@ -319,7 +319,7 @@ func (releaseFundsProgram) readGates(f *ReleaseFundsFlow, r *binenc.Fields) erro
 		case 0xcf903bba:
 			// approve
 			if r.Int("gates.approve") != releaseFundsApproveGateDigest && r.Err() == nil {
-				return mrtrimpl.GateChanged("approve")
+				return mrtrimpl.X.GateChanged("approve")
 			}
 			f.passedApprove = true
 		}
@@ -345,7 +345,7 @@ func (releaseFundsProgram) LoadContinuationV2(f *ReleaseFundsFlow, data []byte) 
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p releaseFundsProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*ReleaseFundsFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -355,7 +355,7 @@ func (p releaseFundsProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "account", "amount")
-	switch v, st := mrtrimpl.FormString(in, "account"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "account"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 14 {
 			problems.TooLong("account", 14, n)
@@ -369,7 +369,7 @@ func (p releaseFundsProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 	case mrtrimpl.WrongType:
 		problems.WrongType("account", "a string")
 	}
-	switch v, st := mrtrimpl.FormInt(in, "amount"); st {
+	switch v, st := mrtrimpl.X.FormInt(in, "amount"); st {
 	case mrtrimpl.Present:
 		if v < 1 {
 			problems.BelowMinimum("amount", 1)
@@ -415,7 +415,7 @@ func (releaseFundsProgram) gateApprove(f *ReleaseFundsFlow, problems mrtrimpl.Pr
 		Key:  "confirm",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(releaseFundsApproveMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(releaseFundsApproveMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: releaseFundsApproveGateSchema,
 		},

@@ -646,7 +646,7 @@ func (searchOrdersProgram) LoadContinuationV2(f *SearchOrdersFlow, data []byte) 
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p searchOrdersProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*SearchOrdersFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -656,13 +656,13 @@ func (p searchOrdersProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "archived", "callback", "customerId", "email", "exact", "ids", "limit", "minTotal", "offset", "query", "regions", "since", "sort", "status", "tags", "until", "weights")
-	switch v, st := mrtrimpl.FormBool(in, "archived"); st {
+	switch v, st := mrtrimpl.X.FormBool(in, "archived"); st {
 	case mrtrimpl.Present:
 		f.Args.Archived = &v
 	case mrtrimpl.WrongType:
 		problems.WrongType("archived", "true or false")
 	}
-	switch v, st := mrtrimpl.FormString(in, "callback"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "callback"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 200 {
 			problems.TooLong("callback", 200, n)
@@ -672,7 +672,7 @@ func (p searchOrdersProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 	case mrtrimpl.WrongType:
 		problems.WrongType("callback", "a string")
 	}
-	switch v, st := mrtrimpl.FormString(in, "customerId"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "customerId"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 12 {
 			problems.TooLong("customerId", 12, n)
@@ -684,7 +684,7 @@ func (p searchOrdersProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 	case mrtrimpl.WrongType:
 		problems.WrongType("customerId", "a string")
 	}
-	switch v, st := mrtrimpl.FormString(in, "email"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "email"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 254 {
 			problems.TooLong("email", 254, n)
@@ -694,7 +694,7 @@ func (p searchOrdersProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 	case mrtrimpl.WrongType:
 		problems.WrongType("email", "a string")
 	}
-	switch v, st := mrtrimpl.FormBool(in, "exact"); st {
+	switch v, st := mrtrimpl.X.FormBool(in, "exact"); st {
 	case mrtrimpl.Present:
 		f.Args.Exact = v
 	case mrtrimpl.Absent:
@@ -702,7 +702,7 @@ func (p searchOrdersProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 	case mrtrimpl.WrongType:
 		problems.WrongType("exact", "true or false")
 	}
-	switch list, st := mrtrimpl.FormList(in, "ids"); st {
+	switch list, st := mrtrimpl.X.FormList(in, "ids"); st {
 	case mrtrimpl.Present:
 		if len(list) < 1 {
 			problems.TooFew("ids", 1)
@@ -711,7 +711,7 @@ func (p searchOrdersProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 			problems.TooMany("ids", 10)
 		}
 		for i, it := range list {
-			v, ok := mrtrimpl.AsInt(it)
+			v, ok := mrtrimpl.X.AsInt(it)
 			if ok != mrtrimpl.Present {
 				problems.ItemWrongType("ids", i, "an integer")
 				continue
@@ -727,7 +727,7 @@ func (p searchOrdersProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 	case mrtrimpl.WrongType:
 		problems.WrongType("ids", "a list")
 	}
-	switch v, st := mrtrimpl.FormInt(in, "limit"); st {
+	switch v, st := mrtrimpl.X.FormInt(in, "limit"); st {
 	case mrtrimpl.Present:
 		if v < 1 {
 			problems.BelowMinimum("limit", 1)
@@ -741,7 +741,7 @@ func (p searchOrdersProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 	case mrtrimpl.WrongType:
 		problems.WrongType("limit", "an integer")
 	}
-	switch v, st := mrtrimpl.FormFloat(in, "minTotal"); st {
+	switch v, st := mrtrimpl.X.FormFloat(in, "minTotal"); st {
 	case mrtrimpl.Present:
 		if v < -10.5 {
 			problems.BelowMinimum("minTotal", -10.5)
@@ -753,7 +753,7 @@ func (p searchOrdersProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 	case mrtrimpl.WrongType:
 		problems.WrongType("minTotal", "a number")
 	}
-	switch v, st := mrtrimpl.FormInt(in, "offset"); st {
+	switch v, st := mrtrimpl.X.FormInt(in, "offset"); st {
 	case mrtrimpl.Present:
 		if v < 0 {
 			problems.BelowMinimum("offset", 0)
@@ -762,7 +762,7 @@ func (p searchOrdersProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 	case mrtrimpl.WrongType:
 		problems.WrongType("offset", "an integer")
 	}
-	switch v, st := mrtrimpl.FormString(in, "query"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "query"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n < 3 {
 			problems.TooShort("query", 3, n)
@@ -776,11 +776,11 @@ func (p searchOrdersProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 	case mrtrimpl.WrongType:
 		problems.WrongType("query", "a string")
 	}
-	switch list, st := mrtrimpl.FormList(in, "regions"); st {
+	switch list, st := mrtrimpl.X.FormList(in, "regions"); st {
 	case mrtrimpl.Present:
 		checked := len(problems)
 		for i, it := range list {
-			v, ok := mrtrimpl.AsString(it)
+			v, ok := mrtrimpl.X.AsString(it)
 			if ok != mrtrimpl.Present {
 				problems.ItemWrongType("regions", i, "a string")
 				continue
@@ -806,7 +806,7 @@ func (p searchOrdersProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 	case mrtrimpl.WrongType:
 		problems.WrongType("regions", "a list")
 	}
-	switch v, st := mrtrimpl.FormString(in, "since"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "since"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 10 {
 			problems.TooLong("since", 10, n)
@@ -818,7 +818,7 @@ func (p searchOrdersProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 	case mrtrimpl.WrongType:
 		problems.WrongType("since", "a string")
 	}
-	switch v, st := mrtrimpl.FormString(in, "sort"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "sort"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(searchOrdersSortValues, SearchOrdersSort(v)) {
 			problems.NotOneOf("sort", "newest, oldest, total")
@@ -829,7 +829,7 @@ func (p searchOrdersProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 	case mrtrimpl.WrongType:
 		problems.WrongType("sort", "a string")
 	}
-	switch v, st := mrtrimpl.FormString(in, "status"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "status"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(searchOrdersStatusValues, SearchOrdersStatus(v)) {
 			problems.NotOneOf("status", "open, paid, refunded")
@@ -840,13 +840,13 @@ func (p searchOrdersProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 	case mrtrimpl.WrongType:
 		problems.WrongType("status", "a string")
 	}
-	switch list, st := mrtrimpl.FormList(in, "tags"); st {
+	switch list, st := mrtrimpl.X.FormList(in, "tags"); st {
 	case mrtrimpl.Present:
 		if len(list) > 5 {
 			problems.TooMany("tags", 5)
 		}
 		for i, it := range list {
-			v, ok := mrtrimpl.AsString(it)
+			v, ok := mrtrimpl.X.AsString(it)
 			if ok != mrtrimpl.Present {
 				problems.ItemWrongType("tags", i, "a string")
 				continue
@@ -865,7 +865,7 @@ func (p searchOrdersProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 	case mrtrimpl.WrongType:
 		problems.WrongType("tags", "a list")
 	}
-	switch v, st := mrtrimpl.FormString(in, "until"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "until"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 30 {
 			problems.TooLong("until", 30, n)
@@ -875,13 +875,13 @@ func (p searchOrdersProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 	case mrtrimpl.WrongType:
 		problems.WrongType("until", "a string")
 	}
-	switch list, st := mrtrimpl.FormList(in, "weights"); st {
+	switch list, st := mrtrimpl.X.FormList(in, "weights"); st {
 	case mrtrimpl.Present:
 		if len(list) > 3 {
 			problems.TooMany("weights", 3)
 		}
 		for i, it := range list {
-			v, ok := mrtrimpl.AsFloat(it)
+			v, ok := mrtrimpl.X.AsFloat(it)
 			if ok != mrtrimpl.Present {
 				problems.ItemWrongType("weights", i, "a number")
 				continue
@@ -909,7 +909,7 @@ var searchOrdersArgTagsPattern = regexp.MustCompile("^(?:[a-z]+)$")
 func (p searchOrdersProgram) decodeChoice(ctx context.Context, content map[string]any) (*SearchOrdersChoiceAnswer, mrtrimpl.Problems, error) {
 	a := &SearchOrdersChoiceAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormInt(content, "orderNumber"); st {
+	switch v, st := mrtrimpl.X.FormInt(content, "orderNumber"); st {
 	case mrtrimpl.Present:
 		if v < 1 {
 			problems.BelowMinimum("orderNumber", 1)
@@ -975,7 +975,7 @@ func (searchOrdersProgram) requestChoice(f *SearchOrdersFlow, problems mrtrimpl.
 		Key:  "choice",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(searchOrdersPickChoiceMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(searchOrdersPickChoiceMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: searchOrdersChoiceSchema,
 		},

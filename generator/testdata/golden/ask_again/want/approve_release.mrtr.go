@@ -124,7 +124,7 @@ func (p approveReleaseProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Ap
 	case ApproveReleaseStateAskTicket:
 		var pending []mrtrimpl.Pending
 		if f.Ticket == nil {
-			answer, left, err := mrtrimpl.Take(ctx, r, "ticket", mrtrimpl.AgainWith(mrtrimpl.Bind(p.requestTicket, f), f.reasked, f.reaskedWith["ticket"]), mrtrimpl.Form(p.decodeTicket), &pending)
+			answer, left, err := mrtrimpl.Take(ctx, r, "ticket", mrtrimpl.X.AgainWith(mrtrimpl.Bind(p.requestTicket, f), f.reasked, f.reaskedWith["ticket"]), mrtrimpl.Form(p.decodeTicket), &pending)
 			switch {
 			case err != nil:
 				return mrtrimpl.Step{}, err
@@ -141,7 +141,7 @@ func (p approveReleaseProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Ap
 		return mrtrimpl.Goto(r, ApproveReleaseStateVerify, vocab.Next)
 	case ApproveReleaseStateVerify:
 		if err := p.h.TicketApproved(ctx, f); err != nil {
-			why, again := mrtrimpl.AskingAgain(err)
+			why, again := mrtrimpl.X.AskingAgain(err)
 			if !again {
 				return mrtrimpl.Step{}, err
 			}
@@ -150,7 +150,7 @@ func (p approveReleaseProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Ap
 			if f.verifyRefusals >= 3 {
 				return mrtrimpl.Goto(r, ApproveReleaseStateNoTicket, vocab.Exhausted)
 			}
-			f.reasked = why
+			f.reasked = mrtrimpl.X.AttemptsLeft(why, int(3-f.verifyRefusals))
 			f.reaskedWith = map[string]map[string]any{"ticket": p.givenTicket(f.Ticket)}
 			f.Ticket = nil
 			return mrtrimpl.Goto(r, ApproveReleaseStateAskTicket, vocab.AskAgain)
@@ -383,7 +383,7 @@ func (approveReleaseProgram) LoadContinuationV2(f *ApproveReleaseFlow, data []by
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p approveReleaseProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*ApproveReleaseFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -393,7 +393,7 @@ func (p approveReleaseProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw js
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "release")
-	switch v, st := mrtrimpl.FormString(in, "release"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "release"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 20 {
 			problems.TooLong("release", 20, n)
@@ -414,7 +414,7 @@ var approveReleaseTicketIDPattern = regexp.MustCompile("^(?:CHG-[0-9]{1,6})$")
 func (p approveReleaseProgram) decodeTicket(ctx context.Context, content map[string]any) (*ApproveReleaseTicketAnswer, mrtrimpl.Problems, error) {
 	a := &ApproveReleaseTicketAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "id"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "id"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 10 {
 			problems.TooLong("id", 10, n)
@@ -482,7 +482,7 @@ func (approveReleaseProgram) requestTicket(f *ApproveReleaseFlow, problems mrtri
 		Key:  "ticket",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(approveReleaseAskTicketTicketMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(approveReleaseAskTicketTicketMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: approveReleaseTicketSchema,
 		},

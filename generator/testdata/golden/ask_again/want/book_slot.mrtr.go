@@ -151,7 +151,7 @@ func (p bookSlotProgram) Step(ctx context.Context, r mrtrimpl.Round, f *BookSlot
 	case BookSlotStateAskSlot:
 		var pending []mrtrimpl.Pending
 		if f.Slot == nil {
-			answer, left, err := mrtrimpl.Take(ctx, r, "slot", mrtrimpl.AgainWith(mrtrimpl.Bind(p.requestSlot, f), f.reasked, f.reaskedWith["slot"]), mrtrimpl.Form(p.decodeSlot), &pending)
+			answer, left, err := mrtrimpl.Take(ctx, r, "slot", mrtrimpl.X.AgainWith(mrtrimpl.Bind(p.requestSlot, f), f.reasked, f.reaskedWith["slot"]), mrtrimpl.Form(p.decodeSlot), &pending)
 			switch {
 			case err != nil:
 				return mrtrimpl.Step{}, err
@@ -169,7 +169,7 @@ func (p bookSlotProgram) Step(ctx context.Context, r mrtrimpl.Round, f *BookSlot
 	case BookSlotStateReserve:
 		out, err := p.h.ReserveSlot(ctx, f)
 		if err != nil {
-			why, again := mrtrimpl.AskingAgain(err)
+			why, again := mrtrimpl.X.AskingAgain(err)
 			if !again {
 				return mrtrimpl.Step{}, err
 			}
@@ -178,7 +178,7 @@ func (p bookSlotProgram) Step(ctx context.Context, r mrtrimpl.Round, f *BookSlot
 			if f.reserveRefusals >= 2 {
 				return mrtrimpl.Goto(r, BookSlotStateFull, vocab.Exhausted)
 			}
-			f.reasked = why
+			f.reasked = mrtrimpl.X.AttemptsLeft(why, int(2-f.reserveRefusals))
 			f.reaskedWith = map[string]map[string]any{"slot": p.givenSlot(f.Slot)}
 			f.Slot = nil
 			return mrtrimpl.Goto(r, BookSlotStateAskSlot, vocab.AskAgain)
@@ -420,7 +420,7 @@ func (bookSlotProgram) LoadContinuationV2(f *BookSlotFlow, data []byte) error {
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p bookSlotProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*BookSlotFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -430,7 +430,7 @@ func (p bookSlotProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.Raw
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "system")
-	switch v, st := mrtrimpl.FormString(in, "system"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "system"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 20 {
 			problems.TooLong("system", 20, n)
@@ -449,7 +449,7 @@ func (p bookSlotProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.Raw
 func (p bookSlotProgram) decodeSlot(ctx context.Context, content map[string]any) (*BookSlotSlotAnswer, mrtrimpl.Problems, error) {
 	a := &BookSlotSlotAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "window"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "window"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(bookSlotWindowValues, BookSlotWindow(v)) {
 			problems.NotOneOf("window", "night, weekend")
@@ -514,7 +514,7 @@ func (bookSlotProgram) requestSlot(f *BookSlotFlow, problems mrtrimpl.Problems) 
 		Key:  "slot",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(bookSlotAskSlotSlotMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(bookSlotAskSlotSlotMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: bookSlotSlotSchema,
 		},

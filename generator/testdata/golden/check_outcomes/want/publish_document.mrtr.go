@@ -110,7 +110,7 @@ func _() {
 func (p publishDocumentProgram) Step(ctx context.Context, r mrtrimpl.Round, f *PublishDocumentFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case PublishDocumentStateConfirmPublish:
-		switch on, ask := mrtrimpl.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirmPublish, f)); on {
+		switch on, ask := mrtrimpl.X.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirmPublish, f)); on {
 		case vocab.Next:
 			f.passedConfirmPublish = true
 			return mrtrimpl.Goto(r, PublishDocumentStateRecheck, vocab.Next)
@@ -313,7 +313,7 @@ func (publishDocumentProgram) readGates(f *PublishDocumentFlow, r *binenc.Fields
 		case 0xc4c3e056:
 			// confirmPublish
 			if r.Int("gates.confirmPublish") != publishDocumentConfirmPublishGateDigest && r.Err() == nil {
-				return mrtrimpl.GateChanged("confirmPublish")
+				return mrtrimpl.X.GateChanged("confirmPublish")
 			}
 			f.passedConfirmPublish = true
 		}
@@ -338,7 +338,7 @@ func (publishDocumentProgram) LoadContinuationV2(f *PublishDocumentFlow, data []
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p publishDocumentProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*PublishDocumentFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -348,7 +348,7 @@ func (p publishDocumentProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw j
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "documentId")
-	switch v, st := mrtrimpl.FormString(in, "documentId"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "documentId"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 36 {
 			problems.TooLong("documentId", 36, n)
@@ -389,7 +389,7 @@ func (publishDocumentProgram) gateConfirmPublish(f *PublishDocumentFlow, problem
 		Key:  "confirm",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(publishDocumentConfirmPublishMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(publishDocumentConfirmPublishMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: publishDocumentConfirmPublishGateSchema,
 		},

@@ -439,7 +439,7 @@ func (reviewDocumentProgram) LoadContinuationV2(f *ReviewDocumentFlow, data []by
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p reviewDocumentProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*ReviewDocumentFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -449,7 +449,7 @@ func (p reviewDocumentProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw js
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "documentId")
-	switch v, st := mrtrimpl.FormString(in, "documentId"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "documentId"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 36 {
 			problems.TooLong("documentId", 36, n)
@@ -468,7 +468,7 @@ func (p reviewDocumentProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw js
 func (p reviewDocumentProgram) decodeChange(ctx context.Context, content map[string]any) (*ReviewDocumentChangeAnswer, mrtrimpl.Problems, error) {
 	a := &ReviewDocumentChangeAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "summary"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "summary"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 500 {
 			problems.TooLong("summary", 500, n)
@@ -527,7 +527,7 @@ func (reviewDocumentProgram) requestChange(f *ReviewDocumentFlow, problems mrtri
 		Key:  "change",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(reviewDocumentAskRevisionChangeMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(reviewDocumentAskRevisionChangeMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: reviewDocumentChangeSchema,
 		},

@@ -139,7 +139,7 @@ func (p cleanUpBranchesProgram) Step(ctx context.Context, r mrtrimpl.Round, f *C
 		}
 		return mrtrimpl.Goto(r, CleanUpBranchesStateConfirmMerged, vocab.Next)
 	case CleanUpBranchesStateConfirmMerged:
-		switch on, ask := mrtrimpl.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirmMerged, f)); on {
+		switch on, ask := mrtrimpl.X.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirmMerged, f)); on {
 		case vocab.Next:
 			f.passedConfirmMerged = true
 			return mrtrimpl.Goto(r, CleanUpBranchesStateConfirmStale, vocab.Next)
@@ -151,7 +151,7 @@ func (p cleanUpBranchesProgram) Step(ctx context.Context, r mrtrimpl.Round, f *C
 			return r.Ask([]mrtrimpl.Pending{ask})
 		}
 	case CleanUpBranchesStateConfirmStale:
-		switch on, ask := mrtrimpl.Confirm(r, "staleBranches", "deleteStale", mrtrimpl.Bind(p.gateConfirmStale, f)); on {
+		switch on, ask := mrtrimpl.X.Confirm(r, "staleBranches", "deleteStale", mrtrimpl.Bind(p.gateConfirmStale, f)); on {
 		case vocab.Next:
 			f.passedConfirmStale = true
 			return mrtrimpl.Goto(r, CleanUpBranchesStateConfirmTags, vocab.Next)
@@ -165,7 +165,7 @@ func (p cleanUpBranchesProgram) Step(ctx context.Context, r mrtrimpl.Round, f *C
 	case CleanUpBranchesStateKeptAll:
 		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: cleanUpBranchesKeptAllMessage(f)})
 	case CleanUpBranchesStateConfirmTags:
-		switch on, ask := mrtrimpl.Confirm(r, "tags", "confirm", mrtrimpl.Bind(p.gateConfirmTags, f)); on {
+		switch on, ask := mrtrimpl.X.Confirm(r, "tags", "confirm", mrtrimpl.Bind(p.gateConfirmTags, f)); on {
 		case vocab.Next:
 			f.passedConfirmTags = true
 			return mrtrimpl.Goto(r, CleanUpBranchesStateConfirmFinal, vocab.Next)
@@ -177,7 +177,7 @@ func (p cleanUpBranchesProgram) Step(ctx context.Context, r mrtrimpl.Round, f *C
 			return r.Ask([]mrtrimpl.Pending{ask})
 		}
 	case CleanUpBranchesStateConfirmFinal:
-		switch on, ask := mrtrimpl.Confirm(r, "final", "sure", mrtrimpl.Bind(p.gateConfirmFinal, f)); on {
+		switch on, ask := mrtrimpl.X.Confirm(r, "final", "sure", mrtrimpl.Bind(p.gateConfirmFinal, f)); on {
 		case vocab.Next:
 			f.passedConfirmFinal = true
 			return mrtrimpl.Goto(r, CleanUpBranchesStateRecheck, vocab.Next)
@@ -440,25 +440,25 @@ func (cleanUpBranchesProgram) readGates(f *CleanUpBranchesFlow, r *binenc.Fields
 		case 0x05d50453:
 			// confirmMerged
 			if r.Int("gates.confirmMerged") != cleanUpBranchesConfirmMergedGateDigest && r.Err() == nil {
-				return mrtrimpl.GateChanged("confirmMerged")
+				return mrtrimpl.X.GateChanged("confirmMerged")
 			}
 			f.passedConfirmMerged = true
 		case 0xb6bf9358:
 			// confirmStale
 			if r.Int("gates.confirmStale") != cleanUpBranchesConfirmStaleGateDigest && r.Err() == nil {
-				return mrtrimpl.GateChanged("confirmStale")
+				return mrtrimpl.X.GateChanged("confirmStale")
 			}
 			f.passedConfirmStale = true
 		case 0xcec38c02:
 			// confirmTags
 			if r.Int("gates.confirmTags") != cleanUpBranchesConfirmTagsGateDigest && r.Err() == nil {
-				return mrtrimpl.GateChanged("confirmTags")
+				return mrtrimpl.X.GateChanged("confirmTags")
 			}
 			f.passedConfirmTags = true
 		case 0x8ada6935:
 			// confirmFinal
 			if r.Int("gates.confirmFinal") != cleanUpBranchesConfirmFinalGateDigest && r.Err() == nil {
-				return mrtrimpl.GateChanged("confirmFinal")
+				return mrtrimpl.X.GateChanged("confirmFinal")
 			}
 			f.passedConfirmFinal = true
 		}
@@ -486,7 +486,7 @@ func (cleanUpBranchesProgram) LoadContinuationV2(f *CleanUpBranchesFlow, data []
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p cleanUpBranchesProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*CleanUpBranchesFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -496,7 +496,7 @@ func (p cleanUpBranchesProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw j
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "repo")
-	switch v, st := mrtrimpl.FormString(in, "repo"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "repo"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 100 {
 			problems.TooLong("repo", 100, n)
@@ -554,7 +554,7 @@ func (cleanUpBranchesProgram) gateConfirmMerged(f *CleanUpBranchesFlow, problems
 		Key:  "confirm",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(cleanUpBranchesConfirmMergedMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(cleanUpBranchesConfirmMergedMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: cleanUpBranchesConfirmMergedGateSchema,
 		},
@@ -581,7 +581,7 @@ func (cleanUpBranchesProgram) gateConfirmStale(f *CleanUpBranchesFlow, problems 
 		Key:  "staleBranches",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(cleanUpBranchesConfirmStaleMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(cleanUpBranchesConfirmStaleMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: cleanUpBranchesConfirmStaleGateSchema,
 		},
@@ -608,7 +608,7 @@ func (cleanUpBranchesProgram) gateConfirmTags(f *CleanUpBranchesFlow, problems m
 		Key:  "tags",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(cleanUpBranchesConfirmTagsMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(cleanUpBranchesConfirmTagsMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: cleanUpBranchesConfirmTagsGateSchema,
 		},
@@ -635,7 +635,7 @@ func (cleanUpBranchesProgram) gateConfirmFinal(f *CleanUpBranchesFlow, problems 
 		Key:  "final",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(cleanUpBranchesConfirmFinalMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(cleanUpBranchesConfirmFinalMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: cleanUpBranchesConfirmFinalGateSchema,
 		},

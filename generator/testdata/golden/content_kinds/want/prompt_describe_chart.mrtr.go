@@ -78,7 +78,7 @@ func _() {
 func (p describeChartProgram) Step(ctx context.Context, r mrtrimpl.Round, f *DescribeChartFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case DescribeChartStateRender:
-		content1, err := mrtrimpl.Bytes(ctx, "1 (image image/png of state render)", func(ctx context.Context) ([]byte, error) {
+		content1, err := mrtrimpl.X.Bytes(ctx, "1 (image image/png of state render)", func(ctx context.Context) ([]byte, error) {
 			return p.h.Chart(ctx, f)
 		})
 		if err != nil {
@@ -89,12 +89,12 @@ func (p describeChartProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Des
 				{Role: "user", Content: &mrtrimpl.Content{
 					Data:     content1,
 					MIMEType: "image/png",
-					Type:     mrtrimpl.ContentImage,
+					Type:     "image",
 				}},
 				{Role: "user", Content: &mrtrimpl.Content{
 					MIMEType: "text/plain",
 					Text:     describeChartRenderContent2Text(f),
-					Type:     mrtrimpl.ContentResource,
+					Type:     "resource",
 					URI:      describeChartRenderContent2URI(f),
 				}},
 				{Role: "user", Text: describeChartRenderMessage3(f)},
@@ -175,7 +175,7 @@ func (p describeChartProgram) Complete(ctx context.Context, argument, value stri
 	case "region":
 		return p.h.Regions(ctx, value, resolved)
 	case "tone":
-		return mrtrimpl.CompleteValues([]string{"plain", "formal"}, value), nil
+		return mrtrimpl.X.CompleteValues([]string{"plain", "formal"}, value), nil
 	}
 	return []string{}, nil
 }
@@ -251,7 +251,7 @@ func (describeChartProgram) LoadContinuationV2(f *DescribeChartFlow, data []byte
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p describeChartProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*DescribeChartFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -261,7 +261,7 @@ func (p describeChartProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw jso
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "region", "tone")
-	switch v, st := mrtrimpl.FormString(in, "region"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "region"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 20 {
 			problems.TooLong("region", 20, n)
@@ -272,7 +272,7 @@ func (p describeChartProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw jso
 	case mrtrimpl.WrongType:
 		problems.WrongType("region", "a string")
 	}
-	switch v, st := mrtrimpl.FormString(in, "tone"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "tone"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 20 {
 			problems.TooLong("tone", 20, n)
@@ -300,7 +300,7 @@ func describeChartRenderMessage3(f *DescribeChartFlow) string {
 
 // describeChartRenderContent2URI renders the URI "charts://{region}/notes", its values escaped.
 func describeChartRenderContent2URI(f *DescribeChartFlow) string {
-	return "charts://" + mrtrimpl.URLValue(f.Args.Region) + "/notes"
+	return "charts://" + mrtrimpl.X.URLValue(f.Args.Region) + "/notes"
 }
 
 // describeChartRenderContent2Text renders "Notes on {region}".

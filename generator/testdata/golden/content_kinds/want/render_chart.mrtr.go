@@ -76,13 +76,13 @@ func _() {
 func (p renderChartProgram) Step(ctx context.Context, r mrtrimpl.Round, f *RenderChartFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case RenderChartStateDone:
-		content1, err := mrtrimpl.Bytes(ctx, "1 (image image/png of state done)", func(ctx context.Context) ([]byte, error) {
+		content1, err := mrtrimpl.X.Bytes(ctx, "1 (image image/png of state done)", func(ctx context.Context) ([]byte, error) {
 			return p.h.Chart(ctx, f)
 		})
 		if err != nil {
 			return mrtrimpl.Step{}, err
 		}
-		content2, err := mrtrimpl.Bytes(ctx, "2 (audio audio/wav of state done)", func(ctx context.Context) ([]byte, error) {
+		content2, err := mrtrimpl.X.Bytes(ctx, "2 (audio audio/wav of state done)", func(ctx context.Context) ([]byte, error) {
 			return p.h.Narration(ctx, f)
 		})
 		if err != nil {
@@ -93,24 +93,24 @@ func (p renderChartProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Rende
 				{
 					Data:     content1,
 					MIMEType: "image/png",
-					Type:     mrtrimpl.ContentImage,
+					Type:     "image",
 				},
 				{
 					Data:     content2,
 					MIMEType: "audio/wav",
-					Type:     mrtrimpl.ContentAudio,
+					Type:     "audio",
 				},
 				{
 					MIMEType: "text/csv",
 					Name:     "data",
 					Title:    "The chart's data",
-					Type:     mrtrimpl.ContentResourceLink,
+					Type:     "resource_link",
 					URI:      renderChartDoneContent3URI(f),
 				},
 				{
 					MIMEType: "text/plain",
 					Text:     renderChartDoneContent4Text(f),
-					Type:     mrtrimpl.ContentResource,
+					Type:     "resource",
 					URI:      renderChartDoneContent4URI(f),
 				},
 			},
@@ -262,7 +262,7 @@ func (renderChartProgram) LoadContinuationV2(f *RenderChartFlow, data []byte) er
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p renderChartProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*RenderChartFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -272,7 +272,7 @@ func (p renderChartProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "region")
-	switch v, st := mrtrimpl.FormString(in, "region"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "region"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 20 {
 			problems.TooLong("region", 20, n)
@@ -300,12 +300,12 @@ func renderChartDoneMessage(f *RenderChartFlow) string {
 
 // renderChartDoneContent3URI renders the URI "charts://{region}/data.csv", its values escaped.
 func renderChartDoneContent3URI(f *RenderChartFlow) string {
-	return "charts://" + mrtrimpl.URLValue(f.Args.Region) + "/data.csv"
+	return "charts://" + mrtrimpl.X.URLValue(f.Args.Region) + "/data.csv"
 }
 
 // renderChartDoneContent4URI renders the URI "charts://{region}/notes", its values escaped.
 func renderChartDoneContent4URI(f *RenderChartFlow) string {
-	return "charts://" + mrtrimpl.URLValue(f.Args.Region) + "/notes"
+	return "charts://" + mrtrimpl.X.URLValue(f.Args.Region) + "/notes"
 }
 
 // renderChartDoneContent4Text renders "Notes on {region}".

@@ -76,7 +76,7 @@ func (p legendProgram) Step(ctx context.Context, r mrtrimpl.Round, f *LegendFlow
 			Content: []mrtrimpl.Content{
 				{
 					Text: legendDoneContent1Text(f),
-					Type: mrtrimpl.ContentResource,
+					Type: "resource",
 				},
 			},
 			Outcome: vocab.OutcomeSuccess,
@@ -203,7 +203,7 @@ func (legendProgram) LoadContinuationV2(f *LegendFlow, data []byte) error {
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p legendProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*LegendFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}

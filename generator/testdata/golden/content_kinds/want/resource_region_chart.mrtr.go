@@ -121,7 +121,7 @@ func (p regionChartProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Regio
 		}
 		return mrtrimpl.Goto(r, RegionChartStateDone, vocab.Next)
 	case RegionChartStateDone:
-		content1, err := mrtrimpl.Bytes(ctx, "1 (resource of state done)", func(ctx context.Context) ([]byte, error) {
+		content1, err := mrtrimpl.X.Bytes(ctx, "1 (resource of state done)", func(ctx context.Context) ([]byte, error) {
 			return p.h.Chart(ctx, f)
 		})
 		if err != nil {
@@ -132,12 +132,12 @@ func (p regionChartProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Regio
 				{
 					Blob: true,
 					Data: content1,
-					Type: mrtrimpl.ContentResource,
+					Type: "resource",
 				},
 				{
 					MIMEType: "text/plain",
 					Text:     regionChartDoneContent2Text(f),
-					Type:     mrtrimpl.ContentResource,
+					Type:     "resource",
 					URI:      regionChartDoneContent2URI(f),
 				},
 			},
@@ -349,7 +349,7 @@ func (regionChartProgram) LoadContinuationV2(f *RegionChartFlow, data []byte) er
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p regionChartProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*RegionChartFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -359,7 +359,7 @@ func (p regionChartProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "region")
-	switch v, st := mrtrimpl.FormString(in, "region"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "region"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 20 {
 			problems.TooLong("region", 20, n)
@@ -378,7 +378,7 @@ func (p regionChartProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.
 func (p regionChartProgram) decodeSize(ctx context.Context, content map[string]any) (*RegionChartSizeAnswer, mrtrimpl.Problems, error) {
 	a := &RegionChartSizeAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "pixels"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "pixels"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(regionChartPixelsValues, RegionChartPixels(v)) {
 			problems.NotOneOf("pixels", "small, large")
@@ -432,7 +432,7 @@ func (regionChartProgram) requestSize(f *RegionChartFlow, problems mrtrimpl.Prob
 		Key:  "size",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(regionChartAskSizeSizeMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(regionChartAskSizeSizeMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: regionChartSizeSchema,
 		},
@@ -446,7 +446,7 @@ func regionChartAskSizeSizeMessage(f *RegionChartFlow) string {
 
 // regionChartDoneContent2URI renders the URI "charts://{region}/caption", its values escaped.
 func regionChartDoneContent2URI(f *RegionChartFlow) string {
-	return "charts://" + mrtrimpl.URLValue(f.Args.Region) + "/caption"
+	return "charts://" + mrtrimpl.X.URLValue(f.Args.Region) + "/caption"
 }
 
 // regionChartDoneContent2Text renders "Chart of {region} ({size.pixels})".

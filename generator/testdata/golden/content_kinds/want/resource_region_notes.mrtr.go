@@ -106,7 +106,7 @@ func (p regionNotesProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Regio
 		switch out {
 		case RegionNotesFindNotesFound:
 			if f.Continuation.Notes == "" {
-				return mrtrimpl.Step{}, mrtrimpl.NotSet("check", "findNotes", "find", "found", "notes", "Notes")
+				return mrtrimpl.Step{}, mrtrimpl.X.NotSet("check", "findNotes", "find", "found", "notes", "Notes")
 			}
 			return mrtrimpl.Goto(r, RegionNotesStateDone, vocab.OutcomeEdge("found"))
 		case RegionNotesFindNotesMissing:
@@ -118,7 +118,7 @@ func (p regionNotesProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Regio
 			Content: []mrtrimpl.Content{
 				{
 					Text: regionNotesDoneContent1Text(f),
-					Type: mrtrimpl.ContentResource,
+					Type: "resource",
 				},
 			},
 			Outcome: vocab.OutcomeSuccess,
@@ -279,7 +279,7 @@ func (regionNotesProgram) LoadContinuationV2(f *RegionNotesFlow, data []byte) er
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p regionNotesProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*RegionNotesFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -289,7 +289,7 @@ func (p regionNotesProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "region")
-	switch v, st := mrtrimpl.FormString(in, "region"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "region"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 20 {
 			problems.TooLong("region", 20, n)

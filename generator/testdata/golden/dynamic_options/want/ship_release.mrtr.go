@@ -138,18 +138,18 @@ func (p shipReleaseProgram) Step(ctx context.Context, r mrtrimpl.Round, f *ShipR
 		switch out {
 		case ShipReleaseChangedSinceChanges:
 			if len(f.Continuation.Changed) == 0 {
-				return mrtrimpl.Step{}, mrtrimpl.NotSet("check", "changedSince", "diff", "changes", "changed", "Changed")
+				return mrtrimpl.Step{}, mrtrimpl.X.NotSet("check", "changedSince", "diff", "changes", "changed", "Changed")
 			}
 			if len(f.Continuation.Owners) == 0 {
-				return mrtrimpl.Step{}, mrtrimpl.NotSet("check", "changedSince", "diff", "changes", "owners", "Owners")
+				return mrtrimpl.Step{}, mrtrimpl.X.NotSet("check", "changedSince", "diff", "changes", "owners", "Owners")
 			}
 			if f.Continuation.Summary == "" {
-				return mrtrimpl.Step{}, mrtrimpl.NotSet("check", "changedSince", "diff", "changes", "summary", "Summary")
+				return mrtrimpl.Step{}, mrtrimpl.X.NotSet("check", "changedSince", "diff", "changes", "summary", "Summary")
 			}
 			return mrtrimpl.Goto(r, ShipReleaseStateChoose, vocab.OutcomeEdge("changes"))
 		case ShipReleaseChangedSinceNothing:
 			if f.Continuation.Summary == "" {
-				return mrtrimpl.Step{}, mrtrimpl.NotSet("check", "changedSince", "diff", "nothing", "summary", "Summary")
+				return mrtrimpl.Step{}, mrtrimpl.X.NotSet("check", "changedSince", "diff", "nothing", "summary", "Summary")
 			}
 			return mrtrimpl.Goto(r, ShipReleaseStateUnchanged, vocab.OutcomeEdge("nothing"))
 		}
@@ -158,10 +158,10 @@ func (p shipReleaseProgram) Step(ctx context.Context, r mrtrimpl.Round, f *ShipR
 		var pending []mrtrimpl.Pending
 		if f.Plan == nil {
 			if len(f.Continuation.Owners) == 0 {
-				return mrtrimpl.Step{}, mrtrimpl.NoOptions("choose", "backup", "owners")
+				return mrtrimpl.Step{}, mrtrimpl.X.NoOptions("choose", "backup", "owners")
 			}
 			if len(f.Continuation.Changed) == 0 {
-				return mrtrimpl.Step{}, mrtrimpl.NoOptions("choose", "services", "changed")
+				return mrtrimpl.Step{}, mrtrimpl.X.NoOptions("choose", "services", "changed")
 			}
 			answer, left, err := mrtrimpl.Take(ctx, r, "plan", mrtrimpl.Bind(p.requestPlan, f), mrtrimpl.Form(p.decodePlan(f)), &pending)
 			switch {
@@ -187,7 +187,7 @@ func (p shipReleaseProgram) Step(ctx context.Context, r mrtrimpl.Round, f *ShipR
 				return err
 			}
 			if f.Continuation.ReleaseID == "" {
-				return mrtrimpl.NotSet("effect", "shipServices", "ship", "", "releaseId", "ReleaseID")
+				return mrtrimpl.X.NotSet("effect", "shipServices", "ship", "", "releaseId", "ReleaseID")
 			}
 			return nil
 		})
@@ -512,7 +512,7 @@ func (shipReleaseProgram) LoadContinuationV2(f *ShipReleaseFlow, data []byte) er
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p shipReleaseProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*ShipReleaseFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -522,7 +522,7 @@ func (p shipReleaseProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "since")
-	switch v, st := mrtrimpl.FormString(in, "since"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "since"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 20 {
 			problems.TooLong("since", 20, n)
@@ -547,21 +547,21 @@ var shipReleaseArgSincePattern = regexp.MustCompile("^(?:v[0-9]+\\.[0-9]+)$")
 func (p shipReleaseProgram) decodePlan(f *ShipReleaseFlow) func(context.Context, map[string]any) (*ShipReleasePlanAnswer, mrtrimpl.Problems, error) {
 	return func(ctx context.Context, content map[string]any) (*ShipReleasePlanAnswer, mrtrimpl.Problems, error) {
 		offeredOwners := f.Continuation.Owners
-		offeredChanged := mrtrimpl.StringOptions(f.Continuation.Changed)
+		offeredChanged := mrtrimpl.X.StringOptions(f.Continuation.Changed)
 		a := &ShipReleasePlanAnswer{}
 		var problems mrtrimpl.Problems
-		switch v, st := mrtrimpl.FormString(content, "backup"); st {
+		switch v, st := mrtrimpl.X.FormString(content, "backup"); st {
 		case mrtrimpl.Present:
-			if !mrtrimpl.Offered(offeredOwners, v) {
+			if !mrtrimpl.X.Offered(offeredOwners, v) {
 				problems.NotOffered("backup", offeredOwners, v)
 			}
 			a.Backup = &v
 		case mrtrimpl.WrongType:
 			problems.WrongType("backup", "a string")
 		}
-		switch v, st := mrtrimpl.FormString(content, "owner"); st {
+		switch v, st := mrtrimpl.X.FormString(content, "owner"); st {
 		case mrtrimpl.Present:
-			if !mrtrimpl.Offered(offeredOwners, v) {
+			if !mrtrimpl.X.Offered(offeredOwners, v) {
 				problems.NotOffered("owner", offeredOwners, v)
 			}
 			a.Owner = v
@@ -570,17 +570,17 @@ func (p shipReleaseProgram) decodePlan(f *ShipReleaseFlow) func(context.Context,
 		case mrtrimpl.WrongType:
 			problems.WrongType("owner", "a string")
 		}
-		switch list, st := mrtrimpl.FormList(content, "services"); st {
+		switch list, st := mrtrimpl.X.FormList(content, "services"); st {
 		case mrtrimpl.Present:
 			checked := len(problems)
 			var unoffered []string
 			for i, it := range list {
-				v, ok := mrtrimpl.AsString(it)
+				v, ok := mrtrimpl.X.AsString(it)
 				if ok != mrtrimpl.Present {
 					problems.ItemWrongType("services", i, "a string")
 					continue
 				}
-				if !mrtrimpl.Offered(offeredChanged, v) {
+				if !mrtrimpl.X.Offered(offeredChanged, v) {
 					unoffered = append(unoffered, v)
 					continue
 				}
@@ -590,7 +590,7 @@ func (p shipReleaseProgram) decodePlan(f *ShipReleaseFlow) func(context.Context,
 				problems.NotOffered("services[]", offeredChanged, unoffered...)
 			}
 			// One answer, however it was sent: each value once, in the order offered.
-			a.Services = mrtrimpl.OfferedOrder(a.Services, offeredChanged)
+			a.Services = mrtrimpl.X.OfferedOrder(a.Services, offeredChanged)
 			if len(problems) == checked {
 				if len(a.Services) < 1 {
 					problems.TooFew("services", 1)
@@ -646,7 +646,7 @@ func (p shipReleaseProgram) CheckContinuation(ctx context.Context, f *ShipReleas
 				problems.NoMatch("owners[].title", "[A-Za-z .()]+")
 			}
 		}
-		mrtrimpl.CheckOptions(&problems, "owners", list)
+		mrtrimpl.X.CheckOptions(&problems, "owners", list)
 	}
 	if v := f.Continuation.ReleaseID; v != "" {
 		if n := utf8.RuneCountInString(v); n > 32 {
@@ -660,15 +660,15 @@ func (p shipReleaseProgram) CheckContinuation(ctx context.Context, f *ShipReleas
 	}
 	if a := f.Plan; a != nil {
 		offeredOwners := f.Continuation.Owners
-		offeredChanged := mrtrimpl.StringOptions(f.Continuation.Changed)
+		offeredChanged := mrtrimpl.X.StringOptions(f.Continuation.Changed)
 		if a.Backup != nil {
 			v := string(*a.Backup)
-			if !mrtrimpl.Offered(offeredOwners, v) {
+			if !mrtrimpl.X.Offered(offeredOwners, v) {
 				problems.NotOffered("plan.backup", offeredOwners, v)
 			}
 		}
 		if v := string(a.Owner); v != "" {
-			if !mrtrimpl.Offered(offeredOwners, v) {
+			if !mrtrimpl.X.Offered(offeredOwners, v) {
 				problems.NotOffered("plan.owner", offeredOwners, v)
 			}
 		}
@@ -680,7 +680,7 @@ func (p shipReleaseProgram) CheckContinuation(ctx context.Context, f *ShipReleas
 				problems.MoreItems("plan.services", 3)
 			}
 			for _, v := range list {
-				if !mrtrimpl.Offered(offeredChanged, v) {
+				if !mrtrimpl.X.Offered(offeredChanged, v) {
 					problems.NotOffered("plan.services[]", offeredChanged, v)
 				}
 			}
@@ -726,9 +726,9 @@ func (shipReleaseProgram) requestPlan(f *ShipReleaseFlow, problems mrtrimpl.Prob
 		Key:  "plan",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message: mrtrimpl.WithProblems(shipReleaseChoosePlanMessage(f), problems),
+			Message: mrtrimpl.X.WithProblems(shipReleaseChoosePlanMessage(f), problems),
 			Mode:    "form",
-			RequestedSchema: mrtrimpl.OfferSchema(shipReleasePlanSchema, mrtrimpl.Offer{
+			RequestedSchema: mrtrimpl.X.OfferSchema(shipReleasePlanSchema, mrtrimpl.Offer{
 				Field:   "backup",
 				Options: f.Continuation.Owners,
 			}, mrtrimpl.Offer{
@@ -737,7 +737,7 @@ func (shipReleaseProgram) requestPlan(f *ShipReleaseFlow, problems mrtrimpl.Prob
 			}, mrtrimpl.Offer{
 				Field:   "services",
 				Multi:   true,
-				Options: mrtrimpl.StringOptions(f.Continuation.Changed),
+				Options: mrtrimpl.X.StringOptions(f.Continuation.Changed),
 			}),
 		},
 	}
@@ -746,7 +746,7 @@ func (shipReleaseProgram) requestPlan(f *ShipReleaseFlow, problems mrtrimpl.Prob
 // shipReleaseChoosePlanMessage renders "Since {since}: {summary}. Pick an owner ({owners} are on
 // call) and the services to ship.".
 func shipReleaseChoosePlanMessage(f *ShipReleaseFlow) string {
-	return "Since " + f.Args.Since + ": " + f.Continuation.Summary + ". Pick an owner (" + mrtrimpl.JoinTitles(f.Continuation.Owners) + " are on call) and the services to ship."
+	return "Since " + f.Args.Since + ": " + f.Continuation.Summary + ". Pick an owner (" + mrtrimpl.X.JoinTitles(f.Continuation.Owners) + " are on call) and the services to ship."
 }
 
 // shipReleaseUnchangedMessage renders "Nothing shipped since {since}: {summary}.".

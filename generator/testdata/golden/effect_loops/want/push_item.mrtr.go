@@ -321,7 +321,7 @@ func (pushItemProgram) LoadContinuationV2(f *PushItemFlow, data []byte) error {
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p pushItemProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*PushItemFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -331,7 +331,7 @@ func (p pushItemProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.Raw
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "item")
-	switch v, st := mrtrimpl.FormString(in, "item"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "item"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 20 {
 			problems.TooLong("item", 20, n)

@@ -173,7 +173,7 @@ func (p issueRefundProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Issue
 		}
 		return mrtrimpl.Goto(r, IssueRefundStateConfirmRefund, vocab.Next)
 	case IssueRefundStateConfirmRefund:
-		switch on, ask := mrtrimpl.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirmRefund, f)); on {
+		switch on, ask := mrtrimpl.X.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirmRefund, f)); on {
 		case vocab.Next:
 			f.passedConfirmRefund = true
 			return mrtrimpl.Goto(r, IssueRefundStateRecheck, vocab.Next)
@@ -493,7 +493,7 @@ func (issueRefundProgram) readGates(f *IssueRefundFlow, r *binenc.Fields) error 
 		case 0x6df06695:
 			// confirmRefund
 			if r.Int("gates.confirmRefund") != issueRefundConfirmRefundGateDigest && r.Err() == nil {
-				return mrtrimpl.GateChanged("confirmRefund")
+				return mrtrimpl.X.GateChanged("confirmRefund")
 			}
 			f.passedConfirmRefund = true
 		}
@@ -528,7 +528,7 @@ func (issueRefundProgram) LoadContinuationV2(f *IssueRefundFlow, data []byte) er
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p issueRefundProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*IssueRefundFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -538,7 +538,7 @@ func (p issueRefundProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "amountCents", "orderId")
-	switch v, st := mrtrimpl.FormInt(in, "amountCents"); st {
+	switch v, st := mrtrimpl.X.FormInt(in, "amountCents"); st {
 	case mrtrimpl.Present:
 		if v < 1 {
 			problems.BelowMinimum("amountCents", 1)
@@ -552,7 +552,7 @@ func (p issueRefundProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.
 	case mrtrimpl.WrongType:
 		problems.WrongType("amountCents", "an integer")
 	}
-	switch v, st := mrtrimpl.FormString(in, "orderId"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "orderId"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 16 {
 			problems.TooLong("orderId", 16, n)
@@ -576,7 +576,7 @@ var issueRefundArgOrderIDPattern = regexp.MustCompile("^(?:ord_[0-9]{1,12})$")
 func (p issueRefundProgram) decodeChannel(ctx context.Context, content map[string]any) (*IssueRefundChannelAnswer, mrtrimpl.Problems, error) {
 	a := &IssueRefundChannelAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "via"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "via"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(issueRefundViaValues, IssueRefundVia(v)) {
 			problems.NotOneOf("via", "email, sms")
@@ -640,7 +640,7 @@ func (issueRefundProgram) requestChannel(f *IssueRefundFlow, problems mrtrimpl.P
 		Key:  "channel",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(issueRefundAskChannelChannelMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(issueRefundAskChannelChannelMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: issueRefundChannelSchema,
 		},
@@ -667,7 +667,7 @@ func (issueRefundProgram) gateConfirmRefund(f *IssueRefundFlow, problems mrtrimp
 		Key:  "confirm",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(issueRefundConfirmRefundMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(issueRefundConfirmRefundMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: issueRefundConfirmRefundGateSchema,
 		},

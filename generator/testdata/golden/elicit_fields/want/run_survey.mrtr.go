@@ -576,7 +576,7 @@ func (runSurveyProgram) LoadContinuationV2(f *RunSurveyFlow, data []byte) error 
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p runSurveyProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*RunSurveyFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -586,7 +586,7 @@ func (p runSurveyProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.Ra
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "customerId")
-	switch v, st := mrtrimpl.FormString(in, "customerId"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "customerId"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 20 {
 			problems.TooLong("customerId", 20, n)
@@ -612,7 +612,7 @@ var runSurveyFormCodePattern = regexp.MustCompile("^(?:[A-Z]{2}-[0-9]{3})$")
 func (p runSurveyProgram) decodeForm(ctx context.Context, content map[string]any) (*RunSurveyFormAnswer, mrtrimpl.Problems, error) {
 	a := &RunSurveyFormAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormInt(content, "age"); st {
+	switch v, st := mrtrimpl.X.FormInt(content, "age"); st {
 	case mrtrimpl.Present:
 		if v < 18 {
 			problems.BelowMinimum("age", 18)
@@ -626,7 +626,7 @@ func (p runSurveyProgram) decodeForm(ctx context.Context, content map[string]any
 	case mrtrimpl.WrongType:
 		problems.WrongType("age", "an integer")
 	}
-	switch v, st := mrtrimpl.FormString(content, "birthday"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "birthday"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 10 {
 			problems.TooLong("birthday", 10, n)
@@ -638,11 +638,11 @@ func (p runSurveyProgram) decodeForm(ctx context.Context, content map[string]any
 	case mrtrimpl.WrongType:
 		problems.WrongType("birthday", "a string")
 	}
-	switch list, st := mrtrimpl.FormList(content, "channels"); st {
+	switch list, st := mrtrimpl.X.FormList(content, "channels"); st {
 	case mrtrimpl.Present:
 		checked := len(problems)
 		for i, it := range list {
-			v, ok := mrtrimpl.AsString(it)
+			v, ok := mrtrimpl.X.AsString(it)
 			if ok != mrtrimpl.Present {
 				problems.ItemWrongType("channels", i, "a string")
 				continue
@@ -668,7 +668,7 @@ func (p runSurveyProgram) decodeForm(ctx context.Context, content map[string]any
 	case mrtrimpl.WrongType:
 		problems.WrongType("channels", "a list")
 	}
-	switch v, st := mrtrimpl.FormString(content, "code"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "code"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 8 {
 			problems.TooLong("code", 8, n)
@@ -682,7 +682,7 @@ func (p runSurveyProgram) decodeForm(ctx context.Context, content map[string]any
 	case mrtrimpl.WrongType:
 		problems.WrongType("code", "a string")
 	}
-	switch v, st := mrtrimpl.FormString(content, "color"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "color"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(runSurveyColorValues, RunSurveyColor(v)) {
 			problems.NotOneOf("color", "red, green, blue")
@@ -693,7 +693,7 @@ func (p runSurveyProgram) decodeForm(ctx context.Context, content map[string]any
 	case mrtrimpl.WrongType:
 		problems.WrongType("color", "a string")
 	}
-	switch v, st := mrtrimpl.FormString(content, "email"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "email"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 254 {
 			problems.TooLong("email", 254, n)
@@ -705,7 +705,7 @@ func (p runSurveyProgram) decodeForm(ctx context.Context, content map[string]any
 	case mrtrimpl.WrongType:
 		problems.WrongType("email", "a string")
 	}
-	switch v, st := mrtrimpl.FormString(content, "homepage"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "homepage"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 200 {
 			problems.TooLong("homepage", 200, n)
@@ -715,7 +715,7 @@ func (p runSurveyProgram) decodeForm(ctx context.Context, content map[string]any
 	case mrtrimpl.WrongType:
 		problems.WrongType("homepage", "a string")
 	}
-	switch v, st := mrtrimpl.FormString(content, "lastSeen"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "lastSeen"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 40 {
 			problems.TooLong("lastSeen", 40, n)
@@ -725,7 +725,7 @@ func (p runSurveyProgram) decodeForm(ctx context.Context, content map[string]any
 	case mrtrimpl.WrongType:
 		problems.WrongType("lastSeen", "a string")
 	}
-	switch v, st := mrtrimpl.FormBool(content, "newsletter"); st {
+	switch v, st := mrtrimpl.X.FormBool(content, "newsletter"); st {
 	case mrtrimpl.Present:
 		a.Newsletter = v
 	case mrtrimpl.Absent:
@@ -733,7 +733,7 @@ func (p runSurveyProgram) decodeForm(ctx context.Context, content map[string]any
 	case mrtrimpl.WrongType:
 		problems.WrongType("newsletter", "true or false")
 	}
-	switch v, st := mrtrimpl.FormString(content, "nickname"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "nickname"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n < 2 {
 			problems.TooShort("nickname", 2, n)
@@ -747,7 +747,7 @@ func (p runSurveyProgram) decodeForm(ctx context.Context, content map[string]any
 	case mrtrimpl.WrongType:
 		problems.WrongType("nickname", "a string")
 	}
-	switch v, st := mrtrimpl.FormFloat(content, "rating"); st {
+	switch v, st := mrtrimpl.X.FormFloat(content, "rating"); st {
 	case mrtrimpl.Present:
 		if v < 0.5 {
 			problems.BelowMinimum("rating", 0.5)
@@ -761,7 +761,7 @@ func (p runSurveyProgram) decodeForm(ctx context.Context, content map[string]any
 	case mrtrimpl.WrongType:
 		problems.WrongType("rating", "a number")
 	}
-	switch v, st := mrtrimpl.FormString(content, "size"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "size"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(runSurveySizeValues, RunSurveySize(v)) {
 			problems.NotOneOf("size", "s, m, l, xl")
@@ -771,11 +771,11 @@ func (p runSurveyProgram) decodeForm(ctx context.Context, content map[string]any
 	case mrtrimpl.WrongType:
 		problems.WrongType("size", "a string")
 	}
-	switch list, st := mrtrimpl.FormList(content, "topics"); st {
+	switch list, st := mrtrimpl.X.FormList(content, "topics"); st {
 	case mrtrimpl.Present:
 		checked := len(problems)
 		for i, it := range list {
-			v, ok := mrtrimpl.AsString(it)
+			v, ok := mrtrimpl.X.AsString(it)
 			if ok != mrtrimpl.Present {
 				problems.ItemWrongType("topics", i, "a string")
 				continue
@@ -796,13 +796,13 @@ func (p runSurveyProgram) decodeForm(ctx context.Context, content map[string]any
 	case mrtrimpl.WrongType:
 		problems.WrongType("topics", "a list")
 	}
-	switch v, st := mrtrimpl.FormBool(content, "vip"); st {
+	switch v, st := mrtrimpl.X.FormBool(content, "vip"); st {
 	case mrtrimpl.Present:
 		a.Vip = &v
 	case mrtrimpl.WrongType:
 		problems.WrongType("vip", "true or false")
 	}
-	switch v, st := mrtrimpl.FormInt(content, "visits"); st {
+	switch v, st := mrtrimpl.X.FormInt(content, "visits"); st {
 	case mrtrimpl.Present:
 		if v < 0 {
 			problems.BelowMinimum("visits", 0)
@@ -813,7 +813,7 @@ func (p runSurveyProgram) decodeForm(ctx context.Context, content map[string]any
 	case mrtrimpl.WrongType:
 		problems.WrongType("visits", "an integer")
 	}
-	switch v, st := mrtrimpl.FormFloat(content, "weight"); st {
+	switch v, st := mrtrimpl.X.FormFloat(content, "weight"); st {
 	case mrtrimpl.Present:
 		a.Weight = &v
 	case mrtrimpl.WrongType:
@@ -1100,7 +1100,7 @@ func (runSurveyProgram) requestForm(f *RunSurveyFlow, problems mrtrimpl.Problems
 		Key:  "form",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(runSurveyAskFormFormMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(runSurveyAskFormFormMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: runSurveyFormSchema,
 		},

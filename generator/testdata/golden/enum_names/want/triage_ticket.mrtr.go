@@ -568,7 +568,7 @@ func (triageTicketProgram) LoadContinuationV2(f *TriageTicketFlow, data []byte) 
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p triageTicketProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*TriageTicketFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -578,7 +578,7 @@ func (p triageTicketProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "ticketId")
-	switch v, st := mrtrimpl.FormString(in, "ticketId"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "ticketId"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 12 {
 			problems.TooLong("ticketId", 12, n)
@@ -597,7 +597,7 @@ func (p triageTicketProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 func (p triageTicketProgram) decodeImpact(ctx context.Context, content map[string]any) (*TriageTicketImpactAnswer, mrtrimpl.Problems, error) {
 	a := &TriageTicketImpactAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "priority"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "priority"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(triageTicketImpactPriorityValues, TriageTicketImpactPriority(v)) {
 			problems.NotOneOf("priority", "low, medium, high")
@@ -616,7 +616,7 @@ func (p triageTicketProgram) decodeImpact(ctx context.Context, content map[strin
 func (p triageTicketProgram) decodeCustomer(ctx context.Context, content map[string]any) (*TriageTicketCustomerAnswer, mrtrimpl.Problems, error) {
 	a := &TriageTicketCustomerAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "priority"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "priority"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(triageTicketCustomerPriorityValues, TriageTicketCustomerPriority(v)) {
 			problems.NotOneOf("priority", "whenever, soon, now, yesterday")
@@ -627,11 +627,11 @@ func (p triageTicketProgram) decodeCustomer(ctx context.Context, content map[str
 	case mrtrimpl.WrongType:
 		problems.WrongType("priority", "a string")
 	}
-	switch list, st := mrtrimpl.FormList(content, "tags"); st {
+	switch list, st := mrtrimpl.X.FormList(content, "tags"); st {
 	case mrtrimpl.Present:
 		checked := len(problems)
 		for i, it := range list {
-			v, ok := mrtrimpl.AsString(it)
+			v, ok := mrtrimpl.X.AsString(it)
 			if ok != mrtrimpl.Present {
 				problems.ItemWrongType("tags", i, "a string")
 				continue
@@ -660,11 +660,11 @@ func (p triageTicketProgram) decodeCustomer(ctx context.Context, content map[str
 func (p triageTicketProgram) decodeInternal(ctx context.Context, content map[string]any) (*TriageTicketInternalAnswer, mrtrimpl.Problems, error) {
 	a := &TriageTicketInternalAnswer{}
 	var problems mrtrimpl.Problems
-	switch list, st := mrtrimpl.FormList(content, "tags"); st {
+	switch list, st := mrtrimpl.X.FormList(content, "tags"); st {
 	case mrtrimpl.Present:
 		checked := len(problems)
 		for i, it := range list {
-			v, ok := mrtrimpl.AsString(it)
+			v, ok := mrtrimpl.X.AsString(it)
 			if ok != mrtrimpl.Present {
 				problems.ItemWrongType("tags", i, "a string")
 				continue
@@ -768,7 +768,7 @@ func (triageTicketProgram) requestImpact(f *TriageTicketFlow, problems mrtrimpl.
 		Key:  "impact",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(triageTicketAskImpactImpactMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(triageTicketAskImpactImpactMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: triageTicketImpactSchema,
 		},
@@ -815,7 +815,7 @@ func (triageTicketProgram) requestCustomer(f *TriageTicketFlow, problems mrtrimp
 		Key:  "customer",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(triageTicketAskCustomerCustomerMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(triageTicketAskCustomerCustomerMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: triageTicketCustomerSchema,
 		},
@@ -850,7 +850,7 @@ func (triageTicketProgram) requestInternal(f *TriageTicketFlow, problems mrtrimp
 		Key:  "internal",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(triageTicketAskCustomerInternalMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(triageTicketAskCustomerInternalMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: triageTicketInternalSchema,
 		},

@@ -162,7 +162,7 @@ func (p fileTicketProgram) Step(ctx context.Context, r mrtrimpl.Round, f *FileTi
 			return mrtrimpl.Step{}, err
 		}
 		if f.Continuation.Running == "" {
-			return mrtrimpl.Step{}, mrtrimpl.NotSet("check", "releaseExists", "lookup", "", "running", "Running")
+			return mrtrimpl.Step{}, mrtrimpl.X.NotSet("check", "releaseExists", "lookup", "", "running", "Running")
 		}
 		return mrtrimpl.Goto(r, FileTicketStateAskChange, vocab.Next)
 	case FileTicketStateAskChange:
@@ -532,7 +532,7 @@ func (fileTicketProgram) LoadContinuationV2(f *FileTicketFlow, data []byte) erro
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p fileTicketProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*FileTicketFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -542,7 +542,7 @@ func (p fileTicketProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.R
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "release", "urgent")
-	switch v, st := mrtrimpl.FormString(in, "release"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "release"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 20 {
 			problems.TooLong("release", 20, n)
@@ -553,7 +553,7 @@ func (p fileTicketProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.R
 	case mrtrimpl.WrongType:
 		problems.WrongType("release", "a string")
 	}
-	switch v, st := mrtrimpl.FormBool(in, "urgent"); st {
+	switch v, st := mrtrimpl.X.FormBool(in, "urgent"); st {
 	case mrtrimpl.Present:
 		f.Args.Urgent = &v
 	case mrtrimpl.WrongType:
@@ -567,7 +567,7 @@ func (p fileTicketProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.R
 func (p fileTicketProgram) decodeChange(ctx context.Context, content map[string]any) (*FileTicketChangeAnswer, mrtrimpl.Problems, error) {
 	a := &FileTicketChangeAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "kind"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "kind"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(fileTicketKindValues, FileTicketKind(v)) {
 			problems.NotOneOf("kind", "minor, major")
@@ -588,7 +588,7 @@ func (p fileTicketProgram) decodeTicket(f *FileTicketFlow) func(context.Context,
 	return func(ctx context.Context, content map[string]any) (*FileTicketTicketAnswer, mrtrimpl.Problems, error) {
 		a := &FileTicketTicketAnswer{}
 		var problems mrtrimpl.Problems
-		switch v, st := mrtrimpl.FormString(content, "backup"); st {
+		switch v, st := mrtrimpl.X.FormString(content, "backup"); st {
 		case mrtrimpl.Present:
 			checked := len(problems)
 			if n := utf8.RuneCountInString(v); n > 30 {
@@ -602,7 +602,7 @@ func (p fileTicketProgram) decodeTicket(f *FileTicketFlow) func(context.Context,
 					}
 					if err != nil {
 						if !problems.AddInvalid("backup", err) {
-							return nil, nil, mrtrimpl.ValidatorFailed("sameTeam", "ticket.backup", err)
+							return nil, nil, mrtrimpl.X.ValidatorFailed("sameTeam", "ticket.backup", err)
 						}
 						f.refusedInFlow = true
 					}
@@ -612,7 +612,7 @@ func (p fileTicketProgram) decodeTicket(f *FileTicketFlow) func(context.Context,
 		case mrtrimpl.WrongType:
 			problems.WrongType("backup", "a string")
 		}
-		switch v, st := mrtrimpl.FormString(content, "id"); st {
+		switch v, st := mrtrimpl.X.FormString(content, "id"); st {
 		case mrtrimpl.Present:
 			checked := len(problems)
 			if n := utf8.RuneCountInString(v); n > 12 {
@@ -626,7 +626,7 @@ func (p fileTicketProgram) decodeTicket(f *FileTicketFlow) func(context.Context,
 					}
 					if err != nil {
 						if !problems.AddInvalid("id", err) {
-							return nil, nil, mrtrimpl.ValidatorFailed("coversRelease", "ticket.id", err)
+							return nil, nil, mrtrimpl.X.ValidatorFailed("coversRelease", "ticket.id", err)
 						}
 						f.refusedInFlow = true
 					}
@@ -638,7 +638,7 @@ func (p fileTicketProgram) decodeTicket(f *FileTicketFlow) func(context.Context,
 		case mrtrimpl.WrongType:
 			problems.WrongType("id", "a string")
 		}
-		switch v, st := mrtrimpl.FormString(content, "reviewer"); st {
+		switch v, st := mrtrimpl.X.FormString(content, "reviewer"); st {
 		case mrtrimpl.Present:
 			checked := len(problems)
 			if n := utf8.RuneCountInString(v); n > 30 {
@@ -652,7 +652,7 @@ func (p fileTicketProgram) decodeTicket(f *FileTicketFlow) func(context.Context,
 					}
 					if err != nil {
 						if !problems.AddInvalid("reviewer", err) {
-							return nil, nil, mrtrimpl.ValidatorFailed("sameTeam", "ticket.reviewer", err)
+							return nil, nil, mrtrimpl.X.ValidatorFailed("sameTeam", "ticket.reviewer", err)
 						}
 						f.refusedInFlow = true
 					}
@@ -712,7 +712,7 @@ func (fileTicketProgram) readsCoversRelease(f *FileTicketFlow) (FileTicketCovers
 	in.Release = f.Args.Release
 	in.Running = f.Continuation.Running
 	if f.Change == nil {
-		return in, mrtrimpl.ReadNotGiven("coversRelease", "change.kind")
+		return in, mrtrimpl.X.ReadNotGiven("coversRelease", "change.kind")
 	}
 	in.ChangeKind = f.Change.Kind
 	return in, nil
@@ -750,7 +750,7 @@ func (fileTicketProgram) requestChange(f *FileTicketFlow, problems mrtrimpl.Prob
 		Key:  "change",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(fileTicketAskChangeChangeMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(fileTicketAskChangeChangeMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: fileTicketChangeSchema,
 		},
@@ -790,7 +790,7 @@ func (fileTicketProgram) requestTicket(f *FileTicketFlow, problems mrtrimpl.Prob
 		Key:  "ticket",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(fileTicketAskTicketTicketMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(fileTicketAskTicketTicketMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: fileTicketTicketSchema,
 		},

@@ -242,7 +242,7 @@ func (x2faSetupProgram) LoadContinuationV2(f *X2faSetupFlow, data []byte) error 
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p x2faSetupProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*X2faSetupFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -252,7 +252,7 @@ func (p x2faSetupProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.Ra
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "account", "method")
-	switch v, st := mrtrimpl.FormString(in, "account"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "account"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 40 {
 			problems.TooLong("account", 40, n)
@@ -263,7 +263,7 @@ func (p x2faSetupProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.Ra
 	case mrtrimpl.WrongType:
 		problems.WrongType("account", "a string")
 	}
-	switch v, st := mrtrimpl.FormString(in, "method"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "method"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(x2faSetupMethodValues, X2faSetupMethod(v)) {
 			problems.NotOneOf("method", "über, 日本, café, app")

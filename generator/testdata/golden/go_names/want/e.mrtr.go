@@ -195,7 +195,7 @@ func (eProgram) LoadContinuationV2(f *EFlow, data []byte) error {
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p eProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*EFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}

@@ -522,7 +522,7 @@ func (getUserInfoProgram) LoadContinuationV2(f *GetUserInfoFlow, data []byte) er
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p getUserInfoProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*GetUserInfoFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -532,7 +532,7 @@ func (p getUserInfoProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "apiURL", "func", "http_server", "map", "range", "type", "userId")
-	switch v, st := mrtrimpl.FormString(in, "apiURL"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "apiURL"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 200 {
 			problems.TooLong("apiURL", 200, n)
@@ -542,13 +542,13 @@ func (p getUserInfoProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.
 	case mrtrimpl.WrongType:
 		problems.WrongType("apiURL", "a string")
 	}
-	switch v, st := mrtrimpl.FormBool(in, "func"); st {
+	switch v, st := mrtrimpl.X.FormBool(in, "func"); st {
 	case mrtrimpl.Present:
 		f.Args.Func = &v
 	case mrtrimpl.WrongType:
 		problems.WrongType("func", "true or false")
 	}
-	switch v, st := mrtrimpl.FormString(in, "http_server"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "http_server"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 100 {
 			problems.TooLong("http_server", 100, n)
@@ -557,13 +557,13 @@ func (p getUserInfoProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.
 	case mrtrimpl.WrongType:
 		problems.WrongType("http_server", "a string")
 	}
-	switch list, st := mrtrimpl.FormList(in, "map"); st {
+	switch list, st := mrtrimpl.X.FormList(in, "map"); st {
 	case mrtrimpl.Present:
 		if len(list) > 2 {
 			problems.TooMany("map", 2)
 		}
 		for i, it := range list {
-			v, ok := mrtrimpl.AsString(it)
+			v, ok := mrtrimpl.X.AsString(it)
 			if ok != mrtrimpl.Present {
 				problems.ItemWrongType("map", i, "a string")
 				continue
@@ -576,7 +576,7 @@ func (p getUserInfoProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.
 	case mrtrimpl.WrongType:
 		problems.WrongType("map", "a list")
 	}
-	switch v, st := mrtrimpl.FormInt(in, "range"); st {
+	switch v, st := mrtrimpl.X.FormInt(in, "range"); st {
 	case mrtrimpl.Present:
 		if v < 0 {
 			problems.BelowMinimum("range", 0)
@@ -588,7 +588,7 @@ func (p getUserInfoProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.
 	case mrtrimpl.WrongType:
 		problems.WrongType("range", "an integer")
 	}
-	switch v, st := mrtrimpl.FormString(in, "type"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "type"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(getUserInfoTypeValues, GetUserInfoType(v)) {
 			problems.NotOneOf("type", "a-b, c.d, 1st, x y, UPPER, camelCase")
@@ -599,7 +599,7 @@ func (p getUserInfoProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.
 	case mrtrimpl.WrongType:
 		problems.WrongType("type", "a string")
 	}
-	switch v, st := mrtrimpl.FormString(in, "userId"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "userId"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 36 {
 			problems.TooLong("userId", 36, n)
@@ -618,7 +618,7 @@ func (p getUserInfoProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.
 func (p getUserInfoProgram) decodeSSOURL(ctx context.Context, content map[string]any) (*GetUserInfoSSOURLAnswer, mrtrimpl.Problems, error) {
 	a := &GetUserInfoSSOURLAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "state"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "state"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(getUserInfoSSOURLStateValues, GetUserInfoSSOURLState(v)) {
 			problems.NotOneOf("state", "CA, NY, 100%")
@@ -629,7 +629,7 @@ func (p getUserInfoProgram) decodeSSOURL(ctx context.Context, content map[string
 	case mrtrimpl.WrongType:
 		problems.WrongType("state", "a string")
 	}
-	switch v, st := mrtrimpl.FormString(content, "string"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "string"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(getUserInfoStringValues, GetUserInfoString(v)) {
 			problems.NotOneOf("string", "go, if")
@@ -640,7 +640,7 @@ func (p getUserInfoProgram) decodeSSOURL(ctx context.Context, content map[string
 	case mrtrimpl.WrongType:
 		problems.WrongType("string", "a string")
 	}
-	switch v, st := mrtrimpl.FormString(content, "url"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "url"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 200 {
 			problems.TooLong("url", 200, n)
@@ -737,7 +737,7 @@ func (getUserInfoProgram) requestSSOURL(f *GetUserInfoFlow, problems mrtrimpl.Pr
 		Key:  "sso_URL",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(getUserInfoAskSSOSSOURLMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(getUserInfoAskSSOSSOURLMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: getUserInfoSSOURLSchema,
 		},

@@ -210,7 +210,7 @@ func (httpServerV2Program) LoadContinuationV2(f *HTTPServerV2Flow, data []byte) 
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p httpServerV2Program) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*HTTPServerV2Flow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -220,7 +220,7 @@ func (p httpServerV2Program) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "ID")
-	switch v, st := mrtrimpl.FormString(in, "ID"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "ID"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 10 {
 			problems.TooLong("ID", 10, n)

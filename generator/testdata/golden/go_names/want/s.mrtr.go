@@ -195,7 +195,7 @@ func (sProgram) LoadContinuationV2(f *SFlow, data []byte) error {
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p sProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*SFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}

@@ -195,7 +195,7 @@ func (typeProgram) LoadContinuationV2(f *TypeFlow, data []byte) error {
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p typeProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*TypeFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}

@@ -167,7 +167,7 @@ func (p approvePayoutProgram) Step(ctx context.Context, r mrtrimpl.Round, f *App
 	case ApprovePayoutStateBatched:
 		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeSuccess, Text: approvePayoutBatchedMessage(f)})
 	case ApprovePayoutStateConfirmPay:
-		switch on, ask := mrtrimpl.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirmPay, f)); on {
+		switch on, ask := mrtrimpl.X.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirmPay, f)); on {
 		case vocab.Next:
 			f.passedConfirmPay = true
 			return mrtrimpl.Goto(r, ApprovePayoutStatePay, vocab.Next)
@@ -427,7 +427,7 @@ func (approvePayoutProgram) readGates(f *ApprovePayoutFlow, r *binenc.Fields) er
 		case 0xa92b9d87:
 			// confirmPay
 			if r.Int("gates.confirmPay") != approvePayoutConfirmPayGateDigest && r.Err() == nil {
-				return mrtrimpl.GateChanged("confirmPay")
+				return mrtrimpl.X.GateChanged("confirmPay")
 			}
 			f.passedConfirmPay = true
 		}
@@ -458,7 +458,7 @@ func (approvePayoutProgram) LoadContinuationV2(f *ApprovePayoutFlow, data []byte
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p approvePayoutProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*ApprovePayoutFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -468,7 +468,7 @@ func (p approvePayoutProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw jso
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "payee")
-	switch v, st := mrtrimpl.FormString(in, "payee"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "payee"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 20 {
 			problems.TooLong("payee", 20, n)
@@ -487,7 +487,7 @@ func (p approvePayoutProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw jso
 func (p approvePayoutProgram) decodeApproval(ctx context.Context, content map[string]any) (*ApprovePayoutApprovalAnswer, mrtrimpl.Problems, error) {
 	a := &ApprovePayoutApprovalAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "approver"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "approver"); st {
 	case mrtrimpl.Present:
 		checked := len(problems)
 		if n := utf8.RuneCountInString(v); n > 40 {
@@ -495,7 +495,7 @@ func (p approvePayoutProgram) decodeApproval(ctx context.Context, content map[st
 		}
 		if len(problems) == checked {
 			if err := p.h.KnownApprover(ctx, v); err != nil && !problems.AddInvalid("approver", err) {
-				return nil, nil, mrtrimpl.ValidatorFailed("knownApprover", "approval.approver", err)
+				return nil, nil, mrtrimpl.X.ValidatorFailed("knownApprover", "approval.approver", err)
 			}
 		}
 		a.Approver = v
@@ -544,7 +544,7 @@ func (approvePayoutProgram) requestApproval(f *ApprovePayoutFlow, problems mrtri
 		Key:  "approval",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(approvePayoutAskApprovalApprovalMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(approvePayoutAskApprovalApprovalMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: approvePayoutApprovalSchema,
 		},
@@ -571,7 +571,7 @@ func (approvePayoutProgram) gateConfirmPay(f *ApprovePayoutFlow, problems mrtrim
 		Key:  "confirm",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(approvePayoutConfirmPayMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(approvePayoutConfirmPayMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: approvePayoutConfirmPayGateSchema,
 		},

@@ -35,7 +35,7 @@ type SummarizeDayFlow struct {
 	// Continuation is carried between rounds.
 	Continuation SummarizeDayContinuation
 	// Summary answers input request "summary" (state askModel); nil until given.
-	Summary *mrtrimpl.Sampled
+	Summary *mrtr.Sampled
 
 	state SummarizeDayState
 }
@@ -226,7 +226,7 @@ func (p summarizeDayProgram) readAnswers(f *SummarizeDayFlow, r *binenc.Fields) 
 		switch r.Key() {
 		case 0x10a44713:
 			// summary
-			f.Summary = &mrtrimpl.Sampled{Text: r.String("summary")}
+			f.Summary = &mrtr.Sampled{Text: r.String("summary")}
 		}
 	}
 }
@@ -244,7 +244,7 @@ func (summarizeDayProgram) LoadContinuationV2(f *SummarizeDayFlow, data []byte) 
 	r := binenc.NewReader(data)
 	f.Summary = nil
 	if r.Bool() {
-		a := &mrtrimpl.Sampled{Text: r.String()}
+		a := &mrtr.Sampled{Text: r.String()}
 		f.Summary = a
 	}
 	return r.Done()
@@ -252,7 +252,7 @@ func (summarizeDayProgram) LoadContinuationV2(f *SummarizeDayFlow, data []byte) 
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p summarizeDayProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*SummarizeDayFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -266,9 +266,9 @@ func (p summarizeDayProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 }
 
 // decodeSummary validates the text the client's model returned for "summary".
-func (p summarizeDayProgram) decodeSummary(ctx context.Context, text string) (*mrtrimpl.Sampled, mrtrimpl.Problems) {
+func (p summarizeDayProgram) decodeSummary(ctx context.Context, text string) (*mrtr.Sampled, mrtrimpl.Problems, error) {
 	var problems mrtrimpl.Problems
-	return &mrtrimpl.Sampled{Text: text}, problems
+	return &mrtr.Sampled{Text: text}, problems, nil
 }
 
 // CheckContinuation checks what the workflow carries (continuation fields, answers)
@@ -287,7 +287,7 @@ func (summarizeDayProgram) requestSummary(f *SummarizeDayFlow, problems mrtrimpl
 		Params: &mcp.CreateMessageParams{
 			MaxTokens: 256,
 			Messages: []*mcp.SamplingMessage{{
-				Content: &mcp.TextContent{Text: mrtrimpl.WithProblems(summarizeDayAskModelSummaryPrompt(f), problems)},
+				Content: &mcp.TextContent{Text: mrtrimpl.X.WithProblems(summarizeDayAskModelSummaryPrompt(f), problems)},
 				Role:    "user",
 			}},
 		},

@@ -66,13 +66,13 @@ type DraftReleaseFlow struct {
 	// Audience answers input request "audience" (state gather); nil until given.
 	Audience *DraftReleaseAudienceAnswer
 	// Outline answers input request "outline" (state gather); nil until given.
-	Outline *mrtrimpl.Sampled
+	Outline *mrtr.Sampled
 	// Workspace answers input request "workspace" (state gather); nil until given.
-	Workspace *mrtrimpl.RootList
+	Workspace *mrtr.RootList
 	// Repos answers input request "repos" (state polish); nil until given.
-	Repos *mrtrimpl.RootList
+	Repos *mrtr.RootList
 	// Summary answers input request "summary" (state polish); nil until given.
-	Summary *mrtrimpl.Sampled
+	Summary *mrtr.Sampled
 
 	state DraftReleaseState
 }
@@ -417,16 +417,16 @@ func (p draftReleaseProgram) readAnswers(f *DraftReleaseFlow, r *binenc.Fields) 
 			f.Audience = p.readAudienceAnswer(&g)
 		case 0x361ad8bd:
 			// outline
-			f.Outline = &mrtrimpl.Sampled{Text: r.String("outline")}
+			f.Outline = &mrtr.Sampled{Text: r.String("outline")}
 		case 0x2f2d75b6:
 			// workspace
-			f.Workspace = &mrtrimpl.RootList{URIs: r.Strings("workspace")}
+			f.Workspace = &mrtr.RootList{URIs: r.Strings("workspace")}
 		case 0x339b74aa:
 			// repos
-			f.Repos = &mrtrimpl.RootList{URIs: r.Strings("repos")}
+			f.Repos = &mrtr.RootList{URIs: r.Strings("repos")}
 		case 0x10a44713:
 			// summary
-			f.Summary = &mrtrimpl.Sampled{Text: r.String("summary")}
+			f.Summary = &mrtr.Sampled{Text: r.String("summary")}
 		}
 	}
 }
@@ -469,25 +469,25 @@ func (draftReleaseProgram) LoadContinuationV2(f *DraftReleaseFlow, data []byte) 
 		f.Audience = a
 	}
 	if r.Bool() {
-		a := &mrtrimpl.Sampled{Text: r.String()}
+		a := &mrtr.Sampled{Text: r.String()}
 		f.Outline = a
 	}
 	if r.Bool() {
-		a := &mrtrimpl.RootList{}
+		a := &mrtr.RootList{}
 		for i, n := 0, r.Count(); i < n; i++ {
 			a.URIs = append(a.URIs, r.String())
 		}
 		f.Workspace = a
 	}
 	if r.Bool() {
-		a := &mrtrimpl.RootList{}
+		a := &mrtr.RootList{}
 		for i, n := 0, r.Count(); i < n; i++ {
 			a.URIs = append(a.URIs, r.String())
 		}
 		f.Repos = a
 	}
 	if r.Bool() {
-		a := &mrtrimpl.Sampled{Text: r.String()}
+		a := &mrtr.Sampled{Text: r.String()}
 		f.Summary = a
 	}
 	return r.Done()
@@ -495,7 +495,7 @@ func (draftReleaseProgram) LoadContinuationV2(f *DraftReleaseFlow, data []byte) 
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p draftReleaseProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*DraftReleaseFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -505,7 +505,7 @@ func (p draftReleaseProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "version")
-	switch v, st := mrtrimpl.FormString(in, "version"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "version"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 20 {
 			problems.TooLong("version", 20, n)
@@ -529,7 +529,7 @@ var draftReleaseArgVersionPattern = regexp.MustCompile("^(?:v[0-9]+\\.[0-9]+\\.[
 func (p draftReleaseProgram) decodeAudience(ctx context.Context, content map[string]any) (*DraftReleaseAudienceAnswer, mrtrimpl.Problems, error) {
 	a := &DraftReleaseAudienceAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "reader"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "reader"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(draftReleaseReaderValues, DraftReleaseReader(v)) {
 			problems.NotOneOf("reader", "users, operators, developers")
@@ -544,28 +544,28 @@ func (p draftReleaseProgram) decodeAudience(ctx context.Context, content map[str
 }
 
 // decodeOutline validates the text the client's model returned for "outline".
-func (p draftReleaseProgram) decodeOutline(ctx context.Context, text string) (*mrtrimpl.Sampled, mrtrimpl.Problems) {
+func (p draftReleaseProgram) decodeOutline(ctx context.Context, text string) (*mrtr.Sampled, mrtrimpl.Problems, error) {
 	var problems mrtrimpl.Problems
 	if n := utf8.RuneCountInString(text); n > 2000 {
 		problems.TooLong("outline", 2000, n)
 	}
-	return &mrtrimpl.Sampled{Text: text}, problems
+	return &mrtr.Sampled{Text: text}, problems, nil
 }
 
 // decodeWorkspace validates the roots the client listed for "workspace".
-func (p draftReleaseProgram) decodeWorkspace(ctx context.Context, uris []string) (*mrtrimpl.RootList, mrtrimpl.Problems) {
-	return &mrtrimpl.RootList{URIs: uris}, mrtrimpl.CheckRoots(uris, 1, 3)
+func (p draftReleaseProgram) decodeWorkspace(ctx context.Context, uris []string) (*mrtr.RootList, mrtrimpl.Problems) {
+	return &mrtr.RootList{URIs: uris}, mrtrimpl.X.CheckRoots(uris, 1, 3)
 }
 
 // decodeRepos validates the roots the client listed for "repos".
-func (p draftReleaseProgram) decodeRepos(ctx context.Context, uris []string) (*mrtrimpl.RootList, mrtrimpl.Problems) {
-	return &mrtrimpl.RootList{URIs: uris}, mrtrimpl.CheckRoots(uris, 0, 8)
+func (p draftReleaseProgram) decodeRepos(ctx context.Context, uris []string) (*mrtr.RootList, mrtrimpl.Problems) {
+	return &mrtr.RootList{URIs: uris}, mrtrimpl.X.CheckRoots(uris, 0, 8)
 }
 
 // decodeSummary validates the text the client's model returned for "summary".
-func (p draftReleaseProgram) decodeSummary(ctx context.Context, text string) (*mrtrimpl.Sampled, mrtrimpl.Problems) {
+func (p draftReleaseProgram) decodeSummary(ctx context.Context, text string) (*mrtr.Sampled, mrtrimpl.Problems, error) {
 	var problems mrtrimpl.Problems
-	return &mrtrimpl.Sampled{Text: text}, problems
+	return &mrtr.Sampled{Text: text}, problems, nil
 }
 
 // CheckContinuation checks what the workflow carries (continuation fields, answers)
@@ -594,10 +594,10 @@ func (p draftReleaseProgram) CheckContinuation(ctx context.Context, f *DraftRele
 		}
 	}
 	if f.Workspace != nil {
-		problems = append(problems, mrtrimpl.CheckRoots(f.Workspace.URIs, 1, 3)...)
+		problems = append(problems, mrtrimpl.X.CheckRoots(f.Workspace.URIs, 1, 3)...)
 	}
 	if f.Repos != nil {
-		problems = append(problems, mrtrimpl.CheckRoots(f.Repos.URIs, 0, 8)...)
+		problems = append(problems, mrtrimpl.X.CheckRoots(f.Repos.URIs, 0, 8)...)
 	}
 	return problems
 }
@@ -628,7 +628,7 @@ func (draftReleaseProgram) requestAudience(f *DraftReleaseFlow, problems mrtrimp
 		Key:  "audience",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(draftReleaseGatherAudienceMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(draftReleaseGatherAudienceMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: draftReleaseAudienceSchema,
 		},
@@ -645,7 +645,7 @@ func (draftReleaseProgram) requestOutline(f *DraftReleaseFlow, problems mrtrimpl
 		Params: &mcp.CreateMessageParams{
 			MaxTokens: 300,
 			Messages: []*mcp.SamplingMessage{{
-				Content: &mcp.TextContent{Text: mrtrimpl.WithProblems(draftReleaseGatherOutlinePrompt(f), problems)},
+				Content: &mcp.TextContent{Text: mrtrimpl.X.WithProblems(draftReleaseGatherOutlinePrompt(f), problems)},
 				Role:    "user",
 			}},
 			SystemPrompt: "You write terse, accurate release notes.",
@@ -683,7 +683,7 @@ func (draftReleaseProgram) requestSummary(f *DraftReleaseFlow, problems mrtrimpl
 		Params: &mcp.CreateMessageParams{
 			MaxTokens: 100,
 			Messages: []*mcp.SamplingMessage{{
-				Content: &mcp.TextContent{Text: mrtrimpl.WithProblems(draftReleasePolishSummaryPrompt(f), problems)},
+				Content: &mcp.TextContent{Text: mrtrimpl.X.WithProblems(draftReleasePolishSummaryPrompt(f), problems)},
 				Role:    "user",
 			}},
 		},

@@ -39,9 +39,9 @@ type SuggestTitleFlow struct {
 	// Continuation is carried between rounds.
 	Continuation SuggestTitleContinuation
 	// Folders answers input request "folders" (state askModel); nil until given.
-	Folders *mrtrimpl.RootList
+	Folders *mrtr.RootList
 	// Title answers input request "title" (state askModel); nil until given.
-	Title *mrtrimpl.Sampled
+	Title *mrtr.Sampled
 
 	state SuggestTitleState
 }
@@ -272,10 +272,10 @@ func (p suggestTitleProgram) readAnswers(f *SuggestTitleFlow, r *binenc.Fields) 
 		switch r.Key() {
 		case 0xf74800ea:
 			// folders
-			f.Folders = &mrtrimpl.RootList{URIs: r.Strings("folders")}
+			f.Folders = &mrtr.RootList{URIs: r.Strings("folders")}
 		case 0x9865b509:
 			// title
-			f.Title = &mrtrimpl.Sampled{Text: r.String("title")}
+			f.Title = &mrtr.Sampled{Text: r.String("title")}
 		}
 	}
 }
@@ -295,14 +295,14 @@ func (suggestTitleProgram) LoadContinuationV2(f *SuggestTitleFlow, data []byte) 
 	f.Folders = nil
 	f.Title = nil
 	if r.Bool() {
-		a := &mrtrimpl.RootList{}
+		a := &mrtr.RootList{}
 		for i, n := 0, r.Count(); i < n; i++ {
 			a.URIs = append(a.URIs, r.String())
 		}
 		f.Folders = a
 	}
 	if r.Bool() {
-		a := &mrtrimpl.Sampled{Text: r.String()}
+		a := &mrtr.Sampled{Text: r.String()}
 		f.Title = a
 	}
 	return r.Done()
@@ -310,7 +310,7 @@ func (suggestTitleProgram) LoadContinuationV2(f *SuggestTitleFlow, data []byte) 
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p suggestTitleProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*SuggestTitleFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -320,7 +320,7 @@ func (p suggestTitleProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "topic")
-	switch v, st := mrtrimpl.FormString(in, "topic"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "topic"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 80 {
 			problems.TooLong("topic", 80, n)
@@ -335,17 +335,17 @@ func (p suggestTitleProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 }
 
 // decodeFolders validates the roots the client listed for "folders".
-func (p suggestTitleProgram) decodeFolders(ctx context.Context, uris []string) (*mrtrimpl.RootList, mrtrimpl.Problems) {
-	return &mrtrimpl.RootList{URIs: uris}, mrtrimpl.CheckRoots(uris, 0, 2)
+func (p suggestTitleProgram) decodeFolders(ctx context.Context, uris []string) (*mrtr.RootList, mrtrimpl.Problems) {
+	return &mrtr.RootList{URIs: uris}, mrtrimpl.X.CheckRoots(uris, 0, 2)
 }
 
 // decodeTitle validates the text the client's model returned for "title".
-func (p suggestTitleProgram) decodeTitle(ctx context.Context, text string) (*mrtrimpl.Sampled, mrtrimpl.Problems) {
+func (p suggestTitleProgram) decodeTitle(ctx context.Context, text string) (*mrtr.Sampled, mrtrimpl.Problems, error) {
 	var problems mrtrimpl.Problems
 	if n := utf8.RuneCountInString(text); n > 80 {
 		problems.TooLong("title", 80, n)
 	}
-	return &mrtrimpl.Sampled{Text: text}, problems
+	return &mrtr.Sampled{Text: text}, problems, nil
 }
 
 // CheckContinuation checks what the workflow carries (continuation fields, answers)
@@ -354,7 +354,7 @@ func (p suggestTitleProgram) decodeTitle(ctx context.Context, text string) (*mrt
 func (p suggestTitleProgram) CheckContinuation(ctx context.Context, f *SuggestTitleFlow) mrtrimpl.Problems {
 	var problems mrtrimpl.Problems
 	if f.Folders != nil {
-		problems = append(problems, mrtrimpl.CheckRoots(f.Folders.URIs, 0, 2)...)
+		problems = append(problems, mrtrimpl.X.CheckRoots(f.Folders.URIs, 0, 2)...)
 	}
 	if f.Title != nil {
 		if n := utf8.RuneCountInString(f.Title.Text); n > 80 {
@@ -385,7 +385,7 @@ func (suggestTitleProgram) requestTitle(f *SuggestTitleFlow, problems mrtrimpl.P
 		Params: &mcp.CreateMessageParams{
 			MaxTokens: 20,
 			Messages: []*mcp.SamplingMessage{{
-				Content: &mcp.TextContent{Text: mrtrimpl.WithProblems(suggestTitleAskModelTitlePrompt(f), problems)},
+				Content: &mcp.TextContent{Text: mrtrimpl.X.WithProblems(suggestTitleAskModelTitlePrompt(f), problems)},
 				Role:    "user",
 			}},
 		},

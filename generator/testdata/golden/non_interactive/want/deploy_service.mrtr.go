@@ -52,9 +52,9 @@ type DeployServiceFlow struct {
 	// Continuation is carried between rounds.
 	Continuation DeployServiceContinuation
 	// Changelog answers input request "changelog" (state askTarget); nil until given.
-	Changelog *mrtrimpl.Sampled
+	Changelog *mrtr.Sampled
 	// Checkout answers input request "checkout" (state askTarget); nil until given.
-	Checkout *mrtrimpl.RootList
+	Checkout *mrtr.RootList
 	// Target answers input request "target" (state askTarget); nil until given.
 	Target *DeployServiceTargetAnswer
 
@@ -167,7 +167,7 @@ func (p deployServiceProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Dep
 		}
 		return mrtrimpl.Goto(r, DeployServiceStateConfirmDeploy, vocab.Next)
 	case DeployServiceStateConfirmDeploy:
-		switch on, ask := mrtrimpl.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirmDeploy, f)); on {
+		switch on, ask := mrtrimpl.X.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirmDeploy, f)); on {
 		case vocab.Next:
 			f.passedConfirmDeploy = true
 			return mrtrimpl.Goto(r, DeployServiceStateRecheck, vocab.Next)
@@ -457,10 +457,10 @@ func (p deployServiceProgram) readAnswers(f *DeployServiceFlow, r *binenc.Fields
 		switch r.Key() {
 		case 0x920f75d9:
 			// changelog
-			f.Changelog = &mrtrimpl.Sampled{Text: r.String("changelog")}
+			f.Changelog = &mrtr.Sampled{Text: r.String("changelog")}
 		case 0x4db95739:
 			// checkout
-			f.Checkout = &mrtrimpl.RootList{URIs: r.Strings("checkout")}
+			f.Checkout = &mrtr.RootList{URIs: r.Strings("checkout")}
 		case 0x32608848:
 			// target
 			g := r.Group("target")
@@ -493,7 +493,7 @@ func (deployServiceProgram) readGates(f *DeployServiceFlow, r *binenc.Fields) er
 		case 0xa3da57a4:
 			// confirmDeploy
 			if r.Int("gates.confirmDeploy") != deployServiceConfirmDeployGateDigest && r.Err() == nil {
-				return mrtrimpl.GateChanged("confirmDeploy")
+				return mrtrimpl.X.GateChanged("confirmDeploy")
 			}
 			f.passedConfirmDeploy = true
 		}
@@ -519,11 +519,11 @@ func (deployServiceProgram) LoadContinuationV2(f *DeployServiceFlow, data []byte
 	f.Target = nil
 	f.Continuation.Current = r.String()
 	if r.Bool() {
-		a := &mrtrimpl.Sampled{Text: r.String()}
+		a := &mrtr.Sampled{Text: r.String()}
 		f.Changelog = a
 	}
 	if r.Bool() {
-		a := &mrtrimpl.RootList{}
+		a := &mrtr.RootList{}
 		for i, n := 0, r.Count(); i < n; i++ {
 			a.URIs = append(a.URIs, r.String())
 		}
@@ -540,7 +540,7 @@ func (deployServiceProgram) LoadContinuationV2(f *DeployServiceFlow, data []byte
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p deployServiceProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*DeployServiceFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -550,7 +550,7 @@ func (p deployServiceProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw jso
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "service")
-	switch v, st := mrtrimpl.FormString(in, "service"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "service"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 40 {
 			problems.TooLong("service", 40, n)
@@ -570,17 +570,17 @@ func (p deployServiceProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw jso
 var deployServiceArgServicePattern = regexp.MustCompile("^(?:[a-z][a-z0-9-]*)$")
 
 // decodeChangelog validates the text the client's model returned for "changelog".
-func (p deployServiceProgram) decodeChangelog(ctx context.Context, text string) (*mrtrimpl.Sampled, mrtrimpl.Problems) {
+func (p deployServiceProgram) decodeChangelog(ctx context.Context, text string) (*mrtr.Sampled, mrtrimpl.Problems, error) {
 	var problems mrtrimpl.Problems
 	if n := utf8.RuneCountInString(text); n > 1000 {
 		problems.TooLong("changelog", 1000, n)
 	}
-	return &mrtrimpl.Sampled{Text: text}, problems
+	return &mrtr.Sampled{Text: text}, problems, nil
 }
 
 // decodeCheckout validates the roots the client listed for "checkout".
-func (p deployServiceProgram) decodeCheckout(ctx context.Context, uris []string) (*mrtrimpl.RootList, mrtrimpl.Problems) {
-	return &mrtrimpl.RootList{URIs: uris}, mrtrimpl.CheckRoots(uris, 0, 1)
+func (p deployServiceProgram) decodeCheckout(ctx context.Context, uris []string) (*mrtr.RootList, mrtrimpl.Problems) {
+	return &mrtr.RootList{URIs: uris}, mrtrimpl.X.CheckRoots(uris, 0, 1)
 }
 
 // decodeTarget validates the form answered for "target": problems are for the user to
@@ -588,7 +588,7 @@ func (p deployServiceProgram) decodeCheckout(ctx context.Context, uris []string)
 func (p deployServiceProgram) decodeTarget(ctx context.Context, content map[string]any) (*DeployServiceTargetAnswer, mrtrimpl.Problems, error) {
 	a := &DeployServiceTargetAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormBool(content, "canary"); st {
+	switch v, st := mrtrimpl.X.FormBool(content, "canary"); st {
 	case mrtrimpl.Present:
 		a.Canary = v
 	case mrtrimpl.Absent:
@@ -596,7 +596,7 @@ func (p deployServiceProgram) decodeTarget(ctx context.Context, content map[stri
 	case mrtrimpl.WrongType:
 		problems.WrongType("canary", "true or false")
 	}
-	switch v, st := mrtrimpl.FormString(content, "version"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "version"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 20 {
 			problems.TooLong("version", 20, n)
@@ -626,7 +626,7 @@ func (p deployServiceProgram) CheckContinuation(ctx context.Context, f *DeploySe
 		}
 	}
 	if f.Checkout != nil {
-		problems = append(problems, mrtrimpl.CheckRoots(f.Checkout.URIs, 0, 1)...)
+		problems = append(problems, mrtrimpl.X.CheckRoots(f.Checkout.URIs, 0, 1)...)
 	}
 	if a := f.Target; a != nil {
 		if v := a.Version; v != "" {
@@ -647,7 +647,7 @@ func (deployServiceProgram) requestChangelog(f *DeployServiceFlow, problems mrtr
 		Params: &mcp.CreateMessageParams{
 			MaxTokens: 200,
 			Messages: []*mcp.SamplingMessage{{
-				Content: &mcp.TextContent{Text: mrtrimpl.WithProblems(deployServiceAskTargetChangelogPrompt(f), problems)},
+				Content: &mcp.TextContent{Text: mrtrimpl.X.WithProblems(deployServiceAskTargetChangelogPrompt(f), problems)},
 				Role:    "user",
 			}},
 		},
@@ -691,7 +691,7 @@ func (deployServiceProgram) requestTarget(f *DeployServiceFlow, problems mrtrimp
 		Key:  "target",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(deployServiceAskTargetTargetMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(deployServiceAskTargetTargetMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: deployServiceTargetSchema,
 		},
@@ -718,7 +718,7 @@ func (deployServiceProgram) gateConfirmDeploy(f *DeployServiceFlow, problems mrt
 		Key:  "confirm",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(deployServiceConfirmDeployMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(deployServiceConfirmDeployMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: deployServiceConfirmDeployGateSchema,
 		},

@@ -197,7 +197,7 @@ func (alwaysFailsProgram) LoadContinuationV2(f *AlwaysFailsFlow, data []byte) er
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p alwaysFailsProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*AlwaysFailsFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}

@@ -196,7 +196,7 @@ func (nothingToDoProgram) LoadContinuationV2(f *NothingToDoFlow, data []byte) er
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p nothingToDoProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*NothingToDoFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}

@@ -195,7 +195,7 @@ func (pingProgram) LoadContinuationV2(f *PingFlow, data []byte) error {
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p pingProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*PingFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}

@@ -150,7 +150,7 @@ func (p closeTicketProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Close
 			return mrtrimpl.Step{}, err
 		}
 		if f.Continuation.Subject == "" {
-			return mrtrimpl.Step{}, mrtrimpl.NotSet("check", "findTicket", "lookup", "", "subject", "Subject")
+			return mrtrimpl.Step{}, mrtrimpl.X.NotSet("check", "findTicket", "lookup", "", "subject", "Subject")
 		}
 		return mrtrimpl.Goto(r, CloseTicketStateReason, vocab.Next)
 	case CloseTicketStateReason:
@@ -172,7 +172,7 @@ func (p closeTicketProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Close
 		}
 		return mrtrimpl.Goto(r, CloseTicketStateConfirm, vocab.Next)
 	case CloseTicketStateConfirm:
-		switch on, ask := mrtrimpl.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirm, f)); on {
+		switch on, ask := mrtrimpl.X.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirm, f)); on {
 		case vocab.Next:
 			f.passedConfirm = true
 			return mrtrimpl.Goto(r, CloseTicketStateClose, vocab.Next)
@@ -188,7 +188,7 @@ func (p closeTicketProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Close
 		if err := p.h.KeptOutput(ctx, f, &out); err != nil {
 			return mrtrimpl.Step{}, err
 		}
-		structured, err := mrtrimpl.StructuredOutput("kept", "KeptOutput", checkCloseTicketKeptOutput(&out), &out)
+		structured, err := mrtrimpl.X.StructuredOutput("kept", "KeptOutput", checkCloseTicketKeptOutput(&out), &out)
 		if err != nil {
 			return mrtrimpl.Step{}, err
 		}
@@ -203,7 +203,7 @@ func (p closeTicketProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Close
 		if err := p.h.NotConfirmedOutput(ctx, f, &out); err != nil {
 			return mrtrimpl.Step{}, err
 		}
-		structured, err := mrtrimpl.StructuredOutput("notConfirmed", "NotConfirmedOutput", checkCloseTicketNotConfirmedOutput(&out), &out)
+		structured, err := mrtrimpl.X.StructuredOutput("notConfirmed", "NotConfirmedOutput", checkCloseTicketNotConfirmedOutput(&out), &out)
 		if err != nil {
 			return mrtrimpl.Step{}, err
 		}
@@ -213,7 +213,7 @@ func (p closeTicketProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Close
 		if err := p.h.ClosedOutput(ctx, f, &out); err != nil {
 			return mrtrimpl.Step{}, err
 		}
-		structured, err := mrtrimpl.StructuredOutput("closed", "ClosedOutput", checkCloseTicketClosedOutput(&out), &out)
+		structured, err := mrtrimpl.X.StructuredOutput("closed", "ClosedOutput", checkCloseTicketClosedOutput(&out), &out)
 		if err != nil {
 			return mrtrimpl.Step{}, err
 		}
@@ -496,7 +496,7 @@ func (closeTicketProgram) readGates(f *CloseTicketFlow, r *binenc.Fields) error 
 		case 0x70daee4f:
 			// confirm
 			if r.Int("gates.confirm") != closeTicketConfirmGateDigest && r.Err() == nil {
-				return mrtrimpl.GateChanged("confirm")
+				return mrtrimpl.X.GateChanged("confirm")
 			}
 			f.passedConfirm = true
 		}
@@ -529,7 +529,7 @@ func (closeTicketProgram) LoadContinuationV2(f *CloseTicketFlow, data []byte) er
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p closeTicketProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*CloseTicketFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -539,7 +539,7 @@ func (p closeTicketProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "ticket")
-	switch v, st := mrtrimpl.FormString(in, "ticket"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "ticket"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 10 {
 			problems.TooLong("ticket", 10, n)
@@ -563,7 +563,7 @@ var closeTicketArgTicketPattern = regexp.MustCompile("^(?:T-[0-9]{1,8})$")
 func (p closeTicketProgram) decodeWhy(ctx context.Context, content map[string]any) (*CloseTicketWhyAnswer, mrtrimpl.Problems, error) {
 	a := &CloseTicketWhyAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "reason"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "reason"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(closeTicketReasonValues, CloseTicketReason(v)) {
 			problems.NotOneOf("reason", "fixed, duplicate, wontfix")
@@ -601,10 +601,10 @@ func (p closeTicketProgram) CheckContinuation(ctx context.Context, f *CloseTicke
 func checkCloseTicketKeptOutput(out *CloseTicketOutput) mrtrimpl.Problems {
 	var problems mrtrimpl.Problems
 	if out.Closed == nil {
-		problems.Add(mrtrimpl.OutputNotSet("closed", "Closed"))
+		problems.Add(mrtrimpl.X.OutputNotSet("closed", "Closed"))
 	}
 	if out.Reason != "" {
-		problems.Add(mrtrimpl.OutputNotDeclared("reason", "Reason"))
+		problems.Add(mrtrimpl.X.OutputNotDeclared("reason", "Reason"))
 	}
 	return problems
 }
@@ -614,7 +614,7 @@ func checkCloseTicketKeptOutput(out *CloseTicketOutput) mrtrimpl.Problems {
 func checkCloseTicketNotConfirmedOutput(out *CloseTicketOutput) mrtrimpl.Problems {
 	var problems mrtrimpl.Problems
 	if out.Closed == nil {
-		problems.Add(mrtrimpl.OutputNotSet("closed", "Closed"))
+		problems.Add(mrtrimpl.X.OutputNotSet("closed", "Closed"))
 	}
 	if v := string(out.Reason); v != "" {
 		if !slices.Contains(closeTicketReasonValues, CloseTicketReason(v)) {
@@ -628,7 +628,7 @@ func checkCloseTicketNotConfirmedOutput(out *CloseTicketOutput) mrtrimpl.Problem
 func checkCloseTicketClosedOutput(out *CloseTicketOutput) mrtrimpl.Problems {
 	var problems mrtrimpl.Problems
 	if out.Closed == nil {
-		problems.Add(mrtrimpl.OutputNotSet("closed", "Closed"))
+		problems.Add(mrtrimpl.X.OutputNotSet("closed", "Closed"))
 	}
 	if v := string(out.Reason); v != "" {
 		if !slices.Contains(closeTicketReasonValues, CloseTicketReason(v)) {
@@ -664,7 +664,7 @@ func (closeTicketProgram) requestWhy(f *CloseTicketFlow, problems mrtrimpl.Probl
 		Key:  "why",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(closeTicketReasonWhyMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(closeTicketReasonWhyMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: closeTicketWhySchema,
 		},
@@ -691,7 +691,7 @@ func (closeTicketProgram) gateConfirm(f *CloseTicketFlow, problems mrtrimpl.Prob
 		Key:  "confirm",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(closeTicketConfirmMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(closeTicketConfirmMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: closeTicketConfirmGateSchema,
 		},

@@ -108,12 +108,12 @@ func _() {
 func (p buildImageProgram) Step(ctx context.Context, r mrtrimpl.Round, f *BuildImageFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case BuildImageStateScan:
-		if err := p.h.ScanRepository(ctx, f, mrtrimpl.ProgressOf(ctx)); err != nil {
+		if err := p.h.ScanRepository(ctx, f, mrtrimpl.X.ProgressOf(ctx)); err != nil {
 			return mrtrimpl.Step{}, err
 		}
 		return mrtrimpl.Goto(r, BuildImageStateConfirm, vocab.Next)
 	case BuildImageStateConfirm:
-		switch on, ask := mrtrimpl.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirm, f)); on {
+		switch on, ask := mrtrimpl.X.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirm, f)); on {
 		case vocab.Next:
 			f.passedConfirm = true
 			return mrtrimpl.Goto(r, BuildImageStateRescan, vocab.Next)
@@ -125,7 +125,7 @@ func (p buildImageProgram) Step(ctx context.Context, r mrtrimpl.Round, f *BuildI
 			return r.Ask([]mrtrimpl.Pending{ask})
 		}
 	case BuildImageStateRescan:
-		if err := p.h.ScanRepository(ctx, f, mrtrimpl.ProgressOf(ctx)); err != nil {
+		if err := p.h.ScanRepository(ctx, f, mrtrimpl.X.ProgressOf(ctx)); err != nil {
 			return mrtrimpl.Step{}, err
 		}
 		return mrtrimpl.Goto(r, BuildImageStateBuild, vocab.Next)
@@ -134,11 +134,11 @@ func (p buildImageProgram) Step(ctx context.Context, r mrtrimpl.Round, f *BuildI
 	case BuildImageStateBuild:
 		// the workflow's own operation id: the round record covers retries
 		return mrtrimpl.Effect(ctx, r, "", 24*time.Hour, BuildImageStateBuilt, func(ctx context.Context) error {
-			if err := p.h.BuildImage(ctx, f, mrtrimpl.ProgressOf(ctx)); err != nil {
+			if err := p.h.BuildImage(ctx, f, mrtrimpl.X.ProgressOf(ctx)); err != nil {
 				return err
 			}
 			if f.Continuation.ImageID == "" {
-				return mrtrimpl.NotSet("effect", "buildImage", "build", "", "imageId", "ImageID")
+				return mrtrimpl.X.NotSet("effect", "buildImage", "build", "", "imageId", "ImageID")
 			}
 			return nil
 		})
@@ -336,7 +336,7 @@ func (buildImageProgram) readGates(f *BuildImageFlow, r *binenc.Fields) error {
 		case 0x70daee4f:
 			// confirm
 			if r.Int("gates.confirm") != buildImageConfirmGateDigest && r.Err() == nil {
-				return mrtrimpl.GateChanged("confirm")
+				return mrtrimpl.X.GateChanged("confirm")
 			}
 			f.passedConfirm = true
 		}
@@ -363,7 +363,7 @@ func (buildImageProgram) LoadContinuationV2(f *BuildImageFlow, data []byte) erro
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p buildImageProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*BuildImageFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -373,7 +373,7 @@ func (p buildImageProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.R
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "repo")
-	switch v, st := mrtrimpl.FormString(in, "repo"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "repo"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 31 {
 			problems.TooLong("repo", 31, n)
@@ -425,7 +425,7 @@ func (buildImageProgram) gateConfirm(f *BuildImageFlow, problems mrtrimpl.Proble
 		Key:  "confirm",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(buildImageConfirmMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(buildImageConfirmMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: buildImageConfirmGateSchema,
 		},

@@ -359,7 +359,7 @@ func (codeReviewProgram) LoadContinuationV2(f *CodeReviewFlow, data []byte) erro
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p codeReviewProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*CodeReviewFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -369,7 +369,7 @@ func (p codeReviewProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.R
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "change", "focus", "language")
-	switch v, st := mrtrimpl.FormString(in, "change"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "change"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 200 {
 			problems.TooLong("change", 200, n)
@@ -380,7 +380,7 @@ func (p codeReviewProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.R
 	case mrtrimpl.WrongType:
 		problems.WrongType("change", "a string")
 	}
-	switch v, st := mrtrimpl.FormString(in, "focus"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "focus"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 50 {
 			problems.TooLong("focus", 50, n)
@@ -391,7 +391,7 @@ func (p codeReviewProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.R
 	case mrtrimpl.WrongType:
 		problems.WrongType("focus", "a string")
 	}
-	switch v, st := mrtrimpl.FormString(in, "language"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "language"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 20 {
 			problems.TooLong("language", 20, n)
@@ -408,7 +408,7 @@ func (p codeReviewProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.R
 func (p codeReviewProgram) decodeStyle(ctx context.Context, content map[string]any) (*CodeReviewStyleAnswer, mrtrimpl.Problems, error) {
 	a := &CodeReviewStyleAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormInt(content, "maxComments"); st {
+	switch v, st := mrtrimpl.X.FormInt(content, "maxComments"); st {
 	case mrtrimpl.Present:
 		if v < 1 {
 			problems.BelowMinimum("maxComments", 1)
@@ -422,7 +422,7 @@ func (p codeReviewProgram) decodeStyle(ctx context.Context, content map[string]a
 	case mrtrimpl.WrongType:
 		problems.WrongType("maxComments", "an integer")
 	}
-	switch v, st := mrtrimpl.FormString(content, "tone"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "tone"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(codeReviewToneValues, CodeReviewTone(v)) {
 			problems.NotOneOf("tone", "strict, friendly")
@@ -491,7 +491,7 @@ func (codeReviewProgram) requestStyle(f *CodeReviewFlow, problems mrtrimpl.Probl
 		Key:  "style",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(codeReviewAskStyleStyleMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(codeReviewAskStyleStyleMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: codeReviewStyleSchema,
 		},

@@ -209,7 +209,7 @@ func (greetingProgram) LoadContinuationV2(f *GreetingFlow, data []byte) error {
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p greetingProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*GreetingFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -219,7 +219,7 @@ func (p greetingProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.Raw
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "name")
-	switch v, st := mrtrimpl.FormString(in, "name"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "name"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 40 {
 			problems.TooLong("name", 40, n)

@@ -159,13 +159,13 @@ func (p closeAccountProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Clos
 			return mrtrimpl.Step{}, err
 		}
 		if f.Continuation.Plan == "" {
-			return mrtrimpl.Step{}, mrtrimpl.NotSet("check", "lookupAccount", "lookup", "", "plan", "Plan")
+			return mrtrimpl.Step{}, mrtrimpl.X.NotSet("check", "lookupAccount", "lookup", "", "plan", "Plan")
 		}
 		return mrtrimpl.Goto(r, CloseAccountStateByPlan, vocab.Next)
 	case CloseAccountStateByPlan:
 		// Branch on plan.
 		if f.Continuation.Plan == "" {
-			return mrtrimpl.Step{}, mrtrimpl.BranchNotSet("byPlan", "plan")
+			return mrtrimpl.Step{}, mrtrimpl.X.BranchNotSet("byPlan", "plan")
 		}
 		switch f.Continuation.Plan {
 		case CloseAccountPlanFree:
@@ -176,7 +176,7 @@ func (p closeAccountProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Clos
 			f.Refund = nil
 			return mrtrimpl.Goto(r, CloseAccountStateAskPaid, vocab.CaseEdge("paid"))
 		}
-		return mrtrimpl.Step{}, mrtrimpl.NoArm("byPlan", "plan", f.Continuation.Plan)
+		return mrtrimpl.Step{}, mrtrimpl.X.NoArm("byPlan", "plan", f.Continuation.Plan)
 	case CloseAccountStateAskFree:
 		var pending []mrtrimpl.Pending
 		if f.Reason == nil {
@@ -198,7 +198,7 @@ func (p closeAccountProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Clos
 	case CloseAccountStateAskPaid:
 		var pending []mrtrimpl.Pending
 		if f.Reason == nil {
-			answer, left, err := mrtrimpl.Take(ctx, r, "reason", mrtrimpl.AgainWith(mrtrimpl.Bind(p.requestReason, f), f.reasked, f.reaskedWith["reason"]), mrtrimpl.Form(p.decodeReason), &pending)
+			answer, left, err := mrtrimpl.Take(ctx, r, "reason", mrtrimpl.X.AgainWith(mrtrimpl.Bind(p.requestReason, f), f.reasked, f.reaskedWith["reason"]), mrtrimpl.Form(p.decodeReason), &pending)
 			switch {
 			case err != nil:
 				return mrtrimpl.Step{}, err
@@ -210,7 +210,7 @@ func (p closeAccountProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Clos
 			f.Reason = answer
 		}
 		if f.Refund == nil {
-			answer, left, err := mrtrimpl.Take(ctx, r, "refund", mrtrimpl.AgainWith(mrtrimpl.Bind(p.requestRefund, f), f.reasked, f.reaskedWith["refund"]), mrtrimpl.Form(p.decodeRefund), &pending)
+			answer, left, err := mrtrimpl.Take(ctx, r, "refund", mrtrimpl.X.AgainWith(mrtrimpl.Bind(p.requestRefund, f), f.reasked, f.reaskedWith["refund"]), mrtrimpl.Form(p.decodeRefund), &pending)
 			switch {
 			case err != nil:
 				return mrtrimpl.Step{}, err
@@ -234,7 +234,7 @@ func (p closeAccountProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Clos
 		return r.Finish(mrtr.Final{Outcome: vocab.OutcomeCancelled, Text: closeAccountKeptMessage(f)})
 	case CloseAccountStateReview:
 		if err := p.h.ReviewRefund(ctx, f); err != nil {
-			why, again := mrtrimpl.AskingAgain(err)
+			why, again := mrtrimpl.X.AskingAgain(err)
 			if !again {
 				return mrtrimpl.Step{}, err
 			}
@@ -243,7 +243,7 @@ func (p closeAccountProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Clos
 			if f.reviewRefusals >= 2 {
 				return mrtrimpl.Goto(r, CloseAccountStateKept, vocab.Exhausted)
 			}
-			f.reasked = why
+			f.reasked = mrtrimpl.X.AttemptsLeft(why, int(2-f.reviewRefusals))
 			f.reaskedWith = map[string]map[string]any{
 				"reason": p.givenReason(f.Reason),
 				"refund": p.givenRefund(f.Refund),
@@ -553,7 +553,7 @@ func (closeAccountProgram) LoadContinuationV2(f *CloseAccountFlow, data []byte) 
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p closeAccountProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*CloseAccountFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -563,7 +563,7 @@ func (p closeAccountProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "accountId")
-	switch v, st := mrtrimpl.FormString(in, "accountId"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "accountId"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 20 {
 			problems.TooLong("accountId", 20, n)
@@ -582,7 +582,7 @@ func (p closeAccountProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json
 func (p closeAccountProgram) decodeReason(ctx context.Context, content map[string]any) (*CloseAccountReasonAnswer, mrtrimpl.Problems, error) {
 	a := &CloseAccountReasonAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "text"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "text"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 200 {
 			problems.TooLong("text", 200, n)
@@ -601,7 +601,7 @@ func (p closeAccountProgram) decodeReason(ctx context.Context, content map[strin
 func (p closeAccountProgram) decodeRefund(ctx context.Context, content map[string]any) (*CloseAccountRefundAnswer, mrtrimpl.Problems, error) {
 	a := &CloseAccountRefundAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormBool(content, "refund"); st {
+	switch v, st := mrtrimpl.X.FormBool(content, "refund"); st {
 	case mrtrimpl.Present:
 		a.Refund = v
 	case mrtrimpl.Absent:
@@ -677,7 +677,7 @@ func (closeAccountProgram) requestReason(f *CloseAccountFlow, problems mrtrimpl.
 		Key:  "reason",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(closeAccountAskFreeReasonMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(closeAccountAskFreeReasonMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: closeAccountReasonSchema,
 		},
@@ -706,7 +706,7 @@ func (closeAccountProgram) requestRefund(f *CloseAccountFlow, problems mrtrimpl.
 		Key:  "refund",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(closeAccountAskPaidRefundMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(closeAccountAskPaidRefundMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: closeAccountRefundSchema,
 		},

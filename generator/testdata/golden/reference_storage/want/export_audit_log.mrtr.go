@@ -372,7 +372,7 @@ func (exportAuditLogProgram) LoadContinuationV2(f *ExportAuditLogFlow, data []by
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p exportAuditLogProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*ExportAuditLogFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -382,7 +382,7 @@ func (p exportAuditLogProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw js
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "since")
-	switch v, st := mrtrimpl.FormString(in, "since"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "since"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 10 {
 			problems.TooLong("since", 10, n)
@@ -402,7 +402,7 @@ func (p exportAuditLogProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw js
 func (p exportAuditLogProgram) decodeFormat(ctx context.Context, content map[string]any) (*ExportAuditLogFormatAnswer, mrtrimpl.Problems, error) {
 	a := &ExportAuditLogFormatAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "kind"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "kind"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(exportAuditLogKindValues, ExportAuditLogKind(v)) {
 			problems.NotOneOf("kind", "csv, json")
@@ -464,7 +464,7 @@ func (exportAuditLogProgram) requestFormat(f *ExportAuditLogFlow, problems mrtri
 		Key:  "format",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(exportAuditLogAskFormatFormatMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(exportAuditLogAskFormatFormatMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: exportAuditLogFormatSchema,
 		},

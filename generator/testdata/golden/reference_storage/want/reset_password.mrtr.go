@@ -160,7 +160,7 @@ func (p resetPasswordProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Res
 		canonicalResetPasswordContinuation(f)
 		return mrtrimpl.Goto(r, ResetPasswordStateConfirmAddress, vocab.Next)
 	case ResetPasswordStateConfirmAddress:
-		switch on, ask := mrtrimpl.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirmAddress, f)); on {
+		switch on, ask := mrtrimpl.X.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirmAddress, f)); on {
 		case vocab.Next:
 			f.passedConfirmAddress = true
 			return mrtrimpl.Goto(r, ResetPasswordStateRecheck, vocab.Next)
@@ -433,7 +433,7 @@ func (resetPasswordProgram) readGates(f *ResetPasswordFlow, r *binenc.Fields) er
 		case 0x8d51cb6d:
 			// confirmAddress
 			if r.Int("gates.confirmAddress") != resetPasswordConfirmAddressGateDigest && r.Err() == nil {
-				return mrtrimpl.GateChanged("confirmAddress")
+				return mrtrimpl.X.GateChanged("confirmAddress")
 			}
 			f.passedConfirmAddress = true
 		}
@@ -477,7 +477,7 @@ func (resetPasswordProgram) LoadContinuationV2(f *ResetPasswordFlow, data []byte
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p resetPasswordProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*ResetPasswordFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -487,7 +487,7 @@ func (p resetPasswordProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw jso
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "userId")
-	switch v, st := mrtrimpl.FormString(in, "userId"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "userId"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 36 {
 			problems.TooLong("userId", 36, n)
@@ -604,7 +604,7 @@ func (resetPasswordProgram) gateConfirmAddress(f *ResetPasswordFlow, problems mr
 		Key:  "confirm",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(resetPasswordConfirmAddressMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(resetPasswordConfirmAddressMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: resetPasswordConfirmAddressGateSchema,
 		},

@@ -236,7 +236,7 @@ func (showQuotaProgram) LoadContinuationV2(f *ShowQuotaFlow, data []byte) error 
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p showQuotaProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*ShowQuotaFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}

@@ -197,7 +197,7 @@ func (needsSamplingOnlyProgram) LoadContinuationV2(f *NeedsSamplingOnlyFlow, dat
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p needsSamplingOnlyProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*NeedsSamplingOnlyFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}

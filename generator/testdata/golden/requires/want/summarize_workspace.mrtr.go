@@ -36,9 +36,9 @@ type SummarizeWorkspaceFlow struct {
 	// Continuation is carried between rounds.
 	Continuation SummarizeWorkspaceContinuation
 	// Summary answers input request "summary" (state askRoots); nil until given.
-	Summary *mrtrimpl.Sampled
+	Summary *mrtr.Sampled
 	// Workspace answers input request "workspace" (state askRoots); nil until given.
-	Workspace *mrtrimpl.RootList
+	Workspace *mrtr.RootList
 
 	state SummarizeWorkspaceState
 }
@@ -257,10 +257,10 @@ func (p summarizeWorkspaceProgram) readAnswers(f *SummarizeWorkspaceFlow, r *bin
 		switch r.Key() {
 		case 0x10a44713:
 			// summary
-			f.Summary = &mrtrimpl.Sampled{Text: r.String("summary")}
+			f.Summary = &mrtr.Sampled{Text: r.String("summary")}
 		case 0x2f2d75b6:
 			// workspace
-			f.Workspace = &mrtrimpl.RootList{URIs: r.Strings("workspace")}
+			f.Workspace = &mrtr.RootList{URIs: r.Strings("workspace")}
 		}
 	}
 }
@@ -279,11 +279,11 @@ func (summarizeWorkspaceProgram) LoadContinuationV2(f *SummarizeWorkspaceFlow, d
 	f.Summary = nil
 	f.Workspace = nil
 	if r.Bool() {
-		a := &mrtrimpl.Sampled{Text: r.String()}
+		a := &mrtr.Sampled{Text: r.String()}
 		f.Summary = a
 	}
 	if r.Bool() {
-		a := &mrtrimpl.RootList{}
+		a := &mrtr.RootList{}
 		for i, n := 0, r.Count(); i < n; i++ {
 			a.URIs = append(a.URIs, r.String())
 		}
@@ -294,7 +294,7 @@ func (summarizeWorkspaceProgram) LoadContinuationV2(f *SummarizeWorkspaceFlow, d
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p summarizeWorkspaceProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*SummarizeWorkspaceFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -308,17 +308,17 @@ func (p summarizeWorkspaceProgram) NewFlow(ctx context.Context, c *mrtr.Call, ra
 }
 
 // decodeSummary validates the text the client's model returned for "summary".
-func (p summarizeWorkspaceProgram) decodeSummary(ctx context.Context, text string) (*mrtrimpl.Sampled, mrtrimpl.Problems) {
+func (p summarizeWorkspaceProgram) decodeSummary(ctx context.Context, text string) (*mrtr.Sampled, mrtrimpl.Problems, error) {
 	var problems mrtrimpl.Problems
 	if n := utf8.RuneCountInString(text); n > 1000 {
 		problems.TooLong("summary", 1000, n)
 	}
-	return &mrtrimpl.Sampled{Text: text}, problems
+	return &mrtr.Sampled{Text: text}, problems, nil
 }
 
 // decodeWorkspace validates the roots the client listed for "workspace".
-func (p summarizeWorkspaceProgram) decodeWorkspace(ctx context.Context, uris []string) (*mrtrimpl.RootList, mrtrimpl.Problems) {
-	return &mrtrimpl.RootList{URIs: uris}, mrtrimpl.CheckRoots(uris, 1, 4)
+func (p summarizeWorkspaceProgram) decodeWorkspace(ctx context.Context, uris []string) (*mrtr.RootList, mrtrimpl.Problems) {
+	return &mrtr.RootList{URIs: uris}, mrtrimpl.X.CheckRoots(uris, 1, 4)
 }
 
 // CheckContinuation checks what the workflow carries (continuation fields, answers)
@@ -332,7 +332,7 @@ func (p summarizeWorkspaceProgram) CheckContinuation(ctx context.Context, f *Sum
 		}
 	}
 	if f.Workspace != nil {
-		problems = append(problems, mrtrimpl.CheckRoots(f.Workspace.URIs, 1, 4)...)
+		problems = append(problems, mrtrimpl.X.CheckRoots(f.Workspace.URIs, 1, 4)...)
 	}
 	return problems
 }
@@ -346,7 +346,7 @@ func (summarizeWorkspaceProgram) requestSummary(f *SummarizeWorkspaceFlow, probl
 		Params: &mcp.CreateMessageParams{
 			MaxTokens: 200,
 			Messages: []*mcp.SamplingMessage{{
-				Content: &mcp.TextContent{Text: mrtrimpl.WithProblems(summarizeWorkspaceAskRootsSummaryPrompt(f), problems)},
+				Content: &mcp.TextContent{Text: mrtrimpl.X.WithProblems(summarizeWorkspaceAskRootsSummaryPrompt(f), problems)},
 				Role:    "user",
 			}},
 		},

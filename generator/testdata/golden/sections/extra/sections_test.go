@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/mrtrgen/mrtrgen/mrtr"
-	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
 )
 
 func TestSections(t *testing.T) {
@@ -20,7 +19,7 @@ func TestSections(t *testing.T) {
 			Shards:   []int64{1, 12000},
 		},
 		Note:   &TagReleaseNoteAnswer{Text: &text, Picked: []string{"api"}},
-		Places: &mrtrimpl.RootList{URIs: []string{"file:///a", "file:///b"}},
+		Places: &mrtr.RootList{URIs: []string{"file:///a", "file:///b"}},
 	}
 	bare := &TagReleaseFlow{Call: &mrtr.Call{WorkflowID: "wf2"}, Args: TagReleaseArgs{ReleaseID: "v3"}}
 	answeredEmpty := &TagReleaseFlow{Call: &mrtr.Call{WorkflowID: "wf3"}, Args: TagReleaseArgs{ReleaseID: "v4"}, Note: &TagReleaseNoteAnswer{}}

@@ -76,7 +76,7 @@ type TagReleaseFlow struct {
 	// Note answers input request "note" (state askNote); nil until given.
 	Note *TagReleaseNoteAnswer
 	// Places answers input request "places" (state askNote); nil until given.
-	Places *mrtrimpl.RootList
+	Places *mrtr.RootList
 
 	state TagReleaseState
 }
@@ -131,17 +131,17 @@ func (p tagReleaseProgram) Step(ctx context.Context, r mrtrimpl.Round, f *TagRel
 			return mrtrimpl.Step{}, err
 		}
 		if len(f.Continuation.Services) == 0 {
-			return mrtrimpl.Step{}, mrtrimpl.NotSet("check", "releaseExists", "lookup", "", "services", "Services")
+			return mrtrimpl.Step{}, mrtrimpl.X.NotSet("check", "releaseExists", "lookup", "", "services", "Services")
 		}
 		if len(f.Continuation.Shards) == 0 {
-			return mrtrimpl.Step{}, mrtrimpl.NotSet("check", "releaseExists", "lookup", "", "shards", "Shards")
+			return mrtrimpl.Step{}, mrtrimpl.X.NotSet("check", "releaseExists", "lookup", "", "shards", "Shards")
 		}
 		return mrtrimpl.Goto(r, TagReleaseStateAskNote, vocab.Next)
 	case TagReleaseStateAskNote:
 		var pending []mrtrimpl.Pending
 		if f.Note == nil {
 			if len(f.Continuation.Services) == 0 {
-				return mrtrimpl.Step{}, mrtrimpl.NoOptions("askNote", "picked", "services")
+				return mrtrimpl.Step{}, mrtrimpl.X.NoOptions("askNote", "picked", "services")
 			}
 			answer, left, err := mrtrimpl.Take(ctx, r, "note", mrtrimpl.Bind(p.requestNote, f), mrtrimpl.Form(p.decodeNote(f)), &pending)
 			switch {
@@ -387,7 +387,7 @@ func (p tagReleaseProgram) readAnswers(f *TagReleaseFlow, r *binenc.Fields) {
 			f.Note = p.readNoteAnswer(&g)
 		case 0xb831971d:
 			// places
-			f.Places = &mrtrimpl.RootList{URIs: r.Strings("places")}
+			f.Places = &mrtr.RootList{URIs: r.Strings("places")}
 		}
 	}
 }
@@ -446,7 +446,7 @@ func (tagReleaseProgram) LoadContinuationV2(f *TagReleaseFlow, data []byte) erro
 		f.Note = a
 	}
 	if r.Bool() {
-		a := &mrtrimpl.RootList{}
+		a := &mrtr.RootList{}
 		for i, n := 0, r.Count(); i < n; i++ {
 			a.URIs = append(a.URIs, r.String())
 		}
@@ -457,7 +457,7 @@ func (tagReleaseProgram) LoadContinuationV2(f *TagReleaseFlow, data []byte) erro
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p tagReleaseProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*TagReleaseFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -467,11 +467,11 @@ func (p tagReleaseProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.R
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "regions", "releaseId")
-	switch list, st := mrtrimpl.FormList(in, "regions"); st {
+	switch list, st := mrtrimpl.X.FormList(in, "regions"); st {
 	case mrtrimpl.Present:
 		checked := len(problems)
 		for i, it := range list {
-			v, ok := mrtrimpl.AsString(it)
+			v, ok := mrtrimpl.X.AsString(it)
 			if ok != mrtrimpl.Present {
 				problems.ItemWrongType("regions", i, "a string")
 				continue
@@ -492,7 +492,7 @@ func (p tagReleaseProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.R
 	case mrtrimpl.WrongType:
 		problems.WrongType("regions", "a list")
 	}
-	switch v, st := mrtrimpl.FormString(in, "releaseId"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "releaseId"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 20 {
 			problems.TooLong("releaseId", 20, n)
@@ -514,17 +514,17 @@ func (p tagReleaseProgram) decodeNote(f *TagReleaseFlow) func(context.Context, m
 		offeredServices := f.Continuation.Services
 		a := &TagReleaseNoteAnswer{}
 		var problems mrtrimpl.Problems
-		switch list, st := mrtrimpl.FormList(content, "picked"); st {
+		switch list, st := mrtrimpl.X.FormList(content, "picked"); st {
 		case mrtrimpl.Present:
 			checked := len(problems)
 			var unoffered []string
 			for i, it := range list {
-				v, ok := mrtrimpl.AsString(it)
+				v, ok := mrtrimpl.X.AsString(it)
 				if ok != mrtrimpl.Present {
 					problems.ItemWrongType("picked", i, "a string")
 					continue
 				}
-				if !mrtrimpl.Offered(offeredServices, v) {
+				if !mrtrimpl.X.Offered(offeredServices, v) {
 					unoffered = append(unoffered, v)
 					continue
 				}
@@ -534,7 +534,7 @@ func (p tagReleaseProgram) decodeNote(f *TagReleaseFlow) func(context.Context, m
 				problems.NotOffered("picked[]", offeredServices, unoffered...)
 			}
 			// One answer, however it was sent: each value once, in the order offered.
-			a.Picked = mrtrimpl.OfferedOrder(a.Picked, offeredServices)
+			a.Picked = mrtrimpl.X.OfferedOrder(a.Picked, offeredServices)
 			if len(problems) == checked {
 				if len(a.Picked) > 5 {
 					problems.TooMany("picked", 5)
@@ -543,7 +543,7 @@ func (p tagReleaseProgram) decodeNote(f *TagReleaseFlow) func(context.Context, m
 		case mrtrimpl.WrongType:
 			problems.WrongType("picked", "a list")
 		}
-		switch v, st := mrtrimpl.FormString(content, "text"); st {
+		switch v, st := mrtrimpl.X.FormString(content, "text"); st {
 		case mrtrimpl.Present:
 			if n := utf8.RuneCountInString(v); n > 200 {
 				problems.TooLong("text", 200, n)
@@ -557,8 +557,8 @@ func (p tagReleaseProgram) decodeNote(f *TagReleaseFlow) func(context.Context, m
 }
 
 // decodePlaces validates the roots the client listed for "places".
-func (p tagReleaseProgram) decodePlaces(ctx context.Context, uris []string) (*mrtrimpl.RootList, mrtrimpl.Problems) {
-	return &mrtrimpl.RootList{URIs: uris}, mrtrimpl.CheckRoots(uris, 0, 2)
+func (p tagReleaseProgram) decodePlaces(ctx context.Context, uris []string) (*mrtr.RootList, mrtrimpl.Problems) {
+	return &mrtr.RootList{URIs: uris}, mrtrimpl.X.CheckRoots(uris, 0, 2)
 }
 
 // CheckContinuation checks what the workflow carries (continuation fields, answers)
@@ -579,7 +579,7 @@ func (p tagReleaseProgram) CheckContinuation(ctx context.Context, f *TagReleaseF
 				problems.TooLong("services[].title", 60, n)
 			}
 		}
-		mrtrimpl.CheckOptions(&problems, "services", list)
+		mrtrimpl.X.CheckOptions(&problems, "services", list)
 	}
 	if list := f.Continuation.Shards; len(list) > 0 {
 		if len(list) > 4 {
@@ -593,7 +593,7 @@ func (p tagReleaseProgram) CheckContinuation(ctx context.Context, f *TagReleaseF
 				problems.MoreItems("note.picked", 5)
 			}
 			for _, v := range list {
-				if !mrtrimpl.Offered(offeredServices, v) {
+				if !mrtrimpl.X.Offered(offeredServices, v) {
 					problems.NotOffered("note.picked[]", offeredServices, v)
 				}
 			}
@@ -606,7 +606,7 @@ func (p tagReleaseProgram) CheckContinuation(ctx context.Context, f *TagReleaseF
 		}
 	}
 	if f.Places != nil {
-		problems = append(problems, mrtrimpl.CheckRoots(f.Places.URIs, 0, 2)...)
+		problems = append(problems, mrtrimpl.X.CheckRoots(f.Places.URIs, 0, 2)...)
 	}
 	return problems
 }
@@ -639,9 +639,9 @@ func (tagReleaseProgram) requestNote(f *TagReleaseFlow, problems mrtrimpl.Proble
 		Key:  "note",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message: mrtrimpl.WithProblems(tagReleaseAskNoteNoteMessage(f), problems),
+			Message: mrtrimpl.X.WithProblems(tagReleaseAskNoteNoteMessage(f), problems),
 			Mode:    "form",
-			RequestedSchema: mrtrimpl.OfferSchema(tagReleaseNoteSchema, mrtrimpl.Offer{
+			RequestedSchema: mrtrimpl.X.OfferSchema(tagReleaseNoteSchema, mrtrimpl.Offer{
 				Field:   "picked",
 				Multi:   true,
 				Options: f.Continuation.Services,

@@ -150,7 +150,7 @@ func _() {
 func (p startDeploymentProgram) Step(ctx context.Context, r mrtrimpl.Round, f *StartDeploymentFlow) (mrtrimpl.Step, error) {
 	switch f.state {
 	case StartDeploymentStateConfirm:
-		switch on, ask := mrtrimpl.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirm, f)); on {
+		switch on, ask := mrtrimpl.X.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirm, f)); on {
 		case vocab.Next:
 			f.passedConfirm = true
 			return mrtrimpl.Goto(r, StartDeploymentStateStart, vocab.Next)
@@ -168,7 +168,7 @@ func (p startDeploymentProgram) Step(ctx context.Context, r mrtrimpl.Round, f *S
 				return err
 			}
 			if f.Continuation.DeploymentID == "" {
-				return mrtrimpl.NotSet("effect", "startDeployment", "start", "", "deploymentId", "DeploymentID")
+				return mrtrimpl.X.NotSet("effect", "startDeployment", "start", "", "deploymentId", "DeploymentID")
 			}
 			return nil
 		})
@@ -177,7 +177,7 @@ func (p startDeploymentProgram) Step(ctx context.Context, r mrtrimpl.Round, f *S
 		if err := p.h.NotStartedOutput(ctx, f, &out); err != nil {
 			return mrtrimpl.Step{}, err
 		}
-		structured, err := mrtrimpl.StructuredOutput("notStarted", "NotStartedOutput", checkStartDeploymentNotStartedOutput(&out), &out)
+		structured, err := mrtrimpl.X.StructuredOutput("notStarted", "NotStartedOutput", checkStartDeploymentNotStartedOutput(&out), &out)
 		if err != nil {
 			return mrtrimpl.Step{}, err
 		}
@@ -187,7 +187,7 @@ func (p startDeploymentProgram) Step(ctx context.Context, r mrtrimpl.Round, f *S
 		if err := p.h.StartedOutput(ctx, f, &out); err != nil {
 			return mrtrimpl.Step{}, err
 		}
-		structured, err := mrtrimpl.StructuredOutput("started", "StartedOutput", checkStartDeploymentStartedOutput(&out), &out)
+		structured, err := mrtrimpl.X.StructuredOutput("started", "StartedOutput", checkStartDeploymentStartedOutput(&out), &out)
 		if err != nil {
 			return mrtrimpl.Step{}, err
 		}
@@ -466,7 +466,7 @@ func (startDeploymentProgram) readGates(f *StartDeploymentFlow, r *binenc.Fields
 		case 0x70daee4f:
 			// confirm
 			if r.Int("gates.confirm") != startDeploymentConfirmGateDigest && r.Err() == nil {
-				return mrtrimpl.GateChanged("confirm")
+				return mrtrimpl.X.GateChanged("confirm")
 			}
 			f.passedConfirm = true
 		}
@@ -494,7 +494,7 @@ func (startDeploymentProgram) LoadContinuationV2(f *StartDeploymentFlow, data []
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p startDeploymentProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*StartDeploymentFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -504,7 +504,7 @@ func (p startDeploymentProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw j
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "region", "service")
-	switch v, st := mrtrimpl.FormString(in, "region"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "region"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(startDeploymentRegionValues, StartDeploymentRegion(v)) {
 			problems.NotOneOf("region", "eu-west, us-east")
@@ -515,7 +515,7 @@ func (p startDeploymentProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw j
 	case mrtrimpl.WrongType:
 		problems.WrongType("region", "a string")
 	}
-	switch v, st := mrtrimpl.FormString(in, "service"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "service"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 31 {
 			problems.TooLong("service", 31, n)
@@ -552,16 +552,16 @@ func (p startDeploymentProgram) CheckContinuation(ctx context.Context, f *StartD
 func checkStartDeploymentNotStartedOutput(out *StartDeploymentOutput) mrtrimpl.Problems {
 	var problems mrtrimpl.Problems
 	if out.DeploymentID != "" {
-		problems.Add(mrtrimpl.OutputNotDeclared("deploymentId", "DeploymentID"))
+		problems.Add(mrtrimpl.X.OutputNotDeclared("deploymentId", "DeploymentID"))
 	}
 	if out.EtaSeconds != nil {
-		problems.Add(mrtrimpl.OutputNotDeclared("etaSeconds", "EtaSeconds"))
+		problems.Add(mrtrimpl.X.OutputNotDeclared("etaSeconds", "EtaSeconds"))
 	}
 	if out.Hosts != nil {
-		problems.Add(mrtrimpl.OutputNotDeclared("hosts", "Hosts"))
+		problems.Add(mrtrimpl.X.OutputNotDeclared("hosts", "Hosts"))
 	}
 	if out.Progress != nil {
-		problems.Add(mrtrimpl.OutputNotDeclared("progress", "Progress"))
+		problems.Add(mrtrimpl.X.OutputNotDeclared("progress", "Progress"))
 	}
 	if v := string(out.Region); v != "" {
 		if !slices.Contains(startDeploymentRegionValues, StartDeploymentRegion(v)) {
@@ -569,16 +569,16 @@ func checkStartDeploymentNotStartedOutput(out *StartDeploymentOutput) mrtrimpl.P
 		}
 	}
 	if out.Replicas != nil {
-		problems.Add(mrtrimpl.OutputNotDeclared("replicas", "Replicas"))
+		problems.Add(mrtrimpl.X.OutputNotDeclared("replicas", "Replicas"))
 	}
 	if out.Stages != nil {
-		problems.Add(mrtrimpl.OutputNotDeclared("stages", "Stages"))
+		problems.Add(mrtrimpl.X.OutputNotDeclared("stages", "Stages"))
 	}
 	if out.Started == nil {
-		problems.Add(mrtrimpl.OutputNotSet("started", "Started"))
+		problems.Add(mrtrimpl.X.OutputNotSet("started", "Started"))
 	}
 	if out.URL != "" {
-		problems.Add(mrtrimpl.OutputNotDeclared("url", "URL"))
+		problems.Add(mrtrimpl.X.OutputNotDeclared("url", "URL"))
 	}
 	return problems
 }
@@ -589,7 +589,7 @@ var startDeploymentOutputStartedDeploymentIDPattern = regexp.MustCompile("^(?:de
 func checkStartDeploymentStartedOutput(out *StartDeploymentOutput) mrtrimpl.Problems {
 	var problems mrtrimpl.Problems
 	if out.DeploymentID == "" {
-		problems.Add(mrtrimpl.OutputNotSet("deploymentId", "DeploymentID"))
+		problems.Add(mrtrimpl.X.OutputNotSet("deploymentId", "DeploymentID"))
 	}
 	if v := out.DeploymentID; v != "" {
 		if n := utf8.RuneCountInString(v); n > 12 {
@@ -600,7 +600,7 @@ func checkStartDeploymentStartedOutput(out *StartDeploymentOutput) mrtrimpl.Prob
 		}
 	}
 	if out.EtaSeconds == nil {
-		problems.Add(mrtrimpl.OutputNotSet("etaSeconds", "EtaSeconds"))
+		problems.Add(mrtrimpl.X.OutputNotSet("etaSeconds", "EtaSeconds"))
 	}
 	if out.EtaSeconds != nil {
 		v := *out.EtaSeconds
@@ -631,7 +631,7 @@ func checkStartDeploymentStartedOutput(out *StartDeploymentOutput) mrtrimpl.Prob
 		}
 	}
 	if out.Region == "" {
-		problems.Add(mrtrimpl.OutputNotSet("region", "Region"))
+		problems.Add(mrtrimpl.X.OutputNotSet("region", "Region"))
 	}
 	if v := string(out.Region); v != "" {
 		if !slices.Contains(startDeploymentRegionValues, StartDeploymentRegion(v)) {
@@ -662,10 +662,10 @@ func checkStartDeploymentStartedOutput(out *StartDeploymentOutput) mrtrimpl.Prob
 		}
 	}
 	if out.Started == nil {
-		problems.Add(mrtrimpl.OutputNotSet("started", "Started"))
+		problems.Add(mrtrimpl.X.OutputNotSet("started", "Started"))
 	}
 	if out.URL == "" {
-		problems.Add(mrtrimpl.OutputNotSet("url", "URL"))
+		problems.Add(mrtrimpl.X.OutputNotSet("url", "URL"))
 	}
 	if v := out.URL; v != "" {
 		if n := utf8.RuneCountInString(v); n > 200 {
@@ -696,7 +696,7 @@ func (startDeploymentProgram) gateConfirm(f *StartDeploymentFlow, problems mrtri
 		Key:  "confirm",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(startDeploymentConfirmMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(startDeploymentConfirmMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: startDeploymentConfirmGateSchema,
 		},

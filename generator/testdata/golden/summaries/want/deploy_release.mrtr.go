@@ -145,7 +145,7 @@ func (p deployReleaseProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Dep
 		}
 		return mrtrimpl.Goto(r, DeployReleaseStateConfirmDeploy, vocab.Next)
 	case DeployReleaseStateConfirmDeploy:
-		switch on, ask := mrtrimpl.ConfirmTyped(r, "confirm", "confirm", deployReleaseConfirmDeployTyped(f), &f.confirmDeployRefusals, 2, mrtrimpl.Bind(p.gateConfirmDeploy, f)); on {
+		switch on, ask := mrtrimpl.X.ConfirmTyped(r, "confirm", "confirm", deployReleaseConfirmDeployTyped(f), &f.confirmDeployRefusals, 2, mrtrimpl.Bind(p.gateConfirmDeploy, f)); on {
 		case vocab.Next:
 			f.passedConfirmDeploy = true
 			return mrtrimpl.Goto(r, DeployReleaseStateRecheck, vocab.Next)
@@ -426,7 +426,7 @@ func (deployReleaseProgram) readGates(f *DeployReleaseFlow, r *binenc.Fields) er
 		case 0xa3da57a4:
 			// confirmDeploy
 			if r.Int("gates.confirmDeploy") != deployReleaseConfirmDeployGateDigest && r.Err() == nil {
-				return mrtrimpl.GateChanged("confirmDeploy")
+				return mrtrimpl.X.GateChanged("confirmDeploy")
 			}
 			f.passedConfirmDeploy = true
 		}
@@ -467,7 +467,7 @@ func (deployReleaseProgram) LoadContinuationV2(f *DeployReleaseFlow, data []byte
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p deployReleaseProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*DeployReleaseFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -477,7 +477,7 @@ func (p deployReleaseProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw jso
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "environment", "notes", "releaseId", "windowMinutes")
-	switch v, st := mrtrimpl.FormString(in, "environment"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "environment"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(deployReleaseEnvironmentValues, DeployReleaseEnvironment(v)) {
 			problems.NotOneOf("environment", "prod, staging")
@@ -488,7 +488,7 @@ func (p deployReleaseProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw jso
 	case mrtrimpl.WrongType:
 		problems.WrongType("environment", "a string")
 	}
-	switch v, st := mrtrimpl.FormString(in, "notes"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "notes"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 200 {
 			problems.TooLong("notes", 200, n)
@@ -497,7 +497,7 @@ func (p deployReleaseProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw jso
 	case mrtrimpl.WrongType:
 		problems.WrongType("notes", "a string")
 	}
-	switch v, st := mrtrimpl.FormString(in, "releaseId"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "releaseId"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 10 {
 			problems.TooLong("releaseId", 10, n)
@@ -511,7 +511,7 @@ func (p deployReleaseProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw jso
 	case mrtrimpl.WrongType:
 		problems.WrongType("releaseId", "a string")
 	}
-	switch v, st := mrtrimpl.FormInt(in, "windowMinutes"); st {
+	switch v, st := mrtrimpl.X.FormInt(in, "windowMinutes"); st {
 	case mrtrimpl.Present:
 		if v < 1 {
 			problems.BelowMinimum("windowMinutes", 1)
@@ -575,9 +575,9 @@ func (deployReleaseProgram) gateConfirmDeploy(f *DeployReleaseFlow, problems mrt
 		Key:  "confirm",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(deployReleaseConfirmDeployMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(deployReleaseConfirmDeployMessage(f), problems),
 			Mode:            "form",
-			RequestedSchema: mrtrimpl.TypedSchema("confirm", deployReleaseConfirmDeployTyped(f)),
+			RequestedSchema: mrtrimpl.X.TypedSchema("confirm", deployReleaseConfirmDeployTyped(f)),
 		},
 	}
 }

@@ -147,7 +147,7 @@ func (p refundPaymentProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Ref
 		}
 		return mrtrimpl.Goto(r, RefundPaymentStateConfirmRefund, vocab.Next)
 	case RefundPaymentStateConfirmRefund:
-		switch on, ask := mrtrimpl.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirmRefund, f)); on {
+		switch on, ask := mrtrimpl.X.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirmRefund, f)); on {
 		case vocab.Next:
 			f.passedConfirmRefund = true
 			return mrtrimpl.Goto(r, RefundPaymentStateRefund, vocab.Next)
@@ -398,7 +398,7 @@ func (refundPaymentProgram) readGates(f *RefundPaymentFlow, r *binenc.Fields) er
 		case 0x6df06695:
 			// confirmRefund
 			if r.Int("gates.confirmRefund") != refundPaymentConfirmRefundGateDigest && r.Err() == nil {
-				return mrtrimpl.GateChanged("confirmRefund")
+				return mrtrimpl.X.GateChanged("confirmRefund")
 			}
 			f.passedConfirmRefund = true
 		}
@@ -432,7 +432,7 @@ func (refundPaymentProgram) LoadContinuationV2(f *RefundPaymentFlow, data []byte
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p refundPaymentProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*RefundPaymentFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -442,7 +442,7 @@ func (p refundPaymentProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw jso
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "amountMinor", "currency", "paymentId", "reasons")
-	switch v, st := mrtrimpl.FormInt(in, "amountMinor"); st {
+	switch v, st := mrtrimpl.X.FormInt(in, "amountMinor"); st {
 	case mrtrimpl.Present:
 		if v < 1 {
 			problems.BelowMinimum("amountMinor", 1)
@@ -456,7 +456,7 @@ func (p refundPaymentProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw jso
 	case mrtrimpl.WrongType:
 		problems.WrongType("amountMinor", "an integer")
 	}
-	switch v, st := mrtrimpl.FormString(in, "currency"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "currency"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(refundPaymentCurrencyValues, RefundPaymentCurrency(v)) {
 			problems.NotOneOf("currency", "EUR, USD, JPY")
@@ -467,7 +467,7 @@ func (p refundPaymentProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw jso
 	case mrtrimpl.WrongType:
 		problems.WrongType("currency", "a string")
 	}
-	switch v, st := mrtrimpl.FormString(in, "paymentId"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "paymentId"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 24 {
 			problems.TooLong("paymentId", 24, n)
@@ -481,11 +481,11 @@ func (p refundPaymentProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw jso
 	case mrtrimpl.WrongType:
 		problems.WrongType("paymentId", "a string")
 	}
-	switch list, st := mrtrimpl.FormList(in, "reasons"); st {
+	switch list, st := mrtrimpl.X.FormList(in, "reasons"); st {
 	case mrtrimpl.Present:
 		checked := len(problems)
 		for i, it := range list {
-			v, ok := mrtrimpl.AsString(it)
+			v, ok := mrtrimpl.X.AsString(it)
 			if ok != mrtrimpl.Present {
 				problems.ItemWrongType("reasons", i, "a string")
 				continue
@@ -553,7 +553,7 @@ func (refundPaymentProgram) gateConfirmRefund(f *RefundPaymentFlow, problems mrt
 		Key:  "confirm",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(refundPaymentConfirmRefundMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(refundPaymentConfirmRefundMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: refundPaymentConfirmRefundGateSchema,
 		},

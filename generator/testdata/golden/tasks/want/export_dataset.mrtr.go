@@ -104,7 +104,7 @@ func (p exportDatasetProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Exp
 		}
 		return mrtrimpl.Goto(r, ExportDatasetStateConfirmExport, vocab.Next)
 	case ExportDatasetStateConfirmExport:
-		switch on, ask := mrtrimpl.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirmExport, f)); on {
+		switch on, ask := mrtrimpl.X.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirmExport, f)); on {
 		case vocab.Next:
 			f.passedConfirmExport = true
 			return mrtrimpl.Goto(r, ExportDatasetStateExport, vocab.Next)
@@ -293,7 +293,7 @@ func (exportDatasetProgram) readGates(f *ExportDatasetFlow, r *binenc.Fields) er
 		case 0x6890bdbd:
 			// confirmExport
 			if r.Int("gates.confirmExport") != exportDatasetConfirmExportGateDigest && r.Err() == nil {
-				return mrtrimpl.GateChanged("confirmExport")
+				return mrtrimpl.X.GateChanged("confirmExport")
 			}
 			f.passedConfirmExport = true
 		}
@@ -318,7 +318,7 @@ func (exportDatasetProgram) LoadContinuationV2(f *ExportDatasetFlow, data []byte
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p exportDatasetProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*ExportDatasetFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -328,7 +328,7 @@ func (p exportDatasetProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw jso
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "datasetId")
-	switch v, st := mrtrimpl.FormString(in, "datasetId"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "datasetId"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 20 {
 			problems.TooLong("datasetId", 20, n)
@@ -369,7 +369,7 @@ func (exportDatasetProgram) gateConfirmExport(f *ExportDatasetFlow, problems mrt
 		Key:  "confirm",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(exportDatasetConfirmExportMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(exportDatasetConfirmExportMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: exportDatasetConfirmExportGateSchema,
 		},

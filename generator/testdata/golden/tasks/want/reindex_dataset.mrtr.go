@@ -248,7 +248,7 @@ func (reindexDatasetProgram) LoadContinuationV2(f *ReindexDatasetFlow, data []by
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p reindexDatasetProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*ReindexDatasetFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -258,7 +258,7 @@ func (p reindexDatasetProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw js
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "datasetId")
-	switch v, st := mrtrimpl.FormString(in, "datasetId"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "datasetId"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 20 {
 			problems.TooLong("datasetId", 20, n)

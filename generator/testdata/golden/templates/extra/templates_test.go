@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/mrtrgen/mrtrgen/mrtr"
-	"github.com/mrtrgen/mrtrgen/mrtr/mrtrimpl"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -24,8 +23,8 @@ func TestTemplates(t *testing.T) {
 			Title: "T", Note: ptr("n"), Copies: 2, Extra: ptr(int64(0)), Weight: 1.5, Bonus: ptr(0.0),
 			Pin: true, Mute: ptr(true), Tone: SendNoticeToneFormal, Font: ptr(SendNoticeFontSans), Badges: []SendNoticeBadges{SendNoticeBadgesHot},
 		},
-		Draft:  &mrtrimpl.Sampled{Text: "Hello"},
-		Places: &mrtrimpl.RootList{URIs: []string{"file:///a", "file:///b"}},
+		Draft:  &mrtr.Sampled{Text: "Hello"},
+		Places: &mrtr.RootList{URIs: []string{"file:///a", "file:///b"}},
 	}
 	empty := &SendNoticeFlow{Call: &mrtr.Call{WorkflowID: "wf2"}}
 	for _, tc := range []struct {

@@ -174,9 +174,9 @@ type SendNoticeFlow struct {
 	// Details answers input request "details" (state compose); nil until given.
 	Details *SendNoticeDetailsAnswer
 	// Draft answers input request "draft" (state compose); nil until given.
-	Draft *mrtrimpl.Sampled
+	Draft *mrtr.Sampled
 	// Places answers input request "places" (state compose); nil until given.
-	Places *mrtrimpl.RootList
+	Places *mrtr.RootList
 
 	state SendNoticeState
 	// passedConfirmSend is set once gate confirmSend is confirmed: the continuation carries what it
@@ -277,7 +277,7 @@ func (p sendNoticeProgram) Step(ctx context.Context, r mrtrimpl.Round, f *SendNo
 		}
 		return mrtrimpl.Goto(r, SendNoticeStateConfirmSend, vocab.Next)
 	case SendNoticeStateConfirmSend:
-		switch on, ask := mrtrimpl.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirmSend, f)); on {
+		switch on, ask := mrtrimpl.X.Confirm(r, "confirm", "confirm", mrtrimpl.Bind(p.gateConfirmSend, f)); on {
 		case vocab.Next:
 			f.passedConfirmSend = true
 			return mrtrimpl.Goto(r, SendNoticeStateSend, vocab.Next)
@@ -648,10 +648,10 @@ func (p sendNoticeProgram) readAnswers(f *SendNoticeFlow, r *binenc.Fields) {
 			f.Details = p.readDetailsAnswer(&g)
 		case 0xb576858c:
 			// draft
-			f.Draft = &mrtrimpl.Sampled{Text: r.String("draft")}
+			f.Draft = &mrtr.Sampled{Text: r.String("draft")}
 		case 0xb831971d:
 			// places
-			f.Places = &mrtrimpl.RootList{URIs: r.Strings("places")}
+			f.Places = &mrtr.RootList{URIs: r.Strings("places")}
 		}
 	}
 }
@@ -712,7 +712,7 @@ func (sendNoticeProgram) readGates(f *SendNoticeFlow, r *binenc.Fields) error {
 		case 0xbcec1969:
 			// confirmSend
 			if r.Int("gates.confirmSend") != sendNoticeConfirmSendGateDigest && r.Err() == nil {
-				return mrtrimpl.GateChanged("confirmSend")
+				return mrtrimpl.X.GateChanged("confirmSend")
 			}
 			f.passedConfirmSend = true
 		}
@@ -805,11 +805,11 @@ func (sendNoticeProgram) LoadContinuationV2(f *SendNoticeFlow, data []byte) erro
 		f.Details = a
 	}
 	if r.Bool() {
-		a := &mrtrimpl.Sampled{Text: r.String()}
+		a := &mrtr.Sampled{Text: r.String()}
 		f.Draft = a
 	}
 	if r.Bool() {
-		a := &mrtrimpl.RootList{}
+		a := &mrtr.RootList{}
 		for i, n := 0, r.Count(); i < n; i++ {
 			a.URIs = append(a.URIs, r.String())
 		}
@@ -820,7 +820,7 @@ func (sendNoticeProgram) LoadContinuationV2(f *SendNoticeFlow, data []byte) erro
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p sendNoticeProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*SendNoticeFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -830,7 +830,7 @@ func (p sendNoticeProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.R
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "cc", "count", "factor", "labels", "level", "mood", "ratio", "retries", "silent", "to", "urgent")
-	switch v, st := mrtrimpl.FormString(in, "cc"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "cc"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 100 {
 			problems.TooLong("cc", 100, n)
@@ -839,7 +839,7 @@ func (p sendNoticeProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.R
 	case mrtrimpl.WrongType:
 		problems.WrongType("cc", "a string")
 	}
-	switch v, st := mrtrimpl.FormInt(in, "count"); st {
+	switch v, st := mrtrimpl.X.FormInt(in, "count"); st {
 	case mrtrimpl.Present:
 		if v < 1 {
 			problems.BelowMinimum("count", 1)
@@ -853,19 +853,19 @@ func (p sendNoticeProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.R
 	case mrtrimpl.WrongType:
 		problems.WrongType("count", "an integer")
 	}
-	switch v, st := mrtrimpl.FormFloat(in, "factor"); st {
+	switch v, st := mrtrimpl.X.FormFloat(in, "factor"); st {
 	case mrtrimpl.Present:
 		f.Args.Factor = &v
 	case mrtrimpl.WrongType:
 		problems.WrongType("factor", "a number")
 	}
-	switch list, st := mrtrimpl.FormList(in, "labels"); st {
+	switch list, st := mrtrimpl.X.FormList(in, "labels"); st {
 	case mrtrimpl.Present:
 		if len(list) > 3 {
 			problems.TooMany("labels", 3)
 		}
 		for i, it := range list {
-			v, ok := mrtrimpl.AsString(it)
+			v, ok := mrtrimpl.X.AsString(it)
 			if ok != mrtrimpl.Present {
 				problems.ItemWrongType("labels", i, "a string")
 				continue
@@ -878,7 +878,7 @@ func (p sendNoticeProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.R
 	case mrtrimpl.WrongType:
 		problems.WrongType("labels", "a list")
 	}
-	switch v, st := mrtrimpl.FormString(in, "level"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "level"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(sendNoticeLevelValues, SendNoticeLevel(v)) {
 			problems.NotOneOf("level", "low, high")
@@ -889,7 +889,7 @@ func (p sendNoticeProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.R
 	case mrtrimpl.WrongType:
 		problems.WrongType("level", "a string")
 	}
-	switch v, st := mrtrimpl.FormString(in, "mood"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "mood"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(sendNoticeMoodValues, SendNoticeMood(v)) {
 			problems.NotOneOf("mood", "calm, loud")
@@ -899,7 +899,7 @@ func (p sendNoticeProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.R
 	case mrtrimpl.WrongType:
 		problems.WrongType("mood", "a string")
 	}
-	switch v, st := mrtrimpl.FormFloat(in, "ratio"); st {
+	switch v, st := mrtrimpl.X.FormFloat(in, "ratio"); st {
 	case mrtrimpl.Present:
 		if v < 0.0 {
 			problems.BelowMinimum("ratio", 0.0)
@@ -913,7 +913,7 @@ func (p sendNoticeProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.R
 	case mrtrimpl.WrongType:
 		problems.WrongType("ratio", "a number")
 	}
-	switch v, st := mrtrimpl.FormInt(in, "retries"); st {
+	switch v, st := mrtrimpl.X.FormInt(in, "retries"); st {
 	case mrtrimpl.Present:
 		if v < 0 {
 			problems.BelowMinimum("retries", 0)
@@ -925,13 +925,13 @@ func (p sendNoticeProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.R
 	case mrtrimpl.WrongType:
 		problems.WrongType("retries", "an integer")
 	}
-	switch v, st := mrtrimpl.FormBool(in, "silent"); st {
+	switch v, st := mrtrimpl.X.FormBool(in, "silent"); st {
 	case mrtrimpl.Present:
 		f.Args.Silent = &v
 	case mrtrimpl.WrongType:
 		problems.WrongType("silent", "true or false")
 	}
-	switch v, st := mrtrimpl.FormString(in, "to"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "to"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 100 {
 			problems.TooLong("to", 100, n)
@@ -942,7 +942,7 @@ func (p sendNoticeProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.R
 	case mrtrimpl.WrongType:
 		problems.WrongType("to", "a string")
 	}
-	switch v, st := mrtrimpl.FormBool(in, "urgent"); st {
+	switch v, st := mrtrimpl.X.FormBool(in, "urgent"); st {
 	case mrtrimpl.Present:
 		f.Args.Urgent = v
 	case mrtrimpl.Absent:
@@ -958,11 +958,11 @@ func (p sendNoticeProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.R
 func (p sendNoticeProgram) decodeDetails(ctx context.Context, content map[string]any) (*SendNoticeDetailsAnswer, mrtrimpl.Problems, error) {
 	a := &SendNoticeDetailsAnswer{}
 	var problems mrtrimpl.Problems
-	switch list, st := mrtrimpl.FormList(content, "badges"); st {
+	switch list, st := mrtrimpl.X.FormList(content, "badges"); st {
 	case mrtrimpl.Present:
 		checked := len(problems)
 		for i, it := range list {
-			v, ok := mrtrimpl.AsString(it)
+			v, ok := mrtrimpl.X.AsString(it)
 			if ok != mrtrimpl.Present {
 				problems.ItemWrongType("badges", i, "a string")
 				continue
@@ -983,7 +983,7 @@ func (p sendNoticeProgram) decodeDetails(ctx context.Context, content map[string
 	case mrtrimpl.WrongType:
 		problems.WrongType("badges", "a list")
 	}
-	switch v, st := mrtrimpl.FormFloat(content, "bonus"); st {
+	switch v, st := mrtrimpl.X.FormFloat(content, "bonus"); st {
 	case mrtrimpl.Present:
 		if v < 0.0 {
 			problems.BelowMinimum("bonus", 0.0)
@@ -995,7 +995,7 @@ func (p sendNoticeProgram) decodeDetails(ctx context.Context, content map[string
 	case mrtrimpl.WrongType:
 		problems.WrongType("bonus", "a number")
 	}
-	switch v, st := mrtrimpl.FormInt(content, "copies"); st {
+	switch v, st := mrtrimpl.X.FormInt(content, "copies"); st {
 	case mrtrimpl.Present:
 		if v < 1 {
 			problems.BelowMinimum("copies", 1)
@@ -1009,7 +1009,7 @@ func (p sendNoticeProgram) decodeDetails(ctx context.Context, content map[string
 	case mrtrimpl.WrongType:
 		problems.WrongType("copies", "an integer")
 	}
-	switch v, st := mrtrimpl.FormInt(content, "extra"); st {
+	switch v, st := mrtrimpl.X.FormInt(content, "extra"); st {
 	case mrtrimpl.Present:
 		if v < 0 {
 			problems.BelowMinimum("extra", 0)
@@ -1021,7 +1021,7 @@ func (p sendNoticeProgram) decodeDetails(ctx context.Context, content map[string
 	case mrtrimpl.WrongType:
 		problems.WrongType("extra", "an integer")
 	}
-	switch v, st := mrtrimpl.FormString(content, "font"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "font"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(sendNoticeFontValues, SendNoticeFont(v)) {
 			problems.NotOneOf("font", "serif, sans")
@@ -1031,13 +1031,13 @@ func (p sendNoticeProgram) decodeDetails(ctx context.Context, content map[string
 	case mrtrimpl.WrongType:
 		problems.WrongType("font", "a string")
 	}
-	switch v, st := mrtrimpl.FormBool(content, "mute"); st {
+	switch v, st := mrtrimpl.X.FormBool(content, "mute"); st {
 	case mrtrimpl.Present:
 		a.Mute = &v
 	case mrtrimpl.WrongType:
 		problems.WrongType("mute", "true or false")
 	}
-	switch v, st := mrtrimpl.FormString(content, "note"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "note"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 60 {
 			problems.TooLong("note", 60, n)
@@ -1046,7 +1046,7 @@ func (p sendNoticeProgram) decodeDetails(ctx context.Context, content map[string
 	case mrtrimpl.WrongType:
 		problems.WrongType("note", "a string")
 	}
-	switch v, st := mrtrimpl.FormBool(content, "pin"); st {
+	switch v, st := mrtrimpl.X.FormBool(content, "pin"); st {
 	case mrtrimpl.Present:
 		a.Pin = v
 	case mrtrimpl.Absent:
@@ -1054,7 +1054,7 @@ func (p sendNoticeProgram) decodeDetails(ctx context.Context, content map[string
 	case mrtrimpl.WrongType:
 		problems.WrongType("pin", "true or false")
 	}
-	switch v, st := mrtrimpl.FormString(content, "title"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "title"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 60 {
 			problems.TooLong("title", 60, n)
@@ -1065,7 +1065,7 @@ func (p sendNoticeProgram) decodeDetails(ctx context.Context, content map[string
 	case mrtrimpl.WrongType:
 		problems.WrongType("title", "a string")
 	}
-	switch v, st := mrtrimpl.FormString(content, "tone"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "tone"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(sendNoticeToneValues, SendNoticeTone(v)) {
 			problems.NotOneOf("tone", "plain, formal")
@@ -1076,7 +1076,7 @@ func (p sendNoticeProgram) decodeDetails(ctx context.Context, content map[string
 	case mrtrimpl.WrongType:
 		problems.WrongType("tone", "a string")
 	}
-	switch v, st := mrtrimpl.FormFloat(content, "weight"); st {
+	switch v, st := mrtrimpl.X.FormFloat(content, "weight"); st {
 	case mrtrimpl.Present:
 		if v < 0.0 {
 			problems.BelowMinimum("weight", 0.0)
@@ -1094,17 +1094,17 @@ func (p sendNoticeProgram) decodeDetails(ctx context.Context, content map[string
 }
 
 // decodeDraft validates the text the client's model returned for "draft".
-func (p sendNoticeProgram) decodeDraft(ctx context.Context, text string) (*mrtrimpl.Sampled, mrtrimpl.Problems) {
+func (p sendNoticeProgram) decodeDraft(ctx context.Context, text string) (*mrtr.Sampled, mrtrimpl.Problems, error) {
 	var problems mrtrimpl.Problems
 	if n := utf8.RuneCountInString(text); n > 500 {
 		problems.TooLong("draft", 500, n)
 	}
-	return &mrtrimpl.Sampled{Text: text}, problems
+	return &mrtr.Sampled{Text: text}, problems, nil
 }
 
 // decodePlaces validates the roots the client listed for "places".
-func (p sendNoticeProgram) decodePlaces(ctx context.Context, uris []string) (*mrtrimpl.RootList, mrtrimpl.Problems) {
-	return &mrtrimpl.RootList{URIs: uris}, mrtrimpl.CheckRoots(uris, 0, 2)
+func (p sendNoticeProgram) decodePlaces(ctx context.Context, uris []string) (*mrtr.RootList, mrtrimpl.Problems) {
+	return &mrtr.RootList{URIs: uris}, mrtrimpl.X.CheckRoots(uris, 0, 2)
 }
 
 // CheckContinuation checks what the workflow carries (continuation fields, answers)
@@ -1222,7 +1222,7 @@ func (p sendNoticeProgram) CheckContinuation(ctx context.Context, f *SendNoticeF
 		}
 	}
 	if f.Places != nil {
-		problems = append(problems, mrtrimpl.CheckRoots(f.Places.URIs, 0, 2)...)
+		problems = append(problems, mrtrimpl.X.CheckRoots(f.Places.URIs, 0, 2)...)
 	}
 	return problems
 }
@@ -1319,7 +1319,7 @@ func (sendNoticeProgram) requestDetails(f *SendNoticeFlow, problems mrtrimpl.Pro
 		Key:  "details",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(sendNoticeComposeDetailsMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(sendNoticeComposeDetailsMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: sendNoticeDetailsSchema,
 		},
@@ -1335,7 +1335,7 @@ func (sendNoticeProgram) requestDraft(f *SendNoticeFlow, problems mrtrimpl.Probl
 		Params: &mcp.CreateMessageParams{
 			MaxTokens: 100,
 			Messages: []*mcp.SamplingMessage{{
-				Content: &mcp.TextContent{Text: mrtrimpl.WithProblems(sendNoticeComposeDraftPrompt(f), problems)},
+				Content: &mcp.TextContent{Text: mrtrimpl.X.WithProblems(sendNoticeComposeDraftPrompt(f), problems)},
 				Role:    "user",
 			}},
 		},
@@ -1372,7 +1372,7 @@ func (sendNoticeProgram) gateConfirmSend(f *SendNoticeFlow, problems mrtrimpl.Pr
 		Key:  "confirm",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(sendNoticeConfirmSendMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(sendNoticeConfirmSendMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: sendNoticeConfirmSendGateSchema,
 		},

@@ -61,12 +61,15 @@ func (h *fakeSignUp) SensibleRatio(ctx context.Context, value float64) error {
 }
 
 // answersSignUp are valid answers to the input requests of sign_up, derived from the spec.
-var answersSignUp = mrtrtest.Answers(SignUpTermsAnswer{
-	Accepted: true,
-	Motto:    new("example"),
-	Share:    new(1.0),
-	Topics:   []SignUpTopics{SignUpTopicsNews},
-})
+var answersSignUp = mrtrtest.Answers(
+	SignUpTermsAnswer{
+		Accepted: true,
+		Motto:    new("example"),
+		Share:    new(1.0),
+		Topics:   []SignUpTopics{SignUpTopicsNews},
+	},
+	mrtrtest.Respond("welcome", mrtrtest.Text("A sampled answer.")),
+)
 
 // InputResponse is the answer as a client sends it (an mrtrtest.Answer to "terms"): the form's
 // content, through JSON.
@@ -98,11 +101,14 @@ func DriveSignUp(t testing.TB, h *mrtrtest.Harness[*SignUpFlow], args SignUpArgs
 // knobs of the fake that provoke each failure.
 func fixturesSignUp(h *fakeSignUp) mrtrtest.Fixtures {
 	return mrtrtest.Fixtures{
-		Answers:      answersSignUp,
-		Args:         map[string]any{"email": "ada@example.com"},
-		Break:        h.fake.Break,
-		Effects:      h.fake.Effects,
-		Invalid:      map[string]mcp.InputResponse{"terms": mrtrtest.Accept(map[string]any{"accepted": "not a number"})},
+		Answers: answersSignUp,
+		Args:    map[string]any{"email": "ada@example.com"},
+		Break:   h.fake.Break,
+		Effects: h.fake.Effects,
+		Invalid: map[string]mcp.InputResponse{
+			"terms":   mrtrtest.Accept(map[string]any{"accepted": "not a number"}),
+			"welcome": mrtrtest.Text(strings.Repeat("x", 121)),
+		},
 		Other:        "bob",
 		OtherArgs:    map[string]any{"email": "grace@example.com"},
 		Unauthorized: "mallory",

@@ -4,6 +4,7 @@
 package signup
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -20,13 +21,16 @@ func TestSignUpHandler(t *testing.T) {
 	t.Skip("scaffold: give it arguments and answers your handler knows, then delete this line")
 	h := mrtrtest.New(t, NewSignUpProgram(&SignUpImpl{}))
 	d := DriveSignUp(t, h, SignUpArgs{Email: "ada@example.com"})
-	d.WantAsks("terms")
-	d.Answer(SignUpTermsAnswer{
-		Accepted: true,
-		Motto:    new("example"),
-		Share:    new(1.0),
-		Topics:   []SignUpTopics{SignUpTopicsNews},
-	})
+	d.WantAsks("terms", "welcome")
+	d.Answer(
+		SignUpTermsAnswer{
+			Accepted: true,
+			Motto:    new("example"),
+			Share:    new(1.0),
+			Topics:   []SignUpTopics{SignUpTopicsNews},
+		},
+		mrtrtest.Respond("welcome", mrtrtest.Text("A sampled answer.")),
+	)
 	d.WantEnd(vocab.OutcomeSuccess, "")
 }
 
@@ -39,14 +43,20 @@ func TestSignUpHandlerMatrix(t *testing.T) {
 	t.Skip("scaffold: give it arguments and answers your handler knows, then delete this line")
 	h := &SignUpImpl{}
 	mrtrtest.RunMatrix(t, NewSignUpProgram(h), mrtrtest.Fixtures{
-		Answers: mrtrtest.Answers(SignUpTermsAnswer{
-			Accepted: true,
-			Motto:    new("example"),
-			Share:    new(1.0),
-			Topics:   []SignUpTopics{SignUpTopicsNews},
-		}),
-		Args:         map[string]any{"email": "ada@example.com"},
-		Invalid:      map[string]mcp.InputResponse{"terms": mrtrtest.Accept(map[string]any{"accepted": "not a number"})},
+		Answers: mrtrtest.Answers(
+			SignUpTermsAnswer{
+				Accepted: true,
+				Motto:    new("example"),
+				Share:    new(1.0),
+				Topics:   []SignUpTopics{SignUpTopicsNews},
+			},
+			mrtrtest.Respond("welcome", mrtrtest.Text("A sampled answer.")),
+		),
+		Args: map[string]any{"email": "ada@example.com"},
+		Invalid: map[string]mcp.InputResponse{
+			"terms":   mrtrtest.Accept(map[string]any{"accepted": "not a number"}),
+			"welcome": mrtrtest.Text(strings.Repeat("x", 121)),
+		},
 		Other:        "bob",
 		OtherArgs:    map[string]any{"email": "grace@example.com"},
 		Unauthorized: "mallory",

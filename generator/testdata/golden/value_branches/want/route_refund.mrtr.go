@@ -203,7 +203,7 @@ func (p routeRefundProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Route
 		case v > 70:
 			return mrtrimpl.Goto(r, RouteRefundStateTooRisky, vocab.CaseEdge("above 70"))
 		}
-		return mrtrimpl.Step{}, mrtrimpl.NoArm("byRisk", "riskScore", f.Continuation.RiskScore)
+		return mrtrimpl.Step{}, mrtrimpl.X.NoArm("byRisk", "riskScore", f.Continuation.RiskScore)
 	case RouteRefundStateAskRefund:
 		var pending []mrtrimpl.Pending
 		if f.Refund == nil {
@@ -236,7 +236,7 @@ func (p routeRefundProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Route
 	case RouteRefundStateByTier:
 		// Branch on tier.
 		if f.Continuation.Tier == "" {
-			return mrtrimpl.Step{}, mrtrimpl.BranchNotSet("byTier", "tier")
+			return mrtrimpl.Step{}, mrtrimpl.X.BranchNotSet("byTier", "tier")
 		}
 		switch f.Continuation.Tier {
 		case RouteRefundTierGold:
@@ -251,9 +251,9 @@ func (p routeRefundProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Route
 		case RouteRefundChannelVoucher:
 			return mrtrimpl.Goto(r, RouteRefundStateIssueVoucher, vocab.CaseEdge("voucher"))
 		}
-		return mrtrimpl.Step{}, mrtrimpl.NoArm("byChannel", "channel", f.Args.Channel)
+		return mrtrimpl.Step{}, mrtrimpl.X.NoArm("byChannel", "channel", f.Args.Channel)
 	case RouteRefundStateManagerApproval:
-		switch on, ask := mrtrimpl.Confirm(r, "manager", "confirm", mrtrimpl.Bind(p.gateManagerApproval, f)); on {
+		switch on, ask := mrtrimpl.X.Confirm(r, "manager", "confirm", mrtrimpl.Bind(p.gateManagerApproval, f)); on {
 		case vocab.Next:
 			f.passedManagerApproval = true
 			return mrtrimpl.Goto(r, RouteRefundStateByChannel, vocab.Next)
@@ -585,7 +585,7 @@ func (routeRefundProgram) readGates(f *RouteRefundFlow, r *binenc.Fields) error 
 		case 0xd47cc5c7:
 			// managerApproval
 			if r.Int("gates.managerApproval") != routeRefundManagerApprovalGateDigest && r.Err() == nil {
-				return mrtrimpl.GateChanged("managerApproval")
+				return mrtrimpl.X.GateChanged("managerApproval")
 			}
 			f.passedManagerApproval = true
 		}
@@ -624,7 +624,7 @@ func (routeRefundProgram) LoadContinuationV2(f *RouteRefundFlow, data []byte) er
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p routeRefundProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*RouteRefundFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -634,7 +634,7 @@ func (p routeRefundProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "channel", "express", "orderId")
-	switch v, st := mrtrimpl.FormString(in, "channel"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "channel"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(routeRefundChannelValues, RouteRefundChannel(v)) {
 			problems.NotOneOf("channel", "card, voucher")
@@ -645,13 +645,13 @@ func (p routeRefundProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.
 	case mrtrimpl.WrongType:
 		problems.WrongType("channel", "a string")
 	}
-	switch v, st := mrtrimpl.FormBool(in, "express"); st {
+	switch v, st := mrtrimpl.X.FormBool(in, "express"); st {
 	case mrtrimpl.Present:
 		f.Args.Express = &v
 	case mrtrimpl.WrongType:
 		problems.WrongType("express", "true or false")
 	}
-	switch v, st := mrtrimpl.FormString(in, "orderId"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "orderId"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 20 {
 			problems.TooLong("orderId", 20, n)
@@ -670,7 +670,7 @@ func (p routeRefundProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.
 func (p routeRefundProgram) decodeRefund(ctx context.Context, content map[string]any) (*RouteRefundRefundAnswer, mrtrimpl.Problems, error) {
 	a := &RouteRefundRefundAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormFloat(content, "amount"); st {
+	switch v, st := mrtrimpl.X.FormFloat(content, "amount"); st {
 	case mrtrimpl.Present:
 		if v < 0.01 {
 			problems.BelowMinimum("amount", 0.01)
@@ -741,7 +741,7 @@ func (routeRefundProgram) requestRefund(f *RouteRefundFlow, problems mrtrimpl.Pr
 		Key:  "refund",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(routeRefundAskRefundRefundMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(routeRefundAskRefundRefundMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: routeRefundRefundSchema,
 		},
@@ -768,7 +768,7 @@ func (routeRefundProgram) gateManagerApproval(f *RouteRefundFlow, problems mrtri
 		Key:  "manager",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(routeRefundManagerApprovalMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(routeRefundManagerApprovalMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: routeRefundManagerApprovalGateSchema,
 		},

@@ -213,7 +213,7 @@ func (getStatusProgram) LoadContinuationV2(f *GetStatusFlow, data []byte) error 
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p getStatusProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*GetStatusFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
