@@ -143,7 +143,7 @@ func (p closeTicketProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Close
 			return mrtrimpl.Step{}, err
 		}
 		if f.Continuation.Title == "" {
-			return mrtrimpl.Step{}, mrtrimpl.NotSet("check", "lookupTicket", "lookup", "", "title", "Title")
+			return mrtrimpl.Step{}, mrtrimpl.X.NotSet("check", "lookupTicket", "lookup", "", "title", "Title")
 		}
 		return mrtrimpl.Goto(r, CloseTicketStateByRole, vocab.Next)
 	case CloseTicketStateByRole:
@@ -156,7 +156,7 @@ func (p closeTicketProgram) Step(ctx context.Context, r mrtrimpl.Round, f *Close
 			f.Closing = nil
 			return mrtrimpl.Goto(r, CloseTicketStateAskManager, vocab.CaseEdge("true"))
 		}
-		return mrtrimpl.Step{}, mrtrimpl.NoArm("byRole", "byManager", f.Args.ByManager)
+		return mrtrimpl.Step{}, mrtrimpl.X.NoArm("byRole", "byManager", f.Args.ByManager)
 	case CloseTicketStateAskCustomer:
 		var pending []mrtrimpl.Pending
 		if f.Closing == nil {
@@ -467,7 +467,7 @@ func (closeTicketProgram) LoadContinuationV2(f *CloseTicketFlow, data []byte) er
 
 // NewFlow decodes and validates the arguments; it runs on every round.
 func (p closeTicketProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.RawMessage) (*CloseTicketFlow, error) {
-	in, err := mrtrimpl.DecodeObject(raw)
+	in, err := mrtrimpl.X.DecodeObject(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -477,7 +477,7 @@ func (p closeTicketProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.
 	}
 	var problems mrtrimpl.Problems
 	problems.Unknown(in, "byManager", "ticketId")
-	switch v, st := mrtrimpl.FormBool(in, "byManager"); st {
+	switch v, st := mrtrimpl.X.FormBool(in, "byManager"); st {
 	case mrtrimpl.Present:
 		f.Args.ByManager = v
 	case mrtrimpl.Absent:
@@ -485,7 +485,7 @@ func (p closeTicketProgram) NewFlow(ctx context.Context, c *mrtr.Call, raw json.
 	case mrtrimpl.WrongType:
 		problems.WrongType("byManager", "true or false")
 	}
-	switch v, st := mrtrimpl.FormString(in, "ticketId"); st {
+	switch v, st := mrtrimpl.X.FormString(in, "ticketId"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 20 {
 			problems.TooLong("ticketId", 20, n)
@@ -507,7 +507,7 @@ var closeTicketClosingTicketPattern = regexp.MustCompile("^(?:^CHG-[0-9]+$)$")
 func (p closeTicketProgram) decodeClosingInAskCustomer(ctx context.Context, content map[string]any) (*CloseTicketClosingAnswer, mrtrimpl.Problems, error) {
 	a := &CloseTicketClosingAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "closeReason"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "closeReason"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains([]CloseTicketCloseReason{CloseTicketCloseReasonResolved, CloseTicketCloseReasonDuplicate}, CloseTicketCloseReason(v)) {
 			problems.NotOneOf("closeReason", "resolved, duplicate")
@@ -518,7 +518,7 @@ func (p closeTicketProgram) decodeClosingInAskCustomer(ctx context.Context, cont
 	case mrtrimpl.WrongType:
 		problems.WrongType("closeReason", "a string")
 	}
-	switch v, st := mrtrimpl.FormString(content, "note"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "note"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 100 {
 			problems.TooLong("note", 100, n)
@@ -536,7 +536,7 @@ func (p closeTicketProgram) decodeClosingInAskCustomer(ctx context.Context, cont
 func (p closeTicketProgram) decodeClosingInAskManager(ctx context.Context, content map[string]any) (*CloseTicketClosingAnswer, mrtrimpl.Problems, error) {
 	a := &CloseTicketClosingAnswer{}
 	var problems mrtrimpl.Problems
-	switch v, st := mrtrimpl.FormString(content, "closeReason"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "closeReason"); st {
 	case mrtrimpl.Present:
 		if !slices.Contains(closeTicketCloseReasonValues, CloseTicketCloseReason(v)) {
 			problems.NotOneOf("closeReason", "resolved, duplicate, wontfix")
@@ -547,7 +547,7 @@ func (p closeTicketProgram) decodeClosingInAskManager(ctx context.Context, conte
 	case mrtrimpl.WrongType:
 		problems.WrongType("closeReason", "a string")
 	}
-	switch v, st := mrtrimpl.FormString(content, "note"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "note"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 500 {
 			problems.TooLong("note", 500, n)
@@ -556,7 +556,7 @@ func (p closeTicketProgram) decodeClosingInAskManager(ctx context.Context, conte
 	case mrtrimpl.WrongType:
 		problems.WrongType("note", "a string")
 	}
-	switch v, st := mrtrimpl.FormString(content, "ticket"); st {
+	switch v, st := mrtrimpl.X.FormString(content, "ticket"); st {
 	case mrtrimpl.Present:
 		if n := utf8.RuneCountInString(v); n > 12 {
 			problems.TooLong("ticket", 12, n)
@@ -639,7 +639,7 @@ func (closeTicketProgram) requestClosingInAskCustomer(f *CloseTicketFlow, proble
 		Key:  "closing",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(closeTicketAskCustomerClosingMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(closeTicketAskCustomerClosingMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: closeTicketAskCustomerClosingSchema,
 		},
@@ -685,7 +685,7 @@ func (closeTicketProgram) requestClosingInAskManager(f *CloseTicketFlow, problem
 		Key:  "closing",
 		Kind: vocab.Elicit,
 		Params: &mcp.ElicitParams{
-			Message:         mrtrimpl.WithProblems(closeTicketAskCustomerClosingMessage(f), problems),
+			Message:         mrtrimpl.X.WithProblems(closeTicketAskCustomerClosingMessage(f), problems),
 			Mode:            "form",
 			RequestedSchema: closeTicketAskManagerClosingSchema,
 		},

@@ -11,7 +11,7 @@ import (
 
 // Fails to compile when the mrtrgen runtime in go.mod does not match this
 // generated code: regenerate, or align github.com/mrtrgen/mrtrgen.
-const _ = mrtrimpl.SupportPackageIsVersion7
+const _ = mrtrimpl.SupportPackageIsVersion8
 
 // RegisterAll adds every tool and prompt of package tickets to s, served by e.
 func RegisterAll(s *mcp.Server, e *mrtr.Engine, closeTicket CloseTicketHandler) {
