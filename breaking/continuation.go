@@ -58,11 +58,16 @@ func (c *comparer) carriedValues(p *pair) []carriedValue {
 			out = append(out, carriedValue{fmt.Sprintf("continuation field %q", of.Name), of, nf, c.toolScope(p.new, nf.Lint)})
 		}
 	}
+	seen := map[string]bool{} // a question asked in several states is one answer
 	for _, a := range carriedAnswers(p) {
 		if a.nq == nil || a.oq.Kind != vocab.Elicit || a.nq.Kind != vocab.Elicit {
 			continue
 		}
 		for _, of := range a.oq.Fields {
+			if seen[a.oq.Key+"."+of.Name] {
+				continue
+			}
+			seen[a.oq.Key+"."+of.Name] = true
 			if nf := a.nq.Field(of.Name); nf != nil {
 				out = append(out, carriedValue{fmt.Sprintf("answer field %q", a.oq.Key+"."+of.Name), of, nf, c.toolScope(p.new, nf.Lint, a.nq.Lint, a.ns.Lint)})
 			}

@@ -210,11 +210,14 @@ func (w *workflow) validationTests(jf *jen.File) {
 		if q.Kind != vocab.Elicit {
 			continue
 		}
-		in, ok := inputOf("decode"+spec.GoName(q.Key)+"Answer", "valid"+spec.GoName(q.Key)+"Answer", q, q.Fields)
-		if !ok {
-			return
+		for _, form := range w.forms(q) { // each state's own form, validated as that state does
+			name := spec.GoName(q.Key) + siteSuffix(form)
+			in, ok := inputOf("decode"+name+"Answer", "valid"+name+"Answer", form, form.Fields)
+			if !ok {
+				return
+			}
+			inputs = append(inputs, in)
 		}
-		inputs = append(inputs, in)
 	}
 	inputs = slices.DeleteFunc(inputs, func(in input) bool { return len(in.cases) == 0 })
 	if len(inputs) == 0 {

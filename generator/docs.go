@@ -556,8 +556,12 @@ func docRoundOf(t *spec.Tool, s *spec.State) docRound {
 		switch q.Kind {
 		case vocab.Elicit:
 			dq.MessageMD = quote(q.Message.Raw)
-			for _, f := range q.Fields {
+			form := s.Form(q) // this state's own form of a question
+			for _, f := range form.Fields {
 				dq.Fields = append(dq.Fields, docFieldOf(f))
+			}
+			if form.Site != nil {
+				dq.DetailsMD = siteFormDoc(form)
 			}
 		case vocab.Sample:
 			dq.MessageMD = quote(q.Prompt.Raw)

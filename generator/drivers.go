@@ -87,13 +87,15 @@ func (w *workflow) typedAnswer(q *spec.InputRequest) (jen.Code, error) {
 		}
 		return jen.Qual(pkgTest, "Respond").Call(jen.Lit(q.Key), resp), nil
 	}
-	fields, err := answeredFields(q)
+	// One answer by key: for a question asked with states' own forms, one
+	// every such state accepts, typed as the question's answer.
+	fields, err := answeredFields(w.answerForm(q))
 	if err != nil {
 		return nil, err
 	}
 	values := jen.Dict{}
 	for _, a := range fields {
-		lit, err := w.typedValue(a.f, a.v, optional(a.f))
+		lit, err := w.typedValue(a.f, a.v, optional(q.Field(a.f.Name)))
 		if err != nil {
 			return nil, err
 		}

@@ -236,7 +236,7 @@ func (w *workflow) askCase(c *jen.Group, s *spec.State) {
 		} else {
 			none = none.Op("&&").Add(missing)
 		}
-		all = append(all, jen.Id("p").Dot(w.requestBuilder(q)).Call(jen.Id("f"), jen.Nil()))
+		all = append(all, jen.Id("p").Dot(w.requestBuilder(s.Form(q))).Call(jen.Id("f"), jen.Nil()))
 	}
 	w.boundRefusals(c, s)
 	c.If(jen.Len(jen.Id("pending")).Op(">").Lit(0)).Block(jen.Return(jen.Id("r").Dot("Ask").Call(jen.Id("pending"))))
@@ -277,11 +277,11 @@ func (w *workflow) takeAnswer(b *jen.Group, s *spec.State, q *spec.InputRequest)
 	}
 	decoder := implX("Opened").Call()
 	if q.Kind != vocab.ElicitURL {
-		decoder = jen.Qual(pkgImpl, adapter).Call(w.decoderRef(q))
+		decoder = jen.Qual(pkgImpl, adapter).Call(w.decoderRef(s.Form(q)))
 	}
 	b.List(jen.Id("answer"), left, jen.Err()).Op(":=").Qual(pkgImpl, "Take").Call(
 		jen.Id("ctx"), jen.Id("r"), jen.Lit(q.Key),
-		w.explained(s, q, jen.Qual(pkgImpl, "Bind").Call(jen.Id("p").Dot(w.requestBuilder(q)), jen.Id("f"))),
+		w.explained(s, q, jen.Qual(pkgImpl, "Bind").Call(jen.Id("p").Dot(w.requestBuilder(s.Form(q))), jen.Id("f"))),
 		decoder,
 		jen.Op("&").Id("pending"),
 	)

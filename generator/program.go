@@ -61,7 +61,7 @@ func (w *workflow) questions(jf *jen.File) {
 		for _, s := range w.t.States {
 			var qs []jen.Code
 			for _, q := range s.Requests {
-				qs = append(qs, jen.Id("p").Dot(w.requestBuilder(q)).Call(jen.Id("f"), jen.Nil()))
+				qs = append(qs, jen.Id("p").Dot(w.requestBuilder(s.Form(q))).Call(jen.Id("f"), jen.Nil()))
 			}
 			if s.Confirm != nil {
 				qs = append(qs, jen.Id("p").Dot(w.gateBuilder(s)).Call(jen.Id("f"), jen.Nil()))

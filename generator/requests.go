@@ -15,7 +15,10 @@ func (w *workflow) requestFuncs(jf *jen.File) {
 	first := func(s *spec.State, q *spec.InputRequest) bool { return w.t.AskersOf(q)[0] == s }
 	for _, s := range w.t.States {
 		for _, q := range s.Requests {
-			if first(s, q) { // a question is built once, by key
+			switch {
+			case w.t.HasSiteForms(q): // each state asks its own form
+				w.requestBuilderFunc(jf, s, s.Form(q))
+			case first(s, q): // a question is built once, by key
 				w.requestBuilderFunc(jf, s, q)
 			}
 		}
@@ -62,13 +65,23 @@ func (w *workflow) requestFuncs(jf *jen.File) {
 	}
 }
 
-func (w *workflow) requestBuilder(q *spec.InputRequest) string { return "request" + spec.GoName(q.Key) }
-func (w *workflow) gateBuilder(s *spec.State) string           { return "gate" + spec.GoName(s.Name) }
-func (w *workflow) templateFunc(state, suffix string) string   { return w.n.helper(state, suffix) }
-func (w *workflow) schemaVar(parts ...string) string           { return w.n.helper(append(parts, "schema")...) }
+func (w *workflow) requestBuilder(q *spec.InputRequest) string {
+	return "request" + spec.GoName(q.Key) + siteSuffix(q)
+}
+func (w *workflow) gateBuilder(s *spec.State) string         { return "gate" + spec.GoName(s.Name) }
+func (w *workflow) templateFunc(state, suffix string) string { return w.n.helper(state, suffix) }
+func (w *workflow) schemaVar(parts ...string) string         { return w.n.helper(append(parts, "schema")...) }
 
 func (w *workflow) requestBuilderFunc(jf *jen.File, s *spec.State, q *spec.InputRequest) {
 	name := w.requestBuilder(q)
+	// The question's templates are rendered by the functions of the
+	// first state asking it, whichever state's form is built.
+	tplState := s.Name
+	schemaVar := w.schemaVar(q.Key)
+	if q.Site != nil {
+		tplState = w.t.AskersOf(q.Site)[0].Name
+		schemaVar = w.schemaVar(s.Name, q.Key)
+	}
 	pending := jen.Dict{jen.Id("Key"): jen.Lit(q.Key), jen.Id("Kind"): requestKind(q.Kind)}
 	if q.Optional {
 		pending[jen.Id("Optional")] = jen.True()
@@ -78,26 +91,26 @@ func (w *workflow) requestBuilderFunc(jf *jen.File, s *spec.State, q *spec.Input
 	}
 	switch q.Kind {
 	case vocab.Elicit:
-		schema := jen.Id(w.schemaVar(q.Key))
+		schema := jen.Id(schemaVar)
 		if offers := w.offers(q); len(offers) > 0 {
-			jf.Commentf("%s is the form of input request %q, but for the options its", w.schemaVar(q.Key), q.Key)
+			jf.Commentf("%s is the form of input request %q%s, but for the options its", schemaVar, q.Key, siteOf(q))
 			jf.Comment("dynamic fields offer: the request adds those from the flow's continuation.")
 			schema = implX("OfferSchema").Call(append([]jen.Code{schema}, offers...)...)
 		} else {
-			jf.Commentf("%s is the form of input request %q.", w.schemaVar(q.Key), q.Key)
+			jf.Commentf("%s is the form of input request %q%s.", schemaVar, q.Key, siteOf(q))
 		}
-		jf.Var().Id(w.schemaVar(q.Key)).Op("=").Qual("encoding/json", "RawMessage").Call(jsonLiteral(requestedSchema(q)))
+		jf.Var().Id(schemaVar).Op("=").Qual("encoding/json", "RawMessage").Call(jsonLiteral(requestedSchema(q)))
 		jf.Line()
 		pending[jen.Id("Params")] = jen.Op("&").Qual(pkgMCP, "ElicitParams").Values(jen.Dict{
 			jen.Id("Mode"):            jen.Lit("form"),
-			jen.Id("Message"):         withProblems(jen.Id(w.templateFunc(s.Name, q.Key+"Message")).Call(jen.Id("f"))),
+			jen.Id("Message"):         withProblems(jen.Id(w.templateFunc(tplState, q.Key+"Message")).Call(jen.Id("f"))),
 			jen.Id("RequestedSchema"): schema,
 		})
 	case vocab.Sample:
 		params := jen.Dict{
 			jen.Id("Messages"): jen.Index().Op("*").Qual(pkgMCP, "SamplingMessage").Values(jen.Values(jen.Dict{
 				jen.Id("Role"):    jen.Lit("user"),
-				jen.Id("Content"): jen.Op("&").Qual(pkgMCP, "TextContent").Values(jen.Dict{jen.Id("Text"): withProblems(jen.Id(w.templateFunc(s.Name, q.Key+"Prompt")).Call(jen.Id("f")))}),
+				jen.Id("Content"): jen.Op("&").Qual(pkgMCP, "TextContent").Values(jen.Dict{jen.Id("Text"): withProblems(jen.Id(w.templateFunc(tplState, q.Key+"Prompt")).Call(jen.Id("f")))}),
 			})),
 			jen.Id("MaxTokens"): jen.Lit(q.MaxTokens),
 		}
@@ -112,11 +125,13 @@ func (w *workflow) requestBuilderFunc(jf *jen.File, s *spec.State, q *spec.Input
 		// engine adds one for older clients asked over their session).
 		pending[jen.Id("Params")] = jen.Op("&").Qual(pkgMCP, "ElicitParams").Values(jen.Dict{
 			jen.Id("Mode"):    jen.Lit("url"),
-			jen.Id("Message"): withProblems(jen.Id(w.templateFunc(s.Name, q.Key+"Message")).Call(jen.Id("f"))),
-			jen.Id("URL"):     jen.Id(w.templateFunc(s.Name, q.Key+"URL")).Call(jen.Id("f")),
+			jen.Id("Message"): withProblems(jen.Id(w.templateFunc(tplState, q.Key+"Message")).Call(jen.Id("f"))),
+			jen.Id("URL"):     jen.Id(w.templateFunc(tplState, q.Key+"URL")).Call(jen.Id("f")),
 		})
 	}
-	if askers := w.t.AskersOf(q); len(askers) > 1 {
+	if q.Site != nil {
+		jf.Commentf("%s builds state %s's own form of question %q; problems with a previous answer are added to it.", name, s.Name, q.Key)
+	} else if askers := w.t.AskersOf(q); len(askers) > 1 {
 		jf.Commentf("%s builds question %q of states %s; problems with a previous answer are added to it.", name, q.Key, stateNames(askers))
 	} else {
 		jf.Commentf("%s builds input request %q of state %s; problems with a previous answer are added to it.", name, q.Key, s.Name)

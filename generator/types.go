@@ -71,6 +71,7 @@ func newWorkflow(g *gen, t *spec.Tool) *workflow {
 	for _, q := range w.requests() {
 		w.addEnums(q.Key, q.Fields)
 	}
+	w.siteFormEnums()
 	for _, s := range t.OutputStates() {
 		w.addEnums("output", s.Output)
 	}
@@ -434,4 +435,29 @@ func stateNames(states []*spec.State) string {
 		return strings.Join(names, "")
 	}
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// siteFormEnums gives the fields of states' own forms of a question
+// (spec.State.Forms) the enum types of the question's fields: a narrowed
+// enum offers fewer values but answers with the one type.
+func (w *workflow) siteFormEnums() {
+	for _, s := range w.t.States {
+		for key, form := range s.Forms {
+			q := w.t.Question(key)
+			for _, f := range form.Fields {
+				u := q.Field(f.Name)
+				if u == nil {
+					continue
+				}
+				if et, ok := w.enumOf[u]; ok {
+					w.enumOf[f] = et
+				}
+				if f.Items != nil && u.Items != nil {
+					if et, ok := w.enumOf[u.Items]; ok {
+						w.enumOf[f.Items] = et
+					}
+				}
+			}
+		}
+	}
 }

@@ -47,7 +47,9 @@ func (w *workflow) validators(jf *jen.File) {
 			w.patternVars(jf, q.Text, q.Key)
 		}
 		if q.Kind != vocab.ElicitURL { // mrtrimpl.X.Opened() decodes a URL step
-			w.answerDecoderFunc(jf, q)
+			for _, form := range w.forms(q) {
+				w.answerDecoderFunc(jf, form)
+			}
 		}
 	}
 	w.continuationCheck(jf)
@@ -429,12 +431,18 @@ type reader struct {
 	scope string
 	where string
 	fail  []jen.Code
+	// answer, when reading a state's own form of a question, is the
+	// question: its fields say which Go values are pointers.
+	answer *spec.InputRequest
 }
 
 // readField appends the statements that read field f from the map r.src
 // into dst, recording problems.
 func (w *workflow) readField(g *jen.Group, r reader, f *spec.Field, dst *jen.Statement) {
 	optional := optional(f)
+	if r.answer != nil && r.answer.Field(f.Name) != nil {
+		optional = !r.answer.Field(f.Name).Required && r.answer.Field(f.Name).Default == nil
+	}
 	if f.Type == spec.TypeArray {
 		w.readArray(g, r, f, dst)
 		return
@@ -583,7 +591,7 @@ func (w *workflow) readListItem(l *jen.Group, r reader, f *spec.Field, dst *jen.
 		e := w.enumOf[item]
 		// A value outside the list is not kept: SpecOrder
 		// would drop it anyway.
-		l.If(jen.Op("!").Qual("slices", "Contains").Call(jen.Id(w.enumValues(e)), jen.Id(e.name).Call(jen.Id("v")))).Block(
+		l.If(jen.Op("!").Qual("slices", "Contains").Call(w.allowedValues(item, e), jen.Id(e.name).Call(jen.Id("v")))).Block(
 			problemCall("NotOneOf", jen.Lit(f.Name+"[]"), jen.Lit(strings.Join(values(item.Values), ", "))),
 			jen.Continue(),
 		)
@@ -728,12 +736,14 @@ func (w *workflow) checks(g *jen.Group, f *spec.Field, scope, label string) {
 			problemCall("NotOffered", jen.Lit(label), offered, jen.Id("v")))
 	} else if f.Type == spec.TypeEnum {
 		e := w.enumOf[f]
-		g.If(jen.Op("!").Qual("slices", "Contains").Call(jen.Id(w.enumValues(e)), jen.Id(e.name).Call(jen.Id("v")))).Block(
+		g.If(jen.Op("!").Qual("slices", "Contains").Call(w.allowedValues(f, e), jen.Id(e.name).Call(jen.Id("v")))).Block(
 			problemCall("NotOneOf", jen.Lit(label), jen.Lit(strings.Join(values(f.Values), ", "))))
 	}
 }
 
-func (w *workflow) answerDecoder(q *spec.InputRequest) string { return "decode" + spec.GoName(q.Key) }
+func (w *workflow) answerDecoder(q *spec.InputRequest) string {
+	return "decode" + spec.GoName(q.Key) + siteSuffix(q)
+}
 
 // decoderRef is the decoder of q's answer as Take and the tests use it:
 // p.decodeKey, or p.decodeKey(f) for a form that offers the flow's options.
@@ -759,13 +769,13 @@ func (w *workflow) answerDecoderFunc(jf *jen.File, q *spec.InputRequest) {
 			g.Id("a").Op(":=").Op("&").Id(w.n.answer(q.Key)).Values()
 			g.Var().Id("problems").Qual(pkgImpl, "Problems")
 			for _, f := range q.Fields {
-				w.readField(g, reader{src: "content", scope: q.Key, where: q.Key + ".", fail: []jen.Code{jen.Nil(), jen.Nil()}}, f, jen.Id("a").Dot(field(f.Name)))
+				w.readField(g, reader{src: "content", scope: q.Key, where: q.Key + ".", fail: []jen.Code{jen.Nil(), jen.Nil()}, answer: shared(q)}, f, jen.Id("a").Dot(field(f.Name)))
 			}
 			g.Return(jen.Id("a"), jen.Id("problems"), jen.Nil())
 		}
 		sources := offeredSources(q)
 		if len(sources) == 0 && !w.requestReadsFlow(q) {
-			jf.Commentf("%s validates the form answered for %q: problems are for the user to", name, q.Key)
+			jf.Commentf("%s validates the form answered for %q%s: problems are for the user to", name, q.Key, siteOf(q))
 			jf.Comment("correct; an error is a custom validator that could not check a value.")
 			jf.Func().Params(recv).Id(name).Params(ctx, jen.Id("content").Map(jen.String()).Any()).Params(results...).BlockFunc(body)
 			break

@@ -225,7 +225,9 @@ func checkOptionalInTemplate(c *checker, r *Rule) {
 						case q.Optional:
 							why = "request " + q.Key + " is optional (left out when the client cannot answer it)"
 						case ref.Kind == spec.RefFormField:
-							if f := q.Field(ref.Path[1]); f != nil && mayBeAbsent(f) {
+							if without := askedWithout(t, q, ref.Path[1]); without != "" {
+								why = "form field " + ref.Name() + " is added by a state's own form (extend), and " + without + " asks question " + q.Key + " without it"
+							} else if f := q.Field(ref.Path[1]); f != nil && mayBeAbsent(f) {
 								why = "form field " + ref.Name() + " is not required and has no default"
 							}
 						}
@@ -242,4 +244,19 @@ func checkOptionalInTemplate(c *checker, r *Rule) {
 			}
 		}
 	}
+}
+
+// askedWithout names the states asking question q with a form of their
+// own that lacks field name (an answer given there never has it), or "".
+func askedWithout(t *spec.Tool, q *spec.InputRequest, name string) string {
+	if !t.HasSiteForms(q) {
+		return ""
+	}
+	var names []string
+	for _, s := range t.AskersOf(q) {
+		if s.Form(q).Field(name) == nil {
+			names = append(names, strconv.Quote(s.Name))
+		}
+	}
+	return strings.Join(names, " and ")
 }

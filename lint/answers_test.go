@@ -106,3 +106,37 @@ func TestFindingsNameTheWalk(t *testing.T) {
 		}
 	}
 }
+
+// A template reading a field only one state's own form of a question adds
+// is warned about, naming the state that asks the question without it;
+// inside a section on that field it is not.
+func TestExtensionFieldInTemplate(t *testing.T) {
+	data, err := os.ReadFile("../generator/testdata/golden/branchforms/tickets.mrtr.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const end = "message: Ticket {ticketId} is closed ({closing.closeReason})."
+	if !strings.Contains(string(data), end) {
+		t.Fatal("the golden spec's end message changed")
+	}
+	for _, tc := range []struct {
+		message, want string
+	}{
+		{"message: Ticket {ticketId} is closed ({closing.closeReason}, {closing.ticket}).", `form field closing.ticket is added by a state's own form (extend), and "askCustomer" asks question closing without it`},
+		{"message: Ticket {ticketId} is closed ({closing.closeReason}{?closing.ticket}, {closing.ticket}{/closing.ticket}).", ""},
+	} {
+		_, ds := loadAndLint("t.mrtr.yaml", []byte(strings.Replace(string(data), end, tc.message, 1)))
+		var got []string
+		for _, d := range ds {
+			if d.Rule == "optional-value-in-template" {
+				got = append(got, d.Pos.String()+" "+d.Message)
+			}
+		}
+		switch {
+		case tc.want == "" && len(got) > 0:
+			t.Errorf("%s: unexpected %v", tc.message, got)
+		case tc.want != "" && (len(got) != 1 || !strings.Contains(got[0], tc.want) || !strings.HasPrefix(got[0], "t.mrtr.yaml:63:")):
+			t.Errorf("%s: got %v, want one finding at line 63 saying %s", tc.message, got, tc.want)
+		}
+	}
+}

@@ -736,6 +736,8 @@ var loaderRules = []*Rule{
 	{ID: "state", Severity: spec.Error, Summary: "a state does not say exactly one thing to do, or lacks its transition"},
 	{ID: "branch", Severity: spec.Error, Summary: "a value branch routes on a value it cannot route on, or its arms do not fit the value's type"},
 	{ID: "ask", Severity: spec.Error, Summary: "an input request does not say exactly one thing it asks for, or a question (questions:) is asked in no state"},
+	{ID: "question-form", Severity: spec.Error, Summary: "a state's own form of a question widens it, changes a field's type, or adds a field the answer type cannot hold",
+		Why: "One question key has one answer type (docs/spec.md, Per-state forms): narrow may only take away (fewer enum values, tighter bounds, required where optional), extend may only add fields the question lacks, without a default, typed the same wherever they are added; the answer type holds them as optional, absent where they are not asked."},
 	{ID: "template", Severity: spec.Error, Summary: "a message template is malformed",
 		Why: "Placeholders name a value ({name}, {key.field}) and may take a format; sections show text when a value is set ({?name}), when it is not ({!name}), or once per item of a list ({*list} with {.} the item), each closed by {/name}. The loader refuses what would not render as written: an unclosed or crossed section, {.} outside a per-item section, a per-item section over a value that is no list, a placeholder inside {!name} naming the value that is not set there, a section in an operation id, a typed text or a URL (docs/spec.md, Sections)."},
 	{ID: "template-format", Severity: spec.Error, Summary: "a placeholder's format does not fit the type of the value it names",

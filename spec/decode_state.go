@@ -177,7 +177,7 @@ func (d *decoder) decodeRequests(s *State, n *yaml.Node) []*InputRequest {
 	for _, rp := range pairs(n) {
 		d.checkIdent(rp.k, "input request")
 		if isQuestionUse(rp.v) {
-			d.uses = append(d.uses, questionUse{state: s, key: rp.key, node: rp.v})
+			d.uses = append(d.uses, questionUse{state: s, key: rp.key, node: rp.v, form: questionForm(rp.v)})
 			continue
 		}
 		if r := d.decodeRequest(rp); r != nil {

@@ -393,6 +393,11 @@ type State struct {
 
 	// Ask: the requests of the round (sorted by key).
 	Requests []*InputRequest
+	// Forms, for each question (questions:) whose form differs at some
+	// state (siteforms.go), is the form this state asks, by key: Requests
+	// keeps the shared question (one answer, one answer type), Forms the
+	// exact form sent and validated here. Nil when no question differs.
+	Forms map[string]*InputRequest
 	// MaxAttempts and OnExhausted, on an ask whose forms use a validator
 	// with context, bound the answers such validators refuse: the refusal
 	// of the MaxAttempts-th answer goes to OnExhausted instead of asking
@@ -710,6 +715,14 @@ type InputRequest struct {
 
 	Lint *LintConfig
 	Pos  Pos // the request's key
+
+	// Site, on a state's own form of a question (State.Forms), is the
+	// shared question; Extended and Narrowed name the fields the state
+	// added and restricted (sorted), for docs and lint.
+	Site     *InputRequest
+	AskedIn  string // the state's name
+	Extended []string
+	Narrowed []string
 }
 
 // Field returns the form field named name, or nil.

@@ -25,11 +25,31 @@ type questionUse struct {
 	state *State
 	key   string
 	node  *yaml.Node // the entry's value
+	// form is the value of question: in the mapping form of the entry
+	// (ask: {reason: {question: {extend: ..., narrow: ...}}}), nil in
+	// the scalar form.
+	form *yaml.Node
 }
 
-// isQuestionUse reports whether an ask entry's value names a question.
+// isQuestionUse reports whether an ask entry's value names a question:
+// the scalar question, or a mapping whose only key is question (the
+// state's own form of it, siteforms.go).
 func isQuestionUse(v *yaml.Node) bool {
-	return v != nil && v.Kind == yaml.ScalarNode && v.Value == askQuestion
+	if v == nil {
+		return false
+	}
+	if v.Kind == yaml.ScalarNode {
+		return v.Value == askQuestion
+	}
+	return v.Kind == yaml.MappingNode && len(v.Content) == 2 && v.Content[0].Value == askQuestion
+}
+
+// questionForm is the value of question: in an entry's mapping form, or nil.
+func questionForm(v *yaml.Node) *yaml.Node {
+	if v.Kind == yaml.MappingNode {
+		return v.Content[1]
+	}
+	return nil
 }
 
 // decodeQuestions decodes a workflow's questions block, sorted by key.
@@ -67,6 +87,7 @@ func (d *decoder) resolveQuestions(t *Tool, uses []questionUse, keys map[string]
 		u.state.Requests = append(u.state.Requests, q)
 		slices.SortFunc(u.state.Requests, func(a, b *InputRequest) int { return strings.Compare(a.Key, b.Key) })
 	}
+	d.resolveSiteForms(t, uses)
 	for _, q := range t.Questions {
 		if !used[q.Key] {
 			at := keys[q.Key]
@@ -118,6 +139,7 @@ func (t *Tool) AskersOf(q *InputRequest) []*State {
 // checked by a validator with context, whose bound (maxAttempts) and
 // reads belong to one ask.
 func (r *resolver) resolveQuestions(t *Tool) {
+	syncSiteForms(t)
 	for _, q := range t.Questions {
 		for _, fd := range q.Fields {
 			for _, ref := range fd.Validate {
