@@ -209,39 +209,7 @@ func (d *decoder) narrowField(f *Field, p pair, u questionUse) *Field {
 				refuse(kp.v, "write true or false", "required is not a boolean")
 			}
 		case "values":
-			target := &n
-			if f.Type == TypeArray && f.Items != nil {
-				items := *f.Items
-				n.Items, target = &items, &items
-			}
-			if target.Type != TypeEnum || target.ValuesFrom != nil {
-				refuse(kp.k, "narrow values of an enum field with fixed values", "values narrow an enum, and this field has no fixed values")
-				continue
-			}
-			if kp.v.Kind != yaml.SequenceNode || len(kp.v.Content) == 0 {
-				refuse(kp.v, "list some of the field's values", "values must be a non-empty list")
-				continue
-			}
-			var kept []EnumValue
-			for _, v := range kp.v.Content {
-				i := slices.IndexFunc(target.Values, func(e EnumValue) bool { return e.Value == v.Value })
-				if i < 0 {
-					refuse(v, "a narrowing only restricts: use values of the question ("+strings.Join(values(target.Values), ", ")+")", "value %q is not one of the question's", v.Value)
-					continue
-				}
-				if !slices.ContainsFunc(kept, func(e EnumValue) bool { return e.Value == v.Value }) {
-					kept = append(kept, target.Values[i])
-				}
-			}
-			// Kept in the question's order, the order clients show.
-			slices.SortStableFunc(kept, func(a, b EnumValue) int {
-				return slices.IndexFunc(target.Values, func(e EnumValue) bool { return e.Value == a.Value }) -
-					slices.IndexFunc(target.Values, func(e EnumValue) bool { return e.Value == b.Value })
-			})
-			target.Values = kept
-			if f.Default != nil && f.Type == TypeEnum && !slices.ContainsFunc(kept, func(e EnumValue) bool { return fmt.Sprint(f.Default) == e.Value }) {
-				refuse(kp.v, "keep the default value "+fmt.Sprint(f.Default)+" among the values", "the field's default would not be allowed here")
-			}
+			d.narrowValues(f, &n, kp, refuse)
 		case "minLength", "maxLength":
 			if f.Type != TypeString {
 				refuse(kp.k, "minLength and maxLength narrow a string", "%s does not fit a field of type %s", kp.key, f.Type)
@@ -259,21 +227,7 @@ func (d *decoder) narrowField(f *Field, p pair, u questionUse) *Field {
 				refuse(kp.k, "minimum and maximum narrow a number", "%s does not fit a field of type %s", kp.key, f.Type)
 				continue
 			}
-			v := d.floatPtr(kp.v)
-			if v == nil {
-				continue
-			}
-			if kp.key == "minimum" {
-				if f.Minimum != nil && *v < *f.Minimum {
-					refuse(kp.v, fmt.Sprintf("use a minimum of at least %v (the question's)", *f.Minimum), "minimum %v widens the question's %v", *v, *f.Minimum)
-				}
-				n.Minimum = v
-			} else {
-				if f.Maximum != nil && *v > *f.Maximum {
-					refuse(kp.v, fmt.Sprintf("use a maximum of at most %v (the question's)", *f.Maximum), "maximum %v widens the question's %v", *v, *f.Maximum)
-				}
-				n.Maximum = v
-			}
+			d.narrowRange(f, &n, kp, refuse)
 		}
 	}
 	if n.MinLength != nil && n.MaxLength != nil && *n.MinLength > *n.MaxLength ||
@@ -287,20 +241,81 @@ func (d *decoder) narrowField(f *Field, p pair, u questionUse) *Field {
 	return &n
 }
 
+// refuser reports a narrowing refused at a node, with a hint.
+type refuser = func(at *yaml.Node, hint, format string, args ...any)
+
+// narrowValues keeps, in n (a copy of f), the enum values kp lists: some
+// of the question's, in the question's order.
+func (d *decoder) narrowValues(f, n *Field, kp pair, refuse refuser) {
+	target := n
+	if f.Type == TypeArray && f.Items != nil {
+		items := *f.Items
+		n.Items, target = &items, &items
+	}
+	if target.Type != TypeEnum || target.ValuesFrom != nil {
+		refuse(kp.k, "narrow values of an enum field with fixed values", "values narrow an enum, and this field has no fixed values")
+		return
+	}
+	if kp.v.Kind != yaml.SequenceNode || len(kp.v.Content) == 0 {
+		refuse(kp.v, "list some of the field's values", "values must be a non-empty list")
+		return
+	}
+	var kept []EnumValue
+	for _, v := range kp.v.Content {
+		i := slices.IndexFunc(target.Values, func(e EnumValue) bool { return e.Value == v.Value })
+		if i < 0 {
+			refuse(v, "a narrowing only restricts: use values of the question ("+strings.Join(values(target.Values), ", ")+")", "value %q is not one of the question's", v.Value)
+			return
+		}
+		if !slices.ContainsFunc(kept, func(e EnumValue) bool { return e.Value == v.Value }) {
+			kept = append(kept, target.Values[i])
+		}
+	}
+	// Kept in the question's order, the order clients show.
+	slices.SortStableFunc(kept, func(a, b EnumValue) int {
+		return slices.IndexFunc(target.Values, func(e EnumValue) bool { return e.Value == a.Value }) -
+			slices.IndexFunc(target.Values, func(e EnumValue) bool { return e.Value == b.Value })
+	})
+	target.Values = kept
+	if f.Default != nil && f.Type == TypeEnum && !slices.ContainsFunc(kept, func(e EnumValue) bool { return fmt.Sprint(f.Default) == e.Value }) {
+		refuse(kp.v, "keep the default value "+fmt.Sprint(f.Default)+" among the values", "the field's default would not be allowed here")
+	}
+}
+
+// narrowRange applies a minimum or maximum of a narrowing to n (a copy of
+// f), refusing one that would allow more than the question's.
+func (d *decoder) narrowRange(f, n *Field, kp pair, refuse refuser) {
+	v := d.floatPtr(kp.v)
+	if v == nil {
+		return
+	}
+	if kp.key == "minimum" {
+		if f.Minimum != nil && *v < *f.Minimum {
+			refuse(kp.v, fmt.Sprintf("use a minimum of at least %v (the question's)", *f.Minimum), "minimum %v widens the question's %v", *v, *f.Minimum)
+		}
+		n.Minimum = v
+		return
+	}
+	if f.Maximum != nil && *v > *f.Maximum {
+		refuse(kp.v, fmt.Sprintf("use a maximum of at most %v (the question's)", *f.Maximum), "maximum %v widens the question's %v", *v, *f.Maximum)
+	}
+	n.Maximum = v
+}
+
 // tighterInt applies a min or max bound of a narrowing, refusing one that
 // would allow more than the question's (qmin, qmax).
-func (d *decoder) tighterInt(kp pair, qmin, qmax, min, max *int, refuse func(*yaml.Node, string, string, ...any)) (*int, *int) {
+func (d *decoder) tighterInt(kp pair, qmin, qmax, lo, hi *int, refuse refuser) (*int, *int) {
 	v := d.intPtr(kp.v)
 	if strings.HasPrefix(kp.key, "min") {
 		if qmin != nil && *v < *qmin {
 			refuse(kp.v, fmt.Sprintf("use %s of at least %d (the question's)", kp.key, *qmin), "%s %d widens the question's %d", kp.key, *v, *qmin)
 		}
-		return v, max
+		return v, hi
 	}
 	if qmax != nil && *v > *qmax {
 		refuse(kp.v, fmt.Sprintf("use %s of at most %d (the question's)", kp.key, *qmax), "%s %d widens the question's %d", kp.key, *v, *qmax)
 	}
-	return min, v
+	return lo, v
 }
 
 // Form is the form state s asks for request q: its own form of a question
