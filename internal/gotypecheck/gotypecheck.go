@@ -215,30 +215,32 @@ func jsonWord(t spec.FieldType) string {
 	return "a string"
 }
 
+// basicKinds are the JSON types of Go's basic kinds: as a spec writes
+// them (type: string) and as a finding says them (a string).
+var basicKinds = []struct {
+	mask       types.BasicInfo
+	typ, words string
+}{
+	{types.IsString, "string", "a string"},
+	{types.IsInteger, "integer", "an integer"},
+	{types.IsFloat, "number", "a number"},
+	{types.IsBoolean, "boolean", "a boolean"},
+}
+
 func kindWord(info types.BasicInfo) string {
-	switch {
-	case info&types.IsString != 0:
-		return "a string"
-	case info&types.IsInteger != 0:
-		return "an integer"
-	case info&types.IsFloat != 0:
-		return "a number"
-	case info&types.IsBoolean != 0:
-		return "a boolean"
+	for _, k := range basicKinds {
+		if info&k.mask != 0 {
+			return k.words
+		}
 	}
 	return "a value of no JSON type"
 }
 
 func kindType(info types.BasicInfo) string {
-	switch {
-	case info&types.IsString != 0:
-		return "type: string"
-	case info&types.IsInteger != 0:
-		return "type: integer"
-	case info&types.IsFloat != 0:
-		return "type: number"
-	case info&types.IsBoolean != 0:
-		return "type: boolean"
+	for _, k := range basicKinds {
+		if info&k.mask != 0 {
+			return "type: " + k.typ
+		}
 	}
 	return "another type"
 }
