@@ -334,6 +334,7 @@ type workflowDoc struct {
 	Continuation, States, Questions    ynode
 	OnDecline                          ynode `yaml:"onDecline"`
 	OnCancel                           ynode `yaml:"onCancel"`
+	OnExpire                           ynode `yaml:"onExpire"`
 	Lint                               ynode
 }
 
@@ -353,7 +354,7 @@ func (d *decoder) decodeWorkflow(tp pair) *Tool {
 	if t.Continuation == nil {
 		t.Continuation = &Continuation{TTL: DefaultTTL, Storage: vocab.Sealed, MaxBytes: DefaultMaxBytes, Pos: t.Pos, TTLPos: t.Pos}
 	}
-	t.OnDecline, t.OnCancel = d.stateRef(doc.OnDecline), d.stateRef(doc.OnCancel)
+	t.OnDecline, t.OnCancel, t.OnExpire = d.stateRef(doc.OnDecline), d.stateRef(doc.OnCancel), d.stateRef(doc.OnExpire)
 	t.States = d.decodeStates(t, doc.States.Node)
 	if doc.Questions.Node != nil || len(d.uses) > 0 {
 		d.resolveQuestions(t, d.uses, keyNodes(doc.Questions.Node))

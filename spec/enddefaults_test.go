@@ -181,3 +181,53 @@ tools:
 		}
 	}
 }
+
+// The workflow's onExpire goes to every approval gate without its own,
+// and is refused on a workflow without an approval gate.
+func TestWorkflowExpireDefault(t *testing.T) {
+	const src = `version: 1
+package: p
+tools:
+  pay:
+    description: Pay out after finance approves.
+    onExpire: lapsed
+    initial: small
+    states:
+      small:
+        confirm:
+          message: Pay?
+          approval: {approvers: finance, deadline: 24h}
+        next: big
+      big:
+        confirm:
+          message: Pay more?
+          key: confirmMore
+          approval: {approvers: finance, deadline: 24h}
+        onExpire: late
+        next: done
+      done: {terminal: success, message: Paid.}
+      lapsed: {terminal: expired, message: Nobody approved in time.}
+      late: {terminal: expired, message: Too late.}
+`
+	f, ds := Parse("p.mrtr.yaml", []byte(src), Options{})
+	if ds.HasErrors() {
+		t.Fatal(ds.Error())
+	}
+	tool := f.Tools[0]
+	if s := tool.State("small"); s.OnExpire == nil || s.OnExpire.Name != "lapsed" || !s.OnExpire.Default {
+		t.Errorf("small: onExpire %+v, want the workflow's lapsed", s.OnExpire)
+	}
+	if s := tool.State("big"); s.OnExpire == nil || s.OnExpire.Name != "late" || s.OnExpire.Default {
+		t.Errorf("big: onExpire %+v, want its own late", s.OnExpire)
+	}
+	noApproval := strings.NewReplacer("          approval: {approvers: finance, deadline: 24h}\n", "", "        onExpire: late\n", "").Replace(src)
+	_, ds = Parse("p.mrtr.yaml", []byte(noApproval), Options{})
+	if !ds.HasErrors() || !strings.Contains(ds.Error(), "p.mrtr.yaml:6:15") || !strings.Contains(ds.Error(), "onExpire applies to approval gates") {
+		t.Fatalf("got %v, want an error at 6:15 that onExpire applies to approval gates", ds)
+	}
+	notTerminal := strings.Replace(src, "onExpire: lapsed", "onExpire: big", 1)
+	_, ds = Parse("p.mrtr.yaml", []byte(notTerminal), Options{})
+	if !ds.HasErrors() || !strings.Contains(ds.Error(), "must name a terminal state") {
+		t.Fatalf("got %v, want the non-terminal target refused", ds)
+	}
+}

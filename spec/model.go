@@ -119,8 +119,9 @@ type Tool struct {
 	// gate ends the workflow as cancelled by itself, without output). The
 	// decoder copies them into those states (StateRef.Default), so the
 	// graph, the generated machine, its tests and its page see edges like
-	// any other. See output.go.
-	OnDecline, OnCancel *StateRef
+	// any other. See output.go. OnExpire is the same for the approval
+	// gates without their own onExpire (nil: the workflow ends expired).
+	OnDecline, OnCancel, OnExpire *StateRef
 	Lint                *LintConfig
 	// ValidatorReads are the reads of each validator with context the
 	// workflow uses, sorted by validator name, resolved against the

@@ -42,14 +42,17 @@ func (d *decoder) applyEndDefaults(t *Tool, states []*State) {
 		names = append(names, s.Name)
 		byName[s.Name] = s
 	}
-	interactive := slices.ContainsFunc(states, func(s *State) bool { return s.Kind == vocab.StateAsk || s.Kind == vocab.StateConfirm })
+	interactive := func(s *State) bool { return s.Kind == vocab.StateAsk || s.Kind == vocab.StateConfirm }
+	approval := func(s *State) bool { return s.Approval() != nil }
 	for _, def := range []struct {
-		key string
-		ref **StateRef
-		on  func(*State) **StateRef
+		key, what string
+		ref       **StateRef
+		on        func(*State) **StateRef
+		applies   func(*State) bool
 	}{
-		{"onDecline", &t.OnDecline, func(s *State) **StateRef { return &s.OnDecline }},
-		{"onCancel", &t.OnCancel, func(s *State) **StateRef { return &s.OnCancel }},
+		{"onDecline", "asks and gates", &t.OnDecline, func(s *State) **StateRef { return &s.OnDecline }, interactive},
+		{"onCancel", "asks and gates", &t.OnCancel, func(s *State) **StateRef { return &s.OnCancel }, interactive},
+		{"onExpire", "approval gates", &t.OnExpire, func(s *State) **StateRef { return &s.OnExpire }, approval},
 	} {
 		ref := *def.ref
 		if ref == nil {
@@ -67,12 +70,12 @@ func (d *decoder) applyEndDefaults(t *Tool, states []*State) {
 				"%s %q: the workflow's %s must name a terminal state, and %s is a %s state", d.kind, t.Name, def.key, ref.Name, target.Kind)
 			*def.ref = nil
 			continue
-		case !interactive:
-			d.diagAt(ref.Pos, "state", "drop "+def.key+": it is where asks and gates go", "%s %q: %s applies to asks and gates, and this %s has none", d.kind, t.Name, def.key, d.kind)
+		case !slices.ContainsFunc(states, def.applies):
+			d.diagAt(ref.Pos, "state", "drop "+def.key+": it is where "+def.what+" go", "%s %q: %s applies to %s, and this %s has none", d.kind, t.Name, def.key, def.what, d.kind)
 			continue
 		}
 		for _, s := range states {
-			if s.Kind != vocab.StateAsk && s.Kind != vocab.StateConfirm {
+			if !def.applies(s) {
 				continue
 			}
 			if at := def.on(s); *at == nil {
