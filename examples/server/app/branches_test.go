@@ -54,7 +54,7 @@ func TestServeRefundAboveTheThreshold(t *testing.T) {
 		t.Fatalf("round 2 asks %q", q)
 	}
 	r = round(t, cs, "refund_order", args, r.RequestState, answer("approval", map[string]any{"manager": "tom"}))
-	if q := asked(t, r, "approval"); !strings.HasSuffix(q, "\n\ntom is an agent, not a manager; name a manager") {
+	if q := asked(t, r, "approval"); !strings.HasSuffix(q, "\n\ntom is an agent, not a manager; name a manager (1 attempt left)") {
 		t.Fatalf("round 3 asks %q, want the approver asked again with why", q)
 	}
 	r = round(t, cs, "refund_order", args, r.RequestState, answer("approval", map[string]any{"manager": "maria"}))
@@ -98,7 +98,7 @@ func TestServeRolloutAsksAgainForTheTicket(t *testing.T) {
 	r := round(t, cs, "roll_out_release", args, "", nil)
 	asked(t, r, "ticket")
 	r = round(t, cs, "roll_out_release", args, r.RequestState, answer("ticket", map[string]any{"id": "CHG-1002"}))
-	if q := asked(t, r, "ticket"); !strings.HasSuffix(q, "\n\nticket CHG-1002 is pending, not approved; give a ticket that approves payments-api v1.5.0") {
+	if q := asked(t, r, "ticket"); !strings.HasSuffix(q, "\n\nticket CHG-1002 is pending, not approved; give a ticket that approves payments-api v1.5.0 (2 attempts left)") {
 		t.Fatalf("round 2 asks %q, want the ticket asked again with why", q)
 	}
 	r = round(t, cs, "roll_out_release", args, r.RequestState, answer("ticket", map[string]any{"id": "CHG-1001"}))
