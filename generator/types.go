@@ -68,6 +68,11 @@ func newWorkflow(g *gen, t *spec.Tool) *workflow {
 	w.reserved = reserved
 	w.addEnums("arg", t.Arguments)
 	w.addEnums("continuation", t.Continuation.Fields)
+	var transients []*spec.Field
+	for _, v := range t.Continuation.Transient {
+		transients = append(transients, v.Field)
+	}
+	w.addEnums("transient", transients)
 	for _, q := range w.requests() {
 		w.addEnums(q.Key, q.Fields)
 	}

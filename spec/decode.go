@@ -534,6 +534,18 @@ func (d *decoder) decodeTransient(n *yaml.Node) []*Transient {
 		tv.Field = d.decodeField(p.key, p.k, &rest, fieldContinuation)
 		out = append(out, tv)
 	}
+	methods := map[string]*Transient{}
+	for _, tv := range out {
+		if tv.From == nil {
+			continue
+		}
+		if first := methods[tv.From.Name]; first != nil {
+			d.diagAt(tv.From.Pos, "transient", "give each transient value its own method (one method returns one value)",
+				"transient values %q and %q are both computed by %s (line %d)", first.Name, tv.Name, tv.From.Name, first.From.Pos.Line)
+			continue
+		}
+		methods[tv.From.Name] = tv
+	}
 	slices.SortFunc(out, func(a, b *Transient) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }

@@ -159,6 +159,11 @@ func (r *resolver) checkTyped(t *Tool, s *State) {
 			return
 		case p.Ref != nil:
 			fixed = false
+			if p.Ref.Kind == RefTransient {
+				r.errorf(p.Ref.Pos, "transient-use", "type a value the workflow carries (an argument or continuation field): what the user types must be what they were shown",
+					"gate %q: the text to type uses transient value {%s}, which is computed again on each round and may change between the question and the answer", s.Name, p.Ref.Name())
+				continue
+			}
 			if !shown[p.Ref.Name()] {
 				r.errorf(p.Ref.Pos, "template", fmt.Sprintf("show it in the message: \"Type {%s} to %s.\"", p.Ref.Name(), action), "gate %q: the text to type uses {%s}, which the message does not show", s.Name, p.Ref.Name())
 			}

@@ -67,7 +67,7 @@ func (d *decoder) applyEndDefaults(t *Tool, states []*State) {
 			continue
 		case target.Kind != vocab.StateTerminal:
 			d.diagAt(ref.Pos, "state", "name a terminal state (terminal: cancelled, with the output of an end that did nothing); a state's own "+def.key+" can go anywhere",
-				"%s %q: the workflow's %s must name a terminal state, and %s is a %s state", d.kind, t.Name, def.key, ref.Name, target.Kind)
+				"%s %q: the workflow's %s must name a terminal state, and %s is %s %s state", d.kind, t.Name, def.key, ref.Name, article(target.Kind.String()), target.Kind)
 			*def.ref = nil
 			continue
 		case !slices.ContainsFunc(states, def.applies):

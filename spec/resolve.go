@@ -41,7 +41,7 @@ func (r *resolver) resolveWorkflow(t *Tool) {
 		}
 		if a := s.AskAgain; a != nil {
 			if to := t.State(a.State.Name); to != nil && to.Kind != vocab.StateAsk {
-				r.errorf(a.State.Pos, "state", "name the ask state whose question the check refused", "state %q asks again at %q, which is a %s state, not an ask", s.Name, a.State.Name, to.Kind)
+				r.errorf(a.State.Pos, "state", "name the ask state whose question the check refused", "state %q asks again at %q, which is %s %s state, not an ask", s.Name, a.State.Name, article(to.Kind.String()), to.Kind)
 			}
 		}
 	}
@@ -580,6 +580,6 @@ func (r *resolver) resolveTask(t *Tool, td *TaskDecl, stateHint func(string) str
 	case s == nil:
 		r.errorf(td.StartPos, "unknown-reference", stateHint(td.Start), "task start state %q is not declared in tool %q", td.Start, t.Name)
 	case s.Kind != vocab.StateEffect && s.Kind != vocab.StateCheck:
-		r.errorf(td.StartPos, "task", "start the task at the effect (or check) that takes long", "task start state %q is a %s state; a task starts at an effect or a check", td.Start, s.Kind)
+		r.errorf(td.StartPos, "task", "start the task at the effect (or check) that takes long", "task start state %q is %s %s state; a task starts at an effect or a check", td.Start, article(s.Kind.String()), s.Kind)
 	}
 }

@@ -166,8 +166,18 @@ func sameAnswerType(a, b *Field) string {
 		return "has other values here"
 	case a.Items != nil && b.Items != nil && (a.Items.Type != b.Items.Type || !slices.Equal(values(a.Items.Values), values(b.Items.Values))):
 		return "has other items here"
+	case goTypeName(a) != goTypeName(b):
+		return "is bound to Go type " + goTypeName(b) + " here, other"
 	}
 	return ""
+}
+
+// goTypeName is a field's goType as written ("its JSON type" without one).
+func goTypeName(f *Field) string {
+	if f.GoType == nil {
+		return "none"
+	}
+	return f.GoType.String()
 }
 
 func values(vs []EnumValue) []string {
