@@ -122,7 +122,7 @@ type Tool struct {
 	// any other. See output.go. OnExpire is the same for the approval
 	// gates without their own onExpire (nil: the workflow ends expired).
 	OnDecline, OnCancel, OnExpire *StateRef
-	Lint                *LintConfig
+	Lint                          *LintConfig
 	// ValidatorReads are the reads of each validator with context the
 	// workflow uses, sorted by validator name, resolved against the
 	// workflow's arguments, continuation fields and forms (ReadsOf).
