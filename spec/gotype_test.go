@@ -1,38 +1,16 @@
 package spec_test
 
 import (
-	"os"
-	"regexp"
 	"strings"
 	"testing"
 
-	"github.com/mrtrgen/mrtrgen/lint"
 	"github.com/mrtrgen/mrtrgen/spec"
 )
 
 // The goType example of docs/spec.md loads, passes lint without findings,
 // and binds its values to the types it names.
 func TestGoTypeDocExample(t *testing.T) {
-	b, err := os.ReadFile("../docs/spec.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var example string
-	for _, m := range regexp.MustCompile("(?s)```yaml\n(.*?)```").FindAllStringSubmatch(string(b), -1) {
-		if strings.Contains(m[1], "goType: github.com/google/uuid.UUID") {
-			example = m[1]
-		}
-	}
-	if example == "" {
-		t.Fatal("docs/spec.md has no yaml block with a goType")
-	}
-	f, ds := spec.Parse("example.mrtr.yaml", []byte("version: 1\npackage: example\n"+example), spec.Options{})
-	if f == nil || ds.HasErrors() {
-		t.Fatalf("the example does not load:\n%s", ds.Error())
-	}
-	if ls := lint.Run(f); len(ls) > 0 {
-		t.Fatalf("lint findings on the example:\n%s", ls.Error())
-	}
+	f := docExample(t, "goType: github.com/google/uuid.UUID")
 	tool := f.Tools[0]
 	for _, tc := range []struct {
 		field *spec.Field

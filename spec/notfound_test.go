@@ -14,26 +14,7 @@ import (
 // The notFound example of docs/spec.md is a whole spec: it loads, passes
 // lint without findings, and marks its not-found end.
 func TestNotFoundDocExample(t *testing.T) {
-	b, err := os.ReadFile("../docs/spec.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var example string
-	for _, m := range regexp.MustCompile("(?s)```yaml\n(.*?)```").FindAllStringSubmatch(string(b), -1) {
-		if strings.Contains(m[1], "notFound: true") {
-			example = m[1]
-		}
-	}
-	if example == "" {
-		t.Fatal("docs/spec.md has no yaml block with notFound: true")
-	}
-	f, ds := spec.Parse("example.mrtr.yaml", []byte("version: 1\npackage: example\n"+example), spec.Options{})
-	if f == nil || ds.HasErrors() {
-		t.Fatalf("the example does not load:\n%s", ds.Error())
-	}
-	if ls := lint.Run(f); len(ls) > 0 {
-		t.Fatalf("lint findings on the example:\n%s", ls.Error())
-	}
+	f := docExample(t, "notFound: true")
 	s := f.Resources[0].State("noSuchRelease")
 	if s == nil || !s.NotFound || f.Resources[0].State("done").NotFound {
 		t.Fatalf("noSuchRelease: %+v", s)
@@ -83,4 +64,32 @@ tools:
 			}
 		})
 	}
+}
+
+// docExample loads the yaml block of docs/spec.md that contains marker as
+// a whole spec (after "version: 1" and a package line) and checks that it
+// loads and passes lint without findings.
+func docExample(t *testing.T, marker string) *spec.File {
+	t.Helper()
+	b, err := os.ReadFile("../docs/spec.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var example string
+	for _, m := range regexp.MustCompile("(?s)```yaml\n(.*?)```").FindAllStringSubmatch(string(b), -1) {
+		if strings.Contains(m[1], marker) {
+			example = m[1]
+		}
+	}
+	if example == "" {
+		t.Fatalf("docs/spec.md has no yaml block with %q", marker)
+	}
+	f, ds := spec.Parse("example.mrtr.yaml", []byte("version: 1\npackage: example\n"+example), spec.Options{})
+	if f == nil || ds.HasErrors() {
+		t.Fatalf("the example does not load:\n%s", ds.Error())
+	}
+	if ls := lint.Run(f); len(ls) > 0 {
+		t.Fatalf("lint findings on the example:\n%s", ls.Error())
+	}
+	return f
 }
